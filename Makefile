@@ -1,0 +1,34 @@
+# Two commands on a fresh machine (see README.md):
+#   make serve   set up everything and serve the site at http://127.0.0.1:8000/
+#   make test    set up the same way and run the whole test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+
+.PHONY: serve test setup install data
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Database, bundled text and search index (idempotent: re-running replaces, never duplicates).
+setup: export DJANGO_DEBUG ?= true
+setup: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py import_texts corpus/
+	$(BIN)/python manage.py rebuild_index
+
+serve: export DJANGO_DEBUG ?= true
+serve: setup
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: install
+	$(BIN)/python -m pytest

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ReaderConfig(AppConfig):
+    name = "reader"
+    verbose_name = "Reader"

@@ -1,0 +1,150 @@
+"""Plain dataclasses for a parsed juan: the contract between parsers and the loader.
+
+Parsers (``siku.parse_siku``) turn text into these objects; the loader
+(``loader.load_document``) writes them to the database. Nothing here touches the ORM.
+
+Shape::
+
+    JuanDocument
+      header_lines: [str]            raw lines before the first chapter line (collection, title line)
+      chapters: [ChapterDoc]
+        heading: str | None          the raw chapter line ("大射儀 嘉禮十五"), None for a headless file
+        sections: [SectionDoc]       in text order; a section's identity is its position in the juan
+          paragraphs: [[PieceDoc]]   one list per line of the source; an empty list is a blank line
+          closer: str | None         "右" + title exactly as written, None when the text ran out
+          record_separator: str      what stands between the closer and its records (" ")
+          records: [PieceDoc]        the 記 records written after the closer on the same line
+      trailer_lines: [str]           raw closing line(s) ("禮書綱目卷十")
+
+All text is kept exactly as written: the parsers never normalise characters.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Kinds of piece, in the field's terms.
+TEXT = "text"  # main text (經文), a run between notes
+NOTE = "note"  # commentary (注) in 【】 on the main text just before it
+LABEL = "label"  # a structural label such as 經 that opens the classic
+RECORD = "record"  # a 記 record written after a section closer
+RECORD_NOTE = "record_note"  # commentary inside a record
+
+PIECE_KINDS = (TEXT, NOTE, LABEL, RECORD, RECORD_NOTE)
+NOTE_KINDS = (NOTE, RECORD_NOTE)
+
+
+@dataclass
+class PieceDoc:
+    """One ordered piece of a section.
+
+    ``text`` is the piece exactly as written, without the 【】 brackets of a note and
+    without its source tag. For notes, ``source_tag`` is the trailing tag as written
+    (``"鄉射記"`` or ``"同上"``), ``tag_separator`` the space before it, and ``source``
+    the resolved source (同上 resolves to the previous note's source in the juan).
+    """
+
+    kind: str
+    text: str
+    source_tag: str = ""
+    tag_separator: str = ""
+    source: str = ""
+
+    def render(self) -> str:
+        """The piece as written in the seed form (notes get their 【】 back)."""
+        if self.kind in NOTE_KINDS:
+            tag = f"{self.tag_separator}{self.source_tag}" if self.source_tag else ""
+            return f"【{self.text}{tag}】"
+        return self.text
+
+
+@dataclass
+class SectionDoc:
+    """A section: paragraphs of pieces closed by a ``右…`` line (see module docstring)."""
+
+    title: str = ""
+    closer: str | None = None
+    paragraphs: list[list[PieceDoc]] = field(default_factory=list)
+    record_separator: str = ""
+    records: list[PieceDoc] = field(default_factory=list)
+    line: int = 0  # 1-based line of the section's first paragraph in the source file
+
+    @property
+    def pieces(self) -> list[PieceDoc]:
+        """All pieces of the paragraphs in order, without the records."""
+        return [p for para in self.paragraphs for p in para]
+
+    def render_lines(self) -> list[str]:
+        """The section as lines of the seed form."""
+        lines = ["".join(p.render() for p in para) for para in self.paragraphs]
+        if self.closer is not None:
+            records = "".join(p.render() for p in self.records)
+            lines.append(self.closer + (self.record_separator + records if self.records else ""))
+        return lines
+
+
+@dataclass
+class ChapterDoc:
+    """A chapter (篇) with its category (e.g. 大射儀, 嘉禮十五) and its sections."""
+
+    title: str = ""
+    category: str = ""
+    heading: str | None = None
+    sections: list[SectionDoc] = field(default_factory=list)
+
+
+@dataclass
+class JuanDocument:
+    """A whole juan (卷) as parsed from one file.
+
+    ``newline`` is the line ending found in the file ("\\n" or "\\r\\n"), ``bom`` whether
+    it began with U+FEFF and ``final_newline`` whether the last line ended with a newline:
+    file formatting, kept only so the file can be written back byte for byte.
+    """
+
+    source_name: str = ""
+    collection: str = ""
+    work_title: str = ""
+    juan_number: int | None = None
+    juan_label: str = ""
+    author: str = ""
+    native_place: str = ""
+    dynasty: str = ""
+    header_lines: list[str] = field(default_factory=list)
+    chapters: list[ChapterDoc] = field(default_factory=list)
+    trailer_lines: list[str] = field(default_factory=list)
+    newline: str = "\n"
+    bom: bool = False
+    final_newline: bool = False
+    warnings: list[str] = field(default_factory=list)
+    source_format: str = "siku"
+
+    @property
+    def sections(self) -> list[SectionDoc]:
+        """Every section of the juan in order; position ``i`` (1-based) is ``sections[i-1]``."""
+        return [s for c in self.chapters for s in c.sections]
+
+    def all_pieces(self) -> list[PieceDoc]:
+        """Every piece, records included, in text order."""
+        out: list[PieceDoc] = []
+        for s in self.sections:
+            out.extend(s.pieces)
+            out.extend(s.records)
+        return out
+
+    def notes(self) -> list[PieceDoc]:
+        """Every note (commentary on main text and on records) in text order."""
+        return [p for p in self.all_pieces() if p.kind in NOTE_KINDS]
+
+    def render(self) -> str:
+        """The juan written back in the seed form, character for character."""
+        lines = list(self.header_lines)
+        for chapter in self.chapters:
+            if chapter.heading is not None:
+                lines.append(chapter.heading)
+            for section in chapter.sections:
+                lines.extend(section.render_lines())
+        lines.extend(self.trailer_lines)
+        text = self.newline.join(lines)
+        if self.final_newline:
+            text += self.newline
+        return ("\ufeff" if self.bom else "") + text

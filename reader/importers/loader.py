@@ -1,0 +1,148 @@
+"""The atomic loader: a parsed ``JuanDocument`` into the database, and back.
+
+``load_document`` writes one juan inside one transaction: the juan lands whole or not
+at all, and re-importing the same work and juan replaces it (no duplicates). Once the
+transaction commits, the search index is updated for that juan (``transaction.on_commit``).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import transaction
+
+from reader.models import Chapter, Juan, Piece, Section, Work
+
+from .document import ChapterDoc, JuanDocument, PieceDoc, SectionDoc
+from .siku import parse_siku
+from .source import decode_bytes
+
+
+@dataclass
+class LoadResult:
+    """What one file's import did: the juan and its counts, and whether it replaced one."""
+
+    juan: Juan
+    replaced: bool
+    sections: int
+    notes: int
+    warnings: list[str]
+
+
+def _work_for(doc: JuanDocument) -> Work:
+    work = Work.objects.filter(title=doc.work_title, author=doc.author).first()
+    if work is None:
+        slug = doc.work_title
+        if Work.objects.filter(slug=slug).exists():
+            slug = f"{doc.work_title}-{doc.author or 'anon'}"
+            n = 2
+            while Work.objects.filter(slug=slug).exists():
+                slug = f"{doc.work_title}-{doc.author or 'anon'}-{n}"
+                n += 1
+        work = Work.objects.create(
+            title=doc.work_title, author=doc.author, native_place=doc.native_place,
+            dynasty=doc.dynasty, collection=doc.collection, slug=slug,
+        )
+    return work
+
+
+@transaction.atomic
+def load_document(doc: JuanDocument, sha256: str = "") -> LoadResult:
+    """Store ``doc`` as one juan, replacing any juan with the same work and number.
+
+    Atomic: on any error nothing is written. The search index is updated after commit.
+    """
+    work = _work_for(doc)
+    old = Juan.objects.filter(work=work, number=doc.juan_number).first()
+    old_id = old.pk if old else None
+    if old:
+        from search.signals import muted
+
+        with muted():
+            old.delete()
+    juan = Juan.objects.create(
+        work=work, number=doc.juan_number, label=doc.juan_label,
+        header="\n".join(doc.header_lines), trailer="\n".join(doc.trailer_lines),
+        newline=doc.newline, bom=doc.bom, final_newline=doc.final_newline,
+        source_name=doc.source_name, source_format=doc.source_format, sha256=sha256,
+    )
+    pieces: list[Piece] = []
+    position = 0
+    for cpos, cdoc in enumerate(doc.chapters, start=1):
+        chapter = Chapter.objects.create(
+            juan=juan, position=cpos, title=cdoc.title, category=cdoc.category, heading=cdoc.heading,
+        )
+        for sdoc in cdoc.sections:
+            position += 1
+            section = Section.objects.create(
+                juan=juan, chapter=chapter, position=position, title=sdoc.title, closer=sdoc.closer,
+                record_separator=sdoc.record_separator, paragraph_count=len(sdoc.paragraphs),
+                line=sdoc.line,
+            )
+            ppos = 0
+            for pnum, para in enumerate(sdoc.paragraphs):
+                for p in para:
+                    pieces.append(Piece(section=section, position=ppos, paragraph=pnum, kind=p.kind,
+                                        text=p.text, source_tag=p.source_tag,
+                                        tag_separator=p.tag_separator, source=p.source))
+                    ppos += 1
+            for p in sdoc.records:
+                pieces.append(Piece(section=section, position=ppos, paragraph=None, kind=p.kind,
+                                    text=p.text, source_tag=p.source_tag,
+                                    tag_separator=p.tag_separator, source=p.source))
+                ppos += 1
+    Piece.objects.bulk_create(pieces, batch_size=2000)
+
+    from search.signals import schedule_juan_reindex
+
+    schedule_juan_reindex(juan.pk, old_id)
+    return LoadResult(juan=juan, replaced=old is not None, sections=position,
+                      notes=sum(1 for p in pieces if p.is_note), warnings=list(doc.warnings))
+
+
+def import_file(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
+                juan_number: int | None = None) -> LoadResult:
+    """Read, parse and load one file. Raises ``TextFormatError`` before writing anything
+    when the file cannot be taken."""
+    path = Path(path)
+    from .errors import TextFormatError
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TextFormatError(str(path), 1, 1, f"cannot read file: {exc.strerror or exc}") from None
+    text = decode_bytes(data, str(path), encoding)
+    doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
+    return load_document(doc, sha256=hashlib.sha256(data).hexdigest())
+
+
+def juan_to_document(juan: Juan) -> JuanDocument:
+    """Rebuild the ``JuanDocument`` of a stored juan (two queries for its sections and pieces)."""
+    doc = JuanDocument(
+        source_name=juan.source_name, work_title=juan.work.title, juan_number=juan.number,
+        juan_label=juan.label, author=juan.work.author, newline=juan.newline, bom=juan.bom,
+        final_newline=juan.final_newline, source_format=juan.source_format,
+    )
+    # Header and trailer lines are never empty when present (a title line, a closing line).
+    doc.header_lines = juan.header.split("\n") if juan.header else []
+    doc.trailer_lines = juan.trailer.split("\n") if juan.trailer else []
+    chapters: dict[int, ChapterDoc] = {}
+    for chapter in juan.chapters.all():
+        chapters[chapter.pk] = ChapterDoc(title=chapter.title, category=chapter.category, heading=chapter.heading)
+        doc.chapters.append(chapters[chapter.pk])
+    sections: dict[int, SectionDoc] = {}
+    for section in juan.sections.all():
+        sdoc = SectionDoc(title=section.title, closer=section.closer, record_separator=section.record_separator,
+                          paragraphs=[[] for _ in range(section.paragraph_count)], line=section.line)
+        sections[section.pk] = sdoc
+        chapters[section.chapter_id].sections.append(sdoc)
+    for piece in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
+        pdoc = PieceDoc(piece.kind, piece.text, source_tag=piece.source_tag,
+                        tag_separator=piece.tag_separator, source=piece.source)
+        sdoc = sections[piece.section_id]
+        if piece.paragraph is None:
+            sdoc.records.append(pdoc)
+        else:
+            sdoc.paragraphs[piece.paragraph].append(pdoc)
+    return doc

@@ -1,0 +1,32 @@
+"""Chinese numerals as written in juan titles (卷十, 卷一百二十三, 卷〇〇五)."""
+from __future__ import annotations
+
+DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "兩": 2, "两": 2, "三": 3, "四": 4,
+          "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+UNITS = {"十": 10, "百": 100, "千": 1000}
+NUMERAL_CHARS = "".join(DIGITS) + "".join(UNITS) + "0123456789"
+
+
+def chinese_to_int(numeral: str) -> int:
+    """Value of a Chinese (or ASCII) numeral: ``"十"`` → 10, ``"一百二十三"`` → 123,
+    ``"二十"`` → 20, ``"百"`` → 100, ``"〇一二"`` → 12 (digit by digit), ``"12"`` → 12.
+
+    Raises ``ValueError`` for an empty string or a character that is not a numeral.
+    """
+    if not numeral:
+        raise ValueError("empty numeral")
+    if numeral.isascii() and numeral.isdigit():
+        return int(numeral)
+    if any(ch not in DIGITS and ch not in UNITS for ch in numeral):
+        raise ValueError(f"not a Chinese numeral: {numeral!r}")
+    if not any(ch in UNITS for ch in numeral):
+        # Positional form: 〇一二 = 12
+        return int("".join(str(DIGITS[ch]) for ch in numeral))
+    total, digit = 0, None
+    for ch in numeral:
+        if ch in DIGITS:
+            digit = DIGITS[ch]
+        else:
+            total += (1 if digit is None else digit) * UNITS[ch]
+            digit = None
+    return total + (digit or 0)

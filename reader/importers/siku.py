@@ -1,0 +1,251 @@
+"""Parser for the Siku Quanshu plain-text form of a juan (the seed's form).
+
+The form, as found in ``corpus/lishu_gangmu_juan10.txt`` (禮書綱目 卷十)::
+
+    欽定四庫全書                          collection line (optional)
+    禮書綱目卷十 婺源江永撰                 title line: work + 卷 + numeral, byline
+    大射儀 嘉禮十五                        chapter line: chapter title + category
+    經【鄭目録云…】                        a label (經) with its note
+    大射之儀君有命戒射【將有…】宰戒百官…     main text with notes in 【】, one paragraph a line
+    右戒百官                              closer: 右 + section title ends the section
+    右請射 記君於郊則閭中以旌獲【註見三射記】  closer followed by a 記 record with its notes
+    禮書綱目卷十                           closing line
+
+A note's trailing source tag (``【… 鄉射記】``, ``【… 同上】``) is split off into the
+note's ``source_tag``; 同上 resolves to the previous source in the juan. Titles repeat,
+so sections are identified by position. ``parse_siku`` never changes a character:
+``parse_siku(text).render() == text`` for every text it accepts.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .document import (
+    LABEL, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
+)
+from .errors import TextFormatError
+from .numerals import NUMERAL_CHARS, chinese_to_int
+
+OPEN, CLOSE = "【", "】"
+SPACES = " \u3000"
+#: Labels that open a block of classic, tradition or record text (經 as in the seed).
+LABELS = ("經", "傳", "記")
+#: Source tags on main-text notes must look like a book or chapter name (or 同上); record
+#: notes take any short tag. Chosen from the seed (鄉射記, 同上) and 禮書綱目's citation style.
+MAIN_NOTE_TAG = re.compile(r"(同上|\S{1,10}[記禮傳經篇疏注義語書志])")
+TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000])(?P<tag>[^ \u3000【】]{1,12})$", re.S)
+TITLE_LINE = re.compile(
+    rf"^(?P<work>[^\s【】]+?)(?P<label>卷之?(?P<num>[{NUMERAL_CHARS}]+)(?P<part>[上中下])?)"
+    r"(?:(?P<sep>[ \u3000]+)(?P<byline>\S.*))?$"
+)
+CHAPTER_LINE = re.compile(r"^(?P<title>[^\s【】右][^\s【】]*)[ \u3000]+(?P<category>[^\s【】]+)$")
+#: Dynasty prefixes of Siku bylines (宋朱熹撰); 國朝 marks a Qing author.
+DYNASTIES = ("國朝", "皇朝", "後漢", "東漢", "西漢", "南唐", "後周", "北魏", "北齊", "北周",
+             "漢", "魏", "晉", "宋", "齊", "梁", "陳", "隋", "唐", "元", "明", "清", "周")
+ROLE = re.compile(r"(撰集|同撰|奉勅撰|撰|著|編|輯|纂|述|注|註|集注|集解|疏|訂|校)$")
+
+
+def parse_byline(byline: str) -> tuple[str, str, str]:
+    """Split a Siku byline into ``(dynasty, native_place, author)``.
+
+    ``"婺源江永撰"`` → ``("", "婺源", "江永")``; ``"宋朱熹撰"`` → ``("宋", "", "朱熹")``.
+    Rule (the Siku convention): strip the role word (撰, 注, …); a leading dynasty name
+    is the dynasty; otherwise four or more characters are a two-character native place
+    followed by the name (Qing authors are written 籍貫 + 姓名). A heuristic: a
+    three-character place name would be split wrongly, and the raw line is kept.
+    """
+    rest = ROLE.sub("", byline.strip())
+    for dynasty in DYNASTIES:
+        if rest.startswith(dynasty) and len(rest) - len(dynasty) >= 2:
+            return dynasty, "", rest[len(dynasty):]
+    if len(rest) >= 4:
+        return "", rest[:2], rest[2:]
+    return "", "", rest
+
+
+def split_source_tag(body: str, in_record: bool) -> tuple[str, str, str]:
+    """Split ``"…稍屬 鄉射記"`` into ``("…稍屬", " ", "鄉射記")``; no tag gives ``(body, "", "")``."""
+    match = TAG.match(body)
+    if not match:
+        return body, "", ""
+    tag = match["tag"]
+    if not in_record and not MAIN_NOTE_TAG.fullmatch(tag):
+        return body, "", ""
+    return match["body"], match["sep"], tag
+
+
+class _Parser:
+    def __init__(self, text: str, path: str, work_title: str | None, juan_number: int | None):
+        self.path = path
+        self.doc = JuanDocument(source_name=Path(path).name)
+        self.override_title = work_title
+        self.override_number = juan_number
+        self.last_source = ""
+        if text.startswith("\ufeff"):
+            self.doc.bom = True
+            text = text[1:]
+        self.text = text
+
+    def error(self, line: int, column: int, message: str):
+        raise TextFormatError(self.path, line, column, message)
+
+    # -- lines ---------------------------------------------------------------------------
+    def split_lines(self) -> list[str]:
+        text = self.text
+        crlf = text.count("\r\n")
+        if crlf and crlf == text.count("\n"):
+            self.doc.newline = "\r\n"
+        newline = self.doc.newline
+        if newline == "\n" and "\r" in text:
+            index = text.index("\r")
+            line = text.count("\n", 0, index) + 1
+            column = index - text.rfind("\n", 0, index)
+            self.error(line, column, "stray carriage return (mixed line endings)")
+        self.doc.final_newline = text.endswith(newline)
+        if self.doc.final_newline:
+            text = text[: -len(newline)]
+        return text.split(newline)
+
+    # -- pieces --------------------------------------------------------------------------
+    def scan(self, s: str, lineno: int, col0: int, in_record: bool) -> list[PieceDoc]:
+        """Split ``s`` (starting at 1-based column ``col0 + 1`` of line ``lineno``) into
+        text runs and notes; raise on unbalanced brackets."""
+        pieces: list[PieceDoc] = []
+        text_kind, note_kind = (RECORD, RECORD_NOTE) if in_record else (TEXT, NOTE)
+        pos = 0
+        while pos < len(s):
+            open_at = s.find(OPEN, pos)
+            close_at = s.find(CLOSE, pos)
+            if close_at >= 0 and (open_at < 0 or close_at < open_at):
+                self.error(lineno, col0 + close_at + 1, f"{CLOSE} without a matching {OPEN}")
+            if open_at < 0:
+                pieces.append(PieceDoc(text_kind, s[pos:]))
+                break
+            if open_at > pos:
+                pieces.append(PieceDoc(text_kind, s[pos:open_at]))
+            if close_at < 0:
+                self.error(lineno, col0 + open_at + 1, f"{OPEN} is never closed on this line")
+            nested = s.find(OPEN, open_at + 1, close_at)
+            if nested >= 0:
+                self.error(lineno, col0 + open_at + 1,
+                           f"{OPEN} is not closed before the next {OPEN} at column {col0 + nested + 1} "
+                           f"(notes cannot nest)")
+            body, sep, tag = split_source_tag(s[open_at + 1:close_at], in_record)
+            source = ""
+            if tag:
+                source = self.last_source if tag == "同上" else tag
+                if tag == "同上" and not self.last_source:
+                    self.doc.warnings.append(
+                        f"{self.path}:{lineno}:{col0 + open_at + 1}: 同上 with no earlier source")
+                self.last_source = source or self.last_source
+            pieces.append(PieceDoc(note_kind, body, source_tag=tag, tag_separator=sep, source=source))
+            pos = close_at + 1
+        return pieces
+
+    def paragraph(self, line: str, lineno: int) -> list[PieceDoc]:
+        for label in LABELS:
+            if line == label or line.startswith(label + OPEN):
+                return [PieceDoc(LABEL, label)] + self.scan(line[len(label):], lineno, len(label), False)
+        return self.scan(line, lineno, 0, False)
+
+    # -- structure -----------------------------------------------------------------------
+    def parse(self) -> JuanDocument:
+        doc = self.doc
+        lines = self.split_lines()
+        i = 0
+        title_match = None
+        # Header: optional collection line, then the title line.
+        for j in range(min(2, len(lines))):
+            m = TITLE_LINE.match(lines[j])
+            if m:
+                if j == 1:
+                    if OPEN in lines[0] or CLOSE in lines[0] or lines[0].startswith("右"):
+                        break
+                    doc.collection = lines[0]
+                title_match, i = m, j + 1
+                break
+        if title_match:
+            doc.header_lines = lines[:i]
+            doc.work_title = title_match["work"]
+            doc.juan_label = title_match["label"]
+            doc.juan_number = chinese_to_int(title_match["num"])
+            if title_match["byline"]:
+                doc.dynasty, doc.native_place, doc.author = parse_byline(title_match["byline"])
+        if self.override_title:
+            doc.work_title = self.override_title
+        if self.override_number is not None:
+            doc.juan_number = self.override_number
+        if not title_match:
+            stem = Path(self.path).stem
+            if not doc.work_title:
+                doc.work_title = stem
+                doc.warnings.append(f"{self.path}: no title line; the work title is taken from the "
+                                    f"file name: {stem!r} (use --work to name it)")
+            if doc.juan_number is None:
+                digits = re.findall(r"\d+", stem)
+                doc.juan_number = int(digits[-1]) if digits else 1
+                doc.warnings.append(f"{self.path}: no title line; juan number {doc.juan_number} "
+                                    f"(use --juan to set it)")
+
+        # Trailer: the closing line (work title + 卷 + numeral) and anything blank after it.
+        end = len(lines)
+        while end > i and not lines[end - 1].strip():
+            end -= 1
+        trailer_start = len(lines)
+        if end > i and title_match:
+            m = TITLE_LINE.match(lines[end - 1])
+            if m and m["work"] == title_match["work"] and not m["byline"]:
+                trailer_start = end - 1
+        doc.trailer_lines = lines[trailer_start:]
+
+        chapter: ChapterDoc | None = None
+        section: SectionDoc | None = None
+        for lineno0 in range(i, trailer_start):
+            line, lineno = lines[lineno0], lineno0 + 1
+            m = CHAPTER_LINE.match(line)
+            if m and not line.startswith("右") and (section is None or not section.paragraphs):
+                chapter = ChapterDoc(title=m["title"], category=m["category"], heading=line)
+                doc.chapters.append(chapter)
+                section = None
+                continue
+            if chapter is None:
+                chapter = ChapterDoc()
+                doc.chapters.append(chapter)
+            if section is None:
+                section = SectionDoc(line=lineno)
+                chapter.sections.append(section)
+            if line.startswith("右") and self._is_closer(line):
+                cut = next((k for k, ch in enumerate(line) if ch in SPACES), len(line))
+                section.closer = line[:cut]
+                section.title = line[1:cut]
+                rest = line[cut:]
+                if rest:
+                    sep_end = len(rest) - len(rest.lstrip(SPACES))
+                    section.record_separator = rest[:sep_end]
+                    section.records = self.scan(rest[sep_end:], lineno, cut + sep_end, True)
+                section = None
+                continue
+            section.paragraphs.append(self.paragraph(line, lineno))
+        if not doc.sections:
+            line, column = (i + 1, 1) if i < len(lines) else (len(lines), len(lines[-1]) + 1)
+            self.error(line, column, "no text: the file has a header but no main text")
+        return doc
+
+    def _is_closer(self, line: str) -> bool:
+        cut = next((k for k, ch in enumerate(line) if ch in SPACES), len(line))
+        title = line[1:cut]
+        return bool(title) and OPEN not in title and CLOSE not in title
+
+
+def parse_siku(text: str, path: str = "<text>", *, work_title: str | None = None,
+               juan_number: int | None = None) -> JuanDocument:
+    """Parse ``text`` (decoded, BOM allowed) of the file at ``path`` into a ``JuanDocument``.
+
+    ``work_title`` and ``juan_number`` override (or, for a file without a title line,
+    supply) the header's values; without them a headless file is named after ``path``
+    and a warning is added to ``doc.warnings``.
+    Raises ``TextFormatError`` with file, line and column for unbalanced, nested or stray
+    【】 and for a file without main text.
+    """
+    return _Parser(text, path, work_title, juan_number).parse()

@@ -1,0 +1,160 @@
+"""Works, juans, chapters, sections and their ordered pieces (main text, notes, records).
+
+Every character is stored exactly as imported; folding for search happens only in the
+search index. ``Juan.render_source()`` writes a juan back in its source form.
+"""
+from __future__ import annotations
+
+from django.db import models
+from django.urls import reverse
+
+from reader.importers.document import LABEL, NOTE, PIECE_KINDS, RECORD, RECORD_NOTE, TEXT
+
+PIECE_KIND_CHOICES = [
+    (TEXT, "main text"),
+    (NOTE, "note"),
+    (LABEL, "label"),
+    (RECORD, "record"),
+    (RECORD_NOTE, "record note"),
+]
+assert {k for k, _ in PIECE_KIND_CHOICES} == set(PIECE_KINDS)
+
+
+class Work(models.Model):
+    """A work (書), e.g. 禮書綱目 by 江永. ``slug`` is the work's URL key (its title by default)."""
+
+    title = models.CharField(max_length=200)
+    author = models.CharField(max_length=100, blank=True)
+    native_place = models.CharField(max_length=100, blank=True)
+    dynasty = models.CharField(max_length=20, blank=True)
+    collection = models.CharField(max_length=100, blank=True)
+    slug = models.CharField(max_length=250, unique=True)
+
+    class Meta:
+        ordering = ["title", "id"]
+        constraints = [models.UniqueConstraint(fields=["title", "author"], name="unique_work_title_author")]
+
+    def __str__(self):
+        return f"{self.title}（{self.author}）" if self.author else self.title
+
+    def get_absolute_url(self):
+        return reverse("reader:work", args=[self.slug])
+
+
+class Juan(models.Model):
+    """One juan (卷) of a work, imported from one file; replaced whole on re-import.
+
+    ``header``/``trailer`` keep the raw lines before the first chapter and after the last
+    section; ``newline``, ``bom`` and ``final_newline`` are file formatting kept for
+    writing the file back; ``sha256`` is the digest of the imported bytes.
+    """
+
+    work = models.ForeignKey(Work, on_delete=models.CASCADE, related_name="juans")
+    number = models.PositiveIntegerField()
+    label = models.CharField(max_length=50, blank=True)
+    header = models.TextField(blank=True)
+    trailer = models.TextField(blank=True)
+    newline = models.CharField(max_length=2, default="\n")
+    bom = models.BooleanField(default=False)
+    final_newline = models.BooleanField(default=False)
+    source_name = models.CharField(max_length=255, blank=True)
+    source_format = models.CharField(max_length=20, default="siku")
+    sha256 = models.CharField(max_length=64, blank=True)
+    imported_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["work", "number"]
+        constraints = [models.UniqueConstraint(fields=["work", "number"], name="unique_juan_number")]
+
+    def __str__(self):
+        return f"{self.work.title} {self.display_label}"
+
+    @property
+    def display_label(self) -> str:
+        """``卷十`` as written in the source, or ``卷 10`` when the file had no title line."""
+        return self.label or f"卷 {self.number}"
+
+    def get_absolute_url(self):
+        return reverse("reader:juan", args=[self.work.slug, self.number])
+
+    def render_source(self) -> str:
+        """The juan in its source (seed) form, character for character as imported."""
+        from reader.importers.loader import juan_to_document
+
+        return juan_to_document(self).render()
+
+
+class Chapter(models.Model):
+    """A chapter (篇) of a juan, e.g. 大射儀 in the category 嘉禮十五."""
+
+    juan = models.ForeignKey(Juan, on_delete=models.CASCADE, related_name="chapters")
+    position = models.PositiveIntegerField()
+    title = models.CharField(max_length=200, blank=True)
+    category = models.CharField(max_length=200, blank=True)
+    heading = models.TextField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["juan", "position"]
+        constraints = [models.UniqueConstraint(fields=["juan", "position"], name="unique_chapter_position")]
+
+    def __str__(self):
+        return self.title or f"({self.position})"
+
+
+class Section(models.Model):
+    """A section closed by a ``右…`` line. Identified by ``position`` in its juan (1-based):
+    titles repeat (取矢視算 twice in 卷十), positions never do."""
+
+    juan = models.ForeignKey(Juan, on_delete=models.CASCADE, related_name="sections")
+    chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="sections")
+    position = models.PositiveIntegerField()
+    title = models.CharField(max_length=500, blank=True)
+    closer = models.TextField(null=True, blank=True)
+    record_separator = models.CharField(max_length=10, blank=True)
+    paragraph_count = models.PositiveIntegerField(default=0)
+    line = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["juan", "position"]
+        constraints = [models.UniqueConstraint(fields=["juan", "position"], name="unique_section_position")]
+
+    def __str__(self):
+        return f"{self.position}. {self.title}"
+
+    @property
+    def anchor(self) -> str:
+        """The HTML id of the section on its juan page (``s3``)."""
+        return f"s{self.position}"
+
+    def get_absolute_url(self):
+        juan = self.juan
+        return reverse("reader:section", args=[juan.work.slug, juan.number, self.position])
+
+
+class Piece(models.Model):
+    """One ordered piece of a section: a main-text run, a note, a label, a record or a
+    record's note. ``paragraph`` is the 0-based paragraph (line) within the section;
+    records have ``paragraph = None`` (they stand on the closer line).
+    For notes, ``source_tag`` is the tag as written (鄉射記, 同上) and ``source`` the
+    resolved source."""
+
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="pieces")
+    position = models.PositiveIntegerField()
+    paragraph = models.PositiveIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=12, choices=PIECE_KIND_CHOICES)
+    text = models.TextField(blank=True)
+    source_tag = models.CharField(max_length=50, blank=True)
+    tag_separator = models.CharField(max_length=5, blank=True)
+    source = models.CharField(max_length=50, blank=True)
+
+    class Meta:
+        ordering = ["section", "position"]
+        constraints = [models.UniqueConstraint(fields=["section", "position"], name="unique_piece_position")]
+        indexes = [models.Index(fields=["kind"])]
+
+    def __str__(self):
+        return f"{self.get_kind_display()}: {self.text[:20]}"
+
+    @property
+    def is_note(self) -> bool:
+        return self.kind in (NOTE, RECORD_NOTE)

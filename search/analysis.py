@@ -1,0 +1,111 @@
+"""The one analysis used for indexing, querying and highlighting.
+
+Text is folded character by character (``search.folding``: variant characters 異體字 and
+simplified forms to one canonical code point), so a folded string always has the same
+length in code points as the original: offsets found in folded text are offsets in the
+stored text, and snippets and highlights are cut from the stored text itself.
+
+The index holds, for every passage, the set of its folded characters (unigrams) and of
+its folded character bigrams. A query of one character looks up its unigram; a longer
+query looks up all of its bigrams. That finds every passage that *may* contain the
+query; ``find_occurrences`` then verifies each candidate against its text, so counts
+are exact and equal a plain scan (the lesson of django-haystack's Whoosh backend, which
+drops one-character queries and highlights with another analyzer).
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from functools import lru_cache
+
+from whoosh.analysis import Token, Tokenizer
+
+from search.folding import fold, fold_char, query_alternatives
+
+#: A query may not produce more than this many alternative spellings per gram position.
+MAX_GRAM_ALTERNATIVES = 16
+
+
+def index_terms(text: str) -> set[str]:
+    """The index terms of ``text``: its folded unigrams and bigrams (whitespace excluded)."""
+    folded = fold(text)
+    terms = {ch for ch in folded if not ch.isspace()}
+    terms.update(a + b for a, b in zip(folded, folded[1:]) if not a.isspace() and not b.isspace())
+    return terms
+
+
+class GramTokenizer(Tokenizer):
+    """Whoosh tokenizer emitting ``index_terms`` of the value, once each.
+
+    The index needs no positions: candidates are verified against the stored text.
+    """
+
+    def __call__(self, value, positions=False, chars=False, keeporiginal=False, removestops=True,
+                 start_pos=0, start_char=0, tokenize=True, mode="", **kwargs):
+        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        terms = index_terms(value) if mode != "query" else {value}
+        for pos, term in enumerate(sorted(terms)):
+            token.text = term
+            token.boost = 1.0
+            token.stopped = False
+            if positions:
+                token.pos = start_pos + pos
+            yield token
+
+
+def char_alternatives(ch: str, exact: bool) -> frozenset[str]:
+    """Folded characters a query character ``ch`` may match in folded text.
+
+    Exact mode still looks candidates up by folded grams (an exact match is also a folded
+    match) but verifies on the raw text."""
+    if exact:
+        return frozenset({fold_char(ch)})
+    return query_alternatives(ch)
+
+
+def query_grams(phrase: str, exact: bool = False) -> list[frozenset[str]]:
+    """For a literal phrase, the index look-ups that every containing passage satisfies:
+    a list of alternatives, each a set of terms of which at least one must be present.
+
+    ``"鵠"`` → ``[{"鵠"}]``; ``"大射"`` → ``[{"大射"}]``; a simplified ``"发"`` → ``[{"发", "發", "髮"}]``.
+    A bigram whose characters have more than ``MAX_GRAM_ALTERNATIVES`` spellings together
+    is looked up as its two unigrams instead: never a truncated (and so incomplete) set.
+    Whitespace in the phrase is not looked up (it is still verified)."""
+    alts = [char_alternatives(ch, exact) for ch in phrase]
+    grams: list[frozenset[str]] = []
+    covered = [False] * len(phrase)
+    for i in range(len(phrase) - 1):
+        a, b = phrase[i], phrase[i + 1]
+        if a.isspace() or b.isspace():
+            continue
+        if len(alts[i]) * len(alts[i + 1]) <= MAX_GRAM_ALTERNATIVES:
+            grams.append(frozenset(x + y for x, y in itertools.product(alts[i], alts[i + 1])))
+            covered[i] = covered[i + 1] = True
+    for i, ch in enumerate(phrase):
+        if not covered[i] and not ch.isspace():
+            grams.append(alts[i])
+    return grams
+
+
+@lru_cache(maxsize=512)
+def _pattern(phrase: str, exact: bool) -> re.Pattern:
+    parts = []
+    for ch in phrase:
+        if exact:
+            parts.append(re.escape(ch))
+        else:
+            alts = sorted(query_alternatives(ch))
+            parts.append(re.escape(alts[0]) if len(alts) == 1 else "[" + "".join(re.escape(a) for a in alts) + "]")
+    return re.compile("".join(parts))
+
+
+def find_occurrences(text: str, phrase: str, exact: bool = False) -> list[tuple[int, int]]:
+    """Every non-overlapping occurrence of ``phrase`` in ``text`` as ``(start, end)``
+    code-point offsets into ``text``, left to right, as ``str.count`` would count them.
+
+    Folded unless ``exact``: both sides are folded with the same table, so the offsets
+    hold for the stored (unfolded) text."""
+    if not phrase:
+        return []
+    haystack = text if exact else fold(text)
+    return [m.span() for m in _pattern(phrase, exact).finditer(haystack)]

@@ -1,0 +1,240 @@
+"""The Whoosh backend (whoosh-reloaded), the default.
+
+On disk, ``PATH`` holds generations of the index and a ``current`` symlink::
+
+    var/index/current -> gen-20261129T230000-1a2b3c
+    var/index/gen-…/        a complete Whoosh index
+    var/index/write.lock    held (fcntl) by the one writer
+
+``rebuild`` writes a new generation beside the current one and swaps the symlink with
+an atomic ``rename``: searches keep using the old generation until the new one is
+complete. Every writer takes ``write.lock`` first; a second writer waits up to
+``LOCK_TIMEOUT`` seconds and then raises ``IndexBusyError`` with a clear message.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import threading
+import time
+import uuid
+from collections.abc import Iterable
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+from whoosh import formats
+from whoosh.fields import ID, NUMERIC, STORED, FieldType, Schema
+from whoosh.query import And, Every, Or, Term
+
+from search.analysis import GramTokenizer, find_occurrences, query_grams
+from search.documents import SearchDocument
+
+from .base import BaseSearchBackend, Hit, IndexBusyError, SearchQuery, SearchResults
+
+def _patch_whoosh_length_lookup():
+    """whoosh-reloaded 2.7.5 asks the file system whether a length column exists once per
+    posting when a field has no lengths (``W3PerDocReader._cached_reader`` caches only
+    readers it found): a third of indexing time here. Cache the "no column" answer too."""
+    from whoosh.codec import whoosh3
+
+    original = whoosh3.W3PerDocReader._cached_reader
+    if getattr(original, "patched", False):
+        return
+    missing = object()
+
+    def _cached_reader(self, fieldname, column):
+        cached = self._readers.get(fieldname, missing)
+        if cached is not missing:
+            return cached
+        reader = original(self, fieldname, column)
+        self._readers[fieldname] = reader
+        return reader
+
+    _cached_reader.patched = True
+    whoosh3.W3PerDocReader._cached_reader = _cached_reader
+
+
+_patch_whoosh_length_lookup()
+
+STORED_FIELDS = ("doc_id", "layer", "text", "work_id", "work_slug", "work_title", "juan_id",
+                 "juan_number", "juan_label", "chapter_id", "chapter_title", "section_id",
+                 "section_position", "section_title", "piece_starts")
+
+
+def make_schema() -> Schema:
+    """The index schema: filters as ID/NUMERIC terms, ``grams`` for look-up, the rest stored."""
+    return Schema(
+        doc_id=ID(stored=True, unique=True),
+        layer=ID(stored=True),
+        work_id=NUMERIC(stored=True),
+        juan_id=NUMERIC(stored=True),
+        juan_number=NUMERIC(stored=True),
+        # Existence only: no frequencies, positions or field lengths (candidates are verified).
+        grams=FieldType(formats.Existence(), analyzer=GramTokenizer(), scorable=False, stored=False),
+        text=STORED(),
+        work_slug=STORED(),
+        work_title=STORED(),
+        juan_label=STORED(),
+        chapter_id=STORED(),
+        chapter_title=STORED(),
+        section_id=STORED(),
+        section_position=STORED(),
+        section_title=STORED(),
+        piece_starts=STORED(),
+    )
+
+
+def _fields(doc: SearchDocument) -> dict:
+    fields = {name: getattr(doc, name) for name in STORED_FIELDS}
+    fields["piece_starts"] = json.dumps(doc.piece_starts)
+    fields["grams"] = doc.text
+    return fields
+
+
+class WhooshBackend(BaseSearchBackend):
+    """Search backend over a Whoosh index at ``params["PATH"]`` (see module docstring)."""
+
+    _lock = threading.Lock()
+    _cache: dict[str, object] = {}
+
+    def __init__(self, alias: str, params: dict):
+        super().__init__(alias, params)
+        self.path = Path(params["PATH"])
+        self.lock_timeout = float(params.get("LOCK_TIMEOUT", 60.0))
+
+    # -- storage -----------------------------------------------------------------------
+    @property
+    def current_link(self) -> Path:
+        return self.path / "current"
+
+    def _new_generation(self) -> Path:
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+        gen = self.path / f"gen-{stamp}-{uuid.uuid4().hex[:8]}"
+        gen.mkdir(parents=True)
+        whoosh_index.create_in(str(gen), make_schema())
+        return gen
+
+    def _swap_in(self, gen: Path) -> None:
+        tmp = self.path / f".current-{uuid.uuid4().hex}"
+        os.symlink(gen.name, tmp)
+        os.replace(tmp, self.current_link)  # atomic on POSIX
+        for old in self.path.glob("gen-*"):
+            if old.name != gen.name:
+                shutil.rmtree(old, ignore_errors=True)  # open readers keep their files (POSIX)
+
+    def _ensure(self) -> None:
+        if not self.current_link.exists():
+            with self._writer_lock():
+                if not self.current_link.exists():
+                    self._swap_in(self._new_generation())
+
+    def _open(self):
+        self._ensure()
+        real = os.path.realpath(self.current_link)
+        with self._lock:
+            ix = self._cache.get(real)
+            if ix is None:
+                ix = whoosh_index.open_dir(real)
+                self._cache.clear()
+                self._cache[real] = ix
+            return ix
+
+    @contextmanager
+    def _writer_lock(self):
+        self.path.mkdir(parents=True, exist_ok=True)
+        with open(self.path / "write.lock", "a+") as fh:
+            deadline = time.monotonic() + self.lock_timeout
+            while True:
+                try:
+                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise IndexBusyError(
+                            f"the search index at {self.path} is being written by another process "
+                            f"(waited {self.lock_timeout:g} s); try again when it has finished"
+                        ) from None
+                    time.sleep(0.05)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    # -- writing -------------------------------------------------------------------------
+    def rebuild(self, documents: Iterable[SearchDocument]) -> int:
+        with self._writer_lock():
+            gen = self._new_generation()
+            try:
+                ix = whoosh_index.open_dir(str(gen))
+                writer = ix.writer(limitmb=256)
+                n = 0
+                for doc in documents:
+                    writer.add_document(**_fields(doc))
+                    n += 1
+                writer.commit()
+            except BaseException:
+                shutil.rmtree(gen, ignore_errors=True)
+                raise
+            self._swap_in(gen)
+            return n
+
+    def replace_juan(self, old_juan_id, documents, juan_id=None) -> None:
+        self._ensure()
+        with self._writer_lock():
+            ix = whoosh_index.open_dir(os.path.realpath(self.current_link))
+            writer = ix.writer(timeout=self.lock_timeout)
+            try:
+                for jid in {old_juan_id, juan_id} - {None}:
+                    writer.delete_by_term("juan_id", jid)
+                for doc in documents:
+                    writer.add_document(**_fields(doc))
+                writer.commit()
+            except BaseException:
+                writer.cancel()
+                raise
+
+    # -- reading -------------------------------------------------------------------------
+    def document_count(self) -> int:
+        return self._open().doc_count()
+
+    def juan_ids(self) -> set[int]:
+        with self._open().searcher() as searcher:
+            return {fields["juan_id"] for fields in searcher.all_stored_fields()}
+
+    def search(self, query: SearchQuery) -> SearchResults:
+        grams = query_grams(query.phrase, query.exact)
+        parts = [Or([Term("grams", g) for g in sorted(alts)]) for alts in grams]
+        parts.append(Or([Term("layer", layer) for layer in sorted(query.layers)]))
+        if query.work_id is not None:
+            parts.append(Term("work_id", query.work_id))
+        if query.juan_number is not None:
+            parts.append(Term("juan_number", query.juan_number))
+        wq = And(parts) if parts else Every()
+        results = SearchResults(query=query)
+        width = query.context
+        with self._open().searcher() as searcher:
+            for docnum in searcher.docs_for_query(wq):
+                f = searcher.stored_fields(docnum)
+                text = f["text"]
+                spans = find_occurrences(text, query.phrase, query.exact)
+                if not spans:
+                    continue
+                results.passages += 1
+                doc = SearchDocument(**{**{k: f.get(k) for k in STORED_FIELDS},
+                                        "piece_starts": [tuple(x) for x in json.loads(f["piece_starts"])]})
+                for start, end in spans:
+                    results.hits.append(Hit(
+                        layer=doc.layer, work_id=doc.work_id, work_slug=doc.work_slug,
+                        work_title=doc.work_title, juan_id=doc.juan_id, juan_number=doc.juan_number,
+                        juan_label=doc.juan_label, chapter_title=doc.chapter_title,
+                        section_position=doc.section_position, section_title=doc.section_title,
+                        piece_position=doc.piece_at(start), doc_id=doc.doc_id, start=start, end=end,
+                        before=text[max(0, start - width):start], match=text[start:end],
+                        after=text[end:end + width],
+                    ))
+        results.hits.sort(key=lambda h: h.sort_key)
+        return results

@@ -1,0 +1,121 @@
+"""The one mapping from stored juans to search documents (passages).
+
+A passage is the unit a hit is found in and a snippet is cut from:
+
+=============  ==================================================================
+layer          passage
+=============  ==================================================================
+``text``       a section's main text read continuously, notes left out, so a phrase
+               interrupted by a note still matches (戒射【…】宰戒)
+``note``       one note on the main text
+``record``     a section's 記 record text read continuously, its notes left out
+``record_note``one note inside a record
+``title``      a section title, a chapter title or category, a label such as 經
+=============  ==================================================================
+
+``piece_starts`` maps offsets in a continuous passage back to the pieces it joins, so a
+hit can name (and link to) the exact piece it falls in.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
+
+LAYERS = ("text", "note", "record", "record_note", "title")
+#: User-facing layer groups: the choice on the search page and the ``layer`` API parameter.
+LAYER_GROUPS = {
+    "all": frozenset(LAYERS),
+    "text": frozenset({"text"}),
+    "notes": frozenset({"note"}),
+    "records": frozenset({"record", "record_note"}),
+    "titles": frozenset({"title"}),
+}
+LAYER_NAMES = {"text": "經文", "note": "注", "record": "記", "record_note": "記注", "title": "標題"}
+#: Piece position given to a section title: it stands after every piece (the 右… line).
+TITLE_POSITION = 1_000_000
+
+
+@dataclass
+class SearchDocument:
+    """One passage to index. ``doc_id`` is unique in the index; ``order`` sorts passages in
+    text order within a juan; ``piece_starts`` is a list of ``(piece_position, offset)``
+    with increasing offsets (offsets are code points into ``text``)."""
+
+    doc_id: str
+    layer: str
+    text: str
+    work_id: int
+    work_slug: str
+    work_title: str
+    juan_id: int
+    juan_number: int
+    juan_label: str
+    chapter_id: int
+    chapter_title: str
+    section_id: int
+    section_position: int
+    section_title: str
+    piece_starts: list[tuple[int, int]] = field(default_factory=list)
+
+    def piece_at(self, offset: int) -> int:
+        """Position of the piece containing code-point ``offset`` of ``text``."""
+        starts = [s for _, s in self.piece_starts]
+        i = max(bisect.bisect_right(starts, offset) - 1, 0)
+        return self.piece_starts[i][0]
+
+
+def documents_for_juan(juan) -> list[SearchDocument]:
+    """Every passage of a stored ``reader.models.Juan``, in text order (three queries)."""
+    from reader.models import Piece
+
+    work = juan.work
+    sections = {s.pk: s for s in juan.sections.select_related("chapter")}
+    chapters = {c.pk: c for c in juan.chapters.all()}
+    docs: list[SearchDocument] = []
+
+    def base(section, chapter, layer, key, text, starts):
+        return SearchDocument(
+            doc_id=f"{juan.pk}:{key}", layer=layer, text=text, work_id=work.pk, work_slug=work.slug,
+            work_title=work.title, juan_id=juan.pk, juan_number=juan.number, juan_label=juan.display_label,
+            chapter_id=chapter.pk, chapter_title=chapter.title,
+            section_id=section.pk if section else 0, section_position=section.position if section else 0,
+            section_title=section.title if section else "", piece_starts=starts,
+        )
+
+    first_section_of = {}
+    for s in sorted(sections.values(), key=lambda s: s.position):
+        first_section_of.setdefault(s.chapter_id, s)
+    for chapter in chapters.values():
+        section = first_section_of.get(chapter.pk)
+        for n, value in enumerate((chapter.title, chapter.category)):
+            if value:
+                docs.append(base(section, chapter, "title", f"c{chapter.position}.{n}", value, [(-1, 0)]))
+
+    by_section: dict[int, list] = {}
+    for piece in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
+        by_section.setdefault(piece.section_id, []).append(piece)
+    for section in sorted(sections.values(), key=lambda s: s.position):
+        chapter = chapters[section.chapter_id]
+        pieces = by_section.get(section.pk, [])
+        for layer, kind in (("text", TEXT), ("record", RECORD)):
+            runs = [p for p in pieces if p.kind == kind]
+            if runs:
+                starts, offset = [], 0
+                for p in runs:
+                    starts.append((p.position, offset))
+                    offset += len(p.text)
+                docs.append(base(section, chapter, layer, f"s{section.position}.{layer}",
+                                 "".join(p.text for p in runs), starts))
+        for p in pieces:
+            if p.kind in (NOTE, RECORD_NOTE, LABEL):
+                layer = "title" if p.kind == LABEL else p.kind
+                # A note is searched as written, its source tag (鄉射記, 同上) included.
+                text = p.text + (p.tag_separator + p.source_tag if p.source_tag else "")
+                docs.append(base(section, chapter, layer, f"s{section.position}.p{p.position}",
+                                 text, [(p.position, 0)]))
+        if section.title:
+            docs.append(base(section, chapter, "title", f"s{section.position}.title", section.title,
+                             [(TITLE_POSITION, 0)]))
+    return docs

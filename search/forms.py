@@ -1,0 +1,37 @@
+"""Validation of search parameters, shared by the search page and the API."""
+from django import forms
+
+from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH
+from .documents import LAYER_GROUPS
+
+LAYER_CHOICES = [
+    ("all", "全部"), ("text", "經文"), ("notes", "注"), ("records", "記"), ("titles", "標題"),
+]
+assert {k for k, _ in LAYER_CHOICES} == set(LAYER_GROUPS)
+
+
+class SearchForm(forms.Form):
+    """``q`` (1–200 characters), ``layer`` (all/text/notes/records/titles), ``exact``
+    (no variant folding), ``work`` (work id), ``juan`` (juan number), ``context``
+    (KWIC width in characters, 0–200, default 15)."""
+
+    q = forms.CharField(required=False, strip=True, max_length=MAX_QUERY_LENGTH,
+                        error_messages={"max_length": f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)"})
+    layer = forms.ChoiceField(choices=LAYER_CHOICES, required=False)
+    exact = forms.BooleanField(required=False)
+    work = forms.IntegerField(required=False, min_value=1)
+    juan = forms.IntegerField(required=False, min_value=0)
+    context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT)
+
+    def search_query(self):
+        """The ``SearchQuery`` for the cleaned data, or None for an empty query."""
+        from .backends import SearchQuery
+
+        data = self.cleaned_data
+        if not data.get("q"):
+            return None
+        return SearchQuery(
+            phrase=data["q"], layers=LAYER_GROUPS[data.get("layer") or "all"], exact=bool(data.get("exact")),
+            work_id=data.get("work"), juan_number=data.get("juan"),
+            context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],
+        )

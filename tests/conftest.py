@@ -1,0 +1,77 @@
+"""Shared fixtures.
+
+The seed juan is imported once per session into the test database and into the default
+search index (a temporary folder, see ``config/test_settings.py``); ``db`` tests see it
+and roll back whatever they change. Tests that write to an index use ``search_backend``,
+an empty index of their own.
+"""
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+BASE_DIR = Path(settings.BASE_DIR)
+SEED = BASE_DIR / "corpus" / "lishu_gangmu_juan10.txt"
+SHARED = BASE_DIR.parent / "shared"
+CASES = SHARED / "cases" / "import"
+
+
+@pytest.fixture
+def seed_text() -> str:
+    return SEED.read_text(encoding="utf-8")
+
+
+def index_all(backend):
+    """Rebuild ``backend`` from every juan in the database; returns the passage count."""
+    from reader.models import Juan
+    from search.documents import documents_for_juan
+
+    return backend.rebuild(d for j in Juan.objects.all() for d in documents_for_juan(j))
+
+
+@pytest.fixture(scope="session")
+def _seeded(django_db_setup, django_db_blocker):
+    from reader.importers.loader import import_file
+    from search.backends import get_search_backend
+
+    with django_db_blocker.unblock():
+        import_file(SEED)  # commits, and indexes on commit into the default index
+        assert get_search_backend().document_count() > 0
+
+
+@pytest.fixture
+def seed_juan(_seeded, db):
+    """The seed juan, stored and indexed (in the default index)."""
+    from reader.models import Juan
+
+    return Juan.objects.select_related("work").get(work__title="禮書綱目", number=10)
+
+
+@pytest.fixture
+def seed_backend(seed_juan):
+    """The default backend, holding the seed juan. Do not write to it."""
+    from search.backends import get_search_backend
+
+    return get_search_backend()
+
+
+@pytest.fixture
+def empty_db(db):
+    """An empty database for this test (the seed is deleted inside the test's transaction)."""
+    from reader.models import Work
+    from search.signals import muted
+
+    with muted():
+        Work.objects.all().delete()
+
+
+@pytest.fixture
+def search_backend(settings, tmp_path):
+    """The default backend, pointed at an empty index of this test's own."""
+    from search.backends import get_search_backend
+
+    settings.SEARCH_BACKENDS = {
+        "default": {"BACKEND": "search.backends.whoosh.WhooshBackend", "PATH": tmp_path / "index",
+                    "LOCK_TIMEOUT": 2.0},
+    }
+    return get_search_backend()

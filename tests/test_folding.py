@@ -1,0 +1,252 @@
+"""search.folding: variant / simplified folding, one code point to one code point.
+
+Plain pytest: no database, no Django settings. The tests that compare the shipped table
+with the source tables run when ../shared/data is present and are skipped otherwise.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # plain `pytest` without the project on sys.path
+    sys.path.insert(0, str(ROOT))
+
+from search import folding  # noqa: E402
+from search.folding import fold, fold_char, query_alternatives  # noqa: E402
+
+SHARED_DATA = ROOT.parent / "shared" / "data"
+VARIANTS = SHARED_DATA / "variants"
+TABLE = ROOT / "search" / "data" / "fold.tsv"
+
+#: The one non-cognates.txt pair the project folds on purpose (MOE table and CJKVI
+#: radical-variants both make 鼔 a variant of 鼓): see NONCOGNATE_OVERRIDES in the build script.
+NONCOGNATE_OVERRIDES = {frozenset("鼓鼔")}
+
+
+def read_pairs(path: Path) -> list[tuple[str, str]]:
+    """``A,RELATION,B`` lines of a CJKVI table, single characters only."""
+    pairs = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            continue
+        parts = line.split(",")
+        if len(parts) >= 3 and not parts[1].startswith("<") and len(parts[0]) == 1 and len(parts[2]) == 1:
+            pairs.append((parts[0], parts[2]))
+    return pairs
+
+
+def table_rows() -> list[list[str]]:
+    return [line.split("\t") for line in TABLE.read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")]
+
+
+# ----------------------------------------------------------------- variants fold together
+
+VARIANT_PAIRS = ["鼔鼓", "隂陰", "賔賓", "説說", "𤣥玄", "毎每", "徳德", "冡冢", "逺遠", "歩步",
+                 "㓜幼", "徴徵", "㑹會", "噐器", "岀出", "羮羹"]
+
+
+@pytest.mark.parametrize("variant,regular", VARIANT_PAIRS)
+def test_variant_folds_with_its_regular(variant, regular):
+    assert fold(variant) == fold(regular)
+    assert fold_char(variant) == regular  # the MOE 正字 is the canonical form
+
+
+def test_li_variant_folds_with_li():
+    # twedu-variants: 歷 ← 厯; irg kVariants: 厯 sem 歷
+    assert fold("厯") in {fold("曆"), fold("歷")}
+    assert fold("厯") == "歷"
+
+
+@pytest.mark.parametrize("simplified,traditional", [
+    ("阴", "陰"), ("仪", "儀"), ("说", "說"), ("说", "説"), ("大射仪", "大射儀"),
+])
+def test_simplified_folds_with_traditional(simplified, traditional):
+    assert fold(simplified) == fold(traditional)
+
+
+def test_simplified_phrase():
+    assert fold("大射仪") == fold("大射儀") == "大射儀"
+    assert fold("阴") == "陰" and fold("仪") == "儀" and fold("说") == "說"
+
+
+def test_compatibility_ideograph_folds_to_unified():
+    assert fold_char("\uf900") == "\u8c48"  # 豈 (compatibility) → 豈
+    for cp in list(range(0xF900, 0xFB00)) + list(range(0x2F800, 0x2FA20)):
+        ch = chr(cp)
+        nfc = unicodedata.normalize("NFC", ch)
+        if nfc != ch:  # a compatibility ideograph folds like its canonical equivalent
+            assert fold_char(ch) == fold_char(nfc) != ch, hex(cp)
+
+
+def test_traditional_text_is_unchanged():
+    text = "學而時習之不亦說乎有朋自遠方來不亦樂乎人不知而不慍不亦君子乎大射之儀君有命戒射"
+    assert fold(text) == text
+
+
+# ------------------------------------------------------------------------- kept apart
+
+@pytest.mark.parametrize("a,b", ["説税", "説脱", "說稅", "說脫", "於于", "後后", "發髮", "乾幹", "餘余", "雲云"])
+def test_kept_apart_on_the_index_side(a, b):
+    assert fold_char(a) != fold_char(b)
+
+
+def test_yu_and_yu_stay_apart_in_queries_too():
+    assert fold("於") == "於" and fold("于") == "于"
+    assert "於" not in query_alternatives("于")
+    assert "于" not in query_alternatives("於")
+
+
+@pytest.mark.parametrize("query,expected", [
+    ("发", {"發", "髮"}), ("后", {"后", "後"}), ("干", {"干", "乾", "幹"}), ("余", {"余", "餘"}),
+    ("云", {"云", "雲"}),
+])
+def test_simplified_query_stands_for_several_traditional(query, expected):
+    alts = query_alternatives(query)
+    assert expected <= alts
+    assert fold_char(query) in alts
+    assert fold("後") in query_alternatives("后")
+
+
+def test_query_alternatives_of_ordinary_chars():
+    assert query_alternatives("說") == {"說"}
+    assert query_alternatives("説") == {"說"}
+    assert query_alternatives("阴") == {"陰"}
+    assert query_alternatives("發") == {"發"}
+    assert query_alternatives("a") == {"a"}
+    assert query_alternatives("𥜗") == {fold_char("𥜗")}
+
+
+def test_every_query_alternative_is_one_folded_code_point():
+    for row in table_rows():
+        if len(row) > 2:
+            alts = query_alternatives(row[0])
+            assert len(alts) >= 2
+            assert fold_char(row[0]) in alts
+            for a in alts:
+                assert len(a) == 1 and fold_char(a) == a, (row, a)
+
+
+# ------------------------------------------------------------------ one code point each
+
+def test_length_is_preserved_with_astral_and_compatibility_chars():
+    text = "玄𤣥襦𥜗\uf900豈 a,。「」\U0002f800𠮷\n說説"
+    folded = fold(text)
+    assert len(folded) == len(text)
+    assert folded == "".join(fold_char(c) for c in text)
+    assert folded[1] == "玄" and folded[4] == "豈"
+
+
+@pytest.mark.parametrize("ch", list("aZ09 ,.;:!?-_()[]\n\t") + ["，", "。", "、", "「", "」", "《", "》", "　", "·"])
+def test_ascii_and_punctuation_fold_to_themselves(ch):
+    assert fold_char(ch) == ch
+    assert fold(ch) == ch
+
+
+def test_fold_char_takes_one_code_point():
+    with pytest.raises(ValueError):
+        fold_char("")
+    with pytest.raises(ValueError):
+        fold_char("說説")
+    with pytest.raises(ValueError):
+        query_alternatives("")
+
+
+def test_table_is_one_to_one_code_point_and_idempotent():
+    rows = table_rows()
+    assert len(rows) > 20000
+    chars = [r[0] for r in rows]
+    assert chars == sorted(chars) and len(set(chars)) == len(chars)
+    for row in rows:
+        assert len(row) in (2, 3), row
+        ch, canon = row[0], row[1]
+        assert len(ch) == 1 and len(canon) == 1, row
+        assert fold_char(ch) == canon
+        assert fold_char(canon) == canon, row  # canonical forms are fixed points
+    everything = "".join(chars)
+    assert fold(everything) == "".join(fold_char(c) for c in everything)
+
+
+def test_never_nfkc():
+    # compatibility (not canonical) decompositions are not applied
+    for ch in "ﬁ①㍿⼀Ａ":
+        assert fold_char(ch) == ch
+
+
+def test_table_is_shipped_in_the_package_and_small():
+    assert folding.TABLE_PATH == TABLE
+    assert TABLE.stat().st_size < 2 * 1024 * 1024
+    head = TABLE.read_text(encoding="utf-8")[:4000]
+    for notice in ("Copyright (c) 2014 CJKVI Database", "Copyright (c) 2018 Henry Chan", "Unicode",
+                   "Apache License 2.0"):
+        assert notice in head
+    attribution = (TABLE.parent / "ATTRIBUTION.md").read_text(encoding="utf-8")
+    assert "CJKVI" in attribution and "Henry Chan" in attribution and "OpenCC" in attribution
+
+
+def test_fold_is_fast():
+    text = ("大射之儀君有命戒射宰戒百官𤣥𥜗説隂abc，。" * 60000)[:1_000_000]
+    fold(text)  # load
+    best = min(_timed(fold, text) for _ in range(3))
+    assert best < 1.0, f"fold() of 1M characters took {best:.3f}s"
+
+
+def _timed(fn, arg) -> float:
+    t0 = time.perf_counter()
+    fn(arg)
+    return time.perf_counter() - t0
+
+
+# ---------------------------------------------- checks against the source tables (if present)
+
+def _pairs_or_skip(name: str) -> list[tuple[str, str]]:
+    path = VARIANTS / name
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    return read_pairs(path)
+
+
+def test_no_non_cognate_pair_is_folded_together():
+    folded = []
+    for a, b in _pairs_or_skip("non-cognates.txt"):
+        if a == b or frozenset((a, b)) in NONCOGNATE_OVERRIDES:
+            continue
+        if unicodedata.normalize("NFC", a) == unicodedata.normalize("NFC", b):
+            continue  # a compatibility ideograph and its canonical equivalent: NFC makes them one
+        if fold_char(a) == fold_char(b):
+            folded.append(a + b)
+    assert folded == []
+
+
+def test_no_loan_character_pair_is_folded_together():
+    folded = [a + b for a, b in _pairs_or_skip("hydzd-borrowed.txt") if a != b and fold_char(a) == fold_char(b)]
+    assert folded == []
+
+
+def test_no_two_moe_regular_characters_are_folded_together():
+    # (the MOE table also names a few regulars by a compatibility ideograph: NFC makes them one)
+    regulars = {unicodedata.normalize("NFC", r) for r, _ in _pairs_or_skip("twedu-variants.txt")}
+    by_canon: dict[str, set[str]] = {}
+    for r in regulars:
+        by_canon.setdefault(fold_char(r), set()).add(r)
+    assert {k: v for k, v in by_canon.items() if len(v) > 1} == {}
+    assert [r for r in regulars if fold_char(r) != r] == []
+
+
+def test_build_is_deterministic_and_matches_the_shipped_table(tmp_path):
+    if not VARIANTS.exists():
+        pytest.skip(f"{SHARED_DATA} not present")
+    script = ROOT / "scripts" / "build_fold_table.py"
+    for out in (tmp_path / "a", tmp_path / "b"):
+        subprocess.run([sys.executable, str(script), "--data", str(SHARED_DATA), "--out", str(out)],
+                       check=True, capture_output=True)
+    a = (tmp_path / "a" / "fold.tsv").read_bytes()
+    assert a == (tmp_path / "b" / "fold.tsv").read_bytes()
+    assert a == TABLE.read_bytes(), "search/data/fold.tsv is stale: run scripts/build_fold_table.py"
+    assert (tmp_path / "a" / "ATTRIBUTION.md").read_bytes() == (TABLE.parent / "ATTRIBUTION.md").read_bytes()

@@ -1,0 +1,115 @@
+"""Importing into the database: counts, idempotency, atomicity, the command's summary."""
+import shutil
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from reader.importers.errors import TextFormatError
+from reader.importers.loader import import_file
+from reader.models import Chapter, Juan, Piece, Section, Work
+
+from .conftest import CASES, SEED
+
+
+def counts():
+    return (Work.objects.count(), Juan.objects.count(), Chapter.objects.count(), Section.objects.count(),
+            Piece.objects.count())
+
+
+@pytest.mark.usefixtures("empty_db")
+def test_seed_import_counts(seed_text):
+    result = import_file(SEED)
+    juan = result.juan
+    assert (juan.work.title, juan.work.author, juan.work.native_place, juan.number, juan.label) == \
+        ("禮書綱目", "江永", "婺源", 10, "卷十")
+    assert (result.sections, result.notes, result.replaced) == (45, 328, False)
+    assert juan.sections.count() == 45
+    assert Piece.objects.filter(kind__in=["note", "record_note"]).count() == 328
+    assert Piece.objects.filter(kind="record_note").count() == 6  # 1 + 4 + 1 on lines 44, 56, 60
+    assert list(juan.sections.order_by("position").values_list("title", flat=True)[:2]) == ["戒百官", "張侯"]
+    assert juan.sections.get(position=45).title == "賓出公入"
+    note = Piece.objects.get(kind="record_note", source_tag="同上")
+    assert (note.text, note.source) == ("不袒纁襦厭於君也今文無射", "鄉射記")
+    assert juan.render_source() == seed_text
+
+
+@pytest.mark.usefixtures("empty_db")
+def test_reimport_replaces_without_duplicates():
+    import_file(SEED)
+    before = counts()
+    result = import_file(SEED)
+    assert result.replaced is True
+    assert counts() == before == (1, 1, 1, 45, before[4])
+
+
+@pytest.mark.usefixtures("empty_db")
+def test_rejected_file_stores_nothing():
+    import_file(SEED)
+    before = counts()
+    for name in ["unclosed_note.txt", "stray_close.txt", "empty.txt", "binary.bin", "gbk_encoded.txt"]:
+        with pytest.raises(TextFormatError):
+            import_file(CASES / name)
+    assert counts() == before
+
+
+@pytest.mark.usefixtures("empty_db")
+def test_failure_during_load_rolls_back(monkeypatch):
+    import_file(SEED)
+    before = counts()
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(Piece.objects, "bulk_create", boom)
+    with pytest.raises(RuntimeError):
+        import_file(SEED)
+    assert counts() == before
+    assert Juan.objects.get().render_source() == SEED.read_text(encoding="utf-8")
+
+
+@pytest.mark.usefixtures("empty_db")
+def test_bom_crlf_imports_like_lf_and_writes_back_exactly():
+    juan = import_file(CASES / "bom_crlf.txt").juan
+    assert [s.title for s in juan.sections.all()] == ["戒百官", "張侯"]
+    assert juan.render_source().encode("utf-8") == (CASES / "bom_crlf.txt").read_bytes()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_command_summary_and_rejections(tmp_path, search_backend, capsys):
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    shutil.copy(SEED, folder / "a_seed.txt")
+    shutil.copy(CASES / "stray_close.txt", folder / "b_bad.txt")
+    shutil.copy(CASES / "markup_in_note.txt", folder / "c_markup.txt")
+    with pytest.raises(CommandError) as info:
+        call_command("import_texts", str(folder))
+    assert str(info.value) == "1 of 3 files rejected; nothing was stored from them"
+    out, err = capsys.readouterr()
+    # markup_in_note.txt claims the same work and juan as the seed, so it replaces it.
+    assert out.splitlines()[-1] == "1 works, 2 juans, 47 sections, 335 notes imported; 1 files rejected"
+    assert f"rejected {folder / 'b_bad.txt'}:8:4: 】 without a matching 【" in err
+    assert Juan.objects.count() == 1 and Section.objects.count() == 2
+    # The index followed the commits: only the surviving juan's passages are there.
+    assert search_backend.juan_ids() == {Juan.objects.get().pk}
+
+
+@pytest.mark.usefixtures("empty_db")
+def test_command_names_a_headless_file(capsys):
+    call_command("import_texts", str(CASES / "no_header.txt"), "--work", "禮書綱目", "--juan", "10")
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"imported {CASES / 'no_header.txt'}: 禮書綱目 卷 10 (2 sections, 7 notes)",
+        "1 works, 1 juans, 2 sections, 7 notes imported",
+    ]
+    assert err == ""
+
+
+@pytest.mark.usefixtures("empty_db")
+def test_command_gb18030(capsys):
+    call_command("import_texts", str(CASES / "gbk_encoded.txt"), "--encoding", "gb18030")
+    assert Juan.objects.get().sections.count() == 2
+
+
+def test_command_missing_path():
+    with pytest.raises(CommandError, match="nowhere.txt: no such file or folder"):
+        call_command("import_texts", "nowhere.txt")

@@ -1,0 +1,101 @@
+"""Search on the seed juan: every count equals a plain scan; snippets are stored text."""
+import pytest
+
+from search.backends import SearchError, SearchQuery
+from search.documents import LAYER_GROUPS
+from search.folding import fold
+
+from .conftest import SEED
+from .scan import layers_of, scan_count
+
+QUERIES = ["鵠", "射", "公", "之", "也", "君", "賓", "爵", "大射", "主人", "司射", "卿大夫", "戒射宰戒",
+           "取矢視算", "飲不勝者", "鄉射記", "同上", "君尊", "三耦", "射人", "釋獲", "大夫", "於", "經",
+           "大射之儀君有命", "右", "乏", "侯道", "嘉禮", "小臣正辭", "不存在的詞"]
+
+
+@pytest.fixture(scope="module")
+def scan():
+    return layers_of(SEED.read_text(encoding="utf-8"))
+
+
+def groups(scan):
+    return {"all": [p for v in scan.values() for p in v], "text": scan["text"], "notes": scan["note"],
+            "records": scan["record"] + scan["record_note"], "titles": scan["title"]}
+
+
+@pytest.mark.parametrize("phrase", QUERIES)
+@pytest.mark.parametrize("layer", ["all", "text", "notes", "records", "titles"])
+def test_exact_counts_equal_a_plain_scan(seed_backend, scan, phrase, layer):
+    result = seed_backend.search(SearchQuery(phrase, layers=LAYER_GROUPS[layer], exact=True))
+    assert result.count == scan_count(groups(scan)[layer], phrase)
+    assert all(hit.match == phrase for hit in result.hits)
+
+
+@pytest.mark.parametrize("phrase", QUERIES)
+def test_folded_counts_equal_a_scan_of_folded_text(seed_backend, scan, phrase):
+    result = seed_backend.search(SearchQuery(phrase))
+    assert result.count == scan_count([fold(p) for p in groups(scan)["all"]], fold(phrase))
+
+
+def test_hu_counts(seed_backend):
+    text = seed_backend.search(SearchQuery("鵠", layers=LAYER_GROUPS["text"]))
+    notes = seed_backend.search(SearchQuery("鵠", layers=LAYER_GROUPS["notes"]))
+    assert (text.count, notes.count) == (2, 19)
+    assert [(h.section_position, h.section_title) for h in text.hits] == [(2, "張侯"), (2, "張侯")]
+
+
+def test_phrase_across_a_note_in_main_text(seed_backend):
+    result = seed_backend.search(SearchQuery("戒射宰戒", layers=LAYER_GROUPS["text"]))
+    assert result.count == 1
+    hit = result.hits[0]
+    assert (hit.before, hit.match, hit.after) == ("大射之儀君有命", "戒射宰戒", "百官有事於射者射人戒諸公卿大夫")
+    assert (hit.section_position, hit.piece_position) == (1, 2)  # 大射之儀君有命戒射 is piece 2
+
+
+def test_kwic_snippet_is_stored_text(seed_backend, seed_text):
+    result = seed_backend.search(SearchQuery("正鵠"))
+    assert [(h.section_position, h.layer) for h in result.hits] == [(2, "note"), (32, "note")]
+    hit = result.hits[0]
+    assert (hit.layer, hit.before, hit.match, hit.after) == (
+        "note", "者正也亦鳥名齊魯之間名題肩為正", "正鵠", "皆鳥之捷黠者考工記曰梓人為侯廣")
+    assert hit.before + hit.match + hit.after in seed_text
+
+
+def test_hits_in_text_order(seed_backend):
+    hits = seed_backend.search(SearchQuery("君尊")).hits
+    positions = [(h.section_position, h.piece_position) for h in hits]
+    assert positions == sorted(positions)
+    assert hits[-1].layer == "record_note"
+
+
+def test_context_width(seed_backend):
+    hit = seed_backend.search(SearchQuery("戒射宰戒", context=3)).hits[0]
+    assert (hit.before, hit.after) == ("君有命", "百官有")
+
+
+def test_variant_folding(seed_backend):
+    # The seed writes both 鼓 and 鼔: one query finds both, exact mode keeps them apart.
+    exact_gu = seed_backend.search(SearchQuery("鼓", exact=True)).count
+    exact_variant = seed_backend.search(SearchQuery("鼔", exact=True)).count
+    folded = seed_backend.search(SearchQuery("鼓"))
+    assert exact_variant > 0
+    assert folded.count == exact_gu + exact_variant
+    assert {h.match for h in folded.hits} == {"鼓", "鼔"}
+
+
+def test_simplified_query(seed_backend):
+    result = seed_backend.search(SearchQuery("大射仪"))
+    exact = seed_backend.search(SearchQuery("大射儀", exact=True))
+    assert result.count == exact.count == 1
+    assert result.hits[0].match == "大射儀"
+
+
+@pytest.mark.parametrize("phrase,message", [
+    ("", "請輸入檢索詞 (empty query)"),
+    ("   ", "請輸入檢索詞 (empty query)"),
+    ("射" * 201, "檢索詞過長: at most 200 characters"),
+])
+def test_bad_queries(phrase, message):
+    with pytest.raises(SearchError) as info:
+        SearchQuery(phrase)
+    assert str(info.value) == message

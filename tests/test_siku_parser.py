@@ -1,0 +1,200 @@
+"""The Siku plain-text parser on the seed juan and on damaged copies of it."""
+import re
+
+import pytest
+
+from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
+from reader.importers.errors import TextFormatError
+from reader.importers.siku import parse_byline, parse_siku
+from reader.importers.source import decode_bytes, read_source
+
+from .conftest import CASES, SEED, SHARED
+
+
+@pytest.fixture
+def doc(seed_text):
+    return parse_siku(seed_text, str(SEED))
+
+
+def test_header(doc):
+    assert doc.collection == "欽定四庫全書"
+    assert doc.work_title == "禮書綱目"
+    assert doc.juan_number == 10
+    assert doc.juan_label == "卷十"
+    assert (doc.author, doc.native_place, doc.dynasty) == ("江永", "婺源", "")
+    assert [(c.title, c.category) for c in doc.chapters] == [("大射儀", "嘉禮十五")]
+    assert doc.trailer_lines == ["禮書綱目卷十"]
+    assert doc.warnings == []
+
+
+def test_label_opens_the_classic(doc):
+    first = doc.sections[0].paragraphs[0]
+    assert [(p.kind, p.text) for p in first] == [
+        (LABEL, "經"), (NOTE, "鄭目録云諸侯將有祭祀之事與其臣射以觀其禮數中者得與於祭不數中者不得與於祭於五禮屬嘉禮")]
+
+
+def test_sections_and_notes(doc, seed_text):
+    assert len(doc.sections) == 45 == len(re.findall(r"^右", seed_text, re.M))
+    assert len(doc.notes()) == 328 == seed_text.count("【")
+    titles = [s.title for s in doc.sections]
+    assert titles[0] == "戒百官"
+    assert titles[-1] == "賓出公入"
+    assert titles.count("取矢視算") == 2 and titles.count("飲不勝者") == 2
+    # Positions, not titles, identify sections: the two 取矢視算 differ.
+    first, second = [i + 1 for i, t in enumerate(titles) if t == "取矢視算"]
+    assert (first, second) == (27, 33)  # closers on lines 58 and 70: (line - 6) / 2 + 1
+    assert doc.sections[first - 1].render_lines() != doc.sections[second - 1].render_lines()
+
+
+def test_pieces_alternate_and_notes_follow_their_text(doc):
+    s = doc.sections[0]
+    kinds = [p.kind for p in s.paragraphs[1]]
+    assert kinds == [TEXT, NOTE] * 4
+    assert s.paragraphs[1][0].text == "大射之儀君有命戒射"
+    assert s.paragraphs[1][1].text.startswith("將有祭祀之事當射宰告於君")
+    assert len(s.paragraphs) == 2  # 經 line and one paragraph of main text
+
+
+def test_records_with_sources(doc):
+    with_records = [(i + 1, s) for i, s in enumerate(doc.sections) if s.records]
+    assert [(pos, s.title) for pos, s in with_records] == [(20, "請射"), (26, "公及諸公卿大夫射"), (28, "飲不勝者")]
+    s = with_records[1][1]
+    assert s.record_separator == " "
+    assert [(p.kind, p.text, p.source_tag, p.source) for p in s.records] == [
+        (RECORD, "記君射則為下射上射退於物一笴既發則答君而俟", "", ""),
+        (RECORD_NOTE, "答對也此以下雜記也今文君射則為下", "", ""),
+        (RECORD, "君樂作而后就物君袒朱襦以射", "", ""),
+        (RECORD_NOTE, "君尊", "", ""),
+        (RECORD, "小臣以巾執矢以授", "", ""),
+        (RECORD_NOTE, "君尊不搢矢不挾矢授之稍屬", "鄉射記", "鄉射記"),
+        (RECORD, " 君在大夫射則肉袒", "", ""),
+        (RECORD_NOTE, "不袒纁襦厭於君也今文無射", "同上", "鄉射記"),  # 同上 = the previous source
+    ]
+    assert [(p.text, p.source) for p in with_records[0][1].records] == [
+        ("記君於郊則閭中以旌獲", ""), ("註見三射記", "")]
+
+
+def test_round_trip_seed(doc, seed_text):
+    assert doc.render() == seed_text
+
+
+def _variants(text):
+    """Seed-form texts made from ``text``: CRLF, BOM, final newline, blank lines, no header, two chapters."""
+    lines = text.split("\n")
+    yield "crlf", text.replace("\n", "\r\n")
+    yield "bom", "\ufeff" + text
+    yield "final newline", text + "\n"
+    yield "bom crlf final newline", "\ufeff" + text.replace("\n", "\r\n") + "\r\n"
+    yield "blank lines", "\n".join(lines[:5] + [""] + lines[5:9] + ["", ""] + lines[9:])
+    yield "no header", "\n".join(lines[3:-1])
+    yield "two chapters", "\n".join(lines[:20] + ["鄉射禮 嘉禮十六"] + lines[20:])
+    yield "one section only", "\n".join(lines[:6])
+    yield "text after the last closer", "\n".join(lines[:6] + ["未完之文【注】"])
+
+
+@pytest.mark.parametrize("name", ["crlf", "bom", "final newline", "bom crlf final newline", "blank lines",
+                                  "no header", "two chapters", "one section only", "text after the last closer"])
+def test_round_trip_variants(seed_text, name):
+    text = dict(_variants(seed_text))[name]
+    assert parse_siku(text, "variant.txt").render() == text
+
+
+def test_two_chapters(seed_text):
+    lines = seed_text.split("\n")
+    doc = parse_siku("\n".join(lines[:20] + ["鄉射禮 嘉禮十六"] + lines[20:]), "x.txt")
+    assert [(c.title, len(c.sections)) for c in doc.chapters] == [("大射儀", 8), ("鄉射禮", 37)]
+
+
+SHARED_SEED_FORM = ["astral_chars.txt", "bom_crlf.txt", "markup_in_note.txt", "no_header.txt"]
+
+
+@pytest.mark.parametrize("name", SHARED_SEED_FORM)
+def test_round_trip_shared_cases(name):
+    text = read_source(CASES / name)
+    assert parse_siku(text, name).render() == text
+
+
+@pytest.mark.parametrize("path", ["corpus/other/yili_shigong_zengzhu_simplified.txt",
+                                  "corpus/other/lienu_zhuan_crlf.txt"])
+def test_round_trip_other_texts(path):
+    text = read_source(SHARED / path)
+    assert parse_siku(text, path).render() == text
+
+
+def test_bom_crlf_parses_like_lf():
+    text = read_source(CASES / "bom_crlf.txt")
+    doc = parse_siku(text, "bom_crlf.txt")
+    plain = parse_siku(text.lstrip("\ufeff").replace("\r\n", "\n"), "plain.txt")
+    assert doc.bom and doc.newline == "\r\n"
+    assert [s.title for s in doc.sections] == [s.title for s in plain.sections] == ["戒百官", "張侯"]
+    assert [p.text for p in doc.notes()] == [p.text for p in plain.notes()]
+
+
+def test_no_header_named_by_option_or_file():
+    text = read_source(CASES / "no_header.txt")
+    doc = parse_siku(text, "no_header.txt")
+    assert (doc.work_title, doc.juan_number) == ("no_header", 1)
+    assert doc.warnings[0] == ("no_header.txt: no title line; the work title is taken from the file name: "
+                               "'no_header' (use --work to name it)")
+    named = parse_siku(text, "no_header.txt", work_title="禮書綱目", juan_number=10)
+    assert (named.work_title, named.juan_number) == ("禮書綱目", 10)
+
+
+@pytest.mark.parametrize("name,message", [
+    ("unclosed_note.txt", "unclosed_note.txt:5:92: 【 is not closed before the next 【 at column 159 (notes cannot nest)"),
+    ("stray_close.txt", "stray_close.txt:8:4: 】 without a matching 【"),
+    ("empty.txt", "empty.txt:1:1: empty file: there is no text to import"),
+    ("binary.bin", "binary.bin:1:1: not a text file: NUL byte (binary data?)"),
+    ("gbk_encoded.txt", "gbk_encoded.txt:1:1: not valid utf-8: byte 0x9a cannot be decoded (if the file is in "
+                        "another encoding such as GB18030 or Big5, name it with --encoding)"),
+])
+def test_rejected_cases(name, message):
+    with pytest.raises(TextFormatError) as info:
+        read_source(CASES / name) if name in ("empty.txt", "binary.bin", "gbk_encoded.txt") else \
+            parse_siku(read_source(CASES / name), name)
+    assert str(info.value).endswith(message)
+    assert str(info.value).startswith(str(CASES / name) if name in ("empty.txt", "binary.bin", "gbk_encoded.txt")
+                                      else name)
+
+
+def test_gbk_imports_when_encoding_is_named():
+    text = decode_bytes((CASES / "gbk_encoded.txt").read_bytes(), "gbk_encoded.txt", "gb18030")
+    doc = parse_siku(text, "gbk_encoded.txt")
+    assert (doc.work_title, doc.juan_number, len(doc.sections)) == ("禮書綱目", 10, 2)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("禮書綱目卷十\n大射儀 嘉禮十五\n經文【注\n右戒", "x.txt:3:3: 【 is never closed on this line"),
+    ("禮書綱目卷十\n經文【注【內】】\n右戒", "x.txt:2:3: 【 is not closed before the next 【 at column 5 (notes cannot nest)"),
+    ("禮書綱目卷十\n經文】\n右戒", "x.txt:2:3: 】 without a matching 【"),
+    ("禮書綱目卷十\n右戒 記文【注", "x.txt:2:6: 【 is never closed on this line"),
+    ("禮書綱目卷十 婺源江永撰", "x.txt:1:13: no text: the file has a header but no main text"),
+    ("經文\r\n右戒\n", "x.txt:1:3: stray carriage return (mixed line endings)"),
+])
+def test_located_errors(text, message):
+    with pytest.raises(TextFormatError) as info:
+        parse_siku(text, "x.txt")
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("data,message", [
+    (b"   \n\n", "f.txt:1:1: empty file: there is no text to import"),
+    ("經文\n右戒\x07".encode(), "f.txt:2:3: not text: control character U+0007"),
+    ("經文\n右".encode() + b"\xe6\x88", "f.txt:2:2: not valid utf-8: byte 0xe6 cannot be decoded (if the file "
+                                       "is in another encoding such as GB18030 or Big5, name it with --encoding)"),
+    ("經\n文".encode() + b"\x00", "f.txt:2:2: not a text file: NUL byte (binary data?)"),
+])
+def test_decode_errors(data, message):
+    with pytest.raises(TextFormatError) as info:
+        decode_bytes(data, "f.txt")
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("byline,expected", [
+    ("婺源江永撰", ("", "婺源", "江永")),
+    ("宋朱熹撰", ("宋", "", "朱熹")),
+    ("國朝徐乾學撰", ("國朝", "", "徐乾學")),
+    ("鄭玄注", ("", "", "鄭玄")),
+])
+def test_bylines(byline, expected):
+    assert parse_byline(byline) == expected
