@@ -72,6 +72,8 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
+if "DATABASE_URL" not in env:
+    VAR_DIR.mkdir(exist_ok=True)  # the embedded default: a SQLite file under var/
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Readers keep reading while an import writes (WAL), and writers wait instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update(

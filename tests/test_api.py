@@ -1,0 +1,128 @@
+"""JSON API payloads, compared whole, on a small juan made for the purpose."""
+import pytest
+
+from reader.importers.loader import import_file
+
+from .conftest import index_all
+
+SMALL = "\n".join([
+    "欽定四庫全書",
+    "測試書卷三 婺源江永撰",
+    "射禮 嘉禮一",
+    "經【目録】",
+    "射人戒【戒告也】宰戒",
+    "右戒射",
+    "乃射【射也】",
+    "右射 記君射【君尊 鄉射記】 大夫射【大夫卑 同上】",
+    "測試書卷三",
+])
+BASE = "http://testserver"
+WORK_URL = "/works/%E6%B8%AC%E8%A9%A6%E6%9B%B8/"
+
+
+@pytest.fixture
+def small(empty_db, search_backend, tmp_path):
+    path = tmp_path / "small.txt"
+    path.write_text(SMALL, encoding="utf-8")
+    juan = import_file(path).juan
+    index_all(search_backend)
+    return juan
+
+
+def test_works(client, small):
+    assert client.get("/api/works/").json() == {
+        "count": 1, "next": None, "previous": None,
+        "results": [{
+            "id": small.work_id, "title": "測試書", "author": "江永", "native_place": "婺源", "dynasty": "",
+            "collection": "欽定四庫全書", "slug": "測試書", "juan_count": 1,
+            "url": f"{BASE}/api/works/{small.work_id}/",
+        }],
+    }
+
+
+def test_work_detail(client, small):
+    assert client.get(f"/api/works/{small.work_id}/").json() == {
+        "id": small.work_id, "title": "測試書", "author": "江永", "native_place": "婺源", "dynasty": "",
+        "collection": "欽定四庫全書", "slug": "測試書", "juan_count": 1,
+        "url": f"{BASE}/api/works/{small.work_id}/",
+        "juans": [{
+            "number": 3, "label": "卷三", "chapters": [{"title": "射禮", "category": "嘉禮一"}],
+            "url": f"{BASE}/api/works/{small.work_id}/juans/3/",
+            "reading_url": f"{BASE}{WORK_URL}juan/3/",
+        }],
+    }
+
+
+def test_juan_structure(client, small):
+    def piece(position, paragraph, kind, text, tag="", source=""):
+        return {"position": position, "paragraph": paragraph, "kind": kind, "text": text,
+                "source_tag": tag, "source": source}
+
+    assert client.get(f"/api/works/{small.work_id}/juans/3/").json() == {
+        "work": {"id": small.work_id, "title": "測試書", "author": "江永"},
+        "number": 3, "label": "卷三", "reading_url": f"{BASE}{WORK_URL}juan/3/",
+        "chapters": [{
+            "position": 1, "title": "射禮", "category": "嘉禮一",
+            "sections": [
+                {"position": 1, "title": "戒射", "closer": "右戒射", "reading_url": f"{BASE}{WORK_URL}juan/3/1/",
+                 "pieces": [piece(0, 0, "label", "經"), piece(1, 0, "note", "目録"),
+                            piece(2, 1, "text", "射人戒"), piece(3, 1, "note", "戒告也"),
+                            piece(4, 1, "text", "宰戒")]},
+                {"position": 2, "title": "射", "closer": "右射", "reading_url": f"{BASE}{WORK_URL}juan/3/2/",
+                 "pieces": [piece(0, 0, "text", "乃射"), piece(1, 0, "note", "射也"),
+                            piece(2, None, "record", "記君射"),
+                            piece(3, None, "record_note", "君尊", "鄉射記", "鄉射記"),
+                            piece(4, None, "record", " 大夫射"),
+                            piece(5, None, "record_note", "大夫卑", "同上", "鄉射記")]},
+            ],
+        }],
+    }
+
+
+def test_search(client, small):
+    def url(section, anchor):
+        return f"{BASE}{WORK_URL}juan/3/{section}/?hl=%E5%B0%84#{anchor}"
+
+    def hit(layer, name, section, title, piece, before, after, anchor):
+        return {"layer": layer, "layer_name": name, "work": {"id": small.work_id, "title": "測試書"}, "juan": 3,
+                "section": {"position": section, "title": title}, "piece": piece,
+                "before": before, "match": "射", "after": after, "url": url(section, anchor)}
+
+    response = client.get("/api/search/", {"q": "射", "context": "2", "page_size": "4"})
+    assert response.json() == {
+        "count": 9,
+        "next": f"{BASE}/api/search/?context=2&page=2&page_size=4&q=%E5%B0%84",
+        "previous": None,
+        "results": [
+            hit("title", "標題", 1, "戒射", -1, "", "禮", "s1"),  # the chapter title 射禮
+            hit("text", "經文", 1, "戒射", 2, "", "人戒", "s1-p2"),
+            hit("title", "標題", 1, "戒射", 1000000, "戒", "", "s1"),
+            hit("text", "經文", 2, "射", 0, "乃", "", "s2-p0"),
+        ],
+        "passages": 8,
+    }
+    page2 = client.get("/api/search/", {"q": "射", "context": "2", "page_size": "4", "page": "2"}).json()
+    assert [(h["layer"], h["before"], h["after"]) for h in page2["results"]] == [
+        ("note", "", "也"), ("record", "記君", " 大"), ("record_note", " 鄉", "記"), ("record", "大夫", ""),
+    ]
+
+
+@pytest.mark.parametrize("params,errors", [
+    ({}, {"q": ["請輸入檢索詞 (the q parameter is required)"]}),
+    ({"q": "射" * 201}, {"q": ["檢索詞過長：最多 200 字 (query too long)"]}),
+    ({"q": "射", "layer": "bogus"}, {"layer": ["請選擇有效的選項, bogus 不是一個可用的選項。"]}),
+    ({"q": "射", "context": "-1"}, {"context": ["請確認此數值是否大於或等於 0。"]}),
+])
+def test_search_errors(client, small, params, errors):
+    response = client.get("/api/search/", params)
+    assert response.status_code == 400
+    assert response.json() == errors
+
+
+def test_api_404(client, small):
+    assert client.get("/api/works/999999/").status_code == 404
+    assert client.get(f"/api/works/{small.work_id}/juans/9/").json() == {"detail": "No Juan matches the given query."}
+
+
+def test_api_is_read_only_for_anonymous_users(client, small):
+    assert client.post("/api/works/", {"title": "x"}).status_code in (403, 405)

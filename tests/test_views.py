@@ -1,0 +1,104 @@
+"""Reading and search pages: real text, escaped, bounded queries, 404s."""
+import re
+
+import pytest
+from django.urls import reverse
+
+from reader.importers.loader import import_file
+
+from .conftest import CASES
+
+JUAN_URL = "/works/禮書綱目/juan/10/"
+
+
+def html(response):
+    return response.content.decode()
+
+
+def test_home_lists_the_work(client, seed_juan):
+    page = html(client.get("/"))
+    assert '<html lang="zh-Hant">' in page
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert f'<a href="{seed_juan.work.get_absolute_url()}">禮書綱目</a>' in page
+    assert "江永（婺源）" in page
+
+
+def test_work_page_lists_juans_with_chapters(client, seed_juan):
+    page = html(client.get(seed_juan.work.get_absolute_url()))
+    assert f'<a href="{seed_juan.get_absolute_url()}">卷十</a>' in page
+    assert '<span class="chapter-title">〈大射儀〉</span><span class="category">嘉禮十五</span>' in page
+    assert "45 節" in page
+
+
+def test_juan_page(client, seed_juan, django_assert_max_num_queries):
+    with django_assert_max_num_queries(8):
+        response = client.get(JUAN_URL)
+    page = html(response)
+    assert response.status_code == 200
+    assert re.findall(r'<section class="section" id="s(\d+)"', page) == [str(i) for i in range(1, 46)]
+    assert page.count('role="note"') == 328
+    assert '<h2 class="chapter-title">大射儀 <span class="category">嘉禮十五</span></h2>' in page
+    # The note sits right after the words it explains; the 右… title stands where the book has it.
+    assert ('<span class="text" id="s1-p2">大射之儀君有命戒射</span><span class="note" id="s1-p3" role="note">'
+            '<span class="visually-hidden">注：</span>將有祭祀之事當射宰告於君君乃命之言君有命政教宜由尊者</span>') in page
+    assert '<h3 class="closer" id="s1-title"><a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/">右戒百官</a></h3>' in page
+    # Records are distinct and show their source; 同上 carries the resolved source as a tooltip.
+    assert '<div class="records" role="group" aria-label="記">' in page
+    assert '<span class="source">鄉射記</span>' in page
+    assert '<span class="source" title="鄉射記">同上</span>' in page
+    toc = re.search(r'<details class="toc" open>(.*?)</details>', page, re.S).group(1)
+    assert toc.count("<li>") == 45
+    assert '<li><a href="#s27">取矢視算</a></li>' in toc and '<li><a href="#s33">取矢視算</a></li>' in toc
+
+
+def test_section_permalink(client, seed_juan):
+    response = client.get(JUAN_URL + "2/")
+    page = html(response)
+    assert response.status_code == 200
+    assert page.count('<section class="section"') == 1
+    assert '<section class="section" id="s2"' in page
+    assert "右張侯" in page
+    assert '<a rel="prev" href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/">← 戒百官</a>' in page
+    assert '<a rel="next" href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/3/">設樂 →</a>' in page
+
+
+@pytest.mark.parametrize("url", ["/works/無此書/", "/works/禮書綱目/juan/99/", JUAN_URL + "46/", JUAN_URL + "0/"])
+def test_unknown_pages_are_404(client, seed_juan, url):
+    assert client.get(url).status_code == 404
+
+
+def test_markup_in_a_note_is_shown_as_text(client, empty_db, search_backend):
+    import_file(CASES / "markup_in_note.txt")
+    page = html(client.get(JUAN_URL))
+    assert "<script>alert" not in page
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;&amp;amp;宰於天子冢宰治官卿也" in page
+
+
+def test_search_page_hits(client, seed_backend):
+    page = html(client.get(reverse("search:search"), {"q": "鵠"}))
+    assert '<p class="summary"><strong>21</strong> 處，見於 6 段</p>' in page
+    hits = re.findall(r'<li class="hit">.*?</li>', page, re.S)
+    assert len(hits) == 21
+    assert '<span class="layer layer-text">經文</span>' in hits[2]
+    assert ('<span class="kwic"><span class="before">十遂命量人巾車張三侯大侯之崇見</span><mark>鵠</mark>'
+            '<span class="after">於參參見鵠於干干不及地武不繫左</span></span>') in hits[2]
+    assert 'href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/?hl=%E9%B5%A0#s2-p2"' in hits[2]
+    assert "禮書綱目 卷十「張侯」" in hits[2]
+
+
+def test_search_page_escapes_the_query(client, seed_backend):
+    page = html(client.get(reverse("search:search"), {"q": "<b>射"}))
+    assert "<b>射" not in page
+    assert 'value="&lt;b&gt;射"' in page
+
+
+def test_empty_query_shows_help(client, seed_backend):
+    response = client.get(reverse("search:search"), {"q": ""})
+    assert response.status_code == 200
+    assert "<h2>用法</h2>" in html(response)
+
+
+def test_too_long_query_is_400(client, seed_backend):
+    response = client.get(reverse("search:search"), {"q": "射" * 201})
+    assert response.status_code == 400
+    assert '<p class="error" role="alert">檢索詞過長：最多 200 字 (query too long)</p>' in html(response)
