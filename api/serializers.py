@@ -104,5 +104,5 @@ class HitSerializer(serializers.Serializer):
             "before": hit.before,
             "match": hit.match,
             "after": hit.after,
-            "url": request.build_absolute_uri(hit_url(hit, self.context["phrase"])),
+            "url": request.build_absolute_uri(hit_url(hit, self.context["query"])),
         }

@@ -56,7 +56,7 @@ class SearchView(APIView):
             raise ValidationError({"q": [str(exc)]}) from None
         paginator = StandardPagination()
         page = paginator.paginate_queryset(results.hits, request, view=self)
-        data = HitSerializer(page, many=True, context={"request": request, "phrase": query.phrase}).data
+        data = HitSerializer(page, many=True, context={"request": request, "query": query}).data
         response = paginator.get_paginated_response(data)
         response.data["passages"] = results.passages
         return response

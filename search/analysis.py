@@ -21,6 +21,7 @@ from functools import lru_cache
 from whoosh.analysis import Token, Tokenizer
 
 from search.folding import fold, fold_char, query_alternatives
+from search.query import WILDCARDS, ParsedQuery, Term
 
 #: A query may not produce more than this many alternative spellings per gram position.
 MAX_GRAM_ALTERNATIVES = 16
@@ -91,21 +92,56 @@ def query_grams(phrase: str, exact: bool = False) -> list[frozenset[str]]:
 def _pattern(phrase: str, exact: bool) -> re.Pattern:
     parts = []
     for ch in phrase:
-        if exact:
+        if ch in WILDCARDS:
+            parts.append(".")
+        elif exact:
             parts.append(re.escape(ch))
         else:
             alts = sorted(query_alternatives(ch))
             parts.append(re.escape(alts[0]) if len(alts) == 1 else "[" + "".join(re.escape(a) for a in alts) + "]")
-    return re.compile("".join(parts))
+    return re.compile("".join(parts), re.S)
 
 
-def find_occurrences(text: str, phrase: str, exact: bool = False) -> list[tuple[int, int]]:
+def find_occurrences(text: str, phrase: str, exact: bool = False, folded: str | None = None
+                     ) -> list[tuple[int, int]]:
     """Every non-overlapping occurrence of ``phrase`` in ``text`` as ``(start, end)``
     code-point offsets into ``text``, left to right, as ``str.count`` would count them.
+    ``?`` (or ``？``) in ``phrase`` matches any one character.
 
     Folded unless ``exact``: both sides are folded with the same table, so the offsets
-    hold for the stored (unfolded) text."""
+    hold for the stored (unfolded) text. ``folded`` may pass ``fold(text)`` if known."""
     if not phrase:
         return []
-    haystack = text if exact else fold(text)
+    haystack = text if exact else (folded if folded is not None else fold(text))
     return [m.span() for m in _pattern(phrase, exact).finditer(haystack)]
+
+
+def term_lookups(term: Term, exact: bool) -> list[frozenset[str]]:
+    """Index look-ups for a query term: the grams of each run between wildcards."""
+    return [alts for run in term.literal_runs() for alts in query_grams(run, exact)]
+
+
+def match_passage(parsed: ParsedQuery, text: str, exact: bool = False) -> list[tuple[int, int]]:
+    """The hits of a parsed query in one passage: ``[]`` unless some clause is satisfied
+    (all its positive terms occur, none of its negative ones); otherwise the occurrences
+    of the satisfied clauses' positive terms, sorted, overlaps resolved left to right
+    (the earlier, then the longer, span wins)."""
+    folded = None if exact else fold(text)
+    cache: dict[str, list[tuple[int, int]]] = {}
+
+    def occurrences(term: Term):
+        if term.text not in cache:
+            cache[term.text] = find_occurrences(text, term.text, exact, folded)
+        return cache[term.text]
+
+    spans: set[tuple[int, int]] = set()
+    for clause in parsed.clauses:
+        found = [occurrences(t) for t in clause.positives]
+        if all(found) and not any(occurrences(t) for t in clause.negatives):
+            for f in found:
+                spans.update(f)
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans, key=lambda se: (se[0], -se[1])):
+        if not out or start >= out[-1][1]:
+            out.append((start, end))
+    return out

@@ -66,56 +66,102 @@ class SearchDocument:
         return self.piece_starts[i][0]
 
 
+@dataclass
+class Part:
+    """Where a stretch of a passage comes from: ``what`` is ``"text"`` (the piece's text),
+    ``"tag"`` (a note's separator and source tag), ``"title"`` (a section title) or
+    ``"chapter"``/``"category"``; ``start`` is its offset in the passage."""
+
+    piece: object
+    what: str
+    start: int
+    length: int
+
+
+@dataclass
+class Passage:
+    """A passage before it becomes a ``SearchDocument``: layer, key, text and parts."""
+
+    layer: str
+    key: str
+    text: str
+    parts: list[Part]
+
+    def piece_starts(self) -> list[tuple[int, int]]:
+        out = []
+        for part in self.parts:
+            if part.what == "text" and part.piece is not None:
+                out.append((part.piece.position, part.start))
+        return out or [(TITLE_POSITION if self.parts[0].what == "title" else -1, 0)]
+
+
+def section_passages(section, pieces) -> list[Passage]:
+    """The passages of one section, from its pieces in order (the mapping of the module
+    docstring; the reading pages use the same function to highlight, so what is found
+    is what is marked)."""
+    passages: list[Passage] = []
+    for layer, kind in (("text", TEXT), ("record", RECORD)):
+        runs = [p for p in pieces if p.kind == kind]
+        if runs:
+            parts, offset = [], 0
+            for p in runs:
+                parts.append(Part(p, "text", offset, len(p.text)))
+                offset += len(p.text)
+            passages.append(Passage(layer, f"s{section.position}.{layer}", "".join(p.text for p in runs), parts))
+    for p in pieces:
+        if p.kind in (NOTE, RECORD_NOTE, LABEL):
+            layer = "title" if p.kind == LABEL else p.kind
+            parts = [Part(p, "text", 0, len(p.text))]
+            text = p.text
+            if p.source_tag:  # a note is searched as written, its source tag (鄉射記, 同上) included
+                tag = p.tag_separator + p.source_tag
+                parts.append(Part(p, "tag", len(text), len(tag)))
+                text += tag
+            passages.append(Passage(layer, f"s{section.position}.p{p.position}", text, parts))
+    if section.title:
+        passages.append(Passage("title", f"s{section.position}.title", section.title,
+                                [Part(None, "title", 0, len(section.title))]))
+    return passages
+
+
+def chapter_passages(chapter) -> list[Passage]:
+    """The title passages of a chapter: its title and its category."""
+    out = []
+    for n, (what, value) in enumerate((("chapter", chapter.title), ("category", chapter.category))):
+        if value:
+            out.append(Passage("title", f"c{chapter.position}.{n}", value, [Part(None, what, 0, len(value))]))
+    return out
+
+
 def documents_for_juan(juan) -> list[SearchDocument]:
     """Every passage of a stored ``reader.models.Juan``, in text order (three queries)."""
     from reader.models import Piece
 
     work = juan.work
-    sections = {s.pk: s for s in juan.sections.select_related("chapter")}
+    sections = sorted(juan.sections.all(), key=lambda s: s.position)
     chapters = {c.pk: c for c in juan.chapters.all()}
     docs: list[SearchDocument] = []
 
-    def base(section, chapter, layer, key, text, starts):
+    def document(section, chapter, passage: Passage) -> SearchDocument:
         return SearchDocument(
-            doc_id=f"{juan.pk}:{key}", layer=layer, text=text, work_id=work.pk, work_slug=work.slug,
-            work_title=work.title, juan_id=juan.pk, juan_number=juan.number, juan_label=juan.display_label,
-            chapter_id=chapter.pk, chapter_title=chapter.title,
+            doc_id=f"{juan.pk}:{passage.key}", layer=passage.layer, text=passage.text, work_id=work.pk,
+            work_slug=work.slug, work_title=work.title, juan_id=juan.pk, juan_number=juan.number,
+            juan_label=juan.display_label, chapter_id=chapter.pk, chapter_title=chapter.title,
             section_id=section.pk if section else 0, section_position=section.position if section else 0,
-            section_title=section.title if section else "", piece_starts=starts,
+            section_title=section.title if section else "", piece_starts=passage.piece_starts(),
         )
 
     first_section_of = {}
-    for s in sorted(sections.values(), key=lambda s: s.position):
+    for s in sections:
         first_section_of.setdefault(s.chapter_id, s)
     for chapter in chapters.values():
-        section = first_section_of.get(chapter.pk)
-        for n, value in enumerate((chapter.title, chapter.category)):
-            if value:
-                docs.append(base(section, chapter, "title", f"c{chapter.position}.{n}", value, [(-1, 0)]))
+        for passage in chapter_passages(chapter):
+            docs.append(document(first_section_of.get(chapter.pk), chapter, passage))
 
     by_section: dict[int, list] = {}
     for piece in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
         by_section.setdefault(piece.section_id, []).append(piece)
-    for section in sorted(sections.values(), key=lambda s: s.position):
-        chapter = chapters[section.chapter_id]
-        pieces = by_section.get(section.pk, [])
-        for layer, kind in (("text", TEXT), ("record", RECORD)):
-            runs = [p for p in pieces if p.kind == kind]
-            if runs:
-                starts, offset = [], 0
-                for p in runs:
-                    starts.append((p.position, offset))
-                    offset += len(p.text)
-                docs.append(base(section, chapter, layer, f"s{section.position}.{layer}",
-                                 "".join(p.text for p in runs), starts))
-        for p in pieces:
-            if p.kind in (NOTE, RECORD_NOTE, LABEL):
-                layer = "title" if p.kind == LABEL else p.kind
-                # A note is searched as written, its source tag (鄉射記, 同上) included.
-                text = p.text + (p.tag_separator + p.source_tag if p.source_tag else "")
-                docs.append(base(section, chapter, layer, f"s{section.position}.p{p.position}",
-                                 text, [(p.position, 0)]))
-        if section.title:
-            docs.append(base(section, chapter, "title", f"s{section.position}.title", section.title,
-                             [(TITLE_POSITION, 0)]))
+    for section in sections:
+        for passage in section_passages(section, by_section.get(section.pk, [])):
+            docs.append(document(section, chapters[section.chapter_id], passage))
     return docs

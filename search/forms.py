@@ -11,9 +11,10 @@ assert {k for k, _ in LAYER_CHOICES} == set(LAYER_GROUPS)
 
 
 class SearchForm(forms.Form):
-    """``q`` (1–200 characters), ``layer`` (all/text/notes/records/titles), ``exact``
-    (no variant folding), ``work`` (work id), ``juan`` (juan number), ``context``
-    (KWIC width in characters, 0–200, default 15)."""
+    """``q`` (1–200 characters, the query language of ``search.query``), ``layer``
+    (all/text/notes/records/titles), ``exact`` (no variant folding), ``work`` (work id),
+    ``juan`` (juan number), ``chapter`` (chapter id), ``context`` (KWIC width in
+    characters, 0–200, default 15), ``sort`` (text/relevance)."""
 
     q = forms.CharField(required=False, strip=True, max_length=MAX_QUERY_LENGTH,
                         error_messages={"max_length": f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)"})
@@ -21,7 +22,9 @@ class SearchForm(forms.Form):
     exact = forms.BooleanField(required=False)
     work = forms.IntegerField(required=False, min_value=1)
     juan = forms.IntegerField(required=False, min_value=0)
+    chapter = forms.IntegerField(required=False, min_value=1)
     context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT)
+    sort = forms.ChoiceField(choices=[("text", "文序"), ("relevance", "相關度")], required=False)
 
     def search_query(self):
         """The ``SearchQuery`` for the cleaned data, or None for an empty query."""
@@ -31,7 +34,8 @@ class SearchForm(forms.Form):
         if not data.get("q"):
             return None
         return SearchQuery(
-            phrase=data["q"], layers=LAYER_GROUPS[data.get("layer") or "all"], exact=bool(data.get("exact")),
-            work_id=data.get("work"), juan_number=data.get("juan"),
+            text=data["q"], layers=LAYER_GROUPS[data.get("layer") or "all"], exact=bool(data.get("exact")),
+            work_id=data.get("work"), juan_number=data.get("juan"), chapter_id=data.get("chapter"),
+            sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],
         )

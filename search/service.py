@@ -13,10 +13,14 @@ def run_search(query: SearchQuery) -> SearchResults:
     return get_search_backend().search(query)
 
 
-def hit_url(hit: Hit, phrase: str) -> str:
-    """The reading URL of a hit: its section's permalink, the query to highlight, and an
-    anchor on the piece it falls in (``/works/禮書綱目/juan/10/2/?hl=鵠#s2-p3``)."""
+def hit_url(hit: Hit, query: SearchQuery) -> str:
+    """The reading URL of a hit: its section's permalink, the query to highlight (and
+    ``exact`` when set), and an anchor on the piece it falls in
+    (``/works/禮書綱目/juan/10/2/?hl=鵠#s2-p3``)."""
     url = reverse("reader:section", args=[hit.work_slug, hit.juan_number, hit.section_position])
     anchor = f"s{hit.section_position}" if hit.piece_position < 0 or hit.layer == "title" \
         else f"s{hit.section_position}-p{hit.piece_position}"
-    return f"{url}?{urlencode({'hl': phrase})}#{anchor}"
+    params = {"hl": query.text}
+    if query.exact:
+        params["exact"] = "on"
+    return f"{url}?{urlencode(params)}#{anchor}"

@@ -1,6 +1,11 @@
 """The search page: a thin view over ``SearchForm`` and ``run_search``."""
+from urllib.parse import urlencode
+
 from django.core.paginator import Paginator
 from django.shortcuts import render
+from django.urls import reverse
+
+from reader.models import Work
 
 from .backends import SearchError
 from .documents import LAYER_NAMES
@@ -10,10 +15,25 @@ from .service import hit_url, run_search
 PAGE_SIZE = 50
 
 
+def distribution(results, query) -> dict:
+    """Bars for the page: hits per juan and per section, widths in percent of the largest."""
+    def bars(rows, url):
+        top = max((r["count"] for r in rows), default=1)
+        return [{**r, "width": max(1, round(100 * r["count"] / top)), "url": url(r)} for r in rows]
+
+    params = {"hl": query.text, **({"exact": "on"} if query.exact else {})}
+    by_juan = bars(results.by_juan(), lambda r: reverse("reader:juan", args=[r["work_slug"], r["juan"]])
+                   + "?" + urlencode(params))
+    by_section = bars(results.by_section(), lambda r: reverse(
+        "reader:section", args=[r["work_slug"], r["juan"], r["section"]]) + "?" + urlencode(params))
+    return {"juans": by_juan, "sections": by_section}
+
+
 def search_page(request):
     """Query box; with a query, the total and the hits in text order with KWIC."""
     form = SearchForm(request.GET or None)
-    context = {"form": form, "query": request.GET.get("q", "")[:200], "layer_names": LAYER_NAMES}
+    context = {"form": form, "query": request.GET.get("q", "")[:200], "layer_names": LAYER_NAMES,
+               "works": Work.objects.order_by("title")}
     status = 200
     if form.is_bound:
         if form.is_valid():
@@ -23,9 +43,9 @@ def search_page(request):
                     results = run_search(query)
                     page = Paginator(results.hits, PAGE_SIZE).get_page(request.GET.get("page"))
                     for hit in page.object_list:
-                        hit.url = hit_url(hit, query.phrase)
+                        hit.url = hit_url(hit, query)
                         hit.layer_name = LAYER_NAMES[hit.layer]
-                    context.update(results=results, page=page)
+                    context.update(results=results, page=page, distribution=distribution(results, query))
             except SearchError as exc:
                 context["error"] = str(exc)
                 status = 400

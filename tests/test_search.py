@@ -93,7 +93,8 @@ def test_simplified_query(seed_backend):
 @pytest.mark.parametrize("phrase,message", [
     ("", "請輸入檢索詞 (empty query)"),
     ("   ", "請輸入檢索詞 (empty query)"),
-    ("射" * 201, "檢索詞過長: at most 200 characters"),
+    ("射" * 201, "檢索詞過長：最多 200 字 (query too long)"),
+    ("射" * 10000, "檢索詞過長：最多 200 字 (query too long)"),
 ])
 def test_bad_queries(phrase, message):
     with pytest.raises(SearchError) as info:

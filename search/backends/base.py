@@ -11,13 +11,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from search.documents import LAYERS, SearchDocument
+from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
 DEFAULT_CONTEXT = 15
 MAX_CONTEXT = 200
-MAX_QUERY_LENGTH = 200
 
 
-class SearchError(Exception):
+class SearchError(ValueError):
     """A query the engine cannot answer as asked; ``str()`` is a message for the user."""
 
 
@@ -25,40 +25,52 @@ class IndexBusyError(SearchError):
     """Another process holds the index writer lock longer than the configured timeout."""
 
 
+SORTS = ("text", "relevance")
+
+
 @dataclass(frozen=True)
 class SearchQuery:
     """What to look for.
 
-    ``phrase``: the literal characters to find (1 to ``MAX_QUERY_LENGTH`` code points).
+    ``text``: the query in the query language of ``search.query`` (1 to
+    ``MAX_QUERY_LENGTH`` code points), parsed into ``parsed`` on construction.
     ``layers``: passage layers to search (subset of ``search.documents.LAYERS``).
     ``exact``: compare characters exactly, without variant/simplified folding.
-    ``work_id``/``juan_number``: optional filters. ``context``: snippet width in
-    characters on each side (0 to ``MAX_CONTEXT``).
+    ``work_id``/``juan_number``/``chapter_id``: optional filters. ``context``: KWIC width
+    in characters on each side (0 to ``MAX_CONTEXT``). ``sort``: ``"text"`` (text order)
+    or ``"relevance"`` (passages with more hits first, then text order).
+    Raises ``SearchError`` with a message for the user.
     """
 
-    phrase: str
+    text: str
     layers: frozenset = frozenset(LAYERS)
     exact: bool = False
     work_id: int | None = None
     juan_number: int | None = None
+    chapter_id: int | None = None
     context: int = DEFAULT_CONTEXT
+    sort: str = "text"
+    parsed: ParsedQuery | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
-        if not self.phrase or not self.phrase.strip():
-            raise SearchError("請輸入檢索詞 (empty query)")
-        if len(self.phrase) > MAX_QUERY_LENGTH:
-            raise SearchError(f"檢索詞過長: at most {MAX_QUERY_LENGTH} characters")
+        try:
+            object.__setattr__(self, "parsed", parse_query(self.text))
+        except QueryError as exc:
+            raise SearchError(str(exc)) from None
         if not 0 <= self.context <= MAX_CONTEXT:
             raise SearchError(f"context must be between 0 and {MAX_CONTEXT}")
         unknown = set(self.layers) - set(LAYERS)
         if unknown or not self.layers:
             raise SearchError(f"unknown layer: {', '.join(sorted(unknown)) or '(none)'}")
+        if self.sort not in SORTS:
+            raise SearchError(f"sort must be one of {', '.join(SORTS)}")
 
 
 @dataclass
 class Hit:
     """One occurrence. ``start``/``end`` are code-point offsets into the passage text;
-    ``before + match + after`` is a real substring of the stored passage."""
+    ``before + match + after`` is a real substring of the stored passage.
+    ``passage_hits`` is the number of hits in the same passage (for relevance)."""
 
     layer: str
     work_id: int
@@ -67,6 +79,7 @@ class Hit:
     juan_id: int
     juan_number: int
     juan_label: str
+    chapter_id: int
     chapter_title: str
     section_position: int
     section_title: str
@@ -77,16 +90,22 @@ class Hit:
     before: str
     match: str
     after: str
+    passage_hits: int = 1
+
+    @property
+    def text_order(self):
+        return (self.work_title, self.work_id, self.juan_number, self.section_position,
+                self.piece_position, LAYERS.index(self.layer), self.doc_id, self.start)
 
     @property
     def sort_key(self):
-        return (self.work_title, self.work_id, self.juan_number, self.section_position,
-                self.piece_position, LAYERS.index(self.layer), self.doc_id, self.start)
+        return self.text_order
 
 
 @dataclass
 class SearchResults:
-    """All hits of a query in text order, with the number of passages they fall in."""
+    """All hits of a query (in the query's sort order), with the number of passages they
+    fall in and the distribution of hits per juan and per section."""
 
     query: SearchQuery
     hits: list[Hit] = field(default_factory=list)
@@ -96,6 +115,35 @@ class SearchResults:
     def count(self) -> int:
         """Total number of occurrences."""
         return len(self.hits)
+
+    def sort(self) -> None:
+        """Order hits by the query's ``sort``."""
+        if self.query.sort == "relevance":
+            self.hits.sort(key=lambda h: (-h.passage_hits, h.text_order))
+        else:
+            self.hits.sort(key=lambda h: h.text_order)
+
+    def by_juan(self) -> list[dict]:
+        """``[{"work_id", "work_title", "juan", "juan_label", "count"}]`` in text order."""
+        counts: dict = {}
+        for h in sorted(self.hits, key=lambda h: h.text_order):
+            key = (h.work_id, h.juan_number)
+            if key not in counts:
+                counts[key] = {"work_id": h.work_id, "work_slug": h.work_slug, "work_title": h.work_title,
+                               "juan": h.juan_number, "juan_label": h.juan_label, "count": 0}
+            counts[key]["count"] += 1
+        return list(counts.values())
+
+    def by_section(self) -> list[dict]:
+        """``[{"work_id", "juan", "section", "title", "count"}]`` in text order."""
+        counts: dict = {}
+        for h in sorted(self.hits, key=lambda h: h.text_order):
+            key = (h.work_id, h.juan_number, h.section_position)
+            if key not in counts:
+                counts[key] = {"work_id": h.work_id, "work_slug": h.work_slug, "juan": h.juan_number,
+                               "section": h.section_position, "title": h.section_title, "count": 0}
+            counts[key]["count"] += 1
+        return list(counts.values())
 
 
 class BaseSearchBackend:
@@ -121,7 +169,8 @@ class BaseSearchBackend:
         self.replace_juan(juan_id, [])
 
     def search(self, query: SearchQuery) -> SearchResults:
-        """Every occurrence of ``query.phrase`` in text order. Raises ``SearchError``."""
+        """Every hit of ``query`` (see ``search.analysis.match_passage``) in the query's
+        sort order. Raises ``SearchError``."""
         raise NotImplementedError
 
     def document_count(self) -> int:

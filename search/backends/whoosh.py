@@ -28,9 +28,9 @@ from pathlib import Path
 from whoosh import index as whoosh_index
 from whoosh import formats
 from whoosh.fields import ID, NUMERIC, STORED, FieldType, Schema
-from whoosh.query import And, Every, Or, Term
+from whoosh.query import And, Or, Term
 
-from search.analysis import GramTokenizer, find_occurrences, query_grams
+from search.analysis import GramTokenizer, match_passage, term_lookups
 from search.documents import SearchDocument
 
 from .base import BaseSearchBackend, Hit, IndexBusyError, SearchQuery, SearchResults
@@ -73,13 +73,13 @@ def make_schema() -> Schema:
         work_id=NUMERIC(stored=True),
         juan_id=NUMERIC(stored=True),
         juan_number=NUMERIC(stored=True),
+        chapter_id=NUMERIC(stored=True),
         # Existence only: no frequencies, positions or field lengths (candidates are verified).
         grams=FieldType(formats.Existence(), analyzer=GramTokenizer(), scorable=False, stored=False),
         text=STORED(),
         work_slug=STORED(),
         work_title=STORED(),
         juan_label=STORED(),
-        chapter_id=STORED(),
         chapter_title=STORED(),
         section_id=STORED(),
         section_position=STORED(),
@@ -206,21 +206,25 @@ class WhooshBackend(BaseSearchBackend):
             return {fields["juan_id"] for fields in searcher.all_stored_fields()}
 
     def search(self, query: SearchQuery) -> SearchResults:
-        grams = query_grams(query.phrase, query.exact)
-        parts = [Or([Term("grams", g) for g in sorted(alts)]) for alts in grams]
+        clauses = []
+        for clause in query.parsed.clauses:
+            lookups = [alts for term in clause.positives for alts in term_lookups(term, query.exact)]
+            clauses.append(And([Or([Term("grams", g) for g in sorted(alts)]) for alts in lookups]))
+        parts = [Or(clauses) if len(clauses) > 1 else clauses[0]]
         parts.append(Or([Term("layer", layer) for layer in sorted(query.layers)]))
         if query.work_id is not None:
             parts.append(Term("work_id", query.work_id))
         if query.juan_number is not None:
             parts.append(Term("juan_number", query.juan_number))
-        wq = And(parts) if parts else Every()
+        if query.chapter_id is not None:
+            parts.append(Term("chapter_id", query.chapter_id))
         results = SearchResults(query=query)
         width = query.context
         with self._open().searcher() as searcher:
-            for docnum in searcher.docs_for_query(wq):
+            for docnum in searcher.docs_for_query(And(parts)):
                 f = searcher.stored_fields(docnum)
                 text = f["text"]
-                spans = find_occurrences(text, query.phrase, query.exact)
+                spans = match_passage(query.parsed, text, query.exact)
                 if not spans:
                     continue
                 results.passages += 1
@@ -230,11 +234,11 @@ class WhooshBackend(BaseSearchBackend):
                     results.hits.append(Hit(
                         layer=doc.layer, work_id=doc.work_id, work_slug=doc.work_slug,
                         work_title=doc.work_title, juan_id=doc.juan_id, juan_number=doc.juan_number,
-                        juan_label=doc.juan_label, chapter_title=doc.chapter_title,
+                        juan_label=doc.juan_label, chapter_id=doc.chapter_id, chapter_title=doc.chapter_title,
                         section_position=doc.section_position, section_title=doc.section_title,
                         piece_position=doc.piece_at(start), doc_id=doc.doc_id, start=start, end=end,
                         before=text[max(0, start - width):start], match=text[start:end],
-                        after=text[end:end + width],
+                        after=text[end:end + width], passage_hits=len(spans),
                     ))
-        results.hits.sort(key=lambda h: h.sort_key)
+        results.sort()
         return results

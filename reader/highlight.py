@@ -1,0 +1,67 @@
+"""Marking search hits on reading pages, with the search's own passages and analysis.
+
+``apply_highlights`` gives every piece ``segments`` — ``[(text, marked), ...]`` that
+join to the piece's text — plus ``tag_segments`` for a note's source tag, and every
+section ``title_segments`` and chapter ``title_segments``/``category_segments``.
+Hits are found by ``search.analysis.match_passage`` on ``search.documents`` passages,
+exactly as the index finds them, so a phrase running across a note is marked in both
+of its pieces. Offsets are code points: characters outside the BMP stay whole.
+"""
+from __future__ import annotations
+
+from search.analysis import match_passage
+from search.documents import chapter_passages, section_passages
+from search.query import ParsedQuery
+
+
+def _segments(text: str, marks: list[tuple[int, int]]) -> list[tuple[str, bool]]:
+    out, pos = [], 0
+    for start, end in sorted(marks):
+        if start > pos:
+            out.append((text[pos:start], False))
+        out.append((text[start:end], True))
+        pos = end
+    if pos < len(text) or not out:
+        out.append((text[pos:], False))
+    return out
+
+
+def _distribute(passage, spans, marks: dict) -> None:
+    """Cut the passage's hit spans at part boundaries into per-part marks."""
+    for part in passage.parts:
+        lo, hi = part.start, part.start + part.length
+        for start, end in spans:
+            s, e = max(start, lo), min(end, hi)
+            if s < e:
+                marks.setdefault((id(part.piece), part.what), []).append((s - lo, e - lo))
+
+
+def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = False) -> int:
+    """Set the ``*segments`` attributes (see module docstring) on the objects of
+    ``reader.reading.chapter_views`` output; returns the number of hits marked."""
+    hits = 0
+    for cv in chapter_views:
+        marks: dict = {}
+        if parsed:
+            for passage in chapter_passages(cv.chapter):
+                spans = match_passage(parsed, passage.text, exact)
+                hits += len(spans)
+                _distribute(passage, spans, marks)
+        cv.chapter.title_segments = _segments(cv.chapter.title, marks.get((id(None), "chapter"), []))
+        cv.chapter.category_segments = _segments(cv.chapter.category, marks.get((id(None), "category"), []))
+        for view in cv.sections:
+            pieces = [p for para in view.paragraphs for p in para] + view.records
+            marks = {}
+            if parsed:
+                for passage in section_passages(view.section, pieces):
+                    spans = match_passage(parsed, passage.text, exact)
+                    hits += len(spans)
+                    _distribute(passage, spans, marks)
+            for p in pieces:
+                p.segments = _segments(p.text, marks.get((id(p), "text"), []))
+                # Marks in "separator + tag" shifted onto the tag alone (the separator is not shown).
+                sep = len(p.tag_separator)
+                tag_marks = [(max(s - sep, 0), e - sep) for s, e in marks.get((id(p), "tag"), []) if e > sep]
+                p.tag_segments = _segments(p.source_tag, tag_marks) if p.source_tag else []
+            view.section.title_segments = _segments(view.section.title, marks.get((id(None), "title"), []))
+    return hits

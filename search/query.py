@@ -1,0 +1,148 @@
+"""The query language, parsed into clauses of literal terms.
+
+Documented on the search page::
+
+    大射 主人        both terms in the same passage
+    大射 OR 鄉射     either (OR binds looser than the implicit AND; ｜ and | also mean OR)
+    射 -主人         passages with 射 and without 主人
+    "大射之儀"       an exact phrase, spaces included; 「…」, “…” and ＂…＂ quote too
+    射?獲            ? (or ？) stands for any one character
+
+A query is a list of clauses joined by OR; a clause is a list of positive terms, all of
+which must occur in a passage, and negative terms, none of which may. Hits are the
+occurrences of the positive terms of the clauses a passage satisfies.
+Errors are ``QueryError`` with a message fit for the user; nothing here raises anything else.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+MAX_QUERY_LENGTH = 200
+WILDCARDS = "?？"
+QUOTES = {'"': '"', "「": "」", "“": "”", "＂": "＂", "『": "』"}
+OR_WORDS = {"OR", "|", "｜"}
+CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+class QueryError(ValueError):
+    """A query that cannot be parsed; ``str()`` is a message for the user (中文 + English)."""
+
+
+@dataclass(frozen=True)
+class Term:
+    """A literal to find; ``?`` positions (``wildcards``) match any one character."""
+
+    text: str
+
+    @property
+    def has_wildcard(self) -> bool:
+        return any(ch in WILDCARDS for ch in self.text)
+
+    def literal_runs(self) -> list[str]:
+        """The parts between wildcards, for index look-ups (``射?獲`` → ``["射", "獲"]``)."""
+        return [run for run in re.split("[?？]", self.text) if run.strip()]
+
+
+@dataclass(frozen=True)
+class Clause:
+    """Positive terms that must all occur in a passage and negative ones that must not."""
+
+    positives: tuple[Term, ...]
+    negatives: tuple[Term, ...] = ()
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    """A parsed query: clauses joined by OR. ``text`` is the query as typed."""
+
+    text: str
+    clauses: tuple[Clause, ...] = field(default_factory=tuple)
+
+    def positive_terms(self) -> list[Term]:
+        """Every positive term of every clause, without repeats, in order."""
+        seen, out = set(), []
+        for clause in self.clauses:
+            for term in clause.positives:
+                if term.text not in seen:
+                    seen.add(term.text)
+                    out.append(term)
+        return out
+
+
+def _tokens(text: str):
+    """Yield ``(kind, value, column)``: kind is "term", "phrase", "or" or "not"."""
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        negate = False
+        start = i
+        if ch in "-－" and i + 1 < n and not text[i + 1].isspace():
+            negate, i = True, i + 1
+            ch = text[i]
+        if ch in QUOTES:
+            close = QUOTES[ch]
+            end = text.find(close, i + 1)
+            if end < 0:
+                raise QueryError(f"引號不成對：第 {i + 1} 字的 {ch} 沒有對應的 {close} (unbalanced quote at column {i + 1})")
+            phrase = text[i + 1:end]
+            if not phrase.strip():
+                raise QueryError(f"空的引號 (empty phrase at column {i + 1})")
+            yield ("not" if negate else "phrase"), phrase, start + 1
+            i = end + 1
+            continue
+        end = i
+        while end < n and not text[end].isspace() and text[end] not in QUOTES:
+            end += 1
+        word = text[i:end]
+        if not negate and word in OR_WORDS:
+            yield "or", word, start + 1
+        elif negate:
+            yield "not", word, start + 1
+        else:
+            yield "term", word, start + 1
+        i = end
+
+
+def parse_query(text: str) -> ParsedQuery:
+    """Parse ``text`` (see module docstring). Raises ``QueryError`` for an empty query,
+    one over ``MAX_QUERY_LENGTH`` characters, control characters, unbalanced quotes, a
+    query of operators only, a clause with only exclusions, or a term of wildcards only."""
+    if text is None or not text.strip():
+        raise QueryError("請輸入檢索詞 (empty query)")
+    if len(text) > MAX_QUERY_LENGTH:
+        raise QueryError(f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)")
+    bad = CONTROL.search(text)
+    if bad:
+        raise QueryError(f"檢索詞含控制字元 U+{ord(bad.group()):04X} (control character at column {bad.start() + 1})")
+    clauses: list[Clause] = []
+    positives: list[Term] = []
+    negatives: list[Term] = []
+    saw_or = 0  # column of the last OR
+
+    def close_clause(column):
+        if not positives:
+            if negatives:
+                raise QueryError("排除詞須與檢索詞並用 (an exclusion needs a term to search for)")
+            raise QueryError(f"OR 前後須有檢索詞 (OR needs a term on each side, column {column})")
+        clauses.append(Clause(tuple(positives), tuple(negatives)))
+        positives.clear()
+        negatives.clear()
+
+    for kind, value, column in _tokens(text):
+        if kind == "or":
+            close_clause(column)
+            saw_or = column
+            continue
+        term = Term(value)
+        if not term.literal_runs():
+            raise QueryError(f"「{value}」只有萬用字元 (a term needs at least one character besides ?)")
+        (negatives if kind == "not" else positives).append(term)
+    if positives or negatives or saw_or:
+        close_clause(saw_or)
+    if not clauses:
+        raise QueryError("請輸入檢索詞 (no search term)")
+    return ParsedQuery(text=text, clauses=tuple(clauses))

@@ -1,0 +1,122 @@
+"""The query language: parsing, errors, and its results on the seed juan."""
+import re
+
+import pytest
+
+from search.backends import SearchError, SearchQuery
+from search.documents import LAYER_GROUPS
+from search.query import Clause, QueryError, Term, parse_query
+
+from .conftest import SEED
+from .scan import layers_of
+
+
+@pytest.mark.parametrize("text,clauses", [
+    ("射", [Clause((Term("射"),))]),
+    ("大射 主人", [Clause((Term("大射"), Term("主人")))]),
+    ("大射 OR 鄉射", [Clause((Term("大射"),)), Clause((Term("鄉射"),))]),
+    ("大射｜鄉射 君", [Clause((Term("大射｜鄉射"), Term("君")))]),  # ｜ is OR only as a word
+    ("大射 ｜ 鄉射 君", [Clause((Term("大射"),)), Clause((Term("鄉射"), Term("君")))]),
+    ("射 -主人", [Clause((Term("射"),), (Term("主人"),))]),
+    ('"大射 之儀" 君', [Clause((Term("大射 之儀"), Term("君")))]),
+    ("「大射之儀」", [Clause((Term("大射之儀"),))]),
+    ("“君有命”", [Clause((Term("君有命"),))]),
+    ('射 -"主人 獻"', [Clause((Term("射"),), (Term("主人 獻"),))]),
+    ("射?獲", [Clause((Term("射?獲"),))]),
+])
+def test_parse(text, clauses):
+    assert list(parse_query(text).clauses) == clauses
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "請輸入檢索詞 (empty query)"),
+    ('"大射', "引號不成對：第 1 字的 \" 沒有對應的 \" (unbalanced quote at column 1)"),
+    ("射 「大射", "引號不成對：第 3 字的 「 沒有對應的 」 (unbalanced quote at column 3)"),
+    ("OR", "OR 前後須有檢索詞 (OR needs a term on each side, column 1)"),
+    ("射 OR", "OR 前後須有檢索詞 (OR needs a term on each side, column 3)"),
+    ("-射", "排除詞須與檢索詞並用 (an exclusion needs a term to search for)"),
+    ("??", "「??」只有萬用字元 (a term needs at least one character besides ?)"),
+    ('""', "空的引號 (empty phrase at column 1)"),
+    ("射\x00", "檢索詞含控制字元 U+0000 (control character at column 2)"),
+    ("射\x1b[31m", "檢索詞含控制字元 U+001B (control character at column 2)"),
+    ("射" * 10000, "檢索詞過長：最多 200 字 (query too long)"),
+])
+def test_malformed(text, message):
+    with pytest.raises(QueryError) as info:
+        parse_query(text)
+    assert str(info.value) == message
+    with pytest.raises(SearchError):
+        SearchQuery(text)
+
+
+@pytest.fixture(scope="module")
+def sections():
+    """Main text of each section of the seed (one line each), scanned independently."""
+    return layers_of(SEED.read_text(encoding="utf-8"))["text"]
+
+
+def _q(backend, text, **kw):
+    return backend.search(SearchQuery(text, layers=LAYER_GROUPS["text"], exact=True, **kw))
+
+
+def test_and_means_same_passage(seed_backend, sections):
+    result = _q(seed_backend, "侯 鵠")
+    passages = [s for s in sections if "侯" in s and "鵠" in s]
+    assert result.passages == len(passages) == 1
+    assert result.count == sum(s.count("侯") + s.count("鵠") for s in passages)
+    assert {h.match for h in result.hits} == {"侯", "鵠"}
+    assert _q(seed_backend, "大射 鵠").count == 0  # both occur in the juan, never in one passage
+
+
+def test_or(seed_backend, sections):
+    result = _q(seed_backend, "鵠 OR 獲")
+    assert result.count == sum(s.count("鵠") + s.count("獲") for s in sections)
+
+
+def test_exclusion(seed_backend, sections):
+    result = _q(seed_backend, "獲 -釋獲")
+    assert result.passages == len([s for s in sections if "獲" in s and "釋獲" not in s])
+    assert result.count == sum(s.count("獲") for s in sections if "釋獲" not in s)
+
+
+def test_wildcard(seed_backend, sections):
+    result = _q(seed_backend, "射?獲")
+    expected = [m.group() for s in sections for m in re.finditer("射.獲", s)]
+    assert [h.match for h in result.hits] == expected
+    assert len(expected) > 0
+
+
+def test_quoted_phrase_equals_bare_term(seed_backend):
+    assert _q(seed_backend, "「大射之儀」").count == _q(seed_backend, "大射之儀").count == 1
+
+
+def test_overlapping_terms_count_once(seed_backend, sections):
+    result = _q(seed_backend, "大射 射")
+    expected = sum(s.count("射") for s in sections if "大射" in s)  # every 射 in such passages, 大射 taking its 射
+    assert sum(len(h.match) == 1 for h in result.hits) + sum(h.match == "大射" for h in result.hits) == \
+        result.count
+    assert sum(h.match.count("射") for h in result.hits) == expected
+
+
+def test_relevance_sort_puts_dense_passages_first(seed_backend):
+    result = _q(seed_backend, "鵠", sort="relevance")
+    assert [h.passage_hits for h in result.hits] == sorted((h.passage_hits for h in result.hits), reverse=True)
+    assert result.count == _q(seed_backend, "鵠").count
+
+
+def test_filters(seed_backend, seed_juan):
+    chapter = seed_juan.chapters.get()
+    assert _q(seed_backend, "鵠", juan_number=10).count == 2
+    assert _q(seed_backend, "鵠", juan_number=9).count == 0
+    assert _q(seed_backend, "鵠", work_id=seed_juan.work_id).count == 2
+    assert _q(seed_backend, "鵠", chapter_id=chapter.pk).count == 2
+    assert _q(seed_backend, "鵠", chapter_id=chapter.pk + 1000).count == 0
+
+
+def test_distribution(seed_backend):
+    result = seed_backend.search(SearchQuery("鵠"))
+    assert result.by_juan() == [{"work_id": result.hits[0].work_id, "work_slug": "禮書綱目", "work_title": "禮書綱目",
+                                 "juan": 10, "juan_label": "卷十", "count": 21}]
+    # Per section, as a scan of the file counts them: {2: 18, 25: 2, 32: 1}.
+    assert [(d["section"], d["title"], d["count"]) for d in result.by_section()] == [
+        (2, "張侯", 18), (25, "再射釋獲", 2), (32, "三射用樂", 1)]
