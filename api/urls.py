@@ -8,4 +8,5 @@ urlpatterns = [
     path("works/<int:pk>/", views.WorkDetail.as_view(), name="work-detail"),
     path("works/<int:pk>/juans/<int:number>/", views.JuanDetail.as_view(), name="juan-detail"),
     path("search/", views.SearchView.as_view(), name="search"),
+    path("search/distribution/", views.SearchDistributionView.as_view(), name="search-distribution"),
 ]

@@ -38,25 +38,49 @@ class JuanDetail(APIView):
         return Response(juan_structure(juan, chapter_views(juan), request))
 
 
-class SearchView(APIView):
-    """``/api/search/?q=…``: every occurrence in text order, paginated
-    (``count`` is the number of occurrences; ``passages`` the passages they fall in).
-    Parameters as the search page: ``layer``, ``exact``, ``work``, ``juan``, ``context``."""
-
-    def get(self, request):
-        form = SearchForm(request.query_params)
-        if not form.is_valid():
-            raise ValidationError({k: list(v) for k, v in form.errors.items()})
+def _search(request):
+    """Validate the request's parameters and run the search; raises ``ValidationError``."""
+    form = SearchForm(request.query_params)
+    if not form.is_valid():
+        raise ValidationError({k: list(v) for k, v in form.errors.items()})
+    try:
         query = form.search_query()
         if query is None:
             raise ValidationError({"q": ["請輸入檢索詞 (the q parameter is required)"]})
-        try:
-            results = run_search(query)
-        except SearchError as exc:
-            raise ValidationError({"q": [str(exc)]}) from None
+        return query, run_search(query)
+    except SearchError as exc:
+        raise ValidationError({"q": [str(exc)]}) from None
+
+
+def _distribution(results) -> dict:
+    return {
+        "juans": [{k: d[k] for k in ("work_id", "work_title", "juan", "juan_label", "count")}
+                  for d in results.by_juan()],
+        "sections": [{k: d[k] for k in ("work_id", "juan", "section", "title", "count")}
+                     for d in results.by_section()],
+    }
+
+
+class SearchView(APIView):
+    """``/api/search/?q=…``: every occurrence in the chosen order, paginated. ``count`` is
+    the number of occurrences, ``passages`` the passages they fall in, ``distribution``
+    the hits per juan and per section. Parameters as the search page: ``layer``,
+    ``exact``, ``work``, ``juan``, ``chapter``, ``sort``, ``context``, ``page``, ``page_size``."""
+
+    def get(self, request):
+        query, results = _search(request)
         paginator = StandardPagination()
         page = paginator.paginate_queryset(results.hits, request, view=self)
         data = HitSerializer(page, many=True, context={"request": request, "query": query}).data
         response = paginator.get_paginated_response(data)
         response.data["passages"] = results.passages
+        response.data["distribution"] = _distribution(results)
         return response
+
+
+class SearchDistributionView(APIView):
+    """``/api/search/distribution/?q=…``: only the totals and the hits per juan and section."""
+
+    def get(self, request):
+        _, results = _search(request)
+        return Response({"count": results.count, "passages": results.passages, **_distribution(results)})

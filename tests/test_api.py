@@ -100,6 +100,11 @@ def test_search(client, small):
             hit("text", "經文", 2, "射", 0, "乃", "", "s2-p0"),
         ],
         "passages": 8,
+        "distribution": {
+            "juans": [{"work_id": small.work_id, "work_title": "測試書", "juan": 3, "juan_label": "卷三", "count": 9}],
+            "sections": [{"work_id": small.work_id, "juan": 3, "section": 1, "title": "戒射", "count": 3},
+                         {"work_id": small.work_id, "juan": 3, "section": 2, "title": "射", "count": 6}],
+        },
     }
     page2 = client.get("/api/search/", {"q": "射", "context": "2", "page_size": "4", "page": "2"}).json()
     assert [(h["layer"], h["before"], h["after"]) for h in page2["results"]] == [
@@ -107,11 +112,21 @@ def test_search(client, small):
     ]
 
 
+def test_search_distribution(client, small):
+    assert client.get("/api/search/distribution/", {"q": "射", "layer": "records"}).json() == {
+        "count": 3, "passages": 2,  # the record text (記君射 … 大夫射) and the note tag 鄉射記
+        "juans": [{"work_id": small.work_id, "work_title": "測試書", "juan": 3, "juan_label": "卷三", "count": 3}],
+        "sections": [{"work_id": small.work_id, "juan": 3, "section": 2, "title": "射", "count": 3}],
+    }
+
+
 @pytest.mark.parametrize("params,errors", [
     ({}, {"q": ["請輸入檢索詞 (the q parameter is required)"]}),
     ({"q": "射" * 201}, {"q": ["檢索詞過長：最多 200 字 (query too long)"]}),
     ({"q": "射", "layer": "bogus"}, {"layer": ["請選擇有效的選項, bogus 不是一個可用的選項。"]}),
     ({"q": "射", "context": "-1"}, {"context": ["請確認此數值是否大於或等於 0。"]}),
+    ({"q": '"射'}, {"q": ['引號不成對：第 1 字的 " 沒有對應的 " (unbalanced quote at column 1)']}),
+    ({"q": "射", "sort": "random"}, {"sort": ["請選擇有效的選項, random 不是一個可用的選項。"]}),
 ])
 def test_search_errors(client, small, params, errors):
     response = client.get("/api/search/", params)

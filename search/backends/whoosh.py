@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from whoosh import index as whoosh_index
+from whoosh.index import EmptyIndexError
 from whoosh import formats
 from whoosh.fields import ID, NUMERIC, STORED, FieldType, Schema
 from whoosh.query import And, Or, Term
@@ -121,10 +122,13 @@ class WhooshBackend(BaseSearchBackend):
     def _swap_in(self, gen: Path) -> None:
         tmp = self.path / f".current-{uuid.uuid4().hex}"
         os.symlink(gen.name, tmp)
+        previous = os.path.basename(os.path.realpath(self.current_link)) if self.current_link.exists() else None
         os.replace(tmp, self.current_link)  # atomic on POSIX
+        # Keep the previous generation: a reader may have resolved the link just before the
+        # swap and not opened its files yet. Older ones go (open files survive on POSIX).
         for old in self.path.glob("gen-*"):
-            if old.name != gen.name:
-                shutil.rmtree(old, ignore_errors=True)  # open readers keep their files (POSIX)
+            if old.name not in (gen.name, previous):
+                shutil.rmtree(old, ignore_errors=True)
 
     def _ensure(self) -> None:
         if not self.current_link.exists():
@@ -142,6 +146,25 @@ class WhooshBackend(BaseSearchBackend):
                 self._cache.clear()
                 self._cache[real] = ix
             return ix
+
+    @contextmanager
+    def _searcher(self):
+        """A searcher on the current generation; retried if a rebuild swapped generations
+        between resolving the link and opening the files."""
+        for attempt in range(5):
+            try:
+                searcher = self._open().searcher()
+                break
+            except (EmptyIndexError, OSError):
+                with self._lock:
+                    self._cache.clear()
+                if attempt == 4:
+                    raise
+                time.sleep(0.01 * (attempt + 1))
+        try:
+            yield searcher
+        finally:
+            searcher.close()
 
     @contextmanager
     def _writer_lock(self):
@@ -199,10 +222,11 @@ class WhooshBackend(BaseSearchBackend):
 
     # -- reading -------------------------------------------------------------------------
     def document_count(self) -> int:
-        return self._open().doc_count()
+        with self._searcher() as searcher:
+            return searcher.doc_count()
 
     def juan_ids(self) -> set[int]:
-        with self._open().searcher() as searcher:
+        with self._searcher() as searcher:
             return {fields["juan_id"] for fields in searcher.all_stored_fields()}
 
     def search(self, query: SearchQuery) -> SearchResults:
@@ -220,7 +244,7 @@ class WhooshBackend(BaseSearchBackend):
             parts.append(Term("chapter_id", query.chapter_id))
         results = SearchResults(query=query)
         width = query.context
-        with self._open().searcher() as searcher:
+        with self._searcher() as searcher:
             for docnum in searcher.docs_for_query(And(parts)):
                 f = searcher.stored_fields(docnum)
                 text = f["text"]

@@ -1,0 +1,78 @@
+"""A plain-scan backend: every passage kept in memory and scanned for every query.
+
+The reference for the behavioural contract (``tests/test_search_contract.py``) and for
+benchmarks: no index, no candidates, just ``match_passage`` over every passage, so it
+shows what "never miss a hit that a plain scan would find" means. Passages live in a
+class-level store keyed by ``params["NAME"]`` (default: the alias), per process.
+"""
+from __future__ import annotations
+
+import threading
+
+from search.analysis import match_passage
+from search.documents import SearchDocument
+
+from .base import BaseSearchBackend, Hit, SearchQuery, SearchResults
+
+_stores: dict[str, dict[str, SearchDocument]] = {}
+_lock = threading.Lock()
+
+
+class MemoryBackend(BaseSearchBackend):
+    """Search backend that scans every stored passage (see module docstring)."""
+
+    def __init__(self, alias: str, params: dict):
+        super().__init__(alias, params)
+        self.name = params.get("NAME", alias)
+
+    @property
+    def _docs(self) -> dict[str, SearchDocument]:
+        return _stores.setdefault(self.name, {})
+
+    def rebuild(self, documents) -> int:
+        fresh = {d.doc_id: d for d in documents}
+        with _lock:
+            _stores[self.name] = fresh
+        return len(fresh)
+
+    def replace_juan(self, old_juan_id, documents, juan_id=None) -> None:
+        gone = {old_juan_id, juan_id} - {None}
+        with _lock:
+            kept = {k: d for k, d in self._docs.items() if d.juan_id not in gone}
+            kept.update({d.doc_id: d for d in documents})
+            _stores[self.name] = kept
+
+    def document_count(self) -> int:
+        return len(self._docs)
+
+    def juan_ids(self) -> set[int]:
+        return {d.juan_id for d in self._docs.values()}
+
+    def search(self, query: SearchQuery) -> SearchResults:
+        results = SearchResults(query=query)
+        width = query.context
+        for doc in list(self._docs.values()):
+            if doc.layer not in query.layers:
+                continue
+            if query.work_id is not None and doc.work_id != query.work_id:
+                continue
+            if query.juan_number is not None and doc.juan_number != query.juan_number:
+                continue
+            if query.chapter_id is not None and doc.chapter_id != query.chapter_id:
+                continue
+            spans = match_passage(query.parsed, doc.text, query.exact)
+            if not spans:
+                continue
+            results.passages += 1
+            for start, end in spans:
+                results.hits.append(Hit(
+                    layer=doc.layer, work_id=doc.work_id, work_slug=doc.work_slug, work_title=doc.work_title,
+                    juan_id=doc.juan_id, juan_number=doc.juan_number, juan_label=doc.juan_label,
+                    chapter_id=doc.chapter_id, chapter_title=doc.chapter_title,
+                    section_position=doc.section_position, section_title=doc.section_title,
+                    piece_position=doc.piece_at(start), doc_id=doc.doc_id, start=start, end=end,
+                    before=doc.text[max(0, start - width):start], match=doc.text[start:end],
+                    after=doc.text[end:end + width], passage_hits=len(spans),
+                ))
+        results.sort()
+        return results
