@@ -125,7 +125,8 @@ SEARCH_BACKENDS = {
 BUNDLED_CORPUS = BASE_DIR / "corpus"
 
 REST_FRAMEWORK = {
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # Every API view is read-only (GET/HEAD/OPTIONS): a write is 405 Method Not Allowed for anyone.
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.StandardPagination",
     "PAGE_SIZE": 20,
     "DEFAULT_RENDERER_CLASSES": [

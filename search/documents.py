@@ -69,8 +69,9 @@ class SearchDocument:
 @dataclass
 class Part:
     """Where a stretch of a passage comes from: ``what`` is ``"text"`` (the piece's text),
-    ``"tag"`` (a note's separator and source tag), ``"title"`` (a section title) or
-    ``"chapter"``/``"category"``; ``start`` is its offset in the passage."""
+    ``"tag"`` (a note's separator and source tag), ``"closer"`` (the 右 before a title),
+    ``"title"`` (a section title) or ``"chapter"``/``"category"``; ``start`` is its offset
+    in the passage."""
 
     piece: object
     what: str
@@ -92,7 +93,7 @@ class Passage:
         for part in self.parts:
             if part.what == "text" and part.piece is not None:
                 out.append((part.piece.position, part.start))
-        return out or [(TITLE_POSITION if self.parts[0].what == "title" else -1, 0)]
+        return out or [(TITLE_POSITION if self.parts[-1].what == "title" else -1, 0)]
 
 
 def section_passages(section, pieces) -> list[Passage]:
@@ -119,8 +120,12 @@ def section_passages(section, pieces) -> list[Passage]:
                 text += tag
             passages.append(Passage(layer, f"s{section.position}.p{p.position}", text, parts))
     if section.title:
-        passages.append(Passage("title", f"s{section.position}.title", section.title,
-                                [Part(None, "title", 0, len(section.title))]))
+        # The title is searched as the book writes it, 右 included (右張侯), when it has a closer.
+        closer = section.closer if section.closer and section.closer.endswith(section.title) else section.title
+        prefix = len(closer) - len(section.title)
+        parts = [Part(None, "closer", 0, prefix)] if prefix else []
+        parts.append(Part(None, "title", prefix, len(section.title)))
+        passages.append(Passage("title", f"s{section.position}.title", closer, parts))
     return passages
 
 

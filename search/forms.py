@@ -8,6 +8,30 @@ LAYER_CHOICES = [
     ("all", "全部"), ("text", "經文"), ("notes", "注"), ("records", "記"), ("titles", "標題"),
 ]
 assert {k for k, _ in LAYER_CHOICES} == set(LAYER_GROUPS)
+#: The layer names results report are accepted as filters too (note → notes, …).
+LAYER_ALIASES = {"note": "notes", "record": "records", "record_note": "records", "title": "titles"}
+TRUE_VALUES = {"on", "true", "1", "yes"}
+FALSE_VALUES = {"", "off", "false", "0", "no"}
+
+
+class StrictBooleanField(forms.Field):
+    """A boolean parameter: on/true/1/yes or off/false/0/no/empty; anything else is an error."""
+
+    def to_python(self, value):
+        text = str(value or "").strip().lower()
+        if text in TRUE_VALUES:
+            return True
+        if text in FALSE_VALUES:
+            return False
+        raise forms.ValidationError(f"請用 on/off (expected on, off, true, false, 1 or 0; got {value!r})")
+
+
+class LayerField(forms.ChoiceField):
+    """A layer group, or a layer name as results report it."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return LAYER_ALIASES.get(value, value)
 
 
 class SearchForm(forms.Form):
@@ -18,8 +42,8 @@ class SearchForm(forms.Form):
 
     q = forms.CharField(required=False, strip=True, max_length=MAX_QUERY_LENGTH,
                         error_messages={"max_length": f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)"})
-    layer = forms.ChoiceField(choices=LAYER_CHOICES, required=False)
-    exact = forms.BooleanField(required=False)
+    layer = LayerField(choices=LAYER_CHOICES, required=False)
+    exact = StrictBooleanField(required=False)
     work = forms.IntegerField(required=False, min_value=1)
     juan = forms.IntegerField(required=False, min_value=0)
     chapter = forms.IntegerField(required=False, min_value=1)

@@ -17,7 +17,7 @@ def layers_of(raw: str) -> dict[str, list[str]]:
     for line in body:
         if line.startswith("右"):
             title, _, record = line[1:].partition(" ")
-            out["title"].append(title)
+            out["title"].append("右" + title)
             if record:
                 out["record"].append(NOTE.sub("", record))
                 out["record_note"].extend(NOTE.findall(record))

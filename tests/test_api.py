@@ -96,7 +96,7 @@ def test_search(client, small):
         "results": [
             hit("title", "標題", 1, "戒射", -1, "", "禮", "s1"),  # the chapter title 射禮
             hit("text", "經文", 1, "戒射", 2, "", "人戒", "s1-p2"),
-            hit("title", "標題", 1, "戒射", 1000000, "戒", "", "s1"),
+            hit("title", "標題", 1, "戒射", 1000000, "右戒", "", "s1"),  # the closer 右戒射 as written
             hit("text", "經文", 2, "射", 0, "乃", "", "s2-p0"),
         ],
         "passages": 8,
@@ -140,4 +140,25 @@ def test_api_404(client, small):
 
 
 def test_api_is_read_only_for_anonymous_users(client, small):
-    assert client.post("/api/works/", {"title": "x"}).status_code in (403, 405)
+    assert client.post("/api/works/", {"title": "x"}).status_code == 405
+    assert client.delete("/api/works/1/").status_code == 405
+    assert client.put("/api/search/?q=射").status_code == 405
+
+
+@pytest.mark.parametrize("exact,matches", [("on", {"鼓"}), ("1", {"鼓"}), ("true", {"鼓"}), ("off", {"鼓", "鼔"}),
+                                           ("0", {"鼓", "鼔"}), ("false", {"鼓", "鼔"}), ("", {"鼓", "鼔"})])
+def test_exact_values(client, seed_backend, exact, matches):
+    response = client.get("/api/search/", {"q": "鼓", "exact": exact, "page_size": 200})
+    assert response.status_code == 200
+    assert {h["match"] for h in response.json()["results"]} == matches
+
+
+def test_exact_junk_is_400(client, small):
+    response = client.get("/api/search/", {"q": "射", "exact": "maybe"})
+    assert response.json() == {"exact": ["請用 on/off (expected on, off, true, false, 1 or 0; got 'maybe')"]}
+
+
+@pytest.mark.parametrize("layer,count", [("note", 1), ("notes", 1), ("record", 3), ("record_note", 3),
+                                         ("title", 3), ("text", 2)])
+def test_reported_layer_names_are_accepted(client, small, layer, count):
+    assert client.get("/api/search/", {"q": "射", "layer": layer}).json()["count"] == count

@@ -98,7 +98,7 @@ def test_command_names_a_headless_file(capsys):
     call_command("import_texts", str(CASES / "no_header.txt"), "--work", "禮書綱目", "--juan", "10")
     out, err = capsys.readouterr()
     assert out.splitlines() == [
-        f"imported {CASES / 'no_header.txt'}: 禮書綱目 卷 10 (2 sections, 7 notes)",
+        f"imported {CASES / 'no_header.txt'}: 禮書綱目 卷十 (2 sections, 7 notes)",
         "1 works, 1 juans, 2 sections, 7 notes imported",
     ]
     assert err == ""
@@ -113,3 +113,17 @@ def test_command_gb18030(capsys):
 def test_command_missing_path():
     with pytest.raises(CommandError, match="nowhere.txt: no such file or folder"):
         call_command("import_texts", "nowhere.txt")
+
+
+def test_headless_file_named_with_work_joins_the_existing_work(seed_juan, capsys):
+    call_command("import_texts", str(CASES / "no_header.txt"), "--work", "禮書綱目", "--juan", "10")
+    out, _ = capsys.readouterr()
+    assert out.splitlines()[0] == f"replaced {CASES / 'no_header.txt'}: 禮書綱目 卷十 (2 sections, 7 notes)"
+    assert list(Work.objects.values_list("title", "author")) == [("禮書綱目", "江永")]
+    assert Juan.objects.get().sections.count() == 2
+
+
+@pytest.mark.usefixtures("empty_db")
+def test_overriding_the_juan_number_relabels_the_juan():
+    juan = import_file(CASES / "bom_crlf.txt", work_title="測試書", juan_number=3).juan
+    assert (juan.work.title, juan.number, juan.label) == ("測試書", 3, "卷三")

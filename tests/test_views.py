@@ -76,14 +76,14 @@ def test_markup_in_a_note_is_shown_as_text(client, empty_db, search_backend):
 
 def test_search_page_hits(client, seed_backend):
     page = html(client.get(reverse("search:search"), {"q": "鵠"}))
-    assert '<p class="summary"><strong>21</strong> 處，見於 6 段</p>' in page
+    assert '<p class="summary"><strong>21</strong> 處，見於 6 段<span class="hint">' in page
     hits = re.findall(r'<li class="hit">.*?</li>', page, re.S)
     assert len(hits) == 21
     assert '<span class="layer layer-text">經文</span>' in hits[2]
     assert ('<span class="kwic"><span class="before">十遂命量人巾車張三侯大侯之崇見</span><mark>鵠</mark>'
             '<span class="after">於參參見鵠於干干不及地武不繫左</span></span>') in hits[2]
     assert 'href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/?hl=%E9%B5%A0#s2-p2"' in hits[2]
-    assert "禮書綱目 卷十「張侯」" in hits[2]
+    assert "禮書綱目 卷十〈大射儀〉 第 2 節「張侯」" in hits[2]
 
 
 def test_search_page_escapes_the_query(client, seed_backend):
@@ -102,3 +102,10 @@ def test_too_long_query_is_400(client, seed_backend):
     response = client.get(reverse("search:search"), {"q": "射" * 201})
     assert response.status_code == 400
     assert '<p class="error" role="alert">檢索詞過長：最多 200 字 (query too long)</p>' in html(response)
+
+
+def test_no_hits_explains_why(client, seed_backend):
+    page = html(client.get(reverse("search:search"), {"q": "大射 鵠", "exact": "on", "layer": "text"}))
+    assert '<p class="summary"><strong>0</strong> 處' in page
+    assert "沒有找到「大射 鵠」。" in page
+    assert "已勾選「嚴格字形」" in page and "只檢索了一個範圍" in page

@@ -32,6 +32,36 @@ RECORD_NOTE = "record_note"  # commentary inside a record
 PIECE_KINDS = (TEXT, NOTE, LABEL, RECORD, RECORD_NOTE)
 NOTE_KINDS = (NOTE, RECORD_NOTE)
 
+#: Values of ``JuanDocument.source_format``: the plain Siku form and Kanripo's mandoku form.
+SIKU = "siku"
+MANDOKU = "mandoku"
+
+#: Layout: raw markup taken out of a piece (or closer, or chapter heading) and kept for
+#: writing the file back. A list of ``(offset, raw)`` with strictly increasing offsets;
+#: ``offset`` counts code points into the element's content (for a piece
+#: ``text + tag_separator + source_tag``, which is ``text`` unless a note has a source
+#: tag) and ``raw`` is written just before the content character at that offset
+#: (``offset == len(content)``: after the content). See ``reader.importers.mandoku``.
+Layout = list[tuple[int, str]]
+
+
+def interleave_layout(content: str, layout: Layout) -> str:
+    """``content`` with each ``(offset, raw)`` of ``layout`` written back at its offset.
+
+    ``interleave_layout("AB", [(0, "("), (1, "/"), (2, ")")]) == "(A/B)"``; with an
+    empty layout the content comes back unchanged.
+    """
+    if not layout:
+        return content
+    out: list[str] = []
+    pos = 0
+    for offset, raw in layout:
+        out.append(content[pos:offset])
+        out.append(raw)
+        pos = offset
+    out.append(content[pos:])
+    return "".join(out)
+
 
 @dataclass
 class PieceDoc:
@@ -48,6 +78,9 @@ class PieceDoc:
     source_tag: str = ""
     tag_separator: str = ""
     source: str = ""
+    #: Source layout (mandoku only, empty for the seed form): see ``Layout``. For a note it
+    #: includes the note's own ``(``, column breaks ``/`` and ``)``.
+    layout: list[tuple[int, str]] = field(default_factory=list)
 
     def render(self) -> str:
         """The piece as written in the seed form (notes get their 【】 back)."""
@@ -67,6 +100,9 @@ class SectionDoc:
     record_separator: str = ""
     records: list[PieceDoc] = field(default_factory=list)
     line: int = 0  # 1-based line of the section's first paragraph in the source file
+    #: Source layout of the closer (mandoku only): its indentation and line end; offsets
+    #: count code points of ``closer``.
+    closer_layout: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def pieces(self) -> list[PieceDoc]:
@@ -90,6 +126,8 @@ class ChapterDoc:
     category: str = ""
     heading: str | None = None
     sections: list[SectionDoc] = field(default_factory=list)
+    #: Source layout of the heading line (mandoku only); offsets count code points of ``heading``.
+    heading_layout: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -117,6 +155,11 @@ class JuanDocument:
     final_newline: bool = False
     warnings: list[str] = field(default_factory=list)
     source_format: str = "siku"
+    #: Kanripo text ID (``KR1d0086``) and edition (``WYG``, ``SBCK``, ``tls``); mandoku only.
+    kanripo_id: str = ""
+    edition: str = ""
+    #: The juan labels of the parts of a file that holds several (``["卷首中", "卷首下"]``).
+    juan_parts: list[str] = field(default_factory=list)
 
     @property
     def sections(self) -> list[SectionDoc]:

@@ -31,7 +31,13 @@ class LoadResult:
 
 
 def _work_for(doc: JuanDocument) -> Work:
+    """The work the juan belongs to: same title and author; a file that names no author
+    (a headless file named with --work) joins the one work of that title if there is one."""
     work = Work.objects.filter(title=doc.work_title, author=doc.author).first()
+    if work is None and not doc.author:
+        same_title = list(Work.objects.filter(title=doc.work_title)[:2])
+        if len(same_title) == 1:
+            work = same_title[0]
     if work is None:
         slug = doc.work_title
         if Work.objects.filter(slug=slug).exists():

@@ -30,3 +30,27 @@ def chinese_to_int(numeral: str) -> int:
             total += (1 if digit is None else digit) * UNITS[ch]
             digit = None
     return total + (digit or 0)
+
+
+def int_to_chinese(value: int) -> str:
+    """The Chinese numeral of a juan number as titles write it: 10 → ``"十"``,
+    15 → ``"十五"``, 20 → ``"二十"``, 105 → ``"一百〇五"``, 123 → ``"一百二十三"``, 0 → ``"〇"``.
+    Raises ``ValueError`` for negative numbers or numbers of 10,000 and more."""
+    if not 0 <= value < 10000:
+        raise ValueError(f"juan number out of range: {value}")
+    if value == 0:
+        return "〇"
+    digits = "〇一二三四五六七八九"
+    out, zero = [], False
+    for unit_value, unit in ((1000, "千"), (100, "百"), (10, "十"), (1, "")):
+        d = value // unit_value % 10
+        if d == 0:
+            zero = bool(out)
+            continue
+        if zero:
+            out.append("〇")
+            zero = False
+        if not (d == 1 and unit == "十" and not out):
+            out.append(digits[d])
+        out.append(unit)
+    return "".join(out)

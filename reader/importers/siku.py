@@ -25,7 +25,7 @@ from .document import (
     LABEL, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
 )
 from .errors import TextFormatError
-from .numerals import NUMERAL_CHARS, chinese_to_int
+from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
 
 OPEN, CLOSE = "【", "】"
 SPACES = " \u3000"
@@ -174,8 +174,9 @@ class _Parser:
                 doc.dynasty, doc.native_place, doc.author = parse_byline(title_match["byline"])
         if self.override_title:
             doc.work_title = self.override_title
-        if self.override_number is not None:
+        if self.override_number is not None and self.override_number != doc.juan_number:
             doc.juan_number = self.override_number
+            doc.juan_label = "卷" + int_to_chinese(self.override_number)
         if not title_match:
             stem = Path(self.path).stem
             if not doc.work_title:
