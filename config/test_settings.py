@@ -10,3 +10,8 @@ from .settings import *  # noqa: E402,F401,F403
 # Static files come from the finders in tests (no collectstatic run).
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+# The test client speaks plain HTTP.
+SECURE_SSL_REDIRECT = False
+# Tests send many requests from one address; throttling has its own test.
+API_ANON_RATE = "100000/min"
+API_USER_RATE = "100000/min"

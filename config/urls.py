@@ -1,6 +1,25 @@
 """Top-level URLs: reading pages, search, JSON API, admin."""
 from django.contrib import admin
+from django.http import JsonResponse
 from django.urls import include, path
+from django.views import defaults
+
+def not_found(request, exception=None):
+    """404: JSON under /api/, the site's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request):
+    """500: JSON under /api/, a plain page elsewhere (no template context needed)."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Server error."}, status=500)
+    return defaults.server_error(request)
+
+
+handler404 = not_found
+handler500 = server_error
 
 urlpatterns = [
     path("", include("reader.urls")),

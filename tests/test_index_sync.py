@@ -34,8 +34,7 @@ def test_admin_edit_of_a_note_updates_search_after_commit(client, search_backend
 @pytest.mark.django_db
 def test_admin_is_staff_only(client):
     assert client.get("/admin/").status_code == 302
-    User.objects.create_user("reader", password="x-long-enough-pw")
-    client.login(username="reader", password="x-long-enough-pw")
+    client.force_login(User.objects.create_user("reader", password="x-long-enough-pw"))
     response = client.get("/admin/reader/piece/")
     assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
 

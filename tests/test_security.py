@@ -1,0 +1,74 @@
+"""Security: escaping is tested with the pages; here headers, admin, throttles, production settings."""
+import os
+import subprocess
+import sys
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+
+from .conftest import BASE_DIR
+
+
+def test_csp_header_forbids_inline_code(client, seed_juan):
+    csp = client.get("/").headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "style-src 'self'" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    assert "frame-ancestors 'none'" in csp
+
+
+def test_security_headers(client, seed_juan):
+    response = client.get("/works/禮書綱目/juan/10/")
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+@pytest.mark.django_db
+def test_admin_login_attempts_are_throttled(client):
+    User.objects.create_superuser("admin", password="correct-horse-battery")
+    codes = [client.post("/admin/login/?next=/admin/", {"username": "admin", "password": "wrong"}).status_code
+             for _ in range(5)]
+    assert codes == [200, 200, 200, 200, 429]  # the form again four times, then locked (AXES_FAILURE_LIMIT=5)
+    locked = client.post("/admin/login/?next=/admin/", {"username": "admin", "password": "correct-horse-battery"})
+    assert locked.status_code == 429
+    assert client.get("/admin/").status_code == 302  # not logged in
+
+
+def test_api_is_rate_limited(client, seed_backend, settings):
+    cache.clear()
+    settings.API_ANON_RATE = "3/min"
+    codes = [client.get("/api/search/", {"q": "射"}).status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    assert "Retry-After" in client.get("/api/works/").headers
+    cache.clear()
+
+
+def test_unknown_api_path_is_a_json_404(client, db):
+    response = client.get("/api/no-such-thing/")
+    assert (response.status_code, response.json()) == (404, {"detail": "Not found."})
+    page = client.get("/no-such-page/")
+    assert page.status_code == 404 and "找不到此頁 (404)" in page.content.decode()
+
+
+def _manage(*args, **env):
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    full_env.update(env)
+    full_env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=full_env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_production_settings_pass_check_deploy(tmp_path):
+    result = _manage("check", "--deploy", "--fail-level", "WARNING",
+                     DJANGO_SECRET_KEY="p" * 20 + "r0duct10n-s3cr3t-k3y-that-is-long-enough-2026",
+                     DJANGO_DEBUG="false", DJANGO_ALLOWED_HOSTS="classics.example.org",
+                     DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "System check identified no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key(tmp_path):
+    result = _manage("check", DJANGO_DEBUG="false", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr
