@@ -36,6 +36,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "corsheaders",
     "axes",
     "reader",
     "search",
@@ -45,8 +48,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "django.middleware.http.ConditionalGetMiddleware",  # ETag + 304 for repeat requests
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -88,9 +93,13 @@ if "DATABASE_URL" not in env:
     VAR_DIR.mkdir(exist_ok=True)  # the embedded default: a SQLite file under var/
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Readers keep reading while an import writes (WAL), and writers wait instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 30, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
-    )
+    # Transactions start IMMEDIATE, so a second writer waits (up to the timeout) instead
+    # of failing at once when it first reads and then writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "timeout": env.int("SQLITE_TIMEOUT", default=120),
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    })
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -175,7 +184,27 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "UNICODE_JSON": True,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "經注閱讀 API",
+    "DESCRIPTION": (
+        "Read-only API for classical Chinese texts with their commentary: works, juans (卷), sections, "
+        "notes (注), records (記), character-level search with variant folding, hit distributions and "
+        "exports (source text, main text, JSON, TEI P5)."
+    ),
+    "VERSION": "1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",  # served from our own static files: no internet needed
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# CORS: the API is open to browser notebooks for reading (GET), nothing else.
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
 
 LOGGING = {
     "version": 1,

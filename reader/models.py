@@ -112,6 +112,7 @@ class Section(models.Model):
     closer = models.TextField(null=True, blank=True)
     record_separator = models.CharField(max_length=10, blank=True)
     paragraph_count = models.PositiveIntegerField(default=0)
+    blank_lines_after = models.PositiveIntegerField(default=0)
     line = models.PositiveIntegerField(default=0)
 
     class Meta:

@@ -25,6 +25,7 @@ Pure Python, no Django: the table is read once, lazily, on first use.
 from __future__ import annotations
 
 import threading
+from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["fold_char", "fold", "query_alternatives", "TABLE_PATH"]
@@ -97,9 +98,24 @@ def query_alternatives(ch: str) -> frozenset[str]:
     ones returns all of their canonical forms, and always its own fold too, which is the
     form a simplified text is indexed under: ``'发'`` -> ``{'发', '發', '髮'}``, ``'后'`` ->
     ``{'后', '後'}``, ``'干'`` -> ``{'干', '乾', '幹', '榦'}``, ``'余'`` -> ``{'余', '餘'}``,
-    ``'云'`` -> ``{'云', '雲'}``. So does a variant whose fold the exclusions refused
+    ``'云'`` -> ``{'云', '雲'}`` in the table, but characters of Taiwan's standard set
+    (Big5) are taken as written: ``'后'``, ``'干'``, ``'余'``, ``'云'`` -> themselves. So does a variant whose fold the exclusions refused
     (``'温'`` -> ``{'温', '溫'}``) or that the MOE table lists under several regular
     characters (``'冡'`` -> ``{'冢', '蒙'}``). ``'于'`` stays ``{'于'}`` (于 and 於 are kept
     apart). Every element is one code point; raises ``ValueError`` unless ``len(ch) == 1``."""
     folded = fold_char(ch)
+    if _is_traditional_standard(ch):
+        return frozenset((folded,))
     return _alternatives.get(ch) or frozenset((folded,))
+
+
+@lru_cache(maxsize=None)
+def _is_traditional_standard(ch: str) -> bool:
+    """True for characters of Taiwan's standard set (encodable in Big5): such a query
+    character is taken as written, never as a simplified form of another character
+    (后 is not 後, 干 is not 乾, 具 is not 俱 in a classical text)."""
+    try:
+        ch.encode("big5")
+    except UnicodeEncodeError:
+        return False
+    return not ch.isascii()

@@ -30,12 +30,22 @@ def reindex_juan(juan_id: int | None, old_juan_id: int | None = None) -> None:
     get_search_backend().replace_juan(old_juan_id, docs, juan_id=juan_id)
 
 
+#: Reindexes that failed after their transaction committed (index busy, disk full …), as
+#: ``(juan_id, old_juan_id, message)``: the database is right and the index behind until
+#: ``manage.py check_index --repair`` (or ``rebuild_index``) runs. Commands report these.
+failed_reindexes: list[tuple[int | None, int | None, str]] = []
+
+
 class _Reindex:
     def __init__(self, juan_id, old_juan_id):
         self.juan_id, self.old_juan_id = juan_id, old_juan_id
 
     def __call__(self):
-        reindex_juan(self.juan_id, self.old_juan_id)
+        try:
+            reindex_juan(self.juan_id, self.old_juan_id)
+        except Exception as exc:  # noqa: BLE001 - the commit stands; the index is repaired later
+            logger.error("search index not updated for juan %s: %s", self.juan_id, exc)
+            failed_reindexes.append((self.juan_id, self.old_juan_id, str(exc)))
 
 
 def schedule_juan_reindex(juan_id: int | None, old_juan_id: int | None = None) -> None:

@@ -80,17 +80,21 @@ def test_command_summary_and_rejections(tmp_path, search_backend, capsys):
     folder.mkdir()
     shutil.copy(SEED, folder / "a_seed.txt")
     shutil.copy(CASES / "stray_close.txt", folder / "b_bad.txt")
-    shutil.copy(CASES / "markup_in_note.txt", folder / "c_markup.txt")
+    eleven = (CASES / "markup_in_note.txt").read_text(encoding="utf-8").replace("禮書綱目卷十", "禮書綱目卷十一")
+    (folder / "c_eleven.txt").write_text(eleven, encoding="utf-8")
+    shutil.copy(SEED, folder / "d_same_juan.txt")
     with pytest.raises(CommandError) as info:
         call_command("import_texts", str(folder))
-    assert str(info.value) == "1 of 3 files rejected; nothing was stored from them"
+    assert str(info.value) == "2 of 4 files rejected; nothing was stored from them"
     out, err = capsys.readouterr()
-    # markup_in_note.txt claims the same work and juan as the seed, so it replaces it.
-    assert out.splitlines()[-1] == "1 works, 2 juans, 47 sections, 335 notes imported; 1 files rejected"
+    assert out.splitlines()[-1] == "1 works, 2 juans, 47 sections, 335 notes imported; 2 files rejected"
     assert f"rejected {folder / 'b_bad.txt'}:8:4: 】 without a matching 【" in err
-    assert Juan.objects.count() == 1 and Section.objects.count() == 2
-    # The index followed the commits: only the surviving juan's passages are there.
-    assert search_backend.juan_ids() == {Juan.objects.get().pk}
+    assert (f"rejected {folder / 'd_same_juan.txt'}:1:1: claims the same work and juan (禮書綱目 卷十) as "
+            f"{folder / 'a_seed.txt'}, imported earlier in this run") in err
+    assert list(Juan.objects.order_by("number").values_list("number", "label")) == [(10, "卷十"), (11, "卷十一")]
+    assert Section.objects.count() == 47
+    # The index followed the commits: both juans' passages are there, nothing else.
+    assert search_backend.juan_ids() == set(Juan.objects.values_list("pk", flat=True))
 
 
 @pytest.mark.usefixtures("empty_db")

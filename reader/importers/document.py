@@ -100,6 +100,8 @@ class SectionDoc:
     record_separator: str = ""
     records: list[PieceDoc] = field(default_factory=list)
     line: int = 0  # 1-based line of the section's first paragraph in the source file
+    #: Blank lines written after the closer line (seed form), kept for the write-back.
+    blank_lines_after: int = 0
     #: Source layout of the closer (mandoku only): its indentation and line end; offsets
     #: count code points of ``closer``.
     closer_layout: list[tuple[int, str]] = field(default_factory=list)
@@ -114,7 +116,8 @@ class SectionDoc:
         lines = ["".join(p.render() for p in para) for para in self.paragraphs]
         if self.closer is not None:
             records = "".join(p.render() for p in self.records)
-            lines.append(self.closer + (self.record_separator + records if self.records else ""))
+            lines.append(self.closer + self.record_separator + records)
+        lines.extend([""] * self.blank_lines_after)
         return lines
 
 
@@ -155,11 +158,17 @@ class JuanDocument:
     final_newline: bool = False
     warnings: list[str] = field(default_factory=list)
     source_format: str = "siku"
+    #: SHA-256 of the imported file's bytes (set by the reader, "" for built documents).
+    sha256: str = ""
     #: Kanripo text ID (``KR1d0086``) and edition (``WYG``, ``SBCK``, ``tls``); mandoku only.
     kanripo_id: str = ""
     edition: str = ""
     #: The juan labels of the parts of a file that holds several (``["卷首中", "卷首下"]``).
     juan_parts: list[str] = field(default_factory=list)
+    #: The file's sequence number in its folder (``KR1d0086_002.txt`` → 2); mandoku only.
+    #: Unlike ``juan_number`` it is unique within a work (卷首中 in ``_002`` and 卷二 in
+    #: ``_004`` both have juan_number 2).
+    file_sequence: int | None = None
 
     @property
     def sections(self) -> list[SectionDoc]:

@@ -7,6 +7,7 @@ transaction commits, the search index is updated for that juan (``transaction.on
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,22 @@ class LoadResult:
     warnings: list[str]
 
 
+UNSAFE_SLUG = re.compile(r"[\s/\\?#%.]+")
+
+
+def make_slug(title: str, author: str = "") -> str:
+    """A URL-safe, unique work slug from its title: ``/``, ``\\``, ``?``, ``#``, ``%``,
+    ``.`` and spaces become ``-`` (``禮書/綱目`` → ``禮書-綱目``); CJK stays as it is."""
+    base = UNSAFE_SLUG.sub("-", title).strip("-") or "work"
+    slug, n = base, 2
+    if Work.objects.filter(slug=slug).exists():
+        slug = f"{base}-{UNSAFE_SLUG.sub('-', author).strip('-') or 'anon'}"
+    while Work.objects.filter(slug=slug).exists():
+        slug = f"{base}-{n}"
+        n += 1
+    return slug
+
+
 def _work_for(doc: JuanDocument) -> Work:
     """The work the juan belongs to: same title and author; a file that names no author
     (a headless file named with --work) joins the one work of that title if there is one."""
@@ -39,34 +56,31 @@ def _work_for(doc: JuanDocument) -> Work:
         if len(same_title) == 1:
             work = same_title[0]
     if work is None:
-        slug = doc.work_title
-        if Work.objects.filter(slug=slug).exists():
-            slug = f"{doc.work_title}-{doc.author or 'anon'}"
-            n = 2
-            while Work.objects.filter(slug=slug).exists():
-                slug = f"{doc.work_title}-{doc.author or 'anon'}-{n}"
-                n += 1
         work = Work.objects.create(
             title=doc.work_title, author=doc.author, native_place=doc.native_place,
-            dynasty=doc.dynasty, collection=doc.collection, slug=slug,
+            dynasty=doc.dynasty, collection=doc.collection, slug=make_slug(doc.work_title, doc.author),
         )
     return work
 
 
-@transaction.atomic
 def load_document(doc: JuanDocument, sha256: str = "") -> LoadResult:
     """Store ``doc`` as one juan, replacing any juan with the same work and number.
 
-    Atomic: on any error nothing is written. The search index is updated after commit.
+    Atomic: on any error nothing is written. The search index is updated once, after
+    commit (the piece and section signals are muted meanwhile).
     """
+    from search.signals import muted
+
+    with transaction.atomic(), muted():
+        return _load(doc, sha256)
+
+
+def _load(doc: JuanDocument, sha256: str) -> LoadResult:
     work = _work_for(doc)
     old = Juan.objects.filter(work=work, number=doc.juan_number).first()
     old_id = old.pk if old else None
     if old:
-        from search.signals import muted
-
-        with muted():
-            old.delete()
+        old.delete()
     juan = Juan.objects.create(
         work=work, number=doc.juan_number, label=doc.juan_label,
         header="\n".join(doc.header_lines), trailer="\n".join(doc.trailer_lines),
@@ -84,7 +98,7 @@ def load_document(doc: JuanDocument, sha256: str = "") -> LoadResult:
             section = Section.objects.create(
                 juan=juan, chapter=chapter, position=position, title=sdoc.title, closer=sdoc.closer,
                 record_separator=sdoc.record_separator, paragraph_count=len(sdoc.paragraphs),
-                line=sdoc.line,
+                line=sdoc.line, blank_lines_after=sdoc.blank_lines_after,
             )
             ppos = 0
             for pnum, para in enumerate(sdoc.paragraphs):
@@ -107,20 +121,29 @@ def load_document(doc: JuanDocument, sha256: str = "") -> LoadResult:
                       notes=sum(1 for p in pieces if p.is_note), warnings=list(doc.warnings))
 
 
-def import_file(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
-                juan_number: int | None = None) -> LoadResult:
-    """Read, parse and load one file. Raises ``TextFormatError`` before writing anything
-    when the file cannot be taken."""
-    path = Path(path)
+def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
+                  juan_number: int | None = None) -> JuanDocument:
+    """Read and parse one file (no database); ``doc.sha256`` is the digest of its bytes.
+    Raises ``TextFormatError`` when the file cannot be taken."""
     from .errors import TextFormatError
 
+    path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise TextFormatError(str(path), 1, 1, f"cannot read file: {exc.strerror or exc}") from None
     text = decode_bytes(data, str(path), encoding)
     doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
-    return load_document(doc, sha256=hashlib.sha256(data).hexdigest())
+    doc.sha256 = hashlib.sha256(data).hexdigest()
+    return doc
+
+
+def import_file(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
+                juan_number: int | None = None) -> LoadResult:
+    """Read, parse and load one file. Raises ``TextFormatError`` before writing anything
+    when the file cannot be taken."""
+    doc = read_document(path, encoding=encoding, work_title=work_title, juan_number=juan_number)
+    return load_document(doc, sha256=doc.sha256)
 
 
 def juan_to_document(juan: Juan) -> JuanDocument:
@@ -140,7 +163,8 @@ def juan_to_document(juan: Juan) -> JuanDocument:
     sections: dict[int, SectionDoc] = {}
     for section in juan.sections.all():
         sdoc = SectionDoc(title=section.title, closer=section.closer, record_separator=section.record_separator,
-                          paragraphs=[[] for _ in range(section.paragraph_count)], line=section.line)
+                          paragraphs=[[] for _ in range(section.paragraph_count)], line=section.line,
+                          blank_lines_after=section.blank_lines_after)
         sections[section.pk] = sdoc
         chapters[section.chapter_id].sections.append(sdoc)
     for piece in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):

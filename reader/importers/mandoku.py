@@ -53,8 +53,10 @@ stay with the preceding element. So a page break almost always sits in a piece's
 Structure
 ---------
 * Sections end at closers: an *indented* line beginning with 右 and a title
-  (``　　右戒百官¶``). A line that merely begins with 右 because the printed text
-  wrapped there is not indented and stays text. After a bare ``記`` label line, indented
+  (``　　右戒百官¶``), indented differently from the line before it. A line that
+  merely begins with 右 because the printed text wrapped there is not indented (or, in
+  an indented block such as a 記 record block or a list, indented like its neighbours)
+  and stays text. After a bare ``記`` label line, indented
   ``記…`` lines close sections too (儀禮鄭註句讀). Text after the closer's title on the
   same line (and on following lines with the closer's indentation) is the section's
   records (RECORD / RECORD_NOTE); note source tags (``  鄉射記``) are split off as in
@@ -68,6 +70,13 @@ Structure
 * Texts without closers (and over-long stretches between closers) are cut into sections
   at headings, numbered paragraphs, short heading lines and paragraph starts, never larger
   than about ``HARD_LIMIT`` characters (see ``_group``); such sections have no closer.
+  Cuts fall only at line breaks where no piece continues, so no piece is ever split --
+  except a run of plain text longer than ``UNIT_LIMIT``, which may end at a line break
+  to allow a cut there (when no cut falls there the two halves are joined again). A 記
+  block longer than ``HARD_LIMIT`` keeps the records written on its closer's line and
+  goes on in sections of its own (RECORD pieces in paragraphs, no closer, the closer's
+  title). A single note longer than the limit (讀禮通考 prints whole commentaries as one
+  continuous small-print note) makes a section of its own that size.
 * The tls editions (``BASEEDITION tls``: 周禮 KR1d0001, 左傳 KR1e0001) print no
   small-print notes: there ``( ) /`` are plain text.
 
@@ -102,18 +111,22 @@ PILCROW = "¶"
 #: closed section of 禮書綱目 卷十 has about 1,300 characters.
 SOFT_LIMIT = 1200
 HARD_LIMIT = 2400
+#: A run of main text continues across printed lines only while its unit holds fewer
+#: than ``UNIT_LIMIT`` characters; after that a new piece starts at the next line, so that
+#: long paragraphs without notes can still be cut into sections at a line break.
+UNIT_LIMIT = 600
 #: A short one-line paragraph (a heading such as 喪期一 or 小祥) names the section it opens.
 HEADING_MAX = 12
 #: Whole-line labels (as 經 in the seed form; 補 opens supplementary texts in 禮書綱目).
 LABELS = ("經", "傳", "記", "補")
 
-PB = re.compile(r"<pb:([^>\n]*)>")
+PB = re.compile(r"<pb:([^<>()¶\s]*)>")
 ENTITY = re.compile(r"&KR\d+;")
 #: Tokens of a content line: page break, pilcrows, note markup, an ideographic
 #: description sequence in [] (text, its () and / are not markup), a run of text.
-TOKEN = re.compile(r"<pb:[^>\n]*>|<pb:|¶+|[()/]|\[[^\]\n]*\]|[^<¶()/\[]+|[<\[]")
-TOKEN_TLS = re.compile(r"<pb:[^>\n]*>|<pb:|¶+|\[[^\]\n]*\]|[^<¶\[]+|[<\[]")
-PB_ONLY = re.compile(r"^[\u3000 ]*(?:<pb:[^>\n]*>[\u3000 ¶]*)+$")
+TOKEN = re.compile(r"<pb:[^<>()¶\s]*>|<pb:|¶+|[()/]|\[[^\]\n]*\]|[^<¶()/\[]+|[<\[]")
+TOKEN_TLS = re.compile(r"<pb:[^<>()¶\s]*>|<pb:|¶+|\[[^\]\n]*\]|[^<¶\[]+|[<\[]")
+PB_ONLY = re.compile(r"^[\u3000 ]*(?:<pb:[^<>()¶\s]*>[\u3000 ¶]*)+$")
 BLANK = re.compile(r"^[\u3000 ¶]*$")
 ORG_HEADING = re.compile(r"^(\*+)\s+(?:(?P<num>\d+)\s+)?(?P<title>.*?)\s*$")
 TLS_HEADING = re.compile(r"^(?P<num>[A-Z]?[\d.]*)《(?P<title>[^》]+)》$")
@@ -121,11 +134,15 @@ TLS_NUMBER = re.compile(r"^(?:[A-Z]\d+(?:\.\d+)*|\d+(?:\.\d+)+)\.?(?=\S)")
 PROPERTY = re.compile(r"^#\+(?P<key>[A-Z_]+):\s*(?:(?P<prop>[A-Z_]+)\s+)?(?P<value>.*?)\s*$")
 JUAN_LABEL = re.compile(rf"^(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)(?P<part>[上中下])?$")
 COLLECTION = re.compile(r"^[\u3000]*欽定四庫全書")
-CHAPTER_LINE = re.compile(r"^(?P<title>[^\s()<¶右][^\s()<¶]{0,9})(?P<sep>\u3000+)(?P<category>[^\s()<¶].{0,15}?)$")
+CHAPTER_LINE = re.compile(r"^(?P<title>[^\s()<¶右][^\s()<¶]{0,9})(?P<sep>\u3000+)(?P<category>[^\s()<¶][^()<¶]{0,15}?)$")
+CLOSER = re.compile(r"^(?P<closer>[右記](?P<title>[^\u3000 ()<¶]+))")
+JI_CLOSER = re.compile(r"記[^\u3000 ()<¶]{1,20}¶?")
+#: A line that begins with a well-formed note (character counts after SBCK closing lines).
+NOTE_LED = re.compile(r"\u3000*\([^()\n]*\)[^()\n]*(?:\([^()\n]*\)[^()\n]*)*")
 SEQUENCE = re.compile(r"_(\d{3})(?:\D|$)")
 TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000]+)(?P<tag>[^ \u3000()]{1,12})$", re.S)
 READ_ME_LINK = re.compile(r"\[\[file:(?P<file>[^\]:]+)(?:::(?P<anchor>[^\]]*))?\]\[(?P<title>[^\]]*)\]\]")
-READ_ME_SECTION = re.compile(r"^(?P<num>[A-Z]?\d+(?:\.\d+)*)(?:\s+(?P<name>.*))?$")
+READ_ME_SECTION = re.compile(r"^(?P<num>[A-Z](?:\d+(?:\.\d+)*)?|\d+(?:\.\d+)+)(?:\s+(?P<name>.*))?$")
 #: Office titles that may precede an author's name in a byline (刑部尚書徐乾學撰).
 OFFICES = re.compile(r"^(?P<office>.*?(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫))(?P<rest>.{2,})$")
 
@@ -324,16 +341,18 @@ class _Unit:
     lines: int = 1
     label: bool = False
     number: str = ""  # tls paragraph number
+    forced: bool = False  # a run of text cut at a line break only to bound the unit's size
     # closer
     closer: _Fixed | None = None
     title: str = ""
     separator: str = ""
-    records: list[_Piece] = field(default_factory=list)
+    record_units: list[list[_Piece]] = field(default_factory=list)  # records between clean line breaks
+    forced_records: set = field(default_factory=set)  # indexes of record units that continue a text run
     # heading / part
     chapter: ChapterDoc | None = None
 
     def size(self) -> int:
-        return sum(p.n for p in self.pieces) + sum(p.n for p in self.records)
+        return sum(p.n for p in self.pieces) + sum(p.n for u in self.record_units for p in u)
 
 
 # ---------------------------------------------------------------------------------------
@@ -431,12 +450,11 @@ class _Parser:
         while i < limit:
             line = lines[i]
             if line.startswith("#"):
-                if i > start and PROPERTY.match(line) and line.startswith("#+PROPERTY: JUAN"):
+                if line.startswith("#+PROPERTY: JUAN"):
                     break
-                self.property_line(line) if first else None
                 i += 1
                 continue
-            if PB_ONLY.match(line) or (BLANK.match(line) and "title" not in found):
+            if PB_ONLY.match(line) or BLANK.match(line):
                 i += 1
                 continue
             if first and self.tls and line.startswith("*") and "org" not in found:
@@ -456,9 +474,6 @@ class _Parser:
                     i += 1
                     continue
             if "title" in found and "byline" not in found:
-                if BLANK.match(line):
-                    i += 1
-                    continue
                 b = self.byline_line(line)
                 if b:
                     found["byline"] = b
@@ -477,14 +492,15 @@ class _Parser:
                 continue
             if self.closing_line(line):
                 return j
-            if not self.tls and line.lstrip(IDEO_SPACE).startswith("("):
+            if not self.tls and NOTE_LED.fullmatch(line):
                 j -= 1
                 continue
             break
         return len(lines)
 
     # -- metadata --------------------------------------------------------------------------
-    def metadata(self, found: dict, body_lines: list[str]) -> None:
+    def metadata(self, found: dict) -> None:
+        """Fill the document's metadata from the header (see ``parse_mandoku``)."""
         doc = self.doc
         doc.work_title = self.work
         ids = PB.findall(self.text[:20000])
@@ -504,15 +520,19 @@ class _Parser:
             doc.warnings.append(f"{self.path}: no #+TITLE; the work title is taken from the file name")
         m = SEQUENCE.search(Path(self.path).name)
         sequence = int(m.group(1)) if m else None
+        doc.file_sequence = sequence
 
-        parts = [v for k, v in self.props if k == "JUAN" and v and not v.isdigit()]
+        parts = [m.group(1).strip() for m in re.finditer(r"^#\+PROPERTY:\s+JUAN\s+(.*)$", self.text, re.M)]
+        parts = [v for v in parts if v and not v.isdigit()]
         doc.juan_parts = list(dict.fromkeys(parts))
         readme_labels: list[str] = []
         if self.readme:
             _, table = parse_readme(self.readme)
             for _, title in table.get(Path(self.path).name, []):
+                if self.work and title.startswith(self.work):
+                    title = title[len(self.work):].strip()
                 sm = READ_ME_SECTION.match(title)
-                if sm and (sm["name"] or not title.isdigit()) and "." in sm["num"] or (sm and sm["num"][:1].isalpha()):
+                if sm:
                     name = (sm["name"] or "").replace("〈", "").replace("〉", "").strip()
                     if name:
                         self.section_names[sm["num"]] = name
@@ -530,6 +550,8 @@ class _Parser:
             label = title_label
         if not label and org and org["title"]:
             label = org["title"]
+        if not label and title_label:
+            label = title_label
         doc.juan_label = label
         number = None
         for candidate in (label.split("・")[0], title_label):
@@ -571,12 +593,11 @@ class _Parser:
         title = self.prop("TITLE")
         self.work = title.split(" / ")[0].strip()
         self.tls = self.prop("BASEEDITION").strip() == "tls" or "_tls_" in self.text[:5000]
-        head_end, found = self.read_header(lines, 0, len(lines), first=True)
-        head_end = max(head_end, n_props)
+        head_end, found = self.read_header(lines, n_props, len(lines), first=True)
         trailer_start = self.find_trailer(lines, head_end)
         doc.header_lines = lines[:head_end]
         doc.trailer_lines = lines[trailer_start:]
-        self.metadata(found, lines[head_end:trailer_start])
+        self.metadata(found)
         units = self.scan_body(lines, head_end, trailer_start, nl)
         self.group(units)
         if not doc.sections:
@@ -602,7 +623,8 @@ class _Parser:
         at_start = True                  # at a section start (chapter lines allowed)
         ji_mode = False                  # a bare 記 line was seen: indented 記… lines close sections
         prev_indent = -1
-        prev_closed = False              # the previous line closed its paragraph (label line)
+        in_label = False                 # in a label paragraph (經(…) and the lines continuing its note)
+        line_indent = None               # indentation of the previous content line (None after a blank)
 
         def flush_trailing():
             nonlocal pending
@@ -628,7 +650,8 @@ class _Parser:
                     chapter = ChapterDoc(title=part_value, heading=None)
                     units.append(_Unit("part", lineno, chapter=chapter))
                     cont, unit, mode, closer_unit = None, None, "main", None
-                    para_break, at_start, ji_mode, prev_indent = True, True, False, -1
+                    para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+                    line_indent = None
                     i = j
                     continue
                 pending.append(raw)
@@ -638,15 +661,43 @@ class _Parser:
                 pending.append(raw)
                 i += 1
                 continue
-            if BLANK.match(line) or (not self.tls and self.closing_line(line)):
+            if BLANK.match(line) or (not self.tls and "(" not in line and self.closing_line(line)):
                 pending.append(raw)
                 para_break = True
-                cont, mode = None, "main"
+                cont, mode, line_indent = None, "main", None
                 i += 1
                 continue
             stripped = line.lstrip(IDEO_SPACE)
             indent_str = line[: len(line) - len(stripped)]
             indent = len(indent_str)
+            is_closer = False
+            # A closer is indented, and indented differently from the line before it: a 右
+            # line in a block of text at its own indentation is that text wrapping.
+            if indent and not self.tls and indent != line_indent and (
+                    stripped.startswith("右") or (ji_mode and stripped.startswith("記"))):
+                closer_m = CLOSER.match(stripped)
+                is_closer = bool(closer_m) and (stripped.startswith("右") or bool(JI_CLOSER.fullmatch(stripped)))
+            line_indent = indent
+            if mode == "record" and not (indent == record_indent and not is_closer):
+                mode, closer_unit = "main", None
+                para_break = True
+
+            # ---- record continuation lines (same indentation as their closer) ----
+            if mode == "record":
+                lead = "".join(pending) + indent_str
+                pending = []
+                cont_arg = _continues(cont, stripped, indent, "record")
+                current = closer_unit.record_units[-1]
+                if cont_arg is None or (cont_arg[0] == "text" and sum(x.n for x in current) >= UNIT_LIMIT):
+                    if cont_arg is not None:
+                        closer_unit.forced_records.add(len(closer_unit.record_units))
+                    cont_arg = None
+                    closer_unit.record_units.append([])
+                last, c = self.scan_line(stripped, tokens_re, lineno, indent, closer_unit.record_units[-1], RECORD,
+                                         RECORD_NOTE, lead, term, cont_arg, last)
+                cont = (c[0], c[1], indent, "record") if c else None
+                i += 1
+                continue
 
             # ---- headings ----
             heading = None
@@ -656,7 +707,7 @@ class _Parser:
             elif self.tls and TLS_HEADING.match(line):
                 m = TLS_HEADING.match(line)
                 heading = (line, ChapterDoc(title=m["title"], heading=line))
-            elif at_start and not indent and line.endswith(PILCROW) and mode == "main":
+            elif at_start and not indent and line.endswith(PILCROW):
                 m = CHAPTER_LINE.match(line[:-1])
                 if m and "<" not in line:
                     heading = (line[:-1], ChapterDoc(title=m["title"], category=m["category"].strip(IDEO_SPACE),
@@ -670,20 +721,14 @@ class _Parser:
                 chapter.heading_layout = fixed.layout
                 units.append(_Unit("heading", lineno, chapter=chapter))
                 last = fixed
-                cont, unit, mode, closer_unit = None, None, "main", None
-                para_break, at_start, ji_mode, prev_indent = True, True, False, -1
+                cont, unit = None, None
+                para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+                line_indent = None
                 i += 1
                 continue
 
             # ---- closers ----
-            closer_m = None
-            if indent and not self.tls:
-                if stripped.startswith("右") or (ji_mode and stripped.startswith("記")):
-                    closer_m = re.match(r"^(?P<closer>[右記](?P<title>[^\u3000 ()<¶]+))", stripped)
-                    if closer_m and stripped.startswith("記") and not re.fullmatch(
-                            r"記[^\u3000 ()<¶]{1,20}¶?", stripped):
-                        closer_m = None
-            if closer_m:
+            if is_closer:
                 flush_trailing()
                 closer = _Fixed(closer_m["closer"])
                 _add(closer.layout, 0, "".join(pending) + indent_str)
@@ -698,30 +743,16 @@ class _Parser:
                 if body and not _layout_only(body):
                     cu.separator = sep
                     col0 = indent + len(closer_m["closer"]) + len(sep)
-                    last, cont = self.scan_line(body, tokens_re, lineno, col0, cu.records, RECORD, RECORD_NOTE,
-                                                "", term, None, last)
-                    cont = (cont[0], cont[1], indent, "record") if cont else None
+                    cu.record_units.append([])
+                    last, c = self.scan_line(body, tokens_re, lineno, col0, cu.record_units[-1], RECORD,
+                                             RECORD_NOTE, "", term, None, last)
+                    cont = (c[0], c[1], indent, "record") if c else None
                     mode, record_indent, closer_unit = "record", indent, cu
                 else:
                     closer.lay(rest + term)
-                    mode, closer_unit = "main", None
-                para_break, at_start, prev_indent, prev_closed = True, True, -1, False
+                para_break, at_start, prev_indent, in_label = True, True, -1, False
                 i += 1
                 continue
-
-            # ---- record continuation lines ----
-            if mode == "record" and indent == record_indent and closer_unit is not None and not para_break:
-                cont_arg = cont if cont and cont[2] == indent and cont[3] == "record" else None
-                lead = "".join(pending) + indent_str
-                pending = []
-                last, c = self.scan_line(stripped, tokens_re, lineno, indent, closer_unit.records, RECORD,
-                                         RECORD_NOTE, lead, term, cont_arg, last)
-                cont = (c[0], c[1], indent, "record") if c else None
-                i += 1
-                continue
-            if mode == "record":
-                mode, closer_unit = "main", None
-                para_break = True
 
             # ---- content lines ----
             label = None
@@ -729,27 +760,30 @@ class _Parser:
             bare = stripped.rstrip(PILCROW)
             if not self.tls:
                 for lab in LABELS:
-                    if bare == lab or (stripped.startswith(lab + "(") and not (cont and cont[0] == "note")):
+                    if bare == lab or stripped.startswith(lab + "("):
                         label = lab
                         break
-            elif para_break or prev_closed:
+            elif para_break or in_label:
                 m = TLS_NUMBER.match(stripped)
                 if m:
                     number = m.group(0)
             if label == "記" and bare == "記":
                 ji_mode = True
-            new_para = para_break or prev_closed or label is not None or bool(number) or (
+            label_closed = in_label and not (cont and cont[0] == "note")
+            new_para = para_break or label_closed or label is not None or bool(number) or (
                 not self.tls and indent != prev_indent)
             cont_arg = None
-            if cont and cont[3] == "main" and not para_break and cont[2] == indent:
-                if cont[0] == "note" and stripped.startswith("(") and label is None:
-                    cont_arg = cont
-                elif cont[0] == "text" and not new_para:
-                    cont_arg = cont
+            forced = False
+            if not para_break and label is None and not number:
+                cont_arg = _continues(cont, stripped, indent, "main", new_para)
+                if cont_arg and cont_arg[0] == "text" and unit is not None and unit.size() >= UNIT_LIMIT:
+                    cont_arg = None
+                    forced = True
             if cont_arg is None:
                 unit = _Unit("para", lineno, new_para=new_para, indent=indent, label=label is not None,
-                             number=number.rstrip("."))
+                             number=number.rstrip("."), forced=forced)
                 units.append(unit)
+                in_label = label is not None
             else:
                 unit.lines += 1
             lead = "".join(pending) + indent_str
@@ -769,9 +803,6 @@ class _Parser:
             last, c = self.scan_line(body, tokens_re, lineno, col0, unit.pieces, TEXT, NOTE, lead, term,
                                      cont_arg, last)
             cont = (c[0], c[1], indent, "main") if c else None
-            if label and cont and cont[0] == "text":
-                cont = None
-            prev_closed = bool(label) and not (cont and cont[0] == "note")
             para_break, at_start, prev_indent = False, False, indent
             i += 1
         # End of the body: what is left stays with the last element.
@@ -818,7 +849,6 @@ class _Parser:
                     note.lay(tok)
                 else:
                     line_pending += tok
-                ended = None
                 continue
             if tok == "(":
                 if note is not None:
@@ -875,9 +905,11 @@ class _Parser:
         chapter = ChapterDoc()
         chapters = [chapter]
         run: list[_Unit] = []
+        numbered_chapter = False  # a tls heading (A1.1《…》) groups the numbered paragraphs under it
 
         def close_run(closer: _Unit | None):
-            for section in _group(run, closer, self.section_names):
+            default = chapter.title if numbered_chapter else ""
+            for section in _group(run, closer, self.section_names, default, headings=not self.tls):
                 chapter.sections.append(section)
 
         for u in units:
@@ -886,18 +918,17 @@ class _Parser:
                 run = []
                 chapter = u.chapter
                 chapters.append(chapter)
+                numbered_chapter = bool(self.tls and chapter.heading and TLS_HEADING.match(chapter.heading))
             elif u.kind == "closer":
                 close_run(u)
                 run = []
-            elif u.number and run:
+            elif u.number and run and not numbered_chapter:
                 close_run(None)
                 run = [u]
             else:
                 run.append(u)
         close_run(None)
         doc.chapters = [c for c in chapters if c.sections or c.heading is not None or c.heading_layout]
-        if chapters[0] is not doc.chapters[0] if doc.chapters else False:
-            pass
 
     def split_tags(self) -> None:
         """Split note source tags (``…稍屬  鄉射記``) and resolve 同上, in text order."""
@@ -920,11 +951,42 @@ class _Parser:
                 last_source = source or last_source
 
 
+def _continues(cont, stripped: str, indent: int, mode: str, new_para: bool = False):
+    """The ``cont`` a line continues: a note if the last line ended with ``)`` and this one
+    (at the same indentation) starts with ``(``; a text run if both sides are text and no
+    paragraph starts here."""
+    if not cont or cont[3] != mode or cont[2] != indent:
+        return None
+    if cont[0] == "note":
+        return cont if stripped.startswith("(") else None
+    if stripped.startswith("(") or new_para:
+        return None
+    return cont
+
+
+def _extend_merging(pieces: list[_Piece], more: list[_Piece]) -> None:
+    """Append ``more`` to ``pieces``, joining a text run that was cut at a line break
+    (see ``UNIT_LIMIT``) back into one piece."""
+    if pieces and more and pieces[-1].kind == more[0].kind and more[0].kind in (TEXT, RECORD):
+        a, b = pieces[-1], more[0]
+        for offset, raw in b.layout:
+            _add(a.layout, a.n + offset, raw)
+        a.chunks.extend(b.chunks)
+        a.n += b.n
+        more = more[1:]
+    pieces.extend(more)
+
+
+def _n(pieces: list[_Piece]) -> int:
+    return sum(p.n for p in pieces)
+
+
 def _layout_only(s: str) -> bool:
     return not PB.sub("", s).strip(IDEO_SPACE + PILCROW + " ")
 
 
-def _group(run: list[_Unit], closer: _Unit | None, names: dict[str, str]) -> list[SectionDoc]:
+def _group(run: list[_Unit], closer: _Unit | None, names: dict[str, str], default_title: str = "",
+           headings: bool = True) -> list[SectionDoc]:
     """Cut a run of paragraph units (between two hard boundaries) into sections.
 
     A run closed by a closer is one section unless it grows beyond ``HARD_LIMIT``
@@ -940,7 +1002,8 @@ def _group(run: list[_Unit], closer: _Unit | None, names: dict[str, str]) -> lis
     for k, u in enumerate(run):
         nxt = run[k + 1] if k + 1 < len(run) else None
         heading_like.append(
-            u.lines == 1 and len(u.pieces) == 1 and u.pieces[0].kind == TEXT and u.pieces[0].n <= HEADING_MAX
+            headings and u.lines == 1 and len(u.pieces) == 1 and u.pieces[0].kind == TEXT
+            and u.pieces[0].n <= HEADING_MAX
             and (nxt is None or nxt.new_para) and u.new_para and not u.label)
     chunks: list[list[int]] = []
     size = 0
@@ -948,10 +1011,10 @@ def _group(run: list[_Unit], closer: _Unit | None, names: dict[str, str]) -> lis
     for k, u in enumerate(run):
         start = not chunks
         if not start:
-            if size >= HARD_LIMIT:
+            if size and size + u.size() > HARD_LIMIT:
                 start = True
             elif closer is None and u.new_para:
-                if u.label or (heading_like[k] and not only_headings) or size >= SOFT_LIMIT:
+                if (u.label and not u.number) or (heading_like[k] and not only_headings) or size >= SOFT_LIMIT:
                     start = True
         if start:
             chunks.append([])
@@ -963,15 +1026,20 @@ def _group(run: list[_Unit], closer: _Unit | None, names: dict[str, str]) -> lis
     sections: list[SectionDoc] = []
     for c, chunk in enumerate(chunks):
         section = SectionDoc(line=run[chunk[0]].line)
+        paragraphs: list[list[_Piece]] = []
         for j, k in enumerate(chunk):
             u = run[k]
-            pieces = [p.build() for p in u.pieces]
-            if j == 0 or u.new_para or not section.paragraphs:
-                section.paragraphs.append(pieces)
+            if j == 0 or u.new_para or not paragraphs:
+                paragraphs.append(list(u.pieces))
+            elif u.forced:
+                _extend_merging(paragraphs[-1], u.pieces)
             else:
-                section.paragraphs[-1].extend(pieces)
+                paragraphs[-1].extend(u.pieces)
+        section.paragraphs = [[p.build() for p in para] for para in paragraphs]
         first = run[chunk[0]]
-        if first.number:
+        if default_title:
+            section.title = default_title
+        elif first.number:
             section.title = names.get(first.number, first.number)
         else:
             titles = []
@@ -985,16 +1053,37 @@ def _group(run: list[_Unit], closer: _Unit | None, names: dict[str, str]) -> lis
     if closer is not None:
         if not sections:
             sections.append(SectionDoc(line=closer.line))
+            size = 0
         last = sections[-1]
         last.closer = closer.closer.content
         last.closer_layout = closer.closer.layout
         last.title = closer.title
         last.record_separator = closer.separator
-        last.records = [p.build() for p in closer.records]
+        # Records stay with their closer up to HARD_LIMIT; a longer 記 block goes on in
+        # sections of its own (record pieces as paragraphs, no closer).
+        units = closer.record_units
+        groups: list[list[_Piece]] = []  # the closer's records, then one paragraph per extra section
+        for k, unit in enumerate(units):
+            if k and size and size + _n(unit) > HARD_LIMIT:
+                groups.append(list(unit))
+                size = 0
+            elif not groups:
+                groups.append(list(unit))
+            elif k in closer.forced_records:
+                _extend_merging(groups[-1], unit)
+            else:
+                groups[-1].extend(unit)
+            size += _n(unit)
+        if groups:
+            last.records = [p.build() for p in groups[0]]
+        for group in groups[1:]:
+            extra = SectionDoc(title=closer.title, line=group[0].line if group else closer.line)
+            extra.paragraphs.append([p.build() for p in group])
+            sections.append(extra)
         for s in sections[:-1]:
             s.title = s.title or closer.title
     # Numbered (tls) sections keep their name on every part.
     if run and run[0].number:
         for s in sections[1:]:
-            s.title = s.title or sections[0].title
+            s.title = sections[0].title
     return sections

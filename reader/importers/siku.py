@@ -28,7 +28,7 @@ from .errors import TextFormatError
 from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
 
 OPEN, CLOSE = "【", "】"
-SPACES = " \u3000"
+SPACES = " \u3000\t"
 #: Labels that open a block of classic, tradition or record text (經 as in the seed).
 LABELS = ("經", "傳", "記")
 #: Source tags on main-text notes must look like a book or chapter name (or 同上); record
@@ -39,7 +39,11 @@ TITLE_LINE = re.compile(
     rf"^(?P<work>[^\s【】]+?)(?P<label>卷之?(?P<num>[{NUMERAL_CHARS}]+)(?P<part>[上中下])?)"
     r"(?:(?P<sep>[ \u3000]+)(?P<byline>\S.*))?$"
 )
-CHAPTER_LINE = re.compile(r"^(?P<title>[^\s【】右][^\s【】]*)[ \u3000]+(?P<category>[^\s【】]+)$")
+#: A chapter line: title, spaces, category; the category names a rite or ends in a numeral
+#: (嘉禮十五, 家禮一, 喪禮), so a main-text line with a stray space is not taken for one.
+CHAPTER_LINE = re.compile(
+    rf"^(?P<title>[^\s【】右][^\s【】]*)[ \u3000]+(?P<category>[^\s【】]*(?:禮|樂|[{NUMERAL_CHARS}])[上中下]?)$")
+MAX_JUAN = 9999
 #: Dynasty prefixes of Siku bylines (宋朱熹撰); 國朝 marks a Qing author.
 DYNASTIES = ("國朝", "皇朝", "後漢", "東漢", "西漢", "南唐", "後周", "北魏", "北齊", "北周",
              "漢", "魏", "晉", "宋", "齊", "梁", "陳", "隋", "唐", "元", "明", "清", "周")
@@ -170,10 +174,14 @@ class _Parser:
             doc.work_title = title_match["work"]
             doc.juan_label = title_match["label"]
             doc.juan_number = chinese_to_int(title_match["num"])
+            if doc.juan_number > MAX_JUAN:
+                self.error(i, len(title_match["work"]) + 1, f"juan number {doc.juan_number} is out of range (0–{MAX_JUAN})")
             if title_match["byline"]:
                 doc.dynasty, doc.native_place, doc.author = parse_byline(title_match["byline"])
         if self.override_title:
             doc.work_title = self.override_title
+        if self.override_number is not None and not 0 <= self.override_number <= MAX_JUAN:
+            self.error(1, 1, f"juan number {self.override_number} is out of range (0–{MAX_JUAN})")
         if self.override_number is not None and self.override_number != doc.juan_number:
             doc.juan_number = self.override_number
             doc.juan_label = "卷" + int_to_chinese(self.override_number)
@@ -213,6 +221,10 @@ class _Parser:
             if chapter is None:
                 chapter = ChapterDoc()
                 doc.chapters.append(chapter)
+            if section is None and not line.strip() and chapter.sections \
+                    and chapter.sections[-1].closer is not None:
+                chapter.sections[-1].blank_lines_after += 1  # a blank line after a closer
+                continue
             if section is None:
                 section = SectionDoc(line=lineno)
                 chapter.sections.append(section)
@@ -228,7 +240,7 @@ class _Parser:
                 section = None
                 continue
             section.paragraphs.append(self.paragraph(line, lineno))
-        if not doc.sections:
+        if not any(p.text.strip() for p in doc.all_pieces()):
             line, column = (i + 1, 1) if i < len(lines) else (len(lines), len(lines[-1]) + 1)
             self.error(line, column, "no text: the file has a header but no main text")
         return doc

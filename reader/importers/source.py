@@ -19,6 +19,23 @@ def _locate_byte(data: bytes, pos: int, encoding: str) -> tuple[int, int]:
     return line, column
 
 
+def _looks_like_utf16(data: bytes) -> str | None:
+    """``"utf-16-le"``/``"utf-16-be"`` if ``data`` decodes as that and reads as CJK text
+    or ASCII (nine in ten characters), else None."""
+    if len(data) % 2:
+        return None
+    for name in ("utf-16-le", "utf-16-be"):
+        try:
+            text = data.decode(name)
+        except UnicodeDecodeError:
+            continue
+        plausible = sum(1 for ch in text if ch.isascii() and (ch.isprintable() or ch in "\r\n\t")
+                        or "\u3000" <= ch <= "\u9fff" or "\uf900" <= ch <= "\uffef")
+        if text and plausible >= 0.9 * len(text):
+            return name
+    return None
+
+
 def locate(text: str, index: int) -> tuple[int, int]:
     """1-based (line, column) of character ``index`` in ``text`` (columns count code points)."""
     line = text.count("\n", 0, index) + 1
@@ -34,17 +51,29 @@ def decode_bytes(data: bytes, path: str, encoding: str = "utf-8") -> str:
     """
     if not data.strip():
         raise TextFormatError(path, 1, 1, "empty file: there is no text to import")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) and not encoding.lower().startswith("utf-16"):
+        raise TextFormatError(path, 1, 1, "the file is UTF-16 (it starts with a UTF-16 byte order mark); "
+                                          "import it with --encoding utf-16")
     nul = data.find(b"\x00")
     if nul >= 0 and encoding.lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig", "gb18030", "gbk", "big5", "big5hkscs"):
+        utf16 = _looks_like_utf16(data)
+        if utf16:
+            raise TextFormatError(path, 1, 1, f"not UTF-8: the bytes read as {utf16} without a byte order mark; "
+                                              f"import it with --encoding {utf16}")
         line, column = _locate_byte(data, nul, encoding)
         raise TextFormatError(path, line, column, "not a text file: NUL byte (binary data?)")
     try:
-        codecs.lookup(encoding)
+        if not codecs.lookup(encoding)._is_text_encoding:
+            raise LookupError(encoding)
     except LookupError:
-        raise TextFormatError(path, 1, 1, f"unknown encoding {encoding!r}") from None
+        raise TextFormatError(path, 1, 1, f"unknown text encoding {encoding!r} (e.g. utf-8, gb18030, big5)") from None
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
+        utf16 = _looks_like_utf16(data) if encoding.lower().replace("-", "") == "utf8" else None
+        if utf16:
+            raise TextFormatError(path, 1, 1, f"not UTF-8: the bytes read as {utf16} without a byte order mark; "
+                                              f"import it with --encoding {utf16}") from None
         line, column = _locate_byte(data, exc.start, encoding)
         hint = ""
         if encoding.lower().replace("-", "") in ("utf8",):
@@ -53,6 +82,11 @@ def decode_bytes(data: bytes, path: str, encoding: str = "utf-8") -> str:
             path, line, column,
             f"not valid {encoding}: byte 0x{data[exc.start]:02x} cannot be decoded{hint}",
         ) from None
+    if not text.lstrip("\ufeff").strip():
+        raise TextFormatError(path, 1, 1, "empty file: there is no text to import (only white space)")
+    if "\r" in text and "\n" not in text:
+        raise TextFormatError(path, 1, text.index("\r") + 1,
+                              "lines end with CR only (old Mac line endings): convert them to LF or CRLF")
     bad = FORBIDDEN.search(text)
     if bad:
         line, column = locate(text, bad.start())

@@ -153,9 +153,13 @@ class BaseSearchBackend:
         self.alias = alias
         self.params = params
 
-    def rebuild(self, documents: Iterable[SearchDocument]) -> int:
+    def rebuild(self, documents: Iterable[SearchDocument], catch_up=None) -> int:
         """Replace the whole index with ``documents``; readers see the old index until the
-        new one is complete. Returns the number of documents indexed."""
+        new one is complete. Returns the number of documents indexed.
+
+        ``catch_up``, if given, is called with the set of juan ids indexed so far before the
+        new index goes live, and returns ``(juan_ids_to_remove, documents_to_add)`` for
+        what changed in the database meanwhile; it is called again until both are empty."""
         raise NotImplementedError
 
     def replace_juan(self, old_juan_id: int | None, documents: list[SearchDocument],
@@ -179,6 +183,10 @@ class BaseSearchBackend:
 
     def juan_ids(self) -> set[int]:
         """The juans that have passages in the index."""
+        raise NotImplementedError
+
+    def passages_by_juan(self) -> dict[int, set[tuple[str, str]]]:
+        """``{juan_id: {(doc_id, text), ...}}`` of everything in the index (for check_index)."""
         raise NotImplementedError
 
     def clear(self) -> None:

@@ -29,8 +29,14 @@ class MemoryBackend(BaseSearchBackend):
     def _docs(self) -> dict[str, SearchDocument]:
         return _stores.setdefault(self.name, {})
 
-    def rebuild(self, documents) -> int:
+    def rebuild(self, documents, catch_up=None) -> int:
         fresh = {d.doc_id: d for d in documents}
+        for _ in range(10 if catch_up else 0):
+            remove, add = catch_up({d.juan_id for d in fresh.values()})
+            if not remove and not add:
+                break
+            fresh = {k: d for k, d in fresh.items() if d.juan_id not in set(remove)}
+            fresh.update({d.doc_id: d for d in add})
         with _lock:
             _stores[self.name] = fresh
         return len(fresh)
@@ -44,6 +50,12 @@ class MemoryBackend(BaseSearchBackend):
 
     def document_count(self) -> int:
         return len(self._docs)
+
+    def passages_by_juan(self) -> dict[int, set[tuple[str, str]]]:
+        out: dict[int, set[tuple[str, str]]] = {}
+        for d in self._docs.values():
+            out.setdefault(d.juan_id, set()).add((d.doc_id, d.text))
+        return out
 
     def juan_ids(self) -> set[int]:
         return {d.juan_id for d in self._docs.values()}

@@ -188,17 +188,29 @@ class WhooshBackend(BaseSearchBackend):
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
     # -- writing -------------------------------------------------------------------------
-    def rebuild(self, documents: Iterable[SearchDocument]) -> int:
+    def rebuild(self, documents: Iterable[SearchDocument], catch_up=None) -> int:
         with self._writer_lock():
             gen = self._new_generation()
             try:
                 ix = whoosh_index.open_dir(str(gen))
                 writer = ix.writer(limitmb=256)
-                n = 0
+                n, juans = 0, set()
                 for doc in documents:
                     writer.add_document(**_fields(doc))
+                    juans.add(doc.juan_id)
                     n += 1
+                for _ in range(10 if catch_up else 0):
+                    remove, add = catch_up(set(juans))
+                    if not remove and not add:
+                        break
+                    for jid in remove:
+                        writer.delete_by_term("juan_id", jid)
+                        juans.discard(jid)
+                    for doc in add:
+                        writer.add_document(**_fields(doc))
+                        juans.add(doc.juan_id)
                 writer.commit()
+                n = whoosh_index.open_dir(str(gen)).doc_count()
             except BaseException:
                 shutil.rmtree(gen, ignore_errors=True)
                 raise
@@ -224,6 +236,13 @@ class WhooshBackend(BaseSearchBackend):
     def document_count(self) -> int:
         with self._searcher() as searcher:
             return searcher.doc_count()
+
+    def passages_by_juan(self) -> dict[int, set[tuple[str, str]]]:
+        out: dict[int, set[tuple[str, str]]] = {}
+        with self._searcher() as searcher:
+            for fields in searcher.all_stored_fields():
+                out.setdefault(fields["juan_id"], set()).add((fields["doc_id"], fields["text"]))
+        return out
 
     def juan_ids(self) -> set[int]:
         with self._searcher() as searcher:

@@ -6,10 +6,26 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from django.db.utils import OperationalError
+
 from reader.importers.errors import TextFormatError
-from reader.importers.loader import import_file
+from reader.importers.loader import load_document, read_document
+from search.signals import failed_reindexes
 
 TEXT_SUFFIXES = {".txt"}
+
+
+def juan_number(value: str) -> int:
+    """``--juan``: an integer from 0 to 9999."""
+    import argparse
+
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if not 0 <= number <= 9999:
+        raise argparse.ArgumentTypeError(f"juan number {number} is out of range (0–9999)")
+    return number
 
 
 def collect_files(paths: list[str]) -> list[Path]:
@@ -17,6 +33,8 @@ def collect_files(paths: list[str]) -> list[Path]:
     ``CommandError`` for a path that does not exist."""
     files: list[Path] = []
     for name in paths:
+        if not name.strip():
+            raise CommandError(f"{name!r}: no such file or folder (an empty path)")
         path = Path(name)
         if path.is_dir():
             files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES))
@@ -35,23 +53,36 @@ class Command(BaseCommand):
         parser.add_argument("--encoding", default="utf-8",
                             help="encoding of the files (default utf-8; e.g. gb18030, big5)")
         parser.add_argument("--work", help="work title for files without a title line")
-        parser.add_argument("--juan", type=int, help="juan number for files without a title line")
+        parser.add_argument("--juan", type=juan_number, help="juan number for files without a title line (0–9999)")
 
     def handle(self, *args, **opts):
         files = collect_files(opts["paths"])
         if not files:
             raise CommandError("no text files found in " + ", ".join(opts["paths"]))
         works, juans, sections, notes, failures = set(), 0, 0, 0, []
+        claimed: dict[tuple[str, int], Path] = {}
+        del failed_reindexes[:]
         progress = tqdm(files, unit="file", disable=len(files) < 3, file=self.stderr._out)
         for path in progress:
             progress.set_postfix_str(path.name)
             try:
-                result = import_file(path, encoding=opts["encoding"], work_title=opts["work"],
-                                     juan_number=opts["juan"])
+                doc = read_document(path, encoding=opts["encoding"], work_title=opts["work"],
+                                    juan_number=opts["juan"])
+                key = (doc.work_title, doc.author, doc.juan_number)
+                if key in claimed:
+                    raise TextFormatError(str(path), 1, 1, (
+                        f"claims the same work and juan ({doc.work_title} {doc.juan_label or doc.juan_number}) as "
+                        f"{claimed[key]}, imported earlier in this run; import them separately if one should "
+                        f"replace the other"))
+                claimed[key] = path
+                result = load_document(doc, sha256=doc.sha256)
             except TextFormatError as exc:
                 failures.append(str(exc))
                 self.stderr.write(f"rejected {exc}")
                 continue
+            except OperationalError as exc:
+                raise CommandError(f"{path}: the database is busy ({exc}); another import may be running. "
+                                   f"Nothing from this file was stored; try again when it has finished.") from None
             for warning in result.warnings:
                 self.stderr.write(f"note: {warning}")
             works.add(result.juan.work_id)
@@ -63,5 +94,9 @@ class Command(BaseCommand):
                 self.stdout.write(f"{verb} {path}: {result.juan} ({result.sections} sections, {result.notes} notes)")
         self.stdout.write(f"{len(works)} works, {juans} juans, {sections} sections, {notes} notes imported"
                           + (f"; {len(failures)} files rejected" if failures else ""))
+        if failed_reindexes:
+            self.stderr.write(f"warning: the search index could not be updated for {len(failed_reindexes)} juans "
+                              f"({failed_reindexes[0][2]}); the texts are stored. Run "
+                              f"`python manage.py check_index --repair` when the index is free.")
         if failures:
             raise CommandError(f"{len(failures)} of {len(files)} files rejected; nothing was stored from them")

@@ -1,0 +1,182 @@
+"""Damaged and tricky input found by trying to break the importer (each once a real failure)."""
+import fcntl
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from reader.importers.errors import TextFormatError
+from reader.importers.loader import import_file
+from reader.importers.siku import parse_siku
+from reader.importers.source import decode_bytes
+from reader.models import Juan, Work
+from search import signals
+from search.backends import SearchQuery
+from search.indexing import rebuild_from_database
+
+from .conftest import SEED
+
+SMALL = "測試書卷三 婺源江永撰\n射禮 嘉禮一\n射人戒【戒告也】宰戒\n右戒射\n測試書卷三"
+
+
+def write(tmp_path, name, text, encoding="utf-8"):
+    path = tmp_path / name
+    path.write_bytes(text.encode(encoding) if isinstance(text, str) else text)
+    return path
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_reindexes_once_after_commit(search_backend, monkeypatch):
+    calls = []
+    monkeypatch.setattr(signals, "reindex_juan", lambda new, old=None: calls.append((new, old)))
+    first = import_file(SEED).juan
+    second = import_file(SEED).juan
+    assert calls == [(first.pk, None), (second.pk, first.pk)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_busy_index_at_commit_is_reported_and_repaired(search_backend, settings, capsys):
+    settings.SEARCH_BACKENDS["default"]["LOCK_TIMEOUT"] = 0.2
+    search_backend.path.mkdir(parents=True, exist_ok=True)
+    with open(search_backend.path / "write.lock", "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        call_command("import_texts", str(SEED))
+        fcntl.flock(held, fcntl.LOCK_UN)
+    err = capsys.readouterr().err
+    assert "warning: the search index could not be updated for 1 juans" in err
+    assert "Run `python manage.py check_index --repair`" in err
+    assert Juan.objects.count() == 1
+    assert search_backend.search(SearchQuery("鵠")).count == 0  # behind the database
+    with pytest.raises(CommandError, match="1 juans differ; run with --repair"):
+        call_command("check_index")
+    call_command("check_index", "--repair")
+    assert search_backend.search(SearchQuery("鵠")).count == 21
+    call_command("check_index")
+    assert capsys.readouterr().out.splitlines()[-1] == "the index matches the database: 1 juans"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rebuild_catches_up_with_an_import_made_while_it_read(search_backend, settings, tmp_path):
+    settings.SEARCH_BACKENDS["default"]["LOCK_TIMEOUT"] = 0.2
+    import_file(SEED)
+    other = write(tmp_path, "eleven.txt", SMALL.replace("測試書", "另一書"))
+    original = search_backend.rebuild
+
+    def rebuild_with_an_import_in_the_middle(documents, catch_up=None):
+        def docs():
+            for i, d in enumerate(documents):
+                if i == 10:
+                    import_file(other)  # its own reindex cannot get the lock the rebuild holds
+                yield d
+        return original(docs(), catch_up=catch_up)
+
+    search_backend.rebuild = rebuild_with_an_import_in_the_middle
+    rebuild_from_database(search_backend)
+    assert search_backend.search(SearchQuery("戒告也")).count == 1
+    assert search_backend.juan_ids() == set(Juan.objects.values_list("pk", flat=True))
+
+
+@pytest.mark.django_db
+def test_title_with_a_slash_gets_a_safe_slug(client, empty_db, search_backend, tmp_path):
+    import_file(write(tmp_path, "slash.txt", SMALL.replace("測試書", "禮書/綱目")))
+    work = Work.objects.get()
+    assert (work.title, work.slug) == ("禮書/綱目", "禮書-綱目")
+    assert client.get("/").status_code == 200
+    assert client.get("/works/禮書-綱目/juan/3/").status_code == 200
+    for name in ("..", "x?y#z%"):
+        import_file(write(tmp_path, "n.txt", SMALL.replace("測試書", name)))
+    assert sorted(Work.objects.values_list("slug", flat=True)) == ["work", "x-y-z", "禮書-綱目"]
+    assert client.get("/").status_code == 200
+
+
+@pytest.mark.parametrize("text", ["\u3000\u3000\n  \n", "【】", "測試書卷三\n【 】\n", "\ufeff\u3000"])
+def test_files_without_text_are_rejected(tmp_path, text):
+    with pytest.raises(TextFormatError, match="(empty file|no text)"):
+        import_file(write(tmp_path, "nothing.txt", text))
+
+
+def test_empty_path_argument():
+    with pytest.raises(CommandError, match="'': no such file or folder"):
+        call_command("import_texts", "")
+
+
+@pytest.mark.parametrize("line", ["右請射\t記君於郊【註】", "右請射\u3000記君於郊【註】", "右請射  記君於郊【註】"])
+def test_closer_separators(line):
+    text = f"測試書卷三\n經文【注】\n{line}\n測試書卷三"
+    doc = parse_siku(text, "x.txt")
+    section = doc.sections[0]
+    assert (section.title, [p.kind for p in section.records]) == ("請射", ["record", "record_note"])
+    assert doc.render() == text
+
+
+@pytest.mark.parametrize("closer", ["右請射 ", "右請射\u3000", "右請射\t"])
+def test_trailing_space_after_a_closer_round_trips(closer):
+    text = f"測試書卷三\n經文【注】\n{closer}\n測試書卷三"
+    doc = parse_siku(text, "x.txt")
+    assert doc.sections[0].title == "請射"
+    assert doc.render() == text
+
+
+def test_a_main_text_line_with_a_space_is_not_a_chapter():
+    text = "測試書卷三\n射禮 嘉禮一\n射人戒\n右戒\n公升 即席【注】\n右升\n測試書卷三"
+    doc = parse_siku(text, "x.txt")
+    assert [c.title for c in doc.chapters] == ["射禮"]
+    assert [p.text for p in doc.sections[1].pieces] == ["公升 即席", "注"]
+
+
+def test_blank_lines_after_a_closer_make_no_phantom_section():
+    text = "測試書卷三\n射人戒\n右戒\n\n\n測試書卷三"
+    doc = parse_siku(text, "x.txt")
+    assert [s.title for s in doc.sections] == ["戒"]
+    assert doc.render() == text
+
+
+@pytest.mark.django_db
+def test_blank_lines_round_trip_through_the_database(empty_db, tmp_path):
+    text = "測試書卷三\n射人戒\n右戒\n\n乃射\n右射\n\n測試書卷三"
+    juan = import_file(write(tmp_path, "blank.txt", text)).juan
+    assert juan.sections.count() == 2
+    assert juan.render_source() == text
+
+
+@pytest.mark.parametrize("text,message", [
+    ("測試書卷九九九九九\n經\n右戒", "x.txt:1:4: juan number 99999 is out of range (0–9999)"),
+])
+def test_juan_number_range(text, message):
+    with pytest.raises(TextFormatError) as info:
+        parse_siku(text, "x.txt")
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--juan", "-5"], "juan number -5 is out of range"),
+    (["--juan", "99999999999999999999"], "is out of range"),
+    (["--juan", "x"], "not a number"),
+])
+def test_juan_option_range(args, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("import_texts", str(SEED), *args)
+
+
+@pytest.mark.parametrize("data,encoding,message", [
+    ("測試".encode("utf-16"), "utf-8", "f.txt:1:1: the file is UTF-16 (it starts with a UTF-16 byte order mark); "
+                                       "import it with --encoding utf-16"),
+    ("測試書卷三\n經".encode("utf-16-le"), "utf-8", "f.txt:1:1: not UTF-8: the bytes read as utf-16-le without a "
+                                                   "byte order mark; import it with --encoding utf-16-le"),
+    ("測試書卷三 婺源江永撰".encode("utf-16-be"), "utf-8", "f.txt:1:1: not UTF-8: the bytes read as utf-16-be "
+                                                       "without a byte order mark; import it with --encoding utf-16-be"),
+    ("測試".encode(), "rot13", "f.txt:1:1: unknown text encoding 'rot13' (e.g. utf-8, gb18030, big5)"),
+    ("測試".encode(), "base64", "f.txt:1:1: unknown text encoding 'base64' (e.g. utf-8, gb18030, big5)"),
+    ("測試".encode(), "no-such-codec", "f.txt:1:1: unknown text encoding 'no-such-codec' (e.g. utf-8, gb18030, big5)"),
+    (b"\xe6\xb8\xac\r\xe8\xa9\xa6\r", "utf-8", "f.txt:1:2: lines end with CR only (old Mac line endings): "
+                                               "convert them to LF or CRLF"),
+])
+def test_encoding_problems_are_explained(data, encoding, message):
+    with pytest.raises(TextFormatError) as info:
+        decode_bytes(data, "f.txt", encoding)
+    assert str(info.value) == message
+
+
+def test_utf16_imports_when_named():
+    text = decode_bytes(SMALL.encode("utf-16"), "f.txt", "utf-16")
+    assert text == SMALL  # Python's utf-16 codec consumes the byte order mark
+    assert parse_siku(text, "f.txt").render() == SMALL

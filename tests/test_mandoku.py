@@ -1,0 +1,471 @@
+"""The mandoku (Kanripo) parser and writer on the whole Kanripo corpus.
+
+Every file under ``/work/shared/corpus/kanripo`` is parsed once (module fixture); counts
+are checked against regexes run on the raw files, independently of the parser. Pure
+Python: no database.
+"""
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from reader.importers.document import LABEL, NOTE, NOTE_KINDS, RECORD, RECORD_NOTE, TEXT
+from reader.importers.errors import TextFormatError
+from reader.importers.mandoku import (
+    HARD_LIMIT, is_mandoku, page_breaks, parse_mandoku, parse_readme, render_mandoku, render_piece,
+)
+from reader.importers.siku import parse_siku
+from search.folding import fold
+
+from .conftest import SEED, SHARED
+
+KANRIPO = SHARED / "corpus" / "kanripo"
+FILES = sorted(KANRIPO.glob("*/*.txt"))
+J10 = KANRIPO / "KR1d0086" / "KR1d0086_012.txt"
+J10_WYG = KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt"
+
+pytestmark = pytest.mark.skipif(not FILES, reason="Kanripo corpus not available")
+
+# Independent counts: regexes on the raw file, sharing nothing with the parser.
+IDS = re.compile(r"\[[^\]\n]*\]")  # ideographic description [桌-日+(ㄇ@(人/人))]: not markup
+PB_TAG = re.compile(r"<pb:([^>\n]*)>")
+ENTITY = re.compile(r"&KR\d{4};")
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
+#: A note closed at the end of a line and reopened at the same indentation on the next
+#: printed line (page-break lines may stand between): one note, not two.
+NOTE_JOIN = re.compile(r"^(\u3000*)(?!\u3000)[^\n]*\)¶\n(?=(?:<pb:[^>\n]*>¶\n)*\1\()", re.M)
+INDENTED_CLOSER = re.compile(r"^(\u3000+)右[^\u3000 ()<¶\n]")
+SKIPPED = re.compile(r"^#|^[\u3000 ]*(?:<pb:[^>\n]*>[\u3000 ¶]*)+$")  # comment and page-break lines
+BLANK_LINE = re.compile(r"^[\u3000 ¶]*$")
+
+
+def raw_closer_count(raw: str) -> int:
+    """Indented 右 lines whose indentation differs from the previous text line's."""
+    count, previous = 0, None
+    for line in raw.split("\n"):
+        if SKIPPED.match(line):
+            continue
+        if BLANK_LINE.match(line):
+            previous = None
+            continue
+        indent = len(line) - len(line.lstrip("\u3000"))
+        m = INDENTED_CLOSER.match(line)
+        if m and indent != previous:
+            count += 1
+        previous = indent
+    return count
+
+
+def raw_note_count(text: str) -> int:
+    text = IDS.sub("", text)
+    return text.count("(") - len(NOTE_JOIN.findall(text))
+
+
+def is_tls(raw: str) -> bool:
+    return "#+PROPERTY: BASEEDITION tls" in raw
+
+
+def readme_for(path: Path):
+    readme = path.parent / "Readme.org"
+    return readme.read_text(encoding="utf-8") if readme.exists() else None
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    """``{path: (raw, doc)}`` for every file, parsed once with its folder's Readme.org."""
+    readmes = {d: readme_for(d / "x") for d in {f.parent for f in FILES}}
+    raws = {f: f.read_text(encoding="utf-8") for f in FILES}
+    start = time.perf_counter()
+    docs = {f: parse_mandoku(raw, str(f), readmes[f.parent]) for f, raw in raws.items()}
+    corpus_parse_seconds = time.perf_counter() - start
+    print(f"\nparsed {len(docs)} files, {sum(map(len, raws.values())):,} characters "
+          f"in {corpus_parse_seconds:.1f} s")
+    return {f: (raws[f], docs[f]) for f in FILES}
+
+
+@pytest.fixture(scope="module")
+def j10(corpus):
+    return corpus[J10][1]
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return parse_siku(SEED.read_text(encoding="utf-8"), str(SEED))
+
+
+def content_of(piece):
+    return piece.text + piece.tag_separator + piece.source_tag
+
+
+def all_pieces(doc):
+    return [p for s in doc.sections for p in s.pieces + s.records]
+
+
+# -- lossless -------------------------------------------------------------------------------
+
+def test_every_file_round_trips(corpus):
+    assert len(corpus) == 322
+    failed = [f.name for f, (raw, doc) in corpus.items() if render_mandoku(doc) != raw]
+    assert failed == []
+
+
+def test_layout_offsets_are_valid(corpus):
+    for f, (raw, doc) in corpus.items():
+        for p in all_pieces(doc):
+            offsets = [o for o, _ in p.layout]
+            assert offsets == sorted(set(offsets)), f
+            assert all(0 <= o <= len(content_of(p)) for o in offsets), f
+            assert all(raw_part for _, raw_part in p.layout)
+            assert "¶" not in p.text and "<pb:" not in p.text and "\n" not in p.text, f
+
+
+# -- counts per file, computed independently -------------------------------------------------
+
+def test_notes_come_back(corpus):
+    """Notes: every ``(`` of the file (outside [] descriptions), minus the joins of notes
+    continued on the next line; notes in the raw header or trailer lines are not pieces.
+    The tls editions have no small-print notes."""
+    for f, (raw, doc) in corpus.items():
+        parsed = sum(p.kind in NOTE_KINDS for p in all_pieces(doc))
+        if is_tls(raw):
+            assert parsed == 0, f
+            continue
+        outside = raw_note_count("\n".join(doc.header_lines + doc.trailer_lines))
+        assert parsed == raw_note_count(raw) - outside, f.name
+
+
+def test_page_breaks_come_back_in_order(corpus):
+    for f, (raw, doc) in corpus.items():
+        breaks = page_breaks(doc)
+        assert [b[3] for b in breaks] == PB_TAG.findall(raw), f.name
+        positions = [b[:3] for b in breaks]
+        assert positions == sorted(positions), f.name
+        sections = doc.sections
+        for s, k, offset, _ in breaks:
+            piece = (sections[s].pieces + sections[s].records)[k]
+            assert 0 <= offset <= len(piece.text)
+
+
+def test_entities_come_back_literally(corpus):
+    for f, (raw, doc) in corpus.items():
+        texts = [content_of(p) for p in all_pieces(doc)]
+        texts += [s.closer or "" for s in doc.sections] + [c.heading or "" for c in doc.chapters]
+        texts += doc.header_lines + doc.trailer_lines
+        assert sum(len(ENTITY.findall(t)) for t in texts) == len(ENTITY.findall(raw)), f.name
+    total = sum(len(ENTITY.findall(raw)) for raw, _ in corpus.values())
+    assert total == 829
+
+
+def test_text_comes_back(corpus):
+    """Every Han character of the file (comment lines aside) is in the text -- pieces,
+    closers, headings -- or in the raw header/trailer or a boilerplate layout line, and
+    layout holds almost none of them."""
+    def no_comments(s):
+        return "\n".join(line for line in s.split("\n") if not line.startswith("#"))
+
+    for f, (raw, doc) in corpus.items():
+        pieces = all_pieces(doc)
+        text = [content_of(p) for p in pieces] + [s.closer or "" for s in doc.sections]
+        text += [c.heading or "" for c in doc.chapters]
+        layout = "".join(r for p in pieces for _, r in p.layout)
+        layout += "".join(r for s in doc.sections for _, r in s.closer_layout)
+        layout += "".join(r for c in doc.chapters for _, r in c.heading_layout)
+        in_text = sum(len(HAN.findall(t)) for t in text)
+        in_layout = len(HAN.findall(no_comments(layout)))
+        in_raw_lines = len(HAN.findall(no_comments("\n".join(doc.header_lines + doc.trailer_lines))))
+        assert in_text + in_layout + in_raw_lines == len(HAN.findall(no_comments(raw))), f.name
+        assert in_layout <= 0.01 * in_text, f.name
+
+
+def test_closers_per_file(corpus):
+    """Sections closed by 右 (and, after a bare 記 line, by indented 記…) lines."""
+    for f, (raw, doc) in corpus.items():
+        if is_tls(raw):
+            assert all(s.closer is None for s in doc.sections)
+            continue
+        expected = raw_closer_count(raw)
+        ji = re.search(r"^\u3000*記¶$", raw, re.M)
+        if ji:
+            expected += len(re.findall(r"^\u3000+記[^\u3000 ()<¶\n]{1,20}¶?$", raw[ji.end():], re.M))
+        assert sum(s.closer is not None for s in doc.sections) == expected, f.name
+
+
+def test_one_juan_per_file_and_parts(corpus):
+    for f, (raw, doc) in corpus.items():
+        assert doc.file_sequence == int(re.search(r"_(\d{3})\.txt$", f.name).group(1))
+        parts = [v.strip() for v in re.findall(r"^#\+PROPERTY: JUAN (.*)$", raw, re.M)]
+        assert doc.juan_parts == [v for v in parts if not v.isdigit()]
+        assert doc.source_format == "mandoku"
+        assert doc.kanripo_id == f.name.split("_")[0]
+    for folder in {f.parent for f in FILES}:
+        readme = readme_for(folder / "x")
+        if readme:
+            _, table = parse_readme(readme)
+            assert set(table) == {f.name for f in folder.glob("*.txt")}
+
+
+SECTIONS_PER_FOLDER = {
+    "KR1d0001": 387, "KR1d0002": 91, "KR1d0005": 466, "KR1d0026": 68, "KR1d0038": 574,
+    "KR1d0051": 1708, "KR1d0086": 1436, "KR1d0086-WYG": 45, "KR1e0001": 597,
+}
+
+
+def test_sections_per_folder(corpus):
+    counts = {}
+    for f, (raw, doc) in corpus.items():
+        counts[f.parent.name] = counts.get(f.parent.name, 0) + len(doc.sections)
+    assert counts == SECTIONS_PER_FOLDER
+
+
+def test_no_section_is_huge(corpus):
+    """Texts without closers are cut into sections; none is larger than HARD_LIMIT
+    characters unless it is one single note (a commentary block printed as one
+    continuous small-print note, which the format makes ONE note) or a closed section
+    whose excess is the 記 records written on its closer's line (they stay with it)."""
+    over = 0
+    for f, (raw, doc) in corpus.items():
+        for s in doc.sections:
+            pieces = s.pieces + s.records
+            size = sum(len(content_of(p)) for p in pieces)
+            if size > HARD_LIMIT:
+                over += 1
+                single_note = len(pieces) == 1 and pieces[0].kind in NOTE_KINDS
+                text_size = sum(len(content_of(p)) for p in s.pieces)
+                assert single_note or (s.records and text_size <= HARD_LIMIT), (f.name, s.line, size)
+    assert over < 30
+
+
+@pytest.mark.parametrize("folder,files,sections,min_sections", [
+    ("KR1d0026", 17, 68, 1),   # 儀禮 (SBCK): continuous text, no closers, no paragraph breaks
+    ("KR1d0001", 6, 387, 31),  # 周禮 (tls): one section per numbered office (1.1 大宰 …)
+    ("KR1e0001", 12, 597, 5),  # 左傳 (tls): 經/傳 of each year, cut at numbered paragraphs
+])
+def test_texts_without_closers(corpus, folder, files, sections, min_sections):
+    docs = [doc for f, (raw, doc) in corpus.items() if f.parent.name == folder]
+    assert len(docs) == files
+    assert sum(len(d.sections) for d in docs) == sections
+    for doc in docs:
+        assert all(s.closer is None for s in doc.sections)
+        assert len(doc.sections) >= min_sections
+        sizes = [sum(len(content_of(p)) for p in s.pieces) for s in doc.sections]
+        assert max(sizes) <= HARD_LIMIT
+        total = sum(sizes)
+        assert max(sizes) < total / 2 or total < 2 * HARD_LIMIT
+
+
+def test_tls_sections_are_named(corpus):
+    doc = corpus[KANRIPO / "KR1d0001" / "KR1d0001_001.txt"][1]
+    assert (doc.juan_number, doc.juan_label) == (1, "天官冢宰")
+    titles = [s.title for s in doc.sections]
+    assert titles[0] == "敘官" and "大宰" in titles and "小宰" in titles  # from Readme.org: 1.1 〈大宰〉
+    first = doc.sections[titles.index("大宰")].paragraphs[0]
+    assert (first[0].kind, first[0].text) == (LABEL, "1.1.")
+    assert first[1].text.startswith("大宰之職，")  # ¶ line ends are layout: the lines join
+    zuo = corpus[KANRIPO / "KR1e0001" / "KR1e0001_001.txt"][1]
+    assert zuo.juan_label == "隱公"
+    assert [c.title for c in zuo.chapters][:3] == ["傳", "隱公元年經", "隱公元年傳"]
+    assert zuo.sections[1].title == "隱公元年經"
+    assert zuo.notes() == []  # "(corr.=…" in the tls editions is text, not a note
+
+
+# -- 禮書綱目 卷十 and the seed ----------------------------------------------------------------
+
+def test_metadata(j10):
+    assert (j10.work_title, j10.kanripo_id, j10.edition) == ("禮書綱目", "KR1d0086", "WYG")
+    assert (j10.juan_label, j10.juan_number, j10.file_sequence) == ("卷十", 10, 12)
+    assert (j10.author, j10.native_place, j10.dynasty) == ("江永", "婺源", "")
+    assert j10.collection == "欽定四庫全書"
+    assert j10.source_format == "mandoku"
+    assert j10.header_lines[-1] == "\u3000禮書綱目卷十\u3000\u3000\u3000\u3000\u3000\u3000\u3000婺源江永撰¶"
+    assert j10.trailer_lines == ["\u3000禮書綱目卷十¶"]
+    assert [(c.title, c.category) for c in j10.chapters] == [("大射儀", "嘉禮十五")]
+
+
+def test_metadata_variants():
+    raw = J10.read_text(encoding="utf-8")
+    doc = parse_mandoku(raw.replace("#+TITLE: 禮書綱目", "#+TITLE: 禮書綱目 / WYG"), str(J10))
+    assert doc.work_title == "禮書綱目"
+    witness = raw.replace("#+PROPERTY: BASEEDITION WYG    ", "#+PROPERTY: WITNESS SBCK")
+    assert parse_mandoku(witness, str(J10)).edition == "SBCK"
+    # The WYG branch file has no ID and JUAN 12 (its sequence): ID and edition come from
+    # the page ids, 卷十 from the title line.
+    wyg = parse_mandoku(J10_WYG.read_text(encoding="utf-8"), str(J10_WYG))
+    assert (wyg.kanripo_id, wyg.edition, wyg.juan_label, wyg.juan_number) == ("KR1d0086", "WYG", "卷十", 10)
+
+
+def test_front_matter_and_readme(corpus):
+    readme = (KANRIPO / "KR1d0086" / "Readme.org").read_text(encoding="utf-8")
+    work, table = parse_readme(readme)
+    assert work == "禮書綱目"
+    assert table["KR1d0086_012.txt"] == [("012-1a", "卷十")]
+    head = corpus[KANRIPO / "KR1d0086" / "KR1d0086_002.txt"][1]
+    assert (head.juan_number, head.juan_label, head.juan_parts) == (2, "卷首中・卷首下", ["卷首中", "卷首下"])
+    assert [c.title for c in head.chapters][-1] == "卷首下"  # the second part is a chapter
+    front = corpus[KANRIPO / "KR1d0086" / "KR1d0086_000.txt"][1]
+    assert (front.juan_number, front.juan_label) == (0, "采輯羣書目・目錄・序")
+    raw = (KANRIPO / "KR1d0086" / "KR1d0086_001.txt").read_text(encoding="utf-8")
+    assert parse_mandoku(raw, "KR1d0086_001.txt").juan_label == "卷首上"
+    named = parse_mandoku(raw, "KR1d0086_001.txt", "[[file:KR1d0086_001.txt::001-1a][禮書綱目 卷首之上]]")
+    assert (named.juan_label, named.juan_number) == ("卷首之上", 1)  # the Readme names the juan
+    sbck = corpus[KANRIPO / "KR1d0026" / "KR1d0026_001.txt"][1]
+    assert (sbck.edition, sbck.juan_label, sbck.juan_number) == ("SBCK", "卷第一", 1)
+    assert [(c.title, c.category) for c in sbck.chapters] == [("士冠禮第一", "儀禮\u3000鄭氏注")]
+    tongkao = corpus[KANRIPO / "KR1d0051" / "KR1d0051_001.txt"][1]
+    assert (tongkao.author, tongkao.juan_number) == ("徐乾學", 1)  # 刑部尚書徐乾學撰
+    xiangjie = corpus[KANRIPO / "KR1d0005" / "KR1d0005_003.txt"][1]
+    assert (xiangjie.dynasty, xiangjie.author) == ("宋", "王昭禹")  # own byline line
+
+
+def test_45_sections_with_the_seed_titles(j10, seed):
+    assert len(j10.sections) == 45 == len(seed.sections)
+    assert [fold(s.title) for s in j10.sections] == [fold(s.title) for s in seed.sections]
+    assert all(s.closer == "右" + s.title for s in j10.sections)
+
+
+def test_wrapped_you_lines_stay_text(j10):
+    lines = J10.read_text(encoding="utf-8").split("\n")
+    for lineno in (104, 305, 518, 447):
+        line = lines[lineno - 1]
+        assert line.startswith("右")
+        start = line.split("(")[0].rstrip("¶")
+        holders = [s for s in j10.sections if any(p.kind == TEXT and start in p.text for p in s.pieces)]
+        assert len(holders) == 1, lineno
+        assert holders[0].closer != start
+
+
+def test_pieces_match_the_seed(j10, seed):
+    assert len(j10.notes()) == 328 == len(seed.notes())
+    for mine, theirs in zip(j10.sections, seed.sections):
+        assert [p.kind for p in mine.pieces] == [p.kind for p in theirs.pieces]
+        assert [p.kind for p in mine.records] == [p.kind for p in theirs.records]
+        assert len(mine.paragraphs) == len(theirs.paragraphs)
+    first = j10.sections[0].paragraphs[0]
+    assert [(p.kind, p.text) for p in first] == [
+        (LABEL, "經"), (NOTE, "鄭目録云諸侯將有祭祀之事與其臣射以觀其禮數中者得與於祭不數中者不得與於祭於五禮屬嘉禮")]
+    # Two printed lines, four small-print columns, one note; its markup is layout.
+    assert first[1].layout == [(0, "("), (19, "/"), (38, ")¶\n\u3000("), (40, "/"), (42, ")¶\n")]
+    assert render_piece(first[0]) + render_piece(first[1]) == (
+        "\u3000經(鄭目録云諸侯將有祭祀之事與其臣射以觀其/禮數中者得與於祭不數中者不得與於祭於五)¶\n"
+        "\u3000(禮屬/嘉禮)¶\n")
+
+
+def test_records_with_sources(j10, seed):
+    with_records = [(i + 1, s.title) for i, s in enumerate(j10.sections) if s.records]
+    assert with_records == [(20, "請射"), (26, "公及諸公卿大夫射"), (28, "飲不勝者")]
+    mine, theirs = j10.sections[25], seed.sections[25]
+    assert mine.record_separator == "\u3000"
+    assert [(p.kind, p.source_tag, p.source) for p in mine.records] == [
+        (p.kind, p.source_tag, p.source) for p in theirs.records]
+    assert [fold(p.text.strip("\u3000 ")) for p in mine.records] == [
+        fold(p.text.strip("\u3000 ")) for p in theirs.records]
+    assert mine.records[5].tag_separator == "  "  # as written in the mandoku file
+    assert (mine.records[7].source_tag, mine.records[7].source) == ("同上", "鄉射記")
+
+
+def test_page_break_positions(j10):
+    breaks = page_breaks(j10)
+    assert len(breaks) == 74
+    assert breaks[0] == (0, 0, 0, "KR1d0086_WYG_012-1a")  # in the header: before the first piece
+    assert breaks[1] == (0, 7, 8, "KR1d0086_WYG_012-1b")
+    s, k, offset, _ = breaks[1]
+    note = j10.sections[s].pieces[k]
+    assert note.kind == NOTE and 0 < offset < len(note.text)  # inside a note continued over the break
+    assert note.text[:offset] == "射人掌以射法治射"  # (射人掌以/射法治射)¶ <pb:…1b>¶ (儀司士…
+    in_text = [b for b in breaks if (p := (j10.sections[b[0]].pieces + j10.sections[b[0]].records)[b[1]]).kind
+               == TEXT and 0 < b[2] < len(p.text)]
+    assert in_text  # and inside a run of main text
+    s, k, offset, page = in_text[0]
+    assert page == "KR1d0086_WYG_012-5b"
+    assert j10.sections[s].pieces[k].layout[0] == (offset, "¶\n<pb:KR1d0086_WYG_012-5b>¶\n")
+
+
+def test_variant_forms_and_entities_survive():
+    raw = J10_WYG.read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(J10_WYG))
+    text = "".join(content_of(p) for p in all_pieces(doc)) + "".join(s.closer for s in doc.sections)
+    for ch in "賔説𤣥":
+        assert text.count(ch) == raw.count(ch) > 0
+    assert ENTITY.findall(text) == ENTITY.findall(raw) and len(ENTITY.findall(raw)) == 6
+    note = next(p for p in doc.notes() if "&KR1969;" in p.text)
+    assert "從豆&KR1969;聲" in note.text
+
+
+def test_bare_ji_label_opens_record_sections(corpus):
+    doc = corpus[KANRIPO / "KR1d0038" / "KR1d0038_002.txt"][1]
+    titles = [s.title for s in doc.sections]
+    ji = next(i for i, s in enumerate(doc.sections) if s.paragraphs and s.paragraphs[0][0].kind == LABEL
+              and s.paragraphs[0][0].text == "記")
+    assert titles[ji] == "記昏禮時地辭命用物"  # closed by 　右記昏禮…
+    assert titles[ji + 1] == "笄女敎女之事" and doc.sections[ji + 1].closer == "記笄女敎女之事"
+
+
+# -- format recognition and errors ---------------------------------------------------------
+
+def test_is_mandoku():
+    assert is_mandoku(J10.read_text(encoding="utf-8"))
+    assert is_mandoku(J10_WYG.read_text(encoding="utf-8"))  # mode line, no ID
+    assert is_mandoku("#+TITLE: 周禮\n#+PROPERTY: ID KR1d0001\n正文¶\n")
+    assert not is_mandoku(SEED.read_text(encoding="utf-8"))
+    assert not is_mandoku("#+TITLE: only a title\ntext\n")
+
+
+def error_for(text):
+    with pytest.raises(TextFormatError) as info:
+        parse_mandoku(text, "KR1d0086_012.txt")
+    return info.value
+
+
+def test_unclosed_note_at_end_of_file():
+    raw = J10.read_text(encoding="utf-8")
+    err = error_for(raw + "大射之儀(君有命¶\n")
+    assert (err.path, err.line, err.column) == ("KR1d0086_012.txt", raw.count("\n") + 1, 5)
+    assert str(err).startswith("KR1d0086_012.txt:673:5: ( is never closed")
+    err = error_for(raw.rstrip("\n") + "\n(未終")  # no final newline, last line open
+    assert (err.line, err.column) == (673, 1)
+
+
+def test_page_break_without_closing_bracket():
+    raw = J10.read_text(encoding="utf-8").replace("<pb:KR1d0086_WYG_012-2a>¶", "<pb:KR1d0086_WYG_012-2a¶", 1)
+    err = error_for(raw)
+    assert (err.line, err.column) == (25, 1) and "<pb:" in err.message
+    raw = J10.read_text(encoding="utf-8").replace("戒射(將有", "戒射<pb:X(將有", 1)
+    assert (error_for(raw).line, error_for(raw).column) == (13, 10)
+
+
+def test_other_malformed_notes():
+    raw = J10.read_text(encoding="utf-8")
+    err = error_for(raw.replace("宰戒百官有事於射者(", "宰戒百官有事於射者)(", 1))
+    assert (err.line, err.column) == (14, 15) and ") without" in err.message
+    err = error_for(raw.replace("(量人司馬之屬掌/", "(量人(司馬之屬掌/", 1))
+    assert (err.line, err.column) == (22, 18) and "nest" in err.message
+    err = error_for("\n".join(raw.split("\n")[:9]) + "\n")
+    assert "no text" in err.message
+
+
+def test_synthetic_round_trip_edge_cases():
+    base = "# -*- mode: mandoku-view; -*-\n#+TITLE: 某書\n#+PROPERTY: ID KR9z0001\n"
+    for body in ["甲乙(丙/丁)¶\n<pb:KR9z0001_X_001-1b>¶\n(戊/己)庚¶", "甲¶\n\n乙¶\r", "甲&KR0001;乙¶\n　¶\n"]:
+        text = base + body
+        if "\r" in body:
+            with pytest.raises(TextFormatError):
+                parse_mandoku(text, "KR9z0001_001.txt")
+            continue
+        doc = parse_mandoku(text, "KR9z0001_001.txt")
+        assert render_mandoku(doc) == text
+    doc = parse_mandoku(base + "甲乙(丙/丁)¶\n<pb:KR9z0001_X_001-1b>¶\n(戊/己)庚¶", "KR9z0001_001.txt")
+    assert [(p.kind, p.text) for p in doc.sections[0].pieces] == [(TEXT, "甲乙"), (NOTE, "丙丁戊己"), (TEXT, "庚")]
+    assert page_breaks(doc) == [(0, 1, 2, "KR9z0001_X_001-1b")]
+    crlf = (base + "甲(乙/丙)¶\n").replace("\n", "\r\n")
+    assert render_mandoku(parse_mandoku(crlf, "KR9z0001_001.txt")) == crlf
+    assert parse_mandoku("\ufeff" + base + "甲¶\n", "KR9z0001_001.txt").bom
+
+
+def test_record_kinds_in_long_record_blocks(corpus):
+    """A 記 block longer than HARD_LIMIT goes on after its closer's section in sections of
+    its own whose paragraphs hold the record pieces (kinds unchanged)."""
+    doc = corpus[KANRIPO / "KR1d0086" / "KR1d0086_055.txt"][1]
+    i = next(i for i, s in enumerate(doc.sections) if s.closer == "右占候")
+    following = doc.sections[i + 1]
+    assert following.closer is None and following.title == "占候"
+    assert {p.kind for p in following.pieces} <= {RECORD, RECORD_NOTE}
