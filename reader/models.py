@@ -29,10 +29,14 @@ class Work(models.Model):
     dynasty = models.CharField(max_length=20, blank=True)
     collection = models.CharField(max_length=100, blank=True)
     slug = models.CharField(max_length=250, unique=True)
+    #: Kanripo text ID (KR1d0086) and edition (WYG, SBCK, tls) for texts from Kanripo.
+    kanripo_id = models.CharField(max_length=40, blank=True)
+    edition = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["title", "id"]
-        constraints = [models.UniqueConstraint(fields=["title", "author"], name="unique_work_title_author")]
+        constraints = [models.UniqueConstraint(fields=["title", "author"], condition=models.Q(kanripo_id=""),
+                                               name="unique_work_title_author")]
 
     def __str__(self):
         return f"{self.title}（{self.author}）" if self.author else self.title
@@ -78,10 +82,12 @@ class Juan(models.Model):
         return reverse("reader:juan", args=[self.work.slug, self.number])
 
     def render_source(self) -> str:
-        """The juan in its source (seed) form, character for character as imported."""
+        """The juan in its source form (seed or mandoku), character for character as imported."""
         from reader.importers.loader import juan_to_document
+        from reader.importers.mandoku import render_mandoku
 
-        return juan_to_document(self).render()
+        doc = juan_to_document(self)
+        return render_mandoku(doc) if self.source_format == "mandoku" else doc.render()
 
 
 class Chapter(models.Model):
@@ -92,6 +98,8 @@ class Chapter(models.Model):
     title = models.CharField(max_length=200, blank=True)
     category = models.CharField(max_length=200, blank=True)
     heading = models.TextField(null=True, blank=True)
+    #: Source layout of the heading line (mandoku): ``[[offset, raw], ...]``.
+    heading_layout = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["juan", "position"]
@@ -114,6 +122,8 @@ class Section(models.Model):
     paragraph_count = models.PositiveIntegerField(default=0)
     blank_lines_after = models.PositiveIntegerField(default=0)
     line = models.PositiveIntegerField(default=0)
+    #: Source layout of the closer line (mandoku): ``[[offset, raw], ...]``.
+    closer_layout = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["juan", "position"]
@@ -147,6 +157,10 @@ class Piece(models.Model):
     source_tag = models.CharField(max_length=50, blank=True)
     tag_separator = models.CharField(max_length=5, blank=True)
     source = models.CharField(max_length=50, blank=True)
+    #: Source layout (mandoku): raw strings removed at code-point offsets of the piece's
+    #: text + tag (``[[0, "("], [4, "/"], ...]``): line ends, page breaks ``<pb:…>``,
+    #: column breaks, indentation. Page breaks are read from here.
+    layout = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["section", "position"]

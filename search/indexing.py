@@ -26,3 +26,16 @@ def rebuild_from_database(backend) -> int:
         return remove, add
 
     return backend.rebuild(documents(), catch_up=catch_up)
+
+
+def reindex_juans(backend, changes: list[tuple[int, int | None]]) -> int:
+    """Index a batch of imported juans in one writer: ``changes`` is ``[(juan_id,
+    replaced_juan_id or None), ...]``. Returns the number of passages added."""
+    remove = {jid for pair in changes for jid in pair if jid is not None}
+    ids = [new for new, _ in changes]
+
+    def documents():
+        for juan in Juan.objects.select_related("work").filter(pk__in=ids).order_by("work_id", "number"):
+            yield from documents_for_juan(juan)
+
+    return backend.replace_juans(remove, documents())

@@ -169,6 +169,9 @@ class JuanDocument:
     #: Unlike ``juan_number`` it is unique within a work (卷首中 in ``_002`` and 卷二 in
     #: ``_004`` both have juan_number 2).
     file_sequence: int | None = None
+    #: The key of the work this juan belongs to when the source names one (a Kanripo
+    #: repository folder: ``KR1d0086``, ``KR1d0086-WYG``); "" to key by title and author.
+    work_key: str = ""
 
     @property
     def sections(self) -> list[SectionDoc]:

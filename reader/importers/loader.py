@@ -16,8 +16,12 @@ from django.db import transaction
 from reader.models import Chapter, Juan, Piece, Section, Work
 
 from .document import ChapterDoc, JuanDocument, PieceDoc, SectionDoc
+from .mandoku import is_mandoku, parse_mandoku
 from .siku import parse_siku
 from .source import decode_bytes
+
+
+KANRIPO_CONTROLS = "\x01"
 
 
 @dataclass
@@ -29,6 +33,7 @@ class LoadResult:
     sections: int
     notes: int
     warnings: list[str]
+    old_juan_id: int | None = None
 
 
 UNSAFE_SLUG = re.compile(r"[\s/\\?#%.]+")
@@ -48,11 +53,23 @@ def make_slug(title: str, author: str = "") -> str:
 
 
 def _work_for(doc: JuanDocument) -> Work:
-    """The work the juan belongs to: same title and author; a file that names no author
-    (a headless file named with --work) joins the one work of that title if there is one."""
-    work = Work.objects.filter(title=doc.work_title, author=doc.author).first()
+    """The work the juan belongs to. A Kanripo juan belongs to the work of its repository
+    (``doc.work_key``: ``KR1d0086``, also its slug); any other to the work of the same
+    title and author; a file that names no author (a headless file named with --work)
+    joins the one work of that title if there is one."""
+    if doc.work_key:
+        work = Work.objects.filter(slug=doc.work_key).first()
+        if work is None:
+            work = Work.objects.create(
+                title=doc.work_title, author=doc.author, native_place=doc.native_place, dynasty=doc.dynasty,
+                collection=doc.collection, slug=doc.work_key, kanripo_id=doc.kanripo_id, edition=doc.edition)
+        elif doc.author and not work.author:  # the byline is in 卷一's text, not in 卷〇's front matter
+            work.author, work.native_place = doc.author, doc.native_place
+            work.save(update_fields=["author", "native_place"])
+        return work
+    work = Work.objects.filter(title=doc.work_title, author=doc.author, kanripo_id="").first()
     if work is None and not doc.author:
-        same_title = list(Work.objects.filter(title=doc.work_title)[:2])
+        same_title = list(Work.objects.filter(title=doc.work_title, kanripo_id="")[:2])
         if len(same_title) == 1:
             work = same_title[0]
     if work is None:
@@ -63,26 +80,34 @@ def _work_for(doc: JuanDocument) -> Work:
     return work
 
 
-def load_document(doc: JuanDocument, sha256: str = "") -> LoadResult:
+def juan_key(doc: JuanDocument) -> int:
+    """The juan's number in its work: the file's sequence number for a Kanripo juan (as
+    Kanripo numbers its files and pages: ``KR1d0086_012`` is 卷十), else the juan number."""
+    return doc.file_sequence if doc.work_key and doc.file_sequence is not None else doc.juan_number
+
+
+def load_document(doc: JuanDocument, sha256: str = "", index: bool = True) -> LoadResult:
     """Store ``doc`` as one juan, replacing any juan with the same work and number.
 
     Atomic: on any error nothing is written. The search index is updated once, after
-    commit (the piece and section signals are muted meanwhile).
+    commit (the piece and section signals are muted meanwhile), unless ``index`` is
+    False: then the caller indexes (``LoadResult.old_juan_id`` names what was replaced).
     """
     from search.signals import muted
 
     with transaction.atomic(), muted():
-        return _load(doc, sha256)
+        return _load(doc, sha256, index)
 
 
-def _load(doc: JuanDocument, sha256: str) -> LoadResult:
+def _load(doc: JuanDocument, sha256: str, index: bool) -> LoadResult:
     work = _work_for(doc)
-    old = Juan.objects.filter(work=work, number=doc.juan_number).first()
+    number = juan_key(doc)
+    old = Juan.objects.filter(work=work, number=number).first()
     old_id = old.pk if old else None
     if old:
         old.delete()
     juan = Juan.objects.create(
-        work=work, number=doc.juan_number, label=doc.juan_label,
+        work=work, number=number, label=doc.juan_label,
         header="\n".join(doc.header_lines), trailer="\n".join(doc.trailer_lines),
         newline=doc.newline, bom=doc.bom, final_newline=doc.final_newline,
         source_name=doc.source_name, source_format=doc.source_format, sha256=sha256,
@@ -92,33 +117,35 @@ def _load(doc: JuanDocument, sha256: str) -> LoadResult:
     for cpos, cdoc in enumerate(doc.chapters, start=1):
         chapter = Chapter.objects.create(
             juan=juan, position=cpos, title=cdoc.title, category=cdoc.category, heading=cdoc.heading,
+            heading_layout=cdoc.heading_layout,
         )
         for sdoc in cdoc.sections:
             position += 1
             section = Section.objects.create(
                 juan=juan, chapter=chapter, position=position, title=sdoc.title, closer=sdoc.closer,
                 record_separator=sdoc.record_separator, paragraph_count=len(sdoc.paragraphs),
-                line=sdoc.line, blank_lines_after=sdoc.blank_lines_after,
+                line=sdoc.line, blank_lines_after=sdoc.blank_lines_after, closer_layout=sdoc.closer_layout,
             )
             ppos = 0
             for pnum, para in enumerate(sdoc.paragraphs):
                 for p in para:
                     pieces.append(Piece(section=section, position=ppos, paragraph=pnum, kind=p.kind,
                                         text=p.text, source_tag=p.source_tag,
-                                        tag_separator=p.tag_separator, source=p.source))
+                                        tag_separator=p.tag_separator, source=p.source, layout=p.layout))
                     ppos += 1
             for p in sdoc.records:
                 pieces.append(Piece(section=section, position=ppos, paragraph=None, kind=p.kind,
                                     text=p.text, source_tag=p.source_tag,
-                                    tag_separator=p.tag_separator, source=p.source))
+                                    tag_separator=p.tag_separator, source=p.source, layout=p.layout))
                 ppos += 1
     Piece.objects.bulk_create(pieces, batch_size=2000)
 
-    from search.signals import schedule_juan_reindex
+    if index:
+        from search.signals import schedule_juan_reindex
 
-    schedule_juan_reindex(juan.pk, old_id)
+        schedule_juan_reindex(juan.pk, old_id)
     return LoadResult(juan=juan, replaced=old is not None, sections=position,
-                      notes=sum(1 for p in pieces if p.is_note), warnings=list(doc.warnings))
+                      notes=sum(1 for p in pieces if p.is_note), warnings=list(doc.warnings), old_juan_id=old_id)
 
 
 def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
@@ -132,8 +159,19 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
         data = path.read_bytes()
     except OSError as exc:
         raise TextFormatError(str(path), 1, 1, f"cannot read file: {exc.strerror or exc}") from None
-    text = decode_bytes(data, str(path), encoding)
-    doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
+    # Kanripo's SBCK transcriptions mark a few unreadable characters with U+0001: kept.
+    text = decode_bytes(data, str(path), encoding, allowed_controls=KANRIPO_CONTROLS)
+    if KANRIPO_CONTROLS in text and not is_mandoku(text):
+        decode_bytes(data, str(path), encoding)  # raises, locating the control character
+    if is_mandoku(text):
+        readme = path.parent / "Readme.org"
+        doc = parse_mandoku(text, str(path), readme.read_text(encoding="utf-8") if readme.is_file() else None)
+        folder = path.parent.name
+        doc.work_key = folder if doc.kanripo_id and folder.startswith(doc.kanripo_id) else doc.kanripo_id
+        if work_title:
+            doc.work_title = work_title
+    else:
+        doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
     doc.sha256 = hashlib.sha256(data).hexdigest()
     return doc
 
@@ -152,24 +190,28 @@ def juan_to_document(juan: Juan) -> JuanDocument:
         source_name=juan.source_name, work_title=juan.work.title, juan_number=juan.number,
         juan_label=juan.label, author=juan.work.author, newline=juan.newline, bom=juan.bom,
         final_newline=juan.final_newline, source_format=juan.source_format,
+        kanripo_id=juan.work.kanripo_id, edition=juan.work.edition,
     )
     # Header and trailer lines are never empty when present (a title line, a closing line).
     doc.header_lines = juan.header.split("\n") if juan.header else []
     doc.trailer_lines = juan.trailer.split("\n") if juan.trailer else []
     chapters: dict[int, ChapterDoc] = {}
     for chapter in juan.chapters.all():
-        chapters[chapter.pk] = ChapterDoc(title=chapter.title, category=chapter.category, heading=chapter.heading)
+        chapters[chapter.pk] = ChapterDoc(title=chapter.title, category=chapter.category, heading=chapter.heading,
+                                          heading_layout=[tuple(x) for x in chapter.heading_layout])
         doc.chapters.append(chapters[chapter.pk])
     sections: dict[int, SectionDoc] = {}
     for section in juan.sections.all():
         sdoc = SectionDoc(title=section.title, closer=section.closer, record_separator=section.record_separator,
                           paragraphs=[[] for _ in range(section.paragraph_count)], line=section.line,
-                          blank_lines_after=section.blank_lines_after)
+                          blank_lines_after=section.blank_lines_after,
+                          closer_layout=[tuple(x) for x in section.closer_layout])
         sections[section.pk] = sdoc
         chapters[section.chapter_id].sections.append(sdoc)
     for piece in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
         pdoc = PieceDoc(piece.kind, piece.text, source_tag=piece.source_tag,
-                        tag_separator=piece.tag_separator, source=piece.source)
+                        tag_separator=piece.tag_separator, source=piece.source,
+                        layout=[tuple(x) for x in piece.layout])
         sdoc = sections[piece.section_id]
         if piece.paragraph is None:
             sdoc.records.append(pdoc)

@@ -43,11 +43,12 @@ def locate(text: str, index: int) -> tuple[int, int]:
     return line, column
 
 
-def decode_bytes(data: bytes, path: str, encoding: str = "utf-8") -> str:
+def decode_bytes(data: bytes, path: str, encoding: str = "utf-8", allowed_controls: str = "") -> str:
     """Decode ``data`` read from ``path``; the result keeps a BOM if there was one.
 
     Raises ``TextFormatError`` (with line and column) for an empty file, a binary file
-    (NUL bytes), bytes that are not valid in ``encoding``, and control characters.
+    (NUL bytes), bytes that are not valid in ``encoding``, and control characters other
+    than those in ``allowed_controls``.
     """
     if not data.strip():
         raise TextFormatError(path, 1, 1, "empty file: there is no text to import")
@@ -87,7 +88,7 @@ def decode_bytes(data: bytes, path: str, encoding: str = "utf-8") -> str:
     if "\r" in text and "\n" not in text:
         raise TextFormatError(path, 1, text.index("\r") + 1,
                               "lines end with CR only (old Mac line endings): convert them to LF or CRLF")
-    bad = FORBIDDEN.search(text)
+    bad = next((m for m in FORBIDDEN.finditer(text) if m.group() not in allowed_controls), None)
     if bad:
         line, column = locate(text, bad.start())
         raise TextFormatError(path, line, column, f"not text: control character U+{ord(bad.group()):04X}")

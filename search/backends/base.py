@@ -166,6 +166,11 @@ class BaseSearchBackend:
                      juan_id: int | None = None) -> None:
         """Remove every passage of ``old_juan_id`` (and of ``juan_id``), then add
         ``documents``, in one commit."""
+        self.replace_juans({old_juan_id, juan_id} - {None}, documents)
+
+    def replace_juans(self, remove_juan_ids, documents: Iterable[SearchDocument]) -> int:
+        """Remove every passage of the juans ``remove_juan_ids``, then add ``documents``,
+        in one commit (one writer for a whole batch import). Returns the number added."""
         raise NotImplementedError
 
     def remove_juan(self, juan_id: int) -> None:

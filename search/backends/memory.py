@@ -41,12 +41,14 @@ class MemoryBackend(BaseSearchBackend):
             _stores[self.name] = fresh
         return len(fresh)
 
-    def replace_juan(self, old_juan_id, documents, juan_id=None) -> None:
-        gone = {old_juan_id, juan_id} - {None}
+    def replace_juans(self, remove_juan_ids, documents) -> int:
+        gone = set(remove_juan_ids)
+        added = {d.doc_id: d for d in documents}
         with _lock:
             kept = {k: d for k, d in self._docs.items() if d.juan_id not in gone}
-            kept.update({d.doc_id: d for d in documents})
+            kept.update(added)
             _stores[self.name] = kept
+        return len(added)
 
     def document_count(self) -> int:
         return len(self._docs)

@@ -217,20 +217,23 @@ class WhooshBackend(BaseSearchBackend):
             self._swap_in(gen)
             return n
 
-    def replace_juan(self, old_juan_id, documents, juan_id=None) -> None:
+    def replace_juans(self, remove_juan_ids, documents) -> int:
         self._ensure()
         with self._writer_lock():
             ix = whoosh_index.open_dir(os.path.realpath(self.current_link))
-            writer = ix.writer(timeout=self.lock_timeout)
+            writer = ix.writer(timeout=self.lock_timeout, limitmb=256)
+            n = 0
             try:
-                for jid in {old_juan_id, juan_id} - {None}:
+                for jid in remove_juan_ids:
                     writer.delete_by_term("juan_id", jid)
                 for doc in documents:
                     writer.add_document(**_fields(doc))
+                    n += 1
                 writer.commit()
             except BaseException:
                 writer.cancel()
                 raise
+            return n
 
     # -- reading -------------------------------------------------------------------------
     def document_count(self) -> int:

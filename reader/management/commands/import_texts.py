@@ -9,10 +9,14 @@ from tqdm import tqdm
 from django.db.utils import OperationalError
 
 from reader.importers.errors import TextFormatError
-from reader.importers.loader import load_document, read_document
+from reader.importers.loader import juan_key, load_document, read_document
+from search.backends import get_search_backend
+from search.indexing import reindex_juans
 from search.signals import failed_reindexes
 
 TEXT_SUFFIXES = {".txt"}
+#: From this many files on, the index is updated once at the end instead of per file.
+BATCH_FROM = 5
 
 
 def juan_number(value: str) -> int:
@@ -26,6 +30,16 @@ def juan_number(value: str) -> int:
     if not 0 <= number <= 9999:
         raise argparse.ArgumentTypeError(f"juan number {number} is out of range (0–9999)")
     return number
+
+
+def collapse(warnings: list[str]) -> list[tuple[str, int]]:
+    """Warnings that differ only in their ``file:line:col:`` location, counted once each
+    (the first kept): ``[(warning, count), ...]``."""
+    out: dict[str, list] = {}
+    for w in warnings:
+        key = w.split(": ", 1)[-1] if w[:1] != " " else w
+        out.setdefault(key, [w, 0])[1] += 1
+    return [(w, n) for w, n in out.values()]
 
 
 def collect_files(paths: list[str]) -> list[Path]:
@@ -61,6 +75,8 @@ class Command(BaseCommand):
             raise CommandError("no text files found in " + ", ".join(opts["paths"]))
         works, juans, sections, notes, failures = set(), 0, 0, 0, []
         claimed: dict[tuple[str, int], Path] = {}
+        # Many files: one index writer for the whole batch at the end, not one per file.
+        batch, changes = len(files) > BATCH_FROM, []
         del failed_reindexes[:]
         progress = tqdm(files, unit="file", disable=len(files) < 3, file=self.stderr._out)
         for path in progress:
@@ -68,14 +84,16 @@ class Command(BaseCommand):
             try:
                 doc = read_document(path, encoding=opts["encoding"], work_title=opts["work"],
                                     juan_number=opts["juan"])
-                key = (doc.work_title, doc.author, doc.juan_number)
+                key = (doc.work_key or doc.work_title, doc.author if not doc.work_key else "", juan_key(doc))
                 if key in claimed:
                     raise TextFormatError(str(path), 1, 1, (
                         f"claims the same work and juan ({doc.work_title} {doc.juan_label or doc.juan_number}) as "
                         f"{claimed[key]}, imported earlier in this run; import them separately if one should "
                         f"replace the other"))
                 claimed[key] = path
-                result = load_document(doc, sha256=doc.sha256)
+                result = load_document(doc, sha256=doc.sha256, index=not batch)
+                if batch:
+                    changes.append((result.juan.pk, result.old_juan_id))
             except TextFormatError as exc:
                 failures.append(str(exc))
                 self.stderr.write(f"rejected {exc}")
@@ -83,8 +101,8 @@ class Command(BaseCommand):
             except OperationalError as exc:
                 raise CommandError(f"{path}: the database is busy ({exc}); another import may be running. "
                                    f"Nothing from this file was stored; try again when it has finished.") from None
-            for warning in result.warnings:
-                self.stderr.write(f"note: {warning}")
+            for warning, count in collapse(result.warnings):
+                self.stderr.write(f"note: {warning}" + (f" (and {count - 1} more like it)" if count > 1 else ""))
             works.add(result.juan.work_id)
             juans += 1
             sections += result.sections
@@ -94,6 +112,12 @@ class Command(BaseCommand):
                 self.stdout.write(f"{verb} {path}: {result.juan} ({result.sections} sections, {result.notes} notes)")
         self.stdout.write(f"{len(works)} works, {juans} juans, {sections} sections, {notes} notes imported"
                           + (f"; {len(failures)} files rejected" if failures else ""))
+        if changes:
+            self.stdout.write(f"indexing {len(changes)} juans …")
+            try:
+                reindex_juans(get_search_backend(), changes)
+            except Exception as exc:  # noqa: BLE001 - the texts are stored; say how to repair
+                failed_reindexes.append((None, None, str(exc)))
         if failed_reindexes:
             self.stderr.write(f"warning: the search index could not be updated for {len(failed_reindexes)} juans "
                               f"({failed_reindexes[0][2]}); the texts are stored. Run "

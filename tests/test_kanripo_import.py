@@ -1,0 +1,131 @@
+"""Kanripo (mandoku) texts through the database: import, write-back, page breaks, search, pages."""
+import re
+import shutil
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from reader.importers.loader import import_file, juan_to_document
+from reader.importers.mandoku import page_breaks
+from reader.models import Juan, Piece, Work
+from search.backends import SearchQuery
+from search.folding import fold
+
+from .conftest import SEED, SHARED
+
+KANRIPO = SHARED / "corpus" / "kanripo"
+J10 = KANRIPO / "KR1d0086" / "KR1d0086_012.txt"
+J10_WYG = KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt"
+FRONT = KANRIPO / "KR1d0086" / "KR1d0086_000.txt"
+SBCK = KANRIPO / "KR1d0026" / "KR1d0026_013.txt"
+
+
+@pytest.fixture(scope="module")
+def _kanripo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """A small Kanripo checkout: three files of KR1d0086 (with its Readme), the WYG branch's
+    卷十 and one SBCK juan, imported once with the command like a user would, beside the
+    seed; indexed into an index of the module's own. Removed again afterwards."""
+    from search.backends.whoosh import WhooshBackend
+    from search.signals import muted
+
+    from .conftest import index_all
+
+    tmp_path = tmp_path_factory.mktemp("kanripo")
+    backend = WhooshBackend("kanripo", {"PATH": tmp_path / "index"})
+    for src in (J10, FRONT, KANRIPO / "KR1d0086" / "KR1d0086_003.txt", KANRIPO / "KR1d0086" / "Readme.org"):
+        (tmp_path / "KR1d0086").mkdir(exist_ok=True)
+        shutil.copy(src, tmp_path / "KR1d0086" / src.name)
+    for src, folder in ((J10_WYG, "KR1d0086-WYG"), (SBCK, "KR1d0026"), (KANRIPO / "KR1d0026" / "Readme.org", "KR1d0026")):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        shutil.copy(src, tmp_path / folder / src.name)
+    own_index = {"default": {"BACKEND": "search.backends.whoosh.WhooshBackend", "PATH": tmp_path / "index"}}
+    with django_db_blocker.unblock(), override_settings(SEARCH_BACKENDS=own_index):
+        with muted():
+            call_command("import_texts", str(tmp_path / "KR1d0086"), str(tmp_path / "KR1d0086-WYG"),
+                         str(tmp_path / "KR1d0026"))
+        index_all(backend)
+    yield backend
+    with django_db_blocker.unblock(), muted():
+        Work.objects.filter(kanripo_id__startswith="KR").delete()
+
+
+@pytest.fixture
+def kanripo(_kanripo, seed_juan):
+    return _kanripo
+
+
+@pytest.fixture
+def search_backend(kanripo):
+    return kanripo
+
+
+def test_works_and_juans(kanripo):
+    works = {w.slug: w for w in Work.objects.all()}
+    assert sorted(works) == ["KR1d0026", "KR1d0086", "KR1d0086-WYG", "禮書綱目"]
+    kr = works["KR1d0086"]
+    assert (kr.title, kr.author, kr.native_place, kr.kanripo_id, kr.edition) == ("禮書綱目", "江永", "婺源", "KR1d0086", "WYG")
+    assert list(kr.juans.order_by("number").values_list("number", "label")) == [
+        (0, "采輯羣書目・目錄・序"), (3, "卷一"), (12, "卷十")]
+    assert works["KR1d0086-WYG"].juans.get().label == "卷十"
+
+
+@pytest.mark.parametrize("path,slug,number", [(J10, "KR1d0086", 12), (J10_WYG, "KR1d0086-WYG", 12),
+                                              (FRONT, "KR1d0086", 0), (SBCK, "KR1d0026", 13)])
+def test_files_come_back_from_the_database(kanripo, path, slug, number):
+    raw = path.read_text(encoding="utf-8")
+    juan = Juan.objects.get(work__slug=slug, number=number)
+    assert juan.render_source() == raw
+    doc = juan_to_document(juan)
+    # Page breaks and entities, counted in the raw file independently of the parser.
+    assert [pb for *_, pb in page_breaks(doc)] == re.findall(r"<pb:([^>]+)>", raw)
+    stored = "".join(p.text + p.source_tag for p in Piece.objects.filter(section__juan=juan))
+    assert sorted(re.findall(r"&KR\d+;", stored)) == sorted(re.findall(r"&KR\d+;", raw))
+
+
+def test_same_sections_as_the_seed(kanripo):
+    seed = Juan.objects.get(work__slug="禮書綱目", number=10)
+    for slug in ("KR1d0086", "KR1d0086-WYG"):
+        kr = Juan.objects.get(work__slug=slug, number=12)
+        assert kr.sections.count() == seed.sections.count() == 45
+        assert [fold(t) for t in kr.sections.values_list("title", flat=True)] == \
+            [fold(t) for t in seed.sections.values_list("title", flat=True)]
+        assert Piece.objects.filter(section__juan=kr, kind__in=["note", "record_note"]).count() == 328
+
+
+def test_variant_forms_survive_and_are_found(kanripo, search_backend, client):
+    wyg = Work.objects.get(slug="KR1d0086-WYG")
+    stored = "".join(Piece.objects.filter(section__juan__work=wyg).values_list("text", flat=True)) + \
+        "".join(wyg.juans.get().sections.values_list("title", flat=True))
+    assert (stored.count("賔"), stored.count("説"), stored.count("𤣥")) == (63, 15, 5)
+    exact = search_backend.search(SearchQuery("賔", exact=True, work_id=wyg.pk))
+    assert exact.count == 63 and {h.match for h in exact.hits} == {"賔"}
+    folded = search_backend.search(SearchQuery("賓", work_id=wyg.pk))
+    assert {h.match for h in folded.hits} == {"賓", "賔"}
+    assert search_backend.search(SearchQuery("玄", work_id=wyg.pk)).count == stored.count("𤣥") + stored.count("玄")
+    page = client.get("/works/KR1d0086-WYG/juan/12/").content.decode()
+    assert page.count("賔") >= 63 and "𤣥" in page and "説" in page
+
+
+def test_entities_are_searchable_by_their_code(kanripo, search_backend):
+    result = search_backend.search(SearchQuery("&KR0221;", exact=True))
+    assert result.count == 2
+    assert {h.work_title for h in result.hits} == {"禮書綱目"}
+
+
+def test_front_matter_is_readable(kanripo, client):
+    response = client.get("/works/KR1d0086/juan/0/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "目錄" in page and "采輯羣書目" in page
+
+
+def test_work_page_lists_every_juan_in_order(kanripo, client):
+    page = client.get("/works/KR1d0086/").content.decode()
+    labels = re.findall(r'<a href="/works/KR1d0086/juan/(\d+)/">([^<]+)</a>', page)
+    assert labels == [("0", "采輯羣書目・目錄・序"), ("3", "卷一"), ("12", "卷十")]
+
+
+def test_sbck_control_character_is_kept(kanripo):
+    juan = Juan.objects.get(work__slug="KR1d0026", number=13)
+    assert "\x01" in juan.render_source()
