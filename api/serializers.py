@@ -16,13 +16,13 @@ class JuanSummarySerializer(serializers.ModelSerializer):
         model = Juan
         fields = ["number", "label", "chapters", "url", "reading_url"]
 
-    def get_chapters(self, juan):
+    def get_chapters(self, juan) -> list[dict[str, str]]:
         return [{"title": c.title, "category": c.category} for c in juan.chapters.all()]
 
-    def get_url(self, juan):
+    def get_url(self, juan) -> str:
         return self.context["request"].build_absolute_uri(f"/api/works/{juan.work_id}/juans/{juan.number}/")
 
-    def get_reading_url(self, juan):
+    def get_reading_url(self, juan) -> str:
         return self.context["request"].build_absolute_uri(juan.get_absolute_url())
 
 
@@ -36,7 +36,7 @@ class WorkSerializer(serializers.ModelSerializer):
         model = Work
         fields = ["id", "title", "author", "native_place", "dynasty", "collection", "slug", "juan_count", "url"]
 
-    def get_url(self, work):
+    def get_url(self, work) -> str:
         return self.context["request"].build_absolute_uri(f"/api/works/{work.pk}/")
 
 
@@ -59,7 +59,10 @@ class PieceSerializer(serializers.ModelSerializer):
 
 
 def juan_structure(juan, chapters, request) -> dict:
-    """The full structure of a juan from ``reader.reading.chapter_views`` output."""
+    """The full structure of a juan from ``reader.reading.chapter_views`` output. Each
+    section has its ``citation`` as the reading page shows it (``reader.citation``)."""
+    from reader.citation import section_citation
+
     return {
         "work": {"id": juan.work.pk, "title": juan.work.title, "author": juan.work.author},
         "number": juan.number,
@@ -76,6 +79,7 @@ def juan_structure(juan, chapters, request) -> dict:
                         "title": view.section.title,
                         "closer": view.section.closer,
                         "reading_url": request.build_absolute_uri(view.section.get_absolute_url()),
+                        "citation": section_citation(view.section, request, cv.chapter),
                         "pieces": PieceSerializer([p for para in view.paragraphs for p in para] + view.records,
                                                   many=True).data,
                     }
@@ -106,3 +110,23 @@ class HitSerializer(serializers.Serializer):
             "after": hit.after,
             "url": request.build_absolute_uri(hit_url(hit, self.context["query"])),
         }
+
+
+def section_structure(juan, chapter, view, request) -> dict:
+    """One section with its place: work, juan, chapter, then the section as in
+    ``juan_structure``."""
+    section_data = next(
+        s for cv in juan_structure(juan, [_OneChapter(chapter, [view])], request)["chapters"] for s in cv["sections"])
+    return {
+        "work": {"id": juan.work.pk, "title": juan.work.title, "author": juan.work.author},
+        "juan": {"number": juan.number, "label": juan.label},
+        "chapter": {"position": chapter.position, "title": chapter.title, "category": chapter.category},
+        **section_data,
+    }
+
+
+class _OneChapter:
+    """A chapter view holding only the sections given (for ``section_structure``)."""
+
+    def __init__(self, chapter, sections):
+        self.chapter, self.sections = chapter, sections

@@ -1,41 +1,114 @@
-"""Read-only JSON API views (thin: validate, query, serialize)."""
+"""Read-only JSON API views (thin: validate, query, serialize). Documented by the
+OpenAPI schema at ``/api/schema/`` (drf-spectacular), browsable at ``/api/docs/``."""
 from django.db.models import Count
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
-from rest_framework import generics
+from django.utils.http import content_disposition_header
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import generics, serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from reader.models import Juan, Work
+from reader.models import Juan, Piece, Section, Work
 from reader.reading import chapter_views
 from search.backends import SearchError
 from search.forms import SearchForm
 from search.service import run_search
 
+from . import exports
 from .pagination import StandardPagination
-from .serializers import HitSerializer, WorkDetailSerializer, WorkSerializer, juan_structure
+from .serializers import (
+    HitSerializer, PieceSerializer, WorkDetailSerializer, WorkSerializer, juan_structure, section_structure,
+)
+
+SEARCH_PARAMETERS = [
+    OpenApiParameter("q", str, required=True, description=(
+        "檢索式 query: 一字或多字; 空格分開的詞須同見於一段 (AND); `OR` 或 `｜`; `-詞` 排除; "
+        "`\"…\"`/`「…」`/`“…”` 整句; `?`/`？` 代任一字. 1–200 characters."),
+        examples=[OpenApiExample("one character", value="鵠"), OpenApiExample("phrase across a note", value="戒射宰戒"),
+                  OpenApiExample("and / not", value="獲 -釋獲"), OpenApiExample("wildcard", value="射?獲")]),
+    OpenApiParameter("layer", str, enum=["all", "text", "notes", "records", "titles", "note", "record",
+                                         "record_note", "title"],
+                     description="範圍: all (default), text 經文 (read across notes), notes 注, records 記 (with their "
+                                 "notes), titles 標題; the layer names results report are accepted too."),
+    OpenApiParameter("exact", str, enum=["on", "off"], description=(
+        "嚴格字形: on compares characters exactly; off (default) folds variants (鼓/鼔, 說/説, 玄/𤣥) and "
+        "simplified forms (大射仪 → 大射儀).")),
+    OpenApiParameter("work", int, description="work id (see /api/works/)"),
+    OpenApiParameter("juan", int, description="juan number, e.g. 10 for 卷十"),
+    OpenApiParameter("chapter", int, description="chapter id"),
+    OpenApiParameter("sort", str, enum=["text", "relevance"], description="text order (default) or relevance"),
+    OpenApiParameter("context", int, description="KWIC width on each side, 0–200 characters (default 15)"),
+]
 
 
 class WorkList(generics.ListAPIView):
-    """``/api/works/``: the works held."""
+    """The works held. Filter with `title` and `author` (substrings, e.g. `?title=禮書&author=江永`)."""
 
     serializer_class = WorkSerializer
-    queryset = Work.objects.annotate(juan_count=Count("juans")).order_by("title", "id")
+
+    def get_queryset(self):
+        qs = Work.objects.annotate(juan_count=Count("juans")).order_by("title", "id")
+        for field in ("title", "author"):
+            value = self.request.query_params.get(field)
+            if value:
+                qs = qs.filter(**{f"{field}__icontains": value})
+        return qs
+
+    @extend_schema(parameters=[
+        OpenApiParameter("title", str, description="part of the title", examples=[OpenApiExample("禮書綱目", value="禮書")]),
+        OpenApiParameter("author", str, description="part of the author's name",
+                         examples=[OpenApiExample("江永", value="江永")]),
+    ])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
 
 class WorkDetail(generics.RetrieveAPIView):
-    """``/api/works/<id>/``: a work with its juans and their chapter titles."""
+    """A work with its juans and their chapter titles."""
 
     serializer_class = WorkDetailSerializer
     queryset = Work.objects.annotate(juan_count=Count("juans")).prefetch_related("juans__chapters")
 
 
-class JuanDetail(APIView):
-    """``/api/works/<id>/juans/<number>/``: chapters, sections in order, each section's pieces."""
+def _juan(pk, number) -> Juan:
+    return get_object_or_404(Juan.objects.select_related("work"), work_id=pk, number=number)
 
+
+class JuanDetail(APIView):
+    """A juan's full structure: chapters, sections in order, each section's ordered pieces
+    (kind `text`, `note`, `label`, `record`, `record_note`; notes with `source_tag` as
+    written and `source` resolved) and its citation."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, number):
-        juan = get_object_or_404(Juan.objects.select_related("work"), work_id=pk, number=number)
+        juan = _juan(pk, number)
         return Response(juan_structure(juan, chapter_views(juan), request))
+
+
+class SectionDetail(APIView):
+    """One section by its permalink (work id, juan number, position in the juan)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk, number, position):
+        juan = _juan(pk, number)
+        get_object_or_404(Section, juan=juan, position=position)
+        views = chapter_views(juan, [position])
+        return Response(section_structure(juan, views[0].chapter, views[0].sections[0], request))
+
+
+class SectionNotes(generics.ListAPIView):
+    """The notes of a section (commentary on the main text and on its records), in order."""
+
+    serializer_class = PieceSerializer
+    pagination_class = None
+
+    def get_queryset(self):
+        juan = _juan(self.kwargs["pk"], self.kwargs["number"])
+        section = get_object_or_404(Section, juan=juan, position=self.kwargs["position"])
+        return Piece.objects.filter(section=section, kind__in=["note", "record_note"]).order_by("position")
 
 
 def _search(request):
@@ -62,11 +135,14 @@ def _distribution(results) -> dict:
 
 
 class SearchView(APIView):
-    """``/api/search/?q=…``: every occurrence in the chosen order, paginated. ``count`` is
-    the number of occurrences, ``passages`` the passages they fall in, ``distribution``
-    the hits per juan and per section. Parameters as the search page: ``layer``,
-    ``exact``, ``work``, ``juan``, ``chapter``, ``sort``, ``context``, ``page``, ``page_size``."""
+    """Every hit of a query, paginated: `count` is the number of occurrences, `passages`
+    the passages they fall in, `distribution` the hits per juan and per section. Each
+    result has its layer, location, KWIC (`before`, `match`, `after`) and reading URL."""
 
+    @extend_schema(parameters=SEARCH_PARAMETERS + [
+        OpenApiParameter("page", int, description="page number (1-based)"),
+        OpenApiParameter("page_size", int, description="results per page, at most 200 (default 20)"),
+    ], responses=OpenApiTypes.OBJECT)
     def get(self, request):
         query, results = _search(request)
         paginator = StandardPagination()
@@ -79,8 +155,58 @@ class SearchView(APIView):
 
 
 class SearchDistributionView(APIView):
-    """``/api/search/distribution/?q=…``: only the totals and the hits per juan and section."""
+    """Only the totals and the hits per juan and per section, for charts."""
 
+    @extend_schema(parameters=SEARCH_PARAMETERS, responses=inline_serializer("Distribution", {
+        "count": serializers.IntegerField(), "passages": serializers.IntegerField(),
+        "juans": serializers.ListField(child=serializers.DictField()),
+        "sections": serializers.ListField(child=serializers.DictField()),
+    }))
     def get(self, request):
         _, results = _search(request)
         return Response({"count": results.count, "passages": results.passages, **_distribution(results)})
+
+
+def _export_response(kind, work, juans, request, name) -> HttpResponse:
+    if kind not in exports.EXPORT_KINDS:
+        raise Http404(f"unknown export {kind!r}: one of {', '.join(exports.EXPORT_KINDS)}")
+    if kind == "source":
+        body = exports.source_text(juans)
+    elif kind == "maintext":
+        body = exports.main_text(juans)
+    elif kind == "json":
+        import json
+
+        body = json.dumps({"work": {"id": work.pk, "title": work.title, "author": work.author},
+                           "juans": [juan_structure(j, chapter_views(j), request) for j in juans]},
+                          ensure_ascii=False, indent=1)
+    else:
+        body = exports.tei_document(work, juans)
+    content_type, suffix = exports.EXPORT_KINDS[kind]
+    response = HttpResponse(body.encode("utf-8"), content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(False, f"{name}.{suffix}")
+    return response
+
+
+EXPORT_DOC = ("`source`: the source text as imported (round-trips exactly); `maintext`: notes removed; "
+              "`json`: the structure; `tei`: TEI P5 XML (sections as `<div>`, commentary as inline `<note>`, "
+              "page breaks as `<pb/>`, records marked).")
+
+
+class JuanExport(APIView):
+    """A juan as a file: """ + EXPORT_DOC
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR})
+    def get(self, request, pk, number, kind):
+        juan = _juan(pk, number)
+        return _export_response(kind, juan.work, [juan], request, f"{juan.work.title}_{juan.display_label}")
+
+
+class WorkExport(APIView):
+    """A whole work (every juan, in order) as one file: """ + EXPORT_DOC
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR})
+    def get(self, request, pk, kind):
+        work = get_object_or_404(Work, pk=pk)
+        juans = list(work.juans.select_related("work").order_by("number"))
+        return _export_response(kind, work, juans, request, work.title)

@@ -1,7 +1,8 @@
 """Marking search hits on reading pages, with the search's own passages and analysis.
 
 ``apply_highlights`` gives every piece ``segments`` — ``[(text, marked), ...]`` that
-join to the piece's text — plus ``tag_segments`` for a note's source tag, and every
+join to the piece's text — plus ``tag_segments`` for a note's source tag and ``has_mark``
+(a hit falls in the piece: a hidden or folded note holding one is shown open), and every
 section ``title_segments`` and chapter ``title_segments``/``category_segments``.
 Hits are found by ``search.analysis.match_passage`` on ``search.documents`` passages,
 exactly as the index finds them, so a phrase running across a note is marked in both
@@ -63,5 +64,6 @@ def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = Fa
                 sep = len(p.tag_separator)
                 tag_marks = [(max(s - sep, 0), e - sep) for s, e in marks.get((id(p), "tag"), []) if e > sep]
                 p.tag_segments = _segments(p.source_tag, tag_marks) if p.source_tag else []
+                p.has_mark = any(m for _, m in p.segments) or any(m for _, m in p.tag_segments)
             view.section.title_segments = _segments(view.section.title, marks.get((id(None), "title"), []))
     return hits

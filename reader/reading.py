@@ -1,9 +1,203 @@
-"""Presentation structures for reading pages, built with a fixed number of queries."""
+"""Presentation structures for reading pages, built with a fixed number of queries, and the
+reader's display settings (commentary mode, layout, script, font size).
+
+Display settings come from URL parameters (``?notes=hidden&layout=vertical&script=simp&size=l``)
+or, failing those, from the ``display`` cookie the server sets whenever a page is asked for
+with one of them; everything works through plain links, without JavaScript.
+"""
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 from .models import Chapter, Juan, Piece, Section
+
+# ----------------------------------------------------------------------------- display settings
+
+#: setting -> allowed values, the default first.
+CHOICES = {
+    "notes": ("inline", "hidden", "only", "beside"),
+    "layout": ("horizontal", "vertical"),
+    "script": ("orig", "simp"),
+    "size": ("m", "s", "l", "xl"),
+}
+#: How each choice is offered on the page: (value, label, description), in display order.
+LABELS = {
+    "notes": ("注釋", [
+        ("inline", "夾注", "注文以小字夾在經文之中，如刻本"),
+        ("hidden", "白文", "隱去注文，經文連讀"),
+        ("only", "只看注", "只列注文，各附所釋經文"),
+        ("beside", "旁注", "經文中只留注號，點注號在旁或行下展開注文"),
+    ]),
+    "layout": ("版式", [
+        ("horizontal", "橫排", "橫排，自左而右"),
+        ("vertical", "直排", "直排，自右而左，注作雙行小字"),
+    ]),
+    "script": ("字形", [
+        ("orig", "原字", "照錄原文字形"),
+        ("simp", "簡體", "以簡體顯示（只改顯示；檢索與引用仍用原字）"),
+    ]),
+    "size": ("字號", [
+        ("s", "小", "字號：小"),
+        ("m", "中", "字號：中"),
+        ("l", "大", "字號：大"),
+        ("xl", "特大", "字號：特大"),
+    ]),
+}
+COOKIE = "display"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+
+
+@dataclass(frozen=True)
+class Display:
+    """One reader's display settings."""
+
+    notes: str = "inline"
+    layout: str = "horizontal"
+    script: str = "orig"
+    size: str = "m"
+
+    @property
+    def vertical(self) -> bool:
+        return self.layout == "vertical"
+
+    @property
+    def simplified(self) -> bool:
+        return self.script == "simp"
+
+    @property
+    def lang(self) -> str:
+        return "zh-Hans" if self.simplified else "zh-Hant"
+
+    def cookie_value(self) -> str:
+        return "|".join(f"{k}:{getattr(self, k)}" for k in CHOICES)
+
+    @property
+    def css_classes(self) -> str:
+        """Classes of the reading body: ``notes-inline layout-horizontal script-orig``."""
+        return f"notes-{self.notes} layout-{self.layout} script-{self.script}"
+
+
+def _valid(values: dict) -> dict:
+    return {k: v for k, v in values.items() if k in CHOICES and v in CHOICES[k]}
+
+
+def parse_cookie(value: str) -> dict:
+    pairs = (item.partition(":") for item in (value or "").split("|"))
+    return _valid({k: v for k, _, v in pairs})
+
+
+def display_from_request(request) -> tuple[Display, dict]:
+    """The reader's settings (URL parameters over the cookie over the defaults) and the
+    settings given explicitly in the URL."""
+    explicit = _valid({k: request.GET.get(k) for k in CHOICES if k in request.GET})
+    stored = parse_cookie(request.COOKIES.get(COOKIE, ""))
+    return Display(**{**stored, **explicit}), explicit
+
+
+def remember(response, request, display: Display, explicit: dict) -> None:
+    """Set the cookie when the URL chose settings the cookie does not hold yet; reading
+    pages depend on the cookie, so caches must keep them apart (``Vary: Cookie``)."""
+    from django.utils.cache import patch_vary_headers
+
+    if explicit and request.COOKIES.get(COOKIE) != display.cookie_value():
+        response.set_cookie(COOKIE, display.cookie_value(), max_age=COOKIE_MAX_AGE, samesite="Lax",
+                            secure=request.is_secure(), httponly=True)
+    patch_vary_headers(response, ["Cookie"])
+
+
+def carry_query(explicit: dict) -> str:
+    """``?notes=hidden`` — the settings given in the URL, carried on links to other reading
+    pages so that they hold without cookies too ('' when there are none)."""
+    return "?" + urlencode(explicit) if explicit else ""
+
+
+def display_controls(request, display: Display, explicit: dict) -> list[dict]:
+    """The choices offered on the page, each a plain link to the same page with that
+    setting (keeping the highlight query and the settings carried in the URL)."""
+    from django.utils.encoding import escape_uri_path
+
+    path = escape_uri_path(request.path)
+    keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
+    groups = []
+    for key, (label, options) in LABELS.items():
+        items = []
+        for value, name, description in options:
+            params = {**keep, **explicit, key: value}
+            items.append({"value": value, "label": name, "description": description,
+                          "url": path + "?" + urlencode(params), "current": getattr(display, key) == value})
+        groups.append({"key": key, "label": label, "options": items})
+    return groups
+
+
+# ----------------------------------------------------------------------------- simplified display
+
+_converter = None
+_converter_lock = threading.Lock()
+
+
+def _opencc():
+    global _converter
+    if _converter is None:
+        with _converter_lock:
+            if _converter is None:
+                import opencc
+
+                _converter = opencc.OpenCC("t2s")
+    return _converter
+
+
+def to_simplified(text: str) -> str:
+    """``text`` in simplified characters, for display only; the original where the
+    conversion would change its length (offsets and highlights must stay exact)."""
+    if not text:
+        return text
+    out = _opencc().convert(text)
+    return out if len(out) == len(text) else text
+
+
+def simplify_segments(segments: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """Highlight segments converted as one text (phrases across a mark convert as a whole),
+    cut back at the same offsets; piece by piece where the whole would change length."""
+    whole = "".join(t for t, _ in segments)
+    converted = _opencc().convert(whole) if whole else whole
+    if len(converted) != len(whole):
+        return [(to_simplified(t), m) for t, m in segments]
+    out, pos = [], 0
+    for t, m in segments:
+        out.append((converted[pos:pos + len(t)], m))
+        pos += len(t)
+    return out
+
+
+def simplify_views(chapters: list["ChapterView"]) -> None:
+    """Convert every displayed segment of the views (after ``apply_highlights``); the
+    stored text stays in ``piece.text`` (shown to the character lookup as ``data-orig``)."""
+    for cv in chapters:
+        c = cv.chapter
+        c.title_segments = simplify_segments(c.title_segments)
+        c.category_segments = simplify_segments(c.category_segments)
+        for view in cv.sections:
+            s = view.section
+            s.title_segments = simplify_segments(s.title_segments)
+            s.closer_mark = to_simplified(s.closer_mark)
+            for p in view.pieces():
+                p.segments = simplify_segments(p.segments)
+                p.tag_segments = simplify_segments(p.tag_segments)
+                p.shown_source = to_simplified(p.source)
+
+
+# ----------------------------------------------------------------------------- views of a juan
+
+
+@dataclass
+class Gloss:
+    """A note with the words it explains (the main text since the previous note), for the
+    notes-only mode; ``note`` is None for main text left without a note."""
+
+    lemma: list[Piece]
+    note: Piece | None
 
 
 @dataclass
@@ -13,6 +207,40 @@ class SectionView:
     section: Section
     paragraphs: list[list[Piece]] = field(default_factory=list)
     records: list[Piece] = field(default_factory=list)
+
+    def pieces(self) -> list[Piece]:
+        return [p for para in self.paragraphs for p in para] + self.records
+
+    @property
+    def hits(self) -> int:
+        """Highlighted stretches in the section (after ``apply_highlights``)."""
+        n = sum(m for p in self.pieces() for _, m in getattr(p, "segments", ()))
+        n += sum(m for p in self.pieces() for _, m in getattr(p, "tag_segments", ()))
+        return n + sum(m for _, m in getattr(self.section, "title_segments", ()))
+
+    @property
+    def gloss_paragraphs(self) -> list[list[Gloss]]:
+        """Per paragraph, each note with its words (see ``glosses``)."""
+        return [g for g in (glosses(p) for p in self.paragraphs) if g]
+
+    @property
+    def record_glosses(self) -> list[Gloss]:
+        return glosses(self.records)
+
+
+def glosses(pieces: list[Piece]) -> list[Gloss]:
+    """Each note of ``pieces`` with the words it explains: the pieces since the previous
+    note. Main text after the last note is kept only where it holds a highlight."""
+    out, lemma = [], []
+    for p in pieces:
+        if p.is_note:
+            out.append(Gloss(lemma, p))
+            lemma = []
+        else:
+            lemma.append(p)
+    if lemma and any(getattr(p, "has_mark", False) for p in lemma):
+        out.append(Gloss(lemma, None))
+    return out
 
 
 @dataclass
@@ -26,7 +254,8 @@ class ChapterView:
 def chapter_views(juan: Juan, sections=None) -> list[ChapterView]:
     """Chapters of ``juan`` with their sections and pieces (three queries whatever the size).
 
-    ``sections`` limits the views to the given section positions (for a section page)."""
+    ``sections`` limits the views to the given section positions (for a section page).
+    Each section gets its ``juan`` and ``chapter``, each note its number in the section."""
     chapters = {c.pk: ChapterView(c) for c in juan.chapters.all()}
     views: dict[int, SectionView] = {}
     qs = juan.sections.all()
@@ -34,6 +263,8 @@ def chapter_views(juan: Juan, sections=None) -> list[ChapterView]:
         qs = qs.filter(position__in=sections)
     for s in qs:
         s.juan = juan
+        s.chapter = chapters[s.chapter_id].chapter
+        s.closer_mark = (s.closer or "")[:1]
         view = SectionView(s, paragraphs=[[] for _ in range(s.paragraph_count)])
         views[s.pk] = view
         chapters[s.chapter_id].sections.append(view)
@@ -41,10 +272,19 @@ def chapter_views(juan: Juan, sections=None) -> list[ChapterView]:
     if sections is not None:
         pieces = pieces.filter(section__position__in=sections)
     pieces = pieces.order_by("section_id", "position")
+    notes: dict[int, int] = {}
     for p in pieces:
         view = views[p.section_id]
+        if p.is_note:
+            notes[p.section_id] = p.number = notes.get(p.section_id, 0) + 1
+        p.shown_source = p.source
         if p.paragraph is None:
             view.records.append(p)
         else:
             view.paragraphs[p.paragraph].append(p)
     return [c for c in chapters.values() if sections is None or c.sections]
+
+
+__all__ = ["CHOICES", "Display", "display_from_request", "remember", "carry_query", "display_controls",
+           "to_simplified", "simplify_segments", "simplify_views", "SectionView", "ChapterView", "Gloss",
+           "chapter_views"]

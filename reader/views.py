@@ -1,12 +1,25 @@
-"""Reading pages: home (works), work (juans), juan (all sections), section (permalink)."""
+"""Reading pages: home (works), work (juans), juan (all sections), section (permalink), and
+the character lookup."""
+from urllib.parse import quote
+
 from django.db.models import Count, Prefetch
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.vary import vary_on_cookie
 
 from search.query import QueryError, parse_query
 
+from . import chars
+from .citation import citation_text, juan_citation_text, permalink
 from .highlight import apply_highlights
-from .models import Chapter, Juan, Section, Work
-from .reading import chapter_views
+from .models import Chapter, Juan, Work
+from .reading import (carry_query, chapter_views, display_controls, display_from_request, remember,
+                      simplify_views)
+
+#: Most characters the lookup page shows for one query.
+MAX_LOOKUP = 40
 
 
 def _highlighted(request, chapters):
@@ -26,12 +39,14 @@ def _highlighted(request, chapters):
     return {"text": text, "exact": exact, "count": count, "error": error}
 
 
+@vary_on_cookie  # the font size the reader chose (display cookie)
 def home(request):
     """The works held, with their juan counts."""
     works = Work.objects.annotate(juan_count=Count("juans")).order_by("title")
     return render(request, "reader/home.html", {"works": works})
 
 
+@vary_on_cookie
 def work_detail(request, slug):
     """A work's juans with their chapter titles."""
     work = get_object_or_404(Work, slug=slug)
@@ -50,27 +65,98 @@ def _neighbours(juan):
             siblings.filter(number__gt=juan.number).order_by("number").first())
 
 
+def _reading(request, template, juan, chapters, context):
+    """Render a reading page in the reader's display settings (and remember them)."""
+    display, explicit = display_from_request(request)
+    highlight = _highlighted(request, chapters)
+    for cv in chapters:
+        for view in cv.sections:
+            view.permalink = permalink(request, view.section)
+            view.citation_text = citation_text(view.section, cv.chapter)
+    if display.simplified:
+        simplify_views(chapters)
+    previous_juan, next_juan = _neighbours(juan)
+    response = render(request, template, {
+        "work": juan.work, "juan": juan, "chapters": chapters, "highlight": highlight,
+        "display": display, "controls": display_controls(request, display, explicit),
+        "carry": carry_query(explicit), "previous_juan": previous_juan, "next_juan": next_juan,
+        **context,
+    })
+    remember(response, request, display, explicit)
+    return response
+
+
 def juan_detail(request, slug, number):
     """A juan: chapter heading, table of contents, then every section in order."""
     juan = _juan(slug, number)
-    previous_juan, next_juan = _neighbours(juan)
     chapters = chapter_views(juan)
-    highlight = _highlighted(request, chapters)
-    return render(request, "reader/juan.html", {
-        "work": juan.work, "juan": juan, "chapters": chapters, "highlight": highlight,
-        "toc": juan.sections.all(), "previous_juan": previous_juan, "next_juan": next_juan,
+    toc = [view for cv in chapters for view in cv.sections]
+    return _reading(request, "reader/juan.html", juan, chapters, {
+        "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters]),
+        "permalink": permalink(request, juan),
     })
 
 
 def section_detail(request, slug, number, position):
     """One section by its position (its permalink), with previous and next sections."""
     juan = _juan(slug, number)
-    section = get_object_or_404(Section, juan=juan, position=position)
-    previous_section = juan.sections.filter(position__lt=position).order_by("-position").first()
-    next_section = juan.sections.filter(position__gt=position).order_by("position").first()
+    toc = list(juan.sections.all())
+    for s in toc:
+        s.juan = juan  # their permalinks, without a query each
+    index = next((i for i, s in enumerate(toc) if s.position == position), None)
+    if index is None:
+        raise Http404("No such section")
+    section = toc[index]
     chapters = chapter_views(juan, [position])
-    highlight = _highlighted(request, chapters)
-    return render(request, "reader/section.html", {
-        "work": juan.work, "juan": juan, "section": section, "chapters": chapters, "highlight": highlight,
-        "previous_section": previous_section, "next_section": next_section,
+    view = chapters[0].sections[0]
+    return _reading(request, "reader/section.html", juan, chapters, {
+        "section": view.section, "view": view, "toc": toc,
+        "previous_section": toc[index - 1] if index > 0 else None,
+        "next_section": toc[index + 1] if index + 1 < len(toc) else None,
+        "permalink": permalink(request, section),
     })
+
+
+# ----------------------------------------------------------------------------- character lookup
+
+
+def _char_json(entry: chars.CharEntry) -> dict:
+    data = entry.as_dict()
+    data["url"] = reverse("reader:char", args=[entry.char])
+    data["search_url"] = reverse("search:search") + "?q=" + quote(entry.char, safe="")
+    return data
+
+
+@vary_on_cookie
+def char_detail(request, char):
+    """``/chars/射/``: one character as JSON (``?format=json``, or an ``Accept`` that
+    prefers JSON, as ``fetch`` sends), or as a page for a browser (``?format=html``)."""
+    if len(char) != 1:
+        raise Http404("One character, please")
+    entry = chars.lookup(char)
+    fmt = request.GET.get("format")
+    if fmt not in ("json", "html"):
+        fmt = "html" if request.get_preferred_type(["application/json", "text/html"]) == "text/html" else "json"
+    if fmt == "json":
+        response = JsonResponse(_char_json(entry), status=200 if entry.found else 404,
+                                json_dumps_params={"ensure_ascii": False})
+    else:
+        response = render(request, "reader/chars.html", {"entries": [entry], "char_query": char},
+                          status=200 if entry.found else 404)
+    patch_vary_headers(response, ["Accept"])
+    return response
+
+
+@vary_on_cookie
+def char_lookup(request):
+    """``/chars/?q=大射``: a lookup form and the entry of every character of ``q``."""
+    query = request.GET.get("q", "")[:MAX_LOOKUP * 4]
+    seen, entries = set(), []
+    for ch in query:
+        if ch.isspace() or ch in seen:
+            continue
+        seen.add(ch)
+        entries.append(chars.lookup(ch))
+        if len(entries) == MAX_LOOKUP:
+            break
+    return render(request, "reader/chars.html", {"entries": entries, "char_query": query})

@@ -1,12 +1,145 @@
-"""Template filters for reading pages."""
+"""Template filters and tags for reading pages."""
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from reader.reading import COOKIE, Display, parse_cookie, to_simplified
+
 register = template.Library()
+
+#: Characters per small-print column in one cell of a vertical note (雙行小注): a cell holds
+#: two columns, so a note breaks into cells of at most 2 × WARICHU_COLUMN characters.
+WARICHU_COLUMN = 6
 
 
 @register.filter
 def marked(segments) -> str:
     """``[(text, marked), ...]`` as escaped HTML, marked stretches in ``<mark>``."""
     return mark_safe("".join(f"<mark>{escape(t)}</mark>" if m else escape(t) for t, m in segments))
+
+
+@register.filter
+def plain(segments) -> str:
+    """The text of ``[(text, marked), ...]`` without marks."""
+    return "".join(t for t, _ in segments)
+
+
+@register.filter
+def shown(text, display) -> str:
+    """``text`` as the reader's display shows it: simplified in simplified display."""
+    if isinstance(display, Display) and display.simplified:
+        return to_simplified(text or "")
+    return text
+
+
+def _run(chars: list[tuple[str, bool, bool, int]]) -> str:
+    """Escaped HTML of ``(char, marked, is_source_tag, segment)``: one ``<mark>`` per
+    highlighted segment (two adjacent hits stay two marks), the tag in its span."""
+    out, i = [], 0
+    while i < len(chars):
+        j = i
+        while j < len(chars) and chars[j][1:] == chars[i][1:]:
+            j += 1
+        text = escape("".join(c[0] for c in chars[i:j]))
+        if chars[i][1]:
+            text = f"<mark>{text}</mark>"
+        if chars[i][2]:
+            text = f'<span class="source">{text}</span>'
+        out.append(text)
+        i = j
+    return "".join(out)
+
+
+@register.filter
+def warichu(piece) -> str:
+    """A note as the two-column small print of vertical books (雙行小注): cells of two
+    short columns each, which break between columns of the main text like characters do.
+    The last cell splits its characters evenly between its two columns."""
+    chars = [(c, m, False, n) for n, (t, m) in enumerate(piece.segments) for c in t]
+    if piece.source_tag:
+        chars += [("\u3000", False, False, -1)]
+        chars += [(c, m, True, -2 - n) for n, (t, m) in enumerate(piece.tag_segments) for c in t]
+    size = 2 * WARICHU_COLUMN
+    cells = []
+    for start in range(0, len(chars), size):
+        cell = chars[start:start + size]
+        height = (len(cell) + 1) // 2
+        cells.append(f'<span class="wc wc-{height}">{_run(cell)}</span>')
+    return mark_safe("".join(cells))
+
+
+@register.simple_tag(takes_context=True)
+def root_classes(context) -> str:
+    """Classes of ``<html>``: ``size-l`` for the reader's font size (from the page's
+    display settings, else the display cookie), ``print-vertical`` for 直排; '' by default."""
+    display = context.get("display")
+    if not isinstance(display, Display):
+        request = context.get("request")
+        display = Display(**parse_cookie(request.COOKIES.get(COOKIE, ""))) if request else Display()
+    classes = [f"size-{display.size}"] if display.size != "m" else []
+    if display.vertical and "display" in context:
+        classes.append("print-vertical")
+    return " ".join(classes)
+
+
+# ----------------------------------------------------------------------------- pieces of a section
+# Built in Python rather than with template includes: hundreds of pieces per page, and no
+# whitespace may slip in between them (it would show in Chinese text).
+
+
+def _orig(piece_text: str, display: Display) -> str:
+    """``data-orig`` (the stored characters) for the character lookup in simplified display."""
+    return f' data-orig="{escape(piece_text)}"' if display.simplified else ""
+
+
+def _note(piece, section, display: Display, notes: str) -> str:
+    pid = f"s{section.position}-p{piece.position}"
+    if display.vertical and notes == "inline":
+        return (f'<span class="note warichu" id="{pid}" role="note"{_orig(piece.text, display)}>'
+                f'<span class="visually-hidden">注：</span>{warichu(piece)}</span>')
+    body = marked(piece.segments)
+    if piece.source_tag:
+        title = f' title="{escape(piece.shown_source)}"' if piece.source != piece.source_tag else ""
+        body += f'<span class="source"{title}{_orig(piece.source_tag, display)}>{marked(piece.tag_segments)}</span>'
+    return (f'<span class="note" id="{pid}" role="note"{_orig(piece.text, display)}>'
+            f'<span class="visually-hidden">注：</span>{body}</span>')
+
+
+def _toggle(piece, section, display: Display, notes: str) -> str:
+    """A note behind its marker (旁注): a checkbox and its label, so it opens without
+    JavaScript; open from the start when a highlight falls in it."""
+    tid = f"t-s{section.position}-p{piece.position}"
+    mark = getattr(piece, "has_mark", False)
+    return (f'<span class="note-ref{" has-mark" if mark else ""}">'
+            f'<input type="checkbox" class="note-toggle" id="{tid}"{" checked" if mark else ""}>'
+            f'<label class="note-marker" for="{tid}" title="注 {piece.number}：點擊展開或收起">'
+            f'<span class="visually-hidden">注</span>{piece.number}</label>'
+            f'{_note(piece, section, display, notes)}</span>')
+
+
+def render_piece(piece, section, display: Display, notes: str) -> str:
+    pid = f"s{section.position}-p{piece.position}"
+    if piece.is_note:
+        if notes in ("inline", "only"):
+            return _note(piece, section, display, notes)
+        if notes == "beside" or getattr(piece, "has_mark", False):
+            return _toggle(piece, section, display, notes)
+        return f'<span class="note-gap" id="{pid}"></span>'  # 白文: the note's place, for links to it
+    cls = {"label": "label", "record": "record-text"}.get(piece.kind, "text")
+    return f'<span class="{cls}" id="{pid}"{_orig(piece.text, display)}>{marked(piece.segments)}</span>'
+
+
+@register.simple_tag
+def pieces(items, section, display, notes=None) -> str:
+    """The pieces of a paragraph (or of a note's words) in the display's commentary mode
+    (``notes`` overrides it): ``inline`` notes in place, ``hidden`` notes left out (but
+    those holding a highlight, shown open behind their marker), ``beside`` notes behind
+    markers, ``only`` as inline (the notes-only page lays them out)."""
+    notes = notes or display.notes
+    return mark_safe("".join(render_piece(p, section, display, notes) for p in items))
+
+
+@register.filter
+def listify(value) -> list:
+    """``[value]``, to hand one piece to ``{% pieces %}``."""
+    return [value]

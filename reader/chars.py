@@ -1,0 +1,94 @@
+"""Character lookup: Mandarin reading, a short definition and variant forms of one character.
+
+The data is ``reader/data/chars.tsv.gz`` (built by ``scripts/build_char_table.py`` from the
+Unicode Han Database and the CJKVI variant tables; attribution in
+``reader/data/ATTRIBUTION.md``), read once, lazily, on the first lookup.
+"""
+from __future__ import annotations
+
+import gzip
+import threading
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+__all__ = ["CharEntry", "lookup", "TABLE_PATH"]
+
+TABLE_PATH = Path(__file__).resolve().parent / "data" / "chars.tsv.gz"
+COLUMNS = ("char", "mandarin", "other_readings", "definition", "standard", "traditional", "simplified", "variants")
+
+_lock = threading.Lock()
+_table: dict[str, tuple[str, ...]] | None = None
+
+
+@dataclass
+class CharEntry:
+    """What the table says about one code point. ``found`` is False for a character the
+    table does not hold (``codepoint`` and ``name`` are given all the same). ``see`` is the
+    reading and definition of its standard form (正字) when the character itself has no
+    Mandarin reading (𤣥 → 玄 xuán)."""
+
+    char: str
+    codepoint: str
+    name: str
+    found: bool = False
+    mandarin: list[str] = field(default_factory=list)
+    other_readings: list[str] = field(default_factory=list)
+    definition: str = ""
+    standard: list[str] = field(default_factory=list)
+    traditional: list[str] = field(default_factory=list)
+    simplified: list[str] = field(default_factory=list)
+    variants: list[str] = field(default_factory=list)
+    see: dict | None = None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _load() -> dict[str, tuple[str, ...]]:
+    global _table
+    if _table is not None:
+        return _table
+    with _lock:
+        if _table is None:
+            table = {}
+            with gzip.open(TABLE_PATH, "rt", encoding="utf-8") as fh:
+                for line in fh:
+                    if line.startswith("#"):
+                        continue
+                    row = line.rstrip("\n").split("\t")
+                    if len(row) == len(COLUMNS):
+                        table[row[0]] = tuple(row)
+            _table = table
+    return _table
+
+
+def codepoint(ch: str) -> str:
+    return f"U+{ord(ch):04X}"
+
+
+def lookup(ch: str, *, follow: bool = True) -> CharEntry:
+    """The entry of the one code point ``ch`` (``ValueError`` unless ``len(ch) == 1``)."""
+    if len(ch) != 1:
+        raise ValueError(f"lookup() takes one code point, got {len(ch)}")
+    entry = CharEntry(char=ch, codepoint=codepoint(ch), name=unicodedata.name(ch, ""))
+    row = _load().get(ch)
+    if row is None:
+        return entry
+    _, mandarin, others, definition, standard, traditional, simplified, variants = row
+    entry.found = True
+    entry.mandarin = mandarin.split()
+    entry.other_readings = others.split()
+    entry.definition = definition
+    entry.standard, entry.traditional = list(standard), list(traditional)
+    entry.simplified, entry.variants = list(simplified), list(variants)
+    if follow and not entry.mandarin and entry.standard:
+        see = lookup(entry.standard[0], follow=False)
+        if see.mandarin or see.definition:
+            entry.see = {"char": see.char, "mandarin": see.mandarin, "definition": see.definition}
+    return entry
+
+
+def table_size() -> int:
+    """The number of characters in the table."""
+    return len(_load())

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Build the character lookup table ``reader/data/chars.tsv.gz`` (and ``reader/data/ATTRIBUTION.md``).
+
+Clicking a character on a reading page shows its Mandarin reading, a short English
+definition and its variant forms; ``reader/chars.py`` serves them from this table.
+
+Usage::
+
+    .venv/bin/python scripts/build_char_table.py [--data DIR] [--corpus DIR ...] [--out DIR]
+
+``--data`` defaults to ``../shared/data`` (see its README.md): ``unihan/Unihan_Readings.txt.bz2``
+(kMandarin, kDefinition, kHanyuPinyin), ``unihan/Unihan_Variants.txt.bz2`` (kTraditionalVariant,
+kSimplifiedVariant, kSemanticVariant, kZVariant) and the CJKVI tables in ``variants/``
+(``twedu-variants.txt``, ``radical-variants.txt``, ``hydzd-variants.txt``). The classes of
+the search's folding table (``search/data/fold.tsv``, read through ``search.folding``) add
+the variants that search already treats as one character.
+
+Rows: every character Unihan gives a kMandarin or kDefinition, plus every character
+(not ASCII, not white space, not a control character) of the corpus folders
+(``--corpus``, default ``../shared/corpus`` and the project's ``corpus/``), with or
+without data. The output is deterministic: sorted rows and a gzip stream without a
+timestamp or file name, so a rebuild from the same sources gives the same bytes.
+
+Format (UTF-8, TAB-separated, one row per character, sorted by code point)::
+
+    CHAR  MANDARIN  OTHER_READINGS  DEFINITION  STANDARD  TRADITIONAL  SIMPLIFIED  VARIANTS
+
+MANDARIN and OTHER_READINGS (漢語大字典 readings from kHanyuPinyin not in kMandarin)
+are space-separated pinyin; STANDARD (正字: the forms this character is a variant of),
+TRADITIONAL, SIMPLIFIED and VARIANTS (異體: its other forms) are strings of characters,
+one code point each, without separators.
+"""
+from __future__ import annotations
+
+import argparse
+import bz2
+import collections
+import gzip
+import io
+import re
+import sys
+import unicodedata
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data"
+DEFAULT_CORPORA = [PROJECT_ROOT.parent / "shared" / "corpus", PROJECT_ROOT / "corpus"]
+DEFAULT_OUT = PROJECT_ROOT / "reader" / "data"
+
+#: Most variant forms listed for one character (the nearest sources first).
+MAX_VARIANTS = 24
+
+_CP = re.compile(r"U\+([0-9A-Fa-f]{4,6})")
+_SPACE = re.compile(r"\s+")
+
+
+def is_char(s: str) -> bool:
+    """One code point that is not ASCII, white space or a control/unassigned character."""
+    return len(s) == 1 and ord(s) > 0x7F and not s.isspace() and unicodedata.category(s) not in ("Cc", "Cn", "Cs")
+
+
+def is_compat(ch: str) -> bool:
+    """A CJK compatibility ideograph (U+F900..U+FAFF, U+2F800..U+2FA1F)."""
+    return 0xF900 <= ord(ch) <= 0xFAFF or 0x2F800 <= ord(ch) <= 0x2FA1F
+
+
+def clean(text: str) -> str:
+    """One line of text for a TSV field: no tabs or newlines."""
+    return _SPACE.sub(" ", text).strip()
+
+
+def read_unihan(path: Path, fields: set[str]) -> dict[str, dict[str, str]]:
+    """``{char: {field: value}}`` for the given Unihan fields."""
+    out: dict[str, dict[str, str]] = collections.defaultdict(dict)
+    with bz2.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("#") or not line.strip():
+                continue
+            cp, field, value = line.rstrip("\n").split("\t", 2)
+            if field in fields:
+                out[chr(int(cp[2:], 16))][field] = value
+    return out
+
+
+def unihan_targets(value: str) -> list[str]:
+    """The characters named by a Unihan variant field (``U+8AAC<kMatthews U+8BF4``)."""
+    return [chr(int(m.group(1), 16)) for m in _CP.finditer(value)]
+
+
+def hanyu_pinyin(value: str) -> list[str]:
+    """Readings of a kHanyuPinyin value (``10506.100:shè,yè,yì 10507.010:shí``), in order."""
+    out: list[str] = []
+    for entry in value.split():
+        _, _, readings = entry.partition(":")
+        for r in readings.split(","):
+            if r and r not in out:
+                out.append(r)
+    return out
+
+
+def read_cjkvi(path: Path) -> list[tuple[str, str, str]]:
+    """``A,RELATION,B`` rows of a CJKVI table, single characters only."""
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            line = line.rstrip("\n").lstrip("\ufeff")
+            if not line or line.startswith("#"):
+                continue
+            parts = line.split(",")
+            if len(parts) >= 3 and not parts[1].startswith("<") and is_char(parts[0]) and is_char(parts[2]):
+                rows.append((parts[0], parts[1], parts[2]))
+    return rows
+
+
+def corpus_chars(folders: list[Path]) -> set[str]:
+    """Every character of every file under ``folders`` (read as UTF-8, bad bytes skipped)."""
+    chars: set[str] = set()
+    for folder in folders:
+        if not folder.exists():
+            print(f"warning: corpus folder {folder} missing", file=sys.stderr)
+            continue
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            chars.update(path.read_bytes().decode("utf-8", errors="ignore"))
+    return {c for c in chars if is_char(c)}
+
+
+def fold_classes() -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The search's folding table: ``char -> canonical`` and ``canonical -> members``."""
+    sys.path.insert(0, str(PROJECT_ROOT))
+    from search import folding  # pure Python, no Django
+
+    canon: dict[str, str] = {}
+    with folding.TABLE_PATH.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("#") or not line.strip():
+                continue
+            ch = line.split("\t", 1)[0]
+            if len(ch) == 1:
+                canon[ch] = folding.fold_char(ch)
+    members: dict[str, list[str]] = collections.defaultdict(list)
+    for ch, c in sorted(canon.items()):
+        if ch != c:
+            members[c].append(ch)
+    return canon, members
+
+
+def build(data: Path, corpora: list[Path]) -> tuple[list[list[str]], dict]:
+    readings = read_unihan(data / "unihan" / "Unihan_Readings.txt.bz2", {"kMandarin", "kDefinition", "kHanyuPinyin"})
+    variants = read_unihan(data / "unihan" / "Unihan_Variants.txt.bz2",
+                           {"kTraditionalVariant", "kSimplifiedVariant", "kSemanticVariant", "kZVariant"})
+    vdir = data / "variants"
+    twedu = read_cjkvi(vdir / "twedu-variants.txt")      # REGULAR,twedu/variant,VARIANT
+    radical = read_cjkvi(vdir / "radical-variants.txt")  # PROPER,cjkvi/radical-variant,VARIANT
+    hydzd = [r for r in read_cjkvi(vdir / "hydzd-variants.txt") if r[1] == "hydzd/variant"]  # PROPER,..,VARIANT
+    canon, members = fold_classes()
+
+    standard: dict[str, list[str]] = collections.defaultdict(list)   # variant -> its standard forms
+    var: dict[str, list[str]] = collections.defaultdict(list)        # char -> its variant forms
+
+    def add(d: dict, key: str, value: str) -> None:
+        if value != key and value not in d[key]:
+            d[key].append(value)
+
+    # nearest first: the search's own classes, then the MOE table, radical variants, Unihan, 漢語大字典
+    for ch, c in canon.items():
+        if ch != c:
+            add(standard, ch, c)
+            for m in [c] + members[c]:
+                add(var, ch, m)
+        for m in members.get(ch, []):
+            add(var, ch, m)
+    for regular, _, variant in twedu:
+        add(standard, variant, regular)
+        add(var, regular, variant)
+        add(var, variant, regular)
+    for proper, rel, variant in radical:
+        if rel == "cjkvi/radical-variant":
+            add(standard, variant, proper)
+            add(var, proper, variant)
+            add(var, variant, proper)
+    for ch, fields in sorted(variants.items()):
+        for field in ("kSemanticVariant", "kZVariant"):
+            for v in unihan_targets(fields.get(field, "")):
+                add(var, ch, v)
+                add(var, v, ch)
+    for proper, _, variant in hydzd:
+        add(var, proper, variant)
+        add(var, variant, proper)
+
+    wanted = {c for c, f in readings.items() if "kMandarin" in f or "kDefinition" in f}
+    in_corpus = corpus_chars(corpora)
+    rows = []
+    for ch in sorted(wanted | in_corpus, key=ord):
+        f = readings.get(ch, {})
+        mandarin = f.get("kMandarin", "").split()
+        others = [r for r in hanyu_pinyin(f.get("kHanyuPinyin", "")) if r not in mandarin]
+        v = variants.get(ch, {})
+        trad = [t for t in unihan_targets(v.get("kTraditionalVariant", "")) if t != ch]
+        simp = [s for s in unihan_targets(v.get("kSimplifiedVariant", "")) if s != ch]
+        std = standard.get(ch, [])
+        # compatibility ideographs are encoding duplicates, not forms a reader meets as variants
+        vs = [x for x in var.get(ch, []) if x not in std and x not in trad and x not in simp
+              and not is_compat(x)][:MAX_VARIANTS]
+        rows.append([ch, " ".join(mandarin), " ".join(others), clean(f.get("kDefinition", "")),
+                     "".join(std), "".join(trad), "".join(simp), "".join(vs)])
+    info = {"unihan": len(wanted), "corpus": len(in_corpus), "corpus_only": len(in_corpus - wanted),
+            "corpus_without_data": sorted(c for c in in_corpus if not readings.get(c) and not standard.get(c))}
+    return rows, info
+
+
+HEADER = """\
+# reader/data/chars.tsv.gz -- character lookup table (reading, definition, variant forms).
+# Generated by scripts/build_char_table.py; do not edit by hand. Sources and licences:
+# reader/data/ATTRIBUTION.md (Unicode Han Database: Unicode License; CJKVI variants: MIT).
+# Columns: CHAR MANDARIN OTHER_READINGS DEFINITION STANDARD TRADITIONAL SIMPLIFIED VARIANTS
+"""
+
+
+def render(rows: list[list[str]]) -> bytes:
+    text = HEADER + "".join("\t".join(r) + "\n" for r in rows)
+    buf = io.BytesIO()
+    # mtime=0 and no file name: the same rows give the same bytes
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
+        gz.write(text.encode("utf-8"))
+    return buf.getvalue()
+
+
+ATTRIBUTION = """\
+# Attribution: reader/data/chars.tsv.gz
+
+`chars.tsv.gz`, the table behind the character lookup on reading pages (`/chars/<char>/`),
+is generated by `scripts/build_char_table.py` from the following data. The derived table is
+distributed with the project under the terms of these licences.
+
+## Unicode Han Database (Unihan)
+
+Unihan 15.0 (Debian package unicode-data 15.0.0-1): `Unihan_Readings.txt` (kMandarin,
+kDefinition, kHanyuPinyin) and `Unihan_Variants.txt` (kTraditionalVariant,
+kSimplifiedVariant, kSemanticVariant, kZVariant).
+
+Copyright © 1991-2022 Unicode, Inc. Distributed under the Unicode License
+(https://www.unicode.org/license.txt; terms of use https://www.unicode.org/terms_of_use.html).
+
+## CJKVI variants database
+
+github.com/cjkvi/cjkvi-variants, commit e4f1da248c9737a243f9930b5dc497cef5d5ae16 —
+`twedu-variants.txt` (異體字 → 正字 of the Taiwan Ministry of Education 異體字字典),
+`radical-variants.txt`, `hydzd-variants.txt` (漢語大字典 variants).
+
+MIT licence. Copyright (c) 2014 CJKVI Database.
+
+## The search's folding table
+
+The variant classes of `search/data/fold.tsv` (sources and licences in
+`search/data/ATTRIBUTION.md`: CJKVI, irg kVariants, Unihan, OpenCC).
+
+## MIT licence text (CJKVI)
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of this
+software and associated documentation files (the "Software"), to deal in the Software
+without restriction, including without limitation the rights to use, copy, modify, merge,
+publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons
+to whom the Software is furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all copies or
+substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED,
+INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR
+PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE
+FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR
+OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER
+DEALINGS IN THE SOFTWARE.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"source data (default: {DEFAULT_DATA})")
+    ap.add_argument("--corpus", type=Path, action="append",
+                    help="corpus folder whose characters must all have a row (repeatable; default: "
+                         + ", ".join(map(str, DEFAULT_CORPORA)) + ")")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output directory (default: {DEFAULT_OUT})")
+    args = ap.parse_args(argv)
+
+    rows, info = build(args.data, args.corpus or DEFAULT_CORPORA)
+    data = render(rows)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "chars.tsv.gz").write_bytes(data)
+    (args.out / "ATTRIBUTION.md").write_bytes(ATTRIBUTION.encode("utf-8"))
+    print(f"wrote {args.out / 'chars.tsv.gz'} ({len(data):,} bytes, {len(rows):,} rows) and ATTRIBUTION.md")
+    print(f"Unihan characters with a reading or definition: {info['unihan']:,}; corpus characters: "
+          f"{info['corpus']:,} ({info['corpus_only']:,} not among them)")
+    none = info["corpus_without_data"]
+    print(f"corpus characters with neither a reading nor a standard form: {len(none):,}: {''.join(none[:60])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

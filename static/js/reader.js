@@ -1,0 +1,459 @@
+/* 經注閱讀: enhancements for reading pages. Everything here is optional: every mode, the
+   citation and the character lookup (/chars/) work through plain links without it.
+   No inline code or styles (Content-Security-Policy): the page's own markup drives it. */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  root.classList.add("js");
+
+  var textBody = document.querySelector(".text-body");
+  var main = document.getElementById("main");
+  var vertical = !!(main && main.classList.contains("layout-vertical"));
+
+  // ---------------------------------------------------------------- a live region for short messages
+  var live = document.createElement("div");
+  live.className = "visually-hidden";
+  live.setAttribute("aria-live", "polite");
+  document.body.appendChild(live);
+  function say(message) { live.textContent = ""; window.setTimeout(function () { live.textContent = message; }, 30); }
+
+  // ---------------------------------------------------------------- copying the citation
+  function copyText(text, fallbackNode) {
+    function legacy() {
+      var ok = false;
+      if (fallbackNode) {
+        var range = document.createRange();
+        range.selectNodeContents(fallbackNode);
+        var sel = window.getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+        try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      }
+      return Promise.resolve(ok);
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text).then(function () { return true; }, legacy);
+    }
+    return legacy();
+  }
+
+  function copyCitation(button) {
+    var node = document.getElementById(button.getAttribute("data-copy"));
+    if (!node) return;
+    var text = node.textContent.trim();
+    copyText(text, node).then(function (ok) {
+      var label = button.getAttribute("data-label") || button.textContent;
+      button.setAttribute("data-label", label);
+      button.textContent = ok ? "已複製" : "請按 Ctrl+C";
+      button.classList.toggle("done", ok);
+      say(ok ? "已複製引用：" + text : "已選取引用，請按 Ctrl+C 複製");
+      window.setTimeout(function () { button.textContent = label; button.classList.remove("done"); }, 2000);
+    });
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("button.copy[data-copy]"), function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () { copyCitation(button); });
+  });
+
+  // ---------------------------------------------------------------- highlights: scroll to the match, n / N
+  var marks = textBody ? Array.prototype.slice.call(textBody.querySelectorAll("mark")) : [];
+  var currentMark = -1;
+
+  function reveal(el) {
+    // a mark inside a folded note (旁注): open the note first
+    var ref = el.closest(".note-ref");
+    if (ref) {
+      var box = ref.querySelector(".note-toggle");
+      if (box && !box.checked) box.checked = true;
+    }
+  }
+
+  function showMark(i) {
+    if (!marks.length) return;
+    currentMark = (i + marks.length) % marks.length;
+    marks.forEach(function (m) { m.classList.remove("current-mark"); });
+    var m = marks[currentMark];
+    reveal(m);
+    m.classList.add("current-mark");
+    m.scrollIntoView({ block: "center", inline: "center" });
+    say("第 " + (currentMark + 1) + " 處，共 " + marks.length + " 處");
+  }
+
+  function firstMarkAfterTarget() {
+    var target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    if (target) {
+      var inside = target.querySelector("mark") || (target.tagName === "MARK" ? target : null);
+      if (inside) return marks.indexOf(inside);
+      for (var i = 0; i < marks.length; i++) {
+        if (target.compareDocumentPosition(marks[i]) & Node.DOCUMENT_POSITION_FOLLOWING) return i;
+      }
+      return -1;
+    }
+    return marks.length ? 0 : -1;
+  }
+
+  var navType = "navigate";
+  try { navType = performance.getEntriesByType("navigation")[0].type; } catch (e) { /* old browsers */ }
+  function scrollToStart() {
+    if (navType === "back_forward" || navType === "reload") return;
+    var i = firstMarkAfterTarget();
+    if (i >= 0) {
+      currentMark = i;
+      reveal(marks[i]);
+      marks[i].classList.add("current-mark");
+      marks[i].scrollIntoView({ block: "center", inline: "center" });
+    } else if (location.hash) {
+      var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      if (target) target.scrollIntoView({ block: "start", inline: "start" });
+    }
+  }
+  if (document.readyState === "complete") scrollToStart();
+  else window.addEventListener("load", scrollToStart);
+
+  Array.prototype.forEach.call(document.querySelectorAll('[data-action="next-mark"]'), function (b) {
+    b.addEventListener("click", function () { showMark(currentMark + 1); });
+  });
+
+  // ---------------------------------------------------------------- display links keep the place (#s3-p4)
+  Array.prototype.forEach.call(document.querySelectorAll(".display-controls a[href]"), function (a) {
+    a.addEventListener("click", function () {
+      if (location.hash && a.href.indexOf("#") < 0) a.href = a.href + location.hash;
+    });
+  });
+
+  // ---------------------------------------------------------------- sections: where you are, j / k
+  var sections = textBody ? Array.prototype.slice.call(textBody.querySelectorAll("section.section")) : [];
+  var tocLinks = {};
+  Array.prototype.forEach.call(document.querySelectorAll('.toc a[href^="#s"]'), function (a) {
+    tocLinks[a.getAttribute("href").slice(1)] = a;
+  });
+
+  function startOffset(el) {
+    // how far the section's start lies past the reading edge (top, or right in 直排)
+    var r = el.getBoundingClientRect();
+    if (vertical) return textBody.getBoundingClientRect().right - r.right;
+    return r.top;
+  }
+
+  function currentIndex() {
+    var idx = 0;
+    for (var i = 0; i < sections.length; i++) {
+      if (startOffset(sections[i]) <= 90) idx = i; else break;
+    }
+    return idx;
+  }
+
+  var current = null;
+  function markCurrent() {
+    if (!sections.length) return;
+    var s = sections[currentIndex()];
+    if (s === current) return;
+    if (current && tocLinks[current.id]) tocLinks[current.id].removeAttribute("aria-current");
+    current = s;
+    if (tocLinks[s.id]) tocLinks[s.id].setAttribute("aria-current", "location");
+  }
+  if (sections.length > 1 && Object.keys(tocLinks).length) {
+    var pending = false;
+    var onScroll = function () {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(function () { pending = false; markCurrent(); });
+    };
+    window.addEventListener("scroll", onScroll, { passive: true });
+    if (vertical) textBody.addEventListener("scroll", onScroll, { passive: true });
+    window.addEventListener("load", markCurrent);
+    markCurrent();
+  }
+
+  function goSection(step) {
+    if (sections.length > 1) {
+      var i = currentIndex();
+      if (step < 0 && startOffset(sections[i]) < -40) step = 0;  // back to the start of this one first
+      var target = sections[Math.max(0, Math.min(sections.length - 1, i + step))];
+      target.scrollIntoView({ block: "start", inline: "start" });
+      history.replaceState(null, "", "#" + target.id);
+      markCurrent();
+      return;
+    }
+    follow(".section-pager a[rel=" + (step > 0 ? "next" : "prev") + "]");
+  }
+
+  function follow(selector) {
+    var a = document.querySelector(selector);
+    if (a) { a.click(); return true; }
+    return false;
+  }
+
+  function cycleSetting(name, step) {
+    var links = Array.prototype.slice.call(document.querySelectorAll('.display-controls a[data-setting="' + name + '"]'));
+    if (!links.length) return;
+    var at = links.findIndex(function (a) { return a.classList.contains("current"); });
+    var next = links[Math.max(0, Math.min(links.length - 1, at + step))];
+    if (name !== "size") next = links[(at + step + links.length) % links.length];
+    if (next && next !== links[at]) next.click();
+  }
+
+  // ---------------------------------------------------------------- 直排: the wheel reads on to the left
+  if (vertical && textBody) {
+    textBody.addEventListener("wheel", function (e) {
+      if (e.ctrlKey || e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) return;
+      var max = textBody.scrollWidth - textBody.clientWidth;
+      if (max <= 0) return;
+      var delta = e.deltaY * (e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? textBody.clientWidth : 1);
+      var left = textBody.scrollLeft;  // 0 at the right end, down to -max at the left end
+      if ((delta > 0 && left <= -max + 1) || (delta < 0 && left >= -1)) return;  // at an end: let the page scroll
+      textBody.scrollLeft = left - delta;
+      e.preventDefault();
+    }, { passive: false });
+  }
+
+  // ---------------------------------------------------------------- character lookup
+  var popover = null, lookupCache = {}, lastFocus = null;
+  var HAN = /[\p{L}\p{N}\p{So}]/u;
+  var SKIP = "a, button, label, input, summary, select, textarea, .cite, .cite-box, .section-number, .note-marker, .visually-hidden, .char-popover";
+
+  function hitRange(node, index, length, x, y) {
+    var range = document.createRange();
+    range.setStart(node, index);
+    range.setEnd(node, index + length);
+    var rects = range.getClientRects();
+    for (var i = 0; i < rects.length; i++) {
+      var r = rects[i];
+      if (x >= r.left - 1 && x <= r.right + 1 && y >= r.top - 1 && y <= r.bottom + 1) return range;
+    }
+    return null;
+  }
+
+  function charAtPoint(x, y) {
+    var node, offset;
+    if (document.caretPositionFromPoint) {
+      var p = document.caretPositionFromPoint(x, y);
+      if (!p) return null;
+      node = p.offsetNode; offset = p.offset;
+    } else if (document.caretRangeFromPoint) {
+      var r = document.caretRangeFromPoint(x, y);
+      if (!r) return null;
+      node = r.startContainer; offset = r.startOffset;
+    }
+    if (!node || node.nodeType !== 3) return null;
+    var text = node.data;
+    var candidates = [offset, offset - 1, offset - 2, offset + 1];
+    for (var k = 0; k < candidates.length; k++) {
+      var i = candidates[k];
+      if (i < 0 || i >= text.length) continue;
+      var code = text.charCodeAt(i);
+      if (code >= 0xDC00 && code <= 0xDFFF) continue;  // the second half of a surrogate pair
+      var len = code >= 0xD800 && code <= 0xDBFF ? 2 : 1;
+      var range = hitRange(node, i, len, x, y);
+      if (range) return { node: node, index: i, ch: text.substr(i, len), range: range };
+    }
+    return null;
+  }
+
+  function originalChar(hit) {
+    // simplified display: the stored character at the same place (conversion keeps lengths)
+    var host = hit.node.parentElement && hit.node.parentElement.closest("[data-orig]");
+    if (!host) return hit.ch;
+    var walker = document.createTreeWalker(host, NodeFilter.SHOW_TEXT, {
+      acceptNode: function (n) {
+        var el = n.parentElement;
+        if (el.closest(".visually-hidden") && host.contains(el.closest(".visually-hidden"))) return NodeFilter.FILTER_REJECT;
+        if (el.closest("[data-orig]") !== host) return NodeFilter.FILTER_REJECT;
+        return NodeFilter.FILTER_ACCEPT;
+      }
+    });
+    var count = 0, n;
+    while ((n = walker.nextNode())) {
+      if (n === hit.node) {
+        count += Array.from(n.data.slice(0, hit.index)).length;
+        var orig = Array.from(host.getAttribute("data-orig"))[count];
+        return orig || hit.ch;
+      }
+      count += Array.from(n.data).length;
+    }
+    return hit.ch;
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  function closePopover(restore) {
+    if (!popover || popover.hidden) return;
+    popover.hidden = true;
+    if (window.CSS && CSS.highlights) CSS.highlights.delete("char-lookup");
+    if (restore && lastFocus && lastFocus.focus) lastFocus.focus({ preventScroll: true });
+  }
+
+  function place(rect) {
+    var margin = 8;
+    var width = popover.offsetWidth, height = popover.offsetHeight;
+    var vw = document.documentElement.clientWidth, vh = window.innerHeight;
+    var left, top;
+    if (vertical) {  // beside the column, on its left, or its right
+      left = rect.left - width - margin;
+      if (left < margin) left = rect.right + margin;
+      top = Math.min(Math.max(margin, rect.top - 20), vh - height - margin);
+    } else {  // under the line, or over it
+      top = rect.bottom + margin;
+      if (top + height > vh - margin && rect.top - height - margin > margin) top = rect.top - height - margin;
+      left = rect.left - 30;
+    }
+    left = Math.max(margin, Math.min(left, vw - width - margin));
+    popover.style.left = (left + window.scrollX) + "px";  // CSSOM, allowed under CSP
+    popover.style.top = (Math.max(margin, top) + window.scrollY) + "px";
+  }
+
+  function charButtons(chars) {
+    var dd = el("dd", "chars");
+    chars.forEach(function (c) {
+      var b = el("button", null, c);
+      b.type = "button";
+      b.title = "查「" + c + "」";
+      b.addEventListener("click", function (e) { e.stopPropagation(); lookup(c, null, null); });
+      dd.appendChild(b);
+    });
+    return dd;
+  }
+
+  function render(data, shown) {
+    popover.textContent = "";
+    popover.setAttribute("aria-label", "查字：" + data.char);
+    var head = el("div", "head");
+    head.appendChild(el("span", "glyph", data.char)).setAttribute("lang", "zh-Hant");
+    var readings = (data.mandarin || []).join(" ") || (data.other_readings || []).join(" ");
+    if (readings) head.appendChild(el("span", "pinyin", readings));
+    head.appendChild(el("span", "codepoint", data.codepoint));
+    var close = el("button", "close", "×");
+    close.type = "button";
+    close.setAttribute("aria-label", "關閉");
+    close.addEventListener("click", function () { closePopover(true); });
+    head.appendChild(close);
+    popover.appendChild(head);
+    var dl = el("dl");
+    function row(term, dd) { dl.appendChild(el("dt", null, term)); dl.appendChild(dd); }
+    if (!data.found) row("字表", el("dd", null, "未收此字" + (data.name ? "（" + data.name + "）" : "")));
+    if (data.mandarin && data.mandarin.length && data.other_readings && data.other_readings.length) {
+      row("又讀", el("dd", "pinyin", data.other_readings.join(" ")));
+    }
+    if (data.definition) { var d = el("dd", "definition", data.definition); d.lang = "en"; row("釋義", d); }
+    if (data.see) {  // no reading of its own: its standard form's (𤣥 → 玄 xuán)
+      var see = charButtons([data.see.char]);
+      see.appendChild(el("span", "pinyin", " " + (data.see.mandarin || []).join(" ") + " "));
+      var seeDef = el("span", null, data.see.definition || "");
+      seeDef.lang = "en";
+      see.appendChild(seeDef);
+      row("正字", see);
+    } else if (data.standard && data.standard.length) row("正字", charButtons(data.standard));
+    if (data.see && data.standard && data.standard.length > 1) row("又見", charButtons(data.standard.slice(1)));
+    if (data.traditional && data.traditional.length) row("繁體", charButtons(data.traditional));
+    if (data.simplified && data.simplified.length) row("簡體", charButtons(data.simplified));
+    if (data.variants && data.variants.length) row("異體", charButtons(data.variants));
+    if (shown && shown !== data.char) row("顯示", el("dd", null, "簡體作「" + shown + "」"));
+    popover.appendChild(dl);
+    var links = el("p", "links");
+    var more = el("a", null, "詳細");
+    more.href = data.url + "?format=html";
+    var find = el("a", null, "檢索「" + data.char + "」");
+    find.href = data.search_url;
+    links.appendChild(more);
+    links.appendChild(find);
+    popover.appendChild(links);
+  }
+
+  function lookup(ch, rect, shown) {
+    if (!popover) {
+      popover = el("div", "char-popover");
+      popover.setAttribute("role", "dialog");
+      popover.tabIndex = -1;
+      popover.hidden = true;
+      document.body.appendChild(popover);
+    }
+    var show = function (data) {
+      render(data, shown);
+      var wasHidden = popover.hidden;
+      popover.hidden = false;
+      if (rect) place(rect);
+      if (wasHidden || rect) popover.focus({ preventScroll: true });
+    };
+    if (lookupCache[ch]) { show(lookupCache[ch]); return; }
+    fetch("/chars/" + encodeURIComponent(ch) + "/", { headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (data) { lookupCache[ch] = data; show(data); })
+      .catch(function () { show({ char: ch, codepoint: "", found: false, url: "/chars/" + encodeURIComponent(ch) + "/", search_url: "/search/?q=" + encodeURIComponent(ch) }); });
+  }
+
+  if (textBody) {
+    textBody.addEventListener("click", function (e) {
+      if (e.button !== 0 || e.target.closest(SKIP)) return;
+      var sel = window.getSelection();
+      if (sel && !sel.isCollapsed && String(sel).trim()) return;  // selecting text to copy, not looking up
+      var hit = charAtPoint(e.clientX, e.clientY);
+      if (!hit || !HAN.test(hit.ch)) return;
+      if (hit.node.parentElement.closest(SKIP)) return;
+      lastFocus = document.activeElement;
+      if (window.CSS && CSS.highlights && window.Highlight) CSS.highlights.set("char-lookup", new Highlight(hit.range));
+      var orig = originalChar(hit);
+      lookup(orig, hit.range.getBoundingClientRect(), hit.ch);
+    });
+  }
+  document.addEventListener("click", function (e) {
+    if (popover && !popover.hidden && !popover.contains(e.target) && !(textBody && textBody.contains(e.target))) closePopover(false);
+  });
+  window.addEventListener("resize", function () { closePopover(false); });
+
+  // ---------------------------------------------------------------- keyboard shortcuts (listed on the page)
+  document.addEventListener("keydown", function (e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "Escape") { closePopover(true); return; }
+    var t = e.target;
+    if (t.closest && t.closest("input, textarea, select, [contenteditable]")) return;
+    var handled = true;
+    switch (e.key) {
+      case "j": goSection(1); break;
+      case "k": goSection(-1); break;
+      case "]": handled = follow(".juan-pager a[rel=next]"); break;
+      case "[": handled = follow(".juan-pager a[rel=prev]"); break;
+      case "n": showMark(currentMark + 1); break;
+      case "N": showMark(currentMark - 1); break;
+      case "1": case "2": case "3": case "4":
+        handled = follow('.display-controls a[data-setting="notes"][data-value="' + ["inline", "hidden", "only", "beside"][+e.key - 1] + '"]');
+        break;
+      case "v": cycleSetting("layout", 1); break;
+      case "s": cycleSetting("script", 1); break;
+      case "+": case "=": cycleSetting("size", 1); break;
+      case "-": cycleSetting("size", -1); break;
+      case "c": {
+        var button = document.querySelector(".cite-main .copy");
+        if (!button && sections.length) button = sections[currentIndex()].querySelector(".copy");
+        if (button) copyCitation(button); else handled = false;
+        break;
+      }
+      case "t": {
+        var toc = document.querySelector(".toc");
+        if (toc) {
+          toc.open = true;
+          var link = toc.querySelector("a[aria-current]") || toc.querySelector("a");
+          if (link) { link.scrollIntoView({ block: "center" }); link.focus({ preventScroll: true }); }
+        }
+        break;
+      }
+      case "/": {
+        var q = document.getElementById("quick-q");
+        if (q) { q.focus(); q.select(); }
+        break;
+      }
+      case "?": {
+        var help = document.getElementById("shortcuts");
+        if (help) { help.open = !help.open; help.scrollIntoView({ block: "nearest" }); }
+        break;
+      }
+      default: handled = false;
+    }
+    if (handled) e.preventDefault();
+  });
+})();

@@ -1,0 +1,339 @@
+"""Reading like a scholar, server side: commentary modes, 直排, simplified display,
+citations, navigation, the character lookup and its table. (The browser tests in
+``tests/browser/`` check the same pages as a reader sees them.)"""
+import gzip
+import html as htmllib
+import json
+import re
+import subprocess
+import sys
+import unicodedata
+
+import pytest
+from django.conf import settings
+
+from reader import chars
+from reader.reading import COOKIE, Display, simplify_segments, to_simplified
+
+from .conftest import BASE_DIR, SEED, SHARED
+
+JUAN_URL = "/works/禮書綱目/juan/10/"
+S2 = JUAN_URL + "2/"
+HOST = "http://testserver"
+
+
+def page(client, url, **params):
+    response = client.get(url, params)
+    assert response.status_code == 200
+    return response, response.content.decode()
+
+
+def text_of(fragment: str) -> str:
+    """The text of an HTML fragment, visually hidden labels left out."""
+    fragment = re.sub(r'<span class="visually-hidden">.*?</span>', "", fragment)
+    return htmllib.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def section_html(page_html: str, position: int) -> str:
+    return re.search(rf'<section class="section" id="s{position}".*?</section>', page_html, re.S).group(0)
+
+
+# ----------------------------------------------------------------------------- commentary modes
+
+
+def test_inline_is_the_default_and_sets_no_cookie(client, seed_juan):
+    response, body = page(client, S2)
+    assert 'class="reading-main notes-inline layout-horizontal script-orig"' in body
+    assert COOKIE not in response.cookies
+    assert "Cookie" in response["Vary"]
+    assert body.count('role="note"') == 2
+    assert 'aria-current="true">夾注</a>' in body
+
+
+def test_hidden_mode_reads_the_main_text_continuously(client, seed_juan):
+    response, body = page(client, JUAN_URL + "1/", notes="hidden")
+    s1 = section_html(body, 1)
+    assert 'role="note"' not in s1
+    passage = re.findall(r'<p class="passage">(.*?)</p>', s1, re.S)[1]
+    assert text_of(passage) == "大射之儀君有命戒射宰戒百官有事於射者射人戒諸公卿大夫射司士戒士射與贊者前射三日宰夫戒宰及司馬射人宿視滌"
+    # the notes' places stay addressable (links to #s1-p3 still land)
+    assert '<span class="note-gap" id="s1-p3"></span>' in s1
+    # the choice is remembered (cookie) and carried on links to other reading pages
+    assert response.cookies[COOKIE].value == "notes:hidden|layout:horizontal|script:orig|size:m"
+    assert response.cookies[COOKIE]["samesite"] == "Lax"
+    assert '<a rel="next" href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/?notes=hidden">張侯 →</a>' in body
+    _, later = page(client, JUAN_URL + "5/")  # no parameter: the cookie decides
+    assert "notes-hidden" in later and 'role="note"' not in section_html(later, 5)
+
+
+def test_a_hit_in_a_note_shows_that_note_even_when_notes_are_hidden(client, seed_juan):
+    _, body = page(client, S2, notes="hidden", hl="鵠")
+    s2 = section_html(body, 2)
+    assert s2.count('role="note"') == 2  # both notes of 張侯 hold 鵠
+    assert s2.count('class="note-toggle" id="t-s2-p1" checked') == 1
+    bar = int(re.search(r"」(\d+) 處", body).group(1))
+    assert text_of(s2).count("鵠") == s2.count("<mark>鵠</mark>") == bar == 18  # every hit shown and marked
+    _, only_text = page(client, JUAN_URL + "1/", notes="hidden", hl="戒射")
+    assert 'role="note"' not in section_html(only_text, 1)
+
+
+def test_notes_only_mode_gives_each_note_with_the_words_it_explains(client, seed_juan):
+    _, body = page(client, JUAN_URL, notes="only")
+    assert body.count('<div class="gloss">') == 328
+    s1 = section_html(body, 1)
+    glosses = re.findall(r'<div class="gloss"><dt class="lemma">(.*?)</dt><dd>(.*?)</dd></div>', s1, re.S)
+    assert [(text_of(dt), text_of(dd)[:6]) for dt, dd in glosses] == [
+        ("經", "鄭目録云諸侯"), ("大射之儀君有命戒射", "將有祭祀之事"), ("宰戒百官有事於射者", "宰於天子冢宰"),
+        ("射人戒諸公卿大夫射司士戒士射與贊者", "射人掌以射法"), ("前射三日宰夫戒宰及司馬射人宿視滌", "宰夫冢宰官屬"),
+    ]
+    # notes stay marked as notes for screen readers, the words as main text
+    assert '<dt class="lemma"><span class="visually-hidden">經文：</span>' in s1
+    assert body.count('role="note"') == 328
+    # records: each record note with its record text
+    s20 = section_html(body, 20)
+    assert re.search(r'<div class="records" role="group" aria-label="記"><dl class="glosses">', s20)
+    assert "記君於郊則閭中以旌獲" in text_of(s20) and "註見三射記" in text_of(s20)
+
+
+def test_notes_only_keeps_highlighted_main_text_that_has_no_note(client, seed_juan):
+    _, body = page(client, JUAN_URL + "3/", notes="only", hl="鼗")
+    shown = text_of(section_html(body, 3))
+    marks = re.findall(r"<mark>(.*?)</mark>", section_html(body, 3))
+    bar = int(re.search(r"」(\d+) 處", body).group(1))
+    assert len(marks) == bar and "鼗" in shown
+
+
+def test_beside_mode_puts_each_note_behind_a_marker(client, seed_juan):
+    _, body = page(client, JUAN_URL, notes="beside")
+    assert body.count('class="note-toggle"') == 328
+    assert ('<span class="text" id="s1-p2">大射之儀君有命戒射</span><span class="note-ref">'
+            '<input type="checkbox" class="note-toggle" id="t-s1-p3"><label class="note-marker" for="t-s1-p3" '
+            'title="注 2：點擊展開或收起"><span class="visually-hidden">注</span>2</label>'
+            '<span class="note" id="s1-p3" role="note"><span class="visually-hidden">注：</span>') in body
+    _, hit = page(client, S2, notes="beside", hl="侯道")
+    assert '<span class="note-ref has-mark"><input type="checkbox" class="note-toggle" id="t-s2-p1" checked>' in hit
+
+
+@pytest.mark.parametrize("params", [{"notes": "bogus"}, {"layout": "sideways", "script": "x", "size": "huge"}])
+def test_unknown_values_are_ignored(client, seed_juan, params):
+    response, body = page(client, S2, **params)
+    assert "notes-inline layout-horizontal script-orig" in body
+    assert COOKIE not in response.cookies
+
+
+def test_mode_links_keep_the_highlight_and_the_carried_settings(client, seed_juan):
+    _, body = page(client, S2, hl="鵠", layout="vertical")
+    links = dict(re.findall(r'<a href="([^"]+)" rel="nofollow" title="[^"]*" data-setting="notes" data-value="(\w+)"', body))
+    assert set(links.values()) == {"inline", "hidden", "only", "beside"}
+    hidden = next(u for u, v in links.items() if v == "hidden")
+    assert htmllib.unescape(hidden) == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/?hl=%E9%B5%A0&layout=vertical&notes=hidden"
+
+
+@pytest.mark.parametrize("params", [{}, {"notes": "hidden"}, {"notes": "only"}, {"notes": "beside"},
+                                    {"layout": "vertical"}, {"script": "simp", "hl": "射"}])
+def test_juan_page_queries_stay_bounded_in_every_mode(client, seed_juan, django_assert_max_num_queries, params):
+    with django_assert_max_num_queries(8):
+        response = client.get(JUAN_URL, params)
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("params", [{}, {"notes": "hidden"}, {"notes": "only"}, {"notes": "beside", "hl": "射"},
+                                    {"layout": "vertical", "script": "simp", "size": "xl"}])
+def test_no_inline_script_style_or_handlers(client, seed_juan, params):
+    """The site runs under a Content-Security-Policy without 'unsafe-inline'."""
+    for url in (JUAN_URL, S2, "/chars/?q=射"):
+        body = client.get(url, params).content.decode()
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", body)
+        assert not re.search(r"\sstyle=", body)
+        assert not re.search(r"\son[a-z]+=", body)
+        assert not re.search(r"<style", body)
+
+
+def test_markup_in_notes_stays_escaped_in_every_mode(client, empty_db, search_backend):
+    from reader.importers.loader import import_file
+
+    from .conftest import CASES
+
+    import_file(CASES / "markup_in_note.txt")
+    for params in ({"notes": "beside"}, {"notes": "only"}, {"layout": "vertical"}, {"script": "simp"},
+                   {"notes": "hidden", "hl": "script"}):
+        body = client.get(JUAN_URL, params).content.decode()
+        assert "<script>" not in body, params
+        assert "&lt;" in body, params
+
+
+# ----------------------------------------------------------------------------- 直排 and 雙行小注
+
+
+def test_vertical_layout_sets_notes_in_two_column_cells(client, seed_juan):
+    _, body = page(client, JUAN_URL + "1/", layout="vertical")
+    assert 'class="reading-main notes-inline layout-vertical script-orig"' in body
+    assert '<html lang="zh-Hant" class="print-vertical">' in body
+    note = re.search(r'<span class="note warichu" id="s1-p3" role="note">(.*?)</span></span>(?=<span class="text")',
+                     body, re.S).group(0)
+    cells = re.findall(r'<span class="wc wc-(\d)">(.*?)</span>', note)
+    text = "將有祭祀之事當射宰告於君君乃命之言君有命政教宜由尊者"
+    assert "".join(t for _, t in cells) == text
+    assert [len(t) for _, t in cells] == [12, 12, 2]
+    assert [int(h) for h, _ in cells] == [6, 6, 1]  # the last cell splits evenly: one and one
+
+
+def test_vertical_source_tags_and_marks_survive_the_cells(client, seed_juan):
+    _, body = page(client, JUAN_URL, layout="vertical", hl="鄉射記")
+    assert '<span class="source"><mark>鄉射記</mark></span>' in body
+
+
+# ----------------------------------------------------------------------------- simplified display
+
+
+def test_simplified_display_changes_only_what_is_shown(client, seed_juan):
+    response, body = page(client, JUAN_URL + "1/", script="simp", hl="儀")
+    assert '<article class="juan" lang="zh-Hans">' in body
+    assert '<span class="text" id="s1-p2" data-orig="大射之儀君有命戒射">大射之<mark>仪</mark>君有命戒射</span>' in body
+    assert '<h2 class="chapter-title">大射<mark>仪</mark> <span class="category">嘉礼十五</span></h2>' in body
+    # the citation keeps the original characters
+    assert f"江永《禮書綱目》卷十〈大射儀〉「右戒百官」 {HOST}/works/禮書綱目/juan/10/1/" in body
+    seed_juan.refresh_from_db()
+    assert seed_juan.render_source() == SEED.read_text(encoding="utf-8")
+
+
+def test_simplified_conversion_never_changes_lengths(monkeypatch):
+    assert to_simplified("禮書綱目") == "礼书纲目"
+    assert simplify_segments([("大射之", False), ("儀", True)]) == [("大射之", False), ("仪", True)]
+
+    class Stretching:
+        def convert(self, text):
+            return text.replace("儀", "仪仪")
+
+    import reader.reading as reading
+
+    monkeypatch.setattr(reading, "_converter", Stretching())
+    assert to_simplified("大射之儀") == "大射之儀"  # would change length: the original is shown
+    assert simplify_segments([("大射", False), ("之儀", True)]) == [("大射", False), ("之儀", True)]
+
+
+def test_display_defaults():
+    assert Display().cookie_value() == "notes:inline|layout:horizontal|script:orig|size:m"
+    assert Display(script="simp").lang == "zh-Hans"
+
+
+# ----------------------------------------------------------------------------- citation and navigation
+
+
+def test_section_citation_on_the_page_and_in_the_api(client, seed_juan):
+    expected = f"江永《禮書綱目》卷十〈大射儀〉「右張侯」 {HOST}/works/禮書綱目/juan/10/2/"
+    _, body = page(client, S2)
+    assert f'<span class="citation" id="cite-s2" lang="zh-Hant">{expected}</span>' in body
+    data = client.get(f"/api/works/{seed_juan.work_id}/juans/10/").json()
+    sections = [s for c in data["chapters"] for s in c["sections"]]
+    assert sections[1]["citation"] == expected
+    assert all(s["citation"].startswith("江永《禮書綱目》卷十〈大射儀〉「右") for s in sections)
+    _, juan = page(client, JUAN_URL)
+    assert juan.count('<details class="cite"><summary>引用</summary>') == 45
+    assert f'<span class="citation" id="cite-s2">{expected}</span>' in juan
+
+
+def test_citation_without_chapter_title_or_closer():
+    from types import SimpleNamespace as NS
+
+    from reader.citation import citation_text
+
+    work = NS(author="張爾岐", title="儀禮鄭註句讀")
+    juan = NS(label="", number=3, work=work)
+    section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title=""))
+    assert citation_text(section) == "張爾岐《儀禮鄭註句讀》卷三「第7節」"
+
+
+def test_section_navigation_and_table_of_contents(client, seed_juan, django_assert_max_num_queries):
+    with django_assert_max_num_queries(8):
+        _, body = page(client, S2)
+    toc = re.search(r'<details class="toc">(.*?)</details>', body, re.S).group(1)
+    assert toc.count("<li") == 45
+    assert ('<li class="current"><a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/" '
+            'aria-current="page">張侯</a></li>') in toc
+    assert '<link rel="next" href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/3/">' in body
+    assert "鍵盤快捷鍵" in body and "<kbd>j</kbd>" in body  # the shortcuts are listed on the page
+
+
+def test_every_chapter_and_section_has_a_heading(client, seed_juan):
+    _, body = page(client, JUAN_URL)
+    assert len(re.findall(r'<h3 class="closer" id="s\d+-title">', body)) == 45
+    assert '<h2 class="chapter-title">' in body
+
+
+def test_font_size_is_remembered_on_every_page(client, seed_juan):
+    response, _ = page(client, S2, size="l")
+    assert response.cookies[COOKIE].value.endswith("size:l")
+    _, home = page(client, "/")
+    assert '<html lang="zh-Hant" class="size-l">' in home
+
+
+# ----------------------------------------------------------------------------- character lookup
+
+
+def test_char_lookup_json(client, db):
+    data = client.get("/chars/射/").json()
+    assert data["char"] == "射" and data["codepoint"] == "U+5C04" and data["found"]
+    assert data["mandarin"] == ["shè"] and "yì" in data["other_readings"]
+    assert data["definition"].startswith("shoot")
+    assert data["url"] == "/chars/%E5%B0%84/" and data["search_url"] == "/search/?q=%E5%B0%84"
+    shuo = client.get("/chars/説/").json()
+    assert shuo["standard"] == ["說"]
+    xuan = client.get("/chars/𤣥/").json()  # outside the BMP, no reading of its own
+    assert xuan["codepoint"] == "U+248E5" and xuan["standard"] == ["玄"]
+    assert xuan["see"]["char"] == "玄" and xuan["see"]["mandarin"] == ["xuán"]
+    assert "𤣥" in client.get("/chars/玄/").json()["variants"]
+    assert client.get("/chars/仪/").json()["traditional"] == ["儀"]
+
+
+def test_char_lookup_unknown_and_bad(client, db):
+    response = client.get("/chars/a/")
+    assert response.status_code == 404 and response.json()["found"] is False
+    assert client.get("/chars/ab/").status_code == 404
+
+
+def test_char_lookup_page_without_javascript(client, db):
+    response = client.get("/chars/鵠/", HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
+    body = response.content.decode()
+    assert response.status_code == 200 and "Accept" in response["Vary"]
+    assert '<span class="char-glyph">鵠</span>' in body and "hú" in body and "target" in body
+    listing = client.get("/chars/", {"q": "大射 射<b>"}).content.decode()
+    assert listing.count('<section class="char-entry"') == 5  # 大 射 < b > (the repeat and the space skipped)
+    assert "<b>" not in listing
+
+
+def test_char_table_covers_the_corpus():
+    table = chars._load()
+    assert len(table) > 40000
+    assert chars.TABLE_PATH.stat().st_size < 3_000_000
+    seed = {c for c in SEED.read_text(encoding="utf-8") if not c.isspace() and ord(c) > 0x7F}
+    assert seed <= table.keys()
+    corpus = SHARED / "corpus"
+    if corpus.exists():
+        for path in corpus.rglob("*"):
+            if path.is_file():
+                text = path.read_bytes().decode("utf-8", errors="ignore")
+                missing = {c for c in set(text) if ord(c) > 0x7F and not c.isspace()
+                           and unicodedata.category(c) not in ("Cc", "Cn", "Cs")} - table.keys()
+                assert not missing, (path, sorted(missing)[:20])
+    assert (BASE_DIR / "reader" / "data" / "ATTRIBUTION.md").read_text(encoding="utf-8").count("Unicode License") == 1
+
+
+@pytest.mark.skipif(not (SHARED / "data" / "unihan").exists(), reason="needs ../shared/data")
+def test_char_table_script_rebuilds_the_same_rows(tmp_path):
+    subprocess.run([sys.executable, str(BASE_DIR / "scripts" / "build_char_table.py"), "--corpus", str(SEED.parent),
+                    "--out", str(tmp_path)], check=True, capture_output=True)
+    built = gzip.decompress((tmp_path / "chars.tsv.gz").read_bytes()).decode("utf-8").splitlines()
+    shipped = gzip.decompress(chars.TABLE_PATH.read_bytes()).decode("utf-8").splitlines()
+    assert built[:4] == shipped[:4]  # the header
+    rows = {line.split("\t", 1)[0]: line for line in built[4:]}
+    ours = {line.split("\t", 1)[0]: line for line in shipped[4:]}
+    for ch in "射說説玄𤣥鵠鼔于於仪":
+        assert rows[ch] == ours[ch]
+    assert (tmp_path / "ATTRIBUTION.md").read_bytes() == (BASE_DIR / "reader" / "data" / "ATTRIBUTION.md").read_bytes()
+
+
+def test_settings_untouched():
+    # the project's settings are someone else's: this feature needs nothing from them
+    assert "reader" in settings.INSTALLED_APPS
+    assert json.dumps(Display().__dict__)
