@@ -1,0 +1,37 @@
+"""``manage.py search 大射 --layer text``: KWIC lines in the terminal (thin over the search service)."""
+from django.core.management.base import BaseCommand, CommandError
+
+from search.backends import SearchError, SearchQuery
+from search.documents import LAYER_GROUPS, LAYER_NAMES
+from search.forms import LAYER_ALIASES
+from search.service import run_search
+
+
+class Command(BaseCommand):
+    help = "Search the texts and print one KWIC line per hit: place, layer, before [match] after."
+
+    def add_arguments(self, parser):
+        parser.add_argument("query", nargs="+", help="the query (words are joined by spaces: AND)")
+        parser.add_argument("--layer", default="all",
+                            choices=sorted(set(LAYER_GROUPS) | set(LAYER_ALIASES)))
+        parser.add_argument("--exact", action="store_true", help="compare characters exactly (no variant folding)")
+        parser.add_argument("--work", type=int, help="work id")
+        parser.add_argument("--juan", type=int, help="juan number")
+        parser.add_argument("--context", type=int, default=15, help="characters on each side (default 15)")
+        parser.add_argument("--limit", type=int, default=0, help="print at most this many hits (0: all)")
+        parser.add_argument("--sort", choices=["text", "relevance"], default="text")
+
+    def handle(self, *args, **opts):
+        layer = LAYER_ALIASES.get(opts["layer"], opts["layer"])
+        try:
+            query = SearchQuery(" ".join(opts["query"]), layers=LAYER_GROUPS[layer], exact=opts["exact"],
+                                work_id=opts["work"], juan_number=opts["juan"], context=opts["context"],
+                                sort=opts["sort"])
+            results = run_search(query)
+        except SearchError as exc:
+            raise CommandError(str(exc)) from None
+        hits = results.hits[: opts["limit"]] if opts["limit"] else results.hits
+        for h in hits:
+            place = f"{h.work_title} {h.juan_label} {h.section_position}「{h.section_title}」"
+            self.stdout.write(f"{place}\t{LAYER_NAMES[h.layer]}\t{h.before:>{opts['context']}}[{h.match}]{h.after}")
+        self.stdout.write(f"{results.count} hits in {results.passages} passages")

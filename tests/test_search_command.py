@@ -1,0 +1,23 @@
+"""The command-line search prints KWIC lines."""
+import pytest
+from django.core.management import CommandError, call_command
+
+
+def test_kwic_lines(seed_backend, capsys):
+    call_command("search", "戒射宰戒", "--layer", "text", "--context", "4")
+    assert capsys.readouterr().out.splitlines() == [
+        "禮書綱目 卷十 1「戒百官」\t經文\t儀君有命[戒射宰戒]百官有事",
+        "1 hits in 1 passages",
+    ]
+
+
+def test_limit_and_layers(seed_backend, capsys):
+    call_command("search", "鵠", "--layer", "notes", "--limit", "2", "--context", "2")
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "19 hits in 5 passages"
+    assert out[:2] == ["禮書綱目 卷十 2「張侯」\t注\t者豹[鵠]而麋", "禮書綱目 卷十 2「張侯」\t注\t者豻[鵠]豻飾"]
+
+
+def test_bad_query(seed_backend):
+    with pytest.raises(CommandError, match="unbalanced quote"):
+        call_command("search", '"射')
