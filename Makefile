@@ -30,5 +30,6 @@ serve: export DJANGO_DEBUG ?= true
 serve: setup
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: install
+# The same set-up as `serve` (so a green test run means the site can be served), then the tests.
+test: setup
 	$(BIN)/python -m pytest

@@ -1,8 +1,13 @@
 """Serializers: works, juans with their full structure, search hits."""
+import re
+
 from rest_framework import serializers
 
 from reader.models import Juan, Piece, Work
 from search.documents import LAYER_NAMES
+
+
+PAGE_BREAK = re.compile(r"<pb:([^>]+)>")
 
 
 class JuanSummarySerializer(serializers.ModelSerializer):
@@ -51,11 +56,19 @@ class WorkDetailSerializer(WorkSerializer):
 
 class PieceSerializer(serializers.ModelSerializer):
     """A piece of a section: ``kind`` is text, note, label, record or record_note; notes
-    carry ``source_tag`` (as written) and ``source`` (同上 resolved)."""
+    carry ``source_tag`` (as written) and ``source`` (同上 resolved); ``pages`` lists the
+    page breaks of the printed edition inside the piece (Kanripo sources):
+    ``[{"offset": code points into text, "page": "KR1d0086_WYG_012-1b"}]``."""
+
+    pages = serializers.SerializerMethodField()
 
     class Meta:
         model = Piece
-        fields = ["position", "paragraph", "kind", "text", "source_tag", "source"]
+        fields = ["position", "paragraph", "kind", "text", "source_tag", "source", "pages"]
+
+    def get_pages(self, piece) -> list[dict]:
+        return [{"offset": min(offset, len(piece.text)), "page": page}
+                for offset, raw in piece.layout for page in PAGE_BREAK.findall(raw)]
 
 
 def juan_structure(juan, chapters, request) -> dict:
@@ -80,6 +93,7 @@ def juan_structure(juan, chapters, request) -> dict:
                         "closer": view.section.closer,
                         "reading_url": request.build_absolute_uri(view.section.get_absolute_url()),
                         "citation": section_citation(view.section, request, cv.chapter),
+                        "page": view.section.page,
                         "pieces": PieceSerializer([p for para in view.paragraphs for p in para] + view.records,
                                                   many=True).data,
                     }

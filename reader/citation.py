@@ -36,6 +36,8 @@ def citation_text(section, chapter=None) -> str:
     if chapter is not None and chapter.title:
         out.append(f"〈{chapter.title}〉")
     out.append(f"「{section_name(section)}」")
+    if getattr(section, "page", ""):
+        out.append(f"（葉 {section.page_label}）")  # the printed page it starts on (Kanripo)
     return "".join(out)
 
 

@@ -20,6 +20,15 @@ PIECE_KIND_CHOICES = [
 assert {k for k, _ in PIECE_KIND_CHOICES} == set(PIECE_KINDS)
 
 
+def page_label(page_id: str) -> str:
+    """The page as readers cite it: ``KR1d0086_WYG_012-1a`` → ``12-1a`` (juan 12, leaf 1,
+    side a, Kanripo's page ids), "" for ""."""
+    import re
+
+    label = page_id.rsplit("_", 1)[-1] if page_id else ""
+    return re.sub(r"^0+(?=\d)", "", label)
+
+
 class Work(models.Model):
     """A work (書), e.g. 禮書綱目 by 江永. ``slug`` is the work's URL key (its title by default)."""
 
@@ -124,6 +133,14 @@ class Section(models.Model):
     line = models.PositiveIntegerField(default=0)
     #: Source layout of the closer line (mandoku): ``[[offset, raw], ...]``.
     closer_layout = models.JSONField(default=list, blank=True)
+    #: The printed page the section starts on (``KR1d0086_WYG_012-2a``), for citations;
+    #: "" when the source has no page breaks.
+    page = models.CharField(max_length=80, blank=True)
+
+    @property
+    def page_label(self) -> str:
+        """``12-2a`` from ``KR1d0086_WYG_012-2a`` (Kanripo's juan-page-side), or ""."""
+        return page_label(self.page)
 
     class Meta:
         ordering = ["juan", "position"]

@@ -56,7 +56,7 @@ def test_work_detail(client, small):
 def test_juan_structure(client, small):
     def piece(position, paragraph, kind, text, tag="", source=""):
         return {"position": position, "paragraph": paragraph, "kind": kind, "text": text,
-                "source_tag": tag, "source": source}
+                "source_tag": tag, "source": source, "pages": []}
 
     assert client.get(f"/api/works/{small.work_id}/juans/3/").json() == {
         "work": {"id": small.work_id, "title": "測試書", "author": "江永"},
@@ -65,12 +65,12 @@ def test_juan_structure(client, small):
             "position": 1, "title": "射禮", "category": "嘉禮一",
             "sections": [
                 {"position": 1, "title": "戒射", "closer": "右戒射", "reading_url": f"{BASE}{WORK_URL}juan/3/1/",
-                 "citation": "江永《測試書》卷三〈射禮〉「右戒射」 http://testserver/works/測試書/juan/3/1/",
+                 "citation": "江永《測試書》卷三〈射禮〉「右戒射」 http://testserver/works/測試書/juan/3/1/", "page": "",
                  "pieces": [piece(0, 0, "label", "經"), piece(1, 0, "note", "目録"),
                             piece(2, 1, "text", "射人戒"), piece(3, 1, "note", "戒告也"),
                             piece(4, 1, "text", "宰戒")]},
                 {"position": 2, "title": "射", "closer": "右射", "reading_url": f"{BASE}{WORK_URL}juan/3/2/",
-                 "citation": "江永《測試書》卷三〈射禮〉「右射」 http://testserver/works/測試書/juan/3/2/",
+                 "citation": "江永《測試書》卷三〈射禮〉「右射」 http://testserver/works/測試書/juan/3/2/", "page": "",
                  "pieces": [piece(0, 0, "text", "乃射"), piece(1, 0, "note", "射也"),
                             piece(2, None, "record", "記君射"),
                             piece(3, None, "record_note", "君尊", "鄉射記", "鄉射記"),

@@ -129,3 +129,30 @@ def test_work_page_lists_every_juan_in_order(kanripo, client):
 def test_sbck_control_character_is_kept(kanripo):
     juan = Juan.objects.get(work__slug="KR1d0026", number=13)
     assert "\x01" in juan.render_source()
+
+
+def test_api_returns_page_breaks_and_the_citation_names_the_page(kanripo, client):
+    juan = Juan.objects.get(work__slug="KR1d0086", number=12)
+    data = client.get(f"/api/works/{juan.work_id}/juans/12/sections/2/").json()
+    assert data["page"] == "KR1d0086_WYG_012-1b"
+    assert data["citation"] == "江永《禮書綱目》卷十〈大射儀〉「右張侯」（葉 12-1b） http://testserver/works/KR1d0086/juan/12/2/"
+    pages = [p["page"] for piece in data["pieces"] for p in piece["pages"]]
+    assert pages == ["KR1d0086_WYG_012-2a", "KR1d0086_WYG_012-2b"]
+    raw = J10.read_text(encoding="utf-8")
+    every = [p["page"] for s in client.get(f"/api/works/{juan.work_id}/juans/12/").json()["chapters"][0]["sections"]
+             for piece in s["pieces"] for p in piece["pages"]]
+    assert set(every) <= set(re.findall(r"<pb:([^>]+)>", raw))
+
+
+def test_page_markers_on_the_reading_page(kanripo, client):
+    page = client.get("/works/KR1d0086/juan/12/2/").content.decode()
+    assert ('<span class="pb" id="pb-KR1d0086_WYG_012-2a" title="KR1d0086_WYG_012-2a">'
+            '<span class="visually-hidden">頁 </span>12-2a</span>') in page
+
+
+def test_entity_placeholder(kanripo, client):
+    juan = Juan.objects.get(work__slug="KR1d0086-WYG", number=12)
+    piece = Piece.objects.filter(section__juan=juan, text__contains="&KR0221;").first()
+    page = client.get(f"/works/KR1d0086-WYG/juan/12/{piece.section.position}/").content.decode()
+    assert ('<span class="gaiji" title="KR0221：Unicode 未收之字 (a character Unicode lacks)" '
+            'data-code="&amp;KR0221;">〓</span>') in page

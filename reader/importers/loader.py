@@ -16,7 +16,7 @@ from django.db import transaction
 from reader.models import Chapter, Juan, Piece, Section, Work
 
 from .document import ChapterDoc, JuanDocument, PieceDoc, SectionDoc
-from .mandoku import is_mandoku, parse_mandoku
+from .mandoku import is_mandoku, page_breaks, parse_mandoku
 from .siku import parse_siku
 from .source import decode_bytes
 
@@ -80,6 +80,22 @@ def _work_for(doc: JuanDocument) -> Work:
     return work
 
 
+def section_start_pages(doc: JuanDocument) -> list[str]:
+    """For each section of ``doc``, the page it starts on: the last page break at or
+    before its first character (``""`` for sources without page breaks)."""
+    breaks = page_breaks(doc) if doc.source_format == "mandoku" else []
+    out, current, i = [], "", 0
+    for index, _section in enumerate(doc.sections):
+        while i < len(breaks) and (breaks[i][0], breaks[i][1], breaks[i][2]) <= (index, 0, 0):
+            current = breaks[i][3]
+            i += 1
+        out.append(current)
+        while i < len(breaks) and breaks[i][0] == index:
+            current = breaks[i][3]  # breaks inside this section move the page for the next
+            i += 1
+    return out
+
+
 def juan_key(doc: JuanDocument) -> int:
     """The juan's number in its work: the file's sequence number for a Kanripo juan (as
     Kanripo numbers its files and pages: ``KR1d0086_012`` is 卷十), else the juan number."""
@@ -114,6 +130,7 @@ def _load(doc: JuanDocument, sha256: str, index: bool) -> LoadResult:
     )
     pieces: list[Piece] = []
     position = 0
+    starts = section_start_pages(doc)
     for cpos, cdoc in enumerate(doc.chapters, start=1):
         chapter = Chapter.objects.create(
             juan=juan, position=cpos, title=cdoc.title, category=cdoc.category, heading=cdoc.heading,
@@ -125,6 +142,7 @@ def _load(doc: JuanDocument, sha256: str, index: bool) -> LoadResult:
                 juan=juan, chapter=chapter, position=position, title=sdoc.title, closer=sdoc.closer,
                 record_separator=sdoc.record_separator, paragraph_count=len(sdoc.paragraphs),
                 line=sdoc.line, blank_lines_after=sdoc.blank_lines_after, closer_layout=sdoc.closer_layout,
+                page=starts[position - 1],
             )
             ppos = 0
             for pnum, para in enumerate(sdoc.paragraphs):

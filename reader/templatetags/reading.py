@@ -1,8 +1,11 @@
 """Template filters and tags for reading pages."""
+import re
+
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from reader.models import page_label
 from reader.reading import COOKIE, Display, parse_cookie, to_simplified
 
 register = template.Library()
@@ -12,10 +15,69 @@ register = template.Library()
 WARICHU_COLUMN = 6
 
 
+#: ``&KR1234;``: a character Unicode lacks (Kanripo), after escaping; U+0001: unreadable (SBCK).
+ENTITY = re.compile(r"&amp;(KR\d+);|\x01")
+PAGE = re.compile(r"<pb:([^>]+)>")
+
+
+def _placeholders(html: str) -> str:
+    """Visible placeholders for characters the text cannot show: 〓 with the code."""
+    def repl(m):
+        if m.group(1):
+            return (f'<span class="gaiji" title="{m.group(1)}：Unicode 未收之字 (a character Unicode lacks)" '
+                    f'data-code="&amp;{m.group(1)};">〓</span>')
+        return '<span class="gaiji" title="原文不可辨 (unreadable in the source, U+0001)">〓</span>'
+    return ENTITY.sub(repl, html)
+
+
+def _esc(text: str) -> str:
+    return _placeholders(escape(text))
+
+
 @register.filter
 def marked(segments) -> str:
-    """``[(text, marked), ...]`` as escaped HTML, marked stretches in ``<mark>``."""
-    return mark_safe("".join(f"<mark>{escape(t)}</mark>" if m else escape(t) for t, m in segments))
+    """``[(text, marked), ...]`` as escaped HTML, marked stretches in ``<mark>``; Kanripo
+    entities (``&KR1234;``) and U+0001 shown as 〓 with their code in a tooltip."""
+    return mark_safe("".join(f"<mark>{_esc(t)}</mark>" if m else _esc(t) for t, m in segments))
+
+
+def page_marker(page_id: str) -> str:
+    """A page-break marker (葉 12-1a) that sits in the margin on wide screens."""
+    label = page_label(page_id)
+    return (f'<span class="pb" id="pb-{escape(page_id)}" title="{escape(page_id)}">'
+            f'<span class="visually-hidden">頁 </span>{escape(label)}</span>')
+
+
+def marked_with_pages(piece) -> str:
+    """``marked(piece.segments)`` with page-break markers at their offsets (``piece.layout``)."""
+    breaks = sorted((min(offset, len(piece.text)), pid)
+                    for offset, raw in (getattr(piece, "layout", None) or []) for pid in PAGE.findall(raw))
+    if not breaks:
+        return marked(piece.segments)
+    chars = [(c, m) for t, m in piece.segments for c in t]
+    html: list[str] = []
+    run: list[str] = []
+    state = {"marked": False}
+
+    def flush():
+        if run:
+            t = _esc("".join(run))
+            html.append(f"<mark>{t}</mark>" if state["marked"] else t)
+            run.clear()
+
+    b = 0
+    for i, (c, is_marked) in enumerate(chars):
+        while b < len(breaks) and breaks[b][0] <= i:
+            flush()
+            html.append(page_marker(breaks[b][1]))
+            b += 1
+        if is_marked != state["marked"]:
+            flush()
+            state["marked"] = is_marked
+        run.append(c)
+    flush()
+    html.extend(page_marker(pid) for _, pid in breaks[b:])  # after the last character
+    return mark_safe("".join(html))
 
 
 @register.filter
@@ -97,7 +159,7 @@ def _note(piece, section, display: Display, notes: str) -> str:
     if display.vertical and notes == "inline":
         return (f'<span class="note warichu" id="{pid}" role="note"{_orig(piece.text, display)}>'
                 f'<span class="visually-hidden">注：</span>{warichu(piece)}</span>')
-    body = marked(piece.segments)
+    body = marked_with_pages(piece)
     if piece.source_tag:
         title = f' title="{escape(piece.shown_source)}"' if piece.source != piece.source_tag else ""
         body += f'<span class="source"{title}{_orig(piece.source_tag, display)}>{marked(piece.tag_segments)}</span>'
@@ -126,7 +188,7 @@ def render_piece(piece, section, display: Display, notes: str) -> str:
             return _toggle(piece, section, display, notes)
         return f'<span class="note-gap" id="{pid}"></span>'  # 白文: the note's place, for links to it
     cls = {"label": "label", "record": "record-text"}.get(piece.kind, "text")
-    return f'<span class="{cls}" id="{pid}"{_orig(piece.text, display)}>{marked(piece.segments)}</span>'
+    return f'<span class="{cls}" id="{pid}"{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>'
 
 
 @register.simple_tag
