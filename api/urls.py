@@ -1,3 +1,4 @@
+from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
@@ -19,5 +20,8 @@ urlpatterns = [
     path("search/distribution/", views.SearchDistributionView.as_view(), name="search-distribution"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    # ReDoc styles itself with inline styles and a blob: worker: allowed on this page only.
+    path("redoc/", csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"],
+                               "img-src": ["data:", "https://cdn.redoc.ly"]})(
+        SpectacularRedocView.as_view(url_name="api:schema")), name="redoc"),
 ]

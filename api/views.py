@@ -184,7 +184,7 @@ def _export_response(kind, work, juans, request, name) -> HttpResponse:
         body = exports.tei_document(work, juans)
     content_type, suffix = exports.EXPORT_KINDS[kind]
     response = HttpResponse(body.encode("utf-8"), content_type=content_type)
-    response["Content-Disposition"] = content_disposition_header(False, f"{name}.{suffix}")
+    response["Content-Disposition"] = content_disposition_header(True, f"{name}.{suffix}")
     return response
 
 

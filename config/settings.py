@@ -176,6 +176,8 @@ BUNDLED_CORPUS = BASE_DIR / "corpus"
 REST_FRAMEWORK = {
     # Every API view is read-only (GET/HEAD/OPTIONS): a write is 405 Method Not Allowed for anyone.
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # Anonymous and read-only: no sessions or passwords on the API (the admin has its own login).
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonRateThrottle", "api.throttling.UserRateThrottle"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.StandardPagination",
     "PAGE_SIZE": 20,

@@ -164,3 +164,29 @@ def test_exact_junk_is_400(client, small):
                                          ("title", 3), ("text", 2)])
 def test_reported_layer_names_are_accepted(client, small, layer, count):
     assert client.get("/api/search/", {"q": "射", "layer": layer}).json()["count"] == count
+
+
+def test_openapi_schema_and_offline_docs(client, db):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    assert schema["info"]["title"] == "經注閱讀 API"
+    assert sorted(schema["paths"]) == [
+        "/api/search/", "/api/search/distribution/", "/api/works/", "/api/works/{id}/", "/api/works/{id}/export/{kind}/",
+        "/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/{number}/export/{kind}/",
+        "/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/{number}/sections/{position}/notes/",
+    ]
+    q = next(p for p in schema["paths"]["/api/search/"]["get"]["parameters"] if p["name"] == "q")
+    assert q["required"] is True and q["examples"]["OneCharacter"]["value"] == "鵠"
+    docs = client.get("/api/docs/").content.decode()
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in docs
+    assert "https://" not in docs.replace("https://github.com", "")
+    assert client.get("/api/redoc/").status_code == 200
+
+
+def test_cors_and_etag(client, small):
+    response = client.get("/api/works/", HTTP_ORIGIN="https://notebook.example.org")
+    assert response["Access-Control-Allow-Origin"] == "*"
+    etag = response["ETag"]
+    again = client.get("/api/works/", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    page = client.get("/works/測試書/juan/3/")
+    assert client.get("/works/測試書/juan/3/", HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304

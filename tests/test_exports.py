@@ -1,0 +1,61 @@
+"""Exports: source text round-trips; main text has no notes; TEI parses and holds the stored text."""
+import json
+import re
+import xml.etree.ElementTree as ET
+
+from reader.models import Piece
+
+from .conftest import SEED
+
+TEI = "{http://www.tei-c.org/ns/1.0}"
+
+
+def url(juan, kind):
+    return f"/api/works/{juan.work_id}/juans/{juan.number}/export/{kind}/"
+
+
+def test_source_round_trips(client, seed_juan):
+    response = client.get(url(seed_juan, "source"))
+    assert response.content == SEED.read_bytes()
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert response["Content-Disposition"] == "attachment; filename*=utf-8''%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE_%E5%8D%B7%E5%8D%81.txt"
+
+
+def test_main_text_has_no_notes(client, seed_juan, seed_text):
+    text = client.get(url(seed_juan, "maintext")).content.decode()
+    assert text == re.sub(r"【[^】]*】", "", seed_text)
+
+
+def test_tei_holds_the_stored_text(client, seed_juan):
+    root = ET.fromstring(client.get(url(seed_juan, "tei")).content)
+    assert root.tag == f"{TEI}TEI"
+    assert root.find(f"{TEI}teiHeader//{TEI}title").text == "禮書綱目"
+    sections = root.findall(f".//{TEI}div[@type='section']")
+    assert len(sections) == 45
+    assert [s.find(f"{TEI}trailer").text for s in sections][:2] == ["右戒百官", "右張侯"]
+    notes = root.findall(f".//{TEI}note[@type='commentary']")
+    stored = list(Piece.objects.filter(section__juan=seed_juan, kind__in=["note", "record_note"])
+                  .order_by("section__position", "position"))
+    assert ["".join(n.itertext()) for n in notes] == [p.text + p.tag_separator + p.source_tag for p in stored]
+    assert [n.get("source") for n in notes if n.get("source")] == ["鄉射記", "鄉射記", "鄉射記"]
+
+    def main_text(p):  # the paragraph's text without its notes and labels
+        out = [p.text or ""]
+        for child in p:
+            out.append(child.tail or "")
+        return "".join(out)
+
+    paragraphs = [main_text(p) for s in sections for p in s.findall(f"{TEI}p")]
+    stored_text = "".join(Piece.objects.filter(section__juan=seed_juan, kind="text")
+                          .order_by("section__position", "position").values_list("text", flat=True))
+    assert "".join(paragraphs) == stored_text
+    records = root.findall(f".//{TEI}div[@type='record']")
+    assert len(records) == 3
+
+
+def test_json_and_work_export(client, seed_juan):
+    data = json.loads(client.get(f"/api/works/{seed_juan.work_id}/export/json/").content)
+    assert data["work"]["title"] == "禮書綱目"
+    assert [j["number"] for j in data["juans"]] == [10]
+    assert len(data["juans"][0]["chapters"][0]["sections"]) == 45
+    assert client.get(f"/api/works/{seed_juan.work_id}/export/pdf/").status_code == 404
