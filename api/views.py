@@ -44,6 +44,15 @@ SEARCH_PARAMETERS = [
 ]
 
 
+P = OpenApiParameter.PATH
+WORK_ID = OpenApiParameter("id", int, P, description="work id, from /api/works/ (e.g. 1 for 禮書綱目)")
+JUAN_N = OpenApiParameter("number", int, P, description=(
+    "juan number: 10 for 卷十 of the seed text; for Kanripo works the file number (12 for KR1d0086_012, 卷十)"))
+POSITION = OpenApiParameter("position", int, P, description="section position in the juan, 1-based (2 = 右張侯)")
+KIND = OpenApiParameter("kind", str, P, enum=["source", "maintext", "json", "tei"], description=(
+    "source: the source text as imported; maintext: 白文, notes removed; json; tei: TEI P5 XML"))
+
+
 class WorkList(generics.ListAPIView):
     """The works held. Filter with `title` and `author` (substrings, e.g. `?title=禮書&author=江永`)."""
 
@@ -72,6 +81,10 @@ class WorkDetail(generics.RetrieveAPIView):
     serializer_class = WorkDetailSerializer
     queryset = Work.objects.annotate(juan_count=Count("juans")).prefetch_related("juans__chapters")
 
+    @extend_schema(parameters=[WORK_ID])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
 
 def _juan(pk, number) -> Juan:
     return get_object_or_404(Juan.objects.select_related("work"), work_id=pk, number=number)
@@ -82,7 +95,7 @@ class JuanDetail(APIView):
     (kind `text`, `note`, `label`, `record`, `record_note`; notes with `source_tag` as
     written and `source` resolved) and its citation."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[WORK_ID, JUAN_N], responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, number):
         juan = _juan(pk, number)
         return Response(juan_structure(juan, chapter_views(juan), request))
@@ -91,7 +104,7 @@ class JuanDetail(APIView):
 class SectionDetail(APIView):
     """One section by its permalink (work id, juan number, position in the juan)."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[WORK_ID, JUAN_N, POSITION], responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, number, position):
         juan = _juan(pk, number)
         get_object_or_404(Section, juan=juan, position=position)
@@ -104,6 +117,10 @@ class SectionNotes(generics.ListAPIView):
 
     serializer_class = PieceSerializer
     pagination_class = None
+
+    @extend_schema(parameters=[WORK_ID, JUAN_N, POSITION])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
         juan = _juan(self.kwargs["pk"], self.kwargs["number"])
@@ -194,18 +211,20 @@ EXPORT_DOC = ("`source`: the source text as imported (round-trips exactly); `mai
 
 
 class JuanExport(APIView):
-    """A juan as a file: """ + EXPORT_DOC
+    """A juan as a file (see ``EXPORT_DOC``)."""
 
-    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR})
+    @extend_schema(description="A juan as a file. " + EXPORT_DOC, parameters=[WORK_ID, JUAN_N, KIND],
+                   responses={(200, "text/plain"): OpenApiTypes.STR})
     def get(self, request, pk, number, kind):
         juan = _juan(pk, number)
         return _export_response(kind, juan.work, [juan], request, f"{juan.work.title}_{juan.display_label}")
 
 
 class WorkExport(APIView):
-    """A whole work (every juan, in order) as one file: """ + EXPORT_DOC
+    """A whole work (every juan, in order) as one file (see ``EXPORT_DOC``)."""
 
-    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR})
+    @extend_schema(description="A whole work (every juan, in order) as one file. " + EXPORT_DOC,
+                   parameters=[WORK_ID, KIND], responses={(200, "text/plain"): OpenApiTypes.STR})
     def get(self, request, pk, kind):
         work = get_object_or_404(Work, pk=pk)
         juans = list(work.juans.select_related("work").order_by("number"))

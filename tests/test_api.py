@@ -190,3 +190,15 @@ def test_cors_and_etag(client, small):
     assert again.status_code == 304
     page = client.get("/works/測試書/juan/3/")
     assert client.get("/works/測試書/juan/3/", HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304
+
+
+def test_every_endpoint_and_parameter_is_documented(client, db):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    undocumented = []
+    for path, operations in schema["paths"].items():
+        for method, op in operations.items():
+            if not op.get("description"):
+                undocumented.append(f"{method} {path}")
+            undocumented += [f"{method} {path} {p['name']}" for p in op.get("parameters", [])
+                             if not p.get("description")]
+    assert undocumented == []

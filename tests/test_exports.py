@@ -59,3 +59,11 @@ def test_json_and_work_export(client, seed_juan):
     assert [j["number"] for j in data["juans"]] == [10]
     assert len(data["juans"][0]["chapters"][0]["sections"]) == 45
     assert client.get(f"/api/works/{seed_juan.work_id}/export/pdf/").status_code == 404
+
+
+def test_reading_pages_offer_the_exports(client, seed_juan):
+    juan_page = client.get(seed_juan.get_absolute_url()).content.decode()
+    work_page = client.get(seed_juan.work.get_absolute_url()).content.decode()
+    for kind in ("source", "maintext", "json", "tei"):
+        assert f'href="{url(seed_juan, kind)}" download' in juan_page
+        assert f'href="/api/works/{seed_juan.work_id}/export/{kind}/" download' in work_page
