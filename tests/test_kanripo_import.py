@@ -156,3 +156,57 @@ def test_entity_placeholder(kanripo, client):
     page = client.get(f"/works/KR1d0086-WYG/juan/12/{piece.section.position}/").content.decode()
     assert ('<span class="gaiji" title="KR0221：Unicode 未收之字 (a character Unicode lacks)" '
             'data-code="&amp;KR0221;">〓</span>') in page
+
+
+QUERIES_KR = ["賔", "説", "𤣥", "射", "公", "主人", "大射", "司射", "鄉射記", "同上", "卿大夫", "取矢", "之", "也",
+              "飲不勝者", "君", "侯", "鵠", "乏", "三耦", "獲", "釋獲", "大夫", "爵", "觶", "&KR0221;", "右", "鼔", "隂",
+              "徳", "毎", "冡", "大射之儀"]
+
+
+def _layers_from_pieces(juan):
+    """A plain scan's passages, built by the test from the stored pieces (not the index)."""
+    from reader.models import Section
+
+    out = {"text": [], "note": [], "record": [], "record_note": [], "title": []}
+    for section in Section.objects.filter(juan=juan).order_by("position"):
+        pieces = list(section.pieces.order_by("position"))
+        out["text"].append("".join(p.text for p in pieces if p.kind == "text"))
+        out["record"].append("".join(p.text for p in pieces if p.kind == "record"))
+        out["note"] += [p.text + p.tag_separator + p.source_tag for p in pieces if p.kind == "note"]
+        out["record_note"] += [p.text + p.tag_separator + p.source_tag for p in pieces if p.kind == "record_note"]
+        out["title"] += [p.text for p in pieces if p.kind == "label"]
+        out["title"].append(section.closer if section.closer else section.title)
+    for chapter in juan.chapters.all():
+        out["title"] += [chapter.title, chapter.category]
+    return out
+
+
+@pytest.mark.parametrize("slug", ["KR1d0086", "KR1d0086-WYG", "KR1d0026"])
+def test_counts_equal_a_plain_scan_on_kanripo_texts(kanripo, slug):
+    from search.documents import LAYER_GROUPS
+
+    number = {"KR1d0026": 13}.get(slug, 12)
+    juan = Juan.objects.get(work__slug=slug, number=number)
+    layers = _layers_from_pieces(juan)
+    groups = {"all": sum(layers.values(), []), "text": layers["text"], "notes": layers["note"],
+              "records": layers["record"] + layers["record_note"], "titles": layers["title"]}
+    for phrase in QUERIES_KR:
+        for layer, passages in groups.items():
+            result = kanripo.search(SearchQuery(phrase, layers=LAYER_GROUPS[layer], exact=True, work_id=juan.work_id,
+                                                juan_number=number))
+            assert result.count == sum(p.count(phrase) for p in passages), (slug, phrase, layer)
+        folded = kanripo.search(SearchQuery(phrase, work_id=juan.work_id, juan_number=number))
+        assert folded.count == sum(fold(p).count(fold(phrase)) for p in groups["all"]), (slug, phrase)
+
+
+def test_simplified_query_finds_both_variant_forms(kanripo):
+    wyg = Work.objects.get(slug="KR1d0086-WYG")
+    seed = Work.objects.get(slug="禮書綱目")
+    for work in (wyg, seed):
+        stored = "".join(Piece.objects.filter(section__juan__work=work).values_list("text", flat=True))
+        hits = kanripo.search(SearchQuery("阴", work_id=work.pk)).hits
+        assert len(hits) == stored.count("陰") + stored.count("隂") > 0
+    every = "".join(Piece.objects.values_list("text", flat=True))
+    matches = {h.match for h in kanripo.search(SearchQuery("阴")).hits}
+    assert matches == {c for c in "陰隂" if c in every} and "隂" in matches
+    assert kanripo.search(SearchQuery("陰")).count == len(kanripo.search(SearchQuery("阴")).hits)
