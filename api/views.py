@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from reader.models import Juan, Piece, Section, Work
-from reader.reading import chapter_views
+from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
 from search.forms import SearchForm
 from search.service import run_search
@@ -97,8 +97,8 @@ class JuanDetail(APIView):
 
     @extend_schema(parameters=[WORK_ID, JUAN_N], responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, number):
-        juan = _juan(pk, number)
-        return Response(juan_structure(juan, chapter_views(juan), request))
+        juan, chapters = read_consistently(lambda: _juan(pk, number), chapter_views)
+        return Response(juan_structure(juan, chapters, request))
 
 
 class SectionDetail(APIView):
@@ -106,9 +106,9 @@ class SectionDetail(APIView):
 
     @extend_schema(parameters=[WORK_ID, JUAN_N, POSITION], responses=OpenApiTypes.OBJECT)
     def get(self, request, pk, number, position):
-        juan = _juan(pk, number)
-        get_object_or_404(Section, juan=juan, position=position)
-        views = chapter_views(juan, [position])
+        juan, views = read_consistently(lambda: _juan(pk, number), lambda j: chapter_views(j, [position]))
+        if not views:
+            raise Http404("No such section")
         return Response(section_structure(juan, views[0].chapter, views[0].sections[0], request))
 
 

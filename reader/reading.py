@@ -288,3 +288,20 @@ def chapter_views(juan: Juan, sections=None) -> list[ChapterView]:
 __all__ = ["CHOICES", "Display", "display_from_request", "remember", "carry_query", "display_controls",
            "to_simplified", "simplify_segments", "simplify_views", "SectionView", "ChapterView", "Gloss",
            "chapter_views"]
+
+
+def read_consistently(lookup, read, attempts: int = 3):
+    """``read(lookup())`` such that everything read belongs to one version of the juan.
+
+    A page reads a juan in several queries; an import that replaces the juan between two
+    of them (delete and insert in one transaction) would leave a page half empty. The juan
+    still existing after the reads proves they all saw the same version; otherwise the
+    new version is read again. ``lookup`` returns the juan (or raises Http404)."""
+    from .models import Juan
+
+    for _ in range(attempts):
+        juan = lookup()
+        result = read(juan)
+        if Juan.objects.filter(pk=juan.pk).exists():
+            return juan, result
+    return juan, result

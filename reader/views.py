@@ -15,7 +15,7 @@ from . import chars
 from .citation import citation_text, juan_citation_text, permalink
 from .highlight import apply_highlights
 from .models import Chapter, Juan, Work
-from .reading import (carry_query, chapter_views, display_controls, display_from_request, remember,
+from .reading import (carry_query, chapter_views, read_consistently, display_controls, display_from_request, remember,
                       simplify_views)
 
 #: Most characters the lookup page shows for one query.
@@ -88,8 +88,7 @@ def _reading(request, template, juan, chapters, context):
 
 def juan_detail(request, slug, number):
     """A juan: chapter heading, table of contents, then every section in order."""
-    juan = _juan(slug, number)
-    chapters = chapter_views(juan)
+    juan, chapters = read_consistently(lambda: _juan(slug, number), chapter_views)
     toc = [view for cv in chapters for view in cv.sections]
     return _reading(request, "reader/juan.html", juan, chapters, {
         "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters]),
@@ -99,15 +98,17 @@ def juan_detail(request, slug, number):
 
 def section_detail(request, slug, number, position):
     """One section by its position (its permalink), with previous and next sections."""
-    juan = _juan(slug, number)
-    toc = list(juan.sections.all())
-    for s in toc:
-        s.juan = juan  # their permalinks, without a query each
+    def read(juan):
+        toc = list(juan.sections.all())
+        for s in toc:
+            s.juan = juan  # their permalinks, without a query each
+        return toc, (chapter_views(juan, [position]) if any(s.position == position for s in toc) else None)
+
+    juan, (toc, chapters) = read_consistently(lambda: _juan(slug, number), read)
     index = next((i for i, s in enumerate(toc) if s.position == position), None)
-    if index is None:
+    if index is None or not chapters:
         raise Http404("No such section")
     section = toc[index]
-    chapters = chapter_views(juan, [position])
     view = chapters[0].sections[0]
     return _reading(request, "reader/section.html", juan, chapters, {
         "section": view.section, "view": view, "toc": toc,
