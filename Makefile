@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: serve test setup install data
+.PHONY: serve test setup install data bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,3 +33,8 @@ serve: setup
 # The same set-up as `serve` (so a green test run means the site can be served), then the tests.
 test: setup
 	$(BIN)/python -m pytest
+
+# The benchmark (not part of `make test`): import + indexing of the scale corpus, search latency
+# against SQLite FTS5 and a plain scan, HTTP under gunicorn; figures to docs/performance.md.
+bench: install
+	$(BIN)/python scripts/bench.py $(BENCH_PATH) --write docs/performance.md

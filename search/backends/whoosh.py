@@ -101,6 +101,9 @@ class WhooshBackend(BaseSearchBackend):
 
     _lock = threading.Lock()
     _cache: dict[str, object] = {}
+    #: Per-thread searchers, keyed by generation path (Whoosh searchers are not shared
+    #: between threads).
+    _local = threading.local()
 
     def __init__(self, alias: str, params: dict):
         super().__init__(alias, params)
@@ -153,18 +156,35 @@ class WhooshBackend(BaseSearchBackend):
         between resolving the link and opening the files."""
         for attempt in range(5):
             try:
-                searcher = self._open().searcher()
+                searcher = self._cached_searcher()
                 break
             except (EmptyIndexError, OSError):
                 with self._lock:
                     self._cache.clear()
+                self._local.__dict__.clear()
                 if attempt == 4:
                     raise
                 time.sleep(0.01 * (attempt + 1))
-        try:
-            yield searcher
-        finally:
-            searcher.close()
+        yield searcher
+
+    def _cached_searcher(self):
+        """This thread's searcher on the current generation, reopened only when a writer has
+        committed or a rebuild has swapped generations (opening one costs milliseconds)."""
+        real = os.path.realpath(self.current_link) if self.current_link.exists() else None
+        cached = self._local.__dict__.get(real)
+        if cached is not None:
+            if cached.up_to_date():
+                return cached
+            cached.close()  # not refresh(): its reused segment readers can keep old deletions
+            fresh = self._open().searcher()
+            self._local.__dict__[real] = fresh
+            return fresh
+        searcher = self._open().searcher()
+        for old in list(self._local.__dict__.values()):  # a swapped-out generation: let it go
+            old.close()
+        self._local.__dict__.clear()
+        self._local.__dict__[os.path.realpath(self.current_link)] = searcher
+        return searcher
 
     @contextmanager
     def _writer_lock(self):
