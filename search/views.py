@@ -5,7 +5,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import reverse
 
-from reader.models import Work
+from reader.models import Chapter, Work
 
 from .backends import SearchError
 from .documents import LAYER_NAMES
@@ -34,6 +34,9 @@ def search_page(request):
     form = SearchForm(request.GET or None)
     context = {"form": form, "query": request.GET.get("q", "")[:200], "layer_names": LAYER_NAMES,
                "works": Work.objects.order_by("title")}
+    work, juan = request.GET.get("work", ""), request.GET.get("juan", "")
+    if work.isdigit() and juan.isdigit():  # the chapters of the chosen juan, for the chapter filter
+        context["chapters"] = Chapter.objects.filter(juan__work_id=int(work), juan__number=int(juan)).order_by("position")
     status = 200
     if form.is_bound:
         if form.is_valid():

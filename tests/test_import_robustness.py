@@ -180,3 +180,20 @@ def test_utf16_imports_when_named():
     text = decode_bytes(SMALL.encode("utf-16"), "f.txt", "utf-16")
     assert text == SMALL  # Python's utf-16 codec consumes the byte order mark
     assert parse_siku(text, "f.txt").render() == SMALL
+
+
+def test_big5_is_explained_then_imported_when_named(tmp_path):
+    text = "測試書卷三 婺源江永撰\n射禮 嘉禮一\n射人戒【戒告也】宰戒\n右戒射\n測試書卷三"
+    path = write(tmp_path, "big5.txt", text.encode("big5"))
+    with pytest.raises(TextFormatError, match=r"big5.txt:1:1: not valid utf-8: .*name it with --encoding"):
+        decode_bytes(path.read_bytes(), "big5.txt")
+    assert parse_siku(decode_bytes(path.read_bytes(), "big5.txt", "big5"), "big5.txt").render() == text
+
+
+def test_a_two_megabyte_line(tmp_path):
+    line = ("射人戒【戒告也】宰戒" * 210_000)[:700_000]  # 700k characters, 2.1 MB of UTF-8
+    text = f"測試書卷三\n{line}\n右戒射\n測試書卷三"
+    assert len(text.encode()) > 2_000_000
+    doc = parse_siku(text, "long.txt")
+    assert doc.render() == text
+    assert len(doc.sections) == 1 and len(doc.notes()) == line.count("【")

@@ -109,3 +109,13 @@ def test_no_hits_explains_why(client, seed_backend):
     assert '<p class="summary"><strong>0</strong> 處' in page
     assert "沒有找到「大射 鵠」。" in page
     assert "已勾選「嚴格字形」" in page and "只檢索了一個範圍" in page
+
+
+def test_chapter_filter_on_the_search_page(client, seed_juan):
+    chapter = seed_juan.chapters.get()
+    page = html(client.get(reverse("search:search"), {"q": "鵠", "work": seed_juan.work_id, "juan": 10}))
+    assert f'<option value="{chapter.pk}">大射儀</option>' in page
+    filtered = html(client.get(reverse("search:search"), {"q": "鵠", "work": seed_juan.work_id, "juan": 10,
+                                                          "chapter": chapter.pk}))
+    assert '<p class="summary"><strong>21</strong> 處' in filtered
+    assert f'<option value="{chapter.pk}" selected>大射儀</option>' in filtered
