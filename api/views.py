@@ -36,21 +36,27 @@ SEARCH_PARAMETERS = [
     OpenApiParameter("exact", str, enum=["on", "off"], description=(
         "嚴格字形: on compares characters exactly; off (default) folds variants (鼓/鼔, 說/説, 玄/𤣥) and "
         "simplified forms (大射仪 → 大射儀).")),
-    OpenApiParameter("work", int, description="work id (see /api/works/)"),
-    OpenApiParameter("juan", int, description="juan number, e.g. 10 for 卷十"),
-    OpenApiParameter("chapter", int, description="chapter id"),
-    OpenApiParameter("sort", str, enum=["text", "relevance"], description="text order (default) or relevance"),
-    OpenApiParameter("context", int, description="KWIC width on each side, 0–200 characters (default 15)"),
+    OpenApiParameter("work", int, description="work id (see /api/works/)", examples=[OpenApiExample("禮書綱目", value=1)]),
+    OpenApiParameter("juan", int, description="juan number, e.g. 10 for 卷十", examples=[OpenApiExample("卷十", value=10)]),
+    OpenApiParameter("chapter", int, description="chapter id (see the juan endpoint)",
+                     examples=[OpenApiExample("大射儀", value=1)]),
+    OpenApiParameter("sort", str, enum=["text", "relevance"], description="文序 text order (default) or 相關度 relevance"),
+    OpenApiParameter("context", int, description="上下文字數: KWIC width on each side, 0–200 characters (default 15)",
+                     examples=[OpenApiExample("十五字", value=15)]),
 ]
 
 
 P = OpenApiParameter.PATH
-WORK_ID = OpenApiParameter("id", int, P, description="work id, from /api/works/ (e.g. 1 for 禮書綱目)")
+WORK_ID = OpenApiParameter("id", int, P, description="work id, from /api/works/ (e.g. 1 for 禮書綱目)",
+                           examples=[OpenApiExample("禮書綱目", value=1)])
 JUAN_N = OpenApiParameter("number", int, P, description=(
-    "juan number: 10 for 卷十 of the seed text; for Kanripo works the file number (12 for KR1d0086_012, 卷十)"))
-POSITION = OpenApiParameter("position", int, P, description="section position in the juan, 1-based (2 = 右張侯)")
+    "juan number: 10 for 卷十 of the seed text; for Kanripo works the file number (12 for KR1d0086_012, 卷十)"),
+    examples=[OpenApiExample("卷十", value=10)])
+POSITION = OpenApiParameter("position", int, P, description="section position in the juan, 1-based (2 = 右張侯)",
+                            examples=[OpenApiExample("右張侯", value=2)])
 KIND = OpenApiParameter("kind", str, P, enum=["source", "maintext", "json", "tei"], description=(
-    "source: the source text as imported; maintext: 白文, notes removed; json; tei: TEI P5 XML"))
+    "source: the source text as imported; maintext: 白文, notes removed; json; tei: TEI P5 XML"),
+    examples=[OpenApiExample("TEI P5", value="tei"), OpenApiExample("白文", value="maintext")])
 
 
 class WorkList(generics.ListAPIView):
