@@ -7,6 +7,7 @@ stored text. Backends are chosen by alias from ``settings.SEARCH_BACKENDS``
 """
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -66,11 +67,10 @@ class SearchQuery:
             raise SearchError(f"sort must be one of {', '.join(SORTS)}")
 
 
-@dataclass
-class Hit:
-    """One occurrence. ``start``/``end`` are code-point offsets into the passage text;
-    ``before + match + after`` is a real substring of the stored passage.
-    ``passage_hits`` is the number of hits in the same passage (for relevance)."""
+@dataclass(slots=True)
+class HitPassage:
+    """What the hits of one passage share: its place and stored text (never copied per hit).
+    ``piece_starts`` is ``[(piece_position, offset), ...]`` as in ``SearchDocument``."""
 
     layer: str
     work_id: int
@@ -83,23 +83,74 @@ class Hit:
     chapter_title: str
     section_position: int
     section_title: str
-    piece_position: int
     doc_id: str
-    start: int
-    end: int
-    before: str
-    match: str
-    after: str
-    passage_hits: int = 1
+    text: str
+    piece_starts: list
+    context: int
+    hits: int = 0
+
+    def piece_at(self, offset: int) -> int:
+        starts = self.piece_starts
+        if len(starts) == 1:
+            return starts[0][0]
+        i = max(bisect.bisect_right([s for _, s in starts], offset) - 1, 0)
+        return starts[i][0]
+
+
+class Hit:
+    """One occurrence. ``start``/``end`` are code-point offsets into the passage text;
+    ``before + match + after`` is a real substring of the stored passage (cut on demand,
+    so a query with 100,000 hits builds no snippets but those shown). The place
+    (``work_id``, ``juan_number``, ``section_position``, ``layer``, …) comes from its
+    ``HitPassage``; ``passage_hits`` is the number of hits in the same passage."""
+
+    __slots__ = ("passage", "start", "end", "_piece", "url", "layer_name")  # the last two: set by views
+
+    def __init__(self, passage: HitPassage, start: int, end: int):
+        self.passage, self.start, self.end, self._piece = passage, start, end, None
+
+    def __getattr__(self, name):  # place fields: layer, work_id, work_title, juan_number, …
+        try:
+            return getattr(object.__getattribute__(self, "passage"), name)
+        except AttributeError:
+            raise AttributeError(name) from None
+
+    @property
+    def piece_position(self) -> int:
+        if self._piece is None:
+            self._piece = self.passage.piece_at(self.start)
+        return self._piece
+
+    @property
+    def before(self) -> str:
+        p = self.passage
+        return p.text[max(0, self.start - p.context):self.start]
+
+    @property
+    def match(self) -> str:
+        return self.passage.text[self.start:self.end]
+
+    @property
+    def after(self) -> str:
+        p = self.passage
+        return p.text[self.end:self.end + p.context]
+
+    @property
+    def passage_hits(self) -> int:
+        return self.passage.hits
 
     @property
     def text_order(self):
-        return (self.work_title, self.work_id, self.juan_number, self.section_position,
-                self.piece_position, LAYERS.index(self.layer), self.doc_id, self.start)
+        p = self.passage
+        return (p.work_title, p.work_id, p.juan_number, p.section_position, self.piece_position,
+                LAYER_ORDER[p.layer], p.doc_id, self.start)
 
     @property
     def sort_key(self):
         return self.text_order
+
+
+LAYER_ORDER = {layer: i for i, layer in enumerate(LAYERS)}
 
 
 @dataclass

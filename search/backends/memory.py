@@ -12,7 +12,7 @@ import threading
 from search.analysis import match_passage
 from search.documents import SearchDocument
 
-from .base import BaseSearchBackend, Hit, SearchQuery, SearchResults
+from .base import BaseSearchBackend, Hit, HitPassage, SearchQuery, SearchResults
 
 _stores: dict[str, dict[str, SearchDocument]] = {}
 _lock = threading.Lock()
@@ -78,15 +78,12 @@ class MemoryBackend(BaseSearchBackend):
             if not spans:
                 continue
             results.passages += 1
-            for start, end in spans:
-                results.hits.append(Hit(
-                    layer=doc.layer, work_id=doc.work_id, work_slug=doc.work_slug, work_title=doc.work_title,
-                    juan_id=doc.juan_id, juan_number=doc.juan_number, juan_label=doc.juan_label,
-                    chapter_id=doc.chapter_id, chapter_title=doc.chapter_title,
-                    section_position=doc.section_position, section_title=doc.section_title,
-                    piece_position=doc.piece_at(start), doc_id=doc.doc_id, start=start, end=end,
-                    before=doc.text[max(0, start - width):start], match=doc.text[start:end],
-                    after=doc.text[end:end + width], passage_hits=len(spans),
-                ))
+            passage = HitPassage(
+                layer=doc.layer, work_id=doc.work_id, work_slug=doc.work_slug, work_title=doc.work_title,
+                juan_id=doc.juan_id, juan_number=doc.juan_number, juan_label=doc.juan_label,
+                chapter_id=doc.chapter_id, chapter_title=doc.chapter_title, section_position=doc.section_position,
+                section_title=doc.section_title, doc_id=doc.doc_id, text=doc.text,
+                piece_starts=[list(x) for x in doc.piece_starts], context=width, hits=len(spans))
+            results.hits.extend(Hit(passage, start, end) for start, end in spans)
         results.sort()
         return results

@@ -34,7 +34,7 @@ from whoosh.query import And, Or, Term
 from search.analysis import GramTokenizer, match_passage, term_lookups
 from search.documents import SearchDocument
 
-from .base import BaseSearchBackend, Hit, IndexBusyError, SearchQuery, SearchResults
+from .base import BaseSearchBackend, Hit, HitPassage, IndexBusyError, SearchQuery, SearchResults
 
 def _patch_whoosh_length_lookup():
     """whoosh-reloaded 2.7.5 asks the file system whether a length column exists once per
@@ -277,7 +277,8 @@ class WhooshBackend(BaseSearchBackend):
             lookups = [alts for term in clause.positives for alts in term_lookups(term, query.exact)]
             clauses.append(And([Or([Term("grams", g) for g in sorted(alts)]) for alts in lookups]))
         parts = [Or(clauses) if len(clauses) > 1 else clauses[0]]
-        parts.append(Or([Term("layer", layer) for layer in sorted(query.layers)]))
+        # Layers are checked on the stored fields: a term for every layer would make Whoosh
+        # walk the postings of every passage (60,000 on the Kanripo corpus) for each query.
         if query.work_id is not None:
             parts.append(Term("work_id", query.work_id))
         if query.juan_number is not None:
@@ -289,22 +290,19 @@ class WhooshBackend(BaseSearchBackend):
         with self._searcher() as searcher:
             for docnum in searcher.docs_for_query(And(parts)):
                 f = searcher.stored_fields(docnum)
+                if f["layer"] not in query.layers:
+                    continue
                 text = f["text"]
                 spans = match_passage(query.parsed, text, query.exact)
                 if not spans:
                     continue
                 results.passages += 1
-                doc = SearchDocument(**{**{k: f.get(k) for k in STORED_FIELDS},
-                                        "piece_starts": [tuple(x) for x in json.loads(f["piece_starts"])]})
-                for start, end in spans:
-                    results.hits.append(Hit(
-                        layer=doc.layer, work_id=doc.work_id, work_slug=doc.work_slug,
-                        work_title=doc.work_title, juan_id=doc.juan_id, juan_number=doc.juan_number,
-                        juan_label=doc.juan_label, chapter_id=doc.chapter_id, chapter_title=doc.chapter_title,
-                        section_position=doc.section_position, section_title=doc.section_title,
-                        piece_position=doc.piece_at(start), doc_id=doc.doc_id, start=start, end=end,
-                        before=text[max(0, start - width):start], match=text[start:end],
-                        after=text[end:end + width], passage_hits=len(spans),
-                    ))
+                passage = HitPassage(
+                    layer=f["layer"], work_id=f["work_id"], work_slug=f["work_slug"], work_title=f["work_title"],
+                    juan_id=f["juan_id"], juan_number=f["juan_number"], juan_label=f["juan_label"],
+                    chapter_id=f["chapter_id"], chapter_title=f["chapter_title"],
+                    section_position=f["section_position"], section_title=f["section_title"], doc_id=f["doc_id"],
+                    text=text, piece_starts=json.loads(f["piece_starts"]), context=width, hits=len(spans))
+                results.hits.extend(Hit(passage, start, end) for start, end in spans)
         results.sort()
         return results
