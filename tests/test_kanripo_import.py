@@ -210,3 +210,9 @@ def test_simplified_query_finds_both_variant_forms(kanripo):
     matches = {h.match for h in kanripo.search(SearchQuery("阴")).hits}
     assert matches == {c for c in "陰隂" if c in every} and "隂" in matches
     assert kanripo.search(SearchQuery("陰")).count == len(kanripo.search(SearchQuery("阴")).hits)
+
+
+@pytest.mark.parametrize("url", ["/works/KR1d0086/juan/0/", "/works/KR1d0086/juan/12/", "/works/KR1d0026/juan/13/"])
+def test_juan_pages_run_a_bounded_number_of_queries(kanripo, client, django_assert_max_num_queries, url):
+    with django_assert_max_num_queries(8):
+        assert client.get(url).status_code == 200
