@@ -113,7 +113,9 @@ def main(argv=None) -> int:
     finally:
         server.terminate()
         server.wait()
-    report = {"path": args.path, "import_summary": out[-1], "import_and_index_s": round(import_s, 1),
+    summary = next((line for line in reversed(out) if " imported" in line), out[-1])
+    shown_path = os.path.relpath(args.path, BASE)
+    report = {"path": shown_path, "import_summary": summary, "import_and_index_s": round(import_s, 1),
               "index_mb": round(index_bytes / 2**20, 1), **queries, "http": http, "worker_peak_rss_mb": rss}
     print(json.dumps(report, ensure_ascii=False, indent=1))
     if args.write:
