@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import xml.etree.ElementTree as ET
 
 from reader.importers.document import LABEL, NOTE_KINDS
@@ -35,9 +36,14 @@ def source_text(juans) -> str:
 
 
 def main_text(juans) -> str:
-    """The juans in their source form with all notes removed (see module docstring)."""
+    """The juans in their source form with all notes removed (see module docstring); a
+    Kanripo juan as plain lines: chapter headings, paragraphs, closers and records, without
+    the mandoku markup."""
     out = []
     for juan in juans:
+        if juan.source_format == "mandoku":
+            out.append(_plain_main_text(juan))
+            continue
         doc = copy.deepcopy(juan_to_document(juan))
         doc.bom = False
         for section in doc.sections:
@@ -45,6 +51,21 @@ def main_text(juans) -> str:
             section.records = [p for p in section.records if p.kind not in NOTE_KINDS]
         out.append(doc.render())
     return "\n".join(out)
+
+
+def _plain_main_text(juan) -> str:
+    doc = juan_to_document(juan)
+    lines = []
+    for chapter in doc.chapters:
+        if chapter.title:
+            lines.append(" ".join(x for x in (chapter.title, chapter.category) if x))
+        for section in chapter.sections:
+            lines.extend("".join(p.text for p in para if p.kind not in NOTE_KINDS).strip("\u3000")
+                         for para in section.paragraphs)
+            if section.closer is not None:
+                records = "".join(p.text for p in section.records if p.kind not in NOTE_KINDS)
+                lines.append((section.closer + (" " + records if records else "")).strip("\u3000"))
+    return "\n".join(line for line in lines if line.strip()) + "\n"
 
 
 def _q(tag: str) -> str:
@@ -61,11 +82,26 @@ def _append_text(parent: ET.Element, text: str) -> None:
         parent.text = (parent.text or "") + text
 
 
+PAGE_BREAK = re.compile(r"<pb:([^>]+)>")
+
+
+def _text_with_pages(parent: ET.Element, text: str, layout) -> None:
+    """Append ``text`` to ``parent`` with a ``<pb n="…"/>`` at each page break of ``layout``."""
+    breaks = sorted((min(offset, len(text)), page) for offset, raw in (layout or [])
+                    for page in PAGE_BREAK.findall(raw))
+    pos = 0
+    for offset, page in breaks:
+        _append_text(parent, text[pos:offset])
+        ET.SubElement(parent, _q("pb"), {"n": page})
+        pos = offset
+    _append_text(parent, text[pos:])
+
+
 def _pieces_to_tei(parent: ET.Element, pieces) -> None:
     for piece in pieces:
         if piece.kind in NOTE_KINDS:
             note = ET.SubElement(parent, _q("note"), {"type": "commentary", "place": "inline"})
-            note.text = piece.text + (piece.tag_separator if piece.source_tag else "")
+            _text_with_pages(note, piece.text + (piece.tag_separator if piece.source_tag else ""), piece.layout)
             if piece.source:
                 note.set("source", piece.source)
             if piece.source_tag:  # the tag as written (鄉射記, 同上); @source has it resolved
@@ -73,7 +109,7 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
         elif piece.kind == LABEL:
             ET.SubElement(parent, _q("label")).text = piece.text
         else:
-            _append_text(parent, piece.text)
+            _text_with_pages(parent, piece.text, piece.layout)
 
 
 def tei_document(work, juans) -> str:

@@ -22,6 +22,6 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     # ReDoc styles itself with inline styles and a blob: worker: allowed on this page only.
     path("redoc/", csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"],
-                               "img-src": ["data:", "https://cdn.redoc.ly"]})(
+                               "img-src": ["data:"]})(
         SpectacularRedocView.as_view(url_name="api:schema")), name="redoc"),
 ]

@@ -22,7 +22,11 @@ def distribution(results, query) -> dict:
         return [{**r, "width": max(1, round(100 * r["count"] / top)), "url": url(r)} for r in rows]
 
     params = {"hl": query.text, **({"exact": "on"} if query.exact else {})}
-    by_juan = bars(results.by_juan(), lambda r: reverse("reader:juan", args=[r["work_slug"], r["juan"]])
+    titles = {w.slug: (f"{w.title}（{w.slug}）" if w.kanripo_id else w.title) for w in Work.objects.all()}
+    juans = results.by_juan()
+    for row in juans:  # two works may share a title (the seed and Kanripo's copy): name the copy
+        row["work_title"] = titles.get(row["work_slug"], row["work_title"])
+    by_juan = bars(juans, lambda r: reverse("reader:juan", args=[r["work_slug"], r["juan"]])
                    + "?" + urlencode(params))
     by_section = bars(results.by_section(), lambda r: reverse(
         "reader:section", args=[r["work_slug"], r["juan"], r["section"]]) + "?" + urlencode(params))

@@ -216,3 +216,21 @@ def test_simplified_query_finds_both_variant_forms(kanripo):
 def test_juan_pages_run_a_bounded_number_of_queries(kanripo, client, django_assert_max_num_queries, url):
     with django_assert_max_num_queries(8):
         assert client.get(url).status_code == 200
+
+
+def test_kanripo_exports(kanripo, client):
+    juan = Juan.objects.get(work__slug="KR1d0086", number=12)
+    base = f"/api/works/{juan.work_id}/juans/12/export/"
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(client.get(base + "tei/").content)
+    pbs = [e.get("n") for e in root.iter("{http://www.tei-c.org/ns/1.0}pb")]
+    raw = J10.read_text(encoding="utf-8")
+    in_pieces = [p for piece in Piece.objects.filter(section__juan=juan) for _, r in piece.layout
+                 for p in re.findall(r"<pb:([^>]+)>", r)]
+    assert len(pbs) == len(in_pieces) > 60 and set(pbs) <= set(re.findall(r"<pb:([^>]+)>", raw))
+    main = client.get(base + "maintext/").content.decode()
+    assert main.startswith("大射儀 嘉禮十五\n") or main.startswith("欽定四庫全書")
+    for markup in ("#+", "<pb:", "¶", "(", "/"):
+        assert markup not in main
+    assert "右戒百官" in main and "大射之儀君有命戒射宰戒百官有事於射者" in main
