@@ -95,6 +95,7 @@ from .document import (
     PieceDoc, SectionDoc, interleave_layout,
 )
 from .errors import TextFormatError
+from .source import split_source_lines
 from .numerals import NUMERAL_CHARS, chinese_to_int
 from .siku import DYNASTIES, MAIN_NOTE_TAG, ROLE, parse_byline
 
@@ -378,19 +379,7 @@ class _Parser:
 
     # -- lines -------------------------------------------------------------------------
     def split_lines(self) -> list[str]:
-        text = self.text
-        crlf = text.count("\r\n")
-        if crlf and crlf == text.count("\n"):
-            self.doc.newline = "\r\n"
-        nl = self.doc.newline
-        if nl == "\n" and "\r" in text:
-            index = text.index("\r")
-            line = text.count("\n", 0, index) + 1
-            self.error(line, index - text.rfind("\n", 0, index), "stray carriage return (mixed line endings)")
-        self.doc.final_newline = text.endswith(nl)
-        lines = text.split(nl)
-        if self.doc.final_newline:
-            lines.pop()
+        lines, self.doc.newline, self.doc.final_newline = split_source_lines(self.text, self.path)
         return lines
 
     # -- header --------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from .document import (
     LABEL, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
 )
 from .errors import TextFormatError
+from .source import split_source_lines
 from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
 
 OPEN, CLOSE = "【", "】"
@@ -96,20 +97,8 @@ class _Parser:
 
     # -- lines ---------------------------------------------------------------------------
     def split_lines(self) -> list[str]:
-        text = self.text
-        crlf = text.count("\r\n")
-        if crlf and crlf == text.count("\n"):
-            self.doc.newline = "\r\n"
-        newline = self.doc.newline
-        if newline == "\n" and "\r" in text:
-            index = text.index("\r")
-            line = text.count("\n", 0, index) + 1
-            column = index - text.rfind("\n", 0, index)
-            self.error(line, column, "stray carriage return (mixed line endings)")
-        self.doc.final_newline = text.endswith(newline)
-        if self.doc.final_newline:
-            text = text[: -len(newline)]
-        return text.split(newline)
+        lines, self.doc.newline, self.doc.final_newline = split_source_lines(self.text, self.path)
+        return lines
 
     # -- pieces --------------------------------------------------------------------------
     def scan(self, s: str, lineno: int, col0: int, in_record: bool) -> list[PieceDoc]:

@@ -103,3 +103,20 @@ def read_source(path: str | Path, encoding: str = "utf-8") -> str:
     except OSError as exc:
         raise TextFormatError(str(path), 1, 1, f"cannot read file: {exc.strerror or exc}") from None
     return decode_bytes(data, str(path), encoding)
+
+
+def split_source_lines(text: str, path: str) -> tuple[list[str], str, bool]:
+    """Split decoded ``text`` (BOM already removed) into lines: ``(lines, newline,
+    final_newline)``, newline being ``"\\r\\n"`` when every line ends so, else ``"\\n"``.
+    Raises ``TextFormatError`` at a carriage return in a file of LF lines (mixed endings)."""
+    crlf = text.count("\r\n")
+    newline = "\r\n" if crlf and crlf == text.count("\n") else "\n"
+    if newline == "\n" and "\r" in text:
+        index = text.index("\r")
+        line, column = locate(text, index)
+        raise TextFormatError(path, line, column, "stray carriage return (mixed line endings)")
+    final_newline = text.endswith(newline)
+    lines = text.split(newline)
+    if final_newline:
+        lines.pop()
+    return lines, newline, final_newline
