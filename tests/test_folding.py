@@ -207,18 +207,17 @@ def _timed(fn, arg) -> float:
     return time.perf_counter() - t0
 
 
-# ---------------------------------------------- checks against the source tables (if present)
+# ---------------------------------------------- checks against the source tables (../shared/data)
 
-def _pairs_or_skip(name: str) -> list[tuple[str, str]]:
+def _source_pairs(name: str) -> list[tuple[str, str]]:
     path = VARIANTS / name
-    if not path.exists():
-        pytest.skip(f"{path} not present")
+    assert path.exists(), f"{path}: the sources (../shared/data) must sit beside the clone"
     return read_pairs(path)
 
 
 def test_no_non_cognate_pair_is_folded_together():
     folded = []
-    for a, b in _pairs_or_skip("non-cognates.txt"):
+    for a, b in _source_pairs("non-cognates.txt"):
         if a == b or frozenset((a, b)) in NONCOGNATE_OVERRIDES:
             continue
         if unicodedata.normalize("NFC", a) == unicodedata.normalize("NFC", b):
@@ -229,13 +228,13 @@ def test_no_non_cognate_pair_is_folded_together():
 
 
 def test_no_loan_character_pair_is_folded_together():
-    folded = [a + b for a, b in _pairs_or_skip("hydzd-borrowed.txt") if a != b and fold_char(a) == fold_char(b)]
+    folded = [a + b for a, b in _source_pairs("hydzd-borrowed.txt") if a != b and fold_char(a) == fold_char(b)]
     assert folded == []
 
 
 def test_no_two_moe_regular_characters_are_folded_together():
     # (the MOE table also names a few regulars by a compatibility ideograph: NFC makes them one)
-    regulars = {unicodedata.normalize("NFC", r) for r, _ in _pairs_or_skip("twedu-variants.txt")}
+    regulars = {unicodedata.normalize("NFC", r) for r, _ in _source_pairs("twedu-variants.txt")}
     by_canon: dict[str, set[str]] = {}
     for r in regulars:
         by_canon.setdefault(fold_char(r), set()).add(r)
@@ -244,8 +243,7 @@ def test_no_two_moe_regular_characters_are_folded_together():
 
 
 def test_build_is_deterministic_and_matches_the_shipped_table(tmp_path):
-    if not VARIANTS.exists():
-        pytest.skip(f"{SHARED_DATA} not present")
+    assert VARIANTS.exists(), f"{SHARED_DATA}: the sources (../shared/data) must sit beside the clone"
     script = ROOT / "scripts" / "build_fold_table.py"
     for out in (tmp_path / "a", tmp_path / "b"):
         subprocess.run([sys.executable, str(script), "--data", str(SHARED_DATA), "--out", str(out)],

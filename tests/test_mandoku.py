@@ -25,7 +25,10 @@ FILES = sorted(KANRIPO.glob("*/*.txt"))
 J10 = KANRIPO / "KR1d0086" / "KR1d0086_012.txt"
 J10_WYG = KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt"
 
-pytestmark = pytest.mark.skipif(not FILES, reason="Kanripo corpus not available")
+
+
+def test_the_corpus_is_beside_the_clone():
+    assert len(FILES) == 322, f"{KANRIPO}: the Kanripo corpus (../shared) must sit beside the clone"
 
 # Independent counts: regexes on the raw file, sharing nothing with the parser.
 IDS = re.compile(r"\[[^\]\n]*\]")  # ideographic description [桌-日+(ㄇ@(人/人))]: not markup

@@ -174,10 +174,16 @@ class SearchResults:
         else:
             self.hits.sort(key=lambda h: h.text_order)
 
+    def _in_text_order(self) -> list:
+        """The hits in text order: as they are after ``sort()`` for the default sort."""
+        if self.query.sort == "text":
+            return self.hits
+        return sorted(self.hits, key=lambda h: h.text_order)
+
     def by_juan(self) -> list[dict]:
         """``[{"work_id", "work_title", "juan", "juan_label", "count"}]`` in text order."""
         counts: dict = {}
-        for h in sorted(self.hits, key=lambda h: h.text_order):
+        for h in self._in_text_order():
             key = (h.work_id, h.juan_number)
             if key not in counts:
                 counts[key] = {"work_id": h.work_id, "work_slug": h.work_slug, "work_title": h.work_title,
@@ -188,7 +194,7 @@ class SearchResults:
     def by_section(self) -> list[dict]:
         """``[{"work_id", "juan", "section", "title", "count"}]`` in text order."""
         counts: dict = {}
-        for h in sorted(self.hits, key=lambda h: h.text_order):
+        for h in self._in_text_order():
             key = (h.work_id, h.juan_number, h.section_position)
             if key not in counts:
                 counts[key] = {"work_id": h.work_id, "work_slug": h.work_slug, "juan": h.juan_number,
