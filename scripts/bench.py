@@ -22,6 +22,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from serving import start_gunicorn
+
 BASE = Path(__file__).resolve().parent.parent
 PY = sys.executable
 
@@ -92,16 +94,8 @@ def main(argv=None) -> int:
     import_s = time.perf_counter() - start
     index_bytes = du(tmp / "index")
     queries = json.loads(manage("bench_queries", "--repeat", str(args.repeat)).stdout)
-    server = subprocess.Popen([PY, "-m", "gunicorn", "config.wsgi", "--workers", "2", "--bind",
-                               f"127.0.0.1:{args.port}", "--log-level", "warning"], cwd=BASE, env=env)
-    base = f"http://127.0.0.1:{args.port}"
+    server, base = start_gunicorn(env, args.port)
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
         juan_url = json.loads(urllib.request.urlopen(base + "/api/works/").read())["results"][0]["url"]
         work = json.loads(urllib.request.urlopen(juan_url).read())
         reading = work["juans"][len(work["juans"]) // 2]["reading_url"].replace(base, "")

@@ -22,6 +22,8 @@ import urllib.request
 from collections import Counter
 from pathlib import Path
 
+from serving import start_gunicorn
+
 BASE = Path(__file__).resolve().parent.parent
 PY = sys.executable
 
@@ -41,15 +43,7 @@ def main(argv=None) -> int:
     run("migrate")
     run("import_texts", "corpus/")
     run("rebuild_index")
-    server = subprocess.Popen([PY, "-m", "gunicorn", "config.wsgi", "--workers", "2", "--threads", "4",
-                               "--bind", f"127.0.0.1:{args.port}", "--log-level", "warning"], cwd=BASE, env=env)
-    base = f"http://127.0.0.1:{args.port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "/", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
+    server, base = start_gunicorn(env, args.port, threads=4)
     stop = threading.Event()
     stats, errors, counts, lock = Counter(), [], Counter(), threading.Lock()
 
