@@ -161,7 +161,7 @@ CONTENT_SECURITY_POLICY = {
 SEARCH_INDEX_DIR = Path(env.str("SEARCH_INDEX_DIR", default=str(VAR_DIR / "index")))
 SEARCH_BACKENDS = {
     "default": {
-        "BACKEND": "search.backends.whoosh.WhooshBackend",
+        "BACKEND": "search.backends.positional.PositionalIndexBackend",
         "PATH": SEARCH_INDEX_DIR,
         "LOCK_TIMEOUT": env.float("SEARCH_LOCK_TIMEOUT", default=60.0),
     },

@@ -11,6 +11,7 @@ from .conftest import SEED
 from .scan import layers_of, scan_count
 
 BACKENDS = {
+    "positional": "search.backends.positional.PositionalIndexBackend",
     "whoosh": "search.backends.whoosh.WhooshBackend",
     "memory": "search.backends.memory.MemoryBackend",
 }

@@ -1,28 +1,19 @@
-"""The Whoosh backend (whoosh-reloaded), the default.
+"""The Whoosh backend (whoosh-reloaded): a gram index with candidates verified on the
+stored text. Kept as a second backend that passes the same contract; the default is
+``search.backends.positional`` (why: docs/notes.md, "Search engine").
 
-On disk, ``PATH`` holds generations of the index and a ``current`` symlink::
-
-    var/index/current -> gen-20261129T230000-1a2b3c
-    var/index/gen-…/        a complete Whoosh index
-    var/index/write.lock    held (fcntl) by the one writer
-
-``rebuild`` writes a new generation beside the current one and swaps the symlink with
-an atomic ``rename``: searches keep using the old generation until the new one is
-complete. Every writer takes ``write.lock`` first; a second writer waits up to
-``LOCK_TIMEOUT`` seconds and then raises ``IndexBusyError`` with a clear message.
+Storage in generations with a ``current`` symlink and one writer at a time: see
+``search.backends.generations``.
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shutil
 import threading
 import time
-import uuid
 from collections.abc import Iterable
 from contextlib import contextmanager
-from datetime import datetime, timezone
 from pathlib import Path
 
 from whoosh import index as whoosh_index
@@ -34,7 +25,8 @@ from whoosh.query import And, Or, Term
 from search.analysis import GramTokenizer, match_passage, term_lookups
 from search.documents import SearchDocument
 
-from .base import BaseSearchBackend, Hit, HitPassage, IndexBusyError, SearchQuery, SearchResults
+from .base import BaseSearchBackend, Hit, HitPassage, SearchQuery, SearchResults
+from .generations import GenerationStore
 
 def _patch_whoosh_length_lookup():
     """whoosh-reloaded 2.7.5 asks the file system whether a length column exists once per
@@ -96,7 +88,7 @@ def _fields(doc: SearchDocument) -> dict:
     return fields
 
 
-class WhooshBackend(BaseSearchBackend):
+class WhooshBackend(GenerationStore, BaseSearchBackend):
     """Search backend over a Whoosh index at ``params["PATH"]`` (see module docstring)."""
 
     _lock = threading.Lock()
@@ -110,34 +102,9 @@ class WhooshBackend(BaseSearchBackend):
         self.path = Path(params["PATH"])
         self.lock_timeout = float(params.get("LOCK_TIMEOUT", 60.0))
 
-    # -- storage -----------------------------------------------------------------------
-    @property
-    def current_link(self) -> Path:
-        return self.path / "current"
-
-    def _new_generation(self) -> Path:
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
-        gen = self.path / f"gen-{stamp}-{uuid.uuid4().hex[:8]}"
-        gen.mkdir(parents=True)
+    # -- storage (generations: see search.backends.generations) ------------------------
+    def _init_generation(self, gen: Path) -> None:
         whoosh_index.create_in(str(gen), make_schema())
-        return gen
-
-    def _swap_in(self, gen: Path) -> None:
-        tmp = self.path / f".current-{uuid.uuid4().hex}"
-        os.symlink(gen.name, tmp)
-        previous = os.path.basename(os.path.realpath(self.current_link)) if self.current_link.exists() else None
-        os.replace(tmp, self.current_link)  # atomic on POSIX
-        # Keep the previous generation: a reader may have resolved the link just before the
-        # swap and not opened its files yet. Older ones go (open files survive on POSIX).
-        for old in self.path.glob("gen-*"):
-            if old.name not in (gen.name, previous):
-                shutil.rmtree(old, ignore_errors=True)
-
-    def _ensure(self) -> None:
-        if not self.current_link.exists():
-            with self._writer_lock():
-                if not self.current_link.exists():
-                    self._swap_in(self._new_generation())
 
     def _open(self):
         self._ensure()
@@ -185,27 +152,6 @@ class WhooshBackend(BaseSearchBackend):
         self._local.__dict__.clear()
         self._local.__dict__[os.path.realpath(self.current_link)] = searcher
         return searcher
-
-    @contextmanager
-    def _writer_lock(self):
-        self.path.mkdir(parents=True, exist_ok=True)
-        with open(self.path / "write.lock", "a+") as fh:
-            deadline = time.monotonic() + self.lock_timeout
-            while True:
-                try:
-                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise IndexBusyError(
-                            f"the search index at {self.path} is being written by another process "
-                            f"(waited {self.lock_timeout:g} s); try again when it has finished"
-                        ) from None
-                    time.sleep(0.05)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
 
     # -- writing -------------------------------------------------------------------------
     def rebuild(self, documents: Iterable[SearchDocument], catch_up=None) -> int:

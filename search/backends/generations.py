@@ -1,0 +1,86 @@
+"""Index storage in generations, shared by the on-disk backends (Whoosh, positional).
+
+On disk, ``PATH`` holds generations of the index and a ``current`` symlink::
+
+    var/index/current -> gen-20261129T230000-1a2b3c
+    var/index/gen-…/        one complete index
+    var/index/write.lock    held (fcntl) by the one writer
+
+A writer builds a new generation beside the current one (or, for Whoosh's incremental
+commits, writes into the current one) and swaps the symlink with an atomic ``rename``:
+searches keep using the old generation until the new one is complete. Every writer takes
+``write.lock`` first; a second writer waits up to ``LOCK_TIMEOUT`` seconds and then raises
+``IndexBusyError`` with a clear message.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import time
+import uuid
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .base import IndexBusyError
+
+
+class GenerationStore:
+    """Mixin: ``self.path`` (a ``Path``) and ``self.lock_timeout`` (seconds) must be set;
+    ``_init_generation(gen)`` may prepare an empty generation folder."""
+
+    path: Path
+    lock_timeout: float
+
+    @property
+    def current_link(self) -> Path:
+        return self.path / "current"
+
+    def _init_generation(self, gen: Path) -> None:
+        """Make ``gen`` an empty, valid index (a subclass hook)."""
+
+    def _new_generation(self) -> Path:
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+        gen = self.path / f"gen-{stamp}-{uuid.uuid4().hex[:8]}"
+        gen.mkdir(parents=True)
+        self._init_generation(gen)
+        return gen
+
+    def _swap_in(self, gen: Path) -> None:
+        tmp = self.path / f".current-{uuid.uuid4().hex}"
+        os.symlink(gen.name, tmp)
+        previous = os.path.basename(os.path.realpath(self.current_link)) if self.current_link.exists() else None
+        os.replace(tmp, self.current_link)  # atomic on POSIX
+        # Keep the previous generation: a reader may have resolved the link just before the
+        # swap and not opened its files yet. Older ones go (open files survive on POSIX).
+        for old in self.path.glob("gen-*"):
+            if old.name not in (gen.name, previous):
+                shutil.rmtree(old, ignore_errors=True)
+
+    def _ensure(self) -> None:
+        if not self.current_link.exists():
+            with self._writer_lock():
+                if not self.current_link.exists():
+                    self._swap_in(self._new_generation())
+
+    @contextmanager
+    def _writer_lock(self):
+        self.path.mkdir(parents=True, exist_ok=True)
+        with open(self.path / "write.lock", "a+") as fh:
+            deadline = time.monotonic() + self.lock_timeout
+            while True:
+                try:
+                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise IndexBusyError(
+                            f"the search index at {self.path} is being written by another process "
+                            f"(waited {self.lock_timeout:g} s); try again when it has finished"
+                        ) from None
+                    time.sleep(0.05)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)

@@ -1,0 +1,499 @@
+"""The default backend: a positional character index held in NumPy arrays.
+
+Every passage of the corpus is laid end to end in one array of code points, with a
+separator (U+0000, which no stored text contains) before, between and after passages::
+
+    raw      [0, 大, 射, 之, 儀, 0, 鄭, 注, …, 0]     uint32 code points, as stored
+    folded   the same, folded (``search.folding``: 異體字 and simplified forms)
+    order    every position, sorted by folded character (stable: ascending positions)
+    chars / char_starts    each folded character and where its positions begin in ``order``
+
+so the positions of a character are one slice of ``order`` (its postings). A phrase is
+found by taking the postings of its rarest character and checking the other characters
+at their offsets against ``folded`` (or ``raw`` in exact mode) in one vectorised step
+per character: every occurrence, exactly, with no candidate left to verify in Python. A
+one-character query is a slice; 之, with 145,805 occurrences in the Kanripo corpus, is
+counted, distributed by juan and paged in a few milliseconds (docs/performance.md).
+
+Per position the index also keeps ``pid`` (its passage) and ``rank`` (its place in text
+order, ``Hit.text_order``), so filters, counts per passage, the distribution and sorting
+are array operations. Per passage: layer, work, juan and chapter ids, juan and section
+indexes (``*.npy``); the rest of each passage's place is in ``passages.pkl`` (written
+and read only by this module).
+
+Why not Whoosh: its postings are read and written in pure Python. Counting the
+occurrences of a common character means visiting tens of thousands of postings, and
+indexing 4 million characters took over 200 s on this 2-core machine. Both are measured
+in docs/notes.md ("Search engine"). ``search.backends.whoosh`` still passes the same
+contract and can be chosen in ``SEARCH_BACKENDS``.
+
+Storage: generations with an atomic ``current`` symlink and one writer at a time
+(``search.backends.generations``). Every write builds a complete new generation (about
+3 s for the whole corpus), so an index is never half written. Arrays are memory-mapped:
+gunicorn workers share one copy through the page cache.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from search.documents import LAYERS, SearchDocument
+from search.folding import fold
+from search.analysis import char_alternatives
+from search.query import WILDCARDS
+
+from .base import BaseSearchBackend, Hit, HitPassage, SearchQuery, SearchResults
+from .generations import GenerationStore
+
+FORMAT = 1
+SEP = 0
+ARRAYS = ("raw", "folded", "order", "chars", "char_starts", "pid", "rank", "starts", "layer", "work_id",
+          "juan_id", "juan_number", "chapter_id", "juan_index", "section_index")
+#: Per-passage fields kept in ``passages.pkl``, in this order.
+PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_id", "juan_number",
+                "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
+                "section_title", "piece_starts")
+LAYER_CODE = {layer: i for i, layer in enumerate(LAYERS)}
+_WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION, _SECTION_TITLE = (
+    PLACE_FIELDS.index(f) for f in ("work_id", "work_slug", "work_title", "juan_number", "juan_label",
+                                    "section_position", "section_title"))
+
+
+def _codes(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
+def build_generation(gen: Path, documents: Iterable[SearchDocument]) -> int:
+    """Write the arrays of ``documents`` into the folder ``gen``; returns how many passages.
+
+    Passages are laid out in text order (work title, work, juan, section, then the
+    passage's first piece, layer and id), the order ``Hit.text_order`` sorts by."""
+    docs = sorted(documents, key=lambda d: (d.work_title, d.work_id, d.juan_number, d.section_position,
+                                            d.piece_starts[0][0] if d.piece_starts else -1,
+                                            LAYER_CODE[d.layer], d.doc_id))
+    n = len(docs)
+    if any("\0" in d.text for d in docs):
+        raise ValueError("a passage contains U+0000, the separator of the positional index")
+    joined = "\0" + "\0".join(d.text for d in docs) + "\0"
+    raw = _codes(joined)
+    folded = _codes(fold(joined))
+    lengths = np.fromiter((len(d.text) for d in docs), dtype=np.int64, count=n)
+    starts = np.empty(n, dtype=np.int64)
+    if n:
+        starts[0] = 1
+        starts[1:] = 1 + np.cumsum(lengths[:-1] + 1)
+    size = len(raw)
+    pid = np.full(size, -1, dtype=np.int32)
+    if n:
+        pid[1:] = np.repeat(np.arange(n, dtype=np.int32), lengths + 1)[: size - 1]
+        pid[starts + lengths] = -1  # the separators belong to no passage
+    order = np.argsort(folded, kind="stable").astype(np.int32)
+    chars, char_starts = np.unique(folded[order], return_index=True)
+
+    # Text order of every position: passage's (work title, work, juan, section) rank, the
+    # piece the position falls in, then layer and id, then the position itself.
+    section_keys = {}
+    for d in docs:
+        section_keys.setdefault((d.work_title, d.work_id, d.juan_number, d.section_position), None)
+    section_rank = {k: i for i, k in enumerate(sorted(section_keys))}
+    doc_rank = {doc_id: i for i, doc_id in enumerate(sorted((LAYER_CODE[d.layer], d.doc_id) for d in docs))}
+    passage_section = np.fromiter((section_rank[(d.work_title, d.work_id, d.juan_number, d.section_position)]
+                                   for d in docs), dtype=np.int64, count=n)
+    passage_doc = np.fromiter((doc_rank[(LAYER_CODE[d.layer], d.doc_id)] for d in docs), dtype=np.int64, count=n)
+    piece_global, piece_value = [], []
+    for d, s in zip(docs, starts.tolist()):
+        for i, (position, offset) in enumerate(d.piece_starts or [(-1, 0)]):
+            piece_global.append(s + (0 if i == 0 else offset))
+            piece_value.append(position)
+    piece_global_a = np.asarray(piece_global, dtype=np.int64)
+    piece_value_a = np.asarray(piece_value, dtype=np.int64) + 1
+    positions = np.arange(size, dtype=np.int64)
+    owner = np.maximum(pid, 0)
+    piece_at = piece_value_a[np.maximum(np.searchsorted(piece_global_a, positions, side="right") - 1, 0)] \
+        if n else np.zeros(size, dtype=np.int64)
+    perm = np.lexsort((positions, passage_doc[owner] if n else positions, piece_at,
+                       passage_section[owner] if n else positions))
+    rank = np.empty(size, dtype=np.int32)
+    rank[perm] = np.arange(size, dtype=np.int32)
+
+    juans = {}
+    for d in docs:
+        juans.setdefault(d.juan_id, len(juans))
+    arrays = {
+        "raw": raw, "folded": folded, "order": order, "chars": chars.astype(np.uint32),
+        "char_starts": np.append(char_starts, size).astype(np.int64), "pid": pid, "rank": rank,
+        "starts": starts,
+        "layer": np.fromiter((LAYER_CODE[d.layer] for d in docs), dtype=np.int8, count=n),
+        "work_id": np.fromiter((d.work_id for d in docs), dtype=np.int64, count=n),
+        "juan_id": np.fromiter((d.juan_id for d in docs), dtype=np.int64, count=n),
+        "juan_number": np.fromiter((d.juan_number for d in docs), dtype=np.int64, count=n),
+        "chapter_id": np.fromiter((d.chapter_id for d in docs), dtype=np.int64, count=n),
+        "juan_index": np.fromiter((juans[d.juan_id] for d in docs), dtype=np.int32, count=n),
+        "section_index": passage_section.astype(np.int32),
+    }
+    for name, array in arrays.items():
+        np.save(gen / f"{name}.npy", array, allow_pickle=False)
+    places = [tuple(getattr(d, f) if f != "piece_starts" else [list(x) for x in d.piece_starts]
+                    for f in PLACE_FIELDS) for d in docs]
+    with open(gen / "passages.pkl", "wb") as fh:
+        pickle.dump({"format": FORMAT, "places": places}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    return n
+
+
+class Corpus:
+    """One generation, loaded: the arrays (memory-mapped) and the passages' places."""
+
+    def __init__(self, gen: Path):
+        self.path = gen
+        for name in ARRAYS:  # plain views of the maps: numpy.memmap's indexing is slow
+            setattr(self, name, np.load(gen / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
+        with open(gen / "passages.pkl", "rb") as fh:
+            self.places = pickle.load(fh)["places"]
+        self.size = len(self.raw)
+        self.char_index = {int(c): i for i, c in enumerate(self.chars)}
+
+    def __len__(self) -> int:
+        return len(self.places)
+
+    def text(self, p: int) -> str:
+        start = int(self.starts[p])
+        return self.raw[start:start + self._length(p)].tobytes().decode("utf-32-le")
+
+    def _length(self, p: int) -> int:
+        end = int(self.starts[p + 1]) - 1 if p + 1 < len(self.places) else self.size - 1
+        return end - int(self.starts[p])
+
+    def postings(self, codes) -> np.ndarray:
+        """Positions (ascending) of any of the folded code points ``codes``."""
+        parts = []
+        for c in codes:
+            i = self.char_index.get(c)
+            if i is not None:
+                parts.append(self.order[self.char_starts[i]:self.char_starts[i + 1]])
+        if not parts:
+            return np.empty(0, dtype=np.int64)
+        if len(parts) == 1:
+            return parts[0].astype(np.int64)
+        return np.sort(np.concatenate(parts)).astype(np.int64)
+
+    def frequency(self, codes) -> int:
+        total = 0
+        for c in codes:
+            i = self.char_index.get(c)
+            if i is not None:
+                total += int(self.char_starts[i + 1] - self.char_starts[i])
+        return total
+
+    def phrase(self, phrase: str, exact: bool) -> np.ndarray:
+        """Start positions of the non-overlapping occurrences of a term (``?`` matches any
+        one character) in every passage, ascending, as ``search.analysis.find_occurrences``
+        finds them passage by passage."""
+        length = len(phrase)
+        alts: list[np.ndarray | None] = []
+        for ch in phrase:
+            if ch in WILDCARDS:
+                alts.append(None)
+            else:
+                alts.append(np.fromiter(sorted(ord(a) for a in char_alternatives(ch, exact)), dtype=np.uint32))
+        anchor = min((j for j in range(length) if alts[j] is not None), key=lambda j: self.frequency(alts[j]))
+        cand = self.postings(alts[anchor].tolist()) - anchor
+        cand = cand[(cand >= 0) & (cand + length <= self.size)]
+        for j in range(length):
+            if not len(cand):
+                break
+            if alts[j] is None:
+                cand = cand[self.folded[cand + j] != SEP]
+            elif exact:
+                cand = cand[self.raw[cand + j] == ord(phrase[j])]
+            elif j != anchor:
+                values = self.folded[cand + j]
+                cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else cand[np.isin(values, alts[j])]
+        if length > 1 and len(cand) > 1 and bool((np.diff(cand) < length).any()):
+            cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
+        return cand
+
+
+def _distinct_sorted(values: np.ndarray) -> np.ndarray:
+    """The distinct values of an ascending array (no hashing, no sort)."""
+    if not len(values):
+        return values
+    return values[np.concatenate(([True], values[1:] != values[:-1]))]
+
+
+def _non_overlapping(starts: np.ndarray, lengths: np.ndarray):
+    """Left to right, drop a span that starts inside the one kept before it (the input is
+    sorted by start, then longer first)."""
+    keep = np.zeros(len(starts), dtype=bool)
+    end = -1
+    for i, (s, n) in enumerate(zip(starts.tolist(), lengths.tolist())):
+        if s >= end:
+            keep[i] = True
+            end = s + n
+    return starts[keep], lengths[keep]
+
+
+class HitArray(Sequence):
+    """The hits of a query as arrays, ``Hit`` objects made only for what is read
+    (``hits[0:20]`` builds 20). Indexes follow the query's sort."""
+
+    def __init__(self, corpus: Corpus, query: SearchQuery, starts: np.ndarray, lengths: np.ndarray,
+                 pids: np.ndarray):
+        self.corpus, self.query = corpus, query
+        self.starts, self.lengths, self.pids = starts, lengths, pids
+        self._order = None
+        self._prefix = (0, None)
+        self._counts = None
+        self._passages: dict[int, HitPassage] = {}
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def passage_counts(self) -> np.ndarray:
+        """Hits per passage (indexed by passage number)."""
+        if self._counts is None:
+            self._counts = np.bincount(self.pids, minlength=len(self.corpus)) if len(self.pids) else \
+                np.zeros(len(self.corpus), dtype=np.int64)
+        return self._counts
+
+    def _keys(self) -> np.ndarray:
+        keys = self.corpus.rank[self.starts].astype(np.int64)
+        if self.query.sort == "relevance":
+            keys -= self.passage_counts()[self.pids].astype(np.int64) << 32
+        return keys
+
+    def _sorted_indexes(self, stop: int) -> np.ndarray:
+        """Indexes of the first ``stop`` hits in sort order (all of them if need be)."""
+        if self._order is not None:
+            return self._order[:stop]
+        done, prefix = self._prefix
+        if prefix is not None and stop <= done:
+            return prefix[:stop]
+        keys = self._keys()
+        n = len(keys)
+        if stop * 8 < n:
+            part = np.argpartition(keys, stop - 1)[:stop]
+            prefix = part[np.argsort(keys[part], kind="stable")]
+            self._prefix = (stop, prefix)
+            return prefix
+        self._order = np.argsort(keys, kind="stable")
+        return self._order[:stop]
+
+    def _hit(self, i: int) -> Hit:
+        p = int(self.pids[i])
+        passage = self._passages.get(p)
+        if passage is None:
+            place = dict(zip(PLACE_FIELDS, self.corpus.places[p]))
+            del place["section_id"]
+            passage = HitPassage(**place, text=self.corpus.text(p), context=self.query.context,
+                                 hits=int(self.passage_counts()[p]))
+            self._passages[p] = passage
+        start = int(self.starts[i]) - int(self.corpus.starts[p])
+        return Hit(passage, start, start + int(self.lengths[i]))
+
+    def __getitem__(self, index):
+        n = len(self)
+        if isinstance(index, slice):
+            start, stop, step = index.indices(n)
+            if start >= stop:
+                return []
+            chosen = self._sorted_indexes(stop)[start:stop:step]
+            return [self._hit(int(i)) for i in chosen]
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("hit index out of range")
+        return self._hit(int(self._sorted_indexes(index + 1)[index]))
+
+    def __iter__(self):
+        for i in self._sorted_indexes(len(self)):
+            yield self._hit(int(i))
+
+
+class PositionalResults(SearchResults):
+    """``SearchResults`` over a ``HitArray``: counts and distributions are array sums."""
+
+    def sort(self) -> None:  # the HitArray sorts lazily
+        pass
+
+    def _grouped(self, per_passage: np.ndarray) -> tuple[list, list]:
+        """(hit counts, one passage of each group) for the groups ``per_passage`` gives
+        each passage, in the order of the group numbers (text order for juans and sections)."""
+        pids = self.hits.pids
+        if not len(pids):
+            return [], []
+        groups = per_passage[pids]  # ascending: hits are in passage order, groups in text order
+        first = np.flatnonzero(np.concatenate(([True], groups[1:] != groups[:-1])))
+        counts = np.diff(np.append(first, len(groups)))
+        return counts.tolist(), pids[first].tolist()
+
+    def by_juan(self) -> list[dict]:
+        places = self.hits.corpus.places
+        out = []
+        for count, p in zip(*self._grouped(self.hits.corpus.juan_index)):
+            place = places[p]
+            out.append({"work_id": place[_WORK_ID], "work_slug": place[_WORK_SLUG], "work_title": place[_WORK_TITLE],
+                        "juan": place[_JUAN_NUMBER], "juan_label": place[_JUAN_LABEL], "count": count})
+        return out
+
+    def by_section(self) -> list[dict]:
+        places = self.hits.corpus.places
+        out = []
+        for count, p in zip(*self._grouped(self.hits.corpus.section_index)):
+            place = places[p]
+            out.append({"work_id": place[_WORK_ID], "work_slug": place[_WORK_SLUG], "juan": place[_JUAN_NUMBER],
+                        "section": place[_SECTION_POSITION], "title": place[_SECTION_TITLE], "count": count})
+        return out
+
+
+class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
+    """Search backend over a positional character index at ``params["PATH"]`` (see the
+    module docstring); ``LOCK_TIMEOUT`` (seconds) bounds the wait for the writer lock."""
+
+    _lock = threading.Lock()
+    _loaded: dict[str, Corpus] = {}
+
+    def __init__(self, alias: str, params: dict):
+        super().__init__(alias, params)
+        self.path = Path(params["PATH"])
+        self.lock_timeout = float(params.get("LOCK_TIMEOUT", 60.0))
+
+    # -- storage -------------------------------------------------------------------------
+    def _init_generation(self, gen: Path) -> None:
+        build_generation(gen, [])
+
+    def _corpus(self) -> Corpus:
+        """The current generation, loaded once per process (and again after a swap)."""
+        self._ensure()
+        for attempt in range(5):
+            real = os.path.realpath(self.current_link)
+            corpus = self._loaded.get(real)
+            if corpus is not None:
+                return corpus
+            try:
+                corpus = Corpus(Path(real))
+            except FileNotFoundError:  # swapped out and removed between readlink and open
+                if attempt == 4:
+                    raise
+                continue
+            with self._lock:
+                self._loaded.clear()
+                self._loaded[real] = corpus
+            return corpus
+        raise AssertionError("unreachable")
+
+    def _documents(self, corpus: Corpus, skip_juans=frozenset()) -> list[SearchDocument]:
+        docs = []
+        for p, place in enumerate(corpus.places):
+            fields = dict(zip(PLACE_FIELDS, place))
+            if fields["juan_id"] in skip_juans:
+                continue
+            fields["piece_starts"] = [tuple(x) for x in fields["piece_starts"]]
+            docs.append(SearchDocument(text=corpus.text(p), **fields))
+        return docs
+
+    def _write(self, documents: Iterable[SearchDocument]) -> int:
+        gen = self._new_generation()
+        try:
+            n = build_generation(gen, documents)
+        except BaseException:
+            shutil.rmtree(gen, ignore_errors=True)
+            raise
+        self._swap_in(gen)
+        return n
+
+    # -- writing -------------------------------------------------------------------------
+    def rebuild(self, documents: Iterable[SearchDocument], catch_up=None) -> int:
+        with self._writer_lock():
+            docs = list(documents)
+            for _ in range(10 if catch_up else 0):
+                remove, add = catch_up({d.juan_id for d in docs})
+                if not remove and not add:
+                    break
+                gone = set(remove)
+                docs = [d for d in docs if d.juan_id not in gone] + list(add)
+            return self._write(docs)
+
+    def replace_juans(self, remove_juan_ids, documents) -> int:
+        self._ensure()
+        with self._writer_lock():
+            added = list(documents)
+            gone = set(remove_juan_ids) | {d.juan_id for d in added}
+            kept = self._documents(Corpus(Path(os.path.realpath(self.current_link))), gone)
+            self._write(kept + added)
+            return len(added)
+
+    # -- reading -------------------------------------------------------------------------
+    def document_count(self) -> int:
+        return len(self._corpus())
+
+    def juan_ids(self) -> set[int]:
+        return {int(j) for j in np.unique(self._corpus().juan_id)}
+
+    def passages_by_juan(self) -> dict[int, set[tuple[str, str]]]:
+        out: dict[int, set[tuple[str, str]]] = {}
+        corpus = self._corpus()
+        for d in self._documents(corpus):
+            out.setdefault(d.juan_id, set()).add((d.doc_id, d.text))
+        return out
+
+    def search(self, query: SearchQuery) -> SearchResults:
+        corpus = self._corpus()
+        wanted = np.zeros(len(LAYERS), dtype=bool)
+        wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
+        allowed = wanted[corpus.layer]
+        for name, value in (("work_id", query.work_id), ("juan_number", query.juan_number),
+                            ("chapter_id", query.chapter_id)):
+            if value is not None:
+                allowed &= getattr(corpus, name) == value
+        cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+        def occurrences(text: str):
+            if text not in cache:
+                starts = corpus.phrase(text, query.exact)
+                pids = corpus.pid[starts] if len(starts) else np.empty(0, dtype=np.int32)
+                keep = allowed[pids] if len(pids) else np.empty(0, dtype=bool)
+                cache[text] = (starts[keep], pids[keep])
+            return cache[text]
+
+        spans_starts, spans_lengths = [], []
+        for clause in query.parsed.clauses:
+            found = [(occurrences(t.text), len(t.text)) for t in clause.positives]
+            if len(found) == 1 and not clause.negatives:  # every passage with the term satisfies it
+                (starts, _), length = found[0]
+                spans_starts.append(starts)
+                spans_lengths.append(np.full(len(starts), length, dtype=np.int64))
+                continue
+            satisfied = None
+            for (_, pids), _ in found:
+                present = _distinct_sorted(pids)
+                satisfied = present if satisfied is None else np.intersect1d(satisfied, present, assume_unique=True)
+            for t in clause.negatives:
+                satisfied = np.setdiff1d(satisfied, _distinct_sorted(occurrences(t.text)[1]), assume_unique=True)
+            if not len(satisfied):
+                continue
+            for (starts, pids), length in found:
+                chosen = starts[np.isin(pids, satisfied)]
+                spans_starts.append(chosen)
+                spans_lengths.append(np.full(len(chosen), length, dtype=np.int64))
+        if not spans_starts:
+            starts = np.empty(0, dtype=np.int64)
+            lengths = np.empty(0, dtype=np.int64)
+        elif len(spans_starts) == 1:
+            starts, lengths = spans_starts[0], spans_lengths[0]
+        else:
+            starts, lengths = np.concatenate(spans_starts), np.concatenate(spans_lengths)
+            pairs = np.unique(np.stack([starts, -lengths]), axis=1)  # by start, then longer first
+            starts, lengths = pairs[0], -pairs[1]
+            ends = starts + lengths
+            if len(starts) > 1 and bool((starts[1:] < np.maximum.accumulate(ends)[:-1]).any()):
+                starts, lengths = _non_overlapping(starts, lengths)
+        pids = corpus.pid[starts] if len(starts) else np.empty(0, dtype=np.int32)
+        hits = HitArray(corpus, query, starts, lengths, pids)
+        passages = int(np.count_nonzero(np.diff(pids)) + 1) if len(pids) else 0
+        return PositionalResults(query=query, hits=hits, passages=passages)
