@@ -2,22 +2,24 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from reader.caching import cached_page
+
 from . import views
 
 app_name = "api"
 KINDS = "<str:kind>"
 urlpatterns = [
-    path("works/", views.WorkList.as_view(), name="work-list"),
-    path("works/<int:pk>/", views.WorkDetail.as_view(), name="work-detail"),
+    path("works/", cached_page(views.WorkList.as_view()), name="work-list"),
+    path("works/<int:pk>/", cached_page(views.WorkDetail.as_view()), name="work-detail"),
     path("works/<int:pk>/export/<str:kind>/", views.WorkExport.as_view(), name="work-export"),
-    path("works/<int:pk>/juans/<int:number>/", views.JuanDetail.as_view(), name="juan-detail"),
+    path("works/<int:pk>/juans/<int:number>/", cached_page(views.JuanDetail.as_view()), name="juan-detail"),
     path("works/<int:pk>/juans/<int:number>/export/<str:kind>/", views.JuanExport.as_view(), name="juan-export"),
-    path("works/<int:pk>/juans/<int:number>/sections/<int:position>/", views.SectionDetail.as_view(),
+    path("works/<int:pk>/juans/<int:number>/sections/<int:position>/", cached_page(views.SectionDetail.as_view()),
          name="section-detail"),
     path("works/<int:pk>/juans/<int:number>/sections/<int:position>/notes/", views.SectionNotes.as_view(),
          name="section-notes"),
-    path("search/", views.SearchView.as_view(), name="search"),
-    path("search/distribution/", views.SearchDistributionView.as_view(), name="search-distribution"),
+    path("search/", cached_page(views.SearchView.as_view()), name="search"),
+    path("search/distribution/", cached_page(views.SearchDistributionView.as_view()), name="search-distribution"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     # ReDoc styles itself with inline styles and a blob: worker: allowed on this page only.

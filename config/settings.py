@@ -166,6 +166,20 @@ SEARCH_BACKENDS = {
         "LOCK_TIMEOUT": env.float("SEARCH_LOCK_TIMEOUT", default=60.0),
     },
 }
+# Whole rendered pages and API responses for anonymous GETs (reader/caching.py), shared by
+# the workers on disk; keys change with every change to the texts or the index.
+PAGE_CACHE = "pages"
+PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=7 * 24 * 3600)  # 0 turns it off
+PAGE_CACHE_MAX_BYTES = 2 * 2**20
+PAGE_CACHE_STAMP = Path(env.str("PAGE_CACHE_DIR", default=str(VAR_DIR / "cache"))) / "corpus-version"
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    PAGE_CACHE: {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(PAGE_CACHE_STAMP.parent / "pages"),
+        "OPTIONS": {"MAX_ENTRIES": env.int("PAGE_CACHE_ENTRIES", default=5000)},
+    },
+}
 #: API rate limits per client (DRF throttles; DRF's "N/s|min|hour|day" form).
 API_ANON_RATE = env.str("API_ANON_RATE", default="600/min")
 API_USER_RATE = env.str("API_USER_RATE", default="1200/min")

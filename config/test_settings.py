@@ -1,6 +1,7 @@
 """Settings for the test suite: the real settings with a throw-away secret key and index."""
 import os
 import tempfile
+from pathlib import Path
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-secret-key")
 os.environ.setdefault("SEARCH_INDEX_DIR", tempfile.mkdtemp(prefix="classics-test-index-"))
@@ -15,3 +16,7 @@ SECURE_SSL_REDIRECT = False
 # Tests send many requests from one address; throttling has its own test.
 API_ANON_RATE = "100000/min"
 API_USER_RATE = "100000/min"
+# The page cache has its own tests (tests/test_page_cache.py) and is off elsewhere.
+PAGE_CACHE_SECONDS = 0
+PAGE_CACHE_STAMP = Path(tempfile.mkdtemp(prefix="classics-test-cache-")) / "corpus-version"
+CACHES = {**CACHES, PAGE_CACHE: {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"}}

@@ -11,13 +11,13 @@ Not part of the test run; ``tests/test_bench.py`` runs a small smoke version.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -38,36 +38,47 @@ def percentile(values, p):
 
 
 def http_load(base: str, urls: list[str], clients: int, seconds: float) -> dict:
-    """``clients`` threads request ``urls`` in turn for ``seconds``: per URL kind, requests
-    per second, p50 and p95 in ms, and errors."""
-    stop = threading.Event()
+    """``clients`` concurrent clients (asyncio tasks: a client costs little CPU, which the
+    server shares on this machine) request ``urls`` in turn for ``seconds``, a new
+    connection per request as gunicorn's sync workers close each one. Per URL: requests,
+    requests per second, p50 and p95 in ms, and errors (anything but a whole 200)."""
+    host, port = base.removeprefix("http://").split(":")
     results: dict[str, list] = {u: [] for u in urls}
     errors: dict[str, int] = {u: 0 for u in urls}
-    lock = threading.Lock()
 
-    def client(n):
+    async def fetch(url: str) -> bool:
+        reader, writer = await asyncio.open_connection(host, int(port))
+        try:
+            writer.write(f"GET {url} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: */*\r\n"
+                         "Connection: close\r\n\r\n".encode("ascii"))
+            await writer.drain()
+            data = await reader.read()
+        finally:
+            writer.close()
+        head, _, body = data.partition(b"\r\n\r\n")
+        status = head.split(b" ", 2)[1] if head else b""
+        length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), None)
+        return status == b"200" and (length is None or length == len(body))
+
+    async def client(n: int, deadline: float):
         i = n
-        while not stop.is_set():
+        while time.perf_counter() < deadline:
             url = urls[i % len(urls)]
             i += 1
             start = time.perf_counter()
             try:
-                with urllib.request.urlopen(base + url, timeout=30) as r:
-                    r.read()
-                    ok = r.status == 200
-            except OSError:
+                ok = await asyncio.wait_for(fetch(url), 30)
+            except (OSError, asyncio.TimeoutError, ValueError, IndexError):
                 ok = False
             ms = (time.perf_counter() - start) * 1000
-            with lock:
-                (results[url].append(ms) if ok else errors.__setitem__(url, errors[url] + 1))
+            (results[url].append(ms) if ok else errors.__setitem__(url, errors[url] + 1))
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
-    for t in threads:
-        t.start()
-    time.sleep(seconds)
-    stop.set()
-    for t in threads:
-        t.join()
+    async def run():
+        deadline = time.perf_counter() + seconds
+        await asyncio.gather(*(client(n, deadline) for n in range(clients)))
+
+    asyncio.run(run())
     return {u: {"requests": len(v), "rps": round(len(v) / seconds, 1), "p50_ms": round(statistics.median(v), 1) if v else None,
                 "p95_ms": round(percentile(v, 95), 1), "errors": errors[u]} for u, v in results.items()}
 
@@ -94,23 +105,26 @@ def main(argv=None) -> int:
     import_s = time.perf_counter() - start
     index_bytes = du(tmp / "index")
     queries = json.loads(manage("bench_queries", "--repeat", str(args.repeat)).stdout)
-    server, base = start_gunicorn(env, args.port)
-    try:
-        juan_url = json.loads(urllib.request.urlopen(base + "/api/works/").read())["results"][0]["url"]
-        work = json.loads(urllib.request.urlopen(juan_url).read())
-        reading = work["juans"][len(work["juans"]) // 2]["reading_url"].replace(base, "")
-        http = http_load(base, ["/api/search/?q=%E5%B0%84", reading], args.clients, args.http_seconds)
-        rss = []
-        for child in subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True).stdout.split():
-            status = Path(f"/proc/{child}/status").read_text()
-            rss += [int(line.split()[1]) // 1024 for line in status.splitlines() if line.startswith("VmHWM")]
-    finally:
-        server.terminate()
-        server.wait()
+    env["PAGE_CACHE_DIR"] = str(tmp / "cache")
+    http, rss = {}, []
+    for label, extra in (("on", {}), ("off", {"PAGE_CACHE_SECONDS": "0"})):
+        server, base = start_gunicorn({**env, **extra}, args.port)
+        try:
+            juan_url = json.loads(urllib.request.urlopen(base + "/api/works/").read())["results"][0]["url"]
+            work = json.loads(urllib.request.urlopen(juan_url).read())
+            reading = work["juans"][len(work["juans"]) // 2]["reading_url"].replace(base, "")
+            http[label] = http_load(base, ["/api/search/?q=%E5%B0%84", reading], args.clients, args.http_seconds)
+            for child in subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True).stdout.split():
+                status = Path(f"/proc/{child}/status").read_text()
+                rss += [int(line.split()[1]) // 1024 for line in status.splitlines() if line.startswith("VmHWM")]
+        finally:
+            server.terminate()
+            server.wait()
     summary = next((line for line in reversed(out) if " imported" in line), out[-1])
     shown_path = os.path.relpath(args.path, BASE)
     report = {"path": shown_path, "import_summary": summary, "import_and_index_s": round(import_s, 1),
-              "index_mb": round(index_bytes / 2**20, 1), **queries, "http": http, "worker_peak_rss_mb": rss}
+              "index_mb": round(index_bytes / 2**20, 1), **queries, "http": http, "worker_peak_rss_mb": rss,
+              "clients": args.clients, "http_seconds": args.http_seconds}
     print(json.dumps(report, ensure_ascii=False, indent=1))
     if args.write:
         Path(args.write).write_text(markdown(report, " ".join(["scripts/bench.py", *(argv or sys.argv[1:])])),
@@ -126,16 +140,19 @@ def markdown(r: dict, command: str) -> str:
         f"- Corpus: `{r['path']}`: {r['import_summary']}; {r['passages']} passages, {r['characters']:,} characters.",
         f"- Import plus indexing: **{r['import_and_index_s']} s**; index on disk: **{r['index_mb']} MB**.",
         f"- Hit counts of the index, FTS5 and the plain scan agree on every query: **{r['counts_agree']}**.",
-        f"- Peak RSS of each gunicorn worker after the HTTP run: {r['worker_peak_rss_mb']} MB.", "",
+        f"- Peak RSS of each gunicorn worker after its HTTP run (cache on, then off): {r['worker_peak_rss_mb']} MB.",
+        f"- HTTP: {r['clients']} concurrent clients for {r['http_seconds']:g} s per phase, a new connection per "
+        "request; with the page cache on (as served) and off (every request computed).", "",
         "| engine (exact characters) | p50 ms | p95 ms | max ms |", "| --- | --- | --- | --- |",
         *[f"| {e} | {s[e]['p50']} | {s[e]['p95']} | {s[e]['max']} |" for e in ("index", "fts5", "scan")], "",
         "| query | index hits | FTS5 hits | scan hits | index ms | FTS5 ms | scan ms |",
         "| --- | --- | --- | --- | --- | --- | --- |",
         *[f"| `{q['query']}` | {q['index']} | {q['fts5']} | {q['scan']} | {q['index_ms']} | {q['fts5_ms']} | {q['scan_ms']} |"
           for q in r["queries"]], "",
-        "| HTTP (gunicorn, 2 workers) | requests | req/s | p50 ms | p95 ms | errors |", "| --- | --- | --- | --- | --- | --- |",
-        *[f"| `{u}` | {h['requests']} | {h['rps']} | {h['p50_ms']} | {h['p95_ms']} | {h['errors']} |"
-          for u, h in r["http"].items()], "",
+        "| HTTP (gunicorn, 2 workers) | page cache | requests | req/s | p50 ms | p95 ms | errors |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+        *[f"| `{u}` | {cache} | {h['requests']} | {h['rps']} | {h['p50_ms']} | {h['p95_ms']} | {h['errors']} |"
+          for cache, phase in r["http"].items() for u, h in phase.items()], "",
     ]
     return "\n".join(lines)
 

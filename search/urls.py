@@ -1,6 +1,8 @@
 from django.urls import path
 
+from reader.caching import cached_page
+
 from . import views
 
 app_name = "search"
-urlpatterns = [path("", views.search_page, name="search")]
+urlpatterns = [path("", cached_page(views.search_page), name="search")]

@@ -13,6 +13,9 @@ from .forms import SearchForm
 from .service import hit_url, run_search
 
 PAGE_SIZE = 50
+#: At most this many section bars: those with the most hits, in text order (the API's
+#: distribution has them all).
+MAX_SECTION_BARS = 100
 
 
 def distribution(results, query) -> dict:
@@ -28,9 +31,14 @@ def distribution(results, query) -> dict:
         row["work_title"] = titles.get(row["work_slug"], row["work_title"])
     by_juan = bars(juans, lambda r: reverse("reader:juan", args=[r["work_slug"], r["juan"]])
                    + "?" + urlencode(params))
-    by_section = bars(results.by_section(), lambda r: reverse(
+    sections = results.by_section()
+    total = len(sections)
+    if total > MAX_SECTION_BARS:
+        top = sorted(range(total), key=lambda i: -sections[i]["count"])[:MAX_SECTION_BARS]
+        sections = [sections[i] for i in sorted(top)]
+    by_section = bars(sections, lambda r: reverse(
         "reader:section", args=[r["work_slug"], r["juan"], r["section"]]) + "?" + urlencode(params))
-    return {"juans": by_juan, "sections": by_section}
+    return {"juans": by_juan, "sections": by_section, "sections_total": total}
 
 
 def search_page(request):

@@ -101,7 +101,8 @@ class Command(BaseCommand):
 
             def service():
                 results = run_search(query)
-                return results.count, results.hits[:20]
+                page = [(h.before, h.match, h.after, h.piece_position) for h in results.hits[:20]]
+                return results.count, page
 
             (index_count, _), index_ms = timed(service)
             scan_count, scan_ms = timed(lambda: scan.search(query).count)

@@ -1,0 +1,120 @@
+"""A cache of whole rendered pages and API responses, for anonymous GET requests.
+
+A reading page or a search result changes only when the texts or the index change, so
+its rendered bytes are kept in ``caches[settings.PAGE_CACHE]`` (a file-based cache that
+the gunicorn workers share, see ``config/settings.py``) under a key made of:
+
+* the corpus version: the modification time of ``settings.PAGE_CACHE_STAMP``, touched
+  after every committed change to a work, juan, chapter, section or piece (signals
+  below) and after every import (``reader.importers.loader``);
+* the search index version (``BaseSearchBackend.version()``: a new one for every write);
+* the host, the full path with its query string, the reader's ``display`` cookie (the
+  pages' only other input, see ``reader.reading``) and the ``Accept`` header (the API's
+  content negotiation).
+
+So a change never serves a stale page: its key is simply never asked for again. Only
+200 responses that set no cookie and are at most ``PAGE_CACHE_MAX_BYTES`` long are kept.
+``PAGE_CACHE_SECONDS = 0`` turns the cache off (the test settings do).
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import time
+from functools import wraps
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import caches
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from django.http import HttpResponse
+
+from .reading import COOKIE
+
+logger = logging.getLogger(__name__)
+#: Response headers kept with a cached body (the middleware adds the rest again).
+KEPT_HEADERS = ("Content-Type", "Content-Language", "Content-Disposition", "Vary", "Allow")
+
+
+def corpus_version() -> str:
+    """The corpus stamp's modification time in ns ('0' before the first change)."""
+    try:
+        return str(Path(settings.PAGE_CACHE_STAMP).stat().st_mtime_ns)
+    except FileNotFoundError:
+        return "0"
+
+
+def corpus_changed() -> None:
+    """Touch the corpus stamp: every cached page becomes unreachable."""
+    stamp = Path(settings.PAGE_CACHE_STAMP)
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.touch()
+    # Two changes within the file system's clock tick must still differ.
+    previous = stamp.stat().st_mtime_ns
+    now = time.time_ns()
+    os.utime(stamp, ns=(now, max(now, previous + 1)))
+
+
+def _on_commit_changed(**kwargs) -> None:
+    if kwargs.get("raw"):
+        return
+    conn = transaction.get_connection()
+    if any(entry[1] is corpus_changed for entry in getattr(conn, "run_on_commit", [])):
+        return  # once per transaction, however many rows it writes
+    transaction.on_commit(corpus_changed)
+
+
+def connect_signals() -> None:
+    """Touch the stamp after every committed save or delete of the reader's models."""
+    from .models import Chapter, Juan, Piece, Section, Work
+
+    for model in (Work, Juan, Chapter, Section, Piece):
+        post_save.connect(_on_commit_changed, sender=model, dispatch_uid=f"page_cache_{model.__name__}_saved")
+        post_delete.connect(_on_commit_changed, sender=model, dispatch_uid=f"page_cache_{model.__name__}_deleted")
+
+
+def _key(request) -> str | None:
+    from search.backends import get_search_backend
+
+    index_version = get_search_backend().version()
+    if index_version is None:
+        return None
+    parts = [corpus_version(), index_version, request.get_host(), request.get_full_path(),
+             request.COOKIES.get(COOKIE, ""), request.headers.get("Accept", "")]
+    return "page:" + hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def cached_page(view):
+    """Decorate a view (function or ``as_view()``) to serve and keep whole responses as
+    described in the module docstring. Requests other than GET/HEAD, and requests with a
+    session (a signed-in editor), always reach the view."""
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        seconds = settings.PAGE_CACHE_SECONDS
+        if not seconds or request.method not in ("GET", "HEAD") or settings.SESSION_COOKIE_NAME in request.COOKIES:
+            return view(request, *args, **kwargs)
+        key = _key(request)
+        if key is None:
+            return view(request, *args, **kwargs)
+        cache = caches[settings.PAGE_CACHE]
+        kept = cache.get(key)
+        if kept is not None:
+            body, headers = kept
+            response = HttpResponse(body)
+            for name, value in headers:
+                response[name] = value
+            return response
+        response = view(request, *args, **kwargs)
+        if callable(getattr(response, "render", None)) and not getattr(response, "is_rendered", True):
+            response = response.render()
+        if response.status_code == 200 and not response.cookies and not response.streaming \
+                and len(response.content) <= settings.PAGE_CACHE_MAX_BYTES:
+            headers = [(h, response[h]) for h in KEPT_HEADERS if response.has_header(h)]
+            try:
+                cache.set(key, (response.content, headers), seconds)
+            except OSError as exc:  # a full disk must not break reading
+                logger.warning("page cache not written: %s", exc)
+        return response
+    return wrapped

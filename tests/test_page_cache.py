@@ -1,0 +1,83 @@
+"""The page cache (reader/caching.py): repeat requests are served without a query, and no
+change to the texts or the index ever serves a stale page."""
+import json
+
+import pytest
+from django.core.cache import caches
+
+from reader.models import Piece
+
+JUAN = "/works/禮書綱目/juan/10/"
+
+
+@pytest.fixture
+def page_cache(settings, tmp_path):
+    settings.PAGE_CACHE_SECONDS = 60
+    settings.PAGE_CACHE_STAMP = tmp_path / "corpus-version"
+    caches[settings.PAGE_CACHE].clear()
+    yield caches[settings.PAGE_CACHE]
+    caches[settings.PAGE_CACHE].clear()
+
+
+def test_a_repeated_juan_page_runs_no_query(client, seed_juan, page_cache, django_assert_num_queries):
+    first = client.get(JUAN)
+    assert first.status_code == 200
+    with django_assert_num_queries(0):
+        second = client.get(JUAN)
+    assert second.content == first.content
+    assert second["Content-Type"] == "text/html; charset=utf-8"
+    assert second["Vary"] == first["Vary"]
+    assert second["ETag"] == first["ETag"]
+    assert "Content-Security-Policy" in second  # the middleware still runs
+
+
+def test_a_saved_piece_shows_at_once(client, seed_juan, page_cache, django_capture_on_commit_callbacks):
+    assert "射人戒諸公卿大夫射" in client.get(JUAN).content.decode()
+    piece = Piece.objects.filter(section__juan=seed_juan, text__contains="射人戒諸公卿大夫射").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        piece.text = piece.text.replace("射人戒諸公卿大夫射", "射人戒諸公卿大夫躬")
+        piece.save()
+    body = client.get(JUAN).content.decode()
+    assert "射人戒諸公卿大夫躬" in body and "射人戒諸公卿大夫射" not in body
+
+
+def test_search_results_follow_the_index(client, seed_juan, page_cache, django_assert_num_queries):
+    first = json.loads(client.get("/api/search/", {"q": "鵠"}).content)
+    assert first["count"] == 21
+    with django_assert_num_queries(0):
+        assert json.loads(client.get("/api/search/", {"q": "鵠"}).content) == first
+    from search.backends import get_search_backend
+    from search.documents import documents_for_juan
+
+    backend = get_search_backend()
+    before = backend.version()
+    docs = [d for d in documents_for_juan(seed_juan) if "鵠" not in d.text]
+    backend.rebuild(docs)
+    try:
+        assert backend.version() != before
+        assert json.loads(client.get("/api/search/", {"q": "鵠"}).content)["count"] == 0
+    finally:
+        backend.rebuild(documents_for_juan(seed_juan))
+    assert json.loads(client.get("/api/search/", {"q": "鵠"}).content)["count"] == 21
+
+
+def test_what_is_never_kept(client, seed_juan, page_cache):
+    assert client.get("/works/nowhere/").status_code == 404
+    client.get(JUAN + "?notes=hidden")  # a display choice in the URL sets the cookie: not kept
+    client.cookies.clear()
+    client.cookies["sessionid"] = "x"  # a signed-in editor always reaches the view
+    client.get(JUAN)
+    client.cookies.clear()
+    assert page_cache._cache == {}
+
+
+def test_the_display_cookie_and_accept_header_are_part_of_the_key(client, seed_juan, page_cache):
+    plain = client.get(JUAN).content.decode()
+    client.cookies["display"] = "notes:hidden"
+    bw = client.get(JUAN).content.decode()
+    assert bw != plain
+    client.cookies.clear()
+    assert client.get(JUAN).content.decode() == plain
+    api = client.get("/api/works/", HTTP_ACCEPT="application/json")
+    assert api["Content-Type"] == "application/json"
+    assert len(page_cache._cache) == 3
