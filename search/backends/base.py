@@ -239,6 +239,11 @@ class BaseSearchBackend:
         sort order. Raises ``SearchError``."""
         raise NotImplementedError
 
+    def version(self) -> str | None:
+        """A string that changes whenever the index changes (for caches of results), or
+        None if the backend cannot tell (then nothing it answers is cached)."""
+        return None
+
     def document_count(self) -> int:
         """Number of passages in the index."""
         raise NotImplementedError

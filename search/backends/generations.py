@@ -37,6 +37,13 @@ class GenerationStore:
     def current_link(self) -> Path:
         return self.path / "current"
 
+    def version(self) -> str | None:
+        """The current generation's name (every rebuild makes a new one)."""
+        try:
+            return os.path.basename(os.readlink(self.current_link))
+        except FileNotFoundError:
+            return None
+
     def _init_generation(self, gen: Path) -> None:
         """Make ``gen`` an empty, valid index (a subclass hook)."""
 

@@ -202,6 +202,13 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
             return n
 
     # -- reading -------------------------------------------------------------------------
+    def version(self) -> str | None:
+        """The generation's name and Whoosh's commit number (``replace_juans`` commits in place)."""
+        name = super().version()
+        if name is None:
+            return None
+        return f"{name}.{self._open().latest_generation()}"
+
     def document_count(self) -> int:
         with self._searcher() as searcher:
             return searcher.doc_count()
