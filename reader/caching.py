@@ -12,8 +12,10 @@ the gunicorn workers share, see ``config/settings.py``) under a key made of:
   pages' only other input, see ``reader.reading``) and the ``Accept`` header (the API's
   content negotiation).
 
-So a change never serves a stale page: its key is simply never asked for again. Only
-200 responses that set no cookie and are at most ``PAGE_CACHE_MAX_BYTES`` long are kept.
+So a change never serves a stale page: its key is simply never asked for again. The
+most recently used entries are also kept in each process's memory (``_Recent``, at most
+``PAGE_CACHE_MEMORY_BYTES``), which spares the file read and zlib of the shared cache for
+the pages everyone is reading. Only 200 responses that set no cookie and are at most ``PAGE_CACHE_MAX_BYTES`` long are kept.
 ``PAGE_CACHE_SECONDS = 0`` turns the cache off (the test settings do).
 """
 from __future__ import annotations
@@ -21,7 +23,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import threading
 import time
+from collections import OrderedDict
 from functools import wraps
 from pathlib import Path
 
@@ -36,6 +40,43 @@ from .reading import COOKIE
 logger = logging.getLogger(__name__)
 #: Response headers kept with a cached body (the middleware adds the rest again).
 KEPT_HEADERS = ("Content-Type", "Content-Language", "Content-Disposition", "Vary", "Allow")
+
+
+class _Recent:
+    """A least-recently-used map of cache keys to ``(body, headers)``, bounded in bytes of
+    body; thread-safe (gthread workers)."""
+
+    def __init__(self):
+        self._items: OrderedDict[str, tuple[bytes, list]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: str):
+        with self._lock:
+            item = self._items.get(key)
+            if item is not None:
+                self._items.move_to_end(key)
+            return item
+
+    def put(self, key: str, item: tuple[bytes, list], limit: int) -> None:
+        if len(item[0]) > limit:
+            return
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = item
+            self._bytes += len(item[0])
+            while self._bytes > limit:
+                _, (body, _) = self._items.popitem(last=False)
+                self._bytes -= len(body)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+
+
+recent = _Recent()
 
 
 def corpus_version() -> str:
@@ -99,7 +140,11 @@ def cached_page(view):
         if key is None:
             return view(request, *args, **kwargs)
         cache = caches[settings.PAGE_CACHE]
-        kept = cache.get(key)
+        kept = recent.get(key)
+        if kept is None:
+            kept = cache.get(key)
+            if kept is not None:
+                recent.put(key, kept, settings.PAGE_CACHE_MEMORY_BYTES)
         if kept is not None:
             body, headers = kept
             response = HttpResponse(body)
@@ -112,6 +157,7 @@ def cached_page(view):
         if response.status_code == 200 and not response.cookies and not response.streaming \
                 and len(response.content) <= settings.PAGE_CACHE_MAX_BYTES:
             headers = [(h, response[h]) for h in KEPT_HEADERS if response.has_header(h)]
+            recent.put(key, (response.content, headers), settings.PAGE_CACHE_MEMORY_BYTES)
             try:
                 cache.set(key, (response.content, headers), seconds)
             except OSError as exc:  # a full disk must not break reading

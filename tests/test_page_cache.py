@@ -5,6 +5,7 @@ import json
 import pytest
 from django.core.cache import caches
 
+from reader.caching import recent
 from reader.models import Piece
 
 JUAN = "/works/禮書綱目/juan/10/"
@@ -15,8 +16,10 @@ def page_cache(settings, tmp_path):
     settings.PAGE_CACHE_SECONDS = 60
     settings.PAGE_CACHE_STAMP = tmp_path / "corpus-version"
     caches[settings.PAGE_CACHE].clear()
+    recent.clear()
     yield caches[settings.PAGE_CACHE]
     caches[settings.PAGE_CACHE].clear()
+    recent.clear()
 
 
 def test_a_repeated_juan_page_runs_no_query(client, seed_juan, page_cache, django_assert_num_queries):
@@ -25,6 +28,7 @@ def test_a_repeated_juan_page_runs_no_query(client, seed_juan, page_cache, djang
     with django_assert_num_queries(0):
         second = client.get(JUAN)
     assert second.content == first.content
+    assert len(recent._items) == 1  # also kept in this process's memory
     assert second["Content-Type"] == "text/html; charset=utf-8"
     assert second["Vary"] == first["Vary"]
     assert second["ETag"] == first["ETag"]
@@ -68,7 +72,7 @@ def test_what_is_never_kept(client, seed_juan, page_cache):
     client.cookies["sessionid"] = "x"  # a signed-in editor always reaches the view
     client.get(JUAN)
     client.cookies.clear()
-    assert page_cache._cache == {}
+    assert page_cache._cache == {} and not recent._items
 
 
 def test_the_display_cookie_and_accept_header_are_part_of_the_key(client, seed_juan, page_cache):

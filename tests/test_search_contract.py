@@ -88,3 +88,42 @@ def test_replace_and_remove_juan(backend, seed_juan):
     backend.remove_juan(seed_juan.pk)
     assert backend.document_count() == 0
     assert backend.search(SearchQuery("取矢視算")).count == 0
+
+
+def _reference(documents):
+    """The plain-scan backend over the same documents: the answer every backend must give."""
+    from search.backends.memory import MemoryBackend
+
+    ref = MemoryBackend("reference", {"NAME": f"reference-{id(documents)}"})
+    ref.rebuild(documents)
+    return ref
+
+
+def _hits(hits):
+    return [(h.doc_id, h.start, h.end, h.piece_position, h.before, h.match, h.after, h.passage_hits) for h in hits]
+
+
+@pytest.mark.parametrize("sort", ["text", "relevance"])
+def test_every_hit_and_its_order_equal_a_plain_scan(backend, seed_juan, sort):
+    ref = _reference(documents_for_juan(seed_juan))
+    for q in ["之", "射", "主人", "大射 OR 鄉射", "射 -主人", "侯 鵠", "射?獲", "大射 射之", "公 卿大夫 OR 賓"]:
+        query = SearchQuery(q, sort=sort)
+        got, want = backend.search(query), ref.search(query)
+        assert (got.count, got.passages) == (want.count, want.passages), q
+        assert _hits(got.hits) == _hits(want.hits), q
+        for start in (0, 20, 35, got.count - 7):  # pages, as the views slice them
+            assert _hits(got.hits[start:start + 20]) == _hits(want.hits[start:start + 20]), (q, start)
+        assert got.by_juan() == want.by_juan() and got.by_section() == want.by_section(), q
+
+
+def test_overlapping_occurrences_are_counted_left_to_right(backend, seed_juan):
+    doc = documents_for_juan(seed_juan)[0]
+    from dataclasses import replace
+
+    docs = [replace(doc, doc_id="x:1", text="之之之之之乎之之"), replace(doc, doc_id="x:2", text="大射之射之")]
+    backend.rebuild(docs)
+    ref = _reference(docs)
+    for q in ["之之", "之之之", "之?之", "射之 大射", "之 之之"]:
+        got, want = backend.search(SearchQuery(q)), ref.search(SearchQuery(q))
+        assert [(h.doc_id, h.start, h.end) for h in got.hits] == [(h.doc_id, h.start, h.end) for h in want.hits], q
+    assert [(h.start, h.end) for h in backend.search(SearchQuery("之之")).hits] == [(0, 2), (2, 4), (6, 8)]
