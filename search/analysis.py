@@ -5,12 +5,14 @@ simplified forms to one canonical code point), so a folded string always has the
 length in code points as the original: offsets found in folded text are offsets in the
 stored text, and snippets and highlights are cut from the stored text itself.
 
-The index holds, for every passage, the set of its folded characters (unigrams) and of
-its folded character bigrams. A query of one character looks up its unigram; a longer
-query looks up all of its bigrams. That finds every passage that *may* contain the
-query; ``find_occurrences`` then verifies each candidate against its text, so counts
-are exact and equal a plain scan (the lesson of django-haystack's Whoosh backend, which
-drops one-character queries and highlights with another analyzer).
+``find_occurrences`` and ``match_passage`` define what a hit is: the plain-scan backend
+searches with them, the reading pages highlight with them, and the default positional
+backend (``search.backends.positional``) must find exactly the same hits (the contract
+suite compares them hit by hit). The gram functions (``index_terms``, ``GramTokenizer``,
+``query_grams``) serve the Whoosh backend: its index holds every passage's folded
+unigrams and bigrams, a query looks up its grams, and each candidate passage is verified
+with ``match_passage``, so its counts are exact too (the lesson of django-haystack's
+Whoosh backend, which drops one-character queries and highlights with another analyzer).
 """
 from __future__ import annotations
 

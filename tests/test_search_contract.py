@@ -120,10 +120,12 @@ def test_overlapping_occurrences_are_counted_left_to_right(backend, seed_juan):
     doc = documents_for_juan(seed_juan)[0]
     from dataclasses import replace
 
-    docs = [replace(doc, doc_id="x:1", text="之之之之之乎之之"), replace(doc, doc_id="x:2", text="大射之射之")]
+    docs = [replace(doc, doc_id="x:1", text="之之之之之乎之之"), replace(doc, doc_id="x:2", text="大射之射之"),
+            replace(doc, doc_id="x:3", text="射\x00射")]  # a NUL in stored text is text, not a boundary
     backend.rebuild(docs)
     ref = _reference(docs)
-    for q in ["之之", "之之之", "之?之", "射之 大射", "之 之之"]:
+    for q in ["之之", "之之之", "之?之", "射之 大射", "之 之之", "射?射", "射"]:
         got, want = backend.search(SearchQuery(q)), ref.search(SearchQuery(q))
         assert [(h.doc_id, h.start, h.end) for h in got.hits] == [(h.doc_id, h.start, h.end) for h in want.hits], q
     assert [(h.start, h.end) for h in backend.search(SearchQuery("之之")).hits] == [(0, 2), (2, 4), (6, 8)]
+    assert [(h.doc_id, h.match) for h in backend.search(SearchQuery("射?射")).hits] == [("x:2", "射之射"), ("x:3", "射\x00射")]

@@ -53,6 +53,7 @@ from .generations import GenerationStore
 
 FORMAT = 1
 SEP = 0
+NUL_IN_TEXT = 0xFFFFFFFF
 ARRAYS = ("raw", "folded", "order", "chars", "char_starts", "pid", "rank", "starts", "layer", "work_id",
           "juan_id", "juan_number", "chapter_id", "juan_index", "section_index")
 #: Per-passage fields kept in ``passages.pkl``, in this order.
@@ -78,11 +79,9 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument]) -> int:
                                             d.piece_starts[0][0] if d.piece_starts else -1,
                                             LAYER_CODE[d.layer], d.doc_id))
     n = len(docs)
-    if any("\0" in d.text for d in docs):
-        raise ValueError("a passage contains U+0000, the separator of the positional index")
     joined = "\0" + "\0".join(d.text for d in docs) + "\0"
     raw = _codes(joined)
-    folded = _codes(fold(joined))
+    folded = _codes(fold(joined)).copy()
     lengths = np.fromiter((len(d.text) for d in docs), dtype=np.int64, count=n)
     starts = np.empty(n, dtype=np.int64)
     if n:
@@ -93,6 +92,10 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument]) -> int:
     if n:
         pid[1:] = np.repeat(np.arange(n, dtype=np.int32), lengths + 1)[: size - 1]
         pid[starts + lengths] = -1  # the separators belong to no passage
+    if n:
+        # A U+0000 inside a passage (the importers refuse them, the admin might not) must not
+        # read as a separator: it folds to a code no query character has; ``raw`` keeps it.
+        folded[(raw == SEP) & (pid >= 0)] = NUL_IN_TEXT
     order = np.argsort(folded, kind="stable").astype(np.int32)
     chars, char_starts = np.unique(folded[order], return_index=True)
 
