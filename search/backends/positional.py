@@ -34,6 +34,7 @@ gunicorn workers share one copy through the page cache.
 """
 from __future__ import annotations
 
+import operator
 import os
 import pickle
 import shutil
@@ -107,19 +108,19 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument]) -> int:
     section_rank = {k: i for i, k in enumerate(sorted(section_keys))}
     doc_rank = {doc_id: i for i, doc_id in enumerate(sorted((LAYER_CODE[d.layer], d.doc_id) for d in docs))}
     passage_section = np.fromiter((section_rank[(d.work_title, d.work_id, d.juan_number, d.section_position)]
-                                   for d in docs), dtype=np.int64, count=n)
-    passage_doc = np.fromiter((doc_rank[(LAYER_CODE[d.layer], d.doc_id)] for d in docs), dtype=np.int64, count=n)
+                                   for d in docs), dtype=np.int32, count=n)
+    passage_doc = np.fromiter((doc_rank[(LAYER_CODE[d.layer], d.doc_id)] for d in docs), dtype=np.int32, count=n)
     piece_global, piece_value = [], []
     for d, s in zip(docs, starts.tolist()):
         for i, (position, offset) in enumerate(d.piece_starts or [(-1, 0)]):
             piece_global.append(s + (0 if i == 0 else offset))
             piece_value.append(position)
-    piece_global_a = np.asarray(piece_global, dtype=np.int64)
-    piece_value_a = np.asarray(piece_value, dtype=np.int64) + 1
-    positions = np.arange(size, dtype=np.int64)
+    piece_global_a = np.asarray(piece_global, dtype=np.int32)
+    piece_value_a = np.asarray(piece_value, dtype=np.int32) + 1
+    positions = np.arange(size, dtype=np.int32)
     owner = np.maximum(pid, 0)
     piece_at = piece_value_a[np.maximum(np.searchsorted(piece_global_a, positions, side="right") - 1, 0)] \
-        if n else np.zeros(size, dtype=np.int64)
+        if n else np.zeros(size, dtype=np.int32)
     perm = np.lexsort((positions, passage_doc[owner] if n else positions, piece_at,
                        passage_section[owner] if n else positions))
     rank = np.empty(size, dtype=np.int32)
@@ -138,12 +139,12 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument]) -> int:
         "juan_number": np.fromiter((d.juan_number for d in docs), dtype=np.int64, count=n),
         "chapter_id": np.fromiter((d.chapter_id for d in docs), dtype=np.int64, count=n),
         "juan_index": np.fromiter((juans[d.juan_id] for d in docs), dtype=np.int32, count=n),
-        "section_index": passage_section.astype(np.int32),
+        "section_index": passage_section,
     }
     for name, array in arrays.items():
         np.save(gen / f"{name}.npy", array, allow_pickle=False)
-    places = [tuple(getattr(d, f) if f != "piece_starts" else [list(x) for x in d.piece_starts]
-                    for f in PLACE_FIELDS) for d in docs]
+    place_of = operator.attrgetter(*PLACE_FIELDS[:-1])
+    places = [(*place_of(d), [list(x) for x in d.piece_starts]) for d in docs]
     with open(gen / "passages.pkl", "wb") as fh:
         pickle.dump({"format": FORMAT, "places": places}, fh, protocol=pickle.HIGHEST_PROTOCOL)
     return n
