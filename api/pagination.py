@@ -1,10 +1,34 @@
 """Pagination of API lists: DRF's page-number style (``count``, ``next``, ``previous``, ``results``)."""
+from urllib.parse import urlencode
+
 from rest_framework.pagination import PageNumberPagination
 
 
 class StandardPagination(PageNumberPagination):
-    """``?page=N`` and ``?page_size=M`` (at most 200); 20 per page by default."""
+    """``?page=N`` and ``?page_size=M`` (at most 200); 20 per page by default.
+
+    ``next`` and ``previous`` are built from the decoded parameters, so a query sent as
+    raw UTF-8 (``curl -g '…?q=之'``) gets working, percent-encoded links (DRF builds them
+    from ``QUERY_STRING``, which WSGI hands over as Latin-1)."""
 
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 200
+
+    def _link(self, number: int | None) -> str | None:
+        if number is None:
+            return None
+        params = self.request.GET.copy()
+        if number == 1:
+            params.pop(self.page_query_param, None)
+        else:
+            params[self.page_query_param] = str(number)
+        url = self.request.build_absolute_uri(self.request.path)
+        query = urlencode(sorted(params.lists()), doseq=True)  # sorted, as DRF's own links
+        return f"{url}?{query}" if query else url
+
+    def get_next_link(self):
+        return self._link(self.page.next_page_number() if self.page.has_next() else None)
+
+    def get_previous_link(self):
+        return self._link(self.page.previous_page_number() if self.page.has_previous() else None)

@@ -11,9 +11,9 @@ KINDS = "<str:kind>"
 urlpatterns = [
     path("works/", cached_page(views.WorkList.as_view()), name="work-list"),
     path("works/<int:pk>/", cached_page(views.WorkDetail.as_view()), name="work-detail"),
-    path("works/<int:pk>/export/<str:kind>/", views.WorkExport.as_view(), name="work-export"),
+    path("works/<int:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view()), name="work-export"),
     path("works/<int:pk>/juans/<int:number>/", cached_page(views.JuanDetail.as_view()), name="juan-detail"),
-    path("works/<int:pk>/juans/<int:number>/export/<str:kind>/", views.JuanExport.as_view(), name="juan-export"),
+    path("works/<int:pk>/juans/<int:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view()), name="juan-export"),
     path("works/<int:pk>/juans/<int:number>/sections/<int:position>/", cached_page(views.SectionDetail.as_view()),
          name="section-detail"),
     path("works/<int:pk>/juans/<int:number>/sections/<int:position>/notes/", views.SectionNotes.as_view(),

@@ -170,7 +170,7 @@ SEARCH_BACKENDS = {
 # the workers on disk; keys change with every change to the texts or the index.
 PAGE_CACHE = "pages"
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=7 * 24 * 3600)  # 0 turns it off
-PAGE_CACHE_MAX_BYTES = 2 * 2**20
+PAGE_CACHE_MAX_BYTES = 16 * 2**20  # whole-work exports reach 6 MB
 PAGE_CACHE_MEMORY_BYTES = env.int("PAGE_CACHE_MEMORY_MB", default=32) * 2**20  # per process
 PAGE_CACHE_STAMP = Path(env.str("PAGE_CACHE_DIR", default=str(VAR_DIR / "cache"))) / "corpus-version"
 CACHES = {

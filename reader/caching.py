@@ -59,7 +59,7 @@ class _Recent:
             return item
 
     def put(self, key: str, item: tuple[bytes, list], limit: int) -> None:
-        if len(item[0]) > limit:
+        if len(item[0]) > limit // 8:  # a few big exports must not push out every page
             return
         with self._lock:
             if key in self._items:

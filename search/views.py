@@ -18,20 +18,28 @@ PAGE_SIZE = 50
 MAX_SECTION_BARS = 100
 
 
-def distribution(results, query) -> dict:
-    """Bars for the page: hits per juan and per section, widths in percent of the largest."""
+def work_names() -> dict[str, str]:
+    """``{slug: name}``: a work's title, with its slug when it is a Kanripo copy, as two
+    works may share a title (the seed and Kanripo's 禮書綱目)."""
+    return {w.slug: (f"{w.title}（{w.slug}）" if w.kanripo_id else w.title) for w in Work.objects.all()}
+
+
+def distribution(results, query, titles: dict[str, str]) -> dict:
+    """Bars for the page: hits per juan and per section, widths in percent of the largest;
+    ``titles`` as ``work_names()``."""
     def bars(rows, url):
         top = max((r["count"] for r in rows), default=1)
         return [{**r, "width": max(1, round(100 * r["count"] / top)), "url": url(r)} for r in rows]
 
     params = {"hl": query.text, **({"exact": "on"} if query.exact else {})}
-    titles = {w.slug: (f"{w.title}（{w.slug}）" if w.kanripo_id else w.title) for w in Work.objects.all()}
     juans = results.by_juan()
-    for row in juans:  # two works may share a title (the seed and Kanripo's copy): name the copy
+    for row in juans:
         row["work_title"] = titles.get(row["work_slug"], row["work_title"])
     by_juan = bars(juans, lambda r: reverse("reader:juan", args=[r["work_slug"], r["juan"]])
                    + "?" + urlencode(params))
     sections = results.by_section()
+    for row in sections:
+        row["work_title"] = titles.get(row["work_slug"], row["work_title"])
     total = len(sections)
     if total > MAX_SECTION_BARS:
         top = sorted(range(total), key=lambda i: -sections[i]["count"])[:MAX_SECTION_BARS]
@@ -57,10 +65,12 @@ def search_page(request):
                 if query:
                     results = run_search(query)
                     page = Paginator(results.hits, PAGE_SIZE).get_page(request.GET.get("page"))
+                    titles = work_names()
                     for hit in page.object_list:
                         hit.url = hit_url(hit, query)
                         hit.layer_name = LAYER_NAMES[hit.layer]
-                    context.update(results=results, page=page, distribution=distribution(results, query))
+                        hit.work_name = titles.get(hit.work_slug, hit.work_title)
+                    context.update(results=results, page=page, distribution=distribution(results, query, titles))
             except SearchError as exc:
                 context["error"] = str(exc)
                 status = 400

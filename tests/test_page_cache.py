@@ -85,3 +85,14 @@ def test_the_display_cookie_and_accept_header_are_part_of_the_key(client, seed_j
     api = client.get("/api/works/", HTTP_ACCEPT="application/json")
     assert api["Content-Type"] == "application/json"
     assert len(page_cache._cache) == 3
+
+
+def test_exports_are_kept_too(client, seed_juan, page_cache, django_assert_num_queries):
+    url = f"/api/works/{seed_juan.work_id}/export/tei/"
+    first = client.get(url)
+    assert first.status_code == 200 and first["Content-Disposition"].startswith("attachment")
+    with django_assert_num_queries(0):
+        second = client.get(url)
+    assert second.content == first.content
+    assert second["Content-Disposition"] == first["Content-Disposition"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304

@@ -35,6 +35,12 @@ def _esc(text: str) -> str:
 
 
 @register.filter
+def gaiji(text) -> str:
+    """``text`` escaped, with Kanripo entities and U+0001 as 〓 placeholders (for KWIC)."""
+    return mark_safe(_esc(text or ""))
+
+
+@register.filter
 def marked(segments) -> str:
     """``[(text, marked), ...]`` as escaped HTML, marked stretches in ``<mark>``; Kanripo
     entities (``&KR1234;``) and U+0001 shown as 〓 with their code in a tooltip."""

@@ -104,7 +104,7 @@ class Hit:
     (``work_id``, ``juan_number``, ``section_position``, ``layer``, …) comes from its
     ``HitPassage``; ``passage_hits`` is the number of hits in the same passage."""
 
-    __slots__ = ("passage", "start", "end", "_piece", "url", "layer_name")  # the last two: set by views
+    __slots__ = ("passage", "start", "end", "_piece", "url", "layer_name", "work_name")  # the last three: views
 
     def __init__(self, passage: HitPassage, start: int, end: int):
         self.passage, self.start, self.end, self._piece = passage, start, end, None
@@ -192,13 +192,15 @@ class SearchResults:
         return list(counts.values())
 
     def by_section(self) -> list[dict]:
-        """``[{"work_id", "juan", "section", "title", "count"}]`` in text order."""
+        """``[{"work_id", "work_slug", "work_title", "juan", "juan_label", "section", "title",
+        "count"}]`` in text order."""
         counts: dict = {}
         for h in self._in_text_order():
             key = (h.work_id, h.juan_number, h.section_position)
             if key not in counts:
-                counts[key] = {"work_id": h.work_id, "work_slug": h.work_slug, "juan": h.juan_number,
-                               "section": h.section_position, "title": h.section_title, "count": 0}
+                counts[key] = {"work_id": h.work_id, "work_slug": h.work_slug, "work_title": h.work_title,
+                               "juan": h.juan_number, "juan_label": h.juan_label, "section": h.section_position,
+                               "title": h.section_title, "count": 0}
             counts[key]["count"] += 1
         return list(counts.values())
 

@@ -49,7 +49,7 @@ from search.folding import fold
 from search.analysis import char_alternatives
 from search.query import WILDCARDS
 
-from .base import BaseSearchBackend, Hit, HitPassage, SearchQuery, SearchResults
+from .base import BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults
 from .generations import GenerationStore
 
 FORMAT = 1
@@ -150,15 +150,32 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument]) -> int:
     return n
 
 
+class IndexFormatError(SearchError):
+    """The current generation is not a positional index of this format (an index written
+    by the Whoosh backend, or by an older version): ``rebuild_index`` replaces it."""
+
+
 class Corpus:
-    """One generation, loaded: the arrays (memory-mapped) and the passages' places."""
+    """One generation, loaded: the arrays (memory-mapped) and the passages' places.
+    Raises ``FileNotFoundError`` if the folder is gone, ``IndexFormatError`` if it holds
+    something else."""
 
     def __init__(self, gen: Path):
         self.path = gen
+        marker = gen / "passages.pkl"
+        if gen.is_dir() and not marker.exists():
+            raise IndexFormatError(
+                f"the search index at {gen} was not written by the positional backend (an older "
+                f"Whoosh index?); run `python manage.py rebuild_index` to build it again")
         for name in ARRAYS:  # plain views of the maps: numpy.memmap's indexing is slow
             setattr(self, name, np.load(gen / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
-        with open(gen / "passages.pkl", "rb") as fh:
-            self.places = pickle.load(fh)["places"]
+        with open(marker, "rb") as fh:
+            stored = pickle.load(fh)
+        if stored.get("format") != FORMAT:
+            raise IndexFormatError(
+                f"the search index at {gen} has format {stored.get('format')}, this version reads "
+                f"{FORMAT}; run `python manage.py rebuild_index` to build it again")
+        self.places = stored["places"]
         self.size = len(self.raw)
         self.char_index = {int(c): i for i, c in enumerate(self.chars)}
 
@@ -350,7 +367,8 @@ class PositionalResults(SearchResults):
         out = []
         for count, p in zip(*self._grouped(self.hits.corpus.section_index)):
             place = places[p]
-            out.append({"work_id": place[_WORK_ID], "work_slug": place[_WORK_SLUG], "juan": place[_JUAN_NUMBER],
+            out.append({"work_id": place[_WORK_ID], "work_slug": place[_WORK_SLUG], "work_title": place[_WORK_TITLE],
+                        "juan": place[_JUAN_NUMBER], "juan_label": place[_JUAN_LABEL],
                         "section": place[_SECTION_POSITION], "title": place[_SECTION_TITLE], "count": count})
         return out
 

@@ -1,6 +1,7 @@
 """``manage.py import_texts PATH...``: import files and folders of texts (thin over the loader)."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -79,6 +80,13 @@ class Command(BaseCommand):
         batch, changes = len(files) > BATCH_FROM, []
         del failed_reindexes[:]
         progress = tqdm(files, unit="file", disable=len(files) < 3, file=self.stderr._out)
+
+        def say(message: str) -> None:  # above the progress bar, not into it
+            if progress.disable:
+                self.stderr.write(message)
+            else:
+                progress.write(message, file=self.stderr._out)
+
         for path in progress:
             progress.set_postfix_str(path.name)
             try:
@@ -96,13 +104,13 @@ class Command(BaseCommand):
                     changes.append((result.juan.pk, result.old_juan_id))
             except TextFormatError as exc:
                 failures.append(str(exc))
-                self.stderr.write(f"rejected {exc}")
+                say(f"rejected {exc}")
                 continue
             except OperationalError as exc:
                 raise CommandError(f"{path}: the database is busy ({exc}); another import may be running. "
                                    f"Nothing from this file was stored; try again when it has finished.") from None
             for warning, count in collapse(result.warnings):
-                self.stderr.write(f"note: {warning}" + (f" (and {count - 1} more like it)" if count > 1 else ""))
+                say(f"note: {warning}" + (f" (and {count - 1} more like it)" if count > 1 else ""))
             works.add(result.juan.work_id)
             juans += 1
             sections += result.sections
@@ -114,8 +122,11 @@ class Command(BaseCommand):
                           + (f"; {len(failures)} files rejected" if failures else ""))
         if changes:
             self.stdout.write(f"indexing {len(changes)} juans …")
+            self.stdout.flush()
             try:
-                reindex_juans(get_search_backend(), changes)
+                started = time.perf_counter()
+                added = reindex_juans(get_search_backend(), changes)
+                self.stdout.write(f"indexed {added} passages in {time.perf_counter() - started:.1f} s")
             except Exception as exc:  # noqa: BLE001 - the texts are stored; say how to repair
                 failed_reindexes.append((None, None, str(exc)))
         if failed_reindexes:

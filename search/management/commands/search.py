@@ -1,4 +1,7 @@
 """``manage.py search 大射 --layer text``: KWIC lines in the terminal (thin over the search service)."""
+import os
+import sys
+
 from django.core.management.base import BaseCommand, CommandError
 
 from search.backends import SearchError, SearchQuery
@@ -31,7 +34,12 @@ class Command(BaseCommand):
         except SearchError as exc:
             raise CommandError(str(exc)) from None
         hits = results.hits[: opts["limit"]] if opts["limit"] else results.hits
-        for h in hits:
-            place = f"{h.work_title} {h.juan_label} {h.section_position}「{h.section_title}」"
-            self.stdout.write(f"{place}\t{LAYER_NAMES[h.layer]}\t{h.before:>{opts['context']}}[{h.match}]{h.after}")
-        self.stdout.write(f"{results.count} hits in {results.passages} passages")
+        try:
+            for h in hits:
+                title = f"「{h.section_title}」" if h.section_title else ""
+                place = f"{h.work_title} {h.juan_label} {h.section_position}{title}"
+                self.stdout.write(f"{place}\t{LAYER_NAMES[h.layer]}\t{h.before:>{opts['context']}}[{h.match}]{h.after}")
+            self.stdout.write(f"{results.count} hits in {results.passages} passages")
+            self.stdout.flush()
+        except BrokenPipeError:  # piped into head: stop quietly, as Unix tools do
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
