@@ -88,7 +88,8 @@ def corpus_version() -> str:
 
 
 def corpus_changed() -> None:
-    """Touch the corpus stamp: every cached page becomes unreachable."""
+    """Touch the corpus stamp: every cached page becomes unreachable, and is removed from
+    the shared cache (garbage: no key made from now on can ask for it)."""
     stamp = Path(settings.PAGE_CACHE_STAMP)
     stamp.parent.mkdir(parents=True, exist_ok=True)
     stamp.touch()
@@ -96,6 +97,10 @@ def corpus_changed() -> None:
     previous = stamp.stat().st_mtime_ns
     now = time.time_ns()
     os.utime(stamp, ns=(now, max(now, previous + 1)))
+    try:
+        caches[settings.PAGE_CACHE].clear()
+    except OSError as exc:
+        logger.warning("page cache not cleared: %s", exc)
 
 
 def _on_commit_changed(**kwargs) -> None:

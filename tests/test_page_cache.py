@@ -41,6 +41,7 @@ def test_a_saved_piece_shows_at_once(client, seed_juan, page_cache, django_captu
     with django_capture_on_commit_callbacks(execute=True):
         piece.text = piece.text.replace("射人戒諸公卿大夫射", "射人戒諸公卿大夫躬")
         piece.save()
+    assert page_cache._cache == {}  # the old pages are removed, not only unreachable
     body = client.get(JUAN).content.decode()
     assert "射人戒諸公卿大夫躬" in body and "射人戒諸公卿大夫射" not in body
 
