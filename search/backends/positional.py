@@ -183,6 +183,7 @@ class Corpus:
         return len(self.places)
 
     def text(self, p: int) -> str:
+        """The stored text of passage number ``p`` (as given to ``build_generation``)."""
         start = int(self.starts[p])
         return self.raw[start:start + self._length(p)].tobytes().decode("utf-32-le")
 
@@ -204,6 +205,7 @@ class Corpus:
         return np.sort(np.concatenate(parts)).astype(np.int64)
 
     def frequency(self, codes) -> int:
+        """How many positions hold any of the folded code points ``codes`` (all layers)."""
         total = 0
         for c in codes:
             i = self.char_index.get(c)
