@@ -5,18 +5,22 @@ its rendered bytes are kept in ``caches[settings.PAGE_CACHE]`` (a file-based cac
 the gunicorn workers share, see ``config/settings.py``) under a key made of:
 
 * the corpus version: the modification time of ``settings.PAGE_CACHE_STAMP``, touched
-  after every committed change to a work, juan, chapter, section or piece (signals
-  below) and after every import (``reader.importers.loader``);
+  after every committed save or delete of a work, juan, chapter, section or piece (model
+  signals, which imports send too). ``QuerySet.update()`` and raw SQL send none: run
+  ``rebuild_index`` after such changes (a new index version changes every key);
 * the search index version (``BaseSearchBackend.version()``: a new one for every write);
+* the code version (``code_version()``: a deploy of new code or templates changes it);
 * the host, the full path with its query string, the reader's ``display`` cookie (the
   pages' only other input, see ``reader.reading``) and the ``Accept`` header (the API's
   content negotiation).
 
 So a change never serves a stale page: its key is simply never asked for again. The
 most recently used entries are also kept in each process's memory (``_Recent``, at most
-``PAGE_CACHE_MEMORY_BYTES``), which spares the file read and zlib of the shared cache for
-the pages everyone is reading. Only 200 responses that set no cookie and are at most ``PAGE_CACHE_MAX_BYTES`` long are kept.
-``PAGE_CACHE_SECONDS = 0`` turns the cache off (the test settings do).
+``PAGE_CACHE_MEMORY_BYTES``), which spares the file read and zlib of the shared cache
+for the pages everyone is reading. Only 200 responses that set no cookie, hold no CSRF
+token and touched no session (the browsable API's pages do), and are at most
+``PAGE_CACHE_MAX_BYTES`` long, are kept. ``PAGE_CACHE_SECONDS = 0`` turns the cache off
+(the test settings do).
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from functools import wraps
+from functools import lru_cache, wraps
 from pathlib import Path
 
 from django.conf import settings
@@ -38,6 +42,8 @@ from django.http import HttpResponse
 from .reading import COOKIE
 
 logger = logging.getLogger(__name__)
+#: Folders whose files make up ``code_version()``.
+CODE_FOLDERS = ("config", "reader", "search", "api", "templates", "static")
 #: Response headers kept with a cached body (the middleware adds the rest again).
 KEPT_HEADERS = ("Content-Type", "Content-Language", "Content-Disposition", "Vary", "Allow")
 
@@ -77,6 +83,20 @@ class _Recent:
 
 
 recent = _Recent()
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """A digest of the names, sizes and modification times of the project's code,
+    templates and static files, taken once per process: a deploy changes the keys."""
+    base = Path(settings.BASE_DIR)
+    digest = hashlib.sha256()
+    for folder in CODE_FOLDERS:
+        for path in sorted((base / folder).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".html", ".css", ".js", ".tsv", ".gz"):
+                stat = path.stat()
+                digest.update(f"{path.relative_to(base)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
 
 
 def corpus_version() -> str:
@@ -127,7 +147,7 @@ def _key(request) -> str | None:
     index_version = get_search_backend().version()
     if index_version is None:
         return None
-    parts = [corpus_version(), index_version, request.get_host(), request.get_full_path(),
+    parts = [code_version(), corpus_version(), index_version, request.get_host(), request.get_full_path(),
              request.COOKIES.get(COOKIE, ""), request.headers.get("Accept", "")]
     return "page:" + hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -159,7 +179,9 @@ def cached_page(view):
         response = view(request, *args, **kwargs)
         if callable(getattr(response, "render", None)) and not getattr(response, "is_rendered", True):
             response = response.render()
-        if response.status_code == 200 and not response.cookies and not response.streaming \
+        personal = request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or getattr(
+            getattr(request, "session", None), "accessed", False)  # a CSRF token or session in the page
+        if response.status_code == 200 and not response.cookies and not personal and not response.streaming \
                 and len(response.content) <= settings.PAGE_CACHE_MAX_BYTES:
             headers = [(h, response[h]) for h in KEPT_HEADERS if response.has_header(h)]
             recent.put(key, (response.content, headers), settings.PAGE_CACHE_MEMORY_BYTES)

@@ -1,8 +1,9 @@
 """Keep the search index in step with the database, after each transaction commits.
 
-Edits through the admin (or any ``save()``/``delete()`` of a piece or section) schedule a
-reindex of their juan with ``transaction.on_commit``: at most one per juan per
-transaction, and none if the transaction rolls back. The loader reindexes a juan it
+Edits through the admin (any ``save()``/``delete()`` of a piece, section, chapter or
+juan, and the ``save()`` of a work) schedule a reindex of their juans with
+``transaction.on_commit``: one index write per transaction for every juan it touched,
+and none if the transaction rolls back. The loader reindexes a juan it
 imports itself and mutes these signals while it replaces one.
 """
 from __future__ import annotations
@@ -18,16 +19,16 @@ logger = logging.getLogger(__name__)
 _state = threading.local()
 
 
-def reindex_juan(juan_id: int | None, old_juan_id: int | None = None) -> None:
-    """Replace the index's passages of ``old_juan_id`` and ``juan_id`` with the juan's
-    current passages (none if it no longer exists)."""
-    from reader.models import Juan
+def reindex(changes: list[tuple[int | None, int | None]]) -> None:
+    """Replace the index's passages of every juan in ``changes`` (``[(juan_id,
+    replaced_juan_id or None), ...]``) with the juans' current passages (none for a juan
+    that no longer exists), in one write. The database is read under the index's writer
+    lock (``search.indexing.reindex_juans``), so of two edits racing for the lock the
+    later write always holds both."""
     from search.backends import get_search_backend
-    from search.documents import documents_for_juan
+    from search.indexing import reindex_juans
 
-    juan = Juan.objects.select_related("work").filter(pk=juan_id).first() if juan_id else None
-    docs = documents_for_juan(juan) if juan else []
-    get_search_backend().replace_juan(old_juan_id, docs, juan_id=juan_id)
+    reindex_juans(get_search_backend(), changes)
 
 
 #: Reindexes that failed after their transaction committed (index busy, disk full …), as
@@ -37,25 +38,34 @@ failed_reindexes: list[tuple[int | None, int | None, str]] = []
 
 
 class _Reindex:
-    def __init__(self, juan_id, old_juan_id):
-        self.juan_id, self.old_juan_id = juan_id, old_juan_id
+    """The one reindex a transaction schedules: every juan it touched, in one write."""
+
+    def __init__(self):
+        self.changes: list[tuple[int | None, int | None]] = []
+
+    def add(self, juan_id, old_juan_id) -> None:
+        if (juan_id, old_juan_id) not in self.changes:
+            self.changes.append((juan_id, old_juan_id))
 
     def __call__(self):
         try:
-            reindex_juan(self.juan_id, self.old_juan_id)
+            reindex(self.changes)
         except Exception as exc:  # noqa: BLE001 - the commit stands; the index is repaired later
-            logger.error("search index not updated for juan %s: %s", self.juan_id, exc)
-            failed_reindexes.append((self.juan_id, self.old_juan_id, str(exc)))
+            logger.error("search index not updated for juans %s: %s", [j for j, _ in self.changes], exc)
+            failed_reindexes.extend((j, old, str(exc)) for j, old in self.changes)
 
 
 def schedule_juan_reindex(juan_id: int | None, old_juan_id: int | None = None) -> None:
-    """Reindex the juan once the current transaction commits (at once outside one)."""
+    """Reindex the juan once the current transaction commits (at once outside one); all
+    the juans one transaction touches are reindexed together, in one index write."""
     conn = transaction.get_connection()
     for entry in getattr(conn, "run_on_commit", []):
-        func = entry[1]
-        if isinstance(func, _Reindex) and func.juan_id == juan_id and func.old_juan_id == old_juan_id:
+        if isinstance(entry[1], _Reindex):
+            entry[1].add(juan_id, old_juan_id)
             return
-    transaction.on_commit(_Reindex(juan_id, old_juan_id))
+    job = _Reindex()
+    job.add(juan_id, old_juan_id)
+    transaction.on_commit(job)
 
 
 @contextmanager
@@ -85,10 +95,30 @@ def _section_changed(sender, instance, raw=False, **kwargs):
     schedule_juan_reindex(instance.juan_id)
 
 
+def _juan_changed(sender, instance, raw=False, **kwargs):
+    if raw or getattr(_state, "muted", False):
+        return
+    schedule_juan_reindex(instance.pk)
+
+
+def _work_changed(sender, instance, raw=False, **kwargs):
+    """A work's title or slug is in every passage of its juans (hits name and link them)."""
+    if raw or getattr(_state, "muted", False):
+        return
+    from reader.models import Juan
+
+    for juan_id in Juan.objects.filter(work_id=instance.pk).values_list("pk", flat=True):
+        schedule_juan_reindex(juan_id)
+
+
 def _connect():
-    from reader.models import Piece, Section
+    from reader.models import Chapter, Juan, Piece, Section, Work
 
     post_save.connect(_piece_changed, sender=Piece, dispatch_uid="search_piece_saved")
     post_delete.connect(_piece_changed, sender=Piece, dispatch_uid="search_piece_deleted")
-    post_save.connect(_section_changed, sender=Section, dispatch_uid="search_section_saved")
-    post_delete.connect(_section_changed, sender=Section, dispatch_uid="search_section_deleted")
+    for model in (Section, Chapter):  # both carry juan_id
+        post_save.connect(_section_changed, sender=model, dispatch_uid=f"search_{model.__name__}_saved")
+        post_delete.connect(_section_changed, sender=model, dispatch_uid=f"search_{model.__name__}_deleted")
+    post_save.connect(_juan_changed, sender=Juan, dispatch_uid="search_juan_saved")
+    post_delete.connect(_juan_changed, sender=Juan, dispatch_uid="search_juan_deleted")
+    post_save.connect(_work_changed, sender=Work, dispatch_uid="search_work_saved")

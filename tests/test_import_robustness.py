@@ -27,10 +27,10 @@ def write(tmp_path, name, text, encoding="utf-8"):
 @pytest.mark.django_db(transaction=True)
 def test_an_import_reindexes_once_after_commit(search_backend, monkeypatch):
     calls = []
-    monkeypatch.setattr(signals, "reindex_juan", lambda new, old=None: calls.append((new, old)))
+    monkeypatch.setattr(signals, "reindex", lambda changes: calls.append(list(changes)))
     first = import_file(SEED).juan
     second = import_file(SEED).juan
-    assert calls == [(first.pk, None), (second.pk, first.pk)]
+    assert calls == [[(first.pk, None)], [(second.pk, first.pk)]]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -80,3 +80,45 @@ def test_second_writer_waits_then_fails_clearly(seed_juan, search_backend, setti
     # The index is intact and the lock free again.
     assert search_backend.search(SearchQuery("鵠")).count == 21
     assert index_all(search_backend) == 424
+
+
+@pytest.mark.django_db(transaction=True)
+def test_work_chapter_and_juan_edits_reach_the_index(search_backend):
+    from reader.models import Chapter, Work
+
+    backend = search_backend
+    juan = import_file(SEED).juan
+    chapter = Chapter.objects.get(juan=juan)
+    chapter.title = "大射儀測試篇"
+    chapter.save()
+    assert backend.search(SearchQuery("測試篇")).count == 1
+    work = Work.objects.get(pk=juan.work_id)
+    work.title = "禮書綱目改"
+    work.save()
+    assert {h.work_title for h in backend.search(SearchQuery("鵠")).hits} == {"禮書綱目改"}
+    juan.label = "卷之十"
+    juan.save()
+    assert {h.juan_label for h in backend.search(SearchQuery("鵠")).hits} == {"卷之十"}
+
+
+def test_an_index_write_reads_the_database_under_the_writer_lock(search_backend, seed_juan):
+    """Two edits racing for the lock: the later write must read the database after the
+    earlier one finished, so it is read inside the lock, not before."""
+    import fcntl
+
+    from search.documents import documents_for_juan
+
+    seen = []
+
+    def documents():
+        with open(search_backend.path / "write.lock", "a+") as other:
+            try:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                seen.append("free")
+                fcntl.flock(other, fcntl.LOCK_UN)
+            except BlockingIOError:
+                seen.append("held")
+        yield from documents_for_juan(seed_juan)
+
+    search_backend.replace_juans({seed_juan.pk}, documents())
+    assert seen == ["held"]

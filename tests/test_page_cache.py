@@ -97,3 +97,15 @@ def test_exports_are_kept_too(client, seed_juan, page_cache, django_assert_num_q
     assert second.content == first.content
     assert second["Content-Disposition"] == first["Content-Disposition"]
     assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+def test_a_page_with_a_csrf_token_is_never_kept(client, seed_juan, page_cache):
+    """The browsable API's page holds a CSRF token: kept, it would hand one visitor's
+    secret to the next."""
+    first = client.get("/api/works/", HTTP_ACCEPT="text/html")
+    assert first.status_code == 200 and b"csrfToken" in first.content
+    assert "csrftoken" in first.cookies
+    assert page_cache._cache == {} and not recent._items
+    client.cookies.clear()
+    second = client.get("/api/works/", HTTP_ACCEPT="text/html")
+    assert second.cookies["csrftoken"].value != first.cookies["csrftoken"].value

@@ -47,3 +47,21 @@ def test_api_page_links_survive_a_raw_utf8_query(client, seed_backend):
     second = json.loads(client.get(body["next"]).content)
     assert second["previous"] == "http://testserver/api/search/?page_size=2&q=%E4%B9%8B"
     assert [r["match"] for r in second["results"]] == ["之", "之"]
+
+
+def test_a_dangling_current_link_is_an_error_not_an_empty_index(two_backends, seed_juan):
+    import os
+
+    from search.backends.generations import IndexLinkError
+
+    positional, _ = two_backends
+    positional.rebuild(documents_for_juan(seed_juan))
+    real = positional.current_link.resolve()
+    os.symlink("gen-TYPO", positional.path / "current.new")
+    os.replace(positional.path / "current.new", positional.current_link)
+    with pytest.raises(IndexLinkError, match=r"points to gen-TYPO, which does not exist"):
+        positional.search(SearchQuery("鵠"))
+    assert real.is_dir()  # nothing was deleted
+    os.symlink(real.name, positional.path / "current.new")
+    os.replace(positional.path / "current.new", positional.current_link)
+    assert positional.search(SearchQuery("鵠")).count == 21

@@ -113,6 +113,9 @@ def test_every_hit_and_its_order_equal_a_plain_scan(backend, seed_juan, sort):
         assert _hits(got.hits) == _hits(want.hits), q
         for start in (0, 20, 35, got.count - 7):  # pages, as the views slice them
             assert _hits(got.hits[start:start + 20]) == _hits(want.hits[start:start + 20]), (q, start)
+        for part in (slice(None, None, -1), slice(10, 0, -3), slice(-5, None), slice(3, 40, 7)):
+            assert _hits(got.hits[part]) == _hits(want.hits[part]), (q, part)
+        assert _hits([got.hits[-1], got.hits[0]]) == _hits([want.hits[-1], want.hits[0]]), q
         assert got.by_juan() == want.by_juan() and got.by_section() == want.by_section(), q
 
 

@@ -23,7 +23,11 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .base import IndexBusyError
+from .base import IndexBusyError, SearchError
+
+
+class IndexLinkError(SearchError):
+    """``current`` points to a generation folder that does not exist."""
 
 
 class GenerationStore:
@@ -64,8 +68,17 @@ class GenerationStore:
         for old in self.path.glob("gen-*"):
             if old.name not in (gen.name, previous):
                 shutil.rmtree(old, ignore_errors=True)
+        for stale in self.path.glob(".current-*"):  # left by a writer killed before its rename
+            if os.path.islink(stale):
+                stale.unlink(missing_ok=True)
 
     def _ensure(self) -> None:
+        """Make an empty index if there is none; raise ``IndexLinkError`` if ``current``
+        points to a generation that is not there (never replace it with an empty one)."""
+        if os.path.islink(self.current_link) and not self.current_link.exists():
+            raise IndexLinkError(
+                f"the search index link {self.current_link} points to {os.readlink(self.current_link)}, "
+                f"which does not exist; point it at a gen-… folder or run `python manage.py rebuild_index`")
         if not self.current_link.exists():
             with self._writer_lock():
                 if not self.current_link.exists():

@@ -322,11 +322,11 @@ class HitArray(Sequence):
     def __getitem__(self, index):
         n = len(self)
         if isinstance(index, slice):
-            start, stop, step = index.indices(n)
-            if start >= stop:
+            wanted = range(*index.indices(n))
+            if not wanted:
                 return []
-            chosen = self._sorted_indexes(stop)[start:stop:step]
-            return [self._hit(int(i)) for i in chosen]
+            order = self._sorted_indexes(max(wanted[0], wanted[-1]) + 1)
+            return [self._hit(int(order[i])) for i in wanted]
         if index < 0:
             index += n
         if not 0 <= index < n:
