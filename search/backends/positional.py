@@ -355,24 +355,24 @@ class PositionalResults(SearchResults):
         counts = np.diff(np.append(first, len(groups)))
         return counts.tolist(), pids[first].tolist()
 
-    def by_juan(self) -> list[dict]:
+    def _rows(self, per_passage: np.ndarray, sections: bool) -> list[dict]:
         places = self.hits.corpus.places
         out = []
-        for count, p in zip(*self._grouped(self.hits.corpus.juan_index)):
+        for count, p in zip(*self._grouped(per_passage)):
             place = places[p]
-            out.append({"work_id": place[_WORK_ID], "work_slug": place[_WORK_SLUG], "work_title": place[_WORK_TITLE],
-                        "juan": place[_JUAN_NUMBER], "juan_label": place[_JUAN_LABEL], "count": count})
+            row = {"work_id": place[_WORK_ID], "work_slug": place[_WORK_SLUG], "work_title": place[_WORK_TITLE],
+                   "juan": place[_JUAN_NUMBER], "juan_label": place[_JUAN_LABEL]}
+            if sections:
+                row.update(section=place[_SECTION_POSITION], title=place[_SECTION_TITLE])
+            row["count"] = count
+            out.append(row)
         return out
 
+    def by_juan(self) -> list[dict]:
+        return self._rows(self.hits.corpus.juan_index, sections=False)
+
     def by_section(self) -> list[dict]:
-        places = self.hits.corpus.places
-        out = []
-        for count, p in zip(*self._grouped(self.hits.corpus.section_index)):
-            place = places[p]
-            out.append({"work_id": place[_WORK_ID], "work_slug": place[_WORK_SLUG], "work_title": place[_WORK_TITLE],
-                        "juan": place[_JUAN_NUMBER], "juan_label": place[_JUAN_LABEL],
-                        "section": place[_SECTION_POSITION], "title": place[_SECTION_TITLE], "count": count})
-        return out
+        return self._rows(self.hits.corpus.section_index, sections=True)
 
 
 class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
