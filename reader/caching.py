@@ -38,14 +38,15 @@ from django.core.cache import caches
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpResponse
+from django.utils.cache import get_conditional_response
 
 from .reading import COOKIE
 
 logger = logging.getLogger(__name__)
 #: Folders whose files make up ``code_version()``.
 CODE_FOLDERS = ("config", "reader", "search", "api", "templates", "static")
-#: Response headers kept with a cached body (the middleware adds the rest again).
-KEPT_HEADERS = ("Content-Type", "Content-Language", "Content-Disposition", "Vary", "Allow")
+#: Response headers not kept with a body (cookies are never kept: such responses are not).
+UNKEPT_HEADERS = {"set-cookie", "date"}
 
 
 class _Recent:
@@ -153,17 +154,34 @@ def _key(request) -> str | None:
 
 
 def cached_page(view):
-    """Decorate a view (function or ``as_view()``) to serve and keep whole responses as
-    described in the module docstring. Requests other than GET/HEAD, and requests with a
-    session (a signed-in editor), always reach the view."""
+    """Mark a view (function or ``as_view()``) whose responses ``PageCacheMiddleware`` may
+    keep. A view that is not marked is never served from the cache."""
     @wraps(view)
     def wrapped(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        response.page_cacheable = True
+        return response
+    return wrapped
+
+
+class PageCacheMiddleware:
+    """Serve kept responses before the rest of the middleware runs, and keep new ones
+    (see the module docstring). It stands right after CORS in ``MIDDLEWARE``: security
+    and CORS headers are added to every response, kept or not; the headers the inner
+    middleware added (CSP, X-Frame-Options, Vary, ETag) are kept with the body, and a
+    matching ``If-None-Match`` gets a 304. Requests other than GET/HEAD, and requests
+    with a session (a signed-in editor), always go through."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
         seconds = settings.PAGE_CACHE_SECONDS
         if not seconds or request.method not in ("GET", "HEAD") or settings.SESSION_COOKIE_NAME in request.COOKIES:
-            return view(request, *args, **kwargs)
+            return self.get_response(request)
         key = _key(request)
         if key is None:
-            return view(request, *args, **kwargs)
+            return self.get_response(request)
         cache = caches[settings.PAGE_CACHE]
         kept = recent.get(key)
         if kept is None:
@@ -171,23 +189,24 @@ def cached_page(view):
             if kept is not None:
                 recent.put(key, kept, settings.PAGE_CACHE_MEMORY_BYTES)
         if kept is not None:
-            body, headers = kept
-            response = HttpResponse(body)
-            for name, value in headers:
-                response[name] = value
-            return response
-        response = view(request, *args, **kwargs)
-        if callable(getattr(response, "render", None)) and not getattr(response, "is_rendered", True):
-            response = response.render()
+            return self._replay(request, *kept)
+        response = self.get_response(request)
         personal = request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or getattr(
             getattr(request, "session", None), "accessed", False)  # a CSRF token or session in the page
-        if response.status_code == 200 and not response.cookies and not personal and not response.streaming \
-                and len(response.content) <= settings.PAGE_CACHE_MAX_BYTES:
-            headers = [(h, response[h]) for h in KEPT_HEADERS if response.has_header(h)]
-            recent.put(key, (response.content, headers), settings.PAGE_CACHE_MEMORY_BYTES)
+        if getattr(response, "page_cacheable", False) and response.status_code == 200 and not response.cookies \
+                and not personal and not response.streaming and len(response.content) <= settings.PAGE_CACHE_MAX_BYTES:
+            kept = (response.content, [(h, v) for h, v in response.items() if h.lower() not in UNKEPT_HEADERS])
+            recent.put(key, kept, settings.PAGE_CACHE_MEMORY_BYTES)
             try:
-                cache.set(key, (response.content, headers), seconds)
+                cache.set(key, kept, seconds)
             except OSError as exc:  # a full disk must not break reading
                 logger.warning("page cache not written: %s", exc)
         return response
-    return wrapped
+
+    @staticmethod
+    def _replay(request, body: bytes, headers: list):
+        response = HttpResponse(body)
+        for name, value in headers:
+            response[name] = value
+        conditional = get_conditional_response(request, etag=response.get("ETag"), response=response)
+        return conditional if conditional is not None else response
