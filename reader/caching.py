@@ -86,10 +86,17 @@ class _Recent:
 recent = _Recent()
 
 
-@lru_cache(maxsize=1)
 def code_version() -> str:
     """A digest of the names, sizes and modification times of the project's code,
-    templates and static files, taken once per process: a deploy changes the keys."""
+    templates and static files: a deploy changes the keys. Taken once per process, or at
+    every request with DEBUG on (an edited template shows at once while developing)."""
+    if settings.DEBUG:
+        _code_version.cache_clear()
+    return _code_version()
+
+
+@lru_cache(maxsize=1)
+def _code_version() -> str:
     base = Path(settings.BASE_DIR)
     digest = hashlib.sha256()
     for folder in CODE_FOLDERS:

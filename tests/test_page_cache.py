@@ -109,3 +109,21 @@ def test_a_page_with_a_csrf_token_is_never_kept(client, seed_juan, page_cache):
     client.cookies.clear()
     second = client.get("/api/works/", HTTP_ACCEPT="text/html")
     assert second.cookies["csrftoken"].value != first.cookies["csrftoken"].value
+
+
+def test_an_edited_template_shows_at_once_in_debug(settings, tmp_path):
+    from reader.caching import _code_version, code_version
+
+    settings.BASE_DIR = tmp_path
+    (tmp_path / "templates").mkdir()
+    page = tmp_path / "templates" / "page.html"
+    page.write_text("one")
+    settings.DEBUG = True
+    first = code_version()
+    page.write_text("two, longer")
+    assert code_version() != first
+    settings.DEBUG = False
+    kept = code_version()
+    page.write_text("three, longer still")
+    assert code_version() == kept  # taken once per process in production
+    _code_version.cache_clear()
