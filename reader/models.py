@@ -50,6 +50,12 @@ class Work(models.Model):
     def __str__(self):
         return f"{self.title}（{self.author}）" if self.author else self.title
 
+    @property
+    def name(self) -> str:
+        """The title as lists show it: a Kanripo copy adds its slug, as two works may share a
+        title (the seed and Kanripo's 禮書綱目, or KR1d0086 and KR1d0086-WYG)."""
+        return f"{self.title}（{self.slug}）" if self.kanripo_id else self.title
+
     def get_absolute_url(self):
         return reverse("reader:work", args=[self.slug])
 

@@ -19,9 +19,8 @@ MAX_SECTION_BARS = 100
 
 
 def work_names() -> dict[str, str]:
-    """``{slug: name}``: a work's title, with its slug when it is a Kanripo copy, as two
-    works may share a title (the seed and Kanripo's 禮書綱目)."""
-    return {w.slug: (f"{w.title}（{w.slug}）" if w.kanripo_id else w.title) for w in Work.objects.all()}
+    """``{slug: Work.name}`` of every work."""
+    return {w.slug: w.name for w in Work.objects.all()}
 
 
 def distribution(results, query, titles: dict[str, str]) -> dict:
