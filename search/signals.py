@@ -89,7 +89,8 @@ def _piece_changed(sender, instance, raw=False, **kwargs):
         schedule_juan_reindex(juan_id)
 
 
-def _section_changed(sender, instance, raw=False, **kwargs):
+def _juan_part_changed(sender, instance, raw=False, **kwargs):
+    """A section or chapter (both carry ``juan_id``) was saved or deleted."""
     if raw or getattr(_state, "muted", False):
         return
     schedule_juan_reindex(instance.juan_id)
@@ -117,8 +118,8 @@ def _connect():
     post_save.connect(_piece_changed, sender=Piece, dispatch_uid="search_piece_saved")
     post_delete.connect(_piece_changed, sender=Piece, dispatch_uid="search_piece_deleted")
     for model in (Section, Chapter):  # both carry juan_id
-        post_save.connect(_section_changed, sender=model, dispatch_uid=f"search_{model.__name__}_saved")
-        post_delete.connect(_section_changed, sender=model, dispatch_uid=f"search_{model.__name__}_deleted")
+        post_save.connect(_juan_part_changed, sender=model, dispatch_uid=f"search_{model.__name__}_saved")
+        post_delete.connect(_juan_part_changed, sender=model, dispatch_uid=f"search_{model.__name__}_deleted")
     post_save.connect(_juan_changed, sender=Juan, dispatch_uid="search_juan_saved")
     post_delete.connect(_juan_changed, sender=Juan, dispatch_uid="search_juan_deleted")
     post_save.connect(_work_changed, sender=Work, dispatch_uid="search_work_saved")

@@ -51,11 +51,14 @@ class GenerationStore:
     def _init_generation(self, gen: Path) -> None:
         """Make ``gen`` an empty, valid index (a subclass hook)."""
 
-    def _new_generation(self) -> Path:
+    def _new_generation(self, init: bool = True) -> Path:
+        """A new, empty generation folder; ``init=False`` leaves it for the caller to fill
+        whole (no empty index written first)."""
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
         gen = self.path / f"gen-{stamp}-{uuid.uuid4().hex[:8]}"
         gen.mkdir(parents=True)
-        self._init_generation(gen)
+        if init:
+            self._init_generation(gen)
         return gen
 
     def _swap_in(self, gen: Path) -> None:

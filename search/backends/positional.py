@@ -422,7 +422,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         return docs
 
     def _write(self, documents: Iterable[SearchDocument]) -> int:
-        gen = self._new_generation()
+        gen = self._new_generation(init=False)
         try:
             n = build_generation(gen, documents)
         except BaseException:
