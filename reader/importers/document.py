@@ -32,6 +32,21 @@ RECORD_NOTE = "record_note"  # commentary inside a record
 PIECE_KINDS = (TEXT, NOTE, LABEL, RECORD, RECORD_NOTE)
 NOTE_KINDS = (NOTE, RECORD_NOTE)
 
+#: Commentary layers (issue 12). ``kind`` says where a piece stands in the structure
+#: (main-text run, note, label, record); ``layer`` says which layer of the text it
+#: belongs to, as scholars read a 注疏 edition. Source: SOURCES.md ("kanripo-jingbu/").
+CLASSIC = "classic"  # 經 (or 經/傳 where the 傳 is itself the text read): the text commented on
+COMMENTARY = "commentary"  # 注, 傳, 箋, 註 (the seed's 【】 notes are 鄭注)
+READINGS = "readings"  # 音義 (陸德明's readings)
+SUBCOMMENTARY = "subcommentary"  # 疏 (opens 正義曰, 釋曰 or 解云)
+EDITORIAL = "editorial"  # editors' notes: 按, 考證
+SMALLPRINT = "smallprint"  # small print that is none of the above
+LAYERS = (CLASSIC, COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
+#: The layer a piece has when its parser names none: main text and records read as the
+#: classic, notes as commentary; labels (経, and the marker words 注 疏 音義, which stay
+#: in the stored text but are labels, not text) take the layer of what they introduce.
+DEFAULT_LAYER = {TEXT: CLASSIC, RECORD: CLASSIC, NOTE: COMMENTARY, RECORD_NOTE: COMMENTARY, LABEL: CLASSIC}
+
 #: Values of ``JuanDocument.source_format``: the plain Siku form and Kanripo's mandoku form.
 SIKU = "siku"
 MANDOKU = "mandoku"
@@ -81,6 +96,16 @@ class PieceDoc:
     #: Source layout (mandoku only, empty for the seed form): see ``Layout``. For a note it
     #: includes the note's own ``(``, column breaks ``/`` and ``)``.
     layout: list[tuple[int, str]] = field(default_factory=list)
+    #: Commentary layer (one of ``LAYERS``; "" means ``DEFAULT_LAYER[kind]``) and its name
+    #: as the book writes it or its byline gives it: ``"注"``, ``"傳"``, ``"箋"``,
+    #: ``"鄭注"``, ``"音義"``, ``"疏"``, ``"按"``; "" when the source names none.
+    layer: str = ""
+    layer_name: str = ""
+
+    @property
+    def effective_layer(self) -> str:
+        """``layer``, or the default layer of the piece's kind (``DEFAULT_LAYER``)."""
+        return self.layer or DEFAULT_LAYER[self.kind]
 
     def render(self) -> str:
         """The piece as written in the seed form (notes get their 【】 back)."""
