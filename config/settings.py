@@ -6,6 +6,7 @@ Environment:
     DJANGO_ALLOWED_HOSTS  comma-separated, default "127.0.0.1,localhost"
     DATABASE_URL          default sqlite:///var/db.sqlite3
     SEARCH_INDEX_DIR      default var/index
+    SEARCH_BACKEND        positional (default) or whoosh: the search engine
 """
 from pathlib import Path
 
@@ -46,6 +47,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.server_timing.ServerTimingMiddleware",  # outermost: Server-Timing covers the whole request
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -160,9 +162,19 @@ CONTENT_SECURITY_POLICY = {
 
 # Search: backends chosen by alias, like Django's CACHES (see search/backends/__init__.py).
 SEARCH_INDEX_DIR = Path(env.str("SEARCH_INDEX_DIR", default=str(VAR_DIR / "index")))
+#: The search engine (README, "Search engines"): ``positional`` (the default) or ``whoosh``.
+SEARCH_ENGINES = {
+    "positional": "search.backends.positional.PositionalIndexBackend",
+    "whoosh": "search.backends.whoosh.WhooshBackend",
+}
+SEARCH_BACKEND = env.str("SEARCH_BACKEND", default="positional")
+if SEARCH_BACKEND not in SEARCH_ENGINES:
+    raise ImproperlyConfigured(
+        f"SEARCH_BACKEND={SEARCH_BACKEND!r}: choose one of {', '.join(SEARCH_ENGINES)} (README: Search engines)."
+    )
 SEARCH_BACKENDS = {
     "default": {
-        "BACKEND": "search.backends.positional.PositionalIndexBackend",
+        "BACKEND": SEARCH_ENGINES[SEARCH_BACKEND],
         "PATH": SEARCH_INDEX_DIR,
         "LOCK_TIMEOUT": env.float("SEARCH_LOCK_TIMEOUT", default=60.0),
     },

@@ -40,6 +40,8 @@ from django.db.models.signals import post_delete, post_save
 from django.http import HttpResponse
 from django.utils.cache import get_conditional_response
 
+from config.server_timing import mark
+
 from .reading import COOKIE
 
 logger = logging.getLogger(__name__)
@@ -196,6 +198,7 @@ class PageCacheMiddleware:
             if kept is not None:
                 recent.put(key, kept, settings.PAGE_CACHE_MEMORY_BYTES)
         if kept is not None:
+            mark("cache")
             return self._replay(request, *kept)
         response = self.get_response(request)
         personal = request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or getattr(
