@@ -5,8 +5,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+BENCH_STAMP := $(VENV)/.bench-$(shell cksum < requirements-bench.txt | cut -d' ' -f1)
 
-.PHONY: serve test setup install data bench
+.PHONY: serve test setup install install-bench data bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +19,14 @@ $(STAMP): requirements.txt | $(BIN)/python
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# The benchmark's peers (tantivy); the tests run a smoke version of the benchmark, so they need them too.
+$(BENCH_STAMP): requirements-bench.txt $(STAMP)
+	$(BIN)/python -m pip install --quiet -r requirements-bench.txt
+	rm -f $(VENV)/.bench-*
+	touch $(BENCH_STAMP)
+
+install-bench: $(BENCH_STAMP)
 
 # Database, bundled text and search index (idempotent: re-running replaces, never duplicates).
 setup: export DJANGO_DEBUG ?= true
@@ -31,10 +40,10 @@ serve: setup
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # The same set-up as `serve` (so a green test run means the site can be served), then the tests.
-test: setup
+test: setup install-bench
 	$(BIN)/python -m pytest
 
 # The benchmark (not part of `make test`): import + indexing of the scale corpus, search latency
 # against SQLite FTS5 and a plain scan, HTTP under gunicorn; figures to docs/performance.md.
-bench: install
+bench: install install-bench
 	$(BIN)/python scripts/bench.py $(BENCH_PATH) --write docs/performance.md

@@ -1,12 +1,22 @@
-"""The benchmark (issue 7): import + indexing time and index size, search latency of the
-index against SQLite FTS5 (trigram) and a plain scan with the hit counts compared, and
-end-to-end HTTP figures under gunicorn (2 workers, 20 concurrent clients), with the peak
-memory of a worker. On a database and index of its own, in a temporary folder.
+"""The benchmark (issues 7 and 15), on a database and indexes of its own in a temporary folder,
+for each corpus given (``--corpus LABEL=PATH[,PATH…]``, repeated):
 
-    .venv/bin/python scripts/bench.py [PATH] [--http-seconds 30] [--clients 20] [--write docs/performance.md]
+* import and index from empty: wall time and peak memory of the import process;
+* one juan into the full library: the seed juan (a new work) and a re-import of
+  KR1d0086_012 (a replacement), wall time and peak memory against a process at rest;
+* search at the service level, 32 queries, hit counts compared: the positional index (the
+  default engine), tantivy, SQLite FTS5 (trigram) and a plain scan; then the Whoosh engine
+  (``SEARCH_BACKEND=whoosh``) on the same database, with its indexing time;
+* HTTP under gunicorn (2 workers, 20 concurrent clients): requests per second, p50, p95 and
+  errors, with the server's own time from the ``Server-Timing`` header, page cache on and off;
+  then the 32 queries through the search API, page cache off, server time per query.
 
-PATH defaults to ../shared/corpus/kanripo (the scale corpus). ``make bench`` runs it.
-Not part of the test run; ``tests/test_bench.py`` runs a small smoke version.
+    .venv/bin/python scripts/bench.py [--corpus LABEL=PATH[,PATH…]]… [--http-seconds 30] [--clients 20]
+                                     [--whoosh] [--write docs/performance.md]
+
+Without ``--corpus`` it runs ../shared/corpus/kanripo and kanripo + kanripo-jingbu (about
+30 million characters). ``make bench`` runs it with ``--whoosh``. Not part of the test run;
+``tests/test_bench.py`` runs a small smoke version.
 """
 from __future__ import annotations
 
@@ -14,15 +24,20 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 from serving import start_gunicorn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from search.bench_mix import QUERY_MIX  # noqa: E402
 
 BASE = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -44,6 +59,7 @@ def http_load(base: str, urls: list[str], clients: int, seconds: float) -> dict:
     requests per second, p50 and p95 in ms, and errors (anything but a whole 200)."""
     host, port = base.removeprefix("http://").split(":")
     results: dict[str, list] = {u: [] for u in urls}
+    server: dict[str, list] = {u: [] for u in urls}
     errors: dict[str, int] = {u: 0 for u in urls}
 
     async def fetch(url: str) -> bool:
@@ -59,6 +75,9 @@ def http_load(base: str, urls: list[str], clients: int, seconds: float) -> dict:
         status = head.split(b" ", 2)[1] if head else b""
         length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
                        if line.lower().startswith(b"content-length:")), None)
+        timing = server_total_ms(head)
+        if timing is not None:
+            server[url].append(timing)
         return status == b"200" and (length is None or length == len(body))
 
     async def client(n: int, deadline: float):
@@ -80,80 +99,196 @@ def http_load(base: str, urls: list[str], clients: int, seconds: float) -> dict:
 
     asyncio.run(run())
     return {u: {"requests": len(v), "rps": round(len(v) / seconds, 1), "p50_ms": round(statistics.median(v), 1) if v else None,
-                "p95_ms": round(percentile(v, 95), 1), "errors": errors[u]} for u, v in results.items()}
+                "p95_ms": round(percentile(v, 95), 1), "errors": errors[u],
+                "server_p50_ms": round(statistics.median(server[u]), 2) if server[u] else None,
+                "server_p95_ms": round(percentile(server[u], 95), 2)} for u, v in results.items()}
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("path", nargs="?", default=str(BASE.parent / "shared" / "corpus" / "kanripo"))
-    parser.add_argument("--http-seconds", type=float, default=30)
-    parser.add_argument("--clients", type=int, default=20)
-    parser.add_argument("--port", type=int, default=8793)
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--write", help="write the figures as Markdown to this file")
-    args = parser.parse_args(argv)
+def server_total_ms(head: bytes) -> float | None:
+    """``total`` from a response head's ``Server-Timing`` header (ms), or None."""
+    for line in head.split(b"\r\n"):
+        if line.lower().startswith(b"server-timing:"):
+            for part in line.split(b":", 1)[1].split(b","):
+                name, _, value = part.strip().partition(b";dur=")
+                if name == b"total":
+                    return float(value)
+    return None
+
+
+#: A process at rest: Django loaded, the index opened (what a worker holds before work).
+REST = ("shell", "-c", "from search.backends import get_search_backend; get_search_backend().document_count()")
+PEAK = ("import atexit, resource, runpy, sys; "
+        "atexit.register(lambda: sys.stderr.write('PEAK_RSS_KB=%d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)); "
+        "sys.argv = ['manage.py'] + sys.argv[1:]; runpy.run_path('manage.py', run_name='__main__')")
+
+
+def run_manage(env: dict, *args: str) -> tuple[str, float, int]:
+    """Run ``manage.py args`` with ``env``; returns its output, wall seconds and peak RSS (MB)."""
+    start = time.perf_counter()
+    done = subprocess.run([PY, "-c", PEAK, *args], cwd=BASE, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode:
+        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}")
+    peak = next((int(line.split("=")[1]) // 1024 for line in reversed(done.stderr.splitlines())
+                 if line.startswith("PEAK_RSS_KB=")), 0)
+    return done.stdout, seconds, peak
+
+
+def worker_rss(server) -> list[int]:
+    rss = []
+    for child in subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True).stdout.split():
+        status = Path(f"/proc/{child}/status").read_text()
+        rss += [int(line.split()[1]) // 1024 for line in status.splitlines() if line.startswith("VmHWM")]
+    return rss
+
+
+def api_queries(base: str, queries: list[str], repeat: int) -> dict:
+    """Each query of the mix through the search API ``repeat`` times, one at a time: the
+    server's own time per request (``Server-Timing`` total, ms)."""
+    times, errors = [], 0
+    for q in queries:
+        for _ in range(repeat):
+            url = base + "/api/search/?" + urllib.parse.urlencode({"q": q, "exact": "on"})
+            try:
+                with urllib.request.urlopen(url) as response:
+                    response.read()
+                    head = f"Server-Timing: {response.headers['Server-Timing']}".encode()
+                    times.append(server_total_ms(head))
+            except OSError:
+                errors += 1
+    return {"requests": len(times), "errors": errors, "server_p50_ms": round(statistics.median(times), 2),
+            "server_p95_ms": round(percentile(times, 95), 2), "server_max_ms": round(max(times), 2)}
+
+
+def bench_corpus(label: str, paths: list[str], args) -> dict:
+    """Every measurement of the module docstring for one corpus; returns the figures."""
     tmp = Path(tempfile.mkdtemp(prefix="bench-"))
     env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench-only-" + "k" * 40,
            "DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false",
            "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
-           "SEARCH_INDEX_DIR": str(tmp / "index"), "API_ANON_RATE": "100000000/min"}
-    manage = lambda *a, **kw: subprocess.run([PY, "manage.py", *a], cwd=BASE, env=env, check=True,  # noqa: E731
-                                             capture_output=True, text=True, **kw)
-    manage("migrate")
-    start = time.perf_counter()
-    out = manage("import_texts", args.path).stdout.strip().splitlines()
-    import_s = time.perf_counter() - start
+           "SEARCH_INDEX_DIR": str(tmp / "index"), "SEARCH_BACKEND": "positional",
+           "API_ANON_RATE": "100000000/min", "PAGE_CACHE_DIR": str(tmp / "cache")}
+    print(f"== {label}: {', '.join(paths)}", file=sys.stderr)
+    run_manage(env, "migrate")
+    out, import_s, import_peak = run_manage(env, "import_texts", *paths)
+    summary = next((line for line in reversed(out.strip().splitlines()) if " imported" in line), out[-200:])
     index_bytes = du(tmp / "index")
-    queries = json.loads(manage("bench_queries", "--repeat", str(args.repeat)).stdout)
-    env["PAGE_CACHE_DIR"] = str(tmp / "cache")
-    http, rss = {}, []
-    for label, extra in (("on", {}), ("off", {"PAGE_CACHE_SECONDS": "0"})):
+    _, _, rest_peak = run_manage(env, *REST)
+    one = {}
+    seed = BASE / "corpus" / "lishu_gangmu_juan10.txt"
+    kanripo_12 = next((Path(p) / "KR1d0086" / "KR1d0086_012.txt" for p in paths
+                       if (Path(p) / "KR1d0086" / "KR1d0086_012.txt").exists()), None)
+    for name, path in (("seed juan (new work)", seed), ("KR1d0086_012 (replaced)", kanripo_12)):
+        if path is not None:
+            _, seconds, peak = run_manage(env, "import_texts", str(path))
+            one[name] = {"s": round(seconds, 2), "peak_mb": peak, "above_rest_mb": peak - rest_peak}
+    print("   queries", file=sys.stderr)
+    queries = json.loads(run_manage(env, "bench_queries", "--repeat", str(args.repeat))[0])
+    whoosh = None
+    if args.whoosh:
+        print("   whoosh", file=sys.stderr)
+        wenv = {**env, "SEARCH_BACKEND": "whoosh", "SEARCH_INDEX_DIR": str(tmp / "whoosh")}
+        _, whoosh_index_s, whoosh_peak = run_manage(wenv, "rebuild_index")
+        whoosh = json.loads(run_manage(wenv, "bench_queries", "--repeat", str(args.repeat), "--engines", "index")[0])
+        whoosh.update(index_s=round(whoosh_index_s, 1), index_peak_mb=whoosh_peak, index_mb=round(du(tmp / "whoosh") / 2**20, 1))
+        scan = {q["query"]: q["scan"] for q in queries["queries"]}
+        whoosh["counts_agree"] = all(q["index"] == scan[q["query"]] for q in whoosh["queries"])
+    http, rss, api = {}, [], None
+    for cache, extra in (("on", {}), ("off", {"PAGE_CACHE_SECONDS": "0"})):
+        print(f"   http, page cache {cache}", file=sys.stderr)
         server, base = start_gunicorn({**env, **extra}, args.port)
         try:
-            juan_url = json.loads(urllib.request.urlopen(base + "/api/works/").read())["results"][0]["url"]
-            work = json.loads(urllib.request.urlopen(juan_url).read())
-            reading = work["juans"][len(work["juans"]) // 2]["reading_url"].replace(base, "")
-            http[label] = http_load(base, ["/api/search/?q=%E5%B0%84", reading], args.clients, args.http_seconds)
-            for child in subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True).stdout.split():
-                status = Path(f"/proc/{child}/status").read_text()
-                rss += [int(line.split()[1]) // 1024 for line in status.splitlines() if line.startswith("VmHWM")]
+            first = json.loads(urllib.request.urlopen(base + "/api/works/").read())["results"][0]
+            detail = json.loads(urllib.request.urlopen(first["url"]).read())
+            reading = detail["juans"][len(detail["juans"]) // 2]["reading_url"].replace(base, "")
+            http[cache] = http_load(base, ["/api/search/?q=%E5%B0%84", reading], args.clients, args.http_seconds)
+            if cache == "off":
+                api = api_queries(base, QUERY_MIX, args.repeat)
+            rss += worker_rss(server)
         finally:
             server.terminate()
             server.wait()
-    summary = next((line for line in reversed(out) if " imported" in line), out[-1])
-    shown_path = os.path.relpath(args.path, BASE)
-    report = {"path": shown_path, "import_summary": summary, "import_and_index_s": round(import_s, 1),
-              "index_mb": round(index_bytes / 2**20, 1), **queries, "http": http, "worker_peak_rss_mb": rss,
-              "clients": args.clients, "http_seconds": args.http_seconds}
-    print(json.dumps(report, ensure_ascii=False, indent=1))
+    shutil.rmtree(tmp, ignore_errors=True)
+    return {"label": label, "paths": [os.path.relpath(p, BASE) for p in paths], "import_summary": summary,
+            "import_and_index_s": round(import_s, 1), "import_peak_mb": import_peak, "rest_peak_mb": rest_peak,
+            "index_mb": round(index_bytes / 2**20, 1), "one_juan": one, **queries, "whoosh": whoosh,
+            "http": http, "api_queries": api, "worker_peak_rss_mb": rss,
+            "clients": args.clients, "http_seconds": args.http_seconds}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", action="append", metavar="LABEL=PATH[,PATH…]",
+                        help="a corpus to measure (repeatable); default: the 6 M and the 30 M corpus")
+    parser.add_argument("--http-seconds", type=float, default=30)
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--port", type=int, default=8793)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--whoosh", action="store_true", help="also measure the Whoosh engine")
+    parser.add_argument("--write", help="write the figures as Markdown to this file")
+    args = parser.parse_args(argv)
+    shared = BASE.parent / "shared" / "corpus"
+    corpora = args.corpus or ["6 M=kanripo", "30 M=kanripo,kanripo-jingbu"]
+    reports = []
+    for spec in corpora:
+        label, _, paths = spec.partition("=")
+        resolved = [str(p if Path(p).is_absolute() or Path(p).exists() else shared / p) for p in paths.split(",")]
+        reports.append(bench_corpus(label, resolved, args))
+    print(json.dumps(reports, ensure_ascii=False, indent=1))
     if args.write:
-        Path(args.write).write_text(markdown(report, " ".join(["scripts/bench.py", *(argv or sys.argv[1:])])),
-                                    encoding="utf-8")
-    return 0 if queries["counts_agree"] else 1
+        command = " ".join(["scripts/bench.py", *(argv if argv is not None else sys.argv[1:])])
+        Path(args.write).write_text(markdown(reports, command), encoding="utf-8")
+    agree = all(r["counts_agree"] and (r["whoosh"] is None or r["whoosh"]["counts_agree"]) for r in reports)
+    return 0 if agree else 1
 
 
-def markdown(r: dict, command: str) -> str:
-    s = r["summary"]
-    lines = [
-        "# Performance", "",
-        f"Produced by `.venv/bin/python {command}` on this 2-core machine.", "",
-        f"- Corpus: `{r['path']}`: {r['import_summary']}; {r['passages']} passages, {r['characters']:,} characters.",
-        f"- Import plus indexing: **{r['import_and_index_s']} s**; index on disk: **{r['index_mb']} MB**.",
-        f"- Hit counts of the index, FTS5 and the plain scan agree on every query: **{r['counts_agree']}**.",
-        f"- Peak RSS of each gunicorn worker after its HTTP run (cache on, then off): {r['worker_peak_rss_mb']} MB.",
-        f"- HTTP: {r['clients']} concurrent clients for {r['http_seconds']:g} s per phase, a new connection per "
-        "request; with the page cache on (as served) and off (every request computed).", "",
-        "| engine (exact characters) | p50 ms | p95 ms | max ms |", "| --- | --- | --- | --- |",
-        *[f"| {e} | {s[e]['p50']} | {s[e]['p95']} | {s[e]['max']} |" for e in ("index", "fts5", "scan")], "",
-        "| query | index hits | FTS5 hits | scan hits | index ms | FTS5 ms | scan ms |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-        *[f"| `{q['query']}` | {q['index']} | {q['fts5']} | {q['scan']} | {q['index_ms']} | {q['fts5_ms']} | {q['scan_ms']} |"
-          for q in r["queries"]], "",
-        "| HTTP (gunicorn, 2 workers) | page cache | requests | req/s | p50 ms | p95 ms | errors |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-        *[f"| `{u}` | {cache} | {h['requests']} | {h['rps']} | {h['p50_ms']} | {h['p95_ms']} | {h['errors']} |"
-          for cache, phase in r["http"].items() for u, h in phase.items()], "",
-    ]
+def markdown(reports: list[dict], command: str) -> str:
+    """The figures of ``reports`` as the Markdown of docs/performance.md."""
+    lines = ["# Performance", "", f"Produced by `.venv/bin/python {command}` on this 2-core machine, "
+             "in one run. Every engine answers in exact-character mode so that the peers can be compared.", ""]
+    for r in reports:
+        s, engines = r["summary"], r["engines"]
+        lines += [
+            f"## {r['label']} corpus: `{'` + `'.join(r['paths'])}`", "",
+            f"- {r['import_summary']}; {r['passages']:,} passages, {r['characters']:,} characters.",
+            f"- Import and index from empty: **{r['import_and_index_s']} s**, peak memory of the import process "
+            f"**{r['import_peak_mb']} MB**; index on disk {r['index_mb']} MB. A process at rest (Django and the "
+            f"index opened): {r['rest_peak_mb']} MB.",
+            *[f"- One juan into the full library, {name}: **{o['s']} s** for the whole command, peak "
+              f"{o['peak_mb']} MB ({o['above_rest_mb']:+} MB against rest)." for name, o in r["one_juan"].items()],
+            f"- Hit counts of every engine agree on every query: **{r['counts_agree']}**"
+            + (f"; Whoosh: **{r['whoosh']['counts_agree']}**." if r["whoosh"] else "."),
+            f"- Peers built in: {', '.join(f'{k} {v} s' for k, v in r['build_s'].items())}"
+            + (f"; Whoosh index {r['whoosh']['index_s']} s ({r['whoosh']['index_mb']} MB, peak "
+               f"{r['whoosh']['index_peak_mb']} MB)." if r["whoosh"] else "."),
+            f"- Peak RSS of each gunicorn worker after its HTTP runs: {r['worker_peak_rss_mb']} MB.", "",
+            "| engine (service level, exact characters) | p50 ms | p95 ms | max ms |", "| --- | --- | --- | --- |",
+            *[f"| {'positional index' if e == 'index' else e} | {s[e]['p50']} | {s[e]['p95']} | {s[e]['max']} |"
+              for e in engines],
+            *([f"| whoosh | {r['whoosh']['summary']['index']['p50']} | {r['whoosh']['summary']['index']['p95']} | "
+               f"{r['whoosh']['summary']['index']['max']} |"] if r["whoosh"] else []), "",
+            "| query | " + " | ".join(f"{e} hits" for e in engines) + (" | whoosh hits" if r["whoosh"] else "")
+            + " | " + " | ".join(f"{e} ms" for e in engines) + (" | whoosh ms |" if r["whoosh"] else " |"),
+            "| --- " * (2 * len(engines) + 1 + (2 if r["whoosh"] else 0)) + "|",
+        ]
+        whoosh_rows = {q["query"]: q for q in r["whoosh"]["queries"]} if r["whoosh"] else {}
+        for q in r["queries"]:
+            w = whoosh_rows.get(q["query"])
+            lines.append(f"| `{q['query']}` | " + " | ".join(str(q[e]) for e in engines)
+                         + (f" | {w['index']}" if w else "") + " | "
+                         + " | ".join(str(q[f"{e}_ms"]) for e in engines) + (f" | {w['index_ms']} |" if w else " |"))
+        a = r["api_queries"]
+        lines += [
+            "", f"HTTP: gunicorn, 2 workers, {r['clients']} concurrent clients for {r['http_seconds']:g} s per phase, "
+            "a new connection per request; server ms is the `Server-Timing` total.", "",
+            "| URL | page cache | requests | req/s | p50 ms | p95 ms | server p50 ms | server p95 ms | errors |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            *[f"| `{u}` | {cache} | {h['requests']} | {h['rps']} | {h['p50_ms']} | {h['p95_ms']} | {h['server_p50_ms']} | "
+              f"{h['server_p95_ms']} | {h['errors']} |" for cache, phase in r["http"].items() for u, h in phase.items()],
+            "", f"Search API, page cache off, the 32 queries one at a time ({a['requests']} requests, {a['errors']} "
+            f"errors): server time p50 **{a['server_p50_ms']} ms**, p95 **{a['server_p95_ms']} ms**, max "
+            f"{a['server_max_ms']} ms.", "",
+        ]
     return "\n".join(lines)
 
 

@@ -11,11 +11,23 @@ def test_bench_queries_agree(seed_backend, capsys):
     assert report["counts_agree"] is True
     by_query = {q["query"]: q for q in report["queries"]}
     assert (by_query["鵠"]["index"], by_query["戒射宰戒"]["index"]) == (21, 1)
-    assert set(report["summary"]) == {"index", "fts5", "scan"}
+    assert set(report["summary"]) == {"index", "tantivy", "fts5", "scan"}
+    assert {q["query"]: q["tantivy"] for q in report["queries"]} == {q["query"]: q["scan"] for q in report["queries"]}
+
+
+def test_bench_queries_engine_choice(seed_backend, capsys):
+    call_command("bench_queries", "--repeat", "1", "--engines", "index,tantivy")
+    report = json.loads(capsys.readouterr().out)
+    assert report["engines"] == ["index", "tantivy"] and set(report["summary"]) == {"index", "tantivy"}
+    by_query = {q["query"]: q for q in report["queries"]}
+    assert (by_query["射?獲"]["tantivy"], by_query["大射 OR 鄉射"]["tantivy"]) == \
+        (by_query["射?獲"]["index"], by_query["大射 OR 鄉射"]["index"])
+    assert "fts5" not in by_query["鵠"]
 
 
 def test_the_benchmark_script_runs_end_to_end(tmp_path):
-    """scripts/bench.py on the seed, briefly: import, the three engines, both HTTP phases."""
+    """scripts/bench.py on the seed, briefly: import, one-juan imports, every engine (Whoosh
+    included), both HTTP phases and the API queries."""
     import socket
     import subprocess
     import sys
@@ -26,17 +38,21 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     out = tmp_path / "performance.md"
-    run = subprocess.run([sys.executable, "scripts/bench.py", str(base.parent / "shared" / "corpus" / "seed"),
-                          "--http-seconds", "1", "--clients", "2", "--repeat", "1", "--port", str(port),
+    run = subprocess.run([sys.executable, "scripts/bench.py", "--corpus", "seed=" + str(base.parent / "shared" / "corpus" / "seed"),
+                          "--http-seconds", "1", "--clients", "2", "--repeat", "1", "--port", str(port), "--whoosh",
                           "--write", str(out)], cwd=base, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
-    report = json.loads(run.stdout)
-    assert report["counts_agree"] is True
+    [report] = json.loads(run.stdout)
+    assert report["counts_agree"] is True and report["whoosh"]["counts_agree"] is True
     assert report["passages"] == 424
     assert report["import_summary"].startswith("1 works, 1 juans, 45 sections")
+    assert list(report["one_juan"]) == ["seed juan (new work)"]
+    assert report["import_peak_mb"] > 0 and report["rest_peak_mb"] > 0
     assert set(report["http"]) == {"on", "off"}
     for phase in report["http"].values():
         assert len(phase) == 2
-        assert all(h["requests"] > 0 and h["errors"] == 0 for h in phase.values())
+        assert all(h["requests"] > 0 and h["errors"] == 0 and h["server_p50_ms"] > 0 for h in phase.values())
+    assert report["api_queries"]["requests"] == 32 and report["api_queries"]["errors"] == 0
     text = out.read_text(encoding="utf-8")
-    assert "| index |" in text and "| `之` |" in text and "| page cache |" in text
+    assert "| positional index |" in text and "| whoosh |" in text and "| tantivy |" in text
+    assert "| `之` |" in text and "| page cache |" in text and "server time p50" in text

@@ -1,10 +1,21 @@
-"""``manage.py bench_queries``: search latency of the index, SQLite FTS5 (trigram) and a plain
-scan on the texts in the database, with the hit counts compared. Used by ``scripts/bench.py``.
+"""``manage.py bench_queries``: search latency of the index (the configured engine, see
+``SEARCH_BACKEND``), tantivy, SQLite FTS5 (trigram) and a plain scan on the texts in the
+database, with the hit counts compared. Used by ``scripts/bench.py``.
 
-Prints JSON: per query, the three counts and the three latencies (ms); the summary has the
-median, 95th percentile and maximum per engine. All three answer in exact-character mode
-(FTS5 knows no variant folding). The index is measured at the service level: query to
-total count plus the first page of 20 KWIC hits.
+Prints JSON: per query, the counts and the latencies (ms) of each engine; the summary has the
+median, 95th percentile and maximum per engine. All answer in exact-character mode (FTS5 and
+tantivy know no variant folding). The index is measured at the service level: query to
+total count plus the first page of 20 KWIC hits. The peers are measured as a user building
+this with them would use them:
+
+* tantivy (``tantivy`` on PyPI, requirements-bench.txt): one token per character with its
+  position (a regex tokenizer), phrase queries with offsets for ``?``, boolean queries for
+  AND/OR/NOT; timed: the matching passages counted and the first 20 fetched. Its Python
+  binding exposes no term frequencies, so occurrences are counted afterwards in the
+  matched passages' text (untimed) to compare counts;
+* FTS5 with the trigram tokenizer, timed with the occurrence count (see ``Fts5``).
+
+``--engines`` chooses which run (``index,tantivy,fts5,scan`` by default).
 """
 from __future__ import annotations
 
@@ -12,30 +23,105 @@ import json
 import re
 import sqlite3
 import statistics
+import tempfile
 import time
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from reader.models import Juan
 from search.backends import SearchQuery
 from search.backends.memory import MemoryBackend
 from search.documents import documents_for_juan
+from search.bench_mix import QUERY_MIX as QUERIES
 from search.query import parse_query
 from search.service import run_search
 
-#: The fixed query mix: 1 to 6 characters, common and rare, phrases across notes, OR, exclusion.
-QUERIES = [
-    "公", "射", "之", "也", "君", "鵠", "鼔", "賔", "𤣥", "觶",
-    "主人", "大射", "司射", "卿大夫", "三耦", "釋獲", "燕禮", "鄭注",
-    "戒射宰戒", "取矢視算", "飲不勝者", "鄉射記", "大射之儀", "君有命戒射",
-    "主人獻賓", "賓降洗升媵", "公升即席", "射?獲", "大射 OR 鄉射", "獲 -釋獲", "侯 鵠", "&KR0221;",
-]
 
 
 def percentile(values: list[float], p: float) -> float:
     """The ``p``-th percentile (0–100) by nearest rank."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+def count_occurrences(texts, rows, clause) -> int:
+    """Occurrences of ``clause``'s positive terms (non-overlapping, left to right, as the
+    engines count them) in the passages ``rows`` of ``texts`` that hold every positive
+    term and no negative one."""
+    patterns = [re.compile(re.escape(t.text).replace(r"\?", ".")) for t in clause.positives]
+    negatives = [re.compile(re.escape(t.text).replace(r"\?", ".")) for t in clause.negatives]
+    total = 0
+    for r in rows:
+        text = texts[r]
+        found = [list(p.finditer(text)) for p in patterns]
+        if all(found) and not any(n.search(text) for n in negatives):
+            spans = sorted({m.span() for f in found for m in f}, key=lambda s: (s[0], -s[1]))
+            end = -1
+            for s, e in spans:
+                if s >= end:
+                    total, end = total + 1, e
+    return total
+
+
+class Tantivy:
+    """tantivy over the same passages, one token per character (see the module docstring).
+    ``search(query)`` is what is timed: ``(matching passages, first 20 ids)``;
+    ``count(query)`` counts occurrences in the matching passages for the comparison."""
+
+    def __init__(self, documents, path: str):
+        import tantivy
+
+        self.tantivy = tantivy
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("text", stored=False, tokenizer_name="char", index_option="position")
+        builder.add_integer_field("row", stored=True, indexed=False, fast=True)
+        self.schema = builder.build()
+        self.index = tantivy.Index(self.schema, path=path)
+        self.index.register_tokenizer("char", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(r"(?s).")).build())
+        writer = self.index.writer(heap_size=256_000_000, num_threads=1)
+        for i, d in enumerate(documents):
+            writer.add_document(tantivy.Document(row=i, text=d.text))
+        writer.commit()
+        writer.wait_merging_threads()
+        self.index.reload()
+        self.searcher = self.index.searcher()
+        self.texts = [d.text for d in documents]
+
+    def _term(self, text: str):
+        q = self.tantivy.Query
+        chars = [(i, c) for i, c in enumerate(text) if c != "?"]
+        if len(chars) == 1 and len(text) == 1:
+            return q.term_query(self.schema, "text", text)
+        return q.phrase_query(self.schema, "text", chars)
+
+    def _query(self, clause):
+        q, occur = self.tantivy.Query, self.tantivy.Occur
+        parts = [(occur.Must, self._term(t.text)) for t in clause.positives]
+        parts += [(occur.MustNot, self._term(t.text)) for t in clause.negatives]
+        return parts[0][1] if len(parts) == 1 else q.boolean_query(parts)
+
+    def _queries(self, query: str):
+        parsed = parse_query(query)
+        clauses = parsed.clauses
+        if len(clauses) == 1:
+            return clauses, self._query(clauses[0])
+        q, occur = self.tantivy.Query, self.tantivy.Occur
+        return clauses, q.boolean_query([(occur.Should, self._query(c)) for c in clauses])
+
+    def search(self, query: str) -> tuple[int, list[int]]:
+        _, q = self._queries(query)
+        result = self.searcher.search(q, limit=20, count=True)
+        return result.count, [self.searcher.doc(address)["row"][0] for _, address in result.hits]
+
+    def count(self, query: str) -> int:
+        clauses, _ = self._queries(query)
+        total = 0
+        for clause in clauses:
+            n = self.searcher.search(self._query(clause), limit=1, count=True).count
+            hits = self.searcher.search(self._query(clause), limit=max(n, 1)).hits if n else []
+            rows = [self.searcher.doc(address)["row"][0] for _, address in hits]
+            total += count_occurrences(self.texts, rows, clause)
+        return total
 
 
 class Fts5:
@@ -62,31 +148,39 @@ class Fts5:
                 match = " AND ".join('"' + t.text.replace('"', '""') + '"' for t in clause.positives)
                 match += "".join(' NOT "' + t.text.replace('"', '""') + '"' for t in clause.negatives)
                 rows = [r for (r,) in self.db.execute("SELECT rowid FROM p WHERE p MATCH ?", (match,))]
-            patterns = [re.compile(re.escape(t.text).replace(r"\?", ".")) for t in clause.positives]
-            negatives = [re.compile(re.escape(t.text).replace(r"\?", ".")) for t in clause.negatives]
-            for r in rows:
-                text = self.texts[r]
-                found = [list(p.finditer(text)) for p in patterns]
-                if all(found) and not any(n.search(text) for n in negatives):
-                    spans = sorted({m.span() for f in found for m in f}, key=lambda s: (s[0], -s[1]))
-                    end = -1
-                    for s, e in spans:
-                        if s >= end:
-                            total, end = total + 1, e
+            total += count_occurrences(self.texts, rows, clause)
         return total
 
 
+ENGINES = ("index", "tantivy", "fts5", "scan")
+
+
 class Command(BaseCommand):
-    help = "Search latency and hit counts: the index, SQLite FTS5 (trigram) and a plain scan."
+    help = "Search latency and hit counts: the index, tantivy, SQLite FTS5 (trigram) and a plain scan."
 
     def add_arguments(self, parser):
         parser.add_argument("--repeat", type=int, default=5, help="timed runs per query (median taken)")
+        parser.add_argument("--engines", default=",".join(ENGINES),
+                            help=f"comma-separated, of {', '.join(ENGINES)} (default: all)")
 
     def handle(self, *args, **opts):
+        engines = [e for e in opts["engines"].split(",") if e]
+        unknown = set(engines) - set(ENGINES)
+        if unknown:
+            raise CommandError(f"unknown engine(s): {', '.join(sorted(unknown))}; choose from {', '.join(ENGINES)}")
         documents = [d for j in Juan.objects.select_related("work") for d in documents_for_juan(j)]
-        scan = MemoryBackend("bench", {"NAME": "bench"})
-        scan.rebuild(documents)
-        fts = Fts5(documents)
+        peers, build_s = {}, {}
+        for engine in engines:
+            start = time.perf_counter()
+            if engine == "scan":
+                peers[engine] = MemoryBackend("bench", {"NAME": "bench"})
+                peers[engine].rebuild(documents)
+            elif engine == "fts5":
+                peers[engine] = Fts5(documents)
+            elif engine == "tantivy":
+                peers[engine] = Tantivy(documents, tempfile.mkdtemp(prefix="bench-tantivy-"))
+            build_s[engine] = round(time.perf_counter() - start, 2)
+        build_s.pop("index", None)
         rows = []
         for q in QUERIES:
             query = SearchQuery(q, exact=True)
@@ -104,17 +198,25 @@ class Command(BaseCommand):
                 page = [(h.before, h.match, h.after, h.piece_position) for h in results.hits[:20]]
                 return results.count, page
 
-            (index_count, _), index_ms = timed(service)
-            scan_count, scan_ms = timed(lambda: scan.search(query).count)
-            fts_count, fts_ms = timed(lambda: fts.count(q))
-            rows.append({"query": q, "index": index_count, "fts5": fts_count, "scan": scan_count,
-                         "index_ms": round(index_ms, 2), "fts5_ms": round(fts_ms, 2), "scan_ms": round(scan_ms, 2)})
+            row = {"query": q}
+            for engine in engines:
+                if engine == "index":
+                    (count, _), ms = timed(service)
+                elif engine == "scan":
+                    count, ms = timed(lambda: peers["scan"].search(query).count)
+                elif engine == "fts5":
+                    count, ms = timed(lambda: peers["fts5"].count(q))
+                else:
+                    _, ms = timed(lambda: peers["tantivy"].search(q))
+                    count = peers["tantivy"].count(q)
+                row[engine], row[f"{engine}_ms"] = count, round(ms, 2)
+            rows.append(row)
         summary = {}
-        for engine in ("index", "fts5", "scan"):
+        for engine in engines:
             values = [r[f"{engine}_ms"] for r in rows]
             summary[engine] = {"p50": round(statistics.median(values), 2), "p95": round(percentile(values, 95), 2),
                                "max": round(max(values), 2)}
-        agree = all(r["index"] == r["fts5"] == r["scan"] for r in rows)
+        agree = all(len({r[e] for e in engines}) == 1 for r in rows)
         self.stdout.write(json.dumps({"passages": len(documents), "characters": sum(len(d.text) for d in documents),
-                                      "queries": rows, "summary": summary, "counts_agree": agree},
-                                     ensure_ascii=False))
+                                      "engines": engines, "build_s": build_s, "queries": rows, "summary": summary,
+                                      "counts_agree": agree}, ensure_ascii=False))

@@ -1,0 +1,10 @@
+"""The benchmark's fixed query mix (``manage.py bench_queries``, ``scripts/bench.py``): plain data,
+importable without Django."""
+
+#: The fixed query mix: 1 to 6 characters, common and rare, phrases across notes, OR, exclusion.
+QUERY_MIX = [
+    "公", "射", "之", "也", "君", "鵠", "鼔", "賔", "𤣥", "觶",
+    "主人", "大射", "司射", "卿大夫", "三耦", "釋獲", "燕禮", "鄭注",
+    "戒射宰戒", "取矢視算", "飲不勝者", "鄉射記", "大射之儀", "君有命戒射",
+    "主人獻賓", "賓降洗升媵", "公升即席", "射?獲", "大射 OR 鄉射", "獲 -釋獲", "侯 鵠", "&KR0221;",
+]
