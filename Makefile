@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 BENCH_STAMP := $(VENV)/.bench-$(shell cksum < requirements-bench.txt | cut -d' ' -f1)
 
-.PHONY: serve test setup install install-bench data bench
+.PHONY: serve test setup install install-bench data bench provision
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,8 +39,13 @@ serve: export DJANGO_DEBUG ?= true
 serve: setup
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
+# Debian's Chromium and CJK fonts for the browser tests: installed when missing (as root),
+# otherwise the one apt-get line to run is printed (scripts/provision.sh; .ci/run calls it too).
+provision:
+	bash scripts/provision.sh
+
 # The same set-up as `serve` (so a green test run means the site can be served), then the tests.
-test: setup install-bench
+test: provision setup install-bench
 	$(BIN)/python -m pytest
 
 # The benchmark (not part of `make test`): import + indexing of the scale corpus, search latency

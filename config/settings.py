@@ -23,7 +23,9 @@ SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
-            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off (see README: Production)."
+            "DJANGO_DEBUG is off and DJANGO_SECRET_KEY is not set. Locally: DJANGO_DEBUG=true "
+            ".venv/bin/python manage.py … (or make serve); in production: set DJANGO_SECRET_KEY "
+            "(README: Production)."
         )
     SECRET_KEY = "development-only-key-never-use-in-production"
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])

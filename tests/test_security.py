@@ -70,5 +70,16 @@ def test_production_settings_pass_check_deploy(tmp_path):
 
 def test_production_refuses_to_start_without_a_secret_key(tmp_path):
     result = _manage("check", DJANGO_DEBUG="false", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    assert result.returncode != 0
-    assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr
+    assert (result.returncode, result.stdout) == (1, "")
+    # one line saying how to run locally and in production, not a traceback
+    assert result.stderr == (
+        "manage.py: DJANGO_DEBUG is off and DJANGO_SECRET_KEY is not set. Locally: DJANGO_DEBUG=true "
+        ".venv/bin/python manage.py … (or make serve); in production: set DJANGO_SECRET_KEY "
+        "(README: Production).\n")
+
+
+def test_a_missing_django_debug_gets_the_same_line(tmp_path):
+    result = _manage("import_texts", "corpus/", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    assert result.returncode == 1
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("manage.py: DJANGO_DEBUG is off and DJANGO_SECRET_KEY is not set. Locally: ")
