@@ -1,0 +1,135 @@
+"""Two app servers sharing one PostgreSQL database, each with its own index folder: import
+on one, publish, pull on the other while clients keep reading (issue 15; README,
+"Several app servers").
+
+    .venv/bin/python scripts/two_servers.py [--clients 20] [--seconds 20] [--port 8801]
+
+1. A fresh database ``classics_two_servers`` on the PostgreSQL server of ``DATABASE_URL``
+   (default ``postgres://classics:classics@127.0.0.1:5432/classics``; the role must be
+   allowed to create databases, as ``scripts/start_postgres.sh`` sets it up). With a
+   ``sqlite://`` URL (as the SQLite run of the test suite uses) the two servers share a
+   fresh SQLite file instead.
+2. Server A imports the seed and indexes it, publishes the index to a shared folder
+   (``manage.py publish_index``), server B pulls it (``manage.py pull_index``).
+3. Both run under gunicorn on loopback ports, page cache off. ``--clients`` clients read
+   both (search API over the benchmark's query mix, and reading pages) for ``--seconds``;
+   meanwhile A imports KR1d0086 juan 12 (from ../shared/corpus/kanripo) and publishes, and
+   B pulls and swaps the new generation in.
+4. After the swap, both answer every query of the mix: the counts must be identical.
+
+Prints JSON (requests and errors per server during the swap, the counts compared) and
+exits 1 on any error or difference. Bounded: it stops by itself after ``--seconds``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from bench import http_load
+from serving import start_gunicorn
+
+BASE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE))
+from search.bench_mix import QUERY_MIX  # noqa: E402
+
+PY = sys.executable
+DB_NAME = "classics_two_servers"
+
+
+def fresh_database(url: str, tmp: Path) -> str:
+    """Drop and create ``DB_NAME`` on the server of ``url``, or a new SQLite file in ``tmp``
+    for a ``sqlite://`` URL; returns its URL."""
+    if url.startswith("sqlite:"):
+        return f"sqlite:///{tmp / 'db.sqlite3'}"
+    import psycopg
+
+    parts = urllib.parse.urlsplit(url)
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}"')
+        conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+    return parts._replace(path=f"/{DB_NAME}").geturl()
+
+
+def counts(base: str) -> dict[str, int]:
+    out = {}
+    for q in QUERY_MIX:
+        url = base + "/api/search/?" + urllib.parse.urlencode({"q": q, "page_size": 1})
+        out[q] = json.loads(urllib.request.urlopen(url).read())["count"]
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--port", type=int, default=8801)
+    parser.add_argument("--second-text", default=str(BASE.parent / "shared" / "corpus" / "kanripo" / "KR1d0086"
+                                                     / "KR1d0086_012.txt"))
+    args = parser.parse_args(argv)
+    tmp = Path(tempfile.mkdtemp(prefix="two-servers-"))
+    database = fresh_database(os.environ.get("DATABASE_URL", "postgres://classics:classics@127.0.0.1:5432/classics"), tmp)
+    common = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "two-servers-" + "k" * 40,
+              "DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false",
+              "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": database,
+              "API_ANON_RATE": "100000000/min", "PAGE_CACHE_SECONDS": "0"}
+    env = {name: {**common, "SEARCH_INDEX_DIR": str(tmp / f"index-{name}"), "PAGE_CACHE_DIR": str(tmp / f"cache-{name}")}
+           for name in ("a", "b")}
+    shared = tmp / "shared"
+
+    def manage(name, *a):
+        return subprocess.run([PY, "manage.py", *a], cwd=BASE, env=env[name], check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+    manage("a", "migrate")
+    manage("a", "import_texts", str(BASE / "corpus"))
+    manage("a", "publish_index", str(shared))
+    manage("b", "pull_index", str(shared))
+    servers = {}
+    try:
+        for i, name in enumerate(("a", "b")):
+            servers[name] = start_gunicorn(env[name], args.port + i)
+        urls = ["/api/search/?" + urllib.parse.urlencode({"q": q}) for q in QUERY_MIX]
+        urls.append("/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/")
+        load: dict[str, dict] = {}
+
+        def read(name):
+            load[name] = http_load(servers[name][1], urls, max(1, args.clients // 2), args.seconds)
+
+        readers = [threading.Thread(target=read, args=(name,)) for name in servers]
+        for t in readers:
+            t.start()
+        time.sleep(args.seconds / 4)
+        steps = {"import on a": manage("a", "import_texts", args.second_text).splitlines()[-1],
+                 "publish on a": manage("a", "publish_index", str(shared)),
+                 "pull on b": manage("b", "pull_index", str(shared))}
+        for t in readers:
+            t.join()
+        after = {name: counts(base) for name, (_, base) in servers.items()}
+    finally:
+        for server, _ in servers.values():
+            server.terminate()
+            server.wait()
+    requests = {name: sum(u["requests"] for u in phase.values()) for name, phase in load.items()}
+    errors = {name: sum(u["errors"] for u in phase.values()) for name, phase in load.items()}
+    same = after["a"] == after["b"]
+    report = {"steps": steps, "clients": args.clients, "seconds": args.seconds, "requests": requests,
+              "errors": errors, "identical_counts": same, "queries": len(after["a"]),
+              "counts": after["a"], "differences": {q: (after["a"][q], after["b"][q]) for q in after["a"]
+                                                     if after["a"][q] != after["b"][q]}}
+    report["database"] = database.split("://")[0]
+    print(json.dumps(report, ensure_ascii=False, indent=1))
+    return 0 if same and not any(errors.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
