@@ -9,7 +9,10 @@ for each corpus given (``--corpus LABEL=PATH[,PATH…]``, repeated):
   (``SEARCH_BACKEND=whoosh``) on the same database, with its indexing time;
 * HTTP under gunicorn (2 workers, 20 concurrent clients): requests per second, p50, p95 and
   errors, with the server's own time from the ``Server-Timing`` header, page cache on and off;
-  then the 32 queries through the search API, page cache off, server time per query.
+  then the 32 queries through the search API, page cache off, server time per query;
+* last, ``scripts/two_servers.py``: two gunicorn servers sharing one PostgreSQL database
+  (``--two-servers-db``), an index published by one and pulled by the other while 20 clients
+  read both (``--no-two-servers`` leaves it out).
 
     .venv/bin/python scripts/bench.py [--corpus LABEL=PATH[,PATH…]]… [--http-seconds 30] [--clients 20]
                                      [--whoosh] [--write docs/performance.md]
@@ -226,6 +229,9 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--whoosh", action="store_true", help="also measure the Whoosh engine")
     parser.add_argument("--write", help="write the figures as Markdown to this file")
+    parser.add_argument("--two-servers-db", default="postgres://classics:classics@127.0.0.1:5432/classics",
+                        help="the PostgreSQL server for the two-server check (scripts/start_postgres.sh)")
+    parser.add_argument("--no-two-servers", action="store_true", help="leave out the two-server check")
     args = parser.parse_args(argv)
     shared = BASE.parent / "shared" / "corpus"
     corpora = args.corpus or ["6 M=kanripo", "30 M=kanripo,kanripo-jingbu"]
@@ -234,16 +240,25 @@ def main(argv=None) -> int:
         label, _, paths = spec.partition("=")
         resolved = [str(p if Path(p).is_absolute() or Path(p).exists() else shared / p) for p in paths.split(",")]
         reports.append(bench_corpus(label, resolved, args))
-    print(json.dumps(reports, ensure_ascii=False, indent=1))
+    two = None
+    if not args.no_two_servers:
+        print("== two app servers", file=sys.stderr)
+        done = subprocess.run([PY, "scripts/two_servers.py", "--clients", str(args.clients), "--seconds", "20",
+                               "--port", str(args.port + 10)], cwd=BASE, capture_output=True, text=True,
+                              env={**os.environ, "DATABASE_URL": args.two_servers_db})
+        two = json.loads(done.stdout) if done.stdout.strip().startswith("{") else {"failed": done.stderr[-2000:]}
+    print(json.dumps({"corpora": reports, "two_servers": two}, ensure_ascii=False, indent=1))
     if args.write:
         command = " ".join(["scripts/bench.py", *(argv if argv is not None else sys.argv[1:])])
-        Path(args.write).write_text(markdown(reports, command), encoding="utf-8")
+        Path(args.write).write_text(markdown(reports, command, two), encoding="utf-8")
     agree = all(r["counts_agree"] and (r["whoosh"] is None or r["whoosh"]["counts_agree"]) for r in reports)
-    return 0 if agree else 1
+    two_ok = two is None or (two.get("identical_counts") is True and not any(two.get("errors", {"x": 1}).values()))
+    return 0 if agree and two_ok else 1
 
 
-def markdown(reports: list[dict], command: str) -> str:
-    """The figures of ``reports`` as the Markdown of docs/performance.md."""
+def markdown(reports: list[dict], command: str, two: dict | None = None) -> str:
+    """The figures of ``reports`` (and of the two-server check ``two``) as the Markdown of
+    docs/performance.md."""
     lines = ["# Performance", "", f"Produced by `.venv/bin/python {command}` on this 2-core machine, "
              "in one run. Every engine answers in exact-character mode so that the peers can be compared.", ""]
     for r in reports:
@@ -289,6 +304,15 @@ def markdown(reports: list[dict], command: str) -> str:
             f"errors): server time p50 **{a['server_p50_ms']} ms**, p95 **{a['server_p95_ms']} ms**, max "
             f"{a['server_max_ms']} ms.", "",
         ]
+    if two is not None:
+        lines += ["## Two app servers during an index swap (`scripts/two_servers.py`)", ""]
+        if "failed" in two:
+            lines += ["The check failed:", "", "```", two["failed"], "```", ""]
+        else:
+            lines += [f"One PostgreSQL database, two gunicorn servers with their own index folders, {two['clients']} "
+                      f"clients reading both for {two['seconds']:g} s while server a imports, publishes and server b "
+                      f"pulls: requests {two['requests']}, errors {two['errors']}; after the swap both give identical "
+                      f"counts on all {two['queries']} queries: **{two['identical_counts']}**.", ""]
     return "\n".join(lines)
 
 

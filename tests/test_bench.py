@@ -40,9 +40,12 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
     out = tmp_path / "performance.md"
     run = subprocess.run([sys.executable, "scripts/bench.py", "--corpus", "seed=" + str(base.parent / "shared" / "corpus" / "seed"),
                           "--http-seconds", "1", "--clients", "2", "--repeat", "1", "--port", str(port), "--whoosh",
+                          "--no-two-servers",
                           "--write", str(out)], cwd=base, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
-    [report] = json.loads(run.stdout)
+    printed = json.loads(run.stdout)
+    assert printed["two_servers"] is None  # --no-two-servers; tests/test_shipping.py runs it
+    [report] = printed["corpora"]
     assert report["counts_agree"] is True and report["whoosh"]["counts_agree"] is True
     assert report["passages"] == 424
     assert report["import_summary"].startswith("1 works, 1 juans, 45 sections")
