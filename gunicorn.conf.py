@@ -21,11 +21,13 @@ def post_worker_init(worker):
         from django.template.loader import get_template
         from django.urls import get_resolver
 
+        from search.apps import sync_at_start
         from search.backends import SearchQuery, get_search_backend
 
         get_resolver().url_patterns  # imports every urls and views module
         for name in TEMPLATES:
             get_template(name)
+        sync_at_start()  # repairs an index left behind the database by an interrupted update
         get_search_backend().search(SearchQuery("之")).hits[:1]
         connection.close()  # each request opens its own
     except Exception as exc:  # noqa: BLE001

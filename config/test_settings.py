@@ -20,3 +20,6 @@ API_USER_RATE = "100000/min"
 PAGE_CACHE_SECONDS = 0
 PAGE_CACHE_STAMP = Path(tempfile.mkdtemp(prefix="classics-test-cache-")) / "corpus-version"
 CACHES = {**CACHES, PAGE_CACHE: {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"}}
+# Tests change the database inside transactions: the start-up repair of the index
+# (search.apps.sync_at_start) has its own tests and is off elsewhere.
+SEARCH_SYNC_AT_START = False

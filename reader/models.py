@@ -80,6 +80,10 @@ class Juan(models.Model):
     source_format = models.CharField(max_length=20, default="siku")
     sha256 = models.CharField(max_length=64, blank=True)
     imported_at = models.DateTimeField(auto_now=True)
+    #: The juan's version: a new value from ``LibraryVersion`` on every write of the juan or of
+    #: anything in it (import, admin edit), in the same transaction. The search index tags
+    #: every passage with it and ignores passages of versions that are not current.
+    version = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["work", "number"]
@@ -103,6 +107,36 @@ class Juan(models.Model):
 
         doc = juan_to_document(self)
         return render_mandoku(doc) if self.source_format == "mandoku" else doc.render()
+
+
+def bump_juan_versions(juan_ids) -> int:
+    """Give each juan of ``juan_ids`` a new version (one new ``LibraryVersion`` value) in the
+    current transaction; returns that value. Juans that no longer exist are skipped."""
+    juan_ids = [j for j in juan_ids if j is not None]
+    value = LibraryVersion.next()
+    if juan_ids:
+        Juan.objects.filter(pk__in=juan_ids).update(version=value)
+    return value
+
+
+class LibraryVersion(models.Model):
+    """One row: a counter that only grows. ``next()`` draws juan versions from it, so a juan
+    written later always has a higher version than any earlier one (across processes and
+    servers sharing the database: the row is locked until the writing transaction ends)."""
+
+    value = models.BigIntegerField(default=0)
+
+    @classmethod
+    def next(cls) -> int:
+        """A new value, larger than every value drawn before (call inside a transaction)."""
+        from django.db import transaction
+        from django.db.models import F
+
+        with transaction.atomic():  # the row stays locked until the value is read
+            if not cls.objects.filter(pk=1).update(value=F("value") + 1):
+                cls.objects.get_or_create(pk=1)  # made by the migration; gone after a flush
+                cls.objects.filter(pk=1).update(value=F("value") + 1)
+            return cls.objects.values_list("value", flat=True).get(pk=1)
 
 
 class Chapter(models.Model):

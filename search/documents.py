@@ -39,8 +39,7 @@ TITLE_POSITION = 1_000_000
 
 @dataclass
 class SearchDocument:
-    """One passage to index. ``doc_id`` is unique in the index; ``order`` sorts passages in
-    text order within a juan; ``piece_starts`` is a list of ``(piece_position, offset)``
+    """One passage to index. ``doc_id`` is unique in the index; ``piece_starts`` is a list of ``(piece_position, offset)``
     with increasing offsets (offsets are code points into ``text``)."""
 
     doc_id: str
@@ -58,6 +57,8 @@ class SearchDocument:
     section_position: int
     section_title: str
     piece_starts: list[tuple[int, int]] = field(default_factory=list)
+    #: ``Juan.version`` when the passage was read: the index keeps one version per juan.
+    juan_version: int = 0
 
     def piece_at(self, offset: int) -> int:
         """Position of the piece containing code-point ``offset`` of ``text``."""
@@ -154,6 +155,7 @@ def documents_for_juan(juan) -> list[SearchDocument]:
             juan_label=juan.display_label, chapter_id=chapter.pk, chapter_title=chapter.title,
             section_id=section.pk if section else 0, section_position=section.position if section else 0,
             section_title=section.title if section else "", piece_starts=passage.piece_starts(),
+            juan_version=juan.version,
         )
 
     first_section_of = {}

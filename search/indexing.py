@@ -1,9 +1,46 @@
-"""Building the index from the database (the one place that walks every juan)."""
+"""Writing the index from the database: the one place that knows both.
+
+Every juan the index holds is recorded with its version (``reader.models.Juan.version``,
+see ``search.backends.base.JuanEntry``). Every write compares the database's juans and
+versions with the index's, under the index's writer lock, and repairs what differs in
+the same write: a juan stored but never indexed (a process killed after its commit, a
+writer lock that timed out), a juan deleted or replaced meanwhile. ``sync_index`` runs
+the same comparison at start-up (first request of a server process, management
+commands) and writes only when something differs.
+"""
 from __future__ import annotations
+
+import logging
 
 from reader.models import Juan
 
 from .documents import documents_for_juan
+
+logger = logging.getLogger(__name__)
+
+
+def database_juans(ids=None) -> dict[int, tuple[int, int, int]]:
+    """``{juan_id: (version, work_id, number)}`` of the stored juans (of ``ids`` if given)."""
+    rows = Juan.objects.all() if ids is None else Juan.objects.filter(pk__in=list(ids))
+    return {pk: (version, work, number) for pk, version, work, number in
+            rows.values_list("pk", "version", "work_id", "number")}
+
+
+def differences(stored: dict, indexed: dict) -> tuple[set[int], list[int]]:
+    """``(juan ids to remove from the index, juan ids to (re)index)`` for an index holding
+    ``indexed`` and a database holding ``stored`` (both ``{juan_id: JuanEntry}``)."""
+    remove = {j for j in indexed if j not in stored}
+    write = sorted(j for j, entry in stored.items() if indexed.get(j) != entry)
+    return remove, write
+
+
+def _read(juan_ids) -> tuple[list, dict]:
+    """(documents, entries) of the juans ``juan_ids`` as stored now (missing ones skipped)."""
+    docs, entries = [], {}
+    for juan in Juan.objects.select_related("work").filter(pk__in=list(juan_ids)).order_by("work_id", "number"):
+        docs.extend(documents_for_juan(juan))
+        entries[juan.pk] = (juan.version, juan.work_id, juan.number)
+    return docs, entries
 
 
 def rebuild_from_database(backend) -> int:
@@ -16,26 +53,48 @@ def rebuild_from_database(backend) -> int:
         for juan in Juan.objects.select_related("work").order_by("work_id", "number"):
             yield from documents_for_juan(juan)
 
-    def catch_up(indexed: set[int]):
-        current = set(Juan.objects.values_list("pk", flat=True))
-        remove = indexed - current
-        add = []
-        for juan in Juan.objects.select_related("work").filter(pk__in=current - indexed):
-            add.extend(documents_for_juan(juan))
-        # A juan whose passages came out empty because it was deleted mid-read is gone too.
-        return remove, add
+    def catch_up(indexed: dict):
+        remove, write = differences(database_juans(), indexed)
+        docs, entries = _read(write)
+        return remove, docs, entries
 
     return backend.rebuild(documents(), catch_up=catch_up)
 
 
-def reindex_juans(backend, changes: list[tuple[int, int | None]]) -> int:
-    """Index a batch of imported juans in one writer: ``changes`` is ``[(juan_id,
-    replaced_juan_id or None), ...]``. Returns the number of passages added."""
-    remove = {jid for pair in changes for jid in pair if jid is not None}
-    ids = [new for new, _ in changes]
+def reindex_juans(backend, changes: list[tuple[int | None, int | None]]) -> int:
+    """Index a batch of imported or edited juans in one write: ``changes`` is ``[(juan_id,
+    replaced_juan_id or None), ...]``. The same write repairs whatever else differs from
+    the database (see the module docstring). Returns the number of passages added."""
+    named = {jid for pair in changes for jid in pair if jid is not None}
 
-    def documents():
-        for juan in Juan.objects.select_related("work").filter(pk__in=ids).order_by("work_id", "number"):
-            yield from documents_for_juan(juan)
+    def plan(indexed: dict):
+        remove, write = differences(database_juans(), indexed)
+        docs, entries = _read(set(write) | named)
+        return remove | named, docs, entries
 
-    return backend.replace_juans(remove, documents())
+    return backend.update(plan)
+
+
+def sync_index(backend=None) -> tuple[int, int]:
+    """Compare the index with the database (one query, and what the index records of its
+    juans) and repair what differs in one write. Returns ``(juans reindexed, juans
+    removed)``; ``(0, 0)`` without a write when they agree. Raises ``IndexBusyError`` if
+    another writer holds the index."""
+    from .backends import get_search_backend
+
+    backend = backend or get_search_backend()
+    remove, write = differences(database_juans(), backend.indexed_juans())
+    if not remove and not write:
+        return 0, 0
+    counts = {}
+
+    def plan(indexed: dict):  # again under the writer lock: the index may have moved
+        gone, again = differences(database_juans(), indexed)
+        docs, entries = _read(again)
+        counts["written"], counts["removed"] = len(entries), len(gone)
+        return gone, docs, entries
+
+    backend.update(plan)
+    logger.warning("search index repaired at start-up: %d juans reindexed, %d removed",
+                   counts.get("written", 0), counts.get("removed", 0))
+    return counts.get("written", 0), counts.get("removed", 0)

@@ -1,7 +1,8 @@
 """Keep the search index in step with the database, after each transaction commits.
 
 Edits through the admin (any ``save()``/``delete()`` of a piece, section, chapter or
-juan, and the ``save()`` of a work) schedule a reindex of their juans with
+juan, and the ``save()`` of a work) give their juans a new version in the same
+transaction (``reader.models.Juan.version``) and schedule a reindex of them with
 ``transaction.on_commit``: one index write per transaction for every juan it touched,
 and none if the transaction rolls back. The loader reindexes a juan it
 imports itself and mutes these signals while it replaces one.
@@ -33,7 +34,8 @@ def reindex(changes: list[tuple[int | None, int | None]]) -> None:
 
 #: Reindexes that failed after their transaction committed (index busy, disk full …), as
 #: ``(juan_id, old_juan_id, message)``: the database is right and the index behind until
-#: ``manage.py check_index --repair`` (or ``rebuild_index``) runs. Commands report these.
+#: the next index write or start-up repairs it (``search.indexing``), or
+#: ``manage.py check_index --repair`` runs. Commands report these.
 failed_reindexes: list[tuple[int | None, int | None, str]] = []
 
 
@@ -55,9 +57,14 @@ class _Reindex:
             failed_reindexes.extend((j, old, str(exc)) for j, old in self.changes)
 
 
-def schedule_juan_reindex(juan_id: int | None, old_juan_id: int | None = None) -> None:
+def schedule_juan_reindex(juan_id: int | None, old_juan_id: int | None = None, bump: bool = False) -> None:
     """Reindex the juan once the current transaction commits (at once outside one); all
-    the juans one transaction touches are reindexed together, in one index write."""
+    the juans one transaction touches are reindexed together, in one index write.
+    ``bump``: give the juan a new version first, in the current transaction (an edit)."""
+    if bump and juan_id is not None:
+        from reader.models import bump_juan_versions
+
+        bump_juan_versions([juan_id])
     conn = transaction.get_connection()
     for entry in getattr(conn, "run_on_commit", []):
         if isinstance(entry[1], _Reindex):
@@ -86,20 +93,20 @@ def _piece_changed(sender, instance, raw=False, **kwargs):
 
     juan_id = Section.objects.filter(pk=instance.section_id).values_list("juan_id", flat=True).first()
     if juan_id:
-        schedule_juan_reindex(juan_id)
+        schedule_juan_reindex(juan_id, bump=True)
 
 
 def _juan_part_changed(sender, instance, raw=False, **kwargs):
     """A section or chapter (both carry ``juan_id``) was saved or deleted."""
     if raw or getattr(_state, "muted", False):
         return
-    schedule_juan_reindex(instance.juan_id)
+    schedule_juan_reindex(instance.juan_id, bump=True)
 
 
 def _juan_changed(sender, instance, raw=False, **kwargs):
     if raw or getattr(_state, "muted", False):
         return
-    schedule_juan_reindex(instance.pk)
+    schedule_juan_reindex(instance.pk, bump=kwargs.get("signal") is post_save)
 
 
 def _work_changed(sender, instance, raw=False, **kwargs):
@@ -109,7 +116,7 @@ def _work_changed(sender, instance, raw=False, **kwargs):
     from reader.models import Juan
 
     for juan_id in Juan.objects.filter(work_id=instance.pk).values_list("pk", flat=True):
-        schedule_juan_reindex(juan_id)
+        schedule_juan_reindex(juan_id, bump=True)
 
 
 def _connect():

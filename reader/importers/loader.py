@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.db import transaction
 
-from reader.models import Chapter, Juan, Piece, Section, Work
+from reader.models import Chapter, Juan, LibraryVersion, Piece, Section, Work
 
 from .document import ChapterDoc, JuanDocument, PieceDoc, SectionDoc
 from .mandoku import is_mandoku, page_breaks, parse_mandoku
@@ -127,6 +127,7 @@ def _load(doc: JuanDocument, sha256: str, index: bool) -> LoadResult:
         header="\n".join(doc.header_lines), trailer="\n".join(doc.trailer_lines),
         newline=doc.newline, bom=doc.bom, final_newline=doc.final_newline,
         source_name=doc.source_name, source_format=doc.source_format, sha256=sha256,
+        version=LibraryVersion.next(),
     )
     pieces: list[Piece] = []
     position = 0

@@ -28,6 +28,39 @@ class IndexBusyError(SearchError):
 
 SORTS = ("text", "relevance")
 
+#: What the index records of each juan it holds: ``(version, work_id, juan_number)``
+#: (``reader.models.Juan.version``; the work and number say which juan it replaces).
+JuanEntry = tuple[int, int, int]
+
+
+def entries_of(documents) -> dict[int, JuanEntry]:
+    """``{juan_id: JuanEntry}`` of the juans of ``documents``."""
+    out: dict[int, JuanEntry] = {}
+    for d in documents:
+        if d.juan_id not in out:
+            out[d.juan_id] = (d.juan_version, d.work_id, d.juan_number)
+    return out
+
+
+def juans_to_drop(indexed: dict, remove, entries: dict) -> set[int]:
+    """The juans a write removes from an index holding ``indexed``: those named in
+    ``remove``, those written (``entries``), and any other juan of the same work and number
+    as one written (what an interrupted earlier update may have left behind)."""
+    slots = {(work, number) for _, work, number in entries.values()}
+    return set(remove) | set(entries) | {j for j, (_, work, number) in indexed.items() if (work, number) in slots}
+
+
+def live_juans(entries: dict) -> set[int]:
+    """The juans readers see: of several juans of one work and number, the newest version
+    only (ties: the larger id). ``entries`` is ``{juan_id: JuanEntry}``."""
+    best: dict[tuple[int, int], tuple[int, int]] = {}
+    for juan_id, (version, work, number) in entries.items():
+        key = (version, juan_id)
+        if best.get((work, number), (-1, -1)) < key:
+            best[(work, number)] = key
+    return {juan_id for _, juan_id in best.values()}
+
+
 
 @dataclass(frozen=True)
 class SearchQuery:
@@ -216,9 +249,20 @@ class BaseSearchBackend:
         """Replace the whole index with ``documents``; readers see the old index until the
         new one is complete. Returns the number of documents indexed.
 
-        ``catch_up``, if given, is called with the set of juan ids indexed so far before the
-        new index goes live, and returns ``(juan_ids_to_remove, documents_to_add)`` for
-        what changed in the database meanwhile; it is called again until both are empty."""
+        ``catch_up``, if given, is called before the new index goes live with what it holds
+        so far (``{juan_id: JuanEntry}``) and returns ``(juan_ids_to_remove, documents_to_add,
+        entries)`` for what changed in the database meanwhile (``entries``: the
+        ``JuanEntry`` of every juan written, passages or not); it is called again until it
+        returns nothing."""
+        raise NotImplementedError
+
+    def update(self, plan) -> int:
+        """One write, under the writer lock: ``plan(indexed)`` is called with what the index
+        holds (``{juan_id: JuanEntry}`` of its current juans) and returns ``(remove_juan_ids,
+        documents, entries)``. Every passage of ``remove_juan_ids``, of the juans written
+        (``entries`` and the juans of ``documents``) and of any other juan of the same work
+        and number is removed, whatever the index believed before; then ``documents`` are
+        added, in one commit. Returns the number of documents added."""
         raise NotImplementedError
 
     def replace_juan(self, old_juan_id: int | None, documents: list[SearchDocument],
@@ -227,14 +271,20 @@ class BaseSearchBackend:
         ``documents``, in one commit."""
         self.replace_juans({old_juan_id, juan_id} - {None}, documents)
 
-    def replace_juans(self, remove_juan_ids, documents: Iterable[SearchDocument]) -> int:
+    def replace_juans(self, remove_juan_ids, documents: Iterable[SearchDocument], entries=None) -> int:
         """Remove every passage of the juans ``remove_juan_ids``, then add ``documents``,
-        in one commit (one writer for a whole batch import). Returns the number added."""
-        raise NotImplementedError
+        in one commit (one writer for a whole batch import). Returns the number added.
+        ``entries``: ``{juan_id: JuanEntry}`` of juans written without passages."""
+        return self.update(lambda indexed: (remove_juan_ids, documents, entries or {}))
 
     def remove_juan(self, juan_id: int) -> None:
         """Remove every passage of the juan."""
         self.replace_juan(juan_id, [])
+
+    def indexed_juans(self) -> dict[int, tuple[int, int, int]]:
+        """``{juan_id: JuanEntry}``: the juans the index holds, at the version it holds them
+        (passages of a juan superseded by a newer version of its work and number left out)."""
+        raise NotImplementedError
 
     def search(self, query: SearchQuery) -> SearchResults:
         """Every hit of ``query`` (see ``search.analysis.match_passage``) in the query's

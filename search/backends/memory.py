@@ -12,9 +12,11 @@ import threading
 from search.analysis import match_passage
 from search.documents import SearchDocument
 
-from .base import BaseSearchBackend, Hit, HitPassage, SearchQuery, SearchResults
+from .base import (BaseSearchBackend, Hit, HitPassage, SearchQuery, SearchResults, entries_of, juans_to_drop,
+                   live_juans)
 
 _stores: dict[str, dict[str, SearchDocument]] = {}
+_entries: dict[str, dict] = {}
 _lock = threading.Lock()
 
 
@@ -29,43 +31,61 @@ class MemoryBackend(BaseSearchBackend):
     def _docs(self) -> dict[str, SearchDocument]:
         return _stores.setdefault(self.name, {})
 
+    def _live_docs(self) -> list[SearchDocument]:
+        live = live_juans(_entries.get(self.name, {}))
+        return [d for d in self._docs.values() if d.juan_id in live]
+
     def rebuild(self, documents, catch_up=None) -> int:
         fresh = {d.doc_id: d for d in documents}
+        entries = entries_of(fresh.values())
         for _ in range(10 if catch_up else 0):
-            remove, add = catch_up({d.juan_id for d in fresh.values()})
-            if not remove and not add:
+            remove, add, written = catch_up(dict(entries))
+            add = list(add)
+            written = {**entries_of(add), **written}
+            if not remove and not written:
                 break
-            fresh = {k: d for k, d in fresh.items() if d.juan_id not in set(remove)}
+            gone = juans_to_drop(entries, remove, written)
+            fresh = {k: d for k, d in fresh.items() if d.juan_id not in gone}
             fresh.update({d.doc_id: d for d in add})
+            entries = {j: e for j, e in entries.items() if j not in gone} | written
         with _lock:
             _stores[self.name] = fresh
+            _entries[self.name] = entries
         return len(fresh)
 
-    def replace_juans(self, remove_juan_ids, documents) -> int:
-        gone = set(remove_juan_ids)
-        added = {d.doc_id: d for d in documents}
+    def update(self, plan) -> int:
         with _lock:
-            kept = {k: d for k, d in self._docs.items() if d.juan_id not in gone}
+            indexed = self.indexed_juans()
+            remove, documents, written = plan(dict(indexed))
+            added = {d.doc_id: d for d in documents}
+            written = {**entries_of(added.values()), **written}
+            gone = juans_to_drop(indexed, remove, written)
+            kept = {k: d for k, d in self._docs.items() if d.juan_id in indexed and d.juan_id not in gone}
             kept.update(added)
             _stores[self.name] = kept
+            _entries[self.name] = {j: e for j, e in indexed.items() if j not in gone} | written
         return len(added)
 
+    def indexed_juans(self) -> dict:
+        entries = _entries.get(self.name, {})
+        return {j: entries[j] for j in live_juans(entries)}
+
     def document_count(self) -> int:
-        return len(self._docs)
+        return len(self._live_docs())
 
     def passages_by_juan(self) -> dict[int, set[tuple[str, str]]]:
         out: dict[int, set[tuple[str, str]]] = {}
-        for d in self._docs.values():
+        for d in self._live_docs():
             out.setdefault(d.juan_id, set()).add((d.doc_id, d.text))
         return out
 
     def juan_ids(self) -> set[int]:
-        return {d.juan_id for d in self._docs.values()}
+        return {d.juan_id for d in self._live_docs()}
 
     def search(self, query: SearchQuery) -> SearchResults:
         results = SearchResults(query=query)
         width = query.context
-        for doc in list(self._docs.values()):
+        for doc in self._live_docs():
             if doc.layer not in query.layers:
                 continue
             if query.work_id is not None and doc.work_id != query.work_id:

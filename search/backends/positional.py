@@ -49,10 +49,11 @@ from search.folding import fold
 from search.analysis import char_alternatives
 from search.query import WILDCARDS
 
-from .base import BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults
+from .base import (BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults, entries_of,
+                   juans_to_drop, live_juans)
 from .generations import GenerationStore
 
-FORMAT = 1
+FORMAT = 2  # 2: juan versions (the ``juans`` table of passages.pkl)
 SEP = 0
 NUL_IN_TEXT = 0xFFFFFFFF
 ARRAYS = ("raw", "folded", "order", "chars", "char_starts", "pid", "rank", "starts", "layer", "work_id",
@@ -71,8 +72,10 @@ def _codes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
-def build_generation(gen: Path, documents: Iterable[SearchDocument]) -> int:
+def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: dict | None = None) -> int:
     """Write the arrays of ``documents`` into the folder ``gen``; returns how many passages.
+    ``entries`` (``{juan_id: JuanEntry}``, see ``search.backends.base``) records the juans
+    held, with their versions; the juans of ``documents`` are added to it.
 
     Passages are laid out in text order (work title, work, juan, section, then the
     passage's first piece, layer and id), the order ``Hit.text_order`` sorts by."""
@@ -146,7 +149,8 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument]) -> int:
     place_of = operator.attrgetter(*PLACE_FIELDS[:-1])
     places = [(*place_of(d), [list(x) for x in d.piece_starts]) for d in docs]
     with open(gen / "passages.pkl", "wb") as fh:
-        pickle.dump({"format": FORMAT, "places": places}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump({"format": FORMAT, "places": places, "juans": {**entries_of(docs), **(entries or {})}},
+                    fh, protocol=pickle.HIGHEST_PROTOCOL)
     return n
 
 
@@ -178,6 +182,13 @@ class Corpus:
         self.places = stored["places"]
         self.size = len(self.raw)
         self.char_index = {int(c): i for i, c in enumerate(self.chars)}
+        #: ``{juan_id: JuanEntry}`` of every juan held, and the ones readers see (the newest
+        #: version of each work and number); ``live`` masks passages of the others (None: all live).
+        self.juans = stored["juans"]
+        self.live_juans = live_juans(self.juans)
+        self.live = None
+        if len(self.live_juans) < len(self.juans):
+            self.live = np.isin(self.juan_id, np.fromiter(self.live_juans, dtype=np.int64))
 
     def __len__(self) -> int:
         return len(self.places)
@@ -412,19 +423,21 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         raise AssertionError("unreachable")
 
     def _documents(self, corpus: Corpus, skip_juans=frozenset()) -> list[SearchDocument]:
+        """The passages readers see (of live juans), less those of ``skip_juans``."""
         docs = []
         for p, place in enumerate(corpus.places):
             fields = dict(zip(PLACE_FIELDS, place))
-            if fields["juan_id"] in skip_juans:
+            if fields["juan_id"] in skip_juans or fields["juan_id"] not in corpus.live_juans:
                 continue
             fields["piece_starts"] = [tuple(x) for x in fields["piece_starts"]]
-            docs.append(SearchDocument(text=corpus.text(p), **fields))
+            docs.append(SearchDocument(text=corpus.text(p), juan_version=corpus.juans[fields["juan_id"]][0],
+                                       **fields))
         return docs
 
-    def _write(self, documents: Iterable[SearchDocument]) -> int:
+    def _write(self, documents: Iterable[SearchDocument], entries: dict) -> int:
         gen = self._new_generation(init=False)
         try:
-            n = build_generation(gen, documents)
+            n = build_generation(gen, documents, entries)
         except BaseException:
             shutil.rmtree(gen, ignore_errors=True)
             raise
@@ -435,29 +448,46 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
     def rebuild(self, documents: Iterable[SearchDocument], catch_up=None) -> int:
         with self._writer_lock():
             docs = list(documents)
+            entries = entries_of(docs)
             for _ in range(10 if catch_up else 0):
-                remove, add = catch_up({d.juan_id for d in docs})
-                if not remove and not add:
+                remove, add, written = catch_up(dict(entries))
+                add = list(add)
+                written = {**entries_of(add), **written}
+                if not remove and not written:
                     break
-                gone = set(remove)
-                docs = [d for d in docs if d.juan_id not in gone] + list(add)
-            return self._write(docs)
+                gone = juans_to_drop(entries, remove, written)
+                docs = [d for d in docs if d.juan_id not in gone] + add
+                entries = {j: e for j, e in entries.items() if j not in gone} | written
+            return self._write(docs, entries)
 
-    def replace_juans(self, remove_juan_ids, documents) -> int:
+    def update(self, plan) -> int:
         self._ensure()
         with self._writer_lock():
+            corpus = Corpus(Path(os.path.realpath(self.current_link)))
+            indexed = {j: corpus.juans[j] for j in corpus.live_juans}
+            remove, documents, written = plan(dict(indexed))
             added = list(documents)
-            gone = set(remove_juan_ids) | {d.juan_id for d in added}
-            kept = self._documents(Corpus(Path(os.path.realpath(self.current_link))), gone)
-            self._write(kept + added)
+            written = {**entries_of(added), **written}
+            gone = juans_to_drop(indexed, remove, written)
+            if not (gone & set(corpus.juans)) and not added and not written and corpus.live is None:
+                return 0  # nothing to change: no new generation
+            kept = self._documents(corpus, gone)
+            entries = {j: e for j, e in indexed.items() if j not in gone} | written
+            self._write(kept + added, entries)
             return len(added)
 
     # -- reading -------------------------------------------------------------------------
     def document_count(self) -> int:
-        return len(self._corpus())
+        corpus = self._corpus()
+        return len(corpus) if corpus.live is None else int(np.count_nonzero(corpus.live))
 
     def juan_ids(self) -> set[int]:
-        return {int(j) for j in np.unique(self._corpus().juan_id)}
+        corpus = self._corpus()
+        return {int(j) for j in np.unique(corpus.juan_id)} & corpus.live_juans
+
+    def indexed_juans(self) -> dict[int, tuple[int, int, int]]:
+        corpus = self._corpus()
+        return {j: tuple(corpus.juans[j]) for j in corpus.live_juans}
 
     def passages_by_juan(self) -> dict[int, set[tuple[str, str]]]:
         out: dict[int, set[tuple[str, str]]] = {}
@@ -471,6 +501,8 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         wanted = np.zeros(len(LAYERS), dtype=bool)
         wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
         allowed = wanted[corpus.layer]
+        if corpus.live is not None:  # passages of superseded juan versions are never seen
+            allowed &= corpus.live
         for name, value in (("work_id", query.work_id), ("juan_number", query.juan_number),
                             ("chapter_id", query.chapter_id)):
             if value is not None:

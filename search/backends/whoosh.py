@@ -25,7 +25,8 @@ from whoosh.query import And, Or, Term
 from search.analysis import GramTokenizer, match_passage, term_lookups
 from search.documents import SearchDocument
 
-from .base import BaseSearchBackend, Hit, HitPassage, SearchQuery, SearchResults
+from .base import (BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults, entries_of,
+                   juans_to_drop, live_juans)
 from .generations import GenerationStore
 
 def _patch_whoosh_length_lookup():
@@ -65,6 +66,7 @@ def make_schema() -> Schema:
         layer=ID(stored=True),
         work_id=NUMERIC(stored=True),
         juan_id=NUMERIC(stored=True),
+        juan_version=NUMERIC(stored=True, bits=64),
         juan_number=NUMERIC(stored=True),
         chapter_id=NUMERIC(stored=True),
         # Existence only: no frequencies, positions or field lengths (candidates are verified).
@@ -81,11 +83,38 @@ def make_schema() -> Schema:
     )
 
 
+#: The ``layer`` of the one marker document per juan that records its ``JuanEntry``
+#: (version, work, number), passages or not; never a search hit (no grams, no layer asked for).
+JUAN_MARKER = "juan"
+
+
 def _fields(doc: SearchDocument) -> dict:
     fields = {name: getattr(doc, name) for name in STORED_FIELDS}
     fields["piece_starts"] = json.dumps(doc.piece_starts)
     fields["grams"] = doc.text
+    fields["juan_version"] = doc.juan_version
     return fields
+
+
+def _marker(juan_id: int, entry) -> dict:
+    version, work_id, number = entry
+    return {"doc_id": f"juan:{juan_id}", "layer": JUAN_MARKER, "juan_id": juan_id, "juan_version": version,
+            "work_id": work_id, "juan_number": number}
+
+
+def _juan_table(searcher) -> dict:
+    """``{juan_id: JuanEntry}`` of every juan the index holds (its marker documents),
+    kept on the searcher (a searcher sees one commit)."""
+    table = getattr(searcher, "_juan_table", None)
+    if table is None:
+        if "juan_version" not in searcher.schema.names():
+            raise SearchError("the search index was written by an older version of the Whoosh backend; "
+                              "run `python manage.py rebuild_index` to build it again")
+        table = {f["juan_id"]: (f["juan_version"], f["work_id"], f["juan_number"])
+                 for f in searcher.documents(layer=JUAN_MARKER)}
+        searcher._juan_table = table
+        searcher._live_juans = live_juans(table)
+    return table
 
 
 class WhooshBackend(GenerationStore, BaseSearchBackend):
@@ -160,46 +189,60 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
             try:
                 ix = whoosh_index.open_dir(str(gen))
                 writer = ix.writer(limitmb=256)
-                n, juans = 0, set()
+                entries = {}
                 for doc in documents:
                     writer.add_document(**_fields(doc))
-                    juans.add(doc.juan_id)
-                    n += 1
+                    if doc.juan_id not in entries:
+                        entries[doc.juan_id] = (doc.juan_version, doc.work_id, doc.juan_number)
                 for _ in range(10 if catch_up else 0):
-                    remove, add = catch_up(set(juans))
-                    if not remove and not add:
+                    remove, add, written = catch_up(dict(entries))
+                    add = list(add)
+                    written = {**entries_of(add), **written}
+                    if not remove and not written:
                         break
-                    for jid in remove:
+                    gone = juans_to_drop(entries, remove, written)
+                    for jid in gone:
                         writer.delete_by_term("juan_id", jid)
-                        juans.discard(jid)
                     for doc in add:
                         writer.add_document(**_fields(doc))
-                        juans.add(doc.juan_id)
+                    entries = {j: e for j, e in entries.items() if j not in gone} | written
+                for jid, entry in entries.items():
+                    writer.add_document(**_marker(jid, entry))
                 writer.commit()
-                n = whoosh_index.open_dir(str(gen)).doc_count()
+                n = whoosh_index.open_dir(str(gen)).doc_count() - len(entries)
             except BaseException:
                 shutil.rmtree(gen, ignore_errors=True)
                 raise
             self._swap_in(gen)
             return n
 
-    def replace_juans(self, remove_juan_ids, documents) -> int:
+    def update(self, plan) -> int:
         self._ensure()
         with self._writer_lock():
             ix = whoosh_index.open_dir(os.path.realpath(self.current_link))
+            with ix.searcher() as searcher:
+                table = dict(_juan_table(searcher))
+                live = searcher._live_juans
+            indexed = {j: table[j] for j in live}
+            remove, documents, written = plan(dict(indexed))
+            added = list(documents)
+            written = {**entries_of(added), **written}
+            gone = juans_to_drop(indexed, remove, written) | (set(table) - live)
+            if not (gone & set(table)) and not added and not written:
+                return 0
             writer = ix.writer(timeout=self.lock_timeout, limitmb=256)
-            n = 0
             try:
-                for jid in remove_juan_ids:
+                for jid in gone:
                     writer.delete_by_term("juan_id", jid)
-                for doc in documents:
+                for jid, entry in written.items():
+                    writer.add_document(**_marker(jid, entry))
+                for doc in added:
                     writer.add_document(**_fields(doc))
-                    n += 1
                 writer.commit()
             except BaseException:
                 writer.cancel()
                 raise
-            return n
+            return len(added)
 
     # -- reading -------------------------------------------------------------------------
     def version(self) -> str | None:
@@ -209,20 +252,33 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
             return None
         return f"{name}.{self._open().latest_generation()}"
 
+    def _passages(self, searcher):
+        """Stored fields of every passage readers see."""
+        _juan_table(searcher)
+        live = searcher._live_juans
+        for fields in searcher.all_stored_fields():
+            if fields["layer"] != JUAN_MARKER and fields["juan_id"] in live:
+                yield fields
+
     def document_count(self) -> int:
         with self._searcher() as searcher:
-            return searcher.doc_count()
+            return sum(1 for _ in self._passages(searcher))
 
     def passages_by_juan(self) -> dict[int, set[tuple[str, str]]]:
         out: dict[int, set[tuple[str, str]]] = {}
         with self._searcher() as searcher:
-            for fields in searcher.all_stored_fields():
+            for fields in self._passages(searcher):
                 out.setdefault(fields["juan_id"], set()).add((fields["doc_id"], fields["text"]))
         return out
 
     def juan_ids(self) -> set[int]:
         with self._searcher() as searcher:
-            return {fields["juan_id"] for fields in searcher.all_stored_fields()}
+            return {fields["juan_id"] for fields in self._passages(searcher)}
+
+    def indexed_juans(self) -> dict[int, tuple[int, int, int]]:
+        with self._searcher() as searcher:
+            table = _juan_table(searcher)
+            return {j: table[j] for j in searcher._live_juans}
 
     def search(self, query: SearchQuery) -> SearchResults:
         clauses = []
@@ -241,9 +297,11 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
         results = SearchResults(query=query)
         width = query.context
         with self._searcher() as searcher:
+            _juan_table(searcher)
+            live = searcher._live_juans  # passages of superseded juan versions are never seen
             for docnum in searcher.docs_for_query(And(parts)):
                 f = searcher.stored_fields(docnum)
-                if f["layer"] not in query.layers:
+                if f["layer"] not in query.layers or f["juan_id"] not in live:
                     continue
                 text = f["text"]
                 spans = match_passage(query.parsed, text, query.exact)

@@ -131,7 +131,8 @@ class Command(BaseCommand):
                 failed_reindexes.append((None, None, str(exc)))
         if failed_reindexes:
             self.stderr.write(f"warning: the search index could not be updated for {len(failed_reindexes)} juans "
-                              f"({failed_reindexes[0][2]}); the texts are stored. Run "
+                              f"({failed_reindexes[0][2]}); the texts are stored. The next import or index write, "
+                              f"or the next start of the server, repairs it; to repair it now, run "
                               f"`python manage.py check_index --repair` when the index is free.")
         if failures:
             raise CommandError(f"{len(failures)} of {len(files)} files rejected; nothing was stored from them")

@@ -25,6 +25,9 @@ class Command(BaseCommand):
         parser.add_argument("--sort", choices=["text", "relevance"], default="text")
 
     def handle(self, *args, **opts):
+        from search.apps import sync_at_start
+
+        sync_at_start()  # an index left behind by an interrupted update is repaired first
         layer = LAYER_ALIASES.get(opts["layer"], opts["layer"])
         try:
             query = SearchQuery(" ".join(opts["query"]), layers=LAYER_GROUPS[layer], exact=opts["exact"],
