@@ -15,3 +15,8 @@ class TextFormatError(ValueError):
         self.column = column
         self.message = message
         super().__init__(f"{self.path}:{line}:{column}: {message}")
+
+
+class NoTextError(TextFormatError):
+    """A file that holds a header and no text (Kanripo has such files): importers skip it
+    with a notice instead of refusing the run. Located like ``TextFormatError``."""

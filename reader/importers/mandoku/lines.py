@@ -1,0 +1,93 @@
+"""Step 2 of reading a mandoku file: printed lines and their layout.
+
+A Kanripo file prints one line of the edition per source line, ended by ``¶``; U+3000
+indents a line; ``<pb:ID_EDITION_JJJ-NNa>`` marks a page break (on a line of its own or
+inside one); ``&KRnnnn;`` stands for a character Unicode lacks (SOURCES.md, "kanripo/").
+This module says which lines carry only layout, and builds pieces whose text and layout
+(markup of the printed page, see ``reader.importers.document.Layout``) are kept apart so
+that the file can be written back byte for byte. Pure: no ORM, no I/O.
+"""
+from __future__ import annotations
+
+import re
+
+from ..document import PieceDoc
+
+IDEO_SPACE = "\u3000"
+PILCROW = "¶"
+
+PB = re.compile(r"<pb:([^<>()¶\s]*)>")
+ENTITY = re.compile(r"&KR\d+;")
+#: A line that holds page breaks only (with indentation and pilcrows).
+PB_ONLY = re.compile(r"^[\u3000 ]*(?:<pb:[^<>()¶\s]*>[\u3000 ¶]*)+$")
+#: A blank printed line: nothing but U+3000, spaces and pilcrows.
+BLANK = re.compile(r"^[\u3000 ¶]*$")
+
+
+def layout_only(s: str) -> bool:
+    """Whether ``s`` holds nothing but page breaks, U+3000, spaces and pilcrows."""
+    return not PB.sub("", s).strip(IDEO_SPACE + PILCROW + " ")
+
+
+def split_indent(line: str) -> tuple[str, str]:
+    """``(indentation, rest)``: the leading U+3000 of a printed line and what follows."""
+    stripped = line.lstrip(IDEO_SPACE)
+    return line[: len(line) - len(stripped)], stripped
+
+
+def add_layout(layout: list[tuple[int, str]], offset: int, raw: str) -> None:
+    """Append ``raw`` at ``offset``, merging with an entry already at that offset."""
+    if not raw:
+        return
+    if layout and layout[-1][0] == offset:
+        layout[-1] = (offset, layout[-1][1] + raw)
+    else:
+        layout.append((offset, raw))
+
+
+class PieceBuilder:
+    """A piece under construction: text in chunks (so long pieces build in linear time)
+    and its layout, offsets counting code points of the text written so far.
+
+    ``kind`` is a piece kind of ``document`` (TEXT, NOTE, LABEL, RECORD, RECORD_NOTE);
+    ``line`` the 1-based source line it starts on; ``layer``/``layer_name`` as in
+    ``PieceDoc`` (set by the layer step)."""
+
+    __slots__ = ("kind", "chunks", "n", "layout", "line", "layer", "layer_name")
+
+    def __init__(self, kind: str, line: int):
+        self.kind = kind
+        self.chunks: list[str] = []
+        self.n = 0
+        self.layout: list[tuple[int, str]] = []
+        self.line = line
+        self.layer = ""
+        self.layer_name = ""
+
+    def text(self, s: str) -> None:
+        """Append text."""
+        self.chunks.append(s)
+        self.n += len(s)
+
+    def lay(self, raw: str) -> None:
+        """Append layout at the current end of the text."""
+        add_layout(self.layout, self.n, raw)
+
+    def build(self) -> PieceDoc:
+        """The finished ``PieceDoc``."""
+        return PieceDoc(self.kind, "".join(self.chunks), layout=self.layout, layer=self.layer,
+                        layer_name=self.layer_name)
+
+
+class FixedBuilder:
+    """A closer or chapter heading: fixed content plus layout (trailing at its end)."""
+
+    __slots__ = ("content", "layout")
+
+    def __init__(self, content: str):
+        self.content = content
+        self.layout: list[tuple[int, str]] = []
+
+    def lay(self, raw: str) -> None:
+        """Append layout after the content."""
+        add_layout(self.layout, len(self.content), raw)

@@ -1,0 +1,329 @@
+"""Reading a mandoku file: the steps put together (``parse_mandoku``).
+
+Steps, each in its own module with its own tests:
+
+1. ``header``: the org header, printed header and closing line, and the metadata;
+2. ``lines``: printed lines and their layout (¶, indentation, ``<pb:…>``);
+3. ``smallprint``: notes ``(…)`` within and across printed lines;
+4. ``layers`` (after the structure): commentary layers of the 注疏 editions;
+5. ``structure``: chapters, sections, closers, paragraphs.
+
+This module holds the line loop (``_Parser.scan_body``), which feeds every printed line
+to the step that owns it and keeps each character either in a piece's text or in a
+layout list (see the package docstring for the attachment rule).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument
+from ..errors import NoTextError, TextFormatError
+from ..source import split_source_lines
+from .header import PROPERTY, ORG_HEADING, fill_metadata, read_header_block
+from .lines import (
+    BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
+)
+from .smallprint import TOKEN, TOKEN_TLS, continues, scan_line
+from .structure import (
+    CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, split_tags,
+)
+
+
+def _cont(c, indent: int, mode: str):
+    """What a scanned line ended with, as the next line sees it: ``(kind, piece, indent,
+    mode, open_at)``, or None."""
+    if not c:
+        return None
+    return (c[0], c[1], indent, mode, c[2] if c[0] == "open" else None)
+
+
+def parse_mandoku(text: str, path: str, readme: str | None = None) -> JuanDocument:
+    """Parse ``text`` (decoded, BOM allowed) of the mandoku file at ``path``.
+
+    ``path`` names the file in errors and gives the juan's sequence number
+    (``KR1d0086_002.txt`` → 2) and ID when the header lacks them; ``readme`` is the text of
+    the folder's ``Readme.org``, whose table names juans (and, in the tls editions,
+    sections: ``1.1 〈大宰〉``).
+
+    Metadata: ``work_title`` from ``#+TITLE`` (without `` / EDITION``), ``kanripo_id`` from
+    ``#+PROPERTY: ID`` (else the page ids or the file name), ``edition`` from
+    ``BASEEDITION`` or ``WITNESS`` (else the page ids), ``juan_label`` from the Readme
+    table, ``#+PROPERTY: JUAN`` (non-numeric values; several parts are joined with ・ and
+    listed in ``juan_parts``), the title line (卷第一) or the first org heading;
+    ``juan_number`` from a 卷 label (卷十 → 10), else the file's sequence number;
+    author, native place and dynasty from the title line's byline. ``source_format`` is
+    ``"mandoku"``. Pieces carry their commentary layer (see ``layers``).
+
+    Raises ``TextFormatError`` (see the package docstring).
+    """
+    return _Parser(text, path, readme).parse()
+
+
+class _Parser:
+    def __init__(self, text: str, path: str, readme: str | None):
+        self.path = str(path)
+        self.doc = JuanDocument(source_name=Path(self.path).name, source_format=MANDOKU)
+        if text.startswith("\ufeff"):
+            self.doc.bom = True
+            text = text[1:]
+        self.text = text
+        self.readme = readme
+        self.header = None
+
+    def error(self, line: int, column: int, message: str):
+        raise TextFormatError(self.path, line, column, message)
+
+    def scan_line(self, s, tokens_re, lineno, col0, out, text_kind, note_kind, lead, term, cont, last,
+                  open_at=None):
+        return scan_line(s, tokens_re, lineno, col0, out, text_kind, note_kind, lead, term, cont, last,
+                         self.path, open_at)
+
+    def parse(self) -> JuanDocument:
+        doc = self.doc
+        lines, doc.newline, doc.final_newline = split_source_lines(self.text, self.path)
+        nl = doc.newline
+        self.header, n_props = read_header_block(self.text, lines)
+        head_end, found = self.header.read_header(lines, n_props, len(lines), first=True)
+        trailer_start = self.header.find_trailer(lines, head_end)
+        doc.header_lines = lines[:head_end]
+        doc.trailer_lines = lines[trailer_start:]
+        section_names = fill_metadata(doc, self.header, found, self.text, self.path, self.readme)
+        units = self.scan_body(lines, head_end, trailer_start, nl)
+        group(doc, units, section_names, self.header.tls)
+        if not doc.sections:
+            line = head_end + 1 if head_end < len(lines) else max(len(lines), 1)
+            raise NoTextError(self.path, line, 1, "no text: the file has a header but no main text")
+        split_tags(doc, self.path)
+        return doc
+
+    def scan_body(self, lines: list[str], start: int, end: int, nl: str) -> list[Unit]:
+        """Pass 1: lines → units, attaching every character to a piece or a layout list."""
+        final_nl = self.doc.final_newline
+        n_lines = len(lines)
+        tokens_re = TOKEN_TLS if self.header.tls else TOKEN
+        units: list[Unit] = []
+        pending: list[str] = []          # layout waiting for the next element
+        last = None                      # last element (a PieceBuilder or FixedBuilder): gets trailing layout
+        cont = None                      # ("text" | "note", piece, indent, mode) the last line ended with
+        unit: Unit | None = None        # the unit that takes continuation lines
+        mode = "main"                    # "main" | "record"
+        record_indent = -1
+        closer_unit: Unit | None = None
+        para_break = True                # the next content line starts a paragraph
+        at_start = True                  # at a section start (chapter lines allowed)
+        ji_mode = False                  # a bare 記 line was seen: indented 記… lines close sections
+        prev_indent = -1
+        in_label = False                 # in a label paragraph (經(…) and the lines continuing its note)
+        line_indent = None               # indentation of the previous content line (None after a blank)
+
+        def flush_trailing():
+            nonlocal pending
+            if pending and last is not None:
+                last.lay("".join(pending))
+                pending = []
+
+        i = start
+        while i < end:
+            line = lines[i]
+            lineno = i + 1
+            term = nl if (i < n_lines - 1 or final_nl) else ""
+            raw = line + term
+            # ---- a line inside small print left open on an earlier line ----
+            if cont is not None and cont[0] == "open":
+                indent_str, stripped = split_indent(line)
+                indent = len(indent_str)
+                lead = "".join(pending) + indent_str
+                pending = []
+                record = cont[3] == "record"
+                target = closer_unit.record_units[-1] if record else unit.pieces
+                kinds = (RECORD, RECORD_NOTE) if record else (TEXT, NOTE)
+                last, c = self.scan_line(stripped, tokens_re, lineno, indent, target, *kinds, lead, term, cont,
+                                         last, open_at=cont[4])
+                if not record:
+                    unit.lines += 1
+                cont = _cont(c, indent, cont[3])
+                prev_indent = line_indent = indent
+                i += 1
+                continue
+            # ---- layout-only lines ----
+            if line.startswith("#"):
+                m = PROPERTY.match(line)
+                if m and line.startswith("#+PROPERTY: JUAN") and i > start:
+                    # A new part of the juan: the layout before it stays behind.
+                    flush_trailing()
+                    part_value = line.split("JUAN", 1)[1].strip()
+                    j, _ = self.header.read_header(lines, i + 1, end, first=False)
+                    pending = [lines[k] + (nl if (k < n_lines - 1 or final_nl) else "") for k in range(i, j)]
+                    chapter = ChapterDoc(title=part_value, heading=None)
+                    units.append(Unit("part", lineno, chapter=chapter))
+                    cont, unit, mode, closer_unit = None, None, "main", None
+                    para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+                    line_indent = None
+                    i = j
+                    continue
+                pending.append(raw)
+                i += 1
+                continue
+            if PB_ONLY.match(line):
+                pending.append(raw)
+                i += 1
+                continue
+            if BLANK.match(line) or (not self.header.tls and "(" not in line and self.header.closing_line(line)):
+                pending.append(raw)
+                para_break = True
+                cont, mode, line_indent = None, "main", None
+                i += 1
+                continue
+            stripped = line.lstrip(IDEO_SPACE)
+            indent_str = line[: len(line) - len(stripped)]
+            indent = len(indent_str)
+            is_closer = False
+            # A closer is indented, and indented differently from the line before it: a 右
+            # line in a block of text at its own indentation is that text wrapping.
+            if indent and not self.header.tls and indent != line_indent and (
+                    stripped.startswith("右") or (ji_mode and stripped.startswith("記"))):
+                closer_m = CLOSER.match(stripped)
+                is_closer = bool(closer_m) and (stripped.startswith("右") or bool(JI_CLOSER.fullmatch(stripped)))
+            line_indent = indent
+            if mode == "record" and not (indent == record_indent and not is_closer):
+                mode, closer_unit = "main", None
+                para_break = True
+
+            # ---- record continuation lines (same indentation as their closer) ----
+            if mode == "record":
+                lead = "".join(pending) + indent_str
+                pending = []
+                cont_arg = continues(cont, stripped, indent, "record")
+                current = closer_unit.record_units[-1]
+                if cont_arg is None or (cont_arg[0] == "text" and sum(x.n for x in current) >= UNIT_LIMIT):
+                    if cont_arg is not None:
+                        closer_unit.forced_records.add(len(closer_unit.record_units))
+                    cont_arg = None
+                    closer_unit.record_units.append([])
+                last, c = self.scan_line(stripped, tokens_re, lineno, indent, closer_unit.record_units[-1], RECORD,
+                                         RECORD_NOTE, lead, term, cont_arg, last)
+                cont = _cont(c, indent, "record")
+                i += 1
+                continue
+
+            # ---- headings ----
+            heading = None
+            if stripped.startswith("*") and ORG_HEADING.match(line):
+                m = ORG_HEADING.match(line)
+                heading = (line, ChapterDoc(title=m["title"], heading=line))
+            elif self.header.tls and TLS_HEADING.match(line):
+                m = TLS_HEADING.match(line)
+                heading = (line, ChapterDoc(title=m["title"], heading=line))
+            elif at_start and not indent and line.endswith(PILCROW):
+                m = CHAPTER_LINE.match(line[:-1])
+                if m and "<" not in line:
+                    heading = (line[:-1], ChapterDoc(title=m["title"], category=m["category"].strip(IDEO_SPACE),
+                                                     heading=line[:-1]))
+            if heading:
+                content, chapter = heading
+                fixed = FixedBuilder(content)
+                add_layout(fixed.layout, 0, "".join(pending))
+                pending = []
+                fixed.lay(line[len(content):] + term)
+                chapter.heading_layout = fixed.layout
+                units.append(Unit("heading", lineno, chapter=chapter))
+                last = fixed
+                cont, unit = None, None
+                para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+                line_indent = None
+                i += 1
+                continue
+
+            # ---- closers ----
+            if is_closer:
+                flush_trailing()
+                closer = FixedBuilder(closer_m["closer"])
+                add_layout(closer.layout, 0, "".join(pending) + indent_str)
+                pending = []
+                cu = Unit("closer", lineno, closer=closer, title=closer_m["title"], indent=indent)
+                units.append(cu)
+                rest = stripped[len(closer_m["closer"]):]
+                sep = rest[: len(rest) - len(rest.lstrip(IDEO_SPACE + " "))]
+                body = rest[len(sep):]
+                last = closer
+                cont, unit = None, None
+                if body and not layout_only(body):
+                    cu.separator = sep
+                    col0 = indent + len(closer_m["closer"]) + len(sep)
+                    cu.record_units.append([])
+                    last, c = self.scan_line(body, tokens_re, lineno, col0, cu.record_units[-1], RECORD,
+                                             RECORD_NOTE, "", term, None, last)
+                    cont = _cont(c, indent, "record")
+                    mode, record_indent, closer_unit = "record", indent, cu
+                else:
+                    closer.lay(rest + term)
+                para_break, at_start, prev_indent, in_label = True, True, -1, False
+                i += 1
+                continue
+
+            # ---- content lines ----
+            label = None
+            number = ""
+            bare = stripped.rstrip(PILCROW)
+            if not self.header.tls:
+                for lab in LABELS:
+                    if bare == lab or stripped.startswith(lab + "("):
+                        label = lab
+                        break
+            elif para_break or in_label:
+                m = TLS_NUMBER.match(stripped)
+                if m:
+                    number = m.group(0)
+            if label == "記" and bare == "記":
+                ji_mode = True
+            label_closed = in_label and not (cont and cont[0] == "note")
+            new_para = para_break or label_closed or label is not None or bool(number) or (
+                not self.header.tls and indent != prev_indent)
+            cont_arg = None
+            forced = False
+            if not para_break and label is None and not number:
+                cont_arg = continues(cont, stripped, indent, "main", new_para)
+                if cont_arg and cont_arg[0] == "text" and unit is not None and unit.size() >= UNIT_LIMIT:
+                    cont_arg = None
+                    forced = True
+            if cont_arg is None:
+                unit = Unit("para", lineno, new_para=new_para, indent=indent, label=label is not None,
+                             number=number.rstrip("."), forced=forced)
+                units.append(unit)
+                in_label = label is not None
+            else:
+                unit.lines += 1
+            lead = "".join(pending) + indent_str
+            pending = []
+            col0 = indent
+            body = stripped
+            if label or number:
+                head = label or number
+                piece = PieceBuilder(LABEL, lineno)
+                add_layout(piece.layout, 0, lead)
+                piece.text(head)
+                unit.pieces.append(piece)
+                last = piece
+                lead = ""
+                body = stripped[len(head):]
+                col0 += len(head)
+            last, c = self.scan_line(body, tokens_re, lineno, col0, unit.pieces, TEXT, NOTE, lead, term,
+                                     cont_arg, last)
+            cont = _cont(c, indent, "main")
+            para_break, at_start, prev_indent = False, False, indent
+            i += 1
+        if cont is not None and cont[0] == "open":
+            line, column = cont[4]
+            self.error(line, column + 1, "( is never closed: the small print opened here runs to the end of "
+                                         "the text without its )")
+        # End of the body: what is left stays with the last element.
+        if pending:
+            if last is not None:
+                last.lay("".join(pending))
+            else:
+                units.append(Unit("para", start + 1, new_para=True))
+                p = PieceBuilder(TEXT, start + 1)
+                p.lay("".join(pending))
+                units[-1].pieces.append(p)
+        return units
+

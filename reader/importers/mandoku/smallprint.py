@@ -1,0 +1,147 @@
+"""Step 3 of reading a mandoku file: small print (notes) within printed lines.
+
+Small print is written ``(…)``, with ``/`` between its two printed columns
+(``(將有/君乃)``); 孟子注疏 and 論語注疏 write it as one ``(…)`` without ``/``
+(SOURCES.md, "kanripo-jingbu/"). Two ways a note goes on past a printed line:
+
+* closed and reopened: ``…)¶`` at the end of one line and ``(…`` at the start of the next
+  at the same indentation (most WYG files): one note, joined by the parser (see
+  ``continues``);
+* left open: ``(`` on one printed line and ``)`` on a later one (論語注疏 KR1h0007,
+  孟子注疏 KR1h0003, 論語集解義疏 KR1h0006, 四書大全 KR1h0043, files of 毛詩注疏 and
+  經典釋文). ``scan_line`` then returns ``("open", note)`` and the next line goes on inside
+  the note; its line end, page breaks and indentation become the note's layout. A
+  next line that starts with ``(`` reopens it (the ``)`` was lost: 經典釋文 KR1g0003_024).
+
+Notes do not nest: a ``(`` inside an open note, a ``)`` without ``(`` and a ``<pb:`` without
+``>`` are errors with line and column. In the tls editions (``BASEEDITION tls``) there is
+no small print: ``( ) /`` are text (``TOKEN_TLS``). Pure: no ORM, no I/O.
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import TextFormatError
+from .lines import PILCROW, PieceBuilder
+
+#: Tokens of a content line: page break, pilcrows, note markup, an ideographic
+#: description sequence in [] (text, its () and / are not markup), a run of text.
+TOKEN = re.compile(r"<pb:[^<>()¶\s]*>|<pb:|¶+|[()/]|\[[^\]\n]*\]|[^<¶()/\[]+|[<\[]")
+TOKEN_TLS = re.compile(r"<pb:[^<>()¶\s]*>|<pb:|¶+|\[[^\]\n]*\]|[^<¶\[]+|[<\[]")
+
+
+def continues(cont, stripped: str, indent: int, mode: str, new_para: bool = False):
+    """The ``cont`` a line continues: a note if the last line ended with ``)`` and this one
+    (at the same indentation) starts with ``(``; a text run if both sides are text and no
+    paragraph starts here. ``cont`` is ``(kind, piece, indent, mode)`` or None."""
+    if not cont or cont[3] != mode or cont[2] != indent:
+        return None
+    if cont[0] == "note":
+        return cont if stripped.startswith("(") else None
+    if cont[0] != "text" or stripped.startswith("(") or new_para:
+        return None
+    return cont
+
+
+def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: str, note_kind: str,
+              lead: str, term: str, cont, last, path: str, open_at: tuple[int, int] | None = None):
+    """Tokenize the rest ``s`` of line ``lineno`` (starting at 0-based column ``col0``),
+    appending ``PieceBuilder`` pieces of ``text_kind`` and ``note_kind`` to ``out``.
+
+    ``lead`` is layout before the first token, ``term`` the line end; ``cont`` the piece
+    this line continues: ``("text", piece, …)``, ``("note", piece, …)`` (the line starts
+    with the ``(`` that reopens it) or ``("open", piece, …)`` (a note left open on an
+    earlier line; ``open_at`` is its ``(line, column)``). ``last`` is the element that gets
+    trailing layout when the line holds no piece.
+
+    Returns ``(last element, ended)`` where ``ended`` is ``("text"|"note", piece)`` for what
+    the line ended with, ``("open", piece, (line, column))`` for a note still open, or None.
+    Raises ``TextFormatError`` for a nested ``(``, a ``)`` without ``(`` and a ``<pb:``
+    without ``>``.
+    """
+    note = None
+    current = None  # the open text piece
+    line_pending = lead
+    pos = 0
+    open_line, open_col = lineno, 0
+    ended = None
+    if cont is not None:
+        kind, piece = cont[0], cont[1]
+        if kind == "note":
+            # s starts with "(": the join ")¶\n…(" goes inside the note.
+            piece.lay(lead + "(")
+            line_pending = ""
+            note = piece
+            open_col = col0
+            pos = 1
+        elif kind == "open":
+            # A line that starts with ( while small print is open reopens it: the line
+            # before lost its ) (經典釋文 KR1g0003_024 line 274 closes with a full-width ）).
+            pos = 1 if s.startswith("(") else 0
+            piece.lay(lead + s[:pos])
+            line_pending = ""
+            note = piece
+            open_line, open_col = open_at or (lineno, col0)
+        else:
+            current = piece
+    for m in tokens_re.finditer(s, pos):
+        tok = m.group(0)
+        c = tok[0]
+        if c == "<" and tok.startswith("<pb:") or c == PILCROW:
+            if tok == "<pb:":
+                raise TextFormatError(path, lineno, col0 + m.start() + 1, "<pb: without a closing >")
+            if note is not None:
+                note.lay(tok)
+            else:
+                line_pending += tok
+            continue
+        if tok == "(":
+            if note is not None:
+                where = f"line {open_line}, column {open_col + 1}" if open_line != lineno else f"column {open_col + 1}"
+                raise TextFormatError(
+                    path, lineno, col0 + m.start() + 1,
+                    f"( is not closed before the next ( at column {col0 + m.start() + 1} "
+                    f"(notes cannot nest; the open one is at {where})")
+            note = PieceBuilder(note_kind, lineno)
+            note.lay(line_pending + "(")
+            line_pending = ""
+            out.append(note)
+            current = None
+            open_line, open_col = lineno, col0 + m.start()
+            ended = None
+            continue
+        if tok == ")":
+            if note is None:
+                raise TextFormatError(path, lineno, col0 + m.start() + 1, ") without a matching (")
+            note.lay(")")
+            last = note
+            ended = ("note", note)
+            note = None
+            continue
+        if tok == "/" and note is not None:
+            note.lay("/")
+            continue
+        # text
+        if note is not None:
+            note.text(tok)
+            continue
+        if current is None:
+            current = PieceBuilder(text_kind, lineno)
+            out.append(current)
+        current.lay(line_pending)
+        line_pending = ""
+        current.text(tok)
+        last = current
+        ended = ("text", current)
+    if note is not None:
+        # Small print goes on past this printed line: the line end is the note's layout.
+        note.lay(line_pending + term)
+        return note, ("open", note, (open_line, open_col))
+    tail = line_pending + term
+    if last is None:
+        return last, None
+    if tail:
+        target = ended[1] if ended else (current or last)
+        target.lay(tail)
+        last = target
+    return last, ended

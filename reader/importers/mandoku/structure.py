@@ -1,0 +1,249 @@
+"""Step 5 of reading a mandoku file: structure (chapters, sections, closers, paragraphs).
+
+Sections end at closers: an *indented* line beginning with 右 and a title
+(``　　右戒百官¶``), indented differently from the line before it (a line that merely
+begins with 右 because the printed text wrapped there stays text). After a bare ``記``
+label line, indented ``記…`` lines close sections too (儀禮鄭註句讀). Text after the
+closer's title on the same line (and on following lines at the closer's indentation)
+is the section's records (RECORD / RECORD_NOTE).
+
+Chapters: a chapter line (``大射儀　　　　嘉禮十五``) at a section start, an org heading
+(``** 2 桓公``), a tls heading (``A1.1《隱公元年經》``) and a mid-file ``#+PROPERTY: JUAN``.
+
+Texts without closers (and over-long stretches between closers) are cut into sections
+at headings, numbered paragraphs, short heading lines and paragraph starts, never larger
+than about ``HARD_LIMIT`` characters (see ``group_run``). Pure: no ORM, no I/O.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..document import LABEL, NOTE, NOTE_KINDS, RECORD, TEXT, ChapterDoc, JuanDocument, SectionDoc
+from ..siku import MAIN_NOTE_TAG
+from .lines import FixedBuilder, PieceBuilder, add_layout
+
+#: Size of a derived section, in characters of text and notes: sections without closers
+#: are cut at the next paragraph start after ``SOFT_LIMIT`` characters, and any section
+#: (closed ones too) at the next clean line break after ``HARD_LIMIT``. The largest
+#: closed section of 禮書綱目 卷十 has about 1,300 characters.
+SOFT_LIMIT = 1200
+HARD_LIMIT = 2400
+#: A run of main text continues across printed lines only while its unit holds fewer
+#: than ``UNIT_LIMIT`` characters; after that a new piece starts at the next line, so that
+#: long paragraphs without notes can still be cut into sections at a line break.
+UNIT_LIMIT = 600
+#: A short one-line paragraph (a heading such as 喪期一 or 小祥) names the section it opens.
+HEADING_MAX = 12
+#: Whole-line labels (as 經 in the seed form; 補 opens supplementary texts in 禮書綱目).
+LABELS = ("經", "傳", "記", "補")
+
+TLS_HEADING = re.compile(r"^(?P<num>[A-Z]?[\d.]*)《(?P<title>[^》]+)》$")
+TLS_NUMBER = re.compile(r"^(?:[A-Z]\d+(?:\.\d+)*|\d+(?:\.\d+)+)\.?(?=\S)")
+CHAPTER_LINE = re.compile(r"^(?P<title>[^\s()<¶右][^\s()<¶]{0,9})(?P<sep>\u3000+)(?P<category>[^\s()<¶][^()<¶]{0,15}?)$")
+CLOSER = re.compile(r"^(?P<closer>[右記](?P<title>[^\u3000 ()<¶]+))")
+JI_CLOSER = re.compile(r"記[^\u3000 ()<¶]{1,20}¶?")
+TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000]+)(?P<tag>[^ \u3000()]{1,12})$", re.S)
+
+
+@dataclass
+class Unit:
+    """A run of pieces between clean line boundaries (no piece crosses a unit boundary),
+    or a structural element (closer, heading, part)."""
+
+    kind: str  # "para" | "closer" | "heading" | "part"
+    line: int
+    pieces: list[PieceBuilder] = field(default_factory=list)
+    new_para: bool = False
+    indent: int = 0
+    lines: int = 1
+    label: bool = False
+    number: str = ""  # tls paragraph number
+    forced: bool = False  # a run of text cut at a line break only to bound the unit's size
+    # closer
+    closer: FixedBuilder | None = None
+    title: str = ""
+    separator: str = ""
+    record_units: list[list[PieceBuilder]] = field(default_factory=list)  # records between clean line breaks
+    forced_records: set = field(default_factory=set)  # indexes of record units that continue a text run
+    # heading / part
+    chapter: ChapterDoc | None = None
+
+    def size(self) -> int:
+        return sum(p.n for p in self.pieces) + sum(p.n for u in self.record_units for p in u)
+
+
+
+def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], tls: bool) -> None:
+    """Units → ``doc.chapters``: chapters, sections and paragraphs (see ``group_run``)."""
+    chapter = ChapterDoc()
+    chapters = [chapter]
+    run: list[Unit] = []
+    numbered_chapter = False  # a tls heading (A1.1《…》) groups the numbered paragraphs under it
+
+    def close_run(closer: Unit | None):
+        default = chapter.title if numbered_chapter else ""
+        for section in group_run(run, closer, section_names, default, headings=not tls):
+            chapter.sections.append(section)
+
+    for u in units:
+        if u.kind in ("heading", "part"):
+            close_run(None)
+            run = []
+            chapter = u.chapter
+            chapters.append(chapter)
+            numbered_chapter = bool(tls and chapter.heading and TLS_HEADING.match(chapter.heading))
+        elif u.kind == "closer":
+            close_run(u)
+            run = []
+        elif u.number and run and not numbered_chapter:
+            close_run(None)
+            run = [u]
+        else:
+            run.append(u)
+    close_run(None)
+    doc.chapters = [c for c in chapters if c.sections or c.heading is not None or c.heading_layout]
+
+
+def split_tags(doc: JuanDocument, path: str) -> None:
+    """Split note source tags (``…稍屬  鄉射記``) and resolve 同上, in text order."""
+    last_source = ""
+    for section in doc.sections:
+        for piece in section.pieces + section.records:
+            if piece.kind not in NOTE_KINDS:
+                continue
+            m = TAG.match(piece.text)
+            if not m:
+                continue
+            tag = m["tag"]
+            if piece.kind == NOTE and not MAIN_NOTE_TAG.fullmatch(tag):
+                continue
+            piece.text, piece.tag_separator, piece.source_tag = m["body"], m["sep"], tag
+            source = last_source if tag == "同上" else tag
+            if tag == "同上" and not last_source:
+                doc.warnings.append(f"{path}: 同上 with no earlier source")
+            piece.source = source
+            last_source = source or last_source
+
+
+
+
+def extend_merging(pieces: list[PieceBuilder], more: list[PieceBuilder]) -> None:
+    """Append ``more`` to ``pieces``, joining a text run that was cut at a line break
+    (see ``UNIT_LIMIT``) back into one piece."""
+    if pieces and more and pieces[-1].kind == more[0].kind and more[0].kind in (TEXT, RECORD):
+        a, b = pieces[-1], more[0]
+        for offset, raw in b.layout:
+            add_layout(a.layout, a.n + offset, raw)
+        a.chunks.extend(b.chunks)
+        a.n += b.n
+        more = more[1:]
+    pieces.extend(more)
+
+
+def _n(pieces: list[PieceBuilder]) -> int:
+    return sum(p.n for p in pieces)
+
+
+def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], default_title: str = "",
+           headings: bool = True) -> list[SectionDoc]:
+    """Cut a run of paragraph units (between two hard boundaries) into sections.
+
+    A run closed by a closer is one section unless it grows beyond ``HARD_LIMIT``
+    characters. An open run (no closer: texts without 右 lines, front matter) starts a new
+    section at a label line (經 記 …), at a short heading line (喪期一, 小祥: a one-line
+    text-only paragraph of at most ``HEADING_MAX`` characters, which also names the
+    section) and at any paragraph start once the section holds ``SOFT_LIMIT`` characters;
+    any section is cut at the next clean line break once it holds ``HARD_LIMIT``.
+    """
+    if not run and closer is None:
+        return []
+    heading_like = []
+    for k, u in enumerate(run):
+        nxt = run[k + 1] if k + 1 < len(run) else None
+        heading_like.append(
+            headings and u.lines == 1 and len(u.pieces) == 1 and u.pieces[0].kind == TEXT
+            and u.pieces[0].n <= HEADING_MAX
+            and (nxt is None or nxt.new_para) and u.new_para and not u.label)
+    chunks: list[list[int]] = []
+    size = 0
+    only_headings = True
+    for k, u in enumerate(run):
+        start = not chunks
+        if not start:
+            if size and size + u.size() > HARD_LIMIT:
+                start = True
+            elif closer is None and u.new_para:
+                if (u.label and not u.number) or (heading_like[k] and not only_headings) or size >= SOFT_LIMIT:
+                    start = True
+        if start:
+            chunks.append([])
+            size = 0
+            only_headings = True
+        chunks[-1].append(k)
+        size += u.size()
+        only_headings = only_headings and heading_like[k]
+    sections: list[SectionDoc] = []
+    for c, chunk in enumerate(chunks):
+        section = SectionDoc(line=run[chunk[0]].line)
+        paragraphs: list[list[PieceBuilder]] = []
+        for j, k in enumerate(chunk):
+            u = run[k]
+            if j == 0 or u.new_para or not paragraphs:
+                paragraphs.append(list(u.pieces))
+            elif u.forced:
+                extend_merging(paragraphs[-1], u.pieces)
+            else:
+                paragraphs[-1].extend(u.pieces)
+        section.paragraphs = [[p.build() for p in para] for para in paragraphs]
+        first = run[chunk[0]]
+        if default_title:
+            section.title = default_title
+        elif first.number:
+            section.title = names.get(first.number, first.number)
+        else:
+            titles = []
+            for k in chunk:
+                if not heading_like[k]:
+                    break
+                titles.append(run[k].pieces[0])
+            if titles:
+                section.title = "".join(titles[-1].chunks)
+        sections.append(section)
+    if closer is not None:
+        if not sections:
+            sections.append(SectionDoc(line=closer.line))
+            size = 0
+        last = sections[-1]
+        last.closer = closer.closer.content
+        last.closer_layout = closer.closer.layout
+        last.title = closer.title
+        last.record_separator = closer.separator
+        # Records stay with their closer up to HARD_LIMIT; a longer 記 block goes on in
+        # sections of its own (record pieces as paragraphs, no closer).
+        units = closer.record_units
+        groups: list[list[PieceBuilder]] = []  # the closer's records, then one paragraph per extra section
+        for k, unit in enumerate(units):
+            if k and size and size + _n(unit) > HARD_LIMIT:
+                groups.append(list(unit))
+                size = 0
+            elif not groups:
+                groups.append(list(unit))
+            elif k in closer.forced_records:
+                extend_merging(groups[-1], unit)
+            else:
+                groups[-1].extend(unit)
+            size += _n(unit)
+        if groups:
+            last.records = [p.build() for p in groups[0]]
+        for group in groups[1:]:
+            extra = SectionDoc(title=closer.title, line=group[0].line if group else closer.line)
+            extra.paragraphs.append([p.build() for p in group])
+            sections.append(extra)
+        for s in sections[:-1]:
+            s.title = s.title or closer.title
+    # Numbered (tls) sections keep their name on every part.
+    if run and run[0].number:
+        for s in sections[1:]:
+            s.title = sections[0].title
+    return sections

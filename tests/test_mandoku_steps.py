@@ -1,0 +1,127 @@
+"""Each step of the mandoku parser on its own (reader/importers/mandoku/*): header and
+metadata, printed lines and layout, small print, structure. Pure: no database."""
+import pytest
+
+from reader.importers.document import NOTE, TEXT, JuanDocument
+from reader.importers.errors import NoTextError, TextFormatError
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.header import fill_metadata, read_header_block
+from reader.importers.mandoku.lines import PieceBuilder, layout_only, split_indent
+from reader.importers.mandoku.smallprint import TOKEN, scan_line
+from reader.importers.mandoku.structure import Unit, group
+
+from .conftest import SHARED
+
+JINGBU = SHARED / "corpus" / "kanripo-jingbu"
+HEAD = "# -*- mode: mandoku-view; -*-\n#+TITLE: 某書\n#+PROPERTY: ID KR9z0001\n#+PROPERTY: BASEEDITION WYG\n"
+
+
+# -- header and metadata -----------------------------------------------------------------
+
+def test_header_block_and_metadata():
+    text = HEAD + "#+PROPERTY: JUAN 卷三\n<pb:KR9z0001_WYG_003-1a>¶\n欽定四庫全書¶\n　某書卷三　　　宋朱熹撰¶\n甲乙¶\n"
+    lines = text.split("\n")[:-1]
+    header, n = read_header_block(text, lines)
+    assert (n, header.work, header.tls, header.prop("BASEEDITION"), header.prop("JUAN")) == (5, "某書", False, "WYG", "卷三")
+    end, found = header.read_header(lines, n, len(lines), first=True)
+    assert end == 8 and found["collection"] == "欽定四庫全書" and found["title"]["label"] == "卷三"
+    doc = JuanDocument()
+    assert fill_metadata(doc, header, found, text, "KR9z0001_003.txt", None) == {}
+    assert (doc.work_title, doc.juan_label, doc.juan_number, doc.kanripo_id, doc.edition, doc.file_sequence) == (
+        "某書", "卷三", 3, "KR9z0001", "WYG", 3)
+    assert (doc.dynasty, doc.author) == ("宋", "朱熹")
+
+
+def test_closing_line_is_found_at_the_end():
+    text = HEAD + "　某書卷一¶\n甲乙¶\n　某書卷一¶\n<pb:KR9z0001_WYG_001-2a>¶\n"
+    lines = text.split("\n")[:-1]
+    header, n = read_header_block(text, lines)
+    assert header.find_trailer(lines, n + 1) == 6
+
+
+# -- printed lines and layout ------------------------------------------------------------
+
+def test_layout_only_lines_and_indentation():
+    assert layout_only("<pb:KR1d0003_WYG_001-1b>¶") and layout_only("\u3000¶") and not layout_only("甲¶")
+    assert split_indent("\u3000\u3000右戒百官¶") == ("\u3000\u3000", "右戒百官¶")
+    piece = PieceBuilder(TEXT, 1)
+    piece.lay("\u3000")
+    piece.text("甲乙")
+    piece.lay("¶\n")
+    piece.lay("<pb:x>")
+    built = piece.build()
+    assert (built.text, built.layout) == ("甲乙", [(0, "\u3000"), (2, "¶\n<pb:x>")])
+
+
+# -- small print ------------------------------------------------------------------------
+
+def test_a_line_of_text_and_notes():
+    out: list = []
+    last, ended = scan_line("惟王建國(王如/字)疏¶", TOKEN, 7, 0, out, TEXT, "note", "", "\n", None, None, "f.txt")
+    assert [(p.kind, "".join(p.chunks), p.layout) for p in out] == [
+        (TEXT, "惟王建國", []), ("note", "王如字", [(0, "("), (2, "/"), (3, ")")]), (TEXT, "疏", [(1, "¶\n")])]
+    assert ended == ("text", out[-1]) and last is out[-1]
+
+
+def test_small_print_left_open_goes_on_in_the_next_line():
+    out: list = []
+    _, ended = scan_line("子曰音義(共求用反¶", TOKEN, 3, 4, out, TEXT, NOTE, "\u3000" * 4, "\n", None, None, "f.txt")
+    assert ended[0] == "open" and ended[2] == (3, 8)
+    note = ended[1]
+    _, ended = scan_line("拱手也)疏(正義曰)¶", TOKEN, 5, 0, out, TEXT, NOTE, "<pb:p>¶\n", "\n",
+                         ("open", note, 0, "main", (3, 8)), note, "f.txt", (3, 8))
+    assert ended[0] == "note"
+    assert [(p.kind, "".join(p.chunks)) for p in out] == [
+        (TEXT, "子曰音義"), (NOTE, "共求用反拱手也"), (TEXT, "疏"), (NOTE, "正義曰")]
+    assert note.layout == [(0, "("), (4, "¶\n<pb:p>¶\n"), (7, ")")]
+
+
+def test_small_print_never_closed_is_located_where_it_opens():
+    with pytest.raises(TextFormatError) as info:
+        parse_mandoku(HEAD + "甲¶\n乙(丙丁¶\n戊己¶\n", "KR9z0001_001.txt")
+    assert (info.value.line, info.value.column) == (6, 2) and "never closed" in info.value.message
+
+
+def test_a_lost_close_is_reopened_by_the_next_line():
+    text = HEAD + "甲(乙/丙）¶\n(丁/戊)己¶\n"
+    doc = parse_mandoku(text, "KR9z0001_001.txt")
+    assert [(p.kind, p.text) for p in doc.sections[0].pieces] == [(TEXT, "甲"), (NOTE, "乙丙）丁戊"), (TEXT, "己")]
+    assert render_mandoku(doc) == text
+
+
+@pytest.mark.parametrize("path, line", [
+    ("KR1h0007/KR1h0007_002.txt", 20),  # 論語注疏: 音義( opened on line 20, closed on 22
+    ("KR1h0003/KR1h0003_002.txt", 15),  # 孟子注疏
+    ("KR1h0006/KR1h0006_002.txt", 15),  # 論語集解義疏
+    ("KR1g0003/KR1g0003_024.txt", 274),  # 經典釋文, a full-width ）
+])
+def test_real_small_print_across_lines(path, line):
+    raw = (JINGBU / path).read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, path)
+    assert render_mandoku(doc) == raw
+    pieces = [p for s in doc.sections for p in s.pieces + s.records]
+    multi = [p for p in pieces if p.kind == NOTE and any("¶\n" in raw_ for off, raw_ in p.layout if 0 < off < len(p.text))]
+    assert multi, "a note that goes on across printed lines"
+    printed = raw.split("\n")[line - 1]
+    assert printed.count("(") > printed.count(")")  # the line leaves its small print open
+
+
+# -- structure --------------------------------------------------------------------------
+
+def test_group_cuts_at_closers():
+    a, b = PieceBuilder(TEXT, 1), PieceBuilder(TEXT, 2)
+    a.text("甲乙")
+    b.text("丙" * 13)
+    from reader.importers.mandoku.lines import FixedBuilder
+    closer = Unit("closer", 3, closer=FixedBuilder("右甲"), title="甲")
+    doc = JuanDocument()
+    group(doc, [Unit("para", 1, pieces=[a], new_para=True), closer, Unit("para", 4, pieces=[b], new_para=True)], {}, False)
+    assert [(s.title, s.closer, [[p.text for p in para] for para in s.paragraphs]) for s in doc.sections] == [
+        ("甲", "右甲", [["甲乙"]]), ("", None, [["丙" * 13]])]
+
+
+def test_a_file_with_only_a_header_is_no_text():
+    with pytest.raises(NoTextError) as info:
+        parse_mandoku(HEAD + "<pb:KR9z0001_WYG_001-1a>¶\n", "KR9z0001_001.txt")
+    assert str(info.value) == "KR9z0001_001.txt:6:1: no text: the file has a header but no main text"
+    assert isinstance(info.value, TextFormatError)
