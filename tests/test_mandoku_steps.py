@@ -123,5 +123,5 @@ def test_group_cuts_at_closers():
 def test_a_file_with_only_a_header_is_no_text():
     with pytest.raises(NoTextError) as info:
         parse_mandoku(HEAD + "<pb:KR9z0001_WYG_001-1a>¶\n", "KR9z0001_001.txt")
-    assert str(info.value) == "KR9z0001_001.txt:6:1: no text: the file has a header but no main text"
+    assert str(info.value) == "KR9z0001_001.txt:5:1: no text: the file has a header but no main text"
     assert isinstance(info.value, TextFormatError)
