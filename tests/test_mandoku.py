@@ -60,9 +60,13 @@ def raw_closer_count(raw: str) -> int:
     return count
 
 
+#: A small-print 臣 is part of the sentence, not a note (unless it continues a note).
+HUMBLE = re.compile(r"(?<!\)¶\n)\(臣/?\)")
+
+
 def raw_note_count(text: str) -> int:
     text = IDS.sub("", text)
-    return text.count("(") - len(NOTE_JOIN.findall(text))
+    return text.count("(") - len(NOTE_JOIN.findall(text)) - len(HUMBLE.findall(text))
 
 
 def is_tls(raw: str) -> bool:
@@ -209,7 +213,7 @@ def test_one_juan_per_file_and_parts(corpus):
 
 
 SECTIONS_PER_FOLDER = {
-    "KR1d0001": 387, "KR1d0002": 91, "KR1d0005": 466, "KR1d0026": 68, "KR1d0038": 574,
+    "KR1d0001": 387, "KR1d0002": 91, "KR1d0005": 464, "KR1d0026": 68, "KR1d0038": 574,
     "KR1d0051": 1708, "KR1d0086": 1436, "KR1d0086-WYG": 45, "KR1e0001": 597,
 }
 

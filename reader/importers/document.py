@@ -130,6 +130,9 @@ class SectionDoc:
     #: Source layout of the closer (mandoku only): its indentation and line end; offsets
     #: count code points of ``closer``.
     closer_layout: list[tuple[int, str]] = field(default_factory=list)
+    #: Whether the first paragraph goes on from the previous section's last one (a long
+    #: paragraph cut at a line break only to bound the section's size; mandoku only).
+    continues_paragraph: bool = False
 
     @property
     def pieces(self) -> list[PieceDoc]:

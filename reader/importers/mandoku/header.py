@@ -29,6 +29,30 @@ SEQUENCE = re.compile(r"_(\d{3})(?:\D|$)")
 READ_ME_LINK = re.compile(r"\[\[file:(?P<file>[^\]:]+)(?:::(?P<anchor>[^\]]*))?\]\[(?P<title>[^\]]*)\]\]")
 READ_ME_SECTION = re.compile(r"^(?P<num>[A-Z](?:\d+(?:\.\d+)*)?|\d+(?:\.\d+)+)(?:\s+(?P<name>.*))?$")
 #: Office titles that may precede an author's name in a byline (刑部尚書徐乾學撰).
+#: A title line whose title is not written as ``#+TITLE`` has it: title, 卷 label, a
+#: note, a byline (see ``Header.title_line``).
+TITLE_WITH_LABEL = re.compile(
+    r"^\u3000*(?P<title>[^\u3000()<¶\s]{2,20}?)(?P<label>(?:卷|巻)[^\u3000()<¶\s]{1,10})(?P<note>\([^()]*\))?"
+    r"(?:(?P<sep>\u3000+)(?P<rest>[^<¶]{1,40}?))?¶?$")
+CLOSING = re.compile(r"^\u3000*(?P<title>[^\u3000()<¶\s]{2,24}?)(?:卷|巻)[^\u3000()<¶\s]{0,8}(?:\([^()]*\))?¶?$")
+#: Variant forms that titles and closing lines write for the characters of ``#+TITLE``
+#: (seen in kanripo-jingbu: 註/注, 䟽/疏, 巻/卷, 圗/圖, 説/說, 彚/彙, 榖/穀, 隠/隱, 𫝊/傳).
+TITLE_VARIANTS = str.maketrans("註䟽巻圗説彚榖隠𫝊", "注疏卷圖說彙穀隱傳")
+
+
+def same_title(written: str, work: str) -> bool:
+    """Whether a title as a title or closing line writes it names the work ``work``:
+    equal up to ``TITLE_VARIANTS``, or sharing its first or last two characters (a
+    shortened title, 春秋榖梁注䟽 for 春秋穀梁傳注疏; a part's own title, 論語集註大全 in
+    四書大全). Only used where a 卷 label follows, in the header or as a closing line."""
+    a, b = written.translate(TITLE_VARIANTS), work.translate(TITLE_VARIANTS)
+    if not a or not b:
+        return False
+    return a == b or a.startswith(b) or (len(a) >= 2 and len(b) >= 2 and (a[:2] == b[:2] or a[-2:] == b[-2:]))
+
+
+#: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
+BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|義疏|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
 OFFICES = re.compile(r"^(?P<office>.*?(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫))(?P<rest>.{2,})$")
 
 def is_mandoku(text: str) -> bool:
@@ -69,6 +93,22 @@ def parse_readme(readme: str) -> tuple[str, dict[str, list[tuple[str, str]]]]:
 
 
 
+def byline_entries(byline: str) -> list[tuple[str, str]] | None:
+    """``[(who, role), ...]`` when ``byline`` is made only of byline entries separated by
+    U+3000 or spaces, else None. ``漢鄭氏注　唐陸德明音義　賈公彥疏`` →
+    ``[("漢鄭氏", "注"), ("唐陸德明", "音義"), ("賈公彥", "疏")]``; words spaced out inside
+    one entry are joined (``魏　何晏　集解`` → ``[("魏何晏", "集解")]``)."""
+    entries: list[tuple[str, str]] = []
+    buf = ""
+    for token in re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶")):
+        buf += token
+        m = BYLINE_ENTRY.match(buf)
+        if m:
+            entries.append((m["who"], m["role"]))
+            buf = ""
+    return entries if entries and not buf else None
+
+
 @dataclass
 class Header:
     """The org header of a file: its ``#+`` properties in order, the work title (``#+TITLE``
@@ -97,25 +137,42 @@ class Header:
         return next((v for k, v in self.props if k == name), "")
 
     def title_line(self, line: str) -> re.Match | None:
-        """A title line: indentation + the work title + a label, optionally U+3000 and a
-        byline or category (``　禮書綱目卷十　　　婺源江永撰¶``)."""
+        """A title line: indentation + the work title + a label, optionally a small-print
+        note (``(起隱公三/年盡五年)``) and U+3000 and a byline or category
+        (``　禮書綱目卷十　　　婺源江永撰¶``). The title may be written with variant
+        characters or shortened (``春秋榖梁注䟽卷三`` for 春秋穀梁傳注疏, ``論語集註大全卷二``
+        in 四書大全) when a 卷 label follows it: see ``same_title``."""
         if not self.work:
             return None
         m = re.match(
             r"^\u3000*" + re.escape(self.work)
-            + r"(?P<label>[^\u3000()<¶\s]{0,10})(?:(?P<sep>\u3000+)(?P<rest>[^<¶]{1,24}?))?¶?$", line)
-        return m
+            + r"(?P<label>[^\u3000()<¶\s]{0,10})(?P<note>\([^()]*\))?(?:(?P<sep>\u3000+)(?P<rest>[^<¶]{1,40}?))?¶?$",
+            line)
+        if m:
+            return m
+        m = TITLE_WITH_LABEL.match(line)
+        if m and same_title(m["title"], self.work):
+            return m
+        return None
 
     def closing_line(self, line: str) -> bool:
-        """A closing line: the work title and a 卷 label alone (``　禮書綱目卷十¶``)."""
+        """A closing line: the work title (as in ``title_line``) and a 卷 label alone
+        (``　禮書綱目卷十¶``), maybe with a small-print note."""
         if not self.work:
             return False
-        return re.match(r"^\u3000*" + re.escape(self.work)
-                        + r"(?:[^\u3000()<¶\s]{0,4})(?:卷|巻)[^\u3000()<¶\s]{0,8}(?:\([^()]*\))?¶?$", line) is not None
+        m = CLOSING.match(line)
+        return bool(m) and (m["title"].startswith(self.work) or same_title(m["title"], self.work))
 
     def byline_line(self, line: str) -> str | None:
-        m = re.match(r"^\u3000{4,}(?P<byline>[^()<¶]{2,30}?)¶?$", line)
+        """The byline of a byline line: indented by four U+3000 or more and ending in a
+        role word (``婺源江永撰``), or indented by two or more and made of entries that
+        each end in one (``漢鄭氏注　唐陸德明音義　賈公彥疏``, ``漢何休學　　唐陸徳明音義``,
+        ``梁　皇侃　義疏``: see ``byline_entries``); else None."""
+        m = re.match(r"^\u3000{4,}(?P<byline>(?:[^()<¶]|\(臣/?\)){2,40}?)¶?$", line)
         if m and ROLE.search(m["byline"].replace(IDEO_SPACE, "")):
+            return m["byline"]
+        m = re.match(r"^\u3000{2,}(?P<byline>[^()<¶\u3000][^()<¶]{1,40}?)¶?$", line)
+        if m and byline_entries(m["byline"]):
             return m["byline"]
         return None
 
@@ -151,10 +208,17 @@ class Header:
                     found["title"] = m
                     i += 1
                     continue
-            if "title" in found and "byline" not in found:
+            if "title" in found:
                 b = self.byline_line(line)
-                if b:
-                    found["byline"] = b
+                if not b and i + 1 < limit and line.startswith(IDEO_SPACE * 4) and len(lines[i + 1]) <= 12:
+                    # a byline wrapped onto a short second line (SBCK: …開國子(臣)孔穎達奉 / 勑撰)
+                    joined = self.byline_line(line.rstrip(PILCROW) + lines[i + 1].lstrip(IDEO_SPACE))
+                    if joined and self.byline_line(lines[i + 1]) and "(" not in lines[i + 1]:
+                        found["byline"] = found["byline"] + IDEO_SPACE + joined if "byline" in found else joined
+                        i += 2
+                        continue
+                if b:  # several byline lines are joined (論語集解義疏: 集解 and 義疏)
+                    found["byline"] = found["byline"] + IDEO_SPACE + b if "byline" in found else b
                     i += 1
                     continue
             break
@@ -266,8 +330,14 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
     if found.get("collection"):
         doc.collection = found["collection"].split(IDEO_SPACE)[0]
     byline = found.get("byline") or (title_match["rest"] if title_match and title_match["rest"] else "")
+    entries = byline_entries(byline) if byline else None
     byline = byline.replace(IDEO_SPACE, "").replace(" ", "")
-    if byline and ROLE.search(byline) and "(" not in byline:
+    if entries and (len(entries) > 1 or not ROLE.search(byline)):
+        # several people (漢鄭氏注　唐陸德明音義　賈公彥疏): the first is the author
+        who = entries[0][0]
+        dynasty = next((d for d in DYNASTIES + ("魏",) if who.startswith(d) and len(who) > len(d)), "")
+        doc.dynasty, doc.native_place, doc.author = dynasty, "", who[len(dynasty):]
+    elif byline and ROLE.search(byline) and "(" not in byline:
         office = OFFICES.match(ROLE.sub("", byline))
         if office and not any(byline.startswith(d) for d in DYNASTIES):
             byline = office["rest"]

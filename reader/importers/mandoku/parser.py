@@ -20,6 +20,7 @@ from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterD
 from ..errors import NoTextError, TextFormatError
 from ..source import split_source_lines
 from .header import PROPERTY, ORG_HEADING, fill_metadata, read_header_block
+from .layers import assign_layers
 from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
 )
@@ -94,6 +95,8 @@ class _Parser:
             line = head_end + 1 if head_end < len(lines) else max(len(lines), 1)
             raise NoTextError(self.path, line, 1, "no text: the file has a header but no main text")
         split_tags(doc, self.path)
+        title_rest = (found["title"]["rest"] or "") if found.get("title") else ""
+        assign_layers(doc, IDEO_SPACE.join(b for b in (title_rest, found.get("byline", "")) if b))
         return doc
 
     def scan_body(self, lines: list[str], start: int, end: int, nl: str) -> list[Unit]:

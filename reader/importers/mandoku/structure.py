@@ -185,7 +185,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
         only_headings = only_headings and heading_like[k]
     sections: list[SectionDoc] = []
     for c, chunk in enumerate(chunks):
-        section = SectionDoc(line=run[chunk[0]].line)
+        section = SectionDoc(line=run[chunk[0]].line, continues_paragraph=c > 0 and not run[chunk[0]].new_para)
         paragraphs: list[list[PieceBuilder]] = []
         for j, k in enumerate(chunk):
             u = run[k]

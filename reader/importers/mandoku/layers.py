@@ -1,0 +1,384 @@
+"""Step 4 of reading a mandoku file: the commentary layers of each piece.
+
+Runs on the parsed juan (after the structure step) and sets ``PieceDoc.layer`` and
+``layer_name``; it splits a text piece where a marker word starts a new layer, so that
+each marker stays in the stored text as a LABEL piece of the layer it opens and the
+file still writes back byte for byte (the layout of a split piece goes with the part
+its offset falls in). Pure: no ORM.
+
+The forms, as found in ``../shared/corpus/kanripo-jingbu`` (SOURCES.md lists them):
+
+注疏 form (周易註疏 KR1a0007, 尚書注疏 KR1b0004, 毛詩注疏 KR1c0004, 周禮注疏 KR1d0003,
+春秋左傳注疏 KR1e0004, 公羊 KR1e0006, 穀梁 KR1e0010, 孝經注疏 KR1f0004, 孟子注疏
+KR1h0003, 論語注疏 KR1h0007, 論語集解義疏 KR1h0006). A file is of this form when some
+small print is led by ``音義`` or ``疏`` (``䟽``) written full size just before its ``(``,
+or its byline names 音義 or 疏. There:
+
+* the classic is full size; the commentary follows it, full size too, led by one marker
+  word: 注, 註, 傳 (𫝊), 箋 (``惟王建國注建立也…``, ``維鵲有巢維鳩居之傳興也…``). The
+  first marker after classic text opens the commentary (layer COMMENTARY, kind NOTE;
+  the marker itself a LABEL of the same layer). In 毛詩 a 箋 inside the 傳 opens a second
+  commentary. In the 春秋 editions (work title with 春秋) 經 and 傳/𫝊 at the start of a
+  paragraph label the classic (經/傳 are the text read), so there 傳 is no commentary
+  marker; elsewhere it is (孔傳 in 尚書, 毛傳 in 毛詩).
+* ``音義(…)`` is READINGS and ``疏(…)`` SUBCOMMENTARY: the words 音義 and 疏 are LABEL
+  pieces of those layers. Small print opening 正義曰, 釋曰 or 解云 (or ``注正義曰``…)
+  without a label is SUBCOMMENTARY too; small print that follows READINGS or
+  SUBCOMMENTARY directly (no text between) goes on in that layer.
+* the commentary ends at the next small print or the next paragraph; text after small
+  print is the classic again. A paragraph does not end where an entry whose first
+  printed line is indented (論語注疏, 孟子注疏, 論語集解義疏) runs on at indentation 0
+  from a full line (``FULL_LINE``; a short line, as 尚書's ``　　舜典傳典之義與堯同``,
+  ends its paragraph), nor where a long paragraph was cut into sections only for size. Known limit: where the book goes from commentary back to
+  the classic with no small print between (論語注疏 ``注孔曰篇之大數一言以蔽之…``), the
+  classic words until the next marker are read as commentary: the file does not mark
+  that boundary.
+* the markers of a juan are those its byline names (``edition_markers``), so that 傳 in
+  ``春秋傳曰`` inside 鄭注 is text; a marker inside a commentary opens a new one only when
+  it is that commentary's own marker (or 傳/箋 in 毛詩).
+* the layer name is the marker word, or the commentator's surname and the marker when
+  the juan's byline names one (``漢鄭氏注`` → 鄭注, ``晉杜氏注`` → 杜注, ``漢何休學`` → 何注,
+  ``漢鄭氏箋`` → 鄭箋, ``漢孔氏傳`` → 孔傳; ``唐明皇御注`` → 御注).
+* other small print: ``(按…)`` / ``(謹按…)`` is EDITORIAL (按), anything else SMALLPRINT.
+* a part whose title ends in 考證 (``#+PROPERTY: JUAN 卷一考證``) is the editors'
+  collation notes: EDITORIAL (考證).
+
+單疏本 form (尚書正義 KR1b0003, 春秋正義 KR1e0003, 儀禮疏 KR1d0027, 禮記正義 KR1d0061): no
+small print led by 音義/疏, and 正義曰 / 釋曰 / 解云 in full-size text. A paragraph holding
+one of them is SUBCOMMENTARY (疏), and so is a short paragraph just before it (the
+lemma that names the words explained, ``虞舜至舜典``); small print there is SMALLPRINT.
+
+Everywhere: small print that is only 臣 (``(臣/)``, ``(臣)``) prints a humble 臣 small; it
+is part of the sentence (``(臣/)等謹按``), so it becomes text, its brackets layout, and it
+joins the text around it. Other books keep the parser's kinds: notes are commentary.
+"""
+from __future__ import annotations
+
+import re
+
+from ..document import (
+    CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE, READINGS, RECORD, SMALLPRINT, SUBCOMMENTARY, TEXT,
+    JuanDocument, PieceDoc, interleave_layout,
+)
+from ..siku import DYNASTIES
+from .header import byline_entries
+
+#: Commentary marker words and the word their layer is named by (𫝊 is a form of 傳).
+COMMENTARY_MARKERS = {"注": "注", "註": "註", "傳": "傳", "𫝊": "傳", "箋": "箋"}
+#: Full-size words just before small print that name its layer.
+SMALL_LABELS = (("音義", READINGS, "音義"), ("疏", SUBCOMMENTARY, "疏"), ("䟽", SUBCOMMENTARY, "疏"))
+#: How a sub-commentary opens (after an optional lemma such as 注 or 惟王至民極○).
+SUB_OPENING = re.compile(r"^[^()]{0,40}?(?:正義曰|釋曰|解云)")
+SUB_WORDS = re.compile(r"正義曰|釋曰|解云")
+EDITORIAL_OPENING = re.compile(r"^(?:謹?按|臣\S{0,6}按)")
+HUMBLE = re.compile(r"^臣$")
+#: Small print led by 音義/疏 this often makes a juan a 注疏 edition by itself.
+ZHUSHU_MIN = 10
+#: A printed line this long (characters, indentation included) is full: the paragraph
+#: runs on below it. WYG 注疏 lines hold about 21 to 26 characters.
+FULL_LINE = 18
+#: A short paragraph before a 單疏本 entry: its lemma (虞舜至舜典).
+LEMMA_MAX = 30
+
+
+def commentator_names(byline: str) -> dict[str, str]:
+    """Layer names from a byline: ``{"注": "鄭注", "註": "鄭註"}`` for
+    ``漢鄭氏注　唐陸德明音義　賈公彥疏`` (entries as ``header.byline_entries`` reads them).
+
+    A role of 注, 註, 集解, 集注 or 學 names the 注/註 commentator, 箋 the 箋 one, 傳 the 傳
+    one; the name is the surname (the first character after the dynasty) and the marker
+    word. 御注 (an emperor's commentary) is named 御注.
+    """
+    names: dict[str, str] = {}
+    for who, role in byline_entries(byline) or []:
+        for d in DYNASTIES + ("魏", "晋"):
+            if who.startswith(d) and len(who) > len(d):
+                who = who[len(d):]
+                break
+        if role == "御注":
+            names.setdefault("注", "御注")
+            names.setdefault("註", "御注")
+        elif role in ("注", "註", "集解", "集注", "學"):
+            names.setdefault("注", who[0] + "注")
+            names.setdefault("註", who[0] + "註")
+        elif role in ("箋", "傳"):
+            names.setdefault(role, who[0] + role)
+    return names
+
+
+def edition_markers(names: dict[str, str], chunqiu: bool) -> set[str]:
+    """The marker words that open commentary in a juan: those its byline names (注 and 註
+    for a 注, 集解 or 學; 箋 and with it 傳, for 毛詩's 毛傳 is not in its byline; 傳), or
+    every marker when there is no byline; never 傳 in the 春秋 editions."""
+    markers = set(names) if names else {"注", "註", "傳", "箋"}
+    if "箋" in markers:
+        markers.add("傳")
+    if chunqiu:
+        markers.discard("傳")
+    return markers
+
+
+def split_piece(piece: PieceDoc, cuts: list[int]) -> list[PieceDoc]:
+    """``piece`` cut at the text offsets ``cuts`` (strictly increasing, inside the text):
+    the parts keep the kind and layer; each layout entry goes to the part its offset
+    falls in (an entry at a cut goes to the part after it, at offset 0), so that the
+    parts written one after another give the piece back."""
+    bounds = [0, *cuts, len(piece.text)]
+    parts: list[PieceDoc] = []
+    k = 0
+    layout = piece.layout
+    last = len(bounds) - 2
+    for i in range(len(bounds) - 1):
+        a, b = bounds[i], bounds[i + 1]
+        part = PieceDoc(piece.kind, piece.text[a:b], layer=piece.layer, layer_name=piece.layer_name)
+        while k < len(layout) and (layout[k][0] < b or (i == last and layout[k][0] <= b)):
+            part.layout.append((layout[k][0] - a, layout[k][1]))
+            k += 1
+        parts.append(part)
+    return parts
+
+
+def _set(piece: PieceDoc, layer: str, name: str) -> None:
+    piece.layer, piece.layer_name = layer, name
+
+
+def _join_humble(paragraph: list[PieceDoc]) -> list[PieceDoc]:
+    """``(臣/)`` notes become text and join the text pieces around them."""
+    if not any(p.kind == NOTE and HUMBLE.match(p.text) for p in paragraph):
+        return paragraph
+    out: list[PieceDoc] = []
+    for p in paragraph:
+        if p.kind == NOTE and HUMBLE.match(p.text) and not p.source_tag:
+            p = PieceDoc(TEXT, p.text, layout=list(p.layout))
+        if out and out[-1].kind == TEXT and p.kind == TEXT and out[-1].layer == p.layer:
+            a = out[-1]
+            n = len(a.text)
+            a.layout = a.layout + [(n + off, raw) for off, raw in p.layout]
+            # merge entries at the same offset (layout offsets strictly increase)
+            merged: list[tuple[int, str]] = []
+            for off, raw in a.layout:
+                if merged and merged[-1][0] == off:
+                    merged[-1] = (off, merged[-1][1] + raw)
+                else:
+                    merged.append((off, raw))
+            a.layout = merged
+            a.text += p.text
+            continue
+        out.append(p)
+    return out
+
+
+def detect_form(doc: JuanDocument, byline: str = "") -> str:
+    """``"zhushu"`` (注疏 form), ``"danshu"`` (單疏本) or ``""`` (see the module docstring).
+
+    注疏: small print led by 音義 or 疏 at least ``ZHUSHU_MIN`` times, or at least once in a
+    juan whose byline names 音義 or 疏 or whose work title ends in 注疏/註疏 (books that
+    quote a 疏 now and then, as 讀禮通考 or 十三經注疏正字, stay as they are). 單疏本:
+    none of that, and 正義曰/釋曰/解云 in full-size text at least three times.
+    """
+    labelled = 0
+    sub_words = 0
+    for section in doc.sections:
+        for para in section.paragraphs:
+            for k, p in enumerate(para):
+                if p.kind == TEXT:
+                    if k + 1 < len(para) and para[k + 1].kind == NOTE and p.text.endswith(("音義", "疏", "䟽")):
+                        labelled += 1
+                    sub_words += len(SUB_WORDS.findall(p.text))
+    named = any(role in ("音義", "音義幷疏", "音義并疏", "疏", "䟽", "義疏") for _, role in byline_entries(byline) or [])
+    titled = re.search(r"[注註][疏䟽]$", doc.work_title or "") is not None
+    if labelled >= ZHUSHU_MIN or (labelled and (named or titled)):
+        return "zhushu"
+    if sub_words >= 3 and not labelled:
+        return "danshu"
+    return ""
+
+
+def assign_layers(doc: JuanDocument, byline: str = "") -> None:
+    """Set the layer of every piece of ``doc`` (in place; see the module docstring).
+
+    ``byline`` is the juan's byline as printed (``漢鄭氏注　唐陸德明音義　賈公彥疏``), which
+    names the commentators. Joins ``(臣/)`` into the text in every form.
+    """
+    form = detect_form(doc, byline)
+    names = commentator_names(byline) if byline else {}
+    chunqiu = "春秋" in doc.work_title
+    markers = edition_markers(names, chunqiu)
+    for chapter in doc.chapters:
+        editorial = (chapter.title or "").endswith("考證")
+        state = CLASSIC
+        previous = None  # the last piece, in reading order
+        for section in chapter.sections:
+            section.paragraphs = [_join_humble(para) for para in section.paragraphs]
+            if editorial:
+                for p in section.pieces + section.records:
+                    _set(p, EDITORIAL, "考證")
+                continue
+            if form == "zhushu":
+                previous_indent = None if not section.continues_paragraph else -1
+                following = [para[0] if para else None for para in section.paragraphs[1:]]
+                following.append(_first_piece(chapter.sections, section))
+                for k, para in enumerate(section.paragraphs):
+                    indent = _indent(para)
+                    runs_on = (k == 0 and section.continues_paragraph) or (
+                        k > 0 and indent == 0 and (previous_indent or 0) >= 2 and not _blank_before(para)
+                        and _last_line_length(section.paragraphs[k - 1]) >= FULL_LINE)
+                    if not runs_on:
+                        state = CLASSIC
+                    section.paragraphs[k], state = _zhushu_paragraph(para, state, names, chunqiu, markers,
+                                                                      following[k], previous)
+                    previous = section.paragraphs[k][-1] if section.paragraphs[k] else previous
+                    previous_indent = indent
+            elif form == "danshu":
+                _danshu_section(section)
+
+
+def _indent(para: list[PieceDoc]) -> int:
+    """The indentation (U+3000 count) of a paragraph's first printed line, from the layout
+    written before its first piece."""
+    if not para or not para[0].layout or para[0].layout[0][0] != 0:
+        return 0
+    raw = para[0].layout[0][1].rsplit("\n", 1)[-1]
+    return len(raw) - len(raw.lstrip("\u3000"))
+
+
+def _last_line_length(para: list[PieceDoc]) -> int:
+    """Characters (indentation included, markup not) of the last printed line of a
+    paragraph."""
+    raw = render_pieces(para).rstrip("\n")
+    line = raw.rsplit("\n", 1)[-1]
+    return len(re.sub(r"<pb:[^>]*>|[¶()/]", "", line))
+
+
+def _blank_before(para: list[PieceDoc]) -> bool:
+    """Whether a blank printed line stands just before the paragraph."""
+    return bool(para and para[0].layout and para[0].layout[0][0] == 0
+                and re.search(r"(?:^|\n)[\u3000 ]*¶?\n", para[0].layout[0][1]))
+
+
+def _first_piece(sections, section) -> PieceDoc | None:
+    """The first piece after ``section`` in its chapter (None at the chapter's end)."""
+    k = next(i for i, s in enumerate(sections) if s is section)
+    if section.records or section.closer is not None:
+        return None
+    for later in sections[k + 1:]:
+        for para in later.paragraphs:
+            if para:
+                return para[0]
+        return None
+    return None
+
+
+def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqiu: bool, markers: set[str],
+                      following: PieceDoc | None = None, previous: PieceDoc | None = None):
+    """Layers of one paragraph of a 注疏 edition. ``state`` is what text goes on in:
+    ``CLASSIC``, or ``(COMMENTARY, name)`` for a commentary that runs on from before.
+    Returns the new pieces and the state at the paragraph's end."""
+    out: list[PieceDoc] = []
+    name = state[1] if isinstance(state, tuple) else ""
+    state = COMMENTARY if isinstance(state, tuple) else CLASSIC
+    # READINGS/SUBCOMMENTARY when the piece before was such small print or its label
+    small_layer = previous.layer if previous is not None and previous.layer in (READINGS, SUBCOMMENTARY) else ""
+    for index, p in enumerate(para):
+        before = para[index - 1] if index else previous
+        nxt = para[index + 1] if index + 1 < len(para) else following
+        if p.kind == NOTE:
+            if small_layer == READINGS and not SUB_OPENING.match(p.text):
+                _set(p, READINGS, "音義")
+            elif SUB_OPENING.match(p.text) or small_layer == SUBCOMMENTARY:
+                _set(p, SUBCOMMENTARY, "疏")
+            elif EDITORIAL_OPENING.match(p.text):
+                _set(p, EDITORIAL, "按")
+            else:
+                _set(p, SMALLPRINT, "")
+            small_layer = p.layer if p.layer in (READINGS, SUBCOMMENTARY) else ""
+            out.append(p)
+            state, name = CLASSIC, ""
+            continue
+        small_layer = ""
+        if p.kind != TEXT:
+            if p.kind == LABEL and p.text in ("經", "傳", "𫝊"):
+                _set(p, CLASSIC, "經" if p.text == "經" else "傳")
+            out.append(p)
+            continue
+        text = p.text
+        # A label word (音義, 疏) at the end of the text, just before small print.
+        tail = next(((w, layer, n) for w, layer, n in SMALL_LABELS
+                     if nxt is not None and nxt.kind == NOTE and text.endswith(w)), None)
+        if tail is None and text == "義" and nxt is not None and nxt.kind == NOTE and before is not None \
+                and before.text.endswith("音"):
+            # 音義 cut in two where a long paragraph was cut into sections (穀梁 KR1e0010_000):
+            # the 義 part is the label; 音 stays with the text before.
+            tail = ("義", READINGS, "音義")
+        body_end = len(text) - (len(tail[0]) if tail else 0)
+        # (offset, kind, layer, name) of each part; the first part continues the state.
+        parts = [(0, NOTE, COMMENTARY, name) if state == COMMENTARY else (0, TEXT, CLASSIC, "")]
+        pos = 0
+        if index == 0 and chunqiu and state == CLASSIC and text[:1] in ("經", "傳", "𫝊") and body_end > 1:
+            classic_name = "經" if text[0] == "經" else "傳"
+            parts = [(0, LABEL, CLASSIC, classic_name), (1, TEXT, CLASSIC, "")]
+            pos = 1
+        # A marker needs commentary after it, in this piece or (at its very end) in the text
+        # that goes on after a line break; before small print it is a character of the text.
+        last_ok = nxt is None or nxt.kind == TEXT
+        while pos < body_end - (0 if last_ok and not tail else 1):
+            marker = COMMENTARY_MARKERS.get(text[pos])
+            if marker not in markers:
+                marker = None
+            if marker and (state == CLASSIC or marker == name[-1:] or {marker, name[-1:]} == {"傳", "箋"}):
+                name = names.get(marker, marker)
+                state = COMMENTARY
+                parts.append((pos, LABEL, COMMENTARY, name))
+                parts.append((pos + 1, NOTE, COMMENTARY, name))
+            pos += 1
+        if tail:
+            parts.append((body_end, LABEL, tail[1], tail[2]))
+        out.extend(_apply_parts(p, parts))
+        if tail:
+            small_layer = tail[1]
+    return out, ((COMMENTARY, name) if state == COMMENTARY else CLASSIC)
+
+
+def _apply_parts(p: PieceDoc, parts: list[tuple[int, str, str, str]]) -> list[PieceDoc]:
+    """Split text piece ``p`` at the offsets of ``parts`` and give each part its kind and
+    layer; empty parts (a marker at the very start) are dropped."""
+    parts = [c for k, c in enumerate(parts) if k + 1 == len(parts) or parts[k + 1][0] != c[0]]
+    offsets = [c[0] for c in parts[1:]]
+    if offsets and offsets[0] == 0:
+        parts, offsets = parts[1:], offsets[1:]
+    pieces = split_piece(p, offsets)
+    for piece, (_, kind, layer, name) in zip(pieces, parts):
+        piece.kind = kind
+        _set(piece, layer, name)
+    out: list[PieceDoc] = []
+    for piece in pieces:
+        if not piece.text and out:  # an empty part (a marker at the very end): its layout goes before
+            end = len(out[-1].text)
+            for _, raw in piece.layout:
+                if out[-1].layout and out[-1].layout[-1][0] == end:
+                    out[-1].layout[-1] = (end, out[-1].layout[-1][1] + raw)
+                else:
+                    out[-1].layout.append((end, raw))
+            continue
+        out.append(piece)
+    return out
+
+
+def _danshu_section(section) -> None:
+    """單疏本: paragraphs with 正義曰/釋曰/解云, and the short lemma paragraph before one,
+    are SUBCOMMENTARY."""
+    paras = section.paragraphs
+    flags = [any(p.kind == TEXT and SUB_WORDS.search(p.text) for p in para) for para in paras]
+    for k, para in enumerate(paras):
+        size = sum(len(p.text) for p in para)
+        lemma = not flags[k] and k + 1 < len(paras) and flags[k + 1] and size <= LEMMA_MAX
+        for p in para:
+            if p.kind == NOTE:
+                _set(p, SMALLPRINT, "")
+            elif (flags[k] or lemma) and p.kind in (TEXT, RECORD):
+                _set(p, SUBCOMMENTARY, "疏")
+
+
+def render_pieces(pieces: list[PieceDoc]) -> str:
+    """The pieces written one after another with their layout (a check for splits)."""
+    return "".join(interleave_layout(p.text + p.tag_separator + p.source_tag, p.layout) for p in pieces)
