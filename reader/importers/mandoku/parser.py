@@ -14,6 +14,7 @@ layout list (see the package docstring for the attachment rule).
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument
@@ -22,12 +23,52 @@ from ..source import split_source_lines
 from .header import PROPERTY, ORG_HEADING, fill_metadata, read_header_block
 from .layers import assign_layers
 from .lines import (
-    BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
+    BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
 )
 from .smallprint import TOKEN, TOKEN_TLS, continues, scan_line
 from .structure import (
-    CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, split_tags,
+    NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, split_tags,
 )
+
+
+#: Page breaks at the start of a line's content.
+PB_LEAD = re.compile(r"^(?:<pb:[^<>()¶\s]*>)+")
+
+
+def print_width(line: str) -> int:
+    """The width of a printed line in full-size characters: indentation and text count
+    one each, small print half (two columns), markup (¶, page breaks, ``( ) /``) nothing."""
+    line = PB.sub("", line).rstrip(PILCROW)
+    width = small = 0
+    inside = False
+    for ch in line:
+        if ch == "(":
+            inside = True
+        elif ch == ")":
+            inside = False
+        elif ch == "/" and inside:
+            continue
+        elif inside:
+            small += 1
+        else:
+            width += 1
+    return width + (small + 1) // 2
+
+
+def full_width(lines: list[str], start: int, end: int) -> int:
+    """The width of a full printed line in a file: the most common ``print_width`` of its
+    content lines of ten or more (WYG prints about 21 characters a line); a line that
+    wide or wider runs on to the next (see ``_Parser.scan_body``)."""
+    counts: dict[int, int] = {}
+    for line in lines[start:end]:
+        if line.startswith(("#", "<pb:")) and layout_only(line) or not line.strip("\u3000 ¶"):
+            continue
+        w = print_width(line)
+        if w >= 10:
+            counts[w] = counts.get(w, 0) + 1
+    if not counts:
+        return 10 ** 6
+    return max(counts, key=lambda w: (counts[w], w))
 
 
 def _cont(c, indent: int, mode: str):
@@ -118,6 +159,8 @@ class _Parser:
         prev_indent = -1
         in_label = False                 # in a label paragraph (經(…) and the lines continuing its note)
         line_indent = None               # indentation of the previous content line (None after a blank)
+        full = full_width(lines, start, end)
+        prev_width = 0                   # print width of the previous content line (0 after a blank)
 
         def flush_trailing():
             nonlocal pending
@@ -174,7 +217,7 @@ class _Parser:
             if BLANK.match(line) or (not self.header.tls and "(" not in line and self.header.closing_line(line)):
                 pending.append(raw)
                 para_break = True
-                cont, mode, line_indent = None, "main", None
+                cont, mode, line_indent, prev_width = None, "main", None, 0
                 i += 1
                 continue
             stripped = line.lstrip(IDEO_SPACE)
@@ -222,6 +265,30 @@ class _Parser:
                 if m and "<" not in line:
                     heading = (line[:-1], ChapterDoc(title=m["title"], category=m["category"].strip(IDEO_SPACE),
                                                      heading=line[:-1]))
+            col_shift = 0
+            if not heading and at_start and not self.header.tls and indent <= 2:
+                m = NUMBERED_CHAPTER.match(stripped)
+                if m:
+                    # 大射儀第七(鄭目録云…): a numbered chapter heading, its note the chapter's first text
+                    title = m["title"]
+                    chapter = ChapterDoc(title=title, heading=title)
+                    fixed = FixedBuilder(title)
+                    add_layout(fixed.layout, 0, "".join(pending) + indent_str)
+                    pending = []
+                    rest = stripped[len(title):]
+                    units.append(Unit("heading", lineno, chapter=chapter))
+                    if not rest.startswith("("):
+                        fixed.lay(rest + term)
+                        chapter.heading_layout = fixed.layout
+                        last = fixed
+                        cont, unit = None, None
+                        para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+                        line_indent = None
+                        i += 1
+                        continue
+                    chapter.heading_layout = fixed.layout
+                    stripped, indent_str, col_shift = rest, "", len(title)
+                    cont, unit, para_break, in_label = None, None, True, False
             if heading:
                 content, chapter = heading
                 fixed = FixedBuilder(content)
@@ -267,25 +334,34 @@ class _Parser:
             # ---- content lines ----
             label = None
             number = ""
+            number_prefix = ""
             bare = stripped.rstrip(PILCROW)
             if not self.header.tls:
                 for lab in LABELS:
                     if bare == lab or stripped.startswith(lab + "("):
                         label = lab
                         break
-            elif para_break or in_label:
-                m = TLS_NUMBER.match(stripped)
+            elif para_break or in_label or PB_LEAD.match(stripped):
+                # the number may follow a page break on its line (<pb:…>3.47.占夢…)
+                lead_pb = PB_LEAD.match(stripped)
+                m = TLS_NUMBER.match(stripped[lead_pb.end():] if lead_pb else stripped)
                 if m:
                     number = m.group(0)
+                    number_prefix = lead_pb.group(0) if lead_pb else ""
             if label == "記" and bare == "記":
                 ji_mode = True
             label_closed = in_label and not (cont and cont[0] == "note")
+            # A line less indented than a full line before it is that line wrapping (儀禮識誤:
+            # an entry's first line indented, its rest at 0), not a new paragraph.
+            wrapped = (not self.header.tls and not para_break and label is None and not number
+                       and prev_width >= full and 0 <= indent < prev_indent and bool(cont) and cont[0] == "text"
+                       and not stripped.startswith("("))
             new_para = para_break or label_closed or label is not None or bool(number) or (
-                not self.header.tls and indent != prev_indent)
+                not self.header.tls and indent != prev_indent and not wrapped)
             cont_arg = None
             forced = False
             if not para_break and label is None and not number:
-                cont_arg = continues(cont, stripped, indent, "main", new_para)
+                cont_arg = continues(cont, stripped, cont[2] if wrapped else indent, "main", new_para)
                 if cont_arg and cont_arg[0] == "text" and unit is not None and unit.size() >= UNIT_LIMIT:
                     cont_arg = None
                     forced = True
@@ -298,22 +374,23 @@ class _Parser:
                 unit.lines += 1
             lead = "".join(pending) + indent_str
             pending = []
-            col0 = indent
+            col0 = indent + col_shift
             body = stripped
             if label or number:
                 head = label or number
                 piece = PieceBuilder(LABEL, lineno)
-                add_layout(piece.layout, 0, lead)
+                add_layout(piece.layout, 0, lead + number_prefix)
                 piece.text(head)
                 unit.pieces.append(piece)
                 last = piece
                 lead = ""
-                body = stripped[len(head):]
-                col0 += len(head)
+                body = stripped[len(number_prefix) + len(head):]
+                col0 += len(number_prefix) + len(head)
             last, c = self.scan_line(body, tokens_re, lineno, col0, unit.pieces, TEXT, NOTE, lead, term,
                                      cont_arg, last)
             cont = _cont(c, indent, "main")
             para_break, at_start, prev_indent = False, False, indent
+            prev_width = print_width(line)
             i += 1
         if cont is not None and cont[0] == "open":
             line, column = cont[4]

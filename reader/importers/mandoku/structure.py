@@ -41,6 +41,9 @@ LABELS = ("經", "傳", "記", "補")
 TLS_HEADING = re.compile(r"^(?P<num>[A-Z]?[\d.]*)《(?P<title>[^》]+)》$")
 TLS_NUMBER = re.compile(r"^(?:[A-Z]\d+(?:\.\d+)*|\d+(?:\.\d+)+)\.?(?=\S)")
 CHAPTER_LINE = re.compile(r"^(?P<title>[^\s()<¶右][^\s()<¶]{0,9})(?P<sep>\u3000+)(?P<category>[^\s()<¶][^()<¶]{0,15}?)$")
+#: A numbered chapter heading at a section start, alone or before its note: 大射儀第七,
+#: 士冠禮第一 (儀禮鄭註句讀 KR1d0038).
+NUMBERED_CHAPTER = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+)(?=\(|¶?$)")
 CLOSER = re.compile(r"^(?P<closer>[右記](?P<title>[^\u3000 ()<¶]+))")
 JI_CLOSER = re.compile(r"記[^\u3000 ()<¶]{1,20}¶?")
 TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000]+)(?P<tag>[^ \u3000()]{1,12})$", re.S)
@@ -209,6 +212,9 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                 titles.append(run[k].pieces[0])
             if titles:
                 section.title = "".join(titles[-1].chunks)
+                # A heading is a label, not main text: counted once, as the section's title.
+                for j, k in enumerate(chunk[:len(titles)]):
+                    section.paragraphs[j][0].kind = LABEL
         sections.append(section)
     if closer is not None:
         if not sections:

@@ -1,0 +1,108 @@
+"""Structure faults of issue 12, each on the file that showed it (parser only), and the
+structure check (no derived one-character titles, no heading counted twice) on a sample
+of every folder; scripts/check_corpus.py runs it on every file."""
+from pathlib import Path
+
+import pytest
+
+from reader.importers.document import LABEL, NOTE, TEXT
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.check import structure_faults
+
+from .conftest import SHARED
+
+KANRIPO = SHARED / "corpus" / "kanripo"
+JINGBU = SHARED / "corpus" / "kanripo-jingbu"
+HEAD = "# -*- mode: mandoku-view; -*-\n#+TITLE: {title}\n#+PROPERTY: ID KR9z0002\n#+PROPERTY: BASEEDITION WYG\n"
+
+
+def parse(path: Path):
+    raw = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(path))
+    assert render_mandoku(doc) == raw
+    return doc
+
+
+def texts(doc):
+    return [(p.kind, p.text) for p in doc.all_pieces()]
+
+
+def test_a_wrapped_line_is_no_section_title():
+    """儀禮識誤: an entry's first line is indented, its rest runs on at indentation 0; a
+    short rest (「文」) was read as a heading and cut the entry in two."""
+    raw = HEAD.format(title="儀禮識誤") + (
+        "　士冠禮¶\n¶\n"
+        "　筮于廟門今本脫所字當依監本補入而下文又云筮人執筴抽上韇兼執之¶\n"
+        "文¶\n"
+        "　主人玄冠朝服緇帶素韠今本韠作鞸非也監本與此同今從監本¶\n"
+        "字¶\n"
+        "　冠者立于房中南面今本脫中字監本有之當從監本補入此句之¶\n"
+        "義¶\n")
+    doc = parse_mandoku(raw, "KR9z0002_001.txt")
+    assert render_mandoku(doc) == raw
+    assert [s.title for s in doc.sections] == ["士冠禮"]
+    assert (TEXT, "筮于廟門今本脫所字當依監本補入而下文又云筮人執筴抽上韇兼執之文") in texts(doc)
+    assert structure_faults(doc) == []
+
+
+def test_a_heading_is_a_label_counted_once():
+    """讀禮通考 卷三十二: the heading 冠 names its section and is not main text as well."""
+    doc = parse(KANRIPO / "KR1d0051" / "KR1d0051_032.txt")
+    section = next(s for s in doc.sections if s.title == "冠")
+    assert [(p.kind, p.text) for p in section.pieces[:2]] == [(LABEL, "喪服三"), (LABEL, "冠")]
+    assert section.pieces[2].text.startswith("旣夕記冠六升外縪纓條屬厭")
+    assert structure_faults(doc) == []
+
+
+def test_title_and_closing_lines_written_with_variants():
+    """周禮詳解 writes its closing line 周禮詳觧卷十五: a closing line, not a text section."""
+    doc = parse(KANRIPO / "KR1d0005" / "KR1d0005_015.txt")
+    assert doc.trailer_lines[0].strip("\u3000¶") == "周禮詳觧卷十五"
+    assert "周禮詳觧卷十五" not in [s.title for s in doc.sections]
+    raw = HEAD.format(title="儀禮鄭注圖") + "　儀禮鄭註圗卷七　　　　濟陽張爾岐撰¶\n大射之儀(將有/祭祀)¶\n　儀禮鄭註圗卷七¶\n"
+    doc = parse_mandoku(raw, "KR9z0002_007.txt")
+    assert render_mandoku(doc) == raw
+    assert (doc.juan_label, doc.juan_number, doc.author, doc.native_place) == ("卷七", 7, "張爾岐", "濟陽")
+    assert texts(doc) == [(TEXT, "大射之儀"), (NOTE, "將有祭祀")]
+    assert doc.trailer_lines == ["\u3000儀禮鄭註圗卷七¶"]
+
+
+def test_a_byline_naming_several_people_is_no_text():
+    doc = parse(JINGBU / "KR1e0006" / "KR1e0006_002.txt")
+    assert doc.header_lines[-1] == "\u3000\u3000漢何休學" + "\u3000" * 7 + "唐陸德明音義¶"
+    assert (doc.author, doc.dynasty) == ("何休", "漢")
+    assert texts(doc)[0] == (TEXT, "二年春公會戎于潛")
+
+
+def test_a_numbered_chapter_heading_is_a_chapter():
+    """儀禮鄭註句讀 卷七: 大射儀第七 opens a chapter; its note is the chapter's first text."""
+    doc = parse(KANRIPO / "KR1d0038" / "KR1d0038_007.txt")
+    assert [c.title for c in doc.chapters] == ["大射儀第七"]
+    first = doc.sections[0].pieces[0]
+    assert first.kind == NOTE and first.text.startswith("鄭目録云名曰大射者諸侯將有祭祀之事")
+    assert (TEXT, "大射儀第七") not in texts(doc)
+
+
+def test_a_numbered_paragraph_after_a_page_break():
+    """周禮 (tls) 卷三: <pb:…>3.47.占夢… opens the numbered paragraph 3.47."""
+    doc = parse(KANRIPO / "KR1d0001" / "KR1d0001_003.txt")
+    section = next(s for s in doc.sections if any("占夢掌其歲時" in p.text for p in s.pieces))
+    assert (section.pieces[0].kind, section.pieces[0].text, section.pieces[1].kind) == (LABEL, "3.47.", TEXT)
+    assert section.pieces[1].text.startswith("占夢掌其歲時觀天地之會，辨陰陽之氣")
+    assert section.pieces[0].layout == [(0, "\n<pb:KR1d0001_tls_003-108a>")]
+
+
+SAMPLE = [f for folder in sorted([*KANRIPO.iterdir(), *JINGBU.iterdir()]) if folder.is_dir()
+          for f in (sorted(folder.glob("*.txt"))[1:3] or sorted(folder.glob("*.txt")))]
+
+
+def test_the_sample_covers_every_folder():
+    assert len({f.parent for f in SAMPLE}) == 40 and len(SAMPLE) == 79  # KR1d0086-WYG has one file
+
+
+@pytest.mark.parametrize("path", SAMPLE, ids=lambda p: p.name)
+def test_structure_check_on_a_sample(path):
+    raw = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(path))
+    assert render_mandoku(doc) == raw
+    assert structure_faults(doc) == []
