@@ -50,6 +50,7 @@ DEFAULT_LAYER = {TEXT: CLASSIC, RECORD: CLASSIC, NOTE: COMMENTARY, RECORD_NOTE: 
 #: Values of ``JuanDocument.source_format``: the plain Siku form and Kanripo's mandoku form.
 SIKU = "siku"
 MANDOKU = "mandoku"
+PLAIN = "plain"  # other plain-text forms (front matter, markdown, （…） notes): ``plaintext.py``
 
 #: Layout: raw markup taken out of a piece (or closer, or chapter heading) and kept for
 #: writing the file back. A list of ``(offset, raw)`` with strictly increasing offsets;
@@ -108,11 +109,12 @@ class PieceDoc:
         return self.layer or DEFAULT_LAYER[self.kind]
 
     def render(self) -> str:
-        """The piece as written in the seed form (notes get their 【】 back)."""
+        """The piece as written in the seed form (notes get their 【】 back; a text piece
+        its layout, such as the brackets of a humble 【臣】)."""
         if self.kind in NOTE_KINDS:
             tag = f"{self.tag_separator}{self.source_tag}" if self.source_tag else ""
             return f"【{self.text}{tag}】"
-        return self.text
+        return interleave_layout(self.text, self.layout)
 
 
 @dataclass
@@ -219,7 +221,10 @@ class JuanDocument:
         return [p for p in self.all_pieces() if p.kind in NOTE_KINDS]
 
     def render(self) -> str:
-        """The juan written back in the seed form, character for character."""
+        """The juan written back in its source form, character for character: the seed
+        form, or (``source_format`` plain or mandoku) every piece with its layout."""
+        if self.source_format in (PLAIN, MANDOKU):
+            return render_layout(self)
         lines = list(self.header_lines)
         for chapter in self.chapters:
             if chapter.heading is not None:
@@ -231,3 +236,30 @@ class JuanDocument:
         if self.final_newline:
             text += self.newline
         return ("\ufeff" if self.bom else "") + text
+
+
+def render_piece(piece: PieceDoc) -> str:
+    """A piece with its layout put back (mandoku and plain forms)."""
+    return interleave_layout(piece.text + piece.tag_separator + piece.source_tag, piece.layout)
+
+
+def render_layout(doc: JuanDocument) -> str:
+    """A juan whose every character outside its texts is layout (mandoku, plain forms)
+    written back: header lines, then each chapter heading, piece, closer and record with
+    its layout, then the trailer lines."""
+    nl = doc.newline
+    out = ["\ufeff" if doc.bom else ""]
+    out.extend(line + nl for line in doc.header_lines)
+    for chapter in doc.chapters:
+        if chapter.heading is not None:
+            out.append(interleave_layout(chapter.heading, chapter.heading_layout))
+        for section in chapter.sections:
+            for para in section.paragraphs:
+                out.extend(render_piece(p) for p in para)
+            if section.closer is not None:
+                out.append(interleave_layout(section.closer, section.closer_layout))
+                out.append(section.record_separator)
+            out.extend(render_piece(p) for p in section.records)
+    if doc.trailer_lines:
+        out.append(nl.join(doc.trailer_lines) + (nl if doc.final_newline else ""))
+    return "".join(out)

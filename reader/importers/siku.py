@@ -248,6 +248,15 @@ def parse_siku(text: str, path: str = "<text>", *, work_title: str | None = None
     supply) the header's values; without them a headless file is named after ``path``
     and a warning is added to ``doc.warnings``.
     Raises ``TextFormatError`` with file, line and column for unbalanced, nested or stray
-    【】 and for a file without main text.
+    【】, for a file without main text and for a file without Chinese text.
+
+    Other plain-text forms, told apart by what they hold (front matter, ``#`` lines,
+    full-width ``（…）`` notes, ``【臣】``, punctuation: ``plaintext.is_plain``), go to
+    ``plaintext.parse_plain``, whose documents have ``source_format`` "plain".
     """
+    from .plaintext import is_plain, parse_plain, require_chinese
+
+    require_chinese(text, path)
+    if is_plain(text):
+        return parse_plain(text, path, work_title=work_title, juan_number=juan_number)
     return _Parser(text, path, work_title, juan_number).parse()

@@ -6,36 +6,16 @@ stands in (see ``reader.importers.document.Layout`` and the package docstring).
 """
 from __future__ import annotations
 
-from ..document import JuanDocument, PieceDoc, SectionDoc, interleave_layout
+from ..document import JuanDocument, PieceDoc, SectionDoc, render_layout, render_piece  # noqa: F401
 from .lines import PB
-
-def render_piece(piece: PieceDoc) -> str:
-    """A piece as written in the mandoku form: its content with its layout put back."""
-    return interleave_layout(piece.text + piece.tag_separator + piece.source_tag, piece.layout)
-
 
 def render_mandoku(doc: JuanDocument) -> str:
     """The juan written back in the mandoku form, character for character.
 
     ``render_mandoku(parse_mandoku(text, path)) == text`` for every text the parser
-    accepts (see the module docstring for where each character is kept).
+    accepts (see the package docstring for where each character is kept).
     """
-    nl = doc.newline
-    out = ["\ufeff" if doc.bom else ""]
-    out.extend(line + nl for line in doc.header_lines)
-    for chapter in doc.chapters:
-        if chapter.heading is not None:
-            out.append(interleave_layout(chapter.heading, chapter.heading_layout))
-        for section in chapter.sections:
-            for para in section.paragraphs:
-                out.extend(render_piece(p) for p in para)
-            if section.closer is not None:
-                out.append(interleave_layout(section.closer, section.closer_layout))
-                out.append(section.record_separator)
-            out.extend(render_piece(p) for p in section.records)
-    if doc.trailer_lines:
-        out.append(nl.join(doc.trailer_lines) + (nl if doc.final_newline else ""))
-    return "".join(out)
+    return render_layout(doc)
 
 
 def page_breaks(doc: JuanDocument) -> list[tuple[int, int, int, str]]:

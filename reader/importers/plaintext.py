@@ -1,0 +1,258 @@
+"""Parser for plain-text forms other than the seed's Siku form, told apart by what they hold.
+
+Forms (examples in ``../shared/corpus/other``, SOURCES.md):
+
+* YAML front matter: a first line ``---``, ``key: value`` lines, a closing ``---`` (or
+  ``...``): metadata (``title``, ``author``, ``juan``), not text;
+* ``#`` lines: a ``#`` comment line (``#創建日期: 2021/02/26``) is metadata kept as layout;
+  a markdown heading (``## 列女傳 〔漢〕劉向 撰``) names the work and its author when it is
+  the first, and opens a chapter after that (列女傳, chtxt);
+* ``○ 古列女傳序``: a line opened by ○ starts a section named by the rest of the line;
+* notes in full-width parentheses ``（…）`` or in ``【…】``; ``【臣】`` / ``（臣）`` print a
+  humble 臣 small: it is text (臣等謹案 is found), its brackets layout (儀禮釋宮增注, 殆知閣);
+* punctuated text (，。：) is kept as written.
+
+Everything that is not text (brackets, line ends, blank lines, comment lines, heading
+marks) is layout, as in the mandoku parser (``document.Layout``): ``render_layout`` writes
+the file back byte for byte. ``source_format`` is ``"plain"``. Sections are cut at
+headings, ○ lines and, in long stretches, at the first paragraph after ``SOFT_LIMIT``
+characters. Pure: no ORM.
+
+``is_plain`` decides between this parser and ``siku.parse_siku`` (which calls it).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .document import LABEL, NOTE, PLAIN, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
+from .errors import TextFormatError
+from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
+from .source import split_source_lines
+
+SOFT_LIMIT = 1200
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
+HEADING = re.compile(r"^(?P<marks>#{1,6})[ \t]+(?P<title>\S.*?)[ \t]*$")
+COMMENT = re.compile(r"^#(?!#*[ \t])")
+CIRCLE = re.compile(r"^(?P<mark>[○〇●][ \u3000\t]*)(?P<title>\S.{0,40}?)[ \u3000\t]*$")
+YAML_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w-]*):[ \t]*(?P<value>.*?)[ \t]*$")
+BRACKETS = {"（": "）", "【": "】"}
+HUMBLE = "臣"
+BYLINE = re.compile(r"^(?:〔(?P<dynasty>[^〕]{1,3})〕)?(?P<author>[^\s〔〕]{2,6})[ \u3000]*(?:撰|著|編|輯|注|註)?$")
+TIYAO = re.compile(r"^[\u3000 ]*(?P<title>[^\s\u3000【（]{2,20})[\u3000 ]+\S.*提要$")
+JUAN = re.compile(rf"(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)")
+
+
+def is_plain(text: str) -> bool:
+    """Whether ``text`` is in one of this module's forms rather than the seed's: it has
+    front matter, ``#`` lines, full-width ``（…）`` notes, ``【臣】``, or punctuation (，。)
+    in more than one character in two hundred."""
+    body = text.lstrip("\ufeff")
+    if body.startswith("---") or re.search(r"^#", body, re.M) or "（" in body or "）" in body or "【臣】" in body:
+        return True
+    han = len(HAN.findall(body[:20000]))
+    punct = sum(body[:20000].count(c) for c in "，。：；、")
+    return bool(han) and punct * 200 > han
+
+
+def require_chinese(text: str, path: str) -> None:
+    """Raise ``TextFormatError`` at the first line when ``text`` holds no Chinese character
+    (an English README is no text to read here)."""
+    if not HAN.search(text):
+        raise TextFormatError(path, 1, 1, "no text: the file holds no Chinese characters "
+                                          "(is it a README or another kind of file?)")
+
+
+class _Builder:
+    def __init__(self):
+        self.pieces: list[PieceDoc] = []
+
+    def text(self, s: str, layout_before: str = "") -> None:
+        p = self.pieces[-1] if self.pieces and self.pieces[-1].kind == TEXT else None
+        if p is None:
+            p = PieceDoc(TEXT, "")
+            self.pieces.append(p)
+        if layout_before:
+            _lay(p, len(p.text), layout_before)
+        p.text += s
+
+
+def _lay(piece: PieceDoc, offset: int, raw: str) -> None:
+    if not raw:
+        return
+    if piece.layout and piece.layout[-1][0] == offset:
+        piece.layout[-1] = (offset, piece.layout[-1][1] + raw)
+    else:
+        piece.layout.append((offset, raw))
+
+
+def scan_plain_line(line: str, lineno: int, path: str) -> list[PieceDoc]:
+    """Text runs and notes of one line: ``（…）`` and ``【…】`` are notes (brackets in the
+    layout), a humble ``【臣】``/``（臣）`` is text. Raises ``TextFormatError`` for an
+    unclosed, nested or stray bracket."""
+    b = _Builder()
+    pos = 0
+    pending = ""
+    opens = "".join(BRACKETS)
+    closes = "".join(BRACKETS.values())
+    while pos < len(line):
+        m = re.search(f"[{opens}{closes}]", line[pos:])
+        if not m:
+            b.text(line[pos:], pending)
+            pending = ""
+            break
+        at = pos + m.start()
+        ch = line[at]
+        if ch in closes:
+            raise TextFormatError(path, lineno, at + 1, f"{ch} without a matching opening bracket")
+        if at > pos:
+            b.text(line[pos:at], pending)
+            pending = ""
+        close = BRACKETS[ch]
+        end = line.find(close, at + 1)
+        if end < 0:
+            raise TextFormatError(path, lineno, at + 1, f"{ch} is never closed on this line")
+        inner = line[at + 1:end]
+        nested = re.search(f"[{opens}]", inner)
+        if nested:
+            raise TextFormatError(path, lineno, at + 2 + nested.start(),
+                                  f"{inner[nested.start()]} inside a note opened at column {at + 1} (notes cannot nest)")
+        if inner == HUMBLE:
+            b.text(inner, pending + ch)
+            pending = close
+        else:
+            note = PieceDoc(NOTE, inner, layout=[(0, pending + ch), (len(inner), close)])
+            pending = ""
+            b.pieces.append(note)
+        pos = end + 1
+    if pending:
+        _lay(b.pieces[-1], len(b.pieces[-1].text), pending)
+    return b.pieces
+
+
+def parse_plain(text: str, path: str = "<text>", *, work_title: str | None = None,
+                juan_number: int | None = None) -> JuanDocument:
+    """Parse ``text`` (decoded, BOM allowed) of one of this module's forms.
+
+    ``work_title`` and ``juan_number`` override the metadata (front matter ``title`` /
+    ``juan``, the first markdown heading, else the file name, with a warning). Raises
+    ``TextFormatError`` (file, line, column) for a file without Chinese text and for
+    unbalanced notes.
+    """
+    doc = JuanDocument(source_name=Path(path).name, source_format=PLAIN)
+    if text.startswith("\ufeff"):
+        doc.bom = True
+        text = text[1:]
+    require_chinese(text, path)
+    lines, doc.newline, doc.final_newline = split_source_lines(text, path)
+    nl = doc.newline
+    n = len(lines)
+
+    def term(i: int) -> str:
+        return nl if (i < n - 1 or doc.final_newline) else ""
+
+    meta: dict[str, str] = {}
+    i = 0
+    if lines and lines[0].strip() == "---":
+        end = next((k for k in range(1, n) if lines[k].strip() in ("---", "...")), None)
+        if end is None:
+            raise TextFormatError(path, 1, 1, "front matter opened with --- is never closed")
+        for k in range(1, end):
+            m = YAML_KEY.match(lines[k])
+            if m:
+                meta[m["key"].lower()] = m["value"].strip("'\"")
+        i = end + 1
+    while i < n and (COMMENT.match(lines[i]) or not lines[i].strip()):
+        i += 1
+    first_heading = HEADING.match(lines[i]) if i < n else None
+    if first_heading:
+        title, _, byline = first_heading["title"].partition(" ")
+        meta.setdefault("title", title)
+        bm = BYLINE.match(byline.strip())
+        if bm:
+            meta.setdefault("author", bm["author"])
+            meta.setdefault("dynasty", bm["dynasty"] or "")
+        i += 1
+    doc.header_lines = lines[:i]
+    if "title" not in meta:  # a Siku 提要 page: 仪礼释宫増注　　礼类二【仪礼之属】提要
+        for line in lines[i:i + 3]:
+            m = TIYAO.match(line)
+            if m:
+                meta["title"] = m["title"]
+                break
+    doc.work_title = work_title or meta.get("title", "")
+    doc.author, doc.dynasty = meta.get("author", ""), meta.get("dynasty", "")
+    stem = Path(path).stem
+    if not doc.work_title:
+        doc.work_title = stem
+        doc.warnings.append(f"{path}: no title in the file; the work title is taken from the file name: "
+                            f"{stem!r} (use --work to name it)")
+    number = juan_number
+    if number is None and meta.get("juan"):
+        jm = JUAN.search(meta["juan"])
+        number = chinese_to_int(jm["num"]) if jm else (int(meta["juan"]) if meta["juan"].isdigit() else None)
+    if number is None:
+        digits = re.findall(r"\d+", stem)
+        number = int(digits[-1]) if digits else 1
+        doc.warnings.append(f"{path}: no juan number in the file; juan {number} (use --juan to set it)")
+    doc.juan_number = number
+    doc.juan_label = "卷" + int_to_chinese(number)
+    if juan_number is None and meta.get("juan") and JUAN.search(meta["juan"]):
+        doc.juan_label = JUAN.search(meta["juan"]).group(0)
+
+    chapter = ChapterDoc()
+    doc.chapters = [chapter]
+    section: SectionDoc | None = None
+    size = 0
+    pending = ""  # layout waiting for the next piece (blank and comment lines)
+    last: PieceDoc | None = None
+    new_para = True
+    for k in range(i, n):
+        line, lineno = lines[k], k + 1
+        if not line.strip() or COMMENT.match(line):
+            pending += line + term(k)
+            new_para = True
+            continue
+        hm = HEADING.match(line)
+        if hm:
+            chapter = ChapterDoc(title=hm["title"], heading=hm["title"],
+                                 heading_layout=[(0, pending + line[:hm.start("title")]),
+                                                 (len(hm["title"]), line[hm.end("title"):] + term(k))])
+            if not pending and not line[:hm.start("title")]:
+                chapter.heading_layout = chapter.heading_layout[1:]
+            pending = ""
+            doc.chapters.append(chapter)
+            section, size, new_para = None, 0, True
+            continue
+        cm = CIRCLE.match(line)
+        starts = section is None or cm is not None or (new_para and size >= SOFT_LIMIT)
+        if starts:
+            section = SectionDoc(line=lineno, title=cm["title"] if cm else "")
+            chapter.sections.append(section)
+            size = 0
+        if cm:
+            label = PieceDoc(LABEL, cm["title"], layout=[(0, pending + cm["mark"])] if pending + cm["mark"] else [])
+            _lay(label, len(label.text), line[cm.end("title"):] + term(k))
+            section.paragraphs.append([label])
+            pending, last, new_para = "", label, True
+            continue
+        pieces = scan_plain_line(line, lineno, path)
+        if pending:  # blank and comment lines before the paragraph lead its first piece
+            first = pieces[0]
+            if first.layout and first.layout[0][0] == 0:
+                first.layout[0] = (0, pending + first.layout[0][1])
+            else:
+                first.layout.insert(0, (0, pending))
+            pending = ""
+        _lay(pieces[-1], len(pieces[-1].text), term(k))
+        section.paragraphs.append(pieces)
+        size += sum(len(p.text) for p in pieces)
+        last, new_para = pieces[-1], False
+    if pending:
+        if last is None:
+            raise TextFormatError(path, i + 1 if i < n else n, 1, "no text: the file has a header but no main text")
+        _lay(last, len(last.text), pending)
+    doc.chapters = [c for c in doc.chapters if c.sections or c.heading is not None]
+    if not doc.sections:
+        raise TextFormatError(path, i + 1 if i < n else max(n, 1), 1, "no text: the file has a header but no main text")
+    return doc

@@ -1,0 +1,98 @@
+"""Plain-text forms other than the seed's (reader/importers/plaintext.py), told apart by
+what they hold, on the real texts of ../shared/corpus/other and small made-up ones."""
+import re
+
+import pytest
+
+from reader.importers.document import LABEL, NOTE, PLAIN, SIKU, TEXT
+from reader.importers.errors import TextFormatError
+from reader.importers.loader import import_file
+from reader.importers.plaintext import is_plain
+from reader.importers.siku import parse_siku
+
+from .conftest import SEED, SHARED
+
+OTHER = SHARED / "corpus" / "other"
+LIENU = OTHER / "lienu_zhuan_crlf.txt"
+YILI = OTHER / "yili_shigong_zengzhu_simplified.txt"
+
+
+def raw(path):
+    return path.read_bytes().decode("utf-8")
+
+
+def test_forms_are_told_apart():
+    assert not is_plain(SEED.read_text(encoding="utf-8"))
+    assert is_plain(raw(LIENU)) and is_plain(raw(YILI))
+    assert parse_siku(SEED.read_text(encoding="utf-8"), "seed.txt").source_format == SIKU
+
+
+def test_markdown_headings_and_comment_lines_are_metadata():
+    """列女傳 (chtxt): # comment lines, a ## heading naming work and author, ○ sections, CRLF."""
+    text = raw(LIENU)
+    doc = parse_siku(text, "lienu_zhuan_crlf.txt")
+    assert doc.render() == text and doc.newline == "\r\n"
+    assert (doc.source_format, doc.work_title, doc.author, doc.dynasty) == (PLAIN, "列女傳", "劉向", "漢")
+    assert doc.header_lines[:1] == ["#下載最新版本，請訪問: https://github.com/bgc2017/chtxt"]
+    pieces = doc.all_pieces()
+    assert not any(p.text.startswith("#") or "創建日期" in p.text for p in pieces)
+    circles = [line[1:].strip() for line in text.split("\r\n") if line.startswith("○")]
+    assert len(circles) == 127
+    assert [s.title for s in doc.sections if s.pieces[0].kind == LABEL] == circles
+    assert len(doc.sections) == 128  # one long story cut at a paragraph after SOFT_LIMIT characters
+    assert [s.title for s in doc.sections[:2]] == ["古列女傳序", "古列女傳目錄序"]
+    assert (pieces[0].kind, pieces[0].text) == (LABEL, "古列女傳序")
+    assert pieces[1].text.startswith("古列女傳八篇劉向所序也，向為漢成帝光祿大夫")
+    headings = [line.lstrip("#").strip() for line in text.split("\r\n")[6:] if line.startswith("#")]
+    assert [c.title for c in doc.chapters if c.heading is not None] == headings
+    assert headings[0] == "列女傳卷之一·母儀傳"
+
+
+def test_humble_chen_and_notes_in_brackets():
+    """儀禮釋宮增注 (殆知閣): 【臣】 is text (臣等谨案 is found), other 【…】 are notes."""
+    text = raw(YILI)
+    doc = parse_siku(text, "yili.txt")
+    assert doc.render() == text
+    assert doc.work_title == "仪礼释宫増注"
+    main = "".join(p.text for p in doc.all_pieces() if p.kind == TEXT)
+    assert "臣等谨案仪礼释宫增注一卷" in main
+    notes = [p for p in doc.all_pieces() if p.kind == NOTE]
+    assert len(notes) == text.count("【") - text.count("【臣】")
+    assert notes[0].text == "仪礼之属"
+
+
+def test_front_matter_and_full_width_notes():
+    text = "---\ntitle: 孝經\nauthor: 孔子\njuan: 卷一\n---\n# 孝經\n\n開宗明義章第一（開張也）\n仲尼居（仲尼孔子字）曾子侍。\n"
+    doc = parse_siku(text, "xiaojing.txt")
+    assert doc.render() == text
+    assert (doc.work_title, doc.author, doc.juan_label, doc.juan_number) == ("孝經", "孔子", "卷一", 1)
+    assert [(p.kind, p.text) for p in doc.all_pieces()] == [
+        (TEXT, "開宗明義章第一"), (NOTE, "開張也"), (TEXT, "仲尼居"), (NOTE, "仲尼孔子字"), (TEXT, "曾子侍。")]
+    assert doc.all_pieces()[1].layout == [(0, "（"), (3, "）\n")]
+
+
+def test_a_file_without_chinese_is_refused():
+    with pytest.raises(TextFormatError) as info:
+        parse_siku("# README\n\nThis folder holds the texts.\n", "README.md")
+    assert str(info.value) == ("README.md:1:1: no text: the file holds no Chinese characters "
+                               "(is it a README or another kind of file?)")
+
+
+@pytest.mark.parametrize("text, where", [
+    ("甲（乙\n", (1, 2)), ("甲乙）\n", (1, 3)), ("甲（乙（丙）丁）\n", (1, 4)),
+])
+def test_unbalanced_full_width_notes(text, where):
+    with pytest.raises(TextFormatError) as info:
+        parse_siku(text, "x.txt")
+    assert (info.value.line, info.value.column) == where
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_plain_text_imports_and_writes_back(tmp_path):
+    path = tmp_path / "lienu.txt"
+    path.write_bytes(LIENU.read_bytes())
+    juan = import_file(path).juan
+    assert juan.source_format == PLAIN and juan.work.title == "列女傳"
+    assert juan.render_source() == raw(LIENU)
+    assert juan.sections.count() == 128 and juan.sections.get(position=1).title == "古列女傳序"
+    assert re.search("古列女傳八篇", "".join(p.text for p in juan.sections.get(position=1).pieces.all()))
