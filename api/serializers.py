@@ -117,6 +117,7 @@ class HitSerializer(serializers.Serializer):
             "layer_name": LAYER_NAMES[hit.layer],
             "work": {"id": hit.work_id, "title": hit.work_title},
             "juan": hit.juan_number,
+            "juan_label": hit.juan_label,
             "section": {"position": hit.section_position, "title": hit.section_title},
             "piece": hit.piece_position,
             "before": hit.before,

@@ -37,7 +37,10 @@ SEARCH_PARAMETERS = [
         "嚴格字形: on compares characters exactly; off (default) folds variants (鼓/鼔, 說/説, 玄/𤣥) and "
         "simplified forms (大射仪 → 大射儀).")),
     OpenApiParameter("work", int, description="work id (see /api/works/)", examples=[OpenApiExample("禮書綱目", value=1)]),
-    OpenApiParameter("juan", int, description="juan number, e.g. 10 for 卷十", examples=[OpenApiExample("卷十", value=10)]),
+    OpenApiParameter("juan", str, description=(
+        "the book's juan label, as the reading pages show it: 卷十 (also 十 or 10), 卷首上, 序. For Kanripo works "
+        "this is not the file number of the URLs (卷十 of KR1d0086 is /juans/12/). Within `work` if given."),
+        examples=[OpenApiExample("卷十", value="卷十"), OpenApiExample("卷首上", value="卷首上")]),
     OpenApiParameter("chapter", int, description="chapter id (see the juan endpoint)",
                      examples=[OpenApiExample("大射儀", value=1)]),
     OpenApiParameter("sort", str, enum=["text", "relevance"], description="文序 text order (default) or 相關度 relevance"),

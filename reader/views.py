@@ -14,6 +14,7 @@ from search.query import QueryError, parse_query
 from . import chars
 from .citation import citation_text, juan_citation_text, permalink
 from .highlight import apply_highlights
+from .juans import juan_count
 from .models import Chapter, Juan, Work
 from .reading import (carry_query, chapter_views, read_consistently, display_controls, display_from_request, remember,
                       simplify_views)
@@ -41,8 +42,13 @@ def _highlighted(request, chapters):
 
 @vary_on_cookie  # the font size the reader chose (display cookie)
 def home(request):
-    """The works held, with their juan counts."""
-    works = Work.objects.annotate(juan_count=Count("juans")).order_by("title")
+    """The works held, with their juans counted as the book counts them (``reader.juans``)."""
+    works = list(Work.objects.order_by("title"))
+    juans: dict[int, list] = {}
+    for juan in Juan.objects.only("work_id", "label", "number"):
+        juans.setdefault(juan.work_id, []).append(juan)
+    for work in works:
+        work.book_juans = juan_count(juans.get(work.pk, []))
     return render(request, "reader/home.html", {"works": works})
 
 
@@ -52,7 +58,7 @@ def work_detail(request, slug):
     work = get_object_or_404(Work, slug=slug)
     juans = work.juans.prefetch_related(Prefetch("chapters", queryset=Chapter.objects.order_by("position"))) \
         .annotate(section_count=Count("sections"))
-    return render(request, "reader/work.html", {"work": work, "juans": juans})
+    return render(request, "reader/work.html", {"work": work, "juans": juans, "book_juans": juan_count(juans)})
 
 
 def _juan(slug, number):

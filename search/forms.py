@@ -37,7 +37,8 @@ class LayerField(forms.ChoiceField):
 class SearchForm(forms.Form):
     """``q`` (1–200 characters, the query language of ``search.query``), ``layer``
     (all/text/notes/records/titles), ``exact`` (no variant folding), ``work`` (work id),
-    ``juan`` (juan number), ``chapter`` (chapter id), ``context`` (KWIC width in
+    ``juan`` (the book's juan label: 卷十, 十, 10, 卷首上, 序; ``reader.juans``), ``chapter``
+    (chapter id), ``context`` (KWIC width in
     characters, 0–200, default 15), ``sort`` (text/relevance)."""
 
     q = forms.CharField(required=False, strip=True, max_length=MAX_QUERY_LENGTH,
@@ -45,10 +46,29 @@ class SearchForm(forms.Form):
     layer = LayerField(choices=LAYER_CHOICES, required=False)
     exact = StrictBooleanField(required=False)
     work = forms.IntegerField(required=False, min_value=1)
-    juan = forms.IntegerField(required=False, min_value=0)
+    juan = forms.CharField(required=False, strip=True, max_length=50)
     chapter = forms.IntegerField(required=False, min_value=1)
     context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT)
     sort = forms.ChoiceField(choices=[("text", "文序"), ("relevance", "相關度")], required=False)
+
+    def clean(self):
+        """Resolve ``juan`` (a label as the book writes it) to ``juan_ids``, within ``work``
+        when one is chosen; a label that names no juan is an error naming it."""
+        data = super().clean()
+        data["juan_ids"] = None
+        if data.get("juan"):
+            from reader.juans import matching_juans
+            from reader.models import Juan
+
+            juans = Juan.objects.only("id", "label", "number", "work_id").order_by("work_id", "number")
+            if data.get("work"):
+                juans = juans.filter(work_id=data["work"])
+            found = matching_juans(data["juan"], juans)
+            if not found:
+                self.add_error("juan", f"沒有「{data['juan']}」這一卷 (no juan labelled {data['juan']!r}"
+                                       f"{' in this work' if data.get('work') else ''})")
+            data["juan_ids"] = frozenset(j.pk for j in found)
+        return data
 
     def search_query(self):
         """The ``SearchQuery`` for the cleaned data, or None for an empty query."""
@@ -59,7 +79,7 @@ class SearchForm(forms.Form):
             return None
         return SearchQuery(
             text=data["q"], layers=LAYER_GROUPS[data.get("layer") or "all"], exact=bool(data.get("exact")),
-            work_id=data.get("work"), juan_number=data.get("juan"), chapter_id=data.get("chapter"),
+            work_id=data.get("work"), juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
             sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],
         )

@@ -5,7 +5,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import reverse
 
-from reader.models import Chapter, Work
+from reader.models import Chapter, Juan, Work
 
 from .backends import SearchError
 from .documents import LAYER_NAMES
@@ -48,17 +48,27 @@ def distribution(results, query, titles: dict[str, str]) -> dict:
     return {"juans": by_juan, "sections": by_section, "sections_total": total}
 
 
+def juan_labels(work: str) -> list[str]:
+    """The juan labels the juan filter offers: the chosen work's, in the book's order, or
+    every work's (each once, in the order first met)."""
+    juans = Juan.objects.order_by("work__title", "work_id", "number")
+    if work.isdigit():
+        juans = juans.filter(work_id=int(work))
+    return list(dict.fromkeys(j.display_label for j in juans.only("label", "number")))
+
+
 def search_page(request):
     """Query box; with a query, the total and the hits in text order with KWIC."""
     form = SearchForm(request.GET or None)
     context = {"form": form, "query": request.GET.get("q", "")[:200], "layer_names": LAYER_NAMES,
                "works": Work.objects.order_by("title")}
-    work, juan = request.GET.get("work", ""), request.GET.get("juan", "")
-    if work.isdigit() and juan.isdigit():  # the chapters of the chosen juan, for the chapter filter
-        context["chapters"] = Chapter.objects.filter(juan__work_id=int(work), juan__number=int(juan)).order_by("position")
+    context["juan_labels"] = juan_labels(request.GET.get("work", ""))
     status = 200
     if form.is_bound:
         if form.is_valid():
+            juan_ids = form.cleaned_data.get("juan_ids")
+            if juan_ids and len(juan_ids) == 1:  # the chapters of the chosen juan, for the chapter filter
+                context["chapters"] = Chapter.objects.filter(juan_id=next(iter(juan_ids))).order_by("position")
             try:
                 query = form.search_query()
                 if query:

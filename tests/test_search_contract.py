@@ -132,3 +132,8 @@ def test_overlapping_occurrences_are_counted_left_to_right(backend, seed_juan):
         assert [(h.doc_id, h.start, h.end) for h in got.hits] == [(h.doc_id, h.start, h.end) for h in want.hits], q
     assert [(h.start, h.end) for h in backend.search(SearchQuery("之之")).hits] == [(0, 2), (2, 4), (6, 8)]
     assert [(h.doc_id, h.match) for h in backend.search(SearchQuery("射?射")).hits] == [("x:2", "射之射"), ("x:3", "射\x00射")]
+
+
+def test_juan_ids_filter(backend, seed_juan):
+    assert backend.search(SearchQuery("鵠", juan_ids=frozenset({seed_juan.pk}))).count == 21
+    assert backend.search(SearchQuery("鵠", juan_ids=frozenset({seed_juan.pk + 1000}))).count == 0

@@ -70,7 +70,8 @@ class SearchQuery:
     ``MAX_QUERY_LENGTH`` code points), parsed into ``parsed`` on construction.
     ``layers``: passage layers to search (subset of ``search.documents.LAYERS``).
     ``exact``: compare characters exactly, without variant/simplified folding.
-    ``work_id``/``juan_number``/``chapter_id``: optional filters. ``context``: KWIC width
+    ``work_id``/``juan_number``/``chapter_id``: optional filters; ``juan_ids``: optional set of
+    juan ids (what a juan label typed by a reader names, ``reader.juans``). ``context``: KWIC width
     in characters on each side (0 to ``MAX_CONTEXT``). ``sort``: ``"text"`` (text order)
     or ``"relevance"`` (passages with more hits first, then text order).
     Raises ``SearchError`` with a message for the user.
@@ -82,6 +83,7 @@ class SearchQuery:
     work_id: int | None = None
     juan_number: int | None = None
     chapter_id: int | None = None
+    juan_ids: frozenset | None = None
     context: int = DEFAULT_CONTEXT
     sort: str = "text"
     parsed: ParsedQuery | None = field(default=None, compare=False, repr=False)

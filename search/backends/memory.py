@@ -94,6 +94,8 @@ class MemoryBackend(BaseSearchBackend):
                 continue
             if query.chapter_id is not None and doc.chapter_id != query.chapter_id:
                 continue
+            if query.juan_ids is not None and doc.juan_id not in query.juan_ids:
+                continue
             spans = match_passage(query.parsed, doc.text, query.exact)
             if not spans:
                 continue

@@ -507,6 +507,8 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                             ("chapter_id", query.chapter_id)):
             if value is not None:
                 allowed &= getattr(corpus, name) == value
+        if query.juan_ids is not None:
+            allowed &= np.isin(corpus.juan_id, np.fromiter(query.juan_ids, dtype=np.int64, count=len(query.juan_ids)))
         cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
         def occurrences(text: str):

@@ -303,6 +303,8 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                 f = searcher.stored_fields(docnum)
                 if f["layer"] not in query.layers or f["juan_id"] not in live:
                     continue
+                if query.juan_ids is not None and f["juan_id"] not in query.juan_ids:
+                    continue
                 text = f["text"]
                 spans = match_passage(query.parsed, text, query.exact)
                 if not spans:

@@ -4,9 +4,9 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from search.backends import SearchError, SearchQuery
+from search.backends import SearchError
 from search.documents import LAYER_GROUPS, LAYER_NAMES
-from search.forms import LAYER_ALIASES
+from search.forms import LAYER_ALIASES, SearchForm
 from search.service import run_search
 
 
@@ -19,7 +19,7 @@ class Command(BaseCommand):
                             choices=sorted(set(LAYER_GROUPS) | set(LAYER_ALIASES)))
         parser.add_argument("--exact", action="store_true", help="compare characters exactly (no variant folding)")
         parser.add_argument("--work", type=int, help="work id")
-        parser.add_argument("--juan", type=int, help="juan number")
+        parser.add_argument("--juan", help="the book's juan label (卷十, 十, 10, 卷首上), as the search page takes it")
         parser.add_argument("--context", type=int, default=15, help="characters on each side (default 15)")
         parser.add_argument("--limit", type=int, default=0, help="print at most this many hits (0: all)")
         parser.add_argument("--sort", choices=["text", "relevance"], default="text")
@@ -28,11 +28,13 @@ class Command(BaseCommand):
         from search.apps import sync_at_start
 
         sync_at_start()  # an index left behind by an interrupted update is repaired first
-        layer = LAYER_ALIASES.get(opts["layer"], opts["layer"])
+        form = SearchForm({"q": " ".join(opts["query"]), "layer": opts["layer"], "exact": opts["exact"],
+                           "work": opts["work"], "juan": opts["juan"], "context": opts["context"],
+                           "sort": opts["sort"]})
+        if not form.is_valid():
+            raise CommandError("; ".join(e for errors in form.errors.values() for e in errors))
         try:
-            query = SearchQuery(" ".join(opts["query"]), layers=LAYER_GROUPS[layer], exact=opts["exact"],
-                                work_id=opts["work"], juan_number=opts["juan"], context=opts["context"],
-                                sort=opts["sort"])
+            query = form.search_query()
             results = run_search(query)
         except SearchError as exc:
             raise CommandError(str(exc)) from None

@@ -1,0 +1,122 @@
+"""The book's own juan labels, as readers see and type them.
+
+Kanripo numbers its files (``KR1d0086_012.txt`` is juan 12 in URLs), but the book calls that
+file 卷十: the files before it are front matter (序, 目錄) and 卷首上/中/下. URLs keep the file
+numbers; everything a reader sees or types uses the label, read here:
+
+- ``parse_label("卷十")`` → ``JuanLabel(number=10)``; ``"卷第十"``, ``"巻十"``, ``"十"``, ``"10"``,
+  ``"卷 10"`` read the same; ``"卷十上"`` → ``number=10, part="上"``; ``"卷首下"`` →
+  ``head=True, part="下"``; ``"卷十考證"`` → ``number=10, suffix="考證"`` (an appendix, not a
+  juan of its own); anything else (``"序"``, ``"采輯羣書目"``) → None: front or back matter.
+- ``matching_juans(text, juans)``: the juans a typed label names (``卷十`` names 卷十, and 卷十上
+  and 卷十下 when the book splits it; a label typed as written, such as ``序``, names itself).
+- ``juan_count(labels)``: the juans as the book counts them (卷一…卷八十五 are 85 juans, 卷十上
+  and 卷十下 one), with 卷首 and the rest of the front matter apart.
+
+Numerals: ``reader.importers.numerals`` (the same reading the Kanripo importer gives 卷 labels).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from reader.importers.numerals import NUMERAL_CHARS, chinese_to_int
+
+_LABEL = re.compile(rf"^(?:[卷巻]\s*)?(?:第|之)?\s*(?:(?P<num>[{NUMERAL_CHARS}]+)|(?P<head>首))"
+                    r"\s*(?P<part>[上中下]?)\s*(?P<suffix>.*)$")
+
+
+@dataclass(frozen=True)
+class JuanLabel:
+    """A juan label read: ``number`` (10 for 卷十, None for 卷首), ``head`` (卷首),
+    ``part`` (上/中/下 or "") and ``suffix`` (考證 for 卷十考證, or "")."""
+
+    number: int | None = None
+    head: bool = False
+    part: str = ""
+    suffix: str = ""
+
+    @property
+    def is_juan(self) -> bool:
+        """A numbered juan of the book (not 卷首, not an appendix such as 卷十考證)."""
+        return bool(self.number) and not self.suffix
+
+
+def parse_label(label: str) -> JuanLabel | None:
+    """Read a juan label (see the module docstring); None when it names no juan."""
+    text = (label or "").strip()
+    m = _LABEL.match(text)
+    if not m:
+        return None
+    if m["num"] is not None:
+        if not (text[0] in "卷巻" or m["num"].isascii() or not m["suffix"]):
+            return None  # 十三經序: a title that starts with a numeral, not a juan
+        try:
+            number = chinese_to_int(m["num"])
+        except ValueError:
+            return None
+        return JuanLabel(number=number, part=m["part"], suffix=m["suffix"].strip())
+    if text[0] not in "卷巻":
+        return None
+    return JuanLabel(head=True, part=m["part"], suffix=m["suffix"].strip())
+
+
+def juan_labels_of(juan) -> list[JuanLabel | None]:
+    """The labels of a ``Juan`` read, one per part of a file that holds several
+    (``卷首中・卷首下``, as the importer joins them); a juan without a label is read by its number."""
+    if not juan.label:
+        return [JuanLabel(number=juan.number)]
+    return [parse_label(part) for part in juan.label.split("・")]
+
+
+def matching_juans(text: str, juans) -> list:
+    """The juans of ``juans`` (``Juan`` objects) that the typed ``text`` names, in their
+    order: the same label as written, else the same number, part and suffix (a typed label
+    without a part names every part: 卷十 names 卷十上 and 卷十下)."""
+    typed = (text or "").strip()
+    if not typed:
+        return []
+    want = parse_label(typed)
+    out = []
+    for juan in juans:
+        if juan.label and typed in (juan.label.strip(), *juan.label.split("・")):
+            out.append(juan)
+            continue
+        if want is None:
+            continue
+        if any(have is not None and (have.number, have.head, have.suffix) == (want.number, want.head, want.suffix)
+               and (not want.part or want.part == have.part) for have in juan_labels_of(juan)):
+            out.append(juan)
+    return out
+
+
+@dataclass(frozen=True)
+class JuanCount:
+    """A work's juans as the book counts them: ``juans`` numbered juans (parts of one juan
+    counted once), ``head`` parts of 卷首, ``other`` files of front or back matter and
+    appendices."""
+
+    juans: int
+    head: int
+    other: int
+
+    def __str__(self) -> str:
+        """``85 卷（另有卷首 3、卷外 3）``, ``1 卷``, or ``卷外 2`` when nothing is numbered."""
+        extra = "、".join(s for s in (f"卷首 {self.head}" if self.head else "",
+                                      f"卷外 {self.other}" if self.other else "") if s)
+        main = f"{self.juans} 卷" if self.juans or not extra else ""
+        if main and extra:
+            return f"{main}（另有{extra}）"
+        return main or extra
+
+
+def juan_count(juans) -> JuanCount:
+    """Count ``juans`` (``Juan`` objects) as the book does (see ``JuanCount``)."""
+    numbers, heads, other = set(), set(), 0
+    for juan in juans:
+        labels = juan_labels_of(juan)
+        numbers.update(label.number for label in labels if label is not None and label.is_juan)
+        heads.update(label.part for label in labels if label is not None and label.head and not label.suffix)
+        if not any(label is not None and (label.is_juan or (label.head and not label.suffix)) for label in labels):
+            other += 1
+    return JuanCount(juans=len(numbers), head=len(heads), other=other)

@@ -1,0 +1,121 @@
+"""The book's juan labels (reader/juans.py): Kanripo numbers files, readers see and type 卷十.
+
+KR1d0086_012.txt is /works/KR1d0086/juan/12/ and is the book's 卷十; the juan filter of the
+search page, the API and ``manage.py search`` take the label."""
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from reader.importers.mandoku import parse_readme
+from reader.juans import JuanCount, JuanLabel, juan_count, matching_juans, parse_label
+from reader.models import Juan, Work
+
+from .test_kanripo_import import KANRIPO, _kanripo, kanripo  # noqa: F401  (fixtures)
+
+
+class FakeJuan:
+    def __init__(self, number, label):
+        self.number, self.label, self.pk = number, label, number
+
+
+@pytest.mark.parametrize("typed,label", [
+    ("卷十", JuanLabel(number=10)), ("卷第十", JuanLabel(number=10)), ("巻十", JuanLabel(number=10)),
+    ("十", JuanLabel(number=10)), ("10", JuanLabel(number=10)), ("卷 10", JuanLabel(number=10)),
+    ("卷十上", JuanLabel(number=10, part="上")), ("卷首下", JuanLabel(head=True, part="下")),
+    ("卷首", JuanLabel(head=True)), ("卷十考證", JuanLabel(number=10, suffix="考證")),
+    ("卷一百〇五", JuanLabel(number=105)),
+    ("序", None), ("采輯羣書目", None), ("十三經序", None), ("二十國年表", None), ("附録卷上", None),
+])
+def test_labels_are_read_as_the_book_writes_them(typed, label):
+    assert parse_label(typed) == label
+
+
+def kr1d0086_juans():
+    """Every file of KR1d0086 with the label the importer gives it (from Readme.org)."""
+    _, labels = parse_readme((KANRIPO / "KR1d0086" / "Readme.org").read_text(encoding="utf-8"))
+    return [FakeJuan(int(name[-7:-4]), "・".join(dict.fromkeys(lab for _, lab in parts)))
+            for name, parts in sorted(labels.items())]
+
+
+def test_kr1d0086_is_counted_as_the_book_counts_it():
+    juans = kr1d0086_juans()
+    assert len(juans) == 91
+    assert [j.label for j in juans[:4]] == ["采輯羣書目・目錄・序", "卷首上", "卷首中・卷首下", "卷一"]
+    # 85 numbered juans; 卷首 in three parts; front matter and 附録卷上/中/下 apart
+    assert juan_count(juans) == JuanCount(juans=85, head=3, other=4)
+    assert str(juan_count(juans)) == "85 卷（另有卷首 3、卷外 4）"
+    assert str(juan_count([FakeJuan(10, "卷十")])) == "1 卷"
+
+
+def test_a_typed_label_names_the_file():
+    juans = kr1d0086_juans()
+    assert [j.number for j in matching_juans("卷十", juans)] == [12]
+    assert [j.number for j in matching_juans("10", juans)] == [12]
+    assert [j.number for j in matching_juans("卷首下", juans)] == [2]
+    assert [j.number for j in matching_juans("卷首", juans)] == [1, 2]
+    assert [j.number for j in matching_juans("目錄", juans)] == [0]
+    assert matching_juans("卷八十六", juans) == []
+    split = [FakeJuan(11, "卷十上"), FakeJuan(12, "卷十下"), FakeJuan(13, "卷十考證")]
+    assert [j.number for j in matching_juans("卷十", split)] == [11, 12]
+    assert [j.number for j in matching_juans("卷十下", split)] == [12]
+
+
+@pytest.fixture
+def kanripo_index(kanripo, settings):
+    """The search service answering from the index that holds the Kanripo files and the seed."""
+    settings.SEARCH_BACKENDS = {"default": {"BACKEND": "search.backends.whoosh.WhooshBackend",
+                                            "PATH": kanripo.params["PATH"]}}
+    return Work.objects.get(slug="KR1d0086")
+
+
+def test_searching_the_books_juan_ten_finds_file_twelve(client, kanripo_index):
+    work = kanripo_index
+    for juan in ("卷十", "十", "10"):
+        page = client.get("/search/", {"q": "大射之儀", "work": work.pk, "juan": juan})
+        assert page.status_code == 200
+        html = page.content.decode()
+        assert '<a class="where" href="/works/KR1d0086/juan/12/1/?hl=' in html, juan
+        assert "禮書綱目（KR1d0086） 卷十〈大射儀〉 第 1 節" in html
+    # file 10 is the book's 卷八, which this small checkout does not hold
+    page = client.get("/search/", {"q": "大射之儀", "work": work.pk, "juan": "卷八"})
+    assert page.status_code == 400
+    assert "沒有「卷八」這一卷 (no juan labelled &#x27;卷八&#x27; in this work)" in page.content.decode()
+
+
+def test_the_juan_filter_offers_the_books_labels(client, kanripo_index):
+    html = client.get("/search/", {"work": kanripo_index.pk}).content.decode()
+    assert ('<datalist id="juan-labels"><option value="采輯羣書目・目錄・序"><option value="卷一">'
+            '<option value="卷十"></datalist>') in html
+    # with a juan chosen, its chapters are offered
+    html = client.get("/search/", {"q": "射", "work": kanripo_index.pk, "juan": "卷十"}).content.decode()
+    assert '<label for="id_chapter">篇</label>' in html and ">大射儀</option>" in html
+
+
+def test_the_api_takes_the_label(client, kanripo_index):
+    data = client.get("/api/search/", {"q": "大射之儀", "juan": "卷十"}).json()
+    assert data["count"] == 3  # the seed, KR1d0086 and KR1d0086-WYG: every 卷十
+    assert sorted((h["url"].split("/")[4], h["juan"], h["juan_label"]) for h in data["results"]) == [
+        ("%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE", 10, "卷十"), ("KR1d0086", 12, "卷十"), ("KR1d0086-WYG", 12, "卷十")]
+    data = client.get("/api/search/", {"q": "大射之儀", "juan": "卷十", "work": kanripo_index.pk}).json()
+    assert [(h["juan"], h["juan_label"]) for h in data["results"]] == [(12, "卷十")]
+    bad = client.get("/api/search/", {"q": "大射之儀", "juan": "卷九十"})
+    assert bad.status_code == 400
+    assert bad.json() == {"juan": ["沒有「卷九十」這一卷 (no juan labelled '卷九十')"]}
+
+
+def test_the_command_takes_the_label(kanripo_index):
+    out = StringIO()
+    call_command("search", "大射之儀", "--work", str(kanripo_index.pk), "--juan", "卷十", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[-1] == "1 hits in 1 passages"
+    assert lines[0] == "禮書綱目 卷十 1「戒百官」\t經文\t               [大射之儀]君有命戒射宰戒百官有事於射者射"
+
+
+def test_work_and_home_pages_count_juans_as_the_book_does(client, kanripo_index):
+    # this checkout holds the front matter, 卷一 and 卷十 of KR1d0086
+    assert '<p class="juan-count">2 卷（另有卷外 1）</p>' in client.get("/works/KR1d0086/").content.decode()
+    home = client.get("/").content.decode()
+    assert '<span class="count">2 卷（另有卷外 1）</span>' in home
+    assert '<span class="count">1 卷</span>' in home
+    assert Juan.objects.filter(work=kanripo_index).count() == 3
