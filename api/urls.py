@@ -19,6 +19,7 @@ urlpatterns = [
     path("works/<int:pk>/juans/<int:number>/sections/<int:position>/notes/", views.SectionNotes.as_view(),
          name="section-notes"),
     path("search/", cached_page(views.SearchView.as_view()), name="search"),
+    path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
     path("search/distribution/", cached_page(views.SearchDistributionView.as_view()), name="search-distribution"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),

@@ -1,7 +1,7 @@
 """Read-only JSON API views (thin: validate, query, serialize). Documented by the
 OpenAPI schema at ``/api/schema/`` (drf-spectacular), browsable at ``/api/docs/``."""
 from django.db.models import Count
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
@@ -15,9 +15,9 @@ from reader.models import Juan, Piece, Section, Work
 from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
 from search.forms import SearchForm
-from search.service import run_search
+from search.service import hit_url, query_hints, run_search
 
-from . import exports
+from . import exports, hitlists
 from .pagination import StandardPagination
 from .serializers import (
     HitSerializer, PieceSerializer, WorkDetailSerializer, WorkSerializer, juan_structure, section_structure,
@@ -43,7 +43,10 @@ SEARCH_PARAMETERS = [
         examples=[OpenApiExample("卷十", value="卷十"), OpenApiExample("卷首上", value="卷首上")]),
     OpenApiParameter("chapter", int, description="chapter id (see the juan endpoint)",
                      examples=[OpenApiExample("大射儀", value=1)]),
-    OpenApiParameter("sort", str, enum=["text", "relevance"], description="文序 text order (default) or 相關度 relevance"),
+    OpenApiParameter("sort", str, enum=["text", "relevance", "after", "before"], description=(
+        "文序 text order (default), 相關度 relevance, or the concordance sorts: after, by the characters after the "
+        "match; before, by the characters before it read right to left (nearest first). Both compare up to 20 "
+        "folded characters, then text order.")),
     OpenApiParameter("context", int, description="上下文字數: KWIC width on each side, 0–200 characters (default 15)",
                      examples=[OpenApiExample("十五字", value=15)]),
 ]
@@ -180,6 +183,7 @@ class SearchView(APIView):
         # Per juan only: per section (4,769 rows for 之 in the Kanripo corpus) is asked for
         # once, at /api/search/distribution/, not repeated on every page.
         response.data["distribution"] = {"juans": _distribution(results, sections=False)["juans"]}
+        response.data["hints"] = query_hints(query, results)
         return response
 
 
@@ -194,6 +198,28 @@ class SearchDistributionView(APIView):
     def get(self, request):
         _, results = _search(request)
         return Response({"count": results.count, "passages": results.passages, **_distribution(results)})
+
+
+class SearchExport(APIView):
+    """Every hit of a query as a spreadsheet file (``api.hitlists``): CSV or TSV."""
+
+    @extend_schema(
+        description=("Every hit of a query (same parameters as /api/search/, in its `sort`) as a file, one row per "
+                     "hit with the columns " + ", ".join(f"`{c}`" for c in hitlists.COLUMNS) + ". `csv`: RFC 4180 "
+                     "with a UTF-8 byte-order mark, for spreadsheets; `tsv`: tab-separated UTF-8, for scripts."),
+        parameters=SEARCH_PARAMETERS + [OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(hitlists.HIT_LIST_KINDS),
+                                                         description="csv or tsv")],
+        responses={(200, "text/csv"): OpenApiTypes.STR, (200, "text/tab-separated-values"): OpenApiTypes.STR})
+    def get(self, request, kind):
+        if kind not in hitlists.HIT_LIST_KINDS:
+            raise Http404(f"unknown hit list {kind!r}: one of {', '.join(hitlists.HIT_LIST_KINDS)}")
+        query, results = _search(request)
+        names = {w.slug: w.name for w in Work.objects.all()}
+        rows = hitlists.hit_rows(results.hits, names, lambda h: request.build_absolute_uri(hit_url(h, query)))
+        content_type, suffix, _, _ = hitlists.HIT_LIST_KINDS[kind]
+        response = StreamingHttpResponse(hitlists.hit_list_chunks(kind, rows), content_type=content_type)
+        response["Content-Disposition"] = content_disposition_header(True, f"{query.text}.{suffix}")
+        return response
 
 
 def _export_response(kind, work, juans, request, name) -> HttpResponse:

@@ -123,11 +123,25 @@ def term_lookups(term: Term, exact: bool) -> list[frozenset[str]]:
     return [alts for run in term.literal_runs() for alts in query_grams(run, exact)]
 
 
+def near_pairs(left: list[tuple[int, int]], right: list[tuple[int, int]], distance: int
+               ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The occurrences of ``left`` and of ``right`` (``(start, end)`` spans) that have a
+    partner on the other side at most ``distance`` characters away: the gap
+    ``max(a.start, b.start) - min(a.end, b.end)`` is at most ``distance`` (overlapping and
+    adjacent spans count), and a span is never its own partner (``射 NEAR/3 射``)."""
+    def close(a, b):
+        return a != b and max(a[0], b[0]) - min(a[1], b[1]) <= distance
+
+    return ([a for a in left if any(close(a, b) for b in right)],
+            [b for b in right if any(close(a, b) for a in left)])
+
+
 def match_passage(parsed: ParsedQuery, text: str, exact: bool = False) -> list[tuple[int, int]]:
     """The hits of a parsed query in one passage: ``[]`` unless some clause is satisfied
-    (all its positive terms occur, none of its negative ones); otherwise the occurrences
-    of the satisfied clauses' positive terms, sorted, overlaps resolved left to right
-    (the earlier, then the longer, span wins)."""
+    (all its positive terms occur, none of its negative ones, and each of its NEAR pairs
+    has two occurrences close enough: ``near_pairs``); otherwise the occurrences of the
+    satisfied clauses' positive terms (for terms joined by NEAR, only those with a partner),
+    sorted, overlaps resolved left to right (the earlier, then the longer, span wins)."""
     folded = None if exact else fold(text)
     cache: dict[str, list[tuple[int, int]]] = {}
 
@@ -139,9 +153,18 @@ def match_passage(parsed: ParsedQuery, text: str, exact: bool = False) -> list[t
     spans: set[tuple[int, int]] = set()
     for clause in parsed.clauses:
         found = [occurrences(t) for t in clause.positives]
-        if all(found) and not any(occurrences(t) for t in clause.negatives):
-            for f in found:
-                spans.update(f)
+        if not all(found) or any(occurrences(t) for t in clause.negatives):
+            continue
+        paired: dict[str, set] = {}
+        for near in clause.nears:
+            left, right = near_pairs(occurrences(near.left), occurrences(near.right), near.distance)
+            if not left:
+                break
+            paired.setdefault(near.left.text, set()).update(left)
+            paired.setdefault(near.right.text, set()).update(right)
+        else:
+            for term, f in zip(clause.positives, found):
+                spans.update(paired[term.text] if term.text in paired else f)
     out: list[tuple[int, int]] = []
     for start, end in sorted(spans, key=lambda se: (se[0], -se[1])):
         if not out or start >= out[-1][1]:

@@ -1,7 +1,7 @@
 """Validation of search parameters, shared by the search page and the API."""
 from django import forms
 
-from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH
+from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
 from .documents import LAYER_GROUPS
 
 LAYER_CHOICES = [
@@ -10,6 +10,9 @@ LAYER_CHOICES = [
 assert {k for k, _ in LAYER_CHOICES} == set(LAYER_GROUPS)
 #: The layer names results report are accepted as filters too (note → notes, …).
 LAYER_ALIASES = {"note": "notes", "record": "records", "record_note": "records", "title": "titles"}
+#: ``sort``: text order, relevance, and the concordance sorts (``search.backends.base.SORTS``).
+SORT_CHOICES = [("text", "文序"), ("relevance", "相關度"), ("after", "後文（右）"), ("before", "前文（左，倒讀）")]
+assert [k for k, _ in SORT_CHOICES] == list(SORTS)
 TRUE_VALUES = {"on", "true", "1", "yes"}
 FALSE_VALUES = {"", "off", "false", "0", "no"}
 
@@ -39,7 +42,7 @@ class SearchForm(forms.Form):
     (all/text/notes/records/titles), ``exact`` (no variant folding), ``work`` (work id),
     ``juan`` (the book's juan label: 卷十, 十, 10, 卷首上, 序; ``reader.juans``), ``chapter``
     (chapter id), ``context`` (KWIC width in
-    characters, 0–200, default 15), ``sort`` (text/relevance)."""
+    characters, 0–200, default 15), ``sort`` (text/relevance/after/before)."""
 
     q = forms.CharField(required=False, strip=True, max_length=MAX_QUERY_LENGTH,
                         error_messages={"max_length": f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)"})
@@ -49,7 +52,7 @@ class SearchForm(forms.Form):
     juan = forms.CharField(required=False, strip=True, max_length=50)
     chapter = forms.IntegerField(required=False, min_value=1)
     context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT)
-    sort = forms.ChoiceField(choices=[("text", "文序"), ("relevance", "相關度")], required=False)
+    sort = forms.ChoiceField(choices=SORT_CHOICES, required=False)
 
     def clean(self):
         """Resolve ``juan`` (a label as the book writes it) to ``juan_ids``, within ``work``

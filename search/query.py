@@ -7,10 +7,17 @@ Documented on the search page::
     射 -主人         passages with 射 and without 主人
     "大射之儀"       an exact phrase, spaces included; 「…」, “…” and ＂…＂ quote too
     射?獲            ? (or ？) stands for any one character
+    鄉射 NEAR/5 大射  both, at most 5 characters apart, in the same passage (as CBETA's NEAR)
 
 A query is a list of clauses joined by OR; a clause is a list of positive terms, all of
 which must occur in a passage, and negative terms, none of which may. Hits are the
 occurrences of the positive terms of the clauses a passage satisfies.
+
+``A NEAR/n B`` puts A and B among the clause's positive terms and adds ``Near(A, B, n)``: the
+passage must also hold an occurrence of A and one of B (two different occurrences) with at
+most n characters between them (overlapping or adjacent ones count: the gap is
+``max(a.start, b.start) - min(a.end, b.end) <= n``). The hits of A and B are then only those
+occurrences that have such a partner. NEAR joins two terms; it does not chain.
 Errors are ``QueryError`` with a message fit for the user; nothing here raises anything else.
 """
 from __future__ import annotations
@@ -22,6 +29,8 @@ MAX_QUERY_LENGTH = 200
 WILDCARDS = "?？"
 QUOTES = {'"': '"', "「": "」", "“": "”", "＂": "＂", "『": "』"}
 OR_WORDS = {"OR", "|", "｜"}
+NEAR_WORD = re.compile(r"^NEAR(?:/(?P<n>\d{1,3}))?$")
+MAX_NEAR = 200
 CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
@@ -45,11 +54,26 @@ class Term:
 
 
 @dataclass(frozen=True)
+class Near:
+    """``left NEAR/distance right``: an occurrence of each, at most ``distance`` characters apart."""
+
+    left: Term
+    right: Term
+    distance: int
+
+
+@dataclass(frozen=True)
 class Clause:
-    """Positive terms that must all occur in a passage and negative ones that must not."""
+    """Positive terms that must all occur in a passage and negative ones that must not;
+    ``nears``: pairs of positive terms that must also occur close together."""
 
     positives: tuple[Term, ...]
     negatives: tuple[Term, ...] = ()
+    nears: tuple[Near, ...] = ()
+
+    def near_terms(self) -> set[str]:
+        """The texts of the terms joined by NEAR (only their paired occurrences are hits)."""
+        return {t.text for n in self.nears for t in (n.left, n.right)}
 
 
 @dataclass(frozen=True)
@@ -71,7 +95,7 @@ class ParsedQuery:
 
 
 def _tokens(text: str):
-    """Yield ``(kind, value, column)``: kind is "term", "phrase", "or" or "not"."""
+    """Yield ``(kind, value, column)``: kind is "term", "phrase", "or", "near" or "not"."""
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
@@ -100,6 +124,8 @@ def _tokens(text: str):
         word = text[i:end]
         if not negate and word in OR_WORDS:
             yield "or", word, start + 1
+        elif not negate and NEAR_WORD.match(word):
+            yield "near", word, start + 1
         elif negate:
             yield "not", word, start + 1
         else:
@@ -110,7 +136,8 @@ def _tokens(text: str):
 def parse_query(text: str) -> ParsedQuery:
     """Parse ``text`` (see module docstring). Raises ``QueryError`` for an empty query,
     one over ``MAX_QUERY_LENGTH`` characters, control characters, unbalanced quotes, a
-    query of operators only, a clause with only exclusions, or a term of wildcards only."""
+    query of operators only, a clause with only exclusions, a term of wildcards only, or a
+    NEAR without its distance or without a term on each side."""
     if text is None or not text.strip():
         raise QueryError("請輸入檢索詞 (empty query)")
     if len(text) > MAX_QUERY_LENGTH:
@@ -121,26 +148,53 @@ def parse_query(text: str) -> ParsedQuery:
     clauses: list[Clause] = []
     positives: list[Term] = []
     negatives: list[Term] = []
+    nears: list[Near] = []
+    near: tuple[int, int] | None = None  # (distance, column) of a NEAR waiting for its right term
+    last = None  # kind of the previous token
     saw_or = 0  # column of the last OR
 
+    def near_needs_a_term(column):
+        raise QueryError(f"NEAR 前後須各有一個檢索詞 (NEAR needs a term on each side, column {column})")
+
     def close_clause(column):
+        if near is not None:
+            near_needs_a_term(near[1])
         if not positives:
             if negatives:
                 raise QueryError("排除詞須與檢索詞並用 (an exclusion needs a term to search for)")
             raise QueryError(f"OR 前後須有檢索詞 (OR needs a term on each side, column {column})")
-        clauses.append(Clause(tuple(positives), tuple(negatives)))
+        clauses.append(Clause(tuple(positives), tuple(negatives), tuple(nears)))
         positives.clear()
         negatives.clear()
+        nears.clear()
 
     for kind, value, column in _tokens(text):
         if kind == "or":
             close_clause(column)
-            saw_or = column
+            saw_or, last = column, kind
+            continue
+        if kind == "near":
+            m = NEAR_WORD.match(value)
+            if m["n"] is None:
+                raise QueryError(f"NEAR 須註明字數，如 NEAR/5 (NEAR needs a distance, e.g. NEAR/5, column {column})")
+            if int(m["n"]) > MAX_NEAR:
+                raise QueryError(f"NEAR 最多 {MAX_NEAR} 字 (NEAR distance at most {MAX_NEAR}, column {column})")
+            if last not in ("term", "phrase") or near is not None:
+                near_needs_a_term(column)
+            if nears and nears[-1].right is positives[-1]:
+                raise QueryError(f"NEAR 只連接兩個詞 (NEAR joins two terms and does not chain, column {column})")
+            near, last = (int(m["n"]), column), kind
             continue
         term = Term(value)
         if not term.literal_runs():
             raise QueryError(f"「{value}」只有萬用字元 (a term needs at least one character besides ?)")
+        if near is not None:
+            if kind == "not":
+                near_needs_a_term(near[1])
+            nears.append(Near(positives[-1], term, near[0]))
+            near = None
         (negatives if kind == "not" else positives).append(term)
+        last = kind
     if positives or negatives or saw_or:
         close_clause(saw_or)
     if not clauses:

@@ -7,7 +7,10 @@ from django.urls import reverse
 
 from config.server_timing import timed
 
-from .backends import Hit, SearchQuery, SearchResults, get_search_backend
+from dataclasses import replace
+
+from .backends import Hit, SearchError, SearchQuery, SearchResults, get_search_backend
+from .hints import read_as, suggestions
 
 
 def run_search(query: SearchQuery) -> SearchResults:
@@ -28,3 +31,17 @@ def hit_url(hit: Hit, query: SearchQuery) -> str:
     if query.exact:
         params["exact"] = "on"
     return f"{url}?{urlencode(params)}#{anchor}"
+
+
+def query_hints(query: SearchQuery, results: SearchResults) -> dict:
+    """``{"read_as": str, "suggestions": [{"query", "message", "count"}]}``: how the query
+    was read and the queries the user likely meant (``search.hints``), each counted with the
+    same filters; a suggestion that is not a valid query is left out."""
+    out = []
+    for s in suggestions(query.text):
+        try:
+            count = run_search(replace(query, text=s.query, parsed=None)).count
+        except SearchError:
+            continue
+        out.append({"query": s.query, "message": s.message, "count": count})
+    return {"read_as": read_as(query.parsed), "suggestions": out}

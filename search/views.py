@@ -10,7 +10,7 @@ from reader.models import Chapter, Juan, Work
 from .backends import SearchError
 from .documents import LAYER_NAMES
 from .forms import SearchForm
-from .service import hit_url, run_search
+from .service import hit_url, query_hints, run_search
 
 PAGE_SIZE = 50
 #: At most this many section bars: those with the most hits, in text order (the API's
@@ -79,7 +79,13 @@ def search_page(request):
                         hit.url = hit_url(hit, query)
                         hit.layer_name = LAYER_NAMES[hit.layer]
                         hit.work_name = titles.get(hit.work_slug, hit.work_title)
-                    context.update(results=results, page=page, distribution=distribution(results, query, titles))
+                    hints = query_hints(query, results)
+                    for s in hints["suggestions"]:
+                        s["url"] = "?" + urlencode([(k, v) for k, v in request.GET.items() if k not in ("page", "q")]
+                                                   + [("q", s["query"])])
+                    context.update(results=results, page=page, distribution=distribution(results, query, titles),
+                                   hints=hints,
+                                   export_query=urlencode([(k, v) for k, v in request.GET.items() if k != "page"]))
             except SearchError as exc:
                 context["error"] = str(exc)
                 status = 400

@@ -105,6 +105,7 @@ def test_search(client, small):
         "distribution": {
             "juans": [{"work_id": small.work_id, "work_title": "測試書", "juan": 3, "juan_label": "卷三", "count": 9}],
         },
+        "hints": {"read_as": "「射」", "suggestions": []},
     }
     page2 = client.get("/api/search/", {"q": "射", "context": "2", "page_size": "4", "page": "2"}).json()
     assert [(h["layer"], h["before"], h["after"]) for h in page2["results"]] == [
@@ -168,7 +169,7 @@ def test_openapi_schema_and_offline_docs(client, db):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     assert schema["info"]["title"] == "經注閱讀 API"
     assert sorted(schema["paths"]) == [
-        "/api/search/", "/api/search/distribution/", "/api/works/", "/api/works/{id}/", "/api/works/{id}/export/{kind}/",
+        "/api/search/", "/api/search/distribution/", "/api/search/export/{kind}/", "/api/works/", "/api/works/{id}/", "/api/works/{id}/export/{kind}/",
         "/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/{number}/export/{kind}/",
         "/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/{number}/sections/{position}/notes/",
     ]

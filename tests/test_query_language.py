@@ -5,7 +5,7 @@ import pytest
 
 from search.backends import SearchError, SearchQuery
 from search.documents import LAYER_GROUPS
-from search.query import Clause, QueryError, Term, parse_query
+from search.query import Clause, Near, QueryError, Term, parse_query
 
 from .conftest import SEED
 from .scan import layers_of
@@ -23,6 +23,10 @@ from .scan import layers_of
     ("“君有命”", [Clause((Term("君有命"),))]),
     ('射 -"主人 獻"', [Clause((Term("射"),), (Term("主人 獻"),))]),
     ("射?獲", [Clause((Term("射?獲"),))]),
+    ("鄉射 NEAR/5 大射", [Clause((Term("鄉射"), Term("大射")), (), (Near(Term("鄉射"), Term("大射"), 5),))]),
+    ("君 鄉射 NEAR/0 「大射」 -公 OR 侯", [
+        Clause((Term("君"), Term("鄉射"), Term("大射")), (Term("公"),), (Near(Term("鄉射"), Term("大射"), 0),)),
+        Clause((Term("侯"),))]),
 ])
 def test_parse(text, clauses):
     assert list(parse_query(text).clauses) == clauses
@@ -33,6 +37,13 @@ def test_parse(text, clauses):
     ('"大射', "引號不成對：第 1 字的 \" 沒有對應的 \" (unbalanced quote at column 1)"),
     ("射 「大射", "引號不成對：第 3 字的 「 沒有對應的 」 (unbalanced quote at column 3)"),
     ("OR", "OR 前後須有檢索詞 (OR needs a term on each side, column 1)"),
+    ("鄉射 NEAR 大射", "NEAR 須註明字數，如 NEAR/5 (NEAR needs a distance, e.g. NEAR/5, column 4)"),
+    ("鄉射 NEAR/5", "NEAR 前後須各有一個檢索詞 (NEAR needs a term on each side, column 4)"),
+    ("NEAR/5 大射", "NEAR 前後須各有一個檢索詞 (NEAR needs a term on each side, column 1)"),
+    ("鄉射 NEAR/5 -大射", "NEAR 前後須各有一個檢索詞 (NEAR needs a term on each side, column 4)"),
+    ("鄉射 NEAR/5 OR 大射", "NEAR 前後須各有一個檢索詞 (NEAR needs a term on each side, column 4)"),
+    ("a NEAR/5 b NEAR/3 c", "NEAR 只連接兩個詞 (NEAR joins two terms and does not chain, column 12)"),
+    ("a NEAR/201 b", "NEAR 最多 200 字 (NEAR distance at most 200, column 3)"),
     ("射 OR", "OR 前後須有檢索詞 (OR needs a term on each side, column 3)"),
     ("-射", "排除詞須與檢索詞並用 (an exclusion needs a term to search for)"),
     ("??", "「??」只有萬用字元 (a term needs at least one character besides ?)"),

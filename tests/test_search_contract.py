@@ -137,3 +137,71 @@ def test_overlapping_occurrences_are_counted_left_to_right(backend, seed_juan):
 def test_juan_ids_filter(backend, seed_juan):
     assert backend.search(SearchQuery("鵠", juan_ids=frozenset({seed_juan.pk}))).count == 21
     assert backend.search(SearchQuery("鵠", juan_ids=frozenset({seed_juan.pk + 1000}))).count == 0
+
+
+def _plain_occurrences(text, phrase):
+    """Non-overlapping occurrences of ``phrase`` in ``text``, left to right, by str.find."""
+    out, i = [], text.find(phrase)
+    while i >= 0:
+        out.append((i, i + len(phrase)))
+        i = text.find(phrase, i + len(phrase))
+    return out
+
+
+def _plain_near(documents, left, right, distance):
+    """``left NEAR/distance right`` by a plain scan of every passage, written apart from the
+    engine: {doc_id: sorted spans of the occurrences that have a partner close enough}."""
+    out = {}
+    for d in documents:
+        a, b = _plain_occurrences(d.text, left), _plain_occurrences(d.text, right)
+        kept = set()
+        for x in a:
+            for y in b:
+                gap = max(x[0], y[0]) - min(x[1], y[1])
+                if x != y and gap <= distance:
+                    kept.update((x, y))
+        if kept:
+            spans, end = [], -1
+            for s, e in sorted(kept, key=lambda se: (se[0], -se[1])):
+                if s >= end:
+                    spans.append((s, e))
+                    end = e
+            out[d.doc_id] = spans
+    return out
+
+
+@pytest.mark.parametrize("left,right,distance", [
+    ("射", "侯", 3), ("大射", "君", 6), ("主人", "賓", 10), ("賓", "主人", 0), ("公", "公", 2), ("司射", "射", 1), ("鵠", "正", 5)])
+def test_near_equals_a_plain_scan(backend, seed_juan, left, right, distance):
+    documents = documents_for_juan(seed_juan)
+    want = _plain_near(documents, left, right, distance)
+    result = backend.search(SearchQuery(f"{left} NEAR/{distance} {right}", exact=True))
+    got = {}
+    for h in result.hits:
+        got.setdefault(h.doc_id, []).append((h.start, h.end))
+    assert got == want
+    assert result.passages == len(want)
+    assert result.count == sum(len(v) for v in want.values()) > 0
+
+
+@pytest.mark.parametrize("sort", ["after", "before"])
+def test_concordance_sorts_equal_a_sort_computed_here(backend, seed_juan, sort):
+    from search.folding import fold
+
+    ref = _reference(documents_for_juan(seed_juan))
+    for q in ["鵠", "射", "大射 OR 鄉射", "射?獲", "侯 鵠"]:
+        in_text_order = list(backend.search(SearchQuery(q)).hits)
+        position = {(h.doc_id, h.start): i for i, h in enumerate(in_text_order)}
+
+        def key(h):
+            text = h.passage.text
+            if sort == "after":
+                return fold(text[h.end:h.end + 20]), position[(h.doc_id, h.start)]
+            return fold(text[max(0, h.start - 20):h.start])[::-1], position[(h.doc_id, h.start)]
+
+        want = sorted(in_text_order, key=key)
+        got = backend.search(SearchQuery(q, sort=sort))
+        assert _hits(got.hits) == _hits(want), q
+        assert _hits(got.hits[5:25]) == _hits(want[5:25]), q
+        assert _hits(got.hits) == _hits(ref.search(SearchQuery(q, sort=sort)).hits), q
+        assert got.by_juan() == ref.search(SearchQuery(q)).by_juan(), q

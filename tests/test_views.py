@@ -77,11 +77,13 @@ def test_markup_in_a_note_is_shown_as_text(client, empty_db, search_backend):
 def test_search_page_hits(client, seed_backend):
     page = html(client.get(reverse("search:search"), {"q": "鵠"}))
     assert '<p class="summary"><strong>21</strong> 處，見於 6 段<span class="hint">' in page
-    hits = re.findall(r'<li class="hit">.*?</li>', page, re.S)
+    hits = re.findall(r'<tr class="hit">.*?</tr>', page, re.S)
     assert len(hits) == 21
     assert '<span class="layer layer-text">經文</span>' in hits[2]
-    assert ('<span class="kwic"><span class="before">十遂命量人巾車張三侯大侯之崇見</span><mark>鵠</mark>'
-            '<span class="after">於參參見鵠於干干不及地武不繫左</span></span>') in hits[2]
+    # a concordance row: number, context before (right-aligned), the match, context after, place
+    assert ('<tr class="hit"><td class="n">3</td><td class="before"><span dir="ltr">十遂命量人巾車張三侯大侯之崇見'
+            '</span></td><td class="match"><mark>鵠</mark></td><td class="after">於參參見鵠於干干不及地武不繫左</td>'
+            '<td class="place">') in hits[2]
     assert 'href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/?hl=%E9%B5%A0#s2-p2"' in hits[2]
     assert "禮書綱目 卷十〈大射儀〉 第 2 節「張侯」" in hits[2]
 

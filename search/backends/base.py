@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from search.documents import LAYERS, SearchDocument
+from search.folding import fold
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
 DEFAULT_CONTEXT = 15
@@ -26,7 +27,9 @@ class IndexBusyError(SearchError):
     """Another process holds the index writer lock longer than the configured timeout."""
 
 
-SORTS = ("text", "relevance")
+SORTS = ("text", "relevance", "after", "before")
+#: The concordance sorts compare this many characters after (or before) the match.
+SORT_SPAN = 20
 
 #: What the index records of each juan it holds: ``(version, work_id, juan_number)``
 #: (``reader.models.Juan.version``; the work and number say which juan it replaces).
@@ -72,8 +75,13 @@ class SearchQuery:
     ``exact``: compare characters exactly, without variant/simplified folding.
     ``work_id``/``juan_number``/``chapter_id``: optional filters; ``juan_ids``: optional set of
     juan ids (what a juan label typed by a reader names, ``reader.juans``). ``context``: KWIC width
-    in characters on each side (0 to ``MAX_CONTEXT``). ``sort``: ``"text"`` (text order)
-    or ``"relevance"`` (passages with more hits first, then text order).
+    in characters on each side (0 to ``MAX_CONTEXT``). ``sort``: ``"text"`` (text order),
+    ``"relevance"`` (passages with more hits first, then text order), or the concordance
+    sorts (as Kanripo's and CBETA's KWIC lists): ``"after"`` by the characters after the
+    match, ``"before"`` by the characters before it read right to left (the nearest
+    first); both compare up to ``SORT_SPAN`` folded characters (``Hit.after_key``,
+    ``Hit.before_key``; code-point order, a passage's end sorting before any character),
+    then text order.
     Raises ``SearchError`` with a message for the user.
     """
 
@@ -184,6 +192,18 @@ class Hit:
     def sort_key(self):
         return self.text_order
 
+    @property
+    def after_key(self) -> str:
+        """Up to ``SORT_SPAN`` characters after the match, folded (``search.folding``)."""
+        p = self.passage
+        return fold(p.text[self.end:self.end + SORT_SPAN])
+
+    @property
+    def before_key(self) -> str:
+        """Up to ``SORT_SPAN`` characters before the match, folded, nearest first."""
+        p = self.passage
+        return fold(p.text[max(0, self.start - SORT_SPAN):self.start])[::-1]
+
 
 LAYER_ORDER = {layer: i for i, layer in enumerate(LAYERS)}
 
@@ -206,6 +226,10 @@ class SearchResults:
         """Order hits by the query's ``sort``."""
         if self.query.sort == "relevance":
             self.hits.sort(key=lambda h: (-h.passage_hits, h.text_order))
+        elif self.query.sort == "after":
+            self.hits.sort(key=lambda h: (h.after_key, h.text_order))
+        elif self.query.sort == "before":
+            self.hits.sort(key=lambda h: (h.before_key, h.text_order))
         else:
             self.hits.sort(key=lambda h: h.text_order)
 

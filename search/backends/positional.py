@@ -49,8 +49,8 @@ from search.folding import fold
 from search.analysis import char_alternatives
 from search.query import WILDCARDS
 
-from .base import (BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults, entries_of,
-                   juans_to_drop, live_juans)
+from .base import (SORT_SPAN, BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults,
+                   entries_of, juans_to_drop, live_juans)
 from .generations import GenerationStore
 
 FORMAT = 2  # 2: juan versions (the ``juans`` table of passages.pkl)
@@ -301,9 +301,27 @@ class HitArray(Sequence):
             keys -= self.passage_counts()[self.pids].astype(np.int64) << 32
         return keys
 
+    def _context_columns(self, after: bool) -> np.ndarray:
+        """``SORT_SPAN`` folded code points after each hit (or before it, nearest first),
+        as columns; 0 from the passage's end on (it sorts before any character)."""
+        corpus = self.corpus
+        offsets = np.arange(SORT_SPAN, dtype=np.int64)
+        if after:
+            positions = (self.starts + self.lengths)[:, None] + offsets[None, :]
+        else:
+            positions = self.starts[:, None] - 1 - offsets[None, :]
+        values = corpus.folded[np.clip(positions, 0, corpus.size - 1)].astype(np.int64)
+        inside = np.minimum.accumulate(values != SEP, axis=1)
+        return np.where(inside, values, 0)
+
     def _sorted_indexes(self, stop: int) -> np.ndarray:
         """Indexes of the first ``stop`` hits in sort order (all of them if need be)."""
         if self._order is not None:
+            return self._order[:stop]
+        if self.query.sort in ("after", "before"):
+            columns = self._context_columns(self.query.sort == "after") if len(self) else np.empty((0, SORT_SPAN))
+            rank = self.corpus.rank[self.starts]
+            self._order = np.lexsort((rank, *columns.T[::-1]))
             return self._order[:stop]
         done, prefix = self._prefix
         if prefix is not None and stop <= done:
@@ -496,6 +514,37 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             out.setdefault(d.juan_id, set()).add((d.doc_id, d.text))
         return out
 
+    @staticmethod
+    def _near_filtered(corpus: Corpus, clause, found, occurrences):
+        """``found`` with the terms joined by NEAR cut to their occurrences that have a
+        partner (``search.analysis.near_pairs``, on arrays: the partners of an occurrence
+        are one ``searchsorted`` window of the other term's starts, bounded by its passage)."""
+        ends = np.append(corpus.starts[1:] - 1, corpus.size - 1) if len(corpus) else np.empty(0, dtype=np.int64)
+
+        def partnered(a_starts, a_pids, a_len, b_starts, b_len, distance, same):
+            if not len(a_starts) or not len(b_starts):
+                return np.zeros(len(a_starts), dtype=bool)
+            lo = np.maximum(a_starts - b_len - distance, corpus.starts[a_pids])
+            hi = np.minimum(a_starts + a_len + distance, ends[a_pids] - b_len)
+            count = np.searchsorted(b_starts, hi, side="right") - np.searchsorted(b_starts, lo, side="left")
+            return count > (1 if same else 0)  # an occurrence is not its own partner
+
+        paired: dict[str, np.ndarray] = {}
+        for near in clause.nears:
+            (a_starts, a_pids), (b_starts, b_pids) = occurrences(near.left.text), occurrences(near.right.text)
+            a_len, b_len, same = len(near.left.text), len(near.right.text), near.left.text == near.right.text
+            keep_a = partnered(a_starts, a_pids, a_len, b_starts, b_len, near.distance, same)
+            keep_b = partnered(b_starts, b_pids, b_len, a_starts, a_len, near.distance, same)
+            for text, starts, keep in ((near.left.text, a_starts, keep_a), (near.right.text, b_starts, keep_b)):
+                paired[text] = keep if text not in paired else (paired[text] | keep)
+        out = []
+        for term, ((starts, pids), length) in zip(clause.positives, found):
+            if term.text in paired:
+                keep = paired[term.text]
+                starts, pids = starts[keep], pids[keep]
+            out.append(((starts, pids), length))
+        return out
+
     def search(self, query: SearchQuery) -> SearchResults:
         corpus = self._corpus()
         wanted = np.zeros(len(LAYERS), dtype=bool)
@@ -522,6 +571,8 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         spans_starts, spans_lengths = [], []
         for clause in query.parsed.clauses:
             found = [(occurrences(t.text), len(t.text)) for t in clause.positives]
+            if clause.nears:
+                found = self._near_filtered(corpus, clause, found, occurrences)
             if len(found) == 1 and not clause.negatives:  # every passage with the term satisfies it
                 (starts, _), length = found[0]
                 spans_starts.append(starts)

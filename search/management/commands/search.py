@@ -5,6 +5,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from search.backends import SearchError
+from search.backends.base import SORTS
 from search.documents import LAYER_GROUPS, LAYER_NAMES
 from search.forms import LAYER_ALIASES, SearchForm
 from search.service import run_search
@@ -22,7 +23,9 @@ class Command(BaseCommand):
         parser.add_argument("--juan", help="the book's juan label (卷十, 十, 10, 卷首上), as the search page takes it")
         parser.add_argument("--context", type=int, default=15, help="characters on each side (default 15)")
         parser.add_argument("--limit", type=int, default=0, help="print at most this many hits (0: all)")
-        parser.add_argument("--sort", choices=["text", "relevance"], default="text")
+        parser.add_argument("--sort", choices=list(SORTS), default="text",
+                            help="text order, relevance, or the concordance sorts: after (by the characters after "
+                                 "the match), before (by those before it, read right to left)")
 
     def handle(self, *args, **opts):
         from search.apps import sync_at_start

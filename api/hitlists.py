@@ -1,0 +1,51 @@
+"""A search's hit list as a spreadsheet file: CSV or TSV, one row per hit (KWIC).
+
+Columns, in this order (``COLUMNS``): work (its name as lists show it, ``Work.name``), juan
+(the book's label, 卷十), section (its position in the juan), section_title, layer (經文, 注,
+記, 標題), before, match, after, url (the hit's reading page, absolute).
+
+Written with the standard library's ``csv`` module: CSV as RFC 4180 (``excel`` dialect, CRLF
+line ends, quotes where needed) with a UTF-8 byte-order mark so that spreadsheet programs
+read the characters as UTF-8; TSV (``excel-tab`` dialect) as plain UTF-8 without a mark, for
+scripts. Rows are produced as the response is sent, so a long list (之: 145,805 hits) is
+never held whole in memory.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Iterable, Iterator
+
+from search.documents import LAYER_NAMES
+
+COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url")
+HIT_LIST_KINDS = {
+    "csv": ("text/csv; charset=utf-8", "csv", "excel", "\ufeff"),
+    "tsv": ("text/tab-separated-values; charset=utf-8", "tsv", "excel-tab", ""),
+}
+BATCH = 500
+
+
+def hit_rows(hits: Iterable, work_names: dict[str, str], url_of: Callable) -> Iterator[tuple]:
+    """One tuple per hit, in ``COLUMNS`` order; ``work_names`` is ``{slug: Work.name}`` and
+    ``url_of(hit)`` the hit's absolute reading URL."""
+    for h in hits:
+        yield (work_names.get(h.work_slug, h.work_title), h.juan_label, h.section_position, h.section_title,
+               LAYER_NAMES[h.layer], h.before, h.match, h.after, url_of(h))
+
+
+def hit_list_chunks(kind: str, rows: Iterable[tuple]) -> Iterator[bytes]:
+    """The file of ``kind`` (``csv`` or ``tsv``) as UTF-8 chunks: the header, then the rows.
+    Raises ``KeyError`` for another kind."""
+    _, _, dialect, mark = HIT_LIST_KINDS[kind]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, dialect=dialect)
+    buffer.write(mark)
+    writer.writerow(COLUMNS)
+    for i, row in enumerate(rows, 1):
+        writer.writerow(row)
+        if i % BATCH == 0:
+            yield buffer.getvalue().encode("utf-8")
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue().encode("utf-8")

@@ -1,0 +1,75 @@
+"""Hints for a query that finds nothing or looks like a mistake (the search page and the API).
+
+``read_as(parsed)`` says how a query was read (``「大射|鄉射」``: one term, the | included;
+``「侯」且「鵠」``; ``「獲」，不含「釋獲」``). ``suggestions(text)`` gives the queries the user
+most likely meant, each with a message (中文 + English):
+
+- ``*`` or ``＊`` is searched as a character; ``?`` stands for any one character
+  (``射*`` → ``射?``), as in the query language of ``search.query``;
+- ``|``, ``｜`` or ``OR`` inside a word is searched as written; as OR it stands between spaces
+  (``大射|鄉射`` → ``大射 | 鄉射``);
+- lower-case ``or`` and ``near/5`` are searched as text; the operators are ``OR`` and
+  ``NEAR/5``; ``AND``/``and`` is searched as text, while a space already means "and".
+
+Pure functions: text in, strings out.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .query import ParsedQuery
+
+_STAR = re.compile("[*＊]")
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A query the user likely meant (``query``) and why (``message``)."""
+
+    query: str
+    message: str
+
+
+def read_as(parsed: ParsedQuery) -> str:
+    """How the query was read, in words: clauses joined by 或, terms by 且, exclusions with 不含,
+    NEAR pairs as 「A」與「B」相距 n 字內."""
+    parts = []
+    for clause in parsed.clauses:
+        near = {(n.left.text, n.right.text): n.distance for n in clause.nears}
+        joined = {t for pair in near for t in pair}
+        words = [f"「{a}」與「{b}」相距 {n} 字內" for (a, b), n in near.items()]
+        words += [f"「{t.text}」" for t in clause.positives if t.text not in joined]
+        text = "且".join(words)
+        if clause.negatives:
+            text += "，不含" + "、".join(f"「{t.text}」" for t in clause.negatives)
+        parts.append(text)
+    return " 或 ".join(parts)
+
+
+def suggestions(text: str) -> list[Suggestion]:
+    """The likely intended queries for ``text`` (see the module docstring), at most one per
+    rule, none that equals ``text``."""
+    out: list[Suggestion] = []
+
+    def add(query: str, message: str):
+        query = " ".join(query.split())
+        if query and query != " ".join(text.split()) and all(s.query != query for s in out):
+            out.append(Suggestion(query, message))
+
+    if _STAR.search(text):
+        add(_STAR.sub("?", text), "「*」按原字檢索；代任一字請用 ?（* is searched as a character; ? stands for any one character）")
+    words = text.split()
+    if any(re.search(r"\S[|｜]|[|｜]\S", w) for w in words):
+        add(re.sub(r"\s*([|｜])\s*", r" \1 ", text),
+            "「|」須前後留空格才表示「或」，否則按原字檢索（| means OR only as a word of its own, between spaces）")
+    if any(w in ("or", "Or") for w in words):
+        add(" ".join("OR" if w in ("or", "Or") else w for w in words),
+            "「或」須大寫 OR（the operator is OR, in capitals; or is searched as text）")
+    if any(re.fullmatch(r"(?i)near/\d+", w) and not w.startswith("NEAR") for w in words):
+        add(" ".join(w.upper() if re.fullmatch(r"(?i)near/\d+", w) else w for w in words),
+            "「相距」須大寫 NEAR/5（the operator is NEAR/n, in capitals）")
+    if any(w in ("AND", "and", "And") for w in words):
+        add(" ".join(w for w in words if w not in ("AND", "and", "And")),
+            "空格即「且」，不必寫 AND（a space already means and; AND is searched as text）")
+    return out

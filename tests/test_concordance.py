@@ -1,0 +1,159 @@
+"""The concordance: KWIC sorts (page, API, ``manage.py search``: one option ``sort``), NEAR on
+the page and the API, hit lists as CSV/TSV, and hints for a query that looks like a mistake."""
+import csv
+import io
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from search.folding import fold
+from search.hints import Suggestion, read_as, suggestions
+from search.query import parse_query
+
+from .conftest import SEED
+from .scan import layers_of
+
+SEED_URL = "http://testserver/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/"
+
+
+def api_hits(client, **params):
+    data = client.get("/api/search/", {"page_size": 200, **params}).json()
+    assert data["count"] <= 200
+    return data["results"]
+
+
+@pytest.mark.parametrize("sort", ["after", "before"])
+def test_the_api_sorts_by_the_context_as_computed_here(client, seed_backend, sort):
+    in_text_order = api_hits(client, q="侯", context=20)
+    assert len(in_text_order) == 116 == SEED.read_text(encoding="utf-8").count("侯")
+
+    def key(item):  # the characters after the match, or those before it read right to left
+        i, h = item
+        return (fold(h["after"]) if sort == "after" else fold(h["before"])[::-1]), i
+
+    want = [h for _, h in sorted(enumerate(in_text_order), key=key)]
+    got = api_hits(client, q="侯", context=20, sort=sort)
+    assert got == want
+    assert got != in_text_order
+
+
+def test_sorting_after_groups_what_follows(client, seed_backend):
+    got = api_hits(client, q="大侯", context=2, sort="after")
+    assert [h["after"] for h in got] == ["九十", "之崇", "之崇", "之崇", "之崇", "之鵠", "之鵠", "崇見", "而為", "膳者"] \
+        or [h["after"] for h in got] == sorted((h["after"] for h in got), key=fold)
+
+
+def test_the_command_takes_the_same_option(seed_backend):
+    out = StringIO()
+    call_command("search", "鵠", "--layer", "notes", "--context", "3", "--sort", "before", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[-1] == "19 hits in 5 passages"
+    befores = [re.search(r"\t\s*([^\t\[]*)\[鵠\]", line).group(1) for line in lines[:-1]]
+    assert len(befores) == 19
+    assert [b[::-1] for b in befores] == sorted(b[::-1] for b in befores)
+
+
+def test_the_page_offers_the_sorts_and_keeps_the_choice(client, seed_backend):
+    html = client.get("/search/", {"q": "鵠", "sort": "before"}).content.decode()
+    assert ('<select id="id_sort" name="sort"><option value="text">文序</option><option value="relevance">相關度'
+            '</option><option value="after">後文（右）</option><option value="before" selected>前文（左，倒讀）'
+            '</option></select>') in html
+    rows = re.findall(r'<td class="before"><span dir="ltr">([^<]*)</span></td>', html)
+    assert len(rows) == 21
+    assert [fold(r)[::-1] for r in rows] == sorted(fold(r)[::-1] for r in rows)
+
+
+def test_near_on_the_page_and_the_api_equals_a_plain_scan(client, seed_backend):
+    passages = [p for layer in layers_of(SEED.read_text(encoding="utf-8")).values() for p in layer]
+
+    def plain(a, b, n):  # occurrences of a and of b with a partner at most n characters away
+        total = 0
+        for text in passages:
+            spans = {x: [(m.start(), m.end()) for m in re.finditer(re.escape(x), text)] for x in (a, b)}
+            total += len({s for s in spans[a] for t in spans[b] if max(s[0], t[0]) - min(s[1], t[1]) <= n} |
+                         {t for s in spans[a] for t in spans[b] if max(s[0], t[0]) - min(s[1], t[1]) <= n})
+        return total
+
+    assert plain("射", "侯", 3) == 39
+    data = client.get("/api/search/", {"q": "射 NEAR/3 侯", "exact": "on"}).json()
+    assert data["count"] == 39
+    assert data["hints"] == {"read_as": "「射」與「侯」相距 3 字內", "suggestions": []}
+    html = client.get("/search/", {"q": "射 NEAR/3 侯", "exact": "on"}).content.decode()
+    assert '<p class="summary"><strong>39</strong> 處' in html
+
+
+def test_the_hit_list_as_csv_and_tsv(client, seed_backend):
+    rows = [["work", "juan", "section", "section_title", "layer", "before", "match", "after", "url"],
+            ["禮書綱目", "卷十", "2", "張侯", "經文", "十遂命量人巾車張三侯大侯之崇見", "鵠", "於參參見鵠於干干不及地武不繫左",
+             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2"],
+            ["禮書綱目", "卷十", "2", "張侯", "經文", "巾車張三侯大侯之崇見鵠於參參見", "鵠", "於干干不及地武不繫左下綱設乏西",
+             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2"]]
+    response = client.get("/api/search/export/csv/", {"q": "鵠", "layer": "text"})
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == "attachment; filename*=utf-8''%E9%B5%A0.csv"
+    body = b"".join(response.streaming_content).decode("utf-8")
+    assert body.startswith("\ufeffwork,juan,section,")  # a byte-order mark, for spreadsheets
+    assert list(csv.reader(io.StringIO(body[1:]))) == rows
+    response = client.get("/api/search/export/tsv/", {"q": "鵠", "layer": "text"})
+    assert response["Content-Type"] == "text/tab-separated-values; charset=utf-8"
+    body = b"".join(response.streaming_content).decode("utf-8")
+    assert body.splitlines() == ["\t".join(r) for r in rows]
+    assert client.get("/api/search/export/xls/", {"q": "鵠"}).status_code == 404
+    assert client.get("/api/search/export/csv/", {"q": ""}).status_code == 400
+
+
+def test_the_export_follows_the_sort_and_holds_every_hit(client, seed_backend):
+    response = client.get("/api/search/export/tsv/", {"q": "侯", "sort": "after", "context": "20"})
+    lines = b"".join(response.streaming_content).decode("utf-8").splitlines()[1:]
+    assert len(lines) == 116
+    assert [line.split("\t")[7] for line in lines] == [h["after"] for h in api_hits(client, q="侯", context=20, sort="after")]
+
+
+def test_the_page_links_the_exports(client, seed_backend):
+    html = client.get("/search/", {"q": "鵠", "layer": "notes", "page": "1"}).content.decode()
+    assert ('<p class="export">檢得列表：<a href="/api/search/export/csv/?q=%E9%B5%A0&amp;layer=notes" download>CSV</a>'
+            ' · <a href="/api/search/export/tsv/?q=%E9%B5%A0&amp;layer=notes" download>TSV</a>') in html
+
+
+@pytest.mark.parametrize("text,read,suggested", [
+    ("射*", "「射*」", ["射?"]),
+    ("射＊獲", "「射＊獲」", ["射?獲"]),
+    ("大射|鄉射", "「大射|鄉射」", ["大射 | 鄉射"]),
+    ("大射｜鄉射 君", "「大射｜鄉射」且「君」", ["大射 ｜ 鄉射 君"]),
+    ("大射 or 鄉射", "「大射」且「or」且「鄉射」", ["大射 OR 鄉射"]),
+    ("鄉射 near/5 大射", "「鄉射」且「near/5」且「大射」", ["鄉射 NEAR/5 大射"]),
+    ("侯 AND 鵠", "「侯」且「AND」且「鵠」", ["侯 鵠"]),
+    ("獲 -釋獲 OR 鵠", "「獲」，不含「釋獲」 或 「鵠」", []),
+    ("大射 | 鄉射", "「大射」 或 「鄉射」", []),
+])
+def test_hints(text, read, suggested):
+    assert read_as(parse_query(text)) == read
+    assert [s.query for s in suggestions(text)] == suggested
+
+
+def test_hints_on_the_page(client, seed_backend):
+    html = client.get("/search/", {"q": "大射|鄉射", "layer": "notes"}).content.decode()
+    assert ('<div class="query-hints" role="status"><p>檢索的是：「大射|鄉射」。</p><ul>\n'
+            '<li>「|」須前後留空格才表示「或」，否則按原字檢索（| means OR only as a word of its own, between spaces）：'
+            '是否要找 <a href="?layer=notes&amp;q=%E5%A4%A7%E5%B0%84+%7C+%E9%84%89%E5%B0%84">大射 | 鄉射</a>（22 處）？</li>'
+            '</ul></div>') in html
+    assert client.get("/search/", {"q": "大射 | 鄉射", "layer": "notes"}).content.decode().count(
+        '<tr class="hit">') == 22
+    html = client.get("/search/", {"q": "射*"}).content.decode()
+    assert "是否要找 <a href=\"?q=%E5%B0%84%3F\">射?</a>（312 處）？" in html
+    html = client.get("/search/", {"q": "鵠鵠鵠"}).content.decode()
+    assert "<p>沒有找到「鵠鵠鵠」。檢索的是：「鵠鵠鵠」。</p>" in html
+
+
+def test_hints_in_the_api(client, seed_backend):
+    data = client.get("/api/search/", {"q": "射*"}).json()
+    assert (data["count"], data["hints"]) == (0, {"read_as": "「射*」", "suggestions": [{
+        "query": "射?", "count": 312,
+        "message": "「*」按原字檢索；代任一字請用 ?（* is searched as a character; ? stands for any one character）"}]})
+
+
+def test_suggestion_type():
+    assert suggestions("射*") == [Suggestion("射?", "「*」按原字檢索；代任一字請用 ?（* is searched as a character; "
+                                                  "? stands for any one character）")]
