@@ -122,17 +122,29 @@ def _run(chars: list[tuple[str, bool, bool, int]]) -> str:
 def warichu(piece) -> str:
     """A note as the two-column small print of vertical books (雙行小注): cells of two
     short columns each, which break between columns of the main text like characters do.
-    The last cell splits its characters evenly between its two columns."""
+    The last cell splits its characters evenly between its two columns. A page break of the
+    printed edition inside the note (``piece.layout``) ends a cell and stands between cells,
+    as its marker (葉 12-2a) does in the main text."""
     chars = [(c, m, False, n) for n, (t, m) in enumerate(piece.segments) for c in t]
     if piece.source_tag:
         chars += [("\u3000", False, False, -1)]
         chars += [(c, m, True, -2 - n) for n, (t, m) in enumerate(piece.tag_segments) for c in t]
+    breaks = sorted((min(offset, len(piece.text)), pid)
+                    for offset, raw in (getattr(piece, "layout", None) or []) for pid in PAGE.findall(raw))
     size = 2 * WARICHU_COLUMN
     cells = []
-    for start in range(0, len(chars), size):
-        cell = chars[start:start + size]
-        height = (len(cell) + 1) // 2
-        cells.append(f'<span class="wc wc-{height}">{_run(cell)}</span>')
+
+    def cut(run):
+        for start in range(0, len(run), size):
+            cell = run[start:start + size]
+            cells.append(f'<span class="wc wc-{(len(cell) + 1) // 2}">{_run(cell)}</span>')
+
+    done = 0
+    for offset, page_id in breaks:
+        cut(chars[done:offset])
+        cells.append(page_marker(page_id))
+        done = max(done, offset)
+    cut(chars[done:])
     return mark_safe("".join(cells))
 
 

@@ -1,0 +1,138 @@
+"""Layout faults a new user met (issue 16), each checked on a real page in Chromium:
+page-break labels in 直排, an open 旁注 note and the pager, source tags, the search form on a
+phone, the juan's table of contents, and the concordance's columns (screen and print)."""
+from urllib.parse import quote
+
+import pytest
+
+from ..conftest import SHARED
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WORK = quote("禮書綱目")
+JUAN = f"/works/{WORK}/juan/10/"
+KR_J10 = SHARED / "corpus" / "kanripo" / "KR1d0086" / "KR1d0086_012.txt"
+
+# The page-break labels whose box meets a character of the text (its text nodes' boxes).
+OVERLAPS = """() => {
+  const body = document.querySelector('.text-body');
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+  const text = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;  // text that is shown: not in a closed <details> (the citation)
+    if (!n.textContent.trim() || el.closest('.pb, .visually-hidden, .section-number, details:not([open]) > :not(summary)')) continue;
+    const r = document.createRange(); r.selectNodeContents(n); text.push(...r.getClientRects());
+  }
+  const hit = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+                     && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  return [...body.querySelectorAll('.pb')].filter(pb => [...pb.getClientRects()].some(p => text.some(t => hit(p, t))))
+    .map(pb => pb.title);
+}"""
+
+
+@pytest.fixture
+def kanripo_site(site):
+    from reader.importers.loader import import_file
+
+    import_file(KR_J10)  # KR1d0086_012.txt: the book's 卷十, with its page breaks
+    return site
+
+
+def test_vertical_page_breaks_stand_clear_of_the_text_and_none_is_dropped(kanripo_site, tabs):
+    tab = tabs()
+    page = tab.page
+    page.goto(kanripo_site + "/works/KR1d0086/juan/12/?layout=vertical")
+    import re
+
+    in_file = re.findall(r"<pb:([^>]+)>", KR_J10.read_text(encoding="utf-8"))
+    assert (len(in_file), in_file[0]) == (74, "KR1d0086_WYG_012-1a")  # 12-1a opens the juan's header
+    shown = page.evaluate("() => [...document.querySelectorAll('.text-body .pb')].map(e => e.title)")
+    assert shown == in_file[1:]  # all 73 of the text, those inside notes too, in order
+    assert page.evaluate("() => [...document.querySelectorAll('#s2 .pb')].map(e => e.title)") == [
+        "KR1d0086_WYG_012-2a", "KR1d0086_WYG_012-2b"]
+    for pid in ("KR1d0086_WYG_012-6a", "KR1d0086_WYG_012-6b"):
+        page.locator(f"[id='pb-{pid}']").scroll_into_view_if_needed()
+        assert page.locator(f"[id='pb-{pid}']").is_visible()
+    assert page.evaluate(OVERLAPS) == []
+    page.locator("[id='pb-KR1d0086_WYG_012-6a']").scroll_into_view_if_needed()
+    tab.shot("vertical-page-breaks")
+    # and in horizontal layout they stay in the margin, clear of the text, as before
+    page.goto(kanripo_site + "/works/KR1d0086/juan/12/?layout=horizontal")
+    assert page.locator(".pb").count() == 73
+    assert page.evaluate(OVERLAPS) == []
+
+
+def test_an_open_side_note_does_not_cover_the_pager(site, tabs):
+    tab = tabs()
+    page = tab.page
+    page.goto(site + JUAN + "2/?notes=beside")
+    page.locator(".note-marker").last.click()
+    note = page.locator(".note-toggle:checked ~ .note").last
+    assert note.is_visible()
+    box = note.bounding_box()
+    for link in page.locator(".section-pager a").all():
+        other = link.bounding_box()
+        assert other["y"] >= box["y"] + box["height"] or other["x"] >= box["x"] + box["width"] \
+            or other["x"] + other["width"] <= box["x"], link.inner_text()
+    page.locator(".section-pager a[rel=next]").click()  # the link is not covered: it can be clicked
+    assert page.url.endswith(JUAN + "3/?notes=beside") or page.url.endswith(JUAN + "3/")
+    tab.shot("side-note-and-pager")
+
+
+@pytest.mark.parametrize("width", [1024, 1280, 390])
+def test_a_source_tag_box_never_breaks_inside_the_word(site, tabs, width):
+    tab = tabs("phone" if width == 390 else "desktop", viewport={"width": width, "height": 900})
+    page = tab.page
+    page.goto(site + JUAN)
+    tag = page.locator("#s26-p46 .source")
+    assert tag.inner_text() == "鄉射記"
+    broken = page.evaluate("() => [...document.querySelectorAll('.source')]"
+                           ".filter(e => e.getClientRects().length > 1).map(e => e.textContent)")
+    assert broken == []
+    tag.scroll_into_view_if_needed()
+    tab.shot(f"source-tag-{width}")
+
+
+def test_on_a_phone_the_scope_label_stays_with_its_menu(site, tabs):
+    tab = tabs("phone")
+    page = tab.page
+    page.goto(site + "/search/?q=" + quote("鵠"))
+    label, menu = page.locator("label[for=id_layer]").bounding_box(), page.locator("#id_layer").bounding_box()
+    assert abs((label["y"] + label["height"] / 2) - (menu["y"] + menu["height"] / 2)) < 4  # one line
+    assert 0 <= menu["x"] - (label["x"] + label["width"]) < 20  # side by side
+    tab.shot("search-form")
+
+
+def test_the_juan_table_of_contents_is_closed_and_the_text_above_the_fold(site, tabs):
+    tab = tabs()
+    page = tab.page
+    page.goto(site + JUAN)
+    assert page.locator("details.toc").get_attribute("open") is None
+    assert page.locator("#s1").bounding_box()["y"] < 900
+    page.locator("details.toc summary").click()
+    assert page.locator("details.toc ol a").first.is_visible()
+
+
+@pytest.mark.parametrize("media", ["screen", "print"])
+def test_the_concordance_aligns_its_columns(site, tabs, media):
+    tab = tabs()
+    page = tab.page
+    page.emulate_media(media=media)
+    page.goto(site + "/search/?" + "q=" + quote("大射 OR 鵠") + "&sort=after")
+    rows = page.locator("tr.hit")
+    assert rows.count() == 36
+    matches = [b for b in (rows.nth(i).locator("td.match mark").bounding_box() for i in range(36)) if b]
+    befores = [rows.nth(i).locator("td.before").bounding_box() for i in range(36)]
+    afters = [rows.nth(i).locator("td.after").bounding_box() for i in range(36)]
+    assert len(matches) == 36
+    assert max(m["x"] for m in matches) - min(m["x"] for m in matches) < 1  # one column of matches
+    assert max(b["x"] + b["width"] for b in befores) - min(b["x"] + b["width"] for b in befores) < 1
+    assert max(a["x"] for a in afters) - min(a["x"] for a in afters) < 1
+    # the text before a match ends where the match begins: right-aligned on it
+    first = rows.nth(0)
+    text_end = page.evaluate("""row => { const r = document.createRange();
+        r.selectNodeContents(row.querySelector('td.before span')); const b = r.getBoundingClientRect();
+        return [b.right, row.querySelector('td.match mark').getBoundingClientRect().left]; }""",
+                             first.element_handle())
+    assert text_end[1] - text_end[0] < 8
+    tab.shot(f"concordance-{media}")
