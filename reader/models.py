@@ -56,6 +56,17 @@ class Work(models.Model):
         title (the seed and Kanripo's 禮書綱目, or KR1d0086 and KR1d0086-WYG)."""
         return f"{self.title}（{self.slug}）" if self.kanripo_id else self.title
 
+    @property
+    def byline(self) -> str:
+        """The one rule for bylines (home, work and juan pages): the dynasty in 〔〕, the native
+        place, a space, the author (``婺源 江永``, ``〔宋〕朱熹``); "" without an author. The
+        role word of the source (撰, 注) is not stored, so it is not shown."""
+        if not self.author:
+            return ""
+        dynasty = f"〔{self.dynasty}〕" if self.dynasty else ""
+        place = f"{self.native_place} " if self.native_place else ""
+        return f"{dynasty}{place}{self.author}"
+
     def get_absolute_url(self):
         return reverse("reader:work", args=[self.slug])
 

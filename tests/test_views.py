@@ -20,7 +20,17 @@ def test_home_lists_the_work(client, seed_juan):
     assert '<html lang="zh-Hant">' in page
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
     assert f'<a href="{seed_juan.work.get_absolute_url()}">禮書綱目</a>' in page
-    assert "江永（婺源）" in page
+    assert '<span class="byline">婺源 江永</span>' in page
+
+
+def test_one_rule_for_bylines_on_home_work_and_juan_pages(client, seed_juan):
+    from reader.models import Work
+
+    pages = [html(client.get(url)) for url in ("/", seed_juan.work.get_absolute_url(), seed_juan.get_absolute_url())]
+    assert [re.findall(r'class="byline">([^<]*)<', page) for page in pages] == [
+        ["婺源 江永"], ["婺源 江永 · 欽定四庫全書"], ["婺源 江永"]]
+    assert Work(title="四書章句集注", author="朱熹", dynasty="宋").byline == "〔宋〕朱熹"
+    assert Work(title="無名").byline == ""
 
 
 def test_work_page_lists_juans_with_chapters(client, seed_juan):
@@ -46,7 +56,7 @@ def test_juan_page(client, seed_juan, django_assert_max_num_queries):
     assert '<div class="records" role="group" aria-label="記">' in page
     assert '<span class="source">鄉射記</span>' in page
     assert '<span class="source" title="鄉射記">同上</span>' in page
-    toc = re.search(r'<details class="toc" open>(.*?)</details>', page, re.S).group(1)
+    toc = re.search(r'<details class="toc">(.*?)</details>', page, re.S).group(1)  # closed by default
     assert toc.count("<li>") == 45
     assert '<li><a href="#s27">取矢視算</a></li>' in toc and '<li><a href="#s33">取矢視算</a></li>' in toc
 
