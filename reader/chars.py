@@ -26,7 +26,13 @@ class CharEntry:
     """What the table says about one code point. ``found`` is False for a character the
     table does not hold (``codepoint`` and ``name`` are given all the same). ``see`` is the
     reading and definition of its standard form (正字) when the character itself has no
-    Mandarin reading (𤣥 → 玄 xuán)."""
+    Mandarin reading (𤣥 → 玄 xuán).
+
+    ``readings`` merges the readings of the character and of its variant forms that search
+    treats as the same character (``search.folding``: 說 and 説, not 悦): ``[{"reading":
+    "shuì", "form": "説", "source": "kHanyuPinyin"}, ...]``, each reading once, from the form
+    that has it first (the character itself, then its variants in table order); ``source`` is
+    the Unihan field (kMandarin: the usual reading; kHanyuPinyin: 漢語大字典's other readings)."""
 
     char: str
     codepoint: str
@@ -40,6 +46,7 @@ class CharEntry:
     simplified: list[str] = field(default_factory=list)
     variants: list[str] = field(default_factory=list)
     see: dict | None = None
+    readings: list[dict] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -86,7 +93,32 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
         see = lookup(entry.standard[0], follow=False)
         if see.mandarin or see.definition:
             entry.see = {"char": see.char, "mandarin": see.mandarin, "definition": see.definition}
+    if follow:
+        entry.readings = merged_readings(entry)
     return entry
+
+
+def same_character_forms(entry: CharEntry) -> list[str]:
+    """The character and those of its forms (standard, traditional, variants) that fold to
+    the same character in search (``search.folding.fold``), in that order, once each."""
+    from search.folding import fold
+
+    key = fold(entry.char)
+    forms = [entry.char] + entry.standard + entry.traditional + entry.variants
+    return [c for c in dict.fromkeys(forms) if c == entry.char or fold(c) == key]
+
+
+def merged_readings(entry: CharEntry) -> list[dict]:
+    """``CharEntry.readings`` for ``entry`` (see there)."""
+    out, seen = [], set()
+    for form in same_character_forms(entry):
+        other = entry if form == entry.char else lookup(form, follow=False)
+        for source, values in (("kMandarin", other.mandarin), ("kHanyuPinyin", other.other_readings)):
+            for reading in values:
+                if reading not in seen:
+                    seen.add(reading)
+                    out.append({"reading": reading, "form": form, "source": source})
+    return out
 
 
 def table_size() -> int:

@@ -286,6 +286,23 @@ def test_char_lookup_json(client, db):
     assert client.get("/chars/仪/").json()["traditional"] == ["儀"]
 
 
+def test_char_lookup_merges_the_readings_of_variant_forms(client, db):
+    data = client.get("/chars/說/").json()
+    assert data["mandarin"] == ["shuō"] and data["other_readings"] == []  # 說 alone: only shuō
+    assert data["readings"] == [
+        {"reading": "shuō", "form": "說", "source": "kMandarin"},
+        {"reading": "shuì", "form": "説", "source": "kHanyuPinyin"},
+        {"reading": "yuè", "form": "説", "source": "kHanyuPinyin"},
+        {"reading": "tuō", "form": "説", "source": "kHanyuPinyin"},
+    ]
+    # 悦 is a variant of 説 but another character in search: its reading is not merged
+    assert [r["form"] for r in client.get("/chars/説/").json()["readings"]] == ["説"] * 4
+    page = client.get("/chars/說/", {"format": "html"}).content.decode()
+    assert ('<li><span class="pinyin">shuì</span> <span class="reading-source">（據<a href="/chars/%E8%AA%AC/">説</a>，'
+            '《漢語大字典》）</span></li>') in page
+    assert '<li><span class="pinyin">shuō</span> <span class="reading-source">（Unihan 通行讀音）</span></li>' in page
+
+
 def test_char_lookup_unknown_and_bad(client, db):
     response = client.get("/chars/a/")
     assert response.status_code == 404 and response.json()["found"] is False
