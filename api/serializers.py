@@ -1,6 +1,7 @@
 """Serializers: works, juans with their full structure, search hits."""
 import re
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from reader.models import Juan, Piece, Work
@@ -54,6 +55,13 @@ class WorkDetailSerializer(WorkSerializer):
         fields = WorkSerializer.Meta.fields + ["juans"]
 
 
+class PageBreakSerializer(serializers.Serializer):
+    """A page break of the printed edition: ``offset`` in code points into the piece's text."""
+
+    offset = serializers.IntegerField()
+    page = serializers.CharField()
+
+
 class PieceSerializer(serializers.ModelSerializer):
     """A piece of a section: ``kind`` is text, note, label, record or record_note; notes
     carry ``source_tag`` (as written) and ``source`` (同上 resolved); ``pages`` lists the
@@ -66,6 +74,7 @@ class PieceSerializer(serializers.ModelSerializer):
         model = Piece
         fields = ["position", "paragraph", "kind", "text", "source_tag", "source", "pages"]
 
+    @extend_schema_field(PageBreakSerializer(many=True))
     def get_pages(self, piece) -> list[dict]:
         return [{"offset": min(offset, len(piece.text)), "page": page}
                 for offset, raw in piece.layout for page in PAGE_BREAK.findall(raw)]

@@ -5,8 +5,8 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import generics, serializers
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import generics
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,7 +17,7 @@ from search.backends import SearchError
 from search.forms import SearchForm
 from search.service import hit_url, query_hints, run_search
 
-from . import exports, hitlists
+from . import exports, hitlists, schema
 from .pagination import StandardPagination
 from .serializers import (
     HitSerializer, PieceSerializer, WorkDetailSerializer, WorkSerializer, juan_structure, section_structure,
@@ -107,7 +107,8 @@ class JuanDetail(APIView):
     (kind `text`, `note`, `label`, `record`, `record_note`; notes with `source_tag` as
     written and `source` resolved) and its citation."""
 
-    @extend_schema(parameters=[WORK_ID, JUAN_N], responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[WORK_ID, JUAN_N], responses=schema.JuanStructureSerializer,
+                   examples=[schema.JUAN_EXAMPLE])
     def get(self, request, pk, number):
         juan, chapters = read_consistently(lambda: _juan(pk, number), chapter_views)
         return Response(juan_structure(juan, chapters, request))
@@ -116,7 +117,8 @@ class JuanDetail(APIView):
 class SectionDetail(APIView):
     """One section by its permalink (work id, juan number, position in the juan)."""
 
-    @extend_schema(parameters=[WORK_ID, JUAN_N, POSITION], responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[WORK_ID, JUAN_N, POSITION], responses=schema.SectionStructureSerializer,
+                   examples=[schema.SECTION_EXAMPLE])
     def get(self, request, pk, number, position):
         juan, views = read_consistently(lambda: _juan(pk, number), lambda j: chapter_views(j, [position]))
         if not views:
@@ -172,7 +174,7 @@ class SearchView(APIView):
     @extend_schema(parameters=SEARCH_PARAMETERS + [
         OpenApiParameter("page", int, description="page number (1-based)"),
         OpenApiParameter("page_size", int, description="results per page, at most 200 (default 20)"),
-    ], responses=OpenApiTypes.OBJECT)
+    ], responses=schema.SearchResponseSerializer, examples=[schema.SEARCH_EXAMPLE])
     def get(self, request):
         query, results = _search(request)
         paginator = StandardPagination()
@@ -190,11 +192,7 @@ class SearchView(APIView):
 class SearchDistributionView(APIView):
     """Only the totals and the hits per juan and per section, for charts."""
 
-    @extend_schema(parameters=SEARCH_PARAMETERS, responses=inline_serializer("Distribution", {
-        "count": serializers.IntegerField(), "passages": serializers.IntegerField(),
-        "juans": serializers.ListField(child=serializers.DictField()),
-        "sections": serializers.ListField(child=serializers.DictField()),
-    }))
+    @extend_schema(parameters=SEARCH_PARAMETERS, responses=schema.DistributionResponseSerializer)
     def get(self, request):
         _, results = _search(request)
         return Response({"count": results.count, "passages": results.passages, **_distribution(results)})
@@ -248,11 +246,18 @@ EXPORT_DOC = ("`source`: the source text as imported (round-trips exactly); `mai
               "page breaks as `<pb/>`, records marked).")
 
 
+#: Each export kind with its media type (``api.exports.EXPORT_KINDS``): source and maintext as
+#: text/plain, json as application/json, tei as application/tei+xml.
+EXPORT_RESPONSES = {(200, "text/plain"): OpenApiTypes.STR, (200, "application/json"): OpenApiTypes.OBJECT,
+                    (200, "application/tei+xml"): OpenApiTypes.STR}
+assert {t.split(";")[0] for t, _ in exports.EXPORT_KINDS.values()} == {m for _, m in EXPORT_RESPONSES}
+
+
 class JuanExport(APIView):
     """A juan as a file (see ``EXPORT_DOC``)."""
 
     @extend_schema(description="A juan as a file. " + EXPORT_DOC, parameters=[WORK_ID, JUAN_N, KIND],
-                   responses={(200, "text/plain"): OpenApiTypes.STR})
+                   responses=EXPORT_RESPONSES)
     def get(self, request, pk, number, kind):
         juan = _juan(pk, number)
         return _export_response(kind, juan.work, [juan], request, f"{juan.work.title}_{juan.display_label}")
@@ -262,7 +267,7 @@ class WorkExport(APIView):
     """A whole work (every juan, in order) as one file (see ``EXPORT_DOC``)."""
 
     @extend_schema(description="A whole work (every juan, in order) as one file. " + EXPORT_DOC,
-                   parameters=[WORK_ID, KIND], responses={(200, "text/plain"): OpenApiTypes.STR})
+                   parameters=[WORK_ID, KIND], responses=EXPORT_RESPONSES)
     def get(self, request, pk, kind):
         work = get_object_or_404(Work, pk=pk)
         juans = list(work.juans.select_related("work").order_by("number"))

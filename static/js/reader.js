@@ -136,18 +136,20 @@
     return r.top;
   }
 
+  var reachedAt = sections.length ? (parseFloat(getComputedStyle(sections[0]).scrollMarginTop) || 0) + 40 : 90;
   function currentIndex() {
     var idx = 0;
     for (var i = 0; i < sections.length; i++) {
-      if (startOffset(sections[i]) <= 90) idx = i; else break;
+      // a section brought into view stands at its scroll margin (5rem) plus its own top spacing
+      if (startOffset(sections[i]) <= reachedAt) idx = i; else break;
     }
     return idx;
   }
 
   var current = null;
-  function markCurrent() {
+  function markCurrent(chosen) {
     if (!sections.length) return;
-    var s = sections[currentIndex()];
+    var s = chosen || sections[currentIndex()];
     if (s === current) return;
     if (current && tocLinks[current.id]) tocLinks[current.id].removeAttribute("aria-current");
     current = s;
@@ -162,7 +164,7 @@
     };
     window.addEventListener("scroll", onScroll, { passive: true });
     if (vertical) textBody.addEventListener("scroll", onScroll, { passive: true });
-    window.addEventListener("load", markCurrent);
+    window.addEventListener("load", function () { markCurrent(); });
     markCurrent();
   }
 
@@ -173,7 +175,7 @@
       var target = sections[Math.max(0, Math.min(sections.length - 1, i + step))];
       target.scrollIntoView({ block: "start", inline: "start" });
       history.replaceState(null, "", "#" + target.id);
-      markCurrent();
+      markCurrent(target);  // the section moved to is current, wherever its first line lands
       return;
     }
     follow(".section-pager a[rel=" + (step > 0 ? "next" : "prev") + "]");

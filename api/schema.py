@@ -1,0 +1,179 @@
+"""The shapes of the API's hand-built responses, for the OpenAPI schema (drf-spectacular).
+
+The juan, section and search views build their JSON as dicts (``api.serializers.juan_structure``,
+``section_structure``, ``HitSerializer``, ``api.views.SearchView``); the serializers here only
+describe those dicts, field for field, so that ``/api/schema/`` and the docs show typed responses.
+The examples are real responses for the bundled text (禮書綱目 卷十, shortened).
+``tests/test_api_schema.py`` validates the schema with openapi-spec-validator and checks real
+responses against these shapes.
+"""
+from drf_spectacular.utils import OpenApiExample
+from rest_framework import serializers
+
+from .serializers import PieceSerializer
+
+SEED = "http://127.0.0.1:8000/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/"
+
+
+class WorkRefSerializer(serializers.Serializer):
+    """The work a juan or section belongs to."""
+
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    author = serializers.CharField()
+
+
+class SectionBodySerializer(serializers.Serializer):
+    """A section: position in the juan (its permalink), title, 右… closer, URLs, citation, the
+    printed page it starts on (Kanripo texts; "" otherwise) and its ordered pieces."""
+
+    position = serializers.IntegerField()
+    title = serializers.CharField()
+    closer = serializers.CharField(allow_null=True)
+    reading_url = serializers.URLField()
+    citation = serializers.CharField()
+    page = serializers.CharField()
+    pieces = PieceSerializer(many=True)
+
+
+class ChapterBodySerializer(serializers.Serializer):
+    """A chapter (篇) with its sections in order."""
+
+    position = serializers.IntegerField()
+    title = serializers.CharField()
+    category = serializers.CharField()
+    sections = SectionBodySerializer(many=True)
+
+
+class JuanStructureSerializer(serializers.Serializer):
+    """A juan: its work, number (the file number of the URLs), label (the book's 卷十), reading
+    page and chapters."""
+
+    work = WorkRefSerializer()
+    number = serializers.IntegerField()
+    label = serializers.CharField()
+    reading_url = serializers.URLField()
+    chapters = ChapterBodySerializer(many=True)
+
+
+class JuanRefSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    label = serializers.CharField()
+
+
+class ChapterRefSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    title = serializers.CharField()
+    category = serializers.CharField()
+
+
+class SectionStructureSerializer(SectionBodySerializer):
+    """One section with its place: work, juan and chapter."""
+
+    work = WorkRefSerializer()
+    juan = JuanRefSerializer()
+    chapter = ChapterRefSerializer()
+
+
+class HitWorkSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+
+
+class HitSectionSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    title = serializers.CharField()
+
+
+class HitDocSerializer(serializers.Serializer):
+    """One hit: its layer, place (``juan`` is the file number of the URLs, ``juan_label`` the
+    book's label), the piece it falls in, KWIC (``before`` + ``match`` + ``after`` is stored
+    text) and its reading URL (the section, highlighted, at the piece)."""
+
+    layer = serializers.ChoiceField(choices=["text", "note", "record", "record_note", "title"])
+    layer_name = serializers.CharField()
+    work = HitWorkSerializer()
+    juan = serializers.IntegerField()
+    juan_label = serializers.CharField()
+    section = HitSectionSerializer()
+    piece = serializers.IntegerField()
+    before = serializers.CharField()
+    match = serializers.CharField()
+    after = serializers.CharField()
+    url = serializers.URLField()
+
+
+class JuanCountSerializer(serializers.Serializer):
+    work_id = serializers.IntegerField()
+    work_title = serializers.CharField()
+    juan = serializers.IntegerField()
+    juan_label = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class SectionCountSerializer(serializers.Serializer):
+    work_id = serializers.IntegerField()
+    juan = serializers.IntegerField()
+    juan_label = serializers.CharField()
+    section = serializers.IntegerField()
+    title = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class JuanDistributionSerializer(serializers.Serializer):
+    juans = JuanCountSerializer(many=True)
+
+
+class SuggestionSerializer(serializers.Serializer):
+    query = serializers.CharField()
+    message = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class HintsSerializer(serializers.Serializer):
+    """How the query was read, and the queries the user likely meant (``search.hints``)."""
+
+    read_as = serializers.CharField()
+    suggestions = SuggestionSerializer(many=True)
+
+
+class SearchResponseSerializer(serializers.Serializer):
+    """A page of hits: ``count`` occurrences in ``passages`` passages, hits per juan, hints."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = HitDocSerializer(many=True)
+    passages = serializers.IntegerField()
+    distribution = JuanDistributionSerializer()
+    hints = HintsSerializer()
+
+
+class DistributionResponseSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    passages = serializers.IntegerField()
+    juans = JuanCountSerializer(many=True)
+    sections = SectionCountSerializer(many=True)
+
+
+_PIECE = {"position": 0, "paragraph": 0, "kind": "text", "text": "司馬命量人量侯道與所設乏以貍步大侯九十參七十干五十設乏各去其侯西十北十",
+          "source_tag": "", "source": "", "pages": []}
+_SECTION = {"position": 2, "title": "張侯", "closer": "右張侯", "reading_url": SEED + "2/",
+            "citation": "江永《禮書綱目》卷十〈大射儀〉「右張侯」 http://127.0.0.1:8000/works/禮書綱目/juan/10/2/",
+            "page": "", "pieces": [_PIECE]}
+WORK = {"id": 1, "title": "禮書綱目", "author": "江永"}
+JUAN_EXAMPLE = OpenApiExample("禮書綱目 卷十 (shortened)", value={
+    "work": WORK, "number": 10, "label": "卷十", "reading_url": SEED,
+    "chapters": [{"position": 1, "title": "大射儀", "category": "嘉禮十五", "sections": [_SECTION]}]})
+SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
+    "work": WORK, "juan": {"number": 10, "label": "卷十"},
+    "chapter": {"position": 1, "title": "大射儀", "category": "嘉禮十五"}, **_SECTION})
+SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
+    "count": 2, "next": None, "previous": None,
+    "results": [{"layer": "text", "layer_name": "經文", "work": {"id": 1, "title": "禮書綱目"}, "juan": 10,
+                 "juan_label": "卷十", "section": {"position": 2, "title": "張侯"}, "piece": 2,
+                 "before": "十遂命量人巾車張三侯大侯之崇見", "match": "鵠", "after": "於參參見鵠於干干不及地武不繫左",
+                 "url": SEED + "2/?hl=%E9%B5%A0#s2-p2"}],
+    "passages": 1,
+    "distribution": {"juans": [{"work_id": 1, "work_title": "禮書綱目", "juan": 10, "juan_label": "卷十", "count": 2}]},
+    "hints": {"read_as": "「鵠」", "suggestions": []}})

@@ -1,0 +1,71 @@
+"""The OpenAPI schema (/api/schema/): valid by openapi-spec-validator, typed search, juan and
+section responses whose shapes real responses follow, and each export kind with its media type."""
+import pytest
+from openapi_schema_validator import OAS30Validator
+from openapi_spec_validator import validate
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def schema(client):
+    return client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+
+
+def resolved(node, components):
+    """``node`` with every ``$ref`` to ``#/components/schemas/…`` replaced by its schema."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return resolved(components[node["$ref"].rsplit("/", 1)[1]], components)
+        return {k: resolved(v, components) for k, v in node.items()}
+    if isinstance(node, list):
+        return [resolved(v, components) for v in node]
+    return node
+
+
+def response_schema(schema, path, media="application/json"):
+    content = schema["paths"][path]["get"]["responses"]["200"]["content"][media]
+    return resolved(content["schema"], schema["components"]["schemas"]), content
+
+
+def test_the_schema_is_valid_openapi(schema):
+    assert schema["openapi"] == "3.0.3"
+    validate(schema)  # openapi-spec-validator: raises on any error
+
+
+@pytest.mark.parametrize("path,url,required", [
+    ("/api/search/", "/api/search/?q=%E9%B5%A0&layer=text",
+     ["count", "next", "previous", "results", "passages", "distribution", "hints"]),
+    ("/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/10/", ["work", "number", "label", "reading_url", "chapters"]),
+    ("/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/10/2/".replace("10/2", "10/sections/2"),
+     ["position", "title", "closer", "reading_url", "citation", "page", "pieces", "work", "juan", "chapter"]),
+])
+def test_responses_are_typed_and_real_responses_follow_them(schema, client, seed_juan, path, url, required):
+    shape, content = response_schema(schema, path)
+    assert shape["type"] == "object" and sorted(shape["required"]) == sorted(required)
+    OAS30Validator(shape).validate(client.get(url.format(id=seed_juan.work_id)).json())
+    example = next(iter(content["examples"].values()))["value"]  # the docs show a real example
+    OAS30Validator(shape).validate(example)
+
+
+def test_a_hit_is_typed_field_by_field(schema):
+    shape, _ = response_schema(schema, "/api/search/")
+    hit = shape["properties"]["results"]["items"]
+    assert sorted(hit["properties"]) == ["after", "before", "juan", "juan_label", "layer", "layer_name", "match",
+                                         "piece", "section", "url", "work"]
+    assert hit["properties"]["layer"]["enum"] == ["text", "note", "record", "record_note", "title"]
+    assert shape["properties"]["hints"]["properties"]["suggestions"]["items"]["required"] == ["count", "message", "query"]
+
+
+def test_each_export_kind_has_its_media_type(schema):
+    for path in ("/api/works/{id}/juans/{number}/export/{kind}/", "/api/works/{id}/export/{kind}/"):
+        assert sorted(schema["paths"][path]["get"]["responses"]["200"]["content"]) == [
+            "application/json", "application/tei+xml", "text/plain"]
+    assert sorted(schema["paths"]["/api/search/export/{kind}/"]["get"]["responses"]["200"]["content"]) == [
+        "text/csv", "text/tab-separated-values"]
+
+
+def test_media_types_served_match_the_schema(client, seed_juan):
+    base = f"/api/works/{seed_juan.work_id}/juans/10/export/"
+    assert [client.get(base + kind + "/")["Content-Type"] for kind in ("source", "maintext", "json", "tei")] == [
+        "text/plain; charset=utf-8", "text/plain; charset=utf-8", "application/json", "application/tei+xml; charset=utf-8"]
