@@ -198,3 +198,14 @@ def test_decode_errors(data, message):
 ])
 def test_bylines(byline, expected):
     assert parse_byline(byline) == expected
+
+
+def test_seed_notes_are_the_commentary_layer():
+    """Issue 12: the seed's 【】 notes (main text and records) are commentary, named 注."""
+    from reader.importers.document import COMMENTARY, NOTE_KINDS
+
+    doc = parse_siku(SEED.read_text(encoding="utf-8"), "seed.txt")
+    notes = [p for p in doc.all_pieces() if p.kind in NOTE_KINDS]
+    assert len(notes) == 328
+    assert {(p.layer, p.layer_name) for p in notes} == {(COMMENTARY, "注")}
+    assert {p.effective_layer for p in doc.all_pieces() if p.kind not in NOTE_KINDS} == {"classic"}

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from .document import (
-    LABEL, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
+    COMMENTARY, LABEL, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
 )
 from .errors import TextFormatError
 from .source import split_source_lines
@@ -132,7 +132,9 @@ class _Parser:
                     self.doc.warnings.append(
                         f"{self.path}:{lineno}:{col0 + open_at + 1}: 同上 with no earlier source")
                 self.last_source = source or self.last_source
-            pieces.append(PieceDoc(note_kind, body, source_tag=tag, tag_separator=sep, source=source))
+            # The seed's 【】 notes are the commentary (鄭注 and the author's notes): layer 注.
+            pieces.append(PieceDoc(note_kind, body, source_tag=tag, tag_separator=sep, source=source,
+                                   layer=COMMENTARY, layer_name="注"))
             pos = close_at + 1
         return pieces
 

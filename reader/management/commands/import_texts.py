@@ -9,7 +9,7 @@ from tqdm import tqdm
 
 from django.db.utils import OperationalError
 
-from reader.importers.errors import TextFormatError
+from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.loader import juan_key, load_document, read_document
 from search.backends import get_search_backend
 from search.indexing import reindex_juans
@@ -74,7 +74,7 @@ class Command(BaseCommand):
         files = collect_files(opts["paths"])
         if not files:
             raise CommandError("no text files found in " + ", ".join(opts["paths"]))
-        works, juans, sections, notes, failures = set(), 0, 0, 0, []
+        works, juans, sections, notes, failures, skipped = set(), 0, 0, 0, [], []
         claimed: dict[tuple[str, int], Path] = {}
         # Many files: one index writer for the whole batch at the end, not one per file.
         batch, changes = len(files) > BATCH_FROM, []
@@ -102,6 +102,10 @@ class Command(BaseCommand):
                 result = load_document(doc, sha256=doc.sha256, index=not batch)
                 if batch:
                     changes.append((result.juan.pk, result.old_juan_id))
+            except NoTextError as exc:  # a header and no text (Kanripo has such files): skipped, not refused
+                skipped.append(str(exc))
+                say(f"skipped {exc}")
+                continue
             except TextFormatError as exc:
                 failures.append(str(exc))
                 say(f"rejected {exc}")
@@ -119,6 +123,7 @@ class Command(BaseCommand):
             if len(files) < 3:
                 self.stdout.write(f"{verb} {path}: {result.juan} ({result.sections} sections, {result.notes} notes)")
         self.stdout.write(f"{len(works)} works, {juans} juans, {sections} sections, {notes} notes imported"
+                          + (f"; {len(skipped)} files without text skipped" if skipped else "")
                           + (f"; {len(failures)} files rejected" if failures else ""))
         if changes:
             self.stdout.write(f"indexing {len(changes)} juans …")
