@@ -88,7 +88,7 @@ def test_unbalanced_full_width_notes(text, where):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_plain_text_imports_and_writes_back(tmp_path):
+def test_a_plain_text_imports_and_writes_back(tmp_path, client):
     path = tmp_path / "lienu.txt"
     path.write_bytes(LIENU.read_bytes())
     juan = import_file(path).juan
@@ -96,3 +96,8 @@ def test_a_plain_text_imports_and_writes_back(tmp_path):
     assert juan.render_source() == raw(LIENU)
     assert juan.sections.count() == 128 and juan.sections.get(position=1).title == "古列女傳序"
     assert re.search("古列女傳八篇", "".join(p.text for p in juan.sections.get(position=1).pieces.all()))
+    page = client.get(juan.get_absolute_url())
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "古列女傳序" in html and "有虞二妃者，帝堯之二女也" in html
+    assert "#下載最新版本" not in html and "創建日期" not in html  # metadata is not text
