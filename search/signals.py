@@ -50,6 +50,9 @@ class _Reindex:
             self.changes.append((juan_id, old_juan_id))
 
     def __call__(self):
+        from config.faults import crash_point
+
+        crash_point("import-after-commit")
         try:
             reindex(self.changes)
         except Exception as exc:  # noqa: BLE001 - the commit stands; the index is repaired later

@@ -1,5 +1,8 @@
 """What is particular to the positional backend (the contract suite covers the rest)."""
 import json
+from dataclasses import replace
+
+import numpy as np
 
 import pytest
 
@@ -31,11 +34,84 @@ def test_index_files(two_backends, seed_juan):
     positional, _ = two_backends
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
-    assert sorted(p.name for p in gen.iterdir()) == sorted(
+    base_files = sorted(
         [f"{name}.npy" for name in ("raw", "folded", "order", "chars", "char_starts", "pid", "rank", "starts",
                                     "layer", "work_id", "juan_id", "juan_number", "chapter_id", "juan_index",
-                                    "section_index")] + ["passages.pkl"])
+                                    "section_index", "section_first_rank")] + ["passages.pkl", "juans.pkl"])
+    assert sorted(p.name for p in gen.iterdir()) == base_files
     assert positional.version() == gen.name
+    # An incremental write links the base's files into a new generation and adds a delta.
+    docs = documents_for_juan(seed_juan)
+    positional.replace_juans({seed_juan.pk}, docs[:5])
+    new = positional.current_link.resolve()
+    assert new != gen and sorted(p.name for p in new.iterdir()) == sorted(base_files + ["delta", "deleted.npy"])
+    assert all((new / f).stat().st_ino == (gen / f).stat().st_ino for f in base_files)
+    assert sorted(p.name for p in (new / "delta").iterdir()) == sorted(
+        base_files + ["keys.npy", "section_insert.npy", "juan_insert.npy"])
+    assert np.load(new / "deleted.npy").tolist() == [seed_juan.pk]
+    assert positional.document_count() == 5
+
+
+def _juan_copy(docs, juan_id, number, extra=""):
+    return [replace(d, juan_id=juan_id, juan_number=number, juan_label=f"卷{number}", doc_id=f"{juan_id}{d.doc_id}",
+                    text=d.text + extra) for d in docs]
+
+
+@pytest.mark.parametrize("sort", ["text", "relevance", "after", "before"])
+def test_a_delta_segment_answers_as_one_index(settings, tmp_path, seed_juan, sort):
+    """Juans written after the base (a delta segment, and base passages deleted) sort,
+    count and distribute exactly as a plain scan of the same passages."""
+    from search.backends.memory import MemoryBackend
+
+    settings.SEARCH_BACKENDS = {"p": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                      "PATH": tmp_path / "ix"}}
+    backend = get_search_backend("p")
+    seed = documents_for_juan(seed_juan)
+    juans = {n: _juan_copy(seed, 9000 + n, n) for n in (9, 11, 13)}
+    backend.rebuild([d for docs in juans.values() for d in docs])
+    juans[11] = _juan_copy(seed, 9111, 11, "射鵠")  # replaces juan 11 (another id, same work and number)
+    backend.replace_juans(set(), juans[11])
+    juans[12] = _juan_copy(seed, 9012, 12)  # between base juans
+    juans[5] = _juan_copy(seed, 9005, 5)  # before all of them
+    backend.replace_juans(set(), juans[12] + juans[5])
+    backend.remove_juan(9013)
+    del juans[13]
+    corpus = backend._corpus()
+    assert corpus.delta is not None and corpus.deleted == {9011, 9013}
+    assert backend.indexed_juans() == {9000 + n if n != 11 else 9111: (seed_juan.version, seed_juan.work_id, n)
+                                       for n in (5, 9, 11, 12)}
+    ref = MemoryBackend("ref", {"NAME": f"ref-{tmp_path.name}"})
+    ref.rebuild([d for docs in juans.values() for d in docs])
+    for q in ["鵠", "射", "之", "主人", "大射 OR 鄉射", "射 -主人", "侯 鵠", "射?獲", "射鵠", "射 NEAR/3 鵠"]:
+        query = SearchQuery(q, sort=sort)
+        got, want = backend.search(query), ref.search(query)
+        assert (got.count, got.passages) == (want.count, want.passages), q
+        key = lambda h: (h.juan_number, h.doc_id.split(":", 1)[-1], h.start, h.end, h.piece_position, h.before,
+                         h.match, h.after, h.passage_hits)
+        assert [key(h) for h in got.hits] == [key(h) for h in want.hits], q
+        assert [key(h) for h in got.hits[5:25]] == [key(h) for h in want.hits[5:25]], q
+        assert got.by_juan() == want.by_juan() and got.by_section() == want.by_section(), q
+    assert [r["juan"] for r in backend.search(SearchQuery("鵠")).by_juan()] == [5, 9, 11, 12]
+    # A rebuild (or a merge) gives one segment again, with the same answers.
+    backend.rebuild([d for docs in juans.values() for d in docs])
+    assert backend._corpus().delta is None
+    assert backend.search(SearchQuery("射鵠")).count == ref.search(SearchQuery("射鵠")).count == 424
+
+
+def test_a_large_delta_is_merged_into_the_base(settings, tmp_path, seed_juan, monkeypatch):
+    from search.backends import positional
+
+    monkeypatch.setattr(positional, "MERGE_MIN_CHARS", 30_000)
+    settings.SEARCH_BACKENDS = {"p": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                      "PATH": tmp_path / "ix"}}
+    backend = get_search_backend("p")
+    seed = documents_for_juan(seed_juan)
+    backend.rebuild(_juan_copy(seed, 9001, 1))
+    backend.replace_juans(set(), _juan_copy(seed, 9002, 2))  # about 20,000 characters: a delta
+    assert backend._corpus().delta is not None
+    backend.replace_juans(set(), _juan_copy(seed, 9003, 3))  # the delta would pass 30,000: merged
+    assert backend._corpus().delta is None
+    assert backend.search(SearchQuery("鵠")).count == 63 and backend.document_count() == 3 * 424
 
 
 def test_api_page_links_survive_a_raw_utf8_query(client, seed_backend):

@@ -15,6 +15,8 @@ from django.db import transaction
 
 from reader.models import Chapter, Juan, LibraryVersion, Piece, Section, Work
 
+from config.faults import crash_point
+
 from .document import ChapterDoc, JuanDocument, PieceDoc, SectionDoc
 from .mandoku import is_mandoku, page_breaks, parse_mandoku
 from .siku import parse_siku
@@ -158,6 +160,7 @@ def _load(doc: JuanDocument, sha256: str, index: bool) -> LoadResult:
                                     tag_separator=p.tag_separator, source=p.source, layout=p.layout))
                 ppos += 1
     Piece.objects.bulk_create(pieces, batch_size=2000)
+    crash_point("import-before-commit")
 
     if index:
         from search.signals import schedule_juan_reindex

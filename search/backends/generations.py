@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from config.faults import crash_point
+
 from .base import IndexBusyError, SearchError
 
 
@@ -65,7 +67,9 @@ class GenerationStore:
         tmp = self.path / f".current-{uuid.uuid4().hex}"
         os.symlink(gen.name, tmp)
         previous = os.path.basename(os.path.realpath(self.current_link)) if self.current_link.exists() else None
+        crash_point("index-before-swap")
         os.replace(tmp, self.current_link)  # atomic on POSIX
+        crash_point("index-after-swap")
         # Keep the previous generation: a reader may have resolved the link just before the
         # swap and not opened its files yet. Older ones go (open files survive on POSIX).
         for old in self.path.glob("gen-*"):

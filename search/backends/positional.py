@@ -28,12 +28,20 @@ in docs/notes.md ("Search engine"). ``search.backends.whoosh`` still passes the 
 contract and can be chosen in ``SEARCH_BACKENDS``.
 
 Storage: generations with an atomic ``current`` symlink and one writer at a time
-(``search.backends.generations``). Every write builds a complete new generation (about
-3 s for the whole corpus), so an index is never half written. Arrays are memory-mapped:
-gunicorn workers share one copy through the page cache.
+(``search.backends.generations``). A generation is a base segment (the arrays above, in
+the generation folder) and, after incremental writes, a delta segment (``delta/``, the
+same arrays for the juans written since, with sort keys that place them among the base's
+in text order) and the base's deleted juans (``deleted.npy``). A write of a few juans
+links the base's files into a new generation (no copy), rebuilds only the small delta and
+swaps; when the delta outgrows ``MERGE_MIN_CHARS`` and a quarter of the base, or on
+``rebuild_index``, both are merged into a new base. Every juan is recorded with its
+version (``juans.pkl``) and readers see only the newest version of each work and number.
+An index is never half written: a generation becomes visible only by the swap. Arrays
+are memory-mapped: gunicorn workers share one copy through the page cache.
 """
 from __future__ import annotations
 
+import bisect
 import operator
 import os
 import pickle
@@ -51,13 +59,21 @@ from search.query import WILDCARDS
 
 from .base import (SORT_SPAN, BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults,
                    entries_of, juans_to_drop, live_juans)
+from config.faults import crash_point
+
 from .generations import GenerationStore
 
-FORMAT = 2  # 2: juan versions (the ``juans`` table of passages.pkl)
+FORMAT = 3  # 2: juan versions; 3: segments (a base and a delta), juans.pkl
+#: A write adds to the delta segment until it holds this many characters and a quarter of
+#: the base's; then base and delta are merged into a new base.
+MERGE_MIN_CHARS = 2_000_000
 SEP = 0
 NUL_IN_TEXT = 0xFFFFFFFF
 ARRAYS = ("raw", "folded", "order", "chars", "char_starts", "pid", "rank", "starts", "layer", "work_id",
-          "juan_id", "juan_number", "chapter_id", "juan_index", "section_index")
+          "juan_id", "juan_number", "chapter_id", "juan_index", "section_index", "section_first_rank")
+#: Arrays of a delta segment only: each position's sort key among the base's ranks, and
+#: where each of its sections and juans stands among the base's (see ``BaseKeys``).
+DELTA_ARRAYS = ("keys", "section_insert", "juan_insert")
 #: Per-passage fields kept in ``passages.pkl``, in this order.
 PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_id", "juan_number",
                 "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
@@ -72,10 +88,22 @@ def _codes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
-def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: dict | None = None) -> int:
+class BaseKeys:
+    """What a delta segment needs of its base to sort with it: the base's section and juan
+    keys in text order (``(work_title, work_id, juan_number[, section_position])``), the
+    rank of each base section's first position, and the base's size in positions."""
+
+    def __init__(self, sections: list, juan_keys: list, first_rank: np.ndarray, size: int):
+        self.sections, self.juan_keys, self.first_rank, self.size = sections, juan_keys, first_rank, size
+
+
+def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: dict | None = None,
+                     base: BaseKeys | None = None) -> int:
     """Write the arrays of ``documents`` into the folder ``gen``; returns how many passages.
     ``entries`` (``{juan_id: JuanEntry}``, see ``search.backends.base``) records the juans
-    held, with their versions; the juans of ``documents`` are added to it.
+    held, with their versions; the juans of ``documents`` are added to it. With ``base``,
+    ``gen`` is a delta segment of that base: it also gets the sort keys that place its
+    positions, sections and juans among the base's (``DELTA_ARRAYS``).
 
     Passages are laid out in text order (work title, work, juan, section, then the
     passage's first piece, layer and id), the order ``Hit.text_order`` sorts by."""
@@ -108,7 +136,8 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     section_keys = {}
     for d in docs:
         section_keys.setdefault((d.work_title, d.work_id, d.juan_number, d.section_position), None)
-    section_rank = {k: i for i, k in enumerate(sorted(section_keys))}
+    sorted_sections = sorted(section_keys)
+    section_rank = {k: i for i, k in enumerate(sorted_sections)}
     doc_rank = {doc_id: i for i, doc_id in enumerate(sorted((LAYER_CODE[d.layer], d.doc_id) for d in docs))}
     passage_section = np.fromiter((section_rank[(d.work_title, d.work_id, d.juan_number, d.section_position)]
                                    for d in docs), dtype=np.int32, count=n)
@@ -130,8 +159,16 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     rank[perm] = np.arange(size, dtype=np.int32)
 
     juans = {}
+    juan_keys = []
     for d in docs:
-        juans.setdefault(d.juan_id, len(juans))
+        if d.juan_id not in juans:
+            juans[d.juan_id] = len(juans)
+            juan_keys.append((d.work_title, d.work_id, d.juan_number))
+    # Rank of each section's first position: positions are ranked section by section (the
+    # separators with passage 0's section).
+    per_section = np.bincount(passage_section[owner], minlength=len(sorted_sections)) if n else \
+        np.zeros(0, dtype=np.int64)
+    first_rank = np.concatenate(([0], np.cumsum(per_section)[:-1])).astype(np.int64) if n else per_section
     arrays = {
         "raw": raw, "folded": folded, "order": order, "chars": chars.astype(np.uint32),
         "char_starts": np.append(char_starts, size).astype(np.int64), "pid": pid, "rank": rank,
@@ -143,14 +180,30 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         "chapter_id": np.fromiter((d.chapter_id for d in docs), dtype=np.int64, count=n),
         "juan_index": np.fromiter((juans[d.juan_id] for d in docs), dtype=np.int32, count=n),
         "section_index": passage_section,
+        "section_first_rank": first_rank,
     }
-    for name, array in arrays.items():
+    if base is not None:
+        # A delta position sorts after the base position just before the place of its
+        # section in text order, and before the next: key ((r - 1) << 32) + 1 + its own rank.
+        insert = np.fromiter((bisect.bisect_right(base.sections, k) for k in sorted_sections), dtype=np.int64,
+                             count=len(sorted_sections))
+        at = np.append(base.first_rank, base.size)[insert] if len(insert) else insert
+        arrays["keys"] = (((at[passage_section[owner]] - 1) << 32) + 1 + rank) if n else \
+            np.zeros(size, dtype=np.int64)
+        arrays["section_insert"] = insert
+        arrays["juan_insert"] = np.fromiter((bisect.bisect_right(base.juan_keys, k) for k in juan_keys),
+                                            dtype=np.int64, count=len(juan_keys))
+    for i, (name, array) in enumerate(arrays.items()):
+        if i == len(arrays) // 2:
+            crash_point("index-write")
         np.save(gen / f"{name}.npy", array, allow_pickle=False)
     place_of = operator.attrgetter(*PLACE_FIELDS[:-1])
     places = [(*place_of(d), [list(x) for x in d.piece_starts]) for d in docs]
-    with open(gen / "passages.pkl", "wb") as fh:
-        pickle.dump({"format": FORMAT, "places": places, "juans": {**entries_of(docs), **(entries or {})}},
-                    fh, protocol=pickle.HIGHEST_PROTOCOL)
+    with open(gen / "juans.pkl", "wb") as fh:
+        pickle.dump({"format": FORMAT, "juans": {**entries_of(docs), **(entries or {})}, "sections": sorted_sections,
+                     "juan_keys": juan_keys}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    with open(gen / "passages.pkl", "wb") as fh:  # written last: its presence marks a whole segment
+        pickle.dump({"format": FORMAT, "places": places}, fh, protocol=pickle.HIGHEST_PROTOCOL)
     return n
 
 
@@ -159,70 +212,192 @@ class IndexFormatError(SearchError):
     by the Whoosh backend, or by an older version): ``rebuild_index`` replaces it."""
 
 
-class Corpus:
-    """One generation, loaded: the arrays (memory-mapped) and the passages' places.
-    Raises ``FileNotFoundError`` if the folder is gone, ``IndexFormatError`` if it holds
-    something else."""
+class Segment:
+    """One segment folder, loaded: its arrays (memory-mapped), its juans and, on first use,
+    its passages' places. Raises ``FileNotFoundError`` if the folder is gone,
+    ``IndexFormatError`` if it holds something else."""
 
-    def __init__(self, gen: Path):
-        self.path = gen
-        marker = gen / "passages.pkl"
-        if gen.is_dir() and not marker.exists():
+    def __init__(self, folder: Path, delta: bool = False):
+        self.path = folder
+        marker = folder / "passages.pkl"
+        if folder.is_dir() and not marker.exists():
             raise IndexFormatError(
-                f"the search index at {gen} was not written by the positional backend (an older "
+                f"the search index at {folder} was not written by the positional backend (an older "
                 f"Whoosh index?); run `python manage.py rebuild_index` to build it again")
-        for name in ARRAYS:  # plain views of the maps: numpy.memmap's indexing is slow
-            setattr(self, name, np.load(gen / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
-        with open(marker, "rb") as fh:
-            stored = pickle.load(fh)
-        if stored.get("format") != FORMAT:
+        try:
+            with open(folder / "juans.pkl", "rb") as fh:
+                table = pickle.load(fh)
+        except FileNotFoundError:
+            if not marker.exists():
+                raise
+            table = {}
+        if table.get("format") != FORMAT:
             raise IndexFormatError(
-                f"the search index at {gen} has format {stored.get('format')}, this version reads "
-                f"{FORMAT}; run `python manage.py rebuild_index` to build it again")
-        self.places = stored["places"]
+                f"the search index at {folder} has format {table.get('format', 'older than 3')}, this version "
+                f"reads {FORMAT}; run `python manage.py rebuild_index` to build it again")
+        self._places = None
+        for name in ARRAYS + (DELTA_ARRAYS if delta else ()):  # plain views: numpy.memmap's indexing is slow
+            setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
+        self.juans, self.sections, self.juan_keys = table["juans"], table["sections"], table["juan_keys"]
         self.size = len(self.raw)
         self.char_index = {int(c): i for i, c in enumerate(self.chars)}
-        #: ``{juan_id: JuanEntry}`` of every juan held, and the ones readers see (the newest
-        #: version of each work and number); ``live`` masks passages of the others (None: all live).
-        self.juans = stored["juans"]
-        self.live_juans = live_juans(self.juans)
-        self.live = None
-        if len(self.live_juans) < len(self.juans):
-            self.live = np.isin(self.juan_id, np.fromiter(self.live_juans, dtype=np.int64))
 
     def __len__(self) -> int:
-        return len(self.places)
+        return len(self.starts)
+
+    @property
+    def places(self) -> list:
+        """The passages' places (``PLACE_FIELDS``), read on first use (a write into the delta
+        never reads the base's)."""
+        if self._places is None:
+            with open(self.path / "passages.pkl", "rb") as fh:
+                self._places = pickle.load(fh)["places"]
+        return self._places
+
+    def keys(self) -> BaseKeys:
+        return BaseKeys(self.sections, self.juan_keys, np.asarray(self.section_first_rank), self.size)
 
     def text(self, p: int) -> str:
-        """The stored text of passage number ``p`` (as given to ``build_generation``)."""
         start = int(self.starts[p])
-        return self.raw[start:start + self._length(p)].tobytes().decode("utf-32-le")
+        end = int(self.starts[p + 1]) - 1 if p + 1 < len(self.starts) else self.size - 1
+        return self.raw[start:end].tobytes().decode("utf-32-le")
 
-    def _length(self, p: int) -> int:
-        end = int(self.starts[p + 1]) - 1 if p + 1 < len(self.places) else self.size - 1
-        return end - int(self.starts[p])
-
-    def postings(self, codes) -> np.ndarray:
-        """Positions (ascending) of any of the folded code points ``codes``."""
+    def postings(self, codes) -> list:
         parts = []
         for c in codes:
             i = self.char_index.get(c)
             if i is not None:
                 parts.append(self.order[self.char_starts[i]:self.char_starts[i + 1]])
-        if not parts:
-            return np.empty(0, dtype=np.int64)
-        if len(parts) == 1:
-            return parts[0].astype(np.int64)
-        return np.sort(np.concatenate(parts)).astype(np.int64)
+        return parts
 
     def frequency(self, codes) -> int:
-        """How many positions hold any of the folded code points ``codes`` (all layers)."""
         total = 0
         for c in codes:
             i = self.char_index.get(c)
             if i is not None:
                 total += int(self.char_starts[i + 1] - self.char_starts[i])
         return total
+
+
+class _Joined:
+    """Two position arrays read as one (the base's positions, then the delta's)."""
+
+    def __init__(self, a: np.ndarray, b: np.ndarray):
+        self.a, self.b, self.n = a, b, len(a)
+
+    def __len__(self) -> int:
+        return self.n + len(self.b)
+
+    def __getitem__(self, index):
+        n = self.n
+        if isinstance(index, slice):
+            start, stop, _ = index.indices(len(self))
+            if stop <= n:
+                return self.a[start:stop]
+            if start >= n:
+                return self.b[start - n:stop - n]
+            return np.concatenate((self.a[start:], self.b[:stop - n]))
+        if isinstance(index, (int, np.integer)):
+            return self.a[index] if index < n else self.b[index - n]
+        index = np.asarray(index)
+        beyond = index >= n
+        if not beyond.any():
+            return self.a[index]
+        out = np.empty(index.shape, dtype=self.a.dtype)
+        out[~beyond] = self.a[index[~beyond]]
+        out[beyond] = self.b[index[beyond] - n]
+        return out
+
+
+class Corpus:
+    """One generation, loaded: a base segment (the generation folder itself) and, after
+    incremental writes, a delta segment (``delta/``) and the base's deleted juans
+    (``deleted.npy``), read as one corpus: delta positions and passages are numbered after
+    the base's, and ``sort_keys`` places them in text order among the base's. Raises
+    ``FileNotFoundError`` if the folder is gone, ``IndexFormatError`` if it holds something
+    else."""
+
+    def __init__(self, gen: Path):
+        self.path = gen
+        base = self.base = Segment(gen)
+        self.delta = delta = Segment(gen / "delta", delta=True) if (gen / "delta").is_dir() else None
+        deleted = gen / "deleted.npy"
+        self.deleted = set(np.load(deleted).tolist()) if deleted.exists() else set()
+        #: ``{juan_id: JuanEntry}`` of every juan held, and the ones readers see (the newest
+        #: version of each work and number); ``live`` masks passages of the others (None: all live).
+        self.juans = {j: e for j, e in base.juans.items() if j not in self.deleted}
+        if delta is not None:
+            self.juans.update(delta.juans)
+        self.live_juans = live_juans(self.juans)
+        base_live = set(self.live_juans) - self.deleted
+        if delta is not None:
+            base_live -= set(delta.juans)
+        masks = [np.isin(base.juan_id, np.fromiter(base_live, dtype=np.int64))]
+        if delta is None:
+            for name in ARRAYS:
+                setattr(self, name, getattr(base, name))
+            self.size, self.char_index = base.size, base.char_index
+        else:
+            masks.append(np.isin(delta.juan_id, np.fromiter(self.live_juans, dtype=np.int64)))
+            b, p = base.size, len(base)
+            self.size = b + delta.size
+            self.raw, self.folded = _Joined(base.raw, delta.raw), _Joined(base.folded, delta.folded)
+            self.pid = _Joined(base.pid, np.where(delta.pid >= 0, delta.pid + p, -1).astype(np.int32))
+            self.starts = np.concatenate((base.starts, delta.starts + b))
+            for name in ("layer", "work_id", "juan_id", "juan_number", "chapter_id"):
+                setattr(self, name, np.concatenate((getattr(base, name), getattr(delta, name))))
+            # Sections and juans numbered in text order across both segments (distributions).
+            for name, insert in (("section_index", delta.section_insert), ("juan_index", delta.juan_insert)):
+                base_n = int(getattr(base, name).max()) + 1 if len(base) else 0
+                base_global = np.arange(base_n) + np.searchsorted(insert, np.arange(base_n), side="right")
+                delta_global = insert + np.arange(len(insert))
+                setattr(self, name, np.concatenate((base_global[getattr(base, name)],
+                                                    delta_global[getattr(delta, name)])))
+        live = np.concatenate(masks)
+        self.live = None if live.all() else live
+
+    @property
+    def places(self) -> list:
+        if self.delta is None:
+            return self.base.places
+        if not hasattr(self, "_places"):
+            self._places = self.base.places + self.delta.places
+        return self._places
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def text(self, p: int) -> str:
+        """The stored text of passage number ``p`` (as given to ``build_generation``)."""
+        n = len(self.base)
+        return self.base.text(p) if p < n else self.delta.text(p - n)
+
+    def sort_keys(self, positions: np.ndarray) -> np.ndarray:
+        """Text-order sort keys (int64) of ``positions``: the base's ranks, and delta
+        positions between them (``build_generation`` with ``base``)."""
+        if self.delta is None:
+            return self.rank[positions].astype(np.int64)
+        b = self.base.size
+        beyond = positions >= b
+        keys = np.empty(len(positions), dtype=np.int64)
+        keys[~beyond] = self.base.rank[positions[~beyond]].astype(np.int64) << 32
+        keys[beyond] = self.delta.keys[positions[beyond] - b]
+        return keys
+
+    def postings(self, codes) -> np.ndarray:
+        """Positions (ascending) of any of the folded code points ``codes``."""
+        parts = self.base.postings(codes)
+        if self.delta is not None:
+            parts += [p.astype(np.int64) + self.base.size for p in self.delta.postings(codes)]
+        if not parts:
+            return np.empty(0, dtype=np.int64)
+        if len(parts) == 1:
+            return parts[0].astype(np.int64)
+        return np.sort(np.concatenate([p.astype(np.int64) for p in parts]))
+
+    def frequency(self, codes) -> int:
+        """How many positions hold any of the folded code points ``codes`` (all layers)."""
+        return self.base.frequency(codes) + (self.delta.frequency(codes) if self.delta is not None else 0)
 
     def phrase(self, phrase: str, exact: bool) -> np.ndarray:
         """Start positions of the non-overlapping occurrences of a term (``?`` matches any
@@ -296,8 +471,10 @@ class HitArray(Sequence):
         return self._counts
 
     def _keys(self) -> np.ndarray:
-        keys = self.corpus.rank[self.starts].astype(np.int64)
+        keys = self.corpus.sort_keys(self.starts)
         if self.query.sort == "relevance":
+            if self.corpus.delta is not None:  # dense ranks (< 2**31) to make room for the counts
+                keys = np.unique(keys, return_inverse=True)[1].reshape(-1).astype(np.int64)
             keys -= self.passage_counts()[self.pids].astype(np.int64) << 32
         return keys
 
@@ -320,7 +497,7 @@ class HitArray(Sequence):
             return self._order[:stop]
         if self.query.sort in ("after", "before"):
             columns = self._context_columns(self.query.sort == "after") if len(self) else np.empty((0, SORT_SPAN))
-            rank = self.corpus.rank[self.starts]
+            rank = self.corpus.sort_keys(self.starts)
             self._order = np.lexsort((rank, *columns.T[::-1]))
             return self._order[:stop]
         done, prefix = self._prefix
@@ -379,7 +556,10 @@ class PositionalResults(SearchResults):
         pids = self.hits.pids
         if not len(pids):
             return [], []
-        groups = per_passage[pids]  # ascending: hits are in passage order, groups in text order
+        groups = per_passage[pids]  # ascending when hits are in passage order (one segment)
+        if len(groups) > 1 and bool((groups[1:] < groups[:-1]).any()):  # delta passages come last
+            order = np.argsort(groups, kind="stable")
+            groups, pids = groups[order], pids[order]
         first = np.flatnonzero(np.concatenate(([True], groups[1:] != groups[:-1])))
         counts = np.diff(np.append(first, len(groups)))
         return counts.tolist(), pids[first].tolist()
@@ -440,12 +620,17 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             return corpus
         raise AssertionError("unreachable")
 
-    def _documents(self, corpus: Corpus, skip_juans=frozenset()) -> list[SearchDocument]:
-        """The passages readers see (of live juans), less those of ``skip_juans``."""
+    def _documents(self, corpus: Corpus, skip_juans=frozenset(), first: int = 0) -> list[SearchDocument]:
+        """The passages readers see (``corpus.live``) from passage number ``first`` on (the
+        delta's: ``len(corpus.base)``), less those of ``skip_juans``."""
         docs = []
-        for p, place in enumerate(corpus.places):
-            fields = dict(zip(PLACE_FIELDS, place))
-            if fields["juan_id"] in skip_juans or fields["juan_id"] not in corpus.live_juans:
+        offset = len(corpus.base) if corpus.delta is not None and first >= len(corpus.base) else 0
+        places = corpus.delta.places if offset else corpus.places  # the base's are not read for the delta
+        for p in range(first, len(corpus)):
+            if corpus.live is not None and not corpus.live[p]:
+                continue
+            fields = dict(zip(PLACE_FIELDS, places[p - offset]))
+            if fields["juan_id"] in skip_juans:
                 continue
             fields["piece_starts"] = [tuple(x) for x in fields["piece_starts"]]
             docs.append(SearchDocument(text=corpus.text(p), juan_version=corpus.juans[fields["juan_id"]][0],
@@ -453,6 +638,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         return docs
 
     def _write(self, documents: Iterable[SearchDocument], entries: dict) -> int:
+        """A new generation holding ``documents`` in one (base) segment, swapped in."""
         gen = self._new_generation(init=False)
         try:
             n = build_generation(gen, documents, entries)
@@ -461,6 +647,25 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             raise
         self._swap_in(gen)
         return n
+
+    def _write_delta(self, base: Segment, documents: list, entries: dict, deleted: set) -> None:
+        """A new generation: the base segment's files linked (not copied), a new delta
+        segment of ``documents`` and the base's ``deleted`` juans; swapped in."""
+        gen = self._new_generation(init=False)
+        try:
+            for f in base.path.iterdir():
+                if f.is_file() and f.name != "deleted.npy":
+                    try:
+                        os.link(f, gen / f.name)
+                    except OSError:
+                        shutil.copy2(f, gen / f.name)
+            (gen / "delta").mkdir()
+            build_generation(gen / "delta", documents, entries, base=base.keys())
+            np.save(gen / "deleted.npy", np.array(sorted(deleted), dtype=np.int64), allow_pickle=False)
+        except BaseException:
+            shutil.rmtree(gen, ignore_errors=True)
+            raise
+        self._swap_in(gen)
 
     # -- writing -------------------------------------------------------------------------
     def rebuild(self, documents: Iterable[SearchDocument], catch_up=None) -> int:
@@ -479,6 +684,11 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             return self._write(docs, entries)
 
     def update(self, plan) -> int:
+        """One write (``BaseSearchBackend.update``). The passages written go to the delta
+        segment with what it held, and the base's juans they replace to its deletion list;
+        the base segment's files are linked into the new generation unchanged. When the
+        delta outgrows ``MERGE_MIN_CHARS`` and a quarter of the base, both are merged into
+        a new base."""
         self._ensure()
         with self._writer_lock():
             corpus = Corpus(Path(os.path.realpath(self.current_link)))
@@ -489,9 +699,15 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             gone = juans_to_drop(indexed, remove, written)
             if not (gone & set(corpus.juans)) and not added and not written and corpus.live is None:
                 return 0  # nothing to change: no new generation
-            kept = self._documents(corpus, gone)
             entries = {j: e for j, e in indexed.items() if j not in gone} | written
-            self._write(kept + added, entries)
+            base = corpus.base
+            delta = (self._documents(corpus, gone, first=len(base)) if corpus.delta is not None else []) + added
+            if sum(len(d.text) + 1 for d in delta) > max(MERGE_MIN_CHARS, base.size // 4):
+                self._write(self._documents(corpus, gone, first=0) + added, entries)
+                return len(added)
+            deleted = {j for j in base.juans if j not in entries or j in gone}
+            delta_entries = {j: e for j, e in entries.items() if j not in base.juans or j in deleted}
+            self._write_delta(base, delta, delta_entries, deleted)
             return len(added)
 
     # -- reading -------------------------------------------------------------------------

@@ -27,6 +27,8 @@ from search.documents import SearchDocument
 
 from .base import (BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults, entries_of,
                    juans_to_drop, live_juans)
+from config.faults import crash_point
+
 from .generations import GenerationStore
 
 def _patch_whoosh_length_lookup():
@@ -208,6 +210,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                     entries = {j: e for j, e in entries.items() if j not in gone} | written
                 for jid, entry in entries.items():
                     writer.add_document(**_marker(jid, entry))
+                crash_point("index-write")
                 writer.commit()
                 n = whoosh_index.open_dir(str(gen)).doc_count() - len(entries)
             except BaseException:
@@ -236,9 +239,12 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                     writer.delete_by_term("juan_id", jid)
                 for jid, entry in written.items():
                     writer.add_document(**_marker(jid, entry))
+                crash_point("index-write")
                 for doc in added:
                     writer.add_document(**_fields(doc))
+                crash_point("index-before-swap")  # in place: the commit is the swap
                 writer.commit()
+                crash_point("index-after-swap")
             except BaseException:
                 writer.cancel()
                 raise

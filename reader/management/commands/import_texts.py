@@ -9,6 +9,7 @@ from tqdm import tqdm
 
 from django.db.utils import OperationalError
 
+from config.faults import crash_point
 from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.loader import juan_key, load_document, read_document
 from search.backends import get_search_backend
@@ -128,6 +129,7 @@ class Command(BaseCommand):
         if changes:
             self.stdout.write(f"indexing {len(changes)} juans …")
             self.stdout.flush()
+            crash_point("import-after-commit")
             try:
                 started = time.perf_counter()
                 added = reindex_juans(get_search_backend(), changes)
