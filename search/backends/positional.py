@@ -688,7 +688,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         segment with what it held, and the base's juans they replace to its deletion list;
         the base segment's files are linked into the new generation unchanged. When the
         delta outgrows ``MERGE_MIN_CHARS`` and a quarter of the base, both are merged into
-        a new base."""
+        a new base (as is the first write into an empty index)."""
         self._ensure()
         with self._writer_lock():
             corpus = Corpus(Path(os.path.realpath(self.current_link)))
@@ -702,7 +702,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             entries = {j: e for j, e in indexed.items() if j not in gone} | written
             base = corpus.base
             delta = (self._documents(corpus, gone, first=len(base)) if corpus.delta is not None else []) + added
-            if sum(len(d.text) + 1 for d in delta) > max(MERGE_MIN_CHARS, base.size // 4):
+            if not len(base) or sum(len(d.text) + 1 for d in delta) > max(MERGE_MIN_CHARS, base.size // 4):
                 self._write(self._documents(corpus, gone, first=0) + added, entries)
                 return len(added)
             deleted = {j for j in base.juans if j not in entries or j in gone}
