@@ -1,6 +1,6 @@
 """Exports of a juan or a whole work: source text, main text only, JSON and TEI P5 XML.
 
-* ``source``: the source form exactly as imported (``Juan.render_source``): round-trips.
+* ``source``: the source form exactly as imported (``reader.importers.loader.render_source``): round-trips.
 * ``maintext``: the same form with every note (【…】) removed: the classic, its labels,
   its ``右…`` closers and 記 records, one paragraph a line.
 * ``json``: the structure of the API's juan endpoint.
@@ -18,7 +18,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from reader.importers.document import LABEL, NOTE_KINDS
-from reader.importers.loader import juan_to_document
+from reader.importers.loader import juan_to_document, render_source
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -32,7 +32,7 @@ EXPORT_KINDS = {
 
 def source_text(juans) -> str:
     """The juans' source text as imported, joined by their own newline (one file = one juan)."""
-    return "".join(juan.render_source() for juan in juans)
+    return "".join(render_source(juan) for juan in juans)
 
 
 def main_text(juans) -> str:

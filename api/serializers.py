@@ -115,7 +115,10 @@ def juan_structure(juan, chapters, request) -> dict:
 
 
 class HitSerializer(serializers.Serializer):
-    """One occurrence: layer, location, KWIC (``before``/``match``/``after``), reading URL."""
+    """One occurrence: layer (``classic``, ``commentary``, ``readings``, ``subcommentary``,
+    ``editorial``, ``smallprint``, ``record``, ``record_note``, ``title``) and its name
+    (the book's own, such as 鄭注 or 疏, where the piece has one: ``search.service.name_layers``),
+    location, KWIC (``before``/``match``/``after``), reading URL."""
 
     def to_representation(self, hit):
         from search.service import hit_url
@@ -123,7 +126,7 @@ class HitSerializer(serializers.Serializer):
         request = self.context["request"]
         return {
             "layer": hit.layer,
-            "layer_name": LAYER_NAMES[hit.layer],
+            "layer_name": getattr(hit, "layer_name", None) or LAYER_NAMES[hit.layer],
             "work": {"id": hit.work_id, "title": hit.work_title},
             "juan": hit.juan_number,
             "juan_label": hit.juan_label,

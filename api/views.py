@@ -15,7 +15,7 @@ from reader.models import Juan, Piece, Section, Work
 from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
 from search.forms import SearchForm
-from search.service import hit_url, query_hints, run_search
+from search.service import hit_url, name_layers, query_hints, run_search
 
 from . import exports, hitlists, schema
 from .pagination import StandardPagination
@@ -29,10 +29,15 @@ SEARCH_PARAMETERS = [
         "`\"…\"`/`「…」`/`“…”` 整句; `?`/`？` 代任一字. 1–200 characters."),
         examples=[OpenApiExample("one character", value="鵠"), OpenApiExample("phrase across a note", value="戒射宰戒"),
                   OpenApiExample("and / not", value="獲 -釋獲"), OpenApiExample("wildcard", value="射?獲")]),
-    OpenApiParameter("layer", str, enum=["all", "text", "notes", "records", "titles", "note", "record",
-                                         "record_note", "title"],
-                     description="範圍: all (default), text 經文 (read across notes), notes 注, records 記 (with their "
-                                 "notes), titles 標題; the layer names results report are accepted too."),
+    OpenApiParameter("layer", {"type": "array", "items": {"type": "string", "enum": [
+        "all", "classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "notes", "records",
+        "titles", "text", "note", "record", "record_note", "title"]}}, style="form", explode=True,
+        description="範圍 (one or more, repeated or comma-separated: `layer=commentary,subcommentary`): all "
+                    "(default), classic 經文 (read continuously across commentary), commentary 注 (注/傳/箋), "
+                    "readings 音義, subcommentary 疏, editorial 按語, smallprint 小字, notes (every layer of "
+                    "commentary), records 記 (with their notes), titles 標題; text, note, record, record_note and "
+                    "title (the older names and the layers results report) are accepted too.",
+        examples=[OpenApiExample("注與疏", value="commentary,subcommentary")]),
     OpenApiParameter("exact", str, enum=["on", "off"], description=(
         "嚴格字形: on compares characters exactly; off (default) folds variants (鼓/鼔, 說/説, 玄/𤣥) and "
         "simplified forms (大射仪 → 大射儀).")),
@@ -178,7 +183,7 @@ class SearchView(APIView):
     def get(self, request):
         query, results = _search(request)
         paginator = StandardPagination()
-        page = paginator.paginate_queryset(results.hits, request, view=self)
+        page = name_layers(paginator.paginate_queryset(results.hits, request, view=self))
         data = HitSerializer(page, many=True, context={"request": request, "query": query}).data
         response = paginator.get_paginated_response(data)
         response.data["passages"] = results.passages

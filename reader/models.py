@@ -1,14 +1,16 @@
 """Works, juans, chapters, sections and their ordered pieces (main text, notes, records).
 
 Every character is stored exactly as imported; folding for search happens only in the
-search index. ``Juan.render_source()`` writes a juan back in its source form.
+search index. ``reader.importers.loader.render_source(juan)`` writes a juan back in its
+source form (this module never imports the loader or the search package).
 """
 from __future__ import annotations
 
 from django.db import models
 from django.urls import reverse
 
-from reader.importers.document import LABEL, NOTE, PIECE_KINDS, RECORD, RECORD_NOTE, TEXT
+from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, LAYERS, NOTE,
+                                       PIECE_KINDS, READINGS, RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY, TEXT)
 
 PIECE_KIND_CHOICES = [
     (TEXT, "main text"),
@@ -18,6 +20,17 @@ PIECE_KIND_CHOICES = [
     (RECORD_NOTE, "record note"),
 ]
 assert {k for k, _ in PIECE_KIND_CHOICES} == set(PIECE_KINDS)
+
+#: Commentary layers (``reader.importers.document.LAYERS``) with their usual Chinese names.
+LAYER_CHOICES = [
+    (CLASSIC, "經"),
+    (COMMENTARY, "注"),
+    (READINGS, "音義"),
+    (SUBCOMMENTARY, "疏"),
+    (EDITORIAL, "按語"),
+    (SMALLPRINT, "小字"),
+]
+assert [k for k, _ in LAYER_CHOICES] == list(LAYERS)
 
 
 def page_label(page_id: str) -> str:
@@ -110,14 +123,6 @@ class Juan(models.Model):
 
     def get_absolute_url(self):
         return reverse("reader:juan", args=[self.work.slug, self.number])
-
-    def render_source(self) -> str:
-        """The juan in its source form (seed or mandoku), character for character as imported."""
-        from reader.importers.loader import juan_to_document
-        from reader.importers.mandoku import render_mandoku
-
-        doc = juan_to_document(self)
-        return render_mandoku(doc) if self.source_format == "mandoku" else doc.render()
 
 
 def bump_juan_versions(juan_ids) -> int:
@@ -215,7 +220,10 @@ class Piece(models.Model):
     record's note. ``paragraph`` is the 0-based paragraph (line) within the section;
     records have ``paragraph = None`` (they stand on the closer line).
     For notes, ``source_tag`` is the tag as written (鄉射記, 同上) and ``source`` the
-    resolved source."""
+    resolved source. ``layer`` is the commentary layer the piece belongs to (one of
+    ``LAYERS``: classic, commentary, readings, subcommentary, editorial, smallprint; a
+    piece saved without one gets ``DEFAULT_LAYER[kind]``), ``layer_name`` its name as the
+    book or its byline gives it (注, 傳, 箋, 鄭注, 音義, 疏), "" when the source names none."""
 
     section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="pieces")
     position = models.PositiveIntegerField()
@@ -229,6 +237,8 @@ class Piece(models.Model):
     #: text + tag (``[[0, "("], [4, "/"], ...]``): line ends, page breaks ``<pb:…>``,
     #: column breaks, indentation. Page breaks are read from here.
     layout = models.JSONField(default=list, blank=True)
+    layer = models.CharField(max_length=16, choices=LAYER_CHOICES, blank=True)
+    layer_name = models.CharField(max_length=20, blank=True)
 
     class Meta:
         ordering = ["section", "position"]
@@ -238,6 +248,22 @@ class Piece(models.Model):
     def __str__(self):
         return f"{self.get_kind_display()}: {self.text[:20]}"
 
+    def save(self, *args, **kwargs):
+        if not self.layer:
+            self.layer = DEFAULT_LAYER.get(self.kind, CLASSIC)
+        super().save(*args, **kwargs)
+
     @property
     def is_note(self) -> bool:
         return self.kind in (NOTE, RECORD_NOTE)
+
+    @property
+    def is_marker(self) -> bool:
+        """A label that introduces a layer of commentary (注, 傳, 箋, 疏, 音義): kept in the
+        stored text, but a label, not text, for reading and search."""
+        return self.kind == LABEL and self.layer not in ("", CLASSIC)
+
+    @property
+    def layer_label(self) -> str:
+        """The layer's name as the book gives it (``layer_name``), else its usual name (注)."""
+        return self.layer_name or dict(LAYER_CHOICES).get(self.layer or DEFAULT_LAYER.get(self.kind, CLASSIC), "")

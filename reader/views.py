@@ -57,7 +57,7 @@ def work_detail(request, slug):
     """A work's juans with their chapter titles."""
     work = get_object_or_404(Work, slug=slug)
     juans = work.juans.prefetch_related(Prefetch("chapters", queryset=Chapter.objects.order_by("position"))) \
-        .annotate(section_count=Count("sections"))
+        .annotate(section_count=Count("sections")).order_by("number")  # no Meta.ordering with GROUP BY
     return render(request, "reader/work.html", {"work": work, "juans": juans, "book_juans": juan_count(juans)})
 
 

@@ -1,17 +1,28 @@
 """The one mapping from stored juans to search documents (passages).
 
-A passage is the unit a hit is found in and a snippet is cut from:
+A passage is the unit a hit is found in and a snippet is cut from. Its ``layer`` is the
+commentary layer of its pieces (``Piece.layer``, issue 12) or, for records and titles,
+what it is:
 
-=============  ==================================================================
-layer          passage
-=============  ==================================================================
-``text``       a section's main text read continuously, notes left out, so a phrase
-               interrupted by a note still matches (戒射【…】宰戒)
-``note``       one note on the main text
-``record``     a section's 記 record text read continuously, its notes left out
-``record_note``one note inside a record
-``title``      a section title, a chapter title or category, a label such as 經
-=============  ==================================================================
+=================  ==============================================================
+layer              passage
+=================  ==============================================================
+``classic``        a section's classic (經) read continuously, every other layer left
+                   out, so a phrase interrupted by commentary still matches (戒射【…】宰戒)
+``commentary``     one note of commentary (注, 傳, 箋; the seed's 【】 notes)
+``readings``       one note of readings (音義)
+``subcommentary``  one note of sub-commentary (疏)
+``editorial``      one editors' note (按, 考證)
+``smallprint``     one note of small print that is none of the above
+``record``         a section's 記 record text read continuously, its notes left out
+``record_note``    one note inside a record
+``title``          a section title, a chapter title or category, a label such as 經
+=================  ==============================================================
+
+A main-text run of a layer other than the classic is one passage of that layer, read
+continuously with the runs of the same layer next to it. Marker words (注, 傳, 箋, 疏,
+音義: labels that introduce a layer other than the classic) stay in the stored text but are
+in no passage: they are labels, not text.
 
 ``piece_starts`` maps offsets in a continuous passage back to the pieces it joins, so a
 hit can name (and link to) the exact piece it falls in.
@@ -21,20 +32,50 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
+from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, READINGS,
+                                       RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
 
-LAYERS = ("text", "note", "record", "record_note", "title")
-#: User-facing layer groups: the choice on the search page and the ``layer`` API parameter.
+#: Layers of commentary a note can belong to (``reader.importers.document.LAYERS`` less the classic).
+NOTE_LAYERS = (COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
+LAYERS = (CLASSIC, *NOTE_LAYERS, "record", "record_note", "title")
+#: User-facing layer choices: the search page's boxes, the ``layer`` API parameter and
+#: ``manage.py search --layer``; several may be given (``commentary,subcommentary``).
 LAYER_GROUPS = {
     "all": frozenset(LAYERS),
-    "text": frozenset({"text"}),
-    "notes": frozenset({"note"}),
+    **{layer: frozenset({layer}) for layer in (CLASSIC, *NOTE_LAYERS)},
+    "notes": frozenset(NOTE_LAYERS),
     "records": frozenset({"record", "record_note"}),
     "titles": frozenset({"title"}),
 }
-LAYER_NAMES = {"text": "經文", "note": "注", "record": "記", "record_note": "記注", "title": "標題"}
+#: Older names and the names of the passage layers results report, accepted as choices.
+LAYER_ALIASES = {"text": CLASSIC, "note": "notes", "record": "records", "record_note": "records", "title": "titles"}
+#: How each passage layer is named in hit lists (the passage's own ``layer_name``, such as
+#: 鄭注 or 疏, takes precedence where there is one: ``search.service.name_layers``).
+LAYER_NAMES = {CLASSIC: "經文", COMMENTARY: "注", READINGS: "音義", SUBCOMMENTARY: "疏", EDITORIAL: "按語",
+               SMALLPRINT: "小字", "record": "記", "record_note": "記注", "title": "標題"}
 #: Piece position given to a section title: it stands after every piece (the 右… line).
 TITLE_POSITION = 1_000_000
+
+
+class LayerChoiceError(ValueError):
+    """An unknown layer choice; ``str()`` is a message for the user."""
+
+
+def layers_for(choices) -> frozenset:
+    """The passage layers of the user's layer choices: names of ``LAYER_GROUPS`` or
+    ``LAYER_ALIASES``, given as a list, comma-separated (``"commentary,subcommentary"``)
+    or both; empty means all. Raises ``LayerChoiceError`` naming an unknown choice."""
+    if isinstance(choices, str):
+        choices = [choices]
+    names = [n.strip() for c in (choices or []) for n in str(c).replace("，", ",").split(",") if n.strip()]
+    layers: set = set()
+    for name in names:
+        group = LAYER_GROUPS.get(LAYER_ALIASES.get(name, name))
+        if group is None:
+            raise LayerChoiceError(
+                f"未知的範圍「{name}」(unknown layer {name!r}; choose from {', '.join(LAYER_GROUPS)})")
+        layers |= group
+    return frozenset(layers) if layers else LAYER_GROUPS["all"]
 
 
 @dataclass
@@ -59,6 +100,8 @@ class SearchDocument:
     piece_starts: list[tuple[int, int]] = field(default_factory=list)
     #: ``Juan.version`` when the passage was read: the index keeps one version per juan.
     juan_version: int = 0
+    #: The book's name for the passage's layer (鄭注, 疏, 音義: ``Piece.layer_name``), "" if none.
+    layer_name: str = ""
 
     def piece_at(self, offset: int) -> int:
         """Position of the piece containing code-point ``offset`` of ``text``."""
@@ -89,6 +132,12 @@ class Passage:
     text: str
     parts: list[Part]
 
+    @property
+    def layer_name(self) -> str:
+        """The first name its pieces give their layer (``Piece.layer_name``), or ""."""
+        return next((getattr(p.piece, "layer_name", "") for p in self.parts
+                     if p.piece is not None and getattr(p.piece, "layer_name", "")), "")
+
     def piece_starts(self) -> list[tuple[int, int]]:
         out = []
         for part in self.parts:
@@ -97,29 +146,47 @@ class Passage:
         return out or [(TITLE_POSITION if self.parts[-1].what == "title" else -1, 0)]
 
 
+def piece_layer(piece) -> str:
+    """A stored piece's layer (its ``layer``, or the default of its kind for a row that has none)."""
+    return getattr(piece, "layer", "") or DEFAULT_LAYER[piece.kind]
+
+
 def section_passages(section, pieces) -> list[Passage]:
     """The passages of one section, from its pieces in order (the mapping of the module
     docstring; the reading pages use the same function to highlight, so what is found
     is what is marked)."""
     passages: list[Passage] = []
-    for layer, kind in (("text", TEXT), ("record", RECORD)):
-        runs = [p for p in pieces if p.kind == kind]
-        if runs:
-            parts, offset = [], 0
-            for p in runs:
-                parts.append(Part(p, "text", offset, len(p.text)))
-                offset += len(p.text)
-            passages.append(Passage(layer, f"s{section.position}.{layer}", "".join(p.text for p in runs), parts))
+    runs: dict[str, list] = {}  # continuous passages: the classic, records, main text of other layers
+    singles = []  # one passage each: notes
     for p in pieces:
-        if p.kind in (NOTE, RECORD_NOTE, LABEL):
-            layer = "title" if p.kind == LABEL else p.kind
-            parts = [Part(p, "text", 0, len(p.text))]
-            text = p.text
-            if p.source_tag:  # a note is searched as written, its source tag (鄉射記, 同上) included
-                tag = p.tag_separator + p.source_tag
-                parts.append(Part(p, "tag", len(text), len(tag)))
-                text += tag
-            passages.append(Passage(layer, f"s{section.position}.p{p.position}", text, parts))
+        layer = piece_layer(p)
+        if p.kind == LABEL:
+            if layer == CLASSIC:
+                singles.append(("title", p))  # 經: a structural label, searched as a title
+            continue  # a marker word (注, 疏, 音義): a label, in no passage
+        if p.kind == RECORD:
+            runs.setdefault("record", []).append(p)
+        elif p.kind == RECORD_NOTE:
+            singles.append(("record_note", p))
+        elif layer == CLASSIC or p.kind not in NOTE_KINDS:
+            runs.setdefault(layer, []).append(p)
+        else:
+            singles.append((layer, p))
+    for layer in sorted(runs, key=LAYERS.index):
+        parts, offset = [], 0
+        for p in runs[layer]:
+            parts.append(Part(p, "text", offset, len(p.text)))
+            offset += len(p.text)
+        key = {CLASSIC: "text", "record": "record"}.get(layer, layer)
+        passages.append(Passage(layer, f"s{section.position}.{key}", "".join(p.text for p in runs[layer]), parts))
+    for layer, p in singles:
+        parts = [Part(p, "text", 0, len(p.text))]
+        text = p.text
+        if p.source_tag:  # a note is searched as written, its source tag (鄉射記, 同上) included
+            tag = p.tag_separator + p.source_tag
+            parts.append(Part(p, "tag", len(text), len(tag)))
+            text += tag
+        passages.append(Passage(layer, f"s{section.position}.p{p.position}", text, parts))
     if section.title:
         # The title is searched as the book writes it, 右 included (右張侯), when it has a closer.
         closer = section.closer if section.closer and section.closer.endswith(section.title) else section.title
@@ -155,7 +222,7 @@ def documents_for_juan(juan) -> list[SearchDocument]:
             juan_label=juan.display_label, chapter_id=chapter.pk, chapter_title=chapter.title,
             section_id=section.pk if section else 0, section_position=section.position if section else 0,
             section_title=section.title if section else "", piece_starts=passage.piece_starts(),
-            juan_version=juan.version,
+            juan_version=juan.version, layer_name=passage.layer_name,
         )
 
     first_section_of = {}

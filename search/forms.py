@@ -2,14 +2,15 @@
 from django import forms
 
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
-from .documents import LAYER_GROUPS
+from .documents import LAYER_ALIASES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
 
+#: The layer choices as the search page offers them (check boxes; none ticked: all), in
+#: reading order. ``all`` and ``notes`` (every layer of commentary) are accepted too.
 LAYER_CHOICES = [
-    ("all", "全部"), ("text", "經文"), ("notes", "注"), ("records", "記"), ("titles", "標題"),
+    ("classic", "經文"), ("commentary", "注"), ("readings", "音義"), ("subcommentary", "疏"),
+    ("editorial", "按語"), ("smallprint", "小字"), ("records", "記"), ("titles", "標題"),
 ]
-assert {k for k, _ in LAYER_CHOICES} == set(LAYER_GROUPS)
-#: The layer names results report are accepted as filters too (note → notes, …).
-LAYER_ALIASES = {"note": "notes", "record": "records", "record_note": "records", "title": "titles"}
+assert {k for k, _ in LAYER_CHOICES} | {"all", "notes"} == set(LAYER_GROUPS)
 #: ``sort``: text order, relevance, and the concordance sorts (``search.backends.base.SORTS``).
 SORT_CHOICES = [("text", "文序"), ("relevance", "相關度"), ("after", "後文（右）"), ("before", "前文（左，倒讀）")]
 assert [k for k, _ in SORT_CHOICES] == list(SORTS)
@@ -29,24 +30,40 @@ class StrictBooleanField(forms.Field):
         raise forms.ValidationError(f"請用 on/off (expected on, off, true, false, 1 or 0; got {value!r})")
 
 
-class LayerField(forms.ChoiceField):
-    """A layer group, or a layer name as results report it."""
+class LayerField(forms.Field):
+    """One or more layer choices (``search.documents.layers_for``): repeated
+    (``layer=commentary&layer=subcommentary``), comma-separated (``layer=commentary,subcommentary``)
+    or both. Cleans to the list of choices as given; ``[]`` means all."""
+
+    widget = forms.CheckboxSelectMultiple
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.choices = LAYER_CHOICES
 
     def to_python(self, value):
-        value = super().to_python(value)
-        return LAYER_ALIASES.get(value, value)
+        if value in (None, ""):
+            return []
+        values = [value] if isinstance(value, str) else list(value)
+        names = [n.strip() for v in values for n in str(v).replace("，", ",").split(",") if n.strip()]
+        try:
+            layers_for(names)
+        except LayerChoiceError as exc:
+            raise forms.ValidationError(str(exc)) from None
+        return names
 
 
 class SearchForm(forms.Form):
     """``q`` (1–200 characters, the query language of ``search.query``), ``layer``
-    (all/text/notes/records/titles), ``exact`` (no variant folding), ``work`` (work id),
+    (one or more of classic, commentary, readings, subcommentary, editorial, smallprint,
+    records, titles, notes, all; see ``LayerField``), ``exact`` (no variant folding), ``work`` (work id),
     ``juan`` (the book's juan label: 卷十, 十, 10, 卷首上, 序; ``reader.juans``), ``chapter``
     (chapter id), ``context`` (KWIC width in
     characters, 0–200, default 15), ``sort`` (text/relevance/after/before)."""
 
     q = forms.CharField(required=False, strip=True, max_length=MAX_QUERY_LENGTH,
                         error_messages={"max_length": f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)"})
-    layer = LayerField(choices=LAYER_CHOICES, required=False)
+    layer = LayerField(required=False)
     exact = StrictBooleanField(required=False)
     work = forms.IntegerField(required=False, min_value=1)
     juan = forms.CharField(required=False, strip=True, max_length=50)
@@ -81,7 +98,7 @@ class SearchForm(forms.Form):
         if not data.get("q"):
             return None
         return SearchQuery(
-            text=data["q"], layers=LAYER_GROUPS[data.get("layer") or "all"], exact=bool(data.get("exact")),
+            text=data["q"], layers=layers_for(data.get("layer")), exact=bool(data.get("exact")),
             work_id=data.get("work"), juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
             sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],

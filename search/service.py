@@ -10,6 +10,7 @@ from config.server_timing import timed
 from dataclasses import replace
 
 from .backends import Hit, SearchError, SearchQuery, SearchResults, get_search_backend
+from .documents import LAYER_NAMES
 from .hints import read_as, suggestions
 
 
@@ -45,3 +46,12 @@ def query_hints(query: SearchQuery, results: SearchResults) -> dict:
             continue
         out.append({"query": s.query, "message": s.message, "count": count})
     return {"read_as": read_as(query.parsed), "suggestions": out}
+def name_layers(hits) -> list:
+    """Give each hit its ``layer_name``: the name the book gives its passage's layer
+    (``SearchDocument.layer_name``: 鄭注, 傳, 箋, 疏, 音義) where there is one, else the usual
+    name of the layer (``search.documents.LAYER_NAMES``: 經文, 注, 記 …). From the index
+    alone, no query. Returns ``hits`` as a list."""
+    hits = list(hits)
+    for h in hits:
+        h.layer_name = h.passage.layer_name or LAYER_NAMES[h.layer]
+    return hits

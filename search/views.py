@@ -8,9 +8,9 @@ from django.urls import reverse
 from reader.models import Chapter, Juan, Work
 
 from .backends import SearchError
-from .documents import LAYER_NAMES
-from .forms import SearchForm
-from .service import hit_url, query_hints, run_search
+from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
+from .forms import LAYER_CHOICES, SearchForm
+from .service import hit_url, name_layers, query_hints, run_search
 
 PAGE_SIZE = 50
 #: At most this many section bars: those with the most hits, in text order (the API's
@@ -55,12 +55,22 @@ def juan_labels(work: str) -> list[str]:
     if work.isdigit():
         juans = juans.filter(work_id=int(work))
     return list(dict.fromkeys(j.display_label for j in juans.only("label", "number")))
+def chosen_layers(request) -> set[str]:
+    """The layer boxes to show ticked: the page's ``layer`` choices as the boxes name them
+    (``text`` → ``classic``; ``notes`` ticks every layer of commentary)."""
+    names = {LAYER_ALIASES.get(n.strip(), n.strip()) for v in request.GET.getlist("layer") for n in v.split(",")}
+    boxes = {value for value, _ in LAYER_CHOICES}
+    chosen = names & boxes
+    if "notes" in names:
+        chosen |= set(LAYER_GROUPS["notes"])
+    return chosen
 
 
 def search_page(request):
     """Query box; with a query, the total and the hits in text order with KWIC."""
     form = SearchForm(request.GET or None)
     context = {"form": form, "query": request.GET.get("q", "")[:200], "layer_names": LAYER_NAMES,
+               "layer_choices": LAYER_CHOICES, "chosen_layers": chosen_layers(request),
                "works": Work.objects.order_by("title")}
     context["juan_labels"] = juan_labels(request.GET.get("work", ""))
     status = 200
@@ -75,9 +85,8 @@ def search_page(request):
                     results = run_search(query)
                     page = Paginator(results.hits, PAGE_SIZE).get_page(request.GET.get("page"))
                     titles = work_names()
-                    for hit in page.object_list:
+                    for hit in name_layers(page.object_list):
                         hit.url = hit_url(hit, query)
-                        hit.layer_name = LAYER_NAMES[hit.layer]
                         hit.work_name = titles.get(hit.work_slug, hit.work_title)
                     hints = query_hints(query, results)
                     for s in hints["suggestions"]:

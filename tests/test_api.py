@@ -97,9 +97,9 @@ def test_search(client, small):
         "previous": None,
         "results": [
             hit("title", "標題", 1, "戒射", -1, "", "禮", "s1"),  # the chapter title 射禮
-            hit("text", "經文", 1, "戒射", 2, "", "人戒", "s1-p2"),
+            hit("classic", "經文", 1, "戒射", 2, "", "人戒", "s1-p2"),
             hit("title", "標題", 1, "戒射", 1000000, "右戒", "", "s1"),  # the closer 右戒射 as written
-            hit("text", "經文", 2, "射", 0, "乃", "", "s2-p0"),
+            hit("classic", "經文", 2, "射", 0, "乃", "", "s2-p0"),
         ],
         "passages": 8,
         "distribution": {
@@ -109,7 +109,7 @@ def test_search(client, small):
     }
     page2 = client.get("/api/search/", {"q": "射", "context": "2", "page_size": "4", "page": "2"}).json()
     assert [(h["layer"], h["before"], h["after"]) for h in page2["results"]] == [
-        ("note", "", "也"), ("record", "記君", " 大"), ("record_note", " 鄉", "記"), ("record", "大夫", ""),
+        ("commentary", "", "也"), ("record", "記君", " 大"), ("record_note", " 鄉", "記"), ("record", "大夫", ""),
     ]
 
 
@@ -124,7 +124,8 @@ def test_search_distribution(client, small):
 @pytest.mark.parametrize("params,errors", [
     ({}, {"q": ["請輸入檢索詞 (the q parameter is required)"]}),
     ({"q": "射" * 201}, {"q": ["檢索詞過長：最多 200 字 (query too long)"]}),
-    ({"q": "射", "layer": "bogus"}, {"layer": ["請選擇有效的選項, bogus 不是一個可用的選項。"]}),
+    ({"q": "射", "layer": "bogus"}, {"layer": ["未知的範圍「bogus」(unknown layer 'bogus'; choose from all, classic, commentary, readings, "
+                                           "subcommentary, editorial, smallprint, notes, records, titles)"]}),
     ({"q": "射", "context": "-1"}, {"context": ["請確認此數值是否大於或等於 0。"]}),
     ({"q": '"射'}, {"q": ['引號不成對：第 1 字的 " 沒有對應的 " (unbalanced quote at column 1)']}),
     ({"q": "射", "sort": "random"}, {"sort": ["請選擇有效的選項, random 不是一個可用的選項。"]}),

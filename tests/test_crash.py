@@ -60,9 +60,9 @@ def test_sigkill_during_a_large_import(tmp_path):
     db.close()
     # Every stored juan is exactly one of the versions of its file: never half of one.
     check = _manage(env, "shell", "--no-imports", "-v", "0", "-c", (
-        "from reader.models import Juan\n"
-        "for j in Juan.objects.order_by('number'): print(j.number, j.render_source().count('新版'), "
-        "len(j.render_source()))"))
+        "from reader.models import Juan\nfrom reader.importers.loader import render_source\n"
+        "for j in Juan.objects.order_by('number'): print(j.number, render_source(j).count('新版'), "
+        "len(render_source(j)))"))
     assert check.returncode == 0, check.stderr
     for line in check.stdout.split("\n"):
         if line.strip():

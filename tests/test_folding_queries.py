@@ -24,9 +24,9 @@ def variants(empty_db, search_backend, tmp_path):
     ("於", {"於"}), ("于", {"于"}), ("後", {"後"}), ("后", {"后"}), ("税", {"税"}),
 ])
 def test_folded(variants, query, found):
-    assert {h.match for h in variants.search(SearchQuery(query, layers=frozenset({"text"}))).hits} == found
+    assert {h.match for h in variants.search(SearchQuery(query, layers=frozenset({"classic"}))).hits} == found
 
 
 @pytest.mark.parametrize("query", ["鼔", "隂", "賔", "説", "𤣥", "毎", "徳"])
 def test_exact_keeps_forms_apart(variants, query):
-    assert [h.match for h in variants.search(SearchQuery(query, exact=True, layers=frozenset({"text"}))).hits] == [query]
+    assert [h.match for h in variants.search(SearchQuery(query, exact=True, layers=frozenset({"classic"}))).hits] == [query]

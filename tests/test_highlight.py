@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from reader.importers.loader import import_file
+from reader.importers.loader import import_file, render_source
 from search.backends import SearchQuery
 
 from .conftest import CASES, index_all
@@ -60,11 +60,11 @@ def astral(empty_db, search_backend):
 
 def test_astral_characters_are_stored_searched_and_highlighted(client, astral, search_backend):
     text = (CASES / "astral_chars.txt").read_text(encoding="utf-8")
-    assert astral.render_source() == text
+    assert render_source(astral) == text
     result = search_backend.search(SearchQuery("𤣥", exact=True, context=3))
     assert result.count == text.count("𤣥") == 5
     first = result.hits[0]
-    assert (first.layer, first.before, first.match, first.after) == ("text", "反之皆", "𤣥", "尊酒在")
+    assert (first.layer, first.before, first.match, first.after) == ("classic", "反之皆", "𤣥", "尊酒在")
     assert first.end - first.start == 1  # one code point, not two UTF-16 units
     assert [(h.before, h.after) for h in result.hits][:2] == [("反之皆", "尊酒在"), ("勺也皆", "尊二者")]
     for h in result.hits:
@@ -82,9 +82,9 @@ def test_compatibility_ideograph_is_never_normalised(empty_db, search_backend, t
     path.write_text("測試書卷一\n射\uf900禮【注\uf900】\n右射\n測試書卷一", encoding="utf-8")
     juan = import_file(path).juan
     index_all(search_backend)
-    assert "\uf900" in juan.render_source()
+    assert "\uf900" in render_source(juan)
     hits = search_backend.search(SearchQuery("\uf900", exact=True)).hits
-    assert [(h.layer, h.before, h.match, h.after) for h in hits] == [("text", "射", "\uf900", "禮"), ("note", "注", "\uf900", "")]
+    assert [(h.layer, h.before, h.match, h.after) for h in hits] == [("classic", "射", "\uf900", "禮"), ("commentary", "注", "\uf900", "")]
     assert search_backend.search(SearchQuery("豈", exact=True)).count == 0
     folded = search_backend.search(SearchQuery("豈")).hits
     assert [h.match for h in folded] == ["\uf900", "\uf900"]

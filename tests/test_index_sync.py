@@ -27,7 +27,7 @@ def test_admin_edit_of_a_note_updates_search_after_commit(client, search_backend
     assert response.status_code == 302, response.content.decode()[:2000]
     assert search_backend.search(SearchQuery("校記")).count == 1
     hit = search_backend.search(SearchQuery("校記")).hits[0]
-    assert (hit.layer, hit.section_position, hit.piece_position) == ("note", 1, 3)
+    assert (hit.layer, hit.section_position, hit.piece_position) == ("commentary", 1, 3)
     assert search_backend.search(SearchQuery("當射宰告於君")).count == 0
 
 

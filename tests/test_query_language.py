@@ -67,7 +67,7 @@ def sections():
 
 
 def _q(backend, text, **kw):
-    return backend.search(SearchQuery(text, layers=LAYER_GROUPS["text"], exact=True, **kw))
+    return backend.search(SearchQuery(text, layers=LAYER_GROUPS["classic"], exact=True, **kw))
 
 
 def test_and_means_same_passage(seed_backend, sections):

@@ -19,12 +19,13 @@ def scan():
 
 
 def groups(scan):
-    return {"all": [p for v in scan.values() for p in v], "text": scan["text"], "notes": scan["note"],
+    return {"all": [p for v in scan.values() for p in v], "classic": scan["text"], "commentary": scan["note"],
+            "notes": scan["note"],
             "records": scan["record"] + scan["record_note"], "titles": scan["title"]}
 
 
 @pytest.mark.parametrize("phrase", QUERIES)
-@pytest.mark.parametrize("layer", ["all", "text", "notes", "records", "titles"])
+@pytest.mark.parametrize("layer", ["all", "classic", "commentary", "notes", "records", "titles"])
 def test_exact_counts_equal_a_plain_scan(seed_backend, scan, phrase, layer):
     result = seed_backend.search(SearchQuery(phrase, layers=LAYER_GROUPS[layer], exact=True))
     assert result.count == scan_count(groups(scan)[layer], phrase)
@@ -38,14 +39,14 @@ def test_folded_counts_equal_a_scan_of_folded_text(seed_backend, scan, phrase):
 
 
 def test_hu_counts(seed_backend):
-    text = seed_backend.search(SearchQuery("鵠", layers=LAYER_GROUPS["text"]))
+    text = seed_backend.search(SearchQuery("鵠", layers=LAYER_GROUPS["classic"]))
     notes = seed_backend.search(SearchQuery("鵠", layers=LAYER_GROUPS["notes"]))
     assert (text.count, notes.count) == (2, 19)
     assert [(h.section_position, h.section_title) for h in text.hits] == [(2, "張侯"), (2, "張侯")]
 
 
 def test_phrase_across_a_note_in_main_text(seed_backend):
-    result = seed_backend.search(SearchQuery("戒射宰戒", layers=LAYER_GROUPS["text"]))
+    result = seed_backend.search(SearchQuery("戒射宰戒", layers=LAYER_GROUPS["classic"]))
     assert result.count == 1
     hit = result.hits[0]
     assert (hit.before, hit.match, hit.after) == ("大射之儀君有命", "戒射宰戒", "百官有事於射者射人戒諸公卿大夫")
@@ -54,10 +55,10 @@ def test_phrase_across_a_note_in_main_text(seed_backend):
 
 def test_kwic_snippet_is_stored_text(seed_backend, seed_text):
     result = seed_backend.search(SearchQuery("正鵠"))
-    assert [(h.section_position, h.layer) for h in result.hits] == [(2, "note"), (32, "note")]
+    assert [(h.section_position, h.layer) for h in result.hits] == [(2, "commentary"), (32, "commentary")]
     hit = result.hits[0]
     assert (hit.layer, hit.before, hit.match, hit.after) == (
-        "note", "者正也亦鳥名齊魯之間名題肩為正", "正鵠", "皆鳥之捷黠者考工記曰梓人為侯廣")
+        "commentary", "者正也亦鳥名齊魯之間名題肩為正", "正鵠", "皆鳥之捷黠者考工記曰梓人為侯廣")
     assert hit.before + hit.match + hit.after in seed_text
 
 

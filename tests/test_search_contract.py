@@ -5,7 +5,7 @@ Each test runs against every backend in ``BACKENDS``: add a backend there and it
 import pytest
 
 from search.backends import SearchQuery, get_search_backend
-from search.documents import LAYER_GROUPS, documents_for_juan
+from search.documents import LAYER_GROUPS, documents_for_juan, layers_for
 
 from .conftest import SEED
 from .scan import layers_of, scan_count
@@ -38,7 +38,7 @@ def test_counts_equal_a_plain_scan(backend, scan):
 
 
 def test_layers(backend, scan):
-    assert backend.search(SearchQuery("鵠", layers=LAYER_GROUPS["text"])).count == scan_count(scan["text"], "鵠") == 2
+    assert backend.search(SearchQuery("鵠", layers=LAYER_GROUPS["classic"])).count == scan_count(scan["text"], "鵠") == 2
     assert backend.search(SearchQuery("鵠", layers=LAYER_GROUPS["notes"])).count == scan_count(scan["note"], "鵠") == 19
     assert backend.search(SearchQuery("君", layers=LAYER_GROUPS["records"])).count == \
         scan_count(scan["record"] + scan["record_note"], "君")
@@ -54,7 +54,7 @@ def test_hits_are_stored_text_in_text_order(backend, seed_text):
 
 
 def test_main_text_reads_across_notes(backend):
-    hit = backend.search(SearchQuery("戒射宰戒", layers=LAYER_GROUPS["text"])).hits[0]
+    hit = backend.search(SearchQuery("戒射宰戒", layers=LAYER_GROUPS["classic"])).hits[0]
     assert (hit.section_position, hit.piece_position, hit.match) == (1, 2, "戒射宰戒")
 
 
@@ -205,3 +205,59 @@ def test_concordance_sorts_equal_a_sort_computed_here(backend, seed_juan, sort):
         assert _hits(got.hits[5:25]) == _hits(want[5:25]), q
         assert _hits(got.hits) == _hits(ref.search(SearchQuery(q, sort=sort)).hits), q
         assert got.by_juan() == ref.search(SearchQuery(q)).by_juan(), q
+# -- commentary layers (issue 12) ---------------------------------------------------------------
+
+LAYER_QUERIES = ["王建國", "王", "建國辨方", "惟", "注", "疏", "音義", "記", "經", "按", "國"]
+
+
+@pytest.fixture
+def layered(backend, seed_juan):
+    """The backend holding the seed and a small 注疏 juan (tests/layered.py); the independent scan of both."""
+    from reader.importers.loader import load_document
+
+    from .layered import scan_layers, zhushu_document
+
+    doc = zhushu_document()
+    juan = load_document(doc, index=False).juan
+    backend.rebuild(documents_for_juan(seed_juan) + documents_for_juan(juan))
+    seed = layers_of(SEED.read_text(encoding="utf-8"))
+    scanned = scan_layers(doc)
+    scanned["classic"] += seed["text"]
+    scanned["commentary"] += seed["note"]
+    for layer in ("record", "record_note", "title"):
+        scanned[layer] += seed[layer]
+    return backend, scanned
+
+
+@pytest.mark.parametrize("choice", [["classic"], ["commentary"], ["readings"], ["subcommentary"], ["editorial"],
+                                    ["smallprint"], ["commentary", "subcommentary"], ["classic", "readings"],
+                                    ["notes"], ["records"], ["titles"], ["all"]])
+def test_layer_counts_equal_a_plain_scan_of_that_layer(layered, choice):
+    backend, scanned = layered
+    layers = layers_for(choice)
+    passages = [p for layer in layers for p in scanned[layer]]
+    for phrase in LAYER_QUERIES:
+        result = backend.search(SearchQuery(phrase, layers=layers, exact=True))
+        assert result.count == scan_count(passages, phrase), (choice, phrase)
+        assert {h.layer for h in result.hits} <= layers
+
+
+def test_layer_filter_in_the_zhushu_juan(layered):
+    backend, _ = layered
+    hits = backend.search(SearchQuery("王建國", layers=layers_for("commentary,subcommentary,readings"))).hits
+    assert [(h.layer, h.section_position, h.piece_position, h.before, h.match, h.after) for h in hits
+            if h.work_title.startswith("周禮")] == [
+        ("commentary", 1, 2, "建立也", "王建國", ""), ("readings", 1, 4, "惟音維", "王建國", ""),
+        ("subcommentary", 1, 7, "釋曰惟", "王建國", "者王建國"), ("subcommentary", 1, 7, "釋曰惟王建國者", "王建國", ""),
+    ]
+    # the classic is read across the commentary, readings and sub-commentary between its runs
+    across = backend.search(SearchQuery("建國辨方", layers=layers_for("classic"))).hits
+    assert [(h.layer, h.section_position, h.piece_position, h.match) for h in across] == [("classic", 1, 0, "建國辨方")]
+    # marker words are labels: in no passage, so 疏 and 音義 are found only where the text has them
+    for marker in ("疏", "音義", "注"):
+        assert [h.layer for h in backend.search(SearchQuery(marker)).hits if h.work_title.startswith("周禮")] == \
+            {"注": ["record_note"]}.get(marker, []), marker  # 注 is text only in the record's note 記注王
+    # the seed's 經 label is still a title; its notes are commentary
+    assert [h.layer for h in backend.search(SearchQuery("經", layers=layers_for("titles"))).hits] == ["title"]
+    assert backend.search(SearchQuery("戒射宰戒", layers=layers_for("classic"))).count == 1
+    assert backend.search(SearchQuery("戒射宰戒", layers=layers_for("commentary"))).count == 0

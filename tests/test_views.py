@@ -89,7 +89,7 @@ def test_search_page_hits(client, seed_backend):
     assert '<p class="summary"><strong>21</strong> 處，見於 6 段<span class="hint">' in page
     hits = re.findall(r'<tr class="hit">.*?</tr>', page, re.S)
     assert len(hits) == 21
-    assert '<span class="layer layer-text">經文</span>' in hits[2]
+    assert '<span class="layer layer-classic">經文</span>' in hits[2]
     # a concordance row: number, context before (right-aligned), the match, context after, place
     assert ('<tr class="hit"><td class="n">3</td><td class="before"><span dir="ltr">十遂命量人巾車張三侯大侯之崇見'
             '</span></td><td class="match"><mark>鵠</mark></td><td class="after">於參參見鵠於干干不及地武不繫左</td>'
@@ -120,7 +120,7 @@ def test_no_hits_explains_why(client, seed_backend):
     page = html(client.get(reverse("search:search"), {"q": "大射 鵠", "exact": "on", "layer": "text"}))
     assert '<p class="summary"><strong>0</strong> 處' in page
     assert "沒有找到「大射 鵠」。" in page
-    assert "已勾選「嚴格字形」" in page and "只檢索了一個範圍" in page
+    assert "已勾選「嚴格字形」" in page and "只檢索了所選的範圍：都不勾選則檢索全部。" in page
 
 
 def test_chapter_filter_on_the_search_page(client, seed_juan):

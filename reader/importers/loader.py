@@ -18,7 +18,7 @@ from reader.models import Chapter, Juan, LibraryVersion, Piece, Section, Work
 from config.faults import crash_point
 
 from .document import ChapterDoc, JuanDocument, PieceDoc, SectionDoc
-from .mandoku import is_mandoku, page_breaks, parse_mandoku
+from .mandoku import is_mandoku, page_breaks, parse_mandoku, render_mandoku
 from .siku import parse_siku
 from .source import decode_bytes
 
@@ -117,6 +117,13 @@ def load_document(doc: JuanDocument, sha256: str = "", index: bool = True) -> Lo
         return _load(doc, sha256, index)
 
 
+def _piece(section: Section, position: int, paragraph: int | None, p: PieceDoc) -> Piece:
+    """The row of one piece; its layer is the parser's, or the default of its kind."""
+    return Piece(section=section, position=position, paragraph=paragraph, kind=p.kind, text=p.text,
+                 source_tag=p.source_tag, tag_separator=p.tag_separator, source=p.source, layout=p.layout,
+                 layer=p.effective_layer, layer_name=p.layer_name)
+
+
 def _load(doc: JuanDocument, sha256: str, index: bool) -> LoadResult:
     work = _work_for(doc)
     number = juan_key(doc)
@@ -150,14 +157,10 @@ def _load(doc: JuanDocument, sha256: str, index: bool) -> LoadResult:
             ppos = 0
             for pnum, para in enumerate(sdoc.paragraphs):
                 for p in para:
-                    pieces.append(Piece(section=section, position=ppos, paragraph=pnum, kind=p.kind,
-                                        text=p.text, source_tag=p.source_tag,
-                                        tag_separator=p.tag_separator, source=p.source, layout=p.layout))
+                    pieces.append(_piece(section, ppos, pnum, p))
                     ppos += 1
             for p in sdoc.records:
-                pieces.append(Piece(section=section, position=ppos, paragraph=None, kind=p.kind,
-                                    text=p.text, source_tag=p.source_tag,
-                                    tag_separator=p.tag_separator, source=p.source, layout=p.layout))
+                pieces.append(_piece(section, ppos, None, p))
                 ppos += 1
     Piece.objects.bulk_create(pieces, batch_size=2000)
     crash_point("import-before-commit")
@@ -233,10 +236,17 @@ def juan_to_document(juan: Juan) -> JuanDocument:
     for piece in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
         pdoc = PieceDoc(piece.kind, piece.text, source_tag=piece.source_tag,
                         tag_separator=piece.tag_separator, source=piece.source,
-                        layout=[tuple(x) for x in piece.layout])
+                        layout=[tuple(x) for x in piece.layout], layer=piece.layer, layer_name=piece.layer_name)
         sdoc = sections[piece.section_id]
         if piece.paragraph is None:
             sdoc.records.append(pdoc)
         else:
             sdoc.paragraphs[piece.paragraph].append(pdoc)
     return doc
+
+
+def render_source(juan: Juan) -> str:
+    """The stored ``juan`` written back in its source form (the seed's plain form or
+    Kanripo's mandoku form), character for character as imported (three queries)."""
+    doc = juan_to_document(juan)
+    return render_mandoku(doc) if juan.source_format == "mandoku" else doc.render()

@@ -131,6 +131,8 @@ class HitPassage:
     piece_starts: list
     context: int
     hits: int = 0
+    #: The book's name for the layer (``SearchDocument.layer_name``), "" if none.
+    layer_name: str = ""
 
     def piece_at(self, offset: int) -> int:
         starts = self.piece_starts

@@ -105,7 +105,8 @@ class MemoryBackend(BaseSearchBackend):
                 juan_id=doc.juan_id, juan_number=doc.juan_number, juan_label=doc.juan_label,
                 chapter_id=doc.chapter_id, chapter_title=doc.chapter_title, section_position=doc.section_position,
                 section_title=doc.section_title, doc_id=doc.doc_id, text=doc.text,
-                piece_starts=[list(x) for x in doc.piece_starts], context=width, hits=len(spans))
+                piece_starts=[list(x) for x in doc.piece_starts], context=width, hits=len(spans),
+                layer_name=doc.layer_name)
             results.hits.extend(Hit(passage, start, end) for start, end in spans)
         results.sort()
         return results

@@ -63,7 +63,9 @@ from config.faults import crash_point
 
 from .generations import GenerationStore
 
-FORMAT = 3  # 2: juan versions; 3: segments (a base and a delta), juans.pkl
+#: 2: juan versions; 3: segments (a base and a delta), juans.pkl; 4: passage layers are
+#: commentary layers (classic, commentary, …, record, title) with their ``layer_name`` (issue 12).
+FORMAT = 4
 #: A write adds to the delta segment until it holds this many characters and a quarter of
 #: the base's; then base and delta are merged into a new base.
 MERGE_MIN_CHARS = 2_000_000
@@ -77,7 +79,7 @@ DELTA_ARRAYS = ("keys", "section_insert", "juan_insert")
 #: Per-passage fields kept in ``passages.pkl``, in this order.
 PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_id", "juan_number",
                 "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
-                "section_title", "piece_starts")
+                "section_title", "layer_name", "piece_starts")
 LAYER_CODE = {layer: i for i, layer in enumerate(LAYERS)}
 _WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION, _SECTION_TITLE = (
     PLACE_FIELDS.index(f) for f in ("work_id", "work_slug", "work_title", "juan_number", "juan_label",

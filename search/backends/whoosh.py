@@ -58,7 +58,7 @@ _patch_whoosh_length_lookup()
 
 STORED_FIELDS = ("doc_id", "layer", "text", "work_id", "work_slug", "work_title", "juan_id",
                  "juan_number", "juan_label", "chapter_id", "chapter_title", "section_id",
-                 "section_position", "section_title", "piece_starts")
+                 "section_position", "section_title", "piece_starts", "layer_name")
 
 
 def make_schema() -> Schema:
@@ -82,6 +82,7 @@ def make_schema() -> Schema:
         section_position=STORED(),
         section_title=STORED(),
         piece_starts=STORED(),
+        layer_name=STORED(),
     )
 
 
@@ -321,7 +322,8 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                     juan_id=f["juan_id"], juan_number=f["juan_number"], juan_label=f["juan_label"],
                     chapter_id=f["chapter_id"], chapter_title=f["chapter_title"],
                     section_position=f["section_position"], section_title=f["section_title"], doc_id=f["doc_id"],
-                    text=text, piece_starts=json.loads(f["piece_starts"]), context=width, hits=len(spans))
+                    text=text, piece_starts=json.loads(f["piece_starts"]), context=width, hits=len(spans),
+                    layer_name=f.get("layer_name", ""))
                 results.hits.extend(Hit(passage, start, end) for start, end in spans)
         results.sort()
         return results

@@ -198,7 +198,7 @@ def test_following_a_search_hit_opens_the_highlighted_place_in_every_mode(site, 
     for mode, params in MODES.items():
         tab.use(site, **params)  # the cookie a mode link sets
         page.goto(site + "/search/?q=" + quote("鵠"))
-        hit = page.locator("tr.hit").filter(has=page.locator(".layer-note")).nth(1)
+        hit = page.locator("tr.hit").filter(has=page.locator(".layer-commentary")).nth(1)
         href = hit.locator("a.where").get_attribute("href")
         anchor = href.split("#")[1]
         hit.locator("a.where").click()

@@ -1,4 +1,7 @@
-"""``manage.py search 大射 --layer text``: KWIC lines in the terminal (thin over the search service)."""
+"""``manage.py search 大射 --layer classic``: KWIC lines in the terminal (thin over the search service).
+
+``--layer`` takes one or more layer choices, comma-separated or repeated
+(``--layer commentary,subcommentary``, ``--layer commentary --layer readings``)."""
 import os
 import sys
 
@@ -6,9 +9,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from search.backends import SearchError
 from search.backends.base import SORTS
-from search.documents import LAYER_GROUPS, LAYER_NAMES
-from search.forms import LAYER_ALIASES, SearchForm
-from search.service import run_search
+from search.documents import LAYER_ALIASES, LAYER_GROUPS
+from search.forms import SearchForm
+from search.service import name_layers, run_search
 
 
 class Command(BaseCommand):
@@ -16,8 +19,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("query", nargs="+", help="the query (words are joined by spaces: AND)")
-        parser.add_argument("--layer", default="all",
-                            choices=sorted(set(LAYER_GROUPS) | set(LAYER_ALIASES)))
+        parser.add_argument("--layer", action="append", default=[], metavar="LAYER[,LAYER…]",
+                            help="limit to these layers (repeat or separate by commas): "
+                                 + ", ".join(list(LAYER_GROUPS) + list(LAYER_ALIASES)) + "; default all")
         parser.add_argument("--exact", action="store_true", help="compare characters exactly (no variant folding)")
         parser.add_argument("--work", type=int, help="work id")
         parser.add_argument("--juan", help="the book's juan label (卷十, 十, 10, 卷首上), as the search page takes it")
@@ -43,10 +47,10 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         hits = results.hits[: opts["limit"]] if opts["limit"] else results.hits
         try:
-            for h in hits:
+            for h in (h for i in range(0, len(hits), 500) for h in name_layers(hits[i:i + 500])):
                 title = f"「{h.section_title}」" if h.section_title else ""
                 place = f"{h.work_title} {h.juan_label} {h.section_position}{title}"
-                self.stdout.write(f"{place}\t{LAYER_NAMES[h.layer]}\t{h.before:>{opts['context']}}[{h.match}]{h.after}")
+                self.stdout.write(f"{place}\t{h.layer_name}\t{h.before:>{opts['context']}}[{h.match}]{h.after}")
             self.stdout.write(f"{results.count} hits in {results.passages} passages")
             self.stdout.flush()
         except BrokenPipeError:  # piped into head: stop quietly, as Unix tools do
