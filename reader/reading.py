@@ -1,7 +1,7 @@
 """Presentation structures for reading pages, built with a fixed number of queries, and the
 reader's display settings (commentary mode, layout, script, font size).
 
-Display settings come from URL parameters (``?notes=hidden&layout=vertical&script=simp&size=l``)
+Display settings come from URL parameters (``?notes=hidden&layers=commentary&layout=vertical&script=simp&size=l``)
 or, failing those, from the ``display`` cookie the server sets whenever a page is asked for
 with one of them; everything works through plain links, without JavaScript.
 """
@@ -11,6 +11,8 @@ import threading
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from reader.importers.document import CLASSIC, COMMENTARY, LAYERS, READINGS, SUBCOMMENTARY
+
 from .models import Chapter, Juan, Piece, Section
 
 # ----------------------------------------------------------------------------- display settings
@@ -18,6 +20,8 @@ from .models import Chapter, Juan, Piece, Section
 #: setting -> allowed values, the default first.
 CHOICES = {
     "notes": ("inline", "hidden", "only", "beside"),
+    "layers": ("all", "classic", "commentary", "subcommentary", "only-commentary", "only-readings",
+               "only-subcommentary"),
     "layout": ("horizontal", "vertical"),
     "script": ("orig", "simp"),
     "size": ("m", "s", "l", "xl"),
@@ -29,6 +33,15 @@ LABELS = {
         ("hidden", "白文", "隱去注文，經文連讀"),
         ("only", "只看注", "只列注文，各附所釋經文"),
         ("beside", "旁注", "經文中只留注號，點注號在旁或行下展開注文"),
+    ]),
+    "layers": ("層次", [
+        ("all", "全", "經文與各層注釋：注、音義、疏、按語"),
+        ("classic", "經", "只看經文（白文）"),
+        ("commentary", "經注", "經文與注（注、傳、箋）"),
+        ("subcommentary", "注疏", "經文、注、音義與疏"),
+        ("only-commentary", "注附經", "只列注，各附所釋經文"),
+        ("only-readings", "音義附經", "只列音義，各附所釋經文"),
+        ("only-subcommentary", "疏附經", "只列疏，各附所釋經文"),
     ]),
     "layout": ("版式", [
         ("horizontal", "橫排", "橫排，自左而右"),
@@ -45,6 +58,18 @@ LABELS = {
         ("xl", "特大", "字號：特大"),
     ]),
 }
+#: The layers each ``layers`` choice shows (the classic always; records always, their notes
+#: as commentary). ``only-…`` choices show one layer alone, each note with the words it explains.
+SHOWN_LAYERS = {
+    "all": frozenset(LAYERS),
+    "classic": frozenset({CLASSIC}),
+    "commentary": frozenset({CLASSIC, COMMENTARY}),
+    "subcommentary": frozenset({CLASSIC, COMMENTARY, READINGS, SUBCOMMENTARY}),
+    "only-commentary": frozenset({CLASSIC, COMMENTARY}),
+    "only-readings": frozenset({CLASSIC, READINGS}),
+    "only-subcommentary": frozenset({CLASSIC, SUBCOMMENTARY}),
+}
+assert set(SHOWN_LAYERS) == set(CHOICES["layers"])
 COOKIE = "display"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 
@@ -54,9 +79,25 @@ class Display:
     """One reader's display settings."""
 
     notes: str = "inline"
+    layers: str = "all"
     layout: str = "horizontal"
     script: str = "orig"
     size: str = "m"
+
+    @property
+    def shown_layers(self) -> frozenset:
+        """The layers shown (``SHOWN_LAYERS``); 白文 (``notes=hidden``) shows the classic alone."""
+        return SHOWN_LAYERS["classic"] if self.notes == "hidden" else SHOWN_LAYERS[self.layers]
+
+    @property
+    def glossing(self) -> bool:
+        """Notes listed each with the words it explains (只看注, or one layer alone)."""
+        return self.notes == "only" or self.layers.startswith("only-")
+
+    @property
+    def notes_mode(self) -> str:
+        """How shown notes are set out: ``notes``, but ``only`` for a one-layer choice."""
+        return "only" if self.glossing else self.notes
 
     @property
     def vertical(self) -> bool:
@@ -75,8 +116,8 @@ class Display:
 
     @property
     def css_classes(self) -> str:
-        """Classes of the reading body: ``notes-inline layout-horizontal script-orig``."""
-        return f"notes-{self.notes} layout-{self.layout} script-{self.script}"
+        """Classes of the reading body: ``notes-inline layers-all layout-horizontal script-orig``."""
+        return f"notes-{self.notes_mode} layers-{self.layers} layout-{self.layout} script-{self.script}"
 
 
 def _valid(values: dict) -> dict:
@@ -125,6 +166,8 @@ def display_controls(request, display: Display, explicit: dict) -> list[dict]:
         items = []
         for value, name, description in options:
             params = {**keep, **explicit, key: value}
+            if key == "layers" and display.notes == "hidden" and value != "classic":
+                params["notes"] = "inline"  # 白文 shows no layer: choosing one shows it
             items.append({"value": value, "label": name, "description": description,
                           "url": path + "?" + urlencode(params), "current": getattr(display, key) == value})
         groups.append({"key": key, "label": label, "options": items})
@@ -207,6 +250,8 @@ class SectionView:
     section: Section
     paragraphs: list[list[Piece]] = field(default_factory=list)
     records: list[Piece] = field(default_factory=list)
+    #: The layers shown (``Display.shown_layers``): notes of other layers are not glossed.
+    layers: frozenset = frozenset(LAYERS)
 
     def pieces(self) -> list[Piece]:
         return [p for para in self.paragraphs for p in para] + self.records
@@ -221,22 +266,31 @@ class SectionView:
     @property
     def gloss_paragraphs(self) -> list[list[Gloss]]:
         """Per paragraph, each note with its words (see ``glosses``)."""
-        return [g for g in (glosses(p) for p in self.paragraphs) if g]
+        return [g for g in (glosses(p, self.layers) for p in self.paragraphs) if g]
 
     @property
     def record_glosses(self) -> list[Gloss]:
-        return glosses(self.records)
+        return glosses(self.records, self.layers)
 
 
-def glosses(pieces: list[Piece]) -> list[Gloss]:
-    """Each note of ``pieces`` with the words it explains: the pieces since the previous
-    note. Main text after the last note is kept only where it holds a highlight."""
+def piece_layer(piece) -> str:
+    """The layer of a stored piece (``Piece.layer``; the default of its kind if empty)."""
+    from reader.importers.document import DEFAULT_LAYER
+
+    return piece.layer or DEFAULT_LAYER[piece.kind]
+
+
+def glosses(pieces: list[Piece], layers=frozenset(LAYERS)) -> list[Gloss]:
+    """Each note of ``pieces`` in ``layers`` with the words it explains: the classic since
+    the previous note of those layers (notes of other layers and marker words are left
+    out). Main text after the last note is kept only where it holds a highlight."""
     out, lemma = [], []
     for p in pieces:
         if p.is_note:
-            out.append(Gloss(lemma, p))
-            lemma = []
-        else:
+            if piece_layer(p) in layers:
+                out.append(Gloss(lemma, p))
+                lemma = []
+        elif not p.is_marker and piece_layer(p) == CLASSIC:
             lemma.append(p)
     if lemma and any(getattr(p, "has_mark", False) for p in lemma):
         out.append(Gloss(lemma, None))
@@ -249,6 +303,13 @@ class ChapterView:
 
     chapter: Chapter
     sections: list[SectionView] = field(default_factory=list)
+
+
+def show_layers(chapters: list[ChapterView], display: Display) -> None:
+    """Tell each section view which layers the reader's display shows."""
+    for cv in chapters:
+        for view in cv.sections:
+            view.layers = display.shown_layers
 
 
 def chapter_views(juan: Juan, sections=None) -> list[ChapterView]:
@@ -287,7 +348,7 @@ def chapter_views(juan: Juan, sections=None) -> list[ChapterView]:
 
 __all__ = ["CHOICES", "Display", "display_from_request", "remember", "carry_query", "display_controls",
            "to_simplified", "simplify_segments", "simplify_views", "SectionView", "ChapterView", "Gloss",
-           "chapter_views"]
+           "chapter_views", "show_layers", "SHOWN_LAYERS"]
 
 
 def read_consistently(lookup, read, attempts: int = 3):

@@ -17,7 +17,7 @@ from .highlight import apply_highlights
 from .juans import juan_count
 from .models import Chapter, Juan, Work
 from .reading import (carry_query, chapter_views, read_consistently, display_controls, display_from_request, remember,
-                      simplify_views)
+                      show_layers, simplify_views)
 
 #: Most characters the lookup page shows for one query.
 MAX_LOOKUP = 40
@@ -74,6 +74,7 @@ def _neighbours(juan):
 def _reading(request, template, juan, chapters, context):
     """Render a reading page in the reader's display settings (and remember them)."""
     display, explicit = display_from_request(request)
+    show_layers(chapters, display)
     highlight = _highlighted(request, chapters)
     for cv in chapters:
         for view in cv.sections:

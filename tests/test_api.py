@@ -55,8 +55,9 @@ def test_work_detail(client, small):
 
 def test_juan_structure(client, small):
     def piece(position, paragraph, kind, text, tag="", source=""):
-        return {"position": position, "paragraph": paragraph, "kind": kind, "text": text,
-                "source_tag": tag, "source": source, "pages": []}
+        layer = "commentary" if kind in ("note", "record_note") else "classic"
+        return {"position": position, "paragraph": paragraph, "kind": kind, "layer": layer, "layer_name": "",
+                "text": text, "source_tag": tag, "source": source, "pages": []}
 
     assert client.get(f"/api/works/{small.work_id}/juans/3/").json() == {
         "work": {"id": small.work_id, "title": "測試書", "author": "江永"},

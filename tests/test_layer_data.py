@@ -139,3 +139,90 @@ def test_search_command_takes_several_layers(zhushu, capsys):
     ]
     with pytest.raises(CommandError, match="unknown layer 'glosses'"):
         call_command("search", "王", "--layer", "glosses")
+
+
+# -- reading by layer -------------------------------------------------------------------------------
+
+from .test_reading_modes import section_html, text_of  # noqa: E402
+
+ZHUSHU_URL = "/works/周禮注疏（測試）/juan/1/"
+
+
+def _sections(client, **params):
+    response = client.get(ZHUSHU_URL, params)
+    assert response.status_code == 200
+    body = response.content.decode()
+    return body, [section_html(body, n) for n in (1, 2)]
+
+
+def _passages(section: str) -> str:
+    return " | ".join(text_of(p) for p in re.findall(r'<p class="passage">(.*?)</p>', section, re.S))
+
+
+def _glosses(section: str) -> list[tuple[str, str]]:
+    return [(text_of(dt), text_of(dd)) for dt, dd in
+            re.findall(r'<dt class="lemma">(.*?)</dt><dd>(.*?)</dd>', section, re.S)]
+
+
+@pytest.mark.parametrize("layers,first,second", [
+    ("all", "惟王建國注建立也王建國音義惟音維王建國辨方正位疏釋曰惟王建國者王建國",
+     "體國經野設官分職注體猶分也經謂為之里數以為民極按按此王建國之大略"),
+    ("classic", "惟王建國辨方正位", "體國經野設官分職以為民極"),
+    ("commentary", "惟王建國注建立也王建國辨方正位", "體國經野設官分職注體猶分也經謂為之里數以為民極"),
+    ("subcommentary", "惟王建國注建立也王建國音義惟音維王建國辨方正位疏釋曰惟王建國者王建國",
+     "體國經野設官分職注體猶分也經謂為之里數以為民極"),
+])
+def test_each_layer_choice_shows_its_layers(client, zhushu, layers, first, second):
+    for layout in ("horizontal", "vertical"):
+        body, (s1, s2) = _sections(client, layers=layers, layout=layout)
+        assert f'class="reading-main notes-inline layers-{layers} layout-{layout} script-orig"' in body
+        assert (_passages(s1), _passages(s2)) == (first, second), layout
+    # every layer keeps its class and its name, the marker word is the layer's label
+    _, (s1, _) = _sections(client, layers=layers, layout="horizontal")
+    if layers == "all":
+        assert ('<span class="layer-label layer-subcommentary" data-layer="疏" id="s1-p6">疏</span>'
+                '<span class="note layer-subcommentary" data-layer="疏" id="s1-p7" role="note">'
+                '<span class="visually-hidden">疏：</span>釋曰惟王建國者王建國</span>') in s1
+
+
+@pytest.mark.parametrize("layers,first,second", [
+    ("only-commentary", [("惟王建國", "建立也王建國")], [("體國經野設官分職", "體猶分也經謂為之里數"),
+                                                      ("記王建國", "記注王記")]),  # the record's note too
+    ("only-readings", [("惟王建國", "音義惟音維王建國")], []),
+    ("only-subcommentary", [("惟王建國辨方正位", "疏釋曰惟王建國者王建國")], []),
+])
+def test_one_layer_alone_with_the_words_it_explains(client, zhushu, layers, first, second):
+    for layout in ("horizontal", "vertical"):
+        body, (s1, s2) = _sections(client, layers=layers, layout=layout)
+        assert f'class="reading-main notes-only layers-{layers} layout-{layout} script-orig"' in body
+        assert (_glosses(s1), _glosses(s2)) == (first, second)
+
+
+def test_a_highlight_in_a_hidden_layer_opens_that_note(client, zhushu):
+    _, (s1, _) = _sections(client, layers="classic", hl="釋曰")
+    assert _passages(s1) == "惟王建國辨方正位3釋曰惟王建國者王建國"
+    assert '<span class="note-ref has-mark"><input type="checkbox" class="note-toggle" id="t-s1-p7" checked>' in s1
+
+
+def test_layer_choice_is_a_plain_link_kept_in_the_cookie(client, zhushu):
+    response = client.get(ZHUSHU_URL, {"layers": "commentary", "notes": "hidden"})
+    assert response.cookies["display"].value == "notes:hidden|layers:commentary|layout:horizontal|script:orig|size:m"
+    body = response.content.decode()
+    # from 白文, choosing a layer shows it (the link also sets the commentary back inline)
+    assert re.findall(r'<a href="([^"]+)" rel="nofollow" title="[^"]+" data-setting="layers" data-value="only-readings"',
+                      body) == ["/works/%E5%91%A8%E7%A6%AE%E6%B3%A8%E7%96%8F%EF%BC%88%E6%B8%AC%E8%A9%A6%EF%BC%89/juan/1/"
+                                "?notes=inline&amp;layers=only-readings"]
+    client.cookies["display"] = "layers:only-subcommentary"
+    _, (s1, _) = _sections(client)
+    assert _glosses(s1) == [("惟王建國辨方正位", "疏釋曰惟王建國者王建國")]
+
+
+def test_api_gives_each_piece_its_layer(client, zhushu):
+    data = client.get(f"/api/works/{zhushu.work_id}/juans/1/").json()
+    pieces = data["chapters"][0]["sections"][0]["pieces"]
+    assert [(p["kind"], p["layer"], p["layer_name"], p["text"]) for p in pieces] == [
+        ("text", "classic", "", "惟王建國"), ("label", "commentary", "注", "注"),
+        ("note", "commentary", "鄭注", "建立也王建國"), ("label", "readings", "音義", "音義"),
+        ("note", "readings", "音義", "惟音維王建國"), ("text", "classic", "", "辨方正位"),
+        ("label", "subcommentary", "疏", "疏"), ("note", "subcommentary", "疏", "釋曰惟王建國者王建國"),
+    ]

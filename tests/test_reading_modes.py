@@ -44,7 +44,7 @@ def section_html(page_html: str, position: int) -> str:
 
 def test_inline_is_the_default_and_sets_no_cookie(client, seed_juan):
     response, body = page(client, S2)
-    assert 'class="reading-main notes-inline layout-horizontal script-orig"' in body
+    assert 'class="reading-main notes-inline layers-all layout-horizontal script-orig"' in body
     assert COOKIE not in response.cookies
     assert "Cookie" in response["Vary"]
     assert body.count('role="note"') == 2
@@ -60,7 +60,7 @@ def test_hidden_mode_reads_the_main_text_continuously(client, seed_juan):
     # the notes' places stay addressable (links to #s1-p3 still land)
     assert '<span class="note-gap" id="s1-p3"></span>' in s1
     # the choice is remembered (cookie) and carried on links to other reading pages
-    assert response.cookies[COOKIE].value == "notes:hidden|layout:horizontal|script:orig|size:m"
+    assert response.cookies[COOKIE].value == "notes:hidden|layers:all|layout:horizontal|script:orig|size:m"
     assert response.cookies[COOKIE]["samesite"] == "Lax"
     assert '<a rel="next" href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/?notes=hidden">張侯 →</a>' in body
     _, later = page(client, JUAN_URL + "5/")  # no parameter: the cookie decides
@@ -108,9 +108,10 @@ def test_beside_mode_puts_each_note_behind_a_marker(client, seed_juan):
     _, body = page(client, JUAN_URL, notes="beside")
     assert body.count('class="note-toggle"') == 328
     assert ('<span class="text" id="s1-p2">大射之儀君有命戒射</span><span class="note-ref">'
-            '<input type="checkbox" class="note-toggle" id="t-s1-p3"><label class="note-marker" for="t-s1-p3" '
-            'title="注 2：點擊展開或收起"><span class="visually-hidden">注</span>2</label>'
-            '<span class="note" id="s1-p3" role="note"><span class="visually-hidden">注：</span>') in body
+            '<input type="checkbox" class="note-toggle" id="t-s1-p3"><label class="note-marker layer-commentary" data-layer="注" '
+            'for="t-s1-p3" title="注 2：點擊展開或收起"><span class="visually-hidden">注</span>2</label>'
+            '<span class="note layer-commentary" data-layer="注" id="s1-p3" role="note">'
+            '<span class="visually-hidden">注：</span>') in body
     _, hit = page(client, S2, notes="beside", hl="侯道")
     assert '<span class="note-ref has-mark"><input type="checkbox" class="note-toggle" id="t-s2-p1" checked>' in hit
 
@@ -118,7 +119,7 @@ def test_beside_mode_puts_each_note_behind_a_marker(client, seed_juan):
 @pytest.mark.parametrize("params", [{"notes": "bogus"}, {"layout": "sideways", "script": "x", "size": "huge"}])
 def test_unknown_values_are_ignored(client, seed_juan, params):
     response, body = page(client, S2, **params)
-    assert "notes-inline layout-horizontal script-orig" in body
+    assert "notes-inline layers-all layout-horizontal script-orig" in body
     assert COOKIE not in response.cookies
 
 
@@ -168,9 +169,9 @@ def test_markup_in_notes_stays_escaped_in_every_mode(client, empty_db, search_ba
 
 def test_vertical_layout_sets_notes_in_two_column_cells(client, seed_juan):
     _, body = page(client, JUAN_URL + "1/", layout="vertical")
-    assert 'class="reading-main notes-inline layout-vertical script-orig"' in body
+    assert 'class="reading-main notes-inline layers-all layout-vertical script-orig"' in body
     assert '<html lang="zh-Hant" class="print-vertical">' in body
-    note = re.search(r'<span class="note warichu" id="s1-p3" role="note">(.*?)</span></span>(?=<span class="text")',
+    note = re.search(r'<span class="note warichu layer-commentary" data-layer="注" id="s1-p3" role="note">(.*?)</span></span>(?=<span class="text")',
                      body, re.S).group(0)
     cells = re.findall(r'<span class="wc wc-(\d)">(.*?)</span>', note)
     text = "將有祭祀之事當射宰告於君君乃命之言君有命政教宜由尊者"
@@ -214,7 +215,7 @@ def test_simplified_conversion_never_changes_lengths(monkeypatch):
 
 
 def test_display_defaults():
-    assert Display().cookie_value() == "notes:inline|layout:horizontal|script:orig|size:m"
+    assert Display().cookie_value() == "notes:inline|layers:all|layout:horizontal|script:orig|size:m"
     assert Display(script="simp").lang == "zh-Hans"
 
 

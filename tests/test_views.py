@@ -49,7 +49,7 @@ def test_juan_page(client, seed_juan, django_assert_max_num_queries):
     assert page.count('role="note"') == 328
     assert '<h2 class="chapter-title">大射儀 <span class="category">嘉禮十五</span></h2>' in page
     # The note sits right after the words it explains; the 右… title stands where the book has it.
-    assert ('<span class="text" id="s1-p2">大射之儀君有命戒射</span><span class="note" id="s1-p3" role="note">'
+    assert ('<span class="text" id="s1-p2">大射之儀君有命戒射</span><span class="note layer-commentary" data-layer="注" id="s1-p3" role="note">'
             '<span class="visually-hidden">注：</span>將有祭祀之事當射宰告於君君乃命之言君有命政教宜由尊者</span>') in page
     assert '<h3 class="closer" id="s1-title"><a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/">右戒百官</a></h3>' in page
     # Records are distinct and show their source; 同上 carries the resolved source as a tooltip.

@@ -6,7 +6,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from reader.models import page_label
-from reader.reading import COOKIE, Display, parse_cookie, to_simplified
+from reader.reading import COOKIE, Display, parse_cookie, piece_layer, to_simplified
 
 register = template.Library()
 
@@ -172,17 +172,25 @@ def _orig(piece_text: str, display: Display) -> str:
     return f' data-orig="{escape(piece_text)}"' if display.simplified else ""
 
 
+def _layer_attrs(piece) -> str:
+    """The class and label of a piece's layer: ``layer-subcommentary`` and its name (疏)."""
+    return f'layer-{piece_layer(piece)}" data-layer="{escape(piece.layer_label)}'
+
+
 def _note(piece, section, display: Display, notes: str) -> str:
     pid = f"s{section.position}-p{piece.position}"
+    label = f'<span class="visually-hidden">{escape(piece.layer_label)}：</span>'
+    if getattr(piece, "needs_tag", False):  # no marker word before it names its layer
+        label = f'<span class="layer-tag" aria-hidden="true">{escape(piece.layer_label)}</span>' + label
     if display.vertical and notes == "inline":
-        return (f'<span class="note warichu" id="{pid}" role="note"{_orig(piece.text, display)}>'
-                f'<span class="visually-hidden">注：</span>{warichu(piece)}</span>')
+        return (f'<span class="note warichu {_layer_attrs(piece)}" id="{pid}" role="note"{_orig(piece.text, display)}>'
+                f'{label}{warichu(piece)}</span>')
     body = marked_with_pages(piece)
     if piece.source_tag:
         title = f' title="{escape(piece.shown_source)}"' if piece.source != piece.source_tag else ""
         body += f'<span class="source"{title}{_orig(piece.source_tag, display)}>{marked(piece.tag_segments)}</span>'
-    return (f'<span class="note" id="{pid}" role="note"{_orig(piece.text, display)}>'
-            f'<span class="visually-hidden">注：</span>{body}</span>')
+    return (f'<span class="note {_layer_attrs(piece)}" id="{pid}" role="note"{_orig(piece.text, display)}>'
+            f'{label}{body}</span>')
 
 
 def _toggle(piece, section, display: Display, notes: str) -> str:
@@ -192,20 +200,39 @@ def _toggle(piece, section, display: Display, notes: str) -> str:
     mark = getattr(piece, "has_mark", False)
     return (f'<span class="note-ref{" has-mark" if mark else ""}">'
             f'<input type="checkbox" class="note-toggle" id="{tid}"{" checked" if mark else ""}>'
-            f'<label class="note-marker" for="{tid}" title="注 {piece.number}：點擊展開或收起">'
-            f'<span class="visually-hidden">注</span>{piece.number}</label>'
+            f'<label class="note-marker {_layer_attrs(piece)}" for="{tid}" '
+            f'title="{escape(piece.layer_label)} {piece.number}：點擊展開或收起">'
+            f'<span class="visually-hidden">{escape(piece.layer_label)}</span>{piece.number}</label>'
             f'{_note(piece, section, display, notes)}</span>')
 
 
 def render_piece(piece, section, display: Display, notes: str) -> str:
+    """One piece as HTML in the commentary mode ``notes`` and the layers the display shows:
+    a note of a layer not shown is left out as in 白文 (its place kept for links; shown
+    open behind its marker when it holds a highlight); a marker word (注, 疏, 音義) is the
+    label of its layer, shown with the layer."""
     pid = f"s{section.position}-p{piece.position}"
+    shown = piece_layer(piece) in display.shown_layers
+    if piece.is_marker:
+        if shown and notes in ("inline", "beside"):
+            return (f'<span class="layer-label {_layer_attrs(piece)}" id="{pid}"{_orig(piece.text, display)}>'
+                    f'{marked_with_pages(piece)}</span>')
+        return f'<span class="note-gap" id="{pid}"></span>'
     if piece.is_note:
+        if not shown or notes == "hidden":
+            if getattr(piece, "has_mark", False):
+                return _toggle(piece, section, display, notes)
+            return f'<span class="note-gap" id="{pid}"></span>'  # its place, for links to it
         if notes in ("inline", "only"):
             return _note(piece, section, display, notes)
         if notes == "beside" or getattr(piece, "has_mark", False):
             return _toggle(piece, section, display, notes)
         return f'<span class="note-gap" id="{pid}"></span>'  # 白文: the note's place, for links to it
     cls = {"label": "label", "record": "record-text"}.get(piece.kind, "text")
+    if piece.kind == "text" and piece_layer(piece) != "classic":  # a main-text run of another layer
+        if not shown or notes == "hidden":
+            return f'<span class="note-gap" id="{pid}"></span>'
+        cls = f'text {_layer_attrs(piece)}'
     return f'<span class="{cls}" id="{pid}"{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>'
 
 
@@ -215,7 +242,13 @@ def pieces(items, section, display, notes=None) -> str:
     (``notes`` overrides it): ``inline`` notes in place, ``hidden`` notes left out (but
     those holding a highlight, shown open behind their marker), ``beside`` notes behind
     markers, ``only`` as inline (the notes-only page lays them out)."""
-    notes = notes or display.notes
+    notes = notes or display.notes_mode
+    previous = None
+    for p in items:
+        # a note of a layer other than the commentary, with no marker word of its layer before it, gets a label
+        p.needs_tag = (p.is_note and piece_layer(p) not in ("commentary", "classic")
+                       and not (previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)))
+        previous = p
     return mark_safe("".join(render_piece(p, section, display, notes) for p in items))
 
 

@@ -1,0 +1,102 @@
+"""Reading a 注疏 juan by layer in a browser (issue 12): each layer choice, in 橫排 and 直排,
+chosen by its link as a reader would, with the text the reader sees, the layers told apart
+by colour, size and label; and search limited to layers. Screenshots in
+``artifacts/screenshots/layers-*``."""
+import re
+from urllib.parse import quote
+
+import pytest
+
+from .test_reading_browser import main_classes, no_page_overflow
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+JUAN = f"/works/{quote('周禮注疏（測試）')}/juan/1/"
+
+#: link name -> (layers value, what section 1 shows): its passage, or its glosses (words → note)
+CHOICES = [
+    ("全", "all", "惟王建國注建立也王建國音義惟音維王建國辨方正位疏釋曰惟王建國者王建國"),
+    ("經", "classic", "惟王建國辨方正位"),
+    ("經注", "commentary", "惟王建國注建立也王建國辨方正位"),
+    ("注疏", "subcommentary", "惟王建國注建立也王建國音義惟音維王建國辨方正位疏釋曰惟王建國者王建國"),
+    ("注附經", "only-commentary", [("惟王建國", "建立也王建國")]),
+    ("音義附經", "only-readings", [("惟王建國", "音義惟音維王建國")]),
+    ("疏附經", "only-subcommentary", [("惟王建國辨方正位", "疏釋曰惟王建國者王建國")]),
+]
+
+#: The text of an element as the reader sees it: without the labels only screen readers get.
+SEEN = """(el) => { const copy = el.cloneNode(true);
+    copy.querySelectorAll('.visually-hidden').forEach(e => e.remove());
+    return copy.textContent.replace(/\\s+/g, ''); }"""
+
+
+@pytest.fixture
+def zhushu_site(site):
+    from reader.importers.loader import load_document
+
+    from ..layered import zhushu_document
+
+    load_document(zhushu_document())  # commits; indexed on commit
+    return site
+
+
+def shown(page):
+    """What section 1 shows: its passage's text, or its glosses as (words, note) pairs; only
+    what is rendered (a note of a hidden layer is not on the page at all)."""
+    glosses = page.locator("#s1 .gloss")
+    if glosses.count():
+        assert all(g.is_visible() for g in glosses.all())
+        return [(g.locator("dt").evaluate(SEEN), g.locator("dd").evaluate(SEEN)) for g in glosses.all()]
+    assert page.locator("#s1 .passage").is_visible()
+    return page.locator("#s1 .passage").evaluate(SEEN)
+
+
+@pytest.mark.parametrize("layout", ["horizontal", "vertical"])
+def test_each_layer_choice_in_both_layouts(zhushu_site, tabs, layout):
+    tab = tabs()
+    page = tab.page
+    page.goto(zhushu_site + JUAN + f"?layout={layout}&layers=all")
+    for name, value, wanted in CHOICES:
+        page.locator(".display-controls").get_by_role("link", name=name, exact=True).click()
+        page.wait_for_url(re.compile(rf"layers={value}"))
+        assert f"layers-{value} layout-{layout}" in main_classes(page)
+        assert shown(page) == wanted, name
+        assert no_page_overflow(page)
+        tab.shot(f"layers-{value}-{layout}")
+    # the choice is kept: a plain URL opens in the last one
+    page.goto(zhushu_site + JUAN)
+    assert f"layers-only-subcommentary layout-{layout}" in main_classes(page)
+
+
+def test_layers_are_set_apart_by_colour_size_and_label(zhushu_site, tabs):
+    page = tabs().page
+    page.goto(zhushu_site + JUAN + "?layers=all&layout=horizontal")
+    style = page.evaluate("""() => Object.fromEntries(['#s1-p0', '#s1-p2', '#s1-p4', '#s1-p7'].map(sel => {
+        const s = getComputedStyle(document.querySelector(sel));
+        return [sel, [s.color, parseFloat(s.fontSize)]]; }))""")
+    colours = {sel: c for sel, (c, _) in style.items()}
+    sizes = {sel: size for sel, (_, size) in style.items()}
+    assert len(set(colours.values())) == 4  # classic, commentary, readings, sub-commentary: four colours
+    assert sizes["#s1-p0"] > sizes["#s1-p2"] > sizes["#s1-p7"] and sizes["#s1-p4"] == sizes["#s1-p7"]
+    labels = page.locator("#s1 .layer-label")
+    assert [labels.nth(i).inner_text() for i in range(labels.count())] == ["注", "音義", "疏"]
+    assert labels.nth(2).evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    # the editors' note has no marker word before it: it carries its label
+    assert page.locator("#s2-p4 .layer-tag").inner_text() == "按"
+
+
+def test_search_limited_to_layers(zhushu_site, tabs):
+    tab = tabs()
+    page = tab.page
+    page.goto(zhushu_site + "/search/")
+    page.get_by_label("檢索詞").fill("王建國")
+    for name in ("音義", "疏"):
+        page.locator("fieldset.layers").get_by_label(name, exact=True).check()
+    page.get_by_role("button", name="檢索").last.click()
+    page.wait_for_url(re.compile(r"layer=readings&layer=subcommentary"))
+    hits = page.locator("li.hit")
+    assert [hits.nth(i).locator(".layer").inner_text() for i in range(hits.count())] == ["音義", "疏", "疏"]
+    assert hits.nth(1).locator(".kwic").inner_text().replace("\n", "") == "釋曰惟王建國者王建國"
+    assert page.locator("fieldset.layers input:checked").evaluate_all("l => l.map(e => e.value)") == [
+        "readings", "subcommentary"]
+    tab.shot("layers-search")
