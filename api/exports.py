@@ -17,7 +17,7 @@ import copy
 import re
 import xml.etree.ElementTree as ET
 
-from reader.importers.document import LABEL, NOTE_KINDS
+from reader.importers.document import CLASSIC, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -60,8 +60,9 @@ def _plain_main_text(juan) -> str:
         if chapter.title:
             lines.append(" ".join(x for x in (chapter.title, chapter.category) if x))
         for section in chapter.sections:
-            lines.extend("".join(p.text for p in para if p.kind not in NOTE_KINDS).strip("\u3000")
-                         for para in section.paragraphs)
+            # the classic alone: notes, marker words (注, 音義, 疏) and text of other layers left out
+            lines.extend("".join(p.text for p in para if p.kind not in NOTE_KINDS and p.effective_layer == CLASSIC)
+                         .strip("\u3000") for para in section.paragraphs)
             if section.closer is not None:
                 records = "".join(p.text for p in section.records if p.kind not in NOTE_KINDS)
                 lines.append((section.closer + (" " + records if records else "")).strip("\u3000"))

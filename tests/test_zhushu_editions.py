@@ -96,3 +96,10 @@ def test_the_juan_page_in_each_layer_choice(zhushu, client):
     notes = [text_of(PAGE.sub("", dd)) for dd in re.findall(r"<dd>(.*?)</dd>", section_html(body, 3), re.S)]
     assert notes == ["疏" + p.text for p in pieces if p.kind == "note" and p.layer == "subcommentary"]
     assert notes[0].startswith("疏釋曰府治府蔵史主造文書也")
+
+
+def test_main_text_export_is_the_classic_alone(zhushu, client):
+    juan = zhushu[0]
+    text = client.get(f"/api/works/{juan.work_id}/juans/{juan.number}/export/maintext/").content.decode()
+    assert "惟王建國辨方正位" in text  # 注, 音義 and 疏 stood between 建國 and 辨方
+    assert "釋曰" not in text and "音義" not in text and "本或作冢宰" not in text
