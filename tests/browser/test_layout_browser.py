@@ -97,7 +97,9 @@ def test_on_a_phone_the_scope_label_stays_with_its_menu(site, tabs):
     tab = tabs("phone")
     page = tab.page
     page.goto(site + "/search/?q=" + quote("鵠"))
-    label, menu = page.locator("label[for=id_layer]").bounding_box(), page.locator("#id_layer").bounding_box()
+    # the layer boxes (issue 12): the legend 範圍 and the first box stand on one line, side by side
+    label = page.locator("fieldset.layers legend").bounding_box()
+    menu = page.locator("fieldset.layers .layer-choice").first.bounding_box()
     assert abs((label["y"] + label["height"] / 2) - (menu["y"] + menu["height"] / 2)) < 4  # one line
     assert 0 <= menu["x"] - (label["x"] + label["width"]) < 20  # side by side
     tab.shot("search-form")
