@@ -56,7 +56,8 @@ def test_work_detail(client, small):
 def test_juan_structure(client, small):
     def piece(position, paragraph, kind, text, tag="", source=""):
         layer = "commentary" if kind in ("note", "record_note") else "classic"
-        return {"position": position, "paragraph": paragraph, "kind": kind, "layer": layer, "layer_name": "",
+        return {"position": position, "paragraph": paragraph, "kind": kind, "layer": layer,
+                "layer_name": "注" if layer == "commentary" else "",  # the seed's notes are 注
                 "text": text, "source_tag": tag, "source": source, "pages": []}
 
     assert client.get(f"/api/works/{small.work_id}/juans/3/").json() == {

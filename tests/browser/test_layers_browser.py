@@ -94,9 +94,10 @@ def test_search_limited_to_layers(zhushu_site, tabs):
         page.locator("fieldset.layers").get_by_label(name, exact=True).check()
     page.get_by_role("button", name="檢索").last.click()
     page.wait_for_url(re.compile(r"layer=readings&layer=subcommentary"))
-    hits = page.locator("li.hit")
+    hits = page.locator("tr.hit")
     assert [hits.nth(i).locator(".layer").inner_text() for i in range(hits.count())] == ["音義", "疏", "疏"]
-    assert hits.nth(1).locator(".kwic").inner_text().replace("\n", "") == "釋曰惟王建國者王建國"
+    assert [hits.nth(1).locator(f"td.{c}").inner_text() for c in ("before", "match", "after")] == [
+        "釋曰惟", "王建國", "者王建國"]
     assert page.locator("fieldset.layers input:checked").evaluate_all("l => l.map(e => e.value)") == [
         "readings", "subcommentary"]
     tab.shot("layers-search")
