@@ -10,6 +10,8 @@ responses against these shapes.
 from drf_spectacular.utils import OpenApiExample
 from rest_framework import serializers
 
+from search.documents import LAYERS
+
 from .serializers import PieceSerializer
 
 SEED = "http://127.0.0.1:8000/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/"
@@ -90,7 +92,7 @@ class HitDocSerializer(serializers.Serializer):
     book's label), the piece it falls in, KWIC (``before`` + ``match`` + ``after`` is stored
     text) and its reading URL (the section, highlighted, at the piece)."""
 
-    layer = serializers.ChoiceField(choices=["text", "note", "record", "record_note", "title"])
+    layer = serializers.ChoiceField(choices=list(LAYERS))  # classic, commentary, …, record, record_note, title
     layer_name = serializers.CharField()
     work = HitWorkSerializer()
     juan = serializers.IntegerField()
@@ -156,7 +158,7 @@ class DistributionResponseSerializer(serializers.Serializer):
     sections = SectionCountSerializer(many=True)
 
 
-_PIECE = {"position": 0, "paragraph": 0, "kind": "text", "text": "司馬命量人量侯道與所設乏以貍步大侯九十參七十干五十設乏各去其侯西十北十",
+_PIECE = {"position": 0, "paragraph": 0, "kind": "text", "layer": "classic", "layer_name": "", "text": "司馬命量人量侯道與所設乏以貍步大侯九十參七十干五十設乏各去其侯西十北十",
           "source_tag": "", "source": "", "pages": []}
 _SECTION = {"position": 2, "title": "張侯", "closer": "右張侯", "reading_url": SEED + "2/",
             "citation": "江永《禮書綱目》卷十〈大射儀〉「右張侯」 http://127.0.0.1:8000/works/禮書綱目/juan/10/2/",
@@ -170,7 +172,7 @@ SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
     "chapter": {"position": 1, "title": "大射儀", "category": "嘉禮十五"}, **_SECTION})
 SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
     "count": 2, "next": None, "previous": None,
-    "results": [{"layer": "text", "layer_name": "經文", "work": {"id": 1, "title": "禮書綱目"}, "juan": 10,
+    "results": [{"layer": "classic", "layer_name": "經文", "work": {"id": 1, "title": "禮書綱目"}, "juan": 10,
                  "juan_label": "卷十", "section": {"position": 2, "title": "張侯"}, "piece": 2,
                  "before": "十遂命量人巾車張三侯大侯之崇見", "match": "鵠", "after": "於參參見鵠於干干不及地武不繫左",
                  "url": SEED + "2/?hl=%E9%B5%A0#s2-p2"}],

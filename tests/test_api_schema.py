@@ -53,7 +53,8 @@ def test_a_hit_is_typed_field_by_field(schema):
     hit = shape["properties"]["results"]["items"]
     assert sorted(hit["properties"]) == ["after", "before", "juan", "juan_label", "layer", "layer_name", "match",
                                          "piece", "section", "url", "work"]
-    assert hit["properties"]["layer"]["enum"] == ["text", "note", "record", "record_note", "title"]
+    assert hit["properties"]["layer"]["enum"] == ["classic", "commentary", "readings", "subcommentary", "editorial",
+                                                  "smallprint", "record", "record_note", "title"]
     assert shape["properties"]["hints"]["properties"]["suggestions"]["items"]["required"] == ["count", "message", "query"]
 
 
