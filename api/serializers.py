@@ -4,7 +4,7 @@ import re
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from reader.models import Juan, Piece, Work
+from reader.models import Edition, Juan, Piece, Work
 from search.documents import LAYER_NAMES
 
 
@@ -26,33 +26,96 @@ class JuanSummarySerializer(serializers.ModelSerializer):
         return [{"title": c.title, "category": c.category} for c in juan.chapters.all()]
 
     def get_url(self, juan) -> str:
-        return self.context["request"].build_absolute_uri(f"/api/works/{juan.work_id}/juans/{juan.number}/")
+        return self.context["request"].build_absolute_uri(f"/api/editions/{juan.edition_id}/juans/{juan.number}/")
 
     def get_reading_url(self, juan) -> str:
         return self.context["request"].build_absolute_uri(juan.get_absolute_url())
 
 
+class EditionSerializer(serializers.ModelSerializer):
+    """An edition (witness) of a work: id, slug (its URL key), name (``Edition.name``),
+    label, Kanripo ID and edition, collection, juan count, API and reading URLs."""
+
+    name = serializers.CharField(read_only=True)
+    juan_count = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField()
+    reading_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Edition
+        fields = ["id", "slug", "name", "label", "kanripo_id", "kanripo_edition", "collection", "juan_count",
+                  "url", "reading_url"]
+
+    def get_juan_count(self, edition) -> int:
+        count = getattr(edition, "juan_count", None)
+        return edition.juans.count() if count is None else count
+
+    def get_url(self, edition) -> str:
+        return self.context["request"].build_absolute_uri(f"/api/editions/{edition.pk}/")
+
+    def get_reading_url(self, edition) -> str:
+        return self.context["request"].build_absolute_uri(edition.get_absolute_url())
+
+
 class WorkSerializer(serializers.ModelSerializer):
-    """A work: id, title, author, native place, dynasty, collection, slug, juan count."""
+    """A work: id, title, author, native place, dynasty, collection, slug, Kanripo ID, juan
+    count (in all its editions) and its editions."""
 
     juan_count = serializers.IntegerField(read_only=True)
     url = serializers.SerializerMethodField()
+    editions = EditionSerializer(many=True, read_only=True)
 
     class Meta:
         model = Work
-        fields = ["id", "title", "author", "native_place", "dynasty", "collection", "slug", "juan_count", "url"]
+        fields = ["id", "title", "author", "native_place", "dynasty", "collection", "slug", "kanripo_id",
+                  "juan_count", "url", "editions"]
 
     def get_url(self, work) -> str:
         return self.context["request"].build_absolute_uri(f"/api/works/{work.pk}/")
 
 
 class WorkDetailSerializer(WorkSerializer):
-    """A work with its juans."""
+    """A work with its editions and the juans of its default edition (the oldest: the one
+    ``/api/works/<id>/juans/<n>/`` reads; each edition lists its own at ``/api/editions/<id>/``)."""
 
-    juans = JuanSummarySerializer(many=True, read_only=True)
+    juans = serializers.SerializerMethodField()
 
     class Meta(WorkSerializer.Meta):
         fields = WorkSerializer.Meta.fields + ["juans"]
+
+    def get_juans(self, work) -> list[dict]:
+        editions = list(work.editions.all())
+        juans = editions[0].juans.prefetch_related("chapters").order_by("number") if editions else []
+        return JuanSummarySerializer(juans, many=True, context=self.context).data
+
+
+class EditionDetailSerializer(EditionSerializer):
+    """An edition with its work and its juans."""
+
+    work = serializers.SerializerMethodField()
+    juans = serializers.SerializerMethodField()
+
+    class Meta(EditionSerializer.Meta):
+        fields = EditionSerializer.Meta.fields + ["work", "juans"]
+
+    def get_work(self, edition) -> dict:
+        return work_ref(edition.work, self.context["request"])
+
+    def get_juans(self, edition) -> list[dict]:
+        juans = edition.juans.prefetch_related("chapters").order_by("number")
+        return JuanSummarySerializer(juans, many=True, context=self.context).data
+
+
+def work_ref(work, request) -> dict:
+    """``{"id", "title", "author", "url"}`` of a work, as juans and sections name it."""
+    return {"id": work.pk, "title": work.title, "author": work.author,
+            "url": request.build_absolute_uri(f"/api/works/{work.pk}/")}
+
+
+def edition_ref(edition, request) -> dict:
+    """``{"id", "slug", "name", "url"}`` of an edition, as juans, sections and hits name it."""
+    return {"id": edition.pk, "slug": edition.slug, "name": edition.name,
+            "url": request.build_absolute_uri(f"/api/editions/{edition.pk}/")}
 
 
 class PageBreakSerializer(serializers.Serializer):
@@ -90,6 +153,7 @@ def juan_structure(juan, chapters, request) -> dict:
 
     return {
         "work": {"id": juan.work.pk, "title": juan.work.title, "author": juan.work.author},
+        "edition": edition_ref(juan.edition, request),
         "number": juan.number,
         "label": juan.label,
         "reading_url": request.build_absolute_uri(juan.get_absolute_url()),
@@ -126,11 +190,15 @@ class HitSerializer(serializers.Serializer):
     def to_representation(self, hit):
         from search.service import hit_url
 
+        from search.service import edition_places
+
         request = self.context["request"]
+        place = edition_places().get(hit.work_id, {})
         return {
             "layer": hit.layer,
             "layer_name": getattr(hit, "layer_name", None) or LAYER_NAMES[hit.layer],
-            "work": {"id": hit.work_id, "title": hit.work_title},
+            "work": {"id": place.get("work_id", hit.work_id), "title": hit.work_title},
+            "edition": {"id": hit.work_id, "slug": hit.work_slug, "name": place.get("name", "")},
             "juan": hit.juan_number,
             "juan_label": hit.juan_label,
             "section": {"position": hit.section_position, "title": hit.section_title},
@@ -149,6 +217,7 @@ def section_structure(juan, chapter, view, request) -> dict:
         s for cv in juan_structure(juan, [_OneChapter(chapter, [view])], request)["chapters"] for s in cv["sections"])
     return {
         "work": {"id": juan.work.pk, "title": juan.work.title, "author": juan.work.author},
+        "edition": edition_ref(juan.edition, request),
         "juan": {"number": juan.number, "label": juan.label},
         "chapter": {"position": chapter.position, "title": chapter.title, "category": chapter.category},
         **section_data,

@@ -8,6 +8,7 @@ from . import views
 
 app_name = "api"
 KINDS = "<str:kind>"
+EDITION = {"edition": True}
 urlpatterns = [
     path("works/", cached_page(views.WorkList.as_view()), name="work-list"),
     path("works/<int:pk>/", cached_page(views.WorkDetail.as_view()), name="work-detail"),
@@ -18,6 +19,18 @@ urlpatterns = [
          name="section-detail"),
     path("works/<int:pk>/juans/<int:number>/sections/<int:position>/notes/", views.SectionNotes.as_view(),
          name="section-notes"),
+    path("editions/<int:pk>/", cached_page(views.EditionDetail.as_view()), name="edition-detail"),
+    # The juans of one edition: the same views, told by ``EDITION`` that ``pk`` is an edition id.
+    path("editions/<int:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view()), EDITION,
+         name="edition-export"),
+    path("editions/<int:pk>/juans/<int:number>/", cached_page(views.JuanDetail.as_view()), EDITION,
+         name="edition-juan-detail"),
+    path("editions/<int:pk>/juans/<int:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view()), EDITION,
+         name="edition-juan-export"),
+    path("editions/<int:pk>/juans/<int:number>/sections/<int:position>/",
+         cached_page(views.SectionDetail.as_view()), EDITION, name="edition-section-detail"),
+    path("editions/<int:pk>/juans/<int:number>/sections/<int:position>/notes/", views.SectionNotes.as_view(),
+         EDITION, name="edition-section-notes"),
     path("search/", cached_page(views.SearchView.as_view()), name="search"),
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
     path("search/distribution/", cached_page(views.SearchDistributionView.as_view()), name="search-distribution"),

@@ -1,6 +1,6 @@
 """Read-only JSON API views (thin: validate, query, serialize). Documented by the
 OpenAPI schema at ``/api/schema/`` (drf-spectacular), browsable at ``/api/docs/``."""
-from django.db.models import Count
+from django.db.models import Count, Prefetch
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
@@ -11,7 +11,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from reader.models import Juan, Piece, Section, Work
+from reader.models import Edition, Juan, Piece, Section, Work
 from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
 from search.forms import SearchForm
@@ -20,7 +20,8 @@ from search.service import hit_url, name_layers, query_hints, run_search
 from . import exports, hitlists, schema
 from .pagination import StandardPagination
 from .serializers import (
-    HitSerializer, PieceSerializer, WorkDetailSerializer, WorkSerializer, juan_structure, section_structure,
+    EditionDetailSerializer, HitSerializer, PieceSerializer, WorkDetailSerializer, WorkSerializer, juan_structure,
+    section_structure,
 )
 
 SEARCH_PARAMETERS = [
@@ -41,7 +42,11 @@ SEARCH_PARAMETERS = [
     OpenApiParameter("exact", str, enum=["on", "off"], description=(
         "嚴格字形: on compares characters exactly; off (default) folds variants (鼓/鼔, 說/説, 玄/𤣥) and "
         "simplified forms (大射仪 → 大射儀).")),
-    OpenApiParameter("work", int, description="work id (see /api/works/)", examples=[OpenApiExample("禮書綱目", value=1)]),
+    OpenApiParameter("work", int, description=(
+        "work id (see /api/works/): all its editions; an id that stopped being a work's when editions came in "
+        "(issue 14) is taken as its edition's"), examples=[OpenApiExample("禮書綱目", value=1)]),
+    OpenApiParameter("edition", int, description="edition id (see `editions` in /api/works/): one edition only",
+                     examples=[OpenApiExample("KR1d0086-WYG", value=3)]),
     OpenApiParameter("juan", str, description=(
         "the book's juan label, as the reading pages show it: 卷十 (also 十 or 10), 卷首上, 序. For Kanripo works "
         "this is not the file number of the URLs (卷十 of KR1d0086 is /juans/12/). Within `work` if given."),
@@ -58,8 +63,12 @@ SEARCH_PARAMETERS = [
 
 
 P = OpenApiParameter.PATH
-WORK_ID = OpenApiParameter("id", int, P, description="work id, from /api/works/ (e.g. 1 for 禮書綱目)",
+WORK_ID = OpenApiParameter("id", int, P, description=(
+    "work id, from /api/works/ (e.g. 1 for 禮書綱目): its default (oldest) edition; under /api/editions/, "
+    "an edition id (the `editions` of /api/works/)"),
                            examples=[OpenApiExample("禮書綱目", value=1)])
+EDITION_ID = OpenApiParameter("id", int, P, description="edition id, from /api/works/ (`editions`)",
+                              examples=[OpenApiExample("禮書綱目 (seed)", value=1)])
 JUAN_N = OpenApiParameter("number", int, P, description=(
     "juan number: 10 for 卷十 of the seed text; for Kanripo works the file number (12 for KR1d0086_012, 卷十)"),
     examples=[OpenApiExample("卷十", value=10)])
@@ -76,7 +85,8 @@ class WorkList(generics.ListAPIView):
     serializer_class = WorkSerializer
 
     def get_queryset(self):
-        qs = Work.objects.annotate(juan_count=Count("juans")).order_by("title", "id")
+        qs = Work.objects.annotate(juan_count=Count("juans")).order_by("title", "id").prefetch_related(
+            Prefetch("editions", queryset=Edition.objects.annotate(juan_count=Count("juans")).order_by("id")))
         for field in ("title", "author"):
             value = self.request.query_params.get(field)
             if value:
@@ -93,18 +103,46 @@ class WorkList(generics.ListAPIView):
 
 
 class WorkDetail(generics.RetrieveAPIView):
-    """A work with its juans and their chapter titles."""
+    """A work with its editions, and the juans of its default edition with their chapter titles."""
 
     serializer_class = WorkDetailSerializer
-    queryset = Work.objects.annotate(juan_count=Count("juans")).prefetch_related("juans__chapters")
+    queryset = Work.objects.annotate(juan_count=Count("juans")).prefetch_related(
+        Prefetch("editions", queryset=Edition.objects.annotate(juan_count=Count("juans")).order_by("id")))
 
     @extend_schema(parameters=[WORK_ID])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
 
-def _juan(pk, number) -> Juan:
-    return get_object_or_404(Juan.objects.select_related("work"), work_id=pk, number=number)
+class EditionDetail(generics.RetrieveAPIView):
+    """An edition (witness) of a work, with its work and its juans."""
+
+    serializer_class = EditionDetailSerializer
+    queryset = Edition.objects.select_related("work").annotate(juan_count=Count("juans"))
+
+    @extend_schema(parameters=[EDITION_ID])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+def edition_for(kwargs) -> Edition:
+    """The edition a juan URL names: ``/api/editions/<edition>/…``, or the legacy
+    ``/api/works/<pk>/…``: the default (oldest) edition of work ``pk``; when no work has that
+    id any more (it became an edition of another work, issue 14), the edition of that id.
+    404 when there is none."""
+    if kwargs.get("edition"):
+        return get_object_or_404(Edition.objects.select_related("work"), pk=kwargs["pk"])
+    work = Work.objects.filter(pk=kwargs["pk"]).first()
+    edition = work.default_edition() if work else Edition.objects.filter(pk=kwargs["pk"]).first()
+    if edition is None:
+        raise Http404("No such work")
+    return edition
+
+
+def _juan(kwargs) -> Juan:
+    edition = edition_for(kwargs)
+    return get_object_or_404(Juan.objects.select_related("work", "edition"), edition=edition,
+                             number=kwargs["number"])
 
 
 class JuanDetail(APIView):
@@ -114,8 +152,8 @@ class JuanDetail(APIView):
 
     @extend_schema(parameters=[WORK_ID, JUAN_N], responses=schema.JuanStructureSerializer,
                    examples=[schema.JUAN_EXAMPLE])
-    def get(self, request, pk, number):
-        juan, chapters = read_consistently(lambda: _juan(pk, number), chapter_views)
+    def get(self, request, number, **kwargs):
+        juan, chapters = read_consistently(lambda: _juan({**kwargs, "number": number}), chapter_views)
         return Response(juan_structure(juan, chapters, request))
 
 
@@ -124,8 +162,9 @@ class SectionDetail(APIView):
 
     @extend_schema(parameters=[WORK_ID, JUAN_N, POSITION], responses=schema.SectionStructureSerializer,
                    examples=[schema.SECTION_EXAMPLE])
-    def get(self, request, pk, number, position):
-        juan, views = read_consistently(lambda: _juan(pk, number), lambda j: chapter_views(j, [position]))
+    def get(self, request, number, position, **kwargs):
+        juan, views = read_consistently(lambda: _juan({**kwargs, "number": number}),
+                                        lambda j: chapter_views(j, [position]))
         if not views:
             raise Http404("No such section")
         return Response(section_structure(juan, views[0].chapter, views[0].sections[0], request))
@@ -142,7 +181,7 @@ class SectionNotes(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
-        juan = _juan(self.kwargs["pk"], self.kwargs["number"])
+        juan = _juan(self.kwargs)
         section = get_object_or_404(Section, juan=juan, position=self.kwargs["position"])
         return Piece.objects.filter(section=section, kind__in=["note", "record_note"]).order_by("position")
 
@@ -236,6 +275,8 @@ def _export_response(kind, work, juans, request, name) -> HttpResponse:
         import json
 
         body = json.dumps({"work": {"id": work.pk, "title": work.title, "author": work.author},
+                           "edition": {"id": juans[0].edition_id, "slug": juans[0].edition.slug,
+                                       "name": juans[0].edition.name} if juans else None,
                            "juans": [juan_structure(j, chapter_views(j), request) for j in juans]},
                           ensure_ascii=False, indent=1)
     else:
@@ -263,17 +304,21 @@ class JuanExport(APIView):
 
     @extend_schema(description="A juan as a file. " + EXPORT_DOC, parameters=[WORK_ID, JUAN_N, KIND],
                    responses=EXPORT_RESPONSES)
-    def get(self, request, pk, number, kind):
-        juan = _juan(pk, number)
+    def get(self, request, number, kind, **kwargs):
+        juan = _juan({**kwargs, "number": number})
         return _export_response(kind, juan.work, [juan], request, f"{juan.work.title}_{juan.display_label}")
 
 
 class WorkExport(APIView):
-    """A whole work (every juan, in order) as one file (see ``EXPORT_DOC``)."""
+    """A whole edition (every juan, in order) as one file (see ``EXPORT_DOC``): at
+    ``/api/editions/<id>/export/<kind>/``, or the default edition of a work at
+    ``/api/works/<id>/export/<kind>/``."""
 
-    @extend_schema(description="A whole work (every juan, in order) as one file. " + EXPORT_DOC,
+    @extend_schema(description="A whole edition (every juan, in order) as one file. " + EXPORT_DOC,
                    parameters=[WORK_ID, KIND], responses=EXPORT_RESPONSES)
-    def get(self, request, pk, kind):
-        work = get_object_or_404(Work, pk=pk)
-        juans = list(work.juans.select_related("work").order_by("number"))
-        return _export_response(kind, work, juans, request, work.title)
+    def get(self, request, kind, **kwargs):
+        edition = edition_for(kwargs)
+        work = edition.work
+        juans = list(edition.juans.select_related("work", "edition").order_by("number"))
+        name = work.title + (f"_{edition.cited_name}" if edition.cited_name else "")
+        return _export_response(kind, work, juans, request, name)

@@ -1,7 +1,7 @@
 """Admin (staff only, Django's default): correct a note or a title; search follows on commit."""
 from django.contrib import admin
 
-from .models import Chapter, Juan, Piece, Section, Work
+from .models import Chapter, Edition, Juan, Piece, Section, Work
 
 
 @admin.register(Work)
@@ -10,10 +10,16 @@ class WorkAdmin(admin.ModelAdmin):
     search_fields = ["title", "author"]
 
 
+@admin.register(Edition)
+class EditionAdmin(admin.ModelAdmin):
+    list_display = ["work", "slug", "label", "kanripo_id", "kanripo_edition"]
+    search_fields = ["slug", "label", "work__title"]
+
+
 @admin.register(Juan)
 class JuanAdmin(admin.ModelAdmin):
-    list_display = ["work", "number", "label", "source_name", "imported_at"]
-    list_filter = ["work"]
+    list_display = ["work", "edition", "number", "label", "source_name", "imported_at"]
+    list_filter = ["work", "edition"]
     readonly_fields = ["sha256", "imported_at"]
 
 

@@ -144,9 +144,9 @@ def _on_commit_changed(**kwargs) -> None:
 
 def connect_signals() -> None:
     """Touch the stamp after every committed save or delete of the reader's models."""
-    from .models import Chapter, Juan, Piece, Section, Work
+    from .models import Chapter, Edition, Juan, Piece, Section, Work
 
-    for model in (Work, Juan, Chapter, Section, Piece):
+    for model in (Work, Edition, Juan, Chapter, Section, Piece):
         post_save.connect(_on_commit_changed, sender=model, dispatch_uid=f"page_cache_{model.__name__}_saved")
         post_delete.connect(_on_commit_changed, sender=model, dispatch_uid=f"page_cache_{model.__name__}_deleted")
 

@@ -27,8 +27,10 @@ def section_name(section) -> str:
 
 
 def citation_text(section, chapter=None) -> str:
-    """``江永《禮書綱目》卷十〈大射儀〉「右張侯」`` (no queries when ``section.juan``,
-    ``section.juan.work`` and ``chapter`` or ``section.chapter`` are loaded)."""
+    """``江永《禮書綱目》卷十〈大射儀〉「右張侯」``, then in parentheses the edition when it
+    is named and the printed page (``（KR1d0086-WYG，葉 12-1b）``). No queries when
+    ``section.juan``, its ``work`` and ``edition``, and ``chapter`` or ``section.chapter``
+    are loaded."""
     juan = section.juan
     work = juan.work
     chapter = chapter if chapter is not None else section.chapter
@@ -36,15 +38,27 @@ def citation_text(section, chapter=None) -> str:
     if chapter is not None and chapter.title:
         out.append(f"〈{chapter.title}〉")
     out.append(f"「{section_name(section)}」")
+    where = [edition_name(juan)]
     if getattr(section, "page", ""):
-        out.append(f"（葉 {section.page_label}）")  # the printed page it starts on (Kanripo)
+        where.append(f"葉 {section.page_label}")  # the printed page it starts on (Kanripo)
+    where = [w for w in where if w]
+    if where:
+        out.append("（" + "，".join(where) + "）")
     return "".join(out)
 
 
+def edition_name(juan) -> str:
+    """The edition a citation names: a named edition (``import_texts --edition``, a
+    Kanripo folder such as ``KR1d0086-WYG``); "" for the unnamed edition of a work."""
+    return juan.edition.cited_name
+
+
 def juan_citation_text(juan, chapters=()) -> str:
-    """``江永《禮書綱目》卷十〈大射儀〉`` for a whole juan (its chapter titles, if any)."""
+    """``江永《禮書綱目》卷十〈大射儀〉`` for a whole juan (its chapter titles, if any), then
+    the edition when it is named (``（KR1d0086-WYG）``)."""
     titles = "".join(f"〈{c.title}〉" for c in chapters if c.title)
-    return f"{juan.work.author}《{juan.work.title}》{juan_label(juan)}{titles}"
+    name = edition_name(juan)
+    return f"{juan.work.author}《{juan.work.title}》{juan_label(juan)}{titles}" + (f"（{name}）" if name else "")
 
 
 def permalink(request, obj) -> str:

@@ -43,7 +43,9 @@ def page_label(page_id: str) -> str:
 
 
 class Work(models.Model):
-    """A work (書), e.g. 禮書綱目 by 江永. ``slug`` is the work's URL key (its title by default)."""
+    """A work (書), e.g. 禮書綱目 by 江永: what its editions have in common. ``slug`` is the
+    work's URL key (its title, or its Kanripo ID, by default). The text itself belongs to
+    the work's editions (``Edition``), each with its own juans."""
 
     title = models.CharField(max_length=200)
     author = models.CharField(max_length=100, blank=True)
@@ -51,9 +53,9 @@ class Work(models.Model):
     dynasty = models.CharField(max_length=20, blank=True)
     collection = models.CharField(max_length=100, blank=True)
     slug = models.CharField(max_length=250, unique=True)
-    #: Kanripo text ID (KR1d0086) and edition (WYG, SBCK, tls) for texts from Kanripo.
+    #: Kanripo text ID (KR1d0086) for works that have a Kanripo edition; the editions of
+    #: one Kanripo ID are one work.
     kanripo_id = models.CharField(max_length=40, blank=True)
-    edition = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["title", "id"]
@@ -65,9 +67,58 @@ class Work(models.Model):
 
     @property
     def name(self) -> str:
-        """The title as lists show it: a Kanripo copy adds its slug, as two works may share a
-        title (the seed and Kanripo's 禮書綱目, or KR1d0086 and KR1d0086-WYG)."""
-        return f"{self.title}（{self.slug}）" if self.kanripo_id else self.title
+        """The title as lists show it (the editions are named apart by ``Edition.name``)."""
+        return self.title
+
+    def default_edition(self):
+        """The edition the work's own URLs and legacy ids stand for: the oldest one (the
+        migration of issue 14 kept the oldest row's id for it). None when it has none."""
+        return self.editions.order_by("id").first()
+
+    def get_absolute_url(self):
+        return reverse("reader:work", args=[self.slug])
+
+
+class Edition(models.Model):
+    """One edition (witness, 版本) of a work, with its own juans: the seed's 四庫全書 text
+    of 禮書綱目, Kanripo's normalised KR1d0086 or its WYG copy KR1d0086-WYG.
+
+    ``slug`` is the edition's URL key (``/works/<slug>/juan/<n>/``): the Kanripo folder
+    (``KR1d0086-WYG``), or the title (``禮書綱目``) for other sources, as works had before
+    editions existed, so old URLs keep working. ``label`` is the name given with
+    ``import_texts --edition`` (or the Kanripo folder); ``kanripo_edition`` is the
+    ``#+PROPERTY: EDITION`` of a Kanripo file (WYG, SBCK, tls)."""
+
+    work = models.ForeignKey(Work, on_delete=models.CASCADE, related_name="editions")
+    slug = models.CharField(max_length=250, unique=True)
+    label = models.CharField(max_length=100, blank=True)
+    kanripo_id = models.CharField(max_length=40, blank=True)
+    kanripo_edition = models.CharField(max_length=40, blank=True)
+    collection = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["work", "id"]
+
+    def __str__(self):
+        return f"{self.work.title}（{self.name}）"
+
+    @property
+    def name(self) -> str:
+        """How the edition is told apart from its siblings: its label, else its Kanripo
+        edition, else its collection, else its slug (``KR1d0086-WYG``, ``四庫全書``)."""
+        return self.label or self.kanripo_edition or self.collection or self.slug
+
+    @property
+    def cited_name(self) -> str:
+        """The name citations and breadcrumbs give: a named edition's label (``import_texts
+        --edition``, or the Kanripo folder such as ``KR1d0086-WYG``); "" for the unnamed
+        edition of a work (the seed's 禮書綱目 keeps its citation)."""
+        return self.label or (self.slug if self.kanripo_id else "")
+
+    @property
+    def full_name(self) -> str:
+        """Work title and edition name: ``禮書綱目（KR1d0086-WYG）``."""
+        return f"{self.work.title}（{self.name}）"
 
     @property
     def byline(self) -> str:
@@ -92,7 +143,9 @@ class Juan(models.Model):
     writing the file back; ``sha256`` is the digest of the imported bytes.
     """
 
+    #: The work, always ``edition.work`` (kept on the juan so that queries by work stay one join).
     work = models.ForeignKey(Work, on_delete=models.CASCADE, related_name="juans")
+    edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="juans")
     number = models.PositiveIntegerField()
     label = models.CharField(max_length=50, blank=True)
     header = models.TextField(blank=True)
@@ -110,8 +163,8 @@ class Juan(models.Model):
     version = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
-        ordering = ["work", "number"]
-        constraints = [models.UniqueConstraint(fields=["work", "number"], name="unique_juan_number")]
+        ordering = ["edition", "number"]
+        constraints = [models.UniqueConstraint(fields=["edition", "number"], name="unique_juan_number_in_edition")]
 
     def __str__(self):
         return f"{self.work.title} {self.display_label}"
@@ -122,7 +175,7 @@ class Juan(models.Model):
         return self.label or f"卷 {self.number}"
 
     def get_absolute_url(self):
-        return reverse("reader:juan", args=[self.work.slug, self.number])
+        return reverse("reader:juan", args=[self.edition.slug, self.number])
 
 
 def bump_juan_versions(juan_ids) -> int:
@@ -212,7 +265,7 @@ class Section(models.Model):
 
     def get_absolute_url(self):
         juan = self.juan
-        return reverse("reader:section", args=[juan.work.slug, juan.number, self.position])
+        return reverse("reader:section", args=[juan.edition.slug, juan.number, self.position])
 
 
 class Piece(models.Model):

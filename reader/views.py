@@ -15,7 +15,7 @@ from . import chars
 from .citation import citation_text, juan_citation_text, permalink
 from .highlight import apply_highlights
 from .juans import juan_count
-from .models import Chapter, Juan, Work
+from .models import Chapter, Edition, Juan, Work
 from .reading import (carry_query, chapter_views, read_consistently, display_controls, display_from_request, remember,
                       show_layers, simplify_views)
 
@@ -42,31 +42,59 @@ def _highlighted(request, chapters):
 
 @vary_on_cookie  # the font size the reader chose (display cookie)
 def home(request):
-    """The works held, with their juans counted as the book counts them (``reader.juans``)."""
-    works = list(Work.objects.order_by("title"))
+    """The works held, each once, with its editions and their juans counted as the book
+    counts them (``reader.juans``)."""
+    works = list(Work.objects.prefetch_related(Prefetch("editions", queryset=Edition.objects.order_by("id")))
+                 .order_by("title", "id"))
     juans: dict[int, list] = {}
-    for juan in Juan.objects.only("work_id", "label", "number"):
-        juans.setdefault(juan.work_id, []).append(juan)
+    for juan in Juan.objects.only("edition_id", "label", "number"):
+        juans.setdefault(juan.edition_id, []).append(juan)
     for work in works:
-        work.book_juans = juan_count(juans.get(work.pk, []))
+        for edition in work.editions.all():
+            edition.book_juans = juan_count(juans.get(edition.pk, []))
     return render(request, "reader/home.html", {"works": works})
+
+
+def edition_by_slug(slug) -> Edition:
+    """The edition ``/works/<slug>/`` names: the edition of that slug (every slug a work had
+    before editions existed is its edition's), else the default edition of the work of that
+    slug; 404 otherwise."""
+    edition = Edition.objects.select_related("work").filter(slug=slug).first()
+    if edition is None:
+        work = Work.objects.filter(slug=slug).first()
+        edition = work.default_edition() if work else None
+    if edition is None:
+        raise Http404("No such work")
+    return edition
 
 
 @vary_on_cookie
 def work_detail(request, slug):
-    """A work's juans with their chapter titles."""
-    work = get_object_or_404(Work, slug=slug)
-    juans = work.juans.prefetch_related(Prefetch("chapters", queryset=Chapter.objects.order_by("position"))) \
+    """An edition's juans with their chapter titles, and the work's other editions."""
+    edition = edition_by_slug(slug)
+    work = edition.work
+    juans = edition.juans.prefetch_related(Prefetch("chapters", queryset=Chapter.objects.order_by("position"))) \
         .annotate(section_count=Count("sections")).order_by("number")  # no Meta.ordering with GROUP BY
-    return render(request, "reader/work.html", {"work": work, "juans": juans, "book_juans": juan_count(juans)})
+    editions = list(work.editions.order_by("id"))
+    counts: dict[int, list] = {}
+    for juan in Juan.objects.filter(work=work).only("edition_id", "label", "number"):
+        counts.setdefault(juan.edition_id, []).append(juan)
+    for e in editions:
+        e.book_juans = juan_count(counts.get(e.pk, []))
+    return render(request, "reader/work.html", {"work": work, "edition": edition, "editions": editions,
+                                                "juans": juans, "book_juans": juan_count(juans)})
 
 
 def _juan(slug, number):
-    return get_object_or_404(Juan.objects.select_related("work"), work__slug=slug, number=number)
+    juan = Juan.objects.select_related("work", "edition").filter(edition__slug=slug, number=number).first()
+    if juan is None:
+        edition = edition_by_slug(slug)
+        juan = get_object_or_404(Juan.objects.select_related("work", "edition"), edition=edition, number=number)
+    return juan
 
 
 def _neighbours(juan):
-    siblings = Juan.objects.filter(work=juan.work_id)
+    siblings = Juan.objects.filter(edition=juan.edition_id)
     return (siblings.filter(number__lt=juan.number).order_by("-number").first(),
             siblings.filter(number__gt=juan.number).order_by("number").first())
 
@@ -84,7 +112,7 @@ def _reading(request, template, juan, chapters, context):
         simplify_views(chapters)
     previous_juan, next_juan = _neighbours(juan)
     response = render(request, template, {
-        "work": juan.work, "juan": juan, "chapters": chapters, "highlight": highlight,
+        "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
         "display": display, "controls": display_controls(request, display, explicit),
         "carry": carry_query(explicit), "previous_juan": previous_juan, "next_juan": next_juan,
         **context,

@@ -80,7 +80,10 @@ def layers_for(choices) -> frozenset:
 
 @dataclass
 class SearchDocument:
-    """One passage to index. ``doc_id`` is unique in the index; ``piece_starts`` is a list of ``(piece_position, offset)``
+    """One passage to index. ``work_id`` and ``work_slug`` are the id and slug of the
+    passage's edition (issue 14: a passage is read in one edition, and the edition's slug is
+    its URL key); ``work_title`` is the work's title, so that the editions of a work sort
+    together. ``doc_id`` is unique in the index; ``piece_starts`` is a list of ``(piece_position, offset)``
     with increasing offsets (offsets are code points into ``text``)."""
 
     doc_id: str
@@ -210,15 +213,15 @@ def documents_for_juan(juan) -> list[SearchDocument]:
     """Every passage of a stored ``reader.models.Juan``, in text order (three queries)."""
     from reader.models import Piece
 
-    work = juan.work
+    work, edition = juan.work, juan.edition
     sections = sorted(juan.sections.all(), key=lambda s: s.position)
     chapters = {c.pk: c for c in juan.chapters.all()}
     docs: list[SearchDocument] = []
 
     def document(section, chapter, passage: Passage) -> SearchDocument:
         return SearchDocument(
-            doc_id=f"{juan.pk}:{passage.key}", layer=passage.layer, text=passage.text, work_id=work.pk,
-            work_slug=work.slug, work_title=work.title, juan_id=juan.pk, juan_number=juan.number,
+            doc_id=f"{juan.pk}:{passage.key}", layer=passage.layer, text=passage.text, work_id=edition.pk,
+            work_slug=edition.slug, work_title=work.title, juan_id=juan.pk, juan_number=juan.number,
             juan_label=juan.display_label, chapter_id=chapter.pk, chapter_title=chapter.title,
             section_id=section.pk if section else 0, section_position=section.position if section else 0,
             section_title=section.title if section else "", piece_starts=passage.piece_starts(),

@@ -53,10 +53,29 @@ class LayerField(forms.Field):
         return names
 
 
+def edition_ids(work: int | None, edition: int | None) -> tuple[int, ...] | None:
+    """The editions the ``work`` and ``edition`` filters leave (None: all). ``work`` is a
+    work id (all its editions) or, when no work has that id any more, the id of the edition
+    the work became when editions were introduced."""
+    from reader.models import Edition, Work
+
+    ids = None
+    if work is not None:
+        if Work.objects.filter(pk=work).exists():
+            ids = tuple(Edition.objects.filter(work_id=work).order_by("id").values_list("pk", flat=True))
+        else:
+            ids = tuple(Edition.objects.filter(pk=work).values_list("pk", flat=True))
+    if edition is not None:
+        ids = tuple(i for i in ids if i == edition) if ids is not None else (edition,)
+    return ids
+
+
 class SearchForm(forms.Form):
     """``q`` (1–200 characters, the query language of ``search.query``), ``layer``
     (one or more of classic, commentary, readings, subcommentary, editorial, smallprint,
-    records, titles, notes, all; see ``LayerField``), ``exact`` (no variant folding), ``work`` (work id),
+    records, titles, notes, all; see ``LayerField``), ``exact`` (no variant folding), ``work`` (work id: all
+    its editions; an id that is no longer a work's is taken as its edition's, issue 14),
+    ``edition`` (edition id),
     ``juan`` (the book's juan label: 卷十, 十, 10, 卷首上, 序; ``reader.juans``), ``chapter``
     (chapter id), ``context`` (KWIC width in
     characters, 0–200, default 15), ``sort`` (text/relevance/after/before)."""
@@ -66,6 +85,7 @@ class SearchForm(forms.Form):
     layer = LayerField(required=False)
     exact = StrictBooleanField(required=False)
     work = forms.IntegerField(required=False, min_value=1)
+    edition = forms.IntegerField(required=False, min_value=1)
     juan = forms.CharField(required=False, strip=True, max_length=50)
     chapter = forms.IntegerField(required=False, min_value=1)
     context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT)
@@ -83,6 +103,8 @@ class SearchForm(forms.Form):
             juans = Juan.objects.only("id", "label", "number", "work_id").order_by("work_id", "number")
             if data.get("work"):
                 juans = juans.filter(work_id=data["work"])
+            if data.get("edition"):
+                juans = juans.filter(edition_id=data["edition"])
             found = matching_juans(data["juan"], juans)
             if not found:
                 self.add_error("juan", f"沒有「{data['juan']}」這一卷 (no juan labelled {data['juan']!r}"
@@ -99,7 +121,8 @@ class SearchForm(forms.Form):
             return None
         return SearchQuery(
             text=data["q"], layers=layers_for(data.get("layer")), exact=bool(data.get("exact")),
-            work_id=data.get("work"), juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
+            edition_ids=edition_ids(data.get("work"), data.get("edition")),
+            juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
             sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],
         )

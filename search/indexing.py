@@ -37,7 +37,7 @@ def differences(stored: dict, indexed: dict) -> tuple[set[int], list[int]]:
 def _read(juan_ids) -> tuple[list, dict]:
     """(documents, entries) of the juans ``juan_ids`` as stored now (missing ones skipped)."""
     docs, entries = [], {}
-    for juan in Juan.objects.select_related("work").filter(pk__in=list(juan_ids)).order_by("work_id", "number"):
+    for juan in Juan.objects.select_related("work", "edition").filter(pk__in=list(juan_ids)).order_by("work_id", "number"):
         docs.extend(documents_for_juan(juan))
         entries[juan.pk] = (juan.version, juan.work_id, juan.number)
     return docs, entries
@@ -50,7 +50,7 @@ def rebuild_from_database(backend) -> int:
     up before the new index goes live (the ``catch_up`` of ``BaseSearchBackend.rebuild``),
     so a rebuild racing an import never swaps in an index without that juan."""
     def documents():
-        for juan in Juan.objects.select_related("work").order_by("work_id", "number"):
+        for juan in Juan.objects.select_related("work", "edition").order_by("work_id", "number"):
             yield from documents_for_juan(juan)
 
     def catch_up(indexed: dict):

@@ -21,6 +21,23 @@ def run_search(query: SearchQuery) -> SearchResults:
         return get_search_backend().search(query)
 
 
+def edition_places() -> dict[int, dict]:
+    """``{edition id: {"work_id", "name", "full_name", "slug"}}`` for every edition (one
+    query). Passages in the index name their edition in the ``work_id``/``work_slug``
+    fields (a passage is read in one edition); this maps them to the work and to the
+    names lists show: the work's title alone when it has one edition, else
+    ``禮書綱目（KR1d0086-WYG）``."""
+    from django.db.models import Count
+
+    from reader.models import Edition
+
+    out = {}
+    for e in Edition.objects.select_related("work").annotate(siblings=Count("work__editions")):
+        out[e.pk] = {"work_id": e.work_id, "name": e.name, "slug": e.slug,
+                     "full_name": e.full_name if e.siblings > 1 else e.work.title}
+    return out
+
+
 def hit_url(hit: Hit, query: SearchQuery) -> str:
     """The reading URL of a hit: its section's permalink, the query to highlight (and
     ``exact`` when set), and an anchor on the piece it falls in

@@ -122,8 +122,18 @@ def _work_changed(sender, instance, raw=False, **kwargs):
         schedule_juan_reindex(juan_id, bump=True)
 
 
+def _edition_changed(sender, instance, raw=False, **kwargs):
+    """An edition's id and slug are in every passage of its juans (hits link them)."""
+    if raw or getattr(_state, "muted", False):
+        return
+    from reader.models import Juan
+
+    for juan_id in Juan.objects.filter(edition_id=instance.pk).values_list("pk", flat=True):
+        schedule_juan_reindex(juan_id)
+
+
 def _connect():
-    from reader.models import Chapter, Juan, Piece, Section, Work
+    from reader.models import Chapter, Edition, Juan, Piece, Section, Work
 
     post_save.connect(_piece_changed, sender=Piece, dispatch_uid="search_piece_saved")
     post_delete.connect(_piece_changed, sender=Piece, dispatch_uid="search_piece_deleted")
@@ -133,3 +143,4 @@ def _connect():
     post_save.connect(_juan_changed, sender=Juan, dispatch_uid="search_juan_saved")
     post_delete.connect(_juan_changed, sender=Juan, dispatch_uid="search_juan_deleted")
     post_save.connect(_work_changed, sender=Work, dispatch_uid="search_work_saved")
+    post_save.connect(_edition_changed, sender=Edition, dispatch_uid="search_edition_saved")

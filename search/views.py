@@ -10,7 +10,7 @@ from reader.models import Chapter, Juan, Work
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .forms import LAYER_CHOICES, SearchForm
-from .service import hit_url, name_layers, query_hints, run_search
+from .service import edition_places, hit_url, name_layers, query_hints, run_search
 
 PAGE_SIZE = 50
 #: At most this many section bars: those with the most hits, in text order (the API's
@@ -19,8 +19,9 @@ MAX_SECTION_BARS = 100
 
 
 def work_names() -> dict[str, str]:
-    """``{slug: Work.name}`` of every work."""
-    return {w.slug: w.name for w in Work.objects.all()}
+    """``{edition slug: name}`` of every edition, as hits and bars name their place: the
+    work's title, with the edition when the work has several (``service.edition_places``)."""
+    return {p["slug"]: p["full_name"] for p in edition_places().values()}
 
 
 def distribution(results, query, titles: dict[str, str]) -> dict:

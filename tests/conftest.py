@@ -44,7 +44,7 @@ def seed_juan(_seeded, db):
     """The seed juan, stored and indexed (in the default index)."""
     from reader.models import Juan
 
-    return Juan.objects.select_related("work").get(work__title="禮書綱目", number=10)
+    return Juan.objects.select_related("work", "edition").get(edition__slug="禮書綱目", number=10)
 
 
 @pytest.fixture

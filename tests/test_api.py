@@ -29,13 +29,27 @@ def small(empty_db, search_backend, tmp_path):
     return juan
 
 
+def _edition(small):
+    return {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書", "label": "", "kanripo_id": "",
+            "kanripo_edition": "", "collection": "欽定四庫全書", "juan_count": 1,
+            "url": f"{BASE}/api/editions/{small.edition_id}/", "reading_url": f"{BASE}{WORK_URL}"}
+
+
+def _juans(small):
+    return [{
+        "number": 3, "label": "卷三", "chapters": [{"title": "射禮", "category": "嘉禮一"}],
+        "url": f"{BASE}/api/editions/{small.edition_id}/juans/3/",
+        "reading_url": f"{BASE}{WORK_URL}juan/3/",
+    }]
+
+
 def test_works(client, small):
     assert client.get("/api/works/").json() == {
         "count": 1, "next": None, "previous": None,
         "results": [{
             "id": small.work_id, "title": "測試書", "author": "江永", "native_place": "婺源", "dynasty": "",
-            "collection": "欽定四庫全書", "slug": "測試書", "juan_count": 1,
-            "url": f"{BASE}/api/works/{small.work_id}/",
+            "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "juan_count": 1,
+            "url": f"{BASE}/api/works/{small.work_id}/", "editions": [_edition(small)],
         }],
     }
 
@@ -43,14 +57,19 @@ def test_works(client, small):
 def test_work_detail(client, small):
     assert client.get(f"/api/works/{small.work_id}/").json() == {
         "id": small.work_id, "title": "測試書", "author": "江永", "native_place": "婺源", "dynasty": "",
-        "collection": "欽定四庫全書", "slug": "測試書", "juan_count": 1,
-        "url": f"{BASE}/api/works/{small.work_id}/",
-        "juans": [{
-            "number": 3, "label": "卷三", "chapters": [{"title": "射禮", "category": "嘉禮一"}],
-            "url": f"{BASE}/api/works/{small.work_id}/juans/3/",
-            "reading_url": f"{BASE}{WORK_URL}juan/3/",
-        }],
+        "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "juan_count": 1,
+        "url": f"{BASE}/api/works/{small.work_id}/", "editions": [_edition(small)], "juans": _juans(small),
     }
+
+
+def test_edition_detail(client, small):
+    assert client.get(f"/api/editions/{small.edition_id}/").json() == {
+        **_edition(small), "juans": _juans(small),
+        "work": {"id": small.work_id, "title": "測試書", "author": "江永", "url": f"{BASE}/api/works/{small.work_id}/"},
+    }
+    # The juan is the same under the work's URL (its default edition) and the edition's.
+    assert client.get(f"/api/works/{small.work_id}/juans/3/").json() == \
+        client.get(f"/api/editions/{small.edition_id}/juans/3/").json()
 
 
 def test_juan_structure(client, small):
@@ -62,6 +81,8 @@ def test_juan_structure(client, small):
 
     assert client.get(f"/api/works/{small.work_id}/juans/3/").json() == {
         "work": {"id": small.work_id, "title": "測試書", "author": "江永"},
+        "edition": {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書",
+                    "url": f"{BASE}/api/editions/{small.edition_id}/"},
         "number": 3, "label": "卷三", "reading_url": f"{BASE}{WORK_URL}juan/3/",
         "chapters": [{
             "position": 1, "title": "射禮", "category": "嘉禮一",
@@ -88,7 +109,8 @@ def test_search(client, small):
         return f"{BASE}{WORK_URL}juan/3/{section}/?hl=%E5%B0%84#{anchor}"
 
     def hit(layer, name, section, title, piece, before, after, anchor):
-        return {"layer": layer, "layer_name": name, "work": {"id": small.work_id, "title": "測試書"}, "juan": 3, "juan_label": "卷三",
+        return {"layer": layer, "layer_name": name, "work": {"id": small.work_id, "title": "測試書"},
+                "edition": {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書"}, "juan": 3, "juan_label": "卷三",
                 "section": {"position": section, "title": title}, "piece": piece,
                 "before": before, "match": "射", "after": after, "url": url(section, anchor)}
 
@@ -105,7 +127,7 @@ def test_search(client, small):
         ],
         "passages": 8,
         "distribution": {
-            "juans": [{"work_id": small.work_id, "work_title": "測試書", "juan": 3, "juan_label": "卷三", "count": 9}],
+            "juans": [{"work_id": small.edition_id, "work_title": "測試書", "juan": 3, "juan_label": "卷三", "count": 9}],
         },
         "hints": {"read_as": "「射」", "suggestions": []},
     }
@@ -118,8 +140,8 @@ def test_search(client, small):
 def test_search_distribution(client, small):
     assert client.get("/api/search/distribution/", {"q": "射", "layer": "records"}).json() == {
         "count": 3, "passages": 2,  # the record text (記君射 … 大夫射) and the note tag 鄉射記
-        "juans": [{"work_id": small.work_id, "work_title": "測試書", "juan": 3, "juan_label": "卷三", "count": 3}],
-        "sections": [{"work_id": small.work_id, "juan": 3, "juan_label": "卷三", "section": 2, "title": "射", "count": 3}],
+        "juans": [{"work_id": small.edition_id, "work_title": "測試書", "juan": 3, "juan_label": "卷三", "count": 3}],
+        "sections": [{"work_id": small.edition_id, "juan": 3, "juan_label": "卷三", "section": 2, "title": "射", "count": 3}],
     }
 
 
@@ -172,6 +194,9 @@ def test_openapi_schema_and_offline_docs(client, db):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     assert schema["info"]["title"] == "經注閱讀 API"
     assert sorted(schema["paths"]) == [
+        "/api/editions/{id}/", "/api/editions/{id}/export/{kind}/", "/api/editions/{id}/juans/{number}/",
+        "/api/editions/{id}/juans/{number}/export/{kind}/", "/api/editions/{id}/juans/{number}/sections/{position}/",
+        "/api/editions/{id}/juans/{number}/sections/{position}/notes/",
         "/api/search/", "/api/search/distribution/", "/api/search/export/{kind}/", "/api/works/", "/api/works/{id}/", "/api/works/{id}/export/{kind}/",
         "/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/{number}/export/{kind}/",
         "/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/{number}/sections/{position}/notes/",

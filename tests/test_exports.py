@@ -65,5 +65,8 @@ def test_reading_pages_offer_the_exports(client, seed_juan):
     juan_page = client.get(seed_juan.get_absolute_url()).content.decode()
     work_page = client.get(seed_juan.work.get_absolute_url()).content.decode()
     for kind in ("source", "maintext", "json", "tei"):
-        assert f'href="{url(seed_juan, kind)}" download' in juan_page
-        assert f'href="/api/works/{seed_juan.work_id}/export/{kind}/" download' in work_page
+        edition_url = f"/api/editions/{seed_juan.edition_id}/juans/{seed_juan.number}/export/{kind}/"
+        assert f'href="{edition_url}" download' in juan_page
+        assert f'href="/api/editions/{seed_juan.edition_id}/export/{kind}/" download' in work_page
+        # the work's URLs (its default edition) give the same file
+        assert client.get(edition_url).content == client.get(url(seed_juan, kind)).content

@@ -8,7 +8,7 @@ from django.test import override_settings
 
 from reader.importers.loader import import_file, juan_to_document, render_source
 from reader.importers.mandoku import page_breaks
-from reader.models import Juan, Piece, Work
+from reader.models import Edition, Juan, Piece, Work
 from search.backends import SearchQuery
 from search.folding import fold
 
@@ -47,7 +47,13 @@ def _kanripo(django_db_setup, django_db_blocker, tmp_path_factory):
         index_all(backend)
     yield backend
     with django_db_blocker.unblock(), muted():
-        Work.objects.filter(kanripo_id__startswith="KR").delete()
+        from reader.models import Edition
+
+        # The seed became an edition of KR1d0086's work: delete the Kanripo editions only,
+        # then the works left without editions, and give the seed's work its old state.
+        Edition.objects.exclude(kanripo_id="").delete()
+        Work.objects.filter(editions=None).delete()
+        Work.objects.update(kanripo_id="")
 
 
 @pytest.fixture
@@ -61,20 +67,29 @@ def search_backend(kanripo):
 
 
 def test_works_and_juans(kanripo):
+    """The seed and the two Kanripo copies of 禮書綱目 are three editions of one work
+    (linked by title, then by Kanripo ID); KR1d0026 is a work of its own."""
     works = {w.slug: w for w in Work.objects.all()}
-    assert sorted(works) == ["KR1d0026", "KR1d0086", "KR1d0086-WYG", "禮書綱目"]
-    kr = works["KR1d0086"]
-    assert (kr.title, kr.author, kr.native_place, kr.kanripo_id, kr.edition) == ("禮書綱目", "江永", "婺源", "KR1d0086", "WYG")
+    assert sorted(works) == ["KR1d0026", "禮書綱目"]
+    work = works["禮書綱目"]
+    assert (work.title, work.author, work.native_place, work.kanripo_id) == ("禮書綱目", "江永", "婺源", "KR1d0086")
+    editions = {e.slug: e for e in work.editions.all()}
+    assert sorted(editions) == ["KR1d0086", "KR1d0086-WYG", "禮書綱目"]
+    kr = editions["KR1d0086"]
+    assert (kr.label, kr.kanripo_id, kr.kanripo_edition, kr.name) == ("KR1d0086", "KR1d0086", "WYG", "KR1d0086")
+    assert (editions["禮書綱目"].name, editions["禮書綱目"].cited_name) == ("欽定四庫全書", "")
     assert list(kr.juans.order_by("number").values_list("number", "label")) == [
         (0, "采輯羣書目・目錄・序"), (3, "卷一"), (12, "卷十")]
-    assert works["KR1d0086-WYG"].juans.get().label == "卷十"
+    assert editions["KR1d0086-WYG"].juans.get().label == "卷十"
+    assert list(work.juans.values_list("edition__slug", "number").order_by("edition_id", "number")) == [
+        ("禮書綱目", 10), ("KR1d0086", 0), ("KR1d0086", 3), ("KR1d0086", 12), ("KR1d0086-WYG", 12)]
 
 
 @pytest.mark.parametrize("path,slug,number", [(J10, "KR1d0086", 12), (J10_WYG, "KR1d0086-WYG", 12),
                                               (FRONT, "KR1d0086", 0), (SBCK, "KR1d0026", 13)])
 def test_files_come_back_from_the_database(kanripo, path, slug, number):
     raw = path.read_text(encoding="utf-8")
-    juan = Juan.objects.get(work__slug=slug, number=number)
+    juan = Juan.objects.get(edition__slug=slug, number=number)
     assert render_source(juan) == raw
     doc = juan_to_document(juan)
     # Page breaks and entities, counted in the raw file independently of the parser.
@@ -84,9 +99,9 @@ def test_files_come_back_from_the_database(kanripo, path, slug, number):
 
 
 def test_same_sections_as_the_seed(kanripo):
-    seed = Juan.objects.get(work__slug="禮書綱目", number=10)
+    seed = Juan.objects.get(edition__slug="禮書綱目", number=10)
     for slug in ("KR1d0086", "KR1d0086-WYG"):
-        kr = Juan.objects.get(work__slug=slug, number=12)
+        kr = Juan.objects.get(edition__slug=slug, number=12)
         assert kr.sections.count() == seed.sections.count() == 45
         assert [fold(t) for t in kr.sections.values_list("title", flat=True)] == \
             [fold(t) for t in seed.sections.values_list("title", flat=True)]
@@ -94,8 +109,8 @@ def test_same_sections_as_the_seed(kanripo):
 
 
 def test_variant_forms_survive_and_are_found(kanripo, search_backend, client):
-    wyg = Work.objects.get(slug="KR1d0086-WYG")
-    stored = "".join(Piece.objects.filter(section__juan__work=wyg).values_list("text", flat=True)) + \
+    wyg = Edition.objects.get(slug="KR1d0086-WYG")
+    stored = "".join(Piece.objects.filter(section__juan__edition=wyg).values_list("text", flat=True)) + \
         "".join(wyg.juans.get().sections.values_list("title", flat=True))
     assert (stored.count("賔"), stored.count("説"), stored.count("𤣥")) == (63, 15, 5)
     exact = search_backend.search(SearchQuery("賔", exact=True, work_id=wyg.pk))
@@ -127,19 +142,22 @@ def test_work_page_lists_every_juan_in_order(kanripo, client):
 
 
 def test_sbck_control_character_is_kept(kanripo):
-    juan = Juan.objects.get(work__slug="KR1d0026", number=13)
+    juan = Juan.objects.get(edition__slug="KR1d0026", number=13)
     assert "\x01" in render_source(juan)
 
 
 def test_api_returns_page_breaks_and_the_citation_names_the_page(kanripo, client):
-    juan = Juan.objects.get(work__slug="KR1d0086", number=12)
-    data = client.get(f"/api/works/{juan.work_id}/juans/12/sections/2/").json()
+    juan = Juan.objects.get(edition__slug="KR1d0086", number=12)
+    data = client.get(f"/api/editions/{juan.edition_id}/juans/12/sections/2/").json()
     assert data["page"] == "KR1d0086_WYG_012-1b"
-    assert data["citation"] == "江永《禮書綱目》卷十〈大射儀〉「右張侯」（葉 12-1b） http://testserver/works/KR1d0086/juan/12/2/"
+    assert data["edition"] == {"id": juan.edition_id, "slug": "KR1d0086", "name": "KR1d0086",
+                               "url": f"http://testserver/api/editions/{juan.edition_id}/"}
+    assert data["citation"] == ("江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086，葉 12-1b） "
+                                "http://testserver/works/KR1d0086/juan/12/2/")
     pages = [p["page"] for piece in data["pieces"] for p in piece["pages"]]
     assert pages == ["KR1d0086_WYG_012-2a", "KR1d0086_WYG_012-2b"]
     raw = J10.read_text(encoding="utf-8")
-    every = [p["page"] for s in client.get(f"/api/works/{juan.work_id}/juans/12/").json()["chapters"][0]["sections"]
+    every = [p["page"] for s in client.get(f"/api/editions/{juan.edition_id}/juans/12/").json()["chapters"][0]["sections"]
              for piece in s["pieces"] for p in piece["pages"]]
     assert set(every) <= set(re.findall(r"<pb:([^>]+)>", raw))
 
@@ -151,7 +169,7 @@ def test_page_markers_on_the_reading_page(kanripo, client):
 
 
 def test_entity_placeholder(kanripo, client):
-    juan = Juan.objects.get(work__slug="KR1d0086-WYG", number=12)
+    juan = Juan.objects.get(edition__slug="KR1d0086-WYG", number=12)
     piece = Piece.objects.filter(section__juan=juan, text__contains="&KR0221;").first()
     page = client.get(f"/works/KR1d0086-WYG/juan/12/{piece.section.position}/").content.decode()
     assert ('<span class="gaiji" title="KR0221：Unicode 未收之字 (a character Unicode lacks)" '
@@ -186,24 +204,24 @@ def test_counts_equal_a_plain_scan_on_kanripo_texts(kanripo, slug):
     from search.documents import LAYER_GROUPS
 
     number = {"KR1d0026": 13}.get(slug, 12)
-    juan = Juan.objects.get(work__slug=slug, number=number)
+    juan = Juan.objects.get(edition__slug=slug, number=number)
     layers = _layers_from_pieces(juan)
     groups = {"all": sum(layers.values(), []), "classic": layers["text"], "notes": layers["note"],
               "records": layers["record"] + layers["record_note"], "titles": layers["title"]}
     for phrase in QUERIES_KR:
         for layer, passages in groups.items():
-            result = kanripo.search(SearchQuery(phrase, layers=LAYER_GROUPS[layer], exact=True, work_id=juan.work_id,
+            result = kanripo.search(SearchQuery(phrase, layers=LAYER_GROUPS[layer], exact=True, work_id=juan.edition_id,
                                                 juan_number=number))
             assert result.count == sum(p.count(phrase) for p in passages), (slug, phrase, layer)
-        folded = kanripo.search(SearchQuery(phrase, work_id=juan.work_id, juan_number=number))
+        folded = kanripo.search(SearchQuery(phrase, work_id=juan.edition_id, juan_number=number))
         assert folded.count == sum(fold(p).count(fold(phrase)) for p in groups["all"]), (slug, phrase)
 
 
 def test_simplified_query_finds_both_variant_forms(kanripo):
-    wyg = Work.objects.get(slug="KR1d0086-WYG")
-    seed = Work.objects.get(slug="禮書綱目")
+    wyg = Edition.objects.get(slug="KR1d0086-WYG")
+    seed = Edition.objects.get(slug="禮書綱目")
     for work in (wyg, seed):
-        stored = "".join(Piece.objects.filter(section__juan__work=work).values_list("text", flat=True))
+        stored = "".join(Piece.objects.filter(section__juan__edition=work).values_list("text", flat=True))
         hits = kanripo.search(SearchQuery("阴", work_id=work.pk)).hits
         assert len(hits) == stored.count("陰") + stored.count("隂") > 0
     every = "".join(Piece.objects.values_list("text", flat=True))
@@ -219,8 +237,8 @@ def test_juan_pages_run_a_bounded_number_of_queries(kanripo, client, django_asse
 
 
 def test_kanripo_exports(kanripo, client):
-    juan = Juan.objects.get(work__slug="KR1d0086", number=12)
-    base = f"/api/works/{juan.work_id}/juans/12/export/"
+    juan = Juan.objects.get(edition__slug="KR1d0086", number=12)
+    base = f"/api/editions/{juan.edition_id}/juans/12/export/"
     import xml.etree.ElementTree as ET
 
     root = ET.fromstring(client.get(base + "tei/").content)

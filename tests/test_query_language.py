@@ -119,7 +119,7 @@ def test_filters(seed_backend, seed_juan):
     chapter = seed_juan.chapters.get()
     assert _q(seed_backend, "鵠", juan_number=10).count == 2
     assert _q(seed_backend, "鵠", juan_number=9).count == 0
-    assert _q(seed_backend, "鵠", work_id=seed_juan.work_id).count == 2
+    assert _q(seed_backend, "鵠", work_id=seed_juan.edition_id).count == 2
     assert _q(seed_backend, "鵠", chapter_id=chapter.pk).count == 2
     assert _q(seed_backend, "鵠", chapter_id=chapter.pk + 1000).count == 0
 

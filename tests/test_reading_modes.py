@@ -241,7 +241,7 @@ def test_citation_without_chapter_title_or_closer():
     from reader.citation import citation_text
 
     work = NS(author="張爾岐", title="儀禮鄭註句讀")
-    juan = NS(label="", number=3, work=work)
+    juan = NS(label="", number=3, work=work, edition=NS(cited_name=""))
     section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title=""))
     assert citation_text(section) == "張爾岐《儀禮鄭註句讀》卷三「第7節」"
 

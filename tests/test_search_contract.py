@@ -76,7 +76,7 @@ def test_query_language(backend):
 
 def test_filters(backend, seed_juan):
     assert backend.search(SearchQuery("鵠", juan_number=9)).count == 0
-    assert backend.search(SearchQuery("鵠", work_id=seed_juan.work_id)).count == 21
+    assert backend.search(SearchQuery("鵠", work_id=seed_juan.edition_id)).count == 21
 
 
 def test_replace_and_remove_juan(backend, seed_juan):

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from django.db import transaction
 
-from reader.models import Chapter, Juan, LibraryVersion, Piece, Section, Work
+from reader.editions import authors_agree
+from reader.models import Chapter, Edition, Juan, LibraryVersion, Piece, Section, Work
 
 from config.faults import crash_point
 
@@ -41,33 +42,36 @@ class LoadResult:
 UNSAFE_SLUG = re.compile(r"[\s/\\?#%.]+")
 
 
+def _slug_taken(slug: str) -> bool:
+    """Work and edition slugs share the URL space ``/works/<slug>/``."""
+    return Work.objects.filter(slug=slug).exists() or Edition.objects.filter(slug=slug).exists()
+
+
 def make_slug(title: str, author: str = "") -> str:
-    """A URL-safe, unique work slug from its title: ``/``, ``\\``, ``?``, ``#``, ``%``,
-    ``.`` and spaces become ``-`` (``禮書/綱目`` → ``禮書-綱目``); CJK stays as it is."""
+    """A URL-safe slug, unique among works and editions, from a title: ``/``, ``\\``,
+    ``?``, ``#``, ``%``, ``.`` and spaces become ``-`` (``禮書/綱目`` → ``禮書-綱目``); CJK
+    stays as it is. A taken slug gets the author (``-江永``), then a number (``-2``)."""
     base = UNSAFE_SLUG.sub("-", title).strip("-") or "work"
     slug, n = base, 2
-    if Work.objects.filter(slug=slug).exists():
+    if _slug_taken(slug):
         slug = f"{base}-{UNSAFE_SLUG.sub('-', author).strip('-') or 'anon'}"
-    while Work.objects.filter(slug=slug).exists():
+    while _slug_taken(slug):
         slug = f"{base}-{n}"
         n += 1
     return slug
 
 
-def _work_for(doc: JuanDocument) -> Work:
-    """The work the juan belongs to. A Kanripo juan belongs to the work of its repository
-    (``doc.work_key``: ``KR1d0086``, also its slug); any other to the work of the same
-    title and author; a file that names no author (a headless file named with --work)
-    joins the one work of that title if there is one."""
+def _find_work(doc: JuanDocument) -> Work | None:
+    """The work an edition of ``doc`` belongs to, by the rule of ``reader.editions``: the
+    work of the same Kanripo ID; else (another source) the work of the same title and
+    author; a file that names no author (a headless file named with --work) joins the one
+    work of that title; else the one work of that title and an agreeing author."""
     if doc.work_key:
-        work = Work.objects.filter(slug=doc.work_key).first()
+        work = Work.objects.filter(kanripo_id=doc.kanripo_id).order_by("id").first()
         if work is None:
-            work = Work.objects.create(
-                title=doc.work_title, author=doc.author, native_place=doc.native_place, dynasty=doc.dynasty,
-                collection=doc.collection, slug=doc.work_key, kanripo_id=doc.kanripo_id, edition=doc.edition)
-        elif doc.author and not work.author:  # the byline is in 卷一's text, not in 卷〇's front matter
-            work.author, work.native_place = doc.author, doc.native_place
-            work.save(update_fields=["author", "native_place"])
+            same = [w for w in Work.objects.filter(title=doc.work_title, kanripo_id="")[:3]
+                    if authors_agree(w.author, doc.author)]
+            work = same[0] if len(same) == 1 else None
         return work
     work = Work.objects.filter(title=doc.work_title, author=doc.author, kanripo_id="").first()
     if work is None and not doc.author:
@@ -75,11 +79,59 @@ def _work_for(doc: JuanDocument) -> Work:
         if len(same_title) == 1:
             work = same_title[0]
     if work is None:
+        same = [w for w in Work.objects.filter(title=doc.work_title).exclude(kanripo_id="")[:3]
+                if authors_agree(w.author, doc.author)]
+        work = same[0] if len(same) == 1 else None
+    return work
+
+
+def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> Edition:
+    """The edition the juan belongs to (created with its work when new).
+
+    A Kanripo juan belongs to the edition of its repository folder (``doc.work_key``:
+    ``KR1d0086-WYG``, also its slug), in the work of its Kanripo ID. A juan from another
+    source belongs to the edition named ``edition_name`` (``import_texts --edition``; the
+    unnamed edition without it) of the work ``_find_work`` gives. Editions of one work are
+    linked by Kanripo ID and title (``reader.editions``)."""
+    if doc.work_key:
+        edition = Edition.objects.select_related("work").filter(slug=doc.work_key).first()
+        if edition is None:
+            work = _find_work(doc)
+            if work is None:
+                work = Work.objects.create(
+                    title=doc.work_title, author=doc.author, native_place=doc.native_place, dynasty=doc.dynasty,
+                    collection=doc.collection, kanripo_id=doc.kanripo_id,
+                    slug=doc.kanripo_id if doc.kanripo_id and not _slug_taken(doc.kanripo_id) else doc.work_key)
+            elif not work.kanripo_id:
+                work.kanripo_id = doc.kanripo_id
+                work.save(update_fields=["kanripo_id"])
+            edition = Edition.objects.create(
+                work=work, slug=doc.work_key, label=edition_name or doc.work_key, kanripo_id=doc.kanripo_id,
+                kanripo_edition=doc.edition, collection=doc.collection)
+        elif edition_name and edition.label != edition_name:
+            edition.label = edition_name
+            edition.save(update_fields=["label"])
+        work = edition.work
+        if doc.author and not work.author:  # the byline is in 卷一's text, not in 卷〇's front matter
+            work.author, work.native_place = doc.author, doc.native_place
+            work.save(update_fields=["author", "native_place"])
+        return edition
+    work = _find_work(doc)
+    if work is None:
         work = Work.objects.create(
             title=doc.work_title, author=doc.author, native_place=doc.native_place,
             dynasty=doc.dynasty, collection=doc.collection, slug=make_slug(doc.work_title, doc.author),
         )
-    return work
+    label = edition_name or ""
+    edition = work.editions.filter(label=label, kanripo_id="").order_by("id").first()
+    if edition is None:
+        if label:
+            slug = make_slug(f"{work.slug}-{label}")
+        else:
+            slug = work.slug if not Edition.objects.filter(slug=work.slug).exists() \
+                else make_slug(doc.work_title, doc.author)
+        edition = Edition.objects.create(work=work, slug=slug, label=label, collection=doc.collection)
+    return edition
 
 
 def section_start_pages(doc: JuanDocument) -> list[str]:
@@ -104,8 +156,9 @@ def juan_key(doc: JuanDocument) -> int:
     return doc.file_sequence if doc.work_key and doc.file_sequence is not None else doc.juan_number
 
 
-def load_document(doc: JuanDocument, sha256: str = "", index: bool = True) -> LoadResult:
-    """Store ``doc`` as one juan, replacing any juan with the same work and number.
+def load_document(doc: JuanDocument, sha256: str = "", index: bool = True, edition: str | None = None) -> LoadResult:
+    """Store ``doc`` as one juan of the edition ``edition`` names (see ``_edition_for``),
+    replacing any juan with the same edition and number.
 
     Atomic: on any error nothing is written. The search index is updated once, after
     commit (the piece and section signals are muted meanwhile), unless ``index`` is
@@ -114,7 +167,7 @@ def load_document(doc: JuanDocument, sha256: str = "", index: bool = True) -> Lo
     from search.signals import muted
 
     with transaction.atomic(), muted():
-        return _load(doc, sha256, index)
+        return _load(doc, sha256, index, edition)
 
 
 def _piece(section: Section, position: int, paragraph: int | None, p: PieceDoc) -> Piece:
@@ -124,15 +177,15 @@ def _piece(section: Section, position: int, paragraph: int | None, p: PieceDoc) 
                  layer=p.effective_layer, layer_name=p.layer_name)
 
 
-def _load(doc: JuanDocument, sha256: str, index: bool) -> LoadResult:
-    work = _work_for(doc)
+def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None) -> LoadResult:
+    edition = _edition_for(doc, edition_name)
     number = juan_key(doc)
-    old = Juan.objects.filter(work=work, number=number).first()
+    old = Juan.objects.filter(edition=edition, number=number).first()
     old_id = old.pk if old else None
     if old:
         old.delete()
     juan = Juan.objects.create(
-        work=work, number=number, label=doc.juan_label,
+        work=edition.work, edition=edition, number=number, label=doc.juan_label,
         header="\n".join(doc.header_lines), trailer="\n".join(doc.trailer_lines),
         newline=doc.newline, bom=doc.bom, final_newline=doc.final_newline,
         source_name=doc.source_name, source_format=doc.source_format, sha256=sha256,
@@ -202,11 +255,11 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
 
 
 def import_file(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
-                juan_number: int | None = None) -> LoadResult:
+                juan_number: int | None = None, edition: str | None = None) -> LoadResult:
     """Read, parse and load one file. Raises ``TextFormatError`` before writing anything
     when the file cannot be taken."""
     doc = read_document(path, encoding=encoding, work_title=work_title, juan_number=juan_number)
-    return load_document(doc, sha256=doc.sha256)
+    return load_document(doc, sha256=doc.sha256, edition=edition)
 
 
 def juan_to_document(juan: Juan) -> JuanDocument:
@@ -215,7 +268,7 @@ def juan_to_document(juan: Juan) -> JuanDocument:
         source_name=juan.source_name, work_title=juan.work.title, juan_number=juan.number,
         juan_label=juan.label, author=juan.work.author, newline=juan.newline, bom=juan.bom,
         final_newline=juan.final_newline, source_format=juan.source_format,
-        kanripo_id=juan.work.kanripo_id, edition=juan.work.edition,
+        kanripo_id=juan.edition.kanripo_id, edition=juan.edition.kanripo_edition,
     )
     # Header and trailer lines are never empty when present (a title line, a closing line).
     doc.header_lines = juan.header.split("\n") if juan.header else []

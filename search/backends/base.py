@@ -73,7 +73,9 @@ class SearchQuery:
     ``MAX_QUERY_LENGTH`` code points), parsed into ``parsed`` on construction.
     ``layers``: passage layers to search (subset of ``search.documents.LAYERS``).
     ``exact``: compare characters exactly, without variant/simplified folding.
-    ``work_id``/``juan_number``/``chapter_id``: optional filters; ``juan_ids``: optional set of
+    ``work_id``/``juan_number``/``chapter_id``: optional filters (``work_id`` is the
+    passage's ``work_id`` field, which holds its edition's id); ``edition_ids``: keep only
+    passages of these editions (a work's editions; ``()`` keeps nothing); ``juan_ids``: optional set of
     juan ids (what a juan label typed by a reader names, ``reader.juans``). ``context``: KWIC width
     in characters on each side (0 to ``MAX_CONTEXT``). ``sort``: ``"text"`` (text order),
     ``"relevance"`` (passages with more hits first, then text order), or the concordance
@@ -92,6 +94,7 @@ class SearchQuery:
     juan_number: int | None = None
     chapter_id: int | None = None
     juan_ids: frozenset | None = None
+    edition_ids: tuple[int, ...] | None = None
     context: int = DEFAULT_CONTEXT
     sort: str = "text"
     parsed: ParsedQuery | None = field(default=None, compare=False, repr=False)

@@ -90,6 +90,8 @@ class MemoryBackend(BaseSearchBackend):
                 continue
             if query.work_id is not None and doc.work_id != query.work_id:
                 continue
+            if query.edition_ids is not None and doc.work_id not in query.edition_ids:
+                continue
             if query.juan_number is not None and doc.juan_number != query.juan_number:
                 continue
             if query.chapter_id is not None and doc.chapter_id != query.chapter_id:

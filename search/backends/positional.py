@@ -776,6 +776,8 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 allowed &= getattr(corpus, name) == value
         if query.juan_ids is not None:
             allowed &= np.isin(corpus.juan_id, np.fromiter(query.juan_ids, dtype=np.int64, count=len(query.juan_ids)))
+        if query.edition_ids is not None:
+            allowed &= np.isin(corpus.work_id, np.asarray(query.edition_ids, dtype=np.int64))
         cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
         def occurrences(text: str):

@@ -297,6 +297,9 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
         # walk the postings of every passage (60,000 on the Kanripo corpus) for each query.
         if query.work_id is not None:
             parts.append(Term("work_id", query.work_id))
+        if query.edition_ids is not None:
+            parts.append(Or([Term("work_id", e) for e in query.edition_ids]) if query.edition_ids
+                         else Term("work_id", -1))
         if query.juan_number is not None:
             parts.append(Term("juan_number", query.juan_number))
         if query.chapter_id is not None:

@@ -70,6 +70,9 @@ class Command(BaseCommand):
                             help="encoding of the files (default utf-8; e.g. gb18030, big5)")
         parser.add_argument("--work", help="work title for files without a title line")
         parser.add_argument("--juan", type=juan_number, help="juan number for files without a title line (0–9999)")
+        parser.add_argument("--edition", metavar="NAME",
+                            help="the edition (witness) the files are, e.g. 四庫全書本; editions of one work are "
+                                 "linked by Kanripo ID and title")
 
     def handle(self, *args, **opts):
         files = collect_files(opts["paths"])
@@ -93,14 +96,15 @@ class Command(BaseCommand):
             try:
                 doc = read_document(path, encoding=opts["encoding"], work_title=opts["work"],
                                     juan_number=opts["juan"])
-                key = (doc.work_key or doc.work_title, doc.author if not doc.work_key else "", juan_key(doc))
+                key = (doc.work_key or doc.work_title, doc.author if not doc.work_key else "", opts["edition"] or "",
+                       juan_key(doc))
                 if key in claimed:
                     raise TextFormatError(str(path), 1, 1, (
                         f"claims the same work and juan ({doc.work_title} {doc.juan_label or doc.juan_number}) as "
                         f"{claimed[key]}, imported earlier in this run; import them separately if one should "
                         f"replace the other"))
                 claimed[key] = path
-                result = load_document(doc, sha256=doc.sha256, index=not batch)
+                result = load_document(doc, sha256=doc.sha256, index=not batch, edition=opts["edition"])
                 if batch:
                     changes.append((result.juan.pk, result.old_juan_id))
             except NoTextError as exc:  # a header and no text (Kanripo has such files): skipped, not refused

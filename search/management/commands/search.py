@@ -23,7 +23,8 @@ class Command(BaseCommand):
                             help="limit to these layers (repeat or separate by commas): "
                                  + ", ".join(list(LAYER_GROUPS) + list(LAYER_ALIASES)) + "; default all")
         parser.add_argument("--exact", action="store_true", help="compare characters exactly (no variant folding)")
-        parser.add_argument("--work", type=int, help="work id")
+        parser.add_argument("--work", type=int, help="work id (all its editions)")
+        parser.add_argument("--edition", type=int, help="edition id")
         parser.add_argument("--juan", help="the book's juan label (卷十, 十, 10, 卷首上), as the search page takes it")
         parser.add_argument("--context", type=int, default=15, help="characters on each side (default 15)")
         parser.add_argument("--limit", type=int, default=0, help="print at most this many hits (0: all)")
@@ -36,7 +37,8 @@ class Command(BaseCommand):
 
         sync_at_start()  # an index left behind by an interrupted update is repaired first
         form = SearchForm({"q": " ".join(opts["query"]), "layer": opts["layer"], "exact": opts["exact"],
-                           "work": opts["work"], "juan": opts["juan"], "context": opts["context"],
+                           "work": opts["work"], "edition": opts["edition"], "juan": opts["juan"],
+                           "context": opts["context"],
                            "sort": opts["sort"]})
         if not form.is_valid():
             raise CommandError("; ".join(e for errors in form.errors.values() for e in errors))

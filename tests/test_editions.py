@@ -1,0 +1,150 @@
+"""Editions of one work (issue 14): the linking rule, the import, the pages and API, the
+migration of one-edition works, and URLs from before editions existed."""
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+
+from reader.editions import work_groups
+from reader.importers.loader import import_file
+from reader.models import Edition, Juan, Work
+
+from .conftest import SEED, SHARED, index_all
+
+KANRIPO = SHARED / "corpus" / "kanripo"
+J12 = KANRIPO / "KR1d0086" / "KR1d0086_012.txt"
+J12_WYG = KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt"
+
+
+def test_work_groups_rule():
+    works = [(1, "禮書綱目", "江永", ""), (2, "禮書綱目", "江永", "KR1d0086"), (3, "禮書綱目", "", "KR1d0086"),
+             (4, "儀禮", "", "KR1d0026"), (5, "儀禮", "鄭玄", "KR1d0038"),  # two Kanripo works of one title
+             (6, "儀禮", "", ""),  # matches two Kanripo works: left alone
+             (7, "禮書綱目", "朱熹", "")]  # another author: not an edition of 江永's book
+    assert work_groups(works) == [[1, 2, 3]]
+
+
+@pytest.fixture
+def three(empty_db, search_backend, tmp_path):
+    """The seed and both Kanripo copies of 禮書綱目 卷十, imported in this order."""
+    folder = tmp_path / "KR1d0086-WYG"
+    folder.mkdir()
+    (folder / J12_WYG.name).write_bytes(J12_WYG.read_bytes())
+    juans = [import_file(SEED).juan, import_file(J12).juan, import_file(folder / J12_WYG.name).juan]
+    index_all(search_backend)
+    return juans
+
+
+def test_the_three_witnesses_are_one_work(three, client):
+    seed, kr, wyg = three
+    assert Work.objects.count() == 1
+    work = Work.objects.get()
+    assert (work.title, work.slug, work.kanripo_id) == ("禮書綱目", "禮書綱目", "KR1d0086")
+    assert [(e.slug, e.name, e.cited_name) for e in work.editions.order_by("id")] == [
+        ("禮書綱目", "欽定四庫全書", ""), ("KR1d0086", "KR1d0086", "KR1d0086"), ("KR1d0086-WYG", "KR1d0086-WYG", "KR1d0086-WYG")]
+    assert {j.work_id for j in three} == {work.pk}
+    # the home page lists the work once, with its three editions
+    home = client.get("/").content.decode()
+    assert home.count(">禮書綱目</a>") == 1
+    for edition in work.editions.all():
+        assert f'<a href="{edition.get_absolute_url()}">{edition.name}</a>' in home
+    # every edition page names the others; juans keep their own numbers
+    page = client.get("/works/KR1d0086-WYG/").content.decode()
+    assert '<strong aria-current="page">KR1d0086-WYG</strong>' in page and '<a href="/works/KR1d0086/">KR1d0086</a>' in page
+    assert '<a href="/works/KR1d0086-WYG/juan/12/">卷十</a>' in page
+    section = client.get("/works/KR1d0086-WYG/juan/12/2/").content.decode()
+    assert ('<a href="/works/KR1d0086-WYG/">禮書綱目</a> › <a href="/works/KR1d0086-WYG/">KR1d0086-WYG</a> › '
+            '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a>') in section
+    assert "江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086-WYG，葉 12-1b）" in section
+    # the seed's URLs and citation are as they were
+    seed_page = client.get("/works/禮書綱目/juan/10/2/").content.decode()
+    assert "江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in seed_page
+
+
+def test_search_names_the_edition_and_filters_by_work_or_edition(three, client):
+    seed, kr, wyg = three
+    data = client.get("/api/search/", {"q": "賔", "exact": "on", "page_size": 1, "edition": wyg.edition_id}).json()
+    assert data["count"] == 63
+    assert data["results"][0]["work"] == {"id": seed.work_id, "title": "禮書綱目"}
+    assert data["results"][0]["edition"] == {"id": wyg.edition_id, "slug": "KR1d0086-WYG", "name": "KR1d0086-WYG"}
+    assert data["distribution"]["juans"] == [
+        {"work_id": wyg.edition_id, "work_title": "禮書綱目", "juan": 12, "juan_label": "卷十", "count": 63}]
+    count = {}
+    for params in ({}, {"work": seed.work_id}, {"edition": seed.edition_id}, {"edition": kr.edition_id},
+                   {"work": seed.work_id, "edition": wyg.edition_id}):
+        count[tuple(params.items())] = client.get("/api/search/distribution/", {"q": "大射之儀", **params}).json()["count"]
+    assert list(count.values()) == [3, 3, 1, 1, 1]
+    page = client.get("/search/", {"q": "賔"}).content.decode()
+    assert "禮書綱目（KR1d0086-WYG） 卷十" in page
+
+
+def test_import_edition_option(empty_db, search_backend, tmp_path):
+    """``--edition NAME`` names the edition of a file; a second edition of the same work and
+    juan is kept beside the first, not over it."""
+    call_command("import_texts", str(SEED), stdout=open(os.devnull, "w"))
+    call_command("import_texts", str(SEED), "--edition", "校本", stdout=open(os.devnull, "w"))
+    work = Work.objects.get()
+    assert [(e.slug, e.label, e.juans.count()) for e in work.editions.order_by("id")] == [
+        ("禮書綱目", "", 1), ("禮書綱目-校本", "校本", 1)]
+    juan = Juan.objects.get(edition__label="校本")
+    assert juan.get_absolute_url() == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE-%E6%A0%A1%E6%9C%AC/juan/10/"
+    # importing it again replaces that edition's juan only
+    call_command("import_texts", str(SEED), "--edition", "校本", stdout=open(os.devnull, "w"))
+    assert Juan.objects.count() == 2
+
+
+def test_urls_from_before_editions(three, client):
+    """Old reading URLs are edition slugs; old API work ids lead to the same text."""
+    seed, kr, wyg = three
+    for slug, number in (("禮書綱目", 10), ("KR1d0086", 12), ("KR1d0086-WYG", 12)):
+        assert client.get(f"/works/{slug}/juan/{number}/1/").status_code == 200
+    assert client.get("/works/no-such-work/").status_code == 404
+    # the work's id reads its default (oldest) edition
+    assert client.get(f"/api/works/{seed.work_id}/juans/10/sections/2/").json()["edition"]["slug"] == "禮書綱目"
+    assert client.get(f"/api/works/{seed.work_id}/juans/12/").status_code == 404
+    # an id that is no longer a work's (it became an edition): the edition of that id
+    free = max(Work.objects.values_list("pk", flat=True)) + 100
+    Edition.objects.filter(pk=wyg.edition_id).update(id=free)
+    Juan.objects.filter(pk=wyg.pk).update(edition_id=free)
+    data = client.get(f"/api/works/{free}/juans/12/sections/2/").json()
+    assert (data["edition"]["slug"], data["citation"].rsplit(" ", 1)[0]) == (
+        "KR1d0086-WYG", "江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086-WYG，葉 12-1b）")
+
+
+def test_migration_makes_editions_of_old_works(tmp_path):
+    """Migrate a database of one-edition works (as before issue 14) forward: the seed and
+    the two Kanripo copies become one work with three editions of the same ids and slugs."""
+    db = tmp_path / "old.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DJANGO_DEBUG": "true",
+           "SEARCH_INDEX_DIR": str(tmp_path / "index")}
+    manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
+    subprocess.run(manage + ["migrate", "reader", "0004", "-v0"], env=env, check=True)
+    with sqlite3.connect(db) as con:
+        con.executemany("INSERT INTO reader_work (id, title, author, native_place, dynasty, collection, slug, "
+                        "kanripo_id, edition) VALUES (?, ?, ?, '', '', '', ?, ?, ?)", [
+                            (1, "禮書綱目", "江永", "禮書綱目", "", ""), (2, "禮書綱目", "江永", "KR1d0086", "KR1d0086", "WYG"),
+                            (3, "禮書綱目", "江永", "KR1d0086-WYG", "KR1d0086", "WYG"), (4, "儀禮", "", "KR1d0026", "KR1d0026", "SBCK")])
+        con.executemany("INSERT INTO reader_juan (id, work_id, number, label, header, trailer, newline, bom, "
+                        "final_newline, source_name, source_format, sha256, imported_at) "
+                        "VALUES (?, ?, ?, '', '', '', '\n', 0, 0, '', 'siku', '', '2026-01-01')",
+                        [(1, 1, 10), (2, 2, 12), (3, 3, 12), (4, 4, 7)])
+    subprocess.run(manage + ["migrate", "-v0"], env=env, check=True)
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT id, slug, kanripo_id FROM reader_work ORDER BY id").fetchall() == [
+            (1, "禮書綱目", "KR1d0086"), (4, "KR1d0026", "KR1d0026")]
+        assert con.execute("SELECT id, work_id, slug, label, kanripo_edition FROM reader_edition ORDER BY id").fetchall() == [
+            (1, 1, "禮書綱目", "", ""), (2, 1, "KR1d0086", "KR1d0086", "WYG"), (3, 1, "KR1d0086-WYG", "KR1d0086-WYG", "WYG"),
+            (4, 4, "KR1d0026", "KR1d0026", "SBCK")]
+        assert con.execute("SELECT id, work_id, edition_id, number FROM reader_juan ORDER BY id").fetchall() == [
+            (1, 1, 1, 10), (2, 1, 2, 12), (3, 1, 3, 12), (4, 4, 4, 7)]
+    # and back: one work per edition again
+    subprocess.run(manage + ["migrate", "reader", "0004", "-v0"], env=env, check=True)
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT id, slug, kanripo_id, edition FROM reader_work ORDER BY id").fetchall() == [
+            (1, "禮書綱目", "", ""), (2, "KR1d0086", "KR1d0086", "WYG"), (3, "KR1d0086-WYG", "KR1d0086", "WYG"),
+            (4, "KR1d0026", "KR1d0026", "SBCK")]
+        assert con.execute("SELECT id, work_id FROM reader_juan ORDER BY id").fetchall() == [(1, 1), (2, 2), (3, 3), (4, 4)]
