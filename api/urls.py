@@ -4,6 +4,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from reader.caching import cached_page
 
+from collation.api import CollationExport, CollationView
+
 from . import views
 
 app_name = "api"
@@ -31,6 +33,10 @@ urlpatterns = [
          cached_page(views.SectionDetail.as_view()), EDITION, name="edition-section-detail"),
     path("editions/<int:pk>/juans/<int:number>/sections/<int:position>/notes/", views.SectionNotes.as_view(),
          EDITION, name="edition-section-notes"),
+    path("editions/<int:pk>/juans/<int:number>/collation/", cached_page(CollationView.as_view()), EDITION,
+         name="collation"),
+    path("editions/<int:pk>/juans/<int:number>/collation/<str:kind>/", cached_page(CollationExport.as_view()),
+         EDITION, name="collation-export"),
     path("search/", cached_page(views.SearchView.as_view()), name="search"),
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
     path("search/distribution/", cached_page(views.SearchDistributionView.as_view()), name="search-distribution"),

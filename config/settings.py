@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "reader",
     "search",
     "api",
+    "collation",
 ]
 
 MIDDLEWARE = [

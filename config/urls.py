@@ -22,6 +22,7 @@ handler404 = not_found
 handler500 = server_error
 
 urlpatterns = [
+    path("", include("collation.urls")),
     path("", include("reader.urls")),
     path("search/", include("search.urls")),
     path("api/", include("api.urls")),

@@ -21,20 +21,33 @@ def run_search(query: SearchQuery) -> SearchResults:
         return get_search_backend().search(query)
 
 
+_places: dict = {}
+
+
 def edition_places() -> dict[int, dict]:
-    """``{edition id: {"work_id", "name", "full_name", "slug"}}`` for every edition (one
-    query). Passages in the index name their edition in the ``work_id``/``work_slug``
-    fields (a passage is read in one edition); this maps them to the work and to the
-    names lists show: the work's title alone when it has one edition, else
-    ``禮書綱目（KR1d0086-WYG）``."""
+    """``{edition id: {"work_id", "name", "full_name", "slug"}}`` for every edition.
+    Passages in the index name their edition in the ``work_id``/``work_slug`` fields (a
+    passage is read in one edition); this maps them to the work and to the names lists
+    show: the work's title alone when it has one edition, else ``禮書綱目（KR1d0086-WYG）``.
+
+    One query, then kept in process memory for as long as the search index and the corpus
+    stamp stay the same (``BaseSearchBackend.version()``, ``reader.caching.corpus_version``):
+    an edition or work that changes is reindexed, which gives the index a new version, so a
+    search answers from the index alone."""
     from django.db.models import Count
 
+    from reader.caching import corpus_version
     from reader.models import Edition
 
+    key = (get_search_backend().version(), corpus_version())
+    if key[0] is not None and key in _places:
+        return _places[key]
     out = {}
     for e in Edition.objects.select_related("work").annotate(siblings=Count("work__editions")):
         out[e.pk] = {"work_id": e.work_id, "name": e.name, "slug": e.slug,
                      "full_name": e.full_name if e.siblings > 1 else e.work.title}
+    _places.clear()
+    _places[key] = out
     return out
 
 

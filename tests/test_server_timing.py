@@ -25,6 +25,7 @@ def test_header_value_splits_the_total():
 
 
 def test_a_search_reports_search_time(client, seed_juan, django_assert_num_queries):
+    client.get("/api/search/", {"q": "侯"})  # the editions' names, read once per index version
     with django_assert_num_queries(0):  # the index answers alone
         response = client.get("/api/search/", {"q": "鵠"})
     assert response.status_code == 200 and response.json()["count"] == 21

@@ -1,0 +1,204 @@
+"""Character alignment of two readings and the classification of their differences (異文).
+
+Pure: strings in, dataclasses out; no Django. Used by ``collation.service`` for editions of
+one juan or section, and by ``collation.parallels`` for parallel passages.
+
+* **Tokens.** A text is read as characters, except that a Kanripo entity for a character
+  Unicode lacks (``&KR0221;``) is one token: it stands for one character of the page.
+* **Alignment** is a longest-common-subsequence alignment (insertions and deletions only,
+  so that as many characters as possible are matched; a deletion next to an insertion is one
+  substitution site) computed by rapidfuzz (``rapidfuzz.distance.Indel.opcodes``, C++,
+  bit-parallel; see docs/notes.md for how it was chosen over edlib and CollateX). It compares the tokens *folded* by the search folding
+  table (``search.folding.fold_char``: 賔→賓, 説→說, 𤣥→玄), so glyph variants line up
+  as matches and only real readings cost anything.
+* **Classes** of a difference (a *site*: a stretch of the base and the witness's reading
+  of it):
+
+  ==============  ============================================================
+  ``glyph``       the same character in another form: equal after folding
+                  (賓/賔, 說/説, 玄/𤣥); 於/于 are two characters, not glyphs
+  ``character``   a different character or characters (substitution)
+  ``added``       text the witness has and the base lacks (``missing`` the
+                  reverse); ``gaiji`` is set when it is a character Unicode lacks
+                  that one edition drops (``&KR0221;``)
+  ``missing``
+  ``punctuation`` only punctuation or spacing differs
+  ==============  ============================================================
+
+  ``added`` and ``missing`` together are "added or missing text" (``ADDED_OR_MISSING``).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from rapidfuzz.distance import Indel, Levenshtein
+
+GLYPH, CHARACTER, ADDED, MISSING, PUNCTUATION = "glyph", "character", "added", "missing", "punctuation"
+CLASSES = (GLYPH, CHARACTER, ADDED, MISSING, PUNCTUATION)
+ADDED_OR_MISSING = frozenset({ADDED, MISSING})
+CLASS_NAMES = {GLYPH: "異體", CHARACTER: "異字", ADDED: "衍文", MISSING: "脫文", PUNCTUATION: "標點"}
+
+ENTITY = re.compile(r"&KR\d+;")
+_TOKEN = re.compile(r"&KR\d+;|.", re.S)
+
+
+def tokens(text: str) -> list[str]:
+    """``text`` as tokens: one per character, a ``&KR…;`` entity as one token."""
+    return _TOKEN.findall(text)
+
+
+def _fold_token(token: str) -> str:
+    from search.folding import fold_char
+
+    return token if len(token) != 1 else fold_char(token)
+
+
+def folded_tokens(text: str) -> list[str]:
+    """The tokens of ``text`` folded (``search.folding.fold`` maps code point to code point
+    and leaves ASCII alone, so these are the tokens of ``text`` one for one)."""
+    from search.folding import fold
+
+    return tokens(fold(text))
+
+
+def is_punctuation(text: str) -> bool:
+    """True when every character of ``text`` is punctuation or spacing (Unicode categories
+    P* and Z*, and control characters); False for "" too."""
+    return bool(text) and all(unicodedata.category(c)[0] in "PZC" or c.isspace() for c in text)
+
+
+@dataclass(frozen=True)
+class Site:
+    """One difference between a base text and a witness: ``base[start:end]`` (code points,
+    ``start == end`` for text the witness adds at ``start``) reads ``reading`` in the
+    witness, whose own offsets are ``wstart:wend``. ``cls`` is one of ``CLASSES``;
+    ``gaiji`` marks a character Unicode lacks (``&KR…;``) on either side of an
+    addition or omission."""
+
+    start: int
+    end: int
+    lemma: str
+    reading: str
+    wstart: int
+    wend: int
+    cls: str
+    gaiji: bool = False
+
+
+def classify(lemma: str, reading: str) -> str:
+    """The class of a difference where the base reads ``lemma`` and the witness
+    ``reading`` (see the module docstring)."""
+    if lemma == reading:
+        raise ValueError("no difference to classify")
+    if (not lemma or is_punctuation(lemma)) and (not reading or is_punctuation(reading)):
+        return PUNCTUATION
+    strip = "".join(c for c in lemma if not is_punctuation(c)), "".join(c for c in reading if not is_punctuation(c))
+    if strip[0] == strip[1]:
+        return PUNCTUATION
+    if not strip[0]:
+        return ADDED
+    if not strip[1]:
+        return MISSING
+    a, b = tokens(strip[0]), tokens(strip[1])
+    if len(a) == len(b) and all(_fold_token(x) == _fold_token(y) for x, y in zip(a, b)):
+        return GLYPH
+    return CHARACTER
+
+
+def align(base: str, witness: str) -> list[Site]:
+    """The differences between ``base`` and ``witness`` in base order, from an LCS
+    alignment of their folded tokens (substitutions adjacent to insertions or deletions
+    are one site; glyph variants are sites of their own, one per run)."""
+    a, b = tokens(base), tokens(witness)
+    a_off, b_off = _offsets(a), _offsets(b)
+    ops = Indel.opcodes(folded_tokens(base), folded_tokens(witness))
+    sites: list[Site] = []
+    pending: list | None = None  # a run of non-equal opcodes: [i1, i2, j1, j2]
+
+    def flush():
+        nonlocal pending
+        if pending:
+            i1, i2, j1, j2 = pending
+            lemma, reading = "".join(a[i1:i2]), "".join(b[j1:j2])
+            cls = classify(lemma, reading)
+            gaiji = cls in ADDED_OR_MISSING and bool(ENTITY.search(lemma + reading))
+            sites.append(Site(a_off[i1], a_off[i2], lemma, reading, b_off[j1], b_off[j2], cls, gaiji))
+        pending = None
+
+    for op in ops:
+        if op.tag == "equal":  # equal once folded: runs that differ as written are glyph variants
+            flush()
+            i, j = op.src_start, op.dest_start
+            while i < op.src_end:
+                if a[i] == b[j]:
+                    i, j = i + 1, j + 1
+                    continue
+                i0, j0 = i, j
+                while i < op.src_end and a[i] != b[j]:
+                    i, j = i + 1, j + 1
+                pending = [i0, i, j0, j]
+                flush()
+            continue
+        if pending is None:
+            pending = [op.src_start, op.src_end, op.dest_start, op.dest_end]
+        else:
+            pending[1], pending[3] = op.src_end, op.dest_end
+    flush()
+    return sites
+
+
+def _offsets(toks: list[str]) -> list[int]:
+    """Code-point offset of each token, and the total length at the end."""
+    out, n = [], 0
+    for t in toks:
+        out.append(n)
+        n += len(t)
+    out.append(n)
+    return out
+
+
+def similarity(a: str, b: str) -> float:
+    """Normalised similarity of two texts after folding, 0.0–1.0 (1 - Levenshtein distance
+    / the longer length); 1.0 for two empty texts."""
+    if not a and not b:
+        return 1.0
+    return Levenshtein.normalized_similarity(compact(a), compact(b))
+
+
+def compact(text: str) -> str:
+    """``text`` folded, with each ``&KR…;`` entity as one private-use character (so that an
+    entity counts as the one character it stands for when texts are compared)."""
+    from search.folding import fold
+
+    return ENTITY.sub(lambda m: chr(0xF0000 + int(m.group()[3:-1]) % 0xFFFD), fold(text))
+
+
+def pair(left: list, right: list, score, threshold: float = 0.5) -> list[tuple[int | None, int | None]]:
+    """Needleman–Wunsch pairing of two sequences of items (sections, notes): ``score(x, y)``
+    in 0–1; pairs scoring below ``threshold`` are not made. Returns ``(i, j)`` in order, with
+    ``None`` for an item without a counterpart. O(len(left) × len(right)) scores."""
+    n, m = len(left), len(right)
+    s = [[0.0] * (m + 1) for _ in range(n + 1)]
+    scores = [[score(left[i], right[j]) for j in range(m)] for i in range(n)]
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            best = max(s[i - 1][j], s[i][j - 1])
+            sc = scores[i - 1][j - 1]
+            if sc >= threshold:
+                best = max(best, s[i - 1][j - 1] + sc)
+            s[i][j] = best
+    out = []
+    i, j = n, m
+    while i > 0 or j > 0:
+        if i > 0 and j > 0 and scores[i - 1][j - 1] >= threshold and s[i][j] == s[i - 1][j - 1] + scores[i - 1][j - 1]:
+            out.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif i > 0 and (j == 0 or s[i][j] == s[i - 1][j]):
+            out.append((i - 1, None))
+            i -= 1
+        else:
+            out.append((None, j - 1))
+            j -= 1
+    return out[::-1]

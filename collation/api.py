@@ -1,0 +1,91 @@
+"""The collation in the JSON API, and its CSV and TEI exports (thin views)."""
+from __future__ import annotations
+
+import json
+
+from django.http import HttpResponse
+from django.utils.http import content_disposition_header
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.views import JUAN_N, WORK_ID, _juan
+
+from . import exports
+from .service import collate_juan
+
+COLLATION_PARAMETERS = [
+    WORK_ID, JUAN_N,
+    OpenApiParameter("with", str, many=True, description=(
+        "對校本: other editions of the work, by id or slug (repeat for several); all of them by default")),
+    OpenApiParameter("glyphs", str, enum=["show", "hide"], description="hide: leave out glyph variants (異體字)"),
+    OpenApiParameter("section", int, description="collate this section (position in the base juan) only"),
+]
+
+
+def collation_from_request(request, kwargs):
+    """Parse ``with``, ``glyphs`` and ``section`` and collate; raises ``ValidationError``
+    for an edition that is not another edition of the work, or a bad section."""
+    juan = _juan(kwargs)
+    others = list(juan.edition.work.editions.exclude(pk=juan.edition_id).order_by("id"))
+    wanted = request.query_params.getlist("with")
+    chosen = others
+    if wanted:
+        known = {str(e.pk): e for e in others} | {e.slug: e for e in others}
+        unknown = [w for w in wanted if w not in known]
+        if unknown:
+            raise ValidationError({"with": [f"not another edition of {juan.work.title}: {', '.join(unknown)}"]})
+        chosen = [e for e in others if str(e.pk) in wanted or e.slug in wanted]
+    section = request.query_params.get("section")
+    positions = None
+    if section:
+        if not section.isdigit():
+            raise ValidationError({"section": ["a section position (1, 2, …)"]})
+        positions = [int(section)]
+    collation = collate_juan(juan, chosen, positions)
+    if positions and not collation.sections:
+        raise ValidationError({"section": [f"no section {section} in this juan"]})
+    if request.query_params.get("glyphs") == "hide":
+        collation = collation.without_glyphs()
+    return collation
+
+
+class CollationView(APIView):
+    """A juan (or one section) of this edition collated against other editions of the work:
+    sections paired, texts aligned character by character (main text with main text, each
+    note with its counterpart), every variant classified as `glyph` (異體), `character`
+    (異字), `added`/`missing` (衍文/脫文, `gaiji` when a character Unicode lacks is
+    dropped) or `punctuation`."""
+
+    @extend_schema(parameters=COLLATION_PARAMETERS, responses=OpenApiTypes.OBJECT)
+    def get(self, request, number, **kwargs):
+        return Response(exports.to_json(collation_from_request(request, {**kwargs, "number": number})))
+
+
+class CollationExport(APIView):
+    """The collation as a file: `csv` (one row per reading) or `tei` (TEI P5 parallel
+    segmentation: `<app>`, `<lem>`, `<rdg wit>`, witnesses in `<listWit>`)."""
+
+    @extend_schema(parameters=COLLATION_PARAMETERS + [
+        OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=["csv", "tei"], description="csv or tei")],
+        responses={(200, "text/plain"): OpenApiTypes.STR})
+    def get(self, request, number, kind, **kwargs):
+        from django.http import Http404
+
+        if kind not in ("csv", "tei"):
+            raise Http404("csv or tei")
+        collation = collation_from_request(request, {**kwargs, "number": number})
+        if kind == "csv":
+            body, content_type, suffix = exports.to_csv(collation), "text/csv; charset=utf-8", "csv"
+        else:
+            body, content_type, suffix = exports.to_tei(collation), "application/tei+xml; charset=utf-8", "tei.xml"
+        response = HttpResponse(body.encode("utf-8"), content_type=content_type)
+        juan = collation.base_juan
+        name = f"{juan.work.title}_{collation.base_edition.name}_{juan.display_label}_校勘.{suffix}"
+        response["Content-Disposition"] = content_disposition_header(True, name)
+        return response
+
+
+__all__ = ["CollationView", "CollationExport", "json"]

@@ -1,0 +1,164 @@
+"""Exports of a collation (``service.JuanCollation``): JSON for the API, a CSV table of
+variants, and TEI P5 parallel segmentation.
+
+* **JSON**: the base, the witnesses, counts by class, and per section its counterparts and
+  variants (``piece``, ``kind``, ``start``/``end`` in code points of the base piece,
+  ``lemma``, ``readings``: ``[{"witness", "text", "class", "gaiji", "note"}]``).
+* **CSV**: one row per reading: section, section title, piece, kind, start, end, lemma,
+  witness, reading, class, gaiji, note.
+* **TEI** (https://tei-c.org/release/doc/tei-p5-doc/en/html/TC.html, "parallel
+  segmentation"): witnesses in ``<listWit>`` in the ``<sourceDesc>``; the base text
+  with every variant as ``<app>``: ``<lem wit="#w0">`` the base reading, one
+  ``<rdg wit="#w1 #w2" type="glyph|character|added|missing|punctuation">`` per distinct
+  reading; notes as inline ``<note type="commentary">``, labels as ``<label>``, records as
+  ``<div type="record">``, closers as ``<trailer>``.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import xml.etree.ElementTree as ET
+
+from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
+
+from .align import CLASSES
+
+TEI_NS = "http://www.tei-c.org/ns/1.0"
+XML_NS = "http://www.w3.org/XML/1998/namespace"
+CSV_FIELDS = ["section", "section_title", "piece", "kind", "start", "end", "lemma", "witness", "reading", "class",
+              "gaiji", "note"]
+
+
+def _q(tag: str) -> str:
+    return f"{{{TEI_NS}}}{tag}"
+
+
+def to_json(collation) -> dict:
+    """The collation as a JSON-ready dict (see module docstring)."""
+    base = collation.base_edition
+    return {
+        "work": {"id": base.work_id, "title": base.work.title},
+        "base": {"edition": {"id": base.pk, "slug": base.slug, "name": base.name},
+                 "juan": {"number": collation.base_juan.number, "label": collation.base_juan.label}},
+        "witnesses": [{"edition": {"id": e.pk, "slug": e.slug, "name": e.name},
+                       "juan": {"number": j.number, "label": j.label} if j else None}
+                      for e, j in collation.witnesses.values()],
+        "counts": collation.counts(),
+        "sections": [{
+            "position": s.section.position, "title": s.section.title,
+            "counterparts": {slug: (c.position if c else None) for slug, c in s.counterparts.items()},
+            "variants": [{
+                "piece": v.piece, "kind": v.kind, "start": v.start, "end": v.end, "lemma": v.lemma,
+                "readings": [{"witness": r.witness, "text": r.text, "class": r.cls, "gaiji": r.gaiji, "note": r.note}
+                             for r in v.readings],
+            } for v in s.variants],
+        } for s in collation.sections],
+    }
+
+
+def to_csv(collation) -> str:
+    """One row per reading (``CSV_FIELDS``), UTF-8 text with a header row."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_FIELDS)
+    for s in collation.sections:
+        for v in s.variants:
+            for r in v.readings:
+                writer.writerow([s.section.position, s.section.title, v.piece, v.kind, v.start, v.end, v.lemma,
+                                 r.witness, r.text, r.cls, int(r.gaiji), int(r.note)])
+    return out.getvalue()
+
+
+def _append_text(parent: ET.Element, text: str) -> None:
+    if not text:
+        return
+    if len(parent):
+        parent[-1].tail = (parent[-1].tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
+
+
+def _apparatus(parent: ET.Element, piece, variants, ids: dict[str, str]) -> None:
+    """The piece's text into ``parent`` with an ``<app>`` at each variant."""
+    at = 0
+    for v in sorted(variants, key=lambda v: (v.start, v.end)):
+        if v.start < at:
+            continue
+        _append_text(parent, piece.text[at:v.start])
+        app = ET.SubElement(parent, _q("app"))
+        lem = ET.SubElement(app, _q("lem"), {"wit": "#w0"})
+        lem.text = v.lemma or None
+        groups: dict[tuple, list[str]] = {}
+        for r in v.readings:
+            groups.setdefault((r.text, r.cls, r.note), []).append(ids[r.witness])
+        for (text, cls, note), wits in groups.items():
+            rdg = ET.SubElement(app, _q("rdg"), {"wit": " ".join(f"#{w}" for w in wits), "type": cls})
+            if note and text:
+                ET.SubElement(rdg, _q("note"), {"type": "commentary", "place": "inline"}).text = text
+            else:
+                rdg.text = text or None
+        at = v.end
+    _append_text(parent, piece.text[at:])
+
+
+def to_tei(collation) -> str:
+    """The collation as a TEI P5 document in parallel segmentation (UTF-8 XML string)."""
+    ET.register_namespace("", TEI_NS)
+    base = collation.base_edition
+    juan = collation.base_juan
+    tei = ET.Element(_q("TEI"), {f"{{{XML_NS}}}lang": "lzh-Hant"})
+    header = ET.SubElement(tei, _q("teiHeader"))
+    file_desc = ET.SubElement(header, _q("fileDesc"))
+    title_stmt = ET.SubElement(file_desc, _q("titleStmt"))
+    ET.SubElement(title_stmt, _q("title")).text = f"{base.work.title}{juan.label or juan.number} 校勘"
+    if base.work.author:
+        ET.SubElement(title_stmt, _q("author")).text = base.work.author
+    publication = ET.SubElement(file_desc, _q("publicationStmt"))
+    ET.SubElement(publication, _q("p")).text = "Collated by 經注閱讀 from the stored texts, unchanged."
+    source_desc = ET.SubElement(file_desc, _q("sourceDesc"))
+    list_wit = ET.SubElement(source_desc, _q("listWit"))
+    ids = {base.slug: "w0"}
+    witness = ET.SubElement(list_wit, _q("witness"), {f"{{{XML_NS}}}id": "w0", "n": base.slug})
+    witness.text = f"{base.name}（底本）"
+    for k, (edition, wjuan) in enumerate(collation.witnesses.values(), start=1):
+        ids[edition.slug] = f"w{k}"
+        witness = ET.SubElement(list_wit, _q("witness"), {f"{{{XML_NS}}}id": f"w{k}", "n": edition.slug})
+        witness.text = edition.name + (f" {wjuan.label or wjuan.number}" if wjuan else "")
+    encoding = ET.SubElement(header, _q("encodingDesc"))
+    ET.SubElement(encoding, _q("variantEncoding"), {"method": "parallel-segmentation", "location": "internal"})
+    body = ET.SubElement(ET.SubElement(tei, _q("text")), _q("body"))
+    juan_div = ET.SubElement(body, _q("div"), {"type": "juan", "n": str(juan.number)})
+    for s in collation.sections:
+        section_div = ET.SubElement(juan_div, _q("div"), {"type": "section", "n": str(s.section.position)})
+        by_piece: dict[int, list] = {}
+        for v in s.variants:
+            by_piece.setdefault(v.piece, []).append(v)
+        paragraphs: dict[int, ET.Element] = {}
+        record = None
+        for piece in s.pieces:
+            if piece.kind in (RECORD, RECORD_NOTE):
+                if record is None:
+                    record = ET.SubElement(ET.SubElement(section_div, _q("div"), {"type": "record"}), _q("p"))
+                parent = record
+            else:
+                if piece.paragraph not in paragraphs:
+                    paragraphs[piece.paragraph] = ET.SubElement(section_div, _q("p"))
+                parent = paragraphs[piece.paragraph]
+            if piece.kind in NOTE_KINDS:
+                parent = ET.SubElement(parent, _q("note"), {"type": "commentary", "place": "inline"})
+            elif piece.kind == LABEL:
+                parent = ET.SubElement(parent, _q("label"))
+            _apparatus(parent, piece, by_piece.get(piece.position, []), ids)
+        if s.section.closer is not None:
+            trailer = ET.SubElement(section_div, _q("trailer"))
+            trailer.text = s.section.closer
+            # the record, when there is one, follows the closer line in the book
+            if record is not None:
+                section_div.remove(trailer)
+                section_div.insert(len(paragraphs), trailer)
+        if not len(section_div):
+            ET.SubElement(section_div, _q("p"))
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tei, encoding="unicode")
+
+
+__all__ = ["to_json", "to_csv", "to_tei", "CSV_FIELDS", "CLASSES"]

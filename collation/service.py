@@ -1,0 +1,263 @@
+"""Collation of editions of one work: a base edition's juan (or one section of it) against
+the same juan of one or more other editions, with every variant reading classified.
+
+* **Juans** correspond by label (卷十 is the seed's juan 10 and Kanripo's file 12), else by
+  number.
+* **Sections** are paired by title where the folded titles agree, by text where they do
+  not (``align.pair`` over the section lists; score 1 for equal titles, else the folded
+  similarity of the main texts, pairs below 0.5 are not made).
+* **Within a section** the main text (經, read across its notes) is aligned with the
+  witness's main text, the record text (記) with its record text, and each note (注), label
+  and record note with its counterpart, paired in order by text similarity (below 0.4: no
+  counterpart, so the whole note is missing or added).
+
+The result (``JuanCollation``) holds, per base section, ``Variant``s anchored in the base
+pieces: ``piece`` (position), ``start``/``end`` (code points into that piece's text) and
+one ``Reading`` per witness that differs there. A site that crosses from one piece of the
+main text into the next is anchored in the piece where it starts and clipped to it.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
+from search.folding import fold
+
+from .align import ADDED, CLASSES, GLYPH, MISSING, align, pair, similarity
+
+STREAMS = ((TEXT, (NOTE, LABEL)), (RECORD, (RECORD_NOTE,)))
+
+
+@dataclass
+class Reading:
+    """What one witness reads at a variant: ``text`` (raw, "" for an omission), its class
+    (``align.CLASSES``), ``gaiji`` (a character Unicode lacks is dropped or added) and
+    ``note`` (True when the reading is a whole note the base lacks)."""
+
+    witness: str
+    text: str
+    cls: str
+    gaiji: bool = False
+    note: bool = False
+
+
+@dataclass
+class Variant:
+    """A place in a base piece where at least one witness differs."""
+
+    piece: int
+    kind: str
+    start: int
+    end: int
+    lemma: str
+    readings: list[Reading] = field(default_factory=list)
+
+    @property
+    def classes(self) -> list[str]:
+        return sorted({r.cls for r in self.readings}, key=CLASSES.index)
+
+
+@dataclass
+class SectionCollation:
+    """One base section, its counterpart in each witness (None: no counterpart), and its
+    variants in text order. ``pieces`` are the base section's pieces."""
+
+    section: object
+    pieces: list
+    counterparts: dict[str, object | None]
+    variants: list[Variant]
+
+    def without_glyphs(self) -> "SectionCollation":
+        """The same collation with glyph variants left out (only real readings remain)."""
+        out = []
+        for v in self.variants:
+            readings = [r for r in v.readings if r.cls != GLYPH]
+            if readings:
+                out.append(Variant(v.piece, v.kind, v.start, v.end, v.lemma, readings))
+        return SectionCollation(self.section, self.pieces, self.counterparts, out)
+
+
+@dataclass
+class JuanCollation:
+    """A base juan against the witnesses' juans (``witnesses``: edition → juan or None)."""
+
+    base_edition: object
+    base_juan: object
+    witnesses: dict[str, tuple[object, object | None]]
+    sections: list[SectionCollation]
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """``{witness slug: {class: number of readings}}``, every class present."""
+        out = {slug: Counter({c: 0 for c in CLASSES}) for slug in self.witnesses}
+        for s in self.sections:
+            for v in s.variants:
+                for r in v.readings:
+                    out[r.witness][r.cls] += 1
+        return {slug: dict(c) for slug, c in out.items()}
+
+    def without_glyphs(self) -> "JuanCollation":
+        return JuanCollation(self.base_edition, self.base_juan, self.witnesses,
+                             [s.without_glyphs() for s in self.sections])
+
+
+def _streams(pieces) -> dict[str, tuple[str, list[tuple[int, int, int]], list]]:
+    """Per stream kind (TEXT, RECORD): its continuous text, the ranges ``(position, start,
+    end)`` of its pieces in it, and its notes as ``(piece, anchor offset in the stream)``."""
+    out = {}
+    for kind, note_kinds in STREAMS:
+        text, ranges, notes = [], [], []
+        n = 0
+        for p in pieces:
+            if p.kind == kind:
+                ranges.append((p.position, n, n + len(p.text)))
+                text.append(p.text)
+                n += len(p.text)
+            elif p.kind in note_kinds:
+                notes.append((p, n))
+        out[kind] = ("".join(text), ranges, notes)
+    return out
+
+
+def _anchor(ranges, offset: int) -> tuple[int, int] | None:
+    """The piece (position) and offset in it of stream ``offset``; an offset at the end of
+    one piece and the start of the next belongs to the next."""
+    for position, start, end in ranges:
+        if start <= offset < end:
+            return position, offset - start
+    return (ranges[-1][0], ranges[-1][2] - ranges[-1][1]) if ranges else None
+
+
+def _to_base(sites, woffset: int) -> int:
+    """A witness stream offset mapped to the base stream through the alignment ``sites``."""
+    shift = 0
+    for s in sites:
+        if s.wend <= woffset:
+            shift += (s.end - s.start) - (s.wend - s.wstart)
+        else:
+            break
+    return woffset + shift
+
+
+def collate_pieces(base_pieces, witnesses: dict[str, list]) -> list[Variant]:
+    """The variants of one section: ``base_pieces`` (ordered pieces with ``position``,
+    ``kind``, ``text``) against each witness's pieces (``{slug: pieces}``)."""
+    variants: dict[tuple, Variant] = {}
+    base = _streams(base_pieces)
+    texts = {p.position: p.text for p in base_pieces}
+
+    def add(piece, kind, start, end, reading: Reading):
+        key = (piece, start, end)
+        if key not in variants:
+            variants[key] = Variant(piece, kind, start, end, texts[piece][start:end])
+        variants[key].readings.append(reading)
+
+    for slug, wpieces in witnesses.items():
+        wit = _streams(wpieces)
+        for kind, _ in STREAMS:
+            btext, branges, bnotes = base[kind]
+            wtext, _wranges, wnotes = wit[kind]
+            sites = align(btext, wtext) if (btext or wtext) else []
+            for s in sites:
+                where = _anchor(branges, s.start)
+                if where is None:
+                    continue
+                position, offset = where
+                piece_end = next(e - b for p, b, e in branges if p == position)
+                add(position, kind, offset, min(offset + (s.end - s.start), piece_end),
+                    Reading(slug, s.reading, s.cls, s.gaiji))
+            pairs = pair([n for n, _ in bnotes], [n for n, _ in wnotes],
+                         lambda x, y: similarity(x.text, y.text) if x.kind == y.kind else 0.0, 0.4)
+            for i, j in pairs:
+                if i is not None and j is not None:
+                    bn, wn = bnotes[i][0], wnotes[j][0]
+                    for s in align(bn.text, wn.text):
+                        add(bn.position, bn.kind, s.start, s.end, Reading(slug, s.reading, s.cls, s.gaiji))
+                elif i is not None:
+                    bn = bnotes[i][0]
+                    add(bn.position, bn.kind, 0, len(bn.text), Reading(slug, "", MISSING, False, note=True))
+                else:
+                    wn, wanchor = wnotes[j]
+                    where = _anchor(branges, _to_base(sites, wanchor))
+                    if where is not None:
+                        add(where[0], kind, where[1], where[1], Reading(slug, wn.text, ADDED, False, note=True))
+    order = {p.position: i for i, p in enumerate(base_pieces)}
+    return sorted(variants.values(), key=lambda v: (order[v.piece], v.start, v.end))
+
+
+#: Sections farther apart than this in relative position are not compared by text.
+SECTION_BAND = 8
+
+
+def pair_sections(base_sections, witness_sections, texts) -> list[tuple[int | None, int | None]]:
+    """Pair two juans' sections: equal folded titles score 1, otherwise the similarity of
+    their main texts (``texts[section.pk]``) scaled by 0.9, for sections at most
+    ``SECTION_BAND`` places apart (after scaling the juans to one length); pairs below 0.5
+    are not made."""
+    from rapidfuzz.distance import Levenshtein
+
+    folded = {pk: fold(t) for pk, t in texts.items()}
+    index_a = {s.pk: i for i, s in enumerate(base_sections)}
+    index_b = {s.pk: j for j, s in enumerate(witness_sections)}
+    ratio = len(base_sections) / max(len(witness_sections), 1)
+
+    def score(a, b):
+        if a.title and fold(a.title) == fold(b.title):
+            return 1.0
+        if abs(index_a[a.pk] - index_b[b.pk] * ratio) > SECTION_BAND:
+            return 0.0
+        return 0.9 * Levenshtein.normalized_similarity(folded[a.pk], folded[b.pk], score_cutoff=0.5)
+
+    return pair(base_sections, witness_sections, score, 0.5)
+
+
+def counterpart_juan(juan, edition):
+    """The juan of ``edition`` that corresponds to ``juan``: same label (卷十), else same
+    number; None when there is none."""
+    if juan.label:
+        found = edition.juans.filter(label=juan.label).order_by("number").first()
+        if found:
+            return found
+    return edition.juans.filter(number=juan.number).first()
+
+
+def _pieces_by_section(juan) -> dict[int, list]:
+    from reader.models import Piece
+
+    out: dict[int, list] = {}
+    for p in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
+        out.setdefault(p.section_id, []).append(p)
+    return out
+
+
+def collate_juan(base_juan, witness_editions, positions: list[int] | None = None) -> JuanCollation:
+    """Collate ``base_juan`` against the corresponding juan of each edition of
+    ``witness_editions`` (a list of ``Edition``); only the base sections at ``positions``
+    when given. Queries: two per juan."""
+    base_sections = list(base_juan.sections.order_by("position"))
+    base_pieces = _pieces_by_section(base_juan)
+    texts = {s.pk: "".join(p.text for p in base_pieces.get(s.pk, []) if p.kind == TEXT) for s in base_sections}
+    witnesses, counterpart = {}, {}
+    wpieces_all = {}
+    for edition in witness_editions:
+        wjuan = counterpart_juan(base_juan, edition)
+        witnesses[edition.slug] = (edition, wjuan)
+        counterpart[edition.slug] = {}
+        if wjuan is None:
+            continue
+        wsections = list(wjuan.sections.order_by("position"))
+        wpieces = _pieces_by_section(wjuan)
+        wpieces_all.update(wpieces)
+        texts.update({s.pk: "".join(p.text for p in wpieces.get(s.pk, []) if p.kind == TEXT) for s in wsections})
+        for i, j in pair_sections(base_sections, wsections, texts):
+            if i is not None:
+                counterpart[edition.slug][base_sections[i].pk] = wsections[j] if j is not None else None
+    out = []
+    for s in base_sections:
+        if positions is not None and s.position not in positions:
+            continue
+        parts = {slug: counterpart[slug].get(s.pk) for slug in witnesses}
+        variants = collate_pieces(base_pieces.get(s.pk, []),
+                                  {slug: wpieces_all.get(w.pk, []) for slug, w in parts.items() if w is not None})
+        out.append(SectionCollation(s, base_pieces.get(s.pk, []), parts, variants))
+    return JuanCollation(base_juan.edition, base_juan, witnesses, out)

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from reader.caching import cached_page
+
+from . import views
+
+app_name = "collation"
+urlpatterns = [
+    path("works/<str:slug>/juan/<int:number>/collate/", cached_page(views.juan_collation), name="juan"),
+    path("works/<str:slug>/juan/<int:number>/<int:position>/collate/", cached_page(views.section_collation),
+         name="section"),
+]

@@ -1,0 +1,159 @@
+"""Collation of editions (issue 14): character alignment, classification of variants, the
+pairing of sections and notes, the page and the exports, on the three witnesses of 禮書綱目
+卷十 (the seed, KR1d0086 and KR1d0086-WYG juan 12)."""
+import csv
+import io
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from collation.align import ADDED, CHARACTER, GLYPH, MISSING, PUNCTUATION, Site, align, classify, pair, tokens
+from collation.service import collate_juan, collate_pieces
+from reader.importers.loader import import_file
+from reader.models import Edition
+
+from .conftest import SEED, SHARED, index_all
+
+KANRIPO = SHARED / "corpus" / "kanripo"
+TEI = "{http://www.tei-c.org/ns/1.0}"
+
+
+def test_tokens_keep_entities_whole():
+    assert tokens("袒&KR0221;乃") == ["袒", "&KR0221;", "乃"]
+
+
+@pytest.mark.parametrize("lemma,reading,cls", [
+    ("賓", "賔", GLYPH), ("說", "説", GLYPH), ("玄", "𤣥", GLYPH), ("鼓", "鼔", GLYPH),
+    ("於", "于", CHARACTER), ("后", "後", CHARACTER), ("袒", "&KR0221;", CHARACTER),
+    ("", "&KR0221;", ADDED), ("之", "", MISSING), ("", "。", PUNCTUATION), (" ", "\u3000", PUNCTUATION),
+    ("也。", "也", PUNCTUATION), ("賓說", "賔説", GLYPH), ("賓於", "賔于", CHARACTER),
+])
+def test_classify(lemma, reading, cls):
+    assert classify(lemma, reading) == cls
+
+
+def test_align_sites():
+    sites = align("大射之儀君有命戒射賓說於此&KR0221;也", "大射儀君有命戒射賔説于此也。")
+    assert sites == [
+        Site(2, 3, "之", "", 2, 2, MISSING),
+        Site(9, 11, "賓說", "賔説", 8, 10, GLYPH),
+        Site(11, 12, "於", "于", 10, 11, CHARACTER),
+        Site(13, 21, "&KR0221;", "", 12, 12, MISSING, gaiji=True),
+        Site(22, 22, "", "。", 13, 14, PUNCTUATION),
+    ]
+    assert align("大射之儀", "大射之儀") == []
+
+
+def test_pair_keeps_order_and_leaves_gaps():
+    score = lambda a, b: 1.0 if a == b else 0.0  # noqa: E731
+    assert pair(list("abcd"), list("axcd"), score) == [(0, 0), (None, 1), (1, None), (2, 2), (3, 3)]
+
+
+class P:
+    """A piece as the collation reads it."""
+
+    def __init__(self, position, kind, text, paragraph=0):
+        self.position, self.kind, self.text, self.paragraph = position, kind, text, paragraph
+
+
+def test_notes_are_collated_with_their_counterparts():
+    base = [P(0, "text", "公袒朱襦卒袒"), P(1, "note", "既袒乃設拾"), P(2, "text", "大射正執弓"), P(3, "note", "順放之也")]
+    wit = [P(0, "text", "公袒朱&KR0237;卒袒"), P(1, "note", "既&KR0221;乃設拾"), P(2, "text", "大射正執弓"),
+           P(3, "note", "今文順為循"), P(4, "text", "")]
+    variants = collate_pieces(base, {"W": wit})
+    got = [(v.piece, v.start, v.end, v.lemma, [(r.text, r.cls, r.note) for r in v.readings]) for v in variants]
+    assert got == [
+        (0, 3, 4, "襦", [("&KR0237;", CHARACTER, False)]),
+        (1, 1, 2, "袒", [("&KR0221;", CHARACTER, False)]),
+        # 順放之也 and 今文順為循 are not counterparts: one note missing, another added
+        (2, 5, 5, "", [("今文順為循", ADDED, True)]),
+        (3, 0, 4, "順放之也", [("", MISSING, True)]),
+    ]
+
+
+@pytest.fixture
+def witnesses(empty_db, search_backend, tmp_path):
+    """The seed juan and both Kanripo copies of 卷十, imported in the test database."""
+    folder = tmp_path / "KR1d0086-WYG"
+    folder.mkdir()
+    (folder / "KR1d0086_012.txt").write_bytes((KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt").read_bytes())
+    seed = import_file(SEED).juan
+    import_file(KANRIPO / "KR1d0086" / "KR1d0086_012.txt")
+    import_file(folder / "KR1d0086_012.txt")
+    index_all(search_backend)
+    return seed, Edition.objects.get(slug="KR1d0086"), Edition.objects.get(slug="KR1d0086-WYG")
+
+
+def test_seed_against_wyg(witnesses):
+    seed, kr, wyg = witnesses
+    collation = collate_juan(seed, [wyg])
+    assert len(collation.sections) == 45
+    assert all(s.counterparts["KR1d0086-WYG"].position == s.section.position for s in collation.sections)
+    counts = collation.counts()["KR1d0086-WYG"]
+    readings = [(s.section.position, v.kind, v.lemma, r.text, r.cls, r.gaiji, r.note)
+                for s in collation.sections for v in s.variants for r in v.readings]
+    assert counts == {GLYPH: sum(1 for r in readings if r[4] == GLYPH), CHARACTER: 5, ADDED: 2, MISSING: 0,
+                      PUNCTUATION: 1}
+    assert counts[GLYPH] > 100
+    # the gaiji the seed drops, and the characters the WYG prints as gaiji
+    assert (4, "note", "", "&KR1969;", ADDED, True, False) in readings
+    assert (26, "text", "襦", "&KR0237;", CHARACTER, False, False) in readings
+    assert (26, "note", "袒", "&KR0221;", CHARACTER, False, False) in readings
+    assert (2, "text", "步", "歩", GLYPH, False, False) in readings
+    # without glyph variants only real readings remain
+    assert collation.without_glyphs().counts()["KR1d0086-WYG"] == {**counts, GLYPH: 0}
+    assert {r.cls for s in collation.without_glyphs().sections for v in s.variants for r in v.readings} == {
+        CHARACTER, ADDED, PUNCTUATION}
+
+
+def test_collation_page(witnesses, client):
+    seed, kr, wyg = witnesses
+    page = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-WYG"}).content.decode()
+    assert ('貍<span class="var var-glyph"><span class="lem">步</span><span class="rdgs">〔KR1d0086-WYG：歩'
+            '<small>異體</small>〕</span></span>大侯') in page
+    hidden = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-WYG", "glyphs": "hide"}).content.decode()
+    assert "var-glyph" not in hidden.split("</table>")[1] and "貍步大侯" in hidden
+    whole = client.get("/works/禮書綱目/juan/10/collate/").content.decode()
+    assert whole.count('class="collation-section"') == 45
+    assert '<input type="checkbox" name="with" value="KR1d0086" checked>' in whole
+
+
+def test_collation_api_and_exports(witnesses, client):
+    seed, kr, wyg = witnesses
+    base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
+    data = client.get(base, {"with": wyg.pk, "section": 26, "glyphs": "hide"}).json()
+    assert data["witnesses"] == [{"edition": {"id": wyg.pk, "slug": "KR1d0086-WYG", "name": "KR1d0086-WYG"},
+                                  "juan": {"number": 12, "label": "卷十"}}]
+    assert [(v["kind"], v["lemma"], [(r["text"], r["class"]) for r in v["readings"]])
+            for v in data["sections"][0]["variants"]] == [
+        ("text", "襦", [("&KR0237;", CHARACTER)]), ("note", "袒", [("&KR0221;", CHARACTER)]),
+        ("note", "襦", [("&KR0237;", CHARACTER)]), ("record", " ", [("\u3000", PUNCTUATION)])]
+    assert client.get(base, {"with": "nope"}).status_code == 400
+    rows = list(csv.DictReader(io.StringIO(client.get(base + "csv/", {"section": 26}).content.decode())))
+    assert {(r["witness"], r["lemma"], r["reading"], r["class"]) for r in rows if r["piece"] == "20"} == {
+        ("KR1d0086", "襦", "𥜗", CHARACTER), ("KR1d0086-WYG", "襦", "&KR0237;", CHARACTER)}
+    tei = ET.fromstring(client.get(base + "tei/", {"section": 26}).content)
+    assert [(w.get("{http://www.w3.org/XML/1998/namespace}id"), w.text) for w in tei.iter(TEI + "witness")] == [
+        ("w0", "欽定四庫全書（底本）"), ("w1", "KR1d0086 卷十"), ("w2", "KR1d0086-WYG 卷十")]
+    apps = [(a.find(TEI + "lem").text, [(r.get("wit"), r.get("type"), r.text) for r in a.findall(TEI + "rdg")])
+            for a in tei.iter(TEI + "app")]
+    assert ("襦", [("#w1", CHARACTER, "𥜗"), ("#w2", CHARACTER, "&KR0237;")]) in apps
+    assert ("賓", [("#w1 #w2", GLYPH, "賔")]) in apps
+    # the base text is all there, variants and all, in text order
+    body = "".join(t for e in tei.iter(TEI + "body") for t in _base_text(e))
+    section = seed.sections.get(position=26)
+    pieces = list(section.pieces.order_by("position"))
+    assert body == "".join(p.text for p in pieces if p.paragraph is not None) + section.closer + \
+        "".join(p.text for p in pieces if p.paragraph is None)
+
+
+def _base_text(element):
+    """The text of the base witness: everything but the readings."""
+    if element.tag == TEI + "rdg":
+        return
+    if element.text:
+        yield element.text
+    for child in element:
+        yield from _base_text(child)
+        if child.tail:
+            yield child.tail
