@@ -20,10 +20,11 @@ logger = logging.getLogger(__name__)
 
 
 def database_juans(ids=None) -> dict[int, tuple[int, int, int]]:
-    """``{juan_id: (version, work_id, number)}`` of the stored juans (of ``ids`` if given)."""
+    """``{juan_id: (version, edition_id, number)}`` of the stored juans (of ``ids`` if given);
+    the index keeps a passage's edition id in its ``work_id`` field."""
     rows = Juan.objects.all() if ids is None else Juan.objects.filter(pk__in=list(ids))
     return {pk: (version, work, number) for pk, version, work, number in
-            rows.values_list("pk", "version", "work_id", "number")}
+            rows.values_list("pk", "version", "edition_id", "number")}
 
 
 def differences(stored: dict, indexed: dict) -> tuple[set[int], list[int]]:
@@ -39,7 +40,7 @@ def _read(juan_ids) -> tuple[list, dict]:
     docs, entries = [], {}
     for juan in Juan.objects.select_related("work", "edition").filter(pk__in=list(juan_ids)).order_by("work_id", "number"):
         docs.extend(documents_for_juan(juan))
-        entries[juan.pk] = (juan.version, juan.work_id, juan.number)
+        entries[juan.pk] = (juan.version, juan.edition_id, juan.number)
     return docs, entries
 
 

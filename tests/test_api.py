@@ -195,6 +195,7 @@ def test_openapi_schema_and_offline_docs(client, db):
     assert schema["info"]["title"] == "經注閱讀 API"
     assert sorted(schema["paths"]) == [
         "/api/editions/{id}/", "/api/editions/{id}/export/{kind}/", "/api/editions/{id}/juans/{number}/",
+        "/api/editions/{id}/juans/{number}/collation/", "/api/editions/{id}/juans/{number}/collation/{kind}/",
         "/api/editions/{id}/juans/{number}/export/{kind}/", "/api/editions/{id}/juans/{number}/sections/{position}/",
         "/api/editions/{id}/juans/{number}/sections/{position}/notes/",
         "/api/search/", "/api/search/distribution/", "/api/search/export/{kind}/", "/api/works/", "/api/works/{id}/", "/api/works/{id}/export/{kind}/",

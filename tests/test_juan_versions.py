@@ -49,7 +49,7 @@ def test_an_update_interrupted_by_a_busy_index_is_repaired_by_the_next_import(en
     assert count(engine) == 21
     assert engine.document_count() == 424
     juan = Juan.objects.get()
-    assert engine.indexed_juans() == {juan.pk: (juan.version, juan.work_id, 10)}
+    assert engine.indexed_juans() == {juan.pk: (juan.version, juan.edition_id, 10)}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -84,12 +84,12 @@ def test_start_up_repairs_an_index_left_behind(engine, client, settings):
         Juan.objects.get().delete()
         import_file(SEED)
     assert count(engine) == 21  # the index is behind: the first version of the juan
-    assert engine.indexed_juans() != {j.pk: (j.version, j.work_id, 10) for j in Juan.objects.all()}
+    assert engine.indexed_juans() != {j.pk: (j.version, j.edition_id, 10) for j in Juan.objects.all()}
     settings.SEARCH_SYNC_AT_START = True
     apps._synced.clear()
     assert client.get("/search/", {"q": "鵠"}).status_code == 200  # the first request repairs
     juan = Juan.objects.get()
-    assert engine.indexed_juans() == {juan.pk: (juan.version, juan.work_id, 10)}
+    assert engine.indexed_juans() == {juan.pk: (juan.version, juan.edition_id, 10)}
     assert count(engine) == 21
     assert sync_index(engine) == (0, 0)  # nothing left to do
 
@@ -108,7 +108,7 @@ def test_readers_see_only_the_newest_version_of_a_juan(name, settings, tmp_path,
     assert count(backend) == 21 and count(backend, "舊") == 0
     assert backend.document_count() == 424
     assert backend.juan_ids() == {seed_juan.pk}
-    assert backend.indexed_juans() == {seed_juan.pk: (seed_juan.version, seed_juan.work_id, 10)}
+    assert backend.indexed_juans() == {seed_juan.pk: (seed_juan.version, seed_juan.edition_id, 10)}
     backend.rebuild(old)
     assert count(backend, "舊") == 424
     backend.replace_juans(set(), docs)  # the newer version replaces the older, whatever its id
