@@ -4,7 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from reader.caching import cached_page
 
-from collation.api import CollationExport, CollationView
+from collation.api import CollationExport, CollationView, SectionParallels, SpanParallels
 
 from . import views
 
@@ -37,6 +37,11 @@ urlpatterns = [
          name="collation"),
     path("editions/<int:pk>/juans/<int:number>/collation/<str:kind>/", cached_page(CollationExport.as_view()),
          EDITION, name="collation-export"),
+    path("editions/<int:pk>/juans/<int:number>/sections/<int:position>/parallels/",
+         cached_page(SectionParallels.as_view()), EDITION, name="edition-section-parallels"),
+    path("works/<int:pk>/juans/<int:number>/sections/<int:position>/parallels/",
+         cached_page(SectionParallels.as_view()), name="section-parallels"),
+    path("parallels/", cached_page(SpanParallels.as_view()), name="parallels"),
     path("search/", cached_page(views.SearchView.as_view()), name="search"),
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
     path("search/distribution/", cached_page(views.SearchDistributionView.as_view()), name="search-distribution"),

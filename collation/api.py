@@ -68,7 +68,7 @@ class CollationExport(APIView):
     """The collation as a file: `csv` (one row per reading) or `tei` (TEI P5 parallel
     segmentation: `<app>`, `<lem>`, `<rdg wit>`, witnesses in `<listWit>`)."""
 
-    @extend_schema(parameters=COLLATION_PARAMETERS + [
+    @extend_schema(operation_id="editions_juans_collation_export", parameters=COLLATION_PARAMETERS + [
         OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=["csv", "tei"], description="csv or tei")],
         responses={(200, "text/plain"): OpenApiTypes.STR})
     def get(self, request, number, kind, **kwargs):
@@ -89,3 +89,37 @@ class CollationExport(APIView):
 
 
 __all__ = ["CollationView", "CollationExport", "json"]
+
+
+class SectionParallels(APIView):
+    """Parallel passages (相關段落) of a section: other places in the corpus with the same or
+    nearly the same main text, variants folded, commentary allowed between the words; ranked
+    by shared characters, each with its matched text, its differences and its URL."""
+
+    @extend_schema(parameters=[WORK_ID, JUAN_N, OpenApiParameter(
+        "position", int, OpenApiParameter.PATH, description="section position in the juan, 1-based")],
+        responses=OpenApiTypes.OBJECT)
+    def get(self, request, number, position, **kwargs):
+        from django.shortcuts import get_object_or_404
+
+        from .parallels import MIN_SPAN, find_parallels, section_main_text, to_json
+
+        juan = _juan({**kwargs, "number": number})
+        section = get_object_or_404(juan.sections.all(), position=position)
+        text = section_main_text(section)
+        found = find_parallels(text, exclude=(juan.edition_id, juan.number, position)) if len(text) >= MIN_SPAN else []
+        return Response({"text": text, "results": [to_json(p, request) for p in found]})
+
+
+class SpanParallels(APIView):
+    """Parallel passages of any span of text (`text`, 8 to 2,000 characters)."""
+
+    @extend_schema(parameters=[OpenApiParameter("text", str, required=True, description=(
+        "the span: 8 to 2,000 characters, e.g. 宰戒百官有事於射者"))], responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        from .parallels import MIN_SPAN, find_parallels, to_json
+
+        text = request.query_params.get("text", "").strip()
+        if not MIN_SPAN <= len(text) <= 2000:
+            raise ValidationError({"text": [f"a span of {MIN_SPAN} to 2,000 characters"]})
+        return Response({"text": text, "results": [to_json(p, request) for p in find_parallels(text)]})

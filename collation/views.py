@@ -53,3 +53,47 @@ def juan_collation(request, slug, number):
 def section_collation(request, slug, number, position):
     """``/works/<slug>/juan/<n>/<position>/collate/``: one section collated."""
     return _collation_page(request, slug, number, [position])
+
+
+def span_parallels(request):
+    """``/parallels/?text=…``: the parallel passages of any span of 8 characters or more."""
+    from .parallels import MIN_SPAN, find_parallels, segments
+
+    text = request.GET.get("text", "").strip()[:2000]
+    error, parallels = None, []
+    if text:
+        if len(text) < MIN_SPAN:
+            error = f"請至少輸入 {MIN_SPAN} 字 (a span of at least {MIN_SPAN} characters)"
+        else:
+            parallels = [{"p": p, "segments": segments(p)} for p in find_parallels(text)]
+    return render(request, "collation/parallels.html", {"text": text, "error": error, "parallels": parallels})
+
+
+def quotation_map(request, slug, number):
+    """``/works/<slug>/juan/<n>/quotations/``: for each section of the juan, the works and
+    places that carry its text (a table: sections by rows, editions by columns, every cell
+    linking to the places)."""
+    from .parallels import MIN_SPAN, find_parallels
+
+    juan = _juan(slug, number)
+    rows, columns = [], {}
+    sections = list(juan.sections.order_by("position"))
+    texts: dict[int, list] = {}
+    from reader.models import Piece
+
+    for p in Piece.objects.filter(section__juan=juan, kind="text").order_by("section__position", "position"):
+        texts.setdefault(p.section_id, []).append(p.text)
+    for s in sections:
+        s.juan = juan
+        text = "".join(texts.get(s.pk, []))
+        found = find_parallels(text, exclude=(juan.edition_id, juan.number, s.position)) if len(text) >= MIN_SPAN else []
+        cells: dict[int, list] = {}
+        for p in found:
+            edition = p.section.juan.edition
+            columns.setdefault(edition.pk, edition)
+            cells.setdefault(edition.pk, []).append(p)
+        rows.append((s, cells))
+    ordered = sorted(columns.values(), key=lambda e: (e.work.title, e.pk))
+    table = [(s, [cells.get(e.pk, []) for e in ordered]) for s, cells in rows]
+    return render(request, "collation/quotations.html", {
+        "work": juan.work, "edition": juan.edition, "juan": juan, "columns": ordered, "table": table})

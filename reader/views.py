@@ -146,11 +146,24 @@ def section_detail(request, slug, number, position):
     section = toc[index]
     view = chapters[0].sections[0]
     return _reading(request, "reader/section.html", juan, chapters, {
-        "section": view.section, "view": view, "toc": toc,
+        "section": view.section, "view": view, "toc": toc, "parallels": section_parallels(juan, view),
         "previous_section": toc[index - 1] if index > 0 else None,
         "next_section": toc[index + 1] if index + 1 < len(toc) else None,
         "permalink": permalink(request, section),
     })
+
+
+def section_parallels(juan, view) -> list:
+    """「相關段落」 of a section view: ``collation.parallels`` of its main text (nothing
+    for a section with less than 8 characters of main text), each with its display
+    segments."""
+    from collation.parallels import MIN_SPAN, find_parallels, segments
+
+    main = "".join(p.text for para in view.paragraphs for p in para if p.kind == "text")
+    if len(main) < MIN_SPAN:
+        return []
+    found = find_parallels(main, exclude=(juan.edition_id, juan.number, view.section.position), limit=20)
+    return [{"p": p, "segments": segments(p)} for p in found]
 
 
 # ----------------------------------------------------------------------------- character lookup

@@ -1,0 +1,241 @@
+"""Parallel passages: other places in the corpus with the same or nearly the same text as a
+section or a selected span (8 characters or more).
+
+1. **Candidates from the search index.** The text is folded and cut into overlapping
+   n-grams (``NGRAM`` = 4 characters, at most ``MAX_PROBES`` of them, spread evenly); each
+   is looked up as a phrase through the search backend (``SearchQuery`` on the main text,
+   notes and records; the main text is read across its notes, so commentary may sit between
+   the words). Sections are ranked by how many distinct n-grams they share.
+2. **Local alignment.** The best ``MAX_CANDIDATES`` sections are read from the database; the
+   text is placed, chunk by chunk, in each one's main text, record text and notes, and the
+   place that carries most of it is kept (``local_alignment``: chunks found less than 40
+   characters apart make one place, so commentary may sit between the words); then the two stretches are aligned character by character
+   (``collation.align.align``) for the differences.
+3. **Ranking**: places that carry ``VERBATIM`` (12) characters in a row first, then by
+   shared text: the characters of the query matched in that place in runs of three or
+   more (glyph variants count as shared). Results below ``MIN_SHARED`` characters are dropped;
+   ``score`` is the shared characters in percent of the longer stretch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reader.importers.document import NOTE, RECORD, RECORD_NOTE, TEXT
+from search.folding import fold
+
+from .align import GLYPH, align, is_punctuation
+
+NGRAM = 4
+MAX_PROBES = 32
+MAX_CANDIDATES = 60
+MIN_SHARED = 8
+MIN_SPAN = 8
+
+
+@dataclass
+class Parallel:
+    """One place that carries the text: its section, the stretch of the candidate text that
+    matches (``layer``: text, record or note; ``piece`` for a note), ``shared`` characters
+    of the query found there, the rapidfuzz score (0–100), and the ``sites`` of
+    ``collation.align.align`` between the query's matched stretch and the candidate's."""
+
+    section: object
+    layer: str
+    piece: int | None
+    text: str
+    start: int
+    end: int
+    query_start: int
+    query_end: int
+    shared: int
+    score: float
+    sites: list = field(default_factory=list)
+    longest: int = 0
+
+    @property
+    def matched(self) -> str:
+        return self.text[self.start:self.end]
+
+    @property
+    def differences(self) -> list:
+        return [s for s in self.sites if s.cls != GLYPH]
+
+
+def probes(text: str) -> list[str]:
+    """The folded n-grams of ``text`` to look up: no punctuation or spacing, no entity
+    fragments, distinct, at most ``MAX_PROBES`` spread evenly over the text."""
+    folded = fold(text)
+    grams, seen = [], set()
+    for i in range(len(folded) - NGRAM + 1):
+        g = folded[i:i + NGRAM]
+        if g in seen or any(is_punctuation(c) or c in "&;" or c.isascii() for c in g):
+            continue
+        seen.add(g)
+        grams.append(g)
+    if len(grams) > MAX_PROBES:
+        step = len(grams) / MAX_PROBES
+        grams = [grams[int(k * step)] for k in range(MAX_PROBES)]
+    return grams
+
+
+def candidate_sections(text: str, backend=None) -> list[tuple[tuple[int, int, int], int]]:
+    """``[((edition id, juan number, section position), n-grams shared), ...]``, most shared
+    first, from the search index (``backend``: the default one)."""
+    from search.backends import SearchQuery, get_search_backend
+
+    backend = backend or get_search_backend()
+    counts: dict[tuple, int] = {}
+    for g in probes(text):
+        results = backend.search(SearchQuery(f'"{g}"', layers=frozenset({"text", "note", "record", "record_note"})))
+        for row in results.by_section():
+            key = (row["work_id"], row["juan"], row["section"])
+            counts[key] = counts.get(key, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def _texts(section, pieces) -> list[tuple[str, int | None, str]]:
+    """The candidate texts of a section: ``(layer, piece position or None, text)``."""
+    out = []
+    for layer, kind in (("text", TEXT), ("record", RECORD)):
+        joined = "".join(p.text for p in pieces if p.kind == kind)
+        if joined:
+            out.append((layer, None, joined))
+    out += [("note", p.position, p.text) for p in pieces if p.kind in (NOTE, RECORD_NOTE) and len(p.text) >= MIN_SHARED]
+    return out
+
+
+#: The query is placed in a candidate in chunks of this many characters (overlapping by half);
+#: chunks found less
+#: than ``MAX_GAP`` characters apart in the candidate belong to one place.
+CHUNK = 16
+MAX_GAP = 40
+#: Shared text is counted in runs of at least this many characters (scattered single
+#: characters in common are not shared text).
+MIN_RUN = 3
+#: A place that carries this many characters in a row (folded) carries the text; places that
+#: only share shorter runs (set formulae, scattered words) rank after every one that does.
+VERBATIM = 12
+MIN_CHUNK_SCORE = 75.0
+
+
+def local_alignment(query: str, text: str) -> tuple[int, int, int, int, int, int] | None:
+    """Where ``text`` carries ``query`` (both folded): each ``CHUNK``-character chunk of the
+    query is placed in ``text`` with rapidfuzz's ``partial_ratio_alignment`` (kept when it
+    scores ``MIN_CHUNK_SCORE`` or more); chunks that follow each other in ``text`` at most
+    ``MAX_GAP`` characters apart make one place, so commentary may sit between the words;
+    the place with most chunks wins, and its shared characters are the runs of at least
+    ``MIN_RUN`` characters of an LCS alignment (``Indel.opcodes``) of the two stretches. Returns ``(query start, query end,
+    text start, text end, characters matched)`` or None."""
+    from rapidfuzz import fuzz
+    from rapidfuzz.distance import Indel
+
+    fq, ft = fold(query), fold(text)
+    placed = []
+    for q in range(0, max(len(fq) - CHUNK // 2, 1), CHUNK // 2):  # chunks overlap by half
+        chunk = fq[q:q + CHUNK]
+        if len(chunk) < min(MIN_SHARED, len(fq)):
+            if placed or q:
+                break
+        a = fuzz.partial_ratio_alignment(chunk, ft, score_cutoff=MIN_CHUNK_SCORE)
+        if a is not None:
+            placed.append((q + a.src_start, q + a.src_end, a.dest_start, a.dest_end))
+    best, group = None, []
+    for item in placed + [None]:
+        if item is not None and (not group or -CHUNK <= item[2] - group[-1][3] <= MAX_GAP):
+            group.append(item)
+            continue
+        if group and (best is None or len(group) > len(best)):
+            best = group
+        group = [item] if item is not None else []
+    if not best:
+        return None
+    q1, q2 = min(i[0] for i in best), max(i[1] for i in best)
+    c1, c2 = min(i[2] for i in best), max(i[3] for i in best)
+    runs = [o.src_end - o.src_start for o in Indel.opcodes(fq[q1:q2], ft[c1:c2])
+            if o.tag == "equal" and o.src_end - o.src_start >= MIN_RUN]
+    return q1, q2, c1, c2, sum(runs), max(runs, default=0)
+
+
+def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backend=None,
+                   limit: int = 50) -> list[Parallel]:
+    """Parallel passages of ``text`` (a section's main text or a span of at least
+    ``MIN_SPAN`` characters), best first; ``exclude`` is the ``(edition id, juan number,
+    section position)`` the text comes from. Raises ``ValueError`` for a shorter text."""
+    from reader.models import Piece, Section
+
+    if len(text.strip()) < MIN_SPAN:
+        raise ValueError(f"a span of at least {MIN_SPAN} characters is needed")
+    ranked = [key for key, _ in candidate_sections(text, backend) if key != exclude][:MAX_CANDIDATES]
+    if not ranked:
+        return []
+    from django.db.models import Q
+
+    where = Q()
+    for edition, number, position in ranked:
+        where |= Q(juan__edition_id=edition, juan__number=number, position=position)
+    sections = {(s.juan.edition_id, s.juan.number, s.position): s
+                for s in Section.objects.filter(where).select_related("juan__edition__work", "chapter")}
+    pieces: dict[int, list] = {}
+    for p in Piece.objects.filter(section__in=list(sections.values())).order_by("section_id", "position"):
+        pieces.setdefault(p.section_id, []).append(p)
+    out = []
+    for key in ranked:
+        section = sections.get(key)
+        if section is None:
+            continue
+        found = None
+        for layer, piece, ctext in _texts(section, pieces.get(section.pk, [])):
+            window = local_alignment(text, ctext)
+            if window is not None and (found is None or window[4] > found[3][4]):
+                found = (layer, piece, ctext, window)
+        if found is None:
+            continue
+        layer, piece, ctext, (q1, q2, c1, c2, shared, longest) = found
+        if shared < min(MIN_SHARED, len(text)):
+            continue
+        sites = align(text[q1:q2], ctext[c1:c2])
+        score = round(100 * shared / max(q2 - q1, c2 - c1, 1), 1)
+        out.append(Parallel(section, layer, piece, ctext, c1, c2, q1, q2, shared, score, sites, longest))
+    out.sort(key=lambda p: (p.longest < min(VERBATIM, len(text)), -p.shared, -p.score, p.section.juan.edition_id, p.section.juan.number,
+                            p.section.position))
+    return out[:limit]
+
+
+def section_main_text(section) -> str:
+    """A section's main text read continuously (its notes left out)."""
+    return "".join(section.pieces.filter(kind=TEXT).order_by("position").values_list("text", flat=True))
+
+
+def segments(parallel: Parallel) -> list[tuple[str, str, str]]:
+    """The matched stretch of a parallel cut for display: ``(text, class, query reading)``
+    with class "" for text the two share, else the site's class (``collation.align``)."""
+    out, at = [], parallel.start
+    for site in parallel.sites:
+        ws, we = parallel.start + site.wstart, parallel.start + site.wend
+        if ws > at:
+            out.append((parallel.text[at:ws], "", ""))
+        out.append((parallel.text[ws:we], site.cls, site.lemma))
+        at = we
+    if at < parallel.end:
+        out.append((parallel.text[at:parallel.end], "", ""))
+    return out
+
+
+def to_json(parallel: Parallel, request) -> dict:
+    """A parallel as the API gives it."""
+    section = parallel.section
+    juan = section.juan
+    edition = juan.edition
+    return {
+        "work": {"id": edition.work_id, "title": edition.work.title},
+        "edition": {"id": edition.pk, "slug": edition.slug, "name": edition.name},
+        "juan": {"number": juan.number, "label": juan.label},
+        "section": {"position": section.position, "title": section.title},
+        "url": request.build_absolute_uri(section.get_absolute_url()),
+        "layer": parallel.layer, "piece": parallel.piece,
+        "shared": parallel.shared, "score": parallel.score,
+        "text": parallel.matched, "start": parallel.start, "end": parallel.end,
+        "query": {"start": parallel.query_start, "end": parallel.query_end},
+        "differences": [{"query": s.lemma, "reading": s.reading, "class": s.cls, "gaiji": s.gaiji}
+                        for s in parallel.sites],
+    }

@@ -1,0 +1,84 @@
+"""Parallel passages (issue 14) on a small real subset: the seed juan and the 大射 juans of
+儀禮 鄭氏注 (KR1d0026 juan 7), 儀禮鄭註句讀 (KR1d0038 juan 7) and 儀禮經傳通解 (KR1d0085
+juan 20), imported in the test database. The labelled list is built from the stored texts
+by a plain scan, independently of the index and of the alignment."""
+import re
+
+import pytest
+
+from collation.parallels import find_parallels, local_alignment, probes, section_main_text
+from reader.importers.loader import import_file
+from reader.models import Section
+from search.folding import fold
+
+from .conftest import SEED, SHARED, index_all
+
+FILES = [SHARED / "corpus" / "kanripo" / "KR1d0026" / "KR1d0026_007.txt",
+         SHARED / "corpus" / "kanripo" / "KR1d0038" / "KR1d0038_007.txt",
+         SHARED / "corpus" / "kanripo-jingbu" / "KR1d0085" / "KR1d0085_020.txt"]
+#: A section carries a seed section's text when they share this many characters in a row.
+WINDOW = 12
+
+
+def test_probes_skip_punctuation_and_entities():
+    assert probes("大射之儀。君有&KR0221;命") == ["大射之儀"]
+    assert len(probes("大射之儀君有命戒射宰戒百官有事於射者" * 10)) == 16  # distinct n-grams only
+
+
+def test_local_alignment_lets_commentary_sit_between_words():
+    text = "序大射之儀君有命戒射宜由尊者宰戒百官有事於射者疏曰"
+    q1, q2, c1, c2, shared, longest = local_alignment("大射之儀君有命戒射宰戒百官有事於射者", text)
+    assert (q1, q2, text[c1:c2], shared, longest) == (0, 18, "大射之儀君有命戒射宜由尊者宰戒百官有事於射者", 18, 9)
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"&KR\d+;|\W", "", fold(text))
+
+
+def labelled(seed_sections, others, notes: bool = False) -> dict[int, set[int]]:
+    """For each seed section (position), the ids of the other sections whose main text
+    (with ``notes``: or one of its notes) shares ``WINDOW`` characters in a row with it
+    (folded, punctuation removed)."""
+    texts = {s.pk: _clean(section_main_text(s)) for s in others}
+    if notes:
+        for s in others:
+            texts[s.pk] += "|" + "|".join(_clean(p.text) for p in s.pieces.exclude(kind="text"))
+    out = {}
+    for s in seed_sections:
+        t = _clean(section_main_text(s))
+        windows = {t[i:i + WINDOW] for i in range(len(t) - WINDOW + 1)}
+        out[s.position] = {pk for pk, c in texts.items() if any(w in c for w in windows)}
+    return out
+
+
+@pytest.fixture
+def corpus(empty_db, search_backend):
+    seed = import_file(SEED).juan
+    for path in FILES:
+        import_file(path)
+    index_all(search_backend)
+    return seed
+
+
+def test_recall_on_the_da_she_yi_juans(corpus):
+    seed_sections = list(corpus.sections.order_by("position"))
+    others = list(Section.objects.exclude(juan=corpus))
+    labels = labelled(seed_sections, others)
+    # carried in the main text or quoted in a note, anywhere (the seed repeats some passages)
+    related = labelled(seed_sections, list(Section.objects.all()), notes=True)
+    assert len(seed_sections) == 45
+    pairs = sum(len(v) for v in labels.values())
+    assert pairs >= 90  # each seed section is carried by two or three of the books, some by several sections
+    found, above = 0, 0
+    for s in seed_sections:
+        results = find_parallels(section_main_text(s), exclude=(corpus.edition_id, corpus.number, s.position))
+        ids = [p.section.pk for p in results]
+        found += len(labels[s.position] & set(ids))
+        ranks = [i for i, pk in enumerate(ids) if pk in labels[s.position]]
+        unrelated = [i for i, pk in enumerate(ids) if pk not in related[s.position]]
+        above += all(r < u for r in ranks for u in unrelated)
+    print(f"recall {found}/{pairs}, ranked above unrelated in {above}/45 sections")
+    assert found == pairs  # every labelled section is found
+    # and ranked above every unrelated result, in all sections but one (measured 44 of 45,
+    # see docs/notes.md: there a passage sharing only a set formula ranks above)
+    assert above >= 44
