@@ -198,9 +198,11 @@ def test_openapi_schema_and_offline_docs(client, db):
         "/api/editions/{id}/juans/{number}/collation/", "/api/editions/{id}/juans/{number}/collation/{kind}/",
         "/api/editions/{id}/juans/{number}/export/{kind}/", "/api/editions/{id}/juans/{number}/sections/{position}/",
         "/api/editions/{id}/juans/{number}/sections/{position}/notes/",
+        "/api/editions/{id}/juans/{number}/sections/{position}/parallels/", "/api/parallels/",
         "/api/search/", "/api/search/distribution/", "/api/search/export/{kind}/", "/api/works/", "/api/works/{id}/", "/api/works/{id}/export/{kind}/",
         "/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/{number}/export/{kind}/",
         "/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/{number}/sections/{position}/notes/",
+        "/api/works/{id}/juans/{number}/sections/{position}/parallels/",
     ]
     q = next(p for p in schema["paths"]["/api/search/"]["get"]["parameters"] if p["name"] == "q")
     assert q["required"] is True and q["examples"]["OneCharacter"]["value"] == "鵠"

@@ -1,0 +1,137 @@
+"""Benchmark of issue 14 (not a test): collation and parallel passages on the shared corpus.
+
+Prints, and with ``--write docs/performance.md`` puts into its own section of that file:
+
+* the collation of the seed juan against KR1d0086-WYG juan 12, with the variants by class;
+* parallel passages: time per seed section (45 sections) and per 20-character span, on the
+  whole shared corpus (``kanripo`` + ``kanripo-jingbu``);
+* recall on the labelled list: for each of the 45 seed sections, the sections of KR1d0026
+  juan 7, KR1d0038 juan 7 and KR1d0085 that share 12 characters in a row of its main text
+  (folded, punctuation removed; a plain scan, independent of the index).
+
+It uses a database and index of its own (``--db``, ``--index``), imported on the first run.
+Run it under the machine's heavy-job lock::
+
+    flock /work/heavy.lock nice -n 10 .venv/bin/python scripts/bench_collation.py --write docs/performance.md
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "corpus"
+SECTION_MARK = "## Issue 14: collation and parallel passages"
+
+
+def setup(db: Path, index: Path) -> None:
+    os.environ.setdefault("DJANGO_DEBUG", "true")
+    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    os.environ["SEARCH_INDEX_DIR"] = str(index)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from reader.models import Juan
+
+    if not Juan.objects.exists():
+        started = time.perf_counter()
+        call_command("import_texts", str(ROOT / "corpus"), str(SHARED / "kanripo"), str(SHARED / "kanripo-jingbu"))
+        print(f"imported in {time.perf_counter() - started:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", default="/tmp/bench_issue14.sqlite3")
+    parser.add_argument("--index", default="/tmp/bench_issue14_index")
+    parser.add_argument("--write", help="markdown file to put the figures into (its own section)")
+    args = parser.parse_args()
+    setup(Path(args.db), Path(args.index))
+
+    from collation.parallels import find_parallels, section_main_text
+    from collation.service import collate_juan
+    from reader.models import Edition, Juan, Section
+    from search.folding import fold
+
+    lines = [SECTION_MARK, "",
+             "`flock /work/heavy.lock nice -n 10 .venv/bin/python scripts/bench_collation.py --write "
+             "docs/performance.md` (2 shared cores, other jobs running).", ""]
+    seed = Juan.objects.get(edition__slug="禮書綱目", number=10)
+    wyg = Edition.objects.get(slug="KR1d0086-WYG")
+    started = time.perf_counter()
+    collation = collate_juan(seed, [wyg])
+    took = time.perf_counter() - started
+    counts = collation.counts()["KR1d0086-WYG"]
+    lines += [f"- Collation of the seed juan against KR1d0086-WYG juan 12: {len(collation.sections)} sections "
+              f"paired, {took:.2f} s; readings by class: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + ".",
+              f"  With glyph variants hidden: {sum(v for k, v in counts.items() if k != 'glyph')} readings."]
+
+    sections = list(seed.sections.order_by("position"))
+    find_parallels(section_main_text(sections[0]))  # index and folding loaded
+    times, lengths, spans = [], [], []
+    results = {}
+    for s in sections:
+        text = section_main_text(s)
+        t0 = time.perf_counter()
+        results[s.position] = find_parallels(text, exclude=(seed.edition_id, seed.number, s.position))
+        times.append(time.perf_counter() - t0)
+        lengths.append(len(text))
+        span = text[:20]
+        t0 = time.perf_counter()
+        find_parallels(span)
+        spans.append(time.perf_counter() - t0)
+    long = [t for t, n in zip(times, lengths) if n >= 250]
+    lines += [f"- Parallel passages on the whole corpus ({Juan.objects.count()} juans): per seed section "
+              f"(main text {min(lengths)}–{max(lengths)} characters, median {statistics.median(lengths):.0f}) "
+              f"median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms; sections of "
+              f"250+ characters median {statistics.median(long) * 1000 if long else 0:.0f} ms. "
+              f"A 20-character span: median {statistics.median(spans) * 1000:.0f} ms, "
+              f"max {max(spans) * 1000:.0f} ms."]
+
+    def clean(text):
+        return re.sub(r"&KR\d+;|\W", "", fold(text))
+
+    from django.db.models import Q
+
+    books = Section.objects.filter(Q(juan__edition__slug="KR1d0026", juan__number=7)
+                                   | Q(juan__edition__slug="KR1d0038", juan__number=7)
+                                   | Q(juan__edition__slug="KR1d0085", juan__number=20))
+    texts = {b.pk: clean(section_main_text(b)) for b in books}
+    pairs = found = ranked = 0
+    for s in sections:
+        t = clean(section_main_text(s))
+        windows = {t[i:i + 12] for i in range(len(t) - 11)}
+        labels = {pk for pk, c in texts.items() if any(w in c for w in windows)}
+        ids = [p.section.pk for p in results[s.position]]
+        pairs += len(labels)
+        found += len(labels & set(ids))
+        ranks = [i for i, pk in enumerate(ids) if pk in labels]
+        others = [i for i, p in enumerate(results[s.position])
+                  if p.section.pk not in labels and p.longest < 12]
+        ranked += all(r < o for r in ranks for o in others)
+    lines += [f"- Recall on the labelled list (KR1d0026 juan 7, KR1d0038 juan 7, KR1d0085 juan 20): "
+              f"{found} of {pairs} labelled sections found; in {ranked} of {len(sections)} seed sections every "
+              f"labelled one ranks above every result without 12 characters in a row.", ""]
+    report = "\n".join(lines)
+    print(report)
+    if args.write:
+        path = Path(args.write)
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        if SECTION_MARK in old:
+            head, _, rest = old.partition(SECTION_MARK)
+            nxt = rest.find("\n## ")
+            old = head + (rest[nxt + 1:] if nxt >= 0 else "")
+        path.write_text(old.rstrip("\n") + "\n\n" + report, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
