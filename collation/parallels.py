@@ -150,10 +150,16 @@ def local_alignment(query: str, text: str) -> tuple[int, int, int, int, int, int
     if not best:
         return None
     q1, q2 = min(i[0] for i in best), max(i[1] for i in best)
-    c1, c2 = min(i[2] for i in best), max(i[3] for i in best)
-    runs = [o.src_end - o.src_start for o in Indel.opcodes(fq[q1:q2], ft[c1:c2])
+    # the chunks' windows are approximate at the edges: align the place, widened by a chunk
+    # on each side, and keep it from its first to its last run of MIN_RUN characters
+    w1, w2 = max(0, min(i[2] for i in best) - CHUNK), min(len(ft), max(i[3] for i in best) + CHUNK)
+    runs = [o for o in Indel.opcodes(fq[q1:q2], ft[w1:w2])
             if o.tag == "equal" and o.src_end - o.src_start >= MIN_RUN]
-    return q1, q2, c1, c2, sum(runs), max(runs, default=0)
+    if not runs:
+        return None
+    lengths = [o.src_end - o.src_start for o in runs]
+    return (q1 + runs[0].src_start, q1 + runs[-1].src_end, w1 + runs[0].dest_start, w1 + runs[-1].dest_end,
+            sum(lengths), max(lengths))
 
 
 def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backend=None,

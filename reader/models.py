@@ -70,6 +70,17 @@ class Work(models.Model):
         """The title as lists show it (the editions are named apart by ``Edition.name``)."""
         return self.title
 
+    @property
+    def byline(self) -> str:
+        """The one rule for bylines (home, work and juan pages): the dynasty in 〔〕, the native
+        place, a space, the author (``婺源 江永``, ``〔宋〕朱熹``); "" without an author. The
+        role word of the source (撰, 注) is not stored, so it is not shown."""
+        if not self.author:
+            return ""
+        dynasty = f"〔{self.dynasty}〕" if self.dynasty else ""
+        place = f"{self.native_place} " if self.native_place else ""
+        return f"{dynasty}{place}{self.author}"
+
     def default_edition(self):
         """The edition the work's own URLs and legacy ids stand for: the oldest one (the
         migration of issue 14 kept the oldest row's id for it). None when it has none."""
@@ -119,17 +130,6 @@ class Edition(models.Model):
     def full_name(self) -> str:
         """Work title and edition name: ``禮書綱目（KR1d0086-WYG）``."""
         return f"{self.work.title}（{self.name}）"
-
-    @property
-    def byline(self) -> str:
-        """The one rule for bylines (home, work and juan pages): the dynasty in 〔〕, the native
-        place, a space, the author (``婺源 江永``, ``〔宋〕朱熹``); "" without an author. The
-        role word of the source (撰, 注) is not stored, so it is not shown."""
-        if not self.author:
-            return ""
-        dynasty = f"〔{self.dynasty}〕" if self.dynasty else ""
-        place = f"{self.native_place} " if self.native_place else ""
-        return f"{dynasty}{place}{self.author}"
 
     def get_absolute_url(self):
         return reverse("reader:work", args=[self.slug])
