@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from reader.importers.document import NOTE, RECORD, RECORD_NOTE, TEXT
+from search.documents import LAYER_GROUPS
 from search.folding import fold
 
 from .align import GLYPH, align, is_punctuation
@@ -78,6 +79,11 @@ def probes(text: str) -> list[str]:
     return grams
 
 
+#: Where candidates are looked for: everything but titles (the classic read across its notes,
+#: every commentary layer, records).
+SEARCHED_LAYERS = frozenset(LAYER_GROUPS["all"] - LAYER_GROUPS["titles"])
+
+
 def candidate_sections(text: str, backend=None) -> list[tuple[tuple[int, int, int], int]]:
     """``[((edition id, juan number, section position), n-grams shared), ...]``, most shared
     first, from the search index (``backend``: the default one)."""
@@ -86,7 +92,7 @@ def candidate_sections(text: str, backend=None) -> list[tuple[tuple[int, int, in
     backend = backend or get_search_backend()
     counts: dict[tuple, int] = {}
     for g in probes(text):
-        results = backend.search(SearchQuery(f'"{g}"', layers=frozenset({"text", "note", "record", "record_note"})))
+        results = backend.search(SearchQuery(f'"{g}"', layers=SEARCHED_LAYERS))
         for row in results.by_section():
             key = (row["work_id"], row["juan"], row["section"])
             counts[key] = counts.get(key, 0) + 1
