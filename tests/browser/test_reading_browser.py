@@ -325,7 +325,7 @@ def test_without_javascript_and_in_print(site, tabs):
     page.get_by_role("link", name="直排").click()
     page.wait_for_url(re.compile(r"layout=vertical"))
     page.goto(site + S2)
-    assert "notes-beside layout-vertical" in main_classes(page)
+    assert "notes-beside layers-all layout-vertical" in main_classes(page)
     assert not page.locator(".copy").first.is_visible()  # the copy button needs script; the text is there
     assert page.locator(".cite-main .citation").is_visible()
     assert not page.locator("#shortcuts").is_visible()   # shortcuts need script: not listed then
