@@ -1,39 +1,196 @@
 """The one analysis used for indexing, querying and highlighting.
 
-Text is folded character by character (``search.folding``: variant characters 異體字 and
-simplified forms to one canonical code point), so a folded string always has the same
-length in code points as the original: offsets found in folded text are offsets in the
-stored text, and snippets and highlights are cut from the stored text itself.
+What a search compares is a sequence of *units*, one per character of the stored text:
+
+- a Kanripo gaiji entity (``&KR1969;``, a character Unicode lacks) or U+0001 (unreadable
+  in the source) is ONE unit (``search.folding.GAIJI``): ``?`` matches it, the whole entity
+  finds it, its letters alone (``KR1969``) never match inside it;
+- invisible code points (variation selectors and joiners, ``folding.SELECTOR``; zero-width
+  space, BOM and other format characters, ``folding.INVISIBLE``) are no unit at all, in
+  queries and in the text, in both modes; selectors belong to the raw span of the unit
+  before them, so a highlight keeps 葛 U+E0100 together;
+- punctuation, spaces and separators (``folding.SEPARATOR``) are no unit either: by default
+  they never block a match (大射之儀君 finds 大射之儀，君) and a query may leave them out; in
+  the exact mode the separators between two units must be the same in text and query
+  (大射之儀，君 finds only 大射之儀，君). Separators before a term's first or after its last
+  unit are ignored in both modes;
+- every other code point is one unit. By default units are compared folded
+  (``search.folding``: 異體字, simplified forms, full-width forms, Kangxi and supplement
+  radicals); the exact mode compares code points.
+
+The stored text is never changed: ``analyse`` maps each unit back to its ``[start, end)``
+code-point span in the stored text, and hits, snippets and highlights are cut from the
+stored text itself.
 
 ``find_occurrences`` and ``match_passage`` define what a hit is: the plain-scan backend
 searches with them, the reading pages highlight with them, and the default positional
-backend (``search.backends.positional``) must find exactly the same hits (the contract
-suite compares them hit by hit). The gram functions (``index_terms``, ``GramTokenizer``,
-``query_grams``) serve the Whoosh backend: its index holds every passage's folded
-unigrams and bigrams, a query looks up its grams, and each candidate passage is verified
-with ``match_passage``, so its counts are exact too (the lesson of django-haystack's
-Whoosh backend, which drops one-character queries and highlights with another analyzer).
+backend (``search.backends.positional``, built with ``unit_layout``) must find exactly the
+same hits (the contract suite compares them hit by hit). The gram functions
+(``index_terms``, ``GramTokenizer``, ``query_grams``) serve the Whoosh backend: its index
+holds every passage's folded unigrams and bigrams of units, a query looks up its grams,
+and each candidate passage is verified with ``match_passage``, so its counts are exact too
+(the lesson of django-haystack's Whoosh backend, which drops one-character queries and
+highlights with another analyzer).
 """
 from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
 from whoosh.analysis import Token, Tokenizer
 
-from search.folding import fold, fold_char, query_alternatives
+from search.folding import (GAIJI, INVISIBLE, SELECTOR, SEPARATOR, TEXT, _kind_table, char_kind, fold,
+                            fold_char, gaiji_key, query_alternatives)
 from search.query import WILDCARDS, ParsedQuery, Term
 
 #: A query may not produce more than this many alternative spellings per gram position.
 MAX_GRAM_ALTERNATIVES = 16
 
 
+@lru_cache(maxsize=None)
+def _ranges(kind: int) -> str:
+    """A regex character class body for every code point of ``kind``."""
+    out = []
+    for m in re.finditer(re.escape(bytes([kind])) + b"+", _kind_table()):
+        lo, hi = m.start(), m.end() - 1
+        out.append(re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}")
+    return "".join(out)
+
+
+@lru_cache(maxsize=None)
+def _special() -> re.Pattern:
+    """A gaiji, or a run of separators, or a run of selectors, or a run of other invisibles."""
+    return re.compile(r"(&KR\d{1,5};|\x01)|((?:(?!&KR\d{1,5};)[" + _ranges(SEPARATOR) + "])+)|(["
+                      + _ranges(SELECTOR) + "]+)|[" + _ranges(INVISIBLE) + "]+")
+
+
+@lru_cache(maxsize=None)
+def _clusters() -> re.Pattern:
+    """One displayed character: a gaiji entity, or a code point with the invisibles after it."""
+    return re.compile(r"&KR\d{1,5};|.[" + _ranges(SELECTOR) + "]*", re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class Analysed:
+    """A text as units. ``codes``: each unit's exact code point (the character itself, or
+    ``folding.gaiji_key`` of a gaiji); ``keys``: ``fold(codes)``; ``starts``/``ends``: each
+    unit's code-point span in the text (``ends`` includes selectors that follow it);
+    ``gaps``: ``len(codes) + 1`` strings, ``gaps[i]`` the separators (invisibles left out)
+    between unit ``i - 1`` and unit ``i``, ``gaps[0]`` before the first, ``gaps[-1]`` after
+    the last."""
+
+    codes: str
+    keys: str
+    starts: tuple
+    ends: tuple
+    gaps: tuple
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+
+def analyse(text: str) -> Analysed:
+    """``text`` as units (see the module docstring): ``analyse("葛\U000e0100城，&KR1969;")``
+    has codes ``"葛城\U000f07b1"``, starts ``(0, 2, 4)``, ends ``(2, 3, 12)`` and gaps
+    ``("", "", "，", "")``."""
+    codes: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    gaps: list[str] = []
+    gap = ""
+    pos = 0
+    for m in _special().finditer(text):
+        s = m.start()
+        if s > pos:
+            starts.extend(range(pos, s))
+            ends.extend(range(pos + 1, s + 1))
+            codes.append(text[pos:s])
+            gaps.append(gap)
+            gaps.extend([""] * (s - pos - 1))
+            gap = ""
+        if m.group(1) is not None:
+            starts.append(s)
+            ends.append(m.end())
+            codes.append(gaiji_key(m.group(1)))
+            gaps.append(gap)
+            gap = ""
+        elif m.group(2) is not None:
+            gap += m.group(2)
+        elif m.group(3) is not None and ends and ends[-1] == s:   # selectors: part of the unit before them
+            ends[-1] = m.end()
+        pos = m.end()
+    if pos < len(text):
+        starts.extend(range(pos, len(text)))
+        ends.extend(range(pos + 1, len(text) + 1))
+        codes.append(text[pos:])
+        gaps.append(gap)
+        gaps.extend([""] * (len(text) - pos - 1))
+        gap = ""
+    gaps.append(gap)
+    joined = "".join(codes)
+    return Analysed(joined, fold(joined), tuple(starts), tuple(ends), tuple(gaps))
+
+
+@dataclass(frozen=True, slots=True)
+class QueryUnits:
+    """A query term as units: ``codes`` holds each unit's exact code point, or None for a
+    wildcard (``?``/``？``); ``gaps[j]`` (``j`` from 1) the separators written between unit
+    ``j - 1`` and unit ``j`` (``gaps[0]`` is always ""; compared in the exact mode only)."""
+
+    codes: tuple
+    gaps: tuple
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def runs(self) -> list[str]:
+        """The runs of exact codes between wildcards (``射?獲`` -> ``["射", "獲"]``)."""
+        out, run = [], []
+        for c in self.codes + (None,):
+            if c is None:
+                if run:
+                    out.append("".join(run))
+                run = []
+            else:
+                run.append(c)
+        return out
+
+
+@lru_cache(maxsize=2048)
+def query_units(phrase: str) -> QueryUnits:
+    """A term of a query as units; ``?`` and ``？`` are wildcard units. Separators before
+    the first and after the last unit are dropped. A term of separators only has no units."""
+    codes: list = []
+    gaps: list[str] = []
+    gap = ""
+    for m in re.finditer(r"&KR\d{1,5};|\x01|.", phrase, re.S):
+        piece = m.group()
+        if len(piece) > 1 or piece == "\x01":
+            unit = gaiji_key(piece)
+        elif piece in WILDCARDS:
+            unit = None
+        else:
+            kind = char_kind(piece)
+            if kind in (INVISIBLE, SELECTOR):
+                continue
+            if kind == SEPARATOR:
+                gap += piece
+                continue
+            unit = piece
+        codes.append(unit)
+        gaps.append(gap if codes[1:] else "")
+        gap = ""
+    return QueryUnits(tuple(codes), tuple(gaps))
+
+
 def index_terms(text: str) -> set[str]:
-    """The index terms of ``text``: its folded unigrams and bigrams (whitespace excluded)."""
-    folded = fold(text)
-    terms = {ch for ch in folded if not ch.isspace()}
-    terms.update(a + b for a, b in zip(folded, folded[1:]) if not a.isspace() and not b.isspace())
+    """The index terms of ``text``: its folded unigrams and bigrams of units."""
+    keys = analyse(text).keys
+    terms = set(keys)
+    terms.update(a + b for a, b in zip(keys, keys[1:]))
     return terms
 
 
@@ -57,7 +214,8 @@ class GramTokenizer(Tokenizer):
 
 
 def char_alternatives(ch: str, exact: bool) -> frozenset[str]:
-    """Folded characters a query character ``ch`` may match in folded text.
+    """Folded keys a query unit ``ch`` (one code point, a gaiji key included) may match in
+    folded text.
 
     Exact mode still looks candidates up by folded grams (an exact match is also a folded
     match) but verifies on the raw text."""
@@ -67,68 +225,99 @@ def char_alternatives(ch: str, exact: bool) -> frozenset[str]:
 
 
 def query_grams(phrase: str, exact: bool = False) -> list[frozenset[str]]:
-    """For a literal phrase, the index look-ups that every containing passage satisfies:
-    a list of alternatives, each a set of terms of which at least one must be present.
+    """For a literal phrase (no wildcards), the index look-ups that every containing
+    passage satisfies: a list of alternatives, each a set of terms of which at least one
+    must be present.
 
     ``"鵠"`` → ``[{"鵠"}]``; ``"大射"`` → ``[{"大射"}]``; a simplified ``"发"`` → ``[{"发", "發", "髮"}]``.
     A bigram whose characters have more than ``MAX_GRAM_ALTERNATIVES`` spellings together
     is looked up as its two unigrams instead: never a truncated (and so incomplete) set.
-    Whitespace in the phrase is not looked up (it is still verified)."""
-    alts = [char_alternatives(ch, exact) for ch in phrase]
+    Separators and invisibles are not looked up (separators are verified in the exact mode)."""
+    units = [c for c in query_units(phrase).codes if c is not None]
+    alts = [char_alternatives(ch, exact) for ch in units]
     grams: list[frozenset[str]] = []
-    covered = [False] * len(phrase)
-    for i in range(len(phrase) - 1):
-        a, b = phrase[i], phrase[i + 1]
-        if a.isspace() or b.isspace():
-            continue
+    covered = [False] * len(units)
+    for i in range(len(units) - 1):
         if len(alts[i]) * len(alts[i + 1]) <= MAX_GRAM_ALTERNATIVES:
             grams.append(frozenset(x + y for x, y in itertools.product(alts[i], alts[i + 1])))
             covered[i] = covered[i + 1] = True
-    for i, ch in enumerate(phrase):
-        if not covered[i] and not ch.isspace():
+    for i in range(len(units)):
+        if not covered[i]:
             grams.append(alts[i])
     return grams
 
 
 @lru_cache(maxsize=512)
-def _pattern(phrase: str, exact: bool) -> re.Pattern:
+def _pattern(phrase: str, exact: bool) -> re.Pattern | None:
+    """The regex of a term over unit codes (exact) or keys (folded); None without units.
+    In the exact mode it is a look-ahead, so that every candidate start is seen."""
     parts = []
-    for ch in phrase:
-        if ch in WILDCARDS:
+    for ch in query_units(phrase).codes:
+        if ch is None:
             parts.append(".")
         elif exact:
             parts.append(re.escape(ch))
         else:
             alts = sorted(query_alternatives(ch))
             parts.append(re.escape(alts[0]) if len(alts) == 1 else "[" + "".join(re.escape(a) for a in alts) + "]")
-    return re.compile("".join(parts), re.S)
+    if not parts:
+        return None
+    body = "".join(parts)
+    return re.compile(f"(?=({body}))" if exact else body, re.S)
 
 
-def find_occurrences(text: str, phrase: str, exact: bool = False, folded: str | None = None
+@lru_cache(maxsize=64)
+def analysed(text: str) -> Analysed:
+    """``analyse(text)``, kept for the last texts asked (KWIC sort keys of many hits of one
+    passage)."""
+    return analyse(text)
+
+
+def unit_occurrences(a: Analysed, phrase: str, exact: bool = False) -> list[tuple[int, int]]:
+    """Every non-overlapping occurrence of ``phrase`` in the analysed text as unit spans
+    ``(first, last + 1)``, left to right."""
+    pattern = _pattern(phrase, exact) if phrase else None
+    if pattern is None:
+        return []
+    if not exact:
+        return [m.span() for m in pattern.finditer(a.keys)]
+    q = query_units(phrase)
+    n = len(q)
+    out = []
+    next_free = 0
+    for m in pattern.finditer(a.codes):
+        i = m.start()
+        if i < next_free:
+            continue
+        if all(a.gaps[i + j] == q.gaps[j] for j in range(1, n)):
+            out.append((i, i + n))
+            next_free = i + n
+    return out
+
+
+def find_occurrences(text: str, phrase: str, exact: bool = False, analysed: Analysed | None = None
                      ) -> list[tuple[int, int]]:
     """Every non-overlapping occurrence of ``phrase`` in ``text`` as ``(start, end)``
-    code-point offsets into ``text``, left to right, as ``str.count`` would count them.
-    ``?`` (or ``？``) in ``phrase`` matches any one character.
-
-    Folded unless ``exact``: both sides are folded with the same table, so the offsets
-    hold for the stored (unfolded) text. ``folded`` may pass ``fold(text)`` if known."""
-    if not phrase:
-        return []
-    haystack = text if exact else (folded if folded is not None else fold(text))
-    return [m.span() for m in _pattern(phrase, exact).finditer(haystack)]
+    code-point offsets into ``text``, left to right, counted in units as ``str.count``
+    would count them. ``?`` (or ``？``) in ``phrase`` matches any one unit (a gaiji
+    included). Units compare folded unless ``exact`` (see the module docstring for
+    separators and invisibles). ``analysed`` may pass ``analyse(text)`` if known."""
+    a = analysed if analysed is not None else analyse(text)
+    return [(a.starts[i], a.ends[j - 1]) for i, j in unit_occurrences(a, phrase, exact)]
 
 
 def term_lookups(term: Term, exact: bool) -> list[frozenset[str]]:
     """Index look-ups for a query term: the grams of each run between wildcards."""
-    return [alts for run in term.literal_runs() for alts in query_grams(run, exact)]
+    return [alts for run in query_units(term.text).runs() for alts in query_grams(run, exact)]
 
 
 def near_pairs(left: list[tuple[int, int]], right: list[tuple[int, int]], distance: int
                ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """The occurrences of ``left`` and of ``right`` (``(start, end)`` spans) that have a
-    partner on the other side at most ``distance`` characters away: the gap
-    ``max(a.start, b.start) - min(a.end, b.end)`` is at most ``distance`` (overlapping and
-    adjacent spans count), and a span is never its own partner (``射 NEAR/3 射``)."""
+    """The occurrences of ``left`` and of ``right`` (``(start, end)`` unit spans) that have a
+    partner on the other side at most ``distance`` characters (units: punctuation is not
+    counted, a gaiji is one) away: the gap ``max(a.start, b.start) - min(a.end, b.end)`` is
+    at most ``distance`` (overlapping and adjacent spans count), and a span is never its own
+    partner (``射 NEAR/3 射``)."""
     def close(a, b):
         return a != b and max(a[0], b[0]) - min(a[1], b[1]) <= distance
 
@@ -141,13 +330,14 @@ def match_passage(parsed: ParsedQuery, text: str, exact: bool = False) -> list[t
     (all its positive terms occur, none of its negative ones, and each of its NEAR pairs
     has two occurrences close enough: ``near_pairs``); otherwise the occurrences of the
     satisfied clauses' positive terms (for terms joined by NEAR, only those with a partner),
-    sorted, overlaps resolved left to right (the earlier, then the longer, span wins)."""
-    folded = None if exact else fold(text)
+    sorted, overlaps resolved left to right (the earlier, then the longer, span wins).
+    Spans are code-point offsets into ``text``."""
+    a = analyse(text)
     cache: dict[str, list[tuple[int, int]]] = {}
 
     def occurrences(term: Term):
         if term.text not in cache:
-            cache[term.text] = find_occurrences(text, term.text, exact, folded)
+            cache[term.text] = unit_occurrences(a, term.text, exact)
         return cache[term.text]
 
     spans: set[tuple[int, int]] = set()
@@ -169,4 +359,57 @@ def match_passage(parsed: ParsedQuery, text: str, exact: bool = False) -> list[t
     for start, end in sorted(spans, key=lambda se: (se[0], -se[1])):
         if not out or start >= out[-1][1]:
             out.append((start, end))
-    return out
+    return [(a.starts[i], a.ends[j - 1]) for i, j in out]
+
+
+def context_bounds(text: str, start: int, end: int, width: int) -> tuple[int, int]:
+    """Where a KWIC snippet of ``width`` characters on each side of ``text[start:end]``
+    begins and ends: ``text[b:start]`` holds the last ``width`` displayed characters before
+    the hit and ``text[end:e]`` the first ``width`` after it, a gaiji entity counting as one
+    and never cut, selectors kept with their character."""
+    if width <= 0:
+        return start, end
+    lo = max(0, start - width * 10)
+    window = text[lo:start]
+    marks = [m.start() for m in _clusters().finditer(window)]
+    b = lo + marks[-width] if len(marks) >= width else lo
+    after = [m.end() for m in itertools.islice(_clusters().finditer(text, end, min(len(text), end + width * 10)), width)]
+    e = after[-1] if after else end
+    return b, e
+
+
+def unit_layout(raw: np.ndarray, boundary: np.ndarray, joined: str):
+    """``analyse`` for a whole index at once, with NumPy: ``raw`` holds the code points of
+    ``joined`` (uint32), ``boundary`` marks positions that must be units of their own (the
+    U+0000 between passages). Returns ``(positions, ends, codes, gap)``: each unit's start
+    and end position in ``raw``, its exact code (gaiji keys included, uint32) and whether
+    separators stand between it and the unit before it. Agrees with ``analyse`` passage by
+    passage (the contract suite checks the results)."""
+    kind = np.frombuffer(_kind_table(), dtype=np.uint8)[raw]
+    kind[boundary] = TEXT
+    codes = raw.copy()
+    size = len(raw)
+    span = np.ones(size, dtype=np.int64)
+    entities = [(m.start(), m.end(), m.group(1)) for m in GAIJI.finditer(joined)]
+    if entities:
+        absorbed = np.zeros(size + 1, dtype=np.int32)
+        for s, e, _ in entities:
+            absorbed[s + 1] += 1
+            absorbed[e] -= 1
+            span[s] = e - s
+            codes[s] = ord(gaiji_key(joined[s:e]))
+            kind[s] = TEXT
+        inside = np.cumsum(absorbed[:size]) > 0
+        kind[inside] = SELECTOR + 1      # letters of an entity: no unit, no separator
+    is_unit = kind == TEXT
+    positions = np.flatnonzero(is_unit)
+    # a unit's end runs over the selectors right after it
+    not_invisible = np.where(kind != SELECTOR, np.arange(size), size)
+    next_visible = np.minimum.accumulate(not_invisible[::-1])[::-1]
+    after = positions + span[positions]
+    ends = np.where(after < size, next_visible[np.minimum(after, size - 1)], size)
+    seps = np.concatenate(([0], np.cumsum(kind == SEPARATOR)))
+    gap = np.zeros(len(positions), dtype=bool)
+    if len(positions) > 1:
+        gap[1:] = seps[positions[1:]] > seps[positions[:-1]]
+    return positions, ends, codes[positions], gap

@@ -24,14 +24,88 @@ Pure Python, no Django: the table is read once, lazily, on first use.
 """
 from __future__ import annotations
 
+import re
 import threading
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["fold_char", "fold", "query_alternatives", "TABLE_PATH"]
+__all__ = ["fold_char", "fold", "query_alternatives", "TABLE_PATH", "RADICALS_PATH", "GAIJI", "GAIJI_BASE",
+           "gaiji_key", "char_kind", "TEXT", "SEPARATOR", "INVISIBLE", "SELECTOR", "has_text"]
 
-#: The shipped table (inside the package, not the shared source data).
+#: The shipped tables (inside the package, not the shared source data).
 TABLE_PATH = Path(__file__).resolve().parent / "data" / "fold.tsv"
+RADICALS_PATH = Path(__file__).resolve().parent / "data" / "radicals.tsv"
+
+# ---------------------------------------------------------------------------- not text
+
+#: A Kanripo gaiji entity (a character Unicode lacks, ``&KR1969;``) or U+0001 (Kanripo's mark
+#: for an unreadable character in SBCK files): ONE character for search and display.
+GAIJI = re.compile(r"&KR(\d{1,5});|\x01")
+#: Search key of ``&KRn;``: a supplementary private-use code point, ``U+F0000 + n`` (plane 15).
+GAIJI_BASE = 0xF0000
+
+#: Kinds of code point (``char_kind``).
+TEXT, SEPARATOR, INVISIBLE, SELECTOR = 0, 1, 2, 3
+
+#: Variation selectors, joiners and the combining grapheme joiner: they shape the character
+#: before them and are never text of their own.
+_SELECTORS = ((0x034F, 0x034F), (0x180B, 0x180D), (0x180F, 0x180F), (0x200C, 0x200D), (0xFE00, 0xFE0F),
+              (0xE0100, 0xE01EF))
+
+
+def gaiji_key(entity: str) -> str:
+    """The one search key (a code point) of a gaiji: ``&KR1969;`` -> U+F07B1, U+0001 -> U+0001.
+    Raises ``ValueError`` for anything else (``GAIJI`` says what a gaiji is)."""
+    m = GAIJI.fullmatch(entity)
+    if not m:
+        raise ValueError(f"not a gaiji entity: {entity!r}")
+    if m.group(1) is None:
+        return "\x01"
+    n = int(m.group(1))
+    if n > 0xFFFD:
+        raise ValueError(f"gaiji number out of range: {entity!r}")
+    return chr(GAIJI_BASE + n)
+
+
+@lru_cache(maxsize=None)
+def _kind_table() -> bytes:
+    """``char_kind`` for every code point of planes 0-2 and 14 (the others hold no
+    punctuation, separators, format characters or variation selectors), from Python's
+    ``unicodedata``."""
+    import unicodedata
+
+    table = bytearray(0x110000)
+    category = unicodedata.category
+    for lo, hi in ((0, 0x2FFFF), (0xE0000, 0xE0FFF)):
+        for cp in range(lo, hi + 1):
+            c = category(chr(cp))
+            if c == "Cf":
+                table[cp] = INVISIBLE
+            elif c[0] in "PZ" or (c == "Cc" and cp != 1):
+                table[cp] = SEPARATOR
+    for lo, hi in _SELECTORS:
+        table[lo:hi + 1] = bytes([SELECTOR]) * (hi - lo + 1)
+    return bytes(table)
+
+
+def char_kind(ch: str) -> int:
+    """What one code point is to search (Unicode General Category, ``unicodedata``):
+
+    - ``SELECTOR``: variation selectors (standardized U+FE00-FE0F, ideographic
+      U+E0100-E01EF, Mongolian), zero-width (non-)joiners and U+034F: ignored everywhere,
+      in the exact mode too, and kept with the character before them (in highlights);
+    - ``INVISIBLE``: other format characters (Cf: zero-width space, BOM, word joiner,
+      soft hyphen, direction marks, …): ignored everywhere, in the exact mode too;
+    - ``SEPARATOR``: punctuation (P*), spaces and separators (Z*) and control characters
+      other than U+0001: ignored by default, compared in the exact mode;
+    - ``TEXT``: everything else (a character to find)."""
+    return _kind_table()[ord(ch)]
+
+
+def has_text(s: str) -> bool:
+    """Whether ``s`` holds anything to search for: a gaiji or a ``TEXT`` code point."""
+    return bool(GAIJI.search(s)) or any(char_kind(ch) == TEXT for ch in s)
 
 _lock = threading.Lock()
 _folds: dict[str, str] | None = None            # char -> canonical (only chars that change)
@@ -65,10 +139,42 @@ def _load() -> dict[str, str]:
                     if any(len(a) != 1 for a in alts):
                         raise ValueError(f"{TABLE_PATH}:{lineno}: alternatives must be single characters")
                     alternatives[ch] = frozenset(alts) | {canon}
+        for ch, target in _unicode_folds().items():   # width forms and radicals, then their variant fold
+            target = folds.get(target, target)
+            if target != ch:
+                folds.setdefault(ch, target)
         _translation = {ord(k): ord(v) for k, v in folds.items()}
         _alternatives = alternatives
         _folds = folds
         return folds
+
+
+def _unicode_folds() -> dict[str, str]:
+    """Look-alike code points Unicode itself maps to one other code point:
+
+    - full-width and half-width forms (U+FF01-FFEE: ``Ａ`` -> ``A``, ``１`` -> ``1``,
+      ``，`` -> ``,``) by their NFKC decomposition (Python's ``unicodedata``);
+    - Kangxi radicals (U+2F00-2FD5) and CJK radical supplement characters (U+2E80-2EF3)
+      to their ideographs (``⼤`` -> ``大``, ``⻄`` -> ``西``), from ``search/data/radicals.tsv``,
+      built by ``scripts/build_fold_table.py`` from the Unicode Character Database file
+      ``EquivalentUnifiedIdeograph.txt`` (Kangxi radicals agree with NFKC).
+    One code point to one, so lengths never change."""
+    out: dict[str, str] = {}
+    for cp in range(0xFF01, 0xFFEF):
+        ch = chr(cp)
+        n = unicodedata.normalize("NFKC", ch)
+        if len(n) == 1 and n != ch:
+            out[ch] = n
+    with RADICALS_PATH.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) != 2 or len(fields[0]) != 1 or len(fields[1]) != 1:
+                raise ValueError(f"{RADICALS_PATH}:{lineno}: expected RADICAL<TAB>IDEOGRAPH, got {line!r}")
+            out[fields[0]] = fields[1]
+    return out
 
 
 def fold_char(ch: str) -> str:

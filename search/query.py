@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from search.folding import has_text
+
 MAX_QUERY_LENGTH = 200
 WILDCARDS = "?？"
 QUOTES = {'"': '"', "「": "」", "“": "”", "＂": "＂", "『": "』"}
@@ -50,7 +52,7 @@ class Term:
 
     def literal_runs(self) -> list[str]:
         """The parts between wildcards, for index look-ups (``射?獲`` → ``["射", "獲"]``)."""
-        return [run for run in re.split("[?？]", self.text) if run.strip()]
+        return [run for run in re.split("[?？]", self.text) if has_text(run)]
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,8 @@ def parse_query(text: str) -> ParsedQuery:
             continue
         term = Term(value)
         if not term.literal_runs():
-            raise QueryError(f"「{value}」只有萬用字元 (a term needs at least one character besides ?)")
+            raise QueryError(f"「{value}」沒有可檢索的字 (a term needs at least one character besides ?, "
+                             f"punctuation and spaces)")
         if near is not None:
             if kind == "not":
                 near_needs_a_term(near[1])

@@ -35,9 +35,10 @@ def test_index_files(two_backends, seed_juan):
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
     base_files = sorted(
-        [f"{name}.npy" for name in ("raw", "folded", "order", "chars", "char_starts", "pid", "rank", "starts",
-                                    "layer", "work_id", "juan_id", "juan_number", "chapter_id", "juan_index",
-                                    "section_index", "section_first_rank")] + ["passages.pkl", "juans.pkl"])
+        [f"{name}.npy" for name in ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank",
+                                    "offset", "end_offset", "gap", "starts", "unit_starts", "layer", "work_id",
+                                    "juan_id", "juan_number", "chapter_id", "juan_index", "section_index",
+                                    "section_first_rank")] + ["passages.pkl", "juans.pkl"])
     assert sorted(p.name for p in gen.iterdir()) == base_files
     assert positional.version() == gen.name
     # An incremental write links the base's files into a new generation and adds a delta.

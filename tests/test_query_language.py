@@ -46,7 +46,7 @@ def test_parse(text, clauses):
     ("a NEAR/201 b", "NEAR 最多 200 字 (NEAR distance at most 200, column 3)"),
     ("射 OR", "OR 前後須有檢索詞 (OR needs a term on each side, column 3)"),
     ("-射", "排除詞須與檢索詞並用 (an exclusion needs a term to search for)"),
-    ("??", "「??」只有萬用字元 (a term needs at least one character besides ?)"),
+    ("??", "「??」沒有可檢索的字 (a term needs at least one character besides ?, punctuation and spaces)"),
     ('""', "空的引號 (empty phrase at column 1)"),
     ("射\x00", "檢索詞含控制字元 U+0000 (control character at column 2)"),
     ("射\x1b[31m", "檢索詞含控制字元 U+001B (control character at column 2)"),

@@ -124,10 +124,10 @@ def test_overlapping_occurrences_are_counted_left_to_right(backend, seed_juan):
     from dataclasses import replace
 
     docs = [replace(doc, doc_id="x:1", text="之之之之之乎之之"), replace(doc, doc_id="x:2", text="大射之射之"),
-            replace(doc, doc_id="x:3", text="射\x00射")]  # a NUL in stored text is text, not a boundary
+            replace(doc, doc_id="x:3", text="射\x00射")]  # a NUL in stored text is a control character, not a boundary
     backend.rebuild(docs)
     ref = _reference(docs)
-    for q in ["之之", "之之之", "之?之", "射之 大射", "之 之之", "射?射", "射"]:
+    for q in ["之之", "之之之", "之?之", "射之 大射", "之 之之", "射?射", "射", "射射"]:
         got, want = backend.search(SearchQuery(q)), ref.search(SearchQuery(q))
         assert [(h.doc_id, h.start, h.end) for h in got.hits] == [(h.doc_id, h.start, h.end) for h in want.hits], q
     assert [(h.start, h.end) for h in backend.search(SearchQuery("之之")).hits] == [(0, 2), (2, 4), (6, 8)]
@@ -261,3 +261,90 @@ def test_layer_filter_in_the_zhushu_juan(layered):
     assert [h.layer for h in backend.search(SearchQuery("經", layers=layers_for("titles"))).hits] == ["title"]
     assert backend.search(SearchQuery("戒射宰戒", layers=layers_for("classic"))).count == 1
     assert backend.search(SearchQuery("戒射宰戒", layers=layers_for("commentary"))).count == 0
+
+
+
+
+    assert [(h.doc_id, h.match) for h in backend.search(SearchQuery("射?射")).hits] == [("x:2", "射之射")]
+    # a control character is no character: like punctuation, it does not block a match
+    assert [(h.doc_id, h.match) for h in backend.search(SearchQuery("射射")).hits] == [("x:3", "射\x00射")]
+
+
+#: Passages full of what is not text (issue 13): punctuation, spaces, variation selectors,
+#: zero-width characters, BOM, full-width forms, radicals and gaiji.
+NOT_TEXT = {
+    "n:1": "大射之儀，君有命。大射之儀君",
+    "n:2": "葛\U000e0100城人，葛\ufe00城\u200b人",
+    "n:3": "從豆&KR1969;聲，&KR1969;KR1969\x01也",
+    "n:4": "ＡＢ１０，AB10 ⼤⻄ 大西",
+    "n:5": "之早寡兮，七年\ufeff之早寡兮七年 之 早",
+    "n:6": "&KR0221;&KR1969;&KR0221;",
+}
+NOT_TEXT_QUERIES = [
+    "大射之儀君", "大射之儀，君", "儀,君", "儀 君", "君有命", "葛城", "葛\U000e0100城", "葛\u200b城", "城人",
+    "從豆?聲", "&KR1969;", "KR1969", "豆?", "?也", "聲?KR", "AB10", "ＡＢ１０", "大西", "⼤⻄", "之早寡兮七年",
+    "寡兮，七", "之\ufeff早", "&KR0221;?", "?&KR0221;", "之 早", "之 -早寡", "大射之儀君 OR 葛城",
+]
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_what_is_not_text_equals_a_plain_scan(backend, seed_juan, exact):
+    from dataclasses import replace
+
+    doc = documents_for_juan(seed_juan)[0]
+    docs = [replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in NOT_TEXT.items()]
+    backend.rebuild(docs)
+    ref = _reference(docs)
+    for q in NOT_TEXT_QUERIES:
+        got, want = backend.search(SearchQuery(q, exact=exact)), ref.search(SearchQuery(q, exact=exact))
+        assert (got.count, got.passages) == (want.count, want.passages), q
+        assert _hits(got.hits) == _hits(want.hits), q
+
+
+def _matches(backend, q, exact=False):
+    return [(h.doc_id, h.match) for h in backend.search(SearchQuery(q, exact=exact)).hits]
+
+
+def test_punctuation_spaces_and_invisibles_do_not_block_a_match(backend, seed_juan):
+    from dataclasses import replace
+
+    doc = documents_for_juan(seed_juan)[0]
+    backend.rebuild([replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in NOT_TEXT.items()])
+    assert _matches(backend, "大射之儀君") == [("n:1", "大射之儀，君"), ("n:1", "大射之儀君")]
+    assert _matches(backend, "大射之儀君", exact=True) == [("n:1", "大射之儀君")]
+    assert _matches(backend, "大射之儀，君", exact=True) == [("n:1", "大射之儀，君")]
+    assert _matches(backend, "儀,君", exact=True) == []       # the exact mode compares code points
+    assert _matches(backend, "葛城") == [("n:2", "葛\U000e0100城"), ("n:2", "葛\ufe00城")]
+    assert _matches(backend, "葛城", exact=True) == [("n:2", "葛\U000e0100城"), ("n:2", "葛\ufe00城")]
+    assert _matches(backend, "葛\u200b城\ufeff人") == [("n:2", "葛\U000e0100城人"), ("n:2", "葛\ufe00城\u200b人")]
+    assert _matches(backend, "葛") == [("n:2", "葛\U000e0100"), ("n:2", "葛\ufe00")]  # the selector stays with it
+    assert _matches(backend, "之早寡兮七年") == [("n:5", "之早寡兮，七年"), ("n:5", "之早寡兮七年")]
+    assert _matches(backend, "之\ufeff早寡兮七年", exact=True) == [("n:5", "之早寡兮七年")]
+
+
+def test_width_forms_and_radicals_fold(backend, seed_juan):
+    from dataclasses import replace
+
+    doc = documents_for_juan(seed_juan)[0]
+    backend.rebuild([replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in NOT_TEXT.items()])
+    assert _matches(backend, "AB10") == [("n:4", "ＡＢ１０"), ("n:4", "AB10")]
+    assert _matches(backend, "ＡＢ１０") == [("n:4", "ＡＢ１０"), ("n:4", "AB10")]
+    assert _matches(backend, "ＡＢ１０", exact=True) == [("n:4", "ＡＢ１０")]
+    assert _matches(backend, "大西") == [("n:4", "⼤⻄"), ("n:4", "大西")]
+    assert _matches(backend, "⼤⻄") == [("n:4", "⼤⻄"), ("n:4", "大西")]
+    assert _matches(backend, "大西", exact=True) == [("n:4", "大西")]
+
+
+def test_a_gaiji_is_one_character(backend, seed_juan):
+    from dataclasses import replace
+
+    doc = documents_for_juan(seed_juan)[0]
+    backend.rebuild([replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in NOT_TEXT.items()])
+    assert _matches(backend, "從豆?聲") == [("n:3", "從豆&KR1969;聲")]
+    assert _matches(backend, "&KR1969;") == [("n:3", "&KR1969;"), ("n:3", "&KR1969;"), ("n:6", "&KR1969;")]
+    # its letters alone match only the letters written as text, never inside the entity
+    assert _matches(backend, "KR1969") == [("n:3", "KR1969")]
+    assert _matches(backend, "?也") == [("n:3", "\x01也")]   # U+0001 is one (unreadable) character
+    assert _matches(backend, "&KR0221;?") == [("n:6", "&KR0221;&KR1969;")]
+    hit = backend.search(SearchQuery("聲", context=2)).hits[0]
+    assert (hit.before, hit.after) == ("豆&KR1969;", "，&KR1969;")

@@ -11,8 +11,8 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from search.analysis import analysed, context_bounds
 from search.documents import LAYERS, SearchDocument
-from search.folding import fold
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
 DEFAULT_CONTEXT = 15
@@ -171,8 +171,9 @@ class Hit:
 
     @property
     def before(self) -> str:
+        """Up to ``context`` characters before the match (a gaiji entity is one, never cut)."""
         p = self.passage
-        return p.text[max(0, self.start - p.context):self.start]
+        return p.text[context_bounds(p.text, self.start, self.end, p.context)[0]:self.start]
 
     @property
     def match(self) -> str:
@@ -180,8 +181,9 @@ class Hit:
 
     @property
     def after(self) -> str:
+        """Up to ``context`` characters after the match (a gaiji entity is one, never cut)."""
         p = self.passage
-        return p.text[self.end:self.end + p.context]
+        return p.text[self.end:context_bounds(p.text, self.start, self.end, p.context)[1]]
 
     @property
     def passage_hits(self) -> int:
@@ -199,15 +201,18 @@ class Hit:
 
     @property
     def after_key(self) -> str:
-        """Up to ``SORT_SPAN`` characters after the match, folded (``search.folding``)."""
-        p = self.passage
-        return fold(p.text[self.end:self.end + SORT_SPAN])
+        """Up to ``SORT_SPAN`` characters after the match, folded: the search's units
+        (``search.analysis``: punctuation left out, a gaiji one character)."""
+        a = analysed(self.passage.text)
+        i = bisect.bisect_left(a.starts, self.end)
+        return a.keys[i:i + SORT_SPAN]
 
     @property
     def before_key(self) -> str:
-        """Up to ``SORT_SPAN`` characters before the match, folded, nearest first."""
-        p = self.passage
-        return fold(p.text[max(0, self.start - SORT_SPAN):self.start])[::-1]
+        """Up to ``SORT_SPAN`` characters (units) before the match, folded, nearest first."""
+        a = analysed(self.passage.text)
+        i = bisect.bisect_left(a.starts, self.start)
+        return a.keys[max(0, i - SORT_SPAN):i][::-1]
 
 
 LAYER_ORDER = {layer: i for i, layer in enumerate(LAYERS)}

@@ -1,16 +1,21 @@
 """The default backend: a positional character index held in NumPy arrays.
 
 Every passage of the corpus is laid end to end in one array of code points, with a
-separator (U+0000, which no stored text contains) before, between and after passages::
+separator (U+0000) before, between and after passages (``raw``, as stored, for snippets).
+Search works on the passages' units (``search.analysis``: a gaiji is one unit, punctuation,
+spaces and invisible code points are none), laid end to end the same way; a "position"
+below is a unit's::
 
-    raw      [0, 大, 射, 之, 儀, 0, 鄭, 注, …, 0]     uint32 code points, as stored
-    folded   the same, folded (``search.folding``: 異體字 and simplified forms)
+    exact    [0, 大, 射, 之, 儀, 0, 鄭, 注, …, 0]     uint32 unit codes (gaiji keys included)
+    folded   the same, folded (``search.folding``: 異體字, simplified and full-width forms, radicals)
     order    every position, sorted by folded character (stable: ascending positions)
     chars / char_starts    each folded character and where its positions begin in ``order``
+    offset / end_offset    each unit's code-point span in its passage's stored text
+    gap      whether punctuation or spaces stand before the unit (the exact mode compares them)
 
 so the positions of a character are one slice of ``order`` (its postings). A phrase is
 found by taking the postings of its rarest character and checking the other characters
-at their offsets against ``folded`` (or ``raw`` in exact mode) in one vectorised step
+at their offsets against ``folded`` (or ``exact`` in exact mode) in one vectorised step
 per character: every occurrence, exactly, with no candidate left to verify in Python. A
 one-character query is a slice; 之, with 145,805 occurrences in the Kanripo corpus, is
 counted, distributed by juan and paged in a few milliseconds (docs/performance.md).
@@ -54,8 +59,7 @@ import numpy as np
 
 from search.documents import LAYERS, SearchDocument
 from search.folding import fold
-from search.analysis import char_alternatives
-from search.query import WILDCARDS
+from search.analysis import analyse, char_alternatives, query_units, unit_layout
 
 from .base import (SORT_SPAN, BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults,
                    entries_of, juans_to_drop, live_juans)
@@ -64,15 +68,16 @@ from config.faults import crash_point
 from .generations import GenerationStore
 
 #: 2: juan versions; 3: segments (a base and a delta), juans.pkl; 4: passage layers are
-#: commentary layers (classic, commentary, …, record, title) with their ``layer_name`` (issue 12).
-FORMAT = 4
+#: commentary layers (classic, commentary, …, record, title) with their ``layer_name`` (issue 12);
+#: 5: search units (``exact``, ``offset``, ``gap``, …: issue 13).
+FORMAT = 5
 #: A write adds to the delta segment until it holds this many characters and a quarter of
 #: the base's; then base and delta are merged into a new base.
 MERGE_MIN_CHARS = 2_000_000
 SEP = 0
-NUL_IN_TEXT = 0xFFFFFFFF
-ARRAYS = ("raw", "folded", "order", "chars", "char_starts", "pid", "rank", "starts", "layer", "work_id",
-          "juan_id", "juan_number", "chapter_id", "juan_index", "section_index", "section_first_rank")
+ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
+          "starts", "unit_starts", "layer", "work_id", "juan_id", "juan_number", "chapter_id", "juan_index",
+          "section_index", "section_first_rank")
 #: Arrays of a delta segment only: each position's sort key among the base's ranks, and
 #: where each of its sections and juans stands among the base's (see ``BaseKeys``).
 DELTA_ARRAYS = ("keys", "section_insert", "juan_insert")
@@ -115,7 +120,6 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     n = len(docs)
     joined = "\0" + "\0".join(d.text for d in docs) + "\0"
     raw = _codes(joined)
-    folded = _codes(fold(joined)).copy()
     lengths = np.fromiter((len(d.text) for d in docs), dtype=np.int64, count=n)
     starts = np.empty(n, dtype=np.int64)
     if n:
@@ -126,12 +130,15 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     if n:
         pid[1:] = np.repeat(np.arange(n, dtype=np.int32), lengths + 1)[: size - 1]
         pid[starts + lengths] = -1  # the separators belong to no passage
-    if n:
-        # A U+0000 inside a passage (the importers refuse them, the admin might not) must not
-        # read as a separator: it folds to a code no query character has; ``raw`` keeps it.
-        folded[(raw == SEP) & (pid >= 0)] = NUL_IN_TEXT
+    # Units: a U+0000 inside a passage (the importers refuse them, the admin might not) is a
+    # control character, no unit; the U+0000 between passages are units of their own.
+    units, unit_ends, exact, gap = unit_layout(raw, (raw == SEP) & (pid < 0), joined)
+    folded = _codes(fold(exact.tobytes().decode("utf-32-le"))).copy()
     order = np.argsort(folded, kind="stable").astype(np.int32)
     chars, char_starts = np.unique(folded[order], return_index=True)
+    unit_pid = pid[units]
+    passage_start = np.where(unit_pid >= 0, starts[np.maximum(unit_pid, 0)] if n else 0, units)
+    unit_starts = np.searchsorted(units, starts).astype(np.int64) if n else np.empty(0, dtype=np.int64)
 
     # Text order of every position: passage's (work title, work, juan, section) rank, the
     # piece the position falls in, then layer and id, then the position itself.
@@ -158,7 +165,7 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     perm = np.lexsort((positions, passage_doc[owner] if n else positions, piece_at,
                        passage_section[owner] if n else positions))
     rank = np.empty(size, dtype=np.int32)
-    rank[perm] = np.arange(size, dtype=np.int32)
+    rank[perm] = np.arange(size, dtype=np.int32)  # ranks of code points; units keep theirs (order only)
 
     juans = {}
     juan_keys = []
@@ -172,9 +179,11 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         np.zeros(0, dtype=np.int64)
     first_rank = np.concatenate(([0], np.cumsum(per_section)[:-1])).astype(np.int64) if n else per_section
     arrays = {
-        "raw": raw, "folded": folded, "order": order, "chars": chars.astype(np.uint32),
-        "char_starts": np.append(char_starts, size).astype(np.int64), "pid": pid, "rank": rank,
-        "starts": starts,
+        "raw": raw, "exact": exact.astype(np.uint32), "folded": folded, "order": order,
+        "chars": chars.astype(np.uint32), "char_starts": np.append(char_starts, len(units)).astype(np.int64),
+        "pid": unit_pid, "rank": rank[units], "offset": (units - passage_start).astype(np.int32),
+        "end_offset": (unit_ends - passage_start).astype(np.int32), "gap": gap, "starts": starts,
+        "unit_starts": unit_starts,
         "layer": np.fromiter((LAYER_CODE[d.layer] for d in docs), dtype=np.int8, count=n),
         "work_id": np.fromiter((d.work_id for d in docs), dtype=np.int64, count=n),
         "juan_id": np.fromiter((d.juan_id for d in docs), dtype=np.int64, count=n),
@@ -190,8 +199,8 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         insert = np.fromiter((bisect.bisect_right(base.sections, k) for k in sorted_sections), dtype=np.int64,
                              count=len(sorted_sections))
         at = np.append(base.first_rank, base.size)[insert] if len(insert) else insert
-        arrays["keys"] = (((at[passage_section[owner]] - 1) << 32) + 1 + rank) if n else \
-            np.zeros(size, dtype=np.int64)
+        arrays["keys"] = ((((at[passage_section[owner]] - 1) << 32) + 1 + rank) if n else
+                          np.zeros(size, dtype=np.int64))[units]
         arrays["section_insert"] = insert
         arrays["juan_insert"] = np.fromiter((bisect.bisect_right(base.juan_keys, k) for k in juan_keys),
                                             dtype=np.int64, count=len(juan_keys))
@@ -241,7 +250,7 @@ class Segment:
         for name in ARRAYS + (DELTA_ARRAYS if delta else ()):  # plain views: numpy.memmap's indexing is slow
             setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
         self.juans, self.sections, self.juan_keys = table["juans"], table["sections"], table["juan_keys"]
-        self.size = len(self.raw)
+        self.size = len(self.exact)     # unit positions
         self.char_index = {int(c): i for i, c in enumerate(self.chars)}
 
     def __len__(self) -> int:
@@ -257,11 +266,11 @@ class Segment:
         return self._places
 
     def keys(self) -> BaseKeys:
-        return BaseKeys(self.sections, self.juan_keys, np.asarray(self.section_first_rank), self.size)
+        return BaseKeys(self.sections, self.juan_keys, np.asarray(self.section_first_rank), len(self.raw))
 
     def text(self, p: int) -> str:
         start = int(self.starts[p])
-        end = int(self.starts[p + 1]) - 1 if p + 1 < len(self.starts) else self.size - 1
+        end = int(self.starts[p + 1]) - 1 if p + 1 < len(self.starts) else len(self.raw) - 1
         return self.raw[start:end].tobytes().decode("utf-32-le")
 
     def postings(self, codes) -> list:
@@ -343,9 +352,12 @@ class Corpus:
             masks.append(np.isin(delta.juan_id, np.fromiter(self.live_juans, dtype=np.int64)))
             b, p = base.size, len(base)
             self.size = b + delta.size
-            self.raw, self.folded = _Joined(base.raw, delta.raw), _Joined(base.folded, delta.folded)
+            self.exact, self.folded = _Joined(base.exact, delta.exact), _Joined(base.folded, delta.folded)
+            self.gap = _Joined(base.gap, delta.gap)
+            self.offset, self.end_offset = _Joined(base.offset, delta.offset), _Joined(base.end_offset, delta.end_offset)
             self.pid = _Joined(base.pid, np.where(delta.pid >= 0, delta.pid + p, -1).astype(np.int32))
-            self.starts = np.concatenate((base.starts, delta.starts + b))
+            self.starts = np.concatenate((base.starts, delta.starts))   # raw, per segment (text())
+            self.unit_starts = np.concatenate((base.unit_starts, delta.unit_starts + b))
             for name in ("layer", "work_id", "juan_id", "juan_number", "chapter_id"):
                 setattr(self, name, np.concatenate((getattr(base, name), getattr(delta, name))))
             # Sections and juans numbered in text order across both segments (distributions).
@@ -373,6 +385,11 @@ class Corpus:
         """The stored text of passage number ``p`` (as given to ``build_generation``)."""
         n = len(self.base)
         return self.base.text(p) if p < n else self.delta.text(p - n)
+
+    def span(self, unit: int, length: int) -> tuple[int, int]:
+        """The code-point span in its passage's stored text of ``length`` units from unit
+        position ``unit``."""
+        return int(self.offset[unit]), int(self.end_offset[unit + length - 1])
 
     def sort_keys(self, positions: np.ndarray) -> np.ndarray:
         """Text-order sort keys (int64) of ``positions``: the base's ranks, and delta
@@ -402,13 +419,16 @@ class Corpus:
         return self.base.frequency(codes) + (self.delta.frequency(codes) if self.delta is not None else 0)
 
     def phrase(self, phrase: str, exact: bool) -> np.ndarray:
-        """Start positions of the non-overlapping occurrences of a term (``?`` matches any
-        one character) in every passage, ascending, as ``search.analysis.find_occurrences``
+        """Start unit positions of the non-overlapping occurrences of a term (``?`` matches
+        any one unit) in every passage, ascending, as ``search.analysis.find_occurrences``
         finds them passage by passage."""
-        length = len(phrase)
+        units = query_units(phrase)
+        length = len(units)
+        if not length:
+            return np.empty(0, dtype=np.int64)
         alts: list[np.ndarray | None] = []
-        for ch in phrase:
-            if ch in WILDCARDS:
+        for ch in units.codes:
+            if ch is None:
                 alts.append(None)
             else:
                 alts.append(np.fromiter(sorted(ord(a) for a in char_alternatives(ch, exact)), dtype=np.uint32))
@@ -421,12 +441,38 @@ class Corpus:
             if alts[j] is None:
                 cand = cand[self.folded[cand + j] != SEP]
             elif exact:
-                cand = cand[self.raw[cand + j] == ord(phrase[j])]
+                cand = cand[self.exact[cand + j] == ord(units.codes[j])]
             elif j != anchor:
                 values = self.folded[cand + j]
                 cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else cand[np.isin(values, alts[j])]
+        if exact and length > 1 and len(cand):
+            cand = self._same_separators(cand, units)
         if length > 1 and len(cand) > 1 and bool((np.diff(cand) < length).any()):
             cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
+        return cand
+
+    def _same_separators(self, cand: np.ndarray, units) -> np.ndarray:
+        """The exact mode: keep candidates whose separators between units are the query's
+        (none where the query has none; equal strings, checked on the stored text, where it
+        has some)."""
+        written = [j for j in range(1, len(units)) if units.gaps[j]]
+        for j in range(1, len(units)):
+            if not len(cand):
+                return cand
+            if not units.gaps[j]:
+                cand = cand[~self.gap[cand + j]]
+            else:
+                cand = cand[self.gap[cand + j]]
+        if written and len(cand):
+            keep = np.zeros(len(cand), dtype=bool)
+            analysed = {}
+            for i, c in enumerate(cand.tolist()):
+                p = int(self.pid[c])
+                if p not in analysed:
+                    analysed[p] = analyse(self.text(p))
+                k = c - int(self.unit_starts[p])
+                keep[i] = all(analysed[p].gaps[k + j] == units.gaps[j] for j in written)
+            cand = cand[keep]
         return cand
 
 
@@ -524,8 +570,7 @@ class HitArray(Sequence):
             passage = HitPassage(**place, text=self.corpus.text(p), context=self.query.context,
                                  hits=int(self.passage_counts()[p]))
             self._passages[p] = passage
-        start = int(self.starts[i]) - int(self.corpus.starts[p])
-        return Hit(passage, start, start + int(self.lengths[i]))
+        return Hit(passage, *self.corpus.span(int(self.starts[i]), int(self.lengths[i])))
 
     def __getitem__(self, index):
         n = len(self)
@@ -737,12 +782,13 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         """``found`` with the terms joined by NEAR cut to their occurrences that have a
         partner (``search.analysis.near_pairs``, on arrays: the partners of an occurrence
         are one ``searchsorted`` window of the other term's starts, bounded by its passage)."""
-        ends = np.append(corpus.starts[1:] - 1, corpus.size - 1) if len(corpus) else np.empty(0, dtype=np.int64)
+        firsts = corpus.unit_starts  # unit positions: distances count characters (a gaiji is one)
+        ends = np.append(firsts[1:] - 1, corpus.size - 1) if len(corpus) else np.empty(0, dtype=np.int64)
 
         def partnered(a_starts, a_pids, a_len, b_starts, b_len, distance, same):
             if not len(a_starts) or not len(b_starts):
                 return np.zeros(len(a_starts), dtype=bool)
-            lo = np.maximum(a_starts - b_len - distance, corpus.starts[a_pids])
+            lo = np.maximum(a_starts - b_len - distance, firsts[a_pids])
             hi = np.minimum(a_starts + a_len + distance, ends[a_pids] - b_len)
             count = np.searchsorted(b_starts, hi, side="right") - np.searchsorted(b_starts, lo, side="left")
             return count > (1 if same else 0)  # an occurrence is not its own partner
@@ -750,7 +796,8 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         paired: dict[str, np.ndarray] = {}
         for near in clause.nears:
             (a_starts, a_pids), (b_starts, b_pids) = occurrences(near.left.text), occurrences(near.right.text)
-            a_len, b_len, same = len(near.left.text), len(near.right.text), near.left.text == near.right.text
+            a_len, b_len = len(query_units(near.left.text)), len(query_units(near.right.text))
+            same = near.left.text == near.right.text
             keep_a = partnered(a_starts, a_pids, a_len, b_starts, b_len, near.distance, same)
             keep_b = partnered(b_starts, b_pids, b_len, a_starts, a_len, near.distance, same)
             for text, starts, keep in ((near.left.text, a_starts, keep_a), (near.right.text, b_starts, keep_b)):
@@ -790,7 +837,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
 
         spans_starts, spans_lengths = [], []
         for clause in query.parsed.clauses:
-            found = [(occurrences(t.text), len(t.text)) for t in clause.positives]
+            found = [(occurrences(t.text), len(query_units(t.text))) for t in clause.positives]
             if clause.nears:
                 found = self._near_filtered(corpus, clause, found, occurrences)
             if len(found) == 1 and not clause.negatives:  # every passage with the term satisfies it
