@@ -4,8 +4,8 @@
 ``「侯」且「鵠」``; ``「獲」，不含「釋獲」``). ``suggestions(text)`` gives the queries the user
 most likely meant, each with a message (中文 + English):
 
-- ``*`` or ``＊`` is searched as a character; ``?`` stands for any one character
-  (``射*`` → ``射?``), as in the query language of ``search.query``;
+- ``*`` or ``＊`` is punctuation, which search leaves out (``search.analysis``); ``?`` stands
+  for any one character (``射*`` → ``射?``), as in the query language of ``search.query``;
 - ``|``, ``｜`` or ``OR`` inside a word is searched as written; as OR it stands between spaces
   (``大射|鄉射`` → ``大射 | 鄉射``);
 - lower-case ``or`` and ``near/5`` are searched as text; the operators are ``OR`` and
@@ -58,7 +58,7 @@ def suggestions(text: str) -> list[Suggestion]:
             out.append(Suggestion(query, message))
 
     if _STAR.search(text):
-        add(_STAR.sub("?", text), "「*」按原字檢索；代任一字請用 ?（* is searched as a character; ? stands for any one character）")
+        add(_STAR.sub("?", text), "「*」是標點，檢索時略去；代任一字請用 ?（* is punctuation, which search leaves out; ? stands for any one character）")
     words = text.split()
     if any(re.search(r"\S[|｜]|[|｜]\S", w) for w in words):
         add(re.sub(r"\s*([|｜])\s*", r" \1 ", text),

@@ -149,11 +149,12 @@ def test_hints_on_the_page(client, seed_backend):
 
 def test_hints_in_the_api(client, seed_backend):
     data = client.get("/api/search/", {"q": "射*"}).json()
-    assert (data["count"], data["hints"]) == (0, {"read_as": "「射*」", "suggestions": [{
+    assert (data["count"], data["hints"]) == (326, {"read_as": "「射*」", "suggestions": [{
         "query": "射?", "count": 312,
-        "message": "「*」按原字檢索；代任一字請用 ?（* is searched as a character; ? stands for any one character）"}]})
+        "message": "「*」是標點，檢索時略去；代任一字請用 ?（* is punctuation, which search leaves out; "
+                   "? stands for any one character）"}]})
 
 
 def test_suggestion_type():
-    assert suggestions("射*") == [Suggestion("射?", "「*」按原字檢索；代任一字請用 ?（* is searched as a character; "
-                                                  "? stands for any one character）")]
+    assert suggestions("射*") == [Suggestion("射?", "「*」是標點，檢索時略去；代任一字請用 ?（* is punctuation, "
+                                                  "which search leaves out; ? stands for any one character）")]

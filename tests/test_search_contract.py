@@ -2,6 +2,8 @@
 
 Each test runs against every backend in ``BACKENDS``: add a backend there and it must pass.
 """
+import unicodedata
+
 import pytest
 
 from search.backends import SearchQuery, get_search_backend
@@ -131,7 +133,9 @@ def test_overlapping_occurrences_are_counted_left_to_right(backend, seed_juan):
         got, want = backend.search(SearchQuery(q)), ref.search(SearchQuery(q))
         assert [(h.doc_id, h.start, h.end) for h in got.hits] == [(h.doc_id, h.start, h.end) for h in want.hits], q
     assert [(h.start, h.end) for h in backend.search(SearchQuery("之之")).hits] == [(0, 2), (2, 4), (6, 8)]
-    assert [(h.doc_id, h.match) for h in backend.search(SearchQuery("射?射")).hits] == [("x:2", "射之射"), ("x:3", "射\x00射")]
+    assert [(h.doc_id, h.match) for h in backend.search(SearchQuery("射?射")).hits] == [("x:2", "射之射")]
+    # a control character is no character: like punctuation, it does not block a match
+    assert [(h.doc_id, h.match) for h in backend.search(SearchQuery("射射")).hits] == [("x:3", "射\x00射")]
 
 
 def test_juan_ids_filter(backend, seed_juan):
@@ -193,11 +197,14 @@ def test_concordance_sorts_equal_a_sort_computed_here(backend, seed_juan, sort):
         in_text_order = list(backend.search(SearchQuery(q)).hits)
         position = {(h.doc_id, h.start): i for i, h in enumerate(in_text_order)}
 
+        def chars(text):  # what search compares: punctuation and spaces left out (the seed has no gaiji)
+            return "".join(c for c in text if unicodedata.category(c)[0] not in "PZC")
+
         def key(h):
             text = h.passage.text
             if sort == "after":
-                return fold(text[h.end:h.end + 20]), position[(h.doc_id, h.start)]
-            return fold(text[max(0, h.start - 20):h.start])[::-1], position[(h.doc_id, h.start)]
+                return fold(chars(text[h.end:])[:20]), position[(h.doc_id, h.start)]
+            return fold(chars(text[:h.start])[-20:])[::-1], position[(h.doc_id, h.start)]
 
         want = sorted(in_text_order, key=key)
         got = backend.search(SearchQuery(q, sort=sort))
@@ -264,10 +271,6 @@ def test_layer_filter_in_the_zhushu_juan(layered):
 
 
 
-
-    assert [(h.doc_id, h.match) for h in backend.search(SearchQuery("射?射")).hits] == [("x:2", "射之射")]
-    # a control character is no character: like punctuation, it does not block a match
-    assert [(h.doc_id, h.match) for h in backend.search(SearchQuery("射射")).hits] == [("x:3", "射\x00射")]
 
 
 #: Passages full of what is not text (issue 13): punctuation, spaces, variation selectors,
