@@ -31,6 +31,7 @@ install-bench: $(BENCH_STAMP)
 # Database, bundled text and search index (idempotent: re-running replaces, never duplicates).
 setup: export DJANGO_DEBUG ?= true
 setup: install
+	$(BIN)/python scripts/build_webfont.py --if-missing
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py import_texts corpus/
 	$(BIN)/python manage.py rebuild_index

@@ -191,13 +191,23 @@ def _opencc():
     return _converter
 
 
+def _basic_plane(original: str, converted: str) -> str:
+    """``converted`` with the original character put back wherever the simplified form would
+    leave the basic plane while the original did not (OpenCC turns 繐 into U+30B38 of
+    Extension G, 闑 and 纁 into Extension C: code points few readers have a font for)."""
+    if converted.isascii() or max(converted) <= "\uffff":
+        return converted
+    return "".join(o if c > "\uffff" and o <= "\uffff" else c for o, c in zip(original, converted))
+
+
 def to_simplified(text: str) -> str:
     """``text`` in simplified characters, for display only; the original where the
-    conversion would change its length (offsets and highlights must stay exact)."""
+    conversion would change its length (offsets and highlights must stay exact), and
+    character by character where the simplified form would leave the basic plane."""
     if not text:
         return text
     out = _opencc().convert(text)
-    return out if len(out) == len(text) else text
+    return _basic_plane(text, out) if len(out) == len(text) else text
 
 
 def simplify_segments(segments: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -207,6 +217,7 @@ def simplify_segments(segments: list[tuple[str, bool]]) -> list[tuple[str, bool]
     converted = _opencc().convert(whole) if whole else whole
     if len(converted) != len(whole):
         return [(to_simplified(t), m) for t, m in segments]
+    converted = _basic_plane(whole, converted)
     out, pos = [], 0
     for t, m in segments:
         out.append((converted[pos:pos + len(t)], m))

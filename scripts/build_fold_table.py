@@ -26,9 +26,12 @@ How the classes are built (a constrained union-find, edges added tier by tier):
    e.g. 王 as a variant of 玉 and 住 of 往), simplified forms that two sources also give as
    their own traditional form (云 -> 云 雲), and simplified forms with several traditional
    counterparts (发 -> 發 髮). A class never holds two of them; its canonical is the one.
-   Cannot-link pairs are checked before every merge: CJKVI ``non-cognates.txt`` (同型異字),
-   漢語大字典 loan characters ``hydzd-borrowed.txt`` (通假: 説 must not match 税/脱) and
-   ``EXCLUDED_PAIRS`` below (于/於).
+   Cannot-link pairs are checked before every merge: CJKVI ``non-cognates.txt`` (同型異字)
+   except the pairs the policy folds (``decide_noncognates``: a variant table says they are
+   one character written differently), 漢語大字典 loan characters ``hydzd-borrowed.txt``
+   (通假: 説 must not match 税/脱) and the pairs ``search/data/fold_exceptions.tsv`` keeps
+   apart (于/於, 后/後, each with its reason). A pair the policy folds is merged in tier 2b,
+   its non-regular member losing its protection (強/强, 別/别, 虛/虚).
 1. ``compat``: CJK compatibility ideographs -> their unified ideograph (Unicode canonical
    singleton decomposition, which NFC applies anyway, plus OpenCC's table; never NFKC).
 2. ``twedu``: MOE variant -> regular. A "variant" that is itself protected is not folded.
@@ -67,20 +70,65 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data"
 DEFAULT_OUT = PROJECT_ROOT / "search" / "data"
 
-#: Pairs never folded together, on the index side nor as query alternatives.
-#: 于/於: the PRC simplification merges 於 into 于 and 漢語大字典 lists 於 as a variant of 烏,
-#: but in classical texts they are two words that philologists keep apart (于 in 詩/書,
-#: 於 later); dypytz (第一批異體字整理表, 1955/1988) also lists 於 as a variant of 于.
-EXCLUDED_PAIRS = {
-    frozenset("于於"),
-}
+#: Hand-decided exceptions to the policy, each with its reason (``PAIR<TAB>fold|apart<TAB>REASON``).
+EXCEPTIONS_PATH = PROJECT_ROOT / "search" / "data" / "fold_exceptions.tsv"
+#: Every non-cognate pair that a variant table also joins, with the evidence and the decision.
+DECISIONS_NAME = "noncognate_decisions.tsv"
 
-#: non-cognates.txt pairs that are nevertheless folded. 鼓/鼔: the Shuowen distinguishes 鼓
-#: (drum) and 鼔 (to beat a drum), so CJKVI lists them as 同型異字, but both the MOE table
-#: and CJKVI radical-variants make 鼔 a variant of 鼓 and the project requires the fold.
-NONCOGNATE_OVERRIDES = {
-    frozenset("鼓鼔"),
-}
+
+def read_exceptions(path: Path) -> dict[frozenset, tuple[str, str]]:
+    """``fold_exceptions.tsv``: ``{frozenset(pair): (decision, reason)}``; the first character
+    of each pair is kept in ``exception_heads`` (a folded pair of two standard characters
+    keeps the first as canonical). Raises ``SystemExit`` naming the file and line for a
+    malformed line."""
+    out: dict[frozenset, tuple[str, str]] = {}
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 3 or len(fields[0]) != 2 or fields[1] not in ("fold", "apart") or not fields[2].strip():
+            sys.exit(f"error: {path}:{lineno}: expected PAIR<TAB>fold|apart<TAB>REASON, got {line!r}")
+        out[frozenset(fields[0])] = (fields[1], fields[2])
+        exception_heads[frozenset(fields[0])] = fields[0][0]
+    return out
+
+
+#: ``read_exceptions``: the first character of each pair, as written.
+exception_heads: dict[frozenset, str] = {}
+
+
+def decide_noncognates(noncog, tables: dict[str, set[frozenset]], simplified: set[frozenset],
+                       borrowed: set[frozenset], exceptions: dict) -> list[tuple[str, str, list[str], str, str]]:
+    """The folding policy for CJKVI non-cognate pairs (同型異字) that a variant table also
+    joins: ``[(a, b, evidence, decision, why)]`` sorted by pair, ``decision`` "fold" or "apart".
+
+    Rule: fold when the sources say it is one character written differently -- IRG
+    kVariants ``=`` (the same abstract character), or both the MOE 異體字 table and the
+    漢語大字典 variant table, or a simplified/traditional relation (漢語大字典 or IRG
+    ``simp``: one word by definition); keep apart when only one variant table joins them,
+    or a table marks them as loan characters (通假). ``exceptions`` override the rule."""
+    out = []
+    for pair in sorted(noncog, key=lambda p: "".join(sorted(p))):
+        evidence = [name for name, pairs in tables.items() if pair in pairs]
+        if pair in simplified:
+            evidence.append("simplified")
+        if not evidence:
+            continue
+        a, b = sorted(pair)
+        if pair in borrowed:
+            decision, why = "apart", "loan characters (hydzd-borrowed)"
+        elif "irg=" in evidence:
+            decision, why = "fold", "IRG: same abstract character"
+        elif "twedu" in evidence and "hydzd" in evidence:
+            decision, why = "fold", "MOE and 漢語大字典 agree"
+        elif "simplified" in evidence:
+            decision, why = "fold", "simplified/traditional forms of one word"
+        else:
+            decision, why = "apart", "one variant table only"
+        if pair in exceptions:
+            decision, why = exceptions[pair][0], "exception: " + exceptions[pair][1]
+        out.append((a, b, evidence, decision, why))
+    return out
 
 SOURCES_TEXT = """\
 Sources and licences (the derived table ships with this attribution):
@@ -365,6 +413,26 @@ def build(data: Path):
     borrowed = [(a, b) for a, _, b in read_cjkvi(var / "hydzd-borrowed.txt") if a != b]
     irg = read_irg(var / "irg-kVariants.txt")
     unihan = read_unihan(data / "unihan" / "Unihan_Variants.txt.bz2")
+    hydzd = read_cjkvi(var / "hydzd-variants.txt")
+
+    # the folding policy for non-cognate pairs that variant tables join
+    exceptions = read_exceptions(EXCEPTIONS_PATH)
+    decisions = decide_noncognates(
+        {frozenset(p) for p in noncog},
+        {"twedu": {frozenset((a, b)) for a, _, b in tw_all if a != b},
+         "hydzd": {frozenset((a, b)) for a, rel, b in hydzd if rel == "hydzd/variant" and a != b},
+         "irg=": {frozenset((a, b)) for a, cls, b in irg if cls == "=" and a != b}},
+        {frozenset((a, b)) for a, rel, b in hydzd if rel == "hydzd/simplified" and a != b}
+        | {frozenset((a, b)) for a, cls, b in irg if cls == "simp" and a != b},
+        {frozenset(p) for p in borrowed}, exceptions)
+    policy_fold = [(a, b) for a, b, _, decision, _ in decisions if decision == "fold"]
+    policy_pairs = {frozenset(p) for p in policy_fold}
+    kept_apart = [tuple(sorted(p)) for p, (decision, _) in exceptions.items() if decision == "apart"]
+    exception_folds = [tuple(sorted(p)) for p, (decision, _) in exceptions.items()
+                       if decision == "fold" and p not in policy_pairs]
+    exception_first = {p: first for p, first in exception_heads.items() if exceptions[p][0] == "fold"}
+    policy_fold += exception_folds
+    policy_pairs |= {frozenset(p) for p in exception_folds}
 
     # simplified -> traditional pairs (s, t, source), from every source
     simp_pairs: list[tuple[str, str, str]] = []
@@ -394,10 +462,9 @@ def build(data: Path):
     # cannot-link pairs
     overrides_used = set()
     cannot: dict[str, dict[str, str]] = collections.defaultdict(dict)
-    for pairs, label in ((noncog, "non-cognate"), (borrowed, "hydzd-borrowed"),
-                         ([tuple(sorted(p)) for p in EXCLUDED_PAIRS], "excluded")):
+    for pairs, label in ((noncog, "non-cognate"), (borrowed, "hydzd-borrowed"), (kept_apart, "excluded")):
         for a, b in pairs:
-            if label == "non-cognate" and frozenset((a, b)) in NONCOGNATE_OVERRIDES:
+            if label == "non-cognate" and frozenset((a, b)) in policy_pairs:
                 overrides_used.add("".join(sorted((a, b))))
                 continue
             cannot[a].setdefault(b, label)
@@ -459,6 +526,20 @@ def build(data: Path):
                       if v in protected and v in big5 and v not in moe_regulars and v not in selfmapped
                       and v not in multi0 and frozenset((r, v)) in z_pairs})
     protected -= set(demoted)
+    # a pair the policy folds: its member that is not an MOE regular is no standard of its own
+    policy_demoted = set()
+    for a, b in policy_fold:
+        if a in protected and b in protected:
+            if frozenset((a, b)) in exception_first:      # an exception names the canonical first
+                loser = b if exception_first[frozenset((a, b))] == a else a
+            elif a in moe_regulars and b not in moe_regulars:
+                loser = b
+            elif b in moe_regulars and a not in moe_regulars:
+                loser = a
+            else:
+                loser = max((a, b), key=lambda c: (tw_order.get(c, 1 << 30), ord(c)))
+            policy_demoted.add(loser)
+    protected -= policy_demoted
 
     classes = Classes(protected, cannot)
     for ch in sorted(protected):
@@ -499,11 +580,15 @@ def build(data: Path):
                 how = "MOE table order" if tie else "other sources"
             stats[f"twedu variant under several regulars, resolved by {how}"] += 1
             ambiguous_log.append(f"{v}->{target} ({''.join(rs)}; {how})")
-        reason = classes.union(v, target, "twedu")
-        if reason and reason.startswith("cannot-link"):
-            alt_raw[v].add(target)
+        classes.union(v, target, "twedu")  # refused by a cannot-link pair: two words, apart both ways
     if demoted:
         stats["Big5 twedu variants folded on glyph-level evidence (" + "".join(demoted) + ")"] = len(demoted)
+
+    # tier 2b: non-cognate pairs the policy folds (one character written differently)
+    for a, b in sorted(policy_fold):
+        reason = classes.union(a, b, "policy")
+        if reason and reason != "same":
+            stats[f"policy fold refused ({reason})"] += 1
 
     # tier 3: simplified -> traditional, single counterpart only
     for s in sorted(simp_targets):
@@ -519,7 +604,8 @@ def build(data: Path):
             continue
         (t_root,) = targets
         target = min(t for t in simp_targets[s] if classes.find(t) == t_root)
-        if classes.union(s, target, "simplified"):
+        reason = classes.union(s, target, "simplified")
+        if reason and not reason.startswith("cannot-link"):   # two standard characters: 与 may stand for 與
             alt_raw[s].add(target)
 
     # tier 4: explicit variant tables
@@ -559,11 +645,12 @@ def build(data: Path):
     def f(ch: str) -> str:
         return fold.get(ch, ch)
 
+    cannot_pairs = {frozenset((a, b)) for a, partners in cannot.items() for b in partners}
     alternatives: dict[str, list[str]] = {}
     for q in sorted(alt_raw):
         alts = {f(q)}
         for a in alt_raw[q]:
-            if frozenset((q, a)) in EXCLUDED_PAIRS or frozenset((f(q), f(a))) in EXCLUDED_PAIRS:
+            if frozenset((q, a)) in cannot_pairs or frozenset((f(q), f(a))) in cannot_pairs:
                 continue
             alts.add(f(a))
         if len(alts) > 1:
@@ -574,11 +661,14 @@ def build(data: Path):
     for ch, c in fold.items():
         if len(ch) != 1 or len(c) != 1 or c in fold:
             problems.append(f"bad mapping {ch!r}->{c!r}")
-    for a, b in noncog + borrowed + [tuple(sorted(p)) for p in EXCLUDED_PAIRS]:
-        if frozenset((a, b)) in NONCOGNATE_OVERRIDES or nfc_equal(a, b):
+    for a, b in noncog + borrowed + kept_apart:
+        if frozenset((a, b)) in policy_pairs or nfc_equal(a, b):
             continue
         if f(a) == f(b):
             problems.append(f"cannot-link pair folded: {a}{b}")
+    for a, b in policy_fold:
+        if f(a) != f(b):
+            problems.append(f"policy pair not folded: {a}{b}")
     by_canon = collections.defaultdict(set)
     for ch in set(fold) | set(fold.values()):
         by_canon[f(ch)].add(ch)
@@ -590,7 +680,7 @@ def build(data: Path):
 
     info = {
         "classes": classes, "stats": stats, "class_sizes": class_sizes, "ambiguous": ambiguous_log,
-        "overrides": sorted(overrides_used), "opencc_version": opencc_version, "opencc_how": opencc_how,
+        "overrides": sorted(overrides_used), "decisions": decisions, "opencc_version": opencc_version, "opencc_how": opencc_how,
         "moe_regulars": len(moe_regulars), "protected": len(protected), "big5": len(big5),
         "selfmapped": len(selfmapped), "multi": len(multi0),
     }
@@ -624,10 +714,13 @@ def render_tsv(fold: dict[str, str], alternatives: dict[str, list[str]], info: d
     head += ["# " + line if line else "#" for line in SOURCES_TEXT.format(opencc_version=info["opencc_version"]).splitlines()]
     head += [
         "#",
-        "# Never folded together: CJKVI non-cognates (同型異字, except " + " ".join(info["overrides"]) + "),",
-        "# 漢語大字典 loan characters (通假, hydzd-borrowed), 于/於, and any two standard characters",
+        "# Never folded together: CJKVI non-cognates (同型異字) except the "
+        + str(len(info["overrides"])) + " pairs that variant tables join",
+        "# and the policy folds (noncognate_decisions.tsv), 漢語大字典 loan characters (通假, hydzd-borrowed),",
+        "# the pairs fold_exceptions.tsv keeps apart (于/於, 后/後), and any two standard characters",
         "# (MOE regulars; Big5, i.e. the MOE 常用/次常用 standard sets; simplified forms that are also",
-        "# their own traditional form or stand for several traditional characters).",
+        "# their own traditional form or stand for several traditional characters), unless the policy",
+        "# folds them (強/强).",
         "#",
     ]
     lines = []
@@ -758,9 +851,26 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "ATTRIBUTION.md").write_bytes(
         ATTRIBUTION.format(opencc_version=info["opencc_version"]).encode("utf-8"))
 
-    radicals = read_equivalent_ideographs(args.ucd)
-    (args.out / "radicals.tsv").write_bytes(render_radicals(radicals).encode("utf-8"))
-    print(f"wrote {args.out / 'radicals.tsv'} ({len(radicals)} radicals)")
+    decisions = info["decisions"]
+    lines = ["# search/data/noncognate_decisions.tsv -- generated by scripts/build_fold_table.py (do not edit;",
+             "# edit fold_exceptions.tsv). Every CJKVI non-cognate pair (同型異字) that a variant table also",
+             "# joins, with the evidence (twedu: Taiwan MOE 異體字; hydzd: 漢語大字典 variants; irg=: IRG",
+             "# kVariants same character; simplified: 漢語大字典/IRG simplified) and the decision by the",
+             "# folding policy (decide_noncognates in the script).",
+             "# PAIR<TAB>EVIDENCE<TAB>DECISION<TAB>WHY"]
+    lines += [f"{a}{b}\t{' '.join(ev)}\t{decision}\t{why}" for a, b, ev, decision, why in decisions]
+    (args.out / DECISIONS_NAME).write_bytes(("\n".join(lines) + "\n").encode("utf-8"))
+    tally = collections.Counter((d[3], d[4].split(":")[0]) for d in decisions)
+    print(f"wrote {args.out / DECISIONS_NAME}: {len(decisions)} non-cognate pairs joined by a variant table: "
+          + ", ".join(f"{dec} by {why} {n}" for (dec, why), n in sorted(tally.items())))
+
+    if (args.ucd / "EquivalentUnifiedIdeograph.txt").exists():
+        radicals = read_equivalent_ideographs(args.ucd)
+        (args.out / "radicals.tsv").write_bytes(render_radicals(radicals).encode("utf-8"))
+        print(f"wrote {args.out / 'radicals.tsv'} ({len(radicals)} radicals)")
+    else:  # the shipped radicals.tsv stays (it changes only with a new Unicode version)
+        print(f"warning: {args.ucd}/EquivalentUnifiedIdeograph.txt missing (Debian unicode-data): "
+              f"radicals.tsv not rebuilt", file=sys.stderr)
 
     cl: Classes = info["classes"]
     sizes = sorted(info["class_sizes"], key=lambda x: (-x[0], x[1]))
@@ -785,8 +895,6 @@ def main(argv: list[str] | None = None) -> int:
     if by_order:
         print(f"variants under several regulars settled by MOE table order (BMP, {len(by_order)}), e.g. "
               + "; ".join(by_order[:10]))
-    if info["overrides"]:
-        print("non-cognate pairs folded by explicit override: " + " ".join(info["overrides"]))
     for ch in args.explain:
         root = cl.find(ch)
         print(f"{ch}: folds to {fold.get(ch, ch)}; query alternatives {' '.join(alternatives.get(ch, []))}")

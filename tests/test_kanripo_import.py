@@ -252,3 +252,43 @@ def test_kanripo_exports(kanripo, client):
     for markup in ("#+", "<pb:", "¶", "(", "/"):
         assert markup not in main
     assert "右戒百官" in main and "大射之儀君有命戒射宰戒百官有事於射者" in main
+
+
+# ----------------------------------------------------------------------------- gaiji as one character (issue 13)
+
+
+def _gaiji_section():
+    juan = Juan.objects.get(work__slug="KR1d0086-WYG", number=12)
+    piece = Piece.objects.filter(section__juan=juan, text__contains="從豆&KR1969;聲").first()
+    return f"/works/KR1d0086-WYG/juan/12/{piece.section.position}/"
+
+
+def _raw_codes_outside_attributes(page: str) -> list[str]:
+    """``&KR…;`` written as text (not inside a tag's attributes) in the reading text (the
+    query itself may be echoed elsewhere on the page)."""
+    article = page[page.index("<article"):page.index("</article>")]
+    text = re.sub(r"<[^>]*>", "", article)
+    return re.findall(r"&amp;KR\d+;|KR\d{4}", text)
+
+
+def test_a_gaiji_is_one_character_in_search(kanripo):
+    hits = kanripo.search(SearchQuery("從豆?聲")).hits
+    assert "從豆&KR1969;聲" in [h.match for h in hits]
+    assert kanripo.search(SearchQuery("KR1969")).count == 0
+    whole = kanripo.search(SearchQuery("&KR1969;", context=1)).hits
+    assert whole and all(h.match == "&KR1969;" for h in whole)
+    for h in kanripo.search(SearchQuery("豆", context=3)).hits:   # KWIC never cuts an entity
+        assert not re.match(r"^[^&]*;", h.after) and not re.search(r"&[^;]*$", h.before), (h.before, h.after)
+
+
+@pytest.mark.parametrize("params", [{}, {"hl": "KR1969"}, {"hl": "從豆?聲"}, {"layout": "vertical"},
+                                    {"layout": "vertical", "hl": "KR1969"}, {"script": "simp"},
+                                    {"notes": "beside"}])
+def test_pages_show_a_gaiji_as_a_placeholder_in_every_mode(kanripo, client, params):
+    page = client.get(_gaiji_section(), params).content.decode()
+    assert _raw_codes_outside_attributes(page) == []
+    assert ('<span class="gaiji" title="KR1969：Unicode 未收之字 (a character Unicode lacks)" '
+            'data-code="&amp;KR1969;">〓</span>') in page
+    if params.get("hl") == "從豆?聲":
+        assert ('<mark>從豆<span class="gaiji" title="KR1969：Unicode 未收之字 (a character Unicode lacks)" '
+                'data-code="&amp;KR1969;">〓</span>聲</mark>') in page

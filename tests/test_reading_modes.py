@@ -356,3 +356,29 @@ def test_settings_untouched():
     # the project's settings are someone else's: this feature needs nothing from them
     assert "reader" in settings.INSTALLED_APPS
     assert json.dumps(Display().__dict__)
+
+
+# ----------------------------------------------------------------------------- issue 13: display
+
+
+def test_simplified_display_never_leaves_the_basic_plane():
+    # OpenCC writes 繐 as U+30B38 (Extension G), 闑 and 纁 in Extension C: few readers have a font
+    assert to_simplified("繐帷") == "繐帷"
+    assert to_simplified("闑纁之禮") == "闑纁之礼"
+    assert simplify_segments([("纁", True), ("裳禮", False)]) == [("纁", True), ("裳礼", False)]
+    assert to_simplified("𤣥") == "𤣥"   # a character already beyond the plane stays as it is
+
+
+def test_vertical_notes_keep_a_gaiji_whole_and_show_its_placeholder():
+    from types import SimpleNamespace
+
+    from reader.templatetags.reading import warichu
+
+    note = SimpleNamespace(segments=[("從豆", False), ("&KR1969;聲", True), ("之字也十一字", False)],
+                           source_tag="", tag_segments=[])
+    html = warichu(note)
+    cells = re.findall(r'<span class="wc wc-(\d)">(.*?)</span>(?=<span class="wc|$)', html)
+    gaiji = ('<span class="gaiji" title="KR1969：Unicode 未收之字 (a character Unicode lacks)" '
+             'data-code="&amp;KR1969;">〓</span>')
+    assert html == (f'<span class="wc wc-5">從豆<mark>{gaiji}聲</mark>之字也十一字</span>')
+    assert len(cells) == 1 and "&amp;KR1969;" not in re.sub(r"<[^>]*>", "", html)

@@ -17,6 +17,9 @@ WARICHU_COLUMN = 6
 
 #: ``&KR1234;``: a character Unicode lacks (Kanripo), after escaping; U+0001: unreadable (SBCK).
 ENTITY = re.compile(r"&amp;(KR\d+);|\x01")
+#: One displayed character of stored text: a gaiji entity, or a code point with the
+#: variation selectors and joiners that shape it (never split across cells or marks).
+CHARACTER = re.compile(r"&KR\d+;|[\s\S][\u034f\u200c\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]*")
 PAGE = re.compile(r"<pb:([^>]+)>")
 
 
@@ -60,7 +63,7 @@ def marked_with_pages(piece) -> str:
                     for offset, raw in (getattr(piece, "layout", None) or []) for pid in PAGE.findall(raw))
     if not breaks:
         return marked(piece.segments)
-    chars = [(c, m) for t, m in piece.segments for c in t]
+    chars = [(c, m) for t, m in piece.segments for c in t]  # offsets are code points (layout)
     html: list[str] = []
     run: list[str] = []
     state = {"marked": False}
@@ -108,7 +111,7 @@ def _run(chars: list[tuple[str, bool, bool, int]]) -> str:
         j = i
         while j < len(chars) and chars[j][1:] == chars[i][1:]:
             j += 1
-        text = escape("".join(c[0] for c in chars[i:j]))
+        text = _esc("".join(c[0] for c in chars[i:j]))
         if chars[i][1]:
             text = f"<mark>{text}</mark>"
         if chars[i][2]:
@@ -125,10 +128,10 @@ def warichu(piece) -> str:
     The last cell splits its characters evenly between its two columns. A page break of the
     printed edition inside the note (``piece.layout``) ends a cell and stands between cells,
     as its marker (葉 12-2a) does in the main text."""
-    chars = [(c, m, False, n) for n, (t, m) in enumerate(piece.segments) for c in t]
+    chars = [(c, m, False, n) for n, (t, m) in enumerate(piece.segments) for c in CHARACTER.findall(t)]
     if piece.source_tag:
         chars += [("\u3000", False, False, -1)]
-        chars += [(c, m, True, -2 - n) for n, (t, m) in enumerate(piece.tag_segments) for c in t]
+        chars += [(c, m, True, -2 - n) for n, (t, m) in enumerate(piece.tag_segments) for c in CHARACTER.findall(t)]
     breaks = sorted((min(offset, len(piece.text)), pid)
                     for offset, raw in (getattr(piece, "layout", None) or []) for pid in PAGE.findall(raw))
     size = 2 * WARICHU_COLUMN

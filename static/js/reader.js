@@ -262,17 +262,25 @@
         var el = n.parentElement;
         if (el.closest(".visually-hidden") && host.contains(el.closest(".visually-hidden"))) return NodeFilter.FILTER_REJECT;
         if (el.closest("[data-orig]") !== host) return NodeFilter.FILTER_REJECT;
+        if (el.closest(".pb") && host.contains(el.closest(".pb"))) return NodeFilter.FILTER_REJECT;  // page markers are no text
         return NodeFilter.FILTER_ACCEPT;
       }
     });
+    // the stored characters, one per displayed character: a gaiji entity (&KR1969;) or U+0001
+    // is one (shown as 〓), a code point with its variation selectors is one
+    var stored = host.getAttribute("data-orig").match(/&KR\d+;|[\s\S][\u034f\u200c\u200d\ufe00-\ufe0f\u{e0100}-\u{e01ef}]*/gu) || [];
+    var shown = function (s) {
+      return (s.match(/[\s\S][\u034f\u200c\u200d\ufe00-\ufe0f\u{e0100}-\u{e01ef}]*/gu) || []).length;
+    };
     var count = 0, n;
     while ((n = walker.nextNode())) {
+      var gaiji = n.parentElement.closest(".gaiji");
       if (n === hit.node) {
-        count += Array.from(n.data.slice(0, hit.index)).length;
-        var orig = Array.from(host.getAttribute("data-orig"))[count];
-        return orig || hit.ch;
+        if (!gaiji) count += shown(n.data.slice(0, hit.index));
+        var orig = stored[count];
+        return orig && !/^&KR/.test(orig) ? orig : hit.ch;
       }
-      count += Array.from(n.data).length;
+      count += gaiji ? 1 : shown(n.data);
     }
     return hit.ch;
   }

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Recall and precision of the folding table on the labelled evaluation set.
+
+Usage::
+
+    .venv/bin/python scripts/evaluate_folding.py            # print the figures and every failing pair
+    .venv/bin/python scripts/evaluate_folding.py --draft    # propose labels for the 300 most frequent classes
+
+The set is ``search/data/variant_eval.tsv`` (``search.evaluation`` reads and scores it).
+``--draft`` counts characters in ``../shared/corpus`` and reads the variant tables in
+``../shared/data`` (see ``scripts/build_fold_table.py``), and prints a new draft of the file
+to standard output: the 300 most frequent classes, a class being a head character (an MOE
+正字 or a 漢語大字典 正體) with the forms those two tables list as its variants that occur in the
+corpus. A form is proposed as ONE character with its head when a glyph-level source joins
+them (IRG kVariants ``=``/``simp``, Unihan kZVariant/kTraditionalVariant/kSimplifiedVariant,
+CJKVI radical variants, UCS source separations, duplicates), when the folding policy folds
+the pair (``search/data/noncognate_decisions.tsv``), or when both tables list it and no table
+keeps them apart; otherwise as APART. The draft was reviewed by hand before it was committed
+(docs/notes.md, "Issue 13").
+"""
+from __future__ import annotations
+
+import argparse
+import bz2
+import collections
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from search import evaluation  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+
+
+def _rows(path: Path):
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.lstrip("\ufeff")
+        if not line or line.startswith("#"):
+            continue
+        p = line.split(",")
+        if len(p) >= 3 and not p[1].startswith("<") and len(p[0]) == 1 and len(p[2]) == 1 and p[0] != p[2]:
+            yield p[0], p[1], p[2]
+
+
+def draft(corpus: Path, data: Path, size: int) -> str:
+    counts: collections.Counter = collections.Counter()
+    for path in sorted(corpus.rglob("*.txt")):
+        counts.update(path.read_bytes().decode("utf-8", "replace"))
+    var = data / "variants"
+    members: dict[str, dict[str, set]] = collections.defaultdict(lambda: collections.defaultdict(set))
+    for a, _, b in _rows(var / "twedu-variants.txt"):
+        members[a][b].add("twedu")
+    for a, rel, b in _rows(var / "hydzd-variants.txt"):
+        if rel == "hydzd/variant":
+            members[a][b].add("hydzd")
+    glyph = set()
+    cp = re.compile(r"U\+([0-9A-Fa-f]+)")
+    for line in (var / "irg-kVariants.txt").read_text(encoding="utf-8").splitlines():
+        p = line.split("\t")
+        if len(p) >= 3 and p[1].strip() in ("=", "simp"):
+            s, d = cp.search(p[0]), cp.search(p[2])
+            if s and d:
+                glyph.add(frozenset((chr(int(s.group(1), 16)), chr(int(d.group(1), 16)))))
+    with bz2.open(data / "unihan" / "Unihan_Variants.txt.bz2", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            p = line.rstrip("\n").split("\t")
+            if len(p) == 3 and p[1] in ("kZVariant", "kTraditionalVariant", "kSimplifiedVariant"):
+                for m in cp.finditer(p[2]):
+                    glyph.add(frozenset((chr(int(p[0][2:], 16)), chr(int(m.group(1), 16)))))
+    for name in ("radical-variants.txt", "ucs-scs.txt", "duplicate-chars.txt"):
+        glyph.update(frozenset((a, b)) for a, _, b in _rows(var / name))
+    apart = {frozenset((a, b)) for name in ("non-cognates.txt", "hydzd-borrowed.txt")
+             for a, _, b in _rows(var / name)}
+    decided = {}
+    for line in (ROOT / "search" / "data" / "noncognate_decisions.tsv").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            pair, _, decision, _ = line.split("\t")
+            decided[frozenset(pair)] = decision == "fold"
+    classes = []
+    for head, forms in members.items():
+        present = {f: src for f, src in forms.items() if counts[f]}
+        if counts[head] and present:
+            classes.append((counts[head] + sum(counts[f] for f in present), head, present))
+    classes.sort(key=lambda c: (-c[0], c[1]))
+    lines = [f"# search/data/variant_eval.tsv -- the {size} most frequent variant classes of ../shared/corpus,",
+             "# labelled (scripts/evaluate_folding.py --draft, then reviewed by hand; search/evaluation.py).",
+             "# HEAD<TAB>ONE: forms that are one character with HEAD (HEAD first)<TAB>APART: forms a table",
+             "# relates to HEAD that are different words<TAB>OCCURRENCES of all the forms in the corpus"]
+    for total, head, present in classes[:size]:
+        one, other = [head], []
+        for f in sorted(present, key=lambda f: (-counts[f], f)):
+            pair = frozenset((head, f))
+            same = decided[pair] if pair in decided else (
+                pair in glyph or (pair not in apart and present[f] == {"twedu", "hydzd"}))
+            (one if same else other).append(f)
+        lines.append(f"{head}\t{''.join(one)}\t{''.join(other)}\t{total}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--draft", action="store_true", help="print a draft of the labelled set (see above)")
+    ap.add_argument("--size", type=int, default=300)
+    ap.add_argument("--corpus", type=Path, default=SHARED / "corpus")
+    ap.add_argument("--data", type=Path, default=SHARED / "data")
+    args = ap.parse_args(argv)
+    if args.draft:
+        sys.stdout.write(draft(args.corpus, args.data, args.size))
+        return 0
+    classes = evaluation.load()
+    s = evaluation.score(classes)
+    print(f"{s.classes} labelled classes ({evaluation.EVAL_PATH.relative_to(ROOT)})")
+    print(f"recall: {s.pairs_one_folded}/{s.pairs_one} form pairs labelled one character are folded "
+          f"({100 * s.recall:.1f}%); {s.recalled}/{s.one_classes} classes of several forms fully folded")
+    print(f"kept apart: {s.pairs_apart - s.pairs_apart_joined}/{s.pairs_apart} pairs labelled different words "
+          f"are not joined; precision {100 * s.precision:.1f}% (of the pairs of the set the table joins, "
+          f"the share labelled one character)")
+    if s.missed:
+        print("not folded: " + " ".join(s.missed))
+    if s.joined:
+        print("joined although apart: " + " ".join(s.joined))
+    return 0 if not s.missed and not s.joined else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
