@@ -4,12 +4,19 @@
 * ``maintext``: the same form with every note (【…】) removed: the classic, its labels,
   its ``右…`` closers and 記 records, one paragraph a line.
 * ``json``: the structure of the API's juan endpoint.
-* ``tei``: TEI P5 (https://tei-c.org/release/doc/tei-p5-doc/en/html/): one ``<div
-  type="juan">`` per juan, ``<div type="chapter">``, ``<div type="section">`` with
-  ``<p>`` paragraphs, commentary as inline ``<note type="commentary" place="inline">``,
-  labels as ``<label>``, closers as ``<trailer>``, records as ``<div type="record">``
-  with ``<note source="…">`` for their sources, and page breaks as ``<pb n="…"/>`` where
-  the source has them.
+* ``tei``: TEI P5, valid against ``tei_all.rng`` of edition 2.7.0 (checked by the tests,
+  ``tests/tei.py``; https://tei-c.org/release/doc/tei-p5-doc/en/html/): one ``<div
+  type="juan">`` per juan, ``<div type="chapter">``, ``<div type="section">`` with ``<p>``
+  paragraphs, commentary as inline ``<note type="commentary" place="inline">`` (``type`` is
+  the piece's commentary layer, ``n`` the layer's name as the book writes it), labels as
+  ``<label>``, closers as ``<trailer>``, and page breaks as ``<pb n="…"/>`` where the source
+  has them. A section with 記 records holds ``<div type="main">`` (paragraphs and closer)
+  and ``<div type="record">`` (with ``<note source="…">`` for the records' sources): TEI
+  allows nothing after a ``<trailer>``. A Kanripo gaiji ``&KR1969;`` is ``<g
+  ref="#KR1969"/>``, U+0001 (unreadable in the SBCK scan) ``<gap reason="illegible"/>``,
+  and a code point XML cannot carry (NUL, other controls) ``<g ref="#U0000"/>``; each ``g``
+  is declared in ``teiHeader/encodingDesc/charDecl``, so the document is well-formed XML
+  whatever the stored text holds.
 """
 from __future__ import annotations
 
@@ -17,8 +24,9 @@ import copy
 import re
 import xml.etree.ElementTree as ET
 
-from reader.importers.document import CLASSIC, LABEL, NOTE_KINDS
+from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
+from reader.models import Piece
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -69,18 +77,62 @@ def _plain_main_text(juan) -> str:
     return "\n".join(line for line in lines if line.strip()) + "\n"
 
 
-def _q(tag: str) -> str:
-    return f"{{{TEI_NS}}}{tag}"
+#: A Kanripo gaiji: a character Unicode lacks, written as an entity (``&KR1969;``).
+GAIJI = re.compile(r"&(KR\d+);")
+#: U+0001: Kanripo's mark for a character the SBCK scan does not let one read.
+ILLEGIBLE = "\x01"
+#: Code points XML 1.0 cannot carry (https://www.w3.org/TR/xml/#charsets), U+0001 included.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+#: What the text writer cuts out of a run: gaiji entities and code points XML cannot carry.
+_SPECIAL = re.compile(r"&KR\d+;|[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _control_id(char: str) -> str:
+    """The ``xml:id`` of the ``<char>`` declaring a code point XML cannot carry: ``U0000``."""
+    return f"U{ord(char):04X}"
 
 
 def _append_text(parent: ET.Element, text: str) -> None:
-    """Append text after the last child of ``parent`` (ElementTree keeps it in ``tail``)."""
+    """Append ``text`` after the last child of ``parent`` (ElementTree keeps it in ``tail``),
+    writing a gaiji ``&KR1969;`` as ``<g ref="#KR1969"/>``, U+0001 as ``<gap
+    reason="illegible"/>`` and any other code point XML 1.0 cannot carry (NUL, controls) as
+    ``<g ref="#U0000"/>``: each declared in the header's ``<charDecl>`` (``_char_decl``), so
+    the document is well-formed whatever the stored text holds, and nothing is lost."""
+    if not text:
+        return
+    pos = 0
+    for m in _SPECIAL.finditer(text):
+        _append_plain(parent, text[pos:m.start()])
+        token = m.group()
+        if token == ILLEGIBLE:
+            ET.SubElement(parent, "gap", {"reason": "illegible"})
+        elif token.startswith("&"):
+            ET.SubElement(parent, "g", {"ref": f"#{token[1:-1]}"})
+        else:
+            ET.SubElement(parent, "g", {"ref": f"#{_control_id(token)}"})
+        pos = m.end()
+    _append_plain(parent, text[pos:])
+
+
+def _append_plain(parent: ET.Element, text: str) -> None:
     if not text:
         return
     if len(parent):
         parent[-1].tail = (parent[-1].tail or "") + text
     else:
         parent.text = (parent.text or "") + text
+
+
+def _attr(text: str) -> str:
+    """An attribute value: code points XML cannot carry written as ``U+0000`` (an attribute
+    holds no elements; the element content beside it keeps the text as stored)."""
+    return NOT_XML.sub(lambda m: f"U+{ord(m.group()):04X}", text)
+
+
+def _sub(parent: ET.Element, tag: str, text: str = "", **attrs) -> ET.Element:
+    element = ET.SubElement(parent, tag, {k.rstrip("_"): _attr(v) for k, v in attrs.items()})
+    _append_text(element, text)
+    return element
 
 
 PAGE_BREAK = re.compile(r"<pb:([^>]+)>")
@@ -93,68 +145,147 @@ def _text_with_pages(parent: ET.Element, text: str, layout) -> None:
     pos = 0
     for offset, page in breaks:
         _append_text(parent, text[pos:offset])
-        ET.SubElement(parent, _q("pb"), {"n": page})
+        _sub(parent, "pb", n=page)
         pos = offset
     _append_text(parent, text[pos:])
 
 
+def _layer(piece) -> tuple[str, str]:
+    """The piece's commentary layer and its name as the book writes it (``("subcommentary",
+    "疏")``); the default layer of its kind when none is stored."""
+    return (getattr(piece, "layer", "") or DEFAULT_LAYER[piece.kind]), getattr(piece, "layer_name", "") or ""
+
+
 def _pieces_to_tei(parent: ET.Element, pieces) -> None:
+    """Pieces in order: notes as ``<note type="{layer}" place="inline">`` (``type`` is the
+    commentary layer: commentary, readings, subcommentary, editorial, smallprint; ``n`` the
+    layer's name as written, 注, 音義, 疏), labels as ``<label>``, main-text runs as text, or
+    as ``<seg type="{layer}">`` when they belong to a layer other than the classic (a 疏
+    written in large characters)."""
     for piece in pieces:
+        layer, name = _layer(piece)
+        named = {"n": name} if name else {}
         if piece.kind in NOTE_KINDS:
-            note = ET.SubElement(parent, _q("note"), {"type": "commentary", "place": "inline"})
+            note = _sub(parent, "note", type=layer, place="inline", **named)
             _text_with_pages(note, piece.text + (piece.tag_separator if piece.source_tag else ""), piece.layout)
             if piece.source:
-                note.set("source", piece.source)
+                note.set("source", _attr(piece.source))
             if piece.source_tag:  # the tag as written (鄉射記, 同上); @source has it resolved
-                ET.SubElement(note, _q("bibl"), {"type": "source-tag"}).text = piece.source_tag
+                _sub(note, "bibl", piece.source_tag, type="source-tag")
         elif piece.kind == LABEL:
-            ET.SubElement(parent, _q("label")).text = piece.text
+            _sub(parent, "label", piece.text, **({"type": layer, **named} if layer != CLASSIC else {}))
+        elif layer != CLASSIC:
+            _text_with_pages(_sub(parent, "seg", type=layer, **named), piece.text, piece.layout)
         else:
             _text_with_pages(parent, piece.text, piece.layout)
 
 
-def tei_document(work, juans) -> str:
-    """A TEI P5 document (UTF-8 XML string) of ``juans`` of ``work`` (see module docstring)."""
+def _char_decl(parent: ET.Element, codes: set[str]) -> None:
+    """``<charDecl>`` with a ``<char>`` for every gaiji (``KR1969``) and every code point XML
+    cannot carry (``U0000``) that the text refers to with ``<g ref="#…"/>``."""
+    if not codes:
+        return
+    decl = _sub(parent, "charDecl")
+    for code in sorted(codes):
+        char = _sub(decl, "char", **{"{%s}id" % XML_NS: code})
+        if code.startswith("KR"):
+            desc = f"Kanripo gaiji {code}: a character Unicode lacks, written &{code}; in the source"
+            name, value = "entity", f"&{code};"
+        else:
+            desc, name, value = f"the code point U+{code[1:]}, which XML cannot carry", "codepoint", f"U+{code[1:]}"
+        # Set as plain text: the writer of stored text would turn "&KR1969;" into a <g>.
+        ET.SubElement(char, "desc").text = desc
+        prop = ET.SubElement(char, "charProp")
+        ET.SubElement(prop, "localName").text = name
+        ET.SubElement(prop, "value").text = value
+
+
+def _declared_codes(texts) -> set[str]:
+    codes: set[str] = set()
+    for text in texts:
+        if text:
+            codes.update(GAIJI.findall(text))
+            codes.update(_control_id(c) for c in NOT_XML.findall(text) if c != ILLEGIBLE)
+    return codes
+
+
+def juan_texts(juan):
+    """Every stored string of ``juan`` that the TEI writes as text (titles, closers, pieces):
+    the strings ``_char_decl`` declares the gaiji of. Two queries."""
+    yield juan.label
+    for title, category, heading in juan.chapters.values_list("title", "category", "heading"):
+        yield title
+        yield category
+    yield from juan.sections.values_list("closer", flat=True)
+    for text, tag, source in Piece.objects.filter(section__juan=juan).values_list("text", "source_tag", "source"):
+        yield text
+        yield tag
+
+
+def _header(work, codes: set[str]) -> ET.Element:
+    header = ET.Element("teiHeader")
+    file_desc = _sub(header, "fileDesc")
+    title_stmt = _sub(file_desc, "titleStmt")
+    _sub(title_stmt, "title", work.title)
+    if work.author:
+        _sub(title_stmt, "author", work.author)
+    publication = _sub(file_desc, "publicationStmt")
+    _sub(publication, "p", "Exported by 經注閱讀 from the stored text, unchanged.")
+    source_desc = _sub(file_desc, "sourceDesc")
+    _sub(source_desc, "p", work.collection or work.title)
+    if codes:
+        _char_decl(_sub(header, "encodingDesc"), codes)
+    return header
+
+
+def juan_div(work, juan) -> ET.Element:
+    """One juan as ``<div type="juan">`` (see the module docstring)."""
     from reader.reading import chapter_views
 
-    ET.register_namespace("", TEI_NS)
-    tei = ET.Element(_q("TEI"), {f"{{{XML_NS}}}lang": "lzh-Hant"})
-    header = ET.SubElement(tei, _q("teiHeader"))
-    file_desc = ET.SubElement(header, _q("fileDesc"))
-    title_stmt = ET.SubElement(file_desc, _q("titleStmt"))
-    ET.SubElement(title_stmt, _q("title")).text = work.title
-    if work.author:
-        ET.SubElement(title_stmt, _q("author")).text = work.author
-    publication = ET.SubElement(file_desc, _q("publicationStmt"))
-    ET.SubElement(publication, _q("p")).text = "Exported by 經注閱讀 from the stored text, unchanged."
-    source_desc = ET.SubElement(file_desc, _q("sourceDesc"))
-    ET.SubElement(source_desc, _q("p")).text = work.collection or work.title
-    body = ET.SubElement(ET.SubElement(tei, _q("text")), _q("body"))
-    for juan in juans:
-        juan_div = ET.SubElement(body, _q("div"), {"type": "juan", "n": str(juan.number)})
-        ET.SubElement(juan_div, _q("head")).text = f"{work.title}{juan.label}" if juan.label else work.title
-        for cv in chapter_views(juan):
-            chapter_div = ET.SubElement(juan_div, _q("div"), {"type": "chapter", "n": str(cv.chapter.position)})
-            if cv.chapter.title:
-                head = ET.SubElement(chapter_div, _q("head"))
-                head.text = cv.chapter.title
-                if cv.chapter.category:
-                    ET.SubElement(head, _q("note"), {"type": "category"}).text = cv.chapter.category
-            for view in cv.sections:
-                section = view.section
-                attrs = {"type": "section", "n": str(section.position)}
-                if section.title:
-                    attrs["subtype"] = "closed"
-                section_div = ET.SubElement(chapter_div, _q("div"), attrs)
-                for paragraph in view.paragraphs:
-                    p = ET.SubElement(section_div, _q("p"))
-                    _pieces_to_tei(p, paragraph)
-                if section.closer is not None:
-                    ET.SubElement(section_div, _q("trailer")).text = section.closer
-                if view.records:
-                    record = ET.SubElement(section_div, _q("div"), {"type": "record"})
-                    p = ET.SubElement(record, _q("p"))
-                    _pieces_to_tei(p, view.records)
-    # Not indented: whitespace between elements would enter the text.
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tei, encoding="unicode")
+    juan_div = ET.Element("div", {"type": "juan", "n": str(juan.number)})
+    _sub(juan_div, "head", f"{work.title}{juan.label}" if juan.label else work.title)
+    for cv in chapter_views(juan):
+        chapter_div = _sub(juan_div, "div", type="chapter", n=str(cv.chapter.position))
+        if cv.chapter.title:
+            head = _sub(chapter_div, "head", cv.chapter.title)
+            if cv.chapter.category:
+                _sub(head, "note", cv.chapter.category, type="category")
+        for view in cv.sections:
+            section = view.section
+            attrs = {"type": "section", "n": str(section.position)}
+            if section.title:
+                attrs["subtype"] = "closed"
+            section_div = _sub(chapter_div, "div", **attrs)
+            # TEI allows nothing after a <trailer> in a div: a section with 記 records holds
+            # its main part (paragraphs and closer) and its records as two divs.
+            main = _sub(section_div, "div", type="main") if view.records else section_div
+            for paragraph in view.paragraphs:
+                _pieces_to_tei(_sub(main, "p"), paragraph)
+            if section.closer is not None:
+                _sub(main, "trailer", section.closer)
+            if view.records:
+                record = _sub(section_div, "div", type="record")
+                _pieces_to_tei(_sub(record, "p"), view.records)
+    return juan_div
 
+
+def _xml(element: ET.Element) -> str:
+    # Not indented: whitespace between elements would enter the text.
+    return ET.tostring(element, encoding="unicode")
+
+
+def tei_chunks(work, juans):
+    """The TEI document of ``juans`` of ``work`` as consecutive strings: the XML declaration
+    and header, then one string per juan, then the closing tags; for streaming a whole work
+    without holding it. ``juans`` is iterated twice (once for the ``<charDecl>``)."""
+    codes = _declared_codes(text for juan in juans for text in juan_texts(juan))
+    yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
+           f'<TEI xmlns="{TEI_NS}" xml:lang="lzh-Hant">' + _xml(_header(work, codes)) + "<text><body>")
+    for juan in juans:
+        yield _xml(juan_div(work, juan))
+    yield "</body></text></TEI>"
+
+
+def tei_document(work, juans) -> str:
+    """A TEI P5 document (UTF-8 XML string) of ``juans`` of ``work`` (see module docstring)."""
+    return "".join(tei_chunks(work, list(juans)))

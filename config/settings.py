@@ -54,6 +54,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    "reader.validation.RejectNulMiddleware",  # 400 for NUL in a path or parameter, on every database
     "reader.caching.PageCacheMiddleware",  # kept pages skip the rest (reader/caching.py)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -10,6 +10,8 @@ of its pieces. Offsets are code points: characters outside the BMP stay whole.
 """
 from __future__ import annotations
 
+import bisect
+
 from search.analysis import match_passage
 from search.documents import chapter_passages, section_passages
 from search.query import ParsedQuery
@@ -27,14 +29,30 @@ def _segments(text: str, marks: list[tuple[int, int]]) -> list[tuple[str, bool]]
     return out
 
 
+#: Work done by ``_distribute`` since start-up: (part, span) pairs visited. Tests read it to
+#: check that highlighting is linear (a section of n pieces with m hits costs at most
+#: about n + 2m, not n × m as it once did: 1,318 s for one 2 MB line).
+STEPS = {"pairs": 0}
+
+
 def _distribute(passage, spans, marks: dict) -> None:
-    """Cut the passage's hit spans at part boundaries into per-part marks."""
-    for part in passage.parts:
-        lo, hi = part.start, part.start + part.length
-        for start, end in spans:
+    """Cut the passage's hit spans at part boundaries into per-part marks.
+
+    ``passage.parts`` are in increasing ``start`` order and ``spans`` are sorted and do not
+    overlap (``match_passage``), so each span starts at the part found by bisection and
+    runs over the parts it covers: O(parts + spans) with a log factor, never parts × spans."""
+    parts = passage.parts
+    starts = [part.start for part in parts]
+    for start, end in spans:
+        i = max(bisect.bisect_right(starts, start) - 1, 0)
+        while i < len(parts) and parts[i].start < end:
+            part = parts[i]
+            STEPS["pairs"] += 1
+            lo, hi = part.start, part.start + part.length
             s, e = max(start, lo), min(end, hi)
             if s < e:
                 marks.setdefault((id(part.piece), part.what), []).append((s - lo, e - lo))
+            i += 1
 
 
 def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = False) -> int:

@@ -32,7 +32,13 @@ def test_tei_holds_the_stored_text(client, seed_juan):
     assert root.find(f"{TEI}teiHeader//{TEI}title").text == "禮書綱目"
     sections = root.findall(f".//{TEI}div[@type='section']")
     assert len(sections) == 45
-    assert [s.find(f"{TEI}trailer").text for s in sections][:2] == ["右戒百官", "右張侯"]
+    assert [s.find(f".//{TEI}trailer").text for s in sections][:2] == ["右戒百官", "右張侯"]
+    # A section with records: its main part (paragraphs, closer) and its records, as two divs,
+    # since TEI allows nothing after a <trailer>.
+    with_records = [s for s in sections if s.find(f"{TEI}div[@type='record']") is not None]
+    assert [s.get("n") for s in with_records] == ["20", "26", "28"]
+    assert [[c.get("type") for c in s] for s in with_records] == [["main", "record"]] * 3
+    assert with_records[0].find(f"{TEI}div[@type='main']/{TEI}trailer").text == "右請射"
     notes = root.findall(f".//{TEI}note[@type='commentary']")
     stored = list(Piece.objects.filter(section__juan=seed_juan, kind__in=["note", "record_note"])
                   .order_by("section__position", "position"))
@@ -45,7 +51,11 @@ def test_tei_holds_the_stored_text(client, seed_juan):
             out.append(child.tail or "")
         return "".join(out)
 
-    paragraphs = [main_text(p) for s in sections for p in s.findall(f"{TEI}p")]
+    def main_part(s):
+        main = s.find(f"{TEI}div[@type='main']")
+        return s if main is None else main
+
+    paragraphs = [main_text(p) for s in sections for p in main_part(s).findall(f"{TEI}p")]
     stored_text = "".join(Piece.objects.filter(section__juan=seed_juan, kind="text")
                           .order_by("section__position", "position").values_list("text", flat=True))
     assert "".join(paragraphs) == stored_text
@@ -70,3 +80,32 @@ def test_reading_pages_offer_the_exports(client, seed_juan):
         assert f'href="/api/editions/{seed_juan.edition_id}/export/{kind}/" download' in work_page
         # the work's URLs (its default edition) give the same file
         assert client.get(edition_url).content == client.get(url(seed_juan, kind)).content
+
+
+def test_tei_is_well_formed_for_any_stored_text(client, seed_juan):
+    """Gaiji, U+0001 and the code points XML cannot carry become elements; the rest of the
+    text is kept. (PostgreSQL cannot store NUL, so it is tried where the database can.)"""
+    from django.db import connection
+
+    nul = "\x00" if connection.vendor != "postgresql" else ""
+    piece = Piece.objects.filter(section__juan=seed_juan, kind="text").order_by("section__position", "position")[0]
+    piece.text = f"從豆&KR1969;聲\x01{nul}\x07\ufffe\x1f&amp;<b>"
+    piece.save()
+    note = Piece.objects.filter(section__juan=seed_juan, kind="note").order_by("section__position", "position")[0]
+    note.source = "鄉\x07射"
+    note.save()
+    root = ET.fromstring(client.get(url(seed_juan, "tei")).content)
+    p = root.findall(f".//{TEI}div[@type='section']")[0].findall(f"{TEI}p")[1]
+    children = [(c.tag.replace(TEI, ""), dict(c.attrib), c.tail) for c in p][:6]
+    controls = ([("g", {"ref": "#U0000"}, None)] if nul else []) + [
+        ("g", {"ref": "#U0007"}, None), ("g", {"ref": "#UFFFE"}, None), ("g", {"ref": "#U001F"}, "&amp;<b>")]
+    assert p.text == "從豆"
+    assert children[:2 + len(controls)] == [("g", {"ref": "#KR1969"}, "聲"), ("gap", {"reason": "illegible"}, None)
+                                            ] + controls
+    chars = {c.get("{http://www.w3.org/XML/1998/namespace}id"): [x.text for x in c.iter() if x.text]
+             for c in root.iter(f"{TEI}char")}
+    assert chars["KR1969"] == ["Kanripo gaiji KR1969: a character Unicode lacks, written &KR1969; in the source",
+                               "entity", "&KR1969;"]
+    assert chars["U0007"] == ["the code point U+0007, which XML cannot carry", "codepoint", "U+0007"]
+    assert sorted(chars) == sorted(["KR1969", "U0007", "U001F", "UFFFE"] + (["U0000"] if nul else []))
+    assert root.find(f".//{TEI}note[@source]").get("source") == "鄉U+0007射"
