@@ -7,7 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from django.db.utils import OperationalError
+from django.db.utils import InternalError, OperationalError, ProgrammingError
 
 from config.faults import crash_point
 from reader.importers.errors import NoTextError, TextFormatError
@@ -115,9 +115,11 @@ class Command(BaseCommand):
                 failures.append(str(exc))
                 say(f"rejected {exc}")
                 continue
-            except OperationalError as exc:
-                raise CommandError(f"{path}: the database is busy ({exc}); another import may be running. "
-                                   f"Nothing from this file was stored; try again when it has finished.") from None
+            except (OperationalError, ProgrammingError, InternalError) as exc:
+                from reader.dberrors import describe
+
+                problem = describe(exc, "Nothing from this file was stored.")
+                raise CommandError(f"{path}: {problem.message}") from None
             for warning, count in collapse(result.warnings):
                 say(f"note: {warning}" + (f" (and {count - 1} more like it)" if count > 1 else ""))
             works.add(result.juan.work_id)
