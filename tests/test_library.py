@@ -1,0 +1,128 @@
+"""The library is always recoverable (issue 17): export_library writes every juan's source
+as imported with a manifest; import_library into an empty database gives the same library."""
+import hashlib
+import json
+import shutil
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from reader.importers.loader import import_file
+from reader.library import LibraryError, export_library, import_library, read_manifest
+from reader.models import Juan, Piece, Work
+from search.backends import SearchQuery
+from search.backends.memory import MemoryBackend
+from search.documents import LAYER_GROUPS, documents_for_juan
+from search.signals import muted
+
+from .conftest import SEED, SHARED
+
+KANRIPO = SHARED / "corpus" / "kanripo"
+#: A Kanripo work in three files (front matter with its Readme label, a juan with gaiji,
+#: 卷一) and an SBCK juan with U+0001.
+KANRIPO_FILES = [("KR1d0086", "KR1d0086_000.txt"), ("KR1d0086", "KR1d0086_003.txt"),
+                 ("KR1d0086", "KR1d0086_012.txt"), ("KR1d0026", "KR1d0026_001.txt")]
+QUERIES = ["鵠", "射", "大射", "從豆?聲", "之 -射", "君 OR 公", "&KR1969;"]
+
+
+def snapshot() -> dict:
+    """Everything a reader can see, without database ids."""
+    out = {}
+    for juan in Juan.objects.select_related("work").order_by("work__slug", "number"):
+        w = juan.work
+        pieces = list(Piece.objects.filter(section__juan=juan).order_by("section__position", "position").values_list(
+            "section__position", "position", "paragraph", "kind", "text", "source_tag", "tag_separator", "source",
+            "layout"))
+        sections = list(juan.sections.order_by("position").values_list(
+            "position", "chapter__position", "title", "closer", "record_separator", "paragraph_count", "line",
+            "blank_lines_after", "closer_layout", "page"))
+        chapters = list(juan.chapters.order_by("position").values_list("position", "title", "category", "heading",
+                                                                       "heading_layout"))
+        out[(w.slug, juan.number)] = {
+            "work": (w.title, w.author, w.native_place, w.dynasty, w.collection, w.kanripo_id, w.edition),
+            "juan": (juan.label, juan.header, juan.trailer, juan.newline, juan.bom, juan.final_newline,
+                     juan.source_name, juan.source_format, juan.sha256),
+            "source_sha256": hashlib.sha256(juan.render_source().encode()).hexdigest(),
+            "chapters": chapters, "sections": sections, "pieces": pieces,
+        }
+    return out
+
+
+def search_results(tmp_name) -> dict:
+    """Every hit of ``QUERIES`` by a plain scan of the database: place, layer and offsets."""
+    backend = MemoryBackend(tmp_name, {})
+    backend.rebuild(d for j in Juan.objects.all() for d in documents_for_juan(j))
+    out = {}
+    for q in QUERIES:
+        results = backend.search(SearchQuery(text=q, layers=LAYER_GROUPS["all"]))
+        out[q] = [(h.work_slug, h.juan_number, h.section_position, h.layer, h.start, h.end) for h in results.hits]
+    return out
+
+
+@pytest.fixture
+def library(seed_juan, tmp_path):
+    """The seed plus a Kanripo work and an SBCK juan, imported from folders with their Readme."""
+    for folder, name in KANRIPO_FILES:
+        (tmp_path / "src" / folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(KANRIPO / folder / name, tmp_path / "src" / folder / name)
+        shutil.copy(KANRIPO / folder / "Readme.org", tmp_path / "src" / folder / "Readme.org")
+    with muted():
+        for folder, name in KANRIPO_FILES:
+            import_file(tmp_path / "src" / folder / name)
+    return tmp_path
+
+
+def test_round_trip_gives_the_same_library(library, tmp_path):
+    before, hits_before = snapshot(), search_results("before")
+    assert sorted(before) == [("KR1d0026", 1), ("KR1d0086", 0), ("KR1d0086", 3), ("KR1d0086", 12), ("禮書綱目", 10)]
+    assert [len(hits_before[q]) for q in QUERIES] == [len(h) for h in hits_before.values()]
+    assert len(hits_before["鵠"]) >= 21 and len(hits_before["&KR1969;"]) == 1
+
+    manifest = export_library(tmp_path / "backup")
+    assert (manifest["works"], manifest["juans"]) == (3, 5)
+    entry = next(e for e in manifest["files"] if e["juan"] == 12)
+    assert {k: entry[k] for k in ("path", "work", "work_slug", "edition", "kanripo_id", "juan", "label")} == {
+        "path": "KR1d0086/KR1d0086_012.txt", "work": "禮書綱目", "work_slug": "KR1d0086", "edition": "WYG",
+        "kanripo_id": "KR1d0086", "juan": 12, "label": "卷十"}
+    # Exactly as imported: the bytes of every source file, byte for byte.
+    assert (tmp_path / "backup" / "KR1d0086" / "KR1d0086_012.txt").read_bytes() == \
+        (KANRIPO / "KR1d0086" / "KR1d0086_012.txt").read_bytes()
+    assert (tmp_path / "backup" / "禮書綱目" / SEED.name).read_bytes() == SEED.read_bytes()
+    for e in manifest["files"]:
+        assert e["sha256"] == e["imported_sha256"] == hashlib.sha256(
+            (tmp_path / "backup" / e["path"]).read_bytes()).hexdigest()
+    assert json.loads((tmp_path / "backup" / "manifest.json").read_text()) == manifest
+
+    with muted():
+        Work.objects.all().delete()
+    assert snapshot() == {}
+    restored = import_library(tmp_path / "backup", index=False)
+    assert len(restored) == 5
+    assert snapshot() == before
+    assert search_results("after") == hits_before
+
+
+def test_changed_or_missing_files_are_refused(library, tmp_path):
+    export_library(tmp_path / "backup")
+    with pytest.raises(LibraryError, match="a library is already exported there"):
+        export_library(tmp_path / "backup")
+    path = tmp_path / "backup" / "KR1d0026" / "KR1d0026_001.txt"
+    path.write_bytes(path.read_bytes() + b"x")
+    with pytest.raises(LibraryError, match=r"KR1d0026_001.txt: changed since it was exported \(sha256 "):
+        read_manifest(tmp_path / "backup")
+    path.unlink()
+    count = Juan.objects.count()
+    with pytest.raises(CommandError, match="KR1d0026_001.txt: listed in the manifest but missing"):
+        call_command("import_library", str(tmp_path / "backup"))
+    assert Juan.objects.count() == count  # nothing imported
+
+
+def test_commands(library, tmp_path, capsys):
+    call_command("export_library", str(tmp_path / "out"))
+    assert capsys.readouterr().out == f"exported 3 works, 5 juans to {tmp_path / 'out'} (manifest.json)\n"
+    with muted():
+        Work.objects.all().delete()
+    call_command("import_library", str(tmp_path / "out"))
+    assert capsys.readouterr().out == f"imported 3 works, 5 juans from {tmp_path / 'out'}\n"
+    assert Juan.objects.count() == 5
