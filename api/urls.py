@@ -2,6 +2,8 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+import config.converters  # noqa: F401 - registers <num:…>
+
 from reader.caching import cached_page
 
 from collation.api import CollationExport, CollationView, SectionParallels, SpanParallels
@@ -13,33 +15,33 @@ KINDS = "<str:kind>"
 EDITION = {"edition": True}
 urlpatterns = [
     path("works/", cached_page(views.WorkList.as_view()), name="work-list"),
-    path("works/<int:pk>/", cached_page(views.WorkDetail.as_view()), name="work-detail"),
-    path("works/<int:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view()), name="work-export"),
-    path("works/<int:pk>/juans/<int:number>/", cached_page(views.JuanDetail.as_view()), name="juan-detail"),
-    path("works/<int:pk>/juans/<int:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view()), name="juan-export"),
-    path("works/<int:pk>/juans/<int:number>/sections/<int:position>/", cached_page(views.SectionDetail.as_view()),
+    path("works/<num:pk>/", cached_page(views.WorkDetail.as_view()), name="work-detail"),
+    path("works/<num:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view()), name="work-export"),
+    path("works/<num:pk>/juans/<num:number>/", cached_page(views.JuanDetail.as_view()), name="juan-detail"),
+    path("works/<num:pk>/juans/<num:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view()), name="juan-export"),
+    path("works/<num:pk>/juans/<num:number>/sections/<num:position>/", cached_page(views.SectionDetail.as_view()),
          name="section-detail"),
-    path("works/<int:pk>/juans/<int:number>/sections/<int:position>/notes/", views.SectionNotes.as_view(),
+    path("works/<num:pk>/juans/<num:number>/sections/<num:position>/notes/", views.SectionNotes.as_view(),
          name="section-notes"),
-    path("editions/<int:pk>/", cached_page(views.EditionDetail.as_view()), name="edition-detail"),
+    path("editions/<num:pk>/", cached_page(views.EditionDetail.as_view()), name="edition-detail"),
     # The juans of one edition: the same views, told by ``EDITION`` that ``pk`` is an edition id.
-    path("editions/<int:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view()), EDITION,
+    path("editions/<num:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view()), EDITION,
          name="edition-export"),
-    path("editions/<int:pk>/juans/<int:number>/", cached_page(views.JuanDetail.as_view()), EDITION,
+    path("editions/<num:pk>/juans/<num:number>/", cached_page(views.JuanDetail.as_view()), EDITION,
          name="edition-juan-detail"),
-    path("editions/<int:pk>/juans/<int:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view()), EDITION,
+    path("editions/<num:pk>/juans/<num:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view()), EDITION,
          name="edition-juan-export"),
-    path("editions/<int:pk>/juans/<int:number>/sections/<int:position>/",
+    path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/",
          cached_page(views.SectionDetail.as_view()), EDITION, name="edition-section-detail"),
-    path("editions/<int:pk>/juans/<int:number>/sections/<int:position>/notes/", views.SectionNotes.as_view(),
+    path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/notes/", views.SectionNotes.as_view(),
          EDITION, name="edition-section-notes"),
-    path("editions/<int:pk>/juans/<int:number>/collation/", cached_page(CollationView.as_view()), EDITION,
+    path("editions/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view()), EDITION,
          name="collation"),
-    path("editions/<int:pk>/juans/<int:number>/collation/<str:kind>/", cached_page(CollationExport.as_view()),
+    path("editions/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(CollationExport.as_view()),
          EDITION, name="collation-export"),
-    path("editions/<int:pk>/juans/<int:number>/sections/<int:position>/parallels/",
+    path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
          cached_page(SectionParallels.as_view()), EDITION, name="edition-section-parallels"),
-    path("works/<int:pk>/juans/<int:number>/sections/<int:position>/parallels/",
+    path("works/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
          cached_page(SectionParallels.as_view()), name="section-parallels"),
     path("parallels/", cached_page(SpanParallels.as_view()), name="parallels"),
     path("search/", cached_page(views.SearchView.as_view()), name="search"),

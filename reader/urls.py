@@ -1,5 +1,7 @@
 from django.urls import path
 
+import config.converters  # noqa: F401 - registers <num:…>
+
 from . import views
 from .caching import cached_page
 
@@ -7,8 +9,8 @@ app_name = "reader"
 urlpatterns = [
     path("", cached_page(views.home), name="home"),
     path("works/<str:slug>/", cached_page(views.work_detail), name="work"),
-    path("works/<str:slug>/juan/<int:number>/", cached_page(views.juan_detail), name="juan"),
-    path("works/<str:slug>/juan/<int:number>/<int:position>/", cached_page(views.section_detail), name="section"),
+    path("works/<str:slug>/juan/<num:number>/", cached_page(views.juan_detail), name="juan"),
+    path("works/<str:slug>/juan/<num:number>/<num:position>/", cached_page(views.section_detail), name="section"),
     path("chars/", views.char_lookup, name="chars"),
     path("chars/<str:char>/", views.char_detail, name="char"),
 ]

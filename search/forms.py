@@ -84,10 +84,11 @@ class SearchForm(forms.Form):
                         error_messages={"max_length": f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)"})
     layer = LayerField(required=False)
     exact = StrictBooleanField(required=False)
-    work = forms.IntegerField(required=False, min_value=1)
-    edition = forms.IntegerField(required=False, min_value=1)
+    # Ids bounded like the <num:…> path converter (config/converters.py): within a database integer.
+    work = forms.IntegerField(required=False, min_value=1, max_value=999_999_999)
+    edition = forms.IntegerField(required=False, min_value=1, max_value=999_999_999)
     juan = forms.CharField(required=False, strip=True, max_length=50)
-    chapter = forms.IntegerField(required=False, min_value=1)
+    chapter = forms.IntegerField(required=False, min_value=1, max_value=999_999_999)
     context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT)
     sort = forms.ChoiceField(choices=SORT_CHOICES, required=False)
 
