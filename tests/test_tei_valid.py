@@ -1,0 +1,85 @@
+"""Every TEI document the product writes is valid against TEI P5's tei_all.rng (issue 18):
+the seed, one juan of each Kanripo folder (gaiji and U+0001 included), a whole work, a 注疏
+juan and text holding control characters. Validated with ``tests.tei.tei_errors``."""
+import pytest
+
+from reader.importers.loader import import_file
+from reader.models import Juan, Piece, Work
+from search.signals import muted
+
+from .conftest import SHARED
+from .tei import tei_errors
+
+KANRIPO = SHARED / "corpus" / "kanripo"
+#: One juan per folder: small ones, and those with gaiji (KR1d0086_012: &KR1969;, KR1d0005_000)
+#: and U+0001 (KR1d0026_001).
+ONE_JUAN = ["KR1d0001/KR1d0001_006.txt", "KR1d0002/KR1d0002_000.txt", "KR1d0005/KR1d0005_000.txt",
+            "KR1d0026/KR1d0026_001.txt", "KR1d0038/KR1d0038_019.txt", "KR1d0051/KR1d0051_002.txt",
+            "KR1d0086/KR1d0086_012.txt", "KR1d0086-WYG/KR1d0086_012.txt", "KR1e0001/KR1e0001_004.txt"]
+
+
+def export(client, juan, kind="tei") -> bytes:
+    response = client.get(f"/api/works/{juan.work_id}/juans/{juan.number}/export/{kind}/")
+    assert response.status_code == 200
+    return response.content
+
+
+def test_every_folder_is_listed():
+    assert sorted(p.split("/")[0] for p in ONE_JUAN) == sorted(p.name for p in KANRIPO.iterdir() if p.is_dir())
+
+
+def test_seed_juan_and_work(client, seed_juan):
+    assert tei_errors(export(client, seed_juan)) == []
+    assert tei_errors(client.get(f"/api/works/{seed_juan.work_id}/export/tei/").content) == []
+
+
+@pytest.mark.parametrize("path", ONE_JUAN)
+def test_one_juan_of_each_kanripo_folder(client, db, path):
+    with muted():
+        juan = import_file(KANRIPO / path).juan
+    xml = export(client, juan)
+    assert tei_errors(xml) == []
+    raw = (KANRIPO / path).read_text(encoding="utf-8")
+    # Gaiji and unreadable characters are elements, as many as the source has.
+    assert xml.count(b'<g ref="#KR') == raw.count("&KR")
+    assert xml.count(b'<gap reason="illegible" />') == raw.count("\x01")
+
+
+def test_a_whole_work(client, db):
+    with muted():
+        for path in sorted((KANRIPO / "KR1d0001").glob("*.txt")):
+            import_file(path)
+    work = Work.objects.get(slug="KR1d0001")
+    assert work.juans.count() == 6
+    xml = client.get(f"/api/works/{work.pk}/export/tei/").content
+    assert xml.count(b'<div type="juan"') == 6
+    assert tei_errors(xml) == []
+
+
+def test_a_commentary_juan(client, db):
+    """注疏: 儀禮注疏 卷一 (classic, 注, 音義, 疏)."""
+    with muted():
+        juan = import_file(SHARED / "corpus" / "kanripo-jingbu" / "KR1d0003" / "KR1d0003_001.txt").juan
+    xml = export(client, juan)
+    assert tei_errors(xml) == []
+    notes = Piece.objects.filter(section__juan=juan, kind__in=["note", "record_note"]).count()
+    assert xml.count(b"<note type=") - xml.count(b'<note type="category"') == notes > 100
+
+
+def test_control_characters_and_nul(client, seed_juan):
+    from django.db import connection
+
+    nul = "\x00" if connection.vendor != "postgresql" else ""  # PostgreSQL cannot store NUL
+    piece = Piece.objects.filter(section__juan=seed_juan, kind="text").first()
+    piece.text = f"&KR0001;\x01{nul}\x07\x1b\ufffe射"
+    piece.save()
+    assert tei_errors(export(client, seed_juan)) == []
+
+
+def test_the_validator_finds_what_tei_forbids(seed_juan, client):
+    """The fault issue 18 found (a record after the closer's <trailer>), and ill-formed XML."""
+    good = export(client, seed_juan).decode()
+    bad = good.replace('<div type="main">', "", 1).replace('</trailer></div><div type="record">',
+                                                          '</trailer><div type="record">', 1)
+    assert tei_errors(bad) == ["2:0: Did not expect element div there", "2:0: Element div has extra content: div"]
+    assert tei_errors("<TEI") == ["1:5: not well-formed: Couldn't find end of Start Tag TEI line 1"]
