@@ -1,6 +1,6 @@
 """The library as files: every juan's source written back, with a manifest (issue 17).
 
-``export_library(folder)`` writes each juan with ``Juan.render_source()`` (character for
+``export_library(folder)`` writes each juan with ``reader.importers.loader.render_source`` (character for
 character as imported) as UTF-8, one folder per work, and ``manifest.json``::
 
     {"format": 1, "works": 2, "juans": 3, "files": [
@@ -56,6 +56,7 @@ def export_library(folder: str | Path, progress=None) -> dict:
     empty of a previous manifest). Returns the manifest. Reads one juan at a time."""
     from django.db.models import Count
 
+    from .importers.loader import render_source
     from .models import Juan, Piece, Work
 
     folder = Path(folder)
@@ -71,7 +72,7 @@ def export_library(folder: str | Path, progress=None) -> dict:
         juans = Juan.objects.filter(work=work).select_related("work").order_by("number") \
             .annotate(section_count=Count("sections", distinct=True))
         for juan in juans:
-            data = juan.render_source().encode("utf-8")
+            data = render_source(juan).encode("utf-8")
             name = _file_name(juan)
             (work_dir / name).write_bytes(data)
             entry = {

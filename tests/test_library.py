@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from reader.importers.loader import import_file
+from reader.importers.loader import import_file, render_source
 from reader.library import LibraryError, export_library, import_library, read_manifest
 from reader.models import Juan, Piece, Work
 from search.backends import SearchQuery
@@ -33,7 +33,7 @@ def snapshot() -> dict:
         w = juan.work
         pieces = list(Piece.objects.filter(section__juan=juan).order_by("section__position", "position").values_list(
             "section__position", "position", "paragraph", "kind", "text", "source_tag", "tag_separator", "source",
-            "layout"))
+            "layout", "layer", "layer_name"))
         sections = list(juan.sections.order_by("position").values_list(
             "position", "chapter__position", "title", "closer", "record_separator", "paragraph_count", "line",
             "blank_lines_after", "closer_layout", "page"))
@@ -43,7 +43,7 @@ def snapshot() -> dict:
             "work": (w.title, w.author, w.native_place, w.dynasty, w.collection, w.kanripo_id, w.edition),
             "juan": (juan.label, juan.header, juan.trailer, juan.newline, juan.bom, juan.final_newline,
                      juan.source_name, juan.source_format, juan.sha256),
-            "source_sha256": hashlib.sha256(juan.render_source().encode()).hexdigest(),
+            "source_sha256": hashlib.sha256(render_source(juan).encode()).hexdigest(),
             "chapters": chapters, "sections": sections, "pieces": pieces,
         }
     return out

@@ -62,8 +62,18 @@ def test_a_commentary_juan(client, db):
         juan = import_file(SHARED / "corpus" / "kanripo-jingbu" / "KR1d0003" / "KR1d0003_001.txt").juan
     xml = export(client, juan)
     assert tei_errors(xml) == []
-    notes = Piece.objects.filter(section__juan=juan, kind__in=["note", "record_note"]).count()
-    assert xml.count(b"<note type=") - xml.count(b'<note type="category"') == notes > 100
+    notes = Piece.objects.filter(section__juan=juan, kind__in=["note", "record_note"])
+    assert xml.count(b"<note type=") - xml.count(b'<note type="category"') == notes.count() > 100
+    # Each note carries its commentary layer and the layer's name as written (注, 音義, 疏).
+    from collections import Counter
+
+    from lxml import etree
+
+    root = etree.fromstring(xml)
+    exported = Counter((n.get("type"), n.get("n")) for n in root.iter("{http://www.tei-c.org/ns/1.0}note")
+                       if n.get("type") != "category")
+    assert exported == Counter(notes.values_list("layer", "layer_name"))
+    assert {"commentary", "readings", "subcommentary"} <= {t for t, _ in exported}
 
 
 def test_control_characters_and_nul(client, seed_juan):
