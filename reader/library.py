@@ -45,7 +45,8 @@ def _file_name(juan) -> str:
 
 def _readme(work, entries) -> str:
     """A Kanripo ``Readme.org`` with the work title and each file's juan label."""
-    title = f"{work.title} / {work.edition}" if work.edition else work.title
+    edition = next((e["kanripo_edition"] for e in entries if e["kanripo_edition"]), "")
+    title = f"{work.title} / {edition}" if edition else work.title
     lines = [f"#+TITLE: {title}", "", "目次"]
     lines += [f" - [[file:{e['path'].split('/')[-1]}][{work.title} {e['label']}]]" for e in entries if e["label"]]
     return "\n".join(lines) + "\n"
@@ -64,20 +65,26 @@ def export_library(folder: str | Path, progress=None) -> dict:
         raise LibraryError(f"{folder / MANIFEST}: a library is already exported there; choose an empty folder")
     folder.mkdir(parents=True, exist_ok=True)
     files = []
-    works = Work.objects.order_by("pk")  # imported again in this order: the same text order across works
-    for work in works:
-        work_dir = folder / work.slug
+    works = Work.objects.order_by("pk")
+    from .models import Edition
+
+    # One folder per edition (its slug: KR1d0086, KR1d0086-WYG), imported again in this order.
+    for edition in Edition.objects.select_related("work").order_by("work_id", "pk"):
+        work = edition.work
+        work_dir = folder / edition.slug
         work_dir.mkdir(exist_ok=True)
         entries = []
-        juans = Juan.objects.filter(work=work).select_related("work").order_by("number") \
+        juans = Juan.objects.filter(edition=edition).select_related("work", "edition").order_by("number") \
             .annotate(section_count=Count("sections", distinct=True))
         for juan in juans:
             data = render_source(juan).encode("utf-8")
             name = _file_name(juan)
             (work_dir / name).write_bytes(data)
             entry = {
-                "path": f"{work.slug}/{name}", "work": work.title, "work_slug": work.slug, "author": work.author,
-                "edition": work.edition, "kanripo_id": work.kanripo_id, "juan": juan.number, "label": juan.label,
+                "path": f"{edition.slug}/{name}", "work": work.title, "work_slug": work.slug, "author": work.author,
+                "edition": juan.edition.slug, "edition_label": juan.edition.label,
+                "kanripo_edition": juan.edition.kanripo_edition, "kanripo_id": work.kanripo_id,
+                "juan": juan.number, "label": juan.label,
                 "source_format": juan.source_format, "sha256": hashlib.sha256(data).hexdigest(),
                 "imported_sha256": juan.sha256, "sections": juan.section_count,
                 "pieces": Piece.objects.filter(section__juan=juan).count(),

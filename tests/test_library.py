@@ -29,7 +29,7 @@ QUERIES = ["鵠", "射", "大射", "從豆?聲", "之 -射", "君 OR 公", "&KR1
 def snapshot() -> dict:
     """Everything a reader can see, without database ids."""
     out = {}
-    for juan in Juan.objects.select_related("work").order_by("work__slug", "number"):
+    for juan in Juan.objects.select_related("work", "edition").order_by("edition__slug", "number"):
         w = juan.work
         pieces = list(Piece.objects.filter(section__juan=juan).order_by("section__position", "position").values_list(
             "section__position", "position", "paragraph", "kind", "text", "source_tag", "tag_separator", "source",
@@ -39,8 +39,9 @@ def snapshot() -> dict:
             "blank_lines_after", "closer_layout", "page"))
         chapters = list(juan.chapters.order_by("position").values_list("position", "title", "category", "heading",
                                                                        "heading_layout"))
-        out[(w.slug, juan.number)] = {
-            "work": (w.title, w.author, w.native_place, w.dynasty, w.collection, w.kanripo_id, w.edition),
+        out[(juan.edition.slug, juan.number)] = {
+            "work": (w.title, w.author, w.native_place, w.dynasty, w.collection, w.kanripo_id),
+            "edition": (juan.edition.slug, juan.edition.label, juan.edition.kanripo_edition),
             "juan": (juan.label, juan.header, juan.trailer, juan.newline, juan.bom, juan.final_newline,
                      juan.source_name, juan.source_format, juan.sha256),
             "source_sha256": hashlib.sha256(render_source(juan).encode()).hexdigest(),
@@ -80,11 +81,12 @@ def test_round_trip_gives_the_same_library(library, tmp_path):
     assert len(hits_before["鵠"]) >= 21 and len(hits_before["&KR1969;"]) == 1
 
     manifest = export_library(tmp_path / "backup")
-    assert (manifest["works"], manifest["juans"]) == (3, 5)
+    assert (manifest["works"], manifest["juans"]) == (2, 5)  # the seed and KR1d0086 are editions of one work
     entry = next(e for e in manifest["files"] if e["juan"] == 12)
-    assert {k: entry[k] for k in ("path", "work", "work_slug", "edition", "kanripo_id", "juan", "label")} == {
-        "path": "KR1d0086/KR1d0086_012.txt", "work": "禮書綱目", "work_slug": "KR1d0086", "edition": "WYG",
+    assert {k: entry[k] for k in ("path", "work", "work_slug", "kanripo_edition", "kanripo_id", "juan", "label")} == {
+        "path": "KR1d0086/KR1d0086_012.txt", "work": "禮書綱目", "work_slug": "禮書綱目", "kanripo_edition": "WYG",
         "kanripo_id": "KR1d0086", "juan": 12, "label": "卷十"}
+    assert entry["edition"] == Juan.objects.get(edition__slug="KR1d0086", number=12).edition.slug
     # Exactly as imported: the bytes of every source file, byte for byte.
     assert (tmp_path / "backup" / "KR1d0086" / "KR1d0086_012.txt").read_bytes() == \
         (KANRIPO / "KR1d0086" / "KR1d0086_012.txt").read_bytes()
@@ -120,9 +122,9 @@ def test_changed_or_missing_files_are_refused(library, tmp_path):
 
 def test_commands(library, tmp_path, capsys):
     call_command("export_library", str(tmp_path / "out"))
-    assert capsys.readouterr().out == f"exported 3 works, 5 juans to {tmp_path / 'out'} (manifest.json)\n"
+    assert capsys.readouterr().out == f"exported 2 works, 5 juans to {tmp_path / 'out'} (manifest.json)\n"
     with muted():
         Work.objects.all().delete()
     call_command("import_library", str(tmp_path / "out"))
-    assert capsys.readouterr().out == f"imported 3 works, 5 juans from {tmp_path / 'out'}\n"
+    assert capsys.readouterr().out == f"imported 2 works, 5 juans from {tmp_path / 'out'}\n"
     assert Juan.objects.count() == 5

@@ -19,7 +19,7 @@ ONE_JUAN = ["KR1d0001/KR1d0001_006.txt", "KR1d0002/KR1d0002_000.txt", "KR1d0005/
 
 
 def export(client, juan, kind="tei") -> bytes:
-    response = client.get(f"/api/works/{juan.work_id}/juans/{juan.number}/export/{kind}/")
+    response = client.get(f"/api/editions/{juan.edition_id}/juans/{juan.number}/export/{kind}/")
     assert response.status_code == 200
     return response.content
 
