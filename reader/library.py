@@ -1,7 +1,7 @@
 """The library as files: every juan's source written back, with a manifest (issue 17).
 
 ``export_library(folder)`` writes each juan with ``reader.importers.loader.render_source`` (character for
-character as imported) as UTF-8, one folder per work, and ``manifest.json``::
+character as imported) as UTF-8, one folder per edition (its slug), and ``manifest.json``::
 
     {"format": 1, "works": 2, "juans": 3, "files": [
         {"path": "KR1d0086/KR1d0086_012.txt", "work": "禮書綱目", "work_slug": "KR1d0086",
