@@ -109,7 +109,7 @@ class SearchForm(forms.Form):
             found = matching_juans(data["juan"], juans)
             if not found:
                 self.add_error("juan", f"沒有「{data['juan']}」這一卷 (no juan labelled {data['juan']!r}"
-                                       f"{' in this work' if data.get('work') else ''})")
+                                       f"{' in this edition' if data.get('edition') else ' in this work' if data.get('work') else ''})")
             data["juan_ids"] = frozenset(j.pk for j in found)
         return data
 

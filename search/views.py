@@ -49,13 +49,16 @@ def distribution(results, query, titles: dict[str, str]) -> dict:
     return {"juans": by_juan, "sections": by_section, "sections_total": total}
 
 
-def juan_labels(work: str) -> list[str]:
-    """The juan labels the juan filter offers: the chosen work's, in the book's order, or
-    every work's (each once, in the order first met)."""
-    juans = Juan.objects.order_by("work__title", "work_id", "number")
+def juan_labels(work: str, edition: str = "") -> list[str]:
+    """The juan labels the juan filter offers: the chosen edition's or work's, in the
+    book's order, or every work's (each once, in the order first met)."""
+    juans = Juan.objects.order_by("work__title", "work_id", "edition_id", "number")
     if work.isdigit():
         juans = juans.filter(work_id=int(work))
+    if edition.isdigit():
+        juans = juans.filter(edition_id=int(edition))
     return list(dict.fromkeys(j.display_label for j in juans.only("label", "number")))
+
 def chosen_layers(request) -> set[str]:
     """The layer boxes to show ticked: the page's ``layer`` choices as the boxes name them
     (``text`` → ``classic``; ``notes`` ticks every layer of commentary)."""
@@ -73,7 +76,7 @@ def search_page(request):
     context = {"form": form, "query": request.GET.get("q", "")[:200], "layer_names": LAYER_NAMES,
                "layer_choices": LAYER_CHOICES, "chosen_layers": chosen_layers(request),
                "works": Work.objects.order_by("title")}
-    context["juan_labels"] = juan_labels(request.GET.get("work", ""))
+    context["juan_labels"] = juan_labels(request.GET.get("work", ""), request.GET.get("edition", ""))
     status = 200
     if form.is_bound:
         if form.is_valid():

@@ -9,7 +9,7 @@ from django.core.management import call_command
 
 from reader.importers.mandoku import parse_readme
 from reader.juans import JuanCount, JuanLabel, juan_count, matching_juans, parse_label
-from reader.models import Juan, Work
+from reader.models import Edition, Juan, Work
 
 from .test_kanripo_import import KANRIPO, _kanripo, kanripo  # noqa: F401  (fixtures)
 
@@ -66,29 +66,29 @@ def kanripo_index(kanripo, settings):
     """The search service answering from the index that holds the Kanripo files and the seed."""
     settings.SEARCH_BACKENDS = {"default": {"BACKEND": "search.backends.whoosh.WhooshBackend",
                                             "PATH": kanripo.params["PATH"]}}
-    return Work.objects.get(slug="KR1d0086")
+    return Edition.objects.get(slug="KR1d0086")
 
 
 def test_searching_the_books_juan_ten_finds_file_twelve(client, kanripo_index):
     work = kanripo_index
     for juan in ("卷十", "十", "10"):
-        page = client.get("/search/", {"q": "大射之儀", "work": work.pk, "juan": juan})
+        page = client.get("/search/", {"q": "大射之儀", "edition": work.pk, "juan": juan})
         assert page.status_code == 200
         html = page.content.decode()
         assert '<a class="where" href="/works/KR1d0086/juan/12/1/?hl=' in html, juan
         assert "禮書綱目（KR1d0086） 卷十〈大射儀〉 第 1 節" in html
     # file 10 is the book's 卷八, which this small checkout does not hold
-    page = client.get("/search/", {"q": "大射之儀", "work": work.pk, "juan": "卷八"})
+    page = client.get("/search/", {"q": "大射之儀", "edition": work.pk, "juan": "卷八"})
     assert page.status_code == 400
-    assert "沒有「卷八」這一卷 (no juan labelled &#x27;卷八&#x27; in this work)" in page.content.decode()
+    assert "沒有「卷八」這一卷 (no juan labelled &#x27;卷八&#x27; in this edition)" in page.content.decode()
 
 
 def test_the_juan_filter_offers_the_books_labels(client, kanripo_index):
-    html = client.get("/search/", {"work": kanripo_index.pk}).content.decode()
+    html = client.get("/search/", {"edition": kanripo_index.pk}).content.decode()
     assert ('<datalist id="juan-labels"><option value="采輯羣書目・目錄・序"><option value="卷一">'
             '<option value="卷十"></datalist>') in html
     # with a juan chosen, its chapters are offered
-    html = client.get("/search/", {"q": "射", "work": kanripo_index.pk, "juan": "卷十"}).content.decode()
+    html = client.get("/search/", {"q": "射", "edition": kanripo_index.pk, "juan": "卷十"}).content.decode()
     assert '<label for="id_chapter">篇</label>' in html and ">大射儀</option>" in html
 
 
@@ -97,7 +97,7 @@ def test_the_api_takes_the_label(client, kanripo_index):
     assert data["count"] == 3  # the seed, KR1d0086 and KR1d0086-WYG: every 卷十
     assert sorted((h["url"].split("/")[4], h["juan"], h["juan_label"]) for h in data["results"]) == [
         ("%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE", 10, "卷十"), ("KR1d0086", 12, "卷十"), ("KR1d0086-WYG", 12, "卷十")]
-    data = client.get("/api/search/", {"q": "大射之儀", "juan": "卷十", "work": kanripo_index.pk}).json()
+    data = client.get("/api/search/", {"q": "大射之儀", "juan": "卷十", "edition": kanripo_index.pk}).json()
     assert [(h["juan"], h["juan_label"]) for h in data["results"]] == [(12, "卷十")]
     bad = client.get("/api/search/", {"q": "大射之儀", "juan": "卷九十"})
     assert bad.status_code == 400
@@ -106,7 +106,7 @@ def test_the_api_takes_the_label(client, kanripo_index):
 
 def test_the_command_takes_the_label(kanripo_index):
     out = StringIO()
-    call_command("search", "大射之儀", "--work", str(kanripo_index.pk), "--juan", "卷十", stdout=out)
+    call_command("search", "大射之儀", "--edition", str(kanripo_index.pk), "--juan", "卷十", stdout=out)
     lines = out.getvalue().splitlines()
     assert lines[-1] == "1 hits in 1 passages"
     assert lines[0] == "禮書綱目 卷十 1「戒百官」\t經文\t               [大射之儀]君有命戒射宰戒百官有事於射者射"
@@ -118,4 +118,4 @@ def test_work_and_home_pages_count_juans_as_the_book_does(client, kanripo_index)
     home = client.get("/").content.decode()
     assert '<span class="count">2 卷（另有卷外 1）</span>' in home
     assert '<span class="count">1 卷</span>' in home
-    assert Juan.objects.filter(work=kanripo_index).count() == 3
+    assert Juan.objects.filter(edition=kanripo_index).count() == 3
