@@ -203,7 +203,10 @@ class PageCacheMiddleware:
         response = self.get_response(request)
         personal = request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or getattr(
             getattr(request, "session", None), "accessed", False)  # a CSRF token or session in the page
-        if getattr(response, "page_cacheable", False) and response.status_code == 200 and not response.cookies \
+        # Only GET responses are kept: a HEAD response has no body and Django's
+        # ConditionalGetMiddleware gives it no ETag, so keeping it would serve GETs without one.
+        if request.method == "GET" and getattr(response, "page_cacheable", False) and response.status_code == 200 \
+                and not response.cookies \
                 and not personal and not response.streaming and len(response.content) <= settings.PAGE_CACHE_MAX_BYTES:
             kept = (response.content, [(h, v) for h, v in response.items() if h.lower() not in UNKEPT_HEADERS])
             recent.put(key, kept, settings.PAGE_CACHE_MEMORY_BYTES)

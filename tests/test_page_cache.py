@@ -127,3 +127,13 @@ def test_an_edited_template_shows_at_once_in_debug(settings, tmp_path):
     page.write_text("three, longer still")
     assert code_version() == kept  # taken once per process in production
     _code_version.cache_clear()
+
+
+def test_a_head_request_does_not_keep_a_page_without_its_etag(client, seed_juan, page_cache):
+    """A HEAD that misses the cache must not store its ETag-less response for later GETs."""
+    url = "/api/search/?q=%E5%A4%A7%E5%B0%84&layer=text"
+    assert client.head(url).status_code == 200
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
