@@ -11,7 +11,8 @@ variants, and TEI P5 parallel segmentation.
   with every variant as ``<app>``: ``<lem wit="#w0">`` the base reading, one
   ``<rdg wit="#w1 #w2" type="glyph|character|added|missing|punctuation">`` per distinct
   reading; notes as inline ``<note type="commentary">``, labels as ``<label>``, records as
-  ``<div type="record">``, closers as ``<trailer>``.
+  ``<div type="record">`` after a ``<div type="main">`` holding the paragraphs and the
+  closer (``<trailer>``, which TEI allows only last in a div).
 """
 from __future__ import annotations
 
@@ -149,13 +150,20 @@ def to_tei(collation) -> str:
             elif piece.kind == LABEL:
                 parent = ET.SubElement(parent, _q("label"))
             _apparatus(parent, piece, by_piece.get(piece.position, []), ids)
+        # TEI allows nothing after a <trailer> in a div: a section with 記 records holds its
+        # main part (paragraphs, closer) and its records as two divs, as api/exports.py does.
+        main = section_div
+        if record is not None:
+            record_div = next(c for c in section_div if c.get("type") == "record")
+            main = ET.Element(_q("div"), {"type": "main"})
+            for child in [c for c in section_div if c is not record_div]:
+                section_div.remove(child)
+                main.append(child)
+            section_div.insert(0, main)
         if s.section.closer is not None:
-            trailer = ET.SubElement(section_div, _q("trailer"))
-            trailer.text = s.section.closer
-            # the record, when there is one, follows the closer line in the book
-            if record is not None:
-                section_div.remove(trailer)
-                section_div.insert(len(paragraphs), trailer)
+            if not len(main):
+                ET.SubElement(main, _q("p"))
+            ET.SubElement(main, _q("trailer")).text = s.section.closer
         if not len(section_div):
             ET.SubElement(section_div, _q("p"))
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tei, encoding="unicode")

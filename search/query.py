@@ -7,7 +7,7 @@ Documented on the search page::
     射 -主人         passages with 射 and without 主人
     "大射之儀"       an exact phrase, spaces included; 「…」, “…” and ＂…＂ quote too
     射?獲            ? (or ？) stands for any one character
-    鄉射 NEAR/5 大射  both, at most 5 characters apart, in the same passage (as CBETA's NEAR)
+    司射 NEAR/5 弓    both, at most 5 characters apart, in the same passage (as CBETA's NEAR)
 
 A query is a list of clauses joined by OR; a clause is a list of positive terms, all of
 which must occur in a passage, and negative terms, none of which may. Hits are the

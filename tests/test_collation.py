@@ -157,3 +157,15 @@ def _base_text(element):
         yield from _base_text(child)
         if child.tail:
             yield child.tail
+
+
+@pytest.mark.parametrize("params", [{"section": 26}, {}], ids=["section", "juan"])
+def test_collation_tei_is_valid_tei_p5(witnesses, client, params):
+    """The parallel-segmentation export validates against tei_all.rng (issue 18), for one
+    section and for the whole juan, with all three witnesses."""
+    from .tei import tei_errors
+
+    seed, kr, wyg = witnesses
+    response = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/tei/", params)
+    assert response.status_code == 200
+    assert tei_errors(response.content) == []

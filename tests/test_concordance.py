@@ -158,3 +158,10 @@ def test_hints_in_the_api(client, seed_backend):
 def test_suggestion_type():
     assert suggestions("射*") == [Suggestion("射?", "「*」是標點，檢索時略去；代任一字請用 ?（* is punctuation, "
                                                   "which search leaves out; ? stands for any one character）")]
+
+
+def test_the_documented_near_example_finds_its_hits(client, seed_juan):
+    """The example of the README and the search page's help finds what it promises."""
+    page = client.get("/search/").content.decode()
+    assert "<code>司射 NEAR/5 弓</code>" in page
+    assert client.get("/api/search/", {"q": "司射 NEAR/5 弓"}).json()["count"] == 22
