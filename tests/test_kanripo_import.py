@@ -258,7 +258,7 @@ def test_kanripo_exports(kanripo, client):
 
 
 def _gaiji_section():
-    juan = Juan.objects.get(work__slug="KR1d0086-WYG", number=12)
+    juan = Juan.objects.get(edition__slug="KR1d0086-WYG", number=12)
     piece = Piece.objects.filter(section__juan=juan, text__contains="從豆&KR1969;聲").first()
     return f"/works/KR1d0086-WYG/juan/12/{piece.section.position}/"
 

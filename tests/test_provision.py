@@ -37,8 +37,11 @@ def run(tmp_path, installed, uid, *args):
 
 
 def test_make_test_runs_the_provisioning_step_before_the_tests():
-    out = subprocess.run(["make", "-n", "test"], cwd=BASE_DIR, capture_output=True, text=True,
-                         env={**os.environ, "DJANGO_DEBUG": "true"}).stdout.splitlines()
+    # Run as a top-level make even when the suite itself runs under `make test` (CI), where
+    # MAKELEVEL/MAKEFLAGS would add "make[1]: Entering directory" lines.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
+    out = subprocess.run(["make", "-n", "--no-print-directory", "test"], cwd=BASE_DIR, capture_output=True,
+                         text=True, env={**env, "DJANGO_DEBUG": "true"}).stdout.splitlines()
     assert out[0] == "bash scripts/provision.sh"
     assert out[-1] == ".venv/bin/python -m pytest"
 

@@ -68,10 +68,10 @@ def test_counts_per_layer_equal_a_plain_scan(zhushu, search_backend):
             layers = layers_for(choice)
             texts = [t for layer in layers for t in passages.get(layer, [])]
             for q in QUERIES:
-                result = search_backend.search(SearchQuery(q, layers=layers, exact=True, work_id=juan.work_id))
+                result = search_backend.search(SearchQuery(q, layers=layers, exact=True, edition_ids=(juan.edition_id,)))
                 assert result.count == sum(t.count(q) for t in texts), (juan.work.slug, choice, q)
     # 周禮注疏: the sub-commentary opens 釋曰, and every 釋曰 of the juan is in it
-    zhouli = search_backend.search(SearchQuery("釋曰", exact=True, work_id=zhushu[0].work_id))
+    zhouli = search_backend.search(SearchQuery("釋曰", exact=True, edition_ids=(zhushu[0].edition_id,)))
     assert {h.layer for h in zhouli.hits} == {"subcommentary"} and zhouli.count > 50
 
 
