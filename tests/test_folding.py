@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 import unicodedata
 from pathlib import Path
 
@@ -191,17 +190,14 @@ def test_table_is_shipped_in_the_package_and_small():
     assert "CJKVI" in attribution and "Henry Chan" in attribution and "OpenCC" in attribution
 
 
-def test_fold_is_fast():
-    text = ("大射之儀君有命戒射宰戒百官𤣥𥜗説隂abc，。" * 60000)[:1_000_000]
-    fold(text)  # load
-    best = min(_timed(fold, text) for _ in range(3))
-    assert best < 1.0, f"fold() of 1M characters took {best:.3f}s"
-
-
-def _timed(fn, arg) -> float:
-    t0 = time.perf_counter()
-    fn(arg)
-    return time.perf_counter() - t0
+def test_fold_of_a_long_text_is_the_fold_of_its_parts():
+    """fold() works character by character on text of any length (its speed is a figure for
+    the benchmark, not a timed test): a million characters fold as their pieces do."""
+    piece = "大射之儀君有命戒射宰戒百官𤣥𥜗説隂abc，。"
+    text = (piece * 60000)[:1_000_000]
+    folded = fold(text)
+    assert len(folded) == len(text)
+    assert folded == fold(piece) * (len(text) // len(piece)) + fold(text[len(text) // len(piece) * len(piece):])
 
 
 # ---------------------------------------------- checks against the source tables (../shared/data)

@@ -43,7 +43,7 @@ EDITORIAL = "editorial"  # editors' notes: 按, 考證
 SMALLPRINT = "smallprint"  # small print that is none of the above
 LAYERS = (CLASSIC, COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
 #: The layer a piece has when its parser names none: main text and records read as the
-#: classic, notes as commentary; labels (経, and the marker words 注 疏 音義, which stay
+#: classic, notes as commentary; labels (經, and the marker words 注 疏 音義, which stay
 #: in the stored text but are labels, not text) take the layer of what they introduce.
 DEFAULT_LAYER = {TEXT: CLASSIC, RECORD: CLASSIC, NOTE: COMMENTARY, RECORD_NOTE: COMMENTARY, LABEL: CLASSIC}
 
