@@ -20,6 +20,7 @@ import csv
 import io
 import xml.etree.ElementTree as ET
 
+from api.exports import _append_plain  # the text of an element after its last child, as stored
 from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
 
 from .align import CLASSES
@@ -70,22 +71,13 @@ def to_csv(collation) -> str:
     return out.getvalue()
 
 
-def _append_text(parent: ET.Element, text: str) -> None:
-    if not text:
-        return
-    if len(parent):
-        parent[-1].tail = (parent[-1].tail or "") + text
-    else:
-        parent.text = (parent.text or "") + text
-
-
 def _apparatus(parent: ET.Element, piece, variants, ids: dict[str, str]) -> None:
     """The piece's text into ``parent`` with an ``<app>`` at each variant."""
     at = 0
     for v in sorted(variants, key=lambda v: (v.start, v.end)):
         if v.start < at:
             continue
-        _append_text(parent, piece.text[at:v.start])
+        _append_plain(parent, piece.text[at:v.start])
         app = ET.SubElement(parent, _q("app"))
         lem = ET.SubElement(app, _q("lem"), {"wit": "#w0"})
         lem.text = v.lemma or None
@@ -99,7 +91,7 @@ def _apparatus(parent: ET.Element, piece, variants, ids: dict[str, str]) -> None
             else:
                 rdg.text = text or None
         at = v.end
-    _append_text(parent, piece.text[at:])
+    _append_plain(parent, piece.text[at:])
 
 
 def to_tei(collation) -> str:
