@@ -3,16 +3,20 @@ variants, and TEI P5 parallel segmentation.
 
 * **JSON**: the base, the witnesses, counts by class, and per section its counterparts and
   variants (``piece``, ``kind``, ``start``/``end`` in code points of the base piece,
-  ``lemma``, ``readings``: ``[{"witness", "text", "class", "gaiji", "note"}]``).
+  ``lemma``, ``readings``: ``[{"witness", "text", "class", "gaiji", "note", "section"}]``;
+  a whole base section a witness lacks has ``piece`` null and ``kind`` "section").
 * **CSV**: one row per reading: section, section title, piece, kind, start, end, lemma,
-  witness, reading, class, gaiji, note.
+  witness, reading, class, gaiji, note, whole_section.
+* Texts are exported exactly as stored (a Kanripo entity stays ``&KR0237;``).
 * **TEI** (https://tei-c.org/release/doc/tei-p5-doc/en/html/TC.html, "parallel
   segmentation"): witnesses in ``<listWit>`` in the ``<sourceDesc>``; the base text
   with every variant as ``<app>``: ``<lem wit="#w0">`` the base reading, one
   ``<rdg wit="#w1 #w2" type="glyph|character|added|missing|punctuation">`` per distinct
   reading; notes as inline ``<note type="commentary">``, labels as ``<label>``, records as
   ``<div type="record">`` after a ``<div type="main">`` holding the paragraphs and the
-  closer (``<trailer>``, which TEI allows only last in a div).
+  closer (``<trailer>``, which TEI allows only last in a div). A whole section a witness
+  lacks is a lacuna of that witness: ``<app type="section"><rdg wit="#w1" type="missing">
+  <lacunaStart/></rdg></app>`` at the start of the section and ``<lacunaEnd/>`` at its end.
 """
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ from .align import CLASSES
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 CSV_FIELDS = ["section", "section_title", "piece", "kind", "start", "end", "lemma", "witness", "reading", "class",
-              "gaiji", "note"]
+              "gaiji", "note", "whole_section"]
 
 
 def _q(tag: str) -> str:
@@ -51,8 +55,8 @@ def to_json(collation) -> dict:
             "counterparts": {slug: (c.position if c else None) for slug, c in s.counterparts.items()},
             "variants": [{
                 "piece": v.piece, "kind": v.kind, "start": v.start, "end": v.end, "lemma": v.lemma,
-                "readings": [{"witness": r.witness, "text": r.text, "class": r.cls, "gaiji": r.gaiji, "note": r.note}
-                             for r in v.readings],
+                "readings": [{"witness": r.witness, "text": r.text, "class": r.cls, "gaiji": r.gaiji, "note": r.note,
+                              "section": r.section} for r in v.readings],
             } for v in s.variants],
         } for s in collation.sections],
     }
@@ -67,7 +71,7 @@ def to_csv(collation) -> str:
         for v in s.variants:
             for r in v.readings:
                 writer.writerow([s.section.position, s.section.title, v.piece, v.kind, v.start, v.end, v.lemma,
-                                 r.witness, r.text, r.cls, int(r.gaiji), int(r.note)])
+                                 r.witness, r.text, r.cls, int(r.gaiji), int(r.note), int(r.section)])
     return out.getvalue()
 
 
@@ -92,6 +96,30 @@ def _apparatus(parent: ET.Element, piece, variants, ids: dict[str, str]) -> None
                 rdg.text = text or None
         at = v.end
     _append_plain(parent, piece.text[at:])
+
+
+def _lacuna(section_div: ET.Element, witnesses: list[str]) -> None:
+    """Mark the whole section as missing in ``witnesses`` (ids): a ``lacunaStart`` in an
+    ``<app>`` at the start of its first paragraph, a ``lacunaEnd`` at the end of its last
+    paragraph (or of its closer, which comes last)."""
+    paragraphs = list(section_div.iter(_q("p")))
+    if not paragraphs:
+        paragraphs = [ET.SubElement(section_div, _q("p"))]
+    trailers = list(section_div.iter(_q("trailer")))
+    record = any(d.get("type") == "record" for d in section_div)
+    wit = " ".join(f"#{w}" for w in witnesses)
+
+    def app(point: str) -> ET.Element:
+        element = ET.Element(_q("app"), {"type": "section"})
+        ET.SubElement(ET.SubElement(element, _q("rdg"), {"wit": wit, "type": "missing"}), _q(point))
+        return element
+
+    first = paragraphs[0]
+    start = app("lacunaStart")
+    start.tail, first.text = first.text, None
+    first.insert(0, start)
+    end_parent = trailers[-1] if trailers and not record else paragraphs[-1]
+    end_parent.append(app("lacunaEnd"))
 
 
 def to_tei(collation) -> str:
@@ -158,6 +186,9 @@ def to_tei(collation) -> str:
             ET.SubElement(main, _q("trailer")).text = s.section.closer
         if not len(section_div):
             ET.SubElement(section_div, _q("p"))
+        lacking = [ids[r.witness] for v in s.variants if v.piece is None for r in v.readings]
+        if lacking:
+            _lacuna(section_div, lacking)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tei, encoding="unicode")
 
 

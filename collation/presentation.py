@@ -24,7 +24,7 @@ class Segment:
     @property
     def readings(self) -> list[dict]:
         return [{"witness": r.witness, "text": r.text, "cls": r.cls, "name": CLASS_NAMES[r.cls],
-                 "gaiji": r.gaiji, "note": r.note} for r in self.variant.readings] if self.variant else []
+                 "gaiji": r.gaiji, "note": r.note, "section": r.section} for r in self.variant.readings] if self.variant else []
 
 
 @dataclass
@@ -49,7 +49,8 @@ class PieceView:
 
 def piece_views(pieces, variants) -> list[PieceView]:
     """Cut every piece at its variants (sorted by start; overlapping sites are shown at the
-    first one's place only)."""
+    first one's place only). A whole section a witness lacks (``piece`` None) is not in a
+    piece: the page lists it with the section's counterparts (``omitted_by``)."""
     by_piece: dict[int, list] = {}
     for v in variants:
         by_piece.setdefault(v.piece, []).append(v)
@@ -69,4 +70,9 @@ def piece_views(pieces, variants) -> list[PieceView]:
     return out
 
 
-__all__ = ["Segment", "PieceView", "piece_views", "TEXT"]
+def omitted_by(variants) -> list[str]:
+    """The witnesses (slugs) that lack the whole section: its ``missing`` section readings."""
+    return [r.witness for v in variants if v.piece is None for r in v.readings]
+
+
+__all__ = ["Segment", "PieceView", "piece_views", "omitted_by", "TEXT"]

@@ -15,6 +15,11 @@ The result (``JuanCollation``) holds, per base section, ``Variant``s anchored in
 pieces: ``piece`` (position), ``start``/``end`` (code points into that piece's text) and
 one ``Reading`` per witness that differs there. A site that crosses from one piece of the
 main text into the next is anchored in the piece where it starts and clipped to it.
+
+A section without a counterpart is one omission, classified like any other: a base section
+a witness lacks is one ``missing`` reading of the whole section (``Variant.piece`` None); a
+witness section the base lacks is one ``added`` reading, anchored at the end of the base
+section before it (at the start of the juan when it comes first).
 """
 from __future__ import annotations
 
@@ -32,21 +37,26 @@ STREAMS = ((TEXT, (NOTE, LABEL)), (RECORD, (RECORD_NOTE,)))
 @dataclass
 class Reading:
     """What one witness reads at a variant: ``text`` (raw, "" for an omission), its class
-    (``align.CLASSES``), ``gaiji`` (a character Unicode lacks is dropped or added) and
-    ``note`` (True when the reading is a whole note the base lacks)."""
+    (``align.CLASSES``), ``gaiji`` (a character Unicode lacks is dropped or added),
+    ``note`` (True when the reading is a whole note the base lacks or has alone) and
+    ``section`` (True when it is a whole section: the witness lacks the base section, class
+    ``missing``, or has a section the base lacks, class ``added``, its text all its pieces)."""
 
     witness: str
     text: str
     cls: str
     gaiji: bool = False
     note: bool = False
+    section: bool = False
 
 
 @dataclass
 class Variant:
-    """A place in a base piece where at least one witness differs."""
+    """A place in a base piece where at least one witness differs. ``piece`` is None (and
+    ``kind`` ``"section"``) for a whole base section that a witness lacks: ``lemma`` is then
+    the section's text, ``start``/``end`` 0 and its length."""
 
-    piece: int
+    piece: int | None
     kind: str
     start: int
     end: int
@@ -237,7 +247,7 @@ def collate_juan(base_juan, witness_editions, positions: list[int] | None = None
     base_sections = list(base_juan.sections.order_by("position"))
     base_pieces = _pieces_by_section(base_juan)
     texts = {s.pk: "".join(p.text for p in base_pieces.get(s.pk, []) if p.kind == TEXT) for s in base_sections}
-    witnesses, counterpart = {}, {}
+    witnesses, counterpart, added = {}, {}, {}
     wpieces_all = {}
     for edition in witness_editions:
         wjuan = counterpart_juan(base_juan, edition)
@@ -249,15 +259,32 @@ def collate_juan(base_juan, witness_editions, positions: list[int] | None = None
         wpieces = _pieces_by_section(wjuan)
         wpieces_all.update(wpieces)
         texts.update({s.pk: "".join(p.text for p in wpieces.get(s.pk, []) if p.kind == TEXT) for s in wsections})
+        before = None  # the base section a witness section the base lacks follows
         for i, j in pair_sections(base_sections, wsections, texts):
             if i is not None:
                 counterpart[edition.slug][base_sections[i].pk] = wsections[j] if j is not None else None
+                before = base_sections[i].pk
+            else:
+                text = "".join(p.text for p in wpieces.get(wsections[j].pk, []))
+                added.setdefault(before, []).append(Reading(edition.slug, text, ADDED, section=True))
     out = []
-    for s in base_sections:
+    for k, s in enumerate(base_sections):
         if positions is not None and s.position not in positions:
             continue
+        pieces = base_pieces.get(s.pk, [])
         parts = {slug: counterpart[slug].get(s.pk) for slug in witnesses}
-        variants = collate_pieces(base_pieces.get(s.pk, []),
-                                  {slug: wpieces_all.get(w.pk, []) for slug, w in parts.items() if w is not None})
-        out.append(SectionCollation(s, base_pieces.get(s.pk, []), parts, variants))
+        variants = collate_pieces(pieces, {slug: wpieces_all.get(w.pk, []) for slug, w in parts.items()
+                                           if w is not None})
+        lacking = [slug for slug, w in parts.items() if w is None and witnesses[slug][1] is not None]
+        if lacking:
+            text = "".join(p.text for p in pieces)
+            variants.insert(0, Variant(None, "section", 0, len(text), text,
+                                       [Reading(slug, "", MISSING, section=True) for slug in lacking]))
+        if pieces and k == 0 and added.get(None):
+            variants.insert(0 if not lacking else 1, Variant(pieces[0].position, pieces[0].kind, 0, 0, "",
+                                                             added[None]))
+        if pieces and added.get(s.pk):
+            last = pieces[-1]
+            variants.append(Variant(last.position, last.kind, len(last.text), len(last.text), "", added[s.pk]))
+        out.append(SectionCollation(s, pieces, parts, variants))
     return JuanCollation(base_juan.edition, base_juan, witnesses, out)

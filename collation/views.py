@@ -9,7 +9,7 @@ from reader.reading import display_from_request
 from reader.views import _juan
 
 from .align import CLASS_NAMES, CLASSES
-from .presentation import piece_views
+from .presentation import omitted_by, piece_views
 from .service import collate_juan
 
 
@@ -31,7 +31,8 @@ def _collation_page(request, slug, number, positions=None):
     if hide_glyphs:
         collation = collation.without_glyphs()
     sections = [{"collation": s, "pieces": piece_views(s.pieces, s.variants),
-                 "counterparts": [(slug, c) for slug, c in s.counterparts.items()]} for s in collation.sections]
+                 "counterparts": [(slug, c) for slug, c in s.counterparts.items()],
+                 "omitted": omitted_by(s.variants)} for s in collation.sections]
     if positions is not None and not sections:
         raise Http404("No such section")
     display, _ = display_from_request(request)

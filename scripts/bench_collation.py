@@ -9,8 +9,9 @@ Prints, and with ``--write docs/performance.md`` puts into its own section of th
   juan 7, KR1d0038 juan 7 and KR1d0085 that share 12 characters in a row of its main text
   (folded, punctuation removed; a plain scan, independent of the index).
 
-It uses a database and index of its own (``--db``, ``--index``), imported on the first run.
-Run it under the machine's heavy-job lock::
+It uses a database and index of its own (``--db``, ``--index``), imported on the first run
+and reused by later runs (``--import-only`` imports and stops). Run it under the machine's
+heavy-job lock::
 
     flock /work/heavy.lock nice -n 10 .venv/bin/python scripts/bench_collation.py --write docs/performance.md
 """
@@ -30,6 +31,20 @@ SECTION_MARK = "## Issue 14: collation and parallel passages"
 
 
 def setup(db: Path, index: Path) -> None:
+    """Point Django at the benchmark's own database and index, and import the library once.
+
+    A finished import leaves a marker file next to the database (``<db>.complete``, with the
+    import's time and counts); a later run reuses that database and index as they are. A
+    database without the marker (an import that was stopped) is removed with its index and
+    imported again, so figures are never taken on part of the library."""
+    import json
+    import shutil
+
+    marker = db.with_name(db.name + ".complete")
+    if not marker.exists():
+        for stale in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            stale.unlink(missing_ok=True)
+        shutil.rmtree(index, ignore_errors=True)
     os.environ.setdefault("DJANGO_DEBUG", "true")
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ["SEARCH_INDEX_DIR"] = str(index)
@@ -41,12 +56,17 @@ def setup(db: Path, index: Path) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from reader.models import Juan
+    if marker.exists():
+        print(f"reusing {db} and {index} (imported: {marker.read_text(encoding='utf-8').strip()})")
+        return
+    from reader.models import Juan, Section
 
-    if not Juan.objects.exists():
-        started = time.perf_counter()
-        call_command("import_texts", str(ROOT / "corpus"), str(SHARED / "kanripo"), str(SHARED / "kanripo-jingbu"))
-        print(f"imported in {time.perf_counter() - started:.0f} s")
+    started = time.perf_counter()
+    call_command("import_texts", str(ROOT / "corpus"), str(SHARED / "kanripo"), str(SHARED / "kanripo-jingbu"))
+    took = time.perf_counter() - started
+    print(f"imported in {took:.0f} s")
+    marker.write_text(json.dumps({"seconds": round(took), "juans": Juan.objects.count(),
+                                  "sections": Section.objects.count()}) + "\n", encoding="utf-8")
 
 
 def main() -> None:
@@ -54,8 +74,12 @@ def main() -> None:
     parser.add_argument("--db", default="/tmp/bench_issue14.sqlite3")
     parser.add_argument("--index", default="/tmp/bench_issue14_index")
     parser.add_argument("--write", help="markdown file to put the figures into (its own section)")
+    parser.add_argument("--import-only", action="store_true",
+                        help="import the library (when not yet done) and stop")
     args = parser.parse_args()
     setup(Path(args.db), Path(args.index))
+    if args.import_only:
+        return
 
     from collation.parallels import find_parallels, section_main_text
     from collation.service import collate_juan

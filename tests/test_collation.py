@@ -169,3 +169,70 @@ def test_collation_tei_is_valid_tei_p5(witnesses, client, params):
     response = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/tei/", params)
     assert response.status_code == 200
     assert tei_errors(response.content) == []
+
+
+def test_collation_page_shows_gaiji_as_the_reading_page_does(witnesses, client):
+    """A reading that is a Kanripo entity is shown as 〓 with its code (the reading page's
+    helper); the exports keep the stored text (see test_collation_api_and_exports)."""
+    seed, kr, wyg = witnesses
+    page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086-WYG"}).content.decode()
+    gaiji = ('<span class="gaiji" title="KR0237：Unicode 未收之字 (a character Unicode lacks)" '
+             'data-code="&amp;KR0237;">〓</span>')
+    assert f'<span class="lem">襦</span><span class="rdgs">〔KR1d0086-WYG：{gaiji}<small>異字</small>〕' in page
+    assert "&amp;KR0237;<" not in page and "：&amp;KR" not in page
+
+
+def _cut_wyg(tmp_path):
+    """KR1d0086-WYG juan 12 without its section 2 (右張侯), and with a section of its own
+    (右衍節) after section 3, as an edition KR1d0086-CUT."""
+    text = (KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt").read_text(encoding="utf-8")
+    start = text.index("司馬命量人量侯道")
+    end = text.index("　　右張侯¶\n") + len("　　右張侯¶\n")
+    text = text[:start] + text[end:]
+    third = text.index("　　右設樂¶\n") + len("　　右設樂¶\n")
+    text = text[:third] + "此節諸本所無今姑存之以俟考焉¶\n　　右衍節¶\n" + text[third:]
+    folder = tmp_path / "KR1d0086-CUT"
+    folder.mkdir()
+    (folder / "KR1d0086_012.txt").write_text(text, encoding="utf-8")
+    return import_file(folder / "KR1d0086_012.txt").juan.edition
+
+
+def test_a_section_without_counterpart_is_one_omission(witnesses, tmp_path, client):
+    seed, kr, wyg = witnesses
+    cut = _cut_wyg(tmp_path)
+    collation = collate_juan(seed, [cut])
+    by_position = {s.section.position: s for s in collation.sections}
+    assert by_position[2].counterparts["KR1d0086-CUT"] is None
+    section2 = seed.sections.get(position=2)
+    whole = "".join(section2.pieces.order_by("position").values_list("text", flat=True))
+    assert [(v.piece, v.kind, v.start, v.end, v.lemma, [(r.text, r.cls, r.section) for r in v.readings])
+            for v in by_position[2].variants] == [(None, "section", 0, len(whole), whole, [("", MISSING, True)])]
+    added = [(v.kind, v.start == v.end == len(v.lemma + by_position[3].pieces[-1].text) - len(v.lemma),
+              [(r.text, r.cls, r.section) for r in v.readings]) for v in by_position[3].variants if v.readings[0].section]
+    assert added == [(by_position[3].pieces[-1].kind, True, [("此節諸本所無今姑存之以俟考焉", ADDED, True)])]
+    counts = collation.counts()["KR1d0086-CUT"]
+    full = collate_juan(seed, [wyg]).counts()["KR1d0086-WYG"]
+    assert (counts[MISSING], counts[ADDED]) == (full[MISSING] + 1, full[ADDED] + 1)
+    page = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-CUT"}).content.decode()
+    assert 'KR1d0086-CUT：<span class="var var-missing">無此節<small>脫文</small></span>' in page
+    page3 = client.get("/works/禮書綱目/juan/10/3/collate/", {"with": "KR1d0086-CUT"}).content.decode()
+    assert "〔KR1d0086-CUT：有此節：此節諸本所無今姑存之以俟考焉<small>衍文</small>〕" in page3
+    base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
+    data = client.get(base, {"with": "KR1d0086-CUT", "section": 2}).json()
+    assert data["sections"][0]["counterparts"] == {"KR1d0086-CUT": None}
+    assert data["sections"][0]["variants"] == [{
+        "piece": None, "kind": "section", "start": 0, "end": len(whole), "lemma": whole,
+        "readings": [{"witness": "KR1d0086-CUT", "text": "", "class": MISSING, "gaiji": False, "note": False,
+                      "section": True}]}]
+    rows = list(csv.DictReader(io.StringIO(client.get(base + "csv/", {"with": "KR1d0086-CUT", "section": 2})
+                                           .content.decode())))
+    assert [(r["piece"], r["kind"], r["class"], r["whole_section"]) for r in rows] == [("", "section", MISSING, "1")]
+    from .tei import tei_errors
+
+    tei = client.get(base + "tei/", {"with": "KR1d0086-CUT"}).content
+    assert tei_errors(tei) == []
+    root = ET.fromstring(tei)
+    div2 = next(d for d in root.iter(TEI + "div") if d.get("type") == "section" and d.get("n") == "2")
+    assert [(a.get("type"), r.get("wit"), r.get("type"), [c.tag[len(TEI):] for c in r])
+            for a in div2.iter(TEI + "app") if a.get("type") == "section" for r in a] == [
+        ("section", "#w1", MISSING, ["lacunaStart"]), ("section", "#w1", MISSING, ["lacunaEnd"])]

@@ -44,6 +44,13 @@ def gaiji(text) -> str:
 
 
 @register.filter
+def placeholders(text) -> str:
+    """``text`` as plain text (to be escaped; for attributes such as ``title``) with Kanripo
+    entities and U+0001 as 〓, as ``gaiji`` shows them."""
+    return re.sub(r"&KR\d+;|\x01", "〓", text or "")
+
+
+@register.filter
 def marked(segments) -> str:
     """``[(text, marked), ...]`` as escaped HTML, marked stretches in ``<mark>``; Kanripo
     entities (``&KR1234;``) and U+0001 shown as 〓 with their code in a tooltip."""
