@@ -99,14 +99,15 @@ def candidate_sections(text: str, backend=None) -> list[tuple[tuple[int, int, in
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def _texts(section, pieces) -> list[tuple[str, int | None, str]]:
-    """The candidate texts of a section: ``(layer, piece position or None, text)``."""
+def _texts(pieces) -> list[tuple[str, int | None, str]]:
+    """The candidate texts of a section from its pieces ``(kind, position, text)`` in order:
+    ``(layer, piece position or None, text)``."""
     out = []
     for layer, kind in (("text", TEXT), ("record", RECORD)):
-        joined = "".join(p.text for p in pieces if p.kind == kind)
+        joined = "".join(t for k, _, t in pieces if k == kind)
         if joined:
             out.append((layer, None, joined))
-    out += [("note", p.position, p.text) for p in pieces if p.kind in (NOTE, RECORD_NOTE) and len(p.text) >= MIN_SHARED]
+    out += [("note", position, t) for k, position, t in pieces if k in (NOTE, RECORD_NOTE) and len(t) >= MIN_SHARED]
     return out
 
 
@@ -124,24 +125,64 @@ VERBATIM = 12
 MIN_CHUNK_SCORE = 75.0
 
 
-def local_alignment(query: str, text: str) -> tuple[int, int, int, int, int, int] | None:
-    """Where ``text`` carries ``query`` (both folded): each ``CHUNK``-character chunk of the
-    query is placed in ``text`` with rapidfuzz's ``partial_ratio_alignment`` (kept when it
+class Query:
+    """A text prepared once for placing in many candidates: ``folded`` (``search.folding.fold``)
+    and the offsets of its ``NGRAM``-grams (``grams``: gram → offsets in the query)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.folded = fold(text)
+        self.grams: dict[str, list[int]] = {}
+        for i in range(len(self.folded) - NGRAM + 1):
+            self.grams.setdefault(self.folded[i:i + NGRAM], []).append(i)
+        self.gram_set = frozenset(self.grams)
+
+    def shared_offsets(self, folded_text: str) -> list[int]:
+        """Offsets in the query of the n-grams that ``folded_text`` contains too (sorted)."""
+        if len(self.grams) * 8 < len(folded_text):  # a short query in a long text: look each gram up
+            common = [g for g in self.grams if g in folded_text]
+        else:
+            common = self.gram_set.intersection([folded_text[i:i + NGRAM]
+                                                 for i in range(len(folded_text) - NGRAM + 1)])
+        return sorted(i for g in common for i in self.grams[g])
+
+
+def local_alignment(query, text: str, folded_text: str | None = None):
+    """Where ``text`` carries ``query`` (a ``Query`` or a string; both are compared folded).
+
+    Only the chunks of the query that share an ``NGRAM``-gram with ``text`` are placed (a
+    text sharing none is passed over at once): each ``CHUNK``-character chunk (overlapping by
+    half) is placed in ``text`` with rapidfuzz's ``partial_ratio_alignment`` (kept when it
     scores ``MIN_CHUNK_SCORE`` or more); chunks that follow each other in ``text`` at most
-    ``MAX_GAP`` characters apart make one place, so commentary may sit between the words;
-    the place with most chunks wins, and its shared characters are the runs of at least
-    ``MIN_RUN`` characters of an LCS alignment (``Indel.opcodes``) of the two stretches. Returns ``(query start, query end,
-    text start, text end, characters matched)`` or None."""
+    ``MAX_GAP`` characters apart make one place, so commentary may sit between the words; the
+    place with most chunks wins, and its shared characters are the runs of at least
+    ``MIN_RUN`` characters of an LCS alignment (``Indel.opcodes``) of the two stretches.
+    Returns ``(query start, query end, text start, text end, characters matched, longest
+    run)`` in code points, or None."""
     from rapidfuzz import fuzz
     from rapidfuzz.distance import Indel
 
-    fq, ft = fold(query), fold(text)
+    if not isinstance(query, Query):
+        query = Query(query)
+    fq = query.folded
+    ft = fold(text) if folded_text is None else folded_text
+    if len(fq) >= NGRAM:
+        shared = query.shared_offsets(ft)
+        if not shared:
+            return None
+    else:
+        shared = [0]
     placed = []
+    k = 0
     for q in range(0, max(len(fq) - CHUNK // 2, 1), CHUNK // 2):  # chunks overlap by half
         chunk = fq[q:q + CHUNK]
         if len(chunk) < min(MIN_SHARED, len(fq)):
             if placed or q:
                 break
+        while k < len(shared) and shared[k] < q:
+            k += 1
+        if k == len(shared) or shared[k] > q + len(chunk) - min(NGRAM, len(chunk)):
+            continue  # no n-gram of this chunk is in the text
         a = fuzz.partial_ratio_alignment(chunk, ft, score_cutoff=MIN_CHUNK_SCORE)
         if a is not None:
             placed.append((q + a.src_start, q + a.src_end, a.dest_start, a.dest_end))
@@ -168,49 +209,75 @@ def local_alignment(query: str, text: str) -> tuple[int, int, int, int, int, int
             sum(lengths), max(lengths))
 
 
+def _candidate_pieces(ranked: list[tuple[int, int, int]]) -> dict[tuple[int, int, int], tuple[int, list]]:
+    """``{(edition id, juan number, position): (section id, [(kind, position, text), ...])}``
+    for the ranked candidates, in three queries (juans, sections, pieces as plain tuples)."""
+    from django.db.models import Q
+
+    from reader.models import Juan, Piece, Section
+
+    wanted = set(ranked)
+    juans = {(e, n): pk for pk, e, n in Juan.objects.filter(
+        edition_id__in={e for e, _, _ in wanted}, number__in={n for _, n, _ in wanted}).values_list(
+        "pk", "edition_id", "number") if any(k[:2] == (e, n) for k in wanted)}
+    positions: dict[int, set] = {}
+    for e, n, position in wanted:
+        if (e, n) in juans:
+            positions.setdefault(juans[(e, n)], set()).add(position)
+    if not positions:
+        return {}
+    where = Q()
+    for juan_id, at in positions.items():
+        where |= Q(juan_id=juan_id, position__in=sorted(at))
+    by_juan = {pk: key for key, pk in juans.items()}
+    sections = {pk: (*by_juan[juan_id], position)
+                for pk, juan_id, position in Section.objects.filter(where).values_list("pk", "juan_id", "position")}
+    out = {key: (pk, []) for pk, key in sections.items()}
+    for section_id, kind, position, text in Piece.objects.filter(section_id__in=list(sections)).order_by(
+            "section_id", "position").values_list("section_id", "kind", "position", "text"):
+        out[sections[section_id]][1].append((kind, position, text))
+    return out
+
+
 def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backend=None,
                    limit: int = 50) -> list[Parallel]:
     """Parallel passages of ``text`` (a section's main text or a span of at least
     ``MIN_SPAN`` characters), best first; ``exclude`` is the ``(edition id, juan number,
-    section position)`` the text comes from. Raises ``ValueError`` for a shorter text."""
-    from reader.models import Piece, Section
+    section position)`` the text comes from. Raises ``ValueError`` for a shorter text.
+    Database: four queries (juans, sections and pieces of the candidates as plain values,
+    then the sections kept, with their juan, edition and work)."""
+    from reader.models import Section
 
     if len(text.strip()) < MIN_SPAN:
         raise ValueError(f"a span of at least {MIN_SPAN} characters is needed")
     ranked = [key for key, _ in candidate_sections(text, backend) if key != exclude][:MAX_CANDIDATES]
     if not ranked:
         return []
-    from django.db.models import Q
-
-    where = Q()
-    for edition, number, position in ranked:
-        where |= Q(juan__edition_id=edition, juan__number=number, position=position)
-    sections = {(s.juan.edition_id, s.juan.number, s.position): s
-                for s in Section.objects.filter(where).select_related("juan__edition__work", "chapter")}
-    pieces: dict[int, list] = {}
-    for p in Piece.objects.filter(section__in=list(sections.values())).order_by("section_id", "position"):
-        pieces.setdefault(p.section_id, []).append(p)
-    out = []
+    candidates = _candidate_pieces(ranked)
+    query = Query(text)
+    found_all = []
     for key in ranked:
-        section = sections.get(key)
-        if section is None:
+        if key not in candidates:
             continue
+        section_id, pieces = candidates[key]
         found = None
-        for layer, piece, ctext in _texts(section, pieces.get(section.pk, [])):
-            window = local_alignment(text, ctext)
+        for layer, piece, ctext in _texts(pieces):
+            window = local_alignment(query, ctext)
             if window is not None and (found is None or window[4] > found[3][4]):
                 found = (layer, piece, ctext, window)
-        if found is None:
+        if found is None or found[3][4] < min(MIN_SHARED, len(text)):
             continue
-        layer, piece, ctext, (q1, q2, c1, c2, shared, longest) = found
-        if shared < min(MIN_SHARED, len(text)):
-            continue
-        sites = align(text[q1:q2], ctext[c1:c2])
+        q1, q2, c1, c2, shared, longest = found[3]
         score = round(100 * shared / max(q2 - q1, c2 - c1, 1), 1)
-        out.append(Parallel(section, layer, piece, ctext, c1, c2, q1, q2, shared, score, sites, longest))
-    out.sort(key=lambda p: (p.longest < min(VERBATIM, len(text)), -p.shared, -p.score, p.section.juan.edition_id, p.section.juan.number,
-                            p.section.position))
-    return out[:limit]
+        found_all.append(((longest < min(VERBATIM, len(text)), -shared, -score, *key), section_id, found, score))
+    found_all.sort(key=lambda f: f[0])
+    found_all = found_all[:limit]
+    sections = Section.objects.select_related("juan__edition__work", "chapter").in_bulk([f[1] for f in found_all])
+    out = []
+    for _, section_id, (layer, piece, ctext, (q1, q2, c1, c2, shared, longest)), score in found_all:
+        sites = align(text[q1:q2], ctext[c1:c2])
+        out.append(Parallel(sections[section_id], layer, piece, ctext, c1, c2, q1, q2, shared, score, sites, longest))
+    return out
 
 
 def section_main_text(section) -> str:
