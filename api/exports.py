@@ -24,9 +24,13 @@ import copy
 import re
 import xml.etree.ElementTree as ET
 
+from config.budget import check
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
 from reader.models import Piece
+
+#: What to narrow when an export built in one piece runs out of time (whole works are streamed).
+EXPORT_ADVICE = "Export the juan's source text (export/source/), or read it section by section in the API."
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -162,7 +166,9 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
     layer's name as written, 注, 音義, 疏), labels as ``<label>``, main-text runs as text, or
     as ``<seg type="{layer}">`` when they belong to a layer other than the classic (a 疏
     written in large characters)."""
-    for piece in pieces:
+    for i, piece in enumerate(pieces):
+        if not i % 500:
+            check("building the TEI export", EXPORT_ADVICE)
         layer, name = _layer(piece)
         named = {"n": name} if name else {}
         if piece.kind in NOTE_KINDS:

@@ -69,12 +69,34 @@ class ChapterRefSerializer(serializers.Serializer):
     category = serializers.CharField()
 
 
+class PiecePlaceSerializer(serializers.Serializer):
+    """A place in a piece: its position and an offset in code points into its text."""
+
+    piece = serializers.IntegerField()
+    offset = serializers.IntegerField()
+
+
+class SectionPagesSerializer(serializers.Serializer):
+    """The page of a long section shown (``?page=``, 1-based) of ``count``; ``next`` and
+    ``previous`` are the other pages' URLs (null at either end); the page shows the text
+    from ``starts_at`` to ``ends_at`` (exclusive): a piece cut by a page boundary holds only
+    that part of its text."""
+
+    number = serializers.IntegerField()
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    starts_at = PiecePlaceSerializer(allow_null=True)
+    ends_at = PiecePlaceSerializer(allow_null=True)
+
+
 class SectionStructureSerializer(SectionBodySerializer):
-    """One section with its place: work, juan and chapter."""
+    """One section with its place: work, juan and chapter, and its page (``pages``)."""
 
     work = WorkRefSerializer()
     juan = JuanRefSerializer()
     chapter = ChapterRefSerializer()
+    pages = SectionPagesSerializer()
 
 
 class HitWorkSerializer(serializers.Serializer):
@@ -169,7 +191,9 @@ JUAN_EXAMPLE = OpenApiExample("禮書綱目 卷十 (shortened)", value={
     "chapters": [{"position": 1, "title": "大射儀", "category": "嘉禮十五", "sections": [_SECTION]}]})
 SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
     "work": WORK, "juan": {"number": 10, "label": "卷十"},
-    "chapter": {"position": 1, "title": "大射儀", "category": "嘉禮十五"}, **_SECTION})
+    "chapter": {"position": 1, "title": "大射儀", "category": "嘉禮十五"}, **_SECTION,
+    "pages": {"number": 1, "count": 1, "next": None, "previous": None, "starts_at": {"piece": 0, "offset": 0},
+              "ends_at": {"piece": 0, "offset": 33}}})
 SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
     "count": 2, "next": None, "previous": None,
     "results": [{"layer": "classic", "layer_name": "經文", "work": {"id": 1, "title": "禮書綱目"}, "juan": 10,

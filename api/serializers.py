@@ -4,6 +4,7 @@ import re
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.budget import check
 from reader.models import Edition, Juan, Piece, Work
 from search.documents import LAYER_NAMES
 
@@ -142,6 +143,7 @@ class PieceSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(PageBreakSerializer(many=True))
     def get_pages(self, piece) -> list[dict]:
+        check("writing the pieces as JSON", "Ask for one section (sections/<position>/), a page at a time (?page=).")
         return [{"offset": min(offset, len(piece.text)), "page": page}
                 for offset, raw in piece.layout for page in PAGE_BREAK.findall(raw)]
 
@@ -192,6 +194,7 @@ class HitSerializer(serializers.Serializer):
 
         from search.service import edition_places
 
+        check("rendering the search hits", "Ask for fewer hits per page (page_size=), or narrow the query.")
         request = self.context["request"]
         place = edition_places().get(hit.work_id, {})
         return {
@@ -221,6 +224,27 @@ def section_structure(juan, chapter, view, request) -> dict:
         "juan": {"number": juan.number, "label": juan.label},
         "chapter": {"position": chapter.position, "title": chapter.title, "category": chapter.category},
         **section_data,
+        "pages": section_pages(view, request),
+    }
+
+
+def section_pages(view, request) -> dict:
+    """The page of a section the view shows (``reader.paging``): ``{"number", "count",
+    "next", "previous", "starts_at", "ends_at"}``; ``next``/``previous`` are API URLs or
+    None, ``starts_at``/``ends_at`` are ``{"piece": position, "offset": code points into
+    the piece's text}`` (``ends_at`` exclusive), or None for a page without pieces."""
+    page, count = getattr(view, "page", 1), getattr(view, "page_count", 1)
+    url = request.build_absolute_uri(request.path)
+
+    def link(n):
+        return None if not 1 <= n <= count else (url if n == 1 else f"{url}?page={n}")
+
+    pieces = view.pieces()
+    first, last = (pieces[0], pieces[-1]) if pieces else (None, None)
+    return {
+        "number": page, "count": count, "next": link(page + 1), "previous": link(page - 1),
+        "starts_at": {"piece": first.position, "offset": getattr(first, "offset", 0)} if first else None,
+        "ends_at": {"piece": last.position, "offset": getattr(last, "offset", 0) + len(last.text)} if last else None,
     }
 
 

@@ -158,16 +158,27 @@ class JuanDetail(APIView):
 
 
 class SectionDetail(APIView):
-    """One section by its permalink (work id, juan number, position in the juan)."""
+    """One section by its permalink (work id, juan number, position in the juan). A long
+    section comes one page at a time, as on the reading page (``?page=``, about 20,000
+    characters each; ``pages`` gives the count, the next and previous pages' URLs, and where
+    the page starts and ends: a piece cut by a page boundary holds only its part of the text)."""
 
-    @extend_schema(parameters=[WORK_ID, JUAN_N, POSITION], responses=schema.SectionStructureSerializer,
-                   examples=[schema.SECTION_EXAMPLE])
+    @extend_schema(parameters=[WORK_ID, JUAN_N, POSITION, OpenApiParameter(
+        "page", int, description="page of a long section, 1-based (default 1; see `pages.count`)")],
+        responses=schema.SectionStructureSerializer, examples=[schema.SECTION_EXAMPLE])
     def get(self, request, number, position, **kwargs):
+        raw = request.query_params.get("page", "1")
+        if not (raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6 and int(raw) > 0):
+            raise ValidationError({"page": ["a page number from 1"]})
+        page = int(raw)
         juan, views = read_consistently(lambda: _juan({**kwargs, "number": number}),
-                                        lambda j: chapter_views(j, [position]))
+                                        lambda j: chapter_views(j, [position], page=page))
         if not views:
             raise Http404("No such section")
-        return Response(section_structure(juan, views[0].chapter, views[0].sections[0], request))
+        view = views[0].sections[0]
+        if not view.page_found:
+            raise Http404(f"No such page: this section has {view.page_count}")
+        return Response(section_structure(juan, views[0].chapter, view, request))
 
 
 class SectionNotes(generics.ListAPIView):

@@ -91,7 +91,10 @@ def candidate_sections(text: str, backend=None) -> list[tuple[tuple[int, int, in
 
     backend = backend or get_search_backend()
     counts: dict[tuple, int] = {}
+    from config.budget import check
+
     for g in probes(text):
+        check("finding parallel passages", "Look for parallels of a shorter span (/parallels/?text=…).")
         results = backend.search(SearchQuery(f'"{g}"', layers=SEARCHED_LAYERS))
         for row in results.by_section():
             key = (row["work_id"], row["juan"], row["section"])
@@ -256,7 +259,10 @@ def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backe
     candidates = _candidate_pieces(ranked)
     query = Query(text)
     found_all = []
+    from config.budget import check
+
     for key in ranked:
+        check("finding parallel passages", "Look for parallels of a shorter span (/parallels/?text=…).")
         if key not in candidates:
             continue
         section_id, pieces = candidates[key]

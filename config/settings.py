@@ -51,6 +51,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.server_timing.ServerTimingMiddleware",  # outermost: Server-Timing covers the whole request
+    "config.budget.RequestBudgetMiddleware",  # a deadline per request; past it, a 503 saying what to narrow
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -199,6 +200,11 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": env.int("PAGE_CACHE_ENTRIES", default=5000)},
     },
 }
+#: Seconds a request may take (config/budget.py): past it, a 503 that says what to narrow;
+#: 0 sets no budget. Below gunicorn's worker timeout (30 s by default).
+REQUEST_BUDGET_SECONDS = env.float("REQUEST_BUDGET_SECONDS", default=20.0)
+#: Characters of a section per reading page (reader/paging.py): longer sections are paged.
+SECTION_PAGE_CHARS = env.int("SECTION_PAGE_CHARS", default=20_000)
 #: API rate limits per client (DRF throttles; DRF's "N/s|min|hour|day" form).
 API_ANON_RATE = env.str("API_ANON_RATE", default="600/min")
 API_USER_RATE = env.str("API_USER_RATE", default="1200/min")

@@ -23,3 +23,6 @@ CACHES = {**CACHES, PAGE_CACHE: {"BACKEND": "django.core.cache.backends.locmem.L
 # Tests change the database inside transactions: the start-up repair of the index
 # (search.apps.sync_at_start) has its own tests and is off elsewhere.
 SEARCH_SYNC_AT_START = False
+# No time budget in the suite (a loaded CI machine must not turn a slow page into a 503);
+# tests/test_budget.py sets one with a fake clock.
+REQUEST_BUDGET_SECONDS = 0

@@ -14,7 +14,11 @@ import bisect
 
 from search.analysis import match_passage
 from search.documents import chapter_passages, section_passages
+from config.budget import check
 from search.query import ParsedQuery
+
+#: What to narrow when highlighting runs out of time.
+ADVICE = "Highlight a rarer word (hl=), or read a long section one page at a time (?page=)."
 
 
 def _segments(text: str, marks: list[tuple[int, int]]) -> list[tuple[str, bool]]:
@@ -48,6 +52,8 @@ def _distribute(passage, spans, marks: dict) -> None:
         while i < len(parts) and parts[i].start < end:
             part = parts[i]
             STEPS["pairs"] += 1
+            if not STEPS["pairs"] % 1000:
+                check("marking the highlighted words", ADVICE)
             lo, hi = part.start, part.start + part.length
             s, e = max(start, lo), min(end, hi)
             if s < e:
@@ -73,6 +79,7 @@ def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = Fa
             marks = {}
             if parsed:
                 for passage in section_passages(view.section, pieces):
+                    check("finding the highlighted words", ADVICE)
                     spans = match_passage(parsed, passage.text, exact)
                     hits += len(spans)
                     _distribute(passage, spans, marks)

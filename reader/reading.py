@@ -263,6 +263,22 @@ class SectionView:
     records: list[Piece] = field(default_factory=list)
     #: The layers shown (``Display.shown_layers``): notes of other layers are not glossed.
     layers: frozenset = frozenset(LAYERS)
+    #: Paging (``chapter_views(..., page=n)``, ``reader.paging``): the page shown, how many
+    #: the section has, and whether the page asked for exists.
+    page: int = 1
+    page_count: int = 1
+    page_found: bool = True
+    #: ``{piece position: note number}`` in the whole section, for a section of several pages.
+    note_numbers: dict = field(default_factory=dict)
+
+    @property
+    def paged(self) -> bool:
+        return self.page_count > 1
+
+    @property
+    def last_page(self) -> bool:
+        """The section's last page (or its only one): where its closing title stands."""
+        return self.page >= self.page_count
 
     def pieces(self) -> list[Piece]:
         return [p for para in self.paragraphs for p in para] + self.records
@@ -323,16 +339,26 @@ def show_layers(chapters: list[ChapterView], display: Display) -> None:
             view.layers = display.shown_layers
 
 
-def chapter_views(juan: Juan, sections=None) -> list[ChapterView]:
-    """Chapters of ``juan`` with their sections and pieces (three queries whatever the size).
+def chapter_views(juan: Juan, sections=None, page: int | None = None) -> list[ChapterView]:
+    """Chapters of ``juan`` with their sections and pieces (three queries whatever the size;
+    one more when a section shown has several pages).
 
     ``sections`` limits the views to the given section positions (for a section page).
-    Each section gets its ``juan`` and ``chapter``, each note its number in the section."""
+    Each section gets its ``juan`` and ``chapter``, each note its number in the section.
+    ``page`` (1-based) shows only that page of each section (``reader.paging``; the last
+    page of a section with fewer): its pieces, split pieces as fragments; each view then
+    has its ``page`` and ``page_count``, and ``page_found`` is False for a section that has
+    no such page. ``None`` (exports, the juan API) gives every piece."""
     chapters = {c.pk: ChapterView(c) for c in juan.chapters.all()}
     views: dict[int, SectionView] = {}
     qs = juan.sections.all()
     if sections is not None:
         qs = qs.filter(position__in=sections)
+    if page is not None:  # the characters of each section, in the same query: only long ones cost one more
+        from django.db.models import Sum
+        from django.db.models.functions import Length
+
+        qs = qs.annotate(chars=Sum(Length("pieces__text")))
     for s in qs:
         s.juan = juan
         s.chapter = chapters[s.chapter_id].chapter
@@ -343,18 +369,67 @@ def chapter_views(juan: Juan, sections=None) -> list[ChapterView]:
     pieces = Piece.objects.filter(section__juan=juan)
     if sections is not None:
         pieces = pieces.filter(section__position__in=sections)
+    slices: dict[int, dict] = {}
+    if page is not None:
+        pieces, slices = _page_of_pieces(views, pieces, page)
     pieces = pieces.order_by("section_id", "position")
     notes: dict[int, int] = {}
-    for p in pieces:
+    from .paging import fragment
+    from config.budget import check
+
+    for i, p in enumerate(pieces):
+        if not i % 500:
+            check("reading the section's pieces")
         view = views[p.section_id]
         if p.is_note:
             notes[p.section_id] = p.number = notes.get(p.section_id, 0) + 1
+            if view.note_numbers:
+                p.number = view.note_numbers[p.position]
         p.shown_source = p.source
+        part = slices.get(p.section_id, {}).get(p.position)
+        if part is not None:
+            p = fragment(p, part)
         if p.paragraph is None:
             view.records.append(p)
         else:
             view.paragraphs[p.paragraph].append(p)
+    for view in views.values():
+        if view.paged:  # the paragraphs of other pages are not shown, not even as empty lines
+            view.paragraphs = [para for para in view.paragraphs if para]
     return [c for c in chapters.values() if sections is None or c.sections]
+
+
+def _page_of_pieces(views: dict, pieces, page: int):
+    """``pieces`` narrowed to page ``page`` of each section in ``views`` (see
+    ``reader.paging``; sections of more than ``page_chars()`` characters cost one query of
+    their pieces' lengths), and ``{section id: {position: Slice}}`` for the sections of
+    more than one page. Sets ``page``, ``page_count``, ``page_found`` and ``note_numbers``
+    on each view."""
+    from django.db.models import Q
+    from django.db.models.functions import Length
+
+    from .paging import page_chars, plan
+
+    long = [pk for pk, view in views.items() if (getattr(view.section, "chars", 0) or 0) > page_chars()]
+    rows: dict[int, list] = {}
+    if long:
+        for section_id, position, kind, length in pieces.filter(section_id__in=long).order_by(
+                "section_id", "position").values_list("section_id", "position", "kind", Length("text")):
+            rows.setdefault(section_id, []).append((position, kind, length))
+    whole, narrowed, slices = [], Q(), {}
+    for section_id, view in views.items():
+        section_plan = plan(rows[section_id]) if section_id in rows else None
+        view.page_count = section_plan.count if section_plan else 1
+        view.page_found = 1 <= page <= view.page_count
+        view.page = min(max(page, 1), view.page_count)
+        if view.page_count == 1:
+            whole.append(section_id)
+            continue
+        view.note_numbers = section_plan.note_numbers
+        shown = section_plan.pages[view.page - 1]
+        slices[section_id] = {s.position: s for s in shown}
+        narrowed |= Q(section_id=section_id, position__gte=shown[0].position, position__lte=shown[-1].position)
+    return pieces.filter(Q(section_id__in=whole) | narrowed), slices
 
 
 __all__ = ["CHOICES", "Display", "display_from_request", "remember", "carry_query", "display_controls",

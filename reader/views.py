@@ -1,6 +1,6 @@
 """Reading pages: home (works), work (juans), juan (all sections), section (permalink), and
 the character lookup."""
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from django.db.models import Count, Prefetch
 from django.http import Http404, JsonResponse
@@ -99,6 +99,26 @@ def _neighbours(juan):
             siblings.filter(number__gt=juan.number).order_by("number").first())
 
 
+def page_number(request) -> int | None:
+    """``?page=`` of a section page: a whole number from 1 (absent: 1); None when it is not
+    one (the page answers 404)."""
+    value = request.GET.get("page", "1")
+    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) <= 6 and int(value) > 0 else None
+
+
+def page_links(request, view, explicit: dict) -> list[dict]:
+    """Links to every page of a paged section view (``reader.paging``), keeping the
+    display settings given in the URL and the highlight: ``[{"number", "url", "current"}]``."""
+    keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
+    base = view.section.get_absolute_url()
+    links = []
+    for n in range(1, view.page_count + 1):
+        params = {**explicit, **keep, **({"page": n} if n > 1 else {})}
+        links.append({"number": n, "url": base + ("?" + urlencode(params) if params else ""),
+                      "current": n == view.page})
+    return links
+
+
 def _reading(request, template, juan, chapters, context):
     """Render a reading page in the reader's display settings (and remember them)."""
     display, explicit = display_from_request(request)
@@ -107,7 +127,13 @@ def _reading(request, template, juan, chapters, context):
     for cv in chapters:
         for view in cv.sections:
             view.permalink = permalink(request, view.section)
+            if view.page > 1:
+                view.permalink += f"?page={view.page}"
             view.citation_text = citation_text(view.section, cv.chapter)
+            if view.paged:
+                view.page_links = page_links(request, view, explicit)
+                view.previous_page = view.page_links[view.page - 2] if view.page > 1 else None
+                view.next_page = view.page_links[view.page] if view.page < view.page_count else None
     if display.simplified:
         simplify_views(chapters)
     previous_juan, next_juan = _neighbours(juan)
@@ -123,7 +149,7 @@ def _reading(request, template, juan, chapters, context):
 
 def juan_detail(request, slug, number):
     """A juan: chapter heading, table of contents, then every section in order."""
-    juan, chapters = read_consistently(lambda: _juan(slug, number), chapter_views)
+    juan, chapters = read_consistently(lambda: _juan(slug, number), lambda j: chapter_views(j, page=1))
     toc = [view for cv in chapters for view in cv.sections]
     return _reading(request, "reader/juan.html", juan, chapters, {
         "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters]),
@@ -132,12 +158,17 @@ def juan_detail(request, slug, number):
 
 
 def section_detail(request, slug, number, position):
-    """One section by its position (its permalink), with previous and next sections."""
+    """One section by its position (its permalink), with previous and next sections; a
+    long section one page at a time (``?page=2``, ``reader.paging``)."""
+    page = page_number(request)
+    if page is None:
+        raise Http404("No such page")
+
     def read(juan):
         toc = list(juan.sections.all())
         for s in toc:
             s.juan = juan  # their permalinks, without a query each
-        return toc, (chapter_views(juan, [position]) if any(s.position == position for s in toc) else None)
+        return toc, (chapter_views(juan, [position], page=page) if any(s.position == position for s in toc) else None)
 
     juan, (toc, chapters) = read_consistently(lambda: _juan(slug, number), read)
     index = next((i for i, s in enumerate(toc) if s.position == position), None)
@@ -145,11 +176,13 @@ def section_detail(request, slug, number, position):
         raise Http404("No such section")
     section = toc[index]
     view = chapters[0].sections[0]
+    if not view.page_found:
+        raise Http404(f"No such page: this section has {view.page_count}")
     return _reading(request, "reader/section.html", juan, chapters, {
         "section": view.section, "view": view, "toc": toc, "parallels": section_parallels(juan, view),
         "previous_section": toc[index - 1] if index > 0 else None,
         "next_section": toc[index + 1] if index + 1 < len(toc) else None,
-        "permalink": permalink(request, section),
+        "permalink": permalink(request, section) + (f"?page={view.page}" if view.page > 1 else ""),
     })
 
 

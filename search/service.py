@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from config.server_timing import timed
+from reader.paging import page_of
 
 from dataclasses import replace
 
@@ -53,15 +54,22 @@ def edition_places() -> dict[int, dict]:
 
 def hit_url(hit: Hit, query: SearchQuery) -> str:
     """The reading URL of a hit: its section's permalink, the query to highlight (and
-    ``exact`` when set), and an anchor on the piece it falls in
-    (``/works/禮書綱目/juan/10/2/?hl=鵠#s2-p3``)."""
+    ``exact`` when set), the page of a long section that shows it (``reader.paging``) and
+    an anchor on the piece it falls in (``/works/禮書綱目/juan/10/2/?hl=鵠#s2-p3``,
+    ``…/1/?hl=射&page=3#s1-p2041``)."""
     url = reverse("reader:section", args=[hit.work_slug, hit.juan_number, hit.section_position])
-    anchor = f"s{hit.section_position}" if hit.piece_position < 0 or hit.layer == "title" \
-        else f"s{hit.section_position}-p{hit.piece_position}"
+    title = hit.piece_position < 0 or hit.layer == "title"
+    anchor = f"s{hit.section_position}" if title else f"s{hit.section_position}-p{hit.piece_position}"
     params = {"hl": query.text}
     if query.exact:
         params["exact"] = "on"
+    if not title:
+        page = page_of(hit.work_id, hit.juan_number, hit.section_position, hit.piece_position,
+                       hit.start - hit.passage.piece_start(hit.start))
+        if page > 1:
+            params["page"] = page
     return f"{url}?{urlencode(params)}#{anchor}"
+
 
 
 def query_hints(query: SearchQuery, results: SearchResults) -> dict:

@@ -5,6 +5,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import reverse
 
+from config.budget import check
 from reader.models import Chapter, Juan, Work
 
 from .backends import SearchError
@@ -13,6 +14,8 @@ from .forms import LAYER_CHOICES, SearchForm
 from .service import edition_places, hit_url, name_layers, query_hints, run_search
 
 PAGE_SIZE = 50
+#: What to narrow when a search runs out of time.
+HIT_ADVICE = "Narrow the search: a longer phrase, one work or juan (work=, juan=), or fewer layers (layer=)."
 #: At most this many section bars: those with the most hits, in text order (the API's
 #: distribution has them all).
 MAX_SECTION_BARS = 100
@@ -37,6 +40,7 @@ def distribution(results, query, titles: dict[str, str]) -> dict:
         row["work_title"] = titles.get(row["work_slug"], row["work_title"])
     by_juan = bars(juans, lambda r: reverse("reader:juan", args=[r["work_slug"], r["juan"]])
                    + "?" + urlencode(params))
+    check("counting hits per section", HIT_ADVICE)
     sections = results.by_section()
     for row in sections:
         row["work_title"] = titles.get(row["work_slug"], row["work_title"])
@@ -90,6 +94,7 @@ def search_page(request):
                     page = Paginator(results.hits, PAGE_SIZE).get_page(request.GET.get("page"))
                     titles = work_names()
                     for hit in name_layers(page.object_list):
+                        check("rendering the search hits", HIT_ADVICE)
                         hit.url = hit_url(hit, query)
                         hit.work_name = titles.get(hit.work_slug, hit.work_title)
                     hints = query_hints(query, results)

@@ -286,7 +286,11 @@ def juan_to_document(juan: Juan) -> JuanDocument:
                           closer_layout=[tuple(x) for x in section.closer_layout])
         sections[section.pk] = sdoc
         chapters[section.chapter_id].sections.append(sdoc)
-    for piece in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
+    from config.budget import check
+
+    for i, piece in enumerate(Piece.objects.filter(section__juan=juan).order_by("section__position", "position")):
+        if not i % 1000:
+            check("writing the juan back in its source form", "Read the juan section by section in the API.")
         pdoc = PieceDoc(piece.kind, piece.text, source_tag=piece.source_tag,
                         tag_separator=piece.tag_separator, source=piece.source,
                         layout=[tuple(x) for x in piece.layout], layer=piece.layer, layer_name=piece.layer_name)

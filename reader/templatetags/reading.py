@@ -5,6 +5,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from config.budget import check
 from reader.models import page_label
 from reader.reading import COOKIE, Display, parse_cookie, piece_layer, to_simplified
 
@@ -187,19 +188,26 @@ def _layer_attrs(piece) -> str:
     return f'layer-{piece_layer(piece)}" data-layer="{escape(piece.layer_label)}'
 
 
+def _cont(piece) -> str:
+    """Classes of a fragment of a piece cut by a section's pages (``reader.paging``):
+    `` continued`` (begun on the previous page), `` continues`` (goes on on the next)."""
+    return (" continued" if getattr(piece, "continued", False) else "") + \
+        (" continues" if getattr(piece, "continues", False) else "")
+
+
 def _note(piece, section, display: Display, notes: str) -> str:
     pid = f"s{section.position}-p{piece.position}"
     label = f'<span class="visually-hidden">{escape(piece.layer_label)}：</span>'
     if getattr(piece, "needs_tag", False):  # no marker word before it names its layer
         label = f'<span class="layer-tag" aria-hidden="true">{escape(piece.layer_label)}</span>' + label
     if display.vertical and notes == "inline":
-        return (f'<span class="note warichu {_layer_attrs(piece)}" id="{pid}" role="note"{_orig(piece.text, display)}>'
+        return (f'<span class="note warichu{_cont(piece)} {_layer_attrs(piece)}" id="{pid}" role="note"{_orig(piece.text, display)}>'
                 f'{label}{warichu(piece)}</span>')
     body = marked_with_pages(piece)
     if piece.source_tag:
         title = f' title="{escape(piece.shown_source)}"' if piece.source != piece.source_tag else ""
         body += f'<span class="source"{title}{_orig(piece.source_tag, display)}>{marked(piece.tag_segments)}</span>'
-    return (f'<span class="note {_layer_attrs(piece)}" id="{pid}" role="note"{_orig(piece.text, display)}>'
+    return (f'<span class="note{_cont(piece)} {_layer_attrs(piece)}" id="{pid}" role="note"{_orig(piece.text, display)}>'
             f'{label}{body}</span>')
 
 
@@ -243,7 +251,12 @@ def render_piece(piece, section, display: Display, notes: str) -> str:
         if not shown or notes == "hidden":
             return f'<span class="note-gap" id="{pid}"></span>'
         cls = f'text {_layer_attrs(piece)}'
-    return f'<span class="{cls}" id="{pid}"{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>'
+    return f'<span class="{cls}{_cont(piece)}" id="{pid}"{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>'
+
+
+#: Pieces rendered by ``pieces`` since start-up: tests read it to check that a page of a long
+#: section renders only its own pieces (issue 17).
+RENDERED = {"pieces": 0}
 
 
 @register.simple_tag
@@ -253,13 +266,17 @@ def pieces(items, section, display, notes=None) -> str:
     those holding a highlight, shown open behind their marker), ``beside`` notes behind
     markers, ``only`` as inline (the notes-only page lays them out)."""
     notes = notes or display.notes_mode
-    previous = None
-    for p in items:
+    previous, out = None, []
+    for i, p in enumerate(items):
+        if not i % 200:
+            check("rendering the section's text", "Read a long section one page at a time (?page=).")
         # a note of a layer other than the commentary, with no marker word of its layer before it, gets a label
         p.needs_tag = (p.is_note and piece_layer(p) not in ("commentary", "classic")
                        and not (previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)))
         previous = p
-    return mark_safe("".join(render_piece(p, section, display, notes) for p in items))
+        out.append(render_piece(p, section, display, notes))
+        RENDERED["pieces"] += 1
+    return mark_safe("".join(out))
 
 
 @register.filter

@@ -136,13 +136,25 @@ class HitPassage:
     hits: int = 0
     #: The book's name for the layer (``SearchDocument.layer_name``), "" if none.
     layer_name: str = ""
+    #: The pieces' start offsets (``piece_starts``' second column), made on first use.
+    _offsets: list | None = field(default=None, repr=False, compare=False)
 
     def piece_at(self, offset: int) -> int:
+        """The position of the piece holding code point ``offset`` of the passage."""
+        return self.piece_starts[self._piece_index(offset)][0]
+
+    def piece_start(self, offset: int) -> int:
+        """Where the piece holding code point ``offset`` starts in the passage."""
+        return self.piece_starts[self._piece_index(offset)][1] if self.piece_starts else 0
+
+    def _piece_index(self, offset: int) -> int:
         starts = self.piece_starts
-        if len(starts) == 1:
-            return starts[0][0]
-        i = max(bisect.bisect_right([s for _, s in starts], offset) - 1, 0)
-        return starts[i][0]
+        if len(starts) <= 1:
+            return 0
+        offsets = self._offsets
+        if offsets is None:  # once per passage: a passage of 10,000 pieces is bisected, not scanned per hit
+            offsets = self._offsets = [s for _, s in starts]
+        return max(bisect.bisect_right(offsets, offset) - 1, 0)
 
 
 class Hit:

@@ -1,0 +1,90 @@
+"""A time budget for every request (issue 17): no page or API call runs unbounded.
+
+``RequestBudgetMiddleware`` sets a deadline when a request comes in,
+``settings.REQUEST_BUDGET_SECONDS`` (env ``REQUEST_BUDGET_SECONDS``, default 20 s, below
+gunicorn's 30 s worker timeout) from now; ``0`` sets none. The loops whose length depends on
+the input call ``check(what, advice)`` (reading a section's pieces, highlighting, rendering
+pieces, rendering search hits and KWIC, exports built in one piece); past the deadline it
+raises ``BudgetExceeded``, which the middleware answers with a 503: an HTML page, or JSON
+under ``/api/`` (``{"detail", "kind": "time_budget", "narrow"}``), saying what took too
+long and how to narrow the request. Streamed responses (whole-work exports) are sent as
+they are produced and are not cut.
+
+The deadline lives in a ``contextvars.ContextVar`` (each thread or task has its own);
+``clock`` is ``time.monotonic``, replaced by tests with a fake clock. Outside a request
+(commands, tests calling functions directly) ``check`` does nothing.
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+_deadline: ContextVar[float | None] = ContextVar("request_deadline", default=None)
+#: The clock deadlines are read on (seconds); tests replace it.
+clock = time.monotonic
+#: Advice when a check names none.
+NARROW = "Ask for less: one section or one page of it, fewer search hits per page, or a narrower query."
+
+
+class BudgetExceeded(Exception):
+    """The request's time budget ran out during ``what``; ``advice`` says how to narrow it."""
+
+    def __init__(self, what: str, advice: str = ""):
+        self.what, self.advice = what or "this request", advice or NARROW
+        super().__init__(f"time budget exceeded while {self.what}")
+
+
+def check(what: str = "", advice: str = "") -> None:
+    """Raise ``BudgetExceeded(what, advice)`` when the current request is past its deadline."""
+    deadline = _deadline.get()
+    if deadline is not None and clock() > deadline:
+        raise BudgetExceeded(what, advice)
+
+
+@contextmanager
+def budget(seconds: float | None):
+    """Run the block with a deadline ``seconds`` from now (``None`` or ``0``: none)."""
+    token = _deadline.set(clock() + seconds if seconds else None)
+    try:
+        yield
+    finally:
+        _deadline.reset(token)
+
+
+class RequestBudgetMiddleware:
+    """Every request runs with a deadline (``settings.REQUEST_BUDGET_SECONDS``) and a
+    ``BudgetExceeded`` becomes a 503 that says what to narrow (see module docstring)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.conf import settings
+
+        with budget(getattr(settings, "REQUEST_BUDGET_SECONDS", 0)):
+            return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, BudgetExceeded):
+            return None
+        return budget_response(request, exception)
+
+
+def budget_response(request, exc: BudgetExceeded):
+    """The 503 for ``exc``: JSON under ``/api/``, else an HTML page; ``Retry-After`` is not
+    sent, since the same request would take as long again."""
+    import logging
+
+    from django.conf import settings
+    from django.http import JsonResponse
+    from django.shortcuts import render
+
+    seconds = getattr(settings, "REQUEST_BUDGET_SECONDS", 0)
+    logging.getLogger("django.request").warning("time budget (%s s) exceeded on %s while %s",
+                                                seconds, request.get_full_path(), exc.what)
+    detail = f"This request took longer than the time budget of {seconds:g} s (while {exc.what})."
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"detail": detail, "kind": "time_budget", "narrow": exc.advice}, status=503,
+                            json_dumps_params={"ensure_ascii": False})
+    return render(request, "503.html", {"detail": detail, "advice": exc.advice, "seconds": seconds}, status=503)

@@ -1,0 +1,212 @@
+"""Long sections cut into pages (issue 17): a reading page shows, highlights and renders
+at most about ``page_chars()`` characters of a section, whatever its size.
+
+The cut depends on the pieces' lengths alone (one cheap query, no text), so a page's
+pieces can be fetched by position range, and a search hit's page can be told from its
+piece and offset (``page_of``):
+
+* a piece of at most ``limit`` characters stays whole: it goes on the current page if the
+  page has room for it (or is empty), else it starts the next page;
+* a longer piece starts a page of its own and is cut every ``limit`` characters; each part
+  but the last fills a page, and the last part can be followed by more pieces.
+
+A cut falls at ``k × limit`` characters into the piece, moved back to the start of the
+displayed character it would split (a gaiji entity ``&KR1234;``, a code point with its
+variation selectors), so both parts agree on it (``boundary``). The stored text is never
+changed: the page shows *fragments*, copies of the piece holding a slice of its text
+(``fragment``), marked ``continued`` (the piece began on an earlier page) and ``continues``
+(it goes on over the page); a note's source tag stays with its last part.
+"""
+from __future__ import annotations
+
+import copy
+import re
+import threading
+from dataclasses import dataclass, field
+
+from django.conf import settings
+
+#: Characters of stored text per page when the setting ``SECTION_PAGE_CHARS`` is not given.
+PAGE_CHARS = 20_000
+#: Smallest page allowed (a cut moves back at most one displayed character, a few code points).
+MIN_PAGE_CHARS = 100
+
+_ENTITY = re.compile(r"&KR\d+;")
+_JOINERS = frozenset("\u034f\u200c\u200d" + "".join(map(chr, range(0xFE00, 0xFE10)))
+                     + "".join(map(chr, range(0xE0100, 0xE01F0))))
+
+
+def page_chars() -> int:
+    """Characters per page: ``settings.SECTION_PAGE_CHARS`` (at least ``MIN_PAGE_CHARS``)."""
+    return max(int(getattr(settings, "SECTION_PAGE_CHARS", PAGE_CHARS)), MIN_PAGE_CHARS)
+
+
+@dataclass(frozen=True)
+class Slice:
+    """Code points ``start``..``end`` (nominal, before ``boundary``) of the piece at
+    ``position``, whose text is ``length`` code points long."""
+
+    position: int
+    start: int
+    end: int
+    length: int
+
+    @property
+    def whole(self) -> bool:
+        return self.start == 0 and self.end == self.length
+
+
+@dataclass
+class Plan:
+    """A section's pages (lists of ``Slice``, at least one page, maybe empty) and each
+    note's number in the whole section (``{position: number}``)."""
+
+    pages: list[list[Slice]]
+    note_numbers: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return len(self.pages)
+
+    def page_of(self, position: int, offset: int = 0) -> int:
+        """The page (1-based) showing code point ``offset`` of the piece at ``position``
+        (1 for a piece the section does not hold)."""
+        for number, page in enumerate(self.pages, 1):
+            for s in page:
+                if s.position == position and (s.start <= offset < s.end or s.end == s.length):
+                    return number
+        return 1
+
+
+def cut_pages(lengths: list[tuple[int, int]], limit: int) -> list[list[Slice]]:
+    """``[(position, length), ...]`` of a section's pieces in order → its pages (see the
+    module docstring). Always at least one page; a section without pieces has one empty page."""
+    pages: list[list[Slice]] = []
+    page: list[Slice] = []
+    size = 0
+    for position, length in lengths:
+        if length <= limit:
+            if page and size + length > limit:
+                pages.append(page)
+                page, size = [], 0
+            page.append(Slice(position, 0, length, length))
+            size += length
+            continue
+        if page:
+            pages.append(page)
+            page = []
+        for start in range(0, length, limit):
+            end = min(start + limit, length)
+            page.append(Slice(position, start, end, length))
+            size = end - start
+            if end < length:
+                pages.append(page)
+                page = []
+    if page or not pages:
+        pages.append(page)
+    return pages
+
+
+def plan(rows: list[tuple[int, str, int]], limit: int | None = None) -> Plan:
+    """The pages of a section from ``[(position, kind, length), ...]`` of its pieces in
+    order (``Plan``); notes are numbered as ``reader.reading.chapter_views`` numbers them."""
+    from reader.importers.document import NOTE_KINDS
+
+    numbers, n = {}, 0
+    for position, kind, _ in rows:
+        if kind in NOTE_KINDS:
+            n += 1
+            numbers[position] = n
+    return Plan(cut_pages([(position, length or 0) for position, _, length in rows], limit or page_chars()), numbers)
+
+
+def boundary(text: str, offset: int) -> int:
+    """``offset`` moved back to the start of the displayed character it falls in: never
+    inside a gaiji entity (``&KR1234;``) nor before a variation selector or joiner."""
+    if offset <= 0 or offset >= len(text):
+        return offset
+    amp = text.rfind("&", max(0, offset - 12), offset)
+    if amp >= 0:
+        m = _ENTITY.match(text, amp)
+        if m and m.end() > offset:
+            offset = amp
+    while offset > 0 and text[offset] in _JOINERS:
+        offset -= 1
+    return offset
+
+
+def fragment(piece, s: Slice):
+    """The part of ``piece`` that ``s`` shows: the piece itself when whole, else a copy
+    (never saved) with ``text`` sliced at ``boundary``, its layout offsets (page breaks)
+    moved with it, and ``continued``/``continues``/``offset`` set; the source tag of a note
+    stays with its last part."""
+    if s.whole:
+        return piece
+    text = piece.text
+    start, end = boundary(text, s.start), boundary(text, s.end) if s.end < len(text) else len(text)
+    last = end >= len(text)
+    part = copy.copy(piece)
+    part.text = text[start:end]
+    part.layout = [[offset - start, raw] for offset, raw in (piece.layout or [])
+                   if start <= offset < end or (last and offset >= end)]
+    if not last:
+        part.source_tag = part.tag_separator = ""
+    part.continued, part.continues, part.offset = start > 0, not last, start
+    part.save = _never_saved
+    return part
+
+
+def _never_saved(*args, **kwargs):
+    raise TypeError("a page's fragment of a piece is for display only; save the piece itself")
+
+
+# ----------------------------------------------------------------------------- pages of search hits
+
+_lock = threading.Lock()
+_long: dict = {}
+
+
+def _long_sections() -> dict:
+    """``{(edition id, juan number, section position): section id}`` of the sections with
+    more than one page, kept while the corpus stamp and the page size stay the same."""
+    from django.db.models import Sum
+    from django.db.models.functions import Length
+
+    from .caching import corpus_version
+    from .models import Section
+
+    key = (corpus_version(), page_chars())
+    with _lock:
+        if _long.get("key") == key:
+            return _long["sections"]
+    rows = (Section.objects.annotate(chars=Sum(Length("pieces__text"))).filter(chars__gt=page_chars())
+            .values_list("pk", "juan__edition_id", "juan__number", "position"))
+    sections = {(edition, number, position): pk for pk, edition, number, position in rows}
+    with _lock:
+        _long.clear()
+        _long.update(key=key, sections=sections, plans={})
+    return sections
+
+
+def section_plan(section_id: int) -> Plan:
+    """The ``Plan`` of a stored section (one query of its pieces' lengths)."""
+    from django.db.models.functions import Length
+
+    from .models import Piece
+
+    rows = Piece.objects.filter(section_id=section_id).order_by("position").values_list(
+        "position", "kind", Length("text"))
+    return plan(list(rows))
+
+
+def page_of(edition_id: int, juan_number: int, section_position: int, piece_position: int, offset: int = 0) -> int:
+    """The page of its section (1-based) that shows code point ``offset`` of a piece, for
+    links from search hits (``search.service.hit_url``). Sections of one page answer from
+    a table kept in memory (``_long_sections``); a long section's plan is read once."""
+    section_id = _long_sections().get((edition_id, juan_number, section_position))
+    if section_id is None:
+        return 1
+    plans = _long.get("plans", {})
+    if section_id not in plans:
+        plans[section_id] = section_plan(section_id)
+    return plans[section_id].page_of(piece_position, offset)

@@ -1,0 +1,96 @@
+"""Every page and API call has a time budget (issue 17): a deadline set per request by
+``config.budget.RequestBudgetMiddleware`` and checked in the loops that can be long; past it,
+a 503 that says what to narrow. A fake clock stands in for time: no test waits.
+"""
+import pytest
+
+from config import budget
+from reader.models import Piece
+
+
+class FakeClock:
+    """Reads 0 when the request starts (the deadline is set), then ``later`` after ``calls``
+    more readings: the budget runs out at a chosen check."""
+
+    def __init__(self, calls: int = 0, later: float = 1000.0):
+        self.readings, self.calls, self.later = 0, calls, later
+
+    def __call__(self) -> float:
+        self.readings += 1
+        return 0.0 if self.readings <= self.calls + 1 else self.later
+
+
+@pytest.fixture
+def clock(monkeypatch, settings):
+    settings.REQUEST_BUDGET_SECONDS = 20
+    fake = FakeClock()
+    monkeypatch.setattr(budget, "clock", fake)
+    return fake
+
+
+def test_a_page_past_its_budget_is_a_503_saying_what_to_narrow(client, seed_juan, clock):
+    response = client.get(seed_juan.get_absolute_url(), {"hl": "射"})
+    assert response.status_code == 503
+    html = response.content.decode()
+    assert "費時過久，未能答覆 (503)" in html
+    assert ("This request took longer than the time budget of 20 s (while reading the section&#x27;s pieces). "
+            "Ask for less: one section or one page of it") in html
+    assert "Retry-After" not in response
+
+
+def test_the_api_answers_503_in_json(client, seed_juan, clock):
+    response = client.get(f"/api/editions/{seed_juan.edition_id}/juans/10/sections/2/")
+    assert response.status_code == 503
+    assert response.json() == {
+        "detail": "This request took longer than the time budget of 20 s (while reading the section's pieces).",
+        "kind": "time_budget", "narrow": budget.NARROW}
+
+
+def test_search_hits_are_checked(client, seed_backend, clock, monkeypatch):
+    response = client.get("/api/search/", {"q": "射"})
+    assert response.status_code == 503
+    assert response.json()["detail"].endswith("(while rendering the search hits).")
+    assert response.json()["narrow"] == "Ask for fewer hits per page (page_size=), or narrow the query."
+    monkeypatch.setattr(budget, "clock", FakeClock())  # a clock per request
+    page = client.get("/search/", {"q": "射"})
+    assert page.status_code == 503 and "while rendering the search hits" in page.content.decode()
+
+
+def test_highlighting_rendering_and_parallels_are_checked(client, seed_juan, monkeypatch, settings):
+    """The budget runs out at a later check: while highlighting, rendering, finding parallels."""
+    settings.REQUEST_BUDGET_SECONDS = 20
+    juan = seed_juan.get_absolute_url()
+    reading = -(-Piece.objects.filter(section__juan=seed_juan).count() // 500)  # a check per 500 pieces read
+    assert reading == 2
+    monkeypatch.setattr(budget, "clock", FakeClock(calls=reading))  # the reading's checks pass
+    assert "while finding the highlighted words" in client.get(juan, {"hl": "射"}).content.decode()
+    monkeypatch.setattr(budget, "clock", FakeClock(calls=reading))
+    html = client.get(juan).content.decode()  # no highlight: the next check is the rendering's
+    assert "while rendering the section&#x27;s text" in html
+    assert "Read a long section one page at a time (?page=)." in html
+    monkeypatch.setattr(budget, "clock", FakeClock(calls=1))
+    section = client.get(seed_juan.sections.get(position=2).get_absolute_url()).content.decode()
+    assert "while finding parallel passages" in section
+
+
+def test_juan_exports_built_in_one_piece_are_checked(client, seed_juan, clock):
+    response = client.get(f"/api/editions/{seed_juan.edition_id}/juans/10/export/source/")
+    assert response.status_code == 503
+    assert response.json()["detail"].endswith("(while writing the juan back in its source form).")
+
+
+def test_within_the_budget_nothing_changes(client, seed_juan, monkeypatch, settings):
+    settings.REQUEST_BUDGET_SECONDS = 20
+    monkeypatch.setattr(budget, "clock", FakeClock(later=19.0))  # every check sees 19 s: within 20
+    assert client.get(seed_juan.get_absolute_url(), {"hl": "射"}).status_code == 200
+    settings.REQUEST_BUDGET_SECONDS = 0  # no budget at all
+    monkeypatch.setattr(budget, "clock", FakeClock(later=10**9))
+    assert client.get(seed_juan.get_absolute_url(), {"hl": "射"}).status_code == 200
+
+
+def test_check_outside_a_request_does_nothing(monkeypatch):
+    monkeypatch.setattr(budget, "clock", FakeClock(later=10**9))
+    budget.check("anything")  # no deadline set: commands and direct calls are not cut
+    with budget.budget(5), pytest.raises(budget.BudgetExceeded) as info:
+        budget.check("counting", "Count less.")
+    assert (str(info.value), info.value.advice) == ("time budget exceeded while counting", "Count less.")

@@ -1,0 +1,197 @@
+"""A very long section is paged (issue 17): reading pages, the juan page, the section API and
+the links of search hits show one page of about ``SECTION_PAGE_CHARS`` characters at a time,
+and the work per page (pieces rendered, highlight steps) does not grow with the section.
+
+The tests use pages of 100 characters (``MIN_PAGE_CHARS``) on small made-up juans.
+"""
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from reader.highlight import STEPS
+from reader.importers.loader import load_document
+from reader.importers.siku import parse_siku
+from reader.models import Piece
+from reader.paging import Slice, boundary, cut_pages, fragment, page_of, plan
+from reader.templatetags.reading import RENDERED
+
+HEADER = "欽定四庫全書\n禮書綱目卷{n} 婺源江永撰\n大射儀 嘉禮十五\n"
+
+
+def juan_of(number: str, body: str):
+    doc = parse_siku(HEADER.format(n=number) + body + "\n右長段\n", "long.txt")
+    return load_document(doc, index=False).juan
+
+
+@pytest.fixture
+def pages_of_100(settings):
+    settings.SECTION_PAGE_CHARS = 100
+
+
+@pytest.fixture
+def units(db, pages_of_100):
+    """One section of 30 × 大射之儀【射注也】: 60 pieces of 4 and 3 characters, 3 pages
+    (28 pieces of 98 characters, 28 more, then 4)."""
+    return juan_of("八十", "大射之儀【射注也】" * 30)
+
+
+@pytest.fixture
+def one_long_piece(db, pages_of_100):
+    """One section whose main text is one piece of 250 characters, then a note: 3 pages."""
+    return juan_of("八十一", "射" * 120 + "侯" * 130 + "【注也】")
+
+
+def test_pages_are_cut_by_length_and_long_pieces_are_split():
+    assert cut_pages([(0, 40), (1, 50), (2, 20), (3, 0), (4, 100)], 100) == [
+        [Slice(0, 0, 40, 40), Slice(1, 0, 50, 50)],
+        [Slice(2, 0, 20, 20), Slice(3, 0, 0, 0)],
+        [Slice(4, 0, 100, 100)]]
+    assert cut_pages([(0, 30), (1, 250), (2, 10)], 100) == [
+        [Slice(0, 0, 30, 30)], [Slice(1, 0, 100, 250)], [Slice(1, 100, 200, 250)],
+        [Slice(1, 200, 250, 250), Slice(2, 0, 10, 10)]]
+    assert cut_pages([], 100) == [[]]
+    numbered = plan([(0, "text", 98), (1, "note", 5), (2, "text", 3), (3, "note", 1)], 100)
+    assert (numbered.count, numbered.note_numbers) == (2, {1: 1, 3: 2})
+    assert [numbered.page_of(p) for p in range(4)] == [1, 2, 2, 2]
+
+
+def test_a_cut_never_splits_a_displayed_character():
+    text = "射" * 97 + "&KR0221;" + "射" * 3 + "\ufe00" + "侯"
+    assert boundary(text, 100) == 97  # inside the entity: before it
+    assert boundary(text, 105) == 105  # just after it
+    assert boundary(text, 108) == 107  # a variation selector stays with its character
+    assert boundary(text, 109) == 109
+    assert boundary(text, 50) == 50
+    piece = SimpleNamespace(text=text, layout=[[10, "<pb:KR_1a>"], [100, "<pb:KR_1b>"], [110, "¶"]],
+                            source_tag="鄉射記", tag_separator="")
+    first = fragment(piece, Slice(0, 0, 100, len(text)))
+    last = fragment(piece, Slice(0, 100, len(text), len(text)))
+    assert first.text + last.text == text and piece.text == text  # the stored text is untouched
+    assert (first.text[-1], last.text[:8]) == ("射", "&KR0221;")
+    assert (first.continued, first.continues, last.continued, last.continues) == (False, True, True, False)
+    assert first.layout == [[10, "<pb:KR_1a>"]] and last.layout == [[3, "<pb:KR_1b>"], [13, "¶"]]
+    assert (first.source_tag, last.source_tag) == ("", "鄉射記")  # the tag goes with the note's last part
+    with pytest.raises(TypeError):
+        first.save()
+
+
+def rendered(client, url) -> tuple[int, str, int]:
+    before = RENDERED["pieces"]
+    response = client.get(url)
+    return response.status_code, response.content.decode(), RENDERED["pieces"] - before
+
+
+def text_of(html: str) -> str:
+    """The main text and notes shown in the section (without markup or continuation marks)."""
+    body = html.split('<div class="text-body"', 1)[1].split("</div>", 1)[0]
+    return "".join(re.findall(r'<span class="(?:text|note)[^"]*"[^>]* id="s1-p\d+"[^>]*>(?:<span[^>]*>[^<]*</span>)?([^<]*)',
+                              body))
+
+
+def test_a_long_section_is_read_page_by_page(client, units):
+    url = units.sections.get().get_absolute_url()
+    status, page1, pieces = rendered(client, url)
+    assert (status, pieces) == (200, 28)  # the page's pieces only, not the section's 60
+    assert "本節分 3 頁，此為第 1 頁" in page1 and 'href="' + url + '?page=2"' in page1
+    assert "右長段" not in page1.split('<div class="text-body"', 1)[1].split("</div>")[0]  # the closer: last page
+    status, page2, pieces = rendered(client, url + "?page=2")
+    assert (status, pieces) == (200, 28)
+    assert "此為第 2 頁" in page2 and '<link rel="canonical" href="http://testserver' in page2
+    assert re.search(r'<link rel="canonical" href="[^"]+/1/\?page=2">', page2)
+    status, page3, pieces = rendered(client, url + "?page=3")
+    assert (status, pieces) == (200, 4)
+    assert '<h3 class="closer"' in page3
+    assert text_of(page1) + text_of(page2) + text_of(page3) == "大射之儀射注也" * 30
+    # Notes keep their numbers in the whole section (旁注 markers): page 2 starts at note 15.
+    status, beside, _ = rendered(client, url + "?page=2&notes=beside")
+    assert re.findall(r'title="注 (\d+)：', beside)[:2] == ["15", "16"]
+    for bad in ("?page=4", "?page=0", "?page=x", "?page=-1", "?page=1000000000"):
+        assert client.get(url + bad).status_code == 404, bad
+
+
+def test_highlighting_works_on_the_page_shown(client, units):
+    url = units.sections.get().get_absolute_url()
+    before = STEPS["pairs"]
+    page = client.get(url + "?hl=射&page=2").content.decode()
+    # 14 units on the page: 大射 and 射注 each, plus 大射儀 in the chapter title (the section's
+    # other 32 occurrences are not looked at); one step per hit.
+    body = page.split('<div class="text-body"', 1)[1].split("</section>", 1)[0]
+    assert (body.count("<mark>射</mark>"), STEPS["pairs"] - before) == (29, 29)
+    assert "標出「<mark>射</mark>」29 處（本頁）" in page
+    assert 'page=2">清除標記</a>' in page
+
+
+def test_a_piece_longer_than_a_page_is_shown_in_parts(client, one_long_piece):
+    url = one_long_piece.sections.get().get_absolute_url()
+    parts = []
+    for n in (1, 2, 3):
+        status, html, pieces = rendered(client, f"{url}?page={n}")
+        assert status == 200
+        parts.append(text_of(html))
+    assert parts == ["射" * 100, "射" * 20 + "侯" * 80, "侯" * 50 + "注也"]
+    assert 'class="text continues"' in client.get(url).content.decode()
+    assert 'class="text continued"' in client.get(url + "?page=3").content.decode()
+    stored = Piece.objects.get(section__juan=one_long_piece, kind="text")
+    assert stored.text == "射" * 120 + "侯" * 130  # paging never touches the stored text
+
+
+def test_the_juan_page_shows_the_first_page_with_links(client, units):
+    status, html, pieces = rendered(client, units.get_absolute_url())
+    assert (status, pieces) == (200, 28)
+    assert "本節甚長，分 3 頁，此處只列第 1 頁。" in html
+    section = units.sections.get().get_absolute_url()
+    assert f'href="{section}?page=2"' in html and f'href="{section}?page=3"' in html
+    assert "續讀第 2 頁 →" in html
+
+
+def test_the_section_api_is_paged(client, units):
+    base = f"/api/editions/{units.edition_id}/juans/{units.number}/sections/1/"
+    first = client.get(base).json()
+    assert first["pages"] == {"number": 1, "count": 3, "next": f"http://testserver{base}?page=2", "previous": None,
+                              "starts_at": {"piece": 0, "offset": 0}, "ends_at": {"piece": 27, "offset": 3}}
+    assert len(first["pieces"]) == 28
+    last = client.get(base + "?page=3").json()
+    assert last["pages"] == {"number": 3, "count": 3, "next": None, "previous": f"http://testserver{base}?page=2",
+                             "starts_at": {"piece": 56, "offset": 0}, "ends_at": {"piece": 59, "offset": 3}}
+    assert [p["position"] for p in last["pieces"]] == [56, 57, 58, 59]
+    assert client.get(base + "?page=4").status_code == 404
+    assert client.get(base + "?page=x").json() == {"page": ["a page number from 1"]}
+
+
+def test_the_section_api_gives_the_parts_of_a_split_piece(client, one_long_piece):
+    base = f"/api/editions/{one_long_piece.edition_id}/juans/{one_long_piece.number}/sections/1/"
+    pages = [client.get(f"{base}?page={n}").json() for n in (1, 2, 3)]
+    assert [(p["pages"]["starts_at"], p["pages"]["ends_at"]) for p in pages] == [
+        ({"piece": 0, "offset": 0}, {"piece": 0, "offset": 100}),
+        ({"piece": 0, "offset": 100}, {"piece": 0, "offset": 200}),
+        ({"piece": 0, "offset": 200}, {"piece": 1, "offset": 2})]
+    assert "".join(p["pieces"][0]["text"] for p in pages) == "射" * 120 + "侯" * 130
+
+
+def hit_in(juan, doc, start: int, end: int):
+    """A hit at ``start``..``end`` of the indexed passage ``doc`` of ``juan``."""
+    from search.backends.base import Hit, HitPassage
+
+    passage = HitPassage(layer=doc.layer, work_id=doc.work_id, work_slug=doc.work_slug, work_title=doc.work_title,
+                         juan_id=doc.juan_id, juan_number=doc.juan_number, juan_label=doc.juan_label,
+                         chapter_id=doc.chapter_id, chapter_title=doc.chapter_title,
+                         section_position=doc.section_position, section_title=doc.section_title,
+                         doc_id=doc.doc_id, text=doc.text, piece_starts=doc.piece_starts, context=15)
+    return Hit(passage, start, end)
+
+
+def test_search_hits_link_to_their_page(units):
+    from search.backends import SearchQuery
+    from search.documents import documents_for_juan
+    from search.service import hit_url
+
+    docs = documents_for_juan(units)
+    section = units.sections.get().get_absolute_url()
+    note = next(d for d in docs if d.doc_id.endswith(".p31"))
+    assert hit_url(hit_in(units, note, 0, 1), SearchQuery("射")) == section + "?hl=%E5%B0%84&page=2#s1-p31"
+    main = next(d for d in docs if d.layer == "classic")
+    assert hit_url(hit_in(units, main, 4 * 29 + 1, 4 * 29 + 2), SearchQuery("射")) == \
+        section + "?hl=%E5%B0%84&page=3#s1-p58"
+    assert hit_url(hit_in(units, main, 1, 2), SearchQuery("射")) == section + "?hl=%E5%B0%84#s1-p0"
+    assert page_of(units.edition_id, units.number, 1, 59) == 3
