@@ -77,14 +77,14 @@ def test_work_list_never_fails(client, seed_backend, title, author, page):
 
 
 @FUZZ_PATHS
-@given(slug=words, number=numbers, position=numbers, hl=words)
-def test_reading_pages_never_fail(client, seed_backend, slug, number, position, hl):
+@given(slug=words, number=numbers, position=numbers, hl=words, page=st.one_of(words, numbers.map(str)))
+def test_reading_pages_never_fail(client, seed_backend, slug, number, position, hl, page):
     for url, with_slug in ((f"/works/{_seg(slug)}/", True), (f"/works/{_seg(slug)}/juan/{number}/", True),
                            (f"/works/{_seg(slug)}/juan/{number}/{position}/", True),
                            (f"/works/禮書綱目/juan/10/{position}/", False), (f"/chars/{_seg(slug)}/", True)):
-        response = client.get(url, {"hl": hl})
+        response = client.get(url, {"hl": hl, "page": page})  # page: a long section's page (reader.paging)
         assert response.status_code in OK, url
-        if "\x00" in hl or (with_slug and "\x00" in slug):
+        if "\x00" in hl + page or (with_slug and "\x00" in slug):
             assert response.status_code == 400, url
 
 
@@ -93,7 +93,8 @@ def test_reading_pages_never_fail(client, seed_backend, slug, number, position, 
 def test_api_paths_never_fail(client, seed_backend, pk, number, position, kind):
     for url in (f"/api/works/{pk}/", f"/api/works/{pk}/juans/{number}/", f"/api/works/{pk}/export/{_seg(kind)}/",
                 f"/api/works/{pk}/juans/{number}/sections/{position}/", f"/api/works/{pk}/juans/{number}/export/{_seg(kind)}/",
-                f"/api/works/{pk}/juans/{number}/sections/{position}/notes/"):
+                f"/api/works/{pk}/juans/{number}/sections/{position}/notes/",
+                f"/api/works/{pk}/juans/10/sections/{position}/?page={_seg(kind)}"):
         response = client.get(url)
         assert response.status_code in OK, url
 
