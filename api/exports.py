@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 
 from config.budget import check
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
@@ -44,25 +45,50 @@ EXPORT_KINDS = {
 
 def source_text(juans) -> str:
     """The juans' source text as imported, joined by their own newline (one file = one juan)."""
-    return "".join(render_source(juan) for juan in juans)
+    return "".join(iter_source_text(juans))
+
+
+def iter_source_text(juans) -> Iterator[str]:
+    """``source_text`` one juan at a time (for streaming: memory holds one juan)."""
+    for juan in juans:
+        yield render_source(juan)
 
 
 def main_text(juans) -> str:
     """The juans in their source form with all notes removed (see module docstring); a
     Kanripo juan as plain lines: chapter headings, paragraphs, closers and records, without
     the mandoku markup."""
-    out = []
-    for juan in juans:
+    return "".join(iter_main_text(juans))
+
+
+def iter_main_text(juans) -> Iterator[str]:
+    """``main_text`` one juan at a time (juans joined by ``"\\n"``)."""
+    for i, juan in enumerate(juans):
+        if i:
+            yield "\n"
         if juan.source_format == "mandoku":
-            out.append(_plain_main_text(juan))
+            yield _plain_main_text(juan)
             continue
         doc = copy.deepcopy(juan_to_document(juan))
         doc.bom = False
         for section in doc.sections:
             section.paragraphs = [[p for p in para if p.kind not in NOTE_KINDS] for para in section.paragraphs]
             section.records = [p for p in section.records if p.kind not in NOTE_KINDS]
-        out.append(doc.render())
-    return "\n".join(out)
+        yield doc.render()
+
+
+def iter_json(head: dict, juans, structure) -> Iterator[str]:
+    """``{**head, "juans": [structure(juan), ...]}`` as JSON text (indent 1, UTF-8 as is),
+    one juan at a time; ``structure`` maps a juan to its JSON-able dict."""
+    import json
+
+    opening = json.dumps({**head, "juans": []}, ensure_ascii=False, indent=1)
+    assert opening.endswith('"juans": []\n}')
+    yield opening[:-len("]\n}")]
+    for i, juan in enumerate(juans):
+        body = json.dumps(structure(juan), ensure_ascii=False, indent=1)
+        yield ("," if i else "") + "\n  " + body.replace("\n", "\n  ")
+    yield "\n ]\n}"
 
 
 def _plain_main_text(juan) -> str:
@@ -295,3 +321,8 @@ def tei_chunks(work, juans):
 def tei_document(work, juans) -> str:
     """A TEI P5 document (UTF-8 XML string) of ``juans`` of ``work`` (see module docstring)."""
     return "".join(tei_chunks(work, list(juans)))
+
+
+def iter_tei_document(work, juans) -> Iterator[str]:
+    """``tei_document`` one ``<div type="juan">`` at a time (for streaming); see ``tei_chunks``."""
+    return tei_chunks(work, list(juans) if not isinstance(juans, (list, tuple)) else juans)

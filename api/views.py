@@ -275,25 +275,32 @@ class SearchExport(APIView):
         return response
 
 
-def _export_response(kind, work, juans, request, name) -> HttpResponse:
+def _export_chunks(kind, work, juans, request, edition=None):
+    """The export of ``juans`` as text chunks, one juan at a time (404 for an unknown kind)."""
     if kind not in exports.EXPORT_KINDS:
         raise Http404(f"unknown export {kind!r}: one of {', '.join(exports.EXPORT_KINDS)}")
     if kind == "source":
-        body = exports.source_text(juans)
-    elif kind == "maintext":
-        body = exports.main_text(juans)
-    elif kind == "json":
-        import json
+        return exports.iter_source_text(juans)
+    if kind == "maintext":
+        return exports.iter_main_text(juans)
+    if kind == "json":
+        head = {"work": {"id": work.pk, "title": work.title, "author": work.author},
+                "edition": {"id": edition.pk, "slug": edition.slug, "name": edition.name} if edition else None}
+        return exports.iter_json(head, juans, lambda j: juan_structure(j, chapter_views(j), request))
+    return exports.iter_tei_document(work, juans)
 
-        body = json.dumps({"work": {"id": work.pk, "title": work.title, "author": work.author},
-                           "edition": {"id": juans[0].edition_id, "slug": juans[0].edition.slug,
-                                       "name": juans[0].edition.name} if juans else None,
-                           "juans": [juan_structure(j, chapter_views(j), request) for j in juans]},
-                          ensure_ascii=False, indent=1)
-    else:
-        body = exports.tei_document(work, juans)
+
+
+def _export_response(kind, work, juans, request, name, stream: bool = False, edition=None) -> HttpResponse:
+    """The export as a download. ``stream``: a ``StreamingHttpResponse`` that renders one
+    juan at a time, so a whole work's export needs the memory of one juan, not of the
+    work (it is not kept by the page cache); else one ``HttpResponse``."""
+    chunks = _export_chunks(kind, work, juans, request, edition)
     content_type, suffix = exports.EXPORT_KINDS[kind]
-    response = HttpResponse(body.encode("utf-8"), content_type=content_type)
+    if stream:
+        response = StreamingHttpResponse((chunk.encode("utf-8") for chunk in chunks), content_type=content_type)
+    else:
+        response = HttpResponse("".join(chunks).encode("utf-8"), content_type=content_type)
     response["Content-Disposition"] = content_disposition_header(True, f"{name}.{suffix}")
     return response
 
@@ -317,7 +324,8 @@ class JuanExport(APIView):
                    responses=EXPORT_RESPONSES)
     def get(self, request, number, kind, **kwargs):
         juan = _juan({**kwargs, "number": number})
-        return _export_response(kind, juan.work, [juan], request, f"{juan.work.title}_{juan.display_label}")
+        return _export_response(kind, juan.work, [juan], request, f"{juan.work.title}_{juan.display_label}",
+                                edition=juan.edition)
 
 
 class WorkExport(APIView):
@@ -330,6 +338,8 @@ class WorkExport(APIView):
     def get(self, request, kind, **kwargs):
         edition = edition_for(kwargs)
         work = edition.work
-        juans = list(edition.juans.select_related("work", "edition").order_by("number"))
         name = work.title + (f"_{edition.cited_name}" if edition.cited_name else "")
-        return _export_response(kind, work, juans, request, name)
+        # One juan at a time, each fetched when its turn comes: nothing of an earlier juan stays.
+        ids = list(edition.juans.order_by("number").values_list("pk", flat=True))
+        juans = (Juan.objects.select_related("work", "edition").get(pk=pk) for pk in ids)
+        return _export_response(kind, work, juans, request, name, stream=True, edition=edition)

@@ -3,7 +3,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
-from reader.models import Piece
+from reader.models import Piece, Work
 
 from .conftest import SEED
 
@@ -64,7 +64,9 @@ def test_tei_holds_the_stored_text(client, seed_juan):
 
 
 def test_json_and_work_export(client, seed_juan):
-    data = json.loads(client.get(f"/api/works/{seed_juan.work_id}/export/json/").content)
+    response = client.get(f"/api/works/{seed_juan.work_id}/export/json/")
+    assert response.streaming
+    data = json.loads(b"".join(response.streaming_content))
     assert data["work"]["title"] == "禮書綱目"
     assert [j["number"] for j in data["juans"]] == [10]
     assert len(data["juans"][0]["chapters"][0]["sections"]) == 45
@@ -109,3 +111,56 @@ def test_tei_is_well_formed_for_any_stored_text(client, seed_juan):
     assert chars["U0007"] == ["the code point U+0007, which XML cannot carry", "codepoint", "U+0007"]
     assert sorted(chars) == sorted(["KR1969", "U0007", "U001F", "UFFFE"] + (["U0000"] if nul else []))
     assert root.find(f".//{TEI}note[@source]").get("source") == "鄉U+0007射"
+
+
+def _work_of(juans: int, title: str = "長編"):
+    """A work of ``juans`` copies of the seed juan (numbers 1…), stored without indexing."""
+    import copy
+
+    from reader.importers.loader import load_document, read_document
+
+    doc = read_document(SEED, work_title=title)
+    doc.author = "某"
+    for number in range(1, juans + 1):
+        juan = copy.deepcopy(doc)
+        juan.juan_number = number
+        result = load_document(juan, index=False)
+    return result.juan.work
+
+
+def _peak_while_streaming(client, work, kind) -> tuple[int, int]:
+    """(peak traced bytes while the export streams, bytes of output)."""
+    import tracemalloc
+
+    response = client.get(f"/api/works/{work.pk}/export/{kind}/")
+    assert response.streaming
+    size = 0
+    tracemalloc.start()
+    try:
+        for chunk in response.streaming_content:
+            size += len(chunk)  # the client's side keeps nothing
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return peak, size
+
+
+def test_whole_work_export_streams_in_memory_that_does_not_grow_with_the_work(client, db):
+    small, large = _work_of(1), _work_of(3, title="長編二")
+    for kind in ("json", "tei"):
+        peak_small, size_small = _peak_while_streaming(client, small, kind)
+        peak_large, size_large = _peak_while_streaming(client, large, kind)
+        assert size_large > 2.9 * size_small, kind  # three juans of output …
+        assert peak_large < 1.4 * peak_small, kind  # … in the memory of about one
+
+
+def test_streamed_work_export_is_the_juan_exports_joined(client, db):
+    work = _work_of(2)
+    whole = b"".join(client.get(f"/api/works/{work.pk}/export/source/").streaming_content)
+    parts = [client.get(f"/api/works/{work.pk}/juans/{n}/export/source/").content for n in (1, 2)]
+    assert whole == parts[0] + parts[1]
+    tei = ET.fromstring(b"".join(client.get(f"/api/works/{work.pk}/export/tei/").streaming_content))
+    assert [d.get("n") for d in tei.findall(f".//{TEI}div[@type='juan']")] == ["1", "2"]
+    assert len(tei.findall(f".//{TEI}div[@type='section']")) == 90
+    data = json.loads(b"".join(client.get(f"/api/works/{work.pk}/export/json/").streaming_content))
+    assert (data["work"]["title"], [j["number"] for j in data["juans"]]) == ("長編", [1, 2])
