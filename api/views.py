@@ -290,6 +290,16 @@ def _export_chunks(kind, work, juans, request, edition=None):
     return exports.iter_tei_document(work, juans)
 
 
+def _collected(chunks):
+    """The chunks as UTF-8, with the reference cycles of each juan's objects (model
+    instances and their views refer to each other) collected before the next juan: else
+    they wait for the next full collection and memory grows with the work."""
+    import gc
+
+    for chunk in chunks:
+        yield chunk.encode("utf-8")
+        gc.collect()
+
 
 def _export_response(kind, work, juans, request, name, stream: bool = False, edition=None) -> HttpResponse:
     """The export as a download. ``stream``: a ``StreamingHttpResponse`` that renders one
@@ -298,7 +308,7 @@ def _export_response(kind, work, juans, request, name, stream: bool = False, edi
     chunks = _export_chunks(kind, work, juans, request, edition)
     content_type, suffix = exports.EXPORT_KINDS[kind]
     if stream:
-        response = StreamingHttpResponse((chunk.encode("utf-8") for chunk in chunks), content_type=content_type)
+        response = StreamingHttpResponse(_collected(chunks), content_type=content_type)
     else:
         response = HttpResponse("".join(chunks).encode("utf-8"), content_type=content_type)
     response["Content-Disposition"] = content_disposition_header(True, f"{name}.{suffix}")
