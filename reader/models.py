@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, LAYERS, NOTE,
                                        PIECE_KINDS, READINGS, RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY, TEXT)
+from reader.slugs import validate_slug
 
 PIECE_KIND_CHOICES = [
     (TEXT, "main text"),
@@ -45,14 +46,16 @@ def page_label(page_id: str) -> str:
 class Work(models.Model):
     """A work (書), e.g. 禮書綱目 by 江永: what its editions have in common. ``slug`` is the
     work's URL key (its title, or its Kanripo ID, by default). The text itself belongs to
-    the work's editions (``Edition``), each with its own juans."""
+    the work's editions (``Edition``), each with its own juans.
+    The slug follows the one slug rule (``reader.slugs``): ``save()`` refuses any other."""
 
     title = models.CharField(max_length=200)
     author = models.CharField(max_length=100, blank=True)
     native_place = models.CharField(max_length=100, blank=True)
     dynasty = models.CharField(max_length=20, blank=True)
     collection = models.CharField(max_length=100, blank=True)
-    slug = models.CharField(max_length=250, unique=True)
+    slug = models.CharField(max_length=250, unique=True, validators=[validate_slug],
+                            help_text="URL key: letters, digits, '-' and '_' (e.g. 禮書綱目, KR1d0086)")
     #: Kanripo text ID (KR1d0086) for works that have a Kanripo edition; the editions of
     #: one Kanripo ID are one work.
     kanripo_id = models.CharField(max_length=40, blank=True)
@@ -64,6 +67,12 @@ class Work(models.Model):
 
     def __str__(self):
         return f"{self.title}（{self.author}）" if self.author else self.title
+
+    def save(self, *args, **kwargs):
+        """Save; raises ``django.core.exceptions.ValidationError`` for a slug that breaks the
+        rule, whatever wrote it (an importer, the admin, a script)."""
+        validate_slug(self.slug)
+        super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:

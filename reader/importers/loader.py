@@ -15,6 +15,7 @@ from django.db import transaction
 
 from reader.editions import authors_agree
 from reader.models import Chapter, Edition, Juan, LibraryVersion, Piece, Section, Work
+from reader.slugs import slug_problem, slugify, unique_slug
 
 from config.faults import crash_point
 
@@ -39,26 +40,19 @@ class LoadResult:
     old_juan_id: int | None = None
 
 
-UNSAFE_SLUG = re.compile(r"[\s/\\?#%.]+")
-
-
 def _slug_taken(slug: str) -> bool:
     """Work and edition slugs share the URL space ``/works/<slug>/``."""
     return Work.objects.filter(slug=slug).exists() or Edition.objects.filter(slug=slug).exists()
 
 
 def make_slug(title: str, author: str = "") -> str:
-    """A URL-safe slug, unique among works and editions, from a title: ``/``, ``\\``,
-    ``?``, ``#``, ``%``, ``.`` and spaces become ``-`` (``禮書/綱目`` → ``禮書-綱目``); CJK
-    stays as it is. A taken slug gets the author (``-江永``), then a number (``-2``)."""
-    base = UNSAFE_SLUG.sub("-", title).strip("-") or "work"
-    slug, n = base, 2
-    if _slug_taken(slug):
-        slug = f"{base}-{UNSAFE_SLUG.sub('-', author).strip('-') or 'anon'}"
-    while _slug_taken(slug):
-        slug = f"{base}-{n}"
-        n += 1
-    return slug
+    """A slug, unique among works and editions, from a title, by the one slug rule
+    (``reader.slugs.slugify``: ``禮書/綱目`` → ``禮書-綱目``; CJK stays as it is); a taken
+    slug gets the author (``-江永``), then a number (``-2``)."""
+    base = slugify(title)
+    if _slug_taken(base):
+        base = slugify(f"{base}-{slugify(author, fallback='anon')}")
+    return unique_slug(base, _slug_taken)
 
 
 def _find_work(doc: JuanDocument) -> Work | None:
@@ -246,12 +240,36 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
         doc = parse_mandoku(text, str(path), readme.read_text(encoding="utf-8") if readme.is_file() else None)
         folder = path.parent.name
         doc.work_key = folder if doc.kanripo_id and folder.startswith(doc.kanripo_id) else doc.kanripo_id
+        _check_work_key(doc, text, path)
         if work_title:
             doc.work_title = work_title
     else:
         doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
     doc.sha256 = hashlib.sha256(data).hexdigest()
     return doc
+
+
+def _check_work_key(doc: JuanDocument, text: str, path: Path) -> None:
+    """Refuse a Kanripo file whose work key (its folder name, or the header's
+    ``#+PROPERTY: ID``) breaks the slug rule (``reader.slugs``): it would be the work's URL
+    key. Raises ``TextFormatError`` at the ID line (or line 1 for the folder)."""
+    from .errors import TextFormatError
+
+    if not doc.work_key:
+        return
+    problem = slug_problem(doc.work_key)
+    if problem is None and len(doc.kanripo_id) <= Work._meta.get_field("kanripo_id").max_length:
+        return
+    if doc.work_key != doc.kanripo_id:
+        raise TextFormatError(str(path), 1, 1, f"the folder name {doc.work_key!r} would be the work's URL key, "
+                                               f"but {problem}; rename the folder")
+    line, column = 1, 1
+    match = re.search(r"^#\+PROPERTY:\s+ID\s+", text, re.M)
+    if match:
+        line, column = text.count("\n", 0, match.start()) + 1, match.end() - match.start() + 1
+    problem = problem or f"it is longer than {Work._meta.get_field('kanripo_id').max_length} characters"
+    raise TextFormatError(str(path), line, column, f"the text ID {doc.kanripo_id!r} (#+PROPERTY: ID) would be the "
+                                                   f"work's URL key, but {problem}")
 
 
 def import_file(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
