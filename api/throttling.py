@@ -1,22 +1,9 @@
-"""API rate limits (DRF throttles) read from settings at request time.
+"""API rate limits (DRF throttles): the shared, proxy-aware throttles of ``config.ratelimit``.
 
-``settings.API_ANON_RATE`` and ``settings.API_USER_RATE`` in DRF's rate form
-(``"600/min"``); DRF's own classes read their rates once at import, these read them on
-every request so a deployment (or a test) can change them.
+``AnonRateThrottle``/``UserRateThrottle`` apply to every API view (``REST_FRAMEWORK``'s
+``DEFAULT_THROTTLE_CLASSES``); the search views add ``SearchRateThrottle`` (one budget with
+the HTML search page) and whole-work exports ``ExportRateThrottle``.
 """
-from django.conf import settings
-from rest_framework import throttling
+from config.ratelimit import AnonRateThrottle, ExportRateThrottle, SearchRateThrottle, UserRateThrottle
 
-
-class AnonRateThrottle(throttling.AnonRateThrottle):
-    """Requests per client IP for anonymous users: ``settings.API_ANON_RATE``."""
-
-    def get_rate(self):
-        return settings.API_ANON_RATE
-
-
-class UserRateThrottle(throttling.UserRateThrottle):
-    """Requests per signed-in user: ``settings.API_USER_RATE``."""
-
-    def get_rate(self):
-        return settings.API_USER_RATE
+__all__ = ["AnonRateThrottle", "UserRateThrottle", "SearchRateThrottle", "ExportRateThrottle"]

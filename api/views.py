@@ -18,6 +18,7 @@ from search.forms import SearchForm
 from search.service import hit_url, name_layers, query_hints, run_search
 
 from . import exports, hitlists, schema
+from .throttling import ExportRateThrottle, SearchRateThrottle
 from .pagination import StandardPagination
 from .serializers import (
     EditionDetailSerializer, HitSerializer, PieceSerializer, WorkDetailSerializer, WorkSerializer, juan_structure,
@@ -226,6 +227,8 @@ class SearchView(APIView):
     distribution endpoint). Each
     result has its layer, location, KWIC (`before`, `match`, `after`) and reading URL."""
 
+    throttle_classes = [*APIView.throttle_classes, SearchRateThrottle]
+
     @extend_schema(parameters=SEARCH_PARAMETERS + [
         OpenApiParameter("page", int, description="page number (1-based)"),
         OpenApiParameter("page_size", int, description="results per page, at most 200 (default 20)"),
@@ -246,6 +249,8 @@ class SearchView(APIView):
 
 class SearchDistributionView(APIView):
     """Only the totals and the hits per juan and per section, for charts."""
+
+    throttle_classes = [*APIView.throttle_classes, SearchRateThrottle]
 
     @extend_schema(parameters=SEARCH_PARAMETERS, responses=schema.DistributionResponseSerializer)
     def get(self, request):
@@ -342,6 +347,8 @@ class WorkExport(APIView):
     """A whole edition (every juan, in order) as one file (see ``EXPORT_DOC``): at
     ``/api/editions/<id>/export/<kind>/``, or the default edition of a work at
     ``/api/works/<id>/export/<kind>/``."""
+
+    throttle_classes = [*APIView.throttle_classes, ExportRateThrottle]
 
     @extend_schema(description="A whole edition (every juan, in order) as one file. " + EXPORT_DOC,
                    parameters=[WORK_ID, KIND], responses=EXPORT_RESPONSES)

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.server_timing.ServerTimingMiddleware",  # outermost: Server-Timing covers the whole request
+    "config.security_headers.SecurityHeadersMiddleware",  # headers on every response, early 400s and static too
     "config.budget.RequestBudgetMiddleware",  # a deadline per request; past it, a 503 saying what to narrow
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -75,7 +76,10 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)  # hours
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+# Locked: a username from one client address (as seen through NUM_PROXIES trusted proxies), so
+# one client cannot lock every editor out, and a shared proxy address does not lock everyone.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.ratelimit.client_ip"
 AXES_RESET_ON_SUCCESS = True
 
 ROOT_URLCONF = "config.urls"
@@ -205,9 +209,21 @@ CACHES = {
 REQUEST_BUDGET_SECONDS = env.float("REQUEST_BUDGET_SECONDS", default=20.0)
 #: Characters of a section per reading page (reader/paging.py): longer sections are paged.
 SECTION_PAGE_CHARS = env.int("SECTION_PAGE_CHARS", default=20_000)
-#: API rate limits per client (DRF throttles; DRF's "N/s|min|hour|day" form).
+#: Trusted proxies in front of the app: the client is the NUM_PROXIES-th address from the
+#: right of X-Forwarded-For; 0 (the default) trusts no header (config/ratelimit.py).
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+#: Rate limits per client (DRF's "N/s|min|hour|day" form; config/ratelimit.py), counted in
+#: a cache all workers share.
 API_ANON_RATE = env.str("API_ANON_RATE", default="600/min")
 API_USER_RATE = env.str("API_USER_RATE", default="1200/min")
+SEARCH_ANON_RATE = env.str("SEARCH_ANON_RATE", default="60/min")  # API and HTML searches together
+EXPORT_ANON_RATE = env.str("EXPORT_ANON_RATE", default="10/min")  # whole-work exports
+THROTTLE_CACHE = "throttle"
+CACHES[THROTTLE_CACHE] = {
+    "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+    "LOCATION": env.str("THROTTLE_CACHE_DIR", default=str(PAGE_CACHE_STAMP.parent / "throttle")),
+    "OPTIONS": {"MAX_ENTRIES": 100_000},
+}
 
 #: Text bundled with the project and imported by `make serve`.
 BUNDLED_CORPUS = BASE_DIR / "corpus"
@@ -225,6 +241,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "UNICODE_JSON": True,
+    "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 

@@ -5,6 +5,8 @@ from pathlib import Path
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-secret-key")
 os.environ.setdefault("SEARCH_INDEX_DIR", tempfile.mkdtemp(prefix="classics-test-index-"))
+# Shared with the processes a test starts (they inherit the environment).
+os.environ.setdefault("THROTTLE_CACHE_DIR", tempfile.mkdtemp(prefix="classics-test-throttle-"))
 
 from .settings import *  # noqa: E402,F401,F403
 
@@ -16,6 +18,8 @@ SECURE_SSL_REDIRECT = False
 # Tests send many requests from one address; throttling has its own test.
 API_ANON_RATE = "100000/min"
 API_USER_RATE = "100000/min"
+SEARCH_ANON_RATE = "100000/min"
+EXPORT_ANON_RATE = "100000/min"
 # The page cache has its own tests (tests/test_page_cache.py) and is off elsewhere.
 PAGE_CACHE_SECONDS = 0
 PAGE_CACHE_STAMP = Path(tempfile.mkdtemp(prefix="classics-test-cache-")) / "corpus-version"

@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from config.budget import check
+from config.ratelimit import search_wait
 from reader.models import Chapter, Juan, Work
 
 from .backends import SearchError
@@ -81,7 +82,7 @@ def search_page(request):
                "layer_choices": LAYER_CHOICES, "chosen_layers": chosen_layers(request),
                "works": Work.objects.order_by("title")}
     context["juan_labels"] = juan_labels(request.GET.get("work", ""), request.GET.get("edition", ""))
-    status = 200
+    status, wait = 200, None
     if form.is_bound:
         if form.is_valid():
             juan_ids = form.cleaned_data.get("juan_ids")
@@ -89,7 +90,10 @@ def search_page(request):
                 context["chapters"] = Chapter.objects.filter(juan_id=next(iter(juan_ids))).order_by("position")
             try:
                 query = form.search_query()
-                if query:
+                if query and (wait := search_wait(request)) is not None:  # one budget with the API's searches
+                    context["error"] = f"檢索過於頻繁，請 {wait} 秒後再試 (too many searches: try again in {wait} s)"
+                    status = 429
+                elif query:
                     results = run_search(query)
                     page = Paginator(results.hits, PAGE_SIZE).get_page(request.GET.get("page"))
                     titles = work_names()
@@ -110,4 +114,7 @@ def search_page(request):
         else:
             context["error"] = "; ".join(e for errors in form.errors.values() for e in errors)
             status = 400
-    return render(request, "search/search.html", context, status=status)
+    response = render(request, "search/search.html", context, status=status)
+    if wait is not None:
+        response["Retry-After"] = f"{wait}"
+    return response

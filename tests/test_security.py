@@ -5,7 +5,7 @@ import sys
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
+from django.core.cache import caches
 
 from .conftest import BASE_DIR
 
@@ -36,12 +36,12 @@ def test_admin_login_attempts_are_throttled(client):
 
 
 def test_api_is_rate_limited(client, seed_backend, settings):
-    cache.clear()
+    caches[settings.THROTTLE_CACHE].clear()
     settings.API_ANON_RATE = "3/min"
     codes = [client.get("/api/search/", {"q": "射"}).status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]
     assert "Retry-After" in client.get("/api/works/").headers
-    cache.clear()
+    caches[settings.THROTTLE_CACHE].clear()
 
 
 def test_unknown_api_path_is_a_json_404(client, db):
@@ -83,3 +83,31 @@ def test_a_missing_django_debug_gets_the_same_line(tmp_path):
     assert result.returncode == 1
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith("manage.py: DJANGO_DEBUG is off and DJANGO_SECRET_KEY is not set. Locally: ")
+
+
+
+def _assert_security_headers(response):
+    csp = response.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_security_headers_on_a_bad_host_400(client, db):
+    response = client.get("/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    _assert_security_headers(response)
+
+
+def test_security_headers_on_a_too_many_fields_400(client, db, settings):
+    fields = {f"f{i}": "x" for i in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1)}
+    response = client.post("/admin/login/", fields)
+    assert response.status_code == 400
+    _assert_security_headers(response)
+
+
+def test_security_headers_on_a_static_file(client, db):
+    response = client.get("/static/css/site.css")
+    assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"/*")
+    _assert_security_headers(response)

@@ -1,0 +1,128 @@
+"""Who a client is, and rate limits that every worker process shares.
+
+**Client identity** (``client_ip``): ``REMOTE_ADDR``, unless ``settings.NUM_PROXIES``
+trusted proxies stand in front of the app. Each proxy appends the address it received the
+request from to ``X-Forwarded-For``, so with ``NUM_PROXIES = n`` the client is the n-th
+address from the right; whatever a client writes into the header itself stands further
+left and is ignored. The default, 0, trusts no header (DRF's own default, ``None``, took
+the whole header, so a client that changed it was a new client each time). The API
+throttles, the search page's budget and the admin's lockout (django-axes,
+``AXES_CLIENT_IP_CALLABLE``) all use this one function.
+
+**Shared counters**: the throttles keep their request histories in
+``caches[settings.THROTTLE_CACHE]``, by default a file-based cache that all gunicorn
+workers of a machine share (no server needed; a Redis or database cache serves several
+machines). Each read-modify-write of a history is done under an exclusive ``flock`` on
+``<LOCATION>/.lock``, so two workers cannot both take the last request of a budget.
+
+**Budgets** (DRF's ``"N/s|min|hour|day"`` form, read from settings on every request):
+
+* ``API_ANON_RATE`` / ``API_USER_RATE``: every API request;
+* ``SEARCH_ANON_RATE``: every search, by the API (``/api/search/``,
+  ``/api/search/distribution/``) or the HTML page (``/search/?q=…``), one budget;
+* ``EXPORT_ANON_RATE``: whole-work exports (``/api/works/<id>/export/<kind>/``).
+
+Answers the page cache already holds are served before any view and are not counted.
+"""
+from __future__ import annotations
+
+import fcntl
+import math
+import ipaddress
+import os
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import caches
+from rest_framework import throttling
+
+
+def client_ip(request) -> str:
+    """The client's address as seen through ``settings.NUM_PROXIES`` trusted proxies (see
+    the module docstring); ``REMOTE_ADDR`` when the header is missing or not an address."""
+    remote = request.META.get("REMOTE_ADDR", "") or ""
+    proxies = int(getattr(settings, "NUM_PROXIES", 0) or 0)
+    if proxies <= 0:
+        return remote
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+    if not forwarded:
+        return remote
+    candidate = forwarded[-min(proxies, len(forwarded))]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return remote
+
+
+@contextmanager
+def _shared_lock():
+    """An exclusive lock around a throttle's read-modify-write, across processes (a file
+    lock next to a file-based cache; nothing to lock for other caches)."""
+    location = settings.CACHES.get(settings.THROTTLE_CACHE, {}).get("LOCATION", "")
+    if "FileBasedCache" not in settings.CACHES.get(settings.THROTTLE_CACHE, {}).get("BACKEND", ""):
+        yield
+        return
+    Path(location).mkdir(parents=True, exist_ok=True)
+    fd = os.open(os.path.join(location, ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+class SharedThrottle:
+    """Mixin for DRF throttles: ``client_ip`` as the identity, histories in the shared
+    cache, updated under the shared lock."""
+
+    rate_setting = ""
+
+    @property
+    def cache(self):
+        return caches[settings.THROTTLE_CACHE]
+
+    def get_rate(self):
+        return getattr(settings, self.rate_setting)
+
+    def get_ident(self, request):
+        return client_ip(request)
+
+    def allow_request(self, request, view):
+        with _shared_lock():
+            return super().allow_request(request, view)
+
+
+class AnonRateThrottle(SharedThrottle, throttling.AnonRateThrottle):
+    """Every API request of an anonymous client: ``settings.API_ANON_RATE``."""
+
+    rate_setting = "API_ANON_RATE"
+
+
+class UserRateThrottle(SharedThrottle, throttling.UserRateThrottle):
+    """Every API request of a signed-in user: ``settings.API_USER_RATE``."""
+
+    rate_setting = "API_USER_RATE"
+
+
+class SearchRateThrottle(SharedThrottle, throttling.AnonRateThrottle):
+    """Searches of an anonymous client, API and HTML page together: ``settings.SEARCH_ANON_RATE``."""
+
+    scope = "search"
+    rate_setting = "SEARCH_ANON_RATE"
+
+
+class ExportRateThrottle(SharedThrottle, throttling.AnonRateThrottle):
+    """Whole-work exports of an anonymous client: ``settings.EXPORT_ANON_RATE``."""
+
+    scope = "export"
+    rate_setting = "EXPORT_ANON_RATE"
+
+
+def search_wait(request) -> int | None:
+    """Take one search from the client's budget for a view outside DRF (the search page):
+    None when allowed, else the whole seconds to wait (at least 1)."""
+    throttle = SearchRateThrottle()
+    if throttle.allow_request(request, None):
+        return None
+    return max(1, math.ceil(throttle.wait() or 1))

@@ -1,0 +1,96 @@
+"""Rate limits that hold: the client seen through the trusted proxies only, counters shared
+by every worker process, and one search budget for the API and the HTML search page."""
+import os
+import subprocess
+import sys
+
+import pytest
+from django.core.cache import caches
+from django.test import RequestFactory
+
+from config.ratelimit import client_ip
+
+from .conftest import BASE_DIR
+
+
+@pytest.fixture
+def budget(settings):
+    """Empty shared counters; a budget of 3 searches a minute."""
+    caches[settings.THROTTLE_CACHE].clear()
+    settings.SEARCH_ANON_RATE = "3/min"
+    yield settings
+    caches[settings.THROTTLE_CACHE].clear()
+
+
+def test_client_identity_comes_from_the_trusted_proxy_setting(settings):
+    factory = RequestFactory()
+    request = factory.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7")
+    settings.NUM_PROXIES = 0
+    assert client_ip(request) == "10.0.0.1"  # no proxy trusted: the header is the client's own words
+    settings.NUM_PROXIES = 1
+    assert client_ip(request) == "203.0.113.7"  # what our proxy saw
+    settings.NUM_PROXIES = 2
+    assert client_ip(request) == "6.6.6.6"
+    assert client_ip(factory.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="not-an-ip")) == "10.0.0.1"
+    assert client_ip(factory.get("/", REMOTE_ADDR="10.0.0.1")) == "10.0.0.1"
+
+
+def test_rotating_forwarded_for_does_not_escape_the_limit(client, seed_backend, budget):
+    codes = [client.get("/api/search/", {"q": "射"}, HTTP_X_FORWARDED_FOR=f"198.51.100.{i}").status_code
+             for i in range(4)]
+    assert codes == [200, 200, 200, 429]
+
+
+def test_behind_one_proxy_clients_have_their_own_budgets(client, seed_backend, budget):
+    budget.NUM_PROXIES = 1
+
+    def search(real, spoofed):
+        return client.get("/api/search/", {"q": "射"}, REMOTE_ADDR="10.0.0.1",
+                          HTTP_X_FORWARDED_FOR=f"{spoofed}, {real}").status_code
+
+    assert [search("203.0.113.7", f"198.51.100.{i}") for i in range(4)] == [200, 200, 200, 429]
+    assert search("203.0.113.8", "198.51.100.1") == 200  # another client behind the same proxy
+
+
+def test_the_html_search_page_spends_the_same_budget(client, seed_backend, budget):
+    assert client.get("/search/", {"q": "射"}).status_code == 200
+    assert client.get("/api/search/", {"q": "射"}).status_code == 200
+    assert client.get("/search/", {"q": "鵠"}).status_code == 200
+    assert client.get("/api/search/distribution/", {"q": "射"}).status_code == 429
+    page = client.get("/search/", {"q": "射"})
+    assert page.status_code == 429
+    assert int(page.headers["Retry-After"]) >= 1
+    assert "檢索過於頻繁" in page.content.decode()
+    assert client.get("/search/").status_code == 200  # the empty form costs nothing
+
+
+def test_two_processes_share_the_counter(client, seed_backend, budget):
+    """Another worker process takes two searches of the budget; this one gets one more."""
+    script = (
+        "import django\n"
+        "django.setup()\n"
+        "from django.conf import settings\n"
+        "from django.contrib.auth.models import AnonymousUser\n"
+        "from django.test import RequestFactory\n"
+        "from config.ratelimit import SearchRateThrottle\n"
+        "settings.SEARCH_ANON_RATE = '3/min'\n"
+        "request = RequestFactory().get('/api/search/', {'q': '射'})\n"
+        "request.user = AnonymousUser()\n"
+        "print([SearchRateThrottle().allow_request(request, None) for _ in range(2)])\n"
+    )
+    # The environment names the same shared counter folder (THROTTLE_CACHE_DIR, config/test_settings.py).
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.test_settings", "PYTHONPATH": str(BASE_DIR)}
+    result = subprocess.run([sys.executable, "-c", script], cwd=BASE_DIR, env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.stdout.strip() == "[True, True]", result.stderr
+    codes = [client.get("/api/search/", {"q": "射"}).status_code for _ in range(2)]
+    assert codes == [200, 429]
+
+
+def test_whole_work_exports_have_their_own_budget(client, seed_juan, settings):
+    caches[settings.THROTTLE_CACHE].clear()
+    settings.EXPORT_ANON_RATE = "1/min"
+    url = f"/api/works/{seed_juan.work_id}/export/source/"
+    assert [client.get(url).status_code for _ in range(2)] == [200, 429]
+    assert client.get(f"/api/works/{seed_juan.work_id}/juans/10/export/source/").status_code == 200
+    caches[settings.THROTTLE_CACHE].clear()
