@@ -111,3 +111,17 @@ def test_security_headers_on_a_static_file(client, db):
     response = client.get("/static/css/site.css")
     assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"/*")
     _assert_security_headers(response)
+
+
+@pytest.mark.django_db
+def test_admin_lockout_is_per_username_and_client_behind_the_proxy(client, settings):
+    settings.NUM_PROXIES = 1
+    User.objects.create_superuser("admin", password="correct-horse-battery")
+
+    def login(password, client_address):
+        return client.post("/admin/login/?next=/admin/", {"username": "admin", "password": password},
+                           REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=f"198.51.100.9, {client_address}")
+
+    assert [login("wrong", "203.0.113.66").status_code for _ in range(5)] == [200, 200, 200, 200, 429]
+    assert login("correct-horse-battery", "203.0.113.66").status_code == 429  # the attacker is locked out
+    assert login("correct-horse-battery", "203.0.113.7").status_code == 302  # the editor is not
