@@ -55,6 +55,21 @@ def client_ip(request) -> str:
         return remote
 
 
+def signed_in(request) -> bool:
+    """Whether the request's session cookie names a stored session of a signed-in user (a
+    made-up or expired cookie does not). One session read, only when there is a cookie,
+    and ``request.session`` is not touched (a page that did would not be kept)."""
+    from importlib import import_module
+
+    from django.contrib.auth import SESSION_KEY
+
+    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not session_key:
+        return False
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return store.get(SESSION_KEY) is not None
+
+
 @contextmanager
 def _shared_lock():
     """An exclusive lock around a throttle's read-modify-write, across processes (a file
@@ -122,7 +137,14 @@ class ExportRateThrottle(SharedThrottle, throttling.AnonRateThrottle):
 def search_wait(request) -> int | None:
     """Take one search from the client's budget for a view outside DRF (the search page):
     None when allowed, else the whole seconds to wait (at least 1)."""
+    if signed_in(request):
+        return None  # an editor's searches are not an anonymous client's
+    from types import SimpleNamespace
+
+    from django.contrib.auth.models import AnonymousUser
+
     throttle = SearchRateThrottle()
-    if throttle.allow_request(request, None):
+    # request.user would read the session, and a page that touched it is never kept.
+    if throttle.allow_request(SimpleNamespace(META=request.META, user=AnonymousUser()), None):
         return None
     return max(1, math.ceil(throttle.wait() or 1))

@@ -198,10 +198,11 @@ PAGE_CACHE_MEMORY_BYTES = env.int("PAGE_CACHE_MEMORY_MB", default=32) * 2**20  #
 PAGE_CACHE_STAMP = Path(env.str("PAGE_CACHE_DIR", default=str(VAR_DIR / "cache"))) / "corpus-version"
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    PAGE_CACHE: {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+    PAGE_CACHE: {  # a byte budget, least recently used pages go first (reader/caching.py)
+        "BACKEND": "reader.caching.BoundedFileCache",
         "LOCATION": str(PAGE_CACHE_STAMP.parent / "pages"),
-        "OPTIONS": {"MAX_ENTRIES": env.int("PAGE_CACHE_ENTRIES", default=5000)},
+        "OPTIONS": {"MAX_ENTRIES": env.int("PAGE_CACHE_ENTRIES", default=5000),
+                    "MAX_BYTES": env.int("PAGE_CACHE_MB", default=512) * 2**20},
     },
 }
 #: Seconds a request may take (config/budget.py): past it, a 503 that says what to narrow;

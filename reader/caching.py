@@ -10,9 +10,11 @@ the gunicorn workers share, see ``config/settings.py``) under a key made of:
   ``rebuild_index`` after such changes (a new index version changes every key);
 * the search index version (``BaseSearchBackend.version()``: a new one for every write);
 * the code version (``code_version()``: a deploy of new code or templates changes it);
-* the host, the full path with its query string, the reader's ``display`` cookie (the
-  pages' only other input, see ``reader.reading``) and the ``Accept`` header (the API's
-  content negotiation).
+* the scheme (``http``/``https``: pages hold absolute links), the host, the path and the
+  query parameters the views read (``QUERY_PARAMETERS``), sorted by name; a request with
+  any other parameter is answered but never kept, so made-up parameters cannot fill the
+  cache; the reader's ``display`` cookie (the pages' only other input, see
+  ``reader.reading``) and the ``Accept`` header (the API's content negotiation).
 
 So a change never serves a stale page: its key is simply never asked for again. The
 most recently used entries are also kept in each process's memory (``_Recent``, at most
@@ -20,7 +22,13 @@ most recently used entries are also kept in each process's memory (``_Recent``, 
 for the pages everyone is reading. Only 200 responses that set no cookie, hold no CSRF
 token and touched no session (the browsable API's pages do), and are at most
 ``PAGE_CACHE_MAX_BYTES`` long, are kept. ``PAGE_CACHE_SECONDS = 0`` turns the cache off
-(the test settings do).
+(the test settings do). Only a request whose session cookie names a real, signed-in
+session goes around the cache; a made-up ``sessionid`` does not.
+
+The shared cache is ``BoundedFileCache``: a file-based cache with a budget in bytes
+(``MAX_BYTES``) as well as in entries, which, when full, removes the least recently used
+pages first (each hit refreshes its file's modification time), so the pages readers
+keep reading stay.
 """
 from __future__ import annotations
 
@@ -35,11 +43,14 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.filebased import FileBasedCache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpResponse
 from django.utils.cache import get_conditional_response
 
+from config.ratelimit import signed_in
 from config.server_timing import mark
 
 from .reading import COOKIE
@@ -58,6 +69,7 @@ class _Recent:
     def __init__(self):
         self._items: OrderedDict[str, tuple[bytes, list]] = OrderedDict()
         self._bytes = 0
+        self._marked: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def get(self, key: str):
@@ -83,9 +95,92 @@ class _Recent:
         with self._lock:
             self._items.clear()
             self._bytes = 0
+            self._marked.clear()
+
+    def due(self, key: str, every: float = 60.0) -> bool:
+        """True at most once per ``every`` seconds per key: time to record a use of it in
+        the shared cache too (its least-recently-used order)."""
+        now = time.monotonic()
+        with self._lock:
+            if now - self._marked.get(key, -every) < every:
+                return False
+            if len(self._marked) > 4 * len(self._items) + 1000:
+                self._marked.clear()
+            self._marked[key] = now
+            return True
 
 
 recent = _Recent()
+
+#: Query parameters that some cached view reads (search, reading, API filters and paging,
+#: DRF's ``format``); a request with any other one is not kept.
+QUERY_PARAMETERS = frozenset({
+    "q", "layer", "exact", "work", "juan", "chapter", "sort", "context", "page", "page_size",
+    "hl", "format", "title", "author", "notes", "layout", "script", "size",
+})
+
+
+class BoundedFileCache(FileBasedCache):
+    """Django's file-based cache with a budget in bytes (``OPTIONS["MAX_BYTES"]``, default
+    1 GiB, of files on disk) besides ``MAX_ENTRIES``, and least-recently-used eviction
+    instead of Django's random culling: a hit refreshes the file's modification time
+    (``mark_used``), and when either budget is exceeded the oldest files go until both are
+    under 90 %. Safe across processes (files are written by rename; a file removed by
+    another process is skipped)."""
+
+    def __init__(self, dir, params):
+        super().__init__(dir, params)
+        options = params.get("OPTIONS", {})
+        self._max_bytes = int(options.get("MAX_BYTES", params.get("MAX_BYTES", 2**30)))
+
+    def get(self, key, default=None, version=None):
+        value = super().get(key, default, version)
+        if value is not default:
+            self._mark(self._key_to_file(key, version))
+        return value
+
+    def mark_used(self, key, version=None) -> None:
+        """Record a use of ``key`` (served from elsewhere, e.g. a process's memory)."""
+        self._mark(self._key_to_file(key, version))
+
+    @staticmethod
+    def _mark(fname: str) -> None:
+        try:
+            os.utime(fname)
+        except OSError:
+            pass
+
+    def total_bytes(self) -> int:
+        """The bytes of every entry's file."""
+        return sum(size for _, size, _ in self._entries())
+
+    def _entries(self) -> list[tuple[float, int, str]]:
+        out = []
+        for fname in self._list_cache_files():
+            try:
+                stat = os.stat(fname)
+            except FileNotFoundError:
+                continue
+            out.append((stat.st_mtime, stat.st_size, fname))
+        return out
+
+    def _cull(self):
+        entries = self._entries()
+        total = sum(size for _, size, _ in entries)
+        if len(entries) < self._max_entries and total <= self._max_bytes:
+            return
+        entries.sort()  # least recently used first
+        count = len(entries)
+        for _, size, fname in entries:
+            if count < 0.9 * self._max_entries and total <= 0.9 * self._max_bytes:
+                break
+            if self._delete(fname):
+                total -= size
+            count -= 1
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        super().set(key, value, timeout, version)
+        self._cull()  # the new entry counts too (Django culls before writing it)
 
 
 def code_version() -> str:
@@ -157,8 +252,11 @@ def _key(request) -> str | None:
     index_version = get_search_backend().version()
     if index_version is None:
         return None
-    parts = [code_version(), corpus_version(), index_version, request.get_host(), request.get_full_path(),
-             request.COOKIES.get(COOKIE, ""), request.headers.get("Accept", "")]
+    if any(name not in QUERY_PARAMETERS for name in request.GET):
+        return None  # answered, never kept
+    query = "&".join(f"{name}={value}" for name in sorted(request.GET) for value in request.GET.getlist(name))
+    parts = [code_version(), corpus_version(), index_version, request.scheme, request.get_host(), request.path,
+             query, request.COOKIES.get(COOKIE, ""), request.headers.get("Accept", "")]
     return "page:" + hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -179,20 +277,22 @@ class PageCacheMiddleware:
     and CORS headers are added to every response, kept or not; the headers the inner
     middleware added (CSP, X-Frame-Options, Vary, ETag) are kept with the body, and a
     matching ``If-None-Match`` gets a 304. Requests other than GET/HEAD, and requests
-    with a session (a signed-in editor), always go through."""
+    of a signed-in user (``signed_in``: a real session), always go through."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         seconds = settings.PAGE_CACHE_SECONDS
-        if not seconds or request.method not in ("GET", "HEAD") or settings.SESSION_COOKIE_NAME in request.COOKIES:
+        if not seconds or request.method not in ("GET", "HEAD") or signed_in(request):
             return self.get_response(request)
         key = _key(request)
         if key is None:
             return self.get_response(request)
         cache = caches[settings.PAGE_CACHE]
         kept = recent.get(key)
+        if kept is not None and recent.due(key):
+            getattr(cache, "mark_used", lambda key: None)(key)  # tell the shared cache it is still read
         if kept is None:
             kept = cache.get(key)
             if kept is not None:

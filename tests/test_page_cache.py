@@ -70,10 +70,62 @@ def test_what_is_never_kept(client, seed_juan, page_cache):
     assert client.get("/works/nowhere/").status_code == 404
     client.get(JUAN + "?notes=hidden")  # a display choice in the URL sets the cookie: not kept
     client.cookies.clear()
-    client.cookies["sessionid"] = "x"  # a signed-in editor always reaches the view
-    client.get(JUAN)
-    client.cookies.clear()
+    client.get(JUAN + "?utm_source=x")  # a parameter no view reads: answered, never kept
     assert page_cache._cache == {} and not recent._items
+
+
+def test_only_a_real_signed_in_session_goes_around_the_cache(client, seed_juan, page_cache,
+                                                             django_assert_num_queries):
+    from django.contrib.auth.models import User
+
+    client.get(JUAN)
+    client.cookies["sessionid"] = "made-up-session-key-0123456789"
+    with django_assert_num_queries(1):  # the session look-up; the page comes from the cache
+        assert client.get(JUAN).status_code == 200
+    User.objects.create_superuser("editor", password="x-correct-horse-9")
+    client.force_login(User.objects.get(username="editor"))
+    assert len(page_cache._cache) == 1
+    response = client.get(JUAN)
+    assert response.status_code == 200 and len(page_cache._cache) == 1
+    assert "Server-Timing" in response and "cache;desc=hit" not in response["Server-Timing"]
+
+
+def test_unknown_parameters_make_no_entries_and_order_does_not_matter(client, seed_juan, page_cache):
+    for i in range(5):
+        assert client.get(JUAN, {"nonsense": str(i)}).status_code == 200
+    assert len(page_cache._cache) == 0
+    assert "cache;desc=hit" not in client.get("/search/?q=射&layer=notes")["Server-Timing"]
+    assert "cache;desc=hit" in client.get("/search/?layer=notes&q=射")["Server-Timing"]
+    assert len(page_cache._cache) == 1
+
+
+def test_the_scheme_is_part_of_the_key(client, seed_juan, page_cache, settings):
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    plain = client.get(JUAN, HTTP_X_FORWARDED_PROTO="http").content.decode()
+    assert 'rel="canonical" href="http://testserver' in plain
+    secure = client.get(JUAN, HTTP_X_FORWARDED_PROTO="https").content.decode()
+    assert 'rel="canonical" href="https://testserver' in secure and "http://testserver" not in secure
+    assert len(page_cache._cache) == 2
+
+
+def test_the_shared_cache_keeps_a_byte_budget_and_the_pages_in_use(tmp_path):
+    import os
+
+    from reader.caching import BoundedFileCache
+
+    cache = BoundedFileCache(str(tmp_path), {"OPTIONS": {"MAX_ENTRIES": 1000, "MAX_BYTES": 100_000}})
+    page = os.urandom(20_000)  # does not compress: about 20 kB a file
+    for i in range(4):
+        cache.set(f"page{i}", page)
+    assert cache.total_bytes() <= 100_000
+    for i in range(4):
+        os.utime(cache._key_to_file(f"page{i}"), (1000 + i, 1000 + i))  # written in this order, long ago
+    for i in range(4, 8):
+        assert cache.get("page0") == page  # readers keep coming back to the first page
+        cache.set(f"page{i}", page)
+        assert cache.total_bytes() <= 100_000
+    kept = {f"page{i}" for i in range(8) if cache.get(f"page{i}") is not None}
+    assert kept == {"page0", "page5", "page6", "page7"}  # the page in use stays, the least used went
 
 
 def test_the_display_cookie_and_accept_header_are_part_of_the_key(client, seed_juan, page_cache):
@@ -89,7 +141,9 @@ def test_the_display_cookie_and_accept_header_are_part_of_the_key(client, seed_j
 
 
 def test_exports_are_kept_too(client, seed_juan, page_cache, django_assert_num_queries):
-    url = f"/api/works/{seed_juan.work_id}/export/tei/"
+    whole = client.get(f"/api/works/{seed_juan.work_id}/export/tei/")
+    assert whole.streaming and not page_cache._cache  # a whole work streams, and is not kept
+    url = f"/api/works/{seed_juan.work_id}/juans/10/export/tei/"
     first = client.get(url)
     assert first.status_code == 200 and first["Content-Disposition"].startswith("attachment")
     with django_assert_num_queries(0):
