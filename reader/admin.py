@@ -1,5 +1,15 @@
-"""Admin (staff only, Django's default): correct a note or a title; search follows on commit."""
+"""Admin (staff only, Django's default): correct a note or a title; search follows on commit.
+
+A section's pieces are edited inline when they fit in one form (``PieceInline.fits``:
+Django refuses a form with more than ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` fields, and 42
+sections of the shared corpus have more pieces than that allows). A larger section shows
+its piece count and a link to its pieces in the piece list, which pages (100 a page) and
+edits each piece on its own; the section itself can then always be saved.
+"""
+from django.conf import settings
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 
 from .models import Chapter, Edition, Juan, Piece, Section, Work
 
@@ -21,11 +31,13 @@ class JuanAdmin(admin.ModelAdmin):
     list_display = ["work", "edition", "number", "label", "source_name", "imported_at"]
     list_filter = ["work", "edition"]
     readonly_fields = ["sha256", "imported_at"]
+    raw_id_fields = ["work"]
 
 
 @admin.register(Chapter)
 class ChapterAdmin(admin.ModelAdmin):
     list_display = ["juan", "position", "title", "category"]
+    raw_id_fields = ["juan"]
 
 
 class PieceInline(admin.TabularInline):
@@ -33,16 +45,51 @@ class PieceInline(admin.TabularInline):
     extra = 0
     fields = ["position", "paragraph", "kind", "text", "source_tag", "source"]
 
+    @classmethod
+    def fits(cls, pieces: int) -> bool:
+        """Whether ``pieces`` rows fit in one form: each row posts its fields plus the id,
+        the section and DELETE; the management form and the section's own fields take at
+        most 50 more."""
+        per_row = len(cls.fields) + 3
+        return 50 + pieces * per_row <= settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+
 
 @admin.register(Section)
 class SectionAdmin(admin.ModelAdmin):
     list_display = ["juan", "position", "title"]
     list_filter = ["juan__work"]
+    raw_id_fields = ["juan", "chapter"]
     inlines = [PieceInline]
+
+    def get_inlines(self, request, obj):
+        if obj is not None and not PieceInline.fits(obj.pieces.count()):
+            return []
+        return super().get_inlines(request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and not PieceInline.fits(obj.pieces.count()):
+            fields.append("pieces_link")
+        return fields
+
+    def get_fields(self, request, obj=None):
+        fields = [f for f in super().get_fields(request, obj) if f != "pieces_link"]
+        if obj is not None and not PieceInline.fits(obj.pieces.count()):
+            fields.append("pieces_link")
+        return fields
+
+    @admin.display(description="pieces")
+    def pieces_link(self, obj):
+        url = reverse("admin:reader_piece_changelist") + f"?section__id__exact={obj.pk}"
+        return format_html('{} pieces, too many to edit here: <a href="{}">edit them in the piece list</a>',
+                           obj.pieces.count(), url)
 
 
 @admin.register(Piece)
 class PieceAdmin(admin.ModelAdmin):
     list_display = ["section", "position", "kind", "text"]
     list_filter = ["kind"]
+    list_select_related = ["section__juan__work"]
+    ordering = ["section", "position"]
+    raw_id_fields = ["section"]
     search_fields = ["text"]
