@@ -189,6 +189,9 @@ SEARCH_BACKENDS = {
         "LOCK_TIMEOUT": env.float("SEARCH_LOCK_TIMEOUT", default=60.0),
     },
 }
+#: A query of several terms that would examine more index positions than this is refused
+#: with a 400 saying why (search/backends/positional.py, check_work); one term is always answered.
+SEARCH_MAX_WORK = env.int("SEARCH_MAX_WORK", default=4_000_000)
 # Whole rendered pages and API responses for anonymous GETs (reader/caching.py), shared by
 # the workers on disk; keys change with every change to the texts or the index.
 PAGE_CACHE = "pages"

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from search.folding import has_text
 
 MAX_QUERY_LENGTH = 200
+#: At most this many distinct terms (included and excluded) in one query.
+MAX_TERMS = 16
 WILDCARDS = "?？"
 QUOTES = {'"': '"', "「": "」", "“": "”", "＂": "＂", "『": "』"}
 OR_WORDS = {"OR", "|", "｜"}
@@ -138,8 +140,9 @@ def _tokens(text: str):
 def parse_query(text: str) -> ParsedQuery:
     """Parse ``text`` (see module docstring). Raises ``QueryError`` for an empty query,
     one over ``MAX_QUERY_LENGTH`` characters, control characters, unbalanced quotes, a
-    query of operators only, a clause with only exclusions, a term of wildcards only, or a
-    NEAR without its distance or without a term on each side."""
+    query of operators only, a clause with only exclusions, a term of wildcards only, a
+    NEAR without its distance or without a term on each side, or more than ``MAX_TERMS``
+    distinct terms."""
     if text is None or not text.strip():
         raise QueryError("請輸入檢索詞 (empty query)")
     if len(text) > MAX_QUERY_LENGTH:
@@ -202,4 +205,8 @@ def parse_query(text: str) -> ParsedQuery:
         close_clause(saw_or)
     if not clauses:
         raise QueryError("請輸入檢索詞 (no search term)")
+    terms = {t.text for clause in clauses for t in (*clause.positives, *clause.negatives)}
+    if len(terms) > MAX_TERMS:
+        raise QueryError(f"檢索詞過多：最多 {MAX_TERMS} 個，此式有 {len(terms)} 個 "
+                         f"(too many terms: at most {MAX_TERMS}, this query has {len(terms)})")
     return ParsedQuery(text=text, clauses=tuple(clauses))

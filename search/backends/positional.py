@@ -418,6 +418,13 @@ class Corpus:
         """How many positions hold any of the folded code points ``codes`` (all layers)."""
         return self.base.frequency(codes) + (self.delta.frequency(codes) if self.delta is not None else 0)
 
+    def work(self, phrase: str, exact: bool) -> int:
+        """The positions ``phrase`` examines: the postings of its rarest character (its
+        variants included, all layers) times its length (see ``phrase``)."""
+        freqs = [self.frequency([ord(a) for a in char_alternatives(ch, exact)])
+                 for ch in phrase if ch not in WILDCARDS]
+        return min(freqs, default=0) * len(phrase)
+
     def phrase(self, phrase: str, exact: bool) -> np.ndarray:
         """Start unit positions of the non-overlapping occurrences of a term (``?`` matches
         any one unit) in every passage, ascending, as ``search.analysis.find_occurrences``
@@ -474,6 +481,25 @@ class Corpus:
                 keep[i] = all(analysed[p].gaps[k + j] == units.gaps[j] for j in written)
             cand = cand[keep]
         return cand
+
+
+def check_work(query: SearchQuery, work) -> None:
+    """Refuse a query of several terms whose work (``work(term)``: positions examined, see
+    ``Corpus.work``) is over ``settings.SEARCH_MAX_WORK`` in all, such as an OR of wildcard
+    variants around a very frequent character (``之 | 之? | ?之 | ?之?``). One term is
+    always answered. Raises ``SearchError`` with a message for the user."""
+    from django.conf import settings
+
+    limit = getattr(settings, "SEARCH_MAX_WORK", None)
+    terms = {t.text for clause in query.parsed.clauses for t in (*clause.positives, *clause.negatives)}
+    if not limit or len(terms) < 2:
+        return
+    total = sum(work(t) for t in terms)
+    if total > limit:
+        raise SearchError(
+            f"檢索式過於繁重：約需比對 {total:,} 處，上限 {limit:,}；請減少含高頻字或萬用字元的詞 "
+            f"(query too costly: about {total:,} positions to check, over the limit of {limit:,}; "
+            f"use fewer terms with very frequent characters or wildcards)")
 
 
 def _distinct_sorted(values: np.ndarray) -> np.ndarray:
@@ -812,6 +838,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
 
     def search(self, query: SearchQuery) -> SearchResults:
         corpus = self._corpus()
+        check_work(query, lambda term: corpus.work(term, query.exact))
         wanted = np.zeros(len(LAYERS), dtype=bool)
         wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
         allowed = wanted[corpus.layer]
