@@ -236,8 +236,9 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
     if KANRIPO_CONTROLS in text and not is_mandoku(text):
         decode_bytes(data, str(path), encoding)  # raises, locating the control character
     if is_mandoku(text):
-        readme = path.parent / "Readme.org"
-        doc = parse_mandoku(text, str(path), readme.read_text(encoding="utf-8") if readme.is_file() else None)
+        readme = path.parent / "Readme.org"  # a link is not read: it may point anywhere
+        doc = parse_mandoku(text, str(path), readme.read_text(encoding="utf-8")
+                            if readme.is_file() and not readme.is_symlink() else None)
         folder = path.parent.name
         doc.work_key = folder if doc.kanripo_id and folder.startswith(doc.kanripo_id) else doc.kanripo_id
         _check_work_key(doc, text, path)
@@ -245,8 +246,35 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
             doc.work_title = work_title
     else:
         doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
+        if not doc.header_lines:
+            _check_looks_chinese(text, path)
     doc.sha256 = hashlib.sha256(data).hexdigest()
     return doc
+
+
+#: Han characters, CJK punctuation (【】。、) and full-width forms.
+CHINESE = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+                     "\U00020000-\U0003ffff]")
+#: A file without a title line must be at least this share Chinese (of its characters
+#: other than spaces and line ends) to be taken as a headless text.
+MIN_CHINESE_SHARE = 0.5
+
+
+def _check_looks_chinese(text: str, path: Path) -> None:
+    """Refuse a file without a title line that is mostly not Chinese text (a password
+    file, an environment file, source code): it is not a text of a supported form, and
+    would otherwise be imported as a headless text and published. Raises
+    ``TextFormatError`` at the first line that holds no Chinese."""
+    from .errors import TextFormatError
+
+    chars = re.sub(r"\s", "", text)
+    chinese = len(CHINESE.findall(chars))
+    if chars and chinese / len(chars) >= MIN_CHINESE_SHARE:
+        return
+    line = next((n for n, ln in enumerate(text.splitlines(), start=1) if ln.strip() and not CHINESE.search(ln)), 1)
+    raise TextFormatError(str(path), line, 1, (
+        f"not a text of a supported form: no title line (such as 禮書綱目卷十), no Kanripo header, and only "
+        f"{chinese} of its {len(chars)} characters are Chinese (at least {MIN_CHINESE_SHARE:.0%} are needed)"))
 
 
 def _check_work_key(doc: JuanDocument, text: str, path: Path) -> None:

@@ -1,6 +1,7 @@
 """``manage.py import_texts PATH...``: import files and folders of texts (thin over the loader)."""
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -44,21 +45,56 @@ def collapse(warnings: list[str]) -> list[tuple[str, int]]:
     return [(w, n) for w, n in out.values()]
 
 
-def collect_files(paths: list[str]) -> list[Path]:
-    """Files named, plus every ``*.txt`` under named folders, in sorted order; raises
-    ``CommandError`` for a path that does not exist."""
+def outside_reason(path: Path, folder: Path | None) -> str | None:
+    """Why ``path`` (a file found in ``folder``, or named itself when ``folder`` is None)
+    is not read without ``--follow-symlinks``: it is a symbolic link, or lies under one, or
+    its real path is outside the folder. None when it may be read."""
+    if path.is_symlink():
+        return f"a symbolic link (to {os.readlink(path)})"
+    if folder is None:
+        return None
+    real, root = path.resolve(), folder.resolve()
+    if not real.is_relative_to(root):
+        return f"its real path {real} is outside the folder {folder}"
+    for parent in path.relative_to(folder).parents:
+        if parent != Path(".") and (folder / parent).is_symlink():
+            return f"it lies under a symbolic link ({folder / parent})"
+    return None
+
+
+def collect_files(paths: list[str], follow_symlinks: bool = False) -> tuple[list[Path], list[str]]:
+    """``(files, refused)``: files named, plus every ``*.txt`` under named folders, in
+    sorted order; and ``path:1:1: message`` for each file not read because it is a symbolic
+    link or its real path is outside the folder named (``outside_reason``), unless
+    ``follow_symlinks``. Raises ``CommandError`` for a path that does not exist."""
     files: list[Path] = []
+    refused: list[str] = []
     for name in paths:
         if not name.strip():
             raise CommandError(f"{name!r}: no such file or folder (an empty path)")
         path = Path(name)
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES))
-        elif path.is_file():
-            files.append(path)
+            found, folder = [], path
+            for root, dirs, names in os.walk(path, followlinks=follow_symlinks):
+                for d in sorted(dirs):
+                    if not follow_symlinks and (Path(root) / d).is_symlink():
+                        refused.append(f"{Path(root) / d}:1:1: not read: a symbolic link to a folder (to "
+                                       f"{os.readlink(Path(root) / d)}); an import reads only the files it is "
+                                       f"pointed at (use --follow-symlinks to read links)")
+                found.extend(Path(root) / n for n in names if Path(n).suffix in TEXT_SUFFIXES)
+            found.sort()
+        elif path.is_file() or path.is_symlink() and path.exists():
+            found, folder = [path], None
         else:
             raise CommandError(f"{name}: no such file or folder")
-    return files
+        for file in found:
+            reason = None if follow_symlinks else outside_reason(file, folder)
+            if reason:
+                refused.append(f"{file}:1:1: not read: {reason}; an import reads only the files it is pointed "
+                               f"at (use --follow-symlinks to read links)")
+            elif file.is_file():
+                files.append(file)
+    return files, refused
 
 
 class Command(BaseCommand):
@@ -73,12 +109,16 @@ class Command(BaseCommand):
         parser.add_argument("--edition", metavar="NAME",
                             help="the edition (witness) the files are, e.g. 四庫全書本; editions of one work are "
                                  "linked by Kanripo ID and title")
+        parser.add_argument("--follow-symlinks", action="store_true",
+                            help="also read symbolic links and files whose real path is outside the folder named")
 
     def handle(self, *args, **opts):
-        files = collect_files(opts["paths"])
-        if not files:
+        files, refused = collect_files(opts["paths"], opts["follow_symlinks"])
+        for message in refused:
+            self.stderr.write(f"rejected {message}")
+        if not files and not refused:
             raise CommandError("no text files found in " + ", ".join(opts["paths"]))
-        works, juans, sections, notes, failures, skipped = set(), 0, 0, 0, [], []
+        works, juans, sections, notes, failures, skipped = set(), 0, 0, 0, list(refused), []
         claimed: dict[tuple[str, int], Path] = {}
         # Many files: one index writer for the whole batch at the end, not one per file.
         batch, changes = len(files) > BATCH_FROM, []
@@ -148,4 +188,5 @@ class Command(BaseCommand):
                               f"or the next start of the server, repairs it; to repair it now, run "
                               f"`python manage.py check_index --repair` when the index is free.")
         if failures:
-            raise CommandError(f"{len(failures)} of {len(files)} files rejected; nothing was stored from them")
+            raise CommandError(f"{len(failures)} of {len(files) + len(refused)} files rejected; "
+                               f"nothing was stored from them")
