@@ -261,6 +261,8 @@ class SearchDistributionView(APIView):
 class SearchExport(APIView):
     """Every hit of a query as a spreadsheet file (``api.hitlists``): CSV or TSV."""
 
+    throttle_classes = [*APIView.throttle_classes, SearchRateThrottle]
+
     @extend_schema(
         description=("Every hit of a query (same parameters as /api/search/, in its `sort`) as a file, one row per "
                      "hit with the columns " + ", ".join(f"`{c}`" for c in hitlists.COLUMNS) + ". `csv`: RFC 4180 "

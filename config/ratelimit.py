@@ -19,7 +19,8 @@ machines). Each read-modify-write of a history is done under an exclusive ``floc
 
 * ``API_ANON_RATE`` / ``API_USER_RATE``: every API request;
 * ``SEARCH_ANON_RATE``: every search, by the API (``/api/search/``,
-  ``/api/search/distribution/``) or the HTML page (``/search/?q=…``), one budget;
+  ``/api/search/distribution/``, ``/api/search/export/<kind>/``) or the HTML page
+  (``/search/?q=…``), one budget;
 * ``EXPORT_ANON_RATE``: whole-work exports (``/api/works/<id>/export/<kind>/``).
 
 Answers the page cache already holds are served before any view and are not counted.

@@ -62,10 +62,10 @@ def test_a_named_link_is_refused(tmp_path, outside, empty_db, capsys):
 def test_a_file_that_is_not_a_text_is_refused(tmp_path, empty_db, capsys):
     repo = tmp_path / "KR9x0004"
     repo.mkdir()
-    (repo / "KR9x0004_001.txt").write_text("root:x:0:0:root:/root:/bin/bash\nDJANGO_SECRET_KEY=abc\n")
+    (repo / "KR9x0004_001.txt").write_text("# 設定\nroot:x:0:0:root:/root:/bin/bash\nDJANGO_SECRET_KEY=abc\n")
     with pytest.raises(CommandError, match="1 of 1 files rejected"):
         _import(repo, "--work", "禮書綱目")  # even named, it is not a text
     assert capsys.readouterr().err.splitlines()[0] == (
-        f"rejected {repo / 'KR9x0004_001.txt'}:1:1: not a text of a supported form: no title line (such as "
-        f"禮書綱目卷十), no Kanripo header, and only 0 of its 52 characters are Chinese (at least 50% are needed)")
+        f"rejected {repo / 'KR9x0004_001.txt'}:2:1: not a text of a supported form: only 2 of its 55 characters "
+        f"are Chinese (at least 50% are needed, Kanripo files aside)")
     assert not Work.objects.exists()

@@ -94,3 +94,9 @@ def test_whole_work_exports_have_their_own_budget(client, seed_juan, settings):
     assert [client.get(url).status_code for _ in range(2)] == [200, 429]
     assert client.get(f"/api/works/{seed_juan.work_id}/juans/10/export/source/").status_code == 200
     caches[settings.THROTTLE_CACHE].clear()
+
+
+def test_hit_lists_spend_the_search_budget(client, seed_backend, budget):
+    codes = [client.get("/api/search/export/csv/", {"q": "射"}).status_code for _ in range(3)]
+    assert codes == [200, 200, 200]
+    assert client.get("/api/search/", {"q": "射"}).status_code == 429

@@ -246,8 +246,7 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
             doc.work_title = work_title
     else:
         doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
-        if not doc.header_lines:
-            _check_looks_chinese(text, path)
+        _check_looks_chinese(text, path)
     doc.sha256 = hashlib.sha256(data).hexdigest()
     return doc
 
@@ -255,15 +254,15 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
 #: Han characters, CJK punctuation (【】。、) and full-width forms.
 CHINESE = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
                      "\U00020000-\U0003ffff]")
-#: A file without a title line must be at least this share Chinese (of its characters
-#: other than spaces and line ends) to be taken as a headless text.
+#: A file that is not in Kanripo's form must be at least this share Chinese (of its
+#: characters other than spaces and line ends) to be taken as a text.
 MIN_CHINESE_SHARE = 0.5
 
 
 def _check_looks_chinese(text: str, path: Path) -> None:
-    """Refuse a file without a title line that is mostly not Chinese text (a password
-    file, an environment file, source code): it is not a text of a supported form, and
-    would otherwise be imported as a headless text and published. Raises
+    """Refuse a plain-text file that is mostly not Chinese (a password file, an environment
+    file with a Chinese comment, source code): it is not a text of a supported form, and
+    would otherwise be imported as a headless or plain text and published. Raises
     ``TextFormatError`` at the first line that holds no Chinese."""
     from .errors import TextFormatError
 
@@ -273,8 +272,8 @@ def _check_looks_chinese(text: str, path: Path) -> None:
         return
     line = next((n for n, ln in enumerate(text.splitlines(), start=1) if ln.strip() and not CHINESE.search(ln)), 1)
     raise TextFormatError(str(path), line, 1, (
-        f"not a text of a supported form: no title line (such as 禮書綱目卷十), no Kanripo header, and only "
-        f"{chinese} of its {len(chars)} characters are Chinese (at least {MIN_CHINESE_SHARE:.0%} are needed)"))
+        f"not a text of a supported form: only {chinese} of its {len(chars)} characters are Chinese (at least "
+        f"{MIN_CHINESE_SHARE:.0%} are needed, Kanripo files aside)"))
 
 
 def _check_work_key(doc: JuanDocument, text: str, path: Path) -> None:
