@@ -421,9 +421,10 @@ class Corpus:
     def work(self, phrase: str, exact: bool) -> int:
         """The positions ``phrase`` examines: the postings of its rarest character (its
         variants included, all layers) times its length (see ``phrase``)."""
+        units = query_units(phrase)
         freqs = [self.frequency([ord(a) for a in char_alternatives(ch, exact)])
-                 for ch in phrase if ch not in WILDCARDS]
-        return min(freqs, default=0) * len(phrase)
+                 for ch in units.codes if ch is not None]
+        return min(freqs, default=0) * len(units)
 
     def phrase(self, phrase: str, exact: bool) -> np.ndarray:
         """Start unit positions of the non-overlapping occurrences of a term (``?`` matches
