@@ -30,7 +30,7 @@ def test_every_folder_is_listed():
 
 def test_seed_juan_and_work(client, seed_juan):
     assert tei_errors(export(client, seed_juan)) == []
-    assert tei_errors(client.get(f"/api/works/{seed_juan.work_id}/export/tei/").content) == []
+    assert tei_errors(b"".join(client.get(f"/api/works/{seed_juan.work_id}/export/tei/").streaming_content)) == []
 
 
 @pytest.mark.parametrize("path", ONE_JUAN)
@@ -51,7 +51,7 @@ def test_a_whole_work(client, db):
             import_file(path)
     work = Work.objects.get(slug="KR1d0001")
     assert work.juans.count() == 6
-    xml = client.get(f"/api/works/{work.pk}/export/tei/").content
+    xml = b"".join(client.get(f"/api/works/{work.pk}/export/tei/").streaming_content)
     assert xml.count(b'<div type="juan"') == 6
     assert tei_errors(xml) == []
 

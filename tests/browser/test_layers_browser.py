@@ -11,7 +11,7 @@ from .test_reading_browser import main_classes, no_page_overflow
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-JUAN = f"/works/{quote('周禮注疏（測試）')}/juan/1/"
+JUAN = f"/works/{quote('周禮注疏-測試')}/juan/1/"
 
 #: link name -> (layers value, what section 1 shows): its passage, or its glosses (words → note)
 CHOICES = [
