@@ -175,13 +175,22 @@ def compact(text: str) -> str:
     return ENTITY.sub(lambda m: chr(0xF0000 + int(m.group()[3:-1]) % 0xFFFD), fold(text))
 
 
+#: What to narrow when a collation runs out of time.
+COLLATE_ADVICE = "Collate one section (/…/juan/<n>/<position>/collate/) against one edition (?with=)."
+
+
 def pair(left: list, right: list, score, threshold: float = 0.5) -> list[tuple[int | None, int | None]]:
     """Needleman–Wunsch pairing of two sequences of items (sections, notes): ``score(x, y)``
     in 0–1; pairs scoring below ``threshold`` are not made. Returns ``(i, j)`` in order, with
     ``None`` for an item without a counterpart. O(len(left) × len(right)) scores."""
+    from config.budget import check
+
     n, m = len(left), len(right)
     s = [[0.0] * (m + 1) for _ in range(n + 1)]
-    scores = [[score(left[i], right[j]) for j in range(m)] for i in range(n)]
+    scores = []
+    for i in range(n):  # the request's time budget is checked per row (config/budget.py)
+        check("pairing sections or notes to collate", COLLATE_ADVICE)
+        scores.append([score(left[i], right[j]) for j in range(m)])
     for i in range(1, n + 1):
         for j in range(1, m + 1):
             best = max(s[i - 1][j], s[i][j - 1])

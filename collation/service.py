@@ -268,9 +268,14 @@ def collate_juan(base_juan, witness_editions, positions: list[int] | None = None
                 text = "".join(p.text for p in wpieces.get(wsections[j].pk, []))
                 added.setdefault(before, []).append(Reading(edition.slug, text, ADDED, section=True))
     out = []
+    from config.budget import check
+
+    from .align import COLLATE_ADVICE
+
     for k, s in enumerate(base_sections):
         if positions is not None and s.position not in positions:
             continue
+        check("collating the sections", COLLATE_ADVICE)
         pieces = base_pieces.get(s.pk, [])
         parts = {slug: counterpart[slug].get(s.pk) for slug in witnesses}
         variants = collate_pieces(pieces, {slug: wpieces_all.get(w.pk, []) for slug, w in parts.items()

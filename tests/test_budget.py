@@ -94,3 +94,20 @@ def test_check_outside_a_request_does_nothing(monkeypatch):
     with budget.budget(5), pytest.raises(budget.BudgetExceeded) as info:
         budget.check("counting", "Count less.")
     assert (str(info.value), info.value.advice) == ("time budget exceeded while counting", "Count less.")
+
+
+def test_collation_is_checked_row_by_row(monkeypatch):
+    """Pairing n base notes with m witness notes scores n × m pairs: the budget is checked
+    before each row, so the work done past the deadline is at most one row."""
+    from collation.align import pair
+
+    scored = []
+
+    def score(a, b):
+        scored.append((a, b))
+        return 1.0
+
+    monkeypatch.setattr(budget, "clock", FakeClock(calls=2))  # two rows within the budget
+    with budget.budget(20), pytest.raises(budget.BudgetExceeded) as info:
+        pair(list("abcdef"), list("abcdef"), score)
+    assert (len(scored), info.value.what) == (12, "pairing sections or notes to collate")
