@@ -49,7 +49,10 @@ def main(argv=None) -> int:
     page = f"/works/{quote(args.slug)}/juan/{args.juan}/{section.position}/"
     api = f"/api/editions/{juan.edition_id}/juans/{args.juan}/sections/{section.position}/"
     urls = [page, page + "?hl=" + quote("射"), page + "?hl=" + quote("射") + "&page=2", api, api + "?page=2",
-            "/api/search/?q=" + quote("射"), "/search/?q=" + quote("射"), f"/works/{quote(args.slug)}/juan/{args.juan}/"]
+            "/api/search/?q=" + quote("射"), "/search/?q=" + quote("射"), f"/works/{quote(args.slug)}/juan/{args.juan}/",
+            f"/works/{quote(args.slug)}/juan/{args.juan}/quotations/", f"/api/editions/{juan.edition_id}/juans/{args.juan}/",
+            f"/api/editions/{juan.edition_id}/juans/{args.juan}/export/source/",
+            f"/api/editions/{juan.edition_id}/juans/{args.juan}/export/tei/"]
     client = Client()
     worst = 0.0
     for url in urls:
