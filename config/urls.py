@@ -1,6 +1,7 @@
 """Top-level URLs: reading pages, search, JSON API, admin."""
 from django.contrib import admin
-from django.http import JsonResponse
+from django.templatetags.static import static
+from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.urls import include, path
 from django.views import defaults
 
@@ -18,6 +19,12 @@ def server_error(request):
     return defaults.server_error(request)
 
 
+def favicon(request):
+    """/favicon.ico, which browsers and crawlers ask for whatever a page links: a permanent
+    redirect to the site's icon (``static/favicon.svg``, by its hashed name in production)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 handler404 = not_found
 handler500 = server_error
 
@@ -27,4 +34,5 @@ urlpatterns = [
     path("search/", include("search.urls")),
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
+    path("favicon.ico", favicon),
 ]

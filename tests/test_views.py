@@ -131,3 +131,9 @@ def test_chapter_filter_on_the_search_page(client, seed_juan):
                                                           "chapter": chapter.pk}))
     assert '<p class="summary"><strong>21</strong> 處' in filtered
     assert f'<option value="{chapter.pk}" selected>大射儀</option>' in filtered
+
+
+def test_favicon_ico_redirects_to_the_site_icon(client, db):
+    response = client.get("/favicon.ico")
+    assert (response.status_code, response["Location"]) == (301, "/static/favicon.svg")
+    assert client.get(response["Location"]).status_code == 200
