@@ -60,7 +60,7 @@ def test_the_page_offers_the_sorts_and_keeps_the_choice(client, seed_backend):
     assert ('<select id="id_sort" name="sort"><option value="text">文序</option><option value="relevance">相關度'
             '</option><option value="after">後文（右）</option><option value="before" selected>前文（左，倒讀）'
             '</option></select>') in html
-    rows = re.findall(r'<td class="before"><span dir="ltr">([^<]*)</span></td>', html)
+    rows = re.findall(r'<td class="before"><span class="clip"><span dir="ltr">([^<]*)</span></span></td>', html)
     assert len(rows) == 21
     assert [fold(r)[::-1] for r in rows] == sorted(fold(r)[::-1] for r in rows)
 

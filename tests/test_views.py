@@ -91,8 +91,9 @@ def test_search_page_hits(client, seed_backend):
     assert len(hits) == 21
     assert '<span class="layer layer-classic">經文</span>' in hits[2]
     # a concordance row: number, context before (right-aligned), the match, context after, place
-    assert ('<tr class="hit"><td class="n">3</td><td class="before"><span dir="ltr">十遂命量人巾車張三侯大侯之崇見'
-            '</span></td><td class="match"><mark>鵠</mark></td><td class="after">於參參見鵠於干干不及地武不繫左</td>'
+    assert ('<tr class="hit"><td class="n">3</td><td class="before"><span class="clip"><span dir="ltr">'
+            '十遂命量人巾車張三侯大侯之崇見</span></span></td><td class="match"><mark>鵠</mark></td><td class="after">'
+            '<span class="clip">於參參見鵠於干干不及地武不繫左</span></td>'
             '<td class="place">') in hits[2]
     assert 'href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/?hl=%E9%B5%A0#s2-p2"' in hits[2]
     assert "禮書綱目 卷十〈大射儀〉 第 2 節「張侯」" in hits[2]

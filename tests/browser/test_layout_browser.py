@@ -137,4 +137,10 @@ def test_the_concordance_aligns_its_columns(site, tabs, media):
         return [b.right, row.querySelector('td.match mark').getBoundingClientRect().left]; }""",
                              first.element_handle())
     assert text_end[1] - text_end[0] < 8
+    # the contexts are cut at a whole character: each clip box is a whole number of characters wide
+    widths = page.evaluate("""() => [...document.querySelectorAll('tr.hit .clip')].map(c =>
+        c.getBoundingClientRect().width / parseFloat(getComputedStyle(c).fontSize))""")
+    assert len(widths) == 72
+    assert [w for w in widths if abs(w - round(w)) > 0.05] == []
+    assert max(widths) == pytest.approx(14, abs=0.05)  # long contexts are cut at 14 characters
     tab.shot(f"concordance-{media}")
