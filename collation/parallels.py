@@ -207,9 +207,16 @@ def local_alignment(query, text: str, folded_text: str | None = None):
             if o.tag == "equal" and o.src_end - o.src_start >= MIN_RUN]
     if not runs:
         return None
-    lengths = [o.src_end - o.src_start for o in runs]
-    return (q1 + runs[0].src_start, q1 + runs[-1].src_end, w1 + runs[0].dest_start, w1 + runs[-1].dest_end,
-            sum(lengths), max(lengths))
+    runs = [[q1 + o.src_start, q1 + o.src_end, w1 + o.dest_start, w1 + o.dest_end] for o in runs]
+    # an LCS may match the first or last characters of the place elsewhere (a word the text
+    # repeats just before): the first and last runs take in the equal characters next to them
+    first, last = runs[0], runs[-1]
+    while first[0] > 0 and first[2] > 0 and fq[first[0] - 1] == ft[first[2] - 1]:
+        first[0], first[2] = first[0] - 1, first[2] - 1
+    while last[1] < len(fq) and last[3] < len(ft) and fq[last[1]] == ft[last[3]]:
+        last[1], last[3] = last[1] + 1, last[3] + 1
+    lengths = [r[1] - r[0] for r in runs]
+    return first[0], last[1], first[2], last[3], sum(lengths), max(lengths)
 
 
 def _candidate_pieces(ranked: list[tuple[int, int, int]]) -> dict[tuple[int, int, int], tuple[int, list]]:

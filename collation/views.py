@@ -2,6 +2,8 @@
 same work (thin: parse, collate with ``collation.service``, render)."""
 from __future__ import annotations
 
+import re
+
 from django.http import Http404
 from django.shortcuts import render
 
@@ -57,17 +59,29 @@ def section_collation(request, slug, number, position):
 
 
 def span_parallels(request):
-    """``/parallels/?text=…``: the parallel passages of any span of 8 characters or more."""
+    """``/parallels/?text=…``: the parallel passages of any span of 8 characters or more;
+    ``from=<edition id>/<juan number>/<section position>`` (a reading page's selection) names
+    the section the span comes from, which is not listed (and is linked back to)."""
+    from reader.models import Section
+
     from .parallels import MIN_SPAN, find_parallels, segments
 
     text = request.GET.get("text", "").strip()[:2000]
+    source = None
+    m = re.fullmatch(r"(\d{1,9})/(\d{1,4})/(\d{1,6})", request.GET.get("from", ""))
+    if m:
+        key = tuple(int(g) for g in m.groups())
+        source = Section.objects.select_related("juan__edition__work").filter(
+            juan__edition_id=key[0], juan__number=key[1], position=key[2]).first()
     error, parallels = None, []
     if text:
         if len(text) < MIN_SPAN:
             error = f"請至少輸入 {MIN_SPAN} 字 (a span of at least {MIN_SPAN} characters)"
         else:
-            parallels = [{"p": p, "segments": segments(p)} for p in find_parallels(text)]
-    return render(request, "collation/parallels.html", {"text": text, "error": error, "parallels": parallels})
+            exclude = (source.juan.edition_id, source.juan.number, source.position) if source else None
+            parallels = [{"p": p, "segments": segments(p)} for p in find_parallels(text, exclude=exclude)]
+    return render(request, "collation/parallels.html", {"text": text, "error": error, "parallels": parallels,
+                                                        "source": source})
 
 
 def quotation_map(request, slug, number):

@@ -416,10 +416,107 @@
   });
   window.addEventListener("resize", function () { closePopover(false); });
 
+  // ---------------------------------------------------------------- a selected span: its parallel passages
+  // Selecting 8 characters or more of the text shows a link to /parallels/?text=… beside the end
+  // of the selection (p follows it), with the section it starts in (from=edition/juan/section,
+  // which the list leaves out). The text sent is the stored text as far as the page shows
+  // it: page markers, note markers and hidden labels are left out, a gaiji (〓) is its code.
+  var SPAN_MIN = 8, SPAN_MAX = 2000;
+  var NOT_TEXT = ".pb, .visually-hidden, .note-marker, .section-number, button, label, summary, .cite, .cite-box, .char-popover";
+  var spanLink = null, spanText = "";
+
+  function rangeText(range) {
+    var root = range.commonAncestorContainer;
+    if (root.nodeType !== 1) root = root.parentNode;
+    var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+      acceptNode: function (n) {
+        if (!range.intersectsNode(n)) return NodeFilter.FILTER_REJECT;
+        return n.parentElement.closest(NOT_TEXT) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+      }
+    });
+    var out = "", lastGaiji = null, n;
+    while ((n = walker.nextNode())) {
+      var gaiji = n.parentElement.closest(".gaiji");
+      if (gaiji) {
+        if (gaiji !== lastGaiji) out += gaiji.getAttribute("data-code") || "〓";
+        lastGaiji = gaiji;
+        continue;
+      }
+      var a = n === range.startContainer ? range.startOffset : 0;
+      var b = n === range.endContainer ? range.endOffset : n.data.length;
+      out += n.data.slice(a, b);
+    }
+    return out;
+  }
+
+  function spanLength(text) {  // characters of text, a gaiji as one (no punctuation or spacing)
+    return (text.replace(/&KR\d+;/g, "〓").match(/[\p{L}\p{N}\p{So}]/gu) || []).length;
+  }
+
+  function hideSpanLink() {
+    if (spanLink) spanLink.hidden = true;
+    spanText = "";
+  }
+
+  function showSpanLink() {
+    var sel = window.getSelection();
+    if (!textBody || !sel || sel.isCollapsed || !sel.rangeCount) { hideSpanLink(); return; }
+    var range = sel.getRangeAt(0);
+    if (!textBody.contains(range.commonAncestorContainer)) { hideSpanLink(); return; }
+    var text = rangeText(range).replace(/\s+/g, "").slice(0, SPAN_MAX);
+    var count = spanLength(text);
+    if (count < SPAN_MIN) { hideSpanLink(); return; }
+    if (!spanLink) {
+      spanLink = el("a", "span-parallels");
+      spanLink.setAttribute("aria-keyshortcuts", "p");
+      spanLink.addEventListener("mousedown", function (e) { e.preventDefault(); });  // keep the selection
+      document.body.appendChild(spanLink);
+    }
+    var fresh = text !== spanText || spanLink.hidden;
+    spanText = text;
+    var from = "", where = range.startContainer.parentElement.closest("section.section");
+    if (where && textBody.dataset.edition && /^s\d+$/.test(where.id)) {
+      from = "&from=" + textBody.dataset.edition + "/" + textBody.dataset.juan + "/" + where.id.slice(1);
+    }
+    spanLink.href = "/parallels/?text=" + encodeURIComponent(text) + from;
+    spanLink.textContent = "相關段落";
+    spanLink.appendChild(el("small", null, "（所選 " + count + " 字）"));
+    spanLink.title = "查找所選文字在他書中之相關段落 (p)";
+    spanLink.hidden = false;
+    var rects = range.getClientRects();
+    var rect = rects.length ? rects[rects.length - 1] : range.getBoundingClientRect();
+    var margin = 6, width = spanLink.offsetWidth, height = spanLink.offsetHeight;
+    var vw = document.documentElement.clientWidth, vh = window.innerHeight, left, top;
+    if (vertical) {  // beside the last column of the selection, on its left
+      left = rect.left - width - margin;
+      if (left < margin) left = rect.right + margin;
+      top = rect.bottom - height;
+    } else {  // under the end of the selection
+      left = rect.right - width;
+      top = rect.bottom + margin;
+      if (top + height > vh - margin) top = rect.top - height - margin;
+    }
+    left = Math.max(margin, Math.min(left, vw - width - margin));
+    top = Math.max(margin, Math.min(top, vh - height - margin));
+    spanLink.style.left = (left + window.scrollX) + "px";
+    spanLink.style.top = (top + window.scrollY) + "px";
+    if (fresh) say("已選 " + count + " 字，按 p 查相關段落");
+  }
+
+  var spanTimer = null;
+  if (textBody) {
+    document.addEventListener("selectionchange", function () {
+      window.clearTimeout(spanTimer);
+      spanTimer = window.setTimeout(showSpanLink, 150);
+    });
+    window.addEventListener("resize", function () { if (spanLink && !spanLink.hidden) showSpanLink(); });
+    if (vertical) textBody.addEventListener("scroll", function () { if (spanLink && !spanLink.hidden) showSpanLink(); }, { passive: true });
+  }
+
   // ---------------------------------------------------------------- keyboard shortcuts (listed on the page)
   document.addEventListener("keydown", function (e) {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.key === "Escape") { closePopover(true); return; }
+    if (e.key === "Escape") { closePopover(true); hideSpanLink(); return; }
     var t = e.target;
     if (t.closest && t.closest("input, textarea, select, [contenteditable]")) return;
     var handled = true;
@@ -429,6 +526,7 @@
       case "]": handled = follow(".juan-pager a[rel=next]"); break;
       case "[": handled = follow(".juan-pager a[rel=prev]"); break;
       case "n": showMark(currentMark + 1); break;
+      case "p": if (spanLink && !spanLink.hidden) spanLink.click(); else handled = false; break;
       case "N": showMark(currentMark - 1); break;
       case "1": case "2": case "3": case "4":
         handled = follow('.display-controls a[data-setting="notes"][data-value="' + ["inline", "hidden", "only", "beside"][+e.key - 1] + '"]');
