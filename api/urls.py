@@ -48,7 +48,8 @@ urlpatterns = [
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
     path("search/distribution/", cached_page(views.SearchDistributionView.as_view()), name="search-distribution"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema", template_name="api/swagger_ui.html"),
+         name="docs"),
     # ReDoc styles itself with inline styles and a blob: worker: allowed on this page only.
     path("redoc/", csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"],
                                "img-src": ["data:"]})(

@@ -1,4 +1,6 @@
 """JSON API payloads, compared whole, on a small juan made for the purpose."""
+import re
+
 import pytest
 
 from reader.importers.loader import import_file
@@ -209,6 +211,10 @@ def test_openapi_schema_and_offline_docs(client, db):
     docs = client.get("/api/docs/").content.decode()
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in docs
     assert "https://" not in docs.replace("https://github.com", "")
+    # without JavaScript the page links the schema itself
+    noscript = docs[docs.index("<noscript>"):docs.index("</noscript>")]
+    assert re.findall(r'href="([^"]+)"', noscript) == ["/api/schema/", "/api/schema/?format=json"]
+    assert client.get("/api/schema/?format=json").json()["info"]["title"] == schema["info"]["title"]
     assert client.get("/api/redoc/").status_code == 200
 
 
