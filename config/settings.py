@@ -187,6 +187,8 @@ SEARCH_BACKENDS = {
         "BACKEND": SEARCH_ENGINES[SEARCH_BACKEND],
         "PATH": SEARCH_INDEX_DIR,
         "LOCK_TIMEOUT": env.float("SEARCH_LOCK_TIMEOUT", default=60.0),
+        # Whoosh only: processes that write a rebuild (whoosh's multiprocess writer; docs/notes.md, issue 15)
+        "WRITER_PROCS": env.int("SEARCH_WRITER_PROCS", default=1),
     },
 }
 #: A query of several terms that would examine more index positions than this is refused

@@ -25,29 +25,25 @@ stored text itself.
 ``find_occurrences`` and ``match_passage`` define what a hit is: the plain-scan backend
 searches with them, the reading pages highlight with them, and the default positional
 backend (``search.backends.positional``, built with ``unit_layout``) must find exactly the
-same hits (the contract suite compares them hit by hit). The gram functions
-(``index_terms``, ``GramTokenizer``, ``query_grams``) serve the Whoosh backend: its index
-holds every passage's folded unigrams and bigrams of units, a query looks up its grams,
-and each candidate passage is verified with ``match_passage``, so its counts are exact too
-(the lesson of django-haystack's Whoosh backend, which drops one-character queries and
-highlights with another analyzer).
+same hits (the contract suite compares them hit by hit). ``gram_counts`` serves the Whoosh
+backend: its index holds every passage's units and pairs of units with their occurrences,
+from which it counts what it can and verifies the rest with ``match_passage``, so its
+counts are exact too (the lesson of django-haystack's Whoosh backend, which drops
+one-character queries and highlights with another analyzer).
 """
 from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from whoosh.analysis import Token, Tokenizer
 
 from search.folding import (GAIJI, INVISIBLE, SELECTOR, SEPARATOR, TEXT, _kind_table, char_kind, fold,
                             fold_char, gaiji_key, query_alternatives)
 from search.query import WILDCARDS, ParsedQuery, Term
-
-#: A query may not produce more than this many alternative spellings per gram position.
-MAX_GRAM_ALTERNATIVES = 16
 
 
 @lru_cache(maxsize=None)
@@ -186,31 +182,22 @@ def query_units(phrase: str) -> QueryUnits:
     return QueryUnits(tuple(codes), tuple(gaps))
 
 
-def index_terms(text: str) -> set[str]:
-    """The index terms of ``text``: its folded unigrams and bigrams of units."""
-    keys = analyse(text).keys
-    terms = set(keys)
-    terms.update(a + b for a, b in zip(keys, keys[1:]))
-    return terms
+#: Between the two units of a Whoosh pair term when separators stand between them in the text
+#: (a space is a separator, never a unit, so ``"大 射"`` cannot be confused with a unit pair).
+PAIR_GAP = " "
 
 
-class GramTokenizer(Tokenizer):
-    """Whoosh tokenizer emitting ``index_terms`` of the value, once each.
-
-    The index needs no positions: candidates are verified against the stored text.
-    """
-
-    def __call__(self, value, positions=False, chars=False, keeporiginal=False, removestops=True,
-                 start_pos=0, start_char=0, tokenize=True, mode="", **kwargs):
-        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        terms = index_terms(value) if mode != "query" else {value}
-        for pos, term in enumerate(sorted(terms)):
-            token.text = term
-            token.boost = 1.0
-            token.stopped = False
-            if positions:
-                token.pos = start_pos + pos
-            yield token
+def gram_counts(text: str) -> tuple[Counter, Counter]:
+    """The Whoosh backend's index terms of ``text`` with their occurrences: ``(units, pairs)``.
+    ``units`` counts each unit's exact code (a gaiji key included, see ``analyse``);
+    ``pairs`` counts each pair of adjacent units, written ``a + b``, or ``a + PAIR_GAP + b``
+    when separators stand between them: ``gram_counts("大射，射")`` is
+    ``({"大": 1, "射": 2}, {"大射": 1, "射 射": 1})``. Exact codes, so both search modes
+    count from the same postings (folded look-ups take every spelling that folds alike)."""
+    a = analyse(text)
+    codes, gaps = a.codes, a.gaps
+    pairs = Counter(x + y if not g else x + PAIR_GAP + y for x, y, g in zip(codes, codes[1:], gaps[1:-1]))
+    return Counter(codes), pairs
 
 
 def char_alternatives(ch: str, exact: bool) -> frozenset[str]:
@@ -222,29 +209,6 @@ def char_alternatives(ch: str, exact: bool) -> frozenset[str]:
     if exact:
         return frozenset({fold_char(ch)})
     return query_alternatives(ch)
-
-
-def query_grams(phrase: str, exact: bool = False) -> list[frozenset[str]]:
-    """For a literal phrase (no wildcards), the index look-ups that every containing
-    passage satisfies: a list of alternatives, each a set of terms of which at least one
-    must be present.
-
-    ``"鵠"`` → ``[{"鵠"}]``; ``"大射"`` → ``[{"大射"}]``; a simplified ``"发"`` → ``[{"发", "發", "髮"}]``.
-    A bigram whose characters have more than ``MAX_GRAM_ALTERNATIVES`` spellings together
-    is looked up as its two unigrams instead: never a truncated (and so incomplete) set.
-    Separators and invisibles are not looked up (separators are verified in the exact mode)."""
-    units = [c for c in query_units(phrase).codes if c is not None]
-    alts = [char_alternatives(ch, exact) for ch in units]
-    grams: list[frozenset[str]] = []
-    covered = [False] * len(units)
-    for i in range(len(units) - 1):
-        if len(alts[i]) * len(alts[i + 1]) <= MAX_GRAM_ALTERNATIVES:
-            grams.append(frozenset(x + y for x, y in itertools.product(alts[i], alts[i + 1])))
-            covered[i] = covered[i + 1] = True
-    for i in range(len(units)):
-        if not covered[i]:
-            grams.append(alts[i])
-    return grams
 
 
 @lru_cache(maxsize=512)
@@ -304,11 +268,6 @@ def find_occurrences(text: str, phrase: str, exact: bool = False, analysed: Anal
     separators and invisibles). ``analysed`` may pass ``analyse(text)`` if known."""
     a = analysed if analysed is not None else analyse(text)
     return [(a.starts[i], a.ends[j - 1]) for i, j in unit_occurrences(a, phrase, exact)]
-
-
-def term_lookups(term: Term, exact: bool) -> list[frozenset[str]]:
-    """Index look-ups for a query term: the grams of each run between wildcards."""
-    return [alts for run in query_units(term.text).runs() for alts in query_grams(run, exact)]
 
 
 def near_pairs(left: list[tuple[int, int]], right: list[tuple[int, int]], distance: int

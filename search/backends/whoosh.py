@@ -1,9 +1,30 @@
-"""The Whoosh backend (whoosh-reloaded): a gram index with candidates verified on the
-stored text. Kept as a second backend that passes the same contract; the default is
-``search.backends.positional`` (why: docs/notes.md, "Search engine").
+"""The Whoosh backend (whoosh-reloaded), made as fast as Whoosh allows (issue 15).
+
+Index: every passage's units and pairs of adjacent units (``search.analysis.gram_counts``:
+exact codes, a pair with punctuation between written with ``PAIR_GAP``), each posted with
+its occurrences in the passage as the posting's weight; a fixed-size ``place`` column per
+document (juan, edition, juan number, chapter, section, layer); the passage's text and
+place stored for hits; one marker document per juan with its version and names.
+
+Search:
+
+* per commit and process, the ``place`` column of every segment is read into NumPy once
+  (``DocumentView``): which documents readers see (deletions, and only the newest version of
+  each juan: ``live_juans``), filters, each passage's section and juan in text order;
+* a query's terms are read from their posting blocks straight into NumPy (``postings``). A
+  single unit, and a pair of units that cannot overlap itself, are counted from the weights
+  (folded look-ups take every spelling in the index that folds alike); AND, OR and NOT of
+  such terms are array operations (``_plan``). Longer phrases, wildcards, NEAR, and terms
+  whose hits could overlap give candidates, verified on the stored text with
+  ``match_passage`` (as every query was before);
+* hits become ``Hit`` objects only for the page read: hits are grouped by section (in text
+  order), so ``hits[0:20]`` reads the stored fields of the first sections' passages only
+  (``WhooshHits``); the distributions per juan and section are sums over the view's arrays.
 
 Storage in generations with a ``current`` symlink and one writer at a time: see
-``search.backends.generations``.
+``search.backends.generations``; incremental writes commit in place (Whoosh's own segments
+with deletions). The default engine is ``search.backends.positional`` (docs/notes.md, "Search
+engine"; figures of both: README, "Search engines").
 """
 from __future__ import annotations
 
@@ -12,18 +33,23 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 
-from whoosh import index as whoosh_index
-from whoosh.index import EmptyIndexError
+import numpy as np
 from whoosh import formats
-from whoosh.fields import ID, NUMERIC, STORED, FieldType, Schema
-from whoosh.query import And, Or, Term
+from whoosh import index as whoosh_index
+from whoosh.codec.whoosh3 import W3LeafMatcher
+from whoosh.columns import FixedBytesColumn
+from whoosh.fields import COLUMN, ID, NUMERIC, STORED, FieldType, Schema
+from whoosh.index import EmptyIndexError
+from whoosh.reading import SegmentReader, TermNotFound
 
-from search.analysis import GramTokenizer, match_passage, term_lookups
-from search.documents import SearchDocument
+from search.analysis import PAIR_GAP, gram_counts, match_passage, query_units
+from search.documents import LAYERS, SearchDocument
+from search.folding import fold_char, query_alternatives
 
 from .base import (BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults, entries_of,
                    juans_to_drop, live_juans)
@@ -60,19 +86,67 @@ STORED_FIELDS = ("doc_id", "layer", "text", "work_id", "work_slug", "work_title"
                  "juan_number", "juan_label", "chapter_id", "chapter_title", "section_id",
                  "section_position", "section_title", "piece_starts", "layer_name")
 
+#: Each document's place, one fixed-size record per document in the ``place`` column (read
+#: for a whole segment at once into NumPy: ``_segment_places``): its juan, edition (the
+#: ``work_id`` field), juan number, chapter, section position and layer (``LAYER_CODE``;
+#: ``MARKER_CODE`` for a juan's marker document).
+PLACE = np.dtype([("juan_id", ">i8"), ("work_id", ">i8"), ("juan_number", ">i8"), ("chapter_id", ">i8"),
+                  ("section_position", ">i8"), ("layer", "i1")])
+LAYER_CODE = {layer: i for i, layer in enumerate(LAYERS)}
+MARKER_CODE = 100
+
+
+class _Counts(formats.Existence):
+    """A posting per (term, passage) whose weight is the term's occurrences in the passage
+    (``search.analysis.gram_counts``); no per-posting value, no positions."""
+
+    def decode_frequency(self, valuestring):  # pragma: no cover - weights are read instead
+        raise NotImplementedError("read the posting's weight: it is the term's occurrences")
+
+
+@lru_cache(maxsize=4)
+def _grams(text: str):
+    """``gram_counts(text)``, kept for the next field of the same document (``units`` and
+    ``pairs`` are indexed one after the other, in the writer's process or a sub-writer's)."""
+    return gram_counts(text)
+
+
+class CountedGrams(FieldType):
+    """An indexed field whose value is a passage's text and whose terms are its units
+    (``part=0``) or pairs of units (``part=1``) of ``gram_counts``, each posted with its
+    count as the weight: a term's total weight (``reader.frequency``) is its occurrences in
+    the segment, a posting's weight its occurrences in the passage."""
+
+    def __init__(self, part: int):
+        self.part = part
+        self.format = _Counts()
+        self.analyzer = None
+        self.scorable = False
+        self.stored = False
+        self.unique = False
+        self.vector = None
+        self.column_type = None
+
+    def index(self, value, **kwargs):
+        for term, n in _grams(value)[self.part].items():
+            yield term.encode("utf-8"), n, float(n), b""
+
 
 def make_schema() -> Schema:
-    """The index schema: filters as ID/NUMERIC terms, ``grams`` for look-up, the rest stored."""
+    """The index schema: ``units`` and ``pairs`` (``gram_counts``) for look-up and counting,
+    ``place`` (``PLACE``) for filters, order and distributions, ``juan_id`` and ``layer`` terms
+    for deletions and markers, the rest stored for hits."""
     return Schema(
         doc_id=ID(stored=True, unique=True),
         layer=ID(stored=True),
-        work_id=NUMERIC(stored=True),
-        juan_id=NUMERIC(stored=True),
-        juan_version=NUMERIC(stored=True, bits=64),
-        juan_number=NUMERIC(stored=True),
-        chapter_id=NUMERIC(stored=True),
-        # Existence only: no frequencies, positions or field lengths (candidates are verified).
-        grams=FieldType(formats.Existence(), analyzer=GramTokenizer(), scorable=False, stored=False),
+        juan_id=NUMERIC(stored=True, shift_step=0),
+        units=CountedGrams(0),
+        pairs=CountedGrams(1),
+        place=COLUMN(FixedBytesColumn(PLACE.itemsize)),
+        work_id=STORED(),
+        juan_version=STORED(),
+        juan_number=STORED(),
+        chapter_id=STORED(),
         text=STORED(),
         work_slug=STORED(),
         work_title=STORED(),
@@ -87,22 +161,41 @@ def make_schema() -> Schema:
 
 
 #: The ``layer`` of the one marker document per juan that records its ``JuanEntry``
-#: (version, work, number), passages or not; never a search hit (no grams, no layer asked for).
+#: (version, work, number) and the names its hits show (work title and slug, juan label),
+#: passages or not; never a search hit (no terms, no layer asked for).
 JUAN_MARKER = "juan"
+
+
+def _place(juan_id, work_id, juan_number, chapter_id, section_position, layer_code) -> bytes:
+    return np.array([(juan_id, work_id, juan_number, chapter_id, section_position, layer_code)],
+                    dtype=PLACE).tobytes()
 
 
 def _fields(doc: SearchDocument) -> dict:
     fields = {name: getattr(doc, name) for name in STORED_FIELDS}
     fields["piece_starts"] = json.dumps(doc.piece_starts)
-    fields["grams"] = doc.text
+    fields["units"] = fields["pairs"] = doc.text
     fields["juan_version"] = doc.juan_version
+    fields["place"] = _place(doc.juan_id, doc.work_id, doc.juan_number, doc.chapter_id, doc.section_position,
+                             LAYER_CODE[doc.layer])
     return fields
 
 
-def _marker(juan_id: int, entry) -> dict:
+def _marker(juan_id: int, entry, names: dict | None = None) -> dict:
     version, work_id, number = entry
     return {"doc_id": f"juan:{juan_id}", "layer": JUAN_MARKER, "juan_id": juan_id, "juan_version": version,
-            "work_id": work_id, "juan_number": number}
+            "work_id": work_id, "juan_number": number, **(names or {}),
+            "place": _place(juan_id, work_id, number, 0, 0, MARKER_CODE)}
+
+
+def _names(documents) -> dict[int, dict]:
+    """``{juan_id: {"work_title", "work_slug", "juan_label"}}`` of the juans of ``documents``
+    (what a juan's marker keeps for the distributions)."""
+    out: dict[int, dict] = {}
+    for d in documents:
+        if d.juan_id not in out:
+            out[d.juan_id] = {"work_title": d.work_title, "work_slug": d.work_slug, "juan_label": d.juan_label}
+    return out
 
 
 def _juan_table(searcher) -> dict:
@@ -110,14 +203,198 @@ def _juan_table(searcher) -> dict:
     kept on the searcher (a searcher sees one commit)."""
     table = getattr(searcher, "_juan_table", None)
     if table is None:
-        if "juan_version" not in searcher.schema.names():
-            raise SearchError("the search index was written by an older version of the Whoosh backend; "
-                              "run `python manage.py rebuild_index` to build it again")
+        _check_format(searcher.schema)
         table = {f["juan_id"]: (f["juan_version"], f["work_id"], f["juan_number"])
                  for f in searcher.documents(layer=JUAN_MARKER)}
         searcher._juan_table = table
         searcher._live_juans = live_juans(table)
     return table
+
+
+def _check_format(schema) -> None:
+    if "place" not in schema.names() or "units" not in schema.names():
+        raise SearchError("the search index was written by an older version of the Whoosh backend; "
+                          "run `python manage.py rebuild_index` to build it again")
+
+
+# -- per-document arrays ------------------------------------------------------------------
+
+_places_cache: dict = {}
+_views: dict = {}
+_views_lock = threading.Lock()
+
+
+def _leaves(reader) -> list:
+    """``[(segment reader, first document number)]`` of a reader (none for an empty index)."""
+    return [(r, base) for r, base in reader.leaf_readers() if isinstance(r, SegmentReader)]
+
+
+def _segment_places(segment_reader) -> np.ndarray:
+    """The ``place`` column of one segment as a ``PLACE`` array (one record per document,
+    deleted ones included), read in one piece; cached by segment (segments never change)."""
+    key = (segment_reader._segment.segment_id(), segment_reader.doc_count_all())
+    cached = _places_cache.get(key)
+    if cached is not None:
+        return cached
+    n = segment_reader.doc_count_all()
+    out = np.zeros(n, dtype=PLACE)
+    if segment_reader.has_column("place"):
+        column = segment_reader.column_reader("place", translate=False)
+        count = min(column._count, n)
+        if count:
+            raw = column._dbfile.get(column._basepos, count * PLACE.itemsize)
+            out[:count] = np.frombuffer(raw, dtype=PLACE, count=count)
+    with _views_lock:
+        if len(_places_cache) > 64:
+            _places_cache.clear()
+        _places_cache[key] = out
+    return out
+
+
+class DocumentView:
+    """What one commit of the index holds, as arrays over its document numbers (built once
+    per commit and process, ``view_of``): ``visible`` (a passage, not deleted, of the
+    newest version of its juan: ``live_juans``), ``layer``, ``work_id``, ``juan_id``,
+    ``juan_number``, ``chapter_id``, ``section_position``; ``section_rank`` and
+    ``juan_rank``, each visible passage's section and juan in text order (work title,
+    edition, juan number[, section position], as ``Hit.text_order``); ``juan_rows``, the
+    distribution row of each juan rank; ``juans``, ``{juan_id: JuanEntry}`` of the live juans;
+    and the spellings of each folded unit key in the index (``spellings``)."""
+
+    def __init__(self, searcher):
+        reader = searcher.reader()
+        _check_format(searcher.schema)
+        leaves = _leaves(reader)
+        places = np.concatenate([_segment_places(r) for r, _ in leaves]) if leaves else np.zeros(0, dtype=PLACE)
+        n = len(places)
+        alive = np.ones(n, dtype=bool)
+        self.clean = True  # no deleted document anywhere
+        for r, base in leaves:
+            if r.has_deletions():
+                deleted = np.fromiter(r._perdoc.deleted_docs(), dtype=np.int64)
+                alive[deleted + base] = False
+                self.clean = self.clean and not len(deleted)
+        self.size = n
+        self.layer = places["layer"].astype(np.int16)
+        self.juan_id = places["juan_id"].astype(np.int64)
+        self.work_id = places["work_id"].astype(np.int64)
+        self.juan_number = places["juan_number"].astype(np.int64)
+        self.chapter_id = places["chapter_id"].astype(np.int64)
+        self.section_position = places["section_position"].astype(np.int64)
+        markers = np.flatnonzero(alive & (self.layer == MARKER_CODE))
+        table, names = {}, {}
+        for docnum in markers.tolist():
+            f = searcher.stored_fields(docnum)
+            table[f["juan_id"]] = (f["juan_version"], f["work_id"], f["juan_number"])
+            names[f["juan_id"]] = (f.get("work_title", ""), f.get("work_slug", ""), f.get("juan_label", ""))
+        live = live_juans(table)
+        self.juans = {j: table[j] for j in live}
+        live_ids = np.fromiter(sorted(live), dtype=np.int64, count=len(live))
+        passage = self.layer != MARKER_CODE
+        self.visible = alive & passage & np.isin(self.juan_id, live_ids)
+        self.masked = bool(np.count_nonzero(passage & alive & ~self.visible))  # superseded juan versions
+        # text order: work title, edition, juan number, section position
+        titles = sorted({names[j][0] for j in live})
+        title_rank = {t: i for i, t in enumerate(titles)}
+        juan_title = np.fromiter((title_rank[names[j][0]] for j in live_ids.tolist()), dtype=np.int64,
+                                 count=len(live_ids))
+        slot = np.clip(np.searchsorted(live_ids, self.juan_id), 0, max(len(live_ids) - 1, 0))
+        doc_title = juan_title[slot] if len(live_ids) else np.zeros(n, dtype=np.int64)
+        vis = np.flatnonzero(self.visible)
+        self.section_rank = np.full(n, -1, dtype=np.int64)
+        self.juan_rank = np.full(n, -1, dtype=np.int64)
+        self.juan_rows: list[dict] = []
+        if len(vis):
+            t, w, j, sp = doc_title[vis], self.work_id[vis], self.juan_number[vis], self.section_position[vis]
+            order = np.lexsort((sp, j, w, t))
+            new_juan = np.ones(len(order), dtype=bool)
+            new_juan[1:] = (t[order][1:] != t[order][:-1]) | (w[order][1:] != w[order][:-1]) | \
+                (j[order][1:] != j[order][:-1])
+            new_section = new_juan.copy()
+            new_section[1:] |= sp[order][1:] != sp[order][:-1]
+            self.juan_rank[vis[order]] = np.cumsum(new_juan) - 1
+            self.section_rank[vis[order]] = np.cumsum(new_section) - 1
+            for docnum in vis[order][new_juan].tolist():
+                title, slug, label = names[int(self.juan_id[docnum])]
+                self.juan_rows.append({"work_id": int(self.work_id[docnum]), "work_slug": slug, "work_title": title,
+                                       "juan": int(self.juan_number[docnum]), "juan_label": label})
+        self._reader = reader
+        self._spellings: dict | None = None
+
+    def spellings(self, key: str) -> list[str]:
+        """The unit codes in the index that fold to ``key`` (the lexicon of ``units``,
+        grouped once per view)."""
+        if self._spellings is None:
+            out: dict[str, list[str]] = {}
+            for b in self._reader.lexicon("units"):
+                code = b.decode("utf-8")
+                out.setdefault(fold_char(code), []).append(code)
+            self._spellings = out
+        return self._spellings.get(key, [])
+
+
+def view_of(searcher) -> DocumentView:
+    """The ``DocumentView`` of the searcher's commit: kept on the searcher, and shared by
+    the process's threads through a cache keyed by the commit's segments and deletions."""
+    view = getattr(searcher, "_classics_view", None)
+    if view is not None:
+        return view
+    reader = searcher.reader()
+    key = (getattr(searcher, "_classics_path", None),
+           tuple((r._segment.segment_id(), r.doc_count_all(), r.doc_count()) for r, _ in _leaves(reader)))
+    with _views_lock:
+        view = _views.get(key)
+    if view is None:
+        view = DocumentView(searcher)
+        with _views_lock:
+            _views.clear()
+            _views[key] = view
+    searcher._classics_view = view
+    return view
+
+
+def postings(reader, field: str, terms) -> tuple[np.ndarray, np.ndarray]:
+    """``(docnums, occurrences)`` of every posting of ``terms`` in ``field`` over all segments
+    of ``reader`` (document numbers of the reader; deleted documents included, the caller
+    masks them), summed per document, ascending. Reads whole posting blocks into NumPy
+    instead of stepping a matcher posting by posting."""
+    ids, weights = [], []
+    leaves = _leaves(reader)
+    for r, base in leaves:
+        terms_reader = r._terms
+        for term in terms:
+            try:
+                info = terms_reader.term_info(field, term.encode("utf-8"))
+            except TermNotFound:
+                continue
+            if info.is_inlined():
+                i, w, _ = info.inlined_postings()
+                ids.append(np.asarray(i, dtype=np.int64) + base)
+                weights.append(np.asarray(w, dtype=np.float64))
+                continue
+            offset, length = info.extent()
+            m = W3LeafMatcher(terms_reader._postfile, offset, length, r.schema[field].format)
+            while True:
+                m._read_data()
+                deltas, w, _ = m._data
+                block = np.cumsum(np.asarray(deltas, dtype=np.int64))
+                ids.append(block + base)
+                if w is None:
+                    weights.append(np.ones(len(block)))
+                elif isinstance(w, float):
+                    weights.append(np.full(len(block), w))
+                else:
+                    weights.append(np.asarray(w, dtype=np.float64))
+                if m._lastblock:
+                    break
+                m._goto(m._nextoffset)
+    if not ids:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    all_ids, all_weights = np.concatenate(ids), np.concatenate(weights)
+    if len(ids) == 1 or len(terms) == 1 and len(leaves) == 1:
+        return all_ids, all_weights.astype(np.int64)
+    docs, inverse = np.unique(all_ids, return_inverse=True)
+    return docs, np.bincount(inverse.reshape(-1), weights=all_weights).astype(np.int64)
 
 
 class WhooshBackend(GenerationStore, BaseSearchBackend):
@@ -133,6 +410,9 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
         super().__init__(alias, params)
         self.path = Path(params["PATH"])
         self.lock_timeout = float(params.get("LOCK_TIMEOUT", 60.0))
+        #: Processes that write a rebuild: above 1, Whoosh's multiprocess writer, each
+        #: process writing its own segment (``multisegment``, no final merge).
+        self.writer_procs = max(1, int(params.get("WRITER_PROCS", 1)))
 
     # -- storage (generations: see search.backends.generations) ------------------------
     def _init_generation(self, gen: Path) -> None:
@@ -168,35 +448,37 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
 
     def _cached_searcher(self):
         """This thread's searcher on the current generation, reopened only when a writer has
-        committed or a rebuild has swapped generations (opening one costs milliseconds)."""
+        committed or a rebuild has swapped generations (opening one costs milliseconds).
+        A replaced searcher is dropped, not closed: results made from it read its stored
+        fields when their pages are shown, and it closes when the last of them is gone."""
         real = os.path.realpath(self.current_link) if self.current_link.exists() else None
         cached = self._local.__dict__.get(real)
-        if cached is not None:
-            if cached.up_to_date():
-                return cached
-            cached.close()  # not refresh(): its reused segment readers can keep old deletions
-            fresh = self._open().searcher()
-            self._local.__dict__[real] = fresh
-            return fresh
+        if cached is not None and cached.up_to_date():
+            return cached
+        # not refresh(): its reused segment readers can keep old deletions
         searcher = self._open().searcher()
-        for old in list(self._local.__dict__.values()):  # a swapped-out generation: let it go
-            old.close()
-        self._local.__dict__.clear()
-        self._local.__dict__[os.path.realpath(self.current_link)] = searcher
+        searcher._classics_path = real
+        self._local.__dict__.clear()  # a swapped-out generation: let it go
+        self._local.__dict__[real] = searcher
         return searcher
 
     # -- writing -------------------------------------------------------------------------
     def rebuild(self, documents: Iterable[SearchDocument], catch_up=None) -> int:
         with self._writer_lock():
             gen = self._new_generation()
+            writer = None
             try:
                 ix = whoosh_index.open_dir(str(gen))
-                writer = ix.writer(limitmb=256)
-                entries = {}
+                if self.writer_procs > 1:
+                    writer = ix.writer(procs=self.writer_procs, multisegment=True, limitmb=256 // self.writer_procs)
+                else:
+                    writer = ix.writer(limitmb=256)
+                entries, names = {}, {}
                 for doc in documents:
                     writer.add_document(**_fields(doc))
                     if doc.juan_id not in entries:
                         entries[doc.juan_id] = (doc.juan_version, doc.work_id, doc.juan_number)
+                        names.update(_names([doc]))
                 for _ in range(10 if catch_up else 0):
                     remove, add, written = catch_up(dict(entries))
                     add = list(add)
@@ -208,13 +490,16 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                         writer.delete_by_term("juan_id", jid)
                     for doc in add:
                         writer.add_document(**_fields(doc))
+                    names.update(_names(add))
                     entries = {j: e for j, e in entries.items() if j not in gone} | written
                 for jid, entry in entries.items():
-                    writer.add_document(**_marker(jid, entry))
+                    writer.add_document(**_marker(jid, entry, names.get(jid)))
                 crash_point("index-write")
                 writer.commit()
                 n = whoosh_index.open_dir(str(gen)).doc_count() - len(entries)
             except BaseException:
+                if writer is not None and self.writer_procs > 1:
+                    writer.cancel()  # ends the sub-writers' processes
                 shutil.rmtree(gen, ignore_errors=True)
                 raise
             self._swap_in(gen)
@@ -235,11 +520,12 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
             if not (gone & set(table)) and not added and not written:
                 return 0
             writer = ix.writer(timeout=self.lock_timeout, limitmb=256)
+            names = _names(added)
             try:
                 for jid in gone:
                     writer.delete_by_term("juan_id", jid)
                 for jid, entry in written.items():
-                    writer.add_document(**_marker(jid, entry))
+                    writer.add_document(**_marker(jid, entry, names.get(jid)))
                 crash_point("index-write")
                 for doc in added:
                     writer.add_document(**_fields(doc))
@@ -288,45 +574,284 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
             return {j: table[j] for j in searcher._live_juans}
 
     def search(self, query: SearchQuery) -> SearchResults:
-        clauses = []
-        for clause in query.parsed.clauses:
-            lookups = [alts for term in clause.positives for alts in term_lookups(term, query.exact)]
-            clauses.append(And([Or([Term("grams", g) for g in sorted(alts)]) for alts in lookups]))
-        parts = [Or(clauses) if len(clauses) > 1 else clauses[0]]
-        # Layers are checked on the stored fields: a term for every layer would make Whoosh
-        # walk the postings of every passage (60,000 on the Kanripo corpus) for each query.
-        if query.work_id is not None:
-            parts.append(Term("work_id", query.work_id))
-        if query.edition_ids is not None:
-            parts.append(Or([Term("work_id", e) for e in query.edition_ids]) if query.edition_ids
-                         else Term("work_id", -1))
-        if query.juan_number is not None:
-            parts.append(Term("juan_number", query.juan_number))
-        if query.chapter_id is not None:
-            parts.append(Term("chapter_id", query.chapter_id))
-        results = SearchResults(query=query)
-        width = query.context
         with self._searcher() as searcher:
-            _juan_table(searcher)
-            live = searcher._live_juans  # passages of superseded juan versions are never seen
-            for docnum in searcher.docs_for_query(And(parts)):
-                f = searcher.stored_fields(docnum)
-                if f["layer"] not in query.layers or f["juan_id"] not in live:
+            view = view_of(searcher)
+            allowed = view.visible.copy()  # passages of superseded juan versions are never seen
+            if set(query.layers) != set(LAYERS):
+                wanted = np.zeros(MARKER_CODE + 1, dtype=bool)
+                wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
+                allowed &= wanted[view.layer]
+            for name, value in (("work_id", query.work_id), ("juan_number", query.juan_number),
+                                ("chapter_id", query.chapter_id)):
+                if value is not None:
+                    allowed &= getattr(view, name) == value
+            if query.juan_ids is not None:
+                allowed &= np.isin(view.juan_id, np.fromiter(query.juan_ids, dtype=np.int64))
+            if query.edition_ids is not None:
+                allowed &= np.isin(view.work_id, np.asarray(query.edition_ids, dtype=np.int64))
+            lookup = _Lookup(searcher.reader(), view, query.exact)
+            docs, counts, verify = _plan(query.parsed, lookup, allowed)
+            spans: dict[int, list] = {}
+            if verify:
+                kept, kept_counts = [], []
+                for docnum in docs.tolist():
+                    found = match_passage(query.parsed, searcher.stored_fields(docnum)["text"], query.exact)
+                    if found:
+                        spans[docnum] = found
+                        kept.append(docnum)
+                        kept_counts.append(len(found))
+                docs = np.asarray(kept, dtype=np.int64)
+                counts = np.asarray(kept_counts, dtype=np.int64)
+            return WhooshResults(query, WhooshHits(searcher, view, query, docs, counts, spans))
+
+
+# -- queries ------------------------------------------------------------------------------
+
+def _unit_sets(text: str, exact: bool) -> list:
+    """Each unit of a query term as the set of codes (exact) or folded keys it matches, or
+    None for a wildcard."""
+    return [None if c is None else (frozenset({c}) if exact else query_alternatives(c))
+            for c in query_units(text).codes]
+
+
+def _can_overlap(a: list, b: list, same: bool) -> bool:
+    """Whether an occurrence of a term with units ``a`` and one with units ``b`` (see
+    ``_unit_sets``) can share a unit of the text (``same``: the same term, so two of its
+    own occurrences, at a different start)."""
+    for shift in range(-(len(b) - 1), len(a)):
+        if same and shift == 0:
+            continue
+        if all(x is None or y is None or x & y
+               for i, x in enumerate(a) if 0 <= i - shift < len(b) for y in (b[i - shift],)):
+            return True
+    return False
+
+
+class _TermDocs:
+    """A query term's passages as arrays: ``docs`` (ascending document numbers that hold it,
+    or may: ``exact_docs`` says which), ``counts`` (its occurrences in each, or None when the
+    index cannot count them without reading the text)."""
+
+    __slots__ = ("docs", "counts", "exact_docs", "stats")
+
+    def __init__(self, docs, counts, exact_docs, stats=None):
+        self.docs, self.counts, self.exact_docs, self.stats = docs, counts, exact_docs, stats
+
+
+def _intersect(arrays):
+    out = None
+    for a in arrays:
+        out = a if out is None else np.intersect1d(out, a, assume_unique=True)
+    return out if out is not None else np.empty(0, dtype=np.int64)
+
+
+class _Lookup:
+    """The index look-ups of one search: terms to postings, with the view's spellings."""
+
+    def __init__(self, reader, view: DocumentView, exact: bool):
+        self.reader, self.view, self.exact = reader, view, exact
+        self._terms: dict[str, _TermDocs] = {}
+
+    def spell(self, code: str) -> list[str]:
+        if self.exact:
+            return [code]
+        return [s for key in sorted(query_alternatives(code)) for s in self.view.spellings(key)]
+
+    def pair_terms(self, a: str, b: str, gap: str) -> list[str]:
+        if self.exact:
+            return [x + (PAIR_GAP if gap else "") + y for x in self.spell(a) for y in self.spell(b)]
+        return [x + g + y for x in self.spell(a) for y in self.spell(b) for g in ("", PAIR_GAP)]
+
+    def term(self, text: str) -> _TermDocs:
+        """``_TermDocs`` of a query term: a single unit and a pair of units that cannot
+        overlap itself are counted from the postings' weights; longer terms, pairs that can
+        overlap themselves (之之), exact pairs with punctuation between (儀，君) and wildcards
+        give candidates to verify."""
+        found = self._terms.get(text)
+        if found is not None:
+            return found
+        q = query_units(text)
+        codes = q.codes
+        if len(codes) == 1 and codes[0] is not None:
+            terms = self.spell(codes[0])
+            docs, counts = postings(self.reader, "units", terms)
+            found = _TermDocs(docs, counts, True, ("units", terms))
+        elif len(codes) == 2 and None not in codes:
+            gap = q.gaps[1]
+            terms = self.pair_terms(codes[0], codes[1], gap)
+            docs, counts = postings(self.reader, "pairs", terms)
+            exact_docs = not (self.exact and gap)
+            sets = _unit_sets(text, self.exact)
+            countable = exact_docs and not _can_overlap(sets, sets, same=True)
+            found = _TermDocs(docs, counts if countable else None, exact_docs, ("pairs", terms) if countable else None)
+        else:
+            lookups = []
+            for start in range(len(codes)):
+                if codes[start] is None:
                     continue
-                if query.juan_ids is not None and f["juan_id"] not in query.juan_ids:
-                    continue
-                text = f["text"]
-                spans = match_passage(query.parsed, text, query.exact)
-                if not spans:
-                    continue
-                results.passages += 1
-                passage = HitPassage(
-                    layer=f["layer"], work_id=f["work_id"], work_slug=f["work_slug"], work_title=f["work_title"],
-                    juan_id=f["juan_id"], juan_number=f["juan_number"], juan_label=f["juan_label"],
-                    chapter_id=f["chapter_id"], chapter_title=f["chapter_title"],
-                    section_position=f["section_position"], section_title=f["section_title"], doc_id=f["doc_id"],
-                    text=text, piece_starts=json.loads(f["piece_starts"]), context=width, hits=len(spans),
-                    layer_name=f.get("layer_name", ""))
-                results.hits.extend(Hit(passage, start, end) for start, end in spans)
-        results.sort()
-        return results
+                if start + 1 < len(codes) and codes[start + 1] is not None:
+                    lookups.append(postings(self.reader, "pairs",
+                                            self.pair_terms(codes[start], codes[start + 1], q.gaps[start + 1]))[0])
+                elif start == 0 or codes[start - 1] is None:  # a unit alone between wildcards
+                    lookups.append(postings(self.reader, "units", self.spell(codes[start]))[0])
+            found = _TermDocs(_intersect(lookups), None, False)
+        self._terms[text] = found
+        return found
+
+
+def _plan(parsed, lookup: _Lookup, allowed: np.ndarray):
+    """``(docs, counts, None)`` when the index counts every hit of the query, else
+    ``(candidates, None, clauses)`` to verify with ``match_passage``. Counting needs every
+    positive term counted, every negative one's passages known exactly, no NEAR, and no two
+    different terms whose occurrences could overlap (their hits would then be merged)."""
+    sets = {t.text: _unit_sets(t.text, lookup.exact) for t in parsed.positive_terms()}
+    countable = all(lookup.term(t.text).counts is not None for t in parsed.positive_terms()) and \
+        all(lookup.term(t.text).exact_docs for c in parsed.clauses for t in c.negatives) and \
+        not any(c.nears for c in parsed.clauses) and \
+        not any(_can_overlap(sets[a], sets[b], same=False) for a in sets for b in sets if a < b)
+    satisfied = []
+    for clause in parsed.clauses:
+        docs = _intersect([lookup.term(t.text).docs for t in clause.positives])
+        docs = docs[allowed[docs]]
+        if countable and clause.negatives:
+            excluded = np.unique(np.concatenate([lookup.term(t.text).docs for t in clause.negatives]))
+            docs = np.setdiff1d(docs, excluded, assume_unique=True)
+        satisfied.append(docs)
+    if not countable:
+        candidates = satisfied[0] if len(satisfied) == 1 else np.unique(np.concatenate(satisfied))
+        return candidates, None, True
+    total = np.zeros(lookup.view.size, dtype=np.int64)
+    for term in parsed.positive_terms():
+        active = [docs for clause, docs in zip(parsed.clauses, satisfied)
+                  if any(t.text == term.text for t in clause.positives)]
+        active = active[0] if len(active) == 1 else np.unique(np.concatenate(active))
+        t = lookup.term(term.text)
+        total[active] += t.counts[np.searchsorted(t.docs, active)]
+    docs = np.flatnonzero(total)
+    return docs, total[docs], False
+
+
+class WhooshHits(Sequence):
+    """The hits of a Whoosh search in the query's sort order, made into ``Hit`` objects
+    only for what is read. Hits are grouped by section (text order) or by passage count and
+    section (relevance): a group's hits are consecutive in the sort, so ``hits[i:j]`` reads
+    the stored text of the passages of the groups it touches and no other."""
+
+    def __init__(self, searcher, view: DocumentView, query: SearchQuery, docs, counts, spans: dict):
+        self.searcher, self.view, self.query = searcher, view, query
+        self.docs, self.counts, self._spans = docs, counts, spans
+        self._total = int(counts.sum()) if len(counts) else 0
+        self._groups = None
+        self._made: dict[int, list] = {}
+
+    def __len__(self) -> int:
+        return self._total
+
+    def _grouping(self):
+        """``(doc order, group start of each ordered doc, first hit index of each group)``."""
+        if self._groups is None:
+            sections = self.view.section_rank[self.docs]
+            if self.query.sort == "relevance":
+                order = np.lexsort((sections, -self.counts))
+                keys_changed = (np.diff(sections[order]) != 0) | (np.diff(self.counts[order]) != 0)
+            elif self.query.sort == "text":
+                order = np.argsort(sections, kind="stable")
+                keys_changed = np.diff(sections[order]) != 0
+            else:  # the concordance sorts: one group, sorted by its keys
+                order = np.arange(len(self.docs))
+                keys_changed = np.zeros(max(len(self.docs) - 1, 0), dtype=bool)
+            first_doc = np.flatnonzero(np.concatenate(([True], keys_changed))) if len(order) else \
+                np.empty(0, dtype=np.int64)
+            hits_before = np.concatenate(([0], np.cumsum(self.counts[order])))
+            self._groups = (order, first_doc, hits_before[first_doc])
+        return self._groups
+
+    def _passage(self, docnum: int, count: int) -> tuple[HitPassage, list]:
+        f = self.searcher.stored_fields(docnum)
+        text = f["text"]
+        spans = self._spans.get(docnum)
+        if spans is None:
+            spans = match_passage(self.query.parsed, text, self.query.exact)
+        passage = HitPassage(
+            layer=f["layer"], work_id=f["work_id"], work_slug=f["work_slug"], work_title=f["work_title"],
+            juan_id=f["juan_id"], juan_number=f["juan_number"], juan_label=f["juan_label"],
+            chapter_id=f["chapter_id"], chapter_title=f["chapter_title"],
+            section_position=f["section_position"], section_title=f["section_title"], doc_id=f["doc_id"],
+            text=text, piece_starts=json.loads(f["piece_starts"]), context=self.query.context, hits=count,
+            layer_name=f.get("layer_name", ""))
+        return passage, spans
+
+    def _group(self, g: int) -> list:
+        made = self._made.get(g)
+        if made is None:
+            order, first_doc, _ = self._grouping()
+            stop = first_doc[g + 1] if g + 1 < len(first_doc) else len(order)
+            made = []
+            for i in order[first_doc[g]:stop].tolist():
+                passage, spans = self._passage(int(self.docs[i]), int(self.counts[i]))
+                made.extend(Hit(passage, s, e) for s, e in spans)
+            sort = self.query.sort
+            if sort == "after":
+                made.sort(key=lambda h: (h.after_key, h.text_order))
+            elif sort == "before":
+                made.sort(key=lambda h: (h.before_key, h.text_order))
+            else:
+                made.sort(key=lambda h: h.text_order)
+            self._made[g] = made
+        return made
+
+    def _at(self, index: int) -> Hit:
+        _, _, first_hit = self._grouping()
+        g = int(np.searchsorted(first_hit, index, side="right")) - 1
+        return self._group(g)[index - int(first_hit[g])]
+
+    def __getitem__(self, index):
+        n = len(self)
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(n))]
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("hit index out of range")
+        return self._at(index)
+
+    def __iter__(self):
+        for g in range(len(self._grouping()[1])):
+            yield from self._group(g)
+
+
+class WhooshResults(SearchResults):
+    """``SearchResults`` of the Whoosh backend: counts and distributions from the arrays of
+    ``WhooshHits`` (per passage) and the ``DocumentView`` (per juan and section)."""
+
+    def __init__(self, query: SearchQuery, hits: WhooshHits):
+        self.query, self.hits = query, hits
+        self.passages = len(hits.docs)
+
+    def sort(self) -> None:  # WhooshHits sorts lazily
+        pass
+
+    def by_juan(self) -> list[dict]:
+        hits, view = self.hits, self.hits.view
+        if not len(hits.docs):
+            return []
+        per_juan = np.bincount(view.juan_rank[hits.docs], weights=hits.counts)
+        return [{**view.juan_rows[r], "count": int(per_juan[r])} for r in np.flatnonzero(per_juan).tolist()]
+
+    def by_section(self) -> list[dict]:
+        hits, view = self.hits, self.hits.view
+        if not len(hits.docs):
+            return []
+        sections = view.section_rank[hits.docs]
+        order = np.argsort(sections, kind="stable")
+        sections = sections[order]
+        first = np.flatnonzero(np.concatenate(([True], sections[1:] != sections[:-1])))
+        counts = np.add.reduceat(hits.counts[order], first)
+        out = []
+        for i, count in zip(first.tolist(), counts.tolist()):
+            docnum = int(hits.docs[order[i]])
+            row = dict(view.juan_rows[int(view.juan_rank[docnum])])
+            row.update(section=int(view.section_position[docnum]),
+                       title=hits.searcher.stored_fields(docnum)["section_title"], count=int(count))
+            out.append(row)
+        return out
