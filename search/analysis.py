@@ -187,17 +187,54 @@ def query_units(phrase: str) -> QueryUnits:
 PAIR_GAP = " "
 
 
-def gram_counts(text: str) -> tuple[Counter, Counter]:
-    """The Whoosh backend's index terms of ``text`` with their occurrences: ``(units, pairs)``.
-    ``units`` counts each unit's exact code (a gaiji key included, see ``analyse``);
-    ``pairs`` counts each pair of adjacent units, written ``a + b``, or ``a + PAIR_GAP + b``
-    when separators stand between them: ``gram_counts("大射，射")`` is
-    ``({"大": 1, "射": 2}, {"大射": 1, "射 射": 1})``. Exact codes, so both search modes
+def gram_counts(text: str) -> tuple[Counter, dict[str, list[int]]]:
+    """The Whoosh backend's index terms of ``text``: ``(units, pairs)``. ``units`` counts
+    each unit's exact code (a gaiji key included, see ``analyse``); ``pairs`` gives each
+    pair of adjacent units, written ``a + b``, or ``a + PAIR_GAP + b`` when separators stand
+    between them, the unit positions where it starts: ``gram_counts("大射，射")`` is
+    ``({"大": 1, "射": 2}, {"大射": [0], "射 射": [1]})``. Exact codes, so both search modes
     count from the same postings (folded look-ups take every spelling that folds alike)."""
     a = analyse(text)
     codes, gaps = a.codes, a.gaps
-    pairs = Counter(x + y if not g else x + PAIR_GAP + y for x, y, g in zip(codes, codes[1:], gaps[1:-1]))
+    pairs: dict[str, list[int]] = {}
+    for i, (x, y, g) in enumerate(zip(codes, codes[1:], gaps[1:-1])):
+        key = x + y if not g else x + PAIR_GAP + y
+        found = pairs.get(key)
+        if found is None:
+            pairs[key] = [i]
+        else:
+            found.append(i)
     return Counter(codes), pairs
+
+
+def raw_pattern(units: list, gaps: tuple | None = None) -> str | None:
+    """A regex over the stored text itself (no ``analyse``) that finds, with ``finditer``,
+    exactly the spans ``find_occurrences`` gives for a literal term whose ``k``-th unit is
+    one of the code points ``units[k]``: between two units any separators, invisibles and
+    selectors (folded, ``gaps`` None), or exactly the separators ``gaps[k]`` with invisibles
+    and selectors anywhere (exact mode, ``QueryUnits.gaps``); selectors right after the last
+    unit belong to its span. Only for ordinary characters: None if some code point is ASCII,
+    a gaiji key, or not a character of text (``folding.char_kind``), so that no unit can be
+    read inside a gaiji entity; the caller then uses ``match_passage``."""
+    if not units or any(not alts for alts in units):
+        return None
+    for alts in units:
+        for c in alts:
+            if len(c) != 1 or ord(c) < 0x80 or ord(c) >= 0xF0000 or char_kind(c) != TEXT:
+                return None
+    selectors = "[" + _ranges(SELECTOR) + "]*"
+    quiet = "[" + _ranges(INVISIBLE) + _ranges(SELECTOR) + "]*"
+    skip = "[" + _ranges(SEPARATOR) + _ranges(INVISIBLE) + _ranges(SELECTOR) + "]*"
+    parts = []
+    for k, alts in enumerate(units):
+        if k:
+            if gaps is None:
+                parts.append(skip)
+            else:
+                parts.append(quiet + "".join(re.escape(c) + quiet for c in gaps[k]))
+        parts.append("[" + "".join(re.escape(c) for c in sorted(alts)) + "]")
+    parts.append(selectors)
+    return "".join(parts)
 
 
 def char_alternatives(ch: str, exact: bool) -> frozenset[str]:

@@ -30,8 +30,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import sys
 import threading
+from array import array
 import time
 from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
@@ -47,7 +50,7 @@ from whoosh.fields import COLUMN, ID, NUMERIC, STORED, FieldType, Schema
 from whoosh.index import EmptyIndexError
 from whoosh.reading import SegmentReader, TermNotFound
 
-from search.analysis import PAIR_GAP, gram_counts, match_passage, query_units
+from search.analysis import PAIR_GAP, gram_counts, match_passage, query_units, raw_pattern
 from search.documents import LAYERS, SearchDocument
 from search.folding import fold_char, query_alternatives
 
@@ -97,11 +100,36 @@ MARKER_CODE = 100
 
 
 class _Counts(formats.Existence):
-    """A posting per (term, passage) whose weight is the term's occurrences in the passage
-    (``search.analysis.gram_counts``); no per-posting value, no positions."""
+    """Postings of ``units``: one per (term, passage), whose weight is the term's occurrences
+    in the passage; no per-posting value."""
 
     def decode_frequency(self, valuestring):  # pragma: no cover - weights are read instead
         raise NotImplementedError("read the posting's weight: it is the term's occurrences")
+
+
+class _Positions(formats.Positions):
+    """Postings of ``pairs``: the weight is the term's occurrences in the passage, the value
+    the unit positions where it starts, as little-endian uint32 (read straight into NumPy;
+    ``decode_positions`` gives them to Whoosh's own phrase and span queries too)."""
+
+    def encode(self, poslist):
+        return _uint32(poslist)
+
+    def decode_positions(self, valuestring):
+        return np.frombuffer(valuestring, dtype="<u4").tolist()
+
+    def decode_frequency(self, valuestring):
+        return len(valuestring) // 4
+
+    def decode_weight(self, valuestring):
+        return float(len(valuestring) // 4)
+
+
+def _uint32(values: list[int]) -> bytes:
+    a = array("I", values)
+    if sys.byteorder != "little":  # pragma: no cover - every machine this runs on is little-endian
+        a.byteswap()
+    return a.tobytes()
 
 
 @lru_cache(maxsize=4)
@@ -113,13 +141,14 @@ def _grams(text: str):
 
 class CountedGrams(FieldType):
     """An indexed field whose value is a passage's text and whose terms are its units
-    (``part=0``) or pairs of units (``part=1``) of ``gram_counts``, each posted with its
-    count as the weight: a term's total weight (``reader.frequency``) is its occurrences in
-    the segment, a posting's weight its occurrences in the passage."""
+    (``part=0``: ``_Counts`` postings) or pairs of units (``part=1``: ``_Positions``) of
+    ``gram_counts``, each posted with its count as the weight: a term's total weight
+    (``reader.frequency``, ``W3TermInfo.weight``) is its occurrences in the segment, a
+    posting's weight its occurrences in the passage."""
 
     def __init__(self, part: int):
         self.part = part
-        self.format = _Counts()
+        self.format = _Positions() if part else _Counts()
         self.analyzer = None
         self.scorable = False
         self.stored = False
@@ -128,8 +157,12 @@ class CountedGrams(FieldType):
         self.column_type = None
 
     def index(self, value, **kwargs):
-        for term, n in _grams(value)[self.part].items():
-            yield term.encode("utf-8"), n, float(n), b""
+        if self.part:
+            for term, positions in _grams(value)[1].items():
+                yield term.encode("utf-8"), len(positions), float(len(positions)), _uint32(positions)
+        else:
+            for term, n in _grams(value)[0].items():
+                yield term.encode("utf-8"), n, float(n), b""
 
 
 def make_schema() -> Schema:
@@ -268,12 +301,10 @@ class DocumentView:
         places = np.concatenate([_segment_places(r) for r, _ in leaves]) if leaves else np.zeros(0, dtype=PLACE)
         n = len(places)
         alive = np.ones(n, dtype=bool)
-        self.clean = True  # no deleted document anywhere
         for r, base in leaves:
             if r.has_deletions():
                 deleted = np.fromiter(r._perdoc.deleted_docs(), dtype=np.int64)
                 alive[deleted + base] = False
-                self.clean = self.clean and not len(deleted)
         self.size = n
         self.layer = places["layer"].astype(np.int16)
         self.juan_id = places["juan_id"].astype(np.int64)
@@ -292,7 +323,10 @@ class DocumentView:
         live_ids = np.fromiter(sorted(live), dtype=np.int64, count=len(live))
         passage = self.layer != MARKER_CODE
         self.visible = alive & passage & np.isin(self.juan_id, live_ids)
-        self.masked = bool(np.count_nonzero(passage & alive & ~self.visible))  # superseded juan versions
+        #: per segment: every passage in it visible (no deletion, no superseded juan version)
+        self.leaf_clean = [bool(np.array_equal(self.visible[base:base + r.doc_count_all()],
+                                               passage[base:base + r.doc_count_all()]))
+                           for r, base in leaves]
         # text order: work title, edition, juan number, section position
         titles = sorted({names[j][0] for j in live})
         title_rank = {t: i for i, t in enumerate(titles)}
@@ -353,41 +387,52 @@ def view_of(searcher) -> DocumentView:
     return view
 
 
-def postings(reader, field: str, terms) -> tuple[np.ndarray, np.ndarray]:
-    """``(docnums, occurrences)`` of every posting of ``terms`` in ``field`` over all segments
-    of ``reader`` (document numbers of the reader; deleted documents included, the caller
-    masks them), summed per document, ascending. Reads whole posting blocks into NumPy
-    instead of stepping a matcher posting by posting."""
+def _term_blocks(r, base: int, field: str, term: str, ids: list, weights: list, values: list | None = None) -> None:
+    """Append the postings of ``term`` in segment ``r`` (document numbers offset by
+    ``base``) to ``ids`` and ``weights`` (arrays, a whole posting block at a time) and, if
+    given, their values (bytes, one per posting) to ``values``."""
+    terms_reader = r._terms
+    try:
+        info = terms_reader.term_info(field, term.encode("utf-8"))
+    except TermNotFound:
+        return
+    if info.is_inlined():
+        i, w, v = info.inlined_postings()
+        ids.append(np.asarray(i, dtype=np.int64) + base)
+        weights.append(np.asarray(w, dtype=np.float64))
+        if values is not None:
+            values.extend(v)
+        return
+    offset, length = info.extent()
+    m = W3LeafMatcher(terms_reader._postfile, offset, length, r.schema[field].format)
+    while True:
+        m._read_data()
+        deltas, w, v = m._data
+        block = np.cumsum(np.asarray(deltas, dtype=np.int64))
+        ids.append(block + base)
+        if values is not None:
+            values.extend(v)
+        if w is None:
+            weights.append(np.ones(len(block)))
+        elif isinstance(w, float):
+            weights.append(np.full(len(block), w))
+        else:
+            weights.append(np.asarray(w, dtype=np.float64))
+        if m._lastblock:
+            break
+        m._goto(m._nextoffset)
+
+
+def postings(reader, field: str, terms, leaves=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(docnums, occurrences)`` of every posting of ``terms`` in ``field`` over the segments
+    ``leaves`` (default: all) of ``reader`` (document numbers of the reader; deleted
+    documents included, the caller masks them), summed per document, ascending. Reads whole
+    posting blocks into NumPy instead of stepping a matcher posting by posting."""
     ids, weights = [], []
-    leaves = _leaves(reader)
+    leaves = _leaves(reader) if leaves is None else leaves
     for r, base in leaves:
-        terms_reader = r._terms
         for term in terms:
-            try:
-                info = terms_reader.term_info(field, term.encode("utf-8"))
-            except TermNotFound:
-                continue
-            if info.is_inlined():
-                i, w, _ = info.inlined_postings()
-                ids.append(np.asarray(i, dtype=np.int64) + base)
-                weights.append(np.asarray(w, dtype=np.float64))
-                continue
-            offset, length = info.extent()
-            m = W3LeafMatcher(terms_reader._postfile, offset, length, r.schema[field].format)
-            while True:
-                m._read_data()
-                deltas, w, _ = m._data
-                block = np.cumsum(np.asarray(deltas, dtype=np.int64))
-                ids.append(block + base)
-                if w is None:
-                    weights.append(np.ones(len(block)))
-                elif isinstance(w, float):
-                    weights.append(np.full(len(block), w))
-                else:
-                    weights.append(np.asarray(w, dtype=np.float64))
-                if m._lastblock:
-                    break
-                m._goto(m._nextoffset)
+            _term_blocks(r, base, field, term, ids, weights)
     if not ids:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     all_ids, all_weights = np.concatenate(ids), np.concatenate(weights)
@@ -395,6 +440,70 @@ def postings(reader, field: str, terms) -> tuple[np.ndarray, np.ndarray]:
         return all_ids, all_weights.astype(np.int64)
     docs, inverse = np.unique(all_ids, return_inverse=True)
     return docs, np.bincount(inverse.reshape(-1), weights=all_weights).astype(np.int64)
+
+
+def pair_occurrences(reader, slots: list, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(docnums, starts)``, ascending, of every place where pair ``k`` of a phrase is one of
+    the terms ``slots[k]`` at unit position ``start + k`` for every ``k``: the phrase's
+    occurrences (overlapping ones included), from the positions in the ``pairs`` postings of
+    the passages that hold every slot (and are ``allowed``, if given). No stored text read."""
+    leaves = _leaves(reader)
+    per_slot = []
+    for terms in slots:
+        ids, values = [], []
+        for r, base in leaves:
+            for term in terms:
+                _term_blocks(r, base, "pairs", term, ids, [], values)
+        per_slot.append((np.concatenate(ids) if ids else np.empty(0, dtype=np.int64), values))
+    candidates = _intersect([np.unique(ids) for ids, _ in per_slot])
+    if allowed is not None:
+        candidates = candidates[allowed[candidates]]
+    keys = None
+    for k, (ids, values) in enumerate(per_slot):
+        chosen_at = np.flatnonzero(np.isin(ids, candidates))
+        chosen = [values[i] for i in chosen_at.tolist()]
+        lengths = np.fromiter(map(len, chosen), dtype=np.int64, count=len(chosen)) // 4
+        positions = np.frombuffer(b"".join(chosen), dtype="<u4").astype(np.int64)
+        starts = positions - k
+        docs = np.repeat(ids[chosen_at], lengths)
+        ok = starts >= 0
+        slot_keys = np.unique((docs[ok] << 32) | starts[ok])
+        keys = slot_keys if keys is None else np.intersect1d(keys, slot_keys, assume_unique=True)
+    if keys is None:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    return keys >> 32, keys & 0xFFFFFFFF
+
+
+def _left_to_right(docs: np.ndarray, starts: np.ndarray, length: int) -> np.ndarray:
+    """Which of the occurrences (ascending ``(docs, starts)``, in units, ``length`` long) are
+    kept when they are taken left to right without overlap, as ``str.count`` does."""
+    keep = np.zeros(len(docs), dtype=bool)
+    last_doc, end = -1, -1
+    for i, (d, s) in enumerate(zip(docs.tolist(), starts.tolist())):
+        if d != last_doc or s >= end:
+            keep[i] = True
+            last_doc, end = d, s + length
+    return keep
+
+
+def statistics_total(reader, view: "DocumentView", field: str, terms) -> int:
+    """The occurrences of ``terms`` in ``field`` over the passages readers see, from term
+    statistics: in a segment where every passage is visible (nothing deleted, no superseded
+    juan version) a term's total weight is its occurrences there (``W3TermInfo.weight``,
+    one read per term); only the other segments' postings are read, and masked with
+    ``view.visible``."""
+    total = 0
+    for (r, base), clean in zip(_leaves(reader), view.leaf_clean):
+        if clean:
+            for term in terms:
+                try:
+                    total += int(r._terms.term_info(field, term.encode("utf-8")).weight())
+                except TermNotFound:
+                    pass
+        else:
+            docs, counts = postings(reader, field, terms, leaves=[(r, base)])
+            total += int(counts[view.visible[docs]].sum()) if len(docs) else 0
+    return total
 
 
 class WhooshBackend(GenerationStore, BaseSearchBackend):
@@ -589,20 +698,34 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                 allowed &= np.isin(view.juan_id, np.fromiter(query.juan_ids, dtype=np.int64))
             if query.edition_ids is not None:
                 allowed &= np.isin(view.work_id, np.asarray(query.edition_ids, dtype=np.int64))
-            lookup = _Lookup(searcher.reader(), view, query.exact)
-            docs, counts, verify = _plan(query.parsed, lookup, allowed)
-            spans: dict[int, list] = {}
-            if verify:
-                kept, kept_counts = [], []
-                for docnum in docs.tolist():
-                    found = match_passage(query.parsed, searcher.stored_fields(docnum)["text"], query.exact)
-                    if found:
-                        spans[docnum] = found
-                        kept.append(docnum)
-                        kept_counts.append(len(found))
-                docs = np.asarray(kept, dtype=np.int64)
-                counts = np.asarray(kept_counts, dtype=np.int64)
-            return WhooshResults(query, WhooshHits(searcher, view, query, docs, counts, spans))
+            lookup = _Lookup(searcher.reader(), view, query.exact, allowed)
+            parsed = query.parsed
+
+            def resolve():
+                docs, counts, verify = _plan(parsed, lookup, allowed)
+                spans: dict[int, list] = {}
+                if verify:
+                    kept, kept_counts = [], []
+                    for docnum in docs.tolist():
+                        found = match_passage(parsed, searcher.stored_fields(docnum)["text"], query.exact)
+                        if found:
+                            spans[docnum] = found
+                            kept.append(docnum)
+                            kept_counts.append(len(found))
+                    docs = np.asarray(kept, dtype=np.int64)
+                    counts = np.asarray(kept_counts, dtype=np.int64)
+                pattern = None if verify else _raw_pattern(parsed, lookup)
+                return WhooshHits(searcher, view, query, docs, counts, spans, pattern), \
+                    "text" if verify else "postings"
+
+            statistics = None
+            single = parsed.clauses[0] if len(parsed.clauses) == 1 else None
+            if single is not None and len(single.positives) == 1 and not single.negatives and not single.nears \
+                    and np.array_equal(allowed, view.visible):
+                spec = lookup.counted(single.positives[0].text)
+                if spec is not None:
+                    statistics = lambda: statistics_total(lookup.reader, view, *spec)  # noqa: E731
+            return WhooshResults(query, resolve, statistics)
 
 
 # -- queries ------------------------------------------------------------------------------
@@ -632,10 +755,10 @@ class _TermDocs:
     or may: ``exact_docs`` says which), ``counts`` (its occurrences in each, or None when the
     index cannot count them without reading the text)."""
 
-    __slots__ = ("docs", "counts", "exact_docs", "stats")
+    __slots__ = ("docs", "counts", "exact_docs")
 
-    def __init__(self, docs, counts, exact_docs, stats=None):
-        self.docs, self.counts, self.exact_docs, self.stats = docs, counts, exact_docs, stats
+    def __init__(self, docs, counts, exact_docs):
+        self.docs, self.counts, self.exact_docs = docs, counts, exact_docs
 
 
 def _intersect(arrays):
@@ -648,8 +771,8 @@ def _intersect(arrays):
 class _Lookup:
     """The index look-ups of one search: terms to postings, with the view's spellings."""
 
-    def __init__(self, reader, view: DocumentView, exact: bool):
-        self.reader, self.view, self.exact = reader, view, exact
+    def __init__(self, reader, view: DocumentView, exact: bool, allowed: np.ndarray | None = None):
+        self.reader, self.view, self.exact, self.allowed = reader, view, exact, allowed
         self._terms: dict[str, _TermDocs] = {}
 
     def spell(self, code: str) -> list[str]:
@@ -662,28 +785,44 @@ class _Lookup:
             return [x + (PAIR_GAP if gap else "") + y for x in self.spell(a) for y in self.spell(b)]
         return [x + g + y for x in self.spell(a) for y in self.spell(b) for g in ("", PAIR_GAP)]
 
+    def counted(self, text: str):
+        """``(field, terms)`` whose postings' weights count the term exactly (a single
+        unit; a pair of units that cannot overlap itself, with no punctuation between in
+        the exact mode), else None."""
+        q = query_units(text)
+        codes = q.codes
+        if None in codes or len(codes) > 2:
+            return None
+        if len(codes) == 1:
+            return "units", self.spell(codes[0])
+        sets = _unit_sets(text, self.exact)
+        if (self.exact and q.gaps[1]) or _can_overlap(sets, sets, same=True):
+            return None
+        return "pairs", self.pair_terms(codes[0], codes[1], q.gaps[1])
+
     def term(self, text: str) -> _TermDocs:
-        """``_TermDocs`` of a query term: a single unit and a pair of units that cannot
-        overlap itself are counted from the postings' weights; longer terms, pairs that can
-        overlap themselves (之之), exact pairs with punctuation between (儀，君) and wildcards
-        give candidates to verify."""
+        """``_TermDocs`` of a query term: ``counted`` terms are counted from the postings'
+        weights; other literal terms of two units or more (之之, 卿大夫) from the positions of
+        their pairs (``pair_occurrences``); exact terms with punctuation between units
+        (儀，君) and terms with wildcards give candidates (passages holding every pair of
+        their units, or the unit alone between wildcards) to verify on the text."""
         found = self._terms.get(text)
         if found is not None:
             return found
         q = query_units(text)
         codes = q.codes
-        if len(codes) == 1 and codes[0] is not None:
-            terms = self.spell(codes[0])
-            docs, counts = postings(self.reader, "units", terms)
-            found = _TermDocs(docs, counts, True, ("units", terms))
-        elif len(codes) == 2 and None not in codes:
-            gap = q.gaps[1]
-            terms = self.pair_terms(codes[0], codes[1], gap)
-            docs, counts = postings(self.reader, "pairs", terms)
-            exact_docs = not (self.exact and gap)
+        spec = self.counted(text)
+        if spec is not None:
+            found = _TermDocs(*postings(self.reader, *spec), True)
+        elif None not in codes and not (self.exact and any(q.gaps[1:])):
+            slots = [self.pair_terms(codes[k], codes[k + 1], "") for k in range(len(codes) - 1)]
+            docs, starts = pair_occurrences(self.reader, slots, self.allowed)
             sets = _unit_sets(text, self.exact)
-            countable = exact_docs and not _can_overlap(sets, sets, same=True)
-            found = _TermDocs(docs, counts if countable else None, exact_docs, ("pairs", terms) if countable else None)
+            if len(docs) and _can_overlap(sets, sets, same=True):
+                keep = _left_to_right(docs, starts, len(codes))
+                docs = docs[keep]
+            docs, counts = np.unique(docs, return_counts=True)
+            found = _TermDocs(docs, counts.astype(np.int64), True)
         else:
             lookups = []
             for start in range(len(codes)):
@@ -731,15 +870,35 @@ def _plan(parsed, lookup: _Lookup, allowed: np.ndarray):
     return docs, total[docs], False
 
 
+def _raw_pattern(parsed, lookup: _Lookup) -> re.Pattern | None:
+    """For a query of one clause without NEAR whose hits the index counted (so its terms
+    cannot overlap), one regex over the stored text that finds every hit of a passage
+    (``search.analysis.raw_pattern`` of each positive term, spelled as the index spells
+    it): a page's passages are then not analysed unit by unit. None otherwise."""
+    if len(parsed.clauses) != 1 or parsed.clauses[0].nears:
+        return None
+    alternatives = []
+    for term in parsed.clauses[0].positives:
+        q = query_units(term.text)
+        if None in q.codes:
+            return None
+        body = raw_pattern([lookup.spell(c) for c in q.codes], q.gaps if lookup.exact else None)
+        if body is None:
+            return None
+        alternatives.append(body)
+    return re.compile("|".join(f"(?:{body})" for body in dict.fromkeys(alternatives)))
+
+
 class WhooshHits(Sequence):
     """The hits of a Whoosh search in the query's sort order, made into ``Hit`` objects
     only for what is read. Hits are grouped by section (text order) or by passage count and
     section (relevance): a group's hits are consecutive in the sort, so ``hits[i:j]`` reads
     the stored text of the passages of the groups it touches and no other."""
 
-    def __init__(self, searcher, view: DocumentView, query: SearchQuery, docs, counts, spans: dict):
+    def __init__(self, searcher, view: DocumentView, query: SearchQuery, docs, counts, spans: dict,
+                 pattern: re.Pattern | None = None):
         self.searcher, self.view, self.query = searcher, view, query
-        self.docs, self.counts, self._spans = docs, counts, spans
+        self.docs, self.counts, self._spans, self._pattern = docs, counts, spans, pattern
         self._total = int(counts.sum()) if len(counts) else 0
         self._groups = None
         self._made: dict[int, list] = {}
@@ -770,7 +929,9 @@ class WhooshHits(Sequence):
         f = self.searcher.stored_fields(docnum)
         text = f["text"]
         spans = self._spans.get(docnum)
-        if spans is None:
+        if spans is None and self._pattern is not None:
+            spans = [m.span() for m in self._pattern.finditer(text)]
+        elif spans is None:
             spans = match_passage(self.query.parsed, text, self.query.exact)
         passage = HitPassage(
             layer=f["layer"], work_id=f["work_id"], work_slug=f["work_slug"], work_title=f["work_title"],
@@ -821,12 +982,34 @@ class WhooshHits(Sequence):
 
 
 class WhooshResults(SearchResults):
-    """``SearchResults`` of the Whoosh backend: counts and distributions from the arrays of
-    ``WhooshHits`` (per passage) and the ``DocumentView`` (per juan and section)."""
+    """``SearchResults`` of the Whoosh backend, resolved lazily: ``count`` alone comes from
+    term statistics where the query allows (``statistics_total``); ``hits``, ``passages``
+    and the distributions from the arrays of ``WhooshHits`` (per passage) and the
+    ``DocumentView`` (per juan and section). ``counted_from`` says how the count was
+    found: ``"statistics"``, ``"postings"`` (weights of the passages' postings) or
+    ``"text"`` (candidates verified on the stored text)."""
 
-    def __init__(self, query: SearchQuery, hits: WhooshHits):
-        self.query, self.hits = query, hits
-        self.passages = len(hits.docs)
+    def __init__(self, query: SearchQuery, resolve, statistics=None):
+        self.query = query
+        self._resolve, self._statistics, self._hits = resolve, statistics, None
+        self.counted_from = None
+
+    @property
+    def hits(self) -> WhooshHits:
+        if self._hits is None:
+            self._hits, self.counted_from = self._resolve()
+        return self._hits
+
+    @property
+    def count(self) -> int:
+        if self._hits is None and self._statistics is not None:
+            self.counted_from = "statistics"
+            return self._statistics()
+        return len(self.hits)
+
+    @property
+    def passages(self) -> int:
+        return len(self.hits.docs)
 
     def sort(self) -> None:  # WhooshHits sorts lazily
         pass
