@@ -105,12 +105,14 @@ class Edition(models.Model):
 
     ``slug`` is the edition's URL key (``/works/<slug>/juan/<n>/``): the Kanripo folder
     (``KR1d0086-WYG``), or the title (``禮書綱目``) for other sources, as works had before
-    editions existed, so old URLs keep working. ``label`` is the name given with
+    editions existed, so old URLs keep working; it follows the one slug rule
+    (``reader.slugs``), which ``save()`` enforces. ``label`` is the name given with
     ``import_texts --edition`` (or the Kanripo folder); ``kanripo_edition`` is the
     ``#+PROPERTY: EDITION`` of a Kanripo file (WYG, SBCK, tls)."""
 
     work = models.ForeignKey(Work, on_delete=models.CASCADE, related_name="editions")
-    slug = models.CharField(max_length=250, unique=True)
+    slug = models.CharField(max_length=250, unique=True, validators=[validate_slug],
+                            help_text="URL key: letters, digits, '-' and '_' (e.g. KR1d0086-WYG, 禮書綱目)")
     label = models.CharField(max_length=100, blank=True)
     kanripo_id = models.CharField(max_length=40, blank=True)
     kanripo_edition = models.CharField(max_length=40, blank=True)
@@ -121,6 +123,12 @@ class Edition(models.Model):
 
     def __str__(self):
         return f"{self.work.title}（{self.name}）"
+
+    def save(self, *args, **kwargs):
+        """Save; raises ``django.core.exceptions.ValidationError`` for a slug that breaks the
+        one slug rule (``reader.slugs``), as ``Work.save`` does."""
+        validate_slug(self.slug)
+        super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:

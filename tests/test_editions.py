@@ -148,3 +148,27 @@ def test_migration_makes_editions_of_old_works(tmp_path):
             (1, "禮書綱目", "", ""), (2, "KR1d0086", "KR1d0086", "WYG"), (3, "KR1d0086-WYG", "KR1d0086", "WYG"),
             (4, "KR1d0026", "KR1d0026", "SBCK")]
         assert con.execute("SELECT id, work_id FROM reader_juan ORDER BY id").fetchall() == [(1, 1), (2, 2), (3, 3), (4, 4)]
+
+
+def test_edition_slugs_follow_the_one_slug_rule(empty_db, search_backend, client):
+    """An edition's slug follows the one slug rule (reader.slugs): a named edition's slug is
+    made by it (``import_texts --edition "四庫/甲 本"``); a slug that breaks the rule is refused
+    on save and repaired by the migration. (A Kanripo folder whose name breaks the rule is
+    refused at import, tests/test_slugs.py.)"""
+    import importlib
+
+    from django.apps import apps
+    from django.core.exceptions import ValidationError
+
+    from reader.importers.loader import load_document, read_document
+
+    import_file(SEED)
+    doc = read_document(SEED)
+    edition = load_document(doc, sha256=doc.sha256, edition="四庫/甲 本").juan.edition
+    assert (edition.slug, edition.label, edition.work.slug) == ("禮書綱目-四庫-甲-本", "四庫/甲 本", "禮書綱目")
+    assert client.get("/works/禮書綱目-四庫-甲-本/juan/10/").status_code == 200
+    with pytest.raises(ValidationError, match="not allowed in a slug"):
+        Edition(work=edition.work, slug="KR1d0086/WYG").save()
+    Edition.objects.filter(pk=edition.pk).update(slug="KR1d0086 WYG/x")  # as stored before the rule
+    importlib.import_module("reader.migrations.0010_edition_slugs").repair_slugs(apps, None)
+    assert Edition.objects.get(pk=edition.pk).slug == "KR1d0086-WYG-x"

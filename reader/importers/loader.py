@@ -88,19 +88,21 @@ def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> Edition:
     unnamed edition without it) of the work ``_find_work`` gives. Editions of one work are
     linked by Kanripo ID and title (``reader.editions``)."""
     if doc.work_key:
-        edition = Edition.objects.select_related("work").filter(slug=doc.work_key).first()
+        key = slugify(doc.work_key)  # the folder's name under the slug rule (KR1d0086-WYG stays as it is)
+        edition = Edition.objects.select_related("work").filter(slug=key).first()
         if edition is None:
             work = _find_work(doc)
             if work is None:
+                wanted = doc.kanripo_id if doc.kanripo_id and slug_problem(doc.kanripo_id) is None else key
                 work = Work.objects.create(
                     title=doc.work_title, author=doc.author, native_place=doc.native_place, dynasty=doc.dynasty,
                     collection=doc.collection, kanripo_id=doc.kanripo_id,
-                    slug=doc.kanripo_id if doc.kanripo_id and not _slug_taken(doc.kanripo_id) else doc.work_key)
+                    slug=wanted if not _slug_taken(wanted) else unique_slug(key, _slug_taken))
             elif not work.kanripo_id:
                 work.kanripo_id = doc.kanripo_id
                 work.save(update_fields=["kanripo_id"])
             edition = Edition.objects.create(
-                work=work, slug=doc.work_key, label=edition_name or doc.work_key, kanripo_id=doc.kanripo_id,
+                work=work, slug=key, label=edition_name or doc.work_key, kanripo_id=doc.kanripo_id,
                 kanripo_edition=doc.edition, collection=doc.collection)
         elif edition_name and edition.label != edition_name:
             edition.label = edition_name
