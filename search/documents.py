@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, READINGS,
                                        RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
@@ -209,6 +210,19 @@ def chapter_passages(chapter) -> list[Passage]:
     return out
 
 
+class PieceRow(NamedTuple):
+    """What ``section_passages`` reads of a stored piece (``reader.models.Piece``'s fields)."""
+
+    section_id: int
+    position: int
+    kind: str
+    text: str
+    source_tag: str
+    tag_separator: str
+    layer: str
+    layer_name: str
+
+
 def documents_for_juan(juan) -> list[SearchDocument]:
     """Every passage of a stored ``reader.models.Juan``, in text order (three queries)."""
     from reader.models import Piece
@@ -236,7 +250,10 @@ def documents_for_juan(juan) -> list[SearchDocument]:
             docs.append(document(first_section_of.get(chapter.pk), chapter, passage))
 
     by_section: dict[int, list] = {}
-    for piece in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
+    rows = Piece.objects.filter(section__juan=juan).order_by("section__position", "position") \
+        .values_list(*PieceRow._fields)  # rows, not model instances: half the time of a batch's read
+    for row in rows:
+        piece = PieceRow._make(row)
         by_section.setdefault(piece.section_id, []).append(piece)
     for section in sections:
         for passage in section_passages(section, by_section.get(section.pk, [])):

@@ -6,6 +6,7 @@ from django.core.management import CommandError, call_command
 
 from reader.importers.errors import TextFormatError
 from reader.importers.loader import import_file, render_source
+from reader.importers import loader
 from reader.models import Chapter, Juan, Piece, Section, Work
 
 from .conftest import CASES, SEED
@@ -60,7 +61,7 @@ def test_failure_during_load_rolls_back(monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(Piece.objects, "bulk_create", boom)
+    monkeypatch.setattr(loader, "_insert_pieces", boom)  # the pieces are the last rows written
     with pytest.raises(RuntimeError):
         import_file(SEED)
     assert counts() == before
