@@ -41,16 +41,25 @@ def test_index_files(two_backends, seed_juan):
                                     "section_first_rank")] + ["passages.pkl", "juans.pkl"])
     assert sorted(p.name for p in gen.iterdir()) == base_files
     assert positional.version() == gen.name
-    # An incremental write links the base's files into a new generation and adds a delta.
+    # An incremental write links the base's files into a new generation and adds a segment
+    # (the base is not small beside it: 424 passages against 5), and lists what it replaces.
     docs = documents_for_juan(seed_juan)
-    positional.replace_juans({seed_juan.pk}, docs[:5])
+    positional.replace_juans(set(), _juan_copy(docs, 9001, 2))  # the base is small beside it: merged
+    gen = positional.current_link.resolve()
+    assert sorted(p.name for p in gen.iterdir()) == base_files
+    positional.replace_juans({9001}, _juan_copy(docs[:5], 77, 99))
     new = positional.current_link.resolve()
-    assert new != gen and sorted(p.name for p in new.iterdir()) == sorted(base_files + ["delta", "deleted.npy"])
+    assert new != gen and sorted(p.name for p in new.iterdir()) == sorted(base_files + ["seg-000001",
+                                                                                      "deleted.npy"])
     assert all((new / f).stat().st_ino == (gen / f).stat().st_ino for f in base_files)
-    assert sorted(p.name for p in (new / "delta").iterdir()) == sorted(
-        base_files + ["keys.npy", "section_insert.npy", "juan_insert.npy"])
-    assert np.load(new / "deleted.npy").tolist() == [seed_juan.pk]
-    assert positional.document_count() == 5
+    assert sorted(p.name for p in (new / "seg-000001").iterdir()) == base_files
+    assert np.load(new / "deleted.npy").tolist() == [9001]
+    assert positional.document_count() == 424 + 5
+    # The next write drops the segment it empties (nothing is linked from it).
+    positional.replace_juans({77}, _juan_copy(docs[5:7], 78, 98))
+    newer = positional.current_link.resolve()
+    assert sorted(p.name for p in newer.iterdir()) == sorted(base_files + ["seg-000002", "deleted.npy"])
+    assert positional.document_count() == 424 + 2
 
 
 def _juan_copy(docs, juan_id, number, extra=""):
@@ -59,11 +68,13 @@ def _juan_copy(docs, juan_id, number, extra=""):
 
 
 @pytest.mark.parametrize("sort", ["text", "relevance", "after", "before"])
-def test_a_delta_segment_answers_as_one_index(settings, tmp_path, seed_juan, sort):
-    """Juans written after the base (a delta segment, and base passages deleted) sort,
+def test_segments_answer_as_one_index(settings, tmp_path, seed_juan, sort, monkeypatch):
+    """Juans written after the base (more segments, and base passages deleted) sort,
     count and distribute exactly as a plain scan of the same passages."""
+    from search.backends import positional
     from search.backends.memory import MemoryBackend
 
+    monkeypatch.setattr(positional, "SEGMENT_CHARS", 45_000)  # a juan is 15,163 characters: no segment merges
     settings.SEARCH_BACKENDS = {"p": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
                                       "PATH": tmp_path / "ix"}}
     backend = get_search_backend("p")
@@ -78,7 +89,7 @@ def test_a_delta_segment_answers_as_one_index(settings, tmp_path, seed_juan, sor
     backend.remove_juan(9013)
     del juans[13]
     corpus = backend._corpus()
-    assert corpus.delta is not None and corpus.deleted == {9011, 9013}
+    assert corpus.names == ["", "seg-000001", "seg-000002"] and corpus.deleted == [{9011, 9013}, set(), set()]
     assert backend.indexed_juans() == {9000 + n if n != 11 else 9111: (seed_juan.version, seed_juan.work_id, n)
                                        for n in (5, 9, 11, 12)}
     ref = MemoryBackend("ref", {"NAME": f"ref-{tmp_path.name}"})
@@ -95,24 +106,36 @@ def test_a_delta_segment_answers_as_one_index(settings, tmp_path, seed_juan, sor
     assert [r["juan"] for r in backend.search(SearchQuery("鵠")).by_juan()] == [5, 9, 11, 12]
     # A rebuild (or a merge) gives one segment again, with the same answers.
     backend.rebuild([d for docs in juans.values() for d in docs])
-    assert backend._corpus().delta is None
+    assert backend._corpus().names == [""]
     assert backend.search(SearchQuery("射鵠")).count == ref.search(SearchQuery("射鵠")).count == 424
 
 
-def test_a_large_delta_is_merged_into_the_base(settings, tmp_path, seed_juan, monkeypatch):
+def test_small_segments_are_merged_and_no_write_builds_more_than_segment_chars(settings, tmp_path, seed_juan,
+                                                                                monkeypatch):
     from search.backends import positional
 
-    monkeypatch.setattr(positional, "MERGE_MIN_CHARS", 30_000)
+    monkeypatch.setattr(positional, "SEGMENT_CHARS", 32_000)  # a copy of the seed juan: 15,163 characters
     settings.SEARCH_BACKENDS = {"p": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
                                       "PATH": tmp_path / "ix"}}
     backend = get_search_backend("p")
     seed = documents_for_juan(seed_juan)
+    sizes = lambda: [int((s.lengths() + 1).sum()) for s in backend._corpus().segments]
     backend.rebuild(_juan_copy(seed, 9001, 1))
-    backend.replace_juans(set(), _juan_copy(seed, 9002, 2))  # about 20,000 characters: a delta
-    assert backend._corpus().delta is not None
-    backend.replace_juans(set(), _juan_copy(seed, 9003, 3))  # the delta would pass 30,000: merged
-    assert backend._corpus().delta is None
-    assert backend.search(SearchQuery("鵠")).count == 63 and backend.document_count() == 3 * 424
+    backend.replace_juans(set(), _juan_copy(seed, 9002, 2))  # the base is small beside it: one segment
+    assert backend._corpus().names == [""] and sizes() == [2 * 15_163]
+    backend.replace_juans(set(), _juan_copy(seed, 9003, 3))  # 3 × 15,163 > 32,000: a new segment
+    backend.replace_juans(set(), _juan_copy(seed, 9004, 4))  # merged with it: 30,326
+    backend.replace_juans(set(), _juan_copy(seed, 9005, 5))  # a third segment
+    assert backend._corpus().names == ["", "seg-000002", "seg-000003"]
+    assert sizes() == [30_326, 30_326, 15_163]
+    backend.replace_juans({9004}, [])  # a deletion writes no segment
+    corpus = backend._corpus()
+    assert corpus.names == ["", "seg-000002", "seg-000003"] and corpus.deleted == [set(), {9004}, set()]
+    # The emptied segment and the small one after it are taken into the new segment.
+    backend.replace_juans({9003}, _juan_copy(seed, 9006, 6))
+    assert backend._corpus().names == ["", "seg-000004"] and sizes() == [30_326, 30_326]
+    assert backend.search(SearchQuery("鵠")).count == 84 and backend.document_count() == 4 * 424
+    assert [r["juan"] for r in backend.search(SearchQuery("鵠")).by_juan()] == [1, 2, 5, 6]
 
 
 def test_api_page_links_survive_a_raw_utf8_query(client, seed_backend):

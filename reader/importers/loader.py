@@ -38,6 +38,8 @@ class LoadResult:
     notes: int
     warnings: list[str]
     old_juan_id: int | None = None
+    #: Code points of text stored (the pieces' texts): what a batch import counts.
+    characters: int = 0
 
 
 def _slug_taken(slug: str) -> bool:
@@ -228,17 +230,19 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None)
     Section.objects.bulk_create(sections, batch_size=500)
     prep_layout = Piece._meta.get_field("layout").get_db_prep_save
     rows: list[tuple] = []
-    notes = 0
+    notes = characters = 0
     for section, sdoc in zip(sections, section_docs):
         ppos = 0
         for pnum, para in enumerate(sdoc.paragraphs):
             for p in para:
                 rows.append(_piece_row(section.pk, ppos, pnum, p, prep_layout(p.layout, connection)))
                 notes += p.kind in NOTE_KINDS
+                characters += len(p.text)
                 ppos += 1
         for p in sdoc.records:
             rows.append(_piece_row(section.pk, ppos, None, p, prep_layout(p.layout, connection)))
             notes += p.kind in NOTE_KINDS
+            characters += len(p.text)
             ppos += 1
     _insert_pieces(rows)
     crash_point("import-before-commit")
@@ -248,7 +252,7 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None)
 
         schedule_juan_reindex(juan.pk, old_id)
     return LoadResult(juan=juan, replaced=old is not None, sections=len(sections),
-                      notes=notes, warnings=list(doc.warnings), old_juan_id=old_id)
+                      notes=notes, warnings=list(doc.warnings), old_juan_id=old_id, characters=characters)
 
 
 def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,

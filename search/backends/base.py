@@ -289,6 +289,10 @@ class SearchResults:
 class BaseSearchBackend:
     """Interface of a search backend. ``params`` is the alias's settings dict."""
 
+    #: A batch import (``import_texts``) writes the index each time it has stored this many
+    #: characters (code points of text) since the last write: the memory of one write.
+    write_batch_chars = 6_000_000
+
     def __init__(self, alias: str, params: dict):
         self.alias = alias
         self.params = params

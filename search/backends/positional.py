@@ -34,15 +34,19 @@ contract and can be chosen in ``SEARCH_BACKENDS``.
 
 Storage: generations with an atomic ``current`` symlink and one writer at a time
 (``search.backends.generations``). A generation is a base segment (the arrays above, in
-the generation folder) and, after incremental writes, a delta segment (``delta/``, the
-same arrays for the juans written since, with sort keys that place them among the base's
-in text order) and the base's deleted juans (``deleted.npy``). A write of a few juans
-links the base's files into a new generation (no copy), rebuilds only the small delta and
-swaps; when the delta outgrows ``MERGE_MIN_CHARS`` and a quarter of the base, or on
-``rebuild_index``, both are merged into a new base. Every juan is recorded with its
-version (``juans.pkl``) and readers see only the newest version of each work and number.
-An index is never half written: a generation becomes visible only by the swap. Arrays
-are memory-mapped: gunicorn workers share one copy through the page cache.
+the generation folder) and, after incremental writes, more segments (``seg-000001/``, …:
+the same arrays for the juans written since; ``delta/`` in generations of earlier
+versions), each with the juans deleted from it (``deleted.npy`` for the base,
+``deleted-<segment>.npy``). Segments are immutable: a write links the files of the
+segments it keeps into a new generation (no copy), records the juans it replaces in their
+deletion lists, builds one new segment (of the juans written, and of the newest segments
+when they are small beside them, never more than ``SEGMENT_CHARS`` characters) and swaps.
+Each juan lies whole in one segment, so text order across segments is (the juan's place
+in text order, its rank in its segment). ``rebuild_index`` writes one base segment. Every
+juan is recorded with its version (``juans.pkl``) and readers see only the newest version
+of each work and number. An index is never half written: a generation becomes visible
+only by the swap. Arrays are memory-mapped: gunicorn workers share one copy through the
+page cache.
 """
 from __future__ import annotations
 
@@ -67,20 +71,19 @@ from config.faults import crash_point
 
 from .generations import GenerationStore
 
-#: 2: juan versions; 3: segments (a base and a delta), juans.pkl; 4: passage layers are
+#: 2: juan versions; 3: segments (a base and a delta; any number of segments since issue 15 reads the
+#: same files), juans.pkl; 4: passage layers are
 #: commentary layers (classic, commentary, …, record, title) with their ``layer_name`` (issue 12);
 #: 5: search units (``exact``, ``offset``, ``gap``, …: issue 13).
 FORMAT = 5
-#: A write adds to the delta segment until it holds this many characters and a quarter of
-#: the base's; then base and delta are merged into a new base.
-MERGE_MIN_CHARS = 2_000_000
+#: The most characters a write builds into one segment (``PositionalIndexBackend.update``):
+#: it bounds the memory of a write (about 60 bytes a character while the arrays are built)
+#: whatever the size of the library. ``import_texts`` indexes its batches at this size.
+SEGMENT_CHARS = 6_000_000
 SEP = 0
 ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
           "starts", "unit_starts", "layer", "work_id", "juan_id", "juan_number", "chapter_id", "juan_index",
           "section_index", "section_first_rank")
-#: Arrays of a delta segment only: each position's sort key among the base's ranks, and
-#: where each of its sections and juans stands among the base's (see ``BaseKeys``).
-DELTA_ARRAYS = ("keys", "section_insert", "juan_insert")
 #: Per-passage fields kept in ``passages.pkl``, in this order.
 PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_id", "juan_number",
                 "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
@@ -95,22 +98,10 @@ def _codes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
-class BaseKeys:
-    """What a delta segment needs of its base to sort with it: the base's section and juan
-    keys in text order (``(work_title, work_id, juan_number[, section_position])``), the
-    rank of each base section's first position, and the base's size in positions."""
-
-    def __init__(self, sections: list, juan_keys: list, first_rank: np.ndarray, size: int):
-        self.sections, self.juan_keys, self.first_rank, self.size = sections, juan_keys, first_rank, size
-
-
-def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: dict | None = None,
-                     base: BaseKeys | None = None) -> int:
-    """Write the arrays of ``documents`` into the folder ``gen``; returns how many passages.
-    ``entries`` (``{juan_id: JuanEntry}``, see ``search.backends.base``) records the juans
-    held, with their versions; the juans of ``documents`` are added to it. With ``base``,
-    ``gen`` is a delta segment of that base: it also gets the sort keys that place its
-    positions, sections and juans among the base's (``DELTA_ARRAYS``).
+def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: dict | None = None) -> int:
+    """Write the arrays of ``documents`` into the folder ``gen`` (one segment); returns how
+    many passages. ``entries`` (``{juan_id: JuanEntry}``, see ``search.backends.base``)
+    records the juans held, with their versions; the juans of ``documents`` are added to it.
 
     Passages are laid out in text order (work title, work, juan, section, then the
     passage's first piece, layer and id), the order ``Hit.text_order`` sorts by."""
@@ -193,17 +184,6 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         "section_index": passage_section,
         "section_first_rank": first_rank,
     }
-    if base is not None:
-        # A delta position sorts after the base position just before the place of its
-        # section in text order, and before the next: key ((r - 1) << 32) + 1 + its own rank.
-        insert = np.fromiter((bisect.bisect_right(base.sections, k) for k in sorted_sections), dtype=np.int64,
-                             count=len(sorted_sections))
-        at = np.append(base.first_rank, base.size)[insert] if len(insert) else insert
-        arrays["keys"] = ((((at[passage_section[owner]] - 1) << 32) + 1 + rank) if n else
-                          np.zeros(size, dtype=np.int64))[units]
-        arrays["section_insert"] = insert
-        arrays["juan_insert"] = np.fromiter((bisect.bisect_right(base.juan_keys, k) for k in juan_keys),
-                                            dtype=np.int64, count=len(juan_keys))
     for i, (name, array) in enumerate(arrays.items()):
         if i == len(arrays) // 2:
             crash_point("index-write")
@@ -228,7 +208,7 @@ class Segment:
     its passages' places. Raises ``FileNotFoundError`` if the folder is gone,
     ``IndexFormatError`` if it holds something else."""
 
-    def __init__(self, folder: Path, delta: bool = False):
+    def __init__(self, folder: Path):
         self.path = folder
         marker = folder / "passages.pkl"
         if folder.is_dir() and not marker.exists():
@@ -247,7 +227,7 @@ class Segment:
                 f"the search index at {folder} has format {table.get('format', 'older than 3')}, this version "
                 f"reads {FORMAT}; run `python manage.py rebuild_index` to build it again")
         self._places = None
-        for name in ARRAYS + (DELTA_ARRAYS if delta else ()):  # plain views: numpy.memmap's indexing is slow
+        for name in ARRAYS:  # plain views: numpy.memmap's indexing is slow
             setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
         self.juans, self.sections, self.juan_keys = table["juans"], table["sections"], table["juan_keys"]
         self.size = len(self.exact)     # unit positions
@@ -258,15 +238,16 @@ class Segment:
 
     @property
     def places(self) -> list:
-        """The passages' places (``PLACE_FIELDS``), read on first use (a write into the delta
+        """The passages' places (``PLACE_FIELDS``), read on first use (a write into a segment
         never reads the base's)."""
         if self._places is None:
             with open(self.path / "passages.pkl", "rb") as fh:
                 self._places = pickle.load(fh)["places"]
         return self._places
 
-    def keys(self) -> BaseKeys:
-        return BaseKeys(self.sections, self.juan_keys, np.asarray(self.section_first_rank), len(self.raw))
+    def lengths(self) -> np.ndarray:
+        """Each passage's length in code points (int64)."""
+        return np.diff(np.append(self.starts, len(self.raw))) - 1
 
     def text(self, p: int) -> str:
         start = int(self.starts[p])
@@ -291,100 +272,140 @@ class Segment:
 
 
 class _Joined:
-    """Two position arrays read as one (the base's positions, then the delta's)."""
+    """Per-segment position arrays read as one (the segments' positions end to end).
+    ``add``: per segment, a number added to its non-negative values (passage numbers)."""
 
-    def __init__(self, a: np.ndarray, b: np.ndarray):
-        self.a, self.b, self.n = a, b, len(a)
+    def __init__(self, parts: list, add: list | None = None):
+        self.parts, self.add = parts, add
+        self.bounds = np.cumsum([len(a) for a in parts])  # end of each segment
+        self.firsts = np.concatenate(([0], self.bounds[:-1]))
+        self.n = int(self.bounds[-1]) if len(parts) else 0
+        self.dtype = parts[0].dtype
 
     def __len__(self) -> int:
-        return self.n + len(self.b)
+        return self.n
+
+    def _shift(self, values: np.ndarray, k: int) -> np.ndarray:
+        if self.add is None or not self.add[k]:
+            return values
+        return np.where(values >= 0, values + self.add[k], values).astype(values.dtype)
 
     def __getitem__(self, index):
-        n = self.n
         if isinstance(index, slice):
-            start, stop, _ = index.indices(len(self))
-            if stop <= n:
-                return self.a[start:stop]
-            if start >= n:
-                return self.b[start - n:stop - n]
-            return np.concatenate((self.a[start:], self.b[:stop - n]))
+            start, stop, _ = index.indices(self.n)
+            out = []
+            for k, (a, first) in enumerate(zip(self.parts, self.firsts.tolist())):
+                lo, hi = max(start - first, 0), min(stop - first, len(a))
+                if lo < hi:
+                    out.append(self._shift(a[lo:hi], k))
+            return out[0] if len(out) == 1 else (np.concatenate(out) if out else np.empty(0, dtype=self.dtype))
         if isinstance(index, (int, np.integer)):
-            return self.a[index] if index < n else self.b[index - n]
+            k = int(np.searchsorted(self.bounds, index, side="right"))
+            value = self.parts[k][index - self.firsts[k]]
+            return value + self.add[k] if self.add is not None and value >= 0 else value
         index = np.asarray(index)
-        beyond = index >= n
-        if not beyond.any():
-            return self.a[index]
-        out = np.empty(index.shape, dtype=self.a.dtype)
-        out[~beyond] = self.a[index[~beyond]]
-        out[beyond] = self.b[index[beyond] - n]
+        seg = np.searchsorted(self.bounds, index, side="right")
+        out = np.empty(index.shape, dtype=self.dtype)
+        for k in np.unique(seg).tolist():
+            at = seg == k
+            out[at] = self._shift(self.parts[k][index[at] - self.firsts[k]], k)
         return out
+
+
+def _global_numbers(key_lists: list[list]) -> list[np.ndarray]:
+    """For the sorted key lists of several segments (their sections or juans in text order),
+    each key's number in the text order of all of them (ties: the earlier segment first)."""
+    keyed = sorted((key, k, i) for k, keys in enumerate(key_lists) for i, key in enumerate(keys))
+    out = [np.empty(len(keys), dtype=np.int64) for keys in key_lists]
+    for number, (_, k, i) in enumerate(keyed):
+        out[k][i] = number
+    return out
+
+
+def segment_names(gen: Path) -> list[str]:
+    """The segments of a generation after its base (the generation folder itself), in the
+    order their positions are numbered: ``delta`` (written by earlier versions), ``seg-…``."""
+    return sorted(p.name for p in gen.iterdir() if p.is_dir() and (p.name == "delta" or p.name.startswith("seg-")))
+
+
+def deleted_file(name: str) -> str:
+    """The file of a generation that lists the juans deleted from its segment ``name``
+    ("" for the base)."""
+    return f"deleted-{name}.npy" if name else "deleted.npy"
 
 
 class Corpus:
     """One generation, loaded: a base segment (the generation folder itself) and, after
-    incremental writes, a delta segment (``delta/``) and the base's deleted juans
-    (``deleted.npy``), read as one corpus: delta positions and passages are numbered after
-    the base's, and ``sort_keys`` places them in text order among the base's. Raises
+    incremental writes, more segments (``seg-…/``; ``delta/`` from earlier versions), each
+    with the juans deleted from it (``deleted.npy``, ``deleted-<segment>.npy``), read as one
+    corpus: positions and passages are numbered segment after segment, and ``sort_keys``
+    orders them in text order (each juan lies whole in one segment). Raises
     ``FileNotFoundError`` if the folder is gone, ``IndexFormatError`` if it holds something
     else."""
 
     def __init__(self, gen: Path):
         self.path = gen
         base = self.base = Segment(gen)
-        self.delta = delta = Segment(gen / "delta", delta=True) if (gen / "delta").is_dir() else None
-        deleted = gen / "deleted.npy"
-        self.deleted = set(np.load(deleted).tolist()) if deleted.exists() else set()
-        #: ``{juan_id: JuanEntry}`` of every juan held, and the ones readers see (the newest
-        #: version of each work and number); ``live`` masks passages of the others (None: all live).
-        self.juans = {j: e for j, e in base.juans.items() if j not in self.deleted}
-        if delta is not None:
-            self.juans.update(delta.juans)
+        self.names = [""] + segment_names(gen)
+        segments = self.segments = [base] + [Segment(gen / name) for name in self.names[1:]]
+        self.deleted = []
+        for name in self.names:
+            f = gen / deleted_file(name)
+            self.deleted.append(set(np.load(f).tolist()) if f.exists() else set())
+        #: ``{juan_id: JuanEntry}`` of every juan held, ``owner``: the segment that holds it
+        #: (the last one it is not deleted from), and the juans readers see (the newest version
+        #: of each work and number); ``live`` masks passages of the others (None: all live).
+        self.juans, self.owner = {}, {}
+        for k, (segment, deleted) in enumerate(zip(segments, self.deleted)):
+            for j, entry in segment.juans.items():
+                if j not in deleted:
+                    self.juans[j], self.owner[j] = entry, k
         self.live_juans = live_juans(self.juans)
-        base_live = set(self.live_juans) - self.deleted
-        if delta is not None:
-            base_live -= set(delta.juans)
-        masks = [np.isin(base.juan_id, np.fromiter(base_live, dtype=np.int64))]
-        if delta is None:
+        owned = [[] for _ in segments]
+        for j in self.live_juans:
+            owned[self.owner[j]].append(j)
+        live = np.concatenate([np.isin(s.juan_id, np.asarray(o, dtype=np.int64)) for s, o in zip(segments, owned)])
+        self.live = None if live.all() else live
+        self.unit_firsts = np.cumsum([0] + [s.size for s in segments])[:-1].tolist()
+        self.passage_firsts = np.cumsum([0] + [len(s) for s in segments])[:-1].tolist()
+        if len(segments) == 1:
             for name in ARRAYS:
                 setattr(self, name, getattr(base, name))
-            self.size, self.char_index = base.size, base.char_index
-        else:
-            masks.append(np.isin(delta.juan_id, np.fromiter(self.live_juans, dtype=np.int64)))
-            b, p = base.size, len(base)
-            self.size = b + delta.size
-            self.exact, self.folded = _Joined(base.exact, delta.exact), _Joined(base.folded, delta.folded)
-            self.gap = _Joined(base.gap, delta.gap)
-            self.offset, self.end_offset = _Joined(base.offset, delta.offset), _Joined(base.end_offset, delta.end_offset)
-            self.pid = _Joined(base.pid, np.where(delta.pid >= 0, delta.pid + p, -1).astype(np.int32))
-            self.starts = np.concatenate((base.starts, delta.starts))   # raw, per segment (text())
-            self.unit_starts = np.concatenate((base.unit_starts, delta.unit_starts + b))
-            for name in ("layer", "work_id", "juan_id", "juan_number", "chapter_id"):
-                setattr(self, name, np.concatenate((getattr(base, name), getattr(delta, name))))
-            # Sections and juans numbered in text order across both segments (distributions).
-            for name, insert in (("section_index", delta.section_insert), ("juan_index", delta.juan_insert)):
-                base_n = int(getattr(base, name).max()) + 1 if len(base) else 0
-                base_global = np.arange(base_n) + np.searchsorted(insert, np.arange(base_n), side="right")
-                delta_global = insert + np.arange(len(insert))
-                setattr(self, name, np.concatenate((base_global[getattr(base, name)],
-                                                    delta_global[getattr(delta, name)])))
-        live = np.concatenate(masks)
-        self.live = None if live.all() else live
+            self.size = base.size
+            return
+        self.size = sum(s.size for s in segments)
+        for name in ("exact", "folded", "gap", "offset", "end_offset", "rank"):
+            setattr(self, name, _Joined([getattr(s, name) for s in segments]))
+        self.pid = _Joined([s.pid for s in segments], add=self.passage_firsts)
+        self.starts = np.concatenate([s.starts for s in segments])  # raw, per segment (text())
+        self.unit_starts = np.concatenate([s.unit_starts + first for s, first in zip(segments, self.unit_firsts)])
+        for name in ("layer", "work_id", "juan_id", "juan_number", "chapter_id"):
+            setattr(self, name, np.concatenate([getattr(s, name) for s in segments]))
+        # Sections and juans numbered in text order across the segments (distributions, sorting).
+        for name, keys in (("section_index", "sections"), ("juan_index", "juan_keys")):
+            numbers = _global_numbers([getattr(s, keys) for s in segments])
+            setattr(self, name, np.concatenate([n[getattr(s, name)] for n, s in zip(numbers, segments)]))
 
     @property
     def places(self) -> list:
-        if self.delta is None:
+        if len(self.segments) == 1:
             return self.base.places
         if not hasattr(self, "_places"):
-            self._places = self.base.places + self.delta.places
+            self._places = [place for s in self.segments for place in s.places]
         return self._places
 
     def __len__(self) -> int:
         return len(self.starts)
 
+    def locate(self, p: int) -> tuple[int, int]:
+        """``(segment number, passage number in it)`` of passage number ``p``."""
+        k = bisect.bisect_right(self.passage_firsts, p) - 1
+        return k, p - self.passage_firsts[k]
+
     def text(self, p: int) -> str:
         """The stored text of passage number ``p`` (as given to ``build_generation``)."""
-        n = len(self.base)
-        return self.base.text(p) if p < n else self.delta.text(p - n)
+        k, q = self.locate(p)
+        return self.segments[k].text(q)
 
     def span(self, unit: int, length: int) -> tuple[int, int]:
         """The code-point span in its passage's stored text of ``length`` units from unit
@@ -392,31 +413,30 @@ class Corpus:
         return int(self.offset[unit]), int(self.end_offset[unit + length - 1])
 
     def sort_keys(self, positions: np.ndarray) -> np.ndarray:
-        """Text-order sort keys (int64) of ``positions``: the base's ranks, and delta
-        positions between them (``build_generation`` with ``base``)."""
-        if self.delta is None:
+        """Text-order sort keys (int64) of ``positions``: one segment's ranks; across
+        segments, the juan's number in text order, then its rank in its segment (a segment
+        ranks its positions juan by juan, so both orders agree)."""
+        if len(self.segments) == 1:
             return self.rank[positions].astype(np.int64)
-        b = self.base.size
-        beyond = positions >= b
-        keys = np.empty(len(positions), dtype=np.int64)
-        keys[~beyond] = self.base.rank[positions[~beyond]].astype(np.int64) << 32
-        keys[beyond] = self.delta.keys[positions[beyond] - b]
-        return keys
+        return (self.juan_index[self.pid[positions]].astype(np.int64) << 32) + self.rank[positions].astype(np.int64)
 
     def postings(self, codes) -> np.ndarray:
         """Positions (ascending) of any of the folded code points ``codes``."""
-        parts = self.base.postings(codes)
-        if self.delta is not None:
-            parts += [p.astype(np.int64) + self.base.size for p in self.delta.postings(codes)]
-        if not parts:
+        out = []
+        for segment, first in zip(self.segments, self.unit_firsts):
+            parts = segment.postings(codes)
+            if not parts:
+                continue
+            part = parts[0].astype(np.int64) if len(parts) == 1 else \
+                np.sort(np.concatenate([p.astype(np.int64) for p in parts]))
+            out.append(part + first if first else part)
+        if not out:
             return np.empty(0, dtype=np.int64)
-        if len(parts) == 1:
-            return parts[0].astype(np.int64)
-        return np.sort(np.concatenate([p.astype(np.int64) for p in parts]))
+        return out[0] if len(out) == 1 else np.concatenate(out)
 
     def frequency(self, codes) -> int:
         """How many positions hold any of the folded code points ``codes`` (all layers)."""
-        return self.base.frequency(codes) + (self.delta.frequency(codes) if self.delta is not None else 0)
+        return sum(s.frequency(codes) for s in self.segments)
 
     def work(self, phrase: str, exact: bool) -> int:
         """The positions ``phrase`` examines: the postings of its rarest character (its
@@ -548,7 +568,7 @@ class HitArray(Sequence):
     def _keys(self) -> np.ndarray:
         keys = self.corpus.sort_keys(self.starts)
         if self.query.sort == "relevance":
-            if self.corpus.delta is not None:  # dense ranks (< 2**31) to make room for the counts
+            if len(self.corpus.segments) > 1:  # dense ranks (< 2**31) to make room for the counts
                 keys = np.unique(keys, return_inverse=True)[1].reshape(-1).astype(np.int64)
             keys -= self.passage_counts()[self.pids].astype(np.int64) << 32
         return keys
@@ -631,7 +651,7 @@ class PositionalResults(SearchResults):
         if not len(pids):
             return [], []
         groups = per_passage[pids]  # ascending when hits are in passage order (one segment)
-        if len(groups) > 1 and bool((groups[1:] < groups[:-1]).any()):  # delta passages come last
+        if len(groups) > 1 and bool((groups[1:] < groups[:-1]).any()):  # segments: by segment first
             order = np.argsort(groups, kind="stable")
             groups, pids = groups[order], pids[order]
         first = np.flatnonzero(np.concatenate(([True], groups[1:] != groups[:-1])))
@@ -665,6 +685,11 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
     _lock = threading.Lock()
     _loaded: dict[str, Corpus] = {}
 
+    @property
+    def write_batch_chars(self) -> int:
+        """A batch import writes one segment at a time (``SEGMENT_CHARS``)."""
+        return SEGMENT_CHARS
+
     def __init__(self, alias: str, params: dict):
         super().__init__(alias, params)
         self.path = Path(params["PATH"])
@@ -694,21 +719,22 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             return corpus
         raise AssertionError("unreachable")
 
-    def _documents(self, corpus: Corpus, skip_juans=frozenset(), first: int = 0) -> list[SearchDocument]:
-        """The passages readers see (``corpus.live``) from passage number ``first`` on (the
-        delta's: ``len(corpus.base)``), less those of ``skip_juans``."""
+    def _documents(self, corpus: Corpus, segments=None, keep=None) -> list[SearchDocument]:
+        """The passages readers see (``corpus.live``) in the segments numbered ``segments``
+        (all if None), only those of the juans ``keep[k]`` in segment ``k`` if given."""
         docs = []
-        offset = len(corpus.base) if corpus.delta is not None and first >= len(corpus.base) else 0
-        places = corpus.delta.places if offset else corpus.places  # the base's are not read for the delta
-        for p in range(first, len(corpus)):
-            if corpus.live is not None and not corpus.live[p]:
-                continue
-            fields = dict(zip(PLACE_FIELDS, places[p - offset]))
-            if fields["juan_id"] in skip_juans:
-                continue
-            fields["piece_starts"] = [tuple(x) for x in fields["piece_starts"]]
-            docs.append(SearchDocument(text=corpus.text(p), juan_version=corpus.juans[fields["juan_id"]][0],
-                                       **fields))
+        for k in (range(len(corpus.segments)) if segments is None else segments):
+            segment, first = corpus.segments[k], corpus.passage_firsts[k]
+            places = segment.places
+            for q in range(len(segment)):
+                if corpus.live is not None and not corpus.live[first + q]:
+                    continue
+                fields = dict(zip(PLACE_FIELDS, places[q]))
+                if keep is not None and fields["juan_id"] not in keep[k]:
+                    continue
+                fields["piece_starts"] = [tuple(x) for x in fields["piece_starts"]]
+                docs.append(SearchDocument(text=segment.text(q), juan_version=corpus.juans[fields["juan_id"]][0],
+                                           **fields))
         return docs
 
     def _write(self, documents: Iterable[SearchDocument], entries: dict) -> int:
@@ -722,20 +748,36 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         self._swap_in(gen)
         return n
 
-    def _write_delta(self, base: Segment, documents: list, entries: dict, deleted: set) -> None:
-        """A new generation: the base segment's files linked (not copied), a new delta
-        segment of ``documents`` and the base's ``deleted`` juans; swapped in."""
+    @staticmethod
+    def _link(source: Path, target: Path) -> None:
+        """The files of segment folder ``source`` linked into ``target`` (hard links: no copy)."""
+        target.mkdir(exist_ok=True)
+        for f in source.iterdir():
+            if f.is_file() and not f.name.startswith("deleted"):
+                try:
+                    os.link(f, target / f.name)
+                except OSError:
+                    shutil.copy2(f, target / f.name)
+
+    def _write_segments(self, corpus: Corpus, kept: int, keep: list, documents: list, entries: dict) -> None:
+        """A new generation: the first ``kept`` segments of ``corpus`` linked (with the juans
+        deleted from each: those not in ``keep``), and, if there is anything to hold, one new
+        segment of ``documents`` recording ``entries``; swapped in."""
         gen = self._new_generation(init=False)
         try:
-            for f in base.path.iterdir():
-                if f.is_file() and f.name != "deleted.npy":
-                    try:
-                        os.link(f, gen / f.name)
-                    except OSError:
-                        shutil.copy2(f, gen / f.name)
-            (gen / "delta").mkdir()
-            build_generation(gen / "delta", documents, entries, base=base.keys())
-            np.save(gen / "deleted.npy", np.array(sorted(deleted), dtype=np.int64), allow_pickle=False)
+            for k in range(kept):
+                name, segment = corpus.names[k], corpus.segments[k]
+                if k and not keep[k]:
+                    continue  # nothing left of it
+                self._link(segment.path, gen / name if name else gen)
+                deleted = sorted(set(segment.juans) - keep[k])
+                if deleted:
+                    np.save(gen / deleted_file(name), np.array(deleted, dtype=np.int64), allow_pickle=False)
+            if documents or entries:
+                numbers = [int(n.split("-")[1]) for n in corpus.names if n.startswith("seg-")]
+                folder = gen / f"seg-{max(numbers, default=0) + 1:06d}"
+                folder.mkdir()
+                build_generation(folder, documents, entries)
         except BaseException:
             shutil.rmtree(gen, ignore_errors=True)
             raise
@@ -758,11 +800,16 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             return self._write(docs, entries)
 
     def update(self, plan) -> int:
-        """One write (``BaseSearchBackend.update``). The passages written go to the delta
-        segment with what it held, and the base's juans they replace to its deletion list;
-        the base segment's files are linked into the new generation unchanged. When the
-        delta outgrows ``MERGE_MIN_CHARS`` and a quarter of the base, both are merged into
-        a new base (as is the first write into an empty index)."""
+        """One write (``BaseSearchBackend.update``). The segments are immutable: the
+        passages written go to a new segment, and the juans they replace (or that are
+        removed) to the deletion lists of the segments that hold them; the other segments'
+        files are linked into the new generation unchanged. The newest segments are rebuilt
+        into the new one while they are small beside it (each at most twice what the new
+        segment holds so far) and the whole stays under ``SEGMENT_CHARS``, so segments grow
+        geometrically, a one-juan write rebuilds little, and no write builds more than
+        ``SEGMENT_CHARS`` characters (its memory is bounded whatever the size of the
+        library). When every segment is taken in, the result is one base segment, as
+        ``rebuild_index`` always writes."""
         self._ensure()
         with self._writer_lock():
             corpus = Corpus(Path(os.path.realpath(self.current_link)))
@@ -774,14 +821,28 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             if not (gone & set(corpus.juans)) and not added and not written and corpus.live is None:
                 return 0  # nothing to change: no new generation
             entries = {j: e for j, e in indexed.items() if j not in gone} | written
-            base = corpus.base
-            delta = (self._documents(corpus, gone, first=len(base)) if corpus.delta is not None else []) + added
-            if not len(base) or sum(len(d.text) + 1 for d in delta) > max(MERGE_MIN_CHARS, base.size // 4):
-                self._write(self._documents(corpus, gone, first=0) + added, entries)
+            # What each segment keeps: the juans readers see in it that this write leaves alone.
+            keep = [set() for _ in corpus.segments]
+            for j in entries:
+                if j not in written and j in corpus.owner:
+                    keep[corpus.owner[j]].add(j)
+            live_chars = []
+            for segment, juans in zip(corpus.segments, keep):
+                lengths = segment.lengths()
+                held = np.isin(segment.juan_id, np.fromiter(juans, dtype=np.int64, count=len(juans)))
+                live_chars.append(int((lengths[held] + 1).sum()))
+            total = sum(len(d.text) + 1 for d in added)
+            kept = len(corpus.segments)
+            while kept and (not keep[kept - 1] or (live_chars[kept - 1] <= 2 * max(total, 1)
+                                                   and total + live_chars[kept - 1] <= SEGMENT_CHARS)):
+                kept -= 1
+                total += live_chars[kept]
+            docs = self._documents(corpus, range(kept, len(corpus.segments)), keep) + added
+            if not kept:  # everything in one base segment
+                self._write(docs, entries)
                 return len(added)
-            deleted = {j for j in base.juans if j not in entries or j in gone}
-            delta_entries = {j: e for j, e in entries.items() if j not in base.juans or j in deleted}
-            self._write_delta(base, delta, delta_entries, deleted)
+            taken = {j for k in range(kept, len(corpus.segments)) for j in keep[k]} | set(written)
+            self._write_segments(corpus, kept, keep, docs, {j: entries[j] for j in taken})
             return len(added)
 
     # -- reading -------------------------------------------------------------------------

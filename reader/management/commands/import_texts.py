@@ -18,7 +18,10 @@ from search.indexing import reindex_juans
 from search.signals import failed_reindexes
 
 TEXT_SUFFIXES = {".txt"}
-#: From this many files on, the index is updated once at the end instead of per file.
+#: From this many files on, the index is updated once per batch of files instead of per file:
+#: each time the files stored since the last index write hold the index's
+#: ``write_batch_chars`` characters, and once at the end (a streaming import: the memory of
+#: an index write is bounded by the batch, not by the size of the import or the library).
 BATCH_FROM = 5
 
 
@@ -120,8 +123,25 @@ class Command(BaseCommand):
             raise CommandError("no text files found in " + ", ".join(opts["paths"]))
         works, juans, sections, notes, failures, skipped = set(), 0, 0, 0, list(refused), []
         claimed: dict[tuple[str, int], Path] = {}
-        # Many files: one index writer for the whole batch at the end, not one per file.
-        batch, changes = len(files) > BATCH_FROM, []
+        # Many files: one index write per batch of files (see BATCH_FROM), not one per file.
+        batch, changes, pending = len(files) > BATCH_FROM, [], 0
+        backend = get_search_backend()
+        indexed = {"juans": 0, "passages": 0, "seconds": 0.0, "writes": 0}
+
+        def index_batch() -> None:
+            """Index the juans stored since the last index write (one write; it repairs too)."""
+            nonlocal changes, pending
+            crash_point("import-after-commit")
+            started = time.perf_counter()
+            try:
+                indexed["passages"] += reindex_juans(backend, changes)
+                indexed["juans"] += len(changes)
+                indexed["writes"] += 1
+                del failed_reindexes[:]  # the write repaired whatever an earlier batch left out
+            except Exception as exc:  # noqa: BLE001 - the texts are stored; say how to repair
+                failed_reindexes.append((None, None, str(exc)))
+            indexed["seconds"] += time.perf_counter() - started
+            changes, pending = [], 0
         del failed_reindexes[:]
         progress = tqdm(files, unit="file", disable=len(files) < 3, file=self.stderr._out)
 
@@ -147,6 +167,7 @@ class Command(BaseCommand):
                 result = load_document(doc, sha256=doc.sha256, index=not batch, edition=opts["edition"])
                 if batch:
                     changes.append((result.juan.pk, result.old_juan_id))
+                    pending += result.characters
             except NoTextError as exc:  # a header and no text (Kanripo has such files): skipped, not refused
                 skipped.append(str(exc))
                 say(f"skipped {exc}")
@@ -169,19 +190,19 @@ class Command(BaseCommand):
             verb = "replaced" if result.replaced else "imported"
             if len(files) < 3:
                 self.stdout.write(f"{verb} {path}: {result.juan} ({result.sections} sections, {result.notes} notes)")
+            if pending >= backend.write_batch_chars and not failed_reindexes:
+                index_batch()
         self.stdout.write(f"{len(works)} works, {juans} juans, {sections} sections, {notes} notes imported"
                           + (f"; {len(skipped)} files without text skipped" if skipped else "")
                           + (f"; {len(failures)} files rejected" if failures else ""))
-        if changes:
-            self.stdout.write(f"indexing {len(changes)} juans …")
+        if changes or indexed["writes"]:
+            self.stdout.write(f"indexing {indexed['juans'] + len(changes)} juans …")
             self.stdout.flush()
-            crash_point("import-after-commit")
-            try:
-                started = time.perf_counter()
-                added = reindex_juans(get_search_backend(), changes)
-                self.stdout.write(f"indexed {added} passages in {time.perf_counter() - started:.1f} s")
-            except Exception as exc:  # noqa: BLE001 - the texts are stored; say how to repair
-                failed_reindexes.append((None, None, str(exc)))
+            if changes:
+                index_batch()
+            if not failed_reindexes:
+                self.stdout.write(f"indexed {indexed['passages']} passages in {indexed['seconds']:.1f} s"
+                                  + (f" ({indexed['writes']} index writes)" if indexed["writes"] > 1 else ""))
         if failed_reindexes:
             self.stderr.write(f"warning: the search index could not be updated for {len(failed_reindexes)} juans "
                               f"({failed_reindexes[0][2]}); the texts are stored. The next import or index write, "
