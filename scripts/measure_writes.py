@@ -11,7 +11,7 @@ Prints one JSON object:
 * ``one_juan``: for the seed juan (a new work) and ``--juan`` (a replacement, default
   KR1d0086_012 of the first PATH that has it): seconds to parse and store, seconds of index
   work (``search.indexing.reindex_juans``: one write), peak RSS and its excess over rest;
-  the index's segments after the write (delta characters, deleted juans).
+  the index's segments after the write (``[name, unit positions, juans deleted from it]``).
 
 Each step runs in its own process (``ru_maxrss`` is per process). Nothing is timed twice:
 a figure is one run on a shared machine; run it again to see the spread.
@@ -48,8 +48,9 @@ reindex_juans(backend, [(result.juan.pk, result.old_juan_id)])
 done = time.perf_counter()
 corpus = backend._corpus()
 print(json.dumps({"store_s": round(stored - started, 3), "index_s": round(done - stored, 3),
-                  "delta_chars": corpus.delta.size if corpus.delta is not None else 0,
-                  "deleted_juans": len(corpus.deleted), "passages": len(corpus)}))
+                  "segments": [[name or "base", segment.size, len(deleted)] for name, segment, deleted
+                               in zip(corpus.names, corpus.segments, corpus.deleted)],
+                  "passages": len(corpus)}))
 """
 REST = """
 from search.backends import SearchQuery, get_search_backend
@@ -78,7 +79,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="measure-writes-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "SEARCH_"))}
-    env.update(DJANGO_DEBUG="true", DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
+    # DEBUG off, as in production: with DEBUG on, Django keeps the SQL of the last 9,000
+    # queries (every piece's text) in memory and times each one.
+    env.update(DJANGO_DEBUG="false", DJANGO_SECRET_KEY="measure-writes", DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
                SEARCH_INDEX_DIR=str(tmp / "index"), SEARCH_BACKEND=args.engine)
     run(env, "migrate", "--noinput")
     out, seconds, peak = run(env, "import_texts", *args.paths)

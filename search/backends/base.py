@@ -291,7 +291,7 @@ class BaseSearchBackend:
 
     #: A batch import (``import_texts``) writes the index each time it has stored this many
     #: characters (code points of text) since the last write: the memory of one write.
-    write_batch_chars = 6_000_000
+    write_batch_chars = 4_000_000
 
     def __init__(self, alias: str, params: dict):
         self.alias = alias

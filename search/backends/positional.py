@@ -76,10 +76,12 @@ from .generations import GenerationStore
 #: commentary layers (classic, commentary, …, record, title) with their ``layer_name`` (issue 12);
 #: 5: search units (``exact``, ``offset``, ``gap``, …: issue 13).
 FORMAT = 5
-#: The most characters a write builds into one segment (``PositionalIndexBackend.update``):
-#: it bounds the memory of a write (about 60 bytes a character while the arrays are built)
-#: whatever the size of the library. ``import_texts`` indexes its batches at this size.
-SEGMENT_CHARS = 6_000_000
+#: The most characters a write takes from older segments into its new one
+#: (``PositionalIndexBackend.update``): it bounds the memory of a write whatever the size of
+#: the library (building a segment takes about 120 bytes a character: 2 M characters
+#: 230 MB, 4 M 450 MB; docs/notes.md, "Issue 15: streaming import"). ``import_texts``
+#: writes its batches at this size.
+SEGMENT_CHARS = 4_000_000
 SEP = 0
 ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
           "starts", "unit_starts", "layer", "work_id", "juan_id", "juan_number", "chapter_id", "juan_index",
@@ -806,9 +808,9 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         files are linked into the new generation unchanged. The newest segments are rebuilt
         into the new one while they are small beside it (each at most twice what the new
         segment holds so far) and the whole stays under ``SEGMENT_CHARS``, so segments grow
-        geometrically, a one-juan write rebuilds little, and no write builds more than
-        ``SEGMENT_CHARS`` characters (its memory is bounded whatever the size of the
-        library). When every segment is taken in, the result is one base segment, as
+        geometrically, a one-juan write rebuilds little, and no write takes more than
+        ``SEGMENT_CHARS`` characters from older segments (with the passages it is given, its
+        memory is bounded whatever the size of the library). When every segment is taken in, the result is one base segment, as
         ``rebuild_index`` always writes."""
         self._ensure()
         with self._writer_lock():
