@@ -16,6 +16,9 @@ class TextFormatError(ValueError):
         self.message = message
         super().__init__(f"{self.path}:{line}:{column}: {message}")
 
+    def __reduce__(self):  # pickled whole (a parse in a worker process, reader.importers.readahead)
+        return type(self), (self.path, self.line, self.column, self.message)
+
 
 class NoTextError(TextFormatError):
     """A file that holds a header and no text (Kanripo has such files): importers skip it

@@ -12,7 +12,8 @@ from django.db.utils import InternalError, OperationalError, ProgrammingError
 
 from config.faults import crash_point
 from reader.importers.errors import NoTextError, TextFormatError
-from reader.importers.loader import juan_key, load_document, read_document
+from reader.importers.loader import juan_key, load_document
+from reader.importers.readahead import read_ahead
 from search.backends import get_search_backend
 from search.indexing import reindex_juans
 from search.signals import failed_reindexes
@@ -143,7 +144,10 @@ class Command(BaseCommand):
             indexed["seconds"] += time.perf_counter() - started
             changes, pending = [], 0
         del failed_reindexes[:]
-        progress = tqdm(files, unit="file", disable=len(files) < 3, file=self.stderr._out)
+        # Many files: parsed one process ahead of the store (reader.importers.readahead).
+        documents = read_ahead(files, window=4 if batch else 0, encoding=opts["encoding"], work_title=opts["work"],
+                               juan_number=opts["juan"])
+        progress = tqdm(documents, total=len(files), unit="file", disable=len(files) < 3, file=self.stderr._out)
 
         def say(message: str) -> None:  # above the progress bar, not into it
             if progress.disable:
@@ -151,11 +155,11 @@ class Command(BaseCommand):
             else:
                 progress.write(message, file=self.stderr._out)
 
-        for path in progress:
+        for path, doc in progress:
             progress.set_postfix_str(path.name)
             try:
-                doc = read_document(path, encoding=opts["encoding"], work_title=opts["work"],
-                                    juan_number=opts["juan"])
+                if isinstance(doc, TextFormatError):
+                    raise doc
                 key = (doc.work_key or doc.work_title, doc.author if not doc.work_key else "", opts["edition"] or "",
                        juan_key(doc))
                 if key in claimed:
