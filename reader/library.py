@@ -132,7 +132,8 @@ class RestoredFile:
 
 def import_library(folder: str | Path, index: bool = True) -> list[RestoredFile]:
     """Import an exported library (see the module docstring). Each file is one atomic
-    import; with ``index`` the search index is updated once at the end. Raises
+    import; with ``index`` the search index is written in batches as files are stored (each
+    time they hold the index's ``write_batch_chars`` characters, and at the end). Raises
     ``LibraryError`` before importing anything if the folder does not match its manifest,
     and ``TextFormatError`` for a file that cannot be read."""
     from django.db import transaction
@@ -144,7 +145,11 @@ def import_library(folder: str | Path, index: bool = True) -> list[RestoredFile]
 
     folder = Path(folder)
     manifest = read_manifest(folder)
-    restored, changes = [], []
+    restored, changes, pending = [], [], 0
+    backend = get_search_backend() if index else None
+
+    def write(batch: list) -> None:
+        transaction.on_commit(lambda: reindex_juans(backend, batch))
     for entry in manifest["files"]:
         headless = entry["source_format"] != "mandoku"
         doc = read_document(folder / entry["path"], work_title=entry["work"] if headless else None,
@@ -155,6 +160,10 @@ def import_library(folder: str | Path, index: bool = True) -> list[RestoredFile]
         result = load_document(doc, sha256=doc.sha256, index=False)
         restored.append(RestoredFile(entry, result))
         changes.append((result.juan.pk, result.old_juan_id))
+        pending += result.characters
+        if index and pending >= backend.write_batch_chars:
+            write(changes)
+            changes, pending = [], 0
     if index and changes:
-        transaction.on_commit(lambda: reindex_juans(get_search_backend(), changes))
+        write(changes)
     return restored
