@@ -306,8 +306,17 @@ class _Joined:
             value = self.parts[k][index - self.firsts[k]]
             return value + self.add[k] if self.add is not None and value >= 0 else value
         index = np.asarray(index)
-        seg = np.searchsorted(self.bounds, index, side="right")
         out = np.empty(index.shape, dtype=self.dtype)
+        if index.ndim == 1 and len(index) > 1 and not bool((index[1:] < index[:-1]).any()):
+            # Ascending (postings, candidates, hits in text order): one run per segment.
+            cuts = np.searchsorted(index, self.bounds).tolist()
+            lo = 0
+            for k, hi in enumerate(cuts):
+                if hi > lo:
+                    out[lo:hi] = self._shift(self.parts[k][index[lo:hi] - self.firsts[k]], k)
+                lo = hi
+            return out
+        seg = np.searchsorted(self.bounds, index, side="right")
         for k in np.unique(seg).tolist():
             at = seg == k
             out[at] = self._shift(self.parts[k][index[at] - self.firsts[k]], k)
