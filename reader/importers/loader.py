@@ -228,7 +228,12 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None)
                 page=starts[len(sections)]))
             section_docs.append(sdoc)
     Section.objects.bulk_create(sections, batch_size=500)
-    prep_layout = Piece._meta.get_field("layout").get_db_prep_save
+    adapt_json = connection.ops.adapt_json_value  # what JSONField.get_db_prep_save ends in, without its checks
+    empty = adapt_json([], None)
+
+    def prep_layout(layout, connection):
+        return adapt_json(layout, None) if layout else empty
+
     rows: list[tuple] = []
     notes = characters = 0
     for section, sdoc in zip(sections, section_docs):
