@@ -143,6 +143,7 @@ class Command(BaseCommand):
                 failed_reindexes.append((None, None, str(exc)))
             indexed["seconds"] += time.perf_counter() - started
             changes, pending = [], 0
+
         del failed_reindexes[:]
         # Many files: parsed one process ahead of the store (reader.importers.readahead).
         documents = read_ahead(files, window=4 if batch else 0, encoding=opts["encoding"], work_title=opts["work"],
