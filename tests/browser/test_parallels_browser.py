@@ -87,6 +87,7 @@ def test_a_selected_span_opens_its_parallels_horizontal(library, tabs):
     page.wait_for_url(re.compile(r"/parallels/\?text="))
     assert page.locator("#span-text").input_value() == SPAN
     assert page.locator(".span-source").inner_text() == "所選出自 禮書綱目 卷十 第 2 節「張侯」（本節不列）"
+    assert page.locator("#parallels-title").inner_text() == "所見之處（2 處）"
     assert listed(page) == EXPECTED
     tab.shot("span-parallels")
 
