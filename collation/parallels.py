@@ -260,7 +260,12 @@ def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backe
 
     if len(text.strip()) < MIN_SPAN:
         raise ValueError(f"a span of at least {MIN_SPAN} characters is needed")
-    ranked = [key for key, _ in candidate_sections(text, backend) if key != exclude][:MAX_CANDIDATES]
+    # A span's n-grams are all looked up (up to MAX_PROBES): a place sharing 8 characters with
+    # it shares two n-grams at least, unless runs of three alone make them up; a candidate
+    # sharing only one is passed over. A longer text's probes are a sample: every one is kept.
+    least = 2 if 2 <= len(probes(text)) < MAX_PROBES else 1
+    ranked = [key for key, shared in candidate_sections(text, backend)
+              if key != exclude and shared >= least][:MAX_CANDIDATES]
     if not ranked:
         return []
     candidates = _candidate_pieces(ranked)
