@@ -99,6 +99,29 @@ def test_api_paths_never_fail(client, seed_backend, pk, number, position, kind):
         assert response.status_code in OK, url
 
 
+@FUZZ_PATHS
+@given(slug=words, number=numbers, position=numbers, value=words, other=st.one_of(words, numbers.map(str)))
+def test_collation_parallels_and_hit_lists_never_fail(client, seed_backend, slug, number, position, value, other):
+    """The pages and API calls outside the reading and search pages that read parameters:
+    collation (``with``, ``section``, ``glyphs``), parallel passages (``text``), the quotation
+    map, the search distribution and the hit lists."""
+    seed = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/"
+    pages = [(f"/works/{_seg(slug)}/juan/{number}/collate/", {"with": value, "glyphs": other}),
+             (f"{seed}{position}/collate/", {"with": value, "glyphs": other}),
+             (f"/works/{_seg(slug)}/juan/{number}/quotations/", {}), ("/parallels/", {"text": value}),
+             ("/api/parallels/", {"text": value}),
+             (f"/api/editions/{number}/juans/10/collation/", {"with": value, "section": other, "glyphs": other}),
+             (f"/api/editions/1/juans/10/collation/{_seg(value)}/", {"with": other}),
+             (f"/api/editions/1/juans/10/sections/{position}/parallels/", {}),
+             ("/api/search/distribution/", {"q": value, "layer": other}),
+             ("/api/search/export/csv/", {"q": value, "work": other}),
+             (f"/api/search/export/{_seg(value)}/", {"q": "射"})]
+    for url, params in pages:
+        response = client.get(url, params)
+        assert response.status_code in OK, (url, params)
+        if "\x00" in "".join(params.values()):
+            assert response.status_code == 400, (url, params)
+
 @pytest.mark.parametrize("url", ["/api/works/?title=%00", "/api/works/?author=%E6%B1%9F%00", "/works/%00/",
                                  "/works/%E7%A6%AE%00/juan/10/", "/search/?q=%00", "/api/search/?q=%E5%B0%84%00",
                                  "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/?hl=%00", "/chars/?q=%00",
