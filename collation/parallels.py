@@ -5,7 +5,9 @@ section or a selected span (8 characters or more).
    n-grams (``NGRAM`` = 4 characters, at most ``MAX_PROBES`` of them, spread evenly); each
    is looked up as a phrase through the search backend (``SearchQuery`` on the main text,
    notes and records; the main text is read across its notes, so commentary may sit between
-   the words). Sections are ranked by how many distinct n-grams they share.
+   the words), and so is one 8-character stretch every 5 characters (``long_probes``: every
+   place that shares 12 characters in a row holds one). Sections are ranked by the n-grams
+   they share, a long one counting ``LONG_WEIGHT`` times.
 2. **Local alignment.** The best ``MAX_CANDIDATES`` sections are read from the database; the
    text is placed, chunk by chunk, in each one's main text, record text and notes, and the
    place that carries most of it is kept (``local_alignment``: chunks found less than 40
@@ -69,7 +71,7 @@ def probes(text: str) -> list[str]:
     grams, seen = [], set()
     for i in range(len(folded) - NGRAM + 1):
         g = folded[i:i + NGRAM]
-        if g in seen or any(is_punctuation(c) or c in "&;" or c.isascii() for c in g):
+        if g in seen or not _clean(g):
             continue
         seen.add(g)
         grams.append(g)
@@ -84,21 +86,58 @@ def probes(text: str) -> list[str]:
 SEARCHED_LAYERS = frozenset(LAYER_GROUPS["all"] - LAYER_GROUPS["titles"])
 
 
+#: Longer probes: one ``LONG``-character stretch of the text every ``VERBATIM - LONG + 1``
+#: characters, so that every place sharing ``VERBATIM`` characters in a row with the text
+#: holds one of them whole (at most ``MAX_LONG_PROBES``, spread evenly beyond that). A place
+#: found by one counts ``LONG_WEIGHT`` times a 4-gram: places that carry the text rank above
+#: places that share scattered 4-grams, which a large library has by the hundred.
+LONG = 8
+MAX_LONG_PROBES = 100
+LONG_WEIGHT = 4
+
+
+def _clean(gram: str) -> bool:
+    return not any(is_punctuation(c) or c in "&;" or c.isascii() for c in gram)
+
+
+def long_probes(text: str) -> list[str]:
+    """The folded ``LONG``-character stretches of ``text`` to look up (see ``LONG``): every
+    stretch of ``VERBATIM`` characters without punctuation, spacing or entities holds one."""
+    folded = fold(text)
+    step = VERBATIM - LONG + 1
+    out, seen, last = [], set(), -step
+    for i in range(len(folded) - LONG + 1):
+        if i < last + step:
+            continue
+        g = folded[i:i + LONG]
+        if not _clean(g):
+            continue
+        last = i
+        if g not in seen:
+            seen.add(g)
+            out.append(g)
+    if len(out) > MAX_LONG_PROBES:
+        every = len(out) / MAX_LONG_PROBES
+        out = [out[int(k * every)] for k in range(MAX_LONG_PROBES)]
+    return out
+
+
 def candidate_sections(text: str, backend=None) -> list[tuple[tuple[int, int, int], int]]:
-    """``[((edition id, juan number, section position), n-grams shared), ...]``, most shared
-    first, from the search index (``backend``: the default one)."""
+    """``[((edition id, juan number, section position), score), ...]``, best first, from the
+    search index (``backend``: the default one): the score is the number of ``probes`` the
+    section holds plus ``LONG_WEIGHT`` for each of the ``long_probes`` it holds."""
     from search.backends import SearchQuery, get_search_backend
 
     backend = backend or get_search_backend()
     counts: dict[tuple, int] = {}
     from config.budget import check
 
-    for g in probes(text):
+    for g, weight in [(g, 1) for g in probes(text)] + [(g, LONG_WEIGHT) for g in long_probes(text)]:
         check("finding parallel passages", "Look for parallels of a shorter span (/parallels/?text=…).")
         results = backend.search(SearchQuery(f'"{g}"', layers=SEARCHED_LAYERS))
         for row in results.by_section():
             key = (row["work_id"], row["juan"], row["section"])
-            counts[key] = counts.get(key, 0) + 1
+            counts[key] = counts.get(key, 0) + weight
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from collation.parallels import find_parallels, local_alignment, probes, section_main_text
+from collation.parallels import find_parallels, local_alignment, long_probes, probes, section_main_text
 from reader.importers.loader import import_file
 from reader.models import Section
 from search.folding import fold
@@ -24,6 +24,17 @@ def test_probes_skip_punctuation_and_entities():
     assert probes("大射之儀。君有&KR0221;命") == ["大射之儀"]
     # distinct n-grams only: the 15 of one copy and the 3 across the joins
     assert len(probes("大射之儀君有命戒射宰戒百官有事於射者" * 10)) == 18
+
+
+def test_long_probes_cover_every_run_of_twelve_characters():
+    text = "大射之儀君有命戒射宰戒百官有事於射者。射人戒諸公卿大夫射司士戒士射與贊者"
+    # one every 5 characters (12 - 8 + 1), none across the 。
+    assert long_probes(text) == ["大射之儀君有命戒", "有命戒射宰戒百官", "戒百官有事於射者", "射人戒諸公卿大夫",
+                                 "卿大夫射司士戒士"]
+    # every 12 characters in a row without punctuation hold one of them whole
+    folded = fold(text)
+    runs = [folded[i:i + 12] for i in range(len(folded) - 11) if "。" not in folded[i:i + 12]]
+    assert len(runs) == 13 and all(any(g in run for g in long_probes(text)) for run in runs)
 
 
 def test_local_alignment_lets_commentary_sit_between_words():
