@@ -8,7 +8,7 @@ import pytest
 
 from ..conftest import SHARED
 from .conftest import SCREENSHOTS  # noqa: F401  (screenshots go there)
-from .test_reading_browser import S2, S2_TEXT_START, char_point, wait_until
+from .test_reading_browser import JUAN, S2, S2_TEXT_START, char_point, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -90,6 +90,16 @@ def test_a_selected_span_opens_its_parallels_horizontal(library, tabs):
     assert page.locator("#parallels-title").inner_text() == "所見之處（2 處）"
     assert listed(page) == EXPECTED
     tab.shot("span-parallels")
+    # on the juan page, the section a selection starts in is the one left out
+    page.goto(library + JUAN)
+    page.evaluate("""() => { const el = document.querySelector('#s3 .passage .text');
+        const node = document.createTreeWalker(el, NodeFilter.SHOW_TEXT).nextNode();
+        el.scrollIntoView({block: 'center'});
+        const r = document.createRange(); r.setStart(node, 0); r.setEnd(node, 10);
+        getSelection().removeAllRanges(); getSelection().addRange(r); }""")
+    text, box, href = selection_link(page)
+    assert text == "相關段落（所選 10 字）"
+    assert parse_qs(urlparse(href).query)["from"] == [f"{seed.pk}/10/3"]
 
 
 def test_a_selected_span_opens_its_parallels_vertical(library, tabs):
