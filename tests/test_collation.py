@@ -214,7 +214,8 @@ def test_a_section_without_counterpart_is_one_omission(witnesses, tmp_path, clie
     full = collate_juan(seed, [wyg]).counts()["KR1d0086-WYG"]
     assert (counts[MISSING], counts[ADDED]) == (full[MISSING] + 1, full[ADDED] + 1)
     page = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-CUT"}).content.decode()
-    assert 'KR1d0086-CUT：<span class="var var-missing">無此節<small>脫文</small></span>' in page
+    assert 'KR1d0086-CUT：<span class="key var-missing">無此節</span><small>（脫文）</small>' in page
+    assert '<p class="collated omitted" title="KR1d0086-CUT 無此節">' in page
     page3 = client.get("/works/禮書綱目/juan/10/3/collate/", {"with": "KR1d0086-CUT"}).content.decode()
     assert "〔KR1d0086-CUT：有此節：此節諸本所無今姑存之以俟考焉<small>衍文</small>〕" in page3
     base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
