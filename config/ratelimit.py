@@ -5,7 +5,9 @@ trusted proxies stand in front of the app. Each proxy appends the address it rec
 request from to ``X-Forwarded-For``, so with ``NUM_PROXIES = n`` the client is the n-th
 address from the right; whatever a client writes into the header itself stands further
 left and is ignored. The default, 0, trusts no header (DRF's own default, ``None``, took
-the whole header, so a client that changed it was a new client each time). The API
+the whole header, so a client that changed it was a new client each time). An IPv6
+client is its /64 network, and an IPv4-mapped address its IPv4 address (``client_address``):
+one client cannot become many by rotating the addresses its provider gave it. The API
 throttles, the search page's budget and the admin's lockout (django-axes,
 ``AXES_CLIENT_IP_CALLABLE``) all use this one function.
 
@@ -39,21 +41,43 @@ from django.core.cache import caches
 from rest_framework import throttling
 
 
+#: An IPv6 client is its network of this prefix length: a provider gives every customer at
+#: least a /64 (RFC 6177), so a client could otherwise be a new client for every address of it.
+IPV6_CLIENT_PREFIX = 64
+
+
+def client_address(value: str) -> str | None:
+    """The one form of a client address, or None when ``value`` is not one: IPv4 as it is;
+    an IPv4-mapped IPv6 address (``::ffff:203.0.113.9``) as its IPv4 address; any other
+    IPv6 address as the first address of its ``/IPV6_CLIENT_PREFIX`` network, without a
+    zone (``2001:db8:1:2::7`` → ``2001:db8:1:2::``). So the spellings and the many addresses
+    one client has count as one client, and the result is still an address (django-axes
+    stores it in an address column)."""
+    try:
+        address = ipaddress.ip_address(value.strip())
+    except ValueError:
+        return None
+    if address.version == 6:
+        if address.ipv4_mapped:
+            return str(address.ipv4_mapped)
+        bits = 128 - IPV6_CLIENT_PREFIX  # from the integer: the zone (``%eth0``) is dropped
+        return str(ipaddress.IPv6Address(int(address) >> bits << bits))
+    return str(address)
+
+
 def client_ip(request) -> str:
     """The client's address as seen through ``settings.NUM_PROXIES`` trusted proxies (see
-    the module docstring); ``REMOTE_ADDR`` when the header is missing or not an address."""
+    the module docstring), in the form ``client_address`` gives; ``REMOTE_ADDR`` when the
+    header is missing or not an address."""
     remote = request.META.get("REMOTE_ADDR", "") or ""
+    remote = client_address(remote) or remote
     proxies = int(getattr(settings, "NUM_PROXIES", 0) or 0)
     if proxies <= 0:
         return remote
     forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
     if not forwarded:
         return remote
-    candidate = forwarded[-min(proxies, len(forwarded))]
-    try:
-        return str(ipaddress.ip_address(candidate))
-    except ValueError:
-        return remote
+    return client_address(forwarded[-min(proxies, len(forwarded))]) or remote
 
 
 def signed_in(request) -> bool:

@@ -100,3 +100,30 @@ def test_hit_lists_spend_the_search_budget(client, seed_backend, budget):
     codes = [client.get("/api/search/export/csv/", {"q": "射"}).status_code for _ in range(3)]
     assert codes == [200, 200, 200]
     assert client.get("/api/search/", {"q": "射"}).status_code == 429
+
+
+def test_one_client_is_one_identity_whatever_address_of_its_network_it_uses(settings):
+    """An IPv6 client has a /64 of addresses (RFC 6177) and a dual-stack proxy may write its
+    IPv4 address in the mapped form: neither makes it a new client (found by helper h8:
+    rotating the last group of an IPv6 address escaped every limit)."""
+    factory = RequestFactory()
+    settings.NUM_PROXIES = 1
+
+    def seen(forwarded, remote="10.0.0.1"):
+        return client_ip(factory.get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=forwarded))
+
+    assert {seen(f"2001:db8:1:2::{i:x}") for i in range(1, 50)} == {"2001:db8:1:2::"}
+    assert seen("2001:0DB8:0001:0002:ffff:0000:0000:0001") == "2001:db8:1:2::"
+    assert seen("2001:db8:1:3::1") == "2001:db8:1:3::"  # another customer's network
+    assert seen("::ffff:203.0.113.9") == seen("203.0.113.9") == "203.0.113.9"
+    assert seen("fe80::1%eth0") == seen("fe80::1%2") == "fe80::"
+    settings.NUM_PROXIES = 0
+    assert client_ip(factory.get("/", REMOTE_ADDR="2001:db8:5:6:a:b:c:d")) == "2001:db8:5:6::"
+    assert client_ip(factory.get("/", REMOTE_ADDR="::ffff:192.0.2.1")) == "192.0.2.1"
+
+
+def test_rotating_ipv6_addresses_does_not_escape_the_limit(client, seed_backend, budget):
+    budget.NUM_PROXIES = 1
+    codes = [client.get("/api/search/", {"q": "射"}, REMOTE_ADDR="10.0.0.1",
+                        HTTP_X_FORWARDED_FOR=f"2001:db8:1:2::{i:x}").status_code for i in range(1, 5)]
+    assert codes == [200, 200, 200, 429]
