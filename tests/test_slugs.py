@@ -123,3 +123,48 @@ def test_migration_repairs_stored_slugs():
     migration.repair_slugs(apps, None)
     assert dict(Work.objects.filter(title__in="甲乙丙丁").values_list("title", "slug")) == {"甲": "KR-x-2", "乙": "KR-x", "丙": "丙",
                                                                "丁": "丁書"}
+
+
+def test_invisible_and_look_alike_slugs_are_refused():
+    """Letters and marks that show nothing, a mark with nothing to sit on, and a decomposed
+    é are not slugs (found by helper h8: ``KR1d0086`` + U+3164 HANGUL FILLER was imported
+    as a second work whose URL and name look exactly like KR1d0086's)."""
+    assert slug_problem("KR1d0086\u3164") == ("character U+3164 HANGUL FILLER at column 9 is invisible and not "
+                                               "allowed in a slug: use letters, digits, '-' and '_'")
+    for bad in ("KR9x\ufe0f", "禮\U000e0100書", "a\u034fb", "KR\u115f", "KR\uffa0", "KR\u17b4"):
+        assert "is invisible" in slug_problem(bad), bad
+    assert slug_problem("\u0301KR") == "a slug cannot start with a combining mark (U+0301)"
+    assert slug_problem("\u0301") == "a slug cannot start with a combining mark (U+0301)"
+    assert slug_problem("KRe\u0301") == ("a slug is written in Unicode's composed form NFC: 'KRe\\u0301' has "
+                                         "decomposed characters (write 'KR\\xe9')")
+    for good in ("KR\u00e9", "ＫＲ９", "禮書綱目", "〇"):
+        assert slug_problem(good) is None, good
+    assert [slugify(t) for t in ("KR1d0086\u3164", "\u0301KR", "禮\U000e0100書", "KRe\u0301", "\u3164")] == \
+           ["KR1d0086", "KR", "禮書", "KR\u00e9", "work"]
+
+
+@pytest.mark.django_db
+def test_invisible_kanripo_id_is_refused_at_its_line(tmp_path, capsys):
+    repo = _repository(tmp_path, "KRy", "KR9z0001\u3164")
+    with pytest.raises(CommandError, match="1 of 1 files rejected"):
+        call_command("import_texts", str(repo))
+    assert (f"rejected {repo / 'KR9z0001_001.txt'}:3:16: the text ID 'KR9z0001\u3164' (#+PROPERTY: ID) would be "
+            f"the work's URL key, but character U+3164 HANGUL FILLER at column 9 is invisible") in capsys.readouterr().err
+    assert not Work.objects.filter(kanripo_id__startswith="KR9z0001").exists()
+
+
+@pytest.mark.django_db
+def test_migration_repairs_invisible_slugs():
+    from reader.models import Edition
+
+    migration = importlib.import_module("reader.migrations.0011_slugs_without_invisible_characters")
+    Work.objects.bulk_create([Work(title="甲", slug="KR9z0001"), Work(title="乙", slug="KR9z0001\u3164"),
+                              Work(title="丙", slug="\u0301丙"), Work(title="丁", slug="KRe\u0301")])
+    works = {w.title: w for w in Work.objects.filter(title__in="甲乙丙丁")}
+    Edition.objects.bulk_create([Edition(work=works["乙"], slug="KR9z0001\u3164-WYG"),
+                                 Edition(work=works["甲"], slug="KR9z0001-WYG")])
+    migration.repair_slugs(apps, None)
+    assert dict(Work.objects.filter(title__in="甲乙丙丁").values_list("title", "slug")) == {
+        "甲": "KR9z0001", "乙": "KR9z0001-2", "丙": "丙", "丁": "KR\u00e9"}
+    assert sorted(Edition.objects.filter(slug__startswith="KR9z").values_list("slug", flat=True)) == \
+           ["KR9z0001-WYG", "KR9z0001-WYG-2"]
