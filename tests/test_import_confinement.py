@@ -69,3 +69,29 @@ def test_a_file_that_is_not_a_text_is_refused(tmp_path, empty_db, capsys):
         f"rejected {repo / 'KR9x0004_001.txt'}:2:1: not a text of a supported form: only 2 of its 55 characters "
         f"are Chinese (at least 50% are needed, Kanripo files aside)")
     assert not Work.objects.exists()
+
+
+def test_an_environment_file_with_long_chinese_comments_is_refused(tmp_path, empty_db, capsys):
+    """Found by helper h8: comments long enough to make the file 50 % Chinese published its
+    ``KEY=value`` lines as a headless text (the comment as the title)."""
+    env = tmp_path / "settings.txt"
+    env.write_text("# 設定資料庫密碼設定資料庫密碼設定資料庫密碼設定資料庫密碼\n# 中文註釋說明中文註釋說明中文註釋說明\n"
+                   "DJANGO_SECRET_KEY=abcdefgh\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="1 of 1 files rejected"):
+        _import(env)
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"rejected {env}:3:1: not a text of a supported form: only 0 of the text (lines other than # comments and "
+        f"headings) in its 26 characters are Chinese (at least 50% are needed, Kanripo files aside)")
+    assert not Work.objects.exists()
+
+
+def test_texts_with_headings_and_front_matter_are_still_taken(tmp_path, empty_db):
+    markdown = tmp_path / "lienu.txt"
+    markdown.write_text("## 列女傳 〔漢〕劉向 撰\n#創建日期: 2020-01-01\n"
+                        "### 母儀傳\n○ 有虞二妃\n有虞二妃者帝堯之二女也長娥皇次女英\n", encoding="utf-8")
+    front = tmp_path / "xiaojing.txt"
+    front.write_text("---\ntitle: 孝經\njuan: 卷一\n---\n"
+                     "仲尼居曾子侍子曰先王有至德要道以順天下\n", encoding="utf-8")
+    _import(markdown)
+    _import(front)
+    assert sorted(Work.objects.values_list("title", flat=True)) == ["列女傳", "孝經"]

@@ -165,6 +165,11 @@ def test_juan_option_range(args, message):
                                                    "byte order mark; import it with --encoding utf-16-le"),
     ("測試書卷三 婺源江永撰".encode("utf-16-be"), "utf-8", "f.txt:1:1: not UTF-8: the bytes read as utf-16-be "
                                                        "without a byte order mark; import it with --encoding utf-16-be"),
+    # UTF-32's little-endian mark starts with UTF-16's: it was called UTF-16 (found by helper h8)
+    ("測試".encode("utf-32"), "utf-8", "f.txt:1:1: the file is UTF-32 (it starts with a UTF-32 byte order mark); "
+                                       "import it with --encoding utf-32"),
+    ("測試".encode("utf-32"), "utf-16", "f.txt:1:1: the file is UTF-32 (it starts with a UTF-32 byte order mark); "
+                                        "import it with --encoding utf-32"),
     ("測試".encode(), "rot13", "f.txt:1:1: unknown text encoding 'rot13' (e.g. utf-8, gb18030, big5)"),
     ("測試".encode(), "base64", "f.txt:1:1: unknown text encoding 'base64' (e.g. utf-8, gb18030, big5)"),
     ("測試".encode(), "no-such-codec", "f.txt:1:1: unknown text encoding 'no-such-codec' (e.g. utf-8, gb18030, big5)"),
@@ -175,6 +180,10 @@ def test_encoding_problems_are_explained(data, encoding, message):
     with pytest.raises(TextFormatError) as info:
         decode_bytes(data, "f.txt", encoding)
     assert str(info.value) == message
+
+
+def test_utf32_imports_when_named():
+    assert decode_bytes(SMALL.encode("utf-32"), "f.txt", "utf-32") == SMALL
 
 
 def test_utf16_imports_when_named():

@@ -299,21 +299,36 @@ CHINESE = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff0
 MIN_CHINESE_SHARE = 0.5
 
 
+def _body_lines(text: str) -> list[tuple[int, str]]:
+    """``[(line number, line)]`` of the lines a plain-text file publishes as text: not the
+    ``#`` lines (headings, comments, metadata) nor a YAML front matter between ``---`` lines."""
+    lines = text.lstrip("\ufeff").splitlines()
+    start = 0
+    if lines and lines[0].strip() == "---":
+        start = next((i + 1 for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), 0)
+    return [(n, ln) for n, ln in enumerate(lines[start:], start=start + 1) if not ln.lstrip().startswith("#")]
+
+
 def _check_looks_chinese(text: str, path: Path) -> None:
     """Refuse a plain-text file that is mostly not Chinese (a password file, an environment
     file with a Chinese comment, source code): it is not a text of a supported form, and
-    would otherwise be imported as a headless or plain text and published. Raises
+    would otherwise be imported as a headless or plain text and published. The rule holds
+    for the whole file and for its text alone (``_body_lines``): an environment file whose
+    long ``# 中文`` comments outweigh its ``KEY=value`` lines is refused too. Raises
     ``TextFormatError`` at the first line that holds no Chinese."""
     from .errors import TextFormatError
 
-    chars = re.sub(r"\s", "", text)
-    chinese = len(CHINESE.findall(chars))
-    if chars and chinese / len(chars) >= MIN_CHINESE_SHARE:
-        return
-    line = next((n for n, ln in enumerate(text.splitlines(), start=1) if ln.strip() and not CHINESE.search(ln)), 1)
-    raise TextFormatError(str(path), line, 1, (
-        f"not a text of a supported form: only {chinese} of its {len(chars)} characters are Chinese (at least "
-        f"{MIN_CHINESE_SHARE:.0%} are needed, Kanripo files aside)"))
+    body = _body_lines(text)
+    for lines, what in (([(n, ln) for n, ln in enumerate(text.splitlines(), start=1)], "of its"),
+                        (body, "of the text (lines other than # comments and headings) in its")):
+        chars = re.sub(r"\s", "", "".join(ln for _, ln in lines))
+        chinese = len(CHINESE.findall(chars))
+        if not chars or chinese / len(chars) >= MIN_CHINESE_SHARE:
+            continue
+        line = next((n for n, ln in lines if ln.strip() and not CHINESE.search(ln)), 1)
+        raise TextFormatError(str(path), line, 1, (
+            f"not a text of a supported form: only {chinese} {what} {len(chars)} characters are Chinese (at least "
+            f"{MIN_CHINESE_SHARE:.0%} are needed, Kanripo files aside)"))
 
 
 def _check_work_key(doc: JuanDocument, text: str, path: Path) -> None:

@@ -52,7 +52,11 @@ def decode_bytes(data: bytes, path: str, encoding: str = "utf-8", allowed_contro
     """
     if not data.strip():
         raise TextFormatError(path, 1, 1, "empty file: there is no text to import")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) and not encoding.lower().startswith("utf-16"):
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")) and not encoding.lower().startswith("utf-32"):
+        # checked before UTF-16: a UTF-32 little-endian mark starts with the UTF-16 one
+        raise TextFormatError(path, 1, 1, "the file is UTF-32 (it starts with a UTF-32 byte order mark); "
+                                          "import it with --encoding utf-32")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) and not encoding.lower().startswith(("utf-16", "utf-32")):
         raise TextFormatError(path, 1, 1, "the file is UTF-16 (it starts with a UTF-16 byte order mark); "
                                           "import it with --encoding utf-16")
     nul = data.find(b"\x00")
