@@ -88,6 +88,26 @@ def test_the_commands(settings, tmp_path, seed_juan, capsys):
         call_command("pull_index", str(tmp_path / "elsewhere"))
 
 
+def test_an_index_behind_the_database_is_repaired_before_it_is_published(settings, tmp_path, seed_juan, capsys):
+    """A juan stored but never indexed (the index update was interrupted) is in the published
+    generation: the servers that pull it do not start behind the database."""
+    from reader.importers.loader import load_document
+    from reader.importers.siku import parse_siku
+
+    settings.SEARCH_BACKENDS = {"default": {"BACKEND": ENGINES["positional"], "PATH": tmp_path / "a"}}
+    get_search_backend().rebuild(documents_for_juan(seed_juan))
+    text = "欽定四庫全書\n禮書綱目卷九十三 婺源江永撰\n大射儀 嘉禮十五\n鵠鵠鵠【注】\n右新段\n"
+    load_document(parse_siku(text, "new.txt"), index=False)
+    assert get_search_backend().search(SearchQuery("鵠")).count == 21  # the new juan is not indexed
+    call_command("publish_index", str(tmp_path / "shared"))
+    name = current(get_search_backend())
+    assert capsys.readouterr().out == ("repaired the index first (an interrupted update): 1 juans reindexed, 0 removed\n"
+                                       f"published {name} to {tmp_path / 'shared'}\n")
+    settings.SEARCH_BACKENDS = {"default": {"BACKEND": ENGINES["positional"], "PATH": tmp_path / "b"}}
+    call_command("pull_index", str(tmp_path / "shared"))
+    assert get_search_backend().search(SearchQuery("鵠")).count == 24
+
+
 def test_two_servers_swap_under_readers_with_no_error(tmp_path):
     """scripts/two_servers.py, briefly, on the database the suite runs on (SQLite or
     PostgreSQL): import on A, publish, pull on B while clients read both."""

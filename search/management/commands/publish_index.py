@@ -1,4 +1,5 @@
-"""``manage.py publish_index DIR``: copy the current index generation to a shared folder."""
+"""``manage.py publish_index DIR``: copy the current index generation to a shared folder, after
+repairing what an interrupted update left behind (``search.indexing.sync_index``)."""
 from django.core.management.base import BaseCommand, CommandError
 
 from search.backends import SearchError, get_search_backend
@@ -12,8 +13,17 @@ class Command(BaseCommand):
         parser.add_argument("dir", help="the shared folder (a path or a mounted volume)")
 
     def handle(self, *args, **opts):
+        from search.indexing import sync_index
+
+        backend = get_search_backend()
         try:
-            name = publish(get_search_backend(), opts["dir"])
+            # An index left behind the database by an interrupted update is repaired before
+            # it is shipped: else every server that pulls it would start behind too.
+            written, removed = sync_index(backend)
+            if written or removed:
+                self.stdout.write(f"repaired the index first (an interrupted update): {written} juans reindexed, "
+                                  f"{removed} removed")
+            name = publish(backend, opts["dir"])
         except (SearchError, OSError) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"published {name} to {opts['dir']}")
