@@ -19,9 +19,11 @@ changed: the page shows *fragments*, copies of the piece holding a slice of its 
 """
 from __future__ import annotations
 
+import bisect
 import copy
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -63,6 +65,7 @@ class Plan:
 
     pages: list[list[Slice]]
     note_numbers: dict[int, int] = field(default_factory=dict)
+    _starts: list | None = field(default=None, repr=False, compare=False)
 
     @property
     def count(self) -> int:
@@ -70,12 +73,12 @@ class Plan:
 
     def page_of(self, position: int, offset: int = 0) -> int:
         """The page (1-based) showing code point ``offset`` of the piece at ``position``
-        (1 for a piece the section does not hold)."""
-        for number, page in enumerate(self.pages, 1):
-            for s in page:
-                if s.position == position and (s.start <= offset < s.end or s.end == s.length):
-                    return number
-        return 1
+        (an offset past the text, in a note's source tag, is on its last part's page): the
+        last page that starts at or before it, found by bisection (a hit list asks once per
+        hit)."""
+        if self._starts is None:
+            self._starts = [(page[0].position, page[0].start) for page in self.pages if page]
+        return max(bisect.bisect_right(self._starts, (position, offset)), 1)
 
 
 def cut_pages(lengths: list[tuple[int, int]], limit: int) -> list[list[Slice]]:
@@ -175,16 +178,20 @@ def _long_sections() -> dict:
     from .caching import corpus_version
     from .models import Section
 
+    now = time.monotonic()
+    if now - _long.get("checked", -10.0) < 1.0:  # the stamp is read at most once a second (a hit list asks per hit)
+        return _long["sections"]
     key = (corpus_version(), page_chars())
     with _lock:
         if _long.get("key") == key:
+            _long["checked"] = now
             return _long["sections"]
     rows = (Section.objects.annotate(chars=Sum(Length("pieces__text"))).filter(chars__gt=page_chars())
             .values_list("pk", "juan__edition_id", "juan__number", "position"))
     sections = {(edition, number, position): pk for pk, edition, number, position in rows}
     with _lock:
         _long.clear()
-        _long.update(key=key, sections=sections, plans={})
+        _long.update(key=key, sections=sections, plans={}, checked=now)
     return sections
 
 

@@ -1,6 +1,7 @@
 """Search as the views and the API use it: validated query in, hits with reading URLs out."""
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urlencode
 
 from django.urls import reverse
@@ -52,12 +53,18 @@ def edition_places() -> dict[int, dict]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _section_path(slug: str, number: int, position: int) -> str:
+    """A section's path (``reverse``, kept: a hit list asks for the same sections again and again)."""
+    return reverse("reader:section", args=[slug, number, position])
+
+
 def hit_url(hit: Hit, query: SearchQuery) -> str:
     """The reading URL of a hit: its section's permalink, the query to highlight (and
     ``exact`` when set), the page of a long section that shows it (``reader.paging``) and
     an anchor on the piece it falls in (``/works/禮書綱目/juan/10/2/?hl=鵠#s2-p3``,
     ``…/1/?hl=射&page=3#s1-p2041``)."""
-    url = reverse("reader:section", args=[hit.work_slug, hit.juan_number, hit.section_position])
+    url = _section_path(hit.work_slug, hit.juan_number, hit.section_position)
     title = hit.piece_position < 0 or hit.layer == "title"
     anchor = f"s{hit.section_position}" if title else f"s{hit.section_position}-p{hit.piece_position}"
     params = {"hl": query.text}

@@ -45,3 +45,31 @@ def test_marks_land_in_their_pieces(db):
     assert [(p.kind, p.segments) for p in pieces] == [
         ("text", [("射", True)]), ("note", [("注", False)]), ("text", [("射", True)]), ("note", [("注", False)]),
         ("text", [("射", False)]), ("note", [("注", False)])]
+
+
+def test_kwic_bounds_take_the_short_way_only_where_characters_are_code_points():
+    """``context_bounds`` answers plain text with arithmetic and falls back to reading
+    characters (gaiji entities, variation selectors) elsewhere: both give the bounds the
+    character-by-character reading gives, at every character of a mixed text."""
+    import itertools
+    import re
+
+    from search.analysis import _clusters, context_bounds
+
+    def by_characters(text, start, end, width):
+        lo = max(0, start - width * 10)
+        marks = [m.start() for m in _clusters().finditer(text[lo:start])]
+        b = lo + marks[-width] if len(marks) >= width else lo
+        after = [m.end() for m in itertools.islice(_clusters().finditer(text, end, min(len(text), end + width * 10)),
+                                                   width)]
+        return b, after[-1] if after else end
+
+    text = "大射之儀" * 5 + "&KR0221;射" + "之\ufe00儀" + "君有命" * 4 + "&KR1969;" + "戒射" * 6
+    starts = [m.start() for m in re.finditer(_clusters(), text)]
+    checked = 0
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        for width in (1, 2, 3, 5, 15):
+            assert context_bounds(text, start, end, width) == by_characters(text, start, end, width), (start, width)
+            checked += 1
+    assert checked == len(starts) * 5 == 245

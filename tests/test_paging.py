@@ -55,6 +55,9 @@ def test_pages_are_cut_by_length_and_long_pieces_are_split():
     numbered = plan([(0, "text", 98), (1, "note", 5), (2, "text", 3), (3, "note", 1)], 100)
     assert (numbered.count, numbered.note_numbers) == (2, {1: 1, 3: 2})
     assert [numbered.page_of(p) for p in range(4)] == [1, 2, 2, 2]
+    split = plan([(0, "text", 30), (1, "text", 250), (2, "note", 10)], 100)
+    assert [split.page_of(*at) for at in [(0, 5), (1, 0), (1, 99), (1, 100), (1, 249), (1, 255), (2, 0)]] == [
+        1, 2, 2, 3, 4, 4, 4]  # 255: past the text, in a source tag, on the last part's page
 
 
 def test_a_cut_never_splits_a_displayed_character():
