@@ -45,7 +45,7 @@ import numpy as np
 from whoosh import formats
 from whoosh import index as whoosh_index
 from whoosh.codec.whoosh3 import W3LeafMatcher
-from whoosh.columns import FixedBytesColumn
+from whoosh.columns import FixedBytesColumn, VarBytesColumn
 from whoosh.fields import COLUMN, ID, NUMERIC, STORED, FieldType, Schema
 from whoosh.index import EmptyIndexError
 from whoosh.reading import SegmentReader, TermNotFound
@@ -176,6 +176,7 @@ def make_schema() -> Schema:
         units=CountedGrams(0),
         pairs=CountedGrams(1),
         place=COLUMN(FixedBytesColumn(PLACE.itemsize)),
+        section_name=COLUMN(VarBytesColumn()),
         work_id=STORED(),
         juan_version=STORED(),
         juan_number=STORED(),
@@ -209,6 +210,7 @@ def _fields(doc: SearchDocument) -> dict:
     fields["piece_starts"] = json.dumps(doc.piece_starts)
     fields["units"] = fields["pairs"] = doc.text
     fields["juan_version"] = doc.juan_version
+    fields["section_name"] = doc.section_title.encode("utf-8")
     fields["place"] = _place(doc.juan_id, doc.work_id, doc.juan_number, doc.chapter_id, doc.section_position,
                              LAYER_CODE[doc.layer])
     return fields
@@ -352,15 +354,35 @@ class DocumentView:
                 title, slug, label = names[int(self.juan_id[docnum])]
                 self.juan_rows.append({"work_id": int(self.work_id[docnum]), "work_slug": slug, "work_title": title,
                                        "juan": int(self.juan_number[docnum]), "juan_label": label})
-        self._reader = reader
+        self._bases = np.array([base for _, base in leaves], dtype=np.int64)
         self._spellings: dict | None = None
 
-    def spellings(self, key: str) -> list[str]:
-        """The unit codes in the index that fold to ``key`` (the lexicon of ``units``,
-        grouped once per view)."""
+    def section_titles(self, searcher, docnums: list[int]) -> list[str]:
+        """The section titles of passages, from the ``section_name`` column (slices of the
+        column file, no unpickling), or their stored fields in a segment written without it.
+        Read with ``searcher`` (this thread's: Whoosh readers are not shared between threads)."""
+        leaves = _leaves(searcher.reader())
+        columns: dict[int, object] = {}
+        out = []
+        for docnum in docnums:
+            leaf = int(np.searchsorted(self._bases, docnum, side="right")) - 1
+            column = columns.get(leaf)
+            if column is None:
+                r, _ = leaves[leaf]
+                column = r.column_reader("section_name", translate=False) if r.has_column("section_name") else False
+                columns[leaf] = column
+            if column is False:
+                out.append(searcher.stored_fields(docnum)["section_title"])
+            else:
+                out.append(column[docnum - int(self._bases[leaf])].decode("utf-8"))
+        return out
+
+    def spellings(self, key: str, reader) -> list[str]:
+        """The unit codes in the index that fold to ``key`` (the lexicon of ``units``, read
+        with ``reader`` and grouped once per view)."""
         if self._spellings is None:
             out: dict[str, list[str]] = {}
-            for b in self._reader.lexicon("units"):
+            for b in reader.lexicon("units"):
                 code = b.decode("utf-8")
                 out.setdefault(fold_char(code), []).append(code)
             self._spellings = out
@@ -778,7 +800,7 @@ class _Lookup:
     def spell(self, code: str) -> list[str]:
         if self.exact:
             return [code]
-        return [s for key in sorted(query_alternatives(code)) for s in self.view.spellings(key)]
+        return [s for key in sorted(query_alternatives(code)) for s in self.view.spellings(key, self.reader)]
 
     def pair_terms(self, a: str, b: str, gap: str) -> list[str]:
         if self.exact:
@@ -1030,11 +1052,10 @@ class WhooshResults(SearchResults):
         sections = sections[order]
         first = np.flatnonzero(np.concatenate(([True], sections[1:] != sections[:-1])))
         counts = np.add.reduceat(hits.counts[order], first)
+        firsts = [int(hits.docs[order[i]]) for i in first.tolist()]
         out = []
-        for i, count in zip(first.tolist(), counts.tolist()):
-            docnum = int(hits.docs[order[i]])
+        for docnum, title, count in zip(firsts, view.section_titles(hits.searcher, firsts), counts.tolist()):
             row = dict(view.juan_rows[int(view.juan_rank[docnum])])
-            row.update(section=int(view.section_position[docnum]),
-                       title=hits.searcher.stored_fields(docnum)["section_title"], count=int(count))
+            row.update(section=int(view.section_position[docnum]), title=title, count=int(count))
             out.append(row)
         return out
