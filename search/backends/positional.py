@@ -78,8 +78,8 @@ from .generations import GenerationStore
 FORMAT = 5
 #: The most characters a write takes from older segments into its new one
 #: (``PositionalIndexBackend.update``): it bounds the memory of a write whatever the size of
-#: the library (building a segment takes about 120 bytes a character: 2 M characters
-#: 230 MB, 4 M 450 MB; docs/notes.md, "Issue 15: streaming import"). ``import_texts``
+#: the library (building a segment takes about 90 bytes a character: 4 M characters 355 MB
+#: over the documents; docs/notes.md, "Issue 15: streaming import"). ``import_texts``
 #: writes its batches at this size.
 SEGMENT_CHARS = 4_000_000
 SEP = 0
@@ -125,12 +125,20 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         pid[starts + lengths] = -1  # the separators belong to no passage
     # Units: a U+0000 inside a passage (the importers refuse them, the admin might not) is a
     # control character, no unit; the U+0000 between passages are units of their own.
+    # Memory: about 80 bytes a code point at the peak (the lexsort below); temporaries are
+    # dropped as soon as they are used and positions kept as int32 (a segment is < 2**31).
     units, unit_ends, exact, gap = unit_layout(raw, (raw == SEP) & (pid < 0), joined)
+    del joined
+    units, unit_ends = units.astype(np.int32), unit_ends.astype(np.int32)
     folded = _codes(fold(exact.tobytes().decode("utf-32-le"))).copy()
     order = np.argsort(folded, kind="stable").astype(np.int32)
-    chars, char_starts = np.unique(folded[order], return_index=True)
+    by_char = folded[order]
+    first = np.flatnonzero(np.concatenate(([True], by_char[1:] != by_char[:-1]))) if len(by_char) else \
+        np.empty(0, dtype=np.int64)
+    chars, char_starts = by_char[first], first
+    del by_char
     unit_pid = pid[units]
-    passage_start = np.where(unit_pid >= 0, starts[np.maximum(unit_pid, 0)] if n else 0, units)
+    passage_start = np.where(unit_pid >= 0, starts.astype(np.int32)[np.maximum(unit_pid, 0)] if n else 0, units)
     unit_starts = np.searchsorted(units, starts).astype(np.int64) if n else np.empty(0, dtype=np.int64)
 
     # Text order of every position: passage's (work title, work, juan, section) rank, the
@@ -149,16 +157,21 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         for i, (position, offset) in enumerate(d.piece_starts or [(-1, 0)]):
             piece_global.append(s + (0 if i == 0 else offset))
             piece_value.append(position)
-    piece_global_a = np.asarray(piece_global, dtype=np.int32)
+    piece_global_a = np.asarray(piece_global, dtype=np.int64)
     piece_value_a = np.asarray(piece_value, dtype=np.int32) + 1
-    positions = np.arange(size, dtype=np.int32)
     owner = np.maximum(pid, 0)
-    piece_at = piece_value_a[np.maximum(np.searchsorted(piece_global_a, positions, side="right") - 1, 0)] \
-        if n else np.zeros(size, dtype=np.int32)
-    perm = np.lexsort((positions, passage_doc[owner] if n else positions, piece_at,
-                       passage_section[owner] if n else positions))
+    if n:  # each position's piece: the last piece starting at or before it (the first before any)
+        runs = np.diff(np.append(piece_global_a, size))
+        runs[0] += piece_global_a[0]
+        piece_at = np.repeat(piece_value_a, runs)
+        # lexsort is stable: positions keep their order within equal keys (no position key).
+        perm = np.lexsort((passage_doc[owner], piece_at, passage_section[owner]))
+        del piece_at
+    else:
+        perm = np.arange(size)
     rank = np.empty(size, dtype=np.int32)
     rank[perm] = np.arange(size, dtype=np.int32)  # ranks of code points; units keep theirs (order only)
+    del perm
 
     juans = {}
     juan_keys = []
