@@ -94,3 +94,47 @@ def test_recall_on_the_da_she_yi_juans(corpus):
     # and ranked above every unrelated result, in all sections but one (measured 44 of 45,
     # see docs/notes.md: there a passage sharing only a set formula ranks above)
     assert above >= 44
+
+
+def test_span_api_section_page_and_quotation_map(corpus, client):
+    """The span's parallels through the API and the page (its source section left out with
+    ``from``), a section page's 「相關段落」, and the quotation map's row for that section."""
+    from reader.models import Edition
+
+    span = "司馬命量人量侯道與所設乏以貍步大侯九十參"
+    data = client.get("/api/parallels/", {"text": span}).json()
+    assert data["text"] == span
+    assert [(r["edition"]["slug"], r["juan"]["number"], r["section"]["position"], r["layer"], r["shared"],
+             r["text"], [(d["query"], d["reading"], d["class"]) for d in r["differences"]])
+            for r in data["results"]] == [
+        ("禮書綱目", 10, 2, "text", 20, span, []),
+        ("KR1d0026", 7, 1, "text", 20, "司馬命量人量侯道與所設乏以貍歩大侯九十參", [("步", "歩", "glyph")]),
+        ("KR1d0038", 7, 2, "text", 20, span, []),
+        ("KR1d0085", 20, 1, "text", 20, "司馬命量人量侯道與所設乏以貍歩大侯九十參", [("步", "歩", "glyph")]),
+    ]
+    assert client.get("/api/parallels/", {"text": "司馬命量人"}).status_code == 400
+    seed = Edition.objects.get(slug="禮書綱目")
+    page = client.get("/parallels/", {"text": span, "from": f"{seed.pk}/10/2"}).content.decode()
+    assert '<h2 id="parallels-title">所見之處<small>（3 處）</small></h2>' in page
+    assert "所選出自 <a href=\"/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/\">禮書綱目 卷十 第 2 節「張侯」</a>" in page
+    assert '<span class="var var-glyph" title="本節作「步」">歩</span>' in page
+    section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
+    listed = re.findall(r'<li><a href="([^"]+)">[^<]*</a> <span class="shared">([^<]*)</span>',
+                        section.split('id="parallels-title"')[1])
+    assert listed == [("/works/KR1d0038/juan/7/2/", "同 77 字"), ("/works/KR1d0085/juan/20/1/", "同 77 字"),
+                      ("/works/KR1d0026/juan/7/1/", "同 76 字")]
+    # the quotation map of 儀禮 鄭氏注 卷第七 (7 sections): its first section, where 司馬命量人… is
+    quotations = client.get("/works/KR1d0026/juan/7/quotations/").content.decode()
+    columns = re.findall(r'<th scope="col"><a href="([^"]+)">', quotations)
+    row = quotations.split('<th scope="row"><a href="/works/KR1d0026/juan/7/1/">')[1].split("</tr>")[0]
+    seed_url = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+    assert columns == ["/works/KR1d0026/", "/works/KR1d0085/", "/works/KR1d0038/", seed_url]  # by work title
+    cells = [[(url.rsplit("/juan/", 1)[1], int(n)) for url, n in re.findall(r'href="([^"]+)" title="同 (\d+) 字"', td)]
+             for td in re.findall(r"<td>(.*?)</td>", row)]
+    assert cells == [
+        [("7/2/", 17)],
+        [("20/3/", 497), ("20/1/", 148), ("20/2/", 69), ("20/4/", 17)],
+        [("7/5/", 236), ("7/4/", 185), ("7/6/", 154), ("7/2/", 92), ("7/3/", 87), ("7/1/", 35), ("7/10/", 17)],
+        [("10/5/", 213), ("10/4/", 175), ("10/7/", 130), ("10/3/", 79), ("10/2/", 76), ("10/1/", 51), ("10/6/", 39),
+         ("10/11/", 16)],
+    ]
