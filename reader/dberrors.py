@@ -130,6 +130,27 @@ def is_database_error(exc: BaseException) -> bool:
     return isinstance(exc, psycopg.Error)
 
 
+def explained(action: str = "Nothing was changed."):
+    """Decorator for a management command's ``handle``: a database error (``is_database_error``)
+    becomes a ``CommandError`` with ``describe(exc, action).message`` (what happened and what
+    to do) instead of a traceback: ``@explained("The index was not rebuilt.")``."""
+    import functools
+
+    def wrap(handle):
+        @functools.wraps(handle)
+        def handle_explained(*args, **kwargs):
+            from django.core.management.base import CommandError
+
+            try:
+                return handle(*args, **kwargs)
+            except Exception as exc:
+                if not is_database_error(exc):
+                    raise
+                raise CommandError(describe(exc, action).message) from None
+        return handle_explained
+    return wrap
+
+
 #: What a visitor is told, per kind (the driver's message goes to the log, not to the page).
 PUBLIC = {
     BUSY: "The library's database is busy (an update is being written). Please try again in a minute.",

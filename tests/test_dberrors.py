@@ -132,6 +132,26 @@ def test_import_with_an_unresolvable_host_says_so():
     assert "busy" not in run.stderr
 
 
+@pytest.mark.parametrize("command,action", [
+    (["rebuild_index"], "The index was not rebuilt; the current one stays."),
+    (["check_index"], "The index was not checked."),
+    (["remove_texts", "禮書綱目"], "Nothing was removed."),
+    (["publish_index", "/tmp/never-published"], "Nothing was published."),
+])
+def test_the_other_commands_say_what_happened_too(tmp_path, command, action):
+    """Every command that reads the database tells a database error as import_texts does
+    (``reader.dberrors.explained``), not with a traceback."""
+    env = {**os.environ, "DJANGO_DEBUG": "true", "SEARCH_INDEX_DIR": str(tmp_path / "index"),
+           "DATABASE_URL": "postgres://classics:classics@nosuchhost.invalid:5432/classics"}
+    run = subprocess.run([sys.executable, "manage.py", *command], cwd=settings.BASE_DIR, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert (run.returncode, "Traceback" in run.stderr) == (1, False), run.stderr
+    assert run.stderr.strip() == (
+        "CommandError: cannot reach the database (failed to resolve host 'nosuchhost.invalid': [Errno -2] Name or "
+        f"service not known). {action} Check the host, port and name in DATABASE_URL and that the database server "
+        "is running and reachable from this machine (for SQLite, that the folder of the database file exists).")
+
+
 @pytest.mark.parametrize("message,status,text", [
     ("database is locked", 503, "The library's database is busy (an update is being written). Please try again in a "
                                 "minute."),

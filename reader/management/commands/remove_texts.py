@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from reader.dberrors import explained
 from reader.models import Juan, Piece, Section, Work
 from search.signals import failed_reindexes
 
@@ -20,6 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--juan", type=int, action="append", default=[], metavar="N",
                             help="remove only this juan (repeat for several); the work stays")
 
+    @explained("Nothing was removed.")
     def handle(self, *args, **opts):
         key = opts["work"]
         work = Work.objects.filter(slug=key).first() or (Work.objects.filter(pk=int(key)).first()

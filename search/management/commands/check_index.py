@@ -1,6 +1,7 @@
 """``manage.py check_index [--repair]``: compare the search index with the database."""
 from django.core.management.base import BaseCommand, CommandError
 
+from reader.dberrors import explained
 from reader.models import Juan
 from search.backends import IndexBusyError, get_search_backend
 from search.documents import documents_for_juan
@@ -13,6 +14,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--repair", action="store_true", help="fix what differs")
 
+    @explained("The index was not checked.")
     def handle(self, *args, **opts):
         backend = get_search_backend()
         indexed = backend.passages_by_juan()

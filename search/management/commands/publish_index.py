@@ -2,6 +2,7 @@
 repairing what an interrupted update left behind (``search.indexing.sync_index``)."""
 from django.core.management.base import BaseCommand, CommandError
 
+from reader.dberrors import explained
 from search.backends import SearchError, get_search_backend
 from search.shipping import publish
 
@@ -12,6 +13,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("dir", help="the shared folder (a path or a mounted volume)")
 
+    @explained("Nothing was published.")
     def handle(self, *args, **opts):
         from search.indexing import sync_index
 

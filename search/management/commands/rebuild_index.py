@@ -1,6 +1,7 @@
 """``manage.py rebuild_index``: build a fresh index from the database and swap it in."""
 from django.core.management.base import BaseCommand, CommandError
 
+from reader.dberrors import explained
 from reader.models import Juan
 from search.backends import IndexBusyError, get_search_backend
 from search.indexing import rebuild_from_database
@@ -9,6 +10,7 @@ from search.indexing import rebuild_from_database
 class Command(BaseCommand):
     help = "Rebuild the search index beside the current one and swap it in atomically."
 
+    @explained("The index was not rebuilt; the current one stays.")
     def handle(self, *args, **opts):
         try:
             n = rebuild_from_database(get_search_backend())
