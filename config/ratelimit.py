@@ -30,8 +30,9 @@ Answers the page cache already holds are served before any view and are not coun
 from __future__ import annotations
 
 import fcntl
-import math
 import ipaddress
+import logging
+import math
 import os
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,6 +40,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.cache import caches
 from rest_framework import throttling
+
+logger = logging.getLogger(__name__)
 
 
 #: An IPv6 client is its network of this prefix length: a provider gives every customer at
@@ -129,8 +132,16 @@ class SharedThrottle:
         return client_ip(request)
 
     def allow_request(self, request, view):
-        with _shared_lock():
-            return super().allow_request(request, view)
+        """DRF's sliding window, under the shared lock. When the counters cannot be read or
+        written (``OSError``: the disk of ``THROTTLE_CACHE_DIR`` full or read-only), the
+        request is allowed and a warning logged: a limit that cannot count must not turn
+        every API call and search into a 500."""
+        try:
+            with _shared_lock():
+                return super().allow_request(request, view)
+        except OSError as exc:
+            logger.warning("rate limit %s not counted, the request is allowed: %s", self.rate_setting, exc)
+            return True
 
 
 class AnonRateThrottle(SharedThrottle, throttling.AnonRateThrottle):

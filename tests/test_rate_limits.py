@@ -127,3 +127,35 @@ def test_rotating_ipv6_addresses_does_not_escape_the_limit(client, seed_backend,
     codes = [client.get("/api/search/", {"q": "射"}, REMOTE_ADDR="10.0.0.1",
                         HTTP_X_FORWARDED_FOR=f"2001:db8:1:2::{i:x}").status_code for i in range(1, 5)]
     assert codes == [200, 200, 200, 429]
+
+
+def test_a_full_disk_under_the_counters_does_not_break_the_api(client, seed_backend, budget, monkeypatch, caplog):
+    """Found by helper h8: with the disk of THROTTLE_CACHE_DIR full, every API request and
+    every search answered 500 (the throttle's cache write raised ENOSPC). A limit that
+    cannot count lets the request through and logs why."""
+    import errno
+
+    from django.core.cache.backends.filebased import FileBasedCache
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(FileBasedCache, "set", full)
+    assert client.get("/api/search/", {"q": "鵠"}).json()["count"] == 21
+    assert client.get("/search/", {"q": "鵠"}).status_code == 200
+    assert client.get("/api/works/").status_code == 200
+    assert "rate limit SEARCH_ANON_RATE not counted, the request is allowed: [Errno 28] No space left on device" \
+        in caplog.text
+
+
+def test_a_lock_that_cannot_be_taken_does_not_break_the_api(client, seed_backend, budget, monkeypatch):
+    import errno
+    from types import SimpleNamespace
+
+    import config.ratelimit
+
+    def no_locks(fd, operation):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(config.ratelimit, "fcntl", SimpleNamespace(flock=no_locks, LOCK_EX=2))
+    assert client.get("/api/search/", {"q": "鵠"}).json()["count"] == 21

@@ -140,7 +140,7 @@ class Command(BaseCommand):
                 indexed["writes"] += 1
                 del failed_reindexes[:]  # the write repaired whatever an earlier batch left out
             except Exception as exc:  # noqa: BLE001 - the texts are stored; say how to repair
-                failed_reindexes.append((None, None, str(exc)))
+                failed_reindexes.extend((juan_id, old_id, str(exc)) for juan_id, old_id in changes)
             indexed["seconds"] += time.perf_counter() - started
             changes, pending = [], 0
 
