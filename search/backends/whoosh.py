@@ -369,7 +369,8 @@ class DocumentView:
             column = columns.get(leaf)
             if column is None:
                 r, _ = leaves[leaf]
-                column = r.column_reader("section_name", translate=False) if r.has_column("section_name") else False
+                has = "section_name" in r.schema.names() and r.has_column("section_name")
+                column = r.column_reader("section_name", translate=False) if has else False
                 columns[leaf] = column
             if column is False:
                 out.append(searcher.stored_fields(docnum)["section_title"])
