@@ -65,6 +65,9 @@ class Plan:
 
     pages: list[list[Slice]]
     note_numbers: dict[int, int] = field(default_factory=dict)
+    #: ``{position: text}`` of the pieces cut by pages, when known: a hit's page is then told
+    #: from the cuts as ``fragment`` makes them (moved back to a character boundary).
+    cut_texts: dict[int, str] = field(default_factory=dict)
     _starts: list | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -77,7 +80,9 @@ class Plan:
         last page that starts at or before it, found by bisection (a hit list asks once per
         hit)."""
         if self._starts is None:
-            self._starts = [(page[0].position, page[0].start) for page in self.pages if page]
+            self._starts = [(page[0].position, boundary(self.cut_texts[page[0].position], page[0].start)
+                             if page[0].position in self.cut_texts else page[0].start)
+                            for page in self.pages if page]
         return max(bisect.bisect_right(self._starts, (position, offset)), 1)
 
 
@@ -201,9 +206,14 @@ def section_plan(section_id: int) -> Plan:
 
     from .models import Piece
 
-    rows = Piece.objects.filter(section_id=section_id).order_by("position").values_list(
-        "position", "kind", Length("text"))
-    return plan(list(rows))
+    rows = list(Piece.objects.filter(section_id=section_id).order_by("position").values_list(
+        "position", "kind", Length("text")))
+    section_plan = plan(rows)
+    cut = [position for position, _, length in rows if (length or 0) > page_chars()]
+    if cut:  # the text of the pieces cut by pages only: where exactly each cut falls
+        section_plan.cut_texts = dict(Piece.objects.filter(section_id=section_id, position__in=cut)
+                                      .values_list("position", "text"))
+    return section_plan
 
 
 def page_of(edition_id: int, juan_number: int, section_position: int, piece_position: int, offset: int = 0) -> int:

@@ -56,6 +56,9 @@ def test_pages_are_cut_by_length_and_long_pieces_are_split():
     assert (numbered.count, numbered.note_numbers) == (2, {1: 1, 3: 2})
     assert [numbered.page_of(p) for p in range(4)] == [1, 2, 2, 2]
     split = plan([(0, "text", 30), (1, "text", 250), (2, "note", 10)], 100)
+    moved = plan([(0, "text", 30), (1, "text", 250), (2, "note", 10)], 100)
+    moved.cut_texts = {1: "射" * 97 + "&KR0221;" + "射" * 145}  # the cut at 100 falls back to 97
+    assert [moved.page_of(1, offset) for offset in (96, 97, 99, 100)] == [2, 3, 3, 3]
     assert [split.page_of(*at) for at in [(0, 5), (1, 0), (1, 99), (1, 100), (1, 249), (1, 255), (2, 0)]] == [
         1, 2, 2, 3, 4, 4, 4]  # 255: past the text, in a source tag, on the last part's page
 
@@ -138,6 +141,10 @@ def test_a_piece_longer_than_a_page_is_shown_in_parts(client, one_long_piece):
     assert 'class="text continued"' in client.get(url + "?page=3").content.decode()
     stored = Piece.objects.get(section__juan=one_long_piece, kind="text")
     assert stored.text == "射" * 120 + "侯" * 130  # paging never touches the stored text
+    paging._long.clear()
+    assert [page_of(one_long_piece.edition_id, one_long_piece.number, 1, 0, offset) for offset in (99, 100, 249)] \
+        == [1, 2, 3]
+    assert page_of(one_long_piece.edition_id, one_long_piece.number, 1, 1) == 3  # the note after it
 
 
 def test_the_juan_page_shows_the_first_page_with_links(client, units):
