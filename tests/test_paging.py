@@ -207,3 +207,21 @@ def test_search_hits_link_to_their_page(units):
         section + "?hl=%E5%B0%84&page=3#s1-p58"
     assert hit_url(hit_in(units, main, 1, 2), SearchQuery("射")) == section + "?hl=%E5%B0%84#s1-p0"
     assert page_of(units.edition_id, units.number, 1, 59) == 3
+
+
+def test_the_highlight_bar_names_the_other_pages_with_hits(client, units, search_backend, monkeypatch):
+    from search.documents import documents_for_juan
+
+    search_backend.rebuild(documents_for_juan(units))
+    paging._long.clear()
+    url = units.sections.get().get_absolute_url()
+    page = client.get(url, {"hl": "射", "page": 2}).content.decode()
+    bar = page.split('<p class="highlight-bar"', 1)[1].split("</p>", 1)[0]
+    # 14 units a page on pages 1 and 2, 2 on page 3; each unit holds 射 twice (大射之儀, 射注也)
+    assert (f'」29 處（本頁）；他頁共 32 處（前見<a href="{url}?hl=%E5%B0%84">第 1 頁</a>，'
+            f'後見<a href="{url}?hl=%E5%B0%84&amp;page=3">第 3 頁</a>）') in bar
+    last = client.get(url, {"hl": "射", "page": 3}).content.decode()
+    assert f'」5 處（本頁）；他頁共 56 處（前見<a href="{url}?hl=%E5%B0%84&amp;page=2">第 2 頁</a>）' in last
+    assert "他頁" not in client.get(url, {"hl": "鵠"}).content.decode()  # no hit anywhere: nothing to name
+    monkeypatch.setattr("reader.views.OTHER_PAGES_MAX_HITS", 50)  # 61 hits in the chapter (its title's 大射儀 too): the total
+    assert "」29 處（本頁）；本節共 61 處 ·" in client.get(url, {"hl": "射", "page": 2}).content.decode()
