@@ -124,3 +124,35 @@ def test_versions_grow_with_every_write():
     note.text += "。"
     note.save()
     assert Juan.objects.get(pk=second.pk).version > second.version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_start_up_does_not_wait_for_a_busy_index(engine, client, settings, monkeypatch, caplog):
+    """Found by helper h8: a server started while an import or a rebuild held the index's
+    writer lock answered nothing for SEARCH_LOCK_TIMEOUT (60 s): each worker's start-up
+    repair waited for the lock. Now it gives up at once and tries again later."""
+    import threading
+
+    from search import apps
+
+    import_file(SEED)
+    with engine._writer_lock():
+        import_file(SEED)  # stored; its index write timed out (0.2 s): the index is behind
+        settings.SEARCH_SYNC_AT_START = True
+        # as if a rebuild were running: any other writer would wait for it an hour
+        settings.SEARCH_BACKENDS = {"default": {**settings.SEARCH_BACKENDS["default"], "LOCK_TIMEOUT": 3600}}
+        assert get_search_backend().lock_timeout == 3600
+        apps._synced.clear()
+        monkeypatch.setattr(apps, "_retry_at", [0.0], raising=False)
+        start = threading.Thread(target=apps.sync_at_start)
+        start.start()
+        start.join(20)
+        assert not start.is_alive()  # it did not wait for the lock
+        assert "not checked against the database at start-up (tried again in 30 s)" in caplog.text
+        assert not apps._synced.is_set()
+    assert engine.indexed_juans() != {j.pk: (j.version, j.edition_id, 10) for j in Juan.objects.all()}
+    monkeypatch.setattr(apps, "_retry_at", [0.0])  # the retry is due
+    assert client.get("/search/", {"q": "鵠"}).status_code == 200  # a later request repairs
+    juan = Juan.objects.get()
+    assert engine.indexed_juans() == {juan.pk: (juan.version, juan.edition_id, 10)}
+    assert apps._synced.is_set()

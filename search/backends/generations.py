@@ -20,12 +20,30 @@ import shutil
 import time
 import uuid
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from pathlib import Path
 
 from config.faults import crash_point
 
 from .base import IndexBusyError, SearchError
+
+
+#: Seconds a writer waits for ``write.lock`` in this context instead of the backend's
+#: ``LOCK_TIMEOUT`` (None: the backend's); set with ``lock_wait``.
+_lock_wait: ContextVar[float | None] = ContextVar("index_lock_wait", default=None)
+
+
+@contextmanager
+def lock_wait(seconds: float):
+    """Within the block, index writers of this thread wait at most ``seconds`` for the
+    writer lock (``0``: not at all) before ``IndexBusyError``; the start-up repair uses it,
+    so that a server started during a long import or rebuild serves at once."""
+    token = _lock_wait.set(seconds)
+    try:
+        yield
+    finally:
+        _lock_wait.reset(token)
 
 
 class IndexLinkError(SearchError):
@@ -95,7 +113,8 @@ class GenerationStore:
     def _writer_lock(self):
         self.path.mkdir(parents=True, exist_ok=True)
         with open(self.path / "write.lock", "a+") as fh:
-            deadline = time.monotonic() + self.lock_timeout
+            wait = self.lock_timeout if _lock_wait.get() is None else _lock_wait.get()
+            deadline = time.monotonic() + wait
             while True:
                 try:
                     fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -104,7 +123,7 @@ class GenerationStore:
                     if time.monotonic() >= deadline:
                         raise IndexBusyError(
                             f"the search index at {self.path} is being written by another process "
-                            f"(waited {self.lock_timeout:g} s); try again when it has finished"
+                            f"(waited {wait:g} s); try again when it has finished"
                         ) from None
                     time.sleep(0.05)
             try:
