@@ -15,8 +15,10 @@ refused    PostgreSQL refused the login: 28P01, 28000 ("password authentication 
            "no pg_hba.conf entry", "role … does not exist"), 3D000 ("database … does not exist")
 permission "attempt to write a readonly database", "readonly" / 42501 insufficient privilege,
            25006 read-only transaction, "permission denied"
-disk-full  "database or disk is full" (SQLITE_FULL) / 53100 disk_full, 53200 out_of_memory,
-           "No space left on device", "could not extend file"
+disk-full  "database or disk is full" (SQLITE_FULL), and SQLite's "disk I/O error" of a write
+           (SQLITE_IOERR_SHMSIZE, _WRITE, _FSYNC, _TRUNCATE: in WAL mode a full disk fails
+           even reads, when the shared-memory file cannot grow) / 53100 disk_full, 53200
+           out_of_memory, "No space left on device", "could not extend file"
 schema     "no such table" / 42P01 undefined table, 42703 undefined column (not migrated)
 other      anything else (the driver's message is kept)
 ========== ==================================================================================
@@ -67,6 +69,9 @@ ADVICE = {
                 "writable by this process.",
     DISK_FULL: "the disk holding the database is full ({detail}). {action} Free some space (or move the "
                "database to a larger disk) and try again.",
+    # a SQLite write error (SQLITE_IOERR_*): nearly always a full disk, else a failing one
+    "disk-io": "the disk holding the database cannot be written ({detail}): it is full or failing. {action} Free "
+               "some space (or move the database to a larger disk), check the disk, and try again.",
     SCHEMA: "the database has no tables for this version of the project ({detail}). {action} Run "
             "`python manage.py migrate` first.",
     OTHER: "database error ({detail}). {action}",
@@ -82,6 +87,22 @@ class DatabaseProblem:
     message: str
 
 
+#: SQLite's extended result codes (``sqlite3.Error.sqlite_errorname``, Python 3.11+) whose
+#: generic message ("disk I/O error") hides the kind.
+_SQLITE_NAMES = {
+    "SQLITE_FULL": DISK_FULL, "SQLITE_IOERR_SHMSIZE": DISK_FULL, "SQLITE_IOERR_WRITE": DISK_FULL,
+    "SQLITE_IOERR_FSYNC": DISK_FULL, "SQLITE_IOERR_TRUNCATE": DISK_FULL,
+}
+
+
+def _sqlite_name(exc: BaseException) -> str | None:
+    for e in (exc, exc.__cause__, exc.__context__):
+        name = getattr(e, "sqlite_errorname", None)
+        if name:
+            return name
+    return None
+
+
 def _state(exc: BaseException) -> str | None:
     for e in (exc, exc.__cause__, exc.__context__):
         state = getattr(e, "sqlstate", None) or getattr(e, "pgcode", None)
@@ -95,6 +116,8 @@ def classify(exc: BaseException) -> str:
     state = _state(exc)
     if state in _STATES:
         return _STATES[state]
+    if _sqlite_name(exc) in _SQLITE_NAMES:
+        return _SQLITE_NAMES[_sqlite_name(exc)]
     if state and state.startswith("08"):
         return UNREACHABLE
     text = " ".join(str(e) for e in (exc, exc.__cause__) if e is not None).lower()
@@ -112,7 +135,12 @@ def describe(exc: BaseException, action: str = "Nothing was changed.") -> Databa
     messages name the host and the user, never the password)."""
     kind = classify(exc)
     detail = " ".join(str(exc).split())
-    return DatabaseProblem(kind, ADVICE[kind].format(detail=detail, action=action))
+    name = _sqlite_name(exc)
+    io_error = bool(name and name.startswith("SQLITE_IOERR"))
+    advice = ADVICE["disk-io"] if kind == DISK_FULL and io_error else ADVICE[kind]
+    if io_error:
+        detail += f", {name}"
+    return DatabaseProblem(kind, advice.format(detail=detail, action=action))
 
 
 def is_database_error(exc: BaseException) -> bool:

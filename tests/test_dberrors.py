@@ -172,3 +172,29 @@ def test_pages_answer_503_with_what_happened(client, seed_juan, monkeypatch, mes
     api = client.get(f"/api/works/{seed_juan.work_id}/juans/10/")
     assert api.status_code == status
     assert api.json()["detail"] == text
+
+
+def test_sqlite_on_a_full_disk_in_wal_mode_is_disk_full(tmp_path):
+    """Found by helper h8 with the SQLite file on a full tmpfs: in WAL mode even a read
+    fails, with SQLite's bare "disk I/O error" (SQLITE_IOERR_SHMSIZE: the shared-memory file
+    cannot grow), which was "database error (disk I/O error)" with no advice and a 503 of
+    kind "other". Raised here as sqlite3 raises it (the error cannot be provoked without a
+    full disk)."""
+    from django.db.utils import OperationalError
+
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorcode, error.sqlite_errorname = 4874, "SQLITE_IOERR_SHMSIZE"
+    try:
+        try:
+            raise error
+        except sqlite3.Error as exc:
+            raise OperationalError(*exc.args) from exc
+    except OperationalError as wrapped:
+        assert classify(wrapped) == DISK_FULL
+        assert describe(wrapped, "Nothing from this file was stored.").message == (
+            "the disk holding the database cannot be written (disk I/O error, SQLITE_IOERR_SHMSIZE): it is full or "
+            "failing. Nothing from this file was stored. Free some space (or move the database to a larger disk), "
+            "check the disk, and try again.")
+    other = sqlite3.OperationalError("disk I/O error")
+    other.sqlite_errorcode, other.sqlite_errorname = 266, "SQLITE_IOERR_READ"
+    assert classify(other) == OTHER  # a read error is not a full disk

@@ -185,6 +185,7 @@ class Command(BaseCommand):
                 from reader.dberrors import describe
 
                 problem = describe(exc, "Nothing from this file was stored.")
+                documents.close()  # the read-ahead worker is shut down here, not by the garbage collector
                 raise CommandError(f"{path}: {problem.message}") from None
             for warning, count in collapse(result.warnings):
                 say(f"note: {warning}" + (f" (and {count - 1} more like it)" if count > 1 else ""))
