@@ -99,3 +99,14 @@ def sync_index(backend=None) -> tuple[int, int]:
     logger.warning("search index repaired at start-up: %d juans reindexed, %d removed",
                    counts.get("written", 0), counts.get("removed", 0))
     return counts.get("written", 0), counts.get("removed", 0)
+
+
+def unwritable(exc: OSError, backend, action: str) -> str:
+    """The message for an index write that failed with ``exc`` (a read-only or full file
+    system, a folder that is a file): what failed, ``action`` (what was not done) and what
+    to do."""
+    where = getattr(backend, "path", None) or "the search index"
+    reason = exc.strerror or str(exc)
+    return (f"cannot write the search index at {where} ({reason}"
+            + (f": {exc.filename}" if exc.filename else "") + f"). {action} Make SEARCH_INDEX_DIR a folder this "
+            f"process can write, with free space, and run the command again.")

@@ -122,3 +122,19 @@ def test_an_index_write_reads_the_database_under_the_writer_lock(search_backend,
 
     search_backend.replace_juans({seed_juan.pk}, documents())
     assert seen == ["held"]
+
+
+@pytest.mark.django_db
+def test_an_index_folder_that_cannot_be_written_is_a_sentence_not_a_traceback(seed_juan, settings, tmp_path):
+    """Found by helper h8 with SEARCH_INDEX_DIR on a read-only mount: rebuild_index and
+    check_index --repair ended in an OSError traceback. (A folder that is a file stands in
+    for the read-only mount, which a test cannot make.)"""
+    (tmp_path / "file").write_text("not a folder")
+    index = tmp_path / "file" / "index"
+    settings.SEARCH_BACKENDS = {"default": {**settings.SEARCH_BACKENDS["default"], "PATH": index}}
+    with pytest.raises(CommandError) as info:
+        call_command("rebuild_index")
+    assert str(info.value) == (
+        f"cannot write the search index at {index} (Not a directory: {index}). The index was not rebuilt; the "
+        f"current one stays. Make SEARCH_INDEX_DIR a folder this process can write, with free space, and run the "
+        f"command again.")

@@ -41,4 +41,8 @@ class Command(BaseCommand):
                 backend.replace_juan(juan.pk, documents_for_juan(juan))
         except IndexBusyError as exc:
             raise CommandError(str(exc)) from None
+        except OSError as exc:
+            from search.indexing import unwritable
+
+            raise CommandError(unwritable(exc, backend, "The index was not repaired.")) from None
         self.stdout.write(f"repaired: {len(differing)} juans reindexed, {len(stale)} removed")

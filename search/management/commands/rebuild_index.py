@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from reader.dberrors import explained
 from reader.models import Juan
 from search.backends import IndexBusyError, get_search_backend
-from search.indexing import rebuild_from_database
+from search.indexing import rebuild_from_database, unwritable
 
 
 class Command(BaseCommand):
@@ -12,8 +12,11 @@ class Command(BaseCommand):
 
     @explained("The index was not rebuilt; the current one stays.")
     def handle(self, *args, **opts):
+        backend = get_search_backend()
         try:
-            n = rebuild_from_database(get_search_backend())
+            n = rebuild_from_database(backend)
         except IndexBusyError as exc:
             raise CommandError(str(exc)) from None
+        except OSError as exc:  # a read-only or full file system: a sentence, not a traceback
+            raise CommandError(unwritable(exc, backend, "The index was not rebuilt; the current one stays.")) from None
         self.stdout.write(f"indexed {n} passages from {Juan.objects.count()} juans")
