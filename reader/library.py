@@ -30,6 +30,8 @@ from pathlib import Path
 
 MANIFEST = "manifest.json"
 FORMAT = 1
+#: Keys every manifest entry has (``import_library`` reads them).
+ENTRY_KEYS = frozenset({"path", "sha256", "imported_sha256", "source_format", "work", "juan"})
 
 
 class LibraryError(Exception):
@@ -112,8 +114,19 @@ def read_manifest(folder: str | Path) -> dict:
         raise LibraryError(f"{folder / MANIFEST}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})") from None
     if manifest.get("format") != FORMAT:
         raise LibraryError(f"{folder / MANIFEST}: unknown manifest format {manifest.get('format')!r} (expected 1)")
-    for entry in manifest["files"]:
-        path = folder / entry["path"]
+    files = manifest.get("files")
+    if not isinstance(files, list) or not all(isinstance(e, dict) and ENTRY_KEYS <= e.keys() for e in files):
+        raise LibraryError(f"{folder / MANIFEST}: every entry of \"files\" needs the keys {', '.join(sorted(ENTRY_KEYS))}")
+    root = folder.resolve()
+    for entry in files:
+        path = folder / str(entry["path"])
+        # Only files inside the folder, as import_texts reads only what it is pointed at: a
+        # manifest could name /etc/passwd, ../.env or a link to them (found by helper h8).
+        if Path(str(entry["path"])).is_absolute() or ".." in Path(str(entry["path"])).parts \
+                or any(p.is_symlink() for p in (path, *path.parents) if p.is_relative_to(folder) and p != folder) \
+                or not path.resolve().is_relative_to(root):
+            raise LibraryError(f"{path}: not read: a manifest names only files inside its folder, not links "
+                               f"or paths outside it")
         if not path.is_file():
             raise LibraryError(f"{path}: listed in the manifest but missing")
         digest = hashlib.sha256(path.read_bytes()).hexdigest()

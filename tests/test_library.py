@@ -128,3 +128,29 @@ def test_commands(library, tmp_path, capsys):
     call_command("import_library", str(tmp_path / "out"))
     assert capsys.readouterr().out == f"imported 2 works, 5 juans from {tmp_path / 'out'}\n"
     assert Juan.objects.count() == 5
+
+
+def test_a_manifest_reads_only_files_inside_its_folder(library, tmp_path):
+    """Found by helper h8: import_library took the manifest's paths as they were, so a
+    backup folder could name an absolute path, ``../`` or a link to a file elsewhere
+    (import_texts refuses those, issue 19), and a manifest without keys was a traceback."""
+    export_library(tmp_path / "backup")
+    backup = tmp_path / "backup"
+    manifest = json.loads((backup / "manifest.json").read_text())
+    outside = tmp_path / "outside.txt"
+    shutil.copy(backup / "KR1d0026" / "KR1d0026_001.txt", outside)
+    (backup / "KR1d0026" / "link.txt").symlink_to(outside)
+    (backup / "linked").symlink_to(backup / "KR1d0026")
+    for path, shown in ((str(outside), outside), ("../outside.txt", backup / "../outside.txt"),
+                        ("KR1d0026/link.txt", backup / "KR1d0026" / "link.txt"),
+                        ("linked/KR1d0026_001.txt", backup / "linked" / "KR1d0026_001.txt")):
+        entry = {**manifest["files"][0], "path": path, "sha256": hashlib.sha256(outside.read_bytes()).hexdigest()}
+        (backup / "manifest.json").write_text(json.dumps({**manifest, "files": [entry]}))
+        with pytest.raises(LibraryError) as info:
+            read_manifest(backup)
+        assert str(info.value) == (f"{shown}: not read: a manifest names only files inside its folder, not links "
+                                   f"or paths outside it"), path
+    (backup / "manifest.json").write_text(json.dumps({**manifest, "files": [{"path": "a.txt"}]}))
+    with pytest.raises(LibraryError, match='every entry of "files" needs the keys imported_sha256, juan, path, '
+                                           'sha256, source_format, work'):
+        read_manifest(backup)
