@@ -1,5 +1,6 @@
 """Read-only JSON API views (thin: validate, query, serialize). Documented by the
 OpenAPI schema at ``/api/schema/`` (drf-spectacular), browsable at ``/api/docs/``."""
+from django.conf import settings
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
@@ -266,7 +267,8 @@ class SearchExport(APIView):
     @extend_schema(
         description=("Every hit of a query (same parameters as /api/search/, in its `sort`) as a file, one row per "
                      "hit with the columns " + ", ".join(f"`{c}`" for c in hitlists.COLUMNS) + ". `csv`: RFC 4180 "
-                     "with a UTF-8 byte-order mark, for spreadsheets; `tsv`: tab-separated UTF-8, for scripts."),
+                     "with a UTF-8 byte-order mark, for spreadsheets; `tsv`: tab-separated UTF-8, for scripts. A query with "
+                     "more hits than `HIT_LIST_MAX_ROWS` (200,000) is a 400 that says to narrow it."),
         parameters=SEARCH_PARAMETERS + [OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(hitlists.HIT_LIST_KINDS),
                                                          description="csv or tsv")],
         responses={(200, "text/csv"): OpenApiTypes.STR, (200, "text/tab-separated-values"): OpenApiTypes.STR})
@@ -274,6 +276,11 @@ class SearchExport(APIView):
         if kind not in hitlists.HIT_LIST_KINDS:
             raise Http404(f"unknown hit list {kind!r}: one of {', '.join(hitlists.HIT_LIST_KINDS)}")
         query, results = _search(request)
+        limit = settings.HIT_LIST_MAX_ROWS
+        if results.count > limit:  # a streamed file cannot be cut by the time budget once begun
+            raise ValidationError({"q": [
+                f"「{query.text}」 has {results.count:,} hits; a hit list holds at most {limit:,}. Narrow the query "
+                f"(a work, a juan or a layer), or page through /api/search/."]})
         names = {w.slug: w.name for w in Work.objects.all()}
         rows = hitlists.hit_rows(results.hits, names, lambda h: request.build_absolute_uri(hit_url(h, query)))
         content_type, suffix, _, _ = hitlists.HIT_LIST_KINDS[kind]

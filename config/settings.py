@@ -194,6 +194,10 @@ SEARCH_BACKENDS = {
 #: A query of several terms that would examine more index positions than this is refused
 #: with a 400 saying why (search/backends/positional.py, check_work); one term is always answered.
 SEARCH_MAX_WORK = env.int("SEARCH_MAX_WORK", default=4_000_000)
+#: Hits a CSV/TSV hit list may hold (api/hitlists.py); a query with more is a 400 that says
+#: to narrow it. About 10,000 rows a second are written: 200,000 stay under the request
+#: budget (20 s), which a streamed file cannot be held to once it has started.
+HIT_LIST_MAX_ROWS = env.int("HIT_LIST_MAX_ROWS", default=200_000)
 # Whole rendered pages and API responses for anonymous GETs (reader/caching.py), shared by
 # the workers on disk; keys change with every change to the texts or the index.
 PAGE_CACHE = "pages"
