@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.views import JUAN_N, WORK_ID, _juan
+from config.converters import whole_number
 
 from . import exports
 from .service import collate_juan
@@ -41,9 +42,9 @@ def collation_from_request(request, kwargs):
     section = request.query_params.get("section")
     positions = None
     if section:
-        if not section.isdigit():
+        if whole_number(section) is None:
             raise ValidationError({"section": ["a section position (1, 2, …)"]})
-        positions = [int(section)]
+        positions = [whole_number(section)]
     collation = collate_juan(juan, chosen, positions)
     if positions and not collation.sections:
         raise ValidationError({"section": [f"no section {section} in this juan"]})

@@ -21,4 +21,14 @@ class DatabaseIntConverter:
         return str(int(value))
 
 
+def whole_number(text: str | None) -> int | None:
+    """``text`` as a query parameter naming an id or a position: ASCII digits only, at most
+    nine (as ``<num:…>``), else None. ``str.isdigit`` alone also takes ``²`` and ``٣``, which
+    ``int()`` refuses or reads as another number (a 500 the fuzz found in the search page's
+    ``work`` and the collation API's ``section``)."""
+    if text and text.isascii() and text.isdigit() and len(text) <= 9:
+        return int(text)
+    return None
+
+
 register_converter(DatabaseIntConverter, "num")

@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from config.budget import check
+from config.converters import whole_number
 from config.ratelimit import search_wait
 from reader.models import Chapter, Juan, Work
 
@@ -58,10 +59,10 @@ def juan_labels(work: str, edition: str = "") -> list[str]:
     """The juan labels the juan filter offers: the chosen edition's or work's, in the
     book's order, or every work's (each once, in the order first met)."""
     juans = Juan.objects.order_by("work__title", "work_id", "edition_id", "number")
-    if work.isdigit():
-        juans = juans.filter(work_id=int(work))
-    if edition.isdigit():
-        juans = juans.filter(edition_id=int(edition))
+    if whole_number(work) is not None:
+        juans = juans.filter(work_id=whole_number(work))
+    if whole_number(edition) is not None:
+        juans = juans.filter(edition_id=whole_number(edition))
     return list(dict.fromkeys(j.display_label for j in juans.only("label", "number")))
 
 def chosen_layers(request) -> set[str]:

@@ -122,6 +122,15 @@ def test_collation_parallels_and_hit_lists_never_fail(client, seed_backend, slug
         if "\x00" in "".join(params.values()):
             assert response.status_code == 400, (url, params)
 
+@pytest.mark.parametrize("url,status", [
+    ("/search/?work=%C2%B2", 400), ("/search/?q=%E5%B0%84&edition=%D9%A3", 200),  # ² and ٣ are isdigit()
+    ("/api/editions/1/juans/10/collation/?section=%C2%B2", 400), ("/search/?work=99999999999999999999", 400),
+])
+def test_digits_that_are_not_ascii_are_no_id(client, seed_backend, url, status):
+    """Found by the fuzz: ``'²'.isdigit()`` is true and ``int('²')`` raises (a 500)."""
+    assert client.get(url).status_code == status
+
+
 @pytest.mark.parametrize("url", ["/api/works/?title=%00", "/api/works/?author=%E6%B1%9F%00", "/works/%00/",
                                  "/works/%E7%A6%AE%00/juan/10/", "/search/?q=%00", "/api/search/?q=%E5%B0%84%00",
                                  "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/?hl=%00", "/chars/?q=%00",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from config.converters import whole_number
 from reader.dberrors import explained
 from reader.models import Juan, Piece, Section, Work
 from search.signals import failed_reindexes
@@ -24,8 +25,8 @@ class Command(BaseCommand):
     @explained("Nothing was removed.")
     def handle(self, *args, **opts):
         key = opts["work"]
-        work = Work.objects.filter(slug=key).first() or (Work.objects.filter(pk=int(key)).first()
-                                                         if key.isdigit() else None)
+        work = Work.objects.filter(slug=key).first() or (Work.objects.filter(pk=whole_number(key)).first()
+                                                         if whole_number(key) is not None else None)
         if work is None:
             raise CommandError(f"no work {key!r}: give a slug as in /works/<slug>/ or an id "
                                f"({Work.objects.count()} works held; `manage.py search` and / list them)")
