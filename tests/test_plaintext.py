@@ -101,3 +101,13 @@ def test_a_plain_text_imports_and_writes_back(tmp_path, client):
     html = page.content.decode()
     assert "古列女傳序" in html and "有虞二妃者，帝堯之二女也" in html
     assert "#下載最新版本" not in html and "創建日期" not in html  # metadata is not text
+
+
+def test_a_juan_number_of_digits_int_cannot_read_is_no_number():
+    """``'²'.isdigit()`` is true but ``int('²')`` raises: such a juan field is ignored (the
+    juan is numbered as a file without one), not a crash of the import."""
+    from reader.importers.plaintext import parse_plain
+
+    doc = parse_plain("---\njuan: ²\n---\n# 大射儀\n\n大射之儀君有命戒射宰戒百官有事於射者\n", "x.md")
+    assert (doc.juan_number, doc.warnings) == (1, ["x.md: no juan number in the file; juan 1 (use --juan to set it)"])
+    assert parse_plain("---\njuan: ١٢\n---\n# 大射儀\n\n大射之儀\n", "y.md").juan_number == 12  # Arabic-Indic digits

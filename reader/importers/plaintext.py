@@ -190,7 +190,7 @@ def parse_plain(text: str, path: str = "<text>", *, work_title: str | None = Non
     number = juan_number
     if number is None and meta.get("juan"):
         jm = JUAN.search(meta["juan"])
-        number = chinese_to_int(jm["num"]) if jm else (int(meta["juan"]) if meta["juan"].isdigit() else None)
+        number = chinese_to_int(jm["num"]) if jm else (int(meta["juan"]) if meta["juan"].isdecimal() else None)
     if number is None:
         digits = re.findall(r"\d+", stem)
         number = int(digits[-1]) if digits else 1

@@ -324,7 +324,7 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
         number = sequence
     if number is None:
         juan = header.prop("JUAN")
-        number = int(juan) if juan.isdigit() else 1
+        number = int(juan) if juan.isdecimal() else 1
         doc.warnings.append(f"{path}: no juan number in the file name; using {number}")
     doc.juan_number = number
     if found.get("collection"):
