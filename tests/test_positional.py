@@ -94,19 +94,25 @@ def test_segments_answer_as_one_index(settings, tmp_path, seed_juan, sort, monke
                                        for n in (5, 9, 11, 12)}
     ref = MemoryBackend("ref", {"NAME": f"ref-{tmp_path.name}"})
     ref.rebuild([d for docs in juans.values() for d in docs])
-    for q in ["鵠", "射", "之", "主人", "大射 OR 鄉射", "射 -主人", "侯 鵠", "射?獲", "射鵠", "射 NEAR/3 鵠"]:
-        query = SearchQuery(q, sort=sort)
-        got, want = backend.search(query), ref.search(query)
-        assert (got.count, got.passages) == (want.count, want.passages), q
-        key = lambda h: (h.juan_number, h.doc_id.split(":", 1)[-1], h.start, h.end, h.piece_position, h.before,
-                         h.match, h.after, h.passage_hits)
-        assert [key(h) for h in got.hits] == [key(h) for h in want.hits], q
-        assert [key(h) for h in got.hits[5:25]] == [key(h) for h in want.hits[5:25]], q
-        assert got.by_juan() == want.by_juan() and got.by_section() == want.by_section(), q
-    assert [r["juan"] for r in backend.search(SearchQuery("鵠")).by_juan()] == [5, 9, 11, 12]
-    # A rebuild (or a merge) gives one segment again, with the same answers.
-    backend.rebuild([d for docs in juans.values() for d in docs])
-    assert backend._corpus().names == [""]
+
+    def same_answers():
+        for q in ["鵠", "射", "之", "主人", "大射 OR 鄉射", "射 -主人", "侯 鵠", "射?獲", "射鵠", "射 NEAR/3 鵠"]:
+            query = SearchQuery(q, sort=sort)
+            got, want = backend.search(query), ref.search(query)
+            assert (got.count, got.passages) == (want.count, want.passages), q
+            key = lambda h: (h.juan_number, h.doc_id.split(":", 1)[-1], h.start, h.end, h.piece_position, h.before,
+                             h.match, h.after, h.passage_hits)
+            assert [key(h) for h in got.hits] == [key(h) for h in want.hits], q
+            assert [key(h) for h in got.hits[5:25]] == [key(h) for h in want.hits[5:25]], q
+            assert got.by_juan() == want.by_juan() and got.by_section() == want.by_section(), q
+        assert [r["juan"] for r in backend.search(SearchQuery("鵠")).by_juan()] == [5, 9, 11, 12]
+
+    same_answers()
+    # A rebuild streams: segments of about SEGMENT_CHARS (a juan whole in one), the same answers.
+    assert backend.rebuild([d for docs in juans.values() for d in docs]) == 4 * 424
+    assert backend._corpus().names == ["", "seg-000001"]
+    assert [len(s) for s in backend._corpus().segments] == [3 * 424, 424]  # juans 9, 11, 12; then 5
+    same_answers()
     assert backend.search(SearchQuery("射鵠")).count == ref.search(SearchQuery("射鵠")).count == 424
 
 
@@ -165,3 +171,32 @@ def test_a_dangling_current_link_is_an_error_not_an_empty_index(two_backends, se
     os.symlink(real.name, positional.path / "current.new")
     os.replace(positional.path / "current.new", positional.current_link)
     assert positional.search(SearchQuery("鵠")).count == 21
+
+
+def test_a_streamed_rebuild_catches_up_in_its_own_segments(settings, tmp_path, seed_juan, monkeypatch):
+    """What changed in the database while a rebuild read it is deleted from the segments
+    built so far or added as one more segment, before the generation goes live."""
+    from search.backends import positional
+
+    monkeypatch.setattr(positional, "SEGMENT_CHARS", 10_000)  # one juan (15,163) a segment
+    settings.SEARCH_BACKENDS = {"p": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                      "PATH": tmp_path / "ix"}}
+    backend = get_search_backend("p")
+    seed = documents_for_juan(seed_juan)
+    calls = []
+
+    def catch_up(indexed):
+        calls.append(sorted(indexed))
+        if len(calls) == 1:  # juan 2 was deleted, juan 4 imported meanwhile
+            return {9002}, _juan_copy(seed, 9004, 4), {}
+        return set(), [], {}
+
+    count = backend.rebuild(_juan_copy(seed, 9001, 1) + _juan_copy(seed, 9002, 2) + _juan_copy(seed, 9003, 3),
+                            catch_up=catch_up)
+    assert count == 3 * 424 and calls == [[9001, 9002, 9003], [9001, 9003, 9004]]
+    corpus = backend._corpus()
+    assert corpus.names == ["", "seg-000001", "seg-000002", "seg-000003"]
+    assert corpus.deleted == [set(), {9002}, set(), set()]
+    assert sorted(backend.indexed_juans()) == [9001, 9003, 9004] and backend.document_count() == 3 * 424
+    assert [(r["juan"], r["count"]) for r in backend.search(SearchQuery("鵠")).by_juan()] == [(1, 21), (3, 21),
+                                                                                             (4, 21)]

@@ -51,6 +51,7 @@ page cache.
 from __future__ import annotations
 
 import bisect
+import collections
 import operator
 import os
 import pickle
@@ -809,19 +810,57 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
 
     # -- writing -------------------------------------------------------------------------
     def rebuild(self, documents: Iterable[SearchDocument], catch_up=None) -> int:
+        """``BaseSearchBackend.rebuild``, streamed: ``documents`` (juan by juan, as
+        ``search.indexing.rebuild_from_database`` gives them) are built into segments of
+        about ``SEGMENT_CHARS`` characters as they come, so the memory of a rebuild does not
+        grow with the library; what ``catch_up`` reports is deleted from them or added as one
+        more segment. The new generation goes live whole, by the swap."""
         with self._writer_lock():
-            docs = list(documents)
-            entries = entries_of(docs)
-            for _ in range(10 if catch_up else 0):
-                remove, add, written = catch_up(dict(entries))
-                add = list(add)
-                written = {**entries_of(add), **written}
-                if not remove and not written:
-                    break
-                gone = juans_to_drop(entries, remove, written)
-                docs = [d for d in docs if d.juan_id not in gone] + add
-                entries = {j: e for j, e in entries.items() if j not in gone} | written
-            return self._write(docs, entries)
+            gen = self._new_generation(init=False)
+            try:
+                # Per segment: its name, the juans it holds, their passages, the juans deleted from it.
+                names, held, passages, deleted = [], [], [], []
+                batch, chars = [], 0
+
+                def flush(docs: list, written: dict) -> None:
+                    name = f"seg-{len(names):06d}" if names else ""
+                    folder = gen / name if name else gen
+                    folder.mkdir(exist_ok=True)
+                    build_generation(folder, docs, written)
+                    names.append(name)
+                    held.append({**entries_of(docs), **written})
+                    passages.append(collections.Counter(d.juan_id for d in docs))
+                    deleted.append(set())
+
+                for d in documents:
+                    if chars >= SEGMENT_CHARS and d.juan_id != batch[-1].juan_id:  # a juan stays whole
+                        flush(batch, {})
+                        batch, chars = [], 0
+                    batch.append(d)
+                    chars += len(d.text) + 1
+                if batch or not names:
+                    flush(batch, {})
+                batch = None
+                for _ in range(10 if catch_up else 0):
+                    entries = {j: e for juans, gone in zip(held, deleted) for j, e in juans.items() if j not in gone}
+                    remove, add, written = catch_up(dict(entries))
+                    add = list(add)
+                    written = {**entries_of(add), **written}
+                    if not remove and not written:
+                        break
+                    drop = juans_to_drop(entries, remove, written)
+                    for juans, gone in zip(held, deleted):
+                        gone |= drop & set(juans)
+                    if add or written:
+                        flush(add, written)
+                for name, gone in zip(names, deleted):
+                    if gone:
+                        np.save(gen / deleted_file(name), np.array(sorted(gone), dtype=np.int64), allow_pickle=False)
+            except BaseException:
+                shutil.rmtree(gen, ignore_errors=True)
+                raise
+            self._swap_in(gen)
+            return sum(n for counts, gone in zip(passages, deleted) for j, n in counts.items() if j not in gone)
 
     def update(self, plan) -> int:
         """One write (``BaseSearchBackend.update``). The segments are immutable: the
