@@ -295,6 +295,7 @@ class _Joined:
         self.parts, self.add = parts, add
         self.bounds = np.cumsum([len(a) for a in parts])  # end of each segment
         self.firsts = np.concatenate(([0], self.bounds[:-1]))
+        self.bound_list, self.first_list = self.bounds.tolist(), self.firsts.tolist()  # for single positions
         self.n = int(self.bounds[-1]) if len(parts) else 0
         self.dtype = parts[0].dtype
 
@@ -316,8 +317,8 @@ class _Joined:
                     out.append(self._shift(a[lo:hi], k))
             return out[0] if len(out) == 1 else (np.concatenate(out) if out else np.empty(0, dtype=self.dtype))
         if isinstance(index, (int, np.integer)):
-            k = int(np.searchsorted(self.bounds, index, side="right"))
-            value = self.parts[k][index - self.firsts[k]]
+            k = bisect.bisect_right(self.bound_list, index)
+            value = self.parts[k][index - self.first_list[k]]
             return value + self.add[k] if self.add is not None and value >= 0 else value
         index = np.asarray(index)
         out = np.empty(index.shape, dtype=self.dtype)
@@ -437,27 +438,29 @@ class Corpus:
         position ``unit``."""
         return int(self.offset[unit]), int(self.end_offset[unit + length - 1])
 
-    def sort_keys(self, positions: np.ndarray) -> np.ndarray:
+    def sort_keys(self, positions: np.ndarray, pids: np.ndarray | None = None) -> np.ndarray:
         """Text-order sort keys (int64) of ``positions``: one segment's ranks; across
         segments, the juan's number in text order, then its rank in its segment (a segment
         ranks its positions juan by juan, so both orders agree)."""
         if len(self.segments) == 1:
             return self.rank[positions].astype(np.int64)
-        return (self.juan_index[self.pid[positions]].astype(np.int64) << 32) + self.rank[positions].astype(np.int64)
+        keys = self.juan_index[self.pid[positions] if pids is None else pids] << 32  # int64
+        keys += self.rank[positions]
+        return keys
 
     def postings(self, codes) -> np.ndarray:
         """Positions (ascending) of any of the folded code points ``codes``."""
-        out = []
-        for segment, first in zip(self.segments, self.unit_firsts):
-            parts = segment.postings(codes)
-            if not parts:
-                continue
-            part = parts[0].astype(np.int64) if len(parts) == 1 else \
-                np.sort(np.concatenate([p.astype(np.int64) for p in parts]))
-            out.append(part + first if first else part)
-        if not out:
-            return np.empty(0, dtype=np.int64)
-        return out[0] if len(out) == 1 else np.concatenate(out)
+        found = [(segment.postings(codes), first) for segment, first in zip(self.segments, self.unit_firsts)]
+        out = np.empty(sum(len(p) for parts, _ in found for p in parts), dtype=np.int64)
+        at = 0
+        for parts, first in found:  # segment after segment: ascending
+            for p in parts:
+                np.add(p, first, out=out[at:at + len(p)], casting="unsafe")
+                at += len(p)
+            if len(parts) > 1:
+                n = sum(len(p) for p in parts)
+                out[at - n:at].sort()
+        return out
 
     def frequency(self, codes) -> int:
         """How many positions hold any of the folded code points ``codes`` (all layers)."""
@@ -591,11 +594,20 @@ class HitArray(Sequence):
         return self._counts
 
     def _keys(self) -> np.ndarray:
-        keys = self.corpus.sort_keys(self.starts)
+        keys = self.corpus.sort_keys(self.starts, self.pids)
         if self.query.sort == "relevance":
-            if len(self.corpus.segments) > 1:  # dense ranks (< 2**31) to make room for the counts
+            counts = self.passage_counts()[self.pids].astype(np.int64)
+            if len(self.corpus.segments) == 1:  # ranks < 2**31
+                keys -= counts << 32
+                return keys
+            # Text-order keys are (juan << 32) + rank: put (most hits first) above their bits.
+            shift = 32 + int(len(self.corpus.juan_index) and self.corpus.juan_index.max()).bit_length()
+            most = int(counts.max()) if len(counts) else 0
+            if shift + most.bit_length() <= 62:
+                keys += (most - counts) << shift
+            else:  # dense ranks (< 2**31) to make room for the counts
                 keys = np.unique(keys, return_inverse=True)[1].reshape(-1).astype(np.int64)
-            keys -= self.passage_counts()[self.pids].astype(np.int64) << 32
+                keys -= counts << 32
         return keys
 
     def _context_columns(self, after: bool) -> np.ndarray:
@@ -617,7 +629,7 @@ class HitArray(Sequence):
             return self._order[:stop]
         if self.query.sort in ("after", "before"):
             columns = self._context_columns(self.query.sort == "after") if len(self) else np.empty((0, SORT_SPAN))
-            rank = self.corpus.sort_keys(self.starts)
+            rank = self.corpus.sort_keys(self.starts, self.pids)
             self._order = np.lexsort((rank, *columns.T[::-1]))
             return self._order[:stop]
         done, prefix = self._prefix
@@ -677,8 +689,11 @@ class PositionalResults(SearchResults):
             return [], []
         groups = per_passage[pids]  # ascending when hits are in passage order (one segment)
         if len(groups) > 1 and bool((groups[1:] < groups[:-1]).any()):  # segments: by segment first
-            order = np.argsort(groups, kind="stable")
-            groups, pids = groups[order], pids[order]
+            counts = np.bincount(groups)  # no sort: the group numbers are in text order
+            present = np.flatnonzero(counts)
+            some = np.empty(len(counts), dtype=pids.dtype)
+            some[groups] = pids  # any passage of a group names its place
+            return counts[present].tolist(), some[present].tolist()
         first = np.flatnonzero(np.concatenate(([True], groups[1:] != groups[:-1])))
         counts = np.diff(np.append(first, len(groups)))
         return counts.tolist(), pids[first].tolist()
@@ -987,14 +1002,15 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 cache[text] = (starts[keep], pids[keep])
             return cache[text]
 
-        spans_starts, spans_lengths = [], []
+        spans_starts, spans_lengths, spans_pids = [], [], []
         for clause in query.parsed.clauses:
             found = [(occurrences(t.text), len(query_units(t.text))) for t in clause.positives]
             if clause.nears:
                 found = self._near_filtered(corpus, clause, found, occurrences)
             if len(found) == 1 and not clause.negatives:  # every passage with the term satisfies it
-                (starts, _), length = found[0]
+                (starts, pids), length = found[0]
                 spans_starts.append(starts)
+                spans_pids.append(pids)
                 spans_lengths.append(np.full(len(starts), length, dtype=np.int64))
                 continue
             satisfied = None
@@ -1006,14 +1022,16 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             if not len(satisfied):
                 continue
             for (starts, pids), length in found:
-                chosen = starts[np.isin(pids, satisfied)]
-                spans_starts.append(chosen)
-                spans_lengths.append(np.full(len(chosen), length, dtype=np.int64))
+                chosen = np.isin(pids, satisfied)
+                spans_starts.append(starts[chosen])
+                spans_pids.append(pids[chosen])
+                spans_lengths.append(np.full(len(spans_starts[-1]), length, dtype=np.int64))
+        pids = None
         if not spans_starts:
             starts = np.empty(0, dtype=np.int64)
             lengths = np.empty(0, dtype=np.int64)
-        elif len(spans_starts) == 1:
-            starts, lengths = spans_starts[0], spans_lengths[0]
+        elif len(spans_starts) == 1:  # the passages are known: no second look-up
+            starts, lengths, pids = spans_starts[0], spans_lengths[0], spans_pids[0]
         else:
             starts, lengths = np.concatenate(spans_starts), np.concatenate(spans_lengths)
             pairs = np.unique(np.stack([starts, -lengths]), axis=1)  # by start, then longer first
@@ -1021,7 +1039,8 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             ends = starts + lengths
             if len(starts) > 1 and bool((starts[1:] < np.maximum.accumulate(ends)[:-1]).any()):
                 starts, lengths = _non_overlapping(starts, lengths)
-        pids = corpus.pid[starts] if len(starts) else np.empty(0, dtype=np.int32)
+        if pids is None:
+            pids = corpus.pid[starts] if len(starts) else np.empty(0, dtype=np.int32)
         hits = HitArray(corpus, query, starts, lengths, pids)
         passages = int(np.count_nonzero(np.diff(pids)) + 1) if len(pids) else 0
         return PositionalResults(query=query, hits=hits, passages=passages)
