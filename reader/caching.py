@@ -229,11 +229,19 @@ def corpus_changed() -> None:
 
 
 def _on_commit_changed(**kwargs) -> None:
+    """A reader model was saved or deleted: the corpus stamp is touched when the transaction
+    commits, and also at once (once per transaction). A process killed after its commit and
+    before its on-commit callbacks (the ``import-after-commit`` fault) would otherwise leave
+    the stamp, and with an index it never wrote the whole key, as before: every server
+    would serve the pages of the old text until the next change (found by helper h8). A
+    page cached between the early touch and the commit is dropped by the later one."""
     if kwargs.get("raw"):
         return
     conn = transaction.get_connection()
     if any(entry[1] is corpus_changed for entry in getattr(conn, "run_on_commit", [])):
         return  # once per transaction, however many rows it writes
+    if conn.in_atomic_block:
+        corpus_changed()
     transaction.on_commit(corpus_changed)
 
 

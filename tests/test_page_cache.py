@@ -46,6 +46,21 @@ def test_a_saved_piece_shows_at_once(client, seed_juan, page_cache, django_captu
     assert "射人戒諸公卿大夫躬" in body and "射人戒諸公卿大夫射" not in body
 
 
+def test_a_change_whose_process_died_after_its_commit_is_not_hidden(client, seed_juan, page_cache,
+                                                                   django_capture_on_commit_callbacks):
+    """Found by helper h8: an import killed after its commit and before its on-commit
+    callbacks (the stamp touch and the index write, which never came) left every page
+    of the old text in the cache, served by every server until the next change."""
+    assert "射人戒諸公卿大夫射" in client.get(JUAN).content.decode()
+    piece = Piece.objects.filter(section__juan=seed_juan, text__contains="射人戒諸公卿大夫射").first()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:  # they die with the process
+        piece.text = piece.text.replace("射人戒諸公卿大夫射", "射人戒諸公卿大夫躬")
+        piece.save()
+    assert len(callbacks) == 2  # the stamp touch and the reindex, both lost
+    body = client.get(JUAN).content.decode()
+    assert "射人戒諸公卿大夫躬" in body and "射人戒諸公卿大夫射" not in body
+
+
 def test_search_results_follow_the_index(client, seed_juan, page_cache, django_assert_num_queries):
     first = json.loads(client.get("/api/search/", {"q": "鵠"}).content)
     assert first["count"] == 21
