@@ -13,8 +13,9 @@ the gunicorn workers share, see ``config/settings.py``) under a key made of:
 * the scheme (``http``/``https``: pages hold absolute links), the host, the path and the
   query parameters the views read (``QUERY_PARAMETERS``), sorted by name; a request with
   any other parameter is answered but never kept, so made-up parameters cannot fill the
-  cache; the reader's ``display`` cookie (the pages' only other input, see
-  ``reader.reading``) and the ``Accept`` header (the API's content negotiation).
+  cache; the reader's display settings as read from the ``display`` cookie (the pages'
+  only other input, see ``reader.reading``; ``display_key``) and the ``Accept`` header
+  (the API's content negotiation).
 
 So a change never serves a stale page: its key is simply never asked for again. The
 most recently used entries are also kept in each process's memory (``_Recent``, at most
@@ -53,7 +54,7 @@ from django.utils.cache import get_conditional_response
 from config.ratelimit import signed_in
 from config.server_timing import mark
 
-from .reading import COOKIE
+from .reading import COOKIE, Display, parse_cookie
 
 logger = logging.getLogger(__name__)
 #: Folders whose files make up ``code_version()``.
@@ -254,6 +255,15 @@ def connect_signals() -> None:
         post_delete.connect(_on_commit_changed, sender=model, dispatch_uid=f"page_cache_{model.__name__}_deleted")
 
 
+def display_key(request) -> str:
+    """The reader's display settings as the pages read them from the ``display`` cookie
+    (``reader.reading.parse_cookie``): a cookie of made-up or repeated values, or of the
+    defaults spelled out, is the key of the page it gives, not a key of its own (each
+    spelling made a new copy of the page; found by helper h8)."""
+    raw = request.COOKIES.get(COOKIE, "")
+    return Display(**parse_cookie(raw)).cookie_value() if raw else ""
+
+
 def _key(request) -> str | None:
     from search.backends import get_search_backend
 
@@ -264,7 +274,7 @@ def _key(request) -> str | None:
         return None  # answered, never kept
     query = "&".join(f"{name}={value}" for name in sorted(request.GET) for value in request.GET.getlist(name))
     parts = [code_version(), corpus_version(), index_version, request.scheme, request.get_host(), request.path,
-             query, request.COOKIES.get(COOKIE, ""), request.headers.get("Accept", "")]
+             query, display_key(request), request.headers.get("Accept", "")]
     return "page:" + hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -155,6 +155,20 @@ def test_the_display_cookie_and_accept_header_are_part_of_the_key(client, seed_j
     assert len(page_cache._cache) == 3
 
 
+def test_a_display_cookie_is_keyed_by_what_it_means(client, seed_juan, page_cache):
+    """Found by helper h8: every spelling of the display cookie (made-up values, the
+    defaults written out, junk) kept its own copy of the same page."""
+    plain = client.get(JUAN).content.decode()
+    for junk in ("x" * 3000, "size:99999|layout:</style>", "notes:inline|layers:all", "|||"):
+        client.cookies["display"] = junk
+        assert client.get(JUAN).content.decode() == plain
+    client.cookies["display"] = "notes:hidden|bogus:1"
+    hidden = client.get(JUAN).content.decode()
+    client.cookies["display"] = "notes:hidden"
+    assert client.get(JUAN).content.decode() == hidden != plain
+    assert len(page_cache._cache) == 3  # no cookie; the defaults (any spelling); notes hidden
+
+
 def test_exports_are_kept_too(client, seed_juan, page_cache, django_assert_num_queries):
     whole = client.get(f"/api/works/{seed_juan.work_id}/export/tei/")
     assert whole.streaming and not page_cache._cache  # a whole work streams, and is not kept
