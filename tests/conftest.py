@@ -66,6 +66,18 @@ def empty_db(db):
 
 
 @pytest.fixture
+def empty_transactional_db(transactional_db):
+    """An empty database for a test that commits (``django_db(transaction=True)``): the session's
+    seed may be stored already, depending on which tests ran before; it is deleted (committed:
+    pytest-django runs such tests after the others and flushes the database after each)."""
+    from reader.models import Work
+    from search.signals import muted
+
+    with muted():
+        Work.objects.all().delete()
+
+
+@pytest.fixture
 def search_backend(settings, tmp_path):
     """The default backend, pointed at an empty index of this test's own."""
     from search.backends import get_search_backend

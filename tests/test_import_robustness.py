@@ -24,8 +24,7 @@ def write(tmp_path, name, text, encoding="utf-8"):
     return path
 
 
-@pytest.mark.django_db(transaction=True)
-def test_an_import_reindexes_once_after_commit(search_backend, monkeypatch):
+def test_an_import_reindexes_once_after_commit(empty_transactional_db, search_backend, monkeypatch):
     calls = []
     monkeypatch.setattr(signals, "reindex", lambda changes: calls.append(list(changes)))
     first = import_file(SEED).juan

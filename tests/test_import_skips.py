@@ -12,8 +12,7 @@ from .conftest import SHARED
 JINGBU = SHARED / "corpus" / "kanripo-jingbu"
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_header_only_file_is_skipped_with_a_notice(tmp_path):
+def test_a_header_only_file_is_skipped_with_a_notice(tmp_path, empty_transactional_db):
     folder = tmp_path / "KR1a0007"
     folder.mkdir()
     for name in ("KR1a0007_ext.txt", "KR1a0007_001.txt"):
