@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.vary import vary_on_cookie
 
+from config.ratelimit import search_wait
 from search.query import QueryError, parse_query
 
 from . import chars
@@ -29,6 +30,13 @@ def _highlighted(request, chapters):
     text = request.GET.get("hl", "")[:200]
     exact = request.GET.get("exact") in ("on", "1", "true")
     parsed, error = None, None
+    if text.strip() and (wait := search_wait(request)) is not None:
+        # A highlight runs the search engine: it spends the client's search budget
+        # (SEARCH_ANON_RATE), as the search page and the API do. Over it, the text is still
+        # shown, unhighlighted, with a 429 (never kept in the page cache).
+        apply_highlights(chapters, None, exact)
+        return {"text": text, "exact": exact, "count": 0, "wait": wait,
+                "error": f"檢索過於頻繁，{wait} 秒後再標示 (too many searches: highlighting resumes in {wait} s)"}
     if text.strip():
         try:
             parsed = parse_query(text)
@@ -194,6 +202,9 @@ def _reading(request, template, juan, chapters, context):
         **context,
     })
     remember(response, request, display, explicit)
+    if highlight and highlight.get("wait"):
+        response.status_code = 429
+        response["Retry-After"] = str(highlight["wait"])
     return response
 
 

@@ -159,3 +159,18 @@ def test_a_lock_that_cannot_be_taken_does_not_break_the_api(client, seed_backend
 
     monkeypatch.setattr(config.ratelimit, "fcntl", SimpleNamespace(flock=no_locks, LOCK_EX=2))
     assert client.get("/api/search/", {"q": "鵠"}).json()["count"] == 21
+
+
+def test_a_highlighted_reading_page_spends_the_same_budget(client, seed_backend, budget):
+    """?hl= runs the engine: new highlights cannot be used to search without a limit. Over the
+    budget the text is still read, unhighlighted, with a 429 that is never kept."""
+    url = "/works/禮書綱目/juan/10/2/"
+    assert client.get(url).status_code == 200  # reading costs nothing
+    pages = [client.get(url, {"hl": q}) for q in ("射", "鵠", "侯", "張")]
+    assert [p.status_code for p in pages] == [200, 200, 200, 429]
+    assert pages[0].content.decode().count("<mark") > 0
+    body = pages[3].content.decode()
+    assert (int(pages[3].headers["Retry-After"]) >= 1, "<mark" in body, "高亮" in body or "再標示" in body) == (
+        True, False, True)
+    assert "張侯" in body  # the section is still there to read
+    assert client.get(url).status_code == 200
