@@ -83,7 +83,9 @@ class Work(models.Model):
     def byline(self) -> str:
         """The one rule for bylines (home, work and juan pages): the dynasty in 〔〕, the native
         place, a space, the author (``婺源 江永``, ``〔宋〕朱熹``); "" without an author. The
-        role word of the source (撰, 注) is not stored, so it is not shown."""
+        role word of the source (撰, 注) is not stored for one author, so it is not shown; an
+        author field naming several people keeps each role and later dynasties as the
+        importer wrote them (``〔漢〕鄭氏注　〔唐〕陸德明音義　賈公彥疏``)."""
         if not self.author:
             return ""
         dynasty = f"〔{self.dynasty}〕" if self.dynasty else ""

@@ -87,32 +87,6 @@ def test_commentary_is_named_by_the_byline(folder, name):
         assert names.most_common(1)[0][0] == name
 
 
-def test_first_section_of_zhouli_juan_1():
-    """周禮注疏 卷一 (KR1d0003_001): 惟王建國, its commentary, its 音義 and its 疏."""
-    doc = parse(JINGBU / "KR1d0003" / "KR1d0003_001.txt")
-    assert (doc.work_title, doc.author, doc.dynasty) == ("周禮注疏", "鄭氏", "漢")
-    got = [(p.kind, p.layer, p.layer_name, p.text) for p in doc.sections[0].pieces[:11]]
-    commentary = ("建立也周公居攝而作六典之職謂之周禮營邑於土中七年致政成王以此禮授之使居雒邑治天下司徒職曰日至之景尺"
-                  "有五寸謂之地中天地之所合也四時之所交也風雨之所㑹也隂陽之所和也然則百物阜安乃建王國焉")
-    assert got[:8] == [
-        (TEXT, CLASSIC, "", "天官冢宰第一"),
-        (LABEL, READINGS, "音義", "音義"),
-        (NOTE, READINGS, "音義", "本或作冢宰上非餘卷放此"),
-        (TEXT, CLASSIC, "", "惟王建國"),
-        (LABEL, COMMENTARY, "鄭注", "注"),
-        (NOTE, COMMENTARY, "鄭注", commentary),
-        (LABEL, READINGS, "音義", "音義"),
-        (NOTE, READINGS, "音義", "王如字干寳云王天子之號三代所稱雒音洛水名也本作洛後漢都洛陽改為雒景京領反下皆同"),
-    ]
-    assert got[8] == (LABEL, SUBCOMMENTARY, "疏", "疏")
-    assert got[9][:3] == (NOTE, SUBCOMMENTARY, "疏") and got[9][3].startswith("釋曰自此以下至以為民極五句六官之首")
-    assert len(got[9][3]) == 1055 and got[9][3].endswith("豈王國未立先建諸侯國乎眀不可也")
-    assert got[10] == (TEXT, CLASSIC, "", "辨方正位")
-    # the commentary keeps its printed layout: the line ends inside it
-    piece = doc.sections[0].pieces[5]
-    assert [raw for _, raw in piece.layout][:2] == ["¶\n", "¶\n"]
-
-
 def test_maoshi_chuan_and_jian():
     doc = parse(JINGBU / "KR1c0004" / "KR1c0004_002.txt")
     pieces = [(p.kind, p.layer_name, p.text) for p in doc.all_pieces()]

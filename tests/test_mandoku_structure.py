@@ -70,8 +70,13 @@ def test_title_and_closing_lines_written_with_variants():
 def test_a_byline_naming_several_people_is_no_text():
     doc = parse(JINGBU / "KR1e0006" / "KR1e0006_002.txt")
     assert doc.header_lines[-1] == "\u3000\u3000漢何休學" + "\u3000" * 7 + "唐陸德明音義¶"
-    assert (doc.author, doc.dynasty) == ("何休", "漢")
+    # every person the byline names, each with his role (the first one's dynasty is the work's)
+    assert (doc.author, doc.dynasty) == ("何休學\u3000〔唐〕陸德明音義", "漢")
     assert texts(doc)[0] == (TEXT, "二年春公會戎于潛")
+    zhouli = parse(JINGBU / "KR1d0003" / "KR1d0003_001.txt")
+    assert (zhouli.author, zhouli.dynasty) == ("鄭氏注\u3000〔唐〕陸德明音義\u3000賈公彥疏", "漢")
+    # the collection line 欽定四庫全書卷 (a stray 卷) names 欽定四庫全書; the 考證 part is part of 卷一
+    assert (zhouli.collection, zhouli.juan_label, zhouli.juan_parts) == ("欽定四庫全書", "卷一", ["卷一", "卷一考證"])
 
 
 def test_a_numbered_chapter_heading_is_a_chapter():

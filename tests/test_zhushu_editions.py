@@ -6,7 +6,12 @@ import re
 
 import pytest
 
+from reader.importers.document import (
+    CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT,
+)
 from reader.importers.loader import import_file
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.check import structure_faults
 from reader.models import Piece, Section
 from search.backends import SearchQuery
 from search.documents import layers_for
@@ -91,7 +96,7 @@ def test_the_juan_page_in_each_layer_choice(zhushu, client):
             seen = "".join(text_of(PAGE.sub("", p)) for p in re.findall(r'<p class="passage">(.*?)</p>', section, re.S))
             labels = "".join(p.text for p in pieces if p.kind == "label" and p.layer in shown - {"classic"})
             assert sorted(seen) == sorted(joined(shown) + labels), (layers, layout)
-            assert seen.startswith("十有二人" if layers == "classic" else "十有二人注府治蔵史掌書者")
+            assert seen.startswith("府六人史十有二人" if layers == "classic" else "府六人史十有二人注府治蔵史掌書者")
     body = client.get(url, {"layers": "only-subcommentary", "layout": "horizontal"}).content.decode()
     notes = [text_of(PAGE.sub("", dd)) for dd in re.findall(r"<dd>(.*?)</dd>", section_html(body, 3), re.S)]
     assert notes == ["疏" + p.text for p in pieces if p.kind == "note" and p.layer == "subcommentary"]
@@ -103,3 +108,115 @@ def test_main_text_export_is_the_classic_alone(zhushu, client):
     text = client.get(f"/api/works/{juan.work_id}/juans/{juan.number}/export/maintext/").content.decode()
     assert "惟王建國辨方正位" in text  # 注, 音義 and 疏 stood between 建國 and 辨方
     assert "釋曰" not in text and "音義" not in text and "本或作冢宰" not in text
+
+
+# -- parser only: the faults a fresh-clone trial found in 周禮注疏 卷一 (KR1d0003_001) ------------
+
+def parse_real(name):
+    path = JINGBU / name
+    return parse_mandoku(path.read_text(encoding="utf-8"), str(path),
+                         (path.parent / "Readme.org").read_text(encoding="utf-8"))
+
+
+def pieces_of(section):
+    return [(p.kind, p.effective_layer, p.layer_name, p.text) for p in section.pieces]
+
+
+def test_first_section_of_zhouli_juan_1_piece_by_piece():
+    """The chapter heading, then 惟王建國 (classic), its 注 (鄭注), 音義 and 疏, each in its layer."""
+    doc = parse_real("KR1d0003/KR1d0003_001.txt")
+    chapter = doc.chapters[0]
+    assert (chapter.title, chapter.heading) == ("天官冢宰第一", "天官冢宰第一")
+    got = pieces_of(doc.sections[0])
+    commentary = ("建立也周公居攝而作六典之職謂之周禮營邑於土中七年致政成王以此禮授之使居雒邑治天下司徒職曰日至之景尺"
+                  "有五寸謂之地中天地之所合也四時之所交也風雨之所㑹也隂陽之所和也然則百物阜安乃建王國焉")
+    assert got[:10] == [
+        (LABEL, READINGS, "音義", "音義"),  # 音義 on the heading: 本或作冢宰上…
+        (NOTE, READINGS, "音義", "本或作冢宰上非餘卷放此"),
+        (TEXT, CLASSIC, "", "惟王建國"),
+        (LABEL, COMMENTARY, "鄭注", "注"),
+        (NOTE, COMMENTARY, "鄭注", commentary),
+        (LABEL, READINGS, "音義", "音義"),
+        (NOTE, READINGS, "音義", "王如字干寳云王天子之號三代所稱雒音洛水名也本作洛後漢都洛陽改為雒景京領反下皆同"),
+        (LABEL, SUBCOMMENTARY, "疏", "疏"),
+        got[8],
+        (TEXT, CLASSIC, "", "辨方正位"),
+    ]
+    assert got[8][:3] == (NOTE, SUBCOMMENTARY, "疏") and got[8][3].startswith("釋曰自此以下至以為民極五句六官之首")
+    assert len(got[8][3]) == 1055 and got[8][3].endswith("豈王國未立先建諸侯國乎眀不可也")
+    # the section ends with the 疏 on 辨方正位; 體國經野 and its 注 open the next one together
+    assert got[-2:][0] == (LABEL, SUBCOMMENTARY, "疏", "疏") and got[-1][3].endswith("不可以常法難之也")
+    second = pieces_of(doc.sections[1])
+    assert second[:3] == [(TEXT, CLASSIC, "", "體國經野"), (LABEL, COMMENTARY, "鄭注", "注"),
+                          (NOTE, COMMENTARY, "鄭注", "體猶分也經謂為之里數鄭司農云營國方九里國中九經九緯左祖右社面朝後市野則"
+                                                     "九夫為井四井為邑之屬是也")]
+    assert (doc.sections[1].line, doc.sections[1].continues_paragraph) == (75, True)
+    assert structure_faults(doc) == []
+
+
+def test_no_section_opens_inside_an_entry():
+    """A section cut for size opens with classic words: 府六人史十有二人 (cut at a line break
+    inside the phrase before) is one piece again, and 夏采's 疏 stays with 夏采."""
+    doc = parse_real("KR1d0003/KR1d0003_001.txt")
+    firsts = [s.pieces[0] for s in doc.chapters[0].sections]
+    assert [(p.kind, p.effective_layer) for p in firsts[1:]] == [(TEXT, CLASSIC)] * (len(firsts) - 1)
+    assert [p.text for p in firsts[1:]] == [
+        "體國經野", "府六人史十有二人", "甸師下士二人府一人史二人胥三十人徒三百人", "幕人下士一人府二人史二人徒四十人",
+        "寺人王之正内五人", "夏采下士四人史一人徒四人"]
+    assert render_mandoku(doc) == (JINGBU / "KR1d0003" / "KR1d0003_001.txt").read_text(encoding="utf-8")
+
+
+def test_kaozheng_entries_are_editorial_paragraphs():
+    """卷一考證: an entry runs on in its indented lines (no 教字今改正 or 衍 section titles),
+    a sub-entry (又…, 疏…) is a paragraph of its own, and (臣照/)按 is part of the sentence."""
+    doc = parse_real("KR1d0003/KR1d0003_001.txt")
+    part = doc.chapters[-1]
+    assert part.title == "卷一考證" and len(part.sections) == 1 and part.sections[0].title == ""
+    paragraphs = part.sections[0].paragraphs
+    assert {(p.kind, p.layer, p.layer_name) for para in paragraphs for p in para} == {(TEXT, EDITORIAL, "考證")}
+    texts = ["".join(p.text for p in para) for para in paragraphs]
+    assert texts[:3] == ["惟王建國疏周公以政教不均○以監本訛作於又脱教字今改正",
+                         "辨方正位疏在地置𣙗○置𣙗監本訛𣙗日今据注引匠人文改正",
+                         "又太保朝至于洛汭○臣照按召誥無汭字或唐時別本有之抑以下文有洛汭字而誤衍歟"]
+    assert texts[6:10] == ["甸師疏以其共野之薦○共野下疑當有果蓏二字", "瘍醫疏注潰則未必有膿也○玩文義上下不相屬疑衍",
+                           "閽人囿斿亦如之○斿監本作游石經釋文作斿今從之",
+                           "疏或以為斿亦謂城郭中於宫外為之者也○於宫外為之監本作與公所為今改正"]
+    assert len(texts) == 11
+    # the name may be split over two printed lines: (臣人/)¶　(龍/)按 in 毛詩注疏 卷三考證
+    maoshi = parse_real("KR1c0004/KR1c0004_003.txt")
+    text = "".join(p.text for p in maoshi.chapters[-1].sections[0].pieces)
+    assert "○臣人龍按此説未安" in text and "○臣德齡按内司服作緣衣" in text
+    # 左傳 卷十五 writes its part 考証: editors' notes too
+    zuo = parse_real("KR1e0004/KR1e0004_015.txt")
+    assert zuo.juan_label == "卷十五" and zuo.chapters[-1].title == "卷十五考証"
+    assert {p.layer for s in zuo.chapters[-1].sections for p in s.pieces} == {EDITORIAL}
+
+
+def test_the_classic_resumes_after_commentary_without_small_print():
+    """論語注疏 為政: ``子曰詩三百注孔曰篇之大數一言以蔽之注包曰蔽…`` -- the 疏's lemma of the note
+    (注孔曰篇之大數○) and its quotation of the classic (一言以蔽之者) end the note."""
+    doc = parse_real("KR1h0007/KR1h0007_002.txt")
+    pieces = [(p.kind, p.effective_layer, p.text) for p in doc.all_pieces()]
+    at = pieces.index((TEXT, CLASSIC, "子曰詩三百"))
+    assert pieces[at:at + 8] == [
+        (TEXT, CLASSIC, "子曰詩三百"), (LABEL, COMMENTARY, "注"), (NOTE, COMMENTARY, "孔曰篇之大數"),
+        (TEXT, CLASSIC, "一言以蔽之"), (LABEL, COMMENTARY, "注"), (NOTE, COMMENTARY, "包曰蔽"),
+        (NOTE, COMMENTARY, "猶當也"), (TEXT, CLASSIC, "曰思無邪")]
+    # a note the 疏 lemmatizes by its first and last words (注孔曰至大數 style, 孝經注疏)
+    xiao = [(p.kind, p.effective_layer, p.text) for p in parse_real("KR1f0004/KR1f0004_002.txt").all_pieces()]
+    at = xiao.index((NOTE, COMMENTARY, "言必守法行必遵道"))
+    assert xiao[at + 1] == (TEXT, CLASSIC, "口無擇言身無擇行")
+    assert render_mandoku(doc) == (JINGBU / "KR1h0007" / "KR1h0007_002.txt").read_text(encoding="utf-8")
+
+
+def test_return_to_classic_rules():
+    from reader.importers.mandoku.layers import return_to_classic
+    # whole-note lemma confirmed by the quoted classic
+    assert return_to_classic("孔曰篇之大數一言以蔽之", "正義曰詩三百者…也一言以蔽之者蔽猶當也注孔曰篇之大數○正義曰", True) == 6
+    # a lemma by first and last words, even before small print (classic_follows False)
+    assert return_to_classic("言必守法行必遵道口無擇言", "注言必至遵道○正義曰", False) == 8
+    # a 疏 that retells the note before quoting the classic does not move the cut into the note
+    sub = "正義曰…言君臨民以嚴則民敬其上孝慈則忠者言君能上孝於親"
+    assert return_to_classic("包曰莊嚴也君臨民以嚴則民敬其上孝慈則忠", sub, True) is None
+    # 云…者 quotes a note (周禮注疏), not the classic
+    assert return_to_classic("建立也周公居攝", "注釋曰云周公居攝者", True) is None

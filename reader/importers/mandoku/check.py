@@ -7,12 +7,17 @@ Used by the corpus tests and ``scripts/check_corpus.py`` over every Kanripo file
   section, such as 父 or 冠 in the 喪服 books) or by a numbered paragraph (tls). A
   wrapped continuation line taken for a title (「文」 in 儀禮識誤) is the fault;
 * a heading counted twice: a section title that is also the main text of the section's
-  first piece (the heading read as a title and as text).
+  first piece (the heading read as a title and as text), or a chapter heading that is
+  also the main text at the start of its chapter (天官冢宰第一 as a heading and as classic);
+* an entry of a 注疏 text cut by a section boundary: a section that goes on from the
+  previous one's paragraph but does not open with classic words (``…體國經野注¶`` ending
+  one section and its 注 opening the next; see ``structure.keep_entries_whole``).
 """
 from __future__ import annotations
 
-from ..document import LABEL, TEXT, JuanDocument
+from ..document import CLASSIC, LABEL, TEXT, JuanDocument
 from ..errors import NoTextError
+from .structure import is_zhushu
 
 #: Raised for a file with a header and no text (re-exported for the corpus script).
 HeaderOnly = NoTextError
@@ -21,6 +26,7 @@ HeaderOnly = NoTextError
 def structure_faults(doc: JuanDocument) -> list[str]:
     """Messages for the faults above, in text order; ``[]`` for a sound juan."""
     faults: list[str] = []
+    layered = is_zhushu(doc)
     closer_titles = {s.title for s in doc.sections if s.closer}
     for n, section in enumerate(doc.sections, 1):
         title = section.title
@@ -30,4 +36,22 @@ def structure_faults(doc: JuanDocument) -> list[str]:
             faults.append(f"section {n} (line {section.line}): title {title!r} is shorter than 2 characters")
         if title and section.closer is None and first is not None and first.kind == TEXT and first.text == title:
             faults.append(f"section {n} (line {section.line}): the heading {title!r} is also main text")
+        if section.continues_paragraph and first is not None and n > 1 and layered and not _opens_entry(
+                doc.sections[n - 2], first):
+            faults.append(f"section {n} (line {section.line}): it opens inside an entry ({first.text[:8]!r}, "
+                          f"{first.effective_layer}), cut from the classic words it explains")
+    for chapter in doc.chapters:
+        first = next((p for s in chapter.sections for para in s.paragraphs for p in para), None)
+        if chapter.title and first is not None and first.kind == TEXT and first.text.startswith(chapter.title) \
+                and chapter.heading:
+            faults.append(f"chapter {chapter.title!r}: the heading is also main text")
     return faults
+
+
+def _opens_entry(previous, first) -> bool:
+    """Whether ``first`` (a section's first piece) opens an entry after ``previous``'s last one."""
+    before = previous.paragraphs[-1][-1] if previous.paragraphs and previous.paragraphs[-1] else None
+    if previous.closer is not None or previous.records:
+        return True
+    return first.kind in (TEXT, LABEL) and first.effective_layer == CLASSIC and not (
+        before is not None and before.kind == TEXT and before.effective_layer == CLASSIC)

@@ -242,6 +242,48 @@ class Header:
 
 
 
+def _dynasty_of(who: str) -> str:
+    """The dynasty a byline entry's name begins with (``漢鄭氏`` → 漢), "" if none."""
+    return next((d for d in DYNASTIES + ("魏", "晋") if who.startswith(d) and len(who) > len(d)), "")
+
+
+def several_authors(entries: list[tuple[str, str]]) -> tuple[str, str]:
+    """``(dynasty, author)`` for a byline naming several people, each with his role, as
+    printed: ``[("漢鄭氏", "注"), ("唐陸德明", "音義"), ("賈公彥", "疏")]`` →
+    ``("漢", "鄭氏注　〔唐〕陸德明音義　賈公彥疏")``. The first person's dynasty is the work's
+    (``Work.byline`` writes it in 〔〕 before the whole); a later one keeps his own in 〔〕.
+    The entries are separated by U+3000 as the book prints them."""
+    first = _dynasty_of(entries[0][0])
+    out = []
+    for k, (who, role) in enumerate(entries):
+        dynasty = _dynasty_of(who)
+        name = who[len(dynasty):]
+        out.append((f"〔{dynasty}〕" if dynasty and k else "") + name + role)
+    return first, IDEO_SPACE.join(out)
+
+
+def collection_name(line: str) -> str:
+    """The collection a collection line names: ``欽定四庫全書`` for ``欽定四庫全書　經部四``
+    and for ``欽定四庫全書卷`` (eight files of kanripo-jingbu end the line with a stray 卷
+    that belongs to no title)."""
+    name = line.split(IDEO_SPACE)[0]
+    m = COLLECTION.match(name)
+    return m.group(0).strip(IDEO_SPACE) if m and name[m.end():] in ("卷", "巻") else name
+
+
+def juan_label_parts(labels: list[str]) -> list[str]:
+    """The labels of a file's parts that name the juan: a part of editors' collation notes
+    on another part (``卷一考證``, ``序考證``: 考證 or 考証 at the end) is part of the juan it
+    follows, not a juan of its own, so ``["卷一", "卷一考證"]`` → ``["卷一"]``; a file of
+    collation notes alone keeps its label."""
+    kept = [label for label in labels if not label.endswith(KAOZHENG)]
+    return kept or labels
+
+
+#: How a part of editors' collation notes ends its title (卷一考證; 左傳 卷十五 writes 考証).
+KAOZHENG = ("考證", "考証")
+
+
 def read_header_block(text: str, lines: list[str]) -> tuple[Header, int]:
     """The org header: ``(Header, index of the first line after the leading # lines)``."""
     header = Header()
@@ -300,7 +342,7 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
     label = ""
     for candidate in (readme_labels, doc.juan_parts):
         if candidate:
-            label = "・".join(dict.fromkeys(candidate))
+            label = "・".join(dict.fromkeys(juan_label_parts(candidate)))
             break
     if not label and title_label and JUAN_LABEL.match(title_label):
         label = title_label
@@ -328,14 +370,17 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
         doc.warnings.append(f"{path}: no juan number in the file name; using {number}")
     doc.juan_number = number
     if found.get("collection"):
-        doc.collection = found["collection"].split(IDEO_SPACE)[0]
+        doc.collection = collection_name(found["collection"])
     byline = found.get("byline") or (title_match["rest"] if title_match and title_match["rest"] else "")
     entries = byline_entries(byline) if byline else None
     byline = byline.replace(IDEO_SPACE, "").replace(" ", "")
-    if entries and (len(entries) > 1 or not ROLE.search(byline)):
-        # several people (漢鄭氏注　唐陸德明音義　賈公彥疏): the first is the author
+    if entries and len(entries) > 1:
+        # several people (漢鄭氏注　唐陸德明音義　賈公彥疏): every one of them, with his role
+        doc.native_place = ""
+        doc.dynasty, doc.author = several_authors(entries)
+    elif entries and not ROLE.search(byline):
         who = entries[0][0]
-        dynasty = next((d for d in DYNASTIES + ("魏",) if who.startswith(d) and len(who) > len(d)), "")
+        dynasty = _dynasty_of(who)
         doc.dynasty, doc.native_place, doc.author = dynasty, "", who[len(dynasty):]
     elif byline and ROLE.search(byline) and "(" not in byline:
         office = OFFICES.match(ROLE.sub("", byline))

@@ -29,10 +29,12 @@ or its byline names 音義 or 疏. There:
   print is the classic again. A paragraph does not end where an entry whose first
   printed line is indented (論語注疏, 孟子注疏, 論語集解義疏) runs on at indentation 0
   from a full line (``FULL_LINE``; a short line, as 尚書's ``　　舜典傳典之義與堯同``,
-  ends its paragraph), nor where a long paragraph was cut into sections only for size. Known limit: where the book goes from commentary back to
-  the classic with no small print between (論語注疏 ``注孔曰篇之大數一言以蔽之…``), the
-  classic words until the next marker are read as commentary: the file does not mark
-  that boundary.
+  ends its paragraph), nor where a long paragraph was cut into sections only for size.
+  Where the book goes from commentary back to the classic with no small print between
+  (論語注疏 ``注孔曰篇之大數一言以蔽之注…``), the file does not mark the boundary; the 疏
+  that follows often does, by its lemma of the note or its quotation of the classic
+  (``return_to_classic``, ``classic_returns``). Where it does not, the classic words until
+  the next marker are read as commentary (known limit, measured in docs/notes.md).
 * the markers of a juan are those its byline names (``edition_markers``), so that 傳 in
   ``春秋傳曰`` inside 鄭注 is text; a marker inside a commentary opens a new one only when
   it is that commentary's own marker (or 傳/箋 in 毛詩).
@@ -40,7 +42,7 @@ or its byline names 音義 or 疏. There:
   the juan's byline names one (``漢鄭氏注`` → 鄭注, ``晉杜氏注`` → 杜注, ``漢何休學`` → 何注,
   ``漢鄭氏箋`` → 鄭箋, ``漢孔氏傳`` → 孔傳; ``唐明皇御注`` → 御注).
 * other small print: ``(按…)`` / ``(謹按…)`` is EDITORIAL (按), anything else SMALLPRINT.
-* a part whose title ends in 考證 (``#+PROPERTY: JUAN 卷一考證``) is the editors'
+* a part whose title ends in 考證 or 考証 (``#+PROPERTY: JUAN 卷一考證``) is the editors'
   collation notes: EDITORIAL (考證).
 
 單疏本 form (尚書正義 KR1b0003, 春秋正義 KR1e0003, 儀禮疏 KR1d0027, 禮記正義 KR1d0061): no
@@ -50,7 +52,9 @@ lemma that names the words explained, ``虞舜至舜典``); small print there is
 
 Everywhere: small print that is only 臣 (``(臣/)``, ``(臣)``) prints a humble 臣 small; it
 is part of the sentence (``(臣/)等謹按``), so it becomes text, its brackets layout, and it
-joins the text around it. Other books keep the parser's kinds: notes are commentary.
+joins the text around it. So does 臣 with an editor's name of one to three characters
+before 按/謹按/案 (``(臣照/)按``, ``(臣召南/)按``; a name split over two printed lines,
+``(臣人/)¶　(龍/)按``, is one note): the editor signing his note in a 考證. Other books keep the parser's kinds: notes are commentary.
 """
 from __future__ import annotations
 
@@ -61,7 +65,7 @@ from ..document import (
     JuanDocument, PieceDoc, interleave_layout,
 )
 from ..siku import DYNASTIES
-from .header import byline_entries
+from .header import KAOZHENG, byline_entries
 
 #: Commentary marker words and the word their layer is named by (𫝊 is a form of 傳).
 COMMENTARY_MARKERS = {"注": "注", "註": "註", "傳": "傳", "𫝊": "傳", "箋": "箋"}
@@ -72,6 +76,10 @@ SUB_OPENING = re.compile(r"^[^()]{0,40}?(?:正義曰|釋曰|解云)")
 SUB_WORDS = re.compile(r"正義曰|釋曰|解云")
 EDITORIAL_OPENING = re.compile(r"^(?:謹?按|臣\S{0,6}按)")
 HUMBLE = re.compile(r"^臣$")
+#: 臣 and an editor's name in small print (臣照, 臣召南, 臣人龍) before 按 or 謹按: the
+#: editor signing his note (``(臣照/)按召誥無汭字…``, 周禮注疏 卷一考證), part of the sentence.
+HUMBLE_NAMED = re.compile(r"^臣[^\s()/]{1,3}$")
+SIGNED = re.compile(r"^謹?[按案]")
 #: Small print led by 音義/疏 this often makes a juan a 注疏 edition by itself.
 ZHUSHU_MIN = 10
 #: A printed line this long (characters, indentation included) is full: the paragraph
@@ -143,12 +151,22 @@ def _set(piece: PieceDoc, layer: str, name: str) -> None:
 
 
 def _join_humble(paragraph: list[PieceDoc]) -> list[PieceDoc]:
-    """``(臣/)`` notes become text and join the text pieces around them."""
-    if not any(p.kind == NOTE and HUMBLE.match(p.text) for p in paragraph):
+    """``(臣/)`` notes, and ``(臣照/)`` before 按 (``HUMBLE_NAMED``), become text and join
+    the text pieces around them."""
+    def humble(k: int, p: PieceDoc) -> bool:
+        if p.kind != NOTE or p.source_tag:
+            return False
+        if HUMBLE.match(p.text):
+            return True
+        nxt = paragraph[k + 1] if k + 1 < len(paragraph) else None
+        return bool(HUMBLE_NAMED.match(p.text)) and nxt is not None and nxt.kind == TEXT and bool(
+            SIGNED.match(nxt.text))
+
+    if not any(humble(k, p) for k, p in enumerate(paragraph)):
         return paragraph
     out: list[PieceDoc] = []
-    for p in paragraph:
-        if p.kind == NOTE and HUMBLE.match(p.text) and not p.source_tag:
+    for k, p in enumerate(paragraph):
+        if humble(k, p):
             p = PieceDoc(TEXT, p.text, layout=list(p.layout))
         if out and out[-1].kind == TEXT and p.kind == TEXT and out[-1].layer == p.layer:
             a = out[-1]
@@ -205,7 +223,7 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
     chunqiu = "春秋" in doc.work_title
     markers = edition_markers(names, chunqiu)
     for chapter in doc.chapters:
-        editorial = (chapter.title or "").endswith("考證")
+        editorial = (chapter.title or "").endswith(KAOZHENG)
         state = CLASSIC
         previous = None  # the last piece, in reading order
         for section in chapter.sections:
@@ -231,6 +249,8 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
                     previous_indent = indent
             elif form == "danshu":
                 _danshu_section(section)
+        if form == "zhushu" and not editorial:
+            classic_returns(chapter.sections)
 
 
 def _indent(para: list[PieceDoc]) -> int:
@@ -337,6 +357,114 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
         if tail:
             small_layer = tail[1]
     return out, ((COMMENTARY, name) if state == COMMENTARY else CLASSIC)
+
+
+#: The 疏's 標起止 of a note: ``注包曰至共之○`` (the note runs from 包曰 to 共之), 傳/箋 alike.
+NOTE_LEMMA = re.compile(r"[注註傳箋𫝊]云?(?P<start>[^○至()]{1,12})至(?P<end>[^○至()]{2,12})○")
+
+
+def return_to_classic(note: str, sub: str, classic_follows: bool) -> int | None:
+    """Where a full-size commentary ``note`` ends and classic words go on, in the same run
+    of text, as the sub-commentary ``sub`` that follows shows it; None when it does not.
+
+    A 注疏 file marks where the commentary starts (its marker word) but not where the classic
+    resumes when no small print stands between (論語注疏 ``注孔曰篇之大數一言以蔽之注包曰…``:
+    孔曰篇之大數 is the note, 一言以蔽之 the classic). Two signals, from the 疏 on the entry:
+
+    * the 疏's lemma of the note, ``注包曰至共之○`` / ``傳A至B○``: the note starts with A and
+      ends at the first B after it (B of two characters or more); classic words must
+      follow B;
+    * only when ``classic_follows`` (the run ends at the next marker of the same
+      commentary, so classic words stand before it): the longest tail of ``note`` that
+      the 疏 quotes followed by 者 (``一言以蔽之者``), not after 云 (which quotes a note,
+      ``云…者`` in 周禮注疏). The tail is classic for certain, but the 疏 often quotes only
+      the last words of a phrase, so the classic may begin earlier than this cut.
+
+    The earlier of the two cuts wins when both fall where classic follows (the lemma gives
+    the note's end; a tail cut earlier than it would contradict it, so then the tail cut is
+    kept). Measured limits are in docs/notes.md (issue 12, h2 second session).
+    """
+    lemma = None
+    for m in NOTE_LEMMA.finditer(sub):
+        if note.startswith(m["start"]):
+            j = note.find(m["end"], len(m["start"]))
+            if j >= 0 and j + len(m["end"]) < len(note):
+                lemma = j + len(m["end"])
+                break
+    if lemma is None:
+        # the lemma of a whole note, 注孔曰篇之大數○, when the 疏 quotes the rest as classic
+        for m in WHOLE_NOTE_LEMMA.finditer(sub):
+            head = m["note"]
+            if note.startswith(head) and len(head) < len(note) and _quoted(note[len(head):], sub):
+                lemma = len(head)
+                break
+    tail = None
+    if classic_follows:
+        tail = next((k for k in range(1, len(note) - 1) if _quoted(note[k:], sub)), None)
+    if lemma is not None and (tail is None or lemma <= tail):
+        return lemma
+    return tail
+
+
+#: The 疏's lemma of a note quoted whole: ``注孔曰篇之大數○``.
+WHOLE_NOTE_LEMMA = re.compile(r"[注註傳箋𫝊]云?(?P<note>[^○至()]{2,30})○")
+#: What stands before a quotation of the classic in a 疏: the end of the previous one
+#: (…者, …也), a lemma's ○, 曰 (正義曰), or the start.
+QUOTE_BEFORE = set("者也○曰矣乎哉焉")
+
+
+def _quoted(words: str, sub: str) -> bool:
+    """Whether the 疏 ``sub`` quotes ``words`` (two characters or more) as classic words it
+    explains: ``words`` + 者, standing where a quotation starts (``QUOTE_BEFORE``); a 疏
+    that retells the note (``言君臨民以嚴則民敬其上孝慈則忠者``) does not count."""
+    if len(words) < 2:
+        return False
+    target = words + "者"
+    at = sub.find(target)
+    while at >= 0:
+        if at == 0 or sub[at - 1] in QUOTE_BEFORE:
+            return True
+        at = sub.find(target, at + 1)
+    return False
+
+
+def _small_run(pieces: list[PieceDoc], start: int) -> str:
+    """The text of the first run of small print (音義, 疏, other) at or after ``start``."""
+    out: list[str] = []
+    for p in pieces[start:]:
+        if p.layer in (READINGS, SUBCOMMENTARY, SMALLPRINT, EDITORIAL):
+            if p.kind == NOTE:
+                out.append(p.text)
+        elif out:
+            break
+    return "".join(out)
+
+
+def classic_returns(sections) -> None:
+    """Split full-size commentary where the classic resumes (``return_to_classic``), in
+    place, over ``sections`` (a chapter's, in order: an entry's 疏 may stand in a later
+    paragraph, as where 論語注疏 runs an entry on below its indented first line): the words
+    after the cut become classic TEXT again. Only a commentary run followed by the next
+    marker of the same commentary or by small print is looked at."""
+    refs = [(para, i) for s in sections for para in s.paragraphs for i in range(len(para))]
+    flat = [para[i] for para, i in refs]
+    cuts = []
+    for n, p in enumerate(flat):
+        nxt = flat[n + 1] if n + 1 < len(flat) else None
+        if p.kind != NOTE or p.layer != COMMENTARY or nxt is None:
+            continue
+        same = nxt.kind == LABEL and nxt.layer == COMMENTARY and nxt.layer_name == p.layer_name
+        if same or nxt.layer in (READINGS, SUBCOMMENTARY):
+            sub = _small_run(flat, n + 1)
+            cut = return_to_classic(p.text, sub, same) if sub else None
+            if cut:
+                cuts.append((n, cut))
+    for n, cut in reversed(cuts):
+        para, i = refs[n]
+        note, classic = split_piece(para[i], [cut])
+        classic.kind = TEXT
+        _set(classic, CLASSIC, "")
+        para[i:i + 1] = [note, classic]
 
 
 def _apply_parts(p: PieceDoc, parts: list[tuple[int, str, str, str]]) -> list[PieceDoc]:

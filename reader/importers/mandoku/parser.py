@@ -20,16 +20,21 @@ from pathlib import Path
 from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument
 from ..errors import NoTextError, TextFormatError
 from ..source import split_source_lines
-from .header import PROPERTY, ORG_HEADING, fill_metadata, read_header_block
+from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_metadata, read_header_block
 from .layers import assign_layers
 from .lines import (
     BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
 )
 from .smallprint import TOKEN, TOKEN_TLS, continues, scan_line
 from .structure import (
-    NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, split_tags,
+    NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, keep_entries_whole,
+    split_tags,
 )
 
+
+#: A 考證 line this many characters shorter than a full line is still full (its small
+#: print, counted half, makes it short): measured on kanripo-jingbu, see ``scan_body``.
+KAOZHENG_SLACK = 2
 
 #: Page breaks at the start of a line's content.
 PB_LEAD = re.compile(r"^(?:<pb:[^<>()¶\s]*>)+")
@@ -138,6 +143,7 @@ class _Parser:
         split_tags(doc, self.path)
         title_rest = (found["title"]["rest"] or "") if found.get("title") else ""
         assign_layers(doc, IDEO_SPACE.join(b for b in (title_rest, found.get("byline", "")) if b))
+        keep_entries_whole(doc)
         return doc
 
     def scan_body(self, lines: list[str], start: int, end: int, nl: str) -> list[Unit]:
@@ -161,6 +167,8 @@ class _Parser:
         line_indent = None               # indentation of the previous content line (None after a blank)
         full = full_width(lines, start, end)
         prev_width = 0                   # print width of the previous content line (0 after a blank)
+        # in a part of editors' collation notes (卷一考證): entries with a hanging indent
+        kaozheng = self.header.prop("JUAN").strip().endswith(KAOZHENG)
 
         def flush_trailing():
             nonlocal pending
@@ -198,6 +206,7 @@ class _Parser:
                     # A new part of the juan: the layout before it stays behind.
                     flush_trailing()
                     part_value = line.split("JUAN", 1)[1].strip()
+                    kaozheng = part_value.endswith(KAOZHENG)
                     j, _ = self.header.read_header(lines, i + 1, end, first=False)
                     pending = [lines[k] + (nl if (k < n_lines - 1 or final_nl) else "") for k in range(i, j)]
                     chapter = ChapterDoc(title=part_value, heading=None)
@@ -269,7 +278,8 @@ class _Parser:
             if not heading and at_start and not self.header.tls and indent <= 2:
                 m = NUMBERED_CHAPTER.match(stripped)
                 if m:
-                    # 大射儀第七(鄭目録云…): a numbered chapter heading, its note the chapter's first text
+                    # 大射儀第七(鄭目録云…), 天官冢宰第一音義(…): a numbered chapter heading, what
+                    # follows it on its line (its note) the chapter's first text
                     title = m["title"]
                     chapter = ChapterDoc(title=title, heading=title)
                     fixed = FixedBuilder(title)
@@ -277,7 +287,7 @@ class _Parser:
                     pending = []
                     rest = stripped[len(title):]
                     units.append(Unit("heading", lineno, chapter=chapter))
-                    if not rest.startswith("("):
+                    if layout_only(rest):
                         fixed.lay(rest + term)
                         chapter.heading_layout = fixed.layout
                         last = fixed
@@ -356,7 +366,18 @@ class _Parser:
             wrapped = (not self.header.tls and not para_break and label is None and not number
                        and prev_width >= full and 0 <= indent < prev_indent and bool(cont) and cont[0] == "text"
                        and not stripped.startswith("("))
-            new_para = para_break or label_closed or label is not None or bool(number) or (
+            # A 考證 entry runs on below its first line with a hanging indent (　教字今改正
+            # under 惟王建國疏…脱, 周禮注疏 卷一考證): a line more indented than a full line
+            # before it (small print makes a line up to two short) or reopening its small
+            # print goes on with it; after a short line it is a sub-entry (　又疏…).
+            wrapped = wrapped or (
+                kaozheng and not para_break and prev_indent >= 0 and label is None and indent > prev_indent and bool(cont)
+                and (prev_width >= full - KAOZHENG_SLACK or (cont[0] == "note" and stripped.startswith("("))))
+            # ... and each 考證 entry starts a paragraph: at indentation 0, or (a sub-entry,
+            # 　又疏…) after a short line.
+            entry_start = (kaozheng and not para_break and (indent == 0 or prev_width < full - KAOZHENG_SLACK)
+                           and not (bool(cont) and cont[0] == "note" and stripped.startswith("(")))
+            new_para = para_break or label_closed or label is not None or bool(number) or entry_start or (
                 not self.header.tls and indent != prev_indent and not wrapped)
             cont_arg = None
             forced = False
