@@ -111,3 +111,19 @@ def test_structure_check_on_a_sample(path):
     doc = parse_mandoku(raw, str(path))
     assert render_mandoku(doc) == raw
     assert structure_faults(doc) == []
+
+
+def test_the_check_reports_a_heading_read_as_text_and_an_entry_cut_in_two():
+    from reader.importers.document import CLASSIC, COMMENTARY, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
+    heading = ChapterDoc(title="天官冢宰第一", heading="天官冢宰第一", sections=[SectionDoc(paragraphs=[[
+        PieceDoc(TEXT, "天官冢宰第一"), PieceDoc(TEXT, "惟王建國", layer=CLASSIC),
+        PieceDoc(LABEL, "注", layer=COMMENTARY, layer_name="鄭注")]], line=11)])
+    cut = SectionDoc(paragraphs=[[PieceDoc(NOTE, "建立也", layer=COMMENTARY, layer_name="鄭注")]], line=12,
+                     continues_paragraph=True)
+    heading.sections.append(cut)
+    doc = JuanDocument(chapters=[heading])
+    assert structure_faults(doc) == [
+        "section 2 (line 12): it opens inside an entry ('建立也', commentary), cut from the classic words it explains",
+        "chapter '天官冢宰第一': the heading is also main text"]
+    # a quotation that merely starts with the chapter's title is text (禮書綱目 卷七十六: 曲禮曰毋不敬)
+    assert structure_faults(parse(KANRIPO / "KR1d0086" / "KR1d0086_078.txt")) == []

@@ -42,7 +42,7 @@ def structure_faults(doc: JuanDocument) -> list[str]:
                           f"{first.effective_layer}), cut from the classic words it explains")
     for chapter in doc.chapters:
         first = next((p for s in chapter.sections for para in s.paragraphs for p in para), None)
-        if chapter.title and first is not None and first.kind == TEXT and first.text.startswith(chapter.title) \
+        if chapter.title and first is not None and first.kind == TEXT and first.text == chapter.title \
                 and chapter.heading:
             faults.append(f"chapter {chapter.title!r}: the heading is also main text")
     return faults

@@ -264,8 +264,8 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
 #: chapter of 孟子注疏 with its 疏 holds up to about 7,000).
 ENTRY_LIMIT = 4 * HARD_LIMIT
 
-#: Layers of the 注疏 form that follow the classic words they explain.
-_EXPLAINING = ("commentary", "readings", "subcommentary")
+#: Layers of the 注疏 form that follow the classic words they explain (other small print too).
+_EXPLAINING = ("commentary", "readings", "subcommentary", "smallprint")
 
 
 def _entry_start(pieces: list[PieceDoc], k: int) -> bool:
