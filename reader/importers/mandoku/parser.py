@@ -96,9 +96,10 @@ def parse_mandoku(text: str, path: str, readme: str | None = None) -> JuanDocume
     ``#+PROPERTY: ID`` (else the page ids or the file name), ``edition`` from
     ``BASEEDITION`` or ``WITNESS`` (else the page ids), ``juan_label`` from the Readme
     table, ``#+PROPERTY: JUAN`` (non-numeric values; several parts are joined with ・ and
-    listed in ``juan_parts``), the title line (卷第一) or the first org heading;
+    listed in ``juan_parts``; a 考證 part belongs to the juan it follows, ``header.juan_label_parts``), the title line (卷第一) or the first org heading;
     ``juan_number`` from a 卷 label (卷十 → 10), else the file's sequence number;
-    author, native place and dynasty from the title line's byline. ``source_format`` is
+    author, native place and dynasty from the title line's byline (several people each with
+    their role, ``header.several_authors``). ``source_format`` is
     ``"mandoku"``. Pieces carry their commentary layer (see ``layers``).
 
     Raises ``TextFormatError`` (see the package docstring).
