@@ -1,6 +1,7 @@
 """A search's hit list as a spreadsheet file: CSV or TSV, one row per hit (KWIC).
 
-Columns, in this order (``COLUMNS``): work (its name as lists show it, ``Work.name``), juan
+Columns, in this order (``COLUMNS``): work (its name as lists show it: the title, with the
+edition when the work has several, ``search.service.edition_places``), juan
 (the book's label, 卷十), section (its position in the juan), section_title, layer (經文, 注,
 記, 標題), before, match, after, url (the hit's reading page, absolute).
 
@@ -27,7 +28,7 @@ BATCH = 500
 
 
 def hit_rows(hits: Iterable, work_names: dict[str, str], url_of: Callable) -> Iterator[tuple]:
-    """One tuple per hit, in ``COLUMNS`` order; ``work_names`` is ``{slug: Work.name}`` and
+    """One tuple per hit, in ``COLUMNS`` order; ``work_names`` is ``{edition slug: name}`` and
     ``url_of(hit)`` the hit's absolute reading URL."""
     for h in hits:
         yield (work_names.get(h.work_slug, h.work_title), h.juan_label, h.section_position, h.section_title,

@@ -16,7 +16,7 @@ from reader.models import Edition, Juan, Piece, Section, Work
 from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
 from search.forms import SearchForm
-from search.service import hit_url, name_layers, query_hints, run_search
+from search.service import edition_places, hit_url, name_layers, query_hints, run_search
 
 from . import exports, hitlists, schema
 from .throttling import ExportRateThrottle, SearchRateThrottle
@@ -44,11 +44,13 @@ SEARCH_PARAMETERS = [
     OpenApiParameter("exact", str, enum=["on", "off"], description=(
         "嚴格字形: on compares characters exactly; off (default) folds variants (鼓/鼔, 說/説, 玄/𤣥) and "
         "simplified forms (大射仪 → 大射儀).")),
-    OpenApiParameter("work", int, description=(
-        "work id (see /api/works/): all its editions; an id that stopped being a work's when editions came in "
-        "(issue 14) is taken as its edition's"), examples=[OpenApiExample("禮書綱目", value=1)]),
-    OpenApiParameter("edition", int, description="edition id (see `editions` in /api/works/): one edition only",
-                     examples=[OpenApiExample("KR1d0086-WYG", value=3)]),
+    OpenApiParameter("work", str, description=(
+        "work id or slug (see /api/works/): all its editions; an id or slug that stopped being a work's when "
+        "editions came in (issue 14) is taken as its edition's. One that names nothing is a 400"),
+        examples=[OpenApiExample("禮書綱目", value="1"), OpenApiExample("by slug", value="禮書綱目")]),
+    OpenApiParameter("edition", str, description=(
+        "edition id or slug (see `editions` in /api/works/): one edition only. One that names nothing is a 400"),
+                     examples=[OpenApiExample("KR1d0086-WYG", value="KR1d0086-WYG")]),
     OpenApiParameter("juan", str, description=(
         "the book's juan label, as the reading pages show it: 卷十 (also 十 or 10), 卷首上, 序. For Kanripo works "
         "this is not the file number of the URLs (卷十 of KR1d0086 is /juans/12/). Within `work` if given."),
@@ -281,7 +283,7 @@ class SearchExport(APIView):
             raise ValidationError({"q": [
                 f"「{query.text}」 has {results.count:,} hits; a hit list holds at most {limit:,}. Narrow the query "
                 f"(a work, a juan or a layer), or page through /api/search/."]})
-        names = {w.slug: w.name for w in Work.objects.all()}
+        names = {p["slug"]: p["full_name"] for p in edition_places().values()}  # 禮書綱目（KR1d0086）
         rows = hitlists.hit_rows(results.hits, names, lambda h: request.build_absolute_uri(hit_url(h, query)))
         content_type, suffix, _, _ = hitlists.HIT_LIST_KINDS[kind]
         response = StreamingHttpResponse(hitlists.hit_list_chunks(kind, rows), content_type=content_type)

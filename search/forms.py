@@ -53,29 +53,36 @@ class LayerField(forms.Field):
         return names
 
 
-def edition_ids(work: int | None, edition: int | None) -> tuple[int, ...] | None:
-    """The editions the ``work`` and ``edition`` filters leave (None: all). ``work`` is a
-    work id (all its editions) or, when no work has that id any more, the id of the edition
-    the work became when editions were introduced."""
+def resolve_work(value: str) -> tuple[int, ...] | None:
+    """The edition ids a ``work`` filter names (all the work's editions), or None when it
+    names nothing. ``value`` is a work id, a work's slug, or (as links made before editions
+    existed do, issue 14) an id or slug that is now an edition's: that edition."""
+    from config.converters import whole_number
     from reader.models import Edition, Work
 
-    ids = None
+    number = whole_number(value)
+    work = Work.objects.filter(pk=number).first() if number is not None else Work.objects.filter(slug=value).first()
     if work is not None:
-        if Work.objects.filter(pk=work).exists():
-            ids = tuple(Edition.objects.filter(work_id=work).order_by("id").values_list("pk", flat=True))
-        else:
-            ids = tuple(Edition.objects.filter(pk=work).values_list("pk", flat=True))
-    if edition is not None:
-        ids = tuple(i for i in ids if i == edition) if ids is not None else (edition,)
-    return ids
+        return tuple(Edition.objects.filter(work=work).order_by("id").values_list("pk", flat=True))
+    return resolve_edition(value)
+
+
+def resolve_edition(value: str) -> tuple[int, ...] | None:
+    """``(edition id,)`` for an edition id or slug (KR1d0086-WYG), or None when no edition has it."""
+    from config.converters import whole_number
+    from reader.models import Edition
+
+    number = whole_number(value)
+    edition = (Edition.objects.filter(pk=number) if number is not None else Edition.objects.filter(slug=value)).first()
+    return (edition.pk,) if edition is not None else None
 
 
 class SearchForm(forms.Form):
     """``q`` (1–200 characters, the query language of ``search.query``), ``layer``
     (one or more of classic, commentary, readings, subcommentary, editorial, smallprint,
-    records, titles, notes, all; see ``LayerField``), ``exact`` (no variant folding), ``work`` (work id: all
-    its editions; an id that is no longer a work's is taken as its edition's, issue 14),
-    ``edition`` (edition id),
+    records, titles, notes, all; see ``LayerField``), ``exact`` (no variant folding), ``work`` (work id or slug: all
+    its editions; an id or slug that is no longer a work's is taken as its edition's, issue 14),
+    ``edition`` (edition id or slug),
     ``juan`` (the book's juan label: 卷十, 十, 10, 卷首上, 序; ``reader.juans``), ``chapter``
     (chapter id), ``context`` (KWIC width in
     characters, 0–200, default 15), ``sort`` (text/relevance/after/before)."""
@@ -84,28 +91,42 @@ class SearchForm(forms.Form):
                         error_messages={"max_length": f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)"})
     layer = LayerField(required=False)
     exact = StrictBooleanField(required=False)
-    # Ids bounded like the <num:…> path converter (config/converters.py): within a database integer.
-    work = forms.IntegerField(required=False, min_value=1, max_value=999_999_999)
-    edition = forms.IntegerField(required=False, min_value=1, max_value=999_999_999)
+    # An id (bounded like the <num:…> path converter, config/converters.py) or a slug.
+    work = forms.CharField(required=False, strip=True, max_length=100)
+    edition = forms.CharField(required=False, strip=True, max_length=100)
     juan = forms.CharField(required=False, strip=True, max_length=50)
     chapter = forms.IntegerField(required=False, min_value=1, max_value=999_999_999)
     context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT)
     sort = forms.ChoiceField(choices=SORT_CHOICES, required=False)
 
     def clean(self):
-        """Resolve ``juan`` (a label as the book writes it) to ``juan_ids``, within ``work``
-        when one is chosen; a label that names no juan is an error naming it."""
+        """Resolve ``work`` and ``edition`` (ids or slugs) to ``edition_ids`` (None: every
+        edition), and ``juan`` (a label as the book writes it) to ``juan_ids`` within them.
+        A work, edition or juan that names nothing is an error naming it (never a silent
+        empty or unfiltered result)."""
         data = super().clean()
         data["juan_ids"] = None
+        ids = None
+        if data.get("work"):
+            ids = resolve_work(data["work"])
+            if ids is None:
+                self.add_error("work", f"沒有「{data['work']}」這部書 (no work {data['work']!r}: see /api/works/)")
+                return data
+        if data.get("edition"):
+            edition = resolve_edition(data["edition"])
+            if edition is None:
+                self.add_error("edition", f"沒有「{data['edition']}」這個版本 (no edition {data['edition']!r}: "
+                                          f"see the editions in /api/works/)")
+                return data
+            ids = tuple(i for i in ids if i in edition) if ids is not None else edition
+        data["edition_ids"] = ids
         if data.get("juan"):
             from reader.juans import matching_juans
             from reader.models import Juan
 
             juans = Juan.objects.only("id", "label", "number", "work_id").order_by("work_id", "number")
-            if data.get("work"):
-                juans = juans.filter(work_id=data["work"])
-            if data.get("edition"):
-                juans = juans.filter(edition_id=data["edition"])
+            if ids is not None:
+                juans = juans.filter(edition_id__in=ids)
             found = matching_juans(data["juan"], juans)
             if not found:
                 self.add_error("juan", f"沒有「{data['juan']}」這一卷 (no juan labelled {data['juan']!r}"
@@ -122,7 +143,7 @@ class SearchForm(forms.Form):
             return None
         return SearchQuery(
             text=data["q"], layers=layers_for(data.get("layer")), exact=bool(data.get("exact")),
-            edition_ids=edition_ids(data.get("work"), data.get("edition")),
+            edition_ids=data.get("edition_ids"),
             juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
             sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],

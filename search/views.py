@@ -1,4 +1,5 @@
 """The search page: a thin view over ``SearchForm`` and ``run_search``."""
+from collections import Counter
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -6,13 +7,12 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from config.budget import check
-from config.converters import whole_number
 from config.ratelimit import search_wait
 from reader.models import Chapter, Juan, Work
 
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
-from .forms import LAYER_CHOICES, SearchForm
+from .forms import LAYER_CHOICES, SearchForm, resolve_edition, resolve_work
 from .service import edition_places, hit_url, name_layers, query_hints, run_search
 
 PAGE_SIZE = 50
@@ -56,14 +56,24 @@ def distribution(results, query, titles: dict[str, str]) -> dict:
 
 
 def juan_labels(work: str, edition: str = "") -> list[str]:
-    """The juan labels the juan filter offers: the chosen edition's or work's, in the
-    book's order, or every work's (each once, in the order first met)."""
+    """The juan labels the juan filter offers: the chosen edition's or work's (ids or slugs,
+    as ``SearchForm`` reads them), in the book's order, or every work's (each once, in the
+    order first met)."""
     juans = Juan.objects.order_by("work__title", "work_id", "edition_id", "number")
-    if whole_number(work) is not None:
-        juans = juans.filter(work_id=whole_number(work))
-    if whole_number(edition) is not None:
-        juans = juans.filter(edition_id=whole_number(edition))
+    for value, resolve in ((work, resolve_work), (edition, resolve_edition)):
+        if value.strip():
+            juans = juans.filter(edition_id__in=resolve(value.strip()) or ())
     return list(dict.fromkeys(j.display_label for j in juans.only("label", "number")))
+
+
+def edition_choices() -> list[tuple[int, str]]:
+    """``[(edition id, name)]`` for the edition filter, works by title and each work's
+    editions in the order they came: only works with more than one edition (a work's only
+    edition is chosen with the work)."""
+    places = edition_places()
+    per_work = Counter(p["work_id"] for p in places.values())
+    several = [(pk, p) for pk, p in places.items() if per_work[p["work_id"]] > 1]
+    return [(pk, p["full_name"]) for pk, p in sorted(several, key=lambda item: (item[1]["full_name"], item[0]))]
 
 def chosen_layers(request) -> set[str]:
     """The layer boxes to show ticked: the page's ``layer`` choices as the boxes name them
@@ -81,7 +91,7 @@ def search_page(request):
     form = SearchForm(request.GET or None)
     context = {"form": form, "query": request.GET.get("q", "")[:200], "layer_names": LAYER_NAMES,
                "layer_choices": LAYER_CHOICES, "chosen_layers": chosen_layers(request),
-               "works": Work.objects.order_by("title")}
+               "works": Work.objects.order_by("title"), "editions": edition_choices()}
     context["juan_labels"] = juan_labels(request.GET.get("work", ""), request.GET.get("edition", ""))
     status, wait = 200, None
     if form.is_bound:

@@ -172,3 +172,32 @@ def test_edition_slugs_follow_the_one_slug_rule(empty_db, search_backend, client
     Edition.objects.filter(pk=edition.pk).update(slug="KR1d0086 WYG/x")  # as stored before the rule
     importlib.import_module("reader.migrations.0010_edition_slugs").repair_slugs(apps, None)
     assert Edition.objects.get(pk=edition.pk).slug == "KR1d0086-WYG-x"
+
+
+def test_search_filters_name_works_and_editions_by_id_or_slug_and_refuse_what_names_nothing(client, three):
+    """A work or edition filter that names nothing is a 400 saying so (it was an unfiltered or
+    empty 200); slugs work as ids do; the juan filter reads its label within the editions chosen."""
+    def count(**params):
+        response = client.get("/api/search/", {"q": "射", **params})
+        return response.status_code, response.json().get("count", response.json())
+
+    wyg = Edition.objects.get(slug="KR1d0086-WYG")
+    by_id, by_slug = count(edition=wyg.pk), count(edition="KR1d0086-WYG")
+    assert by_id == by_slug and by_id[0] == 200 and by_id[1] > 0
+    assert count(edition=wyg.pk, juan="卷十") == count(edition="KR1d0086-WYG", juan="卷十")
+    assert count(work=wyg.work_id)[1] == sum(count(edition=e.pk)[1] for e in wyg.work.editions.all())
+    assert count(work="禮書綱目") == count(work=wyg.work_id)
+    status, body = count(work=99)
+    assert (status, body) == (400, {"work": ["沒有「99」這部書 (no work '99': see /api/works/)"]})
+    status, body = count(edition="KR9z9999")
+    assert (status, list(body)) == (400, ["edition"])
+    page = client.get("/search/", {"q": "射", "edition": wyg.pk})
+    assert page.status_code == 200
+    assert f'<option value="{wyg.pk}" selected>' in page.content.decode()
+
+
+def test_hit_lists_name_the_edition_of_each_hit(client, three):
+    response = client.get("/api/search/export/tsv/", {"q": "宰戒百官"})
+    rows = b"".join(response.streaming_content).decode().splitlines()
+    assert [r.split("\t")[:2] for r in rows] == [["work", "juan"], ["禮書綱目（欽定四庫全書）", "卷十"],
+                                                 ["禮書綱目（KR1d0086）", "卷十"], ["禮書綱目（KR1d0086-WYG）", "卷十"]]
