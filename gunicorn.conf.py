@@ -8,6 +8,13 @@ search after a start or a deploy then costs what the others do, not about a seco
 import logging
 import time
 
+#: Seconds a sync worker may go without reporting before gunicorn kills it (gunicorn's default
+#: is 30). Every page and API call is held to REQUEST_BUDGET_SECONDS (20) by config/budget.py;
+#: only streamed downloads run longer (a whole-work export, a hit list of up to
+#: HIT_LIST_MAX_ROWS rows: 20-25 s on a loaded 2-core machine), and a sync worker sending one
+#: cannot report, so at 30 s it was cut off mid-file (gunicorn issues #1968, #1974).
+timeout = 120
+
 TEMPLATES = ("reader/juan.html", "reader/section.html", "reader/home.html", "search/search.html")
 
 
