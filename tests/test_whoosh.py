@@ -119,3 +119,24 @@ def test_an_index_of_the_older_format_asks_for_a_rebuild(whoosh, seed_juan):
         whoosh.search(SearchQuery("鵠"))
     assert whoosh.rebuild(documents_for_juan(seed_juan)) == 424
     assert whoosh.search(SearchQuery("鵠")).count == 21
+
+
+def test_a_juan_replaced_while_a_rebuild_reads_is_replaced(whoosh, seed_juan):
+    """The rebuild's catch-up (a juan imported again while the rebuild read the database)
+    replaces the juan: Whoosh deletes only committed documents, so the older version must not
+    stay beside the newer one (it did: 鵠 counted 42)."""
+    docs = documents_for_juan(seed_juan)
+    newer = [replace(d, juan_version=d.juan_version + 1, text=d.text + "新") for d in docs]
+    rounds = []
+
+    def catch_up(indexed):
+        rounds.append(dict(indexed))
+        return (set(), newer, {}) if len(rounds) == 1 else (set(), [], {})
+
+    assert whoosh.rebuild(docs, catch_up=catch_up) == 424
+    ref = _scan(newer)
+    assert [whoosh.search(SearchQuery(q)).count for q in ("鵠", "新")] == [21, ref.search(SearchQuery("新")).count]
+    assert ref.search(SearchQuery("新")).count >= 424
+    assert whoosh.indexed_juans() == {seed_juan.pk: (seed_juan.version + 1, seed_juan.edition_id, 10)}
+    for q in ("鵠", "新", "主人"):
+        _same_as_scan(whoosh, ref, q)

@@ -596,21 +596,28 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
 
     # -- writing -------------------------------------------------------------------------
     def rebuild(self, documents: Iterable[SearchDocument], catch_up=None) -> int:
+        """A new generation (``BaseSearchBackend.rebuild``), written by one writer (several
+        processes with ``WRITER_PROCS``) and committed once; but Whoosh deletes only committed
+        documents, so when ``catch_up`` reports a juan replaced while the rebuild read the
+        database, the passages are committed first and the older version is deleted in a
+        second commit. Readers see neither until the generation is swapped in."""
         with self._writer_lock():
             gen = self._new_generation()
-            writer = None
+            first = None
             try:
                 ix = whoosh_index.open_dir(str(gen))
                 if self.writer_procs > 1:
-                    writer = ix.writer(procs=self.writer_procs, multisegment=True, limitmb=256 // self.writer_procs)
+                    first = ix.writer(procs=self.writer_procs, multisegment=True, limitmb=256 // self.writer_procs)
                 else:
-                    writer = ix.writer(limitmb=256)
+                    first = ix.writer(limitmb=256)
                 entries, names = {}, {}
                 for doc in documents:
-                    writer.add_document(**_fields(doc))
+                    first.add_document(**_fields(doc))
                     if doc.juan_id not in entries:
                         entries[doc.juan_id] = (doc.juan_version, doc.work_id, doc.juan_number)
                         names.update(_names([doc]))
+                added = set(entries)
+                deleted, pending = set(), []
                 for _ in range(10 if catch_up else 0):
                     remove, add, written = catch_up(dict(entries))
                     add = list(add)
@@ -618,20 +625,28 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                     if not remove and not written:
                         break
                     gone = juans_to_drop(entries, remove, written)
-                    for jid in gone:
-                        writer.delete_by_term("juan_id", jid)
-                    for doc in add:
-                        writer.add_document(**_fields(doc))
+                    deleted |= gone
+                    pending = [d for d in pending if d.juan_id not in gone] + add
                     names.update(_names(add))
                     entries = {j: e for j, e in entries.items() if j not in gone} | written
+                writer = first
+                if deleted & added:  # passages of this writer to delete: commit them first
+                    first.commit()
+                    first = None
+                    writer = ix.writer(limitmb=256)
+                    for jid in deleted & added:
+                        writer.delete_by_term("juan_id", jid)
+                for doc in pending:
+                    writer.add_document(**_fields(doc))
                 for jid, entry in entries.items():
                     writer.add_document(**_marker(jid, entry, names.get(jid)))
                 crash_point("index-write")
                 writer.commit()
+                first = None
                 n = whoosh_index.open_dir(str(gen)).doc_count() - len(entries)
             except BaseException:
-                if writer is not None and self.writer_procs > 1:
-                    writer.cancel()  # ends the sub-writers' processes
+                if first is not None and self.writer_procs > 1:
+                    first.cancel()  # ends the sub-writers' processes
                 shutil.rmtree(gen, ignore_errors=True)
                 raise
             self._swap_in(gen)
