@@ -358,7 +358,9 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None) -> list[Ch
         from django.db.models import Sum
         from django.db.models.functions import Length
 
-        qs = qs.annotate(chars=Sum(Length("pieces__text")))
+        # An aggregate makes a GROUP BY, which Django gives no Meta.ordering: order it here
+        # (PostgreSQL returned the sections in hash order).
+        qs = qs.annotate(chars=Sum(Length("pieces__text"))).order_by("position")
     for s in qs:
         s.juan = juan
         s.chapter = chapters[s.chapter_id].chapter

@@ -225,3 +225,19 @@ def test_the_highlight_bar_names_the_other_pages_with_hits(client, units, search
     assert "他頁" not in client.get(url, {"hl": "鵠"}).content.decode()  # no hit anywhere: nothing to name
     monkeypatch.setattr("reader.views.OTHER_PAGES_MAX_HITS", 50)  # 61 hits in the chapter (its title's 大射儀 too): the total
     assert "」29 處（本頁）；本節共 61 處 ·" in client.get(url, {"hl": "射", "page": 2}).content.decode()
+
+
+def test_sections_with_their_lengths_are_read_in_order(seed_juan):
+    """The section query of a paged view counts characters (GROUP BY), which Django gives no
+    Meta.ordering: without its own ORDER BY, PostgreSQL returned the juan's sections in hash
+    order (the juan page's sections came as 22, 4, …)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from reader.reading import chapter_views
+
+    with CaptureQueriesContext(connection) as queries:
+        views = chapter_views(seed_juan, page=1)
+    grouped = [q["sql"] for q in queries.captured_queries if "GROUP BY" in q["sql"] and "reader_section" in q["sql"]]
+    assert len(grouped) == 1 and 'ORDER BY "reader_section"."position"' in grouped[0]
+    assert [v.section.position for cv in views for v in cv.sections] == list(range(1, 46))
