@@ -75,10 +75,7 @@ def probes(text: str) -> list[str]:
             continue
         seen.add(g)
         grams.append(g)
-    if len(grams) > MAX_PROBES:
-        step = len(grams) / MAX_PROBES
-        grams = [grams[int(k * step)] for k in range(MAX_PROBES)]
-    return grams
+    return _spread(grams, MAX_PROBES)
 
 
 #: Where candidates are looked for: everything but titles (the classic read across its notes,
@@ -94,6 +91,14 @@ SEARCHED_LAYERS = frozenset(LAYER_GROUPS["all"] - LAYER_GROUPS["titles"])
 LONG = 8
 MAX_LONG_PROBES = 100
 LONG_WEIGHT = 4
+
+
+def _spread(items: list, limit: int) -> list:
+    """``items``, or ``limit`` of them spread evenly over the list when there are more."""
+    if len(items) <= limit:
+        return items
+    step = len(items) / limit
+    return [items[int(k * step)] for k in range(limit)]
 
 
 def _clean(gram: str) -> bool:
@@ -116,10 +121,7 @@ def long_probes(text: str) -> list[str]:
         if g not in seen:
             seen.add(g)
             out.append(g)
-    if len(out) > MAX_LONG_PROBES:
-        every = len(out) / MAX_LONG_PROBES
-        out = [out[int(k * every)] for k in range(MAX_LONG_PROBES)]
-    return out
+    return _spread(out, MAX_LONG_PROBES)
 
 
 def candidate_sections(text: str, backend=None) -> list[tuple[tuple[int, int, int], int]]:
