@@ -37,6 +37,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from measure_writes import ONE_JUAN, REST as REST_CODE
 from serving import start_gunicorn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -118,8 +119,9 @@ def server_total_ms(head: bytes) -> float | None:
     return None
 
 
-#: A process at rest: Django loaded, the index opened (what a worker holds before work).
-REST = ("shell", "-c", "from search.backends import get_search_backend; get_search_backend().document_count()")
+#: A process at rest: Django loaded, the index opened and one search answered (what a worker
+#: holds before work; scripts/measure_writes.py measures the same way).
+REST = ("shell", "--no-imports", "-v", "0", "-c", REST_CODE)
 PEAK = ("import atexit, resource, runpy, sys; "
         "atexit.register(lambda: sys.stderr.write('PEAK_RSS_KB=%d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)); "
         "sys.argv = ['manage.py'] + sys.argv[1:]; runpy.run_path('manage.py', run_name='__main__')")
@@ -183,9 +185,12 @@ def bench_corpus(label: str, paths: list[str], args) -> dict:
     kanripo_12 = next((Path(p) / "KR1d0086" / "KR1d0086_012.txt" for p in paths
                        if (Path(p) / "KR1d0086" / "KR1d0086_012.txt").exists()), None)
     for name, path in (("seed juan (new work)", seed), ("KR1d0086_012 (replaced)", kanripo_12)):
-        if path is not None:
-            _, seconds, peak = run_manage(env, "import_texts", str(path))
-            one[name] = {"s": round(seconds, 2), "peak_mb": peak, "above_rest_mb": peak - rest_peak}
+        if path is not None:  # parse and store, then one index write (scripts/measure_writes.py)
+            out, seconds, peak = run_manage(env, "shell", "--no-imports", "-v", "0", "-c",
+                                            f"PATH = {str(path)!r}\n{ONE_JUAN}")
+            figures = json.loads(out.strip().splitlines()[-1])
+            one[name] = {"s": round(seconds, 2), "store_s": figures["store_s"], "index_s": figures["index_s"],
+                         "peak_mb": peak, "above_rest_mb": peak - rest_peak}
     print("   queries", file=sys.stderr)
     queries = json.loads(run_manage(env, "bench_queries", "--repeat", str(args.repeat))[0])
     whoosh = None
@@ -248,20 +253,85 @@ def main(argv=None) -> int:
                                "--port", str(args.port + 10)], cwd=BASE, capture_output=True, text=True,
                               env={**os.environ, "DATABASE_URL": args.two_servers_db})
         two = json.loads(done.stdout) if done.stdout.strip().startswith("{") else {"failed": done.stderr[-2000:]}
-    print(json.dumps({"corpora": reports, "two_servers": two}, ensure_ascii=False, indent=1))
+    rows = targets(reports, two)
+    print(json.dumps({"corpora": reports, "two_servers": two, "targets": rows}, ensure_ascii=False, indent=1))
+    for what, target, measured, met in rows:
+        print(f"{'—' if met is None else ('met ' if met else 'MISS')}  {what}: {measured} (target {target})",
+              file=sys.stderr)
     if args.write:
         command = " ".join(["scripts/bench.py", *(argv if argv is not None else sys.argv[1:])])
-        Path(args.write).write_text(markdown(reports, command, two), encoding="utf-8")
+        path = Path(args.write)
+        kept = other_sections(path.read_text(encoding="utf-8")) if path.exists() else ""
+        path.write_text(markdown(reports, command, two) + kept, encoding="utf-8")
     agree = all(r["counts_agree"] and (r["whoosh"] is None or r["whoosh"]["counts_agree"]) for r in reports)
     two_ok = two is None or (two.get("identical_counts") is True and not any(two.get("errors", {"x": 1}).values()))
     return 0 if agree and two_ok else 1
+
+
+def other_sections(text: str) -> str:
+    """The sections of an existing performance.md that other scripts write (``## Issue …``,
+    e.g. scripts/bench_collation.py's), to keep when this benchmark rewrites the file."""
+    parts = [p for p in ("\n" + text).split("\n## ")[1:] if p.startswith("Issue ")]
+    return "".join("\n## " + p.rstrip("\n") + "\n" for p in parts)
+
+
+def targets(reports: list[dict], two: dict | None) -> list[tuple[str, str, str, bool | None]]:
+    """Issue 15's targets against this run: ``(what, target, measured, met)`` rows. The
+    library-size targets are read on the largest corpus of the run, the Whoosh p95 on the
+    smallest; ``met`` is None where the run has no figure (a corpus or check left out)."""
+    if not reports:
+        return []
+    big = max(reports, key=lambda r: r["characters"])
+    small = min(reports, key=lambda r: r["characters"])
+    rows = [(f"import and index the whole {big['label']} from empty", "≤ 120 s; peak ≤ 1 GB",
+             f"{big['import_and_index_s']} s; {big['import_peak_mb']} MB",
+             big["import_and_index_s"] <= 120 and big["import_peak_mb"] <= 1024)]
+    for name, o in big["one_juan"].items():
+        rows.append((f"one juan into the {big['label']} library: {name}", "≤ 1 s of index work; ≤ 300 MB above rest",
+                     f"{o['index_s']} s index work ({o['store_s']} s to parse and store); {o['above_rest_mb']:+} MB",
+                     o["index_s"] <= 1 and o["above_rest_mb"] <= 300))
+    for r in ([big] if big is small else [big, small]):
+        s = r["summary"]
+        if "index" in s:
+            rows.append((f"positional engine, service level ({r['label']})", "p50 ≤ 2, p95 ≤ 10, max ≤ 25 ms",
+                         f"p50 {s['index']['p50']}, p95 {s['index']['p95']}, max {s['index']['max']} ms",
+                         s["index"]["p50"] <= 2 and s["index"]["p95"] <= 10 and s["index"]["max"] <= 25))
+        if "index" in s and "tantivy" in s:
+            ratio = s["index"]["p50"] / s["tantivy"]["p50"] if s["tantivy"]["p50"] else float("inf")
+            rows.append((f"positional p50 against tantivy's ({r['label']})", "≤ 3×",
+                         f"{s['index']['p50']} / {s['tantivy']['p50']} ms = {ratio:.1f}×", ratio <= 3))
+    if small["whoosh"]:
+        w = small["whoosh"]["summary"]["index"]
+        rows.append((f"Whoosh engine, p95 ({small['label']})", "≤ 100 ms", f"{w['p95']} ms", w["p95"] <= 100))
+    if big["whoosh"] and big is not small:
+        w = big["whoosh"]["summary"]["index"]
+        rows.append((f"Whoosh engine, slowest query ({big['label']})", "≤ 1000 ms", f"{w['max']} ms", w["max"] <= 1000))
+    for r in reports:
+        a = r["api_queries"]
+        rows.append((f"search API, page cache off, server time ({r['label']})", "p50 ≤ 5, p95 ≤ 20 ms",
+                     f"p50 {a['server_p50_ms']}, p95 {a['server_p95_ms']} ms",
+                     a["server_p50_ms"] <= 5 and a["server_p95_ms"] <= 20))
+    if two is None or "failed" in two:
+        rows.append(("two app servers during an index swap", "0 errors, identical counts",
+                     "not run" if two is None else "the check failed", None if two is None else False))
+    else:
+        errors = sum(two["errors"].values())
+        rows.append((f"two app servers during an index swap ({two['clients']} clients)", "0 errors, identical counts",
+                     f"{errors} errors in {sum(two['requests'].values())} requests; identical: {two['identical_counts']}",
+                     errors == 0 and two["identical_counts"] is True))
+    agree = all(r["counts_agree"] and (r["whoosh"] is None or r["whoosh"]["counts_agree"]) for r in reports)
+    rows.append(("hit counts of every engine and peer", "agree on every query", str(agree), agree))
+    return rows
 
 
 def markdown(reports: list[dict], command: str, two: dict | None = None) -> str:
     """The figures of ``reports`` (and of the two-server check ``two``) as the Markdown of
     docs/performance.md."""
     lines = ["# Performance", "", f"Produced by `.venv/bin/python {command}` on this 2-core machine, "
-             "in one run. Every engine answers in exact-character mode so that the peers can be compared.", ""]
+             "in one run. Every engine answers in exact-character mode so that the peers can be compared.", "",
+             "## Targets (issue 15)", "", "| what | target | measured | met |", "| --- | --- | --- | --- |",
+             *[f"| {what} | {target} | {measured} | {'—' if met is None else ('yes' if met else '**no**')} |"
+               for what, target, measured, met in targets(reports, two)], ""]
     for r in reports:
         s, engines = r["summary"], r["engines"]
         lines += [
@@ -270,8 +340,9 @@ def markdown(reports: list[dict], command: str, two: dict | None = None) -> str:
             f"- Import and index from empty: **{r['import_and_index_s']} s**, peak memory of the import process "
             f"**{r['import_peak_mb']} MB**; index on disk {r['index_mb']} MB. A process at rest (Django and the "
             f"index opened): {r['rest_peak_mb']} MB.",
-            *[f"- One juan into the full library, {name}: **{o['s']} s** for the whole command, peak "
-              f"{o['peak_mb']} MB ({o['above_rest_mb']:+} MB against rest)." for name, o in r["one_juan"].items()],
+            *[f"- One juan into the full library, {name}: **{o['index_s']} s** of index work (one write), "
+              f"{o['store_s']} s to parse and store, {o['s']} s for the whole process (Django start included); "
+              f"peak {o['peak_mb']} MB ({o['above_rest_mb']:+} MB against rest)." for name, o in r["one_juan"].items()],
             f"- Hit counts of every engine agree on every query: **{r['counts_agree']}**"
             + (f"; Whoosh: **{r['whoosh']['counts_agree']}**." if r["whoosh"] else "."),
             f"- Peers built in: {', '.join(f'{k} {v} s' for k, v in r['build_s'].items())}"

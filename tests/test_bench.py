@@ -38,6 +38,8 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     out = tmp_path / "performance.md"
+    out.write_text("# Performance\n\n## seed corpus: old figures\n\nold\n\n## Issue 14: collation\n\nkept\n",
+                   encoding="utf-8")
     run = subprocess.run([sys.executable, "scripts/bench.py", "--corpus", "seed=" + str(base.parent / "shared" / "corpus" / "seed"),
                           "--http-seconds", "1", "--clients", "2", "--repeat", "1", "--port", str(port), "--whoosh",
                           "--no-two-servers",
@@ -50,6 +52,13 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
     assert report["passages"] == 424
     assert report["import_summary"].startswith("1 works, 1 juans, 45 sections")
     assert list(report["one_juan"]) == ["seed juan (new work)"]
+    one = report["one_juan"]["seed juan (new work)"]
+    assert 0 < one["index_s"] < one["s"] and 0 < one["store_s"] < one["s"]
+    rows = {row[0]: row for row in printed["targets"]}
+    assert rows["import and index the whole seed from empty"][1:3] == [
+        "≤ 120 s; peak ≤ 1 GB", f"{report['import_and_index_s']} s; {report['import_peak_mb']} MB"]
+    assert rows["two app servers during an index swap"][2:] == ["not run", None]
+    assert rows["hit counts of every engine and peer"][2:] == ["True", True]
     assert report["import_peak_mb"] > 0 and report["rest_peak_mb"] > 0
     assert set(report["http"]) == {"on", "off"}
     for phase in report["http"].values():
@@ -59,3 +68,5 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert "| positional index |" in text and "| whoosh |" in text and "| tantivy |" in text
     assert "| `之` |" in text and "| page cache |" in text and "server time p50" in text
+    assert "## Targets (issue 15)" in text and "| import and index the whole seed from empty | ≤ 120 s;" in text
+    assert "old figures" not in text and text.endswith("\n## Issue 14: collation\n\nkept\n")
