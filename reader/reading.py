@@ -154,17 +154,47 @@ def carry_query(explicit: dict) -> str:
     return "?" + urlencode(explicit) if explicit else ""
 
 
-def display_controls(request, display: Display, explicit: dict) -> list[dict]:
+def juan_layers(juan: Juan) -> frozenset:
+    """The commentary layers the pieces of ``juan`` belong to (one query)."""
+    return frozenset(Piece.objects.filter(section__juan=juan).values_list("layer", flat=True).distinct())
+
+
+def offered_layer_choices(present: frozenset | None, current: str) -> set[str]:
+    """The ``layers`` choices worth offering for a text holding the layers ``present``
+    (None: all): a choice that shows the same as one before it is left out (on a text with
+    one layer of notes, 經注 and 注疏 show what 全 shows), and a one-layer choice only where
+    its layer is present (no 音義附經 on a text without 音義). The current choice is always
+    offered, so the page says what it shows."""
+    if present is None:
+        return set(CHOICES["layers"])
+    offered, effects = {current}, set()
+    for value in CHOICES["layers"]:
+        shown = SHOWN_LAYERS[value] & present
+        if value.startswith("only-"):
+            if (shown - {CLASSIC}) and value != current:
+                offered.add(value)
+        elif shown not in effects:
+            effects.add(shown)
+            offered.add(value)
+    return offered
+
+
+def display_controls(request, display: Display, explicit: dict, present: frozenset | None = None) -> list[dict]:
     """The choices offered on the page, each a plain link to the same page with that
-    setting (keeping the highlight query and the settings carried in the URL)."""
+    setting (keeping the highlight query and the settings carried in the URL); the layer
+    choices are those that make a difference for a text holding the layers ``present``
+    (``offered_layer_choices``; None offers all)."""
     from django.utils.encoding import escape_uri_path
 
     path = escape_uri_path(request.path)
     keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
+    offered = offered_layer_choices(present, display.layers)
     groups = []
     for key, (label, options) in LABELS.items():
         items = []
         for value, name, description in options:
+            if key == "layers" and value not in offered:
+                continue
             params = {**keep, **explicit, key: value}
             if key == "layers" and display.notes == "hidden" and value != "classic":
                 params["notes"] = "inline"  # 白文 shows no layer: choosing one shows it
@@ -435,6 +465,7 @@ def _page_of_pieces(views: dict, pieces, page: int):
 
 
 __all__ = ["CHOICES", "Display", "display_from_request", "remember", "carry_query", "display_controls",
+           "juan_layers", "offered_layer_choices",
            "to_simplified", "simplify_segments", "simplify_views", "SectionView", "ChapterView", "Gloss",
            "chapter_views", "show_layers", "SHOWN_LAYERS"]
 

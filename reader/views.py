@@ -17,7 +17,7 @@ from .citation import citation_text, juan_citation_text, permalink
 from .highlight import apply_highlights
 from .juans import juan_count
 from .models import Chapter, Edition, Juan, Work
-from .reading import (carry_query, chapter_views, read_consistently, display_controls, display_from_request, remember,
+from .reading import (carry_query, juan_layers, chapter_views, read_consistently, display_controls, display_from_request, remember,
                       show_layers, simplify_views)
 
 #: Most characters the lookup page shows for one query.
@@ -197,7 +197,7 @@ def _reading(request, template, juan, chapters, context):
         context = {**context, "other_pages": context["other_pages"](highlight)}
     response = render(request, template, {
         "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
-        "display": display, "controls": display_controls(request, display, explicit),
+        "display": display, "controls": display_controls(request, display, explicit, juan_layers(juan)),
         "carry": carry_query(explicit), "previous_juan": previous_juan, "next_juan": next_juan,
         **context,
     })

@@ -227,3 +227,21 @@ def test_api_gives_each_piece_its_layer(client, zhushu):
         ("note", "readings", "音義", "惟音維王建國"), ("text", "classic", "", "辨方正位"),
         ("label", "subcommentary", "疏", "疏"), ("note", "subcommentary", "疏", "釋曰惟王建國者王建國"),
     ]
+
+
+def _layer_choices(body: str) -> list[str]:
+    return re.findall(r'data-setting="layers" data-value="([\w-]+)"', body)
+
+
+def test_layer_choices_offered_are_those_the_text_has(client, zhushu):
+    # the 注疏 juan holds every layer: every choice
+    body, _ = _sections(client)
+    assert _layer_choices(body) == ["all", "classic", "commentary", "subcommentary", "only-commentary",
+                                    "only-readings", "only-subcommentary"]
+    # the seed has one layer of notes: 經注 and 注疏 would show what 全 shows, 音義/疏 are absent
+    seed = client.get("/works/禮書綱目/juan/10/").content.decode()
+    assert _layer_choices(seed) == ["all", "classic", "only-commentary"]
+    # a choice set by URL or cookie is still shown, as the current one
+    seed = client.get("/works/禮書綱目/juan/10/", {"layers": "only-subcommentary"}).content.decode()
+    assert _layer_choices(seed) == ["all", "classic", "only-commentary", "only-subcommentary"]
+    assert 'data-value="only-subcommentary" class="current" aria-current="true"' in seed
