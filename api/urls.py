@@ -8,7 +8,7 @@ from reader.caching import cached_page
 
 from collation.api import CollationExport, CollationView, SectionParallels, SpanParallels
 
-from . import views
+from . import redirects, views
 
 app_name = "api"
 KINDS = "<str:kind>"
@@ -47,6 +47,11 @@ urlpatterns = [
     path("search/", cached_page(views.SearchView.as_view()), name="search"),
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
     path("search/distribution/", cached_page(views.SearchDistributionView.as_view()), name="search-distribution"),
+    # A work or edition named by its slug, as on the reading pages: redirected to its id (api.redirects).
+    path("works/<str:slug>/", redirects.work_by_slug),
+    path("works/<str:slug>/<path:rest>", redirects.work_by_slug),
+    path("editions/<str:slug>/", redirects.edition_by_slug),
+    path("editions/<str:slug>/<path:rest>", redirects.edition_by_slug),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema", template_name="api/swagger_ui.html"),
          name="docs"),

@@ -64,6 +64,24 @@ def test_work_detail(client, small):
     }
 
 
+def test_a_slug_in_an_api_url_redirects_to_the_id(client, small):
+    """The slug of a reading page's URL works in the API too: a 301 to the id form, the rest
+    of the path and the query string kept."""
+    slug = "%E6%B8%AC%E8%A9%A6%E6%9B%B8"  # 測試書: the work's slug and its edition's
+    for url, target in [
+        (f"/api/works/{slug}/", f"/api/works/{small.work_id}/"),
+        (f"/api/works/{slug}/juans/3/sections/2/?format=json", f"/api/works/{small.work_id}/juans/3/sections/2/?format=json"),
+        (f"/api/editions/{slug}/juans/3/", f"/api/editions/{small.edition_id}/juans/3/"),
+    ]:
+        response = client.get(url)
+        assert (response.status_code, response["Location"]) == (301, target)
+    assert client.get(f"/api/works/{slug}/", follow=True).json() == client.get(f"/api/works/{small.work_id}/").json()
+    missing = client.get("/api/works/no-such-work/juans/1/")
+    assert (missing.status_code, missing.json()) == (404, {"detail": "沒有此書：no-such-work（no work with this slug）"})
+    missing = client.get("/api/editions/KR9z9999/")
+    assert (missing.status_code, missing.json()) == (404, {"detail": "沒有此版本：KR9z9999（no edition with this slug）"})
+
+
 def test_edition_detail(client, small):
     assert client.get(f"/api/editions/{small.edition_id}/").json() == {
         **_edition(small), "juans": _juans(small),

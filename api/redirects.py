@@ -1,0 +1,47 @@
+"""API URLs that name a work or an edition by its slug (``/api/works/禮書綱目/juans/10/``),
+redirected to the canonical URL by id (``/api/works/1/juans/10/``).
+
+The reading pages are addressed by slug and the API by id; a programmer who copies the
+slug from a reading page's URL into an API URL gets a 301 to the id form, with the rest of
+the path and the query string kept, rather than a 404. A work's slug is looked up first,
+then an edition's (``/api/works/KR1d0086-WYG/`` leads to that edition's URL); a slug that
+names neither is a JSON 404.
+"""
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from django.http import HttpResponsePermanentRedirect, JsonResponse
+
+from reader.models import Edition, Work
+
+
+def _redirect(request, prefix: str, pk: int, rest: str):
+    url = f"/api/{prefix}/{pk}/{quote(rest)}"
+    if request.META.get("QUERY_STRING"):
+        url += "?" + request.META["QUERY_STRING"]
+    return HttpResponsePermanentRedirect(url)
+
+
+def _not_found(kind: str, english: str, slug: str):
+    return JsonResponse({"detail": f"沒有此{kind}：{slug}（no {english} with this slug）"},
+                        status=404, json_dumps_params={"ensure_ascii": False})
+
+
+def work_by_slug(request, slug: str, rest: str = ""):
+    """``/api/works/<slug>/<rest>`` → ``/api/works/<id>/<rest>`` (or the edition's URL)."""
+    work = Work.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    if work is not None:
+        return _redirect(request, "works", work, rest)
+    edition = Edition.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    if edition is not None:
+        return _redirect(request, "editions", edition, rest)
+    return _not_found("書", "work", slug)
+
+
+def edition_by_slug(request, slug: str, rest: str = ""):
+    """``/api/editions/<slug>/<rest>`` → ``/api/editions/<id>/<rest>``."""
+    edition = Edition.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    if edition is not None:
+        return _redirect(request, "editions", edition, rest)
+    return _not_found("版本", "edition", slug)
