@@ -190,13 +190,9 @@ class HitSerializer(serializers.Serializer):
     location, KWIC (``before``/``match``/``after``), reading URL."""
 
     def to_representation(self, hit):
-        from search.service import hit_url
-
-        from search.service import edition_places
-
         check("rendering the search hits", "Ask for fewer hits per page (page_size=), or narrow the query.")
-        request = self.context["request"]
-        place = edition_places().get(hit.work_id, {})
+        places, link, root = self._shared()
+        place = places.get(hit.work_id, {})
         return {
             "layer": hit.layer,
             "layer_name": getattr(hit, "layer_name", None) or LAYER_NAMES[hit.layer],
@@ -209,8 +205,22 @@ class HitSerializer(serializers.Serializer):
             "before": hit.before,
             "match": hit.match,
             "after": hit.after,
-            "url": request.build_absolute_uri(hit_url(hit, self.context["query"])),
+            # request.build_absolute_uri(url) for a path: its iri_to_uri leaves these ASCII
+            # URLs (reverse() and urlencode() quote everything else) as they are.
+            "url": root + link(hit),
         }
+
+    def _shared(self):
+        """What every hit of the page shares, made for the first: the editions' places
+        (``search.service.edition_places``), the query's ``HitLinks`` and the site's root
+        (``http://host``), so that a page of hits reads the index and corpus versions once."""
+        shared = getattr(self, "_shared_parts", None)
+        if shared is None:
+            from search.service import HitLinks, edition_places
+
+            shared = self._shared_parts = (edition_places(), HitLinks(self.context["query"]),
+                                           self.context["request"].build_absolute_uri("/")[:-1])
+        return shared
 
 
 def section_structure(juan, chapter, view, request) -> dict:

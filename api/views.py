@@ -16,7 +16,7 @@ from reader.models import Edition, Juan, Piece, Section, Work
 from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
 from search.forms import SearchForm
-from search.service import edition_places, hit_url, name_layers, query_hints, run_search
+from search.service import HitLinks, edition_places, name_layers, query_hints, run_search
 
 from . import exports, hitlists, schema
 from .throttling import ExportRateThrottle, SearchRateThrottle
@@ -284,7 +284,8 @@ class SearchExport(APIView):
                 f"「{query.text}」 has {results.count:,} hits; a hit list holds at most {limit:,}. Narrow the query "
                 f"(a work, a juan or a layer), or page through /api/search/."]})
         names = {p["slug"]: p["full_name"] for p in edition_places().values()}  # 禮書綱目（KR1d0086）
-        rows = hitlists.hit_rows(results.hits, names, lambda h: request.build_absolute_uri(hit_url(h, query)))
+        root, link = request.build_absolute_uri("/")[:-1], HitLinks(query)  # ASCII paths: as build_absolute_uri
+        rows = hitlists.hit_rows(results.hits, names, lambda h: root + link(h))
         content_type, suffix, _, _ = hitlists.HIT_LIST_KINDS[kind]
         response = StreamingHttpResponse(hitlists.hit_list_chunks(kind, rows), content_type=content_type)
         response["Content-Disposition"] = content_disposition_header(True, f"{query.text}.{suffix}")

@@ -229,8 +229,8 @@ API_USER_RATE = env.str("API_USER_RATE", default="1200/min")
 SEARCH_ANON_RATE = env.str("SEARCH_ANON_RATE", default="60/min")  # API and HTML searches together
 EXPORT_ANON_RATE = env.str("EXPORT_ANON_RATE", default="10/min")  # whole-work exports
 THROTTLE_CACHE = "throttle"
-CACHES[THROTTLE_CACHE] = {
-    "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+CACHES[THROTTLE_CACHE] = {  # Django's file-based cache, written in place (config/ratelimit.py)
+    "BACKEND": "config.ratelimit.CounterFileCache",
     "LOCATION": env.str("THROTTLE_CACHE_DIR", default=str(PAGE_CACHE_STAMP.parent / "throttle")),
     "OPTIONS": {"MAX_ENTRIES": 100_000},
 }

@@ -63,20 +63,31 @@ def hit_url(hit: Hit, query: SearchQuery) -> str:
     """The reading URL of a hit: its section's permalink, the query to highlight (and
     ``exact`` when set), the page of a long section that shows it (``reader.paging``) and
     an anchor on the piece it falls in (``/works/禮書綱目/juan/10/2/?hl=鵠#s2-p3``,
-    ``…/1/?hl=射&page=3#s1-p2041``)."""
-    url = _section_path(hit.work_slug, hit.juan_number, hit.section_position)
-    title = hit.piece_position < 0 or hit.layer == "title"
-    anchor = f"s{hit.section_position}" if title else f"s{hit.section_position}-p{hit.piece_position}"
-    params = {"hl": query.text}
-    if query.exact:
-        params["exact"] = "on"
-    if not title:
-        page = page_of(hit.work_id, hit.juan_number, hit.section_position, hit.piece_position,
-                       hit.start - hit.passage.piece_start(hit.start))
-        if page > 1:
-            params["page"] = page
-    return f"{url}?{urlencode(params)}#{anchor}"
+    ``…/1/?hl=射&page=3#s1-p2041``). For many hits of one query, ``HitLinks``."""
+    return HitLinks(query)(hit)
 
+
+class HitLinks:
+    """``links(hit)`` is ``hit_url(hit, query)`` for the hits of ``query``, with what they
+    share (the query's parameters, URL-encoded) made once instead of once per hit."""
+
+    def __init__(self, query: SearchQuery):
+        params = {"hl": query.text}
+        if query.exact:
+            params["exact"] = "on"
+        self.params = urlencode(params)
+
+    def __call__(self, hit: Hit) -> str:
+        url = _section_path(hit.work_slug, hit.juan_number, hit.section_position)
+        title = hit.piece_position < 0 or hit.layer == "title"
+        anchor = f"s{hit.section_position}" if title else f"s{hit.section_position}-p{hit.piece_position}"
+        params = self.params
+        if not title:
+            page = page_of(hit.work_id, hit.juan_number, hit.section_position, hit.piece_position,
+                           hit.start - hit.passage.piece_start(hit.start))
+            if page > 1:
+                params += f"&page={page}"  # as urlencode writes it, after hl and exact
+        return f"{url}?{params}#{anchor}"
 
 
 def query_hints(query: SearchQuery, results: SearchResults) -> dict:

@@ -13,7 +13,7 @@ from reader.models import Chapter, Juan, Work
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .forms import LAYER_CHOICES, SearchForm, resolve_edition, resolve_work
-from .service import edition_places, hit_url, name_layers, query_hints, run_search
+from .service import HitLinks, edition_places, name_layers, query_hints, run_search
 
 PAGE_SIZE = 50
 #: What to narrow when a search runs out of time.
@@ -108,9 +108,10 @@ def search_page(request):
                     results = run_search(query)
                     page = Paginator(results.hits, PAGE_SIZE).get_page(request.GET.get("page"))
                     titles = work_names()
+                    link = HitLinks(query)
                     for hit in name_layers(page.object_list):
                         check("rendering the search hits", HIT_ADVICE)
-                        hit.url = hit_url(hit, query)
+                        hit.url = link(hit)
                         hit.work_name = titles.get(hit.work_slug, hit.work_title)
                     hints = query_hints(query, results)
                     for s in hints["suggestions"]:

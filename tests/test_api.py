@@ -256,3 +256,16 @@ def test_every_endpoint_and_parameter_is_documented(client, db):
             undocumented += [f"{method} {path} {p['name']}" for p in op.get("parameters", [])
                              if not p.get("description")]
     assert undocumented == []
+
+
+def test_a_search_asks_the_database_nothing(client, seed_backend, django_assert_num_queries):
+    """Hits name their work, edition and reading page from the index and from tables kept
+    in memory (``search.service.edition_places``, ``reader.paging``): once those are read, an
+    API search, a page of it and its distribution run no SQL at all."""
+    client.get("/api/search/", {"q": "射"})
+    with django_assert_num_queries(0):
+        hits = client.get("/api/search/", {"q": "鵠", "exact": "on"}).json()
+        page = client.get("/api/search/", {"q": "射", "page": "2", "page_size": "5"}).json()
+        distribution = client.get("/api/search/distribution/", {"q": "侯 鵠"}).json()
+    assert (hits["count"], len(hits["results"]), hits["results"][0]["edition"]["slug"]) == (21, 20, "禮書綱目")
+    assert (page["count"], len(page["results"]), distribution["count"]) == (326, 5, 49)

@@ -241,3 +241,25 @@ def test_sections_with_their_lengths_are_read_in_order(seed_juan):
     grouped = [q["sql"] for q in queries.captured_queries if "GROUP BY" in q["sql"] and "reader_section" in q["sql"]]
     assert len(grouped) == 1 and 'ORDER BY "reader_section"."position"' in grouped[0]
     assert [v.section.position for cv in views for v in cv.sections] == list(range(1, 46))
+
+
+def test_api_hits_link_to_their_page_with_the_query_parameters_once(client, units, search_backend):
+    """The API's hit URLs (``search.service.HitLinks``: the query's parameters encoded once
+    per page of hits) give hl, then exact, then the page of a long section, as ``hit_url``."""
+    from search.backends import SearchQuery
+    from search.documents import documents_for_juan
+    from search.service import hit_url
+
+    search_backend.rebuild(documents_for_juan(units))
+    paging._long.clear()
+    section = "http://testserver" + units.sections.get().get_absolute_url()
+    data = client.get("/api/search/", {"q": "射注", "exact": "on", "page_size": 200}).json()
+    assert data["count"] == 30
+    urls = [h["url"] for h in data["results"]]
+    assert urls[:2] == [section + "?hl=%E5%B0%84%E6%B3%A8&exact=on#s1-p1",
+                        section + "?hl=%E5%B0%84%E6%B3%A8&exact=on#s1-p3"]
+    assert urls[14] == section + "?hl=%E5%B0%84%E6%B3%A8&exact=on&page=2#s1-p29"
+    assert urls[-1] == section + "?hl=%E5%B0%84%E6%B3%A8&exact=on&page=3#s1-p59"
+    assert [u.split("#")[0].rsplit("&", 1)[-1] for u in urls].count("page=2") == 14
+    query = SearchQuery("射注", exact=True)
+    assert ["http://testserver" + hit_url(h, query) for h in search_backend.search(query).hits] == urls

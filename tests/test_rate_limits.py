@@ -135,12 +135,13 @@ def test_a_full_disk_under_the_counters_does_not_break_the_api(client, seed_back
     cannot count lets the request through and logs why."""
     import errno
 
-    from django.core.cache.backends.filebased import FileBasedCache
+    from config.ratelimit import CounterFileCache
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(FileBasedCache, "set", full)
+    assert isinstance(caches[budget.THROTTLE_CACHE], CounterFileCache)
+    monkeypatch.setattr(CounterFileCache, "set", full)
     assert client.get("/api/search/", {"q": "鵠"}).json()["count"] == 21
     assert client.get("/search/", {"q": "鵠"}).status_code == 200
     assert client.get("/api/works/").status_code == 200
@@ -174,3 +175,59 @@ def test_a_highlighted_reading_page_spends_the_same_budget(client, seed_backend,
         True, False, True)
     assert "張侯" in body  # the section is still there to read
     assert client.get(url).status_code == 200
+
+
+def test_the_counters_are_written_in_place_and_read_back(tmp_path):
+    """``CounterFileCache`` writes an entry over its own file (same inode: no temporary file
+    renamed over it, which ext4 makes wait for a flush) in the format of Django's file cache,
+    and a longer then a shorter history read back whole."""
+    import time
+
+    from django.core.cache.backends.filebased import FileBasedCache
+
+    from config.ratelimit import CounterFileCache
+
+    cache = CounterFileCache(str(tmp_path / "counters"), {})
+    long, short = [time.time() - i for i in range(500)], [1.5, 0.5]
+    cache.set("throttle_search_203.0.113.7", long, 60)
+    (entry,) = (tmp_path / "counters").iterdir()
+    inode = entry.stat().st_ino
+    assert cache.get("throttle_search_203.0.113.7") == long
+    cache.set("throttle_search_203.0.113.7", short, 60)
+    assert (entry.stat().st_ino, [p.name for p in (tmp_path / "counters").iterdir()]) == (inode, [entry.name])
+    assert cache.get("throttle_search_203.0.113.7") == short
+    assert FileBasedCache(str(tmp_path / "counters"), {}).get("throttle_search_203.0.113.7") == short
+    assert cache.get("throttle_anon_203.0.113.7", "none") == "none"
+
+
+def test_a_torn_or_expired_counter_reads_as_none(tmp_path):
+    """A process killed in the middle of a write leaves a torn file: the client's window
+    starts again, never an error; an expired entry is gone, as in Django's cache."""
+    from config.ratelimit import CounterFileCache
+
+    cache = CounterFileCache(str(tmp_path / "counters"), {})
+    cache.set("throttle_anon_a", [1.0, 2.0, 3.0], 60)
+    (entry,) = (tmp_path / "counters").iterdir()
+    whole = entry.read_bytes()
+    entry.write_bytes(whole[:len(whole) - 5])
+    assert cache.get("throttle_anon_a", "none") == "none"
+    entry.write_bytes(whole[:3])
+    assert cache.get("throttle_anon_a", "none") == "none"
+    cache.set("throttle_anon_a", [4.0], 60)  # over the torn file
+    assert cache.get("throttle_anon_a") == [4.0]
+    cache.set("throttle_anon_a", [5.0], -1)
+    assert (cache.get("throttle_anon_a", "none"), list((tmp_path / "counters").iterdir())) == ("none", [])
+
+
+def test_the_counters_are_culled_when_a_new_client_comes(tmp_path):
+    """``MAX_ENTRIES`` still holds (Django's culling, done before a new entry is made)."""
+    from config.ratelimit import CounterFileCache
+
+    cache = CounterFileCache(str(tmp_path / "counters"), {"OPTIONS": {"MAX_ENTRIES": 4, "CULL_FREQUENCY": 2}})
+    for i in range(4):
+        cache.set(f"throttle_anon_10.0.0.{i}", [float(i)], 60)
+    assert len(list((tmp_path / "counters").iterdir())) == 4
+    cache.set("throttle_anon_10.0.0.1", [9.0], 60)  # an old client: no culling
+    assert len(list((tmp_path / "counters").iterdir())) == 4
+    cache.set("throttle_anon_10.0.0.9", [9.0], 60)  # a new one: half of the four go first
+    assert len(list((tmp_path / "counters").iterdir())) == 3
