@@ -53,7 +53,9 @@ urlpatterns = [
     path("editions/<str:slug>/", redirects.edition_by_slug),
     path("editions/<str:slug>/<path:rest>", redirects.edition_by_slug),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema", template_name="api/swagger_ui.html"),
+    # Swagger UI sets a style attribute from its script: inline styles allowed on this page only.
+    path("docs/", csp_update({"style-src": ["'unsafe-inline'"]})(
+        SpectacularSwaggerSplitView.as_view(url_name="api:schema", template_name="api/swagger_ui.html")),
          name="docs"),
     # ReDoc styles itself with inline styles and a blob: worker: allowed on this page only.
     path("redoc/", csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"],

@@ -226,7 +226,11 @@ def test_openapi_schema_and_offline_docs(client, db):
     ]
     q = next(p for p in schema["paths"]["/api/search/"]["get"]["parameters"] if p["name"] == "q")
     assert q["required"] is True and q["examples"]["OneCharacter"]["value"] == "鵠"
-    docs = client.get("/api/docs/").content.decode()
+    response = client.get("/api/docs/")
+    docs = response.content.decode()
+    # Swagger UI sets a style attribute from its script: allowed there, on no other page
+    assert "style-src 'self' 'unsafe-inline'" in response["Content-Security-Policy"]
+    assert "'unsafe-inline'" not in client.get("/api/works/")["Content-Security-Policy"]
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in docs
     assert "https://" not in docs.replace("https://github.com", "")
     # without JavaScript the page links the schema itself
