@@ -220,3 +220,90 @@ def test_return_to_classic_rules():
     assert return_to_classic("包曰莊嚴也君臨民以嚴則民敬其上孝慈則忠", sub, True) is None
     # 云…者 quotes a note (周禮注疏), not the classic
     assert return_to_classic("建立也周公居攝", "注釋曰云周公居攝者", True) is None
+
+
+# -- the classic after commentary, by the shipped classic (尚書, 毛詩, 春秋 editions) ----------
+
+def around(name, text, before=2, after=4):
+    """(kind, layer, layer_name, text) of the pieces of a real juan around the first piece
+    whose text is ``text``."""
+    pieces = [(p.kind, p.effective_layer, p.layer_name, p.text) for p in parse_real(name).all_pieces()]
+    at = next(k for k, p in enumerate(pieces) if p[3] == text)
+    return pieces[at - before:at + after]
+
+
+def test_shangshu_classic_resumes_after_kong_zhuan():
+    """尚書注疏 大禹謨: ``…黎民敏徳傳敏疾也…衆民皆疾修徳帝曰俞…萬邦咸寧傳攸所也…``: 帝曰俞…咸寧
+    is the classic, not the 傳."""
+    assert around("KR1b0004/KR1b0004_003.txt", "帝曰俞允若茲嘉言罔攸伏野無遺賢萬邦咸寧") == [
+        (LABEL, COMMENTARY, "孔傳", "傳"),
+        (NOTE, COMMENTARY, "孔傳", "敏疾也能知為君難為臣不易則其政治而衆民皆疾修徳"),
+        (TEXT, CLASSIC, "", "帝曰俞允若茲嘉言罔攸伏野無遺賢萬邦咸寧"),
+        (LABEL, COMMENTARY, "孔傳", "傳"),
+        (NOTE, COMMENTARY, "孔傳", "攸所也善言無所伏言必用如此則賢才在位天下安寧"),
+        (TEXT, CLASSIC, "", "稽于衆舍己從人不虐無告不廢困窮惟帝時克"),
+    ]
+
+
+def test_maoshi_classic_resumes_after_mao_zhuan():
+    """毛詩注疏 鵲巢: ``維鵲有巢維鳩方之傳方有之也之子于歸百兩将之傳将送也`` (将 for 將)."""
+    assert around("KR1c0004/KR1c0004_002.txt", "維鵲有巢維鳩方之", 0, 6) == [
+        (TEXT, CLASSIC, "", "維鵲有巢維鳩方之"),
+        (LABEL, COMMENTARY, "傳", "傳"),
+        (NOTE, COMMENTARY, "傳", "方有之也"),
+        (TEXT, CLASSIC, "", "之子于歸百兩将之"),
+        (LABEL, COMMENTARY, "傳", "傳"),
+        (NOTE, COMMENTARY, "傳", "将送也"),
+    ]
+
+
+def test_zuozhuan_classic_resumes_after_du_zhu():
+    """春秋左傳注疏 隱公元年: ``…大叔又收貳以為己邑至于廪延子封曰可矣厚將得衆注…厚謂土地廣大公曰不義不暱厚将崩``."""
+    assert around("KR1e0004/KR1e0004_001.txt", "公曰不義不暱厚将崩", 3, 2) == [
+        (TEXT, CLASSIC, "", "子封曰可矣厚將得衆"),
+        (LABEL, COMMENTARY, "杜注", "注"),
+        (NOTE, COMMENTARY, "杜注", "子封公子吕也厚謂土地廣大"),
+        (TEXT, CLASSIC, "", "公曰不義不暱厚将崩"),
+        (LABEL, COMMENTARY, "杜注", "注"),
+    ]
+
+
+def test_guliang_and_gongyang_classic_resumes_after_their_notes():
+    """穀梁 and 公羊 隱公七年: the 經 ``戎伐凡伯于楚丘以歸`` after the note on 天王使凡伯來聘."""
+    guliang = around("KR1e0010/KR1e0010_002.txt", "戎伐凡伯于楚丘以歸", 2, 1)
+    assert guliang[1:] == [(NOTE, COMMENTARY, "范注", "凡氏伯字上大夫也"), (TEXT, CLASSIC, "", "戎伐凡伯于楚丘以歸")]
+    gongyang = around("KR1e0006/KR1e0006_003.txt", "戎伐凡伯于楚丘以歸", 1, 1)
+    assert gongyang[0][:3] == (NOTE, COMMENTARY, "何注") and gongyang[0][3].endswith("歸美於先君不敢以已當之")
+    assert gongyang[1] == (TEXT, CLASSIC, "", "戎伐凡伯于楚丘以歸")
+
+
+def test_classic_tail_rules():
+    from reader.importers.mandoku.layers import classic_tail
+    reference = "曰后克艱厥后臣克艱厥臣政乃乂黎民敏德帝曰俞允若茲嘉言罔攸伏野無遺賢萬邦咸寧"
+    # the tail that goes on after the classic before the note, variants folded (徳/德)
+    assert classic_tail("敏疾也衆民皆疾修徳帝曰俞允若茲", "黎民敏徳", reference) == 9
+    # a note that ends quoting the classic words it explains does not go on from them
+    assert classic_tail("言君臣皆難故曰黎民敏徳", "黎民敏徳", reference) is None
+    # a tail that is classic elsewhere in the book, not right after the anchor, is no return
+    assert classic_tail("此言萬邦咸寧", "黎民敏徳", reference) is None
+    # too short: with the anchor, fewer than JOINED characters; and never the whole note
+    assert classic_tail("疾也帝曰", "敏徳", reference) is None
+    assert classic_tail("帝曰俞允若茲", "黎民敏徳", reference) is None
+
+
+def test_shipped_classics_name_their_source_and_licence_and_load_once():
+    from reader.importers.mandoku import layers
+
+    for book, folder in [("shu", "KR1b0046"), ("shi", "KR1c0044"), ("chunqiu", "KR1e0001"), ("zuozhuan", "KR1e0001")]:
+        head = [line for line in (layers.CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
+                if line.startswith("#")]
+        assert f"Kanripo {folder} (https://github.com/kanripo/{folder})" in head[1]
+        assert "CC BY-SA 4.0" in head[3] and "scripts/build_classics.py" in head[4]
+    assert [layers.classic_book(t) for t in ("尚書注疏", "毛詩注疏", "春秋左傳注疏", "春秋公羊傳注疏", "春秋穀梁注䟽", "周禮注疏")] \
+        == ["shu", "shi", "zuozhuan", "chunqiu", "chunqiu", ""]
+    layers.classic_reference.cache_clear()
+    first = layers.classic_reference("shu")
+    assert layers.classic_reference("shu") is first
+    assert layers.classic_reference.cache_info().hits == 1 and layers.classic_reference.cache_info().misses == 1
+    assert first.startswith("昔在帝堯聰明文思光宅天下") and "黎民敏德帝曰俞允若茲" in first and "#" not in first
+    assert len(first) == 26866

@@ -33,8 +33,11 @@ or its byline names 音義 or 疏. There:
   Where the book goes from commentary back to the classic with no small print between
   (論語注疏 ``注孔曰篇之大數一言以蔽之注…``), the file does not mark the boundary; the 疏
   that follows often does, by its lemma of the note or its quotation of the classic
-  (``return_to_classic``, ``classic_returns``). Where it does not, the classic words until
-  the next marker are read as commentary (known limit, measured in docs/notes.md).
+  (``return_to_classic``, ``classic_returns``). In 尚書, 毛詩 and the 春秋 editions, where
+  the 疏 gives no such sign, the book's classic as another edition prints it (shipped in
+  ``data/classics``) does: the tail of a commentary run that goes on from the classic
+  words before it is classic (``classic_tails``). Elsewhere the classic words until the
+  next marker are read as commentary (known limit, measured in docs/notes.md).
 * the markers of a juan are those its byline names (``edition_markers``), so that 傳 in
   ``春秋傳曰`` inside 鄭注 is text; a marker inside a commentary opens a new one only when
   it is that commentary's own marker (or 傳/箋 in 毛詩).
@@ -59,6 +62,8 @@ before 按/謹按/案 (``(臣照/)按``, ``(臣召南/)按``; a name split over 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from pathlib import Path
 
 from ..document import (
     CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE, READINGS, RECORD, SMALLPRINT, SUBCOMMENTARY, TEXT,
@@ -251,6 +256,9 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
                 _danshu_section(section)
         if form == "zhushu" and not editorial:
             classic_returns(chapter.sections)
+            book = classic_book(doc.work_title)
+            if book:
+                classic_tails(chapter.sections, book)
 
 
 def _indent(para: list[PieceDoc]) -> int:
@@ -459,6 +467,112 @@ def classic_returns(sections) -> None:
             cut = return_to_classic(p.text, sub, same) if sub else None
             if cut:
                 cuts.append((n, cut))
+    for n, cut in reversed(cuts):
+        para, i = refs[n]
+        note, classic = split_piece(para[i], [cut])
+        classic.kind = TEXT
+        _set(classic, CLASSIC, "")
+        para[i:i + 1] = [note, classic]
+
+
+#: The shipped reference text of each classic (built by ``scripts/build_classics.py``).
+CLASSICS_DIR = Path(__file__).resolve().parent / "data" / "classics"
+#: Which reference a 注疏 edition's classic is in, by words of its work title (first match).
+CLASSIC_BOOKS = (("尚書", "shu"), ("毛詩", "shi"), ("左傳", "zuozhuan"), ("公羊", "chunqiu"), ("穀梁", "chunqiu"),
+                 ("榖梁", "chunqiu"))
+#: Classic words a commentary's tail must hold, and with the classic words before it
+#: (the anchor, at most ``ANCHOR`` characters of it) at least ``JOINED`` (docs/notes.md,
+#: issue 12 third session, has the measure behind these).
+TAIL_MIN = 2
+ANCHOR = 8
+JOINED = 8
+#: Characters that stand between entries of a 注疏 text and not in the reference (○).
+NOT_MATCHED = "○"
+
+
+def classic_book(work_title: str) -> str:
+    """The name of the shipped classic (``data/classics/<name>.txt``) a 注疏 edition prints,
+    from its work title: 尚書注疏 → ``shu``, 毛詩注疏 → ``shi``, 春秋左傳注疏 → ``zuozhuan``,
+    春秋公羊傳注疏 and 春秋穀梁傳注疏 → ``chunqiu`` (the 經 only: no edition in the corpus
+    holds their 傳 apart); "" for any other."""
+    return next((book for word, book in CLASSIC_BOOKS if word in (work_title or "")), "")
+
+
+@lru_cache(maxsize=None)
+def classic_reference(book: str) -> str:
+    """The folded text of a shipped classic (``data/classics/<book>.txt``, ``#`` header
+    lines skipped, lines joined; folded by ``search.folding.fold``, for matching only).
+    Cached: read once per process. Raises ``FileNotFoundError`` for an unknown book."""
+    from search.folding import fold
+
+    lines = (CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
+    return fold("".join(line for line in lines if not line.startswith("#")))
+
+
+def _matchable(text: str) -> tuple[str, list[int]]:
+    """``text`` folded without the characters of ``NOT_MATCHED``, and for each character
+    kept its offset in ``text``."""
+    from search.folding import fold
+
+    keep = [k for k, ch in enumerate(text) if ch not in NOT_MATCHED]
+    return fold("".join(text[k] for k in keep)), keep
+
+
+def classic_tail(note: str, anchor: str, reference: str) -> int | None:
+    """Where classic words resume at the end of a full-size commentary ``note``: the offset
+    of the longest tail of ``note`` that goes on, in the classic ``reference`` (folded),
+    right after the classic words ``anchor`` that stand before the note; None when none.
+
+    Matching is on folded text (``search.folding.fold``; 将/將, 徳/德 match) without ○. The
+    tail holds at least ``TAIL_MIN`` characters and, with the last ``ANCHOR`` characters
+    of the anchor, at least ``JOINED``; the tail is never the whole note. Example (尚書注疏):
+    anchor ``…黎民敏徳``, note ``敏疾也…衆民皆疾修徳帝曰俞允若茲…萬邦咸寧``: the tail from
+    帝曰 continues 敏德 in 尚書, so the cut is at 帝. A note that ends quoting the classic
+    words it explains does not continue them, so it is left alone."""
+    head, _ = _matchable(anchor)
+    head = head[-ANCHOR:]
+    words, offsets = _matchable(note)
+    if not head or len(words) < TAIL_MIN + 1:
+        return None
+    best = None
+    start = reference.find(head)
+    seen = 0
+    while start >= 0 and seen < 50:
+        after = start + len(head)
+        # longest k (smallest offset) with words[k:] == reference[after:after + len(words) - k]
+        for k in range(1, len(words) - TAIL_MIN + 1):
+            if best is not None and k >= best:
+                break
+            tail = words[k:]
+            if len(head) + len(tail) >= JOINED and reference.startswith(tail, after):
+                best = k
+                break
+        start = reference.find(head, start + 1)
+        seen += 1
+    return offsets[best] if best is not None else None
+
+
+def classic_tails(sections, book: str) -> None:
+    """Split full-size commentary where the classic resumes, by the shipped classic
+    ``book`` (``classic_tail``), in place over a chapter's ``sections``: every commentary
+    run (after a 注/傳/箋 marker, up to the next marker, small print or paragraph end) is
+    checked against the nearest classic text before it in the chapter; the tail becomes
+    classic TEXT."""
+    reference = classic_reference(book)
+    refs = [(para, i) for s in sections for para in s.paragraphs for i in range(len(para))]
+    flat = [para[i] for para, i in refs]
+    cuts = []
+    anchor = ""
+    for n, p in enumerate(flat):
+        if p.kind == TEXT and p.layer == CLASSIC:
+            anchor = p.text
+            continue
+        if p.kind != NOTE or p.layer != COMMENTARY or not anchor:
+            continue
+        cut = classic_tail(p.text, anchor, reference)
+        if cut:
+            cuts.append((n, cut))
+            anchor = p.text[cut:]
     for n, cut in reversed(cuts):
         para, i = refs[n]
         note, classic = split_piece(para[i], [cut])

@@ -1,0 +1,193 @@
+"""Build the reference text of each classic that the 注疏 layer step matches against.
+
+Reads ``../shared/corpus`` (Kanripo, CC BY-SA 4.0) and writes
+``reader/importers/mandoku/data/classics/<book>.txt``: a header of ``#`` lines naming the
+source files, their commit and the licence, then the classic's text, one line per source
+file, small print, page breaks, punctuation and numbering dropped (the characters as the
+source writes them: the layer step folds variants when it matches).
+
+Sources (how each marks its classic):
+
+* 尚書 (``shu``): 欽定書經傳說彙纂 KR1b0046, printed lines at indentation 0 (the
+  commentary 集傳/集說 is indented); 書序 included.
+* 詩經 (``shi``): 欽定詩經傳說彙纂 KR1c0044: in 卷一–卷二十一 a paragraph that starts at
+  indentation 0 (a stanza, ``○維鵲有巢…``), or at indentation 1 right after a heading or
+  note indented 2 or more (the first stanza after a 國風 heading); in 詩序上/下 every
+  paragraph at indentation 0 or 1 not led by a label (集傳, 集說, 辯說, 總論, 附錄, 案).
+  A paragraph goes on below a full printed line and where a line opens with small print.
+* 春秋經 (``chunqiu``) and 左傳 (``zuozhuan``, 經 and 傳 in reading order): 春秋左傳
+  KR1e0001 (tls edition), lines numbered ``A…`` (經) and ``B…`` (傳) with the lines that
+  follow them; ``《…》`` year headings dropped.
+
+Usage: ``.venv/bin/python scripts/build_classics.py [--corpus ../shared/corpus]``.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+OUT = BASE_DIR / "reader" / "importers" / "mandoku" / "data" / "classics"
+LICENCE = "Licence: CC BY-SA 4.0 (Kanseki Repository, https://www.kanripo.org); this extract is shared alike."
+
+PB = re.compile(r"<pb:[^>]*>")
+SMALL = re.compile(r"\([^()]*\)?|^[^()]*\)")
+LABELS = ("集傳", "集說", "集説", "辯說", "辯説", "總論", "附錄", "附録", "案", "謹案", "按")
+PUNCT = re.compile(r"[，。：；「」『』、？！《》（）－*\s.0-9A-Za-z䷀-䷿]")
+
+
+def commit_of(corpus: Path, folder: str) -> str:
+    """The commit SOURCES.md gives for a Kanripo folder."""
+    for line in (corpus / "SOURCES.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) > 2 and cells[1] == folder:
+            m = re.search(r"\b[0-9a-f]{40}\b", line)
+            if m:
+                return m.group()
+    return "unknown"
+
+
+def body_lines(path: Path) -> list[tuple[int, str, str]]:
+    """``(indent, text, raw)`` of each printed line of a mandoku file after its header:
+    ``text`` is the full-size characters (small print, page breaks and ¶ dropped), ``raw``
+    the line without indentation and ¶."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or line.startswith("<pb:"):
+            continue
+        line = PB.sub("", line).rstrip("¶")
+        raw = line.lstrip("\u3000")
+        indent = len(line) - len(raw)
+        out.append((indent, re.sub(r"\([^()]*\)?", "", re.sub(r"^[^()]*\)", "", raw)) if "(" in raw or ")" in raw else raw, raw))
+    return out
+
+
+def width(indent: int, raw: str) -> float:
+    """Print width of a line: full-size characters plus half the small print."""
+    small = sum(len(m) for m in re.findall(r"\(([^()]*)", raw))
+    full = len(re.sub(r"\([^()]*\)?", "", raw))
+    return indent + full + small / 2
+
+
+def paragraphs(lines, hanging: bool = True):
+    """Paragraphs ``(first indent, text, first raw line)``: a line goes on with the paragraph
+    above when it opens with small print or the line above is full (within 1.5 of the
+    file's widest lines) and it neither opens with ○ nor with a label (nor, unless
+    ``hanging``, stands less indented than the line above)."""
+    widths = sorted(width(i, r) for i, _, r in lines if r)
+    full = widths[int(len(widths) * 0.9)] - 1.5 if widths else 0
+    out: list[list] = []
+    prev_full = False
+    prev_indent = 0
+    for indent, text, raw in lines:
+        if not raw:
+            prev_full = False
+            continue
+        goes_on = out and (raw.startswith("(") or (prev_full and not raw.startswith("○")
+                                                   and not raw.startswith(LABELS)
+                                                   and (hanging or indent >= prev_indent)))
+        if goes_on:
+            out[-1][1] += text
+        else:
+            out.append([indent, text, raw])
+        prev_full = width(indent, raw) >= full
+        prev_indent = indent
+    return out
+
+
+def clean(text: str) -> str:
+    return PUNCT.sub("", text.replace("○", ""))
+
+
+def shu(corpus: Path) -> tuple[list[str], list[str]]:
+    folder = corpus / "kanripo-jingbu" / "KR1b0046"
+    files = sorted(folder.glob("KR1b0046_*.txt"))
+    texts = []
+    for f in files:
+        texts.append(clean("".join(t for i, t, r in body_lines(f) if i == 0 and not t.startswith("欽定"))))
+    return [f.name for f in files], texts
+
+
+def shi(corpus: Path) -> tuple[list[str], list[str]]:
+    folder = corpus / "kanripo-jingbu" / "KR1c0044"
+    files = sorted(folder.glob("KR1c0044_*.txt"))[3:]  # 卷一 … 詩序下 (000–002: front matter, 卷首)
+    texts = []
+    for f in files:
+        preface = int(f.stem[-3:]) >= 24
+        paras = paragraphs(body_lines(f), hanging=preface)
+        keep = []
+        for k, (indent, text, raw) in enumerate(paras):
+            if text.startswith("欽定") or raw.startswith(LABELS) or raw.startswith("("):
+                continue
+            if preface:
+                ok = indent <= 1
+            else:
+                ok = indent == 0 or (indent == 1 and k > 0 and paras[k - 1][0] >= 2)
+            if ok:
+                keep.append(text)
+        texts.append(clean("".join(keep)))
+    return [f.name for f in files], texts
+
+
+def chunqiu(corpus: Path) -> tuple[list[str], list[str], list[str]]:
+    folder = corpus / "kanripo" / "KR1e0001"
+    files = sorted(folder.glob("KR1e0001_*.txt"))
+    jing, both = [], []
+    for f in files:
+        kind = ""
+        j, b = [], []
+        for line in f.read_text(encoding="utf-8").splitlines():
+            if line.startswith("#") or line.startswith("<pb:") or line.startswith("*"):
+                continue
+            line = PB.sub("", line).rstrip("¶")
+            m = re.match(r"([AB])[0-9.]*", line)
+            if m:
+                kind = m.group(1)
+                line = line[m.end():]
+                if re.fullmatch(r"《[^》]*》\s*", line):
+                    continue
+            text = clean(line)
+            if kind == "A":
+                j.append(text)
+            if kind:
+                b.append(text)
+        jing.append("".join(j))
+        both.append("".join(b))
+    return [f.name for f in files], jing, both
+
+
+def write(name: str, title: str, source: str, folder: str, commit: str, files: list[str], texts: list[str]) -> None:
+    header = [
+        f"# {title}",
+        f"# Source: {source}, Kanripo {folder} (https://github.com/kanripo/{folder}), commit {commit},",
+        f"#   files {files[0]} … {files[-1]} ({len(files)}).",
+        f"# {LICENCE}",
+        "# Built by scripts/build_classics.py: small print, page breaks, punctuation and numbering dropped;",
+        "# characters as the source writes them (matching folds variants). One line per source file.",
+    ]
+    OUT.mkdir(parents=True, exist_ok=True)
+    body = [t for t in texts if t]
+    (OUT / f"{name}.txt").write_text("\n".join(header + body) + "\n", encoding="utf-8")
+    print(f"{name}: {sum(map(len, body)):,} characters from {len(files)} files")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=BASE_DIR.parent / "shared" / "corpus")
+    args = ap.parse_args()
+    c = args.corpus
+    files, texts = shu(c)
+    write("shu", "尚書 (the classic, with 書序)", "欽定書經傳說彙纂 (WYG), lines at indentation 0", "KR1b0046",
+          commit_of(c, "KR1b0046"), files, texts)
+    files, texts = shi(c)
+    write("shi", "詩經 (the poems and 詩序)", "欽定詩經傳說彙纂 (WYG), stanzas and 詩序", "KR1c0044",
+          commit_of(c, "KR1c0044"), files, texts)
+    files, jing, both = chunqiu(c)
+    write("chunqiu", "春秋經", "春秋左傳 (tls), lines numbered A", "KR1e0001", commit_of(c, "KR1e0001"), files, jing)
+    write("zuozhuan", "春秋經 and 左傳, in reading order", "春秋左傳 (tls), lines numbered A and B", "KR1e0001",
+          commit_of(c, "KR1e0001"), files, both)
+
+
+if __name__ == "__main__":
+    main()
