@@ -34,7 +34,7 @@ LICENCE = "Licence: CC BY-SA 4.0 (Kanseki Repository, https://www.kanripo.org); 
 PB = re.compile(r"<pb:[^>]*>")
 SMALL = re.compile(r"\([^()]*\)?|^[^()]*\)")
 LABELS = ("集傳", "集說", "集説", "辯說", "辯説", "總論", "附錄", "附録", "案", "謹案", "按")
-PUNCT = re.compile(r"[，。：；「」『』、？！《》（）－*\s.0-9A-Za-z䷀-䷿]")
+PUNCT = re.compile(r"&KR\d+;|[，。：；「」『』、？！《》（）－*¶〓#()=\-\s.0-9A-Za-z䷀-䷿]")
 
 
 def commit_of(corpus: Path, folder: str) -> str:
@@ -97,7 +97,9 @@ def paragraphs(lines, hanging: bool = True):
 
 
 def clean(text: str) -> str:
-    return PUNCT.sub("", text.replace("○", ""))
+    """``text`` without ○, punctuation, numbering and markup; a Kanripo character entity
+    (``&KR1234;``) stays whole."""
+    return PUNCT.sub(lambda m: m.group() if m.group().startswith("&") else "", text.replace("○", ""))
 
 
 def shu(corpus: Path) -> tuple[list[str], list[str]]:

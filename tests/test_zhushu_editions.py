@@ -306,4 +306,12 @@ def test_shipped_classics_name_their_source_and_licence_and_load_once():
     assert layers.classic_reference("shu") is first
     assert layers.classic_reference.cache_info().hits == 1 and layers.classic_reference.cache_info().misses == 1
     assert first.startswith("昔在帝堯聰明文思光宅天下") and "黎民敏德帝曰俞允若茲" in first and "#" not in first
-    assert len(first) == 26866
+    assert len(first) == 26890
+
+
+def test_a_note_quoting_the_zhuan_after_yue_keeps_its_quotation():
+    """左傳注疏 莊公二十五年: the 經 ``鼓用牲于社`` and the 傳 ``…鼓用牲于社非常也`` share words; the
+    注 ``鼓伐鼓也用牲以祭社傳例曰非常也`` quotes the 傳 after 曰, so 非常也 stays in the note."""
+    pieces = around("KR1e0004/KR1e0004_009.txt", "六月辛未朔日有食之鼓用牲于社", 0, 3)
+    assert pieces == [(TEXT, CLASSIC, "", "六月辛未朔日有食之鼓用牲于社"), (LABEL, COMMENTARY, "杜注", "注"),
+                      (NOTE, COMMENTARY, "杜注", "鼓伐鼓也用牲以祭社傳例曰非常也")]

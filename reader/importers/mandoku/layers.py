@@ -488,6 +488,9 @@ ANCHOR = 8
 JOINED = 8
 #: Characters that stand between entries of a 注疏 text and not in the reference (○).
 NOT_MATCHED = "○"
+#: A note ending with this quotes what follows (``傳例曰非常也`` in 左傳注疏, where the 傳
+#: repeats the 經's words and goes on with 非常也): no cut right after it.
+QUOTE_INTRO = "曰"
 
 
 def classic_book(work_title: str) -> str:
@@ -528,7 +531,8 @@ def classic_tail(note: str, anchor: str, reference: str) -> int | None:
     of the anchor, at least ``JOINED``; the tail is never the whole note. Example (尚書注疏):
     anchor ``…黎民敏徳``, note ``敏疾也…衆民皆疾修徳帝曰俞允若茲…萬邦咸寧``: the tail from
     帝曰 continues 敏德 in 尚書, so the cut is at 帝. A note that ends quoting the classic
-    words it explains does not continue them, so it is left alone."""
+    words it explains does not continue them, so it is left alone; nor is a cut made right
+    after 曰 (``QUOTE_INTRO``: the note quotes what follows)."""
     head, _ = _matchable(anchor)
     head = head[-ANCHOR:]
     words, offsets = _matchable(note)
@@ -544,6 +548,8 @@ def classic_tail(note: str, anchor: str, reference: str) -> int | None:
             if best is not None and k >= best:
                 break
             tail = words[k:]
+            if words[k - 1] in QUOTE_INTRO:
+                continue
             if len(head) + len(tail) >= JOINED and reference.startswith(tail, after):
                 best = k
                 break
