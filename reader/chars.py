@@ -32,7 +32,12 @@ class CharEntry:
     treats as the same character (``search.folding``: 說 and 説, not 悦): ``[{"reading":
     "shuì", "form": "説", "source": "kHanyuPinyin"}, ...]``, each reading once, from the form
     that has it first (the character itself, then its variants in table order); ``source`` is
-    the Unihan field (kMandarin: the usual reading; kHanyuPinyin: 漢語大字典's other readings)."""
+    the Unihan field (kMandarin: the usual reading; kHanyuPinyin: 漢語大字典's other readings).
+
+    ``searched_together``: the forms of the entry (standard, traditional, variants) that
+    search folds to the same character (``same_character_forms``), the character itself
+    left out: a search for 大 also finds 夨 and 𠘲, not 太, which the variant tables relate
+    to 大 all the same."""
 
     char: str
     codepoint: str
@@ -47,6 +52,18 @@ class CharEntry:
     variants: list[str] = field(default_factory=list)
     see: dict | None = None
     readings: list[dict] = field(default_factory=list)
+    searched_together: list[str] = field(default_factory=list)
+
+    @property
+    def related(self) -> list[str]:
+        """The ``variants`` that search keeps apart from the character (a table relates
+        them, ``search.folding`` does not fold them: 太 beside 大)."""
+        return [c for c in self.variants if c not in self.searched_together]
+
+    @property
+    def variants_searched_together(self) -> list[str]:
+        """The ``variants`` that search treats as the character itself."""
+        return [c for c in self.variants if c in self.searched_together]
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -95,6 +112,7 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
             entry.see = {"char": see.char, "mandarin": see.mandarin, "definition": see.definition}
     if follow:
         entry.readings = merged_readings(entry)
+        entry.searched_together = same_character_forms(entry)[1:]
     return entry
 
 

@@ -288,6 +288,18 @@ def test_char_lookup_json(client, db):
     assert client.get("/chars/仪/").json()["traditional"] == ["儀"]
 
 
+def test_char_lookup_tells_variants_search_folds_from_related_forms(client, db):
+    """大: the tables list 亣 𠘲 夨 太 as its variants; search folds 𠘲 and 夨 into 大 and keeps
+    太 (another word) and 亣 apart, and the lookup says which is which."""
+    data = client.get("/chars/大/").json()
+    assert data["variants"] == ["亣", "𠘲", "夨", "太"]
+    assert data["searched_together"] == ["𠘲", "夨"]
+    html = client.get("/chars/大/", {"format": "html"}).content.decode()
+    rows = re.findall(r'<dt>(異體|相關字)</dt><dd class="char-list" title="([^"]+)">(.*?)</dd>', html)
+    assert [(name, title, text_of(chars)) for name, title, chars in rows] == [
+        ("異體", "檢索時與「大」視為一字", "𠘲夨"), ("相關字", "異體字表所列，檢索時分開", "亣太")]
+
+
 def test_char_lookup_merges_the_readings_of_variant_forms(client, db):
     data = client.get("/chars/說/").json()
     assert data["mandarin"] == ["shuō"] and data["other_readings"] == []  # 說 alone: only shuō

@@ -362,7 +362,13 @@
     if (data.see && data.standard && data.standard.length > 1) row("又見", charButtons(data.standard.slice(1)));
     if (data.traditional && data.traditional.length) row("繁體", charButtons(data.traditional));
     if (data.simplified && data.simplified.length) row("簡體", charButtons(data.simplified));
-    if (data.variants && data.variants.length) row("異體", charButtons(data.variants));
+    // 異體: the forms search treats as this character; 相關字: forms the variant tables relate
+    // to it that search keeps apart (太 beside 大).
+    var together = data.searched_together || [];
+    var same = (data.variants || []).filter(function (c) { return together.indexOf(c) >= 0; });
+    var related = (data.variants || []).filter(function (c) { return together.indexOf(c) < 0; });
+    if (same.length) row("異體", charButtons(same));
+    if (related.length) row("相關字", charButtons(related));
     if (shown && shown !== data.char) row("顯示", el("dd", null, "簡體作「" + shown + "」"));
     popover.appendChild(dl);
     var links = el("p", "links");
