@@ -57,8 +57,11 @@ def test_the_three_witnesses_are_one_work(three, client):
     assert '<strong aria-current="page">KR1d0086-WYG</strong>' in page and '<a href="/works/KR1d0086/">KR1d0086</a>' in page
     assert '<a href="/works/KR1d0086-WYG/juan/12/">卷十</a>' in page
     section = client.get("/works/KR1d0086-WYG/juan/12/2/").content.decode()
-    assert ('<a href="/works/KR1d0086-WYG/">禮書綱目</a> › <a href="/works/KR1d0086-WYG/">KR1d0086-WYG</a> › '
-            '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a>') in section
+    # one crumb names the work and its edition (the edition page lists the other editions)
+    assert ('<a href="/">書目</a> › <a href="/works/KR1d0086-WYG/">禮書綱目（KR1d0086-WYG）</a> › '
+            '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a> › 第 2 節</nav>') in section
+    juan_page = client.get("/works/KR1d0086-WYG/juan/12/").content.decode()
+    assert '<a href="/">書目</a> › <a href="/works/KR1d0086-WYG/">禮書綱目（KR1d0086-WYG）</a> › 卷十</nav>' in juan_page
     assert "江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086-WYG，葉 12-1b）" in section
     # the seed's URLs and citation are as they were
     seed_page = client.get("/works/禮書綱目/juan/10/2/").content.decode()
