@@ -289,6 +289,15 @@ def test_classic_tail_rules():
     # too short: with the anchor, fewer than JOINED characters; and never the whole note
     assert classic_tail("疾也帝曰", "敏徳", reference) is None
     assert classic_tail("帝曰俞允若茲", "黎民敏徳", reference) is None
+    # one character in ten may differ (variants the folding table keeps apart), not two,
+    # and never the tail's first two
+    assert classic_tail("疾也帝曰俞允若茲嘉言罔修伏", "黎民敏徳", reference) == 2
+    assert classic_tail("疾也帝曰俞允若芝嘉言罔修伏", "黎民敏徳", reference) is None
+    assert classic_tail("疾也帝日俞允若茲嘉言罔攸伏", "黎民敏徳", reference) is None
+    # an anchor written otherwise than the reference (厎/底) is looked for by its last four
+    reference = "西序東嚮敷重底席綴純文貝仍几東序西嚮敷重豐席畫純雕玉仍几"
+    note = "東西廂謂之序此旦夕聽事之坐東序西嚮敷重豐席畫純雕玉仍几"
+    assert classic_tail(note, "敷重厎席綴純文貝仍几", reference) == note.index("東序")
 
 
 def test_shipped_classics_name_their_source_and_licence_and_load_once():

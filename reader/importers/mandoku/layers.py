@@ -485,9 +485,13 @@ CLASSIC_BOOKS = (("尚書", "shu"), ("毛詩", "shi"), ("左傳", "zuozhuan"), (
 #: issue 12 third session, has the measure behind these).
 TAIL_MIN = 2
 ANCHOR = 8
+SHORT_ANCHOR = 4
 JOINED = 8
 #: Characters that stand between entries of a 注疏 text and not in the reference (○).
 NOT_MATCHED = "○"
+#: A tail may differ from the reference in one character of this many (variants the
+#: folding table keeps apart, 祇/祗), never in its first two.
+MISMATCH_EVERY = 10
 #: A note ending with this quotes what follows (``傳例曰非常也`` in 左傳注疏, where the 傳
 #: repeats the 經's words and goes on with 非常也): no cut right after it.
 QUOTE_INTRO = "曰"
@@ -526,7 +530,10 @@ def classic_tail(note: str, anchor: str, reference: str) -> int | None:
     of the longest tail of ``note`` that goes on, in the classic ``reference`` (folded),
     right after the classic words ``anchor`` that stand before the note; None when none.
 
-    Matching is on folded text (``search.folding.fold``; 将/將, 徳/德 match) without ○. The
+    Matching is on folded text (``search.folding.fold``; 将/將, 徳/德 match) without ○, and
+    a tail may differ in one character of ``MISMATCH_EVERY`` (not its first two); when the
+    anchor's last ``ANCHOR`` characters are not in the reference, its last ``SHORT_ANCHOR``
+    are looked for. The
     tail holds at least ``TAIL_MIN`` characters and, with the last ``ANCHOR`` characters
     of the anchor, at least ``JOINED``; the tail is never the whole note. Example (尚書注疏):
     anchor ``…黎民敏徳``, note ``敏疾也…衆民皆疾修徳帝曰俞允若茲…萬邦咸寧``: the tail from
@@ -534,25 +541,33 @@ def classic_tail(note: str, anchor: str, reference: str) -> int | None:
     words it explains does not continue them, so it is left alone; nor is a cut made right
     after 曰 (``QUOTE_INTRO``: the note quotes what follows)."""
     head, _ = _matchable(anchor)
-    head = head[-ANCHOR:]
     words, offsets = _matchable(note)
     if not head or len(words) < TAIL_MIN + 1:
         return None
+    # the anchor's last ANCHOR characters; when the reference writes one of them otherwise
+    # (厎/底), its last SHORT_ANCHOR
+    start = reference.find(head[-ANCHOR:])
+    if start < 0 and len(head) > SHORT_ANCHOR:
+        start = reference.find(head[-SHORT_ANCHOR:])
+        head = head[-SHORT_ANCHOR:]
+    else:
+        head = head[-ANCHOR:]
     best = None
-    start = reference.find(head)
     seen = 0
     while start >= 0 and seen < 50:
         after = start + len(head)
-        # longest k (smallest offset) with words[k:] == reference[after:after + len(words) - k]
-        for k in range(1, len(words) - TAIL_MIN + 1):
-            if best is not None and k >= best:
-                break
+        # longest tail (smallest k) that reads as reference[after:…]: its first two
+        # characters equal, at most one in MISMATCH_EVERY of the rest differing
+        first = reference[after:after + 2]
+        k = words.find(first, 1) if len(first) == 2 else -1
+        while k >= 1 and k <= len(words) - TAIL_MIN and (best is None or k < best):
             tail = words[k:]
-            if words[k - 1] in QUOTE_INTRO:
-                continue
-            if len(head) + len(tail) >= JOINED and reference.startswith(tail, after):
-                best = k
-                break
+            if words[k - 1] not in QUOTE_INTRO and len(head) + len(tail) >= JOINED:
+                ref = reference[after:after + len(tail)]
+                if len(ref) == len(tail) and sum(a != b for a, b in zip(tail, ref)) <= len(tail) // MISMATCH_EVERY:
+                    best = k
+                    break
+            k = words.find(first, k + 1)
         start = reference.find(head, start + 1)
         seen += 1
     return offsets[best] if best is not None else None
