@@ -192,19 +192,21 @@ class HitSerializer(serializers.Serializer):
     def to_representation(self, hit):
         check("rendering the search hits", "Ask for fewer hits per page (page_size=), or narrow the query.")
         places, link, root = self._shared()
-        place = places.get(hit.work_id, {})
+        p = hit.passage  # the place fields, read from the passage itself (not through Hit.__getattr__)
+        place = places.get(p.work_id, {})
+        before, match, after = hit.kwic()
         return {
-            "layer": hit.layer,
-            "layer_name": getattr(hit, "layer_name", None) or LAYER_NAMES[hit.layer],
-            "work": {"id": place.get("work_id", hit.work_id), "title": hit.work_title},
-            "edition": {"id": hit.work_id, "slug": hit.work_slug, "name": place.get("name", "")},
-            "juan": hit.juan_number,
-            "juan_label": hit.juan_label,
-            "section": {"position": hit.section_position, "title": hit.section_title},
+            "layer": p.layer,
+            "layer_name": getattr(hit, "layer_name", None) or LAYER_NAMES[p.layer],
+            "work": {"id": place.get("work_id", p.work_id), "title": p.work_title},
+            "edition": {"id": p.work_id, "slug": p.work_slug, "name": place.get("name", "")},
+            "juan": p.juan_number,
+            "juan_label": p.juan_label,
+            "section": {"position": p.section_position, "title": p.section_title},
             "piece": hit.piece_position,
-            "before": hit.before,
-            "match": hit.match,
-            "after": hit.after,
+            "before": before,
+            "match": match,
+            "after": after,
             # request.build_absolute_uri(url) for a path: its iri_to_uri leaves these ASCII
             # URLs (reverse() and urlencode() quote everything else) as they are.
             "url": root + link(hit),

@@ -19,7 +19,7 @@ from search.forms import SearchForm
 from search.service import HitLinks, edition_places, name_layers, query_hints, run_search
 
 from . import exports, hitlists, schema
-from .throttling import ExportRateThrottle, SearchRateThrottle
+from .throttling import ApiExportThrottle, ApiSearchThrottle
 from .pagination import StandardPagination
 from .serializers import (
     EditionDetailSerializer, HitSerializer, PieceSerializer, WorkDetailSerializer, WorkSerializer, juan_structure,
@@ -230,7 +230,7 @@ class SearchView(APIView):
     distribution endpoint). Each
     result has its layer, location, KWIC (`before`, `match`, `after`) and reading URL."""
 
-    throttle_classes = [*APIView.throttle_classes, SearchRateThrottle]
+    throttle_classes = [ApiSearchThrottle]  # the API's budgets and the search budget
 
     @extend_schema(parameters=SEARCH_PARAMETERS + [
         OpenApiParameter("page", int, description="page number (1-based)"),
@@ -253,7 +253,7 @@ class SearchView(APIView):
 class SearchDistributionView(APIView):
     """Only the totals and the hits per juan and per section, for charts."""
 
-    throttle_classes = [*APIView.throttle_classes, SearchRateThrottle]
+    throttle_classes = [ApiSearchThrottle]  # the API's budgets and the search budget
 
     @extend_schema(parameters=SEARCH_PARAMETERS, responses=schema.DistributionResponseSerializer)
     def get(self, request):
@@ -264,7 +264,7 @@ class SearchDistributionView(APIView):
 class SearchExport(APIView):
     """Every hit of a query as a spreadsheet file (``api.hitlists``): CSV or TSV."""
 
-    throttle_classes = [*APIView.throttle_classes, SearchRateThrottle]
+    throttle_classes = [ApiSearchThrottle]  # the API's budgets and the search budget
 
     @extend_schema(
         description=("Every hit of a query (same parameters as /api/search/, in its `sort`) as a file, one row per "
@@ -360,7 +360,7 @@ class WorkExport(APIView):
     ``/api/editions/<id>/export/<kind>/``, or the default edition of a work at
     ``/api/works/<id>/export/<kind>/``."""
 
-    throttle_classes = [*APIView.throttle_classes, ExportRateThrottle]
+    throttle_classes = [ApiExportThrottle]  # the API's budgets and the export budget
 
     @extend_schema(description="A whole edition (every juan, in order) as one file. " + EXPORT_DOC,
                    parameters=[WORK_ID, KIND], responses=EXPORT_RESPONSES)

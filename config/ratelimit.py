@@ -14,12 +14,12 @@ throttles, the search page's budget and the admin's lockout (django-axes,
 **Shared counters**: the throttles keep their request histories in
 ``caches[settings.THROTTLE_CACHE]``, by default a file-based cache that all gunicorn
 workers of a machine share (no server needed; a Redis or database cache serves several
-machines). Each read-modify-write of a history is done under an exclusive ``flock`` on
-``<LOCATION>/.lock``, so two workers cannot both take the last request of a budget. The
-cache is ``CounterFileCache``, Django's file-based cache writing each counter's file in
-place: Django's own writes a new file and renames it over the old one, which on ext4 waits
-for the new file's data to be flushed (``auto_da_alloc``) and cost 0.6 to 2 ms per counter,
-three counters per API search (docs/notes.md, issue 15).
+machines). A client's budgets are one entry, and each request's read-modify-write of it
+is done under an exclusive ``flock`` on ``<LOCATION>/.lock``, so two workers cannot both
+take the last request of a budget. The cache is ``CounterFileCache``, a file-based cache
+writing each entry's file in place: Django's own writes a new file and renames it over the
+old one, which on ext4 waits for the new file's data to be flushed (``auto_da_alloc``), 0.6
+to 2 ms per write, and an API search used to write three (docs/notes.md, issue 15).
 
 **Budgets** (DRF's ``"N/s|min|hour|day"`` form, read from settings on every request):
 
@@ -33,13 +33,15 @@ Answers the page cache already holds are served before any view and are not coun
 """
 from __future__ import annotations
 
+import bisect
 import fcntl
 import ipaddress
 import logging
 import math
 import os
 import pickle
-import zlib
+import time
+from array import array
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -107,9 +109,9 @@ def signed_in(request) -> bool:
 
 
 class CounterFileCache(FileBasedCache):
-    """Django's file-based cache (same files, same format: an entry is its pickled expiry
-    then its zlib-compressed pickled value) for the rate-limit counters, whose every
-    read-modify-write holds the exclusive lock of ``_shared_lock``:
+    """A file-based cache for the rate-limit counters (Django's ``FileBasedCache``: one file
+    per entry, named by the key's digest, culled at ``MAX_ENTRIES``), whose every
+    read-modify-write holds the exclusive lock of ``_shared_lock``. What differs:
 
     * ``set`` overwrites the entry's file in place (write from offset 0, then cut it to the
       new length) instead of writing a temporary file and renaming it over the entry. The
@@ -117,8 +119,11 @@ class CounterFileCache(FileBasedCache):
       such a rename (``auto_da_alloc``), 0.6 to 2 ms each on this machine, against 0.05 ms
       in place. The temporary file is also what made a crash harmless; here a process killed
       between the write and the cut leaves the new entry followed by the old one's tail,
-      which zlib ignores, and a torn write is read as a missing entry (``get``): that
+      which unpickling ignores, and a torn write is read as a missing entry (``get``): that
       client's window starts again, never an error.
+    * an entry is its pickled expiry then its pickled value, not zlib-compressed: zlib took
+      0.1 to 0.3 ms per write for a minute's request times of a busy client, and the files
+      are small (8 bytes per request counted).
     * the cache is culled (``MAX_ENTRIES``, Django's random culling) only when a new entry
       file is made, not on every write: Django lists the whole folder on every ``set``,
       which grows with the number of clients seen.
@@ -131,21 +136,18 @@ class CounterFileCache(FileBasedCache):
         try:
             with open(fname, "rb") as f:
                 if not self._is_expired(f):
-                    return pickle.loads(zlib.decompress(f.read()))
+                    return pickle.load(f)
         except OSError as exc:
             if not isinstance(exc, FileNotFoundError):
                 raise
-        except (EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError, pickle.UnpicklingError,
-                zlib.error):
+        except (EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError, pickle.UnpicklingError):
             pass  # a torn file: as if there were no entry
         return default
 
     def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
         fname = self._key_to_file(key, version)
-        # zlib level 1: a minute's history of 600 request times (DRF's list of floats) takes
-        # 0.15 ms to compress against 0.6 ms at the default level, for a file 6 % larger.
-        content = pickle.dumps(self.get_backend_timeout(timeout), self.pickle_protocol) + zlib.compress(
-            pickle.dumps(value, self.pickle_protocol), 1)
+        content = pickle.dumps(self.get_backend_timeout(timeout), self.pickle_protocol) + pickle.dumps(
+            value, self.pickle_protocol)
         try:
             fd = os.open(fname, os.O_WRONLY)
         except FileNotFoundError:
@@ -159,6 +161,13 @@ class CounterFileCache(FileBasedCache):
             os.ftruncate(fd, len(content))
         finally:
             os.close(fd)
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        value = self.get(key, self)
+        if value is self:
+            return False
+        self.set(key, value, timeout, version)
+        return True
 
 
 @contextmanager
@@ -178,59 +187,134 @@ def _shared_lock():
         os.close(fd)  # releases the lock
 
 
-class SharedThrottle:
-    """Mixin for DRF throttles: ``client_ip`` as the identity, histories in the shared
-    cache, updated under the shared lock."""
+def parse_rate(rate: str | None) -> tuple[int | None, int | None]:
+    """``"N/s|min|hour|day"`` → ``(N, seconds)`` (DRF's form: only the period's first
+    letter counts); ``None`` → ``(None, None)``, no limit."""
+    if rate is None:
+        return None, None
+    num, period = rate.split("/")
+    return int(num), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
 
-    rate_setting = ""
+
+class SharedThrottle(throttling.BaseThrottle):
+    """A DRF throttle counting one or more budgets (``budgets``: ``(scope, name of its rate
+    setting)``) in one go: one lock, one read and one write of the client's entry in the
+    shared cache, ``{scope: (seconds, array("d") of request times, oldest first)}`` under
+    ``throttle_<client>``, instead of a lock, a read and a write per budget (an API search
+    counts three: ``API_ANON_RATE``, ``API_USER_RATE``, ``SEARCH_ANON_RATE``).
+
+    Each budget is DRF's sliding window (``SimpleRateThrottle``) with DRF's rules: the
+    request times of the last period are kept; a budget whose period holds its number of
+    requests refuses; one that accepts records the request even when another refuses (DRF
+    asks every throttle of a view); ``wait()`` is the longest of the refusing budgets'
+    waits, as DRF's ``check_throttles`` takes. The ``user`` scope counts a signed-in user
+    by id and anyone else by ``client_ip``, like DRF's ``UserRateThrottle``; the other
+    scopes count anonymous clients only (``AnonRateThrottle``). A rate of ``None`` is no
+    limit."""
+
+    budgets: tuple[tuple[str, str], ...] = ()
+    timer = staticmethod(time.time)
 
     @property
     def cache(self):
         return caches[settings.THROTTLE_CACHE]
 
-    def get_rate(self):
-        return getattr(settings, self.rate_setting)
-
-    def get_ident(self, request):
-        return client_ip(request)
-
     def allow_request(self, request, view):
-        """DRF's sliding window, under the shared lock. When the counters cannot be read or
-        written (``OSError``: the disk of ``THROTTLE_CACHE_DIR`` full or read-only), the
-        request is allowed and a warning logged: a limit that cannot count must not turn
-        every API call and search into a 500."""
+        """Count the request in every budget (see the class docstring). When the counters
+        cannot be read or written (``OSError``: the disk of ``THROTTLE_CACHE_DIR`` full or
+        read-only), the request is allowed and a warning logged: a limit that cannot count
+        must not turn every API call and search into a 500."""
+        self._waits: list[float | None] = []
         try:
             with _shared_lock():
-                return super().allow_request(request, view)
+                return self._count(request)
         except OSError as exc:
-            logger.warning("rate limit %s not counted, the request is allowed: %s", self.rate_setting, exc)
+            names = ", ".join(name for _, name in self.budgets)
+            logger.warning("rate limit %s not counted, the request is allowed: %s", names, exc)
             return True
 
+    def _count(self, request) -> bool:
+        user = getattr(request, "user", None)
+        signed = bool(user and user.is_authenticated)
+        now = self.timer()
+        entries: dict[str, dict] = {}
+        changed: set[str] = set()
+        allowed = True
+        for scope, setting in self.budgets:
+            limit, seconds = parse_rate(getattr(settings, setting))
+            if limit is None or (signed and scope != "user"):
+                continue
+            key = f"throttle_user-{user.pk}" if signed else f"throttle_{client_ip(request)}"
+            if key not in entries:
+                entry = self.cache.get(key)
+                entries[key] = entry if isinstance(entry, dict) else {}
+            entry = entries[key]
+            kept = entry.get(scope)
+            # Request times, oldest first, as doubles: a minute of a busy client's requests
+            # (thousands) pickles as one block of bytes, not one float object each.
+            times = kept[1] if kept is not None and isinstance(kept[1], array) else array("d")
+            del times[:bisect.bisect_right(times, now - seconds)]  # the period's requests only
+            if len(times) >= limit:
+                allowed = False
+                remaining = seconds - (now - times[0]) if times else seconds
+                available = limit - len(times) + 1
+                self._waits.append(remaining / available if available > 0 else None)
+                continue
+            bisect.insort(times, now)
+            entry[scope] = (seconds, times)
+            changed.add(key)
+        for key in changed:
+            entry = entries[key]
+            self.cache.set(key, entry, max(seconds for seconds, _ in entry.values()))
+        return allowed
 
-class AnonRateThrottle(SharedThrottle, throttling.AnonRateThrottle):
+    def wait(self):
+        """Seconds until the refusing budgets accept again (the longest), or None."""
+        return max((w for w in getattr(self, "_waits", []) if w is not None), default=None)
+
+
+class AnonRateThrottle(SharedThrottle):
     """Every API request of an anonymous client: ``settings.API_ANON_RATE``."""
 
-    rate_setting = "API_ANON_RATE"
+    budgets = (("anon", "API_ANON_RATE"),)
 
 
-class UserRateThrottle(SharedThrottle, throttling.UserRateThrottle):
-    """Every API request of a signed-in user: ``settings.API_USER_RATE``."""
+class UserRateThrottle(SharedThrottle):
+    """Every API request of a signed-in user, or of an anonymous client by its address (as
+    DRF's ``UserRateThrottle``): ``settings.API_USER_RATE``."""
 
-    rate_setting = "API_USER_RATE"
+    budgets = (("user", "API_USER_RATE"),)
 
 
-class SearchRateThrottle(SharedThrottle, throttling.AnonRateThrottle):
+class SearchRateThrottle(SharedThrottle):
     """Searches of an anonymous client, API and HTML page together: ``settings.SEARCH_ANON_RATE``."""
 
-    scope = "search"
-    rate_setting = "SEARCH_ANON_RATE"
+    budgets = (("search", "SEARCH_ANON_RATE"),)
 
 
-class ExportRateThrottle(SharedThrottle, throttling.AnonRateThrottle):
+class ExportRateThrottle(SharedThrottle):
     """Whole-work exports of an anonymous client: ``settings.EXPORT_ANON_RATE``."""
 
-    scope = "export"
-    rate_setting = "EXPORT_ANON_RATE"
+    budgets = (("export", "EXPORT_ANON_RATE"),)
+
+
+class ApiRateThrottle(SharedThrottle):
+    """Every API request (``REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"]``): ``AnonRateThrottle``
+    and ``UserRateThrottle`` counted in one go."""
+
+    budgets = AnonRateThrottle.budgets + UserRateThrottle.budgets
+
+
+class ApiSearchThrottle(SharedThrottle):
+    """An API search: ``ApiRateThrottle`` and ``SearchRateThrottle`` counted in one go."""
+
+    budgets = ApiRateThrottle.budgets + SearchRateThrottle.budgets
+
+
+class ApiExportThrottle(SharedThrottle):
+    """A whole-work export: ``ApiRateThrottle`` and ``ExportRateThrottle`` counted in one go."""
+
+    budgets = ApiRateThrottle.budgets + ExportRateThrottle.budgets
 
 
 def search_wait(request) -> int | None:

@@ -243,7 +243,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     # Anonymous and read-only: no sessions or passwords on the API (the admin has its own login).
     "DEFAULT_AUTHENTICATION_CLASSES": [],
-    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonRateThrottle", "api.throttling.UserRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.ApiRateThrottle"],  # API_ANON_RATE and API_USER_RATE
     "DEFAULT_PAGINATION_CLASS": "api.pagination.StandardPagination",
     "PAGE_SIZE": 20,
     "DEFAULT_RENDERER_CLASSES": [

@@ -78,13 +78,13 @@ class HitLinks:
         self.params = urlencode(params)
 
     def __call__(self, hit: Hit) -> str:
-        url = _section_path(hit.work_slug, hit.juan_number, hit.section_position)
-        title = hit.piece_position < 0 or hit.layer == "title"
-        anchor = f"s{hit.section_position}" if title else f"s{hit.section_position}-p{hit.piece_position}"
+        p, piece = hit.passage, hit.piece_position
+        url = _section_path(p.work_slug, p.juan_number, p.section_position)
+        title = piece < 0 or p.layer == "title"
+        anchor = f"s{p.section_position}" if title else f"s{p.section_position}-p{piece}"
         params = self.params
         if not title:
-            page = page_of(hit.work_id, hit.juan_number, hit.section_position, hit.piece_position,
-                           hit.start - hit.passage.piece_start(hit.start))
+            page = page_of(p.work_id, p.juan_number, p.section_position, piece, hit.start - p.piece_start(hit.start))
             if page > 1:
                 params += f"&page={page}"  # as urlencode writes it, after hl and exact
         return f"{url}?{params}#{anchor}"

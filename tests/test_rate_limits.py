@@ -179,11 +179,9 @@ def test_a_highlighted_reading_page_spends_the_same_budget(client, seed_backend,
 
 def test_the_counters_are_written_in_place_and_read_back(tmp_path):
     """``CounterFileCache`` writes an entry over its own file (same inode: no temporary file
-    renamed over it, which ext4 makes wait for a flush) in the format of Django's file cache,
-    and a longer then a shorter history read back whole."""
+    renamed over it, which ext4 makes wait for a flush), and a longer then a shorter history
+    read back whole."""
     import time
-
-    from django.core.cache.backends.filebased import FileBasedCache
 
     from config.ratelimit import CounterFileCache
 
@@ -196,7 +194,8 @@ def test_the_counters_are_written_in_place_and_read_back(tmp_path):
     cache.set("throttle_search_203.0.113.7", short, 60)
     assert (entry.stat().st_ino, [p.name for p in (tmp_path / "counters").iterdir()]) == (inode, [entry.name])
     assert cache.get("throttle_search_203.0.113.7") == short
-    assert FileBasedCache(str(tmp_path / "counters"), {}).get("throttle_search_203.0.113.7") == short
+    assert (cache.touch("throttle_search_203.0.113.7", 60), cache.touch("throttle_user_203.0.113.7", 60)) == (True, False)
+    assert cache.get("throttle_search_203.0.113.7") == short
     assert cache.get("throttle_anon_203.0.113.7", "none") == "none"
 
 
@@ -231,3 +230,66 @@ def test_the_counters_are_culled_when_a_new_client_comes(tmp_path):
     assert len(list((tmp_path / "counters").iterdir())) == 4
     cache.set("throttle_anon_10.0.0.9", [9.0], 60)  # a new one: half of the four go first
     assert len(list((tmp_path / "counters").iterdir())) == 3
+
+
+def test_an_api_search_counts_its_three_budgets_in_one_entry(client, seed_backend, budget):
+    """``ApiSearchThrottle``: the API's two budgets and the search budget of one client in
+    one entry (one lock, one read, one write per request); a refused search still counts
+    in the API's budgets (DRF asks every throttle of a view, and an accepting one records)."""
+    from config.ratelimit import client_ip
+
+    budget.SEARCH_ANON_RATE = "1/min"
+    assert client.get("/api/search/", {"q": "鵠"}).status_code == 200
+    refused = client.get("/api/search/", {"q": "鵠"})
+    assert client.get("/api/works/").status_code == 200  # the API's budgets are not spent
+    entry = caches[budget.THROTTLE_CACHE].get(f"throttle_{client_ip(refused.wsgi_request)}")
+    assert {scope: (seconds, len(times)) for scope, (seconds, times) in entry.items()} == {
+        "anon": (60, 3), "user": (60, 3), "search": (60, 1)}
+    assert list(entry["anon"][1]) == sorted(entry["anon"][1])  # oldest first
+    assert entry["search"][1][0] == entry["anon"][1][0]  # the accepted search
+    assert (refused.status_code, 55 <= int(refused.headers["Retry-After"]) <= 60) == (429, True)
+    assert list(caches[budget.THROTTLE_CACHE]._list_cache_files()) == [
+        caches[budget.THROTTLE_CACHE]._key_to_file(f"throttle_{client_ip(refused.wsgi_request)}")]
+
+
+def test_the_user_rate_still_limits_an_anonymous_client(client, seed_backend, budget):
+    """As DRF's ``UserRateThrottle`` did, ``API_USER_RATE`` counts an anonymous client by its
+    address too: set below ``API_ANON_RATE``, it is the one that refuses."""
+    budget.API_USER_RATE = "2/min"
+    assert [client.get("/api/works/").status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_a_signed_in_user_is_counted_by_id_in_the_user_budget_only(rf, budget):
+    """The user scope counts a signed-in user by id; the anonymous budgets skip them."""
+    from types import SimpleNamespace
+
+    from config.ratelimit import ApiSearchThrottle
+
+    budget.API_USER_RATE = "1/min"
+    user = SimpleNamespace(is_authenticated=True, pk=7)
+    request = SimpleNamespace(META={"REMOTE_ADDR": "10.0.0.1"}, user=user)
+    throttle = ApiSearchThrottle()
+    assert [throttle.allow_request(request, None), throttle.wait()] == [True, None]
+    assert throttle.allow_request(request, None) is False
+    assert 59 <= throttle.wait() <= 60
+    cache = caches[budget.THROTTLE_CACHE]
+    assert (list(cache.get("throttle_user-7")), cache.get("throttle_10.0.0.1")) == (["user"], None)
+
+
+def test_the_window_slides_as_drf_s(rf, budget, monkeypatch):
+    """DRF's sliding window: a request leaves the count one period after it was made, and
+    ``wait`` is DRF's (the time left until the oldest leaves, shared by the requests the
+    budget still lacks)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from config.ratelimit import SearchRateThrottle, SharedThrottle
+
+    clock = iter([1000.0, 1001.0, 1002.0, 1059.0, 1060.5, 1061.0, 1061.5])
+    monkeypatch.setattr(SharedThrottle, "timer", staticmethod(lambda: next(clock)))
+    budget.SEARCH_ANON_RATE = "2/min"
+    throttle, request = SearchRateThrottle(), rf.get("/search/", REMOTE_ADDR="192.0.2.5")
+    request.user = AnonymousUser()
+    answers = []
+    for _ in range(7):
+        answers.append((throttle.allow_request(request, None), throttle.wait()))
+    assert answers == [(True, None), (True, None), (False, 58.0), (False, 1.0), (True, None), (True, None), (False, 59.0)]

@@ -72,6 +72,19 @@ def test_hits_in_text_order(seed_backend):
 def test_context_width(seed_backend):
     hit = seed_backend.search(SearchQuery("戒射宰戒", context=3)).hits[0]
     assert (hit.before, hit.after) == ("君有命", "百官有")
+    assert hit.kwic() == ("君有命", "戒射宰戒", "百官有")  # the three at once, as the API asks
+
+
+def test_kwic_gives_the_three_properties_at_once(seed_backend):
+    """``Hit.kwic()`` finds the snippet's bounds once; it agrees with ``before``/``match``/
+    ``after`` on every hit, for widths 0, 1, 15 and 200."""
+    counts = []
+    for query in (SearchQuery("射"), SearchQuery("張侯", context=200), SearchQuery("鵠", context=0),
+                  SearchQuery("侯", context=1)):
+        hits = list(seed_backend.search(query).hits)
+        counts.append(len(hits))
+        assert [h.kwic() for h in hits] == [(h.before, h.match, h.after) for h in hits]
+    assert counts == [326, 3, 21, 116]
 
 
 def test_variant_folding(seed_backend):

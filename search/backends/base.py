@@ -197,6 +197,13 @@ class Hit:
         p = self.passage
         return p.text[self.end:context_bounds(p.text, self.start, self.end, p.context)[1]]
 
+    def kwic(self) -> tuple[str, str, str]:
+        """``(before, match, after)`` as the three properties give them, the snippet's
+        bounds found once (a page of hits asks for all three of every hit)."""
+        p = self.passage
+        b, e = context_bounds(p.text, self.start, self.end, p.context)
+        return p.text[b:self.start], p.text[self.start:self.end], p.text[self.end:e]
+
     @property
     def passage_hits(self) -> int:
         return self.passage.hits
