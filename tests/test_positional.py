@@ -38,7 +38,8 @@ def test_index_files(two_backends, seed_juan):
         [f"{name}.npy" for name in ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank",
                                     "offset", "end_offset", "gap", "starts", "unit_starts", "layer", "work_id",
                                     "juan_id", "juan_number", "chapter_id", "juan_index", "section_index",
-                                    "section_first_rank")] + ["passages.pkl", "juans.pkl"])
+                                    "section_first_rank", "char_exact", "exact_exceptions",
+                                    "exception_starts")] + ["passages.pkl", "juans.pkl"])
     assert sorted(p.name for p in gen.iterdir()) == base_files
     assert positional.version() == gen.name
     # An incremental write links the base's files into a new generation and adds a segment
@@ -200,3 +201,111 @@ def test_a_streamed_rebuild_catches_up_in_its_own_segments(settings, tmp_path, s
     assert sorted(backend.indexed_juans()) == [9001, 9003, 9004] and backend.document_count() == 3 * 424
     assert [(r["juan"], r["count"]) for r in backend.search(SearchQuery("鵠")).by_juan()] == [(1, 21), (3, 21),
                                                                                              (4, 21)]
+
+
+def _multi_segment_index(settings, tmp_path, seed, monkeypatch):
+    """An index of four copies of the seed juan (numbers 5, 9, 11, 12) in three segments,
+    after incremental writes (juan 11 replaced, juan 13 removed: deletion lists), and a
+    plain scan of the same passages."""
+    from search.backends import positional
+    from search.backends.memory import MemoryBackend
+
+    monkeypatch.setattr(positional, "SEGMENT_CHARS", 45_000)  # a juan is 15,163 characters: no segment merges
+    settings.SEARCH_BACKENDS = {"p": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                      "PATH": tmp_path / "ix"}}
+    backend = get_search_backend("p")
+    juans = {n: _juan_copy(seed, 9000 + n, n) for n in (9, 11, 13)}
+    backend.rebuild([d for docs in juans.values() for d in docs])
+    juans[11] = _juan_copy(seed, 9111, 11, "射鵠")
+    backend.replace_juans(set(), juans[11])
+    juans[12], juans[5] = _juan_copy(seed, 9012, 12), _juan_copy(seed, 9005, 5)
+    backend.replace_juans(set(), juans[12] + juans[5])
+    backend.remove_juan(9013)
+    del juans[13]
+    assert backend._corpus().names == ["", "seg-000001", "seg-000002"]
+    ref = MemoryBackend("ref", {"NAME": f"ref-{tmp_path.name}"})
+    ref.rebuild([d for docs in juans.values() for d in docs])
+    return backend, ref
+
+
+def _same(got, want, label, pages=((0, 20), (20, 40), (40, 60), (1000, 1020))):
+    """Counts, passages, every hit, pages cut from the middle (the text sort's few-candidates
+    path for the first pages), passage hit counts and both distributions, equal."""
+    key = lambda h: (h.juan_number, h.doc_id.split(":", 1)[-1], h.start, h.end, h.piece_position, h.before,
+                     h.match, h.after, h.passage_hits)
+    assert (got.count, got.passages) == (want.count, want.passages), label
+    every = [key(h) for h in want.hits]
+    for lo, hi in pages:  # before the whole list: these pages are cut by the few-candidates path
+        assert [key(h) for h in got.hits[lo:hi]] == every[lo:hi], (label, lo)
+    assert [key(h) for h in got.hits] == every, label
+    assert got.by_juan() == want.by_juan() and got.by_section() == want.by_section(), label
+
+
+@pytest.mark.parametrize("sort", ["text", "relevance"])
+def test_filters_pages_and_distributions_on_segments(settings, tmp_path, seed_juan, sort, monkeypatch):
+    """The filters (applied to each hit's passage, or through one mask when a query has
+    more hits than half the passages), the first pages of the text order (found among a
+    few candidates per segment), relevance, and the distributions by juan and section
+    (counted from each juan's and section's first position) are those of a plain scan on
+    an index of several segments with deleted juans."""
+    seed = documents_for_juan(seed_juan)
+    backend, ref = _multi_segment_index(settings, tmp_path, seed, monkeypatch)
+    work = seed_juan.work_id
+    chapter = seed[0].chapter_id
+    filters = [{}, {"work_id": work}, {"work_id": work + 1}, {"juan_number": 11}, {"chapter_id": chapter},
+               {"juan_ids": frozenset({9012, 9005})}, {"edition_ids": (work,)}, {"edition_ids": ()},
+               {"layers": frozenset({"classic"})}, {"layers": frozenset({"commentary", "subcommentary"})},
+               {"layers": frozenset({"classic"}), "juan_number": 12}]
+    for q in ["之", "鵠", "射鵠", "主人", "大射 OR 鄉射", "射 -主人", "侯 鵠", "射 NEAR/3 鵠"]:
+        for extra in filters:
+            query = SearchQuery(q, sort=sort, **extra)
+            _same(backend.search(query), ref.search(query), (q, extra))
+    # 之 has 4 × 366 hits in 4 × 424 passages: more than half, so its filters go through the mask.
+    assert backend.search(SearchQuery("之")).count == 4 * 366
+    assert backend.search(SearchQuery("之", juan_ids=frozenset({9012, 9005}))).count == 2 * 366
+    assert [r["juan"] for r in backend.search(SearchQuery("之", sort=sort)).by_juan()] == [5, 9, 11, 12]
+    assert backend.search(SearchQuery("鵠", edition_ids=())).count == 0
+
+
+def test_exact_forms_of_a_folded_character(settings, tmp_path, seed_juan, monkeypatch):
+    """The exact mode takes a character's positions from the segment's usual form of each
+    folded character and its exceptions (``_exact_tables``): in the seed juan 鼔 is the
+    usual form of 鼓 (17 of 28 positions), 鼓 one of 11 exceptions; 聯 and 聨 tie (one
+    each: the smaller code is the usual form). Segments of format 5 (no such tables) check
+    every position and give the same answers."""
+    import pickle
+
+    from search.backends import positional
+
+    seed = documents_for_juan(seed_juan)
+    backend, ref = _multi_segment_index(settings, tmp_path, seed, monkeypatch)
+    base = backend._corpus().base
+    i = base.char_index[ord("鼓")]
+    assert (chr(base.char_exact[i]), int(base.exception_starts[i + 1] - base.exception_starts[i])) == ("鼔", 3 * 11)
+    i = base.char_index[ord("聯")]
+    assert chr(base.char_exact[i]) == "聨" and ord("聨") < ord("聯")
+    queries = ["鼓", "鼔", "鄉", "郷", "決", "决", "並", "竝", "聯", "聨", "視", "眂", "教", "敎", "蓋", "盖",
+               "鄉射", "郷射", "擊鼓", "鼓?", "?鼔"]
+    counts = {}
+    for q in queries:
+        for exact in (True, False):
+            query = SearchQuery(q, exact=exact)
+            got, want = backend.search(query), ref.search(query)
+            _same(got, want, (q, exact))
+            counts[(q, exact)] = got.count
+    assert (counts[("鼓", True)], counts[("鼔", True)], counts[("鼓", False)]) == (4 * 11, 4 * 17, 4 * 28)
+    # The same index with its segments read as format 5.
+    gen = backend.current_link.resolve()
+    for folder in [gen] + [gen / name for name in backend._corpus().names[1:]]:
+        for name in positional.NEWER_ARRAYS:
+            (folder / f"{name}.npy").unlink()
+        with open(folder / "juans.pkl", "rb") as fh:
+            table = pickle.load(fh)
+        with open(folder / "juans.pkl", "wb") as fh:
+            pickle.dump({**table, "format": 5}, fh)
+    backend._loaded.clear()
+    assert backend._corpus().base.char_exact is None
+    for q in queries:
+        for exact in (True, False):
+            assert backend.search(SearchQuery(q, exact=exact)).count == counts[(q, exact)], q
+            _same(backend.search(SearchQuery(q, exact=exact)), ref.search(SearchQuery(q, exact=exact)), (q, 5))

@@ -75,8 +75,12 @@ from .generations import GenerationStore
 #: 2: juan versions; 3: segments (a base and a delta; any number of segments since issue 15 reads the
 #: same files), juans.pkl; 4: passage layers are
 #: commentary layers (classic, commentary, …, record, title) with their ``layer_name`` (issue 12);
-#: 5: search units (``exact``, ``offset``, ``gap``, …: issue 13).
-FORMAT = 5
+#: 5: search units (``exact``, ``offset``, ``gap``, …: issue 13); 6: ``char_exact``, ``exact_exceptions``,
+#: ``exception_starts`` (issue 15: the exact mode finds a character's positions without checking each,
+#: ``Segment.exact_postings``). A reader reads formats 5 and 6 (a format 5 segment checks every
+#: position), so an index need not be rebuilt on upgrade.
+FORMAT = 6
+READS = (5, 6)
 #: The most characters a write takes from older segments into its new one
 #: (``PositionalIndexBackend.update``): it bounds the memory of a write whatever the size of
 #: the library (building a segment takes about 90 bytes a character: 4 M characters 355 MB
@@ -87,6 +91,8 @@ SEP = 0
 ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
           "starts", "unit_starts", "layer", "work_id", "juan_id", "juan_number", "chapter_id", "juan_index",
           "section_index", "section_first_rank")
+#: Arrays of format 6 a format 5 segment lacks (read as None).
+NEWER_ARRAYS = ("char_exact", "exact_exceptions", "exception_starts")
 #: Per-passage fields kept in ``passages.pkl``, in this order.
 PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_id", "juan_number",
                 "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
@@ -99,6 +105,35 @@ _WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION,
 
 def _codes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
+def _exact_tables(exact: np.ndarray, order: np.ndarray, chars: np.ndarray, char_starts: np.ndarray):
+    """What lets the exact mode find the positions of a character without checking each
+    (``Segment.exact_postings``): per folded character (``chars``, whose positions are
+    ``order[char_starts[i]:char_starts[i + 1]]``), the exact code most of its positions hold
+    (``char_exact``, uint32), and the positions holding another (``exact_exceptions``, int32,
+    ascending per character, those of character ``i`` from ``exception_starts[i]`` to
+    ``exception_starts[i + 1]``). 之 folds 辵 (a radical) into itself: 4 exceptions among
+    145,808 positions, so exact 之 is its postings less 4, and exact 辵 is 4 positions."""
+    ends = np.append(char_starts[1:], len(order)).astype(np.int64)
+    char_exact = np.empty(len(chars), dtype=np.uint32)
+    counts = np.zeros(len(chars), dtype=np.int64)
+    parts = []
+    if len(chars):
+        exact_by_char = exact.astype(np.uint32)[order]
+        lowest = np.minimum.reduceat(exact_by_char, char_starts)
+        char_exact[:] = lowest
+        for i in np.flatnonzero(lowest != np.maximum.reduceat(exact_by_char, char_starts)).tolist():
+            values = exact_by_char[char_starts[i]:ends[i]]
+            codes, n = np.unique(values, return_counts=True)
+            char_exact[i] = codes[np.argmax(n)]  # ties: the smallest code
+            other = values != char_exact[i]
+            parts.append(order[char_starts[i]:ends[i]][other])
+            counts[i] = len(parts[-1])
+        del exact_by_char
+    exception_starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    exact_exceptions = np.concatenate(parts).astype(np.int32) if parts else np.empty(0, dtype=np.int32)
+    return char_exact, exact_exceptions, exception_starts
 
 
 def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: dict | None = None) -> int:
@@ -138,6 +173,7 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         np.empty(0, dtype=np.int64)
     chars, char_starts = by_char[first], first
     del by_char
+    char_exact, exact_exceptions, exception_starts = _exact_tables(exact, order, chars, char_starts)
     unit_pid = pid[units]
     passage_start = np.where(unit_pid >= 0, starts.astype(np.int32)[np.maximum(unit_pid, 0)] if n else 0, units)
     unit_starts = np.searchsorted(units, starts).astype(np.int64) if n else np.empty(0, dtype=np.int64)
@@ -187,7 +223,8 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     first_rank = np.concatenate(([0], np.cumsum(per_section)[:-1])).astype(np.int64) if n else per_section
     arrays = {
         "raw": raw, "exact": exact.astype(np.uint32), "folded": folded, "order": order,
-        "chars": chars.astype(np.uint32), "char_starts": np.append(char_starts, len(units)).astype(np.int64),
+        "chars": chars.astype(np.uint32), "char_exact": char_exact,
+        "exact_exceptions": exact_exceptions, "exception_starts": exception_starts, "char_starts": np.append(char_starts, len(units)).astype(np.int64),
         "pid": unit_pid, "rank": rank[units], "offset": (units - passage_start).astype(np.int32),
         "end_offset": (unit_ends - passage_start).astype(np.int32), "gap": gap, "starts": starts,
         "unit_starts": unit_starts,
@@ -238,13 +275,17 @@ class Segment:
             if not marker.exists():
                 raise
             table = {}
-        if table.get("format") != FORMAT:
+        if table.get("format") not in READS:
             raise IndexFormatError(
                 f"the search index at {folder} has format {table.get('format', 'older than 3')}, this version "
-                f"reads {FORMAT}; run `python manage.py rebuild_index` to build it again")
+                f"reads {' and '.join(map(str, READS))}; run `python manage.py rebuild_index` to build it again")
         self._places = None
         for name in ARRAYS:  # plain views: numpy.memmap's indexing is slow
             setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
+        for name in NEWER_ARRAYS:
+            f = folder / f"{name}.npy"
+            setattr(self, name, np.load(f, mmap_mode="r", allow_pickle=False).view(np.ndarray)
+                    if table["format"] >= 6 else None)
         self.juans, self.sections, self.juan_keys = table["juans"], table["sections"], table["juan_keys"]
         self.size = len(self.exact)     # unit positions
         self.char_index = {int(c): i for i, c in enumerate(self.chars)}
@@ -285,6 +326,117 @@ class Segment:
             if i is not None:
                 total += int(self.char_starts[i + 1] - self.char_starts[i])
         return total
+
+
+    def sorted_postings(self, codes, offset: int = 0) -> np.ndarray:
+        """Positions (ascending, int64, plus ``offset``) of any of the folded code points ``codes``."""
+        parts = self.postings(codes)
+        out = np.empty(sum(len(p) for p in parts), dtype=np.int64)
+        at = 0
+        for p in parts:
+            np.add(p, offset, out=out[at:at + len(p)], casting="unsafe")
+            at += len(p)
+        if len(parts) > 1:
+            out.sort()
+        return out
+
+    def exact_postings(self, folded_code: int, code: int, offset: int = 0) -> np.ndarray | None:
+        """Positions (ascending, int64, plus ``offset``) holding exactly ``code`` among those
+        of the folded character ``folded_code``, from ``_exact_tables`` (the character's
+        usual form: its postings less its exceptions; another form: its exceptions that hold
+        it), or None for a segment of format 5 (the caller checks each position)."""
+        if self.char_exact is None:
+            return None
+        i = self.char_index.get(folded_code)
+        if i is None:
+            return np.empty(0, dtype=np.int64)
+        exceptions = self.exact_exceptions[self.exception_starts[i]:self.exception_starts[i + 1]]
+        if int(self.char_exact[i]) != code:
+            return exceptions[self.exact[exceptions] == code].astype(np.int64) + offset
+        postings = self.order[self.char_starts[i]:self.char_starts[i + 1]]
+        # The runs of postings between the exceptions (which are among them), copied and shifted.
+        cuts = np.searchsorted(postings, exceptions).tolist()
+        out = np.empty(len(postings) - len(cuts), dtype=np.int64)
+        at = lo = 0
+        for hi in cuts + [len(postings)]:
+            np.add(postings[lo:hi], offset, out=out[at:at + hi - lo], casting="unsafe")
+            at, lo = at + hi - lo, hi + 1
+        return out
+
+    def phrase(self, phrase: str, exact: bool, offset: int = 0) -> np.ndarray:
+        """Start unit positions (in this segment, plus ``offset``) of the non-overlapping occurrences of a
+        term (``?`` matches any one unit) in every passage, ascending, as
+        ``search.analysis.find_occurrences`` finds them passage by passage. The postings of
+        the term's rarest character are the candidates; each other character is checked at
+        its offset against ``folded`` (``exact`` in the exact mode, skipped for the rarest
+        character, whose positions holding it come from ``exact_postings``)."""
+        units = query_units(phrase)
+        length = len(units)
+        if not length:
+            return np.empty(0, dtype=np.int64)
+        alts: list[np.ndarray | None] = []
+        for ch in units.codes:
+            if ch is None:
+                alts.append(None)
+            else:
+                alts.append(np.fromiter(sorted(ord(a) for a in char_alternatives(ch, exact)), dtype=np.uint32))
+        anchor = min((j for j in range(length) if alts[j] is not None), key=lambda j: self.frequency(alts[j]))
+        if length == 1:  # the postings are the answer, shifted as they are copied (之: 900,000 positions)
+            found = self.exact_postings(int(alts[0][0]), ord(units.codes[0]), offset) if exact else None
+            if found is None:
+                found = self.sorted_postings(alts[0].tolist(), offset)
+                if exact:
+                    found = found[self.exact[found - offset] == ord(units.codes[0])]
+            return found
+        cand = self.exact_postings(int(alts[anchor][0]), ord(units.codes[anchor])) if exact else None
+        checked = cand is not None  # the anchor needs no check
+        if cand is None:
+            cand = self.sorted_postings(alts[anchor].tolist())
+        if anchor:
+            cand = cand - anchor
+            cand = cand[cand >= 0]
+        if length > 1:
+            cand = cand[cand + length <= self.size]
+        for j in range(length):
+            if not len(cand):
+                break
+            if alts[j] is None:
+                cand = cand[self.folded[cand + j] != SEP]
+            elif exact:
+                if j != anchor or not checked:
+                    cand = cand[self.exact[cand + j] == ord(units.codes[j])]
+            elif j != anchor:
+                values = self.folded[cand + j]
+                cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else cand[np.isin(values, alts[j])]
+        if exact and length > 1 and len(cand):
+            cand = self._same_separators(cand, units)
+        if length > 1 and len(cand) > 1 and bool((np.diff(cand) < length).any()):
+            cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
+        return cand + offset if offset else cand
+
+    def _same_separators(self, cand: np.ndarray, units) -> np.ndarray:
+        """The exact mode: keep candidates whose separators between units are the query's
+        (none where the query has none; equal strings, checked on the stored text, where it
+        has some)."""
+        written = [j for j in range(1, len(units)) if units.gaps[j]]
+        for j in range(1, len(units)):
+            if not len(cand):
+                return cand
+            if not units.gaps[j]:
+                cand = cand[~self.gap[cand + j]]
+            else:
+                cand = cand[self.gap[cand + j]]
+        if written and len(cand):
+            keep = np.zeros(len(cand), dtype=bool)
+            analysed = {}
+            for i, c in enumerate(cand.tolist()):
+                p = int(self.pid[c])
+                if p not in analysed:
+                    analysed[p] = analyse(self.text(p))
+                k = c - int(self.unit_starts[p])
+                keep[i] = all(analysed[p].gaps[k + j] == units.gaps[j] for j in written)
+            cand = cand[keep]
+        return cand
 
 
 class _Joined:
@@ -371,6 +523,7 @@ class Corpus:
 
     def __init__(self, gen: Path):
         self.path = gen
+        self._runs: dict[str, tuple] = {}
         base = self.base = Segment(gen)
         self.names = [""] + segment_names(gen)
         segments = self.segments = [base] + [Segment(gen / name) for name in self.names[1:]]
@@ -477,59 +630,42 @@ class Corpus:
     def phrase(self, phrase: str, exact: bool) -> np.ndarray:
         """Start unit positions of the non-overlapping occurrences of a term (``?`` matches
         any one unit) in every passage, ascending, as ``search.analysis.find_occurrences``
-        finds them passage by passage."""
-        units = query_units(phrase)
-        length = len(units)
-        if not length:
-            return np.empty(0, dtype=np.int64)
-        alts: list[np.ndarray | None] = []
-        for ch in units.codes:
-            if ch is None:
-                alts.append(None)
-            else:
-                alts.append(np.fromiter(sorted(ord(a) for a in char_alternatives(ch, exact)), dtype=np.uint32))
-        anchor = min((j for j in range(length) if alts[j] is not None), key=lambda j: self.frequency(alts[j]))
-        cand = self.postings(alts[anchor].tolist()) - anchor
-        cand = cand[(cand >= 0) & (cand + length <= self.size)]
-        for j in range(length):
-            if not len(cand):
-                break
-            if alts[j] is None:
-                cand = cand[self.folded[cand + j] != SEP]
-            elif exact:
-                cand = cand[self.exact[cand + j] == ord(units.codes[j])]
-            elif j != anchor:
-                values = self.folded[cand + j]
-                cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else cand[np.isin(values, alts[j])]
-        if exact and length > 1 and len(cand):
-            cand = self._same_separators(cand, units)
-        if length > 1 and len(cand) > 1 and bool((np.diff(cand) < length).any()):
-            cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
-        return cand
+        finds them passage by passage. An occurrence never crosses a separator, so each
+        segment is searched on its own arrays (``Segment.phrase``) and the answers are laid
+        end to end: no look-up goes through the joined arrays."""
+        found = [segment.phrase(phrase, exact, first) for segment, first in zip(self.segments, self.unit_firsts)]
+        return found[0] if len(found) == 1 else np.concatenate(found)
 
-    def _same_separators(self, cand: np.ndarray, units) -> np.ndarray:
-        """The exact mode: keep candidates whose separators between units are the query's
-        (none where the query has none; equal strings, checked on the stored text, where it
-        has some)."""
-        written = [j for j in range(1, len(units)) if units.gaps[j]]
-        for j in range(1, len(units)):
-            if not len(cand):
-                return cand
-            if not units.gaps[j]:
-                cand = cand[~self.gap[cand + j]]
-            else:
-                cand = cand[self.gap[cand + j]]
-        if written and len(cand):
-            keep = np.zeros(len(cand), dtype=bool)
-            analysed = {}
-            for i, c in enumerate(cand.tolist()):
-                p = int(self.pid[c])
-                if p not in analysed:
-                    analysed[p] = analyse(self.text(p))
-                k = c - int(self.unit_starts[p])
-                keep[i] = all(analysed[p].gaps[k + j] == units.gaps[j] for j in written)
-            cand = cand[keep]
-        return cand
+    def segment_cuts(self, positions: np.ndarray) -> list[int]:
+        """For ascending unit ``positions``, where each segment's run of them ends (one
+        index per segment but the last)."""
+        return np.searchsorted(positions, self.unit_firsts[1:]).tolist() if len(self.segments) > 1 else []
+
+    def group_runs(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(first unit position, group number)`` of each run of consecutive passages with
+        the same value of the per-passage array ``name`` (``juan_index``, ``section_index``):
+        a juan or a section is one run (its passages are laid out together in its segment).
+        Made once per generation (an array over every passage)."""
+        runs = self._runs.get(name)
+        if runs is None:
+            per = getattr(self, name)
+            first = np.flatnonzero(np.concatenate(([True], per[1:] != per[:-1]))) if len(per) else \
+                np.empty(0, dtype=np.int64)
+            runs = self._runs[name] = (np.asarray(self.unit_starts[first], dtype=np.int64), np.asarray(per[first]))
+        return runs
+
+    def passages_at(self, positions: np.ndarray) -> np.ndarray:
+        """Passage numbers (int32) of ascending unit ``positions`` that are not separators:
+        one gather per segment, on its own array."""
+        if len(self.segments) == 1:
+            return self.pid[positions]
+        out = np.empty(len(positions), dtype=np.int32)
+        cuts = self.segment_cuts(positions)
+        for k, (lo, hi) in enumerate(zip([0] + cuts, cuts + [len(positions)])):
+            if hi > lo:
+                np.add(self.segments[k].pid[positions[lo:hi] - self.unit_firsts[k]], self.passage_firsts[k],
+                       out=out[lo:hi], casting="unsafe")
+        return out
 
 
 def check_work(query: SearchQuery, work) -> None:
@@ -549,6 +685,75 @@ def check_work(query: SearchQuery, work) -> None:
             f"檢索式過於繁重：約需比對 {total:,} 處，上限 {limit:,}；請減少含高頻字或萬用字元的詞 "
             f"(query too costly: about {total:,} positions to check, over the limit of {limit:,}; "
             f"use fewer terms with very frequent characters or wildcards)")
+
+
+def _passage_filter(corpus: Corpus, query: SearchQuery):
+    """What the query's layers and filters (and ``corpus.live``: superseded juan versions
+    are never seen) keep: a function of an array of passage numbers giving a boolean array
+    (True: kept), or None when every passage is kept (no cost per hit). Few hits are tested
+    passage by passage (a gather per condition); many (more than half the passages) through
+    one mask over every passage, made once."""
+    conditions = []  # (per-passage array, test of its values)
+    if set(query.layers) != set(LAYERS):
+        wanted = np.zeros(len(LAYERS), dtype=bool)
+        wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
+        conditions.append((corpus.layer, lambda values: wanted[values]))
+    if corpus.live is not None:
+        conditions.append((corpus.live, lambda values: values))
+    for name, value in (("work_id", query.work_id), ("juan_number", query.juan_number),
+                        ("chapter_id", query.chapter_id)):
+        if value is not None:
+            conditions.append((getattr(corpus, name), lambda values, value=value: values == value))
+    if query.juan_ids is not None:
+        ids = np.fromiter(query.juan_ids, dtype=np.int64, count=len(query.juan_ids))
+        conditions.append((corpus.juan_id, lambda values: np.isin(values, ids)))
+    if query.edition_ids is not None:
+        editions = np.asarray(query.edition_ids, dtype=np.int64)
+        conditions.append((corpus.work_id, lambda values: np.isin(values, editions)))
+    if not conditions:
+        return None
+    mask = []
+
+    def allowed(pids: np.ndarray) -> np.ndarray:
+        if len(pids) * 2 > len(corpus):
+            if not mask:
+                every = np.ones(len(corpus), dtype=bool)
+                for array, test in conditions:
+                    every &= test(array)
+                mask.append(every)
+            return mask[0][pids]
+        keep = np.ones(len(pids), dtype=bool)
+        for array, test in conditions:
+            keep &= test(array[pids])
+        return keep
+
+    return allowed
+
+
+class _LazyPassages:
+    """The passage numbers of ascending unit positions ``starts`` (``Corpus.passages_at``),
+    looked up on first use of ``array``: a one-term query without filters counts its hits
+    and shows its first page without the passage of each of them (之: 900,000 look-ups)."""
+
+    __slots__ = ("corpus", "starts", "_array")
+
+    def __init__(self, corpus: Corpus, starts: np.ndarray, array: np.ndarray | None = None):
+        self.corpus, self.starts, self._array = corpus, starts, array
+
+    @property
+    def array(self) -> np.ndarray:
+        if self._array is None:
+            self._array = self.corpus.passages_at(self.starts) if len(self.starts) else np.empty(0, dtype=np.int32)
+        return self._array
+
+
+def _run_lengths(pids: np.ndarray) -> np.ndarray:
+    """For ascending passage numbers (one per hit), each hit's count of hits in its passage."""
+    if not len(pids):
+        return np.zeros(0, dtype=np.int64)
+    first = np.flatnonzero(np.concatenate(([True], pids[1:] != pids[:-1])))
+    runs = np.diff(np.append(first, len(pids)))
+    return np.repeat(runs, runs)
 
 
 def _distinct_sorted(values: np.ndarray) -> np.ndarray:
@@ -572,31 +777,48 @@ def _non_overlapping(starts: np.ndarray, lengths: np.ndarray):
 
 class HitArray(Sequence):
     """The hits of a query as arrays, ``Hit`` objects made only for what is read
-    (``hits[0:20]`` builds 20). Indexes follow the query's sort."""
+    (``hits[0:20]`` builds 20). Indexes follow the query's sort.
+
+    ``starts`` (unit positions) ascend, so ``pids`` (their passages) ascend too: a passage's
+    positions are one range and passages are numbered in position order, segment after
+    segment (``Corpus.occurrences``; the filters keep the order; several terms are merged by
+    ``np.unique``). The count of a passage's hits is then two ``searchsorted`` calls, and the
+    hits of one segment are one range of indexes."""
 
     def __init__(self, corpus: Corpus, query: SearchQuery, starts: np.ndarray, lengths: np.ndarray,
-                 pids: np.ndarray):
+                 pids: _LazyPassages):
         self.corpus, self.query = corpus, query
-        self.starts, self.lengths, self.pids = starts, lengths, pids
+        self.starts, self.lengths, self._pids = starts, lengths, pids
         self._order = None
         self._prefix = (0, None)
-        self._counts = None
         self._passages: dict[int, HitPassage] = {}
 
     def __len__(self) -> int:
         return len(self.starts)
 
-    def passage_counts(self) -> np.ndarray:
-        """Hits per passage (indexed by passage number)."""
-        if self._counts is None:
-            self._counts = np.bincount(self.pids, minlength=len(self.corpus)) if len(self.pids) else \
-                np.zeros(len(self.corpus), dtype=np.int64)
-        return self._counts
+    @property
+    def pids(self) -> np.ndarray:
+        """The passage number of each hit (int32, ascending), looked up on first use."""
+        return self._pids.array
+
+    def _passage_of(self, i: int) -> int:
+        """The passage number of hit ``i`` (no look-up of every hit's)."""
+        if self._pids._array is not None:
+            return int(self._pids._array[i])
+        return int(self.corpus.pid[int(self.starts[i])])
+
+    def passage_hits(self, p: int) -> int:
+        """How many hits passage number ``p`` holds: those between its first unit position
+        and the next passage's (two binary searches over the ascending ``starts``)."""
+        corpus = self.corpus
+        lo = int(corpus.unit_starts[p])
+        hi = int(corpus.unit_starts[p + 1]) if p + 1 < len(corpus) else corpus.size
+        return int(np.searchsorted(self.starts, hi) - np.searchsorted(self.starts, lo))
 
     def _keys(self) -> np.ndarray:
         keys = self.corpus.sort_keys(self.starts, self.pids)
         if self.query.sort == "relevance":
-            counts = self.passage_counts()[self.pids].astype(np.int64)
+            counts = _run_lengths(self.pids)
             if len(self.corpus.segments) == 1:  # ranks < 2**31
                 keys -= counts << 32
                 return keys
@@ -635,8 +857,16 @@ class HitArray(Sequence):
         done, prefix = self._prefix
         if prefix is not None and stop <= done:
             return prefix[:stop]
+        n = len(self)
+        if stop * 8 < n and self.query.sort == "text":
+            candidates = self._text_candidates(stop)
+            if len(candidates) * 2 < n:
+                positions = self.starts[candidates]
+                keys = self.corpus.sort_keys(positions, self.corpus.passages_at(positions))
+                prefix = candidates[np.argsort(keys, kind="stable")[:stop]]
+                self._prefix = (stop, prefix)
+                return prefix
         keys = self._keys()
-        n = len(keys)
         if stop * 8 < n:
             part = np.argpartition(keys, stop - 1)[:stop]
             prefix = part[np.argsort(keys[part], kind="stable")]
@@ -645,14 +875,40 @@ class HitArray(Sequence):
         self._order = np.argsort(keys, kind="stable")
         return self._order[:stop]
 
+    def _text_candidates(self, stop: int) -> np.ndarray:
+        """Indexes of a few hits (ascending) among which are the first ``stop`` in text
+        order, found without a key per hit. In a segment, passages are laid out in text
+        order of their sections (work title, work, juan, section: ``build_generation``), and
+        the text order sorts by section first, so the hits of a segment in position order
+        fall section after section in text order: its first ``stop`` hits in text order are
+        among its first ``stop`` hits by position, extended to the end of the section of
+        the last (text order within a section goes by piece, then layer). Across segments
+        (each juan whole in one) the first ``stop`` are among the union of each segment's."""
+        corpus, starts = self.corpus, self.starts
+        cuts = np.searchsorted(starts, corpus.unit_firsts[1:]).tolist() if len(corpus.segments) > 1 else []
+        out = []
+        for k, (lo, hi) in enumerate(zip([0] + cuts, cuts + [len(starts)])):
+            end = min(lo + stop, hi)
+            if end < hi:  # to the end of the section of hit end - 1: where the next section's passages start
+                first, last = corpus.passage_firsts[k], corpus.passage_firsts[k] + len(corpus.segments[k])
+                sections = corpus.section_index[first:last]  # ascending in a segment
+                after = first + int(np.searchsorted(sections, corpus.section_index[self._passage_of(end - 1)], side="right"))
+                if after < last:
+                    end = lo + int(np.searchsorted(starts[lo:hi], corpus.unit_starts[after]))
+                else:
+                    end = hi
+            if end > lo:
+                out.append(np.arange(lo, end))
+        return np.concatenate(out) if out else np.empty(0, dtype=np.int64)
+
     def _hit(self, i: int) -> Hit:
-        p = int(self.pids[i])
+        p = self._passage_of(i)
         passage = self._passages.get(p)
         if passage is None:
             place = dict(zip(PLACE_FIELDS, self.corpus.places[p]))
             del place["section_id"]
             passage = HitPassage(**place, text=self.corpus.text(p), context=self.query.context,
-                                 hits=int(self.passage_counts()[p]))
+                                 hits=self.passage_hits(p))
             self._passages[p] = passage
         return Hit(passage, *self.corpus.span(int(self.starts[i]), int(self.lengths[i])))
 
@@ -678,30 +934,54 @@ class HitArray(Sequence):
 class PositionalResults(SearchResults):
     """``SearchResults`` over a ``HitArray``: counts and distributions are array sums."""
 
+    _passages: int | None = None
+
+    @property
+    def passages(self) -> int:
+        """How many passages hold hits (counted on first use: it needs every hit's passage)."""
+        if self._passages is None:
+            pids = self.hits.pids
+            self._passages = int(np.count_nonzero(np.diff(pids)) + 1) if len(pids) else 0
+        return self._passages
+
+    @passages.setter
+    def passages(self, value: int | None) -> None:  # None (from ``search``): count on first use
+        self._passages = value
+
     def sort(self) -> None:  # the HitArray sorts lazily
         pass
 
-    def _grouped(self, per_passage: np.ndarray) -> tuple[list, list]:
-        """(hit counts, one passage of each group) for the groups ``per_passage`` gives
-        each passage, in the order of the group numbers (text order for juans and sections)."""
-        pids = self.hits.pids
-        if not len(pids):
+    def _grouped(self, name: str) -> tuple[list, list]:
+        """(hit counts, the passage of each group's first hit) for the groups of passages
+        ``name`` numbers (``juan_index`` or ``section_index``: text order), in the order of
+        the group numbers. A group's passages are one run of positions (``Corpus.group_runs``),
+        so its hits are counted by a binary search of its first position in the ascending
+        ``starts``: no look-up per hit."""
+        starts = self.hits.starts
+        if not len(starts):
             return [], []
-        groups = per_passage[pids]  # ascending when hits are in passage order (one segment)
-        if len(groups) > 1 and bool((groups[1:] < groups[:-1]).any()):  # segments: by segment first
-            counts = np.bincount(groups)  # no sort: the group numbers are in text order
-            present = np.flatnonzero(counts)
-            some = np.empty(len(counts), dtype=pids.dtype)
-            some[groups] = pids  # any passage of a group names its place
-            return counts[present].tolist(), some[present].tolist()
-        first = np.flatnonzero(np.concatenate(([True], groups[1:] != groups[:-1])))
-        counts = np.diff(np.append(first, len(groups)))
-        return counts.tolist(), pids[first].tolist()
+        corpus = self.hits.corpus
+        run_starts, numbers = corpus.group_runs(name)
+        cut = np.searchsorted(starts, run_starts)  # the first hit at or after each run's start
+        counts = np.diff(np.append(cut, len(starts)))
+        present = np.flatnonzero(counts)
+        counts, numbers, firsts = counts[present], numbers[present], cut[present]
+        if len(numbers) > 1 and bool((numbers[1:] <= numbers[:-1]).any()):  # segments: by number
+            numbers, index, inverse = np.unique(numbers, return_index=True, return_inverse=True)
+            counts, firsts = np.bincount(inverse.reshape(-1), weights=counts).astype(np.int64), firsts[index]
+        positions = starts[firsts]
+        if len(positions) > 1 and bool((positions[1:] < positions[:-1]).any()):  # ``passages_at`` wants them ascending
+            by_position = np.argsort(positions, kind="stable")
+            passages = np.empty(len(positions), dtype=np.int32)
+            passages[by_position] = corpus.passages_at(positions[by_position])
+        else:
+            passages = corpus.passages_at(positions)
+        return counts.tolist(), passages.tolist()
 
-    def _rows(self, per_passage: np.ndarray, sections: bool) -> list[dict]:
+    def _rows(self, name: str, sections: bool) -> list[dict]:
         places = self.hits.corpus.places
         out = []
-        for count, p in zip(*self._grouped(per_passage)):
+        for count, p in zip(*self._grouped(name)):
             place = places[p]
             row = {"work_id": place[_WORK_ID], "work_slug": place[_WORK_SLUG], "work_title": place[_WORK_TITLE],
                    "juan": place[_JUAN_NUMBER], "juan_label": place[_JUAN_LABEL]}
@@ -712,10 +992,10 @@ class PositionalResults(SearchResults):
         return out
 
     def by_juan(self) -> list[dict]:
-        return self._rows(self.hits.corpus.juan_index, sections=False)
+        return self._rows("juan_index", sections=False)
 
     def by_section(self) -> list[dict]:
-        return self._rows(self.hits.corpus.section_index, sections=True)
+        return self._rows("section_index", sections=True)
 
 
 class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
@@ -962,6 +1242,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         paired: dict[str, np.ndarray] = {}
         for near in clause.nears:
             (a_starts, a_pids), (b_starts, b_pids) = occurrences(near.left.text), occurrences(near.right.text)
+            a_pids, b_pids = a_pids.array, b_pids.array
             a_len, b_len = len(query_units(near.left.text)), len(query_units(near.right.text))
             same = near.left.text == near.right.text
             keep_a = partnered(a_starts, a_pids, a_len, b_starts, b_len, near.distance, same)
@@ -972,34 +1253,27 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         for term, ((starts, pids), length) in zip(clause.positives, found):
             if term.text in paired:
                 keep = paired[term.text]
-                starts, pids = starts[keep], pids[keep]
+                starts, pids = starts[keep], _LazyPassages(corpus, starts[keep], pids.array[keep])
             out.append(((starts, pids), length))
         return out
 
     def search(self, query: SearchQuery) -> SearchResults:
         corpus = self._corpus()
         check_work(query, lambda term: corpus.work(term, query.exact))
-        wanted = np.zeros(len(LAYERS), dtype=bool)
-        wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
-        allowed = wanted[corpus.layer]
-        if corpus.live is not None:  # passages of superseded juan versions are never seen
-            allowed &= corpus.live
-        for name, value in (("work_id", query.work_id), ("juan_number", query.juan_number),
-                            ("chapter_id", query.chapter_id)):
-            if value is not None:
-                allowed &= getattr(corpus, name) == value
-        if query.juan_ids is not None:
-            allowed &= np.isin(corpus.juan_id, np.fromiter(query.juan_ids, dtype=np.int64, count=len(query.juan_ids)))
-        if query.edition_ids is not None:
-            allowed &= np.isin(corpus.work_id, np.asarray(query.edition_ids, dtype=np.int64))
-        cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        allowed = _passage_filter(corpus, query)
+        cache: dict[str, tuple[np.ndarray, _LazyPassages]] = {}
 
         def occurrences(text: str):
+            """``(starts, pids)`` of a term's occurrences that pass the filters; ``pids`` is
+            looked up only when used (``_LazyPassages``)."""
             if text not in cache:
                 starts = corpus.phrase(text, query.exact)
-                pids = corpus.pid[starts] if len(starts) else np.empty(0, dtype=np.int32)
-                keep = allowed[pids] if len(pids) else np.empty(0, dtype=bool)
-                cache[text] = (starts[keep], pids[keep])
+                pids = _LazyPassages(corpus, starts)
+                if allowed is not None and len(starts):
+                    keep = allowed(pids.array)
+                    starts = starts[keep]
+                    pids = _LazyPassages(corpus, starts, pids.array[keep])
+                cache[text] = (starts, pids)
             return cache[text]
 
         spans_starts, spans_lengths, spans_pids = [], [], []
@@ -1011,21 +1285,21 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 (starts, pids), length = found[0]
                 spans_starts.append(starts)
                 spans_pids.append(pids)
-                spans_lengths.append(np.full(len(starts), length, dtype=np.int64))
+                spans_lengths.append(np.broadcast_to(np.int64(length), (len(starts),)))
                 continue
             satisfied = None
             for (_, pids), _ in found:
-                present = _distinct_sorted(pids)
+                present = _distinct_sorted(pids.array)
                 satisfied = present if satisfied is None else np.intersect1d(satisfied, present, assume_unique=True)
             for t in clause.negatives:
-                satisfied = np.setdiff1d(satisfied, _distinct_sorted(occurrences(t.text)[1]), assume_unique=True)
+                satisfied = np.setdiff1d(satisfied, _distinct_sorted(occurrences(t.text)[1].array), assume_unique=True)
             if not len(satisfied):
                 continue
             for (starts, pids), length in found:
-                chosen = np.isin(pids, satisfied)
+                chosen = np.isin(pids.array, satisfied)
                 spans_starts.append(starts[chosen])
-                spans_pids.append(pids[chosen])
-                spans_lengths.append(np.full(len(spans_starts[-1]), length, dtype=np.int64))
+                spans_pids.append(_LazyPassages(corpus, spans_starts[-1], pids.array[chosen]))
+                spans_lengths.append(np.broadcast_to(np.int64(length), (len(spans_starts[-1]),)))
         pids = None
         if not spans_starts:
             starts = np.empty(0, dtype=np.int64)
@@ -1039,8 +1313,5 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             ends = starts + lengths
             if len(starts) > 1 and bool((starts[1:] < np.maximum.accumulate(ends)[:-1]).any()):
                 starts, lengths = _non_overlapping(starts, lengths)
-        if pids is None:
-            pids = corpus.pid[starts] if len(starts) else np.empty(0, dtype=np.int32)
-        hits = HitArray(corpus, query, starts, lengths, pids)
-        passages = int(np.count_nonzero(np.diff(pids)) + 1) if len(pids) else 0
-        return PositionalResults(query=query, hits=hits, passages=passages)
+        hits = HitArray(corpus, query, starts, lengths, _LazyPassages(corpus, starts) if pids is None else pids)
+        return PositionalResults(query=query, hits=hits, passages=None)
