@@ -354,7 +354,11 @@ class Segment:
         if int(self.char_exact[i]) != code:
             return exceptions[self.exact[exceptions] == code].astype(np.int64) + offset
         postings = self.order[self.char_starts[i]:self.char_starts[i + 1]]
-        # The runs of postings between the exceptions (which are among them), copied and shifted.
+        if len(exceptions) > 32:  # many: one mask
+            keep = np.ones(len(postings), dtype=bool)
+            keep[np.searchsorted(postings, exceptions)] = False  # the exceptions are among the postings
+            return postings[keep] + np.int64(offset)
+        # A few: the runs of postings between them, copied and shifted.
         cuts = np.searchsorted(postings, exceptions).tolist()
         out = np.empty(len(postings) - len(cuts), dtype=np.int64)
         at = lo = 0
@@ -754,6 +758,29 @@ def _run_lengths(pids: np.ndarray) -> np.ndarray:
     first = np.flatnonzero(np.concatenate(([True], pids[1:] != pids[:-1])))
     runs = np.diff(np.append(first, len(pids)))
     return np.repeat(runs, runs)
+
+
+def _members(values: np.ndarray, ascending: np.ndarray) -> np.ndarray:
+    """Whether each of ``values`` is in the ascending array ``ascending`` (a binary search
+    each: no sort, unlike ``np.isin``)."""
+    if not len(ascending):
+        return np.zeros(len(values), dtype=bool)
+    at = np.searchsorted(ascending, values)
+    np.minimum(at, len(ascending) - 1, out=at)
+    return ascending[at] == values
+
+
+def _merged(starts: list, lengths: list) -> tuple[np.ndarray, np.ndarray]:
+    """The spans of several lists, each ascending by start, as one list by start, then
+    longer first, without repeats. One key per span (start, then the length reversed) and
+    a stable sort, which merges the ascending runs rather than sorting from scratch."""
+    starts_all, lengths_all = np.concatenate(starts), np.concatenate(lengths)
+    base = int(lengths_all.max()) + 1 if len(lengths_all) else 1
+    keys = starts_all * base + (base - 1 - lengths_all)
+    keys.sort(kind="stable")
+    if len(keys) > 1:
+        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    return keys // base, base - 1 - keys % base
 
 
 def _distinct_sorted(values: np.ndarray) -> np.ndarray:
@@ -1290,13 +1317,13 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             satisfied = None
             for (_, pids), _ in found:
                 present = _distinct_sorted(pids.array)
-                satisfied = present if satisfied is None else np.intersect1d(satisfied, present, assume_unique=True)
+                satisfied = present if satisfied is None else satisfied[_members(satisfied, present)]
             for t in clause.negatives:
-                satisfied = np.setdiff1d(satisfied, _distinct_sorted(occurrences(t.text)[1].array), assume_unique=True)
+                satisfied = satisfied[~_members(satisfied, _distinct_sorted(occurrences(t.text)[1].array))]
             if not len(satisfied):
                 continue
             for (starts, pids), length in found:
-                chosen = np.isin(pids.array, satisfied)
+                chosen = _members(pids.array, satisfied)
                 spans_starts.append(starts[chosen])
                 spans_pids.append(_LazyPassages(corpus, spans_starts[-1], pids.array[chosen]))
                 spans_lengths.append(np.broadcast_to(np.int64(length), (len(spans_starts[-1]),)))
@@ -1307,9 +1334,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         elif len(spans_starts) == 1:  # the passages are known: no second look-up
             starts, lengths, pids = spans_starts[0], spans_lengths[0], spans_pids[0]
         else:
-            starts, lengths = np.concatenate(spans_starts), np.concatenate(spans_lengths)
-            pairs = np.unique(np.stack([starts, -lengths]), axis=1)  # by start, then longer first
-            starts, lengths = pairs[0], -pairs[1]
+            starts, lengths = _merged(spans_starts, spans_lengths)
             ends = starts + lengths
             if len(starts) > 1 and bool((starts[1:] < np.maximum.accumulate(ends)[:-1]).any()):
                 starts, lengths = _non_overlapping(starts, lengths)
