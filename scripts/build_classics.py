@@ -18,6 +18,11 @@ Sources (how each marks its classic):
 * 春秋經 (``chunqiu``) and 左傳 (``zuozhuan``, 經 and 傳 in reading order): 春秋左傳
   KR1e0001 (tls edition), lines numbered ``A…`` (經) and ``B…`` (傳) with the lines that
   follow them; ``《…》`` year headings dropped.
+* 公羊傳 and 穀梁傳 (``gongyang``, ``guliang``): no edition in the corpus holds either whole;
+  欽定春秋傳說彙纂 KR1e0094 quotes passages of them in small print, ``公羊(…)`` /
+  ``穀梁(…)`` at indentation 1 with the ``(…)`` lines at indentation 1 below (its own notes
+  are indented 2): one line per quotation (about 16,000 and 8,000 characters, a third
+  and a fifth of each 傳).
 
 Usage: ``.venv/bin/python scripts/build_classics.py [--corpus ../shared/corpus]``.
 """
@@ -159,6 +164,29 @@ def chunqiu(corpus: Path) -> tuple[list[str], list[str], list[str]]:
     return [f.name for f in files], jing, both
 
 
+def quotations(corpus: Path, label: str) -> tuple[list[str], list[str]]:
+    """The small-print quotations led by ``label`` (公羊, 穀梁) in 欽定春秋傳說彙纂."""
+    folder = corpus / "kanripo-jingbu" / "KR1e0094"
+    files = sorted(folder.glob("KR1e0094_*.txt"))
+    texts: list[str] = []
+    for f in files:
+        current = None
+        for line in f.read_text(encoding="utf-8").splitlines():
+            if line.startswith("#") or line.startswith("<pb:"):
+                continue
+            line = PB.sub("", line).rstrip("¶")
+            raw = line.lstrip("\u3000")
+            indent = len(line) - len(raw)
+            if indent == 1 and raw.startswith(label + "("):
+                current = [raw[len(label):]]
+                texts.append(current)
+            elif current is not None and indent == 1 and raw.startswith("("):
+                current.append(raw)
+            else:
+                current = None
+    return [f.name for f in files], [clean("".join(t).replace("/", "")) for t in texts]
+
+
 def write(name: str, title: str, source: str, folder: str, commit: str, files: list[str], texts: list[str]) -> None:
     header = [
         f"# {title}",
@@ -166,7 +194,8 @@ def write(name: str, title: str, source: str, folder: str, commit: str, files: l
         f"#   files {files[0]} … {files[-1]} ({len(files)}).",
         f"# {LICENCE}",
         "# Built by scripts/build_classics.py: small print, page breaks, punctuation and numbering dropped;",
-        "# characters as the source writes them (matching folds variants). One line per source file.",
+        "# characters as the source writes them (matching folds variants). One line per source file",
+        "# (per quotation for 公羊/穀梁); matches never run across lines.",
     ]
     OUT.mkdir(parents=True, exist_ok=True)
     body = [t for t in texts if t]
@@ -189,6 +218,10 @@ def main() -> None:
     write("chunqiu", "春秋經", "春秋左傳 (tls), lines numbered A", "KR1e0001", commit_of(c, "KR1e0001"), files, jing)
     write("zuozhuan", "春秋經 and 左傳, in reading order", "春秋左傳 (tls), lines numbered A and B", "KR1e0001",
           commit_of(c, "KR1e0001"), files, both)
+    for name, label in (("gongyang", "公羊"), ("guliang", "穀梁")):
+        files, texts = quotations(c, label)
+        write(name, f"{label}傳, the passages 欽定春秋傳說彙纂 quotes (not the whole 傳)",
+              f"欽定春秋傳說彙纂 (WYG), small print led by {label}", "KR1e0094", commit_of(c, "KR1e0094"), files, texts)
 
 
 if __name__ == "__main__":

@@ -303,19 +303,22 @@ def test_classic_tail_rules():
 def test_shipped_classics_name_their_source_and_licence_and_load_once():
     from reader.importers.mandoku import layers
 
-    for book, folder in [("shu", "KR1b0046"), ("shi", "KR1c0044"), ("chunqiu", "KR1e0001"), ("zuozhuan", "KR1e0001")]:
+    for book, folder in [("shu", "KR1b0046"), ("shi", "KR1c0044"), ("chunqiu", "KR1e0001"), ("zuozhuan", "KR1e0001"),
+                         ("gongyang", "KR1e0094"), ("guliang", "KR1e0094")]:
         head = [line for line in (layers.CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
                 if line.startswith("#")]
         assert f"Kanripo {folder} (https://github.com/kanripo/{folder})" in head[1]
-        assert "CC BY-SA 4.0" in head[3] and "scripts/build_classics.py" in head[4]
+        assert "CC BY-SA 4.0" in head[3] and "scripts/build_classics.py" in head[4] and len(head) == 7
     assert [layers.classic_book(t) for t in ("尚書注疏", "毛詩注疏", "春秋左傳注疏", "春秋公羊傳注疏", "春秋穀梁注䟽", "周禮注疏")] \
-        == ["shu", "shi", "zuozhuan", "chunqiu", "chunqiu", ""]
+        == ["shu", "shi", "zuozhuan", "chunqiu+gongyang", "chunqiu+guliang", ""]
     layers.classic_reference.cache_clear()
     first = layers.classic_reference("shu")
     assert layers.classic_reference("shu") is first
     assert layers.classic_reference.cache_info().hits == 1 and layers.classic_reference.cache_info().misses == 1
     assert first.startswith("昔在帝堯聰明文思光宅天下") and "黎民敏德帝曰俞允若茲" in first and "#" not in first
-    assert len(first) == 26890
+    assert len(first) == 26890 + 23  # 24 lines (one per file) joined by newlines
+    both = layers.classic_reference("chunqiu+gongyang")
+    assert both.startswith("元年春王正月") and "\n元年者何君之始年也\n" in both
 
 
 def test_a_note_quoting_the_zhuan_after_yue_keeps_its_quotation():
@@ -324,3 +327,16 @@ def test_a_note_quoting_the_zhuan_after_yue_keeps_its_quotation():
     pieces = around("KR1e0004/KR1e0004_009.txt", "六月辛未朔日有食之鼓用牲于社", 0, 3)
     assert pieces == [(TEXT, CLASSIC, "", "六月辛未朔日有食之鼓用牲于社"), (LABEL, COMMENTARY, "杜注", "注"),
                       (NOTE, COMMENTARY, "杜注", "鼓伐鼓也用牲以祭社傳例曰非常也")]
+
+
+def test_gongyang_and_guliang_zhuan_resumes_after_their_notes():
+    """The 傳 after a note, by the passages of 公羊傳/穀梁傳 that 欽定春秋傳說彙纂 quotes: 公羊
+    宣公六年 ``趙盾曰是何也曰膳宰也注主宰割殽膳者若今大官宰人熊蹯不熟注…``; 穀梁 襄公二十四年
+    ``五穀不升為大饑注升成也一穀不升謂之嗛注…``."""
+    assert around("KR1e0006/KR1e0006_015.txt", "熊蹯不熟", 3, 2) == [
+        (TEXT, CLASSIC, "", "趙盾曰是何也曰膳宰也"), (LABEL, COMMENTARY, "何注", "注"),
+        (NOTE, COMMENTARY, "何注", "主宰割殽膳者若今大官宰人"), (TEXT, CLASSIC, "", "熊蹯不熟"),
+        (LABEL, COMMENTARY, "何注", "注")]
+    assert around("KR1e0010/KR1e0010_016.txt", "一穀不升謂之嗛", 3, 2) == [
+        (TEXT, CLASSIC, "", "五穀不升為大饑"), (LABEL, COMMENTARY, "范注", "注"), (NOTE, COMMENTARY, "范注", "升成也"),
+        (TEXT, CLASSIC, "", "一穀不升謂之嗛"), (LABEL, COMMENTARY, "范注", "注")]

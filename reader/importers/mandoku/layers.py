@@ -478,8 +478,8 @@ def classic_returns(sections) -> None:
 #: The shipped reference text of each classic (built by ``scripts/build_classics.py``).
 CLASSICS_DIR = Path(__file__).resolve().parent / "data" / "classics"
 #: Which reference a 注疏 edition's classic is in, by words of its work title (first match).
-CLASSIC_BOOKS = (("尚書", "shu"), ("毛詩", "shi"), ("左傳", "zuozhuan"), ("公羊", "chunqiu"), ("穀梁", "chunqiu"),
-                 ("榖梁", "chunqiu"))
+CLASSIC_BOOKS = (("尚書", "shu"), ("毛詩", "shi"), ("左傳", "zuozhuan"), ("公羊", "chunqiu+gongyang"),
+                 ("穀梁", "chunqiu+guliang"), ("榖梁", "chunqiu+guliang"))
 #: Classic words a commentary's tail must hold, and with the classic words before it
 #: (the anchor, at most ``ANCHOR`` characters of it) at least ``JOINED`` (docs/notes.md,
 #: issue 12 third session, has the measure behind these).
@@ -498,22 +498,25 @@ QUOTE_INTRO = "曰"
 
 
 def classic_book(work_title: str) -> str:
-    """The name of the shipped classic (``data/classics/<name>.txt``) a 注疏 edition prints,
-    from its work title: 尚書注疏 → ``shu``, 毛詩注疏 → ``shi``, 春秋左傳注疏 → ``zuozhuan``,
-    春秋公羊傳注疏 and 春秋穀梁傳注疏 → ``chunqiu`` (the 經 only: no edition in the corpus
-    holds their 傳 apart); "" for any other."""
+    """The shipped classic (``data/classics/<name>.txt``, several joined by ``+``) a 注疏
+    edition prints, from its work title: 尚書注疏 → ``shu``, 毛詩注疏 → ``shi``, 春秋左傳注疏
+    → ``zuozhuan``, 春秋公羊傳注疏 → ``chunqiu+gongyang`` (the 經, and the passages of the 傳
+    that 欽定春秋傳說彙纂 quotes: no edition in the corpus holds the 傳 whole), 春秋穀梁傳注疏
+    → ``chunqiu+guliang``; "" for any other."""
     return next((book for word, book in CLASSIC_BOOKS if word in (work_title or "")), "")
 
 
 @lru_cache(maxsize=None)
 def classic_reference(book: str) -> str:
-    """The folded text of a shipped classic (``data/classics/<book>.txt``, ``#`` header
-    lines skipped, lines joined; folded by ``search.folding.fold``, for matching only).
-    Cached: read once per process. Raises ``FileNotFoundError`` for an unknown book."""
+    """The folded text of a shipped classic (``data/classics/<book>.txt``, or of each file
+    of ``a+b``): ``#`` header lines skipped, the other lines joined by a newline (no match
+    runs across one); folded by ``search.folding.fold``, for matching only. Cached: read
+    once per process. Raises ``FileNotFoundError`` for an unknown book."""
     from search.folding import fold
 
-    lines = (CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
-    return fold("".join(line for line in lines if not line.startswith("#")))
+    lines = [line for name in book.split("+")
+             for line in (CLASSICS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()]
+    return fold("\n".join(line for line in lines if not line.startswith("#")))
 
 
 def _matchable(text: str) -> tuple[str, list[int]]:
