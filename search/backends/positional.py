@@ -289,6 +289,10 @@ class Segment:
         self.juans, self.sections, self.juan_keys = table["juans"], table["sections"], table["juan_keys"]
         self.size = len(self.exact)     # unit positions
         self.char_index = {int(c): i for i, c in enumerate(self.chars)}
+        #: ``{folded code point: (start, stop)}``: its slice of ``order`` (plain ints: a query
+        #: looks its characters up in every segment).
+        bounds = self.char_starts.tolist()
+        self.char_spans = {c: (bounds[i], bounds[i + 1]) for c, i in self.char_index.items()}
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -312,19 +316,21 @@ class Segment:
         return self.raw[start:end].tobytes().decode("utf-32-le")
 
     def postings(self, codes) -> list:
+        """The slices of ``order`` holding the positions of the folded code points ``codes``."""
         parts = []
         for c in codes:
-            i = self.char_index.get(c)
-            if i is not None:
-                parts.append(self.order[self.char_starts[i]:self.char_starts[i + 1]])
+            span = self.char_spans.get(c)
+            if span is not None:
+                parts.append(self.order[span[0]:span[1]])
         return parts
 
     def frequency(self, codes) -> int:
+        """How many positions hold any of the folded code points ``codes``."""
         total = 0
         for c in codes:
-            i = self.char_index.get(c)
-            if i is not None:
-                total += int(self.char_starts[i + 1] - self.char_starts[i])
+            span = self.char_spans.get(c)
+            if span is not None:
+                total += span[1] - span[0]
         return total
 
 
@@ -353,7 +359,8 @@ class Segment:
         exceptions = self.exact_exceptions[self.exception_starts[i]:self.exception_starts[i + 1]]
         if int(self.char_exact[i]) != code:
             return exceptions[self.exact[exceptions] == code].astype(np.int64) + offset
-        postings = self.order[self.char_starts[i]:self.char_starts[i + 1]]
+        start, stop = self.char_spans[folded_code]
+        postings = self.order[start:stop]
         if len(exceptions) > 32:  # many: one mask
             keep = np.ones(len(postings), dtype=bool)
             keep[np.searchsorted(postings, exceptions)] = False  # the exceptions are among the postings
@@ -367,51 +374,52 @@ class Segment:
             at, lo = at + hi - lo, hi + 1
         return out
 
-    def phrase(self, phrase: str, exact: bool, offset: int = 0) -> np.ndarray:
+    def phrase(self, term: "_Term", exact: bool, offset: int = 0) -> np.ndarray:
         """Start unit positions (in this segment, plus ``offset``) of the non-overlapping occurrences of a
         term (``?`` matches any one unit) in every passage, ascending, as
         ``search.analysis.find_occurrences`` finds them passage by passage. The postings of
         the term's rarest character are the candidates; each other character is checked at
         its offset against ``folded`` (``exact`` in the exact mode, skipped for the rarest
         character, whose positions holding it come from ``exact_postings``)."""
-        units = query_units(phrase)
-        length = len(units)
+        units, length, alts, codes = term.units, term.length, term.alts, term.codes
         if not length:
             return np.empty(0, dtype=np.int64)
-        alts: list[np.ndarray | None] = []
-        for ch in units.codes:
-            if ch is None:
-                alts.append(None)
-            else:
-                alts.append(np.fromiter(sorted(ord(a) for a in char_alternatives(ch, exact)), dtype=np.uint32))
         anchor = min((j for j in range(length) if alts[j] is not None), key=lambda j: self.frequency(alts[j]))
         if length == 1:  # the postings are the answer, shifted as they are copied (之: 900,000 positions)
-            found = self.exact_postings(int(alts[0][0]), ord(units.codes[0]), offset) if exact else None
+            found = self.exact_postings(alts[0][0], codes[0], offset) if exact else None
             if found is None:
-                found = self.sorted_postings(alts[0].tolist(), offset)
+                found = self.sorted_postings(alts[0], offset)
                 if exact:
-                    found = found[self.exact[found - offset] == ord(units.codes[0])]
+                    found = found[self.exact[found - offset] == codes[0]]
             return found
-        cand = self.exact_postings(int(alts[anchor][0]), ord(units.codes[anchor])) if exact else None
+        cand = self.exact_postings(alts[anchor][0], codes[anchor]) if exact else None
         checked = cand is not None  # the anchor needs no check
         if cand is None:
-            cand = self.sorted_postings(alts[anchor].tolist())
+            cand = self.sorted_postings(alts[anchor])
         if anchor:
             cand = cand - anchor
-            cand = cand[cand >= 0]
-        if length > 1:
-            cand = cand[cand + length <= self.size]
+        # ``cand`` ascends: keep those from 0 to ``size - length`` by two binary searches.
+        cand = cand[np.searchsorted(cand, 0):np.searchsorted(cand, self.size - length, side="right")]
         for j in range(length):
             if not len(cand):
                 break
-            if alts[j] is None:
+            if exact:  # the unit, and the separators before it (``_same_separators``), in one mask
+                keep = None
+                if alts[j] is None:
+                    keep = self.folded[cand + j] != SEP
+                elif j != anchor or not checked:
+                    keep = self.exact[cand + j] == codes[j]
+                if j:  # punctuation or spaces before the unit where the query has some, none where it has none
+                    gap = self.gap[cand + j] if units.gaps[j] else ~self.gap[cand + j]
+                    keep = gap if keep is None else keep & gap
+                if keep is not None:
+                    cand = cand[keep]
+            elif alts[j] is None:
                 cand = cand[self.folded[cand + j] != SEP]
-            elif exact:
-                if j != anchor or not checked:
-                    cand = cand[self.exact[cand + j] == ord(units.codes[j])]
             elif j != anchor:
                 values = self.folded[cand + j]
-                cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else cand[np.isin(values, alts[j])]
+                cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else \
+                    cand[np.isin(values, np.array(alts[j], dtype=np.uint32))]
         if exact and length > 1 and len(cand):
             cand = self._same_separators(cand, units)
         if length > 1 and len(cand) > 1 and bool((np.diff(cand) < length).any()):
@@ -419,17 +427,10 @@ class Segment:
         return cand + offset if offset else cand
 
     def _same_separators(self, cand: np.ndarray, units) -> np.ndarray:
-        """The exact mode: keep candidates whose separators between units are the query's
-        (none where the query has none; equal strings, checked on the stored text, where it
-        has some)."""
+        """The exact mode, after ``phrase`` kept the candidates with separators before the
+        units where the query has some and none where it has none: keep those whose
+        separators are the query's strings (checked on the stored text)."""
         written = [j for j in range(1, len(units)) if units.gaps[j]]
-        for j in range(1, len(units)):
-            if not len(cand):
-                return cand
-            if not units.gaps[j]:
-                cand = cand[~self.gap[cand + j]]
-            else:
-                cand = cand[self.gap[cand + j]]
         if written and len(cand):
             keep = np.zeros(len(cand), dtype=bool)
             analysed = {}
@@ -441,6 +442,21 @@ class Segment:
                 keep[i] = all(analysed[p].gaps[k + j] == units.gaps[j] for j in written)
             cand = cand[keep]
         return cand
+
+
+class _Term:
+    """A term of a query, read once for every segment (``Segment.phrase``): its units
+    (``search.analysis.query_units``), and per unit the folded code points it may match
+    (``alts``, ascending; None for ``?``) and its own code point (``codes``: the exact mode)."""
+
+    __slots__ = ("units", "length", "alts", "codes")
+
+    def __init__(self, phrase: str, exact: bool):
+        self.units = query_units(phrase)
+        self.length = len(self.units)
+        self.alts = [None if ch is None else sorted(ord(a) for a in char_alternatives(ch, exact))
+                     for ch in self.units.codes]
+        self.codes = [None if ch is None else ord(ch) for ch in self.units.codes]
 
 
 class _Joined:
@@ -637,7 +653,8 @@ class Corpus:
         finds them passage by passage. An occurrence never crosses a separator, so each
         segment is searched on its own arrays (``Segment.phrase``) and the answers are laid
         end to end: no look-up goes through the joined arrays."""
-        found = [segment.phrase(phrase, exact, first) for segment, first in zip(self.segments, self.unit_firsts)]
+        term = _Term(phrase, exact)
+        found = [segment.phrase(term, exact, first) for segment, first in zip(self.segments, self.unit_firsts)]
         return found[0] if len(found) == 1 else np.concatenate(found)
 
     def segment_cuts(self, positions: np.ndarray) -> list[int]:
@@ -760,14 +777,15 @@ def _run_lengths(pids: np.ndarray) -> np.ndarray:
     return np.repeat(runs, runs)
 
 
-def _members(values: np.ndarray, ascending: np.ndarray) -> np.ndarray:
-    """Whether each of ``values`` is in the ascending array ``ascending`` (a binary search
-    each: no sort, unlike ``np.isin``)."""
-    if not len(ascending):
-        return np.zeros(len(values), dtype=bool)
-    at = np.searchsorted(ascending, values)
-    np.minimum(at, len(ascending) - 1, out=at)
-    return ascending[at] == values
+def _passage_ranges(corpus: Corpus, starts: np.ndarray, passages: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For ascending unit positions ``starts`` and passage numbers ``passages``, where the
+    positions of each passage begin and end in ``starts`` (``starts[lo[i]:hi[i]]`` fall in
+    ``passages[i]``): two binary searches a passage."""
+    passages = np.asarray(passages, dtype=np.int64)
+    first = corpus.unit_starts[passages]
+    following = passages + 1
+    end = np.where(following < len(corpus), corpus.unit_starts[np.minimum(following, len(corpus) - 1)], corpus.size)
+    return np.searchsorted(starts, first), np.searchsorted(starts, end)
 
 
 def _merged(starts: list, lengths: list) -> tuple[np.ndarray, np.ndarray]:
@@ -833,14 +851,6 @@ class HitArray(Sequence):
         if self._pids._array is not None:
             return int(self._pids._array[i])
         return int(self.corpus.pid[int(self.starts[i])])
-
-    def passage_hits(self, p: int) -> int:
-        """How many hits passage number ``p`` holds: those between its first unit position
-        and the next passage's (two binary searches over the ascending ``starts``)."""
-        corpus = self.corpus
-        lo = int(corpus.unit_starts[p])
-        hi = int(corpus.unit_starts[p + 1]) if p + 1 < len(corpus) else corpus.size
-        return int(np.searchsorted(self.starts, hi) - np.searchsorted(self.starts, lo))
 
     def _keys(self) -> np.ndarray:
         keys = self.corpus.sort_keys(self.starts, self.pids)
@@ -929,15 +939,37 @@ class HitArray(Sequence):
         return np.concatenate(out) if out else np.empty(0, dtype=np.int64)
 
     def _hit(self, i: int) -> Hit:
-        p = self._passage_of(i)
-        passage = self._passages.get(p)
-        if passage is None:
-            place = dict(zip(PLACE_FIELDS, self.corpus.places[p]))
-            del place["section_id"]
-            passage = HitPassage(**place, text=self.corpus.text(p), context=self.query.context,
-                                 hits=self.passage_hits(p))
-            self._passages[p] = passage
-        return Hit(passage, *self.corpus.span(int(self.starts[i]), int(self.lengths[i])))
+        return self._hits(np.array([i], dtype=np.int64))[0]
+
+    def _hits(self, indexes: np.ndarray) -> list[Hit]:
+        """``Hit`` objects for the hits at ``indexes`` (in that order): their passages,
+        spans and passages' hit counts looked up for all of them at once (array operations,
+        not a few per hit)."""
+        if not len(indexes):
+            return []
+        corpus = self.corpus
+        starts, lengths = self.starts[indexes], self.lengths[indexes]
+        if self._pids._array is not None:
+            pids = self._pids._array[indexes]
+        else:  # ``passages_at`` wants ascending positions
+            by_position = np.argsort(starts, kind="stable")
+            pids = np.empty(len(starts), dtype=np.int32)
+            pids[by_position] = corpus.passages_at(starts[by_position])
+        begins, ends = corpus.offset[starts].tolist(), corpus.end_offset[starts + lengths - 1].tolist()
+        new = sorted(set(pids.tolist()) - self._passages.keys())
+        if new:
+            first = corpus.unit_starts[new]
+            nexts = np.array(new, dtype=np.int64) + 1
+            last = np.where(nexts < len(corpus), corpus.unit_starts[np.minimum(nexts, len(corpus) - 1)], corpus.size)
+            counts = (np.searchsorted(self.starts, last) - np.searchsorted(self.starts, first)).tolist()
+            places = corpus.places
+            for p, count in zip(new, counts):
+                place = dict(zip(PLACE_FIELDS, places[p]))
+                del place["section_id"]
+                self._passages[p] = HitPassage(**place, text=corpus.text(p), context=self.query.context,
+                                               hits=count)
+        passages = self._passages
+        return [Hit(passages[p], b, e) for p, b, e in zip(pids.tolist(), begins, ends)]
 
     def __getitem__(self, index):
         n = len(self)
@@ -946,7 +978,8 @@ class HitArray(Sequence):
             if not wanted:
                 return []
             order = self._sorted_indexes(max(wanted[0], wanted[-1]) + 1)
-            return [self._hit(int(order[i])) for i in wanted]
+            return self._hits(order[wanted.start:wanted.stop:wanted.step] if wanted.step > 0 else
+                              order[np.fromiter(wanted, dtype=np.int64, count=len(wanted))])
         if index < 0:
             index += n
         if not 0 <= index < n:
@@ -954,8 +987,9 @@ class HitArray(Sequence):
         return self._hit(int(self._sorted_indexes(index + 1)[index]))
 
     def __iter__(self):
-        for i in self._sorted_indexes(len(self)):
-            yield self._hit(int(i))
+        order = self._sorted_indexes(len(self))
+        for at in range(0, len(order), 1000):
+            yield from self._hits(order[at:at + 1000])
 
 
 class PositionalResults(SearchResults):
@@ -1047,7 +1081,16 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         build_generation(gen, [])
 
     def _corpus(self) -> Corpus:
-        """The current generation, loaded once per process (and again after a swap)."""
+        """The current generation, loaded once per process (and again after a swap). A
+        generation never changes once swapped in, so the corpus loaded for what the
+        ``current`` link says (one ``readlink``) is answered without looking further."""
+        link = str(self.current_link)
+        try:
+            known = self._loaded.get((link, os.readlink(link)))
+        except OSError:
+            known = None
+        if known is not None:
+            return known
         self._ensure()
         for attempt in range(5):
             real = os.path.realpath(self.current_link)
@@ -1063,6 +1106,10 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             with self._lock:
                 self._loaded.clear()
                 self._loaded[real] = corpus
+                try:
+                    self._loaded[(link, os.readlink(link))] = corpus
+                except OSError:
+                    pass
             return corpus
         raise AssertionError("unreachable")
 
@@ -1314,19 +1361,27 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 spans_pids.append(pids)
                 spans_lengths.append(np.broadcast_to(np.int64(length), (len(starts),)))
                 continue
-            satisfied = None
-            for (_, pids), _ in found:
-                present = _distinct_sorted(pids.array)
-                satisfied = present if satisfied is None else satisfied[_members(satisfied, present)]
+            # The passages with every positive term and no negative one: those of the term
+            # with fewest hits, kept where each other term has hits (or none); counted by
+            # binary searches of their bounds in its starts, not by the passage of each hit.
+            (_, pids), _ = min(found, key=lambda f: len(f[0][0]))
+            satisfied = _distinct_sorted(pids.array)
+            for (starts, _), _ in found:
+                lo, hi = _passage_ranges(corpus, starts, satisfied)
+                satisfied = satisfied[hi > lo]
             for t in clause.negatives:
-                satisfied = satisfied[~_members(satisfied, _distinct_sorted(occurrences(t.text)[1].array))]
+                lo, hi = _passage_ranges(corpus, occurrences(t.text)[0], satisfied)
+                satisfied = satisfied[hi == lo]
             if not len(satisfied):
                 continue
-            for (starts, pids), length in found:
-                chosen = _members(pids.array, satisfied)
+            for (starts, _), length in found:
+                lo, hi = _passage_ranges(corpus, starts, satisfied)
+                per = hi - lo
+                # The indexes lo[0]…hi[0]-1, lo[1]…hi[1]-1, …, in one array.
+                chosen = np.arange(int(per.sum()), dtype=np.int64) + np.repeat(lo - (np.cumsum(per) - per), per)
                 spans_starts.append(starts[chosen])
-                spans_pids.append(_LazyPassages(corpus, spans_starts[-1], pids.array[chosen]))
-                spans_lengths.append(np.broadcast_to(np.int64(length), (len(spans_starts[-1]),)))
+                spans_pids.append(_LazyPassages(corpus, spans_starts[-1], np.repeat(satisfied, per).astype(np.int32)))
+                spans_lengths.append(np.broadcast_to(np.int64(length), (len(chosen),)))
         pids = None
         if not spans_starts:
             starts = np.empty(0, dtype=np.int64)
