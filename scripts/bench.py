@@ -172,7 +172,7 @@ def bench_corpus(label: str, paths: list[str], args) -> dict:
            "DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false",
            "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
            "SEARCH_INDEX_DIR": str(tmp / "index"), "SEARCH_BACKEND": "positional",
-           "API_ANON_RATE": "100000000/min", "SEARCH_ANON_RATE": "100000000/min",
+           "API_ANON_RATE": "100000000/min", "API_USER_RATE": "100000000/min", "SEARCH_ANON_RATE": "100000000/min",
            "EXPORT_ANON_RATE": "100000000/min", "SEARCH_MAX_WORK": "0", "PAGE_CACHE_DIR": str(tmp / "cache")}
     print(f"== {label}: {', '.join(paths)}", file=sys.stderr)
     run_manage(env, "migrate")

@@ -37,7 +37,7 @@ def main(argv=None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="concurrency-"))
     env = {**os.environ, "DJANGO_DEBUG": "true", "DJANGO_SETTINGS_MODULE": "config.settings",
            "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}", "SEARCH_INDEX_DIR": str(tmp / "index"),
-           "PAGE_CACHE_DIR": str(tmp / "cache"), "API_ANON_RATE": "1000000/min",
+           "PAGE_CACHE_DIR": str(tmp / "cache"), "API_ANON_RATE": "1000000/min", "API_USER_RATE": "1000000/min",
            "SEARCH_ANON_RATE": "1000000/min", "EXPORT_ANON_RATE": "1000000/min"}
     run = lambda *a: subprocess.run([PY, "manage.py", *a], cwd=BASE, env=env, check=True,  # noqa: E731
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -81,7 +81,7 @@ def main(argv=None) -> int:
     common = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "two-servers-" + "k" * 40,
               "DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false",
               "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": database,
-              "API_ANON_RATE": "100000000/min", "SEARCH_ANON_RATE": "100000000/min",
+              "API_ANON_RATE": "100000000/min", "API_USER_RATE": "100000000/min", "SEARCH_ANON_RATE": "100000000/min",
               "EXPORT_ANON_RATE": "100000000/min", "PAGE_CACHE_SECONDS": "0"}
     env = {name: {**common, "SEARCH_INDEX_DIR": str(tmp / f"index-{name}"), "PAGE_CACHE_DIR": str(tmp / f"cache-{name}")}
            for name in ("a", "b")}

@@ -1,0 +1,121 @@
+"""The search API's server time over the benchmark's query mix (issue 15), without the rest of
+``scripts/bench.py``: each query of ``search.bench_mix.QUERY_MIX`` sent as
+``/api/search/?q=…&exact=on`` ``--repeat`` times, one at a time, after one warming pass.
+
+In process (default): Django's test client; prints the ``Server-Timing`` total (p50, p95,
+max, ms), the process's CPU time per request and the SQL queries per request. ``--profile``
+adds cProfile's 30 costliest functions by own time. ``--http``: the same requests to gunicorn
+(``scripts/serving.py``, 2 workers) as ``scripts/bench.py`` sends them (``api_queries``),
+after ``--load`` seconds of 20 concurrent clients when given (as the benchmark's HTTP phase
+leaves the rate-limit counters).
+
+Run it with the environment of a built library and the page cache and limits off, e.g.::
+
+    source var/bench6/env.sh
+    PAGE_CACHE_SECONDS=0 API_ANON_RATE=100000000/min API_USER_RATE=100000000/min \\
+        SEARCH_ANON_RATE=100000000/min SEARCH_MAX_WORK=0 \\
+        .venv/bin/python scripts/measure_api.py [--repeat 5] [--profile] [--http --load 10]
+
+(``API_USER_RATE`` too: it counts anonymous clients by address as well, 1,200 a minute by
+default, which the 20 clients of ``--load`` pass in a few seconds.)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+BASE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE))
+
+from search.bench_mix import QUERY_MIX  # noqa: E402
+
+
+def _percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+def in_process(repeat: int, profile: bool) -> dict:
+    """The figures of the module docstring, from Django's test client in this process."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(HTTP_HOST="127.0.0.1")
+
+    def get(q):
+        return client.get("/api/search/", {"q": q, "exact": "on"})
+
+    for q in QUERY_MIX:
+        assert get(q).status_code == 200, q
+    totals, cpu, queries = [], [], []
+    for q in QUERY_MIX:
+        for _ in range(repeat):
+            start = time.process_time()
+            with CaptureQueriesContext(connection) as captured:
+                response = get(q)
+            cpu.append((time.process_time() - start) * 1000)
+            queries.append(len(captured.captured_queries))
+            totals.append(float(re.search(r"total;dur=([\d.]+)", response["Server-Timing"]).group(1)))
+    out = {"requests": len(totals), "server_p50_ms": round(statistics.median(totals), 2),
+           "server_p95_ms": round(_percentile(totals, 95), 2), "server_max_ms": round(max(totals), 2),
+           "cpu_p50_ms": round(statistics.median(cpu), 2), "cpu_mean_ms": round(statistics.mean(cpu), 2),
+           "sql_queries_per_request": sorted(set(queries))}
+    if profile:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for q in QUERY_MIX:
+            for _ in range(repeat):
+                get(q)
+        profiler.disable()
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(30)
+    return out
+
+
+def over_http(repeat: int, load: float, port: int) -> dict:
+    """The same requests to gunicorn, as ``scripts/bench.py`` sends them."""
+    sys.path.insert(0, str(BASE / "scripts"))
+    from bench import api_queries, http_load
+    from serving import start_gunicorn
+
+    server, base = start_gunicorn(dict(os.environ), port)
+    try:
+        api_queries(base, QUERY_MIX, 1)  # both workers warm
+        out = {}
+        if load:
+            out["load"] = http_load(base, ["/api/search/?q=%E5%B0%84"], 20, load)
+        out.update(api_queries(base, QUERY_MIX, repeat))
+        return out
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--profile", action="store_true", help="cProfile, to standard error (in process)")
+    parser.add_argument("--http", action="store_true", help="through gunicorn instead of in process")
+    parser.add_argument("--load", type=float, default=0, help="with --http: seconds of 20 clients first")
+    parser.add_argument("--port", type=int, default=8795)
+    args = parser.parse_args(argv)
+    figures = over_http(args.repeat, args.load, args.port) if args.http else in_process(args.repeat, args.profile)
+    print(json.dumps(figures, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
