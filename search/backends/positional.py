@@ -10,6 +10,8 @@ below is a unit's::
     folded   the same, folded (``search.folding``: 異體字, simplified and full-width forms, radicals)
     order    every position, sorted by folded character (stable: ascending positions)
     chars / char_starts    each folded character and where its positions begin in ``order``
+    char_exact / exact_exceptions / exception_starts    per folded character, the exact code
+             most of its positions hold and the positions holding another (``_exact_tables``)
     offset / end_offset    each unit's code-point span in its passage's stored text
     gap      whether punctuation or spaces stand before the unit (the exact mode compares them)
 
@@ -25,6 +27,14 @@ order, ``Hit.text_order``), so filters, counts per passage, the distribution and
 are array operations. Per passage: layer, work, juan and chapter ids, juan and section
 indexes (``*.npy``); the rest of each passage's place is in ``passages.pkl`` (written
 and read only by this module).
+
+A query does no work per passage of the library and as little as it can per hit (issue
+15; docs/notes.md, "Issue 15: positional speed"): hits are kept as ascending unit
+positions, so their passages ascend too and are looked up only when needed (filters,
+several terms, distributions); a passage's hit count is two binary searches; filters test
+the hits' passages; the first page in text order is sorted from a few candidates per
+segment (``HitArray._text_candidates``); the distributions count each juan's and
+section's hits by the bounds of its positions (``Corpus.group_runs``).
 
 Why not Whoosh: its postings are read and written in pure Python. Counting the
 occurrences of a common character means visiting tens of thousands of postings, and
@@ -293,6 +303,11 @@ class Segment:
         #: looks its characters up in every segment).
         bounds = self.char_starts.tolist()
         self.char_spans = {c: (bounds[i], bounds[i + 1]) for c, i in self.char_index.items()}
+        #: Per folded character (by its index in ``chars``): its usual exact code and the bounds of
+        #: its exceptions in ``exact_exceptions`` (``_exact_tables``), as plain ints.
+        if self.char_exact is not None:
+            firsts = self.exception_starts.tolist()
+            self.exact_info = [(usual, firsts[i], firsts[i + 1]) for i, usual in enumerate(self.char_exact.tolist())]
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -356,17 +371,22 @@ class Segment:
         i = self.char_index.get(folded_code)
         if i is None:
             return np.empty(0, dtype=np.int64)
-        exceptions = self.exact_exceptions[self.exception_starts[i]:self.exception_starts[i + 1]]
-        if int(self.char_exact[i]) != code:
+        usual, first, last = self.exact_info[i]
+        exceptions = self.exact_exceptions[first:last]
+        if usual != code:
             return exceptions[self.exact[exceptions] == code].astype(np.int64) + offset
         start, stop = self.char_spans[folded_code]
         postings = self.order[start:stop]
-        if len(exceptions) > 32:  # many: one mask
+        if last - first > 32:  # many: one mask
             keep = np.ones(len(postings), dtype=bool)
-            keep[np.searchsorted(postings, exceptions)] = False  # the exceptions are among the postings
+            keep[postings.searchsorted(exceptions)] = False  # the exceptions are among the postings
             return postings[keep] + np.int64(offset)
+        if first == last:
+            out = np.empty(len(postings), dtype=np.int64)
+            np.add(postings, offset, out=out, casting="unsafe")
+            return out
         # A few: the runs of postings between them, copied and shifted.
-        cuts = np.searchsorted(postings, exceptions).tolist()
+        cuts = postings.searchsorted(exceptions).tolist()
         out = np.empty(len(postings) - len(cuts), dtype=np.int64)
         at = lo = 0
         for hi in cuts + [len(postings)]:
@@ -384,7 +404,8 @@ class Segment:
         units, length, alts, codes = term.units, term.length, term.alts, term.codes
         if not length:
             return np.empty(0, dtype=np.int64)
-        anchor = min((j for j in range(length) if alts[j] is not None), key=lambda j: self.frequency(alts[j]))
+        frequency = self.frequency
+        anchor = min((j for j in range(length) if alts[j] is not None), key=lambda j: frequency(alts[j]))
         if length == 1:  # the postings are the answer, shifted as they are copied (之: 900,000 positions)
             found = self.exact_postings(alts[0][0], codes[0], offset) if exact else None
             if found is None:
@@ -398,19 +419,20 @@ class Segment:
             cand = self.sorted_postings(alts[anchor])
         if anchor:
             cand = cand - anchor
-        # ``cand`` ascends: keep those from 0 to ``size - length`` by two binary searches.
-        cand = cand[np.searchsorted(cand, 0):np.searchsorted(cand, self.size - length, side="right")]
+        if len(cand) and (cand[0] < 0 or cand[-1] > self.size - length):  # ascending: cut both ends
+            cand = cand[cand.searchsorted(0):cand.searchsorted(self.size - length, side="right")]
         for j in range(length):
             if not len(cand):
                 break
             if exact:  # the unit, and the separators before it (``_same_separators``), in one mask
                 keep = None
+                at = cand + j
                 if alts[j] is None:
-                    keep = self.folded[cand + j] != SEP
+                    keep = self.folded[at] != SEP
                 elif j != anchor or not checked:
-                    keep = self.exact[cand + j] == codes[j]
+                    keep = self.exact[at] == codes[j]
                 if j:  # punctuation or spaces before the unit where the query has some, none where it has none
-                    gap = self.gap[cand + j] if units.gaps[j] else ~self.gap[cand + j]
+                    gap = self.gap[at] if units.gaps[j] else ~self.gap[at]
                     keep = gap if keep is None else keep & gap
                 if keep is not None:
                     cand = cand[keep]
@@ -948,14 +970,17 @@ class HitArray(Sequence):
         if not len(indexes):
             return []
         corpus = self.corpus
-        starts, lengths = self.starts[indexes], self.lengths[indexes]
-        if self._pids._array is not None:
-            pids = self._pids._array[indexes]
-        else:  # ``passages_at`` wants ascending positions
-            by_position = np.argsort(starts, kind="stable")
-            pids = np.empty(len(starts), dtype=np.int32)
-            pids[by_position] = corpus.passages_at(starts[by_position])
-        begins, ends = corpus.offset[starts].tolist(), corpus.end_offset[starts + lengths - 1].tolist()
+        # Looked up in position order (one run per segment in the joined arrays), then put back.
+        indexes = np.asarray(indexes)
+        by_position = np.argsort(indexes, kind="stable")  # hit indexes ascend with their positions
+        at = indexes[by_position]
+        starts, lengths = self.starts[at], self.lengths[at]
+        pids, begins, ends = (np.empty(len(at), dtype=np.int32), np.empty(len(at), dtype=np.int64),
+                              np.empty(len(at), dtype=np.int64))
+        pids[by_position] = self._pids._array[at] if self._pids._array is not None else corpus.passages_at(starts)
+        begins[by_position] = corpus.offset[starts]
+        ends[by_position] = corpus.end_offset[starts + lengths - 1]
+        begins, ends = begins.tolist(), ends.tolist()
         new = sorted(set(pids.tolist()) - self._passages.keys())
         if new:
             first = corpus.unit_starts[new]
