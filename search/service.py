@@ -59,6 +59,17 @@ def _section_path(slug: str, number: int, position: int) -> str:
     return reverse("reader:section", args=[slug, number, position])
 
 
+@lru_cache(maxsize=4096)
+def juan_path(slug: str, number: int) -> str:
+    """A juan's reading path (``reverse``, kept: the search page draws a bar per juan)."""
+    return reverse("reader:juan", args=[slug, number])
+
+
+def section_path(slug: str, number: int, position: int) -> str:
+    """A section's permalink path, as hits link to it (kept, see ``_section_path``)."""
+    return _section_path(slug, number, position)
+
+
 def hit_url(hit: Hit, query: SearchQuery) -> str:
     """The reading URL of a hit: its section's permalink, the query to highlight (and
     ``exact`` when set), the page of a long section that shows it (``reader.paging``) and

@@ -4,7 +4,6 @@ from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.shortcuts import render
-from django.urls import reverse
 
 from config.budget import check
 from config.ratelimit import search_wait
@@ -13,7 +12,7 @@ from reader.models import Chapter, Juan, Work
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .forms import LAYER_CHOICES, SearchForm, resolve_edition, resolve_work
-from .service import HitLinks, edition_places, name_layers, query_hints, run_search
+from .service import HitLinks, edition_places, juan_path, name_layers, query_hints, run_search, section_path
 
 PAGE_SIZE = 50
 #: What to narrow when a search runs out of time.
@@ -40,8 +39,8 @@ def distribution(results, query, titles: dict[str, str]) -> dict:
     juans = results.by_juan()
     for row in juans:
         row["work_title"] = titles.get(row["work_slug"], row["work_title"])
-    by_juan = bars(juans, lambda r: reverse("reader:juan", args=[r["work_slug"], r["juan"]])
-                   + "?" + urlencode(params))
+    params = urlencode(params)  # the same for every bar
+    by_juan = bars(juans, lambda r: juan_path(r["work_slug"], r["juan"]) + "?" + params)
     check("counting hits per section", HIT_ADVICE)
     sections = results.by_section()
     for row in sections:
@@ -50,8 +49,7 @@ def distribution(results, query, titles: dict[str, str]) -> dict:
     if total > MAX_SECTION_BARS:
         top = sorted(range(total), key=lambda i: -sections[i]["count"])[:MAX_SECTION_BARS]
         sections = [sections[i] for i in sorted(top)]
-    by_section = bars(sections, lambda r: reverse(
-        "reader:section", args=[r["work_slug"], r["juan"], r["section"]]) + "?" + urlencode(params))
+    by_section = bars(sections, lambda r: section_path(r["work_slug"], r["juan"], r["section"]) + "?" + params)
     return {"juans": by_juan, "sections": by_section, "sections_total": total}
 
 
