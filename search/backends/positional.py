@@ -1066,16 +1066,18 @@ class PositionalResults(SearchResults):
 
     def _rows(self, name: str, sections: bool) -> list[dict]:
         places = self.hits.corpus.places
-        out = []
-        for count, p in zip(*self._grouped(name)):
-            place = places[p]
-            row = {"work_id": place[_WORK_ID], "work_slug": place[_WORK_SLUG], "work_title": place[_WORK_TITLE],
-                   "juan": place[_JUAN_NUMBER], "juan_label": place[_JUAN_LABEL]}
-            if sections:
-                row.update(section=place[_SECTION_POSITION], title=place[_SECTION_TITLE])
-            row["count"] = count
-            out.append(row)
-        return out
+        counts, passages = self._grouped(name)
+        fields = operator.itemgetter(_WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION,
+                                     _SECTION_TITLE)
+        if sections:  # one dict literal a row (之: 24,406 sections)
+            return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
+                     "section": section, "title": section_title, "count": count}
+                    for count, (w, slug, title, juan, label, section, section_title)
+                    in zip(counts, map(fields, map(places.__getitem__, passages)))]
+        return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
+                 "count": count}
+                for count, (w, slug, title, juan, label, _, _) in zip(counts, map(fields, map(places.__getitem__,
+                                                                                               passages)))]
 
     def by_juan(self) -> list[dict]:
         return self._rows("juan_index", sections=False)
