@@ -35,7 +35,9 @@ def post_worker_init(worker):
         for name in TEMPLATES:
             get_template(name)
         sync_at_start()  # repairs an index left behind the database by an interrupted update
-        get_search_backend().search(SearchQuery("之")).hits[:1]
+        backend = get_search_backend()
+        backend.warm()
+        backend.search(SearchQuery("之")).hits[:1]
         connection.close()  # each request opens its own
     except Exception as exc:  # noqa: BLE001
         log.warning("worker not warmed: %s", exc)

@@ -309,3 +309,13 @@ def test_exact_forms_of_a_folded_character(settings, tmp_path, seed_juan, monkey
         for exact in (True, False):
             assert backend.search(SearchQuery(q, exact=exact)).count == counts[(q, exact)], q
             _same(backend.search(SearchQuery(q, exact=exact)), ref.search(SearchQuery(q, exact=exact)), (q, 5))
+
+
+def test_warm_reads_every_segments_places(settings, tmp_path, seed_juan, monkeypatch):
+    """``warm()`` (gunicorn's post_worker_init) loads each segment's passages.pkl, which the
+    first search touching a segment would otherwise wait for."""
+    backend, _ = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
+    corpus = backend._corpus()
+    assert [s._places is None for s in corpus.segments] == [True, True, True]
+    backend.warm()
+    assert [len(s._places) for s in corpus.segments] == [len(s) for s in corpus.segments] == [3 * 424, 424, 2 * 424]

@@ -355,6 +355,10 @@ class BaseSearchBackend:
         None if the backend cannot tell (then nothing it answers is cached)."""
         return None
 
+    def warm(self) -> None:
+        """Read now what the first searches would otherwise wait for (called by gunicorn's
+        ``post_worker_init``); nothing by default."""
+
     def document_count(self) -> int:
         """Number of passages in the index."""
         raise NotImplementedError
