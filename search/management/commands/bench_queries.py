@@ -213,7 +213,7 @@ class Command(BaseCommand):
 
             def service():
                 results = run_search(query)
-                page = [(h.before, h.match, h.after, h.piece_position) for h in results.hits[:20]]
+                page = [(*h.kwic(), h.piece_position) for h in results.hits[:20]]  # as the API's hit rows
                 return results.count, page
 
             row = {"query": q}
