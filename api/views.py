@@ -216,10 +216,13 @@ def _search(request):
 
 
 def _distribution(results, sections: bool = True) -> dict:
-    out = {"juans": [{k: d[k] for k in ("work_id", "work_title", "juan", "juan_label", "count")}
-                     for d in results.by_juan()]}
+    """``{"juans": [...], "sections": [...]}``: the API's rows of ``by_juan()`` and
+    ``by_section()`` (dict literals: 之 has 1,800 juans and 24,000 sections on the 30 M library)."""
+    out = {"juans": [{"work_id": d["work_id"], "work_title": d["work_title"], "juan": d["juan"],
+                      "juan_label": d["juan_label"], "count": d["count"]} for d in results.by_juan()]}
     if sections:
-        out["sections"] = [{k: d[k] for k in ("work_id", "juan", "juan_label", "section", "title", "count")}
+        out["sections"] = [{"work_id": d["work_id"], "juan": d["juan"], "juan_label": d["juan_label"],
+                            "section": d["section"], "title": d["title"], "count": d["count"]}
                            for d in results.by_section()]
     return out
 

@@ -247,7 +247,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "api.pagination.StandardPagination",
     "PAGE_SIZE": 20,
     "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
+        "api.renderers.FastJSONRenderer",  # DRF's JSON, encoded by orjson
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "UNICODE_JSON": True,

@@ -273,3 +273,27 @@ def test_a_search_asks_the_database_nothing(client, seed_backend, django_assert_
         distribution = client.get("/api/search/distribution/", {"q": "侯 鵠"}).json()
     assert (hits["count"], len(hits["results"]), hits["results"][0]["edition"]["slug"]) == (21, 20, "禮書綱目")
     assert (page["count"], len(page["results"]), distribution["count"]) == (326, 5, 49)
+
+
+def test_the_json_renderer_writes_drfs_bytes(client, small):
+    """api.renderers.FastJSONRenderer (orjson) writes what DRF's JSONRenderer writes: a whole
+    search response and the distribution, odd values, and the cases it hands back to DRF."""
+    import decimal
+    import json
+
+    from django.utils.translation import gettext_lazy
+    from rest_framework.renderers import JSONRenderer
+
+    from api.renderers import FastJSONRenderer
+
+    fast, drf = FastJSONRenderer(), JSONRenderer()
+    for url in ("/api/search/?q=射", "/api/search/distribution/?q=射", f"/api/works/{small.work_id}/juans/3/"):
+        body = client.get(url).content
+        assert body == drf.render(json.loads(body)), url
+    odd = {"line": "甲\u2028乙\u2029丙", "lazy": gettext_lazy("射"), "decimal": decimal.Decimal("1.50"),
+           "big": 2 ** 70, "gaiji": "&KR0221;", "nested": [{"n": -1, "none": None, "yes": True}], "score": 87.5}
+    assert fast.render(odd) == drf.render(odd)
+    assert fast.render(odd).count(b"\\u2028") == 1 and b"\xe2\x80\xa8" not in fast.render(odd)
+    indented = "application/json; indent=2"
+    assert fast.render(odd, indented, {}) == drf.render(odd, indented, {}) and b'\n  "line"' in fast.render(odd, indented, {})
+    assert fast.render(None) == b""
