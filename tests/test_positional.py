@@ -265,6 +265,12 @@ def test_filters_pages_and_distributions_on_segments(settings, tmp_path, seed_ju
     assert backend.search(SearchQuery("之", juan_ids=frozenset({9012, 9005}))).count == 2 * 366
     assert [r["juan"] for r in backend.search(SearchQuery("之", sort=sort)).by_juan()] == [5, 9, 11, 12]
     assert backend.search(SearchQuery("鵠", edition_ids=())).count == 0
+    # Without filters, the superseded juan 11 and the removed 13 (together in the base) are
+    # one position range whose hits are cut out by binary searches (Corpus.dead_ranges).
+    corpus = backend._corpus()
+    lo, hi = corpus.dead_ranges
+    inside = (corpus.unit_starts >= lo[0]) & (corpus.unit_starts < hi[0])
+    assert len(lo) == 1 and inside.tolist() == (~corpus.live).tolist() and int(inside.sum()) == 2 * 424
 
 
 def test_exact_forms_of_a_folded_character(settings, tmp_path, seed_juan, monkeypatch):

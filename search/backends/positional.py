@@ -669,15 +669,18 @@ class Corpus:
                  for ch in units.codes if ch is not None]
         return min(freqs, default=0) * len(units)
 
-    def phrase(self, phrase: str, exact: bool) -> np.ndarray:
+    def phrase(self, phrase: str, exact: bool, live_only: bool = False) -> np.ndarray:
         """Start unit positions of the non-overlapping occurrences of a term (``?`` matches
         any one unit) in every passage, ascending, as ``search.analysis.find_occurrences``
         finds them passage by passage. An occurrence never crosses a separator, so each
         segment is searched on its own arrays (``Segment.phrase``) and the answers are laid
-        end to end: no look-up goes through the joined arrays."""
+        end to end: no look-up goes through the joined arrays. ``live_only``: without the
+        occurrences in superseded juans (``dead_ranges``)."""
         term = _Term(phrase, exact)
         found = [segment.phrase(term, exact, first) for segment, first in zip(self.segments, self.unit_firsts)]
-        return found[0] if len(found) == 1 else np.concatenate(found)
+        if live_only:  # the pieces between dead ranges, copied once by the concatenation
+            found = [piece for f in found for piece in self._live_pieces(f)]
+        return found[0] if len(found) == 1 else np.concatenate(found) if found else np.empty(0, dtype=np.int64)
 
     def segment_cuts(self, positions: np.ndarray) -> list[int]:
         """For ascending unit ``positions``, where each segment's run of them ends (one
@@ -696,6 +699,44 @@ class Corpus:
                 np.empty(0, dtype=np.int64)
             runs = self._runs[name] = (np.asarray(self.unit_starts[first], dtype=np.int64), np.asarray(per[first]))
         return runs
+
+    @property
+    def dead_ranges(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(lo, hi)``: the unit position ranges ``[lo, hi)`` of the passages readers do not
+        see (``live`` False: superseded juan versions), ascending, runs of such passages
+        joined: a juan's passages lie together in its segment, so a replaced juan is one
+        range. Lets a search drop their hits by binary searches in its ascending starts,
+        with no look-up of each hit's passage (之 in a library with one replaced juan: 21 ms
+        through the passage of every hit). Empty when every passage is live."""
+        if not hasattr(self, "_dead_ranges"):
+            if self.live is None:
+                self._dead_ranges = (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
+            else:
+                dead = np.concatenate(([False], ~self.live, [False])).astype(np.int8)
+                edges = np.diff(dead)
+                first, stop = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)  # passages [first, stop)
+                firsts = np.asarray(self.unit_starts, dtype=np.int64)
+                lo = firsts[first]
+                hi = np.where(stop < len(firsts), firsts[np.minimum(stop, len(firsts) - 1)], self.size)
+                self._dead_ranges = (lo, hi.astype(np.int64))
+        return self._dead_ranges
+
+    def _live_pieces(self, starts: np.ndarray) -> list[np.ndarray]:
+        """``starts`` (ascending unit positions) as slices (views, no copy) that leave out
+        the positions in ``dead_ranges``."""
+        lo, hi = self.dead_ranges
+        if not len(lo) or not len(starts):
+            return [starts]
+        a, b = np.searchsorted(starts, lo), np.searchsorted(starts, hi)
+        hit = np.flatnonzero(b > a)
+        if not len(hit):
+            return [starts]
+        pieces, at = [], 0
+        for i in hit.tolist():
+            pieces.append(starts[at:a[i]])
+            at = int(b[i])
+        pieces.append(starts[at:])
+        return pieces
 
     def passages_at(self, positions: np.ndarray) -> np.ndarray:
         """Passage numbers (int32) of ascending unit ``positions`` that are not separators:
@@ -733,7 +774,8 @@ def check_work(query: SearchQuery, work) -> None:
 def _passage_filter(corpus: Corpus, query: SearchQuery):
     """What the query's layers and filters (and ``corpus.live``: superseded juan versions
     are never seen) keep: a function of an array of passage numbers giving a boolean array
-    (True: kept), or None when every passage is kept (no cost per hit). Few hits are tested
+    (True: kept), or None when no layer or filter narrows the query (no cost per hit; the
+    superseded juans' hits are then dropped by position, ``Corpus.phrase(live_only=True)``). Few hits are tested
     passage by passage (a gather per condition); many (more than half the passages) through
     one mask over every passage, made once."""
     conditions = []  # (per-passage array, test of its values)
@@ -741,8 +783,6 @@ def _passage_filter(corpus: Corpus, query: SearchQuery):
         wanted = np.zeros(len(LAYERS), dtype=bool)
         wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
         conditions.append((corpus.layer, lambda values: wanted[values]))
-    if corpus.live is not None:
-        conditions.append((corpus.live, lambda values: values))
     for name, value in (("work_id", query.work_id), ("juan_number", query.juan_number),
                         ("chapter_id", query.chapter_id)):
         if value is not None:
@@ -754,7 +794,9 @@ def _passage_filter(corpus: Corpus, query: SearchQuery):
         editions = np.asarray(query.edition_ids, dtype=np.int64)
         conditions.append((corpus.work_id, lambda values: np.isin(values, editions)))
     if not conditions:
-        return None
+        return None  # superseded juans alone: ``Corpus.phrase(live_only=True)``, by position ranges
+    if corpus.live is not None:
+        conditions.append((corpus.live, lambda values: values))
     mask = []
 
     def allowed(pids: np.ndarray) -> np.ndarray:
@@ -1374,7 +1416,8 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             """``(starts, pids)`` of a term's occurrences that pass the filters; ``pids`` is
             looked up only when used (``_LazyPassages``)."""
             if text not in cache:
-                starts = corpus.phrase(text, query.exact)
+                # No layer or filter: superseded juans' hits dropped by their position ranges.
+                starts = corpus.phrase(text, query.exact, live_only=allowed is None)
                 pids = _LazyPassages(corpus, starts)
                 if allowed is not None and len(starts):
                     keep = allowed(pids.array)
