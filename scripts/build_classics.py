@@ -171,12 +171,7 @@ def quotations(corpus: Path, label: str) -> tuple[list[str], list[str]]:
     texts: list[str] = []
     for f in files:
         current = None
-        for line in f.read_text(encoding="utf-8").splitlines():
-            if line.startswith("#") or line.startswith("<pb:"):
-                continue
-            line = PB.sub("", line).rstrip("¶")
-            raw = line.lstrip("\u3000")
-            indent = len(line) - len(raw)
+        for indent, _, raw in body_lines(f):
             if indent == 1 and raw.startswith(label + "("):
                 current = [raw[len(label):]]
                 texts.append(current)

@@ -467,6 +467,13 @@ def classic_returns(sections) -> None:
             cut = return_to_classic(p.text, sub, same) if sub else None
             if cut:
                 cuts.append((n, cut))
+    _split_off_classic(refs, cuts)
+
+
+def _split_off_classic(refs, cuts: list[tuple[int, int]]) -> None:
+    """For each ``(n, cut)``: the note ``refs[n]`` (``(paragraph, index)``) is split at code
+    point ``cut`` and its tail becomes classic text, in place (last first, so that earlier
+    indexes hold)."""
     for n, cut in reversed(cuts):
         para, i = refs[n]
         note, classic = split_piece(para[i], [cut])
@@ -597,12 +604,7 @@ def classic_tails(sections, book: str) -> None:
         if cut:
             cuts.append((n, cut))
             anchor = p.text[cut:]
-    for n, cut in reversed(cuts):
-        para, i = refs[n]
-        note, classic = split_piece(para[i], [cut])
-        classic.kind = TEXT
-        _set(classic, CLASSIC, "")
-        para[i:i + 1] = [note, classic]
+    _split_off_classic(refs, cuts)
 
 
 def _apply_parts(p: PieceDoc, parts: list[tuple[int, str, str, str]]) -> list[PieceDoc]:
