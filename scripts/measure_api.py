@@ -81,7 +81,7 @@ def in_process(repeat: int, profile: bool) -> dict:
             for _ in range(repeat):
                 get(q)
         profiler.disable()
-        pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(30)
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats(os.environ.get("PROFILE_SORT", "tottime")).print_stats(int(os.environ.get("PROFILE_LINES", 30)))
     return out
 
 

@@ -61,7 +61,9 @@ page cache.
 from __future__ import annotations
 
 import bisect
+import codecs
 import collections
+import dataclasses
 import operator
 import os
 import pickle
@@ -108,6 +110,10 @@ PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_i
                 "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
                 "section_title", "layer_name", "piece_starts")
 LAYER_CODE = {layer: i for i, layer in enumerate(LAYERS)}
+#: ``HitPassage``'s leading fields, all places, read from a place tuple in one call (``HitArray._hits``).
+_PASSAGE_FIELDS = [f.name for f in dataclasses.fields(HitPassage)][:12]
+assert _PASSAGE_FIELDS[-1] == "doc_id" and set(_PASSAGE_FIELDS) <= set(PLACE_FIELDS)
+_PASSAGE_HEAD = operator.itemgetter(*(PLACE_FIELDS.index(f) for f in _PASSAGE_FIELDS))
 _WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION, _SECTION_TITLE = (
     PLACE_FIELDS.index(f) for f in ("work_id", "work_slug", "work_title", "juan_number", "juan_label",
                                     "section_position", "section_title"))
@@ -328,7 +334,7 @@ class Segment:
     def text(self, p: int) -> str:
         start = int(self.starts[p])
         end = int(self.starts[p + 1]) - 1 if p + 1 < len(self.starts) else len(self.raw) - 1
-        return self.raw[start:end].tobytes().decode("utf-32-le")
+        return codecs.utf_32_le_decode(self.raw[start:end])[0]  # from the array's memory, no copy first
 
     def postings(self, codes) -> list:
         """The slices of ``order`` holding the positions of the folded code points ``codes``."""
@@ -404,15 +410,23 @@ class Segment:
         units, length, alts, codes = term.units, term.length, term.alts, term.codes
         if not length:
             return np.empty(0, dtype=np.int64)
-        frequency = self.frequency
-        anchor = min((j for j in range(length) if alts[j] is not None), key=lambda j: frequency(alts[j]))
-        if length == 1:  # the postings are the answer, shifted as they are copied (之: 900,000 positions)
+        if length == 1 and alts[0] is not None:  # the postings are the answer, shifted as they are copied (之: 900,000)
             found = self.exact_postings(alts[0][0], codes[0], offset) if exact else None
             if found is None:
                 found = self.sorted_postings(alts[0], offset)
                 if exact:
                     found = found[self.exact[found - offset] == codes[0]]
             return found
+        anchor, fewest, spans = 0, None, self.char_spans
+        for j, codes_j in enumerate(alts):  # the rarest character (``frequency``, inline: once per segment)
+            if codes_j is not None:
+                n = 0
+                for c in codes_j:
+                    span = spans.get(c)
+                    if span is not None:
+                        n += span[1] - span[0]
+                if fewest is None or n < fewest:
+                    anchor, fewest = j, n
         cand = self.exact_postings(alts[anchor][0], codes[anchor]) if exact else None
         checked = cand is not None  # the anchor needs no check
         if cand is None:
@@ -643,6 +657,39 @@ class Corpus:
         keys += self.rank[positions]
         return keys
 
+    def segment_runs(self, positions: np.ndarray) -> list[tuple[int, int, int]]:
+        """``(segment number, lo, hi)`` for each segment holding some of the ascending unit
+        ``positions``: ``positions[lo:hi]`` are its own (a page's hits lie in one or two)."""
+        if len(self.segments) == 1:
+            return [(0, 0, len(positions))] if len(positions) else []
+        cuts = self.segment_cuts(positions)
+        return [(k, lo, hi) for k, (lo, hi) in enumerate(zip([0] + cuts, cuts + [len(positions)])) if hi > lo]
+
+    def places_at(self, positions: np.ndarray, lengths: np.ndarray | None = None):
+        """``(passages, text order keys, start offsets, end offsets)`` of ascending unit
+        ``positions`` (occurrences of ``lengths`` units; None: keys only, offsets None),
+        read segment by segment on each one's own arrays (no joined look-up)."""
+        n = len(positions)
+        pids, keys = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int64)
+        begins = ends = None
+        if lengths is not None:
+            begins, ends = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+        several = len(self.segments) > 1
+        for k, lo, hi in self.segment_runs(positions):
+            segment = self.segments[k]
+            local = positions[lo:hi] - self.unit_firsts[k]
+            pid = segment.pid[local]
+            np.add(pid, self.passage_firsts[k], out=pids[lo:hi], casting="unsafe")
+            if several:  # the juan's number in text order, then the rank in its segment (``sort_keys``)
+                np.left_shift(self.juan_index[pids[lo:hi]], 32, out=keys[lo:hi])
+                keys[lo:hi] += segment.rank[local]
+            else:
+                keys[lo:hi] = segment.rank[local]
+            if lengths is not None:
+                begins[lo:hi] = segment.offset[local]
+                ends[lo:hi] = segment.end_offset[local + lengths[lo:hi] - 1]
+        return pids, keys, begins, ends
+
     def postings(self, codes) -> np.ndarray:
         """Positions (ascending) of any of the folded code points ``codes``."""
         found = [(segment.postings(codes), first) for segment, first in zip(self.segments, self.unit_firsts)]
@@ -677,10 +724,15 @@ class Corpus:
         end to end: no look-up goes through the joined arrays. ``live_only``: without the
         occurrences in superseded juans (``dead_ranges``)."""
         term = _Term(phrase, exact)
-        found = [segment.phrase(term, exact, first) for segment, first in zip(self.segments, self.unit_firsts)]
-        if live_only:  # the pieces between dead ranges, copied once by the concatenation
-            found = [piece for f in found for piece in self._live_pieces(f)]
-        return found[0] if len(found) == 1 else np.concatenate(found) if found else np.empty(0, dtype=np.int64)
+        found = []
+        dead = self.dead_by_segment if live_only else None
+        for k, (segment, first) in enumerate(zip(self.segments, self.unit_firsts)):
+            f = segment.phrase(term, exact, first)
+            if dead is not None and dead[k] is not None and len(f):
+                found += self._live_pieces(f, dead[k])  # the pieces between dead ranges, copied once below
+            elif len(f) or not found:
+                found.append(f)
+        return found[0] if len(found) == 1 else np.concatenate(found)
 
     def segment_cuts(self, positions: np.ndarray) -> list[int]:
         """For ascending unit ``positions``, where each segment's run of them ends (one
@@ -721,10 +773,21 @@ class Corpus:
                 self._dead_ranges = (lo, hi.astype(np.int64))
         return self._dead_ranges
 
-    def _live_pieces(self, starts: np.ndarray) -> list[np.ndarray]:
+    @property
+    def dead_by_segment(self) -> list:
+        """``dead_ranges`` cut by segment: per segment, its ``(lo, hi)`` or None when it has
+        none (most segments: a search then spends nothing on them)."""
+        if not hasattr(self, "_dead_by_segment"):
+            lo, hi = self.dead_ranges
+            cuts = np.searchsorted(lo, self.unit_firsts[1:]).tolist()
+            self._dead_by_segment = [(lo[a:b], hi[a:b]) if b > a else None
+                                     for a, b in zip([0] + cuts, cuts + [len(lo)])]
+        return self._dead_by_segment
+
+    def _live_pieces(self, starts: np.ndarray, ranges=None) -> list[np.ndarray]:
         """``starts`` (ascending unit positions) as slices (views, no copy) that leave out
-        the positions in ``dead_ranges``."""
-        lo, hi = self.dead_ranges
+        the positions in ``ranges`` (``(lo, hi)``, by default ``dead_ranges``)."""
+        lo, hi = self.dead_ranges if ranges is None else ranges
         if not len(lo) or not len(starts):
             return [starts]
         a, b = np.searchsorted(starts, lo), np.searchsorted(starts, hi)
@@ -865,6 +928,19 @@ def _merged(starts: list, lengths: list) -> tuple[np.ndarray, np.ndarray]:
     return keys // base, base - 1 - keys % base
 
 
+_LENGTHS: dict[int, np.ndarray] = {}
+
+
+def _same_length(length: int, n: int) -> np.ndarray:
+    """``n`` times ``length`` (int64), read-only and without memory: a slice of one
+    zero-stride array kept per length (``np.broadcast_to`` costs more per call than the
+    rest of a rare term's search)."""
+    row = _LENGTHS.get(length)
+    if row is None:
+        row = _LENGTHS[length] = np.broadcast_to(np.int64(length), (1 << 40,))
+    return row[:n]
+
+
 def _distinct_sorted(values: np.ndarray) -> np.ndarray:
     """The distinct values of an ascending array (no hashing, no sort)."""
     if not len(values):
@@ -962,8 +1038,7 @@ class HitArray(Sequence):
         if stop * 8 < n and self.query.sort == "text":
             candidates = self._text_candidates(stop)
             if len(candidates) * 2 < n:
-                positions = self.starts[candidates]
-                keys = self.corpus.sort_keys(positions, self.corpus.passages_at(positions))
+                _, keys, _, _ = self.corpus.places_at(self.starts[candidates])
                 prefix = candidates[np.argsort(keys, kind="stable")[:stop]]
                 self._prefix = (stop, prefix)
                 return prefix
@@ -1016,12 +1091,10 @@ class HitArray(Sequence):
         indexes = np.asarray(indexes)
         by_position = np.argsort(indexes, kind="stable")  # hit indexes ascend with their positions
         at = indexes[by_position]
-        starts, lengths = self.starts[at], self.lengths[at]
         pids, begins, ends = (np.empty(len(at), dtype=np.int32), np.empty(len(at), dtype=np.int64),
                               np.empty(len(at), dtype=np.int64))
-        pids[by_position] = self._pids._array[at] if self._pids._array is not None else corpus.passages_at(starts)
-        begins[by_position] = corpus.offset[starts]
-        ends[by_position] = corpus.end_offset[starts + lengths - 1]
+        pids[by_position], _, begins[by_position], ends[by_position] = corpus.places_at(self.starts[at],
+                                                                                       self.lengths[at])
         begins, ends = begins.tolist(), ends.tolist()
         new = sorted(set(pids.tolist()) - self._passages.keys())
         if new:
@@ -1029,12 +1102,12 @@ class HitArray(Sequence):
             nexts = np.array(new, dtype=np.int64) + 1
             last = np.where(nexts < len(corpus), corpus.unit_starts[np.minimum(nexts, len(corpus) - 1)], corpus.size)
             counts = (np.searchsorted(self.starts, last) - np.searchsorted(self.starts, first)).tolist()
-            places = corpus.places
+            places, context = corpus.places, self.query.context
+            piece_starts, layer_name = PLACE_FIELDS.index("piece_starts"), PLACE_FIELDS.index("layer_name")
             for p, count in zip(new, counts):
-                place = dict(zip(PLACE_FIELDS, places[p]))
-                del place["section_id"]
-                self._passages[p] = HitPassage(**place, text=corpus.text(p), context=self.query.context,
-                                               hits=count)
+                place = places[p]
+                self._passages[p] = HitPassage(*_PASSAGE_HEAD(place), text=corpus.text(p), piece_starts=place[piece_starts],
+                                               context=context, hits=count, layer_name=place[layer_name])
         passages = self._passages
         return [Hit(passages[p], b, e) for p, b, e in zip(pids.tolist(), begins, ends)]
 
@@ -1435,7 +1508,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 (starts, pids), length = found[0]
                 spans_starts.append(starts)
                 spans_pids.append(pids)
-                spans_lengths.append(np.broadcast_to(np.int64(length), (len(starts),)))
+                spans_lengths.append(_same_length(length, len(starts)))
                 continue
             # The passages with every positive term and no negative one: those of the term
             # with fewest hits, kept where each other term has hits (or none); counted by
@@ -1457,7 +1530,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 chosen = np.arange(int(per.sum()), dtype=np.int64) + np.repeat(lo - (np.cumsum(per) - per), per)
                 spans_starts.append(starts[chosen])
                 spans_pids.append(_LazyPassages(corpus, spans_starts[-1], np.repeat(satisfied, per).astype(np.int32)))
-                spans_lengths.append(np.broadcast_to(np.int64(length), (len(chosen),)))
+                spans_lengths.append(_same_length(length, len(chosen)))
         pids = None
         if not spans_starts:
             starts = np.empty(0, dtype=np.int64)
