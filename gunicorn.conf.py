@@ -17,12 +17,39 @@ timeout = 120
 
 TEMPLATES = ("reader/juan.html", "reader/section.html", "reader/home.html", "search/search.html")
 
+#: glibc's ``mallopt`` parameters (``<malloc.h>``) and the values set in each worker.
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+MMAP_THRESHOLD = 32 * 2**20   # the most glibc accepts on 64-bit (DEFAULT_MMAP_THRESHOLD_MAX)
+TRIM_THRESHOLD = 256 * 2**20
+
+
+def keep_freed_memory() -> bool:
+    """Let a worker reuse the memory of the large arrays a search makes instead of mapping
+    fresh pages for each one. glibc gives a block over its mmap threshold (128 KB, raised
+    as such blocks are freed, lowered again when the heap is trimmed) pages of its own, so
+    each of 之's arrays (900,000 positions, 7 MB on the 30 M library) was page-faulted in
+    anew: its search took 6.6 ms in the API against 0.9 ms once warm (docs/notes.md, "Issue
+    15, fourth session"). Blocks under 32 MB now come from the heap, and up to 256 MB freed
+    at its top stays there. Returns False where ``mallopt`` is missing (not glibc) or
+    refuses."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+
 
 def post_worker_init(worker):
     """Warm the worker (errors are logged only: an empty or missing index must not stop the
     site from serving its pages)."""
     log = logging.getLogger("gunicorn.error")
     started = time.perf_counter()
+    if not keep_freed_memory():
+        log.info("malloc thresholds left as they are (no glibc mallopt)")
     try:
         from django.db import connection
         from django.template.loader import get_template
