@@ -269,7 +269,9 @@ class SearchResults:
         return sorted(self.hits, key=lambda h: h.text_order)
 
     def by_juan(self) -> list[dict]:
-        """``[{"work_id", "work_title", "juan", "juan_label", "count"}]`` in text order."""
+        """``[{"work_id", "work_slug", "work_title", "juan", "juan_label", "count"}]`` in text
+        order, keys in that order; every call returns new dicts, which the caller may change
+        (every backend's rows)."""
         counts: dict = {}
         for h in self._in_text_order():
             key = (h.work_id, h.juan_number)
@@ -281,7 +283,7 @@ class SearchResults:
 
     def by_section(self) -> list[dict]:
         """``[{"work_id", "work_slug", "work_title", "juan", "juan_label", "section", "title",
-        "count"}]`` in text order."""
+        "count"}]`` in text order, keys in that order; new dicts on every call (as ``by_juan``)."""
         counts: dict = {}
         for h in self._in_text_order():
             key = (h.work_id, h.juan_number, h.section_position)
