@@ -52,6 +52,15 @@ def du(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
+def settle() -> None:
+    """Write out what the steps before wrote (an index of hundreds of MB) before a timed
+    step: the kernel's writeback of it otherwise runs during the timing (measured with
+    ``scripts/measure_api.py --http``: the search API's p50 on the 6 M library was 3.4 ms right
+    after a ``rebuild_index`` and 2.35 ms a minute later; 30 M: 4.6 and 4.0 ms)."""
+    os.sync()
+    time.sleep(1)
+
+
 def percentile(values, p):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))] if ordered else 0.0
@@ -193,12 +202,14 @@ def bench_corpus(label: str, paths: list[str], args) -> dict:
             one[name] = {"s": round(seconds, 2), "store_s": figures["store_s"], "index_s": figures["index_s"],
                          "peak_mb": peak, "above_rest_mb": peak - rest_peak}
     print("   queries", file=sys.stderr)
+    settle()
     queries = json.loads(run_manage(env, "bench_queries", "--repeat", str(args.repeat))[0])
     whoosh = None
     if args.whoosh:
         print("   whoosh", file=sys.stderr)
         wenv = {**env, "SEARCH_BACKEND": "whoosh", "SEARCH_INDEX_DIR": str(tmp / "whoosh")}
         _, whoosh_index_s, whoosh_peak = run_manage(wenv, "rebuild_index")
+        settle()
         whoosh = json.loads(run_manage(wenv, "bench_queries", "--repeat", str(args.repeat), "--engines", "index")[0])
         whoosh.update(index_s=round(whoosh_index_s, 1), index_peak_mb=whoosh_peak, index_mb=round(du(tmp / "whoosh") / 2**20, 1))
         scan = {q["query"]: q["scan"] for q in queries["queries"]}
@@ -206,6 +217,7 @@ def bench_corpus(label: str, paths: list[str], args) -> dict:
     http, rss, api = {}, [], None
     for cache, extra in (("on", {}), ("off", {"PAGE_CACHE_SECONDS": "0"})):
         print(f"   http, page cache {cache}", file=sys.stderr)
+        settle()
         server, base = start_gunicorn({**env, **extra}, args.port)
         try:
             first = json.loads(urllib.request.urlopen(base + "/api/works/").read())["results"][0]

@@ -39,7 +39,7 @@ def test_index_files(two_backends, seed_juan):
                                     "offset", "end_offset", "gap", "starts", "unit_starts", "layer", "work_id",
                                     "juan_id", "juan_number", "chapter_id", "juan_index", "section_index",
                                     "section_first_rank", "char_exact", "exact_exceptions",
-                                    "exception_starts")] + ["passages.pkl", "juans.pkl"])
+                                    "exception_starts", "char_passages", "usual_passages")] + ["passages.pkl", "juans.pkl"])
     assert sorted(p.name for p in gen.iterdir()) == base_files
     assert positional.version() == gen.name
     # An incremental write links the base's files into a new generation and adds a segment
@@ -271,6 +271,15 @@ def test_filters_pages_and_distributions_on_segments(settings, tmp_path, seed_ju
     lo, hi = corpus.dead_ranges
     inside = (corpus.unit_starts >= lo[0]) & (corpus.unit_starts < hi[0])
     assert len(lo) == 1 and inside.tolist() == (~corpus.live).tolist() and int(inside.sum()) == 2 * 424
+    # A character without filters: its passages from each segment's tables (format 7), less
+    # those of the dead range that hold it; anything else from its hits' passages.
+    for q, extra, way in [("之", {}, "tables"), ("鵠", {}, "tables"), ("之", {"juan_number": 11}, "hits"),
+                          ("射鵠", {}, "hits"), ("鵠", {"layers": frozenset({"classic"})}, "hits")]:
+        got, want = backend.search(SearchQuery(q, **extra)), ref.search(SearchQuery(q, **extra))
+        assert (got.passages, got.passages_from) == (want.passages, way), (q, extra)
+    assert (backend.search(SearchQuery("之")).passages, ref.search(SearchQuery("之")).passages) == (4 * 181, 4 * 181)
+    # 鵠: 18 passages in each juan, and every passage of juan 11 (射鵠 added to each of its 424).
+    assert (backend.search(SearchQuery("鵠")).passages, ref.search(SearchQuery("鵠")).passages) == (424 + 18, 424 + 18)
 
 
 def test_exact_forms_of_a_folded_character(settings, tmp_path, seed_juan, monkeypatch):
@@ -300,11 +309,34 @@ def test_exact_forms_of_a_folded_character(settings, tmp_path, seed_juan, monkey
             _same(got, want, (q, exact))
             counts[(q, exact)] = got.count
     assert (counts[("鼓", True)], counts[("鼔", True)], counts[("鼓", False)]) == (4 * 11, 4 * 17, 4 * 28)
+    # One character: passages from the tables (the usual form, another form through its exceptions).
+    ways = {}
+    for q in ("鼓", "鼔", "鄉射"):
+        for exact in (True, False):
+            got = backend.search(SearchQuery(q, exact=exact))
+            assert got.passages == ref.search(SearchQuery(q, exact=exact)).passages
+            ways[(q, exact)] = got.passages_from
+    assert set(ways.values()) == {"tables", "hits"} and ways[("鼓", True)] == ways[("鼔", False)] == "tables"
+    # Segments of format 6 (no passage tables) count every hit's passage, with the same answers.
+    gen = backend.current_link.resolve()
+    for folder in [gen] + [gen / name for name in backend._corpus().names[1:]]:
+        for name, since in positional.NEWER_ARRAYS.items():
+            if since == 7:
+                (folder / f"{name}.npy").unlink()
+        with open(folder / "juans.pkl", "rb") as fh:
+            table = pickle.load(fh)
+        with open(folder / "juans.pkl", "wb") as fh:
+            pickle.dump({**table, "format": 6}, fh)
+    backend._loaded.clear()
+    for q in ("鼓", "鼔", "之"):
+        got, want = backend.search(SearchQuery(q, exact=True)), ref.search(SearchQuery(q, exact=True))
+        assert (got.passages, got.passages_from) == (want.passages, "hits"), q
     # The same index with its segments read as format 5.
     gen = backend.current_link.resolve()
     for folder in [gen] + [gen / name for name in backend._corpus().names[1:]]:
-        for name in positional.NEWER_ARRAYS:
-            (folder / f"{name}.npy").unlink()
+        for name, since in positional.NEWER_ARRAYS.items():
+            if since == 6:
+                (folder / f"{name}.npy").unlink()
         with open(folder / "juans.pkl", "rb") as fh:
             table = pickle.load(fh)
         with open(folder / "juans.pkl", "wb") as fh:

@@ -89,10 +89,12 @@ from .generations import GenerationStore
 #: commentary layers (classic, commentary, …, record, title) with their ``layer_name`` (issue 12);
 #: 5: search units (``exact``, ``offset``, ``gap``, …: issue 13); 6: ``char_exact``, ``exact_exceptions``,
 #: ``exception_starts`` (issue 15: the exact mode finds a character's positions without checking each,
-#: ``Segment.exact_postings``). A reader reads formats 5 and 6 (a format 5 segment checks every
-#: position), so an index need not be rebuilt on upgrade.
-FORMAT = 6
-READS = (5, 6)
+#: ``Segment.exact_postings``); 7: ``char_passages``, ``usual_passages`` (issue 15: how many passages
+#: hold each character, ``Segment.passages_holding``). A reader reads formats 5 to 7 (a format 5 segment
+#: checks every position, a format 5 or 6 one counts a character's passages hit by hit), so an index
+#: need not be rebuilt on upgrade.
+FORMAT = 7
+READS = (5, 6, 7)
 #: The most characters a write takes from older segments into its new one
 #: (``PositionalIndexBackend.update``): it bounds the memory of a write whatever the size of
 #: the library (building a segment takes about 90 bytes a character: 4 M characters 355 MB
@@ -103,8 +105,9 @@ SEP = 0
 ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
           "starts", "unit_starts", "layer", "work_id", "juan_id", "juan_number", "chapter_id", "juan_index",
           "section_index", "section_first_rank")
-#: Arrays of format 6 a format 5 segment lacks (read as None).
-NEWER_ARRAYS = ("char_exact", "exact_exceptions", "exception_starts")
+#: Arrays added since format 5, with the format that added them (an older segment reads them as None).
+NEWER_ARRAYS = {"char_exact": 6, "exact_exceptions": 6, "exception_starts": 6, "char_passages": 7,
+                "usual_passages": 7}
 #: Per-passage fields kept in ``passages.pkl``, in this order.
 PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_id", "juan_number",
                 "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
@@ -152,6 +155,29 @@ def _exact_tables(exact: np.ndarray, order: np.ndarray, chars: np.ndarray, char_
     return char_exact, exact_exceptions, exception_starts
 
 
+def _passage_tables(unit_pid: np.ndarray, exact: np.ndarray, order: np.ndarray, char_starts: np.ndarray,
+                    char_exact: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per folded character (by its index, as ``_exact_tables``): how many passages hold it
+    (``char_passages``, int64: the passages of a one-character query in the folded mode) and
+    how many hold its usual exact form (``usual_passages``: the exact mode). A character's
+    positions ascend in ``order``, so their passages do too: a passage is counted where the
+    passage number changes (``Segment.passages_holding``; the separators' "character" counts
+    passage -1, which no query asks for)."""
+    m = len(char_starts)
+    if not m:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    group = np.repeat(np.arange(m, dtype=np.int32), np.diff(np.append(char_starts, len(order))))
+    pids = unit_pid[order]
+
+    def distinct(keep):
+        g, p = (group, pids) if keep is None else (group[keep], pids[keep])
+        new = np.ones(len(p), dtype=bool)
+        new[1:] = (p[1:] != p[:-1]) | (g[1:] != g[:-1])
+        return np.bincount(g, weights=new, minlength=m).astype(np.int64)
+
+    return distinct(None), distinct(exact[order] == char_exact[group])
+
+
 def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: dict | None = None) -> int:
     """Write the arrays of ``documents`` into the folder ``gen`` (one segment); returns how
     many passages. ``entries`` (``{juan_id: JuanEntry}``, see ``search.backends.base``)
@@ -191,6 +217,7 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     del by_char
     char_exact, exact_exceptions, exception_starts = _exact_tables(exact, order, chars, char_starts)
     unit_pid = pid[units]
+    char_passages, usual_passages = _passage_tables(unit_pid, exact, order, char_starts, char_exact)
     passage_start = np.where(unit_pid >= 0, starts.astype(np.int32)[np.maximum(unit_pid, 0)] if n else 0, units)
     unit_starts = np.searchsorted(units, starts).astype(np.int64) if n else np.empty(0, dtype=np.int64)
 
@@ -240,7 +267,8 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     arrays = {
         "raw": raw, "exact": exact.astype(np.uint32), "folded": folded, "order": order,
         "chars": chars.astype(np.uint32), "char_exact": char_exact,
-        "exact_exceptions": exact_exceptions, "exception_starts": exception_starts, "char_starts": np.append(char_starts, len(units)).astype(np.int64),
+        "exact_exceptions": exact_exceptions, "exception_starts": exception_starts,
+        "char_passages": char_passages, "usual_passages": usual_passages, "char_starts": np.append(char_starts, len(units)).astype(np.int64),
         "pid": unit_pid, "rank": rank[units], "offset": (units - passage_start).astype(np.int32),
         "end_offset": (unit_ends - passage_start).astype(np.int32), "gap": gap, "starts": starts,
         "unit_starts": unit_starts,
@@ -298,10 +326,10 @@ class Segment:
         self._places = None
         for name in ARRAYS:  # plain views: numpy.memmap's indexing is slow
             setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
-        for name in NEWER_ARRAYS:
+        for name, since in NEWER_ARRAYS.items():
             f = folder / f"{name}.npy"
             setattr(self, name, np.load(f, mmap_mode="r", allow_pickle=False).view(np.ndarray)
-                    if table["format"] >= 6 else None)
+                    if table["format"] >= since else None)
         self.juans, self.sections, self.juan_keys = table["juans"], table["sections"], table["juan_keys"]
         self.size = len(self.exact)     # unit positions
         self.char_index = {int(c): i for i, c in enumerate(self.chars)}
@@ -399,6 +427,25 @@ class Segment:
             np.add(postings[lo:hi], offset, out=out[at:at + hi - lo], casting="unsafe")
             at, lo = at + hi - lo, hi + 1
         return out
+
+    def passages_holding(self, term: "_Term", exact: bool) -> int | None:
+        """How many passages of this segment hold the one-character ``term`` (deleted juans
+        included), from the tables of ``_passage_tables``: no look-up per occurrence (之 has
+        900,000 in the 30 M library). None where the tables cannot answer: a segment older than
+        format 7, a term of several characters or one that matches several folded ones."""
+        if self.usual_passages is None or term.length != 1 or term.alts[0] is None or len(term.alts[0]) != 1:
+            return None
+        i = self.char_index.get(term.alts[0][0])
+        if i is None:
+            return 0
+        if not exact:
+            return int(self.char_passages[i])
+        usual, first, last = self.exact_info[i]
+        if term.codes[0] == usual:
+            return int(self.usual_passages[i])
+        exceptions = self.exact_exceptions[first:last]  # another form: its exceptions that hold it
+        pids = self.pid[exceptions[self.exact[exceptions] == term.codes[0]]]
+        return int(np.count_nonzero(np.diff(pids)) + 1) if len(pids) else 0
 
     def phrase(self, term: "_Term", exact: bool, offset: int = 0) -> np.ndarray:
         """Start unit positions (in this segment, plus ``offset``) of the non-overlapping occurrences of a
@@ -580,6 +627,7 @@ class Corpus:
     def __init__(self, gen: Path):
         self.path = gen
         self._runs: dict[str, tuple] = {}
+        self._heads: dict[str, dict] = {}
         base = self.base = Segment(gen)
         self.names = [""] + segment_names(gen)
         segments = self.segments = [base] + [Segment(gen / name) for name in self.names[1:]]
@@ -734,6 +782,28 @@ class Corpus:
                 found.append(f)
         return found[0] if len(found) == 1 else np.concatenate(found)
 
+    def passages_holding(self, phrase: str, exact: bool) -> int | None:
+        """How many live passages hold the one-character term ``phrase`` (what
+        ``PositionalResults.passages`` counts for it without filters), from each segment's
+        tables (``Segment.passages_holding``) less the passages of its dead ranges (superseded
+        juans) that hold it; None when a segment's tables cannot answer."""
+        term = _Term(phrase, exact)
+        total = 0
+        for k, segment in enumerate(self.segments):
+            n = segment.passages_holding(term, exact)
+            if n is None:
+                return None
+            dead = self.dead_by_segment[k]
+            if dead is not None and n:  # a dead range is whole passages: drop those holding the term
+                first = self.unit_firsts[k]
+                found = segment.phrase(term, exact, first)
+                a, b = np.searchsorted(found, dead[0]), np.searchsorted(found, dead[1])
+                for lo, hi in zip(a.tolist(), b.tolist()):
+                    if hi > lo:
+                        n -= int(np.count_nonzero(np.diff(segment.pid[found[lo:hi] - first])) + 1)
+            total += n
+        return total
+
     def segment_cuts(self, positions: np.ndarray) -> list[int]:
         """For ascending unit ``positions``, where each segment's run of them ends (one
         index per segment but the last)."""
@@ -751,6 +821,13 @@ class Corpus:
                 np.empty(0, dtype=np.int64)
             runs = self._runs[name] = (np.asarray(self.unit_starts[first], dtype=np.int64), np.asarray(per[first]))
         return runs
+
+    def group_heads(self, name: str) -> dict:
+        """``{group number: place fields}``: the fields of each juan (``juan_index``) or section
+        (``section_index``) a distribution row gives besides its count (a tuple), filled as
+        distributions ask for them (``PositionalResults._rows``) and kept with the generation:
+        a row is then one copy, not a look-up of its passage's place (之: 1,800 juans)."""
+        return self._heads.setdefault(name, {})
 
     @property
     def dead_ranges(self) -> tuple[np.ndarray, np.ndarray]:
@@ -1136,13 +1213,23 @@ class PositionalResults(SearchResults):
     """``SearchResults`` over a ``HitArray``: counts and distributions are array sums."""
 
     _passages: int | None = None
+    #: For a query of one character and no filter: ``() -> int | None``, its passages from the
+    #: index's tables (``Corpus.passages_holding``); ``passages_from`` says which way they were counted.
+    _from_tables = None
+    passages_from: str | None = None
 
     @property
     def passages(self) -> int:
-        """How many passages hold hits (counted on first use: it needs every hit's passage)."""
+        """How many passages hold hits, counted on first use: from the index's tables for a
+        query of one character without filters, else from every hit's passage."""
         if self._passages is None:
-            pids = self.hits.pids
-            self._passages = int(np.count_nonzero(np.diff(pids)) + 1) if len(pids) else 0
+            n = self._from_tables() if self._from_tables is not None else None
+            if n is not None:
+                self._passages, self.passages_from = n, "tables"
+            else:
+                pids = self.hits.pids
+                self._passages = int(np.count_nonzero(np.diff(pids)) + 1) if len(pids) else 0
+                self.passages_from = "hits"
         return self._passages
 
     @passages.setter
@@ -1152,15 +1239,15 @@ class PositionalResults(SearchResults):
     def sort(self) -> None:  # the HitArray sorts lazily
         pass
 
-    def _grouped(self, name: str) -> tuple[list, list]:
-        """(hit counts, the passage of each group's first hit) for the groups of passages
-        ``name`` numbers (``juan_index`` or ``section_index``: text order), in the order of
-        the group numbers. A group's passages are one run of positions (``Corpus.group_runs``),
-        so its hits are counted by a binary search of its first position in the ascending
-        ``starts``: no look-up per hit."""
+    def _grouped(self, name: str) -> tuple[list, list, np.ndarray]:
+        """(hit counts, group numbers, the position of each group's first hit) for the groups
+        of passages ``name`` numbers (``juan_index`` or ``section_index``: text order), in the
+        order of the group numbers. A group's passages are one run of positions
+        (``Corpus.group_runs``), so its hits are counted by a binary search of its first
+        position in the ascending ``starts``: no look-up per hit."""
         starts = self.hits.starts
         if not len(starts):
-            return [], []
+            return [], [], np.empty(0, dtype=np.int64)
         corpus = self.hits.corpus
         run_starts, numbers = corpus.group_runs(name)
         cut = np.searchsorted(starts, run_starts)  # the first hit at or after each run's start
@@ -1170,29 +1257,32 @@ class PositionalResults(SearchResults):
         if len(numbers) > 1 and bool((numbers[1:] <= numbers[:-1]).any()):  # segments: by number
             numbers, index, inverse = np.unique(numbers, return_index=True, return_inverse=True)
             counts, firsts = np.bincount(inverse.reshape(-1), weights=counts).astype(np.int64), firsts[index]
-        positions = starts[firsts]
-        if len(positions) > 1 and bool((positions[1:] < positions[:-1]).any()):  # ``passages_at`` wants them ascending
-            by_position = np.argsort(positions, kind="stable")
-            passages = np.empty(len(positions), dtype=np.int32)
-            passages[by_position] = corpus.passages_at(positions[by_position])
-        else:
-            passages = corpus.passages_at(positions)
-        return counts.tolist(), passages.tolist()
+        return counts.tolist(), numbers.tolist(), starts[firsts]
 
     def _rows(self, name: str, sections: bool) -> list[dict]:
-        places = self.hits.corpus.places
-        counts, passages = self._grouped(name)
-        fields = operator.itemgetter(_WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION,
-                                     _SECTION_TITLE)
+        """The rows of ``by_juan`` or ``by_section``: its group's fields (read from a passage's
+        place once per generation and group, ``Corpus.group_heads``) and its count."""
+        corpus = self.hits.corpus
+        counts, numbers, positions = self._grouped(name)
+        heads = corpus.group_heads(name)
+        missing = [i for i, n in enumerate(numbers) if n not in heads]
+        if missing:  # the passage of each new group's first hit: its fields
+            at = positions[missing]
+            by_position = np.argsort(at, kind="stable")  # ``passages_at`` wants them ascending
+            passages = np.empty(len(at), dtype=np.int32)
+            passages[by_position] = corpus.passages_at(at[by_position])
+            fields = operator.itemgetter(_WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION,
+                                         _SECTION_TITLE)
+            places = corpus.places
+            for i, p in zip(missing, passages.tolist()):
+                heads[numbers[i]] = fields(places[p])
+        rows = zip(map(heads.__getitem__, numbers), counts)
         if sections:  # one dict literal a row (之: 24,406 sections)
             return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
                      "section": section, "title": section_title, "count": count}
-                    for count, (w, slug, title, juan, label, section, section_title)
-                    in zip(counts, map(fields, map(places.__getitem__, passages)))]
+                    for (w, slug, title, juan, label, section, section_title), count in rows]
         return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
-                 "count": count}
-                for count, (w, slug, title, juan, label, _, _) in zip(counts, map(fields, map(places.__getitem__,
-                                                                                               passages)))]
+                 "count": count} for (w, slug, title, juan, label, _, _), count in rows]
 
     def by_juan(self) -> list[dict]:
         return self._rows("juan_index", sections=False)
@@ -1543,4 +1633,10 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             if len(starts) > 1 and bool((starts[1:] < np.maximum.accumulate(ends)[:-1]).any()):
                 starts, lengths = _non_overlapping(starts, lengths)
         hits = HitArray(corpus, query, starts, lengths, _LazyPassages(corpus, starts) if pids is None else pids)
-        return PositionalResults(query=query, hits=hits, passages=None)
+        results = PositionalResults(query=query, hits=hits, passages=None)
+        clauses = query.parsed.clauses
+        if allowed is None and len(clauses) == 1 and not clauses[0].negatives and not clauses[0].nears \
+                and len(clauses[0].positives) == 1:
+            text = clauses[0].positives[0].text
+            results._from_tables = lambda: corpus.passages_holding(text, query.exact)
+        return results
