@@ -20,7 +20,7 @@ TEMPLATES = ("reader/juan.html", "reader/section.html", "reader/home.html", "sea
 #: glibc's ``mallopt`` parameters (``<malloc.h>``) and the values set in each worker.
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
 MMAP_THRESHOLD = 32 * 2**20   # the most glibc accepts on 64-bit (DEFAULT_MMAP_THRESHOLD_MAX)
-TRIM_THRESHOLD = 256 * 2**20
+TRIM_THRESHOLD = 64 * 2**20
 
 
 def keep_freed_memory() -> bool:
@@ -29,9 +29,9 @@ def keep_freed_memory() -> bool:
     as such blocks are freed, lowered again when the heap is trimmed) pages of its own, so
     each of 之's arrays (900,000 positions, 7 MB on the 30 M library) was page-faulted in
     anew: its search took 6.6 ms in the API against 0.9 ms once warm (docs/notes.md, "Issue
-    15, fourth session"). Blocks under 32 MB now come from the heap, and up to 256 MB freed
-    at its top stays there. Returns False where ``mallopt`` is missing (not glibc) or
-    refuses."""
+    15, fourth session"). Blocks under 32 MB now come from the heap, and up to 64 MB freed
+    at its top stays there instead of going back to the system. Returns False where
+    ``mallopt`` is missing (not glibc) or refuses."""
     import ctypes
     import ctypes.util
 
