@@ -282,16 +282,31 @@ def test_filters_pages_and_distributions_on_segments(settings, tmp_path, seed_ju
     assert (backend.search(SearchQuery("鵠")).passages, ref.search(SearchQuery("鵠")).passages) == (424 + 18, 424 + 18)
 
 
+def _read_as_format(backend, fmt: int) -> None:
+    """Rewrite every segment of ``backend``'s current generation as an older index format
+    ``fmt`` would have left it (without the arrays added since) and load it again."""
+    import pickle
+
+    from search.backends import positional
+
+    gen = backend.current_link.resolve()
+    for folder in [gen] + [gen / name for name in backend._corpus().names[1:]]:
+        for name, since in positional.NEWER_ARRAYS.items():
+            if since > fmt and (folder / f"{name}.npy").exists():
+                (folder / f"{name}.npy").unlink()
+        with open(folder / "juans.pkl", "rb") as fh:
+            table = pickle.load(fh)
+        with open(folder / "juans.pkl", "wb") as fh:
+            pickle.dump({**table, "format": fmt}, fh)
+    backend._loaded.clear()
+
+
 def test_exact_forms_of_a_folded_character(settings, tmp_path, seed_juan, monkeypatch):
     """The exact mode takes a character's positions from the segment's usual form of each
     folded character and its exceptions (``_exact_tables``): in the seed juan 鼔 is the
     usual form of 鼓 (17 of 28 positions), 鼓 one of 11 exceptions; 聯 and 聨 tie (one
     each: the smaller code is the usual form). Segments of format 5 (no such tables) check
     every position and give the same answers."""
-    import pickle
-
-    from search.backends import positional
-
     seed = documents_for_juan(seed_juan)
     backend, ref = _multi_segment_index(settings, tmp_path, seed, monkeypatch)
     base = backend._corpus().base
@@ -318,30 +333,12 @@ def test_exact_forms_of_a_folded_character(settings, tmp_path, seed_juan, monkey
             ways[(q, exact)] = got.passages_from
     assert set(ways.values()) == {"tables", "hits"} and ways[("鼓", True)] == ways[("鼔", False)] == "tables"
     # Segments of format 6 (no passage tables) count every hit's passage, with the same answers.
-    gen = backend.current_link.resolve()
-    for folder in [gen] + [gen / name for name in backend._corpus().names[1:]]:
-        for name, since in positional.NEWER_ARRAYS.items():
-            if since == 7:
-                (folder / f"{name}.npy").unlink()
-        with open(folder / "juans.pkl", "rb") as fh:
-            table = pickle.load(fh)
-        with open(folder / "juans.pkl", "wb") as fh:
-            pickle.dump({**table, "format": 6}, fh)
-    backend._loaded.clear()
+    _read_as_format(backend, 6)
     for q in ("鼓", "鼔", "之"):
         got, want = backend.search(SearchQuery(q, exact=True)), ref.search(SearchQuery(q, exact=True))
         assert (got.passages, got.passages_from) == (want.passages, "hits"), q
     # The same index with its segments read as format 5.
-    gen = backend.current_link.resolve()
-    for folder in [gen] + [gen / name for name in backend._corpus().names[1:]]:
-        for name, since in positional.NEWER_ARRAYS.items():
-            if since == 6:
-                (folder / f"{name}.npy").unlink()
-        with open(folder / "juans.pkl", "rb") as fh:
-            table = pickle.load(fh)
-        with open(folder / "juans.pkl", "wb") as fh:
-            pickle.dump({**table, "format": 5}, fh)
-    backend._loaded.clear()
+    _read_as_format(backend, 5)
     assert backend._corpus().base.char_exact is None
     for q in queries:
         for exact in (True, False):
