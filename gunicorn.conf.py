@@ -55,8 +55,10 @@ def post_worker_init(worker):
         from django.template.loader import get_template
         from django.urls import get_resolver
 
+        from reader.paging import long_sections
         from search.apps import sync_at_start
         from search.backends import SearchQuery, get_search_backend
+        from search.service import edition_places
 
         get_resolver().url_patterns  # imports every urls and views module
         for name in TEMPLATES:
@@ -65,6 +67,11 @@ def post_worker_init(worker):
         backend = get_search_backend()
         backend.warm()
         backend.search(SearchQuery("之")).hits[:1]
+        # What the first search answer would otherwise read from the database: the editions'
+        # names, and the sections long enough to be paged (a scan of every piece's length:
+        # 0.4 s on the 30 M library).
+        edition_places()
+        long_sections()
         connection.close()  # each request opens its own
     except Exception as exc:  # noqa: BLE001
         log.warning("worker not warmed: %s", exc)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import bisect
 import fcntl
+import functools
 import ipaddress
 import logging
 import math
@@ -59,13 +60,15 @@ logger = logging.getLogger(__name__)
 IPV6_CLIENT_PREFIX = 64
 
 
+@functools.lru_cache(maxsize=4096)
 def client_address(value: str) -> str | None:
     """The one form of a client address, or None when ``value`` is not one: IPv4 as it is;
     an IPv4-mapped IPv6 address (``::ffff:203.0.113.9``) as its IPv4 address; any other
     IPv6 address as the first address of its ``/IPV6_CLIENT_PREFIX`` network, without a
     zone (``2001:db8:1:2::7`` → ``2001:db8:1:2::``). So the spellings and the many addresses
     one client has count as one client, and the result is still an address (django-axes
-    stores it in an address column)."""
+    stores it in an address column). The last 4,096 values are remembered: every request
+    asks, most from a few clients."""
     try:
         address = ipaddress.ip_address(value.strip())
     except ValueError:
@@ -178,8 +181,12 @@ def _shared_lock():
     if not isinstance(caches[settings.THROTTLE_CACHE], FileBasedCache):
         yield
         return
-    Path(location).mkdir(parents=True, exist_ok=True)
-    fd = os.open(os.path.join(location, ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    lock = os.path.join(location, ".lock")
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    except FileNotFoundError:  # the folder is made (again) only when it is missing
+        Path(location).mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

@@ -174,7 +174,7 @@ _lock = threading.Lock()
 _long: dict = {}
 
 
-def _long_sections() -> dict:
+def long_sections() -> dict:
     """``{(edition id, juan number, section position): section id}`` of the sections with
     more than one page, kept while the corpus stamp and the page size stay the same."""
     from django.db.models import Sum
@@ -219,8 +219,8 @@ def section_plan(section_id: int) -> Plan:
 def page_of(edition_id: int, juan_number: int, section_position: int, piece_position: int, offset: int = 0) -> int:
     """The page of its section (1-based) that shows code point ``offset`` of a piece, for
     links from search hits (``search.service.hit_url``). Sections of one page answer from
-    a table kept in memory (``_long_sections``); a long section's plan is read once."""
-    section_id = _long_sections().get((edition_id, juan_number, section_position))
+    a table kept in memory (``long_sections``); a long section's plan is read once."""
+    section_id = long_sections().get((edition_id, juan_number, section_position))
     if section_id is None:
         return 1
     plans = _long.get("plans", {})

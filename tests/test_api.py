@@ -275,6 +275,55 @@ def test_a_search_asks_the_database_nothing(client, seed_backend, django_assert_
     assert (page["count"], len(page["results"]), distribution["count"]) == (326, 5, 49)
 
 
+def test_the_distribution_by_juan_is_the_rows_written_once_per_juan(client, small, monkeypatch):
+    """api.distribution writes ``distribution.juans`` from each juan's row text made once:
+    the bytes of the rows encoded whole, with the kept texts dropped and made again past
+    KEPT_JUANS; DRF's own encoder (indented JSON, the browsable API) writes the rows."""
+    import orjson
+
+    from api import distribution
+    from search.backends import SearchQuery, get_search_backend
+
+    results = get_search_backend().search(SearchQuery("射"))
+    rows = [{k: v for k, v in row.items() if k != "work_slug"} for row in results.by_juan()]
+    assert rows == [{"work_id": small.edition_id, "work_title": "測試書", "juan": 3, "juan_label": "卷三", "count": 9}]
+    assert distribution.juan_rows(results).data == orjson.dumps(rows)
+    monkeypatch.setattr(distribution, "KEPT_JUANS", 0)
+    assert distribution.juan_rows(results).data == orjson.dumps(rows)
+    compact = client.get("/api/search/?q=射")
+    assert compact.json()["distribution"] == {"juans": rows}
+    assert b'"distribution":{"juans":[{"work_id":%d,"work_title":"\xe6\xb8\xac\xe8\xa9\xa6\xe6\x9b\xb8","juan":3,' \
+           b'"juan_label":"\xe5\x8d\xb7\xe4\xb8\x89","count":9}]}' % small.edition_id in compact.content
+    indented = client.get("/api/search/?q=射", HTTP_ACCEPT="application/json; indent=2")
+    assert indented.json() == compact.json() and b'\n  "distribution": {\n    "juans": [\n' in indented.content
+    browsable = client.get("/api/search/?q=射", HTTP_ACCEPT="text/html")
+    assert browsable.status_code == 200 and "&quot;juan_label&quot;: &quot;卷三&quot;" in browsable.content.decode()
+
+
+def test_a_juan_row_escapes_line_separators_as_drf_does():
+    """A juan's row text (api.distribution._row_start) and whole answers (escape_line_ends)
+    write U+2028 and U+2029 escaped, as DRF's JSONRenderer: whether the answer has no byte
+    E2, many other U+2000–U+2FFF characters (○) before one, or one cut at the end."""
+    import json
+
+    from rest_framework.renderers import JSONRenderer
+
+    from api.distribution import _row_start
+    from api.renderers import EncodedJSON, FastJSONRenderer, escape_line_ends
+
+    assert _row_start((7, "slug", "甲\u2028乙", 3, "卷\u2029三")) == (
+        '{"work_id":7,"work_title":"甲\\u2028乙","juan":3,"juan_label":"卷\\u2029三","count":'.encode())
+    drf = JSONRenderer()
+    for text in ["射", "○" * 10 + "\u2028", "○" * 200 + "\u2029" + "—", "…\u2028○\u2029", "—" * 70, "○" * 64 + "\u2028"]:
+        data = {"t": text}
+        assert escape_line_ends(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()) == drf.render(data)
+    assert escape_line_ends(b'"\xe2') == b'"\xe2' and escape_line_ends(b'"\xe2\x80') == b'"\xe2\x80'
+    fast = FastJSONRenderer()
+    assert fast.render({"a": EncodedJSON(b'[{"x":1}]'), "b": 2}) == b'{"a":[{"x":1}],"b":2}'
+    assert fast.render({"a": EncodedJSON(b'[{"x":1}]')}, "application/json; indent=2", {}) == (
+        b'{\n  "a": [\n    {\n      "x": 1\n    }\n  ]\n}')
+
+
 def test_the_json_renderer_writes_drfs_bytes(client, small):
     """api.renderers.FastJSONRenderer (orjson) writes what DRF's JSONRenderer writes: a whole
     search response and the distribution, odd values, and the cases it hands back to DRF."""

@@ -114,3 +114,19 @@ def test_bad_queries(phrase, message):
     with pytest.raises(SearchError) as info:
         SearchQuery(phrase)
     assert str(info.value) == message
+
+
+def test_search_forms_share_their_fields_and_each_validates_its_own_data():
+    """SearchForm takes its fields as they are (search.forms._SharedFields), not a deep copy
+    per form; each form has its own dict of them and its own cleaned data and errors."""
+    from search.forms import SearchForm
+
+    one, two = SearchForm({"q": "射", "exact": "on", "sort": "after"}), SearchForm({"q": "", "exact": "maybe"})
+    assert one.fields["q"] is two.fields["q"] and one.fields is not two.fields
+    one.fields.pop("sort")
+    assert "sort" in two.fields and "sort" in SearchForm().fields
+    assert one.is_valid() and (one.cleaned_data["q"], one.cleaned_data["exact"]) == ("射", True)
+    assert not two.is_valid() and two.errors == {
+        "exact": ["請用 on/off (expected on, off, true, false, 1 or 0; got 'maybe')"]}
+    three = SearchForm({"q": "射", "sort": "after"})
+    assert three.is_valid() and three.search_query().sort == "after"

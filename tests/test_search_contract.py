@@ -134,6 +134,21 @@ def test_distribution_rows_have_their_keys_in_order_and_are_new_on_every_call(ba
     assert all("work_slug" in r for r in results.by_section())
 
 
+def test_juan_counts_are_the_rows_by_juan_as_heads_and_counts(backend):
+    """``juan_counts()`` (what the API writes its distribution from, api.distribution) is
+    ``by_juan()`` as two lists; a juan's head is equal in every search."""
+    for q in ["射", "鵠", "大射 OR 鄉射", "獲 -釋獲", "無此字句"]:
+        results = backend.search(SearchQuery(q))
+        heads, counts = results.juan_counts()
+        assert [{**dict(zip(["work_id", "work_slug", "work_title", "juan", "juan_label"], head)), "count": count}
+                for head, count in zip(heads, counts)] == results.by_juan(), q
+        assert all(type(c) is int for c in counts), q
+    heads, counts = backend.search(SearchQuery("射")).juan_counts()
+    assert (heads, counts) == ([(heads[0][0], "禮書綱目", "禮書綱目", 10, "卷十")], [326])
+    assert backend.search(SearchQuery("鵠")).juan_counts() == (heads, [21])
+    assert backend.search(SearchQuery("無此字句")).juan_counts() == ([], [])
+
+
 def test_overlapping_occurrences_are_counted_left_to_right(backend, seed_juan):
     doc = documents_for_juan(seed_juan)[0]
     from dataclasses import replace

@@ -268,18 +268,25 @@ class SearchResults:
             return self.hits
         return sorted(self.hits, key=lambda h: h.text_order)
 
+    def juan_counts(self) -> tuple[list[tuple], list[int]]:
+        """``(heads, counts)``: the juans with hits in text order, each as its head
+        ``(work_id, work_slug, work_title, juan, juan_label)`` (a tuple equal for every query
+        while the juan is unchanged, so a caller may key what it derives from a juan's
+        fields on it, as ``api.distribution`` does) and its number of hits. ``by_juan``'s
+        rows without the dicts: a distribution of 1,800 juans (之 on the 30 M library) is
+        two lists."""
+        counts: dict = {}
+        for h in self._in_text_order():
+            head = (h.work_id, h.work_slug, h.work_title, h.juan_number, h.juan_label)
+            counts[head] = counts.get(head, 0) + 1
+        return list(counts), list(counts.values())
+
     def by_juan(self) -> list[dict]:
         """``[{"work_id", "work_slug", "work_title", "juan", "juan_label", "count"}]`` in text
         order, keys in that order; every call returns new dicts, which the caller may change
-        (every backend's rows)."""
-        counts: dict = {}
-        for h in self._in_text_order():
-            key = (h.work_id, h.juan_number)
-            if key not in counts:
-                counts[key] = {"work_id": h.work_id, "work_slug": h.work_slug, "work_title": h.work_title,
-                               "juan": h.juan_number, "juan_label": h.juan_label, "count": 0}
-            counts[key]["count"] += 1
-        return list(counts.values())
+        (every backend's rows: ``juan_counts`` as dicts)."""
+        return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
+                 "count": count} for (w, slug, title, juan, label), count in zip(*self.juan_counts())]
 
     def by_section(self) -> list[dict]:
         """``[{"work_id", "work_slug", "work_title", "juan", "juan_label", "section", "title",

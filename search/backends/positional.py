@@ -120,6 +120,10 @@ _PASSAGE_HEAD = operator.itemgetter(*(PLACE_FIELDS.index(f) for f in _PASSAGE_FI
 _WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION, _SECTION_TITLE = (
     PLACE_FIELDS.index(f) for f in ("work_id", "work_slug", "work_title", "juan_number", "juan_label",
                                     "section_position", "section_title"))
+#: A juan's and a section's distribution head from a place (``PositionalResults._group_counts``).
+_JUAN_HEAD = operator.itemgetter(_WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL)
+_SECTION_HEAD = operator.itemgetter(_WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION,
+                                    _SECTION_TITLE)
 
 
 def _codes(text: str) -> np.ndarray:
@@ -1259,36 +1263,37 @@ class PositionalResults(SearchResults):
             counts, firsts = np.bincount(inverse.reshape(-1), weights=counts).astype(np.int64), firsts[index]
         return counts.tolist(), numbers.tolist(), starts[firsts]
 
-    def _rows(self, name: str, sections: bool) -> list[dict]:
-        """The rows of ``by_juan`` or ``by_section``: its group's fields (read from a passage's
-        place once per generation and group, ``Corpus.group_heads``) and its count."""
+    def _group_counts(self, name: str) -> tuple[list[tuple], list[int]]:
+        """``(heads, counts)`` of the groups with hits, in text order: each group's fields
+        (read from a passage's place once per generation and group, ``Corpus.group_heads``)
+        and its hit count. A juan's head is ``(work_id, work_slug, work_title, juan,
+        juan_label)``, a section's adds ``(section, title)``."""
         corpus = self.hits.corpus
         counts, numbers, positions = self._grouped(name)
         heads = corpus.group_heads(name)
+        try:  # the groups earlier searches have seen: no test per group first
+            return list(map(heads.__getitem__, numbers)), counts
+        except KeyError:
+            pass
         missing = [i for i, n in enumerate(numbers) if n not in heads]
-        if missing:  # the passage of each new group's first hit: its fields
-            at = positions[missing]
-            by_position = np.argsort(at, kind="stable")  # ``passages_at`` wants them ascending
-            passages = np.empty(len(at), dtype=np.int32)
-            passages[by_position] = corpus.passages_at(at[by_position])
-            fields = operator.itemgetter(_WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION,
-                                         _SECTION_TITLE)
-            places = corpus.places
-            for i, p in zip(missing, passages.tolist()):
-                heads[numbers[i]] = fields(places[p])
-        rows = zip(map(heads.__getitem__, numbers), counts)
-        if sections:  # one dict literal a row (之: 24,406 sections)
-            return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
-                     "section": section, "title": section_title, "count": count}
-                    for (w, slug, title, juan, label, section, section_title), count in rows]
-        return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
-                 "count": count} for (w, slug, title, juan, label, _, _), count in rows]
+        at = positions[missing]  # the passage of each new group's first hit: its fields
+        by_position = np.argsort(at, kind="stable")  # ``passages_at`` wants them ascending
+        passages = np.empty(len(at), dtype=np.int32)
+        passages[by_position] = corpus.passages_at(at[by_position])
+        fields = _JUAN_HEAD if name == "juan_index" else _SECTION_HEAD
+        places = corpus.places
+        for i, p in zip(missing, passages.tolist()):
+            heads[numbers[i]] = fields(places[p])
+        return list(map(heads.__getitem__, numbers)), counts
 
-    def by_juan(self) -> list[dict]:
-        return self._rows("juan_index", sections=False)
+    def juan_counts(self) -> tuple[list[tuple], list[int]]:
+        return self._group_counts("juan_index")
 
     def by_section(self) -> list[dict]:
-        return self._rows("section_index", sections=True)
+        # one dict literal a row (之: 24,406 sections)
+        return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
+                 "section": section, "title": section_title, "count": count}
+                for (w, slug, title, juan, label, section, section_title), count in zip(*self._group_counts("section_index"))]
 
 
 class PositionalIndexBackend(GenerationStore, BaseSearchBackend):

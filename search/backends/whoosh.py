@@ -292,9 +292,9 @@ class DocumentView:
     newest version of its juan: ``live_juans``), ``layer``, ``work_id``, ``juan_id``,
     ``juan_number``, ``chapter_id``, ``section_position``; ``section_rank`` and
     ``juan_rank``, each visible passage's section and juan in text order (work title,
-    edition, juan number[, section position], as ``Hit.text_order``); ``juan_rows``, the
-    distribution row of each juan rank; ``juans``, ``{juan_id: JuanEntry}`` of the live juans;
-    and the spellings of each folded unit key in the index (``spellings``)."""
+    edition, juan number[, section position], as ``Hit.text_order``); ``juan_heads``, the
+    distribution head of each juan rank (``SearchResults.juan_counts``); ``juans``,
+    ``{juan_id: JuanEntry}`` of the live juans; and the spellings of each folded unit key in the index (``spellings``)."""
 
     def __init__(self, searcher):
         reader = searcher.reader()
@@ -339,7 +339,7 @@ class DocumentView:
         vis = np.flatnonzero(self.visible)
         self.section_rank = np.full(n, -1, dtype=np.int64)
         self.juan_rank = np.full(n, -1, dtype=np.int64)
-        self.juan_rows: list[dict] = []
+        self.juan_heads: list[tuple] = []
         if len(vis):
             t, w, j, sp = doc_title[vis], self.work_id[vis], self.juan_number[vis], self.section_position[vis]
             order = np.lexsort((sp, j, w, t))
@@ -352,8 +352,7 @@ class DocumentView:
             self.section_rank[vis[order]] = np.cumsum(new_section) - 1
             for docnum in vis[order][new_juan].tolist():
                 title, slug, label = names[int(self.juan_id[docnum])]
-                self.juan_rows.append({"work_id": int(self.work_id[docnum]), "work_slug": slug, "work_title": title,
-                                       "juan": int(self.juan_number[docnum]), "juan_label": label})
+                self.juan_heads.append((int(self.work_id[docnum]), slug, title, int(self.juan_number[docnum]), label))
         self._bases = np.array([base for _, base in leaves], dtype=np.int64)
         self._spellings: dict | None = None
 
@@ -1052,12 +1051,13 @@ class WhooshResults(SearchResults):
     def sort(self) -> None:  # WhooshHits sorts lazily
         pass
 
-    def by_juan(self) -> list[dict]:
+    def juan_counts(self) -> tuple[list[tuple], list[int]]:
         hits, view = self.hits, self.hits.view
         if not len(hits.docs):
-            return []
+            return [], []
         per_juan = np.bincount(view.juan_rank[hits.docs], weights=hits.counts)
-        return [{**view.juan_rows[r], "count": int(per_juan[r])} for r in np.flatnonzero(per_juan).tolist()]
+        ranks = np.flatnonzero(per_juan)
+        return [view.juan_heads[r] for r in ranks.tolist()], per_juan[ranks].astype(np.int64).tolist()
 
     def by_section(self) -> list[dict]:
         hits, view = self.hits, self.hits.view
@@ -1071,7 +1071,8 @@ class WhooshResults(SearchResults):
         firsts = [int(hits.docs[order[i]]) for i in first.tolist()]
         out = []
         for docnum, title, count in zip(firsts, view.section_titles(hits.searcher, firsts), counts.tolist()):
-            row = dict(view.juan_rows[int(view.juan_rank[docnum])])
-            row.update(section=int(view.section_position[docnum]), title=title, count=int(count))
-            out.append(row)
+            work_id, slug, work_title, juan, label = view.juan_heads[int(view.juan_rank[docnum])]
+            out.append({"work_id": work_id, "work_slug": slug, "work_title": work_title, "juan": juan,
+                        "juan_label": label, "section": int(view.section_position[docnum]), "title": title,
+                        "count": int(count)})
         return out

@@ -1,0 +1,62 @@
+"""The distribution of a search's hits per juan in API answers, written as JSON from each
+juan's fields encoded once.
+
+Every ``/api/search/`` answer carries a row per juan with hits (``distribution.juans``:
+``{"work_id", "work_title", "juan", "juan_label", "count"}``); 之 on the 30 M library has
+1,804 such rows, 170 KB. Building a dict per row, then encoding it, took about 2 ms of
+such a request and grew with the library. A juan's fields are the same in every answer, so
+the JSON text of a row up to its count is made once per juan (keyed by the juan's head,
+``SearchResults.juan_counts``) and a row is that text and a number. The result is an
+``EncodedJSON`` that the renderer writes in place: the same bytes as the rows encoded.
+"""
+from __future__ import annotations
+
+import itertools
+
+import orjson
+
+from .renderers import EncodedJSON, escape_line_ends
+
+#: Juans whose row text is kept; past it the kept texts are dropped and made again as
+#: answers need them (a juan's title changed: a new head, the old text unused).
+KEPT_JUANS = 200_000
+
+_row_starts: dict[tuple, bytes] = {}
+
+
+def _row_start(head: tuple) -> bytes:
+    """``{"work_id":…,"work_title":…,"juan":…,"juan_label":…,"count":`` for a juan's head
+    ``(work_id, work_slug, work_title, juan, juan_label)``."""
+    work_id, _, work_title, juan, label = head
+    row = orjson.dumps({"work_id": work_id, "work_title": work_title, "juan": juan, "juan_label": label})
+    return escape_line_ends(row[:-1]) + b',"count":'
+
+
+def juan_rows(results) -> EncodedJSON:
+    """``[{"work_id", "work_title", "juan", "juan_label", "count"}, …]`` for ``results`` (a
+    ``SearchResults``), in text order, as JSON: ``by_juan()``'s rows without ``work_slug``."""
+    heads, counts = results.juan_counts()
+    try:
+        starts = list(map(_row_starts.__getitem__, heads))
+    except KeyError:  # a juan no answer has shown yet
+        starts = list(map(_known(heads).__getitem__, heads))
+    if not heads:
+        return EncodedJSON(b"[]")
+    # One format of every row, a single call and a single copy of the text: a format per
+    # row took 0.35 µs a row more.
+    template = b"[" + b"%b%d}," * (len(heads) - 1) + b"%b%d}]"
+    return EncodedJSON(template % tuple(itertools.chain.from_iterable(zip(starts, counts))))
+
+
+def _known(heads: list[tuple]) -> dict[tuple, bytes]:
+    """The kept row texts, with those of ``heads`` made; a new dict past ``KEPT_JUANS``
+    (assigned whole: a thread reading the old one keeps it)."""
+    global _row_starts
+    starts = _row_starts
+    new = [head for head in heads if head not in starts]
+    if len(starts) + len(new) > KEPT_JUANS:
+        starts, new = {}, heads
+    for head in new:
+        starts[head] = _row_start(head)
+    _row_starts = starts
+    return starts
