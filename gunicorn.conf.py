@@ -2,7 +2,8 @@
 
 Each worker loads what the first requests would otherwise wait for (the URL
 configuration and every view module, the templates, the search index's memory-mapped
-arrays and the passages' places, the variant table) once it has started: the first
+arrays and the passages' places, the variant table, the editions' names and the table of
+sections long enough to be paged) once it has started: the first
 search after a start or a deploy then costs what the others do, not about a second.
 """
 import logging
