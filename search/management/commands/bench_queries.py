@@ -20,10 +20,14 @@ this with them would use them:
 ``--engines`` chooses which run (``index,tantivy,fts5,scan`` by default). Each engine's time
 for a query is the median of ``--repeat`` runs, the plain scan's of ``--scan-repeat`` (1 by
 default: it takes seconds a query on the 30 M library and serves as the reference for counts).
-Each engine answers a query once untimed, then the engines take turns, one timed run each,
-``--repeat`` rounds: this machine's speed changes by up to 1.7 times from one minute to the
-next, and engines timed one after the other could be compared across such a change (the
-positional-to-tantivy ratio on 30 M read 2.2, 2.4 and 3.1 in three runs timed that way).
+Each engine answers a query once untimed; then the index and tantivy take turns, one timed
+run each, ``--repeat`` rounds: this machine's speed changes by up to 1.7 times from one minute
+to the next, and engines timed one after the other could be compared across such a change (the
+positional-to-tantivy ratio on 30 M read 2.2, 2.4 and 3.1 in three runs timed that way). FTS5
+(0.2-0.8 s a query on 30 M, reading its whole table) is timed after them, not between their
+runs: with FTS5 in the turns the index always ran right after it, and the ratio read 2.5 and
+3.3 in the two benchmark runs timed that way, 1.9 in two runs of the index and tantivy alone
+(docs/notes.md, "Issue 15, fifth session").
 """
 from __future__ import annotations
 
@@ -214,16 +218,22 @@ class Command(BaseCommand):
 
             calls = {"index": service, "fts5": lambda: peers["fts5"].count(q),
                      "tantivy": lambda: peers["tantivy"].search(q)}
-            timed = [engine for engine in engines if engine != "scan"]
-            times: dict[str, list[float]] = {engine: [] for engine in timed}
+            times: dict[str, list[float]] = {engine: [] for engine in engines}
             row = {"query": q}
-            for engine in timed:  # one run each first, untimed: what a query reads the first time
-                row[engine] = calls[engine]()
-            for _ in range(opts["repeat"]):  # then the engines in turn, each run timed
-                for engine in timed:
+            for engine in engines:  # one run each first, untimed: what a query reads the first time
+                if engine != "scan":
+                    row[engine] = calls[engine]()
+            in_turn = [engine for engine in engines if engine in ("index", "tantivy")]
+            for _ in range(opts["repeat"]):  # then the two fast engines in turn, each run timed
+                for engine in in_turn:
                     start = time.perf_counter()
                     calls[engine]()
                     times[engine].append((time.perf_counter() - start) * 1000)
+            if "fts5" in engines:  # after them: its runs read hundreds of MB (not between theirs)
+                for _ in range(opts["repeat"]):
+                    start = time.perf_counter()
+                    calls["fts5"]()
+                    times["fts5"].append((time.perf_counter() - start) * 1000)
             if "tantivy" in row:
                 row["tantivy"] = peers["tantivy"].count(q)
             if "scan" in engines:
