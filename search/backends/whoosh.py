@@ -294,7 +294,8 @@ class DocumentView:
     ``juan_rank``, each visible passage's section and juan in text order (work title,
     edition, juan number[, section position], as ``Hit.text_order``); ``juan_heads``, the
     distribution head of each juan rank (``SearchResults.juan_counts``); ``juans``,
-    ``{juan_id: JuanEntry}`` of the live juans; and the spellings of each folded unit key in the index (``spellings``)."""
+    ``{juan_id: JuanEntry}`` of the live juans; and the spellings of each folded unit key in
+    the index (``spellings``)."""
 
     def __init__(self, searcher):
         reader = searcher.reader()
