@@ -119,6 +119,7 @@ def test_every_hit_and_its_order_equal_a_plain_scan(backend, seed_juan, sort):
             assert _hits(got.hits[part]) == _hits(want.hits[part]), (q, part)
         assert _hits([got.hits[-1], got.hits[0]]) == _hits([want.hits[-1], want.hits[0]]), q
         assert got.by_juan() == want.by_juan() and got.by_section() == want.by_section(), q
+        assert got.section_counts() == want.section_counts(), q  # the heads the rows are made from
 
 
 def test_distribution_rows_have_their_keys_in_order_and_are_new_on_every_call(backend):

@@ -288,18 +288,25 @@ class SearchResults:
         return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
                  "count": count} for (w, slug, title, juan, label), count in zip(*self.juan_counts())]
 
-    def by_section(self) -> list[dict]:
-        """``[{"work_id", "work_slug", "work_title", "juan", "juan_label", "section", "title",
-        "count"}]`` in text order, keys in that order; new dicts on every call (as ``by_juan``)."""
+    def section_counts(self) -> tuple[list[tuple], list[int]]:
+        """``(heads, counts)``: the sections with hits in text order, each as its head
+        ``(work_id, work_slug, work_title, juan, juan_label, section, title)`` (``section``:
+        the section's position in its juan, its identity) and its number of hits; as
+        ``juan_counts``, for ``by_section``'s rows."""
         counts: dict = {}
         for h in self._in_text_order():
-            key = (h.work_id, h.juan_number, h.section_position)
-            if key not in counts:
-                counts[key] = {"work_id": h.work_id, "work_slug": h.work_slug, "work_title": h.work_title,
-                               "juan": h.juan_number, "juan_label": h.juan_label, "section": h.section_position,
-                               "title": h.section_title, "count": 0}
-            counts[key]["count"] += 1
-        return list(counts.values())
+            head = (h.work_id, h.work_slug, h.work_title, h.juan_number, h.juan_label, h.section_position,
+                    h.section_title)
+            counts[head] = counts.get(head, 0) + 1
+        return list(counts), list(counts.values())
+
+    def by_section(self) -> list[dict]:
+        """``[{"work_id", "work_slug", "work_title", "juan", "juan_label", "section", "title",
+        "count"}]`` in text order, keys in that order; new dicts on every call (every backend's
+        rows: ``section_counts`` as dicts, one dict literal a row: 之 on 30 M has 24,406)."""
+        return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
+                 "section": section, "title": section_title, "count": count}
+                for (w, slug, title, juan, label, section, section_title), count in zip(*self.section_counts())]
 
 
 class BaseSearchBackend:

@@ -1289,11 +1289,8 @@ class PositionalResults(SearchResults):
     def juan_counts(self) -> tuple[list[tuple], list[int]]:
         return self._group_counts("juan_index")
 
-    def by_section(self) -> list[dict]:
-        # one dict literal a row (之: 24,406 sections)
-        return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
-                 "section": section, "title": section_title, "count": count}
-                for (w, slug, title, juan, label, section, section_title), count in zip(*self._group_counts("section_index"))]
+    def section_counts(self) -> tuple[list[tuple], list[int]]:
+        return self._group_counts("section_index")
 
 
 class PositionalIndexBackend(GenerationStore, BaseSearchBackend):

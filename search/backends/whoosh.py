@@ -1060,20 +1060,16 @@ class WhooshResults(SearchResults):
         ranks = np.flatnonzero(per_juan)
         return [view.juan_heads[r] for r in ranks.tolist()], per_juan[ranks].astype(np.int64).tolist()
 
-    def by_section(self) -> list[dict]:
+    def section_counts(self) -> tuple[list[tuple], list[int]]:
         hits, view = self.hits, self.hits.view
         if not len(hits.docs):
-            return []
+            return [], []
         sections = view.section_rank[hits.docs]
         order = np.argsort(sections, kind="stable")
         sections = sections[order]
         first = np.flatnonzero(np.concatenate(([True], sections[1:] != sections[:-1])))
         counts = np.add.reduceat(hits.counts[order], first)
         firsts = [int(hits.docs[order[i]]) for i in first.tolist()]
-        out = []
-        for docnum, title, count in zip(firsts, view.section_titles(hits.searcher, firsts), counts.tolist()):
-            work_id, slug, work_title, juan, label = view.juan_heads[int(view.juan_rank[docnum])]
-            out.append({"work_id": work_id, "work_slug": slug, "work_title": work_title, "juan": juan,
-                        "juan_label": label, "section": int(view.section_position[docnum]), "title": title,
-                        "count": int(count)})
-        return out
+        heads = [view.juan_heads[int(view.juan_rank[docnum])] + (int(view.section_position[docnum]), title)
+                 for docnum, title in zip(firsts, view.section_titles(hits.searcher, firsts))]
+        return heads, counts.astype(np.int64).tolist()
