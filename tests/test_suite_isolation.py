@@ -1,0 +1,39 @@
+"""The suite never touches the real site's data, whatever the shell exports (found in the
+sixth session of issue 15: a shell set up for a 30 M library ran the suite, and the
+library's index was rebuilt from the test fixtures)."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def test_the_suite_runs_on_its_own_settings_and_folders():
+    """Run inside the subprocess below (and in every normal run): the test settings, and an
+    index, page cache and rate-limit counters in the run's throw-away folder."""
+    folder = Path(os.environ["CLASSICS_TEST_DIR"])
+    assert folder.name.startswith("classics-test-") and folder.is_dir()
+    assert settings.SETTINGS_MODULE == "config.test_settings"
+    assert Path(settings.SEARCH_BACKENDS["default"]["PATH"]) == folder / "index"
+    assert settings.PAGE_CACHE_STAMP == folder / "cache" / "corpus-version"
+    assert Path(settings.CACHES["throttle"]["LOCATION"]) == folder / "throttle"
+    real = os.environ.get("REAL_SITE_FOLDER")
+    if real:  # the subprocess below: nothing points there
+        assert not str(settings.SEARCH_BACKENDS["default"]["PATH"]).startswith(real)
+
+
+def test_a_shell_exporting_the_real_sites_settings_does_not_redirect_the_suite(tmp_path):
+    real = tmp_path / "real-site"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "REAL_SITE_FOLDER": str(real),
+           "SEARCH_INDEX_DIR": str(real / "index"), "PAGE_CACHE_DIR": str(real / "cache"),
+           "THROTTLE_CACHE_DIR": str(real / "throttle")}
+    env.pop("CLASSICS_TEST_DIR", None)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          f"{__file__}::test_the_suite_runs_on_its_own_settings_and_folders"],
+                         cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "1 passed" in run.stdout
+    assert not real.exists()
