@@ -191,8 +191,9 @@ def section_passages(section, pieces) -> list[Passage]:
             parts.append(Part(p, "tag", len(text), len(tag)))
             text += tag
         passages.append(Passage(layer, f"s{section.position}.p{p.position}", text, parts))
-    if section.title:
-        # The title is searched as the book writes it, 右 included (右張侯), when it has a closer.
+    if section.title and not any(layer == "title" and p.text == section.title for layer, p in singles):
+        # The title is searched as the book writes it, 右 included (右張侯), when it has a closer;
+        # once: a title the text holds as a label (the plain form's ``○ 有虞二妃``) is searched there.
         closer = section.closer if section.closer and section.closer.endswith(section.title) else section.title
         prefix = len(closer) - len(section.title)
         parts = [Part(None, "closer", 0, prefix)] if prefix else []

@@ -103,6 +103,23 @@ def test_a_plain_text_imports_and_writes_back(tmp_path, client):
     assert "#下載最新版本" not in html and "創建日期" not in html  # metadata is not text
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_section_heading_line_is_searched_once(tmp_path):
+    """``○ 有虞二妃`` is the section's title and a label in its text: one hit, not two (found
+    by a new-user trial: 4 hits for the file's 3)."""
+    from search.backends import SearchQuery, get_search_backend
+
+    path = tmp_path / "lienu.txt"
+    path.write_bytes(LIENU.read_bytes())
+    import_file(path)
+    text = raw(LIENU)
+    results = get_search_backend().search(SearchQuery("有虞二妃"))
+    assert results.count == text.count("有虞二妃") == 3
+    assert [(h.layer, h.section_position, h.piece_position) for h in results.hits] == [
+        ("classic", 3, 3), ("title", 4, 0), ("classic", 4, 1)]
+    assert get_search_backend().search(SearchQuery("古列女傳序")).count == text.count("古列女傳序") == 1
+
+
 def test_a_juan_number_of_digits_int_cannot_read_is_no_number():
     """``'²'.isdigit()`` is true but ``int('²')`` raises: such a juan field is ignored (the
     juan is numbered as a file without one), not a crash of the import."""
