@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",
     "reader.validation.RejectNulMiddleware",  # 400 for NUL in a path or parameter, on every database
     "reader.dberrors.DatabaseErrorMiddleware",  # 503 saying what happened for a database error
+    "search.middleware.IndexUnavailableMiddleware",  # 503 for an index of another engine or format
     "reader.caching.PageCacheMiddleware",  # kept pages skip the rest (reader/caching.py)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -1,5 +1,6 @@
 """Reading pages: home (works), work (juans), juan (all sections), section (permalink), and
 the character lookup."""
+import logging
 from urllib.parse import quote, urlencode
 
 from django.db.models import Count, Prefetch
@@ -123,7 +124,7 @@ def hits_on_other_pages(juan, view, highlight, links) -> dict | None:
     from collections import Counter
 
     from config.budget import check
-    from search.backends import SearchError, SearchQuery
+    from search.backends import IndexUnavailable, SearchError, SearchQuery
     from search.service import run_search
 
     from .paging import page_of
@@ -134,6 +135,9 @@ def hits_on_other_pages(juan, view, highlight, links) -> dict | None:
         results = run_search(SearchQuery(highlight["text"], exact=highlight["exact"], juan_ids=frozenset({juan.pk}),
                                          chapter_id=view.section.chapter_id, context=0))
     except SearchError:
+        return None
+    except IndexUnavailable as exc:  # the page is read without the other pages' counts
+        logging.getLogger(__name__).error("highlight counts left out: %s", exc)
         return None
     if results.count > OTHER_PAGES_MAX_HITS:  # too many to place one by one: the section's total only
         total = next((row["count"] for row in results.by_section() if row["section"] == view.section.position), 0)
@@ -253,11 +257,16 @@ def section_parallels(juan, view) -> list:
     for a section with less than 8 characters of main text), each with its display
     segments."""
     from collation.parallels import MIN_SPAN, find_parallels, segments
+    from search.backends import IndexUnavailable
 
     main = "".join(p.text for para in view.paragraphs for p in para if p.kind == "text")
     if len(main) < MIN_SPAN:
         return []
-    found = find_parallels(main, exclude=(juan.edition_id, juan.number, view.section.position), limit=20)
+    try:
+        found = find_parallels(main, exclude=(juan.edition_id, juan.number, view.section.position), limit=20)
+    except IndexUnavailable as exc:  # the section is read without its parallels (search.middleware)
+        logging.getLogger(__name__).error("parallels left out: %s", exc)
+        return []
     return [{"p": p, "segments": segments(p)} for p in found]
 
 

@@ -9,9 +9,9 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import import_string
 
-from .base import BaseSearchBackend, Hit, IndexBusyError, SearchError, SearchQuery, SearchResults
+from .base import BaseSearchBackend, Hit, IndexBusyError, IndexUnavailable, SearchError, SearchQuery, SearchResults
 
-__all__ = ["get_search_backend", "BaseSearchBackend", "Hit", "IndexBusyError", "SearchError",
+__all__ = ["get_search_backend", "BaseSearchBackend", "Hit", "IndexBusyError", "IndexUnavailable", "SearchError",
            "SearchQuery", "SearchResults"]
 
 

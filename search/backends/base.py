@@ -23,6 +23,14 @@ class SearchError(ValueError):
     """A query the engine cannot answer as asked; ``str()`` is a message for the user."""
 
 
+class IndexUnavailable(Exception):
+    """The index folder holds what this process's engine cannot read: an index of the other
+    engine (``rebuild_index`` run with another ``SEARCH_BACKEND`` than the servers', or a
+    server started with another one), or of a format this version does not read. Not the
+    query's fault: a request is answered 503 (``search.middleware``); ``str()`` says what
+    was found and what to do, for the log and the command line."""
+
+
 class IndexBusyError(SearchError):
     """Another process holds the index writer lock longer than the configured timeout."""
 

@@ -78,8 +78,8 @@ from search.documents import LAYERS, SearchDocument
 from search.folding import fold
 from search.analysis import analyse, char_alternatives, query_units, unit_layout
 
-from .base import (SORT_SPAN, BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults,
-                   entries_of, juans_to_drop, live_juans)
+from .base import (SORT_SPAN, BaseSearchBackend, Hit, HitPassage, IndexUnavailable, SearchError, SearchQuery,
+                   SearchResults, entries_of, juans_to_drop, live_juans)
 from config.faults import crash_point
 
 from .generations import GenerationStore
@@ -301,7 +301,7 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     return n
 
 
-class IndexFormatError(SearchError):
+class IndexFormatError(IndexUnavailable):
     """The current generation is not a positional index of this format (an index written
     by the Whoosh backend, or by an older version): ``rebuild_index`` replaces it."""
 
@@ -315,9 +315,12 @@ class Segment:
         self.path = folder
         marker = folder / "passages.pkl"
         if folder.is_dir() and not marker.exists():
+            whoosh = any(folder.glob("*.toc"))  # Whoosh's table of contents (_MAIN_1.toc)
             raise IndexFormatError(
-                f"the search index at {folder} was not written by the positional backend (an older "
-                f"Whoosh index?); run `python manage.py rebuild_index` to build it again")
+                f"the search index at {folder} was not written by the positional backend"
+                + (" but by Whoosh (SEARCH_BACKEND=whoosh): start this process with the engine the index was "
+                   "built with, or run `python manage.py rebuild_index` with this one (README, \"Search engines\")"
+                   if whoosh else "; run `python manage.py rebuild_index` to build it again"))
         try:
             with open(folder / "juans.pkl", "rb") as fh:
                 table = pickle.load(fh)

@@ -54,8 +54,8 @@ from search.analysis import PAIR_GAP, gram_counts, match_passage, query_units, r
 from search.documents import LAYERS, SearchDocument
 from search.folding import fold_char, query_alternatives
 
-from .base import (BaseSearchBackend, Hit, HitPassage, SearchError, SearchQuery, SearchResults, entries_of,
-                   juans_to_drop, live_juans)
+from .base import (BaseSearchBackend, Hit, HitPassage, IndexUnavailable, SearchError, SearchQuery, SearchResults,
+                   entries_of, juans_to_drop, live_juans)
 from config.faults import crash_point
 
 from .generations import GenerationStore
@@ -529,6 +529,20 @@ def statistics_total(reader, view: "DocumentView", field: str, terms) -> int:
     return total
 
 
+def _open_dir(path: str):
+    """``whoosh.index.open_dir(path)``; ``IndexUnavailable`` if the folder holds an index of the
+    positional engine (its ``passages.pkl``), ``EmptyIndexError`` if it holds none."""
+    try:
+        return whoosh_index.open_dir(path)
+    except EmptyIndexError:
+        if os.path.exists(os.path.join(path, "passages.pkl")):
+            raise IndexUnavailable(
+                f"the search index at {path} was written by the positional engine (SEARCH_BACKEND=positional), "
+                "not by Whoosh: start this process with the engine the index was built with, or run `python "
+                "manage.py rebuild_index` with this one (README, \"Search engines\")") from None
+        raise
+
+
 class WhooshBackend(GenerationStore, BaseSearchBackend):
     """Search backend over a Whoosh index at ``params["PATH"]`` (see module docstring)."""
 
@@ -556,7 +570,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
         with self._lock:
             ix = self._cache.get(real)
             if ix is None:
-                ix = whoosh_index.open_dir(real)
+                ix = _open_dir(real)
                 self._cache.clear()
                 self._cache[real] = ix
             return ix
@@ -655,7 +669,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
     def update(self, plan) -> int:
         self._ensure()
         with self._writer_lock():
-            ix = whoosh_index.open_dir(os.path.realpath(self.current_link))
+            ix = _open_dir(os.path.realpath(self.current_link))
             with ix.searcher() as searcher:
                 table = dict(_juan_table(searcher))
                 live = searcher._live_juans

@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from reader.dberrors import explained
 from reader.models import Juan
-from search.backends import IndexBusyError, get_search_backend
+from search.backends import IndexBusyError, IndexUnavailable, get_search_backend
 from search.documents import documents_for_juan
 
 
@@ -17,7 +17,10 @@ class Command(BaseCommand):
     @explained("The index was not checked.")
     def handle(self, *args, **opts):
         backend = get_search_backend()
-        indexed = backend.passages_by_juan()
+        try:
+            indexed = backend.passages_by_juan()
+        except IndexUnavailable as exc:
+            raise CommandError(str(exc)) from None
         stored = {j.pk: j for j in Juan.objects.select_related("work")}
         stale = sorted(set(indexed) - set(stored))
         differing = []

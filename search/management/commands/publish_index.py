@@ -3,7 +3,7 @@ repairing what an interrupted update left behind (``search.indexing.sync_index``
 from django.core.management.base import BaseCommand, CommandError
 
 from reader.dberrors import explained
-from search.backends import SearchError, get_search_backend
+from search.backends import IndexUnavailable, SearchError, get_search_backend
 from search.shipping import publish
 
 
@@ -26,6 +26,6 @@ class Command(BaseCommand):
                 self.stdout.write(f"repaired the index first (an interrupted update): {written} juans reindexed, "
                                   f"{removed} removed")
             name = publish(backend, opts["dir"])
-        except (SearchError, OSError) as exc:
+        except (SearchError, IndexUnavailable, OSError) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"published {name} to {opts['dir']}")

@@ -1,7 +1,7 @@
 """``manage.py pull_index DIR``: fetch the newest published index generation and swap it in."""
 from django.core.management.base import BaseCommand, CommandError
 
-from search.backends import SearchError, get_search_backend
+from search.backends import IndexUnavailable, SearchError, get_search_backend
 from search.shipping import pull
 
 
@@ -14,6 +14,6 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         try:
             name, changed = pull(get_search_backend(), opts["dir"])
-        except (SearchError, OSError) as exc:
+        except (SearchError, IndexUnavailable, OSError) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"swapped in {name}" if changed else f"{name} is already the current index")

@@ -7,7 +7,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from search.backends import SearchError
+from search.backends import IndexUnavailable, SearchError
 from search.backends.base import SORTS
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
 from search.forms import SearchForm
@@ -45,7 +45,7 @@ class Command(BaseCommand):
         try:
             query = form.search_query()
             results = run_search(query)
-        except SearchError as exc:
+        except (SearchError, IndexUnavailable) as exc:
             raise CommandError(str(exc)) from None
         hits = results.hits[: opts["limit"]] if opts["limit"] else results.hits
         try:
