@@ -130,3 +130,16 @@ def test_search_forms_share_their_fields_and_each_validates_its_own_data():
         "exact": ["請用 on/off (expected on, off, true, false, 1 or 0; got 'maybe')"]}
     three = SearchForm({"q": "射", "sort": "after"})
     assert three.is_valid() and three.search_query().sort == "after"
+
+
+@pytest.mark.django_db
+def test_the_filter_menus_show_a_work_or_edition_given_by_slug(client, seed_juan):
+    """``work=禮書綱目`` (a slug, as links and the API take it) chooses the work's option, so a new
+    search from the form keeps the filter (found by a new-user trial: the menu showed 全部)."""
+    work = seed_juan.work
+    option = f'<option value="{work.pk}" selected>'
+    for value in (work.slug, str(work.pk)):
+        html = client.get("/search/", {"q": "射", "work": value}).content.decode()
+        assert html.count(" selected>") == 1 and option in html, value
+    assert option not in client.get("/search/", {"q": "射"}).content.decode()
+    assert option not in client.get("/search/", {"q": "射", "work": "沒有這部書"}).content.decode()
