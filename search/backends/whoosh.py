@@ -28,6 +28,7 @@ engine"; figures of both: README, "Search engines").
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -356,6 +357,18 @@ class DocumentView:
                 self.juan_heads.append((int(self.work_id[docnum]), slug, title, int(self.juan_number[docnum]), label))
         self._bases = np.array([base for _, base in leaves], dtype=np.int64)
         self._spellings: dict | None = None
+        self._titles: dict[int, str] = {}  # section rank -> title (``titles_of``)
+
+    def titles_of(self, searcher, ranks: list[int], docnums: list[int]) -> list[str]:
+        """The titles of the sections of ``ranks`` (``section_rank``), each read from one of its
+        passages (``docnums``, in step) the first time it is asked for in this commit's view, and
+        kept: the parallels of a juan ask for the same sections' titles hundreds of times."""
+        known = self._titles
+        missing = [(r, d) for r, d in zip(ranks, docnums) if r not in known]
+        if missing:
+            for (r, _), title in zip(missing, self.section_titles(searcher, [d for _, d in missing])):
+                known[r] = title
+        return [known[r] for r in ranks]
 
     def section_titles(self, searcher, docnums: list[int]) -> list[str]:
         """The section titles of passages, from the ``section_name`` column (slices of the
@@ -766,7 +779,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                             kept_counts.append(len(found))
                     docs = np.asarray(kept, dtype=np.int64)
                     counts = np.asarray(kept_counts, dtype=np.int64)
-                pattern = None if verify else _raw_pattern(parsed, lookup)
+                pattern = None if verify else functools.partial(_raw_pattern, parsed, lookup)
                 return WhooshHits(searcher, view, query, docs, counts, spans, pattern), \
                     "text" if verify else "postings"
 
@@ -948,9 +961,13 @@ class WhooshHits(Sequence):
     the stored text of the passages of the groups it touches and no other."""
 
     def __init__(self, searcher, view: DocumentView, query: SearchQuery, docs, counts, spans: dict,
-                 pattern: re.Pattern | None = None):
+                 pattern=None):
+        """``pattern``: None, or a callable giving ``_raw_pattern``'s regex (or None), called
+        when a passage's hits are first made: compiling it costs milliseconds (its character
+        classes hold every separator), which a count or a distribution does not pay."""
         self.searcher, self.view, self.query = searcher, view, query
-        self.docs, self.counts, self._spans, self._pattern = docs, counts, spans, pattern
+        self.docs, self.counts, self._spans, self._make_pattern = docs, counts, spans, pattern
+        self._compiled: re.Pattern | None = None
         self._total = int(counts.sum()) if len(counts) else 0
         self._groups = None
         self._made: dict[int, list] = {}
@@ -977,14 +994,19 @@ class WhooshHits(Sequence):
             self._groups = (order, first_doc, hits_before[first_doc])
         return self._groups
 
+    def _pattern(self) -> re.Pattern | None:
+        if self._make_pattern is not None:
+            self._compiled, self._make_pattern = self._make_pattern(), None
+        return self._compiled
+
     def _passage(self, docnum: int, count: int) -> tuple[HitPassage, list]:
         f = self.searcher.stored_fields(docnum)
         text = f["text"]
         spans = self._spans.get(docnum)
-        if spans is None and self._pattern is not None:
-            spans = [m.span() for m in self._pattern.finditer(text)]
-        elif spans is None:
-            spans = match_passage(self.query.parsed, text, self.query.exact)
+        if spans is None:
+            pattern = self._pattern()
+            spans = [m.span() for m in pattern.finditer(text)] if pattern is not None else \
+                match_passage(self.query.parsed, text, self.query.exact)
         passage = HitPassage(
             layer=f["layer"], work_id=f["work_id"], work_slug=f["work_slug"], work_title=f["work_title"],
             juan_id=f["juan_id"], juan_number=f["juan_number"], juan_label=f["juan_label"],
@@ -1084,6 +1106,7 @@ class WhooshResults(SearchResults):
         first = np.flatnonzero(np.concatenate(([True], sections[1:] != sections[:-1])))
         counts = np.add.reduceat(hits.counts[order], first)
         firsts = [int(hits.docs[order[i]]) for i in first.tolist()]
+        titles = view.titles_of(hits.searcher, sections[first].tolist(), firsts)
         heads = [view.juan_heads[int(view.juan_rank[docnum])] + (int(view.section_position[docnum]), title)
-                 for docnum, title in zip(firsts, view.section_titles(hits.searcher, firsts))]
+                 for docnum, title in zip(firsts, titles)]
         return heads, counts.astype(np.int64).tolist()
