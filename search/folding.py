@@ -42,7 +42,8 @@ RADICALS_PATH = Path(__file__).resolve().parent / "data" / "radicals.tsv"
 #: A Kanripo gaiji entity (a character Unicode lacks, ``&KR1969;``) or U+0001 (Kanripo's mark
 #: for an unreadable character in SBCK files): ONE character for search and display.
 GAIJI = re.compile(r"&KR(\d{1,5});|\x01")
-#: Search key of ``&KRn;``: a supplementary private-use code point, ``U+F0000 + n`` (plane 15).
+#: Search key of ``&KRn;``: a supplementary private-use code point, ``U+F0000 + n`` (plane 15;
+#: numbers above 65535, which Kanripo does not use but a file may hold, land in plane 16).
 GAIJI_BASE = 0xF0000
 
 #: Kinds of code point (``char_kind``).
@@ -55,17 +56,15 @@ _SELECTORS = ((0x034F, 0x034F), (0x180B, 0x180D), (0x180F, 0x180F), (0x200C, 0x2
 
 
 def gaiji_key(entity: str) -> str:
-    """The one search key (a code point) of a gaiji: ``&KR1969;`` -> U+F07B1, U+0001 -> U+0001.
-    Raises ``ValueError`` for anything else (``GAIJI`` says what a gaiji is)."""
+    """The one search key (a code point) of a gaiji: ``&KR1969;`` -> U+F07B1, ``&KR99999;`` ->
+    U+10869F, U+0001 -> U+0001. Raises ``ValueError`` for anything else (``GAIJI`` says what a
+    gaiji is)."""
     m = GAIJI.fullmatch(entity)
     if not m:
         raise ValueError(f"not a gaiji entity: {entity!r}")
     if m.group(1) is None:
         return "\x01"
-    n = int(m.group(1))
-    if n > 0xFFFD:
-        raise ValueError(f"gaiji number out of range: {entity!r}")
-    return chr(GAIJI_BASE + n)
+    return chr(GAIJI_BASE + int(m.group(1)))  # at most U+10869F (&KR99999;): a code point
 
 
 @lru_cache(maxsize=None)

@@ -263,3 +263,21 @@ def test_build_is_deterministic_and_matches_the_shipped_table(tmp_path):
     assert a == (tmp_path / "b" / "fold.tsv").read_bytes()
     assert a == TABLE.read_bytes(), "search/data/fold.tsv is stale: run scripts/build_fold_table.py"
     assert (tmp_path / "a" / "ATTRIBUTION.md").read_bytes() == (TABLE.parent / "ATTRIBUTION.md").read_bytes()
+
+
+def test_every_gaiji_number_the_entity_allows_has_a_key():
+    """``&KR`` takes up to five digits: numbers past 65533 have keys too (plane 16), so a file
+    or a query holding ``&KR99999;`` is text like any other (a query of it was a 500)."""
+    from search.analysis import analyse, query_units
+
+    assert folding.gaiji_key("&KR99999;") == "\U0010869f" and folding.gaiji_key("&KR65534;") == "\U000ffffe"
+    assert analyse("射&KR70000;獲").codes == "射\U00101170獲"
+    assert query_units("射?&KR99999;").codes == ("射", None, "\U0010869f")
+
+
+@pytest.mark.django_db
+def test_a_query_of_a_high_gaiji_number_is_answered(client, seed_juan):
+    for path in ("/api/search/", "/api/search/distribution/", "/search/", "/works/禮書綱目/juan/10/1/"):
+        response = client.get(path, {"q": "之 &KR99999;", "hl": "&KR99999;"})
+        assert response.status_code == 200, path
+    assert client.get("/api/search/", {"q": "&KR70000;"}).json()["count"] == 0
