@@ -168,7 +168,11 @@ def parse_query(text: str) -> ParsedQuery:
             if negatives:
                 raise QueryError("排除詞須與檢索詞並用 (an exclusion needs a term to search for)")
             raise QueryError(f"OR 前後須有檢索詞 (OR needs a term on each side, column {column})")
-        clauses.append(Clause(tuple(positives), tuple(negatives), tuple(nears)))
+        # A term, NEAR or clause written twice asks nothing more: kept once, so that repeating
+        # one (之 之 之 …, 100 times) cannot multiply the work past SEARCH_MAX_WORK's check.
+        clause = Clause(*(tuple(dict.fromkeys(x)) for x in (positives, negatives, nears)))
+        if clause not in clauses:
+            clauses.append(clause)
         positives.clear()
         negatives.clear()
         nears.clear()

@@ -131,3 +131,20 @@ def test_distribution(seed_backend):
     # Per section, as a scan of the file counts them: {2: 18, 25: 2, 32: 1}.
     assert [(d["section"], d["title"], d["count"]) for d in result.by_section()] == [
         (2, "張侯", 18), (25, "再射釋獲", 2), (32, "三射用樂", 1)]
+
+
+def test_a_term_near_or_clause_written_twice_is_kept_once():
+    """Found by a helper trying to break search: 之 written 100 times was one term for the
+    cost check (SEARCH_MAX_WORK) but 100 for the engine, 10 s a request on the 30 M library."""
+    assert parse_query(" ".join(["之"] * 100)).clauses == parse_query("之").clauses
+    assert parse_query("之 也 之 -射 -射 OR 之 也 -射 OR 鵠").clauses == parse_query("之 也 -射 OR 鵠").clauses
+    near = parse_query("之 NEAR/5 也 之 NEAR/5 也").clauses[0]
+    assert [(n.left.text, n.right.text, n.distance) for n in near.nears] == [("之", "也", 5)]
+    assert [t.text for t in near.positives] == ["之", "也"]
+
+
+def test_repeated_terms_find_what_one_finds(seed_backend):
+    for once, repeated in [("射", "射 射 射"), ("侯 鵠", "侯 鵠 侯 OR 侯 鵠"), ("司射 NEAR/5 弓", "司射 NEAR/5 弓 司射 NEAR/5 弓")]:
+        a, b = seed_backend.search(SearchQuery(once)), seed_backend.search(SearchQuery(repeated))
+        assert (b.count, b.passages) == (a.count, a.passages) and a.count > 0, repeated
+        assert [(h.doc_id, h.start) for h in b.hits] == [(h.doc_id, h.start) for h in a.hits], repeated
