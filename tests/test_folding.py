@@ -281,3 +281,12 @@ def test_a_query_of_a_high_gaiji_number_is_answered(client, seed_juan):
         response = client.get(path, {"q": "之 &KR99999;", "hl": "&KR99999;"})
         assert response.status_code == 200, path
     assert client.get("/api/search/", {"q": "&KR70000;"}).json()["count"] == 0
+
+
+def test_chuo_is_not_zhi():
+    """辵 (chuò) and its radical form 辶 are one character and never 之: the two met only
+    through 𠔇, a variant of 之 in 漢語大字典 and a radical form of 辵 in CJKVI
+    (``fold_exceptions.tsv``; a helper found 辵 finding every 之 of the 30 M library)."""
+    assert fold("辵") == fold("辶") != fold("之")
+    assert fold("𠔇") == fold("之") and fold("㞢") == fold("之")
+    assert "辵" not in query_alternatives("之") and "之" not in query_alternatives("辵")
