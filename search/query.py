@@ -23,6 +23,7 @@ Errors are ``QueryError`` with a message fit for the user; nothing here raises a
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from search.folding import has_text
@@ -33,7 +34,9 @@ MAX_TERMS = 16
 WILDCARDS = "?？"
 QUOTES = {'"': '"', "「": "」", "“": "”", "＂": "＂", "『": "』"}
 OR_WORDS = {"OR", "|", "｜"}
-NEAR_WORD = re.compile(r"^NEAR(?:/(?P<n>\d{1,3}))?$")
+#: The NEAR operator, its distance as written (checked by ``parse_query``: a whole number up to
+#: ``MAX_NEAR``); matched on the word's NFKC form, so ＮＥＡＲ／５ is NEAR/5 (as ＯＲ is OR).
+NEAR_WORD = re.compile(r"^NEAR(?:/(?P<n>.*))?$")
 MAX_NEAR = 200
 CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -126,10 +129,11 @@ def _tokens(text: str):
         while end < n and not text[end].isspace() and text[end] not in QUOTES:
             end += 1
         word = text[i:end]
-        if not negate and word in OR_WORDS:
-            yield "or", word, start + 1
-        elif not negate and NEAR_WORD.match(word):
-            yield "near", word, start + 1
+        operator = unicodedata.normalize("NFKC", word)  # full-width operators are operators
+        if not negate and operator in OR_WORDS:
+            yield "or", operator, start + 1
+        elif not negate and NEAR_WORD.match(operator):
+            yield "near", operator, start + 1
         elif negate:
             yield "not", word, start + 1
         else:
@@ -186,6 +190,9 @@ def parse_query(text: str) -> ParsedQuery:
             m = NEAR_WORD.match(value)
             if m["n"] is None:
                 raise QueryError(f"NEAR 須註明字數，如 NEAR/5 (NEAR needs a distance, e.g. NEAR/5, column {column})")
+            if not m["n"].isascii() or not m["n"].isdigit():
+                raise QueryError(f"NEAR 的字數須為整數，如 NEAR/5，此式為「{value}」 (NEAR's distance must be a whole "
+                                 f"number, e.g. NEAR/5, not {value!r}, column {column})")
             if int(m["n"]) > MAX_NEAR:
                 raise QueryError(f"NEAR 最多 {MAX_NEAR} 字 (NEAR distance at most {MAX_NEAR}, column {column})")
             if last not in ("term", "phrase") or near is not None:

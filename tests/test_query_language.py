@@ -23,6 +23,9 @@ from .scan import layers_of
     ("“君有命”", [Clause((Term("君有命"),))]),
     ('射 -"主人 獻"', [Clause((Term("射"),), (Term("主人 獻"),))]),
     ("射?獲", [Clause((Term("射?獲"),))]),
+    ("大射 ＯＲ 鄉射", [Clause((Term("大射"),)), Clause((Term("鄉射"),))]),  # full-width operators
+    ("鄉射 ＮＥＡＲ／５ 大射", [Clause((Term("鄉射"), Term("大射")), (), (Near(Term("鄉射"), Term("大射"), 5),))]),
+    ("鄉射 NEAR/0005 大射", [Clause((Term("鄉射"), Term("大射")), (), (Near(Term("鄉射"), Term("大射"), 5),))]),
     ("鄉射 NEAR/5 大射", [Clause((Term("鄉射"), Term("大射")), (), (Near(Term("鄉射"), Term("大射"), 5),))]),
     ("君 鄉射 NEAR/0 「大射」 -公 OR 侯", [
         Clause((Term("君"), Term("鄉射"), Term("大射")), (Term("公"),), (Near(Term("鄉射"), Term("大射"), 0),)),
@@ -44,6 +47,12 @@ def test_parse(text, clauses):
     ("鄉射 NEAR/5 OR 大射", "NEAR 前後須各有一個檢索詞 (NEAR needs a term on each side, column 4)"),
     ("a NEAR/5 b NEAR/3 c", "NEAR 只連接兩個詞 (NEAR joins two terms and does not chain, column 12)"),
     ("a NEAR/201 b", "NEAR 最多 200 字 (NEAR distance at most 200, column 3)"),
+    ("a NEAR/99999 b", "NEAR 最多 200 字 (NEAR distance at most 200, column 3)"),  # was the term NEAR/99999
+    ("a NEAR/5.0 b", "NEAR 的字數須為整數，如 NEAR/5，此式為「NEAR/5.0」 (NEAR's distance must be a whole number, "
+                     "e.g. NEAR/5, not 'NEAR/5.0', column 3)"),
+    ("a NEAR/-1 b", "NEAR 的字數須為整數，如 NEAR/5，此式為「NEAR/-1」 (NEAR's distance must be a whole number, "
+                    "e.g. NEAR/5, not 'NEAR/-1', column 3)"),
+    ("a ＮＥＡＲ b", "NEAR 須註明字數，如 NEAR/5 (NEAR needs a distance, e.g. NEAR/5, column 3)"),
     ("射 OR", "OR 前後須有檢索詞 (OR needs a term on each side, column 3)"),
     ("-射", "排除詞須與檢索詞並用 (an exclusion needs a term to search for)"),
     ("??", "「??」沒有可檢索的字 (a term needs at least one character besides ?, punctuation and spaces)"),
