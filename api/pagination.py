@@ -14,6 +14,10 @@ class StandardPagination(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 200
+    #: A page that is not a whole number or past the last (404), in both languages as the
+    #: project's other errors; ``count`` and ``page_size`` of page 1 tell how many there are.
+    invalid_page_message = ("沒有第「{page_number}」頁 (no page {page_number!r}: pages are numbered from 1 to "
+                            "the last, count / page_size rounded up)")
 
     def _link(self, number: int | None) -> str | None:
         if number is None:

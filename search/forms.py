@@ -118,8 +118,18 @@ class SearchForm(forms.Form):
                 self.add_error("edition", f"沒有「{data['edition']}」這個版本 (no edition {data['edition']!r}: "
                                           f"see the editions in /api/works/)")
                 return data
+            if ids is not None and not set(edition) & set(ids):
+                self.add_error("edition", f"「{data['edition']}」不是「{data['work']}」的版本 (edition "
+                                          f"{data['edition']!r} is not an edition of work {data['work']!r})")
+                return data
             ids = tuple(i for i in ids if i in edition) if ids is not None else edition
         data["edition_ids"] = ids
+        if data.get("chapter") is not None:
+            from reader.models import Chapter
+
+            if not Chapter.objects.filter(pk=data["chapter"]).exists():
+                self.add_error("chapter", f"沒有編號 {data['chapter']} 的篇 (no chapter {data['chapter']}: a juan's "
+                                          f"chapter ids are in /api/works/<id>/juans/<n>/)")
         if data.get("juan"):
             from reader.juans import matching_juans
             from reader.models import Juan

@@ -346,3 +346,24 @@ def test_the_json_renderer_writes_drfs_bytes(client, small):
     indented = "application/json; indent=2"
     assert fast.render(odd, indented, {}) == drf.render(odd, indented, {}) and b'\n  "line"' in fast.render(odd, indented, {})
     assert fast.render(None) == b""
+
+
+@pytest.mark.django_db
+def test_filters_that_cannot_both_hold_and_pages_that_do_not_exist_are_errors_that_say_so(client, seed_juan):
+    """Found by a helper trying to break search: an edition of another work with ``work``,
+    and a chapter id that names nothing, were empty 200s; a bad page's 404 was Chinese only."""
+    from reader.models import Edition, Work
+
+    other = Edition.objects.create(work=Work.objects.create(title="他書", slug="他書"), slug="他書")
+    response = client.get("/api/search/", {"q": "射", "work": seed_juan.work.slug, "edition": other.slug})
+    assert (response.status_code, response.json()) == (400, {"edition": [
+        f"「他書」不是「{seed_juan.work.slug}」的版本 (edition '他書' is not an edition of work '{seed_juan.work.slug}')"]})
+    response = client.get("/api/search/", {"q": "射", "chapter": 99999999})
+    assert (response.status_code, response.json()) == (400, {"chapter": [
+        "沒有編號 99999999 的篇 (no chapter 99999999: a juan's chapter ids are in /api/works/<id>/juans/<n>/)"]})
+    chapter = seed_juan.chapters.first()
+    assert client.get("/api/search/", {"q": "射", "chapter": chapter.pk}).json()["count"] == 326
+    response = client.get("/api/search/", {"q": "射", "page": "999999"})
+    assert (response.status_code, response.json()) == (404, {
+        "detail": "沒有第「999999」頁 (no page '999999': pages are numbered from 1 to the last, count / page_size "
+                  "rounded up)"})
