@@ -39,7 +39,8 @@ def zhushu(seed_juan, search_backend):
 def scan(juan) -> dict[str, list[str]]:
     """Passages by layer from the stored pieces, written here: per section the classic
     joined across every other layer, main-text runs of another layer joined per layer, each
-    note alone (its source tag as written), the 經 label and titles; marker words in none."""
+    note alone (its source tag as written), the 經 label and titles (a section title once:
+    not again when a heading label holds it, 隱公); marker words in none."""
     out: dict[str, list[str]] = {}
     for section in Section.objects.filter(juan=juan).order_by("position"):
         runs: dict[str, str] = {}
@@ -57,7 +58,8 @@ def scan(juan) -> dict[str, list[str]]:
                 out.setdefault(p.layer, []).append(p.text + p.tag_separator + p.source_tag)
         for layer, text in runs.items():
             out.setdefault(layer, []).append(text)
-        if section.title:
+        labels = {p.text for p in Piece.objects.filter(section=section, kind="label", layer="classic")}
+        if section.title and section.title not in labels:  # a heading label is the title's text: once
             out.setdefault("title", []).append(section.closer if section.closer and section.closer.endswith(
                 section.title) else section.title)
     for chapter in juan.chapters.all():
