@@ -129,7 +129,7 @@ def search_page(request):
                         s["url"] = "?" + urlencode([(k, v) for k, v in request.GET.items() if k not in ("page", "q")]
                                                    + [("q", s["query"])])
                     context.update(results=results, page=page, distribution=distribution(results, query, titles),
-                                   hints=hints,
+                                   hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
                                    export_query=urlencode([(k, v) for k, v in request.GET.items() if k != "page"]))
             except SearchError as exc:
                 context["error"] = str(exc)

@@ -143,3 +143,14 @@ def test_the_filter_menus_show_a_work_or_edition_given_by_slug(client, seed_juan
         assert html.count(" selected>") == 1 and option in html, value
     assert option not in client.get("/search/", {"q": "射"}).content.decode()
     assert option not in client.get("/search/", {"q": "射", "work": "沒有這部書"}).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_no_hit_page_speaks_of_several_terms_only_when_there_are(client, seed_juan):
+    """Found by a new-user trial: 龍鳳 (one term, no hit) was told that space-separated terms
+    must meet in one passage."""
+    advice = "多個詞以空格分開時須同見於一段"
+    single = client.get("/search/", {"q": "龍鳳"}).content.decode()
+    assert "沒有找到「龍鳳」" in single and advice not in single and "檢索語法" in single
+    several = client.get("/search/", {"q": "大射 鵠"}).content.decode()
+    assert "沒有找到「大射 鵠」" in several and advice in several
