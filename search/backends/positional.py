@@ -102,8 +102,6 @@ READS = (5, 6, 7)
 #: writes its batches at this size.
 SEGMENT_CHARS = 4_000_000
 SEP = 0
-#: Units of sort context packed in one uint64 key (``HitArray._context_order``): 3 × 21 bits.
-_PACKED = 3
 ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
           "starts", "unit_starts", "layer", "work_id", "juan_id", "juan_number", "chapter_id", "juan_index",
           "section_index", "section_first_rank")
@@ -1115,14 +1113,14 @@ class HitArray(Sequence):
         runs = corpus.segment_runs(self.starts)
         order = np.arange(n)
         active, slots = order.copy(), order.copy()  # hits still tied, and their places in ``order``
-        starts = np.zeros(n, dtype=bool)  # where each tie begins among them (ties: runs of slots)
-        starts[:1] = True
+        tie_starts = np.zeros(n, dtype=bool)  # where each tie begins among them (ties: runs of slots)
+        tie_starts[:1] = True
         ended = np.zeros(n, dtype=bool)  # per hit: its context has reached a passage's end
         reading, scratch = np.zeros(n, dtype=bool), np.zeros(n, dtype=np.uint64)
         settled = []  # (slots, hits, first slot of their tie) of ties to put in text order
         done = 0
         while len(active) and done < SORT_SPAN:
-            groups = np.cumsum(starts, dtype=np.uint64) - np.uint64(1)
+            groups = np.cumsum(tie_starts, dtype=np.uint64) - np.uint64(1)
             width = min(max(1, (63 - int(groups[-1]).bit_length()) // 21), SORT_SPAN - done)
             reading[:] = False
             reading[active] = True
@@ -1147,19 +1145,19 @@ class HitArray(Sequence):
             active, key = active[by], key[by]
             order[slots] = active
             # New ties: the same tie and the same units; a hit alone in its tie is settled.
-            starts = np.empty(len(active), dtype=bool)
-            starts[:1] = True
-            np.not_equal(key[1:], key[:-1], out=starts[1:])
-            size = np.diff(np.append(np.flatnonzero(starts), len(active)))
+            tie_starts = np.empty(len(active), dtype=bool)
+            tie_starts[:1] = True
+            np.not_equal(key[1:], key[:-1], out=tie_starts[1:])
+            size = np.diff(np.append(np.flatnonzero(tie_starts), len(active)))
             tied = np.repeat(size > 1, size)
             over = tied & ended[active]  # the same context up to the passage's end: text order
             if over.any():
-                settled.append((slots[over], active[over], np.repeat(slots[starts], size)[over]))
+                settled.append((slots[over], active[over], np.repeat(slots[tie_starts], size)[over]))
             keep = tied & ~over
-            active, slots, starts = active[keep], slots[keep], starts[keep]
+            active, slots, tie_starts = active[keep], slots[keep], tie_starts[keep]
         if len(active):  # the same ``SORT_SPAN`` units
-            size = np.diff(np.append(np.flatnonzero(starts), len(active)))
-            settled.append((slots, active, np.repeat(slots[starts], size)))
+            size = np.diff(np.append(np.flatnonzero(tie_starts), len(active)))
+            settled.append((slots, active, np.repeat(slots[tie_starts], size)))
         if settled:
             slots, active, ties = (np.concatenate(a) for a in zip(*settled))
             known = self._pids._array  # passages looked up already, else found for these hits only
