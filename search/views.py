@@ -73,15 +73,20 @@ def edition_choices() -> list[tuple[int, str]]:
     several = [(pk, p) for pk, p in places.items() if per_work[p["work_id"]] > 1]
     return [(pk, p["full_name"]) for pk, p in sorted(several, key=lambda item: (item[1]["full_name"], item[0]))]
 
-def chosen_filters(work: str, edition: str) -> tuple[str, str]:
-    """``(work id, edition id)`` as the filter menus' options carry them ("" for none), for
-    ``work`` and ``edition`` given by id or by slug (as links and the API take them), so the
-    menus show the filter the results have and a new search keeps it."""
-    places = edition_places()
-    editions = resolve_edition(edition.strip()) if edition.strip() else None
-    works = resolve_work(work.strip()) if work.strip() else None
-    chosen_work = str(places[works[0]]["work_id"]) if works and works[0] in places else ""
-    return chosen_work, str(editions[0]) if editions else ""
+
+def chosen_filters(form: SearchForm) -> tuple[str, str]:
+    """``(work id, edition id)`` as the filter menus' options carry them ("" for none), from
+    the editions the form resolved ``work`` and ``edition`` to (ids or slugs, as links and the
+    API give them), so the menus show the filter the results have and a new search keeps it."""
+    if not form.is_bound:
+        return "", ""
+    if not form.is_valid():  # nothing resolved: the values as given (ids match their options)
+        return form.data.get("work", ""), form.data.get("edition", "")
+    if not form.cleaned_data.get("edition_ids"):
+        return "", ""
+    ids, data = form.cleaned_data["edition_ids"], form.cleaned_data
+    place = edition_places().get(ids[0])
+    return (str(place["work_id"]) if place and data.get("work") else "", str(ids[0]) if data.get("edition") else "")
 
 
 def chosen_layers(request) -> set[str]:
@@ -102,8 +107,7 @@ def search_page(request):
                "layer_choices": LAYER_CHOICES, "chosen_layers": chosen_layers(request),
                "works": Work.objects.order_by("title"), "editions": edition_choices()}
     context["juan_labels"] = juan_labels(request.GET.get("work", ""), request.GET.get("edition", ""))
-    context["chosen_work"], context["chosen_edition"] = chosen_filters(request.GET.get("work", "")[:100],
-                                                                       request.GET.get("edition", "")[:100])
+    context["chosen_work"], context["chosen_edition"] = chosen_filters(form)
     status, wait = 200, None
     if form.is_bound:
         if form.is_valid():
