@@ -9,8 +9,9 @@ from __future__ import annotations
 from django.db import models
 from django.urls import reverse
 
-from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, LAYERS, NOTE,
-                                       PIECE_KINDS, READINGS, RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY, TEXT)
+from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL,
+                                       LAYER_BASES, LAYERS, LAYOUT, MARKED, NOTE, PIECE_KINDS, READINGS, RECORD,
+                                       RECORD_NOTE, REFERENCE, SMALLPRINT, SUBCOMMENTARY, TEXT)
 from reader.slugs import validate_slug
 
 PIECE_KIND_CHOICES = [
@@ -32,6 +33,15 @@ LAYER_CHOICES = [
     (SMALLPRINT, "小字"),
 ]
 assert [k for k, _ in LAYER_CHOICES] == list(LAYERS)
+
+#: How an importer decided a piece's layer (``reader.importers.document.LAYER_BASES``).
+LAYER_BASIS_CHOICES = [
+    (MARKED, "marked by the book"),
+    (REFERENCE, "inferred from a reference text"),
+    (LAYOUT, "inferred from layout"),
+    (DEFAULT_BASIS, "default (book order kept)"),
+]
+assert [k for k, _ in LAYER_BASIS_CHOICES] == list(LAYER_BASES)
 
 
 def page_label(page_id: str) -> str:
@@ -311,6 +321,11 @@ class Piece(models.Model):
     layout = models.JSONField(default=list, blank=True)
     layer = models.CharField(max_length=16, choices=LAYER_CHOICES, blank=True)
     layer_name = models.CharField(max_length=20, blank=True)
+    #: How the importer decided ``layer`` (``LAYER_BASIS_CHOICES``); accepted corrections
+    #: are an overlay and never change it.
+    layer_basis = models.CharField(max_length=12, choices=LAYER_BASIS_CHOICES, default=DEFAULT_BASIS)
+    #: Who wrote the piece when one layer holds several commentators (李善, 呂延濟 …); "" otherwise.
+    commentator = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["section", "position"]

@@ -42,6 +42,21 @@ SUBCOMMENTARY = "subcommentary"  # 疏 (opens 正義曰, 釋曰 or 解云)
 EDITORIAL = "editorial"  # editors' notes: 按, 考證
 SMALLPRINT = "smallprint"  # small print that is none of the above
 LAYERS = (CLASSIC, COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
+
+#: How a piece's layer was decided by its importer (``PieceDoc.layer_basis``), so that a
+#: reader can see where the machine decided rather than the book:
+#: ``marked``: the book marks it (a marker word 注 疏 音義, small print, the seed's 【】);
+#: ``reference``: inferred by aligning the text with a reference text of the classic
+#: (another edition that prints the classic apart from its commentary);
+#: ``layout``: inferred from the book's layout and regularities (indentation, a lemma's
+#: form, a commentator's opening formula such as 善曰 or 正義曰);
+#: ``default``: nothing decided; the book's own order is kept and the kind's default layer used.
+#: Corrections accepted by editors are an overlay on the stored pieces and never change this.
+MARKED = "marked"
+REFERENCE = "reference"
+LAYOUT = "layout"
+DEFAULT_BASIS = "default"
+LAYER_BASES = (MARKED, REFERENCE, LAYOUT, DEFAULT_BASIS)
 #: The layer a piece has when its parser names none: main text and records read as the
 #: classic, notes as commentary; labels (經, and the marker words 注 疏 音義, which stay
 #: in the stored text but are labels, not text) take the layer of what they introduce.
@@ -102,6 +117,18 @@ class PieceDoc:
     #: ``"鄭注"``, ``"音義"``, ``"疏"``, ``"按"``; "" when the source names none.
     layer: str = ""
     layer_name: str = ""
+    #: How the layer was decided (one of ``LAYER_BASES``); "" means ``marked`` for a note
+    #: or label and ``default`` for a main-text run or record (``effective_basis``).
+    layer_basis: str = ""
+    #: Who wrote the piece when the book names several commentators in one layer
+    #: (李善, 呂延濟, 王逸, 洪興祖, 裴駰 …); "" when the byline's commentator of the layer
+    #: (or nobody) is meant.
+    commentator: str = ""
+
+    @property
+    def effective_basis(self) -> str:
+        """``layer_basis``, or ``marked`` for a note or label and ``default`` otherwise."""
+        return self.layer_basis or (MARKED if self.kind in (NOTE, RECORD_NOTE, LABEL) else DEFAULT_BASIS)
 
     @property
     def effective_layer(self) -> str:

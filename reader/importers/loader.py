@@ -170,13 +170,13 @@ def load_document(doc: JuanDocument, sha256: str = "", index: bool = True, editi
 
 #: Columns of a piece row, in the order ``_piece_row`` gives them.
 PIECE_COLUMNS = ("section_id", "position", "paragraph", "kind", "text", "source_tag", "tag_separator", "source",
-                 "layout", "layer", "layer_name")
+                 "layout", "layer", "layer_name", "layer_basis", "commentator")
 
 
 def _piece_row(section_id: int, position: int, paragraph: int | None, p: PieceDoc, layout) -> tuple:
     """The row of one piece (``PIECE_COLUMNS``); its layer is the parser's, or the default of its kind."""
     return (section_id, position, paragraph, p.kind, p.text, p.source_tag, p.tag_separator, p.source, layout,
-            p.effective_layer, p.layer_name)
+            p.effective_layer, p.layer_name, p.effective_basis, p.commentator)
 
 
 def _insert_pieces(rows: list[tuple]) -> None:
@@ -393,7 +393,8 @@ def juan_to_document(juan: Juan) -> JuanDocument:
             check("writing the juan back in its source form", "Read the juan section by section in the API.")
         pdoc = PieceDoc(piece.kind, piece.text, source_tag=piece.source_tag,
                         tag_separator=piece.tag_separator, source=piece.source,
-                        layout=[tuple(x) for x in piece.layout], layer=piece.layer, layer_name=piece.layer_name)
+                        layout=[tuple(x) for x in piece.layout], layer=piece.layer, layer_name=piece.layer_name,
+                        layer_basis=piece.layer_basis, commentator=piece.commentator)
         sdoc = sections[piece.section_id]
         if piece.paragraph is None:
             sdoc.records.append(pdoc)
