@@ -1,10 +1,12 @@
-"""Parse every Kanripo file of the given folders (default: ../shared/corpus/kanripo and
-../shared/corpus/kanripo-jingbu), write each back and run the structure check.
+"""Parse every Kanripo file of the given folders (default: every Kanripo folder of
+../shared/corpus: kanripo, kanripo-jingbu, kanripo-commentary, kanripo-references), write
+each back and run the structure check.
 
 Parser only, no database. Prints the files parsed, skipped (a header and no text),
 refused (with their ``file:line:column`` messages), round-trip failures and structure
-faults, then ``N passed, N failed``; exits 1 if any file was refused, failed the round
-trip or the structure check.
+faults, and the damaged markup kept as text (``warning: file:line:column: …``), then
+``N passed, N failed``; exits 1 if any file was refused, failed the round trip or the
+structure check.
 
     .venv/bin/python scripts/check_corpus.py [FOLDER...] [--quiet]
 """
@@ -23,11 +25,13 @@ from reader.importers.mandoku import parse_mandoku, render_mandoku  # noqa: E402
 from reader.importers.mandoku.check import HeaderOnly, structure_faults  # noqa: E402
 from reader.importers.source import decode_bytes  # noqa: E402
 
-DEFAULT = [BASE.parent / "shared" / "corpus" / "kanripo", BASE.parent / "shared" / "corpus" / "kanripo-jingbu"]
+CORPUS = BASE.parent / "shared" / "corpus"
+DEFAULT = [CORPUS / "kanripo", CORPUS / "kanripo-jingbu", CORPUS / "kanripo-commentary", CORPUS / "kanripo-references"]
 
 
-def check_file(path: Path) -> tuple[str, str]:
-    """``(status, message)`` for one file: status is ok, skipped, refused, roundtrip or structure."""
+def check_file(path: Path, kept: list[str] | None = None) -> tuple[str, str]:
+    """``(status, message)`` for one file: status is ok, skipped, refused, roundtrip or
+    structure. The warnings of damaged markup kept as text are appended to ``kept``."""
     text = decode_bytes(path.read_bytes(), str(path), allowed_controls="\x01")  # U+0001: SBCK's lost character
     readme = path.parent / "Readme.org"
     try:
@@ -36,6 +40,8 @@ def check_file(path: Path) -> tuple[str, str]:
         return "skipped", str(exc)
     except TextFormatError as exc:
         return "refused", str(exc)
+    if kept is not None:
+        kept.extend(w for w in doc.warnings if w.endswith("kept as text"))
     if render_mandoku(doc) != text:
         return "roundtrip", f"{path}: the file does not write back byte for byte"
     faults = structure_faults(doc)
@@ -52,15 +58,18 @@ def main(argv=None) -> int:
     files = sorted(f for folder in (args.folders or DEFAULT) for f in folder.rglob("*.txt"))
     counts: dict[str, int] = {}
     started = time.perf_counter()
+    kept: list[str] = []
     for path in files:
-        status, message = check_file(path)
+        status, message = check_file(path, kept)
         counts[status] = counts.get(status, 0) + 1
         if message and not args.quiet:
             print(f"{status}: {message}")
     seconds = time.perf_counter() - started
+    for warning in kept if not args.quiet else []:
+        print(f"warning: {warning}")
     failed = sum(v for k, v in counts.items() if k not in ("ok", "skipped"))
     print(f"{len(files)} files in {seconds:.1f} s: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    print(f"{len(files) - failed} passed, {failed} failed")
+    print(f"{len(files) - failed} passed, {failed} failed; {len(kept)} damaged brackets kept as text")
     return 1 if failed else 0
 
 

@@ -423,13 +423,24 @@ def error_for(text):
     return info.value
 
 
-def test_unclosed_note_at_end_of_file():
+def kept(text):
+    """The juan parsed from damaged ``text``: it writes back byte for byte; its warnings."""
+    doc = parse_mandoku(text, "KR1d0086_012.txt")
+    assert render_mandoku(doc) == text
+    return doc
+
+
+def test_a_note_never_closed_is_kept_as_text_with_a_warning():
     raw = J10.read_text(encoding="utf-8")
-    err = error_for(raw + "大射之儀(君有命¶\n")
-    assert (err.path, err.line, err.column) == ("KR1d0086_012.txt", raw.count("\n") + 1, 5)
-    assert str(err).startswith("KR1d0086_012.txt:673:5: ( is never closed")
-    err = error_for(raw.rstrip("\n") + "\n(未終")  # no final newline, last line open
-    assert (err.line, err.column) == (673, 1)
+    doc = kept(raw + "大射之儀(君有命¶\n")
+    assert doc.warnings[0] == ("KR1d0086_012.txt:673:5: ( is never closed: the small print opened here runs to the "
+                               "end of the text without its ): kept as text")
+    last = doc.all_pieces()[-1]
+    assert last.kind != NOTE and last.text == "大射之儀(君有命"  # a short last line: a heading label
+    assert len(doc.sections) == len(parse_mandoku(raw, "KR1d0086_012.txt").sections) + 1
+    doc = kept(raw.rstrip("\n") + "\n(未終")  # no final newline, last line open
+    assert doc.warnings[0].startswith("KR1d0086_012.txt:673:1: ( is never closed")
+    assert doc.all_pieces()[-1].text == "(未終"
 
 
 def test_page_break_without_closing_bracket():
@@ -440,14 +451,27 @@ def test_page_break_without_closing_bracket():
     assert (error_for(raw).line, error_for(raw).column) == (13, 10)
 
 
-def test_other_malformed_notes():
+def test_other_malformed_notes_are_kept_as_text():
     raw = J10.read_text(encoding="utf-8")
-    err = error_for(raw.replace("宰戒百官有事於射者(", "宰戒百官有事於射者)(", 1))
-    assert (err.line, err.column) == (14, 15) and ") without" in err.message
-    err = error_for(raw.replace("(量人司馬之屬掌/", "(量人(司馬之屬掌/", 1))
-    assert (err.line, err.column) == (22, 18) and "nest" in err.message
+    doc = kept(raw.replace("宰戒百官有事於射者(", "宰戒百官有事於射者)(", 1))
+    assert doc.warnings == ["KR1d0086_012.txt:14:15: ) without a matching (: kept as text"]
+    assert any(p.kind == TEXT and p.text.endswith("宰戒百官有事於射者)") for p in doc.all_pieces())
+    # a ( inside an open note: the first ( is the one that lost its ), kept as text
+    doc = kept(raw.replace("(量人司馬之屬掌/", "(量人(司馬之屬掌/", 1))
+    assert doc.warnings == ["KR1d0086_012.txt:22:15: ( is not closed before the next ( at line 22, column 18 "
+                            "(notes cannot nest): kept as text"]
+    assert any(p.kind == TEXT and p.text.endswith("干五十設乏各去其侯西十北十(量人") for p in doc.all_pieces())
     err = error_for("\n".join(raw.split("\n")[:9]) + "\n")
     assert "no text" in err.message
+
+
+def test_a_file_of_stray_brackets_is_refused_past_a_limit():
+    from reader.importers.mandoku.parser import MAX_STRAY
+
+    text = "# -*- mode: mandoku-view; -*-\n#+TITLE: 某書\n#+PROPERTY: ID KR9z0001\n" + "甲)¶\n" * (MAX_STRAY + 1)
+    err = error_for(text)
+    assert (err.line, err.column, err.message) == (MAX_STRAY + 4, 2, ") without a matching (")
+    assert len(kept(text.replace("甲)¶\n", "", 1)).warnings) == MAX_STRAY
 
 
 def test_synthetic_round_trip_edge_cases():

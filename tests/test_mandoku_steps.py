@@ -76,10 +76,10 @@ def test_small_print_left_open_goes_on_in_the_next_line():
     assert note.layout == [(0, "("), (4, "¶\n<pb:p>¶\n"), (7, ")")]
 
 
-def test_small_print_never_closed_is_located_where_it_opens():
-    with pytest.raises(TextFormatError) as info:
-        parse_mandoku(HEAD + "甲¶\n乙(丙丁¶\n戊己¶\n", "KR9z0001_001.txt")
-    assert (info.value.line, info.value.column) == (6, 2) and "never closed" in info.value.message
+def test_small_print_never_closed_is_located_where_it_opens_and_kept_as_text():
+    doc = parse_mandoku(HEAD + "甲¶\n乙(丙丁¶\n戊己¶\n", "KR9z0001_001.txt")
+    assert doc.warnings[0].startswith("KR9z0001_001.txt:6:2: ( is never closed")
+    assert [(p.kind, p.text) for p in doc.sections[0].pieces] == [(TEXT, "甲乙(丙丁戊己")]
 
 
 def test_a_lost_close_is_reopened_by_the_next_line():

@@ -13,6 +13,8 @@ from .conftest import SHARED
 
 KANRIPO = SHARED / "corpus" / "kanripo"
 JINGBU = SHARED / "corpus" / "kanripo-jingbu"
+COMMENTARY = SHARED / "corpus" / "kanripo-commentary"
+REFERENCES = SHARED / "corpus" / "kanripo-references"
 HEAD = "# -*- mode: mandoku-view; -*-\n#+TITLE: {title}\n#+PROPERTY: ID KR9z0002\n#+PROPERTY: BASEEDITION WYG\n"
 
 
@@ -97,12 +99,13 @@ def test_a_numbered_paragraph_after_a_page_break():
     assert section.pieces[0].layout == [(0, "\n<pb:KR1d0001_tls_003-108a>")]
 
 
-SAMPLE = [f for folder in sorted([*KANRIPO.iterdir(), *JINGBU.iterdir()]) if folder.is_dir()
-          for f in (sorted(folder.glob("*.txt"))[1:3] or sorted(folder.glob("*.txt")))]
+SAMPLE = [f for folder in sorted([*KANRIPO.iterdir(), *JINGBU.iterdir(), *COMMENTARY.iterdir(), *REFERENCES.iterdir()])
+          if folder.is_dir() for f in (sorted(folder.glob("*.txt"))[1:3] or sorted(folder.glob("*.txt")))]
 
 
 def test_the_sample_covers_every_folder():
-    assert len({f.parent for f in SAMPLE}) == 40 and len(SAMPLE) == 79  # KR1d0086-WYG has one file
+    # 9 + 31 + 20 + 9 folders; KR1d0086-WYG and KR1f0002 have one file
+    assert len({f.parent for f in SAMPLE}) == 69 and len(SAMPLE) == 136
 
 
 @pytest.mark.parametrize("path", SAMPLE, ids=lambda p: p.name)
@@ -111,6 +114,17 @@ def test_structure_check_on_a_sample(path):
     doc = parse_mandoku(raw, str(path))
     assert render_mandoku(doc) == raw
     assert structure_faults(doc) == []
+
+
+def test_a_real_stray_bracket_is_kept_as_text():
+    """史記集解 卷十九: a note's second printed line lost its ( (``文後七年靖/王薨無嗣)``)."""
+    path = COMMENTARY / "KR2a0002" / "KR2a0002_019.txt"
+    doc = parse(path)
+    assert doc.warnings == [f"{path}:18:11: ) without a matching (: kept as text"]
+    kept = [p for p in doc.all_pieces() if ")" in p.text]
+    assert [(p.kind, p.text[:12]) for p in kept] == [(TEXT, "文後七年靖/王薨無嗣)竟")]
+    last = doc.all_pieces()[-1]  # the rest of the juan is read, to its last note
+    assert (last.kind, last.text) == (NOTE, "異姓國八王者吳芮英布張耳共敖韓王信彭越盧綰韓信也")
 
 
 def test_the_check_reports_a_heading_read_as_text_and_an_entry_cut_in_two():

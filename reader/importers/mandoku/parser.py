@@ -25,7 +25,7 @@ from .layers import assign_layers
 from .lines import (
     BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
 )
-from .smallprint import TOKEN, TOKEN_TLS, continues, scan_line
+from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .structure import (
     NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, keep_entries_whole,
     split_tags,
@@ -102,13 +102,36 @@ def parse_mandoku(text: str, path: str, readme: str | None = None) -> JuanDocume
     their role, ``header.several_authors``). ``source_format`` is
     ``"mandoku"``. Pieces carry their commentary layer (see ``layers``).
 
+    Damaged small-print markup (a ``)`` without ``(``, a ``(`` never closed or not closed
+    before the next one: ``smallprint.StrayMarkup``) is kept as text: the file is read
+    again with that bracket as a character of the text, and ``doc.warnings`` says so with
+    file, line and column (``path:18:11: ) without a matching (: kept as text``). At most
+    ``MAX_STRAY`` brackets are kept so; past that the file is refused.
+
     Raises ``TextFormatError`` (see the package docstring).
     """
-    return _Parser(text, path, readme).parse()
+    literal: set[tuple[int, int]] = set()
+    warnings: list[str] = []
+    while True:
+        try:
+            doc = _Parser(text, path, readme, frozenset(literal)).parse()
+        except StrayMarkup as exc:
+            if len(literal) >= MAX_STRAY or (exc.line, exc.column) in literal:
+                raise TextFormatError(exc.path, exc.line, exc.column, exc.message) from None
+            literal.add((exc.line, exc.column))
+            warnings.append(f"{exc}: kept as text")
+            continue
+        doc.warnings[:0] = warnings
+        return doc
+
+
+#: Damaged brackets kept as text in one file before it is refused as not mandoku at all.
+MAX_STRAY = 20
 
 
 class _Parser:
-    def __init__(self, text: str, path: str, readme: str | None):
+    def __init__(self, text: str, path: str, readme: str | None, literal: frozenset = frozenset()):
+        self.literal = literal
         self.path = str(path)
         self.doc = JuanDocument(source_name=Path(self.path).name, source_format=MANDOKU)
         if text.startswith("\ufeff"):
@@ -124,7 +147,7 @@ class _Parser:
     def scan_line(self, s, tokens_re, lineno, col0, out, text_kind, note_kind, lead, term, cont, last,
                   open_at=None):
         return scan_line(s, tokens_re, lineno, col0, out, text_kind, note_kind, lead, term, cont, last,
-                         self.path, open_at)
+                         self.path, open_at, self.literal)
 
     def parse(self) -> JuanDocument:
         doc = self.doc
@@ -416,8 +439,8 @@ class _Parser:
             i += 1
         if cont is not None and cont[0] == "open":
             line, column = cont[4]
-            self.error(line, column + 1, "( is never closed: the small print opened here runs to the end of "
-                                         "the text without its )")
+            raise StrayMarkup(self.path, line, column + 1, "( is never closed: the small print opened here runs "
+                                                           "to the end of the text without its )")
         # End of the body: what is left stays with the last element.
         if pending:
             if last is not None:

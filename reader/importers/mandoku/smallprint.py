@@ -13,8 +13,11 @@ Small print is written ``(…)``, with ``/`` between its two printed columns
   the note; its line end, page breaks and indentation become the note's layout. A
   next line that starts with ``(`` reopens it (the ``)`` was lost: 經典釋文 KR1g0003_024).
 
-Notes do not nest: a ``(`` inside an open note, a ``)`` without ``(`` and a ``<pb:`` without
-``>`` are errors with line and column. In the tls editions (``BASEEDITION tls``) there is
+Notes do not nest: a ``(`` inside an open note, a ``)`` without ``(`` and a ``(`` never
+closed are damaged markup (``StrayMarkup``, with line and column): the parser keeps that
+bracket as text, warns, and reads the rest of the file (a stray ``)`` in 史記集解
+KR2a0002_019, line 18, column 11, where a note's second line lost its ``(``); a ``<pb:``
+without ``>`` is an error. In the tls editions (``BASEEDITION tls``) there is
 no small print: ``( ) /`` are text (``TOKEN_TLS``). Pure: no ORM, no I/O.
 """
 from __future__ import annotations
@@ -28,6 +31,14 @@ from .lines import PILCROW, PieceBuilder
 #: description sequence in [] (text, its () and / are not markup), a run of text.
 TOKEN = re.compile(r"<pb:[^<>()¶\s]*>|<pb:|¶+|[()/]|\[[^\]\n]*\]|[^<¶()/\[]+|[<\[]")
 TOKEN_TLS = re.compile(r"<pb:[^<>()¶\s]*>|<pb:|¶+|\[[^\]\n]*\]|[^<¶\[]+|[<\[]")
+
+
+class StrayMarkup(TextFormatError):
+    """A bracket of small print that does not pair (a ``)`` without ``(``, a ``(`` not
+    closed before the next ``(`` or never closed): damaged markup, not a reason to refuse
+    the file. ``line`` and ``column`` (1-based) locate the bracket the parser keeps as
+    text when it reads the file again (``parser.parse_mandoku``); ``message`` says what was
+    wrong, for the warning."""
 
 
 def continues(cont, stripped: str, indent: int, mode: str, new_para: bool = False):
@@ -44,7 +55,8 @@ def continues(cont, stripped: str, indent: int, mode: str, new_para: bool = Fals
 
 
 def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: str, note_kind: str,
-              lead: str, term: str, cont, last, path: str, open_at: tuple[int, int] | None = None):
+              lead: str, term: str, cont, last, path: str, open_at: tuple[int, int] | None = None,
+              literal: frozenset = frozenset()):
     """Tokenize the rest ``s`` of line ``lineno`` (starting at 0-based column ``col0``),
     appending ``PieceBuilder`` pieces of ``text_kind`` and ``note_kind`` to ``out``.
 
@@ -54,10 +66,13 @@ def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: s
     earlier line; ``open_at`` is its ``(line, column)``). ``last`` is the element that gets
     trailing layout when the line holds no piece.
 
+    ``literal`` holds the ``(line, column)`` (1-based) of brackets that are damaged markup
+    kept as text (``StrayMarkup``).
+
     Returns ``(last element, ended)`` where ``ended`` is ``("text"|"note", piece)`` for what
     the line ended with, ``("open", piece, (line, column))`` for a note still open, or None.
-    Raises ``TextFormatError`` for a nested ``(``, a ``)`` without ``(`` and a ``<pb:``
-    without ``>``.
+    Raises ``StrayMarkup`` for a nested ``(`` (locating the open one) and a ``)`` without
+    ``(``, and ``TextFormatError`` for a ``<pb:`` without ``>``.
     """
     note = None
     current = None  # the open text piece
@@ -95,13 +110,14 @@ def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: s
             else:
                 line_pending += tok
             continue
-        if tok == "(":
+        if tok in "()" and (lineno, col0 + m.start() + 1) in literal:
+            tok, c = tok + "", ""  # damaged markup kept as text: falls through to the text below
+        elif tok == "(":
             if note is not None:
-                where = f"line {open_line}, column {open_col + 1}" if open_line != lineno else f"column {open_col + 1}"
-                raise TextFormatError(
-                    path, lineno, col0 + m.start() + 1,
-                    f"( is not closed before the next ( at column {col0 + m.start() + 1} "
-                    f"(notes cannot nest; the open one is at {where})")
+                raise StrayMarkup(
+                    path, open_line, open_col + 1,
+                    f"( is not closed before the next ( at line {lineno}, column {col0 + m.start() + 1} "
+                    f"(notes cannot nest)")
             note = PieceBuilder(note_kind, lineno)
             note.lay(line_pending + "(")
             line_pending = ""
@@ -110,9 +126,9 @@ def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: s
             open_line, open_col = lineno, col0 + m.start()
             ended = None
             continue
-        if tok == ")":
+        if tok == ")" and c:
             if note is None:
-                raise TextFormatError(path, lineno, col0 + m.start() + 1, ") without a matching (")
+                raise StrayMarkup(path, lineno, col0 + m.start() + 1, ") without a matching (")
             note.lay(")")
             last = note
             ended = ("note", note)
