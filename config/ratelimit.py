@@ -16,8 +16,8 @@ throttles, the search page's budget and the admin's lockout (django-axes,
 workers of a machine share (no server needed; a Redis or database cache serves several
 machines). A client's budgets are one entry, and each request's read-modify-write of it
 is done under an exclusive ``flock`` on ``<LOCATION>/.lock``, so two workers cannot both
-take the last request of a budget. The cache is ``CounterFileCache``, a file-based cache
-writing each entry's file in place: Django's own writes a new file and renames it over the
+take the last request of a budget. The cache is ``CounterFileCache``, a file cache of plain
+data (no pickles: a file put into its folder cannot run code) writing each entry's file in place: Django's own writes a new file and renames it over the
 old one, which on ext4 waits for the new file's data to be flushed (``auto_da_alloc``), 0.6
 to 2 ms per write, and an API search used to write three (docs/notes.md, issue 15).
 
@@ -40,7 +40,6 @@ import ipaddress
 import logging
 import math
 import os
-import pickle
 import time
 from array import array
 from contextlib import contextmanager
@@ -51,6 +50,8 @@ from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.filebased import FileBasedCache
 from rest_framework import throttling
+
+from .filecache import PlainDataError, PlainFileCache
 
 logger = logging.getLogger(__name__)
 
@@ -111,9 +112,9 @@ def signed_in(request) -> bool:
     return store.get(SESSION_KEY) is not None
 
 
-class CounterFileCache(FileBasedCache):
-    """A file-based cache for the rate-limit counters (Django's ``FileBasedCache``: one file
-    per entry, named by the key's digest, culled at ``MAX_ENTRIES``), whose every
+class CounterFileCache(PlainFileCache):
+    """A file cache for the rate-limit counters (``config.filecache.PlainFileCache``: files
+    of plain data, never pickles, so a file put into the folder cannot run code), whose every
     read-modify-write holds the exclusive lock of ``_shared_lock``. What differs:
 
     * ``set`` overwrites the entry's file in place (write from offset 0, then cut it to the
@@ -122,11 +123,11 @@ class CounterFileCache(FileBasedCache):
       such a rename (``auto_da_alloc``), 0.6 to 2 ms each on this machine, against 0.05 ms
       in place. The temporary file is also what made a crash harmless; here a process killed
       between the write and the cut leaves the new entry followed by the old one's tail,
-      which unpickling ignores, and a torn write is read as a missing entry (``get``): that
-      client's window starts again, never an error.
-    * an entry is its pickled expiry then its pickled value, not zlib-compressed: zlib took
-      0.1 to 0.3 ms per write for a minute's request times of a busy client, and the files
-      are small (8 bytes per request counted).
+      which the format's lengths ignore, and a torn write is read as a missing entry
+      (``get``): that client's window starts again, never an error.
+    * the payload is not zlib-compressed (``COMPRESS`` is off): zlib took 0.1 to 0.3 ms per
+      write for a minute's request times of a busy client, and the files are small (8 bytes
+      per request counted, written as one block of doubles).
     * the cache is culled (``MAX_ENTRIES``, Django's random culling) only when a new entry
       file is made, not on every write: Django lists the whole folder on every ``set``,
       which grows with the number of clients seen.
@@ -134,23 +135,25 @@ class CounterFileCache(FileBasedCache):
     Only for the counters: a reader that does not hold the lock may see a half-written
     file (read as missing)."""
 
+    def __init__(self, dir, params):
+        params = {**params, "OPTIONS": {**params.get("OPTIONS", {}), "COMPRESS": False}}
+        super().__init__(dir, params)
+
     def get(self, key, default=None, version=None):
         fname = self._key_to_file(key, version)
         try:
             with open(fname, "rb") as f:
-                if not self._is_expired(f):
-                    return pickle.load(f)
-        except OSError as exc:
-            if not isinstance(exc, FileNotFoundError):
-                raise
-        except (EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError, pickle.UnpicklingError):
-            pass  # a torn file: as if there were no entry
+                if not self._is_expired(f):  # an expired or foreign file is removed
+                    return self.decode_payload(f.read())
+        except FileNotFoundError:
+            pass
+        except PlainDataError:
+            pass  # a torn or foreign file: as if there were no entry
         return default
 
     def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
         fname = self._key_to_file(key, version)
-        content = pickle.dumps(self.get_backend_timeout(timeout), self.pickle_protocol) + pickle.dumps(
-            value, self.pickle_protocol)
+        content = self.encode(value, timeout)
         try:
             fd = os.open(fname, os.O_WRONLY)
         except FileNotFoundError:
@@ -258,7 +261,7 @@ class SharedThrottle(throttling.BaseThrottle):
             entry = entries[key]
             kept = entry.get(scope)
             # Request times, oldest first, as doubles: a minute of a busy client's requests
-            # (thousands) pickles as one block of bytes, not one float object each.
+            # (thousands) is written as one block of bytes, not one number each.
             times = kept[1] if kept is not None and isinstance(kept[1], array) else array("d")
             del times[:bisect.bisect_right(times, now - seconds)]  # the period's requests only
             if len(times) >= limit:

@@ -26,7 +26,7 @@ token and touched no session (the browsable API's pages do), and are at most
 (the test settings do). Only a request whose session cookie names a real, signed-in
 session goes around the cache; a made-up ``sessionid`` does not.
 
-The shared cache is ``BoundedFileCache``: a file-based cache with a budget in bytes
+The shared cache is ``BoundedFileCache``: a file cache of plain data with a budget in bytes
 (``MAX_BYTES``) as well as in entries, which, when full, removes the least recently used
 pages first (each hit refreshes its file's modification time), so the pages readers
 keep reading stay.
@@ -45,12 +45,12 @@ from pathlib import Path
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.filebased import FileBasedCache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpResponse
 from django.utils.cache import get_conditional_response
 
+from config.filecache import PlainFileCache
 from config.ratelimit import signed_in
 from config.server_timing import mark
 
@@ -121,8 +121,10 @@ QUERY_PARAMETERS = frozenset({
 })
 
 
-class BoundedFileCache(FileBasedCache):
-    """Django's file-based cache with a budget in bytes (``OPTIONS["MAX_BYTES"]``, default
+class BoundedFileCache(PlainFileCache):
+    """A file cache of plain data (``config.filecache.PlainFileCache``: a page's body as raw
+    bytes and its headers as JSON, never a pickle, so a file put into the folder cannot run
+    code and is read as a miss) with a budget in bytes (``OPTIONS["MAX_BYTES"]``, default
     1 GiB, of files on disk) besides ``MAX_ENTRIES``, and least-recently-used eviction
     instead of Django's random culling: a hit refreshes the file's modification time
     (``mark_used``), and when either budget is exceeded the oldest files go until both are
