@@ -9,7 +9,10 @@ Written with the standard library's ``csv`` module: CSV as RFC 4180 (``excel`` d
 line ends, quotes where needed) with a UTF-8 byte-order mark so that spreadsheet programs
 read the characters as UTF-8; TSV (``excel-tab`` dialect) as plain UTF-8 without a mark, for
 scripts. Rows are produced as the response is sent, so a long list (之: 145,805 hits) is
-never held whole in memory.
+never held whole in memory. In both, a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab
+or a carriage return (an imported text can) gets a leading ``'``, so that a spreadsheet
+program shows it as text instead of running it as a formula
+(``config.spreadsheets``, as OWASP recommends against CSV injection).
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import csv
 import io
 from collections.abc import Callable, Iterable, Iterator
 
+from config.spreadsheets import spreadsheet_row
 from search.documents import LAYER_NAMES
 
 COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url")
@@ -36,7 +40,8 @@ def hit_rows(hits: Iterable, work_names: dict[str, str], url_of: Callable) -> It
 
 
 def hit_list_chunks(kind: str, rows: Iterable[tuple]) -> Iterator[bytes]:
-    """The file of ``kind`` (``csv`` or ``tsv``) as UTF-8 chunks: the header, then the rows.
+    """The file of ``kind`` (``csv`` or ``tsv``) as UTF-8 chunks: the header, then the rows,
+    each cell made safe for spreadsheet programs (``config.spreadsheets.spreadsheet_cell``).
     Raises ``KeyError`` for another kind."""
     _, _, dialect, mark = HIT_LIST_KINDS[kind]
     buffer = io.StringIO()
@@ -44,7 +49,7 @@ def hit_list_chunks(kind: str, rows: Iterable[tuple]) -> Iterator[bytes]:
     buffer.write(mark)
     writer.writerow(COLUMNS)
     for i, row in enumerate(rows, 1):
-        writer.writerow(row)
+        writer.writerow(spreadsheet_row(row))
         if i % BATCH == 0:
             yield buffer.getvalue().encode("utf-8")
             buffer.seek(0)

@@ -7,8 +7,12 @@ The examples are real responses for the bundled text (禮書綱目 卷十, short
 ``tests/test_api_schema.py`` validates the schema with openapi-spec-validator and checks real
 responses against these shapes.
 """
-from drf_spectacular.utils import OpenApiExample
+import re
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.views import SCHEMA_KWARGS, SpectacularAPIView
 from rest_framework import serializers
+from rest_framework.exceptions import ParseError
 
 from search.documents import LAYERS
 
@@ -203,3 +207,23 @@ SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
     "passages": 1,
     "distribution": {"juans": [{"work_id": 1, "work_title": "禮書綱目", "juan": 10, "juan_label": "卷十", "count": 2}]},
     "hints": {"read_as": "「鵠」", "suggestions": []}})
+
+
+#: A schema version as ``?version=`` may give it: a letter or digit, then letters, digits,
+#: ``.``, ``_`` or ``-`` (``1.0``), at most 20 characters. The version goes into the response's
+#: file name (``Content-Disposition``), where a control character was a 500.
+VERSION_PATTERN = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,19}")
+
+
+class SchemaView(SpectacularAPIView):
+    """``/api/schema/``: drf-spectacular's schema view, with ``?version=`` checked first: a
+    value outside ``VERSION_PATTERN`` (a newline, any control character, a space, a quote) is a
+    400 whose ``detail`` names it, not a server error; an empty one means none."""
+
+    @extend_schema(**SCHEMA_KWARGS)
+    def get(self, request, *args, **kwargs):
+        version = request.GET.get("version")
+        if version and not VERSION_PATTERN.fullmatch(version):
+            raise ParseError(f"version {version!r} is not a schema version: letters, digits, '.', '_' and '-', "
+                             f"at most 20 characters (e.g. 1.0)")
+        return super().get(request, *args, **kwargs)

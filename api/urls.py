@@ -1,6 +1,6 @@
 from csp.decorators import csp_update
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
 import config.converters  # noqa: F401 - registers <num:…>
 
@@ -9,6 +9,7 @@ from reader.caching import cached_page
 from collation.api import CollationExport, CollationView, SectionParallels, SpanParallels
 
 from . import redirects, views
+from .schema import SchemaView
 
 app_name = "api"
 KINDS = "<str:kind>"
@@ -52,7 +53,7 @@ urlpatterns = [
     path("works/<str:slug>/<path:rest>", redirects.work_by_slug),
     path("editions/<str:slug>/", redirects.edition_by_slug),
     path("editions/<str:slug>/<path:rest>", redirects.edition_by_slug),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     # Swagger UI sets a style attribute from its script: inline styles allowed on this page only.
     path("docs/", csp_update({"style-src": ["'unsafe-inline'"]})(
         SpectacularSwaggerSplitView.as_view(url_name="api:schema", template_name="api/swagger_ui.html")),

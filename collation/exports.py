@@ -6,8 +6,13 @@ variants, and TEI P5 parallel segmentation.
   ``lemma``, ``readings``: ``[{"witness", "text", "class", "gaiji", "note", "section"}]``;
   a whole base section a witness lacks has ``piece`` null and ``kind`` "section").
 * **CSV**: one row per reading: section, section title, piece, kind, start, end, lemma,
-  witness, reading, class, gaiji, note, whole_section.
-* Texts are exported exactly as stored (a Kanripo entity stays ``&KR0237;``).
+  witness, reading, class, gaiji, note, whole_section; RFC 4180 (``excel`` dialect, CRLF line
+  ends) with a UTF-8 byte-order mark, as the hit list, so that spreadsheet programs read the
+  characters as UTF-8; a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+  return gets a leading ``'`` so that they show it as text instead of running it as a formula
+  (``config.spreadsheets``).
+* Texts are exported exactly as stored (a Kanripo entity stays ``&KR0237;``), but for that
+  ``'`` in the CSV.
 * **TEI** (https://tei-c.org/release/doc/tei-p5-doc/en/html/TC.html, "parallel
   segmentation"): witnesses in ``<listWit>`` in the ``<sourceDesc>``; the base text
   with every variant as ``<app>``: ``<lem wit="#w0">`` the base reading, one
@@ -23,6 +28,8 @@ from __future__ import annotations
 import csv
 import io
 import xml.etree.ElementTree as ET
+
+from config.spreadsheets import spreadsheet_row
 
 from api.exports import _append_plain  # the text of an element after its last child, as stored
 from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
@@ -62,16 +69,23 @@ def to_json(collation) -> dict:
     }
 
 
+#: The byte-order mark the CSV starts with (as the hit list's: spreadsheet programs then read UTF-8).
+CSV_MARK = "\ufeff"
+
+
 def to_csv(collation) -> str:
-    """One row per reading (``CSV_FIELDS``), UTF-8 text with a header row."""
+    """One row per reading (``CSV_FIELDS``) after a header row, starting with ``CSV_MARK``;
+    cells made safe for spreadsheet programs (``config.spreadsheets``). Encode as UTF-8."""
     out = io.StringIO()
+    out.write(CSV_MARK)
     writer = csv.writer(out)
     writer.writerow(CSV_FIELDS)
     for s in collation.sections:
         for v in s.variants:
             for r in v.readings:
-                writer.writerow([s.section.position, s.section.title, v.piece, v.kind, v.start, v.end, v.lemma,
-                                 r.witness, r.text, r.cls, int(r.gaiji), int(r.note), int(r.section)])
+                writer.writerow(spreadsheet_row([
+                    s.section.position, s.section.title, v.piece, v.kind, v.start, v.end, v.lemma, r.witness, r.text,
+                    r.cls, int(r.gaiji), int(r.note), int(r.section)]))
     return out.getvalue()
 
 

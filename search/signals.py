@@ -4,32 +4,34 @@ Edits through the admin (any ``save()``/``delete()`` of a piece, section, chapte
 juan, and the ``save()`` of a work) give their juans a new version in the same
 transaction (``reader.models.Juan.version``) and schedule a reindex of them with
 ``transaction.on_commit``: one index write per transaction for every juan it touched,
-and none if the transaction rolls back. The loader reindexes a juan it
-imports itself and mutes these signals while it replaces one.
+and none if the transaction rolls back. The loader and the commands of ``reader`` mute
+these signals while they store or remove juans (``reader.signals.index_deferred``) and send
+``reader.signals.juans_changed`` once they have committed: ``on_juans_changed`` writes the
+index then, and raises ``reader.signals.IndexUpdateError`` when it cannot, so that the
+command reports it (``reader`` never imports ``search``).
 """
 from __future__ import annotations
 
 import logging
-import threading
-from contextlib import contextmanager
 
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
+from reader.signals import IndexUpdateError, index_deferred, index_is_deferred, juans_changed
+
 logger = logging.getLogger(__name__)
-_state = threading.local()
 
 
-def reindex(changes: list[tuple[int | None, int | None]]) -> None:
+def reindex(changes: list[tuple[int | None, int | None]]) -> int:
     """Replace the index's passages of every juan in ``changes`` (``[(juan_id,
     replaced_juan_id or None), ...]``) with the juans' current passages (none for a juan
     that no longer exists), in one write. The database is read under the index's writer
     lock (``search.indexing.reindex_juans``), so of two edits racing for the lock the
-    later write always holds both."""
+    later write always holds both. Returns the passages written."""
     from search.backends import get_search_backend
     from search.indexing import reindex_juans
 
-    reindex_juans(get_search_backend(), changes)
+    return reindex_juans(get_search_backend(), changes)
 
 
 #: Reindexes that failed after their transaction committed (index busy, disk full …), as
@@ -78,19 +80,28 @@ def schedule_juan_reindex(juan_id: int | None, old_juan_id: int | None = None, b
     transaction.on_commit(job)
 
 
-@contextmanager
-def muted():
-    """Ignore piece and section signals inside the block (the loader reindexes itself)."""
-    previous = getattr(_state, "muted", False)
-    _state.muted = True
+#: Ignore piece and section signals inside the block (the loader reindexes itself): the
+#: same switch as ``reader.signals.index_deferred``.
+muted = index_deferred
+
+
+def on_juans_changed(sender, changes, **kwargs) -> int:
+    """The receiver of ``reader.signals.juans_changed``: reindex ``changes`` in one write
+    (``reindex``); returns the passages written. Raises ``IndexUpdateError`` saying why the
+    index could not be written (busy, unwritable, disk full)."""
+    from search.backends import IndexBusyError, get_search_backend
+    from search.indexing import unwritable
+
     try:
-        yield
-    finally:
-        _state.muted = previous
+        return reindex(changes)
+    except IndexBusyError as exc:
+        raise IndexUpdateError(str(exc)) from exc
+    except OSError as exc:
+        raise IndexUpdateError(unwritable(exc, get_search_backend(), "The index was not updated.")) from exc
 
 
 def _piece_changed(sender, instance, raw=False, **kwargs):
-    if raw or getattr(_state, "muted", False):
+    if raw or index_is_deferred():
         return
     from reader.models import Section
 
@@ -101,20 +112,20 @@ def _piece_changed(sender, instance, raw=False, **kwargs):
 
 def _juan_part_changed(sender, instance, raw=False, **kwargs):
     """A section or chapter (both carry ``juan_id``) was saved or deleted."""
-    if raw or getattr(_state, "muted", False):
+    if raw or index_is_deferred():
         return
     schedule_juan_reindex(instance.juan_id, bump=True)
 
 
 def _juan_changed(sender, instance, raw=False, **kwargs):
-    if raw or getattr(_state, "muted", False):
+    if raw or index_is_deferred():
         return
     schedule_juan_reindex(instance.pk, bump=kwargs.get("signal") is post_save)
 
 
 def _work_changed(sender, instance, raw=False, **kwargs):
     """A work's title or slug is in every passage of its juans (hits name and link them)."""
-    if raw or getattr(_state, "muted", False):
+    if raw or index_is_deferred():
         return
     from reader.models import Juan
 
@@ -124,7 +135,7 @@ def _work_changed(sender, instance, raw=False, **kwargs):
 
 def _edition_changed(sender, instance, raw=False, **kwargs):
     """An edition's id and slug are in every passage of its juans (hits link them)."""
-    if raw or getattr(_state, "muted", False):
+    if raw or index_is_deferred():
         return
     from reader.models import Juan
 
@@ -144,3 +155,4 @@ def _connect():
     post_delete.connect(_juan_changed, sender=Juan, dispatch_uid="search_juan_deleted")
     post_save.connect(_work_changed, sender=Work, dispatch_uid="search_work_saved")
     post_save.connect(_edition_changed, sender=Edition, dispatch_uid="search_edition_saved")
+    juans_changed.connect(on_juans_changed, dispatch_uid="search_juans_changed")

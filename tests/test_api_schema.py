@@ -70,3 +70,22 @@ def test_media_types_served_match_the_schema(client, seed_juan):
     base = f"/api/works/{seed_juan.work_id}/juans/10/export/"
     assert [client.get(base + kind + "/")["Content-Type"] for kind in ("source", "maintext", "json", "tei")] == [
         "text/plain; charset=utf-8", "text/plain; charset=utf-8", "application/json", "application/tei+xml; charset=utf-8"]
+
+
+
+@pytest.mark.parametrize("raw, value", [("%0A", "\n"), ("%0D", "\r"), ("%09", "\t"), ("%1B", "\x1b"), ("%7F", "\x7f"),
+                                        ("%C2%85", "\x85"), ("1.0%0A", "1.0\n"), ("a%22b", 'a"b'), ("x" * 21, "x" * 21)])
+def test_a_control_character_in_the_version_is_a_clear_400(client, raw, value):
+    """``?version=%0A`` was a 500 (the version goes into the Content-Disposition file name)."""
+    response = client.get(f"/api/schema/?version={raw}", HTTP_ACCEPT="application/json")
+    assert response.status_code == 400
+    assert response.json() == {"detail": f"version {value!r} is not a schema version: letters, digits, '.', '_' "
+                                         f"and '-', at most 20 characters (e.g. 1.0)"}
+
+
+def test_a_schema_version_and_an_empty_one_are_served(client):
+    named = client.get("/api/schema/?version=1.0", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert named.status_code == 200
+    assert named.json()["info"]["version"] == "1.0 (1.0)"
+    empty = client.get("/api/schema/?version=", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert (empty.status_code, empty.json()["info"]["version"]) == (200, "1.0")

@@ -129,7 +129,9 @@ def test_collation_api_and_exports(witnesses, client):
         ("text", "襦", [("&KR0237;", CHARACTER)]), ("note", "袒", [("&KR0221;", CHARACTER)]),
         ("note", "襦", [("&KR0237;", CHARACTER)]), ("record", " ", [("\u3000", PUNCTUATION)])]
     assert client.get(base, {"with": "nope"}).status_code == 400
-    rows = list(csv.DictReader(io.StringIO(client.get(base + "csv/", {"section": 26}).content.decode())))
+    body = client.get(base + "csv/", {"section": 26}).content.decode("utf-8")
+    assert body.startswith("\ufeffsection,section_title,piece,")  # a byte-order mark, as the hit list has
+    rows = list(csv.DictReader(io.StringIO(body[1:])))
     assert {(r["witness"], r["lemma"], r["reading"], r["class"]) for r in rows if r["piece"] == "20"} == {
         ("KR1d0086", "襦", "𥜗", CHARACTER), ("KR1d0086-WYG", "襦", "&KR0237;", CHARACTER)}
     tei = ET.fromstring(client.get(base + "tei/", {"section": 26}).content)
@@ -226,7 +228,7 @@ def test_a_section_without_counterpart_is_one_omission(witnesses, tmp_path, clie
         "readings": [{"witness": "KR1d0086-CUT", "text": "", "class": MISSING, "gaiji": False, "note": False,
                       "section": True}]}]
     rows = list(csv.DictReader(io.StringIO(client.get(base + "csv/", {"with": "KR1d0086-CUT", "section": 2})
-                                           .content.decode())))
+                                           .content.decode("utf-8-sig"))))
     assert [(r["piece"], r["kind"], r["class"], r["whole_section"]) for r in rows] == [("", "section", MISSING, "1")]
     from .tei import tei_errors
 

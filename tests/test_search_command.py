@@ -21,3 +21,16 @@ def test_limit_and_layers(seed_backend, capsys):
 def test_bad_query(seed_backend):
     with pytest.raises(CommandError, match="unbalanced quote"):
         call_command("search", '"射')
+
+
+def test_work_and_edition_by_slug_or_id(seed_backend, seed_juan, capsys):
+    """``--work``/``--edition`` took numeric ids only; slugs, as the pages and the API take them, work too."""
+    expected = ["禮書綱目 卷十 1「戒百官」\t經文\t儀君有命[戒射宰戒]百官有事", "1 hits in 1 passages"]
+    for option, value in (("--work", "禮書綱目"), ("--work", str(seed_juan.work_id)), ("--edition", "禮書綱目"),
+                          ("--edition", str(seed_juan.edition_id))):
+        call_command("search", "戒射宰戒", option, value, "--context", "4")
+        assert capsys.readouterr().out.splitlines() == expected, (option, value)
+    with pytest.raises(CommandError, match=r"no work '周禮': see /api/works/"):
+        call_command("search", "戒射宰戒", "--work", "周禮")
+    with pytest.raises(CommandError, match=r"no edition 'KR1d0086-WYG': see the editions in /api/works/"):
+        call_command("search", "戒射宰戒", "--edition", "KR1d0086-WYG")

@@ -23,8 +23,9 @@ class Command(BaseCommand):
                             help="limit to these layers (repeat or separate by commas): "
                                  + ", ".join(list(LAYER_GROUPS) + list(LAYER_ALIASES)) + "; default all")
         parser.add_argument("--exact", action="store_true", help="compare characters exactly (no variant folding)")
-        parser.add_argument("--work", type=int, help="work id (all its editions)")
-        parser.add_argument("--edition", type=int, help="edition id")
+        parser.add_argument("--work", help="the work's slug (禮書綱目) or id, as in /works/<slug>/ and the API: all its "
+                                           "editions")
+        parser.add_argument("--edition", help="the edition's slug (KR1d0086-WYG) or id")
         parser.add_argument("--juan", help="the book's juan label (卷十, 十, 10, 卷首上), as the search page takes it")
         parser.add_argument("--context", type=int, default=15, help="characters on each side (default 15)")
         parser.add_argument("--limit", type=int, default=0, help="print at most this many hits (0: all)")

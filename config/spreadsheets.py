@@ -1,0 +1,30 @@
+"""Cells of the CSV and TSV files the service writes (the hit list, the collation table),
+made safe to open in a spreadsheet program.
+
+A spreadsheet program (Excel, LibreOffice Calc, Google Sheets) takes a cell whose first
+character is ``=``, ``+``, ``-`` or ``@``, or a tab or carriage return, as a formula and runs
+it, whatever the file calls it: an imported text that starts so would run when a reader
+opens the hit list ("CSV injection", OWASP,
+https://owasp.org/www-community/attacks/CSV_Injection). As OWASP recommends, such a cell is
+written with a single quote (``'``) before it, which spreadsheet programs read as "this cell
+is text" and do not show. Scripts that read the files strip a leading ``'`` from text cells
+that start with ``'=``, ``'+``, ``'-``, ``'@``, ``'\\t`` or ``'\\r``. Numbers (ints) are
+written as they are.
+"""
+from __future__ import annotations
+
+#: First characters that make a spreadsheet program read a cell as a formula (OWASP).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value):
+    """``value`` as a CSV/TSV cell: a string starting with one of ``FORMULA_STARTS`` gets a
+    leading ``'``; anything else (other strings, numbers, None) is returned unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def spreadsheet_row(values) -> list:
+    """``[spreadsheet_cell(v) for v in values]``: one row, every cell made safe."""
+    return [spreadsheet_cell(v) for v in values]
