@@ -58,4 +58,4 @@ test: provision setup install-bench
 # The benchmark (not part of `make test`): import + indexing of the scale corpus, search latency
 # against SQLite FTS5 and a plain scan, HTTP under gunicorn; figures to docs/performance.md.
 bench: install install-bench
-	$(BIN)/python scripts/bench.py $(BENCH_PATH) --whoosh --write docs/performance.md
+	$(BIN)/python bench/run.py $(BENCH_PATH) --whoosh --write docs/performance.md

@@ -1,12 +1,11 @@
 """A smoke version of the benchmark: the three engines agree on every query of the mix."""
 import json
 
-from django.core.management import call_command
+from bench import engines
 
 
-def test_bench_queries_agree(seed_backend, capsys):
-    call_command("bench_queries", "--repeat", "1")
-    report = json.loads(capsys.readouterr().out)
+def test_bench_queries_agree(seed_backend):
+    report = engines.compare(repeat=1)
     assert len(report["queries"]) >= 30
     assert report["counts_agree"] is True
     by_query = {q["query"]: q for q in report["queries"]}
@@ -16,7 +15,7 @@ def test_bench_queries_agree(seed_backend, capsys):
 
 
 def test_bench_queries_engine_choice(seed_backend, capsys):
-    call_command("bench_queries", "--repeat", "1", "--engines", "index,tantivy")
+    assert engines.main(["--repeat", "1", "--engines", "index,tantivy"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["engines"] == ["index", "tantivy"] and set(report["summary"]) == {"index", "tantivy"}
     by_query = {q["query"]: q for q in report["queries"]}
@@ -26,7 +25,7 @@ def test_bench_queries_engine_choice(seed_backend, capsys):
 
 
 def test_the_benchmark_script_runs_end_to_end(tmp_path):
-    """scripts/bench.py on the seed, briefly: import, one-juan imports, every engine (Whoosh
+    """bench/run.py on the seed, briefly: import, one-juan imports, every engine (Whoosh
     included), both HTTP phases and the API queries."""
     import socket
     import subprocess
@@ -40,7 +39,7 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
     out = tmp_path / "performance.md"
     out.write_text("# Performance\n\n## seed corpus: old figures\n\nold\n\n## Issue 14: collation\n\nkept\n",
                    encoding="utf-8")
-    run = subprocess.run([sys.executable, "scripts/bench.py", "--corpus", "seed=" + str(base.parent / "shared" / "corpus" / "seed"),
+    run = subprocess.run([sys.executable, "bench/run.py", "--corpus", "seed=" + str(base.parent / "shared" / "corpus" / "seed"),
                           "--http-seconds", "1", "--clients", "2", "--repeat", "1", "--port", str(port), "--whoosh",
                           "--no-two-servers",
                           "--write", str(out)], cwd=base, capture_output=True, text=True, timeout=300)

@@ -29,8 +29,8 @@ def test_a_page_read_while_its_juan_is_replaced_is_read_again(client, seed_juan,
 
 def test_twenty_readers_during_imports_and_rebuilds():
     """The documented script, shortened: 20 clients against gunicorn while imports and
-    rebuilds run (scripts/concurrency_check.py; 30 s runs are recorded in docs/notes.md)."""
-    result = subprocess.run([sys.executable, "scripts/concurrency_check.py", "--seconds", "8", "--port", "8792"],
+    rebuilds run (bench/concurrency.py; 30 s runs are recorded in docs/notes.md)."""
+    result = subprocess.run([sys.executable, "bench/concurrency.py", "--seconds", "8", "--port", "8792"],
                             cwd=BASE_DIR, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert " 0 errors" in result.stdout and "search counts seen: {21: " in result.stdout

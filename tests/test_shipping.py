@@ -109,7 +109,7 @@ def test_an_index_behind_the_database_is_repaired_before_it_is_published(setting
 
 
 def test_two_servers_swap_under_readers_with_no_error(tmp_path):
-    """scripts/two_servers.py, briefly, on the database the suite runs on (SQLite or
+    """bench/two_servers.py, briefly, on the database the suite runs on (SQLite or
     PostgreSQL): import on A, publish, pull on B while clients read both."""
     import json
     import socket
@@ -123,7 +123,7 @@ def test_two_servers_swap_under_readers_with_no_error(tmp_path):
         port = s.getsockname()[1]
     vendor = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     url = os.environ.get("DATABASE_URL", "sqlite:///unused") if vendor == "postgresql" else "sqlite:///unused"
-    run = subprocess.run([sys.executable, "scripts/two_servers.py", "--clients", "4", "--seconds", "6",
+    run = subprocess.run([sys.executable, "bench/two_servers.py", "--clients", "4", "--seconds", "6",
                           "--port", str(port)], cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=300,
                          env={**os.environ, "DATABASE_URL": url})
     assert run.returncode == 0, run.stderr[-3000:] + run.stdout[-2000:]

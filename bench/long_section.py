@@ -1,35 +1,52 @@
-"""Time the requests of issue 17's pathological input: one section made of one very long line.
+"""The pathological input, timed: one section made of one very long line.
 
-    python3 scripts/long_section.py 2000000 /tmp/long.txt
-    export DJANGO_DEBUG=true DATABASE_URL=sqlite:////tmp/long.sqlite3 SEARCH_INDEX_DIR=/tmp/long-index \\
-           PAGE_CACHE_SECONDS=0 PAGE_CACHE_DIR=/tmp/long-cache
-    .venv/bin/python manage.py migrate && .venv/bin/python manage.py import_texts /tmp/long.txt
-    flock /work/heavy.lock nice -n 10 .venv/bin/python scripts/measure_long_section.py [--repeat 3]
+    flock /work/heavy.lock nice -n 10 .venv/bin/python bench/long_section.py [--size 2000000] [--repeat 3]
 
-Each URL is asked for through Django's test client (the whole middleware stack, the time
-budget included, with ``REQUEST_BUDGET_SECONDS`` as set in the environment), ``--repeat``
-times; the script prints, per URL, the status, the size of the answer, the slowest and the
-fastest wall time and the pieces rendered (``reader.templatetags.reading.RENDERED``).
+Writes the juan (``write_long_juan``: the seed's first three lines, then its fifth line, main
+text with four notes, repeated until the line holds at least ``--size`` bytes of UTF-8, then
+the closer 右戒百官 and the seed's last line; with 2,000,000 bytes: one section, 13,676 notes;
+it is 禮書綱目 卷十, like the seed), imports it into a SQLite database and index of its own in a
+temporary folder (page cache off), and asks for each URL of its pages, the API and the
+exports through Django's test client (the whole middleware stack, the time budget included,
+with ``REQUEST_BUDGET_SECONDS`` as set in the environment), ``--repeat`` times. Prints, per
+URL, the status, the size of the answer, the slowest and the fastest wall time and the
+pieces rendered (``reader.templatetags.reading.RENDERED``).
 """
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from urllib.parse import quote
 
 BASE = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(BASE))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+SEED = BASE / "corpus" / "lishu_gangmu_juan10.txt"
+
+
+def write_long_juan(size: int, out: Path) -> None:
+    """The seed juan made into one section of at least ``size`` bytes on one line, at ``out``."""
+    lines = SEED.read_text(encoding="utf-8").split("\n")
+    unit = lines[4]
+    body = unit * (size // len(unit.encode()) + 1)
+    out.write_text("\n".join(lines[:3] + [body, "右戒百官", "禮書綱目卷十", ""]), encoding="utf-8")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=2_000_000, help="bytes of UTF-8 in the long line")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--slug", default="禮書綱目")
-    parser.add_argument("--juan", type=int, default=10)
     args = parser.parse_args(argv)
-
+    args.slug, args.juan = "禮書綱目", 10
+    tmp = Path(tempfile.mkdtemp(prefix="bench-long-"))
+    write_long_juan(args.size, tmp / "long.txt")
+    os.environ.update(DJANGO_DEBUG="true", DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
+                      SEARCH_INDEX_DIR=str(tmp / "index"), PAGE_CACHE_SECONDS="0", PAGE_CACHE_DIR=str(tmp / "cache"),
+                      DJANGO_SETTINGS_MODULE="config.settings")
+    for command in (["migrate", "-v", "0"], ["import_texts", str(tmp / "long.txt")]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=BASE, check=True, stdout=subprocess.DEVNULL)
+    sys.path.insert(0, str(BASE))
     import django
 
     django.setup()

@@ -11,11 +11,11 @@ for each corpus given (``--corpus LABEL=PATH[,PATH…]``, repeated):
   errors, with the server's own time from the ``Server-Timing`` header, page cache on and off;
   the 32 queries through the search API, page cache off, server time per query (before the
   load phase of that server, after one pass not counted);
-* last, ``scripts/two_servers.py``: two gunicorn servers sharing one PostgreSQL database
+* last, ``bench/two_servers.py``: two gunicorn servers sharing one PostgreSQL database
   (``--two-servers-db``), an index published by one and pulled by the other while 20 clients
   read both (``--no-two-servers`` leaves it out).
 
-    .venv/bin/python scripts/bench.py [--corpus LABEL=PATH[,PATH…]]… [--http-seconds 30] [--clients 20]
+    .venv/bin/python bench/run.py [--corpus LABEL=PATH[,PATH…]]… [--http-seconds 30] [--clients 20]
                                      [--whoosh] [--write docs/performance.md]
 
 Without ``--corpus`` it runs ../shared/corpus/kanripo and kanripo + kanripo-jingbu (about
@@ -38,13 +38,11 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from measure_writes import ONE_JUAN, REST as REST_CODE
-from serving import start_gunicorn
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from search.bench_mix import QUERY_MIX  # noqa: E402
-
 BASE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE))
+from bench.mix import QUERY_MIX  # noqa: E402
+from bench.serving import start_gunicorn  # noqa: E402
+from bench.writes import ONE_JUAN, REST as REST_CODE  # noqa: E402
 PY = sys.executable
 
 
@@ -55,7 +53,7 @@ def du(path: Path) -> int:
 def settle() -> None:
     """Write out what the steps before wrote (an index of hundreds of MB) before a timed
     step: the kernel's writeback of it otherwise runs during the timing (measured with
-    ``scripts/measure_api.py --http``: the search API's p50 on the 6 M library was 3.4 ms right
+    ``bench/api_time.py --http``: the search API's p50 on the 6 M library was 3.4 ms right
     after a ``rebuild_index`` and 2.35 ms a minute later; 30 M: 4.6 and 4.0 ms)."""
     os.sync()
     time.sleep(1)
@@ -130,7 +128,7 @@ def server_total_ms(head: bytes) -> float | None:
 
 
 #: A process at rest: Django loaded, the index opened and one search answered (what a worker
-#: holds before work; scripts/measure_writes.py measures the same way).
+#: holds before work; bench/writes.py measures the same way).
 REST = ("shell", "--no-imports", "-v", "0", "-c", REST_CODE)
 PEAK = ("import atexit, resource, runpy, sys; "
         "atexit.register(lambda: sys.stderr.write('PEAK_RSS_KB=%d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)); "
@@ -147,6 +145,15 @@ def run_manage(env: dict, *args: str) -> tuple[str, float, int]:
     peak = next((int(line.split("=")[1]) // 1024 for line in reversed(done.stderr.splitlines())
                  if line.startswith("PEAK_RSS_KB=")), 0)
     return done.stdout, seconds, peak
+
+
+def run_engines(env: dict, *args: str) -> str:
+    """Run ``bench/engines.py args`` (the engines compared on the mix) with ``env``; returns its
+    JSON output."""
+    done = subprocess.run([PY, "bench/engines.py", *args], cwd=BASE, env=env, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"bench/engines.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
+    return done.stdout
 
 
 def worker_rss(server) -> list[int]:
@@ -195,7 +202,7 @@ def bench_corpus(label: str, paths: list[str], args) -> dict:
     kanripo_12 = next((Path(p) / "KR1d0086" / "KR1d0086_012.txt" for p in paths
                        if (Path(p) / "KR1d0086" / "KR1d0086_012.txt").exists()), None)
     for name, path in (("seed juan (new work)", seed), ("KR1d0086_012 (replaced)", kanripo_12)):
-        if path is not None:  # parse and store, then one index write (scripts/measure_writes.py)
+        if path is not None:  # parse and store, then one index write (bench/writes.py)
             out, seconds, peak = run_manage(env, "shell", "--no-imports", "-v", "0", "-c",
                                             f"PATH = {str(path)!r}\n{ONE_JUAN}")
             figures = json.loads(out.strip().splitlines()[-1])
@@ -203,14 +210,14 @@ def bench_corpus(label: str, paths: list[str], args) -> dict:
                          "peak_mb": peak, "above_rest_mb": peak - rest_peak}
     print("   queries", file=sys.stderr)
     settle()
-    queries = json.loads(run_manage(env, "bench_queries", "--repeat", str(args.repeat))[0])
+    queries = json.loads(run_engines(env, "--repeat", str(args.repeat)))
     whoosh = None
     if args.whoosh:
         print("   whoosh", file=sys.stderr)
         wenv = {**env, "SEARCH_BACKEND": "whoosh", "SEARCH_INDEX_DIR": str(tmp / "whoosh")}
         _, whoosh_index_s, whoosh_peak = run_manage(wenv, "rebuild_index")
         settle()
-        whoosh = json.loads(run_manage(wenv, "bench_queries", "--repeat", str(args.repeat), "--engines", "index")[0])
+        whoosh = json.loads(run_engines(wenv, "--repeat", str(args.repeat), "--engines", "index"))
         whoosh.update(index_s=round(whoosh_index_s, 1), index_peak_mb=whoosh_peak, index_mb=round(du(tmp / "whoosh") / 2**20, 1))
         scan = {q["query"]: q["scan"] for q in queries["queries"]}
         whoosh["counts_agree"] = all(q["index"] == scan[q["query"]] for q in whoosh["queries"])
@@ -268,7 +275,7 @@ def main(argv=None) -> int:
     two = None
     if not args.no_two_servers:
         print("== two app servers", file=sys.stderr)
-        done = subprocess.run([PY, "scripts/two_servers.py", "--clients", str(args.clients), "--seconds", "20",
+        done = subprocess.run([PY, "bench/two_servers.py", "--clients", str(args.clients), "--seconds", "20",
                                "--port", str(args.port + 10)], cwd=BASE, capture_output=True, text=True,
                               env={**os.environ, "DATABASE_URL": args.two_servers_db})
         two = json.loads(done.stdout) if done.stdout.strip().startswith("{") else {"failed": done.stderr[-2000:]}
@@ -278,7 +285,7 @@ def main(argv=None) -> int:
         print(f"{'—' if met is None else ('met ' if met else 'MISS')}  {what}: {measured} (target {target})",
               file=sys.stderr)
     if args.write:
-        command = " ".join(["scripts/bench.py", *(argv if argv is not None else sys.argv[1:])])
+        command = " ".join(["bench/run.py", *(argv if argv is not None else sys.argv[1:])])
         path = Path(args.write)
         kept = other_sections(path.read_text(encoding="utf-8")) if path.exists() else ""
         path.write_text(markdown(reports, command, two) + kept, encoding="utf-8")
@@ -289,7 +296,7 @@ def main(argv=None) -> int:
 
 def other_sections(text: str) -> str:
     """The sections of an existing performance.md that other scripts write (``## Issue …``,
-    e.g. scripts/bench_collation.py's), to keep when this benchmark rewrites the file."""
+    e.g. bench/collate.py's), to keep when this benchmark rewrites the file."""
     parts = [p for p in ("\n" + text).split("\n## ")[1:] if p.startswith("Issue ")]
     return "".join("\n## " + p.rstrip("\n") + "\n" for p in parts)
 
@@ -396,7 +403,7 @@ def markdown(reports: list[dict], command: str, two: dict | None = None) -> str:
             f"{a['server_max_ms']} ms.", "",
         ]
     if two is not None:
-        lines += ["## Two app servers during an index swap (`scripts/two_servers.py`)", ""]
+        lines += ["## Two app servers during an index swap (`bench/two_servers.py`)", ""]
         if "failed" in two:
             lines += ["The check failed:", "", "```", two["failed"], "```", ""]
         else:

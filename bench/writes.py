@@ -1,6 +1,6 @@
 """Index writes on a large library: the whole import from empty, then one-juan imports into it.
 
-    flock /work/heavy.lock nice -n 10 .venv/bin/python scripts/measure_writes.py \\
+    flock /work/heavy.lock nice -n 10 .venv/bin/python bench/writes.py \\
         ../shared/corpus/kanripo ../shared/corpus/kanripo-jingbu
 
 Prints one JSON object:

@@ -13,7 +13,7 @@ It uses a database and index of its own (``--db``, ``--index``), imported on the
 and reused by later runs (``--import-only`` imports and stops). Run it under the machine's
 heavy-job lock::
 
-    flock /work/heavy.lock nice -n 10 .venv/bin/python scripts/bench_collation.py --write docs/performance.md
+    flock /work/heavy.lock nice -n 10 .venv/bin/python bench/collate.py --write docs/performance.md
 """
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def main() -> None:
     from search.folding import fold
 
     lines = [SECTION_MARK, "",
-             "`flock /work/heavy.lock nice -n 10 .venv/bin/python scripts/bench_collation.py --write "
+             "`flock /work/heavy.lock nice -n 10 .venv/bin/python bench/collate.py --write "
              "docs/performance.md` (2 shared cores, other jobs running; SQLite, the positional index). "
              f"Library: the seed, `../shared/corpus/kanripo` and `../shared/corpus/kanripo-jingbu`"
              f"{'; ' + imported if imported else ''}.", ""]

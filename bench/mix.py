@@ -1,4 +1,4 @@
-"""The benchmark's fixed query mix (``manage.py bench_queries``, ``scripts/bench.py``): plain data,
+"""The benchmark's fixed query mix (``bench/engines.py``, ``bench/run.py``): plain data,
 importable without Django."""
 
 #: The fixed query mix: 1 to 6 characters, common and rare, phrases across notes, OR, exclusion.

@@ -1,6 +1,10 @@
-"""``manage.py bench_queries``: search latency of the index (the configured engine, see
+"""Search latency of the index (the configured engine, see
 ``SEARCH_BACKEND``), tantivy, SQLite FTS5 (trigram) and a plain scan on the texts in the
-database, with the hit counts compared. Used by ``scripts/bench.py``.
+database, with the hit counts compared: a step of ``bench/run.py``.
+
+    .venv/bin/python bench/engines.py [--repeat 5] [--scan-repeat 1] [--engines index,tantivy,fts5,scan]
+
+with the environment of a built library (``DATABASE_URL``, ``SEARCH_INDEX_DIR``, ``SEARCH_BACKEND``).
 
 Prints JSON: per query, the counts and the latencies (ms) of each engine; the summary has the
 median, 95th percentile and maximum per engine. All answer in exact-character mode (FTS5 and
@@ -38,15 +42,26 @@ import statistics
 import tempfile
 import time
 
-from django.core.management.base import BaseCommand, CommandError
+import argparse
+import os
+import sys
+from pathlib import Path
 
-from reader.models import Juan
-from search.backends import SearchQuery
-from search.backends.memory import MemoryBackend
-from search.documents import documents_for_juan
-from search.bench_mix import QUERY_MIX as QUERIES
-from search.query import parse_query
-from search.service import run_search
+BASE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from bench.mix import QUERY_MIX as QUERIES  # noqa: E402
+from reader.models import Juan  # noqa: E402
+from search.backends import SearchQuery  # noqa: E402
+from search.backends.memory import MemoryBackend  # noqa: E402
+from search.documents import documents_for_juan  # noqa: E402
+from search.query import parse_query  # noqa: E402
+from search.service import run_search  # noqa: E402
 
 
 
@@ -178,80 +193,99 @@ class Fts5:
 ENGINES = ("index", "tantivy", "fts5", "scan")
 
 
-class Command(BaseCommand):
-    help = "Search latency and hit counts: the index, tantivy, SQLite FTS5 (trigram) and a plain scan."
+def arguments() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per query (median taken)")
+    parser.add_argument("--scan-repeat", type=int, default=1,
+                        help="timed runs of the plain scan per query (default 1: it is the reference "
+                             "for the counts and takes seconds a query on a large library)")
+    parser.add_argument("--engines", default=",".join(ENGINES),
+                        help=f"comma-separated, of {', '.join(ENGINES)} (default: all)")
+    return parser
 
-    def add_arguments(self, parser):
-        parser.add_argument("--repeat", type=int, default=5, help="timed runs per query (median taken)")
-        parser.add_argument("--scan-repeat", type=int, default=1,
-                            help="timed runs of the plain scan per query (default 1: it is the reference "
-                                 "for the counts and takes seconds a query on a large library)")
-        parser.add_argument("--engines", default=",".join(ENGINES),
-                            help=f"comma-separated, of {', '.join(ENGINES)} (default: all)")
 
-    def handle(self, *args, **opts):
-        engines = [e for e in opts["engines"].split(",") if e]
-        unknown = set(engines) - set(ENGINES)
-        if unknown:
-            raise CommandError(f"unknown engine(s): {', '.join(sorted(unknown))}; choose from {', '.join(ENGINES)}")
-        documents = [d for j in Juan.objects.select_related("work") for d in documents_for_juan(j)]
-        peers, build_s = {}, {}
+def compare(repeat: int = 5, scan_repeat: int = 1, engines: list[str] | None = None) -> dict:
+    """Every query of the mix on each engine of ``engines`` (default all of ``ENGINES``), over
+    the passages of the library in the database: ``{"passages", "characters", "engines",
+    "build_s", "queries": [{"query", engine: count, engine + "_ms": median ms}…], "summary":
+    {engine: {"p50", "p95", "max"}}, "counts_agree"}``. Raises ``ValueError`` for an unknown
+    engine."""
+    engines = list(ENGINES) if engines is None else engines
+    unknown = set(engines) - set(ENGINES)
+    if unknown:
+        raise ValueError(f"unknown engine(s): {', '.join(sorted(unknown))}; choose from {', '.join(ENGINES)}")
+    documents = [d for j in Juan.objects.select_related("work") for d in documents_for_juan(j)]
+    peers, build_s = {}, {}
+    for engine in engines:
+        start = time.perf_counter()
+        if engine == "scan":
+            peers[engine] = MemoryBackend("bench", {"NAME": "bench"})
+            peers[engine].rebuild(documents)
+        elif engine == "fts5":
+            peers[engine] = Fts5(documents)
+        elif engine == "tantivy":
+            peers[engine] = Tantivy(documents, tempfile.mkdtemp(prefix="bench-tantivy-"))
+        build_s[engine] = round(time.perf_counter() - start, 2)
+    build_s.pop("index", None)
+    rows = []
+    for q in QUERIES:
+        query = SearchQuery(q, exact=True)
+
+        def service():
+            results = run_search(query)
+            [(*h.kwic(), h.piece_position) for h in results.hits[:20]]  # as the API's hit rows
+            return results.count
+
+        calls = {"index": service, "fts5": lambda: peers["fts5"].count(q),
+                 "tantivy": lambda: peers["tantivy"].search(q)}
+        times: dict[str, list[float]] = {engine: [] for engine in engines}
+        row = {"query": q}
+        for engine in engines:  # one run each first, untimed: what a query reads the first time
+            if engine != "scan":
+                row[engine] = calls[engine]()
+        in_turn = [engine for engine in engines if engine in ("index", "tantivy")]
+        for _ in range(repeat):  # then the two fast engines in turn, each run timed
+            for engine in in_turn:
+                start = time.perf_counter()
+                calls[engine]()
+                times[engine].append((time.perf_counter() - start) * 1000)
+        if "fts5" in engines:  # after them: its runs read hundreds of MB (not between theirs)
+            for _ in range(repeat):
+                start = time.perf_counter()
+                calls["fts5"]()
+                times["fts5"].append((time.perf_counter() - start) * 1000)
+        if "tantivy" in row:
+            row["tantivy"] = peers["tantivy"].count(q)
+        if "scan" in engines:
+            scan = []
+            for _ in range(scan_repeat):
+                start = time.perf_counter()
+                row["scan"] = peers["scan"].search(query).count
+                scan.append((time.perf_counter() - start) * 1000)
+            times["scan"] = scan
         for engine in engines:
-            start = time.perf_counter()
-            if engine == "scan":
-                peers[engine] = MemoryBackend("bench", {"NAME": "bench"})
-                peers[engine].rebuild(documents)
-            elif engine == "fts5":
-                peers[engine] = Fts5(documents)
-            elif engine == "tantivy":
-                peers[engine] = Tantivy(documents, tempfile.mkdtemp(prefix="bench-tantivy-"))
-            build_s[engine] = round(time.perf_counter() - start, 2)
-        build_s.pop("index", None)
-        rows = []
-        for q in QUERIES:
-            query = SearchQuery(q, exact=True)
+            row[f"{engine}_ms"] = round(statistics.median(times[engine]), 2)
+        rows.append({"query": q, **{k: row[k] for e in engines for k in (e, f"{e}_ms")}})
+    summary = {}
+    for engine in engines:
+        values = [r[f"{engine}_ms"] for r in rows]
+        summary[engine] = {"p50": round(statistics.median(values), 2), "p95": round(percentile(values, 95), 2),
+                           "max": round(max(values), 2)}
+    agree = all(len({r[e] for e in engines}) == 1 for r in rows)
+    return {"passages": len(documents), "characters": sum(len(d.text) for d in documents),
+            "engines": engines, "build_s": build_s, "queries": rows, "summary": summary, "counts_agree": agree}
 
-            def service():
-                results = run_search(query)
-                [(*h.kwic(), h.piece_position) for h in results.hits[:20]]  # as the API's hit rows
-                return results.count
 
-            calls = {"index": service, "fts5": lambda: peers["fts5"].count(q),
-                     "tantivy": lambda: peers["tantivy"].search(q)}
-            times: dict[str, list[float]] = {engine: [] for engine in engines}
-            row = {"query": q}
-            for engine in engines:  # one run each first, untimed: what a query reads the first time
-                if engine != "scan":
-                    row[engine] = calls[engine]()
-            in_turn = [engine for engine in engines if engine in ("index", "tantivy")]
-            for _ in range(opts["repeat"]):  # then the two fast engines in turn, each run timed
-                for engine in in_turn:
-                    start = time.perf_counter()
-                    calls[engine]()
-                    times[engine].append((time.perf_counter() - start) * 1000)
-            if "fts5" in engines:  # after them: its runs read hundreds of MB (not between theirs)
-                for _ in range(opts["repeat"]):
-                    start = time.perf_counter()
-                    calls["fts5"]()
-                    times["fts5"].append((time.perf_counter() - start) * 1000)
-            if "tantivy" in row:
-                row["tantivy"] = peers["tantivy"].count(q)
-            if "scan" in engines:
-                scan = []
-                for _ in range(opts["scan_repeat"]):
-                    start = time.perf_counter()
-                    row["scan"] = peers["scan"].search(query).count
-                    scan.append((time.perf_counter() - start) * 1000)
-                times["scan"] = scan
-            for engine in engines:
-                row[f"{engine}_ms"] = round(statistics.median(times[engine]), 2)
-            rows.append({"query": q, **{k: row[k] for e in engines for k in (e, f"{e}_ms")}})
-        summary = {}
-        for engine in engines:
-            values = [r[f"{engine}_ms"] for r in rows]
-            summary[engine] = {"p50": round(statistics.median(values), 2), "p95": round(percentile(values, 95), 2),
-                               "max": round(max(values), 2)}
-        agree = all(len({r[e] for e in engines}) == 1 for r in rows)
-        self.stdout.write(json.dumps({"passages": len(documents), "characters": sum(len(d.text) for d in documents),
-                                      "engines": engines, "build_s": build_s, "queries": rows, "summary": summary,
-                                      "counts_agree": agree}, ensure_ascii=False))
+def main(argv=None) -> int:
+    args = arguments().parse_args(argv)
+    try:
+        report = compare(args.repeat, args.scan_repeat, [e for e in args.engines.split(",") if e])
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(json.dumps(report, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,11 +1,11 @@
 """The search API's server time over the benchmark's query mix (issue 15), without the rest of
-``scripts/bench.py``: each query of ``search.bench_mix.QUERY_MIX`` sent as
+``bench/run.py``: each query of ``bench.mix.QUERY_MIX`` sent as
 ``/api/search/?q=…&exact=on`` ``--repeat`` times, one at a time, after one warming pass.
 
 In process (default): Django's test client; prints the ``Server-Timing`` total (p50, p95,
 max, ms), the process's CPU time per request and the SQL queries per request. ``--profile``
 adds cProfile's 30 costliest functions by own time. ``--http``: the same requests to gunicorn
-(``scripts/serving.py``, 2 workers) as ``scripts/bench.py`` sends them (``api_queries``),
+(``bench/serving.py``, 2 workers) as ``bench/run.py`` sends them (``api_queries``),
 after ``--load`` seconds of 20 concurrent clients when given (as the benchmark's HTTP phase
 leaves the rate-limit counters).
 
@@ -14,7 +14,7 @@ Run it with the environment of a built library and the page cache and limits off
     source var/bench6/env.sh
     PAGE_CACHE_SECONDS=0 API_ANON_RATE=100000000/min API_USER_RATE=100000000/min \\
         SEARCH_ANON_RATE=100000000/min SEARCH_MAX_WORK=0 \\
-        .venv/bin/python scripts/measure_api.py [--repeat 5] [--profile] [--http --load 10]
+        .venv/bin/python bench/api_time.py [--repeat 5] [--profile] [--http --load 10]
 
 (``API_USER_RATE`` too: it counts anonymous clients by address as well, 1,200 a minute by
 default, which the 20 clients of ``--load`` pass in a few seconds.)
@@ -33,7 +33,7 @@ from pathlib import Path
 BASE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE))
 
-from search.bench_mix import QUERY_MIX  # noqa: E402
+from bench.mix import QUERY_MIX  # noqa: E402
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -86,10 +86,9 @@ def in_process(repeat: int, profile: bool) -> dict:
 
 
 def over_http(repeat: int, load: float, port: int) -> dict:
-    """The same requests to gunicorn, as ``scripts/bench.py`` sends them."""
-    sys.path.insert(0, str(BASE / "scripts"))
-    from bench import api_queries, http_load
-    from serving import start_gunicorn
+    """The same requests to gunicorn, as ``bench/run.py`` sends them."""
+    from bench.run import api_queries, http_load
+    from bench.serving import start_gunicorn
 
     server, base = start_gunicorn(dict(os.environ), port)
     try:

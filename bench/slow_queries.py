@@ -8,7 +8,7 @@ docs/notes.md, "Issue 15, sixth session").
 Run it with the environment of a built library (README, "Configuration"), e.g.::
 
     source var/bench30/env.sh
-    DJANGO_ALLOWED_HOSTS=localhost .venv/bin/python scripts/odd_queries.py ['之 OR 也' …]
+    DJANGO_ALLOWED_HOSTS=localhost .venv/bin/python bench/slow_queries.py ['之 OR 也' …]
 
 The first line includes the process's start (loading the index): read it as such.
 """

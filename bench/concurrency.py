@@ -1,7 +1,7 @@
 """Readers during writes: 20 concurrent clients search and read while imports and index
 rebuilds run, against gunicorn (2 workers) on 127.0.0.1, on a database and index of its own.
 
-    .venv/bin/python scripts/concurrency_check.py [--seconds 30] [--clients 20] [--port 8791]
+    .venv/bin/python bench/concurrency.py [--seconds 30] [--clients 20] [--port 8791]
 
 Prints one line of figures and exits 1 if any request failed, any search answered with
 another count than the seed's 21 hits of 鵠 (old or new version of the juan, never empty
@@ -22,9 +22,9 @@ import urllib.request
 from collections import Counter
 from pathlib import Path
 
-from serving import start_gunicorn
-
 BASE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE))
+from bench.serving import start_gunicorn  # noqa: E402
 PY = sys.executable
 
 

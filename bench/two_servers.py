@@ -2,7 +2,7 @@
 on one, publish, pull on the other while clients keep reading (issue 15; README,
 "Several app servers").
 
-    .venv/bin/python scripts/two_servers.py [--clients 20] [--seconds 20] [--port 8801]
+    .venv/bin/python bench/two_servers.py [--clients 20] [--seconds 20] [--port 8801]
 
 1. A fresh database ``classics_two_servers`` on the PostgreSQL server of ``DATABASE_URL``
    (default ``postgres://classics:classics@127.0.0.1:5432/classics``; the role must be
@@ -34,12 +34,11 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from bench import http_load
-from serving import start_gunicorn
-
 BASE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE))
-from search.bench_mix import QUERY_MIX  # noqa: E402
+from bench.mix import QUERY_MIX  # noqa: E402
+from bench.run import http_load  # noqa: E402
+from bench.serving import start_gunicorn  # noqa: E402
 
 PY = sys.executable
 DB_NAME = "classics_two_servers"
