@@ -4,7 +4,7 @@ from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitV
 
 import config.converters  # noqa: F401 - registers <num:…>
 
-from reader.caching import cached_page
+from config.cacheable import cached_page
 
 from collation.api import CollationExport, CollationView, SectionParallels, SpanParallels
 

@@ -8,7 +8,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from reader.reading import display_from_request
-from reader.views import _juan
+from reader.places import juan_by_slug
 
 from .align import CLASS_NAMES, CLASSES
 from .presentation import omitted_by, piece_views
@@ -25,7 +25,7 @@ def witnesses_from_request(request, edition) -> tuple[list, list]:
 
 
 def _collation_page(request, slug, number, positions=None):
-    juan = _juan(slug, number)
+    juan = juan_by_slug(slug, number)
     chosen, others = witnesses_from_request(request, juan.edition)
     hide_glyphs = request.GET.get("glyphs") == "hide"
     collation = collate_juan(juan, chosen, positions)
@@ -90,7 +90,7 @@ def quotation_map(request, slug, number):
     linking to the places)."""
     from .parallels import MIN_SPAN, find_parallels
 
-    juan = _juan(slug, number)
+    juan = juan_by_slug(slug, number)
     rows, columns = [], {}
     sections = list(juan.sections.order_by("position"))
     texts: dict[int, list] = {}

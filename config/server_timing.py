@@ -8,7 +8,7 @@ Every response carries ``Server-Timing: search;dur=…, db;dur=…, render;dur=�
 * ``render``: the rest of the view's work (templates, serialisation, highlighting):
   ``total - search - db``;
 * ``total``: from the middleware's entry to the response, as measured in the process;
-* ``cache;desc=hit`` is added when the page cache answered (``reader.caching``).
+* ``cache;desc=hit`` is added when the page cache answered (``pages.caching``).
 
 So a load generator's figures can be split into server time and the client's own. The
 timers live in a ``contextvars.ContextVar``, so threads (gthread workers) and async tasks

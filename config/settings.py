@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "search",
     "api",
     "collation",
+    "pages",
 ]
 
 MIDDLEWARE = [
@@ -59,7 +60,7 @@ MIDDLEWARE = [
     "reader.validation.RejectNulMiddleware",  # 400 for NUL in a path or parameter, on every database
     "reader.dberrors.DatabaseErrorMiddleware",  # 503 saying what happened for a database error
     "search.middleware.IndexUnavailableMiddleware",  # 503 for an index of another engine or format
-    "reader.caching.PageCacheMiddleware",  # kept pages skip the rest (reader/caching.py)
+    "pages.caching.PageCacheMiddleware",  # kept pages skip the rest (pages/caching.py)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",  # ETag + 304 for repeat requests
@@ -199,7 +200,7 @@ SEARCH_MAX_WORK = env.int("SEARCH_MAX_WORK", default=4_000_000)
 #: to narrow it. About 10,000 rows a second are written: 200,000 stay under the request
 #: budget (20 s), which a streamed file cannot be held to once it has started.
 HIT_LIST_MAX_ROWS = env.int("HIT_LIST_MAX_ROWS", default=200_000)
-# Whole rendered pages and API responses for anonymous GETs (reader/caching.py), shared by
+# Whole rendered pages and API responses for anonymous GETs (pages/caching.py), shared by
 # the workers on disk; keys change with every change to the texts or the index.
 PAGE_CACHE = "pages"
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=7 * 24 * 3600)  # 0 turns it off
@@ -208,8 +209,8 @@ PAGE_CACHE_MEMORY_BYTES = env.int("PAGE_CACHE_MEMORY_MB", default=32) * 2**20  #
 PAGE_CACHE_STAMP = Path(env.str("PAGE_CACHE_DIR", default=str(VAR_DIR / "cache"))) / "corpus-version"
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    PAGE_CACHE: {  # a byte budget, least recently used pages go first (reader/caching.py)
-        "BACKEND": "reader.caching.BoundedFileCache",
+    PAGE_CACHE: {  # a byte budget, least recently used pages go first (pages/caching.py)
+        "BACKEND": "pages.caching.BoundedFileCache",
         "LOCATION": str(PAGE_CACHE_STAMP.parent / "pages"),
         "OPTIONS": {"MAX_ENTRIES": env.int("PAGE_CACHE_ENTRIES", default=5000),
                     "MAX_BYTES": env.int("PAGE_CACHE_MB", default=512) * 2**20},

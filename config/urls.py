@@ -30,7 +30,7 @@ handler500 = server_error
 
 urlpatterns = [
     path("", include("collation.urls")),
-    path("", include("reader.urls")),
+    path("", include("pages.urls")),
     path("search/", include("search.urls")),
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),

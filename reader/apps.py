@@ -6,6 +6,7 @@ class ReaderConfig(AppConfig):
     verbose_name = "Reader"
 
     def ready(self):
-        from .caching import connect_signals
+        # Imported here, not at the top: the stamp imports the models, which need the app registry ready.
+        from .stamp import connect_signals
 
         connect_signals()

@@ -180,7 +180,7 @@ def long_sections() -> dict:
     from django.db.models import Sum
     from django.db.models.functions import Length
 
-    from .caching import corpus_version
+    from .stamp import corpus_version
     from .models import Section
 
     now = time.monotonic()

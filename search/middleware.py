@@ -5,7 +5,7 @@ The index folder may hold an index of the other engine (``rebuild_index`` run wi
 answered 500) or of a format this version does not read. A request that needs the index is
 answered 503 with what happened, in JSON under ``/api/``; the details (the folder, what to
 run) go to the log, not to the public. Pages that only use the index for extras (a section's
-parallels, the other pages' highlight counts) leave them out instead (``reader.views``).
+parallels, the other pages' highlight counts) leave them out instead (``pages.views``).
 """
 from __future__ import annotations
 

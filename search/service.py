@@ -33,12 +33,12 @@ def edition_places() -> dict[int, dict]:
     show: the work's title alone when it has one edition, else ``禮書綱目（KR1d0086-WYG）``.
 
     One query, then kept in process memory for as long as the search index and the corpus
-    stamp stay the same (``BaseSearchBackend.version()``, ``reader.caching.corpus_version``):
+    stamp stay the same (``BaseSearchBackend.version()``, ``reader.stamp.corpus_version``):
     an edition or work that changes is reindexed, which gives the index a new version, so a
     search answers from the index alone."""
     from django.db.models import Count
 
-    from reader.caching import corpus_version
+    from reader.stamp import corpus_version
     from reader.models import Edition
 
     key = (get_search_backend().version(), corpus_version())

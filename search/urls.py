@@ -1,6 +1,6 @@
 from django.urls import path
 
-from reader.caching import cached_page
+from config.cacheable import cached_page
 
 from . import views
 

@@ -2,9 +2,9 @@
 
 A section of one long line with a note after every character used to cost pieces × hits
 steps to highlight (1,318 s for one 2 MB line with ``?hl=射``). The steps are counted
-(``reader.highlight.STEPS``), not timed.
+(``pages.highlight.STEPS``), not timed.
 """
-from reader.highlight import STEPS, apply_highlights
+from pages.highlight import STEPS, apply_highlights
 from reader.importers.loader import load_document
 from reader.importers.siku import parse_siku
 from reader.reading import chapter_views

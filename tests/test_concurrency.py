@@ -4,7 +4,8 @@ import sys
 
 import pytest
 
-from reader import reading, views
+from pages import views
+from reader import reading
 from reader.importers.loader import import_file
 
 from .conftest import BASE_DIR, SEED

@@ -164,7 +164,7 @@ def test_pages_answer_503_with_what_happened(client, seed_juan, monkeypatch, mes
     def fail(*args, **kwargs):
         raise OperationalError(message)
 
-    monkeypatch.setattr("reader.views.chapter_views", fail)
+    monkeypatch.setattr("pages.views.chapter_views", fail)
     monkeypatch.setattr("api.views.chapter_views", fail)
     page = client.get(seed_juan.get_absolute_url())
     assert (page.status_code, page.content.decode()) == (status, text)

@@ -1,11 +1,11 @@
-"""The page cache (reader/caching.py): repeat requests are served without a query, and no
+"""The page cache (pages/caching.py): repeat requests are served without a query, and no
 change to the texts or the index ever serves a stale page."""
 import json
 
 import pytest
 from django.core.cache import caches
 
-from reader.caching import recent
+from pages.caching import recent
 from reader.models import Piece
 
 JUAN = "/works/禮書綱目/juan/10/"
@@ -126,7 +126,7 @@ def test_the_scheme_is_part_of_the_key(client, seed_juan, page_cache, settings):
 def test_the_shared_cache_keeps_a_byte_budget_and_the_pages_in_use(tmp_path):
     import os
 
-    from reader.caching import BoundedFileCache
+    from pages.caching import BoundedFileCache
 
     cache = BoundedFileCache(str(tmp_path), {"OPTIONS": {"MAX_ENTRIES": 1000, "MAX_BYTES": 100_000}})
     page = os.urandom(20_000)  # does not compress: about 20 kB a file
@@ -195,7 +195,7 @@ def test_a_page_with_a_csrf_token_is_never_kept(client, seed_juan, page_cache):
 
 
 def test_an_edited_template_shows_at_once_in_debug(settings, tmp_path):
-    from reader.caching import _code_version, code_version
+    from pages.caching import _code_version, code_version
 
     settings.BASE_DIR = tmp_path
     (tmp_path / "templates").mkdir()

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from reader.highlight import STEPS
+from pages.highlight import STEPS
 from reader.importers.loader import load_document
 from reader.importers.siku import parse_siku
 from reader import paging
@@ -223,7 +223,7 @@ def test_the_highlight_bar_names_the_other_pages_with_hits(client, units, search
     last = client.get(url, {"hl": "射", "page": 3}).content.decode()
     assert f'」5 處（本頁）；他頁共 56 處（前見<a href="{url}?hl=%E5%B0%84&amp;page=2">第 2 頁</a>）' in last
     assert "他頁" not in client.get(url, {"hl": "鵠"}).content.decode()  # no hit anywhere: nothing to name
-    monkeypatch.setattr("reader.views.OTHER_PAGES_MAX_HITS", 50)  # 61 hits in the chapter (its title's 大射儀 too): the total
+    monkeypatch.setattr("pages.views.OTHER_PAGES_MAX_HITS", 50)  # 61 hits in the chapter (its title's 大射儀 too): the total
     assert "」29 處（本頁）；本節共 61 處 ·" in client.get(url, {"hl": "射", "page": 2}).content.decode()
 
 

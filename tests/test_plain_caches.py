@@ -11,7 +11,7 @@ from django.core.cache.backends.filebased import FileBasedCache
 
 from config.filecache import PlainDataError, PlainFileCache, dumps, loads
 from config.ratelimit import CounterFileCache
-from reader.caching import BoundedFileCache, recent
+from pages.caching import BoundedFileCache, recent
 
 
 class Opens:
@@ -101,7 +101,7 @@ def test_a_crafted_page_in_the_shared_cache_is_rendered_afresh(client, seed_juan
     settings.PAGE_CACHE_SECONDS = 60
     settings.PAGE_CACHE_STAMP = tmp_path / "corpus-version"
     settings.CACHES = {**settings.CACHES, settings.PAGE_CACHE: {
-        "BACKEND": "reader.caching.BoundedFileCache", "LOCATION": str(tmp_path / "pages")}}
+        "BACKEND": "pages.caching.BoundedFileCache", "LOCATION": str(tmp_path / "pages")}}
     recent.clear()  # (Django's test signals make the caches anew for the new CACHES)
     try:
         cache = caches[settings.PAGE_CACHE]

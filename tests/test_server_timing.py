@@ -43,7 +43,7 @@ def test_a_reading_page_has_database_time_but_no_search_time(client, seed_juan):
 def test_a_kept_page_says_the_cache_answered(client, seed_juan, settings, tmp_path):
     from django.core.cache import caches
 
-    from reader.caching import recent
+    from pages.caching import recent
 
     settings.PAGE_CACHE_SECONDS = 60
     settings.PAGE_CACHE_STAMP = tmp_path / "stamp"

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import bisect
 
+from config.budget import check
 from search.analysis import match_passage
 from search.documents import chapter_passages, section_passages
-from config.budget import check
 from search.query import ParsedQuery
 
 #: What to narrow when highlighting runs out of time.

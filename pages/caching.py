@@ -1,13 +1,15 @@
 """A cache of whole rendered pages and API responses, for anonymous GET requests.
 
+It sits at the top (``PageCacheMiddleware`` in ``MIDDLEWARE``): its keys need the texts'
+version and the search index's. The views it may keep are marked by their own apps with
+``config.cacheable.cached_page``.
+
 A reading page or a search result changes only when the texts or the index change, so
 its rendered bytes are kept in ``caches[settings.PAGE_CACHE]`` (a file-based cache that
 the gunicorn workers share, see ``config/settings.py``) under a key made of:
 
-* the corpus version: the modification time of ``settings.PAGE_CACHE_STAMP``, touched
-  after every committed save or delete of a work, juan, chapter, section or piece (model
-  signals, which imports send too). ``QuerySet.update()`` and raw SQL send none: run
-  ``rebuild_index`` after such changes (a new index version changes every key);
+* the corpus version (``reader.stamp.corpus_version``: it changes after every committed
+  change to the texts);
 * the search index version (``BaseSearchBackend.version()``: a new one for every write);
 * the code version (``code_version()``: a deploy of new code or templates changes it);
 * the scheme (``http``/``https``: pages hold absolute links), the host, the path and the
@@ -39,14 +41,12 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from functools import lru_cache, wraps
+from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.db import transaction
-from django.db.models.signals import post_delete, post_save
 from django.http import HttpResponse
 from django.utils.cache import get_conditional_response
 
@@ -54,11 +54,13 @@ from config.filecache import PlainFileCache
 from config.ratelimit import signed_in
 from config.server_timing import mark
 
-from .reading import COOKIE, Display, parse_cookie
+from reader.reading import COOKIE, Display, parse_cookie
+from reader.stamp import corpus_version
+from search.backends import get_search_backend
 
 logger = logging.getLogger(__name__)
 #: Folders whose files make up ``code_version()``.
-CODE_FOLDERS = ("config", "reader", "search", "api", "templates", "static")
+CODE_FOLDERS = ("config", "characters", "reader", "search", "collation", "api", "pages", "templates", "static")
 #: Response headers not kept with a body (cookies are never kept: such responses are not).
 UNKEPT_HEADERS = {"set-cookie", "date"}
 
@@ -207,56 +209,6 @@ def _code_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def corpus_version() -> str:
-    """The corpus stamp's modification time in ns ('0' before the first change)."""
-    try:
-        return str(Path(settings.PAGE_CACHE_STAMP).stat().st_mtime_ns)
-    except FileNotFoundError:
-        return "0"
-
-
-def corpus_changed() -> None:
-    """Touch the corpus stamp: every cached page becomes unreachable, and is removed from
-    the shared cache (garbage: no key made from now on can ask for it)."""
-    stamp = Path(settings.PAGE_CACHE_STAMP)
-    stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.touch()
-    # Two changes within the file system's clock tick must still differ.
-    previous = stamp.stat().st_mtime_ns
-    now = time.time_ns()
-    os.utime(stamp, ns=(now, max(now, previous + 1)))
-    try:
-        caches[settings.PAGE_CACHE].clear()
-    except OSError as exc:
-        logger.warning("page cache not cleared: %s", exc)
-
-
-def _on_commit_changed(**kwargs) -> None:
-    """A reader model was saved or deleted: the corpus stamp is touched when the transaction
-    commits, and also at once (once per transaction). A process killed after its commit and
-    before its on-commit callbacks (the ``import-after-commit`` fault) would otherwise leave
-    the stamp, and with an index it never wrote the whole key, as before: every server
-    would serve the pages of the old text until the next change (found by helper h8). A
-    page cached between the early touch and the commit is dropped by the later one."""
-    if kwargs.get("raw"):
-        return
-    conn = transaction.get_connection()
-    if any(entry[1] is corpus_changed for entry in getattr(conn, "run_on_commit", [])):
-        return  # once per transaction, however many rows it writes
-    if conn.in_atomic_block:
-        corpus_changed()
-    transaction.on_commit(corpus_changed)
-
-
-def connect_signals() -> None:
-    """Touch the stamp after every committed save or delete of the reader's models."""
-    from .models import Chapter, Edition, Juan, Piece, Section, Work
-
-    for model in (Work, Edition, Juan, Chapter, Section, Piece):
-        post_save.connect(_on_commit_changed, sender=model, dispatch_uid=f"page_cache_{model.__name__}_saved")
-        post_delete.connect(_on_commit_changed, sender=model, dispatch_uid=f"page_cache_{model.__name__}_deleted")
-
-
 def display_key(request) -> str:
     """The reader's display settings as the pages read them from the ``display`` cookie
     (``reader.reading.parse_cookie``): a cookie of made-up or repeated values, or of the
@@ -267,8 +219,6 @@ def display_key(request) -> str:
 
 
 def _key(request) -> str | None:
-    from search.backends import get_search_backend
-
     index_version = get_search_backend().version()
     if index_version is None:
         return None
@@ -278,17 +228,6 @@ def _key(request) -> str | None:
     parts = [code_version(), corpus_version(), index_version, request.scheme, request.get_host(), request.path,
              query, display_key(request), request.headers.get("Accept", "")]
     return "page:" + hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def cached_page(view):
-    """Mark a view (function or ``as_view()``) whose responses ``PageCacheMiddleware`` may
-    keep. A view that is not marked is never served from the cache."""
-    @wraps(view)
-    def wrapped(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        response.page_cacheable = True
-        return response
-    return wrapped
 
 
 class PageCacheMiddleware:

@@ -2,12 +2,15 @@ from django.urls import path, register_converter
 
 import config.converters  # noqa: F401 - registers <num:…>
 
+from config.cacheable import cached_page
+from reader.slugs import SlugConverter
+
 from . import views
-from .caching import cached_page
-from .slugs import SlugConverter
 
 register_converter(SlugConverter, "work")
 
+# The URL names keep the namespace "reader" (reader:juan, reader:section…) that templates and
+# models (get_absolute_url) use.
 app_name = "reader"
 urlpatterns = [
     path("", cached_page(views.home), name="home"),

@@ -1,25 +1,34 @@
 """Reading pages: home (works), work (juans), juan (all sections), section (permalink), and
-the character lookup."""
+the character lookup. They sit above the texts, search and collation: a page highlights
+its hits (``pages.highlight``), counts them on a long section's other pages (the search
+service) and lists its parallel passages (``collation.parallels``)."""
 import logging
+from collections import Counter
 from urllib.parse import quote, urlencode
 
 from django.db.models import Count, Prefetch
 from django.http import Http404, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.vary import vary_on_cookie
 
+from collation.parallels import MIN_SPAN, find_parallels, segments
+from config.budget import check
 from config.ratelimit import search_wait
+from reader import chars
+from reader.citation import citation_text, juan_citation_text, permalink
+from reader.juans import juan_count
+from reader.models import Chapter, Edition, Juan, Work
+from reader.paging import page_of
+from reader.places import edition_by_slug, juan_by_slug
+from reader.reading import (carry_query, juan_layers, chapter_views, read_consistently, display_controls,
+                            display_from_request, remember, show_layers, simplify_views)
+from search.backends import IndexUnavailable, SearchError, SearchQuery
 from search.query import QueryError, parse_query
+from search.service import run_search
 
-from . import chars
-from .citation import citation_text, juan_citation_text, permalink
 from .highlight import apply_highlights
-from .juans import juan_count
-from .models import Chapter, Edition, Juan, Work
-from .reading import (carry_query, juan_layers, chapter_views, read_consistently, display_controls, display_from_request, remember,
-                      show_layers, simplify_views)
 
 #: Most characters the lookup page shows for one query.
 MAX_LOOKUP = 40
@@ -64,19 +73,6 @@ def home(request):
     return render(request, "reader/home.html", {"works": works})
 
 
-def edition_by_slug(slug) -> Edition:
-    """The edition ``/works/<slug>/`` names: the edition of that slug (every slug a work had
-    before editions existed is its edition's), else the default edition of the work of that
-    slug; 404 otherwise."""
-    edition = Edition.objects.select_related("work").filter(slug=slug).first()
-    if edition is None:
-        work = Work.objects.filter(slug=slug).first()
-        edition = work.default_edition() if work else None
-    if edition is None:
-        raise Http404("No such work")
-    return edition
-
-
 @vary_on_cookie
 def work_detail(request, slug):
     """An edition's juans with their chapter titles, and the work's other editions."""
@@ -92,14 +88,6 @@ def work_detail(request, slug):
         e.book_juans = juan_count(counts.get(e.pk, []))
     return render(request, "reader/work.html", {"work": work, "edition": edition, "editions": editions,
                                                 "juans": juans, "book_juans": juan_count(juans)})
-
-
-def _juan(slug, number):
-    juan = Juan.objects.select_related("work", "edition").filter(edition__slug=slug, number=number).first()
-    if juan is None:
-        edition = edition_by_slug(slug)
-        juan = get_object_or_404(Juan.objects.select_related("work", "edition"), edition=edition, number=number)
-    return juan
 
 
 def _neighbours(juan):
@@ -121,14 +109,6 @@ def hits_on_other_pages(juan, view, highlight, links) -> dict | None:
     each page ``{"number", "count", "url"}`` or None; None when there are none. Past
     ``OTHER_PAGES_MAX_HITS`` hits, ``{"section": the section's hits}`` only. A phrase cut by a
     page boundary may count on one page and be marked on neither."""
-    from collections import Counter
-
-    from config.budget import check
-    from search.backends import IndexUnavailable, SearchError, SearchQuery
-    from search.service import run_search
-
-    from .paging import page_of
-
     if not highlight or highlight["error"] or not view.paged:
         return None
     try:
@@ -214,7 +194,7 @@ def _reading(request, template, juan, chapters, context):
 
 def juan_detail(request, slug, number):
     """A juan: chapter heading, table of contents, then every section in order."""
-    juan, chapters = read_consistently(lambda: _juan(slug, number), lambda j: chapter_views(j, page=1))
+    juan, chapters = read_consistently(lambda: juan_by_slug(slug, number), lambda j: chapter_views(j, page=1))
     toc = [view for cv in chapters for view in cv.sections]
     return _reading(request, "reader/juan.html", juan, chapters, {
         "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters]),
@@ -235,7 +215,7 @@ def section_detail(request, slug, number, position):
             s.juan = juan  # their permalinks, without a query each
         return toc, (chapter_views(juan, [position], page=page) if any(s.position == position for s in toc) else None)
 
-    juan, (toc, chapters) = read_consistently(lambda: _juan(slug, number), read)
+    juan, (toc, chapters) = read_consistently(lambda: juan_by_slug(slug, number), read)
     index = next((i for i, s in enumerate(toc) if s.position == position), None)
     if index is None or not chapters:
         raise Http404("No such section")
@@ -256,9 +236,6 @@ def section_parallels(juan, view) -> list:
     """「相關段落」 of a section view: ``collation.parallels`` of its main text (nothing
     for a section with less than 8 characters of main text), each with its display
     segments."""
-    from collation.parallels import MIN_SPAN, find_parallels, segments
-    from search.backends import IndexUnavailable
-
     main = "".join(p.text for para in view.paragraphs for p in para if p.kind == "text")
     if len(main) < MIN_SPAN:
         return []

@@ -1,0 +1,29 @@
+"""Finding what a reading URL names: the edition of ``/works/<slug>/`` and its juan
+``/works/<slug>/juan/<number>/`` (404 when there is none)."""
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from .models import Edition, Juan, Work
+
+
+def edition_by_slug(slug) -> Edition:
+    """The edition ``/works/<slug>/`` names: the edition of that slug (every slug a work had
+    before editions existed is its edition's), else the default edition of the work of that
+    slug; 404 otherwise."""
+    edition = Edition.objects.select_related("work").filter(slug=slug).first()
+    if edition is None:
+        work = Work.objects.filter(slug=slug).first()
+        edition = work.default_edition() if work else None
+    if edition is None:
+        raise Http404("No such work")
+    return edition
+
+
+def juan_by_slug(slug, number) -> Juan:
+    """The juan ``number`` of the edition ``slug`` names (``edition_by_slug``), with its work
+    and edition; 404 when there is none."""
+    juan = Juan.objects.select_related("work", "edition").filter(edition__slug=slug, number=number).first()
+    if juan is None:
+        edition = edition_by_slug(slug)
+        juan = get_object_or_404(Juan.objects.select_related("work", "edition"), edition=edition, number=number)
+    return juan
