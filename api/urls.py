@@ -6,9 +6,8 @@ import config.converters  # noqa: F401 - registers <num:…>
 
 from config.cacheable import cached_page
 
-from collation.api import CollationExport, CollationView, SectionParallels, SpanParallels
-
 from . import redirects, views
+from .collation import CollationExport, CollationView, SectionParallels, SpanParallels
 from .schema import SchemaView
 
 app_name = "api"

@@ -30,8 +30,6 @@ import io
 import xml.etree.ElementTree as ET
 
 from config.spreadsheets import spreadsheet_row
-
-from api.exports import _append_plain  # the text of an element after its last child, as stored
 from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
 
 from .align import CLASSES
@@ -40,6 +38,17 @@ TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 CSV_FIELDS = ["section", "section_title", "piece", "kind", "start", "end", "lemma", "witness", "reading", "class",
               "gaiji", "note", "whole_section"]
+
+
+def _append_plain(parent: ET.Element, text: str) -> None:
+    """Append ``text``, as stored, to ``parent``: after its last child (as that child's tail)
+    or as its text when it has none."""
+    if not text:
+        return
+    if len(parent):
+        parent[-1].tail = (parent[-1].tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
 
 
 def _q(tag: str) -> str:

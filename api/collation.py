@@ -11,11 +11,11 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.views import JUAN_N, WORK_ID, _juan
+from collation import exports
+from collation.service import collate_juan
 from config.converters import whole_number
 
-from . import exports
-from .service import collate_juan
+from .views import JUAN_N, WORK_ID, _juan
 
 COLLATION_PARAMETERS = [
     WORK_ID, JUAN_N,
