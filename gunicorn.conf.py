@@ -7,21 +7,32 @@ sections long enough to be paged) once it has started: the first
 search after a start or a deploy then costs what the others do, not about a second.
 """
 import logging
+import os
 import time
 
-#: Seconds a sync worker may go without reporting before gunicorn kills it (gunicorn's default
-#: is 30). Every page and API call is held to REQUEST_BUDGET_SECONDS (20) by config/budget.py;
-#: only streamed downloads run longer (a whole-work export, a hit list of up to
-#: HIT_LIST_MAX_ROWS rows: 20-25 s on a loaded 2-core machine), and a sync worker sending one
-#: cannot report, so at 30 s it was cut off mid-file (gunicorn issues #1968, #1974).
+#: The worker: gunicorn's threaded worker in which idle and slow clients hold no thread
+#: (config/workers.py). With gunicorn's sync worker, two connections that sent nothing held
+#: both workers until gunicorn killed them, and every other request waited 102-127 s.
+worker_class = "config.workers.ThreadWorker"
+#: Threads per worker process (env ``GUNICORN_THREADS``): requests one process serves at
+#: once. Heavy requests take at most ``HEAVY_REQUEST_SLOTS`` of them per server and wait in
+#: at most ``HEAVY_QUEUE_LENGTH`` per process (config/capacity.py): keep the sum below this,
+#: so that light requests always find a thread.
+threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+#: Seconds a worker's main loop may go without reporting before gunicorn kills the worker.
+#: With threads the main loop reports while requests run, so this no longer cuts streamed
+#: downloads (as it did sync workers at gunicorn's default 30 s: gunicorn issues #1968,
+#: #1974); it stays above every request's budget in case a sync worker is chosen on the
+#: command line (``--worker-class sync``).
 timeout = 120
 
 TEMPLATES = ("reader/juan.html", "reader/section.html", "reader/home.html", "search/search.html")
 
 #: glibc's ``mallopt`` parameters (``<malloc.h>``) and the values set in each worker.
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8
 MMAP_THRESHOLD = 32 * 2**20   # the most glibc accepts on 64-bit (DEFAULT_MMAP_THRESHOLD_MAX)
-TRIM_THRESHOLD = 64 * 2**20
+TRIM_THRESHOLD = 128 * 2**20
+ARENA_MAX = 1
 
 
 def keep_freed_memory() -> bool:
@@ -30,9 +41,19 @@ def keep_freed_memory() -> bool:
     as such blocks are freed, lowered again when the heap is trimmed) pages of its own, so
     each of 之's arrays (900,000 positions, 7 MB on the 30 M library) was page-faulted in
     anew: its search took 6.6 ms in the API against 0.9 ms once warm (docs/notes.md, "Issue
-    15, fourth session"). Blocks under 32 MB now come from the heap, and up to 64 MB freed
-    at its top stays there instead of going back to the system. Returns False where
-    ``mallopt`` is missing (not glibc) or refuses."""
+    15, fourth session"). Blocks under 32 MB now come from the heap, and up to 128 MB freed
+    at its top stays there instead of going back to the system.
+
+    The worker's threads share one heap (``M_ARENA_MAX`` 1). glibc otherwise gives each
+    thread an arena of its own (up to 8 per core), each keeping what it freed: eight threads
+    making a search's arrays, two at a time, kept 330 MB against 100 MB in one arena, for the
+    same page faults (tests/test_gunicorn_conf.py). Python's lock means the threads seldom
+    ask for memory at the same moment, so one arena costs no waiting. With 64 MB kept at
+    its top, two threads freeing their arrays in turn handed memory back and faulted it in
+    again (10,700 faults in 40 rounds against 19 with 128 MB).
+
+    Returns False where ``mallopt`` is missing (not glibc) or refuses. Call it before the
+    worker starts its threads (``post_worker_init``)."""
     import ctypes
     import ctypes.util
 
@@ -41,7 +62,8 @@ def keep_freed_memory() -> bool:
         mallopt = libc.mallopt
     except (OSError, AttributeError):
         return False
-    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+    return (bool(mallopt(M_ARENA_MAX, ARENA_MAX)) and bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
+            and bool(mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD)))
 
 
 def post_worker_init(worker):

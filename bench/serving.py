@@ -1,6 +1,8 @@
-"""Starting the site under gunicorn on 127.0.0.1 for the scripts that measure it."""
+"""Starting the site under gunicorn on 127.0.0.1 for the scripts and tests that measure it."""
 from __future__ import annotations
 
+import os
+import socket
 import subprocess
 import sys
 import time
@@ -8,14 +10,18 @@ import urllib.request
 from pathlib import Path
 
 BASE = Path(__file__).resolve().parent.parent
+SEED = BASE / "corpus" / "lishu_gangmu_juan10.txt"
 
 
-def start_gunicorn(env: dict, port: int, workers: int = 2, threads: int = 1) -> tuple[subprocess.Popen, str]:
-    """Start gunicorn (``config.wsgi``) with ``env`` and wait up to 20 s until it answers;
-    returns the process (terminate it when done) and its base URL."""
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", str(workers),
-                               "--threads", str(threads), "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
-                              cwd=BASE, env=env)
+def start_gunicorn(env: dict, port: int, workers: int = 2, threads: int | None = None) -> tuple[subprocess.Popen, str]:
+    """Start gunicorn (``config.wsgi``, with ``gunicorn.conf.py``: its threaded worker and
+    ``threads`` unless ``threads`` is given) with ``env`` and wait up to 20 s until it
+    answers; returns the process (terminate it when done) and its base URL."""
+    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", str(workers),
+               "--bind", f"127.0.0.1:{port}", "--log-level", "warning"]
+    if threads is not None:
+        command += ["--threads", str(threads)]
+    server = subprocess.Popen(command, cwd=BASE, env=env)
     base = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:
@@ -24,3 +30,28 @@ def start_gunicorn(env: dict, port: int, workers: int = 2, threads: int = 1) -> 
         except OSError:
             time.sleep(0.1)
     return server, base
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on at the moment (127.0.0.1)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def seeded_site(folder: Path, **settings: str) -> dict:
+    """The environment of a site holding the seed juan (``corpus/lishu_gangmu_juan10.txt``) in
+    ``folder`` (its SQLite database, index and caches; migrated and imported here), with the
+    rate limits lifted and production settings otherwise, ``settings`` added."""
+    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "serving-only-" + "k" * 40,
+           "DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false",
+           "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+           "SEARCH_INDEX_DIR": str(folder / "index"), "PAGE_CACHE_DIR": str(folder / "cache"),
+           "THROTTLE_CACHE_DIR": str(folder / "cache" / "throttle"),
+           "API_ANON_RATE": "1000000/min", "API_USER_RATE": "1000000/min", "SEARCH_ANON_RATE": "1000000/min",
+           "EXPORT_ANON_RATE": "1000000/min", **settings}
+    env.pop("CLASSICS_TEST_DIR", None)
+    for args in (("migrate",), ("import_texts", str(SEED))):
+        subprocess.run([sys.executable, "manage.py", *args], cwd=BASE, env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return env

@@ -1,8 +1,12 @@
 """A time budget for every request (issue 17): no page or API call runs unbounded.
 
-``RequestBudgetMiddleware`` sets a deadline when a request comes in,
-``settings.REQUEST_BUDGET_SECONDS`` (env ``REQUEST_BUDGET_SECONDS``, default 20 s, below
-gunicorn's 30 s worker timeout) from now; ``0`` sets none. The loops whose length depends on
+``RequestBudgetMiddleware`` sets a deadline ``settings.REQUEST_BUDGET_SECONDS`` (env
+``REQUEST_BUDGET_SECONDS``, default 20 s) after the request arrived; ``0`` sets none. Under
+gunicorn (``config.workers.ThreadWorker``) a request arrives when its first bytes do
+(``environ[QUEUED_AT]``), so the time it waited for a thread counts: one that waited past
+its budget is answered at once with the 503 (while "waiting for a worker", with a
+``Retry-After``), not worked on for a client that has given up. Elsewhere (the test
+client, another server) the budget starts when the middleware runs. The loops whose length depends on
 the input call ``check(what, advice)`` (reading a section's pieces, highlighting, rendering
 pieces, rendering search hits and KWIC, exports built in one piece); past the deadline it
 raises ``BudgetExceeded``, which the middleware answers with a 503: an HTML page, or JSON
@@ -21,8 +25,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 _deadline: ContextVar[float | None] = ContextVar("request_deadline", default=None)
+#: The WSGI environ key in which ``config.workers.ThreadWorker`` puts the ``time.monotonic()``
+#: at which a request's first bytes arrived.
+QUEUED_AT = "classics.queued_at"
 #: The clock deadlines are read on (seconds); tests replace it.
 clock = time.monotonic
+#: Advice when a request waited past its budget before any work began.
+BUSY = "The server was busy: try again in a moment."
 #: Advice when a check names none.
 NARROW = "Ask for less: one section or one page of it, fewer search hits per page, or a narrower query."
 
@@ -30,8 +39,11 @@ NARROW = "Ask for less: one section or one page of it, fewer search hits per pag
 class BudgetExceeded(Exception):
     """The request's time budget ran out during ``what``; ``advice`` says how to narrow it."""
 
-    def __init__(self, what: str, advice: str = ""):
+    def __init__(self, what: str, advice: str = "", retry_after: int | None = None):
         self.what, self.advice = what or "this request", advice or NARROW
+        #: Seconds after which the same request may succeed (sent as ``Retry-After``), or
+        #: None when it would take as long again.
+        self.retry_after = retry_after
         super().__init__(f"time budget exceeded while {self.what}")
 
 
@@ -42,10 +54,17 @@ def check(what: str = "", advice: str = "") -> None:
         raise BudgetExceeded(what, advice)
 
 
+def remaining() -> float | None:
+    """Seconds left of the current request's budget (negative when past it), None without one."""
+    deadline = _deadline.get()
+    return None if deadline is None else deadline - clock()
+
+
 @contextmanager
-def budget(seconds: float | None):
-    """Run the block with a deadline ``seconds`` from now (``None`` or ``0``: none)."""
-    token = _deadline.set(clock() + seconds if seconds else None)
+def budget(seconds: float | None, start: float | None = None):
+    """Run the block with a deadline ``seconds`` after ``start`` (a ``clock()`` reading;
+    default now); ``None`` or ``0`` seconds: none."""
+    token = _deadline.set(((clock() if start is None else start) + seconds) if seconds else None)
     try:
         yield
     finally:
@@ -62,7 +81,15 @@ class RequestBudgetMiddleware:
     def __call__(self, request):
         from django.conf import settings
 
-        with budget(getattr(settings, "REQUEST_BUDGET_SECONDS", 0)):
+        seconds = getattr(settings, "REQUEST_BUDGET_SECONDS", 0)
+        queued_at = request.META.get(QUEUED_AT)
+        with budget(seconds, queued_at if isinstance(queued_at, float) else None):
+            if seconds and isinstance(queued_at, float):
+                try:
+                    check("waiting for a worker", BUSY)
+                except BudgetExceeded as exc:
+                    exc.retry_after = max(1, round(seconds / 4))
+                    return budget_response(request, exc)
             return self.get_response(request)
 
     def process_exception(self, request, exception):
@@ -72,8 +99,9 @@ class RequestBudgetMiddleware:
 
 
 def budget_response(request, exc: BudgetExceeded):
-    """The 503 for ``exc``: JSON under ``/api/``, else an HTML page; ``Retry-After`` is not
-    sent, since the same request would take as long again."""
+    """The 503 for ``exc``: JSON under ``/api/``, else an HTML page; ``Retry-After`` only when
+    ``exc.retry_after`` is set (a request that did not get to run), since otherwise the same
+    request would take as long again."""
     import logging
 
     from django.conf import settings
@@ -85,6 +113,11 @@ def budget_response(request, exc: BudgetExceeded):
                                                 seconds, request.get_full_path(), exc.what)
     detail = f"This request took longer than the time budget of {seconds:g} s (while {exc.what})."
     if request.path_info.startswith("/api/"):
-        return JsonResponse({"detail": detail, "kind": "time_budget", "narrow": exc.advice}, status=503,
-                            json_dumps_params={"ensure_ascii": False})
-    return render(request, "503.html", {"detail": detail, "advice": exc.advice, "seconds": seconds}, status=503)
+        response = JsonResponse({"detail": detail, "kind": "time_budget", "narrow": exc.advice}, status=503,
+                                json_dumps_params={"ensure_ascii": False})
+    else:
+        response = render(request, "503.html", {"detail": detail, "advice": exc.advice, "seconds": seconds},
+                          status=503)
+    if exc.retry_after is not None:
+        response["Retry-After"] = str(exc.retry_after)
+    return response

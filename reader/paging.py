@@ -184,8 +184,9 @@ def long_sections() -> dict:
     from .models import Section
 
     now = time.monotonic()
-    if now - _long.get("checked", -10.0) < 1.0:  # the stamp is read at most once a second (a hit list asks per hit)
-        return _long["sections"]
+    known = _long.get("sections")  # read once: another thread may replace the table meanwhile
+    if known is not None and now - _long.get("checked", -10.0) < 1.0:  # the stamp is read at most once a second
+        return known
     key = (corpus_version(), page_chars())
     with _lock:
         if _long.get("key") == key:
@@ -194,8 +195,7 @@ def long_sections() -> dict:
     rows = (Section.objects.annotate(chars=Sum(Length("pieces__text"))).filter(chars__gt=page_chars())
             .values_list("pk", "juan__edition_id", "juan__number", "position"))
     sections = {(edition, number, position): pk for pk, edition, number, position in rows}
-    with _lock:
-        _long.clear()
+    with _lock:  # every key replaced, none removed: a thread reading without the lock finds them all
         _long.update(key=key, sections=sections, plans={}, checked=now)
     return sections
 

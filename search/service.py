@@ -42,8 +42,9 @@ def edition_places() -> dict[int, dict]:
     from reader.models import Edition
 
     key = (get_search_backend().version(), corpus_version())
-    if key[0] is not None and key in _places:
-        return _places[key]
+    known = _places.get(key)  # one read: another thread may clear the table meanwhile
+    if key[0] is not None and known is not None:
+        return known
     out = {}
     for e in Edition.objects.select_related("work").annotate(siblings=Count("work__editions")):
         out[e.pk] = {"work_id": e.work_id, "name": e.name, "slug": e.slug,

@@ -111,3 +111,38 @@ def test_collation_is_checked_row_by_row(monkeypatch):
     with budget.budget(20), pytest.raises(budget.BudgetExceeded) as info:
         pair(list("abcdef"), list("abcdef"), score)
     assert (len(scored), info.value.what) == (12, "pairing sections or notes to collate")
+
+
+def test_the_wait_for_a_worker_counts(client, seed_juan, settings):
+    """Under gunicorn (config/workers.py) the budget starts when the request arrived
+    (``environ[QUEUED_AT]``): one that waited past it is a 503 at once, with a Retry-After;
+    one that waited part of it has the rest."""
+    import time
+
+    settings.REQUEST_BUDGET_SECONDS = 20
+    late = client.get(f"/api/editions/{seed_juan.edition_id}/juans/10/sections/2/",
+                      **{budget.QUEUED_AT: time.monotonic() - 25})
+    assert (late.status_code, late["Retry-After"], late.json()) == (503, "5", {
+        "detail": "This request took longer than the time budget of 20 s (while waiting for a worker).",
+        "kind": "time_budget", "narrow": budget.BUSY})
+    page = client.get(seed_juan.get_absolute_url(), **{budget.QUEUED_AT: time.monotonic() - 25})
+    assert page.status_code == 503 and "while waiting for a worker" in page.content.decode()
+    seen = []
+
+    def view_budget(get_response):
+        def middleware(request):
+            seen.append(budget.remaining())
+            return get_response(request)
+        return middleware
+
+    from config.budget import RequestBudgetMiddleware
+    from django.test import RequestFactory
+    from django.http import HttpResponse
+
+    request = RequestFactory().get("/")
+    request.META[budget.QUEUED_AT] = time.monotonic() - 15
+    assert RequestBudgetMiddleware(view_budget(lambda r: HttpResponse("ok")))(request).status_code == 200
+    assert 4 < seen[0] <= 5  # 20 s from its arrival, 15 s ago
+    request = RequestFactory().get("/")
+    RequestBudgetMiddleware(view_budget(lambda r: HttpResponse("ok")))(request)  # no stamp (not gunicorn)
+    assert 19 < seen[1] <= 20

@@ -1,0 +1,106 @@
+"""Idle and slow clients hold no worker (config/workers.py): the way the site froze, tried
+against gunicorn as production runs it (gunicorn.conf.py's threaded worker, 2 processes)."""
+import socket
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from .conftest import BASE_DIR
+
+sys.path.insert(0, str(BASE_DIR / "scripts"))
+from serving import free_port, seeded_site, start_gunicorn  # noqa: E402
+
+JUAN = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """gunicorn, 2 workers of 8 threads, on the seed; a request head must arrive within 2 s."""
+    env = seeded_site(tmp_path_factory.mktemp("slow"), REQUEST_READ_SECONDS="2", PAGE_CACHE_SECONDS="0")
+    process, base = start_gunicorn(env, free_port())
+    yield base
+    process.terminate()
+    process.wait()
+
+
+def connect(base: str) -> socket.socket:
+    host, port = base.removeprefix("http://").split(":")
+    return socket.create_connection((host, int(port)))
+
+
+def timed_get(base: str, path: str = JUAN) -> tuple[int, float, bytes]:
+    start = time.monotonic()
+    with urllib.request.urlopen(base + path, timeout=30) as response:
+        body = response.read()
+        return response.status, time.monotonic() - start, body
+
+
+def closed_by_server(sock: socket.socket, within: float) -> bool:
+    """Whether the server closes ``sock`` (an empty read or a reset) within ``within`` seconds."""
+    sock.settimeout(within)
+    try:
+        while sock.recv(4096):
+            pass
+        return True
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_a_request_is_answered_while_many_connections_sit_idle(server):
+    """40 connections that send nothing (more than the 16 threads of the two workers; with
+    sync workers, 2 froze the site for 102-127 s) do not delay a reader; the server closes
+    them after REQUEST_READ_SECONDS."""
+    idle = [connect(server) for _ in range(40)]
+    try:
+        time.sleep(0.5)
+        status, seconds, body = timed_get(server)
+        assert (status, "右賓出公入" in body.decode()) == (200, True)
+        assert seconds < 3, seconds  # at once (gunicorn's own workers: 4.8 s and more, sync ones 102 s)
+        assert all(closed_by_server(s, 5) for s in idle)
+    finally:
+        for s in idle:
+            s.close()
+
+
+def test_clients_sending_their_request_a_byte_at_a_time_are_cut_off(server):
+    """A request line and headers that never end (the "slowloris" pattern) hold a thread for
+    at most REQUEST_READ_SECONDS (2 s here); 40 of them at once delay a reader by no more."""
+    slow = [connect(server) for _ in range(40)]
+    try:
+        for s in slow:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        time.sleep(0.5)
+        for s in slow:
+            s.sendall(b"a")  # still sending: a thread each is reading them
+        status, seconds, _ = timed_get(server, "/api/works/")
+        assert status == 200 and seconds < 4, seconds
+        assert all(closed_by_server(s, 5) for s in slow)
+    finally:
+        for s in slow:
+            s.close()
+
+
+def test_kept_alive_and_new_connections_are_still_served(server):
+    """HTTP/1.1 keep-alive works through the changed worker: two requests on one connection."""
+    sock = connect(server)
+    try:
+        request = b"GET /api/works/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        answers = []
+        for _ in range(2):
+            sock.sendall(request)
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += sock.recv(4096)
+            head, _, body = head.partition(b"\r\n\r\n")
+            length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length")))
+            while len(body) < length:
+                body += sock.recv(65536)
+            answers.append((head.split(b" ")[1], b'"count":1' in body))
+        assert answers == [(b"200", True), (b"200", True)]
+    finally:
+        sock.close()
