@@ -1,16 +1,12 @@
 """Idle and slow clients hold no worker (config/workers.py): the way the site froze, tried
 against gunicorn as production runs it (gunicorn.conf.py's threaded worker, 2 processes)."""
 import socket
-import sys
 import time
 import urllib.request
 
 import pytest
 
-from .conftest import BASE_DIR
-
-sys.path.insert(0, str(BASE_DIR / "scripts"))
-from serving import free_port, seeded_site, start_gunicorn  # noqa: E402
+from bench.serving import free_port, seeded_site, start_gunicorn
 
 JUAN = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/"
 

@@ -3,7 +3,7 @@ serves each process's requests from a pool of threads (config/workers.py)."""
 from concurrent.futures import ThreadPoolExecutor
 
 from search.backends import SearchQuery, get_search_backend
-from search.bench_mix import QUERY_MIX
+from bench.mix import QUERY_MIX
 
 
 def answer(query: SearchQuery) -> tuple:
