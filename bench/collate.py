@@ -86,7 +86,7 @@ def main() -> None:
     from collation.parallels import find_parallels, section_main_text
     from collation.service import collate_juan
     from reader.models import Edition, Juan, Section
-    from search.folding import fold
+    from characters.folding import fold
 
     lines = [SECTION_MARK, "",
              "`flock /work/heavy.lock nice -n 10 .venv/bin/python bench/collate.py --write "

@@ -9,7 +9,7 @@ one juan or section, and by ``collation.parallels`` for parallel passages.
   so that as many characters as possible are matched; a deletion next to an insertion is one
   substitution site) computed by rapidfuzz (``rapidfuzz.distance.Indel.opcodes``, C++,
   bit-parallel; see docs/notes.md for how it was chosen over edlib and CollateX). It compares the tokens *folded* by the search folding
-  table (``search.folding.fold_char``: 賔→賓, 説→說, 𤣥→玄), so glyph variants line up
+  table (``characters.folding.fold_char``: 賔→賓, 説→說, 𤣥→玄), so glyph variants line up
   as matches and only real readings cost anything.
 * **Classes** of a difference (a *site*: a stretch of the base and the witness's reading
   of it):
@@ -35,6 +35,8 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Indel, Levenshtein
 
+from characters.folding import fold, fold_char
+
 GLYPH, CHARACTER, ADDED, MISSING, PUNCTUATION = "glyph", "character", "added", "missing", "punctuation"
 CLASSES = (GLYPH, CHARACTER, ADDED, MISSING, PUNCTUATION)
 ADDED_OR_MISSING = frozenset({ADDED, MISSING})
@@ -50,16 +52,12 @@ def tokens(text: str) -> list[str]:
 
 
 def _fold_token(token: str) -> str:
-    from search.folding import fold_char
-
     return token if len(token) != 1 else fold_char(token)
 
 
 def folded_tokens(text: str) -> list[str]:
-    """The tokens of ``text`` folded (``search.folding.fold`` maps code point to code point
+    """The tokens of ``text`` folded (``characters.folding.fold`` maps code point to code point
     and leaves ASCII alone, so these are the tokens of ``text`` one for one)."""
-    from search.folding import fold
-
     return tokens(fold(text))
 
 
@@ -170,8 +168,6 @@ def similarity(a: str, b: str) -> float:
 def compact(text: str) -> str:
     """``text`` folded, with each ``&KR…;`` entity as one private-use character (so that an
     entity counts as the one character it stands for when texts are compared)."""
-    from search.folding import fold
-
     return ENTITY.sub(lambda m: chr(0xF0000 + int(m.group()[3:-1]) % 0xFFFD), fold(text))
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from reader.importers.document import NOTE, RECORD, RECORD_NOTE, TEXT
 from search.documents import LAYER_GROUPS
-from search.folding import fold
+from characters.folding import fold
 
 from .align import GLYPH, align, is_punctuation
 
@@ -170,7 +170,7 @@ MIN_CHUNK_SCORE = 75.0
 
 
 class Query:
-    """A text prepared once for placing in many candidates: ``folded`` (``search.folding.fold``)
+    """A text prepared once for placing in many candidates: ``folded`` (``characters.folding.fold``)
     and the offsets of its ``NGRAM``-grams (``grams``: gram → offsets in the query)."""
 
     def __init__(self, text: str):

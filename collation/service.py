@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
-from search.folding import fold
+from characters.folding import fold
 
 from .align import ADDED, CLASSES, GLYPH, MISSING, align, pair, similarity
 

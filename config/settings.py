@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "corsheaders",
     "axes",
+    "characters",
     "reader",
     "search",
     "api",

@@ -13,10 +13,10 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.vary import vary_on_cookie
 
+from characters import dictionary as chars
 from collation.parallels import MIN_SPAN, find_parallels, segments
 from config.budget import check
 from config.ratelimit import search_wait
-from reader import chars
 from reader.citation import citation_text, juan_citation_text, permalink
 from reader.juans import juan_count
 from reader.models import Chapter, Edition, Juan, Work

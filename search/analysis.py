@@ -3,7 +3,7 @@
 What a search compares is a sequence of *units*, one per character of the stored text:
 
 - a Kanripo gaiji entity (``&KR1969;``, a character Unicode lacks) or U+0001 (unreadable
-  in the source) is ONE unit (``search.folding.GAIJI``): ``?`` matches it, the whole entity
+  in the source) is ONE unit (``characters.gaiji.GAIJI``): ``?`` matches it, the whole entity
   finds it, its letters alone (``KR1969``) never match inside it;
 - invisible code points (variation selectors and joiners, ``folding.SELECTOR``; zero-width
   space, BOM and other format characters, ``folding.INVISIBLE``) are no unit at all, in
@@ -15,7 +15,7 @@ What a search compares is a sequence of *units*, one per character of the stored
   (大射之儀，君 finds only 大射之儀，君). Separators before a term's first or after its last
   unit are ignored in both modes;
 - every other code point is one unit. By default units are compared folded
-  (``search.folding``: 異體字, simplified forms, full-width forms, Kangxi and supplement
+  (``characters.folding``: 異體字, simplified forms, full-width forms, Kangxi and supplement
   radicals); the exact mode compares code points.
 
 The stored text is never changed: ``analyse`` maps each unit back to its ``[start, end)``
@@ -41,8 +41,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from search.folding import (GAIJI, INVISIBLE, SELECTOR, SEPARATOR, TEXT, _kind_table, char_kind, fold,
-                            fold_char, gaiji_key, query_alternatives)
+from characters.folding import (INVISIBLE, SELECTOR, SEPARATOR, TEXT, _kind_table, char_kind, fold, fold_char,
+                                query_alternatives)
+from characters.gaiji import GAIJI, gaiji_key
 from search.query import WILDCARDS, ParsedQuery, Term
 
 
@@ -79,7 +80,7 @@ def _clusters() -> re.Pattern:
 @dataclass(frozen=True, slots=True)
 class Analysed:
     """A text as units. ``codes``: each unit's exact code point (the character itself, or
-    ``folding.gaiji_key`` of a gaiji); ``keys``: ``fold(codes)``; ``starts``/``ends``: each
+    ``characters.gaiji.gaiji_key`` of a gaiji); ``keys``: ``fold(codes)``; ``starts``/``ends``: each
     unit's code-point span in the text (``ends`` includes selectors that follow it);
     ``gaps``: ``len(codes) + 1`` strings, ``gaps[i]`` the separators (invisibles left out)
     between unit ``i - 1`` and unit ``i``, ``gaps[0]`` before the first, ``gaps[-1]`` after

@@ -26,7 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from search.folding import has_text
+from characters.folding import has_text
 
 MAX_QUERY_LENGTH = 200
 #: At most this many distinct terms (included and excluded) in one query.

@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from search.folding import fold
+from characters.folding import fold
 from search.hints import Suggestion, read_as, suggestions
 from search.query import parse_query
 

@@ -1,4 +1,4 @@
-"""search.folding: variant / simplified folding, one code point to one code point.
+"""characters.folding: variant / simplified folding, one code point to one code point.
 
 Plain pytest: no database, no Django settings. The tests that compare the shipped table
 with the source tables run when ../shared/data is present and are skipped otherwise.
@@ -16,12 +16,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # plain `pytest` without the project on sys.path
     sys.path.insert(0, str(ROOT))
 
-from search import folding  # noqa: E402
-from search.folding import fold, fold_char, query_alternatives  # noqa: E402
+from characters import folding, gaiji  # noqa: E402
+from characters.folding import fold, fold_char, query_alternatives  # noqa: E402
 
 SHARED_DATA = ROOT.parent / "shared" / "data"
 VARIANTS = SHARED_DATA / "variants"
-TABLE = ROOT / "search" / "data" / "fold.tsv"
+TABLE = ROOT / "characters" / "data" / "fold.tsv"
 
 
 def read_pairs(path: Path) -> list[tuple[str, str]]:
@@ -255,13 +255,13 @@ def test_no_two_moe_regular_characters_are_folded_together():
 
 def test_build_is_deterministic_and_matches_the_shipped_table(tmp_path):
     assert VARIANTS.exists(), f"{SHARED_DATA}: the sources (../shared/data) must sit beside the clone"
-    script = ROOT / "scripts" / "build_fold_table.py"
+    script = ROOT / "characters" / "scripts" / "build_fold_table.py"
     for out in (tmp_path / "a", tmp_path / "b"):
         subprocess.run([sys.executable, str(script), "--data", str(SHARED_DATA), "--out", str(out)],
                        check=True, capture_output=True)
     a = (tmp_path / "a" / "fold.tsv").read_bytes()
     assert a == (tmp_path / "b" / "fold.tsv").read_bytes()
-    assert a == TABLE.read_bytes(), "search/data/fold.tsv is stale: run scripts/build_fold_table.py"
+    assert a == TABLE.read_bytes(), "characters/data/fold.tsv is stale: run characters/scripts/build_fold_table.py"
     assert (tmp_path / "a" / "ATTRIBUTION.md").read_bytes() == (TABLE.parent / "ATTRIBUTION.md").read_bytes()
 
 
@@ -270,7 +270,7 @@ def test_every_gaiji_number_the_entity_allows_has_a_key():
     or a query holding ``&KR99999;`` is text like any other (a query of it was a 500)."""
     from search.analysis import analyse, query_units
 
-    assert folding.gaiji_key("&KR99999;") == "\U0010869f" and folding.gaiji_key("&KR65534;") == "\U000ffffe"
+    assert gaiji.gaiji_key("&KR99999;") == "\U0010869f" and gaiji.gaiji_key("&KR65534;") == "\U000ffffe"
     assert analyse("射&KR70000;獲").codes == "射\U00101170獲"
     assert query_units("射?&KR99999;").codes == ("射", None, "\U0010869f")
 

@@ -10,7 +10,7 @@ from reader.importers.loader import import_file, juan_to_document, render_source
 from reader.importers.mandoku import page_breaks
 from reader.models import Edition, Juan, Piece, Work
 from search.backends import SearchQuery
-from search.folding import fold
+from characters.folding import fold
 
 from .conftest import SEED, SHARED
 

@@ -16,7 +16,7 @@ from reader.importers.mandoku import (
     HARD_LIMIT, is_mandoku, page_breaks, parse_mandoku, parse_readme, render_mandoku, render_piece,
 )
 from reader.importers.siku import parse_siku
-from search.folding import fold
+from characters.folding import fold
 
 from .conftest import SEED, SHARED
 

@@ -9,7 +9,7 @@ import pytest
 from collation.parallels import find_parallels, local_alignment, long_probes, probes, section_main_text
 from reader.importers.loader import import_file
 from reader.models import Section
-from search.folding import fold
+from characters.folding import fold
 
 from .conftest import SEED, SHARED, index_all
 

@@ -3,7 +3,7 @@ import pytest
 
 from search.backends import SearchError, SearchQuery
 from search.documents import LAYER_GROUPS
-from search.folding import fold
+from characters.folding import fold
 
 from .conftest import SEED
 from .scan import layers_of, scan_count

@@ -219,7 +219,7 @@ def test_near_equals_a_plain_scan(backend, seed_juan, left, right, distance):
 
 @pytest.mark.parametrize("sort", ["after", "before"])
 def test_concordance_sorts_equal_a_sort_computed_here(backend, seed_juan, sort):
-    from search.folding import fold
+    from characters.folding import fold
 
     ref = _reference(documents_for_juan(seed_juan))
     for q in ["鵠", "射", "大射 OR 鄉射", "射?獲", "侯 鵠"]:

@@ -7,7 +7,7 @@ spaces and invisible code points are none), laid end to end the same way; a "pos
 below is a unit's::
 
     exact    [0, 大, 射, 之, 儀, 0, 鄭, 注, …, 0]     uint32 unit codes (gaiji keys included)
-    folded   the same, folded (``search.folding``: 異體字, simplified and full-width forms, radicals)
+    folded   the same, folded (``characters.folding``: 異體字, simplified and full-width forms, radicals)
     order    every position, sorted by folded character (stable: ascending positions)
     chars / char_starts    each folded character and where its positions begin in ``order``
     char_exact / exact_exceptions / exception_starts    per folded character, the exact code
@@ -75,7 +75,7 @@ from pathlib import Path
 import numpy as np
 
 from search.documents import LAYERS, SearchDocument
-from search.folding import fold
+from characters.folding import fold
 from search.analysis import analyse, char_alternatives, query_units, unit_layout
 
 from .base import (SORT_SPAN, BaseSearchBackend, Hit, HitPassage, IndexUnavailable, SearchError, SearchQuery,

@@ -53,7 +53,7 @@ from whoosh.reading import SegmentReader, TermNotFound
 
 from search.analysis import PAIR_GAP, gram_counts, match_passage, query_units, raw_pattern
 from search.documents import LAYERS, SearchDocument
-from search.folding import fold_char, query_alternatives
+from characters.folding import fold_char, query_alternatives
 
 from .base import (BaseSearchBackend, Hit, HitPassage, IndexUnavailable, SearchError, SearchQuery, SearchResults,
                    entries_of, juans_to_drop, live_juans)

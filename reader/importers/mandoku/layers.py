@@ -65,6 +65,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from characters.folding import fold
+
 from ..document import (
     CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE, READINGS, RECORD, SMALLPRINT, SUBCOMMENTARY, TEXT,
     JuanDocument, PieceDoc, interleave_layout,
@@ -517,10 +519,8 @@ def classic_book(work_title: str) -> str:
 def classic_reference(book: str) -> str:
     """The folded text of a shipped classic (``data/classics/<book>.txt``, or of each file
     of ``a+b``): ``#`` header lines skipped, the other lines joined by a newline (no match
-    runs across one); folded by ``search.folding.fold``, for matching only. Cached: read
+    runs across one); folded by ``characters.folding.fold``, for matching only. Cached: read
     once per process. Raises ``FileNotFoundError`` for an unknown book."""
-    from search.folding import fold
-
     lines = [line for name in book.split("+")
              for line in (CLASSICS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()]
     return fold("\n".join(line for line in lines if not line.startswith("#")))
@@ -529,8 +529,6 @@ def classic_reference(book: str) -> str:
 def _matchable(text: str) -> tuple[str, list[int]]:
     """``text`` folded without the characters of ``NOT_MATCHED``, and for each character
     kept its offset in ``text``."""
-    from search.folding import fold
-
     keep = [k for k, ch in enumerate(text) if ch not in NOT_MATCHED]
     return fold("".join(text[k] for k in keep)), keep
 
@@ -540,7 +538,7 @@ def classic_tail(note: str, anchor: str, reference: str) -> int | None:
     of the longest tail of ``note`` that goes on, in the classic ``reference`` (folded),
     right after the classic words ``anchor`` that stand before the note; None when none.
 
-    Matching is on folded text (``search.folding.fold``; 将/將, 徳/德 match) without ○, and
+    Matching is on folded text (``characters.folding.fold``; 将/將, 徳/德 match) without ○, and
     a tail may differ in one character of ``MISMATCH_EVERY`` (not its first two); when the
     anchor's last ``ANCHOR`` characters are not in the reference, its last ``SHORT_ANCHOR``
     are looked for. The

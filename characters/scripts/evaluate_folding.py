@@ -3,18 +3,18 @@
 
 Usage::
 
-    .venv/bin/python scripts/evaluate_folding.py            # print the figures and every failing pair
-    .venv/bin/python scripts/evaluate_folding.py --draft    # propose labels for the 300 most frequent classes
+    .venv/bin/python characters/scripts/evaluate_folding.py            # print the figures and every failing pair
+    .venv/bin/python characters/scripts/evaluate_folding.py --draft    # propose labels for the 300 most frequent classes
 
-The set is ``search/data/variant_eval.tsv`` (``search.evaluation`` reads and scores it).
+The set is ``characters/data/variant_eval.tsv`` (``characters.scripts.evaluation`` reads and scores it).
 ``--draft`` counts characters in ``../shared/corpus`` and reads the variant tables in
-``../shared/data`` (see ``scripts/build_fold_table.py``), and prints a new draft of the file
+``../shared/data`` (see ``characters/scripts/build_fold_table.py``), and prints a new draft of the file
 to standard output: the 300 most frequent classes, a class being a head character (an MOE
 正字 or a 漢語大字典 正體) with the forms those two tables list as its variants that occur in the
 corpus. A form is proposed as ONE character with its head when a glyph-level source joins
 them (IRG kVariants ``=``/``simp``, Unihan kZVariant/kTraditionalVariant/kSimplifiedVariant,
 CJKVI radical variants, UCS source separations, duplicates), when the folding policy folds
-the pair (``search/data/noncognate_decisions.tsv``), or when both tables list it and no table
+the pair (``characters/data/noncognate_decisions.tsv``), or when both tables list it and no table
 keeps them apart; otherwise as APART. The draft was reviewed by hand before it was committed
 (docs/notes.md, "Issue 13").
 """
@@ -27,10 +27,10 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from search import evaluation  # noqa: E402
+from characters.scripts import evaluation  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 
@@ -75,7 +75,7 @@ def draft(corpus: Path, data: Path, size: int) -> str:
     apart = {frozenset((a, b)) for name in ("non-cognates.txt", "hydzd-borrowed.txt")
              for a, _, b in _rows(var / name)}
     decided = {}
-    for line in (ROOT / "search" / "data" / "noncognate_decisions.tsv").read_text(encoding="utf-8").splitlines():
+    for line in (ROOT / "characters" / "data" / "noncognate_decisions.tsv").read_text(encoding="utf-8").splitlines():
         if line and not line.startswith("#"):
             pair, _, decision, _ = line.split("\t")
             decided[frozenset(pair)] = decision == "fold"
@@ -85,8 +85,8 @@ def draft(corpus: Path, data: Path, size: int) -> str:
         if counts[head] and present:
             classes.append((counts[head] + sum(counts[f] for f in present), head, present))
     classes.sort(key=lambda c: (-c[0], c[1]))
-    lines = [f"# search/data/variant_eval.tsv -- the {size} most frequent variant classes of ../shared/corpus,",
-             "# labelled (scripts/evaluate_folding.py --draft, then reviewed by hand; search/evaluation.py).",
+    lines = [f"# characters/data/variant_eval.tsv -- the {size} most frequent variant classes of ../shared/corpus,",
+             "# labelled (characters/scripts/evaluate_folding.py --draft, then reviewed by hand; characters/scripts/evaluation.py).",
              "# HEAD<TAB>ONE: forms that are one character with HEAD (HEAD first)<TAB>APART: forms a table",
              "# relates to HEAD that are different words<TAB>OCCURRENCES of all the forms in the corpus"]
     for total, head, present in classes[:size]:

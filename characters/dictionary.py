@@ -1,8 +1,8 @@
 """Character lookup: Mandarin reading, a short definition and variant forms of one character.
 
-The data is ``reader/data/chars.tsv.gz`` (built by ``scripts/build_char_table.py`` from the
+The data is ``characters/data/chars.tsv.gz`` (built by ``characters/scripts/build_char_table.py`` from the
 Unicode Han Database and the CJKVI variant tables; attribution in
-``reader/data/ATTRIBUTION.md``), read once, lazily, on the first lookup.
+``characters/data/ATTRIBUTION-chars.md``), read once, lazily, on the first lookup.
 """
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import threading
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from characters.folding import fold
 
 __all__ = ["CharEntry", "lookup", "TABLE_PATH"]
 
@@ -29,7 +31,7 @@ class CharEntry:
     Mandarin reading (𤣥 → 玄 xuán).
 
     ``readings`` merges the readings of the character and of its variant forms that search
-    treats as the same character (``search.folding``: 說 and 説, not 悦): ``[{"reading":
+    treats as the same character (``characters.folding``: 說 and 説, not 悦): ``[{"reading":
     "shuì", "form": "説", "source": "kHanyuPinyin"}, ...]``, each reading once, from the form
     that has it first (the character itself, then its variants in table order); ``source`` is
     the Unihan field (kMandarin: the usual reading; kHanyuPinyin: 漢語大字典's other readings).
@@ -57,7 +59,7 @@ class CharEntry:
     @property
     def related(self) -> list[str]:
         """The ``variants`` that search keeps apart from the character (a table relates
-        them, ``search.folding`` does not fold them: 太 beside 大)."""
+        them, ``characters.folding`` does not fold them: 太 beside 大)."""
         return [c for c in self.variants if c not in self.searched_together]
 
     @property
@@ -118,9 +120,7 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
 
 def same_character_forms(entry: CharEntry) -> list[str]:
     """The character and those of its forms (standard, traditional, variants) that fold to
-    the same character in search (``search.folding.fold``), in that order, once each."""
-    from search.folding import fold
-
+    the same character in search (``characters.folding.fold``), in that order, once each."""
     key = fold(entry.char)
     forms = [entry.char] + entry.standard + entry.traditional + entry.variants
     return [c for c in dict.fromkeys(forms) if c == entry.char or fold(c) == key]

@@ -12,8 +12,8 @@ characters (通假: 説/税/脱) and CJKVI non-cognates (同型異字). A simpli
 that stands for several traditional ones (发 → 發 or 髮) is expanded by
 ``query_alternatives`` instead, so the index keeps 發 and 髮 apart while 发 finds both.
 
-Data: ``search/data/fold.tsv`` (next to this module, attribution in
-``search/data/ATTRIBUTION.md``), built by ``scripts/build_fold_table.py`` from the CJKVI
+Data: ``characters/data/fold.tsv`` (attribution in ``characters/data/ATTRIBUTION.md``),
+built by ``characters/scripts/build_fold_table.py`` from the CJKVI
 variants database (Taiwan MOE 異體字字典 table, radical variants, UCS source separations,
 duplicates, dypytz, simplified/traditional table; MIT, (c) 2014 CJKVI Database), irg
 kVariants (MIT, (c) 2018 Henry Chan), Unihan 15.0 variants (Unicode License) and OpenCC's
@@ -30,21 +30,16 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["fold_char", "fold", "query_alternatives", "TABLE_PATH", "RADICALS_PATH", "GAIJI", "GAIJI_BASE",
-           "gaiji_key", "char_kind", "TEXT", "SEPARATOR", "INVISIBLE", "SELECTOR", "has_text"]
+from characters.gaiji import GAIJI
+
+__all__ = ["fold_char", "fold", "query_alternatives", "TABLE_PATH", "RADICALS_PATH", "char_kind", "TEXT",
+           "SEPARATOR", "INVISIBLE", "SELECTOR", "has_text"]
 
 #: The shipped tables (inside the package, not the shared source data).
 TABLE_PATH = Path(__file__).resolve().parent / "data" / "fold.tsv"
 RADICALS_PATH = Path(__file__).resolve().parent / "data" / "radicals.tsv"
 
 # ---------------------------------------------------------------------------- not text
-
-#: A Kanripo gaiji entity (a character Unicode lacks, ``&KR1969;``) or U+0001 (Kanripo's mark
-#: for an unreadable character in SBCK files): ONE character for search and display.
-GAIJI = re.compile(r"&KR(\d{1,5});|\x01")
-#: Search key of ``&KRn;``: a supplementary private-use code point, ``U+F0000 + n`` (plane 15;
-#: numbers above 65535, which Kanripo does not use but a file may hold, land in plane 16).
-GAIJI_BASE = 0xF0000
 
 #: Kinds of code point (``char_kind``).
 TEXT, SEPARATOR, INVISIBLE, SELECTOR = 0, 1, 2, 3
@@ -53,18 +48,6 @@ TEXT, SEPARATOR, INVISIBLE, SELECTOR = 0, 1, 2, 3
 #: before them and are never text of their own.
 _SELECTORS = ((0x034F, 0x034F), (0x180B, 0x180D), (0x180F, 0x180F), (0x200C, 0x200D), (0xFE00, 0xFE0F),
               (0xE0100, 0xE01EF))
-
-
-def gaiji_key(entity: str) -> str:
-    """The one search key (a code point) of a gaiji: ``&KR1969;`` -> U+F07B1, ``&KR99999;`` ->
-    U+10869F, U+0001 -> U+0001. Raises ``ValueError`` for anything else (``GAIJI`` says what a
-    gaiji is)."""
-    m = GAIJI.fullmatch(entity)
-    if not m:
-        raise ValueError(f"not a gaiji entity: {entity!r}")
-    if m.group(1) is None:
-        return "\x01"
-    return chr(GAIJI_BASE + int(m.group(1)))  # at most U+10869F (&KR99999;): a code point
 
 
 @lru_cache(maxsize=None)
@@ -154,8 +137,8 @@ def _unicode_folds() -> dict[str, str]:
     - full-width and half-width forms (U+FF01-FFEE: ``Ａ`` -> ``A``, ``１`` -> ``1``,
       ``，`` -> ``,``) by their NFKC decomposition (Python's ``unicodedata``);
     - Kangxi radicals (U+2F00-2FD5) and CJK radical supplement characters (U+2E80-2EF3)
-      to their ideographs (``⼤`` -> ``大``, ``⻄`` -> ``西``), from ``search/data/radicals.tsv``,
-      built by ``scripts/build_fold_table.py`` from the Unicode Character Database file
+      to their ideographs (``⼤`` -> ``大``, ``⻄`` -> ``西``), from ``characters/data/radicals.tsv``,
+      built by ``characters/scripts/build_fold_table.py`` from the Unicode Character Database file
       ``EquivalentUnifiedIdeograph.txt`` (Kangxi radicals agree with NFKC).
     One code point to one, so lengths never change."""
     out: dict[str, str] = {}

@@ -1,10 +1,10 @@
-"""How well the folding table (``search.folding``) does on a labelled evaluation set.
+"""How well the folding table (``characters.folding``) does on a labelled evaluation set.
 
-``search/data/variant_eval.tsv`` lists the 300 most frequent variant classes of the shared
+``characters/data/variant_eval.tsv`` lists the 300 most frequent variant classes of the shared
 corpus (a head character with the forms the Taiwan MOE 異體字 table or the 漢語大字典
 variant table relate to it, counted in ``../shared/corpus``), and says, for each, which
 forms are ONE character with the head (written differently) and which are different words
-(APART) although a table relates them. Labels: ``scripts/evaluate_folding.py --draft``
+(APART) although a table relates them. Labels: ``characters/scripts/evaluate_folding.py --draft``
 proposes them by rule (glyph-level sources, the folding policy's decisions, MOE and 漢語大字典
 agreeing); the file was then reviewed by hand (docs/notes.md, "Issue 13").
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from search.folding import fold_char
+from characters.folding import fold_char
 
-EVAL_PATH = Path(__file__).resolve().parent / "data" / "variant_eval.tsv"
+EVAL_PATH = Path(__file__).resolve().parents[1] / "data" / "variant_eval.tsv"
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def load(path: Path = EVAL_PATH) -> list[EvalClass]:
 def _joined(a: str, b: str) -> bool:
     """Folded into one class (the index side). A query alternative is not a join: a
     simplified query character that stands for several traditional ones (当: 當 噹) finds
-    them all, one way only, by design (``search.folding.query_alternatives``)."""
+    them all, one way only, by design (``characters.folding.query_alternatives``)."""
     return fold_char(a) == fold_char(b)
 
 

@@ -1,0 +1,31 @@
+"""The ``characters`` app is the bottom layer: it imports none of the apps above it."""
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ABOVE = {"reader", "search", "collation", "api", "config"}
+
+
+def _imported_roots(path: Path) -> set[str]:
+    roots = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+def test_characters_imports_no_app_above_it():
+    modules = sorted((ROOT / "characters").rglob("*.py"))
+    assert {p.name for p in modules} >= {"folding.py", "gaiji.py", "dictionary.py", "build_fold_table.py",
+                                         "build_char_table.py", "evaluate_folding.py", "evaluation.py"}
+    offending = {str(p.relative_to(ROOT)): sorted(_imported_roots(p) & ABOVE) for p in modules
+                 if _imported_roots(p) & ABOVE}
+    assert offending == {}
+
+
+def test_the_check_sees_an_import_from_above(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from search.analysis import analyse\nimport reader.models\n", encoding="utf-8")
+    assert _imported_roots(bad) & ABOVE == {"search", "reader"}
