@@ -84,10 +84,14 @@ class ThreadWorker(gthread.ThreadWorker):
         super().enqueue_req(conn)
 
     def handle(self, conn):
-        """Serve one request of ``conn`` in a pool thread; its line and headers must arrive by
-        ``read_seconds`` from now."""
+        """Serve one request of ``conn`` in a pool thread; its line and headers must arrive
+        within ``read_seconds`` of its first bytes."""
+        now = time.monotonic()
+        # From the arrival of its bytes; a thread that takes it later still gets a second
+        # (a whole head is read in far less), so no request that merely queued is cut.
+        deadline = max(getattr(conn, "queued_at", now) + self.read_seconds, now + min(1.0, self.read_seconds))
         with self._reading_lock:
-            self._reading[conn] = time.monotonic() + self.read_seconds
+            self._reading[conn] = deadline
         try:
             return super().handle(conn)
         finally:
