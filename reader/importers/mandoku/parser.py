@@ -21,6 +21,7 @@ from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterD
 from ..errors import NoTextError, TextFormatError
 from ..source import split_source_lines
 from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_metadata, read_header_block
+from .commentators import assign_commentators, layout_decided
 from .layers import assign_layers
 from .lines import (
     BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
@@ -160,13 +161,15 @@ class _Parser:
         doc.trailer_lines = lines[trailer_start:]
         section_names = fill_metadata(doc, self.header, found, self.text, self.path, self.readme)
         units = self.scan_body(lines, head_end, trailer_start, nl)
-        group(doc, units, section_names, self.header.tls)
+        group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc))
         if not doc.sections:
             line = head_end + 1 if head_end < len(lines) else max(len(lines), 1)
             raise NoTextError(self.path, line, 1, "no text: the file has a header but no main text")
         split_tags(doc, self.path)
         title_rest = (found["title"]["rest"] or "") if found.get("title") else ""
-        assign_layers(doc, IDEO_SPACE.join(b for b in (title_rest, found.get("byline", "")) if b))
+        if not layout_decided(doc):  # 水經注, 南華真經註疏, the 老子 editions: no 注疏 markers to read
+            assign_layers(doc, IDEO_SPACE.join(b for b in (title_rest, found.get("byline", "")) if b))
+        assign_commentators(doc)
         keep_entries_whole(doc)
         return doc
 
@@ -299,7 +302,7 @@ class _Parser:
                     heading = (line[:-1], ChapterDoc(title=m["title"], category=m["category"].strip(IDEO_SPACE),
                                                      heading=line[:-1]))
             col_shift = 0
-            if not heading and at_start and not self.header.tls and indent <= 2:
+            if not heading and at_start and not self.header.tls and indent <= 4:
                 m = NUMBERED_CHAPTER.match(stripped)
                 if m:
                     # 大射儀第七(鄭目録云…), 天官冢宰第一音義(…): a numbered chapter heading, what

@@ -82,8 +82,12 @@ class Unit:
 
 
 
-def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], tls: bool) -> None:
-    """Units → ``doc.chapters``: chapters, sections and paragraphs (see ``group_run``)."""
+def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], tls: bool,
+          short_headings: bool = True) -> None:
+    """Units → ``doc.chapters``: chapters, sections and paragraphs (see ``group_run``).
+    ``short_headings`` False: a short one-line paragraph is never taken for a heading
+    (books that print a short phrase of the classic on a line of its own before its
+    commentary, 南華真經註疏)."""
     chapter = ChapterDoc()
     chapters = [chapter]
     run: list[Unit] = []
@@ -91,7 +95,7 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
 
     def close_run(closer: Unit | None):
         default = chapter.title if numbered_chapter else ""
-        for section in group_run(run, closer, section_names, default, headings=not tls):
+        for section in group_run(run, closer, section_names, default, headings=not tls and short_headings):
             chapter.sections.append(section)
 
     for u in units:

@@ -1,0 +1,405 @@
+"""Who wrote each note: commentators and layers of the commentary books of 史部, 子部, 集部.
+
+Runs after the layer step (``layers.assign_layers``) on a parsed juan and sets
+``PieceDoc.commentator``, ``layer``, ``layer_name`` and ``layer_basis`` of the pieces the
+layer step left as plain commentary. Pure: no ORM, no I/O. A note is split where its
+commentator or layer changes (``layers.split_piece``: the parts written one after another
+give the note back, so the file still writes back byte for byte).
+
+How these books are made (``../shared/corpus/SOURCES.md``, "kanripo-commentary/", and the
+files themselves):
+
+* One note, several commentators, each opening with his formula: 六臣註文選 (四部叢刊)
+  writes 善曰 (李善), 銑曰 (張銑), 良曰 (劉良), 向曰 (呂向), 翰曰 (李周翰), 濟曰 (呂延濟)
+  in one small-print note; 楚辭 and 楚辭補注 write 王逸's 章句 first, then 洪興祖's 補注
+  led by 補曰 (𥙷曰). 前漢書 prints 顏師古's 注 collecting the earlier commentators, each
+  led by his name and 曰 (應劭曰, 如淳曰 … 師古曰). A formula opens a part of its
+  commentator (``layer_basis`` ``layout``); the part before the first formula is the
+  profile's default commentator.
+* A ``○`` (U+25CB) or ``〇`` (U+3007) inside a note opens an appended layer: in 前漢書 and
+  後漢書 the remarks of 宋 editors (○宋祁曰, ○劉攽曰: EDITORIAL); in 四部叢刊 editions of the
+  classics and in 莊子注, 陸德明's readings (``〇雒音洛``, ``○知音智``: READINGS), told
+  by the reading glosses that follow the circle (``音``, ``反``, ``如字``, ``讀``) within
+  ``GLOSS_WITHIN`` characters. Anywhere else a circle separates items and changes nothing.
+* One commentator for the whole book (史記集解 裴駰, 史記索隱 司馬貞, 史記正義 張守節, 後漢書
+  李賢, 三國志 裴松之, 世說新語 劉孝標, 文選 李善, 荀子 楊倞 …): every note is his, named
+  by the profile (``PROFILES``). Where the book's byline names the commentator of a layer,
+  the profile writes the same name (the byline writes 揚倞 for 楊倞: the profile keeps the
+  byline's form, the stored text is never changed).
+* 四部叢刊 files often hold the two printed columns of a note in reverse reading order
+  (``(洛陽西京父老有怨班/善曰自光武至和帝都)``: 善曰… reads first). In each printed line
+  the last column then reads first (``(A/B/C)`` reads C A B). A note is read in that order
+  when the profile expects its notes to open with a formula and only that order does so;
+  the stored text keeps the file's order.
+* Layout decides where there is no small print: 水經注 prints the 經 flush and 酈道元's 注
+  indented one U+3000, both at full size (``INDENT_LAYERS``); 南華真經註疏 prints the 經
+  flush and 郭象's 注 and 成玄英's 疏 on indented lines, each block led by its marker 注 or
+  䟽 at the start of a line (``MARKED_BLOCKS``). A paragraph that opens with small print
+  (a note reopened on the next printed line) goes on in the layer of the one before.
+* The two 老子 editions (河上公章句 KR5c0065, 王弼註 KR5c0073 in the 道藏) run classic and
+  commentary together at full size with no marker: nothing in the file decides, so the
+  book's order is kept as classic with ``layer_basis`` ``default`` (``UNDECIDED``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..document import (
+    CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, RECORD_NOTE,
+    SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc,
+)
+from .header import TITLE_VARIANTS
+from .layers import split_piece
+
+CIRCLES = "○〇"
+#: A reading gloss after a circle: a 反切, 音 X, 如字, 讀 …, within this many characters.
+GLOSS_WITHIN = 12
+GLOSS = re.compile(r"反|音|如字|讀[如爲為曰]|協韻|叶韻")
+
+
+@dataclass(frozen=True)
+class Voice:
+    """Who writes a part of a note and in which layer: ``commentator`` (李善; "" when the
+    book does not say), ``layer`` (one of ``document.LAYERS``) and ``layer_name`` as
+    readers name it (注, 章句, 補注, 集解, 音義, 按)."""
+
+    commentator: str
+    layer: str = COMMENTARY
+    layer_name: str = "注"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How one book writes its commentary.
+
+    ``titles``: the ``#+TITLE`` values (with ``header.TITLE_VARIANTS`` folded) that name it;
+    ``default``: who writes a note that opens with no formula; ``formulas``: formula →
+    the voice it opens (a formula of one name character and 曰 inside a column counts only
+    when no name character stands before it: 叔向曰, 張良曰 are quoted speech);
+    ``circle``: what a circle inside a note opens (``"readings"``, ``"remark"``: the
+    remark of an editor, ``X曰`` naming him, or ""); ``reversed_columns``: the file may
+    hold a note's columns in reverse reading order (四部叢刊)."""
+
+    titles: tuple[str, ...]
+    default: Voice | None = None
+    formulas: dict[str, Voice] = field(default_factory=dict)
+    circle: str = ""
+    reversed_columns: bool = False
+
+
+def _voices(layer_name: str, **names: str) -> dict[str, Voice]:
+    return {formula: Voice(who, COMMENTARY, layer_name) for formula, who in names.items()}
+
+
+#: 五臣 and 李善 in 六臣註文選 (四部叢刊): each part opens with the commentator's given name and 曰;
+#: the older commentaries 李善 keeps (薛綜 on 二京賦, 劉逵 on 三都賦) open with 綜曰, 劉曰.
+LIUCHEN = {"綜曰": Voice("薛綜", COMMENTARY, "注"), "劉曰": Voice("劉逵", COMMENTARY, "注"),
+           "善曰": Voice("李善", COMMENTARY, "注"), "銑曰": Voice("張銑", COMMENTARY, "注"),
+           "良曰": Voice("劉良", COMMENTARY, "注"), "向曰": Voice("呂向", COMMENTARY, "注"),
+           "翰曰": Voice("李周翰", COMMENTARY, "注"), "濟曰": Voice("呂延濟", COMMENTARY, "注")}
+#: The commentators 顏師古 collects in his 漢書注 (the names as the WYG text writes them,
+#: variant forms included), each opening his part with 曰.
+HANSHU_NAMES = {
+    "師古": "顏師古", "應劭": "應劭", "如淳": "如淳", "孟康": "孟康", "張晏": "張晏", "服䖍": "服虔", "服虔": "服虔",
+    "晉灼": "晉灼", "蘇林": "蘇林", "李竒": "李奇", "李奇": "李奇", "張揖": "張揖", "韋昭": "韋昭", "文穎": "文穎",
+    "文頴": "文穎", "鄭氏": "鄭氏", "郭璞": "郭璞", "臣瓚": "臣瓚", "臣瓉": "臣瓚", "鄧展": "鄧展", "李斐": "李斐",
+    "劉德": "劉德", "項昭": "項昭", "伏儼": "伏儼", "蔡謨": "蔡謨", "崔浩": "崔浩", "荀悦": "荀悅", "荀悅": "荀悅",
+    "劉寶": "劉寶", "服䖍曰": "服虔",
+}
+HANSHU = {name + "曰": Voice(who, COMMENTARY, "注") for name, who in HANSHU_NAMES.items() if not name.endswith("曰")}
+
+PROFILES: tuple[Profile, ...] = (
+    Profile(("六臣注文選",), None, LIUCHEN, reversed_columns=True),
+    Profile(("文選注",), Voice("李善", COMMENTARY, "注")),
+    Profile(("楚辭", "楚辭補注", "楚詞補注"), Voice("王逸", COMMENTARY, "章句"),
+            {"補曰": Voice("洪興祖", COMMENTARY, "補注"), "𥙷曰": Voice("洪興祖", COMMENTARY, "補注")}),
+    Profile(("史記集解",), Voice("裴駰", COMMENTARY, "集解")),
+    Profile(("史記索隱",), Voice("司馬貞", COMMENTARY, "索隱")),
+    Profile(("史記正義",), Voice("張守節", COMMENTARY, "正義")),
+    Profile(("前漢書", "漢書"), Voice("顏師古", COMMENTARY, "注"), HANSHU, circle="remark"),
+    Profile(("後漢書",), Voice("李賢", COMMENTARY, "注"), circle="remark"),
+    Profile(("三國志", "魏志"), Voice("裴松之", COMMENTARY, "注")),
+    Profile(("世說新語",), Voice("劉孝標", COMMENTARY, "注")),
+    Profile(("莊子注",), Voice("郭象", COMMENTARY, "注"), circle="readings"),
+    Profile(("荀子",), Voice("楊倞", COMMENTARY, "注")),
+    Profile(("韓非子",), Voice("何犿", COMMENTARY, "註")),
+    Profile(("管子",), Voice("房玄齡", COMMENTARY, "註")),
+    Profile(("水經注",), Voice("", EDITORIAL, "案"), {"案": Voice("", EDITORIAL, "案")}, reversed_columns=True),
+)
+#: Books whose 經 is flush and whose commentary is indented at full size: the commentary's voice.
+INDENT_LAYERS = {"水經注": Voice("酈道元", COMMENTARY, "注")}
+#: Books whose indented blocks are led by a marker at the start of a line: marker → voice.
+MARKED_BLOCKS = {"南華真經注疏": {"注": Voice("郭象", COMMENTARY, "注"), "疏": Voice("成玄英", SUBCOMMENTARY, "疏"),
+                                  "䟽": Voice("成玄英", SUBCOMMENTARY, "疏")}}
+#: Books whose classic and commentary run together at full size with no marker.
+UNDECIDED = ("道德真經注", "老子道德經")
+#: Editors whose remarks follow a circle in 漢書 and 後漢書 notes (○宋祁曰, ○劉攽曰).
+REMARK = re.compile(r"^[○〇](?P<who>[^\s()/○〇曰]{1,3}?)曰")
+
+
+def _title(doc: JuanDocument) -> str:
+    return (doc.work_title or "").translate(TITLE_VARIANTS).replace("説", "說")
+
+
+def profile_for(doc: JuanDocument) -> Profile | None:
+    """The profile of ``doc``'s book, by its work title (``Profile.titles``), or a profile
+    with only the circle rule of 四部叢刊 editions of the classics (陸德明's readings after
+    〇) for any other book; None when nothing applies."""
+    title = _title(doc)
+    for profile in PROFILES:
+        if title in profile.titles:
+            return profile
+    return GENERIC
+
+
+#: Any other book: a circle followed by a reading gloss opens 陸德明's readings (the
+#: 纂圖互註 四部叢刊 editions of the classics append them to each note).
+GENERIC = Profile((), None, {}, circle="readings")
+
+
+def _small_print(piece: PieceDoc) -> bool:
+    """A note written in small print (its layout opens with ``(``), not a full-size 注."""
+    return bool(piece.layout) and piece.layout[0][0] == 0 and piece.layout[0][1].endswith("(")
+
+
+def columns(piece: PieceDoc) -> list[list[tuple[int, int]]]:
+    """The printed columns of a small-print note, per printed line: ``[[(start, end), …], …]``
+    in file order, offsets in ``piece.text``. A ``/`` in the layout ends a column, a line
+    end (a layout entry holding a newline) ends a line."""
+    lines: list[list[tuple[int, int]]] = [[]]
+    start = 0
+    for offset, raw in piece.layout:
+        if offset <= 0 or offset >= len(piece.text):
+            continue
+        if "\n" in raw or "/" in raw:
+            if offset > start:
+                lines[-1].append((start, offset))
+            start = offset
+            if "\n" in raw:
+                lines.append([])
+    if start < len(piece.text):
+        lines[-1].append((start, len(piece.text)))
+    return [line for line in lines if line]
+
+
+def reading_order(piece: PieceDoc, profile: Profile) -> tuple[list[int], bool]:
+    """``(offsets of piece.text in reading order, whether any line was reordered)``. The
+    file's order, except (``profile.reversed_columns``) in a printed line that opens with a
+    formula when read from its last column and not when read in the file's order (the
+    formula may itself be cut, ``(曰/綜)`` for 綜曰): that line reads its last column first
+    (``(A/B)`` reads B A, ``(A/B/C)`` C A B). 四部叢刊 files scramble the columns of a line
+    in other ways too (六臣註文選 ``(陽西土…/遂死獄中/銑曰…)`` reads B C A): those keep the
+    file's order, and their parts without a formula are given to the voice before them."""
+    order: list[int] = []
+    moved = False
+    for line in columns(piece):
+        cols = line
+        if profile.reversed_columns and profile.formulas and len(line) > 1:
+            (a0, _), (a1, b1) = line[0], line[-1]
+            as_filed, rotated = piece.text[a0:a0 + 4], (piece.text[a1:b1] + piece.text[a0:a0 + 4])[:4]
+            if _opens_with_formula(rotated, profile) and not _opens_with_formula(as_filed, profile):
+                cols = [line[-1], *line[:-1]]
+                moved = True
+        for a, b in cols:
+            order.extend(range(a, b))
+    return order, moved
+
+
+def _opens_with_formula(text: str, profile: Profile) -> bool:
+    return any(text.startswith(f) for f in profile.formulas)
+
+
+def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | None) -> list[Voice | None]:
+    """The voice of each character of ``text`` (a note in reading order); ``starts`` are the
+    offsets where a printed column starts."""
+    out: list[Voice | None] = []
+    voice = default
+    formulas = sorted(profile.formulas, key=len, reverse=True)
+    k = 0
+    n = len(text)
+    while k < n:
+        ch = text[k]
+        if ch in CIRCLES and profile.circle:
+            after = text[k + 1:k + 1 + GLOSS_WITHIN]
+            if profile.circle == "remark":
+                m = REMARK.match(text[k:k + 6])
+                if m:
+                    voice = Voice(m["who"] if len(m["who"]) > 1 else "", EDITORIAL, "按")
+            elif GLOSS.search(after):
+                voice = Voice("陸德明" if profile is GENERIC else "", READINGS, "音義")
+        else:
+            for f in formulas:
+                if text.startswith(f, k):
+                    quoted = len(f) == 2 and k not in starts and k > 0 and text[k - 1] not in CIRCLES + "也矣焉)"
+                    if quoted and (text[k - 1] in "叔張趙子王公" or text[k - 1] == f[0]):
+                        break
+                    if voice is None or voice.layer != EDITORIAL or k in starts:
+                        voice = profile.formulas[f]
+                    break
+        out.append(voice)
+        k += 1
+    return out
+
+
+def _set(piece: PieceDoc, voice: Voice, basis: str) -> None:
+    piece.layer, piece.layer_name, piece.commentator = voice.layer, voice.layer_name, voice.commentator
+    piece.layer_basis = basis
+
+
+def split_note(piece: PieceDoc, profile: Profile, before: Voice | None = None) -> list[PieceDoc]:
+    """A small-print note of plain commentary split where its voice changes (see the module
+    docstring); one piece (the note itself, its voice set) when it does not change.
+    ``before`` is the voice the note goes on in when it opens with no formula (the last
+    voice of a note just before it; else the profile's default)."""
+    return _split(piece, profile, before)[0]
+
+
+def _split(piece: PieceDoc, profile: Profile, before: Voice | None) -> tuple[list[PieceDoc], Voice | None]:
+    """``split_note``, and the voice the note ends in, in reading order."""
+    order, _ = reading_order(piece, profile)
+    reading = "".join(piece.text[i] for i in order)
+    pos = {offset: k for k, offset in enumerate(order)}
+    starts = {0} | {pos[a] for line in columns(piece) for a, _ in line if a in pos}
+    voices_read = _voices_of(reading, starts, profile, before or profile.default)
+    voices: list[Voice | None] = [None] * len(piece.text)
+    for k, offset in enumerate(order):
+        voices[offset] = voices_read[k]
+    cuts = [k for k in range(1, len(voices)) if voices[k] != voices[k - 1]]
+    parts = split_piece(piece, cuts) if cuts else [piece]
+    for part, start in zip(parts, [0, *cuts]):
+        part.kind = piece.kind
+        if part is not parts[-1]:
+            part.source_tag = part.tag_separator = part.source = ""
+        else:
+            part.source_tag, part.tag_separator, part.source = piece.source_tag, piece.tag_separator, piece.source
+        voice = voices[start]
+        if voice is None:
+            part.layer, part.layer_name, part.layer_basis = piece.layer, piece.layer_name, piece.layer_basis
+            continue
+        _set(part, voice, MARKED if voice.layer == COMMENTARY else LAYOUT)
+    return parts, (voices_read[-1] if voices_read else None)
+
+
+def _line_starts(piece: PieceDoc) -> list[int]:
+    """Offsets in ``piece.text`` where a printed line starts (after a newline in the layout)."""
+    return [offset for offset, raw in piece.layout if "\n" in raw and 0 < offset < len(piece.text)]
+
+
+def _indent(para: list[PieceDoc]) -> int:
+    if not para or not para[0].layout or para[0].layout[0][0] != 0:
+        return 0
+    raw = para[0].layout[0][1].rsplit("\n", 1)[-1]
+    raw = re.sub(r"<pb:[^>]*>", "", raw)
+    return len(raw) - len(raw.lstrip("\u3000"))
+
+
+def indent_layers(doc: JuanDocument, voice: Voice) -> None:
+    """水經注: a paragraph indented one U+3000 is the commentary (``voice``), a flush one the
+    classic; a paragraph that opens with small print goes on in the layer before it;
+    a deeper indentation (a heading) is left alone. Basis ``layout``."""
+    for section in doc.sections:
+        current = None
+        for para in section.paragraphs:
+            indent = _indent(para)
+            if para and para[0].kind == NOTE and current is not None:
+                layer = current
+            elif indent == 0:
+                layer = CLASSIC
+            elif indent == 1:
+                layer = COMMENTARY
+            else:
+                layer = None
+            current = layer if layer is not None else current
+            for p in para:
+                if p.kind != TEXT or layer is None:
+                    continue
+                if layer == COMMENTARY:
+                    _set(p, voice, LAYOUT)
+                else:
+                    p.layer, p.layer_name, p.layer_basis = CLASSIC, "", LAYOUT
+
+
+def marked_blocks(doc: JuanDocument, markers: dict[str, Voice]) -> None:
+    """南華真經註疏: in an indented paragraph, a printed line that starts with a marker (注,
+    䟽) opens that marker's layer up to the next one; the marker is a LABEL of its layer
+    (as in the 注疏 editions), the words after it TEXT of the layer. Basis ``marked``."""
+    for section in doc.sections:
+        for k, para in enumerate(section.paragraphs):
+            if _indent(para) < 1:
+                continue
+            out: list[PieceDoc] = []
+            voice = None
+            for p in para:
+                if p.kind != TEXT:
+                    if voice is not None and p.kind == NOTE:
+                        _set(p, voice, MARKED)
+                    out.append(p)
+                    continue
+                heads = [0] if p.text[:1] in markers and (not out or out[-1].kind != TEXT) else []
+                heads += [s for s in _line_starts(p) if p.text[s] in markers]
+                if not heads and voice is None:
+                    out.append(p)
+                    continue
+                cuts = sorted({c for h in heads for c in (h, h + 1) if 0 < c < len(p.text)})
+                parts = split_piece(p, cuts)
+                pos = 0
+                for part in parts:
+                    if pos in heads:
+                        voice = markers[p.text[pos]]
+                        part.kind = LABEL
+                        _set(part, voice, MARKED)
+                    elif voice is not None:
+                        _set(part, voice, MARKED)
+                    pos += len(part.text)
+                    out.append(part)
+            section.paragraphs[k] = out
+
+
+def layout_decided(doc: JuanDocument) -> bool:
+    """Whether ``doc``'s layers are decided by its layout alone (``INDENT_LAYERS``,
+    ``MARKED_BLOCKS``, ``UNDECIDED``), so that the 注疏 reading of ``layers`` must not run
+    (南華真經註疏's title ends in 註疏, and its 注 and 疏 are no small-print markers)."""
+    title = _title(doc)
+    return title in INDENT_LAYERS or title in MARKED_BLOCKS or title in UNDECIDED
+
+
+def assign_commentators(doc: JuanDocument) -> None:
+    """Set the commentator (and, where a part of a note belongs to another layer, the layer)
+    of every piece of ``doc`` the layer step left as plain commentary, in place (see the
+    module docstring). Juans the layer step read as 注疏 or 單疏本 editions are left as they
+    are, but for the circle readings of their small-print notes of plain commentary."""
+    title = _title(doc)
+    if title in UNDECIDED:
+        for p in doc.all_pieces():
+            if p.kind == TEXT and p.effective_layer == CLASSIC:
+                p.layer_basis = DEFAULT_BASIS
+        return
+    if title in INDENT_LAYERS:
+        indent_layers(doc, INDENT_LAYERS[title])
+    if title in MARKED_BLOCKS:
+        marked_blocks(doc, MARKED_BLOCKS[title])
+    profile = profile_for(doc)
+    for section in doc.sections:
+        carry: list = [None]
+        for k, para in enumerate(section.paragraphs):
+            section.paragraphs[k] = _notes(para, profile, carry)
+        section.records = _notes(section.records, profile, [None])
+
+
+def _notes(pieces: list[PieceDoc], profile: Profile, carry: list) -> list[PieceDoc]:
+    """The pieces with each small-print note of plain commentary split (``split_note``).
+    ``carry`` (a one-item list) holds the voice the last note ended in while only notes
+    follow it; text between clears it."""
+    out: list[PieceDoc] = []
+    for p in pieces:
+        if p.kind in (NOTE, RECORD_NOTE) and p.effective_layer == COMMENTARY and not p.layer_name.endswith(
+                ("疏", "音義")) and _small_print(p) and (profile.default or profile.formulas or any(
+                c in p.text for c in CIRCLES)):
+            parts, carry[0] = _split(p, profile, carry[0] if profile.formulas else None)
+            out.extend(parts)
+        else:
+            if p.text:
+                carry[0] = None
+            out.append(p)
+    return out

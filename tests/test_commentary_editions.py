@@ -1,0 +1,181 @@
+"""The commentary books of 史部, 子部 and 集部 (``../shared/corpus/kanripo-commentary``,
+issue 27): who wrote each note and in which layer (``reader.importers.mandoku.commentators``),
+on real files; and, imported into the test database, search counts per layer equal a plain
+scan of the stored pieces of one juan of several editions."""
+from collections import Counter
+
+import pytest
+
+from reader.importers.document import (
+    CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, SUBCOMMENTARY, TEXT,
+    render_piece,
+)
+from reader.importers.loader import import_file
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.commentators import columns, reading_order, PROFILES
+from search.backends import SearchQuery
+from search.documents import layers_for
+
+from .conftest import SHARED, index_all
+from .test_zhushu_editions import scan
+
+CORPUS = SHARED / "corpus"
+COMMENTARY_BOOKS = CORPUS / "kanripo-commentary"
+
+
+def parse(rel: str):
+    path = CORPUS / rel
+    raw = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(path))
+    assert render_mandoku(doc) == raw  # splitting notes keeps the file byte for byte
+    return doc
+
+
+def notes(doc):
+    return [(p.commentator, p.layer, p.layer_name, p.text) for p in doc.all_pieces() if p.kind == NOTE]
+
+
+def test_liuchen_notes_are_split_by_commentator_in_reading_order():
+    """六臣註文選 (四部叢刊): 善曰 銑曰 向曰 … in one note, columns often in reverse order."""
+    got = notes(parse("kanripo-commentary/KR4h0003/KR4h0003_001.txt"))
+    assert got[0] == ("李善", COMMENTARY, "注", "卷旣改故甲乙並除存其首題以明舊式善曰賦甲者舊題甲乙所以紀卷先後今")
+    # (洛陽西京父老有怨班/善曰自光武至和帝都) reads 善曰… first; the next printed line goes on in 李善
+    assert got[1][0] == "李善" and got[2] == ("李善", COMMENTARY, "注", "詞以諫和帝大恱也固恐帝去洛陽故上此")
+    # a line whose columns are scrambled otherwise (遂死獄中 is 李善's) goes by its formula
+    assert next(c for c, _, _, text in got if "銑曰扶風安陵人" in text) == "張銑"
+    assert next(c for c, _, _, text in got if "向曰或者不定之辭" in text) == "呂向"
+    assert {c for c, *_ in got} >= {"李善", "張銑", "劉良", "呂向", "李周翰", "呂延濟"}
+
+
+def test_reading_order_of_reversed_columns():
+    doc = parse("kanripo-commentary/KR4h0003/KR4h0003_001.txt")
+    note = next(p for p in doc.all_pieces() if p.kind == NOTE)
+    assert columns(note) == [[(0, 16), (16, 32)]]
+    order, moved = reading_order(note, next(p for p in PROFILES if "六臣注文選" in p.titles))
+    assert moved and "".join(note.text[i] for i in order) == "善曰賦甲者舊題甲乙所以紀卷先後今卷旣改故甲乙並除存其首題以明舊式"
+
+
+def test_chuci_zhangju_then_buzhu_in_one_note():
+    """楚辭補注: 王逸's 章句, then 洪興祖's 補注 from 補曰 (written 補/曰 across a column)."""
+    doc = parse("kanripo-commentary/KR4a0003/KR4a0003_001.txt")
+    pieces = doc.all_pieces()
+    k = next(i for i, p in enumerate(pieces) if p.commentator == "洪興祖")
+    wang, hong = pieces[k - 1], pieces[k]
+    assert (wang.kind, wang.commentator, wang.layer_name) == (NOTE, "王逸", "章句")
+    assert wang.text.startswith("徳合天地稱帝") and wang.text.endswith("是恩深而義厚也")
+    assert (hong.kind, hong.layer_name, hong.layer_basis) == (NOTE, "補注", MARKED)
+    assert hong.text.startswith("補曰皇甫謐曰高陽都帝丘") and hong.layout[0] == (1, "/")
+    assert pieces[k - 2].text == "帝高陽之苗裔兮"
+    counts = Counter(p.commentator for p in pieces if p.kind == NOTE)
+    assert counts["王逸"] > 50 and counts["洪興祖"] > 50 and counts[""] == 0
+
+
+def test_hanshu_commentators_and_song_remarks():
+    """前漢書: 顏師古 collects 荀悅 應劭 孟康 …; ○劉攽曰 opens an editor's remark."""
+    got = notes(parse("kanripo-commentary/KR2a0007/KR2a0007_001.txt"))
+    assert got[:8] == [
+        ("顏師古", COMMENTARY, "注", "師古曰紀理也統理衆事而繫之於年月者也"),
+        ("荀悅", COMMENTARY, "注", "荀悦曰諱邦字季邦之字曰國"),
+        ("張晏", COMMENTARY, "注", "張晏曰禮諡法無高以為功最高而為漢帝之太祖故特起名焉"),
+        ("顏師古", COMMENTARY, "注", "師古曰邦之字曰國者臣下所避以相代也"),
+        ("應劭", COMMENTARY, "注", "應劭曰沛縣也豐其鄉也"),
+        ("孟康", COMMENTARY, "注", "孟康曰後沛為郡而豐為縣"),
+        ("顏師古", COMMENTARY, "注", "師古曰沛者本秦泗水郡之屬縣豐者沛之聚邑耳方言高祖所生故舉其本稱以説之也此下言縣鄉邑"
+                                     "告諭之故知邑繫於縣也"),
+        ("劉攽", EDITORIAL, "按", "○劉攽曰予謂沛豐郡縣名史官用漢事記錄耳"),
+    ]
+
+
+def test_houhanshu_remark_after_a_circle_is_editorial():
+    pieces = parse("kanripo-commentary/KR2a0009/KR2a0009_001.txt").all_pieces()
+    k = next(i for i, p in enumerate(pieces) if p.kind == NOTE and p.layer == EDITORIAL)
+    assert (pieces[k - 1].commentator, pieces[k - 1].text[-9:]) == ("李賢", "長沙郡今潭州縣也")
+    assert (pieces[k].commentator, pieces[k].layer_basis, render_piece(pieces[k])) == (
+        "劉攽", LAYOUT, "○/劉攽曰按文言出自景)¶\n(帝生長沙定王發文意不/足蓋此生字當作子字)")
+
+
+def test_readings_after_a_circle():
+    """陸德明's readings after 〇 in a 四部叢刊 classic (周禮 鄭氏註) and after ○ in 莊子注."""
+    pieces = parse("kanripo/KR1d0002/KR1d0002_001.txt").all_pieces()
+    assert [(p.kind, p.effective_layer, p.commentator, p.text[:8]) for p in pieces[:4]] == [
+        (TEXT, CLASSIC, "", "惟王建國"), (NOTE, COMMENTARY, "", "建立也周公居攝而"),
+        (NOTE, READINGS, "陸德明", "〇雒音洛本作洛景"), (TEXT, CLASSIC, "", "辨方正位")]
+    assert pieces[2].layer_basis == LAYOUT and render_piece(pieces[2]) == "〇雒音)¶\n(洛本作洛景京/領反下皆同)"
+    zhuangzi = notes(parse("kanripo-commentary/KR5c0138/KR5c0138_002.txt"))
+    assert ("", READINGS, "音義", "○知音智") in zhuangzi
+    assert zhuangzi[0] == ("郭象", COMMENTARY, "注", "夫生以養存則養生者理之極也若乃養過其極以養傷生非養生之主")
+
+
+def test_one_commentator_books():
+    for rel, who, name in [("KR2a0002/KR2a0002_002.txt", "裴駰", "集解"), ("KR2a0003/KR2a0003_002.txt", "司馬貞", "索隱"),
+                           ("KR2a0004/KR2a0004_002.txt", "張守節", "正義"), ("KR2a0012/KR2a0012_002.txt", "裴松之", "注"),
+                           ("KR3l0002/KR3l0002_002.txt", "劉孝標", "注"), ("KR4h0002/KR4h0002_002.txt", "李善", "注"),
+                           ("KR3a0002/KR3a0002_002.txt", "楊倞", "注"), ("KR3c0001/KR3c0001_002.txt", "房玄齡", "註")]:
+        got = {(c, layer, n) for c, layer, n, _ in notes(parse(f"kanripo-commentary/{rel}"))}
+        assert got == {(who, COMMENTARY, name)}, rel
+
+
+def test_shuijingzhu_classic_flush_commentary_indented():
+    pieces = parse("kanripo-commentary/KR2k0058/KR2k0058_002.txt").all_pieces()
+    assert [(p.kind, p.effective_layer, p.commentator, p.effective_basis, p.text[:10]) for p in pieces[1:8]] == [
+        (NOTE, EDITORIAL, "", LAYOUT, "作河水二經文上復衍河"),
+        (TEXT, CLASSIC, "", LAYOUT, "又南入蔥嶺山又從蔥嶺"),
+        (NOTE, EDITORIAL, "", LAYOUT, "脫此九字杜佑案原本及"),
+        (TEXT, COMMENTARY, "酈道元", LAYOUT, "河水重源有三非惟二也"),
+        (NOTE, EDITORIAL, "", LAYOUT, "毒近案捐"),
+        (NOTE, EDITORIAL, "", LAYOUT, "身毒刻訛作"),
+        # a line that opens with a note reopened from the line before goes on in the 注
+        (TEXT, COMMENTARY, "酈道元", LAYOUT, "蔥嶺之上西去休循二百")]
+
+
+def test_nanhua_zhushu_blocks_led_by_their_markers():
+    doc = parse("kanripo-commentary/KR5c0139/KR5c0139_002.txt")
+    assert [(c.title, c.heading) for c in doc.chapters] == [("內篇齊物論第二", "內篇齊物論第二")]  # an indented 篇 heading
+    first = [(p.kind, p.effective_layer, p.commentator, p.text[:12]) for p in doc.sections[0].pieces[:7]]
+    assert first == [
+        (NOTE, COMMENTARY, "", "夫自是而非彼美己而惡人物"),  # the heading's note, the chapter's first piece
+        (TEXT, CLASSIC, "", "南郭子綦隱几而坐仰天而噓"),
+        (LABEL, COMMENTARY, "郭象", "注"), (TEXT, COMMENTARY, "郭象", "同天人均彼我故外無與爲歡"),
+        (LABEL, SUBCOMMENTARY, "成玄英", "䟽"), (TEXT, SUBCOMMENTARY, "成玄英", "楚昭王之庶弟楚莊王之司馬"),
+        (TEXT, CLASSIC, "", "顔成子游立侍乎前曰何居乎")]
+    # a short line of the classic before its commentary is classic text, not a section title
+    labels = [p.text for p in doc.all_pieces() if p.kind == LABEL and p.effective_layer == CLASSIC]
+    assert "今之隱几者非昔之隱几者也" not in labels and "注長風之聲" not in labels
+
+
+def test_laozi_editions_keep_the_book_order_by_default():
+    for rel in ("KR5c0065/KR5c0065_002.txt", "KR5c0073/KR5c0073_002.txt"):
+        pieces = parse(f"kanripo-commentary/{rel}").all_pieces()
+        texts = [p for p in pieces if p.kind == TEXT]
+        assert texts and all(p.effective_layer == CLASSIC and p.layer_basis == DEFAULT_BASIS for p in texts), rel
+
+
+# -- imported: search counts per layer equal a plain scan ------------------------------------
+
+FILES = ["KR4h0003/KR4h0003_001.txt", "KR2a0007/KR2a0007_001.txt", "KR2k0058/KR2k0058_002.txt",
+         "KR5c0139/KR5c0139_002.txt", "KR4a0002/KR4a0002_001.txt"]
+QUERIES = ["之", "曰", "善曰", "師古曰", "劉攽", "注", "疏", "音", "反", "也", "河水", "補曰", "𥙷曰", "而"]
+CHOICES = ["classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "notes", "titles", "all"]
+
+
+@pytest.fixture
+def commentary_juans(seed_juan, search_backend):
+    juans = [import_file(COMMENTARY_BOOKS / name).juan for name in FILES]
+    index_all(search_backend)
+    return juans
+
+
+def test_counts_per_layer_equal_a_plain_scan(commentary_juans, search_backend):
+    from reader.models import Piece
+
+    for juan in commentary_juans:
+        passages = scan(juan)
+        for choice in CHOICES:
+            layers = layers_for(choice)
+            texts = [t for layer in layers for t in passages.get(layer, [])]
+            for q in QUERIES:
+                result = search_backend.search(SearchQuery(q, layers=layers, exact=True, edition_ids=(juan.edition_id,)))
+                assert result.count == sum(t.count(q) for t in texts), (juan.work.slug, choice, q)
+    stored = Counter(Piece.objects.filter(section__juan=commentary_juans[0], kind=NOTE)
+                     .values_list("commentator", flat=True))
+    assert stored["李善"] > 100 and stored["張銑"] > 10  # the loader keeps who wrote each part
