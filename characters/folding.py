@@ -44,6 +44,14 @@ RADICALS_PATH = Path(__file__).resolve().parent / "data" / "radicals.tsv"
 #: Kinds of code point (``char_kind``).
 TEXT, SEPARATOR, INVISIBLE, SELECTOR = 0, 1, 2, 3
 
+#: Marks the books print between entries, which Unicode files as symbols (So) but which are
+#: punctuation to a reader: ○ (U+25CB) stands between a 注疏 edition's classic, its 音義 and
+#: its 疏 (``…音義(…)○君有命戒射``) and between the quotations of a collected commentary
+#: (``(○王昭禹曰…)``), 50,923 times in the shared corpus; ◯ (U+25EF) is the same mark in
+#: another font. Not 〇 (U+3007, the numeral zero, a character) nor □ or ⬤ (a lost
+#: character's place, one unit each).
+ENTRY_MARKS = "\u25cb\u25ef"
+
 #: Variation selectors, joiners and the combining grapheme joiner: they shape the character
 #: before them and are never text of their own.
 _SELECTORS = ((0x034F, 0x034F), (0x180B, 0x180D), (0x180F, 0x180F), (0x200C, 0x200D), (0xFE00, 0xFE0F),
@@ -68,6 +76,8 @@ def _kind_table() -> bytes:
                 table[cp] = SEPARATOR
     for lo, hi in _SELECTORS:
         table[lo:hi + 1] = bytes([SELECTOR]) * (hi - lo + 1)
+    for ch in ENTRY_MARKS:
+        table[ord(ch)] = SEPARATOR
     return bytes(table)
 
 
@@ -79,8 +89,9 @@ def char_kind(ch: str) -> int:
       in the exact mode too, and kept with the character before them (in highlights);
     - ``INVISIBLE``: other format characters (Cf: zero-width space, BOM, word joiner,
       soft hyphen, direction marks, …): ignored everywhere, in the exact mode too;
-    - ``SEPARATOR``: punctuation (P*), spaces and separators (Z*) and control characters
-      other than U+0001: ignored by default, compared in the exact mode;
+    - ``SEPARATOR``: punctuation (P*), spaces and separators (Z*), control characters
+      other than U+0001, and the books' entry marks (``ENTRY_MARKS``: ○): ignored by
+      default, compared in the exact mode;
     - ``TEXT``: everything else (a character to find)."""
     return _kind_table()[ord(ch)]
 
