@@ -12,10 +12,13 @@ Without a receiver (``search`` not installed) nothing is indexed and ``tell_inde
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable
 from contextlib import contextmanager
 
 from django.dispatch import Signal
+
+from config.faults import crash_point
 
 #: Sent after a transaction that stored, replaced or removed juans has committed, with
 #: ``changes=[(juan_id or None, replaced or removed juan_id or None), ...]``: ``(new, None)``
@@ -68,3 +71,82 @@ def tell_index(sender, changes: Iterable[tuple[int | None, int | None]]) -> int:
     for _receiver, answer in answers:
         written += answer if isinstance(answer, int) else 0
     return written
+
+
+#: Sent (no arguments) by a batch import before it stores anything: a receiver answers how many
+#: characters of text (code points) its index takes in one write, the memory of that write.
+index_batch_asked = Signal()
+#: ``IndexBatches``' batch without a receiver's answer (characters of text).
+DEFAULT_BATCH_CHARS = 4_000_000
+#: What to run when the index is behind the database (every message of the commands names it).
+REPAIR = "python manage.py check_index --repair"
+
+
+def index_batch_chars() -> int:
+    """The smallest batch the receivers of ``index_batch_asked`` answer, or ``DEFAULT_BATCH_CHARS``."""
+    answers = [a for _, a in index_batch_asked.send(sender=None) if isinstance(a, int) and a > 0]
+    return min(answers, default=DEFAULT_BATCH_CHARS)
+
+
+class IndexBatches:
+    """The index writes of one command that stores juans: ``stored(juan_id, old_id, chars)``
+    after each juan's transaction commits, ``finish()`` at the end.
+
+    With ``batch_chars`` 0 the index is written after every juan; else each time the juans
+    stored since the last write hold ``batch_chars`` characters (a streaming import: the memory
+    of a write is bounded by the batch), and at ``finish``. After a failed write no other is
+    tried until ``finish``, which tries once more with every juan behind (one write repairs
+    whatever differs, ``search.indexing``). ``failure`` is the last failure's message (None once
+    a write succeeds); ``behind`` the juans the index has not taken. ``passages``, ``writes``,
+    ``juans`` and ``seconds`` count what was written."""
+
+    def __init__(self, sender, batch_chars: int = 0):
+        self.sender, self.batch_chars = sender, batch_chars
+        self.pending: list[tuple[int | None, int | None]] = []
+        self.behind: list[tuple[int | None, int | None]] = []
+        self.pending_chars = 0
+        self.failure: str | None = None
+        self.passages = self.writes = self.juans = 0
+        self.seconds = 0.0
+
+    def stored(self, juan_id: int | None, old_juan_id: int | None, characters: int = 0) -> None:
+        """Record a juan stored (or removed: ``juan_id`` None) and committed; write the index
+        when the batch is full (never after a failure: see the class docstring)."""
+        self.pending.append((juan_id, old_juan_id))
+        self.pending_chars += characters
+        if self.failure is None and self.pending_chars >= self.batch_chars:
+            self.write()
+
+    def write(self) -> bool:
+        """Tell the index about every juan pending or behind (one write). True when it took them."""
+        changes = self.behind + self.pending
+        if not changes:
+            return True
+        crash_point("import-after-commit")
+        started = time.perf_counter()
+        try:
+            passages = tell_index(self.sender, changes)
+        except IndexUpdateError as exc:
+            self.failure, self.behind = str(exc), changes
+            ok = False
+        else:
+            self.passages += passages
+            self.writes += 1
+            self.juans += len(changes)
+            self.failure, self.behind = None, []
+            ok = True
+        self.seconds += time.perf_counter() - started
+        self.pending, self.pending_chars = [], 0
+        return ok
+
+    def finish(self) -> str | None:
+        """Write what is pending or behind; None when the index has every juan stored, else
+        the message for the user: why the index is behind, and what to run."""
+        if self.pending or self.behind:
+            self.write()
+        if self.failure is None:
+            return None
+        juans = len({j for pair in self.behind for j in pair if j is not None})
+        return (f"the search index could not be updated ({self.failure}); the database is right, but search does "
+                f"not show the {juans} juans changed until the index is repaired: run `{REPAIR}` when the "
+                f"index is free (the next index write or start of the server repairs it too)")

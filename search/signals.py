@@ -17,7 +17,7 @@ import logging
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
-from reader.signals import IndexUpdateError, index_deferred, index_is_deferred, juans_changed
+from reader.signals import IndexUpdateError, index_batch_asked, index_deferred, index_is_deferred, juans_changed
 
 logger = logging.getLogger(__name__)
 
@@ -100,6 +100,13 @@ def on_juans_changed(sender, changes, **kwargs) -> int:
         raise IndexUpdateError(unwritable(exc, get_search_backend(), "The index was not updated.")) from exc
 
 
+def on_index_batch_asked(sender, **kwargs) -> int:
+    """The receiver of ``reader.signals.index_batch_asked``: the index's ``write_batch_chars``."""
+    from search.backends import get_search_backend
+
+    return get_search_backend().write_batch_chars
+
+
 def _piece_changed(sender, instance, raw=False, **kwargs):
     if raw or index_is_deferred():
         return
@@ -156,3 +163,4 @@ def _connect():
     post_save.connect(_work_changed, sender=Work, dispatch_uid="search_work_saved")
     post_save.connect(_edition_changed, sender=Edition, dispatch_uid="search_edition_saved")
     juans_changed.connect(on_juans_changed, dispatch_uid="search_juans_changed")
+    index_batch_asked.connect(on_index_batch_asked, dispatch_uid="search_index_batch_asked")

@@ -33,12 +33,13 @@ def test_an_import_reindexes_once_after_commit(empty_transactional_db, search_ba
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_full_disk_in_a_batch_names_every_juan_behind(search_backend, tmp_path, monkeypatch, capsys):
+def test_a_full_disk_in_a_batch_names_every_juan_behind_and_fails(search_backend, tmp_path, monkeypatch, capsys):
     """Found by helper h8 with the index on a full 3 MB tmpfs: a batch of six files whose
-    index write failed (ENOSPC) was reported as "1 juans" behind."""
+    index write failed (ENOSPC) was reported as "1 juans" behind; and the import exited 0, so a
+    script could not see that search did not find the texts (issue 29)."""
     import errno
 
-    from reader.management.commands import import_texts
+    from search import indexing
 
     def full(backend, changes):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -46,10 +47,17 @@ def test_a_full_disk_in_a_batch_names_every_juan_behind(search_backend, tmp_path
     seed = SEED.read_text(encoding="utf-8")
     for n, label in enumerate(("十", "十一", "十二", "十三", "十四", "十五")):
         write(tmp_path, f"juan{n:02d}.txt", seed.replace("禮書綱目卷十", f"禮書綱目卷{label}"))
-    monkeypatch.setattr(import_texts, "reindex_juans", full)
-    call_command("import_texts", str(tmp_path))
-    err = capsys.readouterr().err
-    assert "warning: the search index could not be updated for 6 juans ([Errno 28] No space left on device)" in err
+    monkeypatch.setattr(indexing, "reindex_juans", full)
+    with pytest.raises(CommandError) as info:
+        call_command("import_texts", str(tmp_path))
+    assert str(info.value) == (
+        f"6 juans stored, but the search index could not be updated (cannot write the search index at "
+        f"{search_backend.path} (No space left on device). The index was not updated. Make SEARCH_INDEX_DIR a folder "
+        f"this process can write, with free space, and run the command again.); the database is right, but search "
+        f"does not show the 6 juans changed until the index is repaired: run `python manage.py check_index --repair` "
+        f"when the index is free (the next index write or start of the server repairs it too)")
+    assert capsys.readouterr().out.splitlines() == ["1 works, 6 juans, 270 sections, 1968 notes imported",
+                                                    "indexing 6 juans …"]
     assert Juan.objects.count() == 6
 
 
@@ -59,12 +67,15 @@ def test_busy_index_at_commit_is_reported_and_repaired(search_backend, settings,
     search_backend.path.mkdir(parents=True, exist_ok=True)
     with open(search_backend.path / "write.lock", "a+") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
-        call_command("import_texts", str(SEED))
+        with pytest.raises(CommandError) as info:
+            call_command("import_texts", str(SEED))
         fcntl.flock(held, fcntl.LOCK_UN)
-    err = capsys.readouterr().err
-    assert "warning: the search index could not be updated for 1 juans" in err
-    assert "The next import or index write, or the next start of the server, repairs it" in err
-    assert "run `python manage.py check_index --repair`" in err
+    message = str(info.value)
+    assert message.startswith("1 juans stored, but the search index could not be updated (")
+    assert "being written by another process" in message
+    assert message.endswith("search does not show the 1 juans changed until the index is repaired: run "
+                            "`python manage.py check_index --repair` when the index is free (the next index write "
+                            "or start of the server repairs it too)")
     assert Juan.objects.count() == 1
     assert search_backend.search(SearchQuery("鵠")).count == 0  # behind the database
     with pytest.raises(CommandError, match="1 juans differ; run with --repair"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -261,9 +262,11 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None)
 
 
 def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
-                  juan_number: int | None = None) -> JuanDocument:
+                  juan_number: int | None = None, trust: str | None = None) -> JuanDocument:
     """Read and parse one file (no database); ``doc.sha256`` is the digest of its bytes.
-    Raises ``TextFormatError`` when the file cannot be taken."""
+    ``trust`` (``"id"`` or ``"folder"``): which names the work when a Kanripo file's ID and
+    its folder disagree (``_check_folder``). Raises ``TextFormatError`` when the file cannot
+    be taken (its ``Readme.org`` included)."""
     from .errors import TextFormatError
 
     path = Path(path)
@@ -276,12 +279,12 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
     if KANRIPO_CONTROLS in text and not is_mandoku(text):
         decode_bytes(data, str(path), encoding)  # raises, locating the control character
     if is_mandoku(text):
-        readme = path.parent / "Readme.org"  # a link is not read: it may point anywhere
-        doc = parse_mandoku(text, str(path), readme.read_text(encoding="utf-8")
-                            if readme.is_file() and not readme.is_symlink() else None)
+        doc = parse_mandoku(text, str(path), _read_readme(path))
         folder = path.parent.name
         doc.work_key = folder if doc.kanripo_id and folder.startswith(doc.kanripo_id) else doc.kanripo_id
+        _check_folder(doc, text, path, trust)
         _check_work_key(doc, text, path)
+        _check_id_alphabet(doc, text, path)
         if work_title:
             doc.work_title = work_title
     else:
@@ -331,6 +334,89 @@ def _check_looks_chinese(text: str, path: Path) -> None:
             f"{MIN_CHINESE_SHARE:.0%} are needed, Kanripo files aside)"))
 
 
+def _read_readme(path: Path) -> str | None:
+    """The text of the ``Readme.org`` beside a Kanripo file (its juan labels), None when there
+    is none or it is a symbolic link (a link is not read: it may point anywhere). Raises
+    ``TextFormatError`` at the Readme's own line and column when it is not UTF-8 text, as
+    Kanripo writes it (it was a traceback that stopped a whole import)."""
+    from .errors import TextFormatError
+
+    readme = path.parent / "Readme.org"
+    if not readme.is_file() or readme.is_symlink():
+        return None
+    try:
+        data = readme.read_bytes()
+    except OSError as exc:
+        raise TextFormatError(str(readme), 1, 1, f"cannot read the Readme.org of {path.name}: "
+                                                 f"{exc.strerror or exc}") from None
+    if not data.strip():
+        return ""
+    try:
+        return decode_bytes(data, str(readme), "utf-8")
+    except TextFormatError as exc:
+        raise TextFormatError(exc.path, exc.line, exc.column, (
+            f"{exc.message}; {path.name} was not imported: the Readme.org of its folder gives its juan labels and "
+            f"must be UTF-8 text (convert it, or move it away)")) from None
+
+
+#: The alphabet of a Kanripo text ID (``KR1d0086``, ``ZB1a0006a``): ASCII letters and digits,
+#: so that an ID that looks like another (a Cyrillic К for K) is not another work's key.
+KANRIPO_ID_ALPHABET = re.compile(r"[A-Za-z0-9]+")
+#: A folder named after a Kanripo ID, as Kanripo's repositories are: the ID (two capitals, the
+#: section digit and letter, four digits, a letter at most), alone or before ``-`` and an
+#: edition (``KR1d0086``, ``KR1d0086-WYG``).
+FOLDER_ID = re.compile(r"([A-Z]{2}[0-9][a-z][0-9]{4}[a-z]?)(?=$|[^A-Za-z0-9])")
+TRUST_CHOICES = ("id", "folder")
+
+
+def _id_position(text: str) -> tuple[int, int]:
+    """(line, column) of the value of ``#+PROPERTY: ID`` in ``text``, else (1, 1)."""
+    match = re.search(r"^#\+PROPERTY:\s+ID\s+", text, re.M)
+    if not match:
+        return 1, 1
+    return text.count("\n", 0, match.start()) + 1, match.end() - match.start() + 1
+
+
+def _check_folder(doc: JuanDocument, text: str, path: Path, trust: str | None) -> None:
+    """Refuse a Kanripo file whose folder is named after another Kanripo ID than the file's
+    own (a folder ``KR9q0001`` of files saying ``ID KR1d0086`` replaced KR1d0086's juans), unless
+    ``trust`` says which names the work: ``"id"`` (the file's ID; the folder's name is not used)
+    or ``"folder"`` (the folder's ID and name). A folder not named after an ID says nothing.
+    Raises ``TextFormatError`` at the ID line."""
+    from .errors import TextFormatError
+
+    folder = path.parent.name
+    match = FOLDER_ID.match(folder)
+    if not match or match.group(1) == doc.kanripo_id:
+        return
+    if trust == "id":
+        doc.work_key = doc.kanripo_id
+        return
+    if trust == "folder":
+        doc.kanripo_id, doc.work_key = match.group(1), folder
+        return
+    line, column = _id_position(text)
+    raise TextFormatError(str(path), line, column, (
+        f"the text ID {doc.kanripo_id!r} disagrees with its folder {folder!r} (named after {match.group(1)}): "
+        f"imported, it would join or replace the work {doc.kanripo_id}, not {match.group(1)}. Rename the folder, "
+        f"or say which to trust: --trust id (the work of the file's ID) or --trust folder (the folder's)"))
+
+
+def _check_id_alphabet(doc: JuanDocument, text: str, path: Path) -> None:
+    """Refuse a Kanripo ID outside ``KANRIPO_ID_ALPHABET`` (``КR1d0086`` with a Cyrillic К looks
+    like KR1d0086 and passes the slug rule). Raises ``TextFormatError`` at the ID line."""
+    from .errors import TextFormatError
+
+    if not doc.kanripo_id or KANRIPO_ID_ALPHABET.fullmatch(doc.kanripo_id):
+        return
+    column, ch = next((i, c) for i, c in enumerate(doc.kanripo_id, 1) if not KANRIPO_ID_ALPHABET.fullmatch(c))
+    line, start = _id_position(text)
+    name = unicodedata.name(ch, "")
+    raise TextFormatError(str(path), line, start + column - 1 if start > 1 else 1, (
+        f"the text ID {doc.kanripo_id!r} has {ch!r} (U+{ord(ch):04X}{' ' + name if name else ''}) at column "
+        f"{column}: a Kanripo ID is written in ASCII letters and digits (KR1d0086)"))
+
+
 def _check_work_key(doc: JuanDocument, text: str, path: Path) -> None:
     """Refuse a Kanripo file whose work key (its folder name, or the header's
     ``#+PROPERTY: ID``) breaks the slug rule (``reader.slugs``): it would be the work's URL
@@ -345,13 +431,24 @@ def _check_work_key(doc: JuanDocument, text: str, path: Path) -> None:
     if doc.work_key != doc.kanripo_id:
         raise TextFormatError(str(path), 1, 1, f"the folder name {doc.work_key!r} would be the work's URL key, "
                                                f"but {problem}; rename the folder")
-    line, column = 1, 1
-    match = re.search(r"^#\+PROPERTY:\s+ID\s+", text, re.M)
-    if match:
-        line, column = text.count("\n", 0, match.start()) + 1, match.end() - match.start() + 1
+    line, column = _id_position(text)
     problem = problem or f"it is longer than {Work._meta.get_field('kanripo_id').max_length} characters"
     raise TextFormatError(str(path), line, column, f"the text ID {doc.kanripo_id!r} (#+PROPERTY: ID) would be the "
                                                    f"work's URL key, but {problem}")
+
+
+def juan_to_replace(doc: JuanDocument, edition_name: str | None = None) -> Juan | None:
+    """The juan ``load_document(doc, edition=edition_name)`` would replace (the same edition and
+    number), or None; reads the database and writes nothing (the edition rule of ``_edition_for``)."""
+    number = juan_key(doc)
+    juans = Juan.objects.select_related("work", "edition")
+    if doc.work_key:
+        return juans.filter(edition__slug=slugify(doc.work_key), number=number).first()
+    work = _find_work(doc)
+    if work is None:
+        return None
+    edition = work.editions.filter(label=edition_name or "", kanripo_id="").order_by("id").first()
+    return juans.filter(edition=edition, number=number).first() if edition else None
 
 
 def import_file(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,

@@ -1,28 +1,31 @@
-"""``manage.py import_texts PATH...``: import files and folders of texts (thin over the loader)."""
+"""``manage.py import_texts PATH...``: import files and folders of texts (thin over the loader).
+
+Each file is stored in its own transaction (``reader.importers.loader.load_document``); the
+search index is told through ``reader.signals`` (``IndexBatches``: after each file, or per
+batch of files from ``BATCH_FROM`` files on), which ``search`` receives: this command does not
+import ``search``. Every failure ends the command with a non-zero exit and a message that says
+what was stored; when the index could not follow, the message says what to run.
+"""
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db.utils import InternalError, OperationalError, ProgrammingError
 from tqdm import tqdm
 
-from django.db.utils import InternalError, OperationalError, ProgrammingError
-
-from config.faults import crash_point
+from reader.dberrors import describe
 from reader.importers.errors import NoTextError, TextFormatError
-from reader.importers.loader import juan_key, load_document
+from reader.importers.loader import TRUST_CHOICES, juan_key, juan_to_replace, load_document
 from reader.importers.readahead import read_ahead
-from search.backends import get_search_backend
-from search.indexing import reindex_juans
-from search.signals import failed_reindexes
+from reader.signals import IndexBatches, index_batch_chars
 
 TEXT_SUFFIXES = {".txt"}
 #: From this many files on, the index is updated once per batch of files instead of per file:
-#: each time the files stored since the last index write hold the index's
-#: ``write_batch_chars`` characters, and once at the end (a streaming import: the memory of
-#: an index write is bounded by the batch, not by the size of the import or the library).
+#: each time the files stored since the last index write hold the index's batch
+#: (``reader.signals.index_batch_chars``), and once at the end (a streaming import: the memory
+#: of an index write is bounded by the batch, not by the size of the import or the library).
 BATCH_FROM = 5
 
 
@@ -115,6 +118,10 @@ class Command(BaseCommand):
                                  "linked by Kanripo ID and title")
         parser.add_argument("--follow-symlinks", action="store_true",
                             help="also read symbolic links and files whose real path is outside the folder named")
+        parser.add_argument("--trust", choices=TRUST_CHOICES,
+                            help="when a Kanripo file's ID (#+PROPERTY: ID) and the ID its folder is named after "
+                                 "disagree (refused without this): id = the file's ID names the work, folder = the "
+                                 "folder's")
 
     def handle(self, *args, **opts):
         files, refused = collect_files(opts["paths"], opts["follow_symlinks"])
@@ -125,29 +132,11 @@ class Command(BaseCommand):
         works, juans, sections, notes, failures, skipped = set(), 0, 0, 0, list(refused), []
         claimed: dict[tuple[str, int], Path] = {}
         # Many files: one index write per batch of files (see BATCH_FROM), not one per file.
-        batch, changes, pending = len(files) > BATCH_FROM, [], 0
-        backend = get_search_backend()
-        indexed = {"juans": 0, "passages": 0, "seconds": 0.0, "writes": 0}
-
-        def index_batch() -> None:
-            """Index the juans stored since the last index write (one write; it repairs too)."""
-            nonlocal changes, pending
-            crash_point("import-after-commit")
-            started = time.perf_counter()
-            try:
-                indexed["passages"] += reindex_juans(backend, changes)
-                indexed["juans"] += len(changes)
-                indexed["writes"] += 1
-                del failed_reindexes[:]  # the write repaired whatever an earlier batch left out
-            except Exception as exc:  # noqa: BLE001 - the texts are stored; say how to repair
-                failed_reindexes.extend((juan_id, old_id, str(exc)) for juan_id, old_id in changes)
-            indexed["seconds"] += time.perf_counter() - started
-            changes, pending = [], 0
-
-        del failed_reindexes[:]
+        batch = len(files) > BATCH_FROM
+        index = IndexBatches(sender=self.__class__, batch_chars=index_batch_chars() if batch else 0)
         # Many files: parsed one process ahead of the store (reader.importers.readahead).
         documents = read_ahead(files, window=4 if batch else 0, encoding=opts["encoding"], work_title=opts["work"],
-                               juan_number=opts["juan"])
+                               juan_number=opts["juan"], trust=opts["trust"])
         progress = tqdm(documents, total=len(files), unit="file", disable=len(files) < 3, file=self.stderr._out)
 
         def say(message: str) -> None:  # above the progress bar, not into it
@@ -156,64 +145,78 @@ class Command(BaseCommand):
             else:
                 progress.write(message, file=self.stderr._out)
 
-        for path, doc in progress:
-            progress.set_postfix_str(path.name)
-            try:
-                if isinstance(doc, TextFormatError):
-                    raise doc
-                key = (doc.work_key or doc.work_title, doc.author if not doc.work_key else "", opts["edition"] or "",
-                       juan_key(doc))
-                if key in claimed:
-                    raise TextFormatError(str(path), 1, 1, (
-                        f"claims the same work and juan ({doc.work_title} {doc.juan_label or doc.juan_number}) as "
-                        f"{claimed[key]}, imported earlier in this run; import them separately if one should "
-                        f"replace the other"))
-                claimed[key] = path
-                result = load_document(doc, sha256=doc.sha256, index=not batch, edition=opts["edition"])
-                if batch:
-                    changes.append((result.juan.pk, result.old_juan_id))
-                    pending += result.characters
-            except NoTextError as exc:  # a header and no text (Kanripo has such files): skipped, not refused
-                skipped.append(str(exc))
-                say(f"skipped {exc}")
-                continue
-            except TextFormatError as exc:
-                failures.append(str(exc))
-                say(f"rejected {exc}")
-                continue
-            except (OperationalError, ProgrammingError, InternalError) as exc:
-                from reader.dberrors import describe
+        def stopped(message: str) -> CommandError:
+            """The error that ends the run early: what stopped it, what was stored, and the index."""
+            documents.close()  # the read-ahead worker is shut down here, not by the garbage collector
+            behind = index.finish()
+            stored = f" {juans} files stored before it stay stored." if juans else ""
+            return CommandError(message + stored + (f" Also, {behind}." if behind else ""))
 
-                problem = describe(exc, "Nothing from this file was stored.")
-                documents.close()  # the read-ahead worker is shut down here, not by the garbage collector
-                raise CommandError(f"{path}: {problem.message}") from None
-            for warning, count in collapse(result.warnings):
-                say(f"note: {warning}" + (f" (and {count - 1} more like it)" if count > 1 else ""))
-            works.add(result.juan.work_id)
-            juans += 1
-            sections += result.sections
-            notes += result.notes
-            verb = "replaced" if result.replaced else "imported"
-            if len(files) < 3:
-                self.stdout.write(f"{verb} {path}: {result.juan} ({result.sections} sections, {result.notes} notes)")
-            if pending >= backend.write_batch_chars and not failed_reindexes:
-                index_batch()
+        try:
+            for path, doc in progress:
+                progress.set_postfix_str(path.name)
+                try:
+                    if isinstance(doc, TextFormatError):
+                        raise doc
+                    key = (doc.work_key or doc.work_title, doc.author if not doc.work_key else "",
+                           opts["edition"] or "", juan_key(doc))
+                    if key in claimed:
+                        raise TextFormatError(str(path), 1, 1, (
+                            f"claims the same work and juan ({doc.work_title} {doc.juan_label or doc.juan_number}) "
+                            f"as {claimed[key]}, imported earlier in this run; import them separately if one should "
+                            f"replace the other"))
+                    claimed[key] = path
+                    old = juan_to_replace(doc, opts["edition"])
+                    if old is not None and _from_elsewhere(old, doc, path):
+                        say(f"replacing {old.work.title}（{old.edition.slug}）{old.display_label} (juan {old.number}, "
+                            f"imported from {old.source_name or 'a file of another name'}) with {path}")
+                    result = load_document(doc, sha256=doc.sha256, index=False, edition=opts["edition"])
+                except NoTextError as exc:  # a header and no text (Kanripo has such files): skipped, not refused
+                    skipped.append(str(exc))
+                    say(f"skipped {exc}")
+                    continue
+                except TextFormatError as exc:
+                    failures.append(str(exc))
+                    say(f"rejected {exc}")
+                    continue
+                except (OperationalError, ProgrammingError, InternalError) as exc:
+                    raise stopped(f"{path}: {describe(exc, 'Nothing from this file was stored.').message}") from None
+                index.stored(result.juan.pk, result.old_juan_id, result.characters)
+                for warning, count in collapse(result.warnings):
+                    say(f"note: {warning}" + (f" (and {count - 1} more like it)" if count > 1 else ""))
+                works.add(result.juan.work_id)
+                juans += 1
+                sections += result.sections
+                notes += result.notes
+                verb = "replaced" if result.replaced else "imported"
+                if len(files) < 3:
+                    self.stdout.write(f"{verb} {path}: {result.juan} ({result.sections} sections, "
+                                      f"{result.notes} notes)")
+        except KeyboardInterrupt:
+            raise stopped("interrupted.") from None
         self.stdout.write(f"{len(works)} works, {juans} juans, {sections} sections, {notes} notes imported"
                           + (f"; {len(skipped)} files without text skipped" if skipped else "")
                           + (f"; {len(failures)} files rejected" if failures else ""))
-        if changes or indexed["writes"]:
-            self.stdout.write(f"indexing {indexed['juans'] + len(changes)} juans …")
+        if batch and (index.pending or index.writes or index.behind):
+            self.stdout.write(f"indexing {index.juans + len(index.pending) + len(index.behind)} juans …")
             self.stdout.flush()
-            if changes:
-                index_batch()
-            if not failed_reindexes:
-                self.stdout.write(f"indexed {indexed['passages']} passages in {indexed['seconds']:.1f} s"
-                                  + (f" ({indexed['writes']} index writes)" if indexed["writes"] > 1 else ""))
-        if failed_reindexes:
-            self.stderr.write(f"warning: the search index could not be updated for {len(failed_reindexes)} juans "
-                              f"({failed_reindexes[0][2]}); the texts are stored. The next import or index write, "
-                              f"or the next start of the server, repairs it; to repair it now, run "
-                              f"`python manage.py check_index --repair` when the index is free.")
+        behind = index.finish()
+        if batch and behind is None and index.writes:
+            self.stdout.write(f"indexed {index.passages} passages in {index.seconds:.1f} s"
+                              + (f" ({index.writes} index writes)" if index.writes > 1 else ""))
+        problems = []
         if failures:
-            raise CommandError(f"{len(failures)} of {len(files) + len(refused)} files rejected; "
-                               f"nothing was stored from them")
+            problems.append(f"{len(failures)} of {len(files) + len(refused)} files rejected; nothing was stored "
+                            f"from them")
+        if behind:
+            problems.append(f"{juans} juans stored, but {behind}" if juans else behind)
+        if problems:
+            raise CommandError(". ".join(problems))
+
+
+def _from_elsewhere(old, doc, path: Path) -> bool:
+    """True when the juan ``old`` that ``doc`` (read from ``path``) replaces came from another
+    file: another file name, or (Kanripo) another folder than the edition's own."""
+    if old.source_name and old.source_name != doc.source_name:
+        return True
+    return bool(doc.work_key) and path.parent.name != old.edition.slug
