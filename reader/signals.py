@@ -117,6 +117,10 @@ class IndexBatches:
         if self.failure is None and self.pending_chars >= self.batch_chars:
             self.write()
 
+    def removed(self, juan_ids: Iterable[int]) -> None:
+        """Record juans removed (committed); the index is told at the next write or ``finish``."""
+        self.pending.extend((None, juan_id) for juan_id in juan_ids)
+
     def write(self) -> bool:
         """Tell the index about every juan pending or behind (one write). True when it took them."""
         changes = self.behind + self.pending
