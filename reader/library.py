@@ -5,7 +5,8 @@ character as imported) as UTF-8, one folder per edition (its slug), and ``manife
 
     {"format": 1, "works": 2, "juans": 3, "files": [
         {"path": "KR1d0086/KR1d0086_012.txt", "work": "禮書綱目", "work_slug": "KR1d0086",
-         "author": "江永", "edition": "WYG", "kanripo_id": "KR1d0086", "juan": 12, "label": "卷十",
+         "author": "江永", "edition": "KR1d0086", "edition_label": "KR1d0086", "kanripo_edition": "WYG",
+         "kanripo_id": "KR1d0086", "juan": 12, "label": "卷十", "source_name": "KR1d0086_012.txt",
          "source_format": "mandoku", "sha256": "…", "imported_sha256": "…", "sections": 45,
          "pieces": 900}, …]}
 
@@ -15,18 +16,35 @@ written back as UTF-8). A Kanripo work's folder is named after its slug (``KR1d0
 ``KR1d0086-WYG``), which is how a re-import keys the work, and gets a ``Readme.org`` that
 gives each file its juan label, as Kanripo's own Readme does.
 
-``import_library(folder)`` checks every file against the manifest first (nothing is
-imported if one is missing or changed), then imports each file as ``import_texts`` would,
-naming the work and juan from the manifest for files without a title line. Importing into
-an empty database gives the same library: the same files (checksums), works, juans,
-sections and pieces, and so the same search results.
+Two juans of one edition imported from files of the same name get distinct names in the
+backup (the second ``<stem>_<juan>.txt``); before ``export_library`` returns, the backup is
+checked against the database (``verify_export``): one entry and one file per juan stored,
+every file's checksum, and every file read back as the juan it is listed as. Any mismatch is
+a ``LibraryError``: a backup that is reported written can be restored.
+
+``import_library(folder)`` checks every file against the manifest first (checksum, a path
+inside the folder), then reads every file and checks that it is the juan its entry names
+(edition, or work title, and number): nothing is imported if one is missing, changed, or
+would replace another juan than the one it names. Then it imports each file as
+``import_texts`` would, into the edition its entry names, and tells the index through
+``reader.signals``. Importing into an empty database gives the same library: the same files
+(checksums), works, juans, sections and pieces, and so the same search results. A backup is
+data: JSON and text files, read only inside its folder (no links, no ``..``); nothing in it
+is run.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from django.db.models import Count
+
+from .importers.loader import juan_key, load_document, read_document, render_source
+from .models import Edition, Juan, Piece, Work
+from .signals import IndexBatches, index_batch_chars
+from .slugs import slugify
 
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -38,11 +56,21 @@ class LibraryError(Exception):
     """A library folder that cannot be restored: the message names the file and the fault."""
 
 
-def _file_name(juan) -> str:
+def _file_name(juan, taken: set[str]) -> str:
+    """The juan's file name in its edition's folder: the name it was imported from, else
+    ``<work slug>_<number>.txt``; a name ``taken`` already (compared without case, as some file
+    systems do) gets ``_<number>`` (as Kanripo numbers its files), then ``-2``, ``-3`` …
+    Adds the name to ``taken``."""
     name = Path(juan.source_name or "").name
-    if name.endswith(".txt"):
-        return name
-    return f"{juan.work.slug}_{juan.number:03d}.txt"
+    if not name.endswith(".txt") or name in (".txt",):
+        name = f"{juan.work.slug}_{juan.number:03d}.txt"
+    stem, n = name[:-4], 2
+    if name.lower() in taken:
+        name = f"{stem}_{juan.number:03d}.txt"
+    while name.lower() in taken:
+        name, n = f"{stem}_{juan.number:03d}-{n}.txt", n + 1
+    taken.add(name.lower())
+    return name
 
 
 def _readme(work, entries) -> str:
@@ -56,37 +84,32 @@ def _readme(work, entries) -> str:
 
 def export_library(folder: str | Path, progress=None) -> dict:
     """Write every juan and ``manifest.json`` into ``folder`` (created if missing; must be
-    empty of a previous manifest). Returns the manifest. Reads one juan at a time."""
-    from django.db.models import Count
-
-    from .importers.loader import render_source
-    from .models import Juan, Piece, Work
-
+    empty of a previous manifest), then check the backup against the database
+    (``verify_export``). Returns the manifest. Reads one juan at a time. Raises
+    ``LibraryError`` when the backup does not match the database."""
     folder = Path(folder)
     if (folder / MANIFEST).exists():
         raise LibraryError(f"{folder / MANIFEST}: a library is already exported there; choose an empty folder")
     folder.mkdir(parents=True, exist_ok=True)
     files = []
     works = Work.objects.order_by("pk")
-    from .models import Edition
-
     # One folder per edition (its slug: KR1d0086, KR1d0086-WYG), imported again in this order.
     for edition in Edition.objects.select_related("work").order_by("work_id", "pk"):
         work = edition.work
         work_dir = folder / edition.slug
         work_dir.mkdir(exist_ok=True)
-        entries = []
+        entries, taken = [], set()
         juans = Juan.objects.filter(edition=edition).select_related("work", "edition").order_by("number") \
             .annotate(section_count=Count("sections", distinct=True))
         for juan in juans:
             data = render_source(juan).encode("utf-8")
-            name = _file_name(juan)
+            name = _file_name(juan, taken)
             (work_dir / name).write_bytes(data)
             entry = {
                 "path": f"{edition.slug}/{name}", "work": work.title, "work_slug": work.slug, "author": work.author,
                 "edition": juan.edition.slug, "edition_label": juan.edition.label,
                 "kanripo_edition": juan.edition.kanripo_edition, "kanripo_id": work.kanripo_id,
-                "juan": juan.number, "label": juan.label,
+                "juan": juan.number, "label": juan.label, "source_name": juan.source_name,
                 "source_format": juan.source_format, "sha256": hashlib.sha256(data).hexdigest(),
                 "imported_sha256": juan.sha256, "sections": juan.section_count,
                 "pieces": Piece.objects.filter(section__juan=juan).count(),
@@ -99,6 +122,38 @@ def export_library(folder: str | Path, progress=None) -> dict:
         files.extend(entries)
     manifest = {"format": FORMAT, "works": works.count(), "juans": len(files), "files": files}
     (folder / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    verify_export(folder)
+    return manifest
+
+
+def verify_export(folder: str | Path) -> dict:
+    """Check an exported library against the database: the manifest on disk names every juan
+    stored exactly once (edition slug, number, checksum as imported), each file is there with
+    its checksum (``read_manifest``), and each file reads back as the juan it is listed as
+    (``_read_entry``). Returns the manifest; raises ``LibraryError`` naming the first fault."""
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    listed: dict[tuple[str, int], dict] = {}
+    for entry in manifest["files"]:
+        key = (entry.get("edition"), entry["juan"])
+        if key in listed:
+            raise LibraryError(f"{folder / entry['path']}: listed for {key[0]} juan {key[1]} as "
+                               f"{listed[key]['path']} is; the backup is incomplete")
+        listed[key] = entry
+    stored = {(slug, number): sha for slug, number, sha in Juan.objects.values_list("edition__slug", "number", "sha256")}
+    missing = sorted(set(stored) - set(listed))
+    extra = sorted(set(listed) - set(stored))
+    changed = sorted(k for k in set(stored) & set(listed) if stored[k] and stored[k] != listed[k]["imported_sha256"])
+    if missing or extra or changed:
+        what = "; ".join(part for part in (
+            f"not in the backup: {', '.join(f'{s} juan {n}' for s, n in missing[:5])}" if missing else "",
+            f"no longer stored: {', '.join(f'{s} juan {n}' for s, n in extra[:5])}" if extra else "",
+            f"changed meanwhile: {', '.join(f'{s} juan {n}' for s, n in changed[:5])}" if changed else "") if part)
+        raise LibraryError(f"{folder / MANIFEST}: the backup does not match the database ({what}); the library "
+                           f"changed while it was exported, or the backup is incomplete: export it again into an "
+                           f"empty folder")
+    for entry in manifest["files"]:
+        _read_entry(folder, entry)
     return manifest
 
 
@@ -143,40 +198,72 @@ class RestoredFile:
     result: object
 
 
-def import_library(folder: str | Path, index: bool = True) -> list[RestoredFile]:
-    """Import an exported library (see the module docstring). Each file is one atomic
-    import; with ``index`` the search index is written in batches as files are stored (each
-    time they hold the index's ``write_batch_chars`` characters, and at the end). Raises
-    ``LibraryError`` before importing anything if the folder does not match its manifest,
-    and ``TextFormatError`` for a file that cannot be read."""
-    from django.db import transaction
+def _read_entry(folder: Path, entry: dict):
+    """Read the file of a manifest entry as ``import_library`` imports it, and check that it is
+    the juan the entry names: for a Kanripo file, the edition (its folder, which is trusted
+    over the file's ID: it is the edition's slug) and number; for another, the work title and
+    number. Returns the ``JuanDocument``; raises ``TextFormatError`` for a file that cannot be
+    read and ``LibraryError`` for one that would be stored as another juan."""
+    path = folder / entry["path"]
+    # The work and number come from the manifest only for a file without a title line (it had
+    # them from --work and --juan); a file with one must say the juan its entry names.
+    headless = entry["source_format"] != "mandoku" and not entry.get("label")
+    doc = read_document(path, work_title=entry["work"] if headless else None,
+                        juan_number=entry["juan"] if headless else None, trust="folder")
+    if doc.sha256 != entry["sha256"]:  # read again: the file changed since the manifest was checked
+        raise LibraryError(f"{path}: changed while being read (sha256 {doc.sha256}, manifest {entry['sha256']})")
+    if doc.work_key:
+        got, wanted = (slugify(doc.work_key), juan_key(doc)), (entry.get("edition"), entry["juan"])
+    else:
+        got, wanted = (doc.work_title, juan_key(doc)), (entry["work"], entry["juan"])
+    doc.source_name = entry.get("source_name") or doc.source_name  # as first imported, not the backup's name
+    if got != wanted:
+        raise LibraryError(f"{path}: listed as {wanted[0]} juan {wanted[1]}, but the file is {got[0]} juan {got[1]}; "
+                           f"nothing was imported (a backup replaces only the juans it names)")
+    return doc
 
-    from search.backends import get_search_backend
-    from search.indexing import reindex_juans
 
-    from .importers.loader import load_document, read_document
+@dataclass
+class Restored:
+    """What ``import_library`` did: the files imported, how many replaced a juan, and the
+    message when the search index could not follow (None when it did, or was not asked)."""
 
+    files: list[RestoredFile] = field(default_factory=list)
+    replaced: int = 0
+    index_problem: str | None = None
+
+
+def import_library(folder: str | Path, index: bool = True, batches: IndexBatches | None = None) -> Restored:
+    """Import an exported library (see the module docstring). Every file is checked first
+    (``read_manifest``, ``_read_entry``); then each is one atomic import. With ``index`` the
+    search index is told through ``reader.signals`` in batches (``batches``, or an
+    ``IndexBatches`` of the index's size): each time the files stored hold a batch, and at the
+    end. Raises ``LibraryError`` or ``TextFormatError`` before importing anything if the folder
+    does not match its manifest; a database error half-way leaves the files stored before it
+    stored (the caller finishes ``batches`` to index them)."""
     folder = Path(folder)
     manifest = read_manifest(folder)
-    restored, changes, pending = [], [], 0
-    backend = get_search_backend() if index else None
-
-    def write(batch: list) -> None:
-        transaction.on_commit(lambda: reindex_juans(backend, batch))
+    seen: dict[tuple, str] = {}
     for entry in manifest["files"]:
-        headless = entry["source_format"] != "mandoku"
-        doc = read_document(folder / entry["path"], work_title=entry["work"] if headless else None,
-                            juan_number=entry["juan"] if headless else None)
-        if doc.sha256 != entry["sha256"]:  # read again above: the file changed meanwhile
-            raise LibraryError(f"{folder / entry['path']}: changed while being imported")
+        key = (entry.get("edition"), entry["juan"])
+        if key in seen:
+            raise LibraryError(f"{folder / entry['path']}: names {key[0]} juan {key[1]} as {seen[key]} does; "
+                               f"nothing was imported")
+        seen[key] = entry["path"]
+    for entry in manifest["files"]:  # every file read and checked before anything is stored
+        _read_entry(folder, entry)
+    if index and batches is None:
+        batches = IndexBatches(sender=import_library, batch_chars=index_batch_chars())
+    restored = Restored()
+    for entry in manifest["files"]:
+        doc = _read_entry(folder, entry)
         doc.sha256 = entry["imported_sha256"] or doc.sha256
-        result = load_document(doc, sha256=doc.sha256, index=False)
-        restored.append(RestoredFile(entry, result))
-        changes.append((result.juan.pk, result.old_juan_id))
-        pending += result.characters
-        if index and pending >= backend.write_batch_chars:
-            write(changes)
-            changes, pending = [], 0
-    if index and changes:
-        write(changes)
+        label = entry.get("edition_label") or None
+        result = load_document(doc, sha256=doc.sha256, index=False, edition=label)
+        restored.files.append(RestoredFile(entry, result))
+        restored.replaced += result.replaced
+        if index:
+            batches.stored(result.juan.pk, result.old_juan_id, result.characters)
+    if index:
+        restored.index_problem = batches.finish()
     return restored

@@ -1,6 +1,7 @@
 """The library is always recoverable (issue 17): export_library writes every juan's source
 as imported with a manifest; import_library into an empty database gives the same library."""
 import hashlib
+import io
 import json
 import shutil
 
@@ -100,7 +101,7 @@ def test_round_trip_gives_the_same_library(library, tmp_path):
         Work.objects.all().delete()
     assert snapshot() == {}
     restored = import_library(tmp_path / "backup", index=False)
-    assert len(restored) == 5
+    assert (len(restored.files), restored.replaced, restored.index_problem) == (5, 0, None)
     assert snapshot() == before
     assert search_results("after") == hits_before
 
@@ -122,7 +123,8 @@ def test_changed_or_missing_files_are_refused(library, tmp_path):
 
 def test_commands(library, tmp_path, capsys):
     call_command("export_library", str(tmp_path / "out"))
-    assert capsys.readouterr().out == f"exported 2 works, 5 juans to {tmp_path / 'out'} (manifest.json)\n"
+    assert capsys.readouterr().out == (f"exported 2 works, 5 juans to {tmp_path / 'out'} (manifest.json); checked: "
+                                       f"every juan stored is in it once and reads back as itself\n")
     with muted():
         Work.objects.all().delete()
     call_command("import_library", str(tmp_path / "out"))
@@ -154,3 +156,110 @@ def test_a_manifest_reads_only_files_inside_its_folder(library, tmp_path):
     with pytest.raises(LibraryError, match='every entry of "files" needs the keys imported_sha256, juan, path, '
                                            'sha256, source_format, work'):
         read_manifest(backup)
+
+
+def _two_of_one_name(tmp_path):
+    """卷十 and 卷十一 of the seed's work, imported from two folders as files named juan.txt."""
+    text = SEED.read_text(encoding="utf-8")
+    for folder, label in (("a", "十"), ("b", "十一")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "juan.txt").write_text(text.replace("禮書綱目卷十", f"禮書綱目卷{label}"), encoding="utf-8")
+        with muted():
+            import_file(tmp_path / folder / "juan.txt")
+
+
+def test_two_juans_from_files_of_one_name_are_both_backed_up_and_restored(empty_db, tmp_path, capsys):
+    """They were written one over the other, the export still said it succeeded, and
+    import_library then refused the whole backup (issue 29)."""
+    _two_of_one_name(tmp_path)
+    before = snapshot()
+    call_command("export_library", str(tmp_path / "backup"))
+    assert capsys.readouterr().out.endswith("checked: every juan stored is in it once and reads back as itself\n")
+    manifest = read_manifest(tmp_path / "backup")
+    assert [(e["path"], e["juan"], e["label"]) for e in manifest["files"]] == [
+        ("禮書綱目/juan.txt", 10, "卷十"), ("禮書綱目/juan_011.txt", 11, "卷十一")]
+    with muted():
+        Work.objects.all().delete()
+    call_command("import_library", str(tmp_path / "backup"))
+    assert capsys.readouterr().out == f"imported 1 works, 2 juans from {tmp_path / 'backup'}\n"
+    assert snapshot() == before
+
+
+def test_a_backup_that_lost_a_file_is_not_reported_written(empty_db, tmp_path, monkeypatch):
+    from reader import library as module
+
+    _two_of_one_name(tmp_path)
+    monkeypatch.setattr(module, "_file_name", lambda juan, taken: "juan.txt")  # the old naming: one over the other
+    with pytest.raises(CommandError) as info:
+        call_command("export_library", str(tmp_path / "backup"))
+    assert str(info.value).startswith(f"the backup in {tmp_path / 'backup'} is not complete: "
+                                      f"{tmp_path / 'backup' / '禮書綱目' / 'juan.txt'}: ")
+
+
+def test_a_backup_that_misses_a_juan_of_the_database_is_refused(empty_db, tmp_path):
+    _two_of_one_name(tmp_path)
+    export_library(tmp_path / "backup")
+    twelve = tmp_path / "juan12.txt"
+    twelve.write_text(SEED.read_text(encoding="utf-8").replace("禮書綱目卷十", "禮書綱目卷十二"), encoding="utf-8")
+    import_file(twelve)  # stored after the backup: the backup no longer matches the database
+    from reader.library import verify_export
+
+    with pytest.raises(LibraryError) as info:
+        verify_export(tmp_path / "backup")
+    assert str(info.value) == (f"{tmp_path / 'backup' / 'manifest.json'}: the backup does not match the database "
+                               f"(not in the backup: 禮書綱目 juan 12); the library changed while it was exported, or "
+                               f"the backup is incomplete: export it again into an empty folder")
+
+
+def test_named_editions_of_one_work_are_restored_apart(empty_db, tmp_path, capsys):
+    """import_library put every juan of a work without a Kanripo ID into its unnamed edition,
+    so a second edition's 卷十 replaced the first's."""
+    call_command("import_texts", str(SEED), stdout=io.StringIO())
+    call_command("import_texts", str(SEED), "--edition", "校本", stdout=io.StringIO())
+    before = snapshot()
+    assert sorted(before) == [("禮書綱目", 10), ("禮書綱目-校本", 10)]
+    export_library(tmp_path / "backup")
+    with muted():
+        Work.objects.all().delete()
+    import_library(tmp_path / "backup", index=False)
+    assert snapshot() == before
+
+
+def test_a_backup_file_that_is_another_juan_replaces_nothing(library, tmp_path):
+    """A backup replaces only the juans its manifest names: a file listed as 卷十 that is 卷十一
+    is refused before anything is imported."""
+    export_library(tmp_path / "backup")
+    backup = tmp_path / "backup"
+    path = backup / "禮書綱目" / SEED.name
+    path.write_text(SEED.read_text(encoding="utf-8").replace("禮書綱目卷十", "禮書綱目卷十一"), encoding="utf-8")
+    manifest = json.loads((backup / "manifest.json").read_text())
+    entry = next(e for e in manifest["files"] if e["path"] == f"禮書綱目/{SEED.name}")
+    entry["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    (backup / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False))
+    before = snapshot()
+    with pytest.raises(CommandError) as info:
+        call_command("import_library", str(backup))
+    assert str(info.value) == (f"{path}: listed as 禮書綱目 juan 10, but the file is 禮書綱目 juan 11; nothing was "
+                               f"imported (a backup replaces only the juans it names)")
+    assert snapshot() == before
+
+
+def test_a_restore_whose_index_cannot_follow_fails_naming_the_repair(empty_db, tmp_path, monkeypatch, search_backend):
+    import errno
+
+    from search import indexing
+
+    _two_of_one_name(tmp_path)
+    export_library(tmp_path / "backup")
+    with muted():
+        Work.objects.all().delete()
+
+    def full(backend, changes):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(indexing, "reindex_juans", full)
+    with pytest.raises(CommandError) as info:
+        call_command("import_library", str(tmp_path / "backup"), stdout=io.StringIO())
+    assert str(info.value).startswith("2 juans imported, but the search index could not be updated (cannot write ")
+    assert "run `python manage.py check_index --repair`" in str(info.value)
+    assert Juan.objects.count() == 2
