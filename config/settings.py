@@ -195,7 +195,7 @@ SEARCH_BACKENDS = {
     },
 }
 #: A query of several terms that would examine more index positions than this is refused
-#: with a 400 saying why (search/backends/positional.py, check_work); one term is always answered.
+#: with a 400 saying why (search/backends/positional/backend.py, check_work); one term is always answered.
 SEARCH_MAX_WORK = env.int("SEARCH_MAX_WORK", default=4_000_000)
 #: Hits a CSV/TSV hit list may hold (api/hitlists.py); a query with more is a 400 that says
 #: to narrow it. About 10,000 rows a second are written: 200,000 stay under the request

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,7 +37,15 @@ class ShippingError(SearchError):
 
 
 def _backend_name(backend) -> str:
-    return f"{type(backend).__module__}.{type(backend).__qualname__}"
+    """The dotted path ``SEARCH_BACKENDS`` names the engine by: the package that exports the
+    class when it does (``search.backends.positional.PositionalIndexBackend``, defined in
+    ``….positional.backend``), so the name does not change when a package's modules do."""
+    cls = type(backend)
+    module = cls.__module__
+    parent = module.rpartition(".")[0]
+    if parent and getattr(sys.modules.get(parent), cls.__qualname__, None) is cls:
+        module = parent
+    return f"{module}.{cls.__qualname__}"
 
 
 def _store(backend) -> GenerationStore:

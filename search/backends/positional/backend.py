@@ -1,0 +1,438 @@
+"""``PositionalIndexBackend``: storage in generations of segments, writes (a rebuild
+streamed into segments, an update as one new segment), and the search itself (filters,
+several terms, NEAR) over a ``Corpus``."""
+from __future__ import annotations
+
+import collections
+import os
+import shutil
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+from django.conf import settings
+
+from search.analysis import query_units
+from search.backends import positional as package  # SEGMENT_CHARS, read at each write (a setting of the package)
+from search.documents import LAYERS, SearchDocument
+
+from ..base import BaseSearchBackend, SearchError, SearchQuery, SearchResults, entries_of, juans_to_drop
+from ..generations import GenerationStore
+from .corpus import Corpus
+from .format import LAYER_CODE, PLACE_FIELDS, build_generation, deleted_file
+from .hits import (HitArray, _distinct_sorted, _LazyPassages, _merged, _passage_ranges, _same_length)
+from .results import PositionalResults
+from .segment import _non_overlapping
+
+
+def check_work(query: SearchQuery, work) -> None:
+    """Refuse a query of several terms whose work (``work(term)``: positions examined, see
+    ``Corpus.work``) is over ``settings.SEARCH_MAX_WORK`` in all, such as an OR of wildcard
+    variants around a very frequent character (``之 | 之? | ?之 | ?之?``). One term is
+    always answered. Raises ``SearchError`` with a message for the user."""
+    limit = getattr(settings, "SEARCH_MAX_WORK", None)
+    terms = {t.text for clause in query.parsed.clauses for t in (*clause.positives, *clause.negatives)}
+    if not limit or len(terms) < 2:
+        return
+    total = sum(work(t) for t in terms)
+    if total > limit:
+        raise SearchError(
+            f"檢索式過於繁重：約需比對 {total:,} 處，上限 {limit:,}；請減少含高頻字或萬用字元的詞 "
+            f"(query too costly: about {total:,} positions to check, over the limit of {limit:,}; "
+            f"use fewer terms with very frequent characters or wildcards)")
+
+
+def _passage_filter(corpus: Corpus, query: SearchQuery):
+    """What the query's layers and filters (and ``corpus.live``: superseded juan versions
+    are never seen) keep: a function of an array of passage numbers giving a boolean array
+    (True: kept), or None when no layer or filter narrows the query (no cost per hit; the
+    superseded juans' hits are then dropped by position, ``Corpus.phrase(live_only=True)``). Few hits are tested
+    passage by passage (a gather per condition); many (more than half the passages) through
+    one mask over every passage, made once."""
+    conditions = []  # (per-passage array, test of its values)
+    if set(query.layers) != set(LAYERS):
+        wanted = np.zeros(len(LAYERS), dtype=bool)
+        wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
+        conditions.append((corpus.layer, lambda values: wanted[values]))
+    for name, value in (("work_id", query.work_id), ("juan_number", query.juan_number),
+                        ("chapter_id", query.chapter_id)):
+        if value is not None:
+            conditions.append((getattr(corpus, name), lambda values, value=value: values == value))
+    if query.juan_ids is not None:
+        ids = np.fromiter(query.juan_ids, dtype=np.int64, count=len(query.juan_ids))
+        conditions.append((corpus.juan_id, lambda values: np.isin(values, ids)))
+    if query.edition_ids is not None:
+        editions = np.asarray(query.edition_ids, dtype=np.int64)
+        conditions.append((corpus.work_id, lambda values: np.isin(values, editions)))
+    if not conditions:
+        return None  # superseded juans alone: ``Corpus.phrase(live_only=True)``, by position ranges
+    if corpus.live is not None:
+        conditions.append((corpus.live, lambda values: values))
+    mask = []
+
+    def allowed(pids: np.ndarray) -> np.ndarray:
+        if len(pids) * 2 > len(corpus):
+            if not mask:
+                every = np.ones(len(corpus), dtype=bool)
+                for array, test in conditions:
+                    every &= test(array)
+                mask.append(every)
+            return mask[0][pids]
+        keep = np.ones(len(pids), dtype=bool)
+        for array, test in conditions:
+            keep &= test(array[pids])
+        return keep
+
+    return allowed
+
+
+class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
+    """Search backend over a positional character index at ``params["PATH"]`` (see the
+    module docstring); ``LOCK_TIMEOUT`` (seconds) bounds the wait for the writer lock."""
+
+    _lock = threading.Lock()
+    _loaded: dict[str, Corpus] = {}
+
+    @property
+    def write_batch_chars(self) -> int:
+        """A batch import writes one segment at a time (``SEGMENT_CHARS``)."""
+        return package.SEGMENT_CHARS
+
+    def __init__(self, alias: str, params: dict):
+        super().__init__(alias, params)
+        self.path = Path(params["PATH"])
+        self.lock_timeout = float(params.get("LOCK_TIMEOUT", 60.0))
+
+    # -- storage -------------------------------------------------------------------------
+    def _init_generation(self, gen: Path) -> None:
+        build_generation(gen, [])
+
+    def _corpus(self) -> Corpus:
+        """The current generation, loaded once per process (and again after a swap). A
+        generation never changes once swapped in, so the corpus loaded for what the
+        ``current`` link says (one ``readlink``) is answered without looking further."""
+        link = str(self.current_link)
+        try:
+            known = self._loaded.get((link, os.readlink(link)))
+        except OSError:
+            known = None
+        if known is not None:
+            return known
+        self._ensure()
+        for attempt in range(5):
+            real = os.path.realpath(self.current_link)
+            corpus = self._loaded.get(real)
+            if corpus is not None:
+                return corpus
+            try:
+                corpus = Corpus(Path(real))
+            except FileNotFoundError:  # swapped out and removed between readlink and open
+                if attempt == 4:
+                    raise
+                continue
+            with self._lock:
+                self._loaded.clear()
+                self._loaded[real] = corpus
+                try:
+                    self._loaded[(link, os.readlink(link))] = corpus
+                except OSError:
+                    pass
+            return corpus
+        raise AssertionError("unreachable")
+
+    def _documents(self, corpus: Corpus, segments=None, keep=None) -> list[SearchDocument]:
+        """The passages readers see (``corpus.live``) in the segments numbered ``segments``
+        (all if None), only those of the juans ``keep[k]`` in segment ``k`` if given."""
+        docs = []
+        for k in (range(len(corpus.segments)) if segments is None else segments):
+            segment, first = corpus.segments[k], corpus.passage_firsts[k]
+            places = segment.places
+            for q in range(len(segment)):
+                if corpus.live is not None and not corpus.live[first + q]:
+                    continue
+                fields = dict(zip(PLACE_FIELDS, places[q]))
+                if keep is not None and fields["juan_id"] not in keep[k]:
+                    continue
+                fields["piece_starts"] = [tuple(x) for x in fields["piece_starts"]]
+                docs.append(SearchDocument(text=segment.text(q), juan_version=corpus.juans[fields["juan_id"]][0],
+                                           **fields))
+        return docs
+
+    def _write(self, documents: Iterable[SearchDocument], entries: dict) -> int:
+        """A new generation holding ``documents`` in one (base) segment, swapped in."""
+        gen = self._new_generation(init=False)
+        try:
+            n = build_generation(gen, documents, entries)
+        except BaseException:
+            shutil.rmtree(gen, ignore_errors=True)
+            raise
+        self._swap_in(gen)
+        return n
+
+    @staticmethod
+    def _link(source: Path, target: Path) -> None:
+        """The files of segment folder ``source`` linked into ``target`` (hard links: no copy)."""
+        target.mkdir(exist_ok=True)
+        for f in source.iterdir():
+            if f.is_file() and not f.name.startswith("deleted"):
+                try:
+                    os.link(f, target / f.name)
+                except OSError:
+                    shutil.copy2(f, target / f.name)
+
+    def _write_segments(self, corpus: Corpus, kept: int, keep: list, documents: list, entries: dict) -> None:
+        """A new generation: the first ``kept`` segments of ``corpus`` linked (with the juans
+        deleted from each: those not in ``keep``), and, if there is anything to hold, one new
+        segment of ``documents`` recording ``entries``; swapped in."""
+        gen = self._new_generation(init=False)
+        try:
+            for k in range(kept):
+                name, segment = corpus.names[k], corpus.segments[k]
+                if k and not keep[k]:
+                    continue  # nothing left of it
+                self._link(segment.path, gen / name if name else gen)
+                deleted = sorted(set(segment.juans) - keep[k])
+                if deleted:
+                    np.save(gen / deleted_file(name), np.array(deleted, dtype=np.int64), allow_pickle=False)
+            if documents or entries:
+                numbers = [int(n.split("-")[1]) for n in corpus.names if n.startswith("seg-")]
+                folder = gen / f"seg-{max(numbers, default=0) + 1:06d}"
+                folder.mkdir()
+                build_generation(folder, documents, entries)
+        except BaseException:
+            shutil.rmtree(gen, ignore_errors=True)
+            raise
+        self._swap_in(gen)
+
+    # -- writing -------------------------------------------------------------------------
+    def rebuild(self, documents: Iterable[SearchDocument], catch_up=None) -> int:
+        """``BaseSearchBackend.rebuild``, streamed: ``documents`` (juan by juan, as
+        ``search.indexing.rebuild_from_database`` gives them) are built into segments of
+        about ``SEGMENT_CHARS`` characters as they come, so the memory of a rebuild does not
+        grow with the library; what ``catch_up`` reports is deleted from them or added as one
+        more segment. The new generation goes live whole, by the swap."""
+        with self._writer_lock():
+            gen = self._new_generation(init=False)
+            try:
+                # Per segment: its name, the juans it holds, their passages, the juans deleted from it.
+                names, held, passages, deleted = [], [], [], []
+                batch, chars = [], 0
+
+                def flush(docs: list, written: dict) -> None:
+                    name = f"seg-{len(names):06d}" if names else ""
+                    folder = gen / name if name else gen
+                    folder.mkdir(exist_ok=True)
+                    build_generation(folder, docs, written)
+                    names.append(name)
+                    held.append({**entries_of(docs), **written})
+                    passages.append(collections.Counter(d.juan_id for d in docs))
+                    deleted.append(set())
+
+                for d in documents:
+                    if chars >= package.SEGMENT_CHARS and d.juan_id != batch[-1].juan_id:  # a juan stays whole
+                        flush(batch, {})
+                        batch, chars = [], 0
+                    batch.append(d)
+                    chars += len(d.text) + 1
+                if batch or not names:
+                    flush(batch, {})
+                batch = None
+                for _ in range(10 if catch_up else 0):
+                    entries = {j: e for juans, gone in zip(held, deleted) for j, e in juans.items() if j not in gone}
+                    remove, add, written = catch_up(dict(entries))
+                    add = list(add)
+                    written = {**entries_of(add), **written}
+                    if not remove and not written:
+                        break
+                    drop = juans_to_drop(entries, remove, written)
+                    for juans, gone in zip(held, deleted):
+                        gone |= drop & set(juans)
+                    if add or written:
+                        flush(add, written)
+                for name, gone in zip(names, deleted):
+                    if gone:
+                        np.save(gen / deleted_file(name), np.array(sorted(gone), dtype=np.int64), allow_pickle=False)
+            except BaseException:
+                shutil.rmtree(gen, ignore_errors=True)
+                raise
+            self._swap_in(gen)
+            return sum(n for counts, gone in zip(passages, deleted) for j, n in counts.items() if j not in gone)
+
+    def update(self, plan) -> int:
+        """One write (``BaseSearchBackend.update``). The segments are immutable: the
+        passages written go to a new segment, and the juans they replace (or that are
+        removed) to the deletion lists of the segments that hold them; the other segments'
+        files are linked into the new generation unchanged. The newest segments are rebuilt
+        into the new one while they are small beside it (each at most twice what the new
+        segment holds so far) and the whole stays under ``SEGMENT_CHARS``, so segments grow
+        geometrically, a one-juan write rebuilds little, and no write takes more than
+        ``SEGMENT_CHARS`` characters from older segments (with the passages it is given, its
+        memory is bounded whatever the size of the library). When every segment is taken in, the result is one base segment, as
+        ``rebuild_index`` always writes."""
+        self._ensure()
+        with self._writer_lock():
+            corpus = Corpus(Path(os.path.realpath(self.current_link)))
+            indexed = {j: corpus.juans[j] for j in corpus.live_juans}
+            remove, documents, written = plan(dict(indexed))
+            added = list(documents)
+            written = {**entries_of(added), **written}
+            gone = juans_to_drop(indexed, remove, written)
+            if not (gone & set(corpus.juans)) and not added and not written and corpus.live is None:
+                return 0  # nothing to change: no new generation
+            entries = {j: e for j, e in indexed.items() if j not in gone} | written
+            # What each segment keeps: the juans readers see in it that this write leaves alone.
+            keep = [set() for _ in corpus.segments]
+            for j in entries:
+                if j not in written and j in corpus.owner:
+                    keep[corpus.owner[j]].add(j)
+            live_chars = []
+            for segment, juans in zip(corpus.segments, keep):
+                lengths = segment.lengths()
+                held = np.isin(segment.juan_id, np.fromiter(juans, dtype=np.int64, count=len(juans)))
+                live_chars.append(int((lengths[held] + 1).sum()))
+            total = sum(len(d.text) + 1 for d in added)
+            kept = len(corpus.segments)
+            while kept and (not keep[kept - 1] or (live_chars[kept - 1] <= 2 * max(total, 1)
+                                                   and total + live_chars[kept - 1] <= package.SEGMENT_CHARS)):
+                kept -= 1
+                total += live_chars[kept]
+            docs = self._documents(corpus, range(kept, len(corpus.segments)), keep) + added
+            if not kept:  # everything in one base segment
+                self._write(docs, entries)
+                return len(added)
+            taken = {j for k in range(kept, len(corpus.segments)) for j in keep[k]} | set(written)
+            self._write_segments(corpus, kept, keep, docs, {j: entries[j] for j in taken})
+            return len(added)
+
+    # -- reading -------------------------------------------------------------------------
+    def warm(self) -> None:
+        """Load the current generation and every segment's places (``passages.pkl``: about
+        3 s for the 30 M library, which the first search touching a segment would wait for)."""
+        for segment in self._corpus().segments:
+            segment.places
+
+    def document_count(self) -> int:
+        corpus = self._corpus()
+        return len(corpus) if corpus.live is None else int(np.count_nonzero(corpus.live))
+
+    def juan_ids(self) -> set[int]:
+        corpus = self._corpus()
+        return {int(j) for j in np.unique(corpus.juan_id)} & corpus.live_juans
+
+    def indexed_juans(self) -> dict[int, tuple[int, int, int]]:
+        corpus = self._corpus()
+        return {j: tuple(corpus.juans[j]) for j in corpus.live_juans}
+
+    def passages_by_juan(self) -> dict[int, set[tuple[str, str]]]:
+        out: dict[int, set[tuple[str, str]]] = {}
+        corpus = self._corpus()
+        for d in self._documents(corpus):
+            out.setdefault(d.juan_id, set()).add((d.doc_id, d.text))
+        return out
+
+    @staticmethod
+    def _near_filtered(corpus: Corpus, clause, found, occurrences):
+        """``found`` with the terms joined by NEAR cut to their occurrences that have a
+        partner (``search.analysis.near_pairs``, on arrays: the partners of an occurrence
+        are one ``searchsorted`` window of the other term's starts, bounded by its passage)."""
+        firsts = corpus.unit_starts  # unit positions: distances count characters (a gaiji is one)
+        ends = np.append(firsts[1:] - 1, corpus.size - 1) if len(corpus) else np.empty(0, dtype=np.int64)
+
+        def partnered(a_starts, a_pids, a_len, b_starts, b_len, distance, same):
+            if not len(a_starts) or not len(b_starts):
+                return np.zeros(len(a_starts), dtype=bool)
+            lo = np.maximum(a_starts - b_len - distance, firsts[a_pids])
+            hi = np.minimum(a_starts + a_len + distance, ends[a_pids] - b_len)
+            count = np.searchsorted(b_starts, hi, side="right") - np.searchsorted(b_starts, lo, side="left")
+            return count > (1 if same else 0)  # an occurrence is not its own partner
+
+        paired: dict[str, np.ndarray] = {}
+        for near in clause.nears:
+            (a_starts, a_pids), (b_starts, b_pids) = occurrences(near.left.text), occurrences(near.right.text)
+            a_pids, b_pids = a_pids.array, b_pids.array
+            a_len, b_len = len(query_units(near.left.text)), len(query_units(near.right.text))
+            same = near.left.text == near.right.text
+            keep_a = partnered(a_starts, a_pids, a_len, b_starts, b_len, near.distance, same)
+            keep_b = partnered(b_starts, b_pids, b_len, a_starts, a_len, near.distance, same)
+            for text, starts, keep in ((near.left.text, a_starts, keep_a), (near.right.text, b_starts, keep_b)):
+                paired[text] = keep if text not in paired else (paired[text] | keep)
+        out = []
+        for term, ((starts, pids), length) in zip(clause.positives, found):
+            if term.text in paired:
+                keep = paired[term.text]
+                starts, pids = starts[keep], _LazyPassages(corpus, starts[keep], pids.array[keep])
+            out.append(((starts, pids), length))
+        return out
+
+    def search(self, query: SearchQuery) -> SearchResults:
+        corpus = self._corpus()
+        check_work(query, lambda term: corpus.work(term, query.exact))
+        allowed = _passage_filter(corpus, query)
+        cache: dict[str, tuple[np.ndarray, _LazyPassages]] = {}
+
+        def occurrences(text: str):
+            """``(starts, pids)`` of a term's occurrences that pass the filters; ``pids`` is
+            looked up only when used (``_LazyPassages``)."""
+            if text not in cache:
+                # No layer or filter: superseded juans' hits dropped by their position ranges.
+                starts = corpus.phrase(text, query.exact, live_only=allowed is None)
+                pids = _LazyPassages(corpus, starts)
+                if allowed is not None and len(starts):
+                    keep = allowed(pids.array)
+                    starts = starts[keep]
+                    pids = _LazyPassages(corpus, starts, pids.array[keep])
+                cache[text] = (starts, pids)
+            return cache[text]
+
+        spans_starts, spans_lengths, spans_pids = [], [], []
+        for clause in query.parsed.clauses:
+            found = [(occurrences(t.text), len(query_units(t.text))) for t in clause.positives]
+            if clause.nears:
+                found = self._near_filtered(corpus, clause, found, occurrences)
+            if len(found) == 1 and not clause.negatives:  # every passage with the term satisfies it
+                (starts, pids), length = found[0]
+                spans_starts.append(starts)
+                spans_pids.append(pids)
+                spans_lengths.append(_same_length(length, len(starts)))
+                continue
+            # The passages with every positive term and no negative one: those of the term
+            # with fewest hits, kept where each other term has hits (or none); counted by
+            # binary searches of their bounds in its starts, not by the passage of each hit.
+            (_, pids), _ = min(found, key=lambda f: len(f[0][0]))
+            satisfied = _distinct_sorted(pids.array)
+            for (starts, _), _ in found:
+                lo, hi = _passage_ranges(corpus, starts, satisfied)
+                satisfied = satisfied[hi > lo]
+            for t in clause.negatives:
+                lo, hi = _passage_ranges(corpus, occurrences(t.text)[0], satisfied)
+                satisfied = satisfied[hi == lo]
+            if not len(satisfied):
+                continue
+            for (starts, _), length in found:
+                lo, hi = _passage_ranges(corpus, starts, satisfied)
+                per = hi - lo
+                # The indexes lo[0]…hi[0]-1, lo[1]…hi[1]-1, …, in one array.
+                chosen = np.arange(int(per.sum()), dtype=np.int64) + np.repeat(lo - (np.cumsum(per) - per), per)
+                spans_starts.append(starts[chosen])
+                spans_pids.append(_LazyPassages(corpus, spans_starts[-1], np.repeat(satisfied, per).astype(np.int32)))
+                spans_lengths.append(_same_length(length, len(chosen)))
+        pids = None
+        if not spans_starts:
+            starts = np.empty(0, dtype=np.int64)
+            lengths = np.empty(0, dtype=np.int64)
+        elif len(spans_starts) == 1:  # the passages are known: no second look-up
+            starts, lengths, pids = spans_starts[0], spans_lengths[0], spans_pids[0]
+        else:
+            starts, lengths = _merged(spans_starts, spans_lengths)
+            ends = starts + lengths
+            if len(starts) > 1 and bool((starts[1:] < np.maximum.accumulate(ends)[:-1]).any()):
+                starts, lengths = _non_overlapping(starts, lengths)
+        hits = HitArray(corpus, query, starts, lengths, _LazyPassages(corpus, starts) if pids is None else pids)
+        results = PositionalResults(query=query, hits=hits, passages=None)
+        clauses = query.parsed.clauses
+        if allowed is None and len(clauses) == 1 and not clauses[0].negatives and not clauses[0].nears \
+                and len(clauses[0].positives) == 1:
+            text = clauses[0].positives[0].text
+            results._from_tables = lambda: corpus.passages_holding(text, query.exact)
+        return results

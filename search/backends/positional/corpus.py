@@ -1,0 +1,353 @@
+"""A generation of the positional index read as one corpus (``Corpus``): its segments
+laid end to end (``_Joined``), the juans readers see, text order across segments, and the
+occurrences of a term over all of them."""
+from __future__ import annotations
+
+import bisect
+from pathlib import Path
+
+import numpy as np
+
+from search.analysis import char_alternatives, query_units
+
+from ..base import live_juans
+from .format import ARRAYS, deleted_file, segment_names
+from .segment import Segment, _Term
+
+
+class _Joined:
+    """Per-segment position arrays read as one (the segments' positions end to end).
+    ``add``: per segment, a number added to its non-negative values (passage numbers)."""
+
+    def __init__(self, parts: list, add: list | None = None):
+        self.parts, self.add = parts, add
+        self.bounds = np.cumsum([len(a) for a in parts])  # end of each segment
+        self.firsts = np.concatenate(([0], self.bounds[:-1]))
+        self.bound_list, self.first_list = self.bounds.tolist(), self.firsts.tolist()  # for single positions
+        self.n = int(self.bounds[-1]) if len(parts) else 0
+        self.dtype = parts[0].dtype
+
+    def __len__(self) -> int:
+        return self.n
+
+    def _shift(self, values: np.ndarray, k: int) -> np.ndarray:
+        if self.add is None or not self.add[k]:
+            return values
+        return np.where(values >= 0, values + self.add[k], values).astype(values.dtype)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, _ = index.indices(self.n)
+            out = []
+            for k, (a, first) in enumerate(zip(self.parts, self.firsts.tolist())):
+                lo, hi = max(start - first, 0), min(stop - first, len(a))
+                if lo < hi:
+                    out.append(self._shift(a[lo:hi], k))
+            return out[0] if len(out) == 1 else (np.concatenate(out) if out else np.empty(0, dtype=self.dtype))
+        if isinstance(index, (int, np.integer)):
+            k = bisect.bisect_right(self.bound_list, index)
+            value = self.parts[k][index - self.first_list[k]]
+            return value + self.add[k] if self.add is not None and value >= 0 else value
+        index = np.asarray(index)
+        out = np.empty(index.shape, dtype=self.dtype)
+        if index.ndim == 1 and len(index) > 1 and not bool((index[1:] < index[:-1]).any()):
+            # Ascending (postings, candidates, hits in text order): one run per segment.
+            cuts = np.searchsorted(index, self.bounds).tolist()
+            lo = 0
+            for k, hi in enumerate(cuts):
+                if hi > lo:
+                    out[lo:hi] = self._shift(self.parts[k][index[lo:hi] - self.firsts[k]], k)
+                lo = hi
+            return out
+        seg = np.searchsorted(self.bounds, index, side="right")
+        for k in np.unique(seg).tolist():
+            at = seg == k
+            out[at] = self._shift(self.parts[k][index[at] - self.firsts[k]], k)
+        return out
+
+
+def _global_numbers(key_lists: list[list]) -> list[np.ndarray]:
+    """For the sorted key lists of several segments (their sections or juans in text order),
+    each key's number in the text order of all of them (ties: the earlier segment first)."""
+    keyed = sorted((key, k, i) for k, keys in enumerate(key_lists) for i, key in enumerate(keys))
+    out = [np.empty(len(keys), dtype=np.int64) for keys in key_lists]
+    for number, (_, k, i) in enumerate(keyed):
+        out[k][i] = number
+    return out
+
+
+class Corpus:
+    """One generation, loaded: a base segment (the generation folder itself) and, after
+    incremental writes, more segments (``seg-…/``; ``delta/`` from earlier versions), each
+    with the juans deleted from it (``deleted.npy``, ``deleted-<segment>.npy``), read as one
+    corpus: positions and passages are numbered segment after segment, and ``sort_keys``
+    orders them in text order (each juan lies whole in one segment). Raises
+    ``FileNotFoundError`` if the folder is gone, ``IndexFormatError`` if it holds something
+    else."""
+
+    def __init__(self, gen: Path):
+        self.path = gen
+        self._runs: dict[str, tuple] = {}
+        self._heads: dict[str, dict] = {}
+        base = self.base = Segment(gen)
+        self.names = [""] + segment_names(gen)
+        segments = self.segments = [base] + [Segment(gen / name) for name in self.names[1:]]
+        self.deleted = []
+        for name in self.names:
+            f = gen / deleted_file(name)
+            self.deleted.append(set(np.load(f).tolist()) if f.exists() else set())
+        #: ``{juan_id: JuanEntry}`` of every juan held, ``owner``: the segment that holds it
+        #: (the last one it is not deleted from), and the juans readers see (the newest version
+        #: of each work and number); ``live`` masks passages of the others (None: all live).
+        self.juans, self.owner = {}, {}
+        for k, (segment, deleted) in enumerate(zip(segments, self.deleted)):
+            for j, entry in segment.juans.items():
+                if j not in deleted:
+                    self.juans[j], self.owner[j] = entry, k
+        self.live_juans = live_juans(self.juans)
+        owned = [[] for _ in segments]
+        for j in self.live_juans:
+            owned[self.owner[j]].append(j)
+        live = np.concatenate([np.isin(s.juan_id, np.asarray(o, dtype=np.int64)) for s, o in zip(segments, owned)])
+        self.live = None if live.all() else live
+        self.unit_firsts = np.cumsum([0] + [s.size for s in segments])[:-1].tolist()
+        self.passage_firsts = np.cumsum([0] + [len(s) for s in segments])[:-1].tolist()
+        if len(segments) == 1:
+            for name in ARRAYS:
+                setattr(self, name, getattr(base, name))
+            self.size = base.size
+            return
+        self.size = sum(s.size for s in segments)
+        for name in ("exact", "folded", "gap", "offset", "end_offset", "rank"):
+            setattr(self, name, _Joined([getattr(s, name) for s in segments]))
+        self.pid = _Joined([s.pid for s in segments], add=self.passage_firsts)
+        self.starts = np.concatenate([s.starts for s in segments])  # raw, per segment (text())
+        self.unit_starts = np.concatenate([s.unit_starts + first for s, first in zip(segments, self.unit_firsts)])
+        for name in ("layer", "work_id", "juan_id", "juan_number", "chapter_id"):
+            setattr(self, name, np.concatenate([getattr(s, name) for s in segments]))
+        # Sections and juans numbered in text order across the segments (distributions, sorting).
+        for name, keys in (("section_index", "sections"), ("juan_index", "juan_keys")):
+            numbers = _global_numbers([getattr(s, keys) for s in segments])
+            setattr(self, name, np.concatenate([n[getattr(s, name)] for n, s in zip(numbers, segments)]))
+
+    @property
+    def places(self) -> list:
+        if len(self.segments) == 1:
+            return self.base.places
+        if not hasattr(self, "_places"):
+            self._places = [place for s in self.segments for place in s.places]
+        return self._places
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def locate(self, p: int) -> tuple[int, int]:
+        """``(segment number, passage number in it)`` of passage number ``p``."""
+        k = bisect.bisect_right(self.passage_firsts, p) - 1
+        return k, p - self.passage_firsts[k]
+
+    def text(self, p: int) -> str:
+        """The stored text of passage number ``p`` (as given to ``build_generation``)."""
+        k, q = self.locate(p)
+        return self.segments[k].text(q)
+
+    def span(self, unit: int, length: int) -> tuple[int, int]:
+        """The code-point span in its passage's stored text of ``length`` units from unit
+        position ``unit``."""
+        return int(self.offset[unit]), int(self.end_offset[unit + length - 1])
+
+    def sort_keys(self, positions: np.ndarray, pids: np.ndarray | None = None) -> np.ndarray:
+        """Text-order sort keys (int64) of ``positions``: one segment's ranks; across
+        segments, the juan's number in text order, then its rank in its segment (a segment
+        ranks its positions juan by juan, so both orders agree)."""
+        if len(self.segments) == 1:
+            return self.rank[positions].astype(np.int64)
+        keys = self.juan_index[self.pid[positions] if pids is None else pids] << 32  # int64
+        keys += self.rank[positions]
+        return keys
+
+    def segment_runs(self, positions: np.ndarray) -> list[tuple[int, int, int]]:
+        """``(segment number, lo, hi)`` for each segment holding some of the ascending unit
+        ``positions``: ``positions[lo:hi]`` are its own (a page's hits lie in one or two)."""
+        if len(self.segments) == 1:
+            return [(0, 0, len(positions))] if len(positions) else []
+        cuts = self.segment_cuts(positions)
+        return [(k, lo, hi) for k, (lo, hi) in enumerate(zip([0] + cuts, cuts + [len(positions)])) if hi > lo]
+
+    def places_at(self, positions: np.ndarray, lengths: np.ndarray | None = None):
+        """``(passages, text order keys, start offsets, end offsets)`` of ascending unit
+        ``positions`` (occurrences of ``lengths`` units; None: keys only, offsets None),
+        read segment by segment on each one's own arrays (no joined look-up)."""
+        n = len(positions)
+        pids, keys = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int64)
+        begins = ends = None
+        if lengths is not None:
+            begins, ends = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+        several = len(self.segments) > 1
+        for k, lo, hi in self.segment_runs(positions):
+            segment = self.segments[k]
+            local = positions[lo:hi] - self.unit_firsts[k]
+            pid = segment.pid[local]
+            np.add(pid, self.passage_firsts[k], out=pids[lo:hi], casting="unsafe")
+            if several:  # the juan's number in text order, then the rank in its segment (``sort_keys``)
+                np.left_shift(self.juan_index[pids[lo:hi]], 32, out=keys[lo:hi])
+                keys[lo:hi] += segment.rank[local]
+            else:
+                keys[lo:hi] = segment.rank[local]
+            if lengths is not None:
+                begins[lo:hi] = segment.offset[local]
+                ends[lo:hi] = segment.end_offset[local + lengths[lo:hi] - 1]
+        return pids, keys, begins, ends
+
+    def postings(self, codes) -> np.ndarray:
+        """Positions (ascending) of any of the folded code points ``codes``."""
+        found = [(segment.postings(codes), first) for segment, first in zip(self.segments, self.unit_firsts)]
+        out = np.empty(sum(len(p) for parts, _ in found for p in parts), dtype=np.int64)
+        at = 0
+        for parts, first in found:  # segment after segment: ascending
+            for p in parts:
+                np.add(p, first, out=out[at:at + len(p)], casting="unsafe")
+                at += len(p)
+            if len(parts) > 1:
+                n = sum(len(p) for p in parts)
+                out[at - n:at].sort()
+        return out
+
+    def frequency(self, codes) -> int:
+        """How many positions hold any of the folded code points ``codes`` (all layers)."""
+        return sum(s.frequency(codes) for s in self.segments)
+
+    def work(self, phrase: str, exact: bool) -> int:
+        """The positions ``phrase`` examines: the postings of its rarest character (its
+        variants included, all layers) times its length (see ``phrase``)."""
+        units = query_units(phrase)
+        freqs = [self.frequency([ord(a) for a in char_alternatives(ch, exact)])
+                 for ch in units.codes if ch is not None]
+        return min(freqs, default=0) * len(units)
+
+    def phrase(self, phrase: str, exact: bool, live_only: bool = False) -> np.ndarray:
+        """Start unit positions of the non-overlapping occurrences of a term (``?`` matches
+        any one unit) in every passage, ascending, as ``search.analysis.find_occurrences``
+        finds them passage by passage. An occurrence never crosses a separator, so each
+        segment is searched on its own arrays (``Segment.phrase``) and the answers are laid
+        end to end: no look-up goes through the joined arrays. ``live_only``: without the
+        occurrences in superseded juans (``dead_ranges``)."""
+        term = _Term(phrase, exact)
+        found = []
+        dead = self.dead_by_segment if live_only else None
+        for k, (segment, first) in enumerate(zip(self.segments, self.unit_firsts)):
+            f = segment.phrase(term, exact, first)
+            if dead is not None and dead[k] is not None and len(f):
+                found += self._live_pieces(f, dead[k])  # the pieces between dead ranges, copied once below
+            elif len(f) or not found:
+                found.append(f)
+        return found[0] if len(found) == 1 else np.concatenate(found)
+
+    def passages_holding(self, phrase: str, exact: bool) -> int | None:
+        """How many live passages hold the one-character term ``phrase`` (what
+        ``PositionalResults.passages`` counts for it without filters), from each segment's
+        tables (``Segment.passages_holding``) less the passages of its dead ranges (superseded
+        juans) that hold it; None when a segment's tables cannot answer."""
+        term = _Term(phrase, exact)
+        total = 0
+        for k, segment in enumerate(self.segments):
+            n = segment.passages_holding(term, exact)
+            if n is None:
+                return None
+            dead = self.dead_by_segment[k]
+            if dead is not None and n:  # a dead range is whole passages: drop those holding the term
+                first = self.unit_firsts[k]
+                found = segment.phrase(term, exact, first)
+                a, b = np.searchsorted(found, dead[0]), np.searchsorted(found, dead[1])
+                for lo, hi in zip(a.tolist(), b.tolist()):
+                    if hi > lo:
+                        n -= int(np.count_nonzero(np.diff(segment.pid[found[lo:hi] - first])) + 1)
+            total += n
+        return total
+
+    def segment_cuts(self, positions: np.ndarray) -> list[int]:
+        """For ascending unit ``positions``, where each segment's run of them ends (one
+        index per segment but the last)."""
+        return np.searchsorted(positions, self.unit_firsts[1:]).tolist() if len(self.segments) > 1 else []
+
+    def group_runs(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(first unit position, group number)`` of each run of consecutive passages with
+        the same value of the per-passage array ``name`` (``juan_index``, ``section_index``):
+        a juan or a section is one run (its passages are laid out together in its segment).
+        Made once per generation (an array over every passage)."""
+        runs = self._runs.get(name)
+        if runs is None:
+            per = getattr(self, name)
+            first = np.flatnonzero(np.concatenate(([True], per[1:] != per[:-1]))) if len(per) else \
+                np.empty(0, dtype=np.int64)
+            runs = self._runs[name] = (np.asarray(self.unit_starts[first], dtype=np.int64), np.asarray(per[first]))
+        return runs
+
+    def group_heads(self, name: str) -> dict:
+        """``{group number: place fields}``: the fields of each juan (``juan_index``) or section
+        (``section_index``) a distribution row gives besides its count (a tuple), filled as
+        distributions ask for them (``PositionalResults._rows``) and kept with the generation:
+        a row is then one copy, not a look-up of its passage's place (之: 1,800 juans)."""
+        return self._heads.setdefault(name, {})
+
+    @property
+    def dead_ranges(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(lo, hi)``: the unit position ranges ``[lo, hi)`` of the passages readers do not
+        see (``live`` False: superseded juan versions), ascending, runs of such passages
+        joined: a juan's passages lie together in its segment, so a replaced juan is one
+        range. Lets a search drop their hits by binary searches in its ascending starts,
+        with no look-up of each hit's passage (之 in a library with one replaced juan: 21 ms
+        through the passage of every hit). Empty when every passage is live."""
+        if not hasattr(self, "_dead_ranges"):
+            if self.live is None:
+                self._dead_ranges = (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
+            else:
+                dead = np.concatenate(([False], ~self.live, [False])).astype(np.int8)
+                edges = np.diff(dead)
+                first, stop = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)  # passages [first, stop)
+                firsts = np.asarray(self.unit_starts, dtype=np.int64)
+                lo = firsts[first]
+                hi = np.where(stop < len(firsts), firsts[np.minimum(stop, len(firsts) - 1)], self.size)
+                self._dead_ranges = (lo, hi.astype(np.int64))
+        return self._dead_ranges
+
+    @property
+    def dead_by_segment(self) -> list:
+        """``dead_ranges`` cut by segment: per segment, its ``(lo, hi)`` or None when it has
+        none (most segments: a search then spends nothing on them)."""
+        if not hasattr(self, "_dead_by_segment"):
+            lo, hi = self.dead_ranges
+            cuts = np.searchsorted(lo, self.unit_firsts[1:]).tolist()
+            self._dead_by_segment = [(lo[a:b], hi[a:b]) if b > a else None
+                                     for a, b in zip([0] + cuts, cuts + [len(lo)])]
+        return self._dead_by_segment
+
+    def _live_pieces(self, starts: np.ndarray, ranges=None) -> list[np.ndarray]:
+        """``starts`` (ascending unit positions) as slices (views, no copy) that leave out
+        the positions in ``ranges`` (``(lo, hi)``, by default ``dead_ranges``)."""
+        lo, hi = self.dead_ranges if ranges is None else ranges
+        if not len(lo) or not len(starts):
+            return [starts]
+        a, b = np.searchsorted(starts, lo), np.searchsorted(starts, hi)
+        hit = np.flatnonzero(b > a)
+        if not len(hit):
+            return [starts]
+        pieces, at = [], 0
+        for i in hit.tolist():
+            pieces.append(starts[at:a[i]])
+            at = int(b[i])
+        pieces.append(starts[at:])
+        return pieces
+
+    def passages_at(self, positions: np.ndarray) -> np.ndarray:
+        """Passage numbers (int32) of ascending unit ``positions`` that are not separators:
+        one gather per segment, on its own array."""
+        if len(self.segments) == 1:
+            return self.pid[positions]
+        out = np.empty(len(positions), dtype=np.int32)
+        cuts = self.segment_cuts(positions)
+        for k, (lo, hi) in enumerate(zip([0] + cuts, cuts + [len(positions)])):
+            if hi > lo:
+                np.add(self.segments[k].pid[positions[lo:hi] - self.unit_firsts[k]], self.passage_firsts[k],
+                       out=out[lo:hi], casting="unsafe")
+        return out

@@ -1,0 +1,235 @@
+"""The positional index's on-disk format and its builder: the arrays of one segment and
+the tables beside them (see the package docstring for what each array holds), written by
+``build_generation`` and named by ``segment_names`` and ``deleted_file``."""
+from __future__ import annotations
+
+import operator
+import pickle
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from config.faults import crash_point
+from search.analysis import unit_layout
+from search.documents import LAYERS, SearchDocument
+from characters.folding import fold
+
+from ..base import IndexUnavailable, entries_of
+
+
+#: 2: juan versions; 3: segments (a base and a delta; any number of segments since issue 15 reads the
+#: same files), juans.pkl; 4: passage layers are
+#: commentary layers (classic, commentary, …, record, title) with their ``layer_name`` (issue 12);
+#: 5: search units (``exact``, ``offset``, ``gap``, …: issue 13); 6: ``char_exact``, ``exact_exceptions``,
+#: ``exception_starts`` (issue 15: the exact mode finds a character's positions without checking each,
+#: ``Segment.exact_postings``); 7: ``char_passages``, ``usual_passages`` (issue 15: how many passages
+#: hold each character, ``Segment.passages_holding``). A reader reads formats 5 to 7 (a format 5 segment
+#: checks every position, a format 5 or 6 one counts a character's passages hit by hit), so an index
+#: need not be rebuilt on upgrade.
+FORMAT = 7
+READS = (5, 6, 7)
+
+
+SEP = 0
+ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
+          "starts", "unit_starts", "layer", "work_id", "juan_id", "juan_number", "chapter_id", "juan_index",
+          "section_index", "section_first_rank")
+#: Arrays added since format 5, with the format that added them (an older segment reads them as None).
+NEWER_ARRAYS = {"char_exact": 6, "exact_exceptions": 6, "exception_starts": 6, "char_passages": 7,
+                "usual_passages": 7}
+#: Per-passage fields kept in ``passages.pkl``, in this order.
+PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_id", "juan_number",
+                "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
+                "section_title", "layer_name", "piece_starts")
+LAYER_CODE = {layer: i for i, layer in enumerate(LAYERS)}
+
+
+def _codes(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
+def _exact_tables(exact: np.ndarray, order: np.ndarray, chars: np.ndarray, char_starts: np.ndarray):
+    """What lets the exact mode find the positions of a character without checking each
+    (``Segment.exact_postings``): per folded character (``chars``, whose positions are
+    ``order[char_starts[i]:char_starts[i + 1]]``), the exact code most of its positions hold
+    (``char_exact``, uint32), and the positions holding another (``exact_exceptions``, int32,
+    ascending per character, those of character ``i`` from ``exception_starts[i]`` to
+    ``exception_starts[i + 1]``). 之 folds 辵 (a radical) into itself: 4 exceptions among
+    145,808 positions, so exact 之 is its postings less 4, and exact 辵 is 4 positions."""
+    ends = np.append(char_starts[1:], len(order)).astype(np.int64)
+    char_exact = np.empty(len(chars), dtype=np.uint32)
+    counts = np.zeros(len(chars), dtype=np.int64)
+    parts = []
+    if len(chars):
+        exact_by_char = exact.astype(np.uint32)[order]
+        lowest = np.minimum.reduceat(exact_by_char, char_starts)
+        char_exact[:] = lowest
+        for i in np.flatnonzero(lowest != np.maximum.reduceat(exact_by_char, char_starts)).tolist():
+            values = exact_by_char[char_starts[i]:ends[i]]
+            codes, n = np.unique(values, return_counts=True)
+            char_exact[i] = codes[np.argmax(n)]  # ties: the smallest code
+            other = values != char_exact[i]
+            parts.append(order[char_starts[i]:ends[i]][other])
+            counts[i] = len(parts[-1])
+        del exact_by_char
+    exception_starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    exact_exceptions = np.concatenate(parts).astype(np.int32) if parts else np.empty(0, dtype=np.int32)
+    return char_exact, exact_exceptions, exception_starts
+
+
+def _passage_tables(unit_pid: np.ndarray, exact: np.ndarray, order: np.ndarray, char_starts: np.ndarray,
+                    char_exact: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per folded character (by its index, as ``_exact_tables``): how many passages hold it
+    (``char_passages``, int64: the passages of a one-character query in the folded mode) and
+    how many hold its usual exact form (``usual_passages``: the exact mode). A character's
+    positions ascend in ``order``, so their passages do too: a passage is counted where the
+    passage number changes (``Segment.passages_holding``; the separators' "character" counts
+    passage -1, which no query asks for)."""
+    m = len(char_starts)
+    if not m:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    group = np.repeat(np.arange(m, dtype=np.int32), np.diff(np.append(char_starts, len(order))))
+    pids = unit_pid[order]
+
+    def distinct(keep):
+        g, p = (group, pids) if keep is None else (group[keep], pids[keep])
+        new = np.ones(len(p), dtype=bool)
+        new[1:] = (p[1:] != p[:-1]) | (g[1:] != g[:-1])
+        return np.bincount(g, weights=new, minlength=m).astype(np.int64)
+
+    return distinct(None), distinct(exact[order] == char_exact[group])
+
+
+def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: dict | None = None) -> int:
+    """Write the arrays of ``documents`` into the folder ``gen`` (one segment); returns how
+    many passages. ``entries`` (``{juan_id: JuanEntry}``, see ``search.backends.base``)
+    records the juans held, with their versions; the juans of ``documents`` are added to it.
+
+    Passages are laid out in text order (work title, work, juan, section, then the
+    passage's first piece, layer and id), the order ``Hit.text_order`` sorts by."""
+    docs = sorted(documents, key=lambda d: (d.work_title, d.work_id, d.juan_number, d.section_position,
+                                            d.piece_starts[0][0] if d.piece_starts else -1,
+                                            LAYER_CODE[d.layer], d.doc_id))
+    n = len(docs)
+    joined = "\0" + "\0".join(d.text for d in docs) + "\0"
+    raw = _codes(joined)
+    lengths = np.fromiter((len(d.text) for d in docs), dtype=np.int64, count=n)
+    starts = np.empty(n, dtype=np.int64)
+    if n:
+        starts[0] = 1
+        starts[1:] = 1 + np.cumsum(lengths[:-1] + 1)
+    size = len(raw)
+    pid = np.full(size, -1, dtype=np.int32)
+    if n:
+        pid[1:] = np.repeat(np.arange(n, dtype=np.int32), lengths + 1)[: size - 1]
+        pid[starts + lengths] = -1  # the separators belong to no passage
+    # Units: a U+0000 inside a passage (the importers refuse them, the admin might not) is a
+    # control character, no unit; the U+0000 between passages are units of their own.
+    # Memory: about 80 bytes a code point at the peak (the lexsort below); temporaries are
+    # dropped as soon as they are used and positions kept as int32 (a segment is < 2**31).
+    units, unit_ends, exact, gap = unit_layout(raw, (raw == SEP) & (pid < 0), joined)
+    del joined
+    units, unit_ends = units.astype(np.int32), unit_ends.astype(np.int32)
+    folded = _codes(fold(exact.tobytes().decode("utf-32-le"))).copy()
+    order = np.argsort(folded, kind="stable").astype(np.int32)
+    by_char = folded[order]
+    first = np.flatnonzero(np.concatenate(([True], by_char[1:] != by_char[:-1]))) if len(by_char) else \
+        np.empty(0, dtype=np.int64)
+    chars, char_starts = by_char[first], first
+    del by_char
+    char_exact, exact_exceptions, exception_starts = _exact_tables(exact, order, chars, char_starts)
+    unit_pid = pid[units]
+    char_passages, usual_passages = _passage_tables(unit_pid, exact, order, char_starts, char_exact)
+    passage_start = np.where(unit_pid >= 0, starts.astype(np.int32)[np.maximum(unit_pid, 0)] if n else 0, units)
+    unit_starts = np.searchsorted(units, starts).astype(np.int64) if n else np.empty(0, dtype=np.int64)
+
+    # Text order of every position: passage's (work title, work, juan, section) rank, the
+    # piece the position falls in, then layer and id, then the position itself.
+    section_keys = {}
+    for d in docs:
+        section_keys.setdefault((d.work_title, d.work_id, d.juan_number, d.section_position), None)
+    sorted_sections = sorted(section_keys)
+    section_rank = {k: i for i, k in enumerate(sorted_sections)}
+    doc_rank = {doc_id: i for i, doc_id in enumerate(sorted((LAYER_CODE[d.layer], d.doc_id) for d in docs))}
+    passage_section = np.fromiter((section_rank[(d.work_title, d.work_id, d.juan_number, d.section_position)]
+                                   for d in docs), dtype=np.int32, count=n)
+    passage_doc = np.fromiter((doc_rank[(LAYER_CODE[d.layer], d.doc_id)] for d in docs), dtype=np.int32, count=n)
+    piece_global, piece_value = [], []
+    for d, s in zip(docs, starts.tolist()):
+        for i, (position, offset) in enumerate(d.piece_starts or [(-1, 0)]):
+            piece_global.append(s + (0 if i == 0 else offset))
+            piece_value.append(position)
+    piece_global_a = np.asarray(piece_global, dtype=np.int64)
+    piece_value_a = np.asarray(piece_value, dtype=np.int32) + 1
+    owner = np.maximum(pid, 0)
+    if n:  # each position's piece: the last piece starting at or before it (the first before any)
+        runs = np.diff(np.append(piece_global_a, size))
+        runs[0] += piece_global_a[0]
+        piece_at = np.repeat(piece_value_a, runs)
+        # lexsort is stable: positions keep their order within equal keys (no position key).
+        perm = np.lexsort((passage_doc[owner], piece_at, passage_section[owner]))
+        del piece_at
+    else:
+        perm = np.arange(size)
+    rank = np.empty(size, dtype=np.int32)
+    rank[perm] = np.arange(size, dtype=np.int32)  # ranks of code points; units keep theirs (order only)
+    del perm
+
+    juans = {}
+    juan_keys = []
+    for d in docs:
+        if d.juan_id not in juans:
+            juans[d.juan_id] = len(juans)
+            juan_keys.append((d.work_title, d.work_id, d.juan_number))
+    # Rank of each section's first position: positions are ranked section by section (the
+    # separators with passage 0's section).
+    per_section = np.bincount(passage_section[owner], minlength=len(sorted_sections)) if n else \
+        np.zeros(0, dtype=np.int64)
+    first_rank = np.concatenate(([0], np.cumsum(per_section)[:-1])).astype(np.int64) if n else per_section
+    arrays = {
+        "raw": raw, "exact": exact.astype(np.uint32), "folded": folded, "order": order,
+        "chars": chars.astype(np.uint32), "char_exact": char_exact,
+        "exact_exceptions": exact_exceptions, "exception_starts": exception_starts,
+        "char_passages": char_passages, "usual_passages": usual_passages, "char_starts": np.append(char_starts, len(units)).astype(np.int64),
+        "pid": unit_pid, "rank": rank[units], "offset": (units - passage_start).astype(np.int32),
+        "end_offset": (unit_ends - passage_start).astype(np.int32), "gap": gap, "starts": starts,
+        "unit_starts": unit_starts,
+        "layer": np.fromiter((LAYER_CODE[d.layer] for d in docs), dtype=np.int8, count=n),
+        "work_id": np.fromiter((d.work_id for d in docs), dtype=np.int64, count=n),
+        "juan_id": np.fromiter((d.juan_id for d in docs), dtype=np.int64, count=n),
+        "juan_number": np.fromiter((d.juan_number for d in docs), dtype=np.int64, count=n),
+        "chapter_id": np.fromiter((d.chapter_id for d in docs), dtype=np.int64, count=n),
+        "juan_index": np.fromiter((juans[d.juan_id] for d in docs), dtype=np.int32, count=n),
+        "section_index": passage_section,
+        "section_first_rank": first_rank,
+    }
+    for i, (name, array) in enumerate(arrays.items()):
+        if i == len(arrays) // 2:
+            crash_point("index-write")
+        np.save(gen / f"{name}.npy", array, allow_pickle=False)
+    place_of = operator.attrgetter(*PLACE_FIELDS[:-1])
+    places = [(*place_of(d), [list(x) for x in d.piece_starts]) for d in docs]
+    with open(gen / "juans.pkl", "wb") as fh:
+        pickle.dump({"format": FORMAT, "juans": {**entries_of(docs), **(entries or {})}, "sections": sorted_sections,
+                     "juan_keys": juan_keys}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    with open(gen / "passages.pkl", "wb") as fh:  # written last: its presence marks a whole segment
+        pickle.dump({"format": FORMAT, "places": places}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    return n
+
+
+class IndexFormatError(IndexUnavailable):
+    """The current generation is not a positional index of this format (an index written
+    by the Whoosh backend, or by an older version): ``rebuild_index`` replaces it."""
+
+
+def segment_names(gen: Path) -> list[str]:
+    """The segments of a generation after its base (the generation folder itself), in the
+    order their positions are numbered: ``delta`` (written by earlier versions), ``seg-…``."""
+    return sorted(p.name for p in gen.iterdir() if p.is_dir() and (p.name == "delta" or p.name.startswith("seg-")))
+
+
+def deleted_file(name: str) -> str:
+    """The file of a generation that lists the juans deleted from its segment ``name``
+    ("" for the base)."""
+    return f"deleted-{name}.npy" if name else "deleted.npy"

@@ -1,0 +1,319 @@
+"""The hits of a positional search as arrays (``HitArray``) and their sorts: text order
+(from a few candidates per segment), relevance, and the KWIC orders (a radix sort on the
+folded context); ``Hit`` objects are made only for the hits read."""
+from __future__ import annotations
+
+import dataclasses
+import operator
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..base import SORT_SPAN, Hit, HitPassage, SearchQuery
+from .corpus import Corpus
+from .format import PLACE_FIELDS, SEP
+
+
+#: ``HitPassage``'s leading fields, all places, read from a place tuple in one call (``HitArray._hits``).
+_PASSAGE_FIELDS = [f.name for f in dataclasses.fields(HitPassage)][:12]
+assert _PASSAGE_FIELDS[-1] == "doc_id" and set(_PASSAGE_FIELDS) <= set(PLACE_FIELDS)
+_PASSAGE_HEAD = operator.itemgetter(*(PLACE_FIELDS.index(f) for f in _PASSAGE_FIELDS))
+
+
+class _LazyPassages:
+    """The passage numbers of ascending unit positions ``starts`` (``Corpus.passages_at``),
+    looked up on first use of ``array``: a one-term query without filters counts its hits
+    and shows its first page without the passage of each of them (之: 900,000 look-ups)."""
+
+    __slots__ = ("corpus", "starts", "_array")
+
+    def __init__(self, corpus: Corpus, starts: np.ndarray, array: np.ndarray | None = None):
+        self.corpus, self.starts, self._array = corpus, starts, array
+
+    @property
+    def array(self) -> np.ndarray:
+        if self._array is None:
+            self._array = self.corpus.passages_at(self.starts) if len(self.starts) else np.empty(0, dtype=np.int32)
+        return self._array
+
+
+def _run_lengths(pids: np.ndarray) -> np.ndarray:
+    """For ascending passage numbers (one per hit), each hit's count of hits in its passage."""
+    if not len(pids):
+        return np.zeros(0, dtype=np.int64)
+    first = np.flatnonzero(np.concatenate(([True], pids[1:] != pids[:-1])))
+    runs = np.diff(np.append(first, len(pids)))
+    return np.repeat(runs, runs)
+
+
+def _passage_ranges(corpus: Corpus, starts: np.ndarray, passages: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For ascending unit positions ``starts`` and passage numbers ``passages``, where the
+    positions of each passage begin and end in ``starts`` (``starts[lo[i]:hi[i]]`` fall in
+    ``passages[i]``): two binary searches a passage."""
+    passages = np.asarray(passages, dtype=np.int64)
+    first = corpus.unit_starts[passages]
+    following = passages + 1
+    end = np.where(following < len(corpus), corpus.unit_starts[np.minimum(following, len(corpus) - 1)], corpus.size)
+    return np.searchsorted(starts, first), np.searchsorted(starts, end)
+
+
+def _merged(starts: list, lengths: list) -> tuple[np.ndarray, np.ndarray]:
+    """The spans of several lists, each ascending by start, as one list by start, then
+    longer first, without repeats. One key per span (start, then the length reversed) and
+    a stable sort, which merges the ascending runs rather than sorting from scratch."""
+    starts_all, lengths_all = np.concatenate(starts), np.concatenate(lengths)
+    base = int(lengths_all.max()) + 1 if len(lengths_all) else 1
+    keys = starts_all * base + (base - 1 - lengths_all)
+    keys.sort(kind="stable")
+    if len(keys) > 1:
+        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    return keys // base, base - 1 - keys % base
+
+
+_LENGTHS: dict[int, np.ndarray] = {}
+
+
+def _same_length(length: int, n: int) -> np.ndarray:
+    """``n`` times ``length`` (int64), read-only and without memory: a slice of one
+    zero-stride array kept per length (``np.broadcast_to`` costs more per call than the
+    rest of a rare term's search)."""
+    row = _LENGTHS.get(length)
+    if row is None:
+        row = _LENGTHS[length] = np.broadcast_to(np.int64(length), (1 << 40,))
+    return row[:n]
+
+
+def _distinct_sorted(values: np.ndarray) -> np.ndarray:
+    """The distinct values of an ascending array (no hashing, no sort)."""
+    if not len(values):
+        return values
+    return values[np.concatenate(([True], values[1:] != values[:-1]))]
+
+
+class HitArray(Sequence):
+    """The hits of a query as arrays, ``Hit`` objects made only for what is read
+    (``hits[0:20]`` builds 20). Indexes follow the query's sort.
+
+    ``starts`` (unit positions) ascend, so ``pids`` (their passages) ascend too: a passage's
+    positions are one range and passages are numbered in position order, segment after
+    segment (``Corpus.occurrences``; the filters keep the order; several terms are merged by
+    ``np.unique``). The count of a passage's hits is then two ``searchsorted`` calls, and the
+    hits of one segment are one range of indexes."""
+
+    def __init__(self, corpus: Corpus, query: SearchQuery, starts: np.ndarray, lengths: np.ndarray,
+                 pids: _LazyPassages):
+        self.corpus, self.query = corpus, query
+        self.starts, self.lengths, self._pids = starts, lengths, pids
+        self._order = None
+        self._prefix = (0, None)
+        self._passages: dict[int, HitPassage] = {}
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @property
+    def pids(self) -> np.ndarray:
+        """The passage number of each hit (int32, ascending), looked up on first use."""
+        return self._pids.array
+
+    def _passage_of(self, i: int) -> int:
+        """The passage number of hit ``i`` (no look-up of every hit's)."""
+        if self._pids._array is not None:
+            return int(self._pids._array[i])
+        return int(self.corpus.pid[int(self.starts[i])])
+
+    def _keys(self) -> np.ndarray:
+        keys = self.corpus.sort_keys(self.starts, self.pids)
+        if self.query.sort == "relevance":
+            counts = _run_lengths(self.pids)
+            if len(self.corpus.segments) == 1:  # ranks < 2**31
+                keys -= counts << 32
+                return keys
+            # Text-order keys are (juan << 32) + rank: put (most hits first) above their bits.
+            shift = 32 + int(len(self.corpus.juan_index) and self.corpus.juan_index.max()).bit_length()
+            most = int(counts.max()) if len(counts) else 0
+            if shift + most.bit_length() <= 62:
+                keys += (most - counts) << shift
+            else:  # dense ranks (< 2**31) to make room for the counts
+                keys = np.unique(keys, return_inverse=True)[1].reshape(-1).astype(np.int64)
+                keys -= counts << 32
+        return keys
+
+    def _context_order(self, after: bool) -> np.ndarray:
+        """Indexes of every hit in KWIC order: by the ``SORT_SPAN`` folded units after the
+        hit (``after``) or before it (nearest first), 0 from the passage's end on (it sorts
+        before any unit, as a shorter ``Hit.after_key`` does), then in text order.
+
+        A most-significant-first radix sort. Each round reads the next few units of context
+        of the hits still tied (in position order, segment by segment), packs them with the
+        hit's tie into one uint64 (21 bits a unit: every unit code, a gaiji key included, is
+        below U+110000) and sorts only those hits. Hits whose contexts reached a passage's
+        end together stay tied to the end: they go to text order at once. The contexts of a
+        common character part after a few units, so most hits are read and sorted once (之
+        on the 30 M library, 897,163 hits: 4.6 s as 20 sorted columns; docs/notes.md,
+        "Issue 15, sixth session")."""
+        n = len(self)
+        corpus = self.corpus
+        step = 1 if after else -1
+        anchors = self.starts + self.lengths if after else self.starts - 1  # each hit's first unit of context
+        runs = corpus.segment_runs(self.starts)
+        order = np.arange(n)
+        active, slots = order.copy(), order.copy()  # hits still tied, and their places in ``order``
+        tie_starts = np.zeros(n, dtype=bool)  # where each tie begins among them (ties: runs of slots)
+        tie_starts[:1] = True
+        ended = np.zeros(n, dtype=bool)  # per hit: its context has reached a passage's end
+        reading, scratch = np.zeros(n, dtype=bool), np.zeros(n, dtype=np.uint64)
+        settled = []  # (slots, hits, first slot of their tie) of ties to put in text order
+        done = 0
+        while len(active) and done < SORT_SPAN:
+            groups = np.cumsum(tie_starts, dtype=np.uint64) - np.uint64(1)
+            width = min(max(1, (63 - int(groups[-1]).bit_length()) // 21), SORT_SPAN - done)
+            reading[:] = False
+            reading[active] = True
+            at_hits = np.flatnonzero(reading)  # ascending: segment by segment
+            key, inside = np.zeros(len(at_hits), dtype=np.uint64), ~ended[at_hits]
+            bounds = np.searchsorted(at_hits, [lo for _, lo, _ in runs] + [n]).tolist()
+            for (k, _, _), lo, hi in zip(runs, bounds[:-1], bounds[1:]):
+                if hi > lo:  # a context never leaves its segment: a separator ends every segment
+                    folded = corpus.segments[k].folded
+                    at = anchors[at_hits[lo:hi]] - corpus.unit_firsts[k]
+                    part_inside, part_key = inside[lo:hi], key[lo:hi]  # views: filled in place
+                    for j in range(done, done + width):
+                        values = folded[np.clip(at + step * j, 0, len(folded) - 1)]
+                        part_inside &= values != SEP
+                        part_key <<= np.uint64(21)
+                        part_key |= np.where(part_inside, values, 0).astype(np.uint64)
+            ended[at_hits] = ~inside
+            done += width
+            scratch[at_hits] = key
+            key = scratch[active] | (groups << np.uint64(21 * width))  # ties stay apart, in their order
+            by = np.argsort(key)
+            active, key = active[by], key[by]
+            order[slots] = active
+            # New ties: the same tie and the same units; a hit alone in its tie is settled.
+            tie_starts = np.empty(len(active), dtype=bool)
+            tie_starts[:1] = True
+            np.not_equal(key[1:], key[:-1], out=tie_starts[1:])
+            size = np.diff(np.append(np.flatnonzero(tie_starts), len(active)))
+            tied = np.repeat(size > 1, size)
+            over = tied & ended[active]  # the same context up to the passage's end: text order
+            if over.any():
+                settled.append((slots[over], active[over], np.repeat(slots[tie_starts], size)[over]))
+            keep = tied & ~over
+            active, slots, tie_starts = active[keep], slots[keep], tie_starts[keep]
+        if len(active):  # the same ``SORT_SPAN`` units
+            size = np.diff(np.append(np.flatnonzero(tie_starts), len(active)))
+            settled.append((slots, active, np.repeat(slots[tie_starts], size)))
+        if settled:
+            slots, active, ties = (np.concatenate(a) for a in zip(*settled))
+            known = self._pids._array  # passages looked up already, else found for these hits only
+            rank = self.corpus.sort_keys(self.starts[active], None if known is None else known[active])
+            order[np.sort(slots)] = active[np.lexsort((rank, ties))]
+        return order
+
+    def _sorted_indexes(self, stop: int) -> np.ndarray:
+        """Indexes of the first ``stop`` hits in sort order (all of them if need be)."""
+        if self._order is not None:
+            return self._order[:stop]
+        if self.query.sort in ("after", "before"):
+            self._order = self._context_order(self.query.sort == "after")
+            return self._order[:stop]
+        done, prefix = self._prefix
+        if prefix is not None and stop <= done:
+            return prefix[:stop]
+        n = len(self)
+        if stop * 8 < n and self.query.sort == "text":
+            candidates = self._text_candidates(stop)
+            if len(candidates) * 2 < n:
+                _, keys, _, _ = self.corpus.places_at(self.starts[candidates])
+                prefix = candidates[np.argsort(keys, kind="stable")[:stop]]
+                self._prefix = (stop, prefix)
+                return prefix
+        keys = self._keys()
+        if stop * 8 < n:
+            part = np.argpartition(keys, stop - 1)[:stop]
+            prefix = part[np.argsort(keys[part], kind="stable")]
+            self._prefix = (stop, prefix)
+            return prefix
+        self._order = np.argsort(keys, kind="stable")
+        return self._order[:stop]
+
+    def _text_candidates(self, stop: int) -> np.ndarray:
+        """Indexes of a few hits (ascending) among which are the first ``stop`` in text
+        order, found without a key per hit. In a segment, passages are laid out in text
+        order of their sections (work title, work, juan, section: ``build_generation``), and
+        the text order sorts by section first, so the hits of a segment in position order
+        fall section after section in text order: its first ``stop`` hits in text order are
+        among its first ``stop`` hits by position, extended to the end of the section of
+        the last (text order within a section goes by piece, then layer). Across segments
+        (each juan whole in one) the first ``stop`` are among the union of each segment's."""
+        corpus, starts = self.corpus, self.starts
+        cuts = np.searchsorted(starts, corpus.unit_firsts[1:]).tolist() if len(corpus.segments) > 1 else []
+        out = []
+        for k, (lo, hi) in enumerate(zip([0] + cuts, cuts + [len(starts)])):
+            end = min(lo + stop, hi)
+            if end < hi:  # to the end of the section of hit end - 1: where the next section's passages start
+                first, last = corpus.passage_firsts[k], corpus.passage_firsts[k] + len(corpus.segments[k])
+                sections = corpus.section_index[first:last]  # ascending in a segment
+                after = first + int(np.searchsorted(sections, corpus.section_index[self._passage_of(end - 1)], side="right"))
+                if after < last:
+                    end = lo + int(np.searchsorted(starts[lo:hi], corpus.unit_starts[after]))
+                else:
+                    end = hi
+            if end > lo:
+                out.append(np.arange(lo, end))
+        return np.concatenate(out) if out else np.empty(0, dtype=np.int64)
+
+    def _hit(self, i: int) -> Hit:
+        return self._hits(np.array([i], dtype=np.int64))[0]
+
+    def _hits(self, indexes: np.ndarray) -> list[Hit]:
+        """``Hit`` objects for the hits at ``indexes`` (in that order): their passages,
+        spans and passages' hit counts looked up for all of them at once (array operations,
+        not a few per hit)."""
+        if not len(indexes):
+            return []
+        corpus = self.corpus
+        # Looked up in position order (one run per segment in the joined arrays), then put back.
+        indexes = np.asarray(indexes)
+        by_position = np.argsort(indexes, kind="stable")  # hit indexes ascend with their positions
+        at = indexes[by_position]
+        pids, begins, ends = (np.empty(len(at), dtype=np.int32), np.empty(len(at), dtype=np.int64),
+                              np.empty(len(at), dtype=np.int64))
+        pids[by_position], _, begins[by_position], ends[by_position] = corpus.places_at(self.starts[at],
+                                                                                       self.lengths[at])
+        begins, ends = begins.tolist(), ends.tolist()
+        new = sorted(set(pids.tolist()) - self._passages.keys())
+        if new:
+            first = corpus.unit_starts[new]
+            nexts = np.array(new, dtype=np.int64) + 1
+            last = np.where(nexts < len(corpus), corpus.unit_starts[np.minimum(nexts, len(corpus) - 1)], corpus.size)
+            counts = (np.searchsorted(self.starts, last) - np.searchsorted(self.starts, first)).tolist()
+            places, context = corpus.places, self.query.context
+            piece_starts, layer_name = PLACE_FIELDS.index("piece_starts"), PLACE_FIELDS.index("layer_name")
+            for p, count in zip(new, counts):
+                place = places[p]
+                self._passages[p] = HitPassage(*_PASSAGE_HEAD(place), text=corpus.text(p), piece_starts=place[piece_starts],
+                                               context=context, hits=count, layer_name=place[layer_name])
+        passages = self._passages
+        return [Hit(passages[p], b, e) for p, b, e in zip(pids.tolist(), begins, ends)]
+
+    def __getitem__(self, index):
+        n = len(self)
+        if isinstance(index, slice):
+            wanted = range(*index.indices(n))
+            if not wanted:
+                return []
+            order = self._sorted_indexes(max(wanted[0], wanted[-1]) + 1)
+            return self._hits(order[wanted.start:wanted.stop:wanted.step] if wanted.step > 0 else
+                              order[np.fromiter(wanted, dtype=np.int64, count=len(wanted))])
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("hit index out of range")
+        return self._hit(int(self._sorted_indexes(index + 1)[index]))
+
+    def __iter__(self):
+        order = self._sorted_indexes(len(self))
+        for at in range(0, len(order), 1000):
+            yield from self._hits(order[at:at + 1000])

@@ -1,0 +1,271 @@
+"""One segment of a positional index, loaded (``Segment``): its arrays memory-mapped, the
+look-ups of a character's positions and a term's occurrences in it; and a query term read
+once for every segment (``_Term``)."""
+from __future__ import annotations
+
+import codecs
+import pickle
+from pathlib import Path
+
+import numpy as np
+
+from search.analysis import analyse, char_alternatives, query_units
+
+from .format import ARRAYS, NEWER_ARRAYS, READS, SEP, IndexFormatError
+
+
+class Segment:
+    """One segment folder, loaded: its arrays (memory-mapped), its juans and, on first use,
+    its passages' places. Raises ``FileNotFoundError`` if the folder is gone,
+    ``IndexFormatError`` if it holds something else."""
+
+    def __init__(self, folder: Path):
+        self.path = folder
+        marker = folder / "passages.pkl"
+        if folder.is_dir() and not marker.exists():
+            whoosh = any(folder.glob("*.toc"))  # Whoosh's table of contents (_MAIN_1.toc)
+            raise IndexFormatError(
+                f"the search index at {folder} was not written by the positional backend"
+                + (" but by Whoosh (SEARCH_BACKEND=whoosh): start this process with the engine the index was "
+                   "built with, or run `python manage.py rebuild_index` with this one (README, \"Search engines\")"
+                   if whoosh else "; run `python manage.py rebuild_index` to build it again"))
+        try:
+            with open(folder / "juans.pkl", "rb") as fh:
+                table = pickle.load(fh)
+        except FileNotFoundError:
+            if not marker.exists():
+                raise
+            table = {}
+        if table.get("format") not in READS:
+            raise IndexFormatError(
+                f"the search index at {folder} has format {table.get('format', 'older than 3')}, this version "
+                f"reads {' and '.join(map(str, READS))}; run `python manage.py rebuild_index` to build it again")
+        self._places = None
+        for name in ARRAYS:  # plain views: numpy.memmap's indexing is slow
+            setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
+        for name, since in NEWER_ARRAYS.items():
+            f = folder / f"{name}.npy"
+            setattr(self, name, np.load(f, mmap_mode="r", allow_pickle=False).view(np.ndarray)
+                    if table["format"] >= since else None)
+        self.juans, self.sections, self.juan_keys = table["juans"], table["sections"], table["juan_keys"]
+        self.size = len(self.exact)     # unit positions
+        self.char_index = {int(c): i for i, c in enumerate(self.chars)}
+        #: ``{folded code point: (start, stop)}``: its slice of ``order`` (plain ints: a query
+        #: looks its characters up in every segment).
+        bounds = self.char_starts.tolist()
+        self.char_spans = {c: (bounds[i], bounds[i + 1]) for c, i in self.char_index.items()}
+        #: Per folded character (by its index in ``chars``): its usual exact code and the bounds of
+        #: its exceptions in ``exact_exceptions`` (``_exact_tables``), as plain ints.
+        if self.char_exact is not None:
+            firsts = self.exception_starts.tolist()
+            self.exact_info = [(usual, firsts[i], firsts[i + 1]) for i, usual in enumerate(self.char_exact.tolist())]
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @property
+    def places(self) -> list:
+        """The passages' places (``PLACE_FIELDS``), read on first use (a write into a segment
+        never reads the base's)."""
+        if self._places is None:
+            with open(self.path / "passages.pkl", "rb") as fh:
+                self._places = pickle.load(fh)["places"]
+        return self._places
+
+    def lengths(self) -> np.ndarray:
+        """Each passage's length in code points (int64)."""
+        return np.diff(np.append(self.starts, len(self.raw))) - 1
+
+    def text(self, p: int) -> str:
+        start = int(self.starts[p])
+        end = int(self.starts[p + 1]) - 1 if p + 1 < len(self.starts) else len(self.raw) - 1
+        return codecs.utf_32_le_decode(self.raw[start:end])[0]  # from the array's memory, no copy first
+
+    def postings(self, codes) -> list:
+        """The slices of ``order`` holding the positions of the folded code points ``codes``."""
+        parts = []
+        for c in codes:
+            span = self.char_spans.get(c)
+            if span is not None:
+                parts.append(self.order[span[0]:span[1]])
+        return parts
+
+    def frequency(self, codes) -> int:
+        """How many positions hold any of the folded code points ``codes``."""
+        total = 0
+        for c in codes:
+            span = self.char_spans.get(c)
+            if span is not None:
+                total += span[1] - span[0]
+        return total
+
+
+    def sorted_postings(self, codes, offset: int = 0) -> np.ndarray:
+        """Positions (ascending, int64, plus ``offset``) of any of the folded code points ``codes``."""
+        parts = self.postings(codes)
+        out = np.empty(sum(len(p) for p in parts), dtype=np.int64)
+        at = 0
+        for p in parts:
+            np.add(p, offset, out=out[at:at + len(p)], casting="unsafe")
+            at += len(p)
+        if len(parts) > 1:
+            out.sort()
+        return out
+
+    def exact_postings(self, folded_code: int, code: int, offset: int = 0) -> np.ndarray | None:
+        """Positions (ascending, int64, plus ``offset``) holding exactly ``code`` among those
+        of the folded character ``folded_code``, from ``_exact_tables`` (the character's
+        usual form: its postings less its exceptions; another form: its exceptions that hold
+        it), or None for a segment of format 5 (the caller checks each position)."""
+        if self.char_exact is None:
+            return None
+        i = self.char_index.get(folded_code)
+        if i is None:
+            return np.empty(0, dtype=np.int64)
+        usual, first, last = self.exact_info[i]
+        exceptions = self.exact_exceptions[first:last]
+        if usual != code:
+            return exceptions[self.exact[exceptions] == code].astype(np.int64) + offset
+        start, stop = self.char_spans[folded_code]
+        postings = self.order[start:stop]
+        if last - first > 32:  # many: one mask
+            keep = np.ones(len(postings), dtype=bool)
+            keep[postings.searchsorted(exceptions)] = False  # the exceptions are among the postings
+            return postings[keep] + np.int64(offset)
+        if first == last:
+            out = np.empty(len(postings), dtype=np.int64)
+            np.add(postings, offset, out=out, casting="unsafe")
+            return out
+        # A few: the runs of postings between them, copied and shifted.
+        cuts = postings.searchsorted(exceptions).tolist()
+        out = np.empty(len(postings) - len(cuts), dtype=np.int64)
+        at = lo = 0
+        for hi in cuts + [len(postings)]:
+            np.add(postings[lo:hi], offset, out=out[at:at + hi - lo], casting="unsafe")
+            at, lo = at + hi - lo, hi + 1
+        return out
+
+    def passages_holding(self, term: "_Term", exact: bool) -> int | None:
+        """How many passages of this segment hold the one-character ``term`` (deleted juans
+        included), from the tables of ``_passage_tables``: no look-up per occurrence (之 has
+        900,000 in the 30 M library). None where the tables cannot answer: a segment older than
+        format 7, a term of several characters or one that matches several folded ones."""
+        if self.usual_passages is None or term.length != 1 or term.alts[0] is None or len(term.alts[0]) != 1:
+            return None
+        i = self.char_index.get(term.alts[0][0])
+        if i is None:
+            return 0
+        if not exact:
+            return int(self.char_passages[i])
+        usual, first, last = self.exact_info[i]
+        if term.codes[0] == usual:
+            return int(self.usual_passages[i])
+        exceptions = self.exact_exceptions[first:last]  # another form: its exceptions that hold it
+        pids = self.pid[exceptions[self.exact[exceptions] == term.codes[0]]]
+        return int(np.count_nonzero(np.diff(pids)) + 1) if len(pids) else 0
+
+    def phrase(self, term: "_Term", exact: bool, offset: int = 0) -> np.ndarray:
+        """Start unit positions (in this segment, plus ``offset``) of the non-overlapping occurrences of a
+        term (``?`` matches any one unit) in every passage, ascending, as
+        ``search.analysis.find_occurrences`` finds them passage by passage. The postings of
+        the term's rarest character are the candidates; each other character is checked at
+        its offset against ``folded`` (``exact`` in the exact mode, skipped for the rarest
+        character, whose positions holding it come from ``exact_postings``)."""
+        units, length, alts, codes = term.units, term.length, term.alts, term.codes
+        if not length:
+            return np.empty(0, dtype=np.int64)
+        if length == 1 and alts[0] is not None:  # the postings are the answer, shifted as they are copied (之: 900,000)
+            found = self.exact_postings(alts[0][0], codes[0], offset) if exact else None
+            if found is None:
+                found = self.sorted_postings(alts[0], offset)
+                if exact:
+                    found = found[self.exact[found - offset] == codes[0]]
+            return found
+        anchor, fewest, spans = 0, None, self.char_spans
+        for j, codes_j in enumerate(alts):  # the rarest character (``frequency``, inline: once per segment)
+            if codes_j is not None:
+                n = 0
+                for c in codes_j:
+                    span = spans.get(c)
+                    if span is not None:
+                        n += span[1] - span[0]
+                if fewest is None or n < fewest:
+                    anchor, fewest = j, n
+        cand = self.exact_postings(alts[anchor][0], codes[anchor]) if exact else None
+        checked = cand is not None  # the anchor needs no check
+        if cand is None:
+            cand = self.sorted_postings(alts[anchor])
+        if anchor:
+            cand = cand - anchor
+        if len(cand) and (cand[0] < 0 or cand[-1] > self.size - length):  # ascending: cut both ends
+            cand = cand[cand.searchsorted(0):cand.searchsorted(self.size - length, side="right")]
+        for j in range(length):
+            if not len(cand):
+                break
+            if exact:  # the unit, and the separators before it (``_same_separators``), in one mask
+                keep = None
+                at = cand + j
+                if alts[j] is None:
+                    keep = self.folded[at] != SEP
+                elif j != anchor or not checked:
+                    keep = self.exact[at] == codes[j]
+                if j:  # punctuation or spaces before the unit where the query has some, none where it has none
+                    gap = self.gap[at] if units.gaps[j] else ~self.gap[at]
+                    keep = gap if keep is None else keep & gap
+                if keep is not None:
+                    cand = cand[keep]
+            elif alts[j] is None:
+                cand = cand[self.folded[cand + j] != SEP]
+            elif j != anchor:
+                values = self.folded[cand + j]
+                cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else \
+                    cand[np.isin(values, np.array(alts[j], dtype=np.uint32))]
+        if exact and length > 1 and len(cand):
+            cand = self._same_separators(cand, units)
+        if length > 1 and len(cand) > 1 and bool((np.diff(cand) < length).any()):
+            cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
+        return cand + offset if offset else cand
+
+    def _same_separators(self, cand: np.ndarray, units) -> np.ndarray:
+        """The exact mode, after ``phrase`` kept the candidates with separators before the
+        units where the query has some and none where it has none: keep those whose
+        separators are the query's strings (checked on the stored text)."""
+        written = [j for j in range(1, len(units)) if units.gaps[j]]
+        if written and len(cand):
+            keep = np.zeros(len(cand), dtype=bool)
+            analysed = {}
+            for i, c in enumerate(cand.tolist()):
+                p = int(self.pid[c])
+                if p not in analysed:
+                    analysed[p] = analyse(self.text(p))
+                k = c - int(self.unit_starts[p])
+                keep[i] = all(analysed[p].gaps[k + j] == units.gaps[j] for j in written)
+            cand = cand[keep]
+        return cand
+
+
+class _Term:
+    """A term of a query, read once for every segment (``Segment.phrase``): its units
+    (``search.analysis.query_units``), and per unit the folded code points it may match
+    (``alts``, ascending; None for ``?``) and its own code point (``codes``: the exact mode)."""
+
+    __slots__ = ("units", "length", "alts", "codes")
+
+    def __init__(self, phrase: str, exact: bool):
+        self.units = query_units(phrase)
+        self.length = len(self.units)
+        self.alts = [None if ch is None else sorted(ord(a) for a in char_alternatives(ch, exact))
+                     for ch in self.units.codes]
+        self.codes = [None if ch is None else ord(ch) for ch in self.units.codes]
+
+
+def _non_overlapping(starts: np.ndarray, lengths: np.ndarray):
+    """Left to right, drop a span that starts inside the one kept before it (the input is
+    sorted by start, then longer first)."""
+    keep = np.zeros(len(starts), dtype=bool)
+    end = -1
+    for i, (s, n) in enumerate(zip(starts.tolist(), lengths.tolist())):
+        if s >= end:
+            keep[i] = True
+            end = s + n
+    return starts[keep], lengths[keep]

@@ -1,0 +1,166 @@
+"""A query on the Whoosh index: its terms looked up (``_Lookup``: counted from the
+postings' weights, or candidates to verify on the stored text), its clauses planned as
+array operations (``_plan``), and one regex for a page's hits (``_raw_pattern``)."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from search.analysis import PAIR_GAP, query_units, raw_pattern
+from characters.folding import query_alternatives
+
+from .postings import _intersect, _left_to_right, pair_occurrences, postings
+from .view import DocumentView
+
+
+def _unit_sets(text: str, exact: bool) -> list:
+    """Each unit of a query term as the set of codes (exact) or folded keys it matches, or
+    None for a wildcard."""
+    return [None if c is None else (frozenset({c}) if exact else query_alternatives(c))
+            for c in query_units(text).codes]
+
+
+def _can_overlap(a: list, b: list, same: bool) -> bool:
+    """Whether an occurrence of a term with units ``a`` and one with units ``b`` (see
+    ``_unit_sets``) can share a unit of the text (``same``: the same term, so two of its
+    own occurrences, at a different start)."""
+    for shift in range(-(len(b) - 1), len(a)):
+        if same and shift == 0:
+            continue
+        if all(x is None or y is None or x & y
+               for i, x in enumerate(a) if 0 <= i - shift < len(b) for y in (b[i - shift],)):
+            return True
+    return False
+
+
+class _TermDocs:
+    """A query term's passages as arrays: ``docs`` (ascending document numbers that hold it,
+    or may: ``exact_docs`` says which), ``counts`` (its occurrences in each, or None when the
+    index cannot count them without reading the text)."""
+
+    __slots__ = ("docs", "counts", "exact_docs")
+
+    def __init__(self, docs, counts, exact_docs):
+        self.docs, self.counts, self.exact_docs = docs, counts, exact_docs
+
+
+class _Lookup:
+    """The index look-ups of one search: terms to postings, with the view's spellings."""
+
+    def __init__(self, reader, view: DocumentView, exact: bool, allowed: np.ndarray | None = None):
+        self.reader, self.view, self.exact, self.allowed = reader, view, exact, allowed
+        self._terms: dict[str, _TermDocs] = {}
+
+    def spell(self, code: str) -> list[str]:
+        if self.exact:
+            return [code]
+        return [s for key in sorted(query_alternatives(code)) for s in self.view.spellings(key, self.reader)]
+
+    def pair_terms(self, a: str, b: str, gap: str) -> list[str]:
+        if self.exact:
+            return [x + (PAIR_GAP if gap else "") + y for x in self.spell(a) for y in self.spell(b)]
+        return [x + g + y for x in self.spell(a) for y in self.spell(b) for g in ("", PAIR_GAP)]
+
+    def counted(self, text: str):
+        """``(field, terms)`` whose postings' weights count the term exactly (a single
+        unit; a pair of units that cannot overlap itself, with no punctuation between in
+        the exact mode), else None."""
+        q = query_units(text)
+        codes = q.codes
+        if None in codes or len(codes) > 2:
+            return None
+        if len(codes) == 1:
+            return "units", self.spell(codes[0])
+        sets = _unit_sets(text, self.exact)
+        if (self.exact and q.gaps[1]) or _can_overlap(sets, sets, same=True):
+            return None
+        return "pairs", self.pair_terms(codes[0], codes[1], q.gaps[1])
+
+    def term(self, text: str) -> _TermDocs:
+        """``_TermDocs`` of a query term: ``counted`` terms are counted from the postings'
+        weights; other literal terms of two units or more (之之, 卿大夫) from the positions of
+        their pairs (``pair_occurrences``); exact terms with punctuation between units
+        (儀，君) and terms with wildcards give candidates (passages holding every pair of
+        their units, or the unit alone between wildcards) to verify on the text."""
+        found = self._terms.get(text)
+        if found is not None:
+            return found
+        q = query_units(text)
+        codes = q.codes
+        spec = self.counted(text)
+        if spec is not None:
+            found = _TermDocs(*postings(self.reader, *spec), True)
+        elif None not in codes and not (self.exact and any(q.gaps[1:])):
+            slots = [self.pair_terms(codes[k], codes[k + 1], "") for k in range(len(codes) - 1)]
+            docs, starts = pair_occurrences(self.reader, slots, self.allowed)
+            sets = _unit_sets(text, self.exact)
+            if len(docs) and _can_overlap(sets, sets, same=True):
+                keep = _left_to_right(docs, starts, len(codes))
+                docs = docs[keep]
+            docs, counts = np.unique(docs, return_counts=True)
+            found = _TermDocs(docs, counts.astype(np.int64), True)
+        else:
+            lookups = []
+            for start in range(len(codes)):
+                if codes[start] is None:
+                    continue
+                if start + 1 < len(codes) and codes[start + 1] is not None:
+                    lookups.append(postings(self.reader, "pairs",
+                                            self.pair_terms(codes[start], codes[start + 1], q.gaps[start + 1]))[0])
+                elif start == 0 or codes[start - 1] is None:  # a unit alone between wildcards
+                    lookups.append(postings(self.reader, "units", self.spell(codes[start]))[0])
+            found = _TermDocs(_intersect(lookups), None, False)
+        self._terms[text] = found
+        return found
+
+
+def _plan(parsed, lookup: _Lookup, allowed: np.ndarray):
+    """``(docs, counts, None)`` when the index counts every hit of the query, else
+    ``(candidates, None, clauses)`` to verify with ``match_passage``. Counting needs every
+    positive term counted, every negative one's passages known exactly, no NEAR, and no two
+    different terms whose occurrences could overlap (their hits would then be merged)."""
+    sets = {t.text: _unit_sets(t.text, lookup.exact) for t in parsed.positive_terms()}
+    countable = all(lookup.term(t.text).counts is not None for t in parsed.positive_terms()) and \
+        all(lookup.term(t.text).exact_docs for c in parsed.clauses for t in c.negatives) and \
+        not any(c.nears for c in parsed.clauses) and \
+        not any(_can_overlap(sets[a], sets[b], same=False) for a in sets for b in sets if a < b)
+    satisfied = []
+    for clause in parsed.clauses:
+        docs = _intersect([lookup.term(t.text).docs for t in clause.positives])
+        docs = docs[allowed[docs]]
+        if countable and clause.negatives:
+            excluded = np.unique(np.concatenate([lookup.term(t.text).docs for t in clause.negatives]))
+            docs = np.setdiff1d(docs, excluded, assume_unique=True)
+        satisfied.append(docs)
+    if not countable:
+        candidates = satisfied[0] if len(satisfied) == 1 else np.unique(np.concatenate(satisfied))
+        return candidates, None, True
+    total = np.zeros(lookup.view.size, dtype=np.int64)
+    for term in parsed.positive_terms():
+        active = [docs for clause, docs in zip(parsed.clauses, satisfied)
+                  if any(t.text == term.text for t in clause.positives)]
+        active = active[0] if len(active) == 1 else np.unique(np.concatenate(active))
+        t = lookup.term(term.text)
+        total[active] += t.counts[np.searchsorted(t.docs, active)]
+    docs = np.flatnonzero(total)
+    return docs, total[docs], False
+
+
+def _raw_pattern(parsed, lookup: _Lookup) -> re.Pattern | None:
+    """For a query of one clause without NEAR whose hits the index counted (so its terms
+    cannot overlap), one regex over the stored text that finds every hit of a passage
+    (``search.analysis.raw_pattern`` of each positive term, spelled as the index spells
+    it): a page's passages are then not analysed unit by unit. None otherwise."""
+    if len(parsed.clauses) != 1 or parsed.clauses[0].nears:
+        return None
+    alternatives = []
+    for term in parsed.clauses[0].positives:
+        q = query_units(term.text)
+        if None in q.codes:
+            return None
+        body = raw_pattern([lookup.spell(c) for c in q.codes], q.gaps if lookup.exact else None)
+        if body is None:
+            return None
+        alternatives.append(body)
+    return re.compile("|".join(f"(?:{body})" for body in dict.fromkeys(alternatives)))
