@@ -364,17 +364,23 @@ def layout_decided(doc: JuanDocument) -> bool:
     return title in INDENT_LAYERS or title in MARKED_BLOCKS or title in UNDECIDED
 
 
-def assign_commentators(doc: JuanDocument) -> None:
+def assign_commentators(doc: JuanDocument) -> list[tuple[PieceDoc, str]]:
     """Set the commentator (and, where a part of a note belongs to another layer, the layer)
     of every piece of ``doc`` the layer step left as plain commentary, in place (see the
     module docstring). Juans the layer step read as 注疏 or 單疏本 editions are left as they
-    are, but for the circle readings of their small-print notes of plain commentary."""
+    are, but for the circle readings of their small-print notes of plain commentary.
+
+    Returns the places it was unsure of, ``[(piece, message)]``: a note of a book of several
+    commentators that names none of them, and the first text of a book whose layers nothing
+    decides (``UNDECIDED``)."""
     title = _title(doc)
     if title in UNDECIDED:
-        for p in doc.all_pieces():
-            if p.kind == TEXT and p.effective_layer == CLASSIC:
-                p.layer_basis = DEFAULT_BASIS
-        return
+        texts = [p for p in doc.all_pieces() if p.kind == TEXT and p.effective_layer == CLASSIC]
+        for p in texts:
+            p.layer_basis = DEFAULT_BASIS
+        return [(texts[0], "classic and commentary run together at full size with no marker: nothing decides "
+                           "where either ends, so the text is kept as the classic in the book's order "
+                           "(layer_basis default)")] if texts else []
     if title in INDENT_LAYERS:
         indent_layers(doc, INDENT_LAYERS[title])
     if title in MARKED_BLOCKS:
@@ -385,6 +391,13 @@ def assign_commentators(doc: JuanDocument) -> None:
         for k, para in enumerate(section.paragraphs):
             section.paragraphs[k] = _notes(para, profile, carry)
         section.records = _notes(section.records, profile, [None])
+    unsure = []
+    if profile.formulas and profile.default is None:
+        formulas = "、".join(list(profile.formulas)[:6])
+        unsure = [(p, f"no commentator's formula ({formulas} …): who wrote this note is not known")
+                  for p in doc.all_pieces() if p.kind in (NOTE, RECORD_NOTE) and p.text
+                  and p.effective_layer == COMMENTARY and not p.commentator]
+    return unsure
 
 
 def _notes(pieces: list[PieceDoc], profile: Profile, carry: list) -> list[PieceDoc]:

@@ -17,16 +17,19 @@ IDEO_SPACE = "\u3000"
 PILCROW = "¶"
 
 PB = re.compile(r"<pb:([^<>()¶\s]*)>")
+#: A page mark of another edition that the file was collated with (``<md:KR5c0065_SBCK_001-1a>``
+#: in the 道藏 老子 KR5c0065, beside its own ``<pb:…_HFL_…>``): layout, not a page break.
+MD = re.compile(r"<md:[^<>()¶\s]*>")
 ENTITY = re.compile(r"&KR\d+;")
 #: A line that holds page breaks only (with indentation and pilcrows).
-PB_ONLY = re.compile(r"^[\u3000 ]*(?:<pb:[^<>()¶\s]*>[\u3000 ¶]*)+$")
+PB_ONLY = re.compile(r"^[\u3000 ]*(?:<(?:pb|md):[^<>()¶\s]*>[\u3000 ¶]*)+$")
 #: A blank printed line: nothing but U+3000, spaces and pilcrows.
 BLANK = re.compile(r"^[\u3000 ¶]*$")
 
 
 def layout_only(s: str) -> bool:
     """Whether ``s`` holds nothing but page breaks, U+3000, spaces and pilcrows."""
-    return not PB.sub("", s).strip(IDEO_SPACE + PILCROW + " ")
+    return not MD.sub("", PB.sub("", s)).strip(IDEO_SPACE + PILCROW + " ")
 
 
 def split_indent(line: str) -> tuple[str, str]:

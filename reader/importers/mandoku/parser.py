@@ -19,12 +19,13 @@ from pathlib import Path
 
 from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument
 from ..errors import NoTextError, TextFormatError
+from ..explain import piece_positions
 from ..source import split_source_lines
 from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_metadata, read_header_block
 from .commentators import assign_commentators, layout_decided
 from .layers import assign_layers
 from .lines import (
-    BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
+    BLANK, IDEO_SPACE, MD, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .structure import (
@@ -44,7 +45,7 @@ PB_LEAD = re.compile(r"^(?:<pb:[^<>()¶\s]*>)+")
 def print_width(line: str) -> int:
     """The width of a printed line in full-size characters: indentation and text count
     one each, small print half (two columns), markup (¶, page breaks, ``( ) /``) nothing."""
-    line = PB.sub("", line).rstrip(PILCROW)
+    line = MD.sub("", PB.sub("", line)).rstrip(PILCROW)
     width = small = 0
     inside = False
     for ch in line:
@@ -169,8 +170,12 @@ class _Parser:
         title_rest = (found["title"]["rest"] or "") if found.get("title") else ""
         if not layout_decided(doc):  # 水經注, 南華真經註疏, the 老子 editions: no 注疏 markers to read
             assign_layers(doc, IDEO_SPACE.join(b for b in (title_rest, found.get("byline", "")) if b))
-        assign_commentators(doc)
+        unsure = assign_commentators(doc)
         keep_entries_whole(doc)
+        if unsure:
+            positions = piece_positions(doc)
+            doc.warnings.extend(f"{self.path}:{line}:{column}: {message}" for piece, message in unsure
+                                for line, column in [positions.get(id(piece), (1, 1))])
         return doc
 
     def scan_body(self, lines: list[str], start: int, end: int, nl: str) -> list[Unit]:

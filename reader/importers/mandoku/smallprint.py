@@ -29,8 +29,8 @@ from .lines import PILCROW, PieceBuilder
 
 #: Tokens of a content line: page break, pilcrows, note markup, an ideographic
 #: description sequence in [] (text, its () and / are not markup), a run of text.
-TOKEN = re.compile(r"<pb:[^<>()¶\s]*>|<pb:|¶+|[()/]|\[[^\]\n]*\]|[^<¶()/\[]+|[<\[]")
-TOKEN_TLS = re.compile(r"<pb:[^<>()¶\s]*>|<pb:|¶+|\[[^\]\n]*\]|[^<¶\[]+|[<\[]")
+TOKEN = re.compile(r"<pb:[^<>()¶\s]*>|<md:[^<>()¶\s]*>|<pb:|¶+|[()/]|\[[^\]\n]*\]|[^<¶()/\[]+|[<\[]")
+TOKEN_TLS = re.compile(r"<pb:[^<>()¶\s]*>|<md:[^<>()¶\s]*>|<pb:|¶+|\[[^\]\n]*\]|[^<¶\[]+|[<\[]")
 
 
 class StrayMarkup(TextFormatError):
@@ -102,7 +102,7 @@ def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: s
     for m in tokens_re.finditer(s, pos):
         tok = m.group(0)
         c = tok[0]
-        if c == "<" and tok.startswith("<pb:") or c == PILCROW:
+        if c == "<" and tok.startswith(("<pb:", "<md:")) or c == PILCROW:
             if tok == "<pb:":
                 raise TextFormatError(path, lineno, col0 + m.start() + 1, "<pb: without a closing >")
             if note is not None:

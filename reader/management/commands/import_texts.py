@@ -104,6 +104,17 @@ def collect_files(paths: list[str], follow_symlinks: bool = False) -> tuple[list
     return files, refused
 
 
+def explain_command(command: BaseCommand, files: list[Path], opts: dict) -> None:
+    """``--explain``: each file's report (``reader.importers.explain``), nothing stored;
+    raises ``CommandError`` when some file would be rejected."""
+    from reader.importers.explain import explain_files
+
+    refused = explain_files(files, command.stdout.write, encoding=opts["encoding"], work_title=opts["work"],
+                            juan_number=opts["juan"], trust=opts["trust"])
+    if refused:
+        raise CommandError(f"{refused} of {len(files)} files would be rejected; nothing was stored")
+
+
 class Command(BaseCommand):
     help = "Import texts (files or folders). Each file lands whole or not at all; re-importing replaces."
 
@@ -122,6 +133,10 @@ class Command(BaseCommand):
                             help="when a Kanripo file's ID (#+PROPERTY: ID) and the ID its folder is named after "
                                  "disagree (refused without this): id = the file's ID names the work, folder = the "
                                  "folder's")
+        parser.add_argument("--explain", action="store_true",
+                            help="store nothing: print what each file would give (chapters, sections, layers and "
+                                 "commentators with counts, bylines, each inferred boundary and every unsure place, "
+                                 "with line numbers)")
 
     def handle(self, *args, **opts):
         files, refused = collect_files(opts["paths"], opts["follow_symlinks"])
@@ -129,6 +144,8 @@ class Command(BaseCommand):
             self.stderr.write(f"rejected {message}")
         if not files and not refused:
             raise CommandError("no text files found in " + ", ".join(opts["paths"]))
+        if opts["explain"]:
+            return explain_command(self, files, opts)
         works, juans, sections, notes, failures, skipped = set(), 0, 0, 0, list(refused), []
         claimed: dict[tuple[str, int], Path] = {}
         # Many files: one index write per batch of files (see BATCH_FROM), not one per file.

@@ -1,0 +1,162 @@
+"""What an import would store, said in words (``import_texts --explain``), and where the
+importer was unsure. Pure: a parsed ``JuanDocument`` in, lines of text out; no ORM.
+
+``explain_files`` reads files (no database) for the command; everything else is pure.
+
+``explain(doc)`` lists the juan's metadata and byline, its chapters, sections, layers and
+commentators with their counts (characters and pieces), each boundary the importer
+inferred (a layer or commentator decided by layout, by a reference text or by default,
+rather than marked by the book) with its line and column and how it was decided, and
+every place it was unsure of (``doc.warnings``). Lines and columns are 1-based and count
+code points of the file, as error messages do (``piece_positions``).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .document import (
+    CLASSIC, DEFAULT_BASIS, LABEL, LAYOUT, LAYERS, MANDOKU, NOTE_KINDS, PLAIN, REFERENCE, JuanDocument, PieceDoc,
+    interleave_layout,
+)
+
+#: How each basis is said in a report.
+HOW = {LAYOUT: "inferred from the layout", REFERENCE: "inferred from a reference text",
+       DEFAULT_BASIS: "not decided: the book's order kept"}
+
+
+def _advance(line: int, column: int, text: str) -> tuple[int, int]:
+    newlines = text.count("\n")
+    if newlines:
+        return line + newlines, len(text) - text.rfind("\n")
+    return line, column + len(text)
+
+
+def piece_positions(doc: JuanDocument) -> dict[int, tuple[int, int]]:
+    """``{id(piece): (line, column)}``: where each piece's first character stands in the
+    file, 1-based, for the forms written back from their layout (mandoku, plain; the seed
+    form gives each piece its section's line, column 1). A piece with no text gets the
+    place after its leading layout."""
+    out: dict[int, tuple[int, int]] = {}
+    if doc.source_format not in (MANDOKU, PLAIN):
+        for section in doc.sections:
+            for p in section.pieces + section.records:
+                out[id(p)] = (section.line, 1)
+        return out
+    line, column = 1, 1
+    nl = doc.newline
+    for raw in doc.header_lines:
+        line, column = _advance(line, column, raw + nl)
+    for chapter in doc.chapters:
+        if chapter.heading is not None:
+            line, column = _advance(line, column, interleave_layout(chapter.heading, chapter.heading_layout))
+        for section in chapter.sections:
+            for piece in [p for para in section.paragraphs for p in para]:
+                line, column = _piece(piece, line, column, out)
+            if section.closer is not None:
+                line, column = _advance(line, column, interleave_layout(section.closer, section.closer_layout))
+                line, column = _advance(line, column, section.record_separator)
+            for piece in section.records:
+                line, column = _piece(piece, line, column, out)
+    return out
+
+
+def _piece(piece: PieceDoc, line: int, column: int, out: dict) -> tuple[int, int]:
+    lead = "".join(raw for offset, raw in piece.layout if offset == 0)
+    out[id(piece)] = _advance(line, column, lead)
+    content = piece.text + piece.tag_separator + piece.source_tag
+    return _advance(line, column, interleave_layout(content, piece.layout))
+
+
+def _who(p: PieceDoc) -> str:
+    layer = p.effective_layer
+    name = p.layer_name or layer
+    return f"{layer} ({name}{'，' + p.commentator if p.commentator else ''})"
+
+
+def inferred_boundaries(doc: JuanDocument) -> list[tuple[PieceDoc, str]]:
+    """``[(piece, how)]`` for every piece that starts a run decided otherwise than by the
+    book's marking (``layer_basis`` set by the importer to layout, reference or default;
+    main text left at the kind's default is not listed), in text order; a run is
+    consecutive pieces of one kind group (text or note), layer, commentator and basis."""
+    out = []
+    previous = None
+    for p in doc.all_pieces():
+        basis = p.layer_basis
+        key = (p.kind in NOTE_KINDS, p.effective_layer, p.commentator, basis)
+        if basis in HOW and key != previous:
+            out.append((p, HOW[basis]))
+        previous = key
+    return out
+
+
+def explain(doc: JuanDocument) -> list[str]:
+    """The report of ``import_texts --explain`` for one parsed file, as lines (see the module
+    docstring). Nothing is stored."""
+    lines = [f"{doc.source_name}: {doc.work_title} {doc.juan_label or doc.juan_number}"
+             + (f" ({doc.kanripo_id}, {doc.edition})" if doc.kanripo_id else "")]
+    byline = "".join(f"〔{doc.dynasty}〕" if doc.dynasty else "") + (
+        f"{doc.native_place} " if doc.native_place else "") + doc.author
+    lines.append(f"  byline: {byline or '(none)'}")
+    lines.append(f"  chapters: {len(doc.chapters)}"
+                 + (": " + "、".join(c.title for c in doc.chapters if c.title)[:200] if any(c.title for c in doc.chapters)
+                    else ""))
+    sections = doc.sections
+    titled = sum(1 for s in sections if s.title)
+    lines.append(f"  sections: {len(sections)} ({titled} titled, {sum(1 for s in sections if s.closer)} closed by 右…)")
+    pieces = doc.all_pieces()
+    chars: Counter = Counter()
+    count: Counter = Counter()
+    for p in pieces:
+        if p.kind == LABEL and p.effective_layer == CLASSIC:
+            key = "titles"
+        else:
+            key = p.effective_layer
+        chars[key] += len(p.text)
+        count[key] += 1
+    lines.append("  layers: " + "; ".join(f"{layer} {chars[layer]:,} characters in {count[layer]:,} pieces"
+                                         for layer in (*LAYERS, "titles") if count[layer]))
+    voices: Counter = Counter()
+    voice_pieces: Counter = Counter()
+    for p in pieces:
+        if p.commentator:
+            voices[(p.commentator, p.effective_layer, p.layer_name)] += len(p.text)
+            voice_pieces[(p.commentator, p.effective_layer, p.layer_name)] += 1
+    if voices:
+        lines.append("  commentators: " + "; ".join(
+            f"{who} ({name or layer}) {n:,} characters in {voice_pieces[(who, layer, name)]:,} pieces"
+            for (who, layer, name), n in voices.most_common()))
+    bases = Counter(p.effective_basis for p in pieces if p.text)
+    lines.append("  layer decided: " + "; ".join(f"{basis} {n:,} pieces" for basis, n in sorted(bases.items())))
+    positions = piece_positions(doc)
+    inferred = inferred_boundaries(doc)
+    lines.append(f"  inferred boundaries: {len(inferred)}")
+    for p, how in inferred:
+        line, column = positions.get(id(p), (0, 0))
+        lines.append(f"    {line}:{column}: {_who(p)} {how}: 「{p.text[:16]}」")
+    lines.append(f"  unsure: {len(doc.warnings)}")
+    lines.extend(f"    {w}" for w in doc.warnings)
+    return lines
+
+
+def explain_files(files, write, **options) -> int:
+    """Read and parse each of ``files`` (paths) as ``import_texts`` would (``options`` as
+    ``loader.read_document`` takes them: encoding, work_title, juan_number, trust), storing nothing,
+    and ``write`` each line of its report (``explain``); a file that would be refused or
+    skipped gets its ``file:line:column: message``. Returns how many would be refused."""
+    from .errors import NoTextError, TextFormatError
+    from .loader import read_document
+
+    refused = 0
+    for path in files:
+        try:
+            doc = read_document(path, **options)
+        except NoTextError as exc:
+            write(f"would skip {exc}")
+            continue
+        except TextFormatError as exc:
+            write(f"would reject {exc}")
+            refused += 1
+            continue
+        for line in explain(doc):
+            write(line)
+    return refused

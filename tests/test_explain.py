@@ -1,0 +1,94 @@
+"""``import_texts --explain`` (issue 27): what an import would store, storing nothing; and
+the warnings of a normal import, located by line and column."""
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from reader.importers.explain import explain, inferred_boundaries, piece_positions
+from reader.importers.loader import read_document
+from reader.models import Work
+
+from .conftest import SHARED
+
+COMMENTARY_BOOKS = SHARED / "corpus" / "kanripo-commentary"
+STRAY = COMMENTARY_BOOKS / "KR2a0002" / "KR2a0002_019.txt"
+
+
+def run(*args) -> str:
+    out = StringIO()
+    call_command("import_texts", "--explain", *map(str, args), stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def test_explain_prints_what_would_be_stored_and_stores_nothing(empty_db):
+    assert run(STRAY).splitlines() == [
+        "KR2a0002_019.txt: 史記集解 卷十九 (KR2a0002, WYG)",
+        "  byline: 〔宋〕裴駰",
+        "  chapters: 1",
+        "  sections: 1 (0 titled, 0 closed by 右…)",
+        "  layers: classic 162 characters in 3 pieces; commentary 74 characters in 3 pieces",
+        "  commentators: 裴駰 (集解) 74 characters in 3 pieces",
+        "  layer decided: default 3 pieces; marked 3 pieces",
+        "  inferred boundaries: 0",
+        "  unsure: 1",
+        f"    {STRAY}:18:11: ) without a matching (: kept as text",
+    ]
+    assert Work.objects.count() == 0
+
+
+def test_explain_lists_inferred_boundaries_with_their_place(empty_db):
+    path = COMMENTARY_BOOKS / "KR2k0058" / "KR2k0058_002.txt"
+    lines = run(path).splitlines()
+    assert lines[4] == ("  layers: classic 266 characters in 25 pieces; commentary 10,608 characters in 289 pieces; "
+                        "editorial 2,927 characters in 287 pieces")
+    k = lines.index("  inferred boundaries: 503")
+    assert lines[k + 1:k + 5] == [
+        "    12:6: editorial (案) inferred from the layout: 「作河水二經文上復衍河水二字今刪去」",
+        "    13:1: classic (classic) inferred from the layout: 「又南入蔥嶺山又從蔥嶺出而東北流」",
+        "    13:17: editorial (案) inferred from the layout: 「脫此九字杜佑案原本及近刻後始脫去」",
+        "    15:2: commentary (注，酈道元) inferred from the layout: 「河水重源有三非惟二也一源西出捐毒」"]
+    raw = path.read_text(encoding="utf-8").split("\n")
+    assert raw[14][1:9] == "河水重源有三非惟"  # line 15, column 2
+    assert Work.objects.count() == 0
+
+
+def test_every_piece_position_points_at_its_text():
+    for path in (STRAY, COMMENTARY_BOOKS / "KR4h0003" / "KR4h0003_001.txt",
+                 COMMENTARY_BOOKS / "KR5c0139" / "KR5c0139_002.txt"):
+        doc = read_document(path)
+        lines = path.read_text(encoding="utf-8").split("\n")
+        positions = piece_positions(doc)
+        for p in doc.all_pieces():
+            line, column = positions[id(p)]
+            assert lines[line - 1][column - 1:].startswith(p.text[:1]), (path.name, line, column, p.text[:8])
+
+
+def test_unsure_places_are_warnings_of_a_normal_import():
+    """六臣註文選: a note that names none of its six commentators is an unsure place."""
+    doc = read_document(COMMENTARY_BOOKS / "KR4h0003" / "KR4h0003_001.txt")
+    unsure = [w for w in doc.warnings if "who wrote this note is not known" in w]
+    assert len(unsure) == 219
+    assert unsure[0] == (f"{COMMENTARY_BOOKS / 'KR4h0003' / 'KR4h0003_001.txt'}:56:42: no commentator's formula "
+                         "(綜曰、劉曰、善曰、銑曰、良曰、向曰 …): who wrote this note is not known")
+    report = explain(doc)
+    assert report[report.index(f"  unsure: {len(doc.warnings)}") + 1] == "    " + doc.warnings[0]
+    laozi = read_document(COMMENTARY_BOOKS / "KR5c0073" / "KR5c0073_002.txt")
+    assert [w.split(": ", 1)[1] for w in laozi.warnings] == [
+        "classic and commentary run together at full size with no marker: nothing decides where either ends, so the "
+        "text is kept as the classic in the book's order (layer_basis default)"]
+    assert [how for _, how in inferred_boundaries(laozi)] == ["not decided: the book's order kept"]
+
+
+def test_explain_says_which_files_would_be_rejected_or_skipped(empty_db):
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 of 3 files would be rejected; nothing was stored"):
+        call_command("import_texts", "--explain", str(STRAY), str(COMMENTARY_BOOKS / "KR5c0065" / "KR5c0065_000.txt"),
+                     str(SHARED / "cases" / "import" / "stray_close.txt"), stdout=out, stderr=StringIO())
+    lines = out.getvalue().splitlines()
+    assert lines[-2:] == [
+        f"would skip {COMMENTARY_BOOKS / 'KR5c0065' / 'KR5c0065_000.txt'}:9:1: no text: the file has a header but no "
+        "main text",
+        f"would reject {SHARED / 'cases' / 'import' / 'stray_close.txt'}:8:4: 】 without a matching 【"]
+    assert Work.objects.count() == 0
