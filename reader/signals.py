@@ -27,6 +27,12 @@ from config.faults import crash_point
 #: passages it wrote (an int), or raises ``IndexUpdateError``.
 juans_changed = Signal()
 
+#: Sent inside a transaction that stores or replaces juans (``load_document`` with ``index``),
+#: with ``changes`` as ``juans_changed`` has them: a receiver schedules its index write for when
+#: the transaction commits (``transaction.on_commit``), and records a failure there itself: the
+#: commit stands whatever the index does. Commands use ``juans_changed`` instead, to report it.
+juans_changing = Signal()
+
 _state = threading.local()
 
 

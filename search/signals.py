@@ -17,7 +17,9 @@ import logging
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
-from reader.signals import IndexUpdateError, index_batch_asked, index_deferred, index_is_deferred, juans_changed
+from reader.signals import (
+    IndexUpdateError, index_batch_asked, index_deferred, index_is_deferred, juans_changed, juans_changing,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -100,6 +102,14 @@ def on_juans_changed(sender, changes, **kwargs) -> int:
         raise IndexUpdateError(unwritable(exc, get_search_backend(), "The index was not updated.")) from exc
 
 
+def on_juans_changing(sender, changes, **kwargs) -> None:
+    """The receiver of ``reader.signals.juans_changing``: reindex ``changes`` once the current
+    transaction commits (``schedule_juan_reindex``; a failure is logged and kept in
+    ``failed_reindexes``)."""
+    for juan_id, old_juan_id in changes:
+        schedule_juan_reindex(juan_id, old_juan_id)
+
+
 def on_index_batch_asked(sender, **kwargs) -> int:
     """The receiver of ``reader.signals.index_batch_asked``: the index's ``write_batch_chars``."""
     from search.backends import get_search_backend
@@ -164,3 +174,4 @@ def _connect():
     post_save.connect(_edition_changed, sender=Edition, dispatch_uid="search_edition_saved")
     juans_changed.connect(on_juans_changed, dispatch_uid="search_juans_changed")
     index_batch_asked.connect(on_index_batch_asked, dispatch_uid="search_index_batch_asked")
+    juans_changing.connect(on_juans_changing, dispatch_uid="search_juans_changing")

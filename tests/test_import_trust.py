@@ -130,3 +130,31 @@ def test_a_readme_that_is_not_utf8_exits_non_zero_without_a_traceback(tmp_path):
         f"with --encoding utf-16; KR9a0002_001.txt was not imported: the Readme.org of its folder gives its juan "
         f"labels and must be UTF-8 text (convert it, or move it away)",
         "CommandError: 1 of 1 files rejected; nothing was stored from them"]
+
+
+def test_a_database_error_half_way_says_what_is_stored_and_indexes_it(tmp_path, empty_db, search_backend,
+                                                                      monkeypatch):
+    """A run stopped by the database after two files: the two stay stored and searchable, and
+    the error says so (the index was left behind the database until the next repair)."""
+    from django.db.utils import OperationalError
+
+    from reader.management.commands import import_texts
+
+    folder = tmp_path / "texts"
+    for n in (1, 2, 3):
+        _kanripo(folder.parent, "texts", f"KR9a000{n}", body=f"第{n}書甲乙¶\n", name=f"KR9a000{n}_001.txt")
+    real, calls = import_texts.load_document, []
+
+    def failing(doc, **kwargs):
+        calls.append(doc.source_name)
+        if len(calls) == 3:
+            raise OperationalError("disk I/O error")
+        return real(doc, **kwargs)
+
+    monkeypatch.setattr(import_texts, "load_document", failing)
+    with pytest.raises(CommandError) as info:
+        call_command("import_texts", str(folder))
+    assert str(info.value).startswith(f"{folder / 'KR9a0003_001.txt'}: ")
+    assert str(info.value).endswith(" 2 files stored before it stay stored.")
+    assert [slug for slug, *_ in _state()] == ["KR9a0001", "KR9a0002"]
+    assert [search_backend.search(SearchQuery(f"第{n}書")).count for n in (1, 2, 3)] == [1, 1, 0]

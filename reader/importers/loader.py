@@ -2,7 +2,9 @@
 
 ``load_document`` writes one juan inside one transaction: the juan lands whole or not
 at all, and re-importing the same work and juan replaces it (no duplicates). Once the
-transaction commits, the search index is updated for that juan (``transaction.on_commit``).
+transaction commits, the search index is updated for that juan: the loader sends
+``reader.signals.juans_changing`` and ``search`` schedules its write (``transaction.on_commit``);
+or, with ``index=False``, the caller tells the index itself (``reader.signals.IndexBatches``).
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from django.db import transaction
 
 from reader.editions import authors_agree
 from reader.models import Chapter, Edition, Juan, LibraryVersion, Piece, Section, Work
+from reader.signals import index_deferred, juans_changing
 from reader.slugs import slug_problem, slugify, unique_slug
 
 from config.faults import crash_point
@@ -163,9 +166,7 @@ def load_document(doc: JuanDocument, sha256: str = "", index: bool = True, editi
     commit (the piece and section signals are muted meanwhile), unless ``index`` is
     False: then the caller indexes (``LoadResult.old_juan_id`` names what was replaced).
     """
-    from search.signals import muted
-
-    with transaction.atomic(), muted():
+    with transaction.atomic(), index_deferred():
         return _load(doc, sha256, index, edition)
 
 
@@ -253,10 +254,8 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None)
     _insert_pieces(rows)
     crash_point("import-before-commit")
 
-    if index:
-        from search.signals import schedule_juan_reindex
-
-        schedule_juan_reindex(juan.pk, old_id)
+    if index:  # the receivers (search) write their index once this transaction commits
+        juans_changing.send(sender=load_document, changes=[(juan.pk, old_id)])
     return LoadResult(juan=juan, replaced=old is not None, sections=len(sections),
                       notes=notes, warnings=list(doc.warnings), old_juan_id=old_id, characters=characters)
 
