@@ -51,7 +51,9 @@ def seeded_site(folder: Path, **settings: str) -> dict:
            "API_ANON_RATE": "1000000/min", "API_USER_RATE": "1000000/min", "SEARCH_ANON_RATE": "1000000/min",
            "EXPORT_ANON_RATE": "1000000/min", **settings}
     env.pop("CLASSICS_TEST_DIR", None)
+    folder.mkdir(parents=True, exist_ok=True)
     for args in (("migrate",), ("import_texts", str(SEED))):
-        subprocess.run([sys.executable, "manage.py", *args], cwd=BASE, env=env, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        done = subprocess.run([sys.executable, "manage.py", *args], cwd=BASE, env=env, capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}")
     return env

@@ -27,7 +27,12 @@ to 2 ms per write, and an API search used to write three (docs/notes.md, issue 1
 * ``SEARCH_ANON_RATE``: every search, by the API (``/api/search/``,
   ``/api/search/distribution/``, ``/api/search/export/<kind>/``) or the HTML page
   (``/search/?q=…``), one budget;
-* ``EXPORT_ANON_RATE``: whole-work exports (``/api/works/<id>/export/<kind>/``).
+* heavy requests (``config.capacity.HEAVY``: concordance sorts, quotation maps, whole-work
+  exports, hit lists, juan collations), counted by ``heavy_wait`` in the capacity
+  middleware, each kind its own number (``SORT_ANON_RATE``, ``QUOTATIONS_ANON_RATE``,
+  ``EXPORT_ANON_RATE``, ``HITLIST_ANON_RATE``, ``COLLATION_ANON_RATE``), and all of them
+  their cost: ``HEAVY_ANON_SECONDS`` (``"N/min"``: N seconds of server time a minute,
+  charged by ``heavy_charge`` when each ends, a streamed file when its last byte is sent).
 
 Answers the page cache already holds are served before any view and are not counted.
 """
@@ -206,6 +211,26 @@ def parse_rate(rate: str | None) -> tuple[int | None, int | None]:
     return int(num), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
 
 
+def _window(entry: dict, scope: str, costs: bool = False) -> tuple[array, array | None]:
+    """The request times, and with ``costs`` their costs, that ``entry`` holds for ``scope``
+    (``[seconds, times]``, or ``[seconds, times, costs]`` for a budget of costs: arrays of
+    doubles of one length, oldest first); ``(times, None)`` without ``costs``. Anything else
+    (an entry another version wrote) is an empty window."""
+    kept = entry.get(scope)
+    if isinstance(kept, (list, tuple)) and len(kept) == 2 + costs and isinstance(kept[1], array):
+        if not costs:
+            return kept[1], None
+        if isinstance(kept[2], array) and len(kept[2]) == len(kept[1]):
+            return kept[1], kept[2]
+    return array("d"), (array("d") if costs else None)
+
+
+def _lifetime(entry: dict) -> float:
+    """Seconds to keep a client's entry: its longest period."""
+    return max((kept[0] for kept in entry.values()
+                if isinstance(kept, (list, tuple)) and kept and isinstance(kept[0], (int, float))), default=60)
+
+
 class SharedThrottle(throttling.BaseThrottle):
     """A DRF throttle counting one or more budgets (``budgets``: ``(scope, name of its rate
     setting)``) in one go: one lock, one read and one write of the client's entry in the
@@ -259,10 +284,9 @@ class SharedThrottle(throttling.BaseThrottle):
                 entry = self.cache.get(key)
                 entries[key] = entry if isinstance(entry, dict) else {}
             entry = entries[key]
-            kept = entry.get(scope)
             # Request times, oldest first, as doubles: a minute of a busy client's requests
             # (thousands) is written as one block of bytes, not one number each.
-            times = kept[1] if kept is not None and isinstance(kept[1], array) else array("d")
+            times = _window(entry, scope)[0]
             del times[:bisect.bisect_right(times, now - seconds)]  # the period's requests only
             if len(times) >= limit:
                 allowed = False
@@ -275,7 +299,7 @@ class SharedThrottle(throttling.BaseThrottle):
             changed.add(key)
         for key in changed:
             entry = entries[key]
-            self.cache.set(key, entry, max(seconds for seconds, _ in entry.values()))
+            self.cache.set(key, entry, _lifetime(entry))
         return allowed
 
     def wait(self):
@@ -303,7 +327,8 @@ class SearchRateThrottle(SharedThrottle):
 
 
 class ExportRateThrottle(SharedThrottle):
-    """Whole-work exports of an anonymous client: ``settings.EXPORT_ANON_RATE``."""
+    """Whole-work exports of an anonymous client: ``settings.EXPORT_ANON_RATE`` (for a view
+    outside ``config.capacity``'s heavy requests, which count it themselves)."""
 
     budgets = (("export", "EXPORT_ANON_RATE"),)
 
@@ -322,9 +347,11 @@ class ApiSearchThrottle(SharedThrottle):
 
 
 class ApiExportThrottle(SharedThrottle):
-    """A whole-work export: ``ApiRateThrottle`` and ``ExportRateThrottle`` counted in one go."""
+    """A whole-work export: ``ApiRateThrottle``. Its own budget (``EXPORT_ANON_RATE``) and
+    its cost are counted before the view, with the other heavy requests (``heavy_wait``,
+    ``config.capacity``)."""
 
-    budgets = ApiRateThrottle.budgets + ExportRateThrottle.budgets
+    budgets = ApiRateThrottle.budgets
 
 
 def search_wait(request) -> int | None:
@@ -341,3 +368,90 @@ def search_wait(request) -> int | None:
     if throttle.allow_request(SimpleNamespace(META=request.META, user=AnonymousUser()), None):
         return None
     return max(1, math.ceil(throttle.wait() or 1))
+
+
+# -- heavy requests: budgets of their number per kind and of their cost ------------------------
+
+#: The scope of the cost budget (``HEAVY_ANON_SECONDS``) in a client's entry.
+COST_SCOPE = "heavy_seconds"
+
+
+def _anonymous_key(request) -> str | None:
+    """The counter key of an anonymous client, None for a signed-in user (not limited)."""
+    return None if signed_in(request) else f"throttle_{client_ip(request)}"
+
+
+def heavy_wait(request, kind: str, rate_setting: str) -> float | None:
+    """Take one heavy request of ``kind`` from an anonymous client's budgets: its number in
+    the last period of ``settings.<rate_setting>`` (``"N/s|min|hour|day"``, None: no limit)
+    and the server seconds its heavy requests took in the last period of
+    ``settings.HEAVY_ANON_SECONDS`` (``"N/…"``: N seconds; charged by ``heavy_charge`` when
+    each request ends). Returns None when allowed (the request is counted), else the seconds
+    until the refusing budgets accept again (nothing is counted). A signed-in user is not
+    limited. When the counters cannot be read or written the request is allowed and a
+    warning logged, as for ``SharedThrottle``."""
+    key = _anonymous_key(request)
+    if key is None:
+        return None
+    try:
+        with _shared_lock():
+            cache = caches[settings.THROTTLE_CACHE]
+            entry = cache.get(key)
+            entry = entry if isinstance(entry, dict) else {}
+            now = time.time()
+            waits = []
+            limit, period = parse_rate(getattr(settings, rate_setting, None))
+            scope = f"heavy_{kind}"
+            times = _window(entry, scope)[0]
+            if limit is not None:
+                del times[:bisect.bisect_right(times, now - period)]
+                if len(times) >= limit:
+                    waits.append(times[len(times) - limit] + period - now)
+            budget, cost_period = parse_rate(getattr(settings, "HEAVY_ANON_SECONDS", None))
+            if budget is not None:
+                spent_times, costs = _window(entry, COST_SCOPE, costs=True)
+                gone = bisect.bisect_right(spent_times, now - cost_period)
+                del spent_times[:gone], costs[:gone]
+                spent = sum(costs)
+                if spent >= budget:  # wait until enough of the oldest costs leave the window
+                    for at, cost in zip(spent_times, costs):
+                        spent -= cost
+                        if spent < budget:
+                            waits.append(at + cost_period - now)
+                            break
+                entry[COST_SCOPE] = (cost_period, spent_times, costs)
+            if waits:
+                return max(1.0, max(waits))
+            if limit is not None:
+                times.append(now)
+                entry[scope] = (period, times)
+            if entry:
+                cache.set(key, entry, _lifetime(entry))
+            return None
+    except OSError as exc:
+        logger.warning("rate limit %s not counted, the request is allowed: %s", rate_setting, exc)
+        return None
+
+
+def heavy_charge(request, seconds: float) -> None:
+    """Charge ``seconds`` of server time to an anonymous client's ``HEAVY_ANON_SECONDS``
+    budget (at the time the request ends). Errors of the counters' disk are logged only."""
+    key = _anonymous_key(request)
+    budget, period = parse_rate(getattr(settings, "HEAVY_ANON_SECONDS", None))
+    if key is None or budget is None:
+        return
+    try:
+        with _shared_lock():
+            cache = caches[settings.THROTTLE_CACHE]
+            entry = cache.get(key)
+            entry = entry if isinstance(entry, dict) else {}
+            now = time.time()
+            times, costs = _window(entry, COST_SCOPE, costs=True)
+            gone = bisect.bisect_right(times, now - period)
+            del times[:gone], costs[:gone]
+            times.append(now)
+            costs.append(max(0.0, float(seconds)))
+            entry[COST_SCOPE] = (period, times, costs)
+            cache.set(key, entry, _lifetime(entry))
+    except OSError as exc:
+        logger.warning("the cost of a heavy request was not counted: %s", exc)

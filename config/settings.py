@@ -8,6 +8,7 @@ Environment:
     SEARCH_INDEX_DIR      default var/index
     SEARCH_BACKEND        positional (default) or whoosh: the search engine
 """
+import os
 from pathlib import Path
 
 import environ
@@ -62,6 +63,7 @@ MIDDLEWARE = [
     "reader.dberrors.DatabaseErrorMiddleware",  # 503 saying what happened for a database error
     "search.middleware.IndexUnavailableMiddleware",  # 503 for an index of another engine or format
     "pages.caching.PageCacheMiddleware",  # kept pages skip the rest (pages/caching.py)
+    "config.capacity.CapacityMiddleware",  # heavy requests: their clients' budgets, the server's slots
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",  # ETag + 304 for repeat requests
@@ -231,6 +233,23 @@ API_ANON_RATE = env.str("API_ANON_RATE", default="600/min")
 API_USER_RATE = env.str("API_USER_RATE", default="1200/min")
 SEARCH_ANON_RATE = env.str("SEARCH_ANON_RATE", default="60/min")  # API and HTML searches together
 EXPORT_ANON_RATE = env.str("EXPORT_ANON_RATE", default="10/min")  # whole-work exports
+#: Heavy requests (config/capacity.py): each kind's number per anonymous client, and the
+#: server time all of a client's heavy requests may take ("N/min": N seconds a minute).
+SORT_ANON_RATE = env.str("SORT_ANON_RATE", default="30/min")  # concordance sorts (sort=after|before)
+QUOTATIONS_ANON_RATE = env.str("QUOTATIONS_ANON_RATE", default="6/min")  # a juan's quotation map
+HITLIST_ANON_RATE = env.str("HITLIST_ANON_RATE", default="10/min")  # hit lists as CSV/TSV files
+COLLATION_ANON_RATE = env.str("COLLATION_ANON_RATE", default="10/min")  # whole juans collated
+HEAVY_ANON_SECONDS = env.str("HEAVY_ANON_SECONDS", default="30/min")
+#: Heavy requests that run at once on this server (every worker process of it), the most that
+#: wait for one in a process (each holds a thread: keep slots + queue below gunicorn's
+#: threads), how long one waits at most (and never past its budget), and how many one
+#: anonymous client may have running or waiting at once (0: no limit).
+HEAVY_REQUEST_SLOTS = env.int("HEAVY_REQUEST_SLOTS", default=max(1, (os.cpu_count() or 2) // 2))
+HEAVY_QUEUE_LENGTH = env.int("HEAVY_QUEUE_LENGTH", default=2)
+HEAVY_QUEUE_SECONDS = env.float("HEAVY_QUEUE_SECONDS", default=10.0)
+HEAVY_PER_CLIENT = env.int("HEAVY_PER_CLIENT", default=1)
+#: The lock files of the slots and lanes, shared by the worker processes of one server.
+HEAVY_SLOTS_DIR = env.str("HEAVY_SLOTS_DIR", default=str(PAGE_CACHE_STAMP.parent / "heavy"))
 THROTTLE_CACHE = "throttle"
 CACHES[THROTTLE_CACHE] = {  # Django's file-based cache, written in place (config/ratelimit.py)
     "BACKEND": "config.ratelimit.CounterFileCache",

@@ -15,6 +15,7 @@ if not Path(_TEST_DIR).name.startswith("classics-test-") or not Path(_TEST_DIR).
 os.environ["SEARCH_INDEX_DIR"] = str(Path(_TEST_DIR) / "index")
 os.environ["THROTTLE_CACHE_DIR"] = str(Path(_TEST_DIR) / "throttle")
 os.environ["PAGE_CACHE_DIR"] = str(Path(_TEST_DIR) / "cache")
+os.environ["HEAVY_SLOTS_DIR"] = str(Path(_TEST_DIR) / "heavy")
 
 from .settings import *  # noqa: E402,F401,F403
 
@@ -28,7 +29,12 @@ API_ANON_RATE = "100000/min"
 API_USER_RATE = "100000/min"
 SEARCH_ANON_RATE = "100000/min"
 EXPORT_ANON_RATE = "100000/min"
-# The page cache has its own tests (tests/test_page_cache.py) and is off elsewhere.
+SORT_ANON_RATE = QUOTATIONS_ANON_RATE = HITLIST_ANON_RATE = COLLATION_ANON_RATE = "100000/min"
+HEAVY_ANON_SECONDS = None
+# Heavy requests (config/capacity.py) have their own tests (tests/test_capacity.py); the test
+# client asks from one address, and pytest-xdist's processes share the slots' folder.
+HEAVY_PER_CLIENT = 0
+HEAVY_REQUEST_SLOTS = 64# The page cache has its own tests (tests/test_page_cache.py) and is off elsewhere.
 PAGE_CACHE_SECONDS = 0
 CACHES = {**CACHES, PAGE_CACHE: {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"}}
 # Tests change the database inside transactions: the start-up repair of the index

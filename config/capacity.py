@@ -1,0 +1,278 @@
+"""Heavy requests run under a cap per server, so that light ones keep their own capacity.
+
+Some requests take seconds of a worker's time and hundreds of MB: a concordance sort of a
+frequent character (``sort=after|before``: 1.3 s for 之 OR 也 on 30 M characters), a juan's
+quotation map (7-17 s), a whole-work export (44-55 s), a hit list as a file (26 MB for 也),
+a whole juan collated. When they took every worker, a search for one rare character waited
+17 s. ``HEAVY`` names them (by path and query), and ``CapacityMiddleware``, for each:
+
+1. **its client's budgets** (``config.ratelimit.heavy_wait``, anonymous clients only): the
+   number of requests of its kind (``SORT_ANON_RATE``, ``QUOTATIONS_ANON_RATE``,
+   ``EXPORT_ANON_RATE``, ``HITLIST_ANON_RATE``, ``COLLATION_ANON_RATE``) and the server time
+   all its heavy requests took (``HEAVY_ANON_SECONDS``, charged when each ends). Over
+   either: a 429 with ``Retry-After``.
+2. **its client's lane**: at most ``HEAVY_PER_CLIENT`` heavy requests of one anonymous
+   client run or wait at once on a server (``0``: no limit); one more is a 429 at once. So
+   one client with many connections cannot take every heavy slot.
+3. **a slot of the server**: at most ``HEAVY_REQUEST_SLOTS`` heavy requests run at once
+   across all the worker processes of the server (the processes sharing ``HEAVY_SLOTS_DIR``).
+   A request waits for a slot at most ``HEAVY_QUEUE_SECONDS``, and never past its time
+   budget (``config.budget``: which counts from the request's arrival, the wait for a
+   thread included); at most ``HEAVY_QUEUE_LENGTH`` wait in one process (each waiting
+   request holds a thread, and the others are for light requests). Past the wait, or with
+   the queue full, the answer is the documented 503 (``"kind": "busy"`` under ``/api/``,
+   with ``Retry-After``).
+
+A slot and a lane are ``flock`` locks on files in ``HEAVY_SLOTS_DIR`` (one per slot, and
+``HEAVY_LANE_BUCKETS`` per lane number for the clients, by a digest of the client's
+address): the kernel releases them when a process dies, so a killed worker never keeps
+one. A slot is held until the response is closed (a streamed file: its last byte sent),
+then its time is charged to the client. Waiting polls the slots (every 20 to 100 ms): it
+is not first come, first served. Requests the page cache answers (it stands before this
+middleware) take nothing; a quotation map asked for with query parameters, which its page
+never reads, is redirected to its plain address so that the cache answers every spelling.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import logging
+import math
+import os
+import random
+import re
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.shortcuts import render
+
+from . import budget
+from .ratelimit import client_ip, heavy_charge, heavy_wait, signed_in
+
+logger = logging.getLogger(__name__)
+#: Lanes of the clients: files per lane number; two clients whose digests fall in one bucket
+#: share a lane (about one pair in this many).
+HEAVY_LANE_BUCKETS = 4096
+
+
+@dataclass(frozen=True)
+class Heavy:
+    """A kind of heavy request: ``name``; ``path``, a regular expression its ``path_info``
+    matches; ``query``, a parameter and the values it must have (None: any request of the
+    path); ``rate``, the setting of its own budget per client; ``canonical``, whether its
+    page reads no query parameter (a request with some is redirected without them)."""
+
+    name: str
+    path: re.Pattern
+    rate: str
+    query: tuple[str, frozenset] | None = None
+    canonical: bool = False
+
+    def matches(self, request) -> bool:
+        if not self.path.match(request.path_info):
+            return False
+        if self.query is None:
+            return True
+        name, values = self.query
+        return request.GET.get(name) in values
+
+
+#: The heavy requests (docs/production.md, "Heavy requests").
+HEAVY = (
+    Heavy("sort", re.compile(r"/(api/)?search/\Z"), "SORT_ANON_RATE", ("sort", frozenset({"after", "before"}))),
+    Heavy("quotations", re.compile(r"/works/[^/]+/juan/\d+/quotations/\Z"), "QUOTATIONS_ANON_RATE", canonical=True),
+    Heavy("export", re.compile(r"/api/(works|editions)/\d+/export/[^/]+/\Z"), "EXPORT_ANON_RATE"),
+    Heavy("hitlist", re.compile(r"/api/search/export/[^/]+/\Z"), "HITLIST_ANON_RATE"),
+    Heavy("collation", re.compile(r"/works/[^/]+/juan/\d+/collate/\Z|/api/editions/\d+/juans/\d+/collation/"
+                                  r"([^/]+/)?\Z"), "COLLATION_ANON_RATE"),
+)
+
+
+def heavy_kind(request) -> Heavy | None:
+    """The kind of heavy request ``request`` is (``HEAVY``), or None for a light one."""
+    for kind in HEAVY:
+        if kind.matches(request):
+            return kind
+    return None
+
+
+class Locks:
+    """Non-blocking ``flock`` locks on files of ``folder`` (made when missing)."""
+
+    @staticmethod
+    def try_lock(folder: Path, name: str) -> int | None:
+        """An open descriptor holding the exclusive lock of ``folder/name``, or None when
+        another holds it. Raises ``OSError`` when the file cannot be opened."""
+        path = folder / name
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except FileNotFoundError:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        return fd
+
+    @staticmethod
+    def release(fd: int | None) -> None:
+        if fd is not None:
+            os.close(fd)  # releases the lock
+
+
+def slots_dir() -> Path:
+    return Path(settings.HEAVY_SLOTS_DIR)
+
+
+def take_slot(wait: float) -> int | None:
+    """A slot of the server (its descriptor), waiting up to ``wait`` seconds; None if none
+    came free."""
+    folder, slots = slots_dir(), max(1, int(settings.HEAVY_REQUEST_SLOTS))
+    deadline, pause = time.monotonic() + max(0.0, wait), 0.02
+    while True:
+        for i in random.sample(range(slots), slots):
+            fd = Locks.try_lock(folder, f"slot-{i}")
+            if fd is not None:
+                return fd
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        time.sleep(min(pause, left))
+        pause = min(pause * 1.5, 0.1)
+
+
+def take_lane(client: str) -> tuple[bool, int | None]:
+    """``(taken, descriptor)``: a lane of ``client`` (its descriptor, to release), or
+    ``(True, None)`` when lanes are off (``HEAVY_PER_CLIENT`` 0), ``(False, None)`` when
+    the client's lanes are all taken."""
+    lanes = int(settings.HEAVY_PER_CLIENT)
+    if lanes <= 0:
+        return True, None
+    bucket = int.from_bytes(hashlib.sha256(client.encode()).digest()[:4], "big") % HEAVY_LANE_BUCKETS
+    for i in range(lanes):
+        fd = Locks.try_lock(slots_dir(), f"lane-{bucket}-{i}")
+        if fd is not None:
+            return True, fd
+    return False, None
+
+
+class _Waiting:
+    """The heavy requests of this process waiting for a slot (each holds a thread)."""
+
+    def __init__(self):
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def enter(self, limit: int) -> bool:
+        with self.lock:
+            if self.count >= limit:
+                return False
+            self.count += 1
+            return True
+
+    def leave(self) -> None:
+        with self.lock:
+            self.count -= 1
+
+
+waiting = _Waiting()
+
+
+def refusal(request, status: int, kind: str, retry_after: float, detail: str, title: str, message: str):
+    """A 429 or 503 with ``Retry-After``: JSON under ``/api/``
+    (``{"detail", "kind", "retry_after"}``), else the ``busy.html`` page."""
+    seconds = max(1, math.ceil(retry_after))
+    if request.path_info.startswith("/api/"):
+        response = JsonResponse({"detail": detail, "kind": kind, "retry_after": seconds}, status=status,
+                                json_dumps_params={"ensure_ascii": False})
+    else:
+        response = render(request, "busy.html", {"status": status, "title": title, "message": message,
+                                                 "detail": detail, "seconds": seconds}, status=status)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+class CapacityMiddleware:
+    """Heavy requests under their client's budgets and lane and the server's slots (module
+    docstring); light requests pass untouched. Stands after the page cache."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        kind = heavy_kind(request)
+        if kind is None:
+            return self.get_response(request)
+        if kind.canonical and request.GET and request.method in ("GET", "HEAD"):
+            return HttpResponsePermanentRedirect(request.path)  # one address, which the page cache keeps
+        wait = heavy_wait(request, kind.name, kind.rate)
+        if wait is not None:
+            return refusal(request, 429, "heavy_limit", wait,
+                           f"Too many long requests ({kind.name}) from this client: try again in "
+                           f"{math.ceil(wait)} s.", "請求過於頻繁", f"此類請求（{kind.name}）過於頻繁，請 {math.ceil(wait)} 秒後再試。")
+        anonymous = not signed_in(request)
+        try:
+            taken, lane = take_lane(client_ip(request)) if anonymous else (True, None)
+        except OSError as exc:  # a disk that cannot hold the lanes must not refuse every heavy request
+            logger.warning("heavy request lanes not kept, the request is allowed: %s", exc)
+            taken, lane = True, None
+        if not taken:
+            return refusal(request, 429, "heavy_limit", 5,
+                           "This client already has a long request running on this server: wait for it to end.",
+                           "請求過於頻繁", "您已有一個費時的請求正在處理，請待其完成後再試。")
+        taken, slot = self._slot()
+        if not taken:
+            Locks.release(lane)
+            retry = max(1.0, settings.HEAVY_QUEUE_SECONDS / 2)
+            return refusal(request, 503, "busy", retry,
+                           "The server is busy with other long requests (concordance sorts, quotation maps, "
+                           "exports, hit lists, collations): try again in a moment.",
+                           "伺服器忙碌", "伺服器正忙於其他費時的請求（排序、引文圖、匯出、檢索結果下載、校勘），請稍後再試。")
+        started = time.monotonic()
+        done = threading.Event()
+
+        def finish():
+            if done.is_set():
+                return
+            done.set()
+            Locks.release(slot)
+            Locks.release(lane)
+            if anonymous:
+                heavy_charge(request, time.monotonic() - started)
+
+        try:
+            response = self.get_response(request)
+        except BaseException:
+            finish()
+            raise
+        response._resource_closers.append(finish)  # run by response.close(): a streamed file's end
+        return response
+
+    @staticmethod
+    def _slot() -> tuple[bool, int | None]:
+        """``(taken, descriptor)``: a slot, waiting at most ``HEAVY_QUEUE_SECONDS`` and the
+        rest of the request's budget if this process has room in its queue; ``(False,
+        None)`` if none came free; ``(True, None)`` when the slots cannot be kept on this
+        disk (logged: run, as the rate limits do)."""
+        try:
+            fd = take_slot(0)
+            if fd is not None:
+                return True, fd
+            left = budget.remaining()
+            wait = settings.HEAVY_QUEUE_SECONDS if left is None else min(settings.HEAVY_QUEUE_SECONDS, left)
+            if wait <= 0 or not waiting.enter(int(settings.HEAVY_QUEUE_LENGTH)):
+                return False, None
+            try:
+                fd = take_slot(wait)
+            finally:
+                waiting.leave()
+            return fd is not None, fd
+        except OSError as exc:
+            logger.warning("heavy request slots not kept, the request is allowed: %s", exc)
+            return True, None

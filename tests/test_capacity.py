@@ -1,0 +1,201 @@
+"""Heavy requests under a cap (config/capacity.py): their clients' budgets of number and
+cost, one lane per client, the server's slots; light requests keep their capacity. The
+slots are files a test can lock itself, so no test depends on how long a request takes."""
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from django.core.cache import caches
+from django.test import RequestFactory
+
+from bench.serving import free_port, seeded_site, start_gunicorn
+from config import budget, capacity
+from config.capacity import Locks, heavy_kind, take_lane, take_slot
+from config.ratelimit import heavy_charge
+from pages.caching import recent
+
+QUOTATIONS = "/works/禮書綱目/juan/10/quotations/"
+
+
+def whole(response):
+    """``response`` read to its end (a streamed one is closed then, as a server closes it)."""
+    if response.streaming:
+        b"".join(response.streaming_content)
+    return response
+
+
+@pytest.fixture
+def heavy(settings, tmp_path):
+    """One slot, a queue of one per process, one lane per client, empty counters."""
+    settings.HEAVY_SLOTS_DIR = str(tmp_path / "heavy")
+    settings.HEAVY_REQUEST_SLOTS = 1
+    settings.HEAVY_QUEUE_LENGTH = 1
+    settings.HEAVY_QUEUE_SECONDS = 0.3
+    settings.HEAVY_PER_CLIENT = 1
+    caches[settings.THROTTLE_CACHE].clear()
+    yield settings
+    caches[settings.THROTTLE_CACHE].clear()
+
+
+def test_which_requests_are_heavy():
+    get = RequestFactory().get
+    kinds = {url: getattr(heavy_kind(get(url)), "name", None) for url in [
+        "/search/?q=之&sort=after", "/api/search/?q=之&sort=before", "/search/?q=之", "/api/search/?q=之&sort=text",
+        QUOTATIONS, "/api/works/3/export/json/", "/api/editions/4/export/tei/", "/api/works/3/juans/10/export/json/",
+        "/api/search/export/csv/?q=也", "/works/禮書綱目/juan/10/collate/", "/works/禮書綱目/juan/10/2/collate/",
+        "/api/editions/4/juans/10/collation/", "/api/editions/4/juans/10/collation/csv/", "/works/禮書綱目/juan/10/"]}
+    assert kinds == {
+        "/search/?q=之&sort=after": "sort", "/api/search/?q=之&sort=before": "sort", "/search/?q=之": None,
+        "/api/search/?q=之&sort=text": None, QUOTATIONS: "quotations", "/api/works/3/export/json/": "export",
+        "/api/editions/4/export/tei/": "export", "/api/works/3/juans/10/export/json/": None,
+        "/api/search/export/csv/?q=也": "hitlist", "/works/禮書綱目/juan/10/collate/": "collation",
+        "/works/禮書綱目/juan/10/2/collate/": None, "/api/editions/4/juans/10/collation/": "collation",
+        "/api/editions/4/juans/10/collation/csv/": "collation", "/works/禮書綱目/juan/10/": None}
+
+
+def test_a_light_request_is_answered_while_the_heavy_slots_are_full(client, seed_juan, heavy):
+    slot = take_slot(0)  # the server's only slot, held by another request
+    try:
+        busy = client.get("/api/search/", {"q": "射", "sort": "after"})
+        assert (busy.status_code, busy["Retry-After"], busy.json()) == (503, "1", {
+            "detail": "The server is busy with other long requests (concordance sorts, quotation maps, exports, "
+                      "hit lists, collations): try again in a moment.", "kind": "busy", "retry_after": 1})
+        page = client.get(QUOTATIONS)
+        assert page.status_code == 503 and "伺服器忙碌 (503)" in page.content.decode()
+        light = client.get("/api/search/", {"q": "射"})
+        assert (light.status_code, light.json()["count"]) == (200, 326)
+        assert client.get("/works/禮書綱目/juan/10/").status_code == 200
+    finally:
+        Locks.release(slot)
+    answered = client.get("/api/search/", {"q": "射", "sort": "after"})
+    assert (answered.status_code, answered.json()["count"]) == (200, 326)
+    assert take_slot(0) is not None  # released when the response was closed
+
+
+def test_a_queue_that_is_full_answers_at_once_and_the_wait_never_passes_the_budget(client, seed_juan, heavy,
+                                                                                   monkeypatch):
+    waits = []
+    monkeypatch.setattr(capacity, "take_slot", lambda wait: waits.append(wait) or None)
+    heavy.HEAVY_QUEUE_SECONDS = 30
+    heavy.REQUEST_BUDGET_SECONDS = 20
+    assert client.get(QUOTATIONS, **{budget.QUEUED_AT: time.monotonic() - 19.5}).status_code == 503
+    assert waits[0] == 0 and 0 < waits[1] <= 0.5  # no more than what is left of its 20 s
+    heavy.HEAVY_QUEUE_LENGTH = 0
+    assert client.get(QUOTATIONS).status_code == 503 and waits[2:] == [0]  # nobody may wait: no wait
+
+
+def test_one_client_has_one_lane(client, seed_juan, heavy):
+    held = take_lane("127.0.0.1")
+    try:
+        refused = client.get("/api/search/export/csv/", {"q": "射"})
+        assert (refused.status_code, refused.json()["kind"], refused["Retry-After"]) == (429, "heavy_limit", "5")
+        other = client.get("/api/search/export/csv/", {"q": "射"}, REMOTE_ADDR="203.0.113.9")
+        assert other.status_code == 200 and b"".join(other.streaming_content).count(b"\r\n") == 327  # header + 326 hits
+    finally:
+        Locks.release(held[1])
+    assert whole(client.get("/api/search/export/csv/", {"q": "射"})).status_code == 200
+
+
+def test_a_streamed_file_holds_its_slot_until_its_last_byte(client, seed_juan, heavy):
+    response = client.get(f"/api/works/{seed_juan.work_id}/export/json/")
+    assert response.status_code == 200 and response.streaming
+    assert take_slot(0) is None  # still being sent
+    body = b"".join(response.streaming_content)
+    assert body.startswith(b"{") and "右賓出公入".encode() in body
+    slot = take_slot(0)
+    assert slot is not None
+    Locks.release(slot)
+
+
+def test_each_kind_has_its_own_budget_per_client(client, seed_juan, heavy):
+    heavy.QUOTATIONS_ANON_RATE = "1/min"
+    heavy.HITLIST_ANON_RATE = "2/min"
+    assert client.get(QUOTATIONS).status_code == 200
+    refused = client.get(QUOTATIONS)
+    assert (refused.status_code, 55 <= int(refused["Retry-After"]) <= 60) == (429, True)
+    assert "請求過於頻繁 (429)" in refused.content.decode()
+    assert client.get(QUOTATIONS, REMOTE_ADDR="203.0.113.9").status_code == 200  # another client
+    codes = [whole(client.get("/api/search/export/tsv/", {"q": "射"})).status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    assert client.get("/api/search/", {"q": "射", "sort": "before"}).status_code == 200  # another kind
+
+
+def test_the_server_time_of_heavy_requests_is_a_budget(client, seed_juan, heavy):
+    """``HEAVY_ANON_SECONDS``: what a client's heavy requests cost (their server time, charged
+    when each ends) is counted, not only their number."""
+    heavy.HEAVY_ANON_SECONDS = "3/min"
+    assert client.get("/api/search/", {"q": "射", "sort": "after"}).status_code == 200
+    entry = caches[heavy.THROTTLE_CACHE].get("throttle_127.0.0.1")
+    period, times, costs = entry["heavy_seconds"]
+    assert (period, len(times), len(costs), 0 < costs[0] < 3) == (60, 1, 1, True)
+    assert set(entry) == {"heavy_seconds", "heavy_sort", "anon", "user", "search"}  # one entry per client
+    request = RequestFactory().get("/", REMOTE_ADDR="127.0.0.1")
+    heavy_charge(request, 4.0)  # a long one ends
+    refused = client.get("/api/search/", {"q": "射", "sort": "after"})
+    assert (refused.status_code, refused.json()["kind"], 55 <= refused.json()["retry_after"] <= 60) == (
+        429, "heavy_limit", True)
+    assert client.get("/api/search/", {"q": "射"}).status_code == 200  # light requests are not refused
+    assert client.get(QUOTATIONS, REMOTE_ADDR="203.0.113.9").status_code == 200
+
+
+def test_a_quotation_map_has_one_address_for_the_page_cache(client, seed_juan, heavy, tmp_path):
+    heavy.PAGE_CACHE_SECONDS = 60
+    heavy.PAGE_CACHE_STAMP = tmp_path / "corpus-version"
+    caches[heavy.PAGE_CACHE].clear()
+    recent.clear()
+    try:
+        moved = client.get(QUOTATIONS, {"nonsense": "1", "q": "射"})
+        assert (moved.status_code, moved["Location"]) == (301, "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/"
+                                                                  "quotations/")
+        first = client.get(moved["Location"])
+        assert first.status_code == 200 and "cache;desc=hit" not in first["Server-Timing"]
+        heavy.QUOTATIONS_ANON_RATE = "1/min"  # spent: only the page cache can answer now
+        again = client.get(QUOTATIONS)
+        assert (again.status_code, "cache;desc=hit" in again["Server-Timing"]) == (200, True)
+    finally:
+        caches[heavy.PAGE_CACHE].clear()
+        recent.clear()
+
+
+def test_under_gunicorn_light_requests_pass_while_heavy_ones_queue(tmp_path):
+    """A small load through gunicorn (2 processes of 8 threads): the test holds the server's
+    only heavy slot (its lock file), 8 clients ask for concordance sorts at once, then 9
+    light requests are made; every light one is answered while the heavy ones wait (at most
+    2 in each process) or are refused at once with the 503, and once the slot is free the
+    waiting ones are answered."""
+    slots = tmp_path / "slots"
+    env = seeded_site(tmp_path / "site", HEAVY_SLOTS_DIR=str(slots), HEAVY_REQUEST_SLOTS="1",
+                      HEAVY_QUEUE_LENGTH="2", HEAVY_QUEUE_SECONDS="6", HEAVY_PER_CLIENT="0",
+                      SORT_ANON_RATE="1000/min", HEAVY_ANON_SECONDS="100000/min", PAGE_CACHE_SECONDS="0")
+    server, base = start_gunicorn(env, free_port())
+    import urllib.error
+    import urllib.request
+
+    def get(path: str) -> int:
+        try:
+            with urllib.request.urlopen(base + path, timeout=30) as response:
+                response.read()
+                return response.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+
+    sort = "/api/search/?q=%E5%B0%84&sort=after"
+    light = ["/api/search/?q=%E5%B0%84", "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/", "/api/works/"]
+    try:
+        slot = Locks.try_lock(Path(slots), "slot-0")
+        assert slot is not None
+        with ThreadPoolExecutor(16) as pool:
+            heavy_calls = [pool.submit(get, sort) for _ in range(8)]
+            time.sleep(0.5)
+            light_codes = list(pool.map(get, light * 3))
+            assert light_codes == [200] * 9
+            queued = [f for f in heavy_calls if not f.done()]
+            refused = [f.result() for f in heavy_calls if f.done()]  # found their process's queue full
+            assert 1 <= len(queued) <= 4 and refused == [503] * (8 - len(queued))  # 2 queue in each process
+            Locks.release(slot)
+            assert [f.result() for f in queued] == [200] * len(queued)
+        assert get(sort) == 200
+    finally:
+        server.terminate()
+        server.wait()
