@@ -3,7 +3,7 @@
 #   make test    set up the same way and run the whole test suite
 # The virtual environment's interpreter: the system's /usr/bin/python3 when it is 3.11 or newer
 # and can make a venv (Debian's is built with PGO and LTO: the search API's server time was
-# 1.1 to 1.4 times shorter on it than on pyenv's default build, docs/notes.md), else the first
+# 1.1 to 1.4 times shorter on it than on pyenv's default build, docs/decisions/0014), else the first
 # python3 on PATH. `make PYTHON=…` chooses another; an existing .venv is kept as it is.
 SYSTEM_PYTHON := $(shell /usr/bin/python3 -c 'import sys, ensurepip, venv; sys.exit(sys.version_info < (3, 11))' \
 	2>/dev/null && echo /usr/bin/python3)

@@ -40,8 +40,7 @@ def keep_freed_memory() -> bool:
     fresh pages for each one. glibc gives a block over its mmap threshold (128 KB, raised
     as such blocks are freed, lowered again when the heap is trimmed) pages of its own, so
     each of 之's arrays (900,000 positions, 7 MB on the 30 M library) was page-faulted in
-    anew: its search took 6.6 ms in the API against 0.9 ms once warm (docs/notes.md, "Issue
-    15, fourth session"). Blocks under 32 MB now come from the heap, and up to 128 MB freed
+    anew: its search took 6.6 ms in the API against 0.9 ms once warm (docs/decisions/0014-interpreter-and-allocator.md). Blocks under 32 MB now come from the heap, and up to 128 MB freed
     at its top stays there instead of going back to the system.
 
     The worker's threads share one heap (``M_ARENA_MAX`` 1). glibc otherwise gives each
@@ -79,7 +78,7 @@ def post_worker_init(worker):
         from django.urls import get_resolver
 
         from reader.paging import long_sections
-        from search.apps import sync_at_start
+        from search.startup import sync_at_start
         from search.backends import SearchQuery, get_search_backend
         from search.service import edition_places
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -12,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collation import exports
+from collation.parallels import MIN_SPAN, find_parallels, section_main_text, to_json
 from collation.service import collate_juan
 from config.converters import whole_number
 
@@ -73,8 +75,6 @@ class CollationExport(APIView):
         OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=["csv", "tei"], description="csv or tei")],
         responses={(200, "text/plain"): OpenApiTypes.STR})
     def get(self, request, number, kind, **kwargs):
-        from django.http import Http404
-
         if kind not in ("csv", "tei"):
             raise Http404("csv or tei")
         collation = collation_from_request(request, {**kwargs, "number": number})
@@ -101,10 +101,6 @@ class SectionParallels(APIView):
         "position", int, OpenApiParameter.PATH, description="section position in the juan, 1-based")],
         responses=OpenApiTypes.OBJECT)
     def get(self, request, number, position, **kwargs):
-        from django.shortcuts import get_object_or_404
-
-        from .parallels import MIN_SPAN, find_parallels, section_main_text, to_json
-
         juan = _juan({**kwargs, "number": number})
         section = get_object_or_404(juan.sections.all(), position=position)
         text = section_main_text(section)
@@ -118,8 +114,6 @@ class SpanParallels(APIView):
     @extend_schema(parameters=[OpenApiParameter("text", str, required=True, description=(
         "the span: 8 to 2,000 characters, e.g. 宰戒百官有事於射者"))], responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        from .parallels import MIN_SPAN, find_parallels, to_json
-
         text = request.query_params.get("text", "").strip()
         if not MIN_SPAN <= len(text) <= 2000:
             raise ValidationError({"text": [f"a span of {MIN_SPAN} to 2,000 characters"]})

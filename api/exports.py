@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -29,6 +30,7 @@ from config.budget import check
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
 from reader.models import Piece
+from reader.reading import chapter_views
 
 #: What to narrow when an export built in one piece runs out of time (whole works are streamed).
 EXPORT_ADVICE = "Export the juan's source text (export/source/), or read it section by section in the API."
@@ -80,8 +82,6 @@ def iter_main_text(juans) -> Iterator[str]:
 def iter_json(head: dict, juans, structure) -> Iterator[str]:
     """``{**head, "juans": [structure(juan), ...]}`` as JSON text (indent 1, UTF-8 as is),
     one juan at a time; ``structure`` maps a juan to its JSON-able dict."""
-    import json
-
     opening = json.dumps({**head, "juans": []}, ensure_ascii=False, indent=1)
     assert opening.endswith('"juans": []\n}')
     yield opening[:-len("]\n}")]
@@ -272,8 +272,6 @@ def _header(work, codes: set[str]) -> ET.Element:
 
 def juan_div(work, juan) -> ET.Element:
     """One juan as ``<div type="juan">`` (see the module docstring)."""
-    from reader.reading import chapter_views
-
     juan_div = ET.Element("div", {"type": "juan", "n": str(juan.number)})
     _sub(juan_div, "head", f"{work.title}{juan.label}" if juan.label else work.title)
     for cv in chapter_views(juan):

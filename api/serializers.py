@@ -5,8 +5,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.budget import check
+from reader.citation import section_citation
 from reader.models import Edition, Juan, Piece, Work
 from search.documents import LAYER_NAMES
+from search.service import HitLinks, edition_places
 
 
 PAGE_BREAK = re.compile(r"<pb:([^>]+)>")
@@ -151,8 +153,6 @@ class PieceSerializer(serializers.ModelSerializer):
 def juan_structure(juan, chapters, request) -> dict:
     """The full structure of a juan from ``reader.reading.chapter_views`` output. Each
     section has its ``citation`` as the reading page shows it (``reader.citation``)."""
-    from reader.citation import section_citation
-
     return {
         "work": {"id": juan.work.pk, "title": juan.work.title, "author": juan.work.author},
         "edition": edition_ref(juan.edition, request),
@@ -218,8 +218,6 @@ class HitSerializer(serializers.Serializer):
         (``http://host``), so that a page of hits reads the index and corpus versions once."""
         shared = getattr(self, "_shared_parts", None)
         if shared is None:
-            from search.service import HitLinks, edition_places
-
             shared = self._shared_parts = (edition_places(), HitLinks(self.context["query"]),
                                            self.context["request"].build_absolute_uri("/")[:-1])
         return shared

@@ -1,5 +1,7 @@
 """Read-only JSON API views (thin: validate, query, serialize). Documented by the
 OpenAPI schema at ``/api/schema/`` (drf-spectacular), browsable at ``/api/docs/``."""
+import gc
+
 from django.conf import settings
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpResponse, StreamingHttpResponse
@@ -316,8 +318,6 @@ def _collected(chunks):
     """The chunks as UTF-8, with the reference cycles of each juan's objects (model
     instances and their views refer to each other) collected before the next juan: else
     they wait for the next full collection and memory grows with the work."""
-    import gc
-
     for chunk in chunks:
         yield chunk.encode("utf-8")
         gc.collect()

@@ -31,7 +31,7 @@ positional-to-tantivy ratio on 30 M read 2.2, 2.4 and 3.1 in three runs timed th
 (0.2-0.8 s a query on 30 M, reading its whole table) is timed after them, not between their
 runs: with FTS5 in the turns the index always ran right after it, and the ratio read 2.5 and
 3.3 in the two benchmark runs timed that way, 1.9 in two runs of the index and tantivy alone
-(docs/notes.md, "Issue 15, fifth session").
+(runs on the shared 2-core machine).
 """
 from __future__ import annotations
 

@@ -2,10 +2,10 @@
 client, so the request budget, the query limits and the rendering all apply): each query in
 five variants (text order, relevance, ``sort=after``, ``exact=on``, ``layer=classic``); one
 line each with the status, the time in ms, the count and, for an error, what it says.
-Frequent characters, OR of many of them, wildcards and NEAR over them (issue 15; figures in
-docs/notes.md, "Issue 15, sixth session").
+Frequent characters, OR of many of them, wildcards and NEAR over them (figures in
+docs/decisions/0013 and 0019).
 
-Run it with the environment of a built library (README, "Configuration"), e.g.::
+Run it with the environment of a built library (docs/production.md, "Configuration"), e.g.::
 
     source var/bench30/env.sh
     DJANGO_ALLOWED_HOSTS=localhost .venv/bin/python bench/slow_queries.py ['之 OR 也' …]

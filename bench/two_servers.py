@@ -1,5 +1,5 @@
 """Two app servers sharing one PostgreSQL database, each with its own index folder: import
-on one, publish, pull on the other while clients keep reading (issue 15; README,
+on one, publish, pull on the other while clients keep reading (docs/production.md,
 "Several app servers").
 
     .venv/bin/python bench/two_servers.py [--clients 20] [--seconds 20] [--port 8801]

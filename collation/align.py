@@ -8,7 +8,7 @@ one juan or section, and by ``collation.parallels`` for parallel passages.
 * **Alignment** is a longest-common-subsequence alignment (insertions and deletions only,
   so that as many characters as possible are matched; a deletion next to an insertion is one
   substitution site) computed by rapidfuzz (``rapidfuzz.distance.Indel.opcodes``, C++,
-  bit-parallel; see docs/notes.md for how it was chosen over edlib and CollateX). It compares the tokens *folded* by the search folding
+  bit-parallel; docs/decisions/0010 says how it was chosen over edlib and CollateX). It compares the tokens *folded* by the search folding
   table (``characters.folding.fold_char``: 賔→賓, 説→說, 𤣥→玄), so glyph variants line up
   as matches and only real readings cost anything.
 * **Classes** of a difference (a *site*: a stretch of the base and the witness's reading
@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import Indel, Levenshtein
 
 from characters.folding import fold, fold_char
+from config.budget import check
 
 GLYPH, CHARACTER, ADDED, MISSING, PUNCTUATION = "glyph", "character", "added", "missing", "punctuation"
 CLASSES = (GLYPH, CHARACTER, ADDED, MISSING, PUNCTUATION)
@@ -179,8 +180,6 @@ def pair(left: list, right: list, score, threshold: float = 0.5) -> list[tuple[i
     """Needleman–Wunsch pairing of two sequences of items (sections, notes): ``score(x, y)``
     in 0–1; pairs scoring below ``threshold`` are not made. Returns ``(i, j)`` in order, with
     ``None`` for an item without a counterpart. O(len(left) × len(right)) scores."""
-    from config.budget import check
-
     n, m = len(left), len(right)
     s = [[0.0] * (m + 1) for _ in range(n + 1)]
     scores = []

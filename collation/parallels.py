@@ -22,7 +22,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import Q
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Indel
+
+from config.budget import check
 from reader.importers.document import NOTE, RECORD, RECORD_NOTE, TEXT
+from reader.models import Juan, Piece, Section
+from search.backends import SearchQuery, get_search_backend
 from search.documents import LAYER_GROUPS
 from characters.folding import fold
 
@@ -128,12 +135,8 @@ def candidate_sections(text: str, backend=None) -> list[tuple[tuple[int, int, in
     """``[((edition id, juan number, section position), score), ...]``, best first, from the
     search index (``backend``: the default one): the score is the number of ``probes`` the
     section holds plus ``LONG_WEIGHT`` for each of the ``long_probes`` it holds."""
-    from search.backends import SearchQuery, get_search_backend
-
     backend = backend or get_search_backend()
     counts: dict[tuple, int] = {}
-    from config.budget import check
-
     for g, weight in [(g, 1) for g in probes(text)] + [(g, LONG_WEIGHT) for g in long_probes(text)]:
         check("finding parallel passages", "Look for parallels of a shorter span (/parallels/?text=…).")
         results = backend.search(SearchQuery(f'"{g}"', layers=SEARCHED_LAYERS))
@@ -203,9 +206,6 @@ def local_alignment(query, text: str, folded_text: str | None = None):
     ``MIN_RUN`` characters of an LCS alignment (``Indel.opcodes``) of the two stretches.
     Returns ``(query start, query end, text start, text end, characters matched, longest
     run)`` in code points, or None."""
-    from rapidfuzz import fuzz
-    from rapidfuzz.distance import Indel
-
     if not isinstance(query, Query):
         query = Query(query)
     fq = query.folded
@@ -263,10 +263,6 @@ def local_alignment(query, text: str, folded_text: str | None = None):
 def _candidate_pieces(ranked: list[tuple[int, int, int]]) -> dict[tuple[int, int, int], tuple[int, list]]:
     """``{(edition id, juan number, position): (section id, [(kind, position, text), ...])}``
     for the ranked candidates, in three queries (juans, sections, pieces as plain tuples)."""
-    from django.db.models import Q
-
-    from reader.models import Juan, Piece, Section
-
     wanted = set(ranked)
     juans = {(e, n): pk for pk, e, n in Juan.objects.filter(
         edition_id__in={e for e, _, _ in wanted}, number__in={n for _, n, _ in wanted}).values_list(
@@ -297,8 +293,6 @@ def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backe
     section position)`` the text comes from. Raises ``ValueError`` for a shorter text.
     Database: four queries (juans, sections and pieces of the candidates as plain values,
     then the sections kept, with their juan, edition and work)."""
-    from reader.models import Section
-
     if len(text.strip()) < MIN_SPAN:
         raise ValueError(f"a span of at least {MIN_SPAN} characters is needed")
     # A span's n-grams are all looked up (up to MAX_PROBES): a place sharing 8 characters with
@@ -312,8 +306,6 @@ def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backe
     candidates = _candidate_pieces(ranked)
     query = Query(text)
     found_all = []
-    from config.budget import check
-
     for key in ranked:
         check("finding parallel passages", "Look for parallels of a shorter span (/parallels/?text=…).")
         if key not in candidates:

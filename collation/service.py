@@ -26,10 +26,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
-from characters.folding import fold
+from rapidfuzz.distance import Levenshtein
 
-from .align import ADDED, CLASSES, GLYPH, MISSING, align, pair, similarity
+from characters.folding import fold
+from config.budget import check
+from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
+from reader.models import Piece
+
+from .align import ADDED, CLASSES, COLLATE_ADVICE, GLYPH, MISSING, align, pair, similarity
 
 STREAMS = ((TEXT, (NOTE, LABEL)), (RECORD, (RECORD_NOTE,)))
 
@@ -204,8 +208,6 @@ def pair_sections(base_sections, witness_sections, texts) -> list[tuple[int | No
     their main texts (``texts[section.pk]``) scaled by 0.9, for sections at most
     ``SECTION_BAND`` places apart (after scaling the juans to one length); pairs below 0.5
     are not made."""
-    from rapidfuzz.distance import Levenshtein
-
     folded = {pk: fold(t) for pk, t in texts.items()}
     index_a = {s.pk: i for i, s in enumerate(base_sections)}
     index_b = {s.pk: j for j, s in enumerate(witness_sections)}
@@ -232,8 +234,6 @@ def counterpart_juan(juan, edition):
 
 
 def _pieces_by_section(juan) -> dict[int, list]:
-    from reader.models import Piece
-
     out: dict[int, list] = {}
     for p in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
         out.setdefault(p.section_id, []).append(p)
@@ -268,10 +268,6 @@ def collate_juan(base_juan, witness_editions, positions: list[int] | None = None
                 text = "".join(p.text for p in wpieces.get(wsections[j].pk, []))
                 added.setdefault(before, []).append(Reading(edition.slug, text, ADDED, section=True))
     out = []
-    from config.budget import check
-
-    from .align import COLLATE_ADVICE
-
     for k, s in enumerate(base_sections):
         if positions is not None and s.position not in positions:
             continue

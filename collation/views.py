@@ -7,10 +7,12 @@ import re
 from django.http import Http404
 from django.shortcuts import render
 
-from reader.reading import display_from_request
+from reader.models import Piece, Section
 from reader.places import juan_by_slug
+from reader.reading import display_from_request
 
 from .align import CLASS_NAMES, CLASSES
+from .parallels import MIN_SPAN, find_parallels, segments
 from .presentation import omitted_by, piece_views
 from .service import collate_juan
 
@@ -62,10 +64,6 @@ def span_parallels(request):
     """``/parallels/?text=…``: the parallel passages of any span of 8 characters or more;
     ``from=<edition id>/<juan number>/<section position>`` (a reading page's selection) names
     the section the span comes from, which is not listed (and is linked back to)."""
-    from reader.models import Section
-
-    from .parallels import MIN_SPAN, find_parallels, segments
-
     text = request.GET.get("text", "").strip()[:2000]
     source = None
     m = re.fullmatch(r"(\d{1,9})/(\d{1,4})/(\d{1,6})", request.GET.get("from", ""))
@@ -88,14 +86,10 @@ def quotation_map(request, slug, number):
     """``/works/<slug>/juan/<n>/quotations/``: for each section of the juan, the works and
     places that carry its text (a table: sections by rows, editions by columns, every cell
     linking to the places)."""
-    from .parallels import MIN_SPAN, find_parallels
-
     juan = juan_by_slug(slug, number)
     rows, columns = [], {}
     sections = list(juan.sections.order_by("position"))
     texts: dict[int, list] = {}
-    from reader.models import Piece
-
     for p in Piece.objects.filter(section__juan=juan, kind="text").order_by("section__position", "position"):
         texts.setdefault(p.section_id, []).append(p.text)
     for s in sections:

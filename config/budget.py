@@ -20,9 +20,14 @@ The deadline lives in a ``contextvars.ContextVar`` (each thread or task has its 
 """
 from __future__ import annotations
 
+import logging
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import render
 
 _deadline: ContextVar[float | None] = ContextVar("request_deadline", default=None)
 #: The WSGI environ key in which ``config.workers.ThreadWorker`` puts the ``time.monotonic()``
@@ -79,8 +84,6 @@ class RequestBudgetMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        from django.conf import settings
-
         seconds = getattr(settings, "REQUEST_BUDGET_SECONDS", 0)
         queued_at = request.META.get(QUEUED_AT)
         with budget(seconds, queued_at if isinstance(queued_at, float) else None):
@@ -102,12 +105,6 @@ def budget_response(request, exc: BudgetExceeded):
     """The 503 for ``exc``: JSON under ``/api/``, else an HTML page; ``Retry-After`` only when
     ``exc.retry_after`` is set (a request that did not get to run), since otherwise the same
     request would take as long again."""
-    import logging
-
-    from django.conf import settings
-    from django.http import JsonResponse
-    from django.shortcuts import render
-
     seconds = getattr(settings, "REQUEST_BUDGET_SECONDS", 0)
     logging.getLogger("django.request").warning("time budget (%s s) exceeded on %s while %s",
                                                 seconds, request.get_full_path(), exc.what)

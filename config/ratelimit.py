@@ -19,7 +19,7 @@ is done under an exclusive ``flock`` on ``<LOCATION>/.lock``, so two workers can
 take the last request of a budget. The cache is ``CounterFileCache``, a file cache of plain
 data (no pickles: a file put into its folder cannot run code) writing each entry's file in place: Django's own writes a new file and renames it over the
 old one, which on ext4 waits for the new file's data to be flushed (``auto_da_alloc``), 0.6
-to 2 ms per write, and an API search used to write three (docs/notes.md, issue 15).
+to 2 ms per write, and an API search wrote three (docs/decisions/0016-rate-limits-and-client-identity.md).
 
 **Budgets** (DRF's ``"N/s|min|hour|day"`` form, read from settings on every request):
 
@@ -48,9 +48,13 @@ import os
 import time
 from array import array
 from contextlib import contextmanager
+from importlib import import_module
 from pathlib import Path
+from types import SimpleNamespace
 
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.filebased import FileBasedCache
@@ -106,10 +110,6 @@ def signed_in(request) -> bool:
     """Whether the request's session cookie names a stored session of a signed-in user (a
     made-up or expired cookie does not). One session read, only when there is a cookie,
     and ``request.session`` is not touched (a page that did would not be kept)."""
-    from importlib import import_module
-
-    from django.contrib.auth import SESSION_KEY
-
     session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
     if not session_key:
         return False
@@ -359,10 +359,6 @@ def search_wait(request) -> int | None:
     None when allowed, else the whole seconds to wait (at least 1)."""
     if signed_in(request):
         return None  # an editor's searches are not an anonymous client's
-    from types import SimpleNamespace
-
-    from django.contrib.auth.models import AnonymousUser
-
     throttle = SearchRateThrottle()
     # request.user would read the session, and a page that touched it is never kept.
     if throttle.allow_request(SimpleNamespace(META=request.META, user=AnonymousUser()), None):

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from csp.utils import build_policy
 from django.conf import settings
 
 
 @lru_cache(maxsize=4)
 def _policy(directives_key: str) -> str:
-    from csp.utils import build_policy
-
     return build_policy()
 
 

@@ -26,7 +26,7 @@ if not SECRET_KEY:
         raise ImproperlyConfigured(
             "DJANGO_DEBUG is off and DJANGO_SECRET_KEY is not set. Locally: DJANGO_DEBUG=true "
             ".venv/bin/python manage.py … (or make serve); in production: set DJANGO_SECRET_KEY "
-            "(README: Production)."
+            "(docs/production.md)."
         )
     SECRET_KEY = "development-only-key-never-use-in-production"
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
@@ -155,7 +155,7 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=True)
-    # Behind a TLS-terminating proxy that sets X-Forwarded-Proto (see README: Production).
+    # Behind a TLS-terminating proxy that sets X-Forwarded-Proto (see docs/production.md).
     if env.bool("DJANGO_BEHIND_PROXY", default=False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -177,7 +177,7 @@ CONTENT_SECURITY_POLICY = {
 
 # Search: backends chosen by alias, like Django's CACHES (see search/backends/__init__.py).
 SEARCH_INDEX_DIR = Path(env.str("SEARCH_INDEX_DIR", default=str(VAR_DIR / "index")))
-#: The search engine (README, "Search engines"): ``positional`` (the default) or ``whoosh``.
+#: The search engine (docs/production.md, "Search engines"): ``positional`` (the default) or ``whoosh``.
 SEARCH_ENGINES = {
     "positional": "search.backends.positional.PositionalIndexBackend",
     "whoosh": "search.backends.whoosh.WhooshBackend",
@@ -185,14 +185,14 @@ SEARCH_ENGINES = {
 SEARCH_BACKEND = env.str("SEARCH_BACKEND", default="positional")
 if SEARCH_BACKEND not in SEARCH_ENGINES:
     raise ImproperlyConfigured(
-        f"SEARCH_BACKEND={SEARCH_BACKEND!r}: choose one of {', '.join(SEARCH_ENGINES)} (README: Search engines)."
+        f"SEARCH_BACKEND={SEARCH_BACKEND!r}: choose one of {', '.join(SEARCH_ENGINES)} (docs/production.md, section Search engines)."
     )
 SEARCH_BACKENDS = {
     "default": {
         "BACKEND": SEARCH_ENGINES[SEARCH_BACKEND],
         "PATH": SEARCH_INDEX_DIR,
         "LOCK_TIMEOUT": env.float("SEARCH_LOCK_TIMEOUT", default=60.0),
-        # Whoosh only: processes that write a rebuild (whoosh's multiprocess writer; docs/notes.md, issue 15)
+        # Whoosh only: processes that write a rebuild (whoosh's multiprocess writer; docs/decisions/0013)
         "WRITER_PROCS": env.int("SEARCH_WRITER_PROCS", default=1),
     },
 }

@@ -6,7 +6,8 @@ from pathlib import Path
 os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-secret-key")
 # The suite's index, rate-limit counters and page cache live in one throw-away folder, whatever
 # the environment names: a shell set up for the real site (SEARCH_INDEX_DIR=…) must not have its
-# index rebuilt from the test fixtures (it was, once: docs/notes.md, "Issue 15, sixth session").
+# index rebuilt from the test fixtures (pytest-django ranks the environment's settings above
+# pytest.ini's; tests/test_suite_isolation.py checks it).
 # The folder is made once per test run and shared with the processes a test starts with these
 # settings (they inherit CLASSICS_TEST_DIR).
 _TEST_DIR = os.environ.get("CLASSICS_TEST_DIR", "")
@@ -38,7 +39,7 @@ HEAVY_REQUEST_SLOTS = 64# The page cache has its own tests (tests/test_page_cach
 PAGE_CACHE_SECONDS = 0
 CACHES = {**CACHES, PAGE_CACHE: {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"}}
 # Tests change the database inside transactions: the start-up repair of the index
-# (search.apps.sync_at_start) has its own tests and is off elsewhere.
+# (search.startup.sync_at_start) has its own tests and is off elsewhere.
 SEARCH_SYNC_AT_START = False
 # No time budget in the suite (a loaded CI machine must not turn a slow page into a 503);
 # tests/test_budget.py sets one with a fake clock.

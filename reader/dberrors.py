@@ -29,7 +29,19 @@ messages as psycopg 3 reports them.
 """
 from __future__ import annotations
 
+import functools
+import logging
+import sqlite3
 from dataclasses import dataclass
+
+from django.core.management.base import CommandError
+from django.db import Error as DjangoDatabaseError
+from django.http import HttpResponse, JsonResponse
+
+try:  # only a PostgreSQL database needs it (it is in requirements.txt all the same)
+    import psycopg
+except ImportError:  # pragma: no cover
+    psycopg = None
 
 BUSY, UNREACHABLE, REFUSED, PERMISSION, DISK_FULL, SCHEMA, OTHER = (
     "busy", "unreachable", "refused", "permission", "disk-full", "schema", "other")
@@ -145,30 +157,18 @@ def describe(exc: BaseException, action: str = "Nothing was changed.") -> Databa
 
 def is_database_error(exc: BaseException) -> bool:
     """Whether ``exc`` comes from the database driver (Django's wrapper, sqlite3 or psycopg)."""
-    import sqlite3
-
-    from django.db import Error as DjangoDatabaseError
-
     if isinstance(exc, (DjangoDatabaseError, sqlite3.Error)):
         return True
-    try:
-        import psycopg
-    except ImportError:  # pragma: no cover - psycopg is in requirements.txt
-        return False
-    return isinstance(exc, psycopg.Error)
+    return psycopg is not None and isinstance(exc, psycopg.Error)
 
 
 def explained(action: str = "Nothing was changed."):
     """Decorator for a management command's ``handle``: a database error (``is_database_error``)
     becomes a ``CommandError`` with ``describe(exc, action).message`` (what happened and what
     to do) instead of a traceback: ``@explained("The index was not rebuilt.")``."""
-    import functools
-
     def wrap(handle):
         @functools.wraps(handle)
         def handle_explained(*args, **kwargs):
-            from django.core.management.base import CommandError
-
             try:
                 return handle(*args, **kwargs)
             except Exception as exc:
@@ -200,10 +200,6 @@ class DatabaseErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        import logging
-
-        from django.http import HttpResponse, JsonResponse
-
         if not is_database_error(exception):
             return None
         problem = describe(exception, "The request was not answered.")

@@ -6,7 +6,10 @@ source form (this module never imports the loader or the search package).
 """
 from __future__ import annotations
 
-from django.db import models
+import re
+
+from django.db import models, transaction
+from django.db.models import F
 from django.urls import reverse
 
 from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL,
@@ -47,8 +50,6 @@ assert [k for k, _ in LAYER_BASIS_CHOICES] == list(LAYER_BASES)
 def page_label(page_id: str) -> str:
     """The page as readers cite it: ``KR1d0086_WYG_012-1a`` → ``12-1a`` (juan 12, leaf 1,
     side a, Kanripo's page ids), "" for ""."""
-    import re
-
     label = page_id.rsplit("_", 1)[-1] if page_id else ""
     return re.sub(r"^0+(?=\d)", "", label)
 
@@ -227,9 +228,6 @@ class LibraryVersion(models.Model):
     @classmethod
     def next(cls) -> int:
         """A new value, larger than every value drawn before (call inside a transaction)."""
-        from django.db import transaction
-        from django.db.models import F
-
         with transaction.atomic():  # the row stays locked until the value is read
             if not cls.objects.filter(pk=1).update(value=F("value") + 1):
                 cls.objects.get_or_create(pk=1)  # made by the migration; gone after a flush

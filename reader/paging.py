@@ -27,6 +27,13 @@ import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.db.models import Sum
+from django.db.models.functions import Length
+
+from reader.importers.document import NOTE_KINDS
+
+from .models import Piece, Section
+from .stamp import corpus_version
 
 #: Characters of stored text per page when the setting ``SECTION_PAGE_CHARS`` is not given.
 PAGE_CHARS = 20_000
@@ -118,8 +125,6 @@ def cut_pages(lengths: list[tuple[int, int]], limit: int) -> list[list[Slice]]:
 def plan(rows: list[tuple[int, str, int]], limit: int | None = None) -> Plan:
     """The pages of a section from ``[(position, kind, length), ...]`` of its pieces in
     order (``Plan``); notes are numbered as ``reader.reading.chapter_views`` numbers them."""
-    from reader.importers.document import NOTE_KINDS
-
     numbers, n = {}, 0
     for position, kind, _ in rows:
         if kind in NOTE_KINDS:
@@ -177,12 +182,6 @@ _long: dict = {}
 def long_sections() -> dict:
     """``{(edition id, juan number, section position): section id}`` of the sections with
     more than one page, kept while the corpus stamp and the page size stay the same."""
-    from django.db.models import Sum
-    from django.db.models.functions import Length
-
-    from .stamp import corpus_version
-    from .models import Section
-
     now = time.monotonic()
     known = _long.get("sections")  # read once: another thread may replace the table meanwhile
     if known is not None and now - _long.get("checked", -10.0) < 1.0:  # the stamp is read at most once a second
@@ -202,10 +201,6 @@ def long_sections() -> dict:
 
 def section_plan(section_id: int) -> Plan:
     """The ``Plan`` of a stored section (one query of its pieces' lengths)."""
-    from django.db.models.functions import Length
-
-    from .models import Piece
-
     rows = list(Piece.objects.filter(section_id=section_id).order_by("position").values_list(
         "position", "kind", Length("text")))
     section_plan = plan(rows)

@@ -11,9 +11,17 @@ import threading
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from reader.importers.document import CLASSIC, COMMENTARY, LAYERS, READINGS, SUBCOMMENTARY
+import opencc
+from django.db.models import Q, Sum
+from django.db.models.functions import Length
+from django.utils.cache import patch_vary_headers
+from django.utils.encoding import escape_uri_path
+
+from config.budget import check
+from reader.importers.document import CLASSIC, COMMENTARY, DEFAULT_LAYER, LAYERS, READINGS, SUBCOMMENTARY
 
 from .models import Chapter, Juan, Piece, Section
+from .paging import fragment, page_chars, plan
 
 # ----------------------------------------------------------------------------- display settings
 
@@ -140,8 +148,6 @@ def display_from_request(request) -> tuple[Display, dict]:
 def remember(response, request, display: Display, explicit: dict) -> None:
     """Set the cookie when the URL chose settings the cookie does not hold yet; reading
     pages depend on the cookie, so caches must keep them apart (``Vary: Cookie``)."""
-    from django.utils.cache import patch_vary_headers
-
     if explicit and request.COOKIES.get(COOKIE) != display.cookie_value():
         response.set_cookie(COOKIE, display.cookie_value(), max_age=COOKIE_MAX_AGE, samesite="Lax",
                             secure=request.is_secure(), httponly=True)
@@ -184,8 +190,6 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
     setting (keeping the highlight query and the settings carried in the URL); the layer
     choices are those that make a difference for a text holding the layers ``present``
     (``offered_layer_choices``; None offers all)."""
-    from django.utils.encoding import escape_uri_path
-
     path = escape_uri_path(request.path)
     keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
     offered = offered_layer_choices(present, display.layers)
@@ -215,8 +219,6 @@ def _opencc():
     if _converter is None:
         with _converter_lock:
             if _converter is None:
-                import opencc
-
                 _converter = opencc.OpenCC("t2s")
     return _converter
 
@@ -332,8 +334,6 @@ class SectionView:
 
 def piece_layer(piece) -> str:
     """The layer of a stored piece (``Piece.layer``; the default of its kind if empty)."""
-    from reader.importers.document import DEFAULT_LAYER
-
     return piece.layer or DEFAULT_LAYER[piece.kind]
 
 
@@ -385,9 +385,6 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None) -> list[Ch
     if sections is not None:
         qs = qs.filter(position__in=sections)
     if page is not None:  # the characters of each section, in the same query: only long ones cost one more
-        from django.db.models import Sum
-        from django.db.models.functions import Length
-
         # An aggregate makes a GROUP BY, which Django gives no Meta.ordering: order it here
         # (PostgreSQL returned the sections in hash order).
         qs = qs.annotate(chars=Sum(Length("pieces__text"))).order_by("position")
@@ -406,9 +403,6 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None) -> list[Ch
         pieces, slices = _page_of_pieces(views, pieces, page)
     pieces = pieces.order_by("section_id", "position")
     notes: dict[int, int] = {}
-    from .paging import fragment
-    from config.budget import check
-
     for i, p in enumerate(pieces):
         if not i % 500:
             check("reading the section's pieces")
@@ -437,11 +431,6 @@ def _page_of_pieces(views: dict, pieces, page: int):
     their pieces' lengths), and ``{section id: {position: Slice}}`` for the sections of
     more than one page. Sets ``page``, ``page_count``, ``page_found`` and ``note_numbers``
     on each view."""
-    from django.db.models import Q
-    from django.db.models.functions import Length
-
-    from .paging import page_chars, plan
-
     long = [pk for pk, view in views.items() if (getattr(view.section, "chars", 0) or 0) > page_chars()]
     rows: dict[int, list] = {}
     if long:
@@ -477,8 +466,6 @@ def read_consistently(lookup, read, attempts: int = 3):
     of them (delete and insert in one transaction) would leave a page half empty. The juan
     still existing after the reads proves they all saw the same version; otherwise the
     new version is read again. ``lookup`` returns the juan (or raises Http404)."""
-    from .models import Juan
-
     for _ in range(attempts):
         juan = lookup()
         result = read(juan)

@@ -12,6 +12,7 @@ which treat them as text (no match, or 404).
 """
 from __future__ import annotations
 
+from django.db import DataError
 from django.http import HttpResponseBadRequest, JsonResponse
 
 NUL = "\x00"
@@ -58,8 +59,6 @@ class RejectNulMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from django.db import DataError
-
         if isinstance(exception, (ValueError, DataError)) and _is_nul_error(exception):
             return bad_request(request)
         return None

@@ -35,6 +35,7 @@ from typing import NamedTuple
 
 from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, READINGS,
                                        RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
+from reader.models import Piece
 
 #: Layers of commentary a note can belong to (``reader.importers.document.LAYERS`` less the classic).
 NOTE_LAYERS = (COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
@@ -226,8 +227,6 @@ class PieceRow(NamedTuple):
 
 def documents_for_juan(juan) -> list[SearchDocument]:
     """Every passage of a stored ``reader.models.Juan``, in text order (three queries)."""
-    from reader.models import Piece
-
     work, edition = juan.work, juan.edition
     sections = sorted(juan.sections.all(), key=lambda s: s.position)
     chapters = {c.pk: c for c in juan.chapters.all()}

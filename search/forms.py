@@ -1,6 +1,11 @@
 """Validation of search parameters, shared by the search page and the API."""
 from django import forms
 
+from config.converters import whole_number
+from reader.juans import matching_juans
+from reader.models import Chapter, Edition, Juan, Work
+
+from .backends import SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
 from .documents import LAYER_ALIASES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
 
@@ -57,9 +62,6 @@ def resolve_work(value: str) -> tuple[int, ...] | None:
     """The edition ids a ``work`` filter names (all the work's editions), or None when it
     names nothing. ``value`` is a work id, a work's slug, or (as links made before editions
     existed do, issue 14) an id or slug that is now an edition's: that edition."""
-    from config.converters import whole_number
-    from reader.models import Edition, Work
-
     number = whole_number(value)
     work = Work.objects.filter(pk=number).first() if number is not None else Work.objects.filter(slug=value).first()
     if work is not None:
@@ -69,9 +71,6 @@ def resolve_work(value: str) -> tuple[int, ...] | None:
 
 def resolve_edition(value: str) -> tuple[int, ...] | None:
     """``(edition id,)`` for an edition id or slug (KR1d0086-WYG), or None when no edition has it."""
-    from config.converters import whole_number
-    from reader.models import Edition
-
     number = whole_number(value)
     edition = (Edition.objects.filter(pk=number) if number is not None else Edition.objects.filter(slug=value)).first()
     return (edition.pk,) if edition is not None else None
@@ -125,15 +124,10 @@ class SearchForm(forms.Form):
             ids = tuple(i for i in ids if i in edition) if ids is not None else edition
         data["edition_ids"] = ids
         if data.get("chapter") is not None:
-            from reader.models import Chapter
-
             if not Chapter.objects.filter(pk=data["chapter"]).exists():
                 self.add_error("chapter", f"沒有編號 {data['chapter']} 的篇 (no chapter {data['chapter']}: a juan's "
                                           f"chapter ids are in /api/works/<id>/juans/<n>/)")
         if data.get("juan"):
-            from reader.juans import matching_juans
-            from reader.models import Juan
-
             juans = Juan.objects.only("id", "label", "number", "work_id").order_by("work_id", "number")
             if ids is not None:
                 juans = juans.filter(edition_id__in=ids)
@@ -146,8 +140,6 @@ class SearchForm(forms.Form):
 
     def search_query(self):
         """The ``SearchQuery`` for the cleaned data, or None for an empty query."""
-        from .backends import SearchQuery
-
         data = self.cleaned_data
         if not data.get("q"):
             return None

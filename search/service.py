@@ -1,15 +1,17 @@
 """Search as the views and the API use it: validated query in, hits with reading URLs out."""
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from urllib.parse import urlencode
 
+from django.db.models import Count
 from django.urls import reverse
 
 from config.server_timing import timed
+from reader.models import Edition
 from reader.paging import page_of
-
-from dataclasses import replace
+from reader.stamp import corpus_version
 
 from .backends import Hit, SearchError, SearchQuery, SearchResults, get_search_backend
 from .documents import LAYER_NAMES
@@ -36,11 +38,6 @@ def edition_places() -> dict[int, dict]:
     stamp stay the same (``BaseSearchBackend.version()``, ``reader.stamp.corpus_version``):
     an edition or work that changes is reindexed, which gives the index a new version, so a
     search answers from the index alone."""
-    from django.db.models import Count
-
-    from reader.stamp import corpus_version
-    from reader.models import Edition
-
     key = (get_search_backend().version(), corpus_version())
     known = _places.get(key)  # one read: another thread may clear the table meanwhile
     if key[0] is not None and known is not None:

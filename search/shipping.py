@@ -1,4 +1,4 @@
-"""Shipping a finished index generation between app servers (README, "Several app servers").
+"""Shipping a finished index generation between app servers (docs/production.md, "Several app servers"; decision 0015).
 
 One server imports and indexes; the others share its database (PostgreSQL) and each keeps
 its own copy of the read-only index on local disk. ``publish`` copies the current

@@ -176,7 +176,7 @@ def test_suggestion_type():
 
 
 def test_the_documented_near_example_finds_its_hits(client, seed_juan):
-    """The example of the README and the search page's help finds what it promises."""
+    """The example of docs/searching.md and the search page's help finds what it promises."""
     page = client.get("/search/").content.decode()
     assert "<code>司射 NEAR/5 弓</code>" in page
     assert client.get("/api/search/", {"q": "司射 NEAR/5 弓"}).json()["count"] == 22

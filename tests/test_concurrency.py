@@ -30,7 +30,7 @@ def test_a_page_read_while_its_juan_is_replaced_is_read_again(client, seed_juan,
 
 def test_twenty_readers_during_imports_and_rebuilds():
     """The documented script, shortened: 20 clients against gunicorn while imports and
-    rebuilds run (bench/concurrency.py; 30 s runs are recorded in docs/notes.md)."""
+    rebuilds run (bench/concurrency.py, whose default run is 30 s)."""
     result = subprocess.run([sys.executable, "bench/concurrency.py", "--seconds", "8", "--port", "8792"],
                             cwd=BASE_DIR, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr

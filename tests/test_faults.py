@@ -6,8 +6,8 @@ database, with no manual repair.
 
 Each engine gets one database and one index; the crashes follow one another on them,
 each after the check of the one before (a crash leaves the next one a library in any of
-the states a crash can leave). The matrix is printed (``pytest -s``) and kept in
-docs/notes.md ("Issue 17: juan versions and crashes")."""
+the states a crash can leave). The matrix is printed (``pytest -s``) and summed up in
+docs/decisions/0006-juan-versions-and-repair.md."""
 import os
 import subprocess
 import sys
@@ -29,7 +29,7 @@ ENGINES = ("positional", "whoosh")
 
 CHECK = """
 import json
-from search.apps import sync_at_start
+from search.startup import sync_at_start
 sync_at_start()  # what every server process and the search command do when they start
 from reader.models import Juan
 from search.backends import SearchQuery, get_search_backend

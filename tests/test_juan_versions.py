@@ -76,7 +76,7 @@ def test_an_edit_not_indexed_is_repaired_by_the_next_write_of_another_juan(engin
 
 @pytest.mark.django_db(transaction=True)
 def test_start_up_repairs_an_index_left_behind(engine, client, settings):
-    from search import apps
+    from search import startup as apps
 
     import_file(SEED)
     with engine._writer_lock():  # none of these reach the index
@@ -133,7 +133,7 @@ def test_start_up_does_not_wait_for_a_busy_index(engine, client, settings, monke
     repair waited for the lock. Now it gives up at once and tries again later."""
     import threading
 
-    from search import apps
+    from search import startup as apps
 
     import_file(SEED)
     with engine._writer_lock():

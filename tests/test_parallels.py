@@ -92,7 +92,7 @@ def test_recall_on_the_da_she_yi_juans(corpus):
     print(f"recall {found}/{pairs}, ranked above unrelated in {above}/45 sections")
     assert found == pairs  # every labelled section is found
     # and ranked above every unrelated result, in all sections but one (measured 44 of 45,
-    # see docs/notes.md: there a passage sharing only a set formula ranks above)
+    # see docs/performance.md, collation: there a passage sharing only a set formula ranks above)
     assert above >= 44
 
 

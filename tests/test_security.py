@@ -75,7 +75,7 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path):
     assert result.stderr == (
         "manage.py: DJANGO_DEBUG is off and DJANGO_SECRET_KEY is not set. Locally: DJANGO_DEBUG=true "
         ".venv/bin/python manage.py … (or make serve); in production: set DJANGO_SECRET_KEY "
-        "(README: Production).\n")
+        "(docs/production.md).\n")
 
 
 def test_a_missing_django_debug_gets_the_same_line(tmp_path):

@@ -16,7 +16,7 @@ them (IRG kVariants ``=``/``simp``, Unihan kZVariant/kTraditionalVariant/kSimpli
 CJKVI radical variants, UCS source separations, duplicates), when the folding policy folds
 the pair (``characters/data/noncognate_decisions.tsv``), or when both tables list it and no table
 keeps them apart; otherwise as APART. The draft was reviewed by hand before it was committed
-(docs/notes.md, "Issue 13").
+(docs/decisions/0004-folding-policy.md).
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ variant table relate to it, counted in ``../shared/corpus``), and says, for each
 forms are ONE character with the head (written differently) and which are different words
 (APART) although a table relates them. Labels: ``characters/scripts/evaluate_folding.py --draft``
 proposes them by rule (glyph-level sources, the folding policy's decisions, MOE and 漢語大字典
-agreeing); the file was then reviewed by hand (docs/notes.md, "Issue 13").
+agreeing); the file was then reviewed by hand (docs/decisions/0004-folding-policy.md).
 
 Pure Python, no Django.
 """

@@ -183,8 +183,8 @@ def _piece_row(section_id: int, position: int, paragraph: int | None, p: PieceDo
 
 def _insert_pieces(rows: list[tuple]) -> None:
     """Insert piece rows with one ``executemany``: the ORM's ``bulk_create`` prepared every
-    field of every row in Python (13 s of a 200-file import's 42 s, docs/notes.md "Issue 15:
-    streaming import"); like ``bulk_create`` it sends no signals (the loader mutes them and
+    field of every row in Python (13 s of a 200-file import's 42 s,
+    docs/decisions/0007-streaming-import.md); like ``bulk_create`` it sends no signals (the loader mutes them and
     reindexes the juan itself)."""
     from django.db import connection
 

@@ -1,7 +1,6 @@
 """Reading and parsing files a few ahead of the loader, in one worker process.
 
-A batch import spends about a quarter of its time parsing (``docs/notes.md``, "Issue 15:
-streaming import"). The parsers are pure (bytes in, ``JuanDocument`` out), so a worker
+A batch import spends about a quarter of its time parsing (``docs/decisions/0007-streaming-import.md``). The parsers are pure (bytes in, ``JuanDocument`` out), so a worker
 process parses the next files while the main process stores and indexes the previous
 ones: on two cores the parse is hidden behind the database work.
 

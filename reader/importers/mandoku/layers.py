@@ -37,7 +37,7 @@ or its byline names 音義 or 疏. There:
   the 疏 gives no such sign, the book's classic as another edition prints it (shipped in
   ``data/classics``) does: the tail of a commentary run that goes on from the classic
   words before it is classic (``classic_tails``). Elsewhere the classic words until the
-  next marker are read as commentary (known limit, measured in docs/notes.md).
+  next marker are read as commentary (known limit, measured in docs/decisions/0009).
 * the markers of a juan are those its byline names (``edition_markers``), so that 傳 in
   ``春秋傳曰`` inside 鄭注 is text; a marker inside a commentary opens a new one only when
   it is that commentary's own marker (or 傳/箋 in 毛詩).
@@ -392,7 +392,7 @@ def return_to_classic(note: str, sub: str, classic_follows: bool) -> int | None:
 
     The earlier of the two cuts wins when both fall where classic follows (the lemma gives
     the note's end; a tail cut earlier than it would contradict it, so then the tail cut is
-    kept). Measured limits are in docs/notes.md (issue 12, h2 second session).
+    kept). Measured limits are in docs/decisions/0009-commentary-layers.md.
     """
     lemma = None
     for m in NOTE_LEMMA.finditer(sub):
@@ -490,8 +490,8 @@ CLASSICS_DIR = Path(__file__).resolve().parent / "data" / "classics"
 CLASSIC_BOOKS = (("尚書", "shu"), ("毛詩", "shi"), ("左傳", "zuozhuan"), ("公羊", "chunqiu+gongyang"),
                  ("穀梁", "chunqiu+guliang"), ("榖梁", "chunqiu+guliang"))
 #: Classic words a commentary's tail must hold, and with the classic words before it
-#: (the anchor, at most ``ANCHOR`` characters of it) at least ``JOINED`` (docs/notes.md,
-#: issue 12 third session, has the measure behind these).
+#: (the anchor, at most ``ANCHOR`` characters of it) at least ``JOINED`` (docs/decisions/0009-commentary-layers.md
+#: has the measure behind these).
 TAIL_MIN = 2
 ANCHOR = 8
 SHORT_ANCHOR = 4

@@ -5,6 +5,7 @@ from reader.dberrors import explained
 from reader.models import Juan
 from search.backends import IndexBusyError, IndexUnavailable, get_search_backend
 from search.documents import documents_for_juan
+from search.indexing import unwritable
 
 
 class Command(BaseCommand):
@@ -45,7 +46,5 @@ class Command(BaseCommand):
         except IndexBusyError as exc:
             raise CommandError(str(exc)) from None
         except OSError as exc:
-            from search.indexing import unwritable
-
             raise CommandError(unwritable(exc, backend, "The index was not repaired.")) from None
         self.stdout.write(f"repaired: {len(differing)} juans reindexed, {len(stale)} removed")

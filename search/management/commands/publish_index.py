@@ -4,19 +4,18 @@ from django.core.management.base import BaseCommand, CommandError
 
 from reader.dberrors import explained
 from search.backends import IndexUnavailable, SearchError, get_search_backend
+from search.indexing import sync_index
 from search.shipping import publish
 
 
 class Command(BaseCommand):
-    help = "Copy the finished search index to DIR (shared by the app servers; see README, Production)."
+    help = "Copy the finished search index to DIR (shared by the app servers; see docs/production.md)."
 
     def add_arguments(self, parser):
         parser.add_argument("dir", help="the shared folder (a path or a mounted volume)")
 
     @explained("Nothing was published.")
     def handle(self, *args, **opts):
-        from search.indexing import sync_index
-
         backend = get_search_backend()
         try:
             # An index left behind the database by an interrupted update is repaired before

@@ -6,7 +6,7 @@ from search.shipping import pull
 
 
 class Command(BaseCommand):
-    help = "Fetch the newest index published in DIR and swap it in atomically (see README, Production)."
+    help = "Fetch the newest index published in DIR and swap it in atomically (see docs/production.md)."
 
     def add_arguments(self, parser):
         parser.add_argument("dir", help="the shared folder publish_index wrote to")

@@ -7,6 +7,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from search.startup import sync_at_start
 from search.backends import IndexUnavailable, SearchError
 from search.backends.base import SORTS
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
@@ -34,8 +35,6 @@ class Command(BaseCommand):
                                  "the match), before (by those before it, read right to left)")
 
     def handle(self, *args, **opts):
-        from search.apps import sync_at_start
-
         sync_at_start()  # an index left behind by an interrupted update is repaired first
         form = SearchForm({"q": " ".join(opts["query"]), "layer": opts["layer"], "exact": opts["exact"],
                            "work": opts["work"], "edition": opts["edition"], "juan": opts["juan"],
