@@ -197,6 +197,8 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
             check("building the TEI export", EXPORT_ADVICE)
         layer, name = _layer(piece)
         named = {"n": name} if name else {}
+        if getattr(piece, "commentator", ""):  # who wrote it: a <respStmt> of the header (``_header``)
+            named["resp"] = "#" + piece.commentator
         if piece.kind in NOTE_KINDS:
             note = _sub(parent, "note", type=layer, place="inline", **named)
             _text_with_pages(note, piece.text + (piece.tag_separator if piece.source_tag else ""), piece.layout)
@@ -254,13 +256,33 @@ def juan_texts(juan):
         yield tag
 
 
-def _header(work, codes: set[str]) -> ET.Element:
+def commentators_of(juans) -> list[tuple[str, str]]:
+    """``[(commentator, layer name), ...]``: who wrote the pieces of ``juans`` that name
+    their writer (``Piece.commentator``), each once, in order of first appearance; the name
+    of the layer he first writes in (注, 章句, 補注, 按). One query per juan."""
+    seen: dict[str, str] = {}
+    for juan in juans:
+        rows = (Piece.objects.filter(section__juan=juan).exclude(commentator="")
+                .order_by("section__position", "position").values_list("commentator", "layer_name"))
+        for who, name in rows:
+            seen.setdefault(who, name)
+    return list(seen.items())
+
+
+def _header(work, codes: set[str], commentators: list[tuple[str, str]] = ()) -> ET.Element:
+    """The ``<teiHeader>``: title, author, one ``<respStmt xml:id="李善">`` for each
+    commentator a note names with ``@resp="#李善"`` (an NCName: CJK characters are name
+    characters), the publication and source, the character declarations."""
     header = ET.Element("teiHeader")
     file_desc = _sub(header, "fileDesc")
     title_stmt = _sub(file_desc, "titleStmt")
     _sub(title_stmt, "title", work.title)
     if work.author:
         _sub(title_stmt, "author", work.author)
+    for who, name in commentators:
+        resp = _sub(title_stmt, "respStmt", **{"{%s}id" % XML_NS: who})
+        _sub(resp, "resp", name or "注")
+        _sub(resp, "persName", who)
     publication = _sub(file_desc, "publicationStmt")
     _sub(publication, "p", "Exported by 經注閱讀 from the stored text, unchanged.")
     source_desc = _sub(file_desc, "sourceDesc")
@@ -310,7 +332,7 @@ def tei_chunks(work, juans):
     without holding it. ``juans`` is iterated twice (once for the ``<charDecl>``)."""
     codes = _declared_codes(text for juan in juans for text in juan_texts(juan))
     yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
-           f'<TEI xmlns="{TEI_NS}" xml:lang="lzh-Hant">' + _xml(_header(work, codes)) + "<text><body>")
+           f'<TEI xmlns="{TEI_NS}" xml:lang="lzh-Hant">' + _xml(_header(work, codes, commentators_of(juans))) + "<text><body>")
     for juan in juans:
         yield _xml(juan_div(work, juan))
     yield "</body></text></TEI>"

@@ -184,7 +184,8 @@ class DistributionResponseSerializer(serializers.Serializer):
     sections = SectionCountSerializer(many=True)
 
 
-_PIECE = {"position": 0, "paragraph": 0, "kind": "text", "layer": "classic", "layer_name": "", "text": "司馬命量人量侯道與所設乏以貍步大侯九十參七十干五十設乏各去其侯西十北十",
+_PIECE = {"position": 0, "paragraph": 0, "kind": "text", "layer": "classic", "layer_name": "", "commentator": "",
+          "layer_basis": "default", "text": "司馬命量人量侯道與所設乏以貍步大侯九十參七十干五十設乏各去其侯西十北十",
           "source_tag": "", "source": "", "pages": []}
 _SECTION = {"position": 2, "title": "張侯", "closer": "右張侯", "reading_url": SEED + "2/",
             "citation": "江永《禮書綱目》卷十〈大射儀〉「右張侯」 http://127.0.0.1:8000/works/禮書綱目/juan/10/2/",

@@ -133,7 +133,9 @@ class PieceSerializer(serializers.ModelSerializer):
     its commentary layer (classic, commentary, readings, subcommentary, editorial,
     smallprint) and ``layer_name`` the book's name for it (注, 鄭注, 疏, 音義; "" when the
     source names none); a ``label`` of a layer other than the classic is the marker word
-    that introduces that layer (注, 疏, 音義), not text. Notes carry ``source_tag`` (as written) and ``source`` (同上 resolved); ``pages`` lists the
+    that introduces that layer (注, 疏, 音義), not text. ``commentator`` names who wrote the
+    piece where the book says (李善, 呂延濟, 王逸, 洪興祖; "" otherwise) and ``layer_basis``
+    how its layer was decided (marked, reference, layout, default). Notes carry ``source_tag`` (as written) and ``source`` (同上 resolved); ``pages`` lists the
     page breaks of the printed edition inside the piece (Kanripo sources):
     ``[{"offset": code points into text, "page": "KR1d0086_WYG_012-1b"}]``."""
 
@@ -141,7 +143,8 @@ class PieceSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Piece
-        fields = ["position", "paragraph", "kind", "layer", "layer_name", "text", "source_tag", "source", "pages"]
+        fields = ["position", "paragraph", "kind", "layer", "layer_name", "commentator", "layer_basis", "text",
+                  "source_tag", "source", "pages"]
 
     @extend_schema_field(PageBreakSerializer(many=True))
     def get_pages(self, piece) -> list[dict]:

@@ -97,6 +97,7 @@ def test_juan_structure(client, small):
         layer = "commentary" if kind in ("note", "record_note") else "classic"
         return {"position": position, "paragraph": paragraph, "kind": kind, "layer": layer,
                 "layer_name": "注" if layer == "commentary" else "",  # the seed's notes are 注
+                "commentator": "", "layer_basis": "default" if kind in ("text", "record") else "marked",
                 "text": text, "source_tag": tag, "source": source, "pages": []}
 
     assert client.get(f"/api/works/{small.work_id}/juans/3/").json() == {

@@ -179,3 +179,31 @@ def test_counts_per_layer_equal_a_plain_scan(commentary_juans, search_backend):
     stored = Counter(Piece.objects.filter(section__juan=commentary_juans[0], kind=NOTE)
                      .values_list("commentator", flat=True))
     assert stored["李善"] > 100 and stored["張銑"] > 10  # the loader keeps who wrote each part
+
+
+def test_the_reading_page_labels_each_part_with_its_commentator(commentary_juans, client):
+    """楚辭 卷一: a note by another commentator than the note before it in its paragraph
+    carries his name, unless its words open with his formula (補曰); screen readers hear
+    the layer and the commentator of every note."""
+    import re
+
+    from reader.models import Piece, Section
+
+    juan = commentary_juans[4]
+    section = Section.objects.filter(juan=juan).order_by("position")[1]
+    body = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/{section.position}/",
+                      {"layout": "horizontal", "notes": "inline"}).content.decode()
+    expected = []
+    for paragraph in sorted({p.paragraph for p in Piece.objects.filter(section=section)}):
+        writer = None
+        for p in Piece.objects.filter(section=section, paragraph=paragraph).order_by("position"):
+            if p.is_note:
+                if p.commentator and p.commentator != writer and "曰" not in p.text[:4]:
+                    expected.append(p.commentator)
+                writer = p.commentator
+    assert expected and "王逸" in expected
+    assert re.findall(r'<span class="layer-tag commentator" aria-hidden="true">([^<]+)</span>', body) == expected
+    assert body.count('<span class="visually-hidden">章句（王逸）：</span>') == Piece.objects.filter(
+        section=section, commentator="王逸", kind=NOTE).count()
+    assert body.count('<span class="visually-hidden">補注（洪興祖）：</span>') == Piece.objects.filter(
+        section=section, commentator="洪興祖", kind=NOTE).count() > 0

@@ -93,3 +93,18 @@ def test_the_validator_finds_what_tei_forbids(seed_juan, client):
                                                           '</trailer><div type="record">', 1)
     assert tei_errors(bad) == ["2:0: Did not expect element div there", "2:0: Element div has extra content: div"]
     assert tei_errors("<TEI") == ["1:5: not well-formed: Couldn't find end of Start Tag TEI line 1"]
+
+
+def test_notes_say_who_wrote_them(client, db):
+    """六臣註文選 卷一: each note's ``@resp`` points at a ``<respStmt>`` of its commentator (issue 27)."""
+    import re
+
+    with muted():
+        juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR4h0003" / "KR4h0003_001.txt").juan
+    xml = export(client, juan).decode()
+    assert tei_errors(xml.encode()) == []
+    declared = re.findall(r'<respStmt xml:id="([^"]+)"><resp>([^<]+)</resp><persName>\1</persName></respStmt>', xml)
+    assert declared == [("李善", "注"), ("張銑", "注"), ("呂向", "注"), ("李周翰", "注"), ("呂延濟", "注"), ("劉良", "注")]
+    stored = Piece.objects.filter(section__juan=juan).exclude(commentator="")
+    assert len(re.findall(r'<note type="commentary" place="inline" n="注" resp="#', xml)) == stored.count()
+    assert xml.count('resp="#張銑"') == stored.filter(commentator="張銑").count() > 10

@@ -197,7 +197,10 @@ def _cont(piece) -> str:
 
 def _note(piece, section, display: Display, notes: str) -> str:
     pid = f"s{section.position}-p{piece.position}"
-    label = f'<span class="visually-hidden">{escape(piece.layer_label)}：</span>'
+    who = getattr(piece, "commentator", "")
+    label = f'<span class="visually-hidden">{escape(piece.layer_label)}{f"（{escape(who)}）" if who else ""}：</span>'
+    if getattr(piece, "needs_who", False):  # a part by another commentator than the note before it
+        label = f'<span class="layer-tag commentator" aria-hidden="true">{escape(who)}</span>' + label
     if getattr(piece, "needs_tag", False):  # no marker word before it names its layer
         label = f'<span class="layer-tag" aria-hidden="true">{escape(piece.layer_label)}</span>' + label
     if display.vertical and notes == "inline":
@@ -266,13 +269,18 @@ def pieces(items, section, display, notes=None) -> str:
     those holding a highlight, shown open behind their marker), ``beside`` notes behind
     markers, ``only`` as inline (the notes-only page lays them out)."""
     notes = notes or display.notes_mode
-    previous, out = None, []
+    previous, out, writer = None, [], None
     for i, p in enumerate(items):
         if not i % 200:
             check("rendering the section's text", "Read a long section one page at a time (?page=).")
         # a note of a layer other than the commentary, with no marker word of its layer before it, gets a label
         p.needs_tag = (p.is_note and piece_layer(p) not in ("commentary", "classic")
                        and not (previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)))
+        # a note by another commentator than the note before it is labelled with his name, unless
+        # its own words open with his formula (師古曰, 善曰)
+        who = getattr(p, "commentator", "") if p.is_note else ""
+        p.needs_who = bool(who) and who != writer and "曰" not in p.text[:4]
+        writer = who if p.is_note else writer
         previous = p
         out.append(render_piece(p, section, display, notes))
         RENDERED["pieces"] += 1
