@@ -1,8 +1,6 @@
 """What an import would store, said in words (``import_texts --explain``), and where the
 importer was unsure. Pure: a parsed ``JuanDocument`` in, lines of text out; no ORM.
 
-``explain_files`` reads files (no database) for the command; everything else is pure.
-
 ``explain(doc)`` lists the juan's metadata and byline, its chapters, sections, layers and
 commentators with their counts (characters and pieces), each boundary the importer
 inferred (a layer or commentator decided by layout, by a reference text or by default,
@@ -137,26 +135,3 @@ def explain(doc: JuanDocument) -> list[str]:
     lines.extend(f"    {w}" for w in doc.warnings)
     return lines
 
-
-def explain_files(files, write, **options) -> int:
-    """Read and parse each of ``files`` (paths) as ``import_texts`` would (``options`` as
-    ``loader.read_document`` takes them: encoding, work_title, juan_number, trust), storing nothing,
-    and ``write`` each line of its report (``explain``); a file that would be refused or
-    skipped gets its ``file:line:column: message``. Returns how many would be refused."""
-    from .errors import NoTextError, TextFormatError
-    from .loader import read_document
-
-    refused = 0
-    for path in files:
-        try:
-            doc = read_document(path, **options)
-        except NoTextError as exc:
-            write(f"would skip {exc}")
-            continue
-        except TextFormatError as exc:
-            write(f"would reject {exc}")
-            refused += 1
-            continue
-        for line in explain(doc):
-            write(line)
-    return refused

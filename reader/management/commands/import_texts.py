@@ -17,7 +17,8 @@ from tqdm import tqdm
 
 from reader.dberrors import describe
 from reader.importers.errors import NoTextError, TextFormatError
-from reader.importers.loader import TRUST_CHOICES, juan_key, juan_to_replace, load_document
+from reader.importers.explain import explain
+from reader.importers.loader import TRUST_CHOICES, juan_key, juan_to_replace, load_document, read_document
 from reader.importers.readahead import read_ahead
 from reader.signals import IndexBatches, index_batch_chars
 
@@ -105,12 +106,24 @@ def collect_files(paths: list[str], follow_symlinks: bool = False) -> tuple[list
 
 
 def explain_command(command: BaseCommand, files: list[Path], opts: dict) -> None:
-    """``--explain``: each file's report (``reader.importers.explain``), nothing stored;
-    raises ``CommandError`` when some file would be rejected."""
-    from reader.importers.explain import explain_files
-
-    refused = explain_files(files, command.stdout.write, encoding=opts["encoding"], work_title=opts["work"],
-                            juan_number=opts["juan"], trust=opts["trust"])
+    """``--explain``: each file read and parsed as an import would (no database), and its
+    report written (``reader.importers.explain.explain``); a file that would be skipped or
+    rejected gets its ``file:line:column: message``. Nothing is stored. Raises
+    ``CommandError`` when some file would be rejected."""
+    refused = 0
+    for path in files:
+        try:
+            doc = read_document(path, encoding=opts["encoding"], work_title=opts["work"], juan_number=opts["juan"],
+                                trust=opts["trust"])
+        except NoTextError as exc:
+            command.stdout.write(f"would skip {exc}")
+            continue
+        except TextFormatError as exc:
+            command.stdout.write(f"would reject {exc}")
+            refused += 1
+            continue
+        for line in explain(doc):
+            command.stdout.write(line)
     if refused:
         raise CommandError(f"{refused} of {len(files)} files would be rejected; nothing was stored")
 
