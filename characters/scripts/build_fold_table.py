@@ -67,6 +67,9 @@ import unicodedata
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_ROOT))
+from characters.scripts import rare_merges  # noqa: E402  (pure Python, beside this script)
+
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data"
 DEFAULT_OUT = PROJECT_ROOT / "characters" / "data"
 
@@ -392,7 +395,9 @@ def in_big5(ch: str) -> bool:
     return True
 
 
-def build(data: Path):
+def build(data: Path, rare_apart: frozenset = frozenset()):
+    """The table from the sources under ``data``: ``(fold, alternatives, info)``.
+    ``rare_apart``: pairs the rare-merge rule keeps apart (cannot-links, ``rare_merges``)."""
     var = data / "variants"
     tw_all = read_cjkvi(var / "twedu-variants.txt")
     if not tw_all:
@@ -462,7 +467,8 @@ def build(data: Path):
     # cannot-link pairs
     overrides_used = set()
     cannot: dict[str, dict[str, str]] = collections.defaultdict(dict)
-    for pairs, label in ((noncog, "non-cognate"), (borrowed, "hydzd-borrowed"), (kept_apart, "excluded")):
+    for pairs, label in ((noncog, "non-cognate"), (borrowed, "hydzd-borrowed"), (kept_apart, "excluded"),
+                         ([tuple(p) for p in rare_apart], "rare-merge")):
         for a, b in pairs:
             if label == "non-cognate" and frozenset((a, b)) in policy_pairs:
                 overrides_used.add("".join(sorted((a, b))))
@@ -485,6 +491,17 @@ def build(data: Path):
             support[frozenset((a, b))].add(name)
     for s, t, src in simp_pairs:
         support[frozenset((s, t))].add("simp-" + src)
+    # what each link says, for the rare-merge rule (rare_merges.STRONG)
+    evidence: dict[frozenset, set[str]] = collections.defaultdict(set)
+    for pair, names in support.items():
+        evidence[pair] |= names
+    for name, pairs in (("twedu", [(r, v) for r, _, v in tw_rows]), ("compat", compat), ("irg=", irg_z),
+                        ("irg-sem", [(a, b) for a, cls, b in irg if cls == "sem"]),
+                        ("irg-old", [(a, b) for a, cls, b in irg if cls == "old"]),
+                        ("hydzd", [(a, b) for a, rel, b in hydzd if rel == "hydzd/variant"]),
+                        ("policy", policy_fold)):
+        for a, b in pairs:
+            evidence[frozenset((a, b))].add(name)
     # same character, different glyph (source separation, duplicates, radical forms, irg "=", kZVariant)
     z_pairs = {frozenset(p) for p in ucs_scs + duplicate + radical + irg_z + unihan.get("kZVariant", [])}
 
@@ -680,7 +697,7 @@ def build(data: Path):
 
     info = {
         "classes": classes, "stats": stats, "class_sizes": class_sizes, "ambiguous": ambiguous_log,
-        "overrides": sorted(overrides_used), "decisions": decisions, "opencc_version": opencc_version, "opencc_how": opencc_how,
+        "overrides": sorted(overrides_used), "decisions": decisions, "evidence": evidence, "exceptions": exceptions, "opencc_version": opencc_version, "opencc_how": opencc_how,
         "moe_regulars": len(moe_regulars), "protected": len(protected), "big5": len(big5),
         "selfmapped": len(selfmapped), "multi": len(multi0),
     }
@@ -844,7 +861,42 @@ def main(argv: list[str] | None = None) -> int:
                     help="print the edges that built the classes of these characters")
     args = ap.parse_args(argv)
 
-    fold, alternatives, info = build(args.data)
+    # the rare-merge rule: a pair it keeps apart becomes a cannot-link, and the table is built
+    # again until no merge of a rare form into a common class lacks a source (rare_merges)
+    freq = rare_merges.read_frequencies()
+    rare_apart: set[frozenset] = set()
+    for _ in range(8):
+        fold, alternatives, info = build(args.data, frozenset(rare_apart))
+        hand = {p: d for p, d in info["exceptions"].items()}
+        rare = rare_merges.decide(fold, freq, info["evidence"], hand)
+        new = {frozenset((d.common, d.rare)) for d in rare if d.decision == "apart"} - rare_apart
+        if not new:
+            break
+        rare_apart |= new
+    else:
+        sys.exit("error: the rare-merge rule did not settle in 8 builds")
+    rare_decided = {(d.common, d.rare) for d in rare}
+    kept = []
+    for p in sorted(rare_apart, key=lambda p: sorted(p)):
+        common, rare_ch = sorted(p, key=lambda c: (-freq.get(c, 0), ord(c)))
+        if (common, rare_ch) not in rare_decided:
+            kept.append(rare_merges.Decision(
+                common, rare_ch, freq.get(common, 0), freq.get(rare_ch, 0),
+                "+".join(sorted(info["evidence"].get(p, set()))) or "through other members of the class", "apart",
+                f"no source says {rare_ch} and {common} are one character (kept apart in an earlier build)"))
+    for p, (decision, reason) in sorted(info["exceptions"].items(), key=lambda x: sorted(x[0])):
+        common, rare_ch = sorted(p, key=lambda c: (-freq.get(c, 0), ord(c)))
+        if decision == "apart" and (common, rare_ch) not in rare_decided and p not in rare_apart \
+                and freq.get(common, 0) >= rare_merges.RATIO * max(freq.get(rare_ch, 0), 1):
+            kept.append(rare_merges.Decision(
+                common, rare_ch, freq.get(common, 0), freq.get(rare_ch, 0),
+                "+".join(sorted(info["evidence"].get(p, set()))) or "through other members of the class", "apart",
+                "by hand (fold_exceptions.tsv): " + reason))
+    rare_all = sorted(rare + kept, key=lambda d: (-d.common_count, d.common, -d.rare_count, d.rare))
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / rare_merges.DECISIONS_PATH.name).write_bytes(rare_merges.render_decisions(rare_all).encode("utf-8"))
+    print(f"wrote {args.out / rare_merges.DECISIONS_PATH.name}: {len(rare_all)} rare-into-common pairs, "
+          f"{sum(d.decision == 'apart' for d in rare_all)} kept apart")
     args.out.mkdir(parents=True, exist_ok=True)
     tsv = render_tsv(fold, alternatives, info)
     (args.out / "fold.tsv").write_bytes(tsv.encode("utf-8"))
