@@ -51,9 +51,10 @@ serve: setup
 provision:
 	bash scripts/provision.sh
 
-# The same set-up as `serve` (so a green test run means the site can be served), then the tests.
+# The same set-up as `serve` (so a green test run means the site can be served), then the tests,
+# the slow ones too (a plain `pytest` leaves out those marked slow: pytest.ini).
 test: provision setup install-bench
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "slow or not slow"
 
 # The benchmark (not part of `make test`): import + indexing of the scale corpus, search latency
 # against SQLite FTS5 and a plain scan, HTTP under gunicorn; figures to docs/performance.md.

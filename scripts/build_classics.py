@@ -18,11 +18,18 @@ Sources (how each marks its classic):
 * 春秋經 (``chunqiu``) and 左傳 (``zuozhuan``, 經 and 傳 in reading order): 春秋左傳
   KR1e0001 (tls edition), lines numbered ``A…`` (經) and ``B…`` (傳) with the lines that
   follow them; ``《…》`` year headings dropped.
-* 公羊傳 and 穀梁傳 (``gongyang``, ``guliang``): no edition in the corpus holds either whole;
-  欽定春秋傳說彙纂 KR1e0094 quotes passages of them in small print, ``公羊(…)`` /
-  ``穀梁(…)`` at indentation 1 with the ``(…)`` lines at indentation 1 below (its own notes
-  are indented 2): one line per quotation (about 16,000 and 8,000 characters, a third
-  and a fifth of each 傳).
+* 公羊傳 (``gongyang``): no edition in the corpus holds it whole; 欽定春秋傳說彙纂 KR1e0094
+  quotes passages of it in small print, ``公羊(…)`` at indentation 1 with the ``(…)`` lines at
+  indentation 1 below (its own notes are indented 2): one line per quotation (about 16,000
+  characters, a third of the 傳).
+
+* 周易 (``yi``) and 周禮 (``zhouli``): the tls 白文 editions, 周易 KR1a0001 (kanripo-references)
+  and 周禮 KR1d0001 (kanripo): every line but org headings, numbering and punctuation dropped.
+* 儀禮 (``yili``), 孝經 (``xiaojing``), 孟子 (``mengzi``), 論語 (``lunyu``) and 穀梁傳 whole
+  (``guliang``, 經 and 傳 in reading order): the 四部叢刊 editions that print the classic at
+  full size and its commentary in small print (儀禮 鄭氏注 KR1d0026 in kanripo; 孝經 KR1f0002,
+  孟子 KR1h0002, 論語 KR1h0005, 春秋穀梁傳 KR1e0009 in kanripo-references): the full-size
+  text of every line but the title lines (…卷第N…).
 
 Usage: ``.venv/bin/python scripts/build_classics.py [--corpus ../shared/corpus]``.
 """
@@ -182,6 +189,40 @@ def quotations(corpus: Path, label: str) -> tuple[list[str], list[str]]:
     return [f.name for f in files], [clean("".join(t).replace("/", "")) for t in texts]
 
 
+def tls(folder: Path, pattern: str) -> tuple[list[str], list[str]]:
+    """A tls 白文 edition: each file's lines without org headings (``*…``), numbering and
+    punctuation."""
+    files = sorted(folder.glob(pattern))
+    texts = []
+    for f in files:
+        keep = []
+        for line in f.read_text(encoding="utf-8").splitlines():
+            if line.startswith(("#", "*", "<pb:")):
+                continue
+            keep.append(clean(PB.sub("", line)))
+        texts.append("".join(keep))
+    return [f.name for f in files], texts
+
+
+#: A title line of a 四部叢刊 edition: 孟子卷第一, 儀禮卷第一, 孝經一卷, 春秋榖梁傳隱公第一.
+SBCK_TITLE = re.compile(r"卷第|^\S{1,6}一卷$")
+
+
+def sbck(folder: Path, pattern: str) -> tuple[list[str], list[str]]:
+    """A 四部叢刊 edition with the classic at full size: the full-size text of each file's
+    lines, title lines left out, the 重言/重意 labels of cross-references dropped."""
+    files = sorted(folder.glob(pattern))
+    texts = []
+    for f in files:
+        keep = []
+        for _, text, raw in body_lines(f):
+            if SBCK_TITLE.search(text):
+                continue
+            keep.append(text.replace("重言", "").replace("重意", ""))
+        texts.append(clean("".join(keep)))
+    return [f.name for f in files], texts
+
+
 def write(name: str, title: str, source: str, folder: str, commit: str, files: list[str], texts: list[str]) -> None:
     header = [
         f"# {title}",
@@ -213,10 +254,23 @@ def main() -> None:
     write("chunqiu", "春秋經", "春秋左傳 (tls), lines numbered A", "KR1e0001", commit_of(c, "KR1e0001"), files, jing)
     write("zuozhuan", "春秋經 and 左傳, in reading order", "春秋左傳 (tls), lines numbered A and B", "KR1e0001",
           commit_of(c, "KR1e0001"), files, both)
-    for name, label in (("gongyang", "公羊"), ("guliang", "穀梁")):
-        files, texts = quotations(c, label)
-        write(name, f"{label}傳, the passages 欽定春秋傳說彙纂 quotes (not the whole 傳)",
-              f"欽定春秋傳說彙纂 (WYG), small print led by {label}", "KR1e0094", commit_of(c, "KR1e0094"), files, texts)
+    files, texts = quotations(c, "公羊")
+    write("gongyang", "公羊傳, the passages 欽定春秋傳說彙纂 quotes (not the whole 傳)",
+          "欽定春秋傳說彙纂 (WYG), small print led by 公羊", "KR1e0094", commit_of(c, "KR1e0094"), files, texts)
+    refs = c / "kanripo-references"
+    files, texts = tls(refs / "KR1a0001", "KR1a0001_*.txt")
+    write("yi", "周易 (經 and 十翼)", "周易 (tls 白文)", "KR1a0001", commit_of(c, "KR1a0001"), files, texts)
+    files, texts = tls(c / "kanripo" / "KR1d0001", "KR1d0001_*.txt")
+    write("zhouli", "周禮", "周禮 (tls 白文)", "KR1d0001", commit_of(c, "KR1d0001"), files, texts)
+    for name, title, source, root, folder in (
+            ("yili", "儀禮", "儀禮 鄭氏注 (四部叢刊), full-size text", c / "kanripo", "KR1d0026"),
+            ("xiaojing", "孝經", "孝經 (四部叢刊), full-size text", refs, "KR1f0002"),
+            ("mengzi", "孟子", "孟子 趙氏注 (四部叢刊), full-size text", refs, "KR1h0002"),
+            ("lunyu", "論語", "論語 何晏集解 (四部叢刊), full-size text", refs, "KR1h0005"),
+            ("guliang", "春秋經 and 穀梁傳, in reading order", "春秋穀梁傳 范甯集解 (四部叢刊), full-size text",
+             refs, "KR1e0009")):
+        files, texts = sbck(root / folder, f"{folder}_*.txt")
+        write(name, title, source, folder, commit_of(c, folder), files, texts)
 
 
 if __name__ == "__main__":

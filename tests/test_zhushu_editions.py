@@ -306,13 +306,16 @@ def test_shipped_classics_name_their_source_and_licence_and_load_once():
     from reader.importers.mandoku import layers
 
     for book, folder in [("shu", "KR1b0046"), ("shi", "KR1c0044"), ("chunqiu", "KR1e0001"), ("zuozhuan", "KR1e0001"),
-                         ("gongyang", "KR1e0094"), ("guliang", "KR1e0094")]:
+                         ("gongyang", "KR1e0094"), ("guliang", "KR1e0009"), ("yi", "KR1a0001"), ("zhouli", "KR1d0001"),
+                         ("yili", "KR1d0026"), ("xiaojing", "KR1f0002"), ("mengzi", "KR1h0002"), ("lunyu", "KR1h0005")]:
         head = [line for line in (layers.CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
                 if line.startswith("#")]
         assert f"Kanripo {folder} (https://github.com/kanripo/{folder})" in head[1]
         assert "CC BY-SA 4.0" in head[3] and "scripts/build_classics.py" in head[4] and len(head) == 7
-    assert [layers.classic_book(t) for t in ("尚書注疏", "毛詩注疏", "春秋左傳注疏", "春秋公羊傳注疏", "春秋穀梁注䟽", "周禮注疏")] \
-        == ["shu", "shi", "zuozhuan", "chunqiu+gongyang", "chunqiu+guliang", ""]
+    assert [layers.classic_book(t) for t in ("尚書注疏", "毛詩注疏", "春秋左傳注疏", "春秋公羊傳注疏", "春秋穀梁注䟽", "周禮注疏",
+                                             "儀禮注疏", "周易註疏", "孝經注疏", "孟子注疏", "論語注疏", "禮記注疏")] \
+        == ["shu", "shi", "zuozhuan", "chunqiu+gongyang", "guliang", "zhouli", "yili", "yi", "xiaojing", "mengzi",
+            "lunyu", ""]
     layers.classic_reference.cache_clear()
     first = layers.classic_reference("shu")
     assert layers.classic_reference("shu") is first

@@ -227,6 +227,11 @@ def _toggle(piece, section, display: Display, notes: str) -> str:
             f'{_note(piece, section, display, notes)}</span>')
 
 
+#: The layer bases the reading page marks, with the hover text that explains each: the
+#: book does not mark where this classic text starts (``Piece.layer_basis``).
+INFERRED = {"reference": "此處經文起訖據他本經文推定", "layout": "此處經文起訖據疏之標目或版式推定"}
+
+
 def render_piece(piece, section, display: Display, notes: str) -> str:
     """One piece as HTML in the commentary mode ``notes`` and the layers the display shows:
     a note of a layer not shown is left out as in 白文 (its place kept for links; shown
@@ -250,6 +255,10 @@ def render_piece(piece, section, display: Display, notes: str) -> str:
             return _toggle(piece, section, display, notes)
         return f'<span class="note-gap" id="{pid}"></span>'  # 白文: the note's place, for links to it
     cls = {"label": "label", "record": "record-text"}.get(piece.kind, "text")
+    if getattr(piece, "layer_basis", "") in INFERRED:
+        # where the machine decided the layer (not the book): a quiet mark, explained on hover
+        return (f'<span class="{cls} inferred{_cont(piece)}" id="{pid}" data-basis="{piece.layer_basis}" '
+                f'title="{INFERRED[piece.layer_basis]}"{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>')
     if piece.kind == "text" and piece_layer(piece) != "classic":  # a main-text run of another layer
         if not shown or notes == "hidden":
             return f'<span class="note-gap" id="{pid}"></span>'

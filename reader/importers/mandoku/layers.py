@@ -68,9 +68,10 @@ from pathlib import Path
 from characters.folding import fold
 
 from ..document import (
-    CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE, READINGS, RECORD, SMALLPRINT, SUBCOMMENTARY, TEXT,
-    JuanDocument, PieceDoc, interleave_layout,
+    CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE, READINGS, RECORD, REFERENCE, SMALLPRINT, SUBCOMMENTARY,
+    TEXT, JuanDocument, PieceDoc, interleave_layout,
 )
+from .boundaries import GRAM, is_text, reference_tails
 from ..siku import DYNASTIES
 from .header import KAOZHENG, byline_entries
 
@@ -256,11 +257,37 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
                     previous_indent = indent
             elif form == "danshu":
                 _danshu_section(section)
-        if form == "zhushu" and not editorial:
-            classic_returns(chapter.sections)
-            book = classic_book(doc.work_title)
-            if book:
-                classic_tails(chapter.sections, book)
+    if form == "zhushu":
+        classic_boundaries(doc)
+
+
+def classic_boundaries(doc: JuanDocument) -> None:
+    """Where the classic resumes inside full-size commentary (in place): by the shipped
+    reference of the juan's classic when there is one (``boundaries.reference_tails``, over
+    the whole juan but its 考證 parts; the classic split off records ``REFERENCE``), else by
+    the 疏's lemma or quotation (``classic_returns``, per chapter; ``LAYOUT``)."""
+    chapters = [c for c in doc.chapters if not (c.title or "").endswith(KAOZHENG)]
+    book = classic_book(doc.work_title)
+    accept = None
+    if book:
+        from search.folding import fold  # matching only (as classic_reference)
+
+        reference = classic_reference(book)
+
+        def accept(words: str) -> bool:
+            # the words the 疏 shows as classic must be the classic: their first
+            # characters (up to GRAM) stand in the reference
+            head = "".join(ch for ch in fold(words) if is_text(ch))[:GRAM]
+            return len(head) >= 2 and head in reference
+    for chapter in chapters:
+        classic_returns(chapter.sections, accept)
+    if book:
+
+        # one pass per text of the classic (公羊: the 經, then the passages of the 傳)
+        for part in book.split("+"):
+            refs = [(para, i) for c in chapters for s in c.sections for para in s.paragraphs for i in range(len(para))]
+            flat = [para[i] for para, i in refs]
+            _split_off_classic(refs, reference_tails(flat, classic_reference(part), fold), REFERENCE)
 
 
 def _indent(para: list[PieceDoc]) -> int:
@@ -450,12 +477,13 @@ def _small_run(pieces: list[PieceDoc], start: int) -> str:
     return "".join(out)
 
 
-def classic_returns(sections) -> None:
+def classic_returns(sections, accept=None) -> None:
     """Split full-size commentary where the classic resumes (``return_to_classic``), in
     place, over ``sections`` (a chapter's, in order: an entry's 疏 may stand in a later
     paragraph, as where 論語注疏 runs an entry on below its indented first line): the words
     after the cut become classic TEXT again. Only a commentary run followed by the next
-    marker of the same commentary or by small print is looked at."""
+    marker of the same commentary or by small print is looked at. ``accept(words)``, when
+    given, must say yes to the words that would become classic (a reference's check)."""
     refs = [(para, i) for s in sections for para in s.paragraphs for i in range(len(para))]
     flat = [para[i] for para, i in refs]
     cuts = []
@@ -467,19 +495,27 @@ def classic_returns(sections) -> None:
         if same or nxt.layer in (READINGS, SUBCOMMENTARY):
             sub = _small_run(flat, n + 1)
             cut = return_to_classic(p.text, sub, same) if sub else None
-            if cut:
+            if cut and (accept is None or accept(p.text[cut:])):
                 cuts.append((n, cut))
     _split_off_classic(refs, cuts)
 
 
-def _split_off_classic(refs, cuts: list[tuple[int, int]]) -> None:
+def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -> None:
     """For each ``(n, cut)``: the note ``refs[n]`` (``(paragraph, index)``) is split at code
-    point ``cut`` and its tail becomes classic text, in place (last first, so that earlier
-    indexes hold)."""
+    point ``cut`` and its tail becomes classic text whose ``layer_basis`` is ``basis``, in
+    place (last first, so that earlier indexes hold); a cut of 0 makes the note and the
+    marker word before it (``refs[n - 1]``) classic text."""
     for n, cut in reversed(cuts):
         para, i = refs[n]
+        if cut == 0:  # the piece and its marker word (the piece before it) are the classic
+            for piece in (para[i], refs[n - 1][0][refs[n - 1][1]]):
+                piece.kind = TEXT
+                piece.layer_basis = basis
+                _set(piece, CLASSIC, "")
+            continue
         note, classic = split_piece(para[i], [cut])
         classic.kind = TEXT
+        classic.layer_basis = basis
         _set(classic, CLASSIC, "")
         para[i:i + 1] = [note, classic]
 
@@ -488,7 +524,8 @@ def _split_off_classic(refs, cuts: list[tuple[int, int]]) -> None:
 CLASSICS_DIR = Path(__file__).resolve().parent / "data" / "classics"
 #: Which reference a 注疏 edition's classic is in, by words of its work title (first match).
 CLASSIC_BOOKS = (("尚書", "shu"), ("毛詩", "shi"), ("左傳", "zuozhuan"), ("公羊", "chunqiu+gongyang"),
-                 ("穀梁", "chunqiu+guliang"), ("榖梁", "chunqiu+guliang"))
+                 ("穀梁", "guliang"), ("榖梁", "guliang"), ("周易", "yi"), ("周禮", "zhouli"), ("儀禮", "yili"),
+                 ("孝經", "xiaojing"), ("孟子", "mengzi"), ("論語", "lunyu"))
 #: Classic words a commentary's tail must hold, and with the classic words before it
 #: (the anchor, at most ``ANCHOR`` characters of it) at least ``JOINED`` (docs/decisions/0009-commentary-layers.md
 #: has the measure behind these).

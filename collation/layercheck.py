@@ -1,0 +1,358 @@
+"""The layer check: how much of an independent edition's classic a commentary edition
+stores as classic, and how much of its commentary as commentary.
+
+A 注疏 edition prints the classic and its commentary at the same size and marks only where
+a commentary starts (注, 傳, 箋); the importer decides where each ends. Another edition of
+the same classic that prints the commentary in small print (or the classic alone) says,
+character by character, which words are the classic: aligned with the 注疏 edition's
+text, each of its characters shows what the importer made of the same words.
+
+Shapes: a *stream* is the text to align, as folded characters (``search.folding.fold``;
+only characters a search finds: no punctuation, no ○, no Latin numbering) with, for each,
+its role and where it stands (``Stream``). The edition's stream leaves out what the book
+itself sets apart under a label -- 音義 and 疏 in small print, editors' notes, 考證 parts --
+because they quote the classic and its notes and would draw the alignment away; every
+other character takes part, so classic stored as any layer but the classic counts
+against the edition. The reference's stream is its full-size text (role ``C``) and its
+small print (role ``M``), less its labels and the cross-references 重言(…)/重意(…) of
+the 纂圖互註 editions.
+
+Alignment (``align``): 8-character grams found once in each stream are anchors; the
+longest chain of anchors in the same order in both (a longest increasing subsequence)
+fixes the alignment, and the stretches between anchors are aligned by rapidfuzz's Indel
+(LCS) opcodes. A reference character counts only inside a run of at least ``MIN_RUN``
+characters aligned one after another, so that stray single characters matched inside
+text the other edition lacks (another commentator's notes) do not count.
+
+Pure: streams in, figures out; ``collation.management.commands.check_layers`` reads the
+files (or the stored editions) and prints.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rapidfuzz.distance import Indel
+
+from reader.importers.document import (
+    CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE_KINDS, READINGS, SUBCOMMENTARY,
+)
+from search.folding import TEXT as TEXT_KIND
+from search.folding import char_kind, fold
+
+#: Anchor length (characters) and the shortest aligned run that counts.
+GRAM = 8
+MIN_RUN = 3
+#: A stretch between anchors is aligned only when its two sides' lengths multiply to at
+#: most this (a bit-parallel LCS of 20,000 by 20,000 characters takes about a second).
+GAP_LIMIT = 4 * 10 ** 8
+#: Layers that read as the commentary of the reference (its small print holds 陸德明's
+#: readings too in several editions).
+COMMENTARY_LAYERS = (COMMENTARY, READINGS)
+#: What is not a character of the text for this check (besides punctuation): ○ and
+#: Latin letters and digits (numbering of the tls editions).
+NOT_TEXT = re.compile(r"[○〇0-9A-Za-z]")
+#: Small print of the 纂圖互註 editions that cross-refers other passages, with its label.
+CROSS_REFERENCE = ("重言", "重意")
+
+#: The shared pairs (SOURCES.md, kanripo-references): 注疏 edition folder, reference folder,
+#: and where each lives under ``../shared/corpus``.
+PAIRS = (
+    ("kanripo-jingbu/KR1a0007", "kanripo-references/KR1a0001"),  # 周易註疏 / 周易 (tls 白文)
+    ("kanripo-jingbu/KR1b0004", "kanripo-references/KR1b0002"),  # 尚書注疏 / 尚書 SBCK
+    ("kanripo-jingbu/KR1c0004", "kanripo-references/KR1c0002"),  # 毛詩注疏 / 毛詩 SBCK
+    ("kanripo-jingbu/KR1d0003", "kanripo-references/KR1d0012"),  # 周禮注疏 / 周禮句解
+    ("kanripo-jingbu/KR1e0004", "kanripo-references/KR1e0092"),  # 左傳注疏 / 左傳杜林合注
+    ("kanripo-jingbu/KR1e0010", "kanripo-references/KR1e0009"),  # 穀梁注疏 / 穀梁傳 SBCK
+    ("kanripo-jingbu/KR1f0004", "kanripo-references/KR1f0002"),  # 孝經注疏 / 孝經 SBCK
+    ("kanripo-jingbu/KR1h0003", "kanripo-references/KR1h0002"),  # 孟子注疏 / 孟子 SBCK
+    ("kanripo-jingbu/KR1h0007", "kanripo-references/KR1h0005"),  # 論語注疏 / 論語 SBCK
+)
+
+
+@dataclass
+class Unit:
+    """One piece of a stream: ``where`` names it for a reader (``KR1h0003_001.txt:45``,
+    the line of its first character, or a stored juan and section), ``text`` is as
+    stored, ``layer`` and ``layer_name`` as stored, ``basis`` how the layer was decided;
+    ``lines`` gives, for offsets into ``text``, the line each starts (``(offset, line)``,
+    increasing) when the unit comes from a file."""
+
+    where: str
+    text: str
+    layer: str
+    layer_name: str = ""
+    basis: str = ""
+    lines: list[tuple[int, int]] = field(default_factory=list)
+
+    def where_at(self, offset: int) -> str:
+        """``where`` for the character at ``offset`` (its own line when known)."""
+        if not self.lines:
+            return self.where
+        k = bisect.bisect_right([o for o, _ in self.lines], offset) - 1
+        name = self.where.rsplit(":", 1)[0]
+        return f"{name}:{self.lines[max(k, 0)][1]}"
+
+
+@dataclass
+class Stream:
+    """Folded characters to align: ``text`` (str), and per character its ``role`` (a layer
+    for an edition; ``C`` classic or ``M`` commentary for a reference), the index of its
+    unit in ``units`` and its offset in that unit's text."""
+
+    text: str = ""
+    role: list[str] = field(default_factory=list)
+    unit: list[int] = field(default_factory=list)
+    offset: list[int] = field(default_factory=list)
+    units: list[Unit] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, items) -> "Stream":
+        """A stream of ``(unit, role)`` pairs; a role of None leaves the unit out."""
+        chars: list[str] = []
+        s = cls()
+        for unit, role in items:
+            if role is None:
+                continue
+            u = len(s.units)
+            s.units.append(unit)
+            folded = fold(unit.text)
+            for k, ch in enumerate(folded):
+                if char_kind(ch) != TEXT_KIND or NOT_TEXT.match(ch):
+                    continue
+                chars.append(ch)
+                s.role.append(role)
+                s.unit.append(u)
+                s.offset.append(k)
+        s.text = "".join(chars)
+        return s
+
+
+def edition_role(layer: str, kind: str, layer_name: str = "") -> str | None:
+    """The role of an edition's piece in the check: its layer, or None for what is left out
+    (labels; 音義, 疏 and editors' notes set in small print; 考證 parts)."""
+    if kind == LABEL:
+        return None
+    if kind in NOTE_KINDS and layer in (READINGS, SUBCOMMENTARY, EDITORIAL):
+        return None
+    if layer == EDITORIAL:
+        return None
+    return layer or (COMMENTARY if kind in NOTE_KINDS else CLASSIC)
+
+
+def reference_roles(pieces) -> list[tuple[str, str | None]]:
+    """``(text, role)`` for a reference edition's pieces (objects with ``kind`` and
+    ``text``) in reading order: text ``C``, notes ``M``; labels (None) and the 重言/重意
+    cross-references left out (the label word cut from the end of the text before the
+    small print, the small print given None)."""
+    out: list[tuple[str, str | None]] = []
+    skip_next_note = False
+    for k, p in enumerate(pieces):
+        if p.kind == LABEL:
+            out.append((p.text, None))
+            continue
+        if p.kind in NOTE_KINDS:
+            out.append((p.text, None if skip_next_note else "M"))
+            skip_next_note = False
+            continue
+        nxt = pieces[k + 1] if k + 1 < len(pieces) else None
+        skip_next_note = bool(nxt is not None and nxt.kind in NOTE_KINDS and p.text.endswith(CROSS_REFERENCE))
+        out.append((p.text[:-2] if skip_next_note else p.text, "C"))
+    return out
+
+
+def _anchors(ref: str, ed: str) -> list[tuple[int, int]]:
+    """``(ref offset, edition offset)`` of every ``GRAM``-gram found once in each, in
+    reference order, reduced to their longest chain increasing in both."""
+    counts = Counter(ref[i:i + GRAM] for i in range(len(ref) - GRAM + 1))
+    wanted = {g for g, n in counts.items() if n == 1}
+    where: dict[str, int] = {}
+    seen: Counter = Counter()
+    for i in range(len(ed) - GRAM + 1):
+        g = ed[i:i + GRAM]
+        if g in wanted:
+            seen[g] += 1
+            where[g] = i
+    pairs = [(i, where[g]) for i in range(len(ref) - GRAM + 1)
+             if (g := ref[i:i + GRAM]) in wanted and seen[g] == 1]
+    # longest increasing subsequence of the edition offsets (patience sorting)
+    tails: list[int] = []
+    tail_at: list[int] = []
+    back = [-1] * len(pairs)
+    for n, (_, e) in enumerate(pairs):
+        k = bisect.bisect_left(tails, e)
+        if k == len(tails):
+            tails.append(e)
+            tail_at.append(n)
+        else:
+            tails[k] = e
+            tail_at[k] = n
+        back[n] = tail_at[k - 1] if k else -1
+    chain = []
+    n = tail_at[-1] if tail_at else -1
+    while n >= 0:
+        chain.append(pairs[n])
+        n = back[n]
+    return chain[::-1]
+
+
+def align(ref: str, ed: str) -> list[int]:
+    """For each character of ``ref``, the offset of the character of ``ed`` it is aligned
+    with, or -1 (see the module docstring); only runs of ``MIN_RUN`` or more count."""
+    match = [-1] * len(ref)
+    r_end = e_end = 0  # how far the alignment has got
+    for r, e in _anchors(ref, ed):
+        if r < r_end or e < e_end:
+            # overlaps the block before: on its diagonal it extends it, else it is dropped
+            if r - e == r_end - e_end and r + GRAM > r_end:
+                for k in range(r_end, r + GRAM):
+                    match[k] = k - r + e
+                r_end, e_end = r + GRAM, e + GRAM
+            continue
+        a, b = ref[r_end:r], ed[e_end:e]
+        if a and b and len(a) * len(b) <= GAP_LIMIT:
+            for tag, i1, i2, j1, _ in Indel.opcodes(a, b):
+                if tag == "equal":
+                    for k in range(i2 - i1):
+                        match[r_end + i1 + k] = e_end + j1 + k
+        for k in range(GRAM):
+            match[r + k] = e + k
+        r_end, e_end = r + GRAM, e + GRAM
+    # keep runs of MIN_RUN or more characters aligned one after another
+    k = 0
+    n = len(ref)
+    while k < n:
+        if match[k] < 0:
+            k += 1
+            continue
+        j = k + 1
+        while j < n and match[j] == match[j - 1] + 1:
+            j += 1
+        if j - k < MIN_RUN:
+            for i in range(k, j):
+                match[i] = -1
+        k = j
+    return match
+
+
+@dataclass
+class Place:
+    """A stretch of the edition where the reference's layer and the stored one differ:
+    ``kind`` is ``classic`` (reference classic stored otherwise) or ``commentary``
+    (reference commentary stored as classic); ``chars`` how many characters; ``where``
+    the file and line (or juan and section); ``edition`` and ``reference`` the text around
+    it, the edition's with its layers marked (``〔注：…〕``), the reference's with its small
+    print in ``(…)``."""
+
+    kind: str
+    chars: int
+    where: str
+    edition: str
+    reference: str
+
+
+@dataclass
+class Result:
+    """The figures of one check: reference classic characters aligned and of them stored as
+    classic; reference commentary characters aligned and of them stored as commentary
+    (``COMMENTARY_LAYERS``); totals of each; the worst places."""
+
+    classic_total: int = 0
+    classic_aligned: int = 0
+    classic_ok: int = 0
+    commentary_total: int = 0
+    commentary_aligned: int = 0
+    commentary_ok: int = 0
+    places: list[Place] = field(default_factory=list)
+
+    @property
+    def classic_share(self) -> float | None:
+        """Share (0–1) of aligned reference classic stored as classic; None if none aligned."""
+        return self.classic_ok / self.classic_aligned if self.classic_aligned else None
+
+    @property
+    def commentary_share(self) -> float | None:
+        """Share (0–1) of aligned reference commentary stored as commentary; None if none."""
+        return self.commentary_ok / self.commentary_aligned if self.commentary_aligned else None
+
+
+LAYER_MARK = {COMMENTARY: "注", READINGS: "音義", SUBCOMMENTARY: "疏", EDITORIAL: "按"}
+
+
+def _mark_edition(ed: Stream, a: int, b: int) -> str:
+    """The edition's characters ``a``…``b`` with every run outside the classic in ``〔名：…〕``."""
+    out: list[str] = []
+    run_role = None
+    for k in range(a, b):
+        role = ed.role[k]
+        if role != run_role:
+            if run_role not in (None, CLASSIC):
+                out.append("〕")
+            if role != CLASSIC:
+                unit = ed.units[ed.unit[k]]
+                out.append(f"〔{unit.layer_name or LAYER_MARK.get(role, role)}：")
+            run_role = role
+        out.append(ed.text[k])
+    if run_role not in (None, CLASSIC):
+        out.append("〕")
+    return "".join(out)
+
+
+def _mark_reference(ref: Stream, a: int, b: int) -> str:
+    out: list[str] = []
+    for k in range(a, b):
+        if ref.role[k] == "M" and (k == a or ref.role[k - 1] != "M"):
+            out.append("(")
+        out.append(ref.text[k])
+        if ref.role[k] == "M" and (k + 1 == b or ref.role[k + 1] != "M"):
+            out.append(")")
+    return "".join(out)
+
+
+def check(ed: Stream, ref: Stream, worst: int = 10, context: int = 12) -> Result:
+    """Align ``ref`` with ``ed`` and count (see ``Result``); ``worst`` places, largest
+    first, each with ``context`` characters either side."""
+    match = align(ref.text, ed.text)
+    res = Result()
+    wrong: list[tuple[int, int, str]] = []  # (edition offset, reference offset, kind)
+    for r, e in enumerate(match):
+        role = ref.role[r]
+        if role == "C":
+            res.classic_total += 1
+        else:
+            res.commentary_total += 1
+        if e < 0:
+            continue
+        stored = ed.role[e]
+        if role == "C":
+            res.classic_aligned += 1
+            if stored == CLASSIC:
+                res.classic_ok += 1
+            else:
+                wrong.append((e, r, "classic"))
+        else:
+            res.commentary_aligned += 1
+            if stored in COMMENTARY_LAYERS:
+                res.commentary_ok += 1
+            elif stored == CLASSIC:
+                wrong.append((e, r, "commentary"))
+    # places: wrong characters of one kind at most 4 apart in the edition
+    groups: list[list[tuple[int, int, str]]] = []
+    for item in sorted(wrong):
+        if groups and groups[-1][-1][2] == item[2] and item[0] - groups[-1][-1][0] <= 4:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    groups.sort(key=lambda g: (-len(g), g[0][0]))
+    for g in groups[:worst]:
+        e0, e1 = g[0][0], g[-1][0] + 1
+        r0, r1 = min(x[1] for x in g), max(x[1] for x in g) + 1
+        unit = ed.units[ed.unit[e0]]
+        res.places.append(Place(
+            kind=g[0][2], chars=len(g), where=unit.where_at(ed.offset[e0]),
+            edition=_mark_edition(ed, max(0, e0 - context), min(len(ed.text), e1 + context)),
+            reference=_mark_reference(ref, max(0, r0 - context), min(len(ref.text), r1 + context)),
+        ))
+    return res

@@ -1,0 +1,119 @@
+"""Where the layer check's streams come from: Kanripo files (parsed as the importer parses
+them, nothing stored) or editions stored in the database.
+
+``edition_stream(source)`` and ``reference_stream(source)`` take a folder or file path
+(every ``*.txt`` of a folder, in name order) or the slug of a stored edition, and return a
+``collation.layercheck.Stream``. A path that names nothing and a slug that names no
+edition raise ``LookupError`` naming it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from reader.importers.document import interleave_layout
+from reader.importers.errors import TextFormatError
+from reader.importers.mandoku import parse_mandoku
+from reader.importers.mandoku.check import HeaderOnly
+from reader.importers.source import decode_bytes
+
+from .layercheck import Stream, Unit, edition_role, reference_roles
+
+
+def _files(path: Path) -> list[Path]:
+    if path.is_dir():
+        return sorted(path.glob("*.txt"))
+    return [path]
+
+
+def parse_file(path: Path):
+    """The parsed juan of one Kanripo file (None for a file with a header and no text)."""
+    text = decode_bytes(path.read_bytes(), str(path), allowed_controls="\x01")
+    readme = path.parent / "Readme.org"
+    try:
+        return parse_mandoku(text, str(path), readme.read_text(encoding="utf-8") if readme.is_file() else None)
+    except HeaderOnly:
+        return None
+
+
+def _pieces_with_lines(doc, name: str):
+    """Each piece of ``doc`` in reading order with ``where`` (``name:line``) and the line
+    of each layout break inside it, counted as ``render_layout`` writes the file."""
+    line = 1 + len(doc.header_lines)
+
+    def advance(raw: str) -> None:
+        nonlocal line
+        line += raw.count("\n")
+
+    for chapter in doc.chapters:
+        if chapter.heading is not None:
+            advance(interleave_layout(chapter.heading, chapter.heading_layout))
+        for section in chapter.sections:
+            for piece in [p for para in section.paragraphs for p in para] + [None] + list(section.records):
+                if piece is None:
+                    if section.closer is not None:
+                        advance(interleave_layout(section.closer, section.closer_layout))
+                        advance(section.record_separator)
+                    continue
+                lines = []
+                for offset, raw in piece.layout:
+                    advance(raw)
+                    lines.append((offset, line))
+                start = line - sum(raw.count("\n") for _, raw in piece.layout)
+                # the line of offset 0 is the line after the layout written before it
+                first = start + sum(raw.count("\n") for off, raw in piece.layout if off == 0)
+                lines = [(0, first)] + [(o, ln) for o, ln in lines if o > 0]
+                yield piece, f"{name}:{first}", lines
+
+
+def _file_docs(source: str):
+    path = Path(source)
+    if not path.exists():
+        raise LookupError(f"{source}: no such file or folder")
+    for f in _files(path):
+        try:
+            doc = parse_file(f)
+        except TextFormatError as exc:
+            raise LookupError(str(exc)) from exc
+        if doc is not None:
+            yield f.name, doc
+
+
+def _stored_pieces(slug: str):
+    from reader.models import Edition, Piece  # the database only when a slug is given
+
+    edition = Edition.objects.filter(slug=slug).first()
+    if edition is None:
+        raise LookupError(f"{slug}: no such file, folder or stored edition")
+    pieces = (Piece.objects.filter(section__juan__edition=edition)
+              .select_related("section__juan")
+              .order_by("section__juan__number", "section__juan__id", "section__position", "position"))
+    for p in pieces:
+        where = f"{edition.slug} 卷{p.section.juan.label or p.section.juan.number} §{p.section.position}"
+        yield p, where, []
+
+
+def _items(source: str):
+    if Path(source).exists() or "/" in source or source.endswith(".txt"):
+        for name, doc in _file_docs(source):
+            yield from _pieces_with_lines(doc, name)
+    else:
+        yield from _stored_pieces(source)
+
+
+def edition_stream(source: str) -> Stream:
+    """The commentary edition's stream (roles: stored layers, see ``edition_role``)."""
+    return Stream.build(
+        (Unit(where, p.text, p.layer, p.layer_name, getattr(p, "layer_basis", ""), lines),
+         edition_role(p.layer, p.kind, p.layer_name))
+        for p, where, lines in _items(source))
+
+
+def reference_stream(*sources: str) -> Stream:
+    """The reference edition's stream (roles ``C``/``M``, see ``reference_roles``), from one
+    or more sources read one after another."""
+    items = []
+    for source in sources:
+        rows = list(_items(source))
+        for (text, role), (p, where, lines) in zip(reference_roles([r[0] for r in rows]), rows):
+            items.append((Unit(where, text, "", "", "", lines), role))
+    return Stream.build(items)

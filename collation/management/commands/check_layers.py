@@ -1,0 +1,98 @@
+"""``manage.py check_layers EDITION REFERENCE…``: align the classic layer of a commentary
+edition with an independent edition of the same text and print how much of the
+reference's classic it stores as classic and of its commentary as commentary, with the
+worst places (``collation.layercheck``).
+
+EDITION and each REFERENCE are a Kanripo folder or file (parsed as the importer would,
+nothing stored) or the slug of a stored edition. ``--shared`` runs every pair of
+``../shared/corpus`` (``layercheck.PAIRS``) and prints one table row per pair.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from collation.layercheck import PAIRS, Result, check
+from collation.layersources import edition_stream, reference_stream
+
+SHARED = Path(settings.BASE_DIR).parent / "shared" / "corpus"
+
+
+def percent(share: float | None) -> str:
+    """``99.62 %`` (two decimals, rounded down so a figure never reads as meeting a target
+    it misses), or ``—`` when nothing was aligned."""
+    if share is None:
+        return "—"
+    return f"{int(share * 10000) / 100:.2f} %"
+
+
+def row(edition: str, reference: str, res: Result) -> str:
+    """One table row: the pair, classic share (aligned/total), commentary share (aligned/total)."""
+    return (f"| {edition} | {reference} | {percent(res.classic_share)} | {res.classic_ok:,} / {res.classic_aligned:,}"
+            f" of {res.classic_total:,} | {percent(res.commentary_share)} | {res.commentary_ok:,} / "
+            f"{res.commentary_aligned:,} of {res.commentary_total:,} |")
+
+
+HEADER = ("| edition | reference | classic as classic | characters (ok / aligned of total) "
+          "| commentary as commentary | characters (ok / aligned of total) |\n| --- | --- | --- | --- | --- | --- |")
+
+
+class Command(BaseCommand):
+    help = ("Align the classic layer of a commentary edition (a Kanripo folder or file, or a stored "
+            "edition's slug) with independent editions of the same text and print the share of the "
+            "reference's classic stored as classic, of its commentary stored as commentary, and the "
+            "worst places.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("edition", nargs="?", help="the commentary edition: folder, file or stored slug")
+        parser.add_argument("reference", nargs="*", help="the reference edition(s), read one after another")
+        parser.add_argument("--shared", action="store_true",
+                            help="every pair of ../shared/corpus (SOURCES.md, kanripo-references) as a table")
+        parser.add_argument("--worst", type=int, default=10, help="how many places to print (default 10)")
+
+    def handle(self, *args, **opts):
+        if opts["shared"]:
+            return self.shared(opts["worst"])
+        if not opts["edition"] or not opts["reference"]:
+            raise CommandError("give EDITION and at least one REFERENCE, or --shared")
+        try:
+            ed = edition_stream(opts["edition"])
+            ref = reference_stream(*opts["reference"])
+        except LookupError as exc:
+            raise CommandError(str(exc)) from exc
+        res = check(ed, ref, worst=opts["worst"])
+        self.report(opts["edition"], " + ".join(opts["reference"]), res)
+
+    def report(self, edition: str, reference: str, res: Result) -> None:
+        out = self.stdout
+        out.write(f"{edition} against {reference}")
+        out.write(f"  classic stored as classic:        {percent(res.classic_share)} "
+                  f"({res.classic_ok:,} of {res.classic_aligned:,} aligned; {res.classic_total:,} in the reference)")
+        out.write(f"  commentary stored as commentary:  {percent(res.commentary_share)} "
+                  f"({res.commentary_ok:,} of {res.commentary_aligned:,} aligned; "
+                  f"{res.commentary_total:,} in the reference)")
+        if res.places:
+            out.write("  worst places (edition: layers other than the classic in 〔…〕; reference: small print in (…)):")
+        for p in res.places:
+            what = "classic stored otherwise" if p.kind == "classic" else "commentary stored as classic"
+            out.write(f"  {p.chars:>5}  {what}  {p.where}")
+            out.write(f"         edition:   {p.edition}")
+            out.write(f"         reference: {p.reference}")
+
+    def shared(self, worst: int) -> None:
+        if not SHARED.is_dir():
+            raise CommandError(f"{SHARED}: no shared corpus here")
+        rows = []
+        for edition, reference in PAIRS:
+            started = time.perf_counter()
+            res = check(edition_stream(str(SHARED / edition)), reference_stream(str(SHARED / reference)), worst=worst)
+            e, r = edition.split("/")[-1], reference.split("/")[-1]
+            self.report(e, r, res)
+            self.stdout.write(f"  ({time.perf_counter() - started:.1f} s)\n")
+            rows.append(row(e, r, res))
+        self.stdout.write(HEADER)
+        for line in rows:
+            self.stdout.write(line)

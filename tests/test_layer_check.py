@@ -1,0 +1,126 @@
+"""The layer check (``manage.py check_layers``, ``collation.layercheck``): a 注疏 edition's
+classic and commentary against an independent edition that prints them apart (issue 27).
+
+The figures of the shared pairs are pinned: a change to how the importer reads layers that
+moves one shows here. The normal run checks two pairs (孝經, 周易); every pair runs in the
+``slow`` test, which ``make test`` (and CI) runs too.
+"""
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from collation.layercheck import PAIRS, Stream, Unit, check
+from reader.importers.document import CLASSIC, COMMENTARY, READINGS
+from reader.importers.mandoku.boundaries import align, gap_tail, tail
+
+from .conftest import SHARED
+
+CORPUS = SHARED / "corpus"
+
+
+def run(*args) -> str:
+    out = StringIO()
+    call_command("check_layers", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_align_keeps_runs_of_three_or_more_in_order():
+    # 8-character anchors fix the order; a lone shared character (之) is not counted
+    ref = "天命之謂性率性之謂道修道之謂教"
+    ed = "天命之謂性注命者天之令也率性之謂道修道之謂教"
+    match = align(ref, ed)
+    assert [ed[m] if m >= 0 else "_" for m in match] == list(ref)
+    assert match[5] == ed.index("率性")
+    assert align("甲之乙", "丙之丁") == [-1, -1, -1]
+
+
+def test_tail_and_gap_tail_rules():
+    # a tail: aligned to the end (two unaligned at the very end allowed), nine in ten... eight in ten aligned
+    ref_of = [-1, -1, -1, 10, 11, 12, 13, -1, 15, 16]
+    assert tail(ref_of, 0, 10) == 3
+    assert tail([-1, -1, -1, -1], 0, 4) is None
+    # gap_tail: the longest tail that reads as the start of the missing words, never after 曰
+    assert gap_tail("敏疾也帝曰俞允若茲", "帝曰俞允若茲嘉言") == 3
+    assert gap_tail("言君臣皆難故曰黎民", "帝曰俞") is None
+
+
+def _stream(items) -> Stream:
+    return Stream.build((Unit(f"x.txt:{k + 1}", text, layer), role) for k, (text, layer, role) in enumerate(items))
+
+
+def test_check_counts_each_reference_character_by_its_stored_layer():
+    # the edition stores the classic 坐授瑟乃降 inside the note (no small print between)
+    ed = _stream([("大射之儀君有命戒射", CLASSIC, CLASSIC), ("將有事於射宰夫戒宰及司馬", COMMENTARY, COMMENTARY),
+                  ("相者也工六人坐授瑟乃降", COMMENTARY, COMMENTARY), ("音義字", READINGS, None)])
+    ref = _stream([("大射之儀君有命戒射", "", "C"), ("將有事於射宰夫戒宰及司馬", "", "M"), ("相者也", "", "M"),
+                   ("工六人坐授瑟乃降", "", "C")])
+    res = check(ed, ref, worst=5, context=3)
+    assert (res.classic_total, res.classic_aligned, res.classic_ok) == (17, 17, 9)
+    assert (res.commentary_total, res.commentary_aligned, res.commentary_ok) == (15, 15, 15)
+    assert [(p.kind, p.chars, p.where, p.edition, p.reference) for p in res.places] == [
+        ("classic", 8, "x.txt:3", "〔注：相者也工六人坐授瑟乃降〕", "(相者也)工六人坐授瑟乃降")]
+    assert res.classic_share == 9 / 17 and res.commentary_share == 1.0
+
+
+def test_the_command_on_the_xiaojing_pair():
+    out = run(str(CORPUS / "kanripo-jingbu/KR1f0004"), str(CORPUS / "kanripo-references/KR1f0002"), "--worst", "1")
+    lines = out.splitlines()
+    assert lines[1:3] == [
+        "  classic stored as classic:        98.05 % (2,224 of 2,268 aligned; 2,336 in the reference)",
+        "  commentary stored as commentary:  100.00 % (2,703 of 2,703 aligned; 3,034 in the reference)",
+    ]
+    assert lines[4].split() == ["9", "classic", "stored", "otherwise", "KR1f0004_001.txt:108"]
+    assert lines[5].strip().startswith("edition:") and lines[6].strip().startswith("reference:")
+
+
+def test_the_command_on_the_zhouyi_pair_a_reference_without_commentary():
+    out = run(str(CORPUS / "kanripo-jingbu/KR1a0007"), str(CORPUS / "kanripo-references/KR1a0001"), "--worst", "0")
+    assert out.splitlines()[1:3] == [
+        "  classic stored as classic:        97.16 % (20,552 of 21,151 aligned; 21,337 in the reference)",
+        "  commentary stored as commentary:  — (0 of 0 aligned; 0 in the reference)",
+    ]
+
+
+def test_the_command_names_what_it_cannot_read():
+    with pytest.raises(CommandError, match="nowhere/KR9: no such file or folder"):
+        run("nowhere/KR9", str(CORPUS / "kanripo-references/KR1f0002"))
+    with pytest.raises(CommandError, match="give EDITION and at least one REFERENCE"):
+        run("x")
+
+
+@pytest.mark.django_db
+def test_the_command_reads_a_stored_edition(seed_juan):
+    # the seed against itself: every character aligned, its main text the classic, its notes 注
+    out = run("禮書綱目", "禮書綱目", "--worst", "3")
+    assert out.splitlines() == [
+        "禮書綱目 against 禮書綱目",
+        "  classic stored as classic:        100.00 % (CLASSIC of CLASSIC aligned; CLASSIC in the reference)",
+        "  commentary stored as commentary:  100.00 % (NOTES of NOTES aligned; NOTES in the reference)",
+    ]
+    with pytest.raises(CommandError, match="no-such-edition: no such file, folder or stored edition"):
+        run("no-such-edition", "禮書綱目")
+
+
+#: The table of docs/reading.md (``manage.py check_layers --shared``).
+SHARED_TABLE = [
+    "| KR1a0007 | KR1a0001 | 97.16 % | 20,552 / 21,151 of 21,337 | — | 0 / 0 of 0 |",
+    "| KR1b0004 | KR1b0002 | 94.45 % | 23,276 / 24,643 of 26,051 | 99.87 % | 45,233 / 45,291 of 66,575 |",
+    "| KR1c0004 | KR1c0002 | 97.31 % | 35,662 / 36,646 of 37,548 | 99.83 % | 97,965 / 98,126 of 156,487 |",
+    "| KR1d0003 | KR1d0012 | 97.80 % | 35,655 / 36,455 of 43,313 | 94.35 % | 7,922 / 8,396 of 77,817 |",
+    "| KR1e0004 | KR1e0092 | 98.42 % | 7,798 / 7,923 of 8,184 | 99.26 % | 10,212 / 10,288 of 24,459 |",
+    "| KR1e0010 | KR1e0009 | 98.83 % | 38,601 / 39,055 of 41,195 | 99.84 % | 38,193 / 38,252 of 50,891 |",
+    "| KR1f0004 | KR1f0002 | 98.05 % | 2,224 / 2,268 of 2,336 | 100.00 % | 2,703 / 2,703 of 3,034 |",
+    "| KR1h0003 | KR1h0002 | 94.84 % | 34,083 / 35,934 of 36,324 | 99.75 % | 48,075 / 48,192 of 58,090 |",
+    "| KR1h0007 | KR1h0005 | 93.91 % | 14,696 / 15,649 of 16,471 | 98.76 % | 16,793 / 17,003 of 21,676 |",
+]
+
+
+@pytest.mark.slow
+def test_every_shared_pair():
+    out = run("--shared", "--worst", "0")
+    rows = [line for line in out.splitlines() if line.startswith("| KR")]
+    assert len(PAIRS) == len(rows) == 9
+    assert rows == SHARED_TABLE
