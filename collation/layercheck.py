@@ -17,12 +17,13 @@ against the edition. The reference's stream is its full-size text (role ``C``) a
 small print (role ``M``), less its labels and the cross-references 重言(…)/重意(…) of
 the 纂圖互註 editions.
 
-Alignment (``align``): 8-character grams found once in each stream are anchors; the
-longest chain of anchors in the same order in both (a longest increasing subsequence)
-fixes the alignment, and the stretches between anchors are aligned by rapidfuzz's Indel
-(LCS) opcodes. A reference character counts only inside a run of at least ``MIN_RUN``
-characters aligned one after another, so that stray single characters matched inside
-text the other edition lacks (another commentator's notes) do not count.
+Alignment (``reader.importers.mandoku.boundaries.align``, the importer's own): 8-character
+grams found once in each stream are anchors; the longest chain of anchors in the same order
+in both (a longest increasing subsequence) fixes the alignment, and the stretches between
+anchors are aligned by rapidfuzz's Indel (LCS) opcodes. A reference character counts only
+inside a run of at least three characters aligned one after another, so that stray single
+characters matched inside text the other edition lacks (another commentator's notes) do
+not count.
 
 Pure: streams in, figures out; ``collation.management.commands.check_layers`` reads the
 files (or the stored editions) and prints.
@@ -31,23 +32,15 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import Counter
 from dataclasses import dataclass, field
-
-from rapidfuzz.distance import Indel
 
 from reader.importers.document import (
     CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE_KINDS, READINGS, SUBCOMMENTARY,
 )
 from search.folding import TEXT as TEXT_KIND
+from reader.importers.mandoku.boundaries import align
 from search.folding import char_kind, fold
 
-#: Anchor length (characters) and the shortest aligned run that counts.
-GRAM = 8
-MIN_RUN = 3
-#: A stretch between anchors is aligned only when its two sides' lengths multiply to at
-#: most this (a bit-parallel LCS of 20,000 by 20,000 characters takes about a second).
-GAP_LIMIT = 4 * 10 ** 8
 #: Layers that read as the commentary of the reference (its small print holds 陸德明's
 #: readings too in several editions).
 COMMENTARY_LAYERS = (COMMENTARY, READINGS)
@@ -161,80 +154,6 @@ def reference_roles(pieces) -> list[tuple[str, str | None]]:
         skip_next_note = bool(nxt is not None and nxt.kind in NOTE_KINDS and p.text.endswith(CROSS_REFERENCE))
         out.append((p.text[:-2] if skip_next_note else p.text, "C"))
     return out
-
-
-def _anchors(ref: str, ed: str) -> list[tuple[int, int]]:
-    """``(ref offset, edition offset)`` of every ``GRAM``-gram found once in each, in
-    reference order, reduced to their longest chain increasing in both."""
-    counts = Counter(ref[i:i + GRAM] for i in range(len(ref) - GRAM + 1))
-    wanted = {g for g, n in counts.items() if n == 1}
-    where: dict[str, int] = {}
-    seen: Counter = Counter()
-    for i in range(len(ed) - GRAM + 1):
-        g = ed[i:i + GRAM]
-        if g in wanted:
-            seen[g] += 1
-            where[g] = i
-    pairs = [(i, where[g]) for i in range(len(ref) - GRAM + 1)
-             if (g := ref[i:i + GRAM]) in wanted and seen[g] == 1]
-    # longest increasing subsequence of the edition offsets (patience sorting)
-    tails: list[int] = []
-    tail_at: list[int] = []
-    back = [-1] * len(pairs)
-    for n, (_, e) in enumerate(pairs):
-        k = bisect.bisect_left(tails, e)
-        if k == len(tails):
-            tails.append(e)
-            tail_at.append(n)
-        else:
-            tails[k] = e
-            tail_at[k] = n
-        back[n] = tail_at[k - 1] if k else -1
-    chain = []
-    n = tail_at[-1] if tail_at else -1
-    while n >= 0:
-        chain.append(pairs[n])
-        n = back[n]
-    return chain[::-1]
-
-
-def align(ref: str, ed: str) -> list[int]:
-    """For each character of ``ref``, the offset of the character of ``ed`` it is aligned
-    with, or -1 (see the module docstring); only runs of ``MIN_RUN`` or more count."""
-    match = [-1] * len(ref)
-    r_end = e_end = 0  # how far the alignment has got
-    for r, e in _anchors(ref, ed):
-        if r < r_end or e < e_end:
-            # overlaps the block before: on its diagonal it extends it, else it is dropped
-            if r - e == r_end - e_end and r + GRAM > r_end:
-                for k in range(r_end, r + GRAM):
-                    match[k] = k - r + e
-                r_end, e_end = r + GRAM, e + GRAM
-            continue
-        a, b = ref[r_end:r], ed[e_end:e]
-        if a and b and len(a) * len(b) <= GAP_LIMIT:
-            for tag, i1, i2, j1, _ in Indel.opcodes(a, b):
-                if tag == "equal":
-                    for k in range(i2 - i1):
-                        match[r_end + i1 + k] = e_end + j1 + k
-        for k in range(GRAM):
-            match[r + k] = e + k
-        r_end, e_end = r + GRAM, e + GRAM
-    # keep runs of MIN_RUN or more characters aligned one after another
-    k = 0
-    n = len(ref)
-    while k < n:
-        if match[k] < 0:
-            k += 1
-            continue
-        j = k + 1
-        while j < n and match[j] == match[j - 1] + 1:
-            j += 1
-        if j - k < MIN_RUN:
-            for i in range(k, j):
-                match[i] = -1
-        k = j
-    return match
 
 
 @dataclass

@@ -3,6 +3,7 @@
 layer equal a plain scan of the stored pieces of that layer, and the juan page shows each
 layer choice's text."""
 import re
+from collections import Counter
 
 import pytest
 
@@ -23,6 +24,8 @@ JINGBU = SHARED / "corpus" / "kanripo-jingbu"
 #: 周禮注疏 (注, 音義, 疏 釋曰), 春秋公羊傳注疏 (解云), 孝經注疏: the first juan of each.
 FILES = ["KR1d0003/KR1d0003_001.txt", "KR1e0006/KR1e0006_001.txt", "KR1f0004/KR1f0004_001.txt"]
 QUERIES = ["王", "之", "釋曰", "注", "疏", "音", "反", "曰", "公", "天子", "正義曰", "解云", "鄭", "者也"]
+#: How the layer of each piece of 孝經注疏 卷一 was decided (``Piece.layer_basis``).
+BASES_KR1F0004_001 = {"marked": 63, "default": 16, "reference": 6, "layout": 3}
 #: A page-break marker of the printed edition (葉 1-2a): not text.
 PAGE = re.compile(r'<span class="pb"[^>]*><span class="visually-hidden">[^<]*</span>[^<]*</span>')
 CHOICES = ["classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "notes", "titles",
@@ -345,3 +348,28 @@ def test_gongyang_and_guliang_zhuan_resumes_after_their_notes():
     assert around("KR1e0010/KR1e0010_016.txt", "一穀不升謂之嗛", 3, 2) == [
         (TEXT, CLASSIC, "", "五穀不升為大饑"), (LABEL, COMMENTARY, "范注", "注"), (NOTE, COMMENTARY, "范注", "升成也"),
         (TEXT, CLASSIC, "", "一穀不升謂之嗛"), (LABEL, COMMENTARY, "范注", "注")]
+
+
+def test_how_each_layer_was_decided_is_stored_shown_and_in_the_api(zhushu, client):
+    """孝經注疏 開宗明義章: ``…曾子侍注…子曰先王有至德要道以順天下民用和睦上下無怨汝知之乎注…
+    知之乎曾子避席曰參不敏何足以知之…``: where the classic resumes inside the full-size 注
+    without small print, the 疏's lemma (layout) or the reference text of 孝經 (reference)
+    decided it; the piece says so in the database, the API and, with a quiet mark, the page."""
+    juan = zhushu[2]
+    section = Section.objects.get(juan=juan, position=1)
+    decided = [(p.layer_basis, p.layer, p.text) for p in section.pieces.order_by("position")
+               if p.layer_basis in ("reference", "layout")]
+    assert decided == [
+        ("layout", CLASSIC, "曾子侍"), ("reference", CLASSIC, "知之乎曾子避席曰參不敏何足以知之"),
+        ("reference", CLASSIC, "子曰夫孝德之本也"), ("layout", CLASSIC, "敎之所由生也"),
+        ("reference", CLASSIC, "復坐吾語汝")]
+    assert Counter(Piece.objects.filter(section__juan=juan).values_list("layer_basis", flat=True)) == Counter(
+        BASES_KR1F0004_001)
+    body = client.get(section.get_absolute_url()).content.decode()
+    assert ('class="text inferred" id="s1-p' in body
+            and 'data-basis="reference" title="此處經文起訖據他本經文推定">復坐吾語汝</span>' in body)
+    assert body.count('class="text inferred"') == 5
+    data = client.get(f"/api/editions/{juan.edition_id}/juans/{juan.number}/").json()
+    pieces = data["chapters"][0]["sections"][0]["pieces"]
+    assert [(p["layer_basis"], p["text"]) for p in pieces if p["layer_basis"] in ("reference", "layout")] == \
+        [(basis, text) for basis, _, text in decided]

@@ -4,13 +4,15 @@ reference text of the classic (``data/classics``, built by ``scripts/build_class
 A 注疏 edition prints the classic and its commentary at one size and marks only where a
 commentary starts (注, 傳, 箋); where the book goes back to the classic with no small print
 between (``…注相者也工六人坐授瑟乃降注…``), nothing in the file marks it. The classic the
-importer has already read (the text before each marker) is aligned with the reference, in
-order (``align``); between two stretches of that classic the reference shows which classic
-words are missing, and those words can only stand in the commentary between them: the
-tail of that commentary that reads as the missing words is the classic (``gap_tail``).
-Requiring the tail to be the words missing right after the classic before it is what keeps
-a note that quotes the classic it explains (``…故曰黎民敏德``) or a later phrase from
-being cut. Where the reference does not decide, the book's order stands.
+importer has already read and the full-size commentary after each marker are aligned, in
+order, with the stretch of the reference the juan's classic stands in (``align``). A
+commentary piece whose last characters are aligned one after another up to its end, the
+first of them going on in the reference from the last character aligned before them
+(``JUMP``), ends in the classic: the words missing from the classic read so far, which is
+what keeps a note that quotes the classic it explains (``…故曰黎民敏德``) from being cut. A
+piece aligned whole that runs a commentary on from the line before without a marker, or
+whose marker word is itself the next word of the classic (``且傳以通經為義``), is the classic
+whole. Where the reference does not decide, the book's order stands.
 
 Alignment (``align``, also used by ``collation.layercheck``): 8-character grams found once
 in each text are anchors; the longest chain of anchors in the same order in both (a longest
@@ -23,9 +25,9 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 
-from rapidfuzz.distance import Indel, LCSseq
+from rapidfuzz.distance import Indel
 
-from ..document import CLASSIC, COMMENTARY, LABEL, NOTE, REFERENCE, TEXT, PieceDoc
+from ..document import CLASSIC, COMMENTARY, LABEL, NOTE, TEXT, PieceDoc
 
 #: Anchor length (characters) and the shortest aligned run that counts.
 GRAM = 8
@@ -33,14 +35,18 @@ MIN_RUN = 3
 #: A stretch between anchors is aligned only when its two sides' lengths multiply to at
 #: most this (a bit-parallel LCS of 20,000 by 20,000 characters takes about a second).
 GAP_LIMIT = 4 * 10 ** 8
-#: A tail must hold this many characters, and differ from the missing words in at most one
-#: character (or one added or dropped) in ``MISMATCH_EVERY``, never in its first two.
+#: A tail holds at least this many aligned characters, and four in five of its characters.
 TAIL_MIN = 2
-MISMATCH_EVERY = 10
+#: Unaligned characters allowed at a tail's very end, and in one hole inside it (characters
+#: the two editions write differently, or runs too short to count).
+END_SLACK = 3
+HOLE = 2
+#: How far on in the reference a tail may start from the last aligned character before it:
+#: 1 is right after it; more where the edition lacks a few words of the reference or writes
+#: them otherwise (巳/已 are not folded together). Measured on the shared pairs (docs/reading.md).
+JUMP = 12
 #: A note ending with this quotes what follows (``傳例曰非常也``): no cut right after it.
 QUOTE_INTRO = "曰"
-#: A stretch of the classic bounds a gap when at least this many of its characters align.
-RELIABLE = 6
 #: ○ just before the classic words goes with them: it marks where the classic resumes.
 RESUME_MARK = "○"
 
@@ -130,27 +136,6 @@ def is_text(ch: str) -> bool:
     return o >= 0x2E80 and not (0x3000 <= o <= 0x303F or 0xFF00 <= o <= 0xFFEF)
 
 
-def gap_tail(note: str, missing: str) -> int | None:
-    """The offset in ``note`` (folded, text characters only) where the longest tail that
-    reads as the start of ``missing`` begins; None when none. The tail's first two
-    characters equal ``missing``'s; the rest may differ in one character (or one added or
-    dropped) in ``MISMATCH_EVERY``; a tail never starts right after 曰 (``QUOTE_INTRO``)."""
-    if len(missing) < TAIL_MIN:
-        return None
-    first = missing[:2]
-    k = note.find(first)
-    while 0 <= k <= len(note) - TAIL_MIN:
-        tail = note[k:]
-        if not (k and note[k - 1] in QUOTE_INTRO):
-            allowed = len(tail) // MISMATCH_EVERY
-            # the tail read against the missing words' start (LCS, so that one character
-            # added or dropped counts as one difference)
-            if LCSseq.similarity(tail, missing[:len(tail) + allowed]) >= len(tail) - allowed:
-                return k
-        k = note.find(first, k + 1)
-    return None
-
-
 def _folded(text: str, fold) -> tuple[str, list[int]]:
     """``text`` folded, text characters only (``is_text``), and each one's offset."""
     folded = fold(text)
@@ -174,7 +159,9 @@ def reference_tails(flat: list[PieceDoc], reference: str, fold) -> list[tuple[in
     """``(n, cut)`` for each full-size commentary piece ``flat[n]`` whose text from code
     point ``cut`` on is the classic, by the folded ``reference`` (see the module
     docstring); ``fold`` is the folding function (``search.folding.fold``). A cut of 0
-    means the piece and the marker word before it are the classic (``_false_marker``).
+    means the whole piece is the classic: a piece that runs a commentary on from the line
+    before with no marker, or a marker word that is a word of the classic
+    (``_false_marker``) and the piece after it.
 
     The juan's full-size text (classic and commentary, in order) is aligned with the
     stretch of the reference its classic stands in (``_window``). A commentary piece ends
@@ -204,8 +191,16 @@ def reference_tails(flat: list[PieceDoc], reference: str, fold) -> list[tuple[in
         end = start + len(note)
         if flat[n].kind == NOTE and end > start:
             t = tail(ref_of, start, end)
-            if t == start and _false_marker(flat, n, stream, ref, ref_of, start, fold):
-                cuts.append((n, 0))
+            if t == start:
+                # the whole piece reads as the classic that goes on: a piece that only runs a
+                # commentary on from the line before (no marker before it), or one whose
+                # marker word is itself a word of the classic
+                label = n and flat[n - 1].kind == LABEL
+                prev = next((ref_of[k] for k in range(start - 1, -1, -1) if ref_of[k] >= 0), None)
+                if not label and prev is not None and 0 < ref_of[start] - prev <= JUMP:
+                    cuts.append((n, 0))
+                elif label and _false_marker(flat, n, stream, ref, ref_of, start, fold):
+                    cuts.extend([(n - 1, 0), (n, 0)])
                 start = end
                 continue
             if t is not None and t > start and note[t - start - 1] not in QUOTE_INTRO:
@@ -245,14 +240,6 @@ def _grow(stream: str, ref: str, r: int, t: int, prev: int, start: int) -> int:
     return t - gap if 2 * same >= gap else t
 
 
-#: How far on in the reference a tail may start from the last aligned character before it
-#: (1: right after it; more for a character the two editions write differently).
-JUMP = 3
-#: Unaligned characters allowed at a tail's very end, and in one hole inside it.
-END_SLACK = 3
-HOLE = 2
-
-
 def tail(ref_of: list[int], start: int, end: int) -> int | None:
     """The stream offset where the aligned tail of ``start``…``end`` begins: characters
     aligned (``ref_of`` ≥ 0) one after another up to ``end``, two unaligned allowed at the
@@ -280,8 +267,3 @@ def tail(ref_of: list[int], start: int, end: int) -> int | None:
     if hits < TAIL_MIN or hits * 10 < (end - k) * 8:
         return None
     return k
-
-
-def mark_reference(piece: PieceDoc) -> None:
-    """Record on a piece split off as classic that a reference decided it."""
-    piece.layer_basis = REFERENCE

@@ -503,15 +503,14 @@ def classic_returns(sections, accept=None) -> None:
 def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -> None:
     """For each ``(n, cut)``: the note ``refs[n]`` (``(paragraph, index)``) is split at code
     point ``cut`` and its tail becomes classic text whose ``layer_basis`` is ``basis``, in
-    place (last first, so that earlier indexes hold); a cut of 0 makes the note and the
-    marker word before it (``refs[n - 1]``) classic text."""
+    place (last first, so that earlier indexes hold); a cut of 0 makes the whole piece
+    classic text."""
     for n, cut in reversed(cuts):
         para, i = refs[n]
-        if cut == 0:  # the piece and its marker word (the piece before it) are the classic
-            for piece in (para[i], refs[n - 1][0][refs[n - 1][1]]):
-                piece.kind = TEXT
-                piece.layer_basis = basis
-                _set(piece, CLASSIC, "")
+        if cut == 0:  # the whole piece is the classic
+            para[i].kind = TEXT
+            para[i].layer_basis = basis
+            _set(para[i], CLASSIC, "")
             continue
         note, classic = split_piece(para[i], [cut])
         classic.kind = TEXT
