@@ -7,7 +7,7 @@ the same classic that prints the commentary in small print (or the classic alone
 character by character, which words are the classic: aligned with the 注疏 edition's
 text, each of its characters shows what the importer made of the same words.
 
-Shapes: a *stream* is the text to align, as folded characters (``search.folding.fold``;
+Shapes: a *stream* is the text to align, as folded characters (``characters.folding.fold``;
 only characters a search finds: no punctuation, no ○, no Latin numbering) with, for each,
 its role and where it stands (``Stream``). The edition's stream leaves out what the book
 itself sets apart under a label -- 音義 and 疏 in small print, editors' notes, 考證 parts --
@@ -34,12 +34,12 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from characters.folding import TEXT as TEXT_KIND
+from characters.folding import char_kind, fold
 from reader.importers.document import (
     CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE_KINDS, READINGS, SUBCOMMENTARY,
 )
-from search.folding import TEXT as TEXT_KIND
 from reader.importers.mandoku.boundaries import align
-from search.folding import char_kind, fold
 
 #: Layers that read as the commentary of the reference (its small print holds 陸德明's
 #: readings too in several editions).

@@ -15,6 +15,7 @@ from reader.importers.errors import TextFormatError
 from reader.importers.mandoku import parse_mandoku
 from reader.importers.mandoku.check import HeaderOnly
 from reader.importers.source import decode_bytes
+from reader.models import Edition, Piece
 
 from .layercheck import Stream, Unit, edition_role, reference_roles
 
@@ -79,8 +80,6 @@ def _file_docs(source: str):
 
 
 def _stored_pieces(slug: str):
-    from reader.models import Edition, Piece  # the database only when a slug is given
-
     edition = Edition.objects.filter(slug=slug).first()
     if edition is None:
         raise LookupError(f"{slug}: no such file, folder or stored edition")

@@ -27,6 +27,8 @@ from collections import Counter
 
 from rapidfuzz.distance import Indel
 
+from characters.folding import fold
+
 from ..document import CLASSIC, COMMENTARY, LABEL, NOTE, TEXT, PieceDoc
 
 #: Anchor length (characters) and the shortest aligned run that counts.
@@ -136,7 +138,7 @@ def is_text(ch: str) -> bool:
     return o >= 0x2E80 and not (0x3000 <= o <= 0x303F or 0xFF00 <= o <= 0xFFEF)
 
 
-def _folded(text: str, fold) -> tuple[str, list[int]]:
+def _folded(text: str) -> tuple[str, list[int]]:
     """``text`` folded, text characters only (``is_text``), and each one's offset."""
     folded = fold(text)
     keep = [k for k, ch in enumerate(folded) if is_text(ch)]
@@ -155,10 +157,10 @@ def _window(reference: str, classic: list[str], size: int) -> tuple[int, int] | 
     return max(0, lo - size), min(len(reference), hi + size)
 
 
-def reference_tails(flat: list[PieceDoc], reference: str, fold) -> list[tuple[int, int]]:
+def reference_tails(flat: list[PieceDoc], reference: str) -> list[tuple[int, int]]:
     """``(n, cut)`` for each full-size commentary piece ``flat[n]`` whose text from code
     point ``cut`` on is the classic, by the folded ``reference`` (see the module
-    docstring); ``fold`` is the folding function (``search.folding.fold``). A cut of 0
+    docstring; matching on text folded by ``characters.folding.fold``). A cut of 0
     means the whole piece is the classic: a piece that runs a commentary on from the line
     before with no marker, or a marker word that is a word of the classic
     (``_false_marker``) and the piece after it.
@@ -173,7 +175,7 @@ def reference_tails(flat: list[PieceDoc], reference: str, fold) -> list[tuple[in
            if (p.kind == TEXT and p.layer == CLASSIC) or (p.kind == NOTE and p.layer == COMMENTARY)]
     if not any(flat[n].kind == NOTE for n in ids):
         return []
-    folded = {n: _folded(flat[n].text, fold) for n in ids}
+    folded = {n: _folded(flat[n].text) for n in ids}
     stream = "".join(folded[n][0] for n in ids)
     classic = [folded[n][0] for n in ids if flat[n].kind == TEXT]
     win = _window(reference, classic, len(stream) // 2 + 200)
@@ -199,7 +201,7 @@ def reference_tails(flat: list[PieceDoc], reference: str, fold) -> list[tuple[in
                 prev = next((ref_of[k] for k in range(start - 1, -1, -1) if ref_of[k] >= 0), None)
                 if not label and prev is not None and 0 < ref_of[start] - prev <= JUMP:
                     cuts.append((n, 0))
-                elif label and _false_marker(flat, n, stream, ref, ref_of, start, fold):
+                elif label and _false_marker(flat, n, ref, ref_of, start):
                     cuts.extend([(n - 1, 0), (n, 0)])
                 start = end
                 continue
@@ -215,7 +217,7 @@ def reference_tails(flat: list[PieceDoc], reference: str, fold) -> list[tuple[in
     return cuts
 
 
-def _false_marker(flat, n: int, stream: str, ref: str, ref_of: list[int], start: int, fold) -> bool:
+def _false_marker(flat, n: int, ref: str, ref_of: list[int], start: int) -> bool:
     """Whether the marker word before the commentary piece ``flat[n]`` (aligned whole with
     the reference) is a word of the classic: the reference reads, right after the last
     aligned character before the piece, the marker and then the piece (``且傳以通經為義``

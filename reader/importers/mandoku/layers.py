@@ -270,8 +270,6 @@ def classic_boundaries(doc: JuanDocument) -> None:
     book = classic_book(doc.work_title)
     accept = None
     if book:
-        from search.folding import fold  # matching only (as classic_reference)
-
         reference = classic_reference(book)
 
         def accept(words: str) -> bool:
@@ -282,12 +280,11 @@ def classic_boundaries(doc: JuanDocument) -> None:
     for chapter in chapters:
         classic_returns(chapter.sections, accept)
     if book:
-
         # one pass per text of the classic (公羊: the 經, then the passages of the 傳)
         for part in book.split("+"):
             refs = [(para, i) for c in chapters for s in c.sections for para in s.paragraphs for i in range(len(para))]
             flat = [para[i] for para, i in refs]
-            _split_off_classic(refs, reference_tails(flat, classic_reference(part), fold), REFERENCE)
+            _split_off_classic(refs, reference_tails(flat, classic_reference(part)), REFERENCE)
 
 
 def _indent(para: list[PieceDoc]) -> int:
