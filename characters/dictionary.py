@@ -108,7 +108,7 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
     entry.definition = definition
     entry.standard, entry.traditional = list(standard), list(traditional)
     entry.simplified, entry.variants = list(simplified), list(variants)
-    if follow and not entry.mandarin and entry.standard:
+    if follow and not entry.mandarin and entry.standard and entry.standard[0] != ch:
         see = lookup(entry.standard[0], follow=False)
         if see.mandarin or see.definition:
             entry.see = {"char": see.char, "mandarin": see.mandarin, "definition": see.definition}

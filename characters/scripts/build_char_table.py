@@ -26,7 +26,8 @@ Format (UTF-8, TAB-separated, one row per character, sorted by code point)::
     CHAR  MANDARIN  OTHER_READINGS  DEFINITION  STANDARD  TRADITIONAL  SIMPLIFIED  VARIANTS
 
 MANDARIN and OTHER_READINGS (漢語大字典 readings from kHanyuPinyin not in kMandarin)
-are space-separated pinyin; STANDARD (正字: the forms this character is a variant of),
+are space-separated pinyin; STANDARD (正字: the character search folds it to, itself for a
+standard character; ``characters.folding``),
 TRADITIONAL, SIMPLIFIED and VARIANTS (異體: its other forms) are strings of characters,
 one code point each, without separators.
 """
@@ -166,6 +167,9 @@ def build(data: Path, corpora: list[Path]) -> tuple[list[list[str]], dict]:
             d[key].append(value)
 
     # nearest first: the search's own classes, then the MOE table, radical variants, Unihan, 漢語大字典
+    # 正字 is what search folds the character to, the decided data (characters.folding): a
+    # standard character's 正字 is itself; the MOE table's and the radical list's other
+    # relations (弓 under 乃, 王 under 玉, 夨 as the form of 大 inside 吳) are variants only
     for ch, c in canon.items():
         if ch != c:
             add(standard, ch, c)
@@ -174,12 +178,10 @@ def build(data: Path, corpora: list[Path]) -> tuple[list[list[str]], dict]:
         for m in members.get(ch, []):
             add(var, ch, m)
     for regular, _, variant in twedu:
-        add(standard, variant, regular)
         add(var, regular, variant)
         add(var, variant, regular)
     for proper, rel, variant in radical:
         if rel == "cjkvi/radical-variant":
-            add(standard, variant, proper)
             add(var, proper, variant)
             add(var, variant, proper)
     for ch, fields in sorted(variants.items()):
@@ -201,7 +203,7 @@ def build(data: Path, corpora: list[Path]) -> tuple[list[list[str]], dict]:
         v = variants.get(ch, {})
         trad = [t for t in unihan_targets(v.get("kTraditionalVariant", "")) if t != ch]
         simp = [s for s in unihan_targets(v.get("kSimplifiedVariant", "")) if s != ch]
-        std = standard.get(ch, [])
+        std = standard.get(ch) or [ch]
         # compatibility ideographs are encoding duplicates, not forms a reader meets as variants
         vs = [x for x in var.get(ch, []) if x not in std and x not in trad and x not in simp
               and not is_compat(x)][:MAX_VARIANTS]

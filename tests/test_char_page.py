@@ -1,0 +1,84 @@
+"""The character page agrees with the sources and with search (issue 28): its 正字, readings
+and variants come from the folding table's decided classes and from Unihan, checked for the
+1,000 most frequent characters of the shared corpus."""
+import bz2
+import unicodedata
+
+import pytest
+
+from characters.dictionary import lookup
+from characters.folding import fold_char
+from characters.scripts.rare_merges import read_frequencies
+
+from .conftest import SHARED
+
+UNIHAN = SHARED / "data" / "unihan" / "Unihan_Readings.txt.bz2"
+
+
+def _unihan_readings() -> dict[str, set[str]]:
+    """Every reading Unihan gives a character (kMandarin and kHanyuPinyin), read here."""
+    out: dict[str, set[str]] = {}
+    mandarin: dict[str, list[str]] = {}
+    with bz2.open(UNIHAN, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("#") or not line.strip():
+                continue
+            cp, field, value = line.rstrip("\n").split("\t", 2)
+            ch = chr(int(cp[2:], 16))
+            if field == "kMandarin":
+                mandarin[ch] = value.split()
+                out.setdefault(ch, set()).update(value.split())
+            elif field == "kHanyuPinyin":
+                for entry in value.split():
+                    out.setdefault(ch, set()).update(r for r in entry.partition(":")[2].split(",") if r)
+    return out, mandarin
+
+
+@pytest.fixture(scope="module")
+def unihan():
+    assert UNIHAN.exists(), "the sources (../shared/data) must sit beside the clone"
+    return _unihan_readings()
+
+
+def frequent(n: int) -> list[str]:
+    freq = read_frequencies()
+    return [c for c in sorted(freq, key=lambda c: -freq[c]) if unicodedata.category(c) == "Lo"][:n]
+
+
+def test_the_thousand_most_frequent_characters_agree_with_folding_and_unihan(unihan):
+    readings_of, mandarin_of = unihan
+    chars = frequent(1000)
+    assert len(chars) == 1000 and chars[:5] == ["之", "也", "以", "曰", "不"]
+    for ch in chars:
+        e = lookup(ch)
+        assert e.found, ch
+        # 正字: what search folds the character to; a standard character's is itself
+        assert e.standard == [fold_char(ch)], (ch, e.standard)
+        # the variants search finds with it, and the related forms it keeps apart
+        assert e.searched_together == [v for v in dict.fromkeys(e.standard + e.traditional + e.variants)
+                                       if v != ch and fold_char(v) == fold_char(ch)], ch
+        assert all(fold_char(v) != fold_char(ch) for v in e.related), ch
+        # readings: Unihan's, of the character and of the forms search treats as it, each once
+        assert e.mandarin == mandarin_of.get(ch, []), ch
+        forms = [ch] + e.searched_together
+        assert {r["form"] for r in e.readings} <= set(forms), ch
+        assert all(fold_char(r["form"]) == fold_char(ch) for r in e.readings), ch
+        assert [r["reading"] for r in e.readings] == list(dict.fromkeys(r["reading"] for r in e.readings)), ch
+        assert {r["reading"] for r in e.readings} == set().union(*(readings_of.get(f, set()) for f in forms)), ch
+
+
+def test_the_known_wrong_pages_are_right(client, db):
+    for ch in "弓也王大":
+        data = client.get(f"/chars/{ch}/").json()
+        assert data["standard"] == [ch], (ch, data["standard"])
+    assert [r["reading"] for r in client.get("/chars/大/").json()["readings"]] == ["dà", "dài", "tài"]  # no zè (夨)
+    assert client.get("/chars/弓/").json()["readings"] == [{"reading": "gōng", "form": "弓", "source": "kMandarin"}]
+    wang = client.get("/chars/王/").json()
+    assert "玉" not in wang["searched_together"] and "壬" not in wang["searched_together"]
+    assert "玉" in wang["variants"]   # related by the MOE table, kept apart by search
+    # a variant's 正字 is its fold, with the standard form's reading when it has none of its own
+    xuan = client.get("/chars/𤣥/").json()
+    assert xuan["standard"] == ["玄"] and xuan["see"]["char"] == "玄"
+    assert client.get("/chars/説/").json()["standard"] == ["說"]
+    html = client.get("/chars/弓/", {"format": "html"}).content.decode()
+    assert '<dt>正字</dt><dd class="char-list"><a href="/chars/%E5%BC%93/">弓</a></dd>' in html
