@@ -7,6 +7,8 @@ Environment:
     DATABASE_URL          default sqlite:///var/db.sqlite3
     SEARCH_INDEX_DIR      default var/index
     SEARCH_BACKEND        positional (default) or whoosh: the search engine
+    SEARCH_INDEX_SIGNING_KEY  optional: signs each index generation's manifest (HMAC-SHA256);
+                          pull_index then takes only generations signed with it (docs/production.md)
 """
 import os
 from pathlib import Path
@@ -199,6 +201,12 @@ SEARCH_BACKENDS = {
 #: A query of several terms that would examine more index positions than this is refused
 #: with a 400 saying why (search/backends/positional/backend.py, check_work); one term is always answered.
 SEARCH_MAX_WORK = env.int("SEARCH_MAX_WORK", default=4_000_000)
+#: A secret that signs the manifest of every index generation this server writes or publishes
+#: (HMAC-SHA256 of MANIFEST.json, in MANIFEST.sig); when set, pull_index swaps in only generations
+#: whose manifest it signed, and a Whoosh server pulls nothing unsigned (its files are read with
+#: pickle). Set the same value on the server that publishes and on those that pull
+#: (search/shipping.py, docs/production.md). Empty: manifests are unsigned, checksums still checked.
+SEARCH_INDEX_SIGNING_KEY = env.str("SEARCH_INDEX_SIGNING_KEY", default="")
 #: Hits a CSV/TSV hit list may hold (api/hitlists.py); a query with more is a 400 that says
 #: to narrow it. About 10,000 rows a second are written: 200,000 stay under the request
 #: budget (20 s), which a streamed file cannot be held to once it has started.

@@ -1,4 +1,5 @@
-"""Shipping a finished index generation between app servers (docs/production.md, "Several app servers"; decision 0015).
+"""Shipping a finished index generation between app servers (docs/production.md, "Several
+app servers"; decision 0015).
 
 One server imports and indexes; the others share its database (PostgreSQL) and each keeps
 its own copy of the read-only index on local disk. ``publish`` copies the current
@@ -10,8 +11,22 @@ published generation into the local index folder and swaps it in with the same a
 The shared folder looks like a local index folder::
 
     SHARED/gen-…/          complete generations, each written as gen-….part and renamed
+    SHARED/gen-…/MANIFEST.json   its files' SHA-256 checksums and sizes (and MANIFEST.sig:
+                                 their HMAC-SHA256 when SEARCH_INDEX_SIGNING_KEY is set)
     SHARED/current -> gen-… the newest one, swapped atomically
     SHARED/manifest.json    {"generation", "backend", "published_at"} of the newest one
+
+Whoever can write to the shared folder must not be able to write into the servers that
+pull from it, so ``pull`` trusts nothing it reads there: the generation's name must be one
+this project writes (``gen-<UTC stamp>-<8 hex>``), its folder a folder (no link), its
+manifest signed with the servers' key when one is set, every file it lists a name the
+engine's format writes (no ``..``, no absolute path, no link: ``allowed_file``), and each
+file is copied (never followed through a link) while its checksum is taken, then compared
+with the manifest's. Only then is the copy opened as an index (``check_generation``) and
+swapped in. A generation that fails any check is refused with a ``ShippingError`` naming
+what failed; the copy is removed and the server keeps the generation it has. A Whoosh
+index is read with ``pickle`` by Whoosh itself, so a Whoosh server pulls only generations
+whose manifest is signed (``SEARCH_INDEX_SIGNING_KEY`` set on both sides).
 
 ``publish`` holds the local writer lock while it copies, so no write lands half-copied;
 ``pull`` holds the local writer lock while it copies and swaps. Readers keep using the old
@@ -20,43 +35,44 @@ link just before it. Older published generations are removed (the two newest are
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
+import re
 import shutil
-import sys
+import stat
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 
 from .backends.base import SearchError
-from .backends.generations import GenerationStore
+from .backends.generations import (MANIFEST, SIGNATURE, GenerationStore, engine_name, signature, signing_key,
+                                   write_manifest)
+
+#: The name of a generation folder (``GenerationStore._new_generation``): nothing else is pulled.
+GENERATION_NAME = re.compile(r"gen-\d{8}T\d{6}-[0-9a-f]{8}")
+#: The most bytes a manifest, its signature or the publication manifest may have.
+MAX_MANIFEST_BYTES = 64 * 2**20
+#: Engines whose index files are read with ``pickle`` (by the library): pulled only when signed.
+NEEDS_SIGNATURE = ("search.backends.whoosh.WhooshBackend",)
 
 
 class ShippingError(SearchError):
-    """Nothing to publish, nothing published, or a published index of another engine."""
-
-
-def _backend_name(backend) -> str:
-    """The dotted path ``SEARCH_BACKENDS`` names the engine by: the package that exports the
-    class when it does (``search.backends.positional.PositionalIndexBackend``, defined in
-    ``….positional.backend``), so the name does not change when a package's modules do."""
-    cls = type(backend)
-    module = cls.__module__
-    parent = module.rpartition(".")[0]
-    if parent and getattr(sys.modules.get(parent), cls.__qualname__, None) is cls:
-        module = parent
-    return f"{module}.{cls.__qualname__}"
+    """Nothing to publish, nothing published, a published index of another engine, or a
+    published generation that fails a check (its name, manifest, signature or a file)."""
 
 
 def _store(backend) -> GenerationStore:
     if not isinstance(backend, GenerationStore):
-        raise ShippingError(f"the search backend {_backend_name(backend)} keeps no index on disk to ship")
+        raise ShippingError(f"the search backend {engine_name(backend)} keeps no index on disk to ship")
     return backend
 
 
 def _copy_dir(source: Path, target_parent: Path, name: str) -> Path:
     """Copy ``source`` to ``target_parent/name`` through ``name.part-…`` and a rename, so a
-    reader of ``target_parent`` never sees a half-copied generation. Links are followed."""
+    reader of ``target_parent`` never sees a half-copied generation. Links are followed
+    (``source`` is this server's own index)."""
     part = target_parent / f"{name}.part-{uuid.uuid4().hex[:8]}"
     try:
         shutil.copytree(source, part, symlinks=False)
@@ -75,7 +91,9 @@ def _point(folder: Path, generation: str) -> None:
 
 def publish(backend, shared: Path) -> str:
     """Copy ``backend``'s current generation to ``shared`` and make it the newest published
-    one; returns the generation's name. Raises ``ShippingError`` if there is no index."""
+    one; returns the generation's name. Its manifest is written again first (checksums of
+    the files it holds now, signed when ``SEARCH_INDEX_SIGNING_KEY`` is set). Raises
+    ``ShippingError`` if there is no index."""
     store = _store(backend)
     shared = Path(shared)
     shared.mkdir(parents=True, exist_ok=True)
@@ -84,9 +102,20 @@ def publish(backend, shared: Path) -> str:
             raise ShippingError(f"there is no index at {store.path}; run `python manage.py rebuild_index` first")
         source = Path(os.path.realpath(store.current_link))
         name = source.name
+        write_manifest(source, engine_name(backend), previous=source)
+        if (shared / name).is_symlink() or ((shared / name).exists() and not (shared / name).is_dir()):
+            (shared / name).unlink()  # not what publish writes: never written through
         if not (shared / name).exists():
             _copy_dir(source, shared, name)
-        manifest = {"generation": name, "backend": _backend_name(backend),
+        else:  # published before: the manifest and signature as they are now
+            for f in (MANIFEST, SIGNATURE):
+                tmp = shared / name / f".{f}-{uuid.uuid4().hex[:8]}"
+                if (source / f).exists():
+                    shutil.copyfile(source / f, tmp)
+                    os.replace(tmp, shared / name / f)
+                else:
+                    (shared / name / f).unlink(missing_ok=True)
+        manifest = {"generation": name, "backend": engine_name(backend),
                     "published_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         tmp = shared / f".manifest-{uuid.uuid4().hex}"
         tmp.write_text(json.dumps(manifest), encoding="utf-8")
@@ -100,26 +129,175 @@ def publish(backend, shared: Path) -> str:
     return name
 
 
+def _open_no_links(folder_fd: int, name: str, directory: bool = False) -> int:
+    """``os.open`` of ``name`` in the folder ``folder_fd`` without following a link; raises
+    ``OSError`` (``ELOOP``) if it is one."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_DIRECTORY if directory else 0)
+    return os.open(name, flags, dir_fd=folder_fd)
+
+
+def _read_small(folder_fd: int, name: str, what: str) -> bytes:
+    """The bytes of the regular file ``name`` in ``folder_fd`` (no link, at most
+    ``MAX_MANIFEST_BYTES``)."""
+    fd = _open_no_links(folder_fd, name)
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise ShippingError(f"{what} is not a regular file")
+        data = fh.read(MAX_MANIFEST_BYTES + 1)
+    if len(data) > MAX_MANIFEST_BYTES:
+        raise ShippingError(f"{what} is over {MAX_MANIFEST_BYTES} bytes")
+    return data
+
+
+def _checked_manifest(store, folder_fd: int, name: str, where: str) -> tuple[dict, bytes, bytes | None]:
+    """The generation's manifest, its bytes and its signature's, once the signature (when a
+    key is set), its generation, engine and every file name are checked."""
+    try:
+        data = _read_small(folder_fd, MANIFEST, f"{where}/{MANIFEST}")
+    except FileNotFoundError:
+        raise ShippingError(f"{where} has no {MANIFEST} (publish it again with this version's "
+                            f"`python manage.py publish_index`)") from None
+    key = signing_key()
+    signed = None
+    if key is not None:
+        try:
+            signed = _read_small(folder_fd, SIGNATURE, f"{where}/{SIGNATURE}")
+        except FileNotFoundError:
+            raise ShippingError(f"{where}/{MANIFEST} is not signed, and SEARCH_INDEX_SIGNING_KEY is set: publish it "
+                                f"from a server with the same key") from None
+        if not hmac.compare_digest(signed.strip(), signature(data, key).encode("ascii")):
+            raise ShippingError(f"the signature of {where}/{MANIFEST} does not verify with this server's "
+                                f"SEARCH_INDEX_SIGNING_KEY (another key, or the manifest was changed)")
+    elif engine_name(store) in NEEDS_SIGNATURE:
+        raise ShippingError(f"this server's engine ({engine_name(store)}) reads its index files with pickle, so it "
+                            f"pulls only signed generations: set SEARCH_INDEX_SIGNING_KEY here and on the server "
+                            f"that publishes")
+    try:
+        manifest = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ShippingError(f"{where}/{MANIFEST} is not JSON ({e})") from None
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(files, dict) or not files:
+        raise ShippingError(f"{where}/{MANIFEST} lists no files")
+    if manifest.get("generation") != name:
+        raise ShippingError(f"{where}/{MANIFEST} describes {manifest.get('generation')!r}, not {name}")
+    if manifest.get("engine") != engine_name(store):
+        raise ShippingError(f"{where}/{MANIFEST} describes an index of {manifest.get('engine')!r}, but this "
+                            f"server's SEARCH_BACKEND is {engine_name(store)}")
+    for rel, info in files.items():
+        if not isinstance(rel, str) or not store.allowed_file(rel):
+            raise ShippingError(f"{where}/{MANIFEST} names {rel!r}, which is not a file of this index format")
+        if not (isinstance(info, dict) and isinstance(info.get("size"), int) and isinstance(info.get("sha256"), str)
+                and re.fullmatch(r"[0-9a-f]{64}", info["sha256"])):
+            raise ShippingError(f"{where}/{MANIFEST} gives no size and SHA-256 for {rel!r}")
+    return manifest, data, signed
+
+
+def _copy_checked(folder_fd: int, rel: str, target: Path, info: dict, where: str) -> None:
+    """Copy the file ``rel`` of the folder ``folder_fd`` to ``target``, opening each part of
+    its path without following links, and compare its size and SHA-256 with ``info``."""
+    parts = rel.split("/")
+    fds = []
+    try:
+        at = folder_fd
+        for part in parts[:-1]:
+            at = _open_no_links(at, part, directory=True)
+            fds.append(at)
+        fd = _open_no_links(at, parts[-1])
+    except FileNotFoundError:
+        raise ShippingError(f"{where}/{rel}, listed in its manifest, is missing") from None
+    except OSError as e:
+        raise ShippingError(f"{where}/{rel} is a link or not a file ({e.strerror}); only plain files are pulled") \
+            from None
+    finally:
+        for f in fds:
+            os.close(f)
+    digest, size = hashlib.sha256(), 0
+    with os.fdopen(fd, "rb") as src:
+        if not stat.S_ISREG(os.fstat(src.fileno()).st_mode):
+            raise ShippingError(f"{where}/{rel} is not a regular file")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "xb") as out:
+            while chunk := src.read(1 << 20):
+                digest.update(chunk)
+                size += len(chunk)
+                if size > info["size"]:
+                    break
+                out.write(chunk)
+    if size != info["size"] or not hmac.compare_digest(digest.hexdigest(), info["sha256"]):
+        raise ShippingError(f"{where}/{rel} does not match its checksum in {MANIFEST} (changed or damaged since "
+                            f"it was published)")
+
+
+def _fetch(store, shared: Path, name: str) -> None:
+    """Copy the published generation ``shared/name`` into the index folder, every check of
+    the module docstring passed, as ``store.path/name``; raises ``ShippingError``."""
+    where = str(shared / name)
+    shared_fd = os.open(shared, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        try:
+            folder_fd = _open_no_links(shared_fd, name, directory=True)
+        except FileNotFoundError:
+            raise ShippingError(f"{where}, named in {shared}/manifest.json, is missing") from None
+        except OSError as e:
+            raise ShippingError(f"{where} is a link or not a folder ({e.strerror}); only plain folders are pulled") \
+                from None
+    finally:
+        os.close(shared_fd)
+    part = store.path / f"{name}.part-{uuid.uuid4().hex[:8]}"
+    try:
+        manifest, data, signed = _checked_manifest(store, folder_fd, name, where)
+        part.mkdir()
+        for rel, info in manifest["files"].items():
+            _copy_checked(folder_fd, rel, part / rel, info, where)
+        (part / MANIFEST).write_bytes(data)
+        if signed is not None:
+            (part / SIGNATURE).write_bytes(signed)
+        try:
+            store.check_generation(part)
+        except Exception as e:  # noqa: BLE001 - any failure to open it refuses it, with its message
+            raise ShippingError(f"{where} passed its manifest but is not an index this server reads: {e}") from None
+        os.replace(part, store.path / name)
+    except BaseException:
+        shutil.rmtree(part, ignore_errors=True)
+        raise
+    finally:
+        os.close(folder_fd)
+
+
 def pull(backend, shared: Path) -> tuple[str, bool]:
     """Fetch the newest generation published in ``shared`` and swap it in; returns its name
     and whether anything changed (False when it is already the current one). Raises
-    ``ShippingError`` if nothing is published or it was built by another engine."""
+    ``ShippingError`` if nothing is published, it was built by another engine, or it fails
+    a check (see the module docstring): the server then keeps the generation it has."""
     store = _store(backend)
     shared = Path(shared)
     try:
-        manifest = json.loads((shared / "manifest.json").read_text(encoding="utf-8"))
+        manifest = json.loads((shared / "manifest.json").read_bytes()[:MAX_MANIFEST_BYTES].decode("utf-8"))
     except FileNotFoundError:
         raise ShippingError(f"nothing is published in {shared}; run `python manage.py publish_index {shared}` "
                             f"on the server that imports") from None
-    if manifest["backend"] != _backend_name(backend):
-        raise ShippingError(f"{shared} holds an index of {manifest['backend']}, but this server's SEARCH_BACKEND "
-                            f"is {_backend_name(backend)}")
-    name = manifest["generation"]
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ShippingError(f"{shared}/manifest.json is not JSON ({e}); nothing was pulled") from None
+    if not isinstance(manifest, dict):
+        raise ShippingError(f"{shared}/manifest.json is not a publication manifest; nothing was pulled")
+    if manifest.get("backend") != engine_name(backend):
+        raise ShippingError(f"{shared} holds an index of {manifest.get('backend')}, but this server's SEARCH_BACKEND "
+                            f"is {engine_name(backend)}")
+    name = manifest.get("generation")
+    if not isinstance(name, str) or not GENERATION_NAME.fullmatch(name):
+        raise ShippingError(f"{shared}/manifest.json names the generation {name!r}, which is not a generation "
+                            f"folder name (gen-<stamp>-<8 hex>); nothing was pulled")
     store.path.mkdir(parents=True, exist_ok=True)
     with store._writer_lock():
-        if store.current_link.exists() and os.path.basename(os.path.realpath(store.current_link)) == name:
+        keeps = os.path.basename(os.path.realpath(store.current_link)) if store.current_link.exists() else None
+        if keeps == name:
             return name, False
-        if not (store.path / name).exists():
-            _copy_dir(shared / name, store.path, name)
-        store._swap_in(store.path / name)
+        try:
+            if not (store.path / name).exists():
+                _fetch(store, shared, name)
+        except ShippingError as e:
+            raise ShippingError(f"refused the published generation {name}: {e}; this server keeps "
+                                f"{keeps or 'no index'}") from None
+        store._swap_in(store.path / name, manifest=False)
     return name, True

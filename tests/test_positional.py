@@ -39,19 +39,19 @@ def test_index_files(two_backends, seed_juan):
                                     "offset", "end_offset", "gap", "starts", "unit_starts", "layer", "work_id",
                                     "juan_id", "juan_number", "chapter_id", "juan_index", "section_index",
                                     "section_first_rank", "char_exact", "exact_exceptions",
-                                    "exception_starts", "char_passages", "usual_passages")] + ["passages.pkl", "juans.pkl"])
-    assert sorted(p.name for p in gen.iterdir()) == base_files
+                                    "exception_starts", "char_passages", "usual_passages")] + ["passages.json", "juans.json"])
+    assert sorted(p.name for p in gen.iterdir()) == sorted(base_files + ["MANIFEST.json"])
     assert positional.version() == gen.name
     # An incremental write links the base's files into a new generation and adds a segment
     # (the base is not small beside it: 424 passages against 5), and lists what it replaces.
     docs = documents_for_juan(seed_juan)
     positional.replace_juans(set(), _juan_copy(docs, 9001, 2))  # the base is small beside it: merged
     gen = positional.current_link.resolve()
-    assert sorted(p.name for p in gen.iterdir()) == base_files
+    assert sorted(p.name for p in gen.iterdir()) == sorted(base_files + ["MANIFEST.json"])
     positional.replace_juans({9001}, _juan_copy(docs[:5], 77, 99))
     new = positional.current_link.resolve()
     assert new != gen and sorted(p.name for p in new.iterdir()) == sorted(base_files + ["seg-000001",
-                                                                                      "deleted.npy"])
+                                                                                      "deleted.npy", "MANIFEST.json"])
     assert all((new / f).stat().st_ino == (gen / f).stat().st_ino for f in base_files)
     assert sorted(p.name for p in (new / "seg-000001").iterdir()) == base_files
     assert np.load(new / "deleted.npy").tolist() == [9001]
@@ -59,7 +59,8 @@ def test_index_files(two_backends, seed_juan):
     # The next write drops the segment it empties (nothing is linked from it).
     positional.replace_juans({77}, _juan_copy(docs[5:7], 78, 98))
     newer = positional.current_link.resolve()
-    assert sorted(p.name for p in newer.iterdir()) == sorted(base_files + ["seg-000002", "deleted.npy"])
+    assert sorted(p.name for p in newer.iterdir()) == sorted(base_files + ["seg-000002", "deleted.npy",
+                                                                            "MANIFEST.json"])
     assert positional.document_count() == 424 + 2
 
 
@@ -282,31 +283,11 @@ def test_filters_pages_and_distributions_on_segments(settings, tmp_path, seed_ju
     assert (backend.search(SearchQuery("鵠")).passages, ref.search(SearchQuery("鵠")).passages) == (424 + 18, 424 + 18)
 
 
-def _read_as_format(backend, fmt: int) -> None:
-    """Rewrite every segment of ``backend``'s current generation as an older index format
-    ``fmt`` would have left it (without the arrays added since) and load it again."""
-    import pickle
-
-    from search.backends import positional
-
-    gen = backend.current_link.resolve()
-    for folder in [gen] + [gen / name for name in backend._corpus().names[1:]]:
-        for name, since in positional.NEWER_ARRAYS.items():
-            if since > fmt and (folder / f"{name}.npy").exists():
-                (folder / f"{name}.npy").unlink()
-        with open(folder / "juans.pkl", "rb") as fh:
-            table = pickle.load(fh)
-        with open(folder / "juans.pkl", "wb") as fh:
-            pickle.dump({**table, "format": fmt}, fh)
-    backend._loaded.clear()
-
-
 def test_exact_forms_of_a_folded_character(settings, tmp_path, seed_juan, monkeypatch):
     """The exact mode takes a character's positions from the segment's usual form of each
     folded character and its exceptions (``_exact_tables``): in the seed juan 鼔 is the
     usual form of 鼓 (17 of 28 positions), 鼓 one of 11 exceptions; 聯 and 聨 tie (one
-    each: the smaller code is the usual form). Segments of format 5 (no such tables) check
-    every position and give the same answers."""
+    each: the smaller code is the usual form)."""
     seed = documents_for_juan(seed_juan)
     backend, ref = _multi_segment_index(settings, tmp_path, seed, monkeypatch)
     base = backend._corpus().base
@@ -332,25 +313,65 @@ def test_exact_forms_of_a_folded_character(settings, tmp_path, seed_juan, monkey
             assert got.passages == ref.search(SearchQuery(q, exact=exact)).passages
             ways[(q, exact)] = got.passages_from
     assert set(ways.values()) == {"tables", "hits"} and ways[("鼓", True)] == ways[("鼔", False)] == "tables"
-    # Segments of format 6 (no passage tables) count every hit's passage, with the same answers.
-    _read_as_format(backend, 6)
-    for q in ("鼓", "鼔", "之"):
-        got, want = backend.search(SearchQuery(q, exact=True)), ref.search(SearchQuery(q, exact=True))
-        assert (got.passages, got.passages_from) == (want.passages, "hits"), q
-    # The same index with its segments read as format 5.
-    _read_as_format(backend, 5)
-    assert backend._corpus().base.char_exact is None
-    for q in queries:
-        for exact in (True, False):
-            assert backend.search(SearchQuery(q, exact=exact)).count == counts[(q, exact)], q
-            _same(backend.search(SearchQuery(q, exact=exact)), ref.search(SearchQuery(q, exact=exact)), (q, 5))
 
 
 def test_warm_reads_every_segments_places(settings, tmp_path, seed_juan, monkeypatch):
-    """``warm()`` (gunicorn's post_worker_init) loads each segment's passages.pkl, which the
+    """``warm()`` (gunicorn's post_worker_init) loads each segment's passages.json, which the
     first search touching a segment would otherwise wait for."""
     backend, _ = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
     corpus = backend._corpus()
     assert [s._places is None for s in corpus.segments] == [True, True, True]
     backend.warm()
     assert [len(s._places) for s in corpus.segments] == [len(s) for s in corpus.segments] == [3 * 424, 424, 2 * 424]
+
+
+class _Planted:
+    """A pickle that would leave a file behind if anything unpickled it."""
+
+    def __init__(self, target):
+        self.target = str(target)
+
+    def __reduce__(self):
+        return (open, (self.target, "w"))
+
+
+def test_an_index_of_an_older_format_is_refused_never_unpickled(two_backends, seed_juan, tmp_path):
+    """Formats up to 7 kept their tables as pickles: such an index is refused with what to
+    run, and no pickle in it is read (issue 29)."""
+    import pickle
+
+    positional, _ = two_backends
+    positional.rebuild(documents_for_juan(seed_juan))
+    gen = positional.current_link.resolve()
+    planted = tmp_path / "planted"
+    for name in ("juans", "passages"):
+        (gen / f"{name}.json").unlink()
+        (gen / f"{name}.pkl").write_bytes(pickle.dumps({"format": 7, "places": _Planted(planted)}))
+    positional._loaded.clear()
+    with pytest.raises(IndexFormatError) as refused:
+        positional.search(SearchQuery("鵠"))
+    assert str(refused.value) == (
+        f"the search index at {gen} was not written by the positional backend of this version but by an older "
+        f"one (format 7 or older, whose tables are pickles, which this version does not read); run `python "
+        f"manage.py rebuild_index` to build it again")
+    assert not planted.exists()
+    assert positional.rebuild(documents_for_juan(seed_juan)) == 424
+    assert positional.search(SearchQuery("鵠")).count == 21
+
+
+def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
+    positional, _ = two_backends
+    positional.rebuild(documents_for_juan(seed_juan))
+    gen = positional.current_link.resolve()
+    table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
+    assert table["format"] == 8 and set(table) == {"format", "juans", "sections", "juan_keys"}
+    d = documents_for_juan(seed_juan)[0]
+    assert table["juans"] == {str(seed_juan.id): [d.juan_version, d.work_id, 10]} and d.juan_number == 10
+    (gen / "juans.json").write_text(json.dumps({**table, "format": 7}), encoding="utf-8")
+    positional._loaded.clear()
+    with pytest.raises(IndexFormatError, match=r"juans\.json has format 7, this version reads 8; run `python "
+                                               r"manage\.py rebuild_index`"):
+        positional.search(SearchQuery("鵠"))
+    (gen / "juans.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(IndexFormatError, match=r"juans\.json is not a table of this index format"):
+        positional.search(SearchQuery("鵠"))

@@ -27,6 +27,8 @@ def current(backend) -> str:
 def test_a_published_generation_is_pulled_and_answers_the_same(engine, settings, tmp_path, seed_juan):
     from search.shipping import publish, pull
 
+    if engine == "whoosh":  # a Whoosh server pulls only signed generations (tests/test_index_trust.py)
+        settings.SEARCH_INDEX_SIGNING_KEY = "a key both servers hold"
     a, b = servers(settings, tmp_path, engine)
     assert a.rebuild(documents_for_juan(seed_juan)) == 424
     b.clear()

@@ -11,18 +11,30 @@ commits, writes into the current one) and swaps the symlink with an atomic ``ren
 searches keep using the old generation until the new one is complete. Every writer takes
 ``write.lock`` first; a second writer waits up to ``LOCK_TIMEOUT`` seconds and then raises
 ``IndexBusyError`` with a clear message.
+
+Every generation holds a manifest of its files (``MANIFEST.json``: each file's SHA-256 and
+size, written at each swap), signed with HMAC-SHA256 (``MANIFEST.sig``) when
+``settings.SEARCH_INDEX_SIGNING_KEY`` (the environment's ``SEARCH_INDEX_SIGNING_KEY``) is
+set: ``pull_index`` checks a published generation against both before it copies a file
+(``search.shipping``).
 """
 from __future__ import annotations
 
 import fcntl
+import hashlib
+import hmac
+import json
 import os
 import shutil
+import sys
 import time
 import uuid
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timezone
 from pathlib import Path
+
+from django.conf import settings
 
 from config.faults import crash_point
 
@@ -50,6 +62,92 @@ class IndexLinkError(SearchError):
     """``current`` points to a generation folder that does not exist."""
 
 
+#: A generation's manifest and its signature, at the top of its folder.
+MANIFEST, SIGNATURE = "MANIFEST.json", "MANIFEST.sig"
+
+
+def engine_name(backend) -> str:
+    """The dotted path ``SEARCH_BACKENDS`` names the engine by: the package that exports the
+    class when it does (``search.backends.positional.PositionalIndexBackend``, defined in
+    ``….positional.backend``), so the name does not change when a package's modules do."""
+    cls = type(backend)
+    module = cls.__module__
+    parent = module.rpartition(".")[0]
+    if parent and getattr(sys.modules.get(parent), cls.__qualname__, None) is cls:
+        module = parent
+    return f"{module}.{cls.__qualname__}"
+
+
+def signing_key() -> bytes | None:
+    """``settings.SEARCH_INDEX_SIGNING_KEY`` (from the environment) as bytes, or None if unset."""
+    key = getattr(settings, "SEARCH_INDEX_SIGNING_KEY", "")
+    return key.encode("utf-8") if key else None
+
+
+def signature(manifest: bytes, key: bytes) -> str:
+    """The HMAC-SHA256 of a manifest's bytes with ``key``, in hex (``MANIFEST.sig``)."""
+    return hmac.new(key, manifest, hashlib.sha256).hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def _generation_files(gen: Path) -> list[str]:
+    """Every regular file under ``gen`` but the manifest and its signature, as ``/``-separated
+    paths relative to it, sorted."""
+    out = []
+    for folder, dirs, files in os.walk(gen):
+        dirs.sort()
+        for name in files:
+            path = Path(folder) / name
+            rel = path.relative_to(gen).as_posix()
+            if rel not in (MANIFEST, SIGNATURE) and path.is_file() and not path.is_symlink():
+                out.append(rel)
+    return sorted(out)
+
+
+def write_manifest(gen: Path, engine: str, previous: Path | None = None) -> dict:
+    """Write ``gen/MANIFEST.json`` (``{"manifest": 1, "generation", "engine", "files": {path:
+    {"sha256", "size"}}}``) and, when a signing key is set, ``gen/MANIFEST.sig``; returns the
+    manifest. A file that is the very file (a hard link, same size) listed in ``previous``'s
+    manifest keeps its checksum: files of a generation are never rewritten in place, so a
+    write that links the segments it keeps hashes only the files it adds."""
+    known = {}
+    if previous is not None:
+        try:
+            known = json.loads((previous / MANIFEST).read_text(encoding="utf-8")).get("files", {})
+        except (OSError, ValueError, AttributeError):
+            known = {}
+    files = {}
+    for rel in _generation_files(gen):
+        path = gen / rel
+        size = path.stat().st_size
+        prior = known.get(rel)
+        if isinstance(prior, dict) and prior.get("size") == size and (previous / rel).exists() \
+                and os.path.samefile(previous / rel, path):
+            digest = prior["sha256"]
+        else:
+            digest = file_sha256(path)
+        files[rel] = {"sha256": digest, "size": size}
+    manifest = {"manifest": 1, "generation": gen.name, "engine": engine, "files": files}
+    data = json.dumps(manifest, ensure_ascii=False, indent=1).encode("utf-8")
+    _write_atomic(gen / MANIFEST, data)
+    key = signing_key()
+    if key is not None:
+        _write_atomic(gen / SIGNATURE, signature(data, key).encode("ascii"))
+    else:
+        (gen / SIGNATURE).unlink(missing_ok=True)  # a signature of an earlier manifest would not verify
+    return manifest
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}-{uuid.uuid4().hex[:8]}")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
 class GenerationStore:
     """Mixin: ``self.path`` (a ``Path``) and ``self.lock_timeout`` (seconds) must be set;
     ``_init_generation(gen)`` may prepare an empty generation folder."""
@@ -71,6 +169,16 @@ class GenerationStore:
     def _init_generation(self, gen: Path) -> None:
         """Make ``gen`` an empty, valid index (a subclass hook)."""
 
+    def allowed_file(self, name: str) -> bool:
+        """Whether ``name`` (``/``-separated, relative to a generation folder) is a file this
+        engine's index format writes: ``pull_index`` reads no other (a subclass hook)."""
+        return False
+
+    def check_generation(self, gen: Path) -> None:
+        """Open the generation folder ``gen`` as this engine would (a subclass hook): raises
+        if it is not an index this engine reads. ``pull_index`` calls it before the swap, on
+        files it has checked against their manifest."""
+
     def _new_generation(self, init: bool = True) -> Path:
         """A new, empty generation folder; ``init=False`` leaves it for the caller to fill
         whole (no empty index written first)."""
@@ -81,10 +189,15 @@ class GenerationStore:
             self._init_generation(gen)
         return gen
 
-    def _swap_in(self, gen: Path) -> None:
+    def _swap_in(self, gen: Path, manifest: bool = True) -> None:
+        """Make ``gen`` the current generation (an atomic ``rename`` of the ``current`` link),
+        after writing its manifest (``write_manifest``; ``manifest=False``: it has a checked
+        one, as a pulled generation does)."""
         tmp = self.path / f".current-{uuid.uuid4().hex}"
-        os.symlink(gen.name, tmp)
         previous = os.path.basename(os.path.realpath(self.current_link)) if self.current_link.exists() else None
+        if manifest:
+            write_manifest(gen, engine_name(self), self.path / previous if previous else None)
+        os.symlink(gen.name, tmp)
         crash_point("index-before-swap")
         os.replace(tmp, self.current_link)  # atomic on POSIX
         crash_point("index-after-swap")

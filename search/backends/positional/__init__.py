@@ -25,8 +25,8 @@ counted, distributed by juan and paged in a few milliseconds (docs/performance.m
 Per position the index also keeps ``pid`` (its passage) and ``rank`` (its place in text
 order, ``Hit.text_order``), so filters, counts per passage, the distribution and sorting
 are array operations. Per passage: layer, work, juan and chapter ids, juan and section
-indexes (``*.npy``); the rest of each passage's place is in ``passages.pkl`` (written
-and read only by this module).
+indexes (``*.npy``); the rest of each passage's place is in ``passages.json``. Every file
+is plain data (NumPy arrays read with ``allow_pickle=False``, JSON): none can run code.
 
 A query does no work per passage of the library and as little as it can per hit (issue
 15; docs/notes.md, "Issue 15: positional speed"): hits are kept as ascending unit
@@ -45,15 +45,14 @@ contract and can be chosen in ``SEARCH_BACKENDS``.
 Storage: generations with an atomic ``current`` symlink and one writer at a time
 (``search.backends.generations``). A generation is a base segment (the arrays above, in
 the generation folder) and, after incremental writes, more segments (``seg-000001/``, …:
-the same arrays for the juans written since; ``delta/`` in generations of earlier
-versions), each with the juans deleted from it (``deleted.npy`` for the base,
+the same arrays for the juans written since), each with the juans deleted from it (``deleted.npy`` for the base,
 ``deleted-<segment>.npy``). Segments are immutable: a write links the files of the
 segments it keeps into a new generation (no copy), records the juans it replaces in their
 deletion lists, builds one new segment (of the juans written, and of the newest segments
 when they are small beside them, never more than ``SEGMENT_CHARS`` characters) and swaps.
 Each juan lies whole in one segment, so text order across segments is (the juan's place
 in text order, its rank in its segment). ``rebuild_index`` writes one base segment. Every
-juan is recorded with its version (``juans.pkl``) and readers see only the newest version
+juan is recorded with its version (``juans.json``) and readers see only the newest version
 of each work and number. An index is never half written: a generation becomes visible
 only by the swap. Arrays are memory-mapped: gunicorn workers share one copy through the
 page cache.
@@ -76,14 +75,14 @@ from __future__ import annotations
 #: writes its batches at this size. Read from this package at each write (a test lowers it).
 SEGMENT_CHARS = 4_000_000
 
-from .format import (ARRAYS, FORMAT, LAYER_CODE, NEWER_ARRAYS, PLACE_FIELDS, READS, SEP,  # noqa: E402
-                     IndexFormatError, build_generation, deleted_file, segment_names)
+from .format import (ARRAYS, FORMAT, LAYER_CODE, PLACE_FIELDS, READS, SEP, IndexFormatError,  # noqa: E402
+                     allowed_file, build_generation, deleted_file, segment_names)
 from .segment import Segment  # noqa: E402
 from .corpus import Corpus  # noqa: E402
 from .hits import HitArray  # noqa: E402
 from .results import PositionalResults  # noqa: E402
 from .backend import PositionalIndexBackend, check_work  # noqa: E402
 
-__all__ = ["SEGMENT_CHARS", "ARRAYS", "FORMAT", "LAYER_CODE", "NEWER_ARRAYS", "PLACE_FIELDS", "READS", "SEP",
-           "IndexFormatError", "build_generation", "deleted_file", "segment_names", "Segment", "Corpus", "HitArray",
+__all__ = ["SEGMENT_CHARS", "ARRAYS", "FORMAT", "LAYER_CODE", "PLACE_FIELDS", "READS", "SEP",
+           "IndexFormatError", "allowed_file", "build_generation", "deleted_file", "segment_names", "Segment", "Corpus", "HitArray",
            "PositionalResults", "PositionalIndexBackend", "check_work"]

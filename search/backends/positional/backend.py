@@ -20,7 +20,7 @@ from search.documents import LAYERS, SearchDocument
 from ..base import BaseSearchBackend, SearchError, SearchQuery, SearchResults, entries_of, juans_to_drop
 from ..generations import GenerationStore
 from .corpus import Corpus
-from .format import LAYER_CODE, PLACE_FIELDS, build_generation, deleted_file
+from .format import LAYER_CODE, PLACE_FIELDS, allowed_file, build_generation, deleted_file
 from .hits import (HitArray, _distinct_sorted, _LazyPassages, _merged, _passage_ranges, _same_length)
 from .results import PositionalResults
 from .segment import _non_overlapping
@@ -107,6 +107,15 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
     # -- storage -------------------------------------------------------------------------
     def _init_generation(self, gen: Path) -> None:
         build_generation(gen, [])
+
+    def allowed_file(self, name: str) -> bool:
+        return allowed_file(name)
+
+    def check_generation(self, gen: Path) -> None:
+        """Load ``gen`` whole (its segments' arrays and tables): raises ``IndexFormatError``
+        (or ``FileNotFoundError``, ``ValueError``) if it is not an index of this format."""
+        for segment in Corpus(gen).segments:
+            segment.places
 
     def _corpus(self) -> Corpus:
         """The current generation, loaded once per process (and again after a swap). A
@@ -307,7 +316,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
 
     # -- reading -------------------------------------------------------------------------
     def warm(self) -> None:
-        """Load the current generation and every segment's places (``passages.pkl``: about
+        """Load the current generation and every segment's places (``passages.json``: about
         3 s for the 30 M library, which the first search touching a segment would wait for)."""
         for segment in self._corpus().segments:
             segment.places

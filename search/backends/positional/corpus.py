@@ -78,7 +78,7 @@ def _global_numbers(key_lists: list[list]) -> list[np.ndarray]:
 
 class Corpus:
     """One generation, loaded: a base segment (the generation folder itself) and, after
-    incremental writes, more segments (``seg-…/``; ``delta/`` from earlier versions), each
+    incremental writes, more segments (``seg-…/``), each
     with the juans deleted from it (``deleted.npy``, ``deleted-<segment>.npy``), read as one
     corpus: positions and passages are numbered segment after segment, and ``sort_keys``
     orders them in text order (each juan lies whole in one segment). Raises
@@ -95,7 +95,7 @@ class Corpus:
         self.deleted = []
         for name in self.names:
             f = gen / deleted_file(name)
-            self.deleted.append(set(np.load(f).tolist()) if f.exists() else set())
+            self.deleted.append(set(np.load(f, allow_pickle=False).tolist()) if f.exists() else set())
         #: ``{juan_id: JuanEntry}`` of every juan held, ``owner``: the segment that holds it
         #: (the last one it is not deleted from), and the juans readers see (the newest version
         #: of each work and number); ``live`` masks passages of the others (None: all live).

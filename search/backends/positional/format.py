@@ -3,8 +3,9 @@ the tables beside them (see the package docstring for what each array holds), wr
 ``build_generation`` and named by ``segment_names`` and ``deleted_file``."""
 from __future__ import annotations
 
+import json
 import operator
-import pickle
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -24,24 +25,30 @@ from ..base import IndexUnavailable, entries_of
 #: 5: search units (``exact``, ``offset``, ``gap``, …: issue 13); 6: ``char_exact``, ``exact_exceptions``,
 #: ``exception_starts`` (issue 15: the exact mode finds a character's positions without checking each,
 #: ``Segment.exact_postings``); 7: ``char_passages``, ``usual_passages`` (issue 15: how many passages
-#: hold each character, ``Segment.passages_holding``). A reader reads formats 5 to 7 (a format 5 segment
-#: checks every position, a format 5 or 6 one counts a character's passages hit by hit), so an index
-#: need not be rebuilt on upgrade.
-FORMAT = 7
-READS = (5, 6, 7)
-
-
+#: hold each character, ``Segment.passages_holding``); 8: the tables beside the arrays are JSON
+#: (``juans.json``, ``passages.json``), no longer pickles, so no index file can run code when read
+#: (issue 29). An index of an older format is refused, never unpickled: ``rebuild_index`` replaces it.
+FORMAT = 8
+READS = (8,)
 SEP = 0
+#: The arrays of a segment, one ``<name>.npy`` each (``allow_pickle=False``).
 ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
           "starts", "unit_starts", "layer", "work_id", "juan_id", "juan_number", "chapter_id", "juan_index",
-          "section_index", "section_first_rank")
-#: Arrays added since format 5, with the format that added them (an older segment reads them as None).
-NEWER_ARRAYS = {"char_exact": 6, "exact_exceptions": 6, "exception_starts": 6, "char_passages": 7,
-                "usual_passages": 7}
-#: Per-passage fields kept in ``passages.pkl``, in this order.
+          "section_index", "section_first_rank", "char_exact", "exact_exceptions", "exception_starts",
+          "char_passages", "usual_passages")
+#: The tables of a segment: its juans (``{"format", "juans": {juan_id: [version, work_id, number]},
+#: "sections", "juan_keys"}``) and its passages' places (``{"format", "places"}``, written last: its
+#: presence marks a whole segment). JSON, UTF-8.
+JUANS_FILE, PASSAGES_FILE = "juans.json", "passages.json"
+#: Per-passage fields kept in ``passages.json``, in this order.
 PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_id", "juan_number",
                 "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
                 "section_title", "layer_name", "piece_starts")
+#: A generation's file names, and nothing else (``allowed_file``): the base segment's files and
+#: deletion lists at its top, each further segment's files in ``seg-NNNNNN/``.
+_SEGMENT = r"seg-\d{6}"
+_FILES = "|".join([*(f"{name}\\.npy" for name in ARRAYS), r"juans\.json", r"passages\.json"])
+ALLOWED_FILE = re.compile(rf"(?:(?:{_SEGMENT}/)?(?:{_FILES})|deleted(?:-{_SEGMENT})?\.npy)")
 LAYER_CODE = {layer: i for i, layer in enumerate(LAYERS)}
 
 
@@ -210,23 +217,52 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         np.save(gen / f"{name}.npy", array, allow_pickle=False)
     place_of = operator.attrgetter(*PLACE_FIELDS[:-1])
     places = [(*place_of(d), [list(x) for x in d.piece_starts]) for d in docs]
-    with open(gen / "juans.pkl", "wb") as fh:
-        pickle.dump({"format": FORMAT, "juans": {**entries_of(docs), **(entries or {})}, "sections": sorted_sections,
-                     "juan_keys": juan_keys}, fh, protocol=pickle.HIGHEST_PROTOCOL)
-    with open(gen / "passages.pkl", "wb") as fh:  # written last: its presence marks a whole segment
-        pickle.dump({"format": FORMAT, "places": places}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    juans = {**entries_of(docs), **(entries or {})}
+    write_table(gen / JUANS_FILE, {"format": FORMAT, "juans": {str(j): list(e) for j, e in juans.items()},
+                                   "sections": sorted_sections, "juan_keys": juan_keys})
+    write_table(gen / PASSAGES_FILE, {"format": FORMAT, "places": places})  # last: marks a whole segment
     return n
 
 
 class IndexFormatError(IndexUnavailable):
     """The current generation is not a positional index of this format (an index written
-    by the Whoosh backend, or by an older version): ``rebuild_index`` replaces it."""
+    by the Whoosh backend, or by an older version), or its tables are not what this format
+    writes: ``rebuild_index`` replaces it."""
+
+
+def write_table(path: Path, table: dict) -> None:
+    """Write one of a segment's tables (``JUANS_FILE``, ``PASSAGES_FILE``) as JSON."""
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(table, fh, ensure_ascii=False, separators=(",", ":"))
+
+
+def read_table(path: Path) -> dict:
+    """One of a segment's tables, read as JSON (plain data: nothing in it can run code).
+    Raises ``FileNotFoundError`` if it is not there, ``IndexFormatError`` if it is not a JSON
+    object of this format."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            table = json.load(fh)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise IndexFormatError(f"the search index file {path} is not a table of this index format ({e}); "
+                               f"run `python manage.py rebuild_index` to build it again") from None
+    if not isinstance(table, dict) or table.get("format") not in READS:
+        found = table.get("format") if isinstance(table, dict) else None
+        raise IndexFormatError(f"the search index file {path} has format {found}, this version reads "
+                               f"{' and '.join(map(str, READS))}; run `python manage.py rebuild_index` to build it again")
+    return table
+
+
+def allowed_file(name: str) -> bool:
+    """Whether ``name`` (a path relative to a generation folder, ``/``-separated) is a file
+    this format writes (``ALLOWED_FILE``): what ``pull_index`` may copy."""
+    return ALLOWED_FILE.fullmatch(name) is not None
 
 
 def segment_names(gen: Path) -> list[str]:
     """The segments of a generation after its base (the generation folder itself), in the
-    order their positions are numbered: ``delta`` (written by earlier versions), ``seg-…``."""
-    return sorted(p.name for p in gen.iterdir() if p.is_dir() and (p.name == "delta" or p.name.startswith("seg-")))
+    order their positions are numbered: ``seg-…``."""
+    return sorted(p.name for p in gen.iterdir() if p.is_dir() and p.name.startswith("seg-"))
 
 
 def deleted_file(name: str) -> str:

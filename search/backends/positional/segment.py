@@ -4,14 +4,13 @@ once for every segment (``_Term``)."""
 from __future__ import annotations
 
 import codecs
-import pickle
 from pathlib import Path
 
 import numpy as np
 
 from search.analysis import analyse, char_alternatives, query_units
 
-from .format import ARRAYS, NEWER_ARRAYS, READS, SEP, IndexFormatError
+from .format import ARRAYS, JUANS_FILE, PASSAGES_FILE, SEP, IndexFormatError, read_table
 
 
 class Segment:
@@ -21,33 +20,29 @@ class Segment:
 
     def __init__(self, folder: Path):
         self.path = folder
-        marker = folder / "passages.pkl"
+        marker = folder / PASSAGES_FILE
         if folder.is_dir() and not marker.exists():
             whoosh = any(folder.glob("*.toc"))  # Whoosh's table of contents (_MAIN_1.toc)
+            older = (folder / "passages.pkl").exists() or (folder / "juans.pkl").exists()  # formats up to 7: never read
             raise IndexFormatError(
                 f"the search index at {folder} was not written by the positional backend"
                 + (" but by Whoosh (SEARCH_BACKEND=whoosh): start this process with the engine the index was "
                    "built with, or run `python manage.py rebuild_index` with this one (README, \"Search engines\")"
-                   if whoosh else "; run `python manage.py rebuild_index` to build it again"))
-        try:
-            with open(folder / "juans.pkl", "rb") as fh:
-                table = pickle.load(fh)
-        except FileNotFoundError:
-            if not marker.exists():
-                raise
-            table = {}
-        if table.get("format") not in READS:
-            raise IndexFormatError(
-                f"the search index at {folder} has format {table.get('format', 'older than 3')}, this version "
-                f"reads {' and '.join(map(str, READS))}; run `python manage.py rebuild_index` to build it again")
+                   if whoosh else
+                   " of this version but by an older one (format 7 or older, whose tables are pickles, which "
+                   "this version does not read); run `python manage.py rebuild_index` to build it again"
+                   if older else "; run `python manage.py rebuild_index` to build it again"))
+        table = read_table(folder / JUANS_FILE)
         self._places = None
         for name in ARRAYS:  # plain views: numpy.memmap's indexing is slow
             setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
-        for name, since in NEWER_ARRAYS.items():
-            f = folder / f"{name}.npy"
-            setattr(self, name, np.load(f, mmap_mode="r", allow_pickle=False).view(np.ndarray)
-                    if table["format"] >= since else None)
-        self.juans, self.sections, self.juan_keys = table["juans"], table["sections"], table["juan_keys"]
+        try:
+            self.juans = {int(j): tuple(entry) for j, entry in table["juans"].items()}
+            self.sections = [tuple(key) for key in table["sections"]]
+            self.juan_keys = [tuple(key) for key in table["juan_keys"]]
+        except (AttributeError, KeyError, TypeError, ValueError) as e:
+            raise IndexFormatError(f"the search index file {folder / JUANS_FILE} is not a table of this index "
+                                   f"format ({e!r}); run `python manage.py rebuild_index` to build it again") from None
         self.size = len(self.exact)     # unit positions
         self.char_index = {int(c): i for i, c in enumerate(self.chars)}
         #: ``{folded code point: (start, stop)}``: its slice of ``order`` (plain ints: a query
@@ -56,9 +51,8 @@ class Segment:
         self.char_spans = {c: (bounds[i], bounds[i + 1]) for c, i in self.char_index.items()}
         #: Per folded character (by its index in ``chars``): its usual exact code and the bounds of
         #: its exceptions in ``exact_exceptions`` (``_exact_tables``), as plain ints.
-        if self.char_exact is not None:
-            firsts = self.exception_starts.tolist()
-            self.exact_info = [(usual, firsts[i], firsts[i + 1]) for i, usual in enumerate(self.char_exact.tolist())]
+        firsts = self.exception_starts.tolist()
+        self.exact_info = [(usual, firsts[i], firsts[i + 1]) for i, usual in enumerate(self.char_exact.tolist())]
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -68,8 +62,7 @@ class Segment:
         """The passages' places (``PLACE_FIELDS``), read on first use (a write into a segment
         never reads the base's)."""
         if self._places is None:
-            with open(self.path / "passages.pkl", "rb") as fh:
-                self._places = pickle.load(fh)["places"]
+            self._places = read_table(self.path / PASSAGES_FILE)["places"]
         return self._places
 
     def lengths(self) -> np.ndarray:
@@ -112,13 +105,11 @@ class Segment:
             out.sort()
         return out
 
-    def exact_postings(self, folded_code: int, code: int, offset: int = 0) -> np.ndarray | None:
+    def exact_postings(self, folded_code: int, code: int, offset: int = 0) -> np.ndarray:
         """Positions (ascending, int64, plus ``offset``) holding exactly ``code`` among those
         of the folded character ``folded_code``, from ``_exact_tables`` (the character's
         usual form: its postings less its exceptions; another form: its exceptions that hold
-        it), or None for a segment of format 5 (the caller checks each position)."""
-        if self.char_exact is None:
-            return None
+        it)."""
         i = self.char_index.get(folded_code)
         if i is None:
             return np.empty(0, dtype=np.int64)
@@ -148,9 +139,9 @@ class Segment:
     def passages_holding(self, term: "_Term", exact: bool) -> int | None:
         """How many passages of this segment hold the one-character ``term`` (deleted juans
         included), from the tables of ``_passage_tables``: no look-up per occurrence (之 has
-        900,000 in the 30 M library). None where the tables cannot answer: a segment older than
-        format 7, a term of several characters or one that matches several folded ones."""
-        if self.usual_passages is None or term.length != 1 or term.alts[0] is None or len(term.alts[0]) != 1:
+        900,000 in the 30 M library). None where the tables cannot answer: a term of several
+        characters or one that matches several folded ones."""
+        if term.length != 1 or term.alts[0] is None or len(term.alts[0]) != 1:
             return None
         i = self.char_index.get(term.alts[0][0])
         if i is None:
@@ -175,12 +166,8 @@ class Segment:
         if not length:
             return np.empty(0, dtype=np.int64)
         if length == 1 and alts[0] is not None:  # the postings are the answer, shifted as they are copied (之: 900,000)
-            found = self.exact_postings(alts[0][0], codes[0], offset) if exact else None
-            if found is None:
-                found = self.sorted_postings(alts[0], offset)
-                if exact:
-                    found = found[self.exact[found - offset] == codes[0]]
-            return found
+            return self.exact_postings(alts[0][0], codes[0], offset) if exact else \
+                self.sorted_postings(alts[0], offset)
         anchor, fewest, spans = 0, None, self.char_spans
         for j, codes_j in enumerate(alts):  # the rarest character (``frequency``, inline: once per segment)
             if codes_j is not None:
@@ -191,10 +178,8 @@ class Segment:
                         n += span[1] - span[0]
                 if fewest is None or n < fewest:
                     anchor, fewest = j, n
-        cand = self.exact_postings(alts[anchor][0], codes[anchor]) if exact else None
-        checked = cand is not None  # the anchor needs no check
-        if cand is None:
-            cand = self.sorted_postings(alts[anchor])
+        # In the exact mode the anchor's positions hold its exact code: it needs no check.
+        cand = self.exact_postings(alts[anchor][0], codes[anchor]) if exact else self.sorted_postings(alts[anchor])
         if anchor:
             cand = cand - anchor
         if len(cand) and (cand[0] < 0 or cand[-1] > self.size - length):  # ascending: cut both ends
@@ -207,7 +192,7 @@ class Segment:
                 at = cand + j
                 if alts[j] is None:
                     keep = self.folded[at] != SEP
-                elif j != anchor or not checked:
+                elif j != anchor:
                     keep = self.exact[at] == codes[j]
                 if j:  # punctuation or spaces before the unit where the query has some, none where it has none
                     gap = self.gap[at] if units.gaps[j] else ~self.gap[at]

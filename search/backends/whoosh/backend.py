@@ -21,12 +21,12 @@ from search.analysis import match_passage
 from search.documents import LAYERS, SearchDocument
 
 from ..base import BaseSearchBackend, SearchQuery, SearchResults, entries_of, juans_to_drop
-from ..generations import GenerationStore
+from ..generations import GenerationStore, engine_name, write_manifest
 from .hits import WhooshHits, WhooshResults
 from .postings import statistics_total
 from .query import _Lookup, _plan, _raw_pattern
-from .schema import (JUAN_MARKER, LAYER_CODE, MARKER_CODE, _fields, _juan_table, _marker, _names, _open_dir,
-                     make_schema)
+from .schema import (JUAN_MARKER, LAYER_CODE, MARKER_CODE, _check_format, _fields, _juan_table, _marker, _names,
+                     _open_dir, allowed_file, make_schema)
 from .view import view_of
 
 
@@ -50,6 +50,14 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
     # -- storage (generations: see search.backends.generations) ------------------------
     def _init_generation(self, gen: Path) -> None:
         whoosh_index.create_in(str(gen), make_schema())
+
+    def allowed_file(self, name: str) -> bool:
+        return allowed_file(name)
+
+    def check_generation(self, gen: Path) -> None:
+        """Open ``gen`` with Whoosh. Whoosh reads its table of contents and stored fields with
+        ``pickle``: call it only on files checked against a signed manifest (``pull_index``)."""
+        _check_format(_open_dir(str(gen)).schema)
 
     def _open(self):
         self._ensure()
@@ -183,6 +191,8 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
             except BaseException:
                 writer.cancel()
                 raise
+            gen = Path(os.path.realpath(self.current_link))
+            write_manifest(gen, engine_name(self), previous=gen)  # the files this commit added
             return len(added)
 
     # -- reading -------------------------------------------------------------------------

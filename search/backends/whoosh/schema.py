@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from array import array
 from functools import lru_cache
@@ -215,13 +216,24 @@ def _check_format(schema) -> None:
 
 def _open_dir(path: str):
     """``whoosh.index.open_dir(path)``; ``IndexUnavailable`` if the folder holds an index of the
-    positional engine (its ``passages.pkl``), ``EmptyIndexError`` if it holds none."""
+    positional engine (its ``passages.json``), ``EmptyIndexError`` if it holds none."""
     try:
         return whoosh_index.open_dir(path)
     except EmptyIndexError:
-        if os.path.exists(os.path.join(path, "passages.pkl")):
+        if any(os.path.exists(os.path.join(path, f)) for f in ("passages.json", "passages.pkl")):
             raise IndexUnavailable(
                 f"the search index at {path} was written by the positional engine (SEARCH_BACKEND=positional), "
                 "not by Whoosh: start this process with the engine the index was built with, or run `python "
                 "manage.py rebuild_index` with this one (README, \"Search engines\")") from None
         raise
+
+
+#: The files Whoosh writes in an index folder (``whoosh.filedb``: the table of contents of each
+#: commit, each segment's compound file or its parts, the write lock), and nothing else.
+ALLOWED_FILE = re.compile(r"_MAIN_\d{1,9}\.toc|MAIN_[a-z0-9]{1,40}\.[a-z]{1,8}|MAIN_WRITELOCK")
+
+
+def allowed_file(name: str) -> bool:
+    """Whether ``name`` (relative to a generation folder) is a file Whoosh writes there: what
+    ``pull_index`` may copy (``ALLOWED_FILE``; the folder has no sub-folders)."""
+    return ALLOWED_FILE.fullmatch(name) is not None

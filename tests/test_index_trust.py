@@ -1,0 +1,247 @@
+"""What a server reads of an index it did not write (issue 29): a pulled generation is
+checked against its manifest (SHA-256 of each file, and an HMAC-SHA256 signature when
+SEARCH_INDEX_SIGNING_KEY is set) and read only through names its format writes, inside the
+index folder; one that fails is refused with what failed, and search keeps working."""
+import hashlib
+import hmac
+import json
+import os
+import re
+import shutil
+from dataclasses import replace
+
+import pytest
+
+from search.backends import SearchQuery, get_search_backend
+from search.documents import documents_for_juan
+from search.shipping import ShippingError, publish, pull
+
+ENGINES = {"positional": "search.backends.positional.PositionalIndexBackend",
+           "whoosh": "search.backends.whoosh.WhooshBackend"}
+KEY = "a secret both servers hold"
+
+
+@pytest.fixture
+def shipped(settings, tmp_path, seed_juan):
+    """Server A's index of the seed published in ``shared``; server B has an index of its own
+    (the first ten passages), which it must keep when a pull is refused."""
+    settings.SEARCH_BACKENDS = {name: {"BACKEND": ENGINES["positional"], "PATH": tmp_path / name, "LOCK_TIMEOUT": 2.0}
+                                for name in ("a", "b")}
+    a, b = get_search_backend("a"), get_search_backend("b")
+    docs = documents_for_juan(seed_juan)
+    a.rebuild(docs)
+    b.rebuild(docs[:10])
+    shared = tmp_path / "shared"
+    name = publish(a, shared)
+    return a, b, shared, name
+
+
+def current(backend) -> str:
+    return os.path.basename(os.path.realpath(backend.current_link))
+
+
+def folder_state(path):
+    return sorted(str(p.relative_to(path)) for p in path.rglob("*"))
+
+
+def refused(b, shared, message: str) -> None:
+    """``pull`` refuses with ``message`` (a regular expression), copies nothing and leaves B
+    searching its own generation."""
+    kept, before = current(b), folder_state(b.path)
+    with pytest.raises(ShippingError, match=message) as failure:
+        pull(b, shared)
+    assert str(failure.value).endswith(f"; this server keeps {kept}")
+    assert current(b) == kept and folder_state(b.path) == before  # no .part-… left, nothing swapped in
+    assert b.search(SearchQuery("之")).count == b.search(SearchQuery("之")).count > 0
+    assert b.document_count() == 10
+
+
+def rewrite_manifest(gen, change, key=None) -> None:
+    """Change ``gen``'s manifest with ``change(manifest)`` as a writer of the shared folder
+    could (signing it again only if given the key)."""
+    manifest = json.loads((gen / "MANIFEST.json").read_text(encoding="utf-8"))
+    change(manifest)
+    data = json.dumps(manifest).encode("utf-8")
+    (gen / "MANIFEST.json").write_bytes(data)
+    if key is not None:
+        (gen / "MANIFEST.sig").write_text(hmac.new(key.encode(), data, hashlib.sha256).hexdigest())
+
+
+def test_every_generation_has_a_manifest_of_its_files(shipped):
+    a, _, shared, name = shipped
+    gen = a.path / name
+    manifest = json.loads((gen / "MANIFEST.json").read_text(encoding="utf-8"))
+    assert set(manifest) == {"manifest", "generation", "engine", "files"}
+    assert (manifest["generation"], manifest["engine"]) == (name, ENGINES["positional"])
+    files = sorted(p.relative_to(gen).as_posix() for p in gen.rglob("*") if p.is_file() and p.name != "MANIFEST.json")
+    assert sorted(manifest["files"]) == files and len(files) == 28  # 26 arrays and 2 tables
+    raw = manifest["files"]["raw.npy"]
+    assert raw == {"sha256": hashlib.sha256((gen / "raw.npy").read_bytes()).hexdigest(),
+                   "size": (gen / "raw.npy").stat().st_size}
+    assert not (gen / "MANIFEST.sig").exists()  # no key set
+    assert (shared / name / "MANIFEST.json").read_bytes() == (gen / "MANIFEST.json").read_bytes()
+
+
+def test_a_write_hashes_only_the_files_it_adds(shipped, seed_juan, monkeypatch):
+    from search.backends import generations
+
+    a, _, _, name = shipped
+    hashed = []
+    original = generations.file_sha256
+    monkeypatch.setattr(generations, "file_sha256", lambda path: hashed.append(path.relative_to(path.parents[
+        1 if path.parent.name.startswith("seg-") else 0]).as_posix()) or original(path))
+    docs = [replace(d, juan_id=9001, juan_number=2, doc_id=f"9001{d.doc_id}") for d in documents_for_juan(seed_juan)[:5]]
+    a.replace_juans(set(), docs)
+    gen = a.current_link.resolve()
+    assert sorted(p.name for p in gen.iterdir() if p.is_dir()) == ["seg-000001"]
+    assert sorted(hashed) == sorted(f"seg-000001/{f.name}" for f in (gen / "seg-000001").iterdir())
+    manifest = json.loads((gen / "MANIFEST.json").read_text(encoding="utf-8"))
+    for rel, info in manifest["files"].items():  # the linked files' checksums, taken over, are still right
+        assert info["sha256"] == hashlib.sha256((gen / rel).read_bytes()).hexdigest(), rel
+
+
+def test_a_changed_file_is_refused(shipped):
+    _, b, shared, name = shipped
+    with open(shared / name / "order.npy", "r+b") as fh:  # one byte of the postings
+        fh.seek(-1, os.SEEK_END)
+        last = fh.read(1)
+        fh.seek(-1, os.SEEK_END)
+        fh.write(bytes([last[0] ^ 1]))
+    refused(b, shared, rf"^refused the published generation {name}: {shared / name}/order\.npy does not match its "
+                       rf"checksum in MANIFEST\.json \(changed or damaged since it was published\)")
+
+
+def test_a_missing_file_and_a_missing_manifest_are_refused(shipped):
+    _, b, shared, name = shipped
+    (shared / name / "juans.json").unlink()
+    refused(b, shared, rf"{shared / name}/juans\.json, listed in its manifest, is missing")
+    (shared / name / "MANIFEST.json").unlink()
+    refused(b, shared, rf"{shared / name} has no MANIFEST\.json")
+
+
+def test_a_generation_named_outside_the_index_folder_is_refused(shipped, tmp_path):
+    """The publication manifest names the generation: ``../x`` or an absolute path would
+    copy from (and into) another folder; neither is read."""
+    a, b, shared, name = shipped
+    outside = tmp_path / "x"
+    shutil.copytree(shared / name, outside)
+    for generation in ("../x", str(outside), "gen-../../x", name + "/../../x", "current"):
+        (shared / "manifest.json").write_text(json.dumps({"generation": generation, "backend": ENGINES["positional"]}))
+        with pytest.raises(ShippingError, match=r"names the generation .*, which is not a generation folder name "
+                                                r"\(gen-<stamp>-<8 hex>\); nothing was pulled"):
+            pull(b, shared)
+        assert current(b) != name and not (tmp_path / "b" / "x").exists() and not (tmp_path / "x.part").exists()
+    assert b.document_count() == 10
+
+
+@pytest.mark.parametrize("listed", ["../x/raw.npy", "/etc/hostname", "seg-000001/../../x/raw.npy", "evil.pkl",
+                                    "juans.pkl", "seg-000001/MANIFEST.json", "current/raw.npy", "raw.npy/"])
+def test_a_manifest_naming_a_file_outside_the_format_is_refused(shipped, tmp_path, listed):
+    _, b, shared, name = shipped
+    (tmp_path / "x").mkdir(exist_ok=True)
+    (tmp_path / "x" / "raw.npy").write_bytes(b"outside")
+    rewrite_manifest(shared / name, lambda m: m["files"].update({listed: {"sha256": "0" * 64, "size": 7}}))
+    refused(b, shared, re.escape(f"MANIFEST.json names '{listed}', which is not a file of this index format;"))
+    assert (tmp_path / "x" / "raw.npy").read_bytes() == b"outside"
+
+
+def test_links_are_not_followed(shipped, tmp_path):
+    """A file or folder of the published generation that is a symbolic link (to a file
+    outside, even one whose checksum the manifest gives) is refused, not read."""
+    _, b, shared, name = shipped
+    gen = shared / name
+    outside = tmp_path / "outside.npy"
+    shutil.copyfile(gen / "raw.npy", outside)
+    (gen / "raw.npy").unlink()
+    os.symlink(outside, gen / "raw.npy")
+    refused(b, shared, rf"{gen}/raw\.npy is a link or not a file \(.*\); only plain files are pulled")
+    (gen / "raw.npy").unlink()
+    shutil.copyfile(outside, gen / "raw.npy")
+    # The generation folder itself a link to a copy elsewhere.
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(gen, elsewhere)
+    os.symlink(elsewhere, gen)
+    refused(b, shared, rf"{gen} is a link or not a folder \(.*\); only plain folders are pulled")
+
+
+def test_a_generation_that_is_not_an_index_is_refused_after_its_checks(shipped):
+    """Files whose checksums match but that are no index of this format (a crafted table):
+    refused before the swap."""
+    _, b, shared, name = shipped
+    (shared / name / "juans.json").write_text(json.dumps({"format": 8, "juans": "none"}), encoding="utf-8")
+    rewrite_manifest(shared / name, lambda m: m["files"].update({"juans.json": {
+        "sha256": hashlib.sha256((shared / name / "juans.json").read_bytes()).hexdigest(),
+        "size": (shared / name / "juans.json").stat().st_size}}))
+    refused(b, shared, rf"{shared / name} passed its manifest but is not an index this server reads: .*juans\.json")
+
+
+def test_signed_manifests(settings, shipped, tmp_path):
+    a, b, shared, name = shipped
+    # Published without a key: a server with one refuses it.
+    settings.SEARCH_INDEX_SIGNING_KEY = KEY
+    refused(b, shared, rf"{shared / name}/MANIFEST\.json is not signed, and SEARCH_INDEX_SIGNING_KEY is set")
+    # Published with the key: pulled.
+    assert publish(a, shared) == name
+    signed = (shared / name / "MANIFEST.sig").read_text()
+    assert signed == hmac.new(KEY.encode(), (shared / name / "MANIFEST.json").read_bytes(), hashlib.sha256).hexdigest()
+    assert pull(b, shared) == (name, True)
+    assert b.search(SearchQuery("鵠")).count == 21
+    # A writer of the shared folder without the key changes a file and its checksum: refused.
+    a.rebuild([])  # a new generation on A, published signed
+    second = publish(a, shared)
+    with open(shared / second / "raw.npy", "ab") as fh:
+        fh.write(b"\0")
+    size = (shared / second / "raw.npy").stat().st_size
+    digest = hashlib.sha256((shared / second / "raw.npy").read_bytes()).hexdigest()
+    rewrite_manifest(shared / second, lambda m: m["files"].update({"raw.npy": {"sha256": digest, "size": size}}))
+    kept = current(b)
+    with pytest.raises(ShippingError, match=rf"^refused the published generation {second}: the signature of "
+                                            rf"{shared / second}/MANIFEST\.json does not verify with this server's "
+                                            rf"SEARCH_INDEX_SIGNING_KEY \(another key, or the manifest was changed\); "
+                                            rf"this server keeps {name}$"):
+        pull(b, shared)
+    assert current(b) == kept and b.search(SearchQuery("鵠")).count == 21
+    # Signed again with another key: refused the same way.
+    rewrite_manifest(shared / second, lambda m: None, key="another key")
+    with pytest.raises(ShippingError, match="does not verify"):
+        pull(b, shared)
+    assert current(b) == name
+
+
+def test_a_whoosh_server_pulls_only_signed_generations(settings, tmp_path, seed_juan):
+    """Whoosh reads its table of contents and stored fields with pickle: a Whoosh server
+    pulls nothing unsigned, and a signed generation whose files verify."""
+    settings.SEARCH_BACKENDS = {name: {"BACKEND": ENGINES["whoosh"], "PATH": tmp_path / name, "LOCK_TIMEOUT": 2.0}
+                                for name in ("a", "b")}
+    a, b = get_search_backend("a"), get_search_backend("b")
+    a.rebuild(documents_for_juan(seed_juan))
+    shared = tmp_path / "shared"
+    name = publish(a, shared)
+    manifest = json.loads((shared / name / "MANIFEST.json").read_text(encoding="utf-8"))
+    assert manifest["engine"] == ENGINES["whoosh"] and any(f.endswith(".toc") for f in manifest["files"])
+    with pytest.raises(ShippingError, match=r"this server's engine \(search\.backends\.whoosh\.WhooshBackend\) reads "
+                                            r"its index files with pickle, so it pulls only signed generations: set "
+                                            r"SEARCH_INDEX_SIGNING_KEY here and on the server that publishes; this "
+                                            r"server keeps no index$"):
+        pull(b, shared)
+    assert not b.path.exists() or not list(b.path.glob("gen-*"))
+    settings.SEARCH_INDEX_SIGNING_KEY = KEY
+    publish(a, shared)
+    assert pull(b, shared) == (name, True)
+    assert b.search(SearchQuery("鵠")).count == 21
+    docs = [replace(d, juan_id=9001, juan_number=2, doc_id=f"9001{d.doc_id}") for d in documents_for_juan(seed_juan)[:5]]
+    a.replace_juans(set(), docs)  # an in-place commit on A: its manifest follows the commit
+    gen = a.current_link.resolve()
+    listed = json.loads((gen / "MANIFEST.json").read_text(encoding="utf-8"))["files"]
+    assert sorted(listed) == sorted(p.name for p in gen.iterdir() if p.name not in ("MANIFEST.json", "MANIFEST.sig"))
+
+
+def test_publish_writes_nothing_through_a_link_in_the_shared_folder(shipped, tmp_path):
+    a, b, shared, name = shipped
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.rmtree(shared / name)
+    os.symlink(outside, shared / name)
+    assert publish(a, shared) == name
+    assert list(outside.iterdir()) == [] and not (shared / name).is_symlink()
+    assert pull(b, shared) == (name, True) and b.search(SearchQuery("鵠")).count == 21
