@@ -17,9 +17,13 @@ import logging
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
+from config.faults import crash_point
+from reader.models import Chapter, Edition, Juan, Piece, Section, Work, bump_juan_versions
 from reader.signals import (
     IndexUpdateError, index_batch_asked, index_deferred, index_is_deferred, juans_changed, juans_changing,
 )
+from search import indexing  # as a module: its functions are looked up when called (tests replace them)
+from search.backends import IndexBusyError, get_search_backend
 
 logger = logging.getLogger(__name__)
 
@@ -30,10 +34,7 @@ def reindex(changes: list[tuple[int | None, int | None]]) -> int:
     that no longer exists), in one write. The database is read under the index's writer
     lock (``search.indexing.reindex_juans``), so of two edits racing for the lock the
     later write always holds both. Returns the passages written."""
-    from search.backends import get_search_backend
-    from search.indexing import reindex_juans
-
-    return reindex_juans(get_search_backend(), changes)
+    return indexing.reindex_juans(get_search_backend(), changes)
 
 
 #: Reindexes that failed after their transaction committed (index busy, disk full …), as
@@ -54,8 +55,6 @@ class _Reindex:
             self.changes.append((juan_id, old_juan_id))
 
     def __call__(self):
-        from config.faults import crash_point
-
         crash_point("import-after-commit")
         try:
             reindex(self.changes)
@@ -69,8 +68,6 @@ def schedule_juan_reindex(juan_id: int | None, old_juan_id: int | None = None, b
     the juans one transaction touches are reindexed together, in one index write.
     ``bump``: give the juan a new version first, in the current transaction (an edit)."""
     if bump and juan_id is not None:
-        from reader.models import bump_juan_versions
-
         bump_juan_versions([juan_id])
     conn = transaction.get_connection()
     for entry in getattr(conn, "run_on_commit", []):
@@ -91,15 +88,12 @@ def on_juans_changed(sender, changes, **kwargs) -> int:
     """The receiver of ``reader.signals.juans_changed``: reindex ``changes`` in one write
     (``reindex``); returns the passages written. Raises ``IndexUpdateError`` saying why the
     index could not be written (busy, unwritable, disk full)."""
-    from search.backends import IndexBusyError, get_search_backend
-    from search.indexing import unwritable
-
     try:
         return reindex(changes)
     except IndexBusyError as exc:
         raise IndexUpdateError(str(exc)) from exc
     except OSError as exc:
-        raise IndexUpdateError(unwritable(exc, get_search_backend(), "The index was not updated.")) from exc
+        raise IndexUpdateError(indexing.unwritable(exc, get_search_backend(), "The index was not updated.")) from exc
 
 
 def on_juans_changing(sender, changes, **kwargs) -> None:
@@ -112,16 +106,12 @@ def on_juans_changing(sender, changes, **kwargs) -> None:
 
 def on_index_batch_asked(sender, **kwargs) -> int:
     """The receiver of ``reader.signals.index_batch_asked``: the index's ``write_batch_chars``."""
-    from search.backends import get_search_backend
-
     return get_search_backend().write_batch_chars
 
 
 def _piece_changed(sender, instance, raw=False, **kwargs):
     if raw or index_is_deferred():
         return
-    from reader.models import Section
-
     juan_id = Section.objects.filter(pk=instance.section_id).values_list("juan_id", flat=True).first()
     if juan_id:
         schedule_juan_reindex(juan_id, bump=True)
@@ -144,8 +134,6 @@ def _work_changed(sender, instance, raw=False, **kwargs):
     """A work's title or slug is in every passage of its juans (hits name and link them)."""
     if raw or index_is_deferred():
         return
-    from reader.models import Juan
-
     for juan_id in Juan.objects.filter(work_id=instance.pk).values_list("pk", flat=True):
         schedule_juan_reindex(juan_id, bump=True)
 
@@ -154,15 +142,11 @@ def _edition_changed(sender, instance, raw=False, **kwargs):
     """An edition's id and slug are in every passage of its juans (hits link them)."""
     if raw or index_is_deferred():
         return
-    from reader.models import Juan
-
     for juan_id in Juan.objects.filter(edition_id=instance.pk).values_list("pk", flat=True):
         schedule_juan_reindex(juan_id)
 
 
 def _connect():
-    from reader.models import Chapter, Edition, Juan, Piece, Section, Work
-
     post_save.connect(_piece_changed, sender=Piece, dispatch_uid="search_piece_saved")
     post_delete.connect(_piece_changed, sender=Piece, dispatch_uid="search_piece_deleted")
     for model in (Section, Chapter):  # both carry juan_id

@@ -14,16 +14,17 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.db import transaction
+from django.db import connection, transaction
 
+from config.budget import check
+from config.faults import crash_point
 from reader.editions import authors_agree
 from reader.models import Chapter, Edition, Juan, LibraryVersion, Piece, Section, Work
 from reader.signals import index_deferred, juans_changing
 from reader.slugs import slug_problem, slugify, unique_slug
 
-from config.faults import crash_point
-
 from .document import NOTE_KINDS, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
+from .errors import TextFormatError
 from .mandoku import is_mandoku, page_breaks, parse_mandoku, render_mandoku
 from .siku import parse_siku
 from .source import decode_bytes
@@ -186,8 +187,6 @@ def _insert_pieces(rows: list[tuple]) -> None:
     field of every row in Python (13 s of a 200-file import's 42 s,
     docs/decisions/0007-streaming-import.md); like ``bulk_create`` it sends no signals (the loader mutes them and
     reindexes the juan itself)."""
-    from django.db import connection
-
     meta = Piece._meta
     columns = ", ".join(connection.ops.quote_name(meta.get_field(c.removesuffix("_id")).column) for c in PIECE_COLUMNS)
     sql = (f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({columns}) "
@@ -198,8 +197,6 @@ def _insert_pieces(rows: list[tuple]) -> None:
 
 
 def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None) -> LoadResult:
-    from django.db import connection
-
     edition = _edition_for(doc, edition_name)
     number = juan_key(doc)
     old = Juan.objects.filter(edition=edition, number=number).first()
@@ -266,8 +263,6 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
     ``trust`` (``"id"`` or ``"folder"``): which names the work when a Kanripo file's ID and
     its folder disagree (``_check_folder``). Raises ``TextFormatError`` when the file cannot
     be taken (its ``Readme.org`` included)."""
-    from .errors import TextFormatError
-
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -318,8 +313,6 @@ def _check_looks_chinese(text: str, path: Path) -> None:
     for the whole file and for its text alone (``_body_lines``): an environment file whose
     long ``# 中文`` comments outweigh its ``KEY=value`` lines is refused too. Raises
     ``TextFormatError`` at the first line that holds no Chinese."""
-    from .errors import TextFormatError
-
     body = _body_lines(text)
     for lines, what in (([(n, ln) for n, ln in enumerate(text.splitlines(), start=1)], "of its"),
                         (body, "of the text (lines other than # comments and headings) in its")):
@@ -338,8 +331,6 @@ def _read_readme(path: Path) -> str | None:
     is none or it is a symbolic link (a link is not read: it may point anywhere). Raises
     ``TextFormatError`` at the Readme's own line and column when it is not UTF-8 text, as
     Kanripo writes it (it was a traceback that stopped a whole import)."""
-    from .errors import TextFormatError
-
     readme = path.parent / "Readme.org"
     if not readme.is_file() or readme.is_symlink():
         return None
@@ -382,8 +373,6 @@ def _check_folder(doc: JuanDocument, text: str, path: Path, trust: str | None) -
     ``trust`` says which names the work: ``"id"`` (the file's ID; the folder's name is not used)
     or ``"folder"`` (the folder's ID and name). A folder not named after an ID says nothing.
     Raises ``TextFormatError`` at the ID line."""
-    from .errors import TextFormatError
-
     folder = path.parent.name
     match = FOLDER_ID.match(folder)
     if not match or match.group(1) == doc.kanripo_id:
@@ -404,8 +393,6 @@ def _check_folder(doc: JuanDocument, text: str, path: Path, trust: str | None) -
 def _check_id_alphabet(doc: JuanDocument, text: str, path: Path) -> None:
     """Refuse a Kanripo ID outside ``KANRIPO_ID_ALPHABET`` (``КR1d0086`` with a Cyrillic К looks
     like KR1d0086 and passes the slug rule). Raises ``TextFormatError`` at the ID line."""
-    from .errors import TextFormatError
-
     if not doc.kanripo_id or KANRIPO_ID_ALPHABET.fullmatch(doc.kanripo_id):
         return
     column, ch = next((i, c) for i, c in enumerate(doc.kanripo_id, 1) if not KANRIPO_ID_ALPHABET.fullmatch(c))
@@ -420,8 +407,6 @@ def _check_work_key(doc: JuanDocument, text: str, path: Path) -> None:
     """Refuse a Kanripo file whose work key (its folder name, or the header's
     ``#+PROPERTY: ID``) breaks the slug rule (``reader.slugs``): it would be the work's URL
     key. Raises ``TextFormatError`` at the ID line (or line 1 for the folder)."""
-    from .errors import TextFormatError
-
     if not doc.work_key:
         return
     problem = slug_problem(doc.work_key)
@@ -482,8 +467,6 @@ def juan_to_document(juan: Juan) -> JuanDocument:
                           closer_layout=[tuple(x) for x in section.closer_layout])
         sections[section.pk] = sdoc
         chapters[section.chapter_id].sections.append(sdoc)
-    from config.budget import check
-
     for i, piece in enumerate(Piece.objects.filter(section__juan=juan).order_by("section__position", "position")):
         if not i % 1000:
             check("writing the juan back in its source form", "Read the juan section by section in the API.")

@@ -8,6 +8,7 @@ what was stored; when the index could not follow, the message says what to run.
 """
 from __future__ import annotations
 
+import argparse
 import os
 from pathlib import Path
 
@@ -32,8 +33,6 @@ BATCH_FROM = 5
 
 def juan_number(value: str) -> int:
     """``--juan``: an integer from 0 to 9999."""
-    import argparse
-
     try:
         number = int(value)
     except ValueError:
