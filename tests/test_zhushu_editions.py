@@ -283,7 +283,7 @@ def test_guliang_and_gongyang_classic_resumes_after_their_notes():
 
 
 def test_classic_tail_rules():
-    from reader.importers.mandoku.layers import classic_tail
+    from reader.importers.mandoku.classics import classic_tail
     reference = "曰后克艱厥后臣克艱厥臣政乃乂黎民敏德帝曰俞允若茲嘉言罔攸伏野無遺賢萬邦咸寧"
     # the tail that goes on after the classic before the note, variants folded (徳/德)
     assert classic_tail("敏疾也衆民皆疾修徳帝曰俞允若茲", "黎民敏徳", reference) == 9
@@ -306,26 +306,26 @@ def test_classic_tail_rules():
 
 
 def test_shipped_classics_name_their_source_and_licence_and_load_once():
-    from reader.importers.mandoku import layers
+    from reader.importers.mandoku import classics
 
     for book, folder in [("shu", "KR1b0046"), ("shi", "KR1c0044"), ("chunqiu", "KR1e0001"), ("zuozhuan", "KR1e0001"),
                          ("gongyang", "KR1e0094"), ("guliang", "KR1e0009"), ("yi", "KR1a0001"), ("zhouli", "KR1d0001"),
                          ("yili", "KR1d0026"), ("xiaojing", "KR1f0002"), ("mengzi", "KR1h0002"), ("lunyu", "KR1h0005")]:
-        head = [line for line in (layers.CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
+        head = [line for line in (classics.CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
                 if line.startswith("#")]
         assert f"Kanripo {folder} (https://github.com/kanripo/{folder})" in head[1]
         assert "CC BY-SA 4.0" in head[3] and "scripts/build_classics.py" in head[4] and len(head) == 7
-    assert [layers.classic_book(t) for t in ("尚書注疏", "毛詩注疏", "春秋左傳注疏", "春秋公羊傳注疏", "春秋穀梁注䟽", "周禮注疏",
+    assert [classics.classic_book(t) for t in ("尚書注疏", "毛詩注疏", "春秋左傳注疏", "春秋公羊傳注疏", "春秋穀梁注䟽", "周禮注疏",
                                              "儀禮注疏", "周易註疏", "孝經注疏", "孟子注疏", "論語注疏", "禮記注疏")] \
         == ["shu", "shi", "zuozhuan", "chunqiu+gongyang", "guliang", "zhouli", "yili", "yi", "xiaojing", "mengzi",
             "lunyu", ""]
-    layers.classic_reference.cache_clear()
-    first = layers.classic_reference("shu")
-    assert layers.classic_reference("shu") is first
-    assert layers.classic_reference.cache_info().hits == 1 and layers.classic_reference.cache_info().misses == 1
+    classics.classic_reference.cache_clear()
+    first = classics.classic_reference("shu")
+    assert classics.classic_reference("shu") is first
+    assert classics.classic_reference.cache_info().hits == 1 and classics.classic_reference.cache_info().misses == 1
     assert first.startswith("昔在帝堯聰明文思光宅天下") and "黎民敏德帝曰俞允若茲" in first and "#" not in first
     assert len(first) == 26890 + 23  # 24 lines (one per file) joined by newlines
-    both = layers.classic_reference("chunqiu+gongyang")
+    both = classics.classic_reference("chunqiu+gongyang")
     assert both.startswith("元年春王正月") and "\n元年者何君之始年也\n" in both
 
 

@@ -7,6 +7,10 @@ each -- the Taiwan Ministry of Education (民國教育部) 正字 where one exis
 for query characters that may stand for several canonical characters (a simplified 发
 for 發 and 髮), all of them. ``characters/folding.py`` reads it; nothing here needs Django.
 
+Longer than 600 lines: one offline build read top to bottom, a reader for each source (MOE,
+CJKVI, IRG, Unihan, OpenCC) and the tiered union-find that needs all of them at once; the
+product never imports it (``characters/folding.py`` reads only its output).
+
 Usage::
 
     .venv/bin/python characters/scripts/build_fold_table.py [--data DIR] [--out DIR]
