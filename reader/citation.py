@@ -34,7 +34,7 @@ def citation_text(section, chapter=None) -> str:
     juan = section.juan
     work = juan.work
     chapter = chapter if chapter is not None else section.chapter
-    out = [work.author, f"《{work.title}》", juan_label(juan)]
+    out = [work.cited_author, f"《{work.title}》", juan_label(juan)]
     if chapter is not None and chapter.title:
         out.append(f"〈{chapter.title}〉")
     out.append(f"「{section_name(section)}」")
@@ -58,7 +58,7 @@ def juan_citation_text(juan, chapters=()) -> str:
     the edition when it is named (``（KR1d0086-WYG）``)."""
     titles = "".join(f"〈{c.title}〉" for c in chapters if c.title)
     name = edition_name(juan)
-    return f"{juan.work.author}《{juan.work.title}》{juan_label(juan)}{titles}" + (f"（{name}）" if name else "")
+    return f"{juan.work.cited_author}《{juan.work.title}》{juan_label(juan)}{titles}" + (f"（{name}）" if name else "")
 
 
 def permalink(request, obj) -> str:

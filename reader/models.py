@@ -103,6 +103,16 @@ class Work(models.Model):
         place = f"{self.native_place} " if self.native_place else ""
         return f"{dynasty}{place}{self.author}"
 
+    @property
+    def cited_author(self) -> str:
+        """The author as a citation names him: the author field, with the first person's
+        dynasty in 〔〕 when it names several people each with his role (``〔漢〕鄭氏注　〔唐〕
+        陸德明音義　賈公彥疏``: without it the 漢 of 鄭氏 would be lost); one author as stored
+        (江永)."""
+        if self.dynasty and "\u3000" in self.author:
+            return f"〔{self.dynasty}〕{self.author}"
+        return self.author
+
     def default_edition(self):
         """The edition the work's own URLs and legacy ids stand for: the oldest one (the
         migration of issue 14 kept the oldest row's id for it). None when it has none."""
@@ -130,6 +140,10 @@ class Edition(models.Model):
     kanripo_id = models.CharField(max_length=40, blank=True)
     kanripo_edition = models.CharField(max_length=40, blank=True)
     collection = models.CharField(max_length=100, blank=True)
+    #: Everyone the edition's byline names, each with his dynasty, native place and role, in
+    #: the book's order: ``[{"dynasty": "漢", "place": "", "name": "鄭氏", "role": "注"}, …]``
+    #: (``JuanDocument.bylines``, from the first juan that has a byline); [] when none.
+    byline = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["work", "id"]
@@ -148,6 +162,17 @@ class Edition(models.Model):
         """How the edition is told apart from its siblings: its label, else its Kanripo
         edition, else its collection, else its slug (``KR1d0086-WYG``, ``四庫全書``)."""
         return self.label or self.kanripo_edition or self.collection or self.slug
+
+    @property
+    def byline_people(self) -> list[str]:
+        """Each person of ``byline`` as a page shows him: ``〔漢〕鄭氏 注``, ``婺源 江永 撰``."""
+        out = []
+        for person in self.byline or []:
+            dynasty = f"〔{person.get('dynasty')}〕" if person.get("dynasty") else ""
+            place = f"{person['place']} " if person.get("place") else ""
+            role = f" {person['role']}" if person.get("role") else ""
+            out.append(f"{dynasty}{place}{person.get('name', '')}{role}")
+        return out
 
     @property
     def cited_name(self) -> str:

@@ -26,6 +26,7 @@ def test_explain_prints_what_would_be_stored_and_stores_nothing(empty_db):
     assert run(STRAY).splitlines() == [
         "KR2a0002_019.txt: 史記集解 卷十九 (KR2a0002, WYG)",
         "  byline: 〔宋〕裴駰",
+        "    宋 - 裴駰 (撰)",
         "  chapters: 1",
         "  sections: 1 (0 titled, 0 closed by 右…)",
         "  layers: classic 162 characters in 3 pieces; commentary 74 characters in 3 pieces",
@@ -41,7 +42,7 @@ def test_explain_prints_what_would_be_stored_and_stores_nothing(empty_db):
 def test_explain_lists_inferred_boundaries_with_their_place(empty_db):
     path = COMMENTARY_BOOKS / "KR2k0058" / "KR2k0058_002.txt"
     lines = run(path).splitlines()
-    assert lines[4] == ("  layers: classic 266 characters in 25 pieces; commentary 10,608 characters in 289 pieces; "
+    assert lines[5] == ("  layers: classic 266 characters in 25 pieces; commentary 10,608 characters in 289 pieces; "
                         "editorial 2,927 characters in 287 pieces")
     k = lines.index("  inferred boundaries: 503")
     assert lines[k + 1:k + 5] == [

@@ -159,3 +159,17 @@ def test_the_check_reports_a_heading_read_as_text_and_an_entry_cut_in_two():
         "chapter '天官冢宰第一': the heading is also main text"]
     # a quotation that merely starts with the chapter's title is text (禮書綱目 卷七十六: 曲禮曰毋不敬)
     assert structure_faults(parse(KANRIPO / "KR1d0086" / "KR1d0086_078.txt")) == []
+
+
+def test_yili_shu_labels_and_its_own_title_line():
+    """儀禮疏 (KR1d0027, issue 29): 卷四's title line writes 儀礼䟽 (礼 for 禮), so it is the
+    title line, not a chapter; 卷六 has no title line and takes its label from the FILE
+    property (``SB05n0576-006儀禮疏-卷六.``), as the preface takes 序: no bare 卷 0, 卷 6."""
+    folder = JINGBU / "KR1d0027"
+    readme = (folder / "Readme.org").read_text(encoding="utf-8")
+    docs = {f.stem[-3:]: parse_mandoku(f.read_text(encoding="utf-8"), str(f), readme)
+            for f in sorted(folder.glob("*.txt")) if f.stem[-3:] in ("000", "004", "006", "045")}
+    assert [(k, d.juan_label, d.juan_number) for k, d in docs.items()] == [
+        ("000", "序", 0), ("004", "卷第四", 4), ("006", "卷六", 6), ("045", "後序", 45)]
+    assert [c.title for c in docs["004"].chapters if c.title] == []
+    assert "儀礼䟽卷第四¶" in docs["004"].header_lines

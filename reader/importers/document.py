@@ -226,6 +226,10 @@ class JuanDocument:
     #: Unlike ``juan_number`` it is unique within a work (卷首中 in ``_002`` and 卷二 in
     #: ``_004`` both have juan_number 2).
     file_sequence: int | None = None
+    #: Everyone the juan's byline names, each with his dynasty and role, in the book's order:
+    #: ``[{"dynasty": "漢", "name": "鄭氏", "role": "注"}, …]`` (``mandoku.header.byline_people``);
+    #: [] when the file has no byline made of such entries.
+    bylines: list[dict[str, str]] = field(default_factory=list)
     #: The key of the work this juan belongs to when the source names one (a Kanripo
     #: repository folder: ``KR1d0086``, ``KR1d0086-WYG``); "" to key by title and author.
     work_key: str = ""

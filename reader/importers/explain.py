@@ -95,6 +95,8 @@ def explain(doc: JuanDocument) -> list[str]:
     byline = "".join(f"〔{doc.dynasty}〕" if doc.dynasty else "") + (
         f"{doc.native_place} " if doc.native_place else "") + doc.author
     lines.append(f"  byline: {byline or '(none)'}")
+    for person in doc.bylines:
+        lines.append(f"    {person.get('dynasty') or '-'} {person.get('place') or '-'} {person['name']} ({person['role'] or '-'})")
     lines.append(f"  chapters: {len(doc.chapters)}"
                  + (": " + "、".join(c.title for c in doc.chapters if c.title)[:200] if any(c.title for c in doc.chapters)
                     else ""))

@@ -110,14 +110,17 @@ def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> Edition:
                 work.save(update_fields=["kanripo_id"])
             edition = Edition.objects.create(
                 work=work, slug=key, label=edition_name or doc.work_key, kanripo_id=doc.kanripo_id,
-                kanripo_edition=doc.edition, collection=doc.collection)
+                kanripo_edition=doc.edition, collection=doc.collection, byline=doc.bylines)
         elif edition_name and edition.label != edition_name:
             edition.label = edition_name
             edition.save(update_fields=["label"])
+        if doc.bylines and not edition.byline:  # the first juan with a byline gives the edition's
+            edition.byline = doc.bylines
+            edition.save(update_fields=["byline"])
         work = edition.work
         if doc.author and not work.author:  # the byline is in 卷一's text, not in 卷〇's front matter
-            work.author, work.native_place = doc.author, doc.native_place
-            work.save(update_fields=["author", "native_place"])
+            work.author, work.native_place, work.dynasty = doc.author, doc.native_place, doc.dynasty
+            work.save(update_fields=["author", "native_place", "dynasty"])
         return edition
     work = _find_work(doc)
     if work is None:
@@ -133,7 +136,8 @@ def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> Edition:
         else:
             slug = work.slug if not Edition.objects.filter(slug=work.slug).exists() \
                 else make_slug(doc.work_title, doc.author)
-        edition = Edition.objects.create(work=work, slug=slug, label=label, collection=doc.collection)
+        edition = Edition.objects.create(work=work, slug=slug, label=label, collection=doc.collection,
+                                         byline=doc.bylines)
     return edition
 
 

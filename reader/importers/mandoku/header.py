@@ -36,8 +36,14 @@ TITLE_WITH_LABEL = re.compile(
     r"(?:(?P<sep>\u3000+)(?P<rest>[^<¶]{1,40}?))?¶?$")
 CLOSING = re.compile(r"^\u3000*(?P<title>[^\u3000()<¶\s]{2,24}?)(?:卷|巻)[^\u3000()<¶\s]{0,8}(?:\([^()]*\))?¶?$")
 #: Variant forms that titles and closing lines write for the characters of ``#+TITLE``
-#: (seen in kanripo-jingbu: 註/注, 䟽/疏, 巻/卷, 圗/圖, 説/說, 彚/彙, 榖/穀, 隠/隱, 𫝊/傳).
-TITLE_VARIANTS = str.maketrans("註䟽巻圗説彚榖隠𫝊", "注疏卷圖說彙穀隱傳")
+#: (seen in kanripo-jingbu: 註/注, 䟽/疏, 巻/卷, 圗/圖, 説/說, 彚/彙, 榖/穀, 隠/隱, 𫝊/傳; 儀禮疏 卷四
+#: writes 儀礼䟽: 礼/禮).
+TITLE_VARIANTS = str.maketrans("註䟽巻圗説彚榖隠𫝊礼", "注疏卷圖說彙穀隱傳禮")
+#: The label a ``#+PROPERTY: FILE`` value ends with (``SB05n0576-006儀禮疏-卷六.`` → 卷六), used
+#: when neither the Readme, a ``JUAN`` property nor a title line gives one: a 卷 label, or
+#: the name of a front or back part (序, 目録, 附録, 後序, 跋, 提要).
+FILE_LABEL = re.compile(r"-(?P<label>[^-\s.]{1,12})\.?\s*$")
+PART_NAMES = re.compile(r"^(?:序|目[録錄]|附[録錄]|後序|跋|提要)$")
 
 
 def same_title(written: str, work: str) -> bool:
@@ -54,6 +60,52 @@ def same_title(written: str, work: str) -> bool:
 #: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
 BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|義疏|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
 OFFICES = re.compile(r"^(?P<office>.*?(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫))(?P<rest>.{2,})$")
+#: The last office title of a byline (greedy): ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 臣賈公彦等.
+LAST_OFFICE = re.compile(r"^(?P<office>.*(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
+                         r"少監|開國子|法師|評事|按察使))(?P<rest>.{2,})$")
+
+
+def clean_author(name: str) -> str:
+    """The author's name without the offices, the humble 臣 and the 等 (and others) a byline
+    writes around it: ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 賈公彦 (儀禮疏),
+    ``蘭臺令史班固`` → 班固, ``西華法師成玄英`` → 成玄英; a name without them is returned as it is."""
+    m = LAST_OFFICE.match(name)
+    if m:
+        name = m["rest"]
+    name = re.sub(r"(?:奉[勑勅敕]撰?)$", "", name)
+    if name.startswith("臣") and len(name) > 2:
+        name = name[1:]
+    if name.endswith("等") and len(name) > 2:
+        name = name[:-1]
+    return name
+
+
+def byline_people(byline: str) -> list[dict[str, str]]:
+    """Everyone a byline names, each with his dynasty and role, as the edition's metadata
+    (``JuanDocument.bylines``): ``漢鄭氏注　唐陸德明音義　賈公彥疏`` →
+    ``[{"dynasty": "漢", "name": "鄭氏", "role": "注"}, {"dynasty": "唐", "name": "陸德明",
+    "role": "音義"}, {"dynasty": "唐", "name": "賈公彥", "role": "疏"}]`` (a later entry
+    without a dynasty is of the dynasty before it, as the book prints it); offices and the
+    humble 臣 are left out (``clean_author``); ``[]`` when the byline is not made of entries."""
+    out: list[dict[str, str]] = []
+    dynasty = ""
+    for who, role in byline_entries(byline) or []:
+        own = _dynasty_of(who)
+        dynasty = own or dynasty
+        place, name = split_name(who[len(own):], bool(dynasty))
+        out.append({"dynasty": dynasty, "place": place, "name": name, "role": role})
+    return out
+
+
+def split_name(who: str, dated: bool) -> tuple[str, str]:
+    """``(native place, name)`` of a byline's person without his dynasty: offices left out
+    (``clean_author``); a name of four characters or more with no office and no dynasty
+    before it is a two-character native place and the name (``婺源江永``, ``山陽王弼``: the
+    Siku convention, ``siku.parse_byline``)."""
+    name = clean_author(who)
+    if name == who and not dated and len(name) >= 4:
+        return name[:2], name[2:]
+    return "", name
 
 def is_mandoku(text: str) -> bool:
     """Whether ``text`` is in the mandoku form: its header (the leading ``#`` lines) has the
@@ -244,7 +296,7 @@ class Header:
 
 def _dynasty_of(who: str) -> str:
     """The dynasty a byline entry's name begins with (``漢鄭氏`` → 漢), "" if none."""
-    return next((d for d in DYNASTIES + ("魏", "晋") if who.startswith(d) and len(who) > len(d)), "")
+    return next((d for d in ("後魏", "北魏", *DYNASTIES, "魏", "晋") if who.startswith(d) and len(who) > len(d)), "")
 
 
 def several_authors(entries: list[tuple[str, str]]) -> tuple[str, str]:
@@ -257,7 +309,7 @@ def several_authors(entries: list[tuple[str, str]]) -> tuple[str, str]:
     out = []
     for k, (who, role) in enumerate(entries):
         dynasty = _dynasty_of(who)
-        name = who[len(dynasty):]
+        name = clean_author(who[len(dynasty):])
         out.append((f"〔{dynasty}〕" if dynasty and k else "") + name + role)
     return first, IDEO_SPACE.join(out)
 
@@ -350,6 +402,10 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
         label = org["title"]
     if not label and title_label:
         label = title_label
+    if not label:
+        m = FILE_LABEL.search(header.prop("FILE"))
+        if m and (JUAN_LABEL.match(m["label"]) or PART_NAMES.match(m["label"])):
+            label = m["label"]
     doc.juan_label = label
     number = None
     for candidate in (label.split("・")[0], title_label):
@@ -373,15 +429,15 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
         doc.collection = collection_name(found["collection"])
     byline = found.get("byline") or (title_match["rest"] if title_match and title_match["rest"] else "")
     entries = byline_entries(byline) if byline else None
+    doc.bylines = byline_people(byline) if byline else []
     byline = byline.replace(IDEO_SPACE, "").replace(" ", "")
     if entries and len(entries) > 1:
         # several people (漢鄭氏注　唐陸德明音義　賈公彥疏): every one of them, with his role
         doc.native_place = ""
         doc.dynasty, doc.author = several_authors(entries)
-    elif entries and not ROLE.search(byline):
-        who = entries[0][0]
-        dynasty = _dynasty_of(who)
-        doc.dynasty, doc.native_place, doc.author = dynasty, "", who[len(dynasty):]
+    elif entries and doc.bylines:
+        one = doc.bylines[0]  # one person: 宋　洪興祖　撰, 梁　皇侃　義疏 (his role is not kept in the name)
+        doc.dynasty, doc.native_place, doc.author = one["dynasty"], one["place"], one["name"]
     elif byline and ROLE.search(byline) and "(" not in byline:
         office = OFFICES.match(ROLE.sub("", byline))
         if office and not any(byline.startswith(d) for d in DYNASTIES):
@@ -389,7 +445,13 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
             dynasty, place, author = "", "", ROLE.sub("", byline)
         else:
             dynasty, place, author = parse_byline(byline)
+        cleaned = clean_author(place + author)
+        if cleaned != place + author:  # an office before the name (登仕郎守大理評事楊倞): no native place
+            place, author = "", cleaned
         doc.dynasty, doc.native_place, doc.author = dynasty, place, author
+        if not doc.bylines and author:
+            role = ROLE.search(byline)
+            doc.bylines = [{"dynasty": dynasty, "place": place, "name": author, "role": role.group(0) if role else ""}]
 
 # -- body ------------------------------------------------------------------------------
     return section_names

@@ -1,0 +1,46 @@
+"""Bylines are metadata (issue 27): each person with his dynasty, native place and role, on
+the edition; shown on the work page; the author of citations, dynasty included."""
+from reader.importers.loader import import_file
+from reader.importers.mandoku import parse_mandoku
+from reader.importers.mandoku.header import byline_people, clean_author
+from reader.citation import citation_text
+from reader.models import Edition, Section
+from search.signals import muted
+
+from .conftest import SHARED
+
+JINGBU = SHARED / "corpus" / "kanripo-jingbu"
+
+
+def test_byline_people():
+    assert byline_people("漢鄭氏注　唐陸德明音義　賈公彥疏") == [
+        {"dynasty": "漢", "place": "", "name": "鄭氏", "role": "注"},
+        {"dynasty": "唐", "place": "", "name": "陸德明", "role": "音義"},
+        {"dynasty": "唐", "place": "", "name": "賈公彥", "role": "疏"}]
+    assert byline_people("婺源江永撰") == [{"dynasty": "", "place": "婺源", "name": "江永", "role": "撰"}]
+    assert byline_people("後　魏　酈　道　元　撰") == [{"dynasty": "後魏", "place": "", "name": "酈道元", "role": "撰"}]
+    assert clean_author("朝散大夫行太學博士弘文館學士臣賈公彦等") == "賈公彦"
+    assert clean_author("上護軍曲阜縣開國子臣孔穎逹等奉勑") == "孔穎逹"
+    assert clean_author("江永") == "江永"
+
+
+def test_offices_are_no_part_of_the_author():
+    path = JINGBU / "KR1d0027" / "KR1d0027_004.txt"  # 唐朝散大夫行太學博士弘文館學士臣賈　公彦　等撰
+    doc = parse_mandoku(path.read_text(encoding="utf-8"), str(path))
+    assert (doc.dynasty, doc.native_place, doc.author) == ("唐", "", "賈公彦")
+    assert doc.bylines == [{"dynasty": "唐", "place": "", "name": "賈公彦", "role": "撰"}]
+
+
+def test_zhouli_zhushu_byline_keeps_every_dynasty(client, db):
+    """Front matter (卷〇, no byline) imported first, then 卷一: the work still gets 漢."""
+    with muted():
+        import_file(JINGBU / "KR1d0003" / "KR1d0003_000.txt")
+        juan = import_file(JINGBU / "KR1d0003" / "KR1d0003_001.txt").juan
+    work = juan.work
+    assert (work.dynasty, work.author) == ("漢", "鄭氏注　〔唐〕陸德明音義　賈公彥疏")
+    edition = Edition.objects.get(slug="KR1d0003")
+    assert edition.byline_people == ["〔漢〕鄭氏 注", "〔唐〕陸德明 音義", "〔唐〕賈公彥 疏"]
+    section = Section.objects.filter(juan=juan).order_by("position").first()
+    assert citation_text(section).startswith("〔漢〕鄭氏注　〔唐〕陸德明音義　賈公彥疏《周禮注疏》卷一")
+    page = client.get("/works/KR1d0003/").content.decode()
+    assert '<p class="byline">〔漢〕鄭氏 注　〔唐〕陸德明 音義　〔唐〕賈公彥 疏' in page
