@@ -63,8 +63,6 @@ def _kind_table() -> bytes:
     """``char_kind`` for every code point of planes 0-2 and 14 (the others hold no
     punctuation, separators, format characters or variation selectors), from Python's
     ``unicodedata``."""
-    import unicodedata
-
     table = bytearray(0x110000)
     category = unicodedata.category
     for lo, hi in ((0, 0x2FFFF), (0xE0000, 0xE0FFF)):

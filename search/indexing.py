@@ -14,6 +14,7 @@ import logging
 
 from reader.models import Juan
 
+from .backends import get_search_backend
 from .documents import documents_for_juan
 
 logger = logging.getLogger(__name__)
@@ -81,8 +82,6 @@ def sync_index(backend=None) -> tuple[int, int]:
     juans) and repair what differs in one write. Returns ``(juans reindexed, juans
     removed)``; ``(0, 0)`` without a write when they agree. Raises ``IndexBusyError`` if
     another writer holds the index."""
-    from .backends import get_search_backend
-
     backend = backend or get_search_backend()
     remove, write = differences(database_juans(), backend.indexed_juans())
     if not remove and not write:

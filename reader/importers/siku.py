@@ -25,6 +25,7 @@ from .document import (
     COMMENTARY, LABEL, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
 )
 from .errors import TextFormatError
+from .plaintext import is_plain, parse_plain, require_chinese
 from .source import split_source_lines
 from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
 
@@ -256,8 +257,6 @@ def parse_siku(text: str, path: str = "<text>", *, work_title: str | None = None
     full-width ``（…）`` notes, ``【臣】``, punctuation: ``plaintext.is_plain``), go to
     ``plaintext.parse_plain``, whose documents have ``source_format`` "plain".
     """
-    from .plaintext import is_plain, parse_plain, require_chinese
-
     require_chinese(text, path)
     if is_plain(text):
         return parse_plain(text, path, work_title=work_title, juan_number=juan_number)
