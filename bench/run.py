@@ -11,6 +11,9 @@ for each corpus given (``--corpus LABEL=PATH[,PATH…]``, repeated):
   errors, with the server's own time from the ``Server-Timing`` header, page cache on and off;
   the 32 queries through the search API, page cache off, server time per query (before the
   load phase of that server, after one pass not counted);
+* light requests while ``--heavy-clients`` clients loop on heavy ones for ``--heavy-seconds``
+  (``bench/heavy.py``: the cap of config/capacity.py, page cache off): the light requests'
+  p50, p95 and errors, the heavy ones' answers by status, each worker's peak memory;
 * last, ``bench/two_servers.py``: two gunicorn servers sharing one PostgreSQL database
   (``--two-servers-db``), an index published by one and pulled by the other while 20 clients
   read both (``--no-two-servers`` leaves it out).
@@ -41,7 +44,8 @@ from pathlib import Path
 BASE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE))
 from bench.mix import QUERY_MIX  # noqa: E402
-from bench.serving import start_gunicorn  # noqa: E402
+from bench import heavy as heavy_load  # noqa: E402
+from bench.serving import start_gunicorn, worker_rss  # noqa: E402
 from bench.writes import ONE_JUAN, REST as REST_CODE  # noqa: E402
 PY = sys.executable
 
@@ -156,14 +160,6 @@ def run_engines(env: dict, *args: str) -> str:
     return done.stdout
 
 
-def worker_rss(server) -> list[int]:
-    rss = []
-    for child in subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True).stdout.split():
-        status = Path(f"/proc/{child}/status").read_text()
-        rss += [int(line.split()[1]) // 1024 for line in status.splitlines() if line.startswith("VmHWM")]
-    return rss
-
-
 def api_queries(base: str, queries: list[str], repeat: int) -> dict:
     """Each query of the mix through the search API ``repeat`` times, one at a time: the
     server's own time per request (``Server-Timing`` total, ms)."""
@@ -243,8 +239,13 @@ def bench_corpus(label: str, paths: list[str], args) -> dict:
         finally:
             server.terminate()
             server.wait()
+    heavy = None
+    if args.heavy_seconds > 0:
+        print("   heavy requests and light ones", file=sys.stderr)
+        settle()
+        heavy = heavy_load.measure(env, args.port, args.heavy_seconds, args.heavy_clients)
     shutil.rmtree(tmp, ignore_errors=True)
-    return {"label": label, "paths": [os.path.relpath(p, BASE) for p in paths], "import_summary": summary,
+    return {"label": label, "heavy": heavy, "paths": [os.path.relpath(p, BASE) for p in paths], "import_summary": summary,
             "import_and_index_s": round(import_s, 1), "import_peak_mb": import_peak, "rest_peak_mb": rest_peak,
             "index_mb": round(index_bytes / 2**20, 1), "one_juan": one, **queries, "whoosh": whoosh,
             "http": http, "api_queries": api, "worker_peak_rss_mb": rss,
@@ -260,6 +261,9 @@ def main(argv=None) -> int:
     parser.add_argument("--port", type=int, default=8793)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--whoosh", action="store_true", help="also measure the Whoosh engine")
+    parser.add_argument("--heavy-seconds", type=float, default=120,
+                        help="light requests while clients loop on heavy ones (bench/heavy.py); 0 leaves it out")
+    parser.add_argument("--heavy-clients", type=int, default=20)
     parser.add_argument("--write", help="write the figures as Markdown to this file")
     parser.add_argument("--two-servers-db", default="postgres://classics:classics@127.0.0.1:5432/classics",
                         help="the PostgreSQL server for the two-server check (scripts/start_postgres.sh)")
@@ -337,6 +341,14 @@ def targets(reports: list[dict], two: dict | None) -> list[tuple[str, str, str, 
         rows.append((f"search API, page cache off, server time ({r['label']})", "p50 ≤ 5, p95 ≤ 20 ms",
                      f"p50 {a['server_p50_ms']}, p95 {a['server_p95_ms']} ms",
                      a["server_p50_ms"] <= 5 and a["server_p95_ms"] <= 20))
+    for r in reports:
+        h = r.get("heavy")
+        if h:
+            rows.append((f"light requests while {h['heavy_clients']} clients loop on heavy ones for {h['seconds']:g} s "
+                         f"({r['label']})", "light p95 ≤ 1 s, 0 errors, no worker over 1 GB",
+                         f"light p50 {h['light']['p50_ms']}, p95 {h['light']['p95_ms']} ms, {h['light']['errors']} "
+                         f"errors in {h['light']['requests']}; heavy {h['heavy']['status']}; workers "
+                         f"{h['worker_peak_rss_mb']} MB", heavy_load.met(h)))
     if two is None or "failed" in two:
         rows.append(("two app servers during an index swap", "0 errors, identical counts",
                      "not run" if two is None else "the check failed", None if two is None else False))
@@ -402,6 +414,17 @@ def markdown(reports: list[dict], command: str, two: dict | None = None) -> str:
             f"errors): server time p50 **{a['server_p50_ms']} ms**, p95 **{a['server_p95_ms']} ms**, max "
             f"{a['server_max_ms']} ms.", "",
         ]
+        h = r.get("heavy")
+        if h:
+            lines += [
+                f"Light requests while {h['heavy_clients']} clients loop on heavy ones for {h['seconds']:g} s "
+                f"(`bench/heavy.py`; page cache off, heavy slots {h['slots']}; the heavy clients do not wait for "
+                f"`Retry-After`): light ({', '.join(f'`{u}`' for u in h['light_urls'])}) {h['light']['requests']} "
+                f"requests, p50 **{h['light']['p50_ms']} ms**, p95 **{h['light']['p95_ms']} ms**, max "
+                f"{h['light']['max_ms']} ms, {h['light']['errors']} errors; heavy "
+                f"({', '.join(f'`{u}`' for u in h['heavy_urls'])}) answers by status {h['heavy']['status']}, the "
+                f"answered ones p50 {h['heavy']['p50_ms']} ms; peak memory of the workers "
+                f"{h['worker_peak_rss_mb']} MB.", ""]
     if two is not None:
         lines += ["## Two app servers during an index swap (`bench/two_servers.py`)", ""]
         if "failed" in two:

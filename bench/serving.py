@@ -57,3 +57,12 @@ def seeded_site(folder: Path, **settings: str) -> dict:
         if done.returncode:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}")
     return env
+
+
+def worker_rss(server: subprocess.Popen) -> list[int]:
+    """The peak resident memory (``VmHWM``, MB) of each worker process of ``server``."""
+    rss = []
+    for child in subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True).stdout.split():
+        status = Path(f"/proc/{child}/status").read_text()
+        rss += [int(line.split()[1]) // 1024 for line in status.splitlines() if line.startswith("VmHWM")]
+    return rss

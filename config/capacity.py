@@ -195,6 +195,9 @@ def refusal(request, status: int, kind: str, retry_after: float, detail: str, ti
         response = render(request, "busy.html", {"status": status, "title": title, "message": message,
                                                  "detail": detail, "seconds": seconds}, status=status)
     response["Retry-After"] = str(seconds)
+    # Not logged as a server error by Django (one line each, when a busy server gives many).
+    response._has_been_logged = True
+    logger.info("%s %s: %s", status, request.path, kind)
     return response
 
 

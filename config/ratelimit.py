@@ -204,8 +204,8 @@ def _shared_lock():
 
 def parse_rate(rate: str | None) -> tuple[int | None, int | None]:
     """``"N/s|min|hour|day"`` → ``(N, seconds)`` (DRF's form: only the period's first
-    letter counts); ``None`` → ``(None, None)``, no limit."""
-    if rate is None:
+    letter counts); ``None``, ``""`` or ``"none"`` → ``(None, None)``, no limit."""
+    if rate is None or rate.strip().lower() in ("", "none"):
         return None, None
     num, period = rate.split("/")
     return int(num), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
@@ -386,9 +386,11 @@ def heavy_wait(request, kind: str, rate_setting: str) -> float | None:
     until the refusing budgets accept again (nothing is counted). A signed-in user is not
     limited. When the counters cannot be read or written the request is allowed and a
     warning logged, as for ``SharedThrottle``."""
-    key = _anonymous_key(request)
+    limit, period = parse_rate(getattr(settings, rate_setting, None))
+    budget, cost_period = parse_rate(getattr(settings, "HEAVY_ANON_SECONDS", None))
+    key = _anonymous_key(request) if limit is not None or budget is not None else None
     if key is None:
-        return None
+        return None  # a signed-in user, or no limit: nothing to read or write
     try:
         with _shared_lock():
             cache = caches[settings.THROTTLE_CACHE]
@@ -396,14 +398,12 @@ def heavy_wait(request, kind: str, rate_setting: str) -> float | None:
             entry = entry if isinstance(entry, dict) else {}
             now = time.time()
             waits = []
-            limit, period = parse_rate(getattr(settings, rate_setting, None))
             scope = f"heavy_{kind}"
             times = _window(entry, scope)[0]
             if limit is not None:
                 del times[:bisect.bisect_right(times, now - period)]
                 if len(times) >= limit:
                     waits.append(times[len(times) - limit] + period - now)
-            budget, cost_period = parse_rate(getattr(settings, "HEAVY_ANON_SECONDS", None))
             if budget is not None:
                 spent_times, costs = _window(entry, COST_SCOPE, costs=True)
                 gone = bisect.bisect_right(spent_times, now - cost_period)
@@ -421,8 +421,7 @@ def heavy_wait(request, kind: str, rate_setting: str) -> float | None:
             if limit is not None:
                 times.append(now)
                 entry[scope] = (period, times)
-            if entry:
-                cache.set(key, entry, _lifetime(entry))
+            cache.set(key, entry, _lifetime(entry))
             return None
     except OSError as exc:
         logger.warning("rate limit %s not counted, the request is allowed: %s", rate_setting, exc)

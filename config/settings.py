@@ -253,7 +253,7 @@ HEAVY_ANON_SECONDS = env.str("HEAVY_ANON_SECONDS", default="30/min")
 #: threads), how long one waits at most (and never past its budget), and how many one
 #: anonymous client may have running or waiting at once (0: no limit).
 HEAVY_REQUEST_SLOTS = env.int("HEAVY_REQUEST_SLOTS", default=max(1, (os.cpu_count() or 2) // 2))
-HEAVY_QUEUE_LENGTH = env.int("HEAVY_QUEUE_LENGTH", default=2)
+HEAVY_QUEUE_LENGTH = env.int("HEAVY_QUEUE_LENGTH", default=3)
 HEAVY_QUEUE_SECONDS = env.float("HEAVY_QUEUE_SECONDS", default=10.0)
 HEAVY_PER_CLIENT = env.int("HEAVY_PER_CLIENT", default=1)
 #: The lock files of the slots and lanes, shared by the worker processes of one server.

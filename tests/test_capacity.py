@@ -113,7 +113,7 @@ def test_each_kind_has_its_own_budget_per_client(client, seed_juan, heavy):
     heavy.HITLIST_ANON_RATE = "2/min"
     assert client.get(QUOTATIONS).status_code == 200
     refused = client.get(QUOTATIONS)
-    assert (refused.status_code, 55 <= int(refused["Retry-After"]) <= 60) == (429, True)
+    assert (refused.status_code, 1 <= int(refused["Retry-After"]) <= 60) == (429, True)  # when the first leaves the window
     assert "請求過於頻繁 (429)" in refused.content.decode()
     assert client.get(QUOTATIONS, REMOTE_ADDR="203.0.113.9").status_code == 200  # another client
     codes = [whole(client.get("/api/search/export/tsv/", {"q": "射"})).status_code for _ in range(3)]
@@ -133,7 +133,7 @@ def test_the_server_time_of_heavy_requests_is_a_budget(client, seed_juan, heavy)
     request = RequestFactory().get("/", REMOTE_ADDR="127.0.0.1")
     heavy_charge(request, 4.0)  # a long one ends
     refused = client.get("/api/search/", {"q": "射", "sort": "after"})
-    assert (refused.status_code, refused.json()["kind"], 55 <= refused.json()["retry_after"] <= 60) == (
+    assert (refused.status_code, refused.json()["kind"], 40 <= refused.json()["retry_after"] <= 60) == (
         429, "heavy_limit", True)
     assert client.get("/api/search/", {"q": "射"}).status_code == 200  # light requests are not refused
     assert client.get(QUOTATIONS, REMOTE_ADDR="203.0.113.9").status_code == 200
