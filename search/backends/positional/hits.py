@@ -150,8 +150,8 @@ class HitArray(Sequence):
         below U+110000) and sorts only those hits. Hits whose contexts reached a passage's
         end together stay tied to the end: they go to text order at once. The contexts of a
         common character part after a few units, so most hits are read and sorted once (之
-        on the 30 M library, 897,163 hits: 4.6 s as 20 sorted columns; docs/notes.md,
-        "Issue 15, sixth session")."""
+        on the 30 M library, 897,163 hits: 4.6 s as 20 sorted columns;
+        docs/decisions/0019-concordance-sort-by-radix-rounds.md)."""
         n = len(self)
         corpus = self.corpus
         step = 1 if after else -1

@@ -27,7 +27,7 @@ class Segment:
             raise IndexFormatError(
                 f"the search index at {folder} was not written by the positional backend"
                 + (" but by Whoosh (SEARCH_BACKEND=whoosh): start this process with the engine the index was "
-                   "built with, or run `python manage.py rebuild_index` with this one (README, \"Search engines\")"
+                   "built with, or run `python manage.py rebuild_index` with this one (docs/production.md, \"Search engines\")"
                    if whoosh else
                    " of this version but by an older one (format 7 or older, whose tables are pickles, which "
                    "this version does not read); run `python manage.py rebuild_index` to build it again"

@@ -23,8 +23,8 @@ Search:
 
 Storage in generations with a ``current`` symlink and one writer at a time: see
 ``search.backends.generations``; incremental writes commit in place (Whoosh's own segments
-with deletions). The default engine is ``search.backends.positional`` (docs/notes.md, "Search
-engine"; figures of both: README, "Search engines").
+with deletions). The default engine is ``search.backends.positional`` (docs/decisions/0001
+and 0013; figures of both: docs/production.md, "Search engines").
 
 The package, by concern (each module's docstring says more):
 

@@ -224,7 +224,7 @@ def _open_dir(path: str):
             raise IndexUnavailable(
                 f"the search index at {path} was written by the positional engine (SEARCH_BACKEND=positional), "
                 "not by Whoosh: start this process with the engine the index was built with, or run `python "
-                "manage.py rebuild_index` with this one (README, \"Search engines\")") from None
+                "manage.py rebuild_index` with this one (docs/production.md, \"Search engines\")") from None
         raise
 
 
