@@ -41,7 +41,7 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
                    encoding="utf-8")
     run = subprocess.run([sys.executable, "bench/run.py", "--corpus", "seed=" + str(base.parent / "shared" / "corpus" / "seed"),
                           "--http-seconds", "1", "--clients", "2", "--repeat", "1", "--port", str(port), "--whoosh",
-                          "--no-two-servers",
+                          "--no-two-servers", "--heavy-seconds", "3", "--heavy-clients", "3",
                           "--write", str(out)], cwd=base, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     printed = json.loads(run.stdout)
@@ -64,6 +64,14 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
         assert len(phase) == 2
         assert all(h["requests"] > 0 and h["errors"] == 0 and h["server_p50_ms"] > 0 for h in phase.values())
     assert report["api_queries"]["requests"] == 32 and report["api_queries"]["errors"] == 0
+    heavy = report["heavy"]
+    assert heavy["light"]["requests"] > 0 and heavy["light"]["errors"] == 0 and heavy["heavy"]["errors"] == 0
+    assert sum(heavy["heavy"]["status"].values()) > 0 and set(heavy["heavy"]["status"]) <= {"200", "503", "unfinished"}
+    assert [u.split("?")[0] for u in heavy["heavy_urls"]] == [
+        "/api/search/", "/search/", "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/quotations/",
+        "/api/search/export/csv/", f"/api/works/{heavy['heavy_urls'][-1].split('/')[3]}/export/json/"]
+    assert len(heavy["worker_peak_rss_mb"]) == 2
+    assert any(row.startswith("light requests while 3 clients loop on heavy ones for 3 s (seed)") for row in rows)
     text = out.read_text(encoding="utf-8")
     assert "| positional index |" in text and "| whoosh |" in text and "| tantivy |" in text
     assert "| `之` |" in text and "| page cache |" in text and "server time p50" in text
