@@ -263,3 +263,17 @@ def test_a_restore_whose_index_cannot_follow_fails_naming_the_repair(empty_db, t
     assert str(info.value).startswith("2 juans imported, but the search index could not be updated (cannot write ")
     assert "run `python manage.py check_index --repair`" in str(info.value)
     assert Juan.objects.count() == 2
+
+
+def test_an_export_writes_only_inside_its_folder(empty_db, tmp_path):
+    """A juan's stored source name is only a name: one that reads as a path (``../../x.txt``,
+    an absolute path) is written inside the edition's folder, and the backup still restores."""
+    _two_of_one_name(tmp_path)
+    first, second = Juan.objects.order_by("number")
+    Juan.objects.filter(pk=first.pk).update(source_name="../../outside.txt")
+    Juan.objects.filter(pk=second.pk).update(source_name=str(tmp_path / "absolute.txt"))
+    manifest = export_library(tmp_path / "out" / "backup")
+    assert [e["path"] for e in manifest["files"]] == ["禮書綱目/outside.txt", "禮書綱目/absolute.txt"]
+    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert written == ["a/juan.txt", "b/juan.txt", "out/backup/manifest.json", "out/backup/禮書綱目/absolute.txt",
+                       "out/backup/禮書綱目/outside.txt"]
