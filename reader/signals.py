@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterable
 from contextlib import contextmanager
 
+from django.db import transaction
 from django.dispatch import Signal
 
 from config.faults import crash_point
@@ -100,7 +101,8 @@ class IndexBatches:
 
     With ``batch_chars`` 0 the index is written after every juan; else each time the juans
     stored since the last write hold ``batch_chars`` characters (a streaming import: the memory
-    of a write is bounded by the batch), and at ``finish``. After a failed write no other is
+    of a write is bounded by the batch), and at ``finish``. Inside a caller's transaction the
+    writes wait for its commit (``transaction.on_commit``). After a failed write no other is
     tried until ``finish``, which tries once more with every juan behind (one write repairs
     whatever differs, ``search.indexing``). ``failure`` is the last failure's message (None once
     a write succeeds); ``behind`` the juans the index has not taken. ``passages``, ``writes``,
@@ -131,6 +133,13 @@ class IndexBatches:
         """Tell the index about every juan pending or behind (one write). True when it took them."""
         changes = self.behind + self.pending
         if not changes:
+            return True
+        if transaction.get_connection().in_atomic_block:
+            # Called inside a caller's transaction (a test, a script's atomic block): nothing is
+            # committed yet, so the index follows when that transaction commits, as it does for
+            # the model signals; a failure then is logged (robust), not reported here.
+            transaction.on_commit(lambda: tell_index(self.sender, changes), robust=True)
+            self.pending, self.pending_chars, self.behind = [], 0, []
             return True
         crash_point("import-after-commit")
         started = time.perf_counter()

@@ -27,9 +27,19 @@ def _kanripo(tmp_path, folder, text_id, body="甲乙(丙/丁)¶\n戊己¶\n", na
 
 
 @pytest.fixture
-def kr1d0086(tmp_path, empty_db, search_backend):
+def imported(django_capture_on_commit_callbacks):
+    """``call_command("import_texts", ...)`` whose index writes run: inside the test's
+    transaction the index follows on commit, which this stands in for."""
+    def run(*args):
+        with django_capture_on_commit_callbacks(execute=True):
+            call_command("import_texts", *args)
+    return run
+
+
+@pytest.fixture
+def kr1d0086(tmp_path, empty_db, search_backend, imported):
     """The juan 10 of KR1d0086 (a small stand-in), imported from its folder and indexed."""
-    call_command("import_texts", str(_kanripo(tmp_path, "KR1d0086", "KR1d0086", body="原文甲乙¶\n")))
+    imported(str(_kanripo(tmp_path, "KR1d0086", "KR1d0086", body="原文甲乙¶\n")))
     return Juan.objects.get(edition__slug="KR1d0086", number=10)
 
 
@@ -50,10 +60,10 @@ def test_a_folder_named_after_another_id_is_refused(tmp_path, kr1d0086, search_b
     assert search_backend.search(SearchQuery("偽文")).count == 0
 
 
-def test_trusting_the_folder_makes_its_own_work(tmp_path, kr1d0086, search_backend, capsys):
+def test_trusting_the_folder_makes_its_own_work(tmp_path, kr1d0086, search_backend, capsys, imported):
     before = _state()
     repo = _kanripo(tmp_path / "other", "KR9q0001", "KR1d0086", body="偽文丙丁¶\n")
-    call_command("import_texts", str(repo), "--trust", "folder")
+    imported(str(repo), "--trust", "folder")
     assert _state() == sorted(before + [("KR9q0001", 10, Juan.objects.get(edition__slug="KR9q0001").sha256,
                                          "KR9q0001")])
     assert capsys.readouterr().err == ""
@@ -61,9 +71,9 @@ def test_trusting_the_folder_makes_its_own_work(tmp_path, kr1d0086, search_backe
     assert search_backend.search(SearchQuery("原文")).count == 1
 
 
-def test_trusting_the_id_says_what_it_replaces_first(tmp_path, kr1d0086, search_backend, capsys):
+def test_trusting_the_id_says_what_it_replaces_first(tmp_path, kr1d0086, search_backend, capsys, imported):
     repo = _kanripo(tmp_path / "other", "KR9q0001", "KR1d0086", body="偽文丙丁¶\n")
-    call_command("import_texts", str(repo), "--trust", "id")
+    imported(str(repo), "--trust", "id")
     out, err = capsys.readouterr()
     assert err.splitlines() == [f"replacing 某書（KR1d0086）卷 10 (juan 10, imported from KR1d0086_010.txt) with "
                                 f"{repo / 'KR1d0086_010.txt'}"]
@@ -99,14 +109,15 @@ def test_an_edition_folder_of_the_same_id_is_taken(tmp_path, kr1d0086, search_ba
 
 
 def test_a_readme_that_is_not_utf8_is_a_clear_error_and_earlier_juans_are_searchable(tmp_path, empty_db,
-                                                                                      search_backend, capsys):
+                                                                                      search_backend, capsys,
+                                                                                      imported):
     """It was a traceback that stopped the run, and the juans stored before it stayed out of
     the index until ``check_index --repair``."""
     good = _kanripo(tmp_path, "KR9a0001", "KR9a0001", body="先入甲乙¶\n", name="KR9a0001_001.txt")
     bad = _kanripo(tmp_path, "KR9a0002", "KR9a0002", body="後入丙丁¶\n", name="KR9a0002_001.txt",
                    readme="#+TITLE: 某書\n\n目次\n - [[file:KR9a0002_001.txt][某書 卷一]]\n".encode("gb18030"))
     with pytest.raises(CommandError, match=r"^1 of 2 files rejected; nothing was stored from them$"):
-        call_command("import_texts", str(good), str(bad))
+        imported(str(good), str(bad))
     assert capsys.readouterr().err.splitlines() == [
         f"rejected {bad / 'Readme.org'}:1:11: not valid utf-8: byte 0x95 cannot be decoded (if the file is in another "
         f"encoding such as GB18030 or Big5, name it with --encoding); KR9a0002_001.txt was not imported: the Readme.org "
@@ -133,7 +144,7 @@ def test_a_readme_that_is_not_utf8_exits_non_zero_without_a_traceback(tmp_path):
 
 
 def test_a_database_error_half_way_says_what_is_stored_and_indexes_it(tmp_path, empty_db, search_backend,
-                                                                      monkeypatch):
+                                                                      monkeypatch, imported):
     """A run stopped by the database after two files: the two stay stored and searchable, and
     the error says so (the index was left behind the database until the next repair)."""
     from django.db.utils import OperationalError
@@ -153,7 +164,7 @@ def test_a_database_error_half_way_says_what_is_stored_and_indexes_it(tmp_path, 
 
     monkeypatch.setattr(import_texts, "load_document", failing)
     with pytest.raises(CommandError) as info:
-        call_command("import_texts", str(folder))
+        imported(str(folder))
     assert str(info.value).startswith(f"{folder / 'KR9a0003_001.txt'}: ")
     assert str(info.value).endswith(" 2 files stored before it stay stored.")
     assert [slug for slug, *_ in _state()] == ["KR9a0001", "KR9a0002"]

@@ -244,7 +244,9 @@ def test_a_backup_file_that_is_another_juan_replaces_nothing(library, tmp_path):
     assert snapshot() == before
 
 
-def test_a_restore_whose_index_cannot_follow_fails_naming_the_repair(empty_db, tmp_path, monkeypatch, search_backend):
+@pytest.mark.django_db(transaction=True)
+def test_a_restore_whose_index_cannot_follow_fails_naming_the_repair(empty_transactional_db, tmp_path, monkeypatch,
+                                                                     search_backend):
     import errno
 
     from search import indexing
