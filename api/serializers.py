@@ -37,7 +37,8 @@ class JuanSummarySerializer(serializers.ModelSerializer):
 
 class EditionSerializer(serializers.ModelSerializer):
     """An edition (witness) of a work: id, slug (its URL key), name (``Edition.name``),
-    label, Kanripo ID and edition, collection, juan count, API and reading URLs."""
+    label, Kanripo ID and edition, collection, script (``traditional``, ``simplified`` or
+    ``mixed``: ``Edition.script``), juan count, API and reading URLs."""
 
     name = serializers.CharField(read_only=True)
     juan_count = serializers.SerializerMethodField()
@@ -46,8 +47,8 @@ class EditionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Edition
-        fields = ["id", "slug", "name", "label", "kanripo_id", "kanripo_edition", "collection", "juan_count",
-                  "url", "reading_url"]
+        fields = ["id", "slug", "name", "label", "kanripo_id", "kanripo_edition", "collection", "script",
+                  "juan_count", "url", "reading_url"]
 
     def get_juan_count(self, edition) -> int:
         count = getattr(edition, "juan_count", None)

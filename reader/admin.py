@@ -11,7 +11,8 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from .models import Chapter, Edition, Juan, Piece, Section, Work
+from .models import Chapter, Edition, Juan, LibraryVersion, Piece, Section, Work
+from .signals import juans_changing
 
 
 @admin.register(Work)
@@ -22,8 +23,20 @@ class WorkAdmin(admin.ModelAdmin):
 
 @admin.register(Edition)
 class EditionAdmin(admin.ModelAdmin):
-    list_display = ["work", "slug", "label", "kanripo_id", "kanripo_edition"]
+    list_display = ["work", "slug", "label", "kanripo_id", "kanripo_edition", "script", "script_given"]
+    list_filter = ["script"]
     search_fields = ["slug", "label", "work__title"]
+
+    def save_model(self, request, obj, form, change):
+        """A script chosen here is given (imports no longer detect it), and the edition's juans
+        are indexed again (its ambiguous simplified forms change keys)."""
+        if "script" in form.changed_data:
+            obj.script_given = True
+        super().save_model(request, obj, form, change)
+        if change and "script" in form.changed_data:
+            juans = list(obj.juans.values_list("pk", flat=True))
+            Juan.objects.filter(pk__in=juans).update(version=LibraryVersion.next())
+            juans_changing.send(sender=self.__class__, changes=[(j, j) for j in juans])
 
 
 @admin.register(Juan)

@@ -12,6 +12,8 @@ from django.db import models, transaction
 from django.db.models import F
 from django.urls import reverse
 
+from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
+
 from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL,
                                        LAYER_BASES, LAYERS, LAYOUT, MARKED, NOTE, PIECE_KINDS, READINGS, RECORD,
                                        RECORD_NOTE, REFERENCE, SMALLPRINT, SUBCOMMENTARY, TEXT)
@@ -144,6 +146,14 @@ class Edition(models.Model):
     #: the book's order: ``[{"dynasty": "漢", "place": "", "name": "鄭氏", "role": "注"}, …]``
     #: (``JuanDocument.bylines``, from the first juan that has a byline); [] when none.
     byline = models.JSONField(default=list, blank=True)
+    #: The script the edition is written in (``characters.simplified``: traditional,
+    #: simplified or mixed): detected at import from the characters its juans use
+    #: (``Juan.simplified_forms``/``traditional_forms``), unless ``script_given`` (set by
+    #: ``import_texts --script`` or the admin). Search reads an ambiguous simplified form
+    #: (后, 于, 当) of a simplified or mixed edition as every character it may stand for.
+    script = models.CharField(max_length=12, choices=SCRIPT_CHOICES, default=TRADITIONAL)
+    script_given = models.BooleanField(default=False, help_text="the script was given (import option or "
+                                       "admin), not detected: imports leave it alone")
 
     class Meta:
         ordering = ["work", "id"]
@@ -216,6 +226,11 @@ class Juan(models.Model):
     #: anything in it (import, admin edit), in the same transaction. The search index tags
     #: every passage with it and ignores passages of versions that are not current.
     version = models.BigIntegerField(default=0, editable=False)
+    #: Occurrences of simplified-only forms and of the traditional characters they replace in
+    #: the juan's text (``characters.simplified.count_script``): the edition's script is
+    #: detected from their sums.
+    simplified_forms = models.PositiveIntegerField(default=0, editable=False)
+    traditional_forms = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["edition", "number"]

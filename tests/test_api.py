@@ -33,7 +33,7 @@ def small(empty_db, search_backend, tmp_path):
 
 def _edition(small):
     return {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書", "label": "", "kanripo_id": "",
-            "kanripo_edition": "", "collection": "欽定四庫全書", "juan_count": 1,
+            "kanripo_edition": "", "collection": "欽定四庫全書", "script": "traditional", "juan_count": 1,
             "url": f"{BASE}/api/editions/{small.edition_id}/", "reading_url": f"{BASE}{WORK_URL}"}
 
 

@@ -263,7 +263,7 @@ def test_build_is_deterministic_and_matches_the_shipped_table(tmp_path):
     assert a == (tmp_path / "b" / "fold.tsv").read_bytes()
     assert a == TABLE.read_bytes(), "characters/data/fold.tsv is stale: run characters/scripts/build_fold_table.py"
     assert (tmp_path / "a" / "ATTRIBUTION.md").read_bytes() == (TABLE.parent / "ATTRIBUTION.md").read_bytes()
-    for name in ("rare_merge_decisions.tsv", "noncognate_decisions.tsv"):
+    for name in ("rare_merge_decisions.tsv", "noncognate_decisions.tsv", "simplified.tsv"):
         assert (tmp_path / "a" / name).read_bytes() == (TABLE.parent / name).read_bytes(), f"{name} is stale"
 
 

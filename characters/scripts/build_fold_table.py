@@ -702,8 +702,11 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
     # simplified forms: what each may stand for (canonical forms), and whether it is also a
     # traditional character of its own (Big5, an MOE regular, or its own traditional form)
     simplified_rows = []
+    # a traditional character some table also lists the other way round (後 -> 后 in CJKVI):
+    # Unihan's kSimplifiedVariant says which of the two is the traditional one
+    unihan_simplified_of = {(t, s) for t, s in unihan.get("kSimplifiedVariant", []) if t != s}
     for s_ in sorted(simp_targets, key=ord):
-        readings = {f(t) for t in simp_targets[s_] if t != s_}
+        readings = {f(t) for t in simp_targets[s_] if t != s_ and (s_, t) not in unihan_simplified_of}
         own = s_ in big5 or s_ in moe_regulars or s_ in selfmapped
         if not readings or is_compat(s_) or (own and readings == {f(s_)}):
             continue

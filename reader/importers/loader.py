@@ -11,10 +11,13 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import connection, transaction
+from django.db.models import Sum
+
+from characters.simplified import ScriptCount, count_script, detect_script
 
 from config.budget import check
 from config.faults import crash_point
@@ -45,6 +48,10 @@ class LoadResult:
     old_juan_id: int | None = None
     #: Code points of text stored (the pieces' texts): what a batch import counts.
     characters: int = 0
+    #: Other juans of the edition to reindex because this import changed the edition's
+    #: detected script (``update_edition_script``): their ambiguous simplified forms are
+    #: indexed under other keys.
+    rescripted: list[int] = field(default_factory=list)
 
 
 def _slug_taken(slug: str) -> bool:
@@ -163,16 +170,19 @@ def juan_key(doc: JuanDocument) -> int:
     return doc.file_sequence if doc.work_key and doc.file_sequence is not None else doc.juan_number
 
 
-def load_document(doc: JuanDocument, sha256: str = "", index: bool = True, edition: str | None = None) -> LoadResult:
+def load_document(doc: JuanDocument, sha256: str = "", index: bool = True, edition: str | None = None,
+                  script: str | None = None) -> LoadResult:
     """Store ``doc`` as one juan of the edition ``edition`` names (see ``_edition_for``),
     replacing any juan with the same edition and number.
 
     Atomic: on any error nothing is written. The search index is updated once, after
     commit (the piece and section signals are muted meanwhile), unless ``index`` is
     False: then the caller indexes (``LoadResult.old_juan_id`` names what was replaced).
+    ``script`` (``characters.simplified.SCRIPTS``) gives the edition's script instead of
+    detecting it (``Edition.script_given``).
     """
     with transaction.atomic(), index_deferred():
-        return _load(doc, sha256, index, edition)
+        return _load(doc, sha256, index, edition, script)
 
 
 #: Columns of a piece row, in the order ``_piece_row`` gives them.
@@ -200,7 +210,8 @@ def _insert_pieces(rows: list[tuple]) -> None:
             cursor.executemany(sql, rows[start:start + 5000])
 
 
-def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None) -> LoadResult:
+def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None, script: str | None = None
+          ) -> LoadResult:
     edition = _edition_for(doc, edition_name)
     number = juan_key(doc)
     old = Juan.objects.filter(edition=edition, number=number).first()
@@ -253,12 +264,40 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None)
             characters += len(p.text)
             ppos += 1
     _insert_pieces(rows)
+    telling = count_script("".join(r[4] for r in rows) + "".join((s.title or "") + (s.closer or "") for s in sections))
+    Juan.objects.filter(pk=juan.pk).update(simplified_forms=telling.simplified, traditional_forms=telling.traditional)
+    if script is not None and (edition.script, edition.script_given) != (script, True):
+        changed = edition.script != script
+        edition.script, edition.script_given = script, True
+        edition.save(update_fields=["script", "script_given"])
+    else:
+        changed = update_edition_script(edition)
+    rescripted = [] if not changed else list(
+        edition.juans.exclude(pk=juan.pk).values_list("pk", flat=True))
+    if rescripted:  # a new version: the index reads them again
+        Juan.objects.filter(pk__in=rescripted).update(version=LibraryVersion.next())
     crash_point("import-before-commit")
 
     if index:  # the receivers (search) write their index once this transaction commits
-        juans_changing.send(sender=load_document, changes=[(juan.pk, old_id)])
+        juans_changing.send(sender=load_document, changes=[(juan.pk, old_id)] + [(j, j) for j in rescripted])
     return LoadResult(juan=juan, replaced=old is not None, sections=len(sections),
-                      notes=notes, warnings=list(doc.warnings), old_juan_id=old_id, characters=characters)
+                      notes=notes, warnings=list(doc.warnings), old_juan_id=old_id, characters=characters,
+                      rescripted=rescripted)
+
+
+def update_edition_script(edition: Edition) -> bool:
+    """Detect the script of ``edition`` from the counts of its juans (``Juan.simplified_forms``
+    and ``traditional_forms``, ``characters.simplified.detect_script``) and save it, unless it
+    was given (``Edition.script_given``). Returns whether it changed."""
+    if edition.script_given:
+        return False
+    totals = edition.juans.aggregate(s=Sum("simplified_forms"), t=Sum("traditional_forms"))
+    script = detect_script(ScriptCount(totals["s"] or 0, totals["t"] or 0))
+    if script == edition.script:
+        return False
+    edition.script = script
+    edition.save(update_fields=["script"])
+    return True
 
 
 def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
@@ -440,11 +479,11 @@ def juan_to_replace(doc: JuanDocument, edition_name: str | None = None) -> Juan 
 
 
 def import_file(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
-                juan_number: int | None = None, edition: str | None = None) -> LoadResult:
+                juan_number: int | None = None, edition: str | None = None, script: str | None = None) -> LoadResult:
     """Read, parse and load one file. Raises ``TextFormatError`` before writing anything
     when the file cannot be taken."""
     doc = read_document(path, encoding=encoding, work_title=work_title, juan_number=juan_number)
-    return load_document(doc, sha256=doc.sha256, edition=edition)
+    return load_document(doc, sha256=doc.sha256, edition=edition, script=script)
 
 
 def juan_to_document(juan: Juan) -> JuanDocument:

@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.utils import InternalError, OperationalError, ProgrammingError
 from tqdm import tqdm
 
+from characters.simplified import SCRIPTS
 from reader.dberrors import describe
 from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.explain import explain
@@ -139,6 +140,10 @@ class Command(BaseCommand):
         parser.add_argument("--edition", metavar="NAME",
                             help="the edition (witness) the files are, e.g. 四庫全書本; editions of one work are "
                                  "linked by Kanripo ID and title")
+        parser.add_argument("--script", choices=SCRIPTS,
+                            help="the script the edition is written in, instead of detecting it from the characters "
+                                 "its juans use; in a simplified or mixed edition a simplified form that stands for "
+                                 "several characters (后, 于, 当) is found by each of them")
         parser.add_argument("--follow-symlinks", action="store_true",
                             help="also read symbolic links and files whose real path is outside the folder named")
         parser.add_argument("--trust", choices=TRUST_CHOICES,
@@ -199,7 +204,8 @@ class Command(BaseCommand):
                     if old is not None and _from_elsewhere(old, doc, path):
                         say(f"replacing {old.work.title}（{old.edition.slug}）{old.display_label} (juan {old.number}, "
                             f"imported from {old.source_name or 'a file of another name'}) with {path}")
-                    result = load_document(doc, sha256=doc.sha256, index=False, edition=opts["edition"])
+                    result = load_document(doc, sha256=doc.sha256, index=False, edition=opts["edition"],
+                                           script=opts["script"])
                 except NoTextError as exc:  # a header and no text (Kanripo has such files): skipped, not refused
                     skipped.append(str(exc))
                     say(f"skipped {exc}")
@@ -211,6 +217,8 @@ class Command(BaseCommand):
                 except (OperationalError, ProgrammingError, InternalError) as exc:
                     raise stopped(f"{path}: {describe(exc, 'Nothing from this file was stored.').message}") from None
                 index.stored(result.juan.pk, result.old_juan_id, result.characters)
+                for juan_id in result.rescripted:   # the edition's script changed: read them again
+                    index.stored(juan_id, juan_id)
                 for warning, count in collapse(result.warnings):
                     say(f"note: {warning}" + (f" (and {count - 1} more like it)" if count > 1 else ""))
                 works.add(result.juan.work_id)
