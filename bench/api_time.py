@@ -1,4 +1,4 @@
-"""The search API's server time over the benchmark's query mix (issue 15), without the rest of
+"""The search API's server time over the benchmark's query mix, without the rest of
 ``bench/run.py``: each query of ``bench.mix.QUERY_MIX`` sent as
 ``/api/search/?q=…&exact=on`` ``--repeat`` times, one at a time, after one warming pass.
 

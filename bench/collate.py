@@ -1,4 +1,4 @@
-"""Benchmark of issue 14 (not a test): collation and parallel passages on the shared corpus.
+"""A benchmark (not a test) of collation and parallel passages on the shared corpus.
 
 Prints, and with ``--write docs/performance.md`` puts into its own section of that file:
 
@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "corpus"
-SECTION_MARK = "## Issue 14: collation and parallel passages"
+SECTION_MARK = "## Collation and parallel passages"
 
 
 def setup(db: Path, index: Path) -> str:

@@ -1,4 +1,4 @@
-"""The benchmark (issues 7 and 15), on a database and indexes of its own in a temporary folder,
+"""The benchmark, on a database and indexes of its own in a temporary folder,
 for each corpus given (``--corpus LABEL=PATH[,PATH…]``, repeated):
 
 * import and index from empty: wall time and peak memory of the import process;
@@ -298,15 +298,21 @@ def main(argv=None) -> int:
     return 0 if agree and two_ok else 1
 
 
+#: How the sections this benchmark writes begin (beside one per corpus, ``## <label> corpus: `…```).
+OWN_SECTIONS = ("Targets", "Two app servers during an index swap")
+
+
 def other_sections(text: str) -> str:
-    """The sections of an existing performance.md that other scripts write (``## Issue …``,
-    e.g. bench/collate.py's), to keep when this benchmark rewrites the file."""
-    parts = [p for p in ("\n" + text).split("\n## ")[1:] if p.startswith("Issue ")]
+    """The sections of an existing performance.md that other scripts write (bench/collate.py's
+    ``## Collation and parallel passages``), to keep when this benchmark rewrites the file: every
+    section but this benchmark's own (targets, one per corpus, the two-server check)."""
+    parts = [p for p in ("\n" + text).split("\n## ")[1:] if not p.startswith(OWN_SECTIONS)
+             and " corpus: " not in p.split("\n", 1)[0]]
     return "".join("\n## " + p.rstrip("\n") + "\n" for p in parts)
 
 
 def targets(reports: list[dict], two: dict | None) -> list[tuple[str, str, str, bool | None]]:
-    """Issue 15's targets against this run: ``(what, target, measured, met)`` rows. The
+    """The benchmark's targets against this run: ``(what, target, measured, met)`` rows. The
     library-size targets are read on the largest corpus of the run, the Whoosh p95 on the
     smallest; ``met`` is None where the run has no figure (a corpus or check left out)."""
     if not reports:
@@ -367,7 +373,7 @@ def markdown(reports: list[dict], command: str, two: dict | None = None) -> str:
     docs/performance.md."""
     lines = ["# Performance", "", f"Produced by `.venv/bin/python {command}` on this 2-core machine, "
              "in one run. Every engine answers in exact-character mode so that the peers can be compared.", "",
-             "## Targets (issue 15)", "", "| what | target | measured | met |", "| --- | --- | --- | --- |",
+             "## Targets", "", "| what | target | measured | met |", "| --- | --- | --- | --- |",
              *[f"| {what} | {target} | {measured} | {'—' if met is None else ('yes' if met else '**no**')} |"
                for what, target, measured, met in targets(reports, two)], ""]
     for r in reports:
