@@ -28,8 +28,8 @@ are array operations. Per passage: layer, work, juan and chapter ids, juan and s
 indexes (``*.npy``); the rest of each passage's place is in ``passages.json``. Every file
 is plain data (NumPy arrays read with ``allow_pickle=False``, JSON): none can run code.
 
-A query does no work per passage of the library and as little as it can per hit (issue
-15; docs/notes.md, "Issue 15: positional speed"): hits are kept as ascending unit
+A query does no work per passage of the library and as little as it can per hit
+(docs/decisions/0001-positional-character-index.md): hits are kept as ascending unit
 positions, so their passages ascend too and are looked up only when needed (filters,
 several terms, distributions); a passage's hit count is two binary searches; filters test
 the hits' passages; the first page in text order is sorted from a few candidates per
@@ -39,8 +39,8 @@ section's hits by the bounds of its positions (``Corpus.group_runs``).
 Why not Whoosh: its postings are read and written in pure Python. Counting the
 occurrences of a common character means visiting tens of thousands of postings, and
 indexing 4 million characters took over 200 s on this 2-core machine. Both are measured
-in docs/notes.md ("Search engine"). ``search.backends.whoosh`` still passes the same
-contract and can be chosen in ``SEARCH_BACKENDS``.
+in docs/decisions/0001-positional-character-index.md. ``search.backends.whoosh`` still
+passes the same contract and can be chosen in ``SEARCH_BACKENDS``.
 
 Storage: generations with an atomic ``current`` symlink and one writer at a time
 (``search.backends.generations``). A generation is a base segment (the arrays above, in
@@ -71,7 +71,7 @@ from __future__ import annotations
 #: The most characters a write takes from older segments into its new one
 #: (``PositionalIndexBackend.update``): it bounds the memory of a write whatever the size of
 #: the library (building a segment takes about 90 bytes a character: 4 M characters 355 MB
-#: over the documents; docs/notes.md, "Issue 15: streaming import"). ``import_texts``
+#: over the documents; docs/decisions/0005-index-generations-and-segments.md). ``import_texts``
 #: writes its batches at this size. Read from this package at each write (a test lowers it).
 SEGMENT_CHARS = 4_000_000
 
