@@ -107,6 +107,9 @@ class SearchDocument:
     juan_version: int = 0
     #: The book's name for the passage's layer (鄭注, 疏, 音義: ``Piece.layer_name``), "" if none.
     layer_name: str = ""
+    #: Who wrote the passage (``Piece.commentator`` of its first piece that names one: 李善,
+    #: 洪興祖), "" when none; ``SearchQuery.commentator`` filters on it.
+    commentator: str = ""
 
     def piece_at(self, offset: int) -> int:
         """Position of the piece containing code-point ``offset`` of ``text``."""
@@ -142,6 +145,12 @@ class Passage:
         """The first name its pieces give their layer (``Piece.layer_name``), or ""."""
         return next((getattr(p.piece, "layer_name", "") for p in self.parts
                      if p.piece is not None and getattr(p.piece, "layer_name", "")), "")
+
+    @property
+    def commentator(self) -> str:
+        """The first commentator its pieces name (``Piece.commentator``), or ""."""
+        return next((getattr(p.piece, "commentator", "") for p in self.parts
+                     if p.piece is not None and getattr(p.piece, "commentator", "")), "")
 
     def piece_starts(self) -> list[tuple[int, int]]:
         out = []
@@ -223,6 +232,7 @@ class PieceRow(NamedTuple):
     tag_separator: str
     layer: str
     layer_name: str
+    commentator: str
 
 
 def documents_for_juan(juan) -> list[SearchDocument]:
@@ -239,7 +249,7 @@ def documents_for_juan(juan) -> list[SearchDocument]:
             juan_label=juan.display_label, chapter_id=chapter.pk, chapter_title=chapter.title,
             section_id=section.pk if section else 0, section_position=section.position if section else 0,
             section_title=section.title if section else "", piece_starts=passage.piece_starts(),
-            juan_version=juan.version, layer_name=passage.layer_name,
+            juan_version=juan.version, layer_name=passage.layer_name, commentator=passage.commentator,
         )
 
     first_section_of = {}

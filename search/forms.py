@@ -83,7 +83,8 @@ class SearchForm(forms.Form):
     its editions; an id or slug that is no longer a work's is taken as its edition's, issue 14),
     ``edition`` (edition id or slug),
     ``juan`` (the book's juan label: 卷十, 十, 10, 卷首上, 序; ``reader.juans``), ``chapter``
-    (chapter id), ``context`` (KWIC width in
+    (chapter id), ``commentator`` (who wrote the passages kept: 李善, 洪興祖; ``Piece.commentator``),
+    ``context`` (KWIC width in
     characters, 0–200, default 15), ``sort`` (text/relevance/after/before)."""
 
     q = forms.CharField(required=False, strip=True, max_length=MAX_QUERY_LENGTH,
@@ -95,6 +96,7 @@ class SearchForm(forms.Form):
     edition = forms.CharField(required=False, strip=True, max_length=100)
     juan = forms.CharField(required=False, strip=True, max_length=50)
     chapter = forms.IntegerField(required=False, min_value=1, max_value=999_999_999)
+    commentator = forms.CharField(required=False, strip=True, max_length=40)
     context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT)
     sort = forms.ChoiceField(choices=SORT_CHOICES, required=False)
 
@@ -147,6 +149,7 @@ class SearchForm(forms.Form):
             text=data["q"], layers=layers_for(data.get("layer")), exact=bool(data.get("exact")),
             edition_ids=data.get("edition_ids"),
             juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
+            commentator=data.get("commentator") or None,
             sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],
         )

@@ -207,3 +207,28 @@ def test_the_reading_page_labels_each_part_with_its_commentator(commentary_juans
         section=section, commentator="王逸", kind=NOTE).count()
     assert body.count('<span class="visually-hidden">補注（洪興祖）：</span>') == Piece.objects.filter(
         section=section, commentator="洪興祖", kind=NOTE).count() > 0
+
+
+def test_search_by_commentator(commentary_juans, search_backend, client):
+    """``commentator=李善``: the passages 李善 wrote, on every surface (backend, API, page);
+    the count equals a plain count over the stored pieces he wrote."""
+    from reader.models import Piece
+
+    liuchen = commentary_juans[0]
+    edition = (liuchen.edition_id,)
+    for who, q in (("李善", "曰"), ("張銑", "也"), ("呂延濟", "之")):
+        pieces = Piece.objects.filter(section__juan=liuchen, commentator=who)
+        expected = sum(p.text.count(q) for p in pieces)
+        result = search_backend.search(SearchQuery(q, exact=True, edition_ids=edition, commentator=who))
+        assert result.count == expected > 0, who
+        assert {h.layer for h in result.hits} == {"commentary"}
+    everyone = search_backend.search(SearchQuery("曰", exact=True, edition_ids=edition)).count
+    assert search_backend.search(SearchQuery("曰", exact=True, edition_ids=edition, commentator="李善")).count < everyone
+    assert search_backend.search(SearchQuery("曰", exact=True, edition_ids=edition, commentator="無此人")).count == 0
+    api = client.get("/api/search/", {"q": "曰", "commentator": "洪興祖", "exact": "on",
+                                      "edition": commentary_juans[4].edition.slug}).json()
+    assert api["count"] == sum(p.text.count("曰") for p in Piece.objects.filter(
+        section__juan=commentary_juans[4], commentator="洪興祖")) > 0
+    page = client.get("/search/", {"q": "曰", "commentator": "洪興祖"}).content.decode()
+    assert f"{api['count']:,}" in page or str(api["count"]) in page
+    assert 'name="commentator" type="text" size="6" maxlength="40" value="洪興祖"' in page

@@ -380,3 +380,23 @@ def test_a_gaiji_is_one_character(backend, seed_juan):
     assert _matches(backend, "&KR0221;?") == [("n:6", "&KR0221;&KR1969;")]
     hit = backend.search(SearchQuery("聲", context=2)).hits[0]
     assert (hit.before, hit.after) == ("豆&KR1969;", "，&KR1969;")
+
+
+def test_commentator_filter(backend, seed_juan):
+    """``SearchQuery.commentator`` keeps the passages of one commentator (issue 27): a 楚辭
+    juan whose notes hold 王逸's 章句 and 洪興祖's 補注; counts equal a plain count."""
+    from reader.importers.loader import import_file
+    from reader.models import Piece
+    from search.signals import muted
+
+    from .conftest import SHARED
+
+    with muted():
+        juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR4a0002" / "KR4a0002_001.txt").juan
+    backend.rebuild(documents_for_juan(seed_juan) + documents_for_juan(juan))
+    for who, phrase in (("王逸", "言"), ("洪興祖", "曰"), ("王逸", "屈原")):
+        expected = sum(p.text.count(phrase) for p in Piece.objects.filter(section__juan=juan, commentator=who))
+        result = backend.search(SearchQuery(phrase, exact=True, commentator=who))
+        assert result.count == expected > 0, (who, phrase)
+    assert backend.search(SearchQuery("之", commentator="鄭玄")).count == 0
+    assert backend.search(SearchQuery("鵠", commentator=None)).count == backend.search(SearchQuery("鵠")).count > 0

@@ -84,7 +84,9 @@ class SearchQuery:
     ``work_id``/``juan_number``/``chapter_id``: optional filters (``work_id`` is the
     passage's ``work_id`` field, which holds its edition's id); ``edition_ids``: keep only
     passages of these editions (a work's editions; ``()`` keeps nothing); ``juan_ids``: optional set of
-    juan ids (what a juan label typed by a reader names, ``reader.juans``). ``context``: KWIC width
+    juan ids (what a juan label typed by a reader names, ``reader.juans``). ``commentator``: keep
+    only passages this commentator wrote (``SearchDocument.commentator``: 李善, 洪興祖), None
+    for all. ``context``: KWIC width
     in characters on each side (0 to ``MAX_CONTEXT``). ``sort``: ``"text"`` (text order),
     ``"relevance"`` (passages with more hits first, then text order), or the concordance
     sorts (as Kanripo's and CBETA's KWIC lists): ``"after"`` by the characters after the
@@ -103,6 +105,7 @@ class SearchQuery:
     chapter_id: int | None = None
     juan_ids: frozenset | None = None
     edition_ids: tuple[int, ...] | None = None
+    commentator: str | None = None
     context: int = DEFAULT_CONTEXT
     sort: str = "text"
     parsed: ParsedQuery | None = field(default=None, compare=False, repr=False)

@@ -98,6 +98,8 @@ class MemoryBackend(BaseSearchBackend):
                 continue
             if query.juan_ids is not None and doc.juan_id not in query.juan_ids:
                 continue
+            if query.commentator is not None and doc.commentator != query.commentator:
+                continue
             spans = match_passage(query.parsed, doc.text, query.exact)
             if not spans:
                 continue

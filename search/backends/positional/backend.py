@@ -65,6 +65,8 @@ def _passage_filter(corpus: Corpus, query: SearchQuery):
     if query.edition_ids is not None:
         editions = np.asarray(query.edition_ids, dtype=np.int64)
         conditions.append((corpus.work_id, lambda values: np.isin(values, editions)))
+    if query.commentator is not None:
+        conditions.append((corpus.written_by(query.commentator), lambda values: values))
     if not conditions:
         return None  # superseded juans alone: ``Corpus.phrase(live_only=True)``, by position ranges
     if corpus.live is not None:

@@ -11,7 +11,7 @@ import numpy as np
 from search.analysis import char_alternatives, query_units
 
 from ..base import live_juans
-from .format import ARRAYS, deleted_file, segment_names
+from .format import ARRAYS, COMMENTATOR_FIELD, deleted_file, segment_names
 from .segment import Segment, _Term
 
 
@@ -137,6 +137,17 @@ class Corpus:
         if not hasattr(self, "_places"):
             self._places = [place for s in self.segments for place in s.places]
         return self._places
+
+    def written_by(self, commentator: str) -> np.ndarray:
+        """A boolean per passage: whether ``commentator`` wrote it (its place's
+        ``commentator``; a place of an older generation has none). Made once per name and
+        kept with the corpus (a Python pass over the places)."""
+        cache = self.__dict__.setdefault("_written_by", {})
+        if commentator not in cache:
+            k = COMMENTATOR_FIELD
+            cache[commentator] = np.fromiter((len(p) > k and p[k] == commentator for p in self.places),
+                                             dtype=bool, count=len(self.places))
+        return cache[commentator]
 
     def __len__(self) -> int:
         return len(self.starts)

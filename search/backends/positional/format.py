@@ -41,9 +41,12 @@ ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "ran
 #: presence marks a whole segment). JSON, UTF-8.
 JUANS_FILE, PASSAGES_FILE = "juans.json", "passages.json"
 #: Per-passage fields kept in ``passages.json``, in this order.
+#: ``commentator`` is last: a passage of a generation written before it has one field
+#: fewer (read as ""; ``rebuild_index`` writes it).
 PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_id", "juan_number",
                 "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
-                "section_title", "layer_name", "piece_starts")
+                "section_title", "layer_name", "piece_starts", "commentator")
+COMMENTATOR_FIELD = PLACE_FIELDS.index("commentator")
 #: A generation's file names, and nothing else (``allowed_file``): the base segment's files and
 #: deletion lists at its top, each further segment's files in ``seg-NNNNNN/``.
 _SEGMENT = r"seg-\d{6}"
@@ -215,8 +218,8 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         if i == len(arrays) // 2:
             crash_point("index-write")
         np.save(gen / f"{name}.npy", array, allow_pickle=False)
-    place_of = operator.attrgetter(*PLACE_FIELDS[:-1])
-    places = [(*place_of(d), [list(x) for x in d.piece_starts]) for d in docs]
+    place_of = operator.attrgetter(*PLACE_FIELDS[:-2])
+    places = [(*place_of(d), [list(x) for x in d.piece_starts], d.commentator) for d in docs]
     juans = {**entries_of(docs), **(entries or {})}
     write_table(gen / JUANS_FILE, {"format": FORMAT, "juans": {str(j): list(e) for j, e in juans.items()},
                                    "sections": sorted_sections, "juan_keys": juan_keys})

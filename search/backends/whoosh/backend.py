@@ -121,7 +121,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                     first = ix.writer(limitmb=256)
                 entries, names = {}, {}
                 for doc in documents:
-                    first.add_document(**_fields(doc))
+                    first.add_document(**_fields(doc, first.schema))
                     if doc.juan_id not in entries:
                         entries[doc.juan_id] = (doc.juan_version, doc.work_id, doc.juan_number)
                         names.update(_names([doc]))
@@ -146,7 +146,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                     for jid in deleted & added:
                         writer.delete_by_term("juan_id", jid)
                 for doc in pending:
-                    writer.add_document(**_fields(doc))
+                    writer.add_document(**_fields(doc, writer.schema))
                 for jid, entry in entries.items():
                     writer.add_document(**_marker(jid, entry, names.get(jid)))
                 crash_point("index-write")
@@ -184,7 +184,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                     writer.add_document(**_marker(jid, entry, names.get(jid)))
                 crash_point("index-write")
                 for doc in added:
-                    writer.add_document(**_fields(doc))
+                    writer.add_document(**_fields(doc, writer.schema))
                 crash_point("index-before-swap")  # in place: the commit is the swap
                 writer.commit()
                 crash_point("index-after-swap")
@@ -247,6 +247,10 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                 allowed &= np.isin(view.juan_id, np.fromiter(query.juan_ids, dtype=np.int64))
             if query.edition_ids is not None:
                 allowed &= np.isin(view.work_id, np.asarray(query.edition_ids, dtype=np.int64))
+            if query.commentator is not None:  # stored per passage, read for the passages still allowed
+                for docnum in np.flatnonzero(allowed).tolist():
+                    if searcher.stored_fields(docnum).get("commentator", "") != query.commentator:
+                        allowed[docnum] = False
             lookup = _Lookup(searcher.reader(), view, query.exact, allowed)
             parsed = query.parsed
 

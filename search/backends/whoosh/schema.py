@@ -153,6 +153,7 @@ def make_schema() -> Schema:
         section_title=STORED(),
         piece_starts=STORED(),
         layer_name=STORED(),
+        commentator=STORED(),
     )
 
 
@@ -167,8 +168,12 @@ def _place(juan_id, work_id, juan_number, chapter_id, section_position, layer_co
                     dtype=PLACE).tobytes()
 
 
-def _fields(doc: SearchDocument) -> dict:
+def _fields(doc: SearchDocument, schema=None) -> dict:
+    """The fields of a document as written; ``commentator`` only when ``schema`` (the
+    index's) has it (an index written before it keeps working; ``rebuild_index`` adds it)."""
     fields = {name: getattr(doc, name) for name in STORED_FIELDS}
+    if doc.commentator and (schema is None or "commentator" in schema.names()):
+        fields["commentator"] = doc.commentator
     fields["piece_starts"] = json.dumps(doc.piece_starts)
     fields["units"] = fields["pairs"] = doc.text
     fields["juan_version"] = doc.juan_version
