@@ -36,6 +36,11 @@ def shipped(settings, tmp_path, seed_juan):
     return a, b, shared, name
 
 
+def juan_copy(docs):
+    """``docs`` as passages of another juan (9001, number 2) of the same work."""
+    return [replace(d, juan_id=9001, juan_number=2, doc_id=f"9001{d.doc_id}") for d in docs]
+
+
 def current(backend) -> str:
     return os.path.basename(os.path.realpath(backend.current_link))
 
@@ -88,13 +93,17 @@ def test_a_write_hashes_only_the_files_it_adds(shipped, seed_juan, monkeypatch):
     a, _, _, name = shipped
     hashed = []
     original = generations.file_sha256
-    monkeypatch.setattr(generations, "file_sha256", lambda path: hashed.append(path.relative_to(path.parents[
-        1 if path.parent.name.startswith("seg-") else 0]).as_posix()) or original(path))
-    docs = [replace(d, juan_id=9001, juan_number=2, doc_id=f"9001{d.doc_id}") for d in documents_for_juan(seed_juan)[:5]]
-    a.replace_juans(set(), docs)
+
+    def counted(path):
+        hashed.append(path)
+        return original(path)
+
+    monkeypatch.setattr(generations, "file_sha256", counted)
+    a.replace_juans(set(), juan_copy(documents_for_juan(seed_juan)[:5]))
     gen = a.current_link.resolve()
     assert sorted(p.name for p in gen.iterdir() if p.is_dir()) == ["seg-000001"]
-    assert sorted(hashed) == sorted(f"seg-000001/{f.name}" for f in (gen / "seg-000001").iterdir())
+    assert sorted(p.relative_to(gen).as_posix() for p in hashed) == \
+        sorted(f"seg-000001/{f.name}" for f in (gen / "seg-000001").iterdir())
     manifest = json.loads((gen / "MANIFEST.json").read_text(encoding="utf-8"))
     for rel, info in manifest["files"].items():  # the linked files' checksums, taken over, are still right
         assert info["sha256"] == hashlib.sha256((gen / rel).read_bytes()).hexdigest(), rel
@@ -229,8 +238,7 @@ def test_a_whoosh_server_pulls_only_signed_generations(settings, tmp_path, seed_
     publish(a, shared)
     assert pull(b, shared) == (name, True)
     assert b.search(SearchQuery("鵠")).count == 21
-    docs = [replace(d, juan_id=9001, juan_number=2, doc_id=f"9001{d.doc_id}") for d in documents_for_juan(seed_juan)[:5]]
-    a.replace_juans(set(), docs)  # an in-place commit on A: its manifest follows the commit
+    a.replace_juans(set(), juan_copy(documents_for_juan(seed_juan)[:5]))  # an in-place commit: the manifest follows
     gen = a.current_link.resolve()
     listed = json.loads((gen / "MANIFEST.json").read_text(encoding="utf-8"))["files"]
     assert sorted(listed) == sorted(p.name for p in gen.iterdir() if p.name not in ("MANIFEST.json", "MANIFEST.sig"))

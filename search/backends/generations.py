@@ -90,6 +90,7 @@ def signature(manifest: bytes, key: bytes) -> str:
 
 
 def file_sha256(path: Path) -> str:
+    """The SHA-256 of the file at ``path``, in hex (read in blocks, not whole into memory)."""
     with open(path, "rb") as fh:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 

@@ -45,8 +45,8 @@ passes the same contract and can be chosen in ``SEARCH_BACKENDS``.
 Storage: generations with an atomic ``current`` symlink and one writer at a time
 (``search.backends.generations``). A generation is a base segment (the arrays above, in
 the generation folder) and, after incremental writes, more segments (``seg-000001/``, …:
-the same arrays for the juans written since), each with the juans deleted from it (``deleted.npy`` for the base,
-``deleted-<segment>.npy``). Segments are immutable: a write links the files of the
+the same arrays for the juans written since), each with the juans deleted from it
+(``deleted.npy`` for the base, ``deleted-<segment>.npy``). Segments are immutable: a write links the files of the
 segments it keeps into a new generation (no copy), records the juans it replaces in their
 deletion lists, builds one new segment (of the juans written, and of the newest segments
 when they are small beside them, never more than ``SEGMENT_CHARS`` characters) and swaps.
@@ -83,6 +83,6 @@ from .hits import HitArray  # noqa: E402
 from .results import PositionalResults  # noqa: E402
 from .backend import PositionalIndexBackend, check_work  # noqa: E402
 
-__all__ = ["SEGMENT_CHARS", "ARRAYS", "FORMAT", "LAYER_CODE", "PLACE_FIELDS", "READS", "SEP",
-           "IndexFormatError", "allowed_file", "build_generation", "deleted_file", "segment_names", "Segment", "Corpus", "HitArray",
+__all__ = ["SEGMENT_CHARS", "ARRAYS", "FORMAT", "LAYER_CODE", "PLACE_FIELDS", "READS", "SEP", "IndexFormatError",
+           "allowed_file", "build_generation", "deleted_file", "segment_names", "Segment", "Corpus", "HitArray",
            "PositionalResults", "PositionalIndexBackend", "check_work"]

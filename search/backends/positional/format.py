@@ -252,7 +252,8 @@ def read_table(path: Path) -> dict:
     if not isinstance(table, dict) or table.get("format") not in READS:
         found = table.get("format") if isinstance(table, dict) else None
         raise IndexFormatError(f"the search index file {path} has format {found}, this version reads "
-                               f"{' and '.join(map(str, READS))}; run `python manage.py rebuild_index` to build it again")
+                               f"{' and '.join(map(str, READS))}; run `python manage.py rebuild_index` to build it "
+                               f"again")
     return table
 
 
