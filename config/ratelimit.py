@@ -17,9 +17,10 @@ workers of a machine share (no server needed; a Redis or database cache serves s
 machines). A client's budgets are one entry, and each request's read-modify-write of it
 is done under an exclusive ``flock`` on ``<LOCATION>/.lock``, so two workers cannot both
 take the last request of a budget. The cache is ``CounterFileCache``, a file cache of plain
-data (no pickles: a file put into its folder cannot run code) writing each entry's file in place: Django's own writes a new file and renames it over the
-old one, which on ext4 waits for the new file's data to be flushed (``auto_da_alloc``), 0.6
-to 2 ms per write, and an API search wrote three (docs/decisions/0016-rate-limits-and-client-identity.md).
+data (no pickles: a file put into its folder cannot run code) writing each entry's file in
+place: Django's own writes a new file and renames it over the old one, which on ext4 waits
+for the new file's data to be flushed (``auto_da_alloc``), 0.6 to 2 ms per write, and an
+API search wrote three (docs/decisions/0016-rate-limits-and-client-identity.md).
 
 **Budgets** (DRF's ``"N/s|min|hour|day"`` form, read from settings on every request):
 
