@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from characters.folding import TEXT as TEXT_KIND
 from characters.folding import char_kind, fold
 from reader.importers.document import (
-    CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE_KINDS, READINGS, SUBCOMMENTARY,
+    CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, NOTE_KINDS, READINGS, REFERENCE, SUBCOMMENTARY,
 )
 from reader.importers.mandoku.boundaries import align
 
@@ -123,11 +123,15 @@ class Stream:
         return s
 
 
-def edition_role(layer: str, kind: str, layer_name: str = "") -> str | None:
+def edition_role(layer: str, kind: str, basis: str = "") -> str | None:
     """The role of an edition's piece in the check: its layer, or None for what is left out
-    (labels; 音義, 疏 and editors' notes set in small print; 考證 parts)."""
+    (labels; 音義, 疏 and editors' notes the book sets apart, ``basis`` marked: small print
+    under its label, 考證 parts). Editors' notes the importer found by the layout (after ○
+    in full-size commentary) take part, so that classic stored in them counts."""
     if kind == LABEL:
         return None
+    if basis in (LAYOUT, REFERENCE, DEFAULT_BASIS):
+        return layer or (COMMENTARY if kind in NOTE_KINDS else CLASSIC)
     if kind in NOTE_KINDS and layer in (READINGS, SUBCOMMENTARY, EDITORIAL):
         return None
     if layer == EDITORIAL:

@@ -103,7 +103,7 @@ def edition_stream(source: str) -> Stream:
     """The commentary edition's stream (roles: stored layers, see ``edition_role``)."""
     return Stream.build(
         (Unit(where, p.text, p.layer, p.layer_name, getattr(p, "layer_basis", ""), lines),
-         edition_role(p.layer, p.kind, p.layer_name))
+         edition_role(p.layer, p.kind, getattr(p, "layer_basis", "")))
         for p, where, lines in _items(source))
 
 

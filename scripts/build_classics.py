@@ -8,8 +8,10 @@ source writes them: the layer step folds variants when it matches).
 
 Sources (how each marks its classic):
 
-* 尚書 (``shu``): 欽定書經傳說彙纂 KR1b0046, printed lines at indentation 0 (the
-  commentary 集傳/集說 is indented); 書序 included.
+* 尚書 (``shu``): 欽定書經傳說彙纂 KR1b0046, printed lines at indentation 0, and at 1 for
+  the first passage after a 篇 heading (indented 3 or more), which is printed one step in
+  with its commentary (卷二十 康王之誥); the commentary 集傳/集說 is indented more, title
+  lines (欽定…) and lines led by a label (集傳…) are left out; 書序 included.
 * 詩經 (``shi``): 欽定詩經傳說彙纂 KR1c0044: in 卷一–卷二十一 a paragraph that starts at
   indentation 0 (a stanza, ``○維鵲有巢…``), or at indentation 1 right after a heading or
   note indented 2 or more (the first stanza after a 國風 heading); in 詩序上/下 every
@@ -119,7 +121,24 @@ def shu(corpus: Path) -> tuple[list[str], list[str]]:
     files = sorted(folder.glob("KR1b0046_*.txt"))
     texts = []
     for f in files:
-        texts.append(clean("".join(t for i, t, r in body_lines(f) if i == 0 and not t.startswith("欽定"))))
+        keep = []
+        first = False  # in the first passage after a heading, printed one step in
+        taken = False
+        for i, t, r in body_lines(f):
+            if not t or t.startswith("欽定"):
+                continue
+            label = r.startswith(LABELS)
+            if i >= 3 and not label:
+                first, taken = True, False  # a heading (篇 title)
+            elif i == 0 and not label:
+                keep.append(t)
+                first = False
+            elif i == 1 and not label and first:
+                keep.append(t)
+                taken = True
+            elif taken:
+                first = False  # the passage's commentary, indented deeper: the passage ended
+        texts.append(clean("".join(keep)))
     return [f.name for f in files], texts
 
 
@@ -245,7 +264,7 @@ def main() -> None:
     args = ap.parse_args()
     c = args.corpus
     files, texts = shu(c)
-    write("shu", "尚書 (the classic, with 書序)", "欽定書經傳說彙纂 (WYG), lines at indentation 0", "KR1b0046",
+    write("shu", "尚書 (the classic, with 書序)", "欽定書經傳說彙纂 (WYG), lines at indentation 0 (1 for a 篇's first passage)", "KR1b0046",
           commit_of(c, "KR1b0046"), files, texts)
     files, texts = shi(c)
     write("shi", "詩經 (the poems and 詩序)", "欽定詩經傳說彙纂 (WYG), stanzas and 詩序", "KR1c0044",

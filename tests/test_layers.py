@@ -13,7 +13,7 @@ from reader.importers.document import (
     CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE, READINGS, SMALLPRINT, SUBCOMMENTARY, TEXT, PieceDoc,
 )
 from reader.importers.errors import NoTextError
-from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku import layers, parse_mandoku, render_mandoku
 from reader.importers.mandoku.header import byline_entries
 from reader.importers.mandoku.layers import commentator_names, split_piece
 
@@ -172,3 +172,16 @@ def test_split_piece_keeps_the_layout():
     assert [(p.text, p.layout) for p in parts] == [("甲乙", [(0, "\u3000")]), ("注", [(0, "¶\n")]), ("丙丁", [(2, ")")])]
     smallprint = parse(JINGBU / "KR1b0004" / "KR1b0004_002.txt").all_pieces()
     assert any(p.layer == SMALLPRINT and p.text == "舜典" for p in smallprint)
+
+
+def test_a_book_that_quotes_the_shu_three_times_is_no_dan_shu_ben():
+    """儀禮經傳通解 卷二十四 quotes 正義曰 five times; it is not a 單疏本 (whose title is the 疏's:
+    尚書正義, 儀禮疏), so its paragraphs keep the classic and its notes."""
+    doc = parse(JINGBU / "KR1d0085" / "KR1d0085_024.txt")
+    assert {p.effective_layer for p in doc.all_pieces()} == {CLASSIC, COMMENTARY}
+    assert layers.detect_form(doc) == ""
+    text = "#+TITLE: 某禮書\n#+PROPERTY: ID KR9z0001\n甲正義曰乙¶\n丙正義曰丁¶\n戊正義曰己¶\n"
+    assert layers.detect_form(parse_mandoku(text, "KR9z0001_001.txt")) == ""
+    assert layers.detect_form(parse_mandoku(text.replace("某禮書", "某禮正義"), "KR9z0001_001.txt")) == "danshu"
+    assert [layers.DANSHU_TITLE.search(t) is not None for t in ("尚書正義", "儀禮疏", "禮記正義（殘）", "周禮注疏", "禮書")] \
+        == [True, True, True, True, False]

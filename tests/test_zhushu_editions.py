@@ -10,6 +10,7 @@ import pytest
 from reader.importers.document import (
     CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT,
 )
+from reader.citation import citation_text
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.check import structure_faults
@@ -24,6 +25,8 @@ JINGBU = SHARED / "corpus" / "kanripo-jingbu"
 #: 周禮注疏 (注, 音義, 疏 釋曰), 春秋公羊傳注疏 (解云), 孝經注疏: the first juan of each.
 FILES = ["KR1d0003/KR1d0003_001.txt", "KR1e0006/KR1e0006_001.txt", "KR1f0004/KR1f0004_001.txt"]
 QUERIES = ["王", "之", "釋曰", "注", "疏", "音", "反", "曰", "公", "天子", "正義曰", "解云", "鄭", "者也"]
+#: Editors' notes after ○ in 孟子注疏 卷一上's full-size commentary.
+EDITORS_NOTES_KR1H0003_001 = 10
 #: How the layer of each piece of 孝經注疏 卷一 was decided (``Piece.layer_basis``).
 BASES_KR1F0004_001 = {"marked": 63, "default": 16, "reference": 6, "layout": 3}
 #: A page-break marker of the printed edition (葉 1-2a): not text.
@@ -282,29 +285,6 @@ def test_guliang_and_gongyang_classic_resumes_after_their_notes():
     assert gongyang[1] == (TEXT, CLASSIC, "", "戎伐凡伯于楚丘以歸")
 
 
-def test_classic_tail_rules():
-    from reader.importers.mandoku.classics import classic_tail
-    reference = "曰后克艱厥后臣克艱厥臣政乃乂黎民敏德帝曰俞允若茲嘉言罔攸伏野無遺賢萬邦咸寧"
-    # the tail that goes on after the classic before the note, variants folded (徳/德)
-    assert classic_tail("敏疾也衆民皆疾修徳帝曰俞允若茲", "黎民敏徳", reference) == 9
-    # a note that ends quoting the classic words it explains does not go on from them
-    assert classic_tail("言君臣皆難故曰黎民敏徳", "黎民敏徳", reference) is None
-    # a tail that is classic elsewhere in the book, not right after the anchor, is no return
-    assert classic_tail("此言萬邦咸寧", "黎民敏徳", reference) is None
-    # too short: with the anchor, fewer than JOINED characters; and never the whole note
-    assert classic_tail("疾也帝曰", "敏徳", reference) is None
-    assert classic_tail("帝曰俞允若茲", "黎民敏徳", reference) is None
-    # one character in ten may differ (variants the folding table keeps apart), not two,
-    # and never the tail's first two
-    assert classic_tail("疾也帝曰俞允若茲嘉言罔修伏", "黎民敏徳", reference) == 2
-    assert classic_tail("疾也帝曰俞允若芝嘉言罔修伏", "黎民敏徳", reference) is None
-    assert classic_tail("疾也帝日俞允若茲嘉言罔攸伏", "黎民敏徳", reference) is None
-    # an anchor written otherwise than the reference (厎/底) is looked for by its last four
-    reference = "西序東嚮敷重底席綴純文貝仍几東序西嚮敷重豐席畫純雕玉仍几"
-    note = "東西廂謂之序此旦夕聽事之坐東序西嚮敷重豐席畫純雕玉仍几"
-    assert classic_tail(note, "敷重厎席綴純文貝仍几", reference) == note.index("東序")
-
-
 def test_shipped_classics_name_their_source_and_licence_and_load_once():
     from reader.importers.mandoku import classics
 
@@ -324,7 +304,7 @@ def test_shipped_classics_name_their_source_and_licence_and_load_once():
     assert classics.classic_reference("shu") is first
     assert classics.classic_reference.cache_info().hits == 1 and classics.classic_reference.cache_info().misses == 1
     assert first.startswith("昔在帝堯聰明文思光宅天下") and "黎民敏德帝曰俞允若茲" in first and "#" not in first
-    assert len(first) == 26890 + 23  # 24 lines (one per file) joined by newlines
+    assert len(first) == 27752 + 23  # 24 lines (one per file) joined by newlines
     both = classics.classic_reference("chunqiu+gongyang")
     assert both.startswith("元年春王正月") and "\n元年者何君之始年也\n" in both
 
@@ -373,3 +353,27 @@ def test_how_each_layer_was_decided_is_stored_shown_and_in_the_api(zhushu, clien
     pieces = data["chapters"][0]["sections"][0]["pieces"]
     assert [(p["layer_basis"], p["text"]) for p in pieces if p["layer_basis"] in ("reference", "layout")] == \
         [(basis, text) for basis, _, text in decided]
+
+
+def test_a_citation_keeps_the_first_dynasty_of_a_byline_of_several(zhushu):
+    """周禮注疏's byline 漢鄭氏注　唐陸德明音義　賈公彥疏: the citation names 〔漢〕鄭氏 as the book
+    does, not 鄭氏注 without his dynasty; one author stays a name alone (江永)."""
+    section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=zhushu[0], position=2)
+    assert citation_text(section).startswith("〔漢〕鄭氏注\u3000〔唐〕陸德明音義\u3000賈公彥疏《周禮注疏》卷一〈天官冢宰第一〉")
+    seed = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(
+        juan__edition__slug="禮書綱目", position=2)
+    assert citation_text(seed) == "江永《禮書綱目》卷十〈大射儀〉「右張侯」"
+
+
+def test_a_circle_inside_full_size_commentary_opens_an_editors_note():
+    """孟子注疏 卷一上: ``注…魏惠王居於大梁故號曰梁王○臣齊燾按漢書地理志…``: the 四庫 editors'
+    note after ○ is EDITORIAL (按), decided by the layout; so is a collation remark
+    (``○三監本訛二今改正``)."""
+    doc = parse_real("KR1h0003/KR1h0003_001.txt")
+    pieces = doc.all_pieces()
+    at = next(k for k, p in enumerate(pieces) if p.text.startswith("○臣齊燾按漢書地理志"))
+    assert [(p.kind, p.effective_layer, p.layer_name, p.effective_basis, p.text[:12]) for p in pieces[at - 1:at + 1]] \
+        == [(NOTE, COMMENTARY, "趙注", "marked", "魏惠王居於大梁故號曰梁王"),
+            (NOTE, EDITORIAL, "按", "layout", "○臣齊燾按漢書地理志魏初")]
+    assert sum(1 for p in pieces if p.layer == EDITORIAL and p.layer_basis == "layout") == EDITORS_NOTES_KR1H0003_001
+    assert render_mandoku(doc) == (JINGBU / "KR1h0003/KR1h0003_001.txt").read_text(encoding="utf-8")

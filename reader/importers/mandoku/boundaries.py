@@ -29,7 +29,7 @@ from rapidfuzz.distance import Indel
 
 from characters.folding import fold
 
-from ..document import CLASSIC, COMMENTARY, LABEL, NOTE, TEXT, PieceDoc
+from ..document import CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE, TEXT, PieceDoc
 
 #: Anchor length (characters) and the shortest aligned run that counts.
 GRAM = 8
@@ -172,7 +172,8 @@ def reference_tails(flat: list[PieceDoc], reference: str) -> list[tuple[int, int
     aligned before them (at most ``JUMP`` characters on): the words missing from the
     classic read so far, not a quotation of words the classic has already had."""
     ids = [n for n, p in enumerate(flat)
-           if (p.kind == TEXT and p.layer == CLASSIC) or (p.kind == NOTE and p.layer == COMMENTARY)]
+           if (p.kind == TEXT and p.layer == CLASSIC) or (p.kind == NOTE and p.layer == COMMENTARY)
+           or (p.kind == NOTE and p.layer == EDITORIAL and p.layer_basis == LAYOUT)]
     if not any(flat[n].kind == NOTE for n in ids):
         return []
     folded = {n: _folded(flat[n].text) for n in ids}

@@ -31,13 +31,15 @@ or its byline names 音義 or 疏. There:
   from a full line (``FULL_LINE``; a short line, as 尚書's ``　　舜典傳典之義與堯同``,
   ends its paragraph), nor where a long paragraph was cut into sections only for size.
   Where the book goes from commentary back to the classic with no small print between
-  (論語注疏 ``注孔曰篇之大數一言以蔽之注…``), the file does not mark the boundary; the 疏
-  that follows often does, by its lemma of the note or its quotation of the classic
-  (``return_to_classic``, ``classic_returns``). In 尚書, 毛詩 and the 春秋 editions, where
-  the 疏 gives no such sign, the book's classic as another edition prints it (shipped in
-  ``data/classics``) does: the tail of a commentary run that goes on from the classic
-  words before it is classic (``classic_tails``). Elsewhere the classic words until the
-  next marker are read as commentary (known limit, measured in docs/decisions/0009).
+  (論語注疏 ``注孔曰篇之大數一言以蔽之注…``), the file does not mark the boundary
+  (``classic_boundaries``): the classic's reference text (``classics``) decides where
+  there is one (``boundaries``: the words missing from the classic read so far, at the
+  end of a note, are the classic; ``REFERENCE``); the 疏 that follows, by its lemma of the
+  note or its quotation of the classic (``return_to_classic``, ``classic_returns``;
+  ``LAYOUT``), where the reference does not contradict it. Where neither decides, the
+  book's order stands.
+* ○ inside full-size commentary that opens a 四庫 editors' note (``EDITORS_NOTE``:
+  ``○臣宗楷按``, ``○三監本訛二今改正``) starts an EDITORIAL (按) piece (``LAYOUT``).
 * the markers of a juan are those its byline names (``edition_markers``), so that 傳 in
   ``春秋傳曰`` inside 鄭注 is text; a marker inside a commentary opens a new one only when
   it is that commentary's own marker (or 傳/箋 in 毛詩).
@@ -70,7 +72,7 @@ from ..document import (
     TEXT, JuanDocument, PieceDoc, interleave_layout,
 )
 from .boundaries import GRAM, is_text, reference_tails
-from .classics import classic_book, classic_reference, classic_tail
+from .classics import classic_book, classic_reference
 from ..siku import DYNASTIES
 from .header import KAOZHENG, byline_entries
 
@@ -92,6 +94,8 @@ ZHUSHU_MIN = 10
 #: A printed line this long (characters, indentation included) is full: the paragraph
 #: runs on below it. WYG 注疏 lines hold about 21 to 26 characters.
 FULL_LINE = 18
+#: The title of a 單疏本: the 疏 alone (尚書正義, 春秋正義, 儀禮疏, 禮記正義, 周易正義).
+DANSHU_TITLE = re.compile(r"(?:正義|[疏䟽])(?:[（(].*)?$")
 #: A short paragraph before a 單疏本 entry: its lemma (虞舜至舜典).
 LEMMA_MAX = 30
 
@@ -199,7 +203,9 @@ def detect_form(doc: JuanDocument, byline: str = "") -> str:
     注疏: small print led by 音義 or 疏 at least ``ZHUSHU_MIN`` times, or at least once in a
     juan whose byline names 音義 or 疏 or whose work title ends in 注疏/註疏 (books that
     quote a 疏 now and then, as 讀禮通考 or 十三經注疏正字, stay as they are). 單疏本:
-    none of that, and 正義曰/釋曰/解云 in full-size text at least three times.
+    none of that, a work titled as a 疏 is (``DANSHU_TITLE``), and 正義曰/釋曰/解云 in
+    full-size text at least three times: 禮書, 儀禮經傳通解, 七經孟子考文補遺 and 禮書綱目
+    quote 正義曰 three to seven times in a juan and keep their own layers.
     """
     labelled = 0
     sub_words = 0
@@ -214,7 +220,7 @@ def detect_form(doc: JuanDocument, byline: str = "") -> str:
     titled = re.search(r"[注註][疏䟽]$", doc.work_title or "") is not None
     if labelled >= ZHUSHU_MIN or (labelled and (named or titled)):
         return "zhushu"
-    if sub_words >= 3 and not labelled:
+    if sub_words >= 3 and not labelled and DANSHU_TITLE.search(doc.work_title or "") and not titled:
         return "danshu"
     return ""
 
@@ -266,6 +272,7 @@ def classic_boundaries(doc: JuanDocument) -> None:
     the whole juan but its 考證 parts; the classic split off records ``REFERENCE``), else by
     the 疏's lemma or quotation (``classic_returns``, per chapter; ``LAYOUT``)."""
     chapters = [c for c in doc.chapters if not (c.title or "").endswith(KAOZHENG)]
+    editors_notes([(para, i) for c in chapters for s in c.sections for para in s.paragraphs for i in range(len(para))])
     book = classic_book(doc.work_title)
     accept = None
     if book:
@@ -284,6 +291,29 @@ def classic_boundaries(doc: JuanDocument) -> None:
             refs = [(para, i) for c in chapters for s in c.sections for para in s.paragraphs for i in range(len(para))]
             flat = [para[i] for para, i in refs]
             _split_off_classic(refs, reference_tails(flat, classic_reference(part)), REFERENCE)
+
+
+#: An editors' note after ○ inside a 注疏 edition's full-size commentary (the 四庫 editors'
+#: collation remarks and signed notes): 臣…按/案, or within its first words 監本, 一本作,
+#: 閣本, 今改正/今刪/今增/今補/今從. In 孟子注疏 and 論語注疏 every ○ inside full-size
+#: commentary opens one (117 of 117); in 春秋左傳注疏 ○ opens the classic again (336 of 348
+#: followed by words of the 經/傳), which the reference decides (``boundaries``).
+EDITORS_NOTE = re.compile(r"○(?:臣[^○()]{0,4}?謹?[按案]|[^○]{0,12}?(?:監本|一本作|閣本|今改正|今刪|今增|今補|今從))")
+
+
+def editors_notes(refs) -> None:
+    """Split full-size commentary where ○ opens an editors' note (``EDITORS_NOTE``), in
+    place over ``refs`` (``(paragraph, index)`` of a juan's pieces in order): from the ○ to
+    the end of the piece is EDITORIAL (按), decided by the book's layout (``LAYOUT``)."""
+    cuts = [(n, m.start()) for n, (para, i) in enumerate(refs)
+            if para[i].kind == NOTE and para[i].layer == COMMENTARY
+            and (m := EDITORS_NOTE.search(para[i].text)) and m.start() > 0]
+    for n, cut in reversed(cuts):
+        para, i = refs[n]
+        note, editors = split_piece(para[i], [cut])
+        editors.kind, editors.layer_basis = NOTE, LAYOUT
+        _set(editors, EDITORIAL, "按")
+        para[i:i + 1] = [note, editors]
 
 
 def _indent(para: list[PieceDoc]) -> int:
@@ -513,30 +543,6 @@ def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -
         classic.layer_basis = basis
         _set(classic, CLASSIC, "")
         para[i:i + 1] = [note, classic]
-
-
-def classic_tails(sections, book: str) -> None:
-    """Split full-size commentary where the classic resumes, by the shipped classic
-    ``book`` (``classic_tail``), in place over a chapter's ``sections``: every commentary
-    run (after a 注/傳/箋 marker, up to the next marker, small print or paragraph end) is
-    checked against the nearest classic text before it in the chapter; the tail becomes
-    classic TEXT."""
-    reference = classic_reference(book)
-    refs = [(para, i) for s in sections for para in s.paragraphs for i in range(len(para))]
-    flat = [para[i] for para, i in refs]
-    cuts = []
-    anchor = ""
-    for n, p in enumerate(flat):
-        if p.kind == TEXT and p.layer == CLASSIC:
-            anchor = p.text
-            continue
-        if p.kind != NOTE or p.layer != COMMENTARY or not anchor:
-            continue
-        cut = classic_tail(p.text, anchor, reference)
-        if cut:
-            cuts.append((n, cut))
-            anchor = p.text[cut:]
-    _split_off_classic(refs, cuts)
 
 
 def _apply_parts(p: PieceDoc, parts: list[tuple[int, str, str, str]]) -> list[PieceDoc]:
