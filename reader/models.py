@@ -14,9 +14,9 @@ from django.urls import reverse
 
 from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 
-from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL,
-                                       LAYER_BASES, LAYERS, LAYOUT, MARKED, NOTE, PIECE_KINDS, READINGS, RECORD,
-                                       RECORD_NOTE, REFERENCE, SMALLPRINT, SUBCOMMENTARY, TEXT)
+from reader.pieces import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL, LAYER_BASES, LAYERS,
+                           LAYOUT, MARKED, NOTE, PIECE_KINDS, READINGS, RECORD, RECORD_NOTE, REFERENCE, SMALLPRINT,
+                           SUBCOMMENTARY, TEXT)
 from reader.slugs import validate_slug
 
 PIECE_KIND_CHOICES = [

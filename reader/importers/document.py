@@ -22,45 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-#: Kinds of piece, in the field's terms.
-TEXT = "text"  # main text (經文), a run between notes
-NOTE = "note"  # commentary (注) in 【】 on the main text just before it
-LABEL = "label"  # a structural label such as 經 that opens the classic
-RECORD = "record"  # a 記 record written after a section closer
-RECORD_NOTE = "record_note"  # commentary inside a record
-
-PIECE_KINDS = (TEXT, NOTE, LABEL, RECORD, RECORD_NOTE)
-NOTE_KINDS = (NOTE, RECORD_NOTE)
-
-#: Commentary layers (issue 12). ``kind`` says where a piece stands in the structure
-#: (main-text run, note, label, record); ``layer`` says which layer of the text it
-#: belongs to, as scholars read a 注疏 edition. Source: SOURCES.md ("kanripo-jingbu/").
-CLASSIC = "classic"  # 經 (or 經/傳 where the 傳 is itself the text read): the text commented on
-COMMENTARY = "commentary"  # 注, 傳, 箋, 註 (the seed's 【】 notes are 鄭注)
-READINGS = "readings"  # 音義 (陸德明's readings)
-SUBCOMMENTARY = "subcommentary"  # 疏 (opens 正義曰, 釋曰 or 解云)
-EDITORIAL = "editorial"  # editors' notes: 按, 考證
-SMALLPRINT = "smallprint"  # small print that is none of the above
-LAYERS = (CLASSIC, COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
-
-#: How a piece's layer was decided by its importer (``PieceDoc.layer_basis``), so that a
-#: reader can see where the machine decided rather than the book:
-#: ``marked``: the book marks it (a marker word 注 疏 音義, small print, the seed's 【】);
-#: ``reference``: inferred by aligning the text with a reference text of the classic
-#: (another edition that prints the classic apart from its commentary);
-#: ``layout``: inferred from the book's layout and regularities (indentation, a lemma's
-#: form, a commentator's opening formula such as 善曰 or 正義曰);
-#: ``default``: nothing decided; the book's own order is kept and the kind's default layer used.
-#: Corrections accepted by editors are an overlay on the stored pieces and never change this.
-MARKED = "marked"
-REFERENCE = "reference"
-LAYOUT = "layout"
-DEFAULT_BASIS = "default"
-LAYER_BASES = (MARKED, REFERENCE, LAYOUT, DEFAULT_BASIS)
-#: The layer a piece has when its parser names none: main text and records read as the
-#: classic, notes as commentary; labels (經, and the marker words 注 疏 音義, which stay
-#: in the stored text but are labels, not text) take the layer of what they introduce.
-DEFAULT_LAYER = {TEXT: CLASSIC, RECORD: CLASSIC, NOTE: COMMENTARY, RECORD_NOTE: COMMENTARY, LABEL: CLASSIC}
+from reader.pieces import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL,  # noqa: F401
+                           LAYER_BASES, LAYERS, LAYOUT, MARKED, NOTE, NOTE_KINDS, PIECE_KINDS, READINGS, RECORD,
+                           RECORD_NOTE, REFERENCE, SMALLPRINT, SUBCOMMENTARY, TEXT)
 
 #: Values of ``JuanDocument.source_format``: the plain Siku form and Kanripo's mandoku form.
 SIKU = "siku"
