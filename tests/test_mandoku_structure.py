@@ -173,3 +173,24 @@ def test_yili_shu_labels_and_its_own_title_line():
         ("000", "序", 0), ("004", "卷第四", 4), ("006", "卷六", 6), ("045", "後序", 45)]
     assert [c.title for c in docs["004"].chapters if c.title] == []
     assert "儀礼䟽卷第四¶" in docs["004"].header_lines
+
+
+def test_a_pian_heading_is_a_chapter_not_classic_text():
+    """篇 headings (issue 27): alone on a line mid-juan (禮記集說 射義第四十六 after 鄉飲酒義; 欽定禮記
+    義疏, where it was glued into the text before it), before the 疏 on its line after U+3000
+    (禮記正義, whose byline wraps at an indentation of three), and 史記集解's 五帝本紀第一."""
+    cases = [("KR1d0057/KR1d0057_157.txt", ["", "射義第四十六"]),
+             ("KR1d0068/KR1d0068_075.txt", ["鄉飲酒義第四十五", "射義第四十六"]),
+             ("KR1d0061/KR1d0061_007.txt", ["射義第四十六"])]
+    for rel, chapters in cases:
+        doc = parse(JINGBU / rel)
+        assert [c.title for c in doc.chapters] == chapters, rel
+        assert not any("射義第四十六" in p.text for p in doc.all_pieces()), rel
+    liji = parse(JINGBU / "KR1d0061" / "KR1d0061_007.txt")
+    assert (liji.dynasty, liji.author) == ("唐", "孔穎達")
+    assert liji.all_pieces()[0].text.startswith("\u3000正義曰案鄭目録云")
+    shiji = parse(COMMENTARY / "KR2a0002" / "KR2a0002_001.txt")
+    assert [c.title for c in shiji.chapters] == ["", "五帝本紀第一"]
+    # the entries of a table of contents (卷第二 …) stay its text
+    toc = parse(KANRIPO / "KR1d0002" / "KR1d0002_000.txt")
+    assert [c.title for c in toc.chapters] == ["卷第一"]

@@ -216,11 +216,11 @@ class Header:
         return bool(m) and (m["title"].startswith(self.work) or same_title(m["title"], self.work))
 
     def byline_line(self, line: str) -> str | None:
-        """The byline of a byline line: indented by four U+3000 or more and ending in a
-        role word (``婺源江永撰``), or indented by two or more and made of entries that
+        """The byline of a byline line: indented by three U+3000 or more and ending in a
+        role word (``婺源江永撰``; 禮記正義 indents by three), or indented by two or more and made of entries that
         each end in one (``漢鄭氏注　唐陸德明音義　賈公彥疏``, ``漢何休學　　唐陸徳明音義``,
         ``梁　皇侃　義疏``: see ``byline_entries``); else None."""
-        m = re.match(r"^\u3000{4,}(?P<byline>(?:[^()<¶]|\(臣/?\)){2,40}?)¶?$", line)
+        m = re.match(r"^\u3000{3,}(?P<byline>(?:[^()<¶]|\(臣/?\)){2,40}?)¶?$", line)
         if m and ROLE.search(m["byline"].replace(IDEO_SPACE, "")):
             return m["byline"]
         m = re.match(r"^\u3000{2,}(?P<byline>[^()<¶\u3000][^()<¶]{1,40}?)¶?$", line)
@@ -262,7 +262,7 @@ class Header:
                     continue
             if "title" in found:
                 b = self.byline_line(line)
-                if not b and i + 1 < limit and line.startswith(IDEO_SPACE * 4) and len(lines[i + 1]) <= 12:
+                if not b and i + 1 < limit and line.startswith(IDEO_SPACE * 3) and len(lines[i + 1]) <= 12:
                     # a byline wrapped onto a short second line (SBCK: …開國子(臣)孔穎達奉 / 勑撰)
                     joined = self.byline_line(line.rstrip(PILCROW) + lines[i + 1].lstrip(IDEO_SPACE))
                     if joined and self.byline_line(lines[i + 1]) and "(" not in lines[i + 1]:

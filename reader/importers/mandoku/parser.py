@@ -29,7 +29,7 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .structure import (
-    NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, keep_entries_whole,
+    LONE_NUMBERED_CHAPTER, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, keep_entries_whole,
     split_tags,
 )
 
@@ -307,7 +307,11 @@ class _Parser:
                     heading = (line[:-1], ChapterDoc(title=m["title"], category=m["category"].strip(IDEO_SPACE),
                                                      heading=line[:-1]))
             col_shift = 0
-            if not heading and at_start and not self.header.tls and indent <= 4:
+            # a 篇 heading alone on its line mid-juan, after a line that ended its paragraph
+            lone = (not heading and not at_start and not self.header.tls and indent <= 4
+                    and (para_break or prev_width < full - KAOZHENG_SLACK) and not (cont and cont[0] == "open")
+                    and bool(LONE_NUMBERED_CHAPTER.match(stripped)))
+            if not heading and (at_start or lone) and not self.header.tls and indent <= 4:
                 m = NUMBERED_CHAPTER.match(stripped)
                 if m:
                     # 大射儀第七(鄭目録云…), 天官冢宰第一音義(…): a numbered chapter heading, what

@@ -48,7 +48,12 @@ CHAPTER_LINE = re.compile(r"^(?P<title>[^\s()<¶右][^\s()<¶]{0,9})(?P<sep>\u30
 #: too: 天官冢宰第一音義(…) (周禮注疏), 爲政第二音義(…)疏(…) (論語注疏), 天官冢宰第一注象天…
 #: (周禮注疏 原目).
 NUMBERED_CHAPTER = re.compile(
-    r"^(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+)(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶])")
+    r"^(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+)"
+    r"(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶]|\u3000+(?:正義曰|釋曰|疏|[^\s()<>¶\u3000]+曰))")
+#: A 篇 heading alone on its line in the middle of a juan (禮記集說 ``射義第四十六¶`` after the
+#: end of 鄉飲酒義): a chapter too, when the line before it ended its paragraph; a 卷 label
+#: (卷第二, the entries of a 目録) is none.
+LONE_NUMBERED_CHAPTER = re.compile(r"^(?P<title>(?![卷巻])[^\s()<>¶\u3000/]{2,12}第[一二三四五六七八九十百]+)¶?$")
 CLOSER = re.compile(r"^(?P<closer>[右記](?P<title>[^\u3000 ()<¶]+))")
 JI_CLOSER = re.compile(r"記[^\u3000 ()<¶]{1,20}¶?")
 TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000]+)(?P<tag>[^ \u3000()]{1,12})$", re.S)
