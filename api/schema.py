@@ -129,6 +129,8 @@ class HitDocSerializer(serializers.Serializer):
     match = serializers.CharField()
     after = serializers.CharField()
     url = serializers.URLField()
+    reading = serializers.CharField(required=False, help_text="only for a hit found through a simplified form "
+                                    "standing for several characters (后 found by 後): the match as the query read it")
 
 
 class JuanCountSerializer(serializers.Serializer):

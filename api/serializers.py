@@ -4,9 +4,11 @@ import re
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from characters.simplified import TRADITIONAL
 from config.budget import check
 from reader.citation import section_citation
 from reader.models import Edition, Juan, Piece, Work
+from search.analysis import reading_of
 from search.documents import LAYER_NAMES
 from search.service import HitLinks, edition_places
 
@@ -191,7 +193,10 @@ class HitSerializer(serializers.Serializer):
     """One occurrence: layer (``classic``, ``commentary``, ``readings``, ``subcommentary``,
     ``editorial``, ``smallprint``, ``record``, ``record_note``, ``title``) and its name
     (the book's own, such as 鄭注 or 疏, where the piece has one: ``search.service.name_layers``),
-    location, KWIC (``before``/``match``/``after``), reading URL."""
+    location, KWIC (``before``/``match``/``after``), reading URL; ``reading`` only for a hit
+    found through a simplified form that stands for several characters, in a simplified or
+    mixed edition: the match as the query read it (后 found by 後: ``"reading": "後"``,
+    ``search.analysis.reading_of``)."""
 
     def to_representation(self, hit):
         check("rendering the search hits", "Ask for fewer hits per page (page_size=), or narrow the query.")
@@ -199,6 +204,7 @@ class HitSerializer(serializers.Serializer):
         p = hit.passage  # the place fields, read from the passage itself (not through Hit.__getattr__)
         place = places.get(p.work_id, {})
         before, match, after = hit.kwic()
+        reading = reading_of(match, self.context["query"].parsed, place.get("script", TRADITIONAL))
         return {
             "layer": p.layer,
             "layer_name": getattr(hit, "layer_name", None) or LAYER_NAMES[p.layer],
@@ -214,6 +220,8 @@ class HitSerializer(serializers.Serializer):
             # request.build_absolute_uri(url) for a path: its iri_to_uri leaves these ASCII
             # URLs (reverse() and urlencode() quote everything else) as they are.
             "url": root + link(hit),
+            # found through a simplified form standing for several characters: as it was read
+            **({"reading": reading} if reading else {}),
         }
 
     def _shared(self):

@@ -21,11 +21,11 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from characters.folding import fold_char
+from characters.folding import fold, fold_char, query_alternatives
 
 __all__ = ["TRADITIONAL", "SIMPLIFIED", "MIXED", "SCRIPTS", "SCRIPT_CHOICES", "readings", "is_ambiguous",
            "reading_key", "reading_of_key", "reading_keys", "index_translation", "ScriptCount", "count_script",
-           "detect_script", "SIMPLIFIED_PATH"]
+           "detect_script", "SIMPLIFIED_PATH", "text_keys", "query_keys"]
 
 SIMPLIFIED_PATH = Path(__file__).resolve().parent / "data" / "simplified.tsv"
 TRADITIONAL, SIMPLIFIED, MIXED = "traditional", "simplified", "mixed"
@@ -172,3 +172,27 @@ def detect_script(count: ScriptCount) -> str:
     if count.telling < MIN_TELLING or count.simplified_share <= TRADITIONAL_SHARE:
         return TRADITIONAL
     return SIMPLIFIED if count.simplified_share >= SIMPLIFIED_SHARE else MIXED
+
+
+def text_keys(codes: str, script: str = TRADITIONAL) -> str:
+    """The search keys of a text's characters (one code point each) in an edition of
+    ``script``: ``fold(codes)``, with each ambiguous simplified form's reading key in a
+    simplified or mixed edition (``index_translation``). One code point to one."""
+    if script == TRADITIONAL:
+        return fold(codes)
+    return fold(codes.translate(index_translation(script)))
+
+
+def query_keys(ch: str) -> frozenset[str]:
+    """The keys a query character ``ch`` matches (``text_keys``): ``query_alternatives(ch)``
+    and the reading keys of every ambiguous form that may stand for one of them or is ``ch``
+    (後 matches 后 of a simplified or mixed edition, never of a traditional one, where 后
+    keeps its own key)."""
+    alts = query_alternatives(ch)
+    keys = set(alts)
+    for a in alts:
+        keys |= reading_keys(a)
+    key = reading_key(ch)
+    if key is not None:
+        keys.add(key)
+    return frozenset(keys)

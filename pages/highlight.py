@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 
 from config.budget import check
+from characters.simplified import TRADITIONAL
 from search.analysis import match_passage
 from search.documents import chapter_passages, section_passages
 from search.query import ParsedQuery
@@ -61,15 +62,18 @@ def _distribute(passage, spans, marks: dict) -> None:
             i += 1
 
 
-def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = False) -> int:
+def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = False, script: str = TRADITIONAL
+                     ) -> int:
     """Set the ``*segments`` attributes (see module docstring) on the objects of
-    ``reader.reading.chapter_views`` output; returns the number of hits marked."""
+    ``reader.reading.chapter_views`` output; returns the number of hits marked. ``script``:
+    the edition's (``Edition.script``), so that 後 marks 后 in a simplified edition as search
+    finds it."""
     hits = 0
     for cv in chapter_views:
         marks: dict = {}
         if parsed:
             for passage in chapter_passages(cv.chapter):
-                spans = match_passage(parsed, passage.text, exact)
+                spans = match_passage(parsed, passage.text, exact, script)
                 hits += len(spans)
                 _distribute(passage, spans, marks)
         cv.chapter.title_segments = _segments(cv.chapter.title, marks.get((id(None), "chapter"), []))
@@ -80,7 +84,7 @@ def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = Fa
             if parsed:
                 for passage in section_passages(view.section, pieces):
                     check("finding the highlighted words", ADVICE)
-                    spans = match_passage(parsed, passage.text, exact)
+                    spans = match_passage(parsed, passage.text, exact, script)
                     hits += len(spans)
                     _distribute(passage, spans, marks)
             for p in pieces:

@@ -34,7 +34,7 @@ from .highlight import apply_highlights
 MAX_LOOKUP = 40
 
 
-def _highlighted(request, chapters):
+def _highlighted(request, chapters, script: str = "traditional"):
     """Mark the hits of ``?hl=<query>`` (``&exact=on`` for exact characters) in the chapter
     views; returns the context for the highlight bar (None without ``hl``)."""
     text = request.GET.get("hl", "")[:200]
@@ -52,7 +52,7 @@ def _highlighted(request, chapters):
             parsed = parse_query(text)
         except QueryError as exc:
             error = str(exc)
-    count = apply_highlights(chapters, parsed, exact)
+    count = apply_highlights(chapters, parsed, exact, script)
     if not text.strip():
         return None
     return {"text": text, "exact": exact, "count": count, "error": error}
@@ -163,7 +163,7 @@ def _reading(request, template, juan, chapters, context):
     """Render a reading page in the reader's display settings (and remember them)."""
     display, explicit = display_from_request(request)
     show_layers(chapters, display)
-    highlight = _highlighted(request, chapters)
+    highlight = _highlighted(request, chapters, juan.edition.script)
     for cv in chapters:
         for view in cv.sections:
             view.permalink = permalink(request, view.section)

@@ -44,6 +44,7 @@ import numpy as np
 from characters.folding import (INVISIBLE, SELECTOR, SEPARATOR, TEXT, _kind_table, char_kind, fold, fold_char,
                                 query_alternatives)
 from characters.gaiji import GAIJI, gaiji_key
+from characters.simplified import TRADITIONAL, query_keys, reading_key, readings, text_keys
 from search.query import WILDCARDS, ParsedQuery, Term
 
 
@@ -96,10 +97,13 @@ class Analysed:
         return len(self.codes)
 
 
-def analyse(text: str) -> Analysed:
+def analyse(text: str, script: str = TRADITIONAL) -> Analysed:
     """``text`` as units (see the module docstring): ``analyse("葛\U000e0100城，&KR1969;")``
     has codes ``"葛城\U000f07b1"``, starts ``(0, 2, 4)``, ends ``(2, 3, 12)`` and gaps
-    ``("", "", "，", "")``."""
+    ``("", "", "，", "")``. ``script`` is the script of the text's edition
+    (``characters.simplified``): in a simplified or mixed one, an ambiguous simplified form
+    (后, 于, 当) has its reading key as key, which every character it may stand for finds
+    (``char_alternatives``)."""
     codes: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -135,7 +139,11 @@ def analyse(text: str) -> Analysed:
         gap = ""
     gaps.append(gap)
     joined = "".join(codes)
-    return Analysed(joined, fold(joined), tuple(starts), tuple(ends), tuple(gaps))
+    return Analysed(joined, index_keys(joined, script), tuple(starts), tuple(ends), tuple(gaps))
+
+
+#: The keys of exact unit codes in an edition of a script (``characters.simplified.text_keys``).
+index_keys = text_keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,8 +260,17 @@ def char_alternatives(ch: str, exact: bool) -> frozenset[str]:
     Exact mode still looks candidates up by folded grams (an exact match is also a folded
     match) but verifies on the raw text."""
     if exact:
-        return frozenset({fold_char(ch)})
-    return query_alternatives(ch)
+        key = reading_key(ch)
+        return frozenset({fold_char(ch)} if key is None else {fold_char(ch), key})
+    return folded_alternatives(ch)
+
+
+@lru_cache(maxsize=4096)
+def folded_alternatives(ch: str) -> frozenset[str]:
+    """Keys a query unit ``ch`` matches in the folded mode (``characters.simplified.query_keys``:
+    the folding's alternatives, and the reading keys of the ambiguous simplified forms that
+    may stand for it: 後 finds 后 in a simplified or mixed edition only)."""
+    return query_keys(ch)
 
 
 @lru_cache(maxsize=512)
@@ -267,7 +284,7 @@ def _pattern(phrase: str, exact: bool) -> re.Pattern | None:
         elif exact:
             parts.append(re.escape(ch))
         else:
-            alts = sorted(query_alternatives(ch))
+            alts = sorted(folded_alternatives(ch))
             parts.append(re.escape(alts[0]) if len(alts) == 1 else "[" + "".join(re.escape(a) for a in alts) + "]")
     if not parts:
         return None
@@ -304,14 +321,15 @@ def unit_occurrences(a: Analysed, phrase: str, exact: bool = False) -> list[tupl
     return out
 
 
-def find_occurrences(text: str, phrase: str, exact: bool = False, analysed: Analysed | None = None
-                     ) -> list[tuple[int, int]]:
+def find_occurrences(text: str, phrase: str, exact: bool = False, analysed: Analysed | None = None,
+                     script: str = TRADITIONAL) -> list[tuple[int, int]]:
     """Every non-overlapping occurrence of ``phrase`` in ``text`` as ``(start, end)``
     code-point offsets into ``text``, left to right, counted in units as ``str.count``
     would count them. ``?`` (or ``？``) in ``phrase`` matches any one unit (a gaiji
     included). Units compare folded unless ``exact`` (see the module docstring for
-    separators and invisibles). ``analysed`` may pass ``analyse(text)`` if known."""
-    a = analysed if analysed is not None else analyse(text)
+    separators and invisibles). ``analysed`` may pass ``analyse(text, script)`` if known;
+    ``script``: the script of the text's edition (``analyse``)."""
+    a = analysed if analysed is not None else analyse(text, script)
     return [(a.starts[i], a.ends[j - 1]) for i, j in unit_occurrences(a, phrase, exact)]
 
 
@@ -329,14 +347,16 @@ def near_pairs(left: list[tuple[int, int]], right: list[tuple[int, int]], distan
             [b for b in right if any(close(a, b) for a in left)])
 
 
-def match_passage(parsed: ParsedQuery, text: str, exact: bool = False) -> list[tuple[int, int]]:
+def match_passage(parsed: ParsedQuery, text: str, exact: bool = False, script: str = TRADITIONAL
+                  ) -> list[tuple[int, int]]:
     """The hits of a parsed query in one passage: ``[]`` unless some clause is satisfied
     (all its positive terms occur, none of its negative ones, and each of its NEAR pairs
     has two occurrences close enough: ``near_pairs``); otherwise the occurrences of the
     satisfied clauses' positive terms (for terms joined by NEAR, only those with a partner),
     sorted, overlaps resolved left to right (the earlier, then the longer, span wins).
-    Spans are code-point offsets into ``text``."""
-    a = analyse(text)
+    Spans are code-point offsets into ``text``; ``script``: the script of its edition
+    (``analyse``)."""
+    a = analyse(text, script)
     cache: dict[str, list[tuple[int, int]]] = {}
 
     def occurrences(term: Term):
@@ -424,3 +444,30 @@ def unit_layout(raw: np.ndarray, boundary: np.ndarray, joined: str):
     if len(positions) > 1:
         gap[1:] = seps[positions[1:]] > seps[positions[:-1]]
     return positions, ends, codes[positions], gap
+
+
+def reading_of(match: str, parsed: ParsedQuery, script: str) -> str | None:
+    """How a hit was read when the query found it through an ambiguous simplified form: the
+    ``match`` (stored text) with each such form replaced by the query's character it was
+    taken for (``后`` found by 後 -> ``後``; ``当阶`` by 當階 -> ``當阶``); None when the hit holds
+    no form read so (and always in a traditional edition). The first positive term of
+    ``parsed`` that matches the whole of ``match`` decides."""
+    if script == TRADITIONAL or not match:
+        return None
+    a = analyse(match, script)
+    for term in parsed.positive_terms():
+        q = query_units(term.text)
+        if len(q) != len(a) or unit_occurrences(a, term.text) != [(0, len(a))]:
+            continue
+        out, changed, pos = [], False, 0
+        for i, (code, qc) in enumerate(zip(a.codes, q.codes)):
+            out.append(match[pos:a.starts[i]])
+            unit = match[a.starts[i]:a.ends[i]]
+            if qc is not None and qc != code and reading_key(code) is not None \
+                    and fold_char(qc) != fold_char(code) and fold_char(qc) in readings(code):
+                unit, changed = qc, True
+            out.append(unit)
+            pos = a.ends[i]
+        out.append(match[pos:])
+        return "".join(out) if changed else None
+    return None

@@ -110,6 +110,9 @@ class SearchDocument:
     #: Who wrote the passage (``Piece.commentator`` of its first piece that names one: 李善,
     #: 洪興祖), "" when none; ``SearchQuery.commentator`` filters on it.
     commentator: str = ""
+    #: The script of the passage's edition (``Edition.script``): search keys its ambiguous
+    #: simplified forms by it (``search.analysis.analyse``).
+    script: str = "traditional"
 
     def piece_at(self, offset: int) -> int:
         """Position of the piece containing code-point ``offset`` of ``text``."""
@@ -250,6 +253,7 @@ def documents_for_juan(juan) -> list[SearchDocument]:
             section_id=section.pk if section else 0, section_position=section.position if section else 0,
             section_title=section.title if section else "", piece_starts=passage.piece_starts(),
             juan_version=juan.version, layer_name=passage.layer_name, commentator=passage.commentator,
+            script=edition.script,
         )
 
     first_section_of = {}

@@ -29,7 +29,7 @@ _places: dict = {}
 
 
 def edition_places() -> dict[int, dict]:
-    """``{edition id: {"work_id", "name", "full_name", "slug"}}`` for every edition.
+    """``{edition id: {"work_id", "name", "full_name", "slug", "script"}}`` for every edition.
     Passages in the index name their edition in the ``work_id``/``work_slug`` fields (a
     passage is read in one edition); this maps them to the work and to the names lists
     show: the work's title alone when it has one edition, else ``禮書綱目（KR1d0086-WYG）``.
@@ -45,7 +45,7 @@ def edition_places() -> dict[int, dict]:
     out = {}
     for e in Edition.objects.select_related("work").annotate(siblings=Count("work__editions")):
         out[e.pk] = {"work_id": e.work_id, "name": e.name, "slug": e.slug,
-                     "full_name": e.full_name if e.siblings > 1 else e.work.title}
+                     "full_name": e.full_name if e.siblings > 1 else e.work.title, "script": e.script}
     _places.clear()
     _places[key] = out
     return out

@@ -79,3 +79,38 @@ def test_the_admin_sets_the_script(db, admin_client):
     edition.refresh_from_db()
     assert (edition.script, edition.script_given) == (SIMPLIFIED, True)
     assert Juan.objects.get(pk=juan.pk).version > version   # indexed again under the new keys
+
+
+def test_hits_found_through_a_simplified_form_say_how_they_were_read(db, client, search_backend):
+    from .conftest import index_all
+
+    juan = import_file(SIMPLIFIED_TEXT).juan
+    seed = import_file(CORPUS / "seed" / "lishu_gangmu_juan10.txt").juan
+    index_all(search_backend)
+    data = client.get("/api/search/", {"q": "後", "edition": juan.edition.slug, "page_size": 100}).json()
+    assert data["count"] == 41
+    assert {(h["match"], h.get("reading")) for h in data["results"]} == {("后", "後")}
+    # the form searched for itself, or a traditional edition: no reading to tell
+    same = client.get("/api/search/", {"q": "后", "edition": juan.edition.slug, "page_size": 5}).json()
+    assert same["count"] == 41 and all("reading" not in h for h in same["results"])
+    trad = client.get("/api/search/", {"q": "後", "edition": seed.edition.slug, "page_size": 100}).json()
+    assert trad["count"] == 31 and {h["match"] for h in trad["results"]} == {"後"}
+    assert all("reading" not in h for h in trad["results"])
+    # the reading page highlights what search found
+    page = client.get(juan.get_absolute_url() if hasattr(juan, "get_absolute_url") else
+                      f"/works/{juan.edition.slug}/juan/{juan.number}/", {"hl": "後"})
+    assert page.status_code == 200
+    assert page.content.decode().count('<mark') >= 41
+
+
+def test_the_script_evaluation_figures():
+    from characters.scripts import evaluation
+
+    a, b, c = evaluation.score_scripts(SIMPLIFIED_TEXT.read_text(encoding="utf-8"),
+                                       (CORPUS / "seed" / "lishu_gangmu_juan10.txt").read_text(encoding="utf-8"))
+    assert (a.found, a.pairs, a.matches - a.wrong, a.matches) == (4184, 4204, 3948, 4349)
+    assert a.recall > 0.99 and sorted(a.missed) == ["畝→亩", "視→视", "釁→衅"]
+    assert (b.found, b.pairs, b.matches - b.wrong, b.matches) == (3916, 3923, 3887, 3930)
+    assert b.recall > 0.99 and b.precision > 0.985
+    # in the traditional seed no 后 is found by 後, no 于 by 於
+    assert (c.found, c.pairs, c.wrong) == (0, 1172, 0)

@@ -400,3 +400,46 @@ def test_commentator_filter(backend, seed_juan):
         assert result.count == expected > 0, (who, phrase)
     assert backend.search(SearchQuery("之", commentator="鄭玄")).count == 0
     assert backend.search(SearchQuery("鵠", commentator=None)).count == backend.search(SearchQuery("鵠")).count > 0
+
+
+#: A traditional query of a one-to-many simplified form, and what it finds in a simplified
+#: edition (the form itself too) and in a traditional one (itself only): 當 finds 当, 後 后,
+#: 於 于 in the shared simplified 儀禮釋宮增注; in the traditional seed 后 and 于 stay apart.
+SCRIPT_QUERIES = {"當": ("当當", "當"), "後": ("后後", "後"), "於": ("于於", "於"), "后": ("后", "后"),
+                  "于": ("于", "于"), "发": ("发發髮", "发發髮")}
+
+
+@pytest.fixture
+def scripted(backend, db):
+    from characters.simplified import SIMPLIFIED
+    from reader.importers.loader import import_file
+
+    from .conftest import SHARED
+
+    juan = import_file(SHARED / "corpus" / "other" / "yili_shigong_zengzhu_simplified.txt").juan
+    assert juan.edition.script == SIMPLIFIED
+    from reader.models import Juan
+
+    docs = [d for j in Juan.objects.all() for d in documents_for_juan(j)]
+    backend.rebuild(docs)
+    return backend, juan, docs
+
+
+def test_a_simplified_edition_is_found_by_every_character_its_forms_stand_for(scripted):
+    backend, simplified_juan, docs = scripted
+    for query, (in_simplified, in_traditional) in SCRIPT_QUERIES.items():
+        for d_script, chars in (("simplified", in_simplified), ("traditional", in_traditional)):
+            scanned = sum(ch in chars for d in docs if d.script == d_script for ch in d.text)
+            editions = {d.work_id for d in docs if d.script == d_script}
+            result = backend.search(SearchQuery(query, edition_ids=tuple(editions)))
+            assert result.count == scanned, (query, d_script)
+    counts = {q: backend.search(SearchQuery(q, edition_ids=(simplified_juan.edition_id,))).count for q in "當後於"}
+    assert counts == {"當": 85, "後": 41, "於": 133}
+    # the seed keeps 后 (8) and 於 (339) apart from 後 (31) and 于 (1)
+    seed = {d.work_id for d in docs if d.script == "traditional"}
+    assert [backend.search(SearchQuery(q, edition_ids=tuple(seed))).count for q in "后後于於"] == [8, 31, 1, 339]
+    # a phrase across an ambiguous form; the exact mode compares code points
+    assert backend.search(SearchQuery("當階", edition_ids=(simplified_juan.edition_id,))).count == \
+        sum(d.text.count("当阶") for d in docs if d.script == "simplified")
+    assert backend.search(SearchQuery("後", exact=True, edition_ids=(simplified_juan.edition_id,))).count == 0
+    assert backend.search(SearchQuery("后", exact=True, edition_ids=(simplified_juan.edition_id,))).count == 41

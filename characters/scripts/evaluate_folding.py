@@ -30,9 +30,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from characters.scripts import evaluation  # noqa: E402
+from characters.scripts import evaluation, rare_merges  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
+#: The shared editions the script evaluation reads (relative to ``--corpus``): 殆知閣's
+#: simplified 儀禮釋宮增注 and the seed, a Siku juan in traditional characters.
+SIMPLIFIED_EDITION = "other/yili_shigong_zengzhu_simplified.txt"
+TRADITIONAL_EDITION = "seed/lishu_gangmu_juan10.txt"
 
 
 def _rows(path: Path):
@@ -122,6 +126,20 @@ def main(argv=None) -> int:
         print("not folded: " + " ".join(s.missed))
     if s.joined:
         print("joined although apart: " + " ".join(s.joined))
+    simplified_text = (args.corpus / SIMPLIFIED_EDITION).read_text(encoding="utf-8")
+    traditional_text = (args.corpus / TRADITIONAL_EDITION).read_text(encoding="utf-8")
+    print(f"script-aware search: simplified edition {SIMPLIFIED_EDITION}, traditional {TRADITIONAL_EDITION}")
+    directions = evaluation.score_scripts(simplified_text, traditional_text)
+    for d in directions[:2]:
+        print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.1f}%), precision "
+              f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.1f}%)"
+              + (f"; missed {' '.join(d.missed[:10])}" if d.missed else "")
+              + (f"; false {' '.join(d.false[:10])}" if d.false else ""))
+    kept = directions[2]
+    print(f"  {kept.name}: {kept.pairs - kept.found}/{kept.pairs} occurrences kept apart, "
+          f"precision {kept.matches - kept.wrong}/{kept.matches} ({100 * kept.precision:.1f}%)")
+    rare = rare_merges.report()
+    print(f"undecided rare-into-common merges: {len(rare.undecided)} (characters/scripts/rare_merges.py)")
     return 0 if not s.missed and not s.joined else 1
 
 

@@ -12,9 +12,10 @@ from pathlib import Path
 import numpy as np
 
 from config.faults import crash_point
-from search.analysis import unit_layout
+from search.analysis import index_keys, unit_layout
 from search.documents import LAYERS, SearchDocument
 from characters.folding import fold
+from characters.simplified import MIXED, TRADITIONAL
 
 from ..base import IndexUnavailable, entries_of
 
@@ -141,7 +142,15 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     units, unit_ends, exact, gap = unit_layout(raw, (raw == SEP) & (pid < 0), joined)
     del joined
     units, unit_ends = units.astype(np.int32), unit_ends.astype(np.int32)
-    folded = _codes(fold(exact.tobytes().decode("utf-32-le"))).copy()
+    exact_text = exact.tobytes().decode("utf-32-le")
+    folded = _codes(fold(exact_text)).copy()
+    keyed = [i for i, d in enumerate(docs) if d.script != TRADITIONAL]
+    if keyed:  # simplified or mixed editions: their ambiguous simplified forms under reading keys
+        in_keyed = np.zeros(n + 1, dtype=bool)   # [-1] (no passage) stays False
+        in_keyed[keyed] = True
+        mask = in_keyed[pid[units]]
+        folded[mask] = _codes(index_keys(exact_text, MIXED))[mask]
+    del exact_text
     order = np.argsort(folded, kind="stable").astype(np.int32)
     by_char = folded[order]
     first = np.flatnonzero(np.concatenate(([True], by_char[1:] != by_char[:-1]))) if len(by_char) else \

@@ -136,6 +136,16 @@ class Segment:
             at, lo = at + hi - lo, hi + 1
         return out
 
+    def exact_union(self, folded_codes: list, code: int, offset: int = 0) -> np.ndarray:
+        """``exact_postings`` of ``code`` under each of ``folded_codes`` (ascending): one
+        unless the character is an ambiguous simplified form, which a simplified or mixed
+        edition keeps under its reading key (``characters.simplified``)."""
+        if len(folded_codes) == 1:
+            return self.exact_postings(folded_codes[0], code, offset)
+        out = np.concatenate([self.exact_postings(f, code, offset) for f in folded_codes])
+        out.sort()
+        return out
+
     def passages_holding(self, term: "_Term", exact: bool) -> int | None:
         """How many passages of this segment hold the one-character ``term`` (deleted juans
         included), from the tables of ``_passage_tables``: no look-up per occurrence (之 has
@@ -166,7 +176,7 @@ class Segment:
         if not length:
             return np.empty(0, dtype=np.int64)
         if length == 1 and alts[0] is not None:  # the postings are the answer, shifted as they are copied (之: 900,000)
-            return self.exact_postings(alts[0][0], codes[0], offset) if exact else \
+            return self.exact_union(alts[0], codes[0], offset) if exact else \
                 self.sorted_postings(alts[0], offset)
         anchor, fewest, spans = 0, None, self.char_spans
         for j, codes_j in enumerate(alts):  # the rarest character (``frequency``, inline: once per segment)
@@ -179,7 +189,7 @@ class Segment:
                 if fewest is None or n < fewest:
                     anchor, fewest = j, n
         # In the exact mode the anchor's positions hold its exact code: it needs no check.
-        cand = self.exact_postings(alts[anchor][0], codes[anchor]) if exact else self.sorted_postings(alts[anchor])
+        cand = self.exact_union(alts[anchor], codes[anchor]) if exact else self.sorted_postings(alts[anchor])
         if anchor:
             cand = cand - anchor
         if len(cand) and (cand[0] < 0 or cand[-1] > self.size - length):  # ascending: cut both ends

@@ -17,6 +17,7 @@ from whoosh import index as whoosh_index
 from whoosh.index import EmptyIndexError
 
 from config.faults import crash_point
+from characters.simplified import TRADITIONAL
 from search.analysis import match_passage
 from search.documents import LAYERS, SearchDocument
 
@@ -256,11 +257,14 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
 
             def resolve():
                 docs, counts, verify = _plan(parsed, lookup, allowed)
+                verify = verify or lookup.ambiguous(parsed)
                 spans: dict[int, list] = {}
                 if verify:
                     kept, kept_counts = [], []
                     for docnum in docs.tolist():
-                        found = match_passage(parsed, searcher.stored_fields(docnum)["text"], query.exact)
+                        stored = searcher.stored_fields(docnum)
+                        found = match_passage(parsed, stored["text"], query.exact,
+                                              stored.get("script") or TRADITIONAL)
                         if found:
                             spans[docnum] = found
                             kept.append(docnum)
@@ -274,7 +278,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
             statistics = None
             single = parsed.clauses[0] if len(parsed.clauses) == 1 else None
             if single is not None and len(single.positives) == 1 and not single.negatives and not single.nears \
-                    and np.array_equal(allowed, view.visible):
+                    and np.array_equal(allowed, view.visible) and not lookup.ambiguous(parsed):
                 spec = lookup.counted(single.positives[0].text)
                 if spec is not None:
                     statistics = lambda: statistics_total(lookup.reader, view, *spec)  # noqa: E731

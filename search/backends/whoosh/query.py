@@ -7,8 +7,9 @@ import re
 
 import numpy as np
 
-from search.analysis import PAIR_GAP, query_units, raw_pattern
-from characters.folding import query_alternatives
+from search.analysis import PAIR_GAP, folded_alternatives, query_units, raw_pattern
+from characters.folding import fold_char
+from characters.simplified import reading_of_key
 
 from .postings import _intersect, _left_to_right, pair_occurrences, postings
 from .view import DocumentView
@@ -17,8 +18,15 @@ from .view import DocumentView
 def _unit_sets(text: str, exact: bool) -> list:
     """Each unit of a query term as the set of codes (exact) or folded keys it matches, or
     None for a wildcard."""
-    return [None if c is None else (frozenset({c}) if exact else query_alternatives(c))
+    return [None if c is None else (frozenset({c}) if exact else folded_alternatives(c))
             for c in query_units(text).codes]
+
+
+def reads_ambiguous(code: str) -> bool:
+    """Whether the folded query unit ``code`` matches an ambiguous simplified form's reading
+    key (後 matches 后 of a simplified edition): its postings also hold that form in
+    traditional editions, so the hits are verified on the text, by the edition's script."""
+    return any(reading_of_key(k) is not None for k in folded_alternatives(code))
 
 
 def _can_overlap(a: list, b: list, same: bool) -> bool:
@@ -55,7 +63,19 @@ class _Lookup:
     def spell(self, code: str) -> list[str]:
         if self.exact:
             return [code]
-        return [s for key in sorted(query_alternatives(code)) for s in self.view.spellings(key, self.reader)]
+        keys = set()
+        for key in folded_alternatives(code):   # a reading key: the spellings of its form
+            form = reading_of_key(key)
+            keys.add(key if form is None else fold_char(form))
+        return [s for key in sorted(keys) for s in self.view.spellings(key, self.reader)]
+
+    def ambiguous(self, parsed) -> bool:
+        """Whether some unit of the query reads an ambiguous simplified form (``reads_ambiguous``):
+        its hits are then verified on the text."""
+        return not self.exact and any(c is not None and reads_ambiguous(c) for clause in parsed.clauses
+                                      for term in (*clause.positives, *clause.negatives,
+                                                   *(t for near in clause.nears for t in (near.left, near.right)))
+                                      for c in query_units(term.text).codes)
 
     def pair_terms(self, a: str, b: str, gap: str) -> list[str]:
         if self.exact:

@@ -154,6 +154,7 @@ def make_schema() -> Schema:
         piece_starts=STORED(),
         layer_name=STORED(),
         commentator=STORED(),
+        script=STORED(),   # the edition's script: verifying reads ambiguous simplified forms by it
     )
 
 
@@ -169,11 +170,13 @@ def _place(juan_id, work_id, juan_number, chapter_id, section_position, layer_co
 
 
 def _fields(doc: SearchDocument, schema=None) -> dict:
-    """The fields of a document as written; ``commentator`` only when ``schema`` (the
-    index's) has it (an index written before it keeps working; ``rebuild_index`` adds it)."""
+    """The fields of a document as written; ``commentator`` and ``script`` (a simplified or
+    mixed edition's) only when ``schema`` (the index's) has them (an index written before it keeps working; ``rebuild_index`` adds it)."""
     fields = {name: getattr(doc, name) for name in STORED_FIELDS}
     if doc.commentator and (schema is None or "commentator" in schema.names()):
         fields["commentator"] = doc.commentator
+    if doc.script != "traditional" and (schema is None or "script" in schema.names()):
+        fields["script"] = doc.script   # alike: an older index reads its passages as traditional
     fields["piece_starts"] = json.dumps(doc.piece_starts)
     fields["units"] = fields["pairs"] = doc.text
     fields["juan_version"] = doc.juan_version
