@@ -52,7 +52,8 @@ def test_a_hit_is_typed_field_by_field(schema):
     shape, _ = response_schema(schema, "/api/search/")
     hit = shape["properties"]["results"]["items"]
     assert sorted(hit["properties"]) == ["after", "before", "juan", "juan_label", "layer", "layer_name", "match",
-                                         "piece", "section", "url", "work"]
+                                         "piece", "reading", "section", "url", "work"]
+    assert "reading" not in hit["required"]   # only for a hit found through an ambiguous simplified form
     assert hit["properties"]["layer"]["enum"] == ["classic", "commentary", "readings", "subcommentary", "editorial",
                                                   "smallprint", "record", "record_note", "title"]
     assert shape["properties"]["hints"]["properties"]["suggestions"]["items"]["required"] == ["count", "message", "query"]
