@@ -128,3 +128,23 @@ def test_a_juan_number_of_digits_int_cannot_read_is_no_number():
     doc = parse_plain("---\njuan: ²\n---\n# 大射儀\n\n大射之儀君有命戒射宰戒百官有事於射者\n", "x.md")
     assert (doc.juan_number, doc.warnings) == (1, ["x.md: no juan number in the file; juan 1 (use --juan to set it)"])
     assert parse_plain("---\njuan: ١٢\n---\n# 大射儀\n\n大射之儀\n", "y.md").juan_number == 12  # Arabic-Indic digits
+
+
+def test_an_authors_signature_is_part_of_the_sentence():
+    """``（永）按``: 江永 signing his remark, printed small, is text (永按 is found); a note
+    in （） that no 按 follows stays a note (issue 27)."""
+    from reader.importers.plaintext import scan_plain_line
+
+    pieces = scan_plain_line("射者所以觀德（鄭注）也（永）按此說是也", 3, "f.txt")
+    assert [(p.kind, p.text) for p in pieces] == [(TEXT, "射者所以觀德"), (NOTE, "鄭注"), (TEXT, "也永按此說是也")]
+    assert "".join(interleave(p) for p in pieces) == "射者所以觀德（鄭注）也（永）按此說是也"
+    assert [(p.kind, p.text) for p in scan_plain_line("（臣照）謹案經文", 1, "f.txt")] == [(TEXT, "臣照謹案經文")]
+    assert [(p.kind, p.text) for p in scan_plain_line("此（一作比）案", 1, "f.txt")] == [
+        (TEXT, "此"), (NOTE, "一作比"), (TEXT, "案")]
+    assert [(p.kind, p.text) for p in scan_plain_line("此（一本）案", 1, "f.txt")] == [
+        (TEXT, "此"), (NOTE, "一本"), (TEXT, "案")]
+
+
+def interleave(piece):
+    from reader.importers.document import render_piece
+    return render_piece(piece)

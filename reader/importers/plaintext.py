@@ -9,7 +9,8 @@ Forms (examples in ``../shared/corpus/other``, SOURCES.md):
   the first, and opens a chapter after that (列女傳, chtxt);
 * ``○ 古列女傳序``: a line opened by ○ starts a section named by the rest of the line;
 * notes in full-width parentheses ``（…）`` or in ``【…】``; ``【臣】`` / ``（臣）`` print a
-  humble 臣 small: it is text (臣等謹案 is found), its brackets layout (儀禮釋宮增注, 殆知閣);
+  humble 臣 small: it is text (臣等謹案 is found), its brackets layout (儀禮釋宮增注, 殆知閣); so is
+  an author's signature before his remark, ``（永）按`` (``SIGNATURE``: 永按 is found);
 * punctuated text (，。：) is kept as written.
 
 Everything that is not text (brackets, line ends, blank lines, comment lines, heading
@@ -38,6 +39,11 @@ CIRCLE = re.compile(r"^(?P<mark>[○〇●][ \u3000\t]*)(?P<title>\S.{0,40}?)[ \
 YAML_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w-]*):[ \t]*(?P<value>.*?)[ \t]*$")
 BRACKETS = {"（": "）", "【": "】"}
 HUMBLE = "臣"
+#: An author's signature before his remark, printed small: ``（永）按`` (江永), ``（臣照）按`` — one or
+#: two characters of a name in brackets just before 按, 案 or 謹按 (not a variant note, 一作…). Part of the sentence, as the
+#: humble 臣 is (so 永按 is found), not a note.
+SIGNATURE = re.compile(r"^(?!一)[^\s\u3000，。、：；！？「」『』（）【】]{1,2}$")
+SIGNED = re.compile(r"^(?:謹)?[按案]")
 BYLINE = re.compile(r"^(?:〔(?P<dynasty>[^〕]{1,3})〕)?(?P<author>[^\s〔〕]{2,6})[ \u3000]*(?:撰|著|編|輯|注|註)?$")
 TIYAO = re.compile(r"^[\u3000 ]*(?P<title>[^\s\u3000【（]{2,20})[\u3000 ]+\S.*提要$")
 JUAN = re.compile(rf"(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)")
@@ -117,7 +123,7 @@ def scan_plain_line(line: str, lineno: int, path: str) -> list[PieceDoc]:
         if nested:
             raise TextFormatError(path, lineno, at + 2 + nested.start(),
                                   f"{inner[nested.start()]} inside a note opened at column {at + 1} (notes cannot nest)")
-        if inner == HUMBLE:
+        if inner == HUMBLE or (SIGNATURE.match(inner) and SIGNED.match(line[end + 1:])):
             b.text(inner, pending + ch)
             pending = close
         else:
