@@ -13,7 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from collation.layercheck import PAIRS, Stream, Unit, check
-from reader.importers.document import CLASSIC, COMMENTARY, READINGS
+from collation.layersources import parse_file
+from reader.importers.document import CLASSIC, COMMENTARY, NOTE, READINGS, TEXT
 from reader.importers.mandoku.boundaries import align, tail
 
 from .conftest import SHARED
@@ -80,7 +81,7 @@ def test_the_command_on_the_xiaojing_pair():
 def test_the_command_on_the_zhouyi_pair_a_reference_without_commentary():
     out = run(str(CORPUS / "kanripo-jingbu/KR1a0007"), str(CORPUS / "kanripo-references/KR1a0001"), "--worst", "0")
     assert out.splitlines()[1:3] == [
-        "  classic stored as classic:        97.73 % (20,672 of 21,151 aligned; 21,337 in the reference)",
+        "  classic stored as classic:        97.81 % (20,688 of 21,151 aligned; 21,337 in the reference)",
         "  commentary stored as commentary:  — (0 of 0 aligned; 0 in the reference)",
     ]
 
@@ -105,16 +106,57 @@ def test_the_command_reads_a_stored_edition(seed_juan):
         run("no-such-edition", "禮書綱目")
 
 
+def yili_zhushu(source: Path, target: Path) -> Path:
+    """A 儀禮注疏 juan in the 四庫 注疏 layout, which the shared corpus lacks, made from
+    儀禮鄭註句讀 (張爾岐, KR1d0038): each paragraph's classic, then each 鄭注 at full size led
+    by 注 (its text up to 張爾岐's own remarks after ○), an 音義 in small print closing the
+    paragraph, printed lines of 22 characters. Where the book goes from a 注 back to the
+    classic nothing marks it: ``…注宰於天子冢宰治官卿也…射人戒諸公卿大夫…``."""
+    doc = parse_file(source)
+    lines = ["#+TITLE: 儀禮注疏", "#+PROPERTY: ID KR9z0038", "#+PROPERTY: BASEEDITION WYG",
+             "#+PROPERTY: JUAN 卷七", "欽定四庫全書¶", "\u3000儀禮注疏卷七¶", "\u3000\u3000漢鄭氏注\u3000唐陸德明音義\u3000賈公彥疏¶"]
+    for section in doc.sections:
+        for para in section.paragraphs:
+            text = "".join(p.text if p.kind == TEXT else "注" + p.text.split("○")[0]
+                           for p in para if p.kind == TEXT or (p.kind == NOTE and p.text.split("○")[0]))
+            if not text:
+                continue
+            text += "音義(某某反)"
+            while len(text) > 22:
+                cut = 22
+                small = text.find("(")
+                if 0 <= small < cut <= text.find(")", small):  # never inside the small print
+                    cut = text.find(")", small) + 1
+                lines.append(text[:cut] + "¶")
+                text = text[cut:]
+            lines.append(text + "¶")
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return target
+
+
+def test_a_zhushu_layout_the_corpus_lacks_is_read_by_the_yili_reference(tmp_path):
+    """儀禮注疏 made from 儀禮鄭註句讀 卷七 (大射儀), checked against 儀禮鄭註句讀 itself: every
+    classic passage after a 注 is hidden in it until the reference (儀禮 鄭氏注, 四部叢刊,
+    another edition) finds it. Without the reference 18.18 % of the classic is stored as
+    classic (1,257 of 6,914)."""
+    source = CORPUS / "kanripo/KR1d0038/KR1d0038_007.txt"
+    book = yili_zhushu(source, tmp_path / "KR9z0038_007.txt")
+    assert run(str(book), str(source), "--worst", "0").splitlines()[1:3] == [
+        "  classic stored as classic:        95.51 % (6,604 of 6,914 aligned; 6,917 in the reference)",
+        "  commentary stored as commentary:  99.89 % (7,383 of 7,391 aligned; 10,489 in the reference)",
+    ]
+
+
 #: The table of docs/reading.md (``manage.py check_layers --shared``).
 SHARED_TABLE = [
-    "| KR1a0007 | KR1a0001 | 97.73 % | 20,672 / 21,151 of 21,337 | — | 0 / 0 of 0 |",
+    "| KR1a0007 | KR1a0001 | 97.81 % | 20,688 / 21,151 of 21,337 | — | 0 / 0 of 0 |",
     "| KR1b0004 | KR1b0002 | 95.84 % | 23,618 / 24,643 of 26,051 | 99.86 % | 45,230 / 45,291 of 66,575 |",
     "| KR1c0004 | KR1c0002 | 98.06 % | 35,934 / 36,643 of 37,548 | 99.83 % | 97,967 / 98,128 of 156,487 |",
     "| KR1d0003 | KR1d0012 | 97.86 % | 35,683 / 36,460 of 43,313 | 94.30 % | 7,922 / 8,400 of 77,817 |",
-    "| KR1e0004 | KR1e0092 | 99.01 % | 7,845 / 7,923 of 8,184 | 99.20 % | 10,206 / 10,288 of 24,459 |",
+    "| KR1e0004 | KR1e0092 | 99.20 % | 7,860 / 7,923 of 8,184 | 99.20 % | 10,206 / 10,288 of 24,459 |",
     "| KR1e0010 | KR1e0009 | 99.59 % | 38,895 / 39,052 of 41,195 | 99.84 % | 38,192 / 38,252 of 50,891 |",
     "| KR1f0004 | KR1f0002 | 99.20 % | 2,252 / 2,270 of 2,336 | 100.00 % | 2,703 / 2,703 of 3,034 |",
-    "| KR1h0003 | KR1h0002 | 97.67 % | 35,106 / 35,940 of 36,324 | 99.73 % | 48,064 / 48,192 of 58,090 |",
+    "| KR1h0003 | KR1h0002 | 97.82 % | 35,157 / 35,940 of 36,324 | 99.73 % | 48,064 / 48,192 of 58,090 |",
     "| KR1h0007 | KR1h0005 | 97.97 % | 15,333 / 15,650 of 16,471 | 98.75 % | 16,791 / 17,003 of 21,676 |",
 ]
 

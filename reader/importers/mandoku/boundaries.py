@@ -204,18 +204,35 @@ def reference_tails(flat: list[PieceDoc], reference: str) -> list[tuple[int, int
                     cuts.append((n, 0))
                 elif label and _false_marker(flat, n, ref, ref_of, start):
                     cuts.extend([(n - 1, 0), (n, 0)])
-                start = end
-                continue
-            if t is not None and t > start and note[t - start - 1] not in QUOTE_INTRO:
+                else:
+                    # the note's own words aligned with the classic too (再拜稽首 before the
+                    # classic 洗象觶…): the tail starts at a later break in the alignment
+                    t = _later_start(ref_of, start, end)
+                if t == start or t is None:
+                    start = end
+                    continue
+            while t is not None and t > start:
                 prev = next((ref_of[k] for k in range(t - 1, -1, -1) if ref_of[k] >= 0), None)
-                if prev is not None and 0 < ref_of[t] - prev <= JUMP:
+                if note[t - start - 1] not in QUOTE_INTRO and prev is not None and 0 < ref_of[t] - prev <= JUMP:
                     t = _grow(stream, ref, ref_of[t], t, prev, start)
                     cut = keep[t - start]
                     if flat[n].text[cut - 1] == RESUME_MARK:
                         cut -= 1
                     cuts.append((n, cut))
+                    break
+                t = _later_start(ref_of, t, end)
         start = end
     return cuts
+
+
+def _later_start(ref_of: list[int], t: int, end: int) -> int | None:
+    """The next place after ``t`` where the aligned run breaks (an unaligned character, or
+    a jump in the reference) and an aligned tail (``tail``) still runs from it to ``end``;
+    None when there is none."""
+    for k in range(t + 1, end - TAIL_MIN + 1):
+        if ref_of[k] >= 0 and (ref_of[k - 1] < 0 or ref_of[k] != ref_of[k - 1] + 1) and tail(ref_of, k, end) == k:
+            return k
+    return None
 
 
 def _false_marker(flat, n: int, ref: str, ref_of: list[int], start: int) -> bool:
