@@ -20,13 +20,14 @@
 """
 from __future__ import annotations
 
-import copy
 import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
 from config.budget import check
+from corrections.overlay import juan_overlay
+from corrections.upstream import corrected_document
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
 from reader.models import Piece
@@ -71,7 +72,7 @@ def iter_main_text(juans) -> Iterator[str]:
         if juan.source_format == "mandoku":
             yield _plain_main_text(juan)
             continue
-        doc = copy.deepcopy(juan_to_document(juan))
+        doc = corrected_document(juan)  # the corrected reading (a new document each call)
         doc.bom = False
         for section in doc.sections:
             section.paragraphs = [[p for p in para if p.kind not in NOTE_KINDS] for para in section.paragraphs]
@@ -92,7 +93,7 @@ def iter_json(head: dict, juans, structure) -> Iterator[str]:
 
 
 def _plain_main_text(juan) -> str:
-    doc = juan_to_document(juan)
+    doc = corrected_document(juan)  # the corrected reading (corrections.upstream)
     lines = []
     for chapter in doc.chapters:
         if chapter.title:
@@ -296,7 +297,7 @@ def juan_div(work, juan) -> ET.Element:
     """One juan as ``<div type="juan">`` (see the module docstring)."""
     juan_div = ET.Element("div", {"type": "juan", "n": str(juan.number)})
     _sub(juan_div, "head", f"{work.title}{juan.label}" if juan.label else work.title)
-    for cv in chapter_views(juan):
+    for cv in chapter_views(juan, overlay=juan_overlay(juan) or None):  # the corrected reading
         chapter_div = _sub(juan_div, "div", type="chapter", n=str(cv.chapter.position))
         if cv.chapter.title:
             head = _sub(chapter_div, "head", cv.chapter.title)

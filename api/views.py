@@ -14,6 +14,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from corrections.overlay import juan_overlay
 from reader.models import Edition, Juan, Piece, Section, Work
 from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
@@ -160,7 +161,8 @@ class JuanDetail(APIView):
     @extend_schema(parameters=[WORK_ID, JUAN_N], responses=schema.JuanStructureSerializer,
                    examples=[schema.JUAN_EXAMPLE])
     def get(self, request, number, **kwargs):
-        juan, chapters = read_consistently(lambda: _juan({**kwargs, "number": number}), chapter_views)
+        juan, chapters = read_consistently(lambda: _juan({**kwargs, "number": number}),
+                                            lambda j: chapter_views(j, overlay=juan_overlay(j) or None))
         return Response(juan_structure(juan, chapters, request))
 
 
@@ -179,7 +181,7 @@ class SectionDetail(APIView):
             raise ValidationError({"page": ["a page number from 1"]})
         page = int(raw)
         juan, views = read_consistently(lambda: _juan({**kwargs, "number": number}),
-                                        lambda j: chapter_views(j, [position], page=page))
+                                        lambda j: chapter_views(j, [position], page=page, overlay=juan_overlay(j) or None))
         if not views:
             raise Http404("No such section")
         view = views[0].sections[0]
@@ -310,7 +312,7 @@ def _export_chunks(kind, work, juans, request, edition=None):
     if kind == "json":
         head = {"work": {"id": work.pk, "title": work.title, "author": work.author},
                 "edition": {"id": edition.pk, "slug": edition.slug, "name": edition.name} if edition else None}
-        return exports.iter_json(head, juans, lambda j: juan_structure(j, chapter_views(j), request))
+        return exports.iter_json(head, juans, lambda j: juan_structure(j, chapter_views(j, overlay=juan_overlay(j) or None), request))
     return exports.iter_tei_document(work, juans)
 
 

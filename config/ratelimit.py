@@ -451,3 +451,38 @@ def heavy_charge(request, seconds: float) -> None:
             cache.set(key, entry, _lifetime(entry))
     except OSError as exc:
         logger.warning("the cost of a heavy request was not counted: %s", exc)
+
+
+def write_wait(request, user_rate_setting: str, address_rate_setting: str) -> float | None:
+    """Count one write (a proposal, a review) of a signed-in user against two budgets: the
+    account's (``settings.<user_rate_setting>``, keyed by user id) and the address's
+    (``settings.<address_rate_setting>``, keyed by ``client_ip``: several accounts from one
+    address share it). None when both accept (the write is counted in both), else the seconds
+    until the refusing one accepts again (nothing counted). Counters that cannot be read or
+    written allow the write, with a warning, as the throttles do."""
+    now = time.time()
+    budgets = []
+    for setting, key in ((user_rate_setting, f"throttle_write-user-{request.user.pk}"),
+                         (address_rate_setting, f"throttle_write-{client_ip(request)}")):
+        limit, seconds = parse_rate(getattr(settings, setting, None))
+        if limit is not None:
+            budgets.append((key, limit, seconds))
+    cache = caches[settings.THROTTLE_CACHE]
+    try:
+        with _shared_lock():
+            entries = {}
+            for key, limit, seconds in budgets:
+                entry = cache.get(key)
+                entries[key] = entry = entry if isinstance(entry, dict) else {}
+                times = _window(entry, "write")[0]
+                del times[:bisect.bisect_right(times, now - seconds)]
+                if len(times) >= limit:
+                    return max(1.0, seconds - (now - times[0]))
+                entry["write"] = (seconds, times)
+            for key, _limit, _seconds in budgets:
+                bisect.insort(entries[key]["write"][1], now)
+                cache.set(key, entries[key], _lifetime(entries[key]))
+    except OSError as exc:
+        logger.warning("write limits %s, %s not counted, the write is allowed: %s",
+                       user_rate_setting, address_rate_setting, exc)
+    return None

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "axes",
     "characters",
     "reader",
+    "corrections",
     "search",
     "api",
     "collation",
@@ -81,6 +82,18 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # admin login attempts are throttled (django-axes)
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Accounts for corrections (corrections/roles.py): readers need none; operators create them
+# (manage.py create_account) or, when CORRECTIONS_SIGNUP is on, people sign up as contributors.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "corrections:mine"
+LOGOUT_REDIRECT_URL = "reader:home"
+CORRECTIONS_SIGNUP = env.bool("CORRECTIONS_SIGNUP", default=False)
+# Writes of corrections (proposals, reviews): per account and per address (config.ratelimit.write_wait).
+CORRECTIONS_USER_RATE = env("CORRECTIONS_USER_RATE", default="30/hour")
+CORRECTIONS_ADDRESS_RATE = env("CORRECTIONS_ADDRESS_RATE", default="60/hour")
+# Password-reset mail: printed on the console unless a backend is configured.
+EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="webmaster@localhost")
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)  # hours
 # Locked: a username from one client address (as seen through NUM_PROXIES trusted proxies), so

@@ -33,6 +33,8 @@ urlpatterns = [
     path("", include("pages.urls")),
     path("search/", include("search.urls")),
     path("api/", include("api.urls")),
+    path("", include("corrections.urls")),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("favicon.ico", favicon),
 ]

@@ -22,6 +22,7 @@ from reader.juans import juan_count
 from reader.models import Chapter, Edition, Juan, Work
 from reader.paging import page_of
 from reader.places import edition_by_slug, juan_by_slug
+from corrections.overlay import reading_overlay
 from reader.reading import (carry_query, juan_layers, chapter_views, read_consistently, display_controls,
                             display_from_request, remember, show_layers, simplify_views)
 from search.backends import IndexUnavailable, SearchError, SearchQuery
@@ -194,7 +195,7 @@ def _reading(request, template, juan, chapters, context):
 
 def juan_detail(request, slug, number):
     """A juan: chapter heading, table of contents, then every section in order."""
-    juan, chapters = read_consistently(lambda: juan_by_slug(slug, number), lambda j: chapter_views(j, page=1))
+    juan, chapters = read_consistently(lambda: juan_by_slug(slug, number), lambda j: chapter_views(j, page=1, overlay=reading_overlay(request, j)))
     toc = [view for cv in chapters for view in cv.sections]
     return _reading(request, "reader/juan.html", juan, chapters, {
         "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters]),
@@ -213,7 +214,7 @@ def section_detail(request, slug, number, position):
         toc = list(juan.sections.all())
         for s in toc:
             s.juan = juan  # their permalinks, without a query each
-        return toc, (chapter_views(juan, [position], page=page) if any(s.position == position for s in toc) else None)
+        return toc, (chapter_views(juan, [position], page=page, overlay=reading_overlay(request, juan)) if any(s.position == position for s in toc) else None)
 
     juan, (toc, chapters) = read_consistently(lambda: juan_by_slug(slug, number), read)
     index = next((i for i, s in enumerate(toc) if s.position == position), None)

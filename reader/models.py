@@ -374,6 +374,8 @@ class Piece(models.Model):
         return f"{self.get_kind_display()}: {self.text[:20]}"
 
     def save(self, *args, **kwargs):
+        if getattr(self, "overlaid", False):  # a corrected reading (an overlay) is never stored
+            raise ValueError(f"piece {self.pk} holds a corrected reading (an overlay): it is never saved")
         if not self.layer:
             self.layer = DEFAULT_LAYER.get(self.kind, CLASSIC)
         super().save(*args, **kwargs)

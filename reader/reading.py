@@ -369,7 +369,7 @@ def show_layers(chapters: list[ChapterView], display: Display) -> None:
             view.layers = display.shown_layers
 
 
-def chapter_views(juan: Juan, sections=None, page: int | None = None) -> list[ChapterView]:
+def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=None) -> list[ChapterView]:
     """Chapters of ``juan`` with their sections and pieces (three queries whatever the size;
     one more when a section shown has several pages).
 
@@ -378,7 +378,11 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None) -> list[Ch
     ``page`` (1-based) shows only that page of each section (``reader.paging``; the last
     page of a section with fewer): its pieces, split pieces as fragments; each view then
     has its ``page`` and ``page_count``, and ``page_found`` is False for a section that has
-    no such page. ``None`` (exports, the juan API) gives every piece."""
+    no such page. ``None`` (exports, the juan API) gives every piece.
+
+    ``overlay`` (optional): a layer above corrects the reading, ``overlay(piece, section
+    position) -> piece`` called on each piece before it is cut into a page (the corrections'
+    overlay, ``corrections.overlay``; ``reader`` does not know it)."""
     chapters = {c.pk: ChapterView(c) for c in juan.chapters.all()}
     views: dict[int, SectionView] = {}
     qs = juan.sections.all()
@@ -412,6 +416,8 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None) -> list[Ch
             if view.note_numbers:
                 p.number = view.note_numbers[p.position]
         p.shown_source = p.source
+        if overlay is not None:
+            p = overlay(p, view.section.position)
         part = slices.get(p.section_id, {}).get(p.position)
         if part is not None:
             p = fragment(p, part)

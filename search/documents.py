@@ -35,6 +35,7 @@ from typing import NamedTuple
 
 from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, READINGS,
                                        RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
+from corrections.overlay import juan_overlay
 from reader.models import Piece
 
 #: Layers of commentary a note can belong to (``reader.importers.document.LAYERS`` less the classic).
@@ -239,7 +240,8 @@ class PieceRow(NamedTuple):
 
 
 def documents_for_juan(juan) -> list[SearchDocument]:
-    """Every passage of a stored ``reader.models.Juan``, in text order (three queries)."""
+    """Every passage of a stored ``reader.models.Juan``, in text order (three queries), in its
+    corrected reading: accepted corrections applied (``corrections.overlay``, one query more)."""
     work, edition = juan.work, juan.edition
     sections = sorted(juan.sections.all(), key=lambda s: s.position)
     chapters = {c.pk: c for c in juan.chapters.all()}
@@ -263,11 +265,15 @@ def documents_for_juan(juan) -> list[SearchDocument]:
         for passage in chapter_passages(chapter):
             docs.append(document(first_section_of.get(chapter.pk), chapter, passage))
 
+    overlay = juan_overlay(juan)  # the corrected reading is what is searched (corrections.overlay)
+    positions = {s.pk: s.position for s in sections}
     by_section: dict[int, list] = {}
     rows = Piece.objects.filter(section__juan=juan).order_by("section__position", "position") \
         .values_list(*PieceRow._fields)  # rows, not model instances: half the time of a batch's read
     for row in rows:
         piece = PieceRow._make(row)
+        if overlay:
+            piece = overlay.row(positions[piece.section_id], piece)
         by_section.setdefault(piece.section_id, []).append(piece)
     for section in sections:
         for passage in section_passages(section, by_section.get(section.pk, [])):

@@ -266,6 +266,15 @@ def render_piece(piece, section, display: Display, notes: str) -> str:
     return f'<span class="{cls}{_cont(piece)}" id="{pid}"{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>'
 
 
+def overlay_marks(piece) -> str:
+    """After a piece of a corrected reading, a mark for each changed place linking to its
+    history: ``piece.overlay_marks``, ``[(start, end, url, title), ...]`` set by the layer that
+    corrects the reading (``corrections.overlay``); "" for a piece as imported."""
+    return "".join(f'<a class="corr-mark" href="{escape(url)}" title="{escape(title)}">'
+                   f'<span aria-hidden="true">校</span><span class="visually-hidden">已校正：{escape(title)}</span></a>'
+                   for _s, _e, url, title in getattr(piece, "overlay_marks", ()))
+
+
 #: Pieces rendered by ``pieces`` since start-up: tests read it to check that a page of a long
 #: section renders only its own pieces (issue 17).
 RENDERED = {"pieces": 0}
@@ -291,7 +300,7 @@ def pieces(items, section, display, notes=None) -> str:
         p.needs_who = bool(who) and who != writer and "曰" not in p.text[:4]
         writer = who if p.is_note else writer
         previous = p
-        out.append(render_piece(p, section, display, notes))
+        out.append(render_piece(p, section, display, notes) + overlay_marks(p))
         RENDERED["pieces"] += 1
     return mark_safe("".join(out))
 

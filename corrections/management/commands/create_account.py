@@ -1,0 +1,49 @@
+"""``manage.py create_account NAME --role contributor|editor|staff [--email E]``: an account
+for someone who corrects the texts (corrections/roles.py). The password is read from the
+environment variable ``CORRECTIONS_PASSWORD`` or asked twice on the terminal (never a
+command-line argument: it would stay in the shell's history and the process list)."""
+from __future__ import annotations
+
+import getpass
+import os
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from corrections.roles import CONTRIBUTOR, EDITOR, ROLES
+
+
+class Command(BaseCommand):
+    help = "Create an account with a role (contributor, editor or staff) for corrections."
+
+    def add_arguments(self, parser):
+        parser.add_argument("username")
+        parser.add_argument("--role", choices=ROLES, required=True)
+        parser.add_argument("--email", default="")
+
+    def handle(self, username, role, email, **options):
+        User = get_user_model()
+        if User.objects.filter(username=username).exists():
+            raise CommandError(f"an account named {username!r} exists already; nothing was changed")
+        password = os.environ.get("CORRECTIONS_PASSWORD")
+        if password is None:
+            password = getpass.getpass("Password: ")
+            if password != getpass.getpass("Password (again): "):
+                raise CommandError("the passwords differ; no account was created")
+        user = User(username=username, email=email)
+        try:
+            validate_password(password, user)
+        except ValidationError as exc:
+            raise CommandError("the password is refused: " + " ".join(exc.messages)) from exc
+        with transaction.atomic():
+            user.set_password(password)
+            user.is_staff = user.is_superuser = role == "staff"
+            user.save()
+            # staff is the admin; it reviews as an editor, and is in the editor group too.
+            names = {CONTRIBUTOR: [CONTRIBUTOR], EDITOR: [EDITOR], "staff": [EDITOR]}[role]
+            user.groups.add(*Group.objects.filter(name__in=names))
+        self.stdout.write(f"created {username} ({role})")

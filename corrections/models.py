@@ -1,0 +1,101 @@
+"""Proposals of corrections and annotations, and the audit log of every action on them.
+
+A proposal never changes the stored text: an accepted text or layer correction is applied
+as an overlay when the text is read (``corrections.overlay``). It is anchored twice: by
+place (the edition, the juan's number, the section's and the piece's positions, and the
+code-point offsets ``start``/``end`` in the piece's text as imported) and by the text
+itself (``original``, the span, with up to ``CONTEXT`` characters ``before`` and ``after``
+it in the piece), so that a re-import of the source finds it again, or sets it aside with
+the reason (``corrections.anchors``).
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from reader.models import LAYER_CHOICES, Edition
+
+#: Characters of context kept on each side of a span (at most: fewer at a piece's ends).
+CONTEXT = 12
+
+TEXT = "text"
+LAYER = "layer"
+ANNOTATION = "annotation"
+KIND_CHOICES = [(TEXT, "文字校正 (text correction)"), (LAYER, "層次校正 (layer correction)"),
+                (ANNOTATION, "注記 (annotation)")]
+
+PENDING = "pending"
+ACCEPTED = "accepted"
+REJECTED = "rejected"
+SET_ASIDE = "set_aside"
+REVERTED = "reverted"
+STATUS_CHOICES = [(PENDING, "待審 (pending)"), (ACCEPTED, "已採納 (accepted)"), (REJECTED, "不採納 (rejected)"),
+                  (SET_ASIDE, "擱置 (set aside)"), (REVERTED, "已撤回 (reverted)")]
+
+
+class Proposal(models.Model):
+    """One proposed change of a span of one piece: a text correction (``replacement`` for
+    ``original``), a layer correction (the piece's layer becomes ``new_layer``) or an
+    annotation (``replacement`` is the note). ``reason`` and ``evidence`` are plain text
+    written by the proposer (rendered escaped). ``status`` moves pending → accepted /
+    rejected; accepted → reverted (by an editor) or set aside (its anchor no longer matches
+    the text, ``status_reason`` says why)."""
+
+    kind = models.CharField(max_length=12, choices=KIND_CHOICES)
+    edition = models.ForeignKey(Edition, on_delete=models.SET_NULL, null=True, related_name="proposals")
+    #: The edition's slug when proposed: a proposal outlives a removal of its edition.
+    edition_slug = models.CharField(max_length=250)
+    juan_number = models.PositiveIntegerField()
+    section_position = models.PositiveIntegerField()
+    piece_position = models.PositiveIntegerField()
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    original = models.TextField()
+    before = models.CharField(max_length=CONTEXT * 4, blank=True)
+    after = models.CharField(max_length=CONTEXT * 4, blank=True)
+    replacement = models.TextField(blank=True)
+    new_layer = models.CharField(max_length=16, choices=LAYER_CHOICES, blank=True)
+    reason = models.TextField()
+    evidence = models.TextField(blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="proposals")
+    status = models.CharField(max_length=12, choices=STATUS_CHOICES, default=PENDING)
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                 related_name="reviewed_proposals")
+    review_reason = models.TextField(blank=True)
+    #: Why the proposal was set aside (its anchor no longer matches), "" otherwise.
+    status_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["edition", "juan_number", "status"]), models.Index(fields=["status"])]
+
+    def __str__(self):
+        return f"#{self.pk} {self.kind} {self.edition_slug} {self.juan_number}:{self.section_position}.{self.piece_position}"
+
+    @property
+    def shown_change(self) -> str:
+        """What the span becomes, as a reader sees it (the new text, or the layer's name)."""
+        if self.kind == LAYER:
+            return dict(LAYER_CHOICES).get(self.new_layer, self.new_layer)
+        return self.replacement
+
+
+class AuditEntry(models.Model):
+    """One action on a proposal (proposed, accepted, edited, rejected, reverted, set aside),
+    by whom (None for the system: a re-import), when and why. Never edited or removed."""
+
+    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="audit")
+    action = models.CharField(max_length=20)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+    detail = models.TextField(blank=True)
+    address = models.GenericIPAddressField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} #{self.proposal_id}"

@@ -1,0 +1,169 @@
+"""The corrected reading of a juan: accepted text and layer corrections applied, when the
+text is read, to the pieces as imported (which are never changed).
+
+``juan_overlay(juan)`` finds the juan's accepted corrections (one query; none for a juan
+without any, the usual case) and where each stands now (``corrections.anchors``: one query
+for the pieces they name, and the whole juan only when one moved). The result applies them:
+
+* ``overlay.piece(p)`` to a ``reader.models.Piece`` read for display (``reader.reading.
+  chapter_views(..., overlay=...)``): its ``text`` and ``layer`` become the corrected ones
+  and ``overlay_marks`` lists ``(start, end, proposal)`` of each changed place in the new
+  text. The piece is marked ``overlaid`` and refuses to be saved (``reader.models.Piece.save``).
+* ``overlay.row(section_position, row)`` to a search ``PieceRow`` (any NamedTuple with
+  ``position``, ``text`` and ``layer``).
+
+Corrections of one piece never overlap (``check_overlap`` refuses the second on accept).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.urls import reverse
+
+from reader.models import Piece
+
+from .anchors import Anchor, locate
+from .models import ACCEPTED, LAYER, TEXT, Proposal
+
+#: The kinds that change the reading (annotations are shown beside it).
+CORRECTING = (TEXT, LAYER)
+
+
+def anchor_of(p: Proposal) -> Anchor:
+    """The ``Anchor`` a proposal was made at."""
+    return Anchor(p.section_position, p.piece_position, p.start, p.end, p.original, p.before, p.after)
+
+
+def accepted(edition_id: int, juan_number: int) -> list[Proposal]:
+    """The accepted text and layer corrections of one juan of an edition (one query)."""
+    return list(Proposal.objects.filter(edition_id=edition_id, juan_number=juan_number, status=ACCEPTED,
+                                        kind__in=CORRECTING).select_related("author", "reviewer")
+                .order_by("reviewed_at", "pk"))
+
+
+def juan_texts(juan, places=None) -> dict[tuple[int, int], str]:
+    """``{(section position, piece position): text}`` of ``juan`` (all pieces, or ``places``)."""
+    rows = Piece.objects.filter(section__juan=juan)
+    if places is not None:
+        sections = {s for s, _ in places}
+        rows = rows.filter(section__position__in=sections, position__in={p for _, p in places})
+    return {(s, p): t for s, p, t in rows.values_list("section__position", "position", "text")
+            if places is None or (s, p) in places}
+
+
+@dataclass
+class Placed:
+    """An accepted correction and where it stands now in the text as imported."""
+
+    proposal: Proposal
+    section: int
+    piece: int
+    start: int
+    end: int
+
+
+@dataclass
+class JuanOverlay:
+    """The accepted corrections of one juan, by piece (see the module docstring), and the
+    ones whose anchor no longer matches, with the reason (``unplaced``)."""
+
+    by_piece: dict[tuple[int, int], list[Placed]] = field(default_factory=dict)
+    unplaced: list[tuple[Proposal, str]] = field(default_factory=list)
+    placed: list[Placed] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_piece)
+
+    def apply(self, section: int, position: int, text: str, layer: str) -> tuple[str, str, list]:
+        """``(text, layer, marks)`` of the piece at ``(section, position)`` corrected."""
+        changes = self.by_piece.get((section, position))
+        if not changes:
+            return text, layer, []
+        pieces, marks, shift, last = [], [], 0, 0
+        for c in sorted(changes, key=lambda c: c.start):
+            if c.proposal.kind == LAYER:
+                layer = c.proposal.new_layer
+                marks.append((0, 0, c.proposal))
+                continue
+            pieces.append(text[last:c.start])
+            new = c.proposal.replacement
+            marks.append((c.start + shift, c.start + shift + len(new), c.proposal))
+            pieces.append(new)
+            shift += len(new) - (c.end - c.start)
+            last = c.end
+        pieces.append(text[last:])
+        text = "".join(pieces)
+        return text, layer, [(s, e if e else len(text), p) for s, e, p in marks]
+
+    def piece(self, p, section_position: int):
+        """Correct a ``Piece`` read for display, in place (see the module docstring); returns it."""
+        text, layer, marks = self.apply(section_position, p.position, p.text, p.layer)
+        if marks:
+            p.text, p.layer, p.overlaid = text, layer, True
+            p.overlay_marks = [(s, e, reverse("corrections:history", args=[c.pk]), mark_title(c)) for s, e, c in marks]
+        return p
+
+    def __call__(self, p, section_position: int):
+        """``piece``: the hook ``reader.reading.chapter_views(overlay=...)`` calls."""
+        return self.piece(p, section_position)
+
+    def row(self, section_position: int, row):
+        """A corrected copy of a search ``PieceRow`` (``row`` itself when nothing changes)."""
+        text, layer, marks = self.apply(section_position, row.position, row.text, row.layer)
+        return row._replace(text=text, layer=layer) if marks else row
+
+
+def mark_title(p: Proposal) -> str:
+    """The hover text of a corrected place: what, who, when, why."""
+    was = f"「{p.original}」→「{p.replacement}」" if p.kind == TEXT else f"層次 → {p.shown_change}"
+    when = f"{p.reviewed_at:%Y-%m-%d}" if p.reviewed_at else ""
+    return f"校正 #{p.pk}：{was}；{p.author.get_username()} 提出，{when} 採納；{p.reason}"
+
+
+def place(proposals: list[Proposal], juan) -> JuanOverlay:
+    """Where each of ``proposals`` stands in ``juan`` now (``anchors.locate``)."""
+    overlay = JuanOverlay()
+    if not proposals:
+        return overlay
+    places = {(p.section_position, p.piece_position) for p in proposals}
+    texts = juan_texts(juan, places)
+    whole = None
+    for p in proposals:
+        found = locate(anchor_of(p), texts)
+        if found.place is None:
+            whole = whole if whole is not None else juan_texts(juan)
+            found = locate(anchor_of(p), whole)
+        if found.place is None:
+            overlay.unplaced.append((p, found.reason))
+            continue
+        placed = Placed(p, found.place[0], found.place[1], found.start, found.end)
+        overlay.placed.append(placed)
+        overlay.by_piece.setdefault(found.place, []).append(placed)
+    return overlay
+
+
+def juan_overlay(juan) -> JuanOverlay:
+    """The corrected reading of ``juan`` (see the module docstring)."""
+    return place(accepted(juan.edition_id, juan.number), juan)
+
+
+def overlapping(candidate: Placed, others: list[Placed]) -> Placed | None:
+    """The first of ``others`` (on the same piece) whose span meets ``candidate``'s, or None.
+    A layer correction meets another layer correction only (it changes the whole piece's layer)."""
+    for o in others:
+        if (o.section, o.piece) != (candidate.section, candidate.piece) or o.proposal.pk == candidate.proposal.pk:
+            continue
+        if (o.proposal.kind == LAYER) != (candidate.proposal.kind == LAYER):
+            continue
+        if o.proposal.kind == LAYER or (o.start < candidate.end and candidate.start < o.end) \
+                or o.start == candidate.start:
+            return o
+    return None
+
+
+def reading_overlay(request, juan) -> JuanOverlay | None:
+    """The overlay a reading page applies: the corrected reading, or None when the reader
+    asked for the text as imported (``?text=imported``) or the juan has no corrections."""
+    if request is not None and request.GET.get("text") == "imported":
+        return None
+    return juan_overlay(juan) or None

@@ -1,0 +1,17 @@
+"""URLs of corrections (``/corrections/``) and accounts (``/accounts/``)."""
+from django.urls import path
+
+from . import views
+
+app_name = "corrections"
+
+urlpatterns = [
+    path("corrections/", views.queue, name="queue"),
+    path("corrections/mine/", views.mine, name="mine"),
+    path("corrections/<int:pk>/", views.history, name="history"),
+    path("corrections/<int:pk>/review/", views.review, name="review"),
+    path("corrections/propose/<str:slug>/<int:number>/", views.propose_view, name="propose"),
+    path("corrections/patch/<str:slug>.diff", views.patch, name="patch"),
+    path("accounts/signup/", views.signup, name="signup"),
+]
+

@@ -1,0 +1,222 @@
+"""The pages of corrections: proposing (contributors), the review queue and review
+(editors), a change's history (anyone, for changes that are or were in the reading), one's
+own proposals, and the upstream patch of an edition. Accounts: sign-up when
+``settings.CORRECTIONS_SIGNUP`` allows it. Every form is CSRF-protected (Django's middleware);
+everything users wrote is rendered escaped. Writes are rate-limited per account and per
+address (``config.ratelimit.write_wait``: ``CORRECTIONS_USER_RATE``, ``CORRECTIONS_ADDRESS_RATE``).
+"""
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from config.ratelimit import client_ip, write_wait
+from reader.models import LAYER_CHOICES, Edition
+from reader.places import juan_by_slug
+
+from .models import ACCEPTED, ANNOTATION, KIND_CHOICES, PENDING, REVERTED, SET_ASIDE, TEXT, Proposal
+from .overlay import juan_overlay, juan_texts
+from .roles import CONTRIBUTOR, can_propose, is_editor
+from .upstream import edition_patch
+from .workflow import MAX_NOTE, ReviewError, accept, propose, reject, revert
+
+#: Statuses whose history anyone may read (the change is, or was, in the public reading).
+PUBLIC = (ACCEPTED, REVERTED, SET_ASIDE)
+
+
+class ProposalForm(forms.Form):
+    """A proposal at a place of the reading (the section, the piece, code-point offsets in
+    the piece's text as read): the form works without JavaScript."""
+
+    kind = forms.ChoiceField(choices=KIND_CHOICES, label="種類")
+    section = forms.IntegerField(min_value=1, label="節")
+    piece = forms.IntegerField(min_value=0, label="段")
+    start = forms.IntegerField(min_value=0, label="起")
+    end = forms.IntegerField(min_value=1, label="訖")
+    replacement = forms.CharField(required=False, max_length=MAX_NOTE, label="改為（或注記）",
+                                  widget=forms.Textarea(attrs={"rows": 2}))
+    new_layer = forms.ChoiceField(required=False, choices=[("", "—")] + LAYER_CHOICES, label="層次")
+    reason = forms.CharField(max_length=MAX_NOTE, label="理由", widget=forms.Textarea(attrs={"rows": 3}))
+    evidence = forms.CharField(required=False, max_length=MAX_NOTE, label="依據（他本、書影、字書）",
+                               widget=forms.Textarea(attrs={"rows": 3}))
+
+
+def _wait_response(request, wait: float):
+    response = render(request, "corrections/limited.html", {"wait": int(wait) + 1}, status=429)
+    response["Retry-After"] = str(int(wait) + 1)
+    return response
+
+
+def _passage(juan, section: int, piece: int, start: int, end: int, new: str | None):
+    """The piece's text as read, cut around the span: ``{"before", "old", "new", "after", "text"}``."""
+    stored = juan_texts(juan, {(section, piece)}).get((section, piece))
+    if stored is None:
+        return None
+    text, _layer, _marks = juan_overlay(juan).apply(section, piece, stored, "")
+    start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
+    return {"text": text, "before": text[max(0, start - 30):start], "old": text[start:end],
+            "new": new, "after": text[end:end + 30]}
+
+
+@never_cache
+@login_required
+def propose_view(request, slug, number):
+    """GET: the form (filled from the query string: ``?section=&piece=&start=&end=``, as the
+    reading page's 「校正」 sends) with the passage before and after; POST: the proposal."""
+    juan = juan_by_slug(slug, number)
+    if not can_propose(request.user):
+        raise PermissionDenied("only contributors and editors may propose corrections")
+    data = request.POST if request.method == "POST" else None
+    form = ProposalForm(data, initial={k: request.GET.get(k) for k in ("kind", "section", "piece", "start", "end")})
+    error = None
+    if data is not None and form.is_valid():
+        wait = write_wait(request, "CORRECTIONS_USER_RATE", "CORRECTIONS_ADDRESS_RATE")
+        if wait is not None:
+            return _wait_response(request, wait)
+        try:
+            proposal = propose(request.user, juan, address=client_ip(request), **form.cleaned_data)
+        except ReviewError as exc:
+            error = str(exc)
+        else:
+            return redirect("corrections:history", proposal.pk)
+    values = form.cleaned_data if data is not None and form.is_valid() else {
+        k: _int(request.GET.get(k)) for k in ("section", "piece", "start", "end")}
+    passage = None
+    if all(values.get(k) is not None for k in ("section", "piece", "start", "end")):
+        new = (form.cleaned_data.get("replacement") if data is not None and form.is_valid() else None)
+        passage = _passage(juan, values["section"], values["piece"], values["start"], values["end"], new)
+    return render(request, "corrections/propose.html", {"juan": juan, "form": form, "error": error,
+                                                        "passage": passage}, status=400 if error else 200)
+
+
+def _int(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _may_read(request, proposal: Proposal) -> bool:
+    user = request.user
+    return proposal.status in PUBLIC or (user.is_authenticated and (proposal.author_id == user.pk or is_editor(user)))
+
+
+@never_cache
+def history(request, pk):
+    """One proposal: what, where, the diff, reason and evidence, and its audit log. Anyone
+    reads changes that are or were in the reading; pending and rejected ones only their
+    author and editors."""
+    proposal = get_object_or_404(Proposal.objects.select_related("author", "reviewer", "edition"), pk=pk)
+    if not _may_read(request, proposal):
+        raise Http404("No such proposal")
+    editor = is_editor(request.user)
+    return render(request, "corrections/history.html", {
+        "p": proposal, "audit": proposal.audit.select_related("actor"), "editor": editor,
+        "may_review": editor and proposal.author_id != request.user.pk,
+        "layers": LAYER_CHOICES, "proposer": _proposer_record(proposal.author_id) if editor else None,
+    })
+
+
+def _proposer_record(user_id) -> dict:
+    return Proposal.objects.filter(author_id=user_id).aggregate(
+        total=Count("pk"), accepted=Count("pk", filter=Q(status=ACCEPTED)),
+        rejected=Count("pk", filter=Q(status="rejected")), pending=Count("pk", filter=Q(status=PENDING)))
+
+
+@never_cache
+@login_required
+def queue(request):
+    """Editors: the pending proposals, oldest first, with the diff, the evidence and each
+    proposer's record; an editor's own proposals are listed apart (someone else reviews them)."""
+    if not is_editor(request.user):
+        raise PermissionDenied("the review queue is for editors")
+    pending = list(Proposal.objects.filter(status=PENDING).select_related("author").order_by("created_at", "pk")[:200])
+    records = {uid: _proposer_record(uid) for uid in {p.author_id for p in pending}}
+    for p in pending:
+        p.record = records[p.author_id]
+    return render(request, "corrections/queue.html", {
+        "pending": [p for p in pending if p.author_id != request.user.pk],
+        "own": [p for p in pending if p.author_id == request.user.pk]})
+
+
+@never_cache
+@login_required
+@require_POST
+def review(request, pk):
+    """Editors: ``action`` = ``accept`` (with an edited ``replacement`` or ``new_layer``),
+    ``reject`` or ``revert``, with ``reason``."""
+    proposal = get_object_or_404(Proposal, pk=pk)
+    if not is_editor(request.user):
+        raise PermissionDenied("only editors review proposals")
+    wait = write_wait(request, "CORRECTIONS_USER_RATE", "CORRECTIONS_ADDRESS_RATE")
+    if wait is not None:
+        return _wait_response(request, wait)
+    action, reason = request.POST.get("action"), request.POST.get("reason", "")[:MAX_NOTE]
+    address = client_ip(request)
+    try:
+        if action == "accept":
+            accept(proposal, request.user, reason=reason, replacement=request.POST.get("replacement"),
+                   new_layer=request.POST.get("new_layer") or None, address=address)
+        elif action == "reject":
+            reject(proposal, request.user, reason=reason, address=address)
+        elif action == "revert":
+            revert(proposal, request.user, reason=reason, address=address)
+        else:
+            raise ReviewError(f"unknown action {action!r}")
+    except ReviewError as exc:
+        return render(request, "corrections/error.html", {"error": str(exc), "p": proposal}, status=400)
+    return redirect("corrections:history", proposal.pk)
+
+
+@never_cache
+@login_required
+def mine(request):
+    """A signed-in user's own proposals, newest first."""
+    return render(request, "corrections/mine.html", {
+        "proposals": Proposal.objects.filter(author=request.user).order_by("-created_at", "-pk")[:500]})
+
+
+def patch(request, slug):
+    """The accepted text corrections of an edition as a unified diff against its source
+    files (``corrections.upstream``), as text/x-diff; 404 for an edition without any."""
+    edition = get_object_or_404(Edition, slug=slug)
+    text = edition_patch(edition)
+    if not text:
+        raise Http404("This edition has no accepted text corrections")
+    response = HttpResponse(text.encode("utf-8"), content_type="text/x-diff; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{edition.slug}-corrections.diff"'
+    return response
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(required=True, label="電郵 (e-mail)")
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+@never_cache
+def signup(request):
+    """A new contributor's account, only when ``settings.CORRECTIONS_SIGNUP`` is on (404 otherwise)."""
+    if not getattr(settings, "CORRECTIONS_SIGNUP", False):
+        raise Http404("Sign-up is closed: ask the site's operators for an account")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        wait = write_wait(request, "CORRECTIONS_ADDRESS_RATE", "CORRECTIONS_ADDRESS_RATE")
+        if wait is not None:
+            return _wait_response(request, wait)
+        user = form.save()
+        user.groups.add(Group.objects.get(name=CONTRIBUTOR))
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("corrections:mine")
+    return render(request, "corrections/signup.html", {"form": form})

@@ -1,0 +1,208 @@
+"""What contributors and editors do to proposals, each in one transaction with its audit
+entry: ``propose``, ``accept`` (optionally edited first), ``reject``, ``revert``, and
+``recheck`` after a re-import (``corrections.receivers``). Accepting or reverting a text or
+layer correction gives the juan a new version and sends ``reader.signals.juans_changing``,
+so the search index reindexes the juan with the corrected reading once the transaction
+commits, and the page cache no longer serves the old page (the corpus version changed).
+
+Errors are ``ReviewError`` with a message for the person who acted.
+"""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from reader.models import Juan, bump_juan_versions
+from reader.signals import juans_changing
+
+from .anchors import context_of
+from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, PENDING, REJECTED, REVERTED, SET_ASIDE, TEXT,
+                     AuditEntry, Proposal)
+from .overlay import CORRECTING, Placed, accepted, juan_overlay, juan_texts, overlapping, place
+from .roles import can_propose, is_editor
+
+#: Longest span, replacement, reason and evidence (characters).
+MAX_SPAN = 2000
+MAX_NOTE = 4000
+
+
+class ReviewError(Exception):
+    """An action that cannot be done, with the reason (shown to the person who acted)."""
+
+
+def _audit(proposal, action, actor, detail="", address=None) -> None:
+    AuditEntry.objects.create(proposal=proposal, action=action, actor=actor, detail=detail, address=address)
+
+
+def _tell(proposal: Proposal) -> None:
+    """The juan's reading changed: a new version, and the index told (after the commit)."""
+    if proposal.kind not in CORRECTING or proposal.edition_id is None:
+        return
+    juan_id = Juan.objects.filter(edition_id=proposal.edition_id, number=proposal.juan_number) \
+        .values_list("pk", flat=True).first()
+    if juan_id is not None:
+        bump_juan_versions([juan_id])
+        juans_changing.send(sender=Proposal, changes=[(juan_id, None)])
+
+
+def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int, end: int, replacement: str = "",
+            new_layer: str = "", reason: str, evidence: str = "", address=None) -> Proposal:
+    """A new pending proposal on ``juan``, at ``start``–``end`` (code points) of the text of
+    piece ``piece`` of section ``section`` **as the reader read it** (the corrected reading):
+    the offsets are mapped back to the text as imported. Raises ``ReviewError`` for a user
+    who may not propose, a place that does not exist, an empty or too long span, a span
+    inside an accepted text correction, or a missing reason."""
+    if not can_propose(user):
+        raise ReviewError("only contributors and editors may propose corrections")
+    if kind not in (TEXT, LAYER, ANNOTATION):
+        raise ReviewError(f"unknown kind of proposal: {kind!r}")
+    reason, evidence, replacement = reason.strip(), evidence.strip(), replacement.strip()
+    if not reason:
+        raise ReviewError("give the reason for the change")
+    if max(len(reason), len(evidence), len(replacement)) > MAX_NOTE:
+        raise ReviewError(f"the reason, the evidence and the new text are at most {MAX_NOTE} characters each")
+    stored = juan_texts(juan, {(section, piece)}).get((section, piece))
+    if stored is None:
+        raise ReviewError(f"juan {juan.number} has no piece {piece} in section {section}")
+    overlay = juan_overlay(juan)
+    shown, _, marks = overlay.apply(section, piece, stored, "")
+    if kind == LAYER:
+        start, end = 0, len(shown)
+    if not 0 <= start < end <= len(shown):
+        raise ReviewError(f"the span {start}–{end} is not inside the piece's {len(shown)} characters")
+    if end - start > MAX_SPAN:
+        raise ReviewError(f"a span is at most {MAX_SPAN} characters")
+    # Back to the text as imported: shift by the accepted changes before the span; a span that
+    # meets a corrected place cannot be mapped (revert that change or propose on it first).
+    shift = 0
+    for s, e, p in marks:
+        if p.kind != TEXT:
+            continue
+        if kind != LAYER and s < end and start < e:
+            raise ReviewError(f"the span meets a corrected place (proposal #{p.pk}): an editor can revert it")
+        if e <= start:
+            shift += (e - s) - (p.end - p.start)
+    if kind == LAYER:
+        start, end = 0, len(stored)
+    else:
+        start, end = start - shift, end - shift
+    if kind == LAYER and not new_layer:
+        raise ReviewError("choose the layer the piece belongs to")
+    if kind == TEXT and replacement == stored[start:end]:
+        raise ReviewError("the new text is the same as the text")
+    if kind == ANNOTATION and not replacement:
+        raise ReviewError("write the annotation")
+    before, after = context_of(stored, start, end, CONTEXT)
+    with transaction.atomic():
+        proposal = Proposal.objects.create(
+            kind=kind, edition=juan.edition, edition_slug=juan.edition.slug, juan_number=juan.number,
+            section_position=section, piece_position=piece, start=start, end=end, original=stored[start:end],
+            before=before, after=after, replacement=replacement if kind != LAYER else "",
+            new_layer=new_layer if kind == LAYER else "", reason=reason, evidence=evidence, author=user)
+        _audit(proposal, "proposed", user, reason, address)
+    return proposal
+
+
+def _reviewable(proposal: Proposal, editor, statuses=(PENDING,)) -> None:
+    if not is_editor(editor):
+        raise ReviewError("only editors review proposals")
+    if proposal.author_id == editor.pk:
+        raise ReviewError("nobody reviews their own proposal")
+    if proposal.status not in statuses:
+        raise ReviewError(f"the proposal is {proposal.get_status_display()}, not pending")
+
+
+def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | None = None,
+           new_layer: str | None = None, address=None) -> Proposal:
+    """Accept a pending proposal (after editing its new text or layer when given). Raises
+    ``ReviewError`` when the editor may not, the anchor no longer matches, or it meets an
+    accepted correction of the same place."""
+    with transaction.atomic():
+        proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
+        _reviewable(proposal, editor)
+        edited = []
+        if replacement is not None and replacement.strip() and replacement.strip() != proposal.replacement \
+                and proposal.kind != LAYER:
+            edited.append(f"new text 「{proposal.replacement}」 → 「{replacement.strip()}」")
+            proposal.replacement = replacement.strip()
+        if new_layer and new_layer != proposal.new_layer and proposal.kind == LAYER:
+            edited.append(f"layer {proposal.new_layer} → {new_layer}")
+            proposal.new_layer = new_layer
+        if proposal.kind in CORRECTING:
+            juan = Juan.objects.filter(edition_id=proposal.edition_id, number=proposal.juan_number).first()
+            if juan is None:
+                raise ReviewError(f"the edition has no juan {proposal.juan_number} any more")
+            found = place([proposal], juan)
+            if found.unplaced:
+                raise ReviewError(f"the anchor no longer matches: {found.unplaced[0][1]}")
+            others = place(accepted(proposal.edition_id, proposal.juan_number), juan).placed
+            clash = overlapping(found.placed[0], others)
+            if clash is not None:
+                raise ReviewError(f"it meets accepted proposal #{clash.proposal.pk} at the same place: revert that first")
+        proposal.status, proposal.reviewer, proposal.reviewed_at = ACCEPTED, editor, timezone.now()
+        proposal.review_reason = reason.strip()
+        proposal.save()
+        if edited:
+            _audit(proposal, "edited", editor, "; ".join(edited), address)
+        _audit(proposal, "accepted", editor, reason.strip(), address)
+        _tell(proposal)
+    return proposal
+
+
+def reject(proposal: Proposal, editor, *, reason: str, address=None) -> Proposal:
+    """Reject a pending proposal; the reason is required (the proposer reads it)."""
+    if not reason.strip():
+        raise ReviewError("give the reason for rejecting it")
+    with transaction.atomic():
+        proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
+        _reviewable(proposal, editor)
+        proposal.status, proposal.reviewer, proposal.reviewed_at = REJECTED, editor, timezone.now()
+        proposal.review_reason = reason.strip()
+        proposal.save()
+        _audit(proposal, "rejected", editor, reason.strip(), address)
+    return proposal
+
+
+def revert(proposal: Proposal, editor, *, reason: str, address=None) -> Proposal:
+    """Revert an accepted change (the reading returns to the text as imported there). Any
+    editor may, but not the change's author; the reason is required."""
+    if not reason.strip():
+        raise ReviewError("give the reason for reverting it")
+    with transaction.atomic():
+        proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
+        _reviewable(proposal, editor, statuses=(ACCEPTED, SET_ASIDE))
+        proposal.status = REVERTED
+        proposal.save()
+        _audit(proposal, "reverted", editor, reason.strip(), address)
+        _tell(proposal)
+    return proposal
+
+
+def recheck(juan: Juan) -> list[Proposal]:
+    """After ``juan`` was stored again: set aside each accepted correction of it whose anchor
+    no longer matches (with the reason, audited as the system's), and move the anchor of each
+    one found elsewhere. Returns the proposals set aside."""
+    overlay = juan_overlay(juan)
+    set_aside = []
+    with transaction.atomic():
+        for proposal, why in overlay.unplaced:
+            Proposal.objects.filter(pk=proposal.pk).update(status=SET_ASIDE, status_reason=why)
+            _audit(proposal, "set aside", None, why)
+            set_aside.append(proposal)
+        texts = None
+        for placed in overlay.placed:
+            p = placed.proposal
+            if (placed.section, placed.piece, placed.start, placed.end) != (p.section_position, p.piece_position,
+                                                                          p.start, p.end):
+                texts = texts if texts is not None else juan_texts(juan)
+                _move(p, placed, texts[(placed.section, placed.piece)])
+    return set_aside
+
+
+def _move(p: Proposal, placed: Placed, text: str) -> None:
+    was = f"{p.section_position}.{p.piece_position} {p.start}–{p.end}"
+    p.section_position, p.piece_position, p.start, p.end = placed.section, placed.piece, placed.start, placed.end
+    p.before, p.after = context_of(text, p.start, p.end, CONTEXT)
+    Proposal.objects.filter(pk=p.pk).update(section_position=p.section_position, piece_position=p.piece_position,
+                                            start=p.start, end=p.end, before=p.before, after=p.after)
+    _audit(p, "re-anchored", None, f"{was} → {placed.section}.{placed.piece} {placed.start}–{placed.end}")

@@ -1,0 +1,189 @@
+"""Corrections (issue 31): accounts and roles, proposals, review, the overlay (reading page,
+search, API, exports; the source untouched), re-import, the upstream patch, safety."""
+import shutil
+import subprocess
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from corrections.models import ACCEPTED, PENDING, REJECTED, REVERTED, SET_ASIDE, AuditEntry, Proposal
+from corrections.workflow import ReviewError, accept, propose, reject, revert
+from reader.importers.loader import import_file, render_source
+from reader.models import Piece
+from search.backends import SearchQuery
+
+from .conftest import SEED
+
+PW = "a-long-enough-password-1"
+URL = "/works/禮書綱目/juan/10/"
+
+
+def account(name, role):
+    """A user in ``role`` (contributor, editor, staff) made by the operators' command."""
+    import os
+    os.environ["CORRECTIONS_PASSWORD"] = PW
+    try:
+        call_command("create_account", name, "--role", role)
+    finally:
+        del os.environ["CORRECTIONS_PASSWORD"]
+    return User.objects.get(username=name)
+
+
+def note_1_3(juan):
+    return Piece.objects.get(section__juan=juan, section__position=1, position=3)
+
+
+# ------------------------------------------------------------------ accounts and roles
+
+@pytest.mark.django_db
+def test_the_roles_are_groups_made_by_the_migration_and_the_command_gives_them():
+    assert set(Group.objects.values_list("name", flat=True)) >= {"contributor", "editor"}
+    c, e, s = account("c1", "contributor"), account("e1", "editor"), account("s1", "staff")
+    assert [g.name for g in c.groups.all()] == ["contributor"] and not c.is_staff
+    assert [g.name for g in e.groups.all()] == ["editor"] and not e.is_staff
+    assert s.is_staff and s.is_superuser and [g.name for g in s.groups.all()] == ["editor"]
+    assert c.check_password(PW)
+    with pytest.raises(CommandError, match="exists already"):
+        account("c1", "editor")
+    assert [g.name for g in User.objects.get(username="c1").groups.all()] == ["contributor"]
+
+
+@pytest.mark.django_db
+def test_sign_up_is_closed_by_default_and_opens_as_contributor_when_allowed(client, settings):
+    assert client.get("/accounts/signup/").status_code == 404
+    settings.CORRECTIONS_SIGNUP = True
+    response = client.post("/accounts/signup/", {"username": "newbie", "email": "n@example.org",
+                                                 "password1": PW, "password2": PW})
+    assert response.status_code == 302 and response["Location"] == "/corrections/mine/"
+    assert [g.name for g in User.objects.get(username="newbie").groups.all()] == ["contributor"]
+
+
+@pytest.mark.django_db
+def test_login_is_csrf_protected_and_password_reset_mails_a_link(mailoutbox):
+    account("c2", "contributor").__class__.objects.filter(username="c2").update(email="c2@example.org")
+    strict = Client(enforce_csrf_checks=True)
+    page = strict.get("/accounts/login/")
+    assert page.status_code == 200 and 'name="csrfmiddlewaretoken"' in page.content.decode()
+    assert strict.post("/accounts/login/", {"username": "c2", "password": PW}).status_code == 403
+    token = page.cookies["csrftoken"].value
+    response = strict.post("/accounts/login/", {"username": "c2", "password": PW, "csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and response["Location"] == "/corrections/mine/"
+    assert Client().post("/accounts/password_reset/", {"email": "c2@example.org"}).status_code == 302
+    assert len(mailoutbox) == 1 and "/accounts/reset/" in mailoutbox[0].body
+
+
+# ------------------------------------------------------------------ proposals and review
+
+@pytest.fixture
+def people(db):
+    return {role: account(role[:1] + "x", role) for role in ("contributor", "editor", "staff")} | {
+        "editor2": account("e2", "editor")}
+
+
+def test_a_proposal_is_anchored_by_place_and_text_and_audited(seed_juan, people):
+    note = note_1_3(seed_juan)
+    p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
+                replacement="將將", reason="他本作將將", evidence="四庫本卷十")
+    assert (p.status, p.original, p.before, p.after) == (PENDING, note.text[:2], "", note.text[2:14])
+    assert (p.edition_slug, p.juan_number, p.section_position, p.piece_position) == ("禮書綱目", 10, 1, 3)
+    assert [(a.action, a.actor.username) for a in p.audit.all()] == [("proposed", "cx")]
+    with pytest.raises(ReviewError, match="give the reason"):
+        propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
+                replacement="x", reason="  ")
+    with pytest.raises(ReviewError, match="not inside the piece"):
+        propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=5, end=999,
+                replacement="x", reason="r")
+    with pytest.raises(ReviewError, match="only contributors and editors"):
+        propose(User.objects.create_user("plain", password=PW), seed_juan, kind="text", section=1, piece=3,
+                start=0, end=1, replacement="x", reason="r")
+
+
+def test_nobody_reviews_their_own_proposal(seed_juan, people):
+    p = propose(people["editor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
+                replacement="X", reason="r")
+    for action in (lambda: accept(p, people["editor"]), lambda: reject(p, people["editor"], reason="no")):
+        with pytest.raises(ReviewError, match="nobody reviews their own proposal"):
+            action()
+    with pytest.raises(ReviewError, match="only editors"):
+        accept(p, people["contributor"])
+    assert Proposal.objects.get(pk=p.pk).status == PENDING
+    accept(p, people["editor2"], reason="ok")
+    assert Proposal.objects.get(pk=p.pk).status == ACCEPTED
+
+
+def test_reject_needs_a_reason_and_edit_then_accept_is_audited(seed_juan, people):
+    p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
+                replacement="X", reason="r")
+    with pytest.raises(ReviewError, match="reason for rejecting"):
+        reject(p, people["editor"], reason="")
+    q = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=2, end=3,
+                replacement="Y", reason="r")
+    reject(p, people["editor"], reason="the book has it")
+    accept(q, people["editor"], replacement="Z", reason="Z, not Y")
+    q.refresh_from_db()
+    assert (q.status, q.replacement, q.reviewer.username) == (ACCEPTED, "Z", "ex")
+    assert [a.action for a in q.audit.all()] == ["proposed", "edited", "accepted"]
+    assert Proposal.objects.get(pk=p.pk).status == REJECTED
+
+
+def test_overlapping_accepted_changes_are_refused(seed_juan, people):
+    a = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
+                replacement="AB", reason="r")
+    b = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=1, end=3,
+                replacement="CD", reason="r")
+    accept(a, people["editor"])
+    with pytest.raises(ReviewError, match=f"meets accepted proposal #{a.pk}"):
+        accept(b, people["editor"])
+
+
+# ------------------------------------------------------------------ the overlay
+
+@pytest.mark.django_db(transaction=True)
+def test_an_accepted_correction_is_read_searched_and_exported_and_the_source_is_unchanged(search_backend):
+    juan = import_file(SEED).juan
+    contributor, editor = account("cc", "contributor"), account("ee", "editor")
+    note = Piece.objects.get(section__juan=juan, section__position=1, kind="note", position=3)
+    original = note.text
+    source_before = render_source(juan)
+    assert original.startswith("將有祭祀之事")
+    assert search_backend.search(SearchQuery("校勘新字")).count == 0
+    c, e = Client(), Client()
+    c.force_login(contributor)
+    e.force_login(editor)
+    response = c.post("/corrections/propose/禮書綱目/10/", {
+        "kind": "text", "section": 1, "piece": 3, "start": 0, "end": 6, "replacement": "校勘新字",
+        "reason": "<script>alert(1)</script>", "evidence": "宋本"})
+    assert response.status_code == 302
+    p = Proposal.objects.get()
+    assert response["Location"] == f"/corrections/{p.pk}/"
+    page = e.get(f"/corrections/{p.pk}/").content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page
+    assert e.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "宋本是"}).status_code == 302
+    # the reading page: corrected, marked, linked to its history; the text as imported on request
+    html = Client().get(URL).content.decode()
+    assert "校勘新字" in html and f'href="/corrections/{p.pk}/"' in html and 'class="corr-mark"' in html
+    imported = Client().get(URL + "?text=imported").content.decode()
+    assert "校勘新字" not in imported and original[:6] in imported
+    # search follows the accepted correction
+    assert search_backend.search(SearchQuery("校勘新字")).count == 1
+    # the source export is the imported file; the others read the corrected text
+    assert render_source(juan) == source_before
+    assert Piece.objects.get(pk=note.pk).text == original
+    api = f"/api/works/{juan.work_id}/juans/10/"
+    assert Client().get(api + "export/source/").content.decode("utf-8") == source_before
+    assert "校勘新字" not in Client().get(api + "export/maintext/").content.decode("utf-8")  # a note: left out
+    for kind in ("json", "tei"):
+        assert "校勘新字" in Client().get(api + f"export/{kind}/").content.decode("utf-8"), kind
+    assert "校勘新字" in Client().get(api).content.decode()
+    # a revert brings the text as imported back, everywhere
+    assert e.post(f"/corrections/{p.pk}/review/", {"action": "revert", "reason": ""}).status_code == 400
+    other = account("e3", "editor")
+    e3 = Client()
+    e3.force_login(other)
+    assert e3.post(f"/corrections/{p.pk}/review/", {"action": "revert", "reason": "誤採"}).status_code == 302
+    assert Proposal.objects.get(pk=p.pk).status == REVERTED
+    assert "校勘新字" not in Client().get(URL).content.decode()
+    assert search_backend.search(SearchQuery("校勘新字")).count == 0
+    assert [a.action for a in AuditEntry.objects.filter(proposal=p)] == ["proposed", "accepted", "reverted"]
