@@ -216,7 +216,7 @@ def signup(request):
         if wait is not None:
             return _wait_response(request, wait)
         user = form.save()
-        user.groups.add(Group.objects.get(name=CONTRIBUTOR))
+        user.groups.add(Group.objects.get_or_create(name=CONTRIBUTOR)[0])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("corrections:mine")
     return render(request, "corrections/signup.html", {"form": form})

@@ -187,3 +187,141 @@ def test_an_accepted_correction_is_read_searched_and_exported_and_the_source_is_
     assert "校勘新字" not in Client().get(URL).content.decode()
     assert search_backend.search(SearchQuery("校勘新字")).count == 0
     assert [a.action for a in AuditEntry.objects.filter(proposal=p)] == ["proposed", "accepted", "reverted"]
+
+
+# ------------------------------------------------------------------ re-import and upstream
+
+def _seed_copy(tmp_path, old=None, new=None):
+    """The seed file copied under ``tmp_path`` (same name), ``old`` replaced by ``new`` once."""
+    text = SEED.read_bytes().decode("utf-8")
+    if old is not None:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path = tmp_path / SEED.name
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+NOTE = "將有祭祀之事當射宰告於君君乃命之言君有命政教宜由尊者"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reimport_keeps_moves_or_sets_aside_each_correction_with_the_reason(tmp_path, search_backend):
+    juan = import_file(SEED).juan
+    contributor, editor = account("cr", "contributor"), account("er", "editor")
+    note = Piece.objects.get(section__juan=juan, section__position=1, position=3)
+    assert note.text == NOTE
+    at = NOTE.index("政教")
+    kept = propose(contributor, juan, kind="text", section=1, piece=3, start=at, end=at + 2, replacement="政令",
+                   reason="宋本作令")
+    lost = propose(contributor, juan, kind="text", section=1, piece=3, start=0, end=2, replacement="方將",
+                   reason="r")
+    accept(kept, editor)
+    accept(lost, editor)
+    # The same file again: both are kept (a new juan row, the same text).
+    new = import_file(SEED).juan
+    assert new.pk != juan.pk
+    assert set(Proposal.objects.values_list("status", flat=True)) == {ACCEPTED}
+    assert "政令" in Client().get(URL).content.decode()
+    # Upstream, a note is added before it (the pieces after it move by two) and the note's
+    # opening changed: the kept one moves with its text, the other is set aside with the reason.
+    text = SEED.read_bytes().decode("utf-8")
+    assert text.count("大射之儀君有命戒射【" + NOTE) == 1
+    path = tmp_path / SEED.name
+    path.write_bytes(text.replace("大射之儀君有命戒射【" + NOTE, "大射之儀【新注】君有命戒射【方有" + NOTE[2:]).encode("utf-8"))
+    import_file(path)
+    kept.refresh_from_db()
+    lost.refresh_from_db()
+    assert (kept.status, kept.piece_position, kept.start, kept.end, kept.original) == (ACCEPTED, 5, at, at + 2, "政教")
+    assert lost.status == SET_ASIDE
+    assert lost.status_reason == ("the text at section 1, piece 3, characters 0–2 is no longer 「將有」 (with 「」 before "
+                                  "and 「祭祀之事當射宰告於君君乃」 after), and the juan does not hold it once")
+    assert [a.action for a in lost.audit.all()][-1] == "set aside"
+    assert [a.action for a in kept.audit.all()][-1] == "re-anchored"
+    html = Client().get(URL).content.decode()
+    assert "方有祭祀之事當射宰告於君君乃命之言君有命政令宜由尊者" in html and "方將" not in html
+    assert search_backend.search(SearchQuery("有命政令")).count == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_upstream_patch_applies_to_the_source_file_with_git_apply(tmp_path, search_backend):
+    juan = import_file(SEED).juan
+    contributor, editor = account("cu", "contributor"), account("eu", "editor")
+    at = NOTE.index("君乃命之")
+    p = propose(contributor, juan, kind="text", section=1, piece=3, start=at, end=at + 4, replacement="君迺命",
+                reason="宋本作迺", evidence="宋本大射儀第三葉")
+    accept(p, editor, reason="是")
+    response = Client().get("/corrections/patch/禮書綱目.diff")
+    assert response.status_code == 200 and response["Content-Type"] == "text/x-diff; charset=utf-8"
+    patch = response.content.decode("utf-8")
+    assert patch.startswith("Corrections to 禮書綱目 (1)\n\n* ")
+    assert "evidence: 宋本大射儀第三葉" in patch and "reason: 宋本作迺" in patch
+    shutil.copy(SEED, tmp_path / juan.source_name)
+    (tmp_path / "fix.diff").write_text(patch, encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    run = subprocess.run(["git", "apply", "--check", "-v", "fix.diff"], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    subprocess.run(["git", "apply", "fix.diff"], cwd=tmp_path, check=True)
+    patched = (tmp_path / juan.source_name).read_bytes().decode("utf-8")
+    assert patched == SEED.read_bytes().decode("utf-8").replace(NOTE, NOTE.replace("君乃命之", "君迺命"))
+    assert Client().get("/corrections/patch/禮書綱目.diff").status_code == 200
+    revert(p, account("eu2", "editor"), reason="誤")
+    assert Client().get("/corrections/patch/禮書綱目.diff").status_code == 404
+
+
+# ------------------------------------------------------------------ permissions and limits
+
+@pytest.mark.django_db
+def test_every_endpoint_for_every_role(seed_juan, people):
+    mine = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
+                   replacement="X", reason="r")
+    clients = {"anonymous": Client()}
+    for role in ("contributor", "editor", "staff"):
+        clients[role] = Client()
+        clients[role].force_login(people[role])
+    propose_url = "/corrections/propose/禮書綱目/10/?section=1&piece=3&start=0&end=2"
+    expected = {  # role: (queue, mine, history of a pending proposal, propose form, review POST)
+        "anonymous": (302, 302, 404, 302, 302),
+        "contributor": (403, 200, 200, 200, 403),
+        "editor": (200, 200, 200, 200, 302),
+        "staff": (200, 200, 200, 200, 400),  # the editor accepted it first: no longer pending
+    }
+    for role, codes in expected.items():
+        c = clients[role]
+        got = (c.get("/corrections/").status_code, c.get("/corrections/mine/").status_code,
+               c.get(f"/corrections/{mine.pk}/").status_code, c.get(propose_url).status_code,
+               c.post(f"/corrections/{mine.pk}/review/", {"action": "accept"}).status_code)
+        assert got == codes, role
+    assert clients["anonymous"].get("/corrections/").headers["Location"] == "/accounts/login/?next=/corrections/"
+    # once accepted, its history is public
+    assert Client().get(f"/corrections/{mine.pk}/").status_code == 200
+    # a plain account (no role) may not propose
+    plain = Client()
+    plain.force_login(User.objects.create_user("plain", password=PW))
+    assert plain.get(propose_url).status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_forged_form_is_refused(seed_juan, people):
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(people["contributor"])
+    response = strict.post("/corrections/propose/禮書綱目/10/", {"kind": "text", "section": 1, "piece": 3,
+                                                              "start": 0, "end": 1, "replacement": "X", "reason": "r"})
+    assert response.status_code == 403 and Proposal.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_flood_of_proposals_is_limited_per_account_and_per_address(seed_juan, people, settings):
+    settings.CORRECTIONS_USER_RATE, settings.CORRECTIONS_ADDRESS_RATE = "3/min", "5/min"
+    from django.core.cache import caches
+    caches[settings.THROTTLE_CACHE].clear()
+    data = {"kind": "text", "section": 1, "piece": 3, "start": 0, "end": 1, "replacement": "X", "reason": "r"}
+    c = Client()
+    c.force_login(people["contributor"])
+    codes = [c.post("/corrections/propose/禮書綱目/10/", data).status_code for _ in range(4)]
+    assert codes == [302, 302, 302, 429]
+    other = Client()  # another account from the same address: the address's budget has 2 left
+    other.force_login(people["editor"])
+    codes = [other.post("/corrections/propose/禮書綱目/10/", data).status_code for _ in range(3)]
+    assert codes == [302, 302, 429]
+    assert Proposal.objects.count() == 5

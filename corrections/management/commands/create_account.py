@@ -45,5 +45,6 @@ class Command(BaseCommand):
             user.save()
             # staff is the admin; it reviews as an editor, and is in the editor group too.
             names = {CONTRIBUTOR: [CONTRIBUTOR], EDITOR: [EDITOR], "staff": [EDITOR]}[role]
-            user.groups.add(*Group.objects.filter(name__in=names))
+            # The migration made the groups; made again here if someone removed them.
+            user.groups.add(*(Group.objects.get_or_create(name=name)[0] for name in names))
         self.stdout.write(f"created {username} ({role})")
