@@ -40,8 +40,9 @@ def keep_freed_memory() -> bool:
     fresh pages for each one. glibc gives a block over its mmap threshold (128 KB, raised
     as such blocks are freed, lowered again when the heap is trimmed) pages of its own, so
     each of 之's arrays (900,000 positions, 7 MB on the 30 M library) was page-faulted in
-    anew: its search took 6.6 ms in the API against 0.9 ms once warm (docs/decisions/0014-interpreter-and-allocator.md). Blocks under 32 MB now come from the heap, and up to 128 MB freed
-    at its top stays there instead of going back to the system.
+    anew: its search took 6.6 ms in the API against 0.9 ms once warm
+    (docs/decisions/0014-interpreter-and-allocator.md). Blocks under 32 MB now come from the
+    heap, and up to 128 MB freed at its top stays there instead of going back to the system.
 
     The worker's threads share one heap (``M_ARENA_MAX`` 1). glibc otherwise gives each
     thread an arena of its own (up to 8 per core), each keeping what it freed: eight threads

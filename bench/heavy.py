@@ -4,9 +4,10 @@ worker over 1 GB while 20 clients loop on heavy requests for 2 minutes).
 Against gunicorn as production runs it (gunicorn.conf.py: 2 processes of threads; the
 heavy-request cap of config/capacity.py with its defaults, page cache off so that every
 request is worked), ``--heavy-clients`` clients each loop, without pause (but for the
-``Retry-After`` of a 429 or 503, as the API asks; ``--no-heed`` leaves that out too), over the heavy requests of the library (``heavy_urls``: the
-concordance sorts of the most frequent characters, a juan's quotation map, a hit list as a
-file, a whole-work JSON export, a juan collated when a work has several editions) while
+``Retry-After`` of a 429 or 503, as the API asks; ``--no-heed`` leaves that out too), over
+the heavy requests of the library (``heavy_urls``: the concordance sorts of the most
+frequent characters, a juan's quotation map, a hit list as a file, a whole-work JSON
+export, a juan collated when a work has several editions) while
 ``--light-clients`` clients loop over light ones (a search for a rare character, a
 section's reading page, a section from the API, the list of works). Figures: per group, requests, p50/p95/max
 in ms and answers by status (light: anything but a whole 200 is an error; heavy: 200,
@@ -138,7 +139,8 @@ def load(base: str, heavy: list[str], light: list[str], heavy_clients: int, ligh
                      if k not in ("200", "unfinished") and (group == "light" or k not in ("429", "503")))
         out[group] = {"requests": sum(s["status"].values()), "status": dict(sorted(s["status"].items())),
                       "errors": errors, "p50_ms": round(statistics.median(ms), 1) if ms else None,
-                      "p95_ms": round(percentile(ms, 95), 1) if ms else None, "max_ms": round(max(ms), 1) if ms else None}
+                      "p95_ms": round(percentile(ms, 95), 1) if ms else None,
+                      "max_ms": round(max(ms), 1) if ms else None}
     return out
 
 

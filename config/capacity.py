@@ -216,13 +216,14 @@ class CapacityMiddleware:
             return HttpResponsePermanentRedirect(request.path)  # one address, which the page cache keeps
         wait = heavy_wait(request, kind.name, kind.rate)
         if wait is not None:
+            seconds = math.ceil(wait)
             return refusal(request, 429, "heavy_limit", wait,
-                           f"Too many long requests ({kind.name}) from this client: try again in "
-                           f"{math.ceil(wait)} s.", "請求過於頻繁", f"此類請求（{kind.name}）過於頻繁，請 {math.ceil(wait)} 秒後再試。")
+                           f"Too many long requests ({kind.name}) from this client: try again in {seconds} s.",
+                           "請求過於頻繁", f"此類請求（{kind.name}）過於頻繁，請 {seconds} 秒後再試。")
         anonymous = not signed_in(request)
         try:
             taken, lane = take_lane(client_ip(request)) if anonymous else (True, None)
-        except OSError as exc:  # a disk that cannot hold the lanes must not refuse every heavy request
+        except OSError as exc:  # a disk that cannot hold lanes must not refuse every heavy request
             logger.warning("heavy request lanes not kept, the request is allowed: %s", exc)
             taken, lane = True, None
         if not taken:
@@ -236,7 +237,8 @@ class CapacityMiddleware:
             return refusal(request, 503, "busy", retry,
                            "The server is busy with other long requests (concordance sorts, quotation maps, "
                            "exports, hit lists, collations): try again in a moment.",
-                           "伺服器忙碌", "伺服器正忙於其他費時的請求（排序、引文圖、匯出、檢索結果下載、校勘），請稍後再試。")
+                           "伺服器忙碌",
+                           "伺服器正忙於其他費時的請求（排序、引文圖、匯出、檢索結果下載、校勘），請稍後再試。")
         started = time.monotonic()
         done = threading.Event()
 

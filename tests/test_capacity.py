@@ -113,7 +113,8 @@ def test_each_kind_has_its_own_budget_per_client(client, seed_juan, heavy):
     heavy.HITLIST_ANON_RATE = "2/min"
     assert client.get(QUOTATIONS).status_code == 200
     refused = client.get(QUOTATIONS)
-    assert (refused.status_code, 1 <= int(refused["Retry-After"]) <= 60) == (429, True)  # when the first leaves the window
+    # Retry-After: when the first leaves the window
+    assert (refused.status_code, 1 <= int(refused["Retry-After"]) <= 60) == (429, True)
     assert "請求過於頻繁 (429)" in refused.content.decode()
     assert client.get(QUOTATIONS, REMOTE_ADDR="203.0.113.9").status_code == 200  # another client
     codes = [whole(client.get("/api/search/export/tsv/", {"q": "射"})).status_code for _ in range(3)]
