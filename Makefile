@@ -39,7 +39,7 @@ setup: export DJANGO_DEBUG ?= true
 setup: install
 	$(BIN)/python scripts/build_webfont.py --if-missing
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py import_texts corpus/
+	$(BIN)/python manage.py import_texts corpus/ --class KR1d   # 禮書綱目: 經部 禮類 (Kanripo KR1d0086)
 	$(BIN)/python manage.py rebuild_index
 
 serve: export DJANGO_DEBUG ?= true

@@ -167,8 +167,50 @@ class HintsSerializer(serializers.Serializer):
     suggestions = SuggestionSerializer(many=True)
 
 
+class FacetValueSerializer(serializers.Serializer):
+    """One value of a facet and the hits of the query in it."""
+
+    value = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class NamedFacetValueSerializer(FacetValueSerializer):
+    """A facet value with its name: a class (KR1d 禮類; "" 未分類) or an edition (its slug and name)."""
+
+    name = serializers.CharField()
+
+
+class FacetsSerializer(serializers.Serializer):
+    """Where the hits fall (``search.facets``): each facet counts the hits that pass the other
+    facets' filters, most hits first."""
+
+    bu = NamedFacetValueSerializer(many=True)
+    # ``class`` is a keyword: the field is added below under its name.
+    dynasty = FacetValueSerializer(many=True)
+    author = FacetValueSerializer(many=True)
+    edition = NamedFacetValueSerializer(many=True)
+
+
+FacetsSerializer._declared_fields["class"] = NamedFacetValueSerializer(many=True)
+
+
+class ClassSerializer(serializers.Serializer):
+    """A class of Kanripo's catalogue (``catalogue``) and the works held in it."""
+
+    code = serializers.CharField()
+    name = serializers.CharField()
+    parent = serializers.CharField(allow_null=True)
+    level = serializers.ChoiceField(choices=["bu", "lei"])
+    works = serializers.IntegerField()
+    works_url = serializers.URLField()
+
+
+class ClassCountSerializer(NamedFacetValueSerializer):
+    bu = serializers.CharField()
+
+
 class SearchResponseSerializer(serializers.Serializer):
-    """A page of hits: ``count`` occurrences in ``passages`` passages, hits per juan, hints."""
+    """A page of hits: ``count`` occurrences in ``passages`` passages, hits per juan, hints, facets."""
 
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
@@ -177,13 +219,17 @@ class SearchResponseSerializer(serializers.Serializer):
     passages = serializers.IntegerField()
     distribution = JuanDistributionSerializer()
     hints = HintsSerializer()
+    facets = FacetsSerializer()
 
 
 class DistributionResponseSerializer(serializers.Serializer):
+    """``group=juan`` (default): ``juans`` and ``sections``; ``group=class``: ``classes``."""
+
     count = serializers.IntegerField()
     passages = serializers.IntegerField()
-    juans = JuanCountSerializer(many=True)
-    sections = SectionCountSerializer(many=True)
+    juans = JuanCountSerializer(many=True, required=False)
+    sections = SectionCountSerializer(many=True, required=False)
+    classes = ClassCountSerializer(many=True, required=False)
 
 
 _PIECE = {"position": 0, "paragraph": 0, "kind": "text", "layer": "classic", "layer_name": "", "commentator": "",
@@ -209,7 +255,11 @@ SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
                  "url": SEED + "2/?hl=%E9%B5%A0#s2-p2"}],
     "passages": 1,
     "distribution": {"juans": [{"work_id": 1, "work_title": "禮書綱目", "juan": 10, "juan_label": "卷十", "count": 2}]},
-    "hints": {"read_as": "「鵠」", "suggestions": []}})
+    "hints": {"read_as": "「鵠」", "suggestions": []},
+    "facets": {"bu": [{"value": "KR1", "name": "經部", "count": 2}],
+               "class": [{"value": "KR1d", "name": "禮類", "count": 2}],
+               "dynasty": [{"value": "清", "count": 2}], "author": [{"value": "江永", "count": 2}],
+               "edition": [{"value": "禮書綱目", "name": "禮書綱目", "count": 2}]}})
 
 
 #: A schema version as ``?version=`` may give it: a letter or digit, then letters, digits,

@@ -64,8 +64,9 @@ class EditionSerializer(serializers.ModelSerializer):
 
 
 class WorkSerializer(serializers.ModelSerializer):
-    """A work: id, title, author, native place, dynasty, collection, slug, Kanripo ID, juan
-    count (in all its editions) and its editions."""
+    """A work: id, title, author, native place, dynasty, collection, slug, Kanripo ID, class in
+    Kanripo's catalogue (``classification``: KR1d, "" unclassified) and 屬 (``shu``), juan count
+    (in all its editions) and its editions."""
 
     juan_count = serializers.IntegerField(read_only=True)
     url = serializers.SerializerMethodField()
@@ -74,7 +75,7 @@ class WorkSerializer(serializers.ModelSerializer):
     class Meta:
         model = Work
         fields = ["id", "title", "author", "native_place", "dynasty", "collection", "slug", "kanripo_id",
-                  "juan_count", "url", "editions"]
+                  "classification", "shu", "juan_count", "url", "editions"]
 
     def get_url(self, work) -> str:
         return self.context["request"].build_absolute_uri(f"/api/works/{work.pk}/")

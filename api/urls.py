@@ -7,6 +7,7 @@ import config.converters  # noqa: F401 - registers <num:…>
 from config.cacheable import cached_page
 
 from . import redirects, views
+from .catalogue import ClassList, ClassWorks
 from .collation import CollationExport, CollationView, SectionParallels, SpanParallels
 from .schema import SchemaView
 
@@ -45,6 +46,8 @@ urlpatterns = [
          cached_page(SectionParallels.as_view()), name="section-parallels"),
     path("parallels/", cached_page(SpanParallels.as_view()), name="parallels"),
     path("search/", cached_page(views.SearchView.as_view()), name="search"),
+    path("classes/", cached_page(ClassList.as_view()), name="class-list"),
+    path("classes/<str:code>/works/", cached_page(ClassWorks.as_view()), name="class-works"),
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
     path("search/distribution/", cached_page(views.SearchDistributionView.as_view()), name="search-distribution"),
     # A work or edition named by its slug, as on the reading pages: redirected to its id (api.redirects).

@@ -22,6 +22,7 @@ from search.forms import SearchForm
 from search.service import HitLinks, edition_places, name_layers, query_hints, run_search
 
 from . import exports, hitlists, schema
+from .catalogue import class_distribution, search_facets
 from .distribution import juan_rows
 from .throttling import ApiExportThrottle, ApiSearchThrottle
 from .pagination import StandardPagination
@@ -55,6 +56,14 @@ SEARCH_PARAMETERS = [
     OpenApiParameter("edition", str, description=(
         "edition id or slug (see `editions` in /api/works/): one edition only. One that names nothing is a 400"),
                      examples=[OpenApiExample("KR1d0086-WYG", value="KR1d0086-WYG")]),
+    OpenApiParameter("class", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
+                     description=("分類 (one or more, repeated or comma-separated): classes of Kanripo's catalogue, "
+                                  "類 (KR1d 禮類, KR2a 正史類) or 部 (KR1 經部); see /api/classes/. An unknown code is a 400"),
+                     examples=[OpenApiExample("禮類 and 正史類", value="KR1d,KR2a")]),
+    OpenApiParameter("dynasty", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
+                     description="朝代 (one or more): the works' dynasty as the facets name it (清, 宋, 漢 …)"),
+    OpenApiParameter("author", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
+                     description="作者 (one or more): a person responsible for the work (江永, 鄭玄 …), as the facets name them"),
     OpenApiParameter("juan", str, description=(
         "the book's juan label, as the reading pages show it: 卷十 (also 十 or 10), 卷首上, 序. For Kanripo works "
         "this is not the file number of the URLs (卷十 of KR1d0086 is /juans/12/). Within `work` if given."),
@@ -206,8 +215,9 @@ class SectionNotes(generics.ListAPIView):
         return Piece.objects.filter(section=section, kind__in=["note", "record_note"]).order_by("position")
 
 
-def _search(request):
-    """Validate the request's parameters and run the search; raises ``ValidationError``."""
+def _search(request, with_form: bool = False):
+    """Validate the request's parameters and run the search; raises ``ValidationError``.
+    ``(query, results)``, and the form too with ``with_form``."""
     form = SearchForm(request.query_params)
     if not form.is_valid():
         raise ValidationError({k: list(v) for k, v in form.errors.items()})
@@ -215,7 +225,8 @@ def _search(request):
         query = form.search_query()
         if query is None:
             raise ValidationError({"q": ["請輸入檢索詞 (the q parameter is required)"]})
-        return query, run_search(query)
+        results = run_search(query)
+        return (query, results, form) if with_form else (query, results)
     except SearchError as exc:
         raise ValidationError({"q": [str(exc)]}) from None
 
@@ -246,7 +257,7 @@ class SearchView(APIView):
         OpenApiParameter("page_size", int, description="results per page, at most 200 (default 20)"),
     ], responses=schema.SearchResponseSerializer, examples=[schema.SEARCH_EXAMPLE])
     def get(self, request):
-        query, results = _search(request)
+        query, results, form = _search(request, with_form=True)
         paginator = StandardPagination()
         page = name_layers(paginator.paginate_queryset(results.hits, request, view=self))
         data = HitSerializer(page, many=True, context={"request": request, "query": query}).data
@@ -256,6 +267,8 @@ class SearchView(APIView):
         # once, at /api/search/distribution/, not repeated on every page.
         response.data["distribution"] = {"juans": _distribution(results, sections=False)["juans"]}
         response.data["hints"] = query_hints(query, results)
+        # Where the hits fall (部, 類, dynasty, author, edition), from the index's hits per juan.
+        response.data["facets"] = search_facets(form, results)
         return response
 
 
@@ -264,9 +277,18 @@ class SearchDistributionView(APIView):
 
     throttle_classes = [ApiSearchThrottle]  # the API's budgets and the search budget
 
-    @extend_schema(parameters=SEARCH_PARAMETERS, responses=schema.DistributionResponseSerializer)
+    @extend_schema(parameters=SEARCH_PARAMETERS + [OpenApiParameter("group", str, enum=["juan", "class"], description=(
+        "juan (default): the hits per juan and per section (`juans`, `sections`); class: the hits per class of "
+        "Kanripo's catalogue (`classes`: 類, or 部 for a work classified by its 部 alone, \"\" unclassified)"))],
+        responses=schema.DistributionResponseSerializer)
     def get(self, request):
+        group = request.query_params.get("group", "juan") or "juan"
+        if group not in ("juan", "class"):
+            raise ValidationError({"group": [f"group must be juan or class, not {group!r}"]})
         _, results = _search(request)
+        if group == "class":
+            return Response({"count": results.count, "passages": results.passages,
+                             "classes": class_distribution(results)})
         return Response({"count": results.count, "passages": results.passages, **_distribution(results)})
 
 

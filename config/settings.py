@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "axes",
     "characters",
+    "catalogue",
     "reader",
     "corrections",
     "search",

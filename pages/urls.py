@@ -5,7 +5,7 @@ import config.converters  # noqa: F401 - registers <num:…>
 from config.cacheable import cached_page
 from reader.slugs import SlugConverter
 
-from . import views
+from . import catalogue, views
 
 register_converter(SlugConverter, "work")
 
@@ -13,7 +13,8 @@ register_converter(SlugConverter, "work")
 # models (get_absolute_url) use.
 app_name = "reader"
 urlpatterns = [
-    path("", cached_page(views.home), name="home"),
+    path("", cached_page(catalogue.catalogue_home), name="home"),
+    path("classes/<str:code>/", cached_page(catalogue.class_detail), name="class"),
     path("works/<work:slug>/", cached_page(views.work_detail), name="work"),
     path("works/<work:slug>/juan/<num:number>/", cached_page(views.juan_detail), name="juan"),
     path("works/<work:slug>/juan/<num:number>/<num:position>/", cached_page(views.section_detail), name="section"),

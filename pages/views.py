@@ -1,4 +1,4 @@
-"""Reading pages: home (works), work (juans), juan (all sections), section (permalink), and
+"""Reading pages (the catalogue at ``/`` is ``pages.catalogue``): work (juans), juan (all sections), section (permalink), and
 the character lookup. They sit above the texts, search and collation: a page highlights
 its hits (``pages.highlight``), counts them on a long section's other pages (the search
 service) and lists its parallel passages (``collation.parallels``)."""
@@ -57,21 +57,6 @@ def _highlighted(request, chapters, script: str = "traditional"):
     if not text.strip():
         return None
     return {"text": text, "exact": exact, "count": count, "error": error}
-
-
-@vary_on_cookie  # the font size the reader chose (display cookie)
-def home(request):
-    """The works held, each once, with its editions and their juans counted as the book
-    counts them (``reader.juans``)."""
-    works = list(Work.objects.prefetch_related(Prefetch("editions", queryset=Edition.objects.order_by("id")))
-                 .order_by("title", "id"))
-    juans: dict[int, list] = {}
-    for juan in Juan.objects.only("edition_id", "label", "number"):
-        juans.setdefault(juan.edition_id, []).append(juan)
-    for work in works:
-        for edition in work.editions.all():
-            edition.book_juans = juan_count(juans.get(edition.pk, []))
-    return render(request, "reader/home.html", {"works": works})
 
 
 @vary_on_cookie

@@ -12,6 +12,7 @@ from django.db import models, transaction
 from django.db.models import F
 from django.urls import reverse
 
+from catalogue.catalogue import CatalogueClass, bu_of, class_of, entry, get_class, validate_class_code
 from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 
 from reader.pieces import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL, LAYER_BASES, LAYERS,
@@ -72,6 +73,14 @@ class Work(models.Model):
     #: Kanripo text ID (KR1d0086) for works that have a Kanripo edition; the editions of
     #: one Kanripo ID are one work.
     kanripo_id = models.CharField(max_length=40, blank=True)
+    #: The work's class in Kanripo's catalogue (``catalogue``): a 類 such as ``KR1d`` (禮類), or a
+    #: 部 such as ``KR1`` when only that is known; "" when unclassified. Set from the Kanripo
+    #: ID when the work has one (``save``), by ``import_texts --class`` or in the admin.
+    classification = models.CharField(max_length=8, blank=True, db_index=True, validators=[validate_class_code],
+                                      help_text="class in Kanripo's catalogue: a 類 (KR1d 禮類) or a 部 (KR1 經部)")
+    #: The 屬 (a group inside the 類: 周禮之屬) where the catalogue or the admin gives one.
+    shu = models.CharField(max_length=50, blank=True, verbose_name="屬",
+                           help_text="group inside the class (屬), e.g. 周禮之屬")
 
     class Meta:
         ordering = ["title", "id"]
@@ -85,7 +94,25 @@ class Work(models.Model):
         """Save; raises ``django.core.exceptions.ValidationError`` for a slug that breaks the
         rule, whatever wrote it (an importer, the admin, a script)."""
         validate_slug(self.slug)
+        if not self.classification and self.kanripo_id:
+            # Kanripo's IDs carry their class (KR1d0086 → KR1d): a work with one is classified.
+            self.classification = class_of(self.kanripo_id)
+            listed = entry(self.kanripo_id)
+            self.shu = self.shu or (listed.shu if listed else "")
+            if self.classification and kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = [*kwargs["update_fields"], "classification", "shu"]
+        validate_class_code(self.classification)
         super().save(*args, **kwargs)
+
+    @property
+    def catalogue_class(self) -> CatalogueClass | None:
+        """The work's class in Kanripo's catalogue (``catalogue``), None when unclassified."""
+        return get_class(self.classification) if self.classification else None
+
+    @property
+    def catalogue_bu(self) -> CatalogueClass | None:
+        """The 部 of the work's class (經部 for KR1d), None when unclassified."""
+        return get_class(bu_of(self.classification)) if self.classification else None
 
     @property
     def name(self) -> str:
@@ -231,6 +258,9 @@ class Juan(models.Model):
     #: detected from their sums.
     simplified_forms = models.PositiveIntegerField(default=0, editable=False)
     traditional_forms = models.PositiveIntegerField(default=0, editable=False)
+    #: Characters of the juan's text (code points of its pieces' texts, as the import counts
+    #: them), written at import: what the catalogue pages sum per edition and class.
+    char_count = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["edition", "number"]

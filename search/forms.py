@@ -1,12 +1,14 @@
 """Validation of search parameters, shared by the search page and the API."""
 from django import forms
 
+from catalogue.catalogue import get_class
 from config.converters import whole_number
 from reader.juans import matching_juans
 from reader.models import Chapter, Edition, Juan, Work
 
 from .backends import SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
+from .facets import editions_for
 from .documents import LAYER_ALIASES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
 
 #: The layer choices as the search page offers them (check boxes; none ticked: all), in
@@ -58,6 +60,38 @@ class LayerField(forms.Field):
         return names
 
 
+class ValuesField(forms.Field):
+    """A filter that takes several values: repeated (``class=KR1d&class=KR2a``), comma-separated
+    (``class=KR1d,KR2a``) or both. Cleans to the tuple of values as given, each once (``()``:
+    no filter); at most ``MAX_VALUES`` of them, each at most 50 characters."""
+
+    widget = forms.SelectMultiple
+    MAX_VALUES = 50
+
+    def to_python(self, value):
+        if value in (None, ""):
+            return ()
+        values = [value] if isinstance(value, str) else list(value)
+        names = tuple(dict.fromkeys(n.strip() for v in values for n in str(v).replace("，", ",").split(",")
+                                    if n.strip()))
+        if len(names) > self.MAX_VALUES or any(len(n) > 50 for n in names):
+            raise forms.ValidationError(f"過多或過長的篩選值 (at most {self.MAX_VALUES} values of 50 characters)")
+        return names
+
+
+class ClassField(ValuesField):
+    """Classes of Kanripo's catalogue (``catalogue``): 類 (``KR1d``) or 部 (``KR1``); an unknown
+    code is an error naming it."""
+
+    def to_python(self, value):
+        codes = super().to_python(value)
+        unknown = [c for c in codes if get_class(c) is None]
+        if unknown:
+            raise forms.ValidationError(f"沒有「{'、'.join(unknown)}」這一類 (not a class of the catalogue: "
+                                        f"{', '.join(unknown)}; see /api/classes/)")
+        return codes
+
+
 def resolve_work(value: str) -> tuple[int, ...] | None:
     """The edition ids a ``work`` filter names (all the work's editions), or None when it
     names nothing. ``value`` is a work id, a work's slug, or (as links made before editions
@@ -85,7 +119,9 @@ class SearchForm(forms.Form):
     ``juan`` (the book's juan label: 卷十, 十, 10, 卷首上, 序; ``reader.juans``), ``chapter``
     (chapter id), ``commentator`` (who wrote the passages kept: 李善, 洪興祖; ``Piece.commentator``),
     ``context`` (KWIC width in
-    characters, 0–200, default 15), ``sort`` (text/relevance/after/before)."""
+    characters, 0–200, default 15), ``sort`` (text/relevance/after/before); the facet filters
+    ``class`` (classes of Kanripo's catalogue: 類 KR1d or 部 KR1), ``dynasty`` and ``author``, each
+    with one value or several (``search.facets``)."""
 
     q = forms.CharField(required=False, strip=True, max_length=MAX_QUERY_LENGTH,
                         error_messages={"max_length": f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)"})
@@ -99,6 +135,9 @@ class SearchForm(forms.Form):
     commentator = forms.CharField(required=False, strip=True, max_length=40)
     context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT)
     sort = forms.ChoiceField(choices=SORT_CHOICES, required=False)
+    # ``class`` (a keyword in Python) is added to ``base_fields`` below the class.
+    dynasty = ValuesField(required=False)
+    author = ValuesField(required=False)
 
     def clean(self):
         """Resolve ``work`` and ``edition`` (ids or slugs) to ``edition_ids`` (None: every
@@ -124,6 +163,15 @@ class SearchForm(forms.Form):
                                           f"{data['edition']!r} is not an edition of work {data['work']!r})")
                 return data
             ids = tuple(i for i in ids if i in edition) if ids is not None else edition
+        # The facets (search.facets) count the hits without their own filters: the editions
+        # before the facet filters are kept for them.
+        data["unfaceted_edition_ids"] = ids
+        data["facet_filters"] = {"classes": data.get("class") or (), "dynasties": data.get("dynasty") or (),
+                                 "authors": data.get("author") or ()}
+        faceted = editions_for(**data["facet_filters"])
+        if faceted is not None:
+            kept = set(faceted)
+            ids = tuple(i for i in ids if i in kept) if ids is not None else faceted
         data["edition_ids"] = ids
         if data.get("chapter") is not None:
             if not Chapter.objects.filter(pk=data["chapter"]).exists():
@@ -140,14 +188,19 @@ class SearchForm(forms.Form):
             data["juan_ids"] = frozenset(j.pk for j in found)
         return data
 
-    def search_query(self):
-        """The ``SearchQuery`` for the cleaned data, or None for an empty query."""
+    def facets_filtered(self) -> bool:
+        """Whether a facet filter (``class``, ``dynasty``, ``author``) narrows the search."""
+        return any(self.cleaned_data.get("facet_filters", {}).values())
+
+    def search_query(self, unfaceted: bool = False):
+        """The ``SearchQuery`` for the cleaned data, or None for an empty query; ``unfaceted``:
+        without the facet filters (what ``search.facets.facet_counts`` counts from)."""
         data = self.cleaned_data
         if not data.get("q"):
             return None
         return SearchQuery(
             text=data["q"], layers=layers_for(data.get("layer")), exact=bool(data.get("exact")),
-            edition_ids=data.get("edition_ids"),
+            edition_ids=data.get("unfaceted_edition_ids" if unfaceted else "edition_ids"),
             juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
             commentator=data.get("commentator") or None,
             sort=data.get("sort") or "text",
@@ -167,4 +220,5 @@ class _SharedFields(dict):
         return dict(self)
 
 
+SearchForm.base_fields["class"] = ClassField(required=False)
 SearchForm.base_fields = _SharedFields(SearchForm.base_fields)

@@ -35,7 +35,7 @@ def test_the_schema_is_valid_openapi(schema):
 
 @pytest.mark.parametrize("path,url,required", [
     ("/api/search/", "/api/search/?q=%E9%B5%A0&layer=text",
-     ["count", "next", "previous", "results", "passages", "distribution", "hints"]),
+     ["count", "next", "previous", "results", "passages", "distribution", "hints", "facets"]),
     ("/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/10/", ["work", "number", "label", "reading_url", "chapters"]),
     ("/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/10/2/".replace("10/2", "10/sections/2"),
      ["position", "title", "closer", "reading_url", "citation", "page", "pieces", "work", "juan", "chapter", "pages"]),
@@ -57,6 +57,25 @@ def test_a_hit_is_typed_field_by_field(schema):
     assert hit["properties"]["layer"]["enum"] == ["classic", "commentary", "readings", "subcommentary", "editorial",
                                                   "smallprint", "record", "record_note", "title"]
     assert shape["properties"]["hints"]["properties"]["suggestions"]["items"]["required"] == ["count", "message", "query"]
+
+
+def test_the_facets_and_classes_are_typed(schema, client, seed_juan):
+    """The search's facets name each facet (``class`` too, a keyword in Python) and its rows;
+    /api/classes/ and a class's works are typed, and real answers follow their schemas."""
+    shape, _ = response_schema(schema, "/api/search/")
+    facets = shape["properties"]["facets"]
+    assert sorted(facets["required"]) == ["author", "bu", "class", "dynasty", "edition"]
+    assert sorted(facets["properties"]["class"]["items"]["required"]) == ["count", "name", "value"]
+    assert sorted(facets["properties"]["dynasty"]["items"]["required"]) == ["count", "value"]
+    classes, _ = response_schema(schema, "/api/classes/")
+    assert sorted(classes["items"]["required"]) == ["code", "level", "name", "parent", "works", "works_url"]
+    OAS30Validator(classes).validate(client.get("/api/classes/").json())
+    works, _ = response_schema(schema, "/api/classes/{code}/works/")
+    OAS30Validator(works).validate(client.get("/api/classes/KR1d/works/").json())
+    params = {p["name"] for p in schema["paths"]["/api/search/"]["get"]["parameters"]}
+    assert {"class", "dynasty", "author"} <= params
+    distribution, _ = response_schema(schema, "/api/search/distribution/")
+    OAS30Validator(distribution).validate(client.get("/api/search/distribution/?q=%E5%B0%84&group=class").json())
 
 
 def test_each_export_kind_has_its_media_type(schema):

@@ -265,7 +265,8 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None,
             ppos += 1
     _insert_pieces(rows)
     telling = count_script("".join(r[4] for r in rows) + "".join((s.title or "") + (s.closer or "") for s in sections))
-    Juan.objects.filter(pk=juan.pk).update(simplified_forms=telling.simplified, traditional_forms=telling.traditional)
+    Juan.objects.filter(pk=juan.pk).update(simplified_forms=telling.simplified, traditional_forms=telling.traditional,
+                                          char_count=characters)
     if script is not None and (edition.script, edition.script_given) != (script, True):
         changed = edition.script != script
         edition.script, edition.script_given = script, True

@@ -16,12 +16,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.utils import InternalError, OperationalError, ProgrammingError
 from tqdm import tqdm
 
+from catalogue.catalogue import get_class
 from characters.simplified import SCRIPTS
 from reader.dberrors import describe
 from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.explain import explain
 from reader.importers.loader import TRUST_CHOICES, juan_key, juan_to_replace, load_document, read_document
 from reader.importers.readahead import read_ahead
+from reader.models import Work
 from reader.signals import IndexBatches, index_batch_chars
 
 TEXT_SUFFIXES = {".txt"}
@@ -144,6 +146,9 @@ class Command(BaseCommand):
                             help="the script the edition is written in, instead of detecting it from the characters "
                                  "its juans use; in a simplified or mixed edition a simplified form that stands for "
                                  "several characters (后, 于, 当) is found by each of them")
+        parser.add_argument("--class", dest="class_code", type=class_code, metavar="CODE",
+                            help="the class in Kanripo's catalogue of the works imported, e.g. KR1d (經部 禮類) or "
+                                 "KR1 (經部); Kanripo texts are classified by their ID without it")
         parser.add_argument("--follow-symlinks", action="store_true",
                             help="also read symbolic links and files whose real path is outside the folder named")
         parser.add_argument("--trust", choices=TRUST_CHOICES,
@@ -216,6 +221,8 @@ class Command(BaseCommand):
                     continue
                 except (OperationalError, ProgrammingError, InternalError) as exc:
                     raise stopped(f"{path}: {describe(exc, 'Nothing from this file was stored.').message}") from None
+                if opts["class_code"]:
+                    Work.objects.filter(pk=result.juan.work_id).update(classification=opts["class_code"])
                 index.stored(result.juan.pk, result.old_juan_id, result.characters)
                 for juan_id in result.rescripted:   # the edition's script changed: read them again
                     index.stored(juan_id, juan_id)
@@ -249,6 +256,16 @@ class Command(BaseCommand):
             problems.append(f"{juans} juans stored, but {behind}" if juans else behind)
         if problems:
             raise CommandError(". ".join(problems))
+
+
+def class_code(value: str) -> str:
+    """``--class``: a class of Kanripo's catalogue (``KR1d``, ``KR1``), else an error naming the
+    classes of that 部."""
+    found = get_class(value)
+    if found is None:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a class of Kanripo's catalogue (e.g. KR1d 禮類, KR2a 正史類, "
+                                         f"KR1 經部)")
+    return found.code
 
 
 def _from_elsewhere(old, doc, path: Path) -> bool:

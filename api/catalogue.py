@@ -1,0 +1,80 @@
+"""The catalogue in the API: ``/api/classes/`` (every 部 and 類 of Kanripo's catalogue with the
+number of works held in it) and ``/api/classes/<code>/works/`` (the works of a 類, or of every
+類 of a 部, as ``/api/works/`` gives them), and the facets and class distribution of a search
+(``search.facets``)."""
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catalogue.catalogue import BU, bu_of, classes, get_class, members
+from reader.models import Edition, Work
+from search.facets import facet_counts
+from search.service import run_search
+
+from . import schema
+from .serializers import WorkSerializer
+
+CLASS_CODE = OpenApiParameter("code", str, OpenApiParameter.PATH,
+                              description="a class of Kanripo's catalogue: a 類 (KR1d 禮類) or a 部 (KR1 經部)")
+
+
+def class_row(cls, held: dict[str, int], request) -> dict:
+    """A class as the API gives it: code, name, parent (null for a 部), level, works held (a
+    部 counts its 類's and those classified by the 部 alone) and the URL of its works."""
+    works = held.get(cls.code, 0) + (sum(held.get(c.code, 0) for c in members(cls.code)) if cls.level == BU else 0)
+    return {"code": cls.code, "name": cls.name, "parent": cls.parent or None, "level": cls.level, "works": works,
+            "works_url": request.build_absolute_uri(f"/api/classes/{cls.code}/works/")}
+
+
+class ClassList(APIView):
+    """Every class of Kanripo's catalogue, 部 and 類 in the catalogue's order (KR1 經部, KR1a 易類,
+    … KR6v), with the number of works the library holds in each."""
+
+    @extend_schema(responses=schema.ClassSerializer(many=True))
+    def get(self, request):
+        held = dict(Work.objects.exclude(classification="").values("classification")
+                    .annotate(n=Count("id")).values_list("classification", "n"))
+        return Response([class_row(c, held, request) for c in classes().values()])
+
+
+class ClassWorks(generics.ListAPIView):
+    """The works held in a class (a 類; for a 部, in every 類 of it), paginated, as `/api/works/`
+    gives them; 404 for a code that is not a class of the catalogue."""
+
+    serializer_class = WorkSerializer
+
+    def get_queryset(self):
+        cls = get_class(self.kwargs["code"])
+        if cls is None:
+            raise Http404(f"no class {self.kwargs['code']!r} in the catalogue")
+        codes = [cls.code] + [c.code for c in members(cls.code)]
+        return (Work.objects.filter(classification__in=codes).annotate(juan_count=Count("juans"))
+                .order_by("kanripo_id", "title", "id")
+                .prefetch_related(Prefetch("editions", queryset=Edition.objects.annotate(juan_count=Count("juans"))
+                                           .order_by("id"))))
+
+    @extend_schema(parameters=[CLASS_CODE])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+def search_facets(form, results) -> dict:
+    """The facets of a search (``search.facets.facet_counts``): counted from the results
+    without the facet filters, run again without them when the form has some."""
+    filters = form.cleaned_data["facet_filters"]
+    unfaceted = run_search(form.search_query(unfaceted=True)) if form.facets_filtered() else results
+    return facet_counts(unfaceted, **filters)
+
+
+def class_distribution(results) -> list[dict]:
+    """``[{"value", "name", "bu", "count"}]``: the hits per class (類, or 部 for a work classified
+    by its 部 alone; "" for unclassified works), most hits first (``group=class``)."""
+    rows = []
+    for row in facet_counts(results)["class"]:
+        rows.append({**row, "bu": bu_of(row["value"]) or ""})
+    return rows

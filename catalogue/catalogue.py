@@ -1,0 +1,144 @@
+"""Kanripo's catalogue of the library: the 部 (經 史 子 集, 道, 佛) and their 類, and the works it
+lists, read from the tables shipped in ``catalogue/data`` (built from github.com/kanripo/KR-Catalog
+by ``catalogue/scripts/build_catalogue.py``; licence in ``catalogue/data/ATTRIBUTION.md``).
+
+A class code is Kanripo's: ``KR1`` (經部) is a 部, ``KR1d`` (禮類) a 類 of it; a Kanripo text ID
+starts with its 類 (``KR1d0086`` → ``KR1d``, the rule of Kanripo's IDs). Pure data: the tables
+are read once per process (``functools.lru_cache``); nothing here touches the database.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+
+DATA = Path(__file__).resolve().parent / "data"
+#: A Kanripo text ID (``KR1d0086``, also with an edition's suffix ``KR1d0086-WYG``): its 類 and 部.
+KANRIPO_ID = re.compile(r"^(KR\d)([a-z])\d{4}")
+#: A class code: a 部 (``KR1``) or a 類 (``KR1d``).
+CLASS_CODE = re.compile(r"^KR\d[a-z]?$")
+BU, LEI = "bu", "lei"
+
+
+@dataclass(frozen=True)
+class CatalogueClass:
+    """One class: ``code`` (``KR1d``), ``name`` (``禮類``), ``parent`` (the 部's code, "" for a
+    部) and ``level`` (``"bu"`` or ``"lei"``)."""
+
+    code: str
+    name: str
+    parent: str
+    level: str
+
+    @property
+    def short(self) -> str:
+        """A 部's one-character name as the library's shelves say it (經部 → 經); a 類's name."""
+        return self.name[0] if self.level == BU else self.name
+
+
+@dataclass(frozen=True)
+class Person:
+    """One person responsible for a work: ``name``, ``role`` (撰, 注, 疏 … as the catalogue
+    gives it, "" when it gives none) and ``dynasty`` ("" when unknown)."""
+
+    name: str
+    role: str = ""
+    dynasty: str = ""
+
+
+@dataclass(frozen=True)
+class CatalogueEntry:
+    """A work of the catalogue: its Kanripo ID, class (類), title, dynasty (the catalogue's, or
+    its first person's), the people responsible in the catalogue's order and its 屬 ("" when
+    the catalogue gives none)."""
+
+    kr_id: str
+    cls: str
+    title: str
+    dynasty: str
+    people: tuple[Person, ...]
+    shu: str = ""
+
+    @property
+    def authors(self) -> tuple[str, ...]:
+        """The people's names, in order, each once."""
+        return tuple(dict.fromkeys(p.name for p in self.people))
+
+
+def _rows(name: str):
+    with open(DATA / name, encoding="utf-8") as f:
+        next(f)  # header
+        for line in f:
+            if line.strip():
+                yield line.rstrip("\n").split("\t")
+
+
+@lru_cache(maxsize=1)
+def classes() -> dict[str, CatalogueClass]:
+    """Every class by code, 部 and 類, in code order (KR1, KR1a, … KR6v)."""
+    found = {}
+    for code, parent, name in _rows("classes.tsv"):
+        parent = "" if parent == "-" else parent
+        found[code] = CatalogueClass(code, name, parent, LEI if parent else BU)
+    return dict(sorted(found.items()))
+
+
+@lru_cache(maxsize=1)
+def _entries() -> dict[str, CatalogueEntry]:
+    found = {}
+    for kr_id, cls, title, dynasty, people, shu in _rows("works.tsv"):
+        persons = tuple(Person(*p.split(":")) for p in people.split(";") if p)
+        found[kr_id] = CatalogueEntry(kr_id, cls, title, dynasty, persons, shu)
+    return found
+
+
+def get_class(code: str) -> CatalogueClass | None:
+    """The class of ``code`` (``KR1d`` or ``KR1``), None for a code the catalogue lacks."""
+    return classes().get(code)
+
+
+def bus() -> list[CatalogueClass]:
+    """The 部, in order: 經 史 子 集 道 佛."""
+    return [c for c in classes().values() if c.level == BU]
+
+
+def members(code: str) -> list[CatalogueClass]:
+    """The 類 of the 部 ``code``, in order ([] for a 類 or an unknown code)."""
+    return [c for c in classes().values() if c.parent == code]
+
+
+def bu_of(code: str) -> str:
+    """The 部 of a class code (``KR1d`` → ``KR1``, ``KR1`` → ``KR1``); "" for a code that is not one."""
+    return code[:3] if CLASS_CODE.match(code or "") else ""
+
+
+def class_of(kanripo_id: str) -> str:
+    """The 類 a Kanripo text ID belongs to by Kanripo's rule (``KR1d0086`` and ``KR1d0086-WYG``
+    → ``KR1d``); "" for an ID that is not Kanripo's or names a class the catalogue lacks."""
+    match = KANRIPO_ID.match(kanripo_id or "")
+    if not match:
+        return ""
+    code = match.group(1) + match.group(2)
+    return code if code in classes() else ""
+
+
+def entry(kanripo_id: str) -> CatalogueEntry | None:
+    """The catalogue's entry for a Kanripo text ID (an edition's suffix is ignored), None when
+    the shipped catalogue does not list it."""
+    match = KANRIPO_ID.match(kanripo_id or "")
+    return _entries().get(match.group(0)) if match else None
+
+
+def entries_of(code: str) -> list[CatalogueEntry]:
+    """The works the shipped catalogue lists under a class (a 類, or every 類 of a 部), by ID."""
+    return [e for e in _entries().values() if e.cls == code or bu_of(e.cls) == code]
+
+
+def validate_class_code(code: str) -> None:
+    """Raises ``ValidationError`` unless ``code`` is "" or a class of the catalogue (a 部 such
+    as ``KR1`` or a 類 such as ``KR1d``)."""
+    if code and code not in classes():
+        raise ValidationError(f"{code!r} is not a class of the catalogue (a 部 such as KR1 or a 類 such as KR1d)")

@@ -1,0 +1,78 @@
+"""The catalogue pages: ``/`` (the library as Kanripo's catalogue orders it: 經 史 子 集, 道, 佛
+→ their 類 → the works held, each with its editions, juan count, characters and dynasty) and
+``/classes/<code>/`` (one 類, or one 部 with its 類). The classes come from ``catalogue``; the
+counts from three queries whatever the number of works (works with their editions, the juans'
+labels, the characters summed per edition), never one per work."""
+from __future__ import annotations
+
+from django.db.models import Prefetch, Sum
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.vary import vary_on_cookie
+
+from catalogue.catalogue import BU, bu_of, bus, get_class, members
+from reader.juans import juan_count
+from reader.models import Edition, Juan, Work
+
+
+def _works_with_counts(works) -> list[Work]:
+    """``works`` (a queryset) with their editions, each edition given ``book_juans`` (juans as
+    the book counts them, ``reader.juans``) and ``char_count`` (characters of its juans), and
+    each work ``char_count`` (its editions' sum)."""
+    works = list(works.prefetch_related(Prefetch("editions", queryset=Edition.objects.order_by("id")))
+                 .order_by("kanripo_id", "title", "id"))
+    ids = [w.pk for w in works]
+    juans: dict[int, list] = {}
+    for juan in Juan.objects.filter(work_id__in=ids).only("edition_id", "label", "number"):
+        juans.setdefault(juan.edition_id, []).append(juan)
+    chars = dict(Juan.objects.filter(work_id__in=ids).values("edition_id").annotate(n=Sum("char_count"))
+                 .values_list("edition_id", "n"))
+    for work in works:
+        work.char_count = 0
+        for edition in work.editions.all():
+            edition.book_juans = juan_count(juans.get(edition.pk, []))
+            edition.char_count = chars.get(edition.pk) or 0
+            work.char_count += edition.char_count
+    return works
+
+
+def _shelves(works: list[Work], codes) -> list[dict]:
+    """``[{"cls": CatalogueClass, "works": [...]}]`` for the classes ``codes`` that hold works,
+    in catalogue order; a work classified by its 部 only stands on a shelf of its own."""
+    by_code: dict[str, list] = {}
+    for work in works:
+        by_code.setdefault(work.classification, []).append(work)
+    return [{"cls": get_class(code), "works": by_code[code]} for code in codes if code in by_code]
+
+
+@vary_on_cookie  # the font size the reader chose (display cookie)
+def catalogue_home(request):
+    """The library by 部 and 類, with the works held; unclassified works at the end."""
+    works = _works_with_counts(Work.objects.all())
+    sections = []
+    for bu in bus():
+        shelves = _shelves(works, [bu.code] + [c.code for c in members(bu.code)])
+        if shelves:
+            sections.append({"bu": bu, "shelves": shelves, "works": sum(len(s["works"]) for s in shelves)})
+    unclassified = [w for w in works if not w.classification]
+    return render(request, "reader/catalogue.html", {"sections": sections, "unclassified": unclassified,
+                                                     "work_total": len(works)})
+
+
+@vary_on_cookie
+def class_detail(request, code):
+    """One class: a 類 with its works, or a 部 with its 類 and their works. 404 for a code the
+    catalogue lacks."""
+    cls = get_class(code)
+    if cls is None:
+        raise Http404(f"no class {code!r} in the catalogue")
+    if cls.level == BU:
+        codes = [cls.code] + [c.code for c in members(cls.code)]
+        works = _works_with_counts(Work.objects.filter(classification__in=codes))
+        bu = cls
+    else:
+        codes = [cls.code]
+        works = _works_with_counts(Work.objects.filter(classification=cls.code))
+        bu = get_class(bu_of(cls.code))
+    return render(request, "reader/class.html", {"cls": cls, "bu": bu, "shelves": _shelves(works, codes),
+                                                 "members": members(cls.code), "work_total": len(works)})

@@ -1,0 +1,140 @@
+"""Facets of a search: where in the library its hits fall (部, 類, dynasty, author, edition),
+counted from the index's own answer, and the filters that narrow a search by them.
+
+Every engine's ``SearchResults.juan_counts()`` gives the hits per juan, each juan headed by its
+edition's id; a small table maps each edition to its work's class, dynasty and authors
+(``facet_table``: one query, kept in process memory per index version and corpus stamp, as
+``search.service.edition_places``). So a facet count reads no hit from the database: 之 on the
+whole library is a sum over a few thousand juans.
+
+Where the values come from: the class is ``Work.classification`` (``catalogue``; its 部 is the
+code's first three characters); the dynasty is the work's own (``Work.dynasty``, from the text's
+byline) or else the catalogue's; the authors are the people Kanripo's catalogue lists for the
+work (鄭玄, 賈公彥, 陸德明 for 周禮注疏), or the work's own author field when the catalogue does
+not list it. A filter on several values of one facet keeps hits in any of them
+(``class=KR1d&class=KR2a``); filters on different facets all apply.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from catalogue.catalogue import bu_of, entry, get_class
+from reader.models import Edition
+from reader.stamp import corpus_version
+
+from .backends import SearchResults, get_search_backend
+
+#: The facets, in the order the API and the page give them.
+FACETS = ("bu", "class", "dynasty", "author", "edition")
+#: The name of an unclassified work's class and 部 in the facets.
+UNCLASSIFIED = "未分類"
+
+
+@dataclass(frozen=True)
+class EditionFacets:
+    """What one edition contributes to each facet: ``cls`` (a 類 or 部 code, "" unclassified),
+    ``bu`` ("" unclassified), ``dynasty`` ("" unknown), ``authors`` (names), ``slug`` and
+    ``name`` (the edition's, as the search page names it)."""
+
+    cls: str
+    bu: str
+    dynasty: str
+    authors: tuple[str, ...]
+    slug: str
+    name: str
+
+
+_tables: dict = {}
+
+
+def facet_table() -> dict[int, EditionFacets]:
+    """``{edition id: EditionFacets}`` for every edition: one query, kept while the index
+    version and the corpus stamp stay the same (a work's class, dynasty or author changed in
+    the admin touches the stamp)."""
+    key = (get_search_backend().version(), corpus_version())
+    known = _tables.get(key)
+    if key[0] is not None and known is not None:
+        return known
+    out = {}
+    siblings = Counter(Edition.objects.values_list("work_id", flat=True))
+    for e in Edition.objects.select_related("work"):
+        work = e.work
+        listed = entry(work.kanripo_id) if work.kanripo_id else None
+        authors = listed.authors if listed and listed.authors else ((work.author,) if work.author else ())
+        dynasty = work.dynasty or (listed.dynasty if listed else "")
+        name = f"{work.title}（{e.name}）" if siblings[work.id] > 1 else work.title
+        out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), dynasty, authors, e.slug, name)
+    _tables.clear()
+    _tables[key] = out
+    return out
+
+
+def edition_counts(results: SearchResults) -> Counter:
+    """``Counter({edition id: hits})`` from the results' hits per juan (no database)."""
+    counts: Counter = Counter()
+    for head, count in zip(*results.juan_counts()):
+        counts[head[0]] += count
+    return counts
+
+
+def matches(f: EditionFacets, classes=(), dynasties=(), authors=()) -> bool:
+    """Whether an edition passes the facet filters: a class filter names its 類 or its 部;
+    dynasty and author filters name its dynasty or one of its authors. Empty filters pass."""
+    return ((not classes or f.cls in classes or f.bu in classes)
+            and (not dynasties or f.dynasty in dynasties)
+            and (not authors or any(a in authors for a in f.authors)))
+
+
+def editions_for(classes=(), dynasties=(), authors=()) -> tuple[int, ...] | None:
+    """The edition ids that pass the facet filters (sorted), None when no filter is given."""
+    if not (classes or dynasties or authors):
+        return None
+    return tuple(sorted(pk for pk, f in facet_table().items() if matches(f, classes, dynasties, authors)))
+
+
+def _class_name(code: str) -> str:
+    found = get_class(code)
+    return found.name if found else UNCLASSIFIED
+
+
+def facet_counts(results: SearchResults, classes=(), dynasties=(), authors=()) -> dict[str, list[dict]]:
+    """``{"bu": [...], "class": [...], "dynasty": [...], "author": [...], "edition": [...]}``:
+    each a list of ``{"value", "count"}`` (``bu``, ``class`` and ``edition`` with ``"name"`` too),
+    most hits first, then by value. ``results`` are those of the query without the facet filters;
+    each facet counts the hits that pass the other facets' filters, so that every value of the
+    facet one filters by stays in view with its count (the usual way of faceted search). A hit
+    of a work with several authors counts for each. An unclassified work's hits count under
+    class and 部 "" (named ``UNCLASSIFIED``); an unknown dynasty under ""."""
+    table = facet_table()
+    per_edition = edition_counts(results)
+    tallies = {name: Counter() for name in FACETS}
+    for pk, count in per_edition.items():
+        f = table.get(pk)
+        if f is None:
+            continue
+        if matches(f, (), dynasties, authors):
+            tallies["bu"][f.bu] += count
+            tallies["class"][f.cls] += count
+        if matches(f, classes, (), authors):
+            tallies["dynasty"][f.dynasty] += count
+        if matches(f, classes, dynasties, ()):
+            for a in f.authors:
+                tallies["author"][a] += count
+        if matches(f, classes, dynasties, authors):
+            tallies["edition"][f.slug] += count
+    names = {f.slug: f.name for f in table.values()}
+
+    def rows(counter: Counter, name=None) -> list[dict]:
+        out = []
+        for value, count in sorted(counter.items(), key=lambda item: (-item[1], item[0])):
+            row = {"value": value}
+            if name is not None:
+                row["name"] = name(value)
+            row["count"] = count
+            out.append(row)
+        return out
+
+    return {"bu": rows(tallies["bu"], _class_name), "class": rows(tallies["class"], _class_name),
+            "dynasty": rows(tallies["dynasty"]), "author": rows(tallies["author"]),
+            "edition": rows(tallies["edition"], lambda slug: names.get(slug, slug))}
