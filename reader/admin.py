@@ -17,8 +17,12 @@ from .signals import juans_changing
 
 @admin.register(Work)
 class WorkAdmin(admin.ModelAdmin):
-    list_display = ["title", "author", "native_place", "slug"]
-    search_fields = ["title", "author"]
+    """Works; ``classification`` is the class in Kanripo's catalogue (KR1d, or a 部 such as KR1):
+    a code the catalogue lacks is refused with the form's error (``catalogue.validate_class_code``)."""
+
+    list_display = ["title", "author", "native_place", "slug", "classification", "shu"]
+    list_filter = ["classification"]
+    search_fields = ["title", "author", "kanripo_id"]
 
 
 @admin.register(Edition)

@@ -8,8 +8,9 @@ edition's id; a small table maps each edition to its work's class, dynasty and a
 whole library is a sum over a few thousand juans.
 
 Where the values come from: the class is ``Work.classification`` (``catalogue``; its 部 is the
-code's first three characters); the dynasty is the work's own (``Work.dynasty``, from the text's
-byline) or else the catalogue's; the authors are the people Kanripo's catalogue lists for the
+code's first three characters); the dynasty is the catalogue's for a work it lists (the work's:
+韓非子 is 周 though its byline names its 元 commentator 何犿), else the work's own
+(``Work.dynasty``, from the text's byline); the authors are the people Kanripo's catalogue lists for the
 work (鄭玄, 賈公彥, 陸德明 for 周禮注疏), or the work's own author field when the catalogue does
 not list it. A filter on several values of one facet keeps hits in any of them
 (``class=KR1d&class=KR2a``); filters on different facets all apply.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from catalogue.catalogue import bu_of, entry, get_class
 from reader.models import Edition
@@ -62,7 +64,7 @@ def facet_table() -> dict[int, EditionFacets]:
         work = e.work
         listed = entry(work.kanripo_id) if work.kanripo_id else None
         authors = listed.authors if listed and listed.authors else ((work.author,) if work.author else ())
-        dynasty = work.dynasty or (listed.dynasty if listed else "")
+        dynasty = (listed.dynasty if listed else "") or work.dynasty
         name = f"{work.title}（{e.name}）" if siblings[work.id] > 1 else work.title
         out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), dynasty, authors, e.slug, name)
     _tables.clear()
@@ -138,3 +140,59 @@ def facet_counts(results: SearchResults, classes=(), dynasties=(), authors=()) -
     return {"bu": rows(tallies["bu"], _class_name), "class": rows(tallies["class"], _class_name),
             "dynasty": rows(tallies["dynasty"]), "author": rows(tallies["author"]),
             "edition": rows(tallies["edition"], lambda slug: names.get(slug, slug))}
+
+
+#: Each facet's label on the search page and the parameter that filters by it.
+FACET_LABELS = {"bu": ("部", "class"), "class": ("類", "class"), "dynasty": ("朝代", "dynasty"),
+                "author": ("作者", "author"), "edition": ("版本", "edition")}
+
+
+def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> list[dict]:
+    """The facets as the search page offers them: ``[{"name", "label", "values": [{"value",
+    "name", "count", "selected", "url"}]}]``, each value's ``url`` the query string that adds it
+    to the filters, or removes it when it is chosen (``params``: the request's parameters as
+    ``(key, value)`` pairs; ``page`` is dropped, comma-separated values read as several). A
+    facet with one value and nothing chosen is left out (it narrows nothing)."""
+    base = [(k, v) for k, v in params if k != "page"]
+    chosen = {(k, x) for k, v in base for x in _split(v)}
+    menu = []
+    for name, rows in counts.items():
+        label, param = FACET_LABELS[name]
+        selected_any = any((param, r["value"]) in chosen for r in rows)
+        if len(rows) < 2 and not selected_any:
+            continue
+        values = []
+        for row in rows:
+            if not row["value"]:
+                continue   # unclassified or unknown: nothing to filter by
+            selected = (param, row["value"]) in chosen
+            if selected:
+                query = _without(base, param, row["value"])
+            elif param == "edition":
+                query = [(k, v) for k, v in base if k != "edition"] + [("edition", row["value"])]
+            else:
+                query = base + [(param, row["value"])]
+            values.append({"value": row["value"], "name": row.get("name", row["value"]), "count": row["count"],
+                           "selected": selected, "url": "?" + urlencode(query)})
+        if values:
+            menu.append({"name": name, "label": label, "values": values})
+    return menu
+
+
+
+def _split(value: str) -> list[str]:
+    return [x.strip() for x in value.replace("，", ",").split(",") if x.strip()]
+
+
+def _without(params: list[tuple[str, str]], key: str, value: str) -> list[tuple[str, str]]:
+    """``params`` less ``value`` of ``key`` (taken out of a comma-separated list where it stands
+    in one); the other parameters and values keep their places."""
+    out = []
+    for k, v in params:
+        if k == key:
+            rest = [x for x in _split(v) if x != value]
+            if rest:
+                out.append((k, ",".join(rest)))
+        else:
+            out.append((k, v))
+    return out

@@ -11,6 +11,7 @@ from reader.models import Chapter, Juan, Work
 
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
+from .facets import facet_counts, facet_menu
 from .forms import LAYER_CHOICES, SearchForm, resolve_edition, resolve_work
 from .service import HitLinks, edition_places, juan_path, name_layers, query_hints, run_search, section_path
 
@@ -51,6 +52,21 @@ def distribution(results, query, titles: dict[str, str]) -> dict:
         sections = [sections[i] for i in sorted(top)]
     by_section = bars(sections, lambda r: section_path(r["work_slug"], r["juan"], r["section"]) + "?" + params)
     return {"juans": by_juan, "sections": by_section, "sections_total": total}
+
+
+def class_bars(results, params: list[tuple[str, str]]) -> dict:
+    """``{"group": "juan"|"class", "group_urls": {...}, "class_bars": [...]}``: the chart by class
+    (``group=class``: the hits per 類, each bar linking to the search narrowed to it) or by juan."""
+    group = "class" if ("group", "class") in params else "juan"
+    base = [(k, v) for k, v in params if k not in ("group", "page")]
+    urls = {"juan": "?" + urlencode(base), "class": "?" + urlencode(base + [("group", "class")])}
+    if group != "class":
+        return {"group": group, "group_urls": urls}
+    rows = [r for r in facet_counts(results)["class"] if r["value"]]
+    top = max((r["count"] for r in rows), default=1)
+    bars = [{**r, "width": max(1, round(100 * r["count"] / top)),
+             "url": "?" + urlencode(base + [("class", r["value"])])} for r in rows]
+    return {"group": group, "group_urls": urls, "class_bars": bars}
 
 
 def juan_labels(work: str, edition: str = "") -> list[str]:
@@ -132,6 +148,10 @@ def search_page(request):
                     for s in hints["suggestions"]:
                         s["url"] = "?" + urlencode([(k, v) for k, v in request.GET.items() if k not in ("page", "q")]
                                                    + [("q", s["query"])])
+                    params = [(k, v) for k, values in request.GET.lists() for v in values]
+                    context.update(facets=facet_menu(params, facet_counts(
+                        run_search(form.search_query(unfaceted=True)) if form.facets_filtered() else results,
+                        **form.cleaned_data["facet_filters"])), **class_bars(results, params))
                     context.update(results=results, page=page, distribution=distribution(results, query, titles),
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
                                    export_query=urlencode([(k, v) for k, v in request.GET.items() if k != "page"]))

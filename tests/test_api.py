@@ -50,7 +50,8 @@ def test_works(client, small):
         "count": 1, "next": None, "previous": None,
         "results": [{
             "id": small.work_id, "title": "測試書", "author": "江永", "native_place": "婺源", "dynasty": "",
-            "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "juan_count": 1,
+            "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "classification": "", "shu": "",
+            "juan_count": 1,
             "url": f"{BASE}/api/works/{small.work_id}/", "editions": [_edition(small)],
         }],
     }
@@ -59,7 +60,8 @@ def test_works(client, small):
 def test_work_detail(client, small):
     assert client.get(f"/api/works/{small.work_id}/").json() == {
         "id": small.work_id, "title": "測試書", "author": "江永", "native_place": "婺源", "dynasty": "",
-        "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "juan_count": 1,
+        "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "classification": "", "shu": "",
+            "juan_count": 1,
         "url": f"{BASE}/api/works/{small.work_id}/", "editions": [_edition(small)], "juans": _juans(small),
     }
 
@@ -151,6 +153,10 @@ def test_search(client, small):
             "juans": [{"work_id": small.edition_id, "work_title": "測試書", "juan": 3, "juan_label": "卷三", "count": 9}],
         },
         "hints": {"read_as": "「射」", "suggestions": []},
+        "facets": {  # an unclassified work (no Kanripo ID, no --class), its author from its byline
+            "bu": [{"value": "", "name": "未分類", "count": 9}], "class": [{"value": "", "name": "未分類", "count": 9}],
+            "dynasty": [{"value": "", "count": 9}], "author": [{"value": "江永", "count": 9}],
+            "edition": [{"value": "測試書", "name": "測試書", "count": 9}]},
     }
     page2 = client.get("/api/search/", {"q": "射", "context": "2", "page_size": "4", "page": "2"}).json()
     assert [(h["layer"], h["before"], h["after"]) for h in page2["results"]] == [
@@ -215,7 +221,7 @@ def test_openapi_schema_and_offline_docs(client, db):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     assert schema["info"]["title"] == "經注閱讀 API"
     assert sorted(schema["paths"]) == [
-        "/api/editions/{id}/", "/api/editions/{id}/export/{kind}/", "/api/editions/{id}/juans/{number}/",
+        "/api/classes/", "/api/classes/{code}/works/", "/api/editions/{id}/", "/api/editions/{id}/export/{kind}/", "/api/editions/{id}/juans/{number}/",
         "/api/editions/{id}/juans/{number}/collation/", "/api/editions/{id}/juans/{number}/collation/{kind}/",
         "/api/editions/{id}/juans/{number}/export/{kind}/", "/api/editions/{id}/juans/{number}/sections/{position}/",
         "/api/editions/{id}/juans/{number}/sections/{position}/notes/",

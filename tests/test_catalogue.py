@@ -1,0 +1,305 @@
+"""The catalogue (issue 30): Kanripo's classes and works shipped as data and the script that
+builds them, a work's class from its Kanripo ID, ``import_texts --class`` and the migration, the
+catalogue pages (``/``, ``/classes/<code>/``, the work page's class) and ``/api/classes/``."""
+import importlib
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+from django.apps import apps as django_apps
+from django.core.exceptions import ValidationError
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from catalogue import catalogue
+from catalogue.scripts import build_catalogue
+from reader.models import Edition, Juan, Work
+
+from .conftest import BASE_DIR, SEED, SHARED
+
+CORPUS = SHARED / "corpus"
+
+
+def test_every_bu_and_class_of_kr1_to_kr6_is_named():
+    assert [(b.code, b.name, b.short) for b in catalogue.bus()] == [
+        ("KR1", "經部", "經"), ("KR2", "史部", "史"), ("KR3", "子部", "子"), ("KR4", "集部", "集"),
+        ("KR5", "道部", "道"), ("KR6", "佛部", "佛")]
+    assert [c.name for c in catalogue.members("KR1")] == [
+        "易類", "書類", "詩類", "禮類", "春秋類", "孝經類", "五經總義類", "四書類", "樂類", "小學類"]
+    assert [len(catalogue.members(b.code)) for b in catalogue.bus()] == [10, 15, 12, 10, 10, 22]
+    assert len(catalogue.classes()) == 85
+    assert catalogue.get_class("KR2a") == catalogue.CatalogueClass("KR2a", "正史類", "KR2", "lei")
+    assert catalogue.get_class("KR9z") is None
+
+
+def test_a_kanripo_id_names_its_class():
+    assert catalogue.class_of("KR1d0086") == catalogue.class_of("KR1d0086-WYG") == "KR1d"
+    assert catalogue.class_of("KR6q0001") == "KR6q"
+    assert [catalogue.class_of(x) for x in ("", "禮書綱目", "KR9z0001", "KR1d")] == ["", "", "", ""]
+    assert catalogue.bu_of("KR1d") == catalogue.bu_of("KR1") == "KR1"
+    assert catalogue.bu_of("禮類") == ""
+
+
+def test_the_catalogue_lists_each_work_with_its_people():
+    zhouli = catalogue.entry("KR1d0003")
+    assert (zhouli.title, zhouli.cls, zhouli.dynasty) == ("周禮注疏", "KR1d", "漢")
+    assert zhouli.people == (catalogue.Person("鄭玄", "注", "漢"), catalogue.Person("賈公彥", "疏", "唐"),
+                             catalogue.Person("陸德明", "音義", "唐"))
+    assert catalogue.entry("KR1d0086-WYG").authors == ("江永",)
+    assert catalogue.entry("KR2a0001").people[0] == catalogue.Person("司馬遷", "撰", "漢")  # a heading with a link
+    assert catalogue.entry("KR5c0065").dynasty == "漢後期"  # the work's own :DYNASTY:
+    assert catalogue.entry("KR1d0004") is None  # not held: not shipped
+
+
+def corpus_ids() -> set[str]:
+    """Every Kanripo ID of the shared corpora, the scale archive's included."""
+    ids = {p.name.split("-")[0] for folder in CORPUS.iterdir() if folder.is_dir() for p in folder.iterdir()
+           if p.is_dir() and p.name.startswith("KR")}
+    with tarfile.open(CORPUS / "kanripo-scale.tar.xz") as archive:
+        ids |= {name.split("/")[1].split("-")[0] for name in archive.getnames()
+                if name.count("/") >= 1 and name.split("/")[1].startswith("KR")}
+    return ids
+
+
+def test_every_work_of_the_shared_corpora_is_in_the_shipped_catalogue():
+    ids = corpus_ids()
+    assert len(ids) == 100
+    missing = sorted(i for i in ids if catalogue.entry(i) is None)
+    assert missing == []
+    assert {catalogue.class_of(i) for i in ids} == {
+        "KR1a", "KR1b", "KR1c", "KR1d", "KR1e", "KR1f", "KR1g", "KR1h", "KR2a", "KR2b", "KR2c", "KR2d", "KR2k",
+        "KR2m", "KR3a", "KR3c", "KR3l", "KR4a", "KR4h", "KR5c"}
+
+
+BU_FILE = """# -*- mode: org; -*-
+* KR1 經部
+** [[file:KR1a.txt][KR1a 易類]]
+** [[file:KR1d.txt][KR1d 禮類]]
+"""
+CLASS_FILE = """# -*- mode: org; -*-
+** KR1d ZB1d 禮類
+*** KR1d0003 周禮注疏-漢-鄭玄
+:PROPERTIES:
+:KR_ID: KR1d0003
+:END:
+**** 人物
+***** 鄭玄
+     :PROPERTIES:
+     :DYNASTY:  漢
+     :FUNCTION: 注
+     :END:
+***** 賈公彥
+     :PROPERTIES:
+     :DYNASTY:  唐
+     :FUNCTION: 疏
+     :END:
+**** 版本
+***** WYG
+**** (附)考證
+***** 人物
+****** 吳紱
+     :PROPERTIES:
+     :DYNASTY:  清
+     :FUNCTION: 撰
+     :END:
+# *** 周禮之屬
+*** 儀禮之屬
+*** KR1d0026 儀禮-漢-
+:PROPERTIES:
+:KR_ID: KR1d0026
+:END:
+**** 人物
+***** 鄭玄
+:PROPERTIES:
+:FUNCTION: 注
+:DYNASTY: 漢
+:END:
+*** KR1d0090 [[mandoku:ZB1d0090.org][ZB1d0090]] 某書
+:PROPERTIES:
+:DYNASTY: 明?
+:END:
+**** 人物
+***** 闕名
+     :PROPERTIES:
+     :FUNCTION: 撰
+     :END:
+"""
+
+
+def test_the_script_builds_the_tables_from_a_checkout(tmp_path):
+    kr = tmp_path / "KR-Catalog" / "KR"
+    kr.mkdir(parents=True)
+    (kr / "KR1.txt").write_text(BU_FILE, encoding="utf-8")
+    (kr / "KR1d.txt").write_text(CLASS_FILE, encoding="utf-8")
+    out = tmp_path / "out"
+    assert build_catalogue.main([str(tmp_path / "KR-Catalog"), "--out", str(out)]) == 0
+    assert (out / "classes.tsv").read_text(encoding="utf-8") == (
+        "code\tparent\tname\nKR1\t-\t經部\nKR1a\tKR1\t易類\nKR1d\tKR1\t禮類\n")
+    assert (out / "works.tsv").read_text(encoding="utf-8") == (
+        "kr_id\tclass\ttitle\tdynasty\tpeople\tshu\n"
+        "KR1d0003\tKR1d\t周禮注疏\t漢\t鄭玄:注:漢;賈公彥:疏:唐\t\n"   # the appendix's 吳紱 is not the work's
+        "KR1d0026\tKR1d\t儀禮\t漢\t鄭玄:注:漢\t儀禮之屬\n"              # a 屬 heading holds the works after it
+        "KR1d0090\tKR1d\t某書\t明\t闕名:撰:\t儀禮之屬\n")                # a commented 屬 is not read
+
+
+def test_the_script_names_the_file_and_line_of_a_work_in_the_wrong_class(tmp_path):
+    (tmp_path / "KR1.txt").write_text(BU_FILE, encoding="utf-8")
+    (tmp_path / "KR1a.txt").write_text("** KR1a 易類\n*** KR1d0003 周禮注疏-漢-鄭玄\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, str(BASE_DIR / "catalogue/scripts/build_catalogue.py"), str(tmp_path),
+                          "--out", str(tmp_path / "out")], capture_output=True, text=True)
+    assert run.returncode == 1
+    assert run.stderr == f"build_catalogue: {tmp_path / 'KR1a.txt'}:2: the work KR1d0003 is not in the class KR1a\n"
+
+
+@pytest.mark.django_db
+def test_a_work_with_a_kanripo_id_is_classified_when_saved():
+    work = Work.objects.create(title="周禮注疏", slug="KR1d0003", kanripo_id="KR1d0003")
+    assert (work.classification, work.catalogue_class.name, work.catalogue_bu.name) == ("KR1d", "禮類", "經部")
+    other = Work.objects.create(title="某書", slug="某書")
+    assert other.classification == "" and other.catalogue_class is None
+    other.kanripo_id = "KR3c0005"
+    other.save(update_fields=["kanripo_id"])   # as the importer does when a work gets its ID
+    assert Work.objects.get(pk=other.pk).classification == "KR3c"
+    other.classification = "KR9z"
+    with pytest.raises(ValidationError, match="'KR9z' is not a class of the catalogue"):
+        other.save()
+
+
+@pytest.mark.django_db
+def test_import_texts_class_option_and_a_kanripo_import(tmp_path, empty_db):
+    call_command("import_texts", str(SEED), "--class", "KR1d", stdout=open("/dev/null", "w"))
+    assert Work.objects.get(title="禮書綱目").classification == "KR1d"
+    with pytest.raises(CommandError, match="'KR9z' is not a class of Kanripo's catalogue"):
+        call_command("import_texts", str(SEED), "--class", "KR9z")
+    folder = tmp_path / "KR3c0005"
+    folder.mkdir()
+    (folder / "KR3c0005_001.txt").write_bytes(
+        (CORPUS / "kanripo-commentary" / "KR3c0005" / "KR3c0005_001.txt").read_bytes())
+    call_command("import_texts", str(folder), stdout=open("/dev/null", "w"))
+    hanfei = Work.objects.get(kanripo_id="KR3c0005")
+    assert (hanfei.title, hanfei.classification) == ("韓非子", "KR3c")
+    juan = Juan.objects.get(work=hanfei)
+    assert juan.char_count == sum(len(t) for t in juan.sections.values_list("pieces__text", flat=True) if t)
+    assert juan.char_count == 5629
+
+
+@pytest.mark.django_db
+def test_the_migration_classifies_existing_works_and_counts_their_characters(seed_juan):
+    migration = importlib.import_module("reader.migrations.0015_catalogue")
+    seed = seed_juan.work
+    kanripo = Work.objects.create(title="禮書綱目", slug="KR1d0086", kanripo_id="KR1d0086")
+    Work.objects.filter(pk=kanripo.pk).update(classification="")    # as before the migration
+    assert seed_juan.char_count == 14_492                           # as the import counted them
+    Juan.objects.filter(pk=seed_juan.pk).update(char_count=0)
+    migration.classify(django_apps, None)
+    migration.count_characters(django_apps, None)
+    assert Work.objects.get(pk=kanripo.pk).classification == "KR1d"
+    assert Work.objects.get(pk=seed.pk).classification == ""        # no Kanripo ID: left for --class or the admin
+    pieces = "".join(t for t in Juan.objects.filter(pk=seed_juan.pk).values_list("sections__pieces__text", flat=True) if t)
+    assert Juan.objects.get(pk=seed_juan.pk).char_count == len(pieces) == 14_492
+
+
+def classify_seed(seed_juan, code="KR1d"):
+    Work.objects.filter(pk=seed_juan.work_id).update(classification=code)
+
+
+def add_work(title, kanripo_id, juans=2):
+    """A work held with one edition of ``juans`` juans of 100 characters each (no text)."""
+    work = Work.objects.create(title=title, slug=kanripo_id, kanripo_id=kanripo_id)
+    edition = Edition.objects.create(work=work, slug=kanripo_id, kanripo_id=kanripo_id)
+    for n in range(1, juans + 1):
+        Juan.objects.create(work=work, edition=edition, number=n, label=f"卷{n}", char_count=100)
+    return work
+
+
+@pytest.mark.django_db
+def test_the_home_page_is_the_catalogue(client, seed_juan):
+    classify_seed(seed_juan)
+    add_work("史記", "KR2a0001", juans=3)
+    page = client.get("/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert '<li><a href="#KR1">經部</a> <span class="count">1 部書</span></li>' in html
+    assert '<li><a href="#KR2">史部</a> <span class="count">1 部書</span></li>' in html
+    assert '<h3 id="KR1d"><a href="/classes/KR1d/">禮類</a> <span class="count">1 部書</span></h3>' in html
+    assert '<h3 id="KR2a"><a href="/classes/KR2a/">正史類</a> <span class="count">1 部書</span></h3>' in html
+    assert html.index('id="KR1d"') < html.index("禮書綱目") < html.index('id="KR2a"') < html.index("史記")
+    assert '<span class="count">3 卷</span> <span class="chars">300 字</span>' in html
+    assert f'<span class="chars">{seed_juan.char_count} 字</span>' in html
+    assert "未分類" not in html
+
+
+@pytest.mark.django_db
+def test_the_home_page_makes_the_same_queries_for_one_work_or_many(client, seed_juan):
+    classify_seed(seed_juan)
+    with CaptureQueriesContext(connection) as one:
+        client.get("/")
+    for n in range(5):
+        add_work(f"書{n}", f"KR2a{n + 1:04d}")
+    with CaptureQueriesContext(connection) as six:
+        assert client.get("/").content.decode().count('class="editions"') == 6
+    assert len(six.captured_queries) == len(one.captured_queries)
+
+
+@pytest.mark.django_db
+def test_a_class_page_a_bu_page_and_an_unknown_class(client, seed_juan):
+    classify_seed(seed_juan)
+    add_work("史記", "KR2a0001")
+    html = client.get("/classes/KR1d/").content.decode()
+    assert '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/classes/KR1/">經部</a> › 禮類</nav>' in html
+    assert "禮書綱目" in html and "史記" not in html
+    bu = client.get("/classes/KR2/").content.decode()
+    assert '<h2 id="KR2a"><a href="/classes/KR2a/">正史類</a> <span class="count">1 部書</span></h2>' in bu
+    assert "禮書綱目" not in bu and "史記" in bu
+    assert client.get("/classes/KR9z/").status_code == 404
+    assert "本類尚無書" in client.get("/classes/KR6a/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_work_page_names_its_class(client, seed_juan):
+    classify_seed(seed_juan)
+    html = client.get(seed_juan.edition.get_absolute_url()).content.decode()
+    assert '<p class="classification"><a href="/classes/KR1/">經部</a> › <a href="/classes/KR1d/">禮類</a></p>' in html
+
+
+@pytest.mark.django_db
+def test_titles_are_escaped_on_the_catalogue(client, seed_juan):
+    Work.objects.filter(pk=seed_juan.work_id).update(title="<script>x</script>", classification="KR1d")
+    html = client.get("/").content.decode()
+    assert "<script>x</script>" not in html and "&lt;script&gt;x&lt;/script&gt;" in html
+
+
+@pytest.mark.django_db
+def test_the_api_lists_the_classes_and_the_works_of_a_class(client, seed_juan):
+    classify_seed(seed_juan)
+    add_work("史記", "KR2a0001")
+    rows = client.get("/api/classes/").json()
+    assert len(rows) == 85
+    assert rows[0] == {"code": "KR1", "name": "經部", "parent": None, "level": "bu", "works": 1,
+                       "works_url": "http://testserver/api/classes/KR1/works/"}
+    kr1d = next(r for r in rows if r["code"] == "KR1d")
+    assert kr1d == {"code": "KR1d", "name": "禮類", "parent": "KR1", "level": "lei", "works": 1,
+                    "works_url": "http://testserver/api/classes/KR1d/works/"}
+    assert next(r for r in rows if r["code"] == "KR6")["works"] == 0
+    works = client.get("/api/classes/KR1d/works/").json()
+    assert works["count"] == 1
+    assert {k: works["results"][0][k] for k in ("title", "author", "classification", "shu", "juan_count")} == {
+        "title": "禮書綱目", "author": "江永", "classification": "KR1d", "shu": "", "juan_count": 1}
+    assert [w["title"] for w in client.get("/api/classes/KR2/works/").json()["results"]] == ["史記"]
+    assert client.get("/api/classes/KR9z/works/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_admin_classifies_a_work_and_refuses_an_unknown_class(admin_client, seed_juan):
+    url = f"/admin/reader/work/{seed_juan.work_id}/change/"
+    work = seed_juan.work
+    fields = {"title": work.title, "author": work.author, "native_place": work.native_place, "dynasty": work.dynasty,
+              "collection": work.collection, "slug": work.slug, "kanripo_id": "", "shu": ""}
+    refused = admin_client.post(url, {**fields, "classification": "KR9z"})
+    assert refused.status_code == 200
+    assert "&#x27;KR9z&#x27; is not a class of the catalogue" in refused.content.decode()
+    assert admin_client.post(url, {**fields, "classification": "KR1d"}).status_code == 302
+    assert Work.objects.get(pk=work.pk).classification == "KR1d"

@@ -1,0 +1,141 @@
+"""Faceted search (issue 30) on every engine: the hits per 部, 類, dynasty, author and edition
+counted from the index's hits per juan, equal to a plain count of each text; the facet filters
+(one value or several) as edition filters; the API's ``facets`` and ``group=class``."""
+import shutil
+
+import pytest
+
+from search import facets
+from search.backends import SearchQuery, get_search_backend
+from search.documents import documents_for_juan
+from reader.importers.loader import import_file
+from reader.models import Juan, Work
+
+from .conftest import SEED, SHARED
+from .scan import layers_of, scan_count
+from .test_search_contract import BACKENDS
+
+HANFEI = SHARED / "corpus" / "kanripo-commentary" / "KR3c0005" / "KR3c0005_001.txt"
+
+
+def plain_count(path, char: str) -> int:
+    """``char`` in a Kanripo file's text: its lines less the header (``#``) lines."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return sum(line.count(char) for line in lines if not line.startswith("#"))
+
+
+@pytest.fixture
+def two_classes(seed_juan, tmp_path):
+    """The seed (禮書綱目, classified 經部 禮類 as `make setup` does) and 韓非子 卷一 (Kanripo
+    KR3c0005, 子部 法家類), stored; the facet table made anew."""
+    Work.objects.filter(pk=seed_juan.work_id).update(classification="KR1d")
+    folder = tmp_path / "KR3c0005"
+    folder.mkdir()
+    shutil.copy(HANFEI, folder)
+    hanfei = import_file(folder / HANFEI.name).juan
+    facets._tables.clear()
+    yield seed_juan, hanfei
+    facets._tables.clear()
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def engine(request, settings, tmp_path, two_classes):
+    settings.SEARCH_BACKENDS = {**settings.SEARCH_BACKENDS, "facets": {"BACKEND": BACKENDS[request.param], "PATH": tmp_path / "ix",
+                                           "NAME": f"facets-{tmp_path.name}", "LOCK_TIMEOUT": 1.0}}
+    backend = get_search_backend("facets")
+    backend.rebuild(d for j in two_classes for d in documents_for_juan(j))
+    return backend
+
+
+def test_facet_counts_equal_a_plain_count_of_each_text(engine, two_classes):
+    seed, hanfei = two_classes
+    in_seed = scan_count([p for v in layers_of(SEED.read_text(encoding="utf-8")).values() for p in v], "臣")
+    in_hanfei = plain_count(HANFEI, "臣")
+    assert (in_seed, in_hanfei) == (69, 113)
+    results = engine.search(SearchQuery("臣", exact=True))
+    assert results.count == in_seed + in_hanfei
+    assert facets.edition_counts(results) == {seed.edition_id: in_seed, hanfei.edition_id: in_hanfei}
+    assert facets.facet_counts(results) == {
+        "bu": [{"value": "KR3", "name": "子部", "count": 113}, {"value": "KR1", "name": "經部", "count": 69}],
+        "class": [{"value": "KR3c", "name": "法家類", "count": 113}, {"value": "KR1d", "name": "禮類", "count": 69}],
+        "dynasty": [{"value": "周", "count": 113}, {"value": "", "count": 69}],
+        "author": [{"value": "何犿", "count": 113}, {"value": "韓非", "count": 113}, {"value": "江永", "count": 69}],
+        "edition": [{"value": "KR3c0005", "name": "韓非子", "count": 113},
+                    {"value": "禮書綱目", "name": "禮書綱目", "count": 69}]}
+
+
+def test_a_facet_filter_is_an_edition_filter_and_other_facets_count_within_it(engine, two_classes):
+    seed, hanfei = two_classes
+    assert facets.editions_for(classes=("KR3c",)) == (hanfei.edition_id,)
+    assert facets.editions_for(classes=("KR1",)) == (seed.edition_id,)          # a 部 names its 類
+    assert facets.editions_for(classes=("KR1d", "KR3c")) == tuple(sorted([seed.edition_id, hanfei.edition_id]))
+    assert facets.editions_for(authors=("韓非",), classes=("KR1d",)) == ()         # facets all apply
+    assert facets.editions_for() is None
+    narrowed = engine.search(SearchQuery("臣", exact=True, edition_ids=facets.editions_for(classes=("KR3c",))))
+    assert narrowed.count == 113
+    everything = engine.search(SearchQuery("臣", exact=True))
+    counted = facets.facet_counts(everything, classes=("KR3c",))
+    # The class facet keeps every class in view; the others count within 法家類.
+    assert counted["class"] == [{"value": "KR3c", "name": "法家類", "count": 113},
+                                {"value": "KR1d", "name": "禮類", "count": 69}]
+    assert counted["author"] == [{"value": "何犿", "count": 113}, {"value": "韓非", "count": 113}]
+    assert counted["edition"] == [{"value": "KR3c0005", "name": "韓非子", "count": 113}]
+
+
+@pytest.fixture
+def indexed(two_classes, search_backend):
+    """Both juans in the default index (the API's)."""
+    search_backend.rebuild(d for j in two_classes for d in documents_for_juan(j))
+    facets._tables.clear()
+    return two_classes
+
+
+@pytest.mark.django_db
+def test_the_api_answers_with_facets_and_filters_by_class(client, indexed):
+    body = client.get("/api/search/?q=臣&exact=on&page_size=1").json()
+    assert body["count"] == 182
+    assert body["facets"]["class"] == [{"value": "KR3c", "name": "法家類", "count": 113},
+                                       {"value": "KR1d", "name": "禮類", "count": 69}]
+    assert body["facets"]["bu"] == [{"value": "KR3", "name": "子部", "count": 113},
+                                    {"value": "KR1", "name": "經部", "count": 69}]
+    filtered = client.get("/api/search/?q=臣&exact=on&class=KR1d&page_size=1").json()
+    assert filtered["count"] == 69
+    assert filtered["results"][0]["work"]["title"] == "禮書綱目"
+    assert filtered["facets"]["class"] == body["facets"]["class"]
+    assert filtered["facets"]["edition"] == [{"value": "禮書綱目", "name": "禮書綱目", "count": 69}]
+    both = client.get("/api/search/?q=臣&exact=on&class=KR1d&class=KR3c").json()
+    assert both["count"] == client.get("/api/search/?q=臣&exact=on&class=KR1d,KR3c").json()["count"] == 182
+    assert client.get("/api/search/?q=臣&exact=on&author=韓非").json()["count"] == 113
+    assert client.get("/api/search/?q=臣&exact=on&dynasty=周&class=KR1d").json()["count"] == 0
+    bad = client.get("/api/search/?q=臣&class=KR9z")
+    assert bad.status_code == 400
+    assert bad.json() == {"class": ["沒有「KR9z」這一類 (not a class of the catalogue: KR9z; see /api/classes/)"]}
+
+
+@pytest.mark.django_db
+def test_the_distribution_groups_by_class(client, indexed):
+    body = client.get("/api/search/distribution/?q=臣&exact=on&group=class").json()
+    assert body == {"count": 182, "passages": body["passages"], "classes": [
+        {"value": "KR3c", "name": "法家類", "count": 113, "bu": "KR3"},
+        {"value": "KR1d", "name": "禮類", "count": 69, "bu": "KR1"}]}
+    assert sorted(client.get("/api/search/distribution/?q=臣").json()) == ["count", "juans", "passages", "sections"]
+    assert client.get("/api/search/distribution/?q=臣&group=work").status_code == 400
+
+
+@pytest.mark.django_db
+def test_the_search_page_offers_the_facets_and_the_chart_by_class(client, indexed):
+    html = client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
+    assert ('<section class="facet facet-class" aria-labelledby="facet-class"><h2 id="facet-class">類</h2><ul>'
+            '<li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c">法家類</a> <span class="n">113</span></li>'
+            '<li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR1d">禮類</a> <span class="n">69</span></li></ul></section>'
+            ) in html
+    assert '<a href="?q=%E8%87%A3&amp;exact=on&amp;author=%E9%9F%93%E9%9D%9E">韓非</a> <span class="n">113</span>' in html
+    narrowed = client.get("/search/", {"q": "臣", "exact": "on", "class": "KR3c"}).content.decode()
+    assert '<p class="summary"><strong>113</strong> 處' in narrowed
+    # the chosen class is marked, and its link takes the filter off; the other class stays offered
+    assert '<li><a href="?q=%E8%87%A3&amp;exact=on" class="selected" aria-current="true">法家類</a>' in narrowed
+    assert '<a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c&amp;class=KR1d">禮類</a> <span class="n">69</span>' in narrowed
+    chart = client.get("/search/", {"q": "臣", "exact": "on", "group": "class"}).content.decode()
+    assert '<ul class="bar-list classes"><li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c">法家類</a>' in chart
+    assert '<strong aria-current="true">依類</strong>' in chart
+    assert client.get("/search/", {"q": "臣", "class": "KR9z"}).status_code == 400
