@@ -183,7 +183,6 @@ def test_import_texts_class_option_and_a_kanripo_import(tmp_path, empty_db):
     assert (hanfei.title, hanfei.classification) == ("韓非子", "KR3c")
     juan = Juan.objects.get(work=hanfei)
     assert juan.char_count == sum(len(t) for t in juan.sections.values_list("pieces__text", flat=True) if t)
-    assert juan.char_count == 5629
 
 
 @pytest.mark.django_db
