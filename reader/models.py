@@ -115,6 +115,16 @@ class Work(models.Model):
         return get_class(bu_of(self.classification)) if self.classification else None
 
     @property
+    def catalogue_byline(self) -> str:
+        """The people Kanripo's catalogue lists for the work, each as ``〔周〕韓非撰``, joined by
+        ``　`` (the catalogue's order: author first, then commentators); "" for a work it does
+        not list (the catalogue pages then show ``byline``, from the text)."""
+        listed = entry(self.kanripo_id) if self.kanripo_id else None
+        if listed is None:
+            return ""
+        return "\u3000".join(f"{'〔' + p.dynasty + '〕' if p.dynasty else ''}{p.name}{p.role}" for p in listed.people)
+
+    @property
     def name(self) -> str:
         """The title as lists show it (the editions are named apart by ``Edition.name``)."""
         return self.title

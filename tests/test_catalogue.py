@@ -227,6 +227,10 @@ def test_the_home_page_is_the_catalogue(client, seed_juan):
     assert '<h3 id="KR2a"><a href="/classes/KR2a/">正史類</a> <span class="count">1 部書</span></h3>' in html
     assert html.index('id="KR1d"') < html.index("禮書綱目") < html.index('id="KR2a"') < html.index("史記")
     assert '<span class="count">3 卷</span> <span class="chars">300 字</span>' in html
+    # a work the catalogue lists is named by its people as the catalogue gives them
+    assert ('<span class="byline">〔漢〕司馬遷撰　〔南朝宋〕裴駰集解　〔唐〕司馬貞索隱　〔唐〕張守節正義</span>'
+            in html)
+    assert '<span class="byline">婺源 江永</span>' in html     # the seed: its byline, from the text
     assert f'<span class="chars">{seed_juan.char_count} 字</span>' in html
     assert "未分類" not in html
 
