@@ -27,7 +27,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
 from config.budget import check
-from reader.importers.document import NOTE, RECORD, RECORD_NOTE, TEXT
+from reader.importers.document import CLASSIC, NOTE, RECORD, RECORD_NOTE, TEXT
 from reader.models import Juan, Piece, Section
 from search.backends import SearchQuery, get_search_backend
 from search.documents import LAYER_GROUPS
@@ -45,7 +45,8 @@ MIN_SPAN = 8
 @dataclass
 class Parallel:
     """One place that carries the text: its section, the stretch of the candidate text that
-    matches (``layer``: text, record or note; ``piece`` for a note), ``shared`` characters
+    matches (``layer``: ``classic`` for the main text, as every other endpoint names it,
+    ``record`` or ``note``; ``piece`` for a note), ``shared`` characters
     of the query found there, the rapidfuzz score (0–100), and the ``sites`` of
     ``collation.align.align`` between the query's matched stretch and the candidate's."""
 
@@ -150,7 +151,7 @@ def _texts(pieces) -> list[tuple[str, int | None, str]]:
     """The candidate texts of a section from its pieces ``(kind, position, text)`` in order:
     ``(layer, piece position or None, text)``."""
     out = []
-    for layer, kind in (("text", TEXT), ("record", RECORD)):
+    for layer, kind in ((CLASSIC, TEXT), ("record", RECORD)):
         joined = "".join(t for k, _, t in pieces if k == kind)
         if joined:
             out.append((layer, None, joined))

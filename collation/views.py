@@ -46,7 +46,7 @@ def _collation_page(request, slug, number, positions=None):
         "classes": [(c, CLASS_NAMES[c]) for c in CLASSES],
         "counts": [(collation.witnesses[slug][0], collation.witnesses[slug][1], [counts[slug][c] for c in CLASSES])
                    for slug in counts],
-        "single": positions is not None, "query": request.GET.urlencode(),
+        "single": positions is not None, "params": request.GET.urlencode(),
     })
 
 

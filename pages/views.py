@@ -17,10 +17,11 @@ from characters import dictionary as chars
 from collation.parallels import MIN_SPAN, find_parallels, segments
 from config.budget import check
 from config.ratelimit import search_wait
-from reader.citation import citation_text, juan_citation_text, permalink
+from reader.citation import citation_text, juan_citation_text, opening_words, permalink
 from reader.juans import juan_count
-from reader.models import Chapter, Edition, Juan, Work
-from reader.paging import page_of
+from reader.importers.document import CLASSIC, TEXT
+from reader.models import Chapter, Edition, Juan, Piece, Work
+from reader.paging import page_of, printed_page_at
 from reader.places import edition_by_slug, juan_by_slug
 from corrections.overlay import reading_overlay
 from reader.reading import (carry_query, juan_layers, chapter_views, read_consistently, display_controls,
@@ -73,6 +74,7 @@ def work_detail(request, slug):
     for e in editions:
         e.book_juans = juan_count(counts.get(e.pk, []))
     return render(request, "reader/work.html", {"work": work, "edition": edition, "editions": editions,
+                                                "several_editions": len(editions) > 1,
                                                 "juans": juans, "book_juans": juan_count(juans)})
 
 
@@ -145,6 +147,18 @@ def page_links(request, view, explicit: dict) -> list[dict]:
     return links
 
 
+def start_page(view) -> str | None:
+    """The printed page a paged section's later page starts on (``reader.paging.
+    printed_page_at``), for its citation; None for a section's first page (its own)."""
+
+    if view.page == 1:
+        return None
+    first = min(view.pieces(), key=lambda p: (p.position, getattr(p, "offset", 0) or 0), default=None)
+    if first is None or not view.section.page:  # no printed pages in this edition
+        return None
+    return printed_page_at(view.section, first.position, getattr(first, "offset", 0) or 0)
+
+
 def _reading(request, template, juan, chapters, context):
     """Render a reading page in the reader's display settings (and remember them)."""
     display, explicit = display_from_request(request)
@@ -155,7 +169,10 @@ def _reading(request, template, juan, chapters, context):
             view.permalink = permalink(request, view.section)
             if view.page > 1:
                 view.permalink += f"?page={view.page}"
-            view.citation_text = citation_text(view.section, cv.chapter)
+            if not (view.section.closer or view.section.title) and view.page == 1:  # its opening words, from the page
+                view.section.opening = opening_words(p.text for p in view.pieces()
+                                                     if p.kind == TEXT and p.layer in ("", CLASSIC))
+            view.citation_text = citation_text(view.section, cv.chapter, start_page(view))
             if view.paged:
                 view.page_links = page_links(request, view, explicit)
                 view.previous_page = view.page_links[view.page - 2] if view.page > 1 else None
@@ -167,6 +184,7 @@ def _reading(request, template, juan, chapters, context):
         context = {**context, "other_pages": context["other_pages"](highlight)}
     response = render(request, template, {
         "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
+        "several_editions": juan.work.editions.count() > 1,
         "display": display, "controls": display_controls(request, display, explicit, juan_layers(juan)),
         "carry": carry_query(explicit), "previous_juan": previous_juan, "next_juan": next_juan,
         **context,
@@ -219,10 +237,15 @@ def section_detail(request, slug, number, position):
 
 
 def section_parallels(juan, view) -> list:
-    """「相關段落」 of a section view: ``collation.parallels`` of its main text (nothing
-    for a section with less than 8 characters of main text), each with its display
+    """「相關段落」 of a section view: ``collation.parallels`` of the section's main text
+    (the whole section's, on every page of a long one: one query of its runs of main text),
+    nothing for a section with less than 8 characters of main text; each with its display
     segments."""
-    main = "".join(p.text for para in view.paragraphs for p in para if p.kind == "text")
+    if view.paged:
+        main = "".join(Piece.objects.filter(section=view.section, kind=TEXT).order_by("position")
+                       .values_list("text", flat=True))
+    else:
+        main = "".join(p.text for para in view.paragraphs for p in para if p.kind == TEXT)
     if len(main) < MIN_SPAN:
         return []
     try:

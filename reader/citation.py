@@ -6,9 +6,14 @@ work in 《》, juan as the book titles it, chapter in 〈〉, the section by it
 """
 from __future__ import annotations
 
+import re
+
 from django.utils.encoding import uri_to_iri
 
+from reader.importers.document import CLASSIC, TEXT
 from reader.importers.numerals import int_to_chinese
+
+from .models import Piece, page_label
 
 
 def juan_label(juan) -> str:
@@ -21,26 +26,72 @@ def juan_label(juan) -> str:
         return f"卷{juan.number}"
 
 
+#: Most characters of main text an untitled section is cited by (its opening words).
+OPENING_CHARS = 8
+#: Punctuation that ends the opening words before ``OPENING_CHARS`` (the book's own, or an editor's).
+_STOPS = frozenset("。，、；：？！「」『』（）〔〕《》〈〉.,;:?!()○●")
+_ENTITY = re.compile(r"&KR\d+;|[\s\S]")
+
+
+def opening_words(texts) -> str:
+    """The words a scholar cites an untitled section by: its main text (``texts``, the
+    classic's runs in order) from the start to the first punctuation, at most
+    ``OPENING_CHARS`` characters (a gaiji entity ``&KR1234;`` counts as one, kept as stored),
+    spaces and the full-width indentation left out, with ``…`` when cut short; "" without
+    main text."""
+    out: list[str] = []
+    for text in texts:
+        for ch in _ENTITY.findall(text or ""):
+            if ch.isspace():
+                continue
+            if ch in _STOPS:
+                return "".join(out) if out else ""
+            if len(out) == OPENING_CHARS:
+                return "".join(out) + "…"
+            out.append(ch)
+    return "".join(out)
+
+
+def section_opening(section) -> str:
+    """``opening_words`` of a stored section's main text: ``section.opening`` when the page
+    set it from the pieces it holds, else one query of its first runs of main text."""
+    opening = getattr(section, "opening", None)
+    if opening is None:
+        texts = (Piece.objects.filter(section=section, kind=TEXT, layer__in=("", CLASSIC))
+                 .order_by("position").values_list("text", flat=True)[:OPENING_CHARS + 1])
+        opening = section.opening = opening_words(texts)
+    return opening
+
+
 def section_name(section) -> str:
-    """The section as a reader refers to it: its 右… line, else its title, else 第 N 節."""
-    return section.closer or section.title or f"第{section.position}節"
+    """The section as a reader refers to it: its 右… line, else its title, else its opening
+    words (``section_opening``: 「惟王建國…」, as scholars cite an untitled passage); "" when it
+    has none of them (the citation then names the chapter alone). Never a number the book
+    does not print (第 7 節)."""
+    return section.closer or section.title or section_opening(section)
 
 
-def citation_text(section, chapter=None) -> str:
+def citation_text(section, chapter=None, page: str | None = None) -> str:
     """``江永《禮書綱目》卷十〈大射儀〉「右張侯」``, then in parentheses the edition when it
-    is named and the printed page (``（KR1d0086-WYG，葉 12-1b）``). No queries when
-    ``section.juan``, its ``work`` and ``edition``, and ``chapter`` or ``section.chapter``
-    are loaded."""
+    is named and the printed page (``（KR1d0086-WYG，葉 12-1b）``): ``page`` (a Kanripo page
+    id) where the text cited starts, for a later page of a long section
+    (``reader.paging.printed_page_at``), else the section's first. An untitled section is
+    named by its opening words (``section_name``). No queries when ``section.juan``, its
+    ``work`` and ``edition``, and ``chapter`` or ``section.chapter`` are loaded, and the
+    section has a title or its ``opening`` is set."""
     juan = section.juan
     work = juan.work
     chapter = chapter if chapter is not None else section.chapter
     out = [work.cited_author, f"《{work.title}》", juan_label(juan)]
     if chapter is not None and chapter.title:
         out.append(f"〈{chapter.title}〉")
-    out.append(f"「{section_name(section)}」")
+    name = section_name(section)
+    if name:
+        out.append(f"「{name}」")
     where = [edition_name(juan)]
-    if getattr(section, "page", ""):
-        where.append(f"葉 {section.page_label}")  # the printed page it starts on (Kanripo)
+    page = page if page is not None else getattr(section, "page", "")
+    if page:
+        where.append(f"葉 {page_label(page)}")  # the printed page it starts on (Kanripo)
     where = [w for w in where if w]
     if where:
         out.append("（" + "，".join(where) + "）")

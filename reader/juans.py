@@ -110,13 +110,29 @@ class JuanCount:
         return main or extra
 
 
+#: Words of a label that names front or back matter, not a juan (序, 目錄, 提要, 考證 …).
+_MATTER = re.compile(r"序|目[錄録]|提要|凡例|跋|附[錄録]|考證|校勘記")
+
+
 def juan_count(juans) -> JuanCount:
-    """Count ``juans`` (``Juan`` objects) as the book does (see ``JuanCount``)."""
+    """Count ``juans`` (``Juan`` objects of one edition) as the book does (see ``JuanCount``).
+
+    A book that names its juans by their contents, not 卷一, 卷二 (周禮's 天官冢宰 … 冬官考工記,
+    春秋左傳's 隱公 … 哀公: no label of the edition reads as a numbered juan), counts each
+    numbered file (1 and up) as a juan, except labels of front or back matter (序, 目錄 …);
+    file 0 is Kanripo's front matter."""
+    juans = list(juans)
     numbers, heads, other = set(), set(), 0
+    named_by_contents = not any(label is not None and label.is_juan
+                                for juan in juans for label in juan_labels_of(juan))
     for juan in juans:
         labels = juan_labels_of(juan)
         numbers.update(label.number for label in labels if label is not None and label.is_juan)
         heads.update(label.part for label in labels if label is not None and label.head and not label.suffix)
         if not any(label is not None and (label.is_juan or (label.head and not label.suffix)) for label in labels):
-            other += 1
+            if named_by_contents and juan.number > 0 and all(label is None for label in labels) \
+                    and not _MATTER.search(juan.label):
+                numbers.add(("file", juan.number))  # a juan named by its contents (天官冢宰)
+            else:
+                other += 1
     return JuanCount(juans=len(numbers), head=len(heads), other=other)

@@ -27,10 +27,10 @@ import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Sum
+from django.db.models import Count, Q, Sum
 from django.db.models.functions import Length
 
-from reader.importers.document import NOTE_KINDS
+from reader.importers.document import LABEL, NOTE_KINDS
 
 from .models import Piece, Section
 from .stamp import corpus_version
@@ -39,6 +39,9 @@ from .stamp import corpus_version
 PAGE_CHARS = 20_000
 #: Smallest page allowed (a cut moves back at most one displayed character, a few code points).
 MIN_PAGE_CHARS = 100
+#: Most pieces on one page, whatever their length: a section of 60,000 one-character notes
+#: is paged like a long one (rendering 20,000 pieces on one page took 14.6 s).
+PAGE_PIECES = 1500
 
 _ENTITY = re.compile(r"&KR\d+;")
 _JOINERS = frozenset("\u034f\u200c\u200d" + "".join(map(chr, range(0xFE00, 0xFE10)))
@@ -93,13 +96,20 @@ class Plan:
         return max(bisect.bisect_right(self._starts, (position, offset)), 1)
 
 
-def cut_pages(lengths: list[tuple[int, int]], limit: int) -> list[list[Slice]]:
+def cut_pages(lengths: list[tuple[int, int]], limit: int, labels=frozenset(),
+              max_pieces: int = PAGE_PIECES) -> list[list[Slice]]:
     """``[(position, length), ...]`` of a section's pieces in order → its pages (see the
-    module docstring). Always at least one page; a section without pieces has one empty page."""
+    module docstring), at most ``max_pieces`` slices a page. Always at least one page; a
+    section without pieces has one empty page. A page never ends on a label (``labels``: the
+    positions of pieces such as 注, 疏, 音義 that open the text after them): a page's last
+    labels start the next page, with the text they open."""
     pages: list[list[Slice]] = []
     page: list[Slice] = []
     size = 0
     for position, length in lengths:
+        if len(page) >= max_pieces:
+            pages.append(page)
+            page, size = [], 0
         if length <= limit:
             if page and size + length > limit:
                 pages.append(page)
@@ -119,6 +129,11 @@ def cut_pages(lengths: list[tuple[int, int]], limit: int) -> list[list[Slice]]:
                 page = []
     if page or not pages:
         pages.append(page)
+    for i in range(len(pages) - 1):  # a page's last labels go with the text they open
+        moved = []
+        while len(pages[i]) > 1 and pages[i][-1].whole and pages[i][-1].position in labels:
+            moved.insert(0, pages[i].pop())
+        pages[i + 1][:0] = moved
     return pages
 
 
@@ -130,7 +145,9 @@ def plan(rows: list[tuple[int, str, int]], limit: int | None = None) -> Plan:
         if kind in NOTE_KINDS:
             n += 1
             numbers[position] = n
-    return Plan(cut_pages([(position, length or 0) for position, _, length in rows], limit or page_chars()), numbers)
+    labels = frozenset(position for position, kind, _ in rows if kind == LABEL)
+    return Plan(cut_pages([(position, length or 0) for position, _, length in rows], limit or page_chars(), labels),
+                numbers)
 
 
 def boundary(text: str, offset: int) -> int:
@@ -191,7 +208,8 @@ def long_sections() -> dict:
         if _long.get("key") == key:
             _long["checked"] = now
             return _long["sections"]
-    rows = (Section.objects.annotate(chars=Sum(Length("pieces__text"))).filter(chars__gt=page_chars())
+    rows = (Section.objects.annotate(chars=Sum(Length("pieces__text")), piece_count=Count("pieces"))
+            .filter(Q(chars__gt=page_chars()) | Q(piece_count__gt=PAGE_PIECES))
             .values_list("pk", "juan__edition_id", "juan__number", "position"))
     sections = {(edition, number, position): pk for pk, edition, number, position in rows}
     with _lock:  # every key replaced, none removed: a thread reading without the lock finds them all
@@ -222,3 +240,24 @@ def page_of(edition_id: int, juan_number: int, section_position: int, piece_posi
     if section_id not in plans:
         plans[section_id] = section_plan(section_id)
     return plans[section_id].page_of(piece_position, offset)
+
+
+# ----------------------------------------------------------------------------- the printed page a page starts on
+
+_PAGE_BREAK = re.compile(r"<pb:([^>]+)>")
+
+
+def printed_page_at(section, position: int, offset: int = 0) -> str:
+    """The printed page (a Kanripo page id, ``KR1d0086_WYG_012-3b``) that shows code point
+    ``offset`` of the section's piece at ``position``: the last page break
+    (``Piece.layout``) at or before it in the section, else the page the section starts on
+    (``Section.page``). A paged section's page cites it (``reader.citation``). One query of
+    the layouts (no text) of the pieces up to ``position``, read from the last backwards."""
+    rows = (Piece.objects.filter(section=section, position__lte=position).order_by("-position")
+            .values_list("position", "layout"))
+    for piece_position, layout in rows.iterator(chunk_size=500):
+        breaks = [(at, pid) for at, raw in (layout or []) for pid in _PAGE_BREAK.findall(raw)
+                  if piece_position < position or at <= offset]
+        if breaks:
+            return sorted(breaks, key=lambda b: b[0])[-1][1]  # stable: the later of two at one offset
+    return section.page

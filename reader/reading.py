@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 import opencc
-from django.db.models import Q, Sum
+from django.db.models import Count, Q, Sum
 from django.db.models.functions import Length
 from django.utils.cache import patch_vary_headers
 from django.utils.encoding import escape_uri_path
@@ -21,7 +21,7 @@ from config.budget import check
 from reader.importers.document import CLASSIC, COMMENTARY, DEFAULT_LAYER, LAYERS, READINGS, SUBCOMMENTARY
 
 from .models import Chapter, Juan, Piece, Section
-from .paging import fragment, page_chars, plan
+from .paging import PAGE_PIECES, fragment, page_chars, plan
 
 # ----------------------------------------------------------------------------- display settings
 
@@ -101,6 +101,13 @@ class Display:
     def glossing(self) -> bool:
         """Notes listed each with the words it explains (只看注, or one layer alone)."""
         return self.notes == "only" or self.layers.startswith("only-")
+
+    @property
+    def no_glosses(self) -> str:
+        """What a section with nothing to list in the glossing modes says: no notes at all
+        (只看注), or none of the one layer chosen (音義附經 on a section with 注 but no 音義)."""
+        return {"only-commentary": "（本節無注）", "only-readings": "（本節無音義）",
+                "only-subcommentary": "（本節無疏）"}.get(self.layers, "（本節經文無注）")
 
     @property
     def notes_mode(self) -> str:
@@ -391,7 +398,7 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
     if page is not None:  # the characters of each section, in the same query: only long ones cost one more
         # An aggregate makes a GROUP BY, which Django gives no Meta.ordering: order it here
         # (PostgreSQL returned the sections in hash order).
-        qs = qs.annotate(chars=Sum(Length("pieces__text"))).order_by("position")
+        qs = qs.annotate(chars=Sum(Length("pieces__text")), piece_count=Count("pieces")).order_by("position")
     for s in qs:
         s.juan = juan
         s.chapter = chapters[s.chapter_id].chapter
@@ -437,7 +444,8 @@ def _page_of_pieces(views: dict, pieces, page: int):
     their pieces' lengths), and ``{section id: {position: Slice}}`` for the sections of
     more than one page. Sets ``page``, ``page_count``, ``page_found`` and ``note_numbers``
     on each view."""
-    long = [pk for pk, view in views.items() if (getattr(view.section, "chars", 0) or 0) > page_chars()]
+    long = [pk for pk, view in views.items() if (getattr(view.section, "chars", 0) or 0) > page_chars()
+            or (getattr(view.section, "piece_count", 0) or 0) > PAGE_PIECES]
     rows: dict[int, list] = {}
     if long:
         for section_id, position, kind, length in pieces.filter(section_id__in=long).order_by(

@@ -1,6 +1,7 @@
 """Search as the views and the API use it: validated query in, hits with reading URLs out."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
 from urllib.parse import urlencode
@@ -32,7 +33,9 @@ def edition_places() -> dict[int, dict]:
     """``{edition id: {"work_id", "name", "full_name", "slug", "script"}}`` for every edition.
     Passages in the index name their edition in the ``work_id``/``work_slug`` fields (a
     passage is read in one edition); this maps them to the work and to the names lists
-    show: the work's title alone when it has one edition, else ``禮書綱目（KR1d0086-WYG）``.
+    show: the work's title alone when it has one edition and no other work has its title,
+    else ``禮書綱目（KR1d0086-WYG）``, ``周禮（KR1d0001）`` (two works called 周禮 are told apart
+    by their edition, as the parallels list names them).
 
     One query, then kept in process memory for as long as the search index and the corpus
     stamp stay the same (``BaseSearchBackend.version()``, ``reader.stamp.corpus_version``):
@@ -43,9 +46,13 @@ def edition_places() -> dict[int, dict]:
     if key[0] is not None and known is not None:
         return known
     out = {}
-    for e in Edition.objects.select_related("work").annotate(siblings=Count("work__editions")):
+    editions = list(Edition.objects.select_related("work").annotate(siblings=Count("work__editions")))
+    titles = Counter((e.work.title, e.work_id) for e in editions)
+    shared = Counter(title for title, _ in titles)  # works per title
+    for e in editions:
+        alone = e.siblings == 1 and shared[e.work.title] == 1
         out[e.pk] = {"work_id": e.work_id, "name": e.name, "slug": e.slug,
-                     "full_name": e.full_name if e.siblings > 1 else e.work.title, "script": e.script}
+                     "full_name": e.work.title if alone else e.full_name, "script": e.script}
     _places.clear()
     _places[key] = out
     return out

@@ -4,6 +4,7 @@ from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.shortcuts import render
+from django.urls import reverse
 
 from config.budget import check
 from config.ratelimit import search_wait
@@ -27,6 +28,23 @@ def work_names() -> dict[str, str]:
     """``{edition slug: name}`` of every edition, as hits and bars name their place: the
     work's title, with the edition when the work has several (``service.edition_places``)."""
     return {p["slug"]: p["full_name"] for p in edition_places().values()}
+
+
+def collated_slugs() -> set[str]:
+    """The slugs of the editions whose work has other editions: their hits link to the
+    collation of their section."""
+    places = edition_places()
+    per_work = Counter(p["work_id"] for p in places.values())
+    return {p["slug"] for p in places.values() if per_work[p["work_id"]] > 1}
+
+
+def hit_tools(hit, collated: bool) -> dict:
+    """The links a hit offers beside its place: ``{"collate": the section's collation
+    against the other editions (None for a work of one edition), "quotations": the juan's
+    quotation map at the section's row}``."""
+    args = [hit.work_slug, hit.juan_number, hit.section_position]
+    return {"collate": reverse("collation:section", args=args) if collated else None,
+            "quotations": reverse("collation:quotations", args=args[:2]) + f"#s{hit.section_position}"}
 
 
 def distribution(results, query, titles: dict[str, str]) -> dict:
@@ -80,6 +98,14 @@ def juan_labels(work: str, edition: str = "") -> list[str]:
     return list(dict.fromkeys(j.display_label for j in juans.only("label", "number")))
 
 
+def work_choices() -> list[tuple[int, str]]:
+    """``[(work id, name)]`` for the work filter, by title: the title, with the work's
+    slug (its Kanripo ID) when another work has the same title (周禮（KR1d0001）, 周禮（KR1d0002）)."""
+    works = list(Work.objects.order_by("title", "id").only("title", "slug"))
+    shared = Counter(w.title for w in works)
+    return [(w.pk, f"{w.title}（{w.slug}）" if shared[w.title] > 1 else w.title) for w in works]
+
+
 def edition_choices() -> list[tuple[int, str]]:
     """``[(edition id, name)]`` for the edition filter, works by title and each work's
     editions in the order they came: only works with more than one edition (a work's only
@@ -105,6 +131,19 @@ def chosen_filters(form: SearchForm) -> tuple[str, str]:
     return (str(place["work_id"]) if place and data.get("work") else "", str(ids[0]) if data.get("edition") else "")
 
 
+def filter_names(form: SearchForm, works, work: str, edition: str) -> list[str]:
+    """The filters a search was narrowed by, as a printed concordance names them under its
+    query: ``["周禮（KR1d0001）", "卷十"]`` (the work or edition, then the juan typed)."""
+    names = []
+    if edition.isdigit() and (place := edition_places().get(int(edition))):
+        names.append(place["full_name"])
+    elif work.isdigit():
+        names += [name for pk, name in works if pk == int(work)]
+    if form.is_bound and (juan := form.data.get("juan", "").strip()):
+        names.append(juan[:40])
+    return names
+
+
 def chosen_layers(request) -> set[str]:
     """The layer boxes to show ticked: the page's ``layer`` choices as the boxes name them
     (``text`` → ``classic``; ``notes`` ticks every layer of commentary)."""
@@ -119,11 +158,13 @@ def chosen_layers(request) -> set[str]:
 def search_page(request):
     """Query box; with a query, the total and the hits in text order with KWIC."""
     form = SearchForm(request.GET or None)
-    context = {"form": form, "query": request.GET.get("q", "")[:200], "layer_names": LAYER_NAMES,
+    context = {"form": form, "query": request.GET.get("q", "")[:200], "quick_query": request.GET.get("q", "")[:200],
+               "layer_names": LAYER_NAMES,
                "layer_choices": LAYER_CHOICES, "chosen_layers": chosen_layers(request),
-               "works": Work.objects.order_by("title"), "editions": edition_choices()}
+               "works": work_choices(), "editions": edition_choices()}
     context["juan_labels"] = juan_labels(request.GET.get("work", ""), request.GET.get("edition", ""))
     context["chosen_work"], context["chosen_edition"] = chosen_filters(form)
+    context["filter_names"] = filter_names(form, context["works"], context["chosen_work"], context["chosen_edition"])
     status, wait = 200, None
     if form.is_bound:
         if form.is_valid():
@@ -140,10 +181,12 @@ def search_page(request):
                     page = Paginator(results.hits, PAGE_SIZE).get_page(request.GET.get("page"))
                     titles = work_names()
                     link = HitLinks(query)
+                    several, rows = collated_slugs(), []
                     for hit in name_layers(page.object_list):
                         check("rendering the search hits", HIT_ADVICE)
                         hit.url = link(hit)
                         hit.work_name = titles.get(hit.work_slug, hit.work_title)
+                        rows.append((hit, hit_tools(hit, hit.work_slug in several)))
                     hints = query_hints(query, results)
                     for s in hints["suggestions"]:
                         s["url"] = "?" + urlencode([(k, v) for k, v in request.GET.items() if k not in ("page", "q")]
@@ -152,7 +195,7 @@ def search_page(request):
                     context.update(facets=facet_menu(params, facet_counts(
                         run_search(form.search_query(unfaceted=True)) if form.facets_filtered() else results,
                         **form.cleaned_data["facet_filters"])), **class_bars(results, params))
-                    context.update(results=results, page=page, distribution=distribution(results, query, titles),
+                    context.update(results=results, page=page, hit_rows=rows, distribution=distribution(results, query, titles),
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
                                    export_query=urlencode([(k, v) for k, v in request.GET.items() if k != "page"]))
             except SearchError as exc:

@@ -107,10 +107,10 @@ def test_span_api_section_page_and_quotation_map(corpus, client):
     assert [(r["edition"]["slug"], r["juan"]["number"], r["section"]["position"], r["layer"], r["shared"],
              r["text"], [(d["query"], d["reading"], d["class"]) for d in r["differences"]])
             for r in data["results"]] == [
-        ("禮書綱目", 10, 2, "text", 20, span, []),
-        ("KR1d0026", 7, 1, "text", 20, "司馬命量人量侯道與所設乏以貍歩大侯九十參", [("步", "歩", "glyph")]),
-        ("KR1d0038", 7, 2, "text", 20, span, []),
-        ("KR1d0085", 20, 1, "text", 20, "司馬命量人量侯道與所設乏以貍歩大侯九十參", [("步", "歩", "glyph")]),
+        ("禮書綱目", 10, 2, "classic", 20, span, []),
+        ("KR1d0026", 7, 1, "classic", 20, "司馬命量人量侯道與所設乏以貍歩大侯九十參", [("步", "歩", "glyph")]),
+        ("KR1d0038", 7, 2, "classic", 20, span, []),
+        ("KR1d0085", 20, 1, "classic", 20, "司馬命量人量侯道與所設乏以貍歩大侯九十參", [("步", "歩", "glyph")]),
     ]
     assert client.get("/api/parallels/", {"text": "司馬命量人"}).status_code == 400
     seed = Edition.objects.get(slug="禮書綱目")

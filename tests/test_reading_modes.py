@@ -111,7 +111,7 @@ def test_beside_mode_puts_each_note_behind_a_marker(client, seed_juan):
             '<input type="checkbox" class="note-toggle" id="t-s1-p3"><label class="note-marker layer-commentary" data-layer="注" '
             'for="t-s1-p3" title="注 2：點擊展開或收起"><span class="visually-hidden">注</span>2</label>'
             '<span class="note layer-commentary" data-layer="注" id="s1-p3" role="note">'
-            '<span class="visually-hidden">注：</span>') in body
+            '<span class="note-number" aria-hidden="true">2</span><span class="visually-hidden">注：</span>') in body
     _, hit = page(client, S2, notes="beside", hl="侯道")
     assert '<span class="note-ref has-mark"><input type="checkbox" class="note-toggle" id="t-s2-p1" checked>' in hit
 
@@ -134,7 +134,9 @@ def test_mode_links_keep_the_highlight_and_the_carried_settings(client, seed_jua
 @pytest.mark.parametrize("params", [{}, {"notes": "hidden"}, {"notes": "only"}, {"notes": "beside"},
                                     {"layout": "vertical"}, {"script": "simp", "hl": "射"}])
 def test_juan_page_queries_stay_bounded_in_every_mode(client, seed_juan, django_assert_max_num_queries, params):
-    with django_assert_max_num_queries(10):  # 9th: the layers the juan holds (layer choices); 10th: its accepted corrections
+    # 9th: the layers the juan holds (layer choices); 10th: its accepted corrections; 11th: whether the
+    # work has other editions (校勘 link)
+    with django_assert_max_num_queries(11):
         response = client.get(JUAN_URL, params)
     assert response.status_code == 200
 
@@ -242,12 +244,31 @@ def test_citation_without_chapter_title_or_closer():
 
     work = NS(author="張爾岐", title="儀禮鄭註句讀")
     juan = NS(label="", number=3, work=work, edition=NS(cited_name=""))
-    section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title=""))
-    assert citation_text(section) == "張爾岐《儀禮鄭註句讀》卷三「第7節」"
+    # an untitled section is cited by its opening words, never by a number the book lacks (第7節)
+    section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title=""), opening="士冠禮筮于廟門…")
+    assert citation_text(section) == "張爾岐《儀禮鄭註句讀》卷三「士冠禮筮于廟門…」"
+    # without main text, the chapter alone (here: the juan)
+    section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title="士冠禮"), opening="")
+    assert citation_text(section) == "張爾岐《儀禮鄭註句讀》卷三〈士冠禮〉"
+
+
+@pytest.mark.parametrize("texts, expected", [
+    (["惟王建國辨方正位體國經野"], "惟王建國辨方正位…"),    # 8 characters, then …
+    (["　　大射之儀。君有命"], "大射之儀"),                # the indentation left out; up to the first stop
+    (["惟王", "建國", "。"], "惟王建國"),                  # runs of main text read on across notes
+    (["&KR0237;襦之"], "&KR0237;襦之"),                 # a gaiji entity is one character, kept as stored
+    (["。"], ""), ([], ""),                              # no words: the chapter alone
+])
+def test_opening_words(texts, expected):
+    from reader.citation import opening_words
+
+    assert opening_words(texts) == expected
 
 
 def test_section_navigation_and_table_of_contents(client, seed_juan, django_assert_max_num_queries):
-    with django_assert_max_num_queries(10):  # 9th: the layers the juan holds (layer choices); 10th: its accepted corrections
+    # 9th: the layers the juan holds (layer choices); 10th: its accepted corrections; 11th: whether the
+    # work has other editions (校勘 link)
+    with django_assert_max_num_queries(11):
         _, body = page(client, S2)
     toc = re.search(r'<details class="toc">(.*?)</details>', body, re.S).group(1)
     assert toc.count("<li") == 45

@@ -203,6 +203,8 @@ def _note(piece, section, display: Display, notes: str) -> str:
         label = f'<span class="layer-tag commentator" aria-hidden="true">{escape(who)}</span>' + label
     if getattr(piece, "needs_tag", False):  # no marker word before it names its layer
         label = f'<span class="layer-tag" aria-hidden="true">{escape(piece.layer_label)}</span>' + label
+    if notes == "beside":  # an open note carries its marker's number (in the margin, far from its marker)
+        label = f'<span class="note-number" aria-hidden="true">{piece.number}</span>' + label
     if display.vertical and notes == "inline":
         return (f'<span class="note warichu{_cont(piece)} {_layer_attrs(piece)}" id="{pid}" role="note"{_orig(piece.text, display)}>'
                 f'{label}{warichu(piece)}</span>')

@@ -115,8 +115,25 @@
     b.addEventListener("click", function () { showMark(currentMark + 1); });
   });
 
-  // ---------------------------------------------------------------- display links keep the place (#s3-p4)
-  Array.prototype.forEach.call(document.querySelectorAll(".display-controls a[href]"), function (a) {
+  // ---------------------------------------------------------------- display links: one setting in the URL, the place kept (#s3-p4)
+  // Without JavaScript a display link carries every setting the URL gave (the page holds them
+  // without cookies). The server keeps the reader's settings in a cookie whenever a URL names
+  // one, so where cookies work a link (or its shortcut key) names only the setting it changes:
+  // pressing v, s, + and 1 in turn does not pile four settings into the URL.
+  var KEEP = { hl: 1, exact: 1, page: 1 };
+  function settingHref(a) {
+    var url = new URL(a.href, location.href);
+    if (!navigator.cookieEnabled) return url.href;
+    var setting = a.getAttribute("data-setting"), params = new URLSearchParams();
+    url.searchParams.forEach(function (value, key) {
+      // choosing a layer in 白文 also sets notes=inline (the server's link says so): kept
+      if (KEEP[key] || key === setting || (setting === "layers" && key === "notes")) params.append(key, value);
+    });
+    url.search = params.toString() ? "?" + params.toString() : "";
+    return url.href;
+  }
+  Array.prototype.forEach.call(document.querySelectorAll(".display-controls a[href][data-setting]"), function (a) {
+    a.href = settingHref(a);
     a.addEventListener("click", function () {
       if (location.hash && a.href.indexOf("#") < 0) a.href = a.href + location.hash;
     });
