@@ -150,7 +150,6 @@ def page_links(request, view, explicit: dict) -> list[dict]:
 def start_page(view) -> str | None:
     """The printed page a paged section's later page starts on (``reader.paging.
     printed_page_at``), for its citation; None for a section's first page (its own)."""
-
     if view.page == 1:
         return None
     first = min(view.pieces(), key=lambda p: (p.position, getattr(p, "offset", 0) or 0), default=None)

@@ -493,7 +493,7 @@
       spanLink = el("a", "span-parallels");
       spanLink.setAttribute("aria-keyshortcuts", "p");
       spanLink.addEventListener("mousedown", function (e) { e.preventDefault(); });  // keep the selection
-      document.body.appendChild(spanLink);
+      (main || document.body).appendChild(spanLink);  // inside the main landmark, where its text is
     }
     var fresh = text !== spanText || spanLink.hidden;
     spanText = text;

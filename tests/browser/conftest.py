@@ -4,6 +4,11 @@
 Every page is served with a Content-Security-Policy without 'unsafe-inline' (added on the
 way in), and a test fails on any CSP violation or script error. Screenshots go to
 ``artifacts/screenshots/`` (not committed). A missing Chromium fails the tests: CI installs it.
+
+``Tab.axe()`` runs axe-core (``tests/data/axe/axe.min.js``, version ``AXE_VERSION``, MPL-2.0,
+licence beside it; ``scripts/fetch_axe.sh`` fetches it again from the npm registry) on the
+page as it stands, with WCAG 2.0/2.1/2.2 A and AA and best-practice rules: the tests need
+no network.
 """
 import os
 import re
@@ -18,6 +23,10 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 from ..conftest import BASE_DIR, SEED  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
+AXE = Path(__file__).resolve().parent.parent / "data" / "axe" / "axe.min.js"
+AXE_VERSION = "4.14.1"
+#: The rule sets run: WCAG 2.0, 2.1 and 2.2 at levels A and AA, and Deque's best practices.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 SCREENSHOTS = BASE_DIR / "artifacts" / "screenshots"
@@ -54,12 +63,14 @@ def site(live_server, search_backend, transactional_db):
 class Tab:
     """A page in a fresh browser context, served under the CSP, collecting errors."""
 
-    def __init__(self, browser, device="desktop", **options):
+    def __init__(self, browser, device="desktop", server_csp=False, **options):
         self.device = device
         self.context = browser.new_context(locale="zh-TW", **{**DEVICES[device], **options})
         self.errors: list[str] = []
-        # only documents get the header; static files pass untouched (matched in the driver)
-        self.context.route(re.compile(r"^(?!.*/static/).*$"), self._route)
+        # only documents get the header; static files pass untouched (matched in the driver).
+        # ``server_csp``: the server's own policy (the API documentation's allows Swagger UI's styles)
+        if not server_csp:
+            self.context.route(re.compile(r"^(?!.*/static/).*$"), self._route)
         self.page = self.context.new_page()
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
@@ -75,6 +86,22 @@ class Tab:
     def shot(self, name, **options):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}-{self.device}.png"), **options)
+
+    def axe(self, exclude=()) -> list[str]:
+        """axe-core's violations on the page as it stands: ``["rule (impact): selector — html",
+        …]`` for each node ([] when it passes). ``exclude``: CSS selectors of parts that are
+        not ours (Swagger UI's own rendering). Evaluated through the browser's debugging
+        protocol, which the page's Content-Security-Policy does not govern."""
+        page = self.page
+        if page.evaluate("typeof window.axe") == "undefined":
+            page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
+        assert page.evaluate("axe.version") == AXE_VERSION
+        found = page.evaluate("""async ([tags, exclude]) => {
+            const context = exclude.length ? {include: [document], exclude: exclude.map(s => [s])} : document;
+            const r = await axe.run(context, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+            return r.violations.flatMap(v => v.nodes.map(n =>
+                `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.html.slice(0, 160)}`)); }""", [AXE_TAGS, list(exclude)])
+        return found
 
     def use(self, site, **display):
         """Choose display settings as the server's cookie would (no page load)."""

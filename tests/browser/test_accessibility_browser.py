@@ -1,0 +1,153 @@
+"""Every kind of page passes axe-core (WCAG 2 A/AA and best practice, ``Tab.axe``) in
+Chromium, in the states a reader puts it in (each display mode, a note opened, the character
+lookup, the span link, the shortcuts list), on a desktop and on a phone; any violation fails.
+
+The library: the seed (禮書綱目 卷十), the same juan of the KR1d0086-WYG edition (collation),
+儀禮 卷第七 of KR1d0026 (parallel passages), a made-up 注疏 juan (layers) and a made-up long
+section paged every 100 characters.
+"""
+import time
+from urllib.parse import quote
+
+import pytest
+
+from ..conftest import SHARED
+from .test_paging_browser import LONG
+from .test_reading_browser import wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+KANRIPO = SHARED / "corpus" / "kanripo"
+WORK = quote("禮書綱目")
+ZHUSHU = quote("周禮注疏-測試")
+SPAN = "司馬命量人量侯道與所設乏以貍步大侯九十參"
+
+#: (name, path, selector to wait for or None): every page kind, in every display mode that
+#: changes its markup.
+PAGES = [
+    ("home", "/", None),
+    ("work", f"/works/{WORK}/", None),
+    ("edition", "/works/KR1d0086-WYG/", None),
+    ("juan", f"/works/{WORK}/juan/10/", None),
+    ("juan-hidden", f"/works/{WORK}/juan/10/?notes=hidden", None),
+    ("juan-only", f"/works/{WORK}/juan/10/?notes=only", None),
+    ("juan-beside", f"/works/{WORK}/juan/10/?notes=beside", None),
+    ("juan-vertical", f"/works/{WORK}/juan/10/?layout=vertical", None),
+    ("juan-simplified-xl", f"/works/{WORK}/juan/10/?script=simp&size=xl", None),
+    ("juan-highlight", f"/works/{WORK}/juan/10/?hl=%E9%B5%A0", None),
+    ("section", f"/works/{WORK}/juan/10/2/", ".parallel-list"),
+    ("section-vertical", f"/works/{WORK}/juan/10/2/?layout=vertical&notes=beside", None),
+    ("section-highlight", f"/works/{WORK}/juan/10/2/?hl=%E4%BE%AF", None),
+    ("paged-section", f"/works/{WORK}/juan/81/1/?page=2", None),
+    ("paged-juan", f"/works/{WORK}/juan/81/", None),
+    ("layers-all", f"/works/{ZHUSHU}/juan/1/", None),
+    ("layers-only-readings", f"/works/{ZHUSHU}/juan/1/?layers=only-readings", None),
+    ("layers-only-subcommentary-vertical", f"/works/{ZHUSHU}/juan/1/1/?layers=only-subcommentary&layout=vertical", None),
+    ("search-hits", "/search/?q=%E9%B5%A0", None),
+    ("search-filtered", f"/search/?q=%E9%B5%A0&layer=commentary&work=&juan={quote('卷十')}&sort=after", None),
+    ("search-no-hits", "/search/?q=%E9%B5%A0%E9%B5%A0%E9%B5%A0", None),
+    ("search-hints", "/search/?q=%E5%B0%84*", None),
+    ("search-error", "/search/?q=%E5%B0%84%20NEAR/500%20%E4%BE%AF", None),
+    ("search-help", "/search/", None),
+    ("char", f"/chars/{quote('說')}/?format=html", None),
+    ("char-unknown", f"/chars/{quote('〇')}/?format=html", None),
+    ("char-lookup", f"/chars/?q={quote('大射儀')}", None),
+    ("collation", f"/works/{WORK}/juan/10/collate/", None),
+    ("collation-section", f"/works/{WORK}/juan/10/2/collate/?with=KR1d0086-WYG&glyphs=hide", None),
+    ("quotation-map", "/works/KR1d0026/juan/7/quotations/", None),  # a few sections: each costs searches
+    ("parallels", f"/parallels/?text={quote(SPAN)}", ".parallel-list"),
+    ("parallels-form", "/parallels/", None),
+    ("parallels-too-short", f"/parallels/?text={quote('司馬命')}", None),
+    ("not-found", "/works/nothing-here/", None),
+    ("admin-login", "/admin/login/", None),
+]
+
+
+@pytest.fixture
+def library(site, settings, tmp_path):
+    """The seed with another edition of its juan, a book that carries its text, a 注疏 juan
+    and a long section (pages of 100 characters)."""
+    from reader.importers.loader import import_file, load_document
+    from reader.importers.siku import parse_siku
+
+    from ..layered import zhushu_document
+
+    settings.SECTION_PAGE_CHARS = 100
+    folder = tmp_path / "KR1d0086-WYG"
+    folder.mkdir()
+    (folder / "KR1d0086_012.txt").write_bytes((KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt").read_bytes())
+    import_file(folder / "KR1d0086_012.txt")
+    import_file(KANRIPO / "KR1d0026" / "KR1d0026_007.txt")
+    load_document(zhushu_document())
+    load_document(parse_siku(LONG, "long.txt"))
+    return site
+
+
+def test_every_page_kind_passes_axe(library, tabs):
+    tab = tabs("desktop")
+    page = tab.page
+    failures = {}
+    for name, path, ready in PAGES:
+        started = time.monotonic()
+        response = page.goto(library + path)
+        print(f"{name}: {time.monotonic() - started:.1f} s")
+        assert response.status in (200, 400, 404), (name, response.status)
+        if response.status >= 400:  # the answer the page is meant to give, not an error of the page
+            tab.errors = [e for e in tab.errors if not e.startswith("Failed to load resource")]
+        if ready:
+            page.wait_for_selector(ready)
+        if violations := tab.axe():
+            failures[name] = violations
+    assert failures == {}, "\n".join(f"{name}: {v}" for name, found in failures.items() for v in found)
+
+
+@pytest.mark.parametrize("name, path", [("home", "/"), ("section", f"/works/{WORK}/juan/10/2/"),
+                                        ("search-hits", "/search/?q=%E9%B5%A0"),
+                                        ("quotation-map", "/works/KR1d0026/juan/7/quotations/"),
+                                        ("collation", f"/works/{WORK}/juan/10/collate/")])
+def test_pages_on_a_phone_pass_axe(library, tabs, name, path):
+    tab = tabs("phone")
+    tab.page.goto(library + path)
+    assert tab.axe() == []
+    tab.shot(f"axe-{name}")
+
+
+def test_pages_in_the_states_a_reader_puts_them_in_pass_axe(library, tabs):
+    """A note opened in the margin (旁注), the shortcuts listed, the character lookup open,
+    the span link shown: each state passes too."""
+    from .test_reading_browser import char_point
+
+    tab = tabs("desktop")
+    page = tab.page
+    page.goto(library + f"/works/{WORK}/juan/10/?notes=beside")
+    marker = page.locator("label.note-marker").first
+    marker.click()
+    note = page.locator("#" + marker.get_attribute("for")[2:])  # t-s2-p3 opens #s2-p3
+    assert note.is_visible() and note.locator(".note-number").is_visible()
+    page.locator("#shortcuts summary").click()
+    assert page.locator("#shortcuts dl").is_visible()
+    assert tab.axe() == []
+    page.goto(library + f"/works/{WORK}/juan/10/2/")
+    point = char_point(page, "#s2 .passage .text", 3)
+    page.mouse.click(point["x"], point["y"])
+    wait_until(page, "(() => { const p = document.querySelector('.char-popover'); return p && !p.hidden; })()")
+    assert tab.axe() == []
+    page.keyboard.press("Escape")
+    start, end = char_point(page, "#s2 .passage .text", 0), char_point(page, "#s2 .passage .text", 12)
+    page.mouse.move(start["x"] - 4, start["y"])
+    page.mouse.down()
+    page.mouse.move(end["x"] + 4, end["y"])
+    page.mouse.up()
+    wait_until(page, "(() => { const a = document.querySelector('.span-parallels'); return a && !a.hidden; })()")
+    assert tab.axe() == []
+
+
+def test_the_api_documentation_passes_axe(library, tabs):
+    """Our page around Swagger UI (its language, heading and fallback) passes; what Swagger
+    UI draws inside ``#swagger-ui`` is its own (drf-spectacular-sidecar) and left out."""
+    tab = tabs("desktop", server_csp=True)
+    page = tab.page
+    page.goto(library + "/api/docs/")
+    page.wait_for_selector("#swagger-ui .info")
+    assert page.locator("h1").first.inner_text() == "經注閱讀 API documentation"
+    assert tab.axe(exclude=["#swagger-ui"]) == []
