@@ -21,7 +21,7 @@ from reader.citation import citation_text, juan_citation_text, opening_words, pe
 from reader.juans import juan_count
 from reader.importers.document import CLASSIC, TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work
-from reader.paging import page_of, printed_page_at
+from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.places import edition_by_slug, juan_by_slug
 from corrections.overlay import reading_overlay
 from reader.reading import (carry_query, juan_layers, chapter_views, read_consistently, display_controls,
@@ -195,13 +195,56 @@ def _reading(request, template, juan, chapters, context):
     return response
 
 
+def juan_page_links(request, juan, pages: list[list[int]], current: int, explicit: dict) -> list[dict]:
+    """Links to the pages of a juan of several (``reader.paging.juan_pages``), keeping the
+    display settings given in the URL and the highlight: ``[{"number", "url", "current",
+    "first", "last"}]`` (``first``/``last``: the section positions the page holds)."""
+    keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
+    base = juan.get_absolute_url()
+    links = []
+    for n, positions in enumerate(pages, 1):
+        params = {**explicit, **keep, **({"page": n} if n > 1 else {})}
+        links.append({"number": n, "url": base + ("?" + urlencode(params) if params else ""), "current": n == current,
+                      "first": positions[0] if positions else None, "last": positions[-1] if positions else None})
+    return links
+
+
+def juan_url(juan, request, pages) -> str:
+    """The juan page that holds a section page's section (``pages``: the juan's pages as
+    ``section_detail`` lists them, None for a juan of one page), with the display settings
+    given in the URL."""
+    _, explicit = display_from_request(request)
+    at = next((p["number"] for p in pages or () if p["current"]), 1)
+    params = {**explicit, **({"page": at} if at > 1 else {})}
+    return juan.get_absolute_url() + ("?" + urlencode(params) if params else "")
+
+
 def juan_detail(request, slug, number):
-    """A juan: chapter heading, table of contents, then every section in order."""
-    juan, chapters = read_consistently(lambda: juan_by_slug(slug, number), lambda j: chapter_views(j, page=1, overlay=reading_overlay(request, j)))
+    """A juan: chapter heading, table of contents, then every section in order (a juan too
+    large for one page, ``reader.paging.juan_pages``, one page at a time: ``?page=2``)."""
+    page = page_number(request)
+    if page is None:
+        raise Http404("No such page")
+
+    def read(juan):
+        pages = juan_pages(juan)
+        if page > len(pages):
+            return pages, None
+        shown = range(pages[page - 1][0], pages[page - 1][-1] + 1) if len(pages) > 1 else None
+        return pages, chapter_views(juan, shown, page=1, overlay=reading_overlay(request, juan))
+
+    juan, (pages, chapters) = read_consistently(lambda: juan_by_slug(slug, number), read)
+    if chapters is None:
+        raise Http404(f"No such page: this juan has {len(pages)}")
     toc = [view for cv in chapters for view in cv.sections]
+    _, explicit = display_from_request(request)
+    links = juan_page_links(request, juan, pages, page, explicit) if len(pages) > 1 else []
     return _reading(request, "reader/juan.html", juan, chapters, {
         "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters]),
-        "permalink": permalink(request, juan),
+        "permalink": permalink(request, juan) + (f"?page={page}" if page > 1 else ""),
+        "juan_pages": links, "juan_page": page,
+        "previous_juan_page": links[page - 2] if links and page > 1 else None,
+        "next_juan_page": links[page] if links and page < len(links) else None,
     })
 
 
@@ -213,24 +256,37 @@ def section_detail(request, slug, number, position):
         raise Http404("No such page")
 
     def read(juan):
-        toc = list(juan.sections.all())
-        for s in toc:
+        # the table of contents lists the sections of the juan's page that holds this one
+        # (every section but in a crafted juan of thousands), and its neighbours
+        pages = juan_pages(juan)
+        at = juan_page_of(pages, position)
+        if at is None:
+            return None, [], None, None
+        group = pages[at - 1]
+        everything = [p for pg in pages[max(at - 2, 0):at + 1] for p in pg]
+        i = everything.index(position)
+        lo, hi = everything[max(i - 1, 0)], everything[min(i + 1, len(everything) - 1)]
+        near = list(juan.sections.filter(position__gte=min(lo, group[0]), position__lte=max(hi, group[-1])))
+        for s in near:
             s.juan = juan  # their permalinks, without a query each
-        return toc, (chapter_views(juan, [position], page=page, overlay=reading_overlay(request, juan)) if any(s.position == position for s in toc) else None)
+        toc = [s for s in near if group[0] <= s.position <= group[-1]]
+        links = [{"number": n, "first": pg[0], "last": pg[-1], "current": n == at} for n, pg in enumerate(pages, 1)]
+        return (near, toc, chapter_views(juan, [position], page=page, overlay=reading_overlay(request, juan)), links if len(pages) > 1 else None)
 
-    juan, (toc, chapters) = read_consistently(lambda: juan_by_slug(slug, number), read)
-    index = next((i for i, s in enumerate(toc) if s.position == position), None)
+    juan, (near, toc, chapters, juan_pages_of_toc) = read_consistently(lambda: juan_by_slug(slug, number), read)
+    index = next((i for i, s in enumerate(near or []) if s.position == position), None)
     if index is None or not chapters:
         raise Http404("No such section")
-    section = toc[index]
+    section = near[index]
     view = chapters[0].sections[0]
     if not view.page_found:
         raise Http404(f"No such page: this section has {view.page_count}")
     return _reading(request, "reader/section.html", juan, chapters, {
         "other_pages": lambda highlight: hits_on_other_pages(juan, view, highlight, getattr(view, "page_links", [])),
         "section": view.section, "view": view, "toc": toc, "parallels": section_parallels(juan, view),
-        "previous_section": toc[index - 1] if index > 0 else None,
-        "next_section": toc[index + 1] if index + 1 < len(toc) else None,
+        "previous_section": near[index - 1] if index > 0 else None,
+        "next_section": near[index + 1] if index + 1 < len(near) else None,
+        "toc_pages": juan_pages_of_toc, "juan_url": juan_url(juan, request, juan_pages_of_toc),
         "permalink": permalink(request, section) + (f"?page={view.page}" if view.page > 1 else ""),
     })
 

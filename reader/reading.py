@@ -21,7 +21,7 @@ from config.budget import check
 from reader.importers.document import CLASSIC, COMMENTARY, DEFAULT_LAYER, LAYERS, READINGS, SUBCOMMENTARY
 
 from .models import Chapter, Juan, Piece, Section
-from .paging import PAGE_PIECES, fragment, page_chars, plan
+from .paging import PAGE_PIECES, fragment, page_chars, plan, rows_of
 
 # ----------------------------------------------------------------------------- display settings
 
@@ -169,7 +169,8 @@ def carry_query(explicit: dict) -> str:
 
 def juan_layers(juan: Juan) -> frozenset:
     """The commentary layers the pieces of ``juan`` belong to (one query)."""
-    return frozenset(Piece.objects.filter(section__juan=juan).values_list("layer", flat=True).distinct())
+    # no ordering: with Piece's default one, DISTINCT kept every row (120,000 for a long juan)
+    return frozenset(Piece.objects.filter(section__juan=juan).order_by().values_list("layer", flat=True).distinct())
 
 
 def offered_layer_choices(present: frozenset | None, current: str) -> set[str]:
@@ -380,7 +381,8 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
     """Chapters of ``juan`` with their sections and pieces (three queries whatever the size;
     one more when a section shown has several pages).
 
-    ``sections`` limits the views to the given section positions (for a section page).
+    ``sections`` limits the views to the given section positions (for a section page; a
+    ``range`` for a page of a juan).
     Each section gets its ``juan`` and ``chapter``, each note its number in the section.
     ``page`` (1-based) shows only that page of each section (``reader.paging``; the last
     page of a section with fewer): its pieces, split pieces as fragments; each view then
@@ -393,7 +395,9 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
     chapters = {c.pk: ChapterView(c) for c in juan.chapters.all()}
     views: dict[int, SectionView] = {}
     qs = juan.sections.all()
-    if sections is not None:
+    if isinstance(sections, range):
+        qs = qs.filter(position__gte=sections.start, position__lt=sections.stop)
+    elif sections is not None:
         qs = qs.filter(position__in=sections)
     if page is not None:  # the characters of each section, in the same query: only long ones cost one more
         # An aggregate makes a GROUP BY, which Django gives no Meta.ordering: order it here
@@ -407,7 +411,9 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
         views[s.pk] = view
         chapters[s.chapter_id].sections.append(view)
     pieces = Piece.objects.filter(section__juan=juan)
-    if sections is not None:
+    if isinstance(sections, range):
+        pieces = pieces.filter(section__position__gte=sections.start, section__position__lt=sections.stop)
+    elif sections is not None:
         pieces = pieces.filter(section__position__in=sections)
     slices: dict[int, dict] = {}
     if page is not None:
@@ -448,8 +454,8 @@ def _page_of_pieces(views: dict, pieces, page: int):
             or (getattr(view.section, "piece_count", 0) or 0) > PAGE_PIECES]
     rows: dict[int, list] = {}
     if long:
-        for section_id, position, kind, length in pieces.filter(section_id__in=long).order_by(
-                "section_id", "position").values_list("section_id", "position", "kind", Length("text")):
+        for section_id, position, kind, length in rows_of(pieces.filter(section_id__in=long).order_by(
+                "section_id", "position").values_list("section_id", "position", "kind", Length("text"))):
             rows.setdefault(section_id, []).append((position, kind, length))
     whole, narrowed, slices = [], Q(), {}
     for section_id, view in views.items():

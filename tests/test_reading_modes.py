@@ -135,8 +135,8 @@ def test_mode_links_keep_the_highlight_and_the_carried_settings(client, seed_jua
                                     {"layout": "vertical"}, {"script": "simp", "hl": "射"}])
 def test_juan_page_queries_stay_bounded_in_every_mode(client, seed_juan, django_assert_max_num_queries, params):
     # 9th: the layers the juan holds (layer choices); 10th: its accepted corrections; 11th: whether the
-    # work has other editions (校勘 link)
-    with django_assert_max_num_queries(11):
+    # work has other editions (校勘 link); 12th: the sizes of its sections (reader.paging.juan_pages)
+    with django_assert_max_num_queries(12):
         response = client.get(JUAN_URL, params)
     assert response.status_code == 200
 
@@ -267,8 +267,8 @@ def test_opening_words(texts, expected):
 
 def test_section_navigation_and_table_of_contents(client, seed_juan, django_assert_max_num_queries):
     # 9th: the layers the juan holds (layer choices); 10th: its accepted corrections; 11th: whether the
-    # work has other editions (校勘 link)
-    with django_assert_max_num_queries(11):
+    # work has other editions (校勘 link); 12th: the sizes of its sections (reader.paging.juan_pages)
+    with django_assert_max_num_queries(12):
         _, body = page(client, S2)
     toc = re.search(r'<details class="toc">(.*?)</details>', body, re.S).group(1)
     assert toc.count("<li") == 45
