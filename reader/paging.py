@@ -99,12 +99,13 @@ class Plan:
 
 
 def cut_pages(lengths: list[tuple[int, int]], limit: int, labels=frozenset(),
-              max_pieces: int = PAGE_PIECES) -> list[list[Slice]]:
+              max_pieces: int | None = None) -> list[list[Slice]]:
     """``[(position, length), ...]`` of a section's pieces in order → its pages (see the
-    module docstring), at most ``max_pieces`` slices a page. Always at least one page; a
+    module docstring), at most ``max_pieces`` slices a page (``PAGE_PIECES``). Always at least one page; a
     section without pieces has one empty page. A page never ends on a label (``labels``: the
     positions of pieces such as 注, 疏, 音義 that open the text after them): a page's last
     labels start the next page, with the text they open."""
+    max_pieces = max_pieces or PAGE_PIECES
     pages: list[list[Slice]] = []
     page: list[Slice] = []
     size = 0

@@ -164,6 +164,7 @@ def search_page(request):
                "works": work_choices(), "editions": edition_choices()}
     context["juan_labels"] = juan_labels(request.GET.get("work", ""), request.GET.get("edition", ""))
     context["chosen_work"], context["chosen_edition"] = chosen_filters(form)
+    context["chosen_layer_names"] = [label for value, label in LAYER_CHOICES if value in context["chosen_layers"]]
     context["filter_names"] = filter_names(form, context["works"], context["chosen_work"], context["chosen_edition"])
     status, wait = 200, None
     if form.is_bound:
