@@ -1,0 +1,139 @@
+"""Comfort of the pages in a browser (issue 29): the text column stays put when 旁注 is
+chosen and a note opened in the margin shows its number; keyboard shortcuts put one setting
+in the URL, not all of them; the quotation map is as wide as its table (no title wrapped a
+character a line); the distribution's two lists have visible headings; a printed
+concordance names its query; the header search box of a collation page is empty and
+searches what is typed in it. Screenshots in ``artifacts/screenshots/comfort-*``."""
+import re
+from urllib.parse import parse_qs, quote, urlparse
+
+import pytest
+
+from ..conftest import SHARED
+from .test_reading_browser import JUAN, S2, wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+KANRIPO = SHARED / "corpus" / "kanripo"
+WORK = quote("禮書綱目")
+SETTINGS = ("notes", "layers", "layout", "script", "size")
+
+
+@pytest.fixture
+def library(site, tmp_path):
+    from reader.importers.loader import import_file
+
+    folder = tmp_path / "KR1d0086-WYG"
+    folder.mkdir()
+    (folder / "KR1d0086_012.txt").write_bytes((KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt").read_bytes())
+    import_file(folder / "KR1d0086_012.txt")
+    import_file(KANRIPO / "KR1d0026" / "KR1d0026_007.txt")
+    return site
+
+
+@pytest.mark.parametrize("width", [1280, 1000, 700])
+def test_the_text_column_stays_put_in_every_commentary_mode(site, tabs, width):
+    tab = tabs("desktop", viewport={"width": width, "height": 900})
+    page = tab.page
+    boxes = {}
+    for mode in ("inline", "hidden", "only", "beside"):
+        page.goto(site + S2 + f"?notes={mode}")
+        box = page.locator(".text-body").bounding_box()
+        boxes[mode] = (round(box["x"]), round(box["width"]))
+    assert len(set(boxes.values())) == 1, boxes
+    # a note opened beside the text carries its marker's number
+    page.locator("label[for=t-s2-p3]").click()
+    note = page.locator("#s2-p3")
+    number = re.search(r"\d+$", page.locator("label[for=t-s2-p3]").inner_text().strip()).group()
+    assert note.locator(".note-number").inner_text() == number == "2"
+    text, opened = page.locator(".text-body").bounding_box(), note.bounding_box()
+    if width >= 1280:  # room in the margin: the note stands right of the text, inside the window
+        assert opened["x"] >= text["x"] + text["width"] and opened["x"] + opened["width"] <= width
+    else:  # no room: under its line, inside the column
+        assert text["x"] <= opened["x"] and opened["x"] + opened["width"] <= text["x"] + text["width"] + 1
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    tab.shot(f"comfort-beside-{width}")
+
+
+def test_keyboard_shortcuts_put_one_setting_in_the_url(site, tabs):
+    tab = tabs("desktop")
+    page = tab.page
+    page.goto(site + S2)
+    for key, expected in (("v", {"layout": "vertical"}), ("s", {"script": "simp"}), ("+", {"size": "l"}),
+                          ("2", {"notes": "hidden"}), ("4", {"notes": "beside"})):
+        page.locator("h1").click()  # the keys act where no field has the focus
+        page.keyboard.press(key)
+        wait_until(page, f"location.search.includes({next(iter(expected))!r})")
+        given = {k: v for k, v in parse_qs(urlparse(page.url).query).items() if k in SETTINGS}
+        assert given == {k: [v] for k, v in expected.items()}, (key, page.url)
+    # the settings chosen before are kept (in the cookie), not lost
+    assert "layout-vertical" in page.locator("main").get_attribute("class")
+    assert "script-simp" in page.locator("main").get_attribute("class")
+    assert "size-l" in page.locator("html").get_attribute("class")
+
+
+def test_the_quotation_map_is_as_wide_as_its_table(library, tabs):
+    tab = tabs("desktop")
+    page = tab.page
+    page.goto(library + f"/works/{WORK}/juan/10/quotations/")
+    heads = page.locator(".quotation-map thead th a")
+    assert heads.count() >= 3
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.quotation-map thead th a')).lineHeight)")
+    for i in range(heads.count()):  # every title on one line
+        assert heads.nth(i).bounding_box()["height"] <= line * 1.2, heads.nth(i).inner_text()
+    table = page.locator(".quotation-map").bounding_box()
+    assert table["width"] > page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)") * 44
+    rows = page.locator(".quotation-map tbody th[scope=row] a")
+    assert all(rows.nth(i).bounding_box()["height"] <= line * 2.2 for i in range(rows.count()))
+    # the section column stays in view while the table scrolls sideways
+    page.locator(".table-scroll").evaluate("e => e.scrollLeft = 400")
+    first = page.locator(".quotation-map tbody th[scope=row]").first.bounding_box()
+    assert abs(first["x"] - page.locator(".table-scroll").bounding_box()["x"]) <= 2
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    tab.shot("comfort-quotation-map", full_page=True)
+
+
+def test_the_distribution_lists_have_headings_and_print_names_the_query(site, tabs):
+    tab = tabs("desktop")
+    page = tab.page
+    page.goto(site + "/search/?q=%E9%B5%A0&layer=commentary")
+    headings = page.locator(".distribution h2")
+    assert [headings.nth(i).inner_text() for i in range(headings.count())] == ["各卷", "各節"]
+    assert all(headings.nth(i).is_visible() for i in range(2))
+    assert not page.locator(".print-query").is_visible()
+    page.emulate_media(media="print")
+    assert page.locator(".print-query").is_visible()
+    assert page.locator(".print-query").inner_text() == "檢索「鵠」（範圍：注）"
+    assert not page.locator(".search-form").is_visible()
+    tab.shot("comfort-search-print", full_page=True)
+
+
+def test_the_header_search_box_of_a_collation_page(library, tabs):
+    tab = tabs("desktop")
+    page = tab.page
+    page.goto(library + f"/works/{WORK}/juan/10/collate/?with=KR1d0086-WYG&glyphs=hide")
+    box = page.locator("#quick-q")
+    assert box.input_value() == ""
+    box.fill("鵠")
+    page.locator(".quick-search button").click()
+    page.wait_for_url(re.compile(r"/search/\?q=%E9%B5%A0$"))
+    assert page.locator("#quick-q").input_value() == "鵠"
+    assert int(page.locator(".summary strong").inner_text()) > 0
+    # and the hit links to its section's collation and to the quotation map
+    tools = page.locator(".hit-tools").first
+    assert tools.get_by_role("link", name="校勘").get_attribute("href").endswith("/collate/")
+    tools.get_by_role("link", name="引文").click()
+    page.wait_for_url(re.compile(r"/quotations/#s\d+$"))
+    target = page.evaluate("location.hash")
+    assert page.locator(f"tr{target}").is_visible()
+
+
+def test_the_juan_page_links_collation_and_the_quotation_map(library, tabs):
+    tab = tabs("phone")
+    page = tab.page
+    page.goto(library + JUAN)
+    page.get_by_role("link", name="校勘", exact=True).click()
+    page.wait_for_url(re.compile(r"/juan/10/collate/$"))
+    assert page.locator("h1").inner_text().startswith("校勘")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    tab.shot("comfort-collation")
