@@ -194,3 +194,19 @@ def test_a_pian_heading_is_a_chapter_not_classic_text():
     # the entries of a table of contents (卷第二 …) stay its text
     toc = parse(KANRIPO / "KR1d0002" / "KR1d0002_000.txt")
     assert [c.title for c in toc.chapters] == ["卷第一"]
+
+
+def test_a_one_line_kaozheng_entry_is_no_section_title():
+    """A short line holding ○ is an entry (words ○ remark), not a heading: 前漢書's 考證
+    (``都陽侯閌嗣○閌宋本作閎``), 孝經注疏's (``蓋天子之孝也○古文無也字``), and 四書大全's ○ before
+    each chapter of the classic (``○子曰巧言令色鮮矣仁``, classic text, not a title)."""
+    for folder, rel, entry in [(COMMENTARY, "KR2a0007/KR2a0007_015.txt", "都陽侯閌嗣○閌宋本作閎"),
+                               (JINGBU, "KR1f0004/KR1f0004_001.txt", "蓋天子之孝也○古文無也字"),
+                               (JINGBU, "KR1h0043/KR1h0043_001.txt", "○子曰巧言令色鮮矣仁")]:
+        doc = parse(folder / rel)
+        assert entry not in [s.title for s in doc.sections], rel
+        holding = [p for p in doc.all_pieces() if entry in p.text]
+        assert holding and all(p.kind == TEXT for p in holding), rel
+    kaozheng = parse(COMMENTARY / "KR2a0007" / "KR2a0007_015.txt")
+    piece = next(p for p in kaozheng.all_pieces() if "都陽侯閌嗣○閌宋本作閎" in p.text)
+    assert (piece.effective_layer, piece.layer_name) == ("editorial", "考證")

@@ -28,7 +28,8 @@ QUERIES = ["王", "之", "釋曰", "注", "疏", "音", "反", "曰", "公", "�
 #: Editors' notes after ○ in 孟子注疏 卷一上's full-size commentary.
 EDITORS_NOTES_KR1H0003_001 = 10
 #: How the layer of each piece of 孝經注疏 卷一 was decided (``Piece.layer_basis``).
-BASES_KR1F0004_001 = {"marked": 63, "default": 16, "reference": 6, "layout": 3}
+#: (the 考證 entry 蓋天子之孝也○古文無也字 is an entry, not a section title: text of the editorial layer)
+BASES_KR1F0004_001 = {"marked": 62, "default": 17, "reference": 6, "layout": 3}
 #: A page-break marker of the printed edition (葉 1-2a): not text.
 PAGE = re.compile(r'<span class="pb"[^>]*><span class="visually-hidden">[^<]*</span>[^<]*</span>')
 CHOICES = ["classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "notes", "titles",

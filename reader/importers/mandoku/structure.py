@@ -162,6 +162,12 @@ def _n(pieces: list[PieceBuilder]) -> int:
     return sum(p.n for p in pieces)
 
 
+def _holds_circle(piece: PieceBuilder) -> bool:
+    """Whether a short line holds ○: a 考證 entry (``都陽侯閌嗣○閌宋本作閎``: the words, ○, the
+    remark), never a heading."""
+    return any("○" in chunk or "〇" in chunk for chunk in piece.chunks)
+
+
 def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], default_title: str = "",
            headings: bool = True) -> list[SectionDoc]:
     """Cut a run of paragraph units (between two hard boundaries) into sections.
@@ -180,7 +186,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
         nxt = run[k + 1] if k + 1 < len(run) else None
         heading_like.append(
             headings and u.lines == 1 and len(u.pieces) == 1 and u.pieces[0].kind == TEXT
-            and u.pieces[0].n <= HEADING_MAX
+            and u.pieces[0].n <= HEADING_MAX and not _holds_circle(u.pieces[0])
             and (nxt is None or nxt.new_para) and u.new_para and not u.label)
     chunks: list[list[int]] = []
     size = 0
