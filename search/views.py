@@ -198,7 +198,7 @@ def search_page(request):
                         **form.cleaned_data["facet_filters"])), **class_bars(results, params))
                     context.update(results=results, page=page, hit_rows=rows, distribution=distribution(results, query, titles),
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
-                                   export_query=urlencode([(k, v) for k, v in request.GET.items() if k != "page"]))
+                                   export_query=urlencode([(k, v) for k, v in params if k != "page"]))
             except SearchError as exc:
                 context["error"] = str(exc)
                 status = 400

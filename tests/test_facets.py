@@ -139,3 +139,32 @@ def test_the_search_page_offers_the_facets_and_the_chart_by_class(client, indexe
     assert '<ul class="bar-list classes"><li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c">法家類</a>' in chart
     assert '<strong aria-current="true">依類</strong>' in chart
     assert client.get("/search/", {"q": "臣", "class": "KR9z"}).status_code == 400
+
+
+@pytest.mark.django_db
+def test_the_pager_and_the_hit_list_keep_every_chosen_class(client, indexed):
+    html = client.get("/search/", {"q": "臣", "exact": "on", "class": ["KR1d", "KR3c"]}).content.decode()
+    assert '<a rel="next" href="?q=%E8%87%A3&amp;exact=on&amp;class=KR1d&amp;class=KR3c&amp;page=2">' in html
+    assert "/api/search/export/csv/?q=%E8%87%A3&amp;exact=on&amp;class=KR1d&amp;class=KR3c" in html
+
+
+@pytest.mark.django_db
+def test_import_texts_class_is_saved_so_cached_pages_learn_of_it(empty_db):
+    """``--class`` saves the work (its post_save touches the corpus stamp on commit, and so the
+    page cache and the facet table learn of the new class); an update() would send nothing."""
+    from django.core.management import call_command
+    from django.db.models.signals import post_save
+
+    saved = []
+
+    def record(sender, instance, update_fields=None, **kwargs):
+        saved.append((instance.title, sorted(update_fields or [])))
+
+    call_command("import_texts", str(SEED), stdout=open("/dev/null", "w"))
+    post_save.connect(record, sender=Work)
+    try:
+        call_command("import_texts", str(SEED), "--class", "KR1d", stdout=open("/dev/null", "w"))
+    finally:
+        post_save.disconnect(record, sender=Work)
+    assert Work.objects.get(title="禮書綱目").classification == "KR1d"
+    assert ("禮書綱目", ["classification"]) in saved

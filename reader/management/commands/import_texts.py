@@ -221,8 +221,10 @@ class Command(BaseCommand):
                     continue
                 except (OperationalError, ProgrammingError, InternalError) as exc:
                     raise stopped(f"{path}: {describe(exc, 'Nothing from this file was stored.').message}") from None
-                if opts["class_code"]:
-                    Work.objects.filter(pk=result.juan.work_id).update(classification=opts["class_code"])
+                if opts["class_code"] and result.juan.work.classification != opts["class_code"]:
+                    work = result.juan.work   # saved, not updated: the corpus stamp learns of it
+                    work.classification = opts["class_code"]
+                    work.save(update_fields=["classification"])
                 index.stored(result.juan.pk, result.old_juan_id, result.characters)
                 for juan_id in result.rescripted:   # the edition's script changed: read them again
                     index.stored(juan_id, juan_id)
