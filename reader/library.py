@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,11 +59,13 @@ class LibraryError(Exception):
 
 def _file_name(juan, taken: set[str]) -> str:
     """The juan's file name in its edition's folder: the name it was imported from, else
-    ``<work slug>_<number>.txt``; a name ``taken`` already (compared without case, as some file
+    ``<work slug>_<number>.txt`` (also for a name with a control character or of over 200
+    bytes, which ``read_manifest`` would refuse); a name ``taken`` already (compared without case, as some file
     systems do) gets ``_<number>`` (as Kanripo numbers its files), then ``-2``, ``-3`` …
     Adds the name to ``taken``."""
     name = Path(juan.source_name or "").name
-    if not name.endswith(".txt") or name in (".txt",):
+    if not name.endswith(".txt") or name in (".txt",) or any(ord(c) < 32 for c in name) \
+            or len(name.encode("utf-8")) > 200:
         name = f"{juan.work.slug}_{juan.number:03d}.txt"
     stem, n = name[:-4], 2
     if name.lower() in taken:
@@ -91,20 +94,33 @@ def export_library(folder: str | Path, progress=None) -> dict:
     if (folder / MANIFEST).exists():
         raise LibraryError(f"{folder / MANIFEST}: a library is already exported there; choose an empty folder")
     folder.mkdir(parents=True, exist_ok=True)
+    # Only into an empty folder, every file and folder made new (never opened if it exists):
+    # a link left in the target (KR1d0086/KR1d0086_001.txt -> a file elsewhere, KR1d0086-WYG ->
+    # a folder elsewhere) was written through, and files of an earlier, interrupted export
+    # were written over (found by helper breakit).
+    held = sorted(p.name for p in folder.iterdir())
+    if held:
+        raise LibraryError(f"{folder}: not empty (it holds {', '.join(held[:3])}{' …' if len(held) > 3 else ''}); "
+                           f"a backup is written only into an empty or new folder; nothing was exported")
     files = []
     works = Work.objects.order_by("pk")
     # One folder per edition (its slug: KR1d0086, KR1d0086-WYG), imported again in this order.
     for edition in Edition.objects.select_related("work").order_by("work_id", "pk"):
         work = edition.work
         work_dir = folder / edition.slug
-        work_dir.mkdir(exist_ok=True)
+        work_dir.mkdir()
         entries, taken = [], set()
         juans = Juan.objects.filter(edition=edition).select_related("work", "edition").order_by("number") \
             .annotate(section_count=Count("sections", distinct=True))
         for juan in juans:
             data = render_source(juan).encode("utf-8")
             name = _file_name(juan, taken)
-            (work_dir / name).write_bytes(data)
+            try:
+                with open(work_dir / name, "xb") as out:  # a new file, never a link or an old file
+                    out.write(data)
+            except FileExistsError:
+                raise LibraryError(f"{work_dir / name}: written already (two juans given one file name, or the "
+                                   f"folder changed while exporting); export again into an empty folder") from None
             entry = {
                 "path": f"{edition.slug}/{name}", "work": work.title, "work_slug": work.slug, "author": work.author,
                 "edition": juan.edition.slug, "edition_label": juan.edition.label,
@@ -118,10 +134,12 @@ def export_library(folder: str | Path, progress=None) -> dict:
             if progress:
                 progress(entry)
         if work.kanripo_id:
-            (work_dir / "Readme.org").write_text(_readme(work, entries), encoding="utf-8")
+            with open(work_dir / "Readme.org", "xb") as out:
+                out.write(_readme(work, entries).encode("utf-8"))
         files.extend(entries)
     manifest = {"format": FORMAT, "works": works.count(), "juans": len(files), "files": files}
-    (folder / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    with open(folder / MANIFEST, "xb") as out:
+        out.write((json.dumps(manifest, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
     verify_export(folder)
     return manifest
 
@@ -157,34 +175,81 @@ def verify_export(folder: str | Path) -> dict:
     return manifest
 
 
+#: The types of a manifest entry's keys (``None`` allowed where the export writes it for a
+#: juan without one); checked before any of them is used as a path, a key or a number.
+ENTRY_TYPES = {"path": (str,), "sha256": (str,), "imported_sha256": (str, type(None)), "source_format": (str,),
+               "work": (str,), "juan": (int,), "edition": (str, type(None)), "edition_label": (str, type(None)),
+               "label": (str, type(None)), "source_name": (str, type(None))}
+SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _entry_fault(entry: dict) -> str | None:
+    """What is wrong with the types of a manifest entry (``ENTRY_TYPES``), or None."""
+    for key, types in ENTRY_TYPES.items():
+        if key in entry and (not isinstance(entry[key], types) or isinstance(entry[key], bool)):
+            return f"{key!r} is {type(entry[key]).__name__} {str(entry[key])[:40]!r}"
+    if not SHA256.fullmatch(entry["sha256"]):
+        return f"'sha256' is not 64 hexadecimal digits ({entry['sha256'][:70]!r})"
+    path = entry["path"]
+    if not path or "\0" in path or any(ord(c) < 32 for c in path) or len(path.encode("utf-8")) > 1024:
+        return f"'path' {path[:70]!r} is not a file name (empty, a control character, or over 1024 bytes)"
+    return None
+
+
+def _sha256_of(path: Path) -> str:
+    """The SHA-256 of the file at ``path``, read in pieces (a file of any size)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def read_manifest(folder: str | Path) -> dict:
-    """The manifest of an exported library, every file checked against its checksum;
-    raises ``LibraryError`` naming the first file missing or changed."""
+    """The manifest of an exported library, every entry's keys and types checked
+    (``ENTRY_KEYS``, ``ENTRY_TYPES``) and every file checked against its checksum; raises
+    ``LibraryError`` naming the first entry or file missing, malformed or changed."""
     folder = Path(folder)
     try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        manifest = json.loads((folder / MANIFEST).read_bytes().decode("utf-8"))
     except FileNotFoundError:
         raise LibraryError(f"{folder / MANIFEST}: no manifest; is this a folder written by export_library?") from None
+    except UnicodeDecodeError as exc:
+        raise LibraryError(f"{folder / MANIFEST}: not UTF-8 text (byte {exc.start}: {exc.reason}); is this a "
+                           f"manifest written by export_library?") from None
     except json.JSONDecodeError as exc:
         raise LibraryError(f"{folder / MANIFEST}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})") from None
+    except (OSError, RecursionError) as exc:
+        raise LibraryError(f"{folder / MANIFEST}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    if not isinstance(manifest, dict):
+        raise LibraryError(f"{folder / MANIFEST}: not a manifest (a JSON {type(manifest).__name__}, not an object)")
     if manifest.get("format") != FORMAT:
         raise LibraryError(f"{folder / MANIFEST}: unknown manifest format {manifest.get('format')!r} (expected 1)")
     files = manifest.get("files")
     if not isinstance(files, list) or not all(isinstance(e, dict) and ENTRY_KEYS <= e.keys() for e in files):
         raise LibraryError(f"{folder / MANIFEST}: every entry of \"files\" needs the keys {', '.join(sorted(ENTRY_KEYS))}")
+    for number, entry in enumerate(files, 1):
+        fault = _entry_fault(entry)
+        if fault:
+            raise LibraryError(f"{folder / MANIFEST}: entry {number} of \"files\" is not one export_library writes: "
+                               f"{fault}; nothing was read")
     root = folder.resolve()
     for entry in files:
-        path = folder / str(entry["path"])
+        path = folder / entry["path"]
         # Only files inside the folder, as import_texts reads only what it is pointed at: a
         # manifest could name /etc/passwd, ../.env or a link to them (found by helper h8).
-        if Path(str(entry["path"])).is_absolute() or ".." in Path(str(entry["path"])).parts \
+        try:
+            outside = Path(entry["path"]).is_absolute() or ".." in Path(entry["path"]).parts \
                 or any(p.is_symlink() for p in (path, *path.parents) if p.is_relative_to(folder) and p != folder) \
-                or not path.resolve().is_relative_to(root):
-            raise LibraryError(f"{path}: not read: a manifest names only files inside its folder, not links "
-                               f"or paths outside it")
-        if not path.is_file():
-            raise LibraryError(f"{path}: listed in the manifest but missing")
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                or not path.resolve().is_relative_to(root)
+            if outside:
+                raise LibraryError(f"{path}: not read: a manifest names only files inside its folder, not links "
+                                   f"or paths outside it")
+            if not path.is_file():
+                raise LibraryError(f"{path}: listed in the manifest but missing")
+            digest = _sha256_of(path)
+        except OSError as exc:  # a name too long for the file system, a folder that cannot be read
+            raise LibraryError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         if digest != entry["sha256"]:
             raise LibraryError(f"{path}: changed since it was exported (sha256 {digest}, manifest {entry['sha256']})")
     return manifest

@@ -279,3 +279,68 @@ def test_an_export_writes_only_inside_its_folder(empty_db, tmp_path):
     written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
     assert written == ["a/juan.txt", "b/juan.txt", "out/backup/manifest.json", "out/backup/禮書綱目/absolute.txt",
                        "out/backup/禮書綱目/outside.txt"]
+
+
+def test_an_export_writes_nothing_into_a_folder_that_holds_files_or_links(empty_db, tmp_path):
+    """Found by helper breakit: a link left in the target was written through (a file
+    elsewhere got a juan's text; a linked edition folder got the backup's files), and the
+    files of an earlier, interrupted export were written over. Only an empty folder is taken."""
+    _two_of_one_name(tmp_path)
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "secret.txt").write_text("precious\n")
+    for name, make in (("file-link", lambda t: ((t / "禮書綱目").mkdir(), (t / "禮書綱目" / "juan.txt").symlink_to(
+                           victim / "secret.txt"))),
+                       ("folder-link", lambda t: (t / "禮書綱目").symlink_to(victim)),
+                       ("stale", lambda t: (t / "notes.txt").write_text("mine\n"))):
+        target = tmp_path / name
+        target.mkdir()
+        make(target)
+        before = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*"))
+        with pytest.raises(CommandError) as info:
+            call_command("export_library", str(target))
+        held = {"file-link": "禮書綱目", "folder-link": "禮書綱目", "stale": "notes.txt"}[name]
+        assert str(info.value) == (f"the backup in {target} is not complete: {target}: not empty (it holds {held}); "
+                                   f"a backup is written only into an empty or new folder; nothing was exported")
+        assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == before
+        assert (victim / "secret.txt").read_text() == "precious\n"
+        assert sorted(p.name for p in victim.iterdir()) == ["secret.txt"]
+    (tmp_path / "empty").mkdir()
+    assert export_library(tmp_path / "empty")["juans"] == 2  # an empty folder is taken
+
+
+def test_a_malformed_manifest_is_a_clear_error_not_a_traceback(library, tmp_path):
+    """Found by helper breakit: a manifest that is a JSON list or not UTF-8, or an entry whose
+    path holds a NUL or is too long for the file system, or whose juan is a list, ended
+    import_library in a traceback (AttributeError, UnicodeDecodeError, ValueError, OSError,
+    TypeError)."""
+    export_library(tmp_path / "backup")
+    backup = tmp_path / "backup"
+    good = json.loads((backup / "manifest.json").read_text())
+    where = backup / "manifest.json"
+    count = Juan.objects.count()
+
+    def refused(data: bytes) -> str:
+        where.write_bytes(data)
+        with pytest.raises(CommandError) as info:
+            call_command("import_library", str(backup), stdout=io.StringIO())
+        assert Juan.objects.count() == count
+        return str(info.value)
+
+    def entry(**change) -> bytes:
+        return json.dumps({**good, "files": [{**good["files"][0], **change}]}, ensure_ascii=False).encode()
+
+    assert refused(b"[1]") == f"{where}: not a manifest (a JSON list, not an object)"
+    assert refused(b"\xff\xfe{}") == (f"{where}: not UTF-8 text (byte 0: invalid start byte); is this a manifest "
+                                      f"written by export_library?")
+    prefix = f'{where}: entry 1 of "files" is not one export_library writes: '
+    assert refused(entry(path="KR1d0086/a\u0000b.txt")) == (
+        prefix + "'path' 'KR1d0086/a\\x00b.txt' is not a file name (empty, a control character, or over 1024 "
+                 "bytes); nothing was read")
+    assert refused(entry(juan=[1])) == prefix + "'juan' is list '[1]'; nothing was read"
+    assert refused(entry(path=5)) == prefix + "'path' is int '5'; nothing was read"
+    assert refused(entry(edition=["KR1d0086"])) == prefix + "'edition' is list \"['KR1d0086']\"; nothing was read"
+    assert refused(entry(sha256="0" * 63)) == prefix + f"'sha256' is not 64 hexadecimal digits ('{'0' * 63}'); " \
+                                                       f"nothing was read"
+    long = "KR1d0086/" + "a" * 300 + ".txt"
+    assert refused(entry(path=long)) == f"{backup / long}: cannot be read (File name too long)"
