@@ -131,15 +131,24 @@ def publish(backend, shared: Path) -> str:
 
 def _open_no_links(folder_fd: int, name: str, directory: bool = False) -> int:
     """``os.open`` of ``name`` in the folder ``folder_fd`` without following a link; raises
-    ``OSError`` (``ELOOP``) if it is one."""
-    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_DIRECTORY if directory else 0)
+    ``OSError`` (``ELOOP``) if it is one. A file is opened without blocking (``O_NONBLOCK``, no
+    effect on a regular file), so a FIFO put in its place does not hang the pull (with the
+    writer lock held) before the caller's check that it is a regular file."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_DIRECTORY if directory else os.O_NONBLOCK)
     return os.open(name, flags, dir_fd=folder_fd)
 
 
 def _read_small(folder_fd: int, name: str, what: str) -> bytes:
     """The bytes of the regular file ``name`` in ``folder_fd`` (no link, at most
-    ``MAX_MANIFEST_BYTES``)."""
-    fd = _open_no_links(folder_fd, name)
+    ``MAX_MANIFEST_BYTES``); raises ``FileNotFoundError`` when there is none and
+    ``ShippingError`` for a link, a FIFO or another file that is not a regular one."""
+    try:
+        fd = _open_no_links(folder_fd, name)
+    except FileNotFoundError:
+        raise
+    except OSError as e:
+        raise ShippingError(f"{what} is a link or cannot be opened ({e.strerror}); only plain files are read") \
+            from None
     with os.fdopen(fd, "rb") as fh:
         if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
             raise ShippingError(f"{what} is not a regular file")
@@ -273,10 +282,19 @@ def pull(backend, shared: Path) -> tuple[str, bool]:
     store = _store(backend)
     shared = Path(shared)
     try:
-        manifest = json.loads((shared / "manifest.json").read_bytes()[:MAX_MANIFEST_BYTES].decode("utf-8"))
+        # Read as a generation's manifest is (no link, no FIFO, at most MAX_MANIFEST_BYTES): a
+        # link to /dev/zero was read whole (MemoryError), a FIFO hung the pull (helper breakit).
+        shared_fd = os.open(shared, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            data = _read_small(shared_fd, "manifest.json", f"{shared}/manifest.json")
+        finally:
+            os.close(shared_fd)
+        manifest = json.loads(data.decode("utf-8"))
     except FileNotFoundError:
         raise ShippingError(f"nothing is published in {shared}; run `python manage.py publish_index {shared}` "
                             f"on the server that imports") from None
+    except ShippingError as e:
+        raise ShippingError(f"{e}; nothing was pulled") from None
     except (UnicodeDecodeError, ValueError) as e:
         raise ShippingError(f"{shared}/manifest.json is not JSON ({e}); nothing was pulled") from None
     if not isinstance(manifest, dict):

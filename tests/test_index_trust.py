@@ -253,3 +253,56 @@ def test_publish_writes_nothing_through_a_link_in_the_shared_folder(shipped, tmp
     assert publish(a, shared) == name
     assert list(outside.iterdir()) == [] and not (shared / name).is_symlink()
     assert pull(b, shared) == (name, True) and b.search(SearchQuery("鵠")).count == 21
+
+
+@pytest.fixture
+def alarm():
+    """Fail a call that blocks (a FIFO opened for reading waits for a writer) after 10 s,
+    instead of hanging the test run."""
+    import signal
+
+    def ring(signum, frame):
+        raise TimeoutError("blocked for 10 s")
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(10)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def test_a_fifo_in_the_published_generation_is_refused_without_waiting(shipped, alarm):
+    """Found by helper breakit: a FIFO named as an index file (or as the generation's manifest)
+    was opened for reading before it was checked, and the pull waited for a writer forever,
+    holding this server's writer lock (no import could index meanwhile)."""
+    _, b, shared, name = shipped
+    gen = shared / name
+    saved = (gen / "raw.npy").read_bytes()
+    (gen / "raw.npy").unlink()
+    os.mkfifo(gen / "raw.npy")
+    refused(b, shared, rf"{gen}/raw\.npy is not a regular file")
+    (gen / "raw.npy").unlink()
+    (gen / "raw.npy").write_bytes(saved)
+    (gen / "MANIFEST.json").unlink()
+    os.mkfifo(gen / "MANIFEST.json")
+    refused(b, shared, rf"{gen}/MANIFEST\.json is not a regular file")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero"])
+def test_the_publication_manifest_is_read_as_carefully_as_a_generation(shipped, alarm, kind):
+    """Found by helper breakit: ``SHARED/manifest.json`` was read whole through any link, so a
+    link to /dev/zero ended the pull in a MemoryError (or the OOM killer), and a FIFO hung it."""
+    _, b, shared, name = shipped
+    kept, before = current(b), folder_state(b.path)
+    (shared / "manifest.json").unlink()
+    if kind == "fifo":
+        os.mkfifo(shared / "manifest.json")
+        message = f"{shared}/manifest.json is not a regular file; nothing was pulled"
+    else:
+        os.symlink("/dev/zero", shared / "manifest.json")
+        message = (f"{shared}/manifest.json is a link or cannot be opened (Too many levels of symbolic links); only "
+                   f"plain files are read; nothing was pulled")
+    with pytest.raises(ShippingError) as failure:
+        pull(b, shared)
+    assert str(failure.value) == message
+    assert current(b) == kept and folder_state(b.path) == before
