@@ -95,8 +95,14 @@ def propose_view(request, slug, number):
     if all(values.get(k) is not None for k in ("section", "piece", "start", "end")):
         new = (form.cleaned_data.get("replacement") if data is not None and form.is_valid() else None)
         passage = _passage(juan, values["section"], values["piece"], values["start"], values["end"], new)
+    section_pieces = None
+    if passage is None and values.get("section") is not None:  # without JavaScript: the section's pieces, numbered
+        overlay = juan_overlay(juan)
+        section_pieces = [(pos, overlay.apply(values["section"], pos, text, "")[0]) for (sec, pos), text
+                          in sorted(juan_texts(juan).items()) if sec == values["section"]]
     return render(request, "corrections/propose.html", {"juan": juan, "form": form, "error": error,
-                                                        "passage": passage}, status=400 if error else 200)
+                                                        "passage": passage, "section_pieces": section_pieces},
+                  status=400 if error else 200)
 
 
 def _int(value):

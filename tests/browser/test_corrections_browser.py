@@ -1,0 +1,109 @@
+"""Corrections in a real browser (issue 31): a contributor selects a span on the reading page
+(橫排 and 直排), 「校正」 opens the form with its place, and proposes; an editor accepts; the
+reader sees the corrected text and its mark, and search finds it."""
+import re
+from urllib.parse import parse_qs, quote, urlparse
+
+from django.contrib.auth.models import Group, User
+
+from .test_reading_browser import wait_until
+
+WORK = quote("禮書綱目")
+S1 = f"/works/{WORK}/juan/10/1/"
+PW = "a-long-enough-password-1"
+NOTE = "將有祭祀之事當射宰告於君君乃命之言君有命政教宜由尊者"
+
+SELECT = """([selector, start, end]) => {
+    // characters start..end of the piece's own text, across its text nodes (labels, source
+    // tags and page marks are not its text)
+    const el = document.querySelector(selector);
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, {acceptNode: t =>
+        t.parentElement.closest('.visually-hidden, .layer-tag, .source, .pb') ? NodeFilter.FILTER_REJECT
+                                                                               : NodeFilter.FILTER_ACCEPT});
+    const r = document.createRange();
+    let count = 0, node, text = '';
+    while ((node = walker.nextNode())) {
+        const n = node.data.length;
+        if (count <= start && start < count + n) r.setStart(node, start - count);
+        if (count < end && end <= count + n) r.setEnd(node, end - count);
+        text += node.data;
+        count += n;
+    }
+    el.scrollIntoView({block: 'center'});
+    const s = window.getSelection(); s.removeAllRanges(); s.addRange(r);
+    return text.slice(start, end);
+}"""
+
+
+def person(name, role):
+    user = User.objects.create_user(name, password=PW)
+    user.groups.add(Group.objects.get_or_create(name=role)[0])
+    return user
+
+
+def sign_in(page, site, name):
+    page.goto(site + "/accounts/login/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", PW)
+    page.click("main button[type=submit]")
+    # the test's route fetches documents itself and follows redirects: the page's URL stays
+    page.locator("h1", has_text="我的校正").wait_for()
+
+
+def proposed_place(page):
+    wait_until(page, "!document.querySelector('.propose-button').hidden")
+    href = page.locator(".propose-button").get_attribute("href")
+    return {k: v[0] for k, v in parse_qs(urlparse(href).query).items()}
+
+
+def test_a_contributor_proposes_an_editor_accepts_and_readers_and_search_see_it(site, tabs):
+    person("contrib", "contributor")
+    person("editor", "editor")
+    tab = tabs()
+    page = tab.page
+    sign_in(page, site, "contrib")
+    # 直排: a main-text run, and a note set in two columns (割注) selected across them
+    tab.use(site, layout="vertical")
+    page.goto(site + S1)
+    assert page.evaluate(SELECT, ["#s1-p2", 4, 7]) == "君有命"
+    assert proposed_place(page) == {"section": "1", "piece": "2", "start": "4", "end": "7"}
+    assert page.evaluate(SELECT, ["#s1-p3", 10, 16]) == "於君君乃命之"
+    assert proposed_place(page) == {"section": "1", "piece": "3", "start": "10", "end": "16"}
+    # 橫排: the note, then 「校正」
+    tab.use(site, layout="horizontal")
+    page.goto(site + S1)
+    assert page.evaluate(SELECT, ["#s1-p3", 0, 6]) == NOTE[:6]
+    assert proposed_place(page) == {"section": "1", "piece": "3", "start": "0", "end": "6"}
+    page.click(".propose-button")
+    page.wait_for_url(re.compile(r"/corrections/propose/"))
+    assert page.locator(".diff mark").inner_text() == NOTE[:6]
+    page.fill("#id_replacement", "校勘新字")
+    page.fill("#id_reason", "宋本作校勘新字")
+    page.fill("#id_evidence", "宋本卷十第一葉")
+    page.click(".proposal-form button[type=submit]")
+    page.locator("h1", has_text="校正 #").wait_for()
+    assert "待審" in page.locator(".status-pending").inner_text()
+    tab.shot("correction-proposed")
+
+    editor = tabs()
+    sign_in(editor.page, site, "editor")
+    editor.page.goto(site + "/corrections/")
+    assert editor.page.locator(".pending del").inner_text() == NOTE[:6]
+    assert editor.page.locator(".pending ins").inner_text() == "校勘新字"
+    editor.page.click(".pending h2 a")
+    editor.page.click("button[value=accept]")
+    editor.page.locator(".status-accepted").wait_for()
+    assert "已採納" in editor.page.locator(".status-accepted").inner_text()
+
+    reader = tabs()
+    reader.page.goto(site + S1)
+    assert reader.page.locator("#s1-p3").inner_text().count("校勘新字") == 1
+    mark = reader.page.locator(".corr-mark")
+    assert mark.count() == 1 and "宋本作校勘新字" in mark.get_attribute("title")
+    mark.click()
+    reader.page.wait_for_url(re.compile(r"/corrections/\d+/$"))
+    assert "宋本卷十第一葉" in reader.page.content()
+    reader.page.goto(site + S1 + "?text=imported")
+    assert "校勘新字" not in reader.page.locator("#s1-p3").inner_text()
+    reader.page.goto(site + "/search/?q=" + quote("校勘新字"))
+    assert reader.page.locator("mark", has_text="校勘新字").count() >= 1
