@@ -32,7 +32,9 @@
   button.className = "propose-button";
   button.textContent = "校正";
   button.hidden = true;
-  document.addEventListener("DOMContentLoaded", function () { document.body.appendChild(button); });
+  document.addEventListener("DOMContentLoaded", function () {  // inside <main>: all content in landmarks
+    (document.getElementById("main") || document.body).appendChild(button);
+  });
 
   function update() {
     var sel = window.getSelection();
@@ -46,9 +48,10 @@
     if (end <= start) { button.hidden = true; return; }
     button.href = base + "?section=" + ids[1] + "&piece=" + ids[2] + "&start=" + start + "&end=" + end;
     var box = range.getBoundingClientRect();
-    button.style.top = (window.scrollY + box.bottom + 4) + "px";
-    button.style.left = (window.scrollX + box.left) + "px";
     button.hidden = false;
+    var origin = button.offsetParent ? button.offsetParent.getBoundingClientRect() : {top: -window.scrollY, left: -window.scrollX};
+    button.style.top = (box.bottom + 4 - origin.top) + "px";
+    button.style.left = (box.left - origin.left) + "px";
   }
   document.addEventListener("selectionchange", function () { window.requestAnimationFrame(update); });
 })();

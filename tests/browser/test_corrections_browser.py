@@ -74,15 +74,23 @@ def test_a_contributor_proposes_an_editor_accepts_and_readers_and_search_see_it(
     page.goto(site + S1)
     assert page.evaluate(SELECT, ["#s1-p3", 0, 6]) == NOTE[:6]
     assert proposed_place(page) == {"section": "1", "piece": "3", "start": "0", "end": "6"}
+    assert tab.axe() == []  # the reading page with the 「校正」 button shown
     page.click(".propose-button")
     page.wait_for_url(re.compile(r"/corrections/propose/"))
     assert page.locator(".diff mark").inner_text() == NOTE[:6]
+    assert tab.axe() == []
     page.fill("#id_replacement", "校勘新字")
     page.fill("#id_reason", "宋本作校勘新字")
     page.fill("#id_evidence", "宋本卷十第一葉")
     page.click(".proposal-form button[type=submit]")
     page.locator("h1", has_text="校正 #").wait_for()
     assert "待審" in page.locator(".status-pending").inner_text()
+    assert tab.axe() == []
+    page.goto(site + "/corrections/mine/")
+    assert tab.axe() == []
+    page.goto(site + f"/corrections/propose/{WORK}/10/?section=1")  # without JavaScript: the numbered passages
+    assert page.locator(".section-pieces li").count() == 10 and tab.axe() == []
+    assert page.locator(".section-pieces li[value=\"3\"]").inner_text() == NOTE
     tab.shot("correction-proposed")
 
     editor = tabs()
@@ -90,7 +98,9 @@ def test_a_contributor_proposes_an_editor_accepts_and_readers_and_search_see_it(
     editor.page.goto(site + "/corrections/")
     assert editor.page.locator(".pending del").inner_text() == NOTE[:6]
     assert editor.page.locator(".pending ins").inner_text() == "校勘新字"
+    assert editor.axe() == []
     editor.page.click(".pending h2 a")
+    assert editor.axe() == []
     editor.page.click("button[value=accept]")
     editor.page.locator(".status-accepted").wait_for()
     assert "已採納" in editor.page.locator(".status-accepted").inner_text()
@@ -103,6 +113,9 @@ def test_a_contributor_proposes_an_editor_accepts_and_readers_and_search_see_it(
     mark.click()
     reader.page.wait_for_url(re.compile(r"/corrections/\d+/$"))
     assert "宋本卷十第一葉" in reader.page.content()
+    assert reader.axe() == []
+    reader.page.goto(site + "/accounts/login/")
+    assert reader.axe() == []
     reader.page.goto(site + S1 + "?text=imported")
     assert "校勘新字" not in reader.page.locator("#s1-p3").inner_text()
     reader.page.goto(site + "/search/?q=" + quote("校勘新字"))
