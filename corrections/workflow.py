@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from reader.models import Juan, bump_juan_versions
 from reader.signals import juans_changing
+from reader.stamp import corpus_changed
 
 from .anchors import context_of
 from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, PENDING, REJECTED, REVERTED, SET_ASIDE, TEXT,
@@ -43,6 +44,7 @@ def _tell(proposal: Proposal) -> None:
     if juan_id is not None:
         bump_juan_versions([juan_id])
         juans_changing.send(sender=Proposal, changes=[(juan_id, None)])
+    transaction.on_commit(corpus_changed)  # the page cache keeps no page of the old reading
 
 
 def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int, end: int, replacement: str = "",

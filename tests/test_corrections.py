@@ -325,3 +325,51 @@ def test_a_flood_of_proposals_is_limited_per_account_and_per_address(seed_juan, 
     codes = [other.post("/corrections/propose/禮書綱目/10/", data).status_code for _ in range(3)]
     assert codes == [302, 302, 429]
     assert Proposal.objects.count() == 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_layer_correction_changes_the_passage_layer_in_reading_and_search(search_backend):
+    juan = import_file(SEED).juan
+    contributor, editor = account("cl", "contributor"), account("el", "editor")
+    assert search_backend.search(SearchQuery("君乃命之", layers=frozenset({"readings"}))).count == 0
+    assert search_backend.search(SearchQuery("君乃命之", layers=frozenset({"commentary"}))).count == 1
+    with pytest.raises(ReviewError, match="choose the layer"):
+        propose(contributor, juan, kind="layer", section=1, piece=3, start=2, end=4, reason="r")
+    p = propose(contributor, juan, kind="layer", section=1, piece=3, start=2, end=4, new_layer="readings",
+                reason="此是音義")
+    assert (p.start, p.end, p.original) == (0, len(NOTE), NOTE)  # a layer correction is the whole passage's
+    accept(p, editor, new_layer="subcommentary", reason="疏，非音義")
+    p.refresh_from_db()
+    assert p.new_layer == "subcommentary"
+    assert [a.detail for a in p.audit.all()][1] == "layer readings → subcommentary"
+    assert search_backend.search(SearchQuery("君乃命之", layers=frozenset({"subcommentary"}))).count == 1
+    assert search_backend.search(SearchQuery("君乃命之", layers=frozenset({"commentary"}))).count == 0
+    html = Client().get(URL).content.decode()
+    i = html.index('id="s1-p3"')
+    assert "layer-subcommentary" in html[html.rindex("<span", 0, i):i]
+    assert Piece.objects.get(section__juan=juan, section__position=1, position=3).layer == "commentary"
+
+
+def test_a_kept_reading_page_gives_way_to_the_corrected_one(client, seed_juan, people, settings, tmp_path,
+                                                            django_capture_on_commit_callbacks):
+    from django.core.cache import caches
+    from pages.caching import recent
+    from reader.stamp import corpus_changed
+
+    settings.PAGE_CACHE_SECONDS = 60
+    settings.PAGE_CACHE_STAMP = tmp_path / "corpus-version"
+    caches[settings.PAGE_CACHE].clear()
+    recent.clear()
+    try:
+        assert "君迺命" not in client.get(URL).content.decode()  # kept now
+        at = NOTE.index("君乃命")
+        p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=at, end=at + 3,
+                    replacement="君迺命", reason="r")
+        with django_capture_on_commit_callbacks() as callbacks:
+            accept(p, people["editor"])
+        assert corpus_changed in callbacks  # accepting touches the corpus stamp once it commits
+        corpus_changed()  # run it (not the index write: the default index is shared by the tests)
+        assert "君迺命" in client.get(URL).content.decode()
+    finally:
+        caches[settings.PAGE_CACHE].clear()
+        recent.clear()
