@@ -26,6 +26,8 @@ SPAN = "司馬命量人量侯道與所設乏以貍步大侯九十參"
 #: changes its markup.
 PAGES = [
     ("home", "/", None),
+    ("class", "/classes/KR1/", None),
+    ("subclass", "/classes/KR1d/", None),
     ("work", f"/works/{WORK}/", None),
     ("edition", "/works/KR1d0086-WYG/", None),
     ("juan", f"/works/{WORK}/juan/10/", None),
@@ -60,6 +62,9 @@ PAGES = [
     ("parallels-too-short", f"/parallels/?text={quote('司馬命')}", None),
     ("not-found", "/works/nothing-here/", None),
     ("admin-login", "/admin/login/", None),
+    ("login", "/accounts/login/", None),
+    ("password-reset", "/accounts/password_reset/", None),
+    ("corrections-queue", "/corrections/", None),  # sends a stranger to the login page
 ]
 
 
