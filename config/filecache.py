@@ -19,12 +19,17 @@ dicts with string keys, ``bytes`` and ``array.array("d")`` (a block each: a page
 a client's request times are copied, not written as JSON numbers). Anything else is a
 ``TypeError`` on writing. A file that is not this format (a pickle, a torn or crafted file,
 a zlib bomb) is read as a miss: ``loads`` only ever builds these types, so reading a file
-can run no code, and decompression stops at ``max_value_bytes``.
+can run no code, and decompression stops at ``max_value_bytes``. An entry is opened without
+following a link and without waiting (``open_entry``): a link, a folder or a FIFO in an
+entry's place is a miss too, and is removed (a folder only when it is empty), never read
+through or written through.
 """
 from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 import struct
 import time
 import zlib
@@ -45,6 +50,25 @@ BLOCK = "\x00"
 
 class PlainDataError(ValueError):
     """Bytes that are not a value written by ``dumps`` (torn, foreign or crafted)."""
+
+
+def open_entry(fname: str, writable: bool = False):
+    """The cache entry ``fname`` opened as a binary file (``"rb"``, or ``"r+b"`` when
+    ``writable``) without following a link and without waiting (``O_NONBLOCK``: a FIFO
+    would block the worker until something wrote to it). Raises ``FileNotFoundError`` when
+    there is none, and ``PlainDataError`` for anything in its place that is not a regular
+    file this process may open (a link, a folder, a FIFO, a socket): a crafted entry."""
+    flags = (os.O_RDWR if writable else os.O_RDONLY) | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(fname, flags)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:  # ELOOP: a link; EISDIR: a folder opened to write; ENXIO: a socket
+        raise PlainDataError(f"{fname}: not a cache file ({exc.strerror})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise PlainDataError(f"{fname}: not a regular file")
+    return os.fdopen(fd, "r+b" if writable else "rb")
 
 
 def dumps(value) -> bytes:
@@ -152,24 +176,42 @@ class PlainFileCache(FileBasedCache):
                 raise PlainDataError("the payload is cut short or larger than MAX_VALUE_BYTES")
         return loads(payload)
 
-    def _is_expired(self, f):
-        """Read the header of the open file ``f``; a header that is not this format counts as
-        expired (the file is removed), as an expired entry does."""
+    def _is_expired(self, f, fname: str | None = None):
+        """Read the header of the open file ``f`` (the entry ``fname``, else ``f.name``); a
+        header that is not this format counts as expired (the file is removed), as an expired
+        entry does."""
         header = f.read(HEADER.size)
         if len(header) == HEADER.size:
             magic, expiry = HEADER.unpack(header)
             if magic == MAGIC and expiry == expiry and expiry >= time.time():  # NaN is no expiry
                 return False
         f.close()
-        self._delete(f.name)
+        self._delete(fname or f.name)
+        return True
+
+    def _delete(self, fname):
+        """Remove the entry ``fname``: a file, or a link (never what it points to), or an
+        empty folder put in its place; False when there was none or it cannot be removed (a
+        folder that holds files: a miss each time, never an error)."""
+        if not fname.startswith(self._dir):
+            return False
+        try:
+            os.remove(fname)
+        except FileNotFoundError:
+            return False
+        except (IsADirectoryError, PermissionError):
+            try:
+                os.rmdir(fname)
+            except OSError:
+                return False
         return True
 
     # -- Django's methods that read or write pickles --------------------------------------
     def get(self, key, default=None, version=None):
         fname = self._key_to_file(key, version)
         try:
-            with open(fname, "rb") as f:
-                if not self._is_expired(f):
+            with open_entry(fname) as f:
+                if not self._is_expired(f, fname):
                     return self.decode_payload(f.read())
         except FileNotFoundError:
             pass
@@ -177,15 +219,27 @@ class PlainFileCache(FileBasedCache):
             self._delete(fname)  # foreign or crafted (entries are written whole, by rename): a miss
         return default
 
+    def has_key(self, key, version=None):
+        fname = self._key_to_file(key, version)
+        try:
+            with open_entry(fname) as f:
+                return not self._is_expired(f, fname)
+        except FileNotFoundError:
+            return False
+        except PlainDataError:
+            self._delete(fname)
+            return False
+
     def _write_content(self, file, timeout, value):
         file.write(self.encode(value, timeout))
 
     def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        fname = self._key_to_file(key, version)
         try:
-            with open(self._key_to_file(key, version), "r+b") as f:
+            with open_entry(fname, writable=True) as f:
                 try:
                     locks.lock(f, locks.LOCK_EX)
-                    if self._is_expired(f):
+                    if self._is_expired(f, fname):
                         return False
                     try:
                         value = self.decode_payload(f.read())
@@ -199,4 +253,7 @@ class PlainFileCache(FileBasedCache):
                     if not f.closed:
                         locks.unlock(f)
         except FileNotFoundError:
+            return False
+        except PlainDataError:
+            self._delete(fname)
             return False

@@ -40,12 +40,14 @@ Answers the page cache already holds are served before any view and are not coun
 from __future__ import annotations
 
 import bisect
+import errno
 import fcntl
 import functools
 import ipaddress
 import logging
 import math
 import os
+import stat
 import time
 from array import array
 from contextlib import contextmanager
@@ -61,7 +63,7 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.filebased import FileBasedCache
 from rest_framework import throttling
 
-from .filecache import PlainDataError, PlainFileCache
+from .filecache import PlainDataError, PlainFileCache, open_entry
 
 logger = logging.getLogger(__name__)
 
@@ -148,8 +150,8 @@ class CounterFileCache(PlainFileCache):
     def get(self, key, default=None, version=None):
         fname = self._key_to_file(key, version)
         try:
-            with open(fname, "rb") as f:
-                if not self._is_expired(f):  # an expired or foreign file is removed
+            with open_entry(fname) as f:  # no link followed, no FIFO waited on
+                if not self._is_expired(f, fname):  # an expired or foreign file is removed
                     return self.decode_payload(f.read())
         except FileNotFoundError:
             pass
@@ -161,11 +163,22 @@ class CounterFileCache(PlainFileCache):
         fname = self._key_to_file(key, version)
         content = self.encode(value, timeout)
         try:
-            fd = os.open(fname, os.O_WRONLY)
+            # Never through a link (it would overwrite what it points to) nor into a FIFO.
+            fd = os.open(fname, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                raise OSError(errno.EISDIR, "not a regular file", fname)
         except FileNotFoundError:
             self._createdir()  # the folder can be deleted at any time
             self._cull()  # make room before a new entry, as Django does
-            fd = os.open(fname, os.O_WRONLY | os.O_CREAT, 0o600)
+            fd = os.open(fname, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            if isinstance(exc, PermissionError) or exc.errno not in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
+                raise
+            # A link, a folder or a FIFO put in the entry's place (helper breakit): removed,
+            # and the entry made new (an OSError if it cannot be: the request is then allowed).
+            self._delete(fname)
+            fd = os.open(fname, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         try:
             view = memoryview(content)
             while view:

@@ -85,6 +85,67 @@ def test_a_crafted_file_runs_no_code_and_is_a_miss(tmp_path, kind):
     assert cache.get("page:1") == [b"<p>kept</p>", [["ETag", '"1"']]]
 
 
+@pytest.fixture
+def alarm():
+    """Fail a call that blocks (a FIFO opened for reading waits for a writer) after 10 s."""
+    import signal
+
+    def ring(signum, frame):
+        raise TimeoutError("blocked for 10 s")
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(10)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("kind", ["pages", "counters"])
+def test_a_folder_fifo_or_link_in_an_entrys_place_is_a_miss_never_followed(tmp_path, kind, alarm):
+    """Found by helper breakit: a folder in an entry's place made every read of that page
+    (or client's counters) an IsADirectoryError, a 500; a FIFO hung the worker that read
+    it; a link was written through by the counters' in-place write, so a link to a file the
+    service may write (its database) had that file overwritten."""
+    import os
+
+    folder = tmp_path / kind
+    cache = BoundedFileCache(str(folder), {}) if kind == "pages" else CounterFileCache(str(folder), {})
+    victim = tmp_path / "db.sqlite3"
+    value = [b"<p>kept</p>", [["ETag", '"1"']]]
+    cache.set("other", value, 60)  # made the folder
+    for place in ("empty folder", "folder of files", "fifo", "link"):
+        fname = cache._key_to_file("page:1")
+        if place == "empty folder":
+            os.mkdir(fname)
+        elif place == "folder of files":
+            os.makedirs(os.path.join(fname, "x"))
+        elif place == "fifo":
+            os.mkfifo(fname)
+        else:
+            victim.write_bytes(b"precious rows")
+            os.symlink(victim, fname)
+        assert (cache.get("page:1", "miss"), cache.has_key("page:1"), cache.touch("page:1")) == ("miss", False, False)
+        if place == "folder of files":  # cannot be removed: a miss each time, and an OSError on writing
+            with pytest.raises(OSError):
+                cache.set("page:1", value, 60)
+            assert cache.get("page:1", "miss") == "miss"
+            os.rmdir(os.path.join(fname, "x"))
+            os.rmdir(fname)
+            continue
+        cache.set("page:1", value, 60)
+        assert cache.get("page:1") == value and os.path.isfile(fname) and not os.path.islink(fname), place
+        cache.delete("page:1")
+    assert victim.read_bytes() == b"precious rows"
+    # The counters' in-place write, given a link at once (no read before it removed it).
+    if kind == "counters":
+        fname = cache._key_to_file("page:2")
+        os.symlink(victim, fname)
+        cache.set("page:2", value, 60)
+        assert victim.read_bytes() == b"precious rows" and not os.path.islink(fname)
+        assert cache.get("page:2") == value
+    assert cache.get("other") == value
+
+
 def test_a_zlib_bomb_in_the_page_cache_is_a_miss(tmp_path):
     cache = PlainFileCache(str(tmp_path), {"OPTIONS": {"MAX_VALUE_BYTES": 1_000_000}})
     huge = dumps([b"\x00" * 5_000_000])
