@@ -156,3 +156,25 @@ def test_the_api_documentation_passes_axe(library, tabs):
     page.wait_for_selector("#swagger-ui .info")
     assert page.locator("h1").first.inner_text() == "經注閱讀 API documentation"
     assert tab.axe(exclude=["#swagger-ui"]) == []
+
+
+@pytest.mark.parametrize("template, context", [
+    ("503.html", {"detail": "Over the time budget.", "advice": "Read one section.", "seconds": 20}),
+    ("busy.html", {"status": 503, "title": "伺服器忙碌", "message": "請稍後再試。", "detail": "Busy: try again."}),
+])
+def test_the_error_pages_pass_axe(library, tabs, template, context):
+    """The pages a request over its time budget (503) or over the server's capacity (busy)
+    gets, rendered as the server renders them and served under the same policy."""
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+
+    from .conftest import CSP
+
+    body = render_to_string(template, context, request=RequestFactory().get("/works/"))
+    tab = tabs("desktop")
+    page = tab.page
+    page.route(library + "/error-page/", lambda route: route.fulfill(
+        status=200, body=body, headers={"content-type": "text/html; charset=utf-8", "content-security-policy": CSP}))
+    page.goto(library + "/error-page/")
+    assert page.locator("h1").inner_text().endswith("(503)")
+    assert tab.axe() == []
