@@ -24,6 +24,8 @@ from reader.dberrors import explained
 from reader.models import Edition, Juan, Piece, Section, Work
 from reader.signals import IndexBatches, index_deferred
 
+from .import_texts import juan_number
+
 
 @dataclass
 class Removal:
@@ -131,7 +133,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("key", metavar="EDITION", help="the edition's slug (KR1d0086-WYG) or id; a work's slug "
                                                            "or id when the work has one edition")
-        parser.add_argument("--juan", type=int, action="append", default=[], metavar="N",
+        parser.add_argument("--juan", type=juan_number, action="append", default=[], metavar="N",
                             help="remove only this juan (repeat for several); the edition stays")
         which = parser.add_mutually_exclusive_group()
         which.add_argument("--edition", action="store_true",
