@@ -121,8 +121,11 @@ def publish(backend, shared: Path) -> str:
         tmp.write_text(json.dumps(manifest), encoding="utf-8")
         os.replace(tmp, shared / "manifest.json")
         _point(shared, name)
+    # lstat: a link or anything else put there by another writer of the shared folder is
+    # sorted by its own time (a dangling link failed the publish after it was done), and
+    # rmtree removes only real folders (a link is left, never followed).
     keep = {name, *sorted((p.name for p in shared.glob("gen-*") if p.name != name and ".part-" not in p.name),
-                          key=lambda n: (shared / n).stat().st_mtime)[-1:]}
+                          key=lambda n: (shared / n).lstat().st_mtime)[-1:]}
     for old in shared.glob("gen-*"):
         if old.name not in keep and ".part-" not in old.name:
             shutil.rmtree(old, ignore_errors=True)

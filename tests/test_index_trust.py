@@ -255,6 +255,18 @@ def test_publish_writes_nothing_through_a_link_in_the_shared_folder(shipped, tmp
     assert pull(b, shared) == (name, True) and b.search(SearchQuery("鵠")).count == 21
 
 
+def test_a_dangling_link_in_the_shared_folder_does_not_fail_a_publish(shipped, tmp_path):
+    """Found by helper breakit: a dangling link named like a generation in the shared folder
+    made publish_index fail with FileNotFoundError after it had published."""
+    a, b, shared, name = shipped
+    os.symlink(tmp_path / "gone", shared / "gen-20000101T000000-00000000")
+    (tmp_path / "kept").mkdir()
+    os.symlink(tmp_path / "kept", shared / "gen-20000101T000000-00000001")
+    assert publish(a, shared) == name
+    assert (tmp_path / "kept").is_dir()  # a link is never followed by the clean-up
+    assert pull(b, shared) == (name, True)
+
+
 @pytest.fixture
 def alarm():
     """Fail a call that blocks (a FIFO opened for reading waits for a writer) after 10 s,
