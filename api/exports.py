@@ -192,7 +192,9 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
     commentary layer: commentary, readings, subcommentary, editorial, smallprint; ``n`` the
     layer's name as written, 注, 音義, 疏), labels as ``<label>``, main-text runs as text, or
     as ``<seg type="{layer}">`` when they belong to a layer other than the classic (a 疏
-    written in large characters)."""
+    written in large characters). After a piece, each public annotation readers wrote on it
+    (``corrections``) as ``<note type="annotation" resp="#user" source="its history" n="the
+    span">``, its text plain."""
     for i, piece in enumerate(pieces):
         if not i % 500:
             check("building the TEI export", EXPORT_ADVICE)
@@ -213,6 +215,11 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
             _text_with_pages(_sub(parent, "seg", type=layer, **named), piece.text, piece.layout)
         else:
             _text_with_pages(parent, piece.text, piece.layout)
+        for url, span, text, who in getattr(piece, "overlay_notes", ()):
+            # a reader's public annotation (corrections.overlay): plain text, who wrote it in @resp
+            note = ET.SubElement(parent, "note", {"type": "annotation", "resp": _attr("#" + who),
+                                                  "source": _attr(url), "n": _attr(span)})
+            _append_plain(note, _attr(text))
 
 
 def _char_decl(parent: ET.Element, codes: set[str]) -> None:

@@ -23,10 +23,12 @@ from django.urls import reverse
 from reader.models import Piece
 
 from .anchors import Anchor, locate
-from .models import ACCEPTED, LAYER, TEXT, Proposal
+from .models import ACCEPTED, ANNOTATION, LAYER, TEXT, Proposal
 
 #: The kinds that change the reading (annotations are shown beside it).
 CORRECTING = (TEXT, LAYER)
+#: The kinds the overlay places: the corrections and the public annotations.
+PLACED = (TEXT, LAYER, ANNOTATION)
 
 
 def anchor_of(p: Proposal) -> Anchor:
@@ -34,10 +36,10 @@ def anchor_of(p: Proposal) -> Anchor:
     return Anchor(p.section_position, p.piece_position, p.start, p.end, p.original, p.before, p.after)
 
 
-def accepted(edition_id: int, juan_number: int) -> list[Proposal]:
-    """The accepted text and layer corrections of one juan of an edition (one query)."""
+def accepted(edition_id: int, juan_number: int, kinds=PLACED) -> list[Proposal]:
+    """The accepted corrections and annotations (``kinds``) of one juan of an edition (one query)."""
     return list(Proposal.objects.filter(edition_id=edition_id, juan_number=juan_number, status=ACCEPTED,
-                                        kind__in=CORRECTING).select_related("author", "reviewer")
+                                        kind__in=kinds).select_related("author", "reviewer")
                 .order_by("reviewed_at", "pk"))
 
 
@@ -68,6 +70,8 @@ class JuanOverlay:
     ones whose anchor no longer matches, with the reason (``unplaced``)."""
 
     by_piece: dict[tuple[int, int], list[Placed]] = field(default_factory=dict)
+    #: Whether ``piece`` gives pieces their public annotations (``overlay_notes``).
+    show_notes: bool = True
     unplaced: list[tuple[Proposal, str]] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
 
@@ -81,6 +85,8 @@ class JuanOverlay:
             return text, layer, []
         pieces, marks, shift, last = [], [], 0, 0
         for c in sorted(changes, key=lambda c: c.start):
+            if c.proposal.kind == ANNOTATION:  # beside the text, not in it (``notes``)
+                continue
             if c.proposal.kind == LAYER:
                 layer = c.proposal.new_layer
                 marks.append((0, 0, c.proposal))
@@ -101,7 +107,17 @@ class JuanOverlay:
         if marks:
             p.text, p.layer, p.overlaid = text, layer, True
             p.overlay_marks = [(s, e, reverse("corrections:history", args=[c.pk]), mark_title(c)) for s, e, c in marks]
+        if self.show_notes:
+            notes = self.notes(section_position, p.position)
+            if notes:
+                p.overlay_notes = [(reverse("corrections:history", args=[c.proposal.pk]), c.proposal.original,
+                                    c.proposal.replacement, c.proposal.author.get_username()) for c in notes]
         return p
+
+    def notes(self, section: int, position: int) -> list[Placed]:
+        """The public annotations of the piece at ``(section, position)``, in text order."""
+        return sorted((c for c in self.by_piece.get((section, position), ()) if c.proposal.kind == ANNOTATION),
+                      key=lambda c: (c.start, c.proposal.pk))
 
     def __call__(self, p, section_position: int):
         """``piece``: the hook ``reader.reading.chapter_views(overlay=...)`` calls."""
@@ -153,8 +169,9 @@ def overlapping(candidate: Placed, others: list[Placed]) -> Placed | None:
     for o in others:
         if (o.section, o.piece) != (candidate.section, candidate.piece) or o.proposal.pk == candidate.proposal.pk:
             continue
-        if (o.proposal.kind == LAYER) != (candidate.proposal.kind == LAYER):
-            continue
+        if (o.proposal.kind == LAYER) != (candidate.proposal.kind == LAYER) or ANNOTATION in (o.proposal.kind,
+                                                                                            candidate.proposal.kind):
+            continue  # annotations stand beside the text: any number of them on one span
         if o.proposal.kind == LAYER or (o.start < candidate.end and candidate.start < o.end) \
                 or o.start == candidate.start:
             return o
@@ -162,8 +179,11 @@ def overlapping(candidate: Placed, others: list[Placed]) -> Placed | None:
 
 
 def reading_overlay(request, juan) -> JuanOverlay | None:
-    """The overlay a reading page applies: the corrected reading, or None when the reader
-    asked for the text as imported (``?text=imported``) or the juan has no corrections."""
+    """The overlay a reading page applies: the corrected reading with the public annotations
+    beside it (not with ``?annotations=hidden``), or None when the reader asked for the text as
+    imported (``?text=imported``) or the juan has neither."""
     if request is not None and request.GET.get("text") == "imported":
         return None
-    return juan_overlay(juan) or None
+    overlay = juan_overlay(juan)
+    overlay.show_notes = request is None or request.GET.get("annotations") != "hidden"
+    return overlay or None

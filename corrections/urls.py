@@ -12,6 +12,7 @@ urlpatterns = [
     path("corrections/<int:pk>/review/", views.review, name="review"),
     path("corrections/propose/<str:slug>/<int:number>/", views.propose_view, name="propose"),
     path("corrections/patch/<str:slug>.diff", views.patch, name="patch"),
+    path("corrections/annotations/<str:slug>.jsonld", views.annotations_jsonld, name="annotations"),
     path("accounts/signup/", views.signup, name="signup"),
 ]
 

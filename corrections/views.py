@@ -7,6 +7,8 @@ address (``config.ratelimit.write_wait``: ``CORRECTIONS_USER_RATE``, ``CORRECTIO
 """
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth import login
@@ -24,6 +26,7 @@ from config.ratelimit import client_ip, write_wait
 from reader.models import LAYER_CHOICES, Edition
 from reader.places import juan_by_slug
 
+from .annotations import annotation_collection
 from .models import ACCEPTED, ANNOTATION, KIND_CHOICES, PENDING, REVERTED, SET_ASIDE, TEXT, Proposal
 from .overlay import juan_overlay, juan_texts
 from .roles import CONTRIBUTOR, can_propose, is_editor
@@ -202,6 +205,15 @@ def patch(request, slug):
     response = HttpResponse(text.encode("utf-8"), content_type="text/x-diff; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{edition.slug}-corrections.diff"'
     return response
+
+
+def annotations_jsonld(request, slug):
+    """The edition's accepted annotations as W3C Web Annotations (``corrections.annotations``),
+    ``application/ld+json`` with the Web Annotation profile."""
+    edition = get_object_or_404(Edition, slug=slug)
+    body = json.dumps(annotation_collection(edition, request.build_absolute_uri), ensure_ascii=False, indent=1)
+    return HttpResponse(body.encode("utf-8"), content_type='application/ld+json; '
+                        'profile="http://www.w3.org/ns/anno.jsonld"; charset=utf-8')
 
 
 class SignupForm(UserCreationForm):

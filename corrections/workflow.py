@@ -19,7 +19,7 @@ from reader.stamp import corpus_changed
 from .anchors import context_of
 from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, PENDING, REJECTED, REVERTED, SET_ASIDE, TEXT,
                      AuditEntry, Proposal)
-from .overlay import CORRECTING, Placed, accepted, juan_overlay, juan_texts, overlapping, place
+from .overlay import CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place
 from .roles import can_propose, is_editor
 
 #: Longest span, replacement, reason and evidence (characters).
@@ -36,7 +36,9 @@ def _audit(proposal, action, actor, detail="", address=None) -> None:
 
 
 def _tell(proposal: Proposal) -> None:
-    """The juan's reading changed: a new version, and the index told (after the commit)."""
+    """The juan's reading changed: a new version, and the index told (after the commit); for an
+    annotation, the pages alone (the page cache)."""
+    transaction.on_commit(corpus_changed)  # the page cache keeps no page of the old reading
     if proposal.kind not in CORRECTING or proposal.edition_id is None:
         return
     juan_id = Juan.objects.filter(edition_id=proposal.edition_id, number=proposal.juan_number) \
@@ -44,7 +46,6 @@ def _tell(proposal: Proposal) -> None:
     if juan_id is not None:
         bump_juan_versions([juan_id])
         juans_changing.send(sender=Proposal, changes=[(juan_id, None)])
-    transaction.on_commit(corpus_changed)  # the page cache keeps no page of the old reading
 
 
 def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int, end: int, replacement: str = "",
@@ -130,14 +131,14 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
         if new_layer and new_layer != proposal.new_layer and proposal.kind == LAYER:
             edited.append(f"layer {proposal.new_layer} → {new_layer}")
             proposal.new_layer = new_layer
-        if proposal.kind in CORRECTING:
+        if proposal.kind in PLACED:
             juan = Juan.objects.filter(edition_id=proposal.edition_id, number=proposal.juan_number).first()
             if juan is None:
                 raise ReviewError(f"the edition has no juan {proposal.juan_number} any more")
             found = place([proposal], juan)
             if found.unplaced:
                 raise ReviewError(f"the anchor no longer matches: {found.unplaced[0][1]}")
-            others = place(accepted(proposal.edition_id, proposal.juan_number), juan).placed
+            others = place(accepted(proposal.edition_id, proposal.juan_number, CORRECTING), juan).placed
             clash = overlapping(found.placed[0], others)
             if clash is not None:
                 raise ReviewError(f"it meets accepted proposal #{clash.proposal.pk} at the same place: revert that first")

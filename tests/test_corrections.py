@@ -373,3 +373,56 @@ def test_a_kept_reading_page_gives_way_to_the_corrected_one(client, seed_juan, p
     finally:
         caches[settings.PAGE_CACHE].clear()
         recent.clear()
+
+
+# ------------------------------------------------------------------ annotations
+
+def test_a_public_annotation_shows_in_the_margin_escaped_and_exports_as_a_web_annotation(client, seed_juan, people):
+    import json
+
+    at = NOTE.index("宰")
+    p = propose(people["contributor"], seed_juan, kind="annotation", section=1, piece=3, start=at, end=at + 1,
+                replacement="<script>alert('x')</script>天官之長也", reason="人物")
+    assert "天官之長也" not in client.get(URL).content.decode()  # pending: not shown
+    accept(p, people["editor"])
+    html = client.get(URL).content.decode()
+    assert ('<span class="annotation" role="note"><a href="/corrections/%d/">注記</a><span class="annotated">「宰」</span>'
+            "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;天官之長也<span class=\"annotator\">—cx</span></span>"
+            % p.pk) in html
+    assert "<script>alert" not in html
+    assert NOTE in html  # the text itself is unchanged
+    assert "天官之長也" not in client.get(URL + "?annotations=hidden").content.decode()
+    response = client.get("/corrections/annotations/禮書綱目.jsonld")
+    assert response["Content-Type"] == 'application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"; charset=utf-8'
+    data = json.loads(response.content)
+    p.refresh_from_db()
+    section = "http://testserver/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/"
+    assert data == {
+        "@context": "http://www.w3.org/ns/anno.jsonld",
+        "id": "http://testserver/corrections/annotations/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE.jsonld",
+        "type": "AnnotationCollection", "label": f"{seed_juan.edition} 注記", "total": 1,
+        "first": {"id": "http://testserver/corrections/annotations/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE.jsonld#page1",
+                  "type": "AnnotationPage", "items": [{
+                      "id": f"http://testserver/corrections/{p.pk}/", "type": "Annotation", "motivation": "commenting",
+                      "created": p.created_at.isoformat(), "modified": p.reviewed_at.isoformat(),
+                      "creator": {"type": "Person", "nickname": "cx"},
+                      "body": {"type": "TextualBody", "value": "<script>alert('x')</script>天官之長也",
+                               "format": "text/plain", "language": "zh-Hant", "purpose": "commenting"},
+                      "target": {"source": section, "scope": section + "#s1-p3", "selector": {
+                          "type": "TextQuoteSelector", "exact": "宰", "prefix": NOTE[:at],
+                          "suffix": NOTE[at + 1:at + 13],
+                          "refinedBy": {"type": "TextPositionSelector", "start": at, "end": at + 1}}}}]}}
+
+
+def test_a_public_annotation_is_a_tei_note_and_the_document_stays_valid(client, seed_juan, people):
+    from tests.tei import tei_errors
+
+    at = NOTE.index("宰")
+    p = propose(people["contributor"], seed_juan, kind="annotation", section=1, piece=3, start=at, end=at + 1,
+                replacement="天官之長也 <b>&amp;", reason="人物")
+    accept(p, people["editor"])
+    xml = client.get(f"/api/works/{seed_juan.work_id}/juans/10/export/tei/").content
+    text = xml.decode("utf-8")
+    assert (f'<note type="annotation" resp="#cx" source="/corrections/{p.pk}/" n="宰">天官之長也 &lt;b&gt;&amp;amp;'
+            "</note>") in text
+    assert tei_errors(xml) == []

@@ -277,6 +277,16 @@ def overlay_marks(piece) -> str:
                    for _s, _e, url, title in getattr(piece, "overlay_marks", ()))
 
 
+def overlay_notes(piece) -> str:
+    """After a piece, its readers' public annotations (``piece.overlay_notes``: ``[(url, span,
+    note, author), ...]`` set by ``corrections.overlay``), each a note in the margin linking to
+    its history; "" for none. Everything is plain text, escaped."""
+    return "".join(f'<span class="annotation" role="note"><a href="{escape(url)}">注記</a>'
+                   f'<span class="annotated">「{escape(span)}」</span>{escape(note)}'
+                   f'<span class="annotator">—{escape(who)}</span></span>'
+                   for url, span, note, who in getattr(piece, "overlay_notes", ()))
+
+
 #: Pieces rendered by ``pieces`` since start-up: tests read it to check that a page of a long
 #: section renders only its own pieces (issue 17).
 RENDERED = {"pieces": 0}
@@ -302,7 +312,7 @@ def pieces(items, section, display, notes=None) -> str:
         p.needs_who = bool(who) and who != writer and "曰" not in p.text[:4]
         writer = who if p.is_note else writer
         previous = p
-        out.append(render_piece(p, section, display, notes) + overlay_marks(p))
+        out.append(render_piece(p, section, display, notes) + overlay_marks(p) + overlay_notes(p))
         RENDERED["pieces"] += 1
     return mark_safe("".join(out))
 
