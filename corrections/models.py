@@ -21,15 +21,21 @@ CONTEXT = 12
 TEXT = "text"
 LAYER = "layer"
 ANNOTATION = "annotation"
+#: A reader's own: a private note on a span, a bookmark of a passage (never reviewed, never shown to others).
+PRIVATE_NOTE = "private_note"
+BOOKMARK = "bookmark"
+OWN_KINDS = (PRIVATE_NOTE, BOOKMARK)
 KIND_CHOICES = [(TEXT, "文字校正 (text correction)"), (LAYER, "層次校正 (layer correction)"),
-                (ANNOTATION, "注記 (annotation)")]
+                (ANNOTATION, "注記 (annotation)"), (PRIVATE_NOTE, "私人筆記 (private note)"),
+                (BOOKMARK, "書籤 (bookmark)")]
 
 PENDING = "pending"
 ACCEPTED = "accepted"
 REJECTED = "rejected"
 SET_ASIDE = "set_aside"
 REVERTED = "reverted"
-STATUS_CHOICES = [(PENDING, "待審 (pending)"), (ACCEPTED, "已採納 (accepted)"), (REJECTED, "不採納 (rejected)"),
+PRIVATE = "private"
+STATUS_CHOICES = [(PRIVATE, "私人 (the reader's own)"), (PENDING, "待審 (pending)"), (ACCEPTED, "已採納 (accepted)"), (REJECTED, "不採納 (rejected)"),
                   (SET_ASIDE, "擱置 (set aside)"), (REVERTED, "已撤回 (reverted)")]
 
 

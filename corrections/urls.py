@@ -8,6 +8,7 @@ app_name = "corrections"
 urlpatterns = [
     path("corrections/", views.queue, name="queue"),
     path("corrections/mine/", views.mine, name="mine"),
+    path("corrections/notes/", views.notes, name="notes"),
     path("corrections/<int:pk>/", views.history, name="history"),
     path("corrections/<int:pk>/review/", views.review, name="review"),
     path("corrections/propose/<str:slug>/<int:number>/", views.propose_view, name="propose"),

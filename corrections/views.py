@@ -27,7 +27,8 @@ from reader.models import LAYER_CHOICES, Edition
 from reader.places import juan_by_slug
 
 from .annotations import annotation_collection
-from .models import ACCEPTED, ANNOTATION, KIND_CHOICES, PENDING, REVERTED, SET_ASIDE, TEXT, Proposal
+from .models import (ACCEPTED, ANNOTATION, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE, TEXT,
+                     Proposal)
 from .overlay import juan_overlay, juan_texts
 from .roles import CONTRIBUTOR, can_propose, is_editor
 from .upstream import edition_patch
@@ -49,7 +50,7 @@ class ProposalForm(forms.Form):
     replacement = forms.CharField(required=False, max_length=MAX_NOTE, label="改為（或注記）",
                                   widget=forms.Textarea(attrs={"rows": 2}))
     new_layer = forms.ChoiceField(required=False, choices=[("", "—")] + LAYER_CHOICES, label="層次")
-    reason = forms.CharField(max_length=MAX_NOTE, label="理由", widget=forms.Textarea(attrs={"rows": 3}))
+    reason = forms.CharField(required=False, max_length=MAX_NOTE, label="理由（校正、注記必填）", widget=forms.Textarea(attrs={"rows": 3}))
     evidence = forms.CharField(required=False, max_length=MAX_NOTE, label="依據（他本、書影、字書）",
                                widget=forms.Textarea(attrs={"rows": 3}))
 
@@ -77,10 +78,10 @@ def propose_view(request, slug, number):
     """GET: the form (filled from the query string: ``?section=&piece=&start=&end=``, as the
     reading page's 「校正」 sends) with the passage before and after; POST: the proposal."""
     juan = juan_by_slug(slug, number)
-    if not can_propose(request.user):
-        raise PermissionDenied("only contributors and editors may propose corrections")
     data = request.POST if request.method == "POST" else None
     form = ProposalForm(data, initial={k: request.GET.get(k) for k in ("kind", "section", "piece", "start", "end")})
+    if not can_propose(request.user):  # any reader signed in keeps private notes and bookmarks
+        form.fields["kind"].choices = [c for c in KIND_CHOICES if c[0] in OWN_KINDS]
     error = None
     if data is not None and form.is_valid():
         wait = write_wait(request, "CORRECTIONS_USER_RATE", "CORRECTIONS_ADDRESS_RATE")
@@ -105,7 +106,7 @@ def propose_view(request, slug, number):
                           in sorted(juan_texts(juan).items()) if sec == values["section"]]
     return render(request, "corrections/propose.html", {"juan": juan, "form": form, "error": error,
                                                         "passage": passage, "section_pieces": section_pieces},
-                  status=400 if error else 200)
+                  status=400 if error or (data is not None and not form.is_valid()) else 200)
 
 
 def _int(value):
@@ -117,6 +118,8 @@ def _int(value):
 
 def _may_read(request, proposal: Proposal) -> bool:
     user = request.user
+    if proposal.status == PRIVATE:  # the reader's own: nobody else, editors neither
+        return user.is_authenticated and proposal.author_id == user.pk
     return proposal.status in PUBLIC or (user.is_authenticated and (proposal.author_id == user.pk or is_editor(user)))
 
 
@@ -189,10 +192,19 @@ def review(request, pk):
 
 @never_cache
 @login_required
+def notes(request):
+    """A signed-in reader's own private notes and bookmarks, in text order."""
+    return render(request, "corrections/notes.html", {
+        "items": Proposal.objects.filter(author=request.user, status=PRIVATE).order_by(
+            "edition_slug", "juan_number", "section_position", "piece_position", "start", "pk")[:1000]})
+
+
+@never_cache
+@login_required
 def mine(request):
     """A signed-in user's own proposals, newest first."""
     return render(request, "corrections/mine.html", {
-        "proposals": Proposal.objects.filter(author=request.user).order_by("-created_at", "-pk")[:500]})
+        "proposals": Proposal.objects.filter(author=request.user).exclude(status=PRIVATE).order_by("-created_at", "-pk")[:500]})
 
 
 def patch(request, slug):

@@ -17,8 +17,8 @@ from reader.signals import juans_changing
 from reader.stamp import corpus_changed
 
 from .anchors import context_of
-from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, PENDING, REJECTED, REVERTED, SET_ASIDE, TEXT,
-                     AuditEntry, Proposal)
+from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, OWN_KINDS, PENDING, PRIVATE, PRIVATE_NOTE, REJECTED,
+                     REVERTED, SET_ASIDE, TEXT, AuditEntry, Proposal)
 from .overlay import CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place
 from .roles import can_propose, is_editor
 
@@ -55,12 +55,15 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
     the offsets are mapped back to the text as imported. Raises ``ReviewError`` for a user
     who may not propose, a place that does not exist, an empty or too long span, a span
     inside an accepted text correction, or a missing reason."""
-    if not can_propose(user):
+    own = kind in OWN_KINDS
+    if own and not (getattr(user, "is_authenticated", False) and user.is_active):
+        raise ReviewError("sign in to keep notes and bookmarks")
+    if not own and not can_propose(user):
         raise ReviewError("only contributors and editors may propose corrections")
-    if kind not in (TEXT, LAYER, ANNOTATION):
+    if kind not in (TEXT, LAYER, ANNOTATION) + OWN_KINDS:
         raise ReviewError(f"unknown kind of proposal: {kind!r}")
     reason, evidence, replacement = reason.strip(), evidence.strip(), replacement.strip()
-    if not reason:
+    if not reason and not own:
         raise ReviewError("give the reason for the change")
     if max(len(reason), len(evidence), len(replacement)) > MAX_NOTE:
         raise ReviewError(f"the reason, the evidence and the new text are at most {MAX_NOTE} characters each")
@@ -93,16 +96,17 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         raise ReviewError("choose the layer the piece belongs to")
     if kind == TEXT and replacement == stored[start:end]:
         raise ReviewError("the new text is the same as the text")
-    if kind == ANNOTATION and not replacement:
-        raise ReviewError("write the annotation")
+    if kind in (ANNOTATION, PRIVATE_NOTE) and not replacement:
+        raise ReviewError("write the note")
     before, after = context_of(stored, start, end, CONTEXT)
     with transaction.atomic():
         proposal = Proposal.objects.create(
             kind=kind, edition=juan.edition, edition_slug=juan.edition.slug, juan_number=juan.number,
             section_position=section, piece_position=piece, start=start, end=end, original=stored[start:end],
             before=before, after=after, replacement=replacement if kind != LAYER else "",
-            new_layer=new_layer if kind == LAYER else "", reason=reason, evidence=evidence, author=user)
-        _audit(proposal, "proposed", user, reason, address)
+            new_layer=new_layer if kind == LAYER else "", reason=reason, evidence=evidence, author=user,
+            status=PRIVATE if own else PENDING)
+        _audit(proposal, "kept" if own else "proposed", user, reason, address)
     return proposal
 
 

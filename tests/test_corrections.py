@@ -1,5 +1,7 @@
 """Corrections (issue 31): accounts and roles, proposals, review, the overlay (reading page,
 search, API, exports; the source untouched), re-import, the upstream patch, safety."""
+import json
+import re
 import shutil
 import subprocess
 
@@ -295,10 +297,15 @@ def test_every_endpoint_for_every_role(seed_juan, people):
     assert clients["anonymous"].get("/corrections/").headers["Location"] == "/accounts/login/?next=/corrections/"
     # once accepted, its history is public
     assert Client().get(f"/corrections/{mine.pk}/").status_code == 200
-    # a plain account (no role) may not propose
+    # a plain account (no role) may not propose; it is offered its own notes and bookmarks only
     plain = Client()
     plain.force_login(User.objects.create_user("plain", password=PW))
-    assert plain.get(propose_url).status_code == 403
+    form = plain.get(propose_url).content.decode()
+    assert re.findall(r'<option value="(\w+)"', form.split('name="kind"')[1].split("</select>")[0]) == [
+        "private_note", "bookmark"]
+    response = plain.post(propose_url, {"kind": "text", "section": 1, "piece": 3, "start": 0, "end": 1,
+                                        "replacement": "X", "reason": "r"})
+    assert response.status_code == 400 and Proposal.objects.filter(author__username="plain").count() == 0
 
 
 @pytest.mark.django_db
@@ -378,7 +385,6 @@ def test_a_kept_reading_page_gives_way_to_the_corrected_one(client, seed_juan, p
 # ------------------------------------------------------------------ annotations
 
 def test_a_public_annotation_shows_in_the_margin_escaped_and_exports_as_a_web_annotation(client, seed_juan, people):
-    import json
 
     at = NOTE.index("宰")
     p = propose(people["contributor"], seed_juan, kind="annotation", section=1, piece=3, start=at, end=at + 1,
@@ -426,3 +432,30 @@ def test_a_public_annotation_is_a_tei_note_and_the_document_stays_valid(client, 
     assert (f'<note type="annotation" resp="#cx" source="/corrections/{p.pk}/" n="宰">天官之長也 &lt;b&gt;&amp;amp;'
             "</note>") in text
     assert tei_errors(xml) == []
+
+
+def test_private_notes_and_bookmarks_are_the_readers_own(client, seed_juan, people):
+    reader = User.objects.create_user("reader", password=PW)
+    c = Client()
+    c.force_login(reader)
+    url = "/corrections/propose/禮書綱目/10/"
+    assert c.post(url, {"kind": "private_note", "section": 1, "piece": 3, "start": 0, "end": 2,
+                        "replacement": "<i>記</i>：參看鄉射禮"}).status_code == 302
+    assert c.post(url, {"kind": "bookmark", "section": 2, "piece": 1, "start": 0, "end": 1}).status_code == 302
+    note, mark = Proposal.objects.filter(author=reader).order_by("pk")
+    assert (note.status, mark.status, note.kind, mark.kind) == ("private", "private", "private_note", "bookmark")
+    page = c.get("/corrections/notes/").content.decode()
+    assert "&lt;i&gt;記&lt;/i&gt;：參看鄉射禮" in page and page.count('<li>') == 2
+    assert c.get(f"/corrections/{note.pk}/").status_code == 200
+    for role in ("editor", "staff", "contributor"):  # nobody else reads them, editors neither
+        other = Client()
+        other.force_login(people[role])
+        assert other.get(f"/corrections/{note.pk}/").status_code == 404
+        assert "參看鄉射禮" not in other.get("/corrections/notes/").content.decode()
+    assert Client().get(f"/corrections/{note.pk}/").status_code == 404
+    editor = Client()
+    editor.force_login(people["editor"])
+    assert "參看鄉射禮" not in editor.get("/corrections/").content.decode()
+    assert editor.post(f"/corrections/{note.pk}/review/", {"action": "accept"}).status_code == 400
+    assert "參看鄉射禮" not in client.get(URL).content.decode()
+    assert json.loads(client.get("/corrections/annotations/禮書綱目.jsonld").content)["total"] == 0
