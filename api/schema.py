@@ -8,7 +8,9 @@ The examples are real responses for the bundled text (禮書綱目 卷十, short
 responses against these shapes.
 """
 import re
+from email.header import decode_header
 
+from django.utils.http import content_disposition_header
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from drf_spectacular.views import SCHEMA_KWARGS, SpectacularAPIView
 from rest_framework import serializers
@@ -279,4 +281,14 @@ class SchemaView(SpectacularAPIView):
         if version and not VERSION_PATTERN.fullmatch(version):
             raise ParseError(f"version {version!r} is not a schema version: letters, digits, '.', '_' and '-', "
                              f"at most 20 characters (e.g. 1.0)")
-        return super().get(request, *args, **kwargs)
+        response = super().get(request, *args, **kwargs)
+        # The title is Chinese, and Django wrote drf-spectacular's whole header as an RFC 2047
+        # word (=?utf-8?b?…?=), which browsers do not read: the file name as RFC 6266 gives it
+        # (filename*=utf-8''…), found by helper breakit.
+        disposition = response.get("Content-Disposition", "")
+        if disposition.startswith("=?"):
+            value = "".join(b.decode(c or "ascii") if isinstance(b, bytes) else b for b, c in decode_header(disposition))
+            named = re.fullmatch(r'inline; filename="(.*)"', value)
+            if named:
+                response["Content-Disposition"] = content_disposition_header(False, named.group(1))
+        return response

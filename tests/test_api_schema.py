@@ -109,3 +109,18 @@ def test_a_schema_version_and_an_empty_one_are_served(client):
     assert named.json()["info"]["version"] == "1.0 (1.0)"
     empty = client.get("/api/schema/?version=", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert (empty.status_code, empty.json()["info"]["version"]) == (200, "1.0")
+
+
+def test_the_file_name_is_one_a_browser_reads(client):
+    """Found by helper breakit: the Chinese title made Django write the whole
+    Content-Disposition as an RFC 2047 word (=?utf-8?b?…?=), which browsers do not decode."""
+    from urllib.parse import quote
+
+    from django.conf import settings
+
+    title = settings.SPECTACULAR_SETTINGS["TITLE"]
+    for url, name in (("/api/schema/", f"{title}.yaml"), ("/api/schema/?version=1.0", f"{title} (1.0).yaml"),
+                      ("/api/schema/?format=json", f"{title}.json")):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert response["Content-Disposition"] == f"inline; filename*=utf-8''{quote(name)}", url
