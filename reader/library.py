@@ -10,6 +10,9 @@ character as imported) as UTF-8, one folder per edition (its slug), and ``manife
          "source_format": "mandoku", "sha256": "…", "imported_sha256": "…", "sections": 45,
          "pieces": 900}, …]}
 
+(and ``"given_work": true`` / ``"given_juan": true`` for a juan whose file does not say its work
+or number itself: it was imported with ``--work`` / ``--juan``, which ``import_library`` gives again)
+
 ``sha256`` is the digest of the file written; ``imported_sha256`` that of the file as it
 was imported (equal for UTF-8 imports; a file imported with ``--encoding gb18030`` is
 written back as UTF-8). A Kanripo work's folder is named after its slug (``KR1d0086``,
@@ -130,6 +133,16 @@ def export_library(folder: str | Path, progress=None) -> dict:
                 "imported_sha256": juan.sha256, "sections": juan.section_count,
                 "pieces": Piece.objects.filter(section__juan=juan).count(),
             }
+            if juan.source_format != "mandoku":
+                # A juan imported with --work or --juan (a file without a title line, or one
+                # named otherwise) does not say its work or number itself: the manifest does,
+                # and import_library gives them as import_texts was given them. Without this a
+                # library holding one such juan could not be backed up (helper breakit).
+                plain = read_document(work_dir / name, trust="folder")
+                if plain.work_title != work.title:
+                    entry["given_work"] = True
+                if juan_key(plain) != juan.number:
+                    entry["given_juan"] = True
             entries.append(entry)
             if progress:
                 progress(entry)
@@ -179,14 +192,15 @@ def verify_export(folder: str | Path) -> dict:
 #: juan without one); checked before any of them is used as a path, a key or a number.
 ENTRY_TYPES = {"path": (str,), "sha256": (str,), "imported_sha256": (str, type(None)), "source_format": (str,),
                "work": (str,), "juan": (int,), "edition": (str, type(None)), "edition_label": (str, type(None)),
-               "label": (str, type(None)), "source_name": (str, type(None))}
+               "label": (str, type(None)), "source_name": (str, type(None)), "given_work": (bool,),
+               "given_juan": (bool,)}
 SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def _entry_fault(entry: dict) -> str | None:
     """What is wrong with the types of a manifest entry (``ENTRY_TYPES``), or None."""
     for key, types in ENTRY_TYPES.items():
-        if key in entry and (not isinstance(entry[key], types) or isinstance(entry[key], bool)):
+        if key in entry and (not isinstance(entry[key], types) or isinstance(entry[key], bool) and bool not in types):
             return f"{key!r} is {type(entry[key]).__name__} {str(entry[key])[:40]!r}"
     if not SHA256.fullmatch(entry["sha256"]):
         return f"'sha256' is not 64 hexadecimal digits ({entry['sha256'][:70]!r})"
@@ -270,11 +284,14 @@ def _read_entry(folder: Path, entry: dict):
     number. Returns the ``JuanDocument``; raises ``TextFormatError`` for a file that cannot be
     read and ``LibraryError`` for one that would be stored as another juan."""
     path = folder / entry["path"]
-    # The work and number come from the manifest only for a file without a title line (it had
-    # them from --work and --juan); a file with one must say the juan its entry names.
+    # The work and number come from the manifest only where the import had them from --work
+    # and --juan (``given_work``, ``given_juan``; a manifest of an older version: a file without
+    # a label); any other file must say the juan its entry names.
     headless = entry["source_format"] != "mandoku" and not entry.get("label")
-    doc = read_document(path, work_title=entry["work"] if headless else None,
-                        juan_number=entry["juan"] if headless else None, trust="folder")
+    work_given = headless or entry.get("given_work") is True
+    juan_given = headless or entry.get("given_juan") is True
+    doc = read_document(path, work_title=entry["work"] if work_given else None,
+                        juan_number=entry["juan"] if juan_given else None, trust="folder")
     if doc.sha256 != entry["sha256"]:  # read again: the file changed since the manifest was checked
         raise LibraryError(f"{path}: changed while being read (sha256 {doc.sha256}, manifest {entry['sha256']})")
     if doc.work_key:

@@ -344,3 +344,24 @@ def test_a_malformed_manifest_is_a_clear_error_not_a_traceback(library, tmp_path
                                                        f"nothing was read"
     long = "KR1d0086/" + "a" * 300 + ".txt"
     assert refused(entry(path=long)) == f"{backup / long}: cannot be read (File name too long)"
+
+
+def test_juans_imported_with_work_and_juan_are_backed_up_and_restored(empty_db, tmp_path, capsys):
+    """Found by helper breakit: a juan imported with --work/--juan (a file without a title
+    line, or the seed named 別名 卷十一) read back from the backup as another juan (plain 卷一,
+    禮書綱目 卷十), so export_library failed for the whole library, which could not be backed up."""
+    plain = tmp_path / "src" / "plain.txt"
+    plain.parent.mkdir()
+    plain.write_text("".join(SEED.read_text(encoding="utf-8").splitlines(keepends=True)[2:50]), encoding="utf-8")
+    call_command("import_texts", str(plain), "--work", "測試", "--juan", "3", stdout=io.StringIO(), stderr=io.StringIO())
+    call_command("import_texts", str(SEED), "--work", "別名", "--juan", "11", stdout=io.StringIO())
+    before = snapshot()
+    assert sorted(before) == [("別名", 11), ("測試", 3)]
+    manifest = export_library(tmp_path / "backup")
+    assert sorted((e["work"], e["juan"], e.get("given_work"), e.get("given_juan")) for e in manifest["files"]) == [
+        ("別名", 11, True, True), ("測試", 3, True, True)]
+    with muted():
+        Work.objects.all().delete()
+    call_command("import_library", str(tmp_path / "backup"))
+    assert capsys.readouterr().out == f"imported 2 works, 2 juans from {tmp_path / 'backup'}\n"
+    assert snapshot() == before
