@@ -163,6 +163,15 @@ class PlainFileCache(FileBasedCache):
             payload = zlib.compress(payload)
         return HEADER.pack(MAGIC, math.inf if expiry is None else float(expiry)) + payload
 
+    def read_payload(self, f) -> bytes:
+        """The rest of the open entry ``f`` (after its header), at most ``max_value_bytes``:
+        a larger file (a crafted or sparse one of gigabytes) is ``PlainDataError``, never read
+        whole into memory."""
+        payload = f.read(self.max_value_bytes + 1)
+        if len(payload) > self.max_value_bytes:
+            raise PlainDataError("the file is larger than MAX_VALUE_BYTES")
+        return payload
+
     def decode_payload(self, payload: bytes):
         """The value of a file's payload (after its header); ``PlainDataError`` if it is
         not one this cache wrote."""
@@ -212,7 +221,7 @@ class PlainFileCache(FileBasedCache):
         try:
             with open_entry(fname) as f:
                 if not self._is_expired(f, fname):
-                    return self.decode_payload(f.read())
+                    return self.decode_payload(self.read_payload(f))
         except FileNotFoundError:
             pass
         except PlainDataError:
@@ -242,7 +251,7 @@ class PlainFileCache(FileBasedCache):
                     if self._is_expired(f, fname):
                         return False
                     try:
-                        value = self.decode_payload(f.read())
+                        value = self.decode_payload(self.read_payload(f))
                     except PlainDataError:
                         return False
                     f.seek(0)

@@ -152,7 +152,7 @@ class CounterFileCache(PlainFileCache):
         try:
             with open_entry(fname) as f:  # no link followed, no FIFO waited on
                 if not self._is_expired(f, fname):  # an expired or foreign file is removed
-                    return self.decode_payload(f.read())
+                    return self.decode_payload(self.read_payload(f))
         except FileNotFoundError:
             pass
         except PlainDataError:

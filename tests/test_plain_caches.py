@@ -180,3 +180,34 @@ def test_a_crafted_page_in_the_shared_cache_is_rendered_afresh(client, seed_juan
         assert "cache;desc=hit" in client.get("/works/禮書綱目/juan/10/")["Server-Timing"]
     finally:
         recent.clear()
+
+
+@pytest.mark.parametrize("kind", ["pages", "counters"])
+def test_an_entry_larger_than_the_bound_is_a_miss_not_read_whole(tmp_path, kind, monkeypatch):
+    """Found by helper breakit: the counters read an entry whole whatever its size (a sparse
+    file of gigabytes with a valid header was read into memory), and the page cache read the
+    whole compressed file before inflating it. Read at most MAX_VALUE_BYTES."""
+    options = {"OPTIONS": {"MAX_VALUE_BYTES": 1000}}
+    cache = BoundedFileCache(str(tmp_path), options) if kind == "pages" else CounterFileCache(str(tmp_path), options)
+    cache.set("k", [b"x" * 10], 60)
+    fname = cache._key_to_file("k")
+    with open(fname, "r+b") as f:
+        f.truncate(64 * 2**20)  # a valid header, then 64 MiB (sparse) of zeros
+    asked = []
+
+    class Counting:
+        """The open entry, recording how much each read asks for."""
+
+        def __init__(self, f):
+            self.f = f
+
+        def read(self, n=-1):
+            asked.append(n)
+            return self.f.read(n)
+
+    real = cache.read_payload
+    monkeypatch.setattr(cache, "read_payload", lambda f: real(Counting(f)))
+    assert cache.get("k", "miss") == "miss"
+    assert asked == [1001]  # never -1: the whole file
+    cache.set("k", [b"x" * 10], 60)
+    assert cache.get("k") == [b"x" * 10]
