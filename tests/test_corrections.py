@@ -459,3 +459,38 @@ def test_private_notes_and_bookmarks_are_the_readers_own(client, seed_juan, peop
     assert editor.post(f"/corrections/{note.pk}/review/", {"action": "accept"}).status_code == 400
     assert "參看鄉射禮" not in client.get(URL).content.decode()
     assert json.loads(client.get("/corrections/annotations/禮書綱目.jsonld").content)["total"] == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_patch_of_a_kanripo_file_applies_with_git_apply_and_keeps_its_line_breaks(tmp_path, search_backend):
+    from .conftest import SHARED
+
+    source = SHARED / "corpus" / "kanripo" / "KR1d0086" / "KR1d0086_012.txt"
+    raw = source.read_bytes().decode("utf-8")
+    juan = import_file(source).juan
+    assert juan.source_format == "mandoku"
+    contributor, editor = account("ck", "contributor"), account("ek", "editor")
+    # a span of four characters, once in the file and on one of its lines, in the middle of a passage
+    chosen = None
+    for piece in Piece.objects.filter(section__juan=juan, kind="text").order_by("section__position", "position"):
+        for at in range(3, len(piece.text) - 8):
+            span = piece.text[at:at + 4]
+            if raw.count(span) == 1 and any(span in line for line in raw.split("\n")):
+                chosen = (piece, at, span)
+                break
+        if chosen:
+            break
+    piece, at, span = chosen
+    p = propose(contributor, juan, kind="text", section=piece.section.position, piece=piece.position, start=at,
+                end=at + 4, replacement=span[:2] + "〇", reason="他本", evidence="四部叢刊本")
+    accept(p, editor)
+    patch = Client().get(f"/corrections/patch/{juan.edition.slug}.diff").content.decode("utf-8")
+    assert f"「{span}」 → 「{span[:2]}〇」" in patch and "evidence: 四部叢刊本" in patch
+    name = juan.source_name
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(source, tmp_path / name)
+    (tmp_path / "fix.diff").write_text(patch, encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    run = subprocess.run(["git", "apply", "fix.diff"], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / name).read_bytes().decode("utf-8") == raw.replace(span, span[:2] + "〇")
