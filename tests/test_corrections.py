@@ -295,6 +295,12 @@ def test_every_endpoint_for_every_role(seed_juan, people):
                c.post(f"/corrections/{mine.pk}/review/", {"action": "accept"}).status_code)
         assert got == codes, role
     assert clients["anonymous"].get("/corrections/").headers["Location"] == "/accounts/login/?next=/corrections/"
+    # the pages every role reads alike: own notes (signed in), the patch (of the change accepted
+    # above), the annotations; sign-up closed
+    for role, c in clients.items():
+        got = (c.get("/corrections/notes/").status_code, c.get("/corrections/patch/禮書綱目.diff").status_code,
+               c.get("/corrections/annotations/禮書綱目.jsonld").status_code, c.get("/accounts/signup/").status_code)
+        assert got == ((302,) if role == "anonymous" else (200,)) + (200, 200, 404), role
     # once accepted, its history is public
     assert Client().get(f"/corrections/{mine.pk}/").status_code == 200
     # a plain account (no role) may not propose; it is offered its own notes and bookmarks only

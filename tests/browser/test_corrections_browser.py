@@ -120,3 +120,32 @@ def test_a_contributor_proposes_an_editor_accepts_and_readers_and_search_see_it(
     assert "校勘新字" not in reader.page.locator("#s1-p3").inner_text()
     reader.page.goto(site + "/search/?q=" + quote("校勘新字"))
     assert reader.page.locator("mark", has_text="校勘新字").count() >= 1
+
+
+def test_annotations_in_the_margin_and_a_readers_own_notes(site, tabs):
+    from corrections.workflow import accept, propose
+    from reader.models import Juan
+
+    juan = Juan.objects.get(number=10)
+    p = propose(person("annotator", "contributor"), juan, kind="annotation", section=1, piece=3, start=8, end=9,
+                replacement="宰：天官之長也", reason="職官")
+    accept(p, person("chief", "editor"))
+    person("reader", "none")
+    tab = tabs()
+    page = tab.page
+    page.goto(site + S1)
+    note = page.locator(".annotation")
+    assert note.count() == 1 and note.is_visible() and "宰：天官之長也" in note.inner_text()
+    assert tab.axe() == []
+    page.click("text=隱藏注記")
+    page.locator("text=顯示注記").wait_for()
+    assert page.locator(".annotation").count() == 0
+    sign_in(page, site, "reader")
+    page.goto(site + f"/corrections/propose/{WORK}/10/?section=1&piece=3&start=0&end=2")
+    page.select_option("#id_kind", "private_note")
+    page.fill("#id_replacement", "參看鄉射禮")
+    page.click(".proposal-form button[type=submit]")
+    page.locator("h1", has_text="校正 #").wait_for()
+    page.goto(site + "/corrections/notes/")
+    assert "參看鄉射禮" in page.locator(".own-notes").inner_text()
+    assert tab.axe() == []
