@@ -3,15 +3,24 @@ files, and U+0001, Kanripo's mark for a character the transcriber could not read
 files).
 
 A gaiji is ONE character wherever text is cut into characters (search, collation, display).
-Its search key is a supplementary private-use code point (``gaiji_key``).
+Its search key is a supplementary private-use code point (``gaiji_key``). What Kanripo's
+editors read a gaiji as (``gaiji_reading``: ``&KR0237;`` is 𥜗) comes from their gaiji table,
+shipped as ``characters/data/kanripo_gaiji.tsv`` (CC BY-SA 4.0, built by
+``characters/scripts/build_collation_tables.py``; see ``characters/data/ATTRIBUTION.md``).
 
 Pure Python, no Django.
 """
 from __future__ import annotations
 
 import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["GAIJI", "GAIJI_BASE", "ILLEGIBLE", "gaiji_key"]
+__all__ = ["GAIJI", "GAIJI_BASE", "ILLEGIBLE", "gaiji_key", "GaijiReading", "gaiji_reading", "GAIJI_TABLE_PATH"]
+
+#: Kanripo's gaiji table as shipped: ``CODE<TAB>FORM<TAB>READING`` lines.
+GAIJI_TABLE_PATH = Path(__file__).resolve().parent / "data" / "kanripo_gaiji.tsv"
 
 #: A Kanripo gaiji entity (a character Unicode lacks, ``&KR1969;``) or U+0001 (Kanripo's mark
 #: for an unreadable character in SBCK files): ONE character for search and display.
@@ -33,3 +42,51 @@ def gaiji_key(entity: str) -> str:
     if m.group(1) is None:
         return ILLEGIBLE
     return chr(GAIJI_BASE + int(m.group(1)))  # at most U+10869F (&KR99999;): a code point
+
+
+@dataclass(frozen=True)
+class GaijiReading:
+    """What Kanripo's gaiji table says of one gaiji: ``form`` (the character in Unicode, or an
+    ideographic description such as ``⿰⺅⿱立可``, "" when none), ``character`` (the one
+    character its editors read it as, "" when they give none or several) and ``certain``
+    (False when they marked the reading with ``?``: ``KR0221`` is ``袒?``)."""
+
+    code: str
+    form: str
+    character: str
+    certain: bool
+
+
+_lock = threading.Lock()
+_table: dict[str, GaijiReading] | None = None
+
+
+def _load() -> dict[str, GaijiReading]:
+    """Read the gaiji table once; ``ValueError`` naming the file and line for a bad line."""
+    global _table
+    if _table is not None:
+        return _table
+    with _lock:
+        if _table is None:
+            table = {}
+            for lineno, line in enumerate(GAIJI_TABLE_PATH.read_text(encoding="utf-8").splitlines(), 1):
+                if not line or line.startswith("#"):
+                    continue
+                fields = line.split("\t")
+                if len(fields) != 3 or not re.fullmatch(r"KR\d{1,5}", fields[0]):
+                    raise ValueError(f"{GAIJI_TABLE_PATH}:{lineno}: expected CODE<TAB>FORM<TAB>READING, got {line!r}")
+                code, form, reading = fields
+                certain = not reading.endswith("?")
+                reading = reading.rstrip("?")
+                character = reading if len(reading) == 1 else ""
+                table[code] = GaijiReading(code, form, character, certain and bool(character))
+            _table = table
+    return _table
+
+
+def gaiji_reading(entity: str) -> GaijiReading | None:
+    """The gaiji table's entry for ``&KR0237;`` (or ``KR0237``): ``GaijiReading('KR0237', '',
+    '𥜗', True)``; None for a code the table lacks or for anything that is no Kanripo entity
+    (U+0001 included: an unreadable character is read as nothing)."""
+    m = re.fullmatch(r"&?(KR\d{1,5});?", entity)
+    return _load().get(m.group(1)) if m else None

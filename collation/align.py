@@ -8,15 +8,18 @@ one juan or section, and by ``collation.parallels`` for parallel passages.
 * **Alignment** is a longest-common-subsequence alignment (insertions and deletions only,
   so that as many characters as possible are matched; a deletion next to an insertion is one
   substitution site) computed by rapidfuzz (``rapidfuzz.distance.Indel.opcodes``, C++,
-  bit-parallel; docs/decisions/0010 says how it was chosen over edlib and CollateX). It compares the tokens *folded* by the search folding
-  table (``characters.folding.fold_char``: 賔→賓, 説→說, 𤣥→玄), so glyph variants line up
-  as matches and only real readings cost anything.
+  bit-parallel; docs/decisions/0010 says how it was chosen over edlib and CollateX). It
+  compares the tokens *folded* by the search folding table (``characters.folding.fold_char``:
+  賔→賓, 説→說, 𤣥→玄; a gaiji as the character Kanripo's gaiji table reads it, ``&KR0237;``
+  as 𥜗, so as 襦), so glyph variants line up as matches and only real readings cost anything.
 * **Classes** of a difference (a *site*: a stretch of the base and the witness's reading
   of it):
 
   ==============  ============================================================
-  ``glyph``       the same character in another form: equal after folding
-                  (賓/賔, 說/説, 玄/𤣥); 於/于 are two characters, not glyphs
+  ``glyph``       the same character in another form (異體): the folding table,
+                  the variant tables or Kanripo's gaiji table say so
+                  (``characters.variants.same_character``: 賓/賔, 說/説, 玄/𤣥,
+                  冡/蒙, 襦/&KR0237;); 於/于 are two characters, not glyphs
   ``character``   a different character or characters (substitution)
   ``added``       text the witness has and the base lacks (``missing`` the
                   reverse); ``gaiji`` is set when it is a character Unicode lacks
@@ -36,6 +39,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import Indel, Levenshtein
 
 from characters.folding import fold, fold_char
+from characters.variants import read_token, same_character
 from config.budget import check
 
 GLYPH, CHARACTER, ADDED, MISSING, PUNCTUATION = "glyph", "character", "added", "missing", "punctuation"
@@ -53,13 +57,15 @@ def tokens(text: str) -> list[str]:
 
 
 def _fold_token(token: str) -> str:
+    """A token folded: a character by the folding table, a gaiji the gaiji table reads as one
+    character as that character folded, any other gaiji as itself."""
+    token = read_token(token)
     return token if len(token) != 1 else fold_char(token)
 
 
 def folded_tokens(text: str) -> list[str]:
-    """The tokens of ``text`` folded (``characters.folding.fold`` maps code point to code point
-    and leaves ASCII alone, so these are the tokens of ``text`` one for one)."""
-    return tokens(fold(text))
+    """The tokens of ``text`` folded (``_fold_token``), one for one."""
+    return [_fold_token(t) for t in tokens(text)]
 
 
 def is_punctuation(text: str) -> bool:
@@ -93,15 +99,16 @@ def classify(lemma: str, reading: str) -> str:
         raise ValueError("no difference to classify")
     if (not lemma or is_punctuation(lemma)) and (not reading or is_punctuation(reading)):
         return PUNCTUATION
-    strip = "".join(c for c in lemma if not is_punctuation(c)), "".join(c for c in reading if not is_punctuation(c))
-    if strip[0] == strip[1]:
+    # by tokens, so that the & and ; of an entity (&KR0237;) are not taken for punctuation
+    a = [t for t in tokens(lemma) if not is_punctuation(t)]
+    b = [t for t in tokens(reading) if not is_punctuation(t)]
+    if a == b:
         return PUNCTUATION
-    if not strip[0]:
+    if not a:
         return ADDED
-    if not strip[1]:
+    if not b:
         return MISSING
-    a, b = tokens(strip[0]), tokens(strip[1])
-    if len(a) == len(b) and all(_fold_token(x) == _fold_token(y) for x, y in zip(a, b)):
+    if len(a) == len(b) and all(x == y or same_character(x, y) for x, y in zip(a, b)):
         return GLYPH
     return CHARACTER
 

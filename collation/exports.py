@@ -4,7 +4,10 @@ variants, and TEI P5 parallel segmentation.
 * **JSON**: the base, the witnesses, counts by class, and per section its counterparts and
   variants (``piece``, ``kind``, ``start``/``end`` in code points of the base piece,
   ``lemma``, ``readings``: ``[{"witness", "text", "class", "gaiji", "note", "section"}]``;
-  a whole base section a witness lacks has ``piece`` null and ``kind`` "section").
+  a whole base section a witness lacks has ``piece`` null and ``kind`` "section"; a variant
+  of the section's title or closer has ``piece`` null and ``kind`` "title" or "closer", with
+  ``start``/``end`` into the title or closer; one of a record note's source tag (鄉射記) has
+  ``kind`` "source", ``piece`` the note and ``start``/``end`` into its tag).
 * **CSV**: one row per reading: section, section title, piece, kind, start, end, lemma,
   witness, reading, class, gaiji, note, whole_section; RFC 4180 (``excel`` dialect, CRLF line
   ends) with a UTF-8 byte-order mark, as the hit list, so that spreadsheet programs read the
@@ -17,7 +20,9 @@ variants, and TEI P5 parallel segmentation.
   segmentation"): witnesses in ``<listWit>`` in the ``<sourceDesc>``; the base text
   with every variant as ``<app>``: ``<lem wit="#w0">`` the base reading, one
   ``<rdg wit="#w1 #w2" type="glyph|character|added|missing|punctuation">`` per distinct
-  reading; notes as inline ``<note type="commentary">``, labels as ``<label>``, records as
+  reading; notes as inline ``<note type="commentary">`` (a record note's source resolved in
+  ``@source``, its tag as written in ``<bibl type="source-tag">``, as the juan's TEI export
+  has them), a title the closer does not hold as ``<head>``, labels as ``<label>``, records as
   ``<div type="record">`` after a ``<div type="main">`` holding the paragraphs and the
   closer (``<trailer>``, which TEI allows only last in a div). A whole section a witness
   lacks is a lacuna of that witness: ``<app type="section"><rdg wit="#w1" type="missing">
@@ -33,6 +38,7 @@ from config.spreadsheets import spreadsheet_row
 from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
 
 from .align import CLASSES
+from .service import CLOSER, HEADING_KINDS, SECTION, SOURCE, TITLE
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -98,27 +104,28 @@ def to_csv(collation) -> str:
     return out.getvalue()
 
 
-def _apparatus(parent: ET.Element, piece, variants, ids: dict[str, str]) -> None:
-    """The piece's text into ``parent`` with an ``<app>`` at each variant."""
+def _apparatus(parent: ET.Element, text: str, variants, ids: dict[str, str]) -> None:
+    """``text`` (a piece's, a closer's, a source tag's) into ``parent`` with an ``<app>`` at
+    each variant."""
     at = 0
     for v in sorted(variants, key=lambda v: (v.start, v.end)):
         if v.start < at:
             continue
-        _append_plain(parent, piece.text[at:v.start])
+        _append_plain(parent, text[at:v.start])
         app = ET.SubElement(parent, _q("app"))
         lem = ET.SubElement(app, _q("lem"), {"wit": "#w0"})
         lem.text = v.lemma or None
         groups: dict[tuple, list[str]] = {}
         for r in v.readings:
             groups.setdefault((r.text, r.cls, r.note), []).append(ids[r.witness])
-        for (text, cls, note), wits in groups.items():
+        for (reading, cls, note), wits in groups.items():
             rdg = ET.SubElement(app, _q("rdg"), {"wit": " ".join(f"#{w}" for w in wits), "type": cls})
-            if note and text:
-                ET.SubElement(rdg, _q("note"), {"type": "commentary", "place": "inline"}).text = text
+            if note and reading:
+                ET.SubElement(rdg, _q("note"), {"type": "commentary", "place": "inline"}).text = reading
             else:
-                rdg.text = text or None
+                rdg.text = reading or None
         at = v.end
-    _append_plain(parent, piece.text[at:])
+    _append_plain(parent, text[at:])
 
 
 def _lacuna(section_div: ET.Element, witnesses: list[str]) -> None:
@@ -175,8 +182,14 @@ def to_tei(collation) -> str:
     for s in collation.sections:
         section_div = ET.SubElement(juan_div, _q("div"), {"type": "section", "n": str(s.section.position)})
         by_piece: dict[int, list] = {}
+        by_kind: dict[str, list] = {}
         for v in s.variants:
-            by_piece.setdefault(v.piece, []).append(v)
+            if v.kind in HEADING_KINDS:
+                by_kind.setdefault(v.kind, []).append(v)
+            else:
+                by_piece.setdefault(v.piece, []).append(v)
+        if s.section.title and not (s.section.closer or "").endswith(s.section.title):
+            _apparatus(ET.SubElement(section_div, _q("head")), s.section.title, by_kind.get(TITLE, []), ids)
         paragraphs: dict[int, ET.Element] = {}
         record = None
         for piece in s.pieces:
@@ -190,9 +203,15 @@ def to_tei(collation) -> str:
                 parent = paragraphs[piece.paragraph]
             if piece.kind in NOTE_KINDS:
                 parent = ET.SubElement(parent, _q("note"), {"type": "commentary", "place": "inline"})
+                if piece.source:
+                    parent.set("source", piece.source)
             elif piece.kind == LABEL:
                 parent = ET.SubElement(parent, _q("label"))
-            _apparatus(parent, piece, by_piece.get(piece.position, []), ids)
+            _apparatus(parent, piece.text, by_piece.get(piece.position, []), ids)
+            if piece.kind in NOTE_KINDS and piece.source_tag:  # as api/exports.py: the tag as written
+                tag = ET.SubElement(parent, _q("bibl"), {"type": "source-tag"})
+                _apparatus(tag, piece.source_tag, [v for v in by_kind.get(SOURCE, []) if v.piece == piece.position],
+                           ids)
         # TEI allows nothing after a <trailer> in a div: a section with 記 records holds its
         # main part (paragraphs, closer) and its records as two divs, as api/exports.py does.
         main = section_div
@@ -206,10 +225,10 @@ def to_tei(collation) -> str:
         if s.section.closer is not None:
             if not len(main):
                 ET.SubElement(main, _q("p"))
-            ET.SubElement(main, _q("trailer")).text = s.section.closer
+            _apparatus(ET.SubElement(main, _q("trailer")), s.section.closer, by_kind.get(CLOSER, []), ids)
         if not len(section_div):
             ET.SubElement(section_div, _q("p"))
-        lacking = [ids[r.witness] for v in s.variants if v.piece is None for r in v.readings]
+        lacking = [ids[r.witness] for v in s.variants if v.kind == SECTION for r in v.readings]
         if lacking:
             _lacuna(section_div, lacking)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tei, encoding="unicode")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
 
 from .align import CLASS_NAMES
+from .service import CLOSER, HEADING_KINDS, SECTION, SOURCE, TITLE
 
 
 @dataclass
@@ -33,6 +34,8 @@ class PieceView:
 
     piece: object
     segments: list[Segment]
+    #: The record source tag (鄉射記) cut at its variants; empty when the piece has none.
+    source: list[Segment] = None
 
     @property
     def is_note(self) -> bool:
@@ -52,27 +55,49 @@ def piece_views(pieces, variants) -> list[PieceView]:
     first one's place only). A whole section a witness lacks (``piece`` None) is not in a
     piece: the page lists it with the section's counterparts (``omitted_by``)."""
     by_piece: dict[int, list] = {}
+    sources: dict[int, list] = {}
     for v in variants:
-        by_piece.setdefault(v.piece, []).append(v)
+        if v.kind == SOURCE:
+            sources.setdefault(v.piece, []).append(v)
+        elif v.kind not in HEADING_KINDS:
+            by_piece.setdefault(v.piece, []).append(v)
     out = []
     for p in pieces:
-        segs, at = [], 0
-        for v in sorted(by_piece.get(p.position, []), key=lambda v: (v.start, v.end)):
-            if v.start < at:
-                continue
-            if v.start > at:
-                segs.append(Segment(p.text[at:v.start]))
-            segs.append(Segment(p.text[v.start:v.end], v))
-            at = v.end
-        if at < len(p.text) or not segs:
-            segs.append(Segment(p.text[at:]))
-        out.append(PieceView(p, segs))
+        tag = cut(p.source_tag, sources.get(p.position, [])) if p.source_tag else []
+        out.append(PieceView(p, cut(p.text, by_piece.get(p.position, [])), tag))
     return out
+
+
+def cut(text: str, variants) -> list[Segment]:
+    """``text`` cut into plain runs and its ``variants`` (sorted by start; an overlapping site
+    is shown at the first one's place only); one empty segment for an empty text."""
+    segs, at = [], 0
+    for v in sorted(variants, key=lambda v: (v.start, v.end)):
+        if v.start < at:
+            continue
+        if v.start > at:
+            segs.append(Segment(text[at:v.start]))
+        segs.append(Segment(text[v.start:v.end], v))
+        at = v.end
+    if at < len(text) or not segs:
+        segs.append(Segment(text[at:]))
+    return segs
+
+
+def heading(section, variants) -> list[Segment]:
+    """The heading the page shows for a section, cut at its variants: the closer (右張侯)
+    with the closer's variants, else the title with the title's; [] for a section with
+    neither."""
+    if section.closer:
+        return cut(section.closer, [v for v in variants if v.kind == CLOSER])
+    if section.title:
+        return cut(section.title, [v for v in variants if v.kind == TITLE])
+    return []
 
 
 def omitted_by(variants) -> list[str]:
     """The witnesses (slugs) that lack the whole section: its ``missing`` section readings."""
-    return [r.witness for v in variants if v.piece is None for r in v.readings]
+    return [r.witness for v in variants if v.kind == SECTION for r in v.readings]
 
 
-__all__ = ["Segment", "PieceView", "piece_views", "omitted_by", "TEXT"]
+__all__ = ["Segment", "PieceView", "piece_views", "cut", "heading", "omitted_by", "TEXT"]

@@ -11,10 +11,18 @@ the same juan of one or more other editions, with every variant reading classifi
   and record note with its counterpart, paired in order by text similarity (below 0.4: no
   counterpart, so the whole note is missing or added).
 
+* **Headings and sources** are collated like the text: the section's ``右…`` closer
+  against the witness's closer, its title against the witness's title where the closer
+  does not hold it (a section without a closer), and the source tag of each record note
+  (鄉射記, 同上) against that of its counterpart note.
+
 The result (``JuanCollation``) holds, per base section, ``Variant``s anchored in the base
 pieces: ``piece`` (position), ``start``/``end`` (code points into that piece's text) and
 one ``Reading`` per witness that differs there. A site that crosses from one piece of the
-main text into the next is anchored in the piece where it starts and clipped to it.
+main text into the next is anchored in the piece where it starts and clipped to it. A
+variant of a heading or a source has ``kind`` ``"title"`` or ``"closer"`` (``piece`` None,
+offsets into ``Section.title``/``Section.closer``) or ``"source"`` (``piece`` the record
+note, offsets into its ``source_tag``): ``HEADING_KINDS``.
 
 A section without a counterpart is one omission, classified like any other: a base section
 a witness lacks is one ``missing`` reading of the whole section (``Variant.piece`` None); a
@@ -36,6 +44,9 @@ from reader.models import Piece
 from .align import ADDED, CLASSES, COLLATE_ADVICE, GLYPH, MISSING, align, pair, similarity
 
 STREAMS = ((TEXT, (NOTE, LABEL)), (RECORD, (RECORD_NOTE,)))
+#: Variant kinds that are not in a piece's text: a section's title and closer, a note's source tag.
+TITLE, CLOSER, SOURCE, SECTION = "title", "closer", "source", "section"
+HEADING_KINDS = frozenset({TITLE, CLOSER, SOURCE})
 
 
 @dataclass
@@ -159,11 +170,13 @@ def collate_pieces(base_pieces, witnesses: dict[str, list]) -> list[Variant]:
     variants: dict[tuple, Variant] = {}
     base = _streams(base_pieces)
     texts = {p.position: p.text for p in base_pieces}
+    tags = {p.position: p.source_tag for p in base_pieces}
 
     def add(piece, kind, start, end, reading: Reading):
-        key = (piece, start, end)
+        key = (piece, kind == SOURCE, start, end)
         if key not in variants:
-            variants[key] = Variant(piece, kind, start, end, texts[piece][start:end])
+            lemma = (tags if kind == SOURCE else texts)[piece][start:end]
+            variants[key] = Variant(piece, kind, start, end, lemma)
         variants[key].readings.append(reading)
 
     for slug, wpieces in witnesses.items():
@@ -187,6 +200,8 @@ def collate_pieces(base_pieces, witnesses: dict[str, list]) -> list[Variant]:
                     bn, wn = bnotes[i][0], wnotes[j][0]
                     for s in align(bn.text, wn.text):
                         add(bn.position, bn.kind, s.start, s.end, Reading(slug, s.reading, s.cls, s.gaiji))
+                    for s in align(bn.source_tag, wn.source_tag):
+                        add(bn.position, SOURCE, s.start, s.end, Reading(slug, s.reading, s.cls, s.gaiji))
                 elif i is not None:
                     bn = bnotes[i][0]
                     add(bn.position, bn.kind, 0, len(bn.text), Reading(slug, "", MISSING, False, note=True))
@@ -196,7 +211,29 @@ def collate_pieces(base_pieces, witnesses: dict[str, list]) -> list[Variant]:
                     if where is not None:
                         add(where[0], kind, where[1], where[1], Reading(slug, wn.text, ADDED, False, note=True))
     order = {p.position: i for i, p in enumerate(base_pieces)}
-    return sorted(variants.values(), key=lambda v: (order[v.piece], v.start, v.end))
+    return sorted(variants.values(), key=lambda v: (order[v.piece], v.kind == SOURCE, v.start, v.end))
+
+
+def collate_headings(section, witnesses: dict[str, object]) -> tuple[list[Variant], list[Variant]]:
+    """The variants of a section's title and of its closer against each witness section
+    (``{slug: section}``): ``(title variants, closer variants)``, each in text order. The
+    title is collated only where the base closer does not hold it (``右張侯`` holds 張侯)."""
+    found: dict[tuple, Variant] = {}
+    closer = section.closer or ""
+    title_apart = bool(section.title) and not closer.endswith(section.title)
+    for slug, w in witnesses.items():
+        wcloser = w.closer or ""
+        parts = [(CLOSER, closer, wcloser)] if (closer or wcloser) else []
+        if title_apart or (not closer and not wcloser):
+            parts.append((TITLE, section.title or "", w.title or ""))
+        for kind, btext, wtext in parts:
+            for s in align(btext, wtext):
+                key = (kind, s.start, s.end)
+                if key not in found:
+                    found[key] = Variant(None, kind, s.start, s.end, btext[s.start:s.end])
+                found[key].readings.append(Reading(slug, s.reading, s.cls, s.gaiji))
+    ordered = sorted(found.values(), key=lambda v: (v.start, v.end))
+    return [v for v in ordered if v.kind == TITLE], [v for v in ordered if v.kind == CLOSER]
 
 
 #: Sections farther apart than this in relative position are not compared by text.
@@ -276,10 +313,11 @@ def collate_juan(base_juan, witness_editions, positions: list[int] | None = None
         parts = {slug: counterpart[slug].get(s.pk) for slug in witnesses}
         variants = collate_pieces(pieces, {slug: wpieces_all.get(w.pk, []) for slug, w in parts.items()
                                            if w is not None})
+        titles, closers = collate_headings(s, {slug: w for slug, w in parts.items() if w is not None})
         lacking = [slug for slug, w in parts.items() if w is None and witnesses[slug][1] is not None]
         if lacking:
             text = "".join(p.text for p in pieces)
-            variants.insert(0, Variant(None, "section", 0, len(text), text,
+            variants.insert(0, Variant(None, SECTION, 0, len(text), text,
                                        [Reading(slug, "", MISSING, section=True) for slug in lacking]))
         if pieces and k == 0 and added.get(None):
             variants.insert(0 if not lacking else 1, Variant(pieces[0].position, pieces[0].kind, 0, 0, "",
@@ -287,5 +325,5 @@ def collate_juan(base_juan, witness_editions, positions: list[int] | None = None
         if pieces and added.get(s.pk):
             last = pieces[-1]
             variants.append(Variant(last.position, last.kind, len(last.text), len(last.text), "", added[s.pk]))
-        out.append(SectionCollation(s, pieces, parts, variants))
+        out.append(SectionCollation(s, pieces, parts, titles + variants + closers))
     return JuanCollation(base_juan.edition, base_juan, witnesses, out)

@@ -24,7 +24,10 @@ def test_tokens_keep_entities_whole():
 
 @pytest.mark.parametrize("lemma,reading,cls", [
     ("賓", "賔", GLYPH), ("說", "説", GLYPH), ("玄", "𤣥", GLYPH), ("鼓", "鼔", GLYPH),
-    ("於", "于", CHARACTER), ("后", "後", CHARACTER), ("袒", "&KR0221;", CHARACTER),
+    ("於", "于", CHARACTER), ("后", "後", CHARACTER),
+    # a gaiji is the character Kanripo's gaiji table reads it as: KR0221 is 袒 (marked 袒?), KR0237
+    # is 𥜗, which writes 襦, never 袒; KR0008 has no reading
+    ("袒", "&KR0221;", GLYPH), ("襦", "&KR0237;", GLYPH), ("袒", "&KR0237;", CHARACTER), ("之", "&KR0008;", CHARACTER),
     ("", "&KR0221;", ADDED), ("之", "", MISSING), ("", "。", PUNCTUATION), (" ", "\u3000", PUNCTUATION),
     ("也。", "也", PUNCTUATION), ("賓說", "賔説", GLYPH), ("賓於", "賔于", CHARACTER),
 ])
@@ -52,8 +55,9 @@ def test_pair_keeps_order_and_leaves_gaps():
 class P:
     """A piece as the collation reads it."""
 
-    def __init__(self, position, kind, text, paragraph=0):
+    def __init__(self, position, kind, text, paragraph=0, source_tag=""):
         self.position, self.kind, self.text, self.paragraph = position, kind, text, paragraph
+        self.source_tag = source_tag
 
 
 def test_notes_are_collated_with_their_counterparts():
@@ -63,8 +67,8 @@ def test_notes_are_collated_with_their_counterparts():
     variants = collate_pieces(base, {"W": wit})
     got = [(v.piece, v.start, v.end, v.lemma, [(r.text, r.cls, r.note) for r in v.readings]) for v in variants]
     assert got == [
-        (0, 3, 4, "襦", [("&KR0237;", CHARACTER, False)]),
-        (1, 1, 2, "袒", [("&KR0221;", CHARACTER, False)]),
+        (0, 3, 4, "襦", [("&KR0237;", GLYPH, False)]),
+        (1, 1, 2, "袒", [("&KR0221;", GLYPH, False)]),
         # 順放之也 and 今文順為循 are not counterparts: one note missing, another added
         (2, 5, 5, "", [("今文順為循", ADDED, True)]),
         (3, 0, 4, "順放之也", [("", MISSING, True)]),
@@ -92,18 +96,20 @@ def test_seed_against_wyg(witnesses):
     counts = collation.counts()["KR1d0086-WYG"]
     readings = [(s.section.position, v.kind, v.lemma, r.text, r.cls, r.gaiji, r.note)
                 for s in collation.sections for v in s.variants for r in v.readings]
-    assert counts == {GLYPH: sum(1 for r in readings if r[4] == GLYPH), CHARACTER: 5, ADDED: 2, MISSING: 0,
+    # no 異字 left: the five were gaiji that Kanripo's gaiji table reads as the seed's character
+    # (KR0237 𥜗 = 襦, KR0221 袒), collated as glyphs (tests/test_collation_classes.py)
+    assert counts == {GLYPH: sum(1 for r in readings if r[4] == GLYPH), CHARACTER: 0, ADDED: 2, MISSING: 0,
                       PUNCTUATION: 1}
     assert counts[GLYPH] > 100
     # the gaiji the seed drops, and the characters the WYG prints as gaiji
     assert (4, "note", "", "&KR1969;", ADDED, True, False) in readings
-    assert (26, "text", "襦", "&KR0237;", CHARACTER, False, False) in readings
-    assert (26, "note", "袒", "&KR0221;", CHARACTER, False, False) in readings
+    assert (26, "text", "襦", "&KR0237;", GLYPH, False, False) in readings
+    assert (26, "note", "袒", "&KR0221;", GLYPH, False, False) in readings
     assert (2, "text", "步", "歩", GLYPH, False, False) in readings
     # without glyph variants only real readings remain
     assert collation.without_glyphs().counts()["KR1d0086-WYG"] == {**counts, GLYPH: 0}
     assert {r.cls for s in collation.without_glyphs().sections for v in s.variants for r in v.readings} == {
-        CHARACTER, ADDED, PUNCTUATION}
+        ADDED, PUNCTUATION}
 
 
 def test_collation_page(witnesses, client):
@@ -126,27 +132,29 @@ def test_collation_api_and_exports(witnesses, client):
                                   "juan": {"number": 12, "label": "卷十"}}]
     assert [(v["kind"], v["lemma"], [(r["text"], r["class"]) for r in v["readings"]])
             for v in data["sections"][0]["variants"]] == [
-        ("text", "襦", [("&KR0237;", CHARACTER)]), ("note", "袒", [("&KR0221;", CHARACTER)]),
-        ("note", "襦", [("&KR0237;", CHARACTER)]), ("record", " ", [("\u3000", PUNCTUATION)])]
+        ("record", " ", [("\u3000", PUNCTUATION)])]  # 襦/&KR0237; and 袒/&KR0221; are glyphs, hidden
     assert client.get(base, {"with": "nope"}).status_code == 400
     body = client.get(base + "csv/", {"section": 26}).content.decode("utf-8")
     assert body.startswith("\ufeffsection,section_title,piece,")  # a byte-order mark, as the hit list has
     rows = list(csv.DictReader(io.StringIO(body[1:])))
     assert {(r["witness"], r["lemma"], r["reading"], r["class"]) for r in rows if r["piece"] == "20"} == {
-        ("KR1d0086", "襦", "𥜗", CHARACTER), ("KR1d0086-WYG", "襦", "&KR0237;", CHARACTER)}
+        ("KR1d0086", "襦", "𥜗", GLYPH), ("KR1d0086-WYG", "襦", "&KR0237;", GLYPH)}
     tei = ET.fromstring(client.get(base + "tei/", {"section": 26}).content)
     assert [(w.get("{http://www.w3.org/XML/1998/namespace}id"), w.text) for w in tei.iter(TEI + "witness")] == [
         ("w0", "欽定四庫全書（底本）"), ("w1", "KR1d0086 卷十"), ("w2", "KR1d0086-WYG 卷十")]
     apps = [(a.find(TEI + "lem").text, [(r.get("wit"), r.get("type"), r.text) for r in a.findall(TEI + "rdg")])
             for a in tei.iter(TEI + "app")]
-    assert ("襦", [("#w1", CHARACTER, "𥜗"), ("#w2", CHARACTER, "&KR0237;")]) in apps
+    assert ("襦", [("#w1", GLYPH, "𥜗"), ("#w2", GLYPH, "&KR0237;")]) in apps
     assert ("賓", [("#w1 #w2", GLYPH, "賔")]) in apps
     # the base text is all there, variants and all, in text order
     body = "".join(t for e in tei.iter(TEI + "body") for t in _base_text(e))
     section = seed.sections.get(position=26)
     pieces = list(section.pieces.order_by("position"))
-    assert body == "".join(p.text for p in pieces if p.paragraph is not None) + section.closer + \
-        "".join(p.text for p in pieces if p.paragraph is None)
+    # a record note's source tag as written (鄉射記, 同上) follows its text, in <bibl>, as the juan's TEI has it
+    assert body == "".join(p.text + p.source_tag for p in pieces if p.paragraph is not None) + section.closer + \
+        "".join(p.text + p.source_tag for p in pieces if p.paragraph is None)
+    assert [(n.get("source"), n.find(TEI + "bibl").text) for n in tei.iter(TEI + "note") if n.get("source")] == [
+        ("鄉射記", "鄉射記"), ("鄉射記", "同上")]
 
 
 def _base_text(element):
@@ -180,7 +188,7 @@ def test_collation_page_shows_gaiji_as_the_reading_page_does(witnesses, client):
     page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086-WYG"}).content.decode()
     gaiji = ('<span class="gaiji" title="KR0237：Unicode 未收之字 (a character Unicode lacks)" '
              'data-code="&amp;KR0237;">〓</span>')
-    assert f'<span class="lem">襦</span><span class="rdgs">〔KR1d0086-WYG：{gaiji}<small>異字</small>〕' in page
+    assert f'<span class="lem">襦</span><span class="rdgs">〔KR1d0086-WYG：{gaiji}<small>異體</small>〕' in page
     assert "&amp;KR0237;<" not in page and "：&amp;KR" not in page
 
 
