@@ -16,6 +16,7 @@ from reader.importers.mandoku import parse_mandoku
 from reader.importers.mandoku.check import HeaderOnly
 from reader.importers.source import decode_bytes
 from reader.models import Edition, Piece
+from reader.citation import juan_label
 
 from .layercheck import Stream, Unit, edition_role, reference_roles
 
@@ -87,7 +88,7 @@ def _stored_pieces(slug: str):
               .select_related("section__juan")
               .order_by("section__juan__number", "section__juan__id", "section__position", "position"))
     for p in pieces:
-        where = f"{edition.slug} 卷{p.section.juan.label or p.section.juan.number} §{p.section.position}"
+        where = f"{edition.slug} {juan_label(p.section.juan)} §{p.section.position}"
         yield p, where, []
 
 

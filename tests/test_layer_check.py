@@ -13,7 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from collation.layercheck import PAIRS, Stream, Unit, check
-from collation.layersources import parse_file
+from collation.layersources import _stored_pieces, parse_file
+from reader.models import Juan
 from reader.importers.document import CLASSIC, COMMENTARY, NOTE, READINGS, TEXT
 from reader.importers.mandoku.boundaries import align, tail
 
@@ -167,3 +168,14 @@ def test_every_shared_pair():
     rows = [line for line in out.splitlines() if line.startswith("| KR")]
     assert len(PAIRS) == len(rows) == 9
     assert rows == SHARED_TABLE
+
+
+@pytest.mark.django_db
+def test_a_stored_edition_names_each_place_by_the_juan_label_once(seed_juan):
+    # the place of a stored piece reads 「禮書綱目 卷十 §1」: the juan as the book titles it, no
+    # second 卷 before a label (卷卷十) or before front matter (卷目錄・…)
+    places = [where for _p, where, _lines in _stored_pieces(seed_juan.edition.slug)]
+    assert places[0] == f"{seed_juan.edition.slug} 卷十 §1"
+    Juan.objects.filter(pk=seed_juan.pk).update(label="目錄・孝經注解傳述人")
+    first = next(_stored_pieces(seed_juan.edition.slug))[1]
+    assert first == f"{seed_juan.edition.slug} 目錄・孝經注解傳述人 §1"
