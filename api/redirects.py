@@ -24,7 +24,9 @@ def _redirect(request, prefix: str, pk: int, rest: str):
 
 
 def _not_found(kind: str, english: str, slug: str):
-    return JsonResponse({"detail": f"沒有此{kind}：{slug}（no {english} with this slug）"},
+    """The JSON 404 for a work or edition named by ``slug``; a number is called an id, not a slug."""
+    what = "id" if slug.isdigit() else "slug"
+    return JsonResponse({"detail": f"沒有此{kind}：{slug}（no {english} with this {what}）"},
                         status=404, json_dumps_params={"ensure_ascii": False})
 
 

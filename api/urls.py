@@ -40,6 +40,11 @@ urlpatterns = [
          name="collation"),
     path("editions/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(CollationExport.as_view()),
          EDITION, name="collation-export"),
+    # The same collation read in the work's default edition, as the other juan URLs under works/.
+    path("works/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view()),
+         name="work-collation"),
+    path("works/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(CollationExport.as_view()),
+         name="work-collation-export"),
     path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
          cached_page(SectionParallels.as_view()), EDITION, name="edition-section-parallels"),
     path("works/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",

@@ -227,7 +227,8 @@ def test_openapi_schema_and_offline_docs(client, db):
         "/api/editions/{id}/juans/{number}/sections/{position}/notes/",
         "/api/editions/{id}/juans/{number}/sections/{position}/parallels/", "/api/parallels/",
         "/api/search/", "/api/search/distribution/", "/api/search/export/{kind}/", "/api/works/", "/api/works/{id}/", "/api/works/{id}/export/{kind}/",
-        "/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/{number}/export/{kind}/",
+        "/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/{number}/collation/",
+        "/api/works/{id}/juans/{number}/collation/{kind}/", "/api/works/{id}/juans/{number}/export/{kind}/",
         "/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/{number}/sections/{position}/notes/",
         "/api/works/{id}/juans/{number}/sections/{position}/parallels/",
     ]

@@ -247,3 +247,24 @@ def test_a_section_without_counterpart_is_one_omission(witnesses, tmp_path, clie
     assert [(a.get("type"), r.get("wit"), r.get("type"), [c.tag[len(TEI):] for c in r])
             for a in div2.iter(TEI + "app") if a.get("type") == "section" for r in a] == [
         ("section", "#w1", MISSING, ["lacunaStart"]), ("section", "#w1", MISSING, ["lacunaEnd"])]
+
+
+def test_collation_api_under_works_by_slug_reads_the_default_edition(witnesses, client):
+    # /api/works/<slug>/…/collation/ redirects to the work's id and collates its default edition,
+    # as the other juan URLs under works/ do (it was a 404 calling the id a slug)
+    seed, kr, wyg = witnesses
+    by_edition = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"with": wyg.pk}).json()
+    response = client.get("/api/works/禮書綱目/juans/10/collation/", {"with": wyg.pk})
+    assert (response.status_code, response["Location"]) == (
+        301, f"/api/works/{seed.work_id}/juans/10/collation/?with={wyg.pk}")
+    followed = client.get(response["Location"])
+    assert followed.status_code == 200 and followed.json() == by_edition
+    csv_body = client.get(f"/api/works/{seed.work_id}/juans/10/collation/csv/", {"section": 26}).content
+    assert csv_body == client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/csv/",
+                                  {"section": 26}).content
+    assert client.get(f"/api/works/{seed.work_id}/juans/99/collation/").status_code == 404
+
+
+def test_an_unknown_id_under_works_is_not_called_a_slug(db, client):
+    assert client.get("/api/works/999999x/").json() == {"detail": "沒有此書：999999x（no work with this slug）"}
+    assert client.get("/api/works/123/no-such-part/").json() == {"detail": "沒有此書：123（no work with this id）"}
