@@ -268,3 +268,9 @@ def test_collation_api_under_works_by_slug_reads_the_default_edition(witnesses, 
 def test_an_unknown_id_under_works_is_not_called_a_slug(db, client):
     assert client.get("/api/works/999999x/").json() == {"detail": "沒有此書：999999x（no work with this slug）"}
     assert client.get("/api/works/123/no-such-part/").json() == {"detail": "沒有此書：123（no work with this id）"}
+
+
+def test_a_work_with_one_edition_lists_no_sections_to_collate(seed_juan, client):
+    page = client.get("/works/禮書綱目/juan/10/collate/").content.decode()
+    assert "此書只有一個版本，無可對校。" in page
+    assert 'class="collation-section"' not in page and "本節校勘" not in page
