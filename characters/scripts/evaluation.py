@@ -16,7 +16,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from characters import simplified as sc
 from characters.folding import fold_char
+from characters.scripts.build_fold_table import read_opencc
 
 EVAL_PATH = Path(__file__).resolve().parents[1] / "data" / "variant_eval.tsv"
 
@@ -139,8 +141,6 @@ def opencc_readings() -> dict[str, set[str]]:
     """``{simplified: traditional characters}`` from OpenCC's ``STCharacters`` (the s2t
     converter's dictionary, dumped as ``build_fold_table.read_opencc`` does): the labels the
     script evaluation checks the table against. Empty without the ``opencc`` package."""
-    from characters.scripts.build_fold_table import read_opencc
-
     dicts, _, _ = read_opencc(set())
     return {key: set(values) for key, values in dicts.get("STCharacters", [])}
 
@@ -161,8 +161,6 @@ def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction
 
     Precision: of what each direction's queries find, the share OpenCC's dictionary
     (``opencc_readings``) or the folding table calls the same character."""
-    from characters import simplified as sc
-
     table = sc._load()
     labels = opencc_readings()
 
