@@ -196,3 +196,28 @@ def _without(params: list[tuple[str, str]], key: str, value: str) -> list[tuple[
         else:
             out.append((k, v))
     return out
+
+
+def active_filters(params: list[tuple[str, str]]) -> list[dict]:
+    """The facet filters a search page's parameters hold, each as ``{"label", "name", "url"}``
+    (``類`` / ``部`` for a class code by its length, ``朝代``, ``作者``, ``版本``; the class's or
+    edition's name; ``url`` the query string without that one value, as the facet menu's link
+    of a chosen value): what a page with no hits names so that a reader can take one off."""
+    base = [(k, v) for k, v in params if k != "page"]
+    editions = {f.slug: f.name for f in facet_table().values()} if any(k == "edition" for k, _ in base) else {}
+    out = []
+    for key, value in base:
+        for x in _split(value):
+            if key == "class":
+                found = get_class(x)
+                label, name = ("部" if len(x) <= 3 else "類"), (found.name if found else x)
+            elif key == "dynasty":
+                label, name = "朝代", x
+            elif key == "author":
+                label, name = "作者", x
+            elif key == "edition":
+                label, name = "版本", editions.get(x, x)
+            else:
+                continue
+            out.append({"label": label, "name": name, "url": "?" + urlencode(_without(base, key, x))})
+    return out

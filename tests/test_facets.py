@@ -168,3 +168,15 @@ def test_import_texts_class_is_saved_so_cached_pages_learn_of_it(empty_db):
         post_save.disconnect(record, sender=Work)
     assert Work.objects.get(title="禮書綱目").classification == "KR1d"
     assert ("禮書綱目", ["classification"]) in saved
+
+
+@pytest.mark.django_db
+def test_a_search_without_hits_names_its_filters_each_with_a_link_that_takes_it_off(client, indexed):
+    html = client.get("/search/", {"q": "臣", "exact": "on", "class": "KR1d", "dynasty": "清"}).content.decode()
+    assert '<p class="summary"><strong>0</strong> 處' in html
+    assert ('<li>已限定 類「禮類」（<a href="?q=%E8%87%A3&amp;exact=on&amp;dynasty=%E6%B8%85">取消「禮類」</a>）、'
+            '朝代「清」（<a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR1d">取消「清」</a>）：取消篩選試試。</li>') in html
+    # each link leads to hits: the class alone finds 禮書綱目's 69
+    assert '<p class="summary"><strong>69</strong> 處' in client.get(
+        "/search/", {"q": "臣", "exact": "on", "class": "KR1d"}).content.decode()
+    assert "已限定 " not in client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
