@@ -214,9 +214,16 @@ class CapacityMiddleware:
             return self.get_response(request)
         if kind.canonical and request.GET and request.method in ("GET", "HEAD"):
             return HttpResponsePermanentRedirect(request.path)  # one address, which the page cache keeps
-        wait = heavy_wait(request, kind.name, kind.rate)
-        if wait is not None:
+        refused = heavy_wait(request, kind.name, kind.rate)
+        if refused is not None:
+            wait, budget = refused
             seconds = math.ceil(wait)
+            if budget == "time":  # the server time of all its long requests, not this kind's number
+                return refusal(request, 429, "heavy_limit", wait,
+                               "This client's long requests (concordance sorts, quotation maps, exports, hit lists, "
+                               f"collations) took the server too long lately: try again in {seconds} s.",
+                               "請求過於頻繁",
+                               f"您近來的費時請求（排序、引文地圖、匯出、命中清單、校勘）已用盡伺服器時間，請 {seconds} 秒後再試。")
             return refusal(request, 429, "heavy_limit", wait,
                            f"Too many long requests ({kind.name}) from this client: try again in {seconds} s.",
                            "請求過於頻繁", f"此類請求（{kind.name}）過於頻繁，請 {seconds} 秒後再試。")

@@ -391,13 +391,15 @@ def _anonymous_key(request) -> str | None:
     return None if signed_in(request) else f"throttle_{client_ip(request)}"
 
 
-def heavy_wait(request, kind: str, rate_setting: str) -> float | None:
+def heavy_wait(request, kind: str, rate_setting: str) -> tuple[float, str] | None:
     """Take one heavy request of ``kind`` from an anonymous client's budgets: its number in
     the last period of ``settings.<rate_setting>`` (``"N/s|min|hour|day"``, None: no limit)
     and the server seconds its heavy requests took in the last period of
     ``settings.HEAVY_ANON_SECONDS`` (``"N/…"``: N seconds; charged by ``heavy_charge`` when
-    each request ends). Returns None when allowed (the request is counted), else the seconds
-    until the refusing budgets accept again (nothing is counted). A signed-in user is not
+    each request ends). Returns None when allowed (the request is counted), else
+    ``(seconds, budget)``: the seconds until the refusing budgets accept again and which
+    budget refused for longest, ``"count"`` (too many of this kind) or ``"time"`` (the
+    client's heavy requests of every kind took the server too long); nothing is counted. A signed-in user is not
     limited. When the counters cannot be read or written the request is allowed and a
     warning logged, as for ``SharedThrottle``."""
     limit, period = parse_rate(getattr(settings, rate_setting, None))
@@ -417,7 +419,7 @@ def heavy_wait(request, kind: str, rate_setting: str) -> float | None:
             if limit is not None:
                 del times[:bisect.bisect_right(times, now - period)]
                 if len(times) >= limit:
-                    waits.append(times[len(times) - limit] + period - now)
+                    waits.append((times[len(times) - limit] + period - now, "count"))
             if budget is not None:
                 spent_times, costs = _window(entry, COST_SCOPE, costs=True)
                 gone = bisect.bisect_right(spent_times, now - cost_period)
@@ -427,11 +429,12 @@ def heavy_wait(request, kind: str, rate_setting: str) -> float | None:
                     for at, cost in zip(spent_times, costs):
                         spent -= cost
                         if spent < budget:
-                            waits.append(at + cost_period - now)
+                            waits.append((at + cost_period - now, "time"))
                             break
                 entry[COST_SCOPE] = (cost_period, spent_times, costs)
             if waits:
-                return max(1.0, max(waits))
+                wait, budget_name = max(waits)
+                return max(1.0, wait), budget_name
             if limit is not None:
                 times.append(now)
                 entry[scope] = (period, times)

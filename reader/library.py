@@ -11,7 +11,10 @@ character as imported) as UTF-8, one folder per edition (its slug), and ``manife
          "pieces": 900}, …]}
 
 (and ``"given_work": true`` / ``"given_juan": true`` for a juan whose file does not say its work
-or number itself: it was imported with ``--work`` / ``--juan``, which ``import_library`` gives again)
+or number itself: it was imported with ``--work`` / ``--juan``, which ``import_library`` gives again;
+``"classification"`` / ``"shu"`` for a work given its class by ``import_texts --class`` or the
+admin, and ``"script"`` for an edition whose script was given by ``--script`` or the admin, which
+``import_library`` gives again: what an operator decided is part of the library)
 
 ``sha256`` is the digest of the file written; ``imported_sha256`` that of the file as it
 was imported (equal for UTF-8 imports; a file imported with ``--encoding gb18030`` is
@@ -44,6 +47,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db.models import Count
+
+from catalogue.catalogue import class_of, classes
+from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 
 from .importers.loader import juan_key, load_document, read_document, render_source
 from .models import Edition, Juan, Piece, Work
@@ -133,6 +139,10 @@ def export_library(folder: str | Path, progress=None) -> dict:
                 "imported_sha256": juan.sha256, "sections": juan.section_count,
                 "pieces": Piece.objects.filter(section__juan=juan).count(),
             }
+            if work.classification and work.classification != (class_of(work.kanripo_id) if work.kanripo_id else ""):
+                entry["classification"], entry["shu"] = work.classification, work.shu
+            if juan.edition.script_given:
+                entry["script"] = juan.edition.script
             if juan.source_format != "mandoku":
                 # A juan imported with --work or --juan (a file without a title line, or one
                 # named otherwise) does not say its work or number itself: the manifest does,
@@ -193,7 +203,7 @@ def verify_export(folder: str | Path) -> dict:
 ENTRY_TYPES = {"path": (str,), "sha256": (str,), "imported_sha256": (str, type(None)), "source_format": (str,),
                "work": (str,), "juan": (int,), "edition": (str, type(None)), "edition_label": (str, type(None)),
                "label": (str, type(None)), "source_name": (str, type(None)), "given_work": (bool,),
-               "given_juan": (bool,)}
+               "given_juan": (bool,), "classification": (str,), "shu": (str,), "script": (str,)}
 SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -207,6 +217,10 @@ def _entry_fault(entry: dict) -> str | None:
     path = entry["path"]
     if not path or "\0" in path or any(ord(c) < 32 for c in path) or len(path.encode("utf-8")) > 1024:
         return f"'path' {path[:70]!r} is not a file name (empty, a control character, or over 1024 bytes)"
+    if entry.get("classification", "") not in ("", *classes()):
+        return f"'classification' {entry['classification'][:20]!r} is not a class of the catalogue"
+    if entry.get("script", TRADITIONAL) not in dict(SCRIPT_CHOICES):
+        return f"'script' {entry['script'][:20]!r} is not one of {', '.join(dict(SCRIPT_CHOICES))}"
     return None
 
 
@@ -315,6 +329,19 @@ class Restored:
     index_problem: str | None = None
 
 
+def _restore_decisions(entry: dict, juan) -> None:
+    """Give a restored juan's work and edition the class and script the operator had given
+    them (the manifest's ``classification``/``shu`` and ``script``); ``Work.save`` refuses a
+    class the catalogue lacks (``ValidationError``), so a tampered manifest cannot set one."""
+    work, edition = juan.work, juan.edition
+    if "classification" in entry and (work.classification, work.shu) != (entry["classification"], entry.get("shu", "")):
+        work.classification, work.shu = entry["classification"], entry.get("shu", "")
+        work.save()
+    if "script" in entry and (edition.script, edition.script_given) != (entry["script"], True):
+        edition.script, edition.script_given = entry["script"], True
+        edition.save()
+
+
 def import_library(folder: str | Path, index: bool = True, batches: IndexBatches | None = None) -> Restored:
     """Import an exported library (see the module docstring). Every file is checked first
     (``read_manifest``, ``_read_entry``); then each is one atomic import. With ``index`` the
@@ -342,6 +369,7 @@ def import_library(folder: str | Path, index: bool = True, batches: IndexBatches
         doc.sha256 = entry["imported_sha256"] or doc.sha256
         label = entry.get("edition_label") or None
         result = load_document(doc, sha256=doc.sha256, index=False, edition=label)
+        _restore_decisions(entry, result.juan)
         restored.files.append(RestoredFile(entry, result))
         restored.replaced += result.replaced
         if index:

@@ -136,6 +136,9 @@ def test_the_server_time_of_heavy_requests_is_a_budget(client, seed_juan, heavy)
     refused = client.get("/api/search/", {"q": "射", "sort": "after"})
     assert (refused.status_code, refused.json()["kind"], 40 <= refused.json()["retry_after"] <= 60) == (
         429, "heavy_limit", True)
+    # the answer names the budget that refused: the server time of every kind, not this kind's number
+    assert refused.json()["detail"].startswith("This client's long requests (concordance sorts, quotation maps, "
+                                               "exports, hit lists, collations) took the server too long lately")
     assert client.get("/api/search/", {"q": "射"}).status_code == 200  # light requests are not refused
     assert client.get(QUOTATIONS, REMOTE_ADDR="203.0.113.9").status_code == 200
 

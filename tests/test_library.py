@@ -365,3 +365,32 @@ def test_juans_imported_with_work_and_juan_are_backed_up_and_restored(empty_db, 
     call_command("import_library", str(tmp_path / "backup"))
     assert capsys.readouterr().out == f"imported 2 works, 2 juans from {tmp_path / 'backup'}\n"
     assert snapshot() == before
+
+
+def test_a_class_and_a_script_the_operator_gave_are_backed_up_and_restored(empty_db, tmp_path):
+    """A work given its class with ``import_texts --class`` and an edition given its script with
+    ``--script`` keep them through a backup: the seed is 禮類 only because the operator said so
+    (it has no Kanripo ID), and a restore once put it under 未分類."""
+    call_command("import_texts", str(SEED), "--class", "KR1d", "--script", "mixed", stdout=io.StringIO())
+    export_library(tmp_path / "backup")
+    entry = read_manifest(tmp_path / "backup")["files"][0]
+    assert (entry["classification"], entry["shu"], entry["script"]) == ("KR1d", "", "mixed")
+    with muted():
+        Work.objects.all().delete()
+    import_library(tmp_path / "backup", index=False)
+    work = Work.objects.get()
+    edition = work.editions.get()
+    assert (work.classification, edition.script, edition.script_given) == ("KR1d", "mixed", True)
+
+
+def test_a_class_the_catalogue_lacks_in_a_manifest_is_refused(empty_db, tmp_path):
+    call_command("import_texts", str(SEED), "--class", "KR1d", stdout=io.StringIO())
+    export_library(tmp_path / "backup")
+    manifest = json.loads((tmp_path / "backup" / "manifest.json").read_text())
+    manifest["files"][0]["classification"] = "KR9z"
+    (tmp_path / "backup" / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False))
+    with muted():
+        Work.objects.all().delete()
+    with pytest.raises(LibraryError, match="'classification' 'KR9z' is not a class of the catalogue"):
+        import_library(tmp_path / "backup", index=False)
+    assert not Work.objects.exists()  # refused before anything was stored

@@ -175,7 +175,7 @@ def test_nothing_is_removed_on_a_bad_request(two_juans, search_backend):
         call_command("remove_texts", "周禮")
     with pytest.raises(CommandError, match=r"^no edition '周禮': give an edition's slug"):
         call_command("remove_texts", "周禮", "--edition")
-    with pytest.raises(CommandError, match=rf"has juan 3; nothing was removed. Its juans:\n  .* juans 1, 2\)$"):
+    with pytest.raises(CommandError, match=rf"has no juan 3; nothing was removed. Its juans:\n  .* juans 1, 2\)$"):
         call_command("remove_texts", two_juans.slug, "--juan", "2", "--juan", "3")
     with pytest.raises(CommandError, match="not allowed with argument"):
         call_command("remove_texts", two_juans.slug, "--edition", "--all-editions")

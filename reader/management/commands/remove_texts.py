@@ -112,7 +112,7 @@ def plan(key: str, juans: list[int], as_edition: bool, all_editions: bool) -> Re
         chosen = chosen.filter(number__in=wanted)
         missing = sorted(set(wanted) - set(chosen.values_list("number", flat=True)))
         if missing:
-            raise CommandError(f"{'no edition of ' + work.title if work else editions[0].full_name} has juan "
+            raise CommandError(f"{'no edition of ' + work.title if work else editions[0].full_name} has no juan "
                                f"{', '.join(map(str, missing))}; nothing was removed. Its juans:\n"
                                + _edition_list(editions))
     removal = Removal(editions=editions, juans=list(chosen), whole_editions=not juans)
