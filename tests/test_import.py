@@ -132,3 +132,17 @@ def test_headless_file_named_with_work_joins_the_existing_work(seed_juan, capsys
 def test_overriding_the_juan_number_relabels_the_juan():
     juan = import_file(CASES / "bom_crlf.txt", work_title="測試書", juan_number=3).juan
     assert (juan.work.title, juan.number, juan.label) == ("測試書", 3, "卷三")
+
+
+def test_an_import_rolled_back_leaves_the_default_index_as_it_was(seed_backend, capsys):
+    """The command inside a caller's transaction (the test's, rolled back after it) writes the
+    index only when that transaction commits: the session's default index keeps the seed for the
+    tests after this file (before, a replaced seed juan left the index without its 鼓 and 鼔, and
+    tests/test_api.py::test_exact_values failed when run after this file)."""
+    from search.backends import SearchQuery
+
+    before = (seed_backend.version(), seed_backend.juan_ids(), seed_backend.search(SearchQuery("鼔")).count)
+    call_command("import_texts", str(CASES / "no_header.txt"), "--work", "禮書綱目", "--juan", "10")
+    assert "replaced" in capsys.readouterr().out
+    assert (seed_backend.version(), seed_backend.juan_ids(), seed_backend.search(SearchQuery("鼔")).count) == before
+    assert before[2] > 0
