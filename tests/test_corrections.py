@@ -76,6 +76,15 @@ def test_login_is_csrf_protected_and_password_reset_mails_a_link(mailoutbox):
     assert len(mailoutbox) == 1 and "/accounts/reset/" in mailoutbox[0].body
 
 
+@pytest.mark.django_db
+def test_the_login_page_is_locked_after_failed_attempts_as_the_admin_is(client):
+    account("c3", "contributor")
+    codes = [client.post("/accounts/login/", {"username": "c3", "password": "wrong"}).status_code for _ in range(5)]
+    assert codes == [200, 200, 200, 200, 429]  # django-axes: AXES_FAILURE_LIMIT=5
+    assert client.post("/accounts/login/", {"username": "c3", "password": PW}).status_code == 429
+    assert client.get("/corrections/mine/").status_code == 302  # not signed in
+
+
 # ------------------------------------------------------------------ proposals and review
 
 @pytest.fixture
