@@ -59,6 +59,11 @@ def same_title(written: str, work: str) -> bool:
 
 #: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
 BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|義疏|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
+#: An entry whose person is led by his offices, longer than ``BYLINE_ENTRY`` allows
+#: (前漢書: ``唐正議大夫行祕書少監琅邪縣開國子顏師古注``): taken when the offices end before
+#: a name of at most ``OFFICE_NAME_MAX`` characters (``LAST_OFFICE``).
+OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉[勑勅敕]撰|[勑勅敕]撰|御注|集注|集解|音義|撰|注|註|疏|䟽)$")
+OFFICE_NAME_MAX = 5
 OFFICES = re.compile(r"^(?P<office>.*?(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫))(?P<rest>.{2,})$")
 #: The last office title of a byline (greedy): ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 臣賈公彦等.
 LAST_OFFICE = re.compile(r"^(?P<office>.*(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
@@ -154,11 +159,21 @@ def byline_entries(byline: str) -> list[tuple[str, str]] | None:
     buf = ""
     for token in re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶")):
         buf += token
-        m = BYLINE_ENTRY.match(buf)
+        m = BYLINE_ENTRY.match(buf) or _office_entry(buf)
         if m:
             entries.append((m["who"], m["role"]))
             buf = ""
     return entries if entries and not buf else None
+
+
+def _office_entry(buf: str) -> re.Match | None:
+    """``OFFICE_ENTRY``'s match of ``buf`` when offices lead a short name, else None."""
+    m = OFFICE_ENTRY.match(buf)
+    if not m:
+        return None
+    who = m["who"][len(_dynasty_of(m["who"])):]
+    office = LAST_OFFICE.match(who)
+    return m if office and len(clean_author(who)) <= OFFICE_NAME_MAX else None
 
 
 @dataclass

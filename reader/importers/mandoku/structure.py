@@ -46,9 +46,9 @@ CHAPTER_LINE = re.compile(r"^(?P<title>[^\s()<¶右][^\s()<¶]{0,9})(?P<sep>\u30
 #: A numbered chapter heading at a section start, alone or before its note: 大射儀第七,
 #: 士冠禮第一 (儀禮鄭註句讀 KR1d0038); in the 注疏 editions before the label of its note
 #: too: 天官冢宰第一音義(…) (周禮注疏), 爲政第二音義(…)疏(…) (論語注疏), 天官冢宰第一注象天…
-#: (周禮注疏 原目).
+#: (周禮注疏 原目). A 篇 printed in parts ends with its part (前漢書 ``高帝紀第一上``).
 NUMBERED_CHAPTER = re.compile(
-    r"^(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+)"
+    r"^(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+[上中下]?)"
     r"(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶]|\u3000+(?:正義曰|釋曰|疏|[^\s()<>¶\u3000]+曰))")
 #: A 篇 heading alone on its line in the middle of a juan (禮記集說 ``射義第四十六¶`` after the
 #: end of 鄉飲酒義): a chapter too, when the line before it ended its paragraph; a 卷 label

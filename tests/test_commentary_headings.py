@@ -1,0 +1,38 @@
+"""Headings and bylines of the commentary books (``../shared/corpus/kanripo-commentary``):
+a 篇 heading is a chapter and a byline is metadata, never searchable main text
+(docs/importing.md, "Headings and bylines")."""
+from reader.importers.document import TEXT
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+
+from .conftest import SHARED
+
+CORPUS = SHARED / "corpus"
+
+
+def parse(rel: str):
+    path = CORPUS / rel
+    raw = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(path))
+    assert render_mandoku(doc) == raw
+    return doc
+
+
+def main_text(doc, chapter=0, limit=20):
+    """The first ``limit`` characters of the main text of ``doc.chapters[chapter]``."""
+    text = "".join(p.text for s in doc.chapters[chapter].sections for p in s.pieces
+                   if p.kind == TEXT)
+    return text[:limit]
+
+
+def test_hanshu_byline_with_offices_and_a_chapter_in_parts():
+    """前漢書: the second byline line leads 顏師古 with his offices (正議大夫行祕書少監琅邪縣開國子),
+    and the 篇 heading 高帝紀第一上 ends with its part: both are metadata, not the classic."""
+    doc = parse("kanripo-commentary/KR2a0007/KR2a0007_001.txt")
+    assert doc.bylines == [
+        {"dynasty": "漢", "place": "", "name": "班固", "role": "撰"},
+        {"dynasty": "唐", "place": "", "name": "顏師古", "role": "注"},
+    ]
+    assert (doc.dynasty, doc.author) == ("漢", "班固撰　〔唐〕顏師古注")
+    assert [c.title for c in doc.chapters] == ["高帝紀第一上", "卷一上考證", "高帝紀第一下", "卷一下考證"]
+    assert main_text(doc) == "高祖沛豐邑中陽里人也姓劉氏母媼嘗息大澤之"
+    assert main_text(doc, 2, 7) == "五年冬十月漢王"
