@@ -25,7 +25,7 @@ from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.places import edition_by_slug, juan_by_slug
 from corrections.overlay import reading_overlay
 from reader.reading import (carry_query, juan_layers, chapter_views, read_consistently, display_controls,
-                            display_from_request, remember, show_layers, simplify_views)
+                            display_from_request, fit_to_layers, remember, show_layers, simplify_views)
 from search.backends import IndexUnavailable, SearchError, SearchQuery
 from search.query import QueryError, parse_query
 from search.service import run_search
@@ -161,6 +161,8 @@ def start_page(view) -> str | None:
 def _reading(request, template, juan, chapters, context):
     """Render a reading page in the reader's display settings (and remember them)."""
     display, explicit = display_from_request(request)
+    present = juan_layers(juan)
+    display = fit_to_layers(display, explicit, present)
     show_layers(chapters, display)
     highlight = _highlighted(request, chapters, juan.edition.script)
     for cv in chapters:
@@ -184,7 +186,7 @@ def _reading(request, template, juan, chapters, context):
     response = render(request, template, {
         "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
         "several_editions": juan.work.editions.count() > 1,
-        "display": display, "controls": display_controls(request, display, explicit, juan_layers(juan)),
+        "display": display, "controls": display_controls(request, display, explicit, present),
         "carry": carry_query(explicit), "previous_juan": previous_juan, "next_juan": next_juan,
         **context,
     })

@@ -8,7 +8,7 @@ with one of them; everything works through plain links, without JavaScript.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 import opencc
@@ -193,11 +193,24 @@ def offered_layer_choices(present: frozenset | None, current: str) -> set[str]:
     return offered
 
 
+def fit_to_layers(display: Display, explicit: dict, present: frozenset | None) -> Display:
+    """``display`` with a ``layers`` choice remembered from the cookie that the text holding
+    the layers ``present`` does not offer (``offered_layer_choices``: 疏附經 carried from a
+    注疏 to a book without 疏) read as 全, so that no book looks empty; a choice given in the
+    URL is kept as asked."""
+    if present is None or "layers" in explicit or display.layers == "all":
+        return display
+    if display.layers in offered_layer_choices(present, "all"):
+        return display
+    return replace(display, layers="all")
+
+
 def display_controls(request, display: Display, explicit: dict, present: frozenset | None = None) -> list[dict]:
     """The choices offered on the page, each a plain link to the same page with that
     setting (keeping the highlight query and the settings carried in the URL); the layer
     choices are those that make a difference for a text holding the layers ``present``
-    (``offered_layer_choices``; None offers all)."""
+    (``offered_layer_choices``; None offers all), and no layer group at all when that leaves
+    one choice (a text without layers)."""
     path = escape_uri_path(request.path)
     keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
     offered = offered_layer_choices(present, display.layers)
@@ -212,6 +225,8 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
                 params["notes"] = "inline"  # 白文 shows no layer: choosing one shows it
             items.append({"value": value, "label": name, "description": description,
                           "url": path + "?" + urlencode(params), "current": getattr(display, key) == value})
+        if key == "layers" and len(items) < 2:
+            continue  # a text without layers: nothing to choose
         groups.append({"key": key, "label": label, "options": items})
     return groups
 

@@ -11,6 +11,7 @@ from django.apps import apps
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, SUBCOMMENTARY
 from reader.importers.loader import juan_to_document, load_document, render_source
 from reader.models import Piece
+from reader.reading import Display, display_controls
 
 from .conftest import BASE_DIR, SEED, index_all
 from .layered import zhushu_document
@@ -249,3 +250,28 @@ def test_layer_choices_offered_are_those_the_text_has(client, zhushu):
     seed = client.get("/works/禮書綱目/juan/10/", {"layers": "only-subcommentary"}).content.decode()
     assert _layer_choices(seed) == ["all", "classic", "only-commentary", "only-subcommentary"]
     assert 'data-value="only-subcommentary" class="current" aria-current="true"' in seed
+
+
+def test_a_remembered_layer_choice_the_juan_cannot_show_falls_back_to_all(client, zhushu):
+    # 疏附經 chosen on the 注疏 juan is remembered in the cookie …
+    client.get(f"/works/{zhushu.edition.slug}/juan/1/", {"layers": "only-subcommentary"})
+    assert "layers:only-subcommentary" in client.cookies["display"].value
+    # … and the seed (no 疏) reads as 全: its notes, no 「（本節無疏）」, no 疏附經 button
+    seed = client.get("/works/禮書綱目/juan/10/").content.decode()
+    assert "（本節無疏）" not in seed and 'class="note' in seed
+    assert _layer_choices(seed) == ["all", "classic", "only-commentary"]
+    assert 'data-value="all" class="current" aria-current="true"' in seed
+    # the choice stays remembered for the 注疏 juan, which can show it
+    back = client.get(f"/works/{zhushu.edition.slug}/juan/1/").content.decode()
+    assert 'data-value="only-subcommentary" class="current" aria-current="true"' in back
+    # a choice the seed holds is kept from the cookie
+    client.get("/works/禮書綱目/juan/10/", {"layers": "classic"})
+    assert 'data-value="classic" class="current"' in client.get("/works/禮書綱目/juan/10/").content.decode()
+
+
+def test_a_text_without_layers_shows_no_layer_group(rf):
+    request = rf.get("/works/x/juan/1/")
+    keys = [g["key"] for g in display_controls(request, Display(), {}, frozenset({CLASSIC}))]
+    assert keys == ["notes", "layout", "script", "size"]
+    keys = [g["key"] for g in display_controls(request, Display(), {}, frozenset({CLASSIC, COMMENTARY}))]
+    assert keys == ["notes", "layers", "layout", "script", "size"]
