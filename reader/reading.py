@@ -307,6 +307,10 @@ class Gloss:
 
     lemma: list[Piece]
     note: Piece | None
+    #: Main text comes before the note (in the section, or on an earlier page of it): a note
+    #: without words of its own then explains those (「承上」); at the head of a section (the
+    #: 音義 of a chapter heading) nothing comes before it.
+    follows_text: bool = True
 
 
 @dataclass
@@ -348,11 +352,17 @@ class SectionView:
     @property
     def gloss_paragraphs(self) -> list[list[Gloss]]:
         """Per paragraph, each note with its words (see ``glosses``)."""
-        return [g for g in (glosses(p, self.layers) for p in self.paragraphs) if g]
+        out, seen = [], self.page > 1
+        for para in self.paragraphs:
+            found = glosses(para, self.layers, seen)
+            if found:
+                out.append(found)
+            seen = seen or any(not p.is_note and not p.is_marker and piece_layer(p) == CLASSIC for p in para)
+        return out
 
     @property
     def record_glosses(self) -> list[Gloss]:
-        return glosses(self.records, self.layers)
+        return glosses(self.records, self.layers, True)
 
 
 def piece_layer(piece) -> str:
@@ -360,18 +370,20 @@ def piece_layer(piece) -> str:
     return piece.layer or DEFAULT_LAYER[piece.kind]
 
 
-def glosses(pieces: list[Piece], layers=frozenset(LAYERS)) -> list[Gloss]:
+def glosses(pieces: list[Piece], layers=frozenset(LAYERS), after_text: bool = True) -> list[Gloss]:
     """Each note of ``pieces`` in ``layers`` with the words it explains: the classic since
     the previous note of those layers (notes of other layers and marker words are left
-    out). Main text after the last note is kept only where it holds a highlight."""
-    out, lemma = [], []
+    out). Main text after the last note is kept only where it holds a highlight.
+    ``after_text``: whether main text comes before ``pieces`` (``Gloss.follows_text``)."""
+    out, lemma, seen = [], [], after_text
     for p in pieces:
         if p.is_note:
             if piece_layer(p) in layers:
-                out.append(Gloss(lemma, p))
+                out.append(Gloss(lemma, p, seen))
                 lemma = []
         elif not p.is_marker and piece_layer(p) == CLASSIC:
             lemma.append(p)
+            seen = True
     if lemma and any(getattr(p, "has_mark", False) for p in lemma):
         out.append(Gloss(lemma, None))
     return out

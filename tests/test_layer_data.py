@@ -8,10 +8,10 @@ from django.core.management import CommandError, call_command
 
 from django.apps import apps
 
-from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, SUBCOMMENTARY
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT, PieceDoc
 from reader.importers.loader import juan_to_document, load_document, render_source
 from reader.models import Piece
-from reader.reading import Display, display_controls
+from reader.reading import Display, display_controls, glosses as make_glosses
 
 from .conftest import BASE_DIR, SEED, index_all
 from .layered import zhushu_document
@@ -275,3 +275,20 @@ def test_a_text_without_layers_shows_no_layer_group(rf):
     assert keys == ["notes", "layout", "script", "size"]
     keys = [g["key"] for g in display_controls(request, Display(), {}, frozenset({CLASSIC, COMMENTARY}))]
     assert keys == ["notes", "layers", "layout", "script", "size"]
+
+
+def test_a_note_with_nothing_before_it_is_not_said_to_continue(client, seed_juan, search_backend):
+    # 音義 on the chapter heading: the section opens with the note, no main text before it
+    doc = zhushu_document()
+    doc.chapters[0].sections[0].paragraphs[0][:0] = [PieceDoc(NOTE, "冢宰音腫", layer=READINGS, layer_name="音義")]
+    zhushu = load_document(doc, index=False).juan
+    body = client.get(f"/works/{zhushu.edition.slug}/juan/1/1/", {"layers": "only-readings"}).content.decode()
+    glosses = body.split('<dl class="glosses">')[1].split("</dl>")[0]
+    assert glosses.count('<div class="gloss">') == 2
+    first_gloss = glosses.split('<div class="gloss">')[1]
+    assert "（承上）" not in first_gloss and "冢宰音腫" in first_gloss
+    assert '<span class="visually-hidden">無所附經文</span>' in first_gloss
+    # a note after main text with no words of its own still continues (承上)
+    text, note = Piece(kind=TEXT, text="惟王", layer=CLASSIC), Piece(kind=NOTE, text="音", layer="readings")
+    assert [g.follows_text for g in make_glosses([note, text, note, note])] == [True, True, True]
+    assert [g.follows_text for g in make_glosses([note, text, note, note], after_text=False)] == [False, True, True]
