@@ -1,7 +1,7 @@
 """Headings and bylines of the commentary books (``../shared/corpus/kanripo-commentary``):
 a 篇 heading is a chapter and a byline is metadata, never searchable main text
 (docs/importing.md, "Headings and bylines")."""
-from reader.importers.document import TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 
 from .conftest import SHARED
@@ -10,7 +10,7 @@ CORPUS = SHARED / "corpus"
 
 
 def parse(rel: str):
-    path = CORPUS / rel
+    path = CORPUS / rel if isinstance(rel, str) else rel
     raw = path.read_text(encoding="utf-8")
     doc = parse_mandoku(raw, str(path))
     assert render_mandoku(doc) == raw
@@ -36,3 +36,18 @@ def test_hanshu_byline_with_offices_and_a_chapter_in_parts():
     assert [c.title for c in doc.chapters] == ["高帝紀第一上", "卷一上考證", "高帝紀第一下", "卷一下考證"]
     assert main_text(doc) == "高祖沛豐邑中陽里人也姓劉氏母媼嘗息大澤之"
     assert main_text(doc, 2, 7) == "五年冬十月漢王"
+
+
+def test_a_marker_word_inside_a_preface_is_text():
+    """孝經注疏's front matter (目錄, 提要, 孝經序 with its 疏) prints no commentary inside a
+    sentence: 注 in 「近觀孝經舊注踳駮尤甚」 and 「分注錯經」 is a word of 唐玄宗's preface, while
+    周禮注疏's 原目 opens each chapter's note with 注 after the 篇 title."""
+    doc = parse(SHARED / "corpus/kanripo-jingbu/KR1f0004/KR1f0004_000.txt")
+    pieces = doc.all_pieces()
+    assert [(p.kind, p.layer) for p in pieces if p.text in ("近觀孝經舊注踳駮尤甚", "分注錯經理亦條貫")] == [
+        (TEXT, CLASSIC), (TEXT, CLASSIC)]
+    assert not [p.text for p in pieces if p.kind == LABEL and p.layer == COMMENTARY]
+    yuanmu = parse(SHARED / "corpus/kanripo-jingbu/KR1d0003/KR1d0003_000.txt")
+    notes = [(p.layer_name, p.text[:6]) for p in yuanmu.all_pieces() if p.kind == NOTE and p.layer == COMMENTARY]
+    assert notes == [("注", "象天所立之官"), ("注", "象地所立之官"), ("注", "象春所立之官"),
+                     ("注", "象夏所立之官"), ("注", "象秋所立之官"), ("注", "象冬所立官也")]

@@ -46,6 +46,11 @@ or its byline names 音義 or 疏. There:
 * the layer name is the marker word, or the commentator's surname and the marker when
   the juan's byline names one (``漢鄭氏注`` → 鄭注, ``晉杜氏注`` → 杜注, ``漢何休學`` → 何注,
   ``漢鄭氏箋`` → 鄭箋, ``漢孔氏傳`` → 孔傳; ``唐明皇御注`` → 御注).
+* the front matter of a 注疏 edition (a juan whose label is not a 卷 of the book: 目錄, 提要,
+  序, 原目, 傳述人) is prose about the book, which prints no commentary inside a sentence:
+  there a marker word opens a commentary only at the start of a paragraph or after a 篇
+  title (周禮注疏 原目 ``地官司徒第二注象地所立之官…``, ``PIAN_END``), and elsewhere it is a word of the text (孝經注疏 孝經序
+  ``近觀孝經舊注踳駮尤甚``, 毛詩注疏 原目 ``周南關雎詁訓傳第一``).
 * other small print: ``(按…)`` / ``(謹按…)`` is EDITORIAL (按), anything else SMALLPRINT.
 * a part whose title ends in 考證 or 考証 (``#+PROPERTY: JUAN 卷一考證``) is the editors'
   collation notes: EDITORIAL (考證).
@@ -74,7 +79,7 @@ from ..document import (
 from .boundaries import GRAM, is_text, reference_tails
 from .classics import classic_book, classic_reference
 from ..siku import DYNASTIES
-from .header import KAOZHENG, byline_entries
+from .header import JUAN_LABEL, KAOZHENG, byline_entries
 
 #: Commentary marker words and the word their layer is named by (𫝊 is a form of 傳).
 COMMENTARY_MARKERS = {"注": "注", "註": "註", "傳": "傳", "𫝊": "傳", "箋": "箋"}
@@ -235,6 +240,7 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
     names = commentator_names(byline) if byline else {}
     chunqiu = "春秋" in doc.work_title
     markers = edition_markers(names, chunqiu)
+    inline = not front_matter(doc)
     for chapter in doc.chapters:
         editorial = (chapter.title or "").endswith(KAOZHENG)
         state = CLASSIC
@@ -257,13 +263,24 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
                     if not runs_on:
                         state = CLASSIC
                     section.paragraphs[k], state = _zhushu_paragraph(para, state, names, chunqiu, markers,
-                                                                      following[k], previous)
+                                                                      following[k], previous, inline)
                     previous = section.paragraphs[k][-1] if section.paragraphs[k] else previous
                     previous_indent = indent
             elif form == "danshu":
                 _danshu_section(section)
     if form == "zhushu":
         classic_boundaries(doc)
+
+
+#: The end of a 篇 title (天官冢宰第一, 高帝紀第一上): in front matter a marker word right after
+#: it opens the chapter's note (周禮注疏 原目 ``地官司徒第二注象地所立之官…``).
+PIAN_END = re.compile(r"第[一二三四五六七八九十百]+[上中下]?$")
+
+
+def front_matter(doc: JuanDocument) -> bool:
+    """Whether ``doc`` is a book's front matter rather than a 卷 of it: its label (the first
+    of its parts, ``目錄・孝經注解傳述人・…・孝經序``) is not a 卷 label (卷一, 卷第三上)."""
+    return not JUAN_LABEL.match(doc.juan_label.split("・")[0]) if doc.juan_label else doc.file_sequence == 0
 
 
 def classic_boundaries(doc: JuanDocument) -> None:
@@ -353,9 +370,11 @@ def _first_piece(sections, section) -> PieceDoc | None:
 
 
 def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqiu: bool, markers: set[str],
-                      following: PieceDoc | None = None, previous: PieceDoc | None = None):
+                      following: PieceDoc | None = None, previous: PieceDoc | None = None, inline: bool = True):
     """Layers of one paragraph of a 注疏 edition. ``state`` is what text goes on in:
     ``CLASSIC``, or ``(COMMENTARY, name)`` for a commentary that runs on from before.
+    ``inline`` False (front matter, ``front_matter``): a marker opens a commentary only at
+    the paragraph's start.
     Returns the new pieces and the state at the paragraph's end."""
     out: list[PieceDoc] = []
     name = state[1] if isinstance(state, tuple) else ""
@@ -406,7 +425,7 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
         last_ok = nxt is None or nxt.kind == TEXT
         while pos < body_end - (0 if last_ok and not tail else 1):
             marker = COMMENTARY_MARKERS.get(text[pos])
-            if marker not in markers:
+            if marker not in markers or not (inline or (index == 0 and pos == 0) or PIAN_END.search(text, 0, pos)):
                 marker = None
             if marker and (state == CLASSIC or marker == name[-1:] or {marker, name[-1:]} == {"傳", "箋"}):
                 name = names.get(marker, marker)
