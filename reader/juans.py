@@ -136,3 +136,18 @@ def juan_count(juans) -> JuanCount:
             else:
                 other += 1
     return JuanCount(juans=len(numbers), head=len(heads), other=other)
+
+
+#: Most characters of a juan's name in a link to the previous or next juan.
+NAV_LABEL_CHARS = 8
+
+
+def nav_label(juan) -> str:
+    """A juan named shortly, for a link to the previous or next juan: its display label
+    (``卷十``), but of a file that joins several titles (``序・目錄・…``, as the importer joins
+    front matter) the first alone with ``等``, and at most ``NAV_LABEL_CHARS`` characters
+    then ``…`` (the full label goes in the link's title)."""
+    label = juan.display_label
+    parts = [p for p in label.split("・") if p.strip()]
+    short = parts[0] + "等" if len(parts) > 1 else label
+    return short if len(short) <= NAV_LABEL_CHARS else short[:NAV_LABEL_CHARS] + "…"

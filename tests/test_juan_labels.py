@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from reader.importers.mandoku import parse_readme
-from reader.juans import JuanCount, JuanLabel, juan_count, matching_juans, parse_label
+from reader.juans import JuanCount, JuanLabel, juan_count, matching_juans, nav_label, parse_label
 from reader.models import Edition, Juan, Work
 
 from .test_kanripo_import import KANRIPO, _kanripo, kanripo  # noqa: F401  (fixtures)
@@ -119,3 +119,18 @@ def test_work_and_home_pages_count_juans_as_the_book_does(client, kanripo_index)
     assert '<span class="count">2 卷（另有卷外 1）</span>' in home
     assert '<span class="count">1 卷</span>' in home
     assert Juan.objects.filter(edition=kanripo_index).count() == 3
+
+
+@pytest.mark.django_db
+def test_previous_and_next_juan_links_name_one_juan_each_shortly(client, seed_juan):
+    front = "漢書敘例・前漢書目錄・高帝紀第一上・高帝紀第一下・惠帝紀第二"
+    Juan.objects.create(work=seed_juan.work, edition=seed_juan.edition, number=9, label=front)
+    Juan.objects.create(work=seed_juan.work, edition=seed_juan.edition, number=11, label="卷十一")
+    assert nav_label(Juan(number=3, label=front)) == "漢書敘例等"
+    assert nav_label(Juan(number=3, label="欽定禮記義疏卷首上之下附錄")) == "欽定禮記義疏卷首…"
+    assert nav_label(Juan(number=3)) == "卷 3"
+    for url in ("/works/禮書綱目/juan/10/", "/works/禮書綱目/juan/10/1/"):
+        page = client.get(url).content.decode()
+        assert f'aria-keyshortcuts="[" title="{front}">← 漢書敘例等</a>' in page
+        assert "卷十一 →</a>" in page
+        assert f"← {front}" not in page

@@ -6,6 +6,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from config.budget import check
+from reader.juans import nav_label
 from reader.models import page_label
 from reader.reading import COOKIE, Display, parse_cookie, piece_layer, to_simplified
 
@@ -321,3 +322,9 @@ def pieces(items, section, display, notes=None) -> str:
 def listify(value) -> list:
     """``[value]``, to hand one piece to ``{% pieces %}``."""
     return [value]
+
+
+@register.filter
+def juan_nav_label(juan) -> str:
+    """``reader.juans.nav_label``: a juan named shortly in a previous/next link."""
+    return nav_label(juan)
