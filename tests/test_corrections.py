@@ -53,6 +53,35 @@ def test_the_roles_are_groups_made_by_the_migration_and_the_command_gives_them()
 
 
 @pytest.mark.django_db
+def test_create_account_without_a_terminal_or_password_is_a_clear_error(monkeypatch):
+    """``echo | manage.py create_account …`` ended in an EOFError traceback."""
+    import getpass
+
+    monkeypatch.delenv("CORRECTIONS_PASSWORD", raising=False)
+
+    def no_terminal(prompt=""):
+        raise EOFError
+
+    monkeypatch.setattr(getpass, "getpass", no_terminal)
+    with pytest.raises(CommandError, match=r"^no password given: run the command in a terminal, or set "
+                                           r"CORRECTIONS_PASSWORD; no account was created$"):
+        call_command("create_account", "scholar", "--role", "contributor")
+    assert not User.objects.filter(username="scholar").exists()
+
+
+@pytest.mark.django_db
+def test_a_contributor_at_the_editors_queue_gets_the_sites_page_saying_why(seed_juan):
+    """Django's bare English 403 page, without the site's frame, told a contributor nothing."""
+    client = Client()
+    client.force_login(account("c3", "contributor"))
+    response = client.get("/corrections/")
+    body = response.content.decode()
+    assert response.status_code == 403
+    assert "<h1>無權限 (403)</h1>" in body and "the review queue is for editors" in body
+    assert '<html lang="zh-Hant"' in body
+
+
+@pytest.mark.django_db
 def test_sign_up_is_closed_by_default_and_opens_as_contributor_when_allowed(client, settings):
     assert client.get("/accounts/signup/").status_code == 404
     settings.CORRECTIONS_SIGNUP = True

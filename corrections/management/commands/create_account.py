@@ -31,8 +31,13 @@ class Command(BaseCommand):
             raise CommandError(f"an account named {username!r} exists already; nothing was changed")
         password = os.environ.get("CORRECTIONS_PASSWORD")
         if password is None:
-            password = getpass.getpass("Password: ")
-            if password != getpass.getpass("Password (again): "):
+            try:
+                password = getpass.getpass("Password: ")
+                again = getpass.getpass("Password (again): ")
+            except EOFError:  # no terminal and nothing on standard input
+                raise CommandError("no password given: run the command in a terminal, or set CORRECTIONS_PASSWORD; "
+                                   "no account was created") from None
+            if password != again:
                 raise CommandError("the passwords differ; no account was created")
         user = User(username=username, email=email)
         try:
