@@ -51,3 +51,21 @@ def test_a_marker_word_inside_a_preface_is_text():
     notes = [(p.layer_name, p.text[:6]) for p in yuanmu.all_pieces() if p.kind == NOTE and p.layer == COMMENTARY]
     assert notes == [("注", "象天所立之官"), ("注", "象地所立之官"), ("注", "象春所立之官"),
                      ("注", "象夏所立之官"), ("注", "象秋所立之官"), ("注", "象冬所立官也")]
+
+
+def test_chuci_heading_with_its_group_and_the_byline_under_it():
+    """楚辭 卷一 prints the 篇 heading with its group (``離騷經章句第一　離騷``) and under it the
+    byline of the presented work (``校書郎臣王　逸上``: 臣 … 上) and of the 補注 (``曲阿洪　興祖𥙷注``);
+    卷二 prints the byline under the title line. Neither is classic text."""
+    doc = parse("kanripo-commentary/KR4a0002/KR4a0002_001.txt")
+    assert doc.bylines == [
+        {"dynasty": "", "place": "", "name": "王逸", "role": "上"},
+        {"dynasty": "", "place": "曲阿", "name": "洪興祖", "role": "𥙷注"},
+    ]
+    chapter = doc.chapters[-1]
+    assert (chapter.title, chapter.category, chapter.heading) == ("離騷經章句第一", "離騷", "離騷經章句第一\u3000離騷")
+    assert main_text(doc, len(doc.chapters) - 1, 12) == "離騷經者屈原之所作也屈原"
+    second = parse("kanripo-commentary/KR4a0002/KR4a0002_002.txt")
+    assert second.bylines == [{"dynasty": "", "place": "", "name": "王逸", "role": "上"}]
+    assert [(c.title, c.category) for c in second.chapters] == [("九歌章句第二", "離騷")]
+    assert main_text(second, 0, 4) == "東皇太一"

@@ -58,7 +58,10 @@ def same_title(written: str, work: str) -> bool:
 
 
 #: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
-BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|義疏|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
+BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|義疏|[補𥙷]注|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
+#: A work presented to the throne signs with the humble 臣 and 上 (楚辭 ``校書郎臣王逸上``:
+#: 王逸 presented his 章句): the role 上 is taken only after a name that 臣 leads.
+PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)$")
 #: An entry whose person is led by his offices, longer than ``BYLINE_ENTRY`` allows
 #: (前漢書: ``唐正議大夫行祕書少監琅邪縣開國子顏師古注``): taken when the offices end before
 #: a name of at most ``OFFICE_NAME_MAX`` characters (``LAST_OFFICE``).
@@ -66,7 +69,7 @@ OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉[勑勅�
 OFFICE_NAME_MAX = 5
 OFFICES = re.compile(r"^(?P<office>.*?(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫))(?P<rest>.{2,})$")
 #: The last office title of a byline (greedy): ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 臣賈公彦等.
-LAST_OFFICE = re.compile(r"^(?P<office>.*(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
+LAST_OFFICE = re.compile(r"^(?P<office>.*(?:尚書|[侍書作中議]郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
                          r"少監|開國子|法師|評事|按察使))(?P<rest>.{2,})$")
 
 
@@ -159,7 +162,7 @@ def byline_entries(byline: str) -> list[tuple[str, str]] | None:
     buf = ""
     for token in re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶")):
         buf += token
-        m = BYLINE_ENTRY.match(buf) or _office_entry(buf)
+        m = BYLINE_ENTRY.match(buf) or _office_entry(buf) or PRESENTED.match(buf)
         if m:
             entries.append((m["who"], m["role"]))
             buf = ""
@@ -236,7 +239,7 @@ class Header:
         each end in one (``漢鄭氏注　唐陸德明音義　賈公彥疏``, ``漢何休學　　唐陸徳明音義``,
         ``梁　皇侃　義疏``: see ``byline_entries``); else None."""
         m = re.match(r"^\u3000{3,}(?P<byline>(?:[^()<¶]|\(臣/?\)){2,40}?)¶?$", line)
-        if m and ROLE.search(m["byline"].replace(IDEO_SPACE, "")):
+        if m and (ROLE.search(m["byline"].replace(IDEO_SPACE, "")) or byline_entries(m["byline"])):
             return m["byline"]
         m = re.match(r"^\u3000{2,}(?P<byline>[^()<¶\u3000][^()<¶]{1,40}?)¶?$", line)
         if m and byline_entries(m["byline"]):
@@ -442,7 +445,13 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
     doc.juan_number = number
     if found.get("collection"):
         doc.collection = collection_name(found["collection"])
-    byline = found.get("byline") or (title_match["rest"] if title_match and title_match["rest"] else "")
+    fill_byline(doc, found.get("byline") or (title_match["rest"] if title_match and title_match["rest"] else ""))
+    return section_names
+
+
+def fill_byline(doc: JuanDocument, byline: str) -> None:
+    """The juan's people from its byline as printed (``doc.bylines``, ``doc.dynasty``,
+    ``doc.native_place``, ``doc.author``; see ``byline_people`` and ``several_authors``)."""
     entries = byline_entries(byline) if byline else None
     doc.bylines = byline_people(byline) if byline else []
     byline = byline.replace(IDEO_SPACE, "").replace(" ", "")
@@ -467,6 +476,3 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
         if not doc.bylines and author:
             role = ROLE.search(byline)
             doc.bylines = [{"dynasty": dynasty, "place": place, "name": author, "role": role.group(0) if role else ""}]
-
-# -- body ------------------------------------------------------------------------------
-    return section_names

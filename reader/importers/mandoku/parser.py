@@ -21,7 +21,7 @@ from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterD
 from ..errors import NoTextError, TextFormatError
 from ..explain import piece_positions
 from ..source import split_source_lines
-from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_metadata, read_header_block
+from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .commentators import assign_commentators, layout_decided
 from .layers import assign_layers
 from .lines import (
@@ -29,7 +29,7 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .structure import (
-    LONE_NUMBERED_CHAPTER, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, keep_entries_whole,
+    LONE_NUMBERED_CHAPTER, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, keep_entries_whole,
     split_tags,
 )
 
@@ -142,6 +142,7 @@ class _Parser:
         self.text = text
         self.readme = readme
         self.header = None
+        self.heading_bylines: list[str] = []  # byline lines under a 篇 heading (``bylines_after_heading``)
 
     def error(self, line: int, column: int, message: str):
         raise TextFormatError(self.path, line, column, message)
@@ -162,6 +163,9 @@ class _Parser:
         doc.trailer_lines = lines[trailer_start:]
         section_names = fill_metadata(doc, self.header, found, self.text, self.path, self.readme)
         units = self.scan_body(lines, head_end, trailer_start, nl)
+        if self.heading_bylines and not doc.bylines:  # printed under the first 篇 heading (楚辭 卷一)
+            found["byline"] = IDEO_SPACE.join(self.heading_bylines)
+            fill_byline(doc, found["byline"])
         group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc))
         if not doc.sections:
             line = head_end + 1 if head_end < len(lines) else max(len(lines), 1)
@@ -177,6 +181,29 @@ class _Parser:
             doc.warnings.extend(f"{self.path}:{line}:{column}: {message}" for piece, message in unsure
                                 for line, column in [positions.get(id(piece), (1, 1))])
         return doc
+
+    def bylines_after_heading(self, lines: list[str], i: int, end: int, nl: str, fixed: FixedBuilder) -> int:
+        """The byline lines printed under a 篇 heading (楚辭 卷一: ``離騷經章句第一　離騷``, then
+        ``校書郎臣王　逸上`` and ``曲阿洪　興祖𥙷注``, where the other juans print them under the
+        title line), with the page breaks before them: laid into the heading's layout and
+        kept in ``self.heading_bylines``. Returns the index of the first line after them."""
+        j, taken = i, i
+        found = []
+        while j < end:
+            line = lines[j]
+            if PB_ONLY.match(line):
+                j += 1
+                continue
+            byline = self.header.byline_line(line)
+            if not byline:
+                break
+            found.append(byline)
+            j += 1
+            taken = j
+        for k in range(i, taken):
+            fixed.lay(lines[k] + (nl if (k < len(lines) - 1 or self.doc.final_newline) else ""))
+        self.heading_bylines.extend(found)
+        return taken
 
     def scan_body(self, lines: list[str], start: int, end: int, nl: str) -> list[Unit]:
         """Pass 1: lines → units, attaching every character to a piece or a layout list."""
@@ -317,20 +344,24 @@ class _Parser:
                     # 大射儀第七(鄭目録云…), 天官冢宰第一音義(…): a numbered chapter heading, what
                     # follows it on its line (its note) the chapter's first text
                     title = m["title"]
-                    chapter = ChapterDoc(title=title, heading=title)
-                    fixed = FixedBuilder(title)
+                    rest = stripped[len(title):]
+                    category = NUMBERED_CATEGORY.match(rest)
+                    content = title + (category["sep"] + category["category"] if category else "")
+                    rest = stripped[len(content):]
+                    chapter = ChapterDoc(title=title, heading=content,
+                                         category=category["category"] if category else "")
+                    fixed = FixedBuilder(content)
                     add_layout(fixed.layout, 0, "".join(pending) + indent_str)
                     pending = []
-                    rest = stripped[len(title):]
                     units.append(Unit("heading", lineno, chapter=chapter))
                     if layout_only(rest):
                         fixed.lay(rest + term)
+                        i = self.bylines_after_heading(lines, i + 1, end, nl, fixed)
                         chapter.heading_layout = fixed.layout
                         last = fixed
                         cont, unit = None, None
                         para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
                         line_indent = None
-                        i += 1
                         continue
                     chapter.heading_layout = fixed.layout
                     stripped, indent_str, col_shift = rest, "", len(title)

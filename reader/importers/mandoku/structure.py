@@ -49,11 +49,16 @@ CHAPTER_LINE = re.compile(r"^(?P<title>[^\s()<¶右][^\s()<¶]{0,9})(?P<sep>\u30
 #: (周禮注疏 原目). A 篇 printed in parts ends with its part (前漢書 ``高帝紀第一上``).
 NUMBERED_CHAPTER = re.compile(
     r"^(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+[上中下]?)"
-    r"(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶]|\u3000+(?:正義曰|釋曰|疏|[^\s()<>¶\u3000]+曰))")
+    r"(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶]|\u3000+(?:正義曰|釋曰|疏|[^\s()<>¶\u3000]+曰)"
+    r"|\u3000+[^\s()<>¶\u3000/]{1,6}¶?$)")
 #: A 篇 heading alone on its line in the middle of a juan (禮記集說 ``射義第四十六¶`` after the
 #: end of 鄉飲酒義): a chapter too, when the line before it ended its paragraph; a 卷 label
 #: (卷第二, the entries of a 目録) is none.
-LONE_NUMBERED_CHAPTER = re.compile(r"^(?P<title>(?![卷巻])[^\s()<>¶\u3000/]{2,12}第[一二三四五六七八九十百]+)¶?$")
+LONE_NUMBERED_CHAPTER = re.compile(
+    r"^(?P<title>(?![卷巻])[^\s()<>¶\u3000/]{2,12}第[一二三四五六七八九十百]+[上中下]?)(?:\u3000+[^\s()<>¶\u3000/]{1,6})?¶?$")
+#: A 篇 heading with the group it belongs to after U+3000 (楚辭 ``離騷經章句第一　離騷``,
+#: ``九歌章句第二　離騷``: every piece of 楚辭 is of the 離騷 group), the category of the chapter.
+NUMBERED_CATEGORY = re.compile(r"^(?P<sep>\u3000+)(?P<category>[^\s()<>¶\u3000/]{1,6})¶?$")
 CLOSER = re.compile(r"^(?P<closer>[右記](?P<title>[^\u3000 ()<¶]+))")
 JI_CLOSER = re.compile(r"記[^\u3000 ()<¶]{1,20}¶?")
 TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000]+)(?P<tag>[^ \u3000()]{1,12})$", re.S)
