@@ -17,7 +17,7 @@ from characters import dictionary as chars
 from collation.parallels import MIN_SPAN, find_parallels, segments
 from config.budget import check
 from config.ratelimit import search_wait
-from reader.citation import citation_text, juan_citation_text, opening_words, permalink
+from reader.citation import citation_text, juan_citation_text, opening_words, permalink, set_openings
 from reader.juans import juan_count
 from reader.importers.document import CLASSIC, TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work
@@ -170,7 +170,7 @@ def _reading(request, template, juan, chapters, context):
             view.permalink = permalink(request, view.section)
             if view.page > 1:
                 view.permalink += f"?page={view.page}"
-            if not (view.section.closer or view.section.title) and view.page == 1:  # its opening words, from the page
+            if not view.section.title and view.page == 1:  # its opening words, from the page
                 view.section.opening = opening_words(p.text for p in view.pieces()
                                                      if p.kind == TEXT and p.layer in ("", CLASSIC))
             view.citation_text = citation_text(view.section, cv.chapter, start_page(view))
@@ -239,6 +239,7 @@ def juan_detail(request, slug, number):
     if chapters is None:
         raise Http404(f"No such page: this juan has {len(pages)}")
     toc = [view for cv in chapters for view in cv.sections]
+    set_openings([view.section for view in toc if view.page > 1])  # page 1 views: from their pieces
     _, explicit = display_from_request(request)
     links = juan_page_links(request, juan, pages, page, explicit) if len(pages) > 1 else []
     return _reading(request, "reader/juan.html", juan, chapters, {
@@ -272,6 +273,7 @@ def section_detail(request, slug, number, position):
         for s in near:
             s.juan = juan  # their permalinks, without a query each
         toc = [s for s in near if group[0] <= s.position <= group[-1]]
+        set_openings(toc)
         links = [{"number": n, "first": pg[0], "last": pg[-1], "current": n == at} for n, pg in enumerate(pages, 1)]
         return (near, toc, chapter_views(juan, [position], page=page, overlay=reading_overlay(request, juan)), links if len(pages) > 1 else None)
 

@@ -71,6 +71,35 @@ def section_name(section) -> str:
     return section.closer or section.title or section_opening(section)
 
 
+def set_openings(sections) -> None:
+    """Give each untitled section of ``sections`` (``Section`` objects) its ``opening``
+    (``opening_words`` of its main text) with one query for them all, so that a table of
+    contents names them without a query each."""
+    todo = {s.pk: s for s in sections if not s.title and getattr(s, "opening", None) is None}
+    if not todo:
+        return
+    texts: dict[int, list[str]] = {pk: [] for pk in todo}
+    for pk, text in (Piece.objects.filter(section__in=list(todo), kind=TEXT, layer__in=("", CLASSIC))
+                     .order_by("section_id", "position").values_list("section_id", "text")):
+        if len(texts[pk]) <= OPENING_CHARS:
+            texts[pk].append(text)
+    for pk, section in todo.items():
+        section.opening = opening_words(texts[pk])
+
+
+def section_heading(section, chapter=None) -> str:
+    """The section as a heading, page title or table of contents names it: its title, else
+    its opening words (``section_opening``, the rule citations follow), else the chapter's
+    title (``chapter`` or ``section.chapter``) alone; never a number the book does not print."""
+    if section.title:
+        return section.title
+    opening = section_opening(section)
+    if opening:
+        return opening
+    chapter = chapter or (section.chapter if section.chapter_id else None)
+    return chapter.title if chapter is not None and chapter.title else ""
+
+
 def citation_text(section, chapter=None, page: str | None = None) -> str:
     """``江永《禮書綱目》卷十〈大射儀〉「右張侯」``, then in parentheses the edition when it
     is named and the printed page (``（KR1d0086-WYG，葉 12-1b）``): ``page`` (a Kanripo page

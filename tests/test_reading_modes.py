@@ -417,15 +417,19 @@ def test_vertical_notes_keep_a_gaiji_whole_and_show_its_placeholder():
     assert len(cells) == 1 and "&amp;KR1969;" not in re.sub(r"<[^>]*>", "", html)
 
 
-def test_an_untitled_section_is_named_by_its_number(client, seed_juan):
-    """Sections cut for size have no title: the contents and the section page name them by
-    their number, as citations do, not with an anonymous （無題）."""
+def test_an_untitled_section_is_named_by_its_opening_words(client, seed_juan):
+    """Sections without a title are named as citations name them (``reader.citation``): by
+    their opening words, up to punctuation, at most 8 characters, then …; never 「第 3 節」, a
+    word the book does not have, nor an anonymous （無題）."""
     section = seed_juan.sections.get(position=3)
     section.title = ""
     section.save()
     _, body = page(client, JUAN_URL)
     toc = re.search(r'<details class="toc">(.*?)</details>', body, re.S).group(1)
-    assert '<li><a href="#s3">第 3 節</a></li>' in toc and "無題" not in body
+    assert '<li><a href="#s3">樂人宿縣於阼階東…</a></li>' in toc and "無題" not in body
+    assert "第 3 節</a>" not in body
     _, body = page(client, JUAN_URL + "3/")
-    assert '<h1 class="section-page-title">第 3 節 <small>' in body
-    assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/3/" aria-current="page">第 3 節</a>' in body
+    assert "<title>樂人宿縣於阼階東… · 禮書綱目 卷十" in body
+    assert '<h1 class="section-page-title">樂人宿縣於阼階東… <small>' in body
+    assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/3/" aria-current="page">樂人宿縣於阼階東…</a>' in body
+    assert "第 3 節" not in body.split("<main")[1].split('class="cite')[0]

@@ -6,6 +6,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from config.budget import check
+from reader.citation import section_heading as _section_heading
 from reader.juans import nav_label
 from reader.models import page_label
 from reader.reading import COOKIE, Display, parse_cookie, piece_layer, to_simplified
@@ -328,3 +329,10 @@ def listify(value) -> list:
 def juan_nav_label(juan) -> str:
     """``reader.juans.nav_label``: a juan named shortly in a previous/next link."""
     return nav_label(juan)
+
+
+@register.filter
+def section_heading(section) -> str:
+    """``reader.citation.section_heading``: a section's title, else its opening words, else
+    its chapter's title (never 「第 N 節」)."""
+    return _section_heading(section)
