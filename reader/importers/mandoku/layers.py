@@ -277,6 +277,25 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
 PIAN_END = re.compile(r"第[一二三四五六七八九十百]+[上中下]?$")
 
 
+def title_note(doc: JuanDocument) -> int:
+    """The small print that runs on from a note on the juan's title line, before any text
+    or heading (楚辭 卷一: ``楚辭卷第一(隋唐書志有皇甫遵訓參解楚辭/…)`` and eight lines of
+    notes under it): a note on the book and its editions (it cites the 隋 and 唐 catalogues),
+    by the edition's editors and not by the commentator of the text, who starts under the
+    篇 heading. Sets those notes EDITORIAL (按) decided by ``LAYOUT``, in place; call it only
+    when the title line has a note. Returns how many pieces it set."""
+    if not doc.chapters or doc.chapters[0].heading is not None or not doc.chapters[0].sections:
+        return 0
+    n = 0
+    for p in doc.chapters[0].sections[0].pieces:
+        if p.kind != NOTE or p.layer in (SUBCOMMENTARY, READINGS, EDITORIAL):
+            break
+        _set(p, EDITORIAL, "按")
+        p.layer_basis = LAYOUT
+        n += 1
+    return n
+
+
 def front_matter(doc: JuanDocument) -> bool:
     """Whether ``doc`` is a book's front matter rather than a 卷 of it: its label (the first
     of its parts, ``目錄・孝經注解傳述人・…・孝經序``) is not a 卷 label (卷一, 卷第三上)."""
