@@ -76,7 +76,7 @@ def test_searching_the_books_juan_ten_finds_file_twelve(client, kanripo_index):
         assert page.status_code == 200
         html = page.content.decode()
         assert '<a class="where" href="/works/KR1d0086/juan/12/1/?hl=' in html, juan
-        assert "禮書綱目（KR1d0086） 卷十〈大射儀〉 第 1 節" in html
+        assert "禮書綱目（KR1d0086） 卷十〈大射儀〉 §1「戒百官」</a>" in html
     # file 10 is the book's 卷八, which this small checkout does not hold
     page = client.get("/search/", {"q": "大射之儀", "edition": work.pk, "juan": "卷八"})
     assert page.status_code == 400

@@ -16,7 +16,7 @@ from characters import dictionary as chars
 from reader.importers.loader import render_source
 from reader.reading import COOKIE, Display, simplify_segments, to_simplified
 
-from .conftest import BASE_DIR, SEED, SHARED
+from .conftest import BASE_DIR, SEED, SHARED, index_all
 
 JUAN_URL = "/works/禮書綱目/juan/10/"
 S2 = JUAN_URL + "2/"
@@ -433,3 +433,14 @@ def test_an_untitled_section_is_named_by_its_opening_words(client, seed_juan):
     assert '<h1 class="section-page-title">樂人宿縣於阼階東… <small>' in body
     assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/3/" aria-current="page">樂人宿縣於阼階東…</a>' in body
     assert "第 3 節" not in body.split("<main")[1].split('class="cite')[0]
+
+
+def test_hit_lists_name_an_untitled_section_by_its_opening_words(client, seed_juan, search_backend):
+    """The hit list and the distribution by section name an untitled section as citations do,
+    not 「第 3 節」 or 「§3（無題）」."""
+    seed_juan.sections.filter(position=3).update(title="")
+    index_all(search_backend)
+    body = client.get("/search/", {"q": "宿縣"}).content.decode()
+    assert "禮書綱目 卷十〈大射儀〉 §3「樂人宿縣於阼階東…」</a>" in body
+    assert "§3 樂人宿縣於阼階東…</a>" in body
+    assert "無題" not in body and "第 3 節" not in body
