@@ -71,6 +71,15 @@ def section_name(section) -> str:
     return section.closer or section.title or section_opening(section)
 
 
+def edition_byline(edition) -> str:
+    """An edition's byline as every page shows it (docs/reading.md: one rule on every page):
+    the people of ``Edition.byline`` each with dynasty and role (``〔漢〕鄭氏 注　〔唐〕陸德明
+    音義　〔唐〕賈公彥 疏``, ``Edition.byline_people`` joined by ``　``), else the work's
+    ``Work.byline`` from its author fields; "" without either."""
+    people = edition.byline_people
+    return "\u3000".join(people) if people else edition.work.byline
+
+
 def set_openings(sections) -> None:
     """Give each untitled section of ``sections`` (``Section`` objects) its ``opening``
     (``opening_words`` of its main text) with one query for them all, so that a table of

@@ -3,8 +3,8 @@ the edition; shown on the work page; the author of citations, dynasty included."
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku
 from reader.importers.mandoku.header import byline_people, clean_author
-from reader.citation import citation_text
-from reader.models import Edition, Section
+from reader.citation import citation_text, edition_byline
+from reader.models import Edition, Section, Work
 from search.signals import muted
 
 from .conftest import SHARED
@@ -44,3 +44,16 @@ def test_zhouli_zhushu_byline_keeps_every_dynasty(client, db):
     assert citation_text(section).startswith("〔漢〕鄭氏注　〔唐〕陸德明音義　賈公彥疏《周禮注疏》卷一")
     page = client.get("/works/KR1d0003/").content.decode()
     assert '<p class="byline">〔漢〕鄭氏 注　〔唐〕陸德明 音義　〔唐〕賈公彥 疏' in page
+
+
+def test_every_page_renders_an_editions_byline_by_one_rule(client, db):
+    """Work, juan and catalogue pages give 周禮注疏's byline from ``Edition.byline``, each
+    person with dynasty and role (the juan page gave the author field, 〔漢〕鄭氏注　〔唐〕…)."""
+    with muted():
+        juan = import_file(JINGBU / "KR1d0003" / "KR1d0003_001.txt").juan
+    Work.objects.filter(pk=juan.work_id).update(classification="KR1d")
+    byline = "〔漢〕鄭氏 注　〔唐〕陸德明 音義　〔唐〕賈公彥 疏"
+    assert edition_byline(juan.edition) == byline
+    assert f'<p class="byline">{byline}' in client.get("/works/KR1d0003/").content.decode()
+    assert f'<p class="byline">{byline}</p>' in client.get("/works/KR1d0003/juan/1/").content.decode()
+    assert f'<span class="byline">{byline}</span>' in client.get("/classes/KR1d/").content.decode()
