@@ -4,7 +4,8 @@ Prints, and with ``--write docs/performance.md`` puts into its own section of th
 
 * the collation of the seed juan against KR1d0086-WYG juan 12, with the variants by class;
 * parallel passages: time per seed section (45 sections) and per 20-character span, on the
-  whole shared corpus (``kanripo`` + ``kanripo-jingbu``);
+  whole shared corpus (``kanripo`` + ``kanripo-jingbu``), and the seed juan's quotation map
+  (``collation.quotations.juan_parallels``) against the sum of its per-section searches;
 * recall on the labelled list: for each of the 45 seed sections, the sections of KR1d0026
   juan 7, KR1d0038 juan 7 and KR1d0085 that share 12 characters in a row of its main text
   (folded, punctuation removed; a plain scan, independent of the index).
@@ -84,6 +85,7 @@ def main() -> None:
         return
 
     from collation.parallels import find_parallels, section_main_text
+    from collation.quotations import juan_parallels
     from collation.service import collate_juan
     from reader.models import Edition, Juan, Section
     from characters.folding import fold
@@ -132,6 +134,20 @@ def main() -> None:
               f"{statistics.median(lengths):.0f}): {figures(times)};",
               f"  - sections of 250 characters or more ({len(long)}): {figures(long) if long else 'none'};",
               f"  - a 20-character span (the first 20 characters of each seed section): {figures(spans)}."]
+
+    # the quotation map of the seed juan: the work shared across its sections, the same rows
+    map_times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        rows = juan_parallels(seed)
+        map_times.append(time.perf_counter() - t0)
+    same = all([p.section.pk for p in found] == [p.section.pk for p in results[s.position]][:50]
+               and [p.shared for p in found] == [p.shared for p in results[s.position]][:50] for s, found in rows)
+    lines += [f"- The seed juan's quotation map (`collation.quotations.juan_parallels`, {len(rows)} sections, "
+              f"{sum(len(f) for _, f in rows)} places; rows {'equal to' if same else 'DIFFERENT FROM'} the "
+              f"per-section search above): median of 3 runs {statistics.median(map_times):.2f} s, best "
+              f"{min(map_times):.2f} s; a `find_parallels` per section, as the map ran before, "
+              f"{sum(times):.2f} s."]
 
     def clean(text):
         return re.sub(r"&KR\d+;|\W", "", fold(text))

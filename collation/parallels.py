@@ -132,17 +132,35 @@ def long_probes(text: str) -> list[str]:
     return _spread(out, MAX_LONG_PROBES)
 
 
-def candidate_sections(text: str, backend=None) -> list[tuple[tuple[int, int, int], int]]:
+def probe_weights(text: str) -> list[tuple[str, int]]:
+    """``[(probe, weight), ...]``: the ``probes`` of ``text`` (weight 1), then its
+    ``long_probes`` (weight ``LONG_WEIGHT``)."""
+    return [(g, 1) for g in probes(text)] + [(g, LONG_WEIGHT) for g in long_probes(text)]
+
+
+def sections_holding(probe: str, backend) -> list[tuple[int, int, int]]:
+    """``[(edition id, juan number, section position), ...]``: the sections in which
+    ``backend`` finds ``probe`` as a phrase in ``SEARCHED_LAYERS`` (text order)."""
+    check("finding parallel passages", "Look for parallels of a shorter span (/parallels/?text=…).")
+    heads, _ = backend.search(SearchQuery(f'"{probe}"', layers=SEARCHED_LAYERS)).section_counts()
+    return [(h[0], h[3], h[5]) for h in heads]  # work_id (the edition's id), juan, section
+
+
+def candidate_sections(text: str, backend=None, holding=None, weights=None) -> list[tuple[tuple[int, int, int], int]]:
     """``[((edition id, juan number, section position), score), ...]``, best first, from the
     search index (``backend``: the default one): the score is the number of ``probes`` the
-    section holds plus ``LONG_WEIGHT`` for each of the ``long_probes`` it holds."""
-    backend = backend or get_search_backend()
+    section holds plus ``LONG_WEIGHT`` for each of the ``long_probes`` it holds.
+    ``holding(probe)`` gives the sections that hold a probe (default ``sections_holding``
+    on ``backend``; the quotation map shares one across a juan's sections); ``weights`` is
+    ``probe_weights(text)`` when the caller has it."""
+    if holding is None:
+        backend = backend or get_search_backend()
+
+        def holding(probe):
+            return sections_holding(probe, backend)
     counts: dict[tuple, int] = {}
-    for g, weight in [(g, 1) for g in probes(text)] + [(g, LONG_WEIGHT) for g in long_probes(text)]:
-        check("finding parallel passages", "Look for parallels of a shorter span (/parallels/?text=…).")
-        results = backend.search(SearchQuery(f'"{g}"', layers=SEARCHED_LAYERS))
-        for row in results.by_section():
-            key = (row["work_id"], row["juan"], row["section"])
+    for g, weight in probe_weights(text) if weights is None else weights:
+        for key in holding(g):
             counts[key] = counts.get(key, 0) + weight
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
@@ -157,6 +175,29 @@ def _texts(pieces) -> list[tuple[str, int | None, str]]:
             out.append((layer, None, joined))
     out += [("note", position, t) for k, position, t in pieces if k in (NOTE, RECORD_NOTE) and len(t) >= MIN_SHARED]
     return out
+
+
+class CandidateText:
+    """One text of a candidate section (``_texts``), folded once; its ``NGRAM``-grams are
+    collected on first use and kept (``grams``), for a text that many queries are placed in."""
+
+    __slots__ = ("layer", "piece", "text", "folded", "_grams")
+
+    def __init__(self, layer: str, piece: int | None, text: str):
+        self.layer, self.piece, self.text = layer, piece, text
+        self.folded = fold(text)
+        self._grams = None
+
+    def grams(self) -> frozenset:
+        if self._grams is None:
+            f = self.folded
+            self._grams = frozenset([f[i:i + NGRAM] for i in range(len(f) - NGRAM + 1)])
+        return self._grams
+
+
+def candidate_texts(pieces) -> list[CandidateText]:
+    """``_texts(pieces)`` as ``CandidateText``s."""
+    return [CandidateText(*t) for t in _texts(pieces)]
 
 
 #: The query is placed in a candidate in chunks of this many characters (overlapping by half);
@@ -185,17 +226,20 @@ class Query:
             self.grams.setdefault(self.folded[i:i + NGRAM], []).append(i)
         self.gram_set = frozenset(self.grams)
 
-    def shared_offsets(self, folded_text: str) -> list[int]:
-        """Offsets in the query of the n-grams that ``folded_text`` contains too (sorted)."""
+    def shared_offsets(self, folded_text: str, text_grams=None) -> list[int]:
+        """Offsets in the query of the n-grams that ``folded_text`` contains too (sorted);
+        ``text_grams()``, when given, returns the set of ``folded_text``'s n-grams."""
         if len(self.grams) * 8 < len(folded_text):  # a short query in a long text: look each gram up
             common = [g for g in self.grams if g in folded_text]
+        elif text_grams is not None:
+            common = self.gram_set.intersection(text_grams())
         else:
             common = self.gram_set.intersection([folded_text[i:i + NGRAM]
                                                  for i in range(len(folded_text) - NGRAM + 1)])
         return sorted(i for g in common for i in self.grams[g])
 
 
-def local_alignment(query, text: str, folded_text: str | None = None):
+def local_alignment(query, text: str, folded_text: str | None = None, text_grams=None):
     """Where ``text`` carries ``query`` (a ``Query`` or a string; both are compared folded).
 
     Only the chunks of the query that share an ``NGRAM``-gram with ``text`` are placed (a
@@ -206,13 +250,14 @@ def local_alignment(query, text: str, folded_text: str | None = None):
     place with most chunks wins, and its shared characters are the runs of at least
     ``MIN_RUN`` characters of an LCS alignment (``Indel.opcodes``) of the two stretches.
     Returns ``(query start, query end, text start, text end, characters matched, longest
-    run)`` in code points, or None."""
+    run)`` in code points, or None. ``folded_text`` and ``text_grams`` (see
+    ``Query.shared_offsets``) spare the work for a text that many queries are placed in."""
     if not isinstance(query, Query):
         query = Query(query)
     fq = query.folded
     ft = fold(text) if folded_text is None else folded_text
     if len(fq) >= NGRAM:
-        shared = query.shared_offsets(ft)
+        shared = query.shared_offsets(ft, text_grams)
         if not shared:
             return None
     else:
@@ -261,10 +306,17 @@ def local_alignment(query, text: str, folded_text: str | None = None):
     return first[0], last[1], first[2], last[3], sum(lengths), max(lengths)
 
 
-def _candidate_pieces(ranked: list[tuple[int, int, int]]) -> dict[tuple[int, int, int], tuple[int, list]]:
+#: Candidate juans read from the database per query (the bounds of SQL parameters).
+JUANS_PER_QUERY = 200
+
+
+def candidate_pieces(ranked) -> dict[tuple[int, int, int], tuple[int, list]]:
     """``{(edition id, juan number, position): (section id, [(kind, position, text), ...])}``
-    for the ranked candidates, in three queries (juans, sections, pieces as plain tuples)."""
+    for the candidates ``ranked`` (any iterable of keys), as plain tuples: the juans, then
+    per ``JUANS_PER_QUERY`` juans their sections and pieces (three queries for a few)."""
     wanted = set(ranked)
+    if not wanted:
+        return {}
     juans = {(e, n): pk for pk, e, n in Juan.objects.filter(
         edition_id__in={e for e, _, _ in wanted}, number__in={n for _, n, _ in wanted}).values_list(
         "pk", "edition_id", "number") if any(k[:2] == (e, n) for k in wanted)}
@@ -272,18 +324,73 @@ def _candidate_pieces(ranked: list[tuple[int, int, int]]) -> dict[tuple[int, int
     for e, n, position in wanted:
         if (e, n) in juans:
             positions.setdefault(juans[(e, n)], set()).add(position)
-    if not positions:
-        return {}
-    where = Q()
-    for juan_id, at in positions.items():
-        where |= Q(juan_id=juan_id, position__in=sorted(at))
     by_juan = {pk: key for key, pk in juans.items()}
-    sections = {pk: (*by_juan[juan_id], position)
-                for pk, juan_id, position in Section.objects.filter(where).values_list("pk", "juan_id", "position")}
-    out = {key: (pk, []) for pk, key in sections.items()}
-    for section_id, kind, position, text in Piece.objects.filter(section_id__in=list(sections)).order_by(
-            "section_id", "position").values_list("section_id", "kind", "position", "text"):
-        out[sections[section_id]][1].append((kind, position, text))
+    out: dict = {}
+    ids = sorted(positions)
+    for at in range(0, len(ids), JUANS_PER_QUERY):
+        where = Q()
+        for juan_id in ids[at:at + JUANS_PER_QUERY]:
+            where |= Q(juan_id=juan_id, position__in=sorted(positions[juan_id]))
+        sections = {pk: (*by_juan[juan_id], position) for pk, juan_id, position
+                    in Section.objects.filter(where).values_list("pk", "juan_id", "position")}
+        out.update({key: (pk, []) for pk, key in sections.items()})
+        for section_id, kind, position, text in Piece.objects.filter(section_id__in=list(sections)).order_by(
+                "section_id", "position").values_list("section_id", "kind", "position", "text"):
+            out[sections[section_id]][1].append((kind, position, text))
+    return out
+
+
+def ranked_candidates(text: str, exclude=None, backend=None, holding=None) -> list[tuple[int, int, int]]:
+    """The keys of the candidate sections of ``text`` to align, best first (at most
+    ``MAX_CANDIDATES``; ``exclude`` left out): see ``candidate_sections`` for ``holding``.
+
+    A span's n-grams are all looked up (up to ``MAX_PROBES``): a place sharing 8 characters
+    with it shares two n-grams at least, unless runs of three alone make them up; a
+    candidate sharing only one is passed over. A longer text's probes are a sample: every
+    one is kept."""
+    weights = probe_weights(text)
+    grams = sum(1 for _, w in weights if w == 1)
+    least = 2 if 2 <= grams < MAX_PROBES else 1
+    return [key for key, shared in candidate_sections(text, backend, holding, weights)
+            if key != exclude and shared >= least][:MAX_CANDIDATES]
+
+
+def best_places(text: str, ranked, texts_of) -> list[tuple]:
+    """Where each candidate in ``ranked`` carries ``text`` best, for those that carry at
+    least ``MIN_SHARED`` characters (or the whole of a shorter text), in the order of the
+    results: ``[(sort key, section id, (layer, piece, candidate text, window), score)]``
+    (``window``: ``local_alignment``'s). ``texts_of(key)`` gives a candidate's section id
+    and ``CandidateText``s, or None for a section not stored."""
+    query = Query(text)
+    found_all = []
+    for key in ranked:
+        check("finding parallel passages", "Look for parallels of a shorter span (/parallels/?text=…).")
+        candidate = texts_of(key)
+        if candidate is None:
+            continue
+        section_id, texts = candidate
+        found = None
+        for c in texts:
+            window = local_alignment(query, c.text, c.folded, c.grams)
+            if window is not None and (found is None or window[4] > found[3][4]):
+                found = (c.layer, c.piece, c.text, window)
+        if found is None or found[3][4] < min(MIN_SHARED, len(text)):
+            continue
+        q1, q2, c1, c2, shared, longest = found[3]
+        score = round(100 * shared / max(q2 - q1, c2 - c1, 1), 1)
+        found_all.append(((longest < min(VERBATIM, len(text)), -shared, -score, *key), section_id, found, score))
+    found_all.sort(key=lambda f: f[0])
+    return found_all
+
+
+def parallels_from(text: str, found, sections: dict, sites: bool = True) -> list[Parallel]:
+    """``best_places``' rows as ``Parallel``s; ``sections``: ``{section id: Section}`` with
+    their juan, edition and work; ``sites`` False leaves the character-by-character
+    differences out (a page that lists only where the text is)."""
+    out = []
+    for _, section_id, (layer, piece, ctext, (q1, q2, c1, c2, shared, longest)), score in found:
+        diffs = align(text[q1:q2], ctext[c1:c2]) if sites else []
+        out.append(Parallel(sections[section_id], layer, piece, ctext, c1, c2, q1, q2, shared, score, diffs, longest))
     return out
 
 
@@ -296,40 +403,19 @@ def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backe
     then the sections kept, with their juan, edition and work)."""
     if len(text.strip()) < MIN_SPAN:
         raise ValueError(f"a span of at least {MIN_SPAN} characters is needed")
-    # A span's n-grams are all looked up (up to MAX_PROBES): a place sharing 8 characters with
-    # it shares two n-grams at least, unless runs of three alone make them up; a candidate
-    # sharing only one is passed over. A longer text's probes are a sample: every one is kept.
-    least = 2 if 2 <= len(probes(text)) < MAX_PROBES else 1
-    ranked = [key for key, shared in candidate_sections(text, backend)
-              if key != exclude and shared >= least][:MAX_CANDIDATES]
+    ranked = ranked_candidates(text, exclude, backend)
     if not ranked:
         return []
-    candidates = _candidate_pieces(ranked)
-    query = Query(text)
-    found_all = []
-    for key in ranked:
-        check("finding parallel passages", "Look for parallels of a shorter span (/parallels/?text=…).")
+    candidates = candidate_pieces(ranked)
+
+    def texts_of(key):
         if key not in candidates:
-            continue
+            return None
         section_id, pieces = candidates[key]
-        found = None
-        for layer, piece, ctext in _texts(pieces):
-            window = local_alignment(query, ctext)
-            if window is not None and (found is None or window[4] > found[3][4]):
-                found = (layer, piece, ctext, window)
-        if found is None or found[3][4] < min(MIN_SHARED, len(text)):
-            continue
-        q1, q2, c1, c2, shared, longest = found[3]
-        score = round(100 * shared / max(q2 - q1, c2 - c1, 1), 1)
-        found_all.append(((longest < min(VERBATIM, len(text)), -shared, -score, *key), section_id, found, score))
-    found_all.sort(key=lambda f: f[0])
-    found_all = found_all[:limit]
-    sections = Section.objects.select_related("juan__edition__work", "chapter").in_bulk([f[1] for f in found_all])
-    out = []
-    for _, section_id, (layer, piece, ctext, (q1, q2, c1, c2, shared, longest)), score in found_all:
-        sites = align(text[q1:q2], ctext[c1:c2])
-        out.append(Parallel(sections[section_id], layer, piece, ctext, c1, c2, q1, q2, shared, score, sites, longest))
-    return out
+        return section_id, candidate_texts(pieces)
+    found = best_places(text, ranked, texts_of)[:limit]
+    sections = Section.objects.select_related("juan__edition__work", "chapter").in_bulk([f[1] for f in found])
+    return parallels_from(text, found, sections)
 
 
 def section_main_text(section) -> str:

@@ -7,13 +7,14 @@ import re
 from django.http import Http404
 from django.shortcuts import render
 
-from reader.models import Piece, Section
+from reader.models import Section
 from reader.places import juan_by_slug
 from reader.reading import display_from_request
 
 from .align import CLASS_NAMES, CLASSES
 from .parallels import MIN_SPAN, find_parallels, segments
 from .presentation import heading, omitted_by, piece_views
+from .quotations import juan_parallels
 from .service import collate_juan
 
 
@@ -85,17 +86,10 @@ def span_parallels(request):
 def quotation_map(request, slug, number):
     """``/works/<slug>/juan/<n>/quotations/``: for each section of the juan, the works and
     places that carry its text (a table: sections by rows, editions by columns, every cell
-    linking to the places)."""
+    linking to the places), from ``collation.quotations.juan_parallels``."""
     juan = juan_by_slug(slug, number)
     rows, columns = [], {}
-    sections = list(juan.sections.order_by("position"))
-    texts: dict[int, list] = {}
-    for p in Piece.objects.filter(section__juan=juan, kind="text").order_by("section__position", "position"):
-        texts.setdefault(p.section_id, []).append(p.text)
-    for s in sections:
-        s.juan = juan
-        text = "".join(texts.get(s.pk, []))
-        found = find_parallels(text, exclude=(juan.edition_id, juan.number, s.position)) if len(text) >= MIN_SPAN else []
+    for s, found in juan_parallels(juan):
         cells: dict[int, list] = {}
         for p in found:
             edition = p.section.juan.edition

@@ -1,0 +1,73 @@
+"""The quotation map of a juan (引文地圖): for each section, the places in the library that
+carry its main text, exactly as ``collation.parallels.find_parallels`` finds them section by
+section, with the work shared across the juan's sections.
+
+* every distinct probe (``parallels.probe_weights``) is looked up in the index once for the
+  whole juan, and each section's candidates are counted and ranked from those look-ups
+  (``parallels.ranked_candidates``: same probes, same weights, same order);
+* the candidates of every section are read from the database together
+  (``parallels.candidate_pieces``), and each candidate text is folded once, its n-grams
+  collected once, whichever sections it is a candidate of (``parallels.CandidateText``);
+* the sections kept are read with their juan, edition and work in one query;
+* the character-by-character differences of each place (``collation.align.align``) are left
+  out unless asked for (``sites``): the map lists where the text is, not how it differs.
+
+A section with less than ``parallels.MIN_SPAN`` characters of main text has no row of
+places (as on its own page). ``tests/test_quotations.py`` checks that every row equals
+``find_parallels`` on the section, for every search engine.
+"""
+from __future__ import annotations
+
+from reader.importers.document import TEXT
+from reader.models import Piece, Section
+from search.backends import get_search_backend
+
+from .parallels import (MIN_SPAN, Parallel, best_places, candidate_pieces, candidate_texts, parallels_from,
+                        ranked_candidates, sections_holding)
+
+
+def section_texts(juan) -> list[tuple[Section, str]]:
+    """``[(section, main text), ...]`` of ``juan`` in order: each section's ``text`` pieces
+    joined (its notes left out, as ``parallels.section_main_text``), in two queries."""
+    sections = list(juan.sections.order_by("position"))
+    texts: dict[int, list] = {}
+    for section_id, text in Piece.objects.filter(section__juan=juan, kind=TEXT).order_by(
+            "section__position", "position").values_list("section_id", "text"):
+        texts.setdefault(section_id, []).append(text)
+    for s in sections:
+        s.juan = juan
+    return [(s, "".join(texts.get(s.pk, []))) for s in sections]
+
+
+def juan_parallels(juan, backend=None, limit: int = 50, sites: bool = False) -> list[tuple[Section, list[Parallel]]]:
+    """``[(section, [Parallel, ...]), ...]`` for every section of ``juan`` in order: the
+    parallels ``find_parallels(main text, exclude=the section, limit=limit)`` gives, in its
+    order (``[]`` for a section with less than ``MIN_SPAN`` characters of main text).
+    ``backend``: the default search backend when None; ``sites``: also align each place
+    character by character (``Parallel.sites``; left empty otherwise). Raises
+    ``config.budget.BudgetExceeded`` past the request's deadline, as ``find_parallels``."""
+    backend = backend or get_search_backend()
+    rows = section_texts(juan)
+    looked_up: dict[str, list] = {}
+
+    def holding(probe: str) -> list:
+        if probe not in looked_up:
+            looked_up[probe] = sections_holding(probe, backend)
+        return looked_up[probe]
+
+    ranked = {}
+    for s, text in rows:
+        if len(text.strip()) >= MIN_SPAN:
+            ranked[s.pk] = ranked_candidates(text, (juan.edition_id, juan.number, s.position), holding=holding)
+    stored = candidate_pieces(key for keys in ranked.values() for key in keys)
+    prepared: dict[tuple, tuple | None] = {}
+
+    def texts_of(key):
+        if key not in prepared:
+            prepared[key] = (stored[key][0], candidate_texts(stored[key][1])) if key in stored else None
+        return prepared[key]
+
+    found = {s.pk: best_places(text, ranked[s.pk], texts_of)[:limit] for s, text in rows if ranked.get(s.pk)}
+    kept = {row[1] for places in found.values() for row in places}
+    sections = Section.objects.select_related("juan__edition__work", "chapter").in_bulk(sorted(kept))
+    return [(s, parallels_from(text, found[s.pk], sections, sites) if s.pk in found else []) for s, text in rows]

@@ -1,0 +1,61 @@
+"""The quotation map (``collation.quotations.juan_parallels``) shares the work of a juan's
+sections, and its rows are exactly what ``find_parallels`` gives section by section: on the
+seed juan and a Kanripo juan (儀禮 鄭氏注 卷第七), for every engine of the search contract
+suite, with the 大射 juans of three other books in the library (as ``test_parallels``)."""
+import pytest
+
+from collation.parallels import find_parallels, section_main_text
+from collation.quotations import juan_parallels
+from reader.importers.loader import import_file
+from reader.models import Juan
+from search.backends import get_search_backend
+
+from .conftest import SEED, index_all
+from .test_parallels import FILES
+from .test_search_contract import BACKENDS
+
+
+def _row(p, sites: bool) -> tuple:
+    return (p.section.pk, p.layer, p.piece, p.start, p.end, p.query_start, p.query_end, p.shared, p.score,
+            p.longest, [(s.lemma, s.reading, s.cls) for s in p.sites] if sites else None)
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def library(request, empty_db, settings, tmp_path):
+    settings.SEARCH_BACKENDS = {"default": {"BACKEND": BACKENDS[request.param], "PATH": tmp_path / "ix",
+                                            "NAME": f"quotations-{tmp_path.name}", "LOCK_TIMEOUT": 2.0}}
+    from search.signals import muted
+
+    with muted():
+        import_file(SEED)
+        for path in FILES:
+            import_file(path)
+    backend = get_search_backend()
+    index_all(backend)
+    return backend
+
+
+def _per_section(juan, backend, limit=50, sites=False) -> list:
+    out = []
+    for s in juan.sections.order_by("position"):
+        text = section_main_text(s)
+        found = find_parallels(text, exclude=(juan.edition_id, juan.number, s.position), backend=backend,
+                               limit=limit) if len(text.strip()) >= 8 else []
+        out.append((s.position, [_row(p, sites) for p in found]))
+    return out
+
+
+def test_rows_equal_the_parallel_search_of_each_section(library, django_assert_max_num_queries):
+    seed = Juan.objects.select_related("edition").get(edition__slug="禮書綱目", number=10)
+    with django_assert_max_num_queries(7):  # sections, main texts, juans, candidate sections, pieces, kept
+        rows = juan_parallels(seed, backend=library)
+    assert [(s.position, [_row(p, False) for p in found]) for s, found in rows] == _per_section(seed, library)
+    assert (len(rows), sum(len(found) for _, found in rows)) == (45, 337)
+    # the places' sections come with their juan, edition and work (the map's columns and links)
+    assert {p.section.juan.edition.work.title for _, found in rows for p in found} == {"儀禮", "禮書綱目"}
+    # a Kanripo juan, and the differences of each place when they are asked for
+    kanripo = Juan.objects.select_related("edition").get(edition__slug="KR1d0026", number=7)
+    rows = juan_parallels(kanripo, backend=library, sites=True)
+    assert [(s.position, [_row(p, True) for p in found]) for s, found in rows] == _per_section(kanripo, library,
+                                                                                              sites=True)
+    assert len(rows) == kanripo.sections.count() and sum(len(found) for _, found in rows) > len(rows)
