@@ -52,7 +52,7 @@ def test_rows_equal_the_parallel_search_of_each_section(library, django_assert_m
     assert [(s.position, [_row(p, False) for p in found]) for s, found in rows] == _per_section(seed, library)
     assert (len(rows), sum(len(found) for _, found in rows)) == (45, 337)
     # the places' sections come with their juan, edition and work (the map's columns and links)
-    assert {p.section.juan.edition.work.title for _, found in rows for p in found} == {"儀禮", "禮書綱目"}
+    assert {p.section.juan.edition.work.title for _, found in rows for p in found} == {"儀禮", "儀禮鄭註句讀", "儀禮經傳通解", "禮書綱目"}
     # a Kanripo juan, and the differences of each place when they are asked for
     kanripo = Juan.objects.select_related("edition").get(edition__slug="KR1d0026", number=7)
     rows = juan_parallels(kanripo, backend=library, sites=True)
