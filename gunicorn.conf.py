@@ -26,7 +26,7 @@ threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 #: command line (``--worker-class sync``).
 timeout = 120
 
-TEMPLATES = ("reader/juan.html", "reader/section.html", "reader/home.html", "search/search.html")
+TEMPLATES = ("reader/juan.html", "reader/section.html", "reader/catalogue.html", "search/search.html")
 
 #: glibc's ``mallopt`` parameters (``<malloc.h>``) and the values set in each worker.
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8
@@ -81,6 +81,7 @@ def post_worker_init(worker):
         from reader.paging import long_sections
         from search.startup import sync_at_start
         from search.backends import SearchQuery, get_search_backend
+        from search.facets import facet_table
         from search.service import edition_places
 
         get_resolver().url_patterns  # imports every urls and views module
@@ -91,9 +92,10 @@ def post_worker_init(worker):
         backend.warm()
         backend.search(SearchQuery("之")).hits[:1]
         # What the first search answer would otherwise read from the database: the editions'
-        # names, and the sections long enough to be paged (a scan of every piece's length:
+        # names, their facets (class, dynasty, author), and the sections long enough to be paged (a scan of every piece's length:
         # 0.4 s on the 30 M library).
         edition_places()
+        facet_table()
         long_sections()
         connection.close()  # each request opens its own
     except Exception as exc:  # noqa: BLE001

@@ -157,9 +157,9 @@ def filter_names(form: SearchForm, works, work: str, edition: str) -> list[str]:
     """The filters a search was narrowed by, as a printed concordance names them under its
     query: ``["周禮（KR1d0001）", "卷十"]`` (the work or edition, then the juan typed)."""
     names = []
-    if edition.isdigit() and (place := edition_places().get(int(edition))):
+    if edition.isascii() and edition.isdigit() and (place := edition_places().get(int(edition))):
         names.append(place["full_name"])
-    elif work.isdigit():
+    elif work.isascii() and work.isdigit():  # "²".isdigit(), but no int: an id is ASCII digits
         names += [name for pk, name in works if pk == int(work)]
     if form.is_bound and (juan := form.data.get("juan", "").strip()):
         names.append(juan[:40])

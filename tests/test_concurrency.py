@@ -16,11 +16,11 @@ def test_a_page_read_while_its_juan_is_replaced_is_read_again(client, seed_juan,
     original = reading.chapter_views
     calls = []
 
-    def replaced_between_queries(juan, sections=None, page=None):
+    def replaced_between_queries(juan, sections=None, page=None, **options):
         calls.append(juan.pk)
         if len(calls) == 1:
             import_file(SEED)  # an import commits between the page's queries
-        return original(juan, sections, page)
+        return original(juan, sections, page, **options)
 
     monkeypatch.setattr(views, "chapter_views", replaced_between_queries)
     page = client.get("/works/禮書綱目/juan/10/").content.decode()
