@@ -6,6 +6,13 @@ each marker stays in the stored text as a LABEL piece of the layer it opens and 
 file still writes back byte for byte (the layout of a split piece goes with the part
 its offset falls in). Pure: no ORM.
 
+Longer than 600 lines: the 注疏 reading is one pass of decisions over a juan's paragraphs
+(the book's form, its marker words, where the classic returns after a 疏's lemma, editors'
+notes after ○, a title line's note) that share this module's small helpers (``split_piece``,
+``_set``); what stands apart already has its own module (the reference boundaries in
+``boundaries.py``, the shipped classics in ``classics.py``, who wrote each note in
+``commentators.py``).
+
 The forms, as found in ``../shared/corpus/kanripo-jingbu`` (SOURCES.md lists them):
 
 注疏 form (周易註疏 KR1a0007, 尚書注疏 KR1b0004, 毛詩注疏 KR1c0004, 周禮注疏 KR1d0003,
