@@ -67,13 +67,17 @@ class CollationView(APIView):
         return Response(exports.to_json(collation_from_request(request, {**kwargs, "number": number})))
 
 
+#: The export's documented parameters and answer, shared by its two addresses.
+EXPORT_SCHEMA = {"parameters": COLLATION_PARAMETERS + [
+    OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=["csv", "tei"], description="csv or tei")],
+    "responses": {(200, "text/plain"): OpenApiTypes.STR}}
+
+
 class CollationExport(APIView):
     """The collation as a file: `csv` (one row per reading) or `tei` (TEI P5 parallel
     segmentation: `<app>`, `<lem>`, `<rdg wit>`, witnesses in `<listWit>`)."""
 
-    @extend_schema(operation_id="editions_juans_collation_export", parameters=COLLATION_PARAMETERS + [
-        OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=["csv", "tei"], description="csv or tei")],
-        responses={(200, "text/plain"): OpenApiTypes.STR})
+    @extend_schema(operation_id="editions_juans_collation_export", **EXPORT_SCHEMA)
     def get(self, request, number, kind, **kwargs):
         if kind not in ("csv", "tei"):
             raise Http404("csv or tei")
@@ -89,7 +93,16 @@ class CollationExport(APIView):
         return response
 
 
-__all__ = ["CollationView", "CollationExport", "json"]
+class WorkCollationExport(CollationExport):
+    """The collation as a file, read in the work's default edition (``/api/works/<id>/…``):
+    the same export under its own operation id, which the schema needs unique."""
+
+    @extend_schema(operation_id="works_juans_collation_export", **EXPORT_SCHEMA)
+    def get(self, request, number, kind, **kwargs):
+        return super().get(request, number, kind, **kwargs)
+
+
+__all__ = ["CollationView", "CollationExport", "WorkCollationExport", "json"]
 
 
 class SectionParallels(APIView):

@@ -8,7 +8,7 @@ from config.cacheable import cached_page
 
 from . import redirects, views
 from .catalogue import ClassList, ClassWorks
-from .collation import CollationExport, CollationView, SectionParallels, SpanParallels
+from .collation import CollationExport, CollationView, SectionParallels, SpanParallels, WorkCollationExport
 from .schema import SchemaView
 
 app_name = "api"
@@ -43,7 +43,7 @@ urlpatterns = [
     # The same collation read in the work's default edition, as the other juan URLs under works/.
     path("works/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view()),
          name="work-collation"),
-    path("works/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(CollationExport.as_view()),
+    path("works/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(WorkCollationExport.as_view()),
          name="work-collation-export"),
     path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
          cached_page(SectionParallels.as_view()), EDITION, name="edition-section-parallels"),
