@@ -98,7 +98,7 @@ def test_search_page_hits(client, seed_backend):
             '<span class="clip">於參參見鵠於干干不及地武不繫左</span></td>'
             '<td class="place">') in hits[2]
     assert 'href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/?hl=%E9%B5%A0#s2-p2"' in hits[2]
-    assert "禮書綱目 卷十〈大射儀〉 第 2 節「張侯」" in hits[2]
+    assert "禮書綱目 卷十〈大射儀〉 §2「張侯」" in hits[2]  # the section by its place and title, no 第 N 節
 
 
 def test_search_page_escapes_the_query(client, seed_backend):
