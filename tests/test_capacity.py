@@ -194,9 +194,10 @@ def test_under_gunicorn_light_requests_pass_while_heavy_ones_queue(tmp_path):
             time.sleep(0.5)
             light_codes = list(pool.map(get, light * 3))
             assert light_codes == [200] * 9
-            queued = [f for f in heavy_calls if not f.done()]
-            refused = [f.result() for f in heavy_calls if f.done()]  # found their process's queue full
-            assert 1 <= len(queued) <= 4 and refused == [503] * (8 - len(queued))  # 2 queue in each process
+            queued = [f for f in heavy_calls if not f.done()]  # 2 may queue in each of the 2 processes
+            answered = sorted(f.result() for f in heavy_calls if f.done())
+            assert 1 <= len(queued) <= 4
+            assert answered == [503] * len(answered)  # the others found their process's queue full: none ran
             Locks.release(slot)
             assert [f.result() for f in queued] == [200] * len(queued)
         assert get(sort) == 200
