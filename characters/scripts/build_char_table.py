@@ -44,6 +44,9 @@ import unicodedata
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_ROOT))
+from characters.scripts import rare_merges  # noqa: E402  (pure Python, beside this script)
+
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data"
 DEFAULT_CORPORA = [PROJECT_ROOT.parent / "shared" / "corpus", PROJECT_ROOT / "corpus"]
 DEFAULT_OUT = PROJECT_ROOT / "characters" / "data"
@@ -114,19 +117,10 @@ def read_cjkvi(path: Path) -> list[tuple[str, str, str]]:
 
 
 def corpus_chars(folders: list[Path]) -> set[str]:
-    """Every character of every text file under ``folders``: a file that is not UTF-8 (an
-    archive such as ``kanripo-scale.tar.xz``) is skipped whole, not read as bytes."""
-    chars: set[str] = set()
-    for folder in folders:
-        if not folder.exists():
-            print(f"warning: corpus folder {folder} missing", file=sys.stderr)
-            continue
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            try:
-                chars.update(path.read_bytes().decode("utf-8"))
-            except UnicodeDecodeError:
-                continue
-    return {c for c in chars if is_char(c)}
+    """Every character of every text file under ``folders``, counted by
+    ``rare_merges.count_corpus`` (a file that is not UTF-8, an archive such as
+    ``kanripo-scale.tar.xz``, is skipped whole, not read as bytes)."""
+    return {c for c in rare_merges.count_corpus(folders) if is_char(c)}
 
 
 def fold_classes() -> tuple[dict[str, str], dict[str, list[str]]]:
