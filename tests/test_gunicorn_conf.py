@@ -6,9 +6,9 @@ from pathlib import Path
 
 BASE = Path(__file__).resolve().parent.parent
 
-#: A search's pattern of allocations: arrays of 100,000 to 2,000,000 numbers made and freed
-#: again and again; prints the minor page faults of the last ten rounds.
-SCRIPT = """
+#: What both allocation scripts start with: gunicorn.conf.py loaded (its allocator tuned when the
+#: first argument is "tuned") and the sizes of a search's arrays.
+PRELUDE = """
 import importlib.util, resource, sys
 import numpy as np
 spec = importlib.util.spec_from_file_location("conf", "gunicorn.conf.py")
@@ -17,6 +17,11 @@ spec.loader.exec_module(conf)
 if sys.argv[1] == "tuned":
     assert conf.keep_freed_memory() is True
 sizes = [900_000, 450_000, 2_000_000, 100_000]
+"""
+
+#: A search's pattern of allocations: arrays of 100,000 to 2,000,000 numbers made and freed
+#: again and again; prints the minor page faults of the last ten rounds.
+SCRIPT = PRELUDE + """
 for n in sizes:
     a = np.ones(n); b = np.ones(n // 2); del a, b
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -30,15 +35,8 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 #: The same arrays made by eight threads of a pool, two at a time (a gthread worker's threads
 #: running searches); prints the page faults of the last ten rounds of each thread and the
 #: number of glibc arenas (``malloc_info``'s heaps).
-THREADED = """
-import ctypes, importlib.util, os, resource, sys, tempfile, threading
-import numpy as np
-spec = importlib.util.spec_from_file_location("conf", "gunicorn.conf.py")
-conf = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(conf)
-if sys.argv[1] == "tuned":
-    assert conf.keep_freed_memory() is True
-sizes = [900_000, 450_000, 2_000_000, 100_000]
+THREADED = PRELUDE + """
+import ctypes, os, tempfile, threading
 two = threading.Semaphore(2)
 def work(rounds):
     for _ in range(rounds):
