@@ -87,10 +87,10 @@ def test_explain_says_which_files_would_be_rejected_or_skipped(empty_db):
     out = StringIO()
     with pytest.raises(CommandError, match="1 of 3 files would be rejected; nothing was stored"):
         call_command("import_texts", "--explain", str(STRAY), str(COMMENTARY_BOOKS / "KR5c0065" / "KR5c0065_000.txt"),
-                     str(SHARED / "cases" / "import" / "stray_close.txt"), stdout=out, stderr=StringIO())
+                     str(SHARED / "cases" / "import" / "binary.bin"), stdout=out, stderr=StringIO())
     lines = out.getvalue().splitlines()
     assert lines[-2:] == [
         f"would skip {COMMENTARY_BOOKS / 'KR5c0065' / 'KR5c0065_000.txt'}:9:1: no text: the file has a header but no "
         "main text",
-        f"would reject {SHARED / 'cases' / 'import' / 'stray_close.txt'}:8:4: 】 without a matching 【"]
+        f"would reject {SHARED / 'cases' / 'import' / 'binary.bin'}:1:1: not a text file: NUL byte (binary data?)"]
     assert Work.objects.count() == 0

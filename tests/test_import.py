@@ -47,10 +47,27 @@ def test_reimport_replaces_without_duplicates():
 def test_rejected_file_stores_nothing():
     import_file(SEED)
     before = counts()
-    for name in ["unclosed_note.txt", "stray_close.txt", "empty.txt", "binary.bin", "gbk_encoded.txt"]:
+    for name in ["empty.txt", "binary.bin", "gbk_encoded.txt"]:
         with pytest.raises(TextFormatError):
             import_file(CASES / name)
     assert counts() == before
+
+
+@pytest.mark.usefixtures("empty_db")
+@pytest.mark.parametrize("name,note,sections,notes", [
+    ("stray_close.txt", "stray_close.txt:8:4: 】 without a matching 【: kept as text", 2, 7),
+    ("unclosed_note.txt", "unclosed_note.txt:5:92: 【 is not closed before the next 【 at column 159 "
+                          "(notes cannot nest): kept as text", 2, 6),
+])
+def test_damaged_brackets_import_with_a_located_note(name, note, sections, notes, capsys):
+    """A stray or unclosed 【】 in the seed form is kept as text: the juan lands whole, the
+    command names file, line and column, and the file writes back byte for byte."""
+    call_command("import_texts", str(CASES / name))
+    out, err = capsys.readouterr()
+    assert f"note: {CASES / note}" in err + out
+    juan = Juan.objects.get()
+    assert (juan.sections.count(), Piece.objects.filter(section__juan=juan, kind="note").count()) == (sections, notes)
+    assert render_source(juan) == (CASES / name).read_text(encoding="utf-8")
 
 
 @pytest.mark.usefixtures("empty_db")
@@ -80,7 +97,7 @@ def test_command_summary_and_rejections(tmp_path, search_backend, capsys):
     folder = tmp_path / "texts"
     folder.mkdir()
     shutil.copy(SEED, folder / "a_seed.txt")
-    shutil.copy(CASES / "stray_close.txt", folder / "b_bad.txt")
+    shutil.copy(CASES / "binary.bin", folder / "b_bad.txt")
     eleven = (CASES / "markup_in_note.txt").read_text(encoding="utf-8").replace("禮書綱目卷十", "禮書綱目卷十一")
     (folder / "c_eleven.txt").write_text(eleven, encoding="utf-8")
     shutil.copy(SEED, folder / "d_same_juan.txt")
@@ -89,7 +106,7 @@ def test_command_summary_and_rejections(tmp_path, search_backend, capsys):
     assert str(info.value) == "2 of 4 files rejected; nothing was stored from them"
     out, err = capsys.readouterr()
     assert out.splitlines()[-1] == "1 works, 2 juans, 47 sections, 335 notes imported; 2 files rejected"
-    assert f"rejected {folder / 'b_bad.txt'}:8:4: 】 without a matching 【" in err
+    assert f"rejected {folder / 'b_bad.txt'}:1:1: not a text file: NUL byte (binary data?)" in err
     assert (f"rejected {folder / 'd_same_juan.txt'}:1:1: claims the same work and juan (禮書綱目 卷十) as "
             f"{folder / 'a_seed.txt'}, imported earlier in this run") in err
     assert list(Juan.objects.order_by("number").values_list("number", "label")) == [(10, "卷十"), (11, "卷十一")]

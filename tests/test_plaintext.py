@@ -78,13 +78,26 @@ def test_a_file_without_chinese_is_refused():
                                "(is it a README or another kind of file?)")
 
 
-@pytest.mark.parametrize("text, where", [
-    ("甲（乙\n", (1, 2)), ("甲乙）\n", (1, 3)), ("甲（乙（丙）丁）\n", (1, 4)),
+@pytest.mark.parametrize("text, pieces, warnings", [
+    ("甲（乙\n", [(TEXT, "甲（乙")], ["x.txt:1:2: （ is never closed on this line: kept as text"]),
+    ("甲乙）\n", [(TEXT, "甲乙）")], ["x.txt:1:3: ） without a matching opening bracket: kept as text"]),
+    # The outer （ is kept; the inner note stands; the last ） has lost its partner and is kept too.
+    ("甲（乙（丙）丁）\n", [(TEXT, "甲（乙"), (NOTE, "丙"), (TEXT, "丁）")],
+     ["x.txt:1:2: （ is not closed before the next （ at column 4 (notes cannot nest): kept as text",
+      "x.txt:1:8: ） without a matching opening bracket: kept as text"]),
 ])
-def test_unbalanced_full_width_notes(text, where):
+def test_unbalanced_full_width_notes_are_kept_as_text(text, pieces, warnings):
+    doc = parse_siku(text, "x.txt")
+    assert [(p.kind, p.text) for p in doc.all_pieces()] == pieces
+    assert doc.warnings[:len(warnings)] == warnings
+    assert doc.render() == text
+
+
+def test_a_file_of_nothing_but_damaged_brackets_past_the_limit_is_refused():
+    text = "甲" + "）" * 21 + "\n"
     with pytest.raises(TextFormatError) as info:
         parse_siku(text, "x.txt")
-    assert (info.value.line, info.value.column) == where
+    assert str(info.value) == "x.txt:1:22: ） without a matching opening bracket"
 
 
 @pytest.mark.django_db(transaction=True)

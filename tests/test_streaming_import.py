@@ -28,12 +28,12 @@ def test_a_batch_import_indexes_batch_by_batch(settings, tmp_path, monkeypatch, 
     seed = SEED.read_text(encoding="utf-8")
     for i, numeral in enumerate(NUMERALS):
         (folder / f"juan_{i}.txt").write_text(seed.replace("禮書綱目卷十 ", f"禮書綱目卷{numeral} ", 1), encoding="utf-8")
-    (folder / "juan_3b.txt").write_text((CASES / "stray_close.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "juan_3b.txt").write_bytes((CASES / "binary.bin").read_bytes())
     with pytest.raises(CommandError, match="1 of 8 files rejected"):
         call_command("import_texts", str(folder))
     out, err = capsys.readouterr()
     # The refusal was found in the worker process and reported with its place, as before.
-    assert f"rejected {folder / 'juan_3b.txt'}:8:4: 】 without a matching 【" in err
+    assert f"rejected {folder / 'juan_3b.txt'}:1:1: not a text file: NUL byte (binary data?)" in err
     assert out.splitlines()[0] == "1 works, 7 juans, 315 sections, 2296 notes imported; 1 files rejected"
     assert out.splitlines()[1] == "indexing 7 juans …"
     assert re.fullmatch(r"indexed 2968 passages in \d+\.\d s \(3 index writes\)", out.splitlines()[2])

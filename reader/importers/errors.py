@@ -23,3 +23,36 @@ class TextFormatError(ValueError):
 class NoTextError(TextFormatError):
     """A file that holds a header and no text (Kanripo has such files): importers skip it
     with a notice instead of refusing the run. Located like ``TextFormatError``."""
+
+
+class StrayBracket(TextFormatError):
+    """A note bracket that does not pair (a closing one without its opening one, an opening
+    one never closed or not closed before the next): damaged markup, not a reason to refuse
+    a file. ``line`` and ``column`` (1-based) locate the bracket the parser keeps as text
+    when it reads the file again (``keep_stray_brackets``); ``message`` says what was
+    wrong, for the warning."""
+
+
+#: Damaged brackets kept as text in one file before it is refused as not of its form at all.
+MAX_STRAY = 20
+
+
+def keep_stray_brackets(parse, limit: int = MAX_STRAY):
+    """``parse(literal)`` called with the set of ``(line, column)`` places of brackets to
+    read as text, growing it by one for each ``StrayBracket`` it raises, until it parses.
+
+    Returns ``(document, warnings)``: the document and one ``path:line:column: message:
+    kept as text`` per bracket kept. Raises the ``StrayBracket`` as a ``TextFormatError``
+    when more than ``limit`` brackets would be kept (or the same place is reported twice),
+    and any other ``TextFormatError`` as raised: a file with nothing readable is refused.
+    The same rule as the mandoku parser's (``mandoku.parser.parse_mandoku``)."""
+    literal: set[tuple[int, int]] = set()
+    warnings: list[str] = []
+    while True:
+        try:
+            return parse(frozenset(literal)), warnings
+        except StrayBracket as exc:
+            if len(literal) >= limit or (exc.line, exc.column) in literal:
+                raise TextFormatError(exc.path, exc.line, exc.column, exc.message) from None
+            literal.add((exc.line, exc.column))
+            warnings.append(f"{exc}: kept as text")

@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 
 from .document import LABEL, NOTE, PLAIN, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
-from .errors import TextFormatError
+from .errors import StrayBracket, TextFormatError, keep_stray_brackets
 from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
 from .source import split_source_lines
 
@@ -92,37 +92,42 @@ def _lay(piece: PieceDoc, offset: int, raw: str) -> None:
         piece.layout.append((offset, raw))
 
 
-def scan_plain_line(line: str, lineno: int, path: str) -> list[PieceDoc]:
+def scan_plain_line(line: str, lineno: int, path: str, literal: frozenset = frozenset()) -> list[PieceDoc]:
     """Text runs and notes of one line: ``（…）`` and ``【…】`` are notes (brackets in the
-    layout), a humble ``【臣】``/``（臣）`` is text. Raises ``TextFormatError`` for an
-    unclosed, nested or stray bracket."""
+    layout), a humble ``【臣】``/``（臣）`` is text. A bracket at a ``(line, column)`` of
+    ``literal`` is a character of the text (damaged markup kept). Raises ``StrayBracket``
+    (a ``TextFormatError``) for an unclosed, nested or stray bracket not in ``literal``."""
     b = _Builder()
     pos = 0
     pending = ""
     opens = "".join(BRACKETS)
     closes = "".join(BRACKETS.values())
+    marks = [k for k, ch in enumerate(line) if ch in opens + closes and (lineno, k + 1) not in literal]
+    k = 0
     while pos < len(line):
-        m = re.search(f"[{opens}{closes}]", line[pos:])
-        if not m:
+        while k < len(marks) and marks[k] < pos:
+            k += 1
+        if k == len(marks):
             b.text(line[pos:], pending)
             pending = ""
             break
-        at = pos + m.start()
+        at = marks[k]
         ch = line[at]
         if ch in closes:
-            raise TextFormatError(path, lineno, at + 1, f"{ch} without a matching opening bracket")
+            raise StrayBracket(path, lineno, at + 1, f"{ch} without a matching opening bracket")
         if at > pos:
             b.text(line[pos:at], pending)
             pending = ""
         close = BRACKETS[ch]
-        end = line.find(close, at + 1)
+        end = next((m for m in marks[k + 1:] if line[m] == close), -1)
         if end < 0:
-            raise TextFormatError(path, lineno, at + 1, f"{ch} is never closed on this line")
+            raise StrayBracket(path, lineno, at + 1, f"{ch} is never closed on this line")
         inner = line[at + 1:end]
-        nested = re.search(f"[{opens}]", inner)
-        if nested:
-            raise TextFormatError(path, lineno, at + 2 + nested.start(),
-                                  f"{inner[nested.start()]} inside a note opened at column {at + 1} (notes cannot nest)")
+        nested = next((m for m in marks[k + 1:] if m < end and line[m] in opens), None)
+        if nested is not None:
+            raise StrayBracket(path, lineno, at + 1,
+                               f"{ch} is not closed before the next {line[nested]} at column {nested + 1} "
+                               f"(notes cannot nest)")
         if inner == HUMBLE or (SIGNATURE.match(inner) and SIGNED.match(line[end + 1:])):
             b.text(inner, pending + ch)
             pending = close
@@ -141,10 +146,20 @@ def parse_plain(text: str, path: str = "<text>", *, work_title: str | None = Non
     """Parse ``text`` (decoded, BOM allowed) of one of this module's forms.
 
     ``work_title`` and ``juan_number`` override the metadata (front matter ``title`` /
-    ``juan``, the first markdown heading, else the file name, with a warning). Raises
-    ``TextFormatError`` (file, line, column) for a file without Chinese text and for
-    unbalanced notes.
+    ``juan``, the first markdown heading, else the file name, with a warning). A damaged
+    bracket (unclosed, nested, stray) is kept as text with a warning in ``doc.warnings``
+    naming file, line and column (``errors.keep_stray_brackets``). Raises
+    ``TextFormatError`` (file, line, column) for a file without Chinese text or without
+    main text, and past ``errors.MAX_STRAY`` damaged brackets.
     """
+    doc, kept = keep_stray_brackets(
+        lambda literal: _parse_plain(text, path, work_title, juan_number, literal))
+    doc.warnings[:0] = kept
+    return doc
+
+
+def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int | None,
+                 literal: frozenset) -> JuanDocument:
     doc = JuanDocument(source_name=Path(path).name, source_format=PLAIN)
     if text.startswith("\ufeff"):
         doc.bom = True
@@ -242,7 +257,7 @@ def parse_plain(text: str, path: str = "<text>", *, work_title: str | None = Non
             section.paragraphs.append([label])
             pending, last, new_para = "", label, True
             continue
-        pieces = scan_plain_line(line, lineno, path)
+        pieces = scan_plain_line(line, lineno, path, literal)
         if pending:  # blank and comment lines before the paragraph lead its first piece
             first = pieces[0]
             if first.layout and first.layout[0][0] == 0:

@@ -24,7 +24,7 @@ from pathlib import Path
 from .document import (
     COMMENTARY, LABEL, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
 )
-from .errors import TextFormatError
+from .errors import StrayBracket, TextFormatError, keep_stray_brackets
 from .plaintext import is_plain, parse_plain, require_chinese
 from .source import split_source_lines
 from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
@@ -82,8 +82,10 @@ def split_source_tag(body: str, in_record: bool) -> tuple[str, str, str]:
 
 
 class _Parser:
-    def __init__(self, text: str, path: str, work_title: str | None, juan_number: int | None):
+    def __init__(self, text: str, path: str, work_title: str | None, juan_number: int | None,
+                 literal: frozenset = frozenset()):
         self.path = path
+        self.literal = literal  # (line, column) of damaged brackets read as text
         self.doc = JuanDocument(source_name=Path(path).name)
         self.override_title = work_title
         self.override_number = juan_number
@@ -102,29 +104,46 @@ class _Parser:
         return lines
 
     # -- pieces --------------------------------------------------------------------------
+    def _find(self, s: str, ch: str, start: int, end: int, lineno: int, col0: int) -> int:
+        """The offset of the next ``ch`` in ``s[start:end]`` that is markup (not a damaged
+        bracket kept as text, ``self.literal``), or -1."""
+        at = s.find(ch, start, end)
+        while at >= 0 and (lineno, col0 + at + 1) in self.literal:
+            at = s.find(ch, at + 1, end)
+        return at
+
     def scan(self, s: str, lineno: int, col0: int, in_record: bool) -> list[PieceDoc]:
         """Split ``s`` (starting at 1-based column ``col0 + 1`` of line ``lineno``) into
-        text runs and notes; raise on unbalanced brackets."""
+        text runs and notes; raise ``StrayBracket`` on an unbalanced bracket that is not
+        yet kept as text (``self.literal``)."""
         pieces: list[PieceDoc] = []
         text_kind, note_kind = (RECORD, RECORD_NOTE) if in_record else (TEXT, NOTE)
+
+        def text(run: str) -> None:
+            if pieces and pieces[-1].kind == text_kind:
+                pieces[-1].text += run
+            else:
+                pieces.append(PieceDoc(text_kind, run))
+
         pos = 0
-        while pos < len(s):
-            open_at = s.find(OPEN, pos)
-            close_at = s.find(CLOSE, pos)
+        n = len(s)
+        while pos < n:
+            open_at = self._find(s, OPEN, pos, n, lineno, col0)
+            close_at = self._find(s, CLOSE, pos, n, lineno, col0)
             if close_at >= 0 and (open_at < 0 or close_at < open_at):
-                self.error(lineno, col0 + close_at + 1, f"{CLOSE} without a matching {OPEN}")
+                raise StrayBracket(self.path, lineno, col0 + close_at + 1, f"{CLOSE} without a matching {OPEN}")
             if open_at < 0:
-                pieces.append(PieceDoc(text_kind, s[pos:]))
+                text(s[pos:])
                 break
             if open_at > pos:
-                pieces.append(PieceDoc(text_kind, s[pos:open_at]))
+                text(s[pos:open_at])
             if close_at < 0:
-                self.error(lineno, col0 + open_at + 1, f"{OPEN} is never closed on this line")
-            nested = s.find(OPEN, open_at + 1, close_at)
+                raise StrayBracket(self.path, lineno, col0 + open_at + 1, f"{OPEN} is never closed on this line")
+            nested = self._find(s, OPEN, open_at + 1, close_at, lineno, col0)
             if nested >= 0:
-                self.error(lineno, col0 + open_at + 1,
-                           f"{OPEN} is not closed before the next {OPEN} at column {col0 + nested + 1} "
-                           f"(notes cannot nest)")
+                raise StrayBracket(self.path, lineno, col0 + open_at + 1,
+                                   f"{OPEN} is not closed before the next {OPEN} at column {col0 + nested + 1} "
+                                   f"(notes cannot nest)")
             body, sep, tag = split_source_tag(s[open_at + 1:close_at], in_record)
             source = ""
             if tag:
@@ -250,8 +269,12 @@ def parse_siku(text: str, path: str = "<text>", *, work_title: str | None = None
     ``work_title`` and ``juan_number`` override (or, for a file without a title line,
     supply) the header's values; without them a headless file is named after ``path``
     and a warning is added to ``doc.warnings``.
-    Raises ``TextFormatError`` with file, line and column for unbalanced, nested or stray
-    【】, for a file without main text and for a file without Chinese text.
+    Damaged markup (a 】 without 【, a 【 never closed or not closed before the next) is
+    kept as text: the bracket is a character of the text and ``doc.warnings`` names it
+    (``path:8:4: 】 without a matching 【: kept as text``; ``errors.keep_stray_brackets``,
+    at most ``errors.MAX_STRAY`` per file). Raises ``TextFormatError`` with file, line and
+    column for a file without main text, without Chinese text, or with more damaged
+    brackets than that.
 
     Other plain-text forms, told apart by what they hold (front matter, ``#`` lines,
     full-width ``（…）`` notes, ``【臣】``, punctuation: ``plaintext.is_plain``), go to
@@ -260,4 +283,6 @@ def parse_siku(text: str, path: str = "<text>", *, work_title: str | None = None
     require_chinese(text, path)
     if is_plain(text):
         return parse_plain(text, path, work_title=work_title, juan_number=juan_number)
-    return _Parser(text, path, work_title, juan_number).parse()
+    doc, kept = keep_stray_brackets(lambda literal: _Parser(text, path, work_title, juan_number, literal).parse())
+    doc.warnings[:0] = kept
+    return doc
