@@ -9,6 +9,17 @@ faults, and the damaged markup kept as text (``warning: file:line:column: …``)
 structure check.
 
     .venv/bin/python scripts/check_corpus.py [FOLDER...] [--quiet]
+
+``--search-counts``: instead, import every file (default: the Kanripo folders and
+``other/`` and ``seed/``) into a scratch database, index each juan alone and check that
+the search engine's count of a few queries per layer (frequent and rare characters of that
+layer, a phrase of 2–4 characters, a phrase across two pieces of the classic) equals a
+plain count over the stored pieces of that layer (``scripts/search_counts.py``). Prints
+each difference (``mismatch: file: layer 「query」 engine N, plain M``) and each refused
+file, then ``N files, N layers, N queries: N equal, N differ; N refused``; exits 1 on any
+difference or refusal. About a second a file.
+
+    .venv/bin/python scripts/check_corpus.py --search-counts [FOLDER...] [--workdir DIR]
 """
 from __future__ import annotations
 
@@ -27,6 +38,37 @@ from reader.importers.source import decode_bytes  # noqa: E402
 
 CORPUS = BASE.parent / "shared" / "corpus"
 DEFAULT = [CORPUS / "kanripo", CORPUS / "kanripo-jingbu", CORPUS / "kanripo-commentary", CORPUS / "kanripo-references"]
+#: The folders of ``--search-counts``: every form the importer reads.
+ALL_FORMS = [*DEFAULT, CORPUS / "other", CORPUS / "seed"]
+
+
+def search_counts(files: list[Path], workdir: str | None, quiet: bool) -> int:
+    """Run the per-layer count check (module docstring) over ``files``; returns the exit status."""
+    sys.path.insert(0, str(BASE / "scripts"))
+    import search_counts as counts  # Django only for this option: the parser check runs without it
+
+    folder = counts.setup(workdir)
+    layers = queries = differ = refused = 0
+    started = time.perf_counter()
+    for path in files:
+        try:
+            rows = counts.counts_for_file(path, folder / "index-one")
+        except TextFormatError as exc:
+            refused += 1
+            print(f"refused: {exc}")
+            continue
+        layers += len({layer for layer, *_ in rows})
+        queries += len(rows)
+        for layer, q, engine, plain in rows:
+            if engine != plain:
+                differ += 1
+                print(f"mismatch: {path}: {layer} 「{q}」 engine {engine}, plain {plain}")
+        if not quiet:
+            print(f"{path}: {len(rows)} queries", flush=True)
+    seconds = time.perf_counter() - started
+    print(f"{len(files)} files, {layers} layers, {queries} queries in {seconds:.0f} s: "
+          f"{queries - differ} equal, {differ} differ; {refused} refused")
+    return 1 if differ or refused else 0
 
 
 def check_file(path: Path, kept: list[str] | None = None) -> tuple[str, str]:
@@ -54,7 +96,14 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", nargs="*", type=Path)
     ap.add_argument("--quiet", action="store_true", help="print only the summary")
+    ap.add_argument("--search-counts", action="store_true",
+                    help="check the search engine's counts per layer against a plain count (imports every file)")
+    ap.add_argument("--workdir", help="--search-counts: folder for the scratch database and index (default: a new "
+                                      "temporary folder)")
     args = ap.parse_args(argv)
+    if args.search_counts:
+        files = sorted(f for folder in (args.folders or ALL_FORMS) for f in folder.rglob("*.txt"))
+        return search_counts(files, args.workdir, args.quiet)
     files = sorted(f for folder in (args.folders or DEFAULT) for f in folder.rglob("*.txt"))
     counts: dict[str, int] = {}
     started = time.perf_counter()
