@@ -24,7 +24,17 @@ engine's format writes (no ``..``, no absolute path, no link: ``allowed_file``),
 file is copied (never followed through a link) while its checksum is taken, then compared
 with the manifest's. Only then is the copy opened as an index (``check_generation``) and
 swapped in. A generation that fails any check is refused with a ``ShippingError`` naming
-what failed; the copy is removed and the server keeps the generation it has. A Whoosh
+what failed; the copy is removed and the server keeps the generation it has.
+
+Freshness: a signed manifest cannot be forged, but an old one can be put back (a copy of a
+generation published last week, with its valid signature). Each manifest carries
+``created_ns``, when its generation was made (``generation_created``; signed with the rest),
+and a server records in ``PULLED`` the newest generation it has pulled; ``pull`` refuses a
+published generation made before that one, whether it has to be copied or is still on
+local disk, unless the operator asks for it (``allow_older``, ``pull_index --allow-older``:
+going back on purpose). Without a signing key the rule still stops a mistaken
+re-publication of an old folder, but not a writer of the shared folder, who can write any
+``created_ns``. A Whoosh
 index is read with ``pickle`` by Whoosh itself, so a Whoosh server pulls only generations
 whose manifest is signed (``SEARCH_INDEX_SIGNING_KEY`` set on both sides).
 
@@ -47,13 +57,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .backends.base import SearchError
-from .backends.generations import (MANIFEST, SIGNATURE, GenerationStore, engine_name, signature, signing_key,
-                                   write_manifest)
+from .backends.generations import (MANIFEST, SIGNATURE, GenerationStore, engine_name, generation_created,
+                                   signature, signing_key, write_manifest)
 
 #: The name of a generation folder (``GenerationStore._new_generation``): nothing else is pulled.
 GENERATION_NAME = re.compile(r"gen-\d{8}T\d{6}-[0-9a-f]{8}")
 #: The most bytes a manifest, its signature or the publication manifest may have.
 MAX_MANIFEST_BYTES = 64 * 2**20
+#: The local record of the newest generation a server has pulled (``{"generation", "created_ns"}``,
+#: in its index folder): the freshness rule's mark.
+PULLED = "pulled.json"
 #: Engines whose index files are read with ``pickle`` (by the library): pulled only when signed.
 NEEDS_SIGNATURE = ("search.backends.whoosh.WhooshBackend",)
 
@@ -241,9 +254,51 @@ def _copy_checked(folder_fd: int, rel: str, target: Path, info: dict, where: str
                             f"it was published)")
 
 
-def _fetch(store, shared: Path, name: str) -> None:
+def _stamp(created_ns: int) -> str:
+    return datetime.fromtimestamp(created_ns / 1e9, timezone.utc).isoformat(timespec="seconds")
+
+
+def _pulled_mark(store) -> tuple[str, int] | None:
+    """The newest generation this server has pulled (``PULLED``): ``(name, created_ns)``;
+    None before its first pull. Raises ``ShippingError`` when the record is damaged."""
+    try:
+        data = json.loads((store.path / PULLED).read_text(encoding="utf-8"))
+        name, created = data["generation"], data["created_ns"]
+        if not (isinstance(name, str) and isinstance(created, int)):
+            raise ValueError("generation or created_ns of the wrong type")
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ShippingError(f"{store.path / PULLED}, this server's record of the newest generation it pulled, is "
+                            f"damaged ({e}); pull again with --allow-older to write it anew") from None
+    return name, created
+
+
+def _check_fresh(manifest: dict, where: str, mark: tuple[str, int] | None) -> int:
+    """``generation_created`` of ``manifest`` once it is no older than ``mark`` (the newest
+    generation pulled before; None: anything goes); raises ``ShippingError`` for a replay."""
+    try:
+        created = generation_created(manifest)
+    except ValueError as e:
+        raise ShippingError(f"{where}/{MANIFEST} does not say when its generation was made: {e}") from None
+    if mark is not None and created < mark[1] and manifest.get("generation") != mark[0]:
+        raise ShippingError(f"{where} was made at {_stamp(created)}, before {mark[0]} ({_stamp(mark[1])}), which "
+                            f"this server has pulled already: an older generation published again is refused "
+                            f"(`python manage.py pull_index --allow-older` takes it on purpose)")
+    return created
+
+
+def _write_mark(store, name: str, created: int) -> None:
+    tmp = store.path / f".{PULLED}-{uuid.uuid4().hex[:8]}"
+    tmp.write_text(json.dumps({"generation": name, "created_ns": created}), encoding="utf-8")
+    os.replace(tmp, store.path / PULLED)
+
+
+def _fetch(store, shared: Path, name: str, mark: tuple[str, int] | None) -> int:
     """Copy the published generation ``shared/name`` into the index folder, every check of
-    the module docstring passed, as ``store.path/name``; raises ``ShippingError``."""
+    the module docstring passed (freshness against ``mark``, ``_check_fresh``, before a
+    file is copied), as ``store.path/name``; returns its ``created_ns``. Raises
+    ``ShippingError``."""
     where = str(shared / name)
     shared_fd = os.open(shared, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
@@ -259,6 +314,7 @@ def _fetch(store, shared: Path, name: str) -> None:
     part = store.path / f"{name}.part-{uuid.uuid4().hex[:8]}"
     try:
         manifest, data, signed = _checked_manifest(store, folder_fd, name, where)
+        created = _check_fresh(manifest, where, mark)
         part.mkdir()
         for rel, info in manifest["files"].items():
             _copy_checked(folder_fd, rel, part / rel, info, where)
@@ -270,6 +326,7 @@ def _fetch(store, shared: Path, name: str) -> None:
         except Exception as e:  # noqa: BLE001 - any failure to open it refuses it, with its message
             raise ShippingError(f"{where} passed its manifest but is not an index this server reads: {e}") from None
         os.replace(part, store.path / name)
+        return created
     except BaseException:
         shutil.rmtree(part, ignore_errors=True)
         raise
@@ -277,11 +334,12 @@ def _fetch(store, shared: Path, name: str) -> None:
         os.close(folder_fd)
 
 
-def pull(backend, shared: Path) -> tuple[str, bool]:
+def pull(backend, shared: Path, allow_older: bool = False) -> tuple[str, bool]:
     """Fetch the newest generation published in ``shared`` and swap it in; returns its name
     and whether anything changed (False when it is already the current one). Raises
-    ``ShippingError`` if nothing is published, it was built by another engine, or it fails
-    a check (see the module docstring): the server then keeps the generation it has."""
+    ``ShippingError`` if nothing is published, it was built by another engine, it fails a
+    check, or it was made before the newest generation this server has pulled (unless
+    ``allow_older``; see the module docstring): the server then keeps the generation it has."""
     store = _store(backend)
     shared = Path(shared)
     try:
@@ -315,10 +373,19 @@ def pull(backend, shared: Path) -> tuple[str, bool]:
         if keeps == name:
             return name, False
         try:
+            mark = None if allow_older else _pulled_mark(store)
             if not (store.path / name).exists():
-                _fetch(store, shared, name)
+                created = _fetch(store, shared, name, mark)
+            else:  # still here (the previous generation, kept for readers): as fresh as a copy must be
+                local = store.path / name
+                try:
+                    manifest = json.loads((local / MANIFEST).read_text(encoding="utf-8"))
+                except (OSError, ValueError) as e:
+                    raise ShippingError(f"the local copy {local} has no readable {MANIFEST} ({e})") from None
+                created = _check_fresh(manifest if isinstance(manifest, dict) else {}, str(local), mark)
         except ShippingError as e:
             raise ShippingError(f"refused the published generation {name}: {e}; this server keeps "
                                 f"{keeps or 'no index'}") from None
         store._swap_in(store.path / name, manifest=False)
+        _write_mark(store, name, created)
     return name, True

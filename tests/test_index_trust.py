@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 from dataclasses import replace
+from datetime import datetime, timezone
 
 import pytest
 
@@ -76,8 +77,10 @@ def test_every_generation_has_a_manifest_of_its_files(shipped):
     a, _, shared, name = shipped
     gen = a.path / name
     manifest = json.loads((gen / "MANIFEST.json").read_text(encoding="utf-8"))
-    assert set(manifest) == {"manifest", "generation", "engine", "files"}
+    assert set(manifest) == {"manifest", "generation", "engine", "created_ns", "files"}
     assert (manifest["generation"], manifest["engine"]) == (name, ENGINES["positional"])
+    stamp = datetime.strptime(name[4:19], "%Y%m%dT%H%M%S").replace(tzinfo=timezone.utc).timestamp()
+    assert 0 <= manifest["created_ns"] / 1e9 - stamp < 60  # made when its folder was, to the nanosecond
     files = sorted(p.relative_to(gen).as_posix() for p in gen.rglob("*") if p.is_file() and p.name != "MANIFEST.json")
     assert sorted(manifest["files"]) == files and len(files) == 28  # 26 arrays and 2 tables
     raw = manifest["files"]["raw.npy"]
@@ -318,3 +321,71 @@ def test_the_publication_manifest_is_read_as_carefully_as_a_generation(shipped, 
         pull(b, shared)
     assert str(failure.value) == message
     assert current(b) == kept and folder_state(b.path) == before
+
+
+def test_an_older_generation_published_again_is_refused(settings, shipped, tmp_path):
+    """Freshness (a replay): B pulls A's first and second generations; a writer of the shared
+    folder puts the first back, its signed manifest untouched. B refuses it whether it must
+    copy it or still holds it, and keeps the second; the operator's --allow-older takes it."""
+    from django.core.management import CommandError, call_command
+
+    settings.SEARCH_INDEX_SIGNING_KEY = KEY
+    a, b, shared, _ = shipped
+    first = publish(a, shared)  # signed now
+    assert pull(b, shared) == (first, True)
+    saved = tmp_path / "saved"
+    shutil.copytree(shared / first, saved)
+    saved_publication = (shared / "manifest.json").read_bytes()
+    a.rebuild([])
+    second = publish(a, shared)
+    assert pull(b, shared) == (second, True)
+    made = {n: json.loads((shared / n / "MANIFEST.json").read_text())["created_ns"] for n in (first, second)}
+    assert made[first] < made[second]
+    assert json.loads((b.path / "pulled.json").read_text()) == {"generation": second, "created_ns": made[second]}
+
+    def replay():
+        (shared / "manifest.json").write_bytes(saved_publication)
+
+    def stamp(n):
+        return datetime.fromtimestamp(made[n] / 1e9, timezone.utc).isoformat(timespec="seconds")
+
+    message = (rf"^refused the published generation {first}: {{where}} was made at {re.escape(stamp(first))}, "
+               rf"before {second} \({re.escape(stamp(second))}\), which this server has pulled already: an older "
+               rf"generation published again is refused \(`python manage.py pull_index --allow-older` takes it on "
+               rf"purpose\); this server keeps {second}$")
+    # B still holds the first generation (kept for readers that resolved the link before the swap).
+    assert (b.path / first).is_dir()
+    replay()
+    with pytest.raises(ShippingError, match=message.format(where=re.escape(str(b.path / first)))):
+        pull(b, shared)
+    assert current(b) == second and b.document_count() == 0
+    # Gone from B (a later pull removed it): the copy is refused before a file is copied.
+    shutil.rmtree(b.path / first)
+    if not (shared / first).exists():
+        shutil.copytree(saved, shared / first)
+    before = sorted(p.name for p in b.path.iterdir())
+    with pytest.raises(ShippingError, match=message.format(where=re.escape(str(shared / first)))):
+        pull(b, shared)
+    assert sorted(p.name for p in b.path.iterdir()) == before and current(b) == second
+    with pytest.raises(CommandError, match="an older generation published again is refused"):
+        settings.SEARCH_BACKENDS = {**settings.SEARCH_BACKENDS, "default": settings.SEARCH_BACKENDS["b"]}
+        call_command("pull_index", str(shared))
+    # The operator goes back on purpose.
+    call_command("pull_index", str(shared), "--allow-older")
+    assert current(b) == first and b.document_count() == 424
+    assert json.loads((b.path / "pulled.json").read_text()) == {"generation": first, "created_ns": made[first]}
+
+
+def test_a_new_generation_is_always_made_after_the_one_it_follows(shipped, monkeypatch):
+    """A clock set back on the server that writes does not make its next generation look
+    older to the servers that pull (created_ns is at least the previous one's + 1)."""
+    import time as time_module
+
+    a, b, shared, name = shipped
+    made = json.loads((a.path / name / "MANIFEST.json").read_text())["created_ns"]
+    monkeypatch.setattr(time_module, "time_ns", lambda: made - 10**12)  # 1000 s back
+    a.rebuild([])
+    second = publish(a, shared)
+    assert json.loads((a.path / second / "MANIFEST.json").read_text())["created_ns"] == made + 1
+    publish(a, shared)  # published again: the same generation keeps its time
+    assert json.loads((shared / second / "MANIFEST.json").read_text())["created_ns"] == made + 1

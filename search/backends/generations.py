@@ -25,6 +25,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -109,18 +110,54 @@ def _generation_files(gen: Path) -> list[str]:
     return sorted(out)
 
 
+def generation_created(manifest: dict) -> int:
+    """When a generation was made, in nanoseconds since the epoch (UTC): its manifest's
+    ``created_ns``, else (a manifest written before it had one) the stamp of its name
+    (``gen-20261129T230000-…``, to the second). ``pull_index`` never swaps in a generation
+    older than the newest it has pulled (``search.shipping``). Raises ``ValueError`` when
+    the manifest gives neither."""
+    created = manifest.get("created_ns")
+    if isinstance(created, int) and not isinstance(created, bool) and created > 0:
+        return created
+    if created is not None:
+        raise ValueError(f"its created_ns {created!r} is not a positive whole number")
+    stamp = GENERATION_STAMP.fullmatch(str(manifest.get("generation", "")))
+    if stamp is None:
+        raise ValueError("it gives no created_ns and its generation name carries no stamp")
+    when = datetime.strptime(stamp[1], "%Y%m%dT%H%M%S").replace(tzinfo=timezone.utc)
+    return int(when.timestamp()) * 10**9
+
+
+#: A generation's name (``GenerationStore._new_generation``); group 1 is its UTC stamp.
+GENERATION_STAMP = re.compile(r"gen-(\d{8}T\d{6})-[0-9a-f]{8}")
+
+
 def write_manifest(gen: Path, engine: str, previous: Path | None = None) -> dict:
-    """Write ``gen/MANIFEST.json`` (``{"manifest": 1, "generation", "engine", "files": {path:
-    {"sha256", "size"}}}``) and, when a signing key is set, ``gen/MANIFEST.sig``; returns the
-    manifest. A file that is the very file (a hard link, same size) listed in ``previous``'s
-    manifest keeps its checksum: files of a generation are never rewritten in place, so a
-    write that links the segments it keeps hashes only the files it adds."""
-    known = {}
+    """Write ``gen/MANIFEST.json`` (``{"manifest": 1, "generation", "engine", "created_ns",
+    "files": {path: {"sha256", "size"}}}``) and, when a signing key is set,
+    ``gen/MANIFEST.sig``; returns the manifest. A file that is the very file (a hard link,
+    same size) listed in ``previous``'s manifest keeps its checksum: files of a generation
+    are never rewritten in place, so a write that links the segments it keeps hashes only
+    the files it adds.
+
+    ``created_ns`` (signed with the rest) orders generations for ``pull_index``'s freshness
+    rule: a manifest written again for the same generation keeps it; a new generation gets
+    the clock's time, and always more than ``previous``'s, so a clock set back on the
+    server that writes does not make its next generation look older."""
+    known, before = {}, {}
     if previous is not None:
         try:
-            known = json.loads((previous / MANIFEST).read_text(encoding="utf-8")).get("files", {})
+            before = json.loads((previous / MANIFEST).read_text(encoding="utf-8"))
+            known = before.get("files", {}) if isinstance(before, dict) else {}
         except (OSError, ValueError, AttributeError):
-            known = {}
+            known, before = {}, {}
+    if not isinstance(before, dict):
+        before = {}
+    try:
+        earlier = generation_created(before) if before else 0
+    except ValueError:
+        earlier = 0
+    created = earlier if before.get("generation") == gen.name and earlier else max(time.time_ns(), earlier + 1)
     files = {}
     for rel in _generation_files(gen):
         path = gen / rel
@@ -132,7 +169,7 @@ def write_manifest(gen: Path, engine: str, previous: Path | None = None) -> dict
         else:
             digest = file_sha256(path)
         files[rel] = {"sha256": digest, "size": size}
-    manifest = {"manifest": 1, "generation": gen.name, "engine": engine, "files": files}
+    manifest = {"manifest": 1, "generation": gen.name, "engine": engine, "created_ns": created, "files": files}
     data = json.dumps(manifest, ensure_ascii=False, indent=1).encode("utf-8")
     _write_atomic(gen / MANIFEST, data)
     key = signing_key()
