@@ -1,6 +1,7 @@
 """Citations of sections in the field's usual form, always in the original characters.
 
-``江永《禮書綱目》卷十〈大射儀〉「右張侯」 http://…/works/禮書綱目/juan/10/2/``: author,
+``江永《禮書綱目》卷十〈大射儀〉「右張侯」 http://…/works/禮書綱目/juan/10/2/``: author
+(the edition's byline, ``cited_author``),
 work in 《》, juan as the book titles it, chapter in 〈〉, the section by its 右… line in
 「」, then its permalink. The reading pages and the API give the same string.
 """
@@ -80,6 +81,30 @@ def edition_byline(edition) -> str:
     return "\u3000".join(people) if people else edition.work.byline
 
 
+#: Roles a citation leaves unsaid: the author's own writing (``江永撰`` is cited 江永), as
+#: citations of 古籍 name an author (``〔清〕顧炎武《日知錄》``) but each commentator with his
+#: role (``〔漢〕鄭玄注　〔唐〕賈公彥疏``).
+UNSAID_ROLES = frozenset({"撰", "著"})
+
+
+def cited_author(edition, work=None) -> str:
+    """Who a citation of ``edition`` names before the title: the people of its byline
+    (``Edition.byline``) in the book's order, each with his dynasty in 〔〕 and his role,
+    joined by ``　`` (``〔漢〕鄭氏注　〔唐〕陸德明音義　〔唐〕賈公彥疏``); no native place,
+    and no role ``UNSAID_ROLES`` (``婺源江永撰`` → ``江永``). Without a byline, the work's
+    ``Work.cited_author`` (its author field; ``work`` when given, so that a loaded
+    ``juan.work`` costs no query). "" when neither names anyone."""
+    people = []
+    for person in edition.byline or []:
+        name = person.get("name", "")
+        if not name:
+            continue
+        dynasty = f"〔{person['dynasty']}〕" if person.get("dynasty") else ""
+        role = person.get("role", "")
+        people.append(f"{dynasty}{name}{'' if role in UNSAID_ROLES else role}")
+    return "\u3000".join(people) if people else (work or edition.work).cited_author
+
+
 def set_openings(sections) -> None:
     """Give each untitled section of ``sections`` (``Section`` objects) its ``opening``
     (``opening_words`` of its main text) with one query for them all, so that a table of
@@ -120,7 +145,7 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     juan = section.juan
     work = juan.work
     chapter = chapter if chapter is not None else section.chapter
-    out = [work.cited_author, f"《{work.title}》", juan_label(juan)]
+    out = [cited_author(juan.edition, work), f"《{work.title}》", juan_label(juan)]
     if chapter is not None and chapter.title:
         out.append(f"〈{chapter.title}〉")
     name = section_name(section)
@@ -147,7 +172,7 @@ def juan_citation_text(juan, chapters=()) -> str:
     the edition when it is named (``（KR1d0086-WYG）``)."""
     titles = "".join(f"〈{c.title}〉" for c in chapters if c.title)
     name = edition_name(juan)
-    return f"{juan.work.cited_author}《{juan.work.title}》{juan_label(juan)}{titles}" + (f"（{name}）" if name else "")
+    return f"{cited_author(juan.edition, juan.work)}《{juan.work.title}》{juan_label(juan)}{titles}" + (f"（{name}）" if name else "")
 
 
 def permalink(request, obj) -> str:
