@@ -94,6 +94,11 @@ class Work(models.Model):
         """Save; raises ``django.core.exceptions.ValidationError`` for a slug that breaks the
         rule, whatever wrote it (an importer, the admin, a script)."""
         validate_slug(self.slug)
+        if self.pk is None and self.kanripo_id and not self.dynasty:
+            # a new work whose text has not given its dynasty yet (卷〇 has no byline): the
+            # catalogue's, until a juan's byline gives the text's (reader.importers.loader)
+            listed = entry(self.kanripo_id)
+            self.dynasty = listed.dynasty if listed else ""
         if not self.classification and self.kanripo_id:
             # Kanripo's IDs carry their class (KR1d0086 → KR1d): a work with one is classified.
             self.classification = class_of(self.kanripo_id)

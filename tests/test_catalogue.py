@@ -29,8 +29,10 @@ def test_every_bu_and_class_of_kr1_to_kr6_is_named():
         ("KR5", "道部", "道"), ("KR6", "佛部", "佛")]
     assert [c.name for c in catalogue.members("KR1")] == [
         "易類", "書類", "詩類", "禮類", "春秋類", "孝經類", "五經總義類", "四書類", "樂類", "小學類"]
-    assert [len(catalogue.members(b.code)) for b in catalogue.bus()] == [10, 15, 12, 10, 10, 22]
-    assert len(catalogue.classes()) == 85
+    assert [len(catalogue.members(b.code)) for b in catalogue.bus()] == [10, 16, 12, 10, 10, 22]
+    assert len(catalogue.classes()) == 86
+    # named by its own file only (KR2.txt does not list it)
+    assert catalogue.get_class("KR2p") == catalogue.CatalogueClass("KR2p", "簡牘金石類", "KR2", "lei")
     assert catalogue.get_class("KR2a") == catalogue.CatalogueClass("KR2a", "正史類", "KR2", "lei")
     assert catalogue.get_class("KR9z") is None
 
@@ -51,7 +53,24 @@ def test_the_catalogue_lists_each_work_with_its_people():
     assert catalogue.entry("KR1d0086-WYG").authors == ("江永",)
     assert catalogue.entry("KR2a0001").people[0] == catalogue.Person("司馬遷", "撰", "漢")  # a heading with a link
     assert catalogue.entry("KR5c0065").dynasty == "漢後期"  # the work's own :DYNASTY:
-    assert catalogue.entry("KR1d0004") is None  # not held: not shipped
+    # a work the corpora do not hold, from an entry copied as its heading line only
+    assert catalogue.entry("KR1d0004") == catalogue.CatalogueEntry(
+        "KR1d0004", "KR1d", "周官新義", "宋", (catalogue.Person("王安石", "", "宋"),))
+    assert catalogue.entry("KR1d0999") is None  # an ID the catalogue does not list
+
+
+def test_every_work_of_the_catalogue_s_classes_of_kr1_to_kr3_is_shipped():
+    counted = {}
+    for code in catalogue.classes():
+        if len(code) == 4:
+            counted[code] = len(catalogue.entries_of(code))
+    assert [counted[c.code] for c in catalogue.members("KR1")] == [170, 60, 66, 92, 122, 13, 32, 67, 22, 88]
+    assert [counted[c.code] for c in catalogue.members("KR2")] == [
+        39, 40, 23, 24, 22, 41, 61, 3, 23, 2, 152, 22, 57, 47, 24, 37]
+    assert sum(counted[c.code] for c in catalogue.members("KR3")) == 590
+    assert len(catalogue.entries_of("KR2")) == 617
+    last = catalogue.entry("KR2a0039")   # the last work of 正史類, a heading of another hand
+    assert (last.title, last.dynasty, last.authors) == ("清史稿", "民國", ("趙爾巽",))
 
 
 def corpus_ids() -> set[str]:
@@ -145,6 +164,18 @@ def test_the_script_builds_the_tables_from_a_checkout(tmp_path):
         "KR1d0090\tKR1d\t某書\t明\t闕名:撰:\t儀禮之屬\n")                # a commented 屬 is not read
 
 
+def test_the_script_reads_heading_lines_and_a_class_its_bu_file_does_not_list(tmp_path):
+    (tmp_path / "KR2.txt").write_text("* KR2 史部\n** [[file:KR2a.txt][KR2a 正史類]]\n", encoding="utf-8")
+    (tmp_path / "KR2a.txt").write_text("** KR2a ZB2a 正史類\n*** KR2a0007 前漢書-漢-班固\n", encoding="utf-8")
+    (tmp_path / "KR2p.txt").write_text("** KR2p 簡牘金石類\n*** KR2p0017 郭店楚簡-太一生水\n CH8x4413\n",
+                                       encoding="utf-8")
+    classes, works = build_catalogue.build(tmp_path)
+    assert classes == [("KR2", "", "史部"), ("KR2a", "KR2", "正史類"), ("KR2p", "KR2", "簡牘金石類")]
+    assert [(w.kr_id, w.title, w.dynasty, [(p.name, p.role, p.dynasty) for p in w.people]) for w in works] == [
+        ("KR2a0007", "前漢書", "漢", [("班固", "", "漢")]),      # the heading's author, no role
+        ("KR2p0017", "郭店楚簡-太一生水", "", [])]                # two parts: a title, not title-dynasty
+
+
 def test_the_script_names_the_file_and_line_of_a_work_in_the_wrong_class(tmp_path):
     (tmp_path / "KR1.txt").write_text(BU_FILE, encoding="utf-8")
     (tmp_path / "KR1a.txt").write_text("** KR1a 易類\n*** KR1d0003 周禮注疏-漢-鄭玄\n", encoding="utf-8")
@@ -183,6 +214,21 @@ def test_import_texts_class_option_and_a_kanripo_import(tmp_path, empty_db):
     assert (hanfei.title, hanfei.classification) == ("韓非子", "KR3c")
     juan = Juan.objects.get(work=hanfei)
     assert juan.char_count == sum(len(t) for t in juan.sections.values_list("pieces__text", flat=True) if t)
+
+
+@pytest.mark.django_db
+def test_a_kanripo_work_the_corpora_lack_gets_class_title_and_dynasty_from_the_catalogue(tmp_path, empty_db):
+    folder = tmp_path / "KR2b0007"
+    folder.mkdir()
+    # a juan of 資治通鑑 without #+TITLE and without a byline (卷〇's front matter)
+    (folder / "KR2b0007_000.txt").write_text(
+        "# -*- mode: mandoku-view; -*-\n#+PROPERTY: ID KR2b0007\n#+PROPERTY: BASEEDITION WYG\n"
+        "<pb:KR2b0007_WYG_000-1a>¶\n臣光言先奉勑編集歷代君臣事迹¶\n", encoding="utf-8")
+    call_command("import_texts", str(folder), stdout=open("/dev/null", "w"))
+    work = Work.objects.get(kanripo_id="KR2b0007")
+    assert (work.title, work.dynasty, work.classification, work.catalogue_class.name) == (
+        "資治通鑑", "宋", "KR2b", "編年類")
+    assert work.catalogue_byline == "〔宋〕司馬光撰\u3000〔元〕胡三省注"
 
 
 @pytest.mark.django_db
@@ -280,7 +326,7 @@ def test_the_api_lists_the_classes_and_the_works_of_a_class(client, seed_juan):
     classify_seed(seed_juan)
     add_work("史記", "KR2a0001")
     rows = client.get("/api/classes/").json()
-    assert len(rows) == 85
+    assert len(rows) == 86
     assert rows[0] == {"code": "KR1", "name": "經部", "parent": None, "level": "bu", "works": 1,
                        "works_url": "http://testserver/api/classes/KR1/works/"}
     kr1d = next(r for r in rows if r["code"] == "KR1d")

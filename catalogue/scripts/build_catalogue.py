@@ -8,14 +8,17 @@ Sources read (the catalogue's own layout):
 - ``KR/KR1.txt`` … ``KR/KR6.txt``: one 部 each, ``* KR1 經部`` then one line per 類,
   ``** [[file:KR1a.txt][KR1a 易類]]``. The 部 takes its code from the file name (``KR5.txt``
   heads its 部 ``ZB5 道部``, an older code).
-- ``KR/KR1a.txt`` …: one 類 each. A work is a level-3 heading whose first word is a KR ID:
+- ``KR/KR1a.txt`` …: one 類 each, headed ``** KR1d ZB1d 禮類``; a 類 whose 部 file does not list
+  it (``KR2p 簡牘金石類``) takes its name from that heading. A work is a level-3 heading whose
+  first word is a KR ID:
   ``*** KR1d0003 周禮注疏-漢-鄭玄`` (title-dynasty-author), or, in files of another hand,
   ``*** KR2a0001 [[mandoku:ZB2a0001.org][ZB2a0001]] 史記`` / ``*** KR1g0020 ZB1g0020 七經孟子考文補遺``
   (the title is the last word; the dynasty is then the first person's). Its ``:DYNASTY:``
   property, when the work has one, wins over the heading's. The people responsible are the
   level-5 headings under its ``**** 人物`` heading, each with ``:DYNASTY:`` and ``:FUNCTION:``
   (撰, 注, 疏 …); people of an appendix (``**** (附)考證`` and its ``***** 人物``) are not the
-  work's and are left out.
+  work's and are left out. An entry without its 人物 (a copy that keeps the heading lines only)
+  has the heading's author as its one person, without a role.
 - A 屬 (group inside a 類) is a level-3 heading without a KR ID ending in 之屬 (``*** 周禮之屬``);
   it holds the works after it until the next 屬. Headings that are commented out
   (``# *** 周禮之屬``) are not read: in the catalogue they are notes, incomplete (KR1d marks
@@ -44,6 +47,7 @@ CLASS_FILE = re.compile(r"^KR\d[a-z]\.txt$")
 CLASS_LINE = re.compile(r"^\*\*\s+\[\[file:[^\]]*\]\[(KR\d[a-z])\s+([^\]]+)\]\]")
 BU_LINE = re.compile(r"^\*\s+\S+\s+(\S+)")
 WORK_HEADING = re.compile(r"^\*\*\*\s+(KR\d[a-z]\d{4})\s+(.*?)\s*$")
+CLASS_HEADING = re.compile(r"^\*\*\s+(KR\d[a-z])\s+(.+?)\s*$")
 SHU_HEADING = re.compile(r"^\*\*\*\s+(\S+之屬)\s*$")
 HEADING = re.compile(r"^(\*+)\s+(.*?)\s*$")
 PROPERTY = re.compile(r"^\s*:([A-Z_]+):\s*(.*?)\s*$")
@@ -69,6 +73,7 @@ class CatalogueWork:
     dynasty: str = ""
     people: list[Person] = field(default_factory=list)
     shu: str = ""
+    heading_author: str = ""
 
 
 def parse_bu(path: Path) -> tuple[str, str, list[tuple[str, str]]]:
@@ -85,6 +90,15 @@ def parse_bu(path: Path) -> tuple[str, str, list[tuple[str, str]]]:
     if not name:
         raise CatalogueError(f"{path}:1: no '* {code} 名' heading")
     return code, name, classes
+
+
+def class_heading(path: Path) -> str:
+    """The 類's name its own file gives in its ``** KR2p 簡牘金石類`` heading (``** KR1d ZB1d
+    禮類``: the last word), "" when the file has none."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if match := CLASS_HEADING.match(line):
+            return match.group(2).split()[-1] if match.group(1) == path.stem else ""
+    return ""
 
 
 def _split_heading(kr_id: str, rest: str) -> tuple[str, str, str]:
@@ -114,8 +128,9 @@ def parse_class(path: Path) -> list[CatalogueWork]:
             kr_id = match.group(1)
             if not kr_id.startswith(cls):
                 raise CatalogueError(f"{path}:{number}: the work {kr_id} is not in the class {cls}")
-            title, dynasty, _author = _split_heading(kr_id, match.group(2))
+            title, dynasty, author = _split_heading(kr_id, match.group(2))
             work = CatalogueWork(kr_id=kr_id, cls=cls, title=title, dynasty=dynasty, shu=shu)
+            work.heading_author = author
             works.append(work)
             level_of_people, person, in_work_props = 0, None, True
             continue
@@ -147,6 +162,10 @@ def parse_class(path: Path) -> list[CatalogueWork]:
         elif in_work_props and key == "DYNASTY" and value:
             work.dynasty = value.rstrip("?")
     for work in works:
+        if not work.people and work.heading_author:
+            # an entry without its 人物 (a copy of the headings only): the heading's person,
+            # without a role (the heading does not give one)
+            work.people.append(Person(name=work.heading_author, dynasty=work.dynasty))
         if not work.dynasty:
             work.dynasty = next((p.dynasty for p in work.people if p.dynasty), "")
     return works
@@ -165,8 +184,12 @@ def build(root: Path) -> tuple[list[tuple[str, str, str]], list[CatalogueWork]]:
         code, name, members = parse_bu(path)
         classes.append((code, "", name))
         classes.extend((c, code, n) for c, n in members)
+    listed = {code for code, _parent, _name in classes}
     for path in sorted(p for p in folder.iterdir() if CLASS_FILE.match(p.name)):
         works.extend(parse_class(path))
+        if path.stem not in listed and (named := class_heading(path)):
+            # a 類 its 部 file does not list yet (KR2p 簡牘金石類): its own file names it
+            classes.append((path.stem, path.stem[:3], named))
     return sorted(classes), sorted(works, key=lambda w: w.kr_id)
 
 

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from catalogue.catalogue import entry as catalogue_entry
+
 from ..document import JuanDocument
 from ..numerals import NUMERAL_CHARS, chinese_to_int
 from ..siku import DYNASTIES, ROLE, parse_byline
@@ -384,8 +386,13 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
         m = re.match(r"^(KR[0-9a-z]+)", stem)
         doc.kanripo_id = m.group(1) if m else ""
     if not doc.work_title:
-        doc.work_title = stem
-        doc.warnings.append(f"{path}: no #+TITLE; the work title is taken from the file name")
+        listed = catalogue_entry(doc.kanripo_id)
+        if listed is not None:  # Kanripo's catalogue names the work its ID stands for
+            doc.work_title = listed.title
+            doc.warnings.append(f"{path}: no #+TITLE; the work title is Kanripo's catalogue's for {doc.kanripo_id}")
+        else:
+            doc.work_title = stem
+            doc.warnings.append(f"{path}: no #+TITLE; the work title is taken from the file name")
     m = SEQUENCE.search(Path(path).name)
     sequence = int(m.group(1)) if m else None
     doc.file_sequence = sequence
