@@ -196,6 +196,13 @@ class FacetsSerializer(serializers.Serializer):
 FacetsSerializer._declared_fields["class"] = NamedFacetValueSerializer(many=True)
 
 
+class ShuSerializer(serializers.Serializer):
+    """A 屬 (a group inside a 類: 周禮之屬) and the number of works held in it."""
+
+    name = serializers.CharField()
+    works = serializers.IntegerField()
+
+
 class ClassSerializer(serializers.Serializer):
     """A class of Kanripo's catalogue (``catalogue``) and the works held in it."""
 
@@ -205,6 +212,7 @@ class ClassSerializer(serializers.Serializer):
     level = serializers.ChoiceField(choices=["bu", "lei"])
     works = serializers.IntegerField()
     works_url = serializers.URLField()
+    shu = ShuSerializer(many=True, help_text="the 屬 of the works held in a 類 (none for a 部)")
 
 
 class ClassCountSerializer(NamedFacetValueSerializer):

@@ -1,6 +1,7 @@
 """The catalogue pages: ``/`` (the library as Kanripo's catalogue orders it: 經 史 子 集, 道, 佛
 → their 類 → the works held, each with its editions, juan count, characters and dynasty) and
-``/classes/<code>/`` (one 類, or one 部 with its 類). The classes come from ``catalogue``; the
+``/classes/<code>/`` (one 類, or one 部 with its 類; a 類's works by their 屬 where the catalogue
+or the admin gives works one). The classes come from ``catalogue``; the
 counts from three queries whatever the number of works (works with their editions, the juans'
 labels, the characters summed per edition), never one per work."""
 from __future__ import annotations
@@ -36,13 +37,27 @@ def _works_with_counts(works) -> list[Work]:
     return works
 
 
+def shu_groups(works: list[Work]) -> list[dict]:
+    """``[{"shu": "周禮之屬", "works": [...]}]``: the works of one 類 by their 屬, each 屬 where its
+    first work stands (the works come in Kanripo ID order, the catalogue's), the works without
+    a 屬 first (``shu`` ""); ``[]`` when no work of the class has a 屬 (the shelf is not divided)."""
+    if not any(work.shu for work in works):
+        return []
+    groups: dict[str, list] = {}
+    for work in sorted(works, key=lambda w: w.shu != ""):   # stable: the ID order stays within each 屬
+        groups.setdefault(work.shu, []).append(work)
+    return [{"shu": shu, "works": grouped} for shu, grouped in groups.items()]
+
+
 def _shelves(works: list[Work], codes) -> list[dict]:
-    """``[{"cls": CatalogueClass, "works": [...]}]`` for the classes ``codes`` that hold works,
-    in catalogue order; a work classified by its 部 only stands on a shelf of its own."""
+    """``[{"cls": CatalogueClass, "works": [...], "groups": shu_groups(works)}]`` for the classes
+    ``codes`` that hold works, in catalogue order; a work classified by its 部 only stands on a
+    shelf of its own."""
     by_code: dict[str, list] = {}
     for work in works:
         by_code.setdefault(work.classification, []).append(work)
-    return [{"cls": get_class(code), "works": by_code[code]} for code in codes if code in by_code]
+    return [{"cls": get_class(code), "works": by_code[code], "groups": shu_groups(by_code[code])}
+            for code in codes if code in by_code]
 
 
 @vary_on_cookie  # the font size the reader chose (display cookie)

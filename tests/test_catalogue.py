@@ -2,6 +2,7 @@
 builds them, a work's class from its Kanripo ID, ``import_texts --class`` and the migration, the
 catalogue pages (``/``, ``/classes/<code>/``, the work page's class) and ``/api/classes/``."""
 import importlib
+import re
 import subprocess
 import sys
 import tarfile
@@ -328,10 +329,10 @@ def test_the_api_lists_the_classes_and_the_works_of_a_class(client, seed_juan):
     rows = client.get("/api/classes/").json()
     assert len(rows) == 86
     assert rows[0] == {"code": "KR1", "name": "經部", "parent": None, "level": "bu", "works": 1,
-                       "works_url": "http://testserver/api/classes/KR1/works/"}
+                       "works_url": "http://testserver/api/classes/KR1/works/", "shu": []}
     kr1d = next(r for r in rows if r["code"] == "KR1d")
     assert kr1d == {"code": "KR1d", "name": "禮類", "parent": "KR1", "level": "lei", "works": 1,
-                    "works_url": "http://testserver/api/classes/KR1d/works/"}
+                    "works_url": "http://testserver/api/classes/KR1d/works/", "shu": []}
     assert next(r for r in rows if r["code"] == "KR6")["works"] == 0
     works = client.get("/api/classes/KR1d/works/").json()
     assert works["count"] == 1
@@ -339,6 +340,35 @@ def test_the_api_lists_the_classes_and_the_works_of_a_class(client, seed_juan):
         "title": "禮書綱目", "author": "江永", "classification": "KR1d", "shu": "", "juan_count": 1}
     assert [w["title"] for w in client.get("/api/classes/KR2/works/").json()["results"]] == ["史記"]
     assert client.get("/api/classes/KR9z/works/").status_code == 404
+
+
+def add_shu_works():
+    """Four works of 禮類, three given a 屬 (as the admin or a catalogue with 屬 headings would)."""
+    for title, kanripo_id, shu in [("儀禮注疏", "KR1d0028", "儀禮之屬"), ("周禮注疏", "KR1d0003", "周禮之屬"),
+                                   ("周官新義", "KR1d0004", "周禮之屬"), ("禮書", "KR1d0084", "")]:
+        work = add_work(title, kanripo_id)
+        Work.objects.filter(pk=work.pk).update(shu=shu)
+
+
+@pytest.mark.django_db
+def test_a_class_page_and_the_api_divide_a_class_by_its_shu(client):
+    add_shu_works()
+    add_work("史記", "KR2a0001")
+    html = client.get("/classes/KR1d/").content.decode()
+    shelf = html[html.index('<section class="class"'):]
+    # the works without a 屬 first, then each 屬 where its first work stands in the catalogue
+    assert re.findall(r'<h3 id="([^"]+)" class="shu">([^<]+)<span class="count">(\d+) 部書', shelf) == [
+        ("KR1d-shu2", "周禮之屬 ", "2"), ("KR1d-shu3", "儀禮之屬 ", "1")]
+    assert re.findall(r'<li><a href="[^"]+">([^<]+)</a>\s*<span class="byline">', shelf) == ["禮書", "周禮注疏", "周官新義", "儀禮注疏"]
+    home = client.get("/").content.decode()
+    assert '<h4 id="KR1d-shu2" class="shu">周禮之屬 <span class="count">2 部書</span></h4>' in home
+    assert '<h4 id="KR2a-shu' not in home   # a class none of whose works has a 屬 is not divided
+    rows = {r["code"]: r for r in client.get("/api/classes/").json()}
+    assert rows["KR1d"]["shu"] == [{"name": "周禮之屬", "works": 2}, {"name": "儀禮之屬", "works": 1}]
+    assert rows["KR1"]["shu"] == rows["KR2a"]["shu"] == []
+    zhouli = client.get("/api/classes/KR1d/works/", {"shu": "周禮之屬"}).json()
+    assert [(w["title"], w["shu"]) for w in zhouli["results"]] == [("周禮注疏", "周禮之屬"), ("周官新義", "周禮之屬")]
+    assert client.get("/api/classes/KR1/works/", {"shu": "儀禮之屬"}).json()["count"] == 1
 
 
 @pytest.mark.django_db
