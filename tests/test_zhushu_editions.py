@@ -29,7 +29,7 @@ QUERIES = ["王", "之", "釋曰", "注", "疏", "音", "反", "曰", "公", "�
 EDITORS_NOTES_KR1H0003_001 = 10
 #: How the layer of each piece of 孝經注疏 卷一 was decided (``Piece.layer_basis``).
 #: (the 考證 entry 蓋天子之孝也○古文無也字 is an entry, not a section title: text of the editorial layer)
-BASES_KR1F0004_001 = {"marked": 62, "default": 17, "reference": 6, "layout": 3}
+BASES_KR1F0004_001 = {"marked": 62, "default": 17, "reference": 8, "layout": 1}
 #: A page-break marker of the printed edition (葉 1-2a): not text.
 PAGE = re.compile(r'<span class="pb"[^>]*><span class="visually-hidden">[^<]*</span>[^<]*</span>')
 CHOICES = ["classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "notes", "titles",
@@ -290,15 +290,15 @@ def test_shipped_classics_name_their_source_and_licence_and_load_once():
     from reader.importers.mandoku import classics
 
     for book, folder in [("shu", "KR1b0046"), ("shi", "KR1c0044"), ("chunqiu", "KR1e0001"), ("zuozhuan", "KR1e0001"),
-                         ("gongyang", "KR1e0094"), ("guliang", "KR1e0009"), ("yi", "KR1a0001"), ("zhouli", "KR1d0001"),
-                         ("yili", "KR1d0026"), ("xiaojing", "KR1f0002"), ("mengzi", "KR1h0002"), ("lunyu", "KR1h0005")]:
+                         ("gongyang", "KR1e0094"), ("guliang", "KR1e0094"), ("yi", "KR1a0139"), ("zhouli", "KR1d0001"),
+                         ("yili", "KR1d0026"), ("xiaojing", "KR1f0003"), ("mengzi", "KR1h0043"), ("lunyu", "KR1h0043")]:
         head = [line for line in (classics.CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
                 if line.startswith("#")]
         assert f"Kanripo {folder} (https://github.com/kanripo/{folder})" in head[1]
         assert "CC BY-SA 4.0" in head[3] and "scripts/build_classics.py" in head[4] and len(head) == 7
     assert [classics.classic_book(t) for t in ("尚書注疏", "毛詩注疏", "春秋左傳注疏", "春秋公羊傳注疏", "春秋穀梁注䟽", "周禮注疏",
                                              "儀禮注疏", "周易註疏", "孝經注疏", "孟子注疏", "論語注疏", "禮記注疏")] \
-        == ["shu", "shi", "zuozhuan", "chunqiu+gongyang", "guliang", "zhouli", "yili", "yi", "xiaojing", "mengzi",
+        == ["shu", "shi", "zuozhuan", "chunqiu+gongyang", "chunqiu+guliang", "zhouli", "yili", "yi", "xiaojing", "mengzi",
             "lunyu", ""]
     classics.classic_reference.cache_clear()
     first = classics.classic_reference("shu")
@@ -342,7 +342,7 @@ def test_how_each_layer_was_decided_is_stored_shown_and_in_the_api(zhushu, clien
                if p.layer_basis in ("reference", "layout")]
     assert decided == [
         ("layout", CLASSIC, "曾子侍"), ("reference", CLASSIC, "知之乎曾子避席曰參不敏何足以知之"),
-        ("reference", CLASSIC, "子曰夫孝德之本也"), ("layout", CLASSIC, "敎之所由生也"),
+        ("reference", CLASSIC, "子曰夫孝德之本也"), ("reference", CLASSIC, "敎之所由生也"),
         ("reference", CLASSIC, "復坐吾語汝")]
     assert Counter(Piece.objects.filter(section__juan=juan).values_list("layer_basis", flat=True)) == Counter(
         BASES_KR1F0004_001)
