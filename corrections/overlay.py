@@ -7,8 +7,8 @@ for the pieces they name, and the whole juan only when one moved). The result ap
 
 * ``overlay.piece(p)`` to a ``reader.models.Piece`` read for display (``reader.reading.
   chapter_views(..., overlay=...)``): its ``text`` and ``layer`` become the corrected ones
-  and ``overlay_marks`` lists ``(start, end, proposal)`` of each changed place in the new
-  text. The piece is marked ``overlaid`` and refuses to be saved (``reader.models.Piece.save``).
+  and ``overlay_marks`` lists ``(start, end, history URL, title, kind)`` of each changed place
+  in the new text (a layer correction spans the whole piece). The piece is marked ``overlaid`` and refuses to be saved (``reader.models.Piece.save``).
 * ``overlay.row(section_position, row)`` to a search ``PieceRow`` (any NamedTuple with
   ``position``, ``text`` and ``layer``).
 
@@ -89,7 +89,7 @@ class JuanOverlay:
                 continue
             if c.proposal.kind == LAYER:
                 layer = c.proposal.new_layer
-                marks.append((0, 0, c.proposal))
+                marks.append((0, None, c.proposal))
                 continue
             pieces.append(text[last:c.start])
             new = c.proposal.replacement
@@ -99,20 +99,34 @@ class JuanOverlay:
             last = c.end
         pieces.append(text[last:])
         text = "".join(pieces)
-        return text, layer, [(s, e if e else len(text), p) for s, e, p in marks]
+        return text, layer, [(s, len(text) if e is None else e, p) for s, e, p in marks]
 
     def piece(self, p, section_position: int):
-        """Correct a ``Piece`` read for display, in place (see the module docstring); returns it."""
+        """Correct a ``Piece`` read for display, in place (see the module docstring); returns it.
+        Its page breaks (``layout`` offsets) move with the text, and ``shown_offset(offset)``
+        maps a code point of the text as imported to the corrected text (the section's pages
+        are planned on the text as imported: ``reader.reading.chapter_views`` moves each cut)."""
         text, layer, marks = self.apply(section_position, p.position, p.text, p.layer)
         if marks:
+            changes = self.changes(section_position, p.position)
             p.text, p.layer, p.overlaid = text, layer, True
-            p.overlay_marks = [(s, e, reverse("corrections:history", args=[c.pk]), mark_title(c)) for s, e, c in marks]
+            p.overlay_marks = [(s, e, reverse("corrections:history", args=[c.pk]), mark_title(c), c.kind)
+                               for s, e, c in marks]
+            if changes:
+                p.layout = [[shown_offset(changes, offset), raw] for offset, raw in (p.layout or [])]
+                p.shown_offset = lambda offset, changes=changes: shown_offset(changes, offset)
         if self.show_notes:
             notes = self.notes(section_position, p.position)
             if notes:
                 p.overlay_notes = [(reverse("corrections:history", args=[c.proposal.pk]), c.proposal.original,
                                     c.proposal.replacement, c.proposal.author.get_username()) for c in notes]
         return p
+
+    def changes(self, section: int, position: int) -> list[tuple[int, int, int]]:
+        """``[(start, end, length of the new text), ...]``: the text corrections of the piece at
+        ``(section, position)``, in text order, in code points of the text as imported."""
+        return sorted((c.start, c.end, len(c.proposal.replacement)) for c in self.by_piece.get((section, position), ())
+                      if c.proposal.kind == TEXT)
 
     def notes(self, section: int, position: int) -> list[Placed]:
         """The public annotations of the piece at ``(section, position)``, in text order."""
@@ -127,6 +141,44 @@ class JuanOverlay:
         """A corrected copy of a search ``PieceRow`` (``row`` itself when nothing changes)."""
         text, layer, marks = self.apply(section_position, row.position, row.text, row.layer)
         return row._replace(text=text, layer=layer) if marks else row
+
+
+def shown_offset(changes: list[tuple[int, int, int]], offset: int) -> int:
+    """Code point ``offset`` of a piece's text as imported, in its corrected text (``changes``:
+    ``JuanOverlay.changes``). An offset inside a corrected span goes to its start, so a page
+    cut there shows the whole new text on the next page, and nothing twice."""
+    shift = 0
+    for start, end, length in changes:
+        if offset <= start:
+            break
+        if offset < end:
+            return start + shift
+        shift += length - (end - start)
+    return offset + shift
+
+
+def imported_offset(changes: list[tuple[int, int, int]], offset: int) -> int:
+    """The inverse of ``shown_offset``, for the pages: code point ``offset`` of a piece's
+    corrected text in its text as imported. An offset inside a new text goes to the last
+    character of the span it replaced: a page's cut inside that span moves to its start
+    (``shown_offset``), so the new text is shown on the page of that character."""
+    shift = 0
+    for start, end, length in changes:
+        new = start + shift
+        if offset < new:
+            break
+        if offset < new + length:
+            return end - 1
+        shift += length - (end - start)
+    return offset - shift
+
+
+def piece_changes(edition_id: int, juan_number: int, section: int, piece: int) -> list[tuple[int, int, int]]:
+    """``JuanOverlay.changes`` of one piece read from its accepted text corrections at their
+    stored places (one query; a re-import moves them, ``workflow.recheck``)."""
+    rows = Proposal.objects.filter(edition_id=edition_id, juan_number=juan_number, section_position=section,
+                                   piece_position=piece, status=ACCEPTED, kind=TEXT)
+    return sorted((s, e, len(r)) for s, e, r in rows.values_list("start", "end", "replacement"))
 
 
 def mark_title(p: Proposal) -> str:

@@ -155,7 +155,9 @@ def start_page(view) -> str | None:
     first = min(view.pieces(), key=lambda p: (p.position, getattr(p, "offset", 0) or 0), default=None)
     if first is None or not view.section.page:  # no printed pages in this edition
         return None
-    return printed_page_at(view.section, first.position, getattr(first, "offset", 0) or 0)
+    # the stored page breaks count the text as imported (a corrected reading's fragment says where it starts there)
+    offset = getattr(first, "imported_offset", getattr(first, "offset", 0)) or 0
+    return printed_page_at(view.section, first.position, offset)
 
 
 def _reading(request, template, juan, chapters, context):

@@ -418,7 +418,9 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
 
     ``overlay`` (optional): a layer above corrects the reading, ``overlay(piece, section
     position) -> piece`` called on each piece before it is cut into a page (the corrections'
-    overlay, ``corrections.overlay``; ``reader`` does not know it)."""
+    overlay, ``corrections.overlay``; ``reader`` does not know it). A piece whose text it
+    changed carries ``shown_offset(offset)``, mapping offsets of the text as imported (the
+    pages are planned on it) to its new text: each cut moves with the text."""
     chapters = {c.pk: ChapterView(c) for c in juan.chapters.all()}
     views: dict[int, SectionView] = {}
     qs = juan.sections.all()
@@ -460,7 +462,12 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
             p = overlay(p, view.section.position)
         part = slices.get(p.section_id, {}).get(p.position)
         if part is not None:
+            imported, shown_offset = part.start, getattr(p, "shown_offset", None)
+            if shown_offset is not None:  # a corrected text: the page's cuts (made on the text as imported) move with it
+                part = part._replace(start=shown_offset(part.start), end=shown_offset(part.end), length=len(p.text))
             p = fragment(p, part)
+            if shown_offset is not None:  # where the fragment starts in the text as imported (its printed page)
+                p.imported_offset = imported
         if p.paragraph is None:
             view.records.append(p)
         else:

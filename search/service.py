@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from config.server_timing import timed
 from reader.models import Edition
-from reader.paging import page_of
+from corrections.overlay import imported_offset, piece_changes
+from reader.paging import long_sections, page_of
 from reader.stamp import corpus_version
 
 from .backends import Hit, SearchError, SearchQuery, SearchResults, get_search_backend
@@ -100,7 +101,12 @@ class HitLinks:
         anchor = f"s{p.section_position}" if title else f"s{p.section_position}-p{piece}"
         params = self.params
         if not title:
-            page = page_of(p.work_id, p.juan_number, p.section_position, piece, hit.start - p.piece_start(hit.start))
+            page = 1
+            if (p.work_id, p.juan_number, p.section_position) in long_sections():
+                # the index holds the corrected reading; the pages are planned on the text as imported
+                offset = imported_offset(piece_changes(p.work_id, p.juan_number, p.section_position, piece),
+                                         hit.start - p.piece_start(hit.start))
+                page = page_of(p.work_id, p.juan_number, p.section_position, piece, offset)
             if page > 1:
                 params += f"&page={page}"  # as urlencode writes it, after hl and exact
         return f"{url}?{params}#{anchor}"

@@ -279,7 +279,9 @@ def test_a_reimport_keeps_moves_or_sets_aside_each_correction_with_the_reason(tm
     assert [a.action for a in lost.audit.all()][-1] == "set aside"
     assert [a.action for a in kept.audit.all()][-1] == "re-anchored"
     html = Client().get(URL).content.decode()
-    assert "方有祭祀之事當射宰告於君君乃命之言君有命政令宜由尊者" in html and "方將" not in html
+    assert (f'方有祭祀之事當射宰告於君君乃命之言君有命<span class="corrected">政令</span><a class="corr-mark" '
+            f'href="/corrections/{kept.pk}/"') in html and "方將" not in html
+    assert re.search(r'<span class="corrected">政令</span><a class="corr-mark" [^>]*>.*?</a>宜由尊者', html)
     assert search_backend.search(SearchQuery("有命政令")).count == 1
 
 

@@ -67,16 +67,48 @@ def page_marker(page_id: str) -> str:
             f'<span class="visually-hidden">頁 </span>{escape(label)}</span>')
 
 
+def _corr_link(url: str, title: str) -> str:
+    return (f'<a class="corr-mark" href="{escape(url)}" title="{escape(title)}">'
+            f'<span aria-hidden="true">校</span><span class="visually-hidden">已校正：{escape(title)}</span></a>')
+
+
+def corrected_places(piece, length: int) -> tuple[list[int], dict[int, list[str]]]:
+    """Where a corrected reading changed the characters of ``piece`` (``piece.overlay_marks``,
+    ``[(start, end, url, title, kind), ...]`` in code points of its whole corrected text, set
+    by the layer that corrects the reading, ``corrections.overlay``), on the ``length`` code
+    points this page shows of it (a fragment starts at ``piece.offset``): ``(span, links)``,
+    ``span[i]`` the number of the correction code point ``i`` belongs to (-1: none) and
+    ``links[i]`` the 「校」 links to its history after code point ``i`` (-1: before the first),
+    each after the last character of its correction (where a deletion was, for a deletion).
+    A layer correction changes no character: ``overlay_marks`` (the filter) puts its mark."""
+    span, links = [-1] * length, {}
+    offset = getattr(piece, "offset", 0) or 0
+    for k, mark in enumerate(getattr(piece, "overlay_marks", ())):
+        start, end, url, title, kind = mark
+        if kind != "text":
+            continue
+        start, end = start - offset, end - offset
+        for i in range(max(start, 0), min(end, length)):
+            span[i] = k
+        if 0 < end <= length or (end == 0 and offset == 0):
+            links.setdefault(end - 1, []).append(_corr_link(url, title))
+    return span, links
+
+
 def marked_with_pages(piece) -> str:
-    """``marked(piece.segments)`` with page-break markers at their offsets (``piece.layout``)."""
+    """``marked(piece.segments)`` with page-break markers at their offsets (``piece.layout``),
+    and each corrected place of a corrected reading in ``<span class="corrected">`` followed
+    by its 「校」 link (``corrected_places``)."""
     breaks = sorted((min(offset, len(piece.text)), pid)
                     for offset, raw in (getattr(piece, "layout", None) or []) for pid in PAGE.findall(raw))
-    if not breaks:
+    corrected = getattr(piece, "overlay_marks", None)
+    if not breaks and not corrected:
         return marked(piece.segments)
     chars = [(c, m) for t, m in piece.segments for c in t]  # offsets are code points (layout)
-    html: list[str] = []
+    span, links = corrected_places(piece, len(chars)) if corrected else ([-1] * len(chars), {})
+    html: list[str] = list(links.get(-1, ()))
     run: list[str] = []
-    state = {"marked": False}
+    state = {"marked": False, "corr": -1}
 
     def flush():
         if run:
@@ -84,17 +116,31 @@ def marked_with_pages(piece) -> str:
             html.append(f"<mark>{t}</mark>" if state["marked"] else t)
             run.clear()
 
+    def close():
+        flush()
+        if state["corr"] >= 0:
+            html.append("</span>")
+            state["corr"] = -1
+
     b = 0
     for i, (c, is_marked) in enumerate(chars):
         while b < len(breaks) and breaks[b][0] <= i:
             flush()
             html.append(page_marker(breaks[b][1]))
             b += 1
+        if span[i] != state["corr"]:
+            close()
+            if span[i] >= 0:
+                html.append('<span class="corrected">')
+                state["corr"] = span[i]
         if is_marked != state["marked"]:
             flush()
             state["marked"] = is_marked
         run.append(c)
-    flush()
+        if i in links:
+            close()
+            html.extend(links[i])
+    close()
     html.extend(page_marker(pid) for _, pid in breaks[b:])  # after the last character
     return mark_safe("".join(html))
 
@@ -113,20 +159,24 @@ def shown(text, display) -> str:
     return text
 
 
-def _run(chars: list[tuple[str, bool, bool, int]]) -> str:
-    """Escaped HTML of ``(char, marked, is_source_tag, segment)``: one ``<mark>`` per
-    highlighted segment (two adjacent hits stay two marks), the tag in its span."""
+def _run(chars: list[tuple[str, bool, bool, int, int, str]]) -> str:
+    """Escaped HTML of ``(char, marked, is_source_tag, segment, correction, links)``: one
+    ``<mark>`` per highlighted segment (two adjacent hits stay two marks), the tag in its
+    span, a corrected place (``correction`` ≥ 0) in ``<span class="corrected">`` with its
+    「校」 links (``links``, HTML) after its last character."""
     out, i = [], 0
     while i < len(chars):
-        j = i
-        while j < len(chars) and chars[j][1:] == chars[i][1:]:
+        j = i + 1
+        while j < len(chars) and chars[j][1:5] == chars[i][1:5] and not chars[j - 1][5]:
             j += 1
         text = _esc("".join(c[0] for c in chars[i:j]))
         if chars[i][1]:
             text = f"<mark>{text}</mark>"
         if chars[i][2]:
             text = f'<span class="source">{text}</span>'
-        out.append(text)
+        if chars[i][4] >= 0:
+            text = f'<span class="corrected">{text}</span>'
+        out.append(text + chars[j - 1][5])
         i = j
     return "".join(out)
 
@@ -138,14 +188,19 @@ def warichu(piece) -> str:
     The last cell splits its characters evenly between its two columns. A page break of the
     printed edition inside the note (``piece.layout``) ends a cell and stands between cells,
     as its marker (葉 12-2a) does in the main text."""
-    chars = [(c, m, False, n) for n, (t, m) in enumerate(piece.segments) for c in CHARACTER.findall(t)]
+    clusters = [(c, m, n) for n, (t, m) in enumerate(piece.segments) for c in CHARACTER.findall(t)]
+    span, links = corrected_places(piece, sum(len(c) for c, _, _ in clusters))
+    chars, at = [], 0  # at: the code point a cluster starts at (the corrections' offsets)
+    for c, m, n in clusters:
+        chars.append((c, m, False, n, span[at], "".join(html for i in range(at, at + len(c)) for html in links.get(i, ()))))
+        at += len(c)
     if piece.source_tag:
-        chars += [("\u3000", False, False, -1)]
-        chars += [(c, m, True, -2 - n) for n, (t, m) in enumerate(piece.tag_segments) for c in CHARACTER.findall(t)]
+        chars += [("\u3000", False, False, -1, -1, "")]
+        chars += [(c, m, True, -2 - n, -1, "") for n, (t, m) in enumerate(piece.tag_segments) for c in CHARACTER.findall(t)]
     breaks = sorted((min(offset, len(piece.text)), pid)
                     for offset, raw in (getattr(piece, "layout", None) or []) for pid in PAGE.findall(raw))
     size = 2 * WARICHU_COLUMN
-    cells = []
+    cells = list(links.get(-1, ()))  # a deletion at the note's start: its mark before it
 
     def cut(run):
         for start in range(0, len(run), size):
@@ -271,12 +326,15 @@ def render_piece(piece, section, display: Display, notes: str) -> str:
 
 
 def overlay_marks(piece) -> str:
-    """After a piece of a corrected reading, a mark for each changed place linking to its
-    history: ``piece.overlay_marks``, ``[(start, end, url, title), ...]`` set by the layer that
-    corrects the reading (``corrections.overlay``); "" for a piece as imported."""
-    return "".join(f'<a class="corr-mark" href="{escape(url)}" title="{escape(title)}">'
-                   f'<span aria-hidden="true">校</span><span class="visually-hidden">已校正：{escape(title)}</span></a>'
-                   for _s, _e, url, title in getattr(piece, "overlay_marks", ()))
+    """After a piece of a corrected reading, the 「校」 mark of each layer correction of it
+    (the whole piece changed layer) linking to its history: ``piece.overlay_marks``, ``[(start,
+    end, url, title, kind), ...]`` set by the layer that corrects the reading
+    (``corrections.overlay``); "" for a piece as imported. The marks of corrected characters
+    stand after them, in the text (``corrected_places``)."""
+    if getattr(piece, "continues", False):  # the piece goes on on the next page: its mark is there
+        return ""
+    return "".join(_corr_link(url, title) for _s, _e, url, title, kind in getattr(piece, "overlay_marks", ())
+                   if kind != "text")
 
 
 def overlay_notes(piece) -> str:

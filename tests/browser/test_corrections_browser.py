@@ -18,7 +18,7 @@ SELECT = """([selector, start, end]) => {
     // tags and page marks are not its text)
     const el = document.querySelector(selector);
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, {acceptNode: t =>
-        t.parentElement.closest('.visually-hidden, .layer-tag, .source, .pb') ? NodeFilter.FILTER_REJECT
+        t.parentElement.closest('.visually-hidden, .layer-tag, .source, .pb, .corr-mark') ? NodeFilter.FILTER_REJECT
                                                                                : NodeFilter.FILTER_ACCEPT});
     const r = document.createRange();
     let count = 0, node, text = '';
