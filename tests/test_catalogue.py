@@ -360,6 +360,9 @@ def test_a_class_page_and_the_api_divide_a_class_by_its_shu(client):
     assert re.findall(r'<h3 id="([^"]+)" class="shu">([^<]+)<span class="count">(\d+) 部書', shelf) == [
         ("KR1d-shu2", "周禮之屬 ", "2"), ("KR1d-shu3", "儀禮之屬 ", "1")]
     assert re.findall(r'<li><a href="[^"]+">([^<]+)</a>\s*<span class="byline">', shelf) == ["禮書", "周禮注疏", "周官新義", "儀禮注疏"]
+    index = html[html.index('<nav class="catalogue-index" aria-label="屬">'):html.index('<section class="class"')]
+    assert re.findall(r'<a href="#([^"]+)">([^<]+)</a> <span class="count">(\d+) 部書', index) == [
+        ("KR1d-shu2", "周禮之屬", "2"), ("KR1d-shu3", "儀禮之屬", "1")]
     home = client.get("/").content.decode()
     assert '<h4 id="KR1d-shu2" class="shu">周禮之屬 <span class="count">2 部書</span></h4>' in home
     assert '<h4 id="KR2a-shu' not in home   # a class none of whose works has a 屬 is not divided

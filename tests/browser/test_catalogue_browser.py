@@ -3,6 +3,7 @@ page's class; a search narrowed by a class facet and widened again, and its char
 every page in each state passes axe-core (``Tab.axe``).
 Screenshots go to ``artifacts/screenshots/`` (desktop and phone)."""
 import shutil
+from urllib.parse import unquote
 
 import pytest
 
@@ -12,6 +13,7 @@ from .conftest import SCREENSHOTS  # noqa: F401  (screenshots go there)
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HANFEI = SHARED / "corpus" / "kanripo-commentary" / "KR3c0005" / "KR3c0005_001.txt"
+SHIJI = SHARED / "corpus" / "kanripo-commentary" / "KR2a0001" / "KR2a0001_201.txt"
 
 
 @pytest.fixture
@@ -81,3 +83,51 @@ def test_narrowing_a_search_by_a_facet_and_the_chart_by_class(library, tabs):
     assert page.locator(".bar-list.classes li").all_inner_texts() == ["法家類\n113", "禮類\n69"]
     assert tab.axe() == []
     tab.shot("search-chart-by-class")
+
+
+@pytest.fixture
+def three_bu(library, tmp_path):
+    """The library of ``library`` and 史記 (史部 正史類, one juan); 禮書綱目 given its 屬
+    (通禮之屬, as the admin would: the shipped catalogue marks none)."""
+    from reader.importers.loader import import_file
+    from reader.models import Work
+
+    folder = tmp_path / "KR2a0001"
+    folder.mkdir()
+    shutil.copy(SHIJI, folder)
+    import_file(folder / SHIJI.name)
+    Work.objects.filter(title="禮書綱目").update(shu="通禮之屬")
+    return library
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_browsing_bu_class_shu_and_work(three_bu, tabs, device):
+    tab = tabs(device)
+    page = tab.page
+    page.goto(three_bu + "/")
+    assert page.locator(".catalogue-index li").all_inner_texts() == ["經部 1 部書", "史部 1 部書", "子部 1 部書"]
+    assert page.locator("main h2").all_inner_texts() == ["經部", "史部", "子部"]
+    assert page.locator("h4.shu").all_inner_texts() == ["通禮之屬 1 部書"]
+    assert tab.axe() == []
+    tab.shot("catalogue-three-bu")
+    page.locator("main h2").get_by_role("link", name="史部").click()        # a 部
+    page.wait_for_url("**/classes/KR2/")
+    assert page.locator("main h2").all_inner_texts() == ["正史類 1 部書"]
+    assert tab.axe() == []
+    page.locator("main h2").get_by_role("link", name="正史類").click()      # its 類
+    page.wait_for_url("**/classes/KR2a/")
+    assert page.locator(".works > li > a").all_inner_texts() == ["史記"]
+    assert page.locator(".works .byline").first.inner_text().startswith("〔漢〕司馬遷撰")
+    page.goto(three_bu + "/classes/KR1d/")                                  # a 類 divided by 屬
+    index = page.get_by_role("navigation", name="屬")
+    assert index.locator("li").all_inner_texts() == ["通禮之屬 1 部書"]
+    assert tab.axe() == []
+    tab.shot("catalogue-class-shu")
+    index.get_by_role("link", name="通禮之屬").click()                       # the 屬
+    page.wait_for_url("**/classes/KR1d/#KR1d-shu1")
+    assert page.locator("h3.shu").inner_text() == "通禮之屬 1 部書"
+    page.locator("h3.shu + ul.works > li > a").first.click()               # the work
+    page.wait_for_url(lambda url: "/works/" in url)
+    assert unquote(page.url).endswith("/works/禮書綱目/")
+    assert page.locator("p.classification").inner_text() == "經部 › 禮類 › 通禮之屬"
+    assert tab.axe() == []
