@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -72,6 +73,9 @@ def main(argv=None) -> int:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--port", type=int, default=8801)
+    parser.add_argument("--library", default="",
+                        help="PATH[,PATH…]: a library server a imports before the seed (the check at the size of "
+                             "the benchmark's largest corpus); default: the seed alone")
     parser.add_argument("--second-text", default=str(BASE.parent / "shared" / "corpus" / "kanripo" / "KR1d0086"
                                                      / "KR1d0086_012.txt"))
     args = parser.parse_args(argv)
@@ -91,9 +95,15 @@ def main(argv=None) -> int:
                               capture_output=True, text=True).stdout.strip()
 
     manage("a", "migrate")
+    started = time.perf_counter()
+    if args.library:
+        manage("a", "import_texts", *args.library.split(","))
     manage("a", "import_texts", str(BASE / "corpus"))
+    imported_s = time.perf_counter() - started
     manage("a", "publish_index", str(shared))
+    started = time.perf_counter()
     manage("b", "pull_index", str(shared))
+    first_pull_s = time.perf_counter() - started
     servers = {}
     try:
         for i, name in enumerate(("a", "b")):
@@ -127,6 +137,9 @@ def main(argv=None) -> int:
               "counts": after["a"], "differences": {q: (after["a"][q], after["b"][q]) for q in after["a"]
                                                      if after["a"][q] != after["b"][q]}}
     report["database"] = database.split("://")[0]
+    report.update(library=args.library, import_s=round(imported_s, 1), first_pull_s=round(first_pull_s, 1),
+                  index_mb=round(sum(f.stat().st_size for f in (tmp / "index-b").rglob("*") if f.is_file()) / 2**20))
+    shutil.rmtree(tmp, ignore_errors=True)
     print(json.dumps(report, ensure_ascii=False, indent=1))
     return 0 if same and not any(errors.values()) else 1
 

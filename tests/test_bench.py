@@ -55,7 +55,7 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
     assert 0 < one["index_s"] < one["s"] and 0 < one["store_s"] < one["s"]
     rows = {row[0]: row for row in printed["targets"]}
     assert rows["import and index the whole seed from empty"][1:3] == [
-        "≤ 120 s; peak ≤ 1 GB", f"{report['import_and_index_s']} s; {report['import_peak_mb']} MB"]
+        "≤ 360 s; peak ≤ 1.5 GB", f"{report['import_and_index_s']} s; {report['import_peak_mb']} MB"]
     assert rows["two app servers during an index swap"][2:] == ["not run", None]
     assert rows["hit counts of every engine and peer"][2:] == ["True", True]
     assert report["import_peak_mb"] > 0 and report["rest_peak_mb"] > 0
@@ -64,6 +64,21 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
         assert len(phase) == 2
         assert all(h["requests"] > 0 and h["errors"] == 0 and h["server_p50_ms"] > 0 for h in phase.values())
     assert report["api_queries"]["requests"] == 32 and report["api_queries"]["errors"] == 0
+    assert report["api_facets"]["requests"] == 32 and report["api_facets"]["errors"] == 0
+    assert report["facet_filters"] == {"class": ["KR1d", "KR2a"]}
+    # The mix's one-character query with the most hits: in the seed juan 也 (its notes) outnumbers 之.
+    counts = {q["query"]: q["index"] for q in report["queries"]}
+    assert report["sort_after"]["query"] == "也" and counts["也"] > counts["之"] > counts["公"]
+    assert report["sort_after"]["requests"] == 1 and report["sort_after"]["errors"] == 0
+    assert rows["concordance sort (sort=after) of 也, the most frequent character (seed)"][1] == "≤ 1 s"
+    # The seed's sections of about 300 characters (270-330) and their first 20 characters.
+    parallels = report["parallels"]
+    assert parallels["library_sections"] == 45
+    assert parallels["sections"]["n"] == parallels["spans"]["n"] > 0
+    assert 270 <= parallels["sections"]["length_min"] <= parallels["sections"]["length_max"] <= 330
+    assert list(report["loads"]) == ["import", "queries", "parallels", "whoosh", "http, page cache on",
+                                     "http, page cache off", "api (end)", "heavy requests and light ones", "end", "run"]
+    assert report["peers"] is True and report["whoosh_left_out"] is False
     heavy = report["heavy"]
     assert heavy["light"]["requests"] > 0 and heavy["light"]["errors"] == 0 and heavy["heavy"]["errors"] == 0
     assert sum(heavy["heavy"]["status"].values()) > 0 and set(heavy["heavy"]["status"]) <= {"200", "503", "unfinished"}
@@ -75,5 +90,6 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert "| positional index |" in text and "| whoosh |" in text and "| tantivy |" in text
     assert "| `之` |" in text and "| page cache |" in text and "server time p50" in text
-    assert "## Targets\n" in text and "| import and index the whole seed from empty | ≤ 120 s;" in text
+    assert "## Targets\n" in text and "| import and index the whole seed from empty | ≤ 360 s;" in text
+    assert "The same with the facet filters `class=KR1d&class=KR2a`" in text and "Load average of the machine" in text
     assert "old figures" not in text and text.endswith("\n## Collation and parallel passages\n\nkept\n")
