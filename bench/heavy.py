@@ -37,7 +37,7 @@ from pathlib import Path
 
 BASE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE))
-from bench.serving import free_port, start_gunicorn, worker_rss  # noqa: E402
+from bench.serving import MemoryWatch, free_port, start_gunicorn, worker_rss  # noqa: E402
 
 #: What lifts the per-client limits for one address of many clients.
 LIFTED = {"API_ANON_RATE": "100000000/min", "API_USER_RATE": "100000000/min", "SEARCH_ANON_RATE": "100000000/min",
@@ -153,21 +153,27 @@ def measure(env: dict, port: int, seconds: float, heavy_clients: int = 20, light
         heavy, light = library_urls(base)
         for url in light:  # each worker process opens the index and the tables once, not counted
             urllib.request.urlopen(base + url, timeout=60).read()
+        watch = MemoryWatch(server).start()
         figures = load(base, heavy, light, heavy_clients, light_clients, seconds, heed)
+        private = watch.stop()
         rss = worker_rss(server)
     finally:
         server.terminate()
         server.wait()
-    return {**figures, "heavy_urls": heavy, "light_urls": light, "worker_peak_rss_mb": rss, "seconds": seconds,
+    return {**figures, "heavy_urls": heavy, "light_urls": light, "worker_peak_rss_mb": rss,
+            "worker_peak_private_mb": private, "seconds": seconds,
             "heavy_clients": heavy_clients, "light_clients": light_clients, "heed_retry_after": heed,
             "slots": env.get("HEAVY_REQUEST_SLOTS", f"default ({max(1, (os.cpu_count() or 2) // 2)})")}
 
 
 def met(figures: dict) -> bool:
-    """Issue 30's target: light p95 ≤ 1 s, no light error, no worker over 1 GB."""
+    """Issue 30's target: light p95 ≤ 1 s, no light error, no worker over 1 GB of its own
+    memory (``worker_peak_private_mb``: the pages of the memory-mapped index it has read are
+    shared page cache, see ``bench.serving.MemoryWatch``; figures without it: resident size)."""
     light = figures["light"]
+    memory = figures.get("worker_peak_private_mb", figures["worker_peak_rss_mb"])
     return light["p95_ms"] is not None and light["p95_ms"] <= 1000 and light["errors"] == 0 \
-        and figures["heavy"]["errors"] == 0 and max(figures["worker_peak_rss_mb"], default=0) <= 1024
+        and figures["heavy"]["errors"] == 0 and max(memory, default=0) <= 1024
 
 
 def main(argv=None) -> int:

@@ -66,3 +66,47 @@ def worker_rss(server: subprocess.Popen) -> list[int]:
         status = Path(f"/proc/{child}/status").read_text()
         rss += [int(line.split()[1]) // 1024 for line in status.splitlines() if line.startswith("VmHWM")]
     return rss
+
+
+def _status_kb(pid: str, field: str) -> int:
+    """A ``kB`` field of ``/proc/PID/status`` (0 when the process is gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+class MemoryWatch:
+    """The peak private memory of each worker of ``server``, sampled every ``interval`` s in a
+    thread while it runs (``start()``, then ``stop()``: ``{pid: MB}``). Private is ``RssAnon``
+    of ``/proc/PID/status``: the worker's own heap and arrays. ``VmHWM`` (``worker_rss``)
+    counts besides the pages of the memory-mapped index files the worker has read, which are
+    the kernel's page cache, shared by every worker and given back under memory pressure:
+    on a library of several GB they take a worker's resident size past 1 GB by themselves."""
+
+    def __init__(self, server: subprocess.Popen, interval: float = 0.25):
+        import threading
+
+        self.server, self.interval, self.peaks = server, interval, {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for child in subprocess.run(["pgrep", "-P", str(self.server.pid)], capture_output=True,
+                                        text=True).stdout.split():
+                self.peaks[child] = max(self.peaks.get(child, 0), _status_kb(child, "RssAnon") // 1024)
+            self._stop.wait(self.interval)
+
+    def start(self) -> "MemoryWatch":
+        self._thread.start()
+        return self
+
+    def stop(self) -> list[int]:
+        """The peaks (MB), one per worker seen."""
+        self._stop.set()
+        self._thread.join()
+        return sorted(self.peaks.values(), reverse=True)

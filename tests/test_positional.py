@@ -375,3 +375,21 @@ def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
     (gen / "juans.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(IndexFormatError, match=r"juans\.json is not a table of this index format"):
         positional.search(SearchQuery("鵠"))
+
+
+@pytest.mark.parametrize("sort", ["text", "after"])
+def test_reading_every_hit_keeps_only_the_passages_of_the_batch_being_read(seed_backend, sort, monkeypatch):
+    """A hit list reads every hit in turn (api/hitlists.py): the passages are kept a batch of
+    hits at a time (100 here, 1,000 in use), not for the results' lifetime, and the hits are
+    those the pages read."""
+    from search.backends.positional import hits as hit_arrays
+
+    monkeypatch.setattr(hit_arrays, "READ_BATCH", 100)
+    results = seed_backend.search(SearchQuery("之", sort=sort))
+    key = lambda h: (h.doc_id, h.start, h.end, h.before, h.match, h.after)  # noqa: E731
+    seen = [key(h) for h in results.hits]
+    assert len(seen) == results.count == 366 and len({k[0] for k in seen}) == results.passages == 181
+    assert results.hits._passages == {}  # nothing kept by the results after the whole list was read
+    pages = [key(h) for at in range(0, 366, 20) for h in results.hits[at:at + 20]]
+    assert pages == seen
+    assert len(results.hits._passages) == 181  # what pages read is kept, as before

@@ -17,6 +17,8 @@ from .format import PLACE_FIELDS, SEP
 #: ``HitPassage``'s leading fields, all places, read from a place tuple in one call (``HitArray._hits``).
 _PASSAGE_FIELDS = [f.name for f in dataclasses.fields(HitPassage)][:12]
 assert _PASSAGE_FIELDS[-1] == "doc_id" and set(_PASSAGE_FIELDS) <= set(PLACE_FIELDS)
+#: Hits made at a time when every hit is read in turn (``HitArray.__iter__``: a hit list).
+READ_BATCH = 1000
 _PASSAGE_HEAD = operator.itemgetter(*(PLACE_FIELDS.index(f) for f in _PASSAGE_FIELDS))
 
 
@@ -267,12 +269,14 @@ class HitArray(Sequence):
     def _hit(self, i: int) -> Hit:
         return self._hits(np.array([i], dtype=np.int64))[0]
 
-    def _hits(self, indexes: np.ndarray) -> list[Hit]:
+    def _hits(self, indexes: np.ndarray, passages: dict | None = None) -> list[Hit]:
         """``Hit`` objects for the hits at ``indexes`` (in that order): their passages,
         spans and passages' hit counts looked up for all of them at once (array operations,
-        not a few per hit)."""
+        not a few per hit). ``passages`` keeps the ``HitPassage`` objects made (by passage
+        number); by default the results' own, kept for their lifetime."""
         if not len(indexes):
             return []
+        passages = self._passages if passages is None else passages
         corpus = self.corpus
         # Looked up in position order (one run per segment in the joined arrays), then put back.
         indexes = np.asarray(indexes)
@@ -283,7 +287,7 @@ class HitArray(Sequence):
         pids[by_position], _, begins[by_position], ends[by_position] = corpus.places_at(self.starts[at],
                                                                                        self.lengths[at])
         begins, ends = begins.tolist(), ends.tolist()
-        new = sorted(set(pids.tolist()) - self._passages.keys())
+        new = sorted(set(pids.tolist()) - passages.keys())
         if new:
             first = corpus.unit_starts[new]
             nexts = np.array(new, dtype=np.int64) + 1
@@ -293,9 +297,8 @@ class HitArray(Sequence):
             piece_starts, layer_name = PLACE_FIELDS.index("piece_starts"), PLACE_FIELDS.index("layer_name")
             for p, count in zip(new, counts):
                 place = places[p]
-                self._passages[p] = HitPassage(*_PASSAGE_HEAD(place), text=corpus.text(p), piece_starts=place[piece_starts],
+                passages[p] = HitPassage(*_PASSAGE_HEAD(place), text=corpus.text(p), piece_starts=place[piece_starts],
                                                context=context, hits=count, layer_name=place[layer_name])
-        passages = self._passages
         return [Hit(passages[p], b, e) for p, b, e in zip(pids.tolist(), begins, ends)]
 
     def __getitem__(self, index):
@@ -314,6 +317,9 @@ class HitArray(Sequence):
         return self._hit(int(self._sorted_indexes(index + 1)[index]))
 
     def __iter__(self):
+        """Every hit in sort order, made ``READ_BATCH`` at a time. The passages of each batch
+        are kept only while its hits are read (a hit list of every hit of 君 on the 107 M library
+        would otherwise keep the text of every passage it passed through)."""
         order = self._sorted_indexes(len(self))
-        for at in range(0, len(order), 1000):
-            yield from self._hits(order[at:at + 1000])
+        for at in range(0, len(order), READ_BATCH):
+            yield from self._hits(order[at:at + READ_BATCH], {})
