@@ -5,10 +5,12 @@ from functools import wraps
 
 def cached_page(view):
     """Mark a view (function or ``as_view()``) whose responses ``PageCacheMiddleware`` may
-    keep. A view that is not marked is never served from the cache."""
+    keep. A view that is not marked is never served from the cache; a marked one may still
+    refuse one response by setting its ``page_cacheable`` to False (a page sent without a part
+    that took too long)."""
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         response = view(request, *args, **kwargs)
-        response.page_cacheable = True
+        response.page_cacheable = getattr(response, "page_cacheable", True) is not False
         return response
     return wrapped

@@ -244,6 +244,10 @@ CACHES = {
 #: Seconds a request may take (config/budget.py): past it, a 503 that says what to narrow;
 #: 0 sets no budget. Below gunicorn's worker timeout (30 s by default).
 REQUEST_BUDGET_SECONDS = env.float("REQUEST_BUDGET_SECONDS", default=20.0)
+#: Seconds a section's reading page gives its parallel passages (pages/views.py,
+#: section_parallels); past them the page is sent without them, with a link to look them up, and
+#: is not kept by the page cache. 0: only the request's budget bounds them.
+SECTION_PARALLELS_SECONDS = env.float("SECTION_PARALLELS_SECONDS", default=1.0)
 #: Characters of a section per reading page (reader/paging.py): longer sections are paged.
 SECTION_PAGE_CHARS = env.int("SECTION_PAGE_CHARS", default=20_000)
 #: Trusted proxies in front of the app: the client is the NUM_PROXIES-th address from the

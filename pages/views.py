@@ -6,6 +6,7 @@ import logging
 from collections import Counter
 from urllib.parse import quote, urlencode
 
+from django.conf import settings
 from django.db.models import Count, Prefetch
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
@@ -15,6 +16,7 @@ from django.views.decorators.vary import vary_on_cookie
 
 from characters import dictionary as chars
 from collation.parallels import MIN_SPAN, find_parallels, segments
+from config import budget
 from config.budget import check
 from config.ratelimit import search_wait
 from reader.citation import citation_text, juan_citation_text, opening_words, permalink, set_openings
@@ -287,34 +289,50 @@ def section_detail(request, slug, number, position):
     view = chapters[0].sections[0]
     if not view.page_found:
         raise Http404(f"No such page: this section has {view.page_count}")
-    return _reading(request, "reader/section.html", juan, chapters, {
+    parallels, late = section_parallels(juan, view)
+    response = _reading(request, "reader/section.html", juan, chapters, {
         "other_pages": lambda highlight: hits_on_other_pages(juan, view, highlight, getattr(view, "page_links", [])),
-        "section": view.section, "view": view, "toc": toc, "parallels": section_parallels(juan, view),
+        "section": view.section, "view": view, "toc": toc, "parallels": parallels, "parallels_late": late,
         "previous_section": near[index - 1] if index > 0 else None,
         "next_section": near[index + 1] if index + 1 < len(near) else None,
         "toc_pages": juan_pages_of_toc, "juan_url": juan_url(juan, request, juan_pages_of_toc),
         "permalink": permalink(request, section) + (f"?page={view.page}" if view.page > 1 else ""),
     })
+    if late:  # not kept by the page cache: the next reader gets the parallels when there is time
+        response.page_cacheable = False
+    return response
 
 
-def section_parallels(juan, view) -> list:
+def section_parallels(juan, view) -> tuple[list, str]:
     """「相關段落」 of a section view: ``collation.parallels`` of the section's main text
     (the whole section's, on every page of a long one: one query of its runs of main text),
     nothing for a section with less than 8 characters of main text; each with its display
-    segments."""
+    segments. Returns ``(parallels, late)``: ``late`` is "" or, when finding them took longer
+    than ``SECTION_PARALLELS_SECONDS`` (the page is then sent without them), the main text to
+    look them up with on the parallels page. Past the request's own time budget: its 503
+    (``config.budget.BudgetExceeded``)."""
     if view.paged:
         main = "".join(Piece.objects.filter(section=view.section, kind=TEXT).order_by("position")
                        .values_list("text", flat=True))
     else:
         main = "".join(p.text for para in view.paragraphs for p in para if p.kind == TEXT)
     if len(main) < MIN_SPAN:
-        return []
+        return [], ""
+    advice = "Look for parallels of a shorter span (/parallels/?text=…)."
+    check("finding parallel passages", advice)  # no time left: the request's 503
+    seconds, left = settings.SECTION_PARALLELS_SECONDS, budget.remaining()
+    if seconds and left is not None:
+        seconds = max(min(seconds, left), 0.001)
     try:
-        found = find_parallels(main, exclude=(juan.edition_id, juan.number, view.section.position), limit=20)
+        with budget.budget(seconds or left):
+            found = find_parallels(main, exclude=(juan.edition_id, juan.number, view.section.position), limit=20)
     except IndexUnavailable as exc:  # the section is read without its parallels (search.middleware)
         logging.getLogger(__name__).error("parallels left out: %s", exc)
-        return []
-    return [{"p": p, "segments": segments(p)} for p in found]
+        return [], ""
+    except budget.BudgetExceeded:
+        check("finding parallel passages", advice)
+        return [], main  # past the parallels' own limit only: the page without them
+    return [{"p": p, "segments": segments(p)} for p in found], ""
 
 
 # ----------------------------------------------------------------------------- character lookup

@@ -146,3 +146,43 @@ def test_the_wait_for_a_worker_counts(client, seed_juan, settings):
     request = RequestFactory().get("/")
     RequestBudgetMiddleware(view_budget(lambda r: HttpResponse("ok")))(request)  # no stamp (not gunicorn)
     assert 19 < seen[1] <= 20
+
+
+def test_parallels_past_their_own_limit_leave_the_section_page_without_them(client, seed_juan, monkeypatch, settings):
+    """A section's parallels get ``SECTION_PARALLELS_SECONDS`` of the request's budget: past
+    them the page is answered without them (a link looks them up on their own page) and the
+    page cache does not keep it; past the request's own budget it is the 503 as before."""
+    from urllib.parse import quote
+
+    from pages import views
+    from reader.importers.document import TEXT
+
+    now = [0.0]
+    monkeypatch.setattr(budget, "clock", lambda: now[0])
+    real = views.find_parallels
+
+    def three_seconds(text, exclude=None, limit=50):
+        now[0] += 3.0
+        budget.check("finding parallel passages")
+        return real(text, exclude=exclude, limit=limit)
+
+    monkeypatch.setattr(views, "find_parallels", three_seconds)
+    section = seed_juan.sections.get(position=2)
+    main = "".join(section.pieces.filter(kind=TEXT).order_by("position").values_list("text", flat=True))
+    settings.REQUEST_BUDGET_SECONDS, settings.SECTION_PARALLELS_SECONDS = 20, 1.0
+    late = client.get(section.get_absolute_url())
+    html = late.content.decode()
+    assert late.status_code == 200 and late.page_cacheable is False
+    assert f'相關段落費時較久，未列於此：<a href="/parallels/?text={quote(main, safe="/")}">另頁查看</a>。' in html
+    assert "未見相關段落" not in html
+
+    now[0] = 0.0
+    settings.SECTION_PARALLELS_SECONDS = 5.0  # 3 s is within the parallels' limit: listed, kept
+    listed = client.get(section.get_absolute_url())
+    assert listed.status_code == 200 and listed.page_cacheable is True
+    assert "相關段落費時較久" not in listed.content.decode()
+
+    now[0] = 0.0
+    settings.REQUEST_BUDGET_SECONDS = 2  # the request's own budget runs out first: its 503
+    over = client.get(section.get_absolute_url())
+    assert over.status_code == 503 and "while finding parallel passages" in over.content.decode()
