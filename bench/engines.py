@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sqlite3
 import statistics
 import tempfile
@@ -103,6 +104,7 @@ class Tantivy:
         builder.add_text_field("text", stored=True, tokenizer_name="char", index_option="position")
         builder.add_integer_field("row", stored=True, indexed=False, fast=True)
         self.schema = builder.build()
+        self.path = path
         self.index = tantivy.Index(self.schema, path=path)
         self.index.register_tokenizer("char", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(r"(?s).")).build())
         writer = self.index.writer(heap_size=256_000_000, num_threads=1)
@@ -272,6 +274,8 @@ def compare(repeat: int = 5, scan_repeat: int = 1, engines: list[str] | None = N
         summary[engine] = {"p50": round(statistics.median(values), 2), "p95": round(percentile(values, 95), 2),
                            "max": round(max(values), 2)}
     agree = all(len({r[e] for e in engines}) == 1 for r in rows)
+    if "tantivy" in peers:  # its index (GBs at 107 M characters) is not left in the temporary folder
+        shutil.rmtree(peers.pop("tantivy").path, ignore_errors=True)
     return {"passages": len(documents), "characters": sum(len(d.text) for d in documents),
             "engines": engines, "build_s": build_s, "queries": rows, "summary": summary, "counts_agree": agree}
 
