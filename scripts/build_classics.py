@@ -44,7 +44,9 @@ figure tells how the importer does with a reference it was not measured by:
   集註 both open a paragraph at indentation 2; a printed line of the classic holds 21
   characters, one of the 集註 20 (small print counts half), so a paragraph whose second line is
   21 wide is the classic, one whose second line is 20 wide the 集註; the classic runs on
-  while its lines are full (21) and stops before a full 集註 line. A short paragraph is
+  while its lines are full (21) and stops before a full 集註 line (one ending with small
+  print opened on it is the passage's last line, its readings: ``此心之所以合於王者何也(說音
+  恱…)``). A short paragraph is
   told by the book's order: classic and 集註 alternate, a 章 opens with ○, a 篇 heading
   and its note (…凡N章) come before the first 章. Checked against the 四部叢刊 editions: about
   95 % of the characters taken are the classic, the rest 集註 words.
@@ -291,10 +293,10 @@ SISHU_HEAD = re.compile(r"^(.{1,8}第[一二三四五六七八九十]+|.{1,6}章
                         r"凡[一二三四五六七八九十]+章)$")
 
 
-def sishu_lines(path: Path) -> list[list[tuple[int, str, float]]]:
+def sishu_lines(path: Path) -> list[list[tuple[int, str, float, bool]]]:
     """The paragraphs (runs of lines between empty ones) of a 四書大全 file, each line as
-    ``(indent, full-size text, printed width without the indentation)``; small print may run
-    on over lines."""
+    ``(indent, full-size text, printed width without the indentation, whether the line ends
+    with small print opened on it)``; small print may run on over lines."""
     paras: list[list] = []
     para = None
     small = False
@@ -319,7 +321,9 @@ def sishu_lines(path: Path) -> list[list[tuple[int, str, float]]]:
             para = []
             paras.append(para)
         indent = len(line) - len(raw)
-        para.append((indent, "".join(full), len(full) + halves / 2))
+        # the classic's last line ends with its readings in small print: (說音恱…)
+        gloss = raw.endswith(")") and "(" in raw
+        para.append((indent, "".join(full), len(full) + halves / 2, gloss))
     return paras
 
 
@@ -344,7 +348,7 @@ def sishu(files: list[Path], stop: str) -> list[str]:
             if first >= SISHU_CLASSIC or full.startswith("○") or expect:
                 k = 1
                 while k < len(rows) and rows[k - 1][2] >= SISHU_CLASSIC and not (
-                        SISHU_CLASSIC - 1 <= rows[k][2] < SISHU_CLASSIC and k < len(rows) - 1):
+                        SISHU_CLASSIC - 1 <= rows[k][2] < SISHU_CLASSIC and k < len(rows) - 1 and not rows[k][3]):
                     k += 1
                 keep.append("".join(r[1] for r in rows[:k]))
                 expect = k < len(rows)  # the 集註 followed in the same paragraph
