@@ -194,7 +194,7 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
     as ``<seg type="{layer}">`` when they belong to a layer other than the classic (a 疏
     written in large characters). After a piece, each public annotation readers wrote on it
     (``corrections``) as ``<note type="annotation" resp="#user" source="its history" n="the
-    span">``, its text plain."""
+    span" ana="#person #office">``, its text plain, each of its links a ``<ref target>``."""
     for i, piece in enumerate(pieces):
         if not i % 500:
             check("building the TEI export", EXPORT_ADVICE)
@@ -215,11 +215,16 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
             _text_with_pages(_sub(parent, "seg", type=layer, **named), piece.text, piece.layout)
         else:
             _text_with_pages(parent, piece.text, piece.layout)
-        for url, span, text, who in getattr(piece, "overlay_notes", ()):
-            # a reader's public annotation (corrections.overlay): plain text, who wrote it in @resp
-            note = ET.SubElement(parent, "note", {"type": "annotation", "resp": _attr("#" + who),
-                                                  "source": _attr(url), "n": _attr(span)})
+        for url, span, text, who, tags, links in getattr(piece, "overlay_notes", ()):
+            # a reader's public annotation (corrections.overlay): plain text, who wrote it in @resp,
+            # its tags in @ana, each link a <ref> (http, https or a CBDB person's page)
+            attrs = {"type": "annotation", "resp": _attr("#" + who), "source": _attr(url), "n": _attr(span)}
+            if tags:
+                attrs["ana"] = " ".join(f"#{t}" for t in tags)
+            note = ET.SubElement(parent, "note", attrs)
             _append_plain(note, _attr(text))
+            for address, label in links:
+                ET.SubElement(note, "ref", {"target": _attr(address)}).text = _attr(label)
 
 
 def _char_decl(parent: ET.Element, codes: set[str]) -> None:

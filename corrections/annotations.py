@@ -7,7 +7,9 @@ text, ``purpose: commenting``), its ``creator`` (the proposer's user name), ``cr
 ``modified``, and its ``target``: the permalink of its section (``source``) with a
 ``TextQuoteSelector`` (``exact`` and its ``prefix``/``suffix``, the anchor's text) refined by
 the passage's place (``piece``, code-point ``start``/``end`` in ``TextPositionSelector``).
-The whole edition is one ``AnnotationCollection`` with its items on one page.
+An annotation's tags are ``tagging`` bodies and its links ``identifying`` (a CBDB person) or
+``linking`` bodies beside the note (``bodies``). The whole edition is one
+``AnnotationCollection`` with its items on one page; ``?tag=person`` keeps those so tagged.
 """
 from __future__ import annotations
 
@@ -15,15 +17,32 @@ from django.urls import reverse
 
 from reader.models import Edition
 
+from .links import href
 from .models import ACCEPTED, ANNOTATION, Proposal
 
 CONTEXT = "http://www.w3.org/ns/anno.jsonld"
 
 
-def public_annotations(edition: Edition) -> list[Proposal]:
-    """The edition's accepted annotations, in text order (one query)."""
-    return list(Proposal.objects.filter(edition=edition, kind=ANNOTATION, status=ACCEPTED).select_related("author")
-                .order_by("juan_number", "section_position", "piece_position", "start", "pk"))
+def public_annotations(edition: Edition, tag: str | None = None) -> list[Proposal]:
+    """The edition's accepted annotations (only those tagged ``tag``, one of ``models.TAGS``,
+    when given), in text order (one query)."""
+    found = [p for p in Proposal.objects.filter(edition=edition, kind=ANNOTATION, status=ACCEPTED)
+             .select_related("author").order_by("juan_number", "section_position", "piece_position", "start", "pk")]
+    return [p for p in found if tag is None or tag in (p.tags or ())]
+
+
+def bodies(p: Proposal) -> dict | list[dict]:
+    """The ``body`` of an annotation: its note (``purpose: commenting``); with tags or links, a
+    list adding a ``tagging`` body for each tag and, for each link, an ``identifying`` one (a
+    CBDB person) or a ``linking`` one (a web page), as the Web Annotation model names them."""
+    note = {"type": "TextualBody", "value": p.replacement, "format": "text/plain", "language": "zh-Hant",
+            "purpose": "commenting"}
+    if not p.tags and not p.links:
+        return note
+    tags = [{"type": "TextualBody", "value": t, "purpose": "tagging"} for t in p.tags]
+    links = [{"type": "SpecificResource", "source": href(link),
+              "purpose": "identifying" if link.startswith("cbdb:") else "linking"} for link in p.links]
+    return [note] + tags + links
 
 
 def web_annotation(p: Proposal, absolute) -> dict:
@@ -36,8 +55,7 @@ def web_annotation(p: Proposal, absolute) -> dict:
         "created": p.created_at.isoformat(),
         "modified": (p.reviewed_at or p.updated_at).isoformat(),
         "creator": {"type": "Person", "nickname": p.author.get_username()},
-        "body": {"type": "TextualBody", "value": p.replacement, "format": "text/plain", "language": "zh-Hant",
-                 "purpose": "commenting"},
+        "body": bodies(p),
         "target": {
             "source": section,
             "selector": {
@@ -49,9 +67,10 @@ def web_annotation(p: Proposal, absolute) -> dict:
     }
 
 
-def annotation_collection(edition: Edition, absolute) -> dict:
-    """The edition's public annotations as one ``AnnotationCollection`` (see the module docstring)."""
-    items = [web_annotation(p, absolute) for p in public_annotations(edition)]
-    me = absolute(reverse("corrections:annotations", args=[edition.slug]))
+def annotation_collection(edition: Edition, absolute, tag: str | None = None) -> dict:
+    """The edition's public annotations (those tagged ``tag`` when given) as one
+    ``AnnotationCollection`` (see the module docstring)."""
+    items = [web_annotation(p, absolute) for p in public_annotations(edition, tag)]
+    me = absolute(reverse("corrections:annotations", args=[edition.slug]) + (f"?tag={tag}" if tag else ""))
     return {"@context": CONTEXT, "id": me, "type": "AnnotationCollection", "label": f"{edition} 注記",
             "total": len(items), "first": {"id": me + "#page1", "type": "AnnotationPage", "items": items}}

@@ -15,6 +15,8 @@ from django.db import models
 
 from reader.models import LAYER_CHOICES, Edition
 
+from .links import href, label
+
 #: Characters of context kept on each side of a span (at most: fewer at a piece's ends).
 CONTEXT = 12
 
@@ -28,6 +30,12 @@ OWN_KINDS = (PRIVATE_NOTE, BOOKMARK)
 KIND_CHOICES = [(TEXT, "文字校正 (text correction)"), (LAYER, "層次校正 (layer correction)"),
                 (ANNOTATION, "注記 (annotation)"), (PRIVATE_NOTE, "私人筆記 (private note)"),
                 (BOOKMARK, "書籤 (bookmark)")]
+
+#: What an annotation is about (its tags): the kinds of names and words a reader of these books
+#: looks up (ctext.org's annotations, CBDB's and the gazetteers' entities).
+TAG_CHOICES = [("person", "人物 (person)"), ("place", "地名 (place)"), ("date", "時日 (date)"),
+               ("office", "職官 (office)"), ("term", "名物術語 (term)")]
+TAGS = tuple(t for t, _ in TAG_CHOICES)
 
 PENDING = "pending"
 ACCEPTED = "accepted"
@@ -61,6 +69,11 @@ class Proposal(models.Model):
     after = models.CharField(max_length=CONTEXT * 4, blank=True)
     replacement = models.TextField(blank=True)
     new_layer = models.CharField(max_length=16, choices=LAYER_CHOICES, blank=True)
+    #: An annotation's tags (``TAGS``), in ``TAGS`` order; [] for none and for other kinds.
+    tags = models.JSONField(default=list, blank=True)
+    #: An annotation's links: ``cbdb:<person id>`` (the China Biographical Database) or an
+    #: ``http``/``https`` URL (``corrections.links``); [] for none and for other kinds.
+    links = models.JSONField(default=list, blank=True)
     reason = models.TextField()
     evidence = models.TextField(blank=True)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="proposals")
@@ -80,6 +93,17 @@ class Proposal(models.Model):
 
     def __str__(self):
         return f"#{self.pk} {self.kind} {self.edition_slug} {self.juan_number}:{self.section_position}.{self.piece_position}"
+
+    @property
+    def shown_tags(self) -> list[str]:
+        """The tags' names (人物, 地名 …), in ``TAGS`` order."""
+        names = dict(TAG_CHOICES)
+        return [names[t].split(" ")[0] for t in self.tags or () if t in names]
+
+    @property
+    def shown_links(self) -> list[tuple[str, str]]:
+        """The links as ``(address, label)`` (``corrections.links``)."""
+        return [(href(link), label(link)) for link in self.links or ()]
 
     @property
     def shown_change(self) -> str:

@@ -17,13 +17,15 @@ Corrections of one piece never overlap (``check_overlap`` refuses the second on 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.urls import reverse
 
 from reader.models import Piece
 
 from .anchors import Anchor, locate
-from .models import ACCEPTED, ANNOTATION, LAYER, TEXT, Proposal
+from .links import href, label
+from .models import ACCEPTED, ANNOTATION, LAYER, TAGS, TEXT, Proposal
 
 #: The kinds that change the reading (annotations are shown beside it).
 CORRECTING = (TEXT, LAYER)
@@ -53,6 +55,19 @@ def juan_texts(juan, places=None) -> dict[tuple[int, int], str]:
             if places is None or (s, p) in places}
 
 
+class AnnotationView(NamedTuple):
+    """A public annotation as a reading page and the TEI export show it beside its piece:
+    its history's URL, the annotated characters, the note (plain text), its author's user
+    name, its tags (``models.TAGS``) and its links as ``(address, label)`` (``links.href``)."""
+
+    url: str
+    span: str
+    note: str
+    author: str
+    tags: list
+    links: list
+
+
 @dataclass
 class Placed:
     """An accepted correction and where it stands now in the text as imported."""
@@ -70,8 +85,10 @@ class JuanOverlay:
     ones whose anchor no longer matches, with the reason (``unplaced``)."""
 
     by_piece: dict[tuple[int, int], list[Placed]] = field(default_factory=dict)
-    #: Whether ``piece`` gives pieces their public annotations (``overlay_notes``).
+    #: Whether ``piece`` gives pieces their public annotations (``overlay_notes``), and only
+    #: those with this tag (``models.TAGS``) when ``tag`` is set.
     show_notes: bool = True
+    tag: str | None = None
     unplaced: list[tuple[Proposal, str]] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
 
@@ -118,8 +135,11 @@ class JuanOverlay:
         if self.show_notes:
             notes = self.notes(section_position, p.position)
             if notes:
-                p.overlay_notes = [(reverse("corrections:history", args=[c.proposal.pk]), c.proposal.original,
-                                    c.proposal.replacement, c.proposal.author.get_username()) for c in notes]
+                p.overlay_notes = [AnnotationView(reverse("corrections:history", args=[c.proposal.pk]),
+                                                  c.proposal.original, c.proposal.replacement,
+                                                  c.proposal.author.get_username(), c.proposal.tags or [],
+                                                  [(href(link), label(link)) for link in c.proposal.links or []])
+                                   for c in notes if self.tag is None or self.tag in (c.proposal.tags or ())]
         return p
 
     def changes(self, section: int, position: int) -> list[tuple[int, int, int]]:
@@ -232,10 +252,13 @@ def overlapping(candidate: Placed, others: list[Placed]) -> Placed | None:
 
 def reading_overlay(request, juan) -> JuanOverlay | None:
     """The overlay a reading page applies: the corrected reading with the public annotations
-    beside it (not with ``?annotations=hidden``), or None when the reader asked for the text as
+    beside it (not with ``?annotations=hidden``; only those tagged ``person`` with
+    ``?annotations=person``, and so for each of ``models.TAGS``), or None when the reader asked for the text as
     imported (``?text=imported``) or the juan has neither."""
     if request is not None and request.GET.get("text") == "imported":
         return None
     overlay = juan_overlay(juan)
-    overlay.show_notes = request is None or request.GET.get("annotations") != "hidden"
+    shown = request.GET.get("annotations") if request is not None else None
+    overlay.show_notes = shown != "hidden"
+    overlay.tag = shown if shown in TAGS else None
     return overlay or None

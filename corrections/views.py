@@ -27,8 +27,9 @@ from reader.models import LAYER_CHOICES, Edition
 from reader.places import juan_by_slug
 
 from .annotations import annotation_collection
-from .models import (ACCEPTED, ANNOTATION, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE, TEXT,
-                     Proposal)
+from .links import MAX_LINK, MAX_LINKS
+from .models import (ACCEPTED, ANNOTATION, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE, TAG_CHOICES,
+                     TAGS, TEXT, Proposal)
 from .overlay import juan_overlay, juan_texts
 from .roles import CONTRIBUTOR, can_propose, is_editor
 from .upstream import edition_patch
@@ -53,6 +54,14 @@ class ProposalForm(forms.Form):
     reason = forms.CharField(required=False, max_length=MAX_NOTE, label="理由（校正、注記必填）", widget=forms.Textarea(attrs={"rows": 3}))
     evidence = forms.CharField(required=False, max_length=MAX_NOTE, label="依據（他本、書影、字書）",
                                widget=forms.Textarea(attrs={"rows": 3}))
+    tags = forms.MultipleChoiceField(required=False, choices=TAG_CHOICES, label="標籤（注記）",
+                                     widget=forms.CheckboxSelectMultiple)
+    links = forms.CharField(required=False, max_length=MAX_LINKS * (MAX_LINK + 1), label="連結（注記；每行一個：cbdb:3767 或 https://…）",
+                            widget=forms.Textarea(attrs={"rows": 2}))
+
+    def clean_links(self) -> list[str]:
+        """The links, one a line (checked by ``workflow.propose``)."""
+        return self.cleaned_data["links"].splitlines()
 
 
 def _wait_response(request, wait: float):
@@ -221,9 +230,14 @@ def patch(request, slug):
 
 def annotations_jsonld(request, slug):
     """The edition's accepted annotations as W3C Web Annotations (``corrections.annotations``),
-    ``application/ld+json`` with the Web Annotation profile."""
+    ``application/ld+json`` with the Web Annotation profile; ``?tag=person`` (one of
+    ``models.TAGS``) keeps those so tagged, another tag is a 400."""
     edition = get_object_or_404(Edition, slug=slug)
-    body = json.dumps(annotation_collection(edition, request.build_absolute_uri), ensure_ascii=False, indent=1)
+    tag = request.GET.get("tag") or None
+    if tag is not None and tag not in TAGS:
+        return HttpResponse(f"unknown tag; the tags are {', '.join(TAGS)}\n", status=400,
+                            content_type="text/plain; charset=utf-8")
+    body = json.dumps(annotation_collection(edition, request.build_absolute_uri, tag), ensure_ascii=False, indent=1)
     return HttpResponse(body.encode("utf-8"), content_type='application/ld+json; '
                         'profile="http://www.w3.org/ns/anno.jsonld"; charset=utf-8')
 

@@ -17,8 +17,9 @@ from reader.signals import juans_changing
 from reader.stamp import corpus_changed
 
 from .anchors import context_of
+from .links import LinkError, clean_links
 from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, OWN_KINDS, PENDING, PRIVATE, PRIVATE_NOTE, REJECTED,
-                     REVERTED, SET_ASIDE, TEXT, AuditEntry, Proposal)
+                     REVERTED, SET_ASIDE, TAGS, TEXT, AuditEntry, Proposal)
 from .overlay import CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place
 from .roles import can_propose, is_editor
 
@@ -48,13 +49,30 @@ def _tell(proposal: Proposal) -> None:
         juans_changing.send(sender=Proposal, changes=[(juan_id, None)])
 
 
+def _tags_and_links(kind: str, tags, links) -> tuple[list[str], list[str]]:
+    """An annotation's (or a private note's) tags in ``TAGS`` order and its links cleaned
+    (``links.clean_links``); ``ReviewError`` for an unknown tag, a bad link, or either on
+    another kind of proposal."""
+    tags, links = list(tags or ()), [line for line in (links or ()) if line.strip()]
+    if (tags or links) and kind not in (ANNOTATION, PRIVATE_NOTE):
+        raise ReviewError("only annotations and notes have tags and links")
+    unknown = [t for t in tags if t not in TAGS]
+    if unknown:
+        raise ReviewError(f"unknown tag {unknown[0]!r}: the tags are {', '.join(TAGS)}")
+    try:
+        return [t for t in TAGS if t in tags], clean_links(links)
+    except LinkError as exc:
+        raise ReviewError(str(exc)) from None
+
+
 def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int, end: int, replacement: str = "",
-            new_layer: str = "", reason: str, evidence: str = "", address=None) -> Proposal:
+            new_layer: str = "", reason: str, evidence: str = "", tags=(), links=(), address=None) -> Proposal:
     """A new pending proposal on ``juan``, at ``start``–``end`` (code points) of the text of
     piece ``piece`` of section ``section`` **as the reader read it** (the corrected reading):
     the offsets are mapped back to the text as imported. Raises ``ReviewError`` for a user
     who may not propose, a place that does not exist, an empty or too long span, a span
-    inside an accepted text correction, or a missing reason."""
+    inside an accepted text correction, a missing reason, or tags and links that are not
+    ``models.TAGS`` and ``links.clean_links`` (an annotation's or a private note's only)."""
     own = kind in OWN_KINDS
     if own and not (getattr(user, "is_authenticated", False) and user.is_active):
         raise ReviewError("sign in to keep notes and bookmarks")
@@ -67,6 +85,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         raise ReviewError("give the reason for the change")
     if max(len(reason), len(evidence), len(replacement)) > MAX_NOTE:
         raise ReviewError(f"the reason, the evidence and the new text are at most {MAX_NOTE} characters each")
+    tags, links = _tags_and_links(kind, tags, links)
     stored = juan_texts(juan, {(section, piece)}).get((section, piece))
     if stored is None:
         raise ReviewError(f"juan {juan.number} has no piece {piece} in section {section}")
@@ -105,6 +124,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
             section_position=section, piece_position=piece, start=start, end=end, original=stored[start:end],
             before=before, after=after, replacement=replacement if kind != LAYER else "",
             new_layer=new_layer if kind == LAYER else "", reason=reason, evidence=evidence, author=user,
+            tags=tags, links=links,
             status=PRIVATE if own else PENDING)
         _audit(proposal, "kept" if own else "proposed", user, reason, address)
     return proposal

@@ -337,14 +337,26 @@ def overlay_marks(piece) -> str:
                    if kind != "text")
 
 
+#: The names of an annotation's tags as a reading page shows them (``corrections.models.TAGS``).
+TAG_NAMES = {"person": "人物", "place": "地名", "date": "時日", "office": "職官", "term": "名物"}
+
+
 def overlay_notes(piece) -> str:
     """After a piece, its readers' public annotations (``piece.overlay_notes``: ``[(url, span,
-    note, author), ...]`` set by ``corrections.overlay``), each a note in the margin linking to
-    its history; "" for none. Everything is plain text, escaped."""
-    return "".join(f'<span class="annotation" role="note"><a href="{escape(url)}">注記</a>'
-                   f'<span class="annotated">「{escape(span)}」</span>{escape(note)}'
-                   f'<span class="annotator">—{escape(who)}</span></span>'
-                   for url, span, note, who in getattr(piece, "overlay_notes", ()))
+    note, author, tags, links), ...]`` set by ``corrections.overlay``, ``links`` as ``(address,
+    label)``, only http/https and CBDB addresses), each a note in the margin linking to its
+    history, with its tags (each a link to the page showing only the annotations so tagged,
+    ``?annotations=person``) and links; "" for none. Everything is plain text, escaped."""
+    out = []
+    for url, span, note, who, tags, links in getattr(piece, "overlay_notes", ()):
+        tagged = "".join(f'<a class="annotation-tag tag-{escape(t)}" href="?annotations={escape(t)}" rel="nofollow" '
+                         f'title="只顯示此類注記">{escape(TAG_NAMES.get(t, t))}</a>' for t in tags)
+        linked = "".join(f'<a class="annotation-link" href="{escape(address)}" rel="nofollow noopener noreferrer">'
+                         f'{escape(text)}</a>' for address, text in links)
+        out.append(f'<span class="annotation" role="note"><a href="{escape(url)}">注記</a>{tagged}'
+                   f'<span class="annotated">「{escape(span)}」</span>{escape(note)}{linked}'
+                   f'<span class="annotator">—{escape(who)}</span></span>')
+    return "".join(out)
 
 
 #: Pieces rendered by ``pieces`` since start-up: tests read it to check that a page of a long

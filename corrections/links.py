@@ -1,0 +1,69 @@
+"""The links of an annotation: a CBDB person (``cbdb:3767``), or a web page (``http``/``https``
+only: never ``javascript:``, ``data:`` or another scheme a browser would run or open).
+
+The China Biographical Database (CBDB, https://projects.iq.harvard.edu/cbdb) numbers each
+person (``c_personid``, a positive integer); its person page is
+``https://cbdb.fas.harvard.edu/cbdbapi/person.php?id=<id>``. A reader may give the ID as
+``cbdb:3767``, ``CBDB 3767`` or that page's URL; it is stored as ``cbdb:3767``.
+"""
+from __future__ import annotations
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+
+#: At most this many links per annotation, each at most ``MAX_LINK`` characters.
+MAX_LINKS = 5
+MAX_LINK = 500
+CBDB_PAGE = "https://cbdb.fas.harvard.edu/cbdbapi/person.php?id={}"
+_CBDB = re.compile(r"(?i)cbdb\s*[:：\s]\s*(\d{1,9})|https?://cbdb\.fas\.harvard\.edu/cbdbapi/person\.php\?id=(\d{1,9})")
+_WEB = URLValidator(schemes=["http", "https"])
+
+
+class LinkError(ValueError):
+    """A link that is neither a CBDB person ID nor an http/https URL, with the reason."""
+
+
+def clean_link(text: str) -> str:
+    """``text`` as a stored link (``cbdb:<id>`` or the URL as given), or ``LinkError``."""
+    text = text.strip()
+    if len(text) > MAX_LINK:
+        raise LinkError(f"a link is at most {MAX_LINK} characters")
+    m = _CBDB.fullmatch(text)
+    if m:
+        number = int(m.group(1) or m.group(2))
+        if number < 1:
+            raise LinkError(f"「{text}」: a CBDB person ID is a number from 1")
+        return f"cbdb:{number}"
+    if text.lower().startswith("cbdb"):
+        raise LinkError(f"「{text}」 is not a CBDB person ID (cbdb: and its number, such as cbdb:3767)")
+    try:
+        _WEB(text)
+    except ValidationError:
+        raise LinkError(f"「{text}」 is neither a CBDB person ID (cbdb:3767) nor an http or https address") from None
+    return text
+
+
+def clean_links(lines) -> list[str]:
+    """The links of ``lines`` (strings; blank ones skipped), cleaned, without repeats, or
+    ``LinkError`` for the first bad one or more than ``MAX_LINKS``."""
+    out = []
+    for line in lines:
+        if line.strip():
+            link = clean_link(line)
+            if link not in out:
+                out.append(link)
+    if len(out) > MAX_LINKS:
+        raise LinkError(f"at most {MAX_LINKS} links")
+    return out
+
+
+def href(link: str) -> str:
+    """The address a stored link opens (a CBDB ID's person page)."""
+    return CBDB_PAGE.format(link[5:]) if link.startswith("cbdb:") else link
+
+
+def label(link: str) -> str:
+    """How a stored link is shown: ``CBDB 3767``, or the URL."""
+    return f"CBDB {link[5:]}" if link.startswith("cbdb:") else link

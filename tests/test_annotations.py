@@ -1,0 +1,128 @@
+"""Annotations' tags (person, place, date, office, term) and links (a CBDB person, an http or
+https page) (issue 31): proposed, checked, shown in the margin, filtered, exported as Web
+Annotation bodies and in TEI; and what hostile users try with them."""
+import json
+
+import pytest
+from django.test import Client
+
+from corrections.links import LinkError, clean_link
+from corrections.models import Proposal
+from corrections.workflow import ReviewError, accept, propose
+
+from .test_corrections import NOTE, URL, people  # noqa: F401 - people: a fixture
+
+AT = NOTE.index("宰")
+FORM = "/corrections/propose/禮書綱目/10/"
+
+
+def annotate(who, juan, tags=(), links=(), note="天官之長也"):
+    return propose(who, juan, kind="annotation", section=1, piece=3, start=AT, end=AT + 1, replacement=note,
+                   reason="職官", tags=list(tags), links=list(links))
+
+
+def test_links_are_a_cbdb_person_or_an_http_page_and_nothing_else():
+    assert [clean_link(t) for t in ("cbdb:3767", "CBDB 3767", "cbdb：3767",
+                                    "https://cbdb.fas.harvard.edu/cbdbapi/person.php?id=3767")] == ["cbdb:3767"] * 4
+    assert clean_link(" https://zh.wikisource.org/wiki/儀禮/大射 ") == "https://zh.wikisource.org/wiki/儀禮/大射"
+    assert clean_link("http://example.org/a?b=c") == "http://example.org/a?b=c"
+    for bad, why in [("javascript:alert(1)", "neither a CBDB person ID"), ("JaVaScRiPt:alert(1)", "neither"),
+                     (" javascript://example.org/%0Aalert(1)", "neither"), ("data:text/html,<script>", "neither"),
+                     ("ftp://example.org/x", "neither"), ("//example.org/x", "neither"), ("example.org", "neither"),
+                     ("cbdb:abc", "not a CBDB person ID"), ("cbdb:0", "a number from 1"),
+                     ("https://" + "x" * 600 + ".org", "at most 500 characters")]:
+        with pytest.raises(LinkError, match=why):
+            clean_link(bad)
+
+
+def test_tags_and_links_are_shown_filtered_and_exported(client, seed_juan, people):
+    p = annotate(people["contributor"], seed_juan, tags=["person", "office"],
+                 links=["CBDB 3767", "", "https://zh.wikisource.org/wiki/周禮"])
+    assert (p.tags, p.links) == (["person", "office"], ["cbdb:3767", "https://zh.wikisource.org/wiki/周禮"])
+    accept(p, people["editor"])
+    html = client.get(URL + "1/?layout=horizontal").content.decode()
+    assert (f'<span class="annotation" role="note"><a href="/corrections/{p.pk}/">注記</a>'
+            '<a class="annotation-tag tag-person" href="?annotations=person" rel="nofollow" title="只顯示此類注記">人物</a>'
+            '<a class="annotation-tag tag-office" href="?annotations=office" rel="nofollow" title="只顯示此類注記">職官</a>'
+            '<span class="annotated">「宰」</span>天官之長也'
+            '<a class="annotation-link" href="https://cbdb.fas.harvard.edu/cbdbapi/person.php?id=3767" '
+            'rel="nofollow noopener noreferrer">CBDB 3767</a>'
+            '<a class="annotation-link" href="https://zh.wikisource.org/wiki/周禮" rel="nofollow noopener noreferrer">'
+            'https://zh.wikisource.org/wiki/周禮</a><span class="annotator">—cx</span></span>') in html
+    # filtered by tag on the reading page
+    assert "天官之長也" in client.get(URL + "1/?annotations=office").content.decode()
+    only_places = client.get(URL + "1/?annotations=place").content.decode()
+    assert "天官之長也" not in only_places and ">全部注記</a>" in only_places
+    # its history page names them
+    history = client.get(f"/corrections/{p.pk}/").content.decode()
+    assert '<dt>標籤</dt><dd><span class="annotation-tag">人物</span><span class="annotation-tag">職官</span></dd>' in history
+    assert 'href="https://cbdb.fas.harvard.edu/cbdbapi/person.php?id=3767" rel="nofollow noopener noreferrer">CBDB 3767' \
+        in history
+    # Web Annotation: a body for the note, one per tag (tagging), one per link (identifying, linking)
+    data = json.loads(client.get("/corrections/annotations/禮書綱目.jsonld").content)
+    assert data["first"]["items"][0]["body"] == [
+        {"type": "TextualBody", "value": "天官之長也", "format": "text/plain", "language": "zh-Hant",
+         "purpose": "commenting"},
+        {"type": "TextualBody", "value": "person", "purpose": "tagging"},
+        {"type": "TextualBody", "value": "office", "purpose": "tagging"},
+        {"type": "SpecificResource", "source": "https://cbdb.fas.harvard.edu/cbdbapi/person.php?id=3767",
+         "purpose": "identifying"},
+        {"type": "SpecificResource", "source": "https://zh.wikisource.org/wiki/周禮", "purpose": "linking"}]
+    tagged = json.loads(client.get("/corrections/annotations/禮書綱目.jsonld?tag=person").content)
+    assert (tagged["total"], tagged["id"]) == (
+        1, "http://testserver/corrections/annotations/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE.jsonld?tag=person")
+    assert json.loads(client.get("/corrections/annotations/禮書綱目.jsonld?tag=place").content)["total"] == 0
+    bad = client.get("/corrections/annotations/禮書綱目.jsonld?tag=<b>")
+    assert (bad.status_code, bad.content) == (400, b"unknown tag; the tags are person, place, date, office, term\n")
+
+
+def test_tags_and_links_in_tei_stay_valid(client, seed_juan, people):
+    from tests.tei import tei_errors
+
+    p = annotate(people["contributor"], seed_juan, tags=["office"], links=["cbdb:3767", "https://example.org/?a=1&b=2"])
+    accept(p, people["editor"])
+    xml = client.get(f"/api/works/{seed_juan.work_id}/juans/10/export/tei/").content
+    assert (f'<note type="annotation" resp="#cx" source="/corrections/{p.pk}/" n="宰" ana="#office">天官之長也'
+            '<ref target="https://cbdb.fas.harvard.edu/cbdbapi/person.php?id=3767">CBDB 3767</ref>'
+            '<ref target="https://example.org/?a=1&amp;b=2">https://example.org/?a=1&amp;b=2</ref></note>') \
+        in xml.decode("utf-8")
+    assert tei_errors(xml) == []
+
+
+# ------------------------------------------------------------------ hostile users
+
+@pytest.mark.django_db
+def test_a_javascript_link_or_an_unknown_tag_is_refused_with_the_reason(seed_juan, people):
+    c = Client()
+    c.force_login(people["contributor"])
+    place = {"kind": "annotation", "section": 1, "piece": 3, "start": AT, "end": AT + 1, "replacement": "注",
+             "reason": "r"}
+    for links, error in [("javascript:alert(document.cookie)", "neither a CBDB person ID"),
+                         ("https://example.org\njavascript:alert(1)", "「javascript:alert(1)」 is neither"),
+                         ("data:text/html;base64,PHNjcmlwdD4=", "neither"), ("cbdb:x1", "not a CBDB person ID"),
+                         ("\n".join(f"https://example.org/{n}" for n in range(6)), "at most 5 links")]:
+        response = c.post(FORM, dict(place, links=links))
+        assert response.status_code == 400, links
+        assert error in response.content.decode().replace("&quot;", '"'), links
+    response = c.post(FORM, dict(place, tags=["person", "<script>"]))
+    assert response.status_code == 400 and "<script>" not in response.content.decode()
+    with pytest.raises(ReviewError, match="only annotations and notes have tags and links"):
+        propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
+                replacement="X", reason="r", links=["https://example.org/"])
+    with pytest.raises(ReviewError, match="unknown tag 'villain'"):
+        annotate(people["contributor"], seed_juan, tags=["villain"])
+    assert Proposal.objects.count() == 0
+
+
+def test_scripts_in_an_annotation_its_link_and_its_note_stay_text(client, seed_juan, people):
+    p = annotate(people["contributor"], seed_juan, tags=["term"],
+                 links=['https://example.org/"><script>alert(1)</script>'],
+                 note="<img src=x onerror=alert(1)>")
+    accept(p, people["editor"])
+    html = client.get(URL + "1/?layout=horizontal").content.decode()
+    assert "<script>alert(1)" not in html and "<img src=x" not in html
+    assert ('<a class="annotation-link" href="https://example.org/&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;" '
+            'rel="nofollow noopener noreferrer">') in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    history = client.get(f"/corrections/{p.pk}/").content.decode()
+    assert "<script>alert(1)" not in history and "&lt;img src=x onerror=alert(1)&gt;" in history
