@@ -51,6 +51,19 @@ JUMP = 12
 QUOTE_INTRO = "曰"
 #: ○ just before the classic words goes with them: it marks where the classic resumes.
 RESUME_MARK = "○"
+#: Characters two printed editions of one classic write for each other and the folding
+#: (``characters.folding``) keeps apart, brought together for matching only: 巳/已 (the
+#: printers' 巳 for 已, ``無巳則有一焉``), graphic variants the folding lacks (榖 穀, 毁 毀,
+#: 苖 苗), and words editions interchange (于 於, 脩 修, 閒 間, 悌 弟). Matching a juan with
+#: its reference only; search and storage keep them apart.
+MATCH_VARIANTS = str.maketrans({"巳": "已", "榖": "穀", "毁": "毀", "苖": "苗", "于": "於", "脩": "修",
+                                "閒": "間", "悌": "弟"})
+
+
+def match_form(text: str) -> str:
+    """``text`` as the reference step matches it: folded (``characters.folding.fold``), then
+    ``MATCH_VARIANTS``; the same length as ``text``, so offsets hold."""
+    return fold(text).translate(MATCH_VARIANTS)
 
 
 def _anchors(ref: str, ed: str) -> list[tuple[int, int]]:
@@ -140,7 +153,7 @@ def is_text(ch: str) -> bool:
 
 def _folded(text: str) -> tuple[str, list[int]]:
     """``text`` folded, text characters only (``is_text``), and each one's offset."""
-    folded = fold(text)
+    folded = match_form(text)
     keep = [k for k, ch in enumerate(folded) if is_text(ch)]
     return "".join(folded[k] for k in keep), keep
 
@@ -245,7 +258,7 @@ def _false_marker(flat, n: int, ref: str, ref_of: list[int], start: int) -> bool
         return False
     r = ref_of[start]
     prev = next((ref_of[k] for k in range(start - 1, -1, -1) if ref_of[k] >= 0), None)
-    return prev is not None and r - prev == 2 and fold(label.text) == ref[r - 1]
+    return prev is not None and r - prev == 2 and match_form(label.text) == ref[r - 1]
 
 
 def _grow(stream: str, ref: str, r: int, t: int, prev: int, start: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from characters.folding import fold
+from .boundaries import match_form
 
 #: The shipped reference text of each classic (built by ``scripts/build_classics.py``).
 CLASSICS_DIR = Path(__file__).resolve().parent / "data" / "classics"
@@ -33,8 +33,9 @@ def classic_book(work_title: str) -> str:
 def classic_reference(book: str) -> str:
     """The folded text of a shipped classic (``data/classics/<book>.txt``, or of each file
     of ``a+b``): ``#`` header lines skipped, the other lines joined by a newline (no match
-    runs across one); folded by ``characters.folding.fold``, for matching only. Cached: read
+    runs across one); in the form the reference step matches (``boundaries.match_form``: folded
+    by ``characters.folding.fold``, 巳 read as 已 …), for matching only. Cached: read
     once per process. Raises ``FileNotFoundError`` for an unknown book."""
     lines = [line for name in book.split("+")
              for line in (CLASSICS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()]
-    return fold("\n".join(line for line in lines if not line.startswith("#")))
+    return match_form("\n".join(line for line in lines if not line.startswith("#")))

@@ -83,7 +83,7 @@ from ..document import (
     CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE, READINGS, RECORD, REFERENCE, SMALLPRINT, SUBCOMMENTARY,
     TEXT, JuanDocument, PieceDoc, interleave_layout,
 )
-from .boundaries import GRAM, is_text, reference_tails
+from .boundaries import GRAM, is_text, match_form, reference_tails
 from .classics import classic_book, classic_reference
 from ..siku import DYNASTIES
 from .header import JUAN_LABEL, KAOZHENG, byline_entries
@@ -324,7 +324,7 @@ def classic_boundaries(doc: JuanDocument) -> None:
         def accept(words: str) -> bool:
             # the words the 疏 shows as classic must be the classic: their first
             # characters (up to GRAM) stand in the reference
-            head = "".join(ch for ch in fold(words) if is_text(ch))[:GRAM]
+            head = "".join(ch for ch in match_form(words) if is_text(ch))[:GRAM]
             return len(head) >= 2 and head in reference
     for chapter in chapters:
         classic_returns(chapter.sections, accept)
