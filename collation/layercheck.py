@@ -51,12 +51,15 @@ NOT_TEXT = re.compile(r"[○〇0-9A-Za-z]")
 CROSS_REFERENCE = ("重言", "重意")
 
 #: The shared pairs (SOURCES.md, kanripo-references): 注疏 edition folder, reference folder,
-#: and where each lives under ``../shared/corpus``.
+#: and where each lives under ``../shared/corpus``. 周禮注疏 is checked twice: against
+#: 周禮句解 (the pair SOURCES.md names, whose notes are 朱申's, not 鄭玄's) and against the
+#: 四部叢刊 周禮 鄭氏註 (``kanripo/KR1d0002``), which prints the same 鄭注 in small print.
 PAIRS = (
     ("kanripo-jingbu/KR1a0007", "kanripo-references/KR1a0001"),  # 周易註疏 / 周易 (tls 白文)
     ("kanripo-jingbu/KR1b0004", "kanripo-references/KR1b0002"),  # 尚書注疏 / 尚書 SBCK
     ("kanripo-jingbu/KR1c0004", "kanripo-references/KR1c0002"),  # 毛詩注疏 / 毛詩 SBCK
     ("kanripo-jingbu/KR1d0003", "kanripo-references/KR1d0012"),  # 周禮注疏 / 周禮句解
+    ("kanripo-jingbu/KR1d0003", "kanripo/KR1d0002"),  # 周禮注疏 / 周禮 鄭氏註 SBCK
     ("kanripo-jingbu/KR1e0004", "kanripo-references/KR1e0092"),  # 左傳注疏 / 左傳杜林合注
     ("kanripo-jingbu/KR1e0010", "kanripo-references/KR1e0009"),  # 穀梁注疏 / 穀梁傳 SBCK
     ("kanripo-jingbu/KR1f0004", "kanripo-references/KR1f0002"),  # 孝經注疏 / 孝經 SBCK
