@@ -2,8 +2,10 @@
 ``../shared/corpus/kanripo-jingbu``, imported into the test database; search counts per
 layer equal a plain scan of the stored pieces of that layer, and the juan page shows each
 layer choice's text."""
+import importlib.util
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +24,7 @@ from .conftest import SHARED, index_all
 from .test_reading_modes import section_html, text_of
 
 JINGBU = SHARED / "corpus" / "kanripo-jingbu"
+ROOT = Path(__file__).resolve().parent.parent
 #: 周禮注疏 (注, 音義, 疏 釋曰), 春秋公羊傳注疏 (解云), 孝經注疏: the first juan of each.
 FILES = ["KR1d0003/KR1d0003_001.txt", "KR1e0006/KR1e0006_001.txt", "KR1f0004/KR1f0004_001.txt"]
 QUERIES = ["王", "之", "釋曰", "注", "疏", "音", "反", "曰", "公", "天子", "正義曰", "解云", "鄭", "者也"]
@@ -308,6 +311,41 @@ def test_shipped_classics_name_their_source_and_licence_and_load_once():
     assert len(first) == 27752 + 23  # 24 lines (one per file) joined by newlines
     both = classics.classic_reference("chunqiu+gongyang")
     assert both.startswith("元年春王正月") and "\n元年者何君之始年也\n" in both
+
+
+def _build_classics():
+    spec = importlib.util.spec_from_file_location("build_classics", ROOT / "scripts" / "build_classics.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_independent_references_are_what_the_build_script_makes():
+    """周易 from 大易集義粹言 (the classic printed flush), 論語 and 孟子 from 四書大全 (told from
+    朱熹's 集註 by the printed line), 穀梁傳 from 欽定春秋傳說彙纂's quotations: the shipped
+    files are what ``scripts/build_classics.py`` makes from the shared corpus."""
+    from reader.importers.mandoku import classics
+
+    build = _build_classics()
+    jing = SHARED / "corpus" / "kanripo-jingbu"
+    lunyu = build.sishu([jing / "KR1h0043" / "KR1h0043_001.txt"], "孟子集註序說")[0]
+    assert lunyu.startswith("子曰學而時習之不亦說乎有朋自逺方來不亦樂乎人不知而不愠不亦君子乎有子曰其為人也")
+    # the classic ends before its 集註 (務專力也…) and after its readings ((平聲))
+    assert "君子務本本立而道生孝弟也者其為仁之本與巧言令色" not in lunyu and "務專力也" not in lunyu
+    assert "君子務本本立而道生孝弟也者其為仁之本與" in lunyu and "學之為言效也" not in lunyu
+    files, yi = build.jiyi(jing / "KR1a0139")
+    assert files[0] == "KR1a0139_003.txt" and yi[1].startswith("彖曰大哉乾元萬物資始乃統天雲行雨施品物流形")
+
+    def body(name):
+        return [line for line in (classics.CLASSICS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+                if not line.startswith("#")]
+
+    assert body("yi") == [t for t in yi if t]
+    for name, first, last, stop in (("lunyu", 1, 20, "孟子集註序說"), ("mengzi", 21, 34, "中庸章句序")):
+        texts = build.sishu([jing / "KR1h0043" / f"KR1h0043_{k:03d}.txt" for k in range(first, last + 1)], stop)
+        assert body(name) == [t for t in texts if t]
+    assert body("guliang") == [t for t in build.quotations(SHARED / "corpus", "穀梁", "榖梁")[1] if t]
+    assert body("guliang")[0].startswith("雖無事必舉正月謹始也")
 
 
 def test_a_note_quoting_the_zhuan_after_yue_keeps_its_quotation():
