@@ -315,6 +315,8 @@ def juan_div(work, juan) -> ET.Element:
             head = _sub(chapter_div, "head", cv.chapter.title)
             if cv.chapter.category:
                 _sub(head, "note", cv.chapter.category, type="category")
+        if cv.heading_notes:  # the heading's own note (a 篇 heading followed by its note)
+            _pieces_to_tei(head if cv.chapter.title else _sub(chapter_div, "head"), cv.heading_notes)
         for view in cv.sections:
             section = view.section
             attrs = {"type": "section", "n": str(section.position)}

@@ -171,6 +171,8 @@ def juan_structure(juan, chapters, request) -> dict:
                 "position": cv.chapter.position,
                 "title": cv.chapter.title,
                 "category": cv.chapter.category,
+                # a heading's own notes: shown with the heading, stored in the first section
+                "heading_notes": PieceSerializer(cv.heading_notes, many=True).data,
                 "sections": [
                     {
                         "position": view.section.position,

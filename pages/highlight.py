@@ -79,7 +79,9 @@ def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = Fa
         cv.chapter.title_segments = _segments(cv.chapter.title, marks.get((id(None), "chapter"), []))
         cv.chapter.category_segments = _segments(cv.chapter.category, marks.get((id(None), "category"), []))
         for view in cv.sections:
-            pieces = [p for para in view.paragraphs for p in para] + view.records
+            # a heading's own notes are shown with the heading but stand in the chapter's first section
+            lifted = cv.heading_notes if view is cv.sections[0] else []
+            pieces = lifted + [p for para in view.paragraphs for p in para] + view.records
             marks = {}
             if parsed:
                 for passage in section_passages(view.section, pieces):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 import opencc
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Min, Q, Sum
 from django.db.models.functions import Length
 from django.utils.cache import patch_vary_headers
 from django.utils.encoding import escape_uri_path
@@ -20,6 +20,7 @@ from django.utils.encoding import escape_uri_path
 from config.budget import check
 from reader.importers.document import CLASSIC, COMMENTARY, DEFAULT_LAYER, LAYERS, READINGS, SUBCOMMENTARY
 
+from .importers.mandoku.commentators import in_reading_order
 from .models import Chapter, Juan, Piece, Section
 from .paging import PAGE_PIECES, fragment, page_chars, plan, rows_of
 
@@ -391,10 +392,37 @@ def glosses(pieces: list[Piece], layers=frozenset(LAYERS), after_text: bool = Tr
 
 @dataclass
 class ChapterView:
-    """A chapter with the views of its sections, in order."""
+    """A chapter with the views of its sections, in order. ``heading_notes``: the notes
+    printed right after the chapter's heading (a 篇 heading's own note, 南華真經註疏
+    ``內篇齊物論第二(夫自是而非彼…)``), taken out of its first section's first paragraph to be
+    shown and exported with the heading (``lift_heading_notes``); the pieces are stored in
+    that section, and keep their place (ids, links, search hits) there."""
 
     chapter: Chapter
     sections: list[SectionView] = field(default_factory=list)
+    heading_notes: list[Piece] = field(default_factory=list)
+
+
+def lift_heading_notes(cv: ChapterView) -> None:
+    """Move the notes that open the chapter's first section (its first pieces, before any
+    text) into ``cv.heading_notes`` when the chapter has a heading: in these books a
+    paragraph never opens with a note, so such a note is the heading's own. Only when the
+    first section shown is the chapter's first (``Chapter.first_section``) and shows its
+    first piece."""
+    chapter = cv.chapter
+    if chapter.heading is None or not cv.sections:
+        return
+    view = cv.sections[0]
+    if view.section.position != getattr(chapter, "first_section", None) or not view.paragraphs:
+        return
+    para = view.paragraphs[0]
+    if not para or not para[0].is_note or para[0].position != 0:
+        return
+    k = 0
+    while k < len(para) and para[k].is_note:
+        k += 1
+    cv.heading_notes = para[:k]
+    view.paragraphs[0] = para[k:]
 
 
 def show_layers(chapters: list[ChapterView], display: Display) -> None:
@@ -421,7 +449,7 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
     overlay, ``corrections.overlay``; ``reader`` does not know it). A piece whose text it
     changed carries ``shown_offset(offset)``, mapping offsets of the text as imported (the
     pages are planned on it) to its new text: each cut moves with the text."""
-    chapters = {c.pk: ChapterView(c) for c in juan.chapters.all()}
+    chapters = {c.pk: ChapterView(c) for c in juan.chapters.annotate(first_section=Min("sections__position"))}
     views: dict[int, SectionView] = {}
     qs = juan.sections.all()
     if isinstance(sections, range):
@@ -475,7 +503,23 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
     for view in views.values():
         if view.paged:  # the paragraphs of other pages are not shown, not even as empty lines
             view.paragraphs = [para for para in view.paragraphs if para]
+        view.paragraphs = [_read_in_order(para, juan.work.title) for para in view.paragraphs]
+        view.records = _read_in_order(view.records, juan.work.title)
+    for cv in chapters.values():
+        lift_heading_notes(cv)
     return [c for c in chapters.values() if sections is None or c.sections]
+
+
+def _read_in_order(items: list, title: str) -> list:
+    """``items`` with each note's parts in reading order (``commentators.in_reading_order``:
+    四部叢刊 files may hold a note's columns in reverse order); the notes' numbers follow
+    the order they are read in."""
+    ordered = in_reading_order(items, title)
+    if ordered is not items:
+        numbers = sorted(p.number for p in ordered if getattr(p, "number", None) is not None)
+        for p, n in zip((p for p in ordered if getattr(p, "number", None) is not None), numbers):
+            p.number = n
+    return ordered
 
 
 def _page_of_pieces(views: dict, pieces, page: int):

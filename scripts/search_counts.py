@@ -11,8 +11,11 @@ count reads the stored pieces (``reader.models.Piece``) and shares no code with
 ``search.documents``: per section, the classic's pieces (labels left out), a record's
 pieces and the full-size runs of any other layer are each one continuous text, every note
 (with its source tag) is a text by itself; a query's count is the sum of ``str.count``
-over them (non-overlapping, as the engine counts). Titles are left out (a chapter's title
-and category are searched apart from its sections).
+over them (non-overlapping, as the engine counts). The parts of one small-print note that
+the importer cut because its columns read in another order than the file's (a book whose
+profile says so: 六臣註文選, 水經注) are read in reading order, and joined where they follow
+each other with the same commentator and layer. Titles are left out (a chapter's title and category are searched apart from its
+sections).
 
 ``counts_for_file(path)`` gives ``[(layer, query, engine, plain)]``; a row whose two
 counts differ is a fault. Needs Django set up with a scratch database (``setup``).
@@ -49,24 +52,37 @@ def setup(workdir: str | None = None) -> Path:
 def plain_texts(juan) -> dict[str, list[str]]:
     """The texts of each layer of a stored juan, by the rule of the module docstring:
     ``{layer: [text, …]}``; a piece's layer is its ``layer`` or its kind's default."""
+    from reader.importers.mandoku.commentators import reading_groups
     from reader.models import Piece
     from reader.pieces import DEFAULT_LAYER
-    rows = Piece.objects.filter(section__juan=juan).order_by("section__position", "position").values_list(
-        "section_id", "kind", "text", "layer", "source_tag", "tag_separator")
     out: dict[str, list[str]] = {}
     runs: dict[tuple, list[str]] = {}
-    for section_id, kind, text, layer, tag, sep in rows:
-        layer = layer or DEFAULT_LAYER[kind]
-        if kind == "label":
-            continue
-        if kind == "record":
-            runs.setdefault((section_id, "record"), []).append(text)
-        elif kind == "record_note":
-            out.setdefault("record_note", []).append(text + (sep + tag if tag else ""))
-        elif kind in NOTE_KINDS and layer != "classic":
-            out.setdefault(layer, []).append(text + (sep + tag if tag else ""))
-        else:
-            runs.setdefault((section_id, layer), []).append(text)
+    by_section: dict[int, list] = {}
+    for piece in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
+        by_section.setdefault(piece.section_id, []).append(piece)
+    for section_id, pieces in by_section.items():
+        groups = reading_groups(pieces, juan.work.title) or [[p] for p in pieces]
+        for group in groups:
+            last = None  # the part before, when it is of the same note, commentator and layer
+            for piece in group:
+                kind, text = piece.kind, piece.text
+                tag = piece.tag_separator + piece.source_tag if piece.source_tag else ""
+                layer = piece.layer or DEFAULT_LAYER[kind]
+                if kind == "label":
+                    continue
+                if kind == "record":
+                    runs.setdefault((section_id, "record"), []).append(text)
+                elif kind == "record_note":
+                    out.setdefault("record_note", []).append(text + tag)
+                elif kind == "note" and layer != "classic":
+                    if last is not None and (last.layer, last.commentator) == (piece.layer, piece.commentator) \
+                            and not last.source_tag:
+                        out[layer][-1] += text + tag
+                    else:
+                        out.setdefault(layer, []).append(text + tag)
+                    last = piece
+                else:
+                    runs.setdefault((section_id, layer), []).append(text)
     for (_, layer), texts in runs.items():
         out.setdefault(layer, []).append("".join(texts))
     return out

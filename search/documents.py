@@ -36,6 +36,7 @@ from typing import NamedTuple
 from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, READINGS,
                                        RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
 from corrections.overlay import juan_overlay
+from reader.importers.mandoku.commentators import profile_for_title, reading_groups
 from reader.models import Piece
 
 #: Layers of commentary a note can belong to (``reader.importers.document.LAYERS`` less the classic).
@@ -169,10 +170,12 @@ def piece_layer(piece) -> str:
     return getattr(piece, "layer", "") or DEFAULT_LAYER[piece.kind]
 
 
-def section_passages(section, pieces) -> list[Passage]:
+def section_passages(section, pieces, note_of: dict | None = None) -> list[Passage]:
     """The passages of one section, from its pieces in order (the mapping of the module
     docstring; the reading pages use the same function to highlight, so what is found
-    is what is marked)."""
+    is what is marked). ``note_of`` (optional) maps ``id(piece)`` to the small-print note
+    it is a part of (``commentators.reading_groups``): parts of one note that follow each
+    other in ``pieces`` with the same layer and commentator are one passage."""
     passages: list[Passage] = []
     runs: dict[str, list] = {}  # continuous passages: the classic, records, main text of other layers
     singles = []  # one passage each: notes
@@ -197,14 +200,17 @@ def section_passages(section, pieces) -> list[Passage]:
             offset += len(p.text)
         key = {CLASSIC: "text", "record": "record"}.get(layer, layer)
         passages.append(Passage(layer, f"s{section.position}.{key}", "".join(p.text for p in runs[layer]), parts))
-    for layer, p in singles:
-        parts = [Part(p, "text", 0, len(p.text))]
-        text = p.text
+    for layer, group in _join_note_parts(singles, note_of or {}):
+        parts, text = [], ""
+        for p in group:
+            parts.append(Part(p, "text", len(text), len(p.text)))
+            text += p.text
+        p = group[-1]
         if p.source_tag:  # a note is searched as written, its source tag (鄉射記, 同上) included
             tag = p.tag_separator + p.source_tag
             parts.append(Part(p, "tag", len(text), len(tag)))
             text += tag
-        passages.append(Passage(layer, f"s{section.position}.p{p.position}", text, parts))
+        passages.append(Passage(layer, f"s{section.position}.p{group[0].position}", text, parts))
     if section.title and not any(layer == "title" and p.text == section.title for layer, p in singles):
         # The title is searched as the book writes it, 右 included (右張侯), when it has a closer;
         # once: a title the text holds as a label (the plain form's ``○ 有虞二妃``) is searched there.
@@ -214,6 +220,23 @@ def section_passages(section, pieces) -> list[Passage]:
         parts.append(Part(None, "title", prefix, len(section.title)))
         passages.append(Passage("title", f"s{section.position}.title", closer, parts))
     return passages
+
+
+def _join_note_parts(singles: list, note_of: dict) -> list[tuple[str, list]]:
+    """``[(layer, [piece, …]), …]``: the single passages, with the parts of one small-print
+    note (``note_of``) that follow each other and share layer and commentator joined (a
+    note cut where its columns read in another order than the file's), so that a phrase
+    read across two columns is found."""
+    out: list[tuple[str, list]] = []
+    for layer, p in singles:
+        if out and note_of and layer == out[-1][0] and layer not in ("title", "record_note"):
+            last = out[-1][1][-1]
+            if (note_of.get(id(last), -1) == note_of.get(id(p), -2) and not last.source_tag
+                    and getattr(last, "commentator", "") == getattr(p, "commentator", "")):
+                out[-1][1].append(p)
+                continue
+        out.append((layer, [p]))
+    return out
 
 
 def chapter_passages(chapter) -> list[Passage]:
@@ -226,7 +249,8 @@ def chapter_passages(chapter) -> list[Passage]:
 
 
 class PieceRow(NamedTuple):
-    """What ``section_passages`` reads of a stored piece (``reader.models.Piece``'s fields)."""
+    """What ``section_passages`` reads of a stored piece (``reader.models.Piece``'s fields);
+    ``layout`` only for a book whose notes may be filed out of reading order."""
 
     section_id: int
     position: int
@@ -237,6 +261,7 @@ class PieceRow(NamedTuple):
     layer: str
     layer_name: str
     commentator: str
+    layout: list = []
 
 
 def documents_for_juan(juan) -> list[SearchDocument]:
@@ -268,14 +293,24 @@ def documents_for_juan(juan) -> list[SearchDocument]:
     overlay = juan_overlay(juan)  # the corrected reading is what is searched (corrections.overlay)
     positions = {s.pk: s.position for s in sections}
     by_section: dict[int, list] = {}
+    # The layout is read only where notes may be filed out of reading order (六臣註文選): the
+    # parts of a note are then indexed in reading order, those of one voice as one passage.
+    reordered = bool(profile_for_title(work.title).reversed_columns)
+    fields = PieceRow._fields if reordered else PieceRow._fields[:-1]
     rows = Piece.objects.filter(section__juan=juan).order_by("section__position", "position") \
-        .values_list(*PieceRow._fields)  # rows, not model instances: half the time of a batch's read
+        .values_list(*fields)  # rows, not model instances: half the time of a batch's read
     for row in rows:
-        piece = PieceRow._make(row)
+        piece = PieceRow(*row)
         if overlay:
             piece = overlay.row(positions[piece.section_id], piece)
         by_section.setdefault(piece.section_id, []).append(piece)
     for section in sections:
-        for passage in section_passages(section, by_section.get(section.pk, [])):
+        pieces = by_section.get(section.pk, [])
+        note_of = None
+        if reordered:
+            groups = reading_groups(pieces, work.title) or [[p] for p in pieces]
+            pieces = [p for group in groups for p in group]
+            note_of = {id(p): g for g, group in enumerate(groups) for p in group}
+        for passage in section_passages(section, pieces, note_of):
             docs.append(document(section, chapters[section.chapter_id], passage))
     return docs

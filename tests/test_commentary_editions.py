@@ -8,11 +8,11 @@ import pytest
 
 from reader.importers.document import (
     CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, SUBCOMMENTARY, TEXT,
-    render_piece,
+    PieceDoc, render_piece,
 )
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku, render_mandoku
-from reader.importers.mandoku.commentators import columns, reading_order, PROFILES
+from reader.importers.mandoku.commentators import columns, in_reading_order, reading_order, PROFILES
 from search.backends import SearchQuery
 from search.documents import layers_for
 
@@ -37,10 +37,18 @@ def notes(doc):
 
 def test_liuchen_notes_are_split_by_commentator_in_reading_order():
     """六臣註文選 (四部叢刊): 善曰 銑曰 向曰 … in one note, columns often in reverse order."""
-    got = notes(parse("kanripo-commentary/KR4h0003/KR4h0003_001.txt"))
-    assert got[0] == ("李善", COMMENTARY, "注", "卷旣改故甲乙並除存其首題以明舊式善曰賦甲者舊題甲乙所以紀卷先後今")
+    doc = parse("kanripo-commentary/KR4h0003/KR4h0003_001.txt")
+    got = notes(doc)
+    # (卷旣改…舊式/善曰賦甲者…先後今) reads its last column first: the note is cut where the
+    # reading order leaves the file's, so each part reads on in itself
+    assert got[:2] == [("李善", COMMENTARY, "注", "卷旣改故甲乙並除存其首題以明舊式"),
+                       ("李善", COMMENTARY, "注", "善曰賦甲者舊題甲乙所以紀卷先後今")]
+    first = doc.sections[0].paragraphs[0]
+    assert [p.text for p in in_reading_order(first, doc.work_title) if p.kind == NOTE] == [
+        "善曰賦甲者舊題甲乙所以紀卷先後今", "卷旣改故甲乙並除存其首題以明舊式"]
     # (洛陽西京父老有怨班/善曰自光武至和帝都) reads 善曰… first; the next printed line goes on in 李善
-    assert got[1][0] == "李善" and got[2] == ("李善", COMMENTARY, "注", "詞以諫和帝大恱也固恐帝去洛陽故上此")
+    assert got[2:4] == [("李善", COMMENTARY, "注", "洛陽西京父老有怨班"), ("李善", COMMENTARY, "注", "善曰自光武至和帝都")]
+    assert got[4] == ("李善", COMMENTARY, "注", "詞以諫和帝大恱也固恐帝去洛陽故上此")
     # a line whose columns are scrambled otherwise (遂死獄中 is 李善's) goes by its formula
     assert next(c for c, _, _, text in got if "銑曰扶風安陵人" in text) == "張銑"
     assert next(c for c, _, _, text in got if "向曰或者不定之辭" in text) == "呂向"
@@ -49,7 +57,9 @@ def test_liuchen_notes_are_split_by_commentator_in_reading_order():
 
 def test_reading_order_of_reversed_columns():
     doc = parse("kanripo-commentary/KR4h0003/KR4h0003_001.txt")
-    note = next(p for p in doc.all_pieces() if p.kind == NOTE)
+    parts = [p for p in doc.all_pieces() if p.kind == NOTE][:2]  # the first note, cut in two (reading order)
+    note = PieceDoc(NOTE, parts[0].text + parts[1].text, layout=[(0, "("), (16, "/"), (32, ")¶\n")])
+    assert [parts[0].layout, parts[1].layout] == [[(0, "(")], [(0, "/"), (16, ")¶\n")]]
     assert columns(note) == [[(0, 16), (16, 32)]]
     order, moved = reading_order(note, next(p for p in PROFILES if "六臣注文選" in p.titles))
     assert moved and "".join(note.text[i] for i in order) == "善曰賦甲者舊題甲乙所以紀卷先後今卷旣改故甲乙並除存其首題以明舊式"
@@ -117,12 +127,18 @@ def test_one_commentator_books():
 
 def test_shuijingzhu_classic_flush_commentary_indented():
     pieces = parse("kanripo-commentary/KR2k0058/KR2k0058_002.txt").all_pieces()
-    assert [(p.kind, p.effective_layer, p.commentator, p.effective_basis, p.text[:10]) for p in pieces[1:8]] == [
+    # A note whose columns read in reverse order (案… filed second) is cut where the reading
+    # order leaves the file's: (作河水二…刪去/案二字原本…篇題) reads 案二字原本… first.
+    assert [(p.kind, p.effective_layer, p.commentator, p.effective_basis, p.text[:10]) for p in pieces[1:12]] == [
         (NOTE, EDITORIAL, "", LAYOUT, "作河水二經文上復衍河"),
+        (NOTE, EDITORIAL, "", LAYOUT, "案二字原本誤連經文今"),
         (TEXT, CLASSIC, "", LAYOUT, "又南入蔥嶺山又從蔥嶺"),
-        (NOTE, EDITORIAL, "", LAYOUT, "脫此九字杜佑案原本及"),
+        (NOTE, EDITORIAL, "", LAYOUT, "脫此九字杜佑"),
+        (NOTE, EDITORIAL, "", LAYOUT, "案原本及近刻"),
+        (NOTE, EDITORIAL, "", LAYOUT, "後始脫去今據通典補正"),
         (TEXT, COMMENTARY, "酈道元", LAYOUT, "河水重源有三非惟二也"),
-        (NOTE, EDITORIAL, "", LAYOUT, "毒近案捐"),
+        (NOTE, EDITORIAL, "", LAYOUT, "毒近"),
+        (NOTE, EDITORIAL, "", LAYOUT, "案捐"),
         (NOTE, EDITORIAL, "", LAYOUT, "身毒刻訛作"),
         # a line that opens with a note reopened from the line before goes on in the 注
         (TEXT, COMMENTARY, "酈道元", LAYOUT, "蔥嶺之上西去休循二百")]

@@ -79,6 +79,6 @@ def test_chuci_title_line_note_is_the_editors():
     first = doc.chapters[0]
     assert first.heading is None
     assert [(p.kind, p.layer, p.layer_name, p.commentator, p.layer_basis, p.text[:12]) for s in first.sections
-            for p in s.pieces] == [(NOTE, EDITORIAL, "按", "", LAYOUT, "辭音一卷劉杳草木蟲魚䟽二")]
+            for p in s.pieces] == [(NOTE, EDITORIAL, "按", "", LAYOUT, "隋唐書志有皇甫遵訓參解楚")]  # the title line's words too
     assert [(p.layer, p.commentator) for p in doc.chapters[1].sections[0].pieces if p.kind == NOTE][:1] == [
         (COMMENTARY, "王逸")]

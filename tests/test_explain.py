@@ -44,12 +44,12 @@ def test_explain_lists_inferred_boundaries_with_their_place(empty_db):
     path = COMMENTARY_BOOKS / "KR2k0058" / "KR2k0058_002.txt"
     lines = run(path).splitlines()
     assert lines[5] == ("  layers: classic 266 characters in 25 pieces; commentary 10,608 characters in 289 pieces; "
-                        "editorial 2,927 characters in 287 pieces")
+                        "editorial 2,927 characters in 533 pieces")
     k = lines.index("  inferred boundaries: 503")
     assert lines[k + 1:k + 5] == [
         "    12:6: editorial (案) inferred from the layout: 「作河水二經文上復衍河水二字今刪去」",
         "    13:1: classic (classic) inferred from the layout: 「又南入蔥嶺山又從蔥嶺出而東北流」",
-        "    13:17: editorial (案) inferred from the layout: 「脫此九字杜佑案原本及近刻後始脫去」",
+        "    13:17: editorial (案) inferred from the layout: 「脫此九字杜佑」",
         "    15:2: commentary (注，酈道元) inferred from the layout: 「河水重源有三非惟二也一源西出捐毒」"]
     raw = path.read_text(encoding="utf-8").split("\n")
     assert raw[14][1:9] == "河水重源有三非惟"  # line 15, column 2
@@ -94,3 +94,23 @@ def test_explain_says_which_files_would_be_rejected_or_skipped(empty_db):
         "main text",
         f"would reject {SHARED / 'cases' / 'import' / 'binary.bin'}:1:1: not a text file: NUL byte (binary data?)"]
     assert Work.objects.count() == 0
+
+
+def test_explain_names_each_note_read_in_another_order_than_the_files():
+    """六臣註文選 and 水經注 (四部叢刊) file a note's columns in reverse reading order: each
+    such note is named with the line and column of the part the file puts first."""
+    path = COMMENTARY_BOOKS / "KR4h0003" / "KR4h0003_001.txt"
+    lines = explain(read_document(path))
+    k = lines.index("  reading order: 181 notes read in another order than the file's")
+    assert lines[k + 1:k + 5] == [
+        "    13:5: read from 「善曰賦甲者舊題甲乙所以紀」, filed from 「卷旣改故甲乙並除存其首題」",
+        "    15:13: read from 「善曰自光武至和帝都」, filed from 「洛陽西京父老有怨班」",
+        "    18:8: read from 「善曰范瞱後漢書曰班固字孟」, filed from 「人也年九歳能屬文長遂博貫」",
+        "    21:2: read from 「銑曰扶風安陵人同善註明帝」, filed from 「陽西土父老怨帝不都長安固」"]
+    raw = path.read_text(encoding="utf-8").split("\n")
+    assert raw[20][1:8] == "陽西土父老怨帝"  # line 21, column 2
+    shuijing = explain(read_document(COMMENTARY_BOOKS / "KR2k0058" / "KR2k0058_002.txt"))
+    k = shuijing.index("  reading order: 239 notes read in another order than the file's")
+    assert shuijing[k + 1] == "    12:6: read from 「案二字原本誤連經文今改正」, filed from 「作河水二經文上復衍河水二」"
+    # a book whose notes are read as filed says nothing of reading order
+    assert not any(line.startswith("  reading order") for line in explain(read_document(STRAY)))

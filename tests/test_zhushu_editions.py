@@ -49,23 +49,39 @@ def zhushu(seed_juan, search_backend):
 def scan(juan) -> dict[str, list[str]]:
     """Passages by layer from the stored pieces, written here: per section the classic
     joined across every other layer, main-text runs of another layer joined per layer, each
-    note alone (its source tag as written), the 經 label and titles (a section title once:
-    not again when a heading label holds it, 隱公); marker words in none."""
+    note alone (its source tag as written; the parts of a note filed out of reading order,
+    六臣註文選, read in reading order and those of one commentator together), the 經 label
+    and titles (a section title once: not again when a heading label holds it, 隱公);
+    marker words in none."""
+    from reader.importers.mandoku.commentators import reading_groups
+
     out: dict[str, list[str]] = {}
     for section in Section.objects.filter(juan=juan).order_by("position"):
         runs: dict[str, str] = {}
-        for p in Piece.objects.filter(section=section).order_by("position"):
-            if p.kind == "label":
-                if p.layer == "classic":
-                    out.setdefault("title", []).append(p.text)
-            elif p.kind == "record":
-                runs["record"] = runs.get("record", "") + p.text
-            elif p.kind == "record_note":
-                out.setdefault("record_note", []).append(p.text + p.tag_separator + p.source_tag)
-            elif p.kind == "text" or p.layer == "classic":
-                runs[p.layer] = runs.get(p.layer, "") + p.text
-            else:
-                out.setdefault(p.layer, []).append(p.text + p.tag_separator + p.source_tag)
+        pieces = list(Piece.objects.filter(section=section).order_by("position"))
+        last = None  # a note's part read on by the next part of its note (same commentator and layer)
+        for group in reading_groups(pieces, juan.work.title) or [[p] for p in pieces]:
+            for k, p in enumerate(group):
+                if k == 0:
+                    last = None
+                if p.kind == "note" and p.layer != "classic" and last is not None and not last.source_tag \
+                        and (last.layer, last.commentator) == (p.layer, p.commentator):
+                    out[p.layer][-1] += p.text + p.tag_separator + p.source_tag
+                    last = p
+                    continue
+                if p.kind == "note" and p.layer != "classic":
+                    last = p
+                if p.kind == "label":
+                    if p.layer == "classic":
+                        out.setdefault("title", []).append(p.text)
+                elif p.kind == "record":
+                    runs["record"] = runs.get("record", "") + p.text
+                elif p.kind == "record_note":
+                    out.setdefault("record_note", []).append(p.text + p.tag_separator + p.source_tag)
+                elif p.kind == "text" or p.layer == "classic":
+                    runs[p.layer] = runs.get(p.layer, "") + p.text
+                else:
+                    out.setdefault(p.layer, []).append(p.text + p.tag_separator + p.source_tag)
         for layer, text in runs.items():
             out.setdefault(layer, []).append(text)
         labels = {p.text for p in Piece.objects.filter(section=section, kind="label", layer="classic")}

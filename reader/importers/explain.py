@@ -5,64 +5,22 @@ importer was unsure. Pure: a parsed ``JuanDocument`` in, lines of text out; no O
 commentators with their counts (characters and pieces), each boundary the importer
 inferred (a layer or commentator decided by layout, by a reference text or by default,
 rather than marked by the book) with its line and column and how it was decided, and
-every place it was unsure of (``doc.warnings``). Lines and columns are 1-based and count
+each note whose columns are read in another order than the file's (``reading order``:
+四部叢刊 files that file a note's columns in reverse, ``mandoku.commentators.reading_groups``),
+and every place it was unsure of (``doc.warnings``). Lines and columns are 1-based and count
 code points of the file, as error messages do (``piece_positions``).
 """
 from __future__ import annotations
 
 from collections import Counter
 
-from .document import (
-    CLASSIC, DEFAULT_BASIS, LABEL, LAYOUT, LAYERS, MANDOKU, NOTE_KINDS, PLAIN, REFERENCE, JuanDocument, PieceDoc,
-    interleave_layout,
-)
+from .document import CLASSIC, DEFAULT_BASIS, LABEL, LAYOUT, LAYERS, NOTE_KINDS, REFERENCE, JuanDocument, PieceDoc
+from .mandoku.commentators import reading_groups
+from .positions import piece_positions  # noqa: F401  (re-exported: where each piece stands)
 
 #: How each basis is said in a report.
 HOW = {LAYOUT: "inferred from the layout", REFERENCE: "inferred from a reference text",
        DEFAULT_BASIS: "not decided: the book's order kept"}
-
-
-def _advance(line: int, column: int, text: str) -> tuple[int, int]:
-    newlines = text.count("\n")
-    if newlines:
-        return line + newlines, len(text) - text.rfind("\n")
-    return line, column + len(text)
-
-
-def piece_positions(doc: JuanDocument) -> dict[int, tuple[int, int]]:
-    """``{id(piece): (line, column)}``: where each piece's first character stands in the
-    file, 1-based, for the forms written back from their layout (mandoku, plain; the seed
-    form gives each piece its section's line, column 1). A piece with no text gets the
-    place after its leading layout."""
-    out: dict[int, tuple[int, int]] = {}
-    if doc.source_format not in (MANDOKU, PLAIN):
-        for section in doc.sections:
-            for p in section.pieces + section.records:
-                out[id(p)] = (section.line, 1)
-        return out
-    line, column = 1, 1
-    nl = doc.newline
-    for raw in doc.header_lines:
-        line, column = _advance(line, column, raw + nl)
-    for chapter in doc.chapters:
-        if chapter.heading is not None:
-            line, column = _advance(line, column, interleave_layout(chapter.heading, chapter.heading_layout))
-        for section in chapter.sections:
-            for piece in [p for para in section.paragraphs for p in para]:
-                line, column = _piece(piece, line, column, out)
-            if section.closer is not None:
-                line, column = _advance(line, column, interleave_layout(section.closer, section.closer_layout))
-                line, column = _advance(line, column, section.record_separator)
-            for piece in section.records:
-                line, column = _piece(piece, line, column, out)
-    return out
-
-
-def _piece(piece: PieceDoc, line: int, column: int, out: dict) -> tuple[int, int]:
-    lead = "".join(raw for offset, raw in piece.layout if offset == 0)
-    out[id(piece)] = _advance(line, column, lead)
-    content = piece.text + piece.tag_separator + piece.source_tag
-    return _advance(line, column, interleave_layout(content, piece.layout))
 
 
 def _who(p: PieceDoc) -> str:
@@ -84,6 +42,22 @@ def inferred_boundaries(doc: JuanDocument) -> list[tuple[PieceDoc, str]]:
         if basis in HOW and key != previous:
             out.append((p, HOW[basis]))
         previous = key
+    return out
+
+
+def reordered_notes(doc: JuanDocument) -> list[tuple[PieceDoc, PieceDoc]]:
+    """``[(part filed, part read in its place)]`` for every note whose parts are read in
+    another order than the file's (``reading_groups``): the first place where the two
+    orders differ, in text order; [] for a book whose notes are read as filed."""
+    out = []
+    for section in doc.sections:
+        for items in [*section.paragraphs, section.records]:
+            index = {id(p): k for k, p in enumerate(items)}
+            for group in reading_groups(items, doc.work_title) or []:
+                filed = sorted(group, key=lambda p: index[id(p)])
+                moved = next((k for k, (a, b) in enumerate(zip(filed, group)) if a is not b), None)
+                if moved is not None:
+                    out.append((filed[moved], group[moved]))
     return out
 
 
@@ -133,6 +107,12 @@ def explain(doc: JuanDocument) -> list[str]:
     for p, how in inferred:
         line, column = positions.get(id(p), (0, 0))
         lines.append(f"    {line}:{column}: {_who(p)} {how}: 「{p.text[:16]}」")
+    reordered = reordered_notes(doc)
+    if reordered:
+        lines.append(f"  reading order: {len(reordered)} notes read in another order than the file's")
+        for filed, read in reordered:
+            line, column = positions.get(id(filed), (0, 0))
+            lines.append(f"    {line}:{column}: read from 「{read.text[:12]}」, filed from 「{filed.text[:12]}」")
     lines.append(f"  unsure: {len(doc.warnings)}")
     lines.extend(f"    {w}" for w in doc.warnings)
     return lines

@@ -206,6 +206,70 @@ def reading_order(piece: PieceDoc, profile: Profile) -> tuple[list[int], bool]:
     return order, moved
 
 
+def profile_for_title(title: str) -> Profile:
+    """``profile_for`` by a work's title alone (``Work.title`` of a stored juan)."""
+    return profile_for(JuanDocument(work_title=title))
+
+
+def closes_note(piece) -> bool:
+    """Whether a stored part of a small-print note ends its note: its layout has, at the end
+    of its text, a ``)`` not followed by a ``(`` (a note read on from the next printed line
+    opens again there)."""
+    end = [raw for offset, raw in piece.layout if offset == len(piece.text)]
+    return bool(end) and ")" in end[-1] and "(" not in end[-1].rsplit(")", 1)[1]
+
+
+def in_reading_order(items: list, title: str) -> list:
+    """``items`` (the pieces of a paragraph or of a section's records, in the file's order:
+    ``PieceDoc`` or stored ``reader.models.Piece``, anything with ``kind``, ``text`` and
+    ``layout``) with the parts of each small-print note of a book whose columns may be filed
+    in reverse reading order (``Profile.reversed_columns``: 六臣註文選) put in reading order
+    (``reading_order`` of the note the parts make together; a part goes where its first
+    character reads). The same list when nothing moves; the pieces themselves are not
+    changed, so the stored text and the source export keep the file's order."""
+    groups = reading_groups(items, title)
+    if groups is None:
+        return items
+    ordered = [p for group in groups for p in group]
+    return items if all(a is b for a, b in zip(ordered, items)) else ordered
+
+
+def reading_groups(items: list, title: str) -> list[list] | None:
+    """``items`` (as for ``in_reading_order``) as groups in reading order: the parts of one
+    small-print note together, in reading order; any other piece a group of its own. None
+    when the book's notes are read in the file's order (no ``reversed_columns`` profile)."""
+    profile = profile_for_title(title)
+    if not (profile.reversed_columns and profile.formulas):
+        return None
+    out: list[list] = []
+    k = 0
+    n = len(items)
+    while k < n:
+        p = items[k]
+        if p.kind not in (NOTE, RECORD_NOTE) or not p.layout:
+            out.append([p])
+            k += 1
+            continue
+        group = [p]
+        while not closes_note(group[-1]) and k + len(group) < n and items[k + len(group)].kind == p.kind:
+            group.append(items[k + len(group)])
+        k += len(group)
+        if len(group) > 1:
+            whole = PieceDoc(p.kind, "".join(g.text for g in group))
+            at = 0
+            starts = []
+            for g in group:
+                starts.append(at)
+                whole.layout.extend((at + offset, raw) for offset, raw in g.layout)
+                at += len(g.text)
+            order, moved = reading_order(whole, profile)
+            if moved:
+                rank = {offset: r for r, offset in enumerate(order)}
+                group = [g for _, g in sorted(zip(starts, group), key=lambda sg: rank.get(sg[0], sg[0]))]
+        out.append(group)
+    return out
+
+
 def _opens_with_formula(text: str, profile: Profile) -> bool:
     return any(text.startswith(f) for f in profile.formulas)
 
@@ -265,7 +329,15 @@ def _split(piece: PieceDoc, profile: Profile, before: Voice | None) -> tuple[lis
     voices: list[Voice | None] = [None] * len(piece.text)
     for k, offset in enumerate(order):
         voices[offset] = voices_read[k]
-    cuts = [k for k in range(1, len(voices)) if voices[k] != voices[k - 1]]
+    cuts = {k for k in range(1, len(voices)) if voices[k] != voices[k - 1]}
+    # Where the reading order leaves the file's order (a column read before the one filed
+    # before it), the note is cut too, so that each part reads on in itself and the parts
+    # can be shown in reading order (``in_reading_order``).
+    jumps = [k for k in range(1, len(order)) if order[k] != order[k - 1] + 1]
+    if jumps:  # every run read in the file's order starts and ends a part
+        bounds = {order[0], order[-1] + 1} | {order[k] for k in jumps} | {order[k - 1] + 1 for k in jumps}
+        cuts.update(c for c in bounds if 0 < c < len(piece.text))
+    cuts = sorted(cuts)
     parts = split_piece(piece, cuts) if cuts else [piece]
     for part, start in zip(parts, [0, *cuts]):
         part.kind = piece.kind

@@ -19,11 +19,11 @@ from pathlib import Path
 
 from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument
 from ..errors import NoTextError, TextFormatError
-from ..explain import piece_positions
+from ..positions import piece_positions
 from ..source import split_source_lines
 from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .commentators import assign_commentators, layout_decided
-from .layers import assign_layers, title_note
+from .layers import assign_layers, join_title_note, title_note
 from .lines import (
     BLANK, IDEO_SPACE, MD, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
 )
@@ -174,8 +174,8 @@ class _Parser:
         title_rest = (found["title"]["rest"] or "") if found.get("title") else ""
         if not layout_decided(doc):  # 水經注, 南華真經註疏, the 老子 editions: no 注疏 markers to read
             assign_layers(doc, IDEO_SPACE.join(b for b in (title_rest, found.get("byline", "")) if b))
-        if found.get("title") and found["title"]["note"]:
-            title_note(doc)
+        if found.get("title") and found["title"]["note"] and title_note(doc):
+            join_title_note(doc)
         unsure = assign_commentators(doc)
         keep_entries_whole(doc)
         if unsure:
