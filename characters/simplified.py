@@ -7,9 +7,12 @@ A simplified form may stand for one traditional character (则 for 則: folded b
 *ambiguous* form is found by every character it may stand for; in a traditional edition 后,
 于, 干 are characters of their own and stay apart from 後, 於, 乾 (``characters.folding``).
 To let one index hold both, the search indexes an ambiguous form of a simplified or mixed
-edition under its own *reading key* (``reading_key``: a private-use code point, U+10F000
-onwards, that no text holds), and a query character matches the reading keys of every
-ambiguous form that may stand for it (``reading_keys``).
+edition under a *reading key* (``reading_key``: a private-use code point, U+10F000 onwards,
+that no text holds): at each place the neighbouring characters decide, where they can, which
+character the form stands for there (``characters.readings``: 后 in 其后 is 後, in 夏后氏 后),
+and the place gets the key of that reading, or the form's undecided key. A query character
+matches the keys of the places read as it and the undecided keys of every ambiguous form that
+may stand for it (``reading_keys``); the form itself matches all its keys (``form_keys``).
 
 Data: ``characters/data/simplified.tsv``, written by ``characters/scripts/build_fold_table.py``
 from the simplified/traditional tables (CJKVI, Unihan, IRG, OpenCC; licences in
@@ -17,17 +20,23 @@ from the simplified/traditional tables (CJKVI, Unihan, IRG, OpenCC; licences in
 """
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from characters.folding import fold, fold_char, query_alternatives
+from characters.readings import decide
 
 __all__ = ["TRADITIONAL", "SIMPLIFIED", "MIXED", "SCRIPTS", "SCRIPT_CHOICES", "readings", "is_ambiguous",
-           "reading_key", "reading_of_key", "reading_keys", "index_translation", "ScriptCount", "count_script",
-           "detect_script", "SIMPLIFIED_PATH", "text_keys", "query_keys"]
+           "reading_key", "form_keys", "reading_of_key", "key_reading", "reading_keys", "decide_keys",
+           "ScriptCount", "count_script", "detect_script", "SIMPLIFIED_PATH", "text_keys", "query_keys"]
 
 SIMPLIFIED_PATH = Path(__file__).resolve().parent / "data" / "simplified.tsv"
+#: Forms a traditional edition writes as a variant of one of the characters they may stand for
+#: (冲 for 沖), decided one by one (docs/decisions/0021).
+TRADITIONAL_VARIANTS_PATH = Path(__file__).resolve().parent / "data" / "traditional_variants.tsv"
 TRADITIONAL, SIMPLIFIED, MIXED = "traditional", "simplified", "mixed"
 SCRIPTS = (TRADITIONAL, SIMPLIFIED, MIXED)
 SCRIPT_CHOICES = [(TRADITIONAL, "繁體 (traditional)"), (SIMPLIFIED, "簡體 (simplified)"), (MIXED, "繁簡混合 (mixed)")]
@@ -48,16 +57,19 @@ MIN_TELLING = 20
 
 _lock = threading.Lock()
 _table: dict[str, tuple[str, frozenset[str]]] | None = None
-_keys: dict[str, str] = {}
+_keys: dict[str, dict[str | None, str]] = {}
 _of_key: dict[str, str] = {}
+_key_reading: dict[str, str | None] = {}
 _by_reading: dict[str, frozenset[str]] = {}
 _traditional_only: frozenset[str] = frozenset()
+_ambiguous_re: re.Pattern | None = None
+_one_way: dict[str, frozenset[str]] = {}
 
 
 def _load() -> dict[str, tuple[str, frozenset[str]]]:
     """Read ``simplified.tsv`` once: ``{form: (kind, readings)}``; ``ValueError`` naming the
     file and line for a malformed line."""
-    global _table, _keys, _of_key, _by_reading, _traditional_only
+    global _table, _keys, _of_key, _key_reading, _by_reading, _traditional_only, _ambiguous_re, _one_way
     if _table is not None:
         return _table
     with _lock:
@@ -74,16 +86,47 @@ def _load() -> dict[str, tuple[str, frozenset[str]]]:
                                  f"got {line!r}")
             table[fields[0]] = (fields[1], frozenset(fields[2].split(" ")))
         ambiguous = sorted((c for c, (_, r) in table.items() if len(r) > 1), key=ord)
-        keys = {c: chr(KEY_BASE + i) for i, c in enumerate(ambiguous)}
+        keys: dict[str, dict[str | None, str]] = {}
+        of_key: dict[str, str] = {}
+        key_reading: dict[str, str | None] = {}
         by_reading: dict[str, set[str]] = {}
+        code = KEY_BASE
         for c in ambiguous:
-            for r in table[c][1] | {fold_char(c)}:
-                by_reading.setdefault(r, set()).add(keys[c])
+            folded = sorted({fold_char(r) for r in table[c][1]}, key=ord)
+            keys[c] = {}
+            for reading in [None] + folded:
+                key = chr(code)
+                code += 1
+                keys[c][reading] = key
+                of_key[key] = c
+                key_reading[key] = reading
+            for r in set(folded) | {fold_char(c)}:
+                by_reading.setdefault(r, set()).update({keys[c][None], keys[c].get(r, keys[c][None])})
         simplified_only = {c for c, (kind, _) in table.items() if kind == "simplified"}
+        # an unambiguous simplified-only form the folding leaves as it is (视, 亩, 电) but that the
+        # folding's query side reads as its character: that character's query finds it too
+        one_way: dict[str, set[str]] = {}
+        for c in simplified_only:
+            (r,) = table[c][1] if len(table[c][1]) == 1 else (None,)
+            if r is not None and fold_char(c) == c and fold_char(r) != c and fold_char(r) in query_alternatives(c):
+                one_way.setdefault(fold_char(r), set()).add(c)
+        # a traditional edition's variant forms (冲 for 沖): the decided ones are found by their character
+        for lineno, line in enumerate(TRADITIONAL_VARIANTS_PATH.read_text(encoding="utf-8").splitlines(), 1):
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) != 4 or len(fields[0]) != 1 or len(fields[1]) != 1 \
+                    or fields[2] not in ("find", "apart", "folded"):
+                raise ValueError(f"{TRADITIONAL_VARIANTS_PATH}:{lineno}: expected FORM<TAB>CHARACTER<TAB>"
+                                 f"find|apart|folded<TAB>REASON, got {line!r}")
+            if fields[2] == "find":
+                one_way.setdefault(fold_char(fields[1]), set()).add(fields[0])
+        _one_way = {r: frozenset(f) for r, f in one_way.items()}
         _traditional_only = frozenset(r for c in simplified_only for r in table[c][1]
                                       if r not in table and r != c)
-        _keys, _of_key = keys, {k: c for c, k in keys.items()}
+        _keys, _of_key, _key_reading = keys, of_key, key_reading
         _by_reading = {r: frozenset(k) for r, k in by_reading.items()}
+        _ambiguous_re = re.compile("[" + "".join(re.escape(c) for c in ambiguous) + "]")
         _table = table
         return table
 
@@ -101,35 +144,66 @@ def is_ambiguous(ch: str) -> bool:
     return len(readings(ch)) > 1
 
 
-def reading_key(ch: str) -> str | None:
-    """The index key of the ambiguous form ``ch`` in a simplified or mixed edition (one
-    private-use code point), None for any other character."""
+def reading_key(ch: str, reading: str | None = None) -> str | None:
+    """The index key of the ambiguous form ``ch`` of a simplified or mixed edition at a place
+    where it is read as ``reading`` (a folded character, ``characters.readings.decide``), or,
+    with ``reading`` None, where the context does not decide (one private-use code point each,
+    U+10F000 onwards); None for any other character or a reading ``ch`` cannot have."""
     _load()
-    return _keys.get(ch)
+    return _keys.get(ch, {}).get(reading)
+
+
+def form_keys(ch: str) -> frozenset[str]:
+    """Every index key of the ambiguous form ``ch`` (undecided and each reading): what a query
+    for the form itself matches. Empty for any other character."""
+    _load()
+    return frozenset(_keys.get(ch, {}).values())
 
 
 def reading_of_key(key: str) -> str | None:
-    """The ambiguous form a reading key stands for (``reading_of_key(reading_key('后')) == '后'``)."""
+    """The ambiguous form a reading key belongs to (``reading_of_key(reading_key('后', '後')) == '后'``)."""
     _load()
     return _of_key.get(key)
 
 
+def key_reading(key: str) -> str | None:
+    """The reading a reading key was decided as (``'後'``), None for an undecided key or a
+    character that is no reading key."""
+    _load()
+    return _key_reading.get(key)
+
+
 def reading_keys(folded: str) -> frozenset[str]:
-    """The reading keys a query character, folded (``fold_char``), matches: those of every
-    ambiguous form that may stand for it or is it (``後`` and ``后`` both match 后's key;
-    ``於`` and ``于`` 于's)."""
+    """The reading keys a query character, folded (``fold_char``), matches: of every ambiguous
+    form that may stand for it, the key of the places read as it and the undecided key
+    (``後`` matches 后 read as 後 and 后 undecided, never 后 read as 后)."""
     _load()
     return _by_reading.get(folded, frozenset())
 
 
-def index_translation(script: str) -> dict[int, int]:
-    """``str.translate`` table applied to an edition's FOLDED text for its index keys: in a
-    simplified or mixed edition each ambiguous form becomes its reading key; nothing in a
-    traditional one. One code point to one, so offsets stay."""
-    if script == TRADITIONAL:
-        return {}
+def decide_keys(folded: str) -> str:
+    """``folded`` (a simplified or mixed edition's folded unit codes, ``fold``) with each
+    ambiguous form replaced by its reading key at that place: the reading the neighbouring units
+    decide (``characters.readings.decide``: the two units before and after it), or the form's undecided key. U+0000
+    (between passages of an index) and the ends of ``folded`` end the context. One code point to one."""
     _load()
-    return {ord(c): ord(k) for c, k in _keys.items()}
+    out = None
+    for m in _ambiguous_re.finditer(folded):
+        i = m.start()
+        before = folded[max(0, i - 2):i].rpartition("\0")[2]
+        after = folded[i + 1:i + 3].partition("\0")[0]
+        key = _decided_key(m.group(), before, after)
+        if out is None:
+            out = list(folded)
+        out[i] = key
+    return folded if out is None else "".join(out)
+
+
+@lru_cache(maxsize=1 << 18)
+def _decided_key(form: str, before: str, after: str) -> str:
+    keys = _keys[form]
+    reading = decide([r for r in keys if r is not None], before, after)
+    return keys[reading]
 
 
 @dataclass(frozen=True)
@@ -177,22 +251,26 @@ def detect_script(count: ScriptCount) -> str:
 def text_keys(codes: str, script: str = TRADITIONAL) -> str:
     """The search keys of a text's characters (one code point each) in an edition of
     ``script``: ``fold(codes)``, with each ambiguous simplified form's reading key in a
-    simplified or mixed edition (``index_translation``). One code point to one."""
+    simplified or mixed edition (``decide_keys``). One code point to one."""
     if script == TRADITIONAL:
         return fold(codes)
-    return fold(codes.translate(index_translation(script)))
+    return decide_keys(fold(codes))
 
 
 def query_keys(ch: str) -> frozenset[str]:
-    """The keys a query character ``ch`` matches (``text_keys``): ``query_alternatives(ch)``
-    and the reading keys of every ambiguous form that may stand for one of them or is ``ch``
-    (後 matches 后 of a simplified or mixed edition, never of a traditional one, where 后
-    keeps its own key)."""
+    """The keys a query character ``ch`` matches (``text_keys``): ``query_alternatives(ch)``,
+    the reading keys of every ambiguous form that may stand for one of them (``reading_keys``:
+    後 matches 后 read as 後, or undecided, in a simplified or mixed edition, never 后 of a
+    traditional one, where 后 keeps its own key), and every key of ``ch`` when it is an
+    ambiguous form itself (后 finds every 后); the simplified-only forms the folding leaves
+    as they are but reads as one of them (視 finds 视, 畝 finds 亩: ``query_alternatives('视')``
+    holds 視); and the forms a traditional edition writes as its variant (沖 finds 冲, 協 finds
+    叶: ``TRADITIONAL_VARIANTS_PATH``; in a simplified edition such a form has reading keys)."""
+    _load()
     alts = query_alternatives(ch)
     keys = set(alts)
     for a in alts:
         keys |= reading_keys(a)
-    key = reading_key(ch)
-    if key is not None:
-        keys.add(key)
+        keys |= _one_way.get(a, frozenset())
+    keys |= form_keys(ch)
     return frozenset(keys)

@@ -44,7 +44,7 @@ import numpy as np
 from characters.folding import (INVISIBLE, SELECTOR, SEPARATOR, TEXT, _kind_table, char_kind, fold, fold_char,
                                 query_alternatives)
 from characters.gaiji import GAIJI, gaiji_key
-from characters.simplified import TRADITIONAL, query_keys, reading_key, readings, text_keys
+from characters.simplified import TRADITIONAL, form_keys, is_ambiguous, query_keys, readings, text_keys
 from search.query import WILDCARDS, ParsedQuery, Term
 
 
@@ -260,8 +260,7 @@ def char_alternatives(ch: str, exact: bool) -> frozenset[str]:
     Exact mode still looks candidates up by folded grams (an exact match is also a folded
     match) but verifies on the raw text."""
     if exact:
-        key = reading_key(ch)
-        return frozenset({fold_char(ch)} if key is None else {fold_char(ch), key})
+        return frozenset({fold_char(ch)}) | form_keys(ch)
     return folded_alternatives(ch)
 
 
@@ -463,7 +462,7 @@ def reading_of(match: str, parsed: ParsedQuery, script: str) -> str | None:
         for i, (code, qc) in enumerate(zip(a.codes, q.codes)):
             out.append(match[pos:a.starts[i]])
             unit = match[a.starts[i]:a.ends[i]]
-            if qc is not None and qc != code and reading_key(code) is not None \
+            if qc is not None and qc != code and is_ambiguous(code) \
                     and fold_char(qc) != fold_char(code) and fold_char(qc) in readings(code):
                 unit, changed = qc, True
             out.append(unit)

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from characters.scripts import evaluation, rare_merges  # noqa: E402
+from characters.scripts import evaluation, rare_merges, script_labels  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 #: The shared editions the script evaluation reads (relative to ``--corpus``): 殆知閣's
@@ -128,7 +128,18 @@ def main(argv=None) -> int:
         print("joined although apart: " + " ".join(s.joined))
     simplified_text = (args.corpus / SIMPLIFIED_EDITION).read_text(encoding="utf-8")
     traditional_text = (args.corpus / TRADITIONAL_EDITION).read_text(encoding="utf-8")
-    print(f"script-aware search: simplified edition {SIMPLIFIED_EDITION}, traditional {TRADITIONAL_EDITION}")
+    s_text, t_text, pairs = script_labels.load_pairs(args.corpus)
+    print(f"script-aware search, labelled by the books: the simplified {SIMPLIFIED_EDITION} aligned with "
+          f"Kanripo KR1d0047 ({script_labels.TRADITIONAL_COPY.relative_to(ROOT)}): {len(pairs)} places")
+    for d in evaluation.score_labelled(s_text, t_text, pairs, evaluation.variant_table_pairs(args.data)):
+        print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
+              f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
+              f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
+              f"({100 * d.word_precision:.2f}%)"
+              + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else "")
+              + (f"\n    false {' '.join(d.false[:10])}" if d.false else ""))
+    print(f"script-aware search, labelled by OpenCC's dictionary: simplified edition {SIMPLIFIED_EDITION}, "
+          f"traditional {TRADITIONAL_EDITION}")
     directions = evaluation.score_scripts(simplified_text, traditional_text)
     for d in directions[:2]:
         print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.1f}%), precision "

@@ -12,6 +12,7 @@ Pure Python, no Django.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 from characters import simplified as sc
 from characters.folding import fold_char
 from characters.scripts.build_fold_table import read_opencc
+from characters.scripts.script_labels import is_han
 
 EVAL_PATH = Path(__file__).resolve().parents[1] / "data" / "variant_eval.tsv"
 
@@ -127,6 +129,14 @@ class Direction:
     wrong: int = 0
     missed: list = None
     false: list = None
+    #: of ``wrong``, the finds where the variant tables call the character searched for and the
+    #: one the book prints one character written two ways (於/于, 註/注, 嚮/向: ``score_labelled``)
+    same_word: int = 0
+
+    @property
+    def word_precision(self) -> float:
+        """Precision when a find the variant tables call the same character is right."""
+        return 1 - (self.wrong - self.same_word) / self.matches if self.matches else 1.0
 
     @property
     def recall(self) -> float:
@@ -145,9 +155,21 @@ def opencc_readings() -> dict[str, set[str]]:
     return {key: set(values) for key, values in dicts.get("STCharacters", [])}
 
 
+def keyed(text: str, script: str) -> list[tuple[str, str]]:
+    """``(character, search key)`` of every Han character of ``text`` in order, the keys of
+    an edition of ``script`` computed line by line over the line's Han characters (as the
+    index computes them over a passage's units, ``characters.simplified.text_keys``)."""
+    out = []
+    for line in text.split("\n"):
+        codes = "".join(ch for ch in line if is_han(ch))
+        out.extend(zip(codes, sc.text_keys(codes, script)))
+    return out
+
+
 def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction]:
     """Script-aware search on a simplified edition's text and a traditional one's, with the
-    product's keys (``characters.simplified.text_keys``/``query_keys``):
+    product's keys (``characters.simplified.text_keys``/``query_keys``), labelled by OpenCC's
+    dictionary (the first measure; ``score_labelled`` labels from the books themselves):
 
     - ``traditional queries, simplified text``: every occurrence of a simplified form and
       each character it stands for (``readings``: 当 for 當 and 噹) — is it found?
@@ -160,7 +182,9 @@ def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction
       NOT be found (a miss is right here: ``found`` counts wrong finds).
 
     Precision: of what each direction's queries find, the share OpenCC's dictionary
-    (``opencc_readings``) or the folding table calls the same character."""
+    (``opencc_readings``) or the folding table calls the same character. Since the product
+    decides a form's reading per place, an occurrence is "found" by a reading when every place
+    of it is."""
     table = sc._load()
     labels = opencc_readings()
 
@@ -168,35 +192,33 @@ def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction
         fq = fold_char(query)
         return fold_char(form) == fq or any(fold_char(t) == fq for t in labels.get(form, ()))
 
-    counts_s = Counter(simplified_text)
-    counts_t = Counter(traditional_text)
+    places_s = keyed(simplified_text, sc.SIMPLIFIED)
+    places_t = keyed(traditional_text, sc.TRADITIONAL)
     a, b, c = (Direction("traditional queries, simplified text", missed=[], false=[]),
                Direction("simplified queries, traditional text", missed=[], false=[]),
                Direction("traditional queries, traditional text (one-to-many forms kept apart)", missed=[], false=[]))
     # A: each simplified form of the simplified text, and each character it stands for
     queries_a = set()
-    for form, n in counts_s.items():
+    for form, key in places_s:
         if form not in table:
             continue
-        key = sc.text_keys(form, sc.SIMPLIFIED)
         for t in table[form][1]:
             if t == form:
                 continue
             queries_a.add(t)
-            a.pairs += n
+            a.pairs += 1
             if key in sc.query_keys(t):
-                a.found += n
-            elif len(a.missed) < 20:
+                a.found += 1
+            elif len(a.missed) < 20 and f"{t}→{form}" not in a.missed:
                 a.missed.append(f"{t}→{form}")
-    keys_s = {ch: sc.text_keys(ch, sc.SIMPLIFIED) for ch in counts_s}
     for t in sorted(queries_a):
         q = sc.query_keys(t)
-        for ch, n in counts_s.items():
-            if keys_s[ch] in q:
-                a.matches += n
+        for ch, key in places_s:
+            if key in q:
+                a.matches += 1
                 if not stands_for(ch, t):
-                    a.wrong += n
-                    if len(a.false) < 20:
+                    a.wrong += 1
+                    if len(a.false) < 20 and f"{t}→{ch}" not in a.false:
                         a.false.append(f"{t}→{ch}")
     # B: each traditional character of the traditional text, and each simplified form for it
     by_reading: dict[str, list[str]] = {}
@@ -205,26 +227,27 @@ def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction
             if t != form:
                 by_reading.setdefault(t, []).append(form)
     queries_b = set()
-    for ch, n in counts_t.items():
+    for ch, key in places_t:
         for form in by_reading.get(fold_char(ch), ()):
             if table[form][0] == "both":   # 后, 于: a traditional character too, taken as written there
                 continue
             queries_b.add(form)
-            b.pairs += n
-            if sc.text_keys(ch) in sc.query_keys(form):
-                b.found += n
-            elif len(b.missed) < 20:
+            b.pairs += 1
+            if key in sc.query_keys(form):
+                b.found += 1
+            elif len(b.missed) < 20 and f"{form}→{ch}" not in b.missed:
                 b.missed.append(f"{form}→{ch}")
     for form in sorted(queries_b):
         q = sc.query_keys(form)
-        for ch, n in counts_t.items():
-            if sc.text_keys(ch) in q:
-                b.matches += n
+        for ch, key in places_t:
+            if key in q:
+                b.matches += 1
                 if not (stands_for(form, ch) or fold_char(form) == fold_char(ch)):
-                    b.wrong += n
-                    if len(b.false) < 20:
+                    b.wrong += 1
+                    if len(b.false) < 20 and f"{form}→{ch}" not in b.false:
                         b.false.append(f"{form}→{ch}")
     # C: in a traditional text, 後 must not find 后 (a standard character of its own)
+    counts_t = Counter(ch for ch, _ in places_t)
     for form, (kind, reads) in table.items():
         if kind != "both" or len(reads) < 2 or not counts_t.get(form):
             continue
@@ -238,9 +261,112 @@ def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction
                     c.false.append(f"{t}→{form}")
         for t in reads:
             q = sc.query_keys(t)
-            for ch, n in counts_t.items():
-                if sc.text_keys(ch) in q:
-                    c.matches += n
+            for ch, key in places_t:
+                if key in q:
+                    c.matches += 1
                     if fold_char(ch) != fold_char(t):
-                        c.wrong += n
+                        c.wrong += 1
     return [a, b, c]
+
+
+# ------------------------------------------------------------- labels from the books
+
+
+def _folded_readings(form: str) -> set[str]:
+    return {fold_char(r) for r in sc.readings(form)}
+
+
+VARIANT_SOURCES = ("twedu-variants.txt", "hydzd-variants.txt", "dypytz-variants.txt")
+
+
+def variant_table_pairs(data: Path) -> set[frozenset]:
+    """Pairs of characters the Taiwan MOE table, 漢語大字典 or the 1955 異體字整理表 (CJKVI's
+    ``twedu``, ``hydzd``, ``dypytz`` files under ``data/variants``) give as one character
+    written two ways (``A,…/variant…,B`` lines); empty when the files are missing."""
+    out: set[frozenset] = set()
+    for name in VARIANT_SOURCES:
+        path = data / "variants" / name
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            p = line.split(",")
+            if len(p) >= 3 and "/variant" in p[1] and len(p[0]) == 1 and len(p[2]) == 1 and p[0] != p[2]:
+                out.add(frozenset((p[0], p[2])))
+    return out
+
+
+def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
+                   same_word: set[frozenset] = frozenset()) -> list[Direction]:
+    """Script-aware search measured against labels from the books (``script_labels.align``:
+    two editions of one book, place by place), not from a converter:
+
+    - ``traditional queries, simplified text``: at each place where the simplified edition
+      prints a simplified form (当, 后, 于) and the traditional edition a character that form may
+      stand for but not the form itself (當, 後, 於), a search for the traditional edition's
+      character must find the place (recall). Precision: of the places these queries find in
+      the simplified edition, the share where the traditional edition prints the character
+      searched for (後 finding the 后 of 夏后氏 is wrong: the book has 后 there).
+    - ``simplified queries, traditional text``: at each place where the simplified edition
+      prints a simplified-only form (当, 发; not 后 or 于, which a traditional edition takes as
+      written) for the traditional edition's character, a search for that form must find the
+      place in the traditional edition. Precision: of the places found, the share where the
+      simplified edition prints that form (or leaves the traditional character it stands for).
+
+    ``pairs``: the aligned places (``script_labels.Pair``) of the two texts; keys are computed
+    line by line as in ``keyed``. ``same_word`` (``variant_table_pairs``): a wrong find whose two
+    characters are such a pair is also counted in ``Direction.same_word``."""
+    table = sc._load()
+
+    def keys_by_place(text: str, script: str) -> dict[tuple[int, int], str]:
+        out = {}
+        for n, line in enumerate(text.split("\n")):
+            cols = [i for i, ch in enumerate(line) if is_han(ch)]
+            codes = "".join(line[i] for i in cols)
+            out.update(((n, i), k) for i, k in zip(cols, sc.text_keys(codes, script)))
+        return out
+
+    t_plain = re.sub(r"<pb:[^>]*>|^#.*$", lambda m: " " * len(m.group()), traditional_text, flags=re.M)
+    keys_s = keys_by_place(simplified_text, sc.SIMPLIFIED)
+    keys_t = keys_by_place(t_plain, sc.TRADITIONAL)
+    a = Direction("traditional queries, simplified text (labels: the traditional edition)", missed=[], false=[])
+    b = Direction("simplified queries, traditional text (labels: the simplified edition)", missed=[], false=[])
+    queries_a: set[str] = set()
+    queries_b: set[str] = set()
+    for p in pairs:
+        form, book = p.s.ch, p.t.ch
+        if form in table and book != form and fold_char(book) in _folded_readings(form) | {fold_char(form)}:
+            queries_a.add(book)
+            a.pairs += 1
+            if keys_s[(p.s.line, p.s.col)] in sc.query_keys(book):
+                a.found += 1
+            elif len(a.missed) < 20:
+                a.missed.append(f"{book}→{form}@{p.s.line + 1}:{p.s.col + 1}")
+        if form in table and table[form][0] == "simplified" and fold_char(book) in _folded_readings(form):
+            queries_b.add(form)
+            b.pairs += 1
+            if keys_t[(p.t.line, p.t.col)] in sc.query_keys(form):
+                b.found += 1
+            elif len(b.missed) < 20:
+                b.missed.append(f"{form}→{book}@{p.t.line + 1}:{p.t.col + 1}")
+    for q in sorted(queries_a):
+        wanted = sc.query_keys(q)
+        for p in pairs:
+            if keys_s[(p.s.line, p.s.col)] in wanted:
+                a.matches += 1
+                if fold_char(p.t.ch) != fold_char(q):
+                    a.wrong += 1
+                    a.same_word += frozenset((p.t.ch, q)) in same_word
+                    if len(a.false) < 20:
+                        a.false.append(f"{q}→{p.s.ch}({p.t.ch})@{p.s.line + 1}:{p.s.col + 1}")
+    for f in sorted(queries_b):
+        wanted = sc.query_keys(f)
+        ok = _folded_readings(f) | {fold_char(f)}
+        for p in pairs:
+            if keys_t[(p.t.line, p.t.col)] in wanted:
+                b.matches += 1
+                if not (p.s.ch == f or fold_char(p.s.ch) in ok):
+                    b.wrong += 1
+                    b.same_word += frozenset((p.s.ch, f)) in same_word
+                    if len(b.false) < 20:
+                        b.false.append(f"{f}→{p.t.ch}({p.s.ch})@{p.t.line + 1}:{p.t.col + 1}")
+    return [a, b]

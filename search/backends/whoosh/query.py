@@ -9,7 +9,7 @@ import numpy as np
 
 from search.analysis import PAIR_GAP, folded_alternatives, query_units, raw_pattern
 from characters.folding import fold_char
-from characters.simplified import reading_of_key
+from characters.simplified import is_ambiguous, reading_of_key
 
 from .postings import _intersect, _left_to_right, pair_occurrences, postings
 from .view import DocumentView
@@ -25,8 +25,10 @@ def _unit_sets(text: str, exact: bool) -> list:
 def reads_ambiguous(code: str) -> bool:
     """Whether the folded query unit ``code`` matches an ambiguous simplified form's reading
     key (後 matches 后 of a simplified edition): its postings also hold that form in
-    traditional editions, so the hits are verified on the text, by the edition's script."""
-    return any(reading_of_key(k) is not None for k in folded_alternatives(code))
+    traditional editions, so the hits are verified on the text, by the edition's script. So
+    does a key that is itself an ambiguous form (協 matches 叶 of a traditional edition only:
+    ``characters.simplified.query_keys``)."""
+    return any(reading_of_key(k) is not None or is_ambiguous(k) for k in folded_alternatives(code))
 
 
 def _can_overlap(a: list, b: list, same: bool) -> bool:
