@@ -6,7 +6,10 @@ A gaiji is ONE character wherever text is cut into characters (search, collation
 Its search key is a supplementary private-use code point (``gaiji_key``). What Kanripo's
 editors read a gaiji as (``gaiji_reading``: ``&KR0237;`` is 𥜗) comes from their gaiji table,
 shipped as ``characters/data/kanripo_gaiji.tsv`` (CC BY-SA 4.0, built by
-``characters/scripts/build_collation_tables.py``; see ``characters/data/ATTRIBUTION.md``).
+``characters/scripts/build_collation_tables.py`` from a local copy of KR-Gaiji's
+``charlist.org``; every code KR0001–KR5254; see ``characters/data/ATTRIBUTION-collation.md``).
+Search and collation take a gaiji and the character its editors read it as (with no ``?``)
+as one (``characters.simplified.query_keys``, ``characters.variants``).
 
 Pure Python, no Django.
 """
@@ -17,7 +20,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["GAIJI", "GAIJI_BASE", "ILLEGIBLE", "gaiji_key", "GaijiReading", "gaiji_reading", "GAIJI_TABLE_PATH"]
+__all__ = ["GAIJI", "GAIJI_BASE", "ILLEGIBLE", "gaiji_key", "GaijiReading", "gaiji_reading", "gaiji_table",
+           "GAIJI_TABLE_PATH"]
 
 #: Kanripo's gaiji table as shipped: ``CODE<TAB>FORM<TAB>READING`` lines.
 GAIJI_TABLE_PATH = Path(__file__).resolve().parent / "data" / "kanripo_gaiji.tsv"
@@ -90,3 +94,9 @@ def gaiji_reading(entity: str) -> GaijiReading | None:
     (U+0001 included: an unreadable character is read as nothing)."""
     m = re.fullmatch(r"&?(KR\d{1,5});?", entity)
     return _load().get(m.group(1)) if m else None
+
+
+def gaiji_table() -> dict[str, GaijiReading]:
+    """Every entry of the gaiji table, ``{'KR0237': GaijiReading(...)}``: each code Kanripo's table
+    lists, those with no form or reading included (an entity of such a code still resolves)."""
+    return dict(_load())

@@ -5,7 +5,8 @@ as the 四庫 editions print it and for 于 in 尊于房户之間; 云 almost al
 ``decide`` reads the characters right before and after the form and asks how the
 traditional editions of the library print each possible reading beside them
 (``characters/data/reading_context.tsv.gz``, counted by
-``characters/scripts/build_reading_context.py`` from the shared corpus's traditional texts):
+``characters/scripts/build_reading_context.py`` from the shared corpus's traditional texts;
+CC BY-SA 4.0, ``characters/data/ATTRIBUTION-readings.md``):
 
     score(r) = log N(r) + log P(left | r) + log P(right | r)
 

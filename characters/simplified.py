@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from characters.folding import fold, fold_char, query_alternatives
+from characters.gaiji import gaiji_key, gaiji_table
 from characters.readings import decide
 
 __all__ = ["TRADITIONAL", "SIMPLIFIED", "MIXED", "SCRIPTS", "SCRIPT_CHOICES", "readings", "is_ambiguous",
@@ -64,12 +65,14 @@ _by_reading: dict[str, frozenset[str]] = {}
 _traditional_only: frozenset[str] = frozenset()
 _ambiguous_re: re.Pattern | None = None
 _one_way: dict[str, frozenset[str]] = {}
+_gaiji_as: dict[str, frozenset[str]] = {}
+_gaiji_character: dict[str, str] = {}
 
 
 def _load() -> dict[str, tuple[str, frozenset[str]]]:
     """Read ``simplified.tsv`` once: ``{form: (kind, readings)}``; ``ValueError`` naming the
     file and line for a malformed line."""
-    global _table, _keys, _of_key, _key_reading, _by_reading, _traditional_only, _ambiguous_re, _one_way
+    global _table, _keys, _of_key, _key_reading, _by_reading, _traditional_only, _ambiguous_re, _one_way, _gaiji_as
     if _table is not None:
         return _table
     with _lock:
@@ -122,6 +125,14 @@ def _load() -> dict[str, tuple[str, frozenset[str]]]:
             if fields[2] == "find":
                 one_way.setdefault(fold_char(fields[1]), set()).add(fields[0])
         _one_way = {r: frozenset(f) for r, f in one_way.items()}
+        # a gaiji and the character Kanripo's editors read it as (without ?) are one: 玄 finds &KR0007;
+        gaiji_as: dict[str, set[str]] = {}
+        for code, entry in gaiji_table().items():
+            if entry.certain and entry.character:
+                key = gaiji_key(f"&{code};")
+                gaiji_as.setdefault(fold_char(entry.character), set()).add(key)
+                _gaiji_character[key] = entry.character
+        _gaiji_as = {r: frozenset(k) for r, k in gaiji_as.items()}
         _traditional_only = frozenset(r for c in simplified_only for r in table[c][1]
                                       if r not in table and r != c)
         _keys, _of_key, _key_reading = keys, of_key, key_reading
@@ -265,12 +276,16 @@ def query_keys(ch: str) -> frozenset[str]:
     ambiguous form itself (后 finds every 后); the simplified-only forms the folding leaves
     as they are but reads as one of them (視 finds 视, 畝 finds 亩: ``query_alternatives('视')``
     holds 視); and the forms a traditional edition writes as its variant (沖 finds 冲, 協 finds
-    叶: ``TRADITIONAL_VARIANTS_PATH``; in a simplified edition such a form has reading keys)."""
+    叶: ``TRADITIONAL_VARIANTS_PATH``; in a simplified edition such a form has reading keys); and
+    a gaiji and the character Kanripo's editors read it as, both ways (玄 finds ``&KR0007;``, and
+    ``&KR0007;`` finds 玄: ``characters.gaiji.gaiji_table``, readings marked ``?`` left out)."""
     _load()
-    alts = query_alternatives(ch)
+    read_as = _gaiji_character.get(ch)
+    alts = query_alternatives(ch) | (query_alternatives(read_as) if read_as else frozenset())
     keys = set(alts)
     for a in alts:
         keys |= reading_keys(a)
         keys |= _one_way.get(a, frozenset())
+        keys |= _gaiji_as.get(a, frozenset())
     keys |= form_keys(ch)
     return frozenset(keys)

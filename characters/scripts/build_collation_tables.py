@@ -18,8 +18,11 @@
   CC BY-SA 4.0), whose lines are ``KRnnnn<TAB>COUNT<TAB>FORM<TAB>READING<TAB>[[file:…]]``:
   FORM is the character as Unicode or an ideographic description (``⿰⺅⿱立可``), READING
   the character the editors read it as (``倚``; ``袒?`` when unsure; ``峰:2,峯:1`` when the
-  texts read it several ways; empty when unknown). Written as ``CODE<TAB>FORM<TAB>READING``,
-  lines with neither left out.
+  texts read it several ways; empty when unknown). Written as ``CODE<TAB>FORM<TAB>READING``
+  for every code (one with neither is still a gaiji Kanripo knows: its entity resolves, with
+  no character to read it as). Private-use code points in FORM or READING (the codes from
+  KR4703 on name glyphs of Kanripo's own fonts, U+F0000…) are left out: they are no
+  characters, and they would collide with the search keys of gaiji (``characters.gaiji``).
 
 Usage::
 
@@ -111,10 +114,15 @@ def gaiji_rows(path: Path) -> list[tuple[str, str, str]]:
         m = _GAIJI_LINE.match(line)
         if not m:
             sys.exit(f"error: {path}:{lineno}: expected KRnnnn<TAB>COUNT<TAB>FORM<TAB>READING, got {line!r}")
-        code, form, reading = m.group(1), m.group(2).strip(), m.group(3).strip()
-        if form or reading:
-            rows.append((code, form, reading))
+        code, form, reading = m.group(1), _no_private_use(m.group(2)), _no_private_use(m.group(3))
+        rows.append((code, form, reading))
     return sorted(rows, key=lambda r: int(r[0][2:]))
+
+
+def _no_private_use(text: str) -> str:
+    """``text`` stripped, with private-use code points (and a reading reduced to them) left out."""
+    out = "".join(ch for ch in text.strip() if not (0xE000 <= ord(ch) <= 0xF8FF or ord(ch) >= 0xF0000))
+    return "" if out in ("", "?") else out
 
 
 def render_gaiji(rows, commit: str) -> str:
@@ -133,7 +141,8 @@ def render_gaiji(rows, commit: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_SOURCES, help="the shared data folder (variants/)")
-    ap.add_argument("--gaiji", type=Path, help="KR-Gaiji's charlist.org: rebuild kanripo_gaiji.tsv from it")
+    ap.add_argument("--gaiji", type=Path, help="KR-Gaiji's charlist.org (a local copy): rebuild kanripo_gaiji.tsv "
+                                              "from it")
     ap.add_argument("--gaiji-commit", default="unknown", help="the KR-Gaiji commit the file comes from")
     args = ap.parse_args(argv)
     pairs = variant_pairs(args.data)

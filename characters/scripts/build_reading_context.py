@@ -17,7 +17,7 @@ occurs 9,000 times in all. Pairs seen fewer than ``--min`` times are left out.
 ``characters.readings`` decides the reading of a simplified form at each place from these counts.
 
 Data: derived from the Kanseki Repository texts of ``../shared/corpus`` (CC BY-SA 4.0, see
-``characters/data/ATTRIBUTION.md``) and the 禮書綱目 seed juan.
+``characters/data/ATTRIBUTION-readings.md``) and the 禮書綱目 seed juan.
 """
 from __future__ import annotations
 
