@@ -7,12 +7,14 @@ from collections import Counter
 import pytest
 
 from reader.importers.document import (
-    CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, SUBCOMMENTARY, TEXT,
+    CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, REFERENCE, SUBCOMMENTARY,
+    TEXT,
     PieceDoc, render_piece,
 )
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.commentators import columns, in_reading_order, reading_order, PROFILES
+from reader.importers.mandoku.undecided import HEADING
 from search.backends import SearchQuery
 from search.documents import layers_for
 
@@ -159,11 +161,15 @@ def test_nanhua_zhushu_blocks_led_by_their_markers():
     assert "今之隱几者非昔之隱几者也" not in labels and "注長風之聲" not in labels
 
 
-def test_laozi_editions_keep_the_book_order_by_default():
-    for rel in ("KR5c0065/KR5c0065_002.txt", "KR5c0073/KR5c0073_002.txt"):
-        pieces = parse(f"kanripo-commentary/{rel}").all_pieces()
-        texts = [p for p in pieces if p.kind == TEXT]
-        assert texts and all(p.effective_layer == CLASSIC and p.layer_basis == DEFAULT_BASIS for p in texts), rel
+def test_laozi_editions_are_decided_by_the_reference():
+    """The two 老子 editions: classic and commentary told apart by the shipped reference
+    (``undecided``), each part with basis ``reference``; headings and the byline line stay."""
+    for rel, who, name in (("KR5c0065/KR5c0065_002.txt", "河上公", "章句"), ("KR5c0073/KR5c0073_002.txt", "王弼", "註")):
+        pieces = [p for p in parse(f"kanripo-commentary/{rel}").all_pieces() if p.kind == TEXT]
+        decided = {(p.effective_layer, p.commentator, p.layer_name) for p in pieces if p.layer_basis == REFERENCE}
+        assert decided == {(CLASSIC, "", ""), (COMMENTARY, who, name)}, rel
+        left = [p.text.strip("\u3000") for p in pieces if p.layer_basis != REFERENCE]
+        assert all(HEADING.match(t) for t in left) and ("體道第一" in left) == (who == "河上公"), (rel, left[:5])
 
 
 # -- imported: search counts per layer equal a plain scan ------------------------------------

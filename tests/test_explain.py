@@ -76,11 +76,15 @@ def test_unsure_places_are_warnings_of_a_normal_import():
                          "(綜曰、劉曰、善曰、銑曰、良曰、向曰 …): who wrote this note is not known")
     report = explain(doc)
     assert report[report.index(f"  unsure: {len(doc.warnings)}") + 1] == "    " + doc.warnings[0]
+    # 老子 (王弼註): classic and commentary run together with no marker; the reference text of the
+    # classic decides, and each boundary it set is listed with its place
     laozi = read_document(COMMENTARY_BOOKS / "KR5c0073" / "KR5c0073_002.txt")
-    assert [w.split(": ", 1)[1] for w in laozi.warnings] == [
-        "classic and commentary run together at full size with no marker: nothing decides where either ends, so the "
-        "text is kept as the classic in the book's order (layer_basis default)"]
-    assert [how for _, how in inferred_boundaries(laozi)] == ["not decided: the book's order kept"]
+    assert laozi.warnings == []
+    report = explain(laozi)
+    k = report.index("  inferred boundaries: 200")
+    assert report[k + 1:k + 3] == [
+        "    14:1: classic (classic) inferred from a reference text: 「孔德之容唯道是從」",
+        "    14:9: commentary (註，王弼) inferred from a reference text: 「孔空也唯以空爲德然後乃能動作從道」"]
 
 
 def test_explain_says_which_files_would_be_rejected_or_skipped(empty_db):

@@ -37,8 +37,10 @@ files themselves):
   䟽 at the start of a line (``MARKED_BLOCKS``). A paragraph that opens with small print
   (a note reopened on the next printed line) goes on in the layer of the one before.
 * The two 老子 editions (河上公章句 KR5c0065, 王弼註 KR5c0073 in the 道藏) run classic and
-  commentary together at full size with no marker: nothing in the file decides, so the
-  book's order is kept as classic with ``layer_basis`` ``default`` (``UNDECIDED``).
+  commentary together at full size with no marker: nothing in the file decides, so a
+  reference text of the classic does (``undecided.decide_by_reference``, ``layer_basis``
+  ``reference``); without one the book's order is kept as classic with ``layer_basis``
+  ``default`` (``UNDECIDED``).
 """
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ from ..document import (
 )
 from .header import TITLE_VARIANTS
 from .layers import split_piece
+from .undecided import decide_by_reference
 
 CIRCLES = "○〇"
 #: A reading gloss after a circle: a 反切, 音 X, 如字, 讀 …, within this many characters.
@@ -446,6 +449,8 @@ def assign_commentators(doc: JuanDocument) -> list[tuple[PieceDoc, str]]:
     commentators that names none of them, and the first text of a book whose layers nothing
     decides (``UNDECIDED``)."""
     title = _title(doc)
+    if title in UNDECIDED and decide_by_reference(doc):
+        return []
     if title in UNDECIDED:
         texts = [p for p in doc.all_pieces() if p.kind == TEXT and p.effective_layer == CLASSIC]
         for p in texts:
