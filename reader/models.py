@@ -254,7 +254,7 @@ class Juan(models.Model):
     work = models.ForeignKey(Work, on_delete=models.CASCADE, related_name="juans")
     edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="juans")
     number = models.PositiveIntegerField()
-    label = models.CharField(max_length=50, blank=True)
+    label = models.CharField(max_length=300, blank=True)  # 86 for KR1e0004_000: reader/0016
     header = models.TextField(blank=True)
     trailer = models.TextField(blank=True)
     newline = models.CharField(max_length=2, default="\n")

@@ -294,3 +294,21 @@ def test_pages_show_a_gaiji_as_a_placeholder_in_every_mode(kanripo, client, para
     if params.get("hl") == "從豆?聲":
         assert ('<mark>從豆<span class="gaiji" title="KR1969：Unicode 未收之字 (a character Unicode lacks)" '
                 'data-code="&amp;KR1969;">〓</span>聲</mark>') in page
+
+
+def test_a_long_front_matter_label_is_stored_whole(db, tmp_path):
+    """春秋左傳注疏's front matter (KR1e0004_000) is labelled by its ten titles joined, 86
+    characters: the label is kept whole and fits the column, which PostgreSQL checks (a
+    varchar(50) refused it there while SQLite, which checks no length, took it)."""
+    from search.signals import muted
+
+    folder = tmp_path / "KR1e0004"
+    folder.mkdir()
+    for name in ("KR1e0004_000.txt", "Readme.org"):
+        shutil.copy(SHARED / "corpus" / "kanripo-jingbu" / "KR1e0004" / name, folder / name)
+    with muted():
+        call_command("import_texts", str(folder))
+    juan = Juan.objects.get(edition__slug="KR1e0004", number=0)
+    assert juan.label == ("御製偶閲左傳宋楚泓之戰事因題・御製讀左傳・御製書春秋元年春王正月事・御製讀左傳晉楚城濮之戰說・"
+                          "御製讀左傳季文子出莒僕・目録・春秋正義序・春秋左傳序・原目・春秋三傳注解傳述人")
+    assert len(juan.label) == 86 <= Juan._meta.get_field("label").max_length
