@@ -149,7 +149,10 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         in_keyed = np.zeros(n + 1, dtype=bool)   # [-1] (no passage) stays False
         in_keyed[keyed] = True
         mask = in_keyed[pid[units]]
-        folded[mask] = _codes(index_keys(exact_text, MIXED))[mask]
+        # only the keyed passages' units, the rest U+0000 (which ends a reading's context, as the
+        # U+0000 between passages does): the readings are decided there alone
+        keyed_text = np.where(mask, exact, 0).astype(np.uint32).tobytes().decode("utf-32-le")
+        folded[mask] = _codes(index_keys(keyed_text, MIXED))[mask]
     del exact_text
     order = np.argsort(folded, kind="stable").astype(np.int32)
     by_char = folded[order]
