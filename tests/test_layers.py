@@ -120,6 +120,19 @@ def test_lunyu_entry_runs_on_after_its_indented_first_line():
     assert pieces[at + 4] == (LABEL, SUBCOMMENTARY, "疏")
 
 
+def test_lunyu_zhushu_note_runs_on_across_a_section_cut_for_size():
+    """論語注疏 學而: ``　　子曰道千乘之國注馬曰道謂爲之政敎司馬法六尺¶`` then, at indentation 0,
+    ``爲歩步百為畝…``: the section was cut there for size, and the 注 goes on below its full
+    first line (it is not the classic) until the classic 敬事而信, which the reference finds."""
+    doc = parse(JINGBU / "KR1h0007" / "KR1h0007_001.txt")
+    pieces = [(p.kind, p.layer, p.layer_basis, p.text) for p in doc.all_pieces()]
+    at = pieces.index((TEXT, CLASSIC, "", "子曰道千乘之國"))
+    assert pieces[at + 1:at + 3] == [(LABEL, COMMENTARY, "", "注"), (NOTE, COMMENTARY, "", "馬曰道謂爲之政敎司馬法六尺")]
+    assert pieces[at + 3][:3] == (NOTE, COMMENTARY, "") and pieces[at + 3][3].startswith("爲歩步百為畝畝百爲夫")
+    assert pieces[at + 3][3].endswith("融依周禮包依王制孟子義疑故兩存焉")
+    assert pieces[at + 4] == (TEXT, CLASSIC, "reference", "敬事而信")
+
+
 def test_kaozheng_parts_are_editorial():
     doc = parse(JINGBU / "KR1d0003" / "KR1d0003_001.txt")
     part = next(c for c in doc.chapters if c.title == "卷一考證")

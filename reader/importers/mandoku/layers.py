@@ -36,7 +36,8 @@ or its byline names 音義 or 疏. There:
   print is the classic again. A paragraph does not end where an entry whose first
   printed line is indented (論語注疏, 孟子注疏, 論語集解義疏) runs on at indentation 0
   from a full line (``FULL_LINE``; a short line, as 尚書's ``　　舜典傳典之義與堯同``,
-  ends its paragraph), nor where a long paragraph was cut into sections only for size.
+  ends its paragraph), in its section or in the next where the sections were cut there
+  only for size, nor where a long paragraph was cut into sections only for size.
   Where the book goes from commentary back to the classic with no small print between
   (論語注疏 ``注孔曰篇之大數一言以蔽之注…``), the file does not mark the boundary
   (``classic_boundaries``): the classic's reference text (``classics``) decides where
@@ -252,6 +253,7 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
         editorial = (chapter.title or "").endswith(KAOZHENG)
         state = CLASSIC
         previous = None  # the last piece, in reading order
+        last_para, last_indent = None, None  # the previous section's last paragraph
         for section in chapter.sections:
             section.paragraphs = [_join_humble(para) for para in section.paragraphs]
             if editorial:
@@ -264,15 +266,22 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
                 following.append(_first_piece(chapter.sections, section))
                 for k, para in enumerate(section.paragraphs):
                     indent = _indent(para)
+                    # an entry whose first line is indented runs on at indentation 0 below a
+                    # full line, in the section or across a cut made for size (論語注疏
+                    # ``　　子曰道千乘之國注馬曰…司馬法六尺¶`` then ``爲歩步百為畝…``)
+                    before, before_indent = (section.paragraphs[k - 1], previous_indent) if k else (
+                        last_para, last_indent)
                     runs_on = (k == 0 and section.continues_paragraph) or (
-                        k > 0 and indent == 0 and (previous_indent or 0) >= 2 and not _blank_before(para)
-                        and _last_line_length(section.paragraphs[k - 1]) >= FULL_LINE)
+                        before is not None and indent == 0 and (before_indent or 0) >= 2 and not _blank_before(para)
+                        and _last_line_length(before) >= FULL_LINE)
                     if not runs_on:
                         state = CLASSIC
                     section.paragraphs[k], state = _zhushu_paragraph(para, state, names, chunqiu, markers,
                                                                       following[k], previous, inline)
                     previous = section.paragraphs[k][-1] if section.paragraphs[k] else previous
                     previous_indent = indent
+                if section.paragraphs:
+                    last_para, last_indent = section.paragraphs[-1], previous_indent
             elif form == "danshu":
                 _danshu_section(section)
     if form == "zhushu":
