@@ -171,3 +171,14 @@ def test_a_traditional_editions_variant_forms_are_found_by_their_character():
                                           "达": "apart", "袜": "apart", "邮": "apart", "胶": "apart",
                                           "别": "folded", "术": "folded"}
     assert all(len(r) == 4 and r[3] for r in rows)
+
+
+def test_the_neighbours_decide_a_reading_from_how_the_traditional_texts_print_it():
+    from characters.readings import MARGIN, decide, scores
+
+    assert decide({"后", "後"}, "其", "") == "後" and decide({"后", "後"}, "夏", "氏") == "后"
+    assert decide({"云", "雲"}, "注", "曰") == "云"          # OpenCC would say 雲
+    # 于 or 於 before 房 and 廟: printed either way, so undecided (every reading finds the place)
+    assert decide({"於", "于"}, "尊", "房户") is None and decide({"於", "于"}, "至", "廟門") is None
+    s = scores({"后", "後"}, "其", "")
+    assert s["後"] - s["后"] >= MARGIN

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import re
 import sys
 from collections import Counter
@@ -88,7 +89,8 @@ def main(argv=None) -> int:
     wanted = targets()
     counts = count(args.corpus, wanted)
     rows = sorted((k for k, n in counts.items() if n >= args.min or k[1] == "N"), key=lambda k: (k[0], k[1], -counts[k], k[2]))
-    with gzip.open(args.out, "wt", encoding="utf-8", compresslevel=9) as out:
+    with open(args.out, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=9, mtime=0) as gz, \
+            io.TextIOWrapper(gz, encoding="utf-8", newline="\n") as out:   # no timestamp: the same bytes each build
         out.write("# characters/data/reading_context.tsv.gz -- built by characters/scripts/build_reading_context.py\n")
         out.write("# from the traditional texts of the shared corpus (Kanseki Repository, CC BY-SA 4.0).\n")
         out.write("# READING<TAB>L|R|LL|RR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL: the one/two characters before it, R/RR: after it;\n# N: all occurrences, no neighbour)\n")

@@ -7,6 +7,10 @@ Usage::
     .venv/bin/python characters/scripts/evaluate_folding.py --draft    # propose labels for the 300 most frequent classes
 
 The set is ``characters/data/variant_eval.tsv`` (``characters.scripts.evaluation`` reads and scores it).
+Script-aware search is measured twice: against labels from the books (the simplified
+儀禮釋宮增注 of ``../shared/corpus/other`` aligned with Kanripo's traditional edition of it,
+``characters.scripts.script_labels``; docs/decisions/0021), and, as first measured, against
+OpenCC's dictionary.
 ``--draft`` counts characters in ``../shared/corpus`` and reads the variant tables in
 ``../shared/data`` (see ``characters/scripts/build_fold_table.py``), and prints a new draft of the file
 to standard output: the 300 most frequent classes, a class being a head character (an MOE
