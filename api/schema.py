@@ -45,11 +45,13 @@ class SectionBodySerializer(serializers.Serializer):
 
 
 class ChapterBodySerializer(serializers.Serializer):
-    """A chapter (篇) with its sections in order."""
+    """A chapter (篇) with its sections in order; ``heading_notes``: the notes printed right
+    after its heading (stored in its first section)."""
 
     position = serializers.IntegerField()
     title = serializers.CharField()
     category = serializers.CharField()
+    heading_notes = PieceSerializer(many=True)
     sections = SectionBodySerializer(many=True)
 
 
@@ -251,7 +253,8 @@ _SECTION = {"position": 2, "title": "張侯", "closer": "右張侯", "reading_ur
 WORK = {"id": 1, "title": "禮書綱目", "author": "江永"}
 JUAN_EXAMPLE = OpenApiExample("禮書綱目 卷十 (shortened)", value={
     "work": WORK, "number": 10, "label": "卷十", "reading_url": SEED,
-    "chapters": [{"position": 1, "title": "大射儀", "category": "嘉禮十五", "sections": [_SECTION]}]})
+    "chapters": [{"position": 1, "title": "大射儀", "category": "嘉禮十五", "heading_notes": [],
+                  "sections": [_SECTION]}]})
 SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
     "work": WORK, "juan": {"number": 10, "label": "卷十"},
     "chapter": {"position": 1, "title": "大射儀", "category": "嘉禮十五"}, **_SECTION,

@@ -238,11 +238,14 @@ class HitSerializer(serializers.Serializer):
         return shared
 
 
-def section_structure(juan, chapter, view, request) -> dict:
+def section_structure(juan, chapter, view, request, heading_notes=()) -> dict:
     """One section with its place: work, juan, chapter, then the section as in
-    ``juan_structure``."""
+    ``juan_structure``; ``heading_notes`` (the chapter heading's own notes, which the section
+    stores first: ``reader.reading.lift_heading_notes``) lead its pieces again."""
     section_data = next(
         s for cv in juan_structure(juan, [_OneChapter(chapter, [view])], request)["chapters"] for s in cv["sections"])
+    if heading_notes:
+        section_data["pieces"] = PieceSerializer(list(heading_notes), many=True).data + section_data["pieces"]
     return {
         "work": {"id": juan.work.pk, "title": juan.work.title, "author": juan.work.author},
         "edition": edition_ref(juan.edition, request),
@@ -277,4 +280,4 @@ class _OneChapter:
     """A chapter view holding only the sections given (for ``section_structure``)."""
 
     def __init__(self, chapter, sections):
-        self.chapter, self.sections = chapter, sections
+        self.chapter, self.sections, self.heading_notes = chapter, sections, []

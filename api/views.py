@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from corrections.overlay import juan_overlay
+from reader.importers.mandoku.commentators import in_reading_order
 from reader.models import Edition, Juan, Piece, Section, Work
 from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
@@ -196,11 +197,13 @@ class SectionDetail(APIView):
         view = views[0].sections[0]
         if not view.page_found:
             raise Http404(f"No such page: this section has {view.page_count}")
-        return Response(section_structure(juan, views[0].chapter, view, request))
+        return Response(section_structure(juan, views[0].chapter, view, request, views[0].heading_notes))
 
 
 class SectionNotes(generics.ListAPIView):
-    """The notes of a section (commentary on the main text and on its records), in order."""
+    """The notes of a section (commentary on the main text and on its records), in order: the
+    parts of a note whose columns the file holds in reverse reading order in reading order
+    (``commentators.in_reading_order``)."""
 
     serializer_class = PieceSerializer
     pagination_class = None
@@ -212,7 +215,8 @@ class SectionNotes(generics.ListAPIView):
     def get_queryset(self):
         juan = _juan(self.kwargs)
         section = get_object_or_404(Section, juan=juan, position=self.kwargs["position"])
-        return Piece.objects.filter(section=section, kind__in=["note", "record_note"]).order_by("position")
+        notes = list(Piece.objects.filter(section=section, kind__in=["note", "record_note"]).order_by("position"))
+        return in_reading_order(notes, juan.work.title)
 
 
 def _search(request, with_form: bool = False):

@@ -108,7 +108,7 @@ def test_juan_structure(client, small):
                     "url": f"{BASE}/api/editions/{small.edition_id}/"},
         "number": 3, "label": "卷三", "reading_url": f"{BASE}{WORK_URL}juan/3/",
         "chapters": [{
-            "position": 1, "title": "射禮", "category": "嘉禮一",
+            "position": 1, "title": "射禮", "category": "嘉禮一", "heading_notes": [],
             "sections": [
                 {"position": 1, "title": "戒射", "closer": "右戒射", "reading_url": f"{BASE}{WORK_URL}juan/3/1/",
                  "citation": "江永《測試書》卷三〈射禮〉「右戒射」 http://testserver/works/測試書/juan/3/1/", "page": "",

@@ -47,6 +47,8 @@ def test_the_heading_note_is_exported_with_the_heading(nanhua, client):
     tei = client.get(f"{base}/export/tei/").content.decode()
     head = tei[tei.index("<head>內篇齊物論第二"):]
     assert head[:head.index("</head>")].endswith(HEADING_NOTE + "</note>")
+    section = json.loads(client.get(f"{base}/sections/1/").content)  # the section API holds all its pieces
+    assert [p["text"] for p in section["pieces"][:2]] == [HEADING_NOTE, chapter["sections"][0]["pieces"][0]["text"]]
     assert client.get(f"{base}/export/source/").content == NANHUA.read_bytes()
     assert render_source(nanhua) == NANHUA.read_text(encoding="utf-8")
 
