@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -247,11 +248,14 @@ def read_manifest(folder: str | Path) -> dict:
                            f"manifest written by export_library?") from None
     except json.JSONDecodeError as exc:
         raise LibraryError(f"{folder / MANIFEST}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})") from None
+    except ValueError:  # after JSONDecodeError (a subclass): Python's limit on the digits of an integer
+        raise LibraryError(f"{folder / MANIFEST}: not valid JSON (a number of more than {sys.get_int_max_str_digits()} "
+                           f"digits); is this a manifest written by export_library?") from None
     except (OSError, RecursionError) as exc:
         raise LibraryError(f"{folder / MANIFEST}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
     if not isinstance(manifest, dict):
         raise LibraryError(f"{folder / MANIFEST}: not a manifest (a JSON {type(manifest).__name__}, not an object)")
-    if manifest.get("format") != FORMAT:
+    if manifest.get("format") != FORMAT or isinstance(manifest.get("format"), bool):  # True == 1
         raise LibraryError(f"{folder / MANIFEST}: unknown manifest format {manifest.get('format')!r} (expected 1)")
     files = manifest.get("files")
     if not isinstance(files, list) or not all(isinstance(e, dict) and ENTRY_KEYS <= e.keys() for e in files):

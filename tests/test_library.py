@@ -394,3 +394,28 @@ def test_a_class_the_catalogue_lacks_in_a_manifest_is_refused(empty_db, tmp_path
     with pytest.raises(LibraryError, match="'classification' 'KR9z' is not a class of the catalogue"):
         import_library(tmp_path / "backup", index=False)
     assert not Work.objects.exists()  # refused before anything was stored
+
+
+def test_a_manifest_number_too_long_or_a_boolean_format_is_refused(library, tmp_path):
+    """Found by helper T: a manifest whose juan is a number of 5,000 digits ended import_library
+    in a traceback (ValueError: Python's limit on integer string conversion, raised inside
+    ``json.loads``); ``"format": true`` was taken for format 1 (``True == 1``)."""
+    export_library(tmp_path / "backup")
+    backup = tmp_path / "backup"
+    where = backup / "manifest.json"
+    text = where.read_text(encoding="utf-8")
+    count = Juan.objects.count()
+
+    def refused(data: str) -> str:
+        where.write_text(data, encoding="utf-8")
+        with pytest.raises(CommandError) as info:
+            call_command("import_library", str(backup), stdout=io.StringIO())
+        assert Juan.objects.count() == count
+        return str(info.value)
+
+    assert '"juan": 10,' in text
+    assert refused(text.replace('"juan": 10,', '"juan": ' + "9" * 5000 + ",", 1)) == (
+        f"{where}: not valid JSON (a number of more than 4300 digits); is this a manifest written by export_library?")
+    assert '"format": 1,' in text
+    assert refused(text.replace('"format": 1,', '"format": true,', 1)) == (
+        f"{where}: unknown manifest format True (expected 1)")
