@@ -13,8 +13,7 @@ from rest_framework.views import APIView
 
 from catalogue.catalogue import BU, bu_of, classes, get_class, members
 from reader.models import Edition, Work
-from search.facets import facet_counts
-from search.service import run_search
+from search.facets import facet_counts, search_facet_counts
 
 from . import schema
 from .serializers import WorkSerializer
@@ -84,11 +83,10 @@ class ClassWorks(generics.ListAPIView):
 
 
 def search_facets(form, results) -> dict:
-    """The facets of a search (``search.facets.facet_counts``): counted from the results
-    without the facet filters, run again without them when the form has some."""
-    filters = form.cleaned_data["facet_filters"]
-    unfaceted = run_search(form.search_query(unfaceted=True)) if form.facets_filtered() else results
-    return facet_counts(unfaceted, **filters)
+    """The facets of a search (``search.facets.search_facet_counts``): counted from the results
+    without the facet filters, searched again without them when the form has some (once per
+    query: ``search.facets.unfaceted_edition_counts`` keeps the counts)."""
+    return search_facet_counts(form, results)
 
 
 def class_distribution(results) -> list[dict]:

@@ -5,7 +5,9 @@
 In process (default): Django's test client; prints the ``Server-Timing`` total (p50, p95,
 max, ms), the process's CPU time per request and the SQL queries per request. Every answer
 carries its ``facets``; ``--facet-class KR1`` filters each request by that class, so that
-the facets are counted from a second, unfiltered search (the facets' costliest case). ``--profile``
+the facets are counted from the unfiltered search, searched once per query and then kept
+(``search.facets.unfaceted_edition_counts``); ``--facet-cold`` forgets them before each request,
+so that every request searches twice (a reader's first click on a facet). ``--profile``
 adds cProfile's 30 costliest functions by own time. ``--http``: the same requests to gunicorn
 (``bench/serving.py``, 2 workers) as ``bench/run.py`` sends them (``api_queries``),
 after ``--load`` seconds of 20 concurrent clients when given (as the benchmark's HTTP phase
@@ -43,7 +45,7 @@ def _percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
-def in_process(repeat: int, profile: bool, facet_class: str = "") -> dict:
+def in_process(repeat: int, profile: bool, facet_class: str = "", facet_cold: bool = False) -> dict:
     """The figures of the module docstring, from Django's test client in this process."""
     import django
 
@@ -55,9 +57,14 @@ def in_process(repeat: int, profile: bool, facet_class: str = "") -> dict:
 
     client = Client(HTTP_HOST="127.0.0.1")
 
+    from search import facets
+
     def get(q):
-        # every answer carries the facets; with a class filter they are counted from a second,
-        # unfiltered search (api.catalogue.search_facets): the facets' costliest case
+        # every answer carries the facets; with a class filter they are counted from the
+        # unfiltered search (search.facets.search_facet_counts), searched once per query and
+        # kept; --facet-cold forgets it before each request: every request searches twice
+        if facet_cold:
+            facets._unfaceted.clear()
         return client.get("/api/search/", {"q": q, "exact": "on", **({"class": facet_class} if facet_class else {})})
 
     for q in QUERY_MIX:
@@ -71,9 +78,10 @@ def in_process(repeat: int, profile: bool, facet_class: str = "") -> dict:
             cpu.append((time.process_time() - start) * 1000)
             queries.append(len(captured.captured_queries))
             totals.append(float(re.search(r"total;dur=([\d.]+)", response["Server-Timing"]).group(1)))
-    out = {"facet_filter": facet_class or None, "requests": len(totals), "server_p50_ms": round(statistics.median(totals), 2),
+    out = {"facet_filter": facet_class or None, "facet_cold": facet_cold, "requests": len(totals), "server_p50_ms": round(statistics.median(totals), 2),
            "server_p95_ms": round(_percentile(totals, 95), 2), "server_max_ms": round(max(totals), 2),
-           "cpu_p50_ms": round(statistics.median(cpu), 2), "cpu_mean_ms": round(statistics.mean(cpu), 2),
+           "cpu_p50_ms": round(statistics.median(cpu), 2), "cpu_p95_ms": round(_percentile(cpu, 95), 2),
+           "cpu_mean_ms": round(statistics.mean(cpu), 2),
            "sql_queries_per_request": sorted(set(queries))}
     if profile:
         import cProfile
@@ -116,10 +124,13 @@ def main(argv=None) -> int:
     parser.add_argument("--port", type=int, default=8795)
     parser.add_argument("--facet-class", default="", metavar="CODE",
                         help="in process: each request filtered by this class (class=KR1), so its facets "
-                             "are counted from a second, unfiltered search")
+                             "are counted from the unfiltered search (searched once per query, then kept)")
+    parser.add_argument("--facet-cold", action="store_true",
+                        help="with --facet-class: forget the kept unfiltered counts before each request, "
+                             "so each searches twice (the first click on a facet)")
     args = parser.parse_args(argv)
     figures = (over_http(args.repeat, args.load, args.port) if args.http
-               else in_process(args.repeat, args.profile, args.facet_class))
+               else in_process(args.repeat, args.profile, args.facet_class, args.facet_cold))
     print(json.dumps(figures, ensure_ascii=False))
     return 0
 

@@ -17,7 +17,8 @@ not list it. A filter on several values of one facet keeps hits in any of them
 """
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -100,16 +101,19 @@ def _class_name(code: str) -> str:
     return found.name if found else UNCLASSIFIED
 
 
-def facet_counts(results: SearchResults, classes=(), dynasties=(), authors=()) -> dict[str, list[dict]]:
+def facet_counts(results: SearchResults | None, classes=(), dynasties=(), authors=(),
+                 per_edition: Counter | None = None) -> dict[str, list[dict]]:
     """``{"bu": [...], "class": [...], "dynasty": [...], "author": [...], "edition": [...]}``:
     each a list of ``{"value", "count"}`` (``bu``, ``class`` and ``edition`` with ``"name"`` too),
     most hits first, then by value. ``results`` are those of the query without the facet filters;
     each facet counts the hits that pass the other facets' filters, so that every value of the
     facet one filters by stays in view with its count (the usual way of faceted search). A hit
     of a work with several authors counts for each. An unclassified work's hits count under
-    class and 部 "" (named ``UNCLASSIFIED``); an unknown dynasty under ""."""
+    class and 部 "" (named ``UNCLASSIFIED``); an unknown dynasty under "". ``per_edition``: the
+    results' ``edition_counts``, when the caller has them (then ``results`` is not read)."""
     table = facet_table()
-    per_edition = edition_counts(results)
+    if per_edition is None:
+        per_edition = edition_counts(results)
     tallies = {name: Counter() for name in FACETS}
     for pk, count in per_edition.items():
         f = table.get(pk)
@@ -140,6 +144,50 @@ def facet_counts(results: SearchResults, classes=(), dynasties=(), authors=()) -
     return {"bu": rows(tallies["bu"], _class_name), "class": rows(tallies["class"], _class_name),
             "dynasty": rows(tallies["dynasty"]), "author": rows(tallies["author"]),
             "edition": rows(tallies["edition"], lambda slug: names.get(slug, slug))}
+
+
+#: How many unfiltered searches ``unfaceted_edition_counts`` keeps the counts of.
+UNFACETED_KEEP = 512
+_unfaceted: OrderedDict = OrderedDict()
+_unfaceted_lock = threading.Lock()
+
+
+def unfaceted_edition_counts(query, results: SearchResults | None = None) -> Counter:
+    """``edition_counts`` of the search ``query`` without its facet filters, which a faceted
+    search counts its facets from. A reader who narrows a search by a facet (a 類, then a
+    dynasty) asks for the same unfiltered search with every click, so the counts of the last
+    ``UNFACETED_KEEP`` such searches are kept in process memory, keyed by the query, the
+    index version and the corpus stamp (as ``facet_table``; nothing is kept for a backend
+    that has no version): only the first filtered search of a query searches twice.
+    ``results``: the query's own results when the caller has them (an unfiltered search,
+    whose counts are then kept for the filtered ones that follow)."""
+    from .service import run_search  # imported here: search.service imports search.facets's callers
+
+    version = get_search_backend().version()
+    key = (version, corpus_version(), query)
+    if version is not None:
+        with _unfaceted_lock:
+            found = _unfaceted.get(key)
+            if found is not None:
+                _unfaceted.move_to_end(key)
+                return found
+    counts = edition_counts(results if results is not None else run_search(query))
+    if version is not None:
+        with _unfaceted_lock:
+            _unfaceted[key] = counts
+            _unfaceted.move_to_end(key)
+            while len(_unfaceted) > UNFACETED_KEEP:
+                _unfaceted.popitem(last=False)
+    return counts
+
+
+def search_facet_counts(form, results: SearchResults) -> dict[str, list[dict]]:
+    """``facet_counts`` of a valid search form (``search.forms.SearchForm``) and its results:
+    counted from the search without the facet filters (``unfaceted_edition_counts``), which
+    is ``results`` themselves when the form has no facet filter."""
+    per_edition = unfaceted_edition_counts(form.search_query(unfaceted=True),
+                                           None if form.facets_filtered() else results)
+    return facet_counts(None, per_edition=per_edition, **form.cleaned_data["facet_filters"])
 
 
 #: Each facet's label on the search page and the parameter that filters by it.

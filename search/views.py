@@ -15,7 +15,7 @@ from reader.models import Chapter, Juan, Section, Work
 
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
-from .facets import active_filters, facet_counts, facet_menu
+from .facets import active_filters, facet_counts, facet_menu, search_facet_counts
 from .forms import LAYER_CHOICES, SearchForm, resolve_edition, resolve_work
 from .service import HitLinks, edition_places, juan_path, name_layers, query_hints, run_search, section_path
 
@@ -220,9 +220,8 @@ def search_page(request):
                         s["url"] = "?" + urlencode([(k, v) for k, v in request.GET.items() if k not in ("page", "q")]
                                                    + [("q", s["query"])])
                     params = [(k, v) for k, values in request.GET.lists() for v in values]
-                    context.update(facets=facet_menu(params, facet_counts(
-                        run_search(form.search_query(unfaceted=True)) if form.facets_filtered() else results,
-                        **form.cleaned_data["facet_filters"])), **class_bars(results, params))
+                    context.update(facets=facet_menu(params, search_facet_counts(form, results)),
+                                   **class_bars(results, params))
                     context["active_filters"] = active_filters(params)
                     context.update(results=results, page=page, hit_rows=rows, distribution=distribution(results, query, titles),
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),

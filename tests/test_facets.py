@@ -180,3 +180,28 @@ def test_a_search_without_hits_names_its_filters_each_with_a_link_that_takes_it_
     assert '<p class="summary"><strong>69</strong> 處' in client.get(
         "/search/", {"q": "臣", "exact": "on", "class": "KR1d"}).content.decode()
     assert "已限定 " not in client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_filtered_search_counts_its_facets_from_the_unfiltered_search_once(client, indexed, monkeypatch):
+    """Narrowing a search by a facet asks for the same unfiltered search with every click: its
+    counts are kept (per index version, corpus stamp and query), so only the first filtered
+    search of a query searches twice, and none after the unfiltered search itself."""
+    from search import service
+
+    searches = []
+    real = service.run_search
+    monkeypatch.setattr(service, "run_search", lambda query: searches.append(query) or real(query))
+    facets._unfaceted.clear()
+    first = client.get("/api/search/?q=臣&exact=on&class=KR1d&page_size=1").json()
+    assert len(searches) == 1 and searches[0].edition_ids is None   # the unfiltered search, for the facets
+    again = client.get("/api/search/?q=臣&exact=on&class=KR3c&page_size=1").json()
+    assert len(searches) == 1                                       # kept: not searched again
+    assert again["facets"]["class"] == first["facets"]["class"] == [
+        {"value": "KR3c", "name": "法家類", "count": 113}, {"value": "KR1d", "name": "禮類", "count": 69}]
+    assert (first["count"], again["count"]) == (69, 113)
+    assert again["facets"]["edition"] == [{"value": "KR3c0005", "name": "韓非子", "count": 113}]
+    client.get("/api/search/?q=君&exact=on")                          # an unfiltered search keeps its own counts
+    page = client.get("/search/?q=君&exact=on&class=KR3c")
+    assert page.status_code == 200 and len(searches) == 1
+    assert len(facets._unfaceted) == 2

@@ -393,3 +393,42 @@ def test_reading_every_hit_keeps_only_the_passages_of_the_batch_being_read(seed_
     pages = [key(h) for at in range(0, 366, 20) for h in results.hits[at:at + 20]]
     assert pages == seen
     assert len(results.hits._passages) == 181  # what pages read is kept, as before
+
+
+def test_an_edition_filter_cuts_hits_by_position_ranges(settings, tmp_path, seed_juan, monkeypatch):
+    """A query whose only filter is ``edition_ids`` (the facet filters) keeps the hits of the
+    position ranges its editions' passages fill (``_edition_ranges``), not a test of each
+    hit's passage: the same hits, pages, passages and distributions as a plain scan, on an
+    index of several segments with superseded and removed juans and two editions whose juans
+    alternate, with the fast path and without it."""
+    from search.backends.positional import backend as positional_backend
+
+    seed = documents_for_juan(seed_juan)
+    backend, ref = _multi_segment_index(settings, tmp_path, seed, monkeypatch)
+    other = seed_juan.work_id + 1
+    # juan 12 and a new juan 14 read in another edition: 5, 9, 11, 15 in the first, 12 and 14 in the other
+    moved = [replace(d, work_id=other) for d in _juan_copy(seed, 9012, 12) + _juan_copy(seed, 9014, 14, "鵠")]
+    backend.replace_juans({9012}, moved)
+    ref.replace_juans({9012}, moved)
+    after = _juan_copy(seed, 9015, 15, "射鵠")  # and juan 15 in the first again, in a later segment
+    backend.replace_juans(set(), after)
+    ref.replace_juans(set(), after)
+    corpus = backend._corpus()
+    runs = corpus.group_runs("work_id")[1].tolist()
+    assert sorted(set(runs)) == [seed_juan.work_id, other] and len(runs) > 2   # the editions alternate
+    for q in ["之", "鵠", "射鵠", "主人", "大射 OR 鄉射", "射 -主人", "侯 鵠", "射 NEAR/3 鵠"]:
+        for editions in [(seed_juan.work_id,), (other,), (seed_juan.work_id, other), (other + 1,), ()]:
+            query = SearchQuery(q, edition_ids=editions)
+            ranges = positional_backend._edition_ranges(corpus, query)
+            assert ranges is not None
+            assert (ranges is positional_backend.EVERY_EDITION) == (len(editions) == 2)
+            _same(backend.search(query), ref.search(query), (q, editions))
+    # A filter that keeps every edition is none: a character's passages from the tables again.
+    every = backend.search(SearchQuery("之", edition_ids=(seed_juan.work_id, other, other + 1)))
+    assert (every.passages, every.passages_from) == (ref.search(SearchQuery("之")).passages, "tables")
+    assert positional_backend._edition_ranges(corpus, every.query) is positional_backend.EVERY_EDITION
+    monkeypatch.setattr(positional_backend, "_edition_ranges", lambda corpus, query: None)
+    for q in ["之", "鵠", "射 -主人"]:
+        query = SearchQuery(q, edition_ids=(other,))
+        _same(backend.search(query), ref.search(query), (q, "per hit"))
+    assert positional_backend._within(np.array([1, 5, 9, 12]), np.array([0, 9]), np.array([6, 10])).tolist() == [1, 5, 9]

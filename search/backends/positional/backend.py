@@ -89,6 +89,40 @@ def _passage_filter(corpus: Corpus, query: SearchQuery):
     return allowed
 
 
+#: What ``_edition_ranges`` answers for a filter that keeps every edition of the index.
+EVERY_EDITION = (np.zeros(1, dtype=np.int64), np.full(1, np.iinfo(np.int64).max))
+
+
+def _edition_ranges(corpus: Corpus, query: SearchQuery):
+    """``(lo, hi)``: the unit position ranges ``[lo, hi)`` of the editions a query keeps when
+    ``edition_ids`` is its only filter (the facet filters of ``search.facets``), else None;
+    ``EVERY_EDITION`` when it keeps every edition the index holds (no filter, then). An
+    edition's passages lie together (a juan is one run, ``Corpus.group_runs``; its juans
+    follow one another in a segment), so its hits are cut out of a term's ascending starts
+    by binary searches of a few bounds, without the passage of each hit (之 in 禮類 of the
+    22 M library: 0.4 million of 0.9 million hits, kept with no look-up per hit)."""
+    if query.edition_ids is None or set(query.layers) != set(LAYERS) or query.commentator is not None \
+            or any(v is not None for v in (query.work_id, query.juan_number, query.chapter_id, query.juan_ids)):
+        return None
+    run_starts, editions = corpus.group_runs("work_id")
+    ends = np.append(run_starts[1:], np.iinfo(np.int64).max)
+    keep = np.isin(editions, np.asarray(query.edition_ids, dtype=np.int64))
+    if keep.all():
+        return EVERY_EDITION
+    return run_starts[keep], ends[keep]
+
+
+def _within(starts: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The ascending ``starts`` that fall in one of the ascending ranges ``[lo, hi)``."""
+    a, b = np.searchsorted(starts, lo), np.searchsorted(starts, hi)
+    per = b - a
+    if int(per.sum()) == len(starts):
+        return starts
+    # The indexes a[0]…b[0]-1, a[1]…b[1]-1, …, in one array.
+    chosen = np.arange(int(per.sum()), dtype=np.int64) + np.repeat(a - (np.cumsum(per) - per), per)
+    return starts[chosen]
+
+
 class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
     """Search backend over a positional character index at ``params["PATH"]`` (see the
     module docstring); ``LOCK_TIMEOUT`` (seconds) bounds the wait for the writer lock."""
@@ -379,7 +413,11 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
     def search(self, query: SearchQuery) -> SearchResults:
         corpus = self._corpus()
         check_work(query, lambda term: corpus.work(term, query.exact))
-        allowed = _passage_filter(corpus, query)
+        ranges = _edition_ranges(corpus, query)
+        if ranges is EVERY_EDITION:  # a class filter over the whole library: none at all
+            ranges = allowed = None
+        else:
+            allowed = _passage_filter(corpus, query) if ranges is None else None
         cache: dict[str, tuple[np.ndarray, _LazyPassages]] = {}
 
         def occurrences(text: str):
@@ -388,6 +426,8 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             if text not in cache:
                 # No layer or filter: superseded juans' hits dropped by their position ranges.
                 starts = corpus.phrase(text, query.exact, live_only=allowed is None)
+                if ranges is not None:
+                    starts = _within(starts, *ranges)
                 pids = _LazyPassages(corpus, starts)
                 if allowed is not None and len(starts):
                     keep = allowed(pids.array)
@@ -442,7 +482,8 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         hits = HitArray(corpus, query, starts, lengths, _LazyPassages(corpus, starts) if pids is None else pids)
         results = PositionalResults(query=query, hits=hits, passages=None)
         clauses = query.parsed.clauses
-        if allowed is None and len(clauses) == 1 and not clauses[0].negatives and not clauses[0].nears \
+        if allowed is None and ranges is None and len(clauses) == 1 and not clauses[0].negatives \
+                and not clauses[0].nears \
                 and len(clauses[0].positives) == 1:
             text = clauses[0].positives[0].text
             results._from_tables = lambda: corpus.passages_holding(text, query.exact)
