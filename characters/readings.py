@@ -2,23 +2,26 @@
 
 In a simplified edition 后 stands for 後 in 其后 and for 后 in 夏后氏; 于 for 於 in 至于廟門
 as the 四庫 editions print it and for 于 in 尊于房户之間; 云 almost always for 云 (not 雲).
-``decide`` reads the characters right before and after the form and asks how the
+``decide`` reads the one or two characters before and after the form and asks how the
 traditional editions of the library print each possible reading beside them
 (``characters/data/reading_context.tsv.gz``, counted by
 ``characters/scripts/build_reading_context.py`` from the shared corpus's traditional texts;
 CC BY-SA 4.0, ``characters/data/ATTRIBUTION-readings.md``):
 
-    score(r) = log N(r) + log P(left | r) + log P(right | r)
+    score(r) = log N(r) + log P(before | r) + log P(after | r)
 
 with ``N(r)`` the occurrences of the reading ``r`` and ``P(x | r) = (n(x, r) + 0.5) /
-(N(r) + 0.5 * V)`` (``V``: the neighbours seen). The best reading is decided when its score
+(N(r) + 0.5 * V)`` (``V``: the single neighbours seen); on each side ``x`` is the two
+characters when the readings were seen beside them ``BACKOFF`` times, else the nearest one. The best reading is decided when its score
 beats every other reading's by at least ``MARGIN`` (natural log); otherwise the place stays
 undecided and every reading finds it (recall first). Why not OpenCC's phrase conversion alone:
 its tables are written for modern text (云 → 雲, 宁 → 寧, 于 → 於, 个 → 個 everywhere), and on the
-held-out 儀禮釋宮增注 it reads 170 of 1,400 ambiguous places wrong (docs/decisions/0021).
+held-out 儀禮釋宮增注 it reads 172 of 1,222 ambiguous places wrong, these counts 32 (and leave 139
+undecided; docs/decisions/0021).
 
-Pure Python, no Django. Neighbours are given folded (``characters.folding.fold_char``); a
-neighbour of None (start or end of a passage, a gaiji) adds nothing.
+Python and NumPy, no Django. Neighbours are given folded (``characters.folding.fold_char``); an
+empty side (start or end of a passage) adds nothing, a neighbour never counted (a gaiji) adds
+the same for every reading but its total.
 """
 from __future__ import annotations
 
