@@ -194,10 +194,14 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
     as ``<seg type="{layer}">`` when they belong to a layer other than the classic (a 疏
     written in large characters). After a piece, each public annotation readers wrote on it
     (``corrections``) as ``<note type="annotation" resp="#user" source="its history" n="the
-    span" ana="#person #office">``, its text plain, each of its links a ``<ref target>``."""
+    span" ana="#person #office">``, its text plain, each of its links a ``<ref target>``. A
+    structure correction's heading or byline is a ``<label type="heading|byline">``, its
+    section start a ``<milestone unit="section" type="correction"/>`` before the piece."""
     for i, piece in enumerate(pieces):
         if not i % 500:
             check("building the TEI export", EXPORT_ADVICE)
+        if getattr(piece, "section_start", False):  # a structure correction (corrections.overlay): a section starts here
+            _sub(parent, "milestone", unit="section", type="correction")
         layer, name = _layer(piece)
         named = {"n": name} if name else {}
         if getattr(piece, "commentator", ""):  # who wrote it: a <respStmt> of the header (``_header``)
@@ -210,7 +214,8 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
             if piece.source_tag:  # the tag as written (鄉射記, 同上); @source has it resolved
                 _sub(note, "bibl", piece.source_tag, type="source-tag")
         elif piece.kind == LABEL:
-            _sub(parent, "label", piece.text, **({"type": layer, **named} if layer != CLASSIC else {}))
+            _sub(parent, "label", piece.text, **({"type": layer, **named} if layer != CLASSIC else
+                                                 {"type": piece.structure} if getattr(piece, "structure", "") else {}))
         elif layer != CLASSIC:
             _text_with_pages(_sub(parent, "seg", type=layer, **named), piece.text, piece.layout)
         else:

@@ -22,14 +22,25 @@ CONTEXT = 12
 
 TEXT = "text"
 LAYER = "layer"
+#: A structure correction: where a section starts, a line that is a heading, a line that is a byline.
+STRUCTURE = "structure"
 ANNOTATION = "annotation"
 #: A reader's own: a private note on a span, a bookmark of a passage (never reviewed, never shown to others).
 PRIVATE_NOTE = "private_note"
 BOOKMARK = "bookmark"
 OWN_KINDS = (PRIVATE_NOTE, BOOKMARK)
 KIND_CHOICES = [(TEXT, "文字校正 (text correction)"), (LAYER, "層次校正 (layer correction)"),
+                (STRUCTURE, "結構校正 (structure correction)"),
                 (ANNOTATION, "注記 (annotation)"), (PRIVATE_NOTE, "私人筆記 (private note)"),
                 (BOOKMARK, "書籤 (bookmark)")]
+
+#: What a structure correction says of its passage: a section starts at it, it is a heading,
+#: it is a byline (the kinds of line an importer can miss; ``corrections.overlay`` applies them).
+SECTION_START = "section"
+HEADING = "heading"
+BYLINE = "byline"
+STRUCTURE_CHOICES = [(SECTION_START, "此處起新節 (a section starts here)"), (HEADING, "此行是標題 (a heading)"),
+                     (BYLINE, "此行是署名 (a byline)")]
 
 #: What an annotation is about (its tags): the kinds of names and words a reader of these books
 #: looks up (ctext.org's annotations, CBDB's and the gazetteers' entities).
@@ -49,7 +60,8 @@ STATUS_CHOICES = [(PRIVATE, "私人 (the reader's own)"), (PENDING, "待審 (pen
 
 class Proposal(models.Model):
     """One proposed change of a span of one piece: a text correction (``replacement`` for
-    ``original``), a layer correction (the piece's layer becomes ``new_layer``) or an
+    ``original``), a layer correction (the piece's layer becomes ``new_layer``), a structure
+    correction (the piece starts a section, or is a heading or a byline: ``structure``) or an
     annotation (``replacement`` is the note). ``reason`` and ``evidence`` are plain text
     written by the proposer (rendered escaped). ``status`` moves pending → accepted /
     rejected; accepted → reverted (by an editor) or set aside (its anchor no longer matches
@@ -69,6 +81,8 @@ class Proposal(models.Model):
     after = models.CharField(max_length=CONTEXT * 4, blank=True)
     replacement = models.TextField(blank=True)
     new_layer = models.CharField(max_length=16, choices=LAYER_CHOICES, blank=True)
+    #: A structure correction's new structure (``STRUCTURE_CHOICES``); "" for other kinds.
+    structure = models.CharField(max_length=10, choices=STRUCTURE_CHOICES, blank=True)
     #: An annotation's tags (``TAGS``), in ``TAGS`` order; [] for none and for other kinds.
     tags = models.JSONField(default=list, blank=True)
     #: An annotation's links: ``cbdb:<person id>`` (the China Biographical Database) or an
@@ -110,6 +124,8 @@ class Proposal(models.Model):
         """What the span becomes, as a reader sees it (the new text, or the layer's name)."""
         if self.kind == LAYER:
             return dict(LAYER_CHOICES).get(self.new_layer, self.new_layer)
+        if self.kind == STRUCTURE:
+            return dict(STRUCTURE_CHOICES).get(self.structure, self.structure)
         return self.replacement
 
 

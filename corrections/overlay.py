@@ -10,7 +10,12 @@ for the pieces they name, and the whole juan only when one moved). The result ap
   and ``overlay_marks`` lists ``(start, end, history URL, title, kind)`` of each changed place
   in the new text (a layer correction spans the whole piece). The piece is marked ``overlaid`` and refuses to be saved (``reader.models.Piece.save``).
 * ``overlay.row(section_position, row)`` to a search ``PieceRow`` (any NamedTuple with
-  ``position``, ``text`` and ``layer``).
+  ``position``, ``text``, ``kind`` and ``layer``).
+
+A structure correction makes its piece a heading or a byline (read, searched and exported as
+a label: ``kind`` ``label``, ``structure`` saying which) or starts a section at it
+(``section_start``: the reading page draws the break, the TEI export a ``<milestone>``, and
+search reads the pieces from there as another stretch: ``section_starts``).
 
 Corrections of one piece never overlap (``check_overlap`` refuses the second on accept).
 """
@@ -25,12 +30,14 @@ from reader.models import Piece
 
 from .anchors import Anchor, locate
 from .links import href, label
-from .models import ACCEPTED, ANNOTATION, LAYER, TAGS, TEXT, Proposal
+from .models import ACCEPTED, ANNOTATION, BYLINE, HEADING, LAYER, SECTION_START, STRUCTURE, TAGS, TEXT, Proposal
 
 #: The kinds that change the reading (annotations are shown beside it).
-CORRECTING = (TEXT, LAYER)
+CORRECTING = (TEXT, LAYER, STRUCTURE)
 #: The kinds the overlay places: the corrections and the public annotations.
-PLACED = (TEXT, LAYER, ANNOTATION)
+PLACED = (TEXT, LAYER, STRUCTURE, ANNOTATION)
+#: The kinds that change a whole piece (one of each kind per piece).
+WHOLE_PIECE = (LAYER, STRUCTURE)
 
 
 def anchor_of(p: Proposal) -> Anchor:
@@ -104,8 +111,8 @@ class JuanOverlay:
         for c in sorted(changes, key=lambda c: c.start):
             if c.proposal.kind == ANNOTATION:  # beside the text, not in it (``notes``)
                 continue
-            if c.proposal.kind == LAYER:
-                layer = c.proposal.new_layer
+            if c.proposal.kind in WHOLE_PIECE:  # a structure correction: ``structure`` applies it
+                layer = c.proposal.new_layer if c.proposal.kind == LAYER else layer
                 marks.append((0, None, c.proposal))
                 continue
             pieces.append(text[last:c.start])
@@ -124,6 +131,11 @@ class JuanOverlay:
         maps a code point of the text as imported to the corrected text (the section's pages
         are planned on the text as imported: ``reader.reading.chapter_views`` moves each cut)."""
         text, layer, marks = self.apply(section_position, p.position, p.text, p.layer)
+        structure = self.structure(section_position, p.position)
+        if structure in (HEADING, BYLINE):  # a line that is no text of its layer: a label (a heading)
+            p.kind, p.layer, p.structure = "label", "classic", structure
+        elif structure == SECTION_START:
+            p.section_start = True
         if marks:
             changes = self.changes(section_position, p.position)
             p.text, p.layer, p.overlaid = text, layer, True
@@ -141,6 +153,17 @@ class JuanOverlay:
                                                   [(href(link), label(link)) for link in c.proposal.links or []])
                                    for c in notes if self.tag is None or self.tag in (c.proposal.tags or ())]
         return p
+
+    def structure(self, section: int, position: int) -> str | None:
+        """The accepted structure of the piece at ``(section, position)``: ``models.SECTION_START``,
+        ``HEADING`` or ``BYLINE``, or None."""
+        return next((c.proposal.structure for c in self.by_piece.get((section, position), ())
+                     if c.proposal.kind == STRUCTURE), None)
+
+    def section_starts(self, section: int) -> set[int]:
+        """The positions of the pieces of ``section`` that start a section (structure corrections)."""
+        return {piece for (s, piece), changes in self.by_piece.items() if s == section
+                for c in changes if c.proposal.kind == STRUCTURE and c.proposal.structure == SECTION_START}
 
     def changes(self, section: int, position: int) -> list[tuple[int, int, int]]:
         """``[(start, end, length of the new text), ...]``: the text corrections of the piece at
@@ -160,7 +183,11 @@ class JuanOverlay:
     def row(self, section_position: int, row):
         """A corrected copy of a search ``PieceRow`` (``row`` itself when nothing changes)."""
         text, layer, marks = self.apply(section_position, row.position, row.text, row.layer)
-        return row._replace(text=text, layer=layer) if marks else row
+        if not marks:
+            return row
+        if self.structure(section_position, row.position) in (HEADING, BYLINE):  # searched as a title
+            return row._replace(text=text, layer="classic", kind="label")
+        return row._replace(text=text, layer=layer)
 
 
 def shown_offset(changes: list[tuple[int, int, int]], offset: int) -> int:
@@ -203,7 +230,8 @@ def piece_changes(edition_id: int, juan_number: int, section: int, piece: int) -
 
 def mark_title(p: Proposal) -> str:
     """The hover text of a corrected place: what, who, when, why."""
-    was = f"「{p.original}」→「{p.replacement}」" if p.kind == TEXT else f"層次 → {p.shown_change}"
+    was = {TEXT: f"「{p.original}」→「{p.replacement}」", LAYER: f"層次 → {p.shown_change}",
+           STRUCTURE: f"結構 → {p.shown_change}"}[p.kind]
     when = f"{p.reviewed_at:%Y-%m-%d}" if p.reviewed_at else ""
     return f"校正 #{p.pk}：{was}；{p.author.get_username()} 提出，{when} 採納；{p.reason}"
 
@@ -237,15 +265,19 @@ def juan_overlay(juan) -> JuanOverlay:
 
 def overlapping(candidate: Placed, others: list[Placed]) -> Placed | None:
     """The first of ``others`` (on the same piece) whose span meets ``candidate``'s, or None.
-    A layer correction meets another layer correction only (it changes the whole piece's layer)."""
+    A layer correction meets another layer correction only (it changes the whole piece's layer),
+    a structure correction another structure correction only."""
     for o in others:
         if (o.section, o.piece) != (candidate.section, candidate.piece) or o.proposal.pk == candidate.proposal.pk:
             continue
-        if (o.proposal.kind == LAYER) != (candidate.proposal.kind == LAYER) or ANNOTATION in (o.proposal.kind,
-                                                                                            candidate.proposal.kind):
+        kinds = (o.proposal.kind, candidate.proposal.kind)
+        if ANNOTATION in kinds:
             continue  # annotations stand beside the text: any number of them on one span
-        if o.proposal.kind == LAYER or (o.start < candidate.end and candidate.start < o.end) \
-                or o.start == candidate.start:
+        if kinds[0] in WHOLE_PIECE or kinds[1] in WHOLE_PIECE:
+            if kinds[0] == kinds[1]:
+                return o
+            continue
+        if (o.start < candidate.end and candidate.start < o.end) or o.start == candidate.start:
             return o
     return None
 

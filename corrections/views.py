@@ -28,7 +28,8 @@ from reader.places import juan_by_slug
 
 from .annotations import annotation_collection
 from .links import MAX_LINK, MAX_LINKS
-from .models import (ACCEPTED, ANNOTATION, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE, TAG_CHOICES,
+from .models import (ACCEPTED, ANNOTATION, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE,
+                     STRUCTURE_CHOICES, TAG_CHOICES,
                      TAGS, TEXT, Proposal)
 from .overlay import juan_overlay, juan_texts
 from .roles import CONTRIBUTOR, can_propose, is_editor
@@ -51,6 +52,7 @@ class ProposalForm(forms.Form):
     replacement = forms.CharField(required=False, max_length=MAX_NOTE, label="改為（或注記）",
                                   widget=forms.Textarea(attrs={"rows": 2}))
     new_layer = forms.ChoiceField(required=False, choices=[("", "—")] + LAYER_CHOICES, label="層次")
+    structure = forms.ChoiceField(required=False, choices=[("", "—")] + STRUCTURE_CHOICES, label="結構（結構校正）")
     reason = forms.CharField(required=False, max_length=MAX_NOTE, label="理由（校正、注記必填）", widget=forms.Textarea(attrs={"rows": 3}))
     evidence = forms.CharField(required=False, max_length=MAX_NOTE, label="依據（他本、書影、字書）",
                                widget=forms.Textarea(attrs={"rows": 3}))
@@ -144,7 +146,7 @@ def history(request, pk):
     return render(request, "corrections/history.html", {
         "p": proposal, "audit": proposal.audit.select_related("actor"), "editor": editor,
         "may_review": editor and proposal.author_id != request.user.pk,
-        "layers": LAYER_CHOICES, "proposer": _proposer_record(proposal.author_id) if editor else None,
+        "layers": LAYER_CHOICES, "structures": STRUCTURE_CHOICES, "proposer": _proposer_record(proposal.author_id) if editor else None,
     })
 
 
@@ -174,7 +176,7 @@ def queue(request):
 @login_required
 @require_POST
 def review(request, pk):
-    """Editors: ``action`` = ``accept`` (with an edited ``replacement`` or ``new_layer``),
+    """Editors: ``action`` = ``accept`` (with an edited ``replacement``, ``new_layer`` or ``structure``),
     ``reject`` or ``revert``, with ``reason``."""
     proposal = get_object_or_404(Proposal, pk=pk)
     if not is_editor(request.user):
@@ -187,7 +189,8 @@ def review(request, pk):
     try:
         if action == "accept":
             accept(proposal, request.user, reason=reason, replacement=request.POST.get("replacement"),
-                   new_layer=request.POST.get("new_layer") or None, address=address)
+                   new_layer=request.POST.get("new_layer") or None, structure=request.POST.get("structure") or None,
+                   address=address)
         elif action == "reject":
             reject(proposal, request.user, reason=reason, address=address)
         elif action == "revert":

@@ -1,7 +1,7 @@
 """What contributors and editors do to proposals, each in one transaction with its audit
 entry: ``propose``, ``accept`` (optionally edited first), ``reject``, ``revert``, and
 ``recheck`` after a re-import (``corrections.receivers``). Accepting or reverting a text or
-layer correction gives the juan a new version and sends ``reader.signals.juans_changing``,
+layer correction or a public annotation gives the juan a new version and sends ``reader.signals.juans_changing``,
 so the search index reindexes the juan with the corrected reading once the transaction
 commits, and the page cache no longer serves the old page (the corpus version changed).
 
@@ -19,10 +19,12 @@ from reader.stamp import corpus_changed
 from .anchors import context_of
 from .links import LinkError, clean_links
 from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, OWN_KINDS, PENDING, PRIVATE, PRIVATE_NOTE, REJECTED,
-                     REVERTED, SET_ASIDE, TAGS, TEXT, AuditEntry, Proposal)
+                     REVERTED, SET_ASIDE, STRUCTURE, STRUCTURE_CHOICES, TAGS, TEXT, AuditEntry, Proposal)
 from .overlay import CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place
 from .roles import can_propose, is_editor
 
+#: The kinds that apply to a whole piece (its layer, its structure), whatever span was selected.
+WHOLE = (LAYER, STRUCTURE)
 #: Longest span, replacement, reason and evidence (characters).
 MAX_SPAN = 2000
 MAX_NOTE = 4000
@@ -37,10 +39,10 @@ def _audit(proposal, action, actor, detail="", address=None) -> None:
 
 
 def _tell(proposal: Proposal) -> None:
-    """The juan's reading changed: a new version, and the index told (after the commit); for an
-    annotation, the pages alone (the page cache)."""
+    """The juan's reading or its public annotations changed: a new version, and the index
+    told (after the commit: it reindexes the juan, its annotations a search layer of their own)."""
     transaction.on_commit(corpus_changed)  # the page cache keeps no page of the old reading
-    if proposal.kind not in CORRECTING or proposal.edition_id is None:
+    if proposal.kind not in PLACED or proposal.edition_id is None:
         return
     juan_id = Juan.objects.filter(edition_id=proposal.edition_id, number=proposal.juan_number) \
         .values_list("pk", flat=True).first()
@@ -66,7 +68,8 @@ def _tags_and_links(kind: str, tags, links) -> tuple[list[str], list[str]]:
 
 
 def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int, end: int, replacement: str = "",
-            new_layer: str = "", reason: str, evidence: str = "", tags=(), links=(), address=None) -> Proposal:
+            new_layer: str = "", structure: str = "", reason: str, evidence: str = "", tags=(), links=(),
+            address=None) -> Proposal:
     """A new pending proposal on ``juan``, at ``start``–``end`` (code points) of the text of
     piece ``piece`` of section ``section`` **as the reader read it** (the corrected reading):
     the offsets are mapped back to the text as imported. Raises ``ReviewError`` for a user
@@ -78,7 +81,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         raise ReviewError("sign in to keep notes and bookmarks")
     if not own and not can_propose(user):
         raise ReviewError("only contributors and editors may propose corrections")
-    if kind not in (TEXT, LAYER, ANNOTATION) + OWN_KINDS:
+    if kind not in (TEXT, LAYER, STRUCTURE, ANNOTATION) + OWN_KINDS:
         raise ReviewError(f"unknown kind of proposal: {kind!r}")
     reason, evidence, replacement = reason.strip(), evidence.strip(), replacement.strip()
     if not reason and not own:
@@ -91,7 +94,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         raise ReviewError(f"juan {juan.number} has no piece {piece} in section {section}")
     overlay = juan_overlay(juan)
     shown, _, marks = overlay.apply(section, piece, stored, "")
-    if kind == LAYER:
+    if kind in WHOLE:
         start, end = 0, len(shown)
     if not 0 <= start < end <= len(shown):
         raise ReviewError(f"the span {start}–{end} is not inside the piece's {len(shown)} characters")
@@ -103,16 +106,18 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
     for s, e, p in marks:
         if p.kind != TEXT:
             continue
-        if kind != LAYER and s < end and start < e:
+        if kind not in WHOLE and s < end and start < e:
             raise ReviewError(f"the span meets a corrected place (proposal #{p.pk}): an editor can revert it")
         if e <= start:
             shift += (e - s) - (p.end - p.start)
-    if kind == LAYER:
+    if kind in WHOLE:
         start, end = 0, len(stored)
     else:
         start, end = start - shift, end - shift
     if kind == LAYER and not new_layer:
         raise ReviewError("choose the layer the piece belongs to")
+    if kind == STRUCTURE and structure not in dict(STRUCTURE_CHOICES):
+        raise ReviewError("choose what the passage is: a section starts here, a heading or a byline")
     if kind == TEXT and replacement == stored[start:end]:
         raise ReviewError("the new text is the same as the text")
     if kind in (ANNOTATION, PRIVATE_NOTE) and not replacement:
@@ -122,8 +127,9 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         proposal = Proposal.objects.create(
             kind=kind, edition=juan.edition, edition_slug=juan.edition.slug, juan_number=juan.number,
             section_position=section, piece_position=piece, start=start, end=end, original=stored[start:end],
-            before=before, after=after, replacement=replacement if kind != LAYER else "",
-            new_layer=new_layer if kind == LAYER else "", reason=reason, evidence=evidence, author=user,
+            before=before, after=after, replacement=replacement if kind not in WHOLE else "",
+            new_layer=new_layer if kind == LAYER else "", structure=structure if kind == STRUCTURE else "",
+            reason=reason, evidence=evidence, author=user,
             tags=tags, links=links,
             status=PRIVATE if own else PENDING)
         _audit(proposal, "kept" if own else "proposed", user, reason, address)
@@ -140,8 +146,8 @@ def _reviewable(proposal: Proposal, editor, statuses=(PENDING,)) -> None:
 
 
 def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | None = None,
-           new_layer: str | None = None, address=None) -> Proposal:
-    """Accept a pending proposal (after editing its new text or layer when given). Raises
+           new_layer: str | None = None, structure: str | None = None, address=None) -> Proposal:
+    """Accept a pending proposal (after editing its new text, layer or structure when given). Raises
     ``ReviewError`` when the editor may not, the anchor no longer matches, or it meets an
     accepted correction of the same place."""
     with transaction.atomic():
@@ -149,12 +155,17 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
         _reviewable(proposal, editor)
         edited = []
         if replacement is not None and replacement.strip() and replacement.strip() != proposal.replacement \
-                and proposal.kind != LAYER:
+                and proposal.kind not in WHOLE:
             edited.append(f"new text 「{proposal.replacement}」 → 「{replacement.strip()}」")
             proposal.replacement = replacement.strip()
         if new_layer and new_layer != proposal.new_layer and proposal.kind == LAYER:
             edited.append(f"layer {proposal.new_layer} → {new_layer}")
             proposal.new_layer = new_layer
+        if structure and structure != proposal.structure and proposal.kind == STRUCTURE:
+            if structure not in dict(STRUCTURE_CHOICES):
+                raise ReviewError(f"unknown structure {structure!r}")
+            edited.append(f"structure {proposal.structure} → {structure}")
+            proposal.structure = structure
         if proposal.kind in PLACED:
             juan = Juan.objects.filter(edition_id=proposal.edition_id, number=proposal.juan_number).first()
             if juan is None:

@@ -17,6 +17,8 @@ layer              passage
 ``record``         a section's 記 record text read continuously, its notes left out
 ``record_note``    one note inside a record
 ``title``          a section title, a chapter title or category, a label such as 經
+``annotation``     one public annotation a reader wrote on a span (``corrections``), linked to
+                   the piece it annotates; searched only when asked for (``layer=annotation``)
 =================  ==============================================================
 
 A main-text run of a layer other than the classic is one passage of that layer, read
@@ -41,22 +43,30 @@ from reader.models import Piece
 
 #: Layers of commentary a note can belong to (``reader.importers.document.LAYERS`` less the classic).
 NOTE_LAYERS = (COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
-LAYERS = (CLASSIC, *NOTE_LAYERS, "record", "record_note", "title")
+#: Readers' public annotations (``corrections``): last, so the other layers keep the codes
+#: the indexes store them by.
+ANNOTATION = "annotation"
+LAYERS = (CLASSIC, *NOTE_LAYERS, "record", "record_note", "title", ANNOTATION)
+#: The layers of the books' own text: what a search reads unless annotations are asked for.
+TEXT_LAYERS = LAYERS[:-1]
 #: User-facing layer choices: the search page's boxes, the ``layer`` API parameter and
 #: ``manage.py search --layer``; several may be given (``commentary,subcommentary``).
+#: ``all`` is the books' text; readers' annotations are searched with ``annotation``.
 LAYER_GROUPS = {
-    "all": frozenset(LAYERS),
+    "all": frozenset(TEXT_LAYERS),
     **{layer: frozenset({layer}) for layer in (CLASSIC, *NOTE_LAYERS)},
     "notes": frozenset(NOTE_LAYERS),
     "records": frozenset({"record", "record_note"}),
     "titles": frozenset({"title"}),
+    ANNOTATION: frozenset({ANNOTATION}),
 }
 #: Older names and the names of the passage layers results report, accepted as choices.
-LAYER_ALIASES = {"text": CLASSIC, "note": "notes", "record": "records", "record_note": "records", "title": "titles"}
+LAYER_ALIASES = {"text": CLASSIC, "note": "notes", "record": "records", "record_note": "records", "title": "titles",
+                 "annotations": ANNOTATION}
 #: How each passage layer is named in hit lists (the passage's own ``layer_name``, such as
 #: 鄭注 or 疏, takes precedence where there is one: ``search.service.name_layers``).
 LAYER_NAMES = {CLASSIC: "經文", COMMENTARY: "注", READINGS: "音義", SUBCOMMENTARY: "疏", EDITORIAL: "按語",
-               SMALLPRINT: "小字", "record": "記", "record_note": "記注", "title": "標題"}
+               SMALLPRINT: "小字", "record": "記", "record_note": "記注", "title": "標題", ANNOTATION: "讀者注記"}
 #: Piece position given to a section title: it stands after every piece (the 右… line).
 TITLE_POSITION = 1_000_000
 
@@ -266,7 +276,9 @@ class PieceRow(NamedTuple):
 
 def documents_for_juan(juan) -> list[SearchDocument]:
     """Every passage of a stored ``reader.models.Juan``, in text order (three queries), in its
-    corrected reading: accepted corrections applied (``corrections.overlay``, one query more)."""
+    corrected reading: accepted corrections applied (``corrections.overlay``, one query more),
+    and after each section's passages one ``annotation`` passage for each public annotation
+    placed in it (``annotation_passages``)."""
     work, edition = juan.work, juan.edition
     sections = sorted(juan.sections.all(), key=lambda s: s.position)
     chapters = {c.pk: c for c in juan.chapters.all()}
@@ -311,6 +323,60 @@ def documents_for_juan(juan) -> list[SearchDocument]:
             groups = reading_groups(pieces, work.title) or [[p] for p in pieces]
             pieces = [p for group in groups for p in group]
             note_of = {id(p): g for g, group in enumerate(groups) for p in group}
-        for passage in section_passages(section, pieces, note_of):
+        for passage in corrected_section_passages(section, pieces, overlay, note_of):
             docs.append(document(section, chapters[section.chapter_id], passage))
     return docs
+
+
+class _Stretch(NamedTuple):
+    """The part of a section after a corrected section start, as ``section_passages`` reads a section."""
+
+    position: int
+    title: str = ""
+    closer: str = ""
+
+
+def corrected_section_passages(section, pieces, overlay, note_of=None) -> list[Passage]:
+    """``section_passages`` of a section in its corrected reading: where an accepted structure
+    correction starts a section at a piece (``JuanOverlay.section_starts``), the pieces from
+    there are read as another stretch (no phrase runs across the break; its passages keyed
+    ``s<section>@<piece>.…``), then the section's public annotations (``annotation_passages``).
+    ``note_of``: as for ``section_passages``."""
+    starts = sorted(overlay.section_starts(section.position)) if overlay else []
+    if not starts:
+        return section_passages(section, pieces, note_of) + annotation_passages(section, overlay)
+    groups, at = [[]], 0
+    for p in pieces:
+        if at < len(starts) and p.position >= starts[at]:
+            groups.append([])
+            at += 1
+            while at < len(starts) and p.position >= starts[at]:
+                at += 1
+        groups[-1].append(p)
+    out = section_passages(section, groups[0], note_of)
+    for group in groups[1:]:
+        if group:
+            prefix = f"s{section.position}@{group[0].position}"
+            for passage in section_passages(_Stretch(section.position), group, note_of):
+                passage.key = prefix + passage.key[len(f"s{section.position}"):]
+                out.append(passage)
+    return out + annotation_passages(section, overlay)
+
+
+class _Annotated(NamedTuple):
+    """The piece an annotation passage links to (``Passage.piece_starts`` reads its position)."""
+
+    position: int
+
+
+def annotation_passages(section, overlay) -> list[Passage]:
+    """One passage per public annotation of ``section`` in ``overlay`` (``corrections.overlay.
+    JuanOverlay``), in text order: its note as written, keyed by the proposal's number, its
+    hits placed at the piece it annotates."""
+    out = []
+    for placed in sorted((c for (s, _), changes in overlay.by_piece.items() if s == section.position for c in changes
+                          if c.proposal.kind == ANNOTATION), key=lambda c: (c.piece, c.start, c.proposal.pk)):
+        note = placed.proposal.replacement
+        out.append(Passage(ANNOTATION, f"s{section.position}.a{placed.proposal.pk}", note,
+                           [Part(_Annotated(placed.piece), "text", 0, len(note))]))
+    return out

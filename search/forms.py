@@ -15,7 +15,7 @@ from .documents import LAYER_ALIASES, LAYER_GROUPS, LayerChoiceError, layers_for
 #: reading order. ``all`` and ``notes`` (every layer of commentary) are accepted too.
 LAYER_CHOICES = [
     ("classic", "經文"), ("commentary", "注"), ("readings", "音義"), ("subcommentary", "疏"),
-    ("editorial", "按語"), ("smallprint", "小字"), ("records", "記"), ("titles", "標題"),
+    ("editorial", "按語"), ("smallprint", "小字"), ("records", "記"), ("titles", "標題"), ("annotation", "讀者注記"),
 ]
 assert {k for k, _ in LAYER_CHOICES} | {"all", "notes"} == set(LAYER_GROUPS)
 #: ``sort``: text order, relevance, and the concordance sorts (``search.backends.base.SORTS``).

@@ -126,3 +126,41 @@ def test_scripts_in_an_annotation_its_link_and_its_note_stay_text(client, seed_j
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
     history = client.get(f"/corrections/{p.pk}/").content.decode()
     assert "<script>alert(1)" not in history and "&lt;img src=x onerror=alert(1)&gt;" in history
+
+
+# ------------------------------------------------------------------ annotations as a search layer
+
+@pytest.mark.django_db(transaction=True)
+def test_accepting_and_reverting_an_annotation_reindexes_its_search_layer(search_backend):
+    """Through the usual path: the juan gets a new version and the index is told once the
+    transaction commits (``reader.signals.juans_changing``)."""
+    from reader.importers.loader import import_file
+    from search.backends import SearchQuery
+    from search.documents import layers_for
+
+    from .conftest import SEED
+    from .test_corrections import account
+
+    juan = import_file(SEED).juan
+    contributor, editor, other = account("ca", "contributor"), account("ea", "editor"), account("eb", "editor")
+    p = annotate(contributor, juan, tags=["office"], note="宰謂天官冢宰")
+    only = layers_for("annotation")
+    assert search_backend.search(SearchQuery("天官冢宰", layers=only)).count == 0
+    version = juan.version
+    accept(p, editor)
+    juan.refresh_from_db()
+    assert juan.version == version + 1
+    found = search_backend.search(SearchQuery("天官冢宰", layers=only))
+    assert [(h.layer, h.section_position, h.piece_position) for h in found.hits] == [("annotation", 1, 3)]
+    assert search_backend.search(SearchQuery("天官冢宰")).count == 0  # not in the books' text
+    c = Client()
+    page = c.get("/search/", {"q": "天官冢宰", "layer": "annotation"}).content.decode()
+    assert "讀者注記" in page and "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/?hl=" in page
+    api = c.get("/api/search/", {"q": "天官冢宰", "layer": "annotation"}).json()
+    assert (api["count"], api["results"][0]["layer"], api["results"][0]["layer_name"], api["results"][0]["piece"],
+            api["results"][0]["match"]) == (1, "annotation", "讀者注記", 3, "天官冢宰")
+    assert api["results"][0]["url"].endswith("/juan/10/1/?hl=%E5%A4%A9%E5%AE%98%E5%86%A2%E5%AE%B0#s1-p3")
+    assert c.get("/api/search/", {"q": "天官冢宰"}).json()["count"] == 0
+    from corrections.workflow import revert
+    revert(p, other, reason="誤")
+    assert search_backend.search(SearchQuery("天官冢宰", layers=only)).count == 0

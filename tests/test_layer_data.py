@@ -120,7 +120,7 @@ def test_api_unknown_layer_is_400(client, zhushu):
     assert response.status_code == 400
     assert response.json() == {"layer": [
         "未知的範圍「sub」(unknown layer 'sub'; choose from all, classic, commentary, readings, subcommentary, "
-        "editorial, smallprint, notes, records, titles)"]}
+        "editorial, smallprint, notes, records, titles, annotation)"]}
 
 
 def test_search_page_offers_layers_and_names_them(client, zhushu):
@@ -128,7 +128,7 @@ def test_search_page_offers_layers_and_names_them(client, zhushu):
     html = page.content.decode()
     assert re.findall(r'<input type="checkbox" name="layer" value="(\w+)"( checked)?>', html) == [
         ("classic", ""), ("commentary", ""), ("readings", " checked"), ("subcommentary", " checked"),
-        ("editorial", ""), ("smallprint", ""), ("records", ""), ("titles", "")]
+        ("editorial", ""), ("smallprint", ""), ("records", ""), ("titles", ""), ("annotation", "")]
     assert re.findall(r'<span class="layer layer-(\w+)">([^<]+)</span>', html) == [
         ("readings", "音義"), ("subcommentary", "疏"), ("subcommentary", "疏")]
     assert '<p class="summary"><strong>3</strong> 處' in html

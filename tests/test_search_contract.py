@@ -445,3 +445,36 @@ def test_a_simplified_edition_is_found_by_every_character_its_forms_stand_for(sc
         sum(d.text.count("当阶") for d in docs if d.script == "simplified")
     assert backend.search(SearchQuery("後", exact=True, edition_ids=(simplified_juan.edition_id,))).count == 0
     assert backend.search(SearchQuery("后", exact=True, edition_ids=(simplified_juan.edition_id,))).count == 41
+
+
+def test_public_annotations_are_a_layer_of_their_own_searched_when_asked_for(backend, seed_juan):
+    """A reader's accepted annotation is one passage of the ``annotation`` layer at the piece it
+    annotates; the books' text (the default, ``all``) does not hold it; a revert removes it."""
+    from django.contrib.auth.models import Group, User
+
+    from corrections.workflow import accept, propose, revert
+
+    people = []
+    for name, role in (("annotator", "contributor"), ("chief", "editor"), ("deputy", "editor")):
+        people.append(User.objects.create_user(name))
+        people[-1].groups.add(Group.objects.get_or_create(name=role)[0])
+    note = propose(people[0], seed_juan, kind="annotation", section=1, piece=3, start=8, end=9,
+                   replacement="宰謂天官冢宰", reason="職官", tags=["office"])
+    pending = propose(people[0], seed_juan, kind="annotation", section=1, piece=3, start=0, end=1,
+                      replacement="未審之注天官", reason="r")
+    accept(note, people[1])
+    assert backend.rebuild(documents_for_juan(seed_juan)) == 425  # the seed's 424 passages and the annotation
+    found = backend.search(SearchQuery("天官", layers=layers_for("annotation")))
+    assert found.count == 1
+    hit = found.hits[0]
+    assert (hit.layer, hit.section_position, hit.piece_position, hit.before + hit.match + hit.after) == (
+        "annotation", 1, 3, "宰謂天官冢宰")
+    assert backend.search(SearchQuery("天官冢宰")).count == 0  # the books' text: by default
+    assert backend.search(SearchQuery("天官冢宰", layers=LAYER_GROUPS["all"])).count == 0
+    assert backend.search(SearchQuery("天官冢宰", layers=layers_for("classic,annotation"))).count == 1
+    assert backend.search(SearchQuery("鵠")).count == backend.search(SearchQuery("鵠", layers=layers_for("all"))).count
+    assert backend.search(SearchQuery("未審之注", layers=layers_for("annotation"))).count == 0  # pending: not public
+    revert(note, people[2], reason="誤")
+    assert backend.rebuild(documents_for_juan(seed_juan)) == 424
+    assert backend.search(SearchQuery("天官", layers=layers_for("annotation"))).count == 0
+    assert pending.status == "pending"

@@ -322,6 +322,8 @@ def render_piece(piece, section, display: Display, notes: str) -> str:
         if not shown or notes == "hidden":
             return f'<span class="note-gap" id="{pid}"></span>'
         cls = f'text {_layer_attrs(piece)}'
+    if getattr(piece, "structure", ""):  # a line a structure correction made a heading or a byline
+        cls += f" corrected-{piece.structure}"
     return f'<span class="{cls}{_cont(piece)}" id="{pid}"{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>'
 
 
@@ -384,6 +386,9 @@ def pieces(items, section, display, notes=None) -> str:
         p.needs_who = bool(who) and who != writer and "曰" not in p.text[:4]
         writer = who if p.is_note else writer
         previous = p
+        if getattr(p, "section_start", False) and not getattr(p, "continued", False):
+            # a structure correction: a section starts here (its mark, after the piece, links to its history)
+            out.append('<span class="section-start" role="separator" title="此處起新節（據校正）"></span>')
         out.append(render_piece(p, section, display, notes) + overlay_marks(p) + overlay_notes(p))
         RENDERED["pieces"] += 1
     return mark_safe("".join(out))

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from search.analysis import analysed, context_bounds
-from search.documents import LAYERS, SearchDocument
+from search.documents import LAYERS, TEXT_LAYERS, SearchDocument
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
 DEFAULT_CONTEXT = 15
@@ -79,7 +79,8 @@ class SearchQuery:
 
     ``text``: the query in the query language of ``search.query`` (1 to
     ``MAX_QUERY_LENGTH`` code points), parsed into ``parsed`` on construction.
-    ``layers``: passage layers to search (subset of ``search.documents.LAYERS``).
+    ``layers``: passage layers to search (subset of ``search.documents.LAYERS``; by default
+    the books' text, ``TEXT_LAYERS``: readers' annotations only when asked for).
     ``exact``: compare characters exactly, without variant/simplified folding.
     ``work_id``/``juan_number``/``chapter_id``: optional filters (``work_id`` is the
     passage's ``work_id`` field, which holds its edition's id); ``edition_ids``: keep only
@@ -98,7 +99,7 @@ class SearchQuery:
     """
 
     text: str
-    layers: frozenset = frozenset(LAYERS)
+    layers: frozenset = frozenset(TEXT_LAYERS)
     exact: bool = False
     work_id: int | None = None
     juan_number: int | None = None

@@ -107,8 +107,8 @@ def test_a_contributor_proposes_an_editor_accepts_and_readers_and_search_see_it(
 
     reader = tabs()
     reader.page.goto(site + S1)
-    assert reader.page.locator("#s1-p3").inner_text().count("校勘新字") == 1
-    mark = reader.page.locator(".corr-mark")
+    assert reader.page.locator("#s1-p3 .corrected").inner_text() == "校勘新字"  # framed, its mark right after
+    mark = reader.page.locator("#s1-p3 .corrected + .corr-mark")
     assert mark.count() == 1 and "宋本作校勘新字" in mark.get_attribute("title")
     mark.click()
     reader.page.wait_for_url(re.compile(r"/corrections/\d+/$"))
@@ -149,3 +149,82 @@ def test_annotations_in_the_margin_and_a_readers_own_notes(site, tabs):
     page.goto(site + "/corrections/notes/")
     assert "參看鄉射禮" in page.locator(".own-notes").inner_text()
     assert tab.axe() == []
+
+
+def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, tabs):
+    """A contributor proposes that a line is a heading, and an annotation with tags and a CBDB
+    link, from the reading page's form; an editor accepts both; the reader sees the heading, the
+    「校」 mark framing exactly the corrected characters (橫排 and 直排) and the annotation's tags
+    and link, on pages that pass axe."""
+    from corrections.workflow import accept, propose
+    from reader.models import Juan
+
+    person("contrib2", "contributor")
+    person("editor2", "editor")
+    juan = Juan.objects.get(number=10)
+    fix = propose(person("fixer", "contributor"), juan, kind="text", section=1, piece=3, start=11, end=13,
+                  replacement="君上君", reason="他本")
+    accept(fix, person("chief2", "editor"))
+    tab = tabs()
+    page = tab.page
+    sign_in(page, site, "contrib2")
+    tab.use(site, layout="horizontal")
+    page.goto(site + S1)
+    assert page.evaluate(SELECT, ["#s1-p4", 0, 4]) == "宰戒百官"
+    page.click(".propose-button")
+    page.wait_for_url(re.compile(r"/corrections/propose/"))
+    page.select_option("#id_kind", "structure")
+    page.select_option("#id_structure", "heading")
+    page.fill("#id_reason", "底本此行低格，是標題")
+    assert tab.axe() == []
+    page.click(".proposal-form button[type=submit]")
+    page.locator("h1", has_text="結構校正").wait_for()
+    page.goto(site + S1)
+    assert page.evaluate(SELECT, ["#s1-p3", 8, 9]) == "宰"
+    page.click(".propose-button")
+    page.wait_for_url(re.compile(r"/corrections/propose/"))
+    page.select_option("#id_kind", "annotation")
+    page.fill("#id_replacement", "宰，天官冢宰")
+    page.check("input[name=tags][value=office]")
+    page.check("input[name=tags][value=person]")
+    page.fill("#id_reason", "職官")
+    page.fill("#id_links", "cbdb:3767")
+    page.click(".proposal-form button[type=submit]")
+    page.locator("h1", has_text="注記").wait_for()
+    assert tab.axe() == []
+    tab.shot("annotation-proposed")
+
+    editor = tabs()
+    sign_in(editor.page, site, "editor2")
+    editor.page.goto(site + "/corrections/")
+    assert editor.page.locator(".pending h2 a").count() == 2
+    for _ in range(2):
+        editor.page.goto(site + "/corrections/")
+        editor.page.click(".pending h2 a >> nth=0")
+        assert editor.axe() == []
+        editor.page.click("button[value=accept]")
+        editor.page.locator(".status-accepted").wait_for()
+
+    reader = tabs()
+    reader.use(site, layout="horizontal")
+    reader.page.goto(site + S1)
+    heading = reader.page.locator("#s1-p4")
+    assert heading.get_attribute("class") == "label corrected-heading" and heading.inner_text() == "宰戒百官有事於射者"
+    assert reader.page.locator("#s1-p3 .corrected").inner_text() == "君上君"
+    assert reader.page.locator("#s1-p3 .corrected + .corr-mark").count() == 1
+    note = reader.page.locator(".annotation")
+    assert [t.inner_text() for t in note.locator(".annotation-tag").all()] == ["人物", "職官"]
+    link = note.locator(".annotation-link")
+    assert (link.inner_text(), link.get_attribute("href")) == (
+        "CBDB 3767", "https://cbdb.fas.harvard.edu/cbdbapi/person.php?id=3767")
+    assert reader.axe() == []
+    reader.shot("structure-and-annotation-horizontal")
+    assert note.locator(".annotation-tag", has_text="地名").count() == 0
+    reader.page.click(".annotation-tag >> text=職官")
+    reader.page.wait_for_url(re.compile(r"annotations=office"))
+    assert reader.page.locator(".annotation").count() == 1 and reader.axe() == []
+    reader.use(site, layout="vertical")
+    reader.page.goto(site + S1)
+    assert [c.inner_text() for c in reader.page.locator("#s1-p3 .corrected").all()] == ["君", "上君"]  # across two cells
+    assert reader.axe() == []
+    reader.shot("corrected-characters-vertical")

@@ -15,7 +15,7 @@ from django.conf import settings
 
 from search.analysis import query_units
 from search.backends import positional as package  # SEGMENT_CHARS, read at each write (a setting of the package)
-from search.documents import LAYERS, SearchDocument
+from search.documents import ANNOTATION, LAYERS, TEXT_LAYERS, SearchDocument
 
 from ..base import BaseSearchBackend, SearchError, SearchQuery, SearchResults, entries_of, juans_to_drop
 from ..generations import GenerationStore
@@ -43,6 +43,14 @@ def check_work(query: SearchQuery, work) -> None:
             f"use fewer terms with very frequent characters or wildcards)")
 
 
+def _every_layer(corpus: Corpus, layers) -> bool:
+    """Whether ``layers`` keeps every passage of ``corpus``: every layer, or the books' text
+    (the default, ``TEXT_LAYERS``) in a corpus that holds no readers' annotation (no cost per
+    hit for the usual query)."""
+    layers = set(layers)
+    return layers == set(LAYERS) or (layers == set(TEXT_LAYERS) and not corpus.holds_layer(LAYER_CODE[ANNOTATION]))
+
+
 def _passage_filter(corpus: Corpus, query: SearchQuery):
     """What the query's layers and filters (and ``corpus.live``: superseded juan versions
     are never seen) keep: a function of an array of passage numbers giving a boolean array
@@ -51,7 +59,7 @@ def _passage_filter(corpus: Corpus, query: SearchQuery):
     passage by passage (a gather per condition); many (more than half the passages) through
     one mask over every passage, made once."""
     conditions = []  # (per-passage array, test of its values)
-    if set(query.layers) != set(LAYERS):
+    if not _every_layer(corpus, query.layers):
         wanted = np.zeros(len(LAYERS), dtype=bool)
         wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
         conditions.append((corpus.layer, lambda values: wanted[values]))

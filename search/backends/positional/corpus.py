@@ -138,6 +138,14 @@ class Corpus:
             self._places = [place for s in self.segments for place in s.places]
         return self._places
 
+    def holds_layer(self, code: int) -> bool:
+        """Whether a passage of the corpus has the layer ``code`` (``format.LAYER_CODE``): one
+        pass over the passages' layers, kept with the corpus."""
+        cache = self.__dict__.setdefault("_holds_layer", {})
+        if code not in cache:
+            cache[code] = bool(np.any(np.asarray(self.layer) == code))
+        return cache[code]
+
     def written_by(self, commentator: str) -> np.ndarray:
         """A boolean per passage: whether ``commentator`` wrote it (its place's
         ``commentator``; a place of an older generation has none). Made once per name and

@@ -19,7 +19,7 @@ from whoosh.index import EmptyIndexError
 from config.faults import crash_point
 from characters.simplified import TRADITIONAL
 from search.analysis import match_passage
-from search.documents import LAYERS, SearchDocument
+from search.documents import ANNOTATION, LAYERS, TEXT_LAYERS, SearchDocument
 
 from ..base import BaseSearchBackend, SearchQuery, SearchResults, entries_of, juans_to_drop
 from ..generations import GenerationStore, engine_name, write_manifest
@@ -236,7 +236,9 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
         with self._searcher() as searcher:
             view = view_of(searcher)
             allowed = view.visible.copy()  # passages of superseded juan versions are never seen
-            if set(query.layers) != set(LAYERS):
+            if set(query.layers) != set(LAYERS) and not (set(query.layers) == set(TEXT_LAYERS)
+                                                         and not view.holds_layer(LAYER_CODE[ANNOTATION])):
+                # (the books' text, the default, in an index without readers' annotations: every passage)
                 wanted = np.zeros(MARKER_CODE + 1, dtype=bool)
                 wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
                 allowed &= wanted[view.layer]

@@ -88,6 +88,8 @@ class DocumentView:
         live_ids = np.fromiter(sorted(live), dtype=np.int64, count=len(live))
         passage = self.layer != MARKER_CODE
         self.visible = alive & passage & np.isin(self.juan_id, live_ids)
+        #: the layer codes of the visible passages (``holds_layer``)
+        self.layer_codes = frozenset(np.unique(self.layer[self.visible]).tolist())
         #: per segment: every passage in it visible (no deletion, no superseded juan version)
         self.leaf_clean = [bool(np.array_equal(self.visible[base:base + r.doc_count_all()],
                                                passage[base:base + r.doc_count_all()]))
@@ -119,6 +121,10 @@ class DocumentView:
         self._bases = np.array([base for _, base in leaves], dtype=np.int64)
         self._spellings: dict | None = None
         self._titles: dict[int, str] = {}  # section rank -> title (``titles_of``)
+
+    def holds_layer(self, code: int) -> bool:
+        """Whether a visible passage has the layer ``code`` (``schema.LAYER_CODE``)."""
+        return code in self.layer_codes
 
     def titles_of(self, searcher, ranks: list[int], docnums: list[int]) -> list[str]:
         """The titles of the sections of ``ranks`` (``section_rank``), each read from one of its
