@@ -255,7 +255,11 @@ def _copy_checked(folder_fd: int, rel: str, target: Path, info: dict, where: str
 
 
 def _stamp(created_ns: int) -> str:
-    return datetime.fromtimestamp(created_ns / 1e9, timezone.utc).isoformat(timespec="seconds")
+    """``created_ns`` as a UTC time to the second, or as the number when no date holds it."""
+    try:
+        return datetime.fromtimestamp(created_ns / 1e9, timezone.utc).isoformat(timespec="seconds")
+    except (OverflowError, ValueError, OSError):
+        return f"created_ns {created_ns}"
 
 
 def _pulled_mark(store) -> tuple[str, int] | None:

@@ -389,3 +389,31 @@ def test_a_new_generation_is_always_made_after_the_one_it_follows(shipped, monke
     assert json.loads((a.path / second / "MANIFEST.json").read_text())["created_ns"] == made + 1
     publish(a, shared)  # published again: the same generation keeps its time
     assert json.loads((shared / second / "MANIFEST.json").read_text())["created_ns"] == made + 1
+
+
+def test_a_generation_made_in_the_future_is_refused(settings, shipped, tmp_path):
+    """Found by helper T: an unsigned manifest (a writer of the shared folder) saying its
+    generation was made in the year 33,000 (``created_ns`` 10**21) was pulled, so every real
+    generation after it was refused as older, and that refusal ended ``pull_index`` in a
+    traceback (OverflowError: the time could not be shown). A ``created_ns`` more than a day
+    after this server's clock is refused; a damaged record of one already pulled is told
+    as such."""
+    from django.core.management import CommandError, call_command
+
+    a, b, shared, name = shipped
+    rewrite_manifest(shared / name, lambda m: m.update(created_ns=10**21))
+    refused(b, shared, rf"^refused the published generation {name}: {re.escape(str(shared / name))}/MANIFEST.json "
+                       rf"does not say when its generation was made: its created_ns 1000000000000000000000 is "
+                       rf"more than a day after this server's clock")
+    # A server that pulled such a generation before this check: its record names a time
+    # past what a date can hold; the next real generation is refused with that time said
+    # plainly, and --allow-older takes it, as for any older generation.
+    (b.path / "pulled.json").write_text(json.dumps({"generation": "gen-x", "created_ns": 10**30}))
+    a.rebuild([])
+    second = publish(a, shared)
+    settings.SEARCH_BACKENDS = {**settings.SEARCH_BACKENDS, "default": settings.SEARCH_BACKENDS["b"]}
+    with pytest.raises(CommandError, match=r"before gen-x \(created_ns 1000000000000000000000000000000\), which this "
+                                           r"server has pulled already"):
+        call_command("pull_index", str(shared))
+    call_command("pull_index", str(shared), "--allow-older")
+    assert current(b) == second and b.document_count() == 0

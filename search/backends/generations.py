@@ -110,14 +110,22 @@ def _generation_files(gen: Path) -> list[str]:
     return sorted(out)
 
 
+#: How far after this server's clock a generation may say it was made (servers' clocks differ
+#: by seconds, not days): a later ``created_ns`` would make every real generation after it
+#: look older, and an unsigned manifest could say so.
+FUTURE_MARGIN_NS = 24 * 3600 * 10**9
+
+
 def generation_created(manifest: dict) -> int:
     """When a generation was made, in nanoseconds since the epoch (UTC): its manifest's
     ``created_ns``, else (a manifest written before it had one) the stamp of its name
     (``gen-20261129T230000-…``, to the second). ``pull_index`` never swaps in a generation
     older than the newest it has pulled (``search.shipping``). Raises ``ValueError`` when
-    the manifest gives neither."""
+    the manifest gives neither, or a time more than ``FUTURE_MARGIN_NS`` after this server's clock."""
     created = manifest.get("created_ns")
     if isinstance(created, int) and not isinstance(created, bool) and created > 0:
+        if created > time.time_ns() + FUTURE_MARGIN_NS:
+            raise ValueError(f"its created_ns {created} is more than a day after this server's clock")
         return created
     if created is not None:
         raise ValueError(f"its created_ns {created!r} is not a positive whole number")
