@@ -70,13 +70,15 @@ def test_every_work_of_the_catalogue_s_classes_of_kr1_to_kr3_is_shipped():
         39, 40, 23, 24, 22, 41, 61, 3, 23, 2, 152, 22, 57, 47, 24, 37]
     assert [counted[c.code] for c in catalogue.members("KR3")] == [118, 20, 8, 10, 100, 56, 51, 89, 50, 191, 65, 128]
     assert len(catalogue.entries_of("KR3")) == 886
-    assert [counted[c.code] for c in catalogue.members("KR4")][:3] == [7, 19, 114]  # 楚辭類, 別集類 to 唐
+    assert [counted[c.code] for c in catalogue.members("KR4")][:4] == [7, 19, 114, 595]  # 楚辭類, 別集類 to 宋/金/元
     assert len(catalogue.entries_of("KR2")) == 617
     last = catalogue.entry("KR2a0039")   # the last work of 正史類, a heading of another hand
     assert (last.title, last.dynasty, last.authors) == ("清史稿", "民國", ("趙爾巽",))
     # a heading that names no one takes its people from the entry's 人物
     assert catalogue.entry("KR3l0117").people == (catalogue.Person("張師正", "撰", "宋"),)
     assert (catalogue.entry("KR3l0128").title, catalogue.entry("KR3l0128").dynasty) == ("續博物志", "宋")
+    assert catalogue.entry("KR4d0595") == catalogue.CatalogueEntry(
+        "KR4d0595", "KR4d", "玉笥集", "元", (catalogue.Person("鄧雅", "", "元"),))
 
 
 def corpus_ids() -> set[str]:
