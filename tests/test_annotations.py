@@ -164,3 +164,30 @@ def test_accepting_and_reverting_an_annotation_reindexes_its_search_layer(search
     from corrections.workflow import revert
     revert(p, other, reason="誤")
     assert search_backend.search(SearchQuery("天官冢宰", layers=only)).count == 0
+
+
+@pytest.mark.django_db
+def test_hostile_users_again_own_review_forged_review_and_a_flood_of_annotations(seed_juan, people, settings):
+    """An editor's own structure correction, a review form without its CSRF token, and a flood
+    of tagged annotations from one account and one address."""
+    own = propose(people["editor"], seed_juan, kind="structure", section=1, piece=4, start=0, end=1,
+                  structure="heading", reason="r")
+    me = Client()
+    me.force_login(people["editor"])
+    response = me.post(f"/corrections/{own.pk}/review/", {"action": "accept", "reason": "mine"})
+    assert response.status_code == 400 and "nobody reviews their own proposal" in response.content.decode()
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(people["editor2"])
+    assert strict.post(f"/corrections/{own.pk}/review/", {"action": "accept", "reason": "ok"}).status_code == 403
+    assert Proposal.objects.get(pk=own.pk).status == "pending"
+    assert [a.action for a in Proposal.objects.get(pk=own.pk).audit.all()] == ["proposed"]
+    settings.CORRECTIONS_USER_RATE, settings.CORRECTIONS_ADDRESS_RATE = "3/min", "100/min"
+    from django.core.cache import caches
+    caches[settings.THROTTLE_CACHE].clear()
+    c = Client()
+    c.force_login(people["contributor"])
+    data = {"kind": "annotation", "section": 1, "piece": 3, "start": AT, "end": AT + 1, "replacement": "<b>注</b>",
+            "reason": "r", "tags": ["person"], "links": "cbdb:1"}
+    codes = [c.post(FORM, data).status_code for _ in range(5)]
+    assert codes == [302, 302, 302, 429, 429]
+    assert Proposal.objects.filter(author=people["contributor"], kind="annotation").count() == 3
