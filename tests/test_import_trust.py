@@ -169,3 +169,17 @@ def test_a_database_error_half_way_says_what_is_stored_and_indexes_it(tmp_path, 
     assert str(info.value).endswith(" 2 files stored before it stay stored.")
     assert [slug for slug, *_ in _state()] == ["KR9a0001", "KR9a0002"]
     assert [search_backend.search(SearchQuery(f"第{n}書")).count for n in (1, 2, 3)] == [1, 1, 0]
+
+
+def test_a_juan_number_out_of_range_is_refused(tmp_path, kr1d0086, capsys):
+    """Found by helper T: a Kanripo file whose JUAN property gave the juan number
+    99999999999999999999 ended import_texts in a traceback (OverflowError: Python int too
+    large to convert to SQLite INTEGER) instead of an error at the property."""
+    before = _state()
+    repo = _kanripo(tmp_path / "other", "KR1d0086", "KR1d0086", name="KR1d0086.txt",
+                    body="#+PROPERTY: JUAN 99999999999999999999\n偽文丙丁¶\n")
+    with pytest.raises(CommandError, match="1 of 1 files rejected"):
+        call_command("import_texts", str(repo))
+    assert capsys.readouterr().err.splitlines() == [
+        f"rejected {repo / 'KR1d0086.txt'}:4:18: juan number 99999999999999999999 is out of range (0–9999)"]
+    assert _state() == before

@@ -29,7 +29,7 @@ from reader.slugs import slug_problem, slugify, unique_slug
 from .document import NOTE_KINDS, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
 from .errors import TextFormatError
 from .mandoku import is_mandoku, page_breaks, parse_mandoku, render_mandoku
-from .siku import parse_siku
+from .siku import MAX_JUAN, parse_siku
 from .source import decode_bytes
 
 
@@ -323,6 +323,7 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
         _check_folder(doc, text, path, trust)
         _check_work_key(doc, text, path)
         _check_id_alphabet(doc, text, path)
+        _check_juan_number(doc, text, path)
         if work_title:
             doc.work_title = work_title
     else:
@@ -445,6 +446,24 @@ def _check_id_alphabet(doc: JuanDocument, text: str, path: Path) -> None:
     raise TextFormatError(str(path), line, start + column - 1 if start > 1 else 1, (
         f"the text ID {doc.kanripo_id!r} has {ch!r} (U+{ord(ch):04X}{' ' + name if name else ''}) at column "
         f"{column}: a Kanripo ID is written in ASCII letters and digits (KR1d0086)"))
+
+
+def _check_juan_number(doc: JuanDocument, text: str, path: Path) -> None:
+    """Refuse a Kanripo file whose juan number (from its ``#+PROPERTY: JUAN``, its label or
+    its file name) is outside 0–``MAX_JUAN``, the range the plain-text form allows: a larger
+    one cannot be stored. Raises ``TextFormatError`` at the JUAN property giving it, else at
+    line 1."""
+    for number in (doc.juan_number, doc.file_sequence):
+        if number is not None and not 0 <= number <= MAX_JUAN:
+            break
+    else:
+        return
+    line, column = 1, 1
+    m = re.search(rf"^#\+PROPERTY:\s+JUAN\s+0*{number}\s*$", text, re.M)
+    if m:
+        line = text.count("\n", 0, m.start()) + 1
+        column = m.group(0).index(str(number)[0], len("#+PROPERTY: JUAN")) + 1
+    raise TextFormatError(str(path), line, column, f"juan number {number} is out of range (0–{MAX_JUAN})")
 
 
 def _check_work_key(doc: JuanDocument, text: str, path: Path) -> None:
