@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 import opencc
-from django.db.models import Count, Min, Q, Sum
+from django.db.models import Count, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Length
 from django.utils.cache import patch_vary_headers
 from django.utils.encoding import escape_uri_path
@@ -449,7 +449,10 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
     overlay, ``corrections.overlay``; ``reader`` does not know it). A piece whose text it
     changed carries ``shown_offset(offset)``, mapping offsets of the text as imported (the
     pages are planned on it) to its new text: each cut moves with the text."""
-    chapters = {c.pk: ChapterView(c) for c in juan.chapters.annotate(first_section=Min("sections__position"))}
+    # each chapter's first section position, for its heading's notes (a subquery: no GROUP BY,
+    # which would lose the chapters' ordering on PostgreSQL)
+    first = Section.objects.filter(chapter=OuterRef("pk")).order_by("position").values("position")[:1]
+    chapters = {c.pk: ChapterView(c) for c in juan.chapters.annotate(first_section=Subquery(first))}
     views: dict[int, SectionView] = {}
     qs = juan.sections.all()
     if isinstance(sections, range):
