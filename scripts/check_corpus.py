@@ -16,8 +16,8 @@ the search engine's count of a few queries per layer (frequent and rare characte
 layer, a phrase of 2–4 characters, a phrase across two pieces of the classic) equals a
 plain count over the stored pieces of that layer (``scripts/search_counts.py``). Prints
 each difference (``mismatch: file: layer 「query」 engine N, plain M``) and each refused
-file, then ``N files, N layers, N queries: N equal, N differ; N refused``; exits 1 on any
-difference or refusal. About a second a file.
+file, then ``N files, N layers, N queries: N equal, N differ; N skipped (a header and no
+text), N refused``; exits 1 on any difference or refusal. About a second a file.
 
     .venv/bin/python scripts/check_corpus.py --search-counts [FOLDER...] [--workdir DIR]
 """
@@ -31,7 +31,7 @@ from pathlib import Path
 BASE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE))
 
-from reader.importers.errors import TextFormatError  # noqa: E402
+from reader.importers.errors import NoTextError, TextFormatError  # noqa: E402
 from reader.importers.mandoku import parse_mandoku, render_mandoku  # noqa: E402
 from reader.importers.mandoku.check import HeaderOnly, structure_faults  # noqa: E402
 from reader.importers.source import decode_bytes  # noqa: E402
@@ -48,11 +48,16 @@ def search_counts(files: list[Path], workdir: str | None, quiet: bool) -> int:
     import search_counts as counts  # Django only for this option: the parser check runs without it
 
     folder = counts.setup(workdir)
-    layers = queries = differ = refused = 0
+    layers = queries = differ = refused = skipped = 0
     started = time.perf_counter()
     for path in files:
         try:
             rows = counts.counts_for_file(path, folder / "index-one")
+        except NoTextError as exc:  # a header and no text: the import skips it too
+            skipped += 1
+            if not quiet:
+                print(f"skipped: {exc}")
+            continue
         except TextFormatError as exc:
             refused += 1
             print(f"refused: {exc}")
@@ -67,7 +72,7 @@ def search_counts(files: list[Path], workdir: str | None, quiet: bool) -> int:
             print(f"{path}: {len(rows)} queries", flush=True)
     seconds = time.perf_counter() - started
     print(f"{len(files)} files, {layers} layers, {queries} queries in {seconds:.0f} s: "
-          f"{queries - differ} equal, {differ} differ; {refused} refused")
+          f"{queries - differ} equal, {differ} differ; {skipped} skipped (a header and no text), {refused} refused")
     return 1 if differ or refused else 0
 
 
