@@ -40,15 +40,20 @@ from .workflow import MAX_NOTE, ReviewError, accept, propose, reject, revert
 PUBLIC = (ACCEPTED, REVERTED, SET_ASIDE)
 
 
+#: The largest section, piece or offset a form may give: a ``PositiveIntegerField``'s largest
+#: value on every database Django supports (a larger one is an OverflowError on SQLite).
+MAX_PLACE = 2_147_483_647
+
+
 class ProposalForm(forms.Form):
     """A proposal at a place of the reading (the section, the piece, code-point offsets in
     the piece's text as read): the form works without JavaScript."""
 
     kind = forms.ChoiceField(choices=KIND_CHOICES, label="種類")
-    section = forms.IntegerField(min_value=1, label="節")
-    piece = forms.IntegerField(min_value=0, label="段")
-    start = forms.IntegerField(min_value=0, label="起")
-    end = forms.IntegerField(min_value=1, label="訖")
+    section = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="節")
+    piece = forms.IntegerField(min_value=0, max_value=MAX_PLACE, label="段")
+    start = forms.IntegerField(min_value=0, max_value=MAX_PLACE, label="起")
+    end = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="訖")
     replacement = forms.CharField(required=False, max_length=MAX_NOTE, label="改為（或注記）",
                                   widget=forms.Textarea(attrs={"rows": 2}))
     new_layer = forms.ChoiceField(required=False, choices=[("", "—")] + LAYER_CHOICES, label="層次")
@@ -121,8 +126,10 @@ def propose_view(request, slug, number):
 
 
 def _int(value):
+    """``value`` as a place number (0–``MAX_PLACE``), or None."""
     try:
-        return int(value)
+        number = int(value)
+        return number if 0 <= number <= MAX_PLACE else None
     except (TypeError, ValueError):
         return None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from reader.models import Juan, bump_juan_versions
+from reader.models import LAYER_CHOICES, Juan, bump_juan_versions
 from reader.signals import juans_changing
 from reader.stamp import corpus_changed
 
@@ -67,6 +67,13 @@ def _tags_and_links(kind: str, tags, links) -> tuple[list[str], list[str]]:
         raise ReviewError(str(exc)) from None
 
 
+def _check_layer(layer: str) -> None:
+    """Raise ``ReviewError`` unless ``layer`` is one of ``reader.models.LAYER_CHOICES`` (a forged
+    form could name any string, which reading, the API and the index would then meet)."""
+    if layer not in dict(LAYER_CHOICES):
+        raise ReviewError(f"unknown layer {layer[:40]!r}: the layers are {', '.join(dict(LAYER_CHOICES))}")
+
+
 def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int, end: int, replacement: str = "",
             new_layer: str = "", structure: str = "", reason: str, evidence: str = "", tags=(), links=(),
             address=None) -> Proposal:
@@ -116,6 +123,8 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         start, end = start - shift, end - shift
     if kind == LAYER and not new_layer:
         raise ReviewError("choose the layer the piece belongs to")
+    if kind == LAYER:
+        _check_layer(new_layer)
     if kind == STRUCTURE and structure not in dict(STRUCTURE_CHOICES):
         raise ReviewError("choose what the passage is: a section starts here, a heading or a byline")
     if kind == TEXT and replacement == stored[start:end]:
@@ -159,6 +168,7 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
             edited.append(f"new text 「{proposal.replacement}」 → 「{replacement.strip()}」")
             proposal.replacement = replacement.strip()
         if new_layer and new_layer != proposal.new_layer and proposal.kind == LAYER:
+            _check_layer(new_layer)
             edited.append(f"layer {proposal.new_layer} → {new_layer}")
             proposal.new_layer = new_layer
         if structure and structure != proposal.structure and proposal.kind == STRUCTURE:

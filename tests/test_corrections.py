@@ -540,3 +540,42 @@ def test_the_patch_of_a_kanripo_file_applies_with_git_apply_and_keeps_its_line_b
     run = subprocess.run(["git", "apply", "fix.diff"], cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert (tmp_path / name).read_bytes().decode("utf-8") == raw.replace(span, span[:2] + "〇")
+
+
+def test_a_layer_that_does_not_exist_is_refused_when_proposed_or_accepted(seed_juan, people, search_backend):
+    """Found by helper T: an editor's forged review form (``new_layer=<script>bogus``) was
+    accepted, so the passage's layer became a name no layer has; the API showed it and every
+    later index write of the juan failed (KeyError: '<script>bogus'), leaving search stale."""
+    with pytest.raises(ReviewError, match=r"^unknown layer '<script>bogus': the layers are classic, commentary, "):
+        propose(people["contributor"], seed_juan, kind="layer", section=1, piece=3, start=0, end=1,
+                new_layer="<script>bogus", reason="r")
+    p = propose(people["contributor"], seed_juan, kind="layer", section=1, piece=3, start=0, end=1,
+                new_layer="readings", reason="此是音義")
+    c = Client()
+    c.force_login(people["editor"])
+    response = c.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "x",
+                                                       "new_layer": "<script>bogus"})
+    assert response.status_code == 400
+    assert "unknown layer &#x27;&lt;script&gt;bogus&#x27;" in response.content.decode()
+    p.refresh_from_db()
+    assert (p.status, p.new_layer) == (PENDING, "readings")
+    assert [a.action for a in p.audit.all()] == ["proposed"]
+
+
+@pytest.mark.parametrize("field", ["section", "piece", "start", "end"])
+def test_a_place_number_too_large_for_the_database_is_a_form_error(seed_juan, people, field):
+    """Found by helper T: ``?piece=10**30`` on the proposal form, or ``section=10**30``
+    posted, ended in a 500 (OverflowError: Python int too large to convert to SQLite
+    INTEGER); on PostgreSQL, a DataError."""
+    c = Client()
+    c.force_login(people["contributor"])
+    place = {"section": 1, "piece": 3, "start": 0, "end": 1}
+    huge = 10**30
+    response = c.get(f"/corrections/propose/禮書綱目/10/", {**place, field: huge})
+    assert response.status_code == 200
+    assert "前後對照" not in response.content.decode()  # no passage shown for a place that is not there
+    response = c.post(f"/corrections/propose/禮書綱目/10/", {**place, field: huge, "kind": "text",
+                                                              "replacement": "x", "reason": "r"})
+    assert response.status_code == 400
+    assert "請確認此數值是否小於或等於 2147483647。" in response.content.decode()
+    assert Proposal.objects.count() == 0
