@@ -152,8 +152,8 @@ def test_annotations_in_the_margin_and_a_readers_own_notes(site, tabs):
 
 
 def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, tabs):
-    """A contributor proposes that a line is a heading, and an annotation with tags and a CBDB
-    link, from the reading page's form; an editor accepts both; the reader sees the heading, the
+    """A contributor proposes that a line is a heading, an annotation with tags and a CBDB
+    link, and that a note is 疏, from the reading page's form; an editor accepts them; the reader sees the heading, the
     「校」 mark framing exactly the corrected characters (橫排 and 直排) and the annotation's tags
     and link, on pages that pass axe."""
     from corrections.workflow import accept, propose
@@ -193,12 +193,21 @@ def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, t
     page.locator("h1", has_text="注記").wait_for()
     assert tab.axe() == []
     tab.shot("annotation-proposed")
+    page.goto(site + S1)  # a layer correction: this note is 疏
+    assert page.evaluate(SELECT, ["#s1-p5", 0, 2]) == "宰於"
+    page.click(".propose-button")
+    page.wait_for_url(re.compile(r"/corrections/propose/"))
+    page.select_option("#id_kind", "layer")
+    page.select_option("#id_new_layer", "subcommentary")
+    page.fill("#id_reason", "此是疏")
+    page.click(".proposal-form button[type=submit]")
+    page.locator("h1", has_text="層次校正").wait_for()
 
     editor = tabs()
     sign_in(editor.page, site, "editor2")
     editor.page.goto(site + "/corrections/")
-    assert editor.page.locator(".pending h2 a").count() == 2
-    for _ in range(2):
+    assert editor.page.locator(".pending h2 a").count() == 3
+    for _ in range(3):
         editor.page.goto(site + "/corrections/")
         editor.page.click(".pending h2 a >> nth=0")
         assert editor.axe() == []
@@ -210,6 +219,7 @@ def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, t
     reader.page.goto(site + S1)
     heading = reader.page.locator("#s1-p4")
     assert heading.get_attribute("class") == "label corrected-heading" and heading.inner_text() == "宰戒百官有事於射者"
+    assert "layer-subcommentary" in reader.page.locator("#s1-p5").get_attribute("class")
     assert reader.page.locator("#s1-p3 .corrected").inner_text() == "君上君"
     assert reader.page.locator("#s1-p3 .corrected + .corr-mark").count() == 1
     note = reader.page.locator(".annotation")
