@@ -91,8 +91,10 @@ def main(argv=None) -> int:
     shared = tmp / "shared"
 
     def manage(name, *a):
-        return subprocess.run([PY, "manage.py", *a], cwd=BASE, env=env[name], check=True,
-                              capture_output=True, text=True).stdout.strip()
+        done = subprocess.run([PY, "manage.py", *a], cwd=BASE, env=env[name], capture_output=True, text=True)
+        if done.returncode:  # what failed, not only that it did
+            raise SystemExit(f"server {name}: manage.py {' '.join(a)} failed:\n{done.stderr[-3000:]}")
+        return done.stdout.strip()
 
     manage("a", "migrate")
     started = time.perf_counter()
