@@ -56,7 +56,10 @@ provision:
 test: provision setup install-bench
 	$(BIN)/python -m pytest -m "slow or not slow"
 
-# The benchmark (not part of `make test`): import + indexing of the scale corpus, search latency
-# against SQLite FTS5 and a plain scan, HTTP under gunicorn; figures to docs/performance.md.
+# The benchmark (not part of `make test`): import + indexing of the 6 M corpus and of the whole
+# library of about 107 M characters (the 史部 archive ../shared/corpus/kanripo-scale.tar.xz is
+# unpacked once into ~/.cache/classics-bench, or BENCH_CACHE), search latency against tantivy
+# (SQLite FTS5 and a plain scan on the 6 M corpus), HTTP under gunicorn, heavy load, two servers;
+# figures to docs/performance.md. BENCH_PATH passes options: BENCH_PATH='--corpus "30 M=kanripo,kanripo-jingbu"'.
 bench: install install-bench
 	$(BIN)/python bench/run.py $(BENCH_PATH) --whoosh --write docs/performance.md
