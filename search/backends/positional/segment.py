@@ -10,7 +10,7 @@ import numpy as np
 
 from search.analysis import analyse, char_alternatives, query_units
 
-from .format import ARRAYS, JUANS_FILE, PASSAGES_FILE, SEP, IndexFormatError, read_table
+from .format import ARRAYS, JUANS_FILE, PASSAGES_FILE, SEP, IndexFormatError, read_table, share_repeated
 
 
 class Segment:
@@ -62,7 +62,7 @@ class Segment:
         """The passages' places (``PLACE_FIELDS``), read on first use (a write into a segment
         never reads the base's)."""
         if self._places is None:
-            self._places = read_table(self.path / PASSAGES_FILE)["places"]
+            self._places = share_repeated(read_table(self.path / PASSAGES_FILE)["places"])
         return self._places
 
     def lengths(self) -> np.ndarray:
