@@ -37,6 +37,8 @@ class SectionBodySerializer(serializers.Serializer):
 
     position = serializers.IntegerField()
     title = serializers.CharField()
+    name = serializers.CharField(help_text="the section as named for people: its title, else its opening words "
+                                 "(as citations name it), else its chapter's title")
     closer = serializers.CharField(allow_null=True)
     reading_url = serializers.URLField()
     citation = serializers.CharField()
@@ -115,6 +117,7 @@ class HitWorkSerializer(serializers.Serializer):
 class HitSectionSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     title = serializers.CharField()
+    name = serializers.CharField(help_text="its title, else its opening words, else its chapter's title")
 
 
 class HitDocSerializer(serializers.Serializer):
@@ -247,7 +250,7 @@ class DistributionResponseSerializer(serializers.Serializer):
 _PIECE = {"position": 0, "paragraph": 0, "kind": "text", "layer": "classic", "layer_name": "", "commentator": "",
           "layer_basis": "default", "text": "司馬命量人量侯道與所設乏以貍步大侯九十參七十干五十設乏各去其侯西十北十",
           "source_tag": "", "source": "", "pages": []}
-_SECTION = {"position": 2, "title": "張侯", "closer": "右張侯", "reading_url": SEED + "2/",
+_SECTION = {"position": 2, "title": "張侯", "name": "張侯", "closer": "右張侯", "reading_url": SEED + "2/",
             "citation": "江永《禮書綱目》卷十〈大射儀〉「右張侯」 http://127.0.0.1:8000/works/禮書綱目/juan/10/2/",
             "page": "", "pieces": [_PIECE]}
 WORK = {"id": 1, "title": "禮書綱目", "author": "江永"}
@@ -263,7 +266,7 @@ SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
 SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
     "count": 2, "next": None, "previous": None,
     "results": [{"layer": "classic", "layer_name": "經文", "work": {"id": 1, "title": "禮書綱目"}, "juan": 10,
-                 "juan_label": "卷十", "section": {"position": 2, "title": "張侯"}, "piece": 2,
+                 "juan_label": "卷十", "section": {"position": 2, "title": "張侯", "name": "張侯"}, "piece": 2,
                  "before": "十遂命量人巾車張三侯大侯之崇見", "match": "鵠", "after": "於參參見鵠於干干不及地武不繫左",
                  "url": SEED + "2/?hl=%E9%B5%A0#s2-p2"}],
     "passages": 1,

@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from characters.simplified import TRADITIONAL
 from config.budget import check
-from reader.citation import section_citation
+from reader.citation import section_citation, section_heading, section_names
 from reader.models import Edition, Juan, Piece, Work
 from search.analysis import reading_of
 from search.documents import LAYER_NAMES
@@ -177,6 +177,7 @@ def juan_structure(juan, chapters, request) -> dict:
                     {
                         "position": view.section.position,
                         "title": view.section.title,
+                        "name": section_heading(view.section, cv.chapter),
                         "closer": view.section.closer,
                         "reading_url": request.build_absolute_uri(view.section.get_absolute_url()),
                         "citation": section_citation(view.section, request, cv.chapter),
@@ -215,7 +216,9 @@ class HitSerializer(serializers.Serializer):
             "edition": {"id": p.work_id, "slug": p.work_slug, "name": place.get("name", "")},
             "juan": p.juan_number,
             "juan_label": p.juan_label,
-            "section": {"position": p.section_position, "title": p.section_title},
+            "section": {"position": p.section_position, "title": p.section_title,
+                        "name": p.section_title or self._names().get(
+                            (p.work_slug, p.juan_number, p.section_position), "")},
             "piece": hit.piece_position,
             "before": before,
             "match": match,
@@ -226,6 +229,17 @@ class HitSerializer(serializers.Serializer):
             # found through a simplified form standing for several characters: as it was read
             **({"reading": reading} if reading else {}),
         }
+
+    def _names(self) -> dict:
+        """``reader.citation.section_names`` of the untitled sections of the page's hits (the
+        list the serializer was given, else the one hit), looked up once for the page."""
+        names = getattr(self, "_section_names", None)
+        if names is None:
+            hits = getattr(self.parent, "instance", None) if self.parent is not None else None
+            names = self._section_names = section_names(
+                (h.passage.work_slug, h.passage.juan_number, h.passage.section_position)
+                for h in (hits if hits is not None else [self.instance]) if not h.passage.section_title)
+        return names
 
     def _shared(self):
         """What every hit of the page shares, made for the first: the editions' places

@@ -8,7 +8,8 @@ variants, and TEI P5 parallel segmentation.
   of the section's title or closer has ``piece`` null and ``kind`` "title" or "closer", with
   ``start``/``end`` into the title or closer; one of a record note's source tag (鄉射記) has
   ``kind`` "source", ``piece`` the note and ``start``/``end`` into its tag).
-* **CSV**: one row per reading: section, section title, piece, kind, start, end, lemma,
+* **CSV**: one row per reading: section, section name (its title, else its opening words,
+  else its chapter's title: ``reader.citation.section_heading``), piece, kind, start, end, lemma,
   witness, reading, class, gaiji, note, whole_section; RFC 4180 (``excel`` dialect, CRLF line
   ends) with a UTF-8 byte-order mark, as the hit list, so that spreadsheet programs read the
   characters as UTF-8; a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
@@ -35,6 +36,7 @@ import io
 import xml.etree.ElementTree as ET
 
 from config.spreadsheets import spreadsheet_row
+from reader.citation import section_heading
 from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
 
 from .align import CLASSES
@@ -42,7 +44,7 @@ from .service import CLOSER, HEADING_KINDS, SECTION, SOURCE, TITLE
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
-CSV_FIELDS = ["section", "section_title", "piece", "kind", "start", "end", "lemma", "witness", "reading", "class",
+CSV_FIELDS = ["section", "section_name", "piece", "kind", "start", "end", "lemma", "witness", "reading", "class",
               "gaiji", "note", "whole_section"]
 
 
@@ -72,8 +74,8 @@ def to_json(collation) -> dict:
                        "juan": {"number": j.number, "label": j.label} if j else None}
                       for e, j in collation.witnesses.values()],
         "counts": collation.counts(),
-        "sections": [{
-            "position": s.section.position, "title": s.section.title,
+        "sections": [{  # name: reader.citation.section_heading
+            "position": s.section.position, "title": s.section.title, "name": section_heading(s.section),
             "counterparts": {slug: (c.position if c else None) for slug, c in s.counterparts.items()},
             "variants": [{
                 "piece": v.piece, "kind": v.kind, "start": v.start, "end": v.end, "lemma": v.lemma,
@@ -99,7 +101,7 @@ def to_csv(collation) -> str:
         for v in s.variants:
             for r in v.readings:
                 writer.writerow(spreadsheet_row([
-                    s.section.position, s.section.title, v.piece, v.kind, v.start, v.end, v.lemma, r.witness, r.text,
+                    s.section.position, section_heading(s.section), v.piece, v.kind, v.start, v.end, v.lemma, r.witness, r.text,
                     r.cls, int(r.gaiji), int(r.note), int(r.section)]))
     return out.getvalue()
 

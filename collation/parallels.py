@@ -27,6 +27,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
 from config.budget import check
+from reader.citation import section_heading
 from reader.importers.document import CLASSIC, NOTE, RECORD, RECORD_NOTE, TEXT
 from reader.models import Juan, Piece, Section
 from search.backends import SearchQuery, get_search_backend
@@ -447,7 +448,7 @@ def to_json(parallel: Parallel, request) -> dict:
         "work": {"id": edition.work_id, "title": edition.work.title},
         "edition": {"id": edition.pk, "slug": edition.slug, "name": edition.name},
         "juan": {"number": juan.number, "label": juan.label},
-        "section": {"position": section.position, "title": section.title},
+        "section": {"position": section.position, "title": section.title, "name": section_heading(section)},
         "url": request.build_absolute_uri(section.get_absolute_url()),
         "layer": parallel.layer, "piece": parallel.piece,
         "shared": parallel.shared, "score": parallel.score,

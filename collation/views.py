@@ -7,6 +7,7 @@ import re
 from django.http import Http404
 from django.shortcuts import render
 
+from reader.citation import set_openings
 from reader.models import Section
 from reader.places import juan_by_slug
 from reader.reading import display_from_request
@@ -40,6 +41,8 @@ def _collation_page(request, slug, number, positions=None):
                  "omitted": omitted_by(s.variants)} for s in collation.sections]
     if positions is not None and not sections:
         raise Http404("No such section")
+    set_openings([s.section for s in collation.sections]  # each named by reader.citation.section_label
+                 + [c for s in collation.sections for c in s.counterparts.values() if c])
     display, _ = display_from_request(request)
     return render(request, "collation/collation.html", {
         "work": juan.work, "edition": juan.edition, "juan": juan, "collation": collation, "sections": sections,
@@ -79,6 +82,7 @@ def span_parallels(request):
         else:
             exclude = (source.juan.edition_id, source.juan.number, source.position) if source else None
             parallels = [{"p": p, "segments": segments(p)} for p in find_parallels(text, exclude=exclude)]
+            set_openings([item["p"].section for item in parallels])
     return render(request, "collation/parallels.html", {"text": text, "error": error, "parallels": parallels,
                                                         "source": source})
 
@@ -96,6 +100,7 @@ def quotation_map(request, slug, number):
             columns.setdefault(edition.pk, edition)
             cells.setdefault(edition.pk, []).append(p)
         rows.append((s, cells))
+    set_openings([s for s, _ in rows])
     ordered = sorted(columns.values(), key=lambda e: (e.work.title, e.pk))
     table = [(s, [cells.get(e.pk, []) for e in ordered]) for s, cells in rows]
     return render(request, "collation/quotations.html", {

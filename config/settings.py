@@ -315,6 +315,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",  # served from our own static files: no internet needed
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep links: Swagger UI puts each operation's link inside its expand button, a control
+    # in a control (axe-core's nested-interactive); the operations stay reachable by the button.
+    # No syntax colouring of JSON examples and responses: its theme's colours fall below AA
+    # contrast on its dark background (set as inline styles, beyond the reach of a style sheet).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False, "syntaxHighlight": {"activated": False}},
 }
 
 # CORS: the API is open to browser notebooks for reading (GET), nothing else.

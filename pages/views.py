@@ -332,6 +332,7 @@ def section_parallels(juan, view) -> tuple[list, str]:
     except budget.BudgetExceeded:
         check("finding parallel passages", advice)
         return [], main  # past the parallels' own limit only: the page without them
+    set_openings([p.section for p in found])  # named by reader.citation.section_label, one query
     return [{"p": p, "segments": segments(p)} for p in found], ""
 
 

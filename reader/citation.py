@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 
+from django.db.models import Q
 from django.utils.encoding import uri_to_iri
 
 from reader.importers.document import CLASSIC, TEXT
 from reader.importers.numerals import int_to_chinese
 
-from .models import Piece, page_label
+from .models import Piece, Section, page_label
 
 
 def juan_label(juan) -> str:
@@ -132,6 +133,35 @@ def section_heading(section, chapter=None) -> str:
         return opening
     chapter = chapter or (section.chapter if section.chapter_id else None)
     return chapter.title if chapter is not None and chapter.title else ""
+
+
+def section_label(section, chapter=None) -> str:
+    """How a list names a section for people (parallels, collation, the quotation map, the
+    API's ``name`` fields): its position after §, then ``section_heading`` in 「」
+    (``§2「張侯」``, ``§3「惟王建國辨方正位」``), or the chapter alone in 〈〉 when the section
+    has neither title nor main text (``§3〈大射儀〉``); ``§3`` with none of them. Never
+    「第 3 節」 or 「（無題）」, words the book does not have."""
+    name = section_heading(section, chapter)
+    if not name:
+        return f"§{section.position}"
+    if section.title or section_opening(section):
+        return f"§{section.position}「{name}」"
+    return f"§{section.position}〈{name}〉"
+
+
+def section_names(keys) -> dict[tuple[str, int, int], str]:
+    """``{(edition slug, juan number, section position): section_heading}`` for the sections
+    ``keys`` name (as the hits and the distribution do): two queries for them all; a key
+    that names no section is left out."""
+    keys = set(keys)
+    if not keys:
+        return {}
+    q = Q()
+    for slug, juan, position in keys:
+        q |= Q(juan__edition__slug=slug, juan__number=juan, position=position)
+    sections = list(Section.objects.filter(q).select_related("juan__edition", "chapter"))
+    set_openings(sections)
+    return {(s.juan.edition.slug, s.juan.number, s.position): section_heading(s, s.chapter) for s in sections}
 
 
 def citation_text(section, chapter=None, page: str | None = None) -> str:

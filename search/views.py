@@ -8,10 +8,9 @@ from django.urls import reverse
 
 from config.budget import check
 from config.ratelimit import search_wait
-from django.db.models import Q
 
-from reader.citation import section_heading, set_openings
-from reader.models import Chapter, Juan, Section, Work
+from reader.citation import section_names
+from reader.models import Chapter, Juan, Work
 
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
@@ -50,21 +49,6 @@ def hit_tools(hit, collated: bool) -> dict:
             "quotations": reverse("collation:quotations", args=args[:2]) + f"#s{hit.section_position}"}
 
 
-def untitled_names(keys) -> dict[tuple[str, int, int], str]:
-    """``{(edition slug, juan number, section position): name}`` for the untitled sections
-    ``keys`` name (as in the hits and the distribution): their opening words, as citations
-    name them (``reader.citation.section_heading``); two queries for them all."""
-    keys = set(keys)
-    if not keys:
-        return {}
-    q = Q()
-    for slug, juan, position in keys:
-        q |= Q(juan__edition__slug=slug, juan__number=juan, position=position)
-    sections = list(Section.objects.filter(q).select_related("juan__edition", "chapter"))
-    set_openings(sections)
-    return {(s.juan.edition.slug, s.juan.number, s.position): section_heading(s, s.chapter) for s in sections}
-
-
 def distribution(results, query, titles: dict[str, str]) -> dict:
     """Bars for the page: hits per juan and per section, widths in percent of the largest;
     ``titles`` as ``work_names()``."""
@@ -86,7 +70,7 @@ def distribution(results, query, titles: dict[str, str]) -> dict:
     if total > MAX_SECTION_BARS:
         top = sorted(range(total), key=lambda i: -sections[i]["count"])[:MAX_SECTION_BARS]
         sections = [sections[i] for i in sorted(top)]
-    names = untitled_names((r["work_slug"], r["juan"], r["section"]) for r in sections if not r["title"])
+    names = section_names((r["work_slug"], r["juan"], r["section"]) for r in sections if not r["title"])
     for row in sections:
         if not row["title"]:
             row["title"] = names.get((row["work_slug"], row["juan"], row["section"]), "")
@@ -210,7 +194,7 @@ def search_page(request):
                         hit.url = link(hit)
                         hit.work_name = titles.get(hit.work_slug, hit.work_title)
                         rows.append((hit, hit_tools(hit, hit.work_slug in several)))
-                    names = untitled_names((h.work_slug, h.juan_number, h.section_position)
+                    names = section_names((h.work_slug, h.juan_number, h.section_position)
                                            for h, _ in rows if not h.section_title)
                     for hit, tools in rows:  # the section as citations name it
                         tools["section_name"] = hit.section_title or names.get(

@@ -110,12 +110,12 @@ def test_juan_structure(client, small):
         "chapters": [{
             "position": 1, "title": "射禮", "category": "嘉禮一", "heading_notes": [],
             "sections": [
-                {"position": 1, "title": "戒射", "closer": "右戒射", "reading_url": f"{BASE}{WORK_URL}juan/3/1/",
+                {"position": 1, "title": "戒射", "name": "戒射", "closer": "右戒射", "reading_url": f"{BASE}{WORK_URL}juan/3/1/",
                  "citation": "江永《測試書》卷三〈射禮〉「右戒射」 http://testserver/works/測試書/juan/3/1/", "page": "",
                  "pieces": [piece(0, 0, "label", "經"), piece(1, 0, "note", "目録"),
                             piece(2, 1, "text", "射人戒"), piece(3, 1, "note", "戒告也"),
                             piece(4, 1, "text", "宰戒")]},
-                {"position": 2, "title": "射", "closer": "右射", "reading_url": f"{BASE}{WORK_URL}juan/3/2/",
+                {"position": 2, "title": "射", "name": "射", "closer": "右射", "reading_url": f"{BASE}{WORK_URL}juan/3/2/",
                  "citation": "江永《測試書》卷三〈射禮〉「右射」 http://testserver/works/測試書/juan/3/2/", "page": "",
                  "pieces": [piece(0, 0, "text", "乃射"), piece(1, 0, "note", "射也"),
                             piece(2, None, "record", "記君射"),
@@ -134,7 +134,7 @@ def test_search(client, small):
     def hit(layer, name, section, title, piece, before, after, anchor):
         return {"layer": layer, "layer_name": name, "work": {"id": small.work_id, "title": "測試書"},
                 "edition": {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書"}, "juan": 3, "juan_label": "卷三",
-                "section": {"position": section, "title": title}, "piece": piece,
+                "section": {"position": section, "title": title, "name": title}, "piece": piece,
                 "before": before, "match": "射", "after": after, "url": url(section, anchor)}
 
     response = client.get("/api/search/", {"q": "射", "context": "2", "page_size": "4"})

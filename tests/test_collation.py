@@ -135,7 +135,7 @@ def test_collation_api_and_exports(witnesses, client):
         ("record", " ", [("\u3000", PUNCTUATION)])]  # 襦/&KR0237; and 袒/&KR0221; are glyphs, hidden
     assert client.get(base, {"with": "nope"}).status_code == 400
     body = client.get(base + "csv/", {"section": 26}).content.decode("utf-8")
-    assert body.startswith("\ufeffsection,section_title,piece,")  # a byte-order mark, as the hit list has
+    assert body.startswith("\ufeffsection,section_name,piece,")  # a byte-order mark, as the hit list has
     rows = list(csv.DictReader(io.StringIO(body[1:])))
     assert {(r["witness"], r["lemma"], r["reading"], r["class"]) for r in rows if r["piece"] == "20"} == {
         ("KR1d0086", "襦", "𥜗", GLYPH), ("KR1d0086-WYG", "襦", "&KR0237;", GLYPH)}
@@ -274,3 +274,67 @@ def test_a_work_with_one_edition_lists_no_sections_to_collate(seed_juan, client)
     page = client.get("/works/禮書綱目/juan/10/collate/").content.decode()
     assert "此書只有一個版本，無可對校。" in page
     assert 'class="collation-section"' not in page and "本節校勘" not in page
+
+
+
+def test_untitled_sections_are_named_by_their_opening_words_in_every_list(witnesses, client, search_backend):
+    """Parallels list, collation page, collation CSV and JSON, quotation map and the API name an
+    untitled section as citations do (``reader.citation.section_label``/``section_heading``):
+    its opening words; never 「第 N 節」 or 「（無題）」."""
+    import re
+
+    from reader.models import Section
+
+    seed, kr, wyg = witnesses
+    Section.objects.filter(juan=seed, position=26).update(title="", closer=None)
+    Section.objects.filter(juan__edition=kr, position=26).update(title="")
+    index_all(search_backend)
+    name, label = "賓降取弓矢於堂西…", "§26「賓降取弓矢於堂西…」"
+    seed_26 = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/26/"
+    page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086"}).content.decode()
+    assert f"<h1>校勘 <small>禮書綱目 卷十 · {label}</small></h1>" in page
+    assert f'<h2><a href="{seed_26}" aria-label="{label}">26.</a> {name}</h2>' in page
+    assert f'<p class="counterparts">KR1d0086：<a href="/works/KR1d0086/juan/12/26/">{label}</a></p>' in page
+    whole = client.get("/works/禮書綱目/juan/10/collate/", {"with": "KR1d0086"}).content.decode()
+    assert f'aria-label="{label}">26.</a> {name} <a class="small"' in whole
+    for body in (page, whole):
+        assert "無題" not in body and "第 26 節" not in body
+    csv = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/csv/",
+                     {"section": 26, "with": kr.pk}).content.decode()
+    assert csv.splitlines()[:2] == [
+        "\ufeffsection,section_name,piece,kind,start,end,lemma,witness,reading,class,gaiji,note,whole_section",
+        f"26,{name},12,text,4,5,賓,KR1d0086,賔,glyph,0,0,0"]
+    data = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"section": 26, "with": kr.pk}).json()
+    assert {k: v for k, v in data["sections"][0].items() if k != "variants"} == {
+        "position": 26, "title": "", "name": name, "counterparts": {"KR1d0086": 26}}
+    # The parallels of the WYG copy's 26 list the seed's and KR1d0086's, untitled both.
+    page = client.get("/works/KR1d0086-WYG/juan/12/26/").content.decode()
+    listed = re.findall(r'<li><a href="[^"]*">([^<]*)</a> <span class="shared">', page)
+    assert f"禮書綱目 卷十 {label}" in listed and f"禮書綱目（KR1d0086） 卷十 {label}" in listed
+    found = client.get(f"/api/editions/{wyg.pk}/juans/12/sections/26/parallels/").json()["results"]
+    assert {(r["edition"]["slug"], r["section"]["title"], r["section"]["name"]) for r in found if r["section"]["position"] == 26} \
+        >= {("禮書綱目", "", name), ("KR1d0086", "", name)}
+    page = client.get("/works/禮書綱目/juan/10/quotations/").content.decode()
+    assert f'<tr id="s26"><th scope="row"><a href="{seed_26}">26. {name}</a></th>' in page
+    # The API's section and hits name it too.
+    section = client.get(f"/api/editions/{seed.edition_id}/juans/10/sections/26/").json()
+    assert (section["title"], section["name"]) == ("", name)
+    hits = client.get("/api/search/", {"q": "賓降取弓矢於堂西", "work": seed.work_id}).json()["results"]
+    assert {(h["edition"]["slug"], h["section"]["position"], h["section"]["title"], h["section"]["name"])
+            for h in hits} == {("禮書綱目", 26, "", name), ("KR1d0086", 26, "", name),
+                               ("KR1d0086-WYG", 26, wyg_title := Section.objects.get(juan__edition=wyg, position=26).title,
+                                wyg_title)}
+
+
+def test_a_section_without_title_or_main_text_is_named_by_its_chapter():
+    from types import SimpleNamespace as NS
+
+    from reader.citation import section_heading, section_label
+
+    chapter = NS(title="大射儀")
+    section = NS(position=3, title="", opening="", chapter=chapter, chapter_id=1)
+    assert (section_heading(section), section_label(section)) == ("大射儀", "§3〈大射儀〉")
+    assert section_label(NS(position=3, title="", opening="", chapter=None, chapter_id=None)) == "§3"
+    assert section_label(NS(position=2, title="張侯", opening="", chapter=chapter, chapter_id=1)) == "§2「張侯」"
+    assert section_label(NS(position=4, title="", opening="樂人宿縣於阼階東…", chapter=chapter, chapter_id=1)) == \
+        "§4「樂人宿縣於阼階東…」"

@@ -6,7 +6,8 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from config.budget import check
-from reader.citation import edition_byline as _edition_byline, section_heading as _section_heading
+from reader.citation import edition_byline as _edition_byline, section_heading as _section_heading, \
+    section_label as _section_label
 from reader.juans import nav_label
 from reader.models import page_label
 from reader.reading import COOKIE, Display, parse_cookie, piece_layer, to_simplified
@@ -411,6 +412,13 @@ def section_heading(section) -> str:
     """``reader.citation.section_heading``: a section's title, else its opening words, else
     its chapter's title (never 「第 N 節」)."""
     return _section_heading(section)
+
+
+@register.filter
+def section_label(section) -> str:
+    """``reader.citation.section_label``: ``§2「張侯」`` as lists name a section (never
+    「第 N 節」)."""
+    return _section_label(section)
 
 
 @register.filter

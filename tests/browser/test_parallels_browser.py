@@ -40,8 +40,8 @@ def selection_box(page):
 
 #: What the list shows for SPAN: the place as listed, and the characters shared.
 EXPECTED = [
-    ["儀禮（KR1d0026） 卷第七 第 1 節", "同 20 字"],
-    ["儀禮鄭註句讀（KR1d0038） 卷七 第 2 節「前射三日戒宰視滌量道張侯」", "同 20 字"],
+    ["儀禮（KR1d0026） 卷第七 §1「大射之儀君有命戒…」", "同 20 字"],
+    ["儀禮鄭註句讀（KR1d0038） 卷七 §2「前射三日戒宰視滌量道張侯」", "同 20 字"],
 ]
 
 
@@ -86,7 +86,7 @@ def test_a_selected_span_opens_its_parallels_horizontal(library, tabs):
     page.keyboard.press("p")
     page.wait_for_url(re.compile(r"/parallels/\?text="))
     assert page.locator("#span-text").input_value() == SPAN
-    assert page.locator(".span-source").inner_text() == "所選出自 禮書綱目 卷十 第 2 節「張侯」（本節不列）"
+    assert page.locator(".span-source").inner_text() == "所選出自 禮書綱目 卷十 §2「張侯」（本節不列）"
     assert page.locator("#parallels-title").inner_text() == "所見之處（2 處）"
     assert listed(page) == EXPECTED
     tab.shot("span-parallels")
