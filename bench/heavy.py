@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -51,9 +52,19 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))] if ordered else 0.0
 
 
-def get_json(base: str, path: str):
-    with urllib.request.urlopen(base + path, timeout=60) as response:
-        return json.loads(response.read())
+def get_json(base: str, path: str, patience: float = 300.0):
+    """The JSON at ``path``. A 503 (workers still loading a large library on a busy machine,
+    past the wait for a worker) is asked again after its ``Retry-After``, for up to
+    ``patience`` seconds: a run of the benchmark at 107 M stopped there once."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            with urllib.request.urlopen(base + path, timeout=60) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            if exc.code != 503 or time.monotonic() > deadline:
+                raise
+            time.sleep(float(exc.headers.get("Retry-After") or 5))
 
 
 def library_urls(base: str) -> tuple[list[str], list[str]]:
@@ -152,7 +163,7 @@ def measure(env: dict, port: int, seconds: float, heavy_clients: int = 20, light
     try:
         heavy, light = library_urls(base)
         for url in light:  # each worker process opens the index and the tables once, not counted
-            urllib.request.urlopen(base + url, timeout=60).read()
+            get_json(base, url) if url.startswith("/api/") else urllib.request.urlopen(base + url, timeout=60).read()
         watch = MemoryWatch(server).start()
         figures = load(base, heavy, light, heavy_clients, light_clients, seconds, heed)
         private = watch.stop()
