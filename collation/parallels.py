@@ -147,20 +147,29 @@ def sections_holding(probe: str, backend) -> list[tuple[int, int, int]]:
     return [(h[0], h[3], h[5]) for h in heads]  # work_id (the edition's id), juan, section
 
 
+def probes_holding(probes, backend) -> dict[str, list[tuple[int, int, int]]]:
+    """``{probe: sections_holding(probe)}`` for many probes in one look-up of the index
+    (``BaseSearchBackend.sections_holding``, one pass on the positional engine): the same
+    sections, in the same order, as ``sections_holding`` gives probe by probe."""
+    check("finding parallel passages", "Look for parallels of a shorter span (/parallels/?text=…).")
+    found = backend.sections_holding(probes, SEARCHED_LAYERS)
+    check("finding parallel passages", "Look for parallels of a shorter span (/parallels/?text=…).")
+    return found
+
+
 def candidate_sections(text: str, backend=None, holding=None, weights=None) -> list[tuple[tuple[int, int, int], int]]:
     """``[((edition id, juan number, section position), score), ...]``, best first, from the
     search index (``backend``: the default one): the score is the number of ``probes`` the
     section holds plus ``LONG_WEIGHT`` for each of the ``long_probes`` it holds.
-    ``holding(probe)`` gives the sections that hold a probe (default ``sections_holding``
-    on ``backend``; the quotation map shares one across a juan's sections); ``weights`` is
-    ``probe_weights(text)`` when the caller has it."""
-    if holding is None:
-        backend = backend or get_search_backend()
-
-        def holding(probe):
-            return sections_holding(probe, backend)
+    ``holding(probe)`` gives the sections that hold a probe (default: all the probes looked
+    up at once on ``backend``, ``probes_holding``; the quotation map looks up a juan's
+    probes together); ``weights`` is ``probe_weights(text)`` when the caller has it."""
+    if weights is None:
+        weights = probe_weights(text)
+    if holding is None:  # every probe in one look-up (probes_holding)
+        holding = probes_holding([g for g, _ in weights], backend or get_search_backend()).__getitem__
     counts: dict[tuple, int] = {}
-    for g, weight in probe_weights(text) if weights is None else weights:
+    for g, weight in weights:
         for key in holding(g):
             counts[key] = counts.get(key, 0) + weight
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))

@@ -2,9 +2,10 @@
 carry its main text, exactly as ``collation.parallels.find_parallels`` finds them section by
 section, with the work shared across the juan's sections.
 
-* every distinct probe (``parallels.probe_weights``) is looked up in the index once for the
-  whole juan, and each section's candidates are counted and ranked from those look-ups
-  (``parallels.ranked_candidates``: same probes, same weights, same order);
+* every distinct probe (``parallels.probe_weights``) of the whole juan is looked up in the
+  index at once (``parallels.probes_holding``: the search layer's batched look-up, one pass
+  of the positional index), and each section's candidates are counted and ranked from those
+  look-ups (``parallels.ranked_candidates``: same probes, same weights, same order);
 * the candidates of every section are read from the database together
   (``parallels.candidate_pieces``), and each candidate text is folded once, its n-grams
   collected once, whichever sections it is a candidate of (``parallels.CandidateText``);
@@ -23,7 +24,7 @@ from reader.models import Piece, Section
 from search.backends import get_search_backend
 
 from .parallels import (MIN_SPAN, Parallel, best_places, candidate_pieces, candidate_texts, parallels_from,
-                        ranked_candidates, sections_holding)
+                        probe_weights, probes_holding, ranked_candidates)
 
 
 def section_texts(juan) -> list[tuple[Section, str]]:
@@ -48,16 +49,12 @@ def juan_parallels(juan, backend=None, limit: int = 50, sites: bool = False) -> 
     ``config.budget.BudgetExceeded`` past the request's deadline, as ``find_parallels``."""
     backend = backend or get_search_backend()
     rows = section_texts(juan)
-    looked_up: dict[str, list] = {}
-
-    def holding(probe: str) -> list:
-        if probe not in looked_up:
-            looked_up[probe] = sections_holding(probe, backend)
-        return looked_up[probe]
-
+    weights = {s.pk: probe_weights(text) for s, text in rows if len(text.strip()) >= MIN_SPAN}
+    # every distinct probe of the juan in one look-up of the index (one pass on the positional engine)
+    holding = probes_holding(list(dict.fromkeys(g for w in weights.values() for g, _ in w)), backend).__getitem__
     ranked = {}
     for s, text in rows:
-        if len(text.strip()) >= MIN_SPAN:
+        if s.pk in weights:
             ranked[s.pk] = ranked_candidates(text, (juan.edition_id, juan.number, s.position), holding=holding)
     stored = candidate_pieces(key for keys in ranked.values() for key in keys)
     prepared: dict[tuple, tuple | None] = {}

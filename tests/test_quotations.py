@@ -59,3 +59,21 @@ def test_rows_equal_the_parallel_search_of_each_section(library, django_assert_m
     assert [(s.position, [_row(p, True) for p in found]) for s, found in rows] == _per_section(kanripo, library,
                                                                                               sites=True)
     assert len(rows) == kanripo.sections.count() and sum(len(found) for _, found in rows) > len(rows)
+
+
+def test_the_batched_probe_lookup_answers_as_one_search_a_probe(library):
+    """``sections_holding`` of the search layer (one pass of the positional index) names the
+    same sections in the same order as a search of each probe, on every engine: for every
+    probe of the seed juan (1,000 and more, short n-grams and 8-character stretches), a
+    probe found nowhere, and one written twice."""
+    from collation.parallels import SEARCHED_LAYERS, probe_weights, sections_holding
+    from collation.quotations import section_texts
+
+    seed = Juan.objects.select_related("edition").get(edition__slug="禮書綱目", number=10)
+    probes = list(dict.fromkeys(g for _, text in section_texts(seed) for g, _ in probe_weights(text)))
+    assert len(probes) > 1000
+    batch = library.sections_holding(probes + ["無此之文字", probes[0]], SEARCHED_LAYERS)
+    assert list(batch) == probes + ["無此之文字"]
+    assert batch == {p: sections_holding(p, library) for p in probes + ["無此之文字"]}
+    assert batch["無此之文字"] == [] and sum(len(v) for v in batch.values()) > len(probes)
+    assert library.sections_holding([], SEARCHED_LAYERS) == {}

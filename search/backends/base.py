@@ -378,6 +378,20 @@ class BaseSearchBackend:
         sort order. Raises ``SearchError``."""
         raise NotImplementedError
 
+    def sections_holding(self, phrases, layers) -> dict[str, list[tuple[int, int, int]]]:
+        """Many short phrases looked up at once (the probes of ``collation.parallels``):
+        ``{phrase: [(edition id, juan number, section position), ...]}``, each list the
+        sections in which the phrase occurs in one of ``layers``, in text order: what
+        ``search(SearchQuery('"phrase"', layers=layers)).section_counts()`` names, for every
+        phrase. This default asks ``search`` once a phrase; an engine may answer them all in
+        one pass of its index (``PositionalIndexBackend.sections_holding``). Raises
+        ``SearchError`` as ``search`` does."""
+        out = {}
+        for phrase in dict.fromkeys(phrases):
+            heads, _ = self.search(SearchQuery(f'"{phrase}"', layers=layers)).section_counts()
+            out[phrase] = [(h[0], h[3], h[5]) for h in heads]
+        return out
+
     def version(self) -> str | None:
         """A string that changes whenever the index changes (for caches of results), or
         None if the backend cannot tell (then nothing it answers is cached)."""

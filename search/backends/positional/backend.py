@@ -22,7 +22,7 @@ from ..generations import GenerationStore
 from .corpus import Corpus
 from .format import LAYER_CODE, PLACE_FIELDS, allowed_file, build_generation, deleted_file
 from .hits import (HitArray, _distinct_sorted, _LazyPassages, _merged, _passage_ranges, _same_length)
-from .results import PositionalResults
+from .results import _SECTION_HEAD, PositionalResults
 from .segment import _non_overlapping
 
 
@@ -416,6 +416,55 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 keep = paired[term.text]
                 starts, pids = starts[keep], _LazyPassages(corpus, starts[keep], pids.array[keep])
             out.append(((starts, pids), length))
+        return out
+
+    def sections_holding(self, phrases, layers) -> dict[str, list[tuple[int, int, int]]]:
+        """``BaseSearchBackend.sections_holding`` in one pass of the index: each phrase's
+        occurrences are found as ``search`` finds a one-term phrase query's (``Corpus.phrase``,
+        the same layer filter), then the occurrences of all the phrases are placed in their
+        sections together (one binary search in the runs of sections, ``Corpus.group_runs``,
+        and one ``np.unique`` of (phrase, section) pairs), and each new section's place is read
+        once. A phrase the query language reads as more than one term is asked of ``search``."""
+        phrases = list(dict.fromkeys(phrases))
+        if not phrases:
+            return {}
+        corpus = self._corpus()
+        allowed = unset = object()
+        found, owners, out = [], [], {}
+        for i, phrase in enumerate(phrases):
+            query = SearchQuery(f'"{phrase}"', layers=layers)
+            clauses = query.parsed.clauses
+            if len(clauses) != 1 or clauses[0].negatives or clauses[0].nears or len(clauses[0].positives) != 1:
+                out[phrase] = BaseSearchBackend.sections_holding(self, [phrase], layers)[phrase]
+                continue
+            check_work(query, lambda term: corpus.work(term, query.exact))
+            if allowed is unset:
+                allowed = _passage_filter(corpus, query)  # the same for every phrase: layers only
+            starts = corpus.phrase(clauses[0].positives[0].text, query.exact, live_only=allowed is None)
+            if allowed is not None and len(starts):
+                starts = starts[allowed(corpus.passages_at(starts))]
+            found.append(starts)
+            owners.append(np.full(len(starts), i, dtype=np.int64))
+        for phrase in phrases:
+            out.setdefault(phrase, [])
+        starts = np.concatenate(found) if found else np.empty(0, dtype=np.int64)
+        if not len(starts):
+            return out
+        run_starts, numbers = corpus.group_runs("section_index")
+        groups = np.asarray(numbers)[np.searchsorted(run_starts, starts, side="right") - 1].astype(np.int64)
+        span = int(groups.max()) + 1
+        keys, first = np.unique(np.concatenate(owners) * span + groups, return_index=True)  # by phrase, text order
+        heads = corpus.group_heads("section_index")
+        numbers = (keys % span).tolist()
+        new = sorted({p: n for n, p in zip(numbers, starts[first].tolist()) if n not in heads}.items())
+        if new:  # a section no search has named yet: its place, from the passage of a hit in it
+            at = np.asarray([p for p, _ in new], dtype=np.int64)
+            places = corpus.places
+            for (_, number), passage in zip(new, corpus.passages_at(at).tolist()):
+                heads.setdefault(number, _SECTION_HEAD(places[passage]))
+        for key, number in zip((keys // span).tolist(), numbers):
+            h = heads[number]
+            out[phrases[key]].append((h[0], h[3], h[5]))
         return out
 
     def search(self, query: SearchQuery) -> SearchResults:
