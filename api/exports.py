@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from config.budget import check
 from corrections.overlay import juan_overlay
 from corrections.upstream import corrected_document
+from reader.citation import cited_author
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
 from reader.models import Piece
@@ -287,16 +288,18 @@ def commentators_of(juans) -> list[tuple[str, str]]:
     return list(seen.items())
 
 
-def _header(work, codes: set[str], commentators: list[tuple[str, str]] = ()) -> ET.Element:
-    """The ``<teiHeader>``: title, author, one ``<respStmt xml:id="李善">`` for each
+def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edition=None) -> ET.Element:
+    """The ``<teiHeader>``: title, author (as citations name it: the edition's byline with
+    dynasties and roles, ``reader.citation.cited_author``), one ``<respStmt xml:id="李善">`` for each
     commentator a note names with ``@resp="#李善"`` (an NCName: CJK characters are name
     characters), the publication and source, the character declarations."""
     header = ET.Element("teiHeader")
     file_desc = _sub(header, "fileDesc")
     title_stmt = _sub(file_desc, "titleStmt")
     _sub(title_stmt, "title", work.title)
-    if work.author:
-        _sub(title_stmt, "author", work.author)
+    author = cited_author(edition, work) if edition is not None else work.author
+    if author:
+        _sub(title_stmt, "author", author)
     for who, name in commentators:
         resp = _sub(title_stmt, "respStmt", **{"{%s}id" % XML_NS: who})
         _sub(resp, "resp", name or "注")
@@ -351,8 +354,10 @@ def tei_chunks(work, juans):
     and header, then one string per juan, then the closing tags; for streaming a whole work
     without holding it. ``juans`` is iterated twice (once for the ``<charDecl>``)."""
     codes = _declared_codes(text for juan in juans for text in juan_texts(juan))
+    edition = next((juan.edition for juan in juans), None)
     yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
-           f'<TEI xmlns="{TEI_NS}" xml:lang="lzh-Hant">' + _xml(_header(work, codes, commentators_of(juans))) + "<text><body>")
+           f'<TEI xmlns="{TEI_NS}" xml:lang="lzh-Hant">' + _xml(_header(work, codes, commentators_of(juans), edition))
+           + "<text><body>")
     for juan in juans:
         yield _xml(juan_div(work, juan))
     yield "</body></text></TEI>"

@@ -100,3 +100,8 @@ def test_citations_name_the_editions_byline_in_every_form(client, db, seed_juan)
     assert cited(client, seed_juan.edition, 10, 2) == (
         f"{section} {host}/works/禮書綱目/juan/10/2/", f"{section} {host}/works/禮書綱目/juan/10/2/",
         f"江永《禮書綱目》卷十〈大射儀〉 {host}/works/禮書綱目/juan/10/", f"{section} {host}/works/禮書綱目/juan/10/2/")
+    # The TEI export's <author> names the same people as the citations.
+    for edition, number, author in ((zhouli.edition, 1, people), (lishu.edition, 12, "江永"),
+                                    (seed_juan.edition, 10, seed_juan.work.author)):
+        tei = client.get(f"/api/editions/{edition.pk}/juans/{number}/export/tei/").content.decode()
+        assert re.findall(r"<author>(.*?)</author>", tei) == [author]

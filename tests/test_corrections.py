@@ -200,6 +200,8 @@ def test_an_accepted_correction_is_read_searched_and_exported_and_the_source_is_
     assert response["Location"] == f"/corrections/{p.pk}/"
     page = e.get(f"/corrections/{p.pk}/").content.decode()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page
+    # the place is the section's position, not a 「第 N 節」 the book does not have
+    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷10 §1</a>，第3段，字 0–6</dd>", page)
     assert e.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "宋本是"}).status_code == 302
     # the reading page: corrected, marked, linked to its history; the text as imported on request
     html = Client().get(URL).content.decode()
