@@ -278,13 +278,14 @@ def test_a_text_without_layers_shows_no_layer_group(rf):
 
 
 def test_a_note_with_nothing_before_it_is_not_said_to_continue(client, seed_juan, search_backend):
-    # 音義 on the chapter heading: the section opens with the note, no main text before it
+    # 音義 on the section's title: the section opens with the note, no main text before it (in
+    # the chapter's first section such a note is the heading's own, shown with the heading)
     doc = zhushu_document()
-    doc.chapters[0].sections[0].paragraphs[0][:0] = [PieceDoc(NOTE, "冢宰音腫", layer=READINGS, layer_name="音義")]
+    doc.chapters[0].sections[1].paragraphs[0][:0] = [PieceDoc(NOTE, "冢宰音腫", layer=READINGS, layer_name="音義")]
     zhushu = load_document(doc, index=False).juan
-    body = client.get(f"/works/{zhushu.edition.slug}/juan/1/1/", {"layers": "only-readings"}).content.decode()
+    body = client.get(f"/works/{zhushu.edition.slug}/juan/1/2/", {"layers": "only-readings"}).content.decode()
     glosses = body.split('<dl class="glosses">')[1].split("</dl>")[0]
-    assert glosses.count('<div class="gloss">') == 2
+    assert glosses.count('<div class="gloss">') == 1
     first_gloss = glosses.split('<div class="gloss">')[1]
     assert "（承上）" not in first_gloss and "冢宰音腫" in first_gloss
     assert '<span class="visually-hidden">無所附經文</span>' in first_gloss
