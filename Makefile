@@ -52,9 +52,12 @@ provision:
 	bash scripts/provision.sh
 
 # The same set-up as `serve` (so a green test run means the site can be served), then the tests,
-# the slow ones too (a plain `pytest` leaves out those marked slow: pytest.ini).
+# the slow ones too (a plain `pytest` leaves out those marked slow: pytest.ini), one process per
+# core (pytest-xdist: each process has its own database and folder; `--dist load` hands tests out
+# in pytest-django's order, so every process runs its tests that commit after the others, as
+# a single process does).
 test: provision setup install-bench
-	$(BIN)/python -m pytest -m "slow or not slow"
+	$(BIN)/python -m pytest -m "slow or not slow" -n auto --dist load
 
 # The benchmark (not part of `make test`): import + indexing of the 6 M corpus and of the whole
 # library of about 107 M characters (the 史部 archive ../shared/corpus/kanripo-scale.tar.xz is

@@ -13,6 +13,13 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-secret-key")
 _TEST_DIR = os.environ.get("CLASSICS_TEST_DIR", "")
 if not Path(_TEST_DIR).name.startswith("classics-test-") or not Path(_TEST_DIR).is_dir():
     _TEST_DIR = os.environ["CLASSICS_TEST_DIR"] = tempfile.mkdtemp(prefix="classics-test-")
+# Under pytest-xdist (`make test` runs `-n auto`) each worker process has a folder of its own
+# inside the run's folder, as it has a database of its own: two workers writing one index
+# would see each other's documents.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _WORKER and Path(_TEST_DIR).name != f"classics-test-{_WORKER}":
+    (Path(_TEST_DIR) / f"classics-test-{_WORKER}").mkdir(exist_ok=True)
+    _TEST_DIR = os.environ["CLASSICS_TEST_DIR"] = str(Path(_TEST_DIR) / f"classics-test-{_WORKER}")
 os.environ["SEARCH_INDEX_DIR"] = str(Path(_TEST_DIR) / "index")
 os.environ["THROTTLE_CACHE_DIR"] = str(Path(_TEST_DIR) / "throttle")
 os.environ["PAGE_CACHE_DIR"] = str(Path(_TEST_DIR) / "cache")

@@ -43,7 +43,8 @@ def test_make_test_runs_the_provisioning_step_before_the_tests():
     out = subprocess.run(["make", "-n", "--no-print-directory", "test"], cwd=BASE_DIR, capture_output=True,
                          text=True, env={**env, "DJANGO_DEBUG": "true"}).stdout.splitlines()
     assert out[0] == "bash scripts/provision.sh"
-    assert out[-1] == '.venv/bin/python -m pytest -m "slow or not slow"'  # the slow checks too
+    # the slow checks too, one process per core
+    assert out[-1] == '.venv/bin/python -m pytest -m "slow or not slow" -n auto --dist load'
 
 
 def test_ci_calls_the_same_step():
