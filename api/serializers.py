@@ -141,14 +141,19 @@ class PieceSerializer(serializers.ModelSerializer):
     piece where the book says (李善, 呂延濟, 王逸, 洪興祖; "" otherwise) and ``layer_basis``
     how its layer was decided (marked, reference, layout, default). Notes carry ``source_tag`` (as written) and ``source`` (同上 resolved); ``pages`` lists the
     page breaks of the printed edition inside the piece (Kanripo sources):
-    ``[{"offset": code points into text, "page": "KR1d0086_WYG_012-1b"}]``."""
+    ``[{"offset": code points into text, "page": "KR1d0086_WYG_012-1b"}]``. ``section_start``
+    (``true``, present only then) says that an editor's accepted structure correction starts a
+    section at this piece (``corrections.overlay``): the sections keep their imported numbers."""
 
     pages = serializers.SerializerMethodField()
+    # Only on a piece the corrections overlay marks; a read-only field whose attribute is
+    # missing is left out of the piece (DRF's SkipField), not written as false.
+    section_start = serializers.BooleanField(required=False)  # not read_only: the schema would call it required
 
     class Meta:
         model = Piece
         fields = ["position", "paragraph", "kind", "layer", "layer_name", "commentator", "layer_basis", "text",
-                  "source_tag", "source", "pages"]
+                  "source_tag", "source", "pages", "section_start"]
 
     @extend_schema_field(PageBreakSerializer(many=True))
     def get_pages(self, piece) -> list[dict]:

@@ -81,6 +81,10 @@ def test_heading_section_start_and_byline_in_reading_search_and_exports_then_rev
     pieces = {p["position"]: p for p in exported["juans"][0]["chapters"][0]["sections"][0]["pieces"]}
     assert [(pieces[n]["kind"], pieces[n]["layer"]) for n in (4, 6, 8)] == [("label", "classic"), ("text", "classic"),
                                                                             ("label", "classic")]
+    # the section start is marked on its piece alone, in the JSON export and the section API
+    assert [n for n, p in pieces.items() if "section_start" in p] == [6] and pieces[6]["section_start"] is True
+    section_api = json.loads(Client().get(api + "sections/1/").content)
+    assert [p["position"] for p in section_api["pieces"] if p.get("section_start")] == [6]
     tei = Client().get(api + "export/tei/").content.decode("utf-8")
     assert f'<label type="heading">{P4}</label>' in tei and f'<label type="byline">{P8}</label>' in tei
     assert f'<milestone unit="section" type="correction" />{P6}' in tei or \
