@@ -298,7 +298,7 @@ class SchemaView(SpectacularAPIView):
         response = super().get(request, *args, **kwargs)
         # The title is Chinese, and Django wrote drf-spectacular's whole header as an RFC 2047
         # word (=?utf-8?b?…?=), which browsers do not read: the file name as RFC 6266 gives it
-        # (filename*=utf-8''…), found by helper breakit.
+        # (filename*=utf-8''…).
         disposition = response.get("Content-Disposition", "")
         if disposition.startswith("=?"):
             value = "".join(b.decode(c or "ascii") if isinstance(b, bytes) else b for b, c in decode_header(disposition))

@@ -175,7 +175,7 @@ class CounterFileCache(PlainFileCache):
         except OSError as exc:
             if isinstance(exc, PermissionError) or exc.errno not in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
                 raise
-            # A link, a folder or a FIFO put in the entry's place (helper breakit): removed,
+            # A link, a folder or a FIFO put in the entry's place: removed,
             # and the entry made new (an OSError if it cannot be: the request is then allowed).
             self._delete(fname)
             fd = os.open(fname, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)

@@ -30,8 +30,24 @@ MAX_SPAN = 2000
 MAX_NOTE = 4000
 
 
+#: Unicode's explicit directional formatting characters (UAX #9, "Explicit Directional
+#: Formatting": LRE RLE PDF LRO RLO, LRI RLI FSI PDI): no classical text needs them, and in
+#: user-written text they make a note read otherwise than it is stored ("Trojan Source").
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 class ReviewError(Exception):
     """An action that cannot be done, with the reason (shown to the person who acted)."""
+
+
+def _check_user_text(*texts: str) -> None:
+    """Raise ``ReviewError`` when a reason, evidence or new text written by a user is longer
+    than ``MAX_NOTE`` characters or holds a directional control (``BIDI_CONTROLS``)."""
+    if max((len(t) for t in texts), default=0) > MAX_NOTE:
+        raise ReviewError(f"the reason, the evidence and the new text are at most {MAX_NOTE} characters each")
+    if any(BIDI_CONTROLS.intersection(t) for t in texts):
+        raise ReviewError("the text holds a Unicode direction control (U+202A–U+202E, U+2066–U+2069): "
+                          "write it without")
 
 
 def _audit(proposal, action, actor, detail="", address=None) -> None:
@@ -93,8 +109,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
     reason, evidence, replacement = reason.strip(), evidence.strip(), replacement.strip()
     if not reason and not own:
         raise ReviewError("give the reason for the change")
-    if max(len(reason), len(evidence), len(replacement)) > MAX_NOTE:
-        raise ReviewError(f"the reason, the evidence and the new text are at most {MAX_NOTE} characters each")
+    _check_user_text(reason, evidence, replacement)
     tags, links = _tags_and_links(kind, tags, links)
     stored = juan_texts(juan, {(section, piece)}).get((section, piece))
     if stored is None:
@@ -162,6 +177,7 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
         _reviewable(proposal, editor)
+        _check_user_text(reason, replacement or "")
         edited = []
         if replacement is not None and replacement.strip() and replacement.strip() != proposal.replacement \
                 and proposal.kind not in WHOLE:

@@ -213,7 +213,7 @@ def display_key(request) -> str:
     """The reader's display settings as the pages read them from the ``display`` cookie
     (``reader.reading.parse_cookie``): a cookie of made-up or repeated values, or of the
     defaults spelled out, is the key of the page it gives, not a key of its own (each
-    spelling made a new copy of the page; found by helper h8)."""
+    spelling made a new copy of the page)."""
     raw = request.COOKIES.get(COOKIE, "")
     return Display(**parse_cookie(raw)).cookie_value() if raw else ""
 

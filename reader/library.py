@@ -107,7 +107,7 @@ def export_library(folder: str | Path, progress=None) -> dict:
     # Only into an empty folder, every file and folder made new (never opened if it exists):
     # a link left in the target (KR1d0086/KR1d0086_001.txt -> a file elsewhere, KR1d0086-WYG ->
     # a folder elsewhere) was written through, and files of an earlier, interrupted export
-    # were written over (found by helper breakit).
+    # were written over.
     held = sorted(p.name for p in folder.iterdir())
     if held:
         raise LibraryError(f"{folder}: not empty (it holds {', '.join(held[:3])}{' …' if len(held) > 3 else ''}); "
@@ -148,7 +148,7 @@ def export_library(folder: str | Path, progress=None) -> dict:
                 # A juan imported with --work or --juan (a file without a title line, or one
                 # named otherwise) does not say its work or number itself: the manifest does,
                 # and import_library gives them as import_texts was given them. Without this a
-                # library holding one such juan could not be backed up (helper breakit).
+                # library holding one such juan could not be backed up.
                 plain = read_document(work_dir / name, trust="folder")
                 if plain.work_title != work.title:
                     entry["given_work"] = True
@@ -269,7 +269,7 @@ def read_manifest(folder: str | Path) -> dict:
     for entry in files:
         path = folder / entry["path"]
         # Only files inside the folder, as import_texts reads only what it is pointed at: a
-        # manifest could name /etc/passwd, ../.env or a link to them (found by helper h8).
+        # manifest could name /etc/passwd, ../.env or a link to them.
         try:
             outside = Path(entry["path"]).is_absolute() or ".." in Path(entry["path"]).parts \
                 or any(p.is_symlink() for p in (path, *path.parents) if p.is_relative_to(folder) and p != folder) \

@@ -1,7 +1,7 @@
 """An index this server's engine cannot read, answered 503 (``IndexUnavailable``).
 
 The index folder may hold an index of the other engine (``rebuild_index`` run with another
-``SEARCH_BACKEND`` than the running servers', found by a new-user trial: every section page
+``SEARCH_BACKEND`` than the running servers': every section page
 answered 500) or of a format this version does not read. A request that needs the index is
 answered 503 with what happened, in JSON under ``/api/``; the details (the folder, what to
 run) go to the log, not to the public. Pages that only use the index for extras (a section's

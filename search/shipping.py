@@ -348,7 +348,7 @@ def pull(backend, shared: Path, allow_older: bool = False) -> tuple[str, bool]:
     shared = Path(shared)
     try:
         # Read as a generation's manifest is (no link, no FIFO, at most MAX_MANIFEST_BYTES): a
-        # link to /dev/zero was read whole (MemoryError), a FIFO hung the pull (helper breakit).
+        # link to /dev/zero was read whole (MemoryError), a FIFO hung the pull.
         shared_fd = os.open(shared, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
             data = _read_small(shared_fd, "manifest.json", f"{shared}/manifest.json")

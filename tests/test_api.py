@@ -358,7 +358,7 @@ def test_the_json_renderer_writes_drfs_bytes(client, small):
 
 @pytest.mark.django_db
 def test_filters_that_cannot_both_hold_and_pages_that_do_not_exist_are_errors_that_say_so(client, seed_juan):
-    """Found by a helper trying to break search: an edition of another work with ``work``,
+    """An edition of another work with ``work``,
     and a chapter id that names nothing, were empty 200s; a bad page's 404 was Chinese only."""
     from reader.models import Edition, Work
 

@@ -112,7 +112,7 @@ def test_a_schema_version_and_an_empty_one_are_served(client):
 
 
 def test_the_file_name_is_one_a_browser_reads(client):
-    """Found by helper breakit: the Chinese title made Django write the whole
+    """The Chinese title made Django write the whole
     Content-Disposition as an RFC 2047 word (=?utf-8?b?…?=), which browsers do not decode."""
     from urllib.parse import quote
 

@@ -112,7 +112,7 @@ def test_the_export_follows_the_sort_and_holds_every_hit(client, seed_backend):
 
 
 def test_a_hit_list_longer_than_its_cap_is_refused_before_it_starts(client, seed_backend, settings):
-    """Found by helper h8: a hit list is streamed and so not held to the time budget, and an
+    """A hit list is streamed and so not held to the time budget, and an
     OR of ten frequent characters wrote 67,686 rows (21 MB) in 8 s from 45 juans; on the
     whole corpus that is minutes, past gunicorn's worker timeout, which cuts the file and
     restarts the worker. A list over ``HIT_LIST_MAX_ROWS`` is refused before it starts."""

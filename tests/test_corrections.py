@@ -545,7 +545,7 @@ def test_the_patch_of_a_kanripo_file_applies_with_git_apply_and_keeps_its_line_b
 
 
 def test_a_layer_that_does_not_exist_is_refused_when_proposed_or_accepted(seed_juan, people, search_backend):
-    """Found by helper T: an editor's forged review form (``new_layer=<script>bogus``) was
+    """An editor's forged review form (``new_layer=<script>bogus``) was
     accepted, so the passage's layer became a name no layer has; the API showed it and every
     later index write of the juan failed (KeyError: '<script>bogus'), leaving search stale."""
     with pytest.raises(ReviewError, match=r"^unknown layer '<script>bogus': the layers are classic, commentary, "):
@@ -566,7 +566,7 @@ def test_a_layer_that_does_not_exist_is_refused_when_proposed_or_accepted(seed_j
 
 @pytest.mark.parametrize("field", ["section", "piece", "start", "end"])
 def test_a_place_number_too_large_for_the_database_is_a_form_error(seed_juan, people, field):
-    """Found by helper T: ``?piece=10**30`` on the proposal form, or ``section=10**30``
+    """``?piece=10**30`` on the proposal form, or ``section=10**30``
     posted, ended in a 500 (OverflowError: Python int too large to convert to SQLite
     INTEGER); on PostgreSQL, a DataError."""
     c = Client()
@@ -581,3 +581,24 @@ def test_a_place_number_too_large_for_the_database_is_a_form_error(seed_juan, pe
     assert response.status_code == 400
     assert "請確認此數值是否小於或等於 2147483647。" in response.content.decode()
     assert Proposal.objects.count() == 0
+
+
+def test_direction_controls_and_overlong_edits_are_refused_when_proposed_or_accepted(seed_juan, people):
+    """A reason or new text holding U+202E (RIGHT-TO-LEFT OVERRIDE) would show otherwise than it
+    is stored: refused when proposed and when an editor edits it at accepting; an editor's new
+    text is held to the proposal's length limit too."""
+    with pytest.raises(ReviewError, match=r"^the text holds a Unicode direction control"):
+        propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
+                replacement="射", reason="宋本\u202e作射")
+    p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
+                replacement="射", reason="宋本作射")
+    c = Client()
+    c.force_login(people["editor"])
+    for replacement, said in (("\u2067射", "the text holds a Unicode direction control"),
+                              ("射" * 4001, "the reason, the evidence and the new text are at most 4000 characters each")):
+        response = c.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "是",
+                                                           "replacement": replacement})
+        assert response.status_code == 400 and said in response.content.decode()
+    p.refresh_from_db()
+    assert (p.status, p.replacement) == (PENDING, "射")
+    assert [a.action for a in p.audit.all()] == ["proposed"]

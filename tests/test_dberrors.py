@@ -175,7 +175,7 @@ def test_pages_answer_503_with_what_happened(client, seed_juan, monkeypatch, mes
 
 
 def test_sqlite_on_a_full_disk_in_wal_mode_is_disk_full(tmp_path):
-    """Found by helper h8 with the SQLite file on a full tmpfs: in WAL mode even a read
+    """With the SQLite file on a full tmpfs, in WAL mode even a read
     fails, with SQLite's bare "disk I/O error" (SQLITE_IOERR_SHMSIZE: the shared-memory file
     cannot grow), which was "database error (disk I/O error)" with no advice and a 503 of
     kind "other". Raised here as sqlite3 raises it (the error cannot be provoked without a

@@ -1,6 +1,6 @@
 """An index built by the other engine (``SEARCH_BACKEND`` switched and ``rebuild_index`` run
 while servers of the old engine keep running): a 503 that says so, never a 500 or a 400
-blaming the query; reading pages stay readable (found by a new-user trial: every section
+blaming the query; reading pages stay readable (every section
 page answered 500)."""
 import pytest
 from django.core.management import CommandError, call_command

@@ -288,7 +288,7 @@ def test_a_query_of_a_high_gaiji_number_is_answered(client, seed_juan):
 def test_chuo_is_not_zhi():
     """辵 (chuò) and its radical form 辶 are one character and never 之: the two met only
     through 𠔇, a variant of 之 in 漢語大字典 and a radical form of 辵 in CJKVI
-    (``fold_exceptions.tsv``; a helper found 辵 finding every 之 of the 30 M library)."""
+    (``fold_exceptions.tsv``; 辵 found every 之 of the 30 M library)."""
     assert fold("辵") == fold("辶") != fold("之")
     assert fold("𠔇") == fold("之") and fold("㞢") == fold("之")
     assert "辵" not in query_alternatives("之") and "之" not in query_alternatives("辵")

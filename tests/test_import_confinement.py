@@ -72,7 +72,7 @@ def test_a_file_that_is_not_a_text_is_refused(tmp_path, empty_db, capsys):
 
 
 def test_an_environment_file_with_long_chinese_comments_is_refused(tmp_path, empty_db, capsys):
-    """Found by helper h8: comments long enough to make the file 50 % Chinese published its
+    """Comments long enough to make the file 50 % Chinese published its
     ``KEY=value`` lines as a headless text (the comment as the title)."""
     env = tmp_path / "settings.txt"
     env.write_text("# 設定資料庫密碼設定資料庫密碼設定資料庫密碼設定資料庫密碼\n# 中文註釋說明中文註釋說明中文註釋說明\n"

@@ -34,7 +34,7 @@ def test_an_import_reindexes_once_after_commit(empty_transactional_db, search_ba
 
 @pytest.mark.django_db(transaction=True)
 def test_a_full_disk_in_a_batch_names_every_juan_behind_and_fails(search_backend, tmp_path, monkeypatch, capsys):
-    """Found by helper h8 with the index on a full 3 MB tmpfs: a batch of six files whose
+    """With the index on a full 3 MB tmpfs, a batch of six files whose
     index write failed (ENOSPC) was reported as "1 juans" behind; and the import exited 0, so a
     script could not see that search did not find the texts (issue 29)."""
     import errno
@@ -196,7 +196,7 @@ def test_juan_option_range(args, message):
                                                    "byte order mark; import it with --encoding utf-16-le"),
     ("測試書卷三 婺源江永撰".encode("utf-16-be"), "utf-8", "f.txt:1:1: not UTF-8: the bytes read as utf-16-be "
                                                        "without a byte order mark; import it with --encoding utf-16-be"),
-    # UTF-32's little-endian mark starts with UTF-16's: it was called UTF-16 (found by helper h8)
+    # UTF-32's little-endian mark starts with UTF-16's: it was called UTF-16
     ("測試".encode("utf-32"), "utf-8", "f.txt:1:1: the file is UTF-32 (it starts with a UTF-32 byte order mark); "
                                        "import it with --encoding utf-32"),
     ("測試".encode("utf-32"), "utf-16", "f.txt:1:1: the file is UTF-32 (it starts with a UTF-32 byte order mark); "

@@ -172,7 +172,7 @@ def test_a_database_error_half_way_says_what_is_stored_and_indexes_it(tmp_path, 
 
 
 def test_a_juan_number_out_of_range_is_refused(tmp_path, kr1d0086, capsys):
-    """Found by helper T: a Kanripo file whose JUAN property gave the juan number
+    """A Kanripo file whose JUAN property gave the juan number
     99999999999999999999 ended import_texts in a traceback (OverflowError: Python int too
     large to convert to SQLite INTEGER) instead of an error at the property."""
     before = _state()

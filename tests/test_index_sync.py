@@ -126,7 +126,7 @@ def test_an_index_write_reads_the_database_under_the_writer_lock(search_backend,
 
 @pytest.mark.django_db
 def test_an_index_folder_that_cannot_be_written_is_a_sentence_not_a_traceback(seed_juan, settings, tmp_path):
-    """Found by helper h8 with SEARCH_INDEX_DIR on a read-only mount: rebuild_index and
+    """With SEARCH_INDEX_DIR on a read-only mount, rebuild_index and
     check_index --repair ended in an OSError traceback. (A folder that is a file stands in
     for the read-only mount, which a test cannot make.)"""
     (tmp_path / "file").write_text("not a folder")

@@ -259,7 +259,7 @@ def test_publish_writes_nothing_through_a_link_in_the_shared_folder(shipped, tmp
 
 
 def test_a_dangling_link_in_the_shared_folder_does_not_fail_a_publish(shipped, tmp_path):
-    """Found by helper breakit: a dangling link named like a generation in the shared folder
+    """A dangling link named like a generation in the shared folder
     made publish_index fail with FileNotFoundError after it had published."""
     a, b, shared, name = shipped
     os.symlink(tmp_path / "gone", shared / "gen-20000101T000000-00000000")
@@ -287,7 +287,7 @@ def alarm():
 
 
 def test_a_fifo_in_the_published_generation_is_refused_without_waiting(shipped, alarm):
-    """Found by helper breakit: a FIFO named as an index file (or as the generation's manifest)
+    """A FIFO named as an index file (or as the generation's manifest)
     was opened for reading before it was checked, and the pull waited for a writer forever,
     holding this server's writer lock (no import could index meanwhile)."""
     _, b, shared, name = shipped
@@ -305,7 +305,7 @@ def test_a_fifo_in_the_published_generation_is_refused_without_waiting(shipped, 
 
 @pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero"])
 def test_the_publication_manifest_is_read_as_carefully_as_a_generation(shipped, alarm, kind):
-    """Found by helper breakit: ``SHARED/manifest.json`` was read whole through any link, so a
+    """``SHARED/manifest.json`` was read whole through any link, so a
     link to /dev/zero ended the pull in a MemoryError (or the OOM killer), and a FIFO hung it."""
     _, b, shared, name = shipped
     kept, before = current(b), folder_state(b.path)
@@ -392,7 +392,7 @@ def test_a_new_generation_is_always_made_after_the_one_it_follows(shipped, monke
 
 
 def test_a_generation_made_in_the_future_is_refused(settings, shipped, tmp_path):
-    """Found by helper T: an unsigned manifest (a writer of the shared folder) saying its
+    """An unsigned manifest (a writer of the shared folder) saying its
     generation was made in the year 33,000 (``created_ns`` 10**21) was pulled, so every real
     generation after it was refused as older, and that refusal ended ``pull_index`` in a
     traceback (OverflowError: the time could not be shown). A ``created_ns`` more than a day

@@ -128,7 +128,7 @@ def test_versions_grow_with_every_write():
 
 @pytest.mark.django_db(transaction=True)
 def test_start_up_does_not_wait_for_a_busy_index(engine, client, settings, monkeypatch, caplog):
-    """Found by helper h8: a server started while an import or a rebuild held the index's
+    """A server started while an import or a rebuild held the index's
     writer lock answered nothing for SEARCH_LOCK_TIMEOUT (60 s): each worker's start-up
     repair waited for the lock. Now it gives up at once and tries again later."""
     import threading

@@ -133,7 +133,7 @@ def test_commands(library, tmp_path, capsys):
 
 
 def test_a_manifest_reads_only_files_inside_its_folder(library, tmp_path):
-    """Found by helper h8: import_library took the manifest's paths as they were, so a
+    """Import_library took the manifest's paths as they were, so a
     backup folder could name an absolute path, ``../`` or a link to a file elsewhere
     (import_texts refuses those, issue 19), and a manifest without keys was a traceback."""
     export_library(tmp_path / "backup")
@@ -282,7 +282,7 @@ def test_an_export_writes_only_inside_its_folder(empty_db, tmp_path):
 
 
 def test_an_export_writes_nothing_into_a_folder_that_holds_files_or_links(empty_db, tmp_path):
-    """Found by helper breakit: a link left in the target was written through (a file
+    """A link left in the target was written through (a file
     elsewhere got a juan's text; a linked edition folder got the backup's files), and the
     files of an earlier, interrupted export were written over. Only an empty folder is taken."""
     _two_of_one_name(tmp_path)
@@ -310,7 +310,7 @@ def test_an_export_writes_nothing_into_a_folder_that_holds_files_or_links(empty_
 
 
 def test_a_malformed_manifest_is_a_clear_error_not_a_traceback(library, tmp_path):
-    """Found by helper breakit: a manifest that is a JSON list or not UTF-8, or an entry whose
+    """A manifest that is a JSON list or not UTF-8, or an entry whose
     path holds a NUL or is too long for the file system, or whose juan is a list, ended
     import_library in a traceback (AttributeError, UnicodeDecodeError, ValueError, OSError,
     TypeError)."""
@@ -347,7 +347,7 @@ def test_a_malformed_manifest_is_a_clear_error_not_a_traceback(library, tmp_path
 
 
 def test_juans_imported_with_work_and_juan_are_backed_up_and_restored(empty_db, tmp_path, capsys):
-    """Found by helper breakit: a juan imported with --work/--juan (a file without a title
+    """A juan imported with --work/--juan (a file without a title
     line, or the seed named 別名 卷十一) read back from the backup as another juan (plain 卷一,
     禮書綱目 卷十), so export_library failed for the whole library, which could not be backed up."""
     plain = tmp_path / "src" / "plain.txt"
@@ -397,7 +397,7 @@ def test_a_class_the_catalogue_lacks_in_a_manifest_is_refused(empty_db, tmp_path
 
 
 def test_a_manifest_number_too_long_or_a_boolean_format_is_refused(library, tmp_path):
-    """Found by helper T: a manifest whose juan is a number of 5,000 digits ended import_library
+    """A manifest whose juan is a number of 5,000 digits ended import_library
     in a traceback (ValueError: Python's limit on integer string conversion, raised inside
     ``json.loads``); ``"format": true`` was taken for format 1 (``True == 1``)."""
     export_library(tmp_path / "backup")

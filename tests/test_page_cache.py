@@ -48,7 +48,7 @@ def test_a_saved_piece_shows_at_once(client, seed_juan, page_cache, django_captu
 
 def test_a_change_whose_process_died_after_its_commit_is_not_hidden(client, seed_juan, page_cache,
                                                                    django_capture_on_commit_callbacks):
-    """Found by helper h8: an import killed after its commit and before its on-commit
+    """An import killed after its commit and before its on-commit
     callbacks (the stamp touch and the index write, which never came) left every page
     of the old text in the cache, served by every server until the next change."""
     assert "射人戒諸公卿大夫射" in client.get(JUAN).content.decode()
@@ -156,7 +156,7 @@ def test_the_display_cookie_and_accept_header_are_part_of_the_key(client, seed_j
 
 
 def test_a_display_cookie_is_keyed_by_what_it_means(client, seed_juan, page_cache):
-    """Found by helper h8: every spelling of the display cookie (made-up values, the
+    """Every spelling of the display cookie (made-up values, the
     defaults written out, junk) kept its own copy of the same page."""
     plain = client.get(JUAN).content.decode()
     for junk in ("x" * 3000, "size:99999|layout:</style>", "notes:inline|layers:all", "|||"):

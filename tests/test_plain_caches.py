@@ -102,7 +102,7 @@ def alarm():
 
 @pytest.mark.parametrize("kind", ["pages", "counters"])
 def test_a_folder_fifo_or_link_in_an_entrys_place_is_a_miss_never_followed(tmp_path, kind, alarm):
-    """Found by helper breakit: a folder in an entry's place made every read of that page
+    """A folder in an entry's place made every read of that page
     (or client's counters) an IsADirectoryError, a 500; a FIFO hung the worker that read
     it; a link was written through by the counters' in-place write, so a link to a file the
     service may write (its database) had that file overwritten."""
@@ -184,7 +184,7 @@ def test_a_crafted_page_in_the_shared_cache_is_rendered_afresh(client, seed_juan
 
 @pytest.mark.parametrize("kind", ["pages", "counters"])
 def test_an_entry_larger_than_the_bound_is_a_miss_not_read_whole(tmp_path, kind, monkeypatch):
-    """Found by helper breakit: the counters read an entry whole whatever its size (a sparse
+    """The counters read an entry whole whatever its size (a sparse
     file of gigabytes with a valid header was read into memory), and the page cache read the
     whole compressed file before inflating it. Read at most MAX_VALUE_BYTES."""
     options = {"OPTIONS": {"MAX_VALUE_BYTES": 1000}}

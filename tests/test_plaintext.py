@@ -118,8 +118,8 @@ def test_a_plain_text_imports_and_writes_back(tmp_path, client):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_section_heading_line_is_searched_once(tmp_path):
-    """``○ 有虞二妃`` is the section's title and a label in its text: one hit, not two (found
-    by a new-user trial: 4 hits for the file's 3)."""
+    """``○ 有虞二妃`` is the section's title and a label in its text: one hit, not two (it had
+    4 hits for the file's 3)."""
     from search.backends import SearchQuery, get_search_backend
 
     path = tmp_path / "lienu.txt"

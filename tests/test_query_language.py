@@ -143,7 +143,7 @@ def test_distribution(seed_backend):
 
 
 def test_a_term_near_or_clause_written_twice_is_kept_once():
-    """Found by a helper trying to break search: 之 written 100 times was one term for the
+    """之 written 100 times was one term for the
     cost check (SEARCH_MAX_WORK) but 100 for the engine, 10 s a request on the 30 M library."""
     assert parse_query(" ".join(["之"] * 100)).clauses == parse_query("之").clauses
     assert parse_query("之 也 之 -射 -射 OR 之 也 -射 OR 鵠").clauses == parse_query("之 也 -射 OR 鵠").clauses

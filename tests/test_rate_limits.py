@@ -104,8 +104,7 @@ def test_hit_lists_spend_the_search_budget(client, seed_backend, budget):
 
 def test_one_client_is_one_identity_whatever_address_of_its_network_it_uses(settings):
     """An IPv6 client has a /64 of addresses (RFC 6177) and a dual-stack proxy may write its
-    IPv4 address in the mapped form: neither makes it a new client (found by helper h8:
-    rotating the last group of an IPv6 address escaped every limit)."""
+    IPv4 address in the mapped form: neither makes it a new client (rotating the last group of an IPv6 address escaped every limit)."""
     factory = RequestFactory()
     settings.NUM_PROXIES = 1
 
@@ -130,7 +129,7 @@ def test_rotating_ipv6_addresses_does_not_escape_the_limit(client, seed_backend,
 
 
 def test_a_full_disk_under_the_counters_does_not_break_the_api(client, seed_backend, budget, monkeypatch, caplog):
-    """Found by helper h8: with the disk of THROTTLE_CACHE_DIR full, every API request and
+    """With the disk of THROTTLE_CACHE_DIR full, every API request and
     every search answered 500 (the throttle's cache write raised ENOSPC). A limit that
     cannot count lets the request through and logs why."""
     import errno

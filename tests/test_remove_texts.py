@@ -179,7 +179,7 @@ def test_nothing_is_removed_on_a_bad_request(two_juans, search_backend):
         call_command("remove_texts", two_juans.slug, "--juan", "2", "--juan", "3")
     with pytest.raises(CommandError, match="not allowed with argument"):
         call_command("remove_texts", two_juans.slug, "--edition", "--all-editions")
-    # A juan number no database integer holds was an OverflowError traceback (helper breakit).
+    # A juan number no database integer holds was an OverflowError traceback.
     with pytest.raises(CommandError, match=r"^Error: argument --juan: juan number 99999999999999999999 is out of "
                                            r"range \(0–9999\)$"):
         call_command("remove_texts", two_juans.slug, "--juan", "99999999999999999999")

@@ -135,7 +135,7 @@ def test_search_forms_share_their_fields_and_each_validates_its_own_data():
 @pytest.mark.django_db
 def test_the_filter_menus_show_a_work_or_edition_given_by_slug(client, seed_juan):
     """``work=禮書綱目`` (a slug, as links and the API take it) chooses the work's option, so a new
-    search from the form keeps the filter (found by a new-user trial: the menu showed 全部)."""
+    search from the form keeps the filter (the menu showed 全部)."""
     work = seed_juan.work
     option = f'<option value="{work.pk}" selected>'
     for value in (work.slug, str(work.pk)):
@@ -147,7 +147,7 @@ def test_the_filter_menus_show_a_work_or_edition_given_by_slug(client, seed_juan
 
 @pytest.mark.django_db
 def test_the_no_hit_page_speaks_of_several_terms_only_when_there_are(client, seed_juan):
-    """Found by a new-user trial: 龍鳳 (one term, no hit) was told that space-separated terms
+    """龍鳳 (one term, no hit) was told that space-separated terms
     must meet in one passage."""
     advice = "多個詞以空格分開時須同見於一段"
     single = client.get("/search/", {"q": "龍鳳"}).content.decode()

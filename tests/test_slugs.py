@@ -127,7 +127,7 @@ def test_migration_repairs_stored_slugs():
 
 def test_invisible_and_look_alike_slugs_are_refused():
     """Letters and marks that show nothing, a mark with nothing to sit on, and a decomposed
-    é are not slugs (found by helper h8: ``KR1d0086`` + U+3164 HANGUL FILLER was imported
+    é are not slugs (``KR1d0086`` + U+3164 HANGUL FILLER was imported
     as a second work whose URL and name look exactly like KR1d0086's)."""
     assert slug_problem("KR1d0086\u3164") == ("character U+3164 HANGUL FILLER at column 9 is invisible and not "
                                                "allowed in a slug: use letters, digits, '-' and '_'")

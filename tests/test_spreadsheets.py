@@ -20,7 +20,7 @@ def test_each_formula_start_gets_a_quote_and_nothing_else_changes():
 
 
 def test_a_formula_behind_spaces_or_in_full_width_forms_gets_a_quote_too():
-    """Found by helper breakit: a formula after leading spaces (a program that trims cells
+    """A formula after leading spaces (a program that trims cells
     starts it there) or in full-width forms (read as ASCII by a spreadsheet set up for
     Chinese or Japanese) was written as it was."""
     hidden = [" =1+1", "  +1", "\u3000=HYPERLINK(\"http://x.example\")", "\n=1", "\u00a0@SUM(1)", "＝1+1",
