@@ -133,7 +133,7 @@ def test_commands(library, tmp_path, capsys):
 
 
 def test_a_manifest_reads_only_files_inside_its_folder(library, tmp_path):
-    """Import_library took the manifest's paths as they were, so a
+    """``import_library`` took the manifest's paths as they were, so a
     backup folder could name an absolute path, ``../`` or a link to a file elsewhere
     (import_texts refuses those, issue 19), and a manifest without keys was a traceback."""
     export_library(tmp_path / "backup")
