@@ -30,14 +30,11 @@ import django  # noqa: E402
 
 django.setup()
 
+from bench.engines import percentile  # noqa: E402
 from collation.parallels import find_parallels, section_main_text  # noqa: E402
 from reader.models import Section  # noqa: E402
 
 
-def percentile(values: list[float], p: float) -> float:
-    """The ``p``-th percentile (0–100) by nearest rank."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
 def figures(ms: list[float]) -> dict:
