@@ -163,3 +163,55 @@ def test_an_import_rolled_back_leaves_the_default_index_as_it_was(seed_backend, 
     assert "replaced" in capsys.readouterr().out
     assert (seed_backend.version(), seed_backend.juan_ids(), seed_backend.search(SearchQuery("鼔")).count) == before
     assert before[2] > 0
+
+
+#: What the importer does with each file of ``../shared/cases/import`` (its README names what
+#: a user expects), as docs/importing.md ("The import cases") says: ``("rejected", message)``
+#: or ``("imported", sections, notes, warning)``. The folder's README expects the two damaged
+#: brackets to be refused; the importer keeps damaged markup as text (docs/importing.md).
+IMPORT_CASES = {
+    "unclosed_note.txt": ("imported", 2, 6, "unclosed_note.txt:5:92: 【 is not closed before the next 【 at column "
+                                            "159 (notes cannot nest): kept as text"),
+    "stray_close.txt": ("imported", 2, 7, "stray_close.txt:8:4: 】 without a matching 【: kept as text"),
+    "gbk_encoded.txt": ("rejected", "gbk_encoded.txt:1:1: not valid utf-8"),
+    "bom_crlf.txt": ("imported", 2, 7, None),
+    "empty.txt": ("rejected", "empty.txt:1:1: empty file: there is no text to import"),
+    "binary.bin": ("rejected", "binary.bin:1:1: not a text file: NUL byte (binary data?)"),
+    "no_header.txt": ("imported", 2, 7, "no_header.txt: no title line; the work title is taken from the file "
+                                        "name: 'no_header' (use --work to name it)"),  # and juan 1 (--juan)
+    "markup_in_note.txt": ("imported", 2, 7, None),
+    "astral_chars.txt": ("imported", 45, 328, None),
+}
+
+
+def test_every_import_case_is_listed_in_the_cases_readme_and_in_the_docs():
+    """Each file of the cases folder has its row in the folder's README and in the docs'
+    table, whose outcome is the one ``IMPORT_CASES`` holds the importer to."""
+    from pathlib import Path
+
+    readme = (CASES / "README.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "importing.md").read_text(encoding="utf-8")
+    files = sorted(p.name for p in CASES.iterdir() if p.name != "README.md")
+    assert files == sorted(IMPORT_CASES)
+    for name, expected in IMPORT_CASES.items():
+        assert f"| {name} |" in readme
+        row = next(line for line in docs.splitlines() if line.startswith(f"| `{name}` |"))
+        assert row.split("|")[3].strip().startswith("rejected" if expected[0] == "rejected" else "imported"), row
+
+
+@pytest.mark.usefixtures("empty_db")
+@pytest.mark.parametrize("name", sorted(IMPORT_CASES))
+def test_each_import_case_as_documented(name):
+    expected = IMPORT_CASES[name]
+    if expected[0] == "rejected":
+        with pytest.raises(TextFormatError) as info:
+            import_file(CASES / name)
+        assert str(info.value).startswith(f"{CASES / name}:{expected[1].split(':', 1)[1]}")
+        assert counts() == (0, 0, 0, 0, 0)
+        return
+    result = import_file(CASES / name)
+    juan = result.juan
+    assert (juan.sections.count(), Piece.objects.filter(section__juan=juan, kind__in=["note", "record_note"]).count()
+            ) == expected[1:3]
+    warned = [w for w in result.warnings if "work title" in w or "kept as text" in w]
+    assert warned == ([f"{CASES / expected[3]}"] if expected[3] else [])

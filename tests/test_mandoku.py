@@ -467,6 +467,26 @@ def test_other_malformed_notes_are_kept_as_text():
     assert "no text" in err.message
 
 
+def test_a_doubled_note_bracket_keeps_the_inner_pair_as_text():
+    """``((…))`` in a real juan: the outer pair is the note, the inner ( and ) are characters
+    of it, each with a warning naming file, line and column; the juan imports whole."""
+    raw = J10.read_text(encoding="utf-8")
+    doc = kept(raw.replace("(量人司馬之屬掌/量道巷塗數者侯)", "((量人司馬之屬掌/量道巷塗數者侯))", 1))
+    assert doc.warnings == ["KR1d0086_012.txt:22:16: ( inside a note, closed at column 32 (notes cannot nest): "
+                            "kept as text",
+                            "KR1d0086_012.txt:22:32: ) closing the ( at column 16: kept as text"]
+    notes = [p for p in doc.all_pieces() if p.kind == NOTE]
+    assert [p.text[:18] for p in notes if p.text.startswith(("(量人", "量人"))] == ["(量人司馬之屬掌量道巷塗數者侯)謂所"]
+    plain = parse_mandoku(raw, "KR1d0086_012.txt")
+    assert len(notes) == len([p for p in plain.all_pieces() if p.kind == NOTE])
+    assert any(p.kind == TEXT and p.text.endswith("設乏各去其侯西十北十") for p in doc.all_pieces())
+    # a phrase in brackets inside a note, the note going on after it
+    doc = kept(raw.replace("(量人司馬之屬掌/", "(量人(司馬之屬)掌/", 1))
+    assert [w.split(": ", 1)[0] for w in doc.warnings] == ["KR1d0086_012.txt:22:18", "KR1d0086_012.txt:22:23"]
+    assert [p.text[:18] for p in doc.all_pieces() if p.kind == NOTE and p.text.startswith("量人")] == [
+        "量人(司馬之屬)掌量道巷塗數者侯謂所"]
+
+
 def test_a_file_of_stray_brackets_is_refused_past_a_limit():
     from reader.importers.mandoku.parser import MAX_STRAY
 

@@ -87,8 +87,10 @@ Structure
   small-print notes: there ``( ) /`` are plain text.
 
 Errors: ``TextFormatError(path, line, column, message)`` (1-based, code points) for a
-``(`` not closed on its line (notes close at each line end), a nested ``(``, a ``)``
-without ``(``, a ``<pb:`` without ``>``, a stray carriage return and a file without text.
+``<pb:`` without ``>``, a stray carriage return, a file without text and a file of more
+than ``parser.MAX_STRAY`` damaged brackets. A ``(`` never closed, a nested ``(`` and a ``)``
+without ``(`` are kept as text with a warning naming file, line and column
+(``smallprint``).
 """
 from .header import is_mandoku, parse_readme
 from .parser import parse_mandoku

@@ -108,7 +108,9 @@ def parse_mandoku(text: str, path: str, readme: str | None = None) -> JuanDocume
     before the next one: ``smallprint.StrayMarkup``) is kept as text: the file is read
     again with that bracket as a character of the text, and ``doc.warnings`` says so with
     file, line and column (``path:18:11: ) without a matching (: kept as text``). At most
-    ``MAX_STRAY`` brackets are kept so; past that the file is refused.
+    ``MAX_STRAY`` brackets are kept so; past that the file is refused. A pair opened and
+    closed inside a note on one line (``((宇宙/洪荒))``) keeps both its brackets as text, each
+    with its warning; the outer pair is the note.
 
     Raises ``TextFormatError`` (see the package docstring).
     """
@@ -118,10 +120,14 @@ def parse_mandoku(text: str, path: str, readme: str | None = None) -> JuanDocume
         try:
             doc = _Parser(text, path, readme, frozenset(literal)).parse()
         except StrayMarkup as exc:
-            if len(literal) >= MAX_STRAY or (exc.line, exc.column) in literal:
+            if len(literal) + (exc.closing is not None) >= MAX_STRAY or (exc.line, exc.column) in literal:
                 raise TextFormatError(exc.path, exc.line, exc.column, exc.message) from None
             literal.add((exc.line, exc.column))
             warnings.append(f"{exc}: kept as text")
+            if exc.closing is not None:
+                literal.add(exc.closing)
+                warnings.append(f"{exc.path}:{exc.closing[0]}:{exc.closing[1]}: ) closing the ( at column "
+                                f"{exc.column}: kept as text")
             continue
         doc.warnings[:0] = warnings
         return doc

@@ -15,7 +15,9 @@ Small print is written ``(…)``, with ``/`` between its two printed columns
 
 Notes do not nest: a ``(`` inside an open note, a ``)`` without ``(`` and a ``(`` never
 closed are damaged markup (``StrayMarkup``, with line and column): the parser keeps that
-bracket as text, warns, and reads the rest of the file (a stray ``)`` in 史記集解
+bracket as text, warns, and reads the rest of the file. A pair inside a note that closes
+before the note does on the same line (``((宇宙/洪荒))``, ``(甲(乙)丙)``) is a bracketed
+phrase of the note: the inner ``(`` and ``)`` are kept as text, the outer pair is the note (a stray ``)`` in 史記集解
 KR2a0002_019, line 18, column 11, where a note's second line lost its ``(``); a ``<pb:``
 without ``>`` is an error. In the tls editions (``BASEEDITION tls``) there is
 no small print: ``( ) /`` are text (``TOKEN_TLS``). Pure: no ORM, no I/O.
@@ -38,7 +40,36 @@ class StrayMarkup(TextFormatError):
     closed before the next ``(`` or never closed): damaged markup, not a reason to refuse
     the file. ``line`` and ``column`` (1-based) locate the bracket the parser keeps as
     text when it reads the file again (``parser.parse_mandoku``); ``message`` says what was
-    wrong, for the warning."""
+    wrong, for the warning. ``closing`` is the ``(line, column)`` of a ``)`` kept as text
+    with it (the inner pair of ``((…))``), else None."""
+
+    def __init__(self, path: str, line: int, column: int, message: str,
+                 closing: tuple[int, int] | None = None):
+        super().__init__(path, line, column, message)
+        self.closing = closing
+
+    def __reduce__(self):
+        return type(self), (self.path, self.line, self.column, self.message, self.closing)
+
+
+def inner_pair_close(s: str, tokens_re, start: int, lineno: int, col0: int, literal: frozenset) -> int | None:
+    """The index in ``s`` of the ``)`` that closes a ``(`` opened inside a note, when the
+    two pair on this line and the note's own ``)`` follows (``((宇宙/洪荒))``,
+    ``(甲(乙)丙)``): a bracketed phrase inside the note, both brackets kept as text. None
+    when the next bracket after ``start`` (the index just past the inner ``(``) is another
+    ``(``, or no ``)`` follows the inner pair's on the line (the first ``(`` then lost its
+    ``)``). Brackets in ``literal`` (1-based ``(line, column)``) are text."""
+    closes = []
+    for m in tokens_re.finditer(s, start):
+        tok = m.group(0)
+        if tok not in "()" or (lineno, col0 + m.start() + 1) in literal:
+            continue
+        if tok == "(":
+            return None
+        closes.append(m.start())
+        if len(closes) == 2:
+            return closes[0]
+    return None
 
 
 def continues(cont, stripped: str, indent: int, mode: str, new_para: bool = False):
@@ -113,6 +144,12 @@ def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: s
         if tok in "()" and (lineno, col0 + m.start() + 1) in literal:
             tok, c = tok + "", ""  # damaged markup kept as text: falls through to the text below
         elif tok == "(":
+            inner = None if note is None else inner_pair_close(s, tokens_re, m.end(), lineno, col0, literal)
+            if inner is not None:
+                raise StrayMarkup(
+                    path, lineno, col0 + m.start() + 1,
+                    f"( inside a note, closed at column {col0 + inner + 1} (notes cannot nest)",
+                    closing=(lineno, col0 + inner + 1))
             if note is not None:
                 raise StrayMarkup(
                     path, open_line, open_col + 1,
