@@ -55,9 +55,14 @@ figure tells how the importer does with a reference it was not measured by:
   copy of the repository (``git clone https://github.com/kanripo/KR1f0003``, commit
   0710b7f5ec1e39147ceb966d87e326f1b140b313) with ``--kanripo DIR`` (``DIR/KR1f0003/…``);
   without it the shipped file is kept.
-* 穀梁傳 (``guliang``): like 公羊, the passages 欽定春秋傳說彙纂 KR1e0094 quotes in small print
-  led by 穀梁 (or 榖梁) at indentation 1, one line per quotation; 春秋穀梁傳注疏 is matched
-  with ``chunqiu+guliang`` (the 經 from the tls 春秋左傳, then these).
+* 穀梁傳 (``guliang``): 欽定春秋傳說彙纂 KR1e0094, 卷一 on, in the book's order: the 經 (full
+  size at indentation 0 or 1, not led by a label) and after each entry the passage of the 傳
+  it quotes in small print led by 穀梁 (or 榖梁) at indentation 1 or 2 (``huizuan``); then the
+  words of the passages 春秋大全 KR1e0074 quotes after 穀梁傳 in the note below each 經 entry
+  (``daquan``) that the first lacks, each put in its place (``merge``): one line per file of
+  KR1e0094, the 經 and the 傳 in reading order (about four fifths of the 傳). No whole
+  穀梁傳 outside the check's reference (四部叢刊 KR1e0009) is in the corpus, and Kanripo's 白文
+  (KR1e0008) is not whole either.
 
 Usage: ``.venv/bin/python scripts/build_classics.py [--corpus ../shared/corpus] [--kanripo DIR]``.
 """
@@ -65,9 +70,13 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE_DIR))
+from reader.importers.mandoku.boundaries import match_form  # noqa: E402  (the reference step's own matching form)
+
 OUT = BASE_DIR / "reader" / "importers" / "mandoku" / "data" / "classics"
 #: The commit of kanripo/KR1f0003 (古文孝經孔氏傳) the 孝經 reference is built from.
 XIAOJING_COMMIT = "0710b7f5ec1e39147ceb966d87e326f1b140b313"
@@ -237,6 +246,135 @@ def quotations(corpus: Path, *labels: str) -> tuple[list[str], list[str]]:
     return [f.name for f in files], [clean("".join(t).replace("/", "")) for t in texts]
 
 
+#: Labels that lead a commentary or a note of 欽定春秋傳說彙纂 (left out of its 經).
+HUIZUAN_LABELS = ("左傳", "左𫝊", "胡傳", "胡𫝊", "集說", "集説", "附錄", "附録", "公羊", "穀梁", "榖梁", "案", "謹案",
+                  "欽定")
+
+
+def huizuan(corpus: Path, *labels: str) -> tuple[list[str], list[str]]:
+    """The 經 of 欽定春秋傳說彙纂 with the small-print quotations of one 傳 led by one of
+    ``labels`` (穀梁, 榖梁) after the entry they follow, in the book's order: one line per
+    file, 卷一 on. A 經 entry is the full-size text of a printed line at indentation 0 or 1
+    not led by a label (its small print, variant readings and a year's 干支, dropped; a
+    year heading ``(…)元年(…)`` gives 元年); a quotation is ``穀梁(…)`` at indentation 1 or
+    2 with the ``(…)`` lines at the same indentation below it."""
+    folder = corpus / "kanripo-jingbu" / "KR1e0094"
+    files = sorted(folder.glob("KR1e0094_*.txt"))[3:]  # 卷一 on (000–002: preface, lists, 卷首)
+    texts: list[str] = []
+    for f in files:
+        keep: list[str] = []
+        quoting = None  # the indentation of the quotation being read
+        for indent, text, raw in body_lines(f):
+            label = next((w for w in labels if raw.startswith(w + "(")), None)
+            if indent in (1, 2) and label:
+                keep.append(re.sub(r"\)[^()]*$", ")", raw[len(label):]))
+                quoting = indent
+                continue
+            if quoting == indent and raw.startswith("("):
+                keep.append(re.sub(r"\)[^()]*$", ")", raw))
+                continue
+            quoting = None
+            if indent <= 1 and text and not raw.startswith(HUIZUAN_LABELS) and not text.startswith(HUIZUAN_LABELS):
+                keep.append(text)
+        texts.append(clean("".join(keep).replace("/", "")))
+    return [f.name for f in files], texts
+
+
+#: Where a quotation in 春秋大全's notes ends: the next source it quotes (左傳, 公羊傳, 胡氏曰,
+#: 程子曰, 汪氏克寛曰 …), ○, or an editor's remark (愚謂, 按).
+DAQUAN_STOP = re.compile(r"○|[左公][羊]?傳|公羊|[\u4e00-\u9fff]{1,2}氏[\u4e00-\u9fff]{0,2}曰|[程朱張]子曰|愚[謂按案]|胡傳|今按|按")
+
+
+def daquan(corpus: Path, *labels: str) -> list[tuple[str, str]]:
+    """``(經 entry, quotation)`` for each passage of one 傳 that 春秋大全 KR1e0074 quotes in
+    the small-print note below a 經 entry (printed full size at indentation 0), led by one
+    of ``labels`` (穀梁傳, 榖梁傳) and ending where the next source starts (``DAQUAN_STOP``);
+    in the book's order, 卷一 on."""
+    folder = corpus / "kanripo-jingbu" / "KR1e0074"
+    out: list[tuple[str, str]] = []
+    for f in sorted(folder.glob("KR1e0074_*.txt"))[1:]:
+        entry, note = None, []
+
+        def flush():
+            text = "".join(note).replace("/", "")
+            for m in re.finditer("|".join(labels), text):
+                rest = text[m.end():]
+                stop = DAQUAN_STOP.search(rest)
+                out.append((entry, clean(rest[:stop.start()] if stop else rest)))
+
+        for indent, text, raw in body_lines(f):
+            if indent == 0 and not raw.startswith("(") and text:
+                if entry is not None:
+                    flush()
+                entry, note = clean(text), []
+            elif indent == 0 and raw.startswith("(") and entry is not None:
+                note.append(re.sub(r"\)[^()]*$", "", raw).replace("(", "").replace(")", ""))
+            else:
+                if entry is not None:
+                    flush()
+                entry, note = None, []
+        if entry is not None:
+            flush()
+    return out
+
+
+def merge(lines: list[str], quotes: list[tuple[str, str]], gram: int = 8, reach: int = 6000,
+          back: int = 3000) -> list[str]:
+    """``lines`` (one book's 經 and quotations, in order) with the words of ``quotes`` (``(經
+    entry, quotation)`` of another book, in the same order) they lack put in their place: the
+    quotation's stretches of ``gram`` characters found in ``lines`` (at most ``reach`` on from
+    the last one placed) fix where it stands, and each run of three or more characters not
+    found goes in after the character found before it (before the one after it, at the
+    start); a quotation with nothing found goes in after its 經 entry (its last ``gram``
+    characters, or the whole entry when shorter and at least four). What is found twice
+    stays once, so the text gains no repeated passages."""
+    from bisect import bisect_left
+
+    text = "\n".join(lines)
+    form = match_form(text)
+    inserts: list[tuple[int, int, str]] = []
+    cursor = 0
+    for k, (entry, words) in enumerate(quotes):
+        q = match_form(words)
+        entry = match_form(entry)
+        where = [-1] * len(q)
+        for i in range(len(q) - gram + 1):
+            at = form.find(q[i:i + gram], max(0, cursor - back), cursor + reach)
+            if at >= 0:
+                for j in range(gram):
+                    if where[i + j] < 0:
+                        where[i + j] = at + j
+        found = [i for i in range(len(q)) if where[i] >= 0]
+        if not found:
+            key = entry[-gram:] if len(entry) >= 4 else ""
+            at = form.find(key, max(0, cursor - back), cursor + reach) if key else -1
+            if at >= 0 and len(q) >= 3:
+                inserts.append((at + len(key), k * 10000, words))
+                cursor = at + len(key)
+            continue
+        i = 0
+        while i < len(q):
+            if where[i] >= 0:
+                i += 1
+                continue
+            j = i
+            while j < len(q) and where[j] < 0:
+                j += 1
+            if j - i >= 3:
+                before = found[bisect_left(found, i) - 1] if found[0] < i else None
+                at = where[before] + 1 if before is not None else where[j]
+                inserts.append((at, k * 10000 + i, words[i:j]))
+            i = j
+        cursor = sorted(where[i] for i in found)[len(found) // 2]
+    out, last = [], 0
+    for at, _, words in sorted(inserts):
+        out.append(text[last:at])
+        out.append(words)
+        last = at
+    out.append(text[last:])
+    return "".join(out).split("\n")
+
+
 def tls(folder: Path, pattern: str) -> tuple[list[str], list[str]]:
     """A tls 白文 edition: each file's lines without org headings (``*…``), numbering and
     punctuation."""
@@ -358,15 +496,20 @@ def sishu(files: list[Path], stop: str) -> list[str]:
     return texts
 
 
-def write(name: str, title: str, source: str, folder: str, commit: str, files: list[str], texts: list[str]) -> None:
+def write(name: str, title: str, source: str, folder: str, commit: str, files: list[str], texts: list[str],
+          also: tuple[str, ...] = ()) -> None:
+    """Write ``data/classics/<name>.txt``: the header (title, source with its Kanripo folder,
+    commit and files, ``also`` lines naming further sources, the licence, how it was built),
+    then each non-empty text as one line."""
     header = [
         f"# {title}",
         f"# Source: {source}, Kanripo {folder} (https://github.com/kanripo/{folder}), commit {commit},",
         f"#   files {files[0]} … {files[-1]} ({len(files)}).",
+        *(f"# Also: {line}" for line in also),
         f"# {LICENCE}",
         "# Built by scripts/build_classics.py: small print, page breaks, punctuation and numbering dropped;",
         "# characters as the source writes them (matching folds variants). One line per source file",
-        "# (per quotation for 公羊/穀梁); matches never run across lines.",
+        "# (per quotation for 公羊); matches never run across lines.",
     ]
     OUT.mkdir(parents=True, exist_ok=True)
     body = [t for t in texts if t]
@@ -407,9 +550,12 @@ def main() -> None:
         files = [folder / f"KR1h0043_{n:03d}.txt" for n in range(first, last + 1)]
         write(name, title, f"四書大全 (WYG), the classic of {title}集註大全", "KR1h0043", commit_of(c, "KR1h0043"),
               [f.name for f in files], sishu(files, stop))
-    files, texts = quotations(c, "穀梁", "榖梁")
-    write("guliang", "穀梁傳, the passages 欽定春秋傳說彙纂 quotes (not the whole 傳)",
-          "欽定春秋傳說彙纂 (WYG), small print led by 穀梁", "KR1e0094", commit_of(c, "KR1e0094"), files, texts)
+    files, texts = huizuan(c, "穀梁", "榖梁")
+    texts = merge(texts, daquan(c, "穀梁傳", "榖梁傳"))
+    write("guliang", "春秋經 and the passages of 穀梁傳 that 欽定春秋傳說彙纂 and 春秋大全 quote, in reading order (not the whole 傳)",
+          "欽定春秋傳說彙纂 (WYG), the 經 and the small print led by 穀梁", "KR1e0094", commit_of(c, "KR1e0094"), files, texts,
+          also=(f"春秋大全 (WYG), Kanripo KR1e0074 (https://github.com/kanripo/KR1e0074), commit {commit_of(c, 'KR1e0074')}: "
+                "the words of its quotations led by 穀梁傳 that the first lacks, each in its place (merge).",))
     local = args.kanripo / "KR1f0003" if args.kanripo else None
     if local and (local / "KR1f0003_002.txt").exists():
         files, texts = sbck(local, "KR1f0003_002.txt")

@@ -314,10 +314,12 @@ def test_shipped_classics_name_their_source_and_licence_and_load_once():
         head = [line for line in (classics.CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
                 if line.startswith("#")]
         assert f"Kanripo {folder} (https://github.com/kanripo/{folder})" in head[1]
-        assert "CC BY-SA 4.0" in head[3] and "scripts/build_classics.py" in head[4] and len(head) == 7
+        also = [line for line in head if line.startswith("# Also: ")]
+        assert "CC BY-SA 4.0" in head[3 + len(also)] and "scripts/build_classics.py" in head[4 + len(also)]
+        assert len(head) == 7 + len(also) and len(also) == (book == "guliang")
     assert [classics.classic_book(t) for t in ("尚書注疏", "毛詩注疏", "春秋左傳注疏", "春秋公羊傳注疏", "春秋穀梁注䟽", "周禮注疏",
                                              "儀禮注疏", "周易註疏", "孝經注疏", "孟子注疏", "論語注疏", "禮記注疏")] \
-        == ["shu", "shi", "zuozhuan", "chunqiu+gongyang", "chunqiu+guliang", "zhouli", "yili", "yi", "xiaojing", "mengzi",
+        == ["shu", "shi", "zuozhuan", "chunqiu+gongyang", "guliang", "zhouli", "yili", "yi", "xiaojing", "mengzi",
             "lunyu", ""]
     classics.classic_reference.cache_clear()
     first = classics.classic_reference("shu")
@@ -338,8 +340,9 @@ def _build_classics():
 
 def test_the_independent_references_are_what_the_build_script_makes():
     """周易 from 大易集義粹言 (the classic printed flush), 論語 and 孟子 from 四書大全 (told from
-    朱熹's 集註 by the printed line), 穀梁傳 from 欽定春秋傳說彙纂's quotations: the shipped
-    files are what ``scripts/build_classics.py`` makes from the shared corpus."""
+    朱熹's 集註 by the printed line), 穀梁傳 from 欽定春秋傳說彙纂's 經 and quotations with the words
+    春秋大全's quotations add: the shipped files are what ``scripts/build_classics.py`` makes from
+    the shared corpus."""
     from reader.importers.mandoku import classics
 
     build = _build_classics()
@@ -360,8 +363,18 @@ def test_the_independent_references_are_what_the_build_script_makes():
     for name, first, last, stop in (("lunyu", 1, 20, "孟子集註序說"), ("mengzi", 21, 34, "中庸章句序")):
         texts = build.sishu([jing / "KR1h0043" / f"KR1h0043_{k:03d}.txt" for k in range(first, last + 1)], stop)
         assert body(name) == [t for t in texts if t]
-    assert body("guliang") == [t for t in build.quotations(SHARED / "corpus", "穀梁", "榖梁")[1] if t]
-    assert body("guliang")[0].startswith("雖無事必舉正月謹始也")
+    corpus = SHARED / "corpus"
+    huizuan = build.huizuan(corpus, "穀梁", "榖梁")[1]
+    assert body("guliang") == [t for t in build.merge(huizuan, build.daquan(corpus, "穀梁傳", "榖梁傳")) if t]
+    # 隱公元年: the 經, then the 傳 欽定春秋傳說彙纂 quotes, in reading order
+    assert body("guliang")[0].startswith("元年春王正月雖無事必舉正月謹始也公何以不言即位成公志也")
+    # 定公四年: a passage only 春秋大全 quotes, put in after the 經 entry it follows (庚辰吳入郢)
+    assert "何以不言滅也欲存楚也其欲存楚奈何昭王之軍敗而逃" in body("guliang")[33]
+    # words the first book lacks go in after the words found before them; a quotation with
+    # nothing found goes in after its 經 entry; what both have stays once
+    assert build.merge(["甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未", "天干申酉戌亥地支"],
+                       [("", "丙丁戊己庚辛壬癸天地玄黃子丑寅卯辰巳午未"), ("申酉戌亥", "宇宙洪荒")]) == [
+        "甲乙丙丁戊己庚辛壬癸天地玄黃子丑寅卯辰巳午未", "天干申酉戌亥宇宙洪荒地支"]
 
 
 def test_a_note_quoting_the_zhuan_after_yue_keeps_its_quotation():

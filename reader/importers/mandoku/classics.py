@@ -16,14 +16,15 @@ from .boundaries import match_form
 CLASSICS_DIR = Path(__file__).resolve().parent / "data" / "classics"
 #: Which reference a 注疏 edition's classic is in, by words of its work title (first match).
 CLASSIC_BOOKS = (("尚書", "shu"), ("毛詩", "shi"), ("左傳", "zuozhuan"), ("公羊", "chunqiu+gongyang"),
-                 ("穀梁", "chunqiu+guliang"), ("榖梁", "chunqiu+guliang"), ("周易", "yi"), ("周禮", "zhouli"), ("儀禮", "yili"),
+                 ("穀梁", "guliang"), ("榖梁", "guliang"), ("周易", "yi"), ("周禮", "zhouli"), ("儀禮", "yili"),
                  ("孝經", "xiaojing"), ("孟子", "mengzi"), ("論語", "lunyu"))
 def classic_book(work_title: str) -> str:
     """The shipped classic (``data/classics/<name>.txt``, several joined by ``+``) a 注疏
     edition prints, from its work title: 尚書注疏 → ``shu``, 毛詩注疏 → ``shi``, 春秋左傳注疏
     → ``zuozhuan``, 春秋公羊傳注疏 → ``chunqiu+gongyang`` (the 經, and the passages of the 傳
     that 欽定春秋傳說彙纂 quotes: no edition in the corpus holds the 傳 whole), 春秋穀梁傳注疏
-    → ``chunqiu+guliang`` (likewise: the 經, and the passages of 穀梁傳 it quotes), 周易註疏 → ``yi``, 周禮注疏 → ``zhouli``, 儀禮注疏 → ``yili``,
+    → ``guliang`` (the 經 with the passages of 穀梁傳 that 欽定春秋傳說彙纂 and 春秋大全 quote,
+    in reading order), 周易註疏 → ``yi``, 周禮注疏 → ``zhouli``, 儀禮注疏 → ``yili``,
     孝經注疏 → ``xiaojing``, 孟子注疏 → ``mengzi``, 論語注疏 → ``lunyu``; "" for any other
     (禮記注疏: no whole 禮記 in the corpus to build one from)."""
     return next((book for word, book in CLASSIC_BOOKS if word in (work_title or "")), "")
