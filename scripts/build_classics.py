@@ -50,11 +50,14 @@ figure tells how the importer does with a reference it was not measured by:
   told by the book's order: classic and 集註 alternate, a 章 opens with ○, a 篇 heading
   and its note (…凡N章) come before the first 章. Checked against the 四部叢刊 editions: about
   95 % of the characters taken are the classic, the rest 集註 words.
-* 孝經 (``xiaojing``): 古文孝經孔氏傳 KR1f0003 (WYG), file 002, the 孝經 白文 (宋本) printed
-  after it: every full-size line but the title. Not in the shared corpus: give a local
-  copy of the repository (``git clone https://github.com/kanripo/KR1f0003``, commit
-  0710b7f5ec1e39147ceb966d87e326f1b140b313) with ``--kanripo DIR`` (``DIR/KR1f0003/…``);
-  without it the shipped file is kept.
+* 孝經 (``xiaojing``): 御纂孝經集註 KR1f0012 (WYG), file 001: the 今文 text in 十八章 as 唐玄宗's
+  注 reads it, printed at full size (each 章 opening with ○) with the 集註 in small print: the
+  full-size text of every line at indentation 0 or 1 but the title lines (``yuzuan_xiaojing``).
+  Not in the shared corpus: give a local copy of the repository (``git clone
+  https://github.com/kanripo/KR1f0012``, then ``git -C KR1f0012 checkout
+  0487974462477732fbf58c1e952154e831e1702e``) with ``--kanripo DIR`` (``DIR/KR1f0012/…``);
+  without it the shipped file is kept. (The 宋本 古文孝經 printed after 古文孝經孔氏傳,
+  KR1f0003, differs from 唐玄宗's text: 22 章, ``先之敬讓``.)
 * 穀梁傳 (``guliang``): 欽定春秋傳說彙纂 KR1e0094, 卷一 on, in the book's order: the 經 (full
   size at indentation 0 or 1, not led by a label) and after each entry the passage of the 傳
   it quotes in small print led by 穀梁 (or 榖梁) at indentation 1 or 2 (``huizuan``); then the
@@ -78,8 +81,8 @@ sys.path.insert(0, str(BASE_DIR))
 from reader.importers.mandoku.boundaries import match_form  # noqa: E402  (the reference step's own matching form)
 
 OUT = BASE_DIR / "reader" / "importers" / "mandoku" / "data" / "classics"
-#: The commit of kanripo/KR1f0003 (古文孝經孔氏傳) the 孝經 reference is built from.
-XIAOJING_COMMIT = "0710b7f5ec1e39147ceb966d87e326f1b140b313"
+#: The commit of kanripo/KR1f0012 (御纂孝經集註) whose file 001 the 孝經 reference is built from.
+XIAOJING_COMMIT = "0487974462477732fbf58c1e952154e831e1702e"
 LICENCE = "Licence: CC BY-SA 4.0 (Kanseki Repository, https://www.kanripo.org); this extract is shared alike."
 
 PB = re.compile(r"<pb:[^>]*>")
@@ -496,6 +499,16 @@ def sishu(files: list[Path], stop: str) -> list[str]:
     return texts
 
 
+def yuzuan_xiaojing(path: Path) -> list[str]:
+    """The classic of 御纂孝經集註 (KR1f0012, file 001): the full-size text of every printed
+    line at indentation 0 or 1 (the 經, each 章 opening with ○; the 集註 is in small print),
+    the title lines (欽定四庫全書, 御纂孝經集註) and the 章 headings (indented 2 or more, 開宗明義章第一)
+    left out."""
+    keep = [text for indent, text, raw in body_lines(path)
+            if indent <= 1 and text and text not in ("欽定四庫全書", "御纂孝經集註")]
+    return [clean("".join(keep))]
+
+
 def write(name: str, title: str, source: str, folder: str, commit: str, files: list[str], texts: list[str],
           also: tuple[str, ...] = ()) -> None:
     """Write ``data/classics/<name>.txt``: the header (title, source with its Kanripo folder,
@@ -521,7 +534,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=BASE_DIR.parent / "shared" / "corpus")
     ap.add_argument("--kanripo", type=Path, default=None,
-                    help="a folder of local copies of Kanripo repositories not in the corpus (KR1f0003)")
+                    help="a folder of local copies of Kanripo repositories not in the corpus (KR1f0012)")
     args = ap.parse_args()
     c = args.corpus
     files, texts = shu(c)
@@ -556,13 +569,12 @@ def main() -> None:
           "欽定春秋傳說彙纂 (WYG), the 經 and the small print led by 穀梁", "KR1e0094", commit_of(c, "KR1e0094"), files, texts,
           also=(f"春秋大全 (WYG), Kanripo KR1e0074 (https://github.com/kanripo/KR1e0074), commit {commit_of(c, 'KR1e0074')}: "
                 "the words of its quotations led by 穀梁傳 that the first lacks, each in its place (merge).",))
-    local = args.kanripo / "KR1f0003" if args.kanripo else None
-    if local and (local / "KR1f0003_002.txt").exists():
-        files, texts = sbck(local, "KR1f0003_002.txt")
-        write("xiaojing", "孝經", "古文孝經孔氏傳 (WYG), file 002: the 孝經 白文 (宋本) printed after it", "KR1f0003",
-              XIAOJING_COMMIT, files, [t.removeprefix("古文孝經") for t in texts])
+    local = args.kanripo / "KR1f0012" / "KR1f0012_001.txt" if args.kanripo else None
+    if local and local.exists():
+        write("xiaojing", "孝經 (今文, 唐玄宗's text: 十八章)", "御纂孝經集註 (WYG), file 001: the classic at full size",
+              "KR1f0012", XIAOJING_COMMIT, [local.name], yuzuan_xiaojing(local))
     else:
-        print("xiaojing: kept (no local copy of KR1f0003: --kanripo DIR)")
+        print("xiaojing: kept (no local copy of KR1f0012: --kanripo DIR)")
 
 if __name__ == "__main__":
     main()

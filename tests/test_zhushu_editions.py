@@ -32,7 +32,7 @@ QUERIES = ["王", "之", "釋曰", "注", "疏", "音", "反", "曰", "公", "�
 EDITORS_NOTES_KR1H0003_001 = 10
 #: How the layer of each piece of 孝經注疏 卷一 was decided (``Piece.layer_basis``).
 #: (the 考證 entry 蓋天子之孝也○古文無也字 is an entry, not a section title: text of the editorial layer)
-BASES_KR1F0004_001 = {"marked": 62, "default": 17, "reference": 8, "layout": 1}
+BASES_KR1F0004_001 = {"marked": 62, "default": 17, "reference": 6, "layout": 3}
 #: A page-break marker of the printed edition (葉 1-2a): not text.
 PAGE = re.compile(r'<span class="pb"[^>]*><span class="visually-hidden">[^<]*</span>[^<]*</span>')
 CHOICES = ["classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "notes", "titles",
@@ -310,7 +310,7 @@ def test_shipped_classics_name_their_source_and_licence_and_load_once():
 
     for book, folder in [("shu", "KR1b0046"), ("shi", "KR1c0044"), ("chunqiu", "KR1e0001"), ("zuozhuan", "KR1e0001"),
                          ("gongyang", "KR1e0094"), ("guliang", "KR1e0094"), ("yi", "KR1a0139"), ("zhouli", "KR1d0001"),
-                         ("yili", "KR1d0026"), ("xiaojing", "KR1f0003"), ("mengzi", "KR1h0043"), ("lunyu", "KR1h0043")]:
+                         ("yili", "KR1d0026"), ("xiaojing", "KR1f0012"), ("mengzi", "KR1h0043"), ("lunyu", "KR1h0043")]:
         head = [line for line in (classics.CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
                 if line.startswith("#")]
         assert f"Kanripo {folder} (https://github.com/kanripo/{folder})" in head[1]
@@ -409,7 +409,7 @@ def test_how_each_layer_was_decided_is_stored_shown_and_in_the_api(zhushu, clien
                if p.layer_basis in ("reference", "layout")]
     assert decided == [
         ("layout", CLASSIC, "曾子侍"), ("reference", CLASSIC, "知之乎曾子避席曰參不敏何足以知之"),
-        ("reference", CLASSIC, "子曰夫孝德之本也"), ("reference", CLASSIC, "敎之所由生也"),
+        ("reference", CLASSIC, "子曰夫孝德之本也"), ("layout", CLASSIC, "敎之所由生也"),
         ("reference", CLASSIC, "復坐吾語汝")]
     assert Counter(Piece.objects.filter(section__juan=juan).values_list("layer_basis", flat=True)) == Counter(
         BASES_KR1F0004_001)
