@@ -39,7 +39,9 @@ def test_index_files(two_backends, seed_juan):
                                     "offset", "end_offset", "gap", "starts", "unit_starts", "layer", "work_id",
                                     "juan_id", "juan_number", "chapter_id", "juan_index", "section_index",
                                     "section_first_rank", "char_exact", "exact_exceptions",
-                                    "exception_starts", "char_passages", "usual_passages")] + ["passages.json", "juans.json"])
+                                    "exception_starts", "char_passages", "usual_passages", "place_fields",
+                                    "place_strings", "place_string_starts", "place_pieces", "place_piece_firsts")]
+        + ["passages.json", "juans.json"])
     assert sorted(p.name for p in gen.iterdir()) == sorted(base_files + ["MANIFEST.json"])
     assert positional.version() == gen.name
     # An incremental write links the base's files into a new generation and adds a segment
@@ -315,14 +317,15 @@ def test_exact_forms_of_a_folded_character(settings, tmp_path, seed_juan, monkey
     assert set(ways.values()) == {"tables", "hits"} and ways[("鼓", True)] == ways[("鼔", False)] == "tables"
 
 
-def test_warm_reads_every_segments_places(settings, tmp_path, seed_juan, monkeypatch):
-    """``warm()`` (gunicorn's post_worker_init) loads each segment's passages.json, which the
-    first search touching a segment would otherwise wait for."""
+def test_warm_loads_the_generation(settings, tmp_path, seed_juan, monkeypatch):
+    """``warm()`` (gunicorn's post_worker_init) loads the current generation, every segment's
+    places mapped with it: the first search opens no file."""
     backend, _ = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
-    corpus = backend._corpus()
-    assert [s._places is None for s in corpus.segments] == [True, True, True]
+    backend._loaded.clear()
     backend.warm()
-    assert [len(s._places) for s in corpus.segments] == [len(s) for s in corpus.segments] == [3 * 424, 424, 2 * 424]
+    corpus = backend._corpus()
+    assert list(backend._loaded.values())[0] is corpus
+    assert [len(s.places) for s in corpus.segments] == [len(s) for s in corpus.segments] == [3 * 424, 424, 2 * 424]
 
 
 class _Planted:
@@ -364,12 +367,12 @@ def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
     table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
-    assert table["format"] == 8 and set(table) == {"format", "juans", "sections", "juan_keys"}
+    assert table["format"] == 9 and set(table) == {"format", "juans", "sections", "juan_keys"}
     d = documents_for_juan(seed_juan)[0]
     assert table["juans"] == {str(seed_juan.id): [d.juan_version, d.work_id, 10]} and d.juan_number == 10
     (gen / "juans.json").write_text(json.dumps({**table, "format": 7}), encoding="utf-8")
     positional._loaded.clear()
-    with pytest.raises(IndexFormatError, match=r"juans\.json has format 7, this version reads 8; run `python "
+    with pytest.raises(IndexFormatError, match=r"juans\.json has format 7, this version reads 9; run `python "
                                                r"manage\.py rebuild_index`"):
         positional.search(SearchQuery("鵠"))
     (gen / "juans.json").write_text("{not json", encoding="utf-8")
@@ -434,22 +437,114 @@ def test_an_edition_filter_cuts_hits_by_position_ranges(settings, tmp_path, seed
     assert positional_backend._within(np.array([1, 5, 9, 12]), np.array([0, 9]), np.array([6, 10])).tolist() == [1, 5, 9]
 
 
-def test_places_share_their_repeated_values(two_backends, seed_juan):
-    """A segment's places (one list of ``PLACE_FIELDS`` per passage) are read from JSON, which
-    makes a new string or number for every occurrence; the segment keeps one object per value
-    (947 MB of places against 605 MB on the 107 M library), the values unchanged."""
-    from search.backends.positional.format import PASSAGES_FILE, PLACE_FIELDS, read_table
+def test_places_are_read_in_place_with_the_values_written(two_backends, seed_juan):
+    """A segment's places are memory-mapped arrays (``places.PlaceTable``): each passage's
+    place is the document's fields as written, numbers as ints and strings as str, made when
+    asked for; the strings are kept once, sorted, and a name is found by a binary search."""
+    from search.backends.positional.places import PLACE_FIELDS, PlaceTable
 
+    positional, _ = two_backends
+    docs = documents_for_juan(seed_juan)
+    positional.rebuild(docs)
+    segment = positional._corpus().segments[0]
+    table = segment.places
+    assert isinstance(table, PlaceTable) and len(table) == 424
+    assert all(isinstance(a, np.memmap) or isinstance(a.base, np.memmap)
+               for a in (table.fields, table.strings, table.string_starts, table.pieces, table.piece_firsts))
+    by_id = {d.doc_id: d for d in docs}
+    for p in range(424):
+        place = table[p]
+        d = by_id[place[0]]
+        want = tuple([list(x) for x in d.piece_starts] if f == "piece_starts" else getattr(d, f) for f in PLACE_FIELDS)
+        assert place == want
+    assert table[-1] == table[423]
+    with pytest.raises(IndexError):
+        table[424]
+    assert table.fields.shape == (424, 15) and table.pieces.shape == (sum(len(d.piece_starts) for d in docs), 2)
+    strings = [table.string(i) for i in range(len(table.string_starts) - 1)]
+    assert strings == sorted(set(strings))  # each once, in code-point order
+    assert len(strings) == len({getattr(d, f) for d in docs for f in ("doc_id", "layer", "work_slug", "work_title",
+                                                                           "juan_label", "chapter_title", "section_title",
+                                                                           "layer_name", "commentator")})
+    title = docs[0].work_title
+    assert table.find(title) == strings.index(title) and table.find("no such name") == -1
+    assert table.column("work_title").tolist() == [table.find(title)] * 424
+    layers = table.column("layer").tolist()
+    assert {table.string(i) for i in layers} == {d.layer for d in docs}
+    assert sum(i == table.find("commentary") for i in layers) == sum(d.layer == "commentary" for d in docs) > 0
+
+
+def test_a_commentator_filter_compares_a_column(two_backends, seed_juan):
+    """``Corpus.written_by``: one comparison of the commentator column per segment; a name no
+    place holds matches nothing (not the places without one)."""
+    positional, _ = two_backends
+    docs = documents_for_juan(seed_juan)
+    named = [replace(d, commentator="鄭玄" if i % 3 == 0 else "") for i, d in enumerate(docs)]
+    positional.rebuild(named)
+    corpus = positional._corpus()
+    mask = corpus.written_by("鄭玄")
+    assert mask.dtype == bool and int(mask.sum()) == len(range(0, 424, 3)) == 142
+    assert sorted(corpus.places[p][0] for p in np.flatnonzero(mask).tolist()) == sorted(
+        d.doc_id for d in named if d.commentator == "鄭玄")
+    assert int(corpus.written_by("").sum()) == 424 - 142 and int(corpus.written_by("賈公彥").sum()) == 0
+    assert positional.search(SearchQuery("之", commentator="鄭玄")).passages == len(
+        {d.doc_id for d in named if d.commentator == "鄭玄" and "之" in d.text})
+
+
+def test_an_index_of_format_8_is_refused_with_what_to_run(two_backends, seed_juan):
+    """Format 8 kept the places as lists in passages.json: such an index is refused (never
+    read as if its places were arrays) and names the command that rebuilds it."""
     positional, _ = two_backends
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
-    raw = read_table(gen / PASSAGES_FILE)["places"]
-    segment = positional._corpus().segments[0]
-    assert segment.places == raw and len(raw) == 424
-    for field in ("work_title", "work_slug", "juan_label", "layer_name"):
-        at = PLACE_FIELDS.index(field)
-        assert len({id(p[at]) for p in raw}) > 1, field  # JSON: a new object per passage
-        assert len({id(p[at]) for p in segment.places}) == len({p[at] for p in raw}), field  # one per value
-    for field in ("doc_id", "piece_starts"):  # unique per passage, and lists (mutable): not shared
-        at = PLACE_FIELDS.index(field)
-        assert len({id(p[at]) for p in segment.places}) == 424, field
+    for name in ("juans", "passages"):
+        table = json.loads((gen / f"{name}.json").read_text(encoding="utf-8"))
+        (gen / f"{name}.json").write_text(json.dumps({**table, "format": 8}), encoding="utf-8")
+    for name in ("place_fields", "place_strings", "place_string_starts", "place_pieces", "place_piece_firsts"):
+        (gen / f"{name}.npy").unlink()
+    positional._loaded.clear()
+    with pytest.raises(IndexFormatError) as refused:
+        positional.search(SearchQuery("鵠"))
+    assert str(refused.value) == (f"the search index file {gen / 'juans.json'} has format 8, this version reads 9; "
+                                  f"run `python manage.py rebuild_index` to build it again")
+
+
+def test_places_that_do_not_fit_their_segment_are_refused(two_backends, seed_juan):
+    positional, _ = two_backends
+    positional.rebuild(documents_for_juan(seed_juan))
+    gen = positional.current_link.resolve()
+    np.save(gen / "place_piece_firsts.npy", np.zeros(3, dtype=np.int64))
+    positional._loaded.clear()
+    with pytest.raises(IndexFormatError, match=r"the places of the search index at .* do not fit together "
+                                               r"\(passages 424, .*place_piece_firsts \(3,\)\); run `python manage"):
+        positional.search(SearchQuery("鵠"))
+
+
+@pytest.mark.parametrize("sort", ["after", "before"])
+def test_a_kwic_page_is_sorted_from_the_hits_that_can_fill_it(settings, tmp_path, seed_juan, monkeypatch, sort):
+    """A page of a KWIC sort sorts only the hits whose first ``FIRST_UNITS`` units of context
+    can put them on it (``HitArray._context_candidates``): every page equals the same slice
+    of the whole sort and of a plain scan's, on an index of three segments where each
+    context has copies (four copies of the seed juan: ties go to text order) and many hits
+    end a passage (their context is 0 from there on)."""
+    from search.backends.positional.hits import FIRST_UNITS
+
+    assert FIRST_UNITS == 3
+    backend, ref = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
+    key = lambda h: (h.juan_number, h.doc_id.split(":", 1)[-1], h.start, h.end, h.before, h.match, h.after)  # noqa: E731
+    sizes = {}
+    for q in ("之", "射", "大射 OR 鄉射"):
+        whole = [key(h) for h in backend.search(SearchQuery(q, sort=sort)).hits]  # every hit: the whole sort
+        assert whole == [key(h) for h in ref.search(SearchQuery(q, sort=sort)).hits]
+        sizes[q] = len(whole)
+        for at in range(0, len(whole), 20):
+            hits = backend.search(SearchQuery(q, sort=sort)).hits
+            assert [key(h) for h in hits[at:at + 20]] == whole[at:at + 20], (q, at)
+            # a page in the first eighth of the hits: sorted from candidates, no whole order made
+            assert (hits._order is None) == ((at + 20) * 8 < len(whole)), (q, at)
+        hits = backend.search(SearchQuery(q, sort=sort)).hits
+        if 20 * 8 < len(whole):
+            candidates = hits._context_candidates(20, sort == "after")
+            assert 20 <= len(candidates) < len(whole) // 2
+            assert bool((np.diff(candidates) > 0).all())  # ascending hit indexes
+    assert sizes == {"之": 1464, "射": 1728, "大射 OR 鄉射": 132}  # as the plain scan counts them

@@ -156,10 +156,10 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         return allowed_file(name)
 
     def check_generation(self, gen: Path) -> None:
-        """Load ``gen`` whole (its segments' arrays and tables): raises ``IndexFormatError``
-        (or ``FileNotFoundError``, ``ValueError``) if it is not an index of this format."""
-        for segment in Corpus(gen).segments:
-            segment.places
+        """Load ``gen`` whole (its segments' arrays, tables and places): raises
+        ``IndexFormatError`` (or ``FileNotFoundError``, ``ValueError``) if it is not an index
+        of this format."""
+        Corpus(gen)
 
     def _corpus(self) -> Corpus:
         """The current generation, loaded once per process (and again after a swap). A
@@ -360,10 +360,9 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
 
     # -- reading -------------------------------------------------------------------------
     def warm(self) -> None:
-        """Load the current generation and every segment's places (``passages.json``: about
-        3 s for the 30 M library, which the first search touching a segment would wait for)."""
-        for segment in self._corpus().segments:
-            segment.places
+        """Load the current generation (its segments' arrays and places, memory-mapped: the
+        first search then opens no file)."""
+        self._corpus()
 
     def document_count(self) -> int:
         corpus = self._corpus()

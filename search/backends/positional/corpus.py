@@ -11,7 +11,8 @@ import numpy as np
 from search.analysis import char_alternatives, query_units
 
 from ..base import live_juans
-from .format import ARRAYS, COMMENTATOR_FIELD, deleted_file, segment_names
+from .format import ARRAYS, deleted_file, segment_names
+from .places import JoinedPlaces
 from .segment import Segment, _Term
 
 
@@ -131,11 +132,13 @@ class Corpus:
             setattr(self, name, np.concatenate([n[getattr(s, name)] for n, s in zip(numbers, segments)]))
 
     @property
-    def places(self) -> list:
+    def places(self):
+        """The passages' places (``PLACE_FIELDS`` tuples) by passage number: the segments'
+        ``PlaceTable``s read as one, nothing copied."""
         if len(self.segments) == 1:
             return self.base.places
         if not hasattr(self, "_places"):
-            self._places = [place for s in self.segments for place in s.places]
+            self._places = JoinedPlaces([s.places for s in self.segments], self.passage_firsts)
         return self._places
 
     def holds_layer(self, code: int) -> bool:
@@ -148,13 +151,16 @@ class Corpus:
 
     def written_by(self, commentator: str) -> np.ndarray:
         """A boolean per passage: whether ``commentator`` wrote it (its place's
-        ``commentator``; a place of an older generation has none). Made once per name and
-        kept with the corpus (a Python pass over the places)."""
+        ``commentator``): one comparison of each segment's column with the name's number in
+        its table (``PlaceTable.find``). Made once per name and kept with the corpus."""
         cache = self.__dict__.setdefault("_written_by", {})
         if commentator not in cache:
-            k = COMMENTATOR_FIELD
-            cache[commentator] = np.fromiter((len(p) > k and p[k] == commentator for p in self.places),
-                                             dtype=bool, count=len(self.places))
+            parts = []
+            for s in self.segments:  # -1: no place of the segment names it (-1 is also None's number)
+                number = s.places.find(commentator)
+                parts.append(s.places.column("commentator") == number if number >= 0 else
+                             np.zeros(len(s), dtype=bool))
+            cache[commentator] = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
         return cache[commentator]
 
     def __len__(self) -> int:

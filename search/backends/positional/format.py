@@ -4,7 +4,6 @@ the tables beside them (see the package docstring for what each array holds), wr
 from __future__ import annotations
 
 import json
-import operator
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,6 +17,7 @@ from characters.folding import fold
 from characters.simplified import MIXED, TRADITIONAL
 
 from ..base import IndexUnavailable, entries_of
+from .places import PLACE_ARRAYS, PLACE_FIELDS, place_arrays
 
 
 #: 2: juan versions; 3: segments (a base and a delta; any number of segments since issue 15 reads the
@@ -28,9 +28,12 @@ from ..base import IndexUnavailable, entries_of
 #: ``Segment.exact_postings``); 7: ``char_passages``, ``usual_passages`` (issue 15: how many passages
 #: hold each character, ``Segment.passages_holding``); 8: the tables beside the arrays are JSON
 #: (``juans.json``, ``passages.json``), no longer pickles, so no index file can run code when read
-#: (issue 29). An index of an older format is refused, never unpickled: ``rebuild_index`` replaces it.
-FORMAT = 8
-READS = (8,)
+#: (issue 29); 9: the passages' places are memory-mapped arrays (``places.PLACE_ARRAYS``), no longer
+#: lists in ``passages.json``, which only marks a whole segment (issue 30: a process held 738 MB of
+#: places on the 107 M library). An index of an older format is refused with what to run, never read
+#: wrong: ``rebuild_index`` replaces it.
+FORMAT = 9
+READS = (9,)
 SEP = 0
 #: The arrays of a segment, one ``<name>.npy`` each (``allow_pickle=False``).
 ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
@@ -38,20 +41,14 @@ ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "ran
           "section_index", "section_first_rank", "char_exact", "exact_exceptions", "exception_starts",
           "char_passages", "usual_passages")
 #: The tables of a segment: its juans (``{"format", "juans": {juan_id: [version, work_id, number]},
-#: "sections", "juan_keys"}``) and its passages' places (``{"format", "places"}``, written last: its
-#: presence marks a whole segment). JSON, UTF-8.
+#: "sections", "juan_keys"}``) and the mark of a whole segment (``{"format", "passages"}``: how many,
+#: written last, after every array). JSON, UTF-8. The places are arrays (``places.PLACE_ARRAYS``).
 JUANS_FILE, PASSAGES_FILE = "juans.json", "passages.json"
-#: Per-passage fields kept in ``passages.json``, in this order.
-#: ``commentator`` is last: a passage of a generation written before it has one field
-#: fewer (read as ""; ``rebuild_index`` writes it).
-PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_id", "juan_number",
-                "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
-                "section_title", "layer_name", "piece_starts", "commentator")
 COMMENTATOR_FIELD = PLACE_FIELDS.index("commentator")
 #: A generation's file names, and nothing else (``allowed_file``): the base segment's files and
 #: deletion lists at its top, each further segment's files in ``seg-NNNNNN/``.
 _SEGMENT = r"seg-\d{6}"
-_FILES = "|".join([*(f"{name}\\.npy" for name in ARRAYS), r"juans\.json", r"passages\.json"])
+_FILES = "|".join([*(f"{name}\\.npy" for name in ARRAYS + PLACE_ARRAYS), r"juans\.json", r"passages\.json"])
 ALLOWED_FILE = re.compile(rf"(?:(?:{_SEGMENT}/)?(?:{_FILES})|deleted(?:-{_SEGMENT})?\.npy)")
 LAYER_CODE = {layer: i for i, layer in enumerate(LAYERS)}
 
@@ -226,16 +223,15 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         "section_index": passage_section,
         "section_first_rank": first_rank,
     }
+    arrays.update(place_arrays(docs))
     for i, (name, array) in enumerate(arrays.items()):
         if i == len(arrays) // 2:
             crash_point("index-write")
         np.save(gen / f"{name}.npy", array, allow_pickle=False)
-    place_of = operator.attrgetter(*PLACE_FIELDS[:-2])
-    places = [(*place_of(d), [list(x) for x in d.piece_starts], d.commentator) for d in docs]
     juans = {**entries_of(docs), **(entries or {})}
     write_table(gen / JUANS_FILE, {"format": FORMAT, "juans": {str(j): list(e) for j, e in juans.items()},
                                    "sections": sorted_sections, "juan_keys": juan_keys})
-    write_table(gen / PASSAGES_FILE, {"format": FORMAT, "places": places})  # last: marks a whole segment
+    write_table(gen / PASSAGES_FILE, {"format": FORMAT, "passages": n})  # last: marks a whole segment
     return n
 
 
@@ -267,27 +263,6 @@ def read_table(path: Path) -> dict:
                                f"{' and '.join(map(str, READS))}; run `python manage.py rebuild_index` to build it "
                                f"again")
     return table
-
-
-#: The fields of a place that repeat from passage to passage (a work's title, a juan's label, a
-#: section's title, their ids, a layer's name): all but the passage's id and its pieces' starts.
-SHARED_FIELDS = tuple(i for i, name in enumerate(PLACE_FIELDS) if name not in ("doc_id", "piece_starts"))
-
-
-def share_repeated(places: list) -> list:
-    """``places`` (lists of ``PLACE_FIELDS``, as read from a segment's table) with each repeated
-    value one object shared by every place that holds it, in place. JSON reading makes a new
-    string or number for every occurrence: on the 107 M library (851,978 passages) a process
-    held 947 MB of places, 605 MB with the values shared (``bench`` probe, docs/scale.md).
-    Only immutable values are shared (the pieces' starts are lists, left as they are)."""
-    seen: dict = {}
-    for place in places:
-        n = len(place)
-        for i in SHARED_FIELDS:
-            if i < n:
-                value = place[i]
-                place[i] = seen.setdefault(value, value)
-    return places
 
 
 def allowed_file(name: str) -> bool:

@@ -17,6 +17,9 @@ from .format import PLACE_FIELDS, SEP
 #: ``HitPassage``'s leading fields, all places, read from a place tuple in one call (``HitArray._hits``).
 _PASSAGE_FIELDS = [f.name for f in dataclasses.fields(HitPassage)][:12]
 assert _PASSAGE_FIELDS[-1] == "doc_id" and set(_PASSAGE_FIELDS) <= set(PLACE_FIELDS)
+#: Units of context read for every hit to find the few that can fill a KWIC page
+#: (``HitArray._context_candidates``): as many as the sort's first round packs in a uint64.
+FIRST_UNITS = 3
 #: Hits made at a time when every hit is read in turn (``HitArray.__iter__``: a hit list).
 READ_BATCH = 1000
 _PASSAGE_HEAD = operator.itemgetter(*(PLACE_FIELDS.index(f) for f in _PASSAGE_FIELDS))
@@ -57,6 +60,30 @@ def _passage_ranges(corpus: Corpus, starts: np.ndarray, passages: np.ndarray) ->
     following = passages + 1
     end = np.where(following < len(corpus), corpus.unit_starts[np.minimum(following, len(corpus) - 1)], corpus.size)
     return np.searchsorted(starts, first), np.searchsorted(starts, end)
+
+
+def _read_units(corpus: Corpus, runs: list, at_hits: np.ndarray, anchors: np.ndarray, step: int, done: int,
+                width: int, inside: np.ndarray) -> np.ndarray:
+    """The units ``done`` to ``done + width`` of context of the hits ``at_hits`` (ascending
+    indexes into ``anchors``, each hit's first unit of context as a unit position; ``runs``:
+    ``Corpus.segment_runs`` of the hits' positions), packed 21 bits a unit, the nearest unit
+    highest (uint64, one per hit). ``step``: 1 reads after the hit, -1 before it. Read on each
+    segment's own ``folded`` (a context never leaves its segment: a separator ends every
+    segment). ``inside`` (a boolean per hit, updated in place) turns False where the context
+    reaches a separator (a passage's end): that unit and every later one read as 0."""
+    key = np.zeros(len(at_hits), dtype=np.uint64)
+    bounds = np.searchsorted(at_hits, [lo for _, lo, _ in runs] + [len(anchors)]).tolist()
+    for (k, _, _), lo, hi in zip(runs, bounds[:-1], bounds[1:]):
+        if hi > lo:
+            folded = corpus.segments[k].folded
+            at = anchors[at_hits[lo:hi]] - corpus.unit_firsts[k]
+            part_inside, part_key = inside[lo:hi], key[lo:hi]  # views: filled in place
+            for j in range(done, done + width):
+                values = folded[np.clip(at + step * j, 0, len(folded) - 1)]
+                part_inside &= values != SEP
+                part_key <<= np.uint64(21)
+                part_key |= np.where(part_inside, values, 0).astype(np.uint64)
+    return key
 
 
 def _merged(starts: list, lengths: list) -> tuple[np.ndarray, np.ndarray]:
@@ -141,24 +168,28 @@ class HitArray(Sequence):
                 keys -= counts << 32
         return keys
 
-    def _context_order(self, after: bool) -> np.ndarray:
-        """Indexes of every hit in KWIC order: by the ``SORT_SPAN`` folded units after the
-        hit (``after``) or before it (nearest first), 0 from the passage's end on (it sorts
-        before any unit, as a shorter ``Hit.after_key`` does), then in text order.
+    def _context_order(self, after: bool, among: np.ndarray | None = None) -> np.ndarray:
+        """Indexes of the hits ``among`` (ascending hit indexes; every hit if None) in KWIC
+        order: by the ``SORT_SPAN`` folded units after the hit (``after``) or before it
+        (nearest first), 0 from the passage's end on (it sorts before any unit, as a shorter
+        ``Hit.after_key`` does), then in text order.
 
         A most-significant-first radix sort. Each round reads the next few units of context
-        of the hits still tied (in position order, segment by segment), packs them with the
-        hit's tie into one uint64 (21 bits a unit: every unit code, a gaiji key included, is
-        below U+110000) and sorts only those hits. Hits whose contexts reached a passage's
-        end together stay tied to the end: they go to text order at once. The contexts of a
-        common character part after a few units, so most hits are read and sorted once (之
-        on the 30 M library, 897,163 hits: 4.6 s as 20 sorted columns;
+        of the hits still tied (in position order, segment by segment: ``_read_units``), packs
+        them with the hit's tie into one uint64 (21 bits a unit: every unit code, a gaiji key
+        included, is below U+110000) and sorts only those hits. Hits whose contexts reached a
+        passage's end together stay tied to the end: they go to text order at once. The
+        contexts of a common character part after a few units, so most hits are read and
+        sorted once (之 on the 30 M library, 897,163 hits: 4.6 s as 20 sorted columns;
         docs/decisions/0019-concordance-sort-by-radix-rounds.md)."""
-        n = len(self)
         corpus = self.corpus
         step = 1 if after else -1
-        anchors = self.starts + self.lengths if after else self.starts - 1  # each hit's first unit of context
-        runs = corpus.segment_runs(self.starts)
+        hits = np.arange(len(self)) if among is None else among
+        starts = self.starts if among is None else self.starts[among]
+        lengths = self.lengths if among is None else self.lengths[among]
+        anchors = starts + lengths if after else starts - 1  # each hit's first unit of context
+        n = len(hits)
+        runs = corpus.segment_runs(starts)
         order = np.arange(n)
         active, slots = order.copy(), order.copy()  # hits still tied, and their places in ``order``
         tie_starts = np.zeros(n, dtype=bool)  # where each tie begins among them (ties: runs of slots)
@@ -173,18 +204,8 @@ class HitArray(Sequence):
             reading[:] = False
             reading[active] = True
             at_hits = np.flatnonzero(reading)  # ascending: segment by segment
-            key, inside = np.zeros(len(at_hits), dtype=np.uint64), ~ended[at_hits]
-            bounds = np.searchsorted(at_hits, [lo for _, lo, _ in runs] + [n]).tolist()
-            for (k, _, _), lo, hi in zip(runs, bounds[:-1], bounds[1:]):
-                if hi > lo:  # a context never leaves its segment: a separator ends every segment
-                    folded = corpus.segments[k].folded
-                    at = anchors[at_hits[lo:hi]] - corpus.unit_firsts[k]
-                    part_inside, part_key = inside[lo:hi], key[lo:hi]  # views: filled in place
-                    for j in range(done, done + width):
-                        values = folded[np.clip(at + step * j, 0, len(folded) - 1)]
-                        part_inside &= values != SEP
-                        part_key <<= np.uint64(21)
-                        part_key |= np.where(part_inside, values, 0).astype(np.uint64)
+            inside = ~ended[at_hits]
+            key = _read_units(corpus, runs, at_hits, anchors, step, done, width, inside)
             ended[at_hits] = ~inside
             done += width
             scratch[at_hits] = key
@@ -209,21 +230,42 @@ class HitArray(Sequence):
         if settled:
             slots, active, ties = (np.concatenate(a) for a in zip(*settled))
             known = self._pids._array  # passages looked up already, else found for these hits only
-            rank = self.corpus.sort_keys(self.starts[active], None if known is None else known[active])
+            rank = self.corpus.sort_keys(starts[active], None if known is None else known[hits[active]])
             order[np.sort(slots)] = active[np.lexsort((rank, ties))]
-        return order
+        return order if among is None else hits[order]
+
+    def _context_candidates(self, stop: int, after: bool) -> np.ndarray:
+        """Indexes of a few hits (ascending) among which are the first ``stop`` in KWIC order
+        (``_context_order``): the hits whose first ``FIRST_UNITS`` units of context, packed as
+        that sort's first round packs them, are at most the ``stop``-th smallest such key. A
+        hit with a greater key has ``stop`` hits before it whatever its further units, as the
+        sort compares those units first. One reading of a few units per hit and a partition,
+        no sort of every hit: a page of 之 sorted by what follows it."""
+        n = len(self)
+        anchors = self.starts + self.lengths if after else self.starts - 1
+        key = _read_units(self.corpus, self.corpus.segment_runs(self.starts), np.arange(n), anchors,
+                          1 if after else -1, 0, FIRST_UNITS, np.ones(n, dtype=bool))
+        threshold = np.partition(key, stop - 1)[stop - 1]
+        return np.flatnonzero(key <= threshold)
 
     def _sorted_indexes(self, stop: int) -> np.ndarray:
         """Indexes of the first ``stop`` hits in sort order (all of them if need be)."""
         if self._order is not None:
             return self._order[:stop]
-        if self.query.sort in ("after", "before"):
-            self._order = self._context_order(self.query.sort == "after")
-            return self._order[:stop]
         done, prefix = self._prefix
         if prefix is not None and stop <= done:
             return prefix[:stop]
         n = len(self)
+        if self.query.sort in ("after", "before"):
+            after = self.query.sort == "after"
+            if stop * 8 < n:  # a page: sorted from the hits that can be in it
+                candidates = self._context_candidates(stop, after)
+                if len(candidates) * 2 < n:
+                    prefix = self._context_order(after, candidates)[:stop]
+                    self._prefix = (stop, prefix)
+                    return prefix
+            self._order = self._context_order(after)
+            return self._order[:stop]
         if stop * 8 < n and self.query.sort == "text":
             candidates = self._text_candidates(stop)
             if len(candidates) * 2 < n:

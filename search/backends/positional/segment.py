@@ -10,12 +10,13 @@ import numpy as np
 
 from search.analysis import analyse, char_alternatives, query_units
 
-from .format import ARRAYS, JUANS_FILE, PASSAGES_FILE, SEP, IndexFormatError, read_table, share_repeated
+from .format import ARRAYS, JUANS_FILE, PASSAGES_FILE, SEP, IndexFormatError, read_table
+from .places import PlaceTable
 
 
 class Segment:
-    """One segment folder, loaded: its arrays (memory-mapped), its juans and, on first use,
-    its passages' places. Raises ``FileNotFoundError`` if the folder is gone,
+    """One segment folder, loaded: its arrays (memory-mapped), its juans and its passages'
+    places (``PlaceTable``, memory-mapped too). Raises ``FileNotFoundError`` if the folder is gone,
     ``IndexFormatError`` if it holds something else."""
 
     def __init__(self, folder: Path):
@@ -33,7 +34,7 @@ class Segment:
                    "this version does not read); run `python manage.py rebuild_index` to build it again"
                    if older else "; run `python manage.py rebuild_index` to build it again"))
         table = read_table(folder / JUANS_FILE)
-        self._places = None
+        mark = read_table(marker)
         for name in ARRAYS:  # plain views: numpy.memmap's indexing is slow
             setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
         try:
@@ -44,6 +45,12 @@ class Segment:
             raise IndexFormatError(f"the search index file {folder / JUANS_FILE} is not a table of this index "
                                    f"format ({e!r}); run `python manage.py rebuild_index` to build it again") from None
         self.size = len(self.exact)     # unit positions
+        if mark.get("passages") != len(self.starts):
+            raise IndexFormatError(f"the search index file {marker} names {mark.get('passages')!r} passages, its "
+                                   f"arrays hold {len(self.starts)}; run `python manage.py rebuild_index` to build it "
+                                   f"again")
+        #: The passages' places (``PLACE_FIELDS``), read in place: a place is made when asked for.
+        self.places = PlaceTable(folder, len(self.starts), IndexFormatError)
         self.char_index = {int(c): i for i, c in enumerate(self.chars)}
         #: ``{folded code point: (start, stop)}``: its slice of ``order`` (plain ints: a query
         #: looks its characters up in every segment).
@@ -56,14 +63,6 @@ class Segment:
 
     def __len__(self) -> int:
         return len(self.starts)
-
-    @property
-    def places(self) -> list:
-        """The passages' places (``PLACE_FIELDS``), read on first use (a write into a segment
-        never reads the base's)."""
-        if self._places is None:
-            self._places = share_repeated(read_table(self.path / PASSAGES_FILE)["places"])
-        return self._places
 
     def lengths(self) -> np.ndarray:
         """Each passage's length in code points (int64)."""

@@ -1,0 +1,185 @@
+"""The passages' places of a segment (work, juan, chapter, section, layer, pieces: what a hit
+shows besides its text) as arrays read in place (``PlaceTable``), and their writer
+(``place_arrays``).
+
+The places were a JSON table read whole into Python lists by the first search of every
+process: on the 107 M library (851,978 passages) 605–738 MB of each worker's own memory
+(docs/scale.md). Kept as memory-mapped arrays they cost a process only the pages it reads,
+shared with every other process through the page cache, and the first search reads none of
+them (a place is made when a hit is shown)::
+
+    place_fields          int64 (passages, 15): per passage, ``PLACE_FIELDS`` but ``piece_starts``
+                          in that order, a number as it is, a string as its index in the strings
+    place_strings         uint8: the distinct strings of every string field, UTF-8, sorted
+                          by code point, end to end
+    place_string_starts   int64 (strings + 1): where each string begins in ``place_strings``
+    place_pieces          int64 (pieces, 2): ``(piece position, offset)`` of every passage's pieces
+    place_piece_firsts    int64 (passages + 1): where each passage's pieces begin in ``place_pieces``
+
+A string field may be None (index -1). The strings are sorted, so a name (a commentator) is
+found by a binary search and a filter on it is one comparison of a column
+(``PlaceTable.column``, ``PlaceTable.find``).
+"""
+from __future__ import annotations
+
+import bisect
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..base import IndexUnavailable
+
+#: Per-passage fields of a place, in the order ``PlaceTable`` answers them (and
+#: ``SearchDocument`` names them). ``piece_starts`` is the one list.
+PLACE_FIELDS = ("doc_id", "layer", "work_id", "work_slug", "work_title", "juan_id", "juan_number",
+                "juan_label", "chapter_id", "chapter_title", "section_id", "section_position",
+                "section_title", "layer_name", "piece_starts", "commentator")
+PIECES_FIELD = PLACE_FIELDS.index("piece_starts")
+#: The columns of ``place_fields``: every field but ``piece_starts``, in order.
+COLUMNS = tuple(name for name in PLACE_FIELDS if name != "piece_starts")
+STRING_FIELDS = frozenset({"doc_id", "layer", "work_slug", "work_title", "juan_label", "chapter_title",
+                           "section_title", "layer_name", "commentator"})
+_STRING_COLUMNS = tuple(i for i, name in enumerate(COLUMNS) if name in STRING_FIELDS)
+#: The files of a segment's places, one ``<name>.npy`` each.
+PLACE_ARRAYS = ("place_fields", "place_strings", "place_string_starts", "place_pieces", "place_piece_firsts")
+#: Strings decoded and kept per table (work titles, juan labels, section titles: read again
+#: and again by the hits of a page); a doc id is decoded each time.
+STRING_CACHE = 1 << 16
+
+
+def place_arrays(docs: Sequence) -> dict[str, np.ndarray]:
+    """The place arrays (``PLACE_ARRAYS``) of ``docs`` (``SearchDocument``-like, in the
+    segment's passage order). Raises ``TypeError`` if a number field holds something other
+    than an int, or a string field something other than a str or None."""
+    n = len(docs)
+    strings = set()
+    for d in docs:
+        for name in STRING_FIELDS:
+            value = getattr(d, name)
+            if value is not None:
+                if not isinstance(value, str):
+                    raise TypeError(f"passage {d.doc_id!r}: {name} is {value!r}, not a string")
+                strings.add(value)
+    ordered = sorted(strings)
+    number = {s: i for i, s in enumerate(ordered)}
+    number[None] = -1
+    encoded = [s.encode("utf-8") for s in ordered]
+    string_starts = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in encoded], out=string_starts[1:])
+    fields = np.empty((n, len(COLUMNS)), dtype=np.int64)
+    for j, name in enumerate(COLUMNS):
+        if name in STRING_FIELDS:
+            fields[:, j] = np.fromiter((number[getattr(d, name)] for d in docs), dtype=np.int64, count=n)
+        else:
+            values = [getattr(d, name) for d in docs]
+            bad = next((v for v in values if not isinstance(v, (int, np.integer)) or isinstance(v, bool)), None)
+            if bad is not None:
+                raise TypeError(f"a passage's {name} is {bad!r}, not an int")
+            fields[:, j] = np.asarray(values, dtype=np.int64).reshape(n)
+    counts = np.fromiter((len(d.piece_starts) for d in docs), dtype=np.int64, count=n)
+    piece_firsts = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=piece_firsts[1:])
+    pieces = np.asarray([tuple(x) for d in docs for x in d.piece_starts], dtype=np.int64).reshape(-1, 2)
+    return {"place_fields": fields, "place_strings": np.frombuffer(b"".join(encoded), dtype=np.uint8),
+            "place_string_starts": string_starts, "place_pieces": pieces, "place_piece_firsts": piece_firsts}
+
+
+class PlaceTable(Sequence):
+    """A segment's places, memory-mapped (``PLACE_ARRAYS`` in ``folder``): ``table[p]`` is
+    passage ``p``'s place, a tuple of ``PLACE_FIELDS`` (numbers as ints, strings as str or
+    None, ``piece_starts`` a list of ``[position, offset]`` lists), made when asked for.
+    Raises ``FileNotFoundError`` if a file is missing, ``error`` (an ``IndexUnavailable``
+    class) if the arrays do not fit together."""
+
+    def __init__(self, folder: Path, passages: int, error: type[IndexUnavailable] = IndexUnavailable):
+        arrays = {name: np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray)
+                  for name in PLACE_ARRAYS}
+        self.fields, self.strings = arrays["place_fields"], arrays["place_strings"]
+        self.string_starts, self.pieces = arrays["place_string_starts"], arrays["place_pieces"]
+        self.piece_firsts = arrays["place_piece_firsts"]
+        fits = (self.fields.shape == (passages, len(COLUMNS)) and self.fields.dtype == np.int64
+                and self.strings.ndim == 1 and self.strings.dtype == np.uint8
+                and self.string_starts.ndim == 1 and len(self.string_starts) >= 1
+                and int(self.string_starts[-1]) == len(self.strings)
+                and self.pieces.ndim == 2 and self.pieces.shape[1] == 2
+                and self.piece_firsts.shape == (passages + 1,) and int(self.piece_firsts[-1]) == len(self.pieces))
+        if not fits:
+            raise error(f"the places of the search index at {folder} do not fit together (passages {passages}, "
+                        f"{', '.join(f'{k} {v.shape}' for k, v in arrays.items())}); run "
+                        f"`python manage.py rebuild_index` to build it again")
+        self._cached = functools.lru_cache(maxsize=STRING_CACHE)(self._decode)
+        self._names = _Strings(self)
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def _decode(self, i: int) -> str | None:
+        if i < 0:
+            return None
+        return self.strings[int(self.string_starts[i]):int(self.string_starts[i + 1])].tobytes().decode("utf-8")
+
+    def string(self, i: int) -> str | None:
+        """String number ``i`` of the table (None for -1)."""
+        return self._cached(i)
+
+    def __getitem__(self, p):
+        if isinstance(p, slice):
+            return [self[q] for q in range(*p.indices(len(self)))]
+        if p < 0:
+            p += len(self)
+        if not 0 <= p < len(self):
+            raise IndexError("passage number out of range")
+        row = self.fields[p].tolist()
+        string = self._cached
+        for j in _STRING_COLUMNS:
+            row[j] = string(row[j]) if j else self._decode(row[j])  # doc ids: unique, not kept
+        row.insert(PIECES_FIELD, self.pieces[int(self.piece_firsts[p]):int(self.piece_firsts[p + 1])].tolist())
+        return tuple(row)
+
+    def column(self, name: str) -> np.ndarray:
+        """The column of field ``name`` (``COLUMNS``) for every passage, int64, read in place:
+        numbers as they are, strings as their numbers in the table (``find``)."""
+        return self.fields[:, COLUMNS.index(name)]
+
+    def find(self, value: str) -> int:
+        """The number of string ``value`` in the table, -1 if no place holds it (a binary
+        search of the sorted strings)."""
+        i = bisect.bisect_left(self._names, value)
+        return i if i < len(self._names) and self._names[i] == value else -1
+
+
+class _Strings(Sequence):
+    """A table's strings as a sorted sequence (what ``bisect`` searches)."""
+
+    def __init__(self, table: PlaceTable):
+        self.table = table
+
+    def __len__(self) -> int:
+        return len(self.table.string_starts) - 1
+
+    def __getitem__(self, i):
+        return self.table.string(i)
+
+
+class JoinedPlaces(Sequence):
+    """The places of several segments read as one sequence, passage numbers running on
+    from segment to segment (``Corpus.places``): nothing is copied."""
+
+    def __init__(self, tables: list, firsts: list[int]):
+        self.tables, self.firsts = tables, firsts
+        self.n = firsts[-1] + len(tables[-1]) if tables else 0
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, p):
+        if isinstance(p, slice):
+            return [self[q] for q in range(*p.indices(self.n))]
+        if p < 0:
+            p += self.n
+        if not 0 <= p < self.n:
+            raise IndexError("passage number out of range")
+        k = bisect.bisect_right(self.firsts, p) - 1
+        return self.tables[k][p - self.firsts[k]]
