@@ -156,9 +156,50 @@ def clean(text: str) -> str:
     return PUNCT.sub(lambda m: m.group() if m.group().startswith("&") else "", text.replace("○", ""))
 
 
-def shu(corpus: Path) -> tuple[list[str], list[str]]:
+def shu_preface(corpus: Path) -> list[str]:
+    """The 書序 of 欽定書經傳說彙纂 (file 000, before its 御製序), one text per passage: the
+    printed lines at indentation 0, and at 1 right after a line indented 2 or more (a passage
+    printed at a page's top, ``秦穆公伐鄭…作秦誓``); each passage's 集傳 and 集說 left out."""
+    passages: list[str] = []
+    current: list[str] | None = None
+    prev_indent = 0
+    for indent, text, raw in body_lines(corpus / "kanripo-jingbu" / "KR1b0046" / "KR1b0046_000.txt"):
+        if text.startswith("欽定書經傳說") and text.endswith("書序全"):
+            break
+        ok = text and not raw.startswith("(") and not raw.startswith(LABELS) and not text.startswith("欽定") and (
+            indent == 0 or (indent == 1 and prev_indent >= 2))
+        if raw:
+            prev_indent = indent
+        if ok:
+            if current is None:
+                current = []
+                passages.append(current)
+            current.append(text)
+        elif raw:
+            current = None
+    return [clean("".join(p)) for p in passages]
+
+
+#: A 篇 heading of 欽定書經傳說彙纂: a line indented 2 or more holding only the title (五子之歌,
+#: 盤庚上); its base drops 上/中/下, and a 書序 passage names it when the words after its last 作
+#: hold the base or the base's first two characters (大禹謨 in 作大禹臯陶謨益稷).
+SHU_HEADING = re.compile(r"^[^()]{1,6}$")
+#: How many 書序 passages on a heading may claim (the 序 of lost 篇 before its own): the
+#: longest run of lost 篇 between two that stand is seven (商書, 咸有一德 to 盤庚); a heading
+#: whose own 序 does not name it (微子: ``作誥父師少師``) must not claim a later one (微子之命).
+SHU_REACH = 8
+
+
+def shu(corpus: Path, preface: str = "") -> tuple[list[str], list[str]]:
+    """The 尚書 of 欽定書經傳說彙纂, 卷一 on, with each passage of its 書序 (``shu_preface``) put
+    before the 篇 it names (``…作五子之歌`` before 五子之歌), the passages of lost 篇 with the next
+    one that stands, as a 注疏 edition prints them; ``preface`` (孔安國's 序) first. One line
+    per file; the 書序 passages no heading claims stay in the first line."""
     folder = corpus / "kanripo-jingbu" / "KR1b0046"
-    files = sorted(folder.glob("KR1b0046_*.txt"))
+    files = sorted(folder.glob("KR1b0046_*.txt"))[3:]
+    xu = shu_preface(corpus)
+    named = [p[p.rindex("作") + 1:] if "作" in p else "" for p in xu]
+    cursor = 0
     texts = []
     for f in files:
         keep = []
@@ -168,6 +209,12 @@ def shu(corpus: Path) -> tuple[list[str], list[str]]:
             if not t or t.startswith("欽定"):
                 continue
             label = r.startswith(LABELS)
+            if i >= 2 and not label and SHU_HEADING.match(r):
+                base = t.rstrip("上中下")
+                k = next((k for k in range(cursor, len(xu)) if base and (base in named[k] or base[:2] in named[k])), None)
+                if k is not None and k - cursor <= SHU_REACH:
+                    keep.extend(xu[cursor:k + 1])
+                    cursor = k + 1
             if i >= 3 and not label:
                 first, taken = True, False  # a heading (篇 title)
             elif i == 0 and not label:
@@ -179,7 +226,23 @@ def shu(corpus: Path) -> tuple[list[str], list[str]]:
             elif taken:
                 first = False  # the passage's commentary, indented deeper: the passage ended
         texts.append(clean("".join(keep)))
-    return [f.name for f in files], texts
+    head = preface + "".join(xu[cursor:])
+    return ["KR1b0046_000.txt"] + [f.name for f in files], [head] + texts
+
+
+def wenxuan_preface(corpus: Path, title: str) -> str:
+    """A preface 文選 (李善註, KR4h0002, file 045) prints whole: the full-size lines at
+    indentation 0 after the heading ``title`` (尚書序) and its byline, up to the next heading."""
+    keep: list[str] = []
+    inside = False
+    for indent, text, raw in body_lines(corpus / "kanripo-commentary" / "KR4h0002" / "KR4h0002_045.txt"):
+        if indent == 2 and text:
+            if inside:
+                break
+            inside = text == title
+        elif inside and indent == 0:
+            keep.append(text)
+    return clean("".join(keep))
 
 
 def shi(corpus: Path) -> tuple[list[str], list[str]]:
@@ -537,9 +600,12 @@ def main() -> None:
                     help="a folder of local copies of Kanripo repositories not in the corpus (KR1f0012)")
     args = ap.parse_args()
     c = args.corpus
-    files, texts = shu(c)
-    write("shu", "尚書 (the classic, with 書序)", "欽定書經傳說彙纂 (WYG), lines at indentation 0 (1 for a 篇's first passage)", "KR1b0046",
-          commit_of(c, "KR1b0046"), files, texts)
+    files, texts = shu(c, wenxuan_preface(c, "尚書序"))
+    write("shu", "尚書 (孔安國's 序, then each 篇 with its 書序 passage before it)",
+          "欽定書經傳說彙纂 (WYG), lines at indentation 0 (1 for a 篇's first passage), its 書序 (file 000) before the 篇s",
+          "KR1b0046", commit_of(c, "KR1b0046"), files, texts,
+          also=(f"文選 (李善註, WYG), Kanripo KR4h0002 (https://github.com/kanripo/KR4h0002), commit {commit_of(c, 'KR4h0002')}, "
+                "file KR4h0002_045.txt: 孔安國's 尚書序, first.",))
     files, texts = shi(c)
     write("shi", "詩經 (the poems and 詩序)", "欽定詩經傳說彙纂 (WYG), stanzas and 詩序", "KR1c0044",
           commit_of(c, "KR1c0044"), files, texts)

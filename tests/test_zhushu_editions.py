@@ -15,6 +15,7 @@ from reader.importers.document import (
 from reader.citation import citation_text
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.boundaries import match_form
 from reader.importers.mandoku.check import structure_faults
 from reader.models import Piece, Section
 from search.backends import SearchQuery
@@ -316,7 +317,7 @@ def test_shipped_classics_name_their_source_and_licence_and_load_once():
         assert f"Kanripo {folder} (https://github.com/kanripo/{folder})" in head[1]
         also = [line for line in head if line.startswith("# Also: ")]
         assert "CC BY-SA 4.0" in head[3 + len(also)] and "scripts/build_classics.py" in head[4 + len(also)]
-        assert len(head) == 7 + len(also) and len(also) == (book == "guliang")
+        assert len(head) == 7 + len(also) and len(also) == (book in ("guliang", "shu"))
     assert [classics.classic_book(t) for t in ("尚書注疏", "毛詩注疏", "春秋左傳注疏", "春秋公羊傳注疏", "春秋穀梁注䟽", "周禮注疏",
                                              "儀禮注疏", "周易註疏", "孝經注疏", "孟子注疏", "論語注疏", "禮記注疏")] \
         == ["shu", "shi", "zuozhuan", "chunqiu+gongyang", "guliang", "zhouli", "yili", "yi", "xiaojing", "mengzi",
@@ -325,8 +326,11 @@ def test_shipped_classics_name_their_source_and_licence_and_load_once():
     first = classics.classic_reference("shu")
     assert classics.classic_reference("shu") is first
     assert classics.classic_reference.cache_info().hits == 1 and classics.classic_reference.cache_info().misses == 1
-    assert first.startswith("昔在帝堯聰明文思光宅天下") and "黎民敏德帝曰俞允若茲" in first and "#" not in first
-    assert len(first) == 27752 + 23  # 24 lines (one per file) joined by newlines
+    # 孔安國's 序 (from 文選), then each 篇 with its 書序 passage before it (…作堯典曰若稽古帝堯…)
+    assert first.startswith("古者伏犧氏之王天下也始畫八卦造書契以代結繩") and "#" not in first
+    assert match_form("\n昔在帝堯聰明文思光宅天下將遜于位讓于虞舜作堯典曰若稽古帝堯曰放勳") in first
+    assert "黎民敏德帝曰俞允若茲" in first and match_form("殷既錯天命微子作誥父師少師") in first
+    assert len(first) == 26775 + 21  # 22 lines (the 序, then one per file) joined by newlines
     both = classics.classic_reference("chunqiu+gongyang")
     assert both.startswith("元年春王正月") and "\n元年者何君之始年也\n" in both
 
@@ -360,10 +364,16 @@ def test_the_independent_references_are_what_the_build_script_makes():
                 if not line.startswith("#")]
 
     assert body("yi") == [t for t in yi if t]
+    # 尚書: 66 passages of the 書序, each before the 篇 it names; 孔安國's 序 from 文選 first
+    corpus = SHARED / "corpus"
+    xu = build.shu_preface(corpus)
+    assert len(xu) == 66 and xu[0].endswith("讓于虞舜作堯典") and xu[-1].endswith("還歸作秦誓")
+    preface = build.wenxuan_preface(corpus, "尚書序")
+    assert preface.startswith("古者伏犧氏之王天下也") and preface.endswith("子與我同志亦所不隠也")
+    assert body("shu") == [t for t in build.shu(corpus, preface)[1] if t]
     for name, first, last, stop in (("lunyu", 1, 20, "孟子集註序說"), ("mengzi", 21, 34, "中庸章句序")):
         texts = build.sishu([jing / "KR1h0043" / f"KR1h0043_{k:03d}.txt" for k in range(first, last + 1)], stop)
         assert body(name) == [t for t in texts if t]
-    corpus = SHARED / "corpus"
     huizuan = build.huizuan(corpus, "穀梁", "榖梁")[1]
     assert body("guliang") == [t for t in build.merge(huizuan, build.daquan(corpus, "穀梁傳", "榖梁傳")) if t]
     # 隱公元年: the 經, then the 傳 欽定春秋傳說彙纂 quotes, in reading order
