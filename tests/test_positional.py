@@ -372,7 +372,7 @@ def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
     assert table["juans"] == {str(seed_juan.id): [d.juan_version, d.work_id, 10]} and d.juan_number == 10
     (gen / "juans.json").write_text(json.dumps({**table, "format": 7}), encoding="utf-8")
     positional._loaded.clear()
-    with pytest.raises(IndexFormatError, match=r"juans\.json has format 7, this version reads 9; run `python "
+    with pytest.raises(IndexFormatError, match=r"juans\.json has format 7, this version reads 8 and 9; run `python "
                                                r"manage\.py rebuild_index`"):
         positional.search(SearchQuery("鵠"))
     (gen / "juans.json").write_text("{not json", encoding="utf-8")
@@ -491,22 +491,53 @@ def test_a_commentator_filter_compares_a_column(two_backends, seed_juan):
         {d.doc_id for d in named if d.commentator == "鄭玄" and "之" in d.text})
 
 
-def test_an_index_of_format_8_is_refused_with_what_to_run(two_backends, seed_juan):
-    """Format 8 kept the places as lists in passages.json: such an index is refused (never
-    read as if its places were arrays) and names the command that rebuilds it."""
+def test_an_index_of_format_8_is_read_as_before(settings, tmp_path, seed_juan, monkeypatch):
+    """Format 8 kept the places as lists in passages.json (no place arrays): such segments are
+    read as before (``format.JsonPlaces``), beside segments of format 9 that later writes add,
+    with the same answers; ``rebuild_index`` writes format 9."""
+    from search.backends.positional.format import JsonPlaces
+    from search.backends.positional.places import PLACE_ARRAYS, PlaceTable
+
+    backend, ref = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
+    gen = backend.current_link.resolve()
+    corpus = backend._corpus()
+    for segment, folder in zip(corpus.segments, [gen, gen / "seg-000001"]):  # the base and one more: format 8
+        places = [list(segment.places[p]) for p in range(len(segment))]
+        for place in places[::2]:
+            place.pop()  # written before ``commentator``: one field fewer, read as ""
+        juans = json.loads((folder / "juans.json").read_text(encoding="utf-8"))
+        (folder / "juans.json").write_text(json.dumps({**juans, "format": 8}), encoding="utf-8")
+        (folder / "passages.json").write_text(json.dumps({"format": 8, "places": places}), encoding="utf-8")
+        for name in PLACE_ARRAYS:
+            (folder / f"{name}.npy").unlink()
+    backend._loaded.clear()
+    corpus = backend._corpus()
+    assert [type(s.places) for s in corpus.segments] == [JsonPlaces, JsonPlaces, PlaceTable]
+    assert corpus.places[0] == backend._corpus().segments[0].places[0] and len(corpus.places[0]) == 16
+    for q in ["之", "鵠", "射鵠", "大射 OR 鄉射"]:
+        for sort in ("text", "after"):
+            _same(backend.search(SearchQuery(q, sort=sort)), ref.search(SearchQuery(q, sort=sort)), (q, sort))
+    assert int(corpus.written_by("").sum()) == len(corpus) == 6 * 424
+    added = _juan_copy(documents_for_juan(seed_juan)[:5], 77, 99)
+    backend.replace_juans(set(), added)  # a write beside them
+    ref.replace_juans(set(), added)
+    assert backend.document_count() == 4 * 424 + 5
+    backend.rebuild(backend._documents(backend._corpus()))
+    assert {type(s.places) for s in backend._corpus().segments} == {PlaceTable}
+    _same(backend.search(SearchQuery("之")), ref.search(SearchQuery("之")), "rebuilt")
+
+
+def test_an_index_of_format_7_or_a_table_of_format_10_is_refused(two_backends, seed_juan):
     positional, _ = two_backends
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
-    for name in ("juans", "passages"):
-        table = json.loads((gen / f"{name}.json").read_text(encoding="utf-8"))
-        (gen / f"{name}.json").write_text(json.dumps({**table, "format": 8}), encoding="utf-8")
-    for name in ("place_fields", "place_strings", "place_string_starts", "place_pieces", "place_piece_firsts"):
-        (gen / f"{name}.npy").unlink()
+    table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
+    (gen / "juans.json").write_text(json.dumps({**table, "format": 10}), encoding="utf-8")
     positional._loaded.clear()
     with pytest.raises(IndexFormatError) as refused:
         positional.search(SearchQuery("鵠"))
-    assert str(refused.value) == (f"the search index file {gen / 'juans.json'} has format 8, this version reads 9; "
-                                  f"run `python manage.py rebuild_index` to build it again")
+    assert str(refused.value) == (f"the search index file {gen / 'juans.json'} has format 10, this version reads "
+                                  f"8 and 9; run `python manage.py rebuild_index` to build it again")
 
 
 def test_places_that_do_not_fit_their_segment_are_refused(two_backends, seed_juan):

@@ -159,7 +159,8 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         """Load ``gen`` whole (its segments' arrays, tables and places): raises
         ``IndexFormatError`` (or ``FileNotFoundError``, ``ValueError``) if it is not an index
         of this format."""
-        Corpus(gen)
+        for segment in Corpus(gen).segments:
+            len(segment.places)  # a segment of format 8: its places read
 
     def _corpus(self) -> Corpus:
         """The current generation, loaded once per process (and again after a swap). A
@@ -361,8 +362,10 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
     # -- reading -------------------------------------------------------------------------
     def warm(self) -> None:
         """Load the current generation (its segments' arrays and places, memory-mapped: the
-        first search then opens no file)."""
-        self._corpus()
+        first search then opens no file; a segment of format 8: its places read, as the
+        first search touching it would)."""
+        for segment in self._corpus().segments:
+            len(segment.places)
 
     def document_count(self) -> int:
         corpus = self._corpus()

@@ -152,14 +152,11 @@ class Corpus:
     def written_by(self, commentator: str) -> np.ndarray:
         """A boolean per passage: whether ``commentator`` wrote it (its place's
         ``commentator``): one comparison of each segment's column with the name's number in
-        its table (``PlaceTable.find``). Made once per name and kept with the corpus."""
+        its table (``PlaceTable.equal``; a pass over the places of a format-8 segment). Made
+        once per name and kept with the corpus."""
         cache = self.__dict__.setdefault("_written_by", {})
         if commentator not in cache:
-            parts = []
-            for s in self.segments:  # -1: no place of the segment names it (-1 is also None's number)
-                number = s.places.find(commentator)
-                parts.append(s.places.column("commentator") == number if number >= 0 else
-                             np.zeros(len(s), dtype=bool))
+            parts = [s.places.equal("commentator", commentator) for s in self.segments]
             cache[commentator] = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
         return cache[commentator]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +33,7 @@ from .places import PLACE_ARRAYS, PLACE_FIELDS, place_arrays
 #: places on the 107 M library). An index of an older format is refused with what to run, never read
 #: wrong: ``rebuild_index`` replaces it.
 FORMAT = 9
-READS = (9,)
+READS = (8, 9)
 SEP = 0
 #: The arrays of a segment, one ``<name>.npy`` each (``allow_pickle=False``).
 ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
@@ -263,6 +263,58 @@ def read_table(path: Path) -> dict:
                                f"{' and '.join(map(str, READS))}; run `python manage.py rebuild_index` to build it "
                                f"again")
     return table
+
+
+#: The fields of a place that repeat from passage to passage (a work's title, a juan's label, a
+#: section's title, their ids, a layer's name): all but the passage's id and its pieces' starts.
+SHARED_FIELDS = tuple(i for i, name in enumerate(PLACE_FIELDS) if name not in ("doc_id", "piece_starts"))
+
+
+def share_repeated(places: list) -> list:
+    """``places`` (lists of ``PLACE_FIELDS``, as read from a format-8 segment's table) with each
+    repeated value one object shared by every place that holds it, in place. JSON reading makes
+    a new string or number for every occurrence: on the 107 M library (851,978 passages) a
+    process held 947 MB of places, 605 MB with the values shared (``bench`` probe, docs/scale.md).
+    Only immutable values are shared (the pieces' starts are lists, left as they are)."""
+    seen: dict = {}
+    for place in places:
+        n = len(place)
+        for i in SHARED_FIELDS:
+            if i < n:
+                value = place[i]
+                place[i] = seen.setdefault(value, value)
+    return places
+
+
+class JsonPlaces(Sequence):
+    """The places of a segment of format 8 (``{"format": 8, "places": [...]}`` in
+    ``passages.json``), read into this process's memory on first use as that format was
+    (``share_repeated``): the same answers as ``PlaceTable``, at its old cost in memory
+    until ``rebuild_index`` writes format 9. A place of a generation written before
+    ``commentator`` has one field fewer (read as "")."""
+
+    def __init__(self, path: Path):
+        self.path, self._places = path, None
+
+    @property
+    def places(self) -> list:
+        if self._places is None:
+            self._places = share_repeated(read_table(self.path)["places"])
+        return self._places
+
+    def __len__(self) -> int:
+        return len(self.places)
+
+    def __getitem__(self, p):
+        place = self.places[p]
+        return tuple(place) if len(place) == len(PLACE_FIELDS) else (*place, "")
+
+    def equal(self, name: str, value) -> np.ndarray:
+        """Per passage, whether field ``name`` holds ``value`` (a pass over the places; a
+        missing ``commentator`` is "", as ``__getitem__`` reads it)."""
+        k = PLACE_FIELDS.index(name)
+        return np.fromiter(((p[k] if len(p) > k else "") == value for p in self.places), dtype=bool,
+                           count=len(self.places))
 
 
 def allowed_file(name: str) -> bool:

@@ -143,6 +143,12 @@ class PlaceTable(Sequence):
         numbers as they are, strings as their numbers in the table (``find``)."""
         return self.fields[:, COLUMNS.index(name)]
 
+    def equal(self, name: str, value: str) -> np.ndarray:
+        """Per passage, whether the string field ``name`` holds ``value``: one comparison of
+        its column with the string's number (none holds a string the table lacks)."""
+        number = self.find(value)
+        return self.column(name) == number if number >= 0 else np.zeros(len(self), dtype=bool)
+
     def find(self, value: str) -> int:
         """The number of string ``value`` in the table, -1 if no place holds it (a binary
         search of the sorted strings)."""

@@ -10,7 +10,7 @@ import numpy as np
 
 from search.analysis import analyse, char_alternatives, query_units
 
-from .format import ARRAYS, JUANS_FILE, PASSAGES_FILE, SEP, IndexFormatError, read_table
+from .format import ARRAYS, JUANS_FILE, PASSAGES_FILE, SEP, IndexFormatError, JsonPlaces, read_table
 from .places import PlaceTable
 
 
@@ -34,7 +34,6 @@ class Segment:
                    "this version does not read); run `python manage.py rebuild_index` to build it again"
                    if older else "; run `python manage.py rebuild_index` to build it again"))
         table = read_table(folder / JUANS_FILE)
-        mark = read_table(marker)
         for name in ARRAYS:  # plain views: numpy.memmap's indexing is slow
             setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
         try:
@@ -45,12 +44,10 @@ class Segment:
             raise IndexFormatError(f"the search index file {folder / JUANS_FILE} is not a table of this index "
                                    f"format ({e!r}); run `python manage.py rebuild_index` to build it again") from None
         self.size = len(self.exact)     # unit positions
-        if mark.get("passages") != len(self.starts):
-            raise IndexFormatError(f"the search index file {marker} names {mark.get('passages')!r} passages, its "
-                                   f"arrays hold {len(self.starts)}; run `python manage.py rebuild_index` to build it "
-                                   f"again")
-        #: The passages' places (``PLACE_FIELDS``), read in place: a place is made when asked for.
-        self.places = PlaceTable(folder, len(self.starts), IndexFormatError)
+        #: The passages' places (``PLACE_FIELDS`` tuples), read in place: a place is made when asked
+        #: for. A segment of format 8 keeps them in ``passages.json``, read on first use as before.
+        self.places = PlaceTable(folder, self._marked(marker), IndexFormatError) if table["format"] >= 9 else \
+            JsonPlaces(marker)
         self.char_index = {int(c): i for i, c in enumerate(self.chars)}
         #: ``{folded code point: (start, stop)}``: its slice of ``order`` (plain ints: a query
         #: looks its characters up in every segment).
@@ -62,6 +59,15 @@ class Segment:
         self.exact_info = [(usual, firsts[i], firsts[i + 1]) for i, usual in enumerate(self.char_exact.tolist())]
 
     def __len__(self) -> int:
+        return len(self.starts)
+
+    def _marked(self, marker: Path) -> int:
+        """The passages of the segment, as its arrays and its mark (``passages.json``) agree."""
+        mark = read_table(marker)
+        if mark.get("passages") != len(self.starts):
+            raise IndexFormatError(f"the search index file {marker} names {mark.get('passages')!r} passages, its "
+                                   f"arrays hold {len(self.starts)}; run `python manage.py rebuild_index` to build it "
+                                   f"again")
         return len(self.starts)
 
     def lengths(self) -> np.ndarray:
