@@ -39,8 +39,13 @@ figure tells how the importer does with a reference it was not measured by:
   line of the commentary indented; title lines, headings (…傳, 上經) and small print left out.
   (御纂周易折中 KR1a0117 prints 彖 and 象 apart from the 經, in 朱熹's order, which no 注疏
   follows.)
-* 論語 (``lunyu``) and 孟子 (``mengzi``): 四書大全 KR1h0043 (kanripo-jingbu, WYG), files
-  001–020 (論語集註大全) and 021–034 up to 中庸章句序 (孟子集註大全) (``sishu``). Classic and
+* 孟子 (``mengzi``): the tls 白文 KR1h0001 (趙岐's text, from the 南昌府學 注疏): every line but
+  org headings, numbering and punctuation (``tls``). Not in the shared corpus: give a local copy
+  (``git clone https://github.com/kanripo/KR1h0001``, commit
+  8decdf43d5a82b779f7950a7782b9a5e09659564) with ``--kanripo DIR``; without it the shipped file
+  is kept.
+* 論語 (``lunyu``): 四書大全 KR1h0043 (kanripo-jingbu, WYG), files 001–020 (論語集註大全)
+  (``sishu``; files 021–034, 孟子集註大全, up to 中庸章句序, are read the same way). Classic and
   集註 both open a paragraph at indentation 2; a printed line of the classic holds 21
   characters, one of the 集註 20 (small print counts half), so a paragraph whose second line is
   21 wide is the classic, one whose second line is 20 wide the 集註; the classic runs on
@@ -81,6 +86,8 @@ sys.path.insert(0, str(BASE_DIR))
 from reader.importers.mandoku.boundaries import match_form  # noqa: E402  (the reference step's own matching form)
 
 OUT = BASE_DIR / "reader" / "importers" / "mandoku" / "data" / "classics"
+#: The commit of kanripo/KR1h0001 (孟子, tls 白文) the 孟子 reference is built from.
+MENGZI_COMMIT = "8decdf43d5a82b779f7950a7782b9a5e09659564"
 #: The commit of kanripo/KR1f0012 (御纂孝經集註) whose file 001 the 孝經 reference is built from.
 XIAOJING_COMMIT = "0487974462477732fbf58c1e952154e831e1702e"
 LICENCE = "Licence: CC BY-SA 4.0 (Kanseki Repository, https://www.kanripo.org); this extract is shared alike."
@@ -597,7 +604,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=BASE_DIR.parent / "shared" / "corpus")
     ap.add_argument("--kanripo", type=Path, default=None,
-                    help="a folder of local copies of Kanripo repositories not in the corpus (KR1f0012)")
+                    help="a folder of local copies of Kanripo repositories not in the corpus (KR1f0012, KR1h0001)")
     args = ap.parse_args()
     c = args.corpus
     files, texts = shu(c, wenxuan_preface(c, "尚書序"))
@@ -625,10 +632,16 @@ def main() -> None:
     write("yi", "周易 (經, 彖, 象 and 文言 in 王弼's order; 繫辭, 說卦, 序卦, 雜卦)",
           "合訂刪補大易集義粹言 (WYG), the lines printed flush", "KR1a0139", commit_of(c, "KR1a0139"), files, texts)
     folder = jing / "KR1h0043"
-    for name, title, first, last, stop in (("lunyu", "論語", 1, 20, "孟子集註序說"), ("mengzi", "孟子", 21, 34, "中庸章句序")):
-        files = [folder / f"KR1h0043_{n:03d}.txt" for n in range(first, last + 1)]
-        write(name, title, f"四書大全 (WYG), the classic of {title}集註大全", "KR1h0043", commit_of(c, "KR1h0043"),
-              [f.name for f in files], sishu(files, stop))
+    files = [folder / f"KR1h0043_{n:03d}.txt" for n in range(1, 21)]
+    write("lunyu", "論語", "四書大全 (WYG), the classic of 論語集註大全", "KR1h0043", commit_of(c, "KR1h0043"),
+          [f.name for f in files], sishu(files, "孟子集註序說"))
+    local = args.kanripo / "KR1h0001" if args.kanripo else None
+    if local and (local / "KR1h0001_001.txt").exists():
+        files, texts = tls(local, "KR1h0001_*.txt")
+        write("mengzi", "孟子 (趙岐's text, as the 注疏 print it)", "孟子 (tls 白文)", "KR1h0001", MENGZI_COMMIT,
+              files, texts)
+    else:
+        print("mengzi: kept (no local copy of KR1h0001: --kanripo DIR)")
     files, texts = huizuan(c, "穀梁", "榖梁")
     texts = merge(texts, daquan(c, "穀梁傳", "榖梁傳"))
     write("guliang", "春秋經 and the passages of 穀梁傳 that 欽定春秋傳說彙纂 and 春秋大全 quote, in reading order (not the whole 傳)",

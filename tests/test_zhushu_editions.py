@@ -311,7 +311,7 @@ def test_shipped_classics_name_their_source_and_licence_and_load_once():
 
     for book, folder in [("shu", "KR1b0046"), ("shi", "KR1c0044"), ("chunqiu", "KR1e0001"), ("zuozhuan", "KR1e0001"),
                          ("gongyang", "KR1e0094"), ("guliang", "KR1e0094"), ("yi", "KR1a0139"), ("zhouli", "KR1d0001"),
-                         ("yili", "KR1d0026"), ("xiaojing", "KR1f0012"), ("mengzi", "KR1h0043"), ("lunyu", "KR1h0043")]:
+                         ("yili", "KR1d0026"), ("xiaojing", "KR1f0012"), ("mengzi", "KR1h0001"), ("lunyu", "KR1h0043")]:
         head = [line for line in (classics.CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
                 if line.startswith("#")]
         assert f"Kanripo {folder} (https://github.com/kanripo/{folder})" in head[1]
@@ -343,10 +343,11 @@ def _build_classics():
 
 
 def test_the_independent_references_are_what_the_build_script_makes():
-    """周易 from 大易集義粹言 (the classic printed flush), 論語 and 孟子 from 四書大全 (told from
-    朱熹's 集註 by the printed line), 穀梁傳 from 欽定春秋傳說彙纂's 經 and quotations with the words
-    春秋大全's quotations add: the shipped files are what ``scripts/build_classics.py`` makes from
-    the shared corpus."""
+    """周易 from 大易集義粹言 (the classic printed flush), 論語 from 四書大全 (told from 朱熹's
+    集註 by the printed line), 穀梁傳 from 欽定春秋傳說彙纂's 經 and quotations with the words
+    春秋大全's quotations add, 尚書 with its 書序 in place: the shipped files are what
+    ``scripts/build_classics.py`` makes from the shared corpus; 孟子 (趙岐's text, the tls 白文
+    KR1h0001, not in the corpus) holds the 注疏's wording."""
     from reader.importers.mandoku import classics
 
     build = _build_classics()
@@ -371,9 +372,14 @@ def test_the_independent_references_are_what_the_build_script_makes():
     preface = build.wenxuan_preface(corpus, "尚書序")
     assert preface.startswith("古者伏犧氏之王天下也") and preface.endswith("子與我同志亦所不隠也")
     assert body("shu") == [t for t in build.shu(corpus, preface)[1] if t]
-    for name, first, last, stop in (("lunyu", 1, 20, "孟子集註序說"), ("mengzi", 21, 34, "中庸章句序")):
-        texts = build.sishu([jing / "KR1h0043" / f"KR1h0043_{k:03d}.txt" for k in range(first, last + 1)], stop)
-        assert body(name) == [t for t in texts if t]
+    texts = build.sishu([jing / "KR1h0043" / f"KR1h0043_{k:03d}.txt" for k in range(1, 21)], "孟子集註序說")
+    assert body("lunyu") == [t for t in texts if t]
+    # 孟子: 趙岐's text (the tls 白文, KR1h0001), one line per 篇, the 注疏's wording
+    # (…無獻子之家者也此五人者亦有獻子之家則不與之友矣, where 朱熹's reads otherwise)
+    mengzi = body("mengzi")
+    assert len(mengzi) == 14 and mengzi[0].startswith("孟子見梁惠王王曰叟不遠千里而來亦將有以利吾國乎")
+    assert "無獻子之家者也此五人者亦有獻子之家則不與之友矣" in mengzi[9]
+    assert mengzi[13].endswith("然而無有乎爾則亦無有乎爾")
     huizuan = build.huizuan(corpus, "穀梁", "榖梁")[1]
     assert body("guliang") == [t for t in build.merge(huizuan, build.daquan(corpus, "穀梁傳", "榖梁傳")) if t]
     # 隱公元年: the 經, then the 傳 欽定春秋傳說彙纂 quotes, in reading order
