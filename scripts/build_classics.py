@@ -39,7 +39,7 @@ figure tells how the importer does with a reference it was not measured by:
   line of the commentary indented; title lines, headings (…傳, 上經) and small print left out.
   (御纂周易折中 KR1a0117 prints 彖 and 象 apart from the 經, in 朱熹's order, which no 注疏
   follows.)
-* 孟子 (``mengzi``): the tls 白文 KR1h0001 (趙岐's text, from the 南昌府學 注疏): every line but
+* 孟子 (``mengzi``): the tls 白文 KR1h0001 (趙岐's text, as the 注疏 print it): every line but
   org headings, numbering and punctuation (``tls``). Not in the shared corpus: give a local copy
   (``git clone https://github.com/kanripo/KR1h0001``, commit
   8decdf43d5a82b779f7950a7782b9a5e09659564) with ``--kanripo DIR``; without it the shipped file

@@ -5,6 +5,7 @@ The figures of the shared pairs are pinned: a change to how the importer reads l
 moves one shows here. The normal run checks two pairs (孝經, 周易); every pair runs in the
 ``slow`` test, which ``make test`` (and CI) runs too.
 """
+import re
 from io import StringIO
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from reader.models import Juan
 from reader.importers.document import CLASSIC, COMMENTARY, NOTE, READINGS, TEXT
 from characters.folding import fold
 from reader.importers.mandoku.boundaries import align, match_form, tail
+from reader.importers.mandoku.classics import CLASSICS_DIR, classic_book
 
 from .conftest import SHARED
 
@@ -156,6 +158,30 @@ def test_a_zhushu_layout_the_corpus_lacks_is_read_by_the_yili_reference(tmp_path
         "  classic stored as classic:        95.51 % (6,604 of 6,914 aligned; 6,917 in the reference)",
         "  commentary stored as commentary:  99.89 % (7,383 of 7,391 aligned; 10,489 in the reference)",
     ]
+
+
+def test_no_shipped_reference_is_built_from_the_two_editions_it_is_checked_with():
+    """The figures are independent of the importer's reference: for every shared pair, the
+    Kanripo works the shipped classic of the 注疏 edition names as its sources (``data/classics``
+    headers) are neither the 注疏 edition nor the edition it is checked against."""
+    seen = {}
+    for edition, reference in PAIRS:
+        first = sorted((CORPUS / edition).glob("*_0*.txt"))[0]
+        title = next(line.split(":", 1)[1].strip() for line in first.read_text(encoding="utf-8").splitlines()
+                     if line.startswith("#+TITLE:"))
+        book = classic_book(title)
+        sources = {m for name in book.split("+")
+                   for line in (CLASSICS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+                   if line.startswith("#") for m in re.findall(r"Kanripo (KR\w+)", line)}
+        assert sources and not sources & {Path(edition).name, Path(reference).name}, (edition, reference, sources)
+        seen[Path(edition).name] = (book, sorted(sources))
+    assert seen == {
+        "KR1a0007": ("yi", ["KR1a0139"]), "KR1b0004": ("shu", ["KR1b0046", "KR4h0002"]),
+        "KR1c0004": ("shi", ["KR1c0044"]), "KR1d0003": ("zhouli", ["KR1d0001"]),
+        "KR1e0004": ("zuozhuan", ["KR1e0001"]), "KR1e0010": ("guliang", ["KR1e0074", "KR1e0094"]),
+        "KR1f0004": ("xiaojing", ["KR1f0012"]), "KR1h0003": ("mengzi", ["KR1h0001"]),
+        "KR1h0007": ("lunyu", ["KR1h0043"]),
+    }
 
 
 #: The table of docs/reading.md (``manage.py check_layers --shared``).
