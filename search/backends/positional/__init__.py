@@ -25,8 +25,10 @@ counted, distributed by juan and paged in a few milliseconds (docs/performance.m
 Per position the index also keeps ``pid`` (its passage) and ``rank`` (its place in text
 order, ``Hit.text_order``), so filters, counts per passage, the distribution and sorting
 are array operations. Per passage: layer, work, juan and chapter ids, juan and section
-indexes (``*.npy``); the rest of each passage's place is in ``passages.json``. Every file
-is plain data (NumPy arrays read with ``allow_pickle=False``, JSON): none can run code.
+indexes (``*.npy``), and its whole place (work, juan, chapter and section with their titles,
+layer, pieces: ``place_*.npy``, ``places.PlaceTable``), memory-mapped like the rest, so that
+a worker holds none of it in its own memory. Every file is plain data (NumPy arrays read
+with ``allow_pickle=False``, JSON): none can run code.
 
 A query does no work per passage of the library and as little as it can per hit
 (docs/decisions/0001-positional-character-index.md): hits are kept as ascending unit
@@ -60,6 +62,7 @@ page cache.
 The package, by concern (each module's docstring says more):
 
     format.py    the on-disk format and its builder (``build_generation``)
+    places.py    the passages' places as memory-mapped arrays (``PlaceTable``)
     segment.py   one segment loaded (``Segment``) and a query term (``_Term``)
     corpus.py    a generation's segments read as one corpus (``Corpus``)
     hits.py      the hits as arrays and their sorts (``HitArray``)
