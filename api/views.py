@@ -216,7 +216,7 @@ class SectionNotes(generics.ListAPIView):
         juan = _juan(self.kwargs)
         section = get_object_or_404(Section, juan=juan, position=self.kwargs["position"])
         notes = list(Piece.objects.filter(section=section, kind__in=["note", "record_note"]).order_by("position"))
-        return in_reading_order(notes, juan.work.title)
+        return in_reading_order(notes, juan.columns_reversed)
 
 
 def _search(request, with_form: bool = False):

@@ -506,18 +506,18 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
     for view in views.values():
         if view.paged:  # the paragraphs of other pages are not shown, not even as empty lines
             view.paragraphs = [para for para in view.paragraphs if para]
-        view.paragraphs = [_read_in_order(para, juan.work.title) for para in view.paragraphs]
-        view.records = _read_in_order(view.records, juan.work.title)
+        view.paragraphs = [_read_in_order(para, juan.columns_reversed) for para in view.paragraphs]
+        view.records = _read_in_order(view.records, juan.columns_reversed)
     for cv in chapters.values():
         lift_heading_notes(cv)
     return [c for c in chapters.values() if sections is None or c.sections]
 
 
-def _read_in_order(items: list, title: str) -> list:
+def _read_in_order(items: list, reversed_columns: bool) -> list:
     """``items`` with each note's parts in reading order (``commentators.in_reading_order``:
     四部叢刊 files may hold a note's columns in reverse order); the notes' numbers follow
     the order they are read in."""
-    ordered = in_reading_order(items, title)
+    ordered = in_reading_order(items, reversed_columns)
     if ordered is not items:
         numbers = sorted(p.number for p in ordered if getattr(p, "number", None) is not None)
         for p, n in zip((p for p in ordered if getattr(p, "number", None) is not None), numbers):

@@ -61,7 +61,7 @@ def plain_texts(juan) -> dict[str, list[str]]:
     for piece in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
         by_section.setdefault(piece.section_id, []).append(piece)
     for section_id, pieces in by_section.items():
-        groups = reading_groups(pieces, juan.work.title) or [[p] for p in pieces]
+        groups = reading_groups(pieces, juan.columns_reversed) or [[p] for p in pieces]
         for group in groups:
             last = None  # the part before, when it is of the same note, commentator and layer
             for piece in group:

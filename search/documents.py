@@ -38,7 +38,7 @@ from typing import NamedTuple
 from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, READINGS,
                                        RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
 from corrections.overlay import juan_overlay
-from reader.importers.mandoku.commentators import profile_for_title, reading_groups
+from reader.importers.mandoku.commentators import reading_groups
 from reader.models import Piece
 
 #: Layers of commentary a note can belong to (``reader.importers.document.LAYERS`` less the classic).
@@ -305,9 +305,10 @@ def documents_for_juan(juan) -> list[SearchDocument]:
     overlay = juan_overlay(juan)  # the corrected reading is what is searched (corrections.overlay)
     positions = {s.pk: s.position for s in sections}
     by_section: dict[int, list] = {}
-    # The layout is read only where notes may be filed out of reading order (六臣註文選): the
-    # parts of a note are then indexed in reading order, those of one voice as one passage.
-    reordered = bool(profile_for_title(work.title).reversed_columns)
+    # The layout is read only where notes are filed out of reading order (Juan.columns_reversed:
+    # 六臣註文選): the parts of a note are then indexed in reading order, those of one voice
+    # as one passage.
+    reordered = juan.columns_reversed
     fields = PieceRow._fields if reordered else PieceRow._fields[:-1]
     rows = Piece.objects.filter(section__juan=juan).order_by("section__position", "position") \
         .values_list(*fields)  # rows, not model instances: half the time of a batch's read
@@ -320,7 +321,7 @@ def documents_for_juan(juan) -> list[SearchDocument]:
         pieces = by_section.get(section.pk, [])
         note_of = None
         if reordered:
-            groups = reading_groups(pieces, work.title) or [[p] for p in pieces]
+            groups = reading_groups(pieces, True) or [[p] for p in pieces]
             pieces = [p for group in groups for p in group]
             note_of = {id(p): g for g, group in enumerate(groups) for p in group}
         for passage in corrected_section_passages(section, pieces, overlay, note_of):

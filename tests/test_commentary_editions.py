@@ -46,12 +46,19 @@ def test_liuchen_notes_are_split_by_commentator_in_reading_order():
     assert got[:2] == [("李善", COMMENTARY, "注", "卷旣改故甲乙並除存其首題以明舊式"),
                        ("李善", COMMENTARY, "注", "善曰賦甲者舊題甲乙所以紀卷先後今")]
     first = doc.sections[0].paragraphs[0]
-    assert [p.text for p in in_reading_order(first, doc.work_title) if p.kind == NOTE] == [
+    assert [p.text for p in in_reading_order(first, True) if p.kind == NOTE] == [
         "善曰賦甲者舊題甲乙所以紀卷先後今", "卷旣改故甲乙並除存其首題以明舊式"]
     # (洛陽西京父老有怨班/善曰自光武至和帝都) reads 善曰… first; the next printed line goes on in 李善
     assert got[2:4] == [("李善", COMMENTARY, "注", "洛陽西京父老有怨班"), ("李善", COMMENTARY, "注", "善曰自光武至和帝都")]
-    assert got[4] == ("李善", COMMENTARY, "注", "詞以諫和帝大恱也固恐帝去洛陽故上此")
-    # a line whose columns are scrambled otherwise (遂死獄中 is 李善's) goes by its formula
+    # the next printed line has no formula: it reads its right column, filed second, first
+    # too (the juan files every note so; 文選 李善註 reads 固恐帝去洛陽故上此詞以諫和帝大恱也)
+    assert got[4:6] == [("李善", COMMENTARY, "注", "詞以諫和帝大恱也"), ("李善", COMMENTARY, "注", "固恐帝去洛陽故上此")]
+    para = next(para for s in doc.sections for para in s.paragraphs if any(p.text == "固恐帝去洛陽故上此" for p in para))
+    assert [p.text for p in in_reading_order(para, True) if p.kind == NOTE] == [
+        "固恐帝去洛陽故上此", "詞以諫和帝大恱也"]
+    assert (doc.columns_reversed, doc.column_order) == (
+        True, "columns: 13 lines read the second column first, 2 the first (decided)")
+    # a line of three segments: its left column (陽西土…) filed first; 遂死獄中 ends 李善's part
     assert next(c for c, _, _, text in got if "銑曰扶風安陵人" in text) == "張銑"
     assert next(c for c, _, _, text in got if "向曰或者不定之辭" in text) == "呂向"
     assert {c for c, *_ in got} >= {"李善", "張銑", "劉良", "呂向", "李周翰", "呂延濟"}
@@ -63,7 +70,7 @@ def test_reading_order_of_reversed_columns():
     note = PieceDoc(NOTE, parts[0].text + parts[1].text, layout=[(0, "("), (16, "/"), (32, ")¶\n")])
     assert [parts[0].layout, parts[1].layout] == [[(0, "(")], [(0, "/"), (16, ")¶\n")]]
     assert columns(note) == [[(0, 16), (16, 32)]]
-    order, moved = reading_order(note, next(p for p in PROFILES if "六臣注文選" in p.titles))
+    order, moved = reading_order(note, True)
     assert moved and "".join(note.text[i] for i in order) == "善曰賦甲者舊題甲乙所以紀卷先後今卷旣改故甲乙並除存其首題以明舊式"
 
 
@@ -129,19 +136,23 @@ def test_one_commentator_books():
 
 def test_shuijingzhu_classic_flush_commentary_indented():
     pieces = parse("kanripo-commentary/KR2k0058/KR2k0058_002.txt").all_pieces()
-    # A note whose columns read in reverse order (案… filed second) is cut where the reading
-    # order leaves the file's: (作河水二…刪去/案二字原本…篇題) reads 案二字原本… first.
-    assert [(p.kind, p.effective_layer, p.commentator, p.effective_basis, p.text[:10]) for p in pieces[1:12]] == [
+    # The juan files its notes' columns in reverse (left column first): each note is cut
+    # where the reading order leaves the file's, (作河水二…刪去/案二字原本…篇題) reads 案二字原本…
+    # first, and so does a line with no 案 ((後始脫去…/通典引水經…蓋唐已): 案原本及近刻脫此九字
+    # 杜佑通典引水經有此文蓋唐已後始脫去今據通典補正).
+    assert [(p.kind, p.effective_layer, p.commentator, p.effective_basis, p.text[:10]) for p in pieces[1:14]] == [
         (NOTE, EDITORIAL, "", LAYOUT, "作河水二經文上復衍河"),
         (NOTE, EDITORIAL, "", LAYOUT, "案二字原本誤連經文今"),
         (TEXT, CLASSIC, "", LAYOUT, "又南入蔥嶺山又從蔥嶺"),
         (NOTE, EDITORIAL, "", LAYOUT, "脫此九字杜佑"),
         (NOTE, EDITORIAL, "", LAYOUT, "案原本及近刻"),
         (NOTE, EDITORIAL, "", LAYOUT, "後始脫去今據通典補正"),
+        (NOTE, EDITORIAL, "", LAYOUT, "通典引水經有此文蓋唐"),
         (TEXT, COMMENTARY, "酈道元", LAYOUT, "河水重源有三非惟二也"),
         (NOTE, EDITORIAL, "", LAYOUT, "毒近"),
         (NOTE, EDITORIAL, "", LAYOUT, "案捐"),
-        (NOTE, EDITORIAL, "", LAYOUT, "身毒刻訛作"),
+        (NOTE, EDITORIAL, "", LAYOUT, "身毒"),
+        (NOTE, EDITORIAL, "", LAYOUT, "刻訛作"),
         # a line that opens with a note reopened from the line before goes on in the 注
         (TEXT, COMMENTARY, "酈道元", LAYOUT, "蔥嶺之上西去休循二百")]
 

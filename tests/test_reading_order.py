@@ -14,10 +14,12 @@ from search.indexing import rebuild_from_database
 from .conftest import SHARED
 
 LIUCHEN = SHARED / "corpus" / "kanripo-commentary" / "KR4h0003" / "KR4h0003_001.txt"
-#: 兩都賦序, the note on 班固: the file holds 「…大將軍/陽西土父老…遂死獄中/銑曰扶風…明帝修洛」 on
-#: one printed line; 張銑's part reads 銑曰扶風安陵人同善註明帝修洛陽西土父老怨帝不都長安…遂死獄中.
+#: 兩都賦序, the note on 班固: the file holds 「(陽西土父老…以諷/遂死獄中/銑曰扶風…明帝修洛)」 on one
+#: printed line, its left column (A) filed before its right one (B C): 李善's part ends 「…坐免官
+#: 遂死獄中」 (文選 李善註 reads so) and 張銑's reads 銑曰扶風安陵人同善註明帝修洛陽西土父老….
 FILED = "銑曰扶風安陵人同善註明帝修洛"
-READ_ON = "陽西土父老怨帝不都長安固作兩都賦以諷遂死獄中"
+READ_ON = "陽西土父老怨帝不都長安固作兩都賦以諷"
+END = "遂死獄中"
 
 
 @pytest.fixture
@@ -30,14 +32,15 @@ def liuchen(empty_transactional_db, settings, tmp_path):
 
 
 def _parts(juan):
-    return {p.text: p for p in Piece.objects.filter(section__juan=juan, text__in=[FILED, READ_ON])}
+    return {p.text: p for p in Piece.objects.filter(section__juan=juan, text__in=[FILED, READ_ON, END])}
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_stored_text_keeps_the_files_order(liuchen):
     parts = _parts(liuchen)
-    assert parts[READ_ON].position + 1 == parts[FILED].position  # filed B then C
-    assert (parts[FILED].commentator, parts[READ_ON].commentator) == ("張銑", "張銑")
+    assert parts[READ_ON].position + 2 == parts[END].position + 1 == parts[FILED].position  # filed A B C
+    assert (parts[END].commentator, parts[FILED].commentator, parts[READ_ON].commentator) == ("李善", "張銑", "張銑")
+    assert liuchen.columns_reversed is True
     assert render_source(liuchen) == LIUCHEN.read_text(encoding="utf-8")
 
 
@@ -45,7 +48,7 @@ def test_the_stored_text_keeps_the_files_order(liuchen):
 def test_the_reading_page_shows_the_note_in_reading_order(liuchen, client):
     section = _parts(liuchen)[FILED].section
     html = client.get(section.get_absolute_url()).content.decode()
-    assert html.index(FILED) < html.index(READ_ON)
+    assert html.index("坐免官") < html.index(END) < html.index(FILED) < html.index(READ_ON)
     assert html.index("善曰范瞱後漢書曰班固字孟堅北地") < html.index("人也年九歳能屬文長遂博貫載籍顯")
 
 

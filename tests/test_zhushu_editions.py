@@ -61,7 +61,7 @@ def scan(juan) -> dict[str, list[str]]:
         runs: dict[str, str] = {}
         pieces = list(Piece.objects.filter(section=section).order_by("position"))
         last = None  # a note's part read on by the next part of its note (same commentator and layer)
-        for group in reading_groups(pieces, juan.work.title) or [[p] for p in pieces]:
+        for group in reading_groups(pieces, juan.columns_reversed) or [[p] for p in pieces]:
             for k, p in enumerate(group):
                 if k == 0:
                     last = None

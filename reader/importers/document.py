@@ -184,6 +184,13 @@ class JuanDocument:
     #: Kanripo text ID (``KR1d0086``) and edition (``WYG``, ``SBCK``, ``tls``); mandoku only.
     kanripo_id: str = ""
     edition: str = ""
+    #: Whether the file holds its notes' printed columns in reverse reading order (the left
+    #: column first: 四部叢刊 transcriptions), and why (``mandoku.commentators.columns_reversed``).
+    columns_reversed: bool = False
+    column_order: str = ""
+    #: The printed lines that show the columns' order (``commentators.column_evidence``):
+    #: ``(read second column first, read first column first)``.
+    column_evidence: tuple[int, int] = (0, 0)
     #: The juan labels of the parts of a file that holds several (``["卷首中", "卷首下"]``).
     juan_parts: list[str] = field(default_factory=list)
     #: The file's sequence number in its folder (``KR1d0086_002.txt`` → 2); mandoku only.

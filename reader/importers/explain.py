@@ -53,7 +53,7 @@ def reordered_notes(doc: JuanDocument) -> list[tuple[PieceDoc, PieceDoc]]:
     for section in doc.sections:
         for items in [*section.paragraphs, section.records]:
             index = {id(p): k for k, p in enumerate(items)}
-            for group in reading_groups(items, doc.work_title) or []:
+            for group in reading_groups(items, doc.columns_reversed) or []:
                 filed = sorted(group, key=lambda p: index[id(p)])
                 moved = next((k for k, (a, b) in enumerate(zip(filed, group)) if a is not b), None)
                 if moved is not None:
@@ -107,6 +107,8 @@ def explain(doc: JuanDocument) -> list[str]:
     for p, how in inferred:
         line, column = positions.get(id(p), (0, 0))
         lines.append(f"    {line}:{column}: {_who(p)} {how}: 「{p.text[:16]}」")
+    if doc.column_order and not doc.column_order.startswith("columns: 0 lines read the second column first, 0 "):
+        lines.append(f"  {doc.column_order}")
     reordered = reordered_notes(doc)
     if reordered:
         lines.append(f"  reading order: {len(reordered)} notes read in another order than the file's")

@@ -223,6 +223,7 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None,
         header="\n".join(doc.header_lines), trailer="\n".join(doc.trailer_lines),
         newline=doc.newline, bom=doc.bom, final_newline=doc.final_newline,
         source_name=doc.source_name, source_format=doc.source_format, sha256=sha256,
+        columns_reversed=doc.columns_reversed,
         version=LibraryVersion.next(),
     )
     starts = section_start_pages(doc)
@@ -513,6 +514,7 @@ def juan_to_document(juan: Juan) -> JuanDocument:
         juan_label=juan.label, author=juan.work.author, newline=juan.newline, bom=juan.bom,
         final_newline=juan.final_newline, source_format=juan.source_format,
         kanripo_id=juan.edition.kanripo_id, edition=juan.edition.kanripo_edition,
+        columns_reversed=juan.columns_reversed,
     )
     # Header and trailer lines are never empty when present (a title line, a closing line).
     doc.header_lines = juan.header.split("\n") if juan.header else []

@@ -26,11 +26,20 @@ files themselves):
   by the profile (``PROFILES``). Where the book's byline names the commentator of a layer,
   the profile writes the same name (the byline writes 揚倞 for 楊倞: the profile keeps the
   byline's form, the stored text is never changed).
-* 四部叢刊 files often hold the two printed columns of a note in reverse reading order
-  (``(洛陽西京父老有怨班/善曰自光武至和帝都)``: 善曰… reads first). In each printed line
-  the last column then reads first (``(A/B/C)`` reads C A B). A note is read in that order
-  when the profile expects its notes to open with a formula and only that order does so;
-  the stored text keeps the file's order.
+* 四部叢刊 files often hold the two printed columns of a note in reverse reading order,
+  the left column filed before the right one (``(洛陽西京父老有怨班/善曰自光武至和帝都)``:
+  善曰… reads first). A transcription files every note of a juan one way, so the juan is
+  read one way, decided by how the printers fill the last printed line of a note that
+  runs over several: the right column first, so the column read first is never the
+  shorter (``column_evidence``: ``(詞以諫和帝大恱也/固恐帝去洛陽故上此)``, the note's last
+  line, reads 固恐… first). Where the juan's own lines do not decide, the profile's
+  expectation (``Profile.reversed_columns``) holds, else the file's order. In a juan read
+  so, each printed line reads its right column first; a ``/`` may also cut a column where
+  a commentator's part starts (``(A/B/C)``), and the segments are read from the split into
+  two columns whose lengths are closest, the right column not the shorter (``(陽西土…以諷/
+  遂死獄中/銑曰扶風…)`` reads B C A, ``(述也他皆類此/向曰或者不定之辭/文證皆舉…)`` C A B).
+  The stored text keeps the file's order (``JuanDocument.columns_reversed``, stored as
+  ``Juan.columns_reversed``, tells the pages, the index and the exports).
 * Layout decides where there is no small print: 水經注 prints the 經 flush and 酈道元's 注
   indented one U+3000, both at full size (``INDENT_LAYERS``); 南華真經註疏 prints the 經
   flush and 郭象's 注 and 成玄英's 疏 on indented lines, each block led by its marker 注 or
@@ -46,6 +55,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from math import comb
 
 from ..document import (
     CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, RECORD_NOTE,
@@ -81,8 +91,9 @@ class Profile:
     the voice it opens (a formula of one name character and 曰 inside a column counts only
     when no name character stands before it: 叔向曰, 張良曰 are quoted speech);
     ``circle``: what a circle inside a note opens (``"readings"``, ``"remark"``: the
-    remark of an editor, ``X曰`` naming him, or ""); ``reversed_columns``: the file may
-    hold a note's columns in reverse reading order (四部叢刊)."""
+    remark of an editor, ``X曰`` naming him, or ""); ``reversed_columns``: the book's files
+    hold a note's columns in reverse reading order (四部叢刊), where a juan's own columns
+    do not decide (``columns_reversed``)."""
 
     titles: tuple[str, ...]
     default: Voice | None = None
@@ -186,27 +197,99 @@ def columns(piece: PieceDoc) -> list[list[tuple[int, int]]]:
     return [line for line in lines if line]
 
 
-def reading_order(piece: PieceDoc, profile: Profile) -> tuple[list[int], bool]:
+def reading_order(piece: PieceDoc, columns_reversed: bool) -> tuple[list[int], bool]:
     """``(offsets of piece.text in reading order, whether any line was reordered)``. The
-    file's order, except (``profile.reversed_columns``) in a printed line that opens with a
-    formula when read from its last column and not when read in the file's order (the
-    formula may itself be cut, ``(曰/綜)`` for 綜曰): that line reads its last column first
-    (``(A/B)`` reads B A, ``(A/B/C)`` C A B). 四部叢刊 files scramble the columns of a line
-    in other ways too (六臣註文選 ``(陽西土…/遂死獄中/銑曰…)`` reads B C A): those keep the
-    file's order, and their parts without a formula are given to the voice before them."""
+    file's order, except in a juan that files its notes' columns in reverse
+    (``columns_reversed``, see ``columns_reversed``): there each printed line of two or
+    more segments reads its right column first, the segments split into a left and a right
+    column where the two lengths are closest, the right one not the shorter (``(A/B)``
+    reads B A; ``(A/B/C)`` reads B C A or C A B, ``left_segments``)."""
     order: list[int] = []
     moved = False
     for line in columns(piece):
         cols = line
-        if profile.reversed_columns and profile.formulas and len(line) > 1:
-            (a0, _), (a1, b1) = line[0], line[-1]
-            as_filed, rotated = piece.text[a0:a0 + 4], (piece.text[a1:b1] + piece.text[a0:a0 + 4])[:4]
-            if _opens_with_formula(rotated, profile) and not _opens_with_formula(as_filed, profile):
-                cols = [line[-1], *line[:-1]]
-                moved = True
+        if columns_reversed and len(line) > 1:
+            j = left_segments([b - a for a, b in line])
+            cols = [*line[j:], *line[:j]]
+            moved = True
         for a, b in cols:
             order.extend(range(a, b))
     return order, moved
+
+
+def left_segments(lengths: list[int]) -> int:
+    """How many of a printed line's segments (their ``lengths`` in the file's order, two or
+    more) are the left column when the file holds the left column first: the split whose
+    two columns are closest in length, a right column (the rest, read first) not shorter
+    than the left preferred; the fewest left segments on a tie. Printers fill a note's
+    last line right column first and balance the two (measured against 文選 李善註 on
+    六臣註文選's lines of three or more segments: 294 right, 7 wrong, docs/reading.md)."""
+    def cost(j: int) -> tuple[int, bool, int]:
+        diff = sum(lengths[j:]) - sum(lengths[:j])
+        return abs(diff), diff < 0, j
+    return min(range(1, len(lengths)), key=cost)
+
+
+#: The level of the sign test at which a juan's note lines decide how it files columns.
+COLUMN_EVIDENCE_LEVEL = 0.05
+
+
+#: Page marks and pilcrows, which are no part of a printed line's text.
+_MARKS = re.compile(r"<pb:[^>]*>|<md:[^>]*>|¶")
+_GROUP = re.compile(r"\(([^()]*)\)")
+
+
+def column_evidence(lines: list[str]) -> tuple[int, int]:
+    """``(lines that read their second column first, lines that read the first column
+    first)`` by the columns' lengths, over the printed lines of a mandoku file (``lines``,
+    the file's lines; page marks, pilcrows, indentation and ``#`` lines are left out). A
+    line counts when it opens with small print that ends the note there (no small print
+    goes on at the start of the next line), holds two segments ``(A/B)`` of unequal length
+    without spaces, and the line before ends with small print that fills it (its segments
+    split into two columns of equal length): printers fill the right column of a note's
+    last line first, so the longer column reads first. Notes of one line are left out (a
+    table of contents or a collation list sets two separate items side by side: 楚辭 目録
+    ``(宋玉/釋文第二)``, 經典釋文 校勘記 ``(死/六行)``)."""
+    printed = [t for t in (_MARKS.sub("", line).lstrip("\u3000 ") for line in lines if not line.startswith("#")) if t]
+    second = first = 0
+    for i in range(1, len(printed)):
+        m = _GROUP.match(printed[i])
+        if not m:
+            continue
+        if m.end() == len(printed[i]) and i + 1 < len(printed) and printed[i + 1].startswith("("):
+            continue  # the note goes on: not its last line
+        before = re.search(r"\(([^()]*)\)$", printed[i - 1])
+        segments = m.group(1).split("/")
+        if before is None or len(segments) != 2:
+            continue
+        full = [len(t) for t in before.group(1).split("/")]
+        if not any(sum(full[:j]) == sum(full[j:]) for j in range(1, len(full))):
+            continue
+        left, right = segments
+        if not left or not right or len(left) == len(right) or any(ch.isspace() for ch in left + right):
+            continue
+        if len(left) < len(right):
+            second += 1
+        else:
+            first += 1
+    return second, first
+
+
+def columns_reversed(doc: JuanDocument, profile: Profile) -> tuple[bool, str]:
+    """Whether ``doc`` files its notes' columns in reverse reading order, and why: the
+    juan's ``column_evidence`` (``doc.column_evidence``, counted by the parser) when a one-sided sign test puts it below
+    ``COLUMN_EVIDENCE_LEVEL`` (六臣註文選 卷一: 70 lines against 2), else the profile's
+    expectation (``Profile.reversed_columns``), else not. The reason reads ``"columns:
+    72 lines read the second column first, 2 the first (decided)"``."""
+    second, first = doc.column_evidence
+    n = second + first
+    p = sum(comb(n, i) for i in range(max(second, first), n + 1)) / 2 ** n if n else 1.0
+    counts = f"{second} lines read the second column first, {first} the first"
+    if p < COLUMN_EVIDENCE_LEVEL:
+        return second > first, f"columns: {counts} (decided)"
+    return profile.reversed_columns, (f"columns: {counts} (undecided: "
+                                      + ("the book's files are known to file them in reverse)"
+                                         if profile.reversed_columns else "read as filed)"))
 
 
 def profile_for_title(title: str) -> Profile:
@@ -222,27 +305,27 @@ def closes_note(piece) -> bool:
     return bool(end) and ")" in end[-1] and "(" not in end[-1].rsplit(")", 1)[1]
 
 
-def in_reading_order(items: list, title: str) -> list:
+def in_reading_order(items: list, reversed_columns: bool) -> list:
     """``items`` (the pieces of a paragraph or of a section's records, in the file's order:
     ``PieceDoc`` or stored ``reader.models.Piece``, anything with ``kind``, ``text`` and
-    ``layout``) with the parts of each small-print note of a book whose columns may be filed
-    in reverse reading order (``Profile.reversed_columns``: 六臣註文選) put in reading order
-    (``reading_order`` of the note the parts make together; a part goes where its first
-    character reads). The same list when nothing moves; the pieces themselves are not
-    changed, so the stored text and the source export keep the file's order."""
-    groups = reading_groups(items, title)
+    ``layout``) of a juan that files its notes' columns in reverse reading order
+    (``reversed_columns``: ``Juan.columns_reversed``) with the parts of each small-print note
+    put in reading order (``reading_order`` of the note the parts make together; a part
+    goes where its first character reads). The same list when nothing moves; the pieces
+    themselves are not changed, so the stored text and the source export keep the file's
+    order."""
+    groups = reading_groups(items, reversed_columns)
     if groups is None:
         return items
     ordered = [p for group in groups for p in group]
     return items if all(a is b for a, b in zip(ordered, items)) else ordered
 
 
-def reading_groups(items: list, title: str) -> list[list] | None:
+def reading_groups(items: list, reversed_columns: bool) -> list[list] | None:
     """``items`` (as for ``in_reading_order``) as groups in reading order: the parts of one
     small-print note together, in reading order; any other piece a group of its own. None
-    when the book's notes are read in the file's order (no ``reversed_columns`` profile)."""
-    profile = profile_for_title(title)
-    if not (profile.reversed_columns and profile.formulas):
+    when the juan's notes are read in the file's order (``reversed_columns`` false)."""
+    if not reversed_columns:
         return None
     out: list[list] = []
     k = 0
@@ -265,16 +348,12 @@ def reading_groups(items: list, title: str) -> list[list] | None:
                 starts.append(at)
                 whole.layout.extend((at + offset, raw) for offset, raw in g.layout)
                 at += len(g.text)
-            order, moved = reading_order(whole, profile)
+            order, moved = reading_order(whole, True)
             if moved:
                 rank = {offset: r for r, offset in enumerate(order)}
                 group = [g for _, g in sorted(zip(starts, group), key=lambda sg: rank.get(sg[0], sg[0]))]
         out.append(group)
     return out
-
-
-def _opens_with_formula(text: str, profile: Profile) -> bool:
-    return any(text.startswith(f) for f in profile.formulas)
 
 
 def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | None) -> list[Voice | None]:
@@ -314,17 +393,20 @@ def _set(piece: PieceDoc, voice: Voice, basis: str) -> None:
     piece.layer_basis = basis
 
 
-def split_note(piece: PieceDoc, profile: Profile, before: Voice | None = None) -> list[PieceDoc]:
+def split_note(piece: PieceDoc, profile: Profile, before: Voice | None = None,
+               reversed_columns: bool = False) -> list[PieceDoc]:
     """A small-print note of plain commentary split where its voice changes (see the module
-    docstring); one piece (the note itself, its voice set) when it does not change.
-    ``before`` is the voice the note goes on in when it opens with no formula (the last
-    voice of a note just before it; else the profile's default)."""
-    return _split(piece, profile, before)[0]
+    docstring), and where its reading order leaves the file's (``reversed_columns``: the
+    juan files its notes' columns in reverse); one piece (the note itself, its voice set)
+    when neither happens. ``before`` is the voice the note goes on in when it opens with
+    no formula (the last voice of a note just before it; else the profile's default)."""
+    return _split(piece, profile, before, reversed_columns)[0]
 
 
-def _split(piece: PieceDoc, profile: Profile, before: Voice | None) -> tuple[list[PieceDoc], Voice | None]:
+def _split(piece: PieceDoc, profile: Profile, before: Voice | None,
+           reversed_columns: bool) -> tuple[list[PieceDoc], Voice | None]:
     """``split_note``, and the voice the note ends in, in reading order."""
-    order, _ = reading_order(piece, profile)
+    order, _ = reading_order(piece, reversed_columns)
     reading = "".join(piece.text[i] for i in order)
     pos = {offset: k for k, offset in enumerate(order)}
     starts = {0} | {pos[a] for line in columns(piece) for a, _ in line if a in pos}
@@ -447,8 +529,12 @@ def assign_commentators(doc: JuanDocument) -> list[tuple[PieceDoc, str]]:
 
     Returns the places it was unsure of, ``[(piece, message)]``: a note of a book of several
     commentators that names none of them, and the first text of a book whose layers nothing
-    decides (``UNDECIDED``)."""
+    decides (``UNDECIDED``).
+
+    Sets ``doc.columns_reversed`` and ``doc.column_order`` (``columns_reversed``) first."""
     title = _title(doc)
+    profile = profile_for(doc)
+    doc.columns_reversed, doc.column_order = columns_reversed(doc, profile)
     if title in UNDECIDED and decide_by_reference(doc):
         return []
     if title in UNDECIDED:
@@ -462,31 +548,37 @@ def assign_commentators(doc: JuanDocument) -> list[tuple[PieceDoc, str]]:
         indent_layers(doc, INDENT_LAYERS[title])
     if title in MARKED_BLOCKS:
         marked_blocks(doc, MARKED_BLOCKS[title])
-    profile = profile_for(doc)
+    flip = doc.columns_reversed
     for section in doc.sections:
         carry: list = [None]
         for k, para in enumerate(section.paragraphs):
-            section.paragraphs[k] = _notes(para, profile, carry)
-        section.records = _notes(section.records, profile, [None])
+            section.paragraphs[k] = _notes(para, profile, carry, flip)
+        section.records = _notes(section.records, profile, [None], flip)
     unsure = []
     if profile.formulas and profile.default is None:
         formulas = "、".join(list(profile.formulas)[:6])
-        unsure = [(p, f"no commentator's formula ({formulas} …): who wrote this note is not known")
-                  for p in doc.all_pieces() if p.kind in (NOTE, RECORD_NOTE) and p.text
-                  and p.effective_layer == COMMENTARY and not p.commentator]
+        before = None  # the part before, when it is of the same note and was named unsure
+        for p in doc.all_pieces():
+            if p.kind in (NOTE, RECORD_NOTE) and p.text and p.effective_layer == COMMENTARY and not p.commentator:
+                if before is None or closes_note(before):  # one place for the parts of one note
+                    unsure.append((p, f"no commentator's formula ({formulas} …): who wrote this note is not known"))
+                before = p
+            elif p.text:
+                before = None
     return unsure
 
 
-def _notes(pieces: list[PieceDoc], profile: Profile, carry: list) -> list[PieceDoc]:
-    """The pieces with each small-print note of plain commentary split (``split_note``).
-    ``carry`` (a one-item list) holds the voice the last note ended in while only notes
-    follow it; text between clears it."""
+def _notes(pieces: list[PieceDoc], profile: Profile, carry: list, flip: bool = False) -> list[PieceDoc]:
+    """The pieces with each small-print note of plain commentary split (``split_note``; in
+    a juan that files its columns in reverse, ``flip``, every such note). ``carry`` (a
+    one-item list) holds the voice the last note ended in while only notes follow it; text
+    between clears it."""
     out: list[PieceDoc] = []
     for p in pieces:
         if p.kind in (NOTE, RECORD_NOTE) and p.effective_layer == COMMENTARY and not p.layer_name.endswith(
-                ("疏", "音義")) and _small_print(p) and (profile.default or profile.formulas or any(
+                ("疏", "音義")) and _small_print(p) and (flip or profile.default or profile.formulas or any(
                 c in p.text for c in CIRCLES)):
-            parts, carry[0] = _split(p, profile, carry[0] if profile.formulas else None)
+            parts, carry[0] = _split(p, profile, carry[0] if profile.formulas else None, flip)
             out.extend(parts)
         else:
             if p.text:

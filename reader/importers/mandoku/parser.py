@@ -22,7 +22,7 @@ from ..errors import NoTextError, TextFormatError
 from ..positions import piece_positions
 from ..source import split_source_lines
 from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_byline, fill_metadata, read_header_block
-from .commentators import assign_commentators, layout_decided
+from .commentators import assign_commentators, column_evidence, layout_decided
 from .layers import assign_layers, join_title_note, title_note
 from .lines import (
     BLANK, IDEO_SPACE, MD, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
@@ -182,6 +182,8 @@ class _Parser:
             assign_layers(doc, IDEO_SPACE.join(b for b in (title_rest, found.get("byline", "")) if b))
         if found.get("title") and found["title"]["note"] and title_note(doc):
             join_title_note(doc)
+        if not self.header.tls:  # the tls editions print no small print: ( ) / are text
+            doc.column_evidence = column_evidence(lines)
         unsure = assign_commentators(doc)
         keep_entries_whole(doc)
         if unsure:
