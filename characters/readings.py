@@ -2,7 +2,7 @@
 
 In a simplified edition 后 stands for 後 in 其后 and for 后 in 夏后氏; 于 for 於 in 至于廟門
 as the 四庫 editions print it and for 于 in 尊于房户之間; 云 almost always for 云 (not 雲).
-``decide`` reads the one or two characters before and after the form and asks how the
+``decide`` reads up to three characters before and after the form and asks how the
 traditional editions of the library print each possible reading beside them
 (``characters/data/reading_context.tsv.gz``, counted by
 ``characters/scripts/build_reading_context.py`` from the shared corpus's traditional texts;
@@ -11,8 +11,9 @@ CC BY-SA 4.0, ``characters/data/ATTRIBUTION-readings.md``):
     score(r) = log N(r) + log P(before | r) + log P(after | r)
 
 with ``N(r)`` the occurrences of the reading ``r`` and ``P(x | r) = (n(x, r) + 0.5) /
-(N(r) + 0.5 * V)`` (``V``: the single neighbours seen); on each side ``x`` is the two
-characters when the readings were seen beside them ``BACKOFF`` times, else the nearest one. The best reading is decided when its score
+(N(r) + 0.5 * V)`` (``V``: the single neighbours seen); on each side ``x`` is the three characters when the
+readings were seen beside them ``BACKOFF`` times, else the two, else the nearest one (the
+build leaves out a wider context that would decide as its narrower one does). The best reading is decided when its score
 beats every other reading's by at least ``MARGIN`` (natural log); otherwise the place stays
 undecided and every reading finds it (recall first). Why not OpenCC's phrase conversion alone:
 its tables are written for modern text (云 → 雲, 宁 → 寧, 于 → 於, 个 → 個 everywhere), and on the
@@ -32,50 +33,58 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["CONTEXT_PATH", "MARGIN", "decide", "scores"]
+__all__ = ["CONTEXT_PATH", "MARGIN", "WIDTH", "decide", "scores"]
 
 CONTEXT_PATH = Path(__file__).resolve().parent / "data" / "reading_context.tsv.gz"
 #: How much more likely (natural log; 2.0 is about 7.4 times) the best reading must be than the
 #: next for the place to be decided. Chosen on the seed-free held-out book (docs/decisions/0021).
 MARGIN = 2.0
-#: ``scores``: how often the readings must have been seen beside two characters for those to be read.
+#: ``scores``: how often the readings must have been seen beside two or three characters for
+#: those to be read.
 BACKOFF = 10
+#: How many neighbours on each side are read at most.
+WIDTH = 3
 
-_SIDES = {"L": 1, "R": 2, "LL": 3, "RR": 4}
-#: Code points up to here pack into a key (every Han block, U+3134F included); a neighbour beyond
-#: (a gaiji's key) was never counted.
-_MAX_CODE = (1 << 18) - 1
+_SIDES = {"L": 1, "R": 2, "LL": 3, "RR": 4, "LLL": 5, "RRR": 6}
+#: A key packs the reading's number (11 bits), the side (3) and up to three neighbours' numbers
+#: (16 bits each) into 62 bits; the numbers index the characters of the table.
+_READING_BITS, _NEIGHBOUR_BITS = 11, 16
 
 _lock = threading.Lock()
 _totals: dict[str, int] | None = None
 _keys = np.empty(0, dtype=np.int64)
 _counts = np.empty(0, dtype=np.int32)
 _vocab = 1
+_reading_no: dict[str, int] = {}
+_char_no: dict[str, int] = {}
 
 
 def _key(reading: str, side: str, neighbours: str) -> int:
-    """One pair as a 57-bit integer: reading, side and up to two neighbours (18 bits each); -1 when
-    a code point does not fit (no such pair was counted)."""
-    codes = [ord(c) for c in reading + neighbours]
-    if len(codes) > 3 or max(codes) > _MAX_CODE:
+    """One pair as a 62-bit integer; -1 when the reading or a neighbour is not in the table
+    (no such pair was counted)."""
+    r = _reading_no.get(reading)
+    if r is None:
         return -1
-    n1, n2 = (codes[1:] + [0, 0])[:2]
-    return (codes[0] << 39) | (_SIDES[side] << 36) | (n1 << 18) | n2
+    key = (r << 3) | _SIDES[side]
+    for i in range(3):
+        n = _char_no.get(neighbours[i], -1) if i < len(neighbours) else 0
+        if n < 0:
+            return -1
+        key = (key << _NEIGHBOUR_BITS) | n
+    return key
 
 
 def _load() -> dict[str, int]:
     """Read the context table once; ``ValueError`` naming the file and line for a malformed line.
     The pairs are kept as two sorted arrays (about 5 MB for 420,000 pairs), not a dict."""
-    global _totals, _keys, _counts, _vocab
+    global _totals, _keys, _counts, _vocab, _reading_no, _char_no
     if _totals is not None:
         return _totals
     with _lock:
         if _totals is not None:
             return _totals
         totals: dict[str, int] = {}
-        keys: list[int] = []
-        counts: list[int] = []
-        neighbours = set()
+        rows: list[tuple[str, str, str, int]] = []
         with gzip.open(CONTEXT_PATH, "rt", encoding="utf-8") as fh:
             lines = fh.read().split("\n")
         sides = _SIDES
@@ -84,24 +93,27 @@ def _load() -> dict[str, int]:
                 continue
             fields = line.split("\t")
             if len(fields) != 4 or len(fields[0]) != 1 or not fields[3].isdigit() \
-                    or (fields[1] not in sides and fields[1] != "N"):
-                raise ValueError(f"{CONTEXT_PATH}:{lineno}: expected READING<TAB>L|R|LL|RR|N<TAB>NEIGHBOURS<TAB>COUNT, "
-                                 f"got {line!r}")
+                    or (fields[1] not in sides and fields[1] != "N") \
+                    or (fields[1] != "N" and len(fields[2]) != len(fields[1])):
+                raise ValueError(f"{CONTEXT_PATH}:{lineno}: expected READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>"
+                                 f"NEIGHBOURS<TAB>COUNT, got {line!r}")
             reading, side, near, count = fields
             if side == "N":
                 totals[reading] = int(count)
-                continue
-            codes = [ord(c) for c in near]
-            if len(codes) > 2 or max(codes) > _MAX_CODE or ord(reading) > _MAX_CODE:
-                continue
-            keys.append((ord(reading) << 39) | (sides[side] << 36) | (codes[0] << 18) | (codes[1] if len(codes) > 1 else 0))
-            counts.append(int(count))
-            if len(side) == 1:
-                neighbours.add(near)
-        order = np.argsort(np.array(keys, dtype=np.int64), kind="stable")
-        _keys = np.array(keys, dtype=np.int64)[order]
-        _counts = np.array(counts, dtype=np.int32)[order]
-        _vocab = max(1, len(neighbours))
+            else:
+                rows.append((reading, side, near, int(count)))
+        readings = sorted(totals | {r: 0 for r, _, _, _ in rows})
+        chars = sorted({c for _, _, near, _ in rows for c in near})
+        if len(readings) >= 1 << _READING_BITS or len(chars) >= (1 << _NEIGHBOUR_BITS) - 1:
+            raise ValueError(f"{CONTEXT_PATH}: {len(readings)} readings and {len(chars)} neighbours do not "
+                             f"fit the keys ({1 << _READING_BITS}, {(1 << _NEIGHBOUR_BITS) - 1})")
+        _reading_no = {r: i for i, r in enumerate(readings)}
+        _char_no = {c: i + 1 for i, c in enumerate(chars)}   # 0: no neighbour
+        keys = np.array([_key(r, side, near) for r, side, near, _ in rows], dtype=np.int64)
+        order = np.argsort(keys, kind="stable")
+        _keys = keys[order]
+        _counts = np.array([n for _, _, _, n in rows], dtype=np.int32)[order]
+        _vocab = max(1, len({near for _, side, near, _ in rows if len(side) == 1}))
         _totals = totals
         return totals
 
@@ -117,17 +129,18 @@ def _count(reading: str, side: str, neighbours: str) -> int:
 
 def scores(readings, before: str, after: str) -> dict[str, float]:
     """``{reading: score}`` (natural log, see the module docstring) of each folded reading
-    between ``before`` (the folded characters before it, nearest last; up to two are read)
-    and ``after`` (those after it, nearest first). On each side the two characters are read
-    when the readings were seen beside them at least ``BACKOFF`` times in all, otherwise the
-    nearest one (a back-off: the two are never counted twice)."""
+    between ``before`` (the folded characters before it, nearest last; up to ``WIDTH`` are read)
+    and ``after`` (those after it, nearest first). On each side the widest context is read
+    that the readings were seen beside at least ``BACKOFF`` times in all (three characters,
+    then two), otherwise the nearest one (a back-off: a side is never counted twice)."""
     totals = _load()
     features = []
-    for wide, narrow, x2, x1 in (("LL", "L", before[-2:], before[-1:]), ("RR", "R", after[:2], after[:1])):
-        if len(x2) == 2 and sum(_count(r, wide, x2) for r in readings) >= BACKOFF:
-            features.append((wide, x2))
-        elif x1:
-            features.append((narrow, x1))
+    for side, text in (("L", before), ("R", after)):
+        for width in range(min(WIDTH, len(text)), 0, -1):
+            x = text[-width:] if side == "L" else text[:width]
+            if width == 1 or sum(_count(r, side * width, x) for r in readings) >= BACKOFF:
+                features.append((side * width, x))
+                break
     out = {}
     for r in readings:
         n = totals.get(r, 0)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from characters.folding import fold, fold_char, query_alternatives
 from characters.gaiji import gaiji_key, gaiji_table
-from characters.readings import decide
+from characters.readings import WIDTH, decide
 
 __all__ = ["TRADITIONAL", "SIMPLIFIED", "MIXED", "SCRIPTS", "SCRIPT_CHOICES", "readings", "is_ambiguous",
            "reading_key", "form_keys", "reading_of_key", "key_reading", "reading_keys", "decide_keys",
@@ -119,9 +119,9 @@ def _load() -> dict[str, tuple[str, frozenset[str]]]:
                 continue
             fields = line.split("\t")
             if len(fields) != 4 or len(fields[0]) != 1 or len(fields[1]) != 1 \
-                    or fields[2] not in ("find", "apart", "folded"):
+                    or fields[2] not in ("find", "apart", "folded", "own"):
                 raise ValueError(f"{TRADITIONAL_VARIANTS_PATH}:{lineno}: expected FORM<TAB>CHARACTER<TAB>"
-                                 f"find|apart|folded<TAB>REASON, got {line!r}")
+                                 f"find|apart|folded|own<TAB>REASON, got {line!r}")
             if fields[2] == "find":
                 one_way.setdefault(fold_char(fields[1]), set()).add(fields[0])
         _one_way = {r: frozenset(f) for r, f in one_way.items()}
@@ -201,8 +201,8 @@ def decide_keys(folded: str) -> str:
     out = None
     for m in _ambiguous_re.finditer(folded):
         i = m.start()
-        before = folded[max(0, i - 2):i].rpartition("\0")[2]
-        after = folded[i + 1:i + 3].partition("\0")[0]
+        before = folded[max(0, i - WIDTH):i].rpartition("\0")[2]
+        after = folded[i + 1:i + 1 + WIDTH].partition("\0")[0]
         key = _decided_key(m.group(), before, after)
         if out is None:
             out = list(folded)

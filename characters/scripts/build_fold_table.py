@@ -81,6 +81,26 @@ DEFAULT_OUT = PROJECT_ROOT / "characters" / "data"
 EXCEPTIONS_PATH = PROJECT_ROOT / "characters" / "data" / "fold_exceptions.tsv"
 #: Every non-cognate pair that a variant table also joins, with the evidence and the decision.
 DECISIONS_NAME = "noncognate_decisions.tsv"
+#: Hand-decided uses of simplified forms in traditional editions (``FORM<TAB>CHARACTER<TAB>DECISION<TAB>
+#: REASON``, read by ``characters.simplified`` too); a form decided ``own`` is a character of its own
+#: there (个 in 儀禮「挾一个」) and gets the kind ``both`` in ``simplified.tsv``.
+TRADITIONAL_VARIANTS_PATH = PROJECT_ROOT / "characters" / "data" / "traditional_variants.tsv"
+
+
+def read_own_forms(path: Path) -> set[str]:
+    """The forms ``traditional_variants.tsv`` decides ``own``: simplified forms that the
+    traditional texts also write as a character of their own although no standard set (Big5,
+    the MOE regulars) lists them. ``SystemExit`` naming the file and line for a malformed line."""
+    out = set()
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 4 or len(fields[0]) != 1:
+            sys.exit(f"error: {path}:{lineno}: expected FORM<TAB>CHARACTER<TAB>DECISION<TAB>REASON, got {line!r}")
+        if fields[2] == "own":
+            out.add(fields[0])
+    return out
 
 
 def read_exceptions(path: Path) -> dict[frozenset, tuple[str, str]]:
@@ -441,6 +461,7 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
                        if decision == "fold" and p not in policy_pairs]
     exception_first = {p: first for p, first in exception_heads.items() if exceptions[p][0] == "fold"}
     policy_fold += exception_folds
+    exception_fold_pairs = {p for p, (decision, _) in exceptions.items() if decision == "fold"}
     policy_pairs |= {frozenset(p) for p in exception_folds}
 
     # simplified -> traditional pairs (s, t, source), from every source
@@ -474,7 +495,9 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
     for pairs, label in ((noncog, "non-cognate"), (borrowed, "hydzd-borrowed"), (kept_apart, "excluded"),
                          ([tuple(p) for p in rare_apart], "rare-merge")):
         for a, b in pairs:
-            if label == "non-cognate" and frozenset((a, b)) in policy_pairs:
+            if (label == "non-cognate" and frozenset((a, b)) in policy_pairs) or \
+                    (label == "hydzd-borrowed" and frozenset((a, b)) in exception_fold_pairs):
+                # a fold decided by the policy or by hand (fold_exceptions.tsv: 衅 writes 釁) wins
                 overrides_used.add("".join(sorted((a, b))))
                 continue
             cannot[a].setdefault(b, label)
@@ -705,9 +728,10 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
     # a traditional character some table also lists the other way round (後 -> 后 in CJKVI):
     # Unihan's kSimplifiedVariant says which of the two is the traditional one
     unihan_simplified_of = {(t, s) for t, s in unihan.get("kSimplifiedVariant", []) if t != s}
+    own_forms = read_own_forms(TRADITIONAL_VARIANTS_PATH)
     for s_ in sorted(simp_targets, key=ord):
         readings = {f(t) for t in simp_targets[s_] if t != s_ and (s_, t) not in unihan_simplified_of}
-        own = s_ in big5 or s_ in moe_regulars or s_ in selfmapped
+        own = s_ in big5 or s_ in moe_regulars or s_ in selfmapped or s_ in own_forms
         if not readings or is_compat(s_) or (own and readings == {f(s_)}):
             continue
         if own:
@@ -941,7 +965,8 @@ def main(argv: list[str] | None = None) -> int:
         "# (CJKVI cjkvi-simplified, Unihan kTraditionalVariant/kSimplifiedVariant, IRG simp, OpenCC;",
         "# ATTRIBUTION.md). SIMP<TAB>KIND<TAB>READINGS: KIND is 'simplified' for a form that is only a",
         "# simplified form (当, 发) and 'both' for one that is also a traditional character of its own",
-        "# (后, 于, 干: Big5, an MOE regular, or its own traditional form); READINGS are the canonical",
+        "# (后, 于, 干: Big5, an MOE regular, its own traditional form, or decided 'own' in",
+        "# traditional_variants.tsv: 个); READINGS are the canonical",
         "# (folded) characters it may stand for, itself included for 'both', space-separated."]
     simplified_lines += [f"{a}\t{kind}\t{' '.join(r)}" for a, kind, r in info["simplified"]]
     (args.out / "simplified.tsv").write_bytes(("\n".join(simplified_lines) + "\n").encode("utf-8"))

@@ -9,11 +9,17 @@ Usage::
 For every character that some ambiguous simplified form may stand for (``characters.simplified``:
 後 and 后 for 后, 於 and 于 for 于, 雲 and 云 for 云), the script counts, in the traditional
 texts of the corpus (every ``*.txt`` under ``--corpus`` except ``other/``, which holds the
-simplified 儀禮釋宮增注 that the evaluation measures against, and a modern punctuated text), the
-Han character right before it and right after it, both folded (``characters.folding.fold_char``):
-and the two characters before and after it: ``後 L 其 120`` says 其後 occurs 120 times,
-``後 LL 然其 7`` that 然其後 occurs 7 times, ``後 RR 之人 12`` 後之人, and ``後 N  9000`` that 後
-occurs 9,000 times in all. Pairs seen fewer than ``--min`` times are left out.
+simplified 儀禮釋宮增注 that the evaluation measures against, and a modern punctuated text, and
+except the works of ``HELD_OUT``, which the second evaluation converts to simplified characters
+and measures against), the one, two and three Han characters right before it and right after
+it, all folded (``characters.folding.fold_char``): ``後 L 其 120`` says 其後 occurs 120 times,
+``後 LL 然其 7`` that 然其後 occurs 7 times, ``後 RR 之人 12`` 後之人, ``後 RRR 之人也 5`` 後之人也,
+and ``後 N  9000`` that 後 occurs 9,000 times in all. Pairs seen fewer than ``--min`` times are
+left out, and so is every wider context (two or three characters) that decides nothing: one
+whose counts, for every ambiguous form that may stand for the readings seen there, change no
+reading's log-odds against another by ``PRUNE`` or more from what the next narrower context
+(its nearer characters) already says, or that the readings of a form were seen beside fewer
+than ``characters.readings.BACKOFF`` times (``scores`` would not read it).
 ``characters.readings`` decides the reading of a simplified form at each place from these counts.
 
 Data: derived from the Kanseki Repository texts of ``../shared/corpus`` (CC BY-SA 4.0, see
@@ -24,6 +30,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+import math
 import re
 import sys
 from collections import Counter
@@ -34,7 +41,18 @@ sys.path.insert(0, str(ROOT))
 
 from characters import simplified as sc  # noqa: E402
 from characters.folding import fold_char  # noqa: E402
-from characters.readings import CONTEXT_PATH  # noqa: E402
+from characters.readings import BACKOFF, CONTEXT_PATH, WIDTH  # noqa: E402
+
+#: Works of the corpus left out of the counts (relative to the corpus): the second evaluation
+#: (``characters.scripts.evaluation.score_held_out``) converts them to simplified characters
+#: with OpenCC and measures the reading decisions against their own characters. 儀禮鄭註句讀
+#: prints the classic (經, full size: 于 1,522 times, 於 200) and 鄭玄's commentary (small
+#: print: 於 1,587, 于 567) as most editions of the 禮 classics do; 莊子注 is prose of another
+#: kind (於 1,661, 于 69).
+HELD_OUT = ("kanripo/KR1d0038", "kanripo-commentary/KR5c0138")
+#: A wider context is kept when it moves some pair of readings' log-odds by at least this much
+#: (natural log) from its narrower context.
+PRUNE = 1.0
 
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 
@@ -52,7 +70,8 @@ def targets() -> set[str]:
 def count(corpus: Path, wanted: set[str]) -> Counter:
     """``(reading, 'L'|'R', neighbour) -> occurrences`` over the traditional texts of ``corpus``."""
     counts: Counter = Counter()
-    files = sorted(p for p in corpus.rglob("*.txt") if "other" not in p.relative_to(corpus).parts)
+    files = sorted(p for p in corpus.rglob("*.txt") if "other" not in p.relative_to(corpus).parts
+                   and not p.relative_to(corpus).as_posix().startswith(tuple(h + "/" for h in HELD_OUT)))
     fold_cache: dict[str, str] = {}
 
     def f(ch: str) -> str:
@@ -66,18 +85,50 @@ def count(corpus: Path, wanted: set[str]) -> Counter:
         # only the Han characters matter as neighbours: markup, punctuation and line ends go
         han = "".join(HAN.findall(text))
         folded = [f(c) for c in han]
+        line = "".join(folded)
         for i, c in enumerate(folded):
             if c in wanted:
                 counts[(c, "N", "")] += 1
-                if i:
-                    counts[(c, "L", folded[i - 1])] += 1
-                    if i > 1:
-                        counts[(c, "LL", folded[i - 2] + folded[i - 1])] += 1
-                if i + 1 < len(folded):
-                    counts[(c, "R", folded[i + 1])] += 1
-                    if i + 2 < len(folded):
-                        counts[(c, "RR", folded[i + 1] + folded[i + 2])] += 1
+                for width in range(1, WIDTH + 1):
+                    if i >= width:
+                        counts[(c, "L" * width, line[i - width:i])] += 1
+                    if i + width < len(folded):
+                        counts[(c, "R" * width, line[i + 1:i + 1 + width])] += 1
     return counts
+
+
+def narrower(side: str, near: str) -> tuple[str, str]:
+    """The next narrower context: ``('LL', '然其')`` -> ``('L', '其')``, ``('RR', '之人')`` -> ``('R', '之')``."""
+    return side[1:], (near[1:] if side[0] == "L" else near[:-1])
+
+
+def prune(counts: Counter, forms: list[set[str]], minimum: int, threshold: float = PRUNE) -> set[tuple[str, str]]:
+    """The wider contexts ``(side, neighbours)`` to keep (see the module docstring): for some
+    form (its set of folded readings) whose readings were seen there at least ``BACKOFF`` times,
+    two readings ``a``, ``b`` with ``|log((n_a + .5) / (n_b + .5)) - log((m_a + .5) / (m_b + .5))|
+    >= PRUNE``, ``n`` the counts there and ``m`` those of the narrower context; counts below
+    ``minimum`` are taken as 0, as the table leaves them out."""
+    by_context: dict[tuple[str, str], dict[str, int]] = {}
+    for (r, side, near), n in counts.items():
+        if side != "N" and n >= minimum:
+            by_context.setdefault((side, near), {})[r] = n
+    readings_forms: dict[str, list[set[str]]] = {}
+    for f in forms:
+        for r in f:
+            readings_forms.setdefault(r, []).append(f)
+    keep = set()
+    for (side, near), here in by_context.items():
+        if len(side) == 1:
+            continue
+        below = by_context.get(narrower(side, near), {})
+        for f in {frozenset(f) for r in here for f in readings_forms.get(r, ())}:
+            if sum(here.get(r, 0) for r in f) < BACKOFF:
+                continue
+            odds = [math.log((here.get(r, 0) + 0.5) / (below.get(r, 0) + 0.5)) for r in f]
+            if max(odds) - min(odds) >= threshold:
+                keep.add((side, near))
+                break
+    return keep
 
 
 def main(argv=None) -> int:
@@ -85,15 +136,24 @@ def main(argv=None) -> int:
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     ap.add_argument("--min", type=int, default=5, help="leave out pairs seen fewer times (default 5)")
     ap.add_argument("--out", type=Path, default=CONTEXT_PATH)
+    ap.add_argument("--prune", type=float, default=PRUNE,
+                    help=f"keep a wider context that moves some log-odds by this much (default {PRUNE}; 0 keeps all)")
     args = ap.parse_args(argv)
     wanted = targets()
     counts = count(args.corpus, wanted)
-    rows = sorted((k for k, n in counts.items() if n >= args.min or k[1] == "N"), key=lambda k: (k[0], k[1], -counts[k], k[2]))
+    table = sc._load()
+    forms = [{fold_char(r) for r in reads} for _, (_, reads) in table.items() if len(reads) > 1]
+    keep = prune(counts, forms, args.min, args.prune)
+    rows = sorted((k for k, n in counts.items()
+                   if k[1] == "N" or (n >= args.min and (len(k[1]) == 1 or (k[1], k[2]) in keep))),
+                  key=lambda k: (k[0], len(k[1]), k[1], -counts[k], k[2]))
     with open(args.out, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=9, mtime=0) as gz, \
             io.TextIOWrapper(gz, encoding="utf-8", newline="\n") as out:   # no timestamp: the same bytes each build
         out.write("# characters/data/reading_context.tsv.gz -- built by characters/scripts/build_reading_context.py\n")
         out.write("# from the traditional texts of the shared corpus (Kanseki Repository, CC BY-SA 4.0).\n")
-        out.write("# READING<TAB>L|R|LL|RR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL: the one/two characters before it, R/RR: after it;\n# N: all occurrences, no neighbour)\n")
+        out.write("# READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL/LLL: the one/two/three characters\n"
+                  "# before it, R/RR/RRR: after it; N: all occurrences, no neighbour); the works held out: "
+                  + ", ".join(HELD_OUT) + "\n")
         for k in rows:
             out.write(f"{k[0]}\t{k[1]}\t{k[2]}\t{counts[k]}\n")
     print(f"{len(rows)} pairs of {len(wanted)} readings written to {args.out}", file=sys.stderr)

@@ -7,10 +7,12 @@ Usage::
     .venv/bin/python characters/scripts/evaluate_folding.py --draft    # propose labels for the 300 most frequent classes
 
 The set is ``characters/data/variant_eval.tsv`` (``characters.scripts.evaluation`` reads and scores it).
-Script-aware search is measured twice: against labels from the books (the simplified
+Script-aware search is measured three ways: against labels from the books (the simplified
 儀禮釋宮增注 of ``../shared/corpus/other`` aligned with Kanripo's traditional edition of it,
-``characters.scripts.script_labels``; docs/decisions/0021), and, as first measured, against
-OpenCC's dictionary.
+``characters.scripts.script_labels``; docs/decisions/0021); on the works held out of the
+reading counts (``build_reading_context.HELD_OUT``), converted to simplified characters with
+OpenCC and labelled by their own characters (``evaluation.score_held_out``); and, as first
+measured, against OpenCC's dictionary.
 ``--draft`` counts characters in ``../shared/corpus`` and reads the variant tables in
 ``../shared/data`` (see ``characters/scripts/build_fold_table.py``), and prints a new draft of the file
 to standard output: the 300 most frequent classes, a class being a head character (an MOE
@@ -34,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from characters.scripts import evaluation, rare_merges, script_labels  # noqa: E402
+from characters.scripts import build_reading_context, evaluation, rare_merges, script_labels  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 #: The shared editions the script evaluation reads (relative to ``--corpus``): 殆知閣's
@@ -142,6 +144,16 @@ def main(argv=None) -> int:
               f"({100 * d.word_precision:.2f}%)"
               + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else "")
               + (f"\n    false {' '.join(d.false[:10])}" if d.false else ""))
+    for work in build_reading_context.HELD_OUT:
+        held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")))
+        d = held.direction
+        print(f"script-aware search, held out: {work} ({held.places} characters, left out of the reading counts), "
+              f"converted to simplified with OpenCC t2s, labelled by its own characters")
+        print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
+              f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%)"
+              + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else ""))
+        for (form, book), (right, other, undecided) in sorted(held.decided.items(), key=lambda kv: (-kv[1][1] - kv[1][2], kv[0]))[:4]:
+            print(f"    {form} printed for {book}: read as {book} {right}, as another {other}, undecided {undecided}")
     print(f"script-aware search, labelled by OpenCC's dictionary: simplified edition {SIMPLIFIED_EDITION}, "
           f"traditional {TRADITIONAL_EDITION}")
     directions = evaluation.score_scripts(simplified_text, traditional_text)

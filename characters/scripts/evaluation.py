@@ -20,7 +20,7 @@ from pathlib import Path
 from characters import simplified as sc
 from characters.folding import fold_char
 from characters.scripts.build_fold_table import read_opencc
-from characters.scripts.script_labels import is_han
+from characters.scripts.script_labels import _match_key, _t2s, is_han
 
 EVAL_PATH = Path(__file__).resolve().parents[1] / "data" / "variant_eval.tsv"
 
@@ -370,3 +370,95 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
                     if len(b.false) < 20:
                         b.false.append(f"{f}→{p.t.ch}({p.s.ch})@{p.t.line + 1}:{p.t.col + 1}")
     return [a, b]
+
+
+# ------------------------------------------------------ held-out texts made simplified
+
+
+#: What ends a context in a held-out juan besides a line: the brackets and column break of a
+#: Kanripo note (``(…/…)``), so that a note's characters are not read as the main text's neighbours.
+_SEGMENT_BREAK = re.compile(r"[()/]")
+_MANDOKU_NOISE = re.compile(r"<pb:[^>]*>|<md:[^>]*>|^#.*$|&KR\d+;", re.M)
+
+
+def held_out_segments(text: str) -> list[str]:
+    """The Han runs of a Kanripo (mandoku) juan that an index reads as one context each: header
+    lines, page breaks and gaiji entities dropped, printed lines joined (``¶`` and the line end
+    go), then cut at a note's brackets and column break and at paragraph ends; only Han
+    characters are kept in each run."""
+    text = _MANDOKU_NOISE.sub("", text).replace("¶\n", "").replace("¶", "")
+    out = []
+    for para in text.split("\n"):
+        for seg in _SEGMENT_BREAK.split(para):
+            han = "".join(ch for ch in seg if is_han(ch))
+            if han:
+                out.append(han)
+    return out
+
+
+def to_simplified(han: str) -> str:
+    """``han`` converted with OpenCC's ``t2s`` (phrases first, as a simplified edition is made);
+    when the conversion changes the length (it does not for Han text, but it would break the
+    place-by-place labels), each character is converted alone."""
+    out = _t2s().convert(han)
+    return out if len(out) == len(han) else "".join(_match_key(ch) for ch in han)
+
+
+@dataclass
+class HeldOut:
+    """Traditional queries on a held-out text made simplified (``score_held_out``): ``direction``
+    (recall and precision as in ``score_labelled``, labels: the original characters), and for
+    the ambiguous forms, ``decided``: ``{(form, original character): (read as it, read as
+    another, undecided)}``."""
+
+    direction: Direction
+    decided: dict
+    places: int = 0
+
+
+def score_held_out(paths: list[Path]) -> HeldOut:
+    """Traditional queries on traditional juans (``paths``, Kanripo mandoku files) converted to
+    simplified characters (``to_simplified``), labelled by the characters they were converted
+    from. The juans must be left out of the reading counts
+    (``characters.scripts.build_reading_context.HELD_OUT``). At each place where the conversion
+    prints a simplified form for a character it may stand for, a search for the original
+    character must find it (recall); of what those searches find, the share whose original is
+    the character searched for (precision). Keys as the index makes them for a simplified
+    edition (``characters.simplified.text_keys``), one context per ``held_out_segments`` run."""
+    table = sc._load()
+    d = Direction("traditional queries, simplified text (labels: the original characters)", missed=[], false=[])
+    by_key: dict[str, Counter] = {}
+    decided: dict[tuple[str, str], list[int]] = {}
+    queries: set[str] = set()
+    places = 0
+    for path in paths:
+        for orig in held_out_segments(path.read_text(encoding="utf-8")):
+            simp = to_simplified(orig)
+            keys = sc.text_keys(simp, sc.SIMPLIFIED)
+            places += len(orig)
+            for form, book, key in zip(simp, orig, keys):
+                by_key.setdefault(key, Counter())[fold_char(book)] += 1
+                if form not in table or book == form:
+                    continue
+                if fold_char(book) not in _folded_readings(form) | {fold_char(form)}:
+                    continue
+                queries.add(book)
+                d.pairs += 1
+                if key in sc.query_keys(book):
+                    d.found += 1
+                elif len(d.missed) < 20 and f"{book}→{form}" not in d.missed:
+                    d.missed.append(f"{book}→{form}")
+            for form, book, key in zip(simp, orig, keys):
+                if sc.is_ambiguous(form):
+                    read = sc.key_reading(key)
+                    row = decided.setdefault((form, fold_char(book)), [0, 0, 0])
+                    row[0 if read == fold_char(book) else 2 if read is None else 1] += 1
+    for q in sorted(queries):
+        fq = fold_char(q)
+        for key in sc.query_keys(q):
+            found = by_key.get(key)
+            if found:
+                n = sum(found.values())
+                d.matches += n
+                d.wrong += n - found.get(fq, 0)
+    return HeldOut(d, {k: tuple(v) for k, v in decided.items()}, places)
