@@ -43,6 +43,9 @@ TAIL_MIN = 2
 #: the two editions write differently, or runs too short to count).
 END_SLACK = 3
 HOLE = 2
+#: A tail with this many aligned characters is judged by its share of aligned characters
+#: without the unaligned ones at its very end.
+LONG_TAIL = 6
 #: How far on in the reference a tail may start from the last aligned character before it:
 #: 1 is right after it; more where the edition lacks a few words of the reference or writes
 #: them otherwise (巳/已 are not folded together). Measured on the shared pairs (docs/reading.md).
@@ -57,7 +60,7 @@ RESUME_MARK = "○"
 #: 苖 苗), and words editions interchange (于 於, 脩 修, 閒 間, 悌 弟). Matching a juan with
 #: its reference only; search and storage keep them apart.
 MATCH_VARIANTS = str.maketrans({"巳": "已", "榖": "穀", "毁": "毀", "苖": "苗", "于": "於", "脩": "修",
-                                "閒": "間", "悌": "弟"})
+                                "閒": "間", "悌": "弟", "齋": "齊"})
 
 
 def match_form(text: str) -> str:
@@ -100,13 +103,20 @@ def _anchors(ref: str, ed: str) -> list[tuple[int, int]]:
     return chain[::-1]
 
 
-def align(ref: str, ed: str) -> list[int]:
+def align(ref: str, ed: str, near: bool = False) -> list[int]:
     """For each character of ``ref``, the offset of the character of ``ed`` aligned with it,
     or -1 (see the module docstring). ``ref`` and ``ed`` are folded text without
-    punctuation; a run shorter than ``MIN_RUN`` does not count."""
+    punctuation; a run shorter than ``MIN_RUN`` does not count. ``near``: the text of
+    ``ed`` before the first anchor is aligned only with the reference just before that
+    anchor (twice its length and ``GRAM`` more), not with all of it, where equal
+    characters far apart would scatter it (a juan that opens with words its reference
+    has twice, ``震來虩虩笑言啞啞``)."""
     match = [-1] * len(ref)
     r_end = e_end = 0
-    for r, e in _anchors(ref, ed):
+    anchors = _anchors(ref, ed)
+    if near and anchors:
+        r_end = max(0, anchors[0][0] - 2 * anchors[0][1] - GRAM)
+    for r, e in anchors:
         if r < r_end or e < e_end:
             # overlaps the block before: on its diagonal it extends it, else it is dropped
             if r - e == r_end - e_end and r + GRAM > r_end:
@@ -123,8 +133,9 @@ def align(ref: str, ed: str) -> list[int]:
         for k in range(GRAM):
             match[r + k] = e + k
         r_end, e_end = r + GRAM, e + GRAM
-    if r_end < len(ref) and e_end < len(ed) and r_end and (len(ref) - r_end) * (len(ed) - e_end) <= GAP_LIMIT:
-        for tag, i1, i2, j1, _ in Indel.opcodes(ref[r_end:], ed[e_end:]):
+    ref_stop = min(len(ref), r_end + 2 * (len(ed) - e_end) + GRAM) if near else len(ref)
+    if r_end < ref_stop and e_end < len(ed) and r_end and (ref_stop - r_end) * (len(ed) - e_end) <= GAP_LIMIT:
+        for tag, i1, i2, j1, _ in Indel.opcodes(ref[r_end:ref_stop], ed[e_end:]):
             if tag == "equal":
                 for k in range(i2 - i1):
                     match[r_end + i1 + k] = e_end + j1 + k
@@ -142,6 +153,51 @@ def align(ref: str, ed: str) -> list[int]:
                 match[i] = -1
         k = j
     return match
+
+
+#: Alignment passes of ``align_moved``: blocks printed elsewhere in the reference (the 詩序
+#: collected after the poems in 欽定詩經傳說彙纂, each before its poem in 毛詩注疏) are
+#: found by a later pass.
+PASSES = 3
+
+
+def align_moved(ref: str, ed: str) -> list[int]:
+    """``align``, then again over what is left unaligned on each side, up to ``PASSES``
+    times: a block the reference prints elsewhere than the edition (a 序 collected in one
+    place and set before each poem or chapter in the other, a passage moved) is aligned in
+    a later pass instead of being lost to the one chain of anchors. Same result shape as
+    ``align``; runs never join across what an earlier pass aligned."""
+    match = align(ref, ed, near=True)
+    for _ in range(PASSES - 1):
+        used = set(m for m in match if m >= 0)
+        ref_idx = [k for k in range(len(ref)) if match[k] < 0]
+        ed_idx = [j for j in range(len(ed)) if j not in used]
+        ref2, ref_at = _joined(ref, ref_idx, "\x00")
+        ed2, ed_at = _joined(ed, ed_idx, "\x01")
+        if len(ref2) < GRAM or len(ed2) < GRAM:
+            break
+        found = 0
+        for i, j in enumerate(align(ref2, ed2)):
+            if j >= 0 and ref_at[i] >= 0 and ed_at[j] >= 0:
+                match[ref_at[i]] = ed_at[j]
+                found += 1
+        if not found:
+            break
+    return match
+
+
+def _joined(text: str, idx: list[int], sep: str) -> tuple[str, list[int]]:
+    """The characters of ``text`` at ``idx`` joined, ``sep`` where two are not next to each
+    other in ``text``; and each joined character's offset in ``text`` (-1 for ``sep``)."""
+    out: list[str] = []
+    at: list[int] = []
+    for n, k in enumerate(idx):
+        if n and k != idx[n - 1] + 1:
+            out.append(sep)
+            at.append(-1)
+        out.append(text[k])
+        at.append(k)
+    return "".join(out), at
 
 
 def is_text(ch: str) -> bool:
@@ -185,65 +241,199 @@ def reference_tails(flat: list[PieceDoc], reference: str) -> list[tuple[int, int
     aligned before them (at most ``JUMP`` characters on): the words missing from the
     classic read so far, not a quotation of words the classic has already had."""
     ids = [n for n, p in enumerate(flat)
-           if (p.kind == TEXT and p.layer == CLASSIC) or (p.kind == NOTE and p.layer == COMMENTARY)
+           if (p.layer == CLASSIC and p.kind in (TEXT, NOTE)) or (p.kind == NOTE and p.layer == COMMENTARY)
            or (p.kind == NOTE and p.layer == EDITORIAL and p.layer_basis == LAYOUT)]
-    if not any(flat[n].kind == NOTE for n in ids):
+    if not any(flat[n].layer != CLASSIC for n in ids):
         return []
     folded = {n: _folded(flat[n].text) for n in ids}
     stream = "".join(folded[n][0] for n in ids)
-    classic = [folded[n][0] for n in ids if flat[n].kind == TEXT]
+    classic = [folded[n][0] for n in ids if flat[n].layer == CLASSIC]
     win = _window(reference, classic, len(stream) // 2 + 200)
     if win is None:
         return []
     ref = reference[win[0]:win[1]]
     ref_of = [-1] * len(stream)
-    for r, s in enumerate(align(ref, stream)):
+    for r, s in enumerate(align_moved(ref, stream)):
         if s >= 0:
             ref_of[s] = r
+    _extend_runs(ref, stream, ref_of)
+    is_classic = [False] * len(stream)
+    start = 0
+    for n in ids:
+        if flat[n].layer == CLASSIC:
+            is_classic[start:start + len(folded[n][0])] = [True] * len(folded[n][0])
+        start += len(folded[n][0])
+    read = Read(ref, stream, ref_of, is_classic)
     cuts: list[tuple[int, int]] = []
     start = 0
     for n in ids:
         note, keep = folded[n]
         end = start + len(note)
-        if flat[n].kind == NOTE and end > start:
-            t = tail(ref_of, start, end)
-            if t == start:
-                # the whole piece reads as the classic that goes on: a piece that only runs a
-                # commentary on from the line before (no marker before it), or one whose
-                # marker word is itself a word of the classic
-                label = n and flat[n - 1].kind == LABEL
-                prev = next((ref_of[k] for k in range(start - 1, -1, -1) if ref_of[k] >= 0), None)
-                if not label and prev is not None and 0 < ref_of[start] - prev <= JUMP:
-                    cuts.append((n, 0))
-                elif label and _false_marker(flat, n, ref, ref_of, start):
-                    cuts.extend([(n - 1, 0), (n, 0)])
-                else:
-                    # the note's own words aligned with the classic too (再拜稽首 before the
-                    # classic 洗象觶…): the tail starts at a later break in the alignment
-                    t = _later_start(ref_of, start, end)
-                if t == start or t is None:
-                    start = end
-                    continue
-            while t is not None and t > start:
-                prev = next((ref_of[k] for k in range(t - 1, -1, -1) if ref_of[k] >= 0), None)
-                if note[t - start - 1] not in QUOTE_INTRO and prev is not None and 0 < ref_of[t] - prev <= JUMP:
-                    t = _grow(stream, ref, ref_of[t], t, prev, start)
-                    cut = keep[t - start]
-                    if flat[n].text[cut - 1] == RESUME_MARK:
-                        cut -= 1
-                    cuts.append((n, cut))
-                    break
-                t = _later_start(ref_of, t, end)
+        if flat[n].layer == CLASSIC or end == start:
+            read.text(start, end)
+            start = end
+            continue
+        t = tail(ref_of, start, end)
+        if t == start:
+            # the whole piece reads as the classic that goes on: a piece that only runs a
+            # commentary on from the line before (no marker before it), or one whose
+            # marker word is itself a word of the classic
+            label = n and flat[n - 1].kind == LABEL
+            if not label and read.continues(start, start) is not None:
+                cuts.append((n, 0))
+                read.text(start, end)
+                start = end
+                continue
+            if label and _false_marker(flat, n, ref, ref_of, start):
+                cuts.extend([(n - 1, 0), (n, 0)])
+                read.text(start, end)
+                start = end
+                continue
+            # the note's own words aligned with the classic too (再拜稽首 before the
+            # classic 洗象觶…): the tail starts at a later break in the alignment
+            t = _later_start(ref_of, start, end, read)
+        found = None
+        while t is not None and t > start:
+            prev = read.continues(t, start)
+            if note[t - start - 1] not in QUOTE_INTRO and prev is not None:
+                found = _grow(stream, ref, ref_of[t], t, prev, start)
+                break
+            t = _later_start(ref_of, t, end, read)
+        if found is None:
+            # the alignment took another copy of the words (a note that quotes them after
+            # 故曰): the note ends in the words that go on from the classic read so far
+            found = read.direct(start, end, note)
+        if found is not None:
+            cut = keep[found - start]
+            if flat[n].text[cut - 1] == RESUME_MARK:
+                cut -= 1
+            cuts.append((n, cut))
+            read.text(found, end)
         start = end
     return cuts
 
 
-def _later_start(ref_of: list[int], t: int, end: int) -> int | None:
+def _extend_runs(ref: str, stream: str, ref_of: list[int]) -> None:
+    """Each aligned run of ``ref_of`` (stream offset → reference offset) extended, in place,
+    over the unaligned characters just after it that are the reference's next characters
+    (not before it: a note's last 也 would join the classic's first words): the alignment of a repeated line (``武人東征不皇朝矣``,
+    ``…不皇出矣``, ``…不皇他矣``) may give a run's last characters to another copy."""
+    n = len(stream)
+    for k in range(1, n):
+        r = ref_of[k - 1]
+        if ref_of[k] < 0 <= r and r + 1 < len(ref) and stream[k] == ref[r + 1]:
+            ref_of[k] = r + 1
+
+
+#: The fewest characters a note's end must share with the words that go on from the
+#: classic read so far for ``Read.direct`` to take them as the classic.
+DIRECT_MIN = 4
+#: The most reference characters between the classic read so far and a tail that the
+#: classic pieces read in between may account for (``Read.continues``): short pieces of
+#: classic, each under ``MIN_RUN`` characters, that the alignment leaves out
+#: (``溫原絺樊隰成欑茅向盟州陘隤懷``, each with its 注).
+COVERED_MAX = 80
+
+
+class Read:
+    """The classic read so far while ``reference_tails`` walks a juan: ``last`` is the
+    reference offset of its last aligned character and ``at`` that character's stream
+    offset (None before any)."""
+
+    def __init__(self, ref: str, stream: str, ref_of: list[int], is_classic: list[bool]):
+        self.ref, self.stream, self.ref_of, self.is_classic = ref, stream, ref_of, is_classic
+        self.last: int | None = None
+        self.at: int | None = None
+        self.direct_at: dict[int, int] = {}
+        self.done = [False] * len(ref)
+
+    def text(self, start: int, end: int) -> None:
+        """Stream ``start``…``end`` is classic: its last aligned character (or the end of a
+        direct match) is now the last read."""
+        last = None
+        for k in range(start, end):
+            r = self.direct_at.get(k, self.ref_of[k])
+            if r >= 0:
+                self.done[r] = True
+                last = (r, k)
+        if last is None:
+            return
+        # the piece's last characters the alignment left out (a run too short to count,
+        # or taken by a note that quotes them) are read too when they are the reference's
+        # next characters (形乃謂之器, with 器 aligned to the 注 成形曰器 after it)
+        r, k = last
+        while k + 1 < end and r + 1 < len(self.ref) and self.stream[k + 1] == self.ref[r + 1]:
+            r, k = r + 1, k + 1
+            self.done[r] = True
+        self.last, self.at = r, k
+
+    def continues(self, t: int, start: int) -> int | None:
+        """The reference offset the tail at stream ``t`` goes on from, or None: the last
+        character aligned before ``t`` within ``JUMP`` reference characters before it, or
+        the classic read so far, within ``JUMP`` or with the reference characters between
+        found, in order, among the classic characters read since (``COVERED_MAX``)."""
+        r = self.ref_of[t]
+        near = next((self.ref_of[k] for k in range(t - 1, -1, -1) if self.ref_of[k] >= 0), None)
+        if near is not None and 0 < r - near <= JUMP:
+            return near
+        if not self.done[r]:
+            # the words just before the tail's in the reference are read, the tail's are
+            # not: the classic goes on there, wherever the reference prints that passage
+            # (a block it moves, 繫辭's 天數)
+            back = next((p for p in range(r - 1, max(-1, r - 1 - JUMP), -1) if self.done[p]), None)
+            if back is not None:
+                return back
+        if self.last is None or r <= self.last:
+            return None
+        if r - self.last <= JUMP:
+            return self.last
+        gap = self.ref[self.last + 1:r]
+        if len(gap) > COVERED_MAX:
+            return None
+        read = "".join(self.stream[k] for k in range(self.at + 1, start) if self.is_classic[k])
+        k = 0
+        found = 0
+        for ch in gap:
+            j = read.find(ch, k)
+            if j >= 0:
+                found += 1
+                k = j + 1
+        return self.last if found * 10 >= len(gap) * 9 else None
+
+    def direct(self, start: int, end: int, note: str) -> int | None:
+        """The stream offset where the note ``start``…``end`` ends in the words that go on,
+        in the reference, right after the classic read so far (within ``JUMP``), at least
+        ``DIRECT_MIN`` of them and not after 曰; None when it does not."""
+        if self.last is None:
+            return None
+        after = self.ref[self.last + 1:self.last + 1 + JUMP + (end - start)]
+        best = None
+        for size in range(DIRECT_MIN, end - start):
+            if after.find(note[-size:], 0, JUMP + size) < 0:
+                break
+            if note[-size - 1] not in QUOTE_INTRO:
+                best = size
+        if best is None:
+            return None
+        at = after.find(note[-best:], 0, JUMP + best) + self.last + 1
+        for i in range(best):
+            self.direct_at[end - best + i] = at + i
+        return end - best
+
+
+def _later_start(ref_of: list[int], t: int, end: int, read: "Read | None" = None) -> int | None:
     """The next place after ``t`` where the aligned run breaks (an unaligned character, or
-    a jump in the reference) and an aligned tail (``tail``) still runs from it to ``end``;
-    None when there is none."""
+    a jump in the reference), or where it goes on from the classic read so far (``read``:
+    a note that quotes words of the classic already read, ``故曰艮其止止其所也``, then the
+    classic goes on, ``上下敵應…``), and an aligned tail (``tail``) still runs from it to
+    ``end``; None when there is none."""
+    last = read.last if read is not None else None
     for k in range(t + 1, end - TAIL_MIN + 1):
-        if ref_of[k] >= 0 and (ref_of[k - 1] < 0 or ref_of[k] != ref_of[k - 1] + 1) and tail(ref_of, k, end) == k:
+        if ref_of[k] < 0:
+            continue
+        brk = ref_of[k - 1] < 0 or ref_of[k] != ref_of[k - 1] + 1
+        resumes = last is not None and ref_of[k] == last + 1 and 0 <= ref_of[k - 1] <= last
+        if (brk or resumes) and tail(ref_of, k, end) == k:
             return k
     return None
 
@@ -297,6 +487,8 @@ def tail(ref_of: list[int], start: int, end: int) -> int | None:
     while k < last and ref_of[k] < 0:
         k += 1
     hits = sum(1 for i in range(k, end) if ref_of[i] >= 0)
-    if hits < TAIL_MIN or hits * 10 < (end - k) * 8:
+    # four in five aligned, the characters at the very end left out of the count when the
+    # tail is long enough (明辯晢也 where the reference writes 明辨晰也)
+    if hits < TAIL_MIN or hits * 10 < ((last if hits >= LONG_TAIL else end) - k) * 8:
         return None
     return k

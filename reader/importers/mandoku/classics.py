@@ -11,6 +11,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from .boundaries import match_form
+from .lines import ENTITY
+
+#: What a ``&KRnnnn;`` of a shipped reference becomes for matching: one character, equal to
+#: none in a juan (the juan's own entities are no text characters, ``boundaries.is_text``).
+UNREADABLE = "\ufffd"
 
 #: The shipped reference text of each classic (built by ``scripts/build_classics.py``).
 CLASSICS_DIR = Path(__file__).resolve().parent / "data" / "classics"
@@ -34,9 +39,11 @@ def classic_book(work_title: str) -> str:
 def classic_reference(book: str) -> str:
     """The folded text of a shipped classic (``data/classics/<book>.txt``, or of each file
     of ``a+b``): ``#`` header lines skipped, the other lines joined by a newline (no match
-    runs across one); in the form the reference step matches (``boundaries.match_form``: folded
+    runs across one), each ``&KRnnnn;`` (a character Unicode lacks) one ``UNREADABLE``
+    character that matches nothing, so that the words around it still align one for one; in the form the reference step matches (``boundaries.match_form``: folded
     by ``characters.folding.fold``, 巳 read as 已 …), for matching only. Cached: read
     once per process. Raises ``FileNotFoundError`` for an unknown book."""
     lines = [line for name in book.split("+")
              for line in (CLASSICS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()]
-    return match_form("\n".join(line for line in lines if not line.startswith("#")))
+    text = "\n".join(line for line in lines if not line.startswith("#"))
+    return match_form(ENTITY.sub(UNREADABLE, text))

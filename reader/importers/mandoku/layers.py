@@ -111,6 +111,12 @@ FULL_LINE = 18
 DANSHU_TITLE = re.compile(r"(?:正義|[疏䟽])(?:[（(].*)?$")
 #: A short paragraph before a 單疏本 entry: its lemma (虞舜至舜典).
 LEMMA_MAX = 30
+#: The 64 hexagram figures (U+4DC0–U+4DFF) and the small print after one that names its two
+#: trigrams, lower then upper (周易註疏 ``䷅(坎下/乾上)訟有孚…``): printed small, it is the
+#: hexagram's heading, which the editions that print the classic apart print as the classic
+#: (``䷅坎下乾上訟有孚…``); stored as CLASSIC (``LAYOUT``).
+HEXAGRAMS = frozenset(chr(c) for c in range(0x4DC0, 0x4E00))
+TRIGRAMS = re.compile(r"[乾坤震巽坎離艮兌]下[乾坤震巽坎離艮兌]上")
 
 
 def commentator_names(byline: str) -> dict[str, str]:
@@ -459,6 +465,14 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
         before = para[index - 1] if index else previous
         nxt = para[index + 1] if index + 1 < len(para) else following
         if p.kind == NOTE:
+            if before is not None and before.text and before.text[-1] in HEXAGRAMS and TRIGRAMS.fullmatch(p.text):
+                # ䷅(坎下/乾上): the hexagram's two trigrams, part of its heading in the classic
+                _set(p, CLASSIC, "")
+                p.layer_basis = LAYOUT
+                small_layer = ""
+                out.append(p)
+                state, name = CLASSIC, ""
+                continue
             if small_layer == READINGS and not SUB_OPENING.match(p.text):
                 _set(p, READINGS, "音義")
             elif SUB_OPENING.match(p.text) or small_layer == SUBCOMMENTARY:
