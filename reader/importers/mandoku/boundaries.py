@@ -315,13 +315,16 @@ def reference_tails(flat: list[PieceDoc], reference: str) -> list[tuple[int, int
 
 def _extend_runs(ref: str, stream: str, ref_of: list[int]) -> None:
     """Each aligned run of ``ref_of`` (stream offset → reference offset) extended, in place,
-    over the unaligned characters just after it that are the reference's next characters
-    (not before it: a note's last 也 would join the classic's first words): the alignment of a repeated line (``武人東征不皇朝矣``,
+    over the unaligned characters just after it that are the reference's next characters,
+    or a character the two editions write otherwise when the next ``MIN_RUN - 1`` are the
+    reference's (不皇朝矣 where the reference writes 不遑朝矣); not before it (a note's last
+    也 would join the classic's first words): the alignment of a repeated line (``武人東征不皇朝矣``,
     ``…不皇出矣``, ``…不皇他矣``) may give a run's last characters to another copy."""
     n = len(stream)
     for k in range(1, n):
         r = ref_of[k - 1]
-        if ref_of[k] < 0 <= r and r + 1 < len(ref) and stream[k] == ref[r + 1]:
+        if ref_of[k] < 0 <= r and r + 1 < len(ref) and (
+                stream[k] == ref[r + 1] or stream[k + 1:k + 1 + MIN_RUN - 1] == ref[r + 2:r + 1 + MIN_RUN]):
             ref_of[k] = r + 1
 
 
@@ -371,7 +374,8 @@ class Read:
         """The reference offset the tail at stream ``t`` goes on from, or None: the last
         character aligned before ``t`` within ``JUMP`` reference characters before it, or
         the classic read so far, within ``JUMP`` or with the reference characters between
-        found, in order, among the classic characters read since (``COVERED_MAX``)."""
+        found, in order, among the classic characters read since (``COVERED_MAX``), all but
+        ``JUMP // 2`` of them (a name the two editions write otherwise, 成/郕)."""
         r = self.ref_of[t]
         near = next((self.ref_of[k] for k in range(t - 1, -1, -1) if self.ref_of[k] >= 0), None)
         if near is not None and 0 < r - near <= JUMP:
@@ -398,7 +402,7 @@ class Read:
             if j >= 0:
                 found += 1
                 k = j + 1
-        return self.last if found * 10 >= len(gap) * 9 else None
+        return self.last if len(gap) - found <= JUMP // 2 else None
 
     def direct(self, start: int, end: int, note: str) -> int | None:
         """The stream offset where the note ``start``…``end`` ends in the words that go on,
