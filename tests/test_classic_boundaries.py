@@ -1,0 +1,127 @@
+"""Where the classic resumes inside a 注疏 edition's full-size commentary, decided by the
+classic read so far (``reader.importers.mandoku.boundaries``, issue 27): the rules on small
+inputs, then real places of ``../shared/corpus/kanripo-jingbu`` each rule decides."""
+from collation.layersources import parse_file
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, REFERENCE, TEXT
+from reader.importers.mandoku.boundaries import JUMP, Read, _extend_runs, align, align_moved
+from reader.importers.mandoku.classics import UNREADABLE, classic_reference
+
+from .conftest import SHARED
+
+JINGBU = SHARED / "corpus" / "kanripo-jingbu"
+
+
+def pieces(name: str) -> list[tuple[str, str, str, str, str]]:
+    """(kind, layer, layer name, basis, text) of every piece of a real juan, in order."""
+    doc = parse_file(JINGBU / name)
+    return [(p.kind, p.effective_layer, p.layer_name, p.layer_basis, p.text) for p in doc.all_pieces()]
+
+
+def around(name: str, text: str, before: int, after: int):
+    """The pieces of a real juan around the first whose text is ``text``."""
+    found = pieces(name)
+    at = next(k for k, p in enumerate(found) if p[4] == text)
+    return found[at - before:at + after]
+
+
+def test_a_block_the_reference_prints_elsewhere_is_aligned_by_a_later_pass():
+    # the reference collects the prefaces after the text (序 甲, 序 乙); the edition sets each
+    # before its passage: one chain of anchors keeps one order, a later pass finds the other
+    ref = "關關雎鳩在河之洲窈窕淑女君子好逑南有樛木葛藟纍之樂只君子福履綏之\n甲序后妃之德也風之始也乙序后妃能逮下也"
+    ed = "甲序后妃之德也風之始也關關雎鳩在河之洲窈窕淑女君子好逑乙序后妃能逮下也南有樛木葛藟纍之樂只君子福履綏之"
+    once = align(ref, ed)
+    moved = align_moved(ref, ed)
+    preface = ref.index("甲序")
+    assert once[preface] == -1 and moved[preface] == 0
+    assert moved[ref.index("乙序")] == ed.index("乙序")
+    assert sum(m >= 0 for m in moved) == sum(ch != "\n" for ch in ref)
+
+
+def test_a_run_goes_on_over_one_character_written_otherwise():
+    # 不皇朝矣 where the reference writes 不遑朝矣: 皇 and the two after it join the run; an
+    # unaligned character that is neither is left alone
+    ref = "武人東征不遑朝矣漸漸之石"
+    stream = "言不可卒服武人東征不皇朝矣云武人"
+    ref_of = [-1] * 5 + [0, 1, 2, 3, 4] + [-1] * 7
+    _extend_runs(ref, stream, ref_of)
+    assert ref_of == [-1] * 5 + [0, 1, 2, 3, 4, 5, 6, 7] + [-1] * 4
+
+
+def test_the_classic_read_so_far_accounts_for_short_pieces_between():
+    # 溫 原 絺 … 懷, each a classic piece of one character with its 注, are too short to align:
+    # the tail 君子… goes on from 蘇忿生之田 when they stand, in order, among the classic read
+    ref = "蘇忿生之田溫原絺樊隰郕欑茅向盟州陘隤懷君子是以知"
+    classic = "溫絺樊隰成欑茅向盟州隤懷"
+    stream = "蘇忿生之田" + classic + "注某某君子是以知"
+    ref_of = list(range(5)) + [-1] * (len(classic) + 3) + list(range(ref.index("君"), len(ref)))
+    is_classic = [True] * (5 + len(classic)) + [False] * (len(stream) - 5 - len(classic))
+    read = Read(ref, stream, ref_of, is_classic)
+    read.text(0, 5 + len(classic))
+    t = stream.index("君")
+    assert ref.index("君") - read.last > JUMP
+    assert read.last == 5  # 溫, the reference's next character after 田, is read too
+    assert read.continues(t, t - 2) == 5
+    # with none of them read, the gap is too wide
+    bare = Read(ref, stream, ref_of, [True] * 5 + [False] * (len(stream) - 5))
+    bare.text(0, 5)
+    assert bare.continues(t, t - 2) is None
+
+
+def test_an_entity_of_a_shipped_reference_is_one_character_that_matches_nothing():
+    # 周易 震: ``震來&KR0658;&KR0658;笑言啞啞`` in the reference (虩 lacks a code point there)
+    yi = classic_reference("yi")
+    assert "&KR" not in yi and f"震來{UNREADABLE}{UNREADABLE}笑言啞啞" in yi
+
+
+def test_moved_prefaces_maoshi_han_guang():
+    """毛詩注疏 漢廣: the reference (欽定詩經傳說彙纂) prints the 詩序 after all the poems; the
+    stanza's refrain at the end of the 箋 is the classic."""
+    assert around("KR1c0004/KR1c0004_001.txt", "漢之廣矣不可泳思江之永矣不可方思", 1, 2) == [
+        (NOTE, COMMENTARY, "鄭箋", "", "云不可者本有可道也木以高其枝葉之故故人不得就而止息也興者喻賢女雖出游流水之上人無欲求"
+                                     "犯禮者亦由貞潔使之然"),
+        (TEXT, CLASSIC, "", REFERENCE, "漢之廣矣不可泳思江之永矣不可方思"),
+        (LABEL, COMMENTARY, "傳", "", "𫝊"),
+    ]
+
+
+def test_short_classic_pieces_between_zuozhuan_yin_11():
+    """春秋左傳注疏 隱公十一年: the twelve 邑 each with its 杜注 (溫注…原注…), then 君子是以知桓王之失鄭也…
+    at the end of the last 注."""
+    assert around("KR1e0004/KR1e0004_003.txt", "君子是以知桓王之失鄭也恕而行之德之則也禮之經也已弗能有而以與人人之不至不亦宜乎",
+                  1, 2) == [
+        (NOTE, COMMENTARY, "杜注", "", "今懷縣凡十二邑皆蘇忿生之田欑茅隤屬汲郡餘皆屬河内"),
+        (TEXT, CLASSIC, "", REFERENCE, "君子是以知桓王之失鄭也恕而行之德之則也禮之經也已弗能有而以與人人之不至不亦宜乎"),
+        (LABEL, COMMENTARY, "杜注", "", "注"),
+    ]
+
+
+def test_a_note_that_quotes_the_classic_then_the_classic_goes_on_zhouyi_gen():
+    """周易註疏 艮 彖: ``…道乃光明也艮其止止其所也注…故曰艮其止止其所也上下敵應…``: the first 艮其止止其
+    所也 goes on from the classic read so far; the second is the 注 quoting it after 故曰."""
+    assert around("KR1a0007/KR1a0007_028.txt", "艮其止止其所也", 1, 4) == [
+        (NOTE, COMMENTARY, "王注", "", "止道不可常用必施於不可以行適於其時道乃光明也"),
+        (TEXT, CLASSIC, "", REFERENCE, "艮其止止其所也"),
+        (LABEL, COMMENTARY, "王注", "", "注"),
+        (NOTE, COMMENTARY, "王注", "", "易背曰止以明背即止也施止不可於面施背乃可也施止於止不施止於行得其所矣故曰艮其止止其所也"),
+        (TEXT, CLASSIC, "", REFERENCE, "上下敵應不相與也是以不𫉬其身行其庭不見其人无咎也"),
+    ]
+
+
+def test_a_refrain_written_otherwise_maoshi_jian_jian_zhi_shi():
+    """毛詩注疏 漸漸之石: 武人東征不皇朝矣 (the reference writes 遑), after the 箋."""
+    assert around("KR1c0004/KR1c0004_022.txt", "武人東征不皇朝矣", 1, 2)[1:] == [
+        (TEXT, CLASSIC, "", REFERENCE, "武人東征不皇朝矣"), (LABEL, COMMENTARY, "鄭箋", "", "箋")]
+
+
+def test_the_trigrams_of_a_hexagram_are_its_heading_in_the_classic():
+    """周易註疏: ``䷅(坎下/乾上)`` -- the small print after a hexagram names its two trigrams; the
+    editions that print the classic apart print it as the classic."""
+    found = pieces("KR1a0007/KR1a0007_014.txt")
+    at = found.index((TEXT, CLASSIC, "", "", "䷅"))
+    assert found[at:at + 3] == [(TEXT, CLASSIC, "", "", "䷅"), (NOTE, CLASSIC, "", LAYOUT, "坎下乾上"),
+                                (TEXT, CLASSIC, "", "", "訟有孚窒惕中吉")]
+    trigrams = [p for p in found if p[0] == NOTE and p[1] == CLASSIC]
+    assert len(trigrams) == 5 and all(p[3] == LAYOUT and p[4][1] == "下" and p[4][3] == "上" for p in trigrams)
+    # other small print keeps its layer: the 上經 list of hexagrams
+    assert found[found.index((TEXT, CLASSIC, "", "", "上經")) + 1] == (NOTE, "smallprint", "", "", "坤")
+
