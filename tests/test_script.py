@@ -1,8 +1,11 @@
 """Each edition knows its script (issue 28): detected at import from the characters it uses,
 given by ``import_texts --script`` or the admin, shown on the edition page and in the API."""
+import gzip
+
 from django.core.management import call_command
 
 from characters import simplified
+from characters.readings import CONTEXT_PATH
 from characters.simplified import MIXED, SIMPLIFIED, TRADITIONAL, count_script, detect_script
 from reader.importers.loader import import_file
 from reader.models import Edition, Juan
@@ -205,5 +208,38 @@ def test_the_neighbours_decide_a_reading_from_how_the_traditional_texts_print_it
     assert decide({"云", "雲"}, "注", "曰") == "云"          # OpenCC would say 雲
     # 于 or 於 before 房 and 廟: printed either way, so undecided (every reading finds the place)
     assert decide({"於", "于"}, "尊", "房户") is None and decide({"於", "于"}, "至", "廟門") is None
+    # a third neighbour: 至于廟門揖 is the classic's phrase (儀禮 士昏禮, 聘禮), printed 于 there
+    assert decide({"於", "于"}, "至", "廟門揖") == "于" and decide({"於", "于"}, "鴈從至", "廟門揖") == "于"
+    # 个 reads as itself where the classics write it (大夫五个, 參个, 左个之西), as 箇 in 一箇道理
+    assert [decide({"个", "個", "箇"}, b, a) for b, a in (("大夫五", ""), ("參", ""), ("左", "之西"), ("一", "道理"))] \
+        == ["个", "个", "个", "箇"]
     s = scores({"后", "後"}, "其", "")
     assert s["後"] - s["后"] >= MARGIN
+
+
+def test_the_reading_counts_leave_out_the_held_out_works_and_prune_what_decides_nothing(tmp_path):
+    from collections import Counter
+
+    from characters.scripts import build_reading_context as build
+
+    (tmp_path / "kanripo" / "KR1x0001").mkdir(parents=True)
+    (tmp_path / "kanripo" / "KR1d0038").mkdir(parents=True)   # held out
+    (tmp_path / "kanripo" / "KR1x0001" / "a.txt").write_text("其後也¶\n設洗于阼階\n", encoding="utf-8")
+    (tmp_path / "kanripo" / "KR1d0038" / "a.txt").write_text("其後人\n", encoding="utf-8")
+    counts = build.count(tmp_path, {"後", "于"})
+    assert counts[("後", "N", "")] == 1 and counts[("後", "R", "也")] == 1 and counts[("後", "R", "人")] == 0
+    # the Han characters of a file run on across printed lines: 後 has 也設洗 after it
+    assert counts[("後", "RRR", "也設洗")] == 1 and counts[("于", "LLL", "也設洗")] == 1
+    assert counts[("于", "RRR", "阼階")] == 0 and counts[("于", "RR", "阼階")] == 1
+    assert build.narrower("LLL", "也設洗") == ("LL", "設洗") and build.narrower("RR", "阼階") == ("R", "阼")
+    # a wider context is kept only when it moves two readings' log-odds by PRUNE from the narrower
+    c = Counter({("于", "R", "房"): 30, ("於", "R", "房"): 30,        # 房: either way
+                 ("于", "RR", "房中"): 20, ("於", "RR", "房中"): 20,   # 房中: the same odds, pruned
+                 ("于", "RR", "房户"): 28, ("於", "RR", "房户"): 2,    # 房户: 于, kept
+                 ("于", "RR", "房外"): 3, ("於", "RR", "房外"): 3})    # seen 6 times < BACKOFF: pruned
+    assert build.prune(c, [{"于", "於"}], minimum=1) == {("RR", "房户")}
+    assert build.prune(c, [{"于", "於"}], minimum=1, threshold=0) == {("RR", "房中"), ("RR", "房户")}
+    # the shipped table: one, two and three neighbours each side
+    sides = Counter(line.split("\t")[1] for line in gzip.open(CONTEXT_PATH, "rt", encoding="utf-8")
+                    if not line.startswith("#"))
+    assert dict(sides) == {"L": 79472, "LL": 65286, "LLL": 9470, "R": 81946, "RR": 65720, "RRR": 8158, "N": 1120}
