@@ -137,7 +137,8 @@ def main(argv=None) -> int:
     s_text, t_text, pairs = script_labels.load_pairs(args.corpus)
     print(f"script-aware search, labelled by the books: the simplified {SIMPLIFIED_EDITION} aligned with "
           f"Kanripo KR1d0047 ({script_labels.TRADITIONAL_COPY.relative_to(ROOT)}): {len(pairs)} places")
-    for d in evaluation.score_labelled(s_text, t_text, pairs, evaluation.variant_table_pairs(args.data)):
+    same_word = evaluation.variant_table_pairs(args.data)
+    for d in evaluation.score_labelled(s_text, t_text, pairs, same_word):
         print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
               f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
               f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
@@ -145,12 +146,14 @@ def main(argv=None) -> int:
               + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else "")
               + (f"\n    false {' '.join(d.false[:10])}" if d.false else ""))
     for work in build_reading_context.HELD_OUT:
-        held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")))
+        held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word)
         d = held.direction
         print(f"script-aware search, held out: {work} ({held.places} characters, left out of the reading counts), "
               f"converted to simplified with OpenCC t2s, labelled by its own characters")
         print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
-              f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%)"
+              f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
+              f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
+              f"({100 * d.word_precision:.2f}%)"
               + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else ""))
         for (form, book), (right, other, undecided) in sorted(held.decided.items(), key=lambda kv: (-kv[1][1] - kv[1][2], kv[0]))[:4]:
             print(f"    {form} printed for {book}: read as {book} {right}, as another {other}, undecided {undecided}")

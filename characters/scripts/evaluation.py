@@ -416,7 +416,7 @@ class HeldOut:
     places: int = 0
 
 
-def score_held_out(paths: list[Path]) -> HeldOut:
+def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset()) -> HeldOut:
     """Traditional queries on traditional juans (``paths``, Kanripo mandoku files) converted to
     simplified characters (``to_simplified``), labelled by the characters they were converted
     from. The juans must be left out of the reading counts
@@ -424,7 +424,10 @@ def score_held_out(paths: list[Path]) -> HeldOut:
     prints a simplified form for a character it may stand for, a search for the original
     character must find it (recall); of what those searches find, the share whose original is
     the character searched for (precision). Keys as the index makes them for a simplified
-    edition (``characters.simplified.text_keys``), one context per ``held_out_segments`` run."""
+    edition (``characters.simplified.text_keys``), one context per ``held_out_segments`` run.
+    ``same_word`` (``variant_table_pairs``): a wrong find whose two characters (folded) are such
+    a pair is also counted in ``Direction.same_word``."""
+    same_folded = {frozenset(fold_char(c) for c in pair) for pair in same_word}
     table = sc._load()
     d = Direction("traditional queries, simplified text (labels: the original characters)", missed=[], false=[])
     by_key: dict[str, Counter] = {}
@@ -461,4 +464,5 @@ def score_held_out(paths: list[Path]) -> HeldOut:
                 n = sum(found.values())
                 d.matches += n
                 d.wrong += n - found.get(fq, 0)
+                d.same_word += sum(m for c, m in found.items() if c != fq and frozenset((c, fq)) in same_folded)
     return HeldOut(d, {k: tuple(v) for k, v in decided.items()}, places)
