@@ -12,8 +12,8 @@ count reads the stored pieces (``reader.models.Piece``) and shares no code with
 pieces and the full-size runs of any other layer are each one continuous text, every note
 (with its source tag) is a text by itself; a query's count is the sum of ``str.count``
 over them (non-overlapping, as the engine counts). The parts of one small-print note that
-the importer cut because its columns read in another order than the file's (a book whose
-profile says so: 六臣註文選, 水經注) are read in reading order, and joined where they follow
+the importer cut because its columns read in another order than the file's (a juan whose
+file holds them left column first, ``Juan.columns_reversed``: 六臣註文選, 水經注, 荀子) are read in reading order, and joined where they follow
 each other with the same commentator and layer. Titles are left out (a chapter's title and category are searched apart from its
 sections).
 
