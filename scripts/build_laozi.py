@@ -1,83 +1,68 @@
-"""Build the reference text of the 老子 classic from the library's two 老子 editions.
+"""Build the reference text of the 老子 classic from a 白文 edition: 道德真經 (Kanripo KR5c0045).
 
 The two 老子 editions of ``../shared/corpus/kanripo-commentary`` (河上公章句 KR5c0065 and 王弼註
-KR5c0073, both from the 道藏, Kanripo, CC BY-SA 4.0) print classic and commentary together at
-full size with no marker. Their commentaries are different books, their classic is one: the
-characters the two editions share, in order, are the classic. This script aligns the two
-editions' full-size text (``boundaries.align``: anchors of 8 characters found once in each,
-the rest by LCS; variants folded for matching) and writes each run of at least
-``MIN_RUN`` characters aligned one after another, as the 王弼 edition writes it, one run a line,
-to ``reader/importers/mandoku/data/classics/laozi.txt`` with a header naming the sources,
-their commits and the licence. A commentary's quotation of the classic that happens to line
-up with the other edition's classic is the known error (measured in docs/importing.md).
+KR5c0073, both from the 道藏) print classic and commentary together at full size with no
+marker (``reader.importers.mandoku.undecided``). The reference that tells them apart is
+another edition that prints the classic alone: 道德真經 of the 正統道藏 (DZ0664, Kanripo
+KR5c0045, HFL, CC BY-SA 4.0), an edition independent of both, with its chapter headings
+(``體道章第一``, ``右第二十九章六十言``) and juan titles left out. Its text is written as the
+edition writes it (``道德眞經``'s forms: 爲, 眞, 乆); matching folds variants. Part of
+chapter 29 is printed twice in the 道藏 text (the first copy cut short): both are kept, as
+the edition has them. One chapter a line.
 
-    .venv/bin/python scripts/build_laozi.py [CORPUS]      (default ../shared/corpus)
+    .venv/bin/python scripts/build_laozi.py KR5c0045      (a checkout of kanripo/KR5c0045)
+
+A checkout: ``git clone https://github.com/kanripo/KR5c0045`` (the commit below).
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 BASE = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(BASE))
-
-from reader.importers.document import TEXT  # noqa: E402
-from reader.importers.errors import NoTextError  # noqa: E402
-from reader.importers.mandoku import parse_mandoku  # noqa: E402
-from reader.importers.mandoku.boundaries import align, is_text, match_form  # noqa: E402
-
 OUT = BASE / "reader" / "importers" / "mandoku" / "data" / "classics" / "laozi.txt"
-#: The two editions: (folder, commit in SOURCES.md, what it is).
-EDITIONS = (("KR5c0073", "b988441bd55861741c850e1dff4a2d4f895daf3d", "道德真經註 王弼註 (HFL)"),
-            ("KR5c0065", "735c2ce80584a6a90003fa6388d3cbfc15484da2", "道德真經註 河上公章句 (HFL)"))
-MIN_RUN = 3
+SOURCE = ("KR5c0045", "e4df021a1ca5c37b30f4eaabd169790583d13585", "道德真經 (正統道藏 DZ0664, HFL)")
+MARKS = re.compile(r"<pb:[^>]*>|<md:[^>]*>|¶")
+#: A chapter heading (體道章第一), a count line closing a chapter (右第二十九章六十言, …篇上終) or a
+#: juan title (道德眞經卷上慕一, 道德眞經卷下).
+HEADING = re.compile(r"^(?:\S{1,4}章第[一二三四五六七八九十百]+|右第\S+章\S*|道德[眞真]經卷\S*)$")
 
 
-def full_size_text(folder: Path) -> str:
-    """The text of every main-text piece of the edition's files, in order (the classic and
-    the commentary run together; headings included), characters as written."""
-    out = []
-    for path in sorted(folder.glob("*.txt")):
-        try:
-            doc = parse_mandoku(path.read_text(encoding="utf-8"), str(path))
-        except NoTextError:
-            continue
-        out.append("".join(p.text for p in doc.all_pieces() if p.kind == TEXT))
-    return "".join(out)
-
-
-def shared_runs(a: str, b: str) -> list[str]:
-    """The runs of ``a`` (its text characters, as written) aligned with ``b`` one after
-    another, at least ``MIN_RUN`` long, in order."""
-    chars = [ch for ch in a if is_text(ch)]
-    folded = match_form("".join(chars))
-    other = "".join(ch for ch in match_form(b) if is_text(ch))
-    assert len(folded) == len(chars)
-    match = align(folded, other)
-    runs, start = [], None
-    for i in range(len(match) + 1):
-        goes_on = i < len(match) and match[i] >= 0 and start is not None and match[i] == match[i - 1] + 1
-        if goes_on:
-            continue
-        if start is not None and i - start >= MIN_RUN:
-            runs.append("".join(chars[start:i]))
-        start = i if i < len(match) and match[i] >= 0 else None
-    return runs
+def chapters(folder: Path) -> list[str]:
+    """The classic of every juan file of ``folder`` in order, one string per chapter (text
+    between two headings), characters as written."""
+    out: list[list[str]] = []
+    for path in sorted(folder.glob("KR5c0045_*.txt")):
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if line.startswith("#"):
+                continue
+            text = MARKS.sub("", line).strip("\u3000 ")
+            if not text:
+                continue
+            if HEADING.match(text):
+                out.append([])
+                continue
+            if not out:
+                out.append([])
+            out[-1].append(text)
+    return ["".join(c) for c in out if c]
 
 
 def main(argv=None) -> int:
-    corpus = Path((argv or sys.argv[1:] or [str(BASE.parent / "shared" / "corpus")])[0]) / "kanripo-commentary"
-    (wang, _, _), (heshang, _, _) = EDITIONS
-    runs = shared_runs(full_size_text(corpus / wang), full_size_text(corpus / heshang))
+    args = argv if argv is not None else sys.argv[1:]
+    if not args:
+        print(__doc__)
+        return 2
+    name, commit, what = SOURCE
+    body = chapters(Path(args[0]))
     header = ["# 老子 (道德經)",
-              "# Source: the characters the two 道藏 editions of the library share, in order: "
-              + "; ".join(f"{what}, Kanripo {name} (https://github.com/kanripo/{name}), commit {commit}"
-                          for name, commit, what in EDITIONS) + ".",
+              f"# Source: {what}, Kanripo {name} (https://github.com/kanripo/{name}), commit {commit}: the classic",
               "# Licence: CC BY-SA 4.0 (Kanseki Repository, https://www.kanripo.org); this extract is shared alike.",
-              f"# Built by scripts/build_laozi.py: runs of {MIN_RUN} or more characters aligned one after another in",
-              "# both editions (boundaries.align), as the 王弼 edition writes them; one run a line."]
-    OUT.write_text("\n".join(header + runs) + "\n", encoding="utf-8")
-    print(f"{OUT}: {len(runs)} runs, {sum(map(len, runs))} characters")
+              "# Built by scripts/build_laozi.py: the text without its chapter headings, count lines and juan",
+              "# titles, as the edition writes it; one chapter a line (part of chapter 29 is printed twice)."]
+    OUT.write_text("\n".join(header + body) + "\n", encoding="utf-8")
+    print(f"{OUT}: {len(body)} chapters, {sum(map(len, body))} characters")
     return 0
 
 

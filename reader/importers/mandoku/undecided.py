@@ -4,20 +4,33 @@ a reference text of the classic.
 The two 老子 editions of the 道藏 (河上公章句 KR5c0065, 王弼註 KR5c0073: ``commentators.UNDECIDED``)
 print the classic and its commentary at one size, on the same lines, with no marker, no
 small print and no indentation: nothing in the file tells them apart. What does is another
-edition: the characters of the classic are those the shipped reference of the 老子
-(``data/classics/laozi.txt``, the characters the library's two editions share, built by
-``scripts/build_laozi.py``) holds in the same order. The juan's full-size text is aligned
-with the reference (``boundaries.align``, on folded text: variants and punctuation do not
-break a match); a run of aligned characters is the classic, and so is a hole of up to
-``HOLE`` characters between two such runs (a character the editions write differently);
-everything else is the commentary, of the commentator the juan names (``VOICES``). Each
-piece is cut where its layer changes (``layers.split_piece``: the file still writes back
-byte for byte) and records ``layer_basis`` ``reference``. Headings (``體道第一``) and the
-byline line are left as they are. Pure: pieces changed in place.
+edition that prints the classic alone: the shipped reference of the 老子
+(``data/classics/laozi.txt``: 道德真經, the 道藏's 白文 edition, Kanripo KR5c0045, built by
+``scripts/build_laozi.py``; independent of both editions it decides). The juan's full-size
+text is aligned (``boundaries.align``, on folded text: variants and punctuation do not break
+a match) with the stretch of the reference that holds the juan's chapters (``window``: a
+juan holds some chapters, and aligned with the whole book the words of its first chapter
+are matched, scattered, with earlier ones); a commentator's quotation of the classic,
+from 故曰 to the next 也 (王弼: 故曰窈兮冥兮其中有精也; the 老子 never writes 故曰), takes no part
+(``mask_quotations``), so the classic is taken where the book prints it. A run of aligned
+characters is the classic, and so is a hole of up to ``HOLE`` characters between two such
+runs (a character the editions write differently); everything else is the commentary, of
+the commentator the juan names (``VOICES``). Each piece is cut where its layer changes
+(``layers.split_piece``: the file still writes back byte for byte) and records
+``layer_basis`` ``reference``. Headings (``體道第一``) and the byline line are left as they
+are. Pure: pieces changed in place.
+
+Measured (``tests/test_laozi.py``): 王弼 chapters 21–22 marked by hand, where the window and
+the quotation rule were made, 140 of 149 classic characters and all 282 of the commentary;
+河上公 chapters 1–9, held back, against the 四部叢刊 print that sets the 章句 in small print,
+393 of 447 classic characters (87.9 %) and 1,384 of 1,391 of the 章句 (99.5 %). The misses
+are where the editions' texts differ by more than a character (河上公 前後相隨, the 白文
+前後之相隨: runs shorter than ``boundaries.MIN_RUN`` do not count).
 """
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ..document import CLASSIC, COMMENTARY, REFERENCE, TEXT, JuanDocument, PieceDoc
 from .boundaries import align, is_text, match_form
@@ -31,6 +44,15 @@ REFERENCES = {"道德真經注": "laozi", "老子道德經": "laozi"}
 VOICES = (("王弼", "註"), ("河上公", "章句"))
 #: Unaligned characters between two aligned runs that still belong to the classic.
 HOLE = 2
+#: Characters of the reference taken on each side of the stretch a juan's text is found in.
+MARGIN = 100
+#: The formula a commentator quotes the classic with, the quotation running to the next 也
+#: within ``QUOTE_MAX`` characters; written over by ``MASK`` before the alignment.
+QUOTE = "故曰"
+QUOTE_MAX = 40
+MASK = "\ue000"
+#: Characters of a juan's text looked for in the reference to find where the juan stands.
+PROBE = 6
 #: A heading of the 河上公 edition's chapters (``體道第一``) or a byline line: left alone.
 HEADING = re.compile(r"^[\u3000]*(?:\S{1,6}第[一二三四五六七八九十百]+|\S{0,8}(?:章句|註|注))$")
 
@@ -40,6 +62,60 @@ def reference_text(name: str) -> str:
     ``#`` header lines left out. Raises ``FileNotFoundError`` for an unknown name."""
     lines = (CLASSICS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()
     return "".join(ch for ch in match_form("".join(x for x in lines if not x.startswith("#"))) if is_text(ch))
+
+
+def mask_quotations(ed: str) -> str:
+    """``ed`` (folded text characters) with each quotation of the classic by the commentator
+    written over by ``MASK`` (a character no reference holds), so that the alignment takes
+    the classic where the book prints it and not where the commentary quotes it: from
+    ``QUOTE`` (故曰) to the next 也 within ``QUOTE_MAX`` characters (王弼: 故曰窈兮冥兮其中有精也),
+    or ``QUOTE`` alone. The 老子 never writes 故曰 (the reference holds none); the same
+    length, so offsets stand."""
+    out = list(ed)
+    at = ed.find(QUOTE)
+    while at >= 0:
+        end = ed.find("也", at + len(QUOTE), at + len(QUOTE) + QUOTE_MAX)
+        end = end + 1 if end >= 0 else at + len(QUOTE)
+        out[at:end] = MASK * (end - at)
+        at = ed.find(QUOTE, end)
+    return "".join(out)
+
+
+def window(reference: str, ed: str) -> tuple[int, int]:
+    """The stretch ``[lo, hi)`` of ``reference`` a juan's text ``ed`` (folded, text
+    characters) stands in: the places where runs of ``PROBE`` of its characters are found
+    once in the reference, reduced to their longest chain increasing in both texts (the
+    classic runs in the book's order; a commentary's quotation of another chapter falls
+    out), from the first to the last, widened by ``MARGIN`` on each side; the whole
+    reference when fewer than three are found. A juan holds some chapters of the book:
+    aligned with the whole book, the words of its first chapter are matched, scattered,
+    with earlier chapters' (the 王弼 edition's 卷二 opens at chapter 21)."""
+    pairs = [(i, at) for i in range(len(ed) - PROBE + 1)
+             if (at := reference.find(ed[i:i + PROBE])) >= 0 and reference.find(ed[i:i + PROBE], at + 1) < 0]
+    chain = _longest_chain([at for _, at in pairs])
+    if len(chain) < 3:
+        return 0, len(reference)
+    return max(0, chain[0] - MARGIN), min(len(reference), chain[-1] + PROBE + MARGIN)
+
+
+def _longest_chain(values: list[int]) -> list[int]:
+    """The longest strictly increasing subsequence of ``values`` (patience sorting)."""
+    tails: list[int] = []
+    tail_at: list[int] = []
+    before = [-1] * len(values)
+    for k, v in enumerate(values):
+        j = bisect_left(tails, v)
+        if j == len(tails):
+            tails.append(v)
+            tail_at.append(k)
+        else:
+            tails[j], tail_at[j] = v, k
+        before[k] = tail_at[j - 1] if j else -1
+    out, k = [], tail_at[-1] if tail_at else -1
+    while k >= 0:
+        out.append(values[k])
+        k = before[k]
+    return out[::-1]
 
 
 def _voice(doc: JuanDocument) -> tuple[str, str]:
@@ -56,7 +132,8 @@ def classic_flags(texts: list[str], reference: str) -> list[list[bool]]:
     folded = match_form(flat)
     keep = [k for k, ch in enumerate(folded) if is_text(ch)]
     ed = "".join(folded[k] for k in keep)
-    match = align(reference, ed)
+    lo, hi = window(reference, ed)
+    match = align(reference[lo:hi], mask_quotations(ed))
     aligned = [False] * len(ed)
     for e in match:
         if e >= 0:
