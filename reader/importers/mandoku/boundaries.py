@@ -493,6 +493,7 @@ def tail(ref_of: list[int], start: int, end: int) -> int | None:
     hits = sum(1 for i in range(k, end) if ref_of[i] >= 0)
     # four in five aligned, the characters at the very end left out of the count when the
     # tail is long enough (明辯晢也 where the reference writes 明辨晰也)
-    if hits < TAIL_MIN or hits * 10 < ((last if hits >= LONG_TAIL else end) - k) * 8:
+    if hits < TAIL_MIN or hits * 10 < ((last if hits >= LONG_TAIL or (hits >= MIN_RUN and end - last < END_SLACK)
+                                        else end) - k) * 8:
         return None
     return k
