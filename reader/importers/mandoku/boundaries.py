@@ -14,6 +14,19 @@ piece aligned whole that runs a commentary on from the line before without a mar
 whose marker word is itself the next word of the classic (``且傳以通經為義``), is the classic
 whole. Where the reference does not decide, the book's order stands.
 
+"The classic read so far" (``Read``) is every classic piece before the note, as aligned, and
+the characters after its last aligned one that are the reference's next. A tail goes on from
+it when the reference characters between the two are few (``JUMP``), or are found, in order,
+among the classic read since (short pieces a run of ``MIN_RUN`` leaves out, ``COVERED_MAX``),
+or when the reference's words just before the tail are read and the tail's are not (a passage
+the reference prints elsewhere). A tail that starts with words already read, after 曰 (a note
+quoting them, ``故曰艮其止止其所也``), starts where the words not yet read begin; a note whose
+end is, word for word, the reference's words right after the classic read so far ends in them
+even where the alignment took another copy (``Read.direct``). The alignment here is made in
+up to ``PASSES`` passes (``align_moved``: a block the reference prints elsewhere, the 詩序
+collected after the poems) and each run is carried over the next characters that are the
+reference's, or one written otherwise (``_extend_runs``).
+
 Alignment (``align``, also used by ``collation.layercheck``): 8-character grams found once
 in each text are anchors; the longest chain of anchors in the same order in both (a longest
 increasing subsequence) fixes the alignment, and the stretches between anchors are aligned
@@ -469,9 +482,10 @@ def _grow(stream: str, ref: str, r: int, t: int, prev: int, start: int) -> int:
 
 def tail(ref_of: list[int], start: int, end: int) -> int | None:
     """The stream offset where the aligned tail of ``start``…``end`` begins: characters
-    aligned (``ref_of`` ≥ 0) one after another up to ``end``, two unaligned allowed at the
-    very end and single unaligned characters inside; at least ``TAIL_MIN`` aligned and
-    nine in ten; None when there is none."""
+    aligned (``ref_of`` ≥ 0) one after another up to ``end``, up to three unaligned allowed
+    at the very end and holes of up to ``HOLE`` inside; at least ``TAIL_MIN`` aligned and four
+    in five (the unaligned ones at the very end not counted for a tail of ``LONG_TAIL``
+    aligned, or of ``MIN_RUN`` with one or two at the end); None when there is none."""
     k = end
     while k > start and end - k < END_SLACK and ref_of[k - 1] < 0:
         k -= 1
