@@ -579,3 +579,26 @@ def test_a_kwic_page_is_sorted_from_the_hits_that_can_fill_it(settings, tmp_path
             assert 20 <= len(candidates) < len(whole) // 2
             assert bool((np.diff(candidates) > 0).all())  # ascending hit indexes
     assert sizes == {"之": 1464, "射": 1728, "大射 OR 鄉射": 132}  # as the plain scan counts them
+
+
+def test_a_segment_looks_its_characters_up_as_queries_ask(two_backends, seed_juan):
+    """A segment makes no dict of every character at load (52 MB over the 107 M library's
+    segments): each character a query asks for is found by a binary search of ``chars`` and
+    kept; one the segment lacks is kept as None."""
+    positional, _ = two_backends
+    positional.rebuild(documents_for_juan(seed_juan))
+    segment = positional._corpus().segments[0]
+    assert len(segment.char_index) == len(segment.char_spans) == 0
+    assert positional.search(SearchQuery("大射")).count == 15  # as often as the seed file has it
+    asked = {ord("大"), ord("射")}
+    assert set(segment.char_spans) == asked and set(segment.char_index) == asked
+    i = segment.char_index[ord("射")]
+    assert int(segment.chars[i]) == ord("射")
+    assert segment.char_spans[ord("射")] == (int(segment.char_starts[i]), int(segment.char_starts[i + 1]))
+    start, stop = segment.char_spans[ord("射")]
+    assert stop - start == segment.frequency([ord("射")]) == positional.search(SearchQuery("射")).count > 300
+    assert segment.char_index.get(ord("鯨")) is None and segment.char_spans.get(ord("鯨"), "none") == "none"
+    assert segment.char_index[0] == 0 and segment.char_index.get(0) == 0  # the separators: index 0, not "missing"
+    usual, first, last = segment.exact_info[i]
+    assert (usual, first, last) == (int(segment.char_exact[i]), int(segment.exception_starts[i]),
+                                    int(segment.exception_starts[i + 1]))

@@ -210,7 +210,7 @@ class HitArray(Sequence):
             done += width
             scratch[at_hits] = key
             key = scratch[active] | (groups << np.uint64(21 * width))  # ties stay apart, in their order
-            by = np.argsort(key)
+            by = np.argsort(key, kind="stable")  # the ties' blocks ascend already: merged runs, not a sort from scratch
             active, key = active[by], key[by]
             order[slots] = active
             # New ties: the same tie and the same units; a hit alone in its tie is settled.

@@ -48,15 +48,24 @@ class Segment:
         #: for. A segment of format 8 keeps them in ``passages.json``, read on first use as before.
         self.places = PlaceTable(folder, self._marked(marker), IndexFormatError) if table["format"] >= 9 else \
             JsonPlaces(marker)
-        self.char_index = {int(c): i for i, c in enumerate(self.chars)}
-        #: ``{folded code point: (start, stop)}``: its slice of ``order`` (plain ints: a query
-        #: looks its characters up in every segment).
-        bounds = self.char_starts.tolist()
-        self.char_spans = {c: (bounds[i], bounds[i + 1]) for c, i in self.char_index.items()}
+        #: ``{folded code point: its index in chars}`` (None: not in the segment), and ``{code:
+        #: (start, stop)}``, its slice of ``order``: filled as queries look characters up (a binary
+        #: search of ``chars``, then a dict), not made for every character at load: 153,000 entries
+        #: over the 20 segments of the 107 M library took 52 MB of each worker as dicts.
+        chars, bounds = self.chars, self.char_starts
+
+        def index_of(c: int) -> int | None:
+            i = int(np.searchsorted(chars, c))
+            return i if i < len(chars) and int(chars[i]) == c else None
+
+        def span_of(c: int) -> tuple[int, int] | None:
+            i = self.char_index[c]
+            return None if i is None else (int(bounds[i]), int(bounds[i + 1]))
+
+        self.char_index, self.char_spans = _Lookup(index_of), _Lookup(span_of)
         #: Per folded character (by its index in ``chars``): its usual exact code and the bounds of
         #: its exceptions in ``exact_exceptions`` (``_exact_tables``), as plain ints.
-        firsts = self.exception_starts.tolist()
-        self.exact_info = [(usual, firsts[i], firsts[i + 1]) for i, usual in enumerate(self.char_exact.tolist())]
+        self.exact_info = _ExactInfo(self.char_exact, self.exception_starts)
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -242,6 +251,36 @@ class Segment:
                 keep[i] = all(analysed[p].gaps[k + j] == units.gaps[j] for j in written)
             cand = cand[keep]
         return cand
+
+
+class _Lookup(dict):
+    """A dict filled on first look-up of each key by ``make(key)`` (None: no such key, kept
+    as such); ``get`` answers None for it, as a plain dict's ``get`` does for a missing key."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        value = self[key] = self.make(key)
+        return value
+
+    def get(self, key, default=None):
+        value = self[key]
+        return default if value is None else value
+
+
+class _ExactInfo:
+    """``info[i]``: ``(usual exact code, first exception, end of exceptions)`` of folded
+    character ``i`` (``_exact_tables``), read from the arrays as plain ints."""
+
+    __slots__ = ("usual", "firsts")
+
+    def __init__(self, usual: np.ndarray, firsts: np.ndarray):
+        self.usual, self.firsts = usual, firsts
+
+    def __getitem__(self, i: int) -> tuple[int, int, int]:
+        return int(self.usual[i]), int(self.firsts[i]), int(self.firsts[i + 1])
 
 
 class _Term:
