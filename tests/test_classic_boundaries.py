@@ -125,3 +125,14 @@ def test_the_trigrams_of_a_hexagram_are_its_heading_in_the_classic():
     # other small print keeps its layer: the 上經 list of hexagrams
     assert found[found.index((TEXT, CLASSIC, "", "", "上經")) + 1] == (NOTE, "smallprint", "", "", "坤")
 
+
+
+def test_a_passage_inside_a_note_whose_next_marker_is_misprinted_maoshi_mian():
+    """毛詩注疏 緜: ``…而王業大予曰有疏附…予曰有禦侮傅率下親上曰疏附…`` -- the book prints 傅 for the
+    傳 that should open 毛傳 after the stanza's last lines: the passage is the classic, the
+    words after it stay the note (its 傅 kept as text)."""
+    assert around("KR1c0004/KR1c0004_023.txt", "予曰有疏附予曰有先後予曰有奔奏予曰有禦侮", 1, 2) == [
+        (NOTE, COMMENTARY, "鄭箋", "", "云虞芮之質平而文王動其緜緜民初生之道謂廣其德而王業大"),
+        (TEXT, CLASSIC, "", REFERENCE, "予曰有疏附予曰有先後予曰有奔奏予曰有禦侮"),
+        (NOTE, COMMENTARY, "鄭箋", "", "傅率下親上曰疏附相道前後曰先後喻德宣譽曰奔奏武臣折衝曰"),
+    ]

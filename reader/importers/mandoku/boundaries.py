@@ -316,6 +316,13 @@ def reference_tails(flat: list[PieceDoc], reference: str) -> list[tuple[int, int
             # the alignment took another copy of the words (a note that quotes them after
             # 故曰): the note ends in the words that go on from the classic read so far
             found = read.direct(start, end, note)
+        if found is None:
+            inner = _inner_passage(note, ref_of, start, end, read)
+            if inner is not None:
+                # a passage with more of the note after it: the marker of the note that
+                # follows it is missing or misprinted (``…予曰有禦侮傅率下親上…``)
+                cuts.append((n, keep[inner[0] - start], keep[inner[1] - start]))
+                read.text(*inner)
         if found is not None:
             cut = keep[found - start]
             if flat[n].text[cut - 1] == RESUME_MARK:
@@ -339,6 +346,35 @@ def _extend_runs(ref: str, stream: str, ref_of: list[int]) -> None:
         if ref_of[k] < 0 <= r and r + 1 < len(ref) and (
                 stream[k] == ref[r + 1] or stream[k + 1:k + 1 + MIN_RUN - 1] == ref[r + 2:r + 1 + MIN_RUN]):
             ref_of[k] = r + 1
+
+
+#: The fewest characters of a passage of the classic inside a note with more of the note
+#: after it (``_inner_passage``).
+INNER_MIN = GRAM
+#: What stands before a quotation inside a note: it quotes, the passage is not the classic.
+QUOTES = QUOTE_INTRO + "云"
+
+
+def _inner_passage(note: str, ref_of: list[int], start: int, end: int, read: "Read") -> tuple[int, int] | None:
+    """``(first, stop)`` stream offsets of a passage of the classic inside the note
+    ``start``…``end`` with more of the note after it: at least ``INNER_MIN`` characters
+    aligned one after another, not after 曰 or 云, going on from the classic read so far
+    (``Read.continues`` without the characters aligned inside the note); None when there
+    is none."""
+    k = start + 1
+    while k < end - INNER_MIN:
+        r = ref_of[k]
+        if r < 0 or (ref_of[k - 1] >= 0 and ref_of[k - 1] == r - 1):
+            k += 1
+            continue
+        j = k
+        while j + 1 < end and ref_of[j + 1] == ref_of[j] + 1:
+            j += 1
+        if j + 1 - k >= INNER_MIN and j + 1 < end and note[k - start - 1] not in QUOTES \
+                and read.continues(k, start, near=False) is not None:
+            return k, j + 1
+        k = j + 1
+    return None
 
 
 #: The fewest characters a note's end must share with the words that go on from the
@@ -383,16 +419,17 @@ class Read:
             self.done[r] = True
         self.last, self.at = r, k
 
-    def continues(self, t: int, start: int) -> int | None:
+    def continues(self, t: int, start: int, near: bool = True) -> int | None:
         """The reference offset the tail at stream ``t`` goes on from, or None: the last
         character aligned before ``t`` within ``JUMP`` reference characters before it, or
         the classic read so far, within ``JUMP`` or with the reference characters between
         found, in order, among the classic characters read since (``COVERED_MAX``), all but
         ``JUMP // 2`` of them (a name the two editions write otherwise, 成/郕)."""
         r = self.ref_of[t]
-        near = next((self.ref_of[k] for k in range(t - 1, -1, -1) if self.ref_of[k] >= 0), None)
-        if near is not None and 0 < r - near <= JUMP:
-            return near
+        if near:
+            near = next((self.ref_of[k] for k in range(t - 1, -1, -1) if self.ref_of[k] >= 0), None)
+            if near is not None and 0 < r - near <= JUMP:
+                return near
         if not self.done[r]:
             # the words just before the tail's in the reference are read, the tail's are
             # not: the classic goes on there, wherever the reference prints that passage

@@ -636,10 +636,18 @@ def classic_returns(sections, accept=None) -> None:
 def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -> None:
     """For each ``(n, cut)``: the note ``refs[n]`` (``(paragraph, index)``) is split at code
     point ``cut`` and its tail becomes classic text whose ``layer_basis`` is ``basis``, in
-    place (last first, so that earlier indexes hold); a cut of 0 makes the whole piece
+    place (last first, so that earlier indexes hold); ``(n, cut, stop)``: only ``cut``…``stop``
+    becomes classic, the rest stays the note; a cut of 0 makes the whole piece
     classic text."""
-    for n, cut in reversed(cuts):
+    for n, cut, *stop in reversed(cuts):
         para, i = refs[n]
+        if stop:  # a passage inside the note, more of the note after it
+            note, classic, rest = split_piece(para[i], [cut, stop[0]])
+            classic.kind = TEXT
+            classic.layer_basis = basis
+            _set(classic, CLASSIC, "")
+            para[i:i + 1] = [note, classic, rest]
+            continue
         if cut == 0:  # the whole piece is the classic
             para[i].kind = TEXT
             para[i].layer_basis = basis
