@@ -25,7 +25,10 @@ end is, word for word, the reference's words right after the classic read so far
 even where the alignment took another copy (``Read.direct``). The alignment here is made in
 up to ``PASSES`` passes (``align_moved``: a block the reference prints elsewhere, the 詩序
 collected after the poems) and each run is carried over the next characters that are the
-reference's, or one written otherwise (``_extend_runs``).
+reference's, or one written otherwise (``_extend_runs``). A passage of ``INNER_MIN``
+characters or more inside a note, going on from the classic read so far, with more of the
+note after it (the next note's marker missing or misprinted, 傅 for 傳) is the classic too
+(``_inner_passage``); the words after it stay the note.
 
 Alignment (``align``, also used by ``collation.layercheck``): 8-character grams found once
 in each text are anchors; the longest chain of anchors in the same order in both (a longest
