@@ -2,6 +2,7 @@
 import json
 
 from bench import engines
+from bench.run import whoosh_counts_agree
 
 
 def test_bench_queries_agree(seed_backend):
@@ -93,3 +94,11 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
     assert "## Targets\n" in text and "| import and index the whole seed from empty | ≤ 360 s;" in text
     assert "The same with the facet filters `class=KR1d&class=KR2a`" in text and "Load average of the machine" in text
     assert "old figures" not in text and text.endswith("\n## Collation and parallel passages\n\nkept\n")
+
+
+def test_whoosh_counts_are_compared_with_the_scan_or_with_tantivy_where_no_scan_ran():
+    with_scan = [{"query": "之", "index": 5, "tantivy": 5, "scan": 5}, {"query": "也", "index": 3, "tantivy": 3, "scan": 3}]
+    without_scan = [{"query": "之", "index": 5, "tantivy": 5}, {"query": "也", "index": 3, "tantivy": 3}]
+    assert whoosh_counts_agree(with_scan, [{"query": "之", "index": 5}, {"query": "也", "index": 3}]) is True
+    assert whoosh_counts_agree(without_scan, [{"query": "之", "index": 5}, {"query": "也", "index": 3}]) is True
+    assert whoosh_counts_agree(without_scan, [{"query": "之", "index": 5}, {"query": "也", "index": 4}]) is False
