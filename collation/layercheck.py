@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from characters.folding import TEXT as TEXT_KIND
 from characters.folding import char_kind, fold
 from reader.importers.document import (
-    CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, NOTE_KINDS, READINGS, REFERENCE, SUBCOMMENTARY,
+    CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE_KINDS, READINGS, REFERENCE, SUBCOMMENTARY,
 )
 from reader.importers.mandoku.boundaries import align
 
@@ -130,10 +130,13 @@ def edition_role(layer: str, kind: str, basis: str = "") -> str | None:
     """The role of an edition's piece in the check: its layer, or None for what is left out
     (labels; 音義, 疏 and editors' notes the book sets apart, ``basis`` marked: small print
     under its label, 考證 parts). Editors' notes the importer found by the layout (after ○
-    in full-size commentary) take part, so that classic stored in them counts."""
+    in full-size commentary) take part, so that classic stored in them counts. ``basis``
+    ``default`` (what a stored main-text piece holds when the book's order was kept) is read as
+    a parsed piece's empty basis, so that a stored edition and its Kanripo folder give the same
+    figures (a 考證 part is left out either way)."""
     if kind == LABEL:
         return None
-    if basis in (LAYOUT, REFERENCE, DEFAULT_BASIS):
+    if basis in (LAYOUT, REFERENCE):
         return layer or (COMMENTARY if kind in NOTE_KINDS else CLASSIC)
     if kind in NOTE_KINDS and layer in (READINGS, SUBCOMMENTARY, EDITORIAL):
         return None
