@@ -15,6 +15,7 @@ app_name = "api"
 KINDS = "<str:kind>"
 EDITION = {"edition": True}
 urlpatterns = [
+    path("", views.ApiRoot.as_view(), name="root"),
     path("works/", cached_page(views.WorkList.as_view()), name="work-list"),
     path("works/<num:pk>/", cached_page(views.WorkDetail.as_view()), name="work-detail"),
     path("works/<num:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view()), name="work-export"),

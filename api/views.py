@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -95,6 +96,24 @@ POSITION = OpenApiParameter("position", int, P, description="section position in
 KIND = OpenApiParameter("kind", str, P, enum=["source", "maintext", "json", "tei"], description=(
     "source: the source text as imported; maintext: 白文, notes removed; json; tei: TEI P5 XML"),
     examples=[OpenApiExample("TEI P5", value="tei"), OpenApiExample("白文", value="maintext")])
+
+
+#: The entry points ``/api/`` lists, by the name each has in its answer (``api`` URL names).
+ROOT_LINKS = (("works", "api:work-list"), ("classes", "api:class-list"), ("search", "api:search"),
+              ("parallels", "api:parallels"), ("schema", "api:schema"), ("docs", "api:docs"), ("redoc", "api:redoc"))
+
+
+class ApiRoot(APIView):
+    """Where the API starts: ``{"works": url, "classes": url, "search": url, "parallels": url,
+    "schema": url, "docs": url, "redoc": url}``, absolute URLs of its entry points (the rest is
+    reached from them, or read in the schema). Every other URL is under one of these."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, examples=[OpenApiExample(
+        "the entry points", value={"works": "http://127.0.0.1:8000/api/works/",
+                                   "search": "http://127.0.0.1:8000/api/search/",
+                                   "docs": "http://127.0.0.1:8000/api/docs/"})])
+    def get(self, request):
+        return Response({name: request.build_absolute_uri(reverse(url)) for name, url in ROOT_LINKS})
 
 
 class WorkList(generics.ListAPIView):

@@ -45,6 +45,20 @@ def _juans(small):
     }]
 
 
+def test_the_api_root_lists_its_entry_points(client, small):
+    # /api/ (what the README's `/api/…` leads a programmer to try first) answers, not a 404
+    response = client.get("/api/")
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    assert response.json() == {
+        "works": f"{BASE}/api/works/", "classes": f"{BASE}/api/classes/", "search": f"{BASE}/api/search/",
+        "parallels": f"{BASE}/api/parallels/", "schema": f"{BASE}/api/schema/", "docs": f"{BASE}/api/docs/",
+        "redoc": f"{BASE}/api/redoc/",
+    }
+    statuses = {name: client.get(url.removeprefix(BASE)).status_code for name, url in response.json().items()}
+    assert statuses == {"works": 200, "classes": 200, "search": 400, "parallels": 400, "schema": 200, "docs": 200,
+                        "redoc": 200}   # search and parallels ask for a query
+
+
 def test_works(client, small):
     assert client.get("/api/works/").json() == {
         "count": 1, "next": None, "previous": None,
@@ -221,7 +235,7 @@ def test_openapi_schema_and_offline_docs(client, db):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     assert schema["info"]["title"] == "經注閱讀 API"
     assert sorted(schema["paths"]) == [
-        "/api/classes/", "/api/classes/{code}/works/", "/api/editions/{id}/", "/api/editions/{id}/export/{kind}/", "/api/editions/{id}/juans/{number}/",
+        "/api/", "/api/classes/", "/api/classes/{code}/works/", "/api/editions/{id}/", "/api/editions/{id}/export/{kind}/", "/api/editions/{id}/juans/{number}/",
         "/api/editions/{id}/juans/{number}/collation/", "/api/editions/{id}/juans/{number}/collation/{kind}/",
         "/api/editions/{id}/juans/{number}/export/{kind}/", "/api/editions/{id}/juans/{number}/sections/{position}/",
         "/api/editions/{id}/juans/{number}/sections/{position}/notes/",
