@@ -130,4 +130,7 @@ def test_browsing_bu_class_shu_and_work(three_bu, tabs, device):
     page.wait_for_url(lambda url: "/works/" in url)
     assert unquote(page.url).endswith("/works/禮書綱目/")
     assert page.locator("p.classification").inner_text() == "經部 › 禮類 › 通禮之屬"
+    # the juans are named as the book names them, with no list number beside (「1. 卷十」)
+    assert page.locator("ol.juans").evaluate("e => getComputedStyle(e).listStyleType") == "none"
+    assert page.locator("ol.juans > li > a").all_inner_texts() == ["卷十"]
     assert tab.axe() == []
