@@ -541,14 +541,21 @@ def test_an_index_of_format_7_or_a_table_of_format_10_is_refused(two_backends, s
 
 
 def test_places_that_do_not_fit_their_segment_are_refused(two_backends, seed_juan):
+    """Places whose arrays do not fit the segment are refused where they are read (a page of
+    hits) and by the check ``pull_index`` runs before a swap, with what to run."""
     positional, _ = two_backends
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
     np.save(gen / "place_piece_firsts.npy", np.zeros(3, dtype=np.int64))
     positional._loaded.clear()
-    with pytest.raises(IndexFormatError, match=r"the places of the search index at .* do not fit together "
-                                               r"\(passages 424, .*place_piece_firsts \(3,\)\); run `python manage"):
-        positional.search(SearchQuery("鵠"))
+    message = (r"the places of the search index at .* do not fit together \(passages 424, .*place_piece_firsts "
+               r"\(3,\)\); run `python manage.py rebuild_index`")
+    results = positional.search(SearchQuery("鵠"))
+    assert results.count == 21  # the positions need no place
+    with pytest.raises(IndexFormatError, match=message):
+        results.hits[:1]
+    with pytest.raises(IndexFormatError, match=message):
+        positional.check_generation(gen)
 
 
 @pytest.mark.parametrize("sort", ["after", "before"])

@@ -44,10 +44,7 @@ class Segment:
             raise IndexFormatError(f"the search index file {folder / JUANS_FILE} is not a table of this index "
                                    f"format ({e!r}); run `python manage.py rebuild_index` to build it again") from None
         self.size = len(self.exact)     # unit positions
-        #: The passages' places (``PLACE_FIELDS`` tuples), read in place: a place is made when asked
-        #: for. A segment of format 8 keeps them in ``passages.json``, read on first use as before.
-        self.places = PlaceTable(folder, self._marked(marker), IndexFormatError) if table["format"] >= 9 else \
-            JsonPlaces(marker)
+        self._format, self._places = table["format"], None
         #: ``{folded code point: its index in chars}`` (None: not in the segment), and ``{code:
         #: (start, stop)}``, its slice of ``order``: filled as queries look characters up (a binary
         #: search of ``chars``, then a dict), not made for every character at load: 153,000 entries
@@ -69,6 +66,17 @@ class Segment:
 
     def __len__(self) -> int:
         return len(self.starts)
+
+    @property
+    def places(self):
+        """The passages' places (``PLACE_FIELDS`` tuples), mapped on first use (a write that
+        loads the generation reads none) and read in place: a place is made when asked for. A
+        segment of format 8 keeps them in ``passages.json``, read on first use as before."""
+        if self._places is None:
+            marker = self.path / PASSAGES_FILE
+            self._places = PlaceTable(self.path, self._marked(marker), IndexFormatError) if self._format >= 9 else \
+                JsonPlaces(marker)
+        return self._places
 
     def _marked(self, marker: Path) -> int:
         """The passages of the segment, as its arrays and its mark (``passages.json``) agree."""
