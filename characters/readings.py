@@ -14,8 +14,10 @@ with ``N(r)`` the occurrences of the reading ``r`` and ``P(x | r) = (n(x, r) + 0
 (N(r) + 0.5 * V)`` (``V``: the single neighbours seen); on each side ``x`` is the three characters when the
 readings were seen beside them ``BACKOFF`` times, else the two, else the nearest one (the
 build leaves out a wider context that would decide as its narrower one does). The best reading is decided when its score
-beats every other reading's by at least ``MARGIN`` (natural log); otherwise the place stays
-undecided and every reading finds it (recall first). Why not OpenCC's phrase conversion alone:
+beats every other reading's by at least ``MARGIN`` (natural log); otherwise, when the classics'
+own text prints the window round the place at least ``QUOTED`` times and always one way, that
+reading (``quoted``: a commentary quoting its classic); otherwise the place stays undecided and
+every reading finds it (recall first). Why not OpenCC's phrase conversion alone:
 its tables are written for modern text (云 → 雲, 宁 → 寧, 于 → 於, 个 → 個 everywhere), and on the
 held-out 儀禮釋宮增注 it reads 172 of 1,222 ambiguous places wrong, these counts 32 (and leave 139
 undecided; docs/decisions/0021).
@@ -33,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["CONTEXT_PATH", "MARGIN", "WIDTH", "decide", "scores"]
+__all__ = ["CONTEXT_PATH", "MARGIN", "WIDTH", "decide", "quoted", "scores"]
 
 CONTEXT_PATH = Path(__file__).resolve().parent / "data" / "reading_context.tsv.gz"
 #: How much more likely (natural log; 2.0 is about 7.4 times) the best reading must be than the
@@ -44,6 +46,11 @@ MARGIN = 2.0
 BACKOFF = 10
 #: How many neighbours on each side are read at most.
 WIDTH = 3
+#: ``decide``: how often the classics' own text must print a window for it to decide a place the
+#: neighbours leave open (two prints or two places agreeing, not one).
+QUOTED = 2
+#: The windows (characters before, after) ``decide`` looks up in the classics' text, widest first.
+QUOTE_SHAPES = ((3, 3), (2, 3), (3, 2), (2, 2), (3, 1), (1, 3))
 
 _SIDES = {"L": 1, "R": 2, "LL": 3, "RR": 4, "LLL": 5, "RRR": 6}
 #: A key packs the reading's number (11 bits), the side (3) and up to three neighbours' numbers
@@ -57,6 +64,7 @@ _counts = np.empty(0, dtype=np.int32)
 _vocab = 1
 _reading_no: dict[str, int] = {}
 _char_no: dict[str, int] = {}
+_quotes: dict[tuple[str, str, str], int] = {}
 
 
 def _key(reading: str, side: str, neighbours: str) -> int:
@@ -77,13 +85,14 @@ def _key(reading: str, side: str, neighbours: str) -> int:
 def _load() -> dict[str, int]:
     """Read the context table once; ``ValueError`` naming the file and line for a malformed line.
     The pairs are kept as two sorted arrays (about 4 MB for 310,000 pairs), not a dict."""
-    global _totals, _keys, _counts, _vocab, _reading_no, _char_no
+    global _totals, _keys, _counts, _vocab, _reading_no, _char_no, _quotes
     if _totals is not None:
         return _totals
     with _lock:
         if _totals is not None:
             return _totals
         totals: dict[str, int] = {}
+        quotes: dict[tuple[str, str, str], int] = {}
         rows: list[tuple[str, str, str, int]] = []
         with gzip.open(CONTEXT_PATH, "rt", encoding="utf-8") as fh:
             lines = fh.read().split("\n")
@@ -93,12 +102,16 @@ def _load() -> dict[str, int]:
                 continue
             fields = line.split("\t")
             if len(fields) != 4 or len(fields[0]) != 1 or not fields[3].isdigit() \
-                    or (fields[1] not in sides and fields[1] != "N") \
-                    or (fields[1] != "N" and len(fields[2]) != len(fields[1])):
-                raise ValueError(f"{CONTEXT_PATH}:{lineno}: expected READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>"
+                    or (fields[1] not in sides and fields[1] not in ("N", "Q")) \
+                    or (fields[1] in sides and len(fields[2]) != len(fields[1])) \
+                    or (fields[1] == "Q" and fields[2].count("_") != 1):
+                raise ValueError(f"{CONTEXT_PATH}:{lineno}: expected READING<TAB>L|R|LL|RR|LLL|RRR|N|Q<TAB>"
                                  f"NEIGHBOURS<TAB>COUNT, got {line!r}")
             reading, side, near, count = fields
-            if side == "N":
+            if side == "Q":
+                before, _, after = near.partition("_")
+                quotes[(reading, before, after)] = int(count)
+            elif side == "N":
                 totals[reading] = int(count)
             else:
                 rows.append((reading, side, near, int(count)))
@@ -114,6 +127,7 @@ def _load() -> dict[str, int]:
         _keys = keys[order]
         _counts = np.array([n for _, _, _, n in rows], dtype=np.int32)[order]
         _vocab = max(1, len({near for _, side, near, _ in rows if len(side) == 1}))
+        _quotes = quotes
         _totals = totals
         return totals
 
@@ -151,12 +165,32 @@ def scores(readings, before: str, after: str) -> dict[str, float]:
     return out
 
 
+def quoted(readings, before: str, after: str) -> str | None:
+    """The reading the classics' own text prints in the widest window round the place
+    (``QUOTE_SHAPES``; ``before``/``after`` as for ``scores``) that they print at least ``QUOTED``
+    times with one of ``readings``, when they print it so every time; None when no window is
+    printed so often or the classics print it both ways (至于廟門揖: 于)."""
+    _load()
+    for a, b in QUOTE_SHAPES:
+        if len(before) < a or len(after) < b:
+            continue
+        window = (before[len(before) - a:], after[:b])
+        counts = {r: _quotes.get((r,) + window, 0) for r in readings}
+        total = sum(counts.values())
+        if total >= QUOTED:
+            best = max(sorted(counts), key=counts.get)
+            return best if counts[best] == total else None
+    return None
+
+
 def decide(readings, before: str, after: str, margin: float = MARGIN) -> str | None:
     """The folded reading the context decides among ``readings`` (folded characters), or None
-    when no reading is ahead of every other by ``margin``: ``decide({'后', '後'}, '其', '')``
-    is ``'後'``."""
+    when no reading is ahead of every other by ``margin`` (``scores``) and the classics' own
+    text does not decide it either (``quoted``): ``decide({'后', '後'}, '其', '')`` is ``'後'``."""
     s = scores(readings, before, after)
     if len(s) < 2:
         return next(iter(s), None)
     ranked = sorted(s.items(), key=lambda kv: (-kv[1], kv[0]))
-    return ranked[0][0] if ranked[0][1] - ranked[1][1] >= margin else None
+    if ranked[0][1] - ranked[1][1] >= margin:
+        return ranked[0][0]
+    return quoted(list(s), before, after)

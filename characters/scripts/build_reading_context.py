@@ -20,6 +20,9 @@ whose counts, for every ambiguous form that may stand for the readings seen ther
 reading's log-odds against another by ``PRUNE`` or more from what the next narrower context
 (its nearer characters) already says, or that the readings of a form were seen beside fewer
 than ``characters.readings.BACKOFF`` times (``scores`` would not read it).
+It also counts, in the full-size text of the classic editions (``CLASSIC_EDITIONS``), the windows
+round each reading (``QUOTE_SHAPES``): ``于 Q 席_門中闑 3`` says the classics print 席于門中闑 3
+times; a window is shipped when the readings of some form were printed in it ``QUOTED`` times.
 ``characters.readings`` decides the reading of a simplified form at each place from these counts.
 
 Data: derived from the Kanseki Repository texts of ``../shared/corpus`` (CC BY-SA 4.0, see
@@ -41,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from characters import simplified as sc  # noqa: E402
 from characters.folding import fold_char  # noqa: E402
-from characters.readings import BACKOFF, CONTEXT_PATH, WIDTH  # noqa: E402
+from characters.readings import BACKOFF, CONTEXT_PATH, QUOTE_SHAPES, QUOTED, WIDTH  # noqa: E402
 
 #: Works of the corpus left out of the counts (relative to the corpus): the second evaluation
 #: (``characters.scripts.evaluation.score_held_out``) converts them to simplified characters
@@ -53,8 +56,18 @@ HELD_OUT = ("kanripo/KR1d0038", "kanripo-commentary/KR5c0138")
 #: A wider context is kept when it moves some pair of readings' log-odds by at least this much
 #: (natural log) from its narrower context.
 PRUNE = 1.0
+#: The classics' own text: editions that print the classic at full size and its commentary in small
+#: print ``(…/…)``, or the classic alone (SOURCES.md of the shared corpus): the ``kanripo-references``
+#: works (周易, 尚書, 毛詩, 周禮句解, 穀梁傳, 左傳杜林合注, 孝經, 孟子, 論語), 儀禮 and 周禮 with 鄭注
+#: (四部叢刊), the 白文 周禮 and 左傳. Their full-size text, notes left out, is counted as the windows
+#: (``characters.readings.QUOTE_SHAPES``) round each reading: a commentary that quotes its classic
+#: prints the quotation as the classic does more often than as its own prose (儀禮's 經 writes 于
+#: where 鄭注 writes 於).
+CLASSIC_EDITIONS = ("kanripo-references/", "kanripo/KR1d0026", "kanripo/KR1d0002", "kanripo/KR1d0001",
+                    "kanripo/KR1e0001")
 
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+NOT_HAN = re.compile(r"[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+")
 
 
 def targets() -> set[str]:
@@ -95,6 +108,45 @@ def count(corpus: Path, wanted: set[str]) -> Counter:
                     if i + width < len(folded):
                         counts[(c, "R" * width, line[i + 1:i + 1 + width])] += 1
     return counts
+
+
+def classic_windows(corpus: Path, wanted: set[str]) -> Counter:
+    """``(reading, before, after) -> occurrences`` in the full-size text of ``CLASSIC_EDITIONS``:
+    page breaks, header lines and notes ``(…)`` dropped, printed lines joined, cut at every other
+    character that is not Han (punctuation of a 白文 edition), each window of ``QUOTE_SHAPES``."""
+    out: Counter = Counter()
+    fold_cache: dict[str, str] = {}
+    for path in sorted(corpus.rglob("*.txt")):
+        rel = path.relative_to(corpus).as_posix()
+        if not rel.startswith(tuple(e if e.endswith("/") else e + "/" for e in CLASSIC_EDITIONS)):
+            continue
+        text = re.sub(r"<pb:[^>]*>|^#.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
+        text = re.sub(r"\([^()]*\)", "\n", text.replace("¶\n", "").replace("¶", ""))
+        for seg in NOT_HAN.split(text):
+            line = "".join(fold_cache.get(c) or fold_cache.setdefault(c, fold_char(c)) for c in seg)
+            for i, c in enumerate(line):
+                if c in wanted:
+                    for a, b in QUOTE_SHAPES:
+                        if i >= a and i + b < len(line):
+                            out[(c, line[i - a:i], line[i + 1:i + 1 + b])] += 1
+    return out
+
+
+def quoted(windows: Counter, forms: list[set[str]]) -> list[tuple[str, str, str]]:
+    """The windows to ship, sorted: those the readings of some form were printed in at least
+    ``characters.readings.QUOTED`` times in all (``characters.readings.decide`` reads no other)."""
+    by_window: dict[tuple[str, str], dict[str, int]] = {}
+    for (r, before, after), n in windows.items():
+        by_window.setdefault((before, after), {})[r] = n
+    forms_of: dict[str, list[set[str]]] = {}
+    for f in forms:
+        for r in f:
+            forms_of.setdefault(r, []).append(f)
+    keep = []
+    for (before, after), here in by_window.items():
+        if any(sum(here.get(x, 0) for x in f) >= QUOTED for r in here for f in forms_of.get(r, ())):
+            keep.extend((r, before, after) for r in here)
+    return sorted(keep, key=lambda k: (k[0], -len(k[1]) - len(k[2]), k[1], k[2]))
 
 
 def narrower(side: str, near: str) -> tuple[str, str]:
@@ -144,6 +196,8 @@ def main(argv=None) -> int:
     table = sc._load()
     forms = [{fold_char(r) for r in reads} for _, (_, reads) in table.items() if len(reads) > 1]
     keep = prune(counts, forms, args.min, args.prune)
+    windows = classic_windows(args.corpus, wanted)
+    quotes = quoted(windows, forms)
     rows = sorted((k for k, n in counts.items()
                    if k[1] == "N" or (n >= args.min and (len(k[1]) == 1 or (k[1], k[2]) in keep))),
                   key=lambda k: (k[0], len(k[1]), k[1], -counts[k], k[2]))
@@ -152,10 +206,13 @@ def main(argv=None) -> int:
         out.write("# characters/data/reading_context.tsv.gz -- built by characters/scripts/build_reading_context.py\n")
         out.write("# from the traditional texts of the shared corpus (Kanseki Repository, CC BY-SA 4.0).\n")
         out.write("# READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL/LLL: the one/two/three characters\n"
-                  "# before it, R/RR/RRR: after it; N: all occurrences, no neighbour); the works held out: "
+                  "# before it, R/RR/RRR: after it; N: all occurrences, no neighbour; Q: a window BEFORE_AFTER of the\n"
+                  "# classics' own text, CLASSIC_EDITIONS); the works held out: "
                   + ", ".join(HELD_OUT) + "\n")
         for k in rows:
             out.write(f"{k[0]}\t{k[1]}\t{k[2]}\t{counts[k]}\n")
+        for r, before, after in quotes:
+            out.write(f"{r}\tQ\t{before}_{after}\t{windows[(r, before, after)]}\n")
     print(f"{len(rows)} pairs of {len(wanted)} readings written to {args.out}", file=sys.stderr)
     return 0
 
