@@ -109,7 +109,16 @@ def test_the_command_takes_the_label(kanripo_index):
     call_command("search", "大射之儀", "--edition", str(kanripo_index.pk), "--juan", "卷十", stdout=out)
     lines = out.getvalue().splitlines()
     assert lines[-1] == "1 hits in 1 passages"
-    assert lines[0] == "禮書綱目 卷十 1「戒百官」\t經文\t               [大射之儀]君有命戒射宰戒百官有事於射者射"
+    assert lines[0] == "禮書綱目（KR1d0086） 卷十 1「戒百官」\t經文\t               [大射之儀]君有命戒射宰戒百官有事於射者射"
+    # without a filter, the three editions' hits are told apart as in the hit list's CSV
+    out = StringIO()
+    call_command("search", "大射之儀", "--context", "2", stdout=out)
+    assert out.getvalue().splitlines() == [
+        "禮書綱目（欽定四庫全書） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
+        "禮書綱目（KR1d0086） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
+        "禮書綱目（KR1d0086-WYG） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
+        "3 hits in 3 passages",
+    ]
 
 
 def test_work_and_home_pages_count_juans_as_the_book_does(client, kanripo_index):

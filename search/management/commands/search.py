@@ -1,4 +1,5 @@
 """``manage.py search 大射 --layer classic``: KWIC lines in the terminal (thin over the search service).
+Each line names its place as the hit list does (a work of several editions with its edition).
 
 ``--layer`` takes one or more layer choices, comma-separated or repeated
 (``--layer commentary,subcommentary``, ``--layer commentary --layer readings``)."""
@@ -12,7 +13,7 @@ from search.backends import IndexUnavailable, SearchError
 from search.backends.base import SORTS
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
 from search.forms import SearchForm
-from search.service import name_layers, run_search
+from search.service import edition_places, name_layers, run_search
 
 
 class Command(BaseCommand):
@@ -48,10 +49,12 @@ class Command(BaseCommand):
         except (SearchError, IndexUnavailable) as exc:
             raise CommandError(str(exc)) from None
         hits = results.hits[: opts["limit"]] if opts["limit"] else results.hits
+        # a work of several editions names the edition, as the hit list's CSV does: 禮書綱目（KR1d0086）
+        names = {p["slug"]: p["full_name"] for p in edition_places().values()}
         try:
             for h in (h for i in range(0, len(hits), 500) for h in name_layers(hits[i:i + 500])):
                 title = f"「{h.section_title}」" if h.section_title else ""
-                place = f"{h.work_title} {h.juan_label} {h.section_position}{title}"
+                place = f"{names.get(h.work_slug, h.work_title)} {h.juan_label} {h.section_position}{title}"
                 self.stdout.write(f"{place}\t{h.layer_name}\t{h.before:>{opts['context']}}[{h.match}]{h.after}")
             self.stdout.write(f"{results.count} hits in {results.passages} passages")
             self.stdout.flush()
