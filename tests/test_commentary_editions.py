@@ -265,3 +265,6 @@ def test_search_by_commentator(commentary_juans, search_backend, client):
     page = client.get("/search/", {"q": "曰", "commentator": "洪興祖"}).content.decode()
     assert f"{api['count']:,}" in page or str(api["count"]) in page
     assert 'name="commentator" type="text" size="6" maxlength="40" value="洪興祖"' in page
+    # the options that hold the commentator are open: a filter in force is never folded away
+    assert '<details class="more-options" open>' in page
+    assert '<details class="more-options">' in client.get("/search/", {"q": "曰"}).content.decode()

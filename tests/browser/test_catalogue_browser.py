@@ -134,3 +134,21 @@ def test_browsing_bu_class_shu_and_work(three_bu, tabs, device):
     assert page.locator("ol.juans").evaluate("e => getComputedStyle(e).listStyleType") == "none"
     assert page.locator("ol.juans > li > a").all_inner_texts() == ["卷十"]
     assert tab.axe() == []
+
+
+def test_the_search_options_are_readable_and_open_when_in_force(library, tabs):
+    # a search narrowed by commentator shows the filter (the options were folded away, hiding it),
+    # and the text boxes are in the page's type, as the selects beside them (they were the
+    # browser's 13px default)
+    tab = tabs("desktop")
+    page = tab.page
+    page.goto(library + "/search/?q=%E5%B0%84&commentator=%E6%B4%AA%E8%88%88%E7%A5%96")
+    assert page.locator("details.more-options").evaluate("d => d.open") is True
+    assert page.locator("#id_commentator").input_value() == "洪興祖"
+    size = "e => getComputedStyle(e).fontSize"
+    assert (page.locator("#id_commentator").evaluate(size) == page.locator("#id_juan").evaluate(size)
+            == page.locator("#id_sort").evaluate(size) == page.locator("#id_context").evaluate(size))
+    # the placeholder and a three-character name fit their boxes
+    for box in ("#id_commentator", "#id_juan"):
+        assert page.locator(box).evaluate("e => e.scrollWidth <= e.clientWidth"), box
+    assert tab.axe() == []
