@@ -42,6 +42,13 @@ def _esc(text: str) -> str:
 
 
 @register.filter
+def thousands(number) -> str:
+    """A count with its thousands grouped, as the other pages and the API's docs write them:
+    ``1041743`` → ``1,041,743`` (the catalogue's characters per edition); not a number: as it is."""
+    return f"{number:,}" if isinstance(number, int) else str(number)
+
+
+@register.filter
 def gaiji(text) -> str:
     """``text`` escaped, with Kanripo entities and U+0001 as 〓 placeholders (for KWIC)."""
     return mark_safe(_esc(text or ""))
