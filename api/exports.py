@@ -2,7 +2,8 @@
 
 * ``source``: the source form exactly as imported (``reader.importers.loader.render_source``): round-trips.
 * ``maintext``: the same form with every note (【…】) removed: the classic, its labels,
-  its ``右…`` closers and 記 records, one paragraph a line.
+  its ``右…`` closers and 記 records, one paragraph a line. A note whose layer is the classic
+  (``reader.pieces.is_classic``: 周易's trigrams ``䷅(坎下/乾上)``) is kept, as the classic.
 * ``json``: the structure of the API's juan endpoint.
 * ``tei``: TEI P5, valid against ``tei_all.rng`` of edition 2.7.0 (checked by the tests,
   ``tests/tei.py``; https://tei-c.org/release/doc/tei-p5-doc/en/html/): one ``<div
@@ -32,6 +33,7 @@ from reader.citation import cited_author
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
 from reader.models import Piece
+from reader.pieces import is_classic
 from reader.reading import chapter_views
 
 #: What to narrow when an export built in one piece runs out of time (whole works are streamed).
@@ -100,8 +102,9 @@ def _plain_main_text(juan) -> str:
         if chapter.title:
             lines.append(" ".join(x for x in (chapter.title, chapter.category) if x))
         for section in chapter.sections:
-            # the classic alone: notes, marker words (注, 音義, 疏) and text of other layers left out
-            lines.extend("".join(p.text for p in para if p.kind not in NOTE_KINDS and p.effective_layer == CLASSIC)
+            # the classic alone (``is_classic``: its notes printed small too, 周易's 坎下乾上) and its
+            # labels (經); notes, marker words (注, 音義, 疏) and text of other layers left out
+            lines.extend("".join(p.text for p in para if is_classic(p) or (p.kind == LABEL and p.effective_layer == CLASSIC))
                          .strip("\u3000") for para in section.paragraphs)
             if section.closer is not None:
                 records = "".join(p.text for p in section.records if p.kind not in NOTE_KINDS)
@@ -191,7 +194,8 @@ def _layer(piece) -> tuple[str, str]:
 def _pieces_to_tei(parent: ET.Element, pieces) -> None:
     """Pieces in order: notes as ``<note type="{layer}" place="inline">`` (``type`` is the
     commentary layer: commentary, readings, subcommentary, editorial, smallprint; ``n`` the
-    layer's name as written, 注, 音義, 疏), labels as ``<label>``, main-text runs as text, or
+    layer's name as written, 注, 音義, 疏), labels as ``<label>``, main-text runs and notes whose
+    layer is the classic (``reader.pieces.is_classic``: 周易's trigrams 坎下乾上) as text, or
     as ``<seg type="{layer}">`` when they belong to a layer other than the classic (a 疏
     written in large characters). After a piece, each public annotation readers wrote on it
     (``corrections``) as ``<note type="annotation" resp="#user" source="its history" n="the
@@ -207,7 +211,7 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
         named = {"n": name} if name else {}
         if getattr(piece, "commentator", ""):  # who wrote it: a <respStmt> of the header (``_header``)
             named["resp"] = "#" + piece.commentator
-        if piece.kind in NOTE_KINDS:
+        if piece.kind in NOTE_KINDS and not is_classic(piece):
             note = _sub(parent, "note", type=layer, place="inline", **named)
             _text_with_pages(note, piece.text + (piece.tag_separator if piece.source_tag else ""), piece.layout)
             if piece.source:

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from corrections.overlay import juan_overlay
 from reader.importers.mandoku.commentators import in_reading_order
-from reader.models import Edition, Juan, Piece, Section, Work
+from reader.models import CLASSIC_TEXT, Edition, Juan, Piece, Section, Work
 from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
 from search.forms import SearchForm
@@ -222,7 +222,8 @@ class SectionDetail(APIView):
 class SectionNotes(generics.ListAPIView):
     """The notes of a section (commentary on the main text and on its records), in order: the
     parts of a note whose columns the file holds in reverse reading order in reading order
-    (``commentators.in_reading_order``)."""
+    (``commentators.in_reading_order``). A note whose layer is the classic (``CLASSIC_TEXT``:
+    周易's trigrams 坎下乾上) is the classic's text, not a note, and is not listed."""
 
     serializer_class = PieceSerializer
     pagination_class = None
@@ -234,7 +235,8 @@ class SectionNotes(generics.ListAPIView):
     def get_queryset(self):
         juan = _juan(self.kwargs)
         section = get_object_or_404(Section, juan=juan, position=self.kwargs["position"])
-        notes = list(Piece.objects.filter(section=section, kind__in=["note", "record_note"]).order_by("position"))
+        notes = list(Piece.objects.filter(section=section, kind__in=["note", "record_note"]).exclude(CLASSIC_TEXT)
+                     .order_by("position"))
         return in_reading_order(notes, juan.columns_reversed)
 
 

@@ -21,9 +21,10 @@ from config.budget import check
 from config.ratelimit import search_wait
 from reader.citation import citation_text, juan_citation_text, opening_words, permalink, set_openings
 from reader.juans import juan_count
-from reader.importers.document import CLASSIC, TEXT
+from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work
 from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
+from reader.pieces import is_classic
 from reader.places import edition_by_slug, juan_by_slug
 from corrections.overlay import reading_overlay
 from reader.reading import (carry_query, juan_layers, chapter_views, read_consistently, display_controls,
@@ -175,8 +176,7 @@ def _reading(request, template, juan, chapters, context):
             if view.page > 1:
                 view.permalink += f"?page={view.page}"
             if not view.section.title and view.page == 1:  # its opening words, from the page
-                view.section.opening = opening_words(p.text for p in view.pieces()
-                                                     if p.kind == TEXT and p.layer in ("", CLASSIC))
+                view.section.opening = opening_words(p.text for p in view.pieces() if is_classic(p))
             view.citation_text = citation_text(view.section, cv.chapter, start_page(view))
             if view.paged:
                 view.page_links = page_links(request, view, explicit)

@@ -12,10 +12,9 @@ import re
 from django.db.models import Q
 from django.utils.encoding import uri_to_iri
 
-from reader.importers.document import CLASSIC, TEXT
 from reader.importers.numerals import int_to_chinese
 
-from .models import Piece, Section, page_label
+from .models import CLASSIC_TEXT, Piece, Section, page_label
 
 
 def juan_label(juan) -> str:
@@ -59,7 +58,7 @@ def section_opening(section) -> str:
     set it from the pieces it holds, else one query of its first runs of main text."""
     opening = getattr(section, "opening", None)
     if opening is None:
-        texts = (Piece.objects.filter(section=section, kind=TEXT, layer__in=("", CLASSIC))
+        texts = (Piece.objects.filter(CLASSIC_TEXT, section=section)
                  .order_by("position").values_list("text", flat=True)[:OPENING_CHARS + 1])
         opening = section.opening = opening_words(texts)
     return opening
@@ -114,7 +113,7 @@ def set_openings(sections) -> None:
     if not todo:
         return
     texts: dict[int, list[str]] = {pk: [] for pk in todo}
-    for pk, text in (Piece.objects.filter(section__in=list(todo), kind=TEXT, layer__in=("", CLASSIC))
+    for pk, text in (Piece.objects.filter(CLASSIC_TEXT, section__in=list(todo))
                      .order_by("section_id", "position").values_list("section_id", "text")):
         if len(texts[pk]) <= OPENING_CHARS:
             texts[pk].append(text)

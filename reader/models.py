@@ -17,7 +17,7 @@ from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 
 from reader.pieces import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL, LAYER_BASES, LAYERS,
                            LAYOUT, MARKED, NOTE, PIECE_KINDS, READINGS, RECORD, RECORD_NOTE, REFERENCE, SMALLPRINT,
-                           SUBCOMMENTARY, TEXT)
+                           SUBCOMMENTARY, TEXT, is_classic)
 from reader.slugs import validate_slug
 
 PIECE_KIND_CHOICES = [
@@ -385,6 +385,12 @@ class Section(models.Model):
         return reverse("reader:section", args=[juan.edition.slug, juan.number, self.position])
 
 
+#: ``reader.pieces.is_classic`` as a query: the pieces that are text of the classic (a
+#: main-text run of the classic, a note whose layer is the classic); ``Piece.objects.filter(
+#: CLASSIC_TEXT, section=…)``.
+CLASSIC_TEXT = models.Q(kind=TEXT, layer__in=("", CLASSIC)) | models.Q(kind=NOTE, layer=CLASSIC)
+
+
 class Piece(models.Model):
     """One ordered piece of a section: a main-text run, a note, a label, a record or a
     record's note. ``paragraph`` is the 0-based paragraph (line) within the section;
@@ -432,7 +438,14 @@ class Piece(models.Model):
 
     @property
     def is_note(self) -> bool:
-        return self.kind in (NOTE, RECORD_NOTE)
+        """A note read as a note: commentary, readings … in small print; a note whose layer
+        is the classic (``reader.pieces.is_classic``) is read as the classic, not as a note."""
+        return self.kind in (NOTE, RECORD_NOTE) and not is_classic(self)
+
+    @property
+    def is_classic(self) -> bool:
+        """Text of the classic (``reader.pieces.is_classic``)."""
+        return is_classic(self)
 
     @property
     def is_marker(self) -> bool:

@@ -46,3 +46,20 @@ LAYER_BASES = (MARKED, REFERENCE, LAYOUT, DEFAULT_BASIS)
 #: classic, notes as commentary; labels (經, and the marker words 注 疏 音義, which stay
 #: in the stored text but are labels, not text) take the layer of what they introduce.
 DEFAULT_LAYER = {TEXT: CLASSIC, RECORD: CLASSIC, NOTE: COMMENTARY, RECORD_NOTE: COMMENTARY, LABEL: CLASSIC}
+
+#: The kinds of piece that can hold text of the classic: a main-text run, and a note the
+#: importer read as the classic (周易's trigrams ``䷅(坎下/乾上)``, printed small after the
+#: hexagram: a note by its print, the classic by its layer). Labels (經) and 記 records
+#: are the classic's labels and records, not its text.
+CLASSIC_KINDS = (TEXT, NOTE)
+
+
+def is_classic(piece) -> bool:
+    """Whether ``piece`` (a stored ``reader.models.Piece`` or a parsed ``PieceDoc``: anything
+    with ``kind`` and ``layer``) is text of the classic: a main-text run or a note whose
+    layer is the classic (its own, else the default of its kind, ``DEFAULT_LAYER``). The one
+    rule every reader of "the classic" uses -- the 白文 export, the reading page's 經 view,
+    TEI, the API, a section's opening words -- so that what the book prints small but the
+    importer read as the classic is read, shown and exported as the classic everywhere;
+    search joins the same pieces into its classic passage (``search.documents``)."""
+    return piece.kind in CLASSIC_KINDS and (piece.layer or DEFAULT_LAYER[piece.kind]) == CLASSIC
