@@ -54,6 +54,10 @@ def test_humble_chen_and_notes_in_brackets():
     doc = parse_siku(text, "yili.txt")
     assert doc.render() == text
     assert doc.work_title == "仪礼释宫増注"
+    # after the 提要, the book's title line and its byline 婺源江永撰 name the author (metadata
+    # only: the line stays text, as the 提要 does)
+    assert (doc.author, doc.native_place, doc.dynasty) == ("江永", "婺源", "")
+    assert "婺源江永撰" in "".join(p.text for p in doc.all_pieces() if p.kind == TEXT)
     main = "".join(p.text for p in doc.all_pieces() if p.kind == TEXT)
     assert "臣等谨案仪礼释宫增注一卷" in main
     notes = [p for p in doc.all_pieces() if p.kind == NOTE]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .bylines import ROLE, parse_byline
 from .document import LABEL, NOTE, PLAIN, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
 from .errors import StrayBracket, TextFormatError, keep_stray_brackets
 from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
@@ -47,6 +48,25 @@ SIGNED = re.compile(r"^(?:謹)?[按案]")
 BYLINE = re.compile(r"^(?:〔(?P<dynasty>[^〕]{1,3})〕)?(?P<author>[^\s〔〕]{2,6})[ \u3000]*(?:撰|著|編|輯|注|註)?$")
 TIYAO = re.compile(r"^[\u3000 ]*(?P<title>[^\s\u3000【（]{2,20})[\u3000 ]+\S.*提要$")
 JUAN = re.compile(rf"(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)")
+#: A Siku byline line: a name (with his dynasty or native place) and the role word closing it,
+#: nothing else (``婺源江永撰``, ``宋朱熹撰``); the 提要 runs at most this many lines before it.
+SIKU_BYLINE = re.compile(rf"^[^\s\u3000【】（），。]{{2,10}}?{ROLE.pattern}")
+BYLINE_REACH = 80
+SPACES = " \u3000\t"
+
+
+def _siku_byline(lines: list[str], title: str) -> dict[str, str]:
+    """The author of a Siku text whose 提要 comes first: after the 提要, the book opens with its
+    title alone on a line and the byline on the next (``仪礼释宫増注`` / ``婺源江永撰``), read by the
+    Siku convention (``bylines.parse_byline``: ``{"author": "江永", "place": "婺源", "dynasty": ""}``);
+    ``{}`` when no such pair is within ``BYLINE_REACH`` lines. The line stays text (metadata only)."""
+    for k, line in enumerate(lines[:BYLINE_REACH]):
+        if line.strip(SPACES) == title and k + 1 < len(lines):
+            byline = lines[k + 1].strip(SPACES)
+            if SIKU_BYLINE.match(byline):
+                dynasty, place, author = parse_byline(byline)
+                return {"author": author, "place": place, "dynasty": dynasty}
+    return {}
 
 
 def is_plain(text: str) -> bool:
@@ -200,9 +220,11 @@ def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int 
             m = TIYAO.match(line)
             if m:
                 meta["title"] = m["title"]
+                meta.update(_siku_byline(lines[i:], m["title"]))
                 break
     doc.work_title = work_title or meta.get("title", "")
     doc.author, doc.dynasty = meta.get("author", ""), meta.get("dynasty", "")
+    doc.native_place = meta.get("place", "")
     stem = Path(path).stem
     if not doc.work_title:
         doc.work_title = stem
