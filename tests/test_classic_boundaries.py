@@ -2,9 +2,10 @@
 classic read so far (``reader.importers.mandoku.boundaries``, issue 27): the rules on small
 inputs, then real places of ``../shared/corpus/kanripo-jingbu`` each rule decides."""
 from collation.layersources import parse_file
-from reader.importers.document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, REFERENCE, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, REFERENCE, TEXT, PieceDoc
 from reader.importers.mandoku.boundaries import JUMP, Read, _extend_runs, align, align_moved
 from reader.importers.mandoku.classics import UNREADABLE, classic_reference
+from reader.importers.mandoku.layers import _split_off_classic
 
 from .conftest import SHARED
 
@@ -128,11 +129,43 @@ def test_the_trigrams_of_a_hexagram_are_its_heading_in_the_classic():
 
 
 def test_a_passage_inside_a_note_whose_next_marker_is_misprinted_maoshi_mian():
-    """毛詩注疏 緜: ``…而王業大予曰有疏附…予曰有禦侮傅率下親上曰疏附…`` -- the book prints 傅 for the
-    傳 that should open 毛傳 after the stanza's last lines: the passage is the classic, the
-    words after it stay the note (its 傅 kept as text)."""
-    assert around("KR1c0004/KR1c0004_023.txt", "予曰有疏附予曰有先後予曰有奔奏予曰有禦侮", 1, 2) == [
+    """毛詩注疏 緜: ``…而王業大予曰有疏附…予曰有禦侮傅率下親上曰疏附…禦侮箋云予我也…`` -- the book
+    prints 傅 for the 傳 that should open 毛傳 after the stanza's last lines: the passage is the
+    classic, 傅 (kept as written) is the label of 毛傳 and the words after it 毛傳's, to their
+    last word 禦侮 (which the 疏 quotes, ``禦侮者``, but which only the next 箋 being the same
+    commentary's let be read as the classic); both with the basis ``layout``."""
+    assert around("KR1c0004/KR1c0004_023.txt", "予曰有疏附予曰有先後予曰有奔奏予曰有禦侮", 2, 4) == [
+        (LABEL, COMMENTARY, "鄭箋", "", "箋"),
         (NOTE, COMMENTARY, "鄭箋", "", "云虞芮之質平而文王動其緜緜民初生之道謂廣其德而王業大"),
         (TEXT, CLASSIC, "", REFERENCE, "予曰有疏附予曰有先後予曰有奔奏予曰有禦侮"),
-        (NOTE, COMMENTARY, "鄭箋", "", "傅率下親上曰疏附相道前後曰先後喻德宣譽曰奔奏武臣折衝曰"),
+        (LABEL, COMMENTARY, "傳", LAYOUT, "傅"),
+        (NOTE, COMMENTARY, "傳", LAYOUT, "率下親上曰疏附相道前後曰先後喻德宣譽曰奔奏武臣折衝曰禦侮"),
+        (LABEL, COMMENTARY, "鄭箋", "", "箋"),
     ]
+    assert around("KR1c0004/KR1c0004_023.txt", "予曰有疏附予曰有先後予曰有奔奏予曰有禦侮", 0, 5)[4][4].startswith(
+        "云予我也詩人自我也文王之德所以至然者我念之曰此亦由有疏附先後奔奏禦侮之臣力也")
+    # the 傳 as this juan labels it everywhere else: the misprinted marker gets the same name
+    names = {p[2] for p in pieces("KR1c0004/KR1c0004_023.txt") if p[0] == LABEL and p[4] in ("傳", "𫝊")}
+    assert names == {"傳"}
+
+
+def test_the_rest_of_a_note_cut_open_keeps_its_commentator_where_nothing_names_another():
+    """Where the words after a passage cut out of a note open with no marker, they keep the
+    commentator of the note they were cut from, with the basis ``layout``."""
+    para = [PieceDoc(LABEL, "箋", layer=COMMENTARY, layer_name="鄭箋"),
+            PieceDoc(NOTE, "云甲乙丙經文丁戊己庚辛壬癸箋後語", layer=COMMENTARY, layer_name="鄭箋"),
+            PieceDoc(LABEL, "傳", layer=COMMENTARY, layer_name="毛傳"), PieceDoc(NOTE, "傳語", layer=COMMENTARY,
+                                                                                  layer_name="毛傳")]
+    refs = [(para, i) for i in range(len(para))]
+    _split_off_classic(refs, [(1, 4, 12)], REFERENCE)
+    assert [(p.kind, p.layer, p.layer_name, p.layer_basis, p.text) for p in para[:5]] == [
+        (LABEL, COMMENTARY, "鄭箋", "", "箋"), (NOTE, COMMENTARY, "鄭箋", "", "云甲乙丙"),
+        (TEXT, CLASSIC, "", REFERENCE, "經文丁戊己庚辛壬"), (NOTE, COMMENTARY, "鄭箋", LAYOUT, "癸箋後語"),
+        (LABEL, COMMENTARY, "毛傳", "", "傳")]
+    # 傅 where the juan has a 傳: the label of that commentary
+    para = [PieceDoc(NOTE, "云甲乙丙經文丁戊己庚辛壬傅傳語", layer=COMMENTARY, layer_name="鄭箋"),
+            PieceDoc(LABEL, "傳", layer=COMMENTARY, layer_name="毛傳")]
+    _split_off_classic([(para, 0), (para, 1)], [(0, 4, 12)], REFERENCE)
+    assert [(p.kind, p.layer_name, p.layer_basis, p.text) for p in para] == [
+        (NOTE, "鄭箋", "", "云甲乙丙"), (TEXT, "", REFERENCE, "經文丁戊己庚辛壬"), (LABEL, "毛傳", LAYOUT, "傅"),
+        (NOTE, "毛傳", LAYOUT, "傳語"), (LABEL, "毛傳", "", "傳")]

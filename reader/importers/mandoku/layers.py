@@ -639,14 +639,21 @@ def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -
     place (last first, so that earlier indexes hold); ``(n, cut, stop)``: only ``cut``…``stop``
     becomes classic, the rest stays the note; a cut of 0 makes the whole piece
     classic text."""
+    names: dict[str, str] = {}  # the juan's own marker labels: 傳 → 傳, 箋 → 鄭箋
+    for para, i in refs:
+        if para[i].kind == LABEL and para[i].layer == COMMENTARY and para[i].text in COMMENTARY_MARKERS:
+            names.setdefault(COMMENTARY_MARKERS[para[i].text], para[i].layer_name)
     for n, cut, *stop in reversed(cuts):
         para, i = refs[n]
         if stop:  # a passage inside the note, more of the note after it
             note, classic, rest = split_piece(para[i], [cut, stop[0]])
+            note.layer_basis = para[i].layer_basis
             classic.kind = TEXT
             classic.layer_basis = basis
             _set(classic, CLASSIC, "")
-            para[i:i + 1] = [note, classic, rest]
+            parts = _rest_of_note(rest, names)
+            _undo_same_commentary_return(para, i, parts, note.layer_name)
+            para[i:i + 1] = [note, classic, *parts]
             continue
         if cut == 0:  # the whole piece is the classic
             para[i].kind = TEXT
@@ -658,6 +665,53 @@ def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -
         classic.layer_basis = basis
         _set(classic, CLASSIC, "")
         para[i:i + 1] = [note, classic]
+
+
+#: Marker words the 注疏 editions misprint as a character of like form, with the marker
+#: meant: 傅 for 傳 (毛詩注疏 緜 ``…予曰有禦侮傅率下親上曰疏附…``, where 毛傳 follows the
+#: stanza's last lines). Read as the marker only right after a passage of the classic cut out
+#: of a note (``_rest_of_note``), where the book's order puts a marker.
+MISPRINTED_MARKERS = {"傅": "傳"}
+
+
+def _rest_of_note(rest: PieceDoc, names: dict[str, str]) -> list[PieceDoc]:
+    """The note after a passage of the classic cut out of it (``_split_off_classic``), as
+    pieces. Its first character a marker word (``COMMENTARY_MARKERS``) or a misprinted one
+    (``MISPRINTED_MARKERS``) of a commentary of the juan (``names``: marker → layer name, as
+    the juan's own marker labels name it, ``{"傳": "傳", "箋": "鄭箋"}``): that character is
+    the LABEL of that commentary (kept as written, 傅) and the words after it are its note.
+    Otherwise nothing names who wrote them: they keep the layer name of the note they were
+    cut from. Either way ``layer_basis`` is ``LAYOUT``: the machine, not a marker the book
+    prints right, decided whose words they are."""
+    marker = COMMENTARY_MARKERS.get(rest.text[:1]) or MISPRINTED_MARKERS.get(rest.text[:1])
+    if marker not in names or len(rest.text) < 2:
+        rest.layer_basis = LAYOUT
+        return [rest]
+    label, note = split_piece(rest, [1])
+    label.kind = LABEL
+    for piece in (label, note):
+        _set(piece, COMMENTARY, names[marker])
+        piece.layer_basis = LAYOUT
+    return [label, note]
+
+
+def _undo_same_commentary_return(para: list[PieceDoc], i: int, parts: list[PieceDoc], was: str) -> None:
+    """Undo, in place, a return to the classic (``classic_returns``) at the end of the note
+    ``para[i]`` that only the next marker's being of the same commentary (``was``) allowed,
+    now that the note's end is another commentator's (``parts``, from ``_rest_of_note``, a
+    label and its note): the classic piece right after it (basis ``LAYOUT``) followed by a
+    marker of ``was`` is the end of that note again (毛詩注疏 緜: ``傅…武臣折衝曰禦侮箋云…``,
+    禦侮 is 毛傳's last word, not the classic, though the 疏 quotes ``禦侮者``)."""
+    if len(parts) != 2 or parts[1].layer_name == was or i + 2 >= len(para):
+        return
+    back, after = para[i + 1], para[i + 2]
+    if not (back.kind == TEXT and back.layer == CLASSIC and back.layer_basis == LAYOUT
+            and after.kind == LABEL and after.layer == COMMENTARY and after.layer_name == was):
+        return
+    note = parts[1]
+    note.layout.extend((len(note.text) + offset, raw) for offset, raw in back.layout)
+    note.text += back.text
+    del para[i + 1]
 
 
 def _apply_parts(p: PieceDoc, parts: list[tuple[int, str, str, str]]) -> list[PieceDoc]:
