@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from reader.importers.document import (
-    CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE, READINGS, SMALLPRINT, SUBCOMMENTARY, TEXT, PieceDoc,
+    CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE, READINGS, SMALLPRINT, SUBCOMMENTARY, TEXT, PieceDoc,
 )
 from reader.importers.errors import NoTextError
 from reader.importers.mandoku import layers, parse_mandoku, render_mandoku
@@ -65,7 +65,9 @@ def test_layer_counts_per_edition(folder):
                 got_s += 1
                 assert p.text in ("疏", "䟽")
             if p.kind == LABEL and p.layer == COMMENTARY:
-                assert p.text in ("注", "註", "傳", "𫝊", "箋")
+                # a marker word, or one misprinted (傅 for 傳) that the machine read as the marker
+                assert p.text in ("注", "註", "傳", "𫝊", "箋") or (
+                    p.layer_basis == LAYOUT and p.text in layers.MISPRINTED_MARKERS), p
     assert (got_r, got_s) == (raw_r, raw_s)
     assert got_s > 0 and kinds[(NOTE, SUBCOMMENTARY)] >= got_s
     assert kinds[(LABEL, COMMENTARY)] > 0 and kinds[(NOTE, COMMENTARY)] >= kinds[(LABEL, COMMENTARY)] * 0.9

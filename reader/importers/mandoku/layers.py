@@ -667,11 +667,12 @@ def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -
         para[i:i + 1] = [note, classic]
 
 
-#: Marker words the 注疏 editions misprint as a character of like form, with the marker
-#: meant: 傅 for 傳 (毛詩注疏 緜 ``…予曰有禦侮傅率下親上曰疏附…``, where 毛傳 follows the
-#: stanza's last lines). Read as the marker only right after a passage of the classic cut out
-#: of a note (``_rest_of_note``), where the book's order puts a marker.
-MISPRINTED_MARKERS = {"傅": "傳"}
+#: Marker words the 注疏 editions misprint as a character of like form, or write in another
+#: form, with the marker meant: 傅 for 傳 (毛詩注疏 緜 ``…予曰有禦侮傅率下親上曰疏附…``, where
+#: 毛傳 follows the stanza's last lines; 尚書注疏 ``…忝厥祖傅以不終為戒…``, 孔傳), 笺 for 箋
+#: (毛詩注疏 七月 ``…入此室處笺云曰為改嵗者…``). Read as the marker only right after a passage
+#: of the classic cut out of a note (``_rest_of_note``), where the book's order puts a marker.
+MISPRINTED_MARKERS = {"傅": "傳", "笺": "箋"}
 
 
 def _rest_of_note(rest: PieceDoc, names: dict[str, str]) -> list[PieceDoc]:
