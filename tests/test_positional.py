@@ -609,3 +609,55 @@ def test_a_segment_looks_its_characters_up_as_queries_ask(two_backends, seed_jua
     usual, first, last = segment.exact_info[i]
     assert (usual, first, last) == (int(segment.char_exact[i]), int(segment.exception_starts[i]),
                                     int(segment.exception_starts[i + 1]))
+
+
+def test_a_write_reads_the_segments_it_leaves_alone_at_most_once(settings, tmp_path, seed_juan, monkeypatch):
+    """Segments never change once written: a process that has loaded the generation writes
+    from it (no segment's table or array read again), the generation it swaps in reads only
+    the segment the write made, a replacement likewise; a process that loads the result from
+    nothing answers as the plain scan does."""
+    from search.backends.positional import segment as segment_module
+
+    seed = documents_for_juan(seed_juan)
+    backend, ref = _multi_segment_index(settings, tmp_path, seed, monkeypatch)
+    assert backend.search(SearchQuery("之")).count == ref.search(SearchQuery("之")).count == 1_464
+    _same(backend.search(SearchQuery("鵠")), ref.search(SearchQuery("鵠")), "before")  # every segment's places read
+    reads, tables, load = [], segment_module.read_table, np.load
+
+    def read_table(path):
+        reads.append(str(path.relative_to(tmp_path / "ix")).split("/", 1)[1])
+        return tables(path)
+
+    def np_load(path, *args, **kwargs):
+        reads.append(str(path.relative_to(tmp_path / "ix")).split("/", 1)[1])
+        return load(path, *args, **kwargs)
+
+    monkeypatch.setattr(segment_module, "read_table", read_table)
+    monkeypatch.setattr(np, "load", np_load)
+    added = _juan_copy(seed[:5], 77, 99)
+    assert backend.replace_juans(set(), added) == 5
+    ref.replace_juans(set(), added)
+    assert reads == []  # the write: nothing read from the three segments it links
+    _same(backend.search(SearchQuery("射鵠")), ref.search(SearchQuery("射鵠")), "new work")
+    assert backend._corpus().names == ["", "seg-000001", "seg-000002", "seg-000003"]
+    assert reads[0] == "seg-000003/juans.json" and segment_module.loaded_segments() == 4
+    assert sorted({r.split("/")[0] for r in reads}) == ["deleted.npy", "seg-000003"]  # and the base's deletions
+    assert "seg-000003/passages.json" in reads and len(reads) == 2 + 26 + 5 + 1  # its tables, arrays, places
+    reads.clear()
+    again = _juan_copy(seed, 9312, 12, "鄉射")  # juan 12 replaced: seg-000002's other juan and seg-000003 merged in
+    assert backend.replace_juans({9012}, again) == 424
+    ref.replace_juans({9012}, again)
+    assert reads == []
+    for q in ["之", "鄉射", "射鵠", "大射 OR 鄉射"]:
+        _same(backend.search(SearchQuery(q)), ref.search(SearchQuery(q)), q)
+    corpus = backend._corpus()
+    assert corpus.names == ["", "seg-000001", "seg-000004"] and corpus.deleted == [{9011, 9013}, set(), set()]
+    assert sorted({r.split("/")[0] for r in reads}) == ["deleted.npy", "seg-000004"]
+    assert reads.count("seg-000004/juans.json") == 1
+    reads.clear()
+    backend._loaded.clear()
+    segment_module.remember([])  # a new process
+    for q in ["之", "鄉射", "大射 OR 鄉射"]:
+        _same(backend.search(SearchQuery(q, sort="after")), ref.search(SearchQuery(q, sort="after")), q)
+    assert sorted(r for r in reads if r.endswith("juans.json")) == [
+        "juans.json", "seg-000001/juans.json", "seg-000004/juans.json"]

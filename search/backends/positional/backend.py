@@ -323,10 +323,12 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         geometrically, a one-juan write rebuilds little, and no write takes more than
         ``SEGMENT_CHARS`` characters from older segments (with the passages it is given, its
         memory is bounded whatever the size of the library). When every segment is taken in, the result is one base segment, as
-        ``rebuild_index`` always writes."""
+        ``rebuild_index`` always writes. The generation written from is the one searches
+        use (``_corpus``: loaded once per process and generation), and what is read from its
+        segments serves the next generation too (``Segment.open``)."""
         self._ensure()
         with self._writer_lock():
-            corpus = Corpus(Path(os.path.realpath(self.current_link)))
+            corpus = self._corpus()  # loaded once per generation, as searches load it
             indexed = {j: corpus.juans[j] for j in corpus.live_juans}
             remove, documents, written = plan(dict(indexed))
             added = list(documents)
@@ -364,8 +366,10 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         """Load the current generation (its segments' arrays and places, memory-mapped: the
         first search then opens no file; a segment of format 8: its places read, as the
         first search touching it would)."""
-        for segment in self._corpus().segments:
+        corpus = self._corpus()
+        for segment in corpus.segments:
             len(segment.places)
+        corpus.section_index, corpus.juan_index  # numbered across the segments (sorts, distributions)
 
     def document_count(self) -> int:
         corpus = self._corpus()

@@ -4,6 +4,7 @@ occurrences of a term over all of them."""
 from __future__ import annotations
 
 import bisect
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ from search.analysis import char_alternatives, query_units
 from ..base import live_juans
 from .format import ARRAYS, deleted_file, segment_names
 from .places import JoinedPlaces
-from .segment import Segment, _Term
+from .segment import Segment, _Term, remember
 
 
 class _Joined:
@@ -90,9 +91,10 @@ class Corpus:
         self.path = gen
         self._runs: dict[str, tuple] = {}
         self._heads: dict[str, dict] = {}
-        base = self.base = Segment(gen)
+        base = self.base = Segment.open(gen)
         self.names = [""] + segment_names(gen)
-        segments = self.segments = [base] + [Segment(gen / name) for name in self.names[1:]]
+        segments = self.segments = [base] + [Segment.open(gen / name) for name in self.names[1:]]
+        remember(segments)
         self.deleted = []
         for name in self.names:
             f = gen / deleted_file(name)
@@ -126,10 +128,22 @@ class Corpus:
         self.unit_starts = np.concatenate([s.unit_starts + first for s, first in zip(segments, self.unit_firsts)])
         for name in ("layer", "work_id", "juan_id", "juan_number", "chapter_id"):
             setattr(self, name, np.concatenate([getattr(s, name) for s in segments]))
-        # Sections and juans numbered in text order across the segments (distributions, sorting).
-        for name, keys in (("section_index", "sections"), ("juan_index", "juan_keys")):
-            numbers = _global_numbers([getattr(s, keys) for s in segments])
-            setattr(self, name, np.concatenate([n[getattr(s, name)] for n, s in zip(numbers, segments)]))
+
+    # Sections and juans numbered in text order across the segments (distributions, sorting),
+    # on first use: a write needs neither. One segment: its own arrays (set in ``__init__``).
+    @cached_property
+    def section_index(self) -> np.ndarray:
+        """Per passage (int64): its section's number in the text order of all segments."""
+        return self._numbered("section_index", "sections")
+
+    @cached_property
+    def juan_index(self) -> np.ndarray:
+        """Per passage (int64): its juan's number in the text order of all segments."""
+        return self._numbered("juan_index", "juan_keys")
+
+    def _numbered(self, name: str, keys: str) -> np.ndarray:
+        numbers = _global_numbers([getattr(s, keys) for s in self.segments])
+        return np.concatenate([n[getattr(s, name)] for n, s in zip(numbers, self.segments)])
 
     @property
     def places(self):

@@ -4,6 +4,8 @@ once for every segment (``_Term``)."""
 from __future__ import annotations
 
 import codecs
+import os
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +13,16 @@ import numpy as np
 from search.analysis import analyse, char_alternatives, query_units
 
 from .format import ARRAYS, JUANS_FILE, PASSAGES_FILE, SEP, IndexFormatError, JsonPlaces, read_table
-from .places import PlaceTable
+from .places import PLACE_ARRAYS, PlaceTable
+
+#: The files a segment reads: their identity (``_identity``) names what was decoded from them.
+_FILES = (JUANS_FILE, PASSAGES_FILE) + tuple(f"{name}.npy" for name in ARRAYS + PLACE_ARRAYS)
+#: The segments of the generation loaded last in this process (``remember``), by the identity
+#: of their files. A segment never changes once written and a write links the segments it
+#: leaves alone into the new generation (hard links: the same files), so what was decoded from
+#: them (``juans.json``, the arrays mapped, the characters looked up) serves the write that
+#: loads the generation, the generation it swaps in and the searches after it.
+_LOADED: dict[tuple, "Segment"] = {}
 
 
 class Segment:
@@ -34,15 +45,19 @@ class Segment:
                    "this version does not read); run `python manage.py rebuild_index` to build it again"
                    if older else "; run `python manage.py rebuild_index` to build it again"))
         table = read_table(folder / JUANS_FILE)
+        self.identity = None  # set by ``open``
         for name in ARRAYS:  # plain views: numpy.memmap's indexing is slow
             setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
         try:
             self.juans = {int(j): tuple(entry) for j, entry in table["juans"].items()}
-            self.sections = [tuple(key) for key in table["sections"]]
-            self.juan_keys = [tuple(key) for key in table["juan_keys"]]
+            if not isinstance(table["sections"], list) or not isinstance(table["juan_keys"], list):
+                raise TypeError("sections and juan_keys must be lists")
         except (AttributeError, KeyError, TypeError, ValueError) as e:
-            raise IndexFormatError(f"the search index file {folder / JUANS_FILE} is not a table of this index "
-                                   f"format ({e!r}); run `python manage.py rebuild_index` to build it again") from None
+            raise self._bad_table(e) from None
+        #: The keys of the sections and juans in text order, as written (lists), made tuples on
+        #: first use (``sections``, ``juan_keys``: sorting and distributions across segments);
+        #: a write reads neither (82,000 sections at 107 M).
+        self._keys = {"sections": table["sections"], "juan_keys": table["juan_keys"]}
         self.size = len(self.exact)     # unit positions
         self._format, self._places = table["format"], None
         #: ``{folded code point: its index in chars}`` (None: not in the segment), and ``{code:
@@ -63,6 +78,44 @@ class Segment:
         #: Per folded character (by its index in ``chars``): its usual exact code and the bounds of
         #: its exceptions in ``exact_exceptions`` (``_exact_tables``), as plain ints.
         self.exact_info = _ExactInfo(self.char_exact, self.exception_starts)
+
+    @classmethod
+    def open(cls, folder: Path) -> "Segment":
+        """``Segment(folder)``, or, if this process loaded a segment with the same files (the
+        same inodes, sizes and times: a generation's segments are linked into the next one),
+        that segment's tables, arrays and look-ups under ``folder``, nothing read again."""
+        key = _identity(folder)
+        known = _LOADED.get(key) if key is not None else None
+        if known is None:
+            segment = cls(folder)
+            segment.identity = key
+            return segment
+        segment = cls.__new__(cls)
+        segment.__dict__.update(known.__dict__)
+        segment.path = folder
+        if segment._format < 9:
+            segment._places = None  # format 8: ``JsonPlaces`` reads passages.json by its path, on first use
+        return segment
+
+    def _bad_table(self, e: Exception) -> IndexFormatError:
+        return IndexFormatError(f"the search index file {self.path / JUANS_FILE} is not a table of this index "
+                                f"format ({e!r}); run `python manage.py rebuild_index` to build it again")
+
+    @cached_property
+    def sections(self) -> list[tuple]:
+        """The sections' keys, in the text order of the segment (``section_index`` numbers them)."""
+        return self._key_list("sections")
+
+    @cached_property
+    def juan_keys(self) -> list[tuple]:
+        """The juans' keys, in the text order of the segment (``juan_index`` numbers them)."""
+        return self._key_list("juan_keys")
+
+    def _key_list(self, name: str) -> list[tuple]:
+        try:
+            return [tuple(key) for key in self._keys[name]]
+        except TypeError as e:
+            raise self._bad_table(e) from None
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -259,6 +312,35 @@ class Segment:
                 keep[i] = all(analysed[p].gaps[k + j] == units.gaps[j] for j in written)
             cand = cand[keep]
         return cand
+
+
+def _identity(folder: Path) -> tuple | None:
+    """The files of the segment at ``folder`` (``_FILES``) as ``(name, device, inode, size,
+    modification ns)`` (None for a file not there: format 8 has no place arrays); None if it has
+    no ``juans.json``. A file rewritten in place has another size or time: its segment is read
+    again."""
+    out = []
+    for name in _FILES:
+        try:
+            st = os.stat(folder / name)
+        except FileNotFoundError:
+            if name == JUANS_FILE:
+                return None
+            out.append(None)
+        else:
+            out.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+def remember(segments: list) -> None:
+    """Keep ``segments`` (a generation just loaded) for ``Segment.open``, and no other."""
+    global _LOADED
+    _LOADED = {s.identity: s for s in segments if s.identity is not None}
+
+
+def loaded_segments() -> int:
+    """How many segments ``Segment.open`` can answer without reading (tests, diagnostics)."""
+    return len(_LOADED)
 
 
 class _Lookup(dict):
