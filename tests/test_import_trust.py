@@ -154,15 +154,15 @@ def test_a_database_error_half_way_says_what_is_stored_and_indexes_it(tmp_path, 
     folder = tmp_path / "texts"
     for n in (1, 2, 3):
         _kanripo(folder.parent, "texts", f"KR9a000{n}", body=f"第{n}書甲乙¶\n", name=f"KR9a000{n}_001.txt")
-    real, calls = import_texts.load_document, []
+    real, calls = import_texts.load_documents, []
 
-    def failing(doc, **kwargs):
-        calls.append(doc.source_name)
+    def failing(docs, **kwargs):
+        calls.append(docs[0].source_name)
         if len(calls) == 3:
             raise OperationalError("disk I/O error")
-        return real(doc, **kwargs)
+        return real(docs, **kwargs)
 
-    monkeypatch.setattr(import_texts, "load_document", failing)
+    monkeypatch.setattr(import_texts, "load_documents", failing)
     with pytest.raises(CommandError) as info:
         imported(str(folder))
     assert str(info.value).startswith(f"{folder / 'KR9a0003_001.txt'}: ")

@@ -6,8 +6,8 @@ import pytest
 
 from reader.importers.document import LABEL, NOTE, PLAIN, SIKU, TEXT
 from reader.importers.errors import TextFormatError
-from reader.importers.loader import import_file, render_source
-from reader.importers.plaintext import is_plain
+from reader.importers.loader import file_juans, import_file, import_file_juans, render_source
+from reader.importers.plaintext import is_plain, juan_heading_number, split_juans
 from reader.importers.siku import parse_siku
 
 from .conftest import SEED, SHARED
@@ -108,10 +108,12 @@ def test_a_file_of_nothing_but_damaged_brackets_past_the_limit_is_refused():
 def test_a_plain_text_imports_and_writes_back(tmp_path, client):
     path = tmp_path / "lienu.txt"
     path.write_bytes(LIENU.read_bytes())
-    juan = import_file(path).juan
+    results = import_file_juans(path)
+    juan = results[0].juan
     assert juan.source_format == PLAIN and juan.work.title == "列女傳"
-    assert render_source(juan) == raw(LIENU)
-    assert juan.sections.count() == 128 and juan.sections.get(position=1).title == "古列女傳序"
+    assert "".join(render_source(r.juan) for r in results) == raw(LIENU)  # the juans in order are the file
+    assert sum(r.juan.sections.count() for r in results) == 128
+    assert juan.sections.count() == 18 and juan.sections.get(position=1).title == "古列女傳序"
     assert re.search("古列女傳八篇", "".join(p.text for p in juan.sections.get(position=1).pieces.all()))
     page = client.get(juan.get_absolute_url())
     assert page.status_code == 200
@@ -165,3 +167,98 @@ def test_an_authors_signature_is_part_of_the_sentence():
 def interleave(piece):
     from reader.importers.document import render_piece
     return render_piece(piece)
+
+
+def test_a_book_of_several_juans_gives_one_juan_per_juan_heading():
+    """列女傳 (chtxt) prints 列女傳卷之一 … 卷之八 as headings of one file: eight juans numbered by
+    their headings, each with its own chapters and sections; the 序 and 目錄 before 卷之一 go with
+    卷一; the juans written back in order are the file."""
+    text = raw(LIENU)
+    juans = split_juans(parse_siku(text, "lienu_zhuan_crlf.txt"))
+    assert [(j.juan_number, j.juan_label) for j in juans] == [
+        (1, "卷一"), (2, "卷二"), (3, "卷三"), (4, "卷四"), (5, "卷五"), (6, "卷六"), (7, "卷七"), (8, "卷八")]
+    assert [len(j.sections) for j in juans] == [18, 15, 15, 15, 15, 15, 15, 20]
+    assert [c.title for c in juans[0].chapters] == ["", "列女傳卷之一·母儀傳"]
+    assert [s.title for s in juans[0].sections[:4]] == ["古列女傳序", "古列女傳目錄序", "列女傳目錄", "有虞二妃"]
+    assert [c.title for c in juans[-1].chapters] == ["列女傳卷之八·續列女傳"]
+    assert juans[-1].sections[0].title == "周郊婦人"
+    assert [c.title for c in juans[4].chapters] == ["列女傳卷之五·節義傳"]
+    assert juans[4].sections[0].title == "魯孝義保"
+    assert {(j.work_title, j.author, j.dynasty) for j in juans} == {("列女傳", "劉向", "漢")}
+    assert "".join(j.render() for j in juans) == text
+    assert juans[0].header_lines[:1] == ["#下載最新版本，請訪問: https://github.com/bgc2017/chtxt"]
+    assert [j.header_lines for j in juans[1:]] == [[]] * 7
+    # the blank line before a juan heading ends the juan before: each juan opens with its heading
+    assert juans[4].render().startswith("## 列女傳卷之五·節義傳\r\n\r\n○ 魯孝義保")
+    assert juans[3].render().endswith("\r\n\r\n") and not juans[3].render().endswith("\r\n\r\n\r\n")
+    # each juan's own text read again is that juan (a library backup writes one file per juan)
+    again = parse_siku(juans[4].render(), "lienu_zhuan_crlf_005.txt")
+    assert (again.work_title, again.juan_number, again.juan_label, again.warnings) == ("列女傳", 5, "卷五", [])
+    assert again.render() == juans[4].render()
+
+
+@pytest.mark.parametrize("title, number", [
+    ("列女傳卷之五·節義傳", 5), ("卷第二", 2), ("列女傳卷十二", 12), ("卷三　母儀傳", 3),
+    ("古列女傳目錄序", None), ("他書卷之五", None), ("卷之五十篇", None), ("節義傳", None)])
+def test_a_juan_heading_is_told_by_its_number(title, number):
+    assert juan_heading_number(title, "列女傳") == number
+
+
+def test_one_juan_heading_or_a_given_number_keeps_one_juan():
+    text = "## 孝經\n\n## 卷第一\n\n仲尼居曾子侍\n\n## 卷第二\n\n子曰\n"
+    doc = parse_siku(text, "x.txt")
+    assert [(j.juan_number, j.juan_label, len(j.sections)) for j in file_juans(doc)] == [(1, "卷一", 1), (2, "卷二", 1)]
+    assert file_juans(doc, juan_number=3) == [doc]  # --juan names the file's one juan
+    one = parse_siku("## 孝經\n\n## 卷第一\n\n仲尼居曾子侍\n", "x.txt")
+    assert file_juans(one) == [one] and one.juan_number == 1 and one.warnings == []
+    backwards = parse_siku(text.replace("卷第二", "卷第一").replace("## 卷第一\n\n仲", "## 卷第二\n\n仲"), "x.txt")
+    assert file_juans(backwards) == [backwards]  # numbers that do not rise: one juan, as printed
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_passage_of_juan_five_is_cited_as_juan_five(tmp_path):
+    """A passage of 卷之五 lands in juan 5 and is cited 卷五; the file lands whole (eight juans in one
+    transaction) and re-importing replaces them."""
+    from search.backends import SearchQuery, get_search_backend
+
+    path = tmp_path / "lienu.txt"
+    path.write_bytes(LIENU.read_bytes())
+    results = import_file_juans(path)
+    assert [(r.juan.number, r.juan.label, r.sections, r.replaced) for r in results] == [
+        (1, "卷一", 18, False), (2, "卷二", 15, False), (3, "卷三", 15, False), (4, "卷四", 15, False),
+        (5, "卷五", 15, False), (6, "卷六", 15, False), (7, "卷七", 15, False), (8, "卷八", 20, False)]
+    fifth = results[4].juan
+    assert fifth.chapters.get().title == "列女傳卷之五·節義傳"
+    assert fifth.sections.get(position=1).title == "魯孝義保"
+    hits = get_search_backend().search(SearchQuery("魯孝公稱之保母")).hits
+    assert [(h.juan_id, h.juan_number, h.juan_label, h.section_position, h.section_title, h.layer) for h in hits] == [
+        (fifth.pk, 5, "卷五", 1, "魯孝義保", "classic")]
+    assert str(fifth) == "列女傳 卷五"
+    again = import_file_juans(path)
+    assert [r.replaced for r in again] == [True] * 8
+    assert fifth.work.juans.count() == 8
+
+
+def test_a_book_of_several_juans_is_backed_up_and_restored(empty_db, tmp_path, capsys):
+    """The backup writes one file per juan; each reads back as its juan (卷之二's file names the
+    work 列女傳 in its heading and joins the work of 卷一), so the restored library is the same."""
+    from django.core.management import call_command
+
+    from reader.library import read_manifest
+    from reader.models import Juan, Work
+    from search.signals import muted
+
+    path = tmp_path / "lienu.txt"
+    path.write_bytes(LIENU.read_bytes())
+    import_file_juans(path)
+    before = [(j.work.title, j.work.author, j.number, j.label, render_source(j)) for j in Juan.objects.order_by("number")]
+    call_command("export_library", str(tmp_path / "backup"))
+    files = read_manifest(tmp_path / "backup")["files"]
+    assert [(e["path"].split("/")[-1], e["juan"], e["label"]) for e in files] == [
+        ("lienu.txt", 1, "卷一")] + [(f"lienu_{n:03d}.txt", n, "卷" + "二三四五六七八"[n - 2]) for n in range(2, 9)]
+    with muted():
+        Work.objects.all().delete()
+    call_command("import_library", str(tmp_path / "backup"))
+    assert capsys.readouterr().out.endswith(f"imported 1 works, 8 juans from {tmp_path / 'backup'}\n")
+    after = [(j.work.title, j.work.author, j.number, j.label, render_source(j)) for j in Juan.objects.order_by("number")]
+    assert after == before and "".join(r[-1] for r in after) == raw(LIENU)

@@ -29,6 +29,7 @@ from reader.slugs import slug_problem, slugify, unique_slug
 from .document import NOTE_KINDS, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
 from .errors import TextFormatError
 from .mandoku import is_mandoku, page_breaks, parse_mandoku, render_mandoku
+from .plaintext import split_juans
 from .siku import MAX_JUAN, parse_siku
 from .source import decode_bytes
 
@@ -287,6 +288,23 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None,
                       rescripted=rescripted)
 
 
+def load_documents(docs: list[JuanDocument], sha256: str = "", index: bool = True, edition: str | None = None,
+                   script: str | None = None) -> list[LoadResult]:
+    """Store the juans of one file (``file_juans``) as ``load_document`` stores one, all in one
+    transaction: the file lands whole or not at all. One ``LoadResult`` per juan, in order."""
+    with transaction.atomic(), index_deferred():
+        return [_load(doc, sha256, index, edition, script) for doc in docs]
+
+
+def file_juans(doc: JuanDocument, juan_number: int | None = None) -> list[JuanDocument]:
+    """The juans ``doc`` (one file as read by ``read_document``) holds: a plain-text book that
+    prints several juan headings (卷之一 … 卷之八) gives one juan each (``plaintext.split_juans``);
+    any other file, or one whose juan number was given (``--juan``), is one juan."""
+    if doc.source_format != "plain" or juan_number is not None:
+        return [doc]
+    return split_juans(doc)
+
+
 def update_edition_script(edition: Edition) -> bool:
     """Detect the script of ``edition`` from the counts of its juans (``Juan.simplified_forms``
     and ``traditional_forms``, ``characters.simplified.detect_script``) and save it, unless it
@@ -501,10 +519,19 @@ def juan_to_replace(doc: JuanDocument, edition_name: str | None = None) -> Juan 
 
 def import_file(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
                 juan_number: int | None = None, edition: str | None = None, script: str | None = None) -> LoadResult:
-    """Read, parse and load one file. Raises ``TextFormatError`` before writing anything
-    when the file cannot be taken."""
+    """Read, parse and load one file, all its juans in one transaction (``file_juans``); the
+    result of its first juan. Raises ``TextFormatError`` before writing anything when the file
+    cannot be taken."""
+    return import_file_juans(path, encoding=encoding, work_title=work_title, juan_number=juan_number,
+                             edition=edition, script=script)[0]
+
+
+def import_file_juans(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
+                      juan_number: int | None = None, edition: str | None = None,
+                      script: str | None = None) -> list[LoadResult]:
+    """``import_file`` for every juan of the file: one ``LoadResult`` per juan, in order."""
     doc = read_document(path, encoding=encoding, work_title=work_title, juan_number=juan_number)
-    return load_document(doc, sha256=doc.sha256, edition=edition, script=script)
+    return load_documents(file_juans(doc, juan_number), sha256=doc.sha256, edition=edition, script=script)
 
 
 def juan_to_document(juan: Juan) -> JuanDocument:

@@ -24,6 +24,7 @@ characters. Pure: no ORM.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from .bylines import ROLE, parse_byline
@@ -53,6 +54,11 @@ JUAN = re.compile(rf"(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)")
 SIKU_BYLINE = re.compile(rf"^[^\s\u3000【】（），。]{{2,10}}?{ROLE.pattern}")
 BYLINE_REACH = 80
 SPACES = " \u3000\t"
+#: A juan heading a book prints on a line of its own: the work's title (or nothing), 卷之N,
+#: 卷第N or 卷N, and nothing after it but a separator and the juan's name
+#: (``列女傳卷之五·節義傳``, ``卷第二``).
+JUAN_HEADING = re.compile(rf"^(?P<work>[^\s\u3000·・]*?)[ \u3000]*(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)"
+                          r"(?:$|[·・ \u3000\t])")
 
 
 def _siku_byline(lines: list[str], title: str) -> dict[str, str]:
@@ -79,6 +85,71 @@ def is_plain(text: str) -> bool:
     han = len(HAN.findall(body[:20000]))
     punct = sum(body[:20000].count(c) for c in "，。：；、")
     return bool(han) and punct * 200 > han
+
+
+def juan_heading_number(title: str, work_title: str) -> int | None:
+    """The juan number of a chapter heading that is a juan heading (``JUAN_HEADING``, the title
+    before 卷 being ``work_title`` or nothing): ``列女傳卷之五·節義傳`` → 5; else None."""
+    m = JUAN_HEADING.match(title.strip(SPACES))
+    if not m or m["work"] not in ("", work_title):
+        return None
+    return chinese_to_int(m["num"])
+
+
+def split_juans(doc: JuanDocument) -> list[JuanDocument]:
+    """The juans of a plain-text book that holds several: one per chapter heading that is a juan
+    heading (``juan_heading_number``: 卷之N, 卷第N, 卷N on a line of its own), numbered by the
+    heading's number and labelled ``卷N`` (卷五), each with the chapters up to the next juan heading.
+    What comes before the first juan heading (a 序, a 目錄) goes with the first juan, as a printed
+    book binds it before 卷一; the header lines and BOM stay with the first juan, so the juans'
+    ``render()`` joined in order is the file. ``[doc]`` unchanged unless there are at least two
+    juan headings with numbers rising. Pure: the chapter and section objects are shared, not copied."""
+    cuts = [(k, juan_heading_number(c.heading, doc.work_title)) for k, c in enumerate(doc.chapters)
+            if c.heading is not None]
+    cuts = [(k, n) for k, n in cuts if n is not None]
+    numbers = [n for _, n in cuts]
+    if len(cuts) < 2 or any(b <= a for a, b in zip(numbers, numbers[1:])):
+        return [doc]
+    chapters = list(doc.chapters)
+    for k, _ in cuts[1:]:
+        _blank_lines_to_previous(chapters, k)
+    juans = []
+    for j, (k, number) in enumerate(cuts):
+        start = 0 if j == 0 else k
+        end = cuts[j + 1][0] if j + 1 < len(cuts) else len(chapters)
+        first, last = j == 0, j + 1 == len(cuts)
+        juans.append(replace(
+            doc, juan_number=number, juan_label="卷" + int_to_chinese(number), chapters=chapters[start:end],
+            header_lines=doc.header_lines if first else [], bom=doc.bom and first,
+            trailer_lines=doc.trailer_lines if last else [], final_newline=doc.final_newline if last else True,
+            warnings=list(doc.warnings) if first else [], juan_parts=[]))
+    return juans
+
+
+def _blank_lines_to_previous(chapters: list[ChapterDoc], k: int) -> None:
+    """Move the whole lines (blank and comment lines) before chapter ``k``'s heading to the end of
+    the last piece before it, so a juan's text opens with its own heading line (a juan written
+    back alone is then a file whose first line is its heading). Replaces the two chapters in
+    ``chapters`` by changed copies; the originals are not touched."""
+    heading = chapters[k]
+    if not heading.heading_layout or heading.heading_layout[0][0] != 0:
+        return
+    raw = heading.heading_layout[0][1]
+    cut = max(raw.rfind("\n"), raw.rfind("\r")) + 1
+    before = next((c for c in range(k - 1, -1, -1) if chapters[c].sections), None)
+    if not cut or before is None:
+        return
+    prev = chapters[before]
+    section = prev.sections[-1]
+    if section.records or section.closer is not None or not section.paragraphs or not section.paragraphs[-1]:
+        return
+    piece = section.paragraphs[-1][-1]
+    moved = replace(piece, layout=list(piece.layout))
+    _lay(moved, len(moved.text), raw[:cut])
+    section = replace(section, paragraphs=section.paragraphs[:-1] + [section.paragraphs[-1][:-1] + [moved]])
+    chapters[before] = replace(prev, sections=prev.sections[:-1] + [section])
+    layout = [(0, raw[cut:])] if raw[cut:] else []
+    chapters[k] = replace(heading, heading_layout=layout + heading.heading_layout[1:])
 
 
 def require_chinese(text: str, path: str) -> None:
@@ -206,6 +277,10 @@ def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int 
     while i < n and (COMMENT.match(lines[i]) or not lines[i].strip()):
         i += 1
     first_heading = HEADING.match(lines[i]) if i < n else None
+    opening = JUAN_HEADING.match(first_heading["title"]) if first_heading else None
+    if opening and opening["work"]:  # ``## 列女傳卷之二·賢明傳``: the work's name, and a chapter
+        meta.setdefault("title", opening["work"])
+        first_heading = None
     if first_heading:
         title, _, byline = first_heading["title"].partition(" ")
         meta.setdefault("title", title)
@@ -234,6 +309,9 @@ def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int 
     if number is None and meta.get("juan"):
         jm = JUAN.search(meta["juan"])
         number = chinese_to_int(jm["num"]) if jm else (int(meta["juan"]) if meta["juan"].isdecimal() else None)
+    if number is None:  # the first juan heading (卷之N on a line of its own) numbers the file
+        number = next((juan_heading_number(m["title"], doc.work_title) for m in map(HEADING.match, lines[i:])
+                       if m and juan_heading_number(m["title"], doc.work_title) is not None), None)
     if number is None:
         digits = re.findall(r"\d+", stem)
         number = int(digits[-1]) if digits else 1

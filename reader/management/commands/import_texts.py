@@ -21,7 +21,7 @@ from characters.simplified import SCRIPTS
 from reader.dberrors import describe
 from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.explain import explain
-from reader.importers.loader import TRUST_CHOICES, juan_key, juan_to_replace, load_document, read_document
+from reader.importers.loader import TRUST_CHOICES, file_juans, juan_key, juan_to_replace, load_documents, read_document
 from reader.importers.readahead import read_ahead
 from reader.models import Work
 from reader.signals import IndexBatches, index_batch_chars
@@ -124,8 +124,9 @@ def explain_command(command: BaseCommand, files: list[Path], opts: dict) -> None
             command.stdout.write(f"would reject {exc}")
             refused += 1
             continue
-        for line in explain(doc):
-            command.stdout.write(line)
+        for part in file_juans(doc, opts["juan"]):
+            for line in explain(part):
+                command.stdout.write(line)
     if refused:
         raise CommandError(f"{refused} of {len(files)} files would be rejected; nothing was stored")
 
@@ -170,6 +171,7 @@ class Command(BaseCommand):
             return explain_command(self, files, opts)
         works, juans, sections, notes, failures, skipped = set(), 0, 0, 0, list(refused), []
         claimed: dict[tuple[str, int], Path] = {}
+        stored_files = 0  # a file may hold several juans (file_juans)
         # Many files: one index write per batch of files (see BATCH_FROM), not one per file.
         batch = len(files) > BATCH_FROM
         index = IndexBatches(sender=self.__class__, batch_chars=index_batch_chars() if batch else 0)
@@ -188,7 +190,7 @@ class Command(BaseCommand):
             """The error that ends the run early: what stopped it, what was stored, and the index."""
             documents.close()  # the read-ahead worker is shut down here, not by the garbage collector
             behind = index.finish()
-            stored = f" {juans} files stored before it stay stored." if juans else ""
+            stored = f" {stored_files} files stored before it stay stored." if stored_files else ""
             return CommandError(message + stored + (f" Also, {behind}." if behind else ""))
 
         try:
@@ -197,20 +199,23 @@ class Command(BaseCommand):
                 try:
                     if isinstance(doc, TextFormatError):
                         raise doc
-                    key = (doc.work_key or doc.work_title, doc.author if not doc.work_key else "",
-                           opts["edition"] or "", juan_key(doc))
-                    if key in claimed:
-                        raise TextFormatError(str(path), 1, 1, (
-                            f"claims the same work and juan ({doc.work_title} {doc.juan_label or doc.juan_number}) "
-                            f"as {claimed[key]}, imported earlier in this run; import them separately if one should "
-                            f"replace the other"))
-                    claimed[key] = path
-                    old = juan_to_replace(doc, opts["edition"])
-                    if old is not None and _from_elsewhere(old, doc, path):
-                        say(f"replacing {old.work.title}（{old.edition.slug}）{old.display_label} (juan {old.number}, "
-                            f"imported from {old.source_name or 'a file of another name'}) with {path}")
-                    result = load_document(doc, sha256=doc.sha256, index=False, edition=opts["edition"],
-                                           script=opts["script"])
+                    parts = file_juans(doc, opts["juan"])  # a plain-text book of several juans: one each
+                    keys = [(part.work_key or part.work_title, part.author if not part.work_key else "",
+                             opts["edition"] or "", juan_key(part)) for part in parts]
+                    for key, part in zip(keys, parts):
+                        if key in claimed:
+                            raise TextFormatError(str(path), 1, 1, (
+                                f"claims the same work and juan ({part.work_title} "
+                                f"{part.juan_label or part.juan_number}) as {claimed[key]}, imported earlier in this "
+                                f"run; import them separately if one should replace the other"))
+                    claimed.update((key, path) for key in keys)
+                    for part in parts:
+                        old = juan_to_replace(part, opts["edition"])
+                        if old is not None and _from_elsewhere(old, part, path):
+                            say(f"replacing {old.work.title}（{old.edition.slug}）{old.display_label} (juan "
+                                f"{old.number}, imported from {old.source_name or 'a file of another name'}) with {path}")
+                    results = load_documents(parts, sha256=doc.sha256, index=False, edition=opts["edition"],
+                                             script=opts["script"])
                 except NoTextError as exc:  # a header and no text (Kanripo has such files): skipped, not refused
                     skipped.append(str(exc))
                     say(f"skipped {exc}")
@@ -221,23 +226,25 @@ class Command(BaseCommand):
                     continue
                 except (OperationalError, ProgrammingError, InternalError) as exc:
                     raise stopped(f"{path}: {describe(exc, 'Nothing from this file was stored.').message}") from None
-                if opts["class_code"] and result.juan.work.classification != opts["class_code"]:
-                    work = result.juan.work   # saved, not updated: the corpus stamp learns of it
-                    work.classification = opts["class_code"]
-                    work.save(update_fields=["classification"])
-                index.stored(result.juan.pk, result.old_juan_id, result.characters)
-                for juan_id in result.rescripted:   # the edition's script changed: read them again
-                    index.stored(juan_id, juan_id)
-                for warning, count in collapse(result.warnings):
-                    say(f"note: {warning}" + (f" (and {count - 1} more like it)" if count > 1 else ""))
-                works.add(result.juan.work_id)
-                juans += 1
-                sections += result.sections
-                notes += result.notes
-                verb = "replaced" if result.replaced else "imported"
-                if len(files) < 3:
-                    self.stdout.write(f"{verb} {path}: {result.juan} ({result.sections} sections, "
-                                      f"{result.notes} notes)")
+                stored_files += 1
+                for result in results:
+                    if opts["class_code"] and result.juan.work.classification != opts["class_code"]:
+                        work = result.juan.work   # saved, not updated: the corpus stamp learns of it
+                        work.classification = opts["class_code"]
+                        work.save(update_fields=["classification"])
+                    index.stored(result.juan.pk, result.old_juan_id, result.characters)
+                    for juan_id in result.rescripted:   # the edition's script changed: read them again
+                        index.stored(juan_id, juan_id)
+                    for warning, count in collapse(result.warnings):
+                        say(f"note: {warning}" + (f" (and {count - 1} more like it)" if count > 1 else ""))
+                    works.add(result.juan.work_id)
+                    juans += 1
+                    sections += result.sections
+                    notes += result.notes
+                    verb = "replaced" if result.replaced else "imported"
+                    if len(files) < 3:
+                        self.stdout.write(f"{verb} {path}: {result.juan} ({result.sections} sections, "
+                                          f"{result.notes} notes)")
         except KeyboardInterrupt:
             raise stopped("interrupted.") from None
         self.stdout.write(f"{len(works)} works, {juans} juans, {sections} sections, {notes} notes imported"
