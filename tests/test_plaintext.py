@@ -262,3 +262,28 @@ def test_a_book_of_several_juans_is_backed_up_and_restored(empty_db, tmp_path, c
     assert capsys.readouterr().out.endswith(f"imported 1 works, 8 juans from {tmp_path / 'backup'}\n")
     after = [(j.work.title, j.work.author, j.number, j.label, render_source(j)) for j in Juan.objects.order_by("number")]
     assert after == before and "".join(r[-1] for r in after) == raw(LIENU)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_book_of_several_juans_lands_whole_or_not_at_all(tmp_path, monkeypatch):
+    """A failure while storing 卷五 leaves none of the eight juans (one transaction)."""
+    from django.db.utils import OperationalError
+
+    from reader.importers import loader
+    from reader.models import Juan
+
+    path = tmp_path / "lienu.txt"
+    path.write_bytes(LIENU.read_bytes())
+    real, stored = loader._load, []
+
+    def failing(doc, *args):
+        if doc.juan_number == 5:
+            raise OperationalError("disk I/O error")
+        stored.append(doc.juan_number)
+        return real(doc, *args)
+
+    monkeypatch.setattr(loader, "_load", failing)
+    with pytest.raises(OperationalError):
+        import_file_juans(path)
+    assert stored == [1, 2, 3, 4]
+    assert Juan.objects.filter(work__title="列女傳").count() == 0
