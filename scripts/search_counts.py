@@ -126,26 +126,28 @@ def queries(texts: list[str]) -> list[str]:
 
 
 def counts_for_file(path: Path, backend_path: Path) -> list[tuple[str, str, int, int]]:
-    """Import ``path``, index its juan alone at ``backend_path`` and return ``[(layer, query,
-    engine count, plain count)]`` for every layer but titles. The juan stays in the scratch
-    database (the queries name it by id).
+    """Import ``path``, index its juans alone at ``backend_path`` and return ``[(layer, query,
+    engine count, plain count)]`` for every layer but titles, juan by juan in the file's order
+    (a plain-text book of several juans, 列女傳, gives each juan's rows). The juans stay in the
+    scratch database (the queries name each by id).
     Raises ``TextFormatError`` for a file the importer refuses."""
-    from reader.importers.loader import import_file
+    from reader.importers.loader import import_file_juans
     from search.backends.base import SearchQuery
     from search.backends.positional.backend import PositionalIndexBackend
     from search.documents import documents_for_juan
-    juan = import_file(path).juan
+    juans = [result.juan for result in import_file_juans(path)]
     backend = PositionalIndexBackend("counts", {"PATH": backend_path})
-    backend.rebuild(documents_for_juan(juan))
+    backend.rebuild([doc for juan in juans for doc in documents_for_juan(juan)])
     rows = []
-    for layer, texts in sorted(plain_texts(juan).items()):
-        asked = queries(texts)
-        if layer in ("classic", "record"):
-            across = _across(juan, layer)
-            if across:
-                asked.append(across)
-        for q in asked:
-            found = backend.search(SearchQuery(q, layers=frozenset({layer}), exact=True,
-                                               juan_ids=frozenset({juan.pk}), context=0))
-            rows.append((layer, q, found.count, sum(t.count(q) for t in texts)))
+    for juan in juans:
+        for layer, texts in sorted(plain_texts(juan).items()):
+            asked = queries(texts)
+            if layer in ("classic", "record"):
+                across = _across(juan, layer)
+                if across:
+                    asked.append(across)
+            for q in asked:
+                found = backend.search(SearchQuery(q, layers=frozenset({layer}), exact=True,
+                                                   juan_ids=frozenset({juan.pk}), context=0))
+                rows.append((layer, q, found.count, sum(t.count(q) for t in texts)))
     return rows

@@ -37,6 +37,17 @@ def test_search_counts_per_layer_equal_a_plain_count(name, tmp_path):
 
 
 @pytest.mark.usefixtures("empty_db")
+def test_every_juan_of_a_plain_text_book_is_counted(tmp_path):
+    """列女傳 holds eight juans (卷之一 … 卷之八): each juan's classic is counted on its own, so
+    the most frequent character's row comes once per juan, each with the plain count of that juan."""
+    rows = search_counts.counts_for_file(CORPUS / "other" / "lienu_zhuan_crlf.txt", tmp_path / "index")
+    firsts = [(q, engine, plain) for layer, q, engine, plain in rows if layer == "classic" and q == "之"]
+    # the file's 之 between one juan heading and the next, less those of the headings and titles
+    assert firsts == [("之", 345, 345), ("之", 181, 181), ("之", 220, 220), ("之", 190, 190),
+                      ("之", 244, 244), ("之", 331, 331), ("之", 245, 245), ("之", 194, 194)]
+
+
+@pytest.mark.usefixtures("empty_db")
 def test_search_counts_of_the_seed(tmp_path):
     """The seed's rows, whole: the classic read across its notes (戒射【…】宰戒), notes with
     their source tags, the 記 records and their notes."""
