@@ -19,6 +19,9 @@ def test_byline_people():
         {"dynasty": "漢", "place": "", "name": "鄭氏", "role": "注"},
         {"dynasty": "唐", "place": "", "name": "陸德明", "role": "音義"},
         {"dynasty": "唐", "place": "", "name": "賈公彥", "role": "疏"}]
+    assert byline_people("梁昭明太子撰　唐李善并五臣註")[1:] == [
+        {"dynasty": "唐", "place": "", "name": "李善", "role": "註"},
+        {"dynasty": "唐", "place": "", "name": "五臣", "role": "註"}]
     assert byline_people("婺源江永撰") == [{"dynasty": "", "place": "婺源", "name": "江永", "role": "撰"}]
     assert byline_people("後　魏　酈　道　元　撰") == [{"dynasty": "後魏", "place": "", "name": "酈道元", "role": "撰"}]
     assert clean_author("朝散大夫行太學博士弘文館學士臣賈公彦等") == "賈公彦"

@@ -102,9 +102,18 @@ def byline_people(byline: str) -> list[dict[str, str]]:
     for who, role in byline_entries(byline) or []:
         own = _dynasty_of(who)
         dynasty = own or dynasty
-        place, name = split_name(who[len(own):], bool(dynasty))
-        out.append({"dynasty": dynasty, "place": place, "name": name, "role": role})
+        for one in _joined(who[len(own):]):
+            place, name = split_name(one, bool(dynasty))
+            out.append({"dynasty": dynasty, "place": place, "name": name, "role": role})
     return out
+
+
+def _joined(who: str) -> list[str]:
+    """The people of one byline entry that joins them with 并/幷 before their one role
+    (六臣註文選 ``李善并五臣註``: 李善 and the 五臣, each 註): ``["李善", "五臣"]``; the entry
+    alone when a side is shorter than two characters (a name is two or more)."""
+    parts = re.split(r"[并幷]", who)
+    return parts if len(parts) > 1 and all(len(p) >= 2 for p in parts) else [who]
 
 
 def split_name(who: str, dated: bool) -> tuple[str, str]:
