@@ -52,7 +52,10 @@ PY = sys.executable
 
 
 def du(path: Path) -> int:
-    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+    """Bytes of the files under ``path``, a file linked from several places counted once (an
+    index's generations share their unchanged segments by hard links)."""
+    seen = {(st.st_dev, st.st_ino): st.st_size for f in path.rglob("*") if f.is_file() for st in [f.stat()]}
+    return sum(seen.values())
 
 
 def whoosh_counts_agree(queries: list[dict], whoosh: list[dict]) -> bool:

@@ -2,7 +2,7 @@
 import json
 
 from bench import engines
-from bench.run import whoosh_counts_agree
+from bench.run import du, whoosh_counts_agree
 
 
 def test_bench_queries_agree(seed_backend):
@@ -102,3 +102,12 @@ def test_whoosh_counts_are_compared_with_the_scan_or_with_tantivy_where_no_scan_
     assert whoosh_counts_agree(with_scan, [{"query": "之", "index": 5}, {"query": "也", "index": 3}]) is True
     assert whoosh_counts_agree(without_scan, [{"query": "之", "index": 5}, {"query": "也", "index": 3}]) is True
     assert whoosh_counts_agree(without_scan, [{"query": "之", "index": 5}, {"query": "也", "index": 4}]) is False
+
+
+def test_du_counts_a_file_linked_from_two_generations_once(tmp_path):
+    (tmp_path / "gen-1").mkdir()
+    (tmp_path / "gen-2").mkdir()
+    (tmp_path / "gen-1" / "seg.npy").write_bytes(b"x" * 1000)
+    (tmp_path / "gen-2" / "seg.npy").hardlink_to(tmp_path / "gen-1" / "seg.npy")
+    (tmp_path / "gen-2" / "new.npy").write_bytes(b"y" * 24)
+    assert du(tmp_path) == 1024
