@@ -133,6 +133,15 @@ class Direction:
     #: one the book prints one character written two ways (於/于, 註/注, 嚮/向: ``score_labelled``)
     same_word: int = 0
 
+    def pair(self, found: bool, example: str, distinct: bool = True) -> None:
+        """Count one occurrence a query stands for, ``found`` or not; a missed one keeps
+        ``example`` (``query→text character``) among the first 20 (``distinct``: each once)."""
+        self.pairs += 1
+        if found:
+            self.found += 1
+        elif len(self.missed) < 20 and not (distinct and example in self.missed):
+            self.missed.append(example)
+
     @property
     def word_precision(self) -> float:
         """Precision when a find the variant tables call the same character is right."""
@@ -206,11 +215,7 @@ def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction
             if t == form:
                 continue
             queries_a.add(t)
-            a.pairs += 1
-            if key in sc.query_keys(t):
-                a.found += 1
-            elif len(a.missed) < 20 and f"{t}→{form}" not in a.missed:
-                a.missed.append(f"{t}→{form}")
+            a.pair(key in sc.query_keys(t), f"{t}→{form}")
     for t in sorted(queries_a):
         q = sc.query_keys(t)
         for ch, key in places_s:
@@ -232,11 +237,7 @@ def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction
             if table[form][0] == "both":   # 后, 于: a traditional character too, taken as written there
                 continue
             queries_b.add(form)
-            b.pairs += 1
-            if key in sc.query_keys(form):
-                b.found += 1
-            elif len(b.missed) < 20 and f"{form}→{ch}" not in b.missed:
-                b.missed.append(f"{form}→{ch}")
+            b.pair(key in sc.query_keys(form), f"{form}→{ch}")
     for form in sorted(queries_b):
         q = sc.query_keys(form)
         for ch, key in places_t:
@@ -336,18 +337,12 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
         form, book = p.s.ch, p.t.ch
         if form in table and book != form and fold_char(book) in _folded_readings(form) | {fold_char(form)}:
             queries_a.add(book)
-            a.pairs += 1
-            if keys_s[(p.s.line, p.s.col)] in sc.query_keys(book):
-                a.found += 1
-            elif len(a.missed) < 20:
-                a.missed.append(f"{book}→{form}@{p.s.line + 1}:{p.s.col + 1}")
+            a.pair(keys_s[(p.s.line, p.s.col)] in sc.query_keys(book),
+                   f"{book}→{form}@{p.s.line + 1}:{p.s.col + 1}", distinct=False)
         if form in table and table[form][0] == "simplified" and fold_char(book) in _folded_readings(form):
             queries_b.add(form)
-            b.pairs += 1
-            if keys_t[(p.t.line, p.t.col)] in sc.query_keys(form):
-                b.found += 1
-            elif len(b.missed) < 20:
-                b.missed.append(f"{form}→{book}@{p.t.line + 1}:{p.t.col + 1}")
+            b.pair(keys_t[(p.t.line, p.t.col)] in sc.query_keys(form),
+                   f"{form}→{book}@{p.t.line + 1}:{p.t.col + 1}", distinct=False)
     for q in sorted(queries_a):
         wanted = sc.query_keys(q)
         for p in pairs:
@@ -446,11 +441,7 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset()) -
                 if fold_char(book) not in _folded_readings(form) | {fold_char(form)}:
                     continue
                 queries.add(book)
-                d.pairs += 1
-                if key in sc.query_keys(book):
-                    d.found += 1
-                elif len(d.missed) < 20 and f"{book}→{form}" not in d.missed:
-                    d.missed.append(f"{book}→{form}")
+                d.pair(key in sc.query_keys(book), f"{book}→{form}")
             for form, book, key in zip(simp, orig, keys):
                 if sc.is_ambiguous(form):
                     read = sc.key_reading(key)
