@@ -109,6 +109,10 @@ def test_command_summary_and_rejections(tmp_path, search_backend, capsys):
     assert f"rejected {folder / 'b_bad.txt'}:1:1: not a text file: NUL byte (binary data?)" in err
     assert (f"rejected {folder / 'd_same_juan.txt'}:1:1: claims the same work and juan (禮書綱目 卷十) as "
             f"{folder / 'a_seed.txt'}, imported earlier in this run") in err
+    # stderr is not a terminal here (a log, a pipe): the rejections and notes, no progress bar redrawn with \r.
+    assert "\r" not in err and "file/s" not in err
+    assert [line.split(":")[0] for line in err.splitlines()] == [
+        f"rejected {folder / 'b_bad.txt'}", f"rejected {folder / 'd_same_juan.txt'}"]
     assert list(Juan.objects.order_by("number").values_list("number", "label")) == [(10, "卷十"), (11, "卷十一")]
     assert Section.objects.count() == 47
     # The index followed the commits: both juans' passages are there, nothing else.

@@ -178,7 +178,11 @@ class Command(BaseCommand):
         # Many files: parsed one process ahead of the store (reader.importers.readahead).
         documents = read_ahead(files, window=4 if batch else 0, encoding=opts["encoding"], work_title=opts["work"],
                                juan_number=opts["juan"], trust=opts["trust"])
-        progress = tqdm(documents, total=len(files), unit="file", disable=len(files) < 3, file=self.stderr._out)
+        # A progress bar only for a person at a terminal: redirected to a file or a pipe (a log,
+        # a script, cron) its carriage-return redraws would bury the notes and rejections.
+        terminal = self.stderr._out.isatty() if hasattr(self.stderr._out, "isatty") else False
+        progress = tqdm(documents, total=len(files), unit="file", disable=len(files) < 3 or not terminal,
+                        file=self.stderr._out)
 
         def say(message: str) -> None:  # above the progress bar, not into it
             if progress.disable:
