@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from reader.importers.document import LABEL, NOTE, PLAIN, SIKU, TEXT
+from reader.importers.document import EDITORIAL, LABEL, LAYOUT, NOTE, PLAIN, SIKU, TEXT
 from reader.importers.errors import TextFormatError
 from reader.importers.loader import file_juans, import_file, import_file_juans, render_source
 from reader.importers.plaintext import is_plain, juan_heading_number, split_juans
@@ -54,15 +54,36 @@ def test_humble_chen_and_notes_in_brackets():
     doc = parse_siku(text, "yili.txt")
     assert doc.render() == text
     assert doc.work_title == "仪礼释宫増注"
-    # after the 提要, the book's title line and its byline 婺源江永撰 name the author (metadata
-    # only: the line stays text, as the 提要 does)
+    # after the 提要, the book's title line and its byline 婺源江永撰 name the author
     assert (doc.author, doc.native_place, doc.dynasty) == ("江永", "婺源", "")
-    assert "婺源江永撰" in "".join(p.text for p in doc.all_pieces() if p.kind == TEXT)
     main = "".join(p.text for p in doc.all_pieces() if p.kind == TEXT)
     assert "臣等谨案仪礼释宫增注一卷" in main
     notes = [p for p in doc.all_pieces() if p.kind == NOTE]
-    assert len(notes) == text.count("【") - text.count("【臣】")
-    assert notes[0].text == "仪礼之属"
+    # the 提要's title line (仪礼释宫増注　　礼类二【仪礼之属】提要) is a header line: its note is layout
+    assert len(notes) == text.count("【") - text.count("【臣】") - 1
+    assert notes[0].text.startswith("案释宫本李如圭之书误编于朱子集中")
+
+
+def test_a_siku_book_whose_tiyao_comes_first_reads_it_as_the_editors_words():
+    """The simplified 儀禮釋宮增注 opens with its 四庫 front matter in simplified characters: the
+    collection line 钦定四库全书 and the 提要 page's title line are header lines; the 提要 is a
+    section of its own, the editors' words (EDITORIAL, 提要), not the book's classic; the book's
+    own first page (钦定四库全书 / 仪礼释宫増注 / 婺源江永撰) is layout, so its text opens with its
+    first sentence."""
+    text = raw(YILI)
+    doc = parse_siku(text, "yili.txt")
+    assert doc.header_lines == ["\u3000\u3000钦定四库全书\u3000\u3000\u3000\u3000\u3000经部四",
+                                "\u3000\u3000仪礼释宫増注\u3000\u3000\u3000\u3000\u3000礼类二【仪礼之属】提要"]
+    tiyao, first = doc.sections[0], doc.sections[1]
+    assert (tiyao.title, tiyao.line, first.title, first.line) == ("提要", 3, "", 11)
+    assert {(p.layer, p.layer_name, p.layer_basis) for p in tiyao.pieces} == {(EDITORIAL, "提要", LAYOUT)}
+    assert tiyao.pieces[0].text == "\u3000\u3000臣等谨案仪礼释宫增注一卷"
+    assert tiyao.pieces[-1].text == "\u3000\u3000总\u3000校\u3000官臣陆\u3000费\u3000墀"
+    assert first.pieces[0].text == "\u3000\u3000宫室之名制不尽见于经其可考者宫必南乡庙在寝东皆有堂有门"
+    assert first.pieces[0].layout[0] == (0, "\n\u3000\u3000钦定四库全书\n\u3000\u3000仪礼释宫増注\n\u3000\u3000婺源江永撰\n")
+    assert all(p.layer == "" for s in doc.sections[1:] for p in s.pieces)
+    classic = "".join(p.text for p in doc.all_pieces() if p.kind == TEXT and not p.layer)
+    assert ("臣等谨案" in classic, "婺源江永撰" in classic, "钦定四库全书" in classic) == (False, False, False)
 
 
 def test_front_matter_and_full_width_notes():

@@ -65,7 +65,7 @@ def test_an_import_detects_the_script_and_the_option_gives_it(db, client, tmp_pa
     edition = Edition.objects.get(pk=juan.edition_id)
     assert (edition.script, edition.script_given) == (SIMPLIFIED, False)
     assert (juan.__class__.objects.get(pk=juan.pk).simplified_forms, Juan.objects.get(pk=juan.pk).traditional_forms) \
-        == (2778, 169)
+        == (2758, 169)  # the text, not the collection, title and byline lines (layout)
     data = client.get(f"/api/editions/{edition.pk}/").json()
     assert data["script"] == "simplified"
     page = client.get(edition.get_absolute_url()).content.decode()

@@ -30,6 +30,9 @@ from reader.pieces import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, ED
 SIKU = "siku"
 MANDOKU = "mandoku"
 PLAIN = "plain"  # other plain-text forms (front matter, markdown, （…） notes): ``plaintext.py``
+#: The title of the 四庫 editors' summary of a book (提要), printed before its text in either
+#: script (the simplified reprints keep the word): its words are the editors', EDITORIAL (提要).
+TIYAO_TITLE = "提要"
 
 #: Layout: raw markup taken out of a piece (or closer, or chapter heading) and kept for
 #: writing the file back. A list of ``(offset, raw)`` with strictly increasing offsets;

@@ -28,7 +28,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from .bylines import ROLE, parse_byline
-from .document import LABEL, NOTE, PLAIN, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
+from .document import (EDITORIAL, LABEL, LAYOUT, NOTE, PLAIN, TEXT, TIYAO_TITLE, ChapterDoc, JuanDocument,
+                       PieceDoc, SectionDoc)
 from .errors import StrayBracket, TextFormatError, keep_stray_brackets
 from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
 from .source import split_source_lines
@@ -47,6 +48,9 @@ HUMBLE = "臣"
 SIGNATURE = re.compile(r"^(?!一)[^\s\u3000，。、：；！？「」『』（）【】]{1,2}$")
 SIGNED = re.compile(r"^(?:謹)?[按案]")
 BYLINE = re.compile(r"^(?:〔(?P<dynasty>[^〕]{1,3})〕)?(?P<author>[^\s〔〕]{2,6})[ \u3000]*(?:撰|著|編|輯|注|註)?$")
+#: A collection line: the name of the collection alone, maybe with its 部 (``欽定四庫全書　經部四``), in
+#: either script.
+COLLECTION = re.compile(r"^[\u3000 ]*(?:欽定四庫全書|钦定四库全书)(?:[\u3000 ]+\S{2,4})?[\u3000 ]*$")
 TIYAO = re.compile(r"^[\u3000 ]*(?P<title>[^\s\u3000【（]{2,20})[\u3000 ]+\S.*提要$")
 JUAN = re.compile(rf"(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)")
 #: A Siku byline line: a name (with his dynasty or native place) and the role word closing it,
@@ -61,18 +65,22 @@ JUAN_HEADING = re.compile(rf"^(?P<work>[^\s\u3000·・]*?)[ \u3000]*(?:卷|巻)(
                           r"(?:$|[·・ \u3000\t])")
 
 
+def _siku_title_line(lines: list[str], start: int, title: str) -> int | None:
+    """The index of the line where a Siku text whose 提要 comes first opens its own text: after
+    the 提要, the book's title alone on a line and the byline on the next (``仪礼释宫増注`` /
+    ``婺源江永撰``), searched from ``start`` within ``BYLINE_REACH`` lines; None when no such pair."""
+    for k in range(start, min(start + BYLINE_REACH, len(lines) - 1)):
+        if lines[k].strip(SPACES) == title and SIKU_BYLINE.match(lines[k + 1].strip(SPACES)):
+            return k
+    return None
+
+
 def _siku_byline(lines: list[str], title: str) -> dict[str, str]:
-    """The author of a Siku text whose 提要 comes first: after the 提要, the book opens with its
-    title alone on a line and the byline on the next (``仪礼释宫増注`` / ``婺源江永撰``), read by the
-    Siku convention (``bylines.parse_byline``: ``{"author": "江永", "place": "婺源", "dynasty": ""}``);
-    ``{}`` when no such pair is within ``BYLINE_REACH`` lines. The line stays text (metadata only)."""
-    for k, line in enumerate(lines[:BYLINE_REACH]):
-        if line.strip(SPACES) == title and k + 1 < len(lines):
-            byline = lines[k + 1].strip(SPACES)
-            if SIKU_BYLINE.match(byline):
-                dynasty, place, author = parse_byline(byline)
-                return {"author": author, "place": place, "dynasty": dynasty}
-    return {}
+    """The author of a Siku text from its title line and byline (``lines[0]``, ``lines[1]``:
+    ``仪礼释宫増注`` / ``婺源江永撰``), read by the Siku convention (``bylines.parse_byline``:
+    ``{"author": "江永", "place": "婺源", "dynasty": ""}``). The lines stay text (metadata only)."""
+    dynasty, place, author = parse_byline(lines[1].strip(SPACES))
+    return {"author": author, "place": place, "dynasty": dynasty}
 
 
 def is_plain(text: str) -> bool:
@@ -289,14 +297,18 @@ def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int 
             meta.setdefault("author", bm["author"])
             meta.setdefault("dynasty", bm["dynasty"] or "")
         i += 1
-    doc.header_lines = lines[:i]
+    tiyao_end = None  # the line where the book's own text begins after its 提要
     if "title" not in meta:  # a Siku 提要 page: 仪礼释宫増注　　礼类二【仪礼之属】提要
-        for line in lines[i:i + 3]:
-            m = TIYAO.match(line)
+        for t in range(i, min(i + 3, n)):
+            m = TIYAO.match(lines[t])
             if m:
                 meta["title"] = m["title"]
-                meta.update(_siku_byline(lines[i:], m["title"]))
+                start = _siku_title_line(lines, t + 1, m["title"])
+                if start is not None:
+                    meta.update(_siku_byline(lines[start:], m["title"]))
+                    i, tiyao_end = t + 1, start
                 break
+    doc.header_lines = lines[:i]
     doc.work_title = work_title or meta.get("title", "")
     doc.author, doc.dynasty = meta.get("author", ""), meta.get("dynasty", "")
     doc.native_place = meta.get("place", "")
@@ -326,11 +338,20 @@ def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int 
     section: SectionDoc | None = None
     size = 0
     pending = ""  # layout waiting for the next piece (blank and comment lines)
+    tiyao: SectionDoc | None = None  # the first section of the 提要, if the file opens with one
+    # After the 提要, the book's own first page repeats the collection line, then its title and
+    # byline (``钦定四库全书`` / ``仪礼释宫増注`` / ``婺源江永撰``): layout, as a mandoku file's
+    # header lines are, so the book's text opens with its first sentence.
+    front_start = None
+    if tiyao_end is not None:
+        front_start = tiyao_end - 1 if tiyao_end - 1 > i and COLLECTION.match(lines[tiyao_end - 1]) else tiyao_end
     last: PieceDoc | None = None
     new_para = True
     for k in range(i, n):
         line, lineno = lines[k], k + 1
-        if not line.strip() or COMMENT.match(line):
+        if k == front_start:  # the book's own front lines after its 提要 open the book's text
+            section = None
+        if not line.strip() or COMMENT.match(line) or front_start is not None and front_start <= k <= tiyao_end + 1:
             pending += line + term(k)
             new_para = True
             continue
@@ -348,9 +369,13 @@ def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int 
         cm = CIRCLE.match(line)
         starts = section is None or cm is not None or (new_para and size >= SOFT_LIMIT)
         if starts:
-            section = SectionDoc(line=lineno, title=cm["title"] if cm else "")
+            # the 提要 (the 四庫 editors' summary) before the book's text is a section of its own
+            in_tiyao = front_start is not None and k < front_start
+            section = SectionDoc(line=lineno, title=cm["title"] if cm else TIYAO_TITLE if in_tiyao else "")
             chapter.sections.append(section)
             size = 0
+            if in_tiyao and tiyao is None:
+                tiyao = section
         if cm:
             label = PieceDoc(LABEL, cm["title"], layout=[(0, pending + cm["mark"])] if pending + cm["mark"] else [])
             _lay(label, len(label.text), line[cm.end("title"):] + term(k))
@@ -373,6 +398,9 @@ def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int 
         if last is None:
             raise TextFormatError(path, i + 1 if i < n else n, 1, "no text: the file has a header but no main text")
         _lay(last, len(last.text), pending)
+    if tiyao is not None:  # the editors' words, not the book's classic
+        for piece in tiyao.pieces:
+            piece.layer, piece.layer_name, piece.layer_basis = EDITORIAL, TIYAO_TITLE, LAYOUT
     doc.chapters = [c for c in doc.chapters if c.sections or c.heading is not None]
     if not doc.sections:
         raise TextFormatError(path, i + 1 if i < n else max(n, 1), 1, "no text: the file has a header but no main text")

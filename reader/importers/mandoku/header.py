@@ -16,7 +16,7 @@ from pathlib import Path
 
 from catalogue.catalogue import entry as catalogue_entry
 
-from ..document import JuanDocument
+from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it here)
 from ..numerals import NUMERAL_CHARS, chinese_to_int
 from ..siku import DYNASTIES, ROLE, parse_byline
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
@@ -24,7 +24,7 @@ from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
 ORG_HEADING = re.compile(r"^(\*+)\s+(?:(?P<num>\d+)\s+)?(?P<title>.*?)\s*$")
 PROPERTY = re.compile(r"^#\+(?P<key>[A-Z_]+):\s*(?:(?P<prop>[A-Z_]+)\s+)?(?P<value>.*?)\s*$")
 JUAN_LABEL = re.compile(rf"^(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)(?P<part>[上中下])?$")
-COLLECTION = re.compile(r"^[\u3000]*欽定四庫全書")
+COLLECTION = re.compile(r"^[\u3000]*(?:欽定四庫全書|钦定四库全书)")
 #: A line that begins with a well-formed note (character counts after SBCK closing lines).
 NOTE_LED = re.compile(r"\u3000*\([^()\n]*\)[^()\n]*(?:\([^()\n]*\)[^()\n]*)*")
 SEQUENCE = re.compile(r"_(\d{3})(?:\D|$)")

@@ -61,7 +61,9 @@ or its byline names 音義 or 疏. There:
   ``近觀孝經舊注踳駮尤甚``, 毛詩注疏 原目 ``周南關雎詁訓傳第一``).
 * other small print: ``(按…)`` / ``(謹按…)`` is EDITORIAL (按), anything else SMALLPRINT.
 * a part whose title ends in 考證 or 考証 (``#+PROPERTY: JUAN 卷一考證``) is the editors'
-  collation notes: EDITORIAL (考證).
+  collation notes: EDITORIAL (考證); a section titled 提要 (the 四庫 editors' summary of the
+  book, before its text: ``　　提要¶　　　　(臣/)等謹按…``) is the editors' words too:
+  EDITORIAL (提要), so that neither is read as the book's classic.
 
 單疏本 form (尚書正義 KR1b0003, 春秋正義 KR1e0003, 儀禮疏 KR1d0027, 禮記正義 KR1d0061): no
 small print led by 音義/疏, and 正義曰 / 釋曰 / 解云 in full-size text. A paragraph holding
@@ -87,7 +89,7 @@ from ..document import (
 from .boundaries import GRAM, is_text, match_form, reference_tails
 from .classics import classic_book, classic_reference
 from ..siku import DYNASTIES
-from .header import JUAN_LABEL, KAOZHENG, byline_entries
+from .header import JUAN_LABEL, KAOZHENG, TIYAO_TITLE, byline_entries
 
 #: Commentary marker words and the word their layer is named by (𫝊 is a form of 傳).
 COMMENTARY_MARKERS = {"注": "注", "註": "註", "傳": "傳", "𫝊": "傳", "箋": "箋"}
@@ -262,9 +264,9 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
         last_para, last_indent = None, None  # the previous section's last paragraph
         for section in chapter.sections:
             section.paragraphs = [_join_humble(para) for para in section.paragraphs]
-            if editorial:
+            if editorial or section.title == TIYAO_TITLE:
                 for p in section.pieces + section.records:
-                    _set(p, EDITORIAL, "考證")
+                    _set(p, EDITORIAL, "考證" if editorial else TIYAO_TITLE)
                 continue
             if form == "zhushu":
                 previous_indent = None if not section.continues_paragraph else -1
