@@ -10,10 +10,14 @@ the reason (``corrections.anchors``).
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from django.conf import settings
 from django.db import models
+from django.utils.functional import cached_property
 
-from reader.models import LAYER_CHOICES, Edition
+from reader.citation import juan_label
+from reader.models import LAYER_CHOICES, Edition, Juan
 
 from .links import href, label
 
@@ -118,6 +122,21 @@ class Proposal(models.Model):
     def shown_links(self) -> list[tuple[str, str]]:
         """The links as ``(address, label)`` (``corrections.links``)."""
         return [(href(link), label(link)) for link in self.links or ()]
+
+    @property
+    def annotates(self) -> bool:
+        """True for a note on the span (an annotation, a private note, a bookmark): it changes
+        no text, so pages show the span and the note, never a diff that would replace the one
+        by the other."""
+        return self.kind in (ANNOTATION, PRIVATE_NOTE, BOOKMARK)
+
+    @cached_property
+    def juan_label(self) -> str:
+        """The juan as the book and the reading page name it (``卷十``, ``序``), one query; from
+        its number (``卷十``) when the edition no longer holds it (``reader.citation.juan_label``)."""
+        juan = (Juan.objects.filter(edition_id=self.edition_id, number=self.juan_number).only("label", "number").first()
+                if self.edition_id else None)
+        return juan_label(juan or SimpleNamespace(label="", number=self.juan_number))
 
     @property
     def shown_change(self) -> str:

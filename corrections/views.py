@@ -113,7 +113,8 @@ def propose_view(request, slug, number):
         k: _int(request.GET.get(k)) for k in ("section", "piece", "start", "end")}
     passage = None
     if all(values.get(k) is not None for k in ("section", "piece", "start", "end")):
-        new = (form.cleaned_data.get("replacement") if data is not None and form.is_valid() else None)
+        new = (form.cleaned_data.get("replacement") if data is not None and form.is_valid()
+               and form.cleaned_data.get("kind") == TEXT else None)  # a note changes no text: no 改後
         passage = _passage(juan, values["section"], values["piece"], values["start"], values["end"], new)
     section_pieces = None
     if passage is None and values.get("section") is not None:  # without JavaScript: the section's pieces, numbered

@@ -201,7 +201,8 @@ def test_an_accepted_correction_is_read_searched_and_exported_and_the_source_is_
     page = e.get(f"/corrections/{p.pk}/").content.decode()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page
     # the place is the section's position, not a 「第 N 節」 the book does not have
-    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷10 §1</a>，第3段，字 0–6</dd>", page)
+    # the juan as the book and the reading page name it (卷十), not its number in the URL (卷10)
+    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第3段，字 0–6</dd>", page)
     assert e.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "宋本是"}).status_code == 302
     # the reading page: corrected, marked, linked to its history; the text as imported on request
     html = Client().get(URL).content.decode()
@@ -466,6 +467,34 @@ def test_a_public_annotation_shows_in_the_margin_escaped_and_exports_as_a_web_an
                           "type": "TextQuoteSelector", "exact": "宰", "prefix": NOTE[:at],
                           "suffix": NOTE[at + 1:at + 13],
                           "refinedBy": {"type": "TextPositionSelector", "start": at, "end": at + 1}}}}]}}
+
+
+def test_an_annotation_is_shown_to_editors_as_its_span_and_its_note_never_as_a_replacement(client, seed_juan, people):
+    """An annotation changes no text: the queue and its page showed the span struck out and the
+    note inserted in its place, as if the note were to replace the words it explains."""
+    at = NOTE.index("宰")
+    p = propose(people["contributor"], seed_juan, kind="annotation", section=1, piece=3, start=at, end=at + 1,
+                replacement="天官之長<b>也</b>", reason="人物")
+    client.force_login(people["editor"])
+    span = (f'<p class="diff" lang="zh-Hant"><span class="ctx">{NOTE[max(0, at - 12):at]}</span><mark title="所注之文">宰</mark>'
+            f'<span class="ctx">{NOTE[at + 1:at + 13]}</span></p><p class="annotation-text"><span class="annotation-label">注記：'
+            '</span><span class="user-text">天官之長&lt;b&gt;也&lt;/b&gt;</span></p>')
+    queue = client.get("/corrections/").content.decode()
+    assert (f'<h2><a href="/corrections/{p.pk}/">#{p.pk} 注記 (annotation)</a>：禮書綱目 卷十 §1</h2>\n  {span}') in queue
+    page = client.get(f"/corrections/{p.pk}/").content.decode()
+    assert f"<dt>所注之文</dt><dd>{span}</dd>" in page
+    assert '<label for="replacement">注記（可先修改再採納）</label>' in page
+    assert "<del" not in queue and "<ins" not in queue and "<del" not in page and "<ins" not in page
+    # a text correction keeps its diff, in the queue and on its page
+    t = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2, replacement="將將",
+                reason="他本")
+    diff = (f'<p class="diff" lang="zh-Hant"><span class="ctx"></span><del title="原文">{NOTE[:2]}</del>'
+            f'<ins title="改為">將將</ins><span class="ctx">{NOTE[2:14]}</span></p>')
+    assert diff in client.get("/corrections/").content.decode()
+    assert f"<dt>前後</dt><dd>{diff}\n</dd>" in client.get(f"/corrections/{t.pk}/").content.decode()
+    client.force_login(people["contributor"])
+    assert (f'<a href="/corrections/{p.pk}/">#{p.pk} 注記 (annotation)</a> 禮書綱目 卷十 §1：待審 (pending)'
+            in client.get("/corrections/mine/").content.decode())
 
 
 def test_a_public_annotation_is_a_tei_note_and_the_document_stays_valid(client, seed_juan, people):
