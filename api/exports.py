@@ -90,8 +90,8 @@ def iter_json(head: dict, juans, structure) -> Iterator[str]:
     assert opening.endswith('"juans": []\n}')
     yield opening[:-len("]\n}")]
     for i, juan in enumerate(juans):
-        body = json.dumps(structure(juan), ensure_ascii=False, indent=1)
-        yield ("," if i else "") + "\n  " + body.replace("\n", "\n  ")
+        # no name keeps a juan's text while the next is built: memory holds one juan's
+        yield ("," if i else "") + "\n  " + json.dumps(structure(juan), ensure_ascii=False, indent=1).replace("\n", "\n  ")
     yield "\n ]\n}"
 
 

@@ -1,12 +1,13 @@
 """Serializers: works, juans with their full structure, search hits."""
 import re
+from functools import lru_cache
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from characters.simplified import TRADITIONAL
 from config.budget import check
-from reader.citation import section_citation, section_heading, section_names
+from reader.citation import section_citation, section_heading, section_names, set_openings
 from reader.models import Edition, Juan, Piece, Work
 from search.analysis import reading_of
 from search.documents import LAYER_NAMES
@@ -162,9 +163,30 @@ class PieceSerializer(serializers.ModelSerializer):
                 for offset, raw in piece.layout for page in PAGE_BREAK.findall(raw)]
 
 
+@lru_cache(maxsize=1)
+def _piece_serializer() -> PieceSerializer:
+    """One ``PieceSerializer`` with its fields bound, made once per process: DRF builds a
+    model serializer's fields (``get_fields``, a deep copy of each) for every serializer
+    made, which was a third of a whole-work JSON export's time when one was made a section."""
+    serializer = PieceSerializer()
+    serializer.fields  # noqa: B018 -- binds the fields now, not in the first caller's thread
+    return serializer
+
+
+def piece_rows(pieces) -> list[dict]:
+    """``PieceSerializer(pieces, many=True).data``, the same dicts (keys in the serializer's
+    field order, ``section_start`` only where set) from one serializer made once
+    (``_piece_serializer``): a row per piece, in order."""
+    represent = _piece_serializer().to_representation
+    return [represent(piece) for piece in pieces]
+
+
 def juan_structure(juan, chapters, request) -> dict:
     """The full structure of a juan from ``reader.reading.chapter_views`` output. Each
-    section has its ``citation`` as the reading page shows it (``reader.citation``)."""
+    section has its ``citation`` as the reading page shows it (``reader.citation``); the
+    opening words that name its untitled sections are read in one query for the juan
+    (``set_openings``), not one a section."""
+    set_openings([view.section for cv in chapters for view in cv.sections])
     return {
         "work": {"id": juan.work.pk, "title": juan.work.title, "author": juan.work.author},
         "edition": edition_ref(juan.edition, request),
@@ -177,7 +199,7 @@ def juan_structure(juan, chapters, request) -> dict:
                 "title": cv.chapter.title,
                 "category": cv.chapter.category,
                 # a heading's own notes: shown with the heading, stored in the first section
-                "heading_notes": PieceSerializer(cv.heading_notes, many=True).data,
+                "heading_notes": piece_rows(cv.heading_notes),
                 "sections": [
                     {
                         "position": view.section.position,
@@ -187,8 +209,7 @@ def juan_structure(juan, chapters, request) -> dict:
                         "reading_url": request.build_absolute_uri(view.section.get_absolute_url()),
                         "citation": section_citation(view.section, request, cv.chapter),
                         "page": view.section.page,
-                        "pieces": PieceSerializer([p for para in view.paragraphs for p in para] + view.records,
-                                                  many=True).data,
+                        "pieces": piece_rows([p for para in view.paragraphs for p in para] + view.records),
                     }
                     for view in cv.sections
                 ],
@@ -264,7 +285,7 @@ def section_structure(juan, chapter, view, request, heading_notes=()) -> dict:
     section_data = next(
         s for cv in juan_structure(juan, [_OneChapter(chapter, [view])], request)["chapters"] for s in cv["sections"])
     if heading_notes:
-        section_data["pieces"] = PieceSerializer(list(heading_notes), many=True).data + section_data["pieces"]
+        section_data["pieces"] = piece_rows(heading_notes) + section_data["pieces"]
     return {
         "work": {"id": juan.work.pk, "title": juan.work.title, "author": juan.work.author},
         "edition": edition_ref(juan.edition, request),

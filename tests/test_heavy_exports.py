@@ -1,0 +1,103 @@
+"""Heavy exports cost what their output costs: a whole work's export reads a bounded number
+of queries a juan and sends its first bytes before any juan is read; a hit list is written a
+batch of hits at a time (docs/performance.md, "Heavy requests one at a time at 107 M")."""
+import json
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from api import hitlists
+from api.serializers import PieceSerializer, piece_rows
+from reader.models import Piece, Section
+from reader.reading import chapter_views
+
+from .test_exports import _work_of
+
+#: Queries before the first juan of a whole-work export: the edition (with its work), the
+#: work's row for the view, the juans' ids.
+HEAD_QUERIES = 3
+#: Queries a juan: the juan, its accepted corrections, its chapters, sections, pieces, and
+#: the opening words of its untitled sections (one query for all of them).
+JUAN_QUERIES = 6
+
+
+def _untitled_work(juans: int, title: str):
+    """A work of ``juans`` copies of the seed juan whose 45 sections have no title, so that
+    each is named by its opening words (``reader.citation.section_heading``)."""
+    work = _work_of(juans, title=title)
+    Section.objects.filter(juan__work=work).update(title="")
+    return work
+
+
+def _counted_chunks(client, url):
+    """``[(queries so far, chunk), ...]`` of a streamed response, counted as each chunk comes."""
+    out = []
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+        assert response.streaming
+        for chunk in response.streaming_content:
+            out.append((len(queries.captured_queries), chunk))
+    return out
+
+
+def test_a_whole_work_json_export_reads_a_bounded_number_of_queries_a_juan(client, db):
+    for juans, title in ((1, "一卷"), (3, "三卷")):
+        work = _untitled_work(juans, title)
+        chunks = _counted_chunks(client, f"/api/works/{work.pk}/export/json/")
+        assert [q for q, _ in chunks] == [HEAD_QUERIES] + [HEAD_QUERIES + JUAN_QUERIES * n for n in range(1, juans + 1)] \
+            + [HEAD_QUERIES + JUAN_QUERIES * juans]
+        data = json.loads(b"".join(c for _, c in chunks))
+        sections = data["juans"][0]["chapters"][0]["sections"]
+        # each untitled section is named by its opening words, read once for the juan
+        assert [s["name"] for s in sections[:3]] == ["大射之儀君有命戒…", "司馬命量人量侯道…", "樂人宿縣於阼階東…"]
+        assert sections[0]["citation"] == f"某《{title}》卷十〈大射儀〉「右戒百官」 http://testserver/works/{title}/juan/1/1/"
+
+
+def test_a_streamed_work_export_sends_its_first_bytes_before_any_juan_is_read(client, db):
+    work = _untitled_work(2, "二卷")
+    edition = work.editions.get()
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/api/works/{work.pk}/export/json/")
+        chunks = iter(response.streaming_content)
+        first = next(chunks)
+        assert len(queries.captured_queries) == HEAD_QUERIES  # no juan read yet
+        assert first.decode("utf-8") == (
+            '{\n "work": {\n  "id": %d,\n  "title": "二卷",\n  "author": "某"\n },\n "edition": {\n  "id": %d,\n'
+            '  "slug": "二卷",\n  "name": "欽定四庫全書"\n },\n "juans": [' % (work.pk, edition.pk))
+        second = next(chunks)
+        assert len(queries.captured_queries) == HEAD_QUERIES + JUAN_QUERIES  # one juan, not the next
+        assert second.startswith(b'\n  {\n   "work": {')
+        response.close()
+
+
+def test_piece_rows_are_the_serializers_rows(seed_juan):
+    views = chapter_views(seed_juan)
+    pieces = [p for cv in views for view in cv.sections for para in view.paragraphs for p in para]
+    pieces[3].section_start = True  # as the corrections' overlay marks a piece that starts a section
+    assert len(pieces) > 300
+    assert piece_rows(pieces) == list(PieceSerializer(pieces, many=True).data)
+    assert piece_rows(pieces[3:4]) == [{**PieceSerializer(pieces[3]).data, "section_start": True}]
+    assert list(piece_rows(pieces[:1])[0]) == ["position", "paragraph", "kind", "layer", "layer_name", "commentator",
+                                                "layer_basis", "text", "source_tag", "source", "pages"]
+    assert Piece.objects.filter(section__juan=seed_juan).count() == len(pieces) + sum(
+        len(view.records) for cv in views for view in cv.sections) + sum(len(cv.heading_notes) for cv in views)
+
+
+def test_a_hit_list_is_written_a_batch_of_hits_at_a_time(client, seed_backend, monkeypatch):
+    monkeypatch.setattr(hitlists, "BATCH", 10)
+    read = []
+    rows = hitlists.hit_rows
+
+    def counted(hits, names, url_of):
+        for row in rows(hits, names, url_of):
+            read.append(row)
+            yield row
+
+    monkeypatch.setattr(hitlists, "hit_rows", counted)
+    response = client.get("/api/search/export/tsv/", {"q": "侯"})
+    chunks = iter(response.streaming_content)
+    first = next(chunks).decode("utf-8").splitlines()
+    assert (len(first), len(read)) == (11, 10)  # the header and the first ten hits, no more read
+    assert first[0] == "\t".join(hitlists.COLUMNS)
+    rest = b"".join(chunks).decode("utf-8").splitlines()
+    assert (len(first) - 1 + len(rest), len(read)) == (116, 116)
