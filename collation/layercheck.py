@@ -25,6 +25,20 @@ inside a run of at least three characters aligned one after another, so that str
 characters matched inside text the other edition lacks (another commentator's notes) do
 not count.
 
+Whose notes a reference prints: a reference whose notes are another commentator's (周禮句解
+prints 朱申's 句解, not 鄭注) says nothing about where the edition's commentary ends. Its
+notes are another's when its bylines name an author the edition does not name and its notes
+are mostly not in the edition's text (``other_commentators``): their characters take part in
+the alignment but are not counted (``Result.other_commentary``). Unknown on either side, a
+note counts.
+
+Several references of one classic (``check(…, judges=…)``): each is aligned with the edition
+on its own; a character of the edition that one reference prints full size (the classic) and
+another in small print (周禮句解 prints the lists of officers, 敘官, small; a reference's
+classic may also be aligned with the edition's note where the note quotes it) is judged by
+their agreement: where they disagree it is not counted (``Result.disputed``). Neither the
+alignment nor the judging looks at the stored layers.
+
 Pure: streams in, figures out; ``collation.management.commands.check_layers`` reads the
 files (or the stored editions) and prints.
 """
@@ -50,15 +64,27 @@ NOT_TEXT = re.compile(r"[○〇0-9A-Za-z]")
 #: Small print of the 纂圖互註 editions that cross-refers other passages, with its label.
 CROSS_REFERENCE = ("重言", "重意")
 
+#: Byline roles of those who compile, edit or collate a book rather than write its notes
+#: (左傳杜林合注: 趙如源 同編): they say nothing about whose notes a reference prints.
+EDITOR_ROLES = ("編", "輯", "纂", "訂", "校")
+#: A reference whose bylines name none of the edition's people prints another commentator's
+#: notes when fewer than this share of its notes' characters are found in the edition
+#: (``other_commentators``): 周禮句解 (朱申) 10.8 % in 周禮注疏, its 敘官 included; 儀禮鄭註句讀
+#: (張爾岐, who prints 鄭注 with his own remarks) 70 %; the shared references 42 % (左傳杜林合注:
+#: 杜預 then 林堯叟 in one note) to 89 %.
+OTHER_SHARE = 0.25
+
 #: The shared pairs (SOURCES.md, kanripo-references): 注疏 edition folder, reference folder,
-#: and where each lives under ``../shared/corpus``. 周禮注疏 is checked twice: against
-#: 周禮句解 (the pair SOURCES.md names, whose notes are 朱申's, not 鄭玄's) and against the
-#: 四部叢刊 周禮 鄭氏註 (``kanripo/KR1d0002``), which prints the same 鄭注 in small print.
+#: then any further references that judge it (see the module docstring), each as it lives
+#: under ``../shared/corpus``. 周禮注疏 is checked twice: against 周禮句解 (the pair SOURCES.md
+#: names, whose notes are 朱申's, not 鄭玄's, and which prints the 敘官 small), judged with
+#: the 四部叢刊 周禮 鄭氏註 (``kanripo/KR1d0002``), and against that 鄭氏註 alone, which prints
+#: the same 鄭注 in small print.
 PAIRS = (
     ("kanripo-jingbu/KR1a0007", "kanripo-references/KR1a0001"),  # 周易註疏 / 周易 (tls 白文)
     ("kanripo-jingbu/KR1b0004", "kanripo-references/KR1b0002"),  # 尚書注疏 / 尚書 SBCK
     ("kanripo-jingbu/KR1c0004", "kanripo-references/KR1c0002"),  # 毛詩注疏 / 毛詩 SBCK
-    ("kanripo-jingbu/KR1d0003", "kanripo-references/KR1d0012"),  # 周禮注疏 / 周禮句解
+    ("kanripo-jingbu/KR1d0003", "kanripo-references/KR1d0012", "kanripo/KR1d0002"),  # 周禮注疏 / 周禮句解
     ("kanripo-jingbu/KR1d0003", "kanripo/KR1d0002"),  # 周禮注疏 / 周禮 鄭氏註 SBCK
     ("kanripo-jingbu/KR1e0004", "kanripo-references/KR1e0092"),  # 左傳注疏 / 左傳杜林合注
     ("kanripo-jingbu/KR1e0010", "kanripo-references/KR1e0009"),  # 穀梁注疏 / 穀梁傳 SBCK
@@ -74,7 +100,8 @@ class Unit:
     the line of its first character, or a stored juan and section), ``text`` is as
     stored, ``layer`` and ``layer_name`` as stored, ``basis`` how the layer was decided;
     ``lines`` gives, for offsets into ``text``, the line each starts (``(offset, line)``,
-    increasing) when the unit comes from a file."""
+    increasing) when the unit comes from a file; ``commentator`` who wrote the piece when
+    the importer names him (``Piece.commentator``)."""
 
     where: str
     text: str
@@ -82,6 +109,7 @@ class Unit:
     layer_name: str = ""
     basis: str = ""
     lines: list[tuple[int, int]] = field(default_factory=list)
+    commentator: str = ""
 
     def where_at(self, offset: int) -> str:
         """``where`` for the character at ``offset`` (its own line when known)."""
@@ -96,19 +124,26 @@ class Unit:
 class Stream:
     """Folded characters to align: ``text`` (str), and per character its ``role`` (a layer
     for an edition; ``C`` classic or ``M`` commentary for a reference), the index of its
-    unit in ``units`` and its offset in that unit's text."""
+    unit in ``units`` and its offset in that unit's text; ``people`` everyone the edition's
+    bylines name (``[{"dynasty": "漢", "name": "鄭氏", "role": "注"}, …]``, as
+    ``JuanDocument.bylines``), and for an edition the commentators of its pieces too."""
 
     text: str = ""
     role: list[str] = field(default_factory=list)
     unit: list[int] = field(default_factory=list)
     offset: list[int] = field(default_factory=list)
     units: list[Unit] = field(default_factory=list)
+    people: list[dict] = field(default_factory=list)
 
     @classmethod
-    def build(cls, items) -> "Stream":
-        """A stream of ``(unit, role)`` pairs; a role of None leaves the unit out."""
+    def build(cls, items, people=()) -> "Stream":
+        """A stream of ``(unit, role)`` pairs; a role of None leaves the unit out. ``people``:
+        byline entries (dicts with ``name``, maybe ``dynasty`` and ``role``), kept once each."""
         chars: list[str] = []
         s = cls()
+        for person in people:
+            if person not in s.people:
+                s.people.append(person)
         for unit, role in items:
             if role is None:
                 continue
@@ -186,7 +221,10 @@ class Place:
 class Result:
     """The figures of one check: reference classic characters aligned and of them stored as
     classic; reference commentary characters aligned and of them stored as commentary
-    (``COMMENTARY_LAYERS``); totals of each; the worst places."""
+    (``COMMENTARY_LAYERS``); totals of each; the worst places. ``other_commentary`` counts the
+    reference's note characters by another commentator (``other_names``), left out of every
+    commentary figure; ``disputed`` the aligned reference characters another reference reads
+    otherwise (classic against small print), left out of ``*_aligned`` and ``*_ok``."""
 
     classic_total: int = 0
     classic_aligned: int = 0
@@ -195,6 +233,9 @@ class Result:
     commentary_aligned: int = 0
     commentary_ok: int = 0
     places: list[Place] = field(default_factory=list)
+    other_commentary: int = 0
+    other_names: list[str] = field(default_factory=list)
+    disputed: int = 0
 
     @property
     def classic_share(self) -> float | None:
@@ -205,6 +246,59 @@ class Result:
     def commentary_share(self) -> float | None:
         """Share (0–1) of aligned reference commentary stored as commentary; None if none."""
         return self.commentary_ok / self.commentary_aligned if self.commentary_aligned else None
+
+
+def same_person(a: dict, b: dict) -> bool:
+    """True when two byline entries (dicts with ``name`` and maybe ``dynasty``) can name one
+    person: names equal once folded (陸徳明, 陸德明), one inside the other (a byline read with
+    its 篇 before the name, ``小雅鄭氏``), or one the surname with 氏 (鄭氏) and the other of
+    that surname (鄭玄), as bylines name a commentator of the Han; never two dynasties."""
+    na, nb = fold(a.get("name", "")), fold(b.get("name", ""))
+    if len(na) < 2 or len(nb) < 2:
+        return False
+    if a.get("dynasty") and b.get("dynasty") and fold(a["dynasty"]) != fold(b["dynasty"]):
+        return False
+    return na in nb or nb in na or (na[0] == nb[0] and (na.endswith("氏") or nb.endswith("氏")))
+
+
+def other_commentators(ed: Stream, ref: Stream, match: list[int]) -> tuple[set[int], list[str]]:
+    """Which of ``ref``'s units are notes by someone other than the edition's commentators,
+    and their names: ``(unit indexes, names)``; ``match`` is ``align(ref.text, ed.text)``.
+    A note the importer gave a commentator (陸德明 for 音義 after ○) is another's when the
+    edition names nobody like him (``same_person``). The other notes are another's when the
+    reference's bylines name authors (not compilers or collators, ``EDITOR_ROLES``), none of
+    them among the edition's people, and fewer than ``OTHER_SHARE`` of these notes'
+    characters are found in the edition at all (in any layer): a book's author may print an
+    older commentary with his own remarks (儀禮鄭註句讀, 張爾岐撰, prints 鄭注). Unknown on
+    either side, a note counts."""
+    if not ed.people:
+        return set(), []
+    authors = [p for p in ref.people if p.get("name") and not p.get("role", "").endswith(EDITOR_ROLES)]
+    own, named = set(), set()
+    found = total = 0
+    for r in range(len(ref.text)):
+        if ref.role[r] == "C":
+            continue
+        u = ref.unit[r]
+        if ref.units[u].commentator:
+            named.add(u)
+        else:
+            own.add(u)
+            total += 1
+            found += match[r] >= 0
+    other: set[int] = set()
+    names: list[str] = []
+    for u in sorted(named):
+        who = ref.units[u].commentator
+        if not any(same_person({"name": who}, p) for p in ed.people):
+            other.add(u)
+            if who not in names:
+                names.append(who)
+    if authors and total and found < OTHER_SHARE * total and \
+            not any(same_person(a, p) for a in authors for p in ed.people):
+        other |= own
+        names.extend(a["name"] for a in authors if a["name"] not in names)
+    return other, names
 
 
 LAYER_MARK = {COMMENTARY: "注", READINGS: "音義", SUBCOMMENTARY: "疏", EDITORIAL: "按"}
@@ -240,19 +334,41 @@ def _mark_reference(ref: Stream, a: int, b: int) -> str:
     return "".join(out)
 
 
-def check(ed: Stream, ref: Stream, worst: int = 10, context: int = 12) -> Result:
+def _votes(ed: Stream, judges) -> dict[int, set[str]]:
+    """For each edition offset some judge aligned, how the judges print it: ``C`` full size
+    (the classic), ``S`` small print."""
+    votes: dict[int, set[str]] = {}
+    for judge in judges:
+        for r, e in enumerate(align(judge.text, ed.text)):
+            if e >= 0:
+                votes.setdefault(e, set()).add("C" if judge.role[r] == "C" else "S")
+    return votes
+
+
+def check(ed: Stream, ref: Stream, worst: int = 10, context: int = 12, judges=()) -> Result:
     """Align ``ref`` with ``ed`` and count (see ``Result``); ``worst`` places, largest
-    first, each with ``context`` characters either side."""
+    first, each with ``context`` characters either side. ``judges``: other references
+    (``Stream``) of the same classic, each aligned with ``ed`` on its own; a character of
+    ``ref`` is not counted where one of them prints the same edition characters otherwise
+    (full size against small print): ``Result.disputed``."""
     match = align(ref.text, ed.text)
-    res = Result()
+    votes = _votes(ed, judges)
+    other, names = other_commentators(ed, ref, match)
+    res = Result(other_names=names)
     wrong: list[tuple[int, int, str]] = []  # (edition offset, reference offset, kind)
     for r, e in enumerate(match):
         role = ref.role[r]
+        if role != "C" and ref.unit[r] in other:
+            res.other_commentary += 1
+            continue
         if role == "C":
             res.classic_total += 1
         else:
             res.commentary_total += 1
         if e < 0:
+            continue
+        if votes.get(e, set()) - {"C" if role == "C" else "S"}:
+            res.disputed += 1
             continue
         stored = ed.role[e]
         if role == "C":

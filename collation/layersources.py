@@ -3,8 +3,8 @@ them, nothing stored) or editions stored in the database.
 
 ``edition_stream(source)`` and ``reference_stream(source)`` take a folder or file path
 (every ``*.txt`` of a folder, in name order) or the slug of a stored edition, and return a
-``collation.layercheck.Stream``. A path that names nothing and a slug that names no
-edition raise ``LookupError`` naming it.
+``collation.layercheck.Stream`` with the people its bylines name (every juan's, once each).
+A path that names nothing and a slug that names no edition raise ``LookupError`` naming it.
 """
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def _pieces_with_lines(doc, name: str):
                 yield piece, f"{name}:{first}", lines
 
 
-def _file_docs(source: str):
+def _file_docs(source: str, people: list | None = None):
     path = Path(source)
     if not path.exists():
         raise LookupError(f"{source}: no such file or folder")
@@ -77,13 +77,17 @@ def _file_docs(source: str):
         except TextFormatError as exc:
             raise LookupError(str(exc)) from exc
         if doc is not None:
+            if people is not None:
+                people.extend(doc.bylines)
             yield f.name, doc
 
 
-def _stored_pieces(slug: str):
+def _stored_pieces(slug: str, people: list | None = None):
     edition = Edition.objects.filter(slug=slug).first()
     if edition is None:
         raise LookupError(f"{slug}: no such file, folder or stored edition")
+    if people is not None:
+        people.extend(edition.byline or [])
     pieces = (Piece.objects.filter(section__juan__edition=edition)
               .select_related("section__juan")
               .order_by("section__juan__number", "section__juan__id", "section__position", "position"))
@@ -92,28 +96,32 @@ def _stored_pieces(slug: str):
         yield p, where, []
 
 
-def _items(source: str):
+def _items(source: str, people: list | None = None):
+    """``(piece, where, lines)`` of ``source`` in reading order; ``people``, when given, gets
+    the byline entries of each juan (or of the stored edition)."""
     if Path(source).exists() or "/" in source or source.endswith(".txt"):
-        for name, doc in _file_docs(source):
+        for name, doc in _file_docs(source, people):
             yield from _pieces_with_lines(doc, name)
     else:
-        yield from _stored_pieces(source)
+        yield from _stored_pieces(source, people)
 
 
 def edition_stream(source: str) -> Stream:
-    """The commentary edition's stream (roles: stored layers, see ``edition_role``)."""
-    return Stream.build(
-        (Unit(where, p.text, p.layer, p.layer_name, getattr(p, "layer_basis", ""), lines),
-         edition_role(p.layer, p.kind, getattr(p, "layer_basis", "")))
-        for p, where, lines in _items(source))
+    """The commentary edition's stream (roles: stored layers, see ``edition_role``); its
+    people are its bylines' and the commentators its pieces name."""
+    people: list = []
+    items = [(Unit(where, p.text, p.layer, p.layer_name, getattr(p, "layer_basis", ""), lines, p.commentator),
+              edition_role(p.layer, p.kind, getattr(p, "layer_basis", "")))
+             for p, where, lines in _items(source, people)]
+    people.extend({"name": u.commentator} for u, _ in items if u.commentator)
+    return Stream.build(items, people)
 
 
-def reference_stream(*sources: str) -> Stream:
-    """The reference edition's stream (roles ``C``/``M``, see ``reference_roles``), from one
-    or more sources read one after another."""
-    items = []
-    for source in sources:
-        rows = list(_items(source))
-        for (text, role), (p, where, lines) in zip(reference_roles([r[0] for r in rows]), rows):
-            items.append((Unit(where, text, "", "", "", lines), role))
-    return Stream.build(items)
+def reference_stream(source: str) -> Stream:
+    """The reference edition's stream (roles ``C``/``M``, see ``reference_roles``) with the
+    people its bylines name."""
+    people: list = []
+    rows = list(_items(source, people))
+    items = [(Unit(where, text, "", "", "", lines, p.commentator), role)
+             for (text, role), (p, where, lines) in zip(reference_roles([r[0] for r in rows]), rows)]
+    return Stream.build(items, people)

@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from collation.layercheck import PAIRS, Stream, Unit, check
+from collation.layercheck import PAIRS, Stream, Unit, check, other_commentators, same_person
 from collation.layersources import _stored_pieces, edition_stream, parse_file
 from reader.models import Juan
 from reader.importers.document import CLASSIC, COMMENTARY, NOTE, READINGS, TEXT
@@ -82,6 +82,75 @@ def test_check_counts_each_reference_character_by_its_stored_layer():
     assert [(p.kind, p.chars, p.where, p.edition, p.reference) for p in res.places] == [
         ("classic", 8, "x.txt:3", "〔注：相者也工六人坐授瑟乃降〕", "(相者也)工六人坐授瑟乃降")]
     assert res.classic_share == 9 / 17 and res.commentary_share == 1.0
+
+
+def test_same_person_reads_bylines_as_they_name_commentators():
+    # folded names (陸徳明/陸德明), a byline read with its 篇 before the name (小雅鄭氏), the
+    # Han 姓 + 氏 against a full name; never two dynasties, never another surname
+    assert same_person({"name": "陸徳明", "dynasty": "唐"}, {"name": "陸德明"})
+    assert same_person({"name": "小雅鄭氏"}, {"name": "鄭氏", "dynasty": "漢"})
+    assert same_person({"name": "鄭玄"}, {"name": "鄭氏", "dynasty": "漢"})
+    assert not same_person({"name": "鄭樵", "dynasty": "宋"}, {"name": "鄭氏", "dynasty": "漢"})
+    assert not same_person({"name": "朱申", "dynasty": "宋"}, {"name": "鄭氏", "dynasty": "漢"})
+    assert not same_person({"name": ""}, {"name": "鄭氏"})
+
+
+ZHENG = [{"dynasty": "漢", "name": "鄭氏", "role": "注"}, {"dynasty": "唐", "name": "陸德明", "role": "音義"}]
+
+
+def test_notes_by_a_commentator_the_edition_does_not_name_are_not_counted():
+    # the edition prints 鄭注; a reference by 朱申 (撰) prints his own 句解, not found in the
+    # edition: its notes take part in the alignment and are counted nowhere; the reference's
+    # 音義 by 陸德明 (the piece's commentator) are his, whom the edition names, and count
+    ed = Stream.build([(Unit("x.txt:1", "大宰之職掌建邦之六典", CLASSIC), CLASSIC),
+                       (Unit("x.txt:2", "典常也經也法也王謂之禮經", COMMENTARY), COMMENTARY),
+                       (Unit("x.txt:3", "以佐王治邦國", CLASSIC), CLASSIC)], ZHENG)
+    ref = Stream.build([(Unit("y.txt:1", "大宰之職掌建邦之六典", ""), "C"),
+                        (Unit("y.txt:2", "六典者治教禮政刑事之典", ""), "M"),
+                        (Unit("y.txt:3", "大音泰", "", commentator="陸德明"), "M"),
+                        (Unit("y.txt:4", "以佐王治邦國", ""), "C")],
+                       [{"dynasty": "宋", "name": "朱申", "role": "撰"}])
+    assert other_commentators(ed, ref, align(ref.text, ed.text)) == ({1}, ["朱申"])
+    res = check(ed, ref, worst=0)
+    assert (res.classic_total, res.classic_aligned, res.classic_ok) == (16, 16, 16)
+    assert (res.commentary_total, res.commentary_aligned, res.commentary_ok) == (3, 0, 0)
+    assert (res.other_commentary, res.other_names) == (11, ["朱申"])
+    # a compiler (同編) says nothing about whose notes they are: counted
+    ref.people = [{"dynasty": "", "name": "趙如源", "role": "同編"}]
+    res = check(ed, ref, worst=0)
+    assert (res.commentary_total, res.commentary_aligned, res.commentary_ok, res.other_commentary) == (14, 0, 0, 0)
+    # an author the edition does not name whose notes are the edition's (儀禮鄭註句讀, 張爾岐撰,
+    # prints 鄭注): counted
+    ref.people = [{"dynasty": "", "name": "張爾岐", "role": "撰"}]
+    ref.units[1].text = "典常也經也法也王謂之禮經"
+    ref = Stream.build([(u, role) for u, role in
+                        zip(ref.units, ["C", "M", "M", "C"])], ref.people)
+    res = check(ed, ref, worst=0)
+    assert (res.commentary_total, res.commentary_aligned, res.commentary_ok, res.other_commentary) == (15, 12, 12, 0)
+
+
+def test_a_second_reference_judges_what_the_two_print_otherwise():
+    # the edition stores the list of officers (敘官) as the classic and quotes the classic in
+    # its note; reference A prints the list small and its words 以佐王治邦國 are aligned with
+    # the note's quotation (the alignment cannot tell the copies apart); reference B prints the
+    # list full size and 鄭注 small. Judged with B, A's characters B reads otherwise are left out
+    ed = Stream.build([(Unit("x.txt:1", "治官之屬大宰卿一人小宰中大夫二人", CLASSIC), CLASSIC),
+                       (Unit("x.txt:2", "大宰之職掌建邦之六典", CLASSIC), CLASSIC),
+                       (Unit("x.txt:3", "典常也經曰以佐王治邦國", COMMENTARY), COMMENTARY)])
+    a = _stream([("治官之屬", "", "C"), ("大宰卿一人小宰中大夫二人", "", "M"),
+                 ("大宰之職掌建邦之六典", "", "C"), ("經曰以佐王治邦國", "", "C")])
+    b = _stream([("治官之屬大宰卿一人小宰中大夫二人", "", "C"), ("大宰之職掌建邦之六典", "", "C"),
+                 ("典常也經曰以佐王治邦國", "", "M")])
+    alone = check(ed, a, worst=0)
+    assert (alone.classic_aligned, alone.classic_ok, alone.commentary_aligned, alone.commentary_ok) == (22, 14, 12, 0)
+    assert [(p.kind, p.chars) for p in check(ed, a, worst=5).places] == [("commentary", 12), ("classic", 8)]
+    judged = check(ed, a, worst=5, judges=[b])
+    assert (judged.classic_aligned, judged.classic_ok, judged.commentary_aligned, judged.disputed) == (14, 14, 0, 20)
+    assert judged.places == []
+    # B judged with A: the 敘官 A prints small and the quotation A prints full size are left out
+    other = check(ed, b, worst=0, judges=[a])
+    assert (other.classic_total, other.classic_aligned, other.classic_ok, other.commentary_total,
+            other.commentary_aligned, other.commentary_ok, other.disputed) == (26, 14, 14, 11, 3, 3, 20)
 
 
 def test_the_command_on_the_xiaojing_pair():
@@ -170,7 +239,7 @@ def test_no_shipped_reference_is_built_from_the_two_editions_it_is_checked_with(
     Kanripo works the shipped classic of the 注疏 edition names as its sources (``data/classics``
     headers) are neither the 注疏 edition nor the edition it is checked against."""
     seen = {}
-    for edition, reference in PAIRS:
+    for edition, reference, *judges in PAIRS:
         first = sorted((CORPUS / edition).glob("*_0*.txt"))[0]
         title = next(line.split(":", 1)[1].strip() for line in first.read_text(encoding="utf-8").splitlines()
                      if line.startswith("#+TITLE:"))
@@ -178,7 +247,8 @@ def test_no_shipped_reference_is_built_from_the_two_editions_it_is_checked_with(
         sources = {m for name in book.split("+")
                    for line in (CLASSICS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()
                    if line.startswith("#") for m in re.findall(r"Kanripo (KR\w+)", line)}
-        assert sources and not sources & {Path(edition).name, Path(reference).name}, (edition, reference, sources)
+        checked_with = {Path(edition).name, Path(reference).name} | {Path(judge).name for judge in judges}
+        assert sources and not sources & checked_with, (edition, reference, sources)
         seen[Path(edition).name] = (book, sorted(sources))
     assert seen == {
         "KR1a0007": ("yi", ["KR1a0139"]), "KR1b0004": ("shu", ["KR1b0046", "KR4h0002"]),
@@ -194,7 +264,7 @@ SHARED_TABLE = [
     "| KR1a0007 | KR1a0001 | 99.33 % | 21,010 / 21,151 of 21,337 | — | 0 / 0 of 0 |",
     "| KR1b0004 | KR1b0002 | 99.56 % | 24,543 / 24,651 of 26,051 | 99.91 % | 45,252 / 45,291 of 66,575 |",
     "| KR1c0004 | KR1c0002 | 99.82 % | 36,574 / 36,638 of 37,413 | 99.83 % | 98,005 / 98,165 of 156,487 |",
-    "| KR1d0003 | KR1d0012 | 97.95 % | 35,719 / 36,465 of 43,313 | 94.19 % | 7,912 / 8,400 of 77,817 |",
+    "| KR1d0003 | KR1d0012 (judged with KR1d0002) | 99.96 % | 35,703 / 35,714 of 43,313 | — (notes by 朱申) | 0 / 0 of 0 |",
     "| KR1d0003 | KR1d0002 | 99.99 % | 48,477 / 48,479 of 49,109 | 99.89 % | 109,608 / 109,724 of 132,523 |",
     "| KR1e0004 | KR1e0092 | 99.84 % | 7,911 / 7,923 of 8,184 | 99.36 % | 10,223 / 10,288 of 24,459 |",
     "| KR1e0010 | KR1e0009 | 99.00 % | 38,663 / 39,052 of 41,195 | 99.85 % | 38,204 / 38,259 of 50,891 |",

@@ -4,8 +4,10 @@ reference's classic it stores as classic and of its commentary as commentary, wi
 worst places (``collation.layercheck``).
 
 EDITION and each REFERENCE are a Kanripo folder or file (parsed as the importer would,
-nothing stored) or the slug of a stored edition. ``--shared`` runs every pair of
-``../shared/corpus`` (``layercheck.PAIRS``) and prints one table row per pair.
+nothing stored) or the slug of a stored edition. Several REFERENCEs are independent editions
+of one classic: each is measured, judged with the others (``layercheck.check``: what they
+print otherwise, one full size and another small, is not counted). ``--shared`` runs every
+pair of ``../shared/corpus`` (``layercheck.PAIRS``) and prints one table row per pair.
 """
 from __future__ import annotations
 
@@ -30,9 +32,13 @@ def percent(share: float | None) -> str:
 
 
 def row(edition: str, reference: str, res: Result) -> str:
-    """One table row: the pair, classic share (aligned/total), commentary share (aligned/total)."""
+    """One table row: the pair, classic share (aligned/total), commentary share (aligned/total);
+    a reference whose notes are another commentator's shows ``— (notes by 朱申)``."""
+    commentary = percent(res.commentary_share)
+    if res.commentary_aligned == 0 and res.other_names:
+        commentary += f" (notes by {'、'.join(res.other_names)})"
     return (f"| {edition} | {reference} | {percent(res.classic_share)} | {res.classic_ok:,} / {res.classic_aligned:,}"
-            f" of {res.classic_total:,} | {percent(res.commentary_share)} | {res.commentary_ok:,} / "
+            f" of {res.classic_total:,} | {commentary} | {res.commentary_ok:,} / "
             f"{res.commentary_aligned:,} of {res.commentary_total:,} |")
 
 
@@ -48,7 +54,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("edition", nargs="?", help="the commentary edition: folder, file or stored slug")
-        parser.add_argument("reference", nargs="*", help="the reference edition(s), read one after another")
+        parser.add_argument("reference", nargs="*",
+                            help="the reference edition(s): each measured, judged with the others")
         parser.add_argument("--shared", action="store_true",
                             help="every pair of ../shared/corpus (SOURCES.md, kanripo-references) as a table")
         parser.add_argument("--worst", type=int, default=10, help="how many places to print (default 10)")
@@ -60,20 +67,28 @@ class Command(BaseCommand):
             raise CommandError("give EDITION and at least one REFERENCE, or --shared")
         try:
             ed = edition_stream(opts["edition"])
-            ref = reference_stream(*opts["reference"])
+            refs = [reference_stream(source) for source in opts["reference"]]
         except LookupError as exc:
             raise CommandError(str(exc)) from exc
-        res = check(ed, ref, worst=opts["worst"])
-        self.report(opts["edition"], " + ".join(opts["reference"]), res)
+        for k, (source, ref) in enumerate(zip(opts["reference"], refs)):
+            others = opts["reference"][:k] + opts["reference"][k + 1:]
+            res = check(ed, ref, worst=opts["worst"], judges=refs[:k] + refs[k + 1:])
+            self.report(opts["edition"], source, res, others)
 
-    def report(self, edition: str, reference: str, res: Result) -> None:
+    def report(self, edition: str, reference: str, res: Result, judges=()) -> None:
         out = self.stdout
-        out.write(f"{edition} against {reference}")
+        out.write(f"{edition} against {reference}" + (f", judged with {', '.join(judges)}" if judges else ""))
         out.write(f"  classic stored as classic:        {percent(res.classic_share)} "
                   f"({res.classic_ok:,} of {res.classic_aligned:,} aligned; {res.classic_total:,} in the reference)")
         out.write(f"  commentary stored as commentary:  {percent(res.commentary_share)} "
                   f"({res.commentary_ok:,} of {res.commentary_aligned:,} aligned; "
                   f"{res.commentary_total:,} in the reference)")
+        if res.other_commentary:
+            out.write(f"  not counted: {res.other_commentary:,} characters of notes by {'、'.join(res.other_names)}, "
+                      "whom the edition's bylines do not name: they measure nothing of its commentary")
+        if judges:
+            out.write(f"  not counted: {res.disputed:,} characters aligned where {', '.join(judges)} prints "
+                      "otherwise (one full size, the other small)")
         if res.places:
             out.write("  worst places (edition: layers other than the classic in 〔…〕; reference: small print in (…)):")
         for p in res.places:
@@ -86,13 +101,14 @@ class Command(BaseCommand):
         if not SHARED.is_dir():
             raise CommandError(f"{SHARED}: no shared corpus here")
         rows = []
-        for edition, reference in PAIRS:
+        for edition, reference, *judges in PAIRS:
             started = time.perf_counter()
-            res = check(edition_stream(str(SHARED / edition)), reference_stream(str(SHARED / reference)), worst=worst)
-            e, r = edition.split("/")[-1], reference.split("/")[-1]
-            self.report(e, r, res)
+            res = check(edition_stream(str(SHARED / edition)), reference_stream(str(SHARED / reference)), worst=worst,
+                        judges=[reference_stream(str(SHARED / judge)) for judge in judges])
+            e, r, j = edition.split("/")[-1], reference.split("/")[-1], [judge.split("/")[-1] for judge in judges]
+            self.report(e, r, res, j)
             self.stdout.write(f"  ({time.perf_counter() - started:.1f} s)\n")
-            rows.append(row(e, r, res))
+            rows.append(row(e, r + (f" (judged with {', '.join(j)})" if j else ""), res))
         self.stdout.write(HEADER)
         for line in rows:
             self.stdout.write(line)
