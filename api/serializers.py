@@ -7,11 +7,11 @@ from rest_framework import serializers
 
 from characters.simplified import TRADITIONAL
 from config.budget import check
-from reader.citation import section_citation, section_heading, section_names, set_openings
+from reader.citation import section_citation, section_heading, set_openings
 from reader.models import Edition, Juan, Piece, Work
 from search.analysis import reading_of
 from search.documents import LAYER_NAMES
-from search.service import HitLinks, edition_places
+from search.service import HitLinks, edition_places, kept_section_names
 
 
 PAGE_BREAK = re.compile(r"<pb:([^>]+)>")
@@ -258,11 +258,12 @@ class HitSerializer(serializers.Serializer):
 
     def _names(self) -> dict:
         """``reader.citation.section_names`` of the untitled sections of the page's hits (the
-        list the serializer was given, else the one hit), looked up once for the page."""
+        list the serializer was given, else the one hit), looked up once for the page and kept
+        for the pages that follow (``search.service.kept_section_names``)."""
         names = getattr(self, "_section_names", None)
         if names is None:
             hits = getattr(self.parent, "instance", None) if self.parent is not None else None
-            names = self._section_names = section_names(
+            names = self._section_names = kept_section_names(
                 (h.passage.work_slug, h.passage.juan_number, h.passage.section_position)
                 for h in (hits if hits is not None else [self.instance]) if not h.passage.section_title)
         return names

@@ -173,26 +173,29 @@ def section_label(section, chapter=None) -> str:
 def section_names(keys) -> dict[tuple[str, int, int], str]:
     """``{(edition slug, juan number, section position): section_heading}`` for the sections
     ``keys`` name (as the hits and the distribution do): three queries for them all (the
-    juans, their sections at those positions, the untitled ones' opening words); a key that
-    names no section is left out. The juans are found first and the sections by juan and
-    position (the table's index): one condition per key joined with OR, as this was written
-    before, made SQLite scan every section (0.4–0.9 s a page of hits on a library of 850,000
-    sections)."""
+    juans, their sections at those positions, the untitled ones' opening words), read as
+    rows of values, not model instances; a key that names no section is left out. The juans
+    are found first and the sections by juan and position (the table's index): one
+    condition per key joined with OR, as this was written before, made SQLite scan every
+    section (0.4–0.9 s a page of hits on a library of 850,000 sections)."""
     keys = set(keys)
     if not keys:
         return {}
-    q = Q()
-    for slug, number in {(slug, juan) for slug, juan, _ in keys}:
-        q |= Q(edition__slug=slug, number=number)
-    juans = {j.pk: j for j in Juan.objects.filter(q).select_related("edition")}
-    sections = []
-    for s in (Section.objects.filter(juan_id__in=list(juans), position__in={p for _, _, p in keys})
-              .select_related("chapter")):
-        s.juan = juans[s.juan_id]
-        if (s.juan.edition.slug, s.juan.number, s.position) in keys:
-            sections.append(s)
-    set_openings(sections)
-    return {(s.juan.edition.slug, s.juan.number, s.position): section_heading(s, s.chapter) for s in sections}
+    wanted = {(slug, juan) for slug, juan, _ in keys}
+    juans = {pk: (slug, number) for pk, slug, number in
+             Juan.objects.filter(edition__slug__in={s for s, _ in wanted}, number__in={n for _, n in wanted})
+             .order_by().values_list("pk", "edition__slug", "number") if (slug, number) in wanted}
+    found: dict[tuple[str, int, int], tuple] = {}
+    for pk, juan_id, position, title, chapter_title in (
+            Section.objects.filter(juan_id__in=list(juans), position__in={p for _, _, p in keys})
+            .order_by().values_list("pk", "juan_id", "position", "title", "chapter__title")):
+        key = (*juans[juan_id], position)
+        if key in keys:
+            found[key] = (pk, title, chapter_title)
+    texts = classic_runs([pk for pk, title, _ in found.values() if not title])
+    # section_heading's rule on the rows: the title, else the opening words, else the chapter's title
+    return {key: title or opening_words(texts.get(pk, ())) or chapter_title or ""
+            for key, (pk, title, chapter_title) in found.items()}
 
 
 def citation_text(section, chapter=None, page: str | None = None) -> str:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 from urllib.parse import urlencode
 
 from catalogue.catalogue import bu_of, entry, get_class
@@ -73,12 +75,20 @@ def facet_table() -> dict[int, EditionFacets]:
     return out
 
 
-def edition_counts(results: SearchResults) -> Counter:
-    """``Counter({edition id: hits})`` from the results' hits per juan (no database)."""
-    counts: Counter = Counter()
-    for head, count in zip(*results.juan_counts()):
-        counts[head[0]] += count
-    return counts
+_EDITION, _COUNT = itemgetter(0), itemgetter(1)
+
+
+def edition_counts(results: SearchResults | None, per_juan: tuple[list, list] | None = None) -> Counter:
+    """``Counter({edition id: hits})`` from the results' hits per juan (no database), editions
+    in the order of their first hit. ``per_juan``: the results' ``juan_counts()`` when the
+    caller has them (then ``results`` is not read). A juan's head starts with its edition's
+    id and the juans of an edition mostly follow one another, so the counts are summed a run
+    of juans at a time (7,700 juans for 之 on the 107 M library, in about 90 editions)."""
+    heads, counts = per_juan if per_juan is not None else results.juan_counts()
+    out: Counter = Counter()
+    for edition, run in groupby(zip(map(_EDITION, heads), counts), _EDITION):
+        out[edition] += sum(map(_COUNT, run))
+    return out
 
 
 def matches(f: EditionFacets, classes=(), dynasties=(), authors=()) -> bool:
@@ -152,7 +162,8 @@ _unfaceted: OrderedDict = OrderedDict()
 _unfaceted_lock = threading.Lock()
 
 
-def unfaceted_edition_counts(query, results: SearchResults | None = None) -> Counter:
+def unfaceted_edition_counts(query, results: SearchResults | None = None,
+                             per_juan: tuple[list, list] | None = None) -> Counter:
     """``edition_counts`` of the search ``query`` without its facet filters, which a faceted
     search counts its facets from. A reader who narrows a search by a facet (a 類, then a
     dynasty) asks for the same unfiltered search with every click, so the counts of the last
@@ -160,7 +171,8 @@ def unfaceted_edition_counts(query, results: SearchResults | None = None) -> Cou
     index version and the corpus stamp (as ``facet_table``; nothing is kept for a backend
     that has no version): only the first filtered search of a query searches twice.
     ``results``: the query's own results when the caller has them (an unfiltered search,
-    whose counts are then kept for the filtered ones that follow)."""
+    whose counts are then kept for the filtered ones that follow), and ``per_juan`` their
+    ``juan_counts()`` when it has those too."""
     from .service import run_search  # imported here: search.service imports search.facets's callers
 
     version = get_search_backend().version()
@@ -171,7 +183,8 @@ def unfaceted_edition_counts(query, results: SearchResults | None = None) -> Cou
             if found is not None:
                 _unfaceted.move_to_end(key)
                 return found
-    counts = edition_counts(results if results is not None else run_search(query))
+    counts = (edition_counts(None, per_juan) if results is not None and per_juan is not None
+              else edition_counts(results if results is not None else run_search(query)))
     if version is not None:
         with _unfaceted_lock:
             _unfaceted[key] = counts
@@ -181,12 +194,16 @@ def unfaceted_edition_counts(query, results: SearchResults | None = None) -> Cou
     return counts
 
 
-def search_facet_counts(form, results: SearchResults) -> dict[str, list[dict]]:
+def search_facet_counts(form, results: SearchResults, per_juan: tuple[list, list] | None = None) -> dict[str, list[dict]]:
     """``facet_counts`` of a valid search form (``search.forms.SearchForm``) and its results:
     counted from the search without the facet filters (``unfaceted_edition_counts``), which
-    is ``results`` themselves when the form has no facet filter."""
-    per_edition = unfaceted_edition_counts(form.search_query(unfaceted=True),
-                                           None if form.facets_filtered() else results)
+    is ``results`` themselves when the form has no facet filter (its query then is the
+    results' own, not parsed again). ``per_juan``: the results' ``juan_counts()`` when the
+    caller has them."""
+    if form.facets_filtered():
+        per_edition = unfaceted_edition_counts(form.search_query(unfaceted=True))
+    else:
+        per_edition = unfaceted_edition_counts(results.query, results, per_juan)
     return facet_counts(None, per_edition=per_edition, **form.cleaned_data["facet_filters"])
 
 

@@ -10,6 +10,7 @@ from django.db.models import Count
 from django.urls import reverse
 
 from config.server_timing import timed
+from reader.citation import section_names
 from reader.models import Edition
 from corrections.overlay import imported_offset, piece_changes
 from reader.paging import long_sections, page_of
@@ -57,6 +58,38 @@ def edition_places() -> dict[int, dict]:
     _places.clear()
     _places[key] = out
     return out
+
+
+#: Most section names ``kept_section_names`` keeps; past it they are dropped and read again.
+KEPT_SECTION_NAMES = 100_000
+_names: dict = {}
+
+
+def kept_section_names(keys) -> dict[tuple[str, int, int], str]:
+    """``reader.citation.section_names`` of ``keys`` (``(edition slug, juan number, section
+    position)``), kept in process memory for as long as the search index and the corpus stamp
+    stay the same (as ``edition_places``): a page of hits names the same untitled sections as
+    the pages before it, so only the sections no earlier answer named are read from the
+    database (three queries for them all, none when every one is known). A key that names no
+    section is left out, and is asked for again the next time; past ``KEPT_SECTION_NAMES``
+    names the kept ones are dropped."""
+    version = (get_search_backend().version(), corpus_version())
+    known = _names.get(version)  # one read: another thread may replace the table meanwhile
+    if version[0] is None or known is None:
+        known = {}
+    keys = set(keys)
+    missing = [key for key in keys if key not in known]
+    if missing:
+        found = section_names(missing)
+        if version[0] is not None:
+            if len(known) + len(found) > KEPT_SECTION_NAMES:
+                known = {}
+            known.update(found)  # a dict's update is atomic under the GIL: readers see a name or none
+            _names.clear()
+            _names[version] = known
+        else:
+            known = {**known, **found}
+    return {key: known[key] for key in keys if key in known}
 
 
 @lru_cache(maxsize=4096)

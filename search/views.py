@@ -9,14 +9,15 @@ from django.urls import reverse
 from config.budget import check
 from config.ratelimit import search_wait
 
-from reader.citation import section_names
 from reader.models import Chapter, Juan, Work
 
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .facets import active_filters, facet_counts, facet_menu, search_facet_counts
 from .forms import LAYER_CHOICES, SearchForm, resolve_edition, resolve_work
-from .service import HitLinks, edition_places, juan_path, name_layers, query_hints, run_search, section_path
+from .service import (
+    HitLinks, edition_places, juan_path, kept_section_names, name_layers, query_hints, run_search, section_path,
+)
 
 PAGE_SIZE = 50
 #: What to narrow when a search runs out of time.
@@ -70,7 +71,7 @@ def distribution(results, query, titles: dict[str, str]) -> dict:
     if total > MAX_SECTION_BARS:
         top = sorted(range(total), key=lambda i: -sections[i]["count"])[:MAX_SECTION_BARS]
         sections = [sections[i] for i in sorted(top)]
-    names = section_names((r["work_slug"], r["juan"], r["section"]) for r in sections if not r["title"])
+    names = kept_section_names((r["work_slug"], r["juan"], r["section"]) for r in sections if not r["title"])
     for row in sections:
         if not row["title"]:
             row["title"] = names.get((row["work_slug"], row["juan"], row["section"]), "")
@@ -194,7 +195,7 @@ def search_page(request):
                         hit.url = link(hit)
                         hit.work_name = titles.get(hit.work_slug, hit.work_title)
                         rows.append((hit, hit_tools(hit, hit.work_slug in several)))
-                    names = section_names((h.work_slug, h.juan_number, h.section_position)
+                    names = kept_section_names((h.work_slug, h.juan_number, h.section_position)
                                            for h, _ in rows if not h.section_title)
                     for hit, tools in rows:  # the section as citations name it
                         tools["section_name"] = hit.section_title or names.get(
