@@ -14,9 +14,11 @@ Search:
 * a query's terms are read from their posting blocks straight into NumPy (``postings``). A
   single unit, and a pair of units that cannot overlap itself, are counted from the weights
   (folded look-ups take every spelling in the index that folds alike); AND, OR and NOT of
-  such terms are array operations (``_plan``). Longer phrases, wildcards, NEAR, and terms
-  whose hits could overlap give candidates, verified on the stored text with
-  ``match_passage`` (as every query was before);
+  such terms are array operations (``_plan``). Longer phrases, and a ``?`` after a unit
+  (射?獲: the units that may stand there read from the lexicon of pairs by prefix,
+  ``_Lookup.phrase_slots``), are counted from the positions of their pairs. A ``?`` that
+  opens a term or follows another one, NEAR, and terms whose hits could overlap give
+  candidates, verified on the stored text with ``match_passage`` (as every query was before);
 * hits become ``Hit`` objects only for the page read: hits are grouped by section (in text
   order), so ``hits[0:20]`` reads the stored fields of the first sections' passages only
   (``WhooshHits``); the distributions per juan and section are sums over the view's arrays.

@@ -1,6 +1,7 @@
 """Whoosh's postings read straight into NumPy, a posting block at a time: a term's
 passages and counts (``postings``), a phrase's occurrences from its pairs' positions
-(``pair_occurrences``), and a term's total from term statistics (``statistics_total``)."""
+(``pair_occurrences``), a term's total from term statistics (``statistics_total``), and the
+``pairs`` lexicon read by prefix (``pairs_from``: what may stand at a wildcard)."""
 from __future__ import annotations
 
 import numpy as np
@@ -69,32 +70,75 @@ def pair_occurrences(reader, slots: list, allowed: np.ndarray | None = None) -> 
     """``(docnums, starts)``, ascending, of every place where pair ``k`` of a phrase is one of
     the terms ``slots[k]`` at unit position ``start + k`` for every ``k``: the phrase's
     occurrences (overlapping ones included), from the positions in the ``pairs`` postings of
-    the passages that hold every slot (and are ``allowed``, if given). No stored text read."""
+    the passages that hold every slot (and are ``allowed``, if given). No stored text read.
+
+    The passages are intersected as masks over the document numbers and the places as
+    ``doc << 32 | start`` keys, each slot's already unique (one pair term stands at a
+    position): the smallest slot's are sorted, every other's looked up in them
+    (``searchsorted``), so that no array of millions of keys is sorted or hashed (a ``?``
+    between two frequent units reads millions of positions)."""
     leaves = _leaves(reader)
+    size = max((base + r.doc_count_all() for r, base in leaves), default=0)
+    held = np.ones(size, dtype=bool) if allowed is None else allowed[:size].copy()
     per_slot = []
     for terms in slots:
         ids, values = [], []
         for r, base in leaves:
             for term in terms:
                 _term_blocks(r, base, "pairs", term, ids, [], values)
-        per_slot.append((np.concatenate(ids) if ids else np.empty(0, dtype=np.int64), values))
-    candidates = _intersect([np.unique(ids) for ids, _ in per_slot])
-    if allowed is not None:
-        candidates = candidates[allowed[candidates]]
-    keys = None
+        ids = np.concatenate(ids) if ids else np.empty(0, dtype=np.int64)
+        has = np.zeros(size, dtype=bool)
+        has[ids] = True
+        held &= has
+        per_slot.append((ids, values))
+    if not per_slot:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    places = []
     for k, (ids, values) in enumerate(per_slot):
-        chosen_at = np.flatnonzero(np.isin(ids, candidates))
+        chosen_at = np.flatnonzero(held[ids])
         chosen = [values[i] for i in chosen_at.tolist()]
         lengths = np.fromiter(map(len, chosen), dtype=np.int64, count=len(chosen)) // 4
-        positions = np.frombuffer(b"".join(chosen), dtype="<u4").astype(np.int64)
-        starts = positions - k
+        starts = np.frombuffer(b"".join(chosen), dtype="<u4").astype(np.int64) - k
         docs = np.repeat(ids[chosen_at], lengths)
         ok = starts >= 0
-        slot_keys = np.unique((docs[ok] << 32) | starts[ok])
-        keys = slot_keys if keys is None else np.intersect1d(keys, slot_keys, assume_unique=True)
-    if keys is None:
-        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+        places.append((docs[ok] << 32) | starts[ok])
+    places.sort(key=len)
+    keys = np.sort(places[0])
+    for other in places[1:]:
+        if not len(keys):
+            break
+        at = np.minimum(np.searchsorted(keys, other), len(keys) - 1)
+        keys = np.sort(other[keys[at] == other])
     return keys >> 32, keys & 0xFFFFFFFF
+
+
+def pairs_from(reader, firsts, joins) -> dict[str, list[str]]:
+    """The ``pairs`` terms of the index that start with one of the units ``firsts`` (exact
+    codes) joined as ``joins`` allows (``""``: adjacent, ``PAIR_GAP``: separators between),
+    grouped by their second unit: ``{unit: [term, …]}``. Read from the lexicon of each
+    segment (a prefix scan a unit, no posting read): the units that can follow ``firsts``
+    in some passage, which is all a ``?`` after them can be."""
+    out: dict[str, list[str]] = {}
+    for r, _ in _leaves(reader):
+        for first in firsts:
+            prefix = first.encode("utf-8")
+            for (field, raw), _ in r._terms.items_from("pairs", prefix):
+                if field != "pairs" or not raw.startswith(prefix):
+                    break
+                term = raw.decode("utf-8")
+                join, unit = term[len(first):-1], term[-1]
+                if join in joins:
+                    found = out.setdefault(unit, [])
+                    if term not in found:
+                        found.append(term)
+    return out
+
+
+def present(reader, field: str, terms) -> list[str]:
+    """The ``terms`` of ``field`` that some segment of ``reader`` holds, in order (a look-up
+    in each segment's lexicon, no posting read)."""
+    leaves = _leaves(reader)
+    return [t for t in terms if any((field, t.encode("utf-8")) in r._terms for r, _ in leaves)]
 
 
 def _left_to_right(docs: np.ndarray, starts: np.ndarray, length: int) -> np.ndarray:
