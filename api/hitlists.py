@@ -33,10 +33,13 @@ BATCH = 500
 
 def hit_rows(hits: Iterable, work_names: dict[str, str], url_of: Callable) -> Iterator[tuple]:
     """One tuple per hit, in ``COLUMNS`` order; ``work_names`` is ``{edition slug: name}`` and
-    ``url_of(hit)`` the hit's absolute reading URL."""
+    ``url_of(hit)`` the hit's absolute reading URL. The place is read from the hit's passage
+    and the KWIC's bounds found once a hit (``Hit.kwic``)."""
     for h in hits:
-        yield (work_names.get(h.work_slug, h.work_title), h.juan_label, h.section_position, h.section_title,
-               LAYER_NAMES[h.layer], h.before, h.match, h.after, url_of(h))
+        p = h.passage
+        before, match, after = h.kwic()
+        yield (work_names.get(p.work_slug, p.work_title), p.juan_label, p.section_position, p.section_title,
+               LAYER_NAMES[p.layer], before, match, after, url_of(h))
 
 
 def hit_list_chunks(kind: str, rows: Iterable[tuple]) -> Iterator[bytes]:

@@ -19,6 +19,8 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 #: program set up for Chinese or Japanese reads as the ASCII ones, as it does full-width
 #: digits: ``＝HYPERLINK(…)`` is a formula there.
 FULL_WIDTH_STARTS = ("\uff1d", "\uff0b", "\uff0d", "\uff20")
+_ALL_STARTS = FORMULA_STARTS + FULL_WIDTH_STARTS
+_STARTS = frozenset(_ALL_STARTS)
 
 
 def spreadsheet_cell(value):
@@ -27,9 +29,12 @@ def spreadsheet_cell(value):
     line ends: a spreadsheet program that trims cells, as LibreOffice's import can, would
     start it there), gets a leading ``'``; anything else (other strings, numbers, None) is
     returned unchanged."""
-    if isinstance(value, str) and (value.startswith(FORMULA_STARTS)
-                                   or value.lstrip().startswith(FORMULA_STARTS + FULL_WIDTH_STARTS)):
-        return "'" + value
+    if isinstance(value, str) and value:
+        # the first character decides but after spaces (a hit list has a million cells: no
+        # ``lstrip`` of each)
+        first = value[0]
+        if first in _STARTS or (first.isspace() and value.lstrip().startswith(_ALL_STARTS)):
+            return "'" + value
     return value
 
 

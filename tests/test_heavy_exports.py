@@ -101,3 +101,13 @@ def test_a_hit_list_is_written_a_batch_of_hits_at_a_time(client, seed_backend, m
     assert first[0] == "\t".join(hitlists.COLUMNS)
     rest = b"".join(chunks).decode("utf-8").splitlines()
     assert (len(first) - 1 + len(rest), len(read)) == (116, 116)
+
+
+def test_a_section_path_is_what_reverse_writes():
+    from django.urls import reverse
+
+    from search.service import section_path
+
+    for slug, number, position in (("禮書綱目", 10, 2), ("a%b/c d", 1, 120), ("..", 3, 7), ("KR1d0086-WYG", 999, 1)):
+        assert section_path(slug, number, position) == reverse("reader:section", args=[slug, number, position])
+    assert section_path("a%b/c d", 1, 120) == "/works/a%2525b%252Fc%20d/juan/1/120/"
