@@ -19,18 +19,30 @@ from .quotations import juan_parallels
 from .service import collate_juan
 
 
-def witnesses_from_request(request, edition) -> tuple[list, list]:
-    """``(chosen, all others)``: the other editions of ``edition``'s work named by ``with``
-    (slugs, repeated), or all of them when none is named."""
+def witnesses_from_request(request, edition) -> tuple[list, list, list[str]]:
+    """``(chosen, all others, unknown)``: the other editions of ``edition``'s work named by
+    ``with`` (slugs or ids, repeated; as the collation API takes them), or all of them when
+    none is named; ``unknown`` the values of ``with`` that name none of them."""
     others = list(edition.work.editions.exclude(pk=edition.pk).order_by("id"))
     wanted = request.GET.getlist("with")
-    chosen = [e for e in others if e.slug in wanted] if wanted else others
-    return chosen, others
+    if not wanted:
+        return others, others, []
+    known = {e.slug for e in others} | {str(e.pk) for e in others}
+    chosen = [e for e in others if e.slug in wanted or str(e.pk) in wanted]
+    return chosen, others, [w for w in wanted if w not in known]
 
 
 def _collation_page(request, slug, number, positions=None):
     juan = juan_by_slug(slug, number)
-    chosen, others = witnesses_from_request(request, juan.edition)
+    chosen, others, unknown = witnesses_from_request(request, juan.edition)
+    if unknown:  # a mistyped link: say so, rather than collate against nothing and show no variant
+        names = "、".join(e.slug for e in others) or "無"
+        return render(request, "collation/collation.html", {
+            "work": juan.work, "edition": juan.edition, "juan": juan, "chosen": chosen, "others": others,
+            "hide_glyphs": request.GET.get("glyphs") == "hide", "sections": [], "counts": [],
+            "single": False, "display": display_from_request(request)[0],
+            "error": f"{juan.work.title}沒有「{'、'.join(unknown)}」這個版本（可對校：{names}）"
+                     f" (not another edition of {juan.work.title}: {', '.join(unknown)})"}, status=400)
     hide_glyphs = request.GET.get("glyphs") == "hide"
     collation = collate_juan(juan, chosen, positions)
     counts = collation.counts()

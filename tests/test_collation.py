@@ -122,6 +122,17 @@ def test_collation_page(witnesses, client):
     whole = client.get("/works/禮書綱目/juan/10/collate/").content.decode()
     assert whole.count('class="collation-section"') == 45
     assert '<input type="checkbox" name="with" value="KR1d0086" checked>' in whole
+    # an edition's id chooses it as the API's does
+    by_id = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": wyg.pk}).content.decode()
+    assert '<input type="checkbox" name="with" value="KR1d0086-WYG" checked>' in by_id and "〔KR1d0086-WYG：歩" in by_id
+    # a mistyped edition is named, not collated against nothing (a page without a single variant)
+    for url in ("/works/禮書綱目/juan/10/collate/", "/works/禮書綱目/juan/10/2/collate/"):
+        response = client.get(url, {"with": ["KR1d0086", "KR1d0086-WGY"]})
+        page = response.content.decode()
+        assert response.status_code == 400
+        assert ('<p class="error" role="alert">禮書綱目沒有「KR1d0086-WGY」這個版本（可對校：KR1d0086、KR1d0086-WYG）'
+                ' (not another edition of 禮書綱目: KR1d0086-WGY)</p>') in page
+        assert 'class="collation-section"' not in page and "異文統計" not in page
 
 
 def test_collation_api_and_exports(witnesses, client):
