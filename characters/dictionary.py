@@ -17,7 +17,19 @@ from characters.folding import fold
 __all__ = ["CharEntry", "lookup", "TABLE_PATH"]
 
 TABLE_PATH = Path(__file__).resolve().parent / "data" / "chars.tsv.gz"
-COLUMNS = ("char", "mandarin", "other_readings", "definition", "standard", "traditional", "simplified", "variants")
+COLUMNS = ("char", "mandarin", "other_readings", "definition", "standard", "traditional", "simplified", "variants",
+           "relations")
+#: What each relation of ``CharEntry.relations`` says, for the page (sources: the build script's docstring).
+RELATION_NAMES = {
+    "fold": "檢索視為一字",
+    "moe>": "《異體字字典》列為其異體",
+    "moe<": "《異體字字典》以為其正字",
+    "hydzd>": "《漢語大字典》列為其異體",
+    "hydzd<": "《漢語大字典》以為其正字",
+    "radical": "CJKVI 部首變體",
+    "unihan": "Unihan 語義異體",
+    "unihan-z": "Unihan 字形異體",
+}
 
 _lock = threading.Lock()
 _table: dict[str, tuple[str, ...]] | None = None
@@ -35,6 +47,11 @@ class CharEntry:
     "shuì", "form": "説", "source": "kHanyuPinyin"}, ...]``, each reading once, from the form
     that has it first (the character itself, then its variants in table order); ``source`` is
     the Unihan field (kMandarin: the usual reading; kHanyuPinyin: 漢語大字典's other readings).
+
+    ``relations``: for each of ``variants``, the sources that relate it to the character, from
+    the character's side (``{"乃": ["moe<"], "及": ["hydzd<"]}`` for 弓: the MOE 異體字字典 lists
+    弓 as a form of 乃; codes in ``characters/scripts/build_char_table.py``, words in
+    ``RELATION_NAMES``).
 
     ``searched_together``: the forms of the entry (standard, traditional, variants) that
     search folds to the same character (``same_character_forms``), the character itself
@@ -55,6 +72,13 @@ class CharEntry:
     see: dict | None = None
     readings: list[dict] = field(default_factory=list)
     searched_together: list[str] = field(default_factory=list)
+    relations: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def related_with_sources(self) -> list[tuple[str, str]]:
+        """``related`` with what joins each to the character, in words (``RELATION_NAMES``):
+        ``[("乃", "《異體字字典》以為其正字"), ("及", "《漢語大字典》以為其正字")]`` for 弓."""
+        return [(c, "；".join(RELATION_NAMES.get(r, r) for r in self.relations.get(c, []))) for c in self.related]
 
     @property
     def related(self) -> list[str]:
@@ -101,13 +125,14 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
     row = _load().get(ch)
     if row is None:
         return entry
-    _, mandarin, others, definition, standard, traditional, simplified, variants = row
+    _, mandarin, others, definition, standard, traditional, simplified, variants, relations = row
     entry.found = True
     entry.mandarin = mandarin.split()
     entry.other_readings = others.split()
     entry.definition = definition
     entry.standard, entry.traditional = list(standard), list(traditional)
     entry.simplified, entry.variants = list(simplified), list(variants)
+    entry.relations = {c: r.split(",") for c, _, r in (item.partition(":") for item in relations.split())}
     if follow and not entry.mandarin and entry.standard and entry.standard[0] != ch:
         see = lookup(entry.standard[0], follow=False)
         if see.mandarin or see.definition:

@@ -58,6 +58,8 @@ def test_the_thousand_most_frequent_characters_agree_with_folding_and_unihan(uni
         assert e.searched_together == [v for v in dict.fromkeys(e.standard + e.traditional + e.variants)
                                        if v != ch and fold_char(v) == fold_char(ch)], ch
         assert all(fold_char(v) != fold_char(ch) for v in e.related), ch
+        # each related form says which source relates it (never search: it keeps them apart)
+        assert all(e.relations.get(v) and "fold" not in e.relations[v] for v in e.related), ch
         # readings: Unihan's, of the character and of the forms search treats as it, each once
         assert e.mandarin == mandarin_of.get(ch, []), ch
         forms = [ch] + e.searched_together
@@ -82,3 +84,21 @@ def test_the_known_wrong_pages_are_right(client, db):
     assert client.get("/chars/説/").json()["standard"] == ["說"]
     html = client.get("/chars/弓/", {"format": "html"}).content.decode()
     assert '<dt>正字</dt><dd class="char-list"><a href="/chars/%E5%BC%93/">弓</a></dd>' in html
+
+
+def test_related_forms_name_their_source_and_non_cognates_are_not_related(client, db):
+    """弓 is listed as a form of 乃 by the MOE 異體字字典 and of 及 by 漢語大字典: the page says so.
+    CJKVI's non-cognates.txt calls 弓 and 𢎗, 士 and 土, 王 and 壬 two characters of one shape
+    (同型異字): not related."""
+    gong = client.get("/chars/弓/").json()
+    assert (gong["variants"], gong["relations"]) == (["乃", "及"], {"乃": ["moe<"], "及": ["hydzd<"]})
+    html = client.get("/chars/弓/", {"format": "html"}).content.decode()
+    assert ('<dt>相關字</dt><dd class="related-chars"><span class="related-note">異體字表所列，檢索時分開：</span><ul>'
+            '<li><a class="char-list-item" href="/chars/%E4%B9%83/">乃</a>'
+            '<span class="relation-source">（《異體字字典》以為其正字）</span></li>'
+            '<li><a class="char-list-item" href="/chars/%E5%8F%8A/">及</a>'
+            '<span class="relation-source">（《漢語大字典》以為其正字）</span></li></ul></dd>') in html
+    wang = client.get("/chars/王/").json()
+    assert "壬" not in wang["variants"] and wang["relations"]["玉"] == ["moe<", "radical", "hydzd<"]
+    assert "土" not in client.get("/chars/士/").json()["variants"]
+    assert "柬" not in client.get("/chars/東/").json()["variants"]

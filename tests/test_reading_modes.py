@@ -316,9 +316,11 @@ def test_char_lookup_tells_variants_search_folds_from_related_forms(client, db):
     assert data["variants"] == ["亣", "𠘲", "夨", "太"]
     assert data["searched_together"] == ["𠘲"]
     html = client.get("/chars/大/", {"format": "html"}).content.decode()
-    rows = re.findall(r'<dt>(異體|相關字)</dt><dd class="char-list" title="([^"]+)">(.*?)</dd>', html)
-    assert [(name, title, text_of(chars)) for name, title, chars in rows] == [
-        ("異體", "檢索時與「大」視為一字", "𠘲"), ("相關字", "異體字表所列，檢索時分開", "亣夨太")]
+    rows = re.findall(r'<dt>異體</dt><dd class="char-list" title="([^"]+)">(.*?)</dd>', html)
+    assert [(title, text_of(chars)) for title, chars in rows] == [("檢索時與「大」視為一字", "𠘲")]
+    related = re.search(r'<dt>相關字</dt><dd class="related-chars">(.*?)</dd>', html)[1]
+    assert text_of(related) == ("異體字表所列，檢索時分開：亣（《異體字字典》列為其異體；《漢語大字典》列為其異體）"
+                                "夨（CJKVI 部首變體）太（《漢語大字典》以為其正字）")
 
 
 def test_char_lookup_merges_the_readings_of_variant_forms(client, db):

@@ -11,7 +11,8 @@ Usage::
 ``--data`` defaults to ``../shared/data`` (see its README.md): ``unihan/Unihan_Readings.txt.bz2``
 (kMandarin, kDefinition, kHanyuPinyin), ``unihan/Unihan_Variants.txt.bz2`` (kTraditionalVariant,
 kSimplifiedVariant, kSemanticVariant, kZVariant) and the CJKVI tables in ``variants/``
-(``twedu-variants.txt``, ``radical-variants.txt``, ``hydzd-variants.txt``). The classes of
+(``twedu-variants.txt``, ``radical-variants.txt``, ``hydzd-variants.txt``, and ``non-cognates.txt``, which
+keeps pairs apart). The classes of
 the search's folding table (``characters/data/fold.tsv``, read through ``characters.folding``) add
 the variants that search already treats as one character.
 
@@ -23,13 +24,19 @@ timestamp or file name, so a rebuild from the same sources gives the same bytes.
 
 Format (UTF-8, TAB-separated, one row per character, sorted by code point)::
 
-    CHAR  MANDARIN  OTHER_READINGS  DEFINITION  STANDARD  TRADITIONAL  SIMPLIFIED  VARIANTS
+    CHAR  MANDARIN  OTHER_READINGS  DEFINITION  STANDARD  TRADITIONAL  SIMPLIFIED  VARIANTS  RELATIONS
 
 MANDARIN and OTHER_READINGS (漢語大字典 readings from kHanyuPinyin not in kMandarin)
 are space-separated pinyin; STANDARD (正字: the character search folds it to, itself for a
 standard character; ``characters.folding``),
 TRADITIONAL, SIMPLIFIED and VARIANTS (異體: its other forms) are strings of characters,
-one code point each, without separators.
+one code point each, without separators. RELATIONS says, for each of the VARIANTS, which
+sources join it to the character, from the character's side (``乃:moe< 及:hydzd<`` on 弓's row):
+``fold`` (search treats them as one character), ``moe>`` / ``moe<`` (the MOE 異體字字典 lists
+the variant under the character / the character under the variant, its 正字), ``hydzd>`` /
+``hydzd<`` (漢語大字典, the same), ``radical`` (a radical's variant shape), ``unihan``
+(kSemanticVariant), ``unihan-z`` (kZVariant). A pair that CJKVI's ``non-cognates.txt`` calls
+two characters of one shape (同型異字: 弓 and 𢎗) is not related, unless search folds them.
 """
 from __future__ import annotations
 
@@ -155,10 +162,20 @@ def build(data: Path, corpora: list[Path]) -> tuple[list[list[str]], dict]:
 
     standard: dict[str, list[str]] = collections.defaultdict(list)   # variant -> its standard forms
     var: dict[str, list[str]] = collections.defaultdict(list)        # char -> its variant forms
+    # (char, variant) -> the relations that join them, from the char's side (``RELATIONS``)
+    why: dict[tuple[str, str], list[str]] = collections.defaultdict(list)
+    # CJKVI's non-cognates (同型異字): two characters a table may relate by shape, not one character
+    apart = {frozenset((a, b)) for a, _, b in read_cjkvi(vdir / "non-cognates.txt")}
 
-    def add(d: dict, key: str, value: str) -> None:
-        if value != key and value not in d[key]:
+    def add(d: dict, key: str, value: str, relation: str = "") -> None:
+        if value == key:
+            return
+        if relation and relation != "fold" and frozenset((key, value)) in apart and canon.get(key, key) != canon.get(value, value):
+            return
+        if value not in d[key]:
             d[key].append(value)
+        if relation and relation not in why[key, value]:
+            why[key, value].append(relation)
 
     # nearest first: the search's own classes, then the MOE table, radical variants, Unihan, 漢語大字典
     # 正字 is what search folds the character to, the decided data (characters.folding): a
@@ -168,24 +185,25 @@ def build(data: Path, corpora: list[Path]) -> tuple[list[list[str]], dict]:
         if ch != c:
             add(standard, ch, c)
             for m in [c] + members[c]:
-                add(var, ch, m)
+                add(var, ch, m, "fold")
         for m in members.get(ch, []):
-            add(var, ch, m)
+            add(var, ch, m, "fold")
     for regular, _, variant in twedu:
-        add(var, regular, variant)
-        add(var, variant, regular)
+        add(var, regular, variant, "moe>")
+        add(var, variant, regular, "moe<")
     for proper, rel, variant in radical:
         if rel == "cjkvi/radical-variant":
-            add(var, proper, variant)
-            add(var, variant, proper)
+            add(var, proper, variant, "radical")
+            add(var, variant, proper, "radical")
     for ch, fields in sorted(variants.items()):
         for field in ("kSemanticVariant", "kZVariant"):
             for v in unihan_targets(fields.get(field, "")):
-                add(var, ch, v)
-                add(var, v, ch)
+                relation = "unihan-z" if field == "kZVariant" else "unihan"
+                add(var, ch, v, relation)
+                add(var, v, ch, relation)
     for proper, _, variant in hydzd:
-        add(var, proper, variant)
-        add(var, variant, proper)
+        add(var, proper, variant, "hydzd>")
+        add(var, variant, proper, "hydzd<")
 
     wanted = {c for c, f in readings.items() if "kMandarin" in f or "kDefinition" in f}
     in_corpus = corpus_chars(corpora)
@@ -201,8 +219,9 @@ def build(data: Path, corpora: list[Path]) -> tuple[list[list[str]], dict]:
         # compatibility ideographs are encoding duplicates, not forms a reader meets as variants
         vs = [x for x in var.get(ch, []) if x not in std and x not in trad and x not in simp
               and not is_compat(x)][:MAX_VARIANTS]
+        relations = " ".join(f"{x}:{','.join(why[ch, x])}" for x in vs if why.get((ch, x)))
         rows.append([ch, " ".join(mandarin), " ".join(others), clean(f.get("kDefinition", "")),
-                     "".join(std), "".join(trad), "".join(simp), "".join(vs)])
+                     "".join(std), "".join(trad), "".join(simp), "".join(vs), relations])
     info = {"unihan": len(wanted), "corpus": len(in_corpus), "corpus_only": len(in_corpus - wanted),
             "corpus_without_data": sorted(c for c in in_corpus if not readings.get(c) and not standard.get(c))}
     return rows, info
@@ -212,7 +231,7 @@ HEADER = """\
 # characters/data/chars.tsv.gz -- character lookup table (reading, definition, variant forms).
 # Generated by characters/scripts/build_char_table.py; do not edit by hand. Sources and licences:
 # characters/data/ATTRIBUTION-chars.md (Unicode Han Database: Unicode License; CJKVI variants: MIT).
-# Columns: CHAR MANDARIN OTHER_READINGS DEFINITION STANDARD TRADITIONAL SIMPLIFIED VARIANTS
+# Columns: CHAR MANDARIN OTHER_READINGS DEFINITION STANDARD TRADITIONAL SIMPLIFIED VARIANTS RELATIONS
 """
 
 
@@ -245,7 +264,8 @@ Copyright © 1991-2022 Unicode, Inc. Distributed under the Unicode License
 
 github.com/cjkvi/cjkvi-variants, commit e4f1da248c9737a243f9930b5dc497cef5d5ae16 —
 `twedu-variants.txt` (異體字 → 正字 of the Taiwan Ministry of Education 異體字字典),
-`radical-variants.txt`, `hydzd-variants.txt` (漢語大字典 variants).
+`radical-variants.txt`, `hydzd-variants.txt` (漢語大字典 variants), `non-cognates.txt` (同型異字:
+pairs of one shape that are two characters, not listed as variants).
 
 MIT licence. Copyright (c) 2014 CJKVI Database.
 
