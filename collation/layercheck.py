@@ -339,7 +339,7 @@ def _votes(ed: Stream, judges) -> dict[int, set[str]]:
     (the classic), ``S`` small print."""
     votes: dict[int, set[str]] = {}
     for judge in judges:
-        for r, e in enumerate(align(judge.text, ed.text)):
+        for r, e in enumerate(align(judge.text, ed.text, nearer_copies=True)):
             if e >= 0:
                 votes.setdefault(e, set()).add("C" if judge.role[r] == "C" else "S")
     return votes
@@ -351,7 +351,7 @@ def check(ed: Stream, ref: Stream, worst: int = 10, context: int = 12, judges=()
     (``Stream``) of the same classic, each aligned with ``ed`` on its own; a character of
     ``ref`` is not counted where one of them prints the same edition characters otherwise
     (full size against small print): ``Result.disputed``."""
-    match = align(ref.text, ed.text)
+    match = align(ref.text, ed.text, nearer_copies=True)
     votes = _votes(ed, judges)
     other, names = other_commentators(ed, ref, match)
     res = Result(other_names=names)

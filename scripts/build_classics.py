@@ -407,12 +407,20 @@ def merge(lines: list[str], quotes: list[tuple[str, str]], gram: int = 8, reach:
     form = match_form(text)
     inserts: list[tuple[int, int, str]] = []
     cursor = 0
+    entry_at = 0  # where the last quotation's 經 entry was found
     for k, (entry, words) in enumerate(quotes):
         q = match_form(words)
         entry = match_form(entry)
         where = [-1] * len(q)
+        # the quotation follows its 經 entry: its words are looked for from the entry on, so
+        # that a passage an earlier year words alike (齊人者齊侯也其曰人何也, 莊公四年 and
+        # 三十年) does not draw the words the first lacks to the earlier year
+        at_entry = form.find(entry, entry_at, cursor + reach) if len(entry) >= 4 else -1
+        if at_entry >= 0:
+            entry_at = at_entry
+        lo = at_entry if at_entry >= 0 else max(0, cursor - back)
         for i in range(len(q) - gram + 1):
-            at = form.find(q[i:i + gram], max(0, cursor - back), cursor + reach)
+            at = form.find(q[i:i + gram], lo, cursor + reach)
             if at >= 0:
                 for j in range(gram):
                     if where[i + j] < 0:
@@ -504,10 +512,14 @@ SISHU_HEAD = re.compile(r"^(.{1,8}第[一二三四五六七八九十]+|.{1,6}章
                         r"凡[一二三四五六七八九十]+章)$")
 
 
-def sishu_lines(path: Path) -> list[list[tuple[int, str, float, bool]]]:
+#: Small print opening with a name and 曰 (慶源輔氏曰, 朱子曰): 大全's collected remarks.
+SISHU_COMMENTED = re.compile(r"\([^()/]{0,6}曰")
+
+
+def sishu_lines(path: Path) -> list[list[tuple[int, str, float, bool, str]]]:
     """The paragraphs (runs of lines between empty ones) of a 四書大全 file, each line as
     ``(indent, full-size text, printed width without the indentation, whether the line ends
-    with small print opened on it)``; small print may run on over lines."""
+    with small print opened on it, the line as written)``; small print may run on over lines."""
     paras: list[list] = []
     para = None
     small = False
@@ -534,7 +546,7 @@ def sishu_lines(path: Path) -> list[list[tuple[int, str, float, bool]]]:
         indent = len(line) - len(raw)
         # the classic's last line ends with its readings in small print: (說音恱…)
         gloss = raw.endswith(")") and "(" in raw
-        para.append((indent, "".join(full), len(full) + halves / 2, gloss))
+        para.append((indent, "".join(full), len(full) + halves / 2, gloss, raw))
     return paras
 
 
@@ -554,6 +566,11 @@ def sishu(files: list[Path], stop: str) -> list[str]:
                 expect = full.startswith("凡")  # after a 篇's note the first 章
                 continue
             if rows[0][0] != 2:
+                continue
+            if SISHU_COMMENTED.search(rows[0][4]) and not full.startswith("○"):
+                # 大全's collected remarks (慶源輔氏曰…) follow the 集註, never the classic,
+                # whose small print is its readings (說音恱): 怨而不怒(慶源輔氏曰…)
+                expect = True
                 continue
             first = rows[0][2]
             if first >= SISHU_CLASSIC or full.startswith("○") or expect:

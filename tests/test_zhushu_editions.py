@@ -387,6 +387,12 @@ def test_the_independent_references_are_what_the_build_script_makes():
     assert body("guliang")[0].startswith("元年春王正月雖無事必舉正月謹始也公何以不言即位成公志也")
     # 定公四年: a passage only 春秋大全 quotes, put in after the 經 entry it follows (庚辰吳入郢)
     assert "何以不言滅也欲存楚也其欲存楚奈何昭王之軍敗而逃" in body("guliang")[33]
+    # 莊公三十年 齊人伐山戎: 春秋大全's quotation is looked for from its 經 entry on, so its words
+    # go in whole with the 傳 around it, not into 莊公四年's 齊人者齊侯也其曰人何也 (卑公之敵),
+    # which its first words match (in the file before)
+    assert ("齊人者齊侯也其曰人何也愛齊侯乎山戎也其愛之何也桓内無因國外無從諸侯而越千里之險北伐山戎危之也"
+            "則非之乎善之也") in body("guliang")[9]
+    assert "齊人者齊侯也其曰人何也卑公之敵所以卑公也何為卑公也" in body("guliang")[6]
     # words the first book lacks go in after the words found before them; a quotation with
     # nothing found goes in after its 經 entry; what both have stays once
     assert build.merge(["甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未", "天干申酉戌亥地支"],
