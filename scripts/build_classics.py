@@ -392,14 +392,17 @@ def daquan(corpus: Path, *labels: str) -> list[tuple[str, str]]:
 
 
 def merge(lines: list[str], quotes: list[tuple[str, str]], gram: int = 8, reach: int = 6000,
-          back: int = 3000) -> list[str]:
+          back: int = 3000, entry_reach: int = 2000) -> list[str]:
     """``lines`` (one book's 經 and quotations, in order) with the words of ``quotes`` (``(經
     entry, quotation)`` of another book, in the same order) they lack put in their place: the
     quotation's stretches of ``gram`` characters found in ``lines`` (at most ``reach`` on from
     the last one placed) fix where it stands, and each run of three or more characters not
     found goes in after the character found before it (before the one after it, at the
     start); a quotation with nothing found goes in after its 經 entry (its last ``gram``
-    characters, or the whole entry when shorter and at least four). What is found twice
+    characters, or the whole entry when shorter and at least four). The stretches are looked
+    for from the quotation's 經 entry on when ``lines`` hold that entry once within
+    ``entry_reach`` of the last words placed (a quotation follows its entry: 莊公三十年's
+    ``齊人者齊侯也其曰人何也…`` is not drawn to 莊公四年's, worded alike). What is found twice
     stays once, so the text gains no repeated passages."""
     from bisect import bisect_left
 
@@ -415,7 +418,12 @@ def merge(lines: list[str], quotes: list[tuple[str, str]], gram: int = 8, reach:
         # the quotation follows its 經 entry: its words are looked for from the entry on, so
         # that a passage an earlier year words alike (齊人者齊侯也其曰人何也, 莊公四年 and
         # 三十年) does not draw the words the first lacks to the earlier year
-        at_entry = form.find(entry, entry_at, cursor + reach) if len(entry) >= 4 else -1
+        # the entry within ``entry_reach`` of the last placed words (a year's 春王正月公即位
+        # found years on would hold back every quotation after it), and found once there
+        window = cursor + entry_reach
+        at_entry = form.find(entry, entry_at, window) if len(entry) >= 4 else -1
+        if at_entry >= 0 and form.find(entry, at_entry + 1, window) >= 0:
+            at_entry = -1
         if at_entry >= 0:
             entry_at = at_entry
         lo = at_entry if at_entry >= 0 else max(0, cursor - back)

@@ -306,6 +306,27 @@ def test_guliang_and_gongyang_classic_resumes_after_their_notes():
     assert gongyang[1] == (TEXT, CLASSIC, "", "戎伐凡伯于楚丘以歸")
 
 
+def test_lunyu_a_misprinted_zhu_is_told_by_the_formula_after_it():
+    """論語注疏 鄉黨 ``…斯出矣泣孔曰杖者老人也…``: 泣 stands where 注 belongs; the 集解 opens its
+    notes with 孔曰, 包曰, 馬曰, 鄭曰 (note_formulas), so 泣 before 孔曰 is the marker, kept as
+    written, and the note after it is 何注, both decided by the layout."""
+    doc = parse_real("KR1h0007/KR1h0007_010.txt")
+    pieces = [p for p in doc.all_pieces()]
+    at = next(k for k, p in enumerate(pieces) if p.text == "泣")
+    assert [(p.kind, p.effective_layer, p.layer_name, p.layer_basis, p.text) for p in pieces[at - 1:at + 2]] == [
+        (TEXT, CLASSIC, "", "", "席不正不坐鄉人飲酒杖者出斯出矣"),
+        (LABEL, COMMENTARY, "何注", "layout", "泣"),
+        (NOTE, COMMENTARY, "何注", "layout", "孔曰杖者老"),
+    ]
+    assert (pieces[at + 2].effective_layer, pieces[at + 2].text) == (COMMENTARY, "人也鄉人飲酒之禮主於老者老者禮畢出孔子從而後出")
+    assert [p.text for p in pieces if p.kind == LABEL and p.layer == COMMENTARY and p.text != "注"] == ["泣"]
+    # 趙岐's 孟子章句 speaks in one voice: no formula opens its notes (孟子曰 or 王曰 open a few),
+    # so no character of its classic is read as a marker
+    for juan in ("KR1h0003/KR1h0003_002.txt", "KR1h0003/KR1h0003_003.txt"):
+        labels = {p.text for p in parse_real(juan).all_pieces() if p.kind == LABEL and p.layer == COMMENTARY}
+        assert labels == {"注"}, (juan, labels)
+
+
 def test_shipped_classics_name_their_source_and_licence_and_load_once():
     from reader.importers.mandoku import classics
 
@@ -375,6 +396,10 @@ def test_the_independent_references_are_what_the_build_script_makes():
     assert body("shu") == [t for t in build.shu(corpus, preface)[1] if t]
     texts = build.sishu([jing / "KR1h0043" / f"KR1h0043_{k:03d}.txt" for k in range(1, 21)], "孟子集註序說")
     assert body("lunyu") == [t for t in texts if t]
+    # 陽貨 小子何莫學夫詩: the classic cut into short paragraphs, each followed by a 集註
+    # paragraph; one opening with 大全's remarks (怨而不怒(慶源輔氏曰…)) is the 集註 even where
+    # its first line reads as wide as the classic's
+    assert "可以觀可以羣可以怨邇之事父逺之事君多識於鳥獸草木之名" in "".join(body("lunyu"))
     # 孟子: 趙岐's text (the tls 白文, KR1h0001), one line per 篇, the 注疏's wording
     # (…無獻子之家者也此五人者亦有獻子之家則不與之友矣, where 朱熹's reads otherwise)
     mengzi = body("mengzi")
