@@ -11,7 +11,7 @@ from search.analysis import PAIR_GAP, folded_alternatives, query_units, raw_patt
 from characters.folding import fold_char
 from characters.simplified import is_ambiguous, reading_of_key
 
-from .postings import _intersect, _left_to_right, pair_occurrences, pairs_from, postings, present
+from .postings import _intersect, _left_to_right, pair_occurrences, pairs_from, pairs_to, postings, present
 from .view import DocumentView
 
 
@@ -102,24 +102,28 @@ class _Lookup:
     def phrase_slots(self, codes: tuple) -> list[list[str]] | None:
         """The ``pairs`` terms that may stand at each pair of a term of two units or more
         (``codes``: ``QueryUnits.codes``, None for a wildcard), for ``pair_occurrences``; None
-        when a wildcard opens the term or follows another one (the lexicon is read by prefix
-        only, so what precedes a unit cannot be listed).
+        when two wildcards follow each other (what stands between them is not listed: the
+        term is verified on the text).
 
-        A literal pair: its spellings (``pair_terms``). A wildcard: the units that follow the
-        unit before it in some passage (``pairs_from``, a prefix scan of the lexicon), kept
-        only if they also precede the unit after it (``present``), so that 射?獲 reads the
-        positions of 射X and X獲 for those X alone, not the stored text of every passage
-        that holds 射 and 獲 (issue 30: 3.4 s at 107 M characters). Exact look-ups take
-        adjacent pairs only (a query with separators between units is verified on the text
-        instead); folded ones, pairs with or without separators between."""
-        if len(codes) < 2 or codes[0] is None or any(a is None and b is None for a, b in zip(codes, codes[1:])):
+        A literal pair: its spellings (``pair_terms``). A wildcard after a unit: the units
+        that follow that unit in some passage (``pairs_from``, a prefix scan of the
+        lexicon), kept only if they also precede the unit after it (``present``), so that
+        射?獲 reads the positions of 射X and X獲 for those X alone, not the stored text of
+        every passage that holds 射 and 獲 (issue 30: 3.4 s at 107 M characters). A wildcard
+        that opens a term: the units that precede the next one (``pairs_to``, look-ups of
+        every unit of the index). Exact look-ups take adjacent pairs only (a query with
+        separators between units is verified on the text instead); folded ones, pairs with
+        or without separators between."""
+        if len(codes) < 2 or any(a is None and b is None for a, b in zip(codes, codes[1:])):
             return None
         joins = ("",) if self.exact else ("", PAIR_GAP)
-        if None not in codes:
-            return [self.pair_terms(codes[k], codes[k + 1], "") for k in range(len(codes) - 1)]
         slots: list = [None] * (len(codes) - 1)
         for k, code in enumerate(codes):
             if code is not None:
+                continue
+            if k == 0:
+                before = pairs_to(self.reader, self.view.units(self.reader), self.spell(codes[1]), joins)
+                slots[0] = [t for x in sorted(before) for t in before[x]]
                 continue
             following = pairs_from(self.reader, self.spell(codes[k - 1]), joins)
             if k + 1 < len(codes):
@@ -136,7 +140,7 @@ class _Lookup:
         """``_TermDocs`` of a query term: ``counted`` terms are counted from the postings'
         weights; other terms of two units or more (之之, 卿大夫, and 射?獲: ``phrase_slots``)
         from the positions of their pairs (``pair_occurrences``); exact terms with punctuation
-        between units (儀，君) and the wildcards ``phrase_slots`` cannot spell out (?獲, 射??獲)
+        between units (儀，君) and two wildcards in a row (射??獲: ``phrase_slots``)
         give candidates (passages holding every pair of their units, or the unit alone
         between wildcards) to verify on the text."""
         found = self._terms.get(text)
