@@ -290,23 +290,31 @@ class HitArray(Sequence):
         fall section after section in text order: its first ``stop`` hits in text order are
         among its first ``stop`` hits by position, extended to the end of the section of
         the last (text order within a section goes by piece, then layer). Across segments
-        (each juan whole in one) the first ``stop`` are among the union of each segment's."""
+        (each juan whole in one) the first ``stop`` are among the union of each segment's,
+        and among those, in the sections up to the ``stop``-th smallest section number
+        (``Corpus.section_index``: text order) of them: a hit in a later section has ``stop``
+        before it. Array operations over all the segments at once (bounds by binary
+        searches, each candidate's section through ``Corpus.passages_of``), no step per
+        segment: the keys are then read for the few candidates left, in one or two segments."""
         corpus, starts = self.corpus, self.starts
-        cuts = np.searchsorted(starts, corpus.unit_firsts[1:]).tolist() if len(corpus.segments) > 1 else []
-        out = []
-        for k, (lo, hi) in enumerate(zip([0] + cuts, cuts + [len(starts)])):
-            end = min(lo + stop, hi)
-            if end < hi:  # to the end of the section of hit end - 1: where the next section's passages start
-                first, last = corpus.passage_firsts[k], corpus.passage_firsts[k] + len(corpus.segments[k])
-                sections = corpus.section_index[first:last]  # ascending in a segment
-                after = first + int(np.searchsorted(sections, corpus.section_index[self._passage_of(end - 1)], side="right"))
-                if after < last:
-                    end = lo + int(np.searchsorted(starts[lo:hi], corpus.unit_starts[after]))
-                else:
-                    end = hi
-            if end > lo:
-                out.append(np.arange(lo, end))
-        return np.concatenate(out) if out else np.empty(0, dtype=np.int64)
+        n = len(starts)
+        lo = np.searchsorted(starts, corpus.unit_firsts)  # each segment's first hit
+        hi = np.append(lo[1:], n)
+        end = np.minimum(lo + stop, hi)
+        short = np.flatnonzero(end < hi)
+        if len(short):  # to the end of the section of hit end - 1: where the next run of sections starts
+            run_starts, _ = corpus.group_runs("section_index")
+            following = np.searchsorted(run_starts, starts[end[short] - 1], side="right")
+            bound = np.where(following < len(run_starts), run_starts[np.minimum(following, len(run_starts) - 1)],
+                             corpus.size)
+            end[short] = np.minimum(np.searchsorted(starts, bound), hi[short])
+        per = end - lo
+        # The indexes lo[0]…end[0]-1, lo[1]…end[1]-1, …, in one array.
+        chosen = np.arange(int(per.sum()), dtype=np.int64) + np.repeat(lo - (np.cumsum(per) - per), per)
+        if len(chosen) > stop:
+            sections = np.asarray(corpus.section_index)[corpus.passages_of(starts[chosen])]
+            chosen = chosen[sections <= np.partition(sections, stop - 1)[stop - 1]]
+        return chosen
 
     def _hit(self, i: int) -> Hit:
         return self._hits(np.array([i], dtype=np.int64))[0]

@@ -168,58 +168,52 @@ class Segment:
         return total
 
 
-    def sorted_postings(self, codes, offset: int = 0) -> np.ndarray:
-        """Positions (ascending, int64, plus ``offset``) of any of the folded code points ``codes``."""
-        parts = self.postings(codes)
-        out = np.empty(sum(len(p) for p in parts), dtype=np.int64)
-        at = 0
-        for p in parts:
-            np.add(p, offset, out=out[at:at + len(p)], casting="unsafe")
-            at += len(p)
-        if len(parts) > 1:
-            out.sort()
-        return out
-
-    def exact_postings(self, folded_code: int, code: int, offset: int = 0) -> np.ndarray:
-        """Positions (ascending, int64, plus ``offset``) holding exactly ``code`` among those
-        of the folded character ``folded_code``, from ``_exact_tables`` (the character's
-        usual form: its postings less its exceptions; another form: its exceptions that hold
-        it)."""
+    def exact_pieces(self, folded_code: int, code: int) -> list[np.ndarray]:
+        """The positions in this segment holding exactly ``code`` among those of the folded
+        character ``folded_code``, from ``_exact_tables``, as ascending pieces whose
+        concatenation is the answer (read-only; views of ``order`` where they can be, no
+        copy): the character's usual form is its postings less its exceptions (the runs
+        between a few of them, or one mask for many); another form, its exceptions that
+        hold it."""
         i = self.char_index.get(folded_code)
         if i is None:
-            return np.empty(0, dtype=np.int64)
+            return []
         usual, first, last = self.exact_info[i]
-        exceptions = self.exact_exceptions[first:last]
         if usual != code:
-            return exceptions[self.exact[exceptions] == code].astype(np.int64) + offset
+            exceptions = self.exact_exceptions[first:last]
+            return [exceptions[self.exact[exceptions] == code]]
         start, stop = self.char_spans[folded_code]
         postings = self.order[start:stop]
+        if first == last:
+            return [postings]
+        exceptions = self.exact_exceptions[first:last]  # ascending, among the postings
         if last - first > 32:  # many: one mask
             keep = np.ones(len(postings), dtype=bool)
-            keep[postings.searchsorted(exceptions)] = False  # the exceptions are among the postings
-            return postings[keep] + np.int64(offset)
-        if first == last:
-            out = np.empty(len(postings), dtype=np.int64)
-            np.add(postings, offset, out=out, casting="unsafe")
-            return out
-        # A few: the runs of postings between them, copied and shifted.
-        cuts = postings.searchsorted(exceptions).tolist()
-        out = np.empty(len(postings) - len(cuts), dtype=np.int64)
-        at = lo = 0
-        for hi in cuts + [len(postings)]:
-            np.add(postings[lo:hi], offset, out=out[at:at + hi - lo], casting="unsafe")
-            at, lo = at + hi - lo, hi + 1
-        return out
+            keep[postings.searchsorted(exceptions)] = False
+            return [postings[keep]]
+        pieces, lo = [], 0
+        for hi in postings.searchsorted(exceptions).tolist() + [len(postings)]:
+            if hi > lo:
+                pieces.append(postings[lo:hi])
+            lo = hi + 1
+        return pieces
 
-    def exact_union(self, folded_codes: list, code: int, offset: int = 0) -> np.ndarray:
-        """``exact_postings`` of ``code`` under each of ``folded_codes`` (ascending): one
-        unless the character is an ambiguous simplified form, which a simplified or mixed
-        edition keeps under its reading key (``characters.simplified``)."""
-        if len(folded_codes) == 1:
-            return self.exact_postings(folded_codes[0], code, offset)
-        out = np.concatenate([self.exact_postings(f, code, offset) for f in folded_codes])
-        out.sort()
-        return out
+    def unit_pieces(self, codes: list, code: int | None = None) -> list[np.ndarray]:
+        """The positions in this segment of one unit of a term, as ascending pieces (see
+        ``exact_pieces``): of any of the folded code points ``codes`` (``code`` None), or
+        exactly ``code`` under each of them (the exact mode: ``codes`` holds more than one
+        only for an ambiguous simplified form, which a simplified or mixed edition keeps
+        under its reading key, ``characters.simplified``). Pieces of several codes are
+        merged into one sorted array."""
+        if code is None:
+            pieces = self.postings(codes)
+        elif len(codes) == 1:
+            return self.exact_pieces(codes[0], code)
+        else:
+            pieces = [p for c in codes for p in self.exact_pieces(c, code)]
+        if len(pieces) > 1:
+            return [np.sort(np.concatenate(pieces))]
+        return pieces
 
     def passages_holding(self, term: "_Term", exact: bool) -> int | None:
         """How many passages of this segment hold the one-character ``term`` (deleted juans
@@ -241,18 +235,33 @@ class Segment:
         return int(np.count_nonzero(np.diff(pids)) + 1) if len(pids) else 0
 
     def phrase(self, term: "_Term", exact: bool, offset: int = 0) -> np.ndarray:
-        """Start unit positions (in this segment, plus ``offset``) of the non-overlapping occurrences of a
-        term (``?`` matches any one unit) in every passage, ascending, as
-        ``search.analysis.find_occurrences`` finds them passage by passage. The postings of
-        the term's rarest character are the candidates; each other character is checked at
-        its offset against ``folded`` (``exact`` in the exact mode, skipped for the rarest
-        character, whose positions holding it come from ``exact_postings``)."""
+        """Start unit positions (int64, in this segment, plus ``offset``) of the
+        non-overlapping occurrences of a term: ``phrase_pieces`` laid end to end."""
+        pieces = self.phrase_pieces(term, exact)
+        out = np.empty(sum(len(p) for p in pieces), dtype=np.int64)
+        at = 0
+        for p in pieces:
+            np.add(p, offset, out=out[at:at + len(p)], casting="unsafe")
+            at += len(p)
+        return out
+
+    def phrase_pieces(self, term: "_Term", exact: bool) -> list[np.ndarray]:
+        """Start unit positions in this segment of the non-overlapping occurrences of a term
+        (``?`` matches any one unit) in every passage, ascending, as
+        ``search.analysis.find_occurrences`` finds them passage by passage, as pieces whose
+        concatenation is the answer (read-only; a one-unit term's are views of ``order``:
+        nothing copied before ``Corpus.phrase`` lays every segment's out in one array).
+
+        The postings of the term's rarest character are the candidates (int32, as stored);
+        each other unit is checked at its offset against ``folded`` (``exact`` in the exact
+        mode, where the anchor's positions come from ``exact_pieces`` and need no check),
+        then, in the exact mode, the separators before it (``gap``) on the candidates left:
+        each gather reads only what the checks before it kept."""
         units, length, alts, codes = term.units, term.length, term.alts, term.codes
         if not length:
-            return np.empty(0, dtype=np.int64)
-        if length == 1 and alts[0] is not None:  # the postings are the answer, shifted as they are copied (之: 900,000)
-            return self.exact_union(alts[0], codes[0], offset) if exact else \
-                self.sorted_postings(alts[0], offset)
+            return []
+        if length == 1 and alts[0] is not None:  # the postings are the answer (之: 2 million at 107 M)
+            return self.unit_pieces(alts[0], codes[0] if exact else None)
         anchor, fewest, spans = 0, None, self.char_spans
         for j, codes_j in enumerate(alts):  # the rarest character (``frequency``, inline: once per segment)
             if codes_j is not None:
@@ -263,38 +272,36 @@ class Segment:
                         n += span[1] - span[0]
                 if fewest is None or n < fewest:
                     anchor, fewest = j, n
-        # In the exact mode the anchor's positions hold its exact code: it needs no check.
-        cand = self.exact_union(alts[anchor], codes[anchor]) if exact else self.sorted_postings(alts[anchor])
+        if not fewest:
+            return []  # a character of the term is not in this segment
+        pieces = self.unit_pieces(alts[anchor], codes[anchor] if exact else None)
+        cand = pieces[0] if len(pieces) == 1 else (np.concatenate(pieces) if pieces else np.empty(0, dtype=np.int32))
         if anchor:
             cand = cand - anchor
         if len(cand) and (cand[0] < 0 or cand[-1] > self.size - length):  # ascending: cut both ends
             cand = cand[cand.searchsorted(0):cand.searchsorted(self.size - length, side="right")]
-        for j in range(length):
+        # The other units first (most candidates fail there), the anchor's separators last.
+        for j in [j for j in range(length) if j != anchor] + ([anchor] if exact and anchor else []):
             if not len(cand):
                 break
-            if exact:  # the unit, and the separators before it (``_same_separators``), in one mask
-                keep = None
-                at = cand + j
+            if j != anchor:
+                values = (self.folded if alts[j] is None or not exact else self.exact)[cand + j]
                 if alts[j] is None:
-                    keep = self.folded[at] != SEP
-                elif j != anchor:
-                    keep = self.exact[at] == codes[j]
-                if j:  # punctuation or spaces before the unit where the query has some, none where it has none
-                    gap = self.gap[at] if units.gaps[j] else ~self.gap[at]
-                    keep = gap if keep is None else keep & gap
-                if keep is not None:
-                    cand = cand[keep]
-            elif alts[j] is None:
-                cand = cand[self.folded[cand + j] != SEP]
-            elif j != anchor:
-                values = self.folded[cand + j]
-                cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else \
-                    cand[np.isin(values, np.array(alts[j], dtype=np.uint32))]
-        if exact and length > 1 and len(cand):
+                    cand = cand[values != SEP]
+                elif exact:
+                    cand = cand[values == codes[j]]
+                else:
+                    cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else \
+                        cand[np.isin(values, np.array(alts[j], dtype=np.uint32))]
+            if exact and j and len(cand):
+                # punctuation or spaces before the unit where the query has some, none where it has none
+                gap = self.gap[cand + j]
+                cand = cand[gap if units.gaps[j] else ~gap]
+        if exact and len(cand):
             cand = self._same_separators(cand, units)
-        if length > 1 and len(cand) > 1 and bool((np.diff(cand) < length).any()):
+        if len(cand) > 1 and bool((np.diff(cand) < length).any()):
             cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
-        return cand + offset if offset else cand
+        return [cand] if len(cand) else []
 
     def _same_separators(self, cand: np.ndarray, units) -> np.ndarray:
         """The exact mode, after ``phrase`` kept the candidates with separators before the
