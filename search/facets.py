@@ -50,18 +50,25 @@ class EditionFacets:
     name: str
 
 
+class FacetTable(dict):
+    """``{edition id: EditionFacets}``, with ``names``: ``{edition slug: its name}``, as the
+    ``edition`` facet names its values."""
+
+    names: dict[str, str]
+
+
 _tables: dict = {}
 
 
-def facet_table() -> dict[int, EditionFacets]:
-    """``{edition id: EditionFacets}`` for every edition: one query, kept while the index
-    version and the corpus stamp stay the same (a work's class, dynasty or author changed in
-    the admin touches the stamp)."""
+def facet_table() -> FacetTable:
+    """``{edition id: EditionFacets}`` for every edition (a ``FacetTable``): one query, kept
+    while the index version and the corpus stamp stay the same (a work's class, dynasty or
+    author changed in the admin touches the stamp)."""
     key = (get_search_backend().version(), corpus_version())
     known = _tables.get(key)
     if key[0] is not None and known is not None:
         return known
-    out = {}
+    out = FacetTable()
     siblings = Counter(Edition.objects.values_list("work_id", flat=True))
     for e in Edition.objects.select_related("work"):
         work = e.work
@@ -70,6 +77,7 @@ def facet_table() -> dict[int, EditionFacets]:
         dynasty = (listed.dynasty if listed else "") or work.dynasty
         name = f"{work.title}（{e.name}）" if siblings[work.id] > 1 else work.title
         out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), dynasty, authors, e.slug, name)
+    out.names = {f.slug: f.name for f in out.values()}
     _tables.clear()
     _tables[key] = out
     return out
@@ -124,36 +132,43 @@ def facet_counts(results: SearchResults | None, classes=(), dynasties=(), author
     table = facet_table()
     if per_edition is None:
         per_edition = edition_counts(results)
-    tallies = {name: Counter() for name in FACETS}
+    bu, cls, dynasty, author, edition = (Counter() for _ in FACETS)
+    filtered = bool(classes or dynasties or authors)
     for pk, count in per_edition.items():
         f = table.get(pk)
         if f is None:
             continue
-        if matches(f, (), dynasties, authors):
-            tallies["bu"][f.bu] += count
-            tallies["class"][f.cls] += count
-        if matches(f, classes, (), authors):
-            tallies["dynasty"][f.dynasty] += count
-        if matches(f, classes, dynasties, ()):
+        if filtered:  # matches(), each facet without its own filter
+            in_class = not classes or f.cls in classes or f.bu in classes
+            in_dynasty = not dynasties or f.dynasty in dynasties
+            in_author = not authors or any(a in authors for a in f.authors)
+        else:
+            in_class = in_dynasty = in_author = True
+        if in_dynasty and in_author:
+            bu[f.bu] += count
+            cls[f.cls] += count
+        if in_class and in_author:
+            dynasty[f.dynasty] += count
+        if in_class and in_dynasty:
             for a in f.authors:
-                tallies["author"][a] += count
-        if matches(f, classes, dynasties, authors):
-            tallies["edition"][f.slug] += count
-    names = {f.slug: f.name for f in table.values()}
+                author[a] += count
+            if in_author:
+                edition[f.slug] += count
+    names = table.names
+    return {"bu": _rows(bu, _class_name), "class": _rows(cls, _class_name), "dynasty": _rows(dynasty),
+            "author": _rows(author), "edition": _rows(edition, lambda slug: names.get(slug, slug))}
 
-    def rows(counter: Counter, name=None) -> list[dict]:
-        out = []
-        for value, count in sorted(counter.items(), key=lambda item: (-item[1], item[0])):
-            row = {"value": value}
-            if name is not None:
-                row["name"] = name(value)
-            row["count"] = count
-            out.append(row)
-        return out
 
-    return {"bu": rows(tallies["bu"], _class_name), "class": rows(tallies["class"], _class_name),
-            "dynasty": rows(tallies["dynasty"]), "author": rows(tallies["author"]),
-            "edition": rows(tallies["edition"], lambda slug: names.get(slug, slug))}
+def _by_count(item: tuple) -> tuple:
+    return -item[1], item[0]
+
+
+def _rows(counter: Counter, name=None) -> list[dict]:
+    """``[{"value", "count"}]`` (``"name"`` between them when ``name`` is given), most first."""
+    ordered = sorted(counter.items(), key=_by_count)
+    if name is None:
+        return [{"value": value, "count": count} for value, count in ordered]
+    return [{"value": value, "name": name(value), "count": count} for value, count in ordered]
 
 
 #: How many unfiltered searches ``unfaceted_edition_counts`` keeps the counts of.
@@ -269,7 +284,7 @@ def active_filters(params: list[tuple[str, str]]) -> list[dict]:
     edition's name; ``url`` the query string without that one value, as the facet menu's link
     of a chosen value): what a page with no hits names so that a reader can take one off."""
     base = [(k, v) for k, v in params if k != "page"]
-    editions = {f.slug: f.name for f in facet_table().values()} if any(k == "edition" for k, _ in base) else {}
+    editions = facet_table().names if any(k == "edition" for k, _ in base) else {}
     out = []
     for key, value in base:
         for x in _split(value):

@@ -80,6 +80,21 @@ def test_a_facet_filter_is_an_edition_filter_and_other_facets_count_within_it(en
                                 {"value": "KR1d", "name": "禮類", "count": 69}]
     assert counted["author"] == [{"value": "何犿", "count": 113}, {"value": "韓非", "count": 113}]
     assert counted["edition"] == [{"value": "KR3c0005", "name": "韓非子", "count": 113}]
+    # Filters on two facets: each facet counts within the other's filter, not its own.
+    assert facets.facet_counts(everything, dynasties=("周",), authors=("江永",)) == {
+        "bu": [], "class": [],                                   # no edition is both 周 and 江永's
+        "dynasty": [{"value": "", "count": 69}],                 # 江永's, whatever its dynasty
+        "author": [{"value": "何犿", "count": 113}, {"value": "韓非", "count": 113}],  # 周's, whoever wrote it
+        "edition": []}
+
+
+def test_edition_counts_sum_the_juans_of_each_edition_in_the_order_of_its_first_hit():
+    """``per_juan`` as ``SearchResults.juan_counts`` gives it: heads led by the edition's id;
+    an edition's juans need not follow one another (several index segments)."""
+    heads = [(7, "a", "甲", 1, "卷一"), (7, "a", "甲", 2, "卷二"), (3, "b", "乙", 1, "卷一"), (7, "a", "甲", 5, "卷五")]
+    counted = facets.edition_counts(None, (heads, [2, 5, 11, 1]))
+    assert (counted, list(counted)) == ({7: 8, 3: 11}, [7, 3])
+    assert facets.edition_counts(None, ([], [])) == {}
 
 
 @pytest.fixture
