@@ -306,6 +306,21 @@ def test_guliang_and_gongyang_classic_resumes_after_their_notes():
     assert gongyang[1] == (TEXT, CLASSIC, "", "戎伐凡伯于楚丘以歸")
 
 
+def test_guliang_zhuan_after_a_note_across_words_the_reference_has_or_writes_otherwise():
+    """穀梁注疏: the 傳 that goes on after a 范注 with no marker between, where the shipped
+    reference (欽定春秋傳說彙纂 and 春秋大全's quotations) has more words between or writes some
+    otherwise. 昭公三十二年: ``…惟祭與號注祭謂郊上帝號謂稱王故諸侯之大夫相帥以城之此變之正也``,
+    the reference with 古者天子封諸侯…把危而不能自守 (38 characters) before 故諸侯…, a tail of
+    16 aligned characters (``LONG_GAP_TAIL``). 隱公七年: ``…尊天子之命戎者衞也…貶而戎之也楚邱衞之
+    邑也以歸猶愈乎執也``, the reference writes ``貶而戎之楚丘``: the tail is not cut at the hole."""
+    zhao = around("KR1e0010/KR1e0010_018.txt", "故諸侯之大夫相帥以城之此變之正也", 1, 1)
+    assert zhao == [(NOTE, COMMENTARY, "范注", "祭謂郊上帝號謂稱王"),
+                    (TEXT, CLASSIC, "", "故諸侯之大夫相帥以城之此變之正也")]
+    yin = around("KR1e0010/KR1e0010_002.txt", "伐一人而同一國尊天子之命", 0, 2)
+    assert yin == [(NOTE, COMMENTARY, "范注", "伐一人而同一國尊天子之命"),
+                   (TEXT, CLASSIC, "", "戎者衞也戎衞者為其伐天子之使貶而戎之也楚邱衞之邑也以歸猶愈乎執也")]
+
+
 def test_lunyu_a_misprinted_zhu_is_told_by_the_formula_after_it():
     """論語注疏 鄉黨 ``…斯出矣泣孔曰杖者老人也…``: 泣 stands where 注 belongs; the 集解 opens its
     notes with 孔曰, 包曰, 馬曰, 鄭曰 (note_formulas), so 泣 before 孔曰 is the marker, kept as

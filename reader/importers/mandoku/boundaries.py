@@ -433,9 +433,9 @@ def reference_tails(flat: list[PieceDoc], reference: str) -> list[tuple[int, int
             t = _later_start(ref_of, start, end, read)
         found = None
         while t is not None and t > start:
-            prev = read.continues(t, start)
+            prev = read.continues(t, start, size=sum(1 for k in range(t, end) if ref_of[k] >= 0))
             if note[t - start - 1] not in QUOTE_INTRO and prev is not None:
-                found = _grow(stream, ref, ref_of[t], t, prev, start)
+                found = _extend_back(ref_of, start, _grow(stream, ref, ref_of[t], t, prev, start), read, note)
                 break
             t = _later_start(ref_of, t, end, read)
         if found is None:
@@ -511,6 +511,9 @@ DIRECT_MIN = 4
 #: classic, each under ``MIN_RUN`` characters, that the alignment leaves out
 #: (``溫原絺樊隰成欑茅向盟州陘隤懷``, each with its 注).
 COVERED_MAX = 80
+#: A tail of this many aligned characters goes on from the classic read so far across up to
+#: ``COVERED_MAX`` reference characters the edition lacks.
+LONG_GAP_TAIL = 12
 
 
 class Read:
@@ -545,7 +548,7 @@ class Read:
             self.done[r] = True
         self.last, self.at = r, k
 
-    def continues(self, t: int, start: int, near: bool = True) -> int | None:
+    def continues(self, t: int, start: int, near: bool = True, size: int = 0) -> int | None:
         """The reference offset the tail at stream ``t`` goes on from, or None: the last
         character aligned before ``t`` within ``JUMP`` reference characters before it, or
         the classic read so far, within ``JUMP`` or with the reference characters between
@@ -578,7 +581,11 @@ class Read:
             if j >= 0:
                 found += 1
                 k = j + 1
-        return self.last if len(gap) - found <= JUMP // 2 else None
+        if len(gap) - found <= JUMP // 2:
+            return self.last
+        # a long tail: the reference has words the edition lacks between (欽定春秋傳說彙纂's
+        # 傳 with 古者天子封諸侯… that 范甯's text has not)
+        return self.last if size >= LONG_GAP_TAIL else None
 
     def direct(self, start: int, end: int, note: str) -> int | None:
         """The stream offset where the note ``start``…``end`` ends in the words that go on,
@@ -629,6 +636,29 @@ def _false_marker(flat, n: int, ref: str, ref_of: list[int], start: int) -> bool
     r = ref_of[start]
     prev = next((ref_of[k] for k in range(start - 1, -1, -1) if ref_of[k] >= 0), None)
     return prev is not None and r - prev == 2 and match_form(label.text) == ref[r - 1]
+
+
+def _extend_back(ref_of: list[int], start: int, found: int, read: "Read", note: str) -> int:
+    """The tail's start ``found`` moved back, as long as the words before it in the note are
+    an aligned tail too (``tail``) that goes on from the classic read so far, and the
+    reference goes on from them to the tail within ``JUMP``: a hole of up to ``END_SLACK``
+    characters the two editions write otherwise (``…貶而戎之也楚邱衛之邑也`` where the
+    reference writes ``貶而戎之楚丘衛之邑也``) does not cut the classic in two."""
+    while True:
+        first = next((ref_of[k] for k in range(found, len(ref_of)) if ref_of[k] >= 0), -1)
+        j, gap = found - 1, 0
+        while j >= start and ref_of[j] < 0 and gap < END_SLACK:
+            j, gap = j - 1, gap + 1
+        if j < start or ref_of[j] < 0 or not 0 < first - ref_of[j] <= JUMP:
+            return found
+        t = tail(ref_of, start, j + 1)
+        while t is not None and t < found and (t == start or note[t - start - 1] in QUOTE_INTRO
+                                               or read.continues(t, start) is None):
+            # the words before aligned with a quotation elsewhere (天子之命): a later break
+            t = _later_start(ref_of, t, j + 1, read)
+        if t is None or t >= found:
+            return found
+        found = t
 
 
 def _grow(stream: str, ref: str, r: int, t: int, prev: int, start: int) -> int:
