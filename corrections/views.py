@@ -84,6 +84,8 @@ def _passage(juan, section: int, piece: int, start: int, end: int, new: str | No
         return None
     text, _layer, _marks = juan_overlay(juan).apply(section, piece, stored, "")
     start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
+    if start > end:  # a span that ends before it starts (the error says so): no preview of it
+        return None
     return {"text": text, "before": text[max(0, start - 30):start], "old": text[start:end],
             "new": new, "after": text[end:end + 30]}
 

@@ -118,6 +118,8 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
     shown, _, marks = overlay.apply(section, piece, stored, "")
     if kind in WHOLE:
         start, end = 0, len(shown)
+    if start >= end:
+        raise ReviewError(f"the span {start}–{end} holds no character: 訖 (end) must be greater than 起 (start)")
     if not 0 <= start < end <= len(shown):
         raise ReviewError(f"the span {start}–{end} is not inside the piece's {len(shown)} characters")
     if end - start > MAX_SPAN:

@@ -631,3 +631,20 @@ def test_direction_controls_and_overlong_edits_are_refused_when_proposed_or_acce
     p.refresh_from_db()
     assert (p.status, p.replacement) == (PENDING, "射")
     assert [a.action for a in p.audit.all()] == ["proposed"]
+
+
+def test_a_span_that_ends_before_it_starts_is_refused_with_the_reason_and_no_preview(client, seed_juan, people):
+    """起 5, 訖 2 was refused as "not inside the piece", and the preview showed the piece's
+    characters 0–5 then 2–32, the same characters twice."""
+    client.force_login(people["contributor"])
+    response = client.post("/corrections/propose/禮書綱目/10/", {
+        "kind": "text", "section": 1, "piece": 3, "start": 5, "end": 2, "replacement": "將", "reason": "他本"})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert ('<p class="error" role="alert">the span 5–2 holds no character: 訖 (end) must be greater than 起 (start)</p>'
+            in page)
+    assert "前後對照" not in page and '<ol class="section-pieces">' in page  # the section's pieces, to choose again
+    assert not Proposal.objects.exists()
+    with pytest.raises(ReviewError, match=r"^the span 3–3 holds no character"):
+        propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=3, end=3, replacement="將",
+                reason="他本")
