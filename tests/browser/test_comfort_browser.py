@@ -139,3 +139,28 @@ def test_the_juan_page_links_collation_and_the_quotation_map(library, tabs):
     assert page.locator("h1").inner_text().startswith("校勘")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     tab.shot("comfort-collation")
+
+
+def test_the_fields_of_the_forms_are_at_the_size_of_their_labels(site, tabs):
+    """The sign-in and search forms' text fields were the browser's own (13.3 px beside labels of
+    18 px): every text field now has the size and face of the text around it, and a border."""
+    tab = tabs("desktop")
+    page = tab.page
+    sizes = """sel => [...document.querySelectorAll(sel)].map(e => {
+        const s = getComputedStyle(e), l = e.id && document.querySelector(`label[for="${e.id}"]`);
+        return [e.name, s.fontSize, l ? getComputedStyle(l).fontSize : null, s.fontFamily === getComputedStyle(e.parentElement).fontFamily,
+                s.borderTopStyle + ' ' + s.borderTopWidth]; })"""
+    page.goto(site + "/accounts/login/")
+    assert page.evaluate(sizes, "main input:not([type=hidden])") == [
+        ["username", "18px", "18px", True, "solid 1px"], ["password", "18px", "18px", True, "solid 1px"]]
+    page.goto(site + "/search/?q=" + quote("鵠"))
+    page.click(".more-options summary")
+    fields = page.evaluate(sizes, ".more-options input, .more-options select")
+    assert [f[0] for f in fields] == ["work", "juan", "commentator", "sort", "context"]
+    assert all(f[1] == f[2] == "16.2px" and f[3] and f[4] == "solid 1px" for f in fields), fields
+    # the 卷 field shows its whole placeholder (如 卷一、十、序)
+    room, needed = page.evaluate("""() => { const e = document.querySelector('#id_juan'), s = getComputedStyle(e);
+        const c = document.createElement('canvas').getContext('2d'); c.font = `${s.fontSize} ${s.fontFamily}`;
+        return [e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight), c.measureText(e.placeholder).width]; }""")
+    assert needed <= room, (needed, room)
+    tab.shot("comfort-form-fields")
