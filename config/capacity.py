@@ -29,7 +29,8 @@ A slot and a lane are ``flock`` locks on files in ``HEAVY_SLOTS_DIR`` (one per s
 ``HEAVY_LANE_BUCKETS`` per lane number for the clients, by a digest of the client's
 address): the kernel releases them when a process dies, so a killed worker never keeps
 one. A slot is held until the response is closed (a streamed file: its last byte sent),
-then its time is charged to the client. Waiting polls the slots (every 20 to 100 ms): it
+then its time is charged to the client and the memory the request freed is given back to
+the system (``config.memory.give_back``). Waiting polls the slots (every 20 to 100 ms): it
 is not first come, first served. Requests the page cache answers (it stands before this
 middleware) take nothing; a quotation map asked for with query parameters, which its page
 never reads, is redirected to its plain address so that the cache answers every spelling.
@@ -52,7 +53,7 @@ from django.conf import settings
 from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 
-from . import budget
+from . import budget, memory
 from .ratelimit import client_ip, heavy_charge, heavy_wait, signed_in
 
 logger = logging.getLogger(__name__)
@@ -257,6 +258,7 @@ class CapacityMiddleware:
             done.set()
             Locks.release(slot)
             Locks.release(lane)
+            memory.give_back()  # what the request freed, not kept by the worker until the next one
             if anonymous:
                 heavy_charge(request, time.monotonic() - started)
 

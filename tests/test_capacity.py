@@ -108,6 +108,21 @@ def test_a_streamed_file_holds_its_slot_until_its_last_byte(client, seed_juan, h
     Locks.release(slot)
 
 
+def test_the_memory_a_heavy_request_freed_is_given_back_when_its_last_byte_is_sent(client, seed_juan, heavy,
+                                                                                     monkeypatch):
+    from config import memory
+
+    given = []
+    monkeypatch.setattr(memory, "give_back", lambda: given.append(1) or True)
+    response = client.get(f"/api/works/{seed_juan.work_id}/export/json/")
+    assert given == []  # still being sent
+    whole(response)
+    assert given == [1]
+    whole(client.get("/api/search/", {"q": "鵠"}))  # a light request: nothing
+    whole(client.get(f"/api/works/{seed_juan.work_id}/juans/10/sections/2/"))
+    assert given == [1]
+
+
 def test_each_kind_has_its_own_budget_per_client(client, seed_juan, heavy):
     heavy.QUOTATIONS_ANON_RATE = "1/min"
     heavy.HITLIST_ANON_RATE = "2/min"

@@ -111,3 +111,29 @@ def test_a_section_path_is_what_reverse_writes():
     for slug, number, position in (("禮書綱目", 10, 2), ("a%b/c d", 1, 120), ("..", 3, 7), ("KR1d0086-WYG", 999, 1)):
         assert section_path(slug, number, position) == reverse("reader:section", args=[slug, number, position])
     assert section_path("a%b/c d", 1, 120) == "/works/a%2525b%252Fc%20d/juan/1/120/"
+
+
+def _private_kb() -> int:
+    return next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("RssAnon:"))
+
+
+def test_give_back_returns_the_free_pages_inside_the_heap():
+    import ctypes
+
+    from config import memory
+
+    libc = ctypes.CDLL("libc.so.6")
+    libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    blocks = [libc.malloc(4096) for _ in range(5000)]  # 20 MB of the heap (under the mmap threshold)
+    pin = libc.malloc(4096)  # above them: freeing them leaves a hole, not a top that is cut by itself
+    for block in blocks:
+        ctypes.memset(block, 1, 4096)  # resident
+    for block in blocks:
+        libc.free(block)
+    try:
+        held = _private_kb()
+        assert memory.give_back() is True
+        assert held - _private_kb() > 15_000  # of the 20 MB freed, kept by the heap until now
+    finally:
+        libc.free(pin)
