@@ -69,7 +69,8 @@ def postings(reader, field: str, terms, leaves=None) -> tuple[np.ndarray, np.nda
 
 def pair_occurrences(reader, slots: list, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(docnums, starts)``, ascending, of every place where pair ``k`` of a phrase is one of
-    the terms ``slots[k]`` at unit position ``start + k`` for every ``k``: the phrase's
+    the terms ``slots[k]`` at unit position ``start + k`` for every ``k`` (a slot of None takes
+    any pair: two wildcards in a row; the first and last slots are terms): the phrase's
     occurrences (overlapping ones included), from the positions in the ``pairs`` postings of
     the passages that hold every slot (and are ``allowed``, if given). No stored text read.
 
@@ -82,7 +83,9 @@ def pair_occurrences(reader, slots: list, allowed: np.ndarray | None = None) -> 
     size = max((base + r.doc_count_all() for r, base in leaves), default=0)
     held = np.ones(size, dtype=bool) if allowed is None else allowed[:size].copy()
     per_slot = []
-    for terms in slots:
+    for k, terms in enumerate(slots):
+        if terms is None:
+            continue
         ids, values = [], []
         for r, base in leaves:
             for term in terms:
@@ -91,11 +94,11 @@ def pair_occurrences(reader, slots: list, allowed: np.ndarray | None = None) -> 
         has = np.zeros(size, dtype=bool)
         has[ids] = True
         held &= has
-        per_slot.append((ids, values))
+        per_slot.append((k, ids, values))
     if not per_slot:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     places = []
-    for k, (ids, values) in enumerate(per_slot):
+    for k, ids, values in per_slot:
         chosen_at = np.flatnonzero(held[ids])
         chosen = [values[i] for i in chosen_at.tolist()]
         lengths = np.fromiter(map(len, chosen), dtype=np.int64, count=len(chosen)) // 4

@@ -99,48 +99,54 @@ class _Lookup:
             return None
         return "pairs", self.pair_terms(codes[0], codes[1], q.gaps[1])
 
-    def phrase_slots(self, codes: tuple) -> list[list[str]] | None:
+    def phrase_slots(self, codes: tuple) -> list | None:
         """The ``pairs`` terms that may stand at each pair of a term of two units or more
-        (``codes``: ``QueryUnits.codes``, None for a wildcard), for ``pair_occurrences``; None
-        when two wildcards follow each other (what stands between them is not listed: the
-        term is verified on the text).
+        (``codes``: ``QueryUnits.codes``, None for a wildcard), for ``pair_occurrences``: a
+        list of terms per pair, or None for a pair between two wildcards (any pair stands
+        there). None for the whole term when no look-up can spell it out: two wildcards in a
+        row in the exact mode (the separators between them are not known), or at the start or
+        end of a term (射??: nothing says the passage goes on); the term is then verified on
+        the text.
 
         A literal pair: its spellings (``pair_terms``). A wildcard after a unit: the units
         that follow that unit in some passage (``pairs_from``, a prefix scan of the
-        lexicon), kept only if they also precede the unit after it (``present``), so that
-        射?獲 reads the positions of 射X and X獲 for those X alone, not the stored text of
-        every passage that holds 射 and 獲 (issue 30: 3.4 s at 107 M characters). A wildcard
-        that opens a term: the units that precede the next one (``pairs_to``, look-ups of
-        every unit of the index). Exact look-ups take adjacent pairs only (a query with
-        separators between units is verified on the text instead); folded ones, pairs with
-        or without separators between."""
-        if len(codes) < 2 or any(a is None and b is None for a, b in zip(codes, codes[1:])):
+        lexicon), kept, when a unit follows the wildcard, only if they also precede it
+        (``present``), so that 射?獲 reads the positions of 射X and X獲 for those X alone, not
+        the stored text of every passage that holds 射 and 獲 (issue 30: 3.4 s at 107 M
+        characters). A wildcard before a unit and after none: the units that precede that
+        unit (``pairs_to``, look-ups of every unit of the index). Exact look-ups take adjacent
+        pairs only (a query with separators between units is verified on the text instead);
+        folded ones, pairs with or without separators between."""
+        n = len(codes)
+        doubled = any(a is None and b is None for a, b in zip(codes, codes[1:]))
+        if n < 2 or (doubled and (self.exact or codes[:2] == (None, None) or codes[-2:] == (None, None))):
             return None
         joins = ("",) if self.exact else ("", PAIR_GAP)
-        slots: list = [None] * (len(codes) - 1)
+        slots: list = [self.pair_terms(codes[k], codes[k + 1], "") if None not in codes[k:k + 2] else None
+                       for k in range(n - 1)]
         for k, code in enumerate(codes):
             if code is not None:
                 continue
-            if k == 0:
-                before = pairs_to(self.reader, self.view.units(self.reader), self.spell(codes[1]), joins)
-                slots[0] = [t for x in sorted(before) for t in before[x]]
+            if k == 0 or codes[k - 1] is None:
+                if k + 1 < n and codes[k + 1] is not None:
+                    before = pairs_to(self.reader, self.view.units(self.reader), self.spell(codes[k + 1]), joins)
+                    slots[k] = [t for x in sorted(before) for t in before[x]]
                 continue
             following = pairs_from(self.reader, self.spell(codes[k - 1]), joins)
-            if k + 1 < len(codes):
+            if k + 1 < n and codes[k + 1] is not None:
                 after = self.spell(codes[k + 1])
                 ahead = {x: present(self.reader, "pairs", [x + j + y for y in after for j in joins])
                          for x in sorted(following)}
                 following = {x: terms for x, terms in following.items() if ahead[x]}
                 slots[k] = [t for x in sorted(following) for t in ahead[x]]
             slots[k - 1] = [t for x in sorted(following) for t in following[x]]
-        return [slot if slot is not None else self.pair_terms(codes[k], codes[k + 1], "")
-                for k, slot in enumerate(slots)]
+        return slots
 
     def term(self, text: str) -> _TermDocs:
         """``_TermDocs`` of a query term: ``counted`` terms are counted from the postings'
         weights; other terms of two units or more (之之, 卿大夫, and 射?獲: ``phrase_slots``)
         from the positions of their pairs (``pair_occurrences``); exact terms with punctuation
-        between units (儀，君) and two wildcards in a row (射??獲: ``phrase_slots``)
+        between units (儀，君) and the wildcards ``phrase_slots`` cannot spell out (射??獲 exact)
         give candidates (passages holding every pair of their units, or the unit alone
         between wildcards) to verify on the text."""
         found = self._terms.get(text)
