@@ -433,6 +433,9 @@ def test_the_independent_references_are_what_the_build_script_makes():
     assert ("齊人者齊侯也其曰人何也愛齊侯乎山戎也其愛之何也桓内無因國外無從諸侯而越千里之險北伐山戎危之也"
             "則非之乎善之也") in body("guliang")[9]
     assert "齊人者齊侯也其曰人何也卑公之敵所以卑公也何為卑公也" in body("guliang")[6]
+    # 莊公四年: 春秋大全's 饗齊侯所以病齊侯也 is 彙纂's 享齊侯所以病齊侯 (饗 and 享 one for
+    # matching): the passage stands once, not twice
+    assert "夫人姜氏享齊侯于祝丘饗甚矣饗齊侯所以病齊侯也三月" in body("guliang")[6]
     # words the first book lacks go in after the words found before them; a quotation with
     # nothing found goes in after its 經 entry; what both have stays once
     assert build.merge(["甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未", "天干申酉戌亥地支"],

@@ -73,10 +73,11 @@ RESUME_MARK = "○"
 #: Characters two printed editions of one classic write for each other and the folding
 #: (``characters.folding``) keeps apart, brought together for matching only: 巳/已 (the
 #: printers' 巳 for 已, ``無巳則有一焉``), graphic variants the folding lacks (榖 穀, 毁 毀,
-#: 苖 苗), and words editions interchange (于 於, 脩 修, 閒 間, 悌 弟). Matching a juan with
+#: 苖 苗), and words editions interchange (于 於, 脩 修, 閒 間, 悌 弟, 饗 享: 穀梁傳 莊公四年
+#: ``饗齊侯所以病齊侯也``, 享 in 欽定春秋傳說彙纂's quotation). Matching a juan with
 #: its reference only; search and storage keep them apart.
 MATCH_VARIANTS = str.maketrans({"巳": "已", "榖": "穀", "毁": "毀", "苖": "苗", "于": "於", "脩": "修",
-                                "閒": "間", "悌": "弟", "齋": "齊"})
+                                "閒": "間", "悌": "弟", "齋": "齊", "饗": "享"})
 
 
 def match_form(text: str) -> str:
