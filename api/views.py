@@ -25,7 +25,7 @@ from search.service import HitLinks, edition_places, name_layers, query_hints, r
 
 from . import exports, hitlists, schema
 from .catalogue import class_distribution, search_facets
-from .distribution import juan_rows
+from .distribution import kept_juan_rows
 from .throttling import ApiExportThrottle, ApiSearchThrottle
 from .pagination import StandardPagination
 from .serializers import (
@@ -258,10 +258,10 @@ def _search(request, with_form: bool = False):
 
 def _distribution(results, sections: bool = True) -> dict:
     """``{"juans": [...], "sections": [...]}``: the API's rows per juan (``api.distribution``,
-    written as JSON) and of ``by_section()``, which are the engine's rows (new dicts, see
+    written as JSON, kept per query) and of ``by_section()``, which are the engine's rows (new dicts, see
     ``SearchResults.by_section``) less the fields the API does not give: deleted in place,
     not copied (之 has 24,000 sections on the 30 M library)."""
-    out = {"juans": juan_rows(results)}
+    out = {"juans": kept_juan_rows(results)[0]}
     if sections:
         out["sections"] = rows = results.by_section()
         for row in rows:
@@ -288,11 +288,12 @@ class SearchView(APIView):
         data = HitSerializer(page, many=True, context={"request": request, "query": query}).data
         response = paginator.get_paginated_response(data)
         response.data["passages"] = results.passages
-        # The hits per juan, counted once: the distribution and the facets both read them.
-        per_juan = results.juan_counts()
         # Per juan only: per section (4,769 rows for 之 in the Kanripo corpus) is asked for
-        # once, at /api/search/distribution/, not repeated on every page.
-        response.data["distribution"] = {"juans": juan_rows(results, per_juan)}
+        # once, at /api/search/distribution/, not repeated on every page. The rows are kept
+        # per query (the next page has the same); when they are counted, the facets read the
+        # same counts.
+        rows, per_juan = kept_juan_rows(results)
+        response.data["distribution"] = {"juans": rows}
         response.data["hints"] = query_hints(query, results)
         # Where the hits fall (部, 類, dynasty, author, edition), from the index's hits per juan.
         response.data["facets"] = search_facets(form, results, per_juan)

@@ -297,6 +297,52 @@ def test_a_search_asks_the_database_nothing(client, seed_backend, django_assert_
     assert (page["count"], len(page["results"]), distribution["count"]) == (326, 5, 49)
 
 
+def test_the_rows_per_juan_are_kept_per_query(client, small, monkeypatch):
+    """``api.distribution.kept_juan_rows``: the next page of a query, or the same query again,
+    neither counts its hits per juan again nor writes the rows; another query, a full table or
+    a new index version does."""
+    from api import distribution
+    from search.backends import SearchQuery, get_search_backend
+
+    backend = get_search_backend()
+    results = backend.search(SearchQuery("射"))
+    written = distribution.juan_rows(results)
+    assert written.data == b'[{"work_id":%d,"work_title":"\xe6\xb8\xac\xe8\xa9\xa6\xe6\x9b\xb8","juan":3,' \
+                           b'"juan_label":"\xe5\x8d\xb7\xe4\xb8\x89","count":9}]' % small.edition_id
+    distribution._kept.clear()
+    counted = []
+    juan_counts = type(results).juan_counts
+    monkeypatch.setattr(type(results), "juan_counts", lambda self: counted.append(self.query.text) or juan_counts(self))
+    rows, per_juan = distribution.kept_juan_rows(results)
+    assert (rows, per_juan, counted) == (written, juan_counts(results), ["射"])
+    again, none = distribution.kept_juan_rows(backend.search(SearchQuery("射")))
+    assert (again is rows, none, counted) == (True, None, ["射"])  # the same query: kept, not counted
+    first = client.get("/api/search/", {"q": "射", "page_size": 5}).json()  # the API's query: counted once
+    second = client.get("/api/search/", {"q": "射", "page_size": 5, "page": 2}).json()
+    assert counted == ["射", "射"] and first["distribution"] == second["distribution"] == {"juans": written.decoded()}
+    client.get("/api/search/", {"q": "乃射"})
+    assert counted == ["射", "射", "乃射"]
+    monkeypatch.setattr(distribution, "KEPT_QUERIES", 1)  # past it, the least recently asked goes first
+    distribution.kept_juan_rows(backend.search(SearchQuery("射", sort="relevance")))
+    assert [key[2].sort for key in distribution._kept] == ["relevance"]
+    monkeypatch.setattr(distribution, "KEPT_QUERIES", 10)
+    monkeypatch.setattr(distribution, "KEPT_BYTES", 4 * len(written.data))  # and past its bytes: four rows
+    for context in range(6):
+        distribution.kept_juan_rows(backend.search(SearchQuery("射", context=context)))
+    assert [key[2].context for key in distribution._kept] == [2, 3, 4, 5]
+    monkeypatch.setattr(distribution, "KEPT_BYTES", 4 * len(written.data) - 4)  # over a quarter: not kept
+    distribution._kept.clear()
+    distribution.kept_juan_rows(results)
+    assert (len(distribution._kept), counted[-1]) == (0, "射")
+    monkeypatch.setattr(distribution, "KEPT_BYTES", 2**20)
+    for _ in range(2):
+        distribution.kept_juan_rows(results)
+    before = len(counted)
+    index_all(backend)  # a new index version: counted again
+    assert distribution.kept_juan_rows(backend.search(SearchQuery("射")))[0] == written
+    assert len(counted) == before + 1
+
+
 def test_the_distribution_by_juan_is_the_rows_written_once_per_juan(client, small, monkeypatch):
     """api.distribution writes ``distribution.juans`` from each juan's row text made once:
     the bytes of the rows encoded whole, with the kept texts dropped and made again past
