@@ -17,13 +17,15 @@ against the edition. The reference's stream is its full-size text (role ``C``) a
 small print (role ``M``), less its labels and the cross-references 重言(…)/重意(…) of
 the 纂圖互註 editions.
 
-Alignment (``reader.importers.mandoku.boundaries.align``, the importer's own): 8-character
+Alignment (``reader.importers.mandoku.alignment.align``, the importer's own): 8-character
 grams found once in each stream are anchors; the longest chain of anchors in the same order
 in both (a longest increasing subsequence) fixes the alignment, and the stretches between
 anchors are aligned by rapidfuzz's Indel (LCS) opcodes. A reference character counts only
 inside a run of at least three characters aligned one after another, so that stray single
 characters matched inside text the other edition lacks (another commentator's notes) do
-not count.
+not count. Among copies of the same words the
+check takes the one in reading order with the passages around it (``nearer_copies``): a note
+that quotes the classic just read does not take the classic's words.
 
 Whose notes a reference prints: a reference whose notes are another commentator's (周禮句解
 prints 朱申's 句解, not 鄭注) says nothing about where the edition's commentary ends. Its
@@ -53,7 +55,7 @@ from characters.folding import char_kind, fold
 from reader.importers.document import (
     CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE_KINDS, READINGS, REFERENCE, SUBCOMMENTARY,
 )
-from reader.importers.mandoku.boundaries import align
+from reader.importers.mandoku.alignment import align
 
 #: Layers that read as the commentary of the reference (its small print holds 陸德明's
 #: readings too in several editions).

@@ -7,7 +7,7 @@ small print and no indentation: nothing in the file tells them apart. What does 
 edition that prints the classic alone: the shipped reference of the 老子
 (``data/classics/laozi.txt``: 道德真經, the 道藏's 白文 edition, Kanripo KR5c0045, built by
 ``scripts/build_laozi.py``; independent of both editions it decides). The juan's full-size
-text is aligned (``boundaries.align``, on folded text: variants and punctuation do not break
+text is aligned (``alignment.align``, on folded text: variants and punctuation do not break
 a match) with the stretch of the reference that holds the juan's chapters (``window``: a
 juan holds some chapters, and aligned with the whole book the words of its first chapter
 are matched, scattered, with earlier ones); a commentator's quotation of the classic,
@@ -33,7 +33,8 @@ import re
 from bisect import bisect_left
 
 from ..document import CLASSIC, COMMENTARY, REFERENCE, TEXT, JuanDocument, PieceDoc
-from .boundaries import align, is_text, match_form
+from .alignment import align
+from .boundaries import is_text, match_form
 from .classics import CLASSICS_DIR
 from .layers import split_piece
 
