@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.views import LogoutView
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
@@ -263,6 +264,16 @@ class SignupForm(UserCreationForm):
 
 
 @never_cache
+@never_cache
+def sign_out(request):
+    """``/accounts/logout/``: a POST signs out (Django's ``LogoutView``, then ``LOGOUT_REDIRECT_URL``);
+    a GET (the address typed, a bookmark) shows the button that signs out, or says that nobody is
+    signed in, where Django answers a bare 405 (it signs out by POST only, against CSRF)."""
+    if request.method == "POST":
+        return LogoutView.as_view()(request)
+    return render(request, "registration/logout_form.html")
+
+
 def signup(request):
     """A new contributor's account, only when ``settings.CORRECTIONS_SIGNUP`` is on (404 otherwise)."""
     if not getattr(settings, "CORRECTIONS_SIGNUP", False):

@@ -106,6 +106,33 @@ def test_login_is_csrf_protected_and_password_reset_mails_a_link(mailoutbox):
 
 
 @pytest.mark.django_db
+def test_signing_out_and_changing_ones_password_are_pages_of_the_site(client):
+    """``/accounts/logout/`` typed in the address bar was a bare 405 (Django signs out by POST
+    only), and ``/accounts/password_change/`` the admin's page (「Django 網站管理」, its links
+    to an admin a contributor may not enter)."""
+    account("c4", "contributor")
+    anonymous = client.get("/accounts/logout/").content.decode()
+    assert '<h1>登出</h1>\n<p>你沒有登入。<a href="/accounts/login/">登入</a></p>' in anonymous
+    client.force_login(User.objects.get(username="c4"))
+    page = client.get("/accounts/logout/")
+    assert page.status_code == 200 and page["Cache-Control"].startswith("max-age=0")
+    assert re.search(r'<form method="post" action="/accounts/logout/"><input type="hidden" name="csrfmiddlewaretoken" '
+                     r'value="[^"]+"><p>已登入：c4</p><button type="submit">登出</button></form>', page.content.decode())
+    assert '<a href="/accounts/password_change/">更改密碼</a>' in client.get("/corrections/mine/").content.decode()
+    form = client.get("/accounts/password_change/").content.decode()
+    assert "<title>更改密碼 · 經注閱讀</title>" in form and "Django" not in form
+    response = client.post("/accounts/password_change/", {
+        "old_password": PW, "new_password1": "another-long-password-2", "new_password2": "another-long-password-2"})
+    assert (response.status_code, response["Location"]) == (302, "/accounts/password_change/done/")
+    done = client.get("/accounts/password_change/done/").content.decode()
+    assert "<title>密碼已更改 · 經注閱讀</title>" in done and "Django" not in done
+    assert User.objects.get(username="c4").check_password("another-long-password-2")
+    response = client.post("/accounts/logout/")
+    assert (response.status_code, response["Location"]) == (302, "/")
+    assert client.get("/corrections/mine/").status_code == 302  # signed out
+
+
+@pytest.mark.django_db
 def test_the_login_page_is_locked_after_failed_attempts_as_the_admin_is(client):
     account("c3", "contributor")
     codes = [client.post("/accounts/login/", {"username": "c3", "password": "wrong"}).status_code for _ in range(5)]
