@@ -333,7 +333,9 @@ def test_lunyu_a_misprinted_zhu_is_told_by_the_formula_after_it():
         (LABEL, COMMENTARY, "何注", "layout", "泣"),
         (NOTE, COMMENTARY, "何注", "layout", "孔曰杖者老"),
     ]
-    assert (pieces[at + 2].effective_layer, pieces[at + 2].text) == (COMMENTARY, "人也鄉人飲酒之禮主於老者老者禮畢出孔子從而後出")
+    # the note goes on below the line, still decided by the layout
+    assert (pieces[at + 2].effective_layer, pieces[at + 2].layer_basis, pieces[at + 2].text) == (
+        COMMENTARY, "layout", "人也鄉人飲酒之禮主於老者老者禮畢出孔子從而後出")
     assert [p.text for p in pieces if p.kind == LABEL and p.layer == COMMENTARY and p.text != "注"] == ["泣"]
     # 趙岐's 孟子章句 speaks in one voice: no formula opens its notes (孟子曰 or 王曰 open a few),
     # so no character of its classic is read as a marker

@@ -493,7 +493,8 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
                       following: PieceDoc | None = None, previous: PieceDoc | None = None, inline: bool = True,
                       formulas: dict[str, str] | None = None):
     """Layers of one paragraph of a 注疏 edition. ``state`` is what text goes on in:
-    ``CLASSIC``, or ``(COMMENTARY, name)`` for a commentary that runs on from before.
+    ``CLASSIC``, or ``(COMMENTARY, name)`` for a commentary that runs on from before
+    (``(COMMENTARY, name, LAYOUT)`` when a misprinted marker opened it).
     ``inline`` False (front matter, ``front_matter``): a marker opens a commentary only at
     the paragraph's start. ``formulas`` (``note_formulas``): in the classic, a character
     that is no marker followed by one of them is the marker misprinted (論語注疏
@@ -502,6 +503,8 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
     Returns the new pieces and the state at the paragraph's end."""
     out: list[PieceDoc] = []
     name = state[1] if isinstance(state, tuple) else ""
+    # a note opened by a misprinted marker goes on, decided by the layout, across lines
+    basis = tuple(state[2:]) if isinstance(state, tuple) else ()
     state = COMMENTARY if isinstance(state, tuple) else CLASSIC
     # READINGS/SUBCOMMENTARY when the piece before was such small print or its label
     small_layer = previous.layer if previous is not None and previous.layer in (READINGS, SUBCOMMENTARY) else ""
@@ -515,7 +518,7 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
                 p.layer_basis = LAYOUT
                 small_layer = ""
                 out.append(p)
-                state, name = CLASSIC, ""
+                state, name, basis = CLASSIC, "", ()
                 continue
             if small_layer == READINGS and not SUB_OPENING.match(p.text):
                 _set(p, READINGS, "音義")
@@ -527,7 +530,7 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
                 _set(p, SMALLPRINT, "")
             small_layer = p.layer if p.layer in (READINGS, SUBCOMMENTARY) else ""
             out.append(p)
-            state, name = CLASSIC, ""
+            state, name, basis = CLASSIC, "", ()
             continue
         small_layer = ""
         if p.kind != TEXT:
@@ -546,7 +549,7 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
             tail = ("義", READINGS, "音義")
         body_end = len(text) - (len(tail[0]) if tail else 0)
         # (offset, kind, layer, name) of each part; the first part continues the state.
-        parts = [(0, NOTE, COMMENTARY, name) if state == COMMENTARY else (0, TEXT, CLASSIC, "")]
+        parts = [(0, NOTE, COMMENTARY, name) + basis if state == COMMENTARY else (0, TEXT, CLASSIC, "")]
         pos = 0
         if index == 0 and chunqiu and state == CLASSIC and text[:1] in ("經", "傳", "𫝊") and body_end > 1:
             classic_name = "經" if text[0] == "經" else "傳"
@@ -576,7 +579,7 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
         out.extend(_apply_parts(p, parts))
         if tail:
             small_layer = tail[1]
-    return out, ((COMMENTARY, name) if state == COMMENTARY else CLASSIC)
+    return out, ((COMMENTARY, name) + basis if state == COMMENTARY else CLASSIC)
 
 
 #: The 疏's 標起止 of a note: ``注包曰至共之○`` (the note runs from 包曰 to 共之), 傳/箋 alike.
