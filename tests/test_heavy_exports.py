@@ -137,3 +137,16 @@ def test_give_back_returns_the_free_pages_inside_the_heap():
         assert held - _private_kb() > 15_000  # of the 20 MB freed, kept by the heap until now
     finally:
         libc.free(pin)
+
+
+def test_the_one_request_benchmark_measures_what_is_sent(client, seed_juan):
+    import hashlib
+
+    from bench.heavy_one import measure
+
+    path = f"/api/works/{seed_juan.work_id}/export/json/"
+    body = b"".join(client.get(path).streaming_content)
+    figures = measure(client, path)
+    assert (figures["status"], figures["bytes"], figures["sha256"]) == (200, len(body), hashlib.sha256(body).hexdigest())
+    assert figures["queries"] == HEAD_QUERIES + JUAN_QUERIES - 1  # the seed's sections have titles: no openings read
+    assert 0 < figures["private_before_mb"] <= figures["private_peak_mb"] <= figures["resident_peak_mb"]
