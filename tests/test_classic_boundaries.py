@@ -169,3 +169,56 @@ def test_the_rest_of_a_note_cut_open_keeps_its_commentator_where_nothing_names_a
     assert [(p.kind, p.layer_name, p.layer_basis, p.text) for p in para] == [
         (NOTE, "鄭箋", "", "云甲乙丙"), (TEXT, "", REFERENCE, "經文丁戊己庚辛壬"), (LABEL, "毛傳", LAYOUT, "傅"),
         (NOTE, "毛傳", LAYOUT, "傳語"), (LABEL, "毛傳", "", "傳")]
+
+
+def test_the_rest_of_a_note_followed_by_the_same_commentarys_marker_is_the_classic():
+    """A book never prints two notes of one commentary one after the other with nothing
+    between: words after a passage cut out of a note that run up to the next marker of the
+    same commentary are the classic that goes on (basis ``layout``, no commentator); before
+    another commentary's marker they stay the note."""
+    def cut(after: PieceDoc):
+        para = [PieceDoc(LABEL, "注", layer=COMMENTARY, layer_name="何注"),
+                PieceDoc(NOTE, "如我甲乙為爾君者不亦病乎然則曷為", layer=COMMENTARY, layer_name="何注"), after]
+        _split_off_classic([(para, i) for i in range(3)], [(1, 4, 12)], REFERENCE)
+        return [(p.kind, p.layer, p.layer_name, p.layer_basis, p.text) for p in para]
+
+    assert cut(PieceDoc(LABEL, "注", layer=COMMENTARY, layer_name="何注")) == [
+        (LABEL, COMMENTARY, "何注", "", "注"), (NOTE, COMMENTARY, "何注", "", "如我甲乙"),
+        (TEXT, CLASSIC, "", REFERENCE, "為爾君者不亦病乎"), (TEXT, CLASSIC, "", LAYOUT, "然則曷為"),
+        (LABEL, COMMENTARY, "何注", "", "注")]
+    assert cut(PieceDoc(LABEL, "箋", layer=COMMENTARY, layer_name="鄭箋"))[3] == (
+        NOTE, COMMENTARY, "何注", LAYOUT, "然則曷為")
+
+
+def test_a_marker_word_the_juan_does_not_use_opens_the_commentary_that_follows_its_classic():
+    """注 in a juan whose commentaries are 傳 and 箋 (毛詩注疏), right after a passage cut out
+    of a 箋: the label of the commentary the juan prints right after its classic (傳)."""
+    para = [PieceDoc(TEXT, "經甲乙", layer=CLASSIC), PieceDoc(LABEL, "傳", layer=COMMENTARY, layer_name="傳"),
+            PieceDoc(NOTE, "傳語", layer=COMMENTARY, layer_name="傳"),
+            PieceDoc(LABEL, "箋", layer=COMMENTARY, layer_name="鄭箋"),
+            PieceDoc(NOTE, "云甲乙丙經文丁戊己庚辛壬注傳語也", layer=COMMENTARY, layer_name="鄭箋"),
+            PieceDoc(LABEL, "箋", layer=COMMENTARY, layer_name="鄭箋")]
+    _split_off_classic([(para, i) for i in range(len(para))], [(4, 4, 12)], REFERENCE)
+    assert [(p.kind, p.layer_name, p.layer_basis, p.text) for p in para[4:]] == [
+        (NOTE, "鄭箋", "", "云甲乙丙"), (TEXT, "", REFERENCE, "經文丁戊己庚辛壬"), (LABEL, "傳", LAYOUT, "注"),
+        (NOTE, "傳", LAYOUT, "傳語也"), (LABEL, "鄭箋", "", "箋")]
+
+
+def test_the_rest_of_cut_notes_in_the_shared_corpus():
+    """Real places: the words after the passage run up to the same commentary's next marker
+    (孟子注疏, 公羊注疏, 論語集解義疏, where the reference lacks the words or writes them
+    otherwise), and 毛詩注疏 天保's 注 before 毛傳's words ``俾使單信也``."""
+    assert around("KR1h0003/KR1h0003_005.txt", "曰夫物之不齊物之情也或相倍蓰或相什伯或相千萬子比而同之", 0, 3) == [
+        (TEXT, CLASSIC, "", REFERENCE, "曰夫物之不齊物之情也或相倍蓰或相什伯或相千萬子比而同之"),
+        (TEXT, CLASSIC, "", LAYOUT, "是亂天下也巨屨小屨同賈人豈爲之哉從許子之道相率而爲僞者也惡能治國家"),
+        (LABEL, COMMENTARY, "趙注", "", "注")]
+    assert around("KR1e0006/KR1e0006_011.txt", "為爾君者不亦病乎於是殺之", 1, 2) == [
+        (NOTE, COMMENTARY, "何注", "", "如我有不可将復圗我如二孺子"),
+        (TEXT, CLASSIC, "", REFERENCE, "為爾君者不亦病乎於是殺之"), (TEXT, CLASSIC, "", LAYOUT, "然則曷為不言恵公之入")]
+    assert around("KR1h0006/KR1h0006_001.txt", "其或繼周者雖百世", 0, 3) == [
+        (TEXT, CLASSIC, "", REFERENCE, "其或繼周者雖百世"), (TEXT, CLASSIC, "", LAYOUT, "亦可知也"),
+        (LABEL, COMMENTARY, "何註", "", "註")]
+    assert around("KR1c0004/KR1c0004_016.txt", "俾爾單厚何福不除", 1, 4) == [
+        (NOTE, COMMENTARY, "鄭箋", "", "云保安爾女也女王也天之安定女亦甚堅固"),
+        (TEXT, CLASSIC, "", REFERENCE, "俾爾單厚何福不除"), (LABEL, COMMENTARY, "傳", LAYOUT, "注"),
+        (NOTE, COMMENTARY, "傳", LAYOUT, "俾使單信也或曰單厚也除開也"), (LABEL, COMMENTARY, "鄭箋", "", "箋")]

@@ -696,6 +696,7 @@ def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -
     for para, i in refs:
         if para[i].kind == LABEL and para[i].layer == COMMENTARY and para[i].text in COMMENTARY_MARKERS:
             names.setdefault(COMMENTARY_MARKERS[para[i].text], para[i].layer_name)
+    first = _first_commentary(refs)
     for n, cut, *stop in reversed(cuts):
         para, i = refs[n]
         if stop:  # a passage inside the note, more of the note after it
@@ -704,8 +705,13 @@ def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -
             classic.kind = TEXT
             classic.layer_basis = basis
             _set(classic, CLASSIC, "")
-            parts = _rest_of_note(rest, names)
+            parts = _rest_of_note(rest, names, first)
             _undo_same_commentary_return(para, i, parts, note.layer_name)
+            nxt = refs[n + 1][0][refs[n + 1][1]] if n + 1 < len(refs) else None
+            if len(parts) == 1 and _same_commentary_next(parts[0], nxt):
+                parts[0].kind = TEXT
+                _set(parts[0], CLASSIC, "")
+                parts[0].commentator = ""
             para[i:i + 1] = [note, classic, *parts]
             continue
         if cut == 0:  # the whole piece is the classic
@@ -728,24 +734,59 @@ def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -
 MISPRINTED_MARKERS = {"傅": "傳", "笺": "箋"}
 
 
-def _rest_of_note(rest: PieceDoc, names: dict[str, str]) -> list[PieceDoc]:
+def _first_commentary(refs) -> str:
+    """The layer name of the commentary a juan prints right after its classic most often
+    (毛詩注疏: 傳, whose notes 鄭箋 follows): the marker labels that come directly after a
+    piece of the classic, counted over ``refs`` (``(paragraph, index)`` in reading order);
+    "" when none does."""
+    seen: Counter = Counter()
+    before = None
+    for para, i in refs:
+        p = para[i]
+        if p.kind == LABEL and p.layer == COMMENTARY and before is not None and before.layer == CLASSIC \
+                and before.kind == TEXT:
+            seen[p.layer_name] += 1
+        before = p
+    return seen.most_common(1)[0][0] if seen else ""
+
+
+def _same_commentary_next(rest: PieceDoc, nxt: PieceDoc | None) -> bool:
+    """True when the words after a passage of the classic cut out of a note (``rest``, no
+    marker naming another) are followed right away by the marker of the same commentary:
+    a book never prints two notes of one commentary one after the other with nothing
+    between, each following the passage it explains (the reasoning of ``classic_returns``),
+    so these words are the classic that goes on to the next note (公羊注疏
+    ``…二孺子〔為爾君者不亦病乎於是殺之〕然則曷為不言恵公之入注据…``, 孟子注疏
+    ``…子比而同之〕是亂天下也…惡能治國家注孟子曰…``, where the reference lacks the words
+    or writes them otherwise)."""
+    return (nxt is not None and nxt.kind == LABEL and nxt.layer == COMMENTARY
+            and rest.kind == NOTE and rest.layer == COMMENTARY and nxt.layer_name == rest.layer_name)
+
+
+def _rest_of_note(rest: PieceDoc, names: dict[str, str], first: str = "") -> list[PieceDoc]:
     """The note after a passage of the classic cut out of it (``_split_off_classic``), as
     pieces. Its first character a marker word (``COMMENTARY_MARKERS``) or a misprinted one
     (``MISPRINTED_MARKERS``) of a commentary of the juan (``names``: marker → layer name, as
     the juan's own marker labels name it, ``{"傳": "傳", "箋": "鄭箋"}``): that character is
     the LABEL of that commentary (kept as written, 傅) and the words after it are its note.
-    Otherwise nothing names who wrote them: they keep the layer name of the note they were
-    cut from. Either way ``layer_basis`` is ``LAYOUT``: the machine, not a marker the book
-    prints right, decided whose words they are."""
+    A marker word the juan's own labels do not use (注 in 毛詩注疏, whose notes are 傳 and 箋:
+    ``…何福不除〕注俾使單信也…箋云…``) opens a note of ``first``, the commentary the juan
+    prints right after its classic (``_first_commentary``). Otherwise nothing names who wrote
+    them: they keep the layer name of the note they were cut from. Either way
+    ``layer_basis`` is ``LAYOUT``: the machine, not a marker the book prints right, decided
+    whose words they are."""
     marker = COMMENTARY_MARKERS.get(rest.text[:1]) or MISPRINTED_MARKERS.get(rest.text[:1])
-    if marker not in names or len(rest.text) < 2:
+    own = COMMENTARY_MARKERS.get(rest.text[:1])
+    name = names.get(marker) if marker in names else (first if own and first else None)
+    if name is None or len(rest.text) < 2:
         rest.layer_basis = LAYOUT
         return [rest]
     label, note = split_piece(rest, [1])
     label.kind = LABEL
     for piece in (label, note):
-        _set(piece, COMMENTARY, names[marker])
+        _set(piece, COMMENTARY, name)
         piece.layer_basis = LAYOUT
+        piece.commentator = ""
     return [label, note]
 
 
