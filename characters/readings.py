@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["CONTEXT_PATH", "MARGIN", "WIDTH", "decide", "quoted", "scores"]
+__all__ = ["CONTEXT_PATH", "MARGIN", "WIDTH", "REACH", "decide", "in_play", "printed", "quoted", "reload", "scores"]
 
 CONTEXT_PATH = Path(__file__).resolve().parent / "data" / "reading_context.tsv.gz"
 #: How much more likely (natural log; 2.0 is about 7.4 times) the best reading must be than the
@@ -51,6 +51,14 @@ WIDTH = 3
 QUOTED = 2
 #: The windows (characters before, after) ``decide`` looks up in the classics' text, widest first.
 QUOTE_SHAPES = ((3, 3), (2, 3), (3, 2), (2, 2), (3, 1), (1, 3))
+#: ``printed``: the windows (characters before, after) looked up in the whole library, widest
+#: first: four and five characters round the place.
+LIBRARY_SHAPES = ((2, 3), (3, 2), (1, 4), (4, 1), (2, 2), (1, 3), (3, 1))
+#: ``printed``: how often the library must print a window, always one way, for it to decide.
+PRINTED = 3
+#: How many characters on each side ``decide`` is given at most (``WIDTH`` for the neighbours,
+#: the widest side of ``LIBRARY_SHAPES`` and ``QUOTE_SHAPES`` for the windows).
+REACH = max(WIDTH, *(max(s) for s in LIBRARY_SHAPES + QUOTE_SHAPES))
 
 _SIDES = {"L": 1, "R": 2, "LL": 3, "RR": 4, "LLL": 5, "RRR": 6}
 #: A key packs the reading's number (11 bits), the side (3) and up to three neighbours' numbers
@@ -65,6 +73,8 @@ _vocab = 1
 _reading_no: dict[str, int] = {}
 _char_no: dict[str, int] = {}
 _quotes: dict[tuple[str, str, str], int] = {}
+_windows: dict[tuple[str, str, str], int] = {}
+_path = CONTEXT_PATH
 
 
 def _key(reading: str, side: str, neighbours: str) -> int:
@@ -85,7 +95,7 @@ def _key(reading: str, side: str, neighbours: str) -> int:
 def _load() -> dict[str, int]:
     """Read the context table once; ``ValueError`` naming the file and line for a malformed line.
     The pairs are kept as two sorted arrays (about 4 MB for 310,000 pairs), not a dict."""
-    global _totals, _keys, _counts, _vocab, _reading_no, _char_no, _quotes
+    global _totals, _keys, _counts, _vocab, _reading_no, _char_no, _quotes, _windows
     if _totals is not None:
         return _totals
     with _lock:
@@ -93,8 +103,9 @@ def _load() -> dict[str, int]:
             return _totals
         totals: dict[str, int] = {}
         quotes: dict[tuple[str, str, str], int] = {}
+        windows: dict[tuple[str, str, str], int] = {}
         rows: list[tuple[str, str, str, int]] = []
-        with gzip.open(CONTEXT_PATH, "rt", encoding="utf-8") as fh:
+        with gzip.open(_path, "rt", encoding="utf-8") as fh:
             lines = fh.read().split("\n")
         sides = _SIDES
         for lineno, line in enumerate(lines, 1):
@@ -102,15 +113,15 @@ def _load() -> dict[str, int]:
                 continue
             fields = line.split("\t")
             if len(fields) != 4 or len(fields[0]) != 1 or not fields[3].isdigit() \
-                    or (fields[1] not in sides and fields[1] not in ("N", "Q")) \
+                    or (fields[1] not in sides and fields[1] not in ("N", "Q", "W")) \
                     or (fields[1] in sides and len(fields[2]) != len(fields[1])) \
-                    or (fields[1] == "Q" and fields[2].count("_") != 1):
-                raise ValueError(f"{CONTEXT_PATH}:{lineno}: expected READING<TAB>L|R|LL|RR|LLL|RRR|N|Q<TAB>"
+                    or (fields[1] in ("Q", "W") and fields[2].count("_") != 1):
+                raise ValueError(f"{_path}:{lineno}: expected READING<TAB>L|R|LL|RR|LLL|RRR|N|Q|W<TAB>"
                                  f"NEIGHBOURS<TAB>COUNT, got {line!r}")
             reading, side, near, count = fields
-            if side == "Q":
+            if side in ("Q", "W"):
                 before, _, after = near.partition("_")
-                quotes[(reading, before, after)] = int(count)
+                (quotes if side == "Q" else windows)[(reading, before, after)] = int(count)
             elif side == "N":
                 totals[reading] = int(count)
             else:
@@ -118,7 +129,7 @@ def _load() -> dict[str, int]:
         readings = sorted(totals | {r: 0 for r, _, _, _ in rows})
         chars = sorted({c for _, _, near, _ in rows for c in near})
         if len(readings) >= 1 << _READING_BITS or len(chars) >= (1 << _NEIGHBOUR_BITS) - 1:
-            raise ValueError(f"{CONTEXT_PATH}: {len(readings)} readings and {len(chars)} neighbours do not "
+            raise ValueError(f"{_path}: {len(readings)} readings and {len(chars)} neighbours do not "
                              f"fit the keys ({1 << _READING_BITS}, {(1 << _NEIGHBOUR_BITS) - 1})")
         _reading_no = {r: i for i, r in enumerate(readings)}
         _char_no = {c: i + 1 for i, c in enumerate(chars)}   # 0: no neighbour
@@ -127,9 +138,17 @@ def _load() -> dict[str, int]:
         _keys = keys[order]
         _counts = np.array([n for _, _, _, n in rows], dtype=np.int32)[order]
         _vocab = max(1, len({near for _, side, near, _ in rows if len(side) == 1}))
-        _quotes = quotes
+        _quotes, _windows = quotes, windows
         _totals = totals
         return totals
+
+
+def reload(path: Path = CONTEXT_PATH) -> None:
+    """Read the counts from ``path`` at the next use (the build reads the table it has just
+    written to prune the library's windows by what the neighbours decide)."""
+    global _totals, _path
+    with _lock:
+        _totals, _path = None, Path(path)
 
 
 def _count(reading: str, side: str, neighbours: str) -> int:
@@ -183,14 +202,47 @@ def quoted(readings, before: str, after: str) -> str | None:
     return None
 
 
+def printed(readings, before: str, after: str) -> str | None:
+    """The reading the library prints in the widest window round the place (``LIBRARY_SHAPES``;
+    ``before``/``after`` as a simplified edition prints them, folded) that it prints at least
+    ``PRINTED`` times with one of ``readings``, when it prints it so every time; None when no
+    window is printed so often or the library prints it both ways. The windows are counted by
+    ``characters/scripts/build_reading_context.py`` over the library's traditional texts, each
+    character as a simplified edition writes it (設洗於阼 is looked up as 設洗于阼), and only those
+    round a place whose neighbours do not decide it are shipped: a quotation or a stock phrase
+    decides its reading where it occurs."""
+    _load()
+    for a, b in LIBRARY_SHAPES:
+        if len(before) < a or len(after) < b:
+            continue
+        window = (before[len(before) - a:], after[:b])
+        counts = {r: _windows.get((r,) + window, 0) for r in readings}
+        total = sum(counts.values())
+        if total >= PRINTED:
+            best = max(sorted(counts), key=counts.get)
+            return best if counts[best] == total else None
+    return None
+
+
 def decide(readings, before: str, after: str, margin: float = MARGIN) -> str | None:
     """The folded reading the context decides among ``readings`` (folded characters), or None
-    when no reading is ahead of every other by ``margin`` (``scores``) and the classics' own
-    text does not decide it either (``quoted``): ``decide({'后', '後'}, '其', '')`` is ``'後'``."""
+    when no reading is ahead of every other by ``margin`` (``scores``), and neither the library's
+    windows (``printed``) nor the classics' own text (``quoted``) decide it:
+    ``decide({'后', '後'}, '其', '')`` is ``'後'``. ``before``/``after``: up to ``REACH``
+    characters are read."""
     s = scores(readings, before, after)
     if len(s) < 2:
         return next(iter(s), None)
     ranked = sorted(s.items(), key=lambda kv: (-kv[1], kv[0]))
     if ranked[0][1] - ranked[1][1] >= margin:
         return ranked[0][0]
-    return quoted(list(s), before, after)
+    return printed(list(s), before, after) or quoted(list(s), before, after)
+
+
+def in_play(readings, before: str, after: str, margin: float = MARGIN) -> frozenset[str]:
+    """The readings still in play where ``decide`` decides nothing: those whose score
+    (``scores``) is within ``margin`` of the best one's. A place of 并 (并 並 併 幷) between
+    neighbours that leave 並 and 并 open but make 幷 and 併 unlikely is found by 並 and 并 only."""
+    s = scores(readings, before, after)
+    best = max(s.values(), default=0.0)
+    return frozenset(r for r, v in s.items() if v > best - margin)

@@ -10,9 +10,11 @@ To let one index hold both, the search indexes an ambiguous form of a simplified
 edition under a *reading key* (``reading_key``: a private-use code point, U+10F000 onwards,
 that no text holds): at each place the neighbouring characters decide, where they can, which
 character the form stands for there (``characters.readings``: 后 in 其后 is 後, in 夏后氏 后),
-and the place gets the key of that reading, or the form's undecided key. A query character
-matches the keys of the places read as it and the undecided keys of every ambiguous form that
-may stand for it (``reading_keys``); the form itself matches all its keys (``form_keys``).
+and the place gets the key of that reading, or, undecided, the key of the readings still in play
+there (``characters.readings.in_play``: 并 where 並 and 并 stay open but 幷 and 併 do not), the
+form's undecided key when all are. A query character matches the keys of the places read as it
+and the undecided keys that leave it in play of every ambiguous form that may stand for it
+(``reading_keys``); the form itself matches all its keys (``form_keys``).
 
 Data: ``characters/data/simplified.tsv``, written by ``characters/scripts/build_fold_table.py``
 from the simplified/traditional tables (CJKVI, Unihan, IRG, OpenCC; licences in
@@ -23,12 +25,13 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
+from itertools import combinations
 from functools import lru_cache
 from pathlib import Path
 
 from characters.folding import fold, fold_char, query_alternatives
 from characters.gaiji import gaiji_key, gaiji_table
-from characters.readings import WIDTH, decide
+from characters.readings import REACH, decide, in_play
 
 __all__ = ["TRADITIONAL", "SIMPLIFIED", "MIXED", "SCRIPTS", "SCRIPT_CHOICES", "readings", "is_ambiguous",
            "reading_key", "form_keys", "reading_of_key", "key_reading", "reading_keys", "decide_keys",
@@ -44,6 +47,8 @@ SCRIPT_CHOICES = [(TRADITIONAL, "繁體 (traditional)"), (SIMPLIFIED, "簡體 (s
 #: First reading key (plane 16 private use, above every gaiji key ``characters.gaiji.gaiji_key``
 #: can give, U+10869F).
 KEY_BASE = 0x10F000
+#: The last code point a reading key may take (U+10FFFE and U+10FFFF are noncharacters).
+KEY_LAST = 0x10FFFD
 #: ``detect_script``: an edition is simplified when at least ``SIMPLIFIED_SHARE`` of the
 #: characters that tell the scripts apart (``ScriptCount``) are simplified-only forms,
 #: traditional when at most ``TRADITIONAL_SHARE`` are, mixed in between. From the shared
@@ -105,6 +110,22 @@ def _load() -> dict[str, tuple[str, frozenset[str]]]:
                 key_reading[key] = reading
             for r in set(folded) | {fold_char(c)}:
                 by_reading.setdefault(r, set()).update({keys[c][None], keys[c].get(r, keys[c][None])})
+        # a form of three or more readings: one key more for each set of two or more of them but
+        # not all, the readings still in play where the neighbours decide none (``in_play``)
+        for c in ambiguous:
+            folded = sorted((r for r in keys[c] if r is not None), key=ord)
+            for size in range(2, len(folded)):
+                for subset in combinations(folded, size):
+                    key = chr(code)
+                    code += 1
+                    keys[c][frozenset(subset)] = key
+                    of_key[key] = c
+                    key_reading[key] = None
+                    for r in subset:
+                        by_reading[r].add(key)
+        if code > KEY_LAST:
+            raise ValueError(f"{SIMPLIFIED_PATH}: {code - KEY_BASE} reading keys do not fit "
+                             f"U+{KEY_BASE:X}..U+{KEY_LAST:X}")
         simplified_only = {c for c, (kind, _) in table.items() if kind == "simplified"}
         # an unambiguous simplified-only form the folding leaves as it is (视, 亩, 电) but that the
         # folding's query side reads as its character: that character's query finds it too
@@ -178,16 +199,17 @@ def reading_of_key(key: str) -> str | None:
 
 
 def key_reading(key: str) -> str | None:
-    """The reading a reading key was decided as (``'後'``), None for an undecided key or a
-    character that is no reading key."""
+    """The reading a reading key was decided as (``'後'``), None for an undecided key (of all or
+    some readings) or a character that is no reading key."""
     _load()
     return _key_reading.get(key)
 
 
 def reading_keys(folded: str) -> frozenset[str]:
     """The reading keys a query character, folded (``fold_char``), matches: of every ambiguous
-    form that may stand for it, the key of the places read as it and the undecided key
-    (``後`` matches 后 read as 後 and 后 undecided, never 后 read as 后)."""
+    form that may stand for it, the key of the places read as it, the undecided key and the keys
+    of the sets of readings in play that hold it (``後`` matches 后 read as 後 and 后 undecided,
+    never 后 read as 后; ``並`` matches 并 with 並 and 并 in play, not 并 with 并 and 幷)."""
     _load()
     return _by_reading.get(folded, frozenset())
 
@@ -195,14 +217,15 @@ def reading_keys(folded: str) -> frozenset[str]:
 def decide_keys(folded: str) -> str:
     """``folded`` (a simplified or mixed edition's folded unit codes, ``fold``) with each
     ambiguous form replaced by its reading key at that place: the reading the neighbouring units
-    decide (``characters.readings.decide``: the two units before and after it), or the form's undecided key. U+0000
+    decide (``characters.readings.decide``: up to ``REACH`` units before and after it), or the key of
+    the readings still in play (``characters.readings.in_play``; the form's undecided key when all are). U+0000
     (between passages of an index) and the ends of ``folded`` end the context. One code point to one."""
     _load()
     out = None
     for m in _ambiguous_re.finditer(folded):
         i = m.start()
-        before = folded[max(0, i - WIDTH):i].rpartition("\0")[2]
-        after = folded[i + 1:i + 1 + WIDTH].partition("\0")[0]
+        before = folded[max(0, i - REACH):i].rpartition("\0")[2]
+        after = folded[i + 1:i + 1 + REACH].partition("\0")[0]
         key = _decided_key(m.group(), before, after)
         if out is None:
             out = list(folded)
@@ -213,7 +236,10 @@ def decide_keys(folded: str) -> str:
 @lru_cache(maxsize=1 << 18)
 def _decided_key(form: str, before: str, after: str) -> str:
     keys = _keys[form]
-    reading = decide([r for r in keys if r is not None], before, after)
+    readings = [r for r in keys if isinstance(r, str)]
+    reading = decide(readings, before, after)
+    if reading is None:   # undecided: the key of the readings still in play (all: the undecided key)
+        return keys.get(in_play(readings, before, after), keys[None])
     return keys[reading]
 
 

@@ -44,7 +44,11 @@ sys.path.insert(0, str(ROOT))
 
 from characters import simplified as sc  # noqa: E402
 from characters.folding import fold_char  # noqa: E402
-from characters.readings import BACKOFF, CONTEXT_PATH, QUOTE_SHAPES, QUOTED, WIDTH  # noqa: E402
+from characters import readings as rd  # noqa: E402
+from characters.readings import (BACKOFF, CONTEXT_PATH, LIBRARY_SHAPES, MARGIN, PRINTED, QUOTE_SHAPES,  # noqa: E402
+                                 QUOTED, WIDTH)
+from characters.scripts.evaluation import held_out_segments  # noqa: E402
+from characters.scripts.script_labels import _match_key  # noqa: E402
 
 #: Works of the corpus left out of the counts (relative to the corpus): the second evaluation
 #: (``characters.scripts.evaluation.score_held_out``) converts them to simplified characters
@@ -83,8 +87,7 @@ def targets() -> set[str]:
 def count(corpus: Path, wanted: set[str]) -> Counter:
     """``(reading, 'L'|'R', neighbour) -> occurrences`` over the traditional texts of ``corpus``."""
     counts: Counter = Counter()
-    files = sorted(p for p in corpus.rglob("*.txt") if "other" not in p.relative_to(corpus).parts
-                   and not p.relative_to(corpus).as_posix().startswith(tuple(h + "/" for h in HELD_OUT)))
+    files = _library_files(corpus)
     fold_cache: dict[str, str] = {}
 
     def f(ch: str) -> str:
@@ -149,6 +152,84 @@ def quoted(windows: Counter, forms: list[set[str]]) -> list[tuple[str, str, str]
     return sorted(keep, key=lambda k: (k[0], -len(k[1]) - len(k[2]), k[1], k[2]))
 
 
+def _library_files(corpus: Path) -> list[Path]:
+    """The traditional texts the counts are made from: every ``*.txt`` of ``corpus`` but ``other/``
+    and the ``HELD_OUT`` works."""
+    return sorted(p for p in corpus.rglob("*.txt") if "other" not in p.relative_to(corpus).parts
+                  and not p.relative_to(corpus).as_posix().startswith(tuple(h + "/" for h in HELD_OUT)))
+
+
+def library_windows(corpus: Path, forms: dict[str, set[str]]) -> Counter:
+    """``(reading, before, after) -> occurrences``: the windows of ``LIBRARY_SHAPES`` round each
+    reading in the traditional texts of ``corpus`` (``_library_files``), written as a simplified
+    edition prints them: each character converted alone by OpenCC's t2s and folded, so 設洗於阼
+    is keyed 設洗于阼, the ambiguous form 于 standing for 於. Notes, page breaks and gaiji end a
+    context (``held_out_segments``). ``forms``: ``{ambiguous form: its folded readings}``.
+
+    Only windows that decide something are counted: a first pass collects the windows round the
+    places where the neighbours (``characters.readings.scores`` with ``MARGIN``, the counts as
+    shipped) do not decide the reading the library prints; the second counts every reading in
+    those windows. ``characters.readings.printed`` reads a window that the readings of a form were
+    printed in at least ``PRINTED`` times, always one way."""
+    readings_of = {r: f for f, rs in forms.items() for r in rs}
+    files = _library_files(corpus)
+    fold_cache: dict[str, str] = {}
+    key_cache: dict[str, str] = {}
+    decided: dict[tuple[str, str, str], str | None] = {}
+
+    def places():
+        for path in files:
+            for seg in held_out_segments(path.read_text(encoding="utf-8", errors="replace")):
+                trad = "".join(fold_cache.get(c) or fold_cache.setdefault(c, fold_char(c)) for c in seg)
+                keys = "".join(key_cache.get(c) or key_cache.setdefault(c, fold_char(_match_key(c))) for c in seg)
+                for i, c in enumerate(trad):
+                    f = keys[i]
+                    if c in forms.get(f, ()):
+                        yield c, f, keys, i
+
+    def windows(f, keys, i):
+        for a, b in LIBRARY_SHAPES:
+            if i >= a and i + b < len(keys):
+                yield keys[i - a:i], keys[i + 1:i + 1 + b]
+
+    wanted: set[tuple[str, str, str]] = set()
+    for c, f, keys, i in places():
+        ctx = (f, keys[max(0, i - WIDTH):i], keys[i + 1:i + 1 + WIDTH])
+        if ctx not in decided:
+            rs = sorted(forms[f])
+            s = rd.scores(rs, ctx[1], ctx[2])
+            ranked = sorted(s.items(), key=lambda kv: (-kv[1], kv[0]))
+            decided[ctx] = ranked[0][0] if ranked[0][1] - ranked[1][1] >= MARGIN else None
+        if decided[ctx] != c:
+            wanted.update((f,) + w for w in windows(f, keys, i))
+    decided.clear()
+    out: Counter = Counter()
+    for c, f, keys, i in places():
+        for w in windows(f, keys, i):
+            if (f,) + w in wanted:
+                out[(c,) + w] += 1
+    return out
+
+
+def printed_windows(windows: Counter, forms: list[set[str]]) -> list[tuple[str, str, str]]:
+    """The library windows to ship, sorted: those the readings of some form were printed in at
+    least ``PRINTED`` times, always one way (``characters.readings.printed`` reads no other)."""
+    by_window: dict[tuple[str, str], dict[str, int]] = {}
+    for (r, before, after), n in windows.items():
+        by_window.setdefault((before, after), {})[r] = n
+    forms_of: dict[str, list[set[str]]] = {}
+    for f in forms:
+        for r in f:
+            forms_of.setdefault(r, []).append(f)
+    keep = []
+    for (before, after), here in by_window.items():
+        for r in here:
+            if any(sum(here.get(x, 0) for x in f) >= PRINTED and all(here.get(x, 0) == 0 for x in f if x != r)
+                   for f in forms_of.get(r, ())):
+                keep.append((r, before, after))
+    return sorted(keep, key=lambda k: (k[0], -len(k[1]) - len(k[2]), k[1], k[2]))
+
+
 def narrower(side: str, near: str) -> tuple[str, str]:
     """The next narrower context: ``('LL', '然其')`` -> ``('L', '其')``, ``('RR', '之人')`` -> ``('R', '之')``."""
     return side[1:], (near[1:] if side[0] == "L" else near[:-1])
@@ -201,19 +282,34 @@ def main(argv=None) -> int:
     rows = sorted((k for k, n in counts.items()
                    if k[1] == "N" or (n >= args.min and (len(k[1]) == 1 or (k[1], k[2]) in keep))),
                   key=lambda k: (k[0], len(k[1]), k[1], -counts[k], k[2]))
-    with open(args.out, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=9, mtime=0) as gz, \
-            io.TextIOWrapper(gz, encoding="utf-8", newline="\n") as out:   # no timestamp: the same bytes each build
-        out.write("# characters/data/reading_context.tsv.gz -- built by characters/scripts/build_reading_context.py\n")
-        out.write("# from the traditional texts of the shared corpus (Kanseki Repository, CC BY-SA 4.0).\n")
-        out.write("# READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL/LLL: the one/two/three characters\n"
-                  "# before it, R/RR/RRR: after it; N: all occurrences, no neighbour; Q: a window BEFORE_AFTER of the\n"
-                  "# classics' own text, CLASSIC_EDITIONS); the works held out: "
-                  + ", ".join(HELD_OUT) + "\n")
-        for k in rows:
-            out.write(f"{k[0]}\t{k[1]}\t{k[2]}\t{counts[k]}\n")
-        for r, before, after in quotes:
-            out.write(f"{r}\tQ\t{before}_{after}\t{windows[(r, before, after)]}\n")
-    print(f"{len(rows)} pairs of {len(wanted)} readings written to {args.out}", file=sys.stderr)
+
+    def write(library: Counter, printed: list) -> None:
+        with open(args.out, "wb") as raw, \
+                gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=9, mtime=0) as gz, \
+                io.TextIOWrapper(gz, encoding="utf-8", newline="\n") as out:   # no timestamp: the same bytes each build
+            out.write("# characters/data/reading_context.tsv.gz -- built by characters/scripts/build_reading_context.py\n")
+            out.write("# from the traditional texts of the shared corpus (Kanseki Repository, CC BY-SA 4.0).\n")
+            out.write("# READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL/LLL: the one/two/three characters\n"
+                      "# before it, R/RR/RRR: after it; N: all occurrences, no neighbour; Q: a window BEFORE_AFTER of the\n"
+                      "# classics' own text, CLASSIC_EDITIONS; W: a window BEFORE_AFTER of the library, as a simplified\n"
+                      "# edition prints it); the works held out: " + ", ".join(HELD_OUT) + "\n")
+            for k in rows:
+                out.write(f"{k[0]}\t{k[1]}\t{k[2]}\t{counts[k]}\n")
+            for r, before, after in quotes:
+                out.write(f"{r}\tQ\t{before}_{after}\t{windows[(r, before, after)]}\n")
+            for r, before, after in printed:
+                out.write(f"{r}\tW\t{before}_{after}\t{library[(r, before, after)]}\n")
+
+    # the library's windows are pruned by what the neighbours decide: with the counts just written
+    write(Counter(), [])
+    rd.reload(args.out)
+    forms_of = {f: {fold_char(r) for r in reads} for f, (_, reads) in table.items() if len(reads) > 1}
+    library = library_windows(args.corpus, forms_of)
+    printed = printed_windows(library, forms)
+    write(library, printed)
+    rd.reload(CONTEXT_PATH)
+    print(f"{len(rows)} pairs, {len(quotes)} windows of the classics and {len(printed)} of the library, "
+          f"of {len(wanted)} readings written to {args.out}", file=sys.stderr)
     return 0
 
 
