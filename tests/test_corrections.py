@@ -675,3 +675,14 @@ def test_a_span_that_ends_before_it_starts_is_refused_with_the_reason_and_no_pre
     with pytest.raises(ReviewError, match=r"^the span 3–3 holds no character"):
         propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=3, end=3, replacement="將",
                 reason="他本")
+
+
+def test_every_section_has_its_propose_link_on_the_juan_page_and_on_its_own_page(client, seed_juan):
+    """Without JavaScript the 「校正」 link of a section is the way to propose; the section's own
+    page (its permalink, where a search hit leads) had none."""
+    link = '<a class="propose" href="/corrections/propose/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/10/?section={}" rel="nofollow">校正</a>'
+    juan = client.get(URL).content.decode()
+    assert [int(n) for n in re.findall(r'<a class="propose" href="[^"]+\?section=(\d+)"', juan)] == list(range(1, 46))
+    assert link.format(26) in juan
+    section = client.get(URL + "26/").content.decode()
+    assert re.findall(r'<a class="propose" [^>]+>校正</a>', section) == [link.format(26)]
