@@ -6,8 +6,12 @@ In process (default): Django's test client; prints the ``Server-Timing`` total (
 max, ms), the process's CPU time per request and the SQL queries per request. Every answer
 carries its ``facets``; ``--facet-class KR1`` filters each request by that class, so that
 the facets are counted from the unfiltered search, searched once per query and then kept
-(``search.facets.unfaceted_edition_counts``); ``--facet-cold`` forgets them before each request,
-so that every request searches twice (a reader's first click on a facet). ``--profile``
+(``search.facets.unfaceted_edition_counts``, and the facets answered, ``search_facet_counts``);
+``--facet-cold`` forgets them before each request,
+so that every request searches twice (a reader's first click on a facet). ``--cold`` forgets
+before each request what a server keeps per query and per section (the rows per juan,
+``api.distribution.kept_juan_rows``; the unfiltered facet counts; the untitled sections' names,
+``search.service.kept_section_names``): what a query costs the first time it is asked. ``--profile``
 adds cProfile's 30 costliest functions by own time. ``--http``: the same requests to gunicorn
 (``bench/serving.py``, 2 workers) as ``bench/run.py`` sends them (``api_queries``),
 after ``--load`` seconds of 20 concurrent clients when given (as the benchmark's HTTP phase
@@ -45,7 +49,8 @@ def _percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
-def in_process(repeat: int, profile: bool, facet_class: str = "", facet_cold: bool = False) -> dict:
+def in_process(repeat: int, profile: bool, facet_class: str = "", facet_cold: bool = False,
+               cold: bool = False) -> dict:
     """The figures of the module docstring, from Django's test client in this process."""
     import django
 
@@ -57,14 +62,20 @@ def in_process(repeat: int, profile: bool, facet_class: str = "", facet_cold: bo
 
     client = Client(HTTP_HOST="127.0.0.1")
 
-    from search import facets
+    from api import distribution
+    from search import facets, service
 
     def get(q):
+        if cold:  # a query never asked before: nothing kept for it
+            distribution._kept.clear()
+            service._names.clear()
         # every answer carries the facets; with a class filter they are counted from the
         # unfiltered search (search.facets.search_facet_counts), searched once per query and
-        # kept; --facet-cold forgets it before each request: every request searches twice
-        if facet_cold:
+        # kept, and so are the facets answered; --facet-cold forgets them before each
+        # request: every request searches twice
+        if facet_cold or cold:
             facets._unfaceted.clear()
+            facets._counted.clear()
         return client.get("/api/search/", {"q": q, "exact": "on", **({"class": facet_class} if facet_class else {})})
 
     for q in QUERY_MIX:
@@ -78,7 +89,7 @@ def in_process(repeat: int, profile: bool, facet_class: str = "", facet_cold: bo
             cpu.append((time.process_time() - start) * 1000)
             queries.append(len(captured.captured_queries))
             totals.append(float(re.search(r"total;dur=([\d.]+)", response["Server-Timing"]).group(1)))
-    out = {"facet_filter": facet_class or None, "facet_cold": facet_cold, "requests": len(totals), "server_p50_ms": round(statistics.median(totals), 2),
+    out = {"facet_filter": facet_class or None, "facet_cold": facet_cold, "cold": cold, "requests": len(totals), "server_p50_ms": round(statistics.median(totals), 2),
            "server_p95_ms": round(_percentile(totals, 95), 2), "server_max_ms": round(max(totals), 2),
            "cpu_p50_ms": round(statistics.median(cpu), 2), "cpu_p95_ms": round(_percentile(cpu, 95), 2),
            "cpu_mean_ms": round(statistics.mean(cpu), 2),
@@ -128,9 +139,11 @@ def main(argv=None) -> int:
     parser.add_argument("--facet-cold", action="store_true",
                         help="with --facet-class: forget the kept unfiltered counts before each request, "
                              "so each searches twice (the first click on a facet)")
+    parser.add_argument("--cold", action="store_true",
+                        help="in process: forget what is kept per query and per section before each request")
     args = parser.parse_args(argv)
     figures = (over_http(args.repeat, args.load, args.port) if args.http
-               else in_process(args.repeat, args.profile, args.facet_class, args.facet_cold))
+               else in_process(args.repeat, args.profile, args.facet_class, args.facet_cold, args.cold))
     print(json.dumps(figures, ensure_ascii=False))
     return 0
 

@@ -209,17 +209,38 @@ def unfaceted_edition_counts(query, results: SearchResults | None = None,
     return counts
 
 
+#: How many facet answers (a query and its facet filters) ``search_facet_counts`` keeps.
+FACETS_KEEP = 512
+_counted: OrderedDict = OrderedDict()
+
+
 def search_facet_counts(form, results: SearchResults, per_juan: tuple[list, list] | None = None) -> dict[str, list[dict]]:
     """``facet_counts`` of a valid search form (``search.forms.SearchForm``) and its results:
     counted from the search without the facet filters (``unfaceted_edition_counts``), which
     is ``results`` themselves when the form has no facet filter (its query then is the
     results' own, not parsed again). ``per_juan``: the results' ``juan_counts()`` when the
-    caller has them."""
-    if form.facets_filtered():
-        per_edition = unfaceted_edition_counts(form.search_query(unfaceted=True))
-    else:
-        per_edition = unfaceted_edition_counts(results.query, results, per_juan)
-    return facet_counts(None, per_edition=per_edition, **form.cleaned_data["facet_filters"])
+    caller has them. The answers of the last ``FACETS_KEEP`` queries and filters are kept as
+    the unfiltered counts are (a query's next page has the same facets): the caller must not
+    change the dict or its lists."""
+    filters = form.cleaned_data["facet_filters"]
+    filtered = form.facets_filtered()
+    query = form.search_query(unfaceted=True) if filtered else results.query
+    version = get_search_backend().version()
+    key = (version, corpus_version(), query, *(tuple(filters[name]) for name in ("classes", "dynasties", "authors")))
+    if version is not None:
+        with _unfaceted_lock:
+            found = _counted.get(key)
+            if found is not None:
+                _counted.move_to_end(key)
+                return found
+    per_edition = unfaceted_edition_counts(query) if filtered else unfaceted_edition_counts(query, results, per_juan)
+    counted = facet_counts(None, per_edition=per_edition, **filters)
+    if version is not None:
+        with _unfaceted_lock:
+            _counted[key] = counted
+            while len(_counted) > FACETS_KEEP:
+                _counted.popitem(last=False)
+    return counted
 
 
 #: Each facet's label on the search page and the parameter that filters by it.

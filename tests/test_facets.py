@@ -220,3 +220,26 @@ def test_a_filtered_search_counts_its_facets_from_the_unfiltered_search_once(cli
     page = client.get("/search/?q=君&exact=on&class=KR3c")
     assert page.status_code == 200 and len(searches) == 1
     assert len(facets._unfaceted) == 2
+
+
+@pytest.mark.django_db
+def test_the_facets_of_a_query_and_its_filters_are_kept(client, indexed, monkeypatch):
+    """The next page of a query has the same facets: they are counted once per query and
+    filters (per index version and corpus stamp), ``FACETS_KEEP`` answers at most."""
+    counted = []
+    real = facets.facet_counts
+    monkeypatch.setattr(facets, "facet_counts", lambda *a, **kw: counted.append(kw) or real(*a, **kw))
+    facets._counted.clear()
+    first = client.get("/api/search/?q=臣&exact=on&page_size=1").json()
+    second = client.get("/api/search/?q=臣&exact=on&page_size=1&page=2").json()
+    assert len(counted) == 1 and first["facets"] == second["facets"]
+    assert first["facets"]["edition"] == [{"value": "KR3c0005", "name": "韓非子", "count": 113},
+                                          {"value": "禮書綱目", "name": "禮書綱目", "count": 69}]
+    narrowed = client.get("/api/search/?q=臣&exact=on&class=KR1d&page_size=1").json()
+    client.get("/api/search/?q=臣&exact=on&class=KR1d&page_size=1&page=2")
+    assert [kw["classes"] for kw in counted] == [(), ("KR1d",)]
+    assert narrowed["facets"]["edition"] == [{"value": "禮書綱目", "name": "禮書綱目", "count": 69}]
+    assert narrowed["facets"]["class"] == first["facets"]["class"]
+    monkeypatch.setattr(facets, "FACETS_KEEP", 1)
+    client.get("/api/search/?q=君&exact=on")
+    assert [key[2].text for key in facets._counted] == ["君"] and len(counted) == 3
