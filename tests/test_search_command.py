@@ -23,6 +23,16 @@ def test_bad_query(seed_backend):
         call_command("search", '"射')
 
 
+@pytest.mark.parametrize("query", ["", "  ", "\u3000"])
+def test_an_empty_query_is_a_clear_error(seed_backend, capsys, query):
+    """``manage.py search ""`` ended in a traceback (AttributeError: 'NoneType' object has no
+    attribute 'parsed'): the form reads an empty query as no search."""
+    with pytest.raises(CommandError) as info:
+        call_command("search", query)
+    assert str(info.value) == "請輸入檢索詞 (an empty query: give the characters to search for)"
+    assert capsys.readouterr().out == ""
+
+
 def test_work_and_edition_by_slug_or_id(seed_backend, seed_juan, capsys):
     """``--work``/``--edition`` took numeric ids only; slugs, as the pages and the API take them, work too."""
     expected = ["禮書綱目 卷十 1「戒百官」\t經文\t儀君有命[戒射宰戒]百官有事", "1 hits in 1 passages"]

@@ -45,9 +45,11 @@ class Command(BaseCommand):
             raise CommandError("; ".join(e for errors in form.errors.values() for e in errors))
         try:
             query = form.search_query()
-            results = run_search(query)
+            results = run_search(query) if query is not None else None
         except (SearchError, IndexUnavailable) as exc:
             raise CommandError(str(exc)) from None
+        if results is None:  # "" or spaces: the search page shows its empty form; here, say so
+            raise CommandError("請輸入檢索詞 (an empty query: give the characters to search for)")
         hits = results.hits[: opts["limit"]] if opts["limit"] else results.hits
         # a work of several editions names the edition, as the hit list's CSV does: 禮書綱目（KR1d0086）
         names = {p["slug"]: p["full_name"] for p in edition_places().values()}
