@@ -1,12 +1,14 @@
 """Read-only JSON API views (thin: validate, query, serialize). Documented by the
 OpenAPI schema at ``/api/schema/`` (drf-spectacular), browsable at ``/api/docs/``."""
 import gc
+import hashlib
 
 from django.conf import settings
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.cache import quote_etag
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -269,6 +271,23 @@ def _distribution(results, sections: bool = True) -> dict:
     return out
 
 
+def _content_etag(response):
+    """Give a rendered response the ``ETag`` of its content by SHA-1, as a post-render callback:
+    Django's ``ConditionalGetMiddleware`` then answers ``If-None-Match`` with it instead of
+    hashing the content by MD5 itself, which took 0.6 ms of a 470 KB search answer (射 on
+    the 107 M library, most of it the distribution by juan) against SHA-1's 0.25 ms."""
+    if response.content:
+        response.headers["ETag"] = quote_etag(hashlib.sha1(response.content, usedforsecurity=False).hexdigest())
+
+
+def _etagged(request, response):
+    """``response``, which gets its ``ETag`` when rendered (``_content_etag``) for a GET, as the
+    middleware gives one (not for a HEAD: it computes none for an empty body)."""
+    if request.method == "GET":
+        response.add_post_render_callback(_content_etag)
+    return response
+
+
 class SearchView(APIView):
     """Every hit of a query, paginated: `count` is the number of occurrences, `passages`
     the passages they fall in, `distribution` the hits per juan (per section: the
@@ -297,7 +316,7 @@ class SearchView(APIView):
         response.data["hints"] = query_hints(query, results)
         # Where the hits fall (部, 類, dynasty, author, edition), from the index's hits per juan.
         response.data["facets"] = search_facets(form, results, per_juan)
-        return response
+        return _etagged(request, response)
 
 
 class SearchDistributionView(APIView):
@@ -315,9 +334,10 @@ class SearchDistributionView(APIView):
             raise ValidationError({"group": [f"group must be juan or class, not {group!r}"]})
         _, results = _search(request)
         if group == "class":
-            return Response({"count": results.count, "passages": results.passages,
-                             "classes": class_distribution(results)})
-        return Response({"count": results.count, "passages": results.passages, **_distribution(results)})
+            return _etagged(request, Response({"count": results.count, "passages": results.passages,
+                                               "classes": class_distribution(results)}))
+        return _etagged(request, Response({"count": results.count, "passages": results.passages,
+                                           **_distribution(results)}))
 
 
 class SearchExport(APIView):

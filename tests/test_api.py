@@ -297,6 +297,21 @@ def test_a_search_asks_the_database_nothing(client, seed_backend, django_assert_
     assert (page["count"], len(page["results"]), distribution["count"]) == (326, 5, 49)
 
 
+def test_a_search_answer_has_the_etag_of_its_content(client, small):
+    """The search answers are tagged by a SHA-1 of their content (``api.views._content_etag``,
+    cheaper than the middleware's MD5 for answers of hundreds of KB), and a client that has
+    the answer gets a 304."""
+    import hashlib
+
+    for url in ("/api/search/?q=射", "/api/search/distribution/?q=射", "/api/search/distribution/?q=射&group=class"):
+        response = client.get(url)
+        assert response["ETag"] == '"%s"' % hashlib.sha1(response.content).hexdigest(), url
+        again = client.get(url, HTTP_IF_NONE_MATCH=response["ETag"])
+        assert (again.status_code, again.content) == (304, b""), url
+        assert client.get(url, HTTP_IF_NONE_MATCH='"0"').status_code == 200
+    assert "ETag" not in client.head("/api/search/?q=射")  # as the middleware: none for a HEAD
+
+
 def test_the_rows_per_juan_are_kept_per_query(client, small, monkeypatch):
     """``api.distribution.kept_juan_rows``: the next page of a query, or the same query again,
     neither counts its hits per juan again nor writes the rows; another query, a full table or
