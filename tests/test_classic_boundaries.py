@@ -222,3 +222,16 @@ def test_the_rest_of_cut_notes_in_the_shared_corpus():
         (NOTE, COMMENTARY, "鄭箋", "", "云保安爾女也女王也天之安定女亦甚堅固"),
         (TEXT, CLASSIC, "", REFERENCE, "俾爾單厚何福不除"), (LABEL, COMMENTARY, "傳", LAYOUT, "注"),
         (NOTE, COMMENTARY, "傳", LAYOUT, "俾使單信也或曰單厚也除開也"), (LABEL, COMMENTARY, "鄭箋", "", "箋")]
+
+
+def test_a_note_going_over_the_classic_just_read_keeps_it_shujing_shun_dian():
+    """尚書注疏 舜典: ``舜生三十徵庸傳…三十在位傳…五十載陟方乃死傳方道也…而葬焉三十徵庸三十在位
+    服喪三年…`` -- 孔傳 sums up the passage the book has just printed in short pieces: the eight
+    words inside the note stand in the classic read just before, so they stay 孔傳's."""
+    found = pieces("KR1b0004/KR1b0004_002.txt")
+    at = next(k for k, p in enumerate(found) if p[4].startswith("方道也舜即位"))
+    assert found[at - 4:at + 1] == [
+        (TEXT, CLASSIC, "", REFERENCE, "三十在位"), (LABEL, COMMENTARY, "孔傳", "", "傳"),
+        (NOTE, COMMENTARY, "孔傳", "", "歴試二年攝位二十八年五十載陟方乃死"), (LABEL, COMMENTARY, "孔傳", "", "傳"),
+        (NOTE, COMMENTARY, "孔傳", "", "方道也舜即位五十年升道南方巡守死於蒼梧之野而葬焉三十徵庸三十在位服喪三年其一在三十之數"
+         "為天子五十年凡壽百一十二嵗")]

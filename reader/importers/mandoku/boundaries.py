@@ -28,7 +28,8 @@ collected after the poems) and each run is carried over the next characters that
 reference's, or one written otherwise (``_extend_runs``). A passage of ``INNER_MIN``
 characters or more inside a note, going on from the classic read so far, with more of the
 note after it (the next note's marker missing or misprinted, 傅 for 傳) is the classic too
-(``_inner_passage``); the words after it stay the note.
+(``_inner_passage``), unless the classic just read holds it already (``_recap``); the words
+after it stay the note.
 
 The alignment itself (``align``, ``align_moved``) is ``alignment``'s. Pure: pieces in,
 pieces changed in place.
@@ -231,10 +232,28 @@ def _inner_passage(note: str, ref_of: list[int], start: int, end: int, read: "Re
         while j + 1 < end and ref_of[j + 1] == ref_of[j] + 1:
             j += 1
         if j + 1 - k >= INNER_MIN and j + 1 < end and note[k - start - 1] not in QUOTES \
-                and read.continues(k, start, near=False) is not None:
+                and read.continues(k, start, near=False) is not None and not _recap(read, k, j + 1):
             return k, j + 1
         k = j + 1
     return None
+
+
+#: How far back (stream characters) a passage inside a note is looked for among the classic
+#: just read (``_recap``).
+RECAP_WINDOW = 200
+
+
+def _recap(read: "Read", first: int, stop: int) -> bool:
+    """True when the words ``first``…``stop`` of the stream stand, as they are, in the classic
+    read (classic pieces and words cut out of notes) within ``RECAP_WINDOW`` characters before
+    them: the note goes over the passage it
+    explains, which the book has just printed in short pieces the alignment left out
+    (尚書注疏 舜典 ``舜生三十徵庸傳…三十在位傳…五十載陟方乃死傳…葬焉三十徵庸三十在位服喪三年…``,
+    孔傳 summing up), not the classic going on: the classic does not print eight words again
+    within one entry."""
+    lo = max(0, first - RECAP_WINDOW)
+    before = "".join(read.stream[x] for x in range(lo, first) if read.is_classic[x] or read.cut[x])
+    return read.stream[first:stop] in before
 
 
 #: The fewest characters a note's end must share with the words that go on from the
@@ -257,6 +276,8 @@ class Read:
 
     def __init__(self, ref: str, stream: str, ref_of: list[int], is_classic: list[bool]):
         self.ref, self.stream, self.ref_of, self.is_classic = ref, stream, ref_of, is_classic
+        #: the stream characters cut out of notes as the classic so far (``text``)
+        self.cut = [False] * len(stream)
         self.last: int | None = None
         self.at: int | None = None
         self.direct_at: dict[int, int] = {}
@@ -266,6 +287,7 @@ class Read:
         """Stream ``start``…``end`` is classic: its last aligned character (or the end of a
         direct match) is now the last read."""
         last = None
+        self.cut[start:end] = [True] * (end - start)
         for k in range(start, end):
             r = self.direct_at.get(k, self.ref_of[k])
             if r >= 0:
