@@ -1,7 +1,7 @@
 """A smoke version of the benchmark: the three engines agree on every query of the mix."""
 import json
 
-from bench import engines
+from bench import engines, service_cpu
 from bench.run import du, whoosh_counts_agree
 
 
@@ -23,6 +23,17 @@ def test_bench_queries_engine_choice(seed_backend, capsys):
     assert (by_query["射?獲"]["tantivy"], by_query["大射 OR 鄉射"]["tantivy"]) == \
         (by_query["射?獲"]["index"], by_query["大射 OR 鄉射"]["index"])
     assert "fts5" not in by_query["鵠"]
+
+
+def test_service_cpu_times_the_configured_engine(seed_backend, capsys):
+    """bench/service_cpu.py: each query's count and first KWIC line, then the percentiles."""
+    assert service_cpu.main(["--repeat", "1", "鵠", "射?獲"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["query"], r["count"], r["first_hit"]) for r in rows[:2]] == [
+        ("鵠", 21, "子熊侯同參讀為糝糝雜也雜侯者豹鵠而麋飾下天子大夫也干讀為豻豻侯"),
+        ("射?獲", 6, "適下物由上射後東過也命去侯者將射當獲也鄉射禮曰西南面立於物間")]
+    assert set(rows[2]) == {"p50", "p95", "max"}
+    assert rows[2]["max"] == max(rows[0]["cpu_ms"], rows[1]["cpu_ms"])
 
 
 def test_the_benchmark_script_runs_end_to_end(tmp_path):

@@ -1,0 +1,81 @@
+"""The configured engine's CPU time per query at the service level, as ``bench/engines.py``
+times the index (the total count plus the first page of 20 KWIC hits, exact characters), but
+by ``time.process_time`` beside the wall clock: on a machine shared with other jobs the wall
+clock measures the load as much as the engine.
+
+    SEARCH_BACKEND=whoosh SEARCH_INDEX_DIR=… DATABASE_URL=… \\
+        .venv/bin/python bench/service_cpu.py [--repeat 5] [--folded] [query …]
+
+with the environment of a built library (a kept one: ``bench/run.py --keep``); without
+queries, the benchmark's mix (``bench/mix.py``). Each query is answered once untimed (what it
+reads the first time; the first query also opens the index), then ``--repeat`` times.
+
+Prints one JSON line per query: ``{"query", "count", "cpu_ms", "wall_ms", "first_cpu_ms",
+"first_hit"}`` (medians of the timed runs, ms; ``first_hit`` the first KWIC line, to compare
+two versions' answers), then ``{"p50", "p95", "max"}`` of ``cpu_ms`` (95th percentile by
+nearest rank, as bench/engines.py).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+BASE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from bench.engines import percentile  # noqa: E402
+from bench.mix import QUERY_MIX  # noqa: E402
+from search.backends import SearchQuery  # noqa: E402
+from search.service import run_search  # noqa: E402
+
+
+def measure(text: str, exact: bool, repeat: int) -> dict:
+    """One query's row (see the module docstring)."""
+    query = SearchQuery(text, exact=exact)
+
+    def service():
+        results = run_search(query)
+        rows = [(*h.kwic(), h.piece_position) for h in results.hits[:20]]  # as the API's hit rows
+        return results.count, rows
+
+    cpu, wall = [], []
+    for run in range(repeat + 1):
+        start_cpu, start = time.process_time(), time.perf_counter()
+        count, rows = service()
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        wall.append((time.perf_counter() - start) * 1000)
+        if run == 0:
+            first = (count, rows)
+    return {"query": text, "count": first[0], "cpu_ms": round(statistics.median(cpu[1:]), 2),
+            "wall_ms": round(statistics.median(wall[1:]), 2), "first_cpu_ms": round(cpu[0], 2),
+            "first_hit": "".join(first[1][0][:3]) if first[1] else None}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per query (median taken)")
+    parser.add_argument("--folded", action="store_true", help="the default search mode, not exact characters")
+    parser.add_argument("queries", nargs="*", help="default: the benchmark's mix")
+    args = parser.parse_args(argv)
+    rows = []
+    for text in args.queries or QUERY_MIX:
+        rows.append(measure(text, not args.folded, max(1, args.repeat)))
+        print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
+    cpu = [r["cpu_ms"] for r in rows]
+    print(json.dumps({"p50": round(statistics.median(cpu), 2), "p95": round(percentile(cpu, 95), 2),
+                      "max": round(max(cpu), 2)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
