@@ -103,10 +103,10 @@ class _Lookup:
         """The ``pairs`` terms that may stand at each pair of a term of two units or more
         (``codes``: ``QueryUnits.codes``, None for a wildcard), for ``pair_occurrences``: a
         list of terms per pair, or None for a pair between two wildcards (any pair stands
-        there). None for the whole term when no look-up can spell it out: two wildcards in a
-        row in the exact mode (the separators between them are not known), or at the start or
-        end of a term (射??: nothing says the passage goes on); the term is then verified on
-        the text.
+        there: in the exact mode the separators between them are then unknown, and the
+        passages found are verified on the text). None for the whole term when two wildcards
+        open or end it (射??: nothing says the passage goes on); the term is then verified on
+        the text of every passage holding its units.
 
         A literal pair: its spellings (``pair_terms``). A wildcard after a unit: the units
         that follow that unit in some passage (``pairs_from``, a prefix scan of the
@@ -119,7 +119,7 @@ class _Lookup:
         folded ones, pairs with or without separators between."""
         n = len(codes)
         doubled = any(a is None and b is None for a, b in zip(codes, codes[1:]))
-        if n < 2 or (doubled and (self.exact or codes[:2] == (None, None) or codes[-2:] == (None, None))):
+        if n < 2 or (doubled and (codes[:2] == (None, None) or codes[-2:] == (None, None))):
             return None
         joins = ("",) if self.exact else ("", PAIR_GAP)
         slots: list = [self.pair_terms(codes[k], codes[k + 1], "") if None not in codes[k:k + 2] else None
@@ -146,9 +146,10 @@ class _Lookup:
         """``_TermDocs`` of a query term: ``counted`` terms are counted from the postings'
         weights; other terms of two units or more (之之, 卿大夫, and 射?獲: ``phrase_slots``)
         from the positions of their pairs (``pair_occurrences``); exact terms with punctuation
-        between units (儀，君) and the wildcards ``phrase_slots`` cannot spell out (射??獲 exact)
-        give candidates (passages holding every pair of their units, or the unit alone
-        between wildcards) to verify on the text."""
+        between units (儀，君) and two wildcards in a row give candidates to verify on the text:
+        in the exact mode 射??獲, the passages where 射X and Y獲 stand two units apart; 射??
+        or a term with punctuation, passages holding every pair of their units, or the unit
+        alone between wildcards."""
         found = self._terms.get(text)
         if found is not None:
             return found
@@ -160,11 +161,14 @@ class _Lookup:
         elif not (self.exact and any(q.gaps[1:])) and (slots := self.phrase_slots(codes)) is not None:
             docs, starts = pair_occurrences(self.reader, slots, self.allowed)
             sets = _unit_sets(text, self.exact)
-            if len(docs) and _can_overlap(sets, sets, same=True):
-                keep = _left_to_right(docs, starts, len(codes))
-                docs = docs[keep]
-            docs, counts = np.unique(docs, return_counts=True)
-            found = _TermDocs(docs, counts.astype(np.int64), True)
+            if self.exact and None in slots:  # the separators between two wildcards: verified
+                found = _TermDocs(np.unique(docs), None, False)
+            else:
+                if len(docs) and _can_overlap(sets, sets, same=True):
+                    keep = _left_to_right(docs, starts, len(codes))
+                    docs = docs[keep]
+                docs, counts = np.unique(docs, return_counts=True)
+                found = _TermDocs(docs, counts.astype(np.int64), True)
         else:
             lookups = []
             for start in range(len(codes)):
