@@ -53,6 +53,25 @@ def test_the_roles_are_groups_made_by_the_migration_and_the_command_gives_them()
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("name, email, message", [
+    ("", "", "the name '' is refused: an account needs a name"),
+    ("bad name<script>", "", "the name 'bad name<script>' is refused: 輸入合法的使用者名稱。只能包含字母、數字和 @/./+/-/_ 符號。"),
+    ("x" * 151, "", f"the name '{'x' * 151}' is refused: 請確認這個值至多包含 150 個字 (目前為 151 個字)。"),
+    ("scholar", "not-an-address", "the e-mail address 'not-an-address' is refused: 請輸入有效的電子郵件地址。"),
+])
+def test_create_account_refuses_a_name_or_address_the_sign_up_form_would(monkeypatch, name, email, message):
+    """An empty name, one with spaces and markup, or one longer than the column were stored (SQLite
+    does not enforce the length), as the sign-up form and the admin never would."""
+    monkeypatch.setenv("CORRECTIONS_PASSWORD", PW)
+    with pytest.raises(CommandError) as info:
+        call_command("create_account", name, "--role", "contributor", *(["--email", email] if email else []))
+    assert str(info.value) == message + "; no account was created"
+    assert not User.objects.exists()
+    call_command("create_account", "李善", "--role", "contributor", "--email", "li.shan@example.org")
+    assert list(User.objects.values_list("username", "email")) == [("李善", "li.shan@example.org")]
+
+
+@pytest.mark.django_db
 def test_create_account_without_a_terminal_or_password_is_a_clear_error(monkeypatch):
     """``echo | manage.py create_account …`` ended in an EOFError traceback."""
     import getpass

@@ -27,6 +27,21 @@ class Command(BaseCommand):
 
     def handle(self, username, role, email, **options):
         User = get_user_model()
+        # the rules the sign-up form and the admin apply (UnicodeUsernameValidator, at most 150
+        # characters), before a password is asked: an empty name, spaces or markup were stored
+        try:
+            User._meta.get_field(User.USERNAME_FIELD).run_validators(username)
+            if not username:
+                raise ValidationError("an account needs a name")
+        except ValidationError as exc:
+            raise CommandError(f"the name {username!r} is refused: " + " ".join(exc.messages)
+                               + "; no account was created") from None
+        if email:
+            try:
+                User._meta.get_field("email").run_validators(email)
+            except ValidationError as exc:
+                raise CommandError(f"the e-mail address {email!r} is refused: " + " ".join(exc.messages)
+                                   + "; no account was created") from None
         if User.objects.filter(username=username).exists():
             raise CommandError(f"an account named {username!r} exists already; nothing was changed")
         password = os.environ.get("CORRECTIONS_PASSWORD")
