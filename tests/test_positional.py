@@ -40,7 +40,8 @@ def test_index_files(two_backends, seed_juan):
                                     "juan_id", "juan_number", "chapter_id", "juan_index", "section_index",
                                     "section_first_rank", "char_exact", "exact_exceptions",
                                     "exception_starts", "char_passages", "usual_passages", "place_fields",
-                                    "place_strings", "place_string_starts", "place_pieces", "place_piece_firsts")]
+                                    "place_strings", "place_string_starts", "place_pieces", "place_piece_firsts",
+                                    "next_key", "prev_key")]
         + ["passages.json", "juans.json"])
     assert sorted(p.name for p in gen.iterdir()) == sorted(base_files + ["MANIFEST.json"])
     assert positional.version() == gen.name
@@ -367,12 +368,12 @@ def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
     table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
-    assert table["format"] == 9 and set(table) == {"format", "juans", "sections", "juan_keys"}
+    assert table["format"] == 10 and set(table) == {"format", "juans", "sections", "juan_keys"}
     d = documents_for_juan(seed_juan)[0]
     assert table["juans"] == {str(seed_juan.id): [d.juan_version, d.work_id, 10]} and d.juan_number == 10
     (gen / "juans.json").write_text(json.dumps({**table, "format": 7}), encoding="utf-8")
     positional._loaded.clear()
-    with pytest.raises(IndexFormatError, match=r"juans\.json has format 7, this version reads 8 and 9; run `python "
+    with pytest.raises(IndexFormatError, match=r"juans\.json has format 7, this version reads 8, 9 and 10; run `python "
                                                r"manage\.py rebuild_index`"):
         positional.search(SearchQuery("鵠"))
     (gen / "juans.json").write_text("{not json", encoding="utf-8")
@@ -527,17 +528,17 @@ def test_an_index_of_format_8_is_read_as_before(settings, tmp_path, seed_juan, m
     _same(backend.search(SearchQuery("之")), ref.search(SearchQuery("之")), "rebuilt")
 
 
-def test_an_index_of_format_7_or_a_table_of_format_10_is_refused(two_backends, seed_juan):
+def test_an_index_of_format_7_or_a_table_of_format_11_is_refused(two_backends, seed_juan):
     positional, _ = two_backends
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
     table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
-    (gen / "juans.json").write_text(json.dumps({**table, "format": 10}), encoding="utf-8")
+    (gen / "juans.json").write_text(json.dumps({**table, "format": 11}), encoding="utf-8")
     positional._loaded.clear()
     with pytest.raises(IndexFormatError) as refused:
         positional.search(SearchQuery("鵠"))
-    assert str(refused.value) == (f"the search index file {gen / 'juans.json'} has format 10, this version reads "
-                                  f"8 and 9; run `python manage.py rebuild_index` to build it again")
+    assert str(refused.value) == (f"the search index file {gen / 'juans.json'} has format 11, this version reads "
+                                  f"8, 9 and 10; run `python manage.py rebuild_index` to build it again")
 
 
 def test_places_that_do_not_fit_their_segment_are_refused(two_backends, seed_juan):
@@ -661,3 +662,90 @@ def test_a_write_reads_the_segments_it_leaves_alone_at_most_once(settings, tmp_p
         _same(backend.search(SearchQuery(q, sort="after")), ref.search(SearchQuery(q, sort="after")), q)
     assert sorted(r for r in reads if r.endswith("juans.json")) == [
         "juans.json", "seg-000001/juans.json", "seg-000004/juans.json"]
+
+
+def test_neighbour_keys_stand_beside_the_postings():
+    """Format 10: per entry of ``order``, the key of the unit after and before its position,
+    with the gap bit of the later unit (0 past either end; the separator's key is 0)."""
+    from search.backends.positional.format import GAP_BIT, KEY_MODULUS, neighbour_keys, unit_key
+
+    folded = np.array([0, ord("主"), ord("人"), 0, ord("人"), ord("主") + KEY_MODULUS, 0], dtype=np.uint32)
+    gap = np.array([False, False, True, False, False, False, False])
+    order = np.argsort(folded, kind="stable").astype(np.int32)
+    assert order.tolist() == [0, 3, 6, 1, 2, 4, 5]
+    nxt, prv = neighbour_keys(folded, gap, order)
+    k主, k人 = unit_key(ord("主")), unit_key(ord("人"))
+    assert (k主, k人, unit_key(0), unit_key(ord("主") + KEY_MODULUS)) == (20028, 20155, 0, 20028)
+    assert nxt.tolist() == [k主, k人, 0, k人 | GAP_BIT, 0, k主, 0]
+    assert prv.tolist() == [0, k人, k主, 0, k主 | GAP_BIT, 0, k人]
+    assert nxt.dtype == prv.dtype == np.uint16
+
+
+def _phrase_queries(exact):
+    return ["大射", "射鵠", "之鵠", "主人", "司射", "鵠?", "?鵠", "射?鵠", "大射之儀", "公升即席",
+            "大夫 OR 射鵠", "射 -射鵠", "以射"] + (["射，鵠"] if exact else [])
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_a_phrase_answers_the_same_with_or_without_neighbour_keys(settings, tmp_path, seed_juan, monkeypatch,
+                                                                  exact):
+    """A segment of format 9 has no neighbour keys: its phrases are checked unit by unit, with
+    the same answers as format 10's (every hit, count, distribution), on several segments
+    with deleted juans; and a plain scan agrees."""
+    backend, ref = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
+    corpus = backend._corpus()
+    assert len(corpus.segments) == 3 and all(s.next_key is not None for s in corpus.segments)
+    with_keys = {q: backend.search(SearchQuery(q, exact=exact)) for q in _phrase_queries(exact)}
+    for segment in corpus.segments:  # as a segment of format 9 reads
+        segment.next_key = segment.prev_key = None
+    for q, got in with_keys.items():
+        _same(got, backend.search(SearchQuery(q, exact=exact)), (q, "format 9"))
+        _same(got, ref.search(SearchQuery(q, exact=exact)), (q, "scan"))
+    assert [with_keys[q].count for q in ("大射", "射鵠", "主人", "鵠?", "射?鵠")] == \
+        [ref.search(SearchQuery(q, exact=exact)).count for q in ("大射", "射鵠", "主人", "鵠?", "射?鵠")]
+
+
+def test_units_sharing_a_key_are_told_apart(settings, tmp_path, seed_juan):
+    """Two characters whose folded codes share a neighbour key (主 and U+CE3A, 32,767 apart)
+    are both candidates by their key and told apart by the unit's own check; punctuation
+    between the units is compared in the exact mode only."""
+    from search.backends.positional.format import KEY_MODULUS, unit_key
+
+    twin = chr(ord("人") + KEY_MODULUS)
+    assert unit_key(ord(twin)) == unit_key(ord("人"))
+    settings.SEARCH_BACKENDS = {"p": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                      "PATH": tmp_path / "ix"}}
+    backend = get_search_backend("p")
+    doc = documents_for_juan(seed_juan)[0]
+    texts = ["主人主" + twin + "主，人", twin + "主人之主", "主" + twin]
+    backend.rebuild([replace(doc, doc_id=f"k{i}", text=t) for i, t in enumerate(texts)])
+    assert backend._corpus().segments[0].next_key is not None
+
+    def found(q, exact):
+        return [(h.doc_id, h.start, h.end) for h in backend.search(SearchQuery(q, exact=exact)).hits]
+
+    assert found("主人", True) == [("k0", 0, 2), ("k1", 1, 3)]
+    assert found("主人", False) == [("k0", 0, 2), ("k0", 4, 7), ("k1", 1, 3)]
+    assert found("主" + twin, True) == [("k0", 2, 4), ("k2", 0, 2)]
+    assert found("主，人", True) == [("k0", 4, 7)]
+    assert found(twin + "主", True) == [("k0", 3, 5), ("k1", 0, 2)]
+    assert found("人?主", True) == [("k1", 2, 5)]
+
+
+def test_an_index_of_format_9_is_read_as_before(settings, tmp_path, seed_juan, monkeypatch):
+    """Format 9 has no neighbour keys: its segments are read and searched as before (each unit
+    of a phrase checked on its own), beside the segments of format 10 that later writes add."""
+    backend, ref = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
+    gen = backend.current_link.resolve()
+    for folder in (gen, gen / "seg-000001"):
+        for name in ("juans.json", "passages.json"):
+            table = json.loads((folder / name).read_text(encoding="utf-8"))
+            (folder / name).write_text(json.dumps({**table, "format": 9}), encoding="utf-8")
+        for name in ("next_key", "prev_key"):
+            (folder / f"{name}.npy").unlink()
+    backend._loaded.clear()
+    corpus = backend._corpus()
+    assert [s.next_key is None for s in corpus.segments] == [True, True, False]
+    for q in ["主人", "射鵠", "射?鵠", "大射 OR 鄉射"]:
+        for exact in (False, True):
+            _same(backend.search(SearchQuery(q, exact=exact)), ref.search(SearchQuery(q, exact=exact)), (q, exact))

@@ -30,16 +30,25 @@ from .places import PLACE_ARRAYS, PLACE_FIELDS, place_arrays
 #: (``juans.json``, ``passages.json``), no longer pickles, so no index file can run code when read
 #: (issue 29); 9: the passages' places are memory-mapped arrays (``places.PLACE_ARRAYS``), no longer
 #: lists in ``passages.json``, which only marks a whole segment (issue 30: a process held 738 MB of
-#: places on the 107 M library). An index of an older format is refused with what to run, never read
-#: wrong: ``rebuild_index`` replaces it.
-FORMAT = 9
-READS = (8, 9)
+#: places on the 107 M library); 10: ``next_key`` and ``prev_key``, each position's neighbours beside
+#: its postings (``NEIGHBOUR_ARRAYS``: a phrase checks the units next to its rarest one by reading
+#: them in a row, not one random read each; a segment of format 8 or 9 is searched as before). An index
+#: of an older format is refused with what to run, never read wrong: ``rebuild_index`` replaces it.
+FORMAT = 10
+READS = (8, 9, 10)
 SEP = 0
 #: The arrays of a segment, one ``<name>.npy`` each (``allow_pickle=False``).
 ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
           "starts", "unit_starts", "layer", "work_id", "juan_id", "juan_number", "chapter_id", "juan_index",
           "section_index", "section_first_rank", "char_exact", "exact_exceptions", "exception_starts",
           "char_passages", "usual_passages")
+#: The arrays a segment of format 10 adds (``neighbour_keys``), one ``<name>.npy`` each; a segment of
+#: format 8 or 9 has none (``Segment.next_key`` is None: its phrases are checked unit by unit).
+NEIGHBOUR_ARRAYS = ("next_key", "prev_key")
+#: ``unit_key``: a folded code's key is 1 + its remainder by this (15 bits); 0 is the separator's.
+KEY_MODULUS = 32767
+#: The bit of a neighbour key that says a unit has punctuation or spaces before it (``gap``).
+GAP_BIT = 1 << 15
 #: The tables of a segment: its juans (``{"format", "juans": {juan_id: [version, work_id, number]},
 #: "sections", "juan_keys"}``) and the mark of a whole segment (``{"format", "passages"}``: how many,
 #: written last, after every array). JSON, UTF-8. The places are arrays (``places.PLACE_ARRAYS``).
@@ -48,13 +57,42 @@ COMMENTATOR_FIELD = PLACE_FIELDS.index("commentator")
 #: A generation's file names, and nothing else (``allowed_file``): the base segment's files and
 #: deletion lists at its top, each further segment's files in ``seg-NNNNNN/``.
 _SEGMENT = r"seg-\d{6}"
-_FILES = "|".join([*(f"{name}\\.npy" for name in ARRAYS + PLACE_ARRAYS), r"juans\.json", r"passages\.json"])
+_FILES = "|".join([*(f"{name}\\.npy" for name in ARRAYS + PLACE_ARRAYS + NEIGHBOUR_ARRAYS), r"juans\.json",
+                   r"passages\.json"])
 ALLOWED_FILE = re.compile(rf"(?:(?:{_SEGMENT}/)?(?:{_FILES})|deleted(?:-{_SEGMENT})?\.npy)")
 LAYER_CODE = {layer: i for i, layer in enumerate(LAYERS)}
 
 
 def _codes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
+def unit_key(codes):
+    """The key of folded unit codes (an int or a uint32 array; uint16 for an array): 0 for the
+    separator (``SEP``), else 1 + the code's remainder by ``KEY_MODULUS``. Different codes may
+    share a key: a key only narrows the candidates of a phrase, each is then checked on
+    ``folded`` or ``exact`` (``Segment.phrase_pieces``)."""
+    if isinstance(codes, np.ndarray):
+        return np.where(codes == SEP, 0, codes % KEY_MODULUS + 1).astype(np.uint16)
+    return 0 if codes == SEP else codes % KEY_MODULUS + 1
+
+
+def neighbour_keys(folded: np.ndarray, gap: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(next_key, prev_key)`` (uint16, one per entry of ``order``, aligned with it): for the
+    unit at position ``order[i]``, ``next_key[i]`` is the ``unit_key`` of the unit after it
+    with ``GAP_BIT`` set where punctuation or spaces stand before that unit, and
+    ``prev_key[i]`` the key of the unit before it with ``GAP_BIT`` set where they stand
+    before the unit itself (0 past either end). A phrase reads the keys of its rarest unit's
+    neighbours in a row beside that unit's postings (``Segment.phrase_pieces``), where
+    checking ``folded`` at each neighbour is one random read (a cache miss at 107 M
+    characters: 主人, 150,000 candidates) each."""
+    keys = unit_key(folded)
+    gaps = gap.astype(np.uint16) << 15
+    after = np.zeros(len(keys), dtype=np.uint16)
+    after[:-1] = keys[1:] | gaps[1:]
+    before = gaps.copy()
+    before[1:] |= keys[:-1]
+    return after[order], before[order]
 
 
 def _exact_tables(exact: np.ndarray, order: np.ndarray, chars: np.ndarray, char_starts: np.ndarray):
@@ -223,6 +261,7 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
         "section_index": passage_section,
         "section_first_rank": first_rank,
     }
+    arrays["next_key"], arrays["prev_key"] = neighbour_keys(folded, gap, order)
     arrays.update(place_arrays(docs))
     for i, (name, array) in enumerate(arrays.items()):
         if i == len(arrays) // 2:
@@ -260,7 +299,7 @@ def read_table(path: Path) -> dict:
     if not isinstance(table, dict) or table.get("format") not in READS:
         found = table.get("format") if isinstance(table, dict) else None
         raise IndexFormatError(f"the search index file {path} has format {found}, this version reads "
-                               f"{' and '.join(map(str, READS))}; run `python manage.py rebuild_index` to build it "
+                               f"{', '.join(map(str, READS[:-1]))} and {READS[-1]}; run `python manage.py rebuild_index` to build it "
                                f"again")
     return table
 

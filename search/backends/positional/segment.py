@@ -12,11 +12,12 @@ import numpy as np
 
 from search.analysis import analyse, char_alternatives, query_units
 
-from .format import ARRAYS, JUANS_FILE, PASSAGES_FILE, SEP, IndexFormatError, JsonPlaces, read_table
+from .format import (ARRAYS, GAP_BIT, JUANS_FILE, NEIGHBOUR_ARRAYS, PASSAGES_FILE, SEP, IndexFormatError,
+                     JsonPlaces, read_table, unit_key)
 from .places import PLACE_ARRAYS, PlaceTable
 
 #: The files a segment reads: their identity (``_identity``) names what was decoded from them.
-_FILES = (JUANS_FILE, PASSAGES_FILE) + tuple(f"{name}.npy" for name in ARRAYS + PLACE_ARRAYS)
+_FILES = (JUANS_FILE, PASSAGES_FILE) + tuple(f"{name}.npy" for name in ARRAYS + PLACE_ARRAYS + NEIGHBOUR_ARRAYS)
 #: The segments of the generation loaded last in this process (``remember``), by the identity
 #: of their files. A segment never changes once written and a write links the segments it
 #: leaves alone into the new generation (hard links: the same files), so what was decoded from
@@ -60,6 +61,11 @@ class Segment:
         self._keys = {"sections": table["sections"], "juan_keys": table["juan_keys"]}
         self.size = len(self.exact)     # unit positions
         self._format, self._places = table["format"], None
+        #: ``format.neighbour_keys`` (format 10; None in a segment of format 8 or 9).
+        self.next_key = self.prev_key = None
+        if self._format >= 10:
+            for name in NEIGHBOUR_ARRAYS:
+                setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
         #: ``{folded code point: its index in chars}`` (None: not in the segment), and ``{code:
         #: (start, stop)}``, its slice of ``order``: filled as queries look characters up (a binary
         #: search of ``chars``, then a dict), not made for every character at load: 153,000 entries
@@ -234,6 +240,49 @@ class Segment:
         pids = self.pid[exceptions[self.exact[exceptions] == term.codes[0]]]
         return int(np.count_nonzero(np.diff(pids)) + 1) if len(pids) else 0
 
+    def _anchor(self, codes: list, code: int | None, keys: list) -> tuple[np.ndarray, list]:
+        """The positions of one unit (as ``unit_pieces``: of any of the folded ``codes``, or
+        exactly ``code`` under them), ascending, with the entries of the arrays ``keys``
+        (aligned with ``order``: ``next_key``, ``prev_key``) that stand beside them: the
+        slices of ``order`` they are read from, or the indexes of the entries kept."""
+        taken = []  # slices of ``order``, or index arrays into it
+        for c in codes:
+            span = self.char_spans.get(c)
+            if span is None:
+                continue
+            start, stop = span
+            if code is None:
+                taken.append(slice(start, stop))
+                continue
+            usual, first, last = self.exact_info[self.char_index[c]]
+            if usual != code:  # another form: its exceptions that hold it
+                exceptions = self.exact_exceptions[first:last]
+                held = exceptions[self.exact[exceptions] == code]
+                if len(held):
+                    taken.append(start + self.order[start:stop].searchsorted(held))
+            elif first == last:
+                taken.append(slice(start, stop))
+            else:  # the usual form: the postings less their exceptions
+                cuts = self.order[start:stop].searchsorted(self.exact_exceptions[first:last])
+                if last - first > 32:
+                    keep = np.ones(stop - start, dtype=bool)
+                    keep[cuts] = False
+                    taken.append(start + np.flatnonzero(keep))
+                else:
+                    lo = 0
+                    for hi in cuts.tolist() + [stop - start]:
+                        if hi > lo:
+                            taken.append(slice(start + lo, start + hi))
+                        lo = hi + 1
+        out = []
+        for array in [self.order] + keys:
+            parts = [array[t] for t in taken]
+            out.append(parts[0] if len(parts) == 1 else np.concatenate(parts) if parts else array[:0])
+        if len(codes) > 1 and len(taken) > 1:  # several folded codes: their positions merged
+            by = np.argsort(out[0], kind="stable")
+            out = [a[by] for a in out]
+        return out[0], out[1:]
+
     def phrase(self, term: "_Term", exact: bool, offset: int = 0) -> np.ndarray:
         """Start unit positions (int64, in this segment, plus ``offset``) of the
         non-overlapping occurrences of a term: ``phrase_pieces`` laid end to end."""
@@ -274,12 +323,30 @@ class Segment:
                     anchor, fewest = j, n
         if not fewest:
             return []  # a character of the term is not in this segment
-        pieces = self.unit_pieces(alts[anchor], codes[anchor] if exact else None)
-        cand = pieces[0] if len(pieces) == 1 else (np.concatenate(pieces) if pieces else np.empty(0, dtype=np.int32))
+        # The neighbours' keys (format 10) of the anchor's positions, read beside them.
+        sides = [] if self.next_key is None else \
+            [j for j in (anchor + 1, anchor - 1) if 0 <= j < length]
+        keys = [self.next_key if j > anchor else self.prev_key for j in sides]
+        cand, keys = self._anchor(alts[anchor], codes[anchor] if exact else None, keys)
         if anchor:
             cand = cand - anchor
         if len(cand) and (cand[0] < 0 or cand[-1] > self.size - length):  # ascending: cut both ends
-            cand = cand[cand.searchsorted(0):cand.searchsorted(self.size - length, side="right")]
+            lo, hi = cand.searchsorted(0), cand.searchsorted(self.size - length, side="right")
+            cand, keys = cand[lo:hi], [k[lo:hi] for k in keys]
+        if sides and len(cand):
+            keep = None
+            for j, key in zip(sides, keys):
+                unit = key & np.uint16(GAP_BIT - 1)
+                if alts[j] is None:
+                    test = unit != 0
+                elif len(alts[j]) == 1:
+                    test = unit == unit_key(alts[j][0])
+                else:
+                    test = np.isin(unit, np.array([unit_key(c) for c in alts[j]], dtype=np.uint16))
+                if exact:  # the separators before the later of the two units: the query's or none
+                    test &= (key >= GAP_BIT) == bool(units.gaps[max(j, anchor)])
+                keep = test if keep is None else keep & test
+            cand = cand[keep]  # a unit's key may be another's too: each unit is still checked below
         # The other units first (most candidates fail there), the anchor's separators last.
         for j in [j for j in range(length) if j != anchor] + ([anchor] if exact and anchor else []):
             if not len(cand):
