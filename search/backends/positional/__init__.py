@@ -14,9 +14,13 @@ below is a unit's::
              most of its positions hold and the positions holding another (``_exact_tables``)
     offset / end_offset    each unit's code-point span in its passage's stored text
     gap      whether punctuation or spaces stand before the unit (the exact mode compares them)
+    next_key / prev_key    aligned with ``order``: the key of the unit after and before each
+             position (its folded code modulo 32,767, 0 for a separator) and its gap bit
+             (``format.neighbour_keys``, format 10)
 
 so the positions of a character are one slice of ``order`` (its postings). A phrase is
-found by taking the postings of its rarest character and checking the other characters
+found by taking the postings of its rarest character, keeping those whose neighbours'
+keys (read beside the postings, in a row) are the query's, and checking the other characters
 at their offsets against ``folded`` (or ``exact`` in exact mode) in one vectorised step
 per character: every occurrence, exactly, with no candidate left to verify in Python. A
 one-character query is a slice; 之, with 145,805 occurrences in the Kanripo corpus, is

@@ -510,6 +510,25 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 spans_pids.append(pids)
                 spans_lengths.append(_same_length(length, len(starts)))
                 continue
+            if len(found) == 1 and not clause.nears:  # one term, less the passages of the negative ones
+                (starts, pids), length = found[0]
+                negative = [occurrences(t.text)[0] for t in clause.negatives]
+                negative = negative[0] if len(negative) == 1 else np.concatenate(negative)
+                if len(negative) and len(starts):
+                    # The passages of the negative terms' hits (one binary search each, no look-up
+                    # of the passage of each hit of the positive term), cut out of its starts.
+                    lo, hi = _passage_ranges(corpus, starts, np.unique(corpus.passages_of(negative)))
+                    edges = np.zeros(len(starts) + 1, dtype=np.int64)
+                    np.add.at(edges, lo, 1)
+                    np.add.at(edges, hi, -1)
+                    keep = np.cumsum(edges[:-1]) == 0
+                    known = pids._array
+                    starts = starts[keep]
+                    pids = _LazyPassages(corpus, starts, None if known is None else known[keep])
+                spans_starts.append(starts)
+                spans_pids.append(pids)
+                spans_lengths.append(_same_length(length, len(starts)))
+                continue
             # The passages with every positive term and no negative one: those of the term
             # with fewest hits, kept where each other term has hits (or none); counted by
             # binary searches of their bounds in its starts, not by the passage of each hit.
