@@ -82,7 +82,7 @@ def test_every_generation_has_a_manifest_of_its_files(shipped):
     stamp = datetime.strptime(name[4:19], "%Y%m%dT%H%M%S").replace(tzinfo=timezone.utc).timestamp()
     assert 0 <= manifest["created_ns"] / 1e9 - stamp < 60  # made when its folder was, to the nanosecond
     files = sorted(p.relative_to(gen).as_posix() for p in gen.rglob("*") if p.is_file() and p.name != "MANIFEST.json")
-    assert sorted(manifest["files"]) == files and len(files) == 33  # 26 arrays, 5 of places and 2 tables
+    assert sorted(manifest["files"]) == files and len(files) == 35  # 26 arrays, 2 of neighbour keys, 5 of places and 2 tables
     raw = manifest["files"]["raw.npy"]
     assert raw == {"sha256": hashlib.sha256((gen / "raw.npy").read_bytes()).hexdigest(),
                    "size": (gen / "raw.npy").stat().st_size}

@@ -643,7 +643,7 @@ def test_a_write_reads_the_segments_it_leaves_alone_at_most_once(settings, tmp_p
     assert backend._corpus().names == ["", "seg-000001", "seg-000002", "seg-000003"]
     assert reads[0] == "seg-000003/juans.json" and segment_module.loaded_segments() == 4
     assert sorted({r.split("/")[0] for r in reads}) == ["deleted.npy", "seg-000003"]  # and the base's deletions
-    assert "seg-000003/passages.json" in reads and len(reads) == 2 + 26 + 5 + 1  # its tables, arrays, places
+    assert "seg-000003/passages.json" in reads and len(reads) == 2 + 26 + 2 + 5 + 1  # tables, arrays, neighbour keys, places
     reads.clear()
     again = _juan_copy(seed, 9312, 12, "鄉射")  # juan 12 replaced: seg-000002's other juan and seg-000003 merged in
     assert backend.replace_juans({9012}, again) == 424
