@@ -690,8 +690,9 @@ def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -
     """For each ``(n, cut)``: the note ``refs[n]`` (``(paragraph, index)``) is split at code
     point ``cut`` and its tail becomes classic text whose ``layer_basis`` is ``basis``, in
     place (last first, so that earlier indexes hold); ``(n, cut, stop)``: only ``cut``…``stop``
-    becomes classic, the rest stays the note; a cut of 0 makes the whole piece
-    classic text."""
+    becomes classic, the rest stays the note (``_rest_of_note``), or is the classic too when
+    the next marker, right after it, is the same commentary's (``_same_commentary_next``,
+    ``layer_basis`` ``LAYOUT``); a cut of 0 makes the whole piece classic text."""
     names: dict[str, str] = {}  # the juan's own marker labels: 傳 → 傳, 箋 → 鄭箋
     for para, i in refs:
         if para[i].kind == LABEL and para[i].layer == COMMENTARY and para[i].text in COMMENTARY_MARKERS:
@@ -776,8 +777,12 @@ def _rest_of_note(rest: PieceDoc, names: dict[str, str], first: str = "") -> lis
     ``layer_basis`` is ``LAYOUT``: the machine, not a marker the book prints right, decided
     whose words they are."""
     marker = COMMENTARY_MARKERS.get(rest.text[:1]) or MISPRINTED_MARKERS.get(rest.text[:1])
-    own = COMMENTARY_MARKERS.get(rest.text[:1])
-    name = names.get(marker) if marker in names else (first if own and first else None)
+    if marker in names:
+        name = names[marker]
+    elif rest.text[:1] in COMMENTARY_MARKERS and first:  # a marker word the juan does not use
+        name = first
+    else:
+        name = None
     if name is None or len(rest.text) < 2:
         rest.layer_basis = LAYOUT
         return [rest]
