@@ -18,9 +18,12 @@ WORK = quote("禮書綱目")
 
 
 @pytest.fixture
-def library(search_backend, transactional_db, tmp_path):
+def library(search_backend, transactional_db, tmp_path, settings):
     """The seed, the same juan in the KR1d0086-WYG edition, and 儀禮 卷第七 (KR1d0026), which
-    carries much of its text."""
+    carries much of its text. A section page lists its parallels however loaded the test machine
+    is (``SECTION_PARALLELS_SECONDS``: past it a page is sent without them; tests/test_budget.py
+    checks that limit)."""
+    settings.SECTION_PARALLELS_SECONDS = 60.0
     from reader.importers.loader import import_file
 
     folder = tmp_path / "KR1d0086-WYG"
