@@ -285,6 +285,8 @@ def test_a_work_with_one_edition_lists_no_sections_to_collate(seed_juan, client)
     page = client.get("/works/禮書綱目/juan/10/collate/").content.decode()
     assert "此書只有一個版本，無可對校。" in page
     assert 'class="collation-section"' not in page and "本節校勘" not in page
+    # nothing to choose or submit either (a 隱藏異體字 box and a 校勘 button that did nothing)
+    assert 'name="glyphs"' not in page and '<button type="submit">校勘</button>' not in page
 
 
 
