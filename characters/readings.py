@@ -55,7 +55,7 @@ QUOTE_SHAPES = ((3, 3), (2, 3), (3, 2), (2, 2), (3, 1), (1, 3))
 #: first: four and five characters round the place.
 LIBRARY_SHAPES = ((2, 3), (3, 2), (1, 4), (4, 1), (2, 2), (1, 3), (3, 1))
 #: ``printed``: how often the library must print a window, always one way, for it to decide.
-PRINTED = 3
+PRINTED = 4
 #: How many characters on each side ``decide`` is given at most (``WIDTH`` for the neighbours,
 #: the widest side of ``LIBRARY_SHAPES`` and ``QUOTE_SHAPES`` for the windows).
 REACH = max(WIDTH, *(max(s) for s in LIBRARY_SHAPES + QUOTE_SHAPES))
