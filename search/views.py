@@ -205,10 +205,12 @@ def search_page(request):
                         s["url"] = "?" + urlencode([(k, v) for k, v in request.GET.items() if k not in ("page", "q")]
                                                    + [("q", s["query"])])
                     params = [(k, v) for k, values in request.GET.lists() for v in values]
-                    context.update(facets=facet_menu(params, search_facet_counts(form, results)),
-                                   **class_bars(results, params))
+                    chart = class_bars(results, params)
+                    context.update(facets=facet_menu(params, search_facet_counts(form, results)), **chart)
                     context["active_filters"] = active_filters(params)
-                    context.update(results=results, page=page, hit_rows=rows, distribution=distribution(results, query, titles),
+                    # the bars per juan and per section only when the chart shows them (not by class)
+                    bars = distribution(results, query, titles) if chart["group"] != "class" else None
+                    context.update(results=results, page=page, hit_rows=rows, distribution=bars,
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
                                    export_query=urlencode([(k, v) for k, v in params if k != "page"]))
             except SearchError as exc:

@@ -243,3 +243,19 @@ def test_the_facets_of_a_query_and_its_filters_are_kept(client, indexed, monkeyp
     monkeypatch.setattr(facets, "FACETS_KEEP", 1)
     client.get("/api/search/?q=君&exact=on")
     assert [key[2].text for key in facets._counted] == ["君"] and len(counted) == 3
+
+
+@pytest.mark.django_db
+def test_the_chart_by_class_counts_no_hits_per_juan_or_section(client, indexed, monkeypatch):
+    """A search page whose chart groups by class does not count the bars per juan and per
+    section it does not show (之 on the 107 M library: 7,700 juans, thousands of sections)."""
+    from search import views
+
+    drawn = []
+    real = views.distribution
+    monkeypatch.setattr(views, "distribution", lambda results, *a: drawn.append(results.count) or real(results, *a))
+    chart = client.get("/search/", {"q": "臣", "exact": "on", "group": "class"}).content.decode()
+    assert drawn == [] and '<h2 class="bars-heading">各卷</h2>' not in chart
+    assert '<ul class="bar-list classes"><li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c">法家類</a>' in chart
+    by_juan = client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
+    assert drawn == [182] and '<h2 class="bars-heading">各卷</h2>' in by_juan
