@@ -1,4 +1,5 @@
 from django.urls import path, register_converter
+from django.views.generic import RedirectView
 
 import config.converters  # noqa: F401 - registers <num:…>
 
@@ -18,6 +19,10 @@ urlpatterns = [
     path("works/<work:slug>/", cached_page(views.work_detail), name="work"),
     path("works/<work:slug>/juan/<num:number>/", cached_page(views.juan_detail), name="juan"),
     path("works/<work:slug>/juan/<num:number>/<num:position>/", cached_page(views.section_detail), name="section"),
+    # the parents of those addresses, typed by cutting one short (they were 404s): the catalogue, the work
+    path("works/", RedirectView.as_view(pattern_name="reader:home")),
+    path("classes/", RedirectView.as_view(pattern_name="reader:home")),
+    path("works/<work:slug>/juan/", RedirectView.as_view(pattern_name="reader:work")),
     path("chars/", views.char_lookup, name="chars"),
     path("chars/<str:char>/", views.char_detail, name="char"),
 ]

@@ -256,3 +256,14 @@ def test_a_section_of_many_notes_is_paged_by_its_pieces(search_backend, transact
     last = client.get(url, {"page": 6}).content.decode()
     assert last.count('role="note"') == 250
     assert 'title="注 4000：' in client.get(url, {"page": 6, "notes": "beside"}).content.decode()
+
+
+def test_an_address_cut_short_leads_to_the_page_above(seed_juan, client):
+    """``/works/``, ``/classes/`` and ``/works/禮書綱目/juan/`` (a reading page's address cut
+    short, as readers do to go up) were 404s: they lead to the catalogue and to the work."""
+    for url, to in (("/works/", "/"), ("/classes/", "/"), (f"/works/{WORK}/juan/", f"/works/{WORK}/"),
+                    ("/works/禮書綱目/juan/", f"/works/{WORK}/")):
+        response = client.get(url)
+        assert (response.status_code, response["Location"]) == (302, to), url
+    assert client.get("/works/無此書/juan/").status_code == 302  # the work page then says it has no such work
+    assert client.get("/works/無此書/").status_code == 404
