@@ -14,10 +14,13 @@ with ``N(r)`` the occurrences of the reading ``r`` and ``P(x | r) = (n(x, r) + 0
 (N(r) + 0.5 * V)`` (``V``: the single neighbours seen); on each side ``x`` is the three characters when the
 readings were seen beside them ``BACKOFF`` times, else the two, else the nearest one (the
 build leaves out a wider context that would decide as its narrower one does). The best reading is decided when its score
-beats every other reading's by at least ``MARGIN`` (natural log); otherwise, when the classics'
-own text prints the window round the place at least ``QUOTED`` times and always one way, that
-reading (``quoted``: a commentary quoting its classic); otherwise the place stays undecided and
-every reading finds it (recall first). Why not OpenCC's phrase conversion alone:
+beats every other reading's by at least ``MARGIN`` (natural log); otherwise, when the library's
+traditional texts, written as a simplified edition prints them, have a window of four or five
+characters round the place at least ``PRINTED`` times and always one way, that reading
+(``printed``: a quotation or a stock phrase); otherwise, when the classics' own text prints the
+window round the place at least ``QUOTED`` times and always one way, that reading (``quoted``: a
+commentary quoting its classic); otherwise the place stays undecided and every reading still in
+play (``in_play``) finds it (recall first). Why not OpenCC's phrase conversion alone:
 its tables are written for modern text (云 → 雲, 宁 → 寧, 于 → 於, 个 → 個 everywhere), and on the
 held-out 儀禮釋宮增注 it reads 172 of 1,222 ambiguous places wrong, these counts 32 (and leave 139
 undecided; docs/decisions/0021).

@@ -23,6 +23,11 @@ than ``characters.readings.BACKOFF`` times (``scores`` would not read it).
 It also counts, in the full-size text of the classic editions (``CLASSIC_EDITIONS``), the windows
 round each reading (``QUOTE_SHAPES``): ``于 Q 席_門中闑 3`` says the classics print 席于門中闑 3
 times; a window is shipped when the readings of some form were printed in it ``QUOTED`` times.
+And it counts the windows of ``LIBRARY_SHAPES`` (four and five characters) round each reading in
+all the traditional texts, each character written as a simplified edition prints it
+(``library_windows``: ``于 W 舅姑席_阼舅 4`` says the library prints 舅姑席于阼舅 4 times, 於 as
+于 in the key), round the places where the neighbours do not decide the reading printed there;
+a window is shipped when it is printed at least ``PRINTED`` times always one way.
 ``characters.readings`` decides the reading of a simplified form at each place from these counts.
 
 Data: derived from the Kanseki Repository texts of ``../shared/corpus`` (CC BY-SA 4.0, see
