@@ -2,7 +2,7 @@
 
 In a simplified edition 后 stands for 後 in 其后 and for 后 in 夏后氏; 于 for 於 in 至于廟門
 as the 四庫 editions print it and for 于 in 尊于房户之間; 云 almost always for 云 (not 雲).
-``decide`` reads up to three characters before and after the form and asks how the
+``decide`` reads up to three characters before and after the form (four for the windows) and asks how the
 traditional editions of the library print each possible reading beside them
 (``characters/data/reading_context.tsv.gz``, counted by
 ``characters/scripts/build_reading_context.py`` from the shared corpus's traditional texts;
