@@ -77,9 +77,10 @@ def _known(heads: list[tuple]) -> dict[tuple, bytes]:
 
 
 #: How many queries' rows ``kept_juan_rows`` keeps, and the most bytes they may hold together
-#: (之 on the 107 M library: 7,708 juans, 640 KB).
+#: (之 on the 107 M library: 7,708 juans, 640 KB; most queries a few KB): a small part of a
+#: worker's memory.
 KEPT_QUERIES = 256
-KEPT_BYTES = 32 * 2**20
+KEPT_BYTES = 16 * 2**20
 _kept: OrderedDict = OrderedDict()
 _kept_lock = threading.Lock()
 

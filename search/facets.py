@@ -209,8 +209,9 @@ def unfaceted_edition_counts(query, results: SearchResults | None = None,
     return counts
 
 
-#: How many facet answers (a query and its facet filters) ``search_facet_counts`` keeps.
-FACETS_KEEP = 512
+#: How many facet answers (a query and its facet filters) ``search_facet_counts`` keeps: one
+#: for 之 on the 107 M library (93 editions, 107 authors) holds about 54 KB.
+FACETS_KEEP = 128
 _counted: OrderedDict = OrderedDict()
 
 
