@@ -29,7 +29,7 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .structure import (
-    LONE_NUMBERED_CHAPTER, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, keep_entries_whole,
+    INDENTED_HEADING, LONE_NUMBERED_CHAPTER, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group, keep_entries_whole,
     split_tags,
 )
 
@@ -76,6 +76,17 @@ def full_width(lines: list[str], start: int, end: int) -> int:
     if not counts:
         return 10 ** 6
     return max(counts, key=lambda w: (counts[w], w))
+
+
+def _flush_after(lines: list[str], i: int, end: int) -> bool:
+    """Whether the first line holding text at or after ``lines[i]`` (page breaks and blank
+    lines skipped, before ``end``) starts at the top of the column (no U+3000 indent)."""
+    while i < end:
+        line = lines[i]
+        if not (PB_ONLY.match(line) or BLANK.match(line)):
+            return not line.startswith("\u3000")
+        i += 1
+    return False
 
 
 def _cont(c, indent: int, mode: str):
@@ -350,6 +361,8 @@ class _Parser:
                     and bool(LONE_NUMBERED_CHAPTER.match(stripped)))
             if not heading and (at_start or lone) and not self.header.tls and indent <= 4:
                 m = NUMBERED_CHAPTER.match(stripped)
+                if not m and at_start and indent and _flush_after(lines, i + 1, end):
+                    m = INDENTED_HEADING.match(stripped)
                 if m:
                     # 大射儀第七(鄭目録云…), 天官冢宰第一音義(…): a numbered chapter heading, what
                     # follows it on its line (its note) the chapter's first text

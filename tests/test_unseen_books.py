@@ -1,0 +1,119 @@
+"""Commentary editions of layouts the shared corpus does not have (issue 27, "books the team
+has not seen"): excerpts of Kanripo files copied exactly, each with its repository and
+commit, and what the importer must read in them."""
+import json
+
+import pytest
+
+from reader.importers.document import LABEL, NOTE, TEXT
+from reader.importers.loader import import_file, render_source
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+
+# kanripo/KR3j0010 (淮南鴻烈解, 四庫全書 文淵閣), KR3j0010_001.txt at commit
+# 9b26e5e829bb4b84097ca429178ff79db908aeb7: the juan's head, its first lines and its end.
+# The 篇 title 原道訓 is printed two columns in with its note after it; the text is flush.
+HUAINAN = (
+    "# -*- mode: mandoku-view; -*-\n"
+    "#+TITLE: 淮南鴻烈解\n"
+    "#+DATE: 2015-08-24 23:19:27.360998\n"
+    "#+PROPERTY: ID KR3j0010\n"
+    "#+PROPERTY: BASEEDITION WYG    \n"
+    "#+PROPERTY: JUAN 卷一\n"
+    "<pb:KR3j0010_WYG_001-1a>¶\n"
+    "欽定四庫全書¶\n"
+    "　淮南鴻烈解卷一¶\n"
+    "　　　　　　　　　　　　　漢　髙誘　注¶\n"
+    "　　原道訓(原本也本道根真包裹天地以/歴萬物故曰原道因以題篇)¶\n"
+    "夫道者覆天載地廓四方柝(托/)八極(廓張也柝開也/八極八方之極)髙¶\n"
+    "不可際深不可測(際至/也)包裹天地稟授無形(萬物之未/形者皆生)¶\n"
+    "(於道故曰稟/授無形也)源流泉浡沖而徐盈混混汨(骨/)汨濁而徐¶\n"
+    "<pb:KR3j0010_WYG_001-23a>¶\n"
+    "(機弩機關/言其疾也)如是則萬物之化無不遇(遇時/也)而百事之變¶\n"
+    "無不應¶\n"
+    "　¶\n"
+    "<pb:KR3j0010_WYG_001-23b>¶\n"
+    "　¶\n"
+    "　淮南鴻烈解卷一¶\n"
+)
+HEADING_NOTE = "原本也本道根真包裹天地以歴萬物故曰原道因以題篇"
+
+
+def test_an_indented_pian_title_over_flush_text_is_a_heading_with_its_note():
+    doc = parse_mandoku(HUAINAN, "KR3j0010_001.txt")
+    assert [c.title for c in doc.chapters] == ["原道訓"]
+    first = doc.sections[0].pieces
+    assert [(p.kind, p.text) for p in first[:4]] == [
+        (NOTE, HEADING_NOTE), (TEXT, "夫道者覆天載地廓四方柝"), (NOTE, "托"), (TEXT, "八極")]
+    assert all(p.text != "原道訓" for s in doc.sections for p in s.pieces)
+    assert doc.bylines == [{"dynasty": "漢", "place": "", "name": "髙誘", "role": "注"}]
+    assert render_mandoku(doc) == HUAINAN
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pian_title_and_its_note_reach_the_api(empty_transactional_db, tmp_path, client):
+    path = tmp_path / "KR3j0010_001.txt"
+    path.write_bytes(HUAINAN.encode("utf-8"))
+    juan = import_file(path).juan
+    chapter = json.loads(client.get(f"/api/editions/{juan.edition.pk}/juans/{juan.number}/").content)["chapters"][0]
+    assert (chapter["title"], [p["text"] for p in chapter["heading_notes"]]) == ("原道訓", [HEADING_NOTE])
+    assert chapter["sections"][0]["pieces"][0]["text"] == "夫道者覆天載地廓四方柝"
+    assert juan.trailer == "\u3000淮南鴻烈解卷一¶"
+    assert render_source(juan) == HUAINAN
+
+
+# kanripo/KR4c0080 (唐劉蛻集, 四部叢刊), KR4c0080_001.txt at commit
+# 42cc4466a93a2953690fef715c72103bb2a67bf1: lines 52-63 and 101-106 of the file. Each piece's
+# title is printed lower than its text, some with a note after them (有序, 文苑作招䰟).
+LIUTUI = (
+    "# -*- mode: mandoku-view; -*-\n"
+    "#+TITLE: 唐劉蛻集\n"
+    "#+PROPERTY: ID KR4c0080\n"
+    "#+PROPERTY: BASEEDITION SBCK    \n"
+    "#+PROPERTY: JUAN 1\n"
+    "<pb:KR4c0080_SBCK_001-3b>¶\n"
+    "風笛搖空兮舞袂衫衫胥不虔祈兮官資¶\n"
+    "咲譚胡不戮狡胥兮狥此潔嚴胡不辠己¶\n"
+    "之不正兮去此貪婪荷天子之優祿兮胡¶\n"
+    "爲而不廉又何役女巫而(一作/兮)禱此空潭¶\n"
+    "　　　弔屈原辭三章(并序)¶\n"
+    "吁三閭大夫之事司馬相如(一作/長卿)班孟堅¶\n"
+    "各有言蛻不載故也噫大夫之賢懷王之¶\n"
+    "<pb:KR4c0080_SBCK_001-4a>¶\n"
+    "事蛻得之涕泗下衣濡毫瀝(一作/血)辭噫大¶\n"
+    "夫之爲臣千萬年其誰肖宋玉淮南王劉¶\n"
+    "向東方朔王褒繼有悼語蛻一小儒也思¶\n"
+    "賢人之作悲哿(一作/苛)人之佞著吊屈原(一/無)¶\n"
+    "(原/字)辭三章吊公之志也雨濛湘波浮檝搖¶\n"
+    "歌旣(一無/旣字)而悲伸𥿄波辭祈公兮采之¶\n"
+    "　　　哀湘竹¶\n"
+    "<pb:KR4c0080_SBCK_001-4b>¶\n"
+    "悵二妃之淚竹圓紅滴滴兮臨乎煙沚竦¶\n"
+    "尋懷沙之水兮恨之深¶\n"
+    "　　　禺謗(文粹爲皮日休作)¶\n"
+    "有肪兮墨而謂之不潔有泉兮壅而謂之¶\n"
+    "唐劉蛻集第一卷¶\n"
+)
+
+
+def test_an_indented_title_with_its_note_over_flush_text_opens_a_titled_section():
+    doc = parse_mandoku(LIUTUI, "KR4c0080_001.txt")
+    assert render_mandoku(doc) == LIUTUI
+    assert [s.title for s in doc.sections] == ["", "弔屈原辭三章", "哀湘竹", "禺謗"]
+    assert [(p.kind, p.text) for p in doc.sections[1].pieces[:3]] == [
+        (LABEL, "弔屈原辭三章"), (NOTE, "并序"), (TEXT, "吁三閭大夫之事司馬相如")]
+    assert [(p.kind, p.text) for p in doc.sections[3].pieces] == [
+        (LABEL, "禺謗"), (NOTE, "文粹爲皮日休作"), (TEXT, "有肪兮墨而謂之不潔有泉兮壅而謂之")]
+    assert [(p.kind, p.text) for p in doc.sections[0].pieces] == [
+        (TEXT, "風笛搖空兮舞袂衫衫胥不虔祈兮官資咲譚胡不戮狡胥兮狥此潔嚴胡不辠己之不正兮去此貪婪荷天子之優祿兮胡"
+               "爲而不廉又何役女巫而"), (NOTE, "一作兮"), (TEXT, "禱此空潭")]
+
+
+def test_a_short_sentence_with_its_note_at_the_texts_height_is_no_title():
+    # the same lines with the title printed at the text's height: a sentence, not a title
+    flush = LIUTUI.replace("\u3000\u3000\u3000禺謗(文粹爲皮日休作)", "禺謗(文粹爲皮日休作)")
+    doc = parse_mandoku(flush, "KR4c0080_001.txt")
+    assert render_mandoku(doc) == flush
+    assert [s.title for s in doc.sections] == ["", "弔屈原辭三章", "哀湘竹"]
+    assert [(p.kind, p.text) for p in doc.sections[2].pieces[-3:]] == [
+        (TEXT, "悵二妃之淚竹圓紅滴滴兮臨乎煙沚竦尋懷沙之水兮恨之深禺謗"), (NOTE, "文粹爲皮日休作"),
+        (TEXT, "有肪兮墨而謂之不潔有泉兮壅而謂之")]
