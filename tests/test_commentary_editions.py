@@ -140,7 +140,7 @@ def test_shuijingzhu_classic_flush_commentary_indented():
     # where the reading order leaves the file's, (作河水二…刪去/案二字原本…篇題) reads 案二字原本…
     # first, and so does a line with no 案 ((後始脫去…/通典引水經…蓋唐已): 案原本及近刻脫此九字
     # 杜佑通典引水經有此文蓋唐已後始脫去今據通典補正).
-    assert [(p.kind, p.effective_layer, p.commentator, p.effective_basis, p.text[:10]) for p in pieces[1:14]] == [
+    assert [(p.kind, p.effective_layer, p.commentator, p.effective_basis, p.text[:10]) for p in pieces[0:13]] == [
         (NOTE, EDITORIAL, "", LAYOUT, "作河水二經文上復衍河"),
         (NOTE, EDITORIAL, "", LAYOUT, "案二字原本誤連經文今"),
         (TEXT, CLASSIC, "", LAYOUT, "又南入蔥嶺山又從蔥嶺"),

@@ -51,12 +51,15 @@ NUMBERED_CHAPTER = re.compile(
     r"^(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+[上中下]?)"
     r"(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶]|\u3000+(?:正義曰|釋曰|疏|[^\s()<>¶\u3000]+曰)"
     r"|\u3000+[^\s()<>¶\u3000/]{1,6}¶?$)")
-#: A 篇 heading without a number, at a juan's start: indented, its note running to the end of
-#: its line, and the text after it flush (淮南鴻烈解 WYG ``　　原道訓(原本也本道根真…因以題篇)``
-#: over ``夫道者覆天載地…``). The 四庫 editions print a 篇 title two columns in and the text
-#: at the top of the column, so an indented short name over flush text is a heading whatever
-#: its wording; the parser checks the indentation and the flush line after it.
-INDENTED_HEADING = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{2,8})(?=\([^()]*\)¶?$)")
+#: A 篇 heading without a number, at a juan's start before any other heading: indented by two
+#: or more, at most eight characters then its note running to the end of its line, and the
+#: text after it flush (淮南鴻烈解 WYG ``　　原道訓(原本也本道根真…因以題篇)`` over
+#: ``夫道者覆天載地…``; 水經注 ``　　河水(…)``). The 四庫 editions print a 篇 title two columns
+#: in and the text at the top of the column, so such a name over flush text is a heading
+#: whatever its wording. A name ending in a layer marker (``桓公䟽(…)``) is a lemma with its
+#: note, and a 傳 indented by one under its flush 經 (穀梁注疏) is text; the parser checks the
+#: indentation, the flush line after it and that no heading came before.
+INDENTED_HEADING = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,7}[^\s()<>¶\u3000/疏䟽注註箋])(?=\([^()]*\)¶?$)")
 #: A 篇 heading alone on its line in the middle of a juan (禮記集說 ``射義第四十六¶`` after the
 #: end of 鄉飲酒義): a chapter too, when the line before it ended its paragraph; a 卷 label
 #: (卷第二, the entries of a 目録) is none.
@@ -179,16 +182,6 @@ def _holds_circle(piece: PieceBuilder) -> bool:
     return any("○" in chunk or "〇" in chunk for chunk in piece.chunks)
 
 
-def _noted_title(u: Unit, nxt: Unit | None) -> bool:
-    """Whether a one-line paragraph is a title with its own note: indented, its text then
-    only notes to the end of the line, and the paragraph after it flush (唐劉蛻集 SBCK
-    ``　　　憫禱辭(有序)``, ``　　　招帝子(文苑作/招䰟)`` over their text at the top of the
-    column). Books print a piece's title lower than its text; a short classic sentence with its
-    note on a line of its own is printed at the text's height, so it is no title."""
-    return (u.indent > 0 and nxt is not None and nxt.kind == "para" and nxt.indent == 0
-            and all(p.kind == NOTE for p in u.pieces[1:]))
-
-
 def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], default_title: str = "",
            headings: bool = True) -> list[SectionDoc]:
     """Cut a run of paragraph units (between two hard boundaries) into sections.
@@ -206,8 +199,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     for k, u in enumerate(run):
         nxt = run[k + 1] if k + 1 < len(run) else None
         heading_like.append(
-            headings and u.lines == 1 and u.pieces[0].kind == TEXT
-            and (len(u.pieces) == 1 or _noted_title(u, nxt))
+            headings and u.lines == 1 and len(u.pieces) == 1 and u.pieces[0].kind == TEXT
             and u.pieces[0].n <= HEADING_MAX and not _holds_circle(u.pieces[0])
             and (nxt is None or nxt.new_para) and u.new_para and not u.label)
     chunks: list[list[int]] = []
