@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from reader.importers.document import NOTE, TEXT
+from reader.importers.document import LABEL, NOTE, TEXT
 from reader.importers.loader import import_file, render_source
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 
@@ -72,3 +72,70 @@ def test_the_same_rule_on_the_shared_shuijingzhu_heading():
     assert [(p.kind, p.text[:10]) for p in doc.sections[0].pieces[:3]] == [
         (NOTE, "作河水二經文上復衍河"), (NOTE, "案二字原本誤連經文今"), (TEXT, "又南入蔥嶺山又從蔥嶺")]
     assert render_mandoku(doc) == text
+
+
+# kanripo/KR4c0080 (唐劉蛻集, 四部叢刊), KR4c0080_001.txt at commit
+# 42cc4466a93a2953690fef715c72103bb2a67bf1: lines 52-63, 65, 101-106 of the file. Each piece's
+# title is printed lower than its text, some with a note after them (并序, 文粹爲皮日休作).
+LIUTUI = (
+    "# -*- mode: mandoku-view; -*-\n"
+    "#+TITLE: 唐劉蛻集\n"
+    "#+PROPERTY: ID KR4c0080\n"
+    "#+PROPERTY: BASEEDITION SBCK    \n"
+    "#+PROPERTY: JUAN 1\n"
+    "<pb:KR4c0080_SBCK_001-3b>¶\n"
+    "風笛搖空兮舞袂衫衫胥不虔祈兮官資¶\n"
+    "咲譚胡不戮狡胥兮狥此潔嚴胡不辠己¶\n"
+    "之不正兮去此貪婪荷天子之優祿兮胡¶\n"
+    "爲而不廉又何役女巫而(一作/兮)禱此空潭¶\n"
+    "　　　弔屈原辭三章(并序)¶\n"
+    "吁三閭大夫之事司馬相如(一作/長卿)班孟堅¶\n"
+    "各有言蛻不載故也噫大夫之賢懷王之¶\n"
+    "<pb:KR4c0080_SBCK_001-4a>¶\n"
+    "事蛻得之涕泗下衣濡毫瀝(一作/血)辭噫大¶\n"
+    "夫之爲臣千萬年其誰肖宋玉淮南王劉¶\n"
+    "向東方朔王褒繼有悼語蛻一小儒也思¶\n"
+    "賢人之作悲哿(一作/苛)人之佞著吊屈原(一/無)¶\n"
+    "(原/字)辭三章吊公之志也雨濛湘波浮檝搖¶\n"
+    "歌旣(一無/旣字)而悲伸𥿄波辭祈公兮采之¶\n"
+    "　　　哀湘竹¶\n"
+    "<pb:KR4c0080_SBCK_001-4b>¶\n"
+    "悵二妃之淚竹圓紅滴滴兮臨乎煙沚竦¶\n"
+    "尋懷沙之水兮恨之深¶\n"
+    "　　　禺謗(文粹爲皮日休作)¶\n"
+    "有肪兮墨而謂之不潔有泉兮壅而謂之¶\n"
+    "唐劉蛻集第一卷¶\n"
+)
+
+
+def test_an_indented_title_with_its_note_over_flush_text_opens_a_titled_section():
+    doc = parse_mandoku(LIUTUI, "KR4c0080_001.txt")
+    assert render_mandoku(doc) == LIUTUI
+    assert [s.title for s in doc.sections] == ["", "弔屈原辭三章", "哀湘竹", "禺謗"]
+    assert [(p.kind, p.text) for p in doc.sections[1].pieces[:3]] == [
+        (LABEL, "弔屈原辭三章"), (NOTE, "并序"), (TEXT, "吁三閭大夫之事司馬相如")]
+    assert [(p.kind, p.text) for p in doc.sections[3].pieces] == [
+        (LABEL, "禺謗"), (NOTE, "文粹爲皮日休作"), (TEXT, "有肪兮墨而謂之不潔有泉兮壅而謂之")]
+    assert [(p.kind, p.text) for p in doc.sections[0].pieces] == [
+        (TEXT, "風笛搖空兮舞袂衫衫胥不虔祈兮官資咲譚胡不戮狡胥兮狥此潔嚴胡不辠己之不正兮去此貪婪荷天子之優祿兮胡"
+               "爲而不廉又何役女巫而"), (NOTE, "一作兮"), (TEXT, "禱此空潭")]
+
+
+def test_a_short_sentence_with_its_note_at_the_texts_height_is_no_title():
+    # the same lines with the title printed at the text's height: a sentence, not a title
+    flush = LIUTUI.replace("\u3000\u3000\u3000禺謗(文粹爲皮日休作)", "禺謗(文粹爲皮日休作)")
+    doc = parse_mandoku(flush, "KR4c0080_001.txt")
+    assert render_mandoku(doc) == flush
+    assert [s.title for s in doc.sections] == ["", "弔屈原辭三章", "哀湘竹"]
+    assert [(p.kind, p.text) for p in doc.sections[2].pieces[-3:]] == [
+        (TEXT, "悵二妃之淚竹圓紅滴滴兮臨乎煙沚竦尋懷沙之水兮恨之深禺謗"), (NOTE, "文粹爲皮日休作"),
+        (TEXT, "有肪兮墨而謂之不潔有泉兮壅而謂之")]
+
+
+def test_a_noted_line_under_a_title_is_its_author_not_a_title():
+    """六臣註文選 卷二十九 (shared): ``　　與蘇武詩三首(五言/)`` then ``　　　李少卿(漢書曰…)``."""
+    from .conftest import SHARED
+    path = SHARED / "corpus" / "kanripo-commentary" / "KR4h0002" / "KR4h0002_029.txt"
+    doc = parse_mandoku(path.read_text(encoding="utf-8"), path.name)
+    assert "李少卿" not in [s.title for s in doc.sections]
+    assert "蘇子卿" not in [s.title for s in doc.sections]

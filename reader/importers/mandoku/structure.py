@@ -182,6 +182,31 @@ def _holds_circle(piece: PieceBuilder) -> bool:
     return any("○" in chunk or "〇" in chunk for chunk in piece.chunks)
 
 
+#: Last characters of a line that names a commentary or its author rather than a piece
+#: (薛綜註, 孔氏傳, 何休學) or a lemma with its 疏.
+_NOT_A_TITLE_END = "註注傳學箋疏䟽"
+
+
+def _noted_title(u: Unit, nxt: Unit | None, prev: Unit | None, after_title: bool) -> bool:
+    """Whether a one-line paragraph is a piece's title with its own note: indented by two or
+    more, its text then only notes to the end of the line, the paragraph after it flush (唐劉蛻集
+    SBCK ``　　　憫禱辭(有序)`` and ``　　　招帝子(文苑作/招䰟)`` over their text; 後漢書
+    ``　　寇恂傳(曾孫榮)``); a note running on over the next lines (``(…`` at the top of the
+    column) is no text after it. Books print a title lower than its text; a classic sentence with its
+    note at the text's height, or a 傳 one column in under its 經 (穀梁注疏), is no title. A
+    noted line right under a title, or under a one-line paragraph printed higher than it, is
+    that piece's author with a note on him (文選 ``　　與蘇武詩三首(五言/)`` then
+    ``　　　李少卿(漢書曰…)``), and a line ending in 註 傳 學 … names a commentary: neither is a
+    title."""
+    text = "".join(u.pieces[0].chunks)
+    under_title = after_title or (prev is not None and prev.kind == "para" and prev.lines == 1
+                                  and 0 < prev.indent < u.indent)
+    return (u.indent >= 2 and not under_title and nxt is not None and nxt.kind == "para" and nxt.indent == 0
+            and bool(nxt.pieces) and nxt.pieces[0].kind == TEXT
+            and not text.endswith(tuple(_NOT_A_TITLE_END))
+            and all(p.kind == NOTE for p in u.pieces[1:]))
+
+
 def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], default_title: str = "",
            headings: bool = True) -> list[SectionDoc]:
     """Cut a run of paragraph units (between two hard boundaries) into sections.
@@ -199,7 +224,9 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     for k, u in enumerate(run):
         nxt = run[k + 1] if k + 1 < len(run) else None
         heading_like.append(
-            headings and u.lines == 1 and len(u.pieces) == 1 and u.pieces[0].kind == TEXT
+            headings and u.lines == 1 and u.pieces[0].kind == TEXT
+            and (len(u.pieces) == 1 or _noted_title(u, nxt, run[k - 1] if k else None,
+                                                     bool(heading_like) and heading_like[-1]))
             and u.pieces[0].n <= HEADING_MAX and not _holds_circle(u.pieces[0])
             and (nxt is None or nxt.new_para) and u.new_para and not u.label)
     chunks: list[list[int]] = []
