@@ -139,3 +139,18 @@ def test_a_noted_line_under_a_title_is_its_author_not_a_title():
     doc = parse_mandoku(path.read_text(encoding="utf-8"), path.name)
     assert "李少卿" not in [s.title for s in doc.sections]
     assert "蘇子卿" not in [s.title for s in doc.sections]
+
+
+def test_an_author_line_under_a_title_whose_note_runs_on_is_no_title():
+    """六臣註文選 (KR4h0003, 四部叢刊): ``　　　九章(…`` whose note runs on over two lines, then
+    ``　　　屈平(王逸注)``: the author's line, no section title (the title whose note runs on is not
+    read as a title either: its section is untitled); a poem's title under a
+    commentator's line (``　　　王逸注(…`` then ``　　　　東皇太一(…)``) still opens its section."""
+    from .conftest import SHARED
+    folder = SHARED / "corpus" / "kanripo-commentary" / "KR4h0003"
+    doc = parse_mandoku((folder / "KR4h0003_033.txt").read_text(encoding="utf-8"), "KR4h0003_033.txt")
+    titles = [s.title for s in doc.sections]
+    assert ("屈平" in titles, "宋玉" in titles) == (False, False)
+    assert titles == ["九歌二首", "山鬼", "", "渉江", "", "", "", "", "", "", ""]
+    doc = parse_mandoku((folder / "KR4h0003_032.txt").read_text(encoding="utf-8"), "KR4h0003_032.txt")
+    assert "東皇太一" in [s.title for s in doc.sections]

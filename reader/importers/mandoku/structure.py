@@ -185,9 +185,13 @@ def _holds_circle(piece: PieceBuilder) -> bool:
 #: Last characters of a line that names a commentary or its author rather than a piece
 #: (薛綜註, 孔氏傳, 何休學) or a lemma with its 疏.
 _NOT_A_TITLE_END = "註注傳學箋疏䟽"
+#: A note that only names who annotated the piece (``屈平(王逸注)``, ``宋玉(王逸註)``): the line is
+#: its author's, a byline, not a title.
+_BYLINE_NOTE = re.compile(r"^[^/()]{1,6}[註注傳學箋疏䟽][/]?$")
 
 
-def _noted_title(u: Unit, nxt: Unit | None, prev: Unit | None, after_title: bool) -> bool:
+def _noted_title(u: Unit, nxt: Unit | None, prev: Unit | None, after_title: bool,
+                 noted_above: Unit | None = None) -> bool:
     """Whether a one-line paragraph is a piece's title with its own note: indented by two or
     more, its text then only notes to the end of the line, the paragraph after it flush (唐劉蛻集
     SBCK ``　　　憫禱辭(有序)`` and ``　　　招帝子(文苑作/招䰟)`` over their text; 後漢書
@@ -201,10 +205,30 @@ def _noted_title(u: Unit, nxt: Unit | None, prev: Unit | None, after_title: bool
     text = "".join(u.pieces[0].chunks)
     under_title = after_title or (prev is not None and prev.kind == "para" and prev.lines == 1
                                   and 0 < prev.indent < u.indent)
+    # under a noted title whose note runs on over the next lines, printed as high or higher
+    # (六臣註文選 ``　　　九章(…`` and two lines of its note, then ``　　　屈平(王逸注)``): the author's line
+    if prev is not None and prev.kind == "para" and prev.pieces and all(p.kind == NOTE for p in prev.pieces):
+        title = noted_above
+        under_title = under_title or (title is not None and title.kind == "para" and 2 <= title.indent <= u.indent
+                                      and title.pieces[0].kind == TEXT
+                                      and all(p.kind == NOTE for p in title.pieces[1:]) and len(title.pieces) > 1
+                                      # a commentator's line above (``王逸注(…``) is no title
+                                      and not "".join(title.pieces[0].chunks).endswith(tuple(_NOT_A_TITLE_END)))
+    note = "".join("".join(p.chunks) for p in u.pieces[1:])
     return (u.indent >= 2 and not under_title and nxt is not None and nxt.kind == "para" and nxt.indent == 0
             and bool(nxt.pieces) and nxt.pieces[0].kind == TEXT
             and not text.endswith(tuple(_NOT_A_TITLE_END))
+            and not _BYLINE_NOTE.match(note)
             and all(p.kind == NOTE for p in u.pieces[1:]))
+
+
+def _above_running_note(run: list[Unit], k: int) -> Unit | None:
+    """The unit before the units of notes alone (a note running on over lines) just above
+    ``run[k]``; None when ``run[k - 1]`` is not such a unit."""
+    j = k - 1
+    while j >= 0 and run[j].kind == "para" and run[j].pieces and all(p.kind == NOTE for p in run[j].pieces):
+        j -= 1
+    return run[j] if 0 <= j < k - 1 else None
 
 
 def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], default_title: str = "",
@@ -226,7 +250,8 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
         heading_like.append(
             headings and u.lines == 1 and u.pieces[0].kind == TEXT
             and (len(u.pieces) == 1 or _noted_title(u, nxt, run[k - 1] if k else None,
-                                                     bool(heading_like) and heading_like[-1]))
+                                                     bool(heading_like) and heading_like[-1],
+                                                     _above_running_note(run, k)))
             and u.pieces[0].n <= HEADING_MAX and not _holds_circle(u.pieces[0])
             and (nxt is None or nxt.new_para) and u.new_para and not u.label)
     chunks: list[list[int]] = []
