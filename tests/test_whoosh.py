@@ -156,9 +156,9 @@ def test_a_wildcard_after_a_unit_is_found_from_pair_positions(whoosh, seed_juan)
     got = whoosh.search(SearchQuery("射?獲", exact=True))
     assert (got.count, got.passages) == (6, 5)
     assert [(h.doc_id, h.before, h.match, h.after) for h in got.hits[:3]] == [
-        ("1:s22.p11", "適下物由上射後東過也命去侯者將", "射當獲", "也鄉射禮曰西南面立於物間"),
-        ("1:s25.title", "右再", "射釋獲", ""),
-        ("1:s26.text", "三耦適次釋弓說決拾襲反位衆皆繼", "射釋獲", "皆如初卒射釋獲者遂以所執餘獲適")]
+        (f"{seed_juan.pk}:s22.p11", "適下物由上射後東過也命去侯者將", "射當獲", "也鄉射禮曰西南面立於物間"),
+        (f"{seed_juan.pk}:s25.title", "右再", "射釋獲", ""),
+        (f"{seed_juan.pk}:s26.text", "三耦適次釋弓說決拾襲反位衆皆繼", "射釋獲", "皆如初卒射釋獲者遂以所執餘獲適")]
 
 
 def test_wildcards_count_units_and_separators_as_the_scan_does(whoosh, seed_juan):

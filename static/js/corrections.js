@@ -50,7 +50,10 @@
     var box = range.getBoundingClientRect();
     button.hidden = false;
     var origin = button.offsetParent ? button.offsetParent.getBoundingClientRect() : {top: -window.scrollY, left: -window.scrollX};
-    button.style.top = (box.bottom + 4 - origin.top) + "px";
+    // above the selection's first line (the 相關段落 link goes under its end, and under a short
+    // page's text stands the section's own 校正 link); under it when there is no room above
+    var above = box.top - button.offsetHeight - 4;
+    button.style.top = ((above >= 0 ? above : box.bottom + 4) - origin.top) + "px";
     button.style.left = (box.left - origin.left) + "px";
   }
   document.addEventListener("selectionchange", function () { window.requestAnimationFrame(update); });
