@@ -140,9 +140,9 @@ def classic_windows(corpus: Path, wanted: set[str]) -> Counter:
     return out
 
 
-def quoted(windows: Counter, forms: list[set[str]]) -> list[tuple[str, str, str]]:
-    """The windows to ship, sorted: those the readings of some form were printed in at least
-    ``characters.readings.QUOTED`` times in all (``characters.readings.decide`` reads no other)."""
+def _by_window(windows: Counter, forms: list[set[str]]) -> tuple[dict, dict]:
+    """``({(before, after): {reading: count}}, {reading: [the forms it is a reading of]})`` of
+    ``windows`` (``{(reading, before, after): count}``) and ``forms``."""
     by_window: dict[tuple[str, str], dict[str, int]] = {}
     for (r, before, after), n in windows.items():
         by_window.setdefault((before, after), {})[r] = n
@@ -150,6 +150,13 @@ def quoted(windows: Counter, forms: list[set[str]]) -> list[tuple[str, str, str]
     for f in forms:
         for r in f:
             forms_of.setdefault(r, []).append(f)
+    return by_window, forms_of
+
+
+def quoted(windows: Counter, forms: list[set[str]]) -> list[tuple[str, str, str]]:
+    """The windows to ship, sorted: those the readings of some form were printed in at least
+    ``characters.readings.QUOTED`` times in all (``characters.readings.decide`` reads no other)."""
+    by_window, forms_of = _by_window(windows, forms)
     keep = []
     for (before, after), here in by_window.items():
         if any(sum(here.get(x, 0) for x in f) >= QUOTED for r in here for f in forms_of.get(r, ())):
@@ -219,13 +226,7 @@ def library_windows(corpus: Path, forms: dict[str, set[str]]) -> Counter:
 def printed_windows(windows: Counter, forms: list[set[str]]) -> list[tuple[str, str, str]]:
     """The library windows to ship, sorted: those the readings of some form were printed in at
     least ``PRINTED`` times, always one way (``characters.readings.printed`` reads no other)."""
-    by_window: dict[tuple[str, str], dict[str, int]] = {}
-    for (r, before, after), n in windows.items():
-        by_window.setdefault((before, after), {})[r] = n
-    forms_of: dict[str, list[set[str]]] = {}
-    for f in forms:
-        for r in f:
-            forms_of.setdefault(r, []).append(f)
+    by_window, forms_of = _by_window(windows, forms)
     keep = []
     for (before, after), here in by_window.items():
         for r in here:

@@ -107,20 +107,10 @@ def align(ref: str, ed: str, near: bool = False, nearer_copies: bool = False) ->
 
 
 def _keep_runs(match: list[int]) -> None:
-    """Unset, in place, every aligned run shorter than ``MIN_RUN``."""
-    k = 0
-    n = len(match)
-    while k < n:
-        if match[k] < 0:
-            k += 1
-            continue
-        j = k + 1
-        while j < n and match[j] == match[j - 1] + 1:
-            j += 1
+    """Unset, in place, every aligned run shorter than ``MIN_RUN`` (``_runs``)."""
+    for k, j in list(_runs(match)):
         if j - k < MIN_RUN:
-            for i in range(k, j):
-                match[i] = -1
-        k = j
+            match[k:j] = [-1] * (j - k)
 
 
 #: How far back (edition characters) ``_prefer_near`` looks for a nearer copy of a run, and
