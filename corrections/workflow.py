@@ -25,6 +25,8 @@ from .roles import can_propose, is_editor
 
 #: The kinds that apply to a whole piece (its layer, its structure), whatever span was selected.
 WHOLE = (LAYER, STRUCTURE)
+#: The kinds that change no text (``Proposal.annotates``): one that meets a corrected place takes it whole.
+ANNOTATING = (ANNOTATION,) + OWN_KINDS
 #: Longest span, replacement, reason and evidence (characters).
 MAX_SPAN = 2000
 MAX_NOTE = 4000
@@ -96,9 +98,10 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
     """A new pending proposal on ``juan``, at ``start``–``end`` (code points) of the text of
     piece ``piece`` of section ``section`` **as the reader read it** (the corrected reading):
     the offsets are mapped back to the text as imported. Raises ``ReviewError`` for a user
-    who may not propose, a place that does not exist, an empty or too long span, a span
-    inside an accepted text correction, a missing reason, or tags and links that are not
-    ``models.TAGS`` and ``links.clean_links`` (an annotation's or a private note's only)."""
+    who may not propose, a place that does not exist, an empty or too long span, a correction
+    whose span meets an accepted text correction, a missing reason, or tags and links that are not
+    ``models.TAGS`` and ``links.clean_links`` (an annotation's or a private note's only). A note
+    (``ANNOTATING``) whose span meets an accepted text correction covers it whole."""
     own = kind in OWN_KINDS
     if own and not (getattr(user, "is_authenticated", False) and user.is_active):
         raise ReviewError("sign in to keep notes and bookmarks")
@@ -124,20 +127,20 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         raise ReviewError(f"the span {start}–{end} is not inside the piece's {len(shown)} characters")
     if end - start > MAX_SPAN:
         raise ReviewError(f"a span is at most {MAX_SPAN} characters")
-    # Back to the text as imported: shift by the accepted changes before the span; a span that
-    # meets a corrected place cannot be mapped (revert that change or propose on it first).
-    shift = 0
-    for s, e, p in marks:
-        if p.kind != TEXT:
-            continue
-        if kind not in WHOLE and s < end and start < e:
-            raise ReviewError(f"the span meets a corrected place (proposal #{p.pk}): an editor can revert it")
-        if e <= start:
-            shift += (e - s) - (p.end - p.start)
+    # Back to the text as imported: shift by the accepted changes before each end of the span.
+    # A correction that meets a corrected place cannot be mapped (revert that change first); a
+    # note changes no text, so it takes the corrected places it meets whole.
+    corrected = [(s, e, p.end - p.start) for s, e, p in marks if p.kind == TEXT]
     if kind in WHOLE:
         start, end = 0, len(stored)
     else:
-        start, end = start - shift, end - shift
+        for s, e, p in marks:
+            if p.kind == TEXT and s < end and start < e:
+                if kind not in ANNOTATING:
+                    raise ReviewError(f"the span meets a corrected place (proposal #{p.pk}): an editor can revert it")
+                start, end = min(start, s), max(end, e)
+        start = start - sum((e - s) - was for s, e, was in corrected if e <= start)
+        end = end - sum((e - s) - was for s, e, was in corrected if e <= end and s < end)
     if kind == LAYER and not new_layer:
         raise ReviewError("choose the layer the piece belongs to")
     if kind == LAYER:
@@ -174,8 +177,8 @@ def _reviewable(proposal: Proposal, editor, statuses=(PENDING,)) -> None:
 def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | None = None,
            new_layer: str | None = None, structure: str | None = None, address=None) -> Proposal:
     """Accept a pending proposal (after editing its new text, layer or structure when given). Raises
-    ``ReviewError`` when the editor may not, the anchor no longer matches, or it meets an
-    accepted correction of the same place."""
+    ``ReviewError`` when the editor may not, an edited new text is the text as imported, the
+    anchor no longer matches, or it meets an accepted correction of the same place."""
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
         _reviewable(proposal, editor)
@@ -183,6 +186,8 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
         edited = []
         if replacement is not None and replacement.strip() and replacement.strip() != proposal.replacement \
                 and proposal.kind not in WHOLE:
+            if proposal.kind == TEXT and replacement.strip() == proposal.original:
+                raise ReviewError("the new text is the same as the text")
             edited.append(f"new text 「{proposal.replacement}」 → 「{replacement.strip()}」")
             proposal.replacement = replacement.strip()
         if new_layer and new_layer != proposal.new_layer and proposal.kind == LAYER:
@@ -216,9 +221,11 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
 
 
 def reject(proposal: Proposal, editor, *, reason: str, address=None) -> Proposal:
-    """Reject a pending proposal; the reason is required (the proposer reads it)."""
+    """Reject a pending proposal; the reason is required (the proposer reads it) and held to
+    ``_check_user_text``."""
     if not reason.strip():
         raise ReviewError("give the reason for rejecting it")
+    _check_user_text(reason)
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
         _reviewable(proposal, editor)
@@ -231,9 +238,10 @@ def reject(proposal: Proposal, editor, *, reason: str, address=None) -> Proposal
 
 def revert(proposal: Proposal, editor, *, reason: str, address=None) -> Proposal:
     """Revert an accepted change (the reading returns to the text as imported there). Any
-    editor may, but not the change's author; the reason is required."""
+    editor may, but not the change's author; the reason is required and held to ``_check_user_text``."""
     if not reason.strip():
         raise ReviewError("give the reason for reverting it")
+    _check_user_text(reason)
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
         _reviewable(proposal, editor, statuses=(ACCEPTED, SET_ASIDE))

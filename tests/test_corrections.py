@@ -705,3 +705,65 @@ def test_every_section_has_its_propose_link_on_the_juan_page_and_on_its_own_page
     assert link.format(26) in juan
     section = client.get(URL + "26/").content.decode()
     assert re.findall(r'<a class="propose" [^>]+>校正</a>', section) == [link.format(26)]
+
+
+def test_a_rejection_or_revert_reason_is_held_to_the_rules_of_every_text_a_user_writes(seed_juan, people):
+    """The proposer reads a rejection's reason and anyone a revert's (the history page): one
+    holding U+202E showed otherwise than it was stored, and a revert's had no length limit
+    when the workflow was called without the view's cut."""
+    p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
+                replacement="射", reason="宋本作射")
+    with pytest.raises(ReviewError, match=r"^the text holds a Unicode direction control"):
+        reject(p, people["editor"], reason="不\u202e是")
+    c = Client()
+    c.force_login(people["editor"])
+    response = c.post(f"/corrections/{p.pk}/review/", {"action": "reject", "reason": "不\u2066是"})
+    assert response.status_code == 400 and "the text holds a Unicode direction control" in response.content.decode()
+    accept(p, people["editor"], reason="是")
+    with pytest.raises(ReviewError, match=r"^the text holds a Unicode direction control"):
+        revert(p, people["editor2"], reason="\u202b誤")
+    with pytest.raises(ReviewError, match="at most 4000 characters each"):
+        revert(p, people["editor2"], reason="誤" * 4001)
+    p.refresh_from_db()
+    assert p.status == ACCEPTED
+    assert [a.action for a in p.audit.all()] == ["proposed", "accepted"]
+
+
+def test_an_edit_at_accepting_that_gives_back_the_text_is_refused(seed_juan, people):
+    """Proposing the text as it stands is refused; an editor's edit to it was accepted as a
+    correction that changes nothing, framed on the page and listed in the upstream patch."""
+    note = note_1_3(seed_juan)
+    p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
+                replacement="射", reason="宋本作射")
+    with pytest.raises(ReviewError, match="the new text is the same as the text"):
+        accept(p, people["editor"], replacement=note.text[0], reason="是")
+    p.refresh_from_db()
+    assert (p.status, p.replacement) == (PENDING, "射")
+
+
+def test_a_note_over_a_corrected_place_holds_the_whole_corrected_span(seed_juan, people):
+    """A reader selects characters of the corrected reading; a note or an annotation meeting
+    a corrected place was refused ("an editor can revert it"), though it changes no text. It
+    now covers the corrected places it meets whole, anchored on the text as imported; a text
+    correction there is still refused."""
+    note = note_1_3(seed_juan)
+    fix = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=2, end=4,
+                  replacement="射", reason="宋本作射")
+    accept(fix, people["editor"], reason="是")
+    reader = User.objects.create_user("reader", password=PW)
+    # the reading: note.text[:2] + 射 + note.text[4:]; the reader selects 射 and the character after it
+    mine = propose(reader, seed_juan, kind="private_note", section=1, piece=3, start=2, end=4, replacement="參看",
+                   reason="")
+    assert (mine.start, mine.end, mine.original) == (2, 5, note.text[2:5])
+    # a selection ending inside the corrected place takes it whole too
+    public = propose(people["contributor"], seed_juan, kind="annotation", section=1, piece=3, start=1, end=3,
+                     replacement="人名", reason="注")
+    assert (public.start, public.end, public.original) == (1, 4, note.text[1:4])
+    # after it, offsets map back by the correction's change of length (2 characters became 1)
+    later = propose(reader, seed_juan, kind="bookmark", section=1, piece=3, start=5, end=6, reason="")
+    assert (later.start, later.end, later.original) == (6, 7, note.text[6:7])
+    with pytest.raises(ReviewError, match=f"the span meets a corrected place \\(proposal #{fix.pk}\\)"):
+        propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=1, end=3,
+                replacement="將射", reason="r")
+    accept(public, people["editor"], reason="是")
+    assert Proposal.objects.get(pk=public.pk).status == ACCEPTED
