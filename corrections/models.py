@@ -138,6 +138,22 @@ class Proposal(models.Model):
                 if self.edition_id else None)
         return juan_label(juan or SimpleNamespace(label="", number=self.juan_number))
 
+    @staticmethod
+    def label_juans(proposals) -> list:
+        """``proposals`` as a list, each given its ``juan_label`` from one query for all of
+        them (a list page would otherwise ask once per proposal)."""
+        proposals = list(proposals)
+        places = {(p.edition_id, p.juan_number) for p in proposals if p.edition_id}
+        juans = {}
+        if places:
+            rows = Juan.objects.filter(edition_id__in={e for e, _ in places},
+                                       number__in={n for _, n in places}).only("edition_id", "label", "number")
+            juans = {(j.edition_id, j.number): j for j in rows}
+        for p in proposals:
+            juan = juans.get((p.edition_id, p.juan_number)) if p.edition_id else None
+            p.__dict__["juan_label"] = juan_label(juan or SimpleNamespace(label="", number=p.juan_number))
+        return proposals
+
     @property
     def shown_change(self) -> str:
         """What the span becomes, as a reader sees it (the new text, or the layer's name)."""

@@ -174,7 +174,8 @@ def queue(request):
     proposer's record; an editor's own proposals are listed apart (someone else reviews them)."""
     if not is_editor(request.user):
         raise PermissionDenied("the review queue is for editors")
-    pending = list(Proposal.objects.filter(status=PENDING).select_related("author").order_by("created_at", "pk")[:200])
+    pending = Proposal.label_juans(Proposal.objects.filter(status=PENDING).select_related("author")
+                                   .order_by("created_at", "pk")[:200])
     records = {uid: _proposer_record(uid) for uid in {p.author_id for p in pending}}
     for p in pending:
         p.record = records[p.author_id]
@@ -218,8 +219,8 @@ def review(request, pk):
 def notes(request):
     """A signed-in reader's own private notes and bookmarks, in text order."""
     return render(request, "corrections/notes.html", {
-        "items": Proposal.objects.filter(author=request.user, status=PRIVATE).order_by(
-            "edition_slug", "juan_number", "section_position", "piece_position", "start", "pk")[:1000]})
+        "items": Proposal.label_juans(Proposal.objects.filter(author=request.user, status=PRIVATE).order_by(
+            "edition_slug", "juan_number", "section_position", "piece_position", "start", "pk")[:1000])})
 
 
 @never_cache
@@ -227,7 +228,8 @@ def notes(request):
 def mine(request):
     """A signed-in user's own proposals, newest first."""
     return render(request, "corrections/mine.html", {
-        "proposals": Proposal.objects.filter(author=request.user).exclude(status=PRIVATE).order_by("-created_at", "-pk")[:500]})
+        "proposals": Proposal.label_juans(Proposal.objects.filter(author=request.user).exclude(status=PRIVATE)
+                                          .order_by("-created_at", "-pk")[:500])})
 
 
 def patch(request, slug):

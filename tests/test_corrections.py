@@ -767,3 +767,35 @@ def test_a_note_over_a_corrected_place_holds_the_whole_corrected_span(seed_juan,
                 replacement="將射", reason="r")
     accept(public, people["editor"], reason="是")
     assert Proposal.objects.get(pk=public.pk).status == ACCEPTED
+
+
+def test_the_lists_of_proposals_name_their_juans_with_one_query(client, seed_juan, people):
+    """/corrections/mine/, /corrections/notes/ and the queue named each proposal's juan (卷十)
+    with a query of its own: 500 proposals, 500 queries."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries(url, user):
+        c = Client()
+        c.force_login(user)
+        with CaptureQueriesContext(connection) as done:
+            page = c.get(url).content.decode()
+        return len(done), page.count("卷十 §1")
+
+    def add(n):
+        for i in range(n):
+            propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=i, end=i + 1,
+                    replacement="〇", reason="r")
+            propose(people["contributor"], seed_juan, kind="private_note", section=1, piece=3, start=i, end=i + 1,
+                    replacement="記", reason="")
+
+    add(1)
+    one = [queries(url, user) for url, user in (("/corrections/mine/", people["contributor"]),
+                                                  ("/corrections/notes/", people["contributor"]),
+                                                  ("/corrections/", people["editor"]))]
+    add(4)
+    five = [queries(url, user) for url, user in (("/corrections/mine/", people["contributor"]),
+                                                   ("/corrections/notes/", people["contributor"]),
+                                                   ("/corrections/", people["editor"]))]
+    assert [n for n, _ in five] == [n for n, _ in one]
+    assert [shown for _, shown in one] == [1, 1, 1] and [shown for _, shown in five] == [5, 5, 5]
