@@ -2,7 +2,7 @@
 from collections import Counter
 from urllib.parse import urlencode
 
-from django.core.paginator import Paginator
+from django.core.paginator import InvalidPage, Paginator
 from django.shortcuts import render
 from django.urls import reverse
 
@@ -20,6 +20,9 @@ from .service import (
 )
 
 PAGE_SIZE = 50
+#: A page number that is not a whole number from 1 to the last (a 404, as the API answers it).
+NO_PAGE = ("沒有第「{page}」頁 (no page {page!r}: pages are numbered from 1 to the last, "
+           "the hits / {size} rounded up)")
 #: What to narrow when a search runs out of time.
 HIT_ADVICE = "Narrow the search: a longer phrase, one work or juan (work=, juan=), or fewer layers (layer=)."
 #: At most this many section bars: those with the most hits, in text order (the API's
@@ -162,6 +165,17 @@ def chosen_layers(request) -> set[str]:
     return chosen
 
 
+def hits_page(results, number):
+    """Page ``number`` (a query parameter, "" or None for the first) of ``results``' hits,
+    ``PAGE_SIZE`` a page, or None when it is not a whole number from 1 to the last page (a
+    search without hits has its page 1). Django's ``get_page`` showed the last page for
+    ``page=-1`` or past the end, and the first for ``page=x``, where the API answers 404."""
+    try:
+        return Paginator(results.hits, PAGE_SIZE).page(number or 1)
+    except InvalidPage:
+        return None
+
+
 def search_page(request):
     """Query box; with a query, the total and the hits in text order with KWIC."""
     form = SearchForm(request.GET or None)
@@ -184,9 +198,10 @@ def search_page(request):
                 if query and (wait := search_wait(request)) is not None:  # one budget with the API's searches
                     context["error"] = f"檢索過於頻繁，請 {wait} 秒後再試 (too many searches: try again in {wait} s)"
                     status = 429
+                elif query and (page := hits_page(results := run_search(query), request.GET.get("page"))) is None:
+                    context["error"] = NO_PAGE.format(page=request.GET.get("page"), size=PAGE_SIZE)
+                    status = 404
                 elif query:
-                    results = run_search(query)
-                    page = Paginator(results.hits, PAGE_SIZE).get_page(request.GET.get("page"))
                     titles = work_names()
                     link = HitLinks(query)
                     several, rows = collated_slugs(), []
