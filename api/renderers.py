@@ -1,4 +1,5 @@
-"""The API's JSON renderer: DRF's ``JSONRenderer`` output, encoded by orjson.
+"""The API's renderers: DRF's ``JSONRenderer`` output, encoded by orjson, and the browsable API
+within the site's security policy (``BrowsableRenderer``).
 
 A search page carries its distribution by juan (之: 1,803 juans on the 30 M library, a
 186 KB response): the standard library's encoder took about 4 ms of such a request, orjson
@@ -15,7 +16,7 @@ is put in place as it is.
 from __future__ import annotations
 
 import orjson
-from rest_framework.renderers import JSONRenderer
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.utils.encoders import JSONEncoder
 
 #: How many U+2000–U+2FFF characters (UTF-8 lead byte E2: ○, —, …) ``escape_line_ends``
@@ -96,3 +97,15 @@ class FastJSONRenderer(JSONRenderer):
                 return super().render(data, accepted_media_type, renderer_context)
             return escape_line_ends(out)
         return super().render(data, accepted_media_type, renderer_context)
+
+
+class BrowsableRenderer(BrowsableAPIRenderer):
+    """DRF's browsable API (``Accept: text/html``) within the site's Content-Security-Policy
+    (``style-src 'self'``, no inline code): DRF writes Pygments' colours for code in a view's
+    description as an inline ``<style>``, which the policy blocks and the browser reports on
+    every page; the descriptions here hold no highlighted code, so none is written."""
+
+    def get_context(self, data, accepted_media_type, renderer_context):
+        context = super().get_context(data, accepted_media_type, renderer_context)
+        context["code_style"] = None
+        return context

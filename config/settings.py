@@ -296,7 +296,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 20,
     "DEFAULT_RENDERER_CLASSES": [
         "api.renderers.FastJSONRenderer",  # DRF's JSON, encoded by orjson
-        "rest_framework.renderers.BrowsableAPIRenderer",
+        "api.renderers.BrowsableRenderer",  # DRF's browsable API, with no inline style (the CSP)
     ],
     "UNICODE_JSON": True,
     "NUM_PROXIES": NUM_PROXIES,

@@ -17,6 +17,20 @@ def test_csp_header_forbids_inline_code(client, seed_juan):
     assert "frame-ancestors 'none'" in csp
 
 
+def test_the_browsable_api_has_no_inline_code_for_the_policy_to_block(client, seed_backend):
+    """DRF's browsable API wrote Pygments' colours as an inline <style> that the policy
+    (style-src 'self') blocks: every page of it raised a CSP violation in the browser."""
+    import re
+
+    for url in ("/api/", "/api/works/", "/api/search/?q=射"):
+        response = client.get(url, HTTP_ACCEPT="text/html")
+        page = response.content.decode()
+        assert response.status_code == 200 and "style-src 'self'" in response["Content-Security-Policy"]
+        assert "<style" not in page and not re.search(r"\sstyle=|\son[a-z]+=", page), url
+        scripts = re.findall(r"<script([^>]*)>", page)
+        assert all("src=" in attrs or 'type="application/json"' in attrs for attrs in scripts), (url, scripts)
+
+
 def test_security_headers(client, seed_juan):
     response = client.get("/works/禮書綱目/juan/10/")
     assert response.headers["X-Frame-Options"] == "DENY"
