@@ -68,6 +68,10 @@ SEARCH_PARAMETERS = [
                      description="朝代 (one or more): the works' dynasty as the facets name it (清, 宋, 漢 …)"),
     OpenApiParameter("author", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
                      description="作者 (one or more): a person responsible for the work (江永, 鄭玄 …), as the facets name them"),
+    OpenApiParameter("commentator", str, description=(
+        "注者: only the notes one commentator wrote, as the importer named him from the book's formulas "
+        "(李善, 呂延濟, 裴駰 …: a note of 六臣註文選 is split at 善曰, 銑曰 …); the `commentator` of a result"),
+        examples=[OpenApiExample("李善", value="李善")]),
     OpenApiParameter("juan", str, description=(
         "the book's juan label, as the reading pages show it: 卷十 (also 十 or 10), 卷首上, 序. For Kanripo works "
         "this is not the file number of the URLs (卷十 of KR1d0086 is /juans/12/). Within `work` if given."),

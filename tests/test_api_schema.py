@@ -4,6 +4,8 @@ import pytest
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 
+from search.forms import SearchForm
+
 pytestmark = pytest.mark.django_db
 
 
@@ -124,3 +126,14 @@ def test_the_file_name_is_one_a_browser_reads(client):
         response = client.get(url)
         assert response.status_code == 200
         assert response["Content-Disposition"] == f"inline; filename*=utf-8''{quote(name)}", url
+
+
+@pytest.mark.parametrize("path", ["/api/search/", "/api/search/distribution/", "/api/search/export/{kind}/"])
+def test_every_filter_the_search_reads_is_a_documented_parameter(schema, path):
+    """The search endpoints read their query through ``SearchForm``: each of its fields
+    (``commentator`` included) is a parameter of the schema, so a client generated from it can
+    use every filter the API honours."""
+    params = {p["name"] for p in schema["paths"][path]["get"]["parameters"]}
+    assert set(SearchForm.base_fields) - params == set()
+    commentator = next(p for p in schema["paths"][path]["get"]["parameters"] if p["name"] == "commentator")
+    assert commentator["schema"] == {"type": "string"} and "李善" in commentator["description"]
