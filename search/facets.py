@@ -34,6 +34,8 @@ from .backends import SearchResults, get_search_backend
 FACETS = ("bu", "class", "dynasty", "author", "edition")
 #: The name of an unclassified work's class and 部 in the facets.
 UNCLASSIFIED = "未分類"
+#: How the search page names the hits of works whose dynasty or author is not known.
+UNKNOWN = "未詳"
 
 
 @dataclass(frozen=True)
@@ -254,7 +256,10 @@ def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> 
     "name", "count", "selected", "url"}]}]``, each value's ``url`` the query string that adds it
     to the filters, or removes it when it is chosen (``params``: the request's parameters as
     ``(key, value)`` pairs; ``page`` is dropped, comma-separated values read as several). A
-    facet with one value and nothing chosen is left out (it narrows nothing)."""
+    facet with one value and nothing chosen is left out (it narrows nothing). Hits of works
+    with no value (a class outside the catalogue, an unknown dynasty or author) are listed too,
+    named 未分類 or ``UNKNOWN`` with ``url`` None: there is nothing to filter by, but the counts
+    of a facet add up to the hits, as the API's do."""
     base = [(k, v) for k, v in params if k != "page"]
     chosen = {(k, x) for k, v in base for x in _split(v)}
     menu = []
@@ -265,8 +270,10 @@ def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> 
             continue
         values = []
         for row in rows:
-            if not row["value"]:
-                continue   # unclassified or unknown: nothing to filter by
+            if not row["value"]:   # unclassified or unknown: counted, nothing to filter by
+                values.append({"value": "", "name": row.get("name") or UNKNOWN, "count": row["count"],
+                               "selected": False, "url": None})
+                continue
             selected = (param, row["value"]) in chosen
             if selected:
                 query = _without(base, param, row["value"])

@@ -259,3 +259,22 @@ def test_the_chart_by_class_counts_no_hits_per_juan_or_section(client, indexed, 
     assert '<ul class="bar-list classes"><li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c">法家類</a>' in chart
     by_juan = client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
     assert drawn == [182] and '<h2 class="bars-heading">各卷</h2>' in by_juan
+
+
+@pytest.mark.django_db
+def test_the_search_page_counts_the_hits_of_unclassified_works_without_a_link(client, indexed):
+    """A work outside the catalogue has no class to filter by, but its hits are counted on the
+    page as the API counts them (未分類), so each facet's counts add up to the hits."""
+    seed, _ = indexed
+    Work.objects.filter(pk=seed.work_id).update(classification="")
+    facets._tables.clear()
+    api = client.get("/api/search/?q=臣&exact=on&page_size=1").json()["facets"]
+    assert api["class"] == [{"value": "KR3c", "name": "法家類", "count": 113},
+                            {"value": "", "name": "未分類", "count": 69}]
+    html = client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
+    assert ('<h2 id="facet-class">類</h2><ul>'
+            '<li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c">法家類</a> <span class="n">113</span></li>'
+            '<li><span class="unfiltered">未分類</span> <span class="n">69</span></li></ul>') in html
+    assert ('<h2 id="facet-bu">部</h2><ul>'
+            '<li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3">子部</a> <span class="n">113</span></li>'
+            '<li><span class="unfiltered">未分類</span> <span class="n">69</span></li></ul>') in html
