@@ -141,8 +141,11 @@ class HitDocSerializer(serializers.Serializer):
 
 
 class JuanCountSerializer(serializers.Serializer):
+    """A juan's hits: ``work_id`` is its edition's id and ``edition`` the edition's slug
+    (KR1d0086-WYG), which tell a work's editions apart; ``work_title`` is the work's title."""
     work_id = serializers.IntegerField()
     work_title = serializers.CharField()
+    edition = serializers.CharField()
     juan = serializers.IntegerField()
     juan_label = serializers.CharField()
     count = serializers.IntegerField()
@@ -270,7 +273,7 @@ SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
                  "before": "十遂命量人巾車張三侯大侯之崇見", "match": "鵠", "after": "於參參見鵠於干干不及地武不繫左",
                  "url": SEED + "2/?hl=%E9%B5%A0#s2-p2"}],
     "passages": 1,
-    "distribution": {"juans": [{"work_id": 1, "work_title": "禮書綱目", "juan": 10, "juan_label": "卷十", "count": 2}]},
+    "distribution": {"juans": [{"work_id": 1, "work_title": "禮書綱目", "edition": "禮書綱目", "juan": 10, "juan_label": "卷十", "count": 2}]},
     "hints": {"read_as": "「鵠」", "suggestions": []},
     "facets": {"bu": [{"value": "KR1", "name": "經部", "count": 2}],
                "class": [{"value": "KR1d", "name": "禮類", "count": 2}],
