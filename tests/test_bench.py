@@ -2,7 +2,7 @@
 import json
 
 from bench import engines, service_cpu
-from bench.run import du, whoosh_counts_agree
+from bench.run import du, whoosh_counts_agree, worker_memory
 
 
 def test_bench_queries_agree(seed_backend):
@@ -97,13 +97,15 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
     assert [u.split("?")[0] for u in heavy["heavy_urls"]] == [
         "/api/search/", "/search/", "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/quotations/",
         "/api/search/export/csv/", f"/api/works/{heavy['heavy_urls'][-1].split('/')[3]}/export/json/"]
-    assert len(heavy["worker_peak_rss_mb"]) == 2
+    assert len(heavy["worker_peak_rss_mb"]) == len(heavy["worker_peak_private_mb"]) == 2
     assert any(row.startswith("light requests while 3 clients loop on heavy ones for 3 s (seed)") for row in rows)
     text = out.read_text(encoding="utf-8")
     assert "| positional index |" in text and "| whoosh |" in text and "| tantivy |" in text
     assert "| `之` |" in text and "| page cache |" in text and "server time p50" in text
     assert "## Targets\n" in text and "| import and index the whole seed from empty | ≤ 360 s;" in text
     assert "The same with the facet filters `class=KR1d&class=KR2a`" in text and "Load average of the machine" in text
+    assert f"workers {worker_memory(heavy)}" in text and "MB own ([" in text
+    assert "the heavy clients wait for `Retry-After`" in text   # they heed it in the run (bench/heavy.py)
     assert "old figures" not in text and text.endswith("\n## Collation and parallel passages\n\nkept\n")
 
 
@@ -122,3 +124,12 @@ def test_du_counts_a_file_linked_from_two_generations_once(tmp_path):
     (tmp_path / "gen-2" / "seg.npy").hardlink_to(tmp_path / "gen-1" / "seg.npy")
     (tmp_path / "gen-2" / "new.npy").write_bytes(b"y" * 24)
     assert du(tmp_path) == 1024
+
+
+def test_the_workers_memory_is_given_as_the_target_reads_it():
+    """The 1 GB target is read on a worker's own memory; its resident size also counts the
+    memory-mapped index's shared pages, and is given beside it, never alone when the own
+    figure was measured."""
+    assert worker_memory({"worker_peak_private_mb": [415, 405], "worker_peak_rss_mb": [2622, 2611]}) == (
+        "[415, 405] MB own ([2622, 2611] MB resident, with the index's shared pages)")
+    assert worker_memory({"worker_peak_rss_mb": [314, 295]}) == "[314, 295] MB resident"
