@@ -705,6 +705,35 @@ def test_a_phrase_answers_the_same_with_or_without_neighbour_keys(settings, tmp_
         [ref.search(SearchQuery(q, exact=exact)).count for q in ("大射", "射鵠", "主人", "鵠?", "射?鵠")]
 
 
+@pytest.mark.parametrize("layers", ["searched", "classic"])
+def test_phrases_looked_up_together_name_the_sections_of_a_search_each(settings, tmp_path, seed_juan, monkeypatch,
+                                                                        layers):
+    """``sections_holding`` finds the phrases of two or more characters together, segment by
+    segment (``Corpus.phrases``): the same sections, in the same order, as a search of each
+    phrase and as a plain scan, on several segments with a superseded and a removed juan, with
+    and without neighbour keys; 侯 (a character with a variant form) and 射鵠 (added to the
+    replacing juan 11 only) included; one character and ``?`` are looked up one by one."""
+    from collation.parallels import SEARCHED_LAYERS
+
+    from search.backends.base import BaseSearchBackend
+
+    backend, ref = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
+    layers = SEARCHED_LAYERS if layers == "searched" else frozenset({"classic"})
+    phrases = ["大射", "射鵠", "之鵠", "主人", "大侯之", "負侯", "大射之儀", "公升即席", "禮書綱目", "鵠", "射?鵠",
+               "無此之文"]
+    together = backend.sections_holding(phrases, layers)
+    assert list(together) == phrases
+    assert together == BaseSearchBackend.sections_holding(backend, phrases, layers)
+    assert together == ref.sections_holding(phrases, layers)
+    assert together["無此之文"] == [] and len(together["射鵠"]) > len(together["大射之儀"]) > 0
+    assert {juan for _, juan, _ in together["負侯"]} == {5, 9, 11, 12}
+    for segment in backend._corpus().segments:  # as a segment of format 9 reads: no neighbour keys
+        segment.next_key = segment.prev_key = None
+    assert backend.sections_holding(phrases, layers) == together
+    with pytest.raises(ValueError):
+        backend._corpus().phrases(["鵠"])
+
+
 def test_units_sharing_a_key_are_told_apart(settings, tmp_path, seed_juan):
     """Two characters whose folded codes share a neighbour key (主 and U+CE3A, 32,767 apart)
     are both candidates by their key and told apart by the unit's own check; punctuation

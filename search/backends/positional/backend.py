@@ -425,18 +425,21 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         return out
 
     def sections_holding(self, phrases, layers) -> dict[str, list[tuple[int, int, int]]]:
-        """``BaseSearchBackend.sections_holding`` in one pass of the index: each phrase's
-        occurrences are found as ``search`` finds a one-term phrase query's (``Corpus.phrase``,
-        the same layer filter), then the occurrences of all the phrases are placed in their
-        sections together (one binary search in the runs of sections, ``Corpus.group_runs``,
-        and one ``np.unique`` of (phrase, section) pairs), and each new section's place is read
-        once. A phrase the query language reads as more than one term is asked of ``search``."""
+        """``BaseSearchBackend.sections_holding`` in one pass of the index: the phrases of
+        two or more characters (in the folding mode, without ``?``) are found together,
+        segment by segment (``Corpus.phrases``), any other as ``search`` finds a one-term
+        phrase query's (``Corpus.phrase``); the same layer filter is applied to all, then
+        the occurrences of all the phrases are placed in their sections together (one binary
+        search in the runs of sections, ``Corpus.group_runs``, and one ``np.unique`` of
+        (phrase, section) pairs), and each new section's place is read once. A phrase the
+        query language reads as more than one term is asked of ``search``."""
         phrases = list(dict.fromkeys(phrases))
         if not phrases:
             return {}
         corpus = self._corpus()
         allowed = unset = object()
         found, owners, out = [], [], {}
+        together, whose = [], []  # the phrases looked up together (Corpus.phrases), their indexes
         for i, phrase in enumerate(phrases):
             query = SearchQuery(f'"{phrase}"', layers=layers)
             clauses = query.parsed.clauses
@@ -446,20 +449,32 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             check_work(query, lambda term: corpus.work(term, query.exact))
             if allowed is unset:
                 allowed = _passage_filter(corpus, query)  # the same for every phrase: layers only
-            starts = corpus.phrase(clauses[0].positives[0].text, query.exact, live_only=allowed is None)
-            if allowed is not None and len(starts):
-                starts = starts[allowed(corpus.passages_at(starts))]
+            text = clauses[0].positives[0].text
+            units = query_units(text)
+            if not query.exact and len(units) >= 2 and None not in units.codes:
+                together.append(text)
+                whose.append(i)
+                continue
+            starts = corpus.phrase(text, query.exact, live_only=True)
             found.append(starts)
             owners.append(np.full(len(starts), i, dtype=np.int64))
+        if together:
+            starts, owner = corpus.phrases(together)
+            found.append(starts)
+            owners.append(np.asarray(whose, dtype=np.int64)[owner])
         for phrase in phrases:
             out.setdefault(phrase, [])
         starts = np.concatenate(found) if found else np.empty(0, dtype=np.int64)
+        owner = np.concatenate(owners) if owners else np.empty(0, dtype=np.int64)
+        if allowed is not None and allowed is not unset and len(starts):
+            keep = allowed(corpus.passages_of(starts).astype(np.int32))
+            starts, owner = starts[keep], owner[keep]
         if not len(starts):
             return out
         run_starts, numbers = corpus.group_runs("section_index")
         groups = np.asarray(numbers)[np.searchsorted(run_starts, starts, side="right") - 1].astype(np.int64)
         span = int(groups.max()) + 1
-        keys, first = np.unique(np.concatenate(owners) * span + groups, return_index=True)  # by phrase, text order
+        keys, first = np.unique(owner * span + groups, return_index=True)  # by phrase, text order
         heads = corpus.group_heads("section_index")
         numbers = (keys % span).tolist()
         new = sorted({p: n for n, p in zip(numbers, starts[first].tolist()) if n not in heads}.items())
