@@ -25,6 +25,11 @@ its tables are written for modern text (云 → 雲, 宁 → 寧, 于 → 於, �
 held-out 儀禮釋宮增注 it reads 172 of 1,222 ambiguous places wrong, these counts 32 (and leave 139
 undecided; docs/decisions/0021).
 
+The counts are keyed by the traditional texts' characters; a simplified edition's neighbour that
+the folding leaves as it is but that stands for other characters too (异 for 異 and 异, 当 for 當)
+is counted as each of them when the caller gives ``alternatives``
+(``characters.simplified.neighbour_alternatives``: 异于 is counted as 異於 and 异於, and reads 於).
+
 Python and NumPy, no Django. Neighbours are given folded (``characters.folding.fold_char``); an
 empty side (start or end of a passage) adds nothing, a neighbour never counted (a gaiji) adds
 the same for every reading but its total.
@@ -34,6 +39,8 @@ from __future__ import annotations
 import gzip
 import math
 import threading
+from collections.abc import Mapping
+from itertools import product
 from pathlib import Path
 
 import numpy as np
@@ -154,8 +161,13 @@ def reload(path: Path = CONTEXT_PATH) -> None:
         _totals, _path = None, Path(path)
 
 
-def _count(reading: str, side: str, neighbours: str) -> int:
-    """How often the traditional texts print ``reading`` with ``neighbours`` on ``side``."""
+def _count(reading: str, side: str, neighbours: str, alternatives: Mapping[str, str] | None = None) -> int:
+    """How often the traditional texts print ``reading`` with ``neighbours`` on ``side``; with
+    ``alternatives`` (``{neighbour: the folded characters a traditional edition may print for
+    it}``), summed over every way of printing the neighbours: 其后 is counted as 其後 and 其后."""
+    if alternatives and any(c in alternatives for c in neighbours):
+        return sum(_count(reading, side, "".join(x))
+                   for x in product(*(alternatives.get(c, c) for c in neighbours)))
     key = _key(reading, side, neighbours)
     if key < 0:
         return 0
@@ -163,18 +175,21 @@ def _count(reading: str, side: str, neighbours: str) -> int:
     return int(_counts[i]) if i < len(_keys) and _keys[i] == key else 0
 
 
-def scores(readings, before: str, after: str) -> dict[str, float]:
+def scores(readings, before: str, after: str, alternatives: Mapping[str, str] | None = None) -> dict[str, float]:
     """``{reading: score}`` (natural log, see the module docstring) of each folded reading
     between ``before`` (the folded characters before it, nearest last; up to ``WIDTH`` are read)
     and ``after`` (those after it, nearest first). On each side the widest context is read
     that the readings were seen beside at least ``BACKOFF`` times in all (three characters,
-    then two), otherwise the nearest one (a back-off: a side is never counted twice)."""
+    then two), otherwise the nearest one (a back-off: a side is never counted twice).
+    ``alternatives``: ``{neighbour: the folded characters a traditional edition may print for
+    it}`` (``characters.simplified.neighbour_alternatives``): a simplified edition's neighbour
+    后 is counted as 後 and 后, 当 as 當, 视 as 視, as the library's traditional texts print them."""
     totals = _load()
     features = []
     for side, text in (("L", before), ("R", after)):
         for width in range(min(WIDTH, len(text)), 0, -1):
             x = text[-width:] if side == "L" else text[:width]
-            if width == 1 or sum(_count(r, side * width, x) for r in readings) >= BACKOFF:
+            if width == 1 or sum(_count(r, side * width, x, alternatives) for r in readings) >= BACKOFF:
                 features.append((side * width, x))
                 break
     out = {}
@@ -182,7 +197,7 @@ def scores(readings, before: str, after: str) -> dict[str, float]:
         n = totals.get(r, 0)
         s = math.log(n + 1)
         for side, x in features:
-            s += math.log((_count(r, side, x) + 0.5) / (n + 0.5 * _vocab))
+            s += math.log((_count(r, side, x, alternatives) + 0.5) / (n + 0.5 * _vocab))
         out[r] = s
     return out
 
@@ -227,13 +242,14 @@ def printed(readings, before: str, after: str) -> str | None:
     return None
 
 
-def decide(readings, before: str, after: str, margin: float = MARGIN) -> str | None:
+def decide(readings, before: str, after: str, margin: float = MARGIN,
+           alternatives: Mapping[str, str] | None = None) -> str | None:
     """The folded reading the context decides among ``readings`` (folded characters), or None
-    when no reading is ahead of every other by ``margin`` (``scores``), and neither the library's
-    windows (``printed``) nor the classics' own text (``quoted``) decide it:
-    ``decide({'后', '後'}, '其', '')`` is ``'後'``. ``before``/``after``: up to ``REACH``
-    characters are read."""
-    s = scores(readings, before, after)
+    when no reading is ahead of every other by ``margin`` (``scores``, the neighbours read
+    through ``alternatives``), and neither the library's windows (``printed``) nor the classics'
+    own text (``quoted``) decide it: ``decide({'后', '後'}, '其', '')`` is ``'後'``.
+    ``before``/``after``: up to ``REACH`` characters are read."""
+    s = scores(readings, before, after, alternatives)
     if len(s) < 2:
         return next(iter(s), None)
     ranked = sorted(s.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -242,10 +258,12 @@ def decide(readings, before: str, after: str, margin: float = MARGIN) -> str | N
     return printed(list(s), before, after) or quoted(list(s), before, after)
 
 
-def in_play(readings, before: str, after: str, margin: float = MARGIN) -> frozenset[str]:
+def in_play(readings, before: str, after: str, margin: float = MARGIN,
+            alternatives: Mapping[str, str] | None = None) -> frozenset[str]:
     """The readings still in play where ``decide`` decides nothing: those whose score
-    (``scores``) is within ``margin`` of the best one's. A place of 并 (并 並 併 幷) between
-    neighbours that leave 並 and 并 open but make 幷 and 併 unlikely is found by 並 and 并 only."""
-    s = scores(readings, before, after)
+    (``scores``, the neighbours read through ``alternatives``) is within ``margin`` of the best
+    one's. A place of 并 (并 並 併 幷) between neighbours that leave 並 and 并 open but make 幷 and
+    併 unlikely is found by 並 and 并 only."""
+    s = scores(readings, before, after, alternatives)
     best = max(s.values(), default=0.0)
     return frozenset(r for r, v in s.items() if v > best - margin)

@@ -34,7 +34,7 @@ from characters.gaiji import gaiji_key, gaiji_table
 from characters.readings import REACH, decide, in_play
 
 __all__ = ["TRADITIONAL", "SIMPLIFIED", "MIXED", "SCRIPTS", "SCRIPT_CHOICES", "readings", "is_ambiguous",
-           "reading_key", "form_keys", "reading_of_key", "key_reading", "reading_keys", "decide_keys",
+           "reading_key", "form_keys", "reading_of_key", "key_reading", "reading_keys", "decide_keys", "neighbour_alternatives",
            "ScriptCount", "count_script", "detect_script", "SIMPLIFIED_PATH", "text_keys", "query_keys"]
 
 SIMPLIFIED_PATH = Path(__file__).resolve().parent / "data" / "simplified.tsv"
@@ -72,12 +72,14 @@ _ambiguous_re: re.Pattern | None = None
 _one_way: dict[str, frozenset[str]] = {}
 _gaiji_as: dict[str, frozenset[str]] = {}
 _gaiji_character: dict[str, str] = {}
+_neighbours: dict[str, str] = {}
 
 
 def _load() -> dict[str, tuple[str, frozenset[str]]]:
     """Read ``simplified.tsv`` once: ``{form: (kind, readings)}``; ``ValueError`` naming the
     file and line for a malformed line."""
-    global _table, _keys, _of_key, _key_reading, _by_reading, _traditional_only, _ambiguous_re, _one_way, _gaiji_as
+    global _table, _keys, _of_key, _key_reading, _by_reading, _traditional_only, _ambiguous_re, _one_way, _gaiji_as, \
+        _neighbours
     if _table is not None:
         return _table
     with _lock:
@@ -156,6 +158,11 @@ def _load() -> dict[str, tuple[str, frozenset[str]]]:
         _gaiji_as = {r: frozenset(k) for r, k in gaiji_as.items()}
         _traditional_only = frozenset(r for c in simplified_only for r in table[c][1]
                                       if r not in table and r != c)
+        # a simplified edition's neighbour as the traditional texts the reading counts come from may
+        # print it: a form the folding leaves as it is (后 当 视) as itself and each of its readings
+        _neighbours = {c: "".join(sorted({c} | {fold_char(r) for r in reads}, key=ord))
+                       for c, (_, reads) in table.items()
+                       if fold_char(c) == c and {fold_char(r) for r in reads} - {c}}
         _keys, _of_key, _key_reading = keys, of_key, key_reading
         _by_reading = {r: frozenset(k) for r, k in by_reading.items()}
         _ambiguous_re = re.compile("[" + "".join(re.escape(c) for c in ambiguous) + "]")
@@ -214,10 +221,21 @@ def reading_keys(folded: str) -> frozenset[str]:
     return _by_reading.get(folded, frozenset())
 
 
+def neighbour_alternatives() -> dict[str, str]:
+    """``{character: the folded characters a traditional edition may print for it}`` for each
+    character of a simplified edition's folded text that the folding leaves as it is but that
+    stands for other characters too, in code point order: ``'后'`` -> ``'后後'``, ``'当'`` ->
+    ``'噹当當'``, ``'视'`` -> ``'視视'``. The reading counts (``characters.readings``) are made from traditional texts, so a
+    neighbour 后 is looked up as every way they print it (``decide_keys``)."""
+    _load()
+    return _neighbours
+
+
 def decide_keys(folded: str) -> str:
     """``folded`` (a simplified or mixed edition's folded unit codes, ``fold``) with each
     ambiguous form replaced by its reading key at that place: the reading the neighbouring units
-    decide (``characters.readings.decide``: up to ``REACH`` units before and after it), or the key of
+    decide (``characters.readings.decide``: up to ``REACH`` units before and after it, each read
+    as the traditional texts may print it, ``neighbour_alternatives``), or the key of
     the readings still in play (``characters.readings.in_play``; the form's undecided key when all are). U+0000
     (between passages of an index) and the ends of ``folded`` end the context. One code point to one."""
     _load()
@@ -237,9 +255,9 @@ def decide_keys(folded: str) -> str:
 def _decided_key(form: str, before: str, after: str) -> str:
     keys = _keys[form]
     readings = [r for r in keys if isinstance(r, str)]
-    reading = decide(readings, before, after)
+    reading = decide(readings, before, after, alternatives=_neighbours)
     if reading is None:   # undecided: the key of the readings still in play (all: the undecided key)
-        return keys.get(in_play(readings, before, after), keys[None])
+        return keys.get(in_play(readings, before, after, alternatives=_neighbours), keys[None])
     return keys[reading]
 
 

@@ -89,10 +89,11 @@ def targets() -> set[str]:
     return out
 
 
-def count(corpus: Path, wanted: set[str]) -> Counter:
-    """``(reading, 'L'|'R', neighbour) -> occurrences`` over the traditional texts of ``corpus``."""
+def count(corpus: Path, wanted: set[str], files: list[Path] | None = None) -> Counter:
+    """``(reading, 'L'|'R', neighbour) -> occurrences`` over the traditional texts of ``corpus``
+    (``files``: those files instead)."""
     counts: Counter = Counter()
-    files = _library_files(corpus)
+    files = _library_files(corpus) if files is None else files
     fold_cache: dict[str, str] = {}
 
     def f(ch: str) -> str:
@@ -234,6 +235,54 @@ def printed_windows(windows: Counter, forms: list[set[str]]) -> list[tuple[str, 
                    for f in forms_of.get(r, ())):
                 keep.append((r, before, after))
     return sorted(keep, key=lambda k: (k[0], -len(k[1]) - len(k[2]), k[1], k[2]))
+
+
+def without_work(corpus: Path, work: str, out: Path, minimum: int = 5) -> int:
+    """Write to ``out`` the shipped table (``CONTEXT_PATH``) with the own counts of ``work`` (a
+    folder of ``corpus``, e.g. ``kanripo-commentary/KR3a0002``) taken out, so that the work can be
+    measured as if held out (``evaluate_folding.py --tuning``) without a whole build: its
+    neighbour counts (``count``) and its prints of the shipped library windows are subtracted, a
+    neighbour row falling below ``minimum`` and a window printed fewer than ``PRINTED`` times in
+    all go. Not the same as a build without the work: the rows the work's own counts let through
+    the pruning and the windows it made two-way stay as they are. Returns the rows left out."""
+    files = sorted((corpus / work).glob("*.txt"))
+    if not files:
+        raise FileNotFoundError(f"{corpus / work}: no *.txt to take out")
+    own = count(corpus, targets(), files)
+    printed_here: Counter = Counter()
+    rd._load()
+    for path in files:
+        for seg in held_out_segments(path.read_text(encoding="utf-8", errors="replace")):
+            trad = "".join(fold_char(c) for c in seg)
+            keys = "".join(fold_char(_match_key(c)) for c in seg)
+            for i, c in enumerate(trad):
+                for a, b in LIBRARY_SHAPES:
+                    if i >= a and i + b < len(keys) and (c, keys[i - a:i], keys[i + 1:i + 1 + b]) in rd._windows:
+                        printed_here[(c, keys[i - a:i], keys[i + 1:i + 1 + b])] += 1
+    rows, windows, dropped = [], Counter(), 0
+    with gzip.open(CONTEXT_PATH, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("#"):
+                rows.append(line)
+                continue
+            r, side, near, n = line.rstrip("\n").split("\t")
+            before, _, after = near.partition("_")
+            n = int(n) - (printed_here[(r, before, after)] if side == "W" else 0 if side == "Q" else
+                          own[(r, side, "" if side == "N" else near)])
+            if side not in ("N", "Q", "W") and n < minimum or side == "W" and n < 1:
+                dropped += 1
+                continue
+            rows.append(f"{r}\t{side}\t{near}\t{n}\n")
+            if side == "W":
+                windows[near] += n
+    with gzip.open(out, "wt", encoding="utf-8") as fh:
+        for line in rows:
+            fields = line.split("\t")
+            if len(fields) == 4 and fields[1] == "W" and windows[fields[2]] < PRINTED:
+                dropped += 1
+                continue
+            fh.write(line)
+    return dropped
 
 
 def narrower(side: str, near: str) -> tuple[str, str]:

@@ -5,6 +5,7 @@ Usage::
 
     .venv/bin/python characters/scripts/evaluate_folding.py            # print the figures and every failing pair
     .venv/bin/python characters/scripts/evaluate_folding.py --draft    # propose labels for the 300 most frequent classes
+    .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002   # and a work to tune on
 
 The set is ``characters/data/variant_eval.tsv`` (``characters.scripts.evaluation`` reads and scores it).
 Script-aware search is measured three ways: against labels from the books (the simplified
@@ -31,11 +32,13 @@ import bz2
 import collections
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from characters import readings, simplified  # noqa: E402
 from characters.scripts import build_reading_context, evaluation, rare_merges, script_labels  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
@@ -110,12 +113,23 @@ def draft(corpus: Path, data: Path, size: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _wrong_by(d: evaluation.Direction, top: int = 8) -> str:
+    """The most frequent wrong finds of ``d`` by query, character printed and cause, one line."""
+    if not d.wrong_by:
+        return ""
+    return "\n    wrong finds by cause: " + ", ".join(
+        f"{q} finding {c} {cause} {n}" for (q, c, cause), n in d.wrong_by.most_common(top))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--draft", action="store_true", help="print a draft of the labelled set (see above)")
     ap.add_argument("--size", type=int, default=300)
     ap.add_argument("--corpus", type=Path, default=SHARED / "corpus")
     ap.add_argument("--data", type=Path, default=SHARED / "data")
+    ap.add_argument("--tuning", action="append", default=[], metavar="WORK",
+                    help="also measure WORK (a folder of --corpus, e.g. kanripo-commentary/KR3a0002) made "
+                         "simplified, with its own counts taken out of the reading table (a set to tune on)")
     args = ap.parse_args(argv)
     if args.draft:
         sys.stdout.write(draft(args.corpus, args.data, args.size))
@@ -144,7 +158,8 @@ def main(argv=None) -> int:
               f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
               f"({100 * d.word_precision:.2f}%)"
               + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else "")
-              + (f"\n    false {' '.join(d.false[:10])}" if d.false else ""))
+              + (f"\n    false {' '.join(d.false[:10])}" if d.false else "")
+              + _wrong_by(d))
     for work in build_reading_context.HELD_OUT:
         held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word)
         d = held.direction
@@ -154,9 +169,23 @@ def main(argv=None) -> int:
               f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
               f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
               f"({100 * d.word_precision:.2f}%)"
-              + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else ""))
+              + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else "")
+              + _wrong_by(d))
         for (form, book), (right, other, undecided) in sorted(held.decided.items(), key=lambda kv: (-kv[1][1] - kv[1][2], kv[0]))[:4]:
             print(f"    {form} printed for {book}: read as {book} {right}, as another {other}, undecided {undecided}")
+    for work in args.tuning:
+        with tempfile.TemporaryDirectory() as tmp:
+            left = build_reading_context.without_work(args.corpus, work, Path(tmp) / "context.tsv.gz")
+            readings.reload(Path(tmp) / "context.tsv.gz")
+            simplified._decided_key.cache_clear()
+            held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word)
+        readings.reload(readings.CONTEXT_PATH)
+        simplified._decided_key.cache_clear()
+        d = held.direction
+        print(f"script-aware search, tuning set: {work} ({held.places} characters, its own counts taken out of "
+              f"the reading table, {left} rows with them), converted to simplified with OpenCC t2s")
+        print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
+              f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%)" + _wrong_by(d))
     print(f"script-aware search, labelled by OpenCC's dictionary: simplified edition {SIMPLIFIED_EDITION}, "
           f"traditional {TRADITIONAL_EDITION}")
     directions = evaluation.score_scripts(simplified_text, traditional_text)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from characters import simplified as sc
@@ -132,6 +132,10 @@ class Direction:
     #: of ``wrong``, the finds where the variant tables call the character searched for and the
     #: one the book prints one character written two ways (於/于, 註/注, 嚮/向: ``score_labelled``)
     same_word: int = 0
+    #: ``wrong`` by cause: ``{(query, character the text stands for, how the place was read): n}``,
+    #: the last ``'undecided'`` (every reading still in play finds it), ``'read as Q'`` (decided as
+    #: the query's reading) or ``'folded'`` (no reading key: the folding joins them)
+    wrong_by: Counter = field(default_factory=Counter)
 
     def pair(self, found: bool, example: str, distinct: bool = True) -> None:
         """Count one occurrence a query stands for, ``found`` or not; a missed one keeps
@@ -296,6 +300,15 @@ def variant_table_pairs(data: Path) -> set[frozenset]:
     return out
 
 
+def _cause(key: str) -> str:
+    """How a place found by a query was read (``Direction.wrong_by``): ``'undecided'``, ``'read
+    as X'`` for an ambiguous form's reading key, ``'folded'`` for any other key."""
+    if sc.reading_of_key(key) is None:
+        return "folded"
+    reading = sc.key_reading(key)
+    return "undecided" if reading is None else f"read as {reading}"
+
+
 def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
                    same_word: set[frozenset] = frozenset()) -> list[Direction]:
     """Script-aware search measured against labels from the books (``script_labels.align``:
@@ -351,6 +364,7 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
                 if fold_char(p.t.ch) != fold_char(q):
                     a.wrong += 1
                     a.same_word += frozenset((p.t.ch, q)) in same_word
+                    a.wrong_by[(q, p.t.ch, _cause(keys_s[(p.s.line, p.s.col)]))] += 1
                     if len(a.false) < 20:
                         a.false.append(f"{q}→{p.s.ch}({p.t.ch})@{p.s.line + 1}:{p.s.col + 1}")
     for f in sorted(queries_b):
@@ -456,4 +470,7 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset()) -
                 d.matches += n
                 d.wrong += n - found.get(fq, 0)
                 d.same_word += sum(m for c, m in found.items() if c != fq and frozenset((c, fq)) in same_folded)
+                for c, m in found.items():
+                    if c != fq:
+                        d.wrong_by[(q, c, _cause(key))] += m
     return HeldOut(d, {k: tuple(v) for k, v in decided.items()}, places)
