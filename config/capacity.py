@@ -90,8 +90,9 @@ HEAVY = (
     Heavy("quotations", re.compile(r"/works/[^/]+/juan/\d+/quotations/\Z"), "QUOTATIONS_ANON_RATE", canonical=True),
     Heavy("export", re.compile(r"/api/(works|editions)/\d+/export/[^/]+/\Z"), "EXPORT_ANON_RATE"),
     Heavy("hitlist", re.compile(r"/api/search/export/[^/]+/\Z"), "HITLIST_ANON_RATE"),
-    Heavy("collation", re.compile(r"/works/[^/]+/juan/\d+/collate/\Z|/api/editions/\d+/juans/\d+/collation/"
-                                  r"([^/]+/)?\Z"), "COLLATION_ANON_RATE"),
+    # a whole juan collated: its page, and the API's under the edition or the work (its default edition)
+    Heavy("collation", re.compile(r"/works/[^/]+/juan/\d+/collate/\Z|/api/(editions|works)/\d+/juans/\d+/"
+                                  r"collation/([^/]+/)?\Z"), "COLLATION_ANON_RATE"),
 )
 
 

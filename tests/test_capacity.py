@@ -222,3 +222,20 @@ def test_under_gunicorn_light_requests_pass_while_heavy_ones_queue(tmp_path):
     finally:
         server.terminate()
         server.wait()
+
+
+def test_a_juan_collated_under_its_work_is_as_heavy_as_under_its_edition(client, seed_juan, heavy):
+    """/api/works/<id>/juans/<n>/collation/ (the work's default edition) collates the same whole
+    juan as /api/editions/<id>/…, but was light: six at once from one client all ran, past
+    its one lane and its collation budget."""
+    get = RequestFactory().get
+    assert [getattr(heavy_kind(get(url)), "name", None) for url in (
+        "/api/works/3/juans/10/collation/", "/api/works/3/juans/10/collation/csv/",
+        "/api/works/3/juans/10/collation/tei/", "/api/works/3/juans/10/sections/2/parallels/")] == [
+        "collation", "collation", "collation", None]
+    heavy.COLLATION_ANON_RATE = "1/min"
+    work, edition = seed_juan.edition.work_id, seed_juan.edition_id
+    assert client.get(f"/api/editions/{edition}/juans/10/collation/").status_code == 200
+    for url in (f"/api/works/{work}/juans/10/collation/", f"/api/works/{work}/juans/10/collation/csv/"):
+        refused = client.get(url)
+        assert (refused.status_code, refused.json()["kind"]) == (429, "heavy_limit"), url
