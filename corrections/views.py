@@ -35,6 +35,7 @@ from .models import (ACCEPTED, ANNOTATION, KIND_CHOICES, OWN_KINDS, PENDING, PRI
 from .overlay import juan_overlay, juan_texts
 from .roles import CONTRIBUTOR, can_propose, is_editor
 from .upstream import edition_patch
+from .usernames import check_name
 from .workflow import MAX_NOTE, ReviewError, accept, propose, reject, revert
 
 #: Statuses whose history anyone may read (the change is, or was, in the public reading).
@@ -259,10 +260,18 @@ def annotations_jsonld(request, slug):
 
 
 class SignupForm(UserCreationForm):
+    """A contributor's account: Django's rules for the name and password, and a name of one
+    script (``usernames.check_name``)."""
+
     email = forms.EmailField(required=True, label="電郵 (e-mail)")
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def clean_username(self):
+        name = super().clean_username()
+        check_name(name)
+        return name
 
 
 @never_cache

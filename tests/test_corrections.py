@@ -111,6 +111,30 @@ def test_sign_up_is_closed_by_default_and_opens_as_contributor_when_allowed(clie
 
 
 @pytest.mark.django_db
+def test_a_name_that_mixes_latin_greek_and_cyrillic_letters_is_refused(client, settings, monkeypatch):
+    """"еditor" (a Cyrillic е, then Latin) signed up beside the editor "editor" and was shown
+    as the same name beside every annotation and in every history."""
+    settings.CORRECTIONS_SIGNUP = True
+    account("editor", "editor")
+    said = "名稱不可混用拉丁、希臘、西里爾字母 (the name mixes Cyrillic and Latin letters, which look alike: write it in one script)"
+    for name in ("\u0435ditor", "edit\u043er", "\u03bfdysseus-x"):
+        response = client.post("/accounts/signup/", {"username": name, "email": "x@example.org",
+                                                     "password1": PW, "password2": PW})
+        assert response.status_code == 200 and said.replace("Cyrillic", "Greek" if "\u03bf" in name else "Cyrillic") \
+            in response.content.decode().replace("&#x27;", "'"), name
+    monkeypatch.setenv("CORRECTIONS_PASSWORD", PW)
+    with pytest.raises(CommandError) as info:
+        call_command("create_account", "\u0435ditor", "--role", "editor")
+    assert str(info.value) == f"the name '\u0435ditor' is refused: {said}; no account was created"
+    assert list(User.objects.values_list("username", flat=True)) == ["editor"]
+    for name in ("李善", "Ли\u0441", "\u039f\u03b4\u03c5\u03c3\u03c3\u03b5\u03cd\u03c2", "zhang.san_2", "張san", "すずき鈴木"):
+        response = client.post("/accounts/signup/", {"username": name, "email": "x@example.org",
+                                                     "password1": PW, "password2": PW})
+        assert response.status_code == 302, name
+        client.post("/accounts/logout/")
+
+
+@pytest.mark.django_db
 def test_login_is_csrf_protected_and_password_reset_mails_a_link(mailoutbox):
     account("c2", "contributor").__class__.objects.filter(username="c2").update(email="c2@example.org")
     strict = Client(enforce_csrf_checks=True)

@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from corrections.roles import CONTRIBUTOR, EDITOR, ROLES
+from corrections.usernames import check_name
 
 
 class Command(BaseCommand):
@@ -31,6 +32,7 @@ class Command(BaseCommand):
         # characters), before a password is asked: an empty name, spaces or markup were stored
         try:
             User._meta.get_field(User.USERNAME_FIELD).run_validators(username)
+            check_name(username)
             if not username:
                 raise ValidationError("an account needs a name")
         except ValidationError as exc:
