@@ -5,7 +5,8 @@ The reading pages are addressed by slug and the API by id; a programmer who copi
 slug from a reading page's URL into an API URL gets a 301 to the id form, with the rest of
 the path and the query string kept, rather than a 404. A work's slug is looked up first,
 then an edition's (``/api/works/KR1d0086-WYG/`` leads to that edition's URL); a slug that
-names neither is a JSON 404.
+names neither is a JSON 404, and so is a path under an existing id that names no page of it
+(saying so).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from urllib.parse import quote
 
 from django.http import HttpResponsePermanentRedirect, JsonResponse
 
+from config.converters import whole_number
 from reader.models import Edition, Work
 
 
@@ -30,6 +32,13 @@ def _not_found(kind: str, english: str, slug: str):
                         status=404, json_dumps_params={"ensure_ascii": False})
 
 
+def _no_page(prefix: str, english: str, pk: str, rest: str):
+    """The JSON 404 for a path under an existing work or edition ``pk`` that names no page of
+    it (``juans/-1/``, a juan number of ten digits): it was called "no work with this id"."""
+    return JsonResponse({"detail": f"沒有此頁：{rest}（{english} {pk} has no page {rest!r}: see /api/{prefix}/{pk}/）"},
+                        status=404, json_dumps_params={"ensure_ascii": False})
+
+
 def work_by_slug(request, slug: str, rest: str = ""):
     """``/api/works/<slug>/<rest>`` → ``/api/works/<id>/<rest>`` (or the edition's URL)."""
     work = Work.objects.filter(slug=slug).values_list("pk", flat=True).first()
@@ -38,6 +47,8 @@ def work_by_slug(request, slug: str, rest: str = ""):
     edition = Edition.objects.filter(slug=slug).values_list("pk", flat=True).first()
     if edition is not None:
         return _redirect(request, "editions", edition, rest)
+    if whole_number(slug) is not None and Work.objects.filter(pk=int(slug)).exists():
+        return _no_page("works", "work", slug, rest)
     return _not_found("書", "work", slug)
 
 
@@ -46,4 +57,6 @@ def edition_by_slug(request, slug: str, rest: str = ""):
     edition = Edition.objects.filter(slug=slug).values_list("pk", flat=True).first()
     if edition is not None:
         return _redirect(request, "editions", edition, rest)
+    if whole_number(slug) is not None and Edition.objects.filter(pk=int(slug)).exists():
+        return _no_page("editions", "edition", slug, rest)
     return _not_found("版本", "edition", slug)

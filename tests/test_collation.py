@@ -281,6 +281,20 @@ def test_an_unknown_id_under_works_is_not_called_a_slug(db, client):
     assert client.get("/api/works/123/no-such-part/").json() == {"detail": "沒有此書：123（no work with this id）"}
 
 
+def test_a_path_under_an_existing_id_that_names_no_page_says_so(seed_juan, client):
+    """/api/works/1/juans/-1/ answered "沒有此書：1（no work with this id）" of a work that exists."""
+    work, edition = seed_juan.edition.work_id, seed_juan.edition_id
+    for url, detail in [
+        (f"/api/works/{work}/juans/-1/", f"沒有此頁：juans/-1/（work {work} has no page 'juans/-1/': see /api/works/{work}/）"),
+        (f"/api/works/{work}/juans/9999999999/",
+         f"沒有此頁：juans/9999999999/（work {work} has no page 'juans/9999999999/': see /api/works/{work}/）"),
+        (f"/api/editions/{edition}/juans/x/",
+         f"沒有此頁：juans/x/（edition {edition} has no page 'juans/x/': see /api/editions/{edition}/）")]:
+        response = client.get(url)
+        assert (response.status_code, response.json()) == (404, {"detail": detail}), url
+    assert client.get("/api/works/999999/juans/-1/").json() == {"detail": "沒有此書：999999（no work with this id）"}
+
+
 def test_a_work_with_one_edition_lists_no_sections_to_collate(seed_juan, client):
     page = client.get("/works/禮書綱目/juan/10/collate/").content.decode()
     assert "此書只有一個版本，無可對校。" in page
