@@ -238,3 +238,19 @@ def test_a_two_megabyte_line(tmp_path):
     doc = parse_siku(text, "long.txt")
     assert doc.render() == text
     assert len(doc.sections) == 1 and len(doc.notes()) == line.count("【")
+
+
+@pytest.mark.parametrize("text, at, message", [
+    ("測" * 300 + "卷三 婺源江永撰\n射禮 嘉禮一\n射人戒【戒告也】宰戒\n右戒射\n測試書卷三", "1:1",
+     f"the work title is 300 characters long, more than the 200 the library keeps (「{'測' * 20}…」)"),
+    ("測試書卷三 婺源江永撰\n射禮 嘉禮一\n射人戒【戒告也】宰戒\n右" + "戒射" * 300 + "\n測試書卷三", "4:2",
+     f"the section title is 600 characters long, more than the 500 the library keeps (「{'戒射' * 10}…」)"),
+])
+def test_a_value_longer_than_its_column_is_refused_where_it_stands(empty_db, tmp_path, text, at, message):
+    """SQLite stored a 300-character title in a column of 200; PostgreSQL refused the file with
+    "value too long for type character varying(200)", naming neither the file nor the line."""
+    path = write(tmp_path, "long.txt", text)
+    with pytest.raises(TextFormatError) as info:
+        import_file(path)
+    assert str(info.value) == f"{path}:{at}: {message}: is a line break missing?"
+    assert not Juan.objects.exists() and not Work.objects.exists()

@@ -28,6 +28,7 @@ from reader.slugs import slug_problem, slugify, unique_slug
 
 from .document import NOTE_KINDS, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
 from .errors import TextFormatError
+from .lengths import check_lengths
 from .mandoku import is_mandoku, page_breaks, parse_mandoku, render_mandoku
 from .plaintext import split_juans
 from .siku import MAX_JUAN, parse_siku
@@ -348,6 +349,7 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
     else:
         doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
         _check_looks_chinese(text, path)
+    check_lengths(doc, text, str(path))
     doc.sha256 = hashlib.sha256(data).hexdigest()
     return doc
 
