@@ -200,7 +200,11 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
             edited.append(f"structure {proposal.structure} → {structure}")
             proposal.structure = structure
         if proposal.kind in PLACED:
-            juan = Juan.objects.filter(edition_id=proposal.edition_id, number=proposal.juan_number).first()
+            # the juan's row locked: two editors accepting two proposals of one place at once
+            # each saw the other's still pending and both were accepted (PostgreSQL reads
+            # committed rows; SQLite's transactions already start IMMEDIATE, one at a time)
+            juan = Juan.objects.select_for_update().filter(edition_id=proposal.edition_id,
+                                                           number=proposal.juan_number).first()
             if juan is None:
                 raise ReviewError(f"the edition has no juan {proposal.juan_number} any more")
             found = place([proposal], juan)

@@ -823,3 +823,57 @@ def test_the_lists_of_proposals_name_their_juans_with_one_query(client, seed_jua
                                                    ("/corrections/", people["editor"]))]
     assert [n for n, _ in five] == [n for n, _ in one]
     assert [shown for _, shown in one] == [1, 1, 1] and [shown for _, shown in five] == [5, 5, 5]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_editors_accepting_two_proposals_of_one_place_at_once_accept_one(search_backend, monkeypatch):
+    """Each accept locked only its own proposal, then looked for accepted changes of the
+    place: on PostgreSQL two editors accepting two overlapping proposals at the same moment
+    each saw the other's still pending, and both were accepted (the reading then repeated
+    characters). The second now waits for the first (the juan's row is locked) and is refused.
+    SQLite runs one writing transaction at a time (they start IMMEDIATE); the suite's in-memory
+    SQLite database cannot hold two at once, so there the settings are checked."""
+    import threading
+
+    from django.db import connection
+
+    from corrections import workflow
+
+    if connection.vendor == "sqlite":
+        assert connection.settings_dict["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+        return
+    juan = import_file(SEED).juan
+    contributor, first, second = account("cq", "contributor"), account("eq", "editor"), account("fq", "editor")
+    a = propose(contributor, juan, kind="text", section=1, piece=3, start=0, end=2, replacement="甲乙", reason="r")
+    b = propose(contributor, juan, kind="text", section=1, piece=3, start=1, end=3, replacement="丙丁", reason="r")
+    both_checking = threading.Barrier(2)
+    checked = workflow.overlapping
+
+    def overlapping(candidate, others):  # both editors at the check at once, when nothing makes one wait
+        try:
+            both_checking.wait(timeout=3)
+        except threading.BrokenBarrierError:
+            pass
+        return checked(candidate, others)
+
+    monkeypatch.setattr(workflow, "overlapping", overlapping)
+    outcomes = {}
+
+    def review(proposal, editor):
+        try:
+            accept(proposal, editor, reason="是")
+            outcomes[proposal.pk] = "accepted"
+        except ReviewError as exc:
+            outcomes[proposal.pk] = str(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=review, args=args) for args in ((a, first), (b, second))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    winner = a if outcomes[a.pk] == "accepted" else b
+    assert sorted(outcomes.values()) == ["accepted", f"it meets accepted proposal #{winner.pk} at the same place: "
+                                                     "revert that first"]
+    assert list(Proposal.objects.filter(status=ACCEPTED).values_list("pk", flat=True)) == [winner.pk]
