@@ -27,6 +27,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
 from config.budget import check
+from corrections.models import ACCEPTED, ANNOTATION, TEXT, Proposal
 from corrections.overlay import juan_overlay
 from corrections.upstream import corrected_document
 from reader.citation import cited_author
@@ -173,16 +174,38 @@ def _sub(parent: ET.Element, tag: str, text: str = "", **attrs) -> ET.Element:
 PAGE_BREAK = re.compile(r"<pb:([^>]+)>")
 
 
-def _text_with_pages(parent: ET.Element, text: str, layout) -> None:
-    """Append ``text`` to ``parent`` with a ``<pb n="…"/>`` at each page break of ``layout``."""
+def _text_with_pages(parent: ET.Element, text: str, layout, changes=()) -> None:
+    """Append ``text`` to ``parent`` with a ``<pb n="…"/>`` at each page break of ``layout``,
+    and each readers' text correction of it (``changes``: ``corrections.overlay.TextChange``,
+    spans of the corrected ``text``) as ``<choice><sic>as imported</sic><corr resp="#reader-…"
+    source="its history">as corrected</corr></choice>``. A page break never falls inside a
+    corrected span (``corrections.overlay.shown_offset`` moves it to the span's start)."""
     breaks = sorted((min(offset, len(text)), page) for offset, raw in (layout or [])
                     for page in PAGE_BREAK.findall(raw))
+    events = sorted([(offset, 0, page) for offset, page in breaks] + [(c.start, 1, c) for c in changes],
+                    key=lambda e: e[:2])
     pos = 0
-    for offset, page in breaks:
+    for offset, is_change, what in events:
+        if offset < pos:  # a break inside a span already written (never, as said above)
+            continue
         _append_text(parent, text[pos:offset])
-        _sub(parent, "pb", n=page)
-        pos = offset
+        if is_change:
+            choice = _sub(parent, "choice")
+            _sub(choice, "sic", what.original)
+            _sub(choice, "corr", text[what.start:what.end], resp="#" + reader_id(what.who), source=what.url)
+            pos = what.end
+        else:
+            _sub(parent, "pb", n=what)
+            pos = offset
     _append_text(parent, text[pos:])
+
+
+def reader_id(username: str) -> str:
+    """The ``xml:id`` of a reader (a user who corrected or annotated the text) in the TEI
+    header, which ``@resp`` points to: ``reader-`` and the username, each character that is no
+    letter, digit, ``.`` or ``-`` written ``_`` and its code point in hex (``a@b`` →
+    ``reader-a_40b``), so that every username gives a valid and distinct NCName."""
+    return "reader-" + "".join(c if c.isalnum() or c in ".-" else f"_{ord(c):x}" for c in username)
 
 
 def _layer(piece) -> tuple[str, str]:
@@ -213,7 +236,8 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
             named["resp"] = "#" + piece.commentator
         if piece.kind in NOTE_KINDS and not is_classic(piece):
             note = _sub(parent, "note", type=layer, place="inline", **named)
-            _text_with_pages(note, piece.text + (piece.tag_separator if piece.source_tag else ""), piece.layout)
+            _text_with_pages(note, piece.text + (piece.tag_separator if piece.source_tag else ""), piece.layout,
+                             getattr(piece, "overlay_text_changes", ()))
             if piece.source:
                 note.set("source", _attr(piece.source))
             if piece.source_tag:  # the tag as written (鄉射記, 同上); @source has it resolved
@@ -222,13 +246,14 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
             _sub(parent, "label", piece.text, **({"type": layer, **named} if layer != CLASSIC else
                                                  {"type": piece.structure} if getattr(piece, "structure", "") else {}))
         elif layer != CLASSIC:
-            _text_with_pages(_sub(parent, "seg", type=layer, **named), piece.text, piece.layout)
+            _text_with_pages(_sub(parent, "seg", type=layer, **named), piece.text, piece.layout,
+                             getattr(piece, "overlay_text_changes", ()))
         else:
-            _text_with_pages(parent, piece.text, piece.layout)
+            _text_with_pages(parent, piece.text, piece.layout, getattr(piece, "overlay_text_changes", ()))
         for url, span, text, who, tags, links in getattr(piece, "overlay_notes", ()):
             # a reader's public annotation (corrections.overlay): plain text, who wrote it in @resp,
             # its tags in @ana, each link a <ref> (http, https or a CBDB person's page)
-            attrs = {"type": "annotation", "resp": _attr("#" + who), "source": _attr(url), "n": _attr(span)}
+            attrs = {"type": "annotation", "resp": "#" + reader_id(who), "source": _attr(url), "n": _attr(span)}
             if tags:
                 attrs["ana"] = " ".join(f"#{t}" for t in tags)
             note = ET.SubElement(parent, "note", attrs)
@@ -292,11 +317,27 @@ def commentators_of(juans) -> list[tuple[str, str]]:
     return list(seen.items())
 
 
-def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edition=None) -> ET.Element:
+def readers_of(juans) -> list[str]:
+    """The usernames of the readers whose accepted text corrections or public annotations
+    the export of ``juans`` carries, each once, in the order they were proposed. One query."""
+    juans = list(juans)
+    if not juans:
+        return []
+    rows = (Proposal.objects.filter(edition_id=juans[0].edition_id, juan_number__in=[j.number for j in juans],
+                                    status=ACCEPTED, kind__in=(TEXT, ANNOTATION))
+            .order_by("pk").values_list("author__username", flat=True))
+    return list(dict.fromkeys(rows))
+
+
+def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edition=None,
+            readers: list[str] = ()) -> ET.Element:
     """The ``<teiHeader>``: title, author (as citations name it: the edition's byline with
     dynasties and roles, ``reader.citation.cited_author``), one ``<respStmt xml:id="李善">`` for each
     commentator a note names with ``@resp="#李善"`` (an NCName: CJK characters are name
-    characters), the publication and source, the character declarations."""
+    characters) and one ``<respStmt xml:id="reader-…">`` for each reader (``readers``: usernames)
+    whose corrections (``<corr resp>``) or annotations (``<note type="annotation" resp>``) the text
+    carries, the publication statement (the stored text unchanged, or with those readers' accepted
+    corrections marked), the source, the character declarations."""
     header = ET.Element("teiHeader")
     file_desc = _sub(header, "fileDesc")
     title_stmt = _sub(file_desc, "titleStmt")
@@ -308,8 +349,15 @@ def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edi
         resp = _sub(title_stmt, "respStmt", **{"{%s}id" % XML_NS: who})
         _sub(resp, "resp", name or "注")
         _sub(resp, "persName", who)
+    for who in readers:
+        resp = _sub(title_stmt, "respStmt", **{"{%s}id" % XML_NS: reader_id(who)})
+        _sub(resp, "resp", "校正 (corrections and annotations accepted by the site's editors)")
+        _sub(resp, "name", who)
     publication = _sub(file_desc, "publicationStmt")
-    _sub(publication, "p", "Exported by 經注閱讀 from the stored text, unchanged.")
+    _sub(publication, "p", "Exported by 經注閱讀 from the stored text, unchanged." if not readers else
+         "Exported by 經注閱讀 from the stored text, with readers' accepted corrections, each a <choice> of the "
+         "text as imported (<sic>) and as corrected (<corr>), and their public annotations (<note "
+         "type=\"annotation\">).")
     source_desc = _sub(file_desc, "sourceDesc")
     _sub(source_desc, "p", work.collection or work.title)
     if codes:
@@ -360,7 +408,8 @@ def tei_chunks(work, juans):
     codes = _declared_codes(text for juan in juans for text in juan_texts(juan))
     edition = next((juan.edition for juan in juans), None)
     yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
-           f'<TEI xmlns="{TEI_NS}" xml:lang="lzh-Hant">' + _xml(_header(work, codes, commentators_of(juans), edition))
+           f'<TEI xmlns="{TEI_NS}" xml:lang="lzh-Hant">'
+           + _xml(_header(work, codes, commentators_of(juans), edition, readers_of(juans)))
            + "<text><body>")
     for juan in juans:
         yield _xml(juan_div(work, juan))

@@ -8,7 +8,8 @@ for the pieces they name, and the whole juan only when one moved). The result ap
 * ``overlay.piece(p)`` to a ``reader.models.Piece`` read for display (``reader.reading.
   chapter_views(..., overlay=...)``): its ``text`` and ``layer`` become the corrected ones
   and ``overlay_marks`` lists ``(start, end, history URL, title, kind)`` of each changed place
-  in the new text (a layer correction spans the whole piece). The piece is marked ``overlaid`` and refuses to be saved (``reader.models.Piece.save``).
+  in the new text (a layer correction spans the whole piece), and ``overlay_text_changes``
+  each text correction with the characters it replaced (``TextChange``). The piece is marked ``overlaid`` and refuses to be saved (``reader.models.Piece.save``).
 * ``overlay.row(section_position, row)`` to a search ``PieceRow`` (any NamedTuple with
   ``position``, ``text``, ``kind`` and ``layer``).
 
@@ -86,6 +87,18 @@ class Placed:
     end: int
 
 
+class TextChange(NamedTuple):
+    """An accepted text correction as a corrected piece shows it (``overlay_text_changes``):
+    ``start``/``end`` code points of the corrected text holding the new characters, the
+    characters as imported (``original``), who proposed it (``who``, a username) and its
+    history (``url``). The TEI export writes it as ``<choice><sic>…</sic><corr>…</corr></choice>``."""
+    start: int
+    end: int
+    original: str
+    who: str
+    url: str
+
+
 @dataclass
 class JuanOverlay:
     """The accepted corrections of one juan, by piece (see the module docstring), and the
@@ -141,6 +154,9 @@ class JuanOverlay:
             p.text, p.layer, p.overlaid = text, layer, True
             p.overlay_marks = [(s, e, reverse("corrections:history", args=[c.pk]), mark_title(c), c.kind)
                                for s, e, c in marks]
+            p.overlay_text_changes = [TextChange(s, e, c.original, c.author.get_username(),
+                                                 reverse("corrections:history", args=[c.pk]))
+                                      for s, e, c in marks if c.kind == TEXT]
             if changes:
                 p.layout = [[shown_offset(changes, offset), raw] for offset, raw in (p.layout or [])]
                 p.shown_offset = lambda offset, changes=changes: shown_offset(changes, offset)

@@ -82,7 +82,7 @@ def test_tags_and_links_in_tei_stay_valid(client, seed_juan, people):
     p = annotate(people["contributor"], seed_juan, tags=["office"], links=["cbdb:3767", "https://example.org/?a=1&b=2"])
     accept(p, people["editor"])
     xml = client.get(f"/api/works/{seed_juan.work_id}/juans/10/export/tei/").content
-    assert (f'<note type="annotation" resp="#cx" source="/corrections/{p.pk}/" n="宰" ana="#office">天官之長也'
+    assert (f'<note type="annotation" resp="#reader-cx" source="/corrections/{p.pk}/" n="宰" ana="#office">天官之長也'
             '<ref target="https://cbdb.fas.harvard.edu/cbdbapi/person.php?id=3767">CBDB 3767</ref>'
             '<ref target="https://example.org/?a=1&amp;b=2">https://example.org/?a=1&amp;b=2</ref></note>') \
         in xml.decode("utf-8")

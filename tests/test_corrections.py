@@ -576,9 +576,39 @@ def test_a_public_annotation_is_a_tei_note_and_the_document_stays_valid(client, 
     accept(p, people["editor"])
     xml = client.get(f"/api/works/{seed_juan.work_id}/juans/10/export/tei/").content
     text = xml.decode("utf-8")
-    assert (f'<note type="annotation" resp="#cx" source="/corrections/{p.pk}/" n="宰">天官之長也 &lt;b&gt;&amp;amp;'
+    assert (f'<note type="annotation" resp="#reader-cx" source="/corrections/{p.pk}/" n="宰">天官之長也 &lt;b&gt;&amp;amp;'
             "</note>") in text
+    assert ('<respStmt xml:id="reader-cx"><resp>校正 (corrections and annotations accepted by the site\'s editors)'
+            '</resp><name>cx</name></respStmt>') in text
     assert tei_errors(xml) == []
+
+
+def test_an_accepted_text_correction_is_a_tei_choice_of_sic_and_corr_by_its_reader(client, seed_juan, people):
+    """The TEI export reads the corrected text, and says so: each accepted text correction is
+    ``<choice><sic>`` (as imported) ``<corr resp source>`` (as corrected), its reader declared in
+    the header, whose publication statement no longer calls the text unchanged."""
+    from tests.tei import tei_errors
+
+    url = f"/api/works/{seed_juan.work_id}/juans/10/export/tei/"
+    before = client.get(url).content.decode("utf-8")
+    assert "from the stored text, unchanged." in before and "<choice>" not in before
+    p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
+                replacement="將將", reason="他本作將將", evidence="四庫本卷十")
+    accept(p, people["editor"])
+    xml = client.get(url).content
+    text = xml.decode("utf-8")
+    assert (f'<choice><sic>將有</sic><corr resp="#reader-cx" source="/corrections/{p.pk}/">將將</corr></choice>'
+            "祭祀之事") in text
+    assert '<respStmt xml:id="reader-cx">' in text and "unchanged" not in text
+    assert "with readers' accepted corrections" in text
+    assert tei_errors(xml) == []
+
+
+def test_a_reader_id_is_a_distinct_ncname_for_every_username():
+    from api.exports import reader_id
+
+    assert [reader_id(u) for u in ("cx", "a@b.c", "a_40b", "王+1", "x-y")] == [
+        "reader-cx", "reader-a_40b.c", "reader-a_5f40b", "reader-王_2b1", "reader-x-y"]
 
 
 def test_private_notes_and_bookmarks_are_the_readers_own(client, seed_juan, people):
