@@ -54,7 +54,7 @@ from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 
 from . import budget, memory
-from .ratelimit import client_ip, heavy_charge, heavy_wait, signed_in
+from .ratelimit import client_ip, heavy_charge, heavy_wait, unlimited
 
 logger = logging.getLogger(__name__)
 #: Lanes of the clients: files per lane number; two clients whose digests fall in one bucket
@@ -231,7 +231,7 @@ class CapacityMiddleware:
             return refusal(request, 429, "heavy_limit", wait,
                            f"Too many long requests ({kind.name}) from this client: try again in {seconds} s.",
                            "請求過於頻繁", f"此類請求（{kind.name}）過於頻繁，請 {seconds} 秒後再試。")
-        anonymous = not signed_in(request)
+        anonymous = not unlimited(request)
         try:
             taken, lane = take_lane(client_ip(request)) if anonymous else (True, None)
         except OSError as exc:  # a disk that cannot hold lanes must not refuse every heavy request

@@ -56,10 +56,11 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.db.models import Q
 from django.core.cache.backends.filebased import FileBasedCache
 from rest_framework import throttling
 
@@ -118,6 +119,24 @@ def signed_in(request) -> bool:
         return False
     store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
     return store.get(SESSION_KEY) is not None
+
+
+def unlimited(request) -> bool:
+    """Whether the request comes from a signed-in editor or staff member: an active user of
+    the session's cookie who is ``is_staff`` or in one of ``settings.UNLIMITED_GROUPS``
+    (corrections' ``editor``). The anonymous clients' budgets (searches, heavy requests, the
+    lane of one heavy request at a time) do not count them; anyone else is counted by
+    address, signed in or not: a contributor's account, which anyone can make when sign-up
+    is open, was enough to run heavy requests without a limit and hold every slot. One session
+    read and one query, only when there is a cookie."""
+    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not session_key:
+        return False
+    user_id = import_module(settings.SESSION_ENGINE).SessionStore(session_key).get(SESSION_KEY)
+    if user_id is None:
+        return False
+    users = get_user_model().objects.filter(pk=user_id, is_active=True)
+    return users.filter(Q(is_staff=True) | Q(groups__name__in=settings.UNLIMITED_GROUPS)).exists()
 
 
 class CounterFileCache(PlainFileCache):
@@ -371,7 +390,7 @@ class ApiExportThrottle(SharedThrottle):
 def search_wait(request) -> int | None:
     """Take one search from the client's budget for a view outside DRF (the search page):
     None when allowed, else the whole seconds to wait (at least 1)."""
-    if signed_in(request):
+    if unlimited(request):
         return None  # an editor's searches are not an anonymous client's
     throttle = SearchRateThrottle()
     # request.user would read the session, and a page that touched it is never kept.
@@ -387,8 +406,8 @@ COST_SCOPE = "heavy_seconds"
 
 
 def _anonymous_key(request) -> str | None:
-    """The counter key of an anonymous client, None for a signed-in user (not limited)."""
-    return None if signed_in(request) else f"throttle_{client_ip(request)}"
+    """The counter key of a client counted by address, None for an editor (``unlimited``)."""
+    return None if unlimited(request) else f"throttle_{client_ip(request)}"
 
 
 def heavy_wait(request, kind: str, rate_setting: str) -> tuple[float, str] | None:
@@ -399,14 +418,14 @@ def heavy_wait(request, kind: str, rate_setting: str) -> tuple[float, str] | Non
     each request ends). Returns None when allowed (the request is counted), else
     ``(seconds, budget)``: the seconds until the refusing budgets accept again and which
     budget refused for longest, ``"count"`` (too many of this kind) or ``"time"`` (the
-    client's heavy requests of every kind took the server too long); nothing is counted. A signed-in user is not
-    limited. When the counters cannot be read or written the request is allowed and a
+    client's heavy requests of every kind took the server too long); nothing is counted. A signed-in editor
+    (``unlimited``) is not limited. When the counters cannot be read or written the request is allowed and a
     warning logged, as for ``SharedThrottle``."""
     limit, period = parse_rate(getattr(settings, rate_setting, None))
     budget, cost_period = parse_rate(getattr(settings, "HEAVY_ANON_SECONDS", None))
     key = _anonymous_key(request) if limit is not None or budget is not None else None
     if key is None:
-        return None  # a signed-in user, or no limit: nothing to read or write
+        return None  # an editor, or no limit: nothing to read or write
     try:
         with _shared_lock():
             cache = caches[settings.THROTTLE_CACHE]

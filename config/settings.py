@@ -92,6 +92,9 @@ CORRECTIONS_SIGNUP = env.bool("CORRECTIONS_SIGNUP", default=False)
 # Writes of corrections (proposals, reviews): per account and per address (config.ratelimit.write_wait).
 CORRECTIONS_USER_RATE = env("CORRECTIONS_USER_RATE", default="30/hour")
 CORRECTIONS_ADDRESS_RATE = env("CORRECTIONS_ADDRESS_RATE", default="60/hour")
+# The groups whose signed-in members the anonymous budgets (searches, heavy requests) do not
+# count, besides staff (config.ratelimit.unlimited): the editors (corrections/roles.py).
+UNLIMITED_GROUPS = ["editor"]
 # Password-reset mail: printed on the console unless a backend is configured.
 EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="webmaster@localhost")

@@ -239,3 +239,28 @@ def test_a_juan_collated_under_its_work_is_as_heavy_as_under_its_edition(client,
     for url in (f"/api/works/{work}/juans/10/collation/", f"/api/works/{work}/juans/10/collation/csv/"):
         refused = client.get(url)
         assert (refused.status_code, refused.json()["kind"]) == (429, "heavy_limit"), url
+
+
+def test_an_account_without_the_editors_role_is_counted_as_any_client(client, seed_juan, heavy):
+    """Any signed-in account escaped the anonymous budgets, and sign-up may be open: a fresh
+    contributor's account ran twelve concordance sorts at once (seven ran, five found the
+    slots full) and eighty searches a minute. Editors and staff are still not counted."""
+    from django.contrib.auth.models import Group, User
+
+    heavy.SORT_ANON_RATE = "1/min"
+    heavy.SEARCH_ANON_RATE = "3/min"  # the first sort is a search too
+    contributor = User.objects.create_user("signed-up", password="a-long-enough-password-1")
+    contributor.groups.add(Group.objects.get_or_create(name="contributor")[0])
+    editor = User.objects.create_user("ed", password="a-long-enough-password-1")
+    editor.groups.add(Group.objects.get_or_create(name="editor")[0])
+    staff = User.objects.create_user("st", password="a-long-enough-password-1", is_staff=True)
+    client.force_login(contributor)
+    sorts = [client.get("/api/search/", {"q": "射", "sort": "after", "context": n}).status_code for n in (1, 2)]
+    searches = [client.get("/search/", {"q": q}).status_code for q in ("射", "鵠", "侯")]
+    assert (sorts, searches) == ([200, 429], [200, 200, 429])
+    for user, address in ((editor, "203.0.113.7"), (staff, "203.0.113.8")):  # the API counts an address's searches
+        client.force_login(user)
+        sorts = [client.get("/api/search/", {"q": "射", "sort": "after", "context": n},
+                            REMOTE_ADDR=address).status_code for n in (3, 4)]
+        searches = [client.get("/search/", {"q": q}, REMOTE_ADDR=address).status_code for q in ("射", "鵠", "侯", "大射")]
+        assert (sorts, searches) == ([200, 200], [200, 200, 200, 200]), user.username
