@@ -43,6 +43,38 @@ def test_a_rare_form_joined_by_a_component_or_meaning_alone_stays_apart():
     assert fold_char("㞢") == "之" and fold_char("亊") == "事" and fold_char("萠") == "萌"
 
 
+def test_a_rare_query_form_does_not_find_a_common_character_the_moe_table_alone_links_it_to():
+    """The query side under the same rule: 叄 (157 times in the corpus), which the MOE table lists
+    under 三 and 參, finds its own class (參) and not every 三; 仮 does not find 反. A simplified
+    form that stands for several characters still finds each (钟: 鍾 and 鐘), by the simplified
+    tables; the report counts every such pair of the shipped table as decided."""
+    assert query_alternatives("叄") == {"參"} and query_alternatives("仮") == {"假"}
+    assert find_occurrences("三參", "叄") == [(1, 2)]
+    assert query_alternatives("钟") == {"鍾", "鐘", "鈡", "钟"}
+    decisions = {(d.common, d.rare): d for d in rare_merges.read_decisions()}
+    d = decisions[("三", "叄")]
+    assert (d.decision, d.sources) == ("apart", "叄-三:query alternative (the MOE table lists it under several regulars)")
+    assert d.reason.startswith("a query for 叄 would list every 三: no source says 叄 stands for 三")
+    assert decisions[("鐘", "钟")].decision == "fold"
+    assert decisions[("鐘", "钟")].reason == "a simplified edition prints 钟 for 鐘"
+    fold, freq = rare_merges.read_fold_table(), rare_merges.read_frequencies()
+    for q, alts in rare_merges.read_alternatives().items():
+        for a in alts:
+            if a != fold.get(q, q) and freq.get(a, 0) >= rare_merges.RATIO * max(freq.get(q, 0), 1):
+                assert decisions[(a, q)].decision == "fold", (q, a)
+
+
+def test_the_query_side_rule_on_a_small_table():
+    fold = {"叄": "參"}
+    freq = {"三": 1000, "參": 50, "叄": 2, "钟": 0, "鍾": 300, "鐘": 300}
+    alternatives = {"叄": ["三", "參"], "钟": ["鍾", "鐘", "钟"]}
+    ds = rare_merges.decide_alternatives(fold, alternatives, freq, {"钟"}, {})
+    assert [(d.common, d.rare, d.decision) for d in ds] == [("三", "叄", "apart"), ("鍾", "钟", "fold"),
+                                                           ("鐘", "钟", "fold")]   # 參 50: under the ratio
+    hand = rare_merges.decide_alternatives(fold, alternatives, freq, {"钟"}, {frozenset("三叄"): ("fold", "why")})
+    assert hand[0].decision == "fold" and hand[0].reason == "by hand (fold_exceptions.tsv): why"
+
+
 def test_every_pair_of_the_corpus_ratio_is_decided_by_the_rule():
     freq = rare_merges.read_frequencies()
     fold = rare_merges.read_fold_table()

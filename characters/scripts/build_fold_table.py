@@ -589,6 +589,9 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
     for ch in sorted(protected):
         classes.add(ch)
     alt_raw: dict[str, set[str]] = collections.defaultdict(set)   # query char -> raw counterparts
+    # the query characters whose counterparts the simplified tables give (a simplified edition
+    # prints the form for each), as against an MOE variant listed under several regulars
+    alt_simplified: set[str] = set()
     stats: collections.Counter = collections.Counter()
     ambiguous_log = []
 
@@ -643,6 +646,7 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
         if len(targets) > 1:
             stats["simplified char with several traditional counterparts (query alternatives)"] += 1
             alt_raw[s].update(simp_targets[s])
+            alt_simplified.add(s)
             continue
         if not targets or targets == {rs}:
             continue
@@ -651,6 +655,7 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
         reason = classes.union(s, target, "simplified")
         if reason and not reason.startswith("cannot-link"):   # two standard characters: 与 may stand for 與
             alt_raw[s].add(target)
+            alt_simplified.add(s)
 
     # tier 4: explicit variant tables
     for pairs in (radical, ucs_scs, duplicate, irg_z, dypytz):
@@ -738,7 +743,7 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
             readings.add(f(s_))
         simplified_rows.append((s_, "both" if own else "simplified", sorted(readings)))
     info = {
-        "simplified": simplified_rows,
+        "simplified": simplified_rows, "alt_simplified": alt_simplified,
         "classes": classes, "stats": stats, "class_sizes": class_sizes, "ambiguous": ambiguous_log,
         "overrides": sorted(overrides_used), "decisions": decisions, "evidence": evidence, "exceptions": exceptions, "opencc_version": opencc_version, "opencc_how": opencc_how,
         "moe_regulars": len(moe_regulars), "protected": len(protected), "big5": len(big5),
@@ -935,7 +940,18 @@ def main(argv: list[str] | None = None) -> int:
                 common, rare_ch, freq.get(common, 0), freq.get(rare_ch, 0),
                 "+".join(sorted(info["evidence"].get(p, set()))) or "through other members of the class", "apart",
                 "by hand (fold_exceptions.tsv): " + reason))
-    rare_all = sorted(rare + kept, key=lambda d: (-d.common_count, d.common, -d.rare_count, d.rare))
+    # the same rule for the query side: a rare form's query does not find a common character
+    # that only an MOE listing under several regulars links it to (叄 finds 參, not every 三)
+    hand = {p: d for p, d in info["exceptions"].items()}
+    queried = rare_merges.decide_alternatives(fold, alternatives, freq, info["alt_simplified"], hand)
+    dropped = {(d.rare, d.common) for d in queried if d.decision == "apart"}
+    for q in list(alternatives):
+        kept_alts = [a for a in alternatives[q] if (q, a) not in dropped]
+        if len(kept_alts) > 1:
+            alternatives[q] = kept_alts
+        else:
+            del alternatives[q]
+    rare_all = sorted(rare + kept + queried, key=lambda d: (-d.common_count, d.common, -d.rare_count, d.rare))
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / rare_merges.DECISIONS_PATH.name).write_bytes(rare_merges.render_decisions(rare_all).encode("utf-8"))
     print(f"wrote {args.out / rare_merges.DECISIONS_PATH.name}: {len(rare_all)} rare-into-common pairs, "
