@@ -761,6 +761,39 @@ def test_units_sharing_a_key_are_told_apart(settings, tmp_path, seed_juan):
     assert found("人?主", True) == [("k1", 2, 5)]
 
 
+def test_a_key_proves_a_unit_only_where_no_other_form_shares_it(settings, tmp_path, seed_juan):
+    """A neighbour key held by one folded character of the segment proves the unit without a
+    read of ``folded`` (``Segment._proof``); in the exact mode only where that character has no
+    other exact form here (賔 folds into 賓: 主賔 is not 主賓), or with those forms' positions cut
+    out; a key another character shares (人 and U+CE3A) proves nothing."""
+    from search.backends.positional.format import KEY_MODULUS
+
+    twin = chr(ord("人") + KEY_MODULUS)
+    settings.SEARCH_BACKENDS = {"p": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                      "PATH": tmp_path / "ix"}}
+    backend = get_search_backend("p")
+    doc = documents_for_juan(seed_juan)[0]
+    texts = ["主賓主賔", "賔主，賓主", "主人主" + twin, "之主賓"]
+    backend.rebuild([replace(doc, doc_id=f"k{i}", text=t) for i, t in enumerate(texts)])
+    segment = backend._corpus().segments[0]
+
+    def found(q, exact):
+        return [(h.doc_id, h.start, h.end) for h in backend.search(SearchQuery(q, exact=exact)).hits]
+
+    assert segment.proofs[(ord("賓"),), None].tolist() == []  # folded: the key alone
+    assert segment.proofs[(ord("賓"),), ord("賓")].tolist() == [4, 6]  # exact: less 賔's unit positions
+    assert segment.proofs[(ord("賓"),), ord("賔")] is None  # the other form: read where it stands
+    assert segment.proofs[(ord("人"),), None] is None  # U+CE3A has its key too
+    assert found("主賓", True) == [("k0", 0, 2), ("k3", 1, 3)]
+    assert found("主賔", True) == [("k0", 2, 4)]
+    assert found("主賓", False) == [("k0", 0, 2), ("k0", 2, 4), ("k1", 1, 4), ("k3", 1, 3)]
+    assert found("賓主", True) == [("k0", 1, 3), ("k1", 3, 5)]  # not k1's 賔主
+    assert found("賔主", True) == [("k1", 0, 2)]
+    assert found("主，賓", True) == [("k1", 1, 4)]
+    assert found("之主", True) == [("k3", 0, 2)]
+    assert found("主人", True) == [("k2", 0, 2)]
+
+
 def test_an_index_of_format_9_is_read_as_before(settings, tmp_path, seed_juan, monkeypatch):
     """Format 9 has no neighbour keys: its segments are read and searched as before (each unit
     of a phrase checked on its own), beside the segments of format 10 that later writes add."""

@@ -12,8 +12,8 @@ import numpy as np
 
 from search.analysis import analyse, char_alternatives, query_units
 
-from .format import (ARRAYS, GAP_BIT, JUANS_FILE, NEIGHBOUR_ARRAYS, PASSAGES_FILE, SEP, IndexFormatError,
-                     JsonPlaces, read_table, unit_key)
+from .format import (ARRAYS, GAP_BIT, JUANS_FILE, KEY_MODULUS, NEIGHBOUR_ARRAYS, PASSAGES_FILE, SEP,
+                     IndexFormatError, JsonPlaces, read_table, unit_key)
 from .places import PLACE_ARRAYS, PlaceTable
 
 #: The files a segment reads: their identity (``_identity``) names what was decoded from them.
@@ -84,6 +84,8 @@ class Segment:
         #: Per folded character (by its index in ``chars``): its usual exact code and the bounds of
         #: its exceptions in ``exact_exceptions`` (``_exact_tables``), as plain ints.
         self.exact_info = _ExactInfo(self.char_exact, self.exception_starts)
+        #: ``{(alts, code): _proof(…)}``, filled as phrases ask (a unit's proof, read per segment).
+        self.proofs = _Lookup(self._proof)
 
     @classmethod
     def open(cls, folder: Path) -> "Segment":
@@ -333,9 +335,13 @@ class Segment:
         if len(cand) and (cand[0] < 0 or cand[-1] > self.size - length):  # ascending: cut both ends
             lo, hi = cand.searchsorted(0), cand.searchsorted(self.size - length, side="right")
             cand, keys = cand[lo:hi], [k[lo:hi] for k in keys]
+        proven = {}  # the sides whose key proves the unit (``_proof``): their exceptions, no read of theirs below
         if sides and len(cand):
             keep = None
             for j, key in zip(sides, keys):
+                proof = self.proofs[alts[j], codes[j] if exact else None]
+                if proof is not None:
+                    proven[j] = proof
                 unit = key & np.uint16(GAP_BIT - 1)
                 if alts[j] is None:
                     test = unit != 0
@@ -347,11 +353,20 @@ class Segment:
                     test &= (key >= GAP_BIT) == bool(units.gaps[max(j, anchor)])
                 keep = test if keep is None else keep & test
             cand = cand[keep]  # a unit's key may be another's too: each unit is still checked below
-        # The other units first (most candidates fail there), the anchor's separators last.
+        # The other units first (most candidates fail there), the anchor's separators last. The
+        # keys' gap bits compared the separators before the unit after the anchor and before the
+        # anchor itself (``GAP_BIT``): those are not read again.
+        gapped = {anchor + 1, anchor} if sides else set()
         for j in [j for j in range(length) if j != anchor] + ([anchor] if exact and anchor else []):
             if not len(cand):
                 break
-            if j != anchor:
+            if j in proven:
+                exceptions = proven[j]
+                if len(exceptions):  # those where the unit's key holds another exact form
+                    at = cand + j
+                    cut = np.minimum(exceptions.searchsorted(at), len(exceptions) - 1)
+                    cand = cand[exceptions[cut] != at]
+            elif j != anchor:
                 values = (self.folded if alts[j] is None or not exact else self.exact)[cand + j]
                 if alts[j] is None:
                     cand = cand[values != SEP]
@@ -360,7 +375,7 @@ class Segment:
                 else:
                     cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else \
                         cand[np.isin(values, np.array(alts[j], dtype=np.uint32))]
-            if exact and j and len(cand):
+            if exact and j and len(cand) and j not in gapped:
                 # punctuation or spaces before the unit where the query has some, none where it has none
                 gap = self.gap[cand + j]
                 cand = cand[gap if units.gaps[j] else ~gap]
@@ -369,6 +384,44 @@ class Segment:
         if len(cand) > 1 and bool((np.diff(cand) < length).any()):
             cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
         return [cand] if len(cand) else []
+
+    @cached_property
+    def key_owners(self) -> np.ndarray:
+        """Per neighbour key (``unit_key``, 0 to ``KEY_MODULUS``): how many folded characters
+        of the segment (``chars``) have it (int64). Made on first use from ``chars`` (tens of
+        thousands of entries) and kept with the segment."""
+        return np.bincount(unit_key(np.asarray(self.chars, dtype=np.uint32)), minlength=KEY_MODULUS + 1)
+
+    def _proof(self, key: tuple) -> np.ndarray | None:
+        """For ``key`` = ``(alts, code)`` of a unit (its folded codes, None for ``?``; its own
+        code in the exact mode, else None): whether a neighbour key that matches the unit proves
+        it without a read of ``folded`` or ``exact`` at each candidate. None if not; else the
+        positions (ascending, int32) where a matching key still does not hold the unit, to be
+        cut out by a binary search of a small array read in a row: none for ``?`` (key 0 is the
+        separator's alone) nor in the folded mode; in the exact mode the exceptions of the
+        unit's folded characters (``_exact_tables``: 禮's positions that hold 礼). Proven when no
+        other folded character of the segment shares the unit's keys (``key_owners``) and, in
+        the exact mode, ``code`` is the usual form of each of its folded characters here. Most
+        characters of a segment have a key of their own: a two-character phrase then reads
+        nothing but its anchor's postings and their keys (and the exceptions)."""
+        alts, code = key
+        if alts is None:
+            return _NOTHING
+        present = [i for i in map(self.char_index.get, alts) if i is not None]
+        if int(self.key_owners[list({unit_key(c) for c in alts})].sum()) != len(present):
+            return None  # another character has one of the keys
+        if code is None:
+            return _NOTHING
+        exceptions = []
+        for i in present:
+            usual, first, last = self.exact_info[i]
+            if usual != code:
+                return None  # another form: read where it stands
+            if last > first:
+                exceptions.append(self.exact_exceptions[first:last])
+        if not exceptions:
+            return _NOTHING
+        return exceptions[0] if len(exceptions) == 1 else np.sort(np.concatenate(exceptions))
 
     def _same_separators(self, cand: np.ndarray, units) -> np.ndarray:
         """The exact mode, after ``phrase`` kept the candidates with separators before the
@@ -434,6 +487,10 @@ class _Lookup(dict):
         return default if value is None else value
 
 
+#: No position to cut out (``Segment._proof``).
+_NOTHING = np.empty(0, dtype=np.int32)
+
+
 class _ExactInfo:
     """``info[i]``: ``(usual exact code, first exception, end of exceptions)`` of folded
     character ``i`` (``_exact_tables``), read from the arrays as plain ints."""
@@ -457,7 +514,7 @@ class _Term:
     def __init__(self, phrase: str, exact: bool):
         self.units = query_units(phrase)
         self.length = len(self.units)
-        self.alts = [None if ch is None else sorted(ord(a) for a in char_alternatives(ch, exact))
+        self.alts = [None if ch is None else tuple(sorted(ord(a) for a in char_alternatives(ch, exact)))
                      for ch in self.units.codes]
         self.codes = [None if ch is None else ord(ch) for ch in self.units.codes]
 
