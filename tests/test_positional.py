@@ -794,6 +794,42 @@ def test_a_key_proves_a_unit_only_where_no_other_form_shares_it(settings, tmp_pa
     assert found("主人", True) == [("k2", 0, 2)]
 
 
+def test_a_phrase_over_several_segments_is_found_as_in_one(settings, tmp_path, seed_juan, monkeypatch):
+    """On segments that all have neighbour keys a phrase is found over every segment at once
+    (``Corpus._joined_phrase``): the same hits as one segment holding the same passages, with
+    keys that prove a unit in one segment and not in another (U+CE3A shares 人's key in the
+    second only; 賔 is an exact-mode exception of 賓 in the first only)."""
+    from search.backends import positional
+    from search.backends.positional.format import KEY_MODULUS
+
+    twin = chr(ord("人") + KEY_MODULUS)
+    doc = documents_for_juan(seed_juan)[0]
+    first = [replace(doc, doc_id=f"k{i}", text=t) for i, t in enumerate(["主賓主賔主人", "賔主，賓主人之主人", "賔升賓升"])]
+    second = [replace(doc, doc_id=f"m{i}", text=t, juan_id=doc.juan_id + 1000, juan_number=99)
+              for i, t in enumerate(["主人主" + twin + "主賓", "之主賓主人，主人?", "主" + twin + "之", "賓升"])]
+    settings.SEARCH_BACKENDS = {name: {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                       "PATH": tmp_path / name} for name in ("one", "two")}
+    one, two = get_search_backend("one"), get_search_backend("two")
+    one.rebuild(first + second)
+    monkeypatch.setattr(positional, "SEGMENT_CHARS", 10)  # the second juan written as a segment of its own
+    two.rebuild(first)
+    two.replace_juans(set(), second)
+    assert len(one._corpus().segments) == 1 and len(two._corpus().segments) == 2
+
+    def found(backend, q, exact):
+        return [(h.doc_id, h.start, h.end) for h in backend.search(SearchQuery(q, exact=exact)).hits]
+
+    for q in ["主人", "主賓", "主賔", "賓主", "賔主", "主，人", "主，賓", "之主", "人之主", "主" + twin, twin + "主",
+              "主?", "?主", "主?主", "賓主人", "主人主", "主人之主人", "賓升", "賔升", "升賓", "?升"]:
+        for exact in (False, True):
+            assert found(two, q, exact) == found(one, q, exact), (q, exact)
+    assert found(two, "主人", True) == [("k0", 4, 6), ("k1", 4, 6), ("k1", 7, 9), ("m0", 0, 2), ("m1", 3, 5),
+                                        ("m1", 6, 8)]
+    assert found(two, "主賓", True) == [("k0", 0, 2), ("m0", 4, 6), ("m1", 1, 3)]
+    assert found(two, "賓升", True) == [("k2", 2, 4), ("m3", 0, 2)]  # 升 the anchor: 賔升 cut out as 賓's exception
+    assert found(two, "賓升", False) == [("k2", 0, 2), ("k2", 2, 4), ("m3", 0, 2)]
+
+
 def test_an_index_of_format_9_is_read_as_before(settings, tmp_path, seed_juan, monkeypatch):
     """Format 9 has no neighbour keys: its segments are read and searched as before (each unit
     of a phrase checked on its own), beside the segments of format 10 that later writes add."""

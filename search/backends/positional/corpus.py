@@ -12,9 +12,13 @@ import numpy as np
 from search.analysis import char_alternatives, query_units
 
 from ..base import live_juans
-from .format import ARRAYS, GAP_BIT, deleted_file, segment_names, unit_key
+from .format import ARRAYS, GAP_BIT, SEP, deleted_file, segment_names, unit_key
 from .places import JoinedPlaces
-from .segment import Segment, _Term, remember
+from .segment import Segment, _non_overlapping, _Term, remember
+
+
+#: The units whose proofs (``Corpus._proof``) a corpus keeps; past it they are made again.
+KEPT_PROOFS = 4096
 
 
 class _Joined:
@@ -272,6 +276,9 @@ class Corpus:
         the occurrences in superseded juans (``dead_by_segment``: the pieces are cut around
         them, no copy)."""
         term = _Term(phrase, exact)
+        if term.length > 1 and len(self.segments) > 1 and all(s.next_key is not None for s in self.segments):
+            found = self._joined_phrase(term, exact)
+            return np.concatenate(self._live_pieces(found)) if live_only and len(self.dead_ranges[0]) else found
         dead = self.dead_by_segment if live_only else None
         parts = []
         for k, (segment, first) in enumerate(zip(self.segments, self.unit_firsts)):
@@ -287,6 +294,113 @@ class Corpus:
             np.add(p, first, out=out[at:at + len(p)], casting="unsafe")
             at += len(p)
         return out
+
+    def _joined_phrase(self, term: _Term, exact: bool) -> np.ndarray:
+        """``phrase`` for a term of several units on segments that all have neighbour keys
+        (format 10): ``Segment.phrase_pieces``' steps done once over every segment's
+        candidates, not once a segment (21 segments at 107 M: the per-segment steps cost more
+        than the reads of a rare phrase). The anchor (the rarest unit over the library) and its
+        keys are taken from each segment's postings (``Segment._anchor``) and laid end to end;
+        the keys' test, the exceptions of the units they prove (``Segment.proofs``, a unit
+        proven in every segment) and the reads of the others (``_Joined``: one gather per
+        segment holding candidates) run on the joined arrays. The same answer as segment by
+        segment (``tests/test_positional.py``)."""
+        units, length, alts, codes = term.units, term.length, term.alts, term.codes
+        segments = self.segments
+        anchor, fewest = 0, None
+        for j, codes_j in enumerate(alts):  # the rarest unit over every segment
+            if codes_j is not None:
+                n = sum(s.frequency(codes_j) for s in segments)
+                if fewest is None or n < fewest:
+                    anchor, fewest = j, n
+        if not fewest:
+            return np.empty(0, dtype=np.int64)
+        sides = [j for j in (anchor + 1, anchor - 1) if 0 <= j < length]
+        proven = {j: self._proof(alts[j], codes[j] if exact else None) for j in sides}
+        parts, firsts = [], []
+        for segment, first in zip(segments, self.unit_firsts):
+            if any(a is not None and not segment.frequency(a) for a in alts):
+                continue  # a unit absent from the segment: no occurrence in it
+            cand, keys = segment._anchor(alts[anchor], codes[anchor] if exact else None,
+                                         [segment.next_key if j > anchor else segment.prev_key for j in sides])
+            if len(cand):
+                parts.append((cand, keys))
+                firsts.append((first, segment.size, len(cand)))
+        if not parts:
+            return np.empty(0, dtype=np.int64)
+        keep = None
+        for i, j in enumerate(sides):  # the keys' test on every candidate, before any copy of them
+            key = np.concatenate([k[i] for _, k in parts]) if len(parts) > 1 else parts[0][1][i]
+            unit = key & np.uint16(GAP_BIT - 1)
+            if alts[j] is None:
+                test = unit != 0
+            elif len(alts[j]) == 1:
+                test = unit == unit_key(alts[j][0])
+            else:
+                test = np.isin(unit, np.array([unit_key(c) for c in alts[j]], dtype=np.uint16))
+            if exact:  # the separators before the later of the two units: the query's or none
+                test &= (key >= GAP_BIT) == bool(units.gaps[max(j, anchor)])
+            keep = test if keep is None else keep & test
+        at = np.flatnonzero(keep)
+        first, size, count = (np.asarray(v, dtype=np.int64) for v in zip(*firsts))
+        owner = np.searchsorted(np.cumsum(count), at, side="right")  # each kept candidate's segment
+        cand = (np.concatenate([c for c, _ in parts]) if len(parts) > 1 else parts[0][0])[at].astype(np.int64)
+        cand += first[owner] - anchor  # the phrase's start, a position of the whole corpus
+        inside = (cand >= first[owner]) & (cand <= first[owner] + size[owner] - length)
+        cand = cand if inside.all() else cand[inside]
+        gapped = {anchor + 1, anchor}  # compared by the keys' gap bits
+        for j in [j for j in range(length) if j != anchor] + ([anchor] if exact and anchor else []):
+            if not len(cand):
+                break
+            if proven.get(j) is not None:
+                exceptions = proven[j]
+                if len(exceptions):  # where the unit's key holds another exact form
+                    at = cand + j
+                    cut = np.minimum(exceptions.searchsorted(at), len(exceptions) - 1)
+                    cand = cand[exceptions[cut] != at]
+            elif j != anchor:
+                values = (self.folded if alts[j] is None or not exact else self.exact)[cand + j]
+                if alts[j] is None:
+                    cand = cand[values != SEP]
+                elif exact:
+                    cand = cand[values == codes[j]]
+                else:
+                    cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else \
+                        cand[np.isin(values, np.array(alts[j], dtype=np.uint32))]
+            if exact and j and len(cand) and j not in gapped:
+                gap = self.gap[cand + j]
+                cand = cand[gap if units.gaps[j] else ~gap]
+        if exact and len(cand):
+            pieces = []
+            for k, lo, hi in self.segment_runs(cand):  # the separators' strings, on each segment's texts
+                pieces.append(segments[k]._same_separators(cand[lo:hi] - self.unit_firsts[k], units)
+                              + self.unit_firsts[k])
+            cand = np.concatenate(pieces) if pieces else cand[:0]
+        if len(cand) > 1 and bool((np.diff(cand) < length).any()):
+            cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
+        return cand
+
+    def _proof(self, alts: tuple | None, code: int | None) -> np.ndarray | None:
+        """``Segment.proofs`` of a unit over every segment that holds it: None if a key does not
+        prove it in one of them, else the positions to cut out of every segment, as positions
+        of the corpus (int64, ascending). Kept with the corpus (at most ``KEPT_PROOFS`` units)."""
+        cache = self.__dict__.setdefault("_proofs", {})
+        if (alts, code) not in cache:
+            if len(cache) >= KEPT_PROOFS:
+                cache.clear()
+            parts = []
+            for segment, first in zip(self.segments, self.unit_firsts):
+                if alts is not None and not segment.frequency(alts):
+                    continue
+                proof = segment.proofs[alts, code]
+                if proof is None:
+                    parts = None
+                    break
+                if len(proof):
+                    parts.append(proof.astype(np.int64) + first)
+            cache[alts, code] = None if parts is None else \
+                np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
+        return cache[alts, code]
 
     def passages_holding(self, phrase: str, exact: bool) -> int | None:
         """How many live passages hold the one-character term ``phrase`` (what
