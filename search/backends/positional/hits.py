@@ -293,18 +293,28 @@ class HitArray(Sequence):
         (each juan whole in one) the first ``stop`` are among the union of each segment's,
         and among those, in the sections up to the ``stop``-th smallest section number
         (``Corpus.section_index``: text order) of them: a hit in a later section has ``stop``
-        before it. Array operations over all the segments at once (bounds by binary
-        searches, each candidate's section through ``Corpus.passages_of``), no step per
-        segment: the keys are then read for the few candidates left, in one or two segments."""
+        before it. A segment whose first hit lies in a later section than the ``stop``-th hit
+        of another segment holds none of them and is left out first. Array operations over all
+        the segments at once, no step per segment; a hit's section is one binary search in the
+        runs of sections (``Corpus.group_runs``: 82,000 at 107 M, not the 850,000 passages):
+        the keys are then read for the few candidates left, in one or two segments."""
         corpus, starts = self.corpus, self.starts
         n = len(starts)
         lo = np.searchsorted(starts, corpus.unit_firsts)  # each segment's first hit
         hi = np.append(lo[1:], n)
         end = np.minimum(lo + stop, hi)
+        held = np.flatnonzero(end > lo)
+        lo, hi, end = lo[held], hi[held], end[held]
+        run_starts, numbers = corpus.group_runs("section_index")
+        last = np.searchsorted(run_starts, starts[end - 1], side="right") - 1  # the run of each one's hit end - 1
+        full = end - lo == stop
+        if len(held) > 1 and full.any():  # a segment's stop hits end in this section: none after it is needed
+            bound = numbers[last[full]].min()
+            useful = numbers[np.searchsorted(run_starts, starts[lo], side="right") - 1] <= bound
+            lo, hi, end, last = lo[useful], hi[useful], end[useful], last[useful]
         short = np.flatnonzero(end < hi)
         if len(short):  # to the end of the section of hit end - 1: where the next run of sections starts
-            run_starts, _ = corpus.group_runs("section_index")
-            following = np.searchsorted(run_starts, starts[end[short] - 1], side="right")
+            following = last[short] + 1
             bound = np.where(following < len(run_starts), run_starts[np.minimum(following, len(run_starts) - 1)],
                              corpus.size)
             end[short] = np.minimum(np.searchsorted(starts, bound), hi[short])
@@ -312,7 +322,7 @@ class HitArray(Sequence):
         # The indexes lo[0]…end[0]-1, lo[1]…end[1]-1, …, in one array.
         chosen = np.arange(int(per.sum()), dtype=np.int64) + np.repeat(lo - (np.cumsum(per) - per), per)
         if len(chosen) > stop:
-            sections = np.asarray(corpus.section_index)[corpus.passages_of(starts[chosen])]
+            sections = numbers[np.searchsorted(run_starts, starts[chosen], side="right") - 1]
             chosen = chosen[sections <= np.partition(sections, stop - 1)[stop - 1]]
         return chosen
 
