@@ -489,16 +489,18 @@ def heavy_charge(request, seconds: float) -> None:
 
 
 def write_wait(request, user_rate_setting: str, address_rate_setting: str) -> float | None:
-    """Count one write (a proposal, a review) of a signed-in user against two budgets: the
-    account's (``settings.<user_rate_setting>``, keyed by user id) and the address's
+    """Count one write (a proposal, a review, a sign-up) against two budgets: the signed-in
+    account's (``settings.<user_rate_setting>``, keyed by user id; none for a visitor) and the address's
     (``settings.<address_rate_setting>``, keyed by ``client_ip``: several accounts from one
     address share it). None when both accept (the write is counted in both), else the seconds
     until the refusing one accepts again (nothing counted). Counters that cannot be read or
     written allow the write, with a warning, as the throttles do."""
     now = time.time()
     budgets = []
-    for setting, key in ((user_rate_setting, f"throttle_write-user-{request.user.pk}"),
-                         (address_rate_setting, f"throttle_write-{client_ip(request)}")):
+    # a visitor signing up has no account: the address's budget only (a key of user None was
+    # one counter for every visitor, which one address could fill)
+    accounts = [(user_rate_setting, f"throttle_write-user-{request.user.pk}")] if request.user.is_authenticated else []
+    for setting, key in accounts + [(address_rate_setting, f"throttle_write-{client_ip(request)}")]:
         limit, seconds = parse_rate(getattr(settings, setting, None))
         if limit is not None:
             budgets.append((key, limit, seconds))

@@ -291,7 +291,7 @@ def signup(request):
         raise Http404("Sign-up is closed: ask the site's operators for an account")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        wait = write_wait(request, "CORRECTIONS_ADDRESS_RATE", "CORRECTIONS_ADDRESS_RATE")
+        wait = write_wait(request, "CORRECTIONS_USER_RATE", "CORRECTIONS_ADDRESS_RATE")  # a visitor: by address
         if wait is not None:
             return _wait_response(request, wait)
         user = form.save()

@@ -453,6 +453,27 @@ def test_a_flood_of_proposals_is_limited_per_account_and_per_address(seed_juan, 
     assert Proposal.objects.count() == 5
 
 
+@pytest.mark.django_db
+def test_sign_ups_are_limited_per_address_not_all_together(settings):
+    """A sign-up counted against the "account" budget of a user who has none, one counter
+    (``throttle_write-user-None``) for every visitor: one address that signed up its own
+    quota of accounts closed sign-up for everybody else for the hour."""
+    from django.core.cache import caches
+
+    settings.CORRECTIONS_SIGNUP, settings.CORRECTIONS_ADDRESS_RATE = True, "2/hour"
+    caches[settings.THROTTLE_CACHE].clear()
+
+    def sign_up(name, address):
+        return Client(REMOTE_ADDR=address).post("/accounts/signup/", {
+            "username": name, "email": f"{name}@example.org", "password1": PW, "password2": PW}).status_code
+
+    assert [sign_up(f"flood{n}", "203.0.113.5") for n in range(3)] == [302, 302, 429]
+    assert [sign_up(name, address) for name, address in (("scholar", "198.51.100.7"), ("student", "198.51.100.8"))] \
+        == [302, 302]
+    assert sorted(User.objects.values_list("username", flat=True)) == ["flood0", "flood1", "scholar", "student"]
+    caches[settings.THROTTLE_CACHE].clear()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_layer_correction_changes_the_passage_layer_in_reading_and_search(search_backend):
     juan = import_file(SEED).juan
