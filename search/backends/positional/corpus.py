@@ -214,12 +214,13 @@ class Corpus:
         cuts = self.segment_cuts(positions)
         return [(k, lo, hi) for k, (lo, hi) in enumerate(zip([0] + cuts, cuts + [len(positions)])) if hi > lo]
 
-    def places_at(self, positions: np.ndarray, lengths: np.ndarray | None = None):
+    def places_at(self, positions: np.ndarray, lengths: np.ndarray | None = None, keys: bool = True):
         """``(passages, text order keys, start offsets, end offsets)`` of ascending unit
         ``positions`` (occurrences of ``lengths`` units; None: keys only, offsets None),
-        read segment by segment on each one's own arrays (no joined look-up)."""
+        read segment by segment on each one's own arrays (no joined look-up). ``keys``
+        False: no keys (None), two gathers less a position."""
         n = len(positions)
-        pids, keys = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int64)
+        pids, out = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int64) if keys else None
         begins = ends = None
         if lengths is not None:
             begins, ends = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
@@ -229,15 +230,15 @@ class Corpus:
             local = positions[lo:hi] - self.unit_firsts[k]
             pid = segment.pid[local]
             np.add(pid, self.passage_firsts[k], out=pids[lo:hi], casting="unsafe")
-            if several:  # the juan's number in text order, then the rank in its segment (``sort_keys``)
-                np.left_shift(self.juan_index[pids[lo:hi]], 32, out=keys[lo:hi])
-                keys[lo:hi] += segment.rank[local]
-            else:
-                keys[lo:hi] = segment.rank[local]
+            if keys and several:  # the juan's number in text order, then the rank in its segment (``sort_keys``)
+                np.left_shift(self.juan_index[pids[lo:hi]], 32, out=out[lo:hi])
+                out[lo:hi] += segment.rank[local]
+            elif keys:
+                out[lo:hi] = segment.rank[local]
             if lengths is not None:
                 begins[lo:hi] = segment.offset[local]
                 ends[lo:hi] = segment.end_offset[local + lengths[lo:hi] - 1]
-        return pids, keys, begins, ends
+        return pids, out, begins, ends
 
     def postings(self, codes) -> np.ndarray:
         """Positions (ascending) of any of the folded code points ``codes``."""
@@ -281,8 +282,12 @@ class Corpus:
             return np.concatenate(self._live_pieces(found)) if live_only and len(self.dead_ranges[0]) else found
         dead = self.dead_by_segment if live_only else None
         parts = []
-        for k, (segment, first) in enumerate(zip(self.segments, self.unit_firsts)):
-            pieces = segment.phrase_pieces(term, exact)
+        if term.length == 1 and term.alts[0] is not None:
+            found = self._unit_pieces(term.alts[0], term.codes[0] if exact else None)
+        else:
+            found = [(k, segment.phrase_pieces(term, exact)) for k, segment in enumerate(self.segments)]
+        for k, pieces in found:
+            first = self.unit_firsts[k]
             if dead is not None and dead[k] is not None and pieces:
                 lo, hi = dead[k]
                 local = ((lo - first).astype(pieces[0].dtype), (hi - first).astype(pieces[0].dtype))
@@ -294,6 +299,23 @@ class Corpus:
             np.add(p, first, out=out[at:at + len(p)], casting="unsafe")
             at += len(p)
         return out
+
+    def _unit_pieces(self, alts: tuple, code: int | None) -> list[tuple[int, list]]:
+        """``[(segment number, Segment.unit_pieces(alts, code))]`` of the segments holding the
+        unit, kept with the corpus when every piece is a view of a segment's postings (no
+        memory of its own; a character whose exact form needs a copy is looked up each time):
+        a one-character term then takes no step in the segments without it and no look-up in
+        the others. At most ``KEPT_PROOFS`` units are kept."""
+        cache = self.__dict__.setdefault("_units", {})
+        found = cache.get((alts, code))
+        if found is None:
+            found = [(k, pieces) for k, segment in enumerate(self.segments)
+                     if (pieces := segment.unit_pieces(alts, code))]
+            if all(not p.flags.owndata for _, pieces in found for p in pieces):
+                if len(cache) >= KEPT_PROOFS:
+                    cache.clear()
+                cache[alts, code] = found
+        return found
 
     def _joined_phrase(self, term: _Term, exact: bool) -> np.ndarray:
         """``phrase`` for a term of several units on segments that all have neighbour keys

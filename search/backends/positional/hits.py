@@ -135,6 +135,7 @@ class HitArray(Sequence):
         self.starts, self.lengths, self._pids = starts, lengths, pids
         self._order = None
         self._prefix = (0, None)
+        self._spans = None
         self._passages: dict[int, HitPassage] = {}
 
     def __len__(self) -> int:
@@ -269,7 +270,8 @@ class HitArray(Sequence):
         if stop * 8 < n and self.query.sort == "text":
             candidates = self._text_candidates(stop)
             if len(candidates) * 2 < n:
-                _, keys, _, _ = self.corpus.places_at(self.starts[candidates])
+                pids, keys, begins, ends = self.corpus.places_at(self.starts[candidates], self.lengths[candidates])
+                self._spans = (candidates, pids, begins, ends)  # for ``_hits``: the page's are among them
                 prefix = candidates[np.argsort(keys, kind="stable")[:stop]]
                 self._prefix = (stop, prefix)
                 return prefix
@@ -344,8 +346,17 @@ class HitArray(Sequence):
         at = indexes[by_position]
         pids, begins, ends = (np.empty(len(at), dtype=np.int32), np.empty(len(at), dtype=np.int64),
                               np.empty(len(at), dtype=np.int64))
-        pids[by_position], _, begins[by_position], ends[by_position] = corpus.places_at(self.starts[at],
-                                                                                       self.lengths[at])
+        known = self._spans  # read already for the first page's candidates (``_sorted_indexes``)
+        if known is not None and len(known[0]):
+            where = np.minimum(np.searchsorted(known[0], at), len(known[0]) - 1)
+            if not bool((known[0][where] == at).all()):
+                known = None
+        if known is not None and len(known[0]):
+            pids[by_position], begins[by_position], ends[by_position] = known[1][where], known[2][where], \
+                known[3][where]
+        else:
+            pids[by_position], _, begins[by_position], ends[by_position] = corpus.places_at(
+                self.starts[at], self.lengths[at], keys=False)
         begins, ends = begins.tolist(), ends.tolist()
         new = sorted(set(pids.tolist()) - passages.keys())
         if new:
