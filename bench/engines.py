@@ -116,6 +116,24 @@ class Tantivy:
         self.searcher = self.index.searcher()
         self.texts = [d.text for d in documents]
 
+    @classmethod
+    def open(cls, path: str) -> "Tantivy":
+        """The index a ``Tantivy(documents, path)`` built and left at ``path`` (``search`` only:
+        ``count`` needs the passages' texts)."""
+        import tantivy
+
+        self = cls.__new__(cls)
+        self.tantivy, self.path, self.texts = tantivy, path, None
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("text", stored=True, tokenizer_name="char", index_option="position")
+        builder.add_integer_field("row", stored=True, indexed=False, fast=True)
+        self.schema = builder.build()
+        self.index = tantivy.Index(self.schema, path=path)
+        self.index.register_tokenizer("char", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(r"(?s).")).build())
+        self.index.reload()
+        self.searcher = self.index.searcher()
+        return self
+
     def _term(self, text: str):
         q = self.tantivy.Query
         chars = [(i, c) for i, c in enumerate(text) if c != "?"]

@@ -2,6 +2,8 @@
 import json
 
 from bench import engines, service_cpu
+from search.backends import SearchQuery
+from search.service import run_search
 from bench.run import du, whoosh_counts_agree, worker_memory
 
 
@@ -32,8 +34,26 @@ def test_service_cpu_times_the_configured_engine(seed_backend, capsys):
     assert [(r["query"], r["count"], r["first_hit"]) for r in rows[:2]] == [
         ("鵠", 21, "子熊侯同參讀為糝糝雜也雜侯者豹鵠而麋飾下天子大夫也干讀為豻豻侯"),
         ("射?獲", 6, "適下物由上射後東過也命去侯者將射當獲也鄉射禮曰西南面立於物間")]
-    assert set(rows[2]) == {"p50", "p95", "max"}
+    assert set(rows[2]) == {"p50", "p95", "max", "min_p50", "min_p95", "min_max"}
     assert rows[2]["max"] == max(rows[0]["cpu_ms"], rows[1]["cpu_ms"])
+    assert rows[2]["min_max"] == max(rows[0]["cpu_min_ms"], rows[1]["cpu_min_ms"])
+    assert all(r["cpu_min_ms"] <= r["cpu_ms"] for r in rows[:2])
+
+
+def test_service_cpu_takes_turns_with_tantivy(seed_backend, capsys, tmp_path):
+    """bench/service_cpu.py --tantivy: tantivy's peer index, built the first time and reopened
+    after, answers each query in turn with the service; both engines' CPU times are summed up."""
+    for _ in range(2):  # built, then reopened
+        assert service_cpu.main(["--repeat", "2", "--tantivy", str(tmp_path / "tv"), "鵠"]) == 0
+        rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert (rows[0]["query"], rows[0]["count"]) == ("鵠", 21)
+        assert rows[0]["tantivy_cpu_min_ms"] <= rows[0]["tantivy_cpu_ms"]
+        assert rows[1]["tantivy_max"] == rows[0]["tantivy_cpu_ms"] and rows[1]["tantivy_min_p50"] == \
+            rows[0]["tantivy_cpu_min_ms"]
+    assert (tmp_path / "tv" / "meta.json").exists()
+    passages, kwic = engines.Tantivy.open(str(tmp_path / "tv")).search("鵠")  # the reopened index answers
+    assert passages == run_search(SearchQuery("鵠", exact=True)).passages
+    assert [match for _, match, _ in kwic] == ["鵠"] * 20
 
 
 def test_the_benchmark_script_runs_end_to_end(tmp_path):
