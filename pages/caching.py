@@ -116,10 +116,15 @@ class _Recent:
 recent = _Recent()
 
 #: Query parameters that some cached view reads (search, reading, API filters and paging,
-#: DRF's ``format``); a request with any other one is not kept.
+#: DRF's ``format``); a request with any other one is not kept. Search: the facets (class,
+#: dynasty, author), edition, commentator, the chart by class (group); reading: the text as
+#: imported and the annotations shown; collation: the editions (with), glyphs, a section;
+#: the catalogue: a 屬 (shu); a span's parallels: text and from.
 QUERY_PARAMETERS = frozenset({
     "q", "layer", "exact", "work", "juan", "chapter", "sort", "context", "page", "page_size",
     "hl", "format", "title", "author", "notes", "layout", "script", "size",
+    "class", "dynasty", "edition", "commentator", "group", "text", "annotations", "with", "glyphs", "section",
+    "shu", "from",
 })
 
 

@@ -220,3 +220,21 @@ def test_a_head_request_does_not_keep_a_page_without_its_etag(client, seed_juan,
     assert first.status_code == 200 and first["ETag"]
     again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304
+
+
+@pytest.mark.parametrize("url", [
+    "/search/?q=射&class=KR1d&dynasty=清", "/api/search/?q=射&edition=禮書綱目&author=江永&commentator=鄭玄",
+    "/api/search/distribution/?q=射&group=class", JUAN + "?annotations=person", JUAN + "?text=imported",
+    "/works/禮書綱目/juan/10/collate/?glyphs=hide", "/classes/KR1d/?shu=儀禮之屬",
+    "/parallels/?text=宰戒百官有事於射者&from=1/10/2",
+])
+def test_a_page_filtered_by_what_its_view_reads_is_kept(client, seed_juan, page_cache, django_assert_num_queries, url):
+    """The filters the views read (facets, edition, commentator, the chart by class, the
+    annotations shown, the text as imported, the editions collated, a 屬, a span's parallels)
+    were missing from the parameters the cache keys on, so every such page was rendered
+    again, searches and collations spending their budgets each time."""
+    first = client.get(url)
+    assert first.status_code == 200
+    with django_assert_num_queries(0):
+        second = client.get(url)
+    assert (second.status_code, second.content) == (200, first.content)
