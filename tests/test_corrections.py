@@ -135,6 +135,15 @@ def test_a_name_that_mixes_latin_greek_and_cyrillic_letters_is_refused(client, s
 
 
 @pytest.mark.django_db
+def test_every_page_links_to_sign_in_the_same_for_every_visitor(client, seed_juan):
+    """The footer of every page offers 登入 (a contributor finds where to sign in), as the same
+    link for everyone, so a page kept in the page cache names nobody."""
+    for url in ("/", "/search/?q=鵠", "/works/禮書綱目/juan/10/"):
+        html = client.get(url).content.decode()
+        assert '<a href="/corrections/mine/">校正</a> · <a href="/accounts/login/">登入</a></footer>' in html, url
+
+
+@pytest.mark.django_db
 def test_login_is_csrf_protected_and_password_reset_mails_a_link(mailoutbox):
     account("c2", "contributor").__class__.objects.filter(username="c2").update(email="c2@example.org")
     strict = Client(enforce_csrf_checks=True)
