@@ -17,7 +17,7 @@ The rate limits are lifted (the clients are one address) and so is ``HEAVY_PER_C
 what is measured is the cap of the server. ``bench/run.py`` runs it on each corpus; alone:
 
     .venv/bin/python bench/heavy.py --corpus PATH[,PATH…] [--seconds 120] [--heavy-clients 20]
-                                    [--no-heed] [--library DIR] [--set NAME=VALUE]…
+                                    [--no-heed] [--workers 2] [--library DIR] [--set NAME=VALUE]…
 """
 from __future__ import annotations
 
@@ -156,10 +156,11 @@ def load(base: str, heavy: list[str], light: list[str], heavy_clients: int, ligh
 
 
 def measure(env: dict, port: int, seconds: float, heavy_clients: int = 20, light_clients: int = 4,
-            heed: bool = True) -> dict:
-    """Start gunicorn with ``env`` (page cache off, limits lifted), run the load, stop it;
-    the figures with the heavy and light paths and each worker's peak memory (MB)."""
-    server, base = start_gunicorn({**env, **LIFTED, "PAGE_CACHE_SECONDS": "0"}, port)
+            heed: bool = True, workers: int = 2) -> dict:
+    """Start gunicorn with ``env`` (page cache off, limits lifted) and ``workers`` processes,
+    run the load, stop it; the figures with the heavy and light paths and each worker's peak
+    memory (MB)."""
+    server, base = start_gunicorn({**env, **LIFTED, "PAGE_CACHE_SECONDS": "0"}, port, workers=workers)
     try:
         heavy, light = library_urls(base)
         for url in light:  # each worker process opens the index and the tables once, not counted
@@ -173,7 +174,7 @@ def measure(env: dict, port: int, seconds: float, heavy_clients: int = 20, light
         server.wait()
     return {**figures, "heavy_urls": heavy, "light_urls": light, "worker_peak_rss_mb": rss,
             "worker_peak_private_mb": private, "seconds": seconds,
-            "heavy_clients": heavy_clients, "light_clients": light_clients, "heed_retry_after": heed,
+            "heavy_clients": heavy_clients, "light_clients": light_clients, "heed_retry_after": heed, "workers": workers,
             "slots": env.get("HEAVY_REQUEST_SLOTS", f"default ({max(1, (os.cpu_count() or 2) // 2)})")}
 
 
@@ -194,6 +195,7 @@ def main(argv=None) -> int:
     parser.add_argument("--heavy-clients", type=int, default=20)
     parser.add_argument("--light-clients", type=int, default=4)
     parser.add_argument("--no-heed", action="store_true", help="heavy clients ignore Retry-After")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (production: 2)")
     parser.add_argument("--library", help="a folder to keep the library in (imported once, then reused)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a setting for the server")
     args = parser.parse_args(argv)
@@ -209,7 +211,8 @@ def main(argv=None) -> int:
                 subprocess.run([sys.executable, "manage.py", *command], cwd=BASE, env=env, check=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         env.update(item.split("=", 1) for item in args.set)
-        figures = measure(env, free_port(), args.seconds, args.heavy_clients, args.light_clients, not args.no_heed)
+        figures = measure(env, free_port(), args.seconds, args.heavy_clients, args.light_clients, not args.no_heed,
+                          args.workers)
     finally:
         if not args.library:
             shutil.rmtree(tmp, ignore_errors=True)

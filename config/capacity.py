@@ -25,6 +25,11 @@ a whole juan collated. When they took every worker, a search for one rare charac
    the queue full, the answer is the documented 503 (``"kind": "busy"`` under ``/api/``,
    with ``Retry-After``).
 
+4. **a process of its own**, as far as the server can: the process that runs it counts it
+   (``running``) and, under gunicorn (``config.workers.ThreadWorker``, ``HEAVY_STANDS_ASIDE``),
+   takes no new connection until it ends, so light requests go to processes whose
+   interpreter lock it does not share (``config.running``).
+
 A slot and a lane are ``flock`` locks on files in ``HEAVY_SLOTS_DIR`` (one per slot, and
 ``HEAVY_LANE_BUCKETS`` per lane number for the clients, by a digest of the client's
 address): the kernel releases them when a process dies, so a killed worker never keeps
@@ -55,6 +60,7 @@ from django.shortcuts import render
 
 from . import budget, memory
 from .ratelimit import client_ip, heavy_charge, heavy_wait, unlimited
+from .running import heavy as running
 
 logger = logging.getLogger(__name__)
 #: Lanes of the clients: files per lane number; two clients whose digests fall in one bucket
@@ -252,12 +258,14 @@ class CapacityMiddleware:
                            "伺服器正忙於其他費時的請求（排序、引文圖、匯出、檢索結果下載、校勘），請稍後再試。")
         started = time.monotonic()
         done = threading.Event()
+        running.enter()
 
         def finish():
             if done.is_set():
                 return
             done.set()
             Locks.release(slot)
+            running.leave()
             Locks.release(lane)
             memory.give_back()  # what the request freed, not kept by the worker until the next one
             if anonymous:

@@ -14,6 +14,15 @@ main thread) changed so that no slow client holds a thread:
 * **a request's line and headers must arrive within ``REQUEST_READ_SECONDS``** of its
   first bytes: a client sending them a byte at a time (the "slowloris" pattern) has its
   connection shut by the main loop (``murder_pending``), which frees the thread reading it.
+* **a process running a heavy request takes no new connections** while it runs
+  (``HEAVY_STANDS_ASIDE``; ``config.capacity``, ``config.running``: a concordance sort, a quotation map, an
+  export, a hit list, a collation holding one of the server's slots): the other processes,
+  which the listening socket then wakes alone, take them, so light requests are not served
+  by threads that share their interpreter lock with a heavy request (they took about twice
+  as long there: docs/performance.md). With no more processes than slots (``--workers``
+  at most ``HEAVY_REQUEST_SLOTS``) every worker might stand aside at once, so none does.
+  A connection that waits on the socket ``UNCLAIMED_SECONDS`` while this process stands
+  aside (the others busy, restarting or gone) is taken all the same.
 * **the time a request waits for a thread counts**: the moment its bytes arrived is in
   ``environ[QUEUED_AT]`` (``time.monotonic()``), where ``config.budget`` starts the
   request's time budget, so a request that queued past its budget is answered at once
@@ -26,18 +35,24 @@ docs/production.md).
 from __future__ import annotations
 
 import os
+import select
 import selectors
 import socket
 import threading
 import time
 from functools import partial
 
+from django.conf import settings
 from gunicorn.workers import gthread
 
 from config.budget import QUEUED_AT
+from config.running import heavy as running
 #: Seconds a new connection may stay silent, and a request's line and headers may take to
 #: arrive (env ``REQUEST_READ_SECONDS``).
 REQUEST_READ_SECONDS = float(os.environ.get("REQUEST_READ_SECONDS", "10"))
+#: Seconds a connection may wait unaccepted on the listening socket while this process stands
+#: aside for a heavy request before it takes it all the same.
+UNCLAIMED_SECONDS = 0.5
 
 
 class ThreadWorker(gthread.ThreadWorker):
@@ -53,9 +68,14 @@ class ThreadWorker(gthread.ThreadWorker):
         self._reading: dict[gthread.TConn, float] = {}
         self._reading_lock = threading.Lock()
         self._local = threading.local()
+        #: Whether this process stands aside while it runs a heavy request (``load_wsgi``), and
+        #: since when a connection has waited unaccepted on a listener meanwhile.
+        self.stands_aside = False
+        self._unclaimed_since = None
 
     def load_wsgi(self):
-        super().load_wsgi()
+        super().load_wsgi()  # the application, and so the settings
+        self.stand_aside_for_heavy(self.cfg.workers)
         app, local = self.wsgi, self._local
 
         def stamped(environ, start_response):
@@ -63,6 +83,51 @@ class ThreadWorker(gthread.ThreadWorker):
             return app(environ, start_response)
 
         self.wsgi = stamped
+
+    def stand_aside_for_heavy(self, workers: int) -> None:
+        """Whether this process, one of ``workers``, stands aside while it runs a heavy
+        request (``HEAVY_STANDS_ASIDE``, and more processes than ``HEAVY_REQUEST_SLOTS``);
+        if so, ``config.running.heavy`` tells its main loop when one begins or ends."""
+        self.stands_aside = bool(settings.HEAVY_STANDS_ASIDE) and workers > settings.HEAVY_REQUEST_SLOTS
+        running.watcher = partial(self.method_queue.defer, self.heavy_changed) if self.stands_aside else None
+
+    def aside(self) -> bool:
+        """Whether this process takes no new connections now: it runs a heavy request."""
+        return self.stands_aside and running.count > 0
+
+    def set_accept_enabled(self, enabled):
+        """gunicorn's, less while this process stands aside (``aside``)."""
+        super().set_accept_enabled(enabled and not self.aside())
+        if self._accepting:
+            self._unclaimed_since = None
+
+    def heavy_changed(self):
+        """A heavy request began or ended in this process (run in the main loop, by
+        ``running.watcher``): stop or resume taking connections."""
+        self.set_accept_enabled(self.nr_conns < self.worker_connections)
+
+    def wait_for_and_dispatch_events(self, timeout):
+        """gunicorn's; while this process stands aside, it looks at its listeners every
+        0.1 s and takes a connection that has waited there ``UNCLAIMED_SECONDS``."""
+        if self._accepting or not self.aside():
+            return super().wait_for_and_dispatch_events(timeout)
+        super().wait_for_and_dispatch_events(min(timeout, 0.1))
+        if self._accepting or not self.aside():
+            return None
+        try:
+            waiting, _, _ = select.select(self.sockets, [], [], 0)
+        except (OSError, ValueError):
+            return None
+        now = time.monotonic()
+        if not waiting:
+            self._unclaimed_since = None
+        elif self._unclaimed_since is None:
+            self._unclaimed_since = now
+        elif now - self._unclaimed_since >= UNCLAIMED_SECONDS:
+            self._unclaimed_since = None
+            for listener in waiting:
+                self.accept(listener)
+        return None
 
     def accept(self, listener):
         """Accept a connection and wait for its first bytes in the selector."""

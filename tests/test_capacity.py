@@ -13,6 +13,7 @@ from bench.serving import free_port, seeded_site, start_gunicorn
 from config import budget, capacity
 from config.capacity import Locks, heavy_kind, take_lane, take_slot
 from config.ratelimit import heavy_charge
+from config.running import heavy as running
 from pages.caching import recent
 
 QUOTATIONS = "/works/禮書綱目/juan/10/quotations/"
@@ -264,3 +265,106 @@ def test_an_account_without_the_editors_role_is_counted_as_any_client(client, se
                             REMOTE_ADDR=address).status_code for n in (3, 4)]
         searches = [client.get("/search/", {"q": q}, REMOTE_ADDR=address).status_code for q in ("射", "鵠", "侯", "大射")]
         assert (sorts, searches) == ([200, 200], [200, 200, 200, 200]), user.username
+
+
+def test_a_heavy_request_runs_in_its_process_until_its_last_byte(client, seed_juan, heavy):
+    """``config.running.heavy`` counts the heavy requests of the process holding a slot, and tells
+    its watcher (the gunicorn worker) when the first begins and the last ends."""
+    told = []
+    running.watcher = lambda: told.append(running.count)
+    try:
+        response = client.get(f"/api/works/{seed_juan.work_id}/export/json/")
+        assert (running.count, told) == (1, [1])  # still being sent
+        whole(response)
+        assert (running.count, told) == (0, [1, 0])
+        whole(client.get("/api/search/", {"q": "鵠"}))  # a light request: nothing
+        assert told == [1, 0]
+        slot = take_slot(0)  # the slot taken: a heavy request refused never counts
+        try:
+            assert client.get("/api/search/", {"q": "射", "sort": "after"}).status_code == 503
+        finally:
+            Locks.release(slot)
+        assert (running.count, told) == (0, [1, 0])
+    finally:
+        running.watcher = None
+
+
+@pytest.fixture
+def worker(settings):
+    """``config.workers.ThreadWorker`` of a server of 2 processes and 1 heavy slot, its main
+    loop's parts set up as ``init_process`` and ``run`` set them, on a listening socket of
+    its own; the loop is turned by the test (``turn``)."""
+    import logging
+    import os
+    import selectors
+    import socket
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gunicorn.config import Config
+
+    from config.workers import ThreadWorker
+
+    settings.HEAVY_REQUEST_SLOTS, settings.HEAVY_STANDS_ASIDE = 1, True
+    cfg = Config()
+    cfg.set("workers", 2)
+    listener = socket.create_server(("127.0.0.1", 0))
+    w = ThreadWorker(1, os.getpid(), [listener], None, 30, cfg, logging.getLogger("test"))
+    w.tpool, w.poller = ThreadPoolExecutor(max_workers=2), selectors.DefaultSelector()
+    w.method_queue.init()
+    w.poller.register(w.method_queue.fileno(), selectors.EVENT_READ, w.method_queue.run_callbacks)
+    w.enqueue_req = lambda conn: None  # a connection's bytes are not read here
+    w.stand_aside_for_heavy(cfg.workers)
+    w.set_accept_enabled(True)
+    clients = []
+    w.connect = lambda: clients.append(socket.create_connection(listener.getsockname()))
+    yield w
+    running.watcher = None
+    for sock in clients + [conn.sock for conn in w.pending_conns]:
+        sock.close()
+    w.poller.close()
+    w.tpool.shutdown()
+    listener.close()
+
+
+def turn(worker, seconds: float) -> None:
+    """The worker's main loop for ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        worker.wait_for_and_dispatch_events(0.05)
+
+
+def test_a_worker_running_a_heavy_request_takes_no_new_connection(worker):
+    """While a heavy request runs in a process, it stops taking connections (the other process
+    takes them, so that light requests do not share its interpreter lock); one left waiting
+    on the socket UNCLAIMED_SECONDS (no other process took it) is taken all the same; when the
+    heavy request ends, it takes them again. With no more processes than slots, or the
+    setting off, it never stands aside."""
+    from config.workers import UNCLAIMED_SECONDS
+
+    assert worker.stands_aside and worker._accepting
+    worker.connect()
+    turn(worker, 0.2)
+    assert worker.nr_conns == 1  # taken at once
+    running.enter()
+    try:
+        turn(worker, 0.2)
+        assert not worker._accepting
+        worker.connect()
+        turn(worker, UNCLAIMED_SECONDS - 0.2)
+        assert worker.nr_conns == 1  # left for the other process
+        turn(worker, 0.5)
+        assert (worker.nr_conns, worker._accepting) == (2, False)  # unclaimed: taken all the same
+    finally:
+        running.leave()
+    turn(worker, 0.2)
+    assert worker._accepting
+    worker.connect()
+    turn(worker, 0.2)
+    assert worker.nr_conns == 3
+    worker.stand_aside_for_heavy(1)  # one process, one slot
+    running.enter()
+    try:
+        turn(worker, 0.2)
+        assert (worker.stands_aside, worker._accepting, running.watcher) == (False, True, None)
+    finally:
+        running.leave()
