@@ -1,7 +1,8 @@
 """Light requests while heavy ones loop (issue 30's target: light p95 ≤ 1 s, 0 errors, no
 worker over 1 GB while 20 clients loop on heavy requests for 2 minutes).
 
-Against gunicorn as production runs it (gunicorn.conf.py: 2 processes of threads; the
+Against gunicorn as production runs it (gunicorn.conf.py: ``--workers`` processes of threads,
+3 as docs/production.md runs 2 cores: ``HEAVY_REQUEST_SLOTS + 2``; the
 heavy-request cap of config/capacity.py with its defaults, page cache off so that every
 request is worked), ``--heavy-clients`` clients each loop, without pause (but for the
 ``Retry-After`` of a 429 or 503, as the API asks; ``--no-heed`` leaves that out too), over
@@ -17,7 +18,7 @@ The rate limits are lifted (the clients are one address) and so is ``HEAVY_PER_C
 what is measured is the cap of the server. ``bench/run.py`` runs it on each corpus; alone:
 
     .venv/bin/python bench/heavy.py --corpus PATH[,PATH…] [--seconds 120] [--heavy-clients 20]
-                                    [--no-heed] [--workers 2] [--library DIR] [--set NAME=VALUE]…
+                                    [--no-heed] [--workers 3] [--library DIR] [--set NAME=VALUE]…
 """
 from __future__ import annotations
 
@@ -156,7 +157,7 @@ def load(base: str, heavy: list[str], light: list[str], heavy_clients: int, ligh
 
 
 def measure(env: dict, port: int, seconds: float, heavy_clients: int = 20, light_clients: int = 4,
-            heed: bool = True, workers: int = 2) -> dict:
+            heed: bool = True, workers: int = 3) -> dict:
     """Start gunicorn with ``env`` (page cache off, limits lifted) and ``workers`` processes,
     run the load, stop it; the figures with the heavy and light paths and each worker's peak
     memory (MB)."""
@@ -195,7 +196,7 @@ def main(argv=None) -> int:
     parser.add_argument("--heavy-clients", type=int, default=20)
     parser.add_argument("--light-clients", type=int, default=4)
     parser.add_argument("--no-heed", action="store_true", help="heavy clients ignore Retry-After")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (production: 2)")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes (production on 2 cores: 3)")
     parser.add_argument("--library", help="a folder to keep the library in (imported once, then reused)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a setting for the server")
     args = parser.parse_args(argv)

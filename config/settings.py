@@ -278,8 +278,8 @@ HEAVY_QUEUE_LENGTH = env.int("HEAVY_QUEUE_LENGTH", default=3)
 HEAVY_QUEUE_SECONDS = env.float("HEAVY_QUEUE_SECONDS", default=10.0)
 HEAVY_PER_CLIENT = env.int("HEAVY_PER_CLIENT", default=1)
 #: A gunicorn worker process running a heavy request takes no new connections while it runs,
-#: so that light requests go to processes that run none (config/workers.py); only with more
-#: worker processes than HEAVY_REQUEST_SLOTS.
+#: so that light requests go to processes that run none (config/workers.py); only with
+#: HEAVY_REQUEST_SLOTS + 2 worker processes or more.
 HEAVY_STANDS_ASIDE = env.bool("HEAVY_STANDS_ASIDE", default=True)
 #: The lock files of the slots and lanes, shared by the worker processes of one server.
 HEAVY_SLOTS_DIR = env.str("HEAVY_SLOTS_DIR", default=str(PAGE_CACHE_STAMP.parent / "heavy"))

@@ -291,7 +291,7 @@ def test_a_heavy_request_runs_in_its_process_until_its_last_byte(client, seed_ju
 
 @pytest.fixture
 def worker(settings):
-    """``config.workers.ThreadWorker`` of a server of 2 processes and 1 heavy slot, its main
+    """``config.workers.ThreadWorker`` of a server of 3 processes and 1 heavy slot, its main
     loop's parts set up as ``init_process`` and ``run`` set them, on a listening socket of
     its own; the loop is turned by the test (``turn``)."""
     import logging
@@ -306,7 +306,7 @@ def worker(settings):
 
     settings.HEAVY_REQUEST_SLOTS, settings.HEAVY_STANDS_ASIDE = 1, True
     cfg = Config()
-    cfg.set("workers", 2)
+    cfg.set("workers", 3)
     listener = socket.create_server(("127.0.0.1", 0))
     w = ThreadWorker(1, os.getpid(), [listener], None, 30, cfg, logging.getLogger("test"))
     w.tpool, w.poller = ThreadPoolExecutor(max_workers=2), selectors.DefaultSelector()
@@ -337,8 +337,8 @@ def test_a_worker_running_a_heavy_request_takes_no_new_connection(worker):
     """While a heavy request runs in a process, it stops taking connections (the other process
     takes them, so that light requests do not share its interpreter lock); one left waiting
     on the socket UNCLAIMED_SECONDS (no other process took it) is taken all the same; when the
-    heavy request ends, it takes them again. With no more processes than slots, or the
-    setting off, it never stands aside."""
+    heavy request ends, it takes them again. With fewer than two processes besides the
+    slots, or the setting off, it never stands aside."""
     from config.workers import UNCLAIMED_SECONDS
 
     assert worker.stands_aside and worker._accepting
@@ -361,7 +361,18 @@ def test_a_worker_running_a_heavy_request_takes_no_new_connection(worker):
     worker.connect()
     turn(worker, 0.2)
     assert worker.nr_conns == 3
-    worker.stand_aside_for_heavy(1)  # one process, one slot
+    worker.stand_aside_for_heavy(2)  # two processes, one slot: only one left for light requests
+    running.enter()
+    try:
+        turn(worker, 0.2)
+        assert (worker.stands_aside, worker._accepting, running.watcher) == (False, True, None)
+    finally:
+        running.leave()
+
+
+def test_the_setting_turns_standing_aside_off(worker, settings):
+    settings.HEAVY_STANDS_ASIDE = False
+    worker.stand_aside_for_heavy(3)
     running.enter()
     try:
         turn(worker, 0.2)
