@@ -154,3 +154,70 @@ def test_an_author_line_under_a_title_whose_note_runs_on_is_no_title():
     assert titles == ["九歌二首", "山鬼", "", "渉江", "", "", "", "", "", "", ""]
     doc = parse_mandoku((folder / "KR4h0003_032.txt").read_text(encoding="utf-8"), "KR4h0003_032.txt")
     assert "東皇太一" in [s.title for s in doc.sections]
+
+
+# kanripo/KR4c0080 (唐劉蛻集, 四部叢刊), KR4c0080_002.txt at commit
+# 42cc4466a93a2953690fef715c72103bb2a67bf1: lines 1-22 of the file. The juan's own list of its
+# pieces (山書一十八篇 … 篇後序), the first piece's title with its note, and the editors' notes of
+# another copy's reading (一作…, 一本無…, 結於一作爲非: the words, then 一作).
+LIUTUI_2 = (
+    "# -*- mode: mandoku-view; -*-\n"
+    "#+TITLE: 唐劉蛻集\n"
+    "#+DATE: 2015-09-11 08:37:57.014332\n"
+    "#+PROPERTY: ID KR4c0080\n"
+    "#+PROPERTY: BASEEDITION SBCK    \n"
+    "#+PROPERTY: WITNESS SBCK\n"
+    "#+PROPERTY: JUAN 2\n"
+    "#+PROPERTY: FILE SB04n0189-002唐劉蛻集-卷第二.\n"
+    "<pb:KR4c0080_SBCK_002-1a>¶\n"
+    "唐劉蛻集第二卷¶\n"
+    "\u3000\u3000山書一十八篇¶\n"
+    "\u3000\u3000禹書上¶\n"
+    "\u3000\u3000禹書下¶\n"
+    "\u3000\u3000古漁父四篇¶\n"
+    "\u3000\u3000\u3000篇後序¶\n"
+    "\u3000\u3000\u3000山書一十八篇(并序)¶\n"
+    "<pb:KR4c0080_SBCK_002-1b>¶\n"
+    "予於山上著書一十八篇大不復物意茫¶\n"
+    "洋乎無竆自號爲山書¶\n"
+    "天地之氣復則結者而爲山也融者而爲¶\n"
+    "川也結於(結於一/作爲非)其所者安靜而不動融¶\n"
+    "於其時者疏決以(一作/而)忘其及(其及一/作反)故¶\n"
+)
+
+
+def test_a_juan_whose_notes_are_collation_formulas_gives_them_to_the_editors():
+    doc = parse_mandoku(LIUTUI_2, "KR4c0080_002.txt")
+    assert render_mandoku(doc) == LIUTUI_2
+    notes = [(p.text, p.effective_layer, p.layer_name, p.effective_basis) for p in doc.notes()]
+    assert notes == [
+        ("并序", "commentary", "", "marked"),
+        ("結於一作爲非", "editorial", "校記", "layout"), ("一作而", "editorial", "校記", "layout"),
+        ("其及一作反", "editorial", "校記", "layout")]
+
+
+# kanripo/KR4c0015 (九家集注杜詩, 四庫全書 文淵閣), KR4c0015_001.txt at commit
+# 48ae33bec3f7829b7c993c2ff4f343c924f28c75: lines 103-108. A 集注: its 一作 note sits among the
+# commentators' notes, and stays in the commentary.
+DUSHI = (
+    "# -*- mode: mandoku-view; -*-\n"
+    "#+TITLE: 九家集注杜詩\n"
+    "#+PROPERTY: ID KR4c0015\n"
+    "#+PROPERTY: BASEEDITION WYG    \n"
+    "#+PROPERTY: JUAN 卷一\n"
+    "\u3000\u3000\u3000送高三十五書記(鮑云高書記適也字逹夫渤/海人少落魄客□宋間宋州)¶\n"
+    "\u3000\u3000\u3000\u3000(刺史張九臯竒之舉有道調封丘尉不得志/去客河西河西節度使哥舒翰表為左驍衛)¶\n"
+    "\u3000\u3000\u3000\u3000(兵曺參軍/掌書記)¶\n"
+    "<pb:KR4c0015_WYG_001-6b>¶\n"
+    "崆峒小麥熟且(一作/吾)願休王師(家語宓子賤為單父宰/百姓化之齊攻魯道由)¶\n"
+    "(單父單父老請曰麥已熟矣今齊冦至不及人人自収/其麥請放民皆使出穫麥可以益種且不資冦三請而)¶\n"
+)
+
+
+def test_a_collation_formula_among_a_commentarys_notes_stays_commentary():
+    doc = parse_mandoku(DUSHI, "KR4c0015_001.txt")
+    assert render_mandoku(doc) == DUSHI
+    notes = doc.notes()
+    assert ("一作吾", "commentary", "") in [(p.text, p.effective_layer, p.layer_name) for p in notes]
+    assert [p.text[:6] for p in notes if p.effective_layer != "commentary"] == []
+    assert sum(len(p.text) for p in notes) == 126

@@ -22,6 +22,7 @@ from ..errors import NoTextError, TextFormatError
 from ..positions import piece_positions
 from ..source import split_source_lines
 from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_byline, fill_metadata, read_header_block
+from .collation_notes import mark_collation_notes
 from .commentators import assign_commentators, column_evidence, layout_decided
 from .layers import assign_layers, join_title_note, title_note
 from .lines import (
@@ -196,6 +197,7 @@ class _Parser:
         if not self.header.tls:  # the tls editions print no small print: ( ) / are text
             doc.column_evidence = column_evidence(lines)
         unsure = assign_commentators(doc)
+        mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
         keep_entries_whole(doc)
         if unsure:
             positions = piece_positions(doc)
