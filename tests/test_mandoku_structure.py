@@ -191,9 +191,11 @@ def test_a_pian_heading_is_a_chapter_not_classic_text():
     assert liji.all_pieces()[0].text.startswith("\u3000正義曰案鄭目録云")
     shiji = parse(COMMENTARY / "KR2a0002" / "KR2a0002_001.txt")
     assert [c.title for c in shiji.chapters] == ["", "五帝本紀第一"]
-    # the entries of a table of contents (卷第二 …) stay its text
+    # the entries of a table of contents (卷第一 …) are its titles, one a line, none a chapter
     toc = parse(KANRIPO / "KR1d0002" / "KR1d0002_000.txt")
-    assert [c.title for c in toc.chapters] == ["卷第一"]
+    assert [c.title for c in toc.chapters] == [""]
+    assert [(p.kind, p.text) for p in toc.sections[0].pieces[:3]] == [
+        (LABEL, "卷第一"), (LABEL, "天官冡宰上"), (LABEL, "卷第二")]
 
 
 def test_a_one_line_kaozheng_entry_is_no_section_title():

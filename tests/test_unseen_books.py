@@ -157,9 +157,9 @@ def test_an_author_line_under_a_title_whose_note_runs_on_is_no_title():
 
 
 # kanripo/KR4c0080 (唐劉蛻集, 四部叢刊), KR4c0080_002.txt at commit
-# 42cc4466a93a2953690fef715c72103bb2a67bf1: lines 1-22 of the file. The juan's own list of its
-# pieces (山書一十八篇 … 篇後序), the first piece's title with its note, and the editors' notes of
-# another copy's reading (一作…, 一本無…, 結於一作爲非: the words, then 一作).
+# 42cc4466a93a2953690fef715c72103bb2a67bf1: lines 1-22, 123-124, 140-141, 155-156, 191-192 and 199.
+# The juan's own list of its pieces (山書一十八篇 … 篇後序), each piece's title over its text (the
+# first with its note), and the editors' notes of another copy's reading (一作…, 一本無…, 結於一作爲非: the words, then 一作).
 LIUTUI_2 = (
     "# -*- mode: mandoku-view; -*-\n"
     "#+TITLE: 唐劉蛻集\n"
@@ -183,6 +183,15 @@ LIUTUI_2 = (
     "天地之氣復則結者而爲山也融者而爲¶\n"
     "川也結於(結於一/作爲非)其所者安靜而不動融¶\n"
     "於其時者疏決以(一作/而)忘其及(其及一/作反)故¶\n"
+    "\u3000\u3000\u3000禹書上¶\n"
+    "以功不就而受誅則可謂勤民而死乎曰¶\n"
+    "\u3000\u3000\u3000禹書下¶\n"
+    "治天下之野見之於夏功而未見先於夏¶\n"
+    "\u3000\u3000\u3000古漁父四篇(有後序)¶\n"
+    "叟行山逐禽而逢虞人虞人反以罟而獵¶\n"
+    "\u3000\u3000\u3000篇後序¶\n"
+    "會昌甲子歲余於西巖下見版洗而得漁¶\n"
+    "唐劉蛻集第二卷¶\n"
 )
 
 
@@ -193,7 +202,7 @@ def test_a_juan_whose_notes_are_collation_formulas_gives_them_to_the_editors():
     assert notes == [
         ("并序", "commentary", "", "marked"),
         ("結於一作爲非", "editorial", "校記", "layout"), ("一作而", "editorial", "校記", "layout"),
-        ("其及一作反", "editorial", "校記", "layout")]
+        ("其及一作反", "editorial", "校記", "layout"), ("有後序", "commentary", "", "marked")]
 
 
 # kanripo/KR4c0015 (九家集注杜詩, 四庫全書 文淵閣), KR4c0015_001.txt at commit
@@ -221,3 +230,83 @@ def test_a_collation_formula_among_a_commentarys_notes_stays_commentary():
     assert ("一作吾", "commentary", "") in [(p.text, p.effective_layer, p.layer_name) for p in notes]
     assert [p.text[:6] for p in notes if p.effective_layer != "commentary"] == []
     assert sum(len(p.text) for p in notes) == 126
+
+
+def test_a_juans_own_list_of_its_pieces_is_a_list_of_titles():
+    """唐劉蛻集 卷二 lists its pieces before its text; every title of the list is printed again
+    over its piece: each line is a title of its own, not one run of text glued to the first
+    piece's title."""
+    doc = parse_mandoku(LIUTUI_2, "KR4c0080_002.txt")
+    assert [s.title for s in doc.sections] == ["", "山書一十八篇", "禹書上", "禹書下", "古漁父四篇", "篇後序"]
+    assert [[(p.kind, p.text) for p in para] for para in doc.sections[0].paragraphs] == [
+        [(LABEL, "山書一十八篇")], [(LABEL, "禹書上")], [(LABEL, "禹書下")], [(LABEL, "古漁父四篇")],
+        [(LABEL, "篇後序")]]
+    assert [(p.kind, p.text) for p in doc.sections[1].pieces[:3]] == [
+        (LABEL, "山書一十八篇"), (NOTE, "并序"), (TEXT, "予於山上著書一十八篇大不復物意茫洋乎無竆自號爲山書天地之氣復則結者而爲山也融者而爲川也結於")]
+
+
+def test_lines_the_text_does_not_go_on_to_print_as_titles_are_no_list():
+    # the same head with a last line no piece repeats, right before the first piece's title:
+    # the lines are not followed by the first entry's piece, so nothing says they are a list
+    changed = LIUTUI_2.replace("\u3000\u3000\u3000篇後序¶\n", "\u3000\u3000\u3000篇外序¶\n", 1)
+    doc = parse_mandoku(changed, "KR4c0080_002.txt")
+    assert render_mandoku(doc) == changed
+    assert [(p.kind, p.text) for p in doc.sections[0].pieces[:2]] == [
+        (TEXT, "山書一十八篇禹書上禹書下古漁父四篇"), (TEXT, "篇外序山書一十八篇")]
+
+
+# kanripo/KR4c0080 (唐劉蛻集, 四部叢刊), KR4c0080_000.txt at commit
+# 42cc4466a93a2953690fef715c72103bb2a67bf1: lines 1-16 and 49-61. The book's 目錄: the juans'
+# titles (第一卷) and their pieces', one a line, then its end title and the next part (紀事).
+LIUTUI_0 = (
+    "# -*- mode: mandoku-view; -*-\n"
+    "#+TITLE: 唐劉蛻集\n"
+    "#+DATE: 2015-09-11 08:37:56.867331\n"
+    "#+PROPERTY: ID KR4c0080\n"
+    "#+PROPERTY: BASEEDITION SBCK    \n"
+    "#+PROPERTY: WITNESS SBCK\n"
+    "#+PROPERTY: JUAN 0\n"
+    "#+PROPERTY: FILE SB04n0189-000唐劉蛻集-目録.\n"
+    "<pb:KR4c0080_SBCK_000-1a>¶\n"
+    "唐劉蛻集目錄¶\n"
+    + "\u3000" * 13 + "明吳馡編輯¶\n"
+    "\u3000第一卷¶\n"
+    "\u3000\u3000文泉子集序¶\n"
+    "\u3000\u3000\u3000憫禱辭¶\n"
+    "\u3000\u3000\u3000弔屈原辭三章¶\n"
+    "\u3000\u3000\u3000\u3000哀湘竹¶\n"
+    "\u3000\u3000第六卷¶\n"
+    "<pb:KR4c0080_SBCK_000-3b>¶\n"
+    "\u3000\u3000投知已書¶\n"
+    "\u3000\u3000答知已書¶\n"
+    "\u3000\u3000論江陵耆老書¶\n"
+    "\u3000\u3000江南論鄉飲酒禮書¶\n"
+    "唐劉蛻集目錄¶\n"
+    "#+PROPERTY: JUAN 0\n"
+    "#+PROPERTY: FILE SB04n0189-000唐劉蛻集-紀事.\n"
+    "<pb:KR4c0080_SBCK_000-4a>¶\n"
+    "刻唐劉蛻集紀事¶\n"
+    "讀唐代文嘗癖劉蛻恨全書未獲¶\n"
+)
+
+
+def test_a_contents_juan_is_a_list_of_titles_one_a_line():
+    doc = parse_mandoku(LIUTUI_0, "KR4c0080_000.txt")
+    assert render_mandoku(doc) == LIUTUI_0
+    assert doc.bylines == [{"dynasty": "明", "place": "", "name": "吳馡", "role": "編輯"}]
+    entries = doc.sections[0]
+    assert [[(p.kind, p.text) for p in para] for para in entries.paragraphs] == [
+        [(LABEL, t)] for t in ("第一卷", "文泉子集序", "憫禱辭", "弔屈原辭三章", "哀湘竹", "第六卷", "投知已書",
+                               "答知已書", "論江陵耆老書", "江南論鄉飲酒禮書")]
+    assert all(p.kind != TEXT for p in entries.pieces)
+    assert [c.title for c in doc.chapters][1:] == ["0"]
+    assert [p.text for p in doc.chapters[1].sections[0].pieces] == ["刻唐劉蛻集紀事讀唐代文嘗癖劉蛻恨全書未獲"]
+
+
+def test_a_title_whose_note_runs_on_lower_over_flush_text_opens_its_section():
+    """九家集注杜詩 prints a poem's title three columns in, its note running on over two lines
+    four columns in, and the poem flush: the title opens the poem's section."""
+    doc = parse_mandoku(DUSHI, "KR4c0015_001.txt")
+    assert [s.title for s in doc.sections] == ["送高三十五書記"]
+    assert [(p.kind, p.text[:7]) for p in doc.sections[0].pieces[:5]] == [
+        (LABEL, "送高三十五書記"), (NOTE, "鮑云高書記適也"), (NOTE, "刺史張九臯竒之"), (TEXT, "崆峒小麥熟且"), (NOTE, "一作吾")]

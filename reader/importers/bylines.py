@@ -9,7 +9,8 @@ import re
 #: Dynasty prefixes of Siku bylines (宋朱熹撰); 國朝 marks a Qing author.
 DYNASTIES = ("國朝", "皇朝", "後漢", "東漢", "西漢", "南唐", "後周", "北魏", "北齊", "北周",
              "漢", "魏", "晉", "宋", "齊", "梁", "陳", "隋", "唐", "元", "明", "清", "周")
-ROLE = re.compile(r"(撰集|同撰|奉勅撰|撰|著|編|輯|纂|述|注|註|集注|集解|疏|訂|校)$")
+#: A role of two words (編輯: 唐劉蛻集 ``明吳馡編輯``) is one role, not a name's last character and a role.
+ROLE = re.compile(r"(撰集|同撰|奉勅撰|編輯|撰|著|編|輯|纂|述|注|註|集注|集解|疏|訂|校)$")
 
 
 def parse_byline(byline: str) -> tuple[str, str, str]:

@@ -60,7 +60,7 @@ def same_title(written: str, work: str) -> bool:
 
 
 #: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
-BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|義疏|[補𥙷]注|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
+BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|義疏|[補𥙷]注|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
 #: A work presented to the throne signs with the humble 臣 and 上 (楚辭 ``校書郎臣王逸上``:
 #: 王逸 presented his 章句): the role 上 is taken only after a name that 臣 leads.
 PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)$")

@@ -23,6 +23,7 @@ from ..positions import piece_positions
 from ..source import split_source_lines
 from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
+from .contents import contents_lines
 from .commentators import assign_commentators, column_evidence, layout_decided
 from .layers import assign_layers, join_title_note, title_note
 from .lines import (
@@ -251,6 +252,9 @@ class _Parser:
         prev_width = 0                   # print width of the previous content line (0 after a blank)
         # in a part of editors' collation notes (卷一考證): entries with a hanging indent
         kaozheng = self.header.prop("JUAN").strip().endswith(KAOZHENG)
+        # the lines of a contents list (目錄): each an entry of its own, never a heading
+        entries = contents_lines(lines, start, end, self.doc.juan_label, full, print_width)
+        after_entry = False              # the previous content line was an entry of a contents list
 
         def flush_trailing():
             nonlocal pending
@@ -345,7 +349,10 @@ class _Parser:
 
             # ---- headings ----
             heading = None
-            if stripped.startswith("*") and ORG_HEADING.match(line):
+            entry = entries.get(i, "")
+            if entry:
+                pass
+            elif stripped.startswith("*") and ORG_HEADING.match(line):
                 m = ORG_HEADING.match(line)
                 heading = (line, ChapterDoc(title=m["title"], heading=line))
             elif self.header.tls and TLS_HEADING.match(line):
@@ -358,10 +365,10 @@ class _Parser:
                                                      heading=line[:-1]))
             col_shift = 0
             # a 篇 heading alone on its line mid-juan, after a line that ended its paragraph
-            lone = (not heading and not at_start and not self.header.tls and indent <= 4
+            lone = (not heading and not entry and not at_start and not self.header.tls and indent <= 4
                     and (para_break or prev_width < full - KAOZHENG_SLACK) and not (cont and cont[0] == "open")
                     and bool(LONE_NUMBERED_CHAPTER.match(stripped)))
-            if not heading and (at_start or lone) and not self.header.tls and indent <= 4:
+            if not heading and not entry and (at_start or lone) and not self.header.tls and indent <= 4:
                 m = NUMBERED_CHAPTER.match(stripped)
                 # an unnumbered 篇 title only where the juan has no heading yet: under a
                 # numbered one (隗囂公孫述列傳第三) an indented 隗囂傳(…) is a section's title
@@ -473,17 +480,17 @@ class _Parser:
             entry_start = (kaozheng and not para_break and (indent == 0 or prev_width < full - KAOZHENG_SLACK)
                            and not (bool(cont) and cont[0] == "note" and stripped.startswith("(")))
             new_para = para_break or label_closed or label is not None or bool(number) or entry_start or (
-                not self.header.tls and indent != prev_indent and not wrapped)
+                not self.header.tls and indent != prev_indent and not wrapped) or bool(entry) or after_entry
             cont_arg = None
             forced = False
-            if not para_break and label is None and not number:
+            if not para_break and label is None and not number and not entry and not after_entry:
                 cont_arg = continues(cont, stripped, cont[2] if wrapped else indent, "main", new_para)
                 if cont_arg and cont_arg[0] == "text" and unit is not None and unit.size() >= UNIT_LIMIT:
                     cont_arg = None
                     forced = True
             if cont_arg is None:
                 unit = Unit("para", lineno, new_para=new_para, indent=indent, label=label is not None,
-                             number=number.rstrip("."), forced=forced)
+                             number=number.rstrip("."), forced=forced, entry=entry)
                 units.append(unit)
                 in_label = label is not None
             else:
@@ -506,6 +513,7 @@ class _Parser:
                                      cont_arg, last)
             cont = _cont(c, indent, "main")
             para_break, at_start, prev_indent = False, False, indent
+            after_entry = bool(entry)
             prev_width = print_width(line)
             i += 1
         if cont is not None and cont[0] == "open":

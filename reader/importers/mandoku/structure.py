@@ -23,6 +23,7 @@ from ..document import (
     CLASSIC, LABEL, NOTE, NOTE_KINDS, RECORD, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc, render_piece,
 )
 from ..siku import MAIN_NOTE_TAG
+from .contents import TITLE as CONTENTS_TITLE
 from .lines import FixedBuilder, PieceBuilder, add_layout
 
 #: Size of a derived section, in characters of text and notes: sections without closers
@@ -87,6 +88,7 @@ class Unit:
     label: bool = False
     number: str = ""  # tls paragraph number
     forced: bool = False  # a run of text cut at a line break only to bound the unit's size
+    entry: str = ""  # a line of a contents list: its title line or an entry (``contents.TITLE``, ``ENTRY``)
     # closer
     closer: FixedBuilder | None = None
     title: str = ""
@@ -222,6 +224,11 @@ def _noted_title(u: Unit, nxt: Unit | None, prev: Unit | None, after_title: bool
             and all(p.kind == NOTE for p in u.pieces[1:]))
 
 
+def _notes_only(u: Unit) -> bool:
+    """Whether a paragraph unit holds small print alone (a note running on over its lines)."""
+    return u.kind == "para" and bool(u.pieces) and all(p.kind == NOTE for p in u.pieces)
+
+
 def _above_running_note(run: list[Unit], k: int) -> Unit | None:
     """The unit before the units of notes alone (a note running on over lines) just above
     ``run[k]``; None when ``run[k - 1]`` is not such a unit."""
@@ -247,20 +254,28 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     heading_like = []
     for k, u in enumerate(run):
         nxt = run[k + 1] if k + 1 < len(run) else None
+        # a title's note running on over lines printed lower than the title (九家集注杜詩
+        # ``　　　送高三十五書記(鮑云…`` then ``　　　　(刺史…)``): what follows the note decides
+        below = k + 1
+        while below < len(run) and _notes_only(run[below]) and run[below].indent > u.indent:
+            below += 1
+        after = run[below] if below < len(run) else None
         heading_like.append(
             headings and u.lines == 1 and u.pieces[0].kind == TEXT
-            and (len(u.pieces) == 1 or _noted_title(u, nxt, run[k - 1] if k else None,
+            and (len(u.pieces) == 1 or _noted_title(u, after, run[k - 1] if k else None,
                                                      bool(heading_like) and heading_like[-1],
                                                      _above_running_note(run, k)))
             and u.pieces[0].n <= HEADING_MAX and not _holds_circle(u.pieces[0])
-            and (nxt is None or nxt.new_para) and u.new_para and not u.label)
+            and (nxt is None or nxt.new_para) and u.new_para and not u.label and not u.entry)
     chunks: list[list[int]] = []
     size = 0
     only_headings = True
     for k, u in enumerate(run):
         start = not chunks
         if not start:
-            if size and size + u.size() > HARD_LIMIT:
+            if bool(u.entry) != bool(run[k - 1].entry):  # a contents list is a section of its own
+                start = True
+            elif size and size + u.size() > HARD_LIMIT:
                 start = True
             elif closer is None and u.new_para:
                 if (u.label and not u.number) or (heading_like[k] and not only_headings) or size >= SOFT_LIMIT:
@@ -301,6 +316,14 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                 # A heading is a label, not main text: counted once, as the section's title.
                 for j, k in enumerate(chunk[:len(titles)]):
                     section.paragraphs[j][0].kind = LABEL
+        if first.entry:
+            # a contents list: each line a title of its own (``contents``), the list's title
+            # line (管子目錄) the section's
+            for para in section.paragraphs:
+                if para and para[0].kind == TEXT:
+                    para[0].kind = LABEL
+            if first.entry == CONTENTS_TITLE:
+                section.title = section.paragraphs[0][0].text.split("\u3000", 1)[0]
         sections.append(section)
     if closer is not None:
         if not sections:

@@ -1,0 +1,136 @@
+"""Contents lists (目錄): which printed lines of a juan are the entries of a list of titles.
+
+A contents list is a list of titles, one per line (a line may set several side by side,
+``牧民第一　形勢第二``), that the book's pieces repeat as their titles. Each line is an entry
+of its own: never joined to the next line as one sentence, never taken for a chapter heading
+or a section's title, and stored as a title (a LABEL piece in a paragraph of its own), so
+that the list reads as a list and a search of the classic does not find its titles twice.
+
+Two kinds, both at the head of a juan or of a part of one (``#+PROPERTY: JUAN``):
+
+* a juan's own list of its pieces, before its text (唐劉蛻集 四部叢刊 卷二: ``　　山書一十八篇``
+  … ``　　　篇後序``, then ``　　　山書一十八篇(并序)`` and its text): the longest run of
+  short lines from the body's first line that the file goes on to print as its pieces'
+  titles, each on a line of its own (alone, or before its note), in the list's order, the
+  first right after the list. Two entries at least.
+* a 目錄 juan or part (its label or its ``FILE`` ends in 目錄 or 目録: 唐劉蛻集 ``_000``,
+  楚詞補注 ``#+PROPERTY: JUAN 目録``), and the lines after a line that is only a title ending
+  in 目錄 (管子 ``管子目錄`` after its 序): the run of short lines there. The titles are the
+  following juans', which one file cannot see, so the run is the evidence: entries are short
+  (at most ``ENTRY_MAX`` characters outside their note), none a full printed line (prose runs
+  on, ``PROSE_MIN``), none a closer (``右…``) or the list's title printed again as its end title
+  (``唐劉蛻集目錄``), which end the list; so does small print alone on its line.
+
+Pure: no ORM, no I/O; ``parser.scan_body`` asks it which lines are entries.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from .lines import BLANK, IDEO_SPACE, PB_ONLY, PILCROW
+
+#: What ``contents_lines`` says of a line: the list's title line, or an entry.
+TITLE, ENTRY = "title", "entry"
+#: At most this many characters of an entry outside its note.
+ENTRY_MAX = 24
+#: A line this wide or wider (and as wide as a full line of the file) is prose running on, not
+#: an entry: a contents file's own lines are mostly short, so its full width alone can be an
+#: entry's (北齊書 目録: 11).
+PROSE_MIN = 16
+#: A juan label or file name of a contents list.
+CONTENTS = re.compile(r"目[錄録]\.?$")
+#: A line that is only the title of a contents list (``管子目錄``), or that and its class after a
+#: space (``欽定詩經傳説彚纂目錄　　詩類``, the 四庫 editions' first line of a 目錄 part).
+LIST_TITLE = re.compile(r"^(?P<title>[^\s()<>¶\u3000]{0,16}目[錄録])(?:\u3000+[^\s()<>¶\u3000]{1,6})?$")
+#: An entry: its title, then at most one note closed on the line.
+ENTRY_LINE = re.compile(r"^(?P<title>[^\s()<>/]+(?:\u3000+[^\s()<>/]+)*)\u3000*(?:\([^()]*\))?$")
+
+
+def _bare(line: str) -> str:
+    return line.lstrip(IDEO_SPACE).rstrip(PILCROW)
+
+
+def _entry(line: str, full: int, width: Callable[[str], int]) -> str:
+    """The title of ``line`` if it can be an entry of a contents list, else ""."""
+    bare = _bare(line)
+    m = ENTRY_LINE.match(bare)
+    if not m or bare.startswith("右") or width(line) >= max(full, PROSE_MIN):
+        return ""
+    title = m["title"]
+    return title if len(title.replace(IDEO_SPACE, "")) <= ENTRY_MAX else ""
+
+
+def _run(lines: list[str], i: int, end: int, full: int, width) -> list[tuple[int, str]]:
+    """The lines from ``i`` that can be entries, page breaks and blank lines skipped, up to
+    the first that cannot or that is a list's title (its end title, ``唐劉蛻集目錄``)."""
+    out = []
+    while i < end:
+        line = lines[i]
+        if PB_ONLY.match(line) or (BLANK.match(line) and not line.startswith("#")):
+            i += 1
+            continue
+        if line.startswith("#"):
+            break
+        title = _entry(line, full, width)
+        if not title or LIST_TITLE.match(_bare(line)):  # the list's title again (its end title)
+            break
+        out.append((i, title))
+        i += 1
+    return out
+
+
+def _title_of(line: str) -> str:
+    return _bare(line).split("(", 1)[0].rstrip(IDEO_SPACE)
+
+
+def _repeated(lines: list[str], run: list[tuple[int, str]], end: int) -> list[tuple[int, str]]:
+    """The longest start of ``run`` (two entries or more) that the text after it goes on to
+    print as its pieces' titles: the first content line after it is the first entry's title
+    (alone or before its note), and every entry is printed again on a line of its own, in the
+    list's order; [] when there is none (a juan's bylines, printed again over a later part,
+    are followed by no title of theirs)."""
+    for n in range(len(run), 1, -1):
+        j = run[n - 1][0] + 1
+        while j < end and (PB_ONLY.match(lines[j]) or BLANK.match(lines[j])):
+            j += 1
+        if j >= end or _title_of(lines[j]) != run[0][1]:
+            continue
+        for _, title in run[:n]:
+            while j < end and _title_of(lines[j]) != title:
+                j += 1
+            if j >= end:
+                break
+            j += 1
+        else:
+            return run[:n]
+    return []
+
+
+def contents_lines(lines: list[str], start: int, end: int, label: str, full: int,
+                   width: Callable[[str], int]) -> dict[int, str]:
+    """The lines of ``lines[start:end]`` that belong to a contents list (see the module
+    docstring): ``{index: TITLE or ENTRY}`` (0-based indexes in ``lines``), the list's title
+    line (``管子目錄``) and each entry. ``label`` is the juan's label (目錄 for a contents juan),
+    ``full`` the width of a full printed line and ``width`` the printed width of a line
+    (``parser.print_width``)."""
+    found: dict[int, str] = {}
+    heads = [(start, bool(CONTENTS.search(label or "")), -1)]  # (first line, a 目錄 part, its title line)
+    for i in range(start, end):
+        line = lines[i]
+        if line.startswith("#+PROPERTY: JUAN") and i > start:
+            j, named = i + 1, CONTENTS.search(line.split("JUAN", 1)[1].strip()) is not None
+            while j < end and lines[j].startswith("#"):
+                named = named or (lines[j].startswith("#+PROPERTY: FILE") and CONTENTS.search(lines[j]) is not None)
+                j += 1
+            heads.append((j, named, -1))
+        elif LIST_TITLE.match(_bare(line)) and not line.startswith("#"):
+            heads.append((i + 1, True, i))
+    for first, named, title in heads:
+        run = _run(lines, first, end, full, width)
+        entries = run if named else _repeated(lines, run, end)
+        if len(entries) >= 2:
+            if title >= 0:
+                found[title] = TITLE
+            found.update((i, ENTRY) for i, _ in entries)
+    return found
