@@ -310,3 +310,35 @@ def test_a_title_whose_note_runs_on_lower_over_flush_text_opens_its_section():
     assert [s.title for s in doc.sections] == ["送高三十五書記"]
     assert [(p.kind, p.text[:7]) for p in doc.sections[0].pieces[:5]] == [
         (LABEL, "送高三十五書記"), (NOTE, "鮑云高書記適也"), (NOTE, "刺史張九臯竒之"), (TEXT, "崆峒小麥熟且"), (NOTE, "一作吾")]
+
+
+
+# kanripo/KR1b0027 (書集傳纂疏, 四庫全書 文淵閣), KR1b0027_001.txt at commit
+# adfff449709111cbc38286deb820c229bfe99968: lines 1-15. 蔡沈's 集傳 in small print after the words
+# it explains, then the word 纂疏 full size and 陳櫟's 纂疏 in small print.
+ZUANSHU = (
+    "# -*- mode: mandoku-view; -*-\n"
+    "#+TITLE: 書集傳纂疏\n"
+    "#+DATE: 2015-08-24 22:02:37.251566\n"
+    "#+PROPERTY: ID KR1b0027\n"
+    "#+PROPERTY: BASEEDITION WYG    \n"
+    "#+PROPERTY: JUAN 卷一\n"
+    "<pb:KR1b0027_WYG_001-1a>¶\n"
+    "欽定四庫全書¶\n"
+    "\u3000書集傳纂疏卷一\u3000\u3000\u3000\u3000\u3000元\u3000陳櫟\u3000撰¶\n"
+    "\u3000\u3000朱子訂定蔡氏集傳¶\n"
+    "\u3000虞書(虞舜氏因以為有天下之號也書凡五篇堯典/雖紀唐堯之事然本虞史所作故曰虞書其舜)¶\n"
+    "\u3000(典以下夏史所作當曰夏書春秋傳亦多/引為夏書此云虞書或以為孔子所定也)¶\n"
+    "\u3000\u3000\u3000堯典(堯唐帝名説文曰典從冊在丌上尊閣之/也此篇以簡册載堯之事故名曰堯典後)¶\n"
+    "\u3000\u3000\u3000(世以其所載之事可為常法故/又訓為常也今文古文皆有)纂疏(吕氏曰二/典如易之)¶\n"
+    "\u3000\u3000\u3000(有乾坤字丌巨基反愚按丌即今板閣/形也典  册在丌上在六書為象形)¶\n"
+)
+
+
+def test_the_word_a_book_is_named_after_labels_its_own_layer():
+    doc = parse_mandoku(ZUANSHU, "KR1b0027_001.txt")
+    assert render_mandoku(doc) == ZUANSHU
+    # (虞書 and 堯典, the 書's part and 篇, are still read as text with their notes: not pinned here)
+    assert [(p.kind, p.text[:6], p.effective_layer, p.layer_name) for p in doc.sections[0].pieces[-3:]] == [
+        (NOTE, "堯唐帝名説文", "commentary", ""), (LABEL, "纂疏", "subcommentary", "纂疏"),
+        (NOTE, "吕氏曰二典如", "subcommentary", "纂疏")]

@@ -26,6 +26,7 @@ from .collation_notes import mark_collation_notes
 from .contents import contents_lines
 from .commentators import assign_commentators, column_evidence, layout_decided
 from .layers import assign_layers, join_title_note, title_note
+from .named_layers import label_named_layer
 from .lines import (
     BLANK, IDEO_SPACE, MD, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
 )
@@ -193,6 +194,7 @@ class _Parser:
         title_rest = (found["title"]["rest"] or "") if found.get("title") else ""
         if not layout_decided(doc):  # 水經注, 南華真經註疏, the 老子 editions: no 注疏 markers to read
             assign_layers(doc, IDEO_SPACE.join(b for b in (title_rest, found.get("byline", "")) if b))
+        label_named_layer(doc)  # 纂疏(…): the layer the book is named after, labelled by its word
         if found.get("title") and found["title"]["note"] and title_note(doc):
             join_title_note(doc)
         if not self.header.tls:  # the tls editions print no small print: ( ) / are text
