@@ -3,7 +3,9 @@
 Columns, in this order (``COLUMNS``): work (its name as lists show it: the title, with the
 edition when the work has several, ``search.service.edition_places``), juan
 (the book's label, 卷十), section (its position in the juan), section_title, layer (經文, 注,
-記, 標題), before, match, after, url (the hit's reading page, absolute).
+記, 標題), before, match, after, url (the hit's reading page, absolute), commentator (who wrote
+the passage: 李善, 呂延濟; empty when the book names nobody; last, so the older columns keep their
+places).
 
 Written with the standard library's ``csv`` module: CSV as RFC 4180 (``excel`` dialect, CRLF
 line ends, quotes where needed) with a UTF-8 byte-order mark so that spreadsheet programs
@@ -23,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from config.spreadsheets import spreadsheet_row
 from search.documents import LAYER_NAMES
 
-COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url")
+COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator")
 HIT_LIST_KINDS = {
     "csv": ("text/csv; charset=utf-8", "csv", "excel", "\ufeff"),
     "tsv": ("text/tab-separated-values; charset=utf-8", "tsv", "excel-tab", ""),
@@ -39,7 +41,7 @@ def hit_rows(hits: Iterable, work_names: dict[str, str], url_of: Callable) -> It
         p = h.passage
         before, match, after = h.kwic()
         yield (work_names.get(p.work_slug, p.work_title), p.juan_label, p.section_position, p.section_title,
-               LAYER_NAMES[p.layer], before, match, after, url_of(h))
+               LAYER_NAMES[p.layer], before, match, after, url_of(h), p.commentator)
 
 
 def hit_list_chunks(kind: str, rows: Iterable[tuple]) -> Iterator[bytes]:

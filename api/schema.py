@@ -127,6 +127,8 @@ class HitDocSerializer(serializers.Serializer):
 
     layer = serializers.ChoiceField(choices=list(LAYERS))  # classic, commentary, …, record, record_note, title
     layer_name = serializers.CharField()
+    commentator = serializers.CharField(help_text="who wrote the passage (李善, 呂延濟), as the commentator= "
+                                        "filter names them; \"\" when the book names nobody")
     work = HitWorkSerializer()
     juan = serializers.IntegerField()
     juan_label = serializers.CharField()
@@ -268,7 +270,7 @@ SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
               "ends_at": {"piece": 0, "offset": 33}}})
 SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
     "count": 2, "next": None, "previous": None,
-    "results": [{"layer": "classic", "layer_name": "經文", "work": {"id": 1, "title": "禮書綱目"}, "juan": 10,
+    "results": [{"layer": "classic", "layer_name": "經文", "commentator": "", "work": {"id": 1, "title": "禮書綱目"}, "juan": 10,
                  "juan_label": "卷十", "section": {"position": 2, "title": "張侯", "name": "張侯"}, "piece": 2,
                  "before": "十遂命量人巾車張三侯大侯之崇見", "match": "鵠", "after": "於參參見鵠於干干不及地武不繫左",
                  "url": SEED + "2/?hl=%E9%B5%A0#s2-p2"}],

@@ -223,7 +223,7 @@ class HitSerializer(serializers.Serializer):
     """One occurrence: layer (``classic``, ``commentary``, ``readings``, ``subcommentary``,
     ``editorial``, ``smallprint``, ``record``, ``record_note``, ``title``) and its name
     (the book's own, such as 鄭注 or 疏, where the piece has one: ``search.service.name_layers``),
-    location, KWIC (``before``/``match``/``after``), reading URL; ``reading`` only for a hit
+    ``commentator`` (who wrote the passage: 李善, 呂延濟; "" when the book names nobody), location, KWIC (``before``/``match``/``after``), reading URL; ``reading`` only for a hit
     found through a simplified form that stands for several characters, in a simplified or
     mixed edition: the match as the query read it (后 found by 後: ``"reading": "後"``,
     ``search.analysis.reading_of``)."""
@@ -238,6 +238,7 @@ class HitSerializer(serializers.Serializer):
         return {
             "layer": p.layer,
             "layer_name": getattr(hit, "layer_name", None) or LAYER_NAMES[p.layer],
+            "commentator": p.commentator,
             "work": {"id": place.get("work_id", p.work_id), "title": p.work_title},
             "edition": {"id": p.work_id, "slug": p.work_slug, "name": place.get("name", "")},
             "juan": p.juan_number,

@@ -53,8 +53,8 @@ def test_responses_are_typed_and_real_responses_follow_them(schema, client, seed
 def test_a_hit_is_typed_field_by_field(schema):
     shape, _ = response_schema(schema, "/api/search/")
     hit = shape["properties"]["results"]["items"]
-    assert sorted(hit["properties"]) == ["after", "before", "juan", "juan_label", "layer", "layer_name", "match",
-                                         "piece", "reading", "section", "url", "work"]
+    assert sorted(hit["properties"]) == ["after", "before", "commentator", "juan", "juan_label", "layer",
+                                         "layer_name", "match", "piece", "reading", "section", "url", "work"]
     assert "reading" not in hit["required"]   # only for a hit found through an ambiguous simplified form
     assert hit["properties"]["layer"]["enum"] == ["classic", "commentary", "readings", "subcommentary", "editorial",
                                                   "smallprint", "record", "record_note", "title", "annotation"]

@@ -2,6 +2,8 @@
 issue 27): who wrote each note and in which layer (``reader.importers.mandoku.commentators``),
 on real files; and, imported into the test database, search counts per layer equal a plain
 scan of the stored pieces of one juan of several editions."""
+import csv
+import io
 from collections import Counter
 
 import pytest
@@ -268,3 +270,24 @@ def test_search_by_commentator(commentary_juans, search_backend, client):
     # the options that hold the commentator are open: a filter in force is never folded away
     assert '<details class="more-options" open>' in page
     assert '<details class="more-options">' in client.get("/search/", {"q": "曰"}).content.decode()
+
+
+def test_a_hit_names_its_commentator_on_the_page_in_the_api_and_the_hit_list(commentary_juans, client):
+    """六臣註文選's notes are 李善's, 呂延濟's, 張銑's …: each hit says whose (the search page as
+    the reading page labels a part, 注（呂延濟）; the API's ``commentator``; the hit list's last
+    column), the same name ``commentator=`` filters on."""
+    liuchen = commentary_juans[0]
+    params = {"q": "曰", "exact": "on", "edition": liuchen.edition.slug, "page_size": "200"}
+    api = client.get("/api/search/", params).json()
+    assert {"李善", "呂延濟", "張銑"} <= {h["commentator"] for h in api["results"]}
+    assert {h["commentator"] for h in api["results"] if h["layer"] == "classic"} <= {""}
+    lu = client.get("/api/search/", {**params, "commentator": "呂延濟"}).json()
+    assert lu["count"] > 0 and {(h["layer_name"], h["commentator"]) for h in lu["results"]} == {("注", "呂延濟")}
+    page = client.get("/search/", {"q": "曰", "exact": "on", "commentator": "呂延濟"}).content.decode()
+    assert page.count('<span class="layer layer-commentary">注（呂延濟）</span>') == min(lu["count"], 50)
+    body = b"".join(client.get("/api/search/export/csv/", {"q": "曰", "exact": "on", "commentator": "呂延濟"})
+                    .streaming_content).decode("utf-8")
+    rows = list(csv.reader(io.StringIO(body[1:])))
+    assert rows[0][-1] == "commentator" and len(rows) == lu["count"] + 1
+    assert {r[-1] for r in rows[1:]} == {"呂延濟"}
+

@@ -402,6 +402,27 @@ def test_commentator_filter(backend, seed_juan):
     assert backend.search(SearchQuery("鵠", commentator=None)).count == backend.search(SearchQuery("鵠")).count > 0
 
 
+def test_every_hit_names_its_passages_commentator(backend, seed_juan):
+    """A hit carries who wrote its passage (``Hit.commentator``: the search page and the API
+    name 李善 or 呂延濟 beside 注): in a 楚辭 juan every hit's commentator is its passage's
+    (``SearchDocument.commentator``), 王逸 and 洪興祖 both among them, "" for the classic's."""
+    from reader.importers.loader import import_file
+    from search.signals import muted
+
+    from .conftest import SHARED
+
+    with muted():
+        juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR4a0002" / "KR4a0002_001.txt").juan
+    documents = documents_for_juan(juan)
+    backend.rebuild(documents_for_juan(seed_juan) + documents)
+    written_by = {d.doc_id: d.commentator for d in documents}
+    hits = backend.search(SearchQuery("曰", exact=True, juan_ids=frozenset({juan.id}))).hits
+    assert [h.commentator for h in hits] == [written_by[h.doc_id] for h in hits]
+    assert {"王逸", "洪興祖"} <= {h.commentator for h in hits}
+    filtered = backend.search(SearchQuery("言", exact=True, commentator="洪興祖")).hits
+    assert len(filtered) > 0 and {h.commentator for h in filtered} == {"洪興祖"}
+
+
 #: A query of a one-to-many simplified form, and what it finds in a simplified edition (the form
 #: itself too) and in a traditional one (itself only): 當 finds 当 (in this book always read 當), 后
 #: every 后, 于 every 于; in the traditional seed 后 and 于 stay apart. (後 and 於 find only the

@@ -35,13 +35,13 @@ def _rows(kind, rows):
 
 
 def test_hit_list_cells_that_start_a_formula_are_escaped():
-    row = ("禮書綱目", "卷十", 2, HOSTILE[0], "經文", HOSTILE[2], HOSTILE[3], HOSTILE[1], "http://h/works/x/")
+    row = ("禮書綱目", "卷十", 2, HOSTILE[0], "經文", HOSTILE[2], HOSTILE[3], HOSTILE[1], "http://h/works/x/", "李善")
     for kind in ("csv", "tsv"):
         assert _rows(kind, [row]) == [list(COLUMNS), [
             "禮書綱目", "卷十", "2", "'" + HOSTILE[0], "經文", "'" + HOSTILE[2], "'" + HOSTILE[3], "'" + HOSTILE[1],
-            "http://h/works/x/"]], kind
-    tab = ("禮書綱目", "卷十", 3, "\t=1+1", "注", "\r=2", "射", "", "u")
-    assert _rows("csv", [tab])[1] == ["禮書綱目", "卷十", "3", "'\t=1+1", "注", "'\r=2", "射", "", "u"]
+            "http://h/works/x/", "李善"]], kind
+    tab = ("禮書綱目", "卷十", 3, "\t=1+1", "注", "\r=2", "射", "", "u", "")
+    assert _rows("csv", [tab])[1] == ["禮書綱目", "卷十", "3", "'\t=1+1", "注", "'\r=2", "射", "", "u", ""]
 
 
 def _collation(reading: str, lemma: str, title: str):

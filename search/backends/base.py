@@ -148,6 +148,8 @@ class HitPassage:
     hits: int = 0
     #: The book's name for the layer (``SearchDocument.layer_name``), "" if none.
     layer_name: str = ""
+    #: Who wrote the passage (``SearchDocument.commentator``: 李善, 呂延濟), "" if the book names nobody.
+    commentator: str = ""
     #: The pieces' start offsets (``piece_starts``' second column), made on first use.
     _offsets: list | None = field(default=None, repr=False, compare=False)
 
@@ -173,7 +175,7 @@ class Hit:
     """One occurrence. ``start``/``end`` are code-point offsets into the passage text;
     ``before + match + after`` is a real substring of the stored passage (cut on demand,
     so a query with 100,000 hits builds no snippets but those shown). The place
-    (``work_id``, ``juan_number``, ``section_position``, ``layer``, …) comes from its
+    (``work_id``, ``juan_number``, ``section_position``, ``layer``, ``commentator``, …) comes from its
     ``HitPassage``; ``passage_hits`` is the number of hits in the same passage."""
 
     __slots__ = ("passage", "start", "end", "_piece", "url", "layer_name", "work_name")  # the last three: views

@@ -366,10 +366,12 @@ class HitArray(Sequence):
             counts = (np.searchsorted(self.starts, last) - np.searchsorted(self.starts, first)).tolist()
             places, context = corpus.places, self.query.context
             piece_starts, layer_name = PLACE_FIELDS.index("piece_starts"), PLACE_FIELDS.index("layer_name")
+            commentator = PLACE_FIELDS.index("commentator")
             for p, count in zip(new, counts):
                 place = places[p]
                 passages[p] = HitPassage(*_PASSAGE_HEAD(place), text=corpus.text(p), piece_starts=place[piece_starts],
-                                               context=context, hits=count, layer_name=place[layer_name])
+                                               context=context, hits=count, layer_name=place[layer_name],
+                                               commentator=place[commentator])
         return [Hit(passages[p], b, e) for p, b, e in zip(pids.tolist(), begins, ends)]
 
     def __getitem__(self, index):
