@@ -12,9 +12,9 @@ import numpy as np
 from search.analysis import char_alternatives, query_units
 
 from ..base import live_juans
-from .format import ARRAYS, GAP_BIT, SEP, deleted_file, segment_names, unit_key
+from .format import ARRAYS, GAP_BIT, deleted_file, segment_names, unit_key
 from .places import JoinedPlaces
-from .segment import Segment, _non_overlapping, _Term, remember
+from .segment import Segment, _check_units, _key_test, _non_overlapping, _Term, remember
 
 
 #: The units whose proofs (``Corpus._proof``) a corpus keeps; past it they are made again.
@@ -353,15 +353,7 @@ class Corpus:
         keep = None
         for i, j in enumerate(sides):  # the keys' test on every candidate, before any copy of them
             key = np.concatenate([k[i] for _, k in parts]) if len(parts) > 1 else parts[0][1][i]
-            unit = key & np.uint16(GAP_BIT - 1)
-            if alts[j] is None:
-                test = unit != 0
-            elif len(alts[j]) == 1:
-                test = unit == unit_key(alts[j][0])
-            else:
-                test = np.isin(unit, np.array([unit_key(c) for c in alts[j]], dtype=np.uint16))
-            if exact:  # the separators before the later of the two units: the query's or none
-                test &= (key >= GAP_BIT) == bool(units.gaps[max(j, anchor)])
+            test = _key_test(key, term, j, anchor, exact)
             keep = test if keep is None else keep & test
         at = np.flatnonzero(keep)
         first, size, count = (np.asarray(v, dtype=np.int64) for v in zip(*firsts))
@@ -370,28 +362,8 @@ class Corpus:
         cand += first[owner] - anchor  # the phrase's start, a position of the whole corpus
         inside = (cand >= first[owner]) & (cand <= first[owner] + size[owner] - length)
         cand = cand if inside.all() else cand[inside]
-        gapped = {anchor + 1, anchor}  # compared by the keys' gap bits
-        for j in [j for j in range(length) if j != anchor] + ([anchor] if exact and anchor else []):
-            if not len(cand):
-                break
-            if proven.get(j) is not None:
-                exceptions = proven[j]
-                if len(exceptions):  # where the unit's key holds another exact form
-                    at = cand + j
-                    cut = np.minimum(exceptions.searchsorted(at), len(exceptions) - 1)
-                    cand = cand[exceptions[cut] != at]
-            elif j != anchor:
-                values = (self.folded if alts[j] is None or not exact else self.exact)[cand + j]
-                if alts[j] is None:
-                    cand = cand[values != SEP]
-                elif exact:
-                    cand = cand[values == codes[j]]
-                else:
-                    cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else \
-                        cand[np.isin(values, np.array(alts[j], dtype=np.uint32))]
-            if exact and j and len(cand) and j not in gapped:
-                gap = self.gap[cand + j]
-                cand = cand[gap if units.gaps[j] else ~gap]
+        proven = {j: p for j, p in proven.items() if p is not None}
+        cand = _check_units(self, cand, term, exact, anchor, proven, {anchor + 1, anchor})  # gaps: the keys'
         if exact and len(cand):
             pieces = []
             for k, lo, hi in self.segment_runs(cand):  # the separators' strings, on each segment's texts

@@ -348,43 +348,10 @@ class Segment:
                 proof = self.proofs[alts[j], codes[j] if exact else None]
                 if proof is not None:
                     proven[j] = proof
-                unit = key & np.uint16(GAP_BIT - 1)
-                if alts[j] is None:
-                    test = unit != 0
-                elif len(alts[j]) == 1:
-                    test = unit == unit_key(alts[j][0])
-                else:
-                    test = np.isin(unit, np.array([unit_key(c) for c in alts[j]], dtype=np.uint16))
-                if exact:  # the separators before the later of the two units: the query's or none
-                    test &= (key >= GAP_BIT) == bool(units.gaps[max(j, anchor)])
+                test = _key_test(key, term, j, anchor, exact)
                 keep = test if keep is None else keep & test
             cand = cand[keep]  # a unit's key may be another's too: each unit is still checked below
-        # The other units first (most candidates fail there), the anchor's separators last. The
-        # keys' gap bits compared the separators before the unit after the anchor and before the
-        # anchor itself (``GAP_BIT``): those are not read again.
-        gapped = {anchor + 1, anchor} if sides else set()
-        for j in [j for j in range(length) if j != anchor] + ([anchor] if exact and anchor else []):
-            if not len(cand):
-                break
-            if j in proven:
-                exceptions = proven[j]
-                if len(exceptions):  # those where the unit's key holds another exact form
-                    at = cand + j
-                    cut = np.minimum(exceptions.searchsorted(at), len(exceptions) - 1)
-                    cand = cand[exceptions[cut] != at]
-            elif j != anchor:
-                values = (self.folded if alts[j] is None or not exact else self.exact)[cand + j]
-                if alts[j] is None:
-                    cand = cand[values != SEP]
-                elif exact:
-                    cand = cand[values == codes[j]]
-                else:
-                    cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else \
-                        cand[np.isin(values, np.array(alts[j], dtype=np.uint32))]
-            if exact and j and len(cand) and j not in gapped:
-                # punctuation or spaces before the unit where the query has some, none where it has none
-                gap = self.gap[cand + j]
-                cand = cand[gap if units.gaps[j] else ~gap]
+        cand = _check_units(self, cand, term, exact, anchor, proven, {anchor + 1, anchor} if sides else set())
         if exact and len(cand):
             cand = self._same_separators(cand, units)
         if len(cand) > 1 and bool((np.diff(cand) < length).any()):
@@ -527,6 +494,61 @@ class _Term:
         self.alts = [None if ch is None else tuple(sorted(ord(a) for a in char_alternatives(ch, exact)))
                      for ch in self.units.codes]
         self.codes = [None if ch is None else ord(ch) for ch in self.units.codes]
+
+
+def _key_test(key: np.ndarray, term: _Term, j: int, anchor: int, exact: bool) -> np.ndarray:
+    """Per neighbour key of the anchor's positions (``format.neighbour_keys``, the side of unit
+    ``j`` of ``term``): whether it may be that unit (its folded codes' keys; any unit for ``?``)
+    and, in the exact mode, whether its gap bit is the query's (the separators before the
+    later of the anchor and unit ``j``). A key may be another character's too: what it keeps
+    is proven (``Segment._proof``) or checked (``_check_units``)."""
+    unit = key & np.uint16(GAP_BIT - 1)
+    alts = term.alts[j]
+    if alts is None:
+        test = unit != 0
+    elif len(alts) == 1:
+        test = unit == unit_key(alts[0])
+    else:
+        test = np.isin(unit, np.array([unit_key(c) for c in alts], dtype=np.uint16))
+    if exact:
+        test &= (key >= GAP_BIT) == bool(term.units.gaps[max(j, anchor)])
+    return test
+
+
+def _check_units(arrays, cand: np.ndarray, term: _Term, exact: bool, anchor: int, proven: dict,
+                 gapped: set) -> np.ndarray:
+    """The phrase starts ``cand`` (ascending) whose units other than the ``anchor`` hold
+    ``term``'s, each read at its offset in ``arrays.folded`` (``arrays.exact`` in the exact
+    mode; a ``Segment``, or a ``Corpus`` whose arrays join its segments'), then in the exact
+    mode the separators before each (``arrays.gap``) but those of the units in ``gapped`` (the
+    keys' gap bits compared them). A unit in ``proven`` (``{unit: exceptions}``, ``_proof``) is
+    not read: its exceptions are cut out by a binary search. The other units first (most
+    candidates fail there), the anchor's separators last; each read only where the checks
+    before it kept a candidate."""
+    alts, codes, gaps = term.alts, term.codes, term.units.gaps
+    for j in [j for j in range(term.length) if j != anchor] + ([anchor] if exact and anchor else []):
+        if not len(cand):
+            break
+        if j in proven:
+            exceptions = proven[j]
+            if len(exceptions):  # those where the unit's key holds another exact form
+                at = cand + j
+                cut = np.minimum(exceptions.searchsorted(at), len(exceptions) - 1)
+                cand = cand[exceptions[cut] != at]
+        elif j != anchor:
+            values = (arrays.folded if alts[j] is None or not exact else arrays.exact)[cand + j]
+            if alts[j] is None:
+                cand = cand[values != SEP]
+            elif exact:
+                cand = cand[values == codes[j]]
+            else:
+                cand = cand[values == alts[j][0]] if len(alts[j]) == 1 else \
+                    cand[np.isin(values, np.array(alts[j], dtype=np.uint32))]
+        if exact and j and len(cand) and j not in gapped:
+            # punctuation or spaces before the unit where the query has some, none where it has none
+            gap = arrays.gap[cand + j]
+            cand = cand[gap if gaps[j] else ~gap]
+    return cand
 
 
 def _non_overlapping(starts: np.ndarray, lengths: np.ndarray):
