@@ -709,13 +709,14 @@ def test_a_phrase_answers_the_same_with_or_without_neighbour_keys(settings, tmp_
 def test_phrases_looked_up_together_name_the_sections_of_a_search_each(settings, tmp_path, seed_juan, monkeypatch,
                                                                         layers):
     """``sections_holding`` finds the phrases of two or more characters together, segment by
-    segment (``Corpus.phrases``): the same sections, in the same order, as a search of each
+    segment (``together.phrases_together``): the same sections, in the same order, as a search of each
     phrase and as a plain scan, on several segments with a superseded and a removed juan, with
     and without neighbour keys; 侯 (a character with a variant form) and 射鵠 (added to the
     replacing juan 11 only) included; one character and ``?`` are looked up one by one."""
     from collation.parallels import SEARCHED_LAYERS
 
     from search.backends.base import BaseSearchBackend
+    from search.backends.positional.together import phrases_together
 
     backend, ref = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
     layers = SEARCHED_LAYERS if layers == "searched" else frozenset({"classic"})
@@ -731,7 +732,7 @@ def test_phrases_looked_up_together_name_the_sections_of_a_search_each(settings,
         segment.next_key = segment.prev_key = None
     assert backend.sections_holding(phrases, layers) == together
     with pytest.raises(ValueError):
-        backend._corpus().phrases(["鵠"])
+        phrases_together(backend._corpus(), ["鵠"])
 
 
 def test_units_sharing_a_key_are_told_apart(settings, tmp_path, seed_juan):

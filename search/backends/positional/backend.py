@@ -24,6 +24,7 @@ from .format import LAYER_CODE, PLACE_FIELDS, allowed_file, build_generation, de
 from .hits import (HitArray, _distinct_sorted, _LazyPassages, _merged, _passage_ranges, _same_length)
 from .results import _SECTION_HEAD, PositionalResults
 from .segment import _non_overlapping
+from .together import phrases_together
 
 
 def check_work(query: SearchQuery, work) -> None:
@@ -427,7 +428,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
     def sections_holding(self, phrases, layers) -> dict[str, list[tuple[int, int, int]]]:
         """``BaseSearchBackend.sections_holding`` in one pass of the index: the phrases of
         two or more characters (in the folding mode, without ``?``) are found together,
-        segment by segment (``Corpus.phrases``), any other as ``search`` finds a one-term
+        segment by segment (``together.phrases_together``), any other as ``search`` finds a one-term
         phrase query's (``Corpus.phrase``); the same layer filter is applied to all, then
         the occurrences of all the phrases are placed in their sections together (one binary
         search in the runs of sections, ``Corpus.group_runs``, and one ``np.unique`` of
@@ -439,7 +440,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         corpus = self._corpus()
         allowed = unset = object()
         found, owners, out = [], [], {}
-        together, whose = [], []  # the phrases looked up together (Corpus.phrases), their indexes
+        together, whose = [], []  # the phrases looked up together (phrases_together), their indexes
         for i, phrase in enumerate(phrases):
             query = SearchQuery(f'"{phrase}"', layers=layers)
             clauses = query.parsed.clauses
@@ -459,7 +460,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             found.append(starts)
             owners.append(np.full(len(starts), i, dtype=np.int64))
         if together:
-            starts, owner = corpus.phrases(together)
+            starts, owner = phrases_together(corpus, together)
             found.append(starts)
             owners.append(np.asarray(whose, dtype=np.int64)[owner])
         for phrase in phrases:
