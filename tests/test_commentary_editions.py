@@ -291,3 +291,16 @@ def test_a_hit_names_its_commentator_on_the_page_in_the_api_and_the_hit_list(com
     assert rows[0][-1] == "commentator" and len(rows) == lu["count"] + 1
     assert {r[-1] for r in rows[1:]} == {"呂延濟"}
 
+
+def test_a_note_stored_in_parts_is_one_bracket_and_named_once(commentary_juans, client):
+    """賦甲's note in 六臣註文選 is stored as two pieces (its columns read in reverse:
+    ``commentators.in_reading_order``), both 李善's: the page shows one bracket round the
+    note and a screen reader hears 「注（李善）：」 once, before the part read first."""
+    liuchen = commentary_juans[0]
+    body = client.get(f"/works/{liuchen.edition.slug}/juan/{liuchen.number}/1/",
+                      {"layout": "horizontal", "notes": "inline"}).content.decode()
+    assert ('<p class="passage"><span class="text" id="s1-p0">賦甲</span>'
+            '<span class="note joins-next layer-commentary" data-layer="注" id="s1-p2" role="note">'
+            '<span class="visually-hidden">注（李善）：</span>善曰賦甲者舊題甲乙所以紀卷先後今</span>'
+            '<span class="note joins-previous layer-commentary" data-layer="注" id="s1-p1" role="note">'
+            '卷旣改故甲乙並除存其首題以明舊式</span></p>') in body

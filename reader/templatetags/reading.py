@@ -8,6 +8,7 @@ from django.utils.safestring import mark_safe
 from config.budget import check
 from reader.citation import edition_byline as _edition_byline, section_heading as _section_heading, \
     section_label as _section_label
+from reader.importers.mandoku.commentators import closes_note
 from reader.juans import nav_label
 from reader.models import page_label
 from reader.reading import COOKIE, Display, parse_cookie, piece_layer, to_simplified
@@ -260,10 +261,28 @@ def _cont(piece) -> str:
         (" continues" if getattr(piece, "continues", False) else "")
 
 
+def one_printed_note(before, piece, by_position: dict) -> bool:
+    """Whether ``piece`` (``reader.models.Piece``) goes on from ``before`` (the piece shown
+    before it) as a part of one small-print note: both notes of one kind, and the parts between
+    them in the file (by position, either way round: a juan that files its columns in reverse
+    shows them reordered, ``commentators.in_reading_order``) all among the pieces shown
+    (``by_position``: ``{position: piece}``) and none closing its note in the source's layout
+    (``commentators.closes_note``: no ``)`` at its end). A piece without layout (not from a
+    mandoku file) never goes on."""
+    if before is None or not (before.is_note and piece.is_note and before.kind == piece.kind):
+        return False
+    low, high = sorted((before.position, piece.position))
+    between = [by_position.get(k) for k in range(low, high)]
+    return all(p is not None and p.is_note and p.kind == piece.kind and getattr(p, "layout", None)
+               and not closes_note(p) for p in between)
+
+
 def _note(piece, section, display: Display, notes: str) -> str:
     pid = f"s{section.position}-p{piece.position}"
     who = getattr(piece, "commentator", "")
     label = f'<span class="visually-hidden">{escape(piece.layer_label)}{f"（{escape(who)}）" if who else ""}：</span>'
+    if getattr(piece, "same_voice", False):  # the note goes on in the same layer and hand: said once
+        label = ""
     if getattr(piece, "needs_who", False):  # a part by another commentator than the note before it
         label = f'<span class="layer-tag commentator" aria-hidden="true">{escape(who)}</span>' + label
     if getattr(piece, "needs_tag", False):  # no marker word before it names its layer
@@ -277,8 +296,16 @@ def _note(piece, section, display: Display, notes: str) -> str:
     if piece.source_tag:
         title = f' title="{escape(piece.shown_source)}"' if piece.source != piece.source_tag else ""
         body += f'<span class="source"{title}{_orig(piece.source_tag, display)}>{marked(piece.tag_segments)}</span>'
-    return (f'<span class="note{_cont(piece)} {_layer_attrs(piece)}" id="{pid}" role="note"{_orig(piece.text, display)}>'
-            f'{label}{body}</span>')
+    return (f'<span class="note{_cont(piece)}{_joins(piece)} {_layer_attrs(piece)}" id="{pid}" role="note"'
+            f'{_orig(piece.text, display)}>{label}{body}</span>')
+
+
+def _joins(piece) -> str:
+    """Classes of a part of a small-print note stored as several pieces (``one_printed_note``):
+    `` joins-previous`` (no opening bracket), `` joins-next`` (no closing one): one bracket
+    round the note as printed."""
+    return (" joins-previous" if getattr(piece, "joins_previous", False) else "") + \
+        (" joins-next" if getattr(piece, "joins_next", False) else "")
 
 
 def _toggle(piece, section, display: Display, notes: str) -> str:
@@ -382,6 +409,8 @@ def pieces(items, section, display, notes=None) -> str:
     markers, ``only`` as inline (the notes-only page lays them out)."""
     notes = notes or display.notes_mode
     previous, out, writer = None, [], None
+    items = list(items)
+    by_position = {p.position: p for p in items}
     for i, p in enumerate(items):
         if not i % 200:
             check("rendering the section's text", "Read a long section one page at a time (?page=).")
@@ -393,6 +422,12 @@ def pieces(items, section, display, notes=None) -> str:
         who = getattr(p, "commentator", "") if p.is_note else ""
         p.needs_who = bool(who) and who != writer and "曰" not in p.text[:4]
         writer = who if p.is_note else writer
+        # a part of a note stored as several pieces (reading order, or a commentator's part): one
+        # bracket round the whole, and its layer and hand said once to a screen reader
+        p.joins_previous = one_printed_note(previous, p, by_position)
+        p.joins_next = i + 1 < len(items) and one_printed_note(p, items[i + 1], by_position)
+        p.same_voice = p.joins_previous and piece_layer(p) == piece_layer(previous) and \
+            who == getattr(previous, "commentator", "")
         previous = p
         if getattr(p, "section_start", False) and not getattr(p, "continued", False):
             # a structure correction: a section starts here (its mark, after the piece, links to its history)
