@@ -69,5 +69,5 @@ urlpatterns = [
     # ReDoc styles itself with inline styles and a blob: worker: allowed on this page only.
     path("redoc/", csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"],
                                "img-src": ["data:"]})(
-        SpectacularRedocView.as_view(url_name="api:schema")), name="redoc"),
+        SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html")), name="redoc"),
 ]
