@@ -203,15 +203,33 @@ def query_units(phrase: str) -> QueryUnits:
 PAIR_GAP = " "
 
 
-def gram_counts(text: str) -> tuple[Counter, dict[str, list[int]]]:
-    """The Whoosh backend's index terms of ``text``: ``(units, pairs)``. ``units`` counts
-    each unit's exact code (a gaiji key included, see ``analyse``); ``pairs`` gives each
+#: ``gram_counts``'s spots: a unit's position in its passage, shifted past ``SPOT_SHIFT`` bits
+#: of what stands around it (the Whoosh backend reads them to find a ``?`` and NEAR).
+SPOT_SHIFT = 8
+#: Bits of a spot: ``SPOT_AFTER << (j - 1)`` is set when separators stand between the units
+#: ``j - 1`` and ``j`` places after it, ``SPOT_BEFORE << (j - 1)`` between the units ``j`` and
+#: ``j - 1`` places before it (``j`` up to ``SPOT_REACH``); ``spot >> SPOT_REST & 3`` is how many
+#: units follow it in the passage, up to ``SPOT_REACH``.
+SPOT_AFTER, SPOT_BEFORE, SPOT_REST, SPOT_REACH = 1, 1 << 3, 6, 3
+
+
+def gram_counts(text: str) -> tuple[Counter, dict[str, list[int]], dict[str, list[int]]]:
+    """The Whoosh backend's index terms of ``text``: ``(units, pairs, spots)``. ``units``
+    counts each unit's exact code (a gaiji key included, see ``analyse``); ``pairs`` gives each
     pair of adjacent units, written ``a + b``, or ``a + PAIR_GAP + b`` when separators stand
     between them, the unit positions where it starts: ``gram_counts("大射，射")`` is
-    ``({"大": 1, "射": 2}, {"大射": [0], "射 射": [1]})``. Exact codes, so both search modes
-    count from the same postings (folded look-ups take every spelling that folds alike)."""
+    ``({"大": 1, "射": 2}, {"大射": [0], "射 射": [1]}, spots)``; ``spots`` gives each unit
+    its positions with what stands around them (``SPOT_SHIFT``): ``{"大": [0 << 8 | 2 << 6 |
+    0b010], "射": [1 << 8 | 1 << 6 | 0b001, 2 << 8 | 0b001 << 3]}``
+    (大: two units follow, separators two places after it; the first 射: one unit follows,
+    separators right after it). Exact codes, so both search modes count from the same
+    postings (folded look-ups take every spelling that folds alike). Raises ``ValueError``
+    for a passage of more than 2**24 units (a position must fit its spot)."""
     a = analyse(text)
     codes, gaps = a.codes, a.gaps
+    n = len(codes)
+    if n >= 1 << (32 - SPOT_SHIFT):
+        raise ValueError(f"a passage of {n} units: the Whoosh index holds at most {1 << (32 - SPOT_SHIFT)}")
     pairs: dict[str, list[int]] = {}
     for i, (x, y, g) in enumerate(zip(codes, codes[1:], gaps[1:-1])):
         key = x + y if not g else x + PAIR_GAP + y
@@ -220,7 +238,19 @@ def gram_counts(text: str) -> tuple[Counter, dict[str, list[int]]]:
             pairs[key] = [i]
         else:
             found.append(i)
-    return Counter(codes), pairs
+    split = [0, *(1 if g else 0 for g in gaps[1:-1]), 0, 0, 0]   # split[i]: separators before unit i
+    spots: dict[str, list[int]] = {}
+    for i, x in enumerate(codes):
+        after = split[i + 1] | split[i + 2] << 1 | split[i + 3] << 2
+        before = (split[i] | split[i - 1] << 1 | split[i - 2] << 2) if i >= 2 else \
+            (split[i] if i == 1 else 0)
+        spot = i << SPOT_SHIFT | min(n - 1 - i, SPOT_REACH) << SPOT_REST | before * SPOT_BEFORE | after * SPOT_AFTER
+        found = spots.get(x)
+        if found is None:
+            spots[x] = [spot]
+        else:
+            found.append(spot)
+    return Counter(codes), pairs, spots
 
 
 def raw_pattern(units: list, gaps: tuple | None = None) -> str | None:

@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from search.backends import SearchQuery, get_search_backend
-from search.documents import LAYER_GROUPS, documents_for_juan
+from search.documents import CLASSIC, LAYER_GROUPS, NOTE_LAYERS, documents_for_juan
 
 QUERIES = ["鵠", "射", "之", "主人", "卿大夫", "戒射宰戒", "之之", "射?獲", "侯 鵠", "大射 OR 鄉射", "射 -主人",
            "司射 NEAR/5 弓", "大射 射之"]
@@ -43,17 +43,16 @@ def _same_as_scan(backend, ref, q, **options):
 
 
 def test_how_each_query_is_counted(whoosh, seed_juan):
-    """Single terms, phrases and a wildcard after a unit are counted from the postings
-    (weights, pair positions); only NEAR and terms whose hits could overlap read the stored
-    text."""
+    """Single terms, phrases, wildcards, NEAR and terms whose hits could overlap (大射 射之) are
+    counted from the postings (weights, pair positions, spots)."""
     docs = documents_for_juan(seed_juan)
     whoosh.rebuild(docs)
     ref = _scan(docs)
     counted = {q: _same_as_scan(whoosh, ref, q, exact=True).counted_from for q in QUERIES}
     assert counted == {"鵠": "postings", "射": "postings", "之": "postings", "主人": "postings", "卿大夫": "postings",
                        "戒射宰戒": "postings", "之之": "postings", "射?獲": "postings", "侯 鵠": "postings",
-                       "大射 OR 鄉射": "postings", "射 -主人": "postings", "司射 NEAR/5 弓": "text",
-                       "大射 射之": "text"}
+                       "大射 OR 鄉射": "postings", "射 -主人": "postings", "司射 NEAR/5 弓": "postings",
+                       "大射 射之": "postings"}
     assert [whoosh.search(SearchQuery(q, exact=True)).count for q in ("鵠", "卿大夫", "戒射宰戒")] == [21, 35, 1]
 
 
@@ -164,8 +163,8 @@ def test_a_wildcard_after_a_unit_is_found_from_pair_positions(whoosh, seed_juan)
 def test_wildcards_count_units_and_separators_as_the_scan_does(whoosh, seed_juan):
     """Overlapping occurrences taken left to right, a separator beside the wildcard (found by
     default, not in the exact mode), a gaiji standing for the wildcard, a wildcard at a
-    term's start or end; two wildcards in a row, any pair between them in the folded mode
-    (in the exact mode, verified on the text: the separators between them are not known)."""
+    term's start or end; two wildcards in a row (in the exact mode, the separators between
+    them read from the spots of the unit before)."""
     first = documents_for_juan(seed_juan)[0]
     texts = ["射雉獲，射射獲獲", "射，雉獲。射", "射&KR0221;獲之", "射獲也", "大射雉獲"]
     docs = [replace(first, doc_id=f"w{i}", section_position=i, text=t) for i, t in enumerate(texts)]
@@ -179,7 +178,7 @@ def test_wildcards_count_units_and_separators_as_the_scan_does(whoosh, seed_juan
     assert counts == {
         ("射?獲", True): (4, "postings"), ("射?", True): (5, "postings"), ("射?獲?", True): (2, "postings"),
         ("大射?獲", True): (1, "postings"), ("射雉獲", True): (2, "postings"), ("?獲", True): (6, "postings"),
-        ("射??獲", True): (1, "text"), ("射?獲 -大射", True): (3, "postings"),
+        ("射??獲", True): (1, "postings"), ("射?獲 -大射", True): (3, "postings"),
         # folded: 獲 may stand for 获, ambiguous in a simplified edition, so it is verified on the text
         ("射?獲", False): (5, "text"), ("射?", False): (6, "postings"), ("射?獲?", False): (3, "text"),
         ("大射?獲", False): (1, "text"), ("射雉獲", False): (3, "text"), ("?獲", False): (6, "text"),
@@ -189,5 +188,42 @@ def test_wildcards_count_units_and_separators_as_the_scan_does(whoosh, seed_juan
     whoosh.rebuild(docs)
     ref = _scan(docs)
     found = [_same_as_scan(whoosh, ref, q, exact=exact) for q in ("射?鵠", "射??鵠") for exact in (True, False)]
-    assert [(got.count, got.counted_from) for got in found] == [(2, "postings"), (3, "postings"), (1, "text"),
+    assert [(got.count, got.counted_from) for got in found] == [(2, "postings"), (3, "postings"), (1, "postings"),
                                                                 (2, "postings")]
+
+
+def test_wildcards_and_near_from_the_spots_match_the_scan(whoosh, seed_juan):
+    """Wildcards beside frequent units (之?也, ?之, 之??, ??之, 也?之) and NEAR are read from the
+    units' spots (their positions, the units that follow, the separators around them): the
+    same counts, passages, hits and distributions as the plain scan, in both modes, with
+    separators in every gap a wildcard may span, runs of one unit (之之之), a gaiji and a
+    layer filter; in the exact mode, a run of wildcards longer than the spots reach (three gaps
+    on each side) is verified on the text."""
+    first = documents_for_juan(seed_juan)[0]
+    texts = ["之乎也。之，也之也", "之之之也也", "也，之。也之&KR0221;之", "子曰之也，子曰：學而時習之",
+             "之也之也之也之也", "也之之，也之", "之", "也", "之也", "之一二三，四五六七也"]
+    docs = [replace(first, doc_id=f"s{i}", section_position=i, text=t, layer=(CLASSIC, NOTE_LAYERS[0])[i % 2])
+            for i, t in enumerate(texts)]
+    whoosh.rebuild(docs)
+    ref = _scan(docs)
+    queries = ["之?也", "?之", "之?", "也?之", "之??也", "??之", "之??", "之???", "?之?", "之?之", "子曰?", "之??之",
+               "之 NEAR/1 也", "之 NEAR/0 也", "之 NEAR/3 之", "之?也 NEAR/2 子曰", "之 NEAR/2 也 -學", "子 NEAR/5 之?",
+               "之????也", "之???????也", "之 OR 也?之", "之?也 OR 也?之", "射 NEAR/10 之?", "之 也?之", "之? ?也",
+               "之 NEAR/2 也 OR 子曰?", "之之 之", "曰? -學", "之，也", "之 NEAR/1 也 -子曰"]
+    for exact in (True, False):
+        for q in queries:
+            _same_as_scan(whoosh, ref, q, exact=exact)
+            _same_as_scan(whoosh, ref, q, exact=exact, layers=LAYER_GROUPS["classic"])
+    counted = {}
+    for q in ("之?也", "?之", "之??", "之 NEAR/1 也", "之???????也", "之?也 OR 也?之", "之 NEAR/2 也 OR 子曰?"):
+        for exact in (True, False):
+            got = _same_as_scan(whoosh, ref, q, exact=exact)
+            counted[q, exact] = (got.count, got.counted_from)
+    assert counted == {
+        ("之?也", True): (2, "postings"), ("之?也", False): (3, "postings"),
+        ("?之", True): (11, "postings"), ("?之", False): (13, "postings"),
+        ("之??", True): (6, "postings"), ("之??", False): (9, "postings"),
+        ("之 NEAR/1 也", True): (31, "postings"), ("之 NEAR/1 也", False): (31, "postings"),
+        ("之???????也", True): (0, "text"), ("之???????也", False): (1, "postings"),
+        ("之?也 OR 也?之", True): (3, "postings"), ("之?也 OR 也?之", False): (3, "postings"),
+        ("之 NEAR/2 也 OR 子曰?", True): (33, "postings"), ("之 NEAR/2 也 OR 子曰?", False): (34, "postings")}

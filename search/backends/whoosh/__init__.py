@@ -2,7 +2,9 @@
 
 Index: every passage's units and pairs of adjacent units (``search.analysis.gram_counts``:
 exact codes, a pair with punctuation between written with ``PAIR_GAP``), each posted with
-its occurrences in the passage as the posting's weight; a fixed-size ``place`` column per
+its occurrences in the passage as the posting's weight, the pairs with their positions, and
+each unit again with its spots (its positions, how many units follow, and whether
+separators stand in the three gaps on each side); a fixed-size ``place`` column per
 document (juan, edition, juan number, chapter, section, layer); the passage's text and
 place stored for hits; one marker document per juan with its version and names.
 
@@ -14,11 +16,12 @@ Search:
 * a query's terms are read from their posting blocks straight into NumPy (``postings``). A
   single unit, and a pair of units that cannot overlap itself, are counted from the weights
   (folded look-ups take every spelling in the index that folds alike); AND, OR and NOT of
-  such terms are array operations (``_plan``). Longer phrases, and a ``?`` after a unit
-  (射?獲: the units that may stand there read from the lexicon of pairs by prefix,
-  ``_Lookup.phrase_slots``), are counted from the positions of their pairs. A ``?`` that
-  opens a term or follows another one, NEAR, and terms whose hits could overlap give
-  candidates, verified on the stored text with ``match_passage`` (as every query was before);
+  such terms are array operations (``_plan``). Longer phrases are counted from the positions
+  of their pairs; a term with a ``?`` (之?也, ?之) from the spots of the units beside it and
+  the pairs of the rest (``_Lookup.wildcard_slots``); NEAR from its terms' occurrences
+  (``_near_plan``). Exact-mode terms with punctuation, NEAR in an OR, and different terms
+  whose hits could overlap give candidates, verified on the stored text with
+  ``match_passage`` (as every query was before);
 * hits become ``Hit`` objects only for the page read: hits are grouped by section (in text
   order), so ``hits[0:20]`` reads the stored fields of the first sections' passages only
   (``WhooshHits``); the distributions per juan and section are sums over the view's arrays.

@@ -1,13 +1,16 @@
 """Whoosh's postings read straight into NumPy, a posting block at a time: a term's
-passages and counts (``postings``), a phrase's occurrences from its pairs' positions
-(``pair_occurrences``), a term's total from term statistics (``statistics_total``), and the
-``pairs`` lexicon read by prefix and by look-ups (``pairs_from``, ``pairs_to``: what may stand at
-a wildcard)."""
+passages and counts (``postings``), a term's occurrences from its pairs' positions and its
+units' spots (``occurrences``, ``pair_occurrences``), and a term's total from term statistics
+(``statistics_total``)."""
 from __future__ import annotations
 
 import numpy as np
+from typing import NamedTuple
+
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.reading import TermNotFound
+
+from search.analysis import SPOT_REST, SPOT_SHIFT
 
 from .view import DocumentView, _leaves
 
@@ -16,33 +19,51 @@ def _term_blocks(r, base: int, field: str, term: str, ids: list, weights: list, 
     """Append the postings of ``term`` in segment ``r`` (document numbers offset by
     ``base``) to ``ids`` and ``weights`` (arrays, a whole posting block at a time) and, if
     given, their values (bytes, one per posting) to ``values``."""
-    terms_reader = r._terms
     try:
-        info = terms_reader.term_info(field, term.encode("utf-8"))
+        info = r._terms.term_info(field, term.encode("utf-8"))
     except TermNotFound:
+        return
+    _info_blocks(r, base, field, info, ids, weights, values)
+
+
+def _info_blocks(r, base: int, field: str, info, ids: list, weights: list | None, values: list | None = None,
+                 held: np.ndarray | None = None) -> None:
+    """``_term_blocks`` of the term whose ``W3TermInfo`` is ``info`` (``weights`` None: not
+    kept); with ``held`` (a mask over
+    the reader's document numbers), a posting block none of whose documents is held is not
+    read (a block's header gives its last document number: what a frequent unit beside a rarer
+    one, or inside a filter, is spared)."""
+    if held is not None and not held[base + info.min_id():base + info.max_id() + 1].any():
         return
     if info.is_inlined():
         i, w, v = info.inlined_postings()
         ids.append(np.asarray(i, dtype=np.int64) + base)
-        weights.append(np.asarray(w, dtype=np.float64))
+        if weights is not None:
+            weights.append(np.asarray(w, dtype=np.float64))
         if values is not None:
             values.extend(v)
         return
     offset, length = info.extent()
-    m = W3LeafMatcher(terms_reader._postfile, offset, length, r.schema[field].format)
+    m = W3LeafMatcher(r._terms._postfile, offset, length, r.schema[field].format)
+    low = base
     while True:
-        m._read_data()
-        deltas, w, v = m._data
-        block = np.cumsum(np.asarray(deltas, dtype=np.int64))
-        ids.append(block + base)
-        if values is not None:
-            values.extend(v)
-        if w is None:
-            weights.append(np.ones(len(block)))
-        elif isinstance(w, float):
-            weights.append(np.full(len(block), w))
-        else:
-            weights.append(np.asarray(w, dtype=np.float64))
+        high = base + m._maxid + 1
+        if held is None or held[low:high].any():
+            m._read_data()
+            deltas, w, v = m._data
+            block = np.cumsum(np.asarray(deltas, dtype=np.int64))
+            ids.append(block + base)
+            if values is not None:
+                values.extend(v)
+            if weights is None:
+                pass
+            elif w is None:
+                weights.append(np.ones(len(block)))
+            elif isinstance(w, float):
+                weights.append(np.full(len(block), w))
+            else:
+                weights.append(np.asarray(w, dtype=np.float64))
+        low = high
         if m._lastblock:
             break
         m._goto(m._nextoffset)
@@ -67,110 +88,126 @@ def postings(reader, field: str, terms, leaves=None) -> tuple[np.ndarray, np.nda
     return docs, np.bincount(inverse.reshape(-1), weights=all_weights).astype(np.int64)
 
 
-def pair_occurrences(reader, slots: list, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(docnums, starts)``, ascending, of every place where pair ``k`` of a phrase is one of
-    the terms ``slots[k]`` at unit position ``start + k`` for every ``k`` (a slot of None takes
-    any pair: two wildcards in a row; the first and last slots are terms): the phrase's
-    occurrences (overlapping ones included), from the positions in the ``pairs`` postings of
-    the passages that hold every slot (and are ``allowed``, if given). No stored text read.
+class Slot(NamedTuple):
+    """One unit or pair of a query term, as ``occurrences`` reads it: ``field`` ``"pairs"``
+    (a pair starting at unit ``offset`` of the term) or ``"spots"`` (the unit at ``offset``),
+    the index ``terms`` that may stand there, and for spots what must stand around the unit:
+    ``mask`` the bits of ``search.analysis.SPOT_AFTER``/``SPOT_BEFORE`` that must be clear (no
+    separators in those gaps), ``rest`` the units that must follow it."""
 
-    The passages are intersected as masks over the document numbers and the places as
-    ``doc << 32 | start`` keys, each slot's already unique (one pair term stands at a
-    position): the smallest slot's are sorted, every other's looked up in them
+    field: str
+    offset: int
+    terms: list
+    mask: int = 0
+    rest: int = 0
+
+
+def pair_occurrences(reader, slots: list, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``occurrences`` of a literal phrase whose pair ``k`` is one of the terms ``slots[k]``."""
+    return occurrences(reader, [Slot("pairs", k, terms) for k, terms in enumerate(slots)], allowed)
+
+
+def _slot_values(slot: Slot, infos: list, held: np.ndarray, read: dict | None) -> tuple[np.ndarray, np.ndarray]:
+    """``(docnums, values)`` of every position of ``slot``'s terms (``infos``: their
+    ``W3TermInfo`` per segment) in the ``held`` passages, one a position (a pair's start or a
+    spot, as int64). ``read`` (a dict, or None) keeps what was read, with the passages held
+    then, for a later slot of the same terms in no more passages (之 in 之?也 OR 也?之)."""
+    key = (slot.field, tuple(slot.terms))
+    if read is not None and key in read:
+        was_held, docs, values = read[key]
+        if not (held & ~was_held).any():
+            keep = held[docs]
+            return docs[keep], values[keep]
+    ids, values = [], []
+    for r, base, info in infos:
+        _info_blocks(r, base, slot.field, info, ids, None, values, held)
+    ids = np.concatenate(ids) if ids else np.empty(0, dtype=np.int64)
+    chosen_at = np.flatnonzero(held[ids])
+    chosen = values if len(chosen_at) == len(values) else [values[i] for i in chosen_at.tolist()]
+    lengths = np.fromiter(map(len, chosen), dtype=np.int64, count=len(chosen)) // 4
+    raw = np.frombuffer(b"".join(chosen), dtype="<u4").astype(np.int64)
+    docs = np.repeat(ids[chosen_at], lengths)
+    if read is not None:
+        read[key] = (held.copy(), docs, raw)
+    return docs, raw
+
+
+def occurrences(reader, slots: list[Slot], allowed: np.ndarray | None = None,
+                read: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(docnums, starts)``, ascending, of every place ``start`` where each ``Slot`` stands
+    at unit position ``start + slot.offset`` (with what its spots need around it): a query
+    term's occurrences (overlapping ones included), from the positions in the ``pairs`` and
+    ``spots`` postings of the passages that hold every slot (and are ``allowed``, if given).
+    No stored text read.
+
+    The slots are read from the one with the fewest passages up, each skipping the posting
+    blocks that hold no passage every slot read so far holds (``_info_blocks``). The places
+    are intersected as ``doc << 32 | start`` keys, each slot's already unique (one term stands
+    at a position): the smallest slot's are sorted, every other's looked up in them
     (``searchsorted``), so that no array of millions of keys is sorted or hashed (a ``?``
-    between two frequent units reads millions of positions)."""
+    beside a frequent unit reads millions of positions). ``read``: see ``_slot_values``."""
     leaves = _leaves(reader)
     size = max((base + r.doc_count_all() for r, base in leaves), default=0)
     held = np.ones(size, dtype=bool) if allowed is None else allowed[:size].copy()
-    per_slot = []
-    for k, terms in enumerate(slots):
-        if terms is None:
-            continue
-        ids, values = [], []
+    found = []
+    for slot in slots:
+        infos = []
         for r, base in leaves:
-            for term in terms:
-                _term_blocks(r, base, "pairs", term, ids, [], values)
-        ids = np.concatenate(ids) if ids else np.empty(0, dtype=np.int64)
-        has = np.zeros(size, dtype=bool)
-        has[ids] = True
-        held &= has
-        per_slot.append((k, ids, values))
-    if not per_slot:
+            for term in slot.terms:
+                try:
+                    infos.append((r, base, r._terms.term_info(slot.field, term.encode("utf-8"))))
+                except TermNotFound:
+                    pass
+        found.append((sum(info.doc_frequency() for _, _, info in infos), slot, infos))
+    if not found:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     places = []
-    for k, ids, values in per_slot:
-        chosen_at = np.flatnonzero(held[ids])
-        chosen = [values[i] for i in chosen_at.tolist()]
-        lengths = np.fromiter(map(len, chosen), dtype=np.int64, count=len(chosen)) // 4
-        starts = np.frombuffer(b"".join(chosen), dtype="<u4").astype(np.int64) - k
-        docs = np.repeat(ids[chosen_at], lengths)
-        ok = starts >= 0
-        places.append((docs[ok] << 32) | starts[ok])
+    for _, slot, infos in sorted(found, key=lambda f: f[0]):
+        docs, raw = _slot_values(slot, infos, held, read)
+        if slot.field == "spots":
+            ok = ((raw & slot.mask) == 0) & ((raw >> SPOT_REST & 3) >= slot.rest)
+            raw = raw >> SPOT_SHIFT
+        else:
+            ok = np.ones(len(raw), dtype=bool)
+        starts = raw - slot.offset
+        ok &= starts >= 0
+        docs, starts = docs[ok], starts[ok]
+        has = np.zeros(size, dtype=bool)
+        has[docs] = True
+        held &= has
+        places.append((docs << 32) | starts)
     places.sort(key=len)
-    keys = np.sort(places[0])
+    keys = np.sort(places[0], kind="stable")  # mostly sorted already: one term's postings in order
     for other in places[1:]:
         if not len(keys):
             break
         at = np.minimum(np.searchsorted(keys, other), len(keys) - 1)
-        keys = np.sort(other[keys[at] == other])
+        keys = np.sort(other[keys[at] == other], kind="stable")
     return keys >> 32, keys & 0xFFFFFFFF
 
 
-def pairs_from(reader, firsts, joins) -> dict[str, list[str]]:
-    """The ``pairs`` terms of the index that start with one of the units ``firsts`` (exact
-    codes) joined as ``joins`` allows (``""``: adjacent, ``PAIR_GAP``: separators between),
-    grouped by their second unit: ``{unit: [term, …]}``. Read from the lexicon of each
-    segment (a prefix scan a unit, no posting read): the units that can follow ``firsts``
-    in some passage, which is all a ``?`` after them can be."""
-    out: dict[str, list[str]] = {}
-    for r, _ in _leaves(reader):
-        for first in firsts:
-            prefix = first.encode("utf-8")
-            for (field, raw), _ in r._terms.items_from("pairs", prefix):
-                if field != "pairs" or not raw.startswith(prefix):
-                    break
-                term = raw.decode("utf-8")
-                join, unit = term[len(first):-1], term[-1]
-                if join in joins:
-                    found = out.setdefault(unit, [])
-                    if term not in found:
-                        found.append(term)
-    return out
-
-
-def pairs_to(reader, units, lasts, joins) -> dict[str, list[str]]:
-    """The ``pairs`` terms of the index that end with one of the units ``lasts``, joined as
-    ``joins`` allows, grouped by their first unit: ``{unit: [term, …]}``, each of ``units``
-    (every unit code of the index: ``DocumentView.units``) looked up in turn before each of
-    ``lasts``. The lexicon is ordered by a term's start, so what may precede a unit (a ``?``
-    that opens a term) is found by look-ups, not by a prefix scan (18,230 units at 107 M
-    characters: about 80 ms a unit of ``lasts`` and join)."""
-    lexicons = [r._terms for r, _ in _leaves(reader)]
-    ends = [j + y for y in lasts for j in joins]
-    out: dict[str, list[str]] = {}
-    for x in units:
-        found = [x + e for e in ends if any(("pairs", (x + e).encode("utf-8")) in lexicon for lexicon in lexicons)]
-        if found:
-            out[x] = found
-    return out
-
-
-def present(reader, field: str, terms) -> list[str]:
-    """The ``terms`` of ``field`` that some segment of ``reader`` holds, in order (a look-up
-    in each segment's lexicon, no posting read)."""
-    lexicons = [r._terms for r, _ in _leaves(reader)]
-    return [t for t in terms if any((field, t.encode("utf-8")) in lexicon for lexicon in lexicons)]
-
-
-def _left_to_right(docs: np.ndarray, starts: np.ndarray, length: int) -> np.ndarray:
-    """Which of the occurrences (ascending ``(docs, starts)``, in units, ``length`` long) are
-    kept when they are taken left to right without overlap, as ``str.count`` does."""
-    keep = np.zeros(len(docs), dtype=bool)
-    last_doc, end = -1, -1
-    for i, (d, s) in enumerate(zip(docs.tolist(), starts.tolist())):
-        if d != last_doc or s >= end:
-            keep[i] = True
-            last_doc, end = d, s + length
+def _left_to_right(docs: np.ndarray, starts: np.ndarray, length) -> np.ndarray:
+    """Which of the occurrences (``(docs, starts)`` ascending, ties by the longer first; in
+    units, ``length`` long: one length or one per occurrence) are kept when they are taken left
+    to right without overlap, as ``str.count`` and ``match_passage`` take them. One that no
+    earlier occurrence overlaps is kept; only the runs of overlapping ones (之之之 for 之?) are
+    walked in Python."""
+    keep = np.ones(len(docs), dtype=bool)
+    if len(docs) < 2:
+        return keep
+    ends = (docs << 32) | (starts + length)
+    reach = np.maximum.accumulate(ends)[:-1]     # the furthest end so far, in the same passage or before
+    overlapped = np.concatenate(([False], ((docs[1:] << 32) | starts[1:]) < reach))
+    if not overlapped.any():
+        return keep
+    involved = np.flatnonzero(overlapped | np.concatenate((overlapped[1:], [False])))
+    end = -1
+    for i, start, stop, over in zip(involved.tolist(), ((docs << 32) | starts)[involved].tolist(),
+                                    ends[involved].tolist(), overlapped[involved].tolist()):
+        if over and start < end:
+            keep[i] = False
+        else:
+            end = stop
     return keep
 
 

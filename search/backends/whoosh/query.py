@@ -7,11 +7,12 @@ import re
 
 import numpy as np
 
-from search.analysis import PAIR_GAP, folded_alternatives, query_units, raw_pattern
+from search.analysis import (PAIR_GAP, SPOT_AFTER, SPOT_BEFORE, SPOT_REACH, folded_alternatives, query_units,
+                             raw_pattern)
 from characters.folding import fold_char
 from characters.simplified import is_ambiguous, reading_of_key
 
-from .postings import _intersect, _left_to_right, pair_occurrences, pairs_from, pairs_to, postings, present
+from .postings import Slot, _intersect, _left_to_right, occurrences, postings
 from .view import DocumentView
 
 
@@ -61,6 +62,8 @@ class _Lookup:
     def __init__(self, reader, view: DocumentView, exact: bool, allowed: np.ndarray | None = None):
         self.reader, self.view, self.exact, self.allowed = reader, view, exact, allowed
         self._terms: dict[str, _TermDocs] = {}
+        self._places: dict[str, tuple | None] = {}
+        self._read: dict = {}   # positions read, for the next term with the same unit (postings.occurrences)
 
     def spell(self, code: str) -> list[str]:
         if self.exact:
@@ -99,76 +102,102 @@ class _Lookup:
             return None
         return "pairs", self.pair_terms(codes[0], codes[1], q.gaps[1])
 
-    def phrase_slots(self, codes: tuple) -> list | None:
-        """The ``pairs`` terms that may stand at each pair of a term of two units or more
-        (``codes``: ``QueryUnits.codes``, None for a wildcard), for ``pair_occurrences``: a
-        list of terms per pair, or None for a pair between two wildcards (any pair stands
-        there: in the exact mode the separators between them are then unknown, and the
-        passages found are verified on the text). None for the whole term when two wildcards
-        open or end it (射??: nothing says the passage goes on); the term is then verified on
-        the text of every passage holding its units.
+    def phrase_slots(self, codes: tuple) -> list[Slot]:
+        """The ``pairs`` slots of a literal term of two units or more (``codes``:
+        ``QueryUnits.codes``): each pair's spellings (``pair_terms``), for ``occurrences``."""
+        return [Slot("pairs", k, self.pair_terms(codes[k], codes[k + 1], "")) for k in range(len(codes) - 1)]
 
-        A literal pair: its spellings (``pair_terms``). A wildcard after a unit: the units
-        that follow that unit in some passage (``pairs_from``, a prefix scan of the
-        lexicon), kept, when a unit follows the wildcard, only if they also precede it
-        (``present``), so that 射?獲 reads the positions of 射X and X獲 for those X alone, not
-        the stored text of every passage that holds 射 and 獲 (issue 30: 3.4 s at 107 M
-        characters). A wildcard before a unit and after none: the units that precede that
-        unit (``pairs_to``, look-ups of every unit of the index). Exact look-ups take adjacent
-        pairs only (a query with separators between units is verified on the text instead);
-        folded ones, pairs with or without separators between."""
+    def wildcard_slots(self, codes: tuple) -> tuple[list[Slot], bool] | None:
+        """``(slots, answered)`` of a term with a wildcard (``codes``: ``QueryUnits.codes``, None
+        for a ``?``), for ``occurrences``; None for a term of wildcards only. Two adjacent units
+        of the term are read as their pair (``phrase_slots``); a unit beside a wildcard, or
+        alone, as its spots, which say whether units follow it (a ``?`` at the end: 之? is every
+        之 that some unit follows) and, in the exact mode, whether separators stand in the gaps
+        around it (之?也 is every 之 with none in the two gaps after it and a 也 two units
+        on). A wildcard before the first unit needs only the unit's position (?之: 之 not
+        first). ``answered`` is False when the exact mode's gaps cannot all be read from the
+        spots (more than five wildcards in a row between two units, more than three opening
+        the term) or more than ``SPOT_REACH`` wildcards end the term: the passages found are
+        then verified on the text. Before the spots, 之?也 read
+        the pairs of every unit that follows 之 (3.1 s of CPU at 107 M characters; issue 30)."""
         n = len(codes)
-        doubled = any(a is None and b is None for a, b in zip(codes, codes[1:]))
-        if n < 2 or (doubled and (codes[:2] == (None, None) or codes[-2:] == (None, None))):
+        literal = [k for k, c in enumerate(codes) if c is not None]
+        if not literal:
             return None
-        joins = ("",) if self.exact else ("", PAIR_GAP)
-        slots: list = [self.pair_terms(codes[k], codes[k + 1], "") if None not in codes[k:k + 2] else None
-                       for k in range(n - 1)]
-        for k, code in enumerate(codes):
-            if code is not None:
-                continue
-            if k == 0 or codes[k - 1] is None:
-                if k + 1 < n and codes[k + 1] is not None:
-                    before = pairs_to(self.reader, self.view.units(self.reader), self.spell(codes[k + 1]), joins)
-                    slots[k] = [t for x in sorted(before) for t in before[x]]
-                continue
-            following = pairs_from(self.reader, self.spell(codes[k - 1]), joins)
-            if k + 1 < n and codes[k + 1] is not None:
-                after = self.spell(codes[k + 1])
-                ahead = {x: present(self.reader, "pairs", [x + j + y for y in after for j in joins])
-                         for x in sorted(following)}
-                following = {x: terms for x, terms in following.items() if ahead[x]}
-                slots[k] = [t for x in sorted(following) for t in ahead[x]]
-            slots[k - 1] = [t for x in sorted(following) for t in following[x]]
-        return slots
+        slots = [Slot("pairs", k, self.pair_terms(codes[k], codes[k + 1], ""))
+                 for k in range(n - 1) if codes[k] is not None and codes[k + 1] is not None]
+        masks = dict.fromkeys(literal, 0)
+        answered = True
+        if self.exact:
+            for g in range(1, n):  # the gap between units g - 1 and g
+                if codes[g - 1] is not None and codes[g] is not None:
+                    continue  # in a pair
+                left = max((k for k in literal if k < g), default=None)
+                right = min((k for k in literal if k >= g), default=None)
+                if left is not None and g - left <= SPOT_REACH:
+                    masks[left] |= SPOT_AFTER << (g - left - 1)
+                elif right is not None and right - g < SPOT_REACH:
+                    masks[right] |= SPOT_BEFORE << (right - g)
+                else:
+                    answered = False
+        last = literal[-1]
+        trailing = n - 1 - last
+        if trailing > SPOT_REACH:
+            answered, trailing = False, SPOT_REACH
+        for k in literal:
+            paired = (k > 0 and codes[k - 1] is not None) or (k + 1 < n and codes[k + 1] is not None)
+            rest = trailing if k == last else 0
+            if masks[k] or rest or not paired:
+                slots.append(Slot("spots", k, self.spell(codes[k]), masks[k], rest))
+        return slots, answered
+
+    def places(self, text: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(docnums, starts)`` of a term's occurrences as a scan finds them (taken left to right
+        without overlap), ascending, in the allowed passages, from the postings (a unit's spots, a
+        phrase's pairs, a wildcard's ``wildcard_slots``): what NEAR needs. None when the postings
+        cannot tell (exact-mode separators in the term, gaps the spots cannot read)."""
+        if text in self._places:
+            return self._places[text]
+        q = query_units(text)
+        codes, found = q.codes, None
+        if not (self.exact and any(q.gaps[1:])):
+            if None in codes:
+                slots, answered = self.wildcard_slots(codes) or ([], False)
+            else:
+                slots, answered = self.phrase_slots(codes) or [Slot("spots", 0, self.spell(codes[0]))], True
+            if answered:
+                docs, starts = occurrences(self.reader, slots, self.allowed, self._read)
+                if len(codes) > 1 and len(docs):
+                    sets = _unit_sets(text, self.exact)
+                    if _can_overlap(sets, sets, same=True):
+                        keep = _left_to_right(docs, starts, len(codes))
+                        docs, starts = docs[keep], starts[keep]
+                found = docs, starts
+        self._places[text] = found
+        return found
 
     def term(self, text: str) -> _TermDocs:
         """``_TermDocs`` of a query term: ``counted`` terms are counted from the postings'
-        weights; other terms of two units or more (之之, 卿大夫, and 射?獲: ``phrase_slots``)
-        from the positions of their pairs (``pair_occurrences``); exact terms with punctuation
-        between units (儀，君) and two wildcards in a row give candidates to verify on the text:
-        in the exact mode 射??獲, the passages where 射X and Y獲 stand two units apart; 射??
-        or a term with punctuation, passages holding every pair of their units, or the unit
-        alone between wildcards."""
+        weights; other terms of two units or more (之之, 卿大夫, and 射?獲) from their
+        occurrences in the postings (``places``: pairs and spots); exact terms with
+        punctuation between units (儀，君) give candidates to verify on the text (passages
+        holding every pair of their units, or the unit alone between wildcards), and so do
+        wildcard terms whose gaps the spots cannot read (``wildcard_slots``)."""
         found = self._terms.get(text)
         if found is not None:
             return found
         q = query_units(text)
         codes = q.codes
         spec = self.counted(text)
+        wildcards = None in codes and not (self.exact and any(q.gaps[1:])) and self.wildcard_slots(codes)
         if spec is not None:
             found = _TermDocs(*postings(self.reader, *spec), True)
-        elif not (self.exact and any(q.gaps[1:])) and (slots := self.phrase_slots(codes)) is not None:
-            docs, starts = pair_occurrences(self.reader, slots, self.allowed)
-            sets = _unit_sets(text, self.exact)
-            if self.exact and None in slots:  # the separators between two wildcards: verified
-                found = _TermDocs(np.unique(docs), None, False)
-            else:
-                if len(docs) and _can_overlap(sets, sets, same=True):
-                    keep = _left_to_right(docs, starts, len(codes))
-                    docs = docs[keep]
-                docs, counts = np.unique(docs, return_counts=True)
-                found = _TermDocs(docs, counts.astype(np.int64), True)
+        elif wildcards and not wildcards[1]:  # gaps the spots cannot read: verified
+            docs, _ = occurrences(self.reader, wildcards[0], self.allowed, self._read)
+            found = _TermDocs(np.unique(docs), None, False)
+        elif wildcards or (None not in codes and not (self.exact and any(q.gaps[1:]))):
+            docs, _ = self.places(text)
+            found = _TermDocs(*_per_doc(docs), True)
         else:
             lookups = []
             for start in range(len(codes)):
@@ -184,16 +213,34 @@ class _Lookup:
         return found
 
 
+def _distinct(docs: np.ndarray) -> np.ndarray:
+    """The distinct values of an ascending array (what ``np.unique`` gives, without sorting)."""
+    return docs[np.concatenate(([True], docs[1:] != docs[:-1]))] if len(docs) else docs
+
+
+def _per_doc(docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct docs, how many times each stands)`` of an ascending array."""
+    first = np.flatnonzero(np.concatenate(([True], docs[1:] != docs[:-1]))) if len(docs) else \
+        np.empty(0, dtype=np.int64)
+    return docs[first], np.diff(np.append(first, len(docs))).astype(np.int64)
+
+
 def _plan(parsed, lookup: _Lookup, allowed: np.ndarray):
-    """``(docs, counts, None)`` when the index counts every hit of the query, else
-    ``(candidates, None, clauses)`` to verify with ``match_passage``. Counting needs every
-    positive term counted, every negative one's passages known exactly, no NEAR, and no two
-    different terms whose occurrences could overlap (their hits would then be merged)."""
+    """``(docs, counts, False)`` when the index counts every hit of the query, else
+    ``(candidates, None, True)`` to verify with ``match_passage``. Counting from the weights
+    needs every positive term counted, every negative one's passages known exactly, no NEAR,
+    and no two different terms whose occurrences could overlap (their hits would then be
+    merged); otherwise the hits are read from the terms' occurrences (``_spans_plan``: NEAR,
+    之?也 OR 也?之), and verified on the text only when the postings cannot tell."""
     sets = {t.text: _unit_sets(t.text, lookup.exact) for t in parsed.positive_terms()}
     countable = all(lookup.term(t.text).counts is not None for t in parsed.positive_terms()) and \
         all(lookup.term(t.text).exact_docs for c in parsed.clauses for t in c.negatives) and \
         not any(c.nears for c in parsed.clauses) and \
         not any(_can_overlap(sets[a], sets[b], same=False) for a in sets for b in sets if a < b)
+    if not countable:
+        spans = _spans_plan(parsed, lookup, allowed)
+        if spans is not None:
+            return spans
     satisfied = []
     for clause in parsed.clauses:
         docs = _intersect([lookup.term(t.text).docs for t in clause.positives])
@@ -216,13 +263,88 @@ def _plan(parsed, lookup: _Lookup, allowed: np.ndarray):
     return docs, total[docs], False
 
 
+def _spans_plan(parsed, lookup: _Lookup, allowed: np.ndarray):
+    """``_plan``'s answer ``(docs, counts, False)`` from the occurrences of every term in the
+    postings (``_Lookup.places``), as ``match_passage`` finds the hits: a clause holds in a
+    passage with every positive term, no negative one, and for each NEAR an occurrence of its
+    left term with a partner of its right one close enough (``near_pairs``: the gap
+    ``max(a.start, b.start) - min(a.end, b.end)`` at most the distance, a span never its own
+    partner); the hits are the occurrences of the positive terms of the clauses that hold (those
+    of a NEAR's terms only with a partner), overlaps taken left to right (``_left_to_right``). A
+    partner of ``a`` starts in ``[a.start - distance - len(b), a.end + distance]``, looked up by
+    ``searchsorted`` in the partners' sorted ``doc << 32 | start`` keys. None (the passages are
+    then verified on the text) when a term's occurrences cannot be read from the postings or a
+    negative term's passages are not known exactly. Before, 之 NEAR/5 也 verified every passage
+    holding both: 2.1 s of CPU at 6 M characters."""
+    texts = dict.fromkeys(t.text for clause in parsed.clauses
+                          for t in (*clause.positives, *(t for near in clause.nears for t in (near.left, near.right))))
+    if not all(lookup.term(t.text).exact_docs for clause in parsed.clauses for t in clause.negatives):
+        return None
+    places = {}
+    for text in texts:
+        places[text] = lookup.places(text)
+        if places[text] is None:
+            return None
+    keys = {text: (docs << 32) | starts for text, (docs, starts) in places.items()}
+    length = {text: len(query_units(text).codes) for text in texts}
+    wanted = np.zeros(lookup.view.size, dtype=bool)
+    found = []
+    for clause in parsed.clauses:
+        positives = [t.text for t in clause.positives]
+        docs = _intersect([_distinct(places[text][0]) for text in positives])
+        chosen: dict[str, np.ndarray] = {}
+        for near in clause.nears:
+            sides = (near.left.text, near.right.text)
+            for this, other in (sides, sides[::-1]):
+                a, b = keys[this], keys[other]
+                low = a - np.minimum(a & 0xFFFFFFFF, near.distance + length[other])
+                high = a + length[this] + near.distance
+                partners = np.searchsorted(b, high, side="right") - np.searchsorted(b, low)
+                if length[this] == length[other] and len(b):  # the same span is no partner of itself
+                    at = np.minimum(np.searchsorted(b, a), len(b) - 1)
+                    partners -= b[at] == a
+                paired = partners > 0
+                chosen[this] = chosen[this] | paired if this in chosen else paired
+                if this == sides[0]:
+                    docs = np.intersect1d(docs, _distinct(places[this][0][paired]), assume_unique=True)
+        docs = docs[allowed[docs]]
+        if clause.negatives and len(docs):
+            excluded = np.unique(np.concatenate([lookup.term(t.text).docs for t in clause.negatives]))
+            docs = np.setdiff1d(docs, excluded, assume_unique=True)
+        wanted[:] = False
+        wanted[docs] = True
+        for text in positives:
+            at = np.flatnonzero(wanted[places[text][0]] & chosen.get(text, True))
+            found.append((places[text][0][at], places[text][1][at], np.full(len(at), length[text])))
+    if not found:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), False
+    docs, starts, lengths = (np.concatenate(parts) for parts in zip(*found))
+    sets = {text: _unit_sets(text, lookup.exact) for text in texts}
+    if len(parsed.clauses) == 1 and not any(_can_overlap(sets[a], sets[b], same=False)
+                                            for a in sets for b in sets if a < b):
+        counts = np.bincount(docs, minlength=lookup.view.size)  # no two hits overlap: each one counts
+        docs = np.flatnonzero(counts)
+        return docs, counts[docs].astype(np.int64), False
+    order = np.lexsort((-lengths, starts, docs))
+    docs, starts, lengths = docs[order], starts[order], lengths[order]
+    if len(docs) > 1:  # a span found by two clauses or terms is one hit
+        again = np.concatenate(([False], (docs[1:] == docs[:-1]) & (starts[1:] == starts[:-1])
+                                & (lengths[1:] == lengths[:-1])))
+        docs, starts, lengths = docs[~again], starts[~again], lengths[~again]
+    docs = docs[_left_to_right(docs, starts, lengths)]
+    return *_per_doc(docs), False
+
+
 def _raw_pattern(parsed, lookup: _Lookup) -> re.Pattern | None:
-    """For a query of one clause without NEAR whose hits the index counted (so its terms
-    cannot overlap), one regex over the stored text that finds every hit of a passage
-    (``search.analysis.raw_pattern`` of each positive term, spelled as the index spells
-    it): a page's passages are then not analysed unit by unit. None otherwise."""
+    """For a query of one clause without NEAR whose terms cannot overlap, one regex over the
+    stored text that finds every hit of a passage (``search.analysis.raw_pattern`` of each
+    positive term, spelled as the index spells it): a page's passages are then not analysed
+    unit by unit. None otherwise."""
     if len(parsed.clauses) != 1 or parsed.clauses[0].nears:
         return None
+    sets = {t.text: _unit_sets(t.text, lookup.exact) for t in parsed.clauses[0].positives}
+    if any(_can_overlap(sets[a], sets[b], same=False) for a in sets for b in sets if a < b):
+        return None  # 之 之之: the regex would take the first alternative, not the longer span
     alternatives = []
     for term in parsed.clauses[0].positives:
         q = query_units(term.text)

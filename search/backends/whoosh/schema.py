@@ -1,5 +1,5 @@
 """The Whoosh index's schema and documents: the fields (``make_schema``, ``CountedGrams``
-posting each unit and pair of units with its count), the fixed-size ``place`` of each
+posting each unit and pair of units with its count, and each unit with its spots), the fixed-size ``place`` of each
 document, the marker document of each juan, and opening an index folder (``_open_dir``)."""
 from __future__ import annotations
 
@@ -72,7 +72,9 @@ class _Counts(formats.Existence):
 class _Positions(formats.Positions):
     """Postings of ``pairs``: the weight is the term's occurrences in the passage, the value
     the unit positions where it starts, as little-endian uint32 (read straight into NumPy;
-    ``decode_positions`` gives them to Whoosh's own phrase and span queries too)."""
+    ``decode_positions`` gives them to Whoosh's own phrase and span queries too). Postings
+    of ``spots`` (``_Spots``): each occurrence of a unit as its spot
+    (``search.analysis.SPOT_SHIFT``: the position and what stands around it)."""
 
     def encode(self, poslist):
         return _uint32(poslist)
@@ -87,6 +89,13 @@ class _Positions(formats.Positions):
         return float(len(valuestring) // 4)
 
 
+class _Spots(_Positions):
+    """Postings of ``spots`` (see ``_Positions``): a spot is no plain position."""
+
+    def decode_positions(self, valuestring):  # pragma: no cover - spots are read into NumPy instead
+        raise NotImplementedError("a spot is a position shifted past flags (search.analysis.SPOT_SHIFT)")
+
+
 def _uint32(values: list[int]) -> bytes:
     a = array("I", values)
     if sys.byteorder != "little":  # pragma: no cover - every machine this runs on is little-endian
@@ -96,21 +105,23 @@ def _uint32(values: list[int]) -> bytes:
 
 @lru_cache(maxsize=4)
 def _grams(text: str):
-    """``gram_counts(text)``, kept for the next field of the same document (``units`` and
-    ``pairs`` are indexed one after the other, in the writer's process or a sub-writer's)."""
+    """``gram_counts(text)``, kept for the next field of the same document (``units``,
+    ``pairs`` and ``spots`` are indexed one after the other, in the writer's process or a
+    sub-writer's)."""
     return gram_counts(text)
 
 
 class CountedGrams(FieldType):
     """An indexed field whose value is a passage's text and whose terms are its units
-    (``part=0``: ``_Counts`` postings) or pairs of units (``part=1``: ``_Positions``) of
-    ``gram_counts``, each posted with its count as the weight: a term's total weight
+    (``part=0``: ``_Counts`` postings), pairs of units (``part=1``: ``_Positions``) or units
+    with their spots (``part=2``: ``_Spots``) of ``gram_counts``, each posted with its count
+    as the weight: a term's total weight
     (``reader.frequency``, ``W3TermInfo.weight``) is its occurrences in the segment, a
     posting's weight its occurrences in the passage."""
 
     def __init__(self, part: int):
         self.part = part
-        self.format = _Positions() if part else _Counts()
+        self.format = (_Counts(), _Positions(), _Spots())[part]
         self.analyzer = None
         self.scorable = False
         self.stored = False
@@ -120,7 +131,7 @@ class CountedGrams(FieldType):
 
     def index(self, value, **kwargs):
         if self.part:
-            for term, positions in _grams(value)[1].items():
+            for term, positions in _grams(value)[self.part].items():
                 yield term.encode("utf-8"), len(positions), float(len(positions)), _uint32(positions)
         else:
             for term, n in _grams(value)[0].items():
@@ -129,6 +140,7 @@ class CountedGrams(FieldType):
 
 def make_schema() -> Schema:
     """The index schema: ``units`` and ``pairs`` (``gram_counts``) for look-up and counting,
+    ``spots`` for what a ``?`` or NEAR needs to know around a unit,
     ``place`` (``PLACE``) for filters, order and distributions, ``juan_id`` and ``layer`` terms
     for deletions and markers, the rest stored for hits."""
     return Schema(
@@ -137,6 +149,7 @@ def make_schema() -> Schema:
         juan_id=NUMERIC(stored=True, shift_step=0),
         units=CountedGrams(0),
         pairs=CountedGrams(1),
+        spots=CountedGrams(2),
         place=COLUMN(FixedBytesColumn(PLACE.itemsize)),
         section_name=COLUMN(VarBytesColumn()),
         work_id=STORED(),
@@ -178,7 +191,7 @@ def _fields(doc: SearchDocument, schema=None) -> dict:
     if doc.script != "traditional" and (schema is None or "script" in schema.names()):
         fields["script"] = doc.script   # alike: an older index reads its passages as traditional
     fields["piece_starts"] = json.dumps(doc.piece_starts)
-    fields["units"] = fields["pairs"] = doc.text
+    fields["units"] = fields["pairs"] = fields["spots"] = doc.text
     fields["juan_version"] = doc.juan_version
     fields["section_name"] = doc.section_title.encode("utf-8")
     fields["place"] = _place(doc.juan_id, doc.work_id, doc.juan_number, doc.chapter_id, doc.section_position,
@@ -217,7 +230,7 @@ def _juan_table(searcher) -> dict:
 
 
 def _check_format(schema) -> None:
-    if "place" not in schema.names() or "units" not in schema.names():
+    if not {"place", "units", "spots"} <= set(schema.names()):
         raise SearchError("the search index was written by an older version of the Whoosh backend; "
                           "run `python manage.py rebuild_index` to build it again")
 
