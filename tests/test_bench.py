@@ -80,6 +80,10 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
     assert printed["two_servers"] is None  # --no-two-servers; tests/test_shipping.py runs it
     [report] = printed["corpora"]
     assert report["counts_agree"] is True and report["whoosh"]["counts_agree"] is True
+    hard = report["whoosh"]["hard"]  # the queries beyond the mix, each exact, folded and in the classic
+    assert hard["agree"] is True and len(hard["rows"]) == 36
+    assert {(h["query"], h["mode"], h["layer"], h["count"]) for h in hard["rows"] if h["query"] == "之?也"} == {
+        ("之?也", "exact", "all", 28), ("之?也", "default", "all", 28), ("之?也", "exact", "classic", 0)}
     assert report["passages"] == 424
     assert report["import_summary"].startswith("1 works, 1 juans, 45 sections")
     assert list(report["one_juan"]) == ["seed juan (new work)"]
@@ -122,6 +126,7 @@ def test_the_benchmark_script_runs_end_to_end(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert "| positional index |" in text and "| whoosh |" in text and "| tantivy |" in text
     assert "| `之` |" in text and "| page cache |" in text and "server time p50" in text
+    assert "| `之 NEAR/5 也` | default | all |" in text
     assert "## Targets\n" in text and "| import and index the whole seed from empty | ≤ 360 s;" in text
     assert "The same with the facet filters `class=KR1d&class=KR2a`" in text and "Load average of the machine" in text
     assert f"workers {worker_memory(heavy)}" in text and "MB own ([" in text
