@@ -13,4 +13,5 @@ def cached_page(view):
         response = view(request, *args, **kwargs)
         response.page_cacheable = getattr(response, "page_cacheable", True) is not False
         return response
+    wrapped.cached_page = True  # read by the page cache (``pages.caching.tidy_url``)
     return wrapped

@@ -14,8 +14,10 @@ the gunicorn workers share, see ``config/settings.py``) under a key made of:
 * the code version (``code_version()``: a deploy of new code or templates changes it);
 * the scheme (``http``/``https``: pages hold absolute links), the host, the path and the
   query parameters the views read (``QUERY_PARAMETERS``), sorted by name; a request with
-  any other parameter is answered but never kept, so made-up parameters cannot fill the
-  cache; the reader's display settings as read from the ``display`` cookie (the pages'
+  any other parameter is never kept, so made-up parameters cannot fill the cache: a page of
+  the site (a cached view that is not the API's) is a 301 to its URL without them
+  (``tidy_url``, decision 0008), which the cache answers, so ``?x=1``, ``?x=2`` … cannot
+  have a page built afresh each time; the API answers them afresh, within its rate limits; the reader's display settings as read from the ``display`` cookie (the pages'
   only other input, see ``reader.reading``; ``display_key``) and the ``Accept`` header
   (the API's content negotiation).
 
@@ -43,13 +45,17 @@ import time
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import parse_qsl
 
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect
+from django.urls import Resolver404, resolve
 from django.utils.cache import get_conditional_response
+from django.utils.http import urlencode
 
+from config.capacity import heavy_kind
 from config.filecache import PlainFileCache
 from config.ratelimit import signed_in
 from config.server_timing import mark
@@ -223,6 +229,29 @@ def display_key(request) -> str:
     return Display(**parse_cookie(raw)).cookie_value() if raw else ""
 
 
+def tidy_url(request) -> str | None:
+    """The URL of ``request`` without the query parameters no view reads (not in
+    ``QUERY_PARAMETERS``), the others kept in their order, when it has such a parameter and its
+    path is a page of the site the cache may keep (a view marked ``cached_page`` that is not a
+    DRF view of the API: an API client gets its answer, within the API's rate limits); else
+    None. The cache never keeps a URL with an unread parameter, so ``?x=1``, ``?x=2`` … would
+    each have a page built afresh (decision 0008)."""
+    pairs = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
+    if all(name in QUERY_PARAMETERS for name, _ in pairs):
+        return None
+    try:
+        view = resolve(request.path_info).func
+    except Resolver404:
+        return None
+    if not getattr(view, "cached_page", False) or hasattr(view, "cls"):
+        return None
+    kind = heavy_kind(request)
+    if kind is not None and kind.canonical:  # a page of one address (a quotation map): that address
+        return request.path
+    kept = [(name, value) for name, value in pairs if name in QUERY_PARAMETERS]
+    return request.path + (f"?{urlencode(kept)}" if kept else "")
+
+
 def _key(request) -> str | None:
     index_version = get_search_backend().version()
     if index_version is None:
@@ -248,7 +277,12 @@ class PageCacheMiddleware:
 
     def __call__(self, request):
         seconds = settings.PAGE_CACHE_SECONDS
-        if not seconds or request.method not in ("GET", "HEAD") or signed_in(request):
+        if not seconds or request.method not in ("GET", "HEAD"):
+            return self.get_response(request)
+        tidy = tidy_url(request)
+        if tidy is not None:
+            return HttpResponsePermanentRedirect(tidy)
+        if signed_in(request):
             return self.get_response(request)
         key = _key(request)
         if key is None:

@@ -4,6 +4,7 @@ import json
 
 import pytest
 from django.core.cache import caches
+from django.utils.encoding import iri_to_uri
 
 from pages.caching import recent
 from reader.models import Piece
@@ -85,7 +86,7 @@ def test_what_is_never_kept(client, seed_juan, page_cache):
     assert client.get("/works/nowhere/").status_code == 404
     client.get(JUAN + "?notes=hidden")  # a display choice in the URL sets the cookie: not kept
     client.cookies.clear()
-    client.get(JUAN + "?utm_source=x")  # a parameter no view reads: answered, never kept
+    client.get("/api/works/?utm_source=x")  # a parameter no view reads: answered, never kept
     assert page_cache._cache == {} and not recent._items
 
 
@@ -107,7 +108,7 @@ def test_only_a_real_signed_in_session_goes_around_the_cache(client, seed_juan, 
 
 def test_unknown_parameters_make_no_entries_and_order_does_not_matter(client, seed_juan, page_cache):
     for i in range(5):
-        assert client.get(JUAN, {"nonsense": str(i)}).status_code == 200
+        assert client.get("/api/search/", {"q": "射", "nonsense": str(i)}).status_code == 200
     assert len(page_cache._cache) == 0
     assert "cache;desc=hit" not in client.get("/search/?q=射&layer=notes")["Server-Timing"]
     assert "cache;desc=hit" in client.get("/search/?layer=notes&q=射")["Server-Timing"]
@@ -238,3 +239,20 @@ def test_a_page_filtered_by_what_its_view_reads_is_kept(client, seed_juan, page_
     with django_assert_num_queries(0):
         second = client.get(url)
     assert (second.status_code, second.content) == (200, first.content)
+
+
+def test_a_page_with_parameters_no_view_reads_is_sent_to_its_url_without_them(client, seed_juan, page_cache,
+                                                                           django_assert_num_queries):
+    """``?x=1``, ``?x=2`` … on a page of the site: a 301 to the URL without the parameters no view
+    reads (those it reads kept, in order), which the cache answers; each was built afresh and
+    never kept. The API answers them (its rate limits count them)."""
+    client.get(JUAN)
+    for i in range(3):
+        response = client.get(JUAN + f"?x={i}")
+        assert (response.status_code, response["Location"]) == (301, iri_to_uri(JUAN))
+    with django_assert_num_queries(0):  # where it sends them: the kept page
+        assert "cache;desc=hit" in client.get(JUAN)["Server-Timing"]
+    response = client.get("/search/?utm_source=a&q=%E5%B0%84&fbclid=b&layer=notes&x=")
+    assert (response.status_code, response["Location"]) == (301, "/search/?q=%E5%B0%84&layer=notes")
+    assert client.get("/api/search/?q=%E5%B0%84&x=1").status_code == 200
+    assert len(page_cache._cache) == 1  # the juan page, nothing for the made-up parameters
