@@ -20,6 +20,10 @@ file, then ``N files, N layers, N queries: N equal, N differ; N skipped (a heade
 text), N refused``; exits 1 on any difference or refusal. About a second a file.
 
     .venv/bin/python scripts/check_corpus.py --search-counts [FOLDER...] [--workdir DIR]
+
+``--cuts``: instead, count per corpus folder the sections cut for size and where each cut falls:
+where a unit of text ends, inside a run of text, or with the next section opening with a note
+(``reader/importers/mandoku/cuts.py``); lists the last two kinds as ``file:line`` unless ``--quiet``.
 """
 from __future__ import annotations
 
@@ -34,6 +38,7 @@ sys.path.insert(0, str(BASE))
 from reader.importers.errors import NoTextError, TextFormatError  # noqa: E402
 from reader.importers.mandoku import parse_mandoku, render_mandoku  # noqa: E402
 from reader.importers.mandoku.check import HeaderOnly, structure_faults  # noqa: E402
+from reader.importers.mandoku.cuts import CLEAN, IN_TEXT, NOTE_APART, size_cuts  # noqa: E402
 from reader.importers.source import decode_bytes  # noqa: E402
 
 CORPUS = BASE.parent / "shared" / "corpus"
@@ -76,6 +81,28 @@ def search_counts(files: list[Path], workdir: str | None, quiet: bool) -> int:
     return 1 if differ or refused else 0
 
 
+def count_cuts(files: list[Path], quiet: bool) -> int:
+    """``--cuts``: per folder, the sections cut for size and where each cut falls (``cuts.seam_kind``);
+    each cut inside a run of text or with a note apart as ``file:line``. Returns 0."""
+    totals: dict[str, dict[str, int]] = {}
+    for path in files:
+        text = decode_bytes(path.read_bytes(), str(path), allowed_controls="\x01")
+        readme = path.parent / "Readme.org"
+        try:
+            doc = parse_mandoku(text, str(path), readme.read_text(encoding="utf-8") if readme.is_file() else None)
+        except TextFormatError:  # a header and no text, or refused: the parser check reports them
+            continue
+        row = totals.setdefault(path.parent.parent.name, {CLEAN: 0, IN_TEXT: 0, NOTE_APART: 0})
+        for line, kind in size_cuts(doc):
+            row[kind] += 1
+            if kind != CLEAN and not quiet:
+                print(f"{kind}: {path}:{line}")
+    for folder, row in sorted(totals.items()):
+        print(f"{folder}: {sum(row.values())} cuts for size: {row[CLEAN]} where a unit ends, "
+              f"{row[IN_TEXT]} inside a run of text, {row[NOTE_APART]} opening with a note")
+    return 0
+
+
 def check_file(path: Path, kept: list[str] | None = None) -> tuple[str, str]:
     """``(status, message)`` for one file: status is ok, skipped, refused, roundtrip or
     structure. The warnings of damaged markup kept as text are appended to ``kept``."""
@@ -105,7 +132,11 @@ def main(argv=None) -> int:
                     help="check the search engine's counts per layer against a plain count (imports every file)")
     ap.add_argument("--workdir", help="--search-counts: folder for the scratch database and index (default: a new "
                                       "temporary folder)")
+    ap.add_argument("--cuts", action="store_true",
+                    help="count where the sections cut for size fall (reader/importers/mandoku/cuts.py)")
     args = ap.parse_args(argv)
+    if args.cuts:
+        return count_cuts(sorted(f for folder in (args.folders or DEFAULT) for f in folder.rglob("*.txt")), args.quiet)
     if args.search_counts:
         files = sorted(f for folder in (args.folders or ALL_FORMS) for f in folder.rglob("*.txt"))
         return search_counts(files, args.workdir, args.quiet)

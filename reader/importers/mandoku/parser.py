@@ -24,6 +24,7 @@ from ..source import split_source_lines
 from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
 from .contents import contents_lines
+from .cuts import place_size_cuts
 from .commentators import assign_commentators, column_evidence, layout_decided
 from .layers import assign_layers, join_title_note, title_note
 from .named_layers import label_named_layer
@@ -202,6 +203,7 @@ class _Parser:
         unsure = assign_commentators(doc)
         mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
         keep_entries_whole(doc)
+        place_size_cuts(doc)
         if unsure:
             positions = piece_positions(doc)
             doc.warnings.extend(f"{self.path}:{line}:{column}: {message}" for piece, message in unsure

@@ -1,0 +1,127 @@
+"""Where a section cut only for size falls (``reader.importers.mandoku.cuts``): where an entry
+ends (text, then the notes that explain it) or after a sentence mark, never inside a run of text
+nor between a phrase and its note; on the three books a user found the fault in (楚辭補注, 前漢書,
+文選 李善註, 卷一 each), then through the search API."""
+import pytest
+
+from reader.importers.document import NOTE, NOTE_KINDS, TEXT, PieceDoc
+from reader.importers.loader import import_file
+from reader.importers.mandoku import HARD_LIMIT, parse_mandoku, render_mandoku
+from reader.importers.mandoku.cuts import CLEAN, IN_TEXT, NOTE_APART, clean_seam, seam_kind, size_cuts, split_piece
+from reader.importers.mandoku.writer import render_piece
+
+from .conftest import SHARED, index_all
+
+COMMENTARY = SHARED / "corpus" / "kanripo-commentary"
+CHUCI, HANSHU, WENXUAN = "KR4a0003/KR4a0003_001.txt", "KR2a0007/KR2a0007_001.txt", "KR4h0002/KR4h0002_001.txt"
+HEAD = "# -*- mode: mandoku-view; -*-\n#+TITLE: 試\n#+PROPERTY: ID KR9z0003\n#+PROPERTY: BASEEDITION WYG\n"
+
+
+def parse(rel: str):
+    raw = (COMMENTARY / rel).read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, rel)
+    assert render_mandoku(doc) == raw  # pieces are moved, never changed: the file writes back the same
+    return doc
+
+
+def seams(doc):
+    """(last piece, first piece) of each pair of sections cut inside a paragraph."""
+    return [(a.paragraphs[-1][-1], b.paragraphs[0][0]) for c in doc.chapters
+            for a, b in zip(c.sections, c.sections[1:]) if b.continues_paragraph]
+
+
+def test_chuci_sections_open_with_a_line_of_verse():
+    """楚辭補注 卷一: §3 opened with 扈被也 (the note of §2's last line), §4 with 惟㨗徑以窘步 (夫 ended
+    §3); every section cut for size now opens with the verse its notes follow."""
+    doc = parse(CHUCI)
+    assert [(s.line, s.pieces[0].text[:7]) for s in doc.sections] == [
+        (11, "隋唐書志有皇甫"), (19, "離騷經者屈原之"), (81, "扈江離與辟芷兮"), (147, "夫惟㨗徑以窘步"),
+        (208, "憑不猒乎求索"), (261, "既替余以蕙纕兮"), (318, "雧芙蓉以為裳"), (389, "啓九辯與九歌兮"),
+        (447, "相觀民之計極"), (512, "總余轡乎扶桑"), (575, "吾令豐隆椉雲兮"), (643, "世溷濁而嫉賢兮"),
+        (705, "摯咎繇而能調"), (775, "既干進而務入兮"), (841, "遵赤水而容與"), (915, "顚則不能扶危則"),
+        (972, "離騷贊序\u3000\u3000\u3000")]
+    third, fourth = doc.sections[2], doc.sections[3]
+    assert [(p.kind, p.text) for p in third.pieces[:2]] == [
+        (TEXT, "扈江離與辟芷兮"), (NOTE, third.pieces[1].text)] and third.pieces[1].text.startswith("扈被也")
+    assert (third.pieces[-1].kind, third.pieces[-1].text) == (NOTE, "補曰博雅云裮被不帶也被音披")
+    assert (fourth.pieces[0].kind, fourth.pieces[0].text) == (TEXT, "夫惟㨗徑以窘步")
+    last = doc.sections[1].pieces[-1]  # §2 ends with the notes on 又重之以脩能, no longer with 扈江離與辟芷兮
+    assert last.kind == NOTE and last.text.startswith("補曰重儲用切") and last.text.endswith("有絶人之才者謂之能此讀若耐叶韻")
+    assert all(clean_seam(x, y) for x, y in seams(doc)) and len(seams(doc)) == 14
+    assert size_cuts(doc) == [(s.line, CLEAN) for s in doc.sections[2:16]]
+
+
+@pytest.mark.parametrize("rel,phrase,number,line,sections", [
+    (HANSHU, "夫人天下貴人也", 1, 13, 19),   # cut 天|下 at line 83/84
+    (WENXUAN, "克己復禮以奉", 10, 487, 17),  # cut 己|復 at line 487/488
+])
+def test_a_phrase_cut_at_a_line_end_is_one_run_again(rel, phrase, number, line, sections):
+    doc = parse(rel)
+    assert len(doc.sections) == sections  # the numbering of the sections stays
+    holding = [n for n, s in enumerate(doc.sections, 1) if phrase in "".join(p.text for p in s.pieces if p.kind == TEXT)]
+    assert holding == [number] and doc.sections[number - 1].line == line
+    assert all(clean_seam(x, y) for x, y in seams(doc))
+    assert not any(y.kind in NOTE_KINDS for x, y in seams(doc))
+
+
+def test_punctuated_text_is_cut_after_a_sentence_mark():
+    """A long paragraph of punctuated text with no notes: the cut for size falls after 。, the next
+    section opening with the sentence after it (the piece is split there, its layout kept)."""
+    line = "天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋收冬藏閏餘成歲律呂調陽。雲騰致雨露結為霜金生麗水玉出昆岡¶\n"
+    raw = HEAD + line * 60  # 2,940 characters: one cut
+    doc = parse_mandoku(raw, "test.txt")
+    assert render_mandoku(doc) == raw
+    assert len(doc.sections) == 2 and doc.sections[1].continues_paragraph
+    a, b = doc.sections[0].pieces[-1], doc.sections[1].pieces[0]
+    assert a.text.endswith("律呂調陽。") and b.text.startswith("雲騰致雨露結為霜金生麗水玉出昆岡天地玄黃")
+    assert len(doc.sections[0].pieces) == len(doc.sections[1].pieces) == 1
+    assert doc.sections[1].line == 5 + len(a.text) // 49
+
+
+def test_a_long_run_with_nothing_to_end_it_keeps_its_cut():
+    """Unpunctuated text with no note and no space: the cut stays at the line end where the size
+    put it (the sections keep their numbers); a space between entries (單疏) takes it."""
+    line = "天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋收冬藏閏餘成歲律呂調陽雲騰致雨露結為霜¶\n"
+    doc = parse_mandoku(HEAD + line * 70, "test.txt")
+    assert [(s.line, sum(len(p.text) for p in s.pieces)) for s in doc.sections] == [(5, 2400), (65, 400)]
+    spaced = "書人亦与盟會同\u3000注无駭至八年\u3000正義曰春秋之例卿乃見經今名書扵經傳言司空故知无駭是魯¶\n"
+    raw = HEAD + line * 40 + spaced * 20
+    doc = parse_mandoku(raw, "test.txt")
+    assert render_mandoku(doc) == raw
+    assert len(doc.sections) == 2 and doc.sections[1].pieces[0].text.startswith("注无駭至八年\u3000正義曰")
+    assert doc.sections[0].pieces[-1].text.endswith("書人亦与盟會同\u3000")
+
+
+def test_a_note_on_one_word_ends_no_entry():
+    """A variant or a sound (一作邪, 音覓) is printed after one word inside a phrase; a gloss ends one."""
+    gloss, variant, sound = PieceDoc(NOTE, "扈被也"), PieceDoc(NOTE, "一作邪"), PieceDoc(NOTE, "汨音覓")
+    text = PieceDoc(TEXT, "惟庚寅吾以降")
+    assert [clean_seam(n, text) for n in (gloss, variant, sound)] == [True, False, False]
+    assert clean_seam(PieceDoc(TEXT, "尚矣。"), text) and not clean_seam(PieceDoc(TEXT, "老父相后曰夫人天"), text)
+    assert [seam_kind(PieceDoc(TEXT, "老父相后曰夫人天"), PieceDoc(TEXT, "下貴人也")), seam_kind(text, gloss),
+            seam_kind(gloss, text)] == [IN_TEXT, NOTE_APART, CLEAN]
+
+
+def test_split_piece_keeps_the_layout_written():
+    piece = PieceDoc(TEXT, "太史公曰五帝三代之記", layout=[(0, "　"), (4, "¶\n<pb:X_1a>¶\n"), (7, "¶\n")])
+    head, tail = split_piece(piece, 4)
+    assert (head.text, head.layout, tail.text, tail.layout) == (
+        "太史公曰", [(0, "　"), (4, "¶\n")], "五帝三代之記", [(0, "<pb:X_1a>¶\n"), (3, "¶\n")])
+    assert render_piece(head) + render_piece(tail) == render_piece(piece)
+
+
+@pytest.fixture
+def three_juans(seed_juan, search_backend):
+    juans = [import_file(COMMENTARY / rel).juan for rel in (CHUCI, HANSHU, WENXUAN)]
+    index_all(search_backend)
+    return juans
+
+
+def test_phrases_across_the_old_cuts_are_found(three_juans, client):
+    counts = {}
+    for juan, q in zip(three_juans, ("夫惟㨗徑以窘步", "夫人天下貴人也", "克己復禮以奉")):
+        for query in (q, q[1:]):
+            api = client.get("/api/search/", {"q": query, "edition": juan.edition.slug}).json()
+            counts[query] = (api["count"], [h["section"]["position"] for h in api["results"]])
+    assert counts == {"夫惟㨗徑以窘步": (1, [4]), "惟㨗徑以窘步": (1, [4]), "夫人天下貴人也": (1, [1]),
+                      "人天下貴人也": (1, [1]), "克己復禮以奉": (1, [10]), "己復禮以奉": (1, [10])}
