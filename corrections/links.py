@@ -29,19 +29,19 @@ def clean_link(text: str) -> str:
     """``text`` as a stored link (``cbdb:<id>`` or the URL as given), or ``LinkError``."""
     text = text.strip()
     if len(text) > MAX_LINK:
-        raise LinkError(f"a link is at most {MAX_LINK} characters")
+        raise LinkError(f"連結至多 {MAX_LINK} 字 (a link is at most {MAX_LINK} characters)")
     m = _CBDB.fullmatch(text)
     if m:
         number = int(m.group(1) or m.group(2))
         if number < 1:
-            raise LinkError(f"「{text}」: a CBDB person ID is a number from 1")
+            raise LinkError(f"「{text}」：CBDB 人物編號是從 1 起的數 (a CBDB person ID is a number from 1)")
         return f"cbdb:{number}"
     if text.lower().startswith("cbdb"):
-        raise LinkError(f"「{text}」 is not a CBDB person ID (cbdb: and its number, such as cbdb:3767)")
+        raise LinkError(f"「{text}」不是 CBDB 人物編號，應寫作 cbdb: 加編號，如 cbdb:3767 (not a CBDB person ID: cbdb: and its number, such as cbdb:3767)")
     try:
         _WEB(text)
     except ValidationError:
-        raise LinkError(f"「{text}」 is neither a CBDB person ID (cbdb:3767) nor an http or https address") from None
+        raise LinkError(f"「{text}」既非 CBDB 人物編號（cbdb:3767），亦非 http 或 https 網址 (neither a CBDB person ID nor an http or https address)") from None
     return text
 
 
@@ -55,7 +55,7 @@ def clean_links(lines) -> list[str]:
             if link not in out:
                 out.append(link)
     if len(out) > MAX_LINKS:
-        raise LinkError(f"at most {MAX_LINKS} links")
+        raise LinkError(f"連結至多 {MAX_LINKS} 條 (at most {MAX_LINKS} links)")
     return out
 
 

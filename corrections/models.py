@@ -164,9 +164,17 @@ class Proposal(models.Model):
         return self.replacement
 
 
+#: How the audit log names each action (``AuditEntry.action``), Chinese first as the interface's
+#: other messages are, the stored English word after it.
+AUDIT_ACTIONS = {"proposed": "提出 (proposed)", "kept": "保存 (kept)", "edited": "修改 (edited)",
+                 "accepted": "採納 (accepted)", "rejected": "不採納 (rejected)", "reverted": "撤回 (reverted)",
+                 "set aside": "擱置 (set aside)", "re-anchored": "重新定位 (re-anchored)"}
+
+
 class AuditEntry(models.Model):
     """One action on a proposal (proposed, accepted, edited, rejected, reverted, set aside),
-    by whom (None for the system: a re-import), when and why. Never edited or removed."""
+    by whom (None for the system: a re-import), when and why. Never edited or removed.
+    ``action_label`` is the action as the log shows it (``AUDIT_ACTIONS``)."""
 
     proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="audit")
     action = models.CharField(max_length=20)
@@ -180,3 +188,7 @@ class AuditEntry(models.Model):
 
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} #{self.proposal_id}"
+
+    @property
+    def action_label(self) -> str:
+        return AUDIT_ACTIONS.get(self.action, self.action)

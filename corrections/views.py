@@ -209,7 +209,7 @@ def review(request, pk):
         elif action == "revert":
             revert(proposal, request.user, reason=reason, address=address)
         else:
-            raise ReviewError(f"unknown action {action!r}")
+            raise ReviewError(f"無此操作 {action!r} (unknown action)")
     except ReviewError as exc:
         return render(request, "corrections/error.html", {"error": str(exc), "p": proposal}, status=400)
     return redirect("corrections:history", proposal.pk)
@@ -252,7 +252,7 @@ def annotations_jsonld(request, slug):
     edition = get_object_or_404(Edition, slug=slug)
     tag = request.GET.get("tag") or None
     if tag is not None and tag not in TAGS:
-        return HttpResponse(f"unknown tag; the tags are {', '.join(TAGS)}\n", status=400,
+        return HttpResponse(f"無此標籤；標籤有 {', '.join(TAGS)} (unknown tag; the tags are {', '.join(TAGS)})\n", status=400,
                             content_type="text/plain; charset=utf-8")
     body = json.dumps(annotation_collection(edition, request.build_absolute_uri, tag), ensure_ascii=False, indent=1)
     return HttpResponse(body.encode("utf-8"), content_type='application/ld+json; '

@@ -46,10 +46,10 @@ def _check_user_text(*texts: str) -> None:
     """Raise ``ReviewError`` when a reason, evidence or new text written by a user is longer
     than ``MAX_NOTE`` characters or holds a directional control (``BIDI_CONTROLS``)."""
     if max((len(t) for t in texts), default=0) > MAX_NOTE:
-        raise ReviewError(f"the reason, the evidence and the new text are at most {MAX_NOTE} characters each")
+        raise ReviewError(f"理由、依據與新文字各至多 {MAX_NOTE} 字 (the reason, the evidence and the new text are at most {MAX_NOTE} characters each)")
     if any(BIDI_CONTROLS.intersection(t) for t in texts):
-        raise ReviewError("the text holds a Unicode direction control (U+202A–U+202E, U+2066–U+2069): "
-                          "write it without")
+        raise ReviewError("文字含 Unicode 方向控制字元（U+202A–U+202E、U+2066–U+2069），請去除 (the text holds a "
+                          "Unicode direction control: write it without)")
 
 
 def _audit(proposal, action, actor, detail="", address=None) -> None:
@@ -75,10 +75,10 @@ def _tags_and_links(kind: str, tags, links) -> tuple[list[str], list[str]]:
     another kind of proposal."""
     tags, links = list(tags or ()), [line for line in (links or ()) if line.strip()]
     if (tags or links) and kind not in (ANNOTATION, PRIVATE_NOTE):
-        raise ReviewError("only annotations and notes have tags and links")
+        raise ReviewError("只有注記與筆記可加標籤與連結 (only annotations and notes have tags and links)")
     unknown = [t for t in tags if t not in TAGS]
     if unknown:
-        raise ReviewError(f"unknown tag {unknown[0]!r}: the tags are {', '.join(TAGS)}")
+        raise ReviewError(f"無此標籤 {unknown[0]!r}：標籤有 {', '.join(TAGS)} (unknown tag {unknown[0]!r})")
     try:
         return [t for t in TAGS if t in tags], clean_links(links)
     except LinkError as exc:
@@ -89,7 +89,7 @@ def _check_layer(layer: str) -> None:
     """Raise ``ReviewError`` unless ``layer`` is one of ``reader.models.LAYER_CHOICES`` (a forged
     form could name any string, which reading, the API and the index would then meet)."""
     if layer not in dict(LAYER_CHOICES):
-        raise ReviewError(f"unknown layer {layer[:40]!r}: the layers are {', '.join(dict(LAYER_CHOICES))}")
+        raise ReviewError(f"無此層次 {layer[:40]!r}：層次有 {', '.join(dict(LAYER_CHOICES))} (unknown layer {layer[:40]!r})")
 
 
 def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int, end: int, replacement: str = "",
@@ -104,29 +104,29 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
     (``ANNOTATING``) whose span meets an accepted text correction covers it whole."""
     own = kind in OWN_KINDS
     if own and not (getattr(user, "is_authenticated", False) and user.is_active):
-        raise ReviewError("sign in to keep notes and bookmarks")
+        raise ReviewError("請先登入，方可保存筆記與書籤 (sign in to keep notes and bookmarks)")
     if not own and not can_propose(user):
-        raise ReviewError("only contributors and editors may propose corrections")
+        raise ReviewError("只有貢獻者與編輯可提出校正 (only contributors and editors may propose corrections)")
     if kind not in (TEXT, LAYER, STRUCTURE, ANNOTATION) + OWN_KINDS:
-        raise ReviewError(f"unknown kind of proposal: {kind!r}")
+        raise ReviewError(f"無此類提議：{kind!r} (unknown kind of proposal)")
     reason, evidence, replacement = reason.strip(), evidence.strip(), replacement.strip()
     if not reason and not own:
-        raise ReviewError("give the reason for the change")
+        raise ReviewError("請說明修改理由 (give the reason for the change)")
     _check_user_text(reason, evidence, replacement)
     tags, links = _tags_and_links(kind, tags, links)
     stored = juan_texts(juan, {(section, piece)}).get((section, piece))
     if stored is None:
-        raise ReviewError(f"juan {juan.number} has no piece {piece} in section {section}")
+        raise ReviewError(f"卷 {juan.number} 第 {section} 節無第 {piece} 段 (juan {juan.number} has no piece {piece} in section {section})")
     overlay = juan_overlay(juan)
     shown, _, marks = overlay.apply(section, piece, stored, "")
     if kind in WHOLE:
         start, end = 0, len(shown)
     if start >= end:
-        raise ReviewError(f"the span {start}–{end} holds no character: 訖 (end) must be greater than 起 (start)")
+        raise ReviewError(f"範圍 {start}–{end} 不含一字：訖須大於起 (the span holds no character: the end must be greater than the start)")
     if not 0 <= start < end <= len(shown):
-        raise ReviewError(f"the span {start}–{end} is not inside the piece's {len(shown)} characters")
+        raise ReviewError(f"範圍 {start}–{end} 超出此段的 {len(shown)} 字 (the span is not inside the piece's {len(shown)} characters)")
     if end - start > MAX_SPAN:
-        raise ReviewError(f"a span is at most {MAX_SPAN} characters")
+        raise ReviewError(f"範圍至多 {MAX_SPAN} 字 (a span is at most {MAX_SPAN} characters)")
     # Back to the text as imported: shift by the accepted changes before each end of the span.
     # A correction that meets a corrected place cannot be mapped (revert that change first); a
     # note changes no text, so it takes the corrected places it meets whole.
@@ -137,20 +137,20 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         for s, e, p in marks:
             if p.kind == TEXT and s < end and start < e:
                 if kind not in ANNOTATING:
-                    raise ReviewError(f"the span meets a corrected place (proposal #{p.pk}): an editor can revert it")
+                    raise ReviewError(f"範圍觸及已校正處（提議 #{p.pk}），須由編輯撤回 (the span meets a corrected place: an editor can revert it)")
                 start, end = min(start, s), max(end, e)
         start = start - sum((e - s) - was for s, e, was in corrected if e <= start)
         end = end - sum((e - s) - was for s, e, was in corrected if e <= end and s < end)
     if kind == LAYER and not new_layer:
-        raise ReviewError("choose the layer the piece belongs to")
+        raise ReviewError("請選擇此段所屬層次 (choose the layer the piece belongs to)")
     if kind == LAYER:
         _check_layer(new_layer)
     if kind == STRUCTURE and structure not in dict(STRUCTURE_CHOICES):
-        raise ReviewError("choose what the passage is: a section starts here, a heading or a byline")
+        raise ReviewError("請選擇此處為何：新節起、標題或署名 (choose what the passage is: a section starts here, a heading or a byline)")
     if kind == TEXT and replacement == stored[start:end]:
-        raise ReviewError("the new text is the same as the text")
+        raise ReviewError("新文字與原文相同 (the new text is the same as the text)")
     if kind in (ANNOTATION, PRIVATE_NOTE) and not replacement:
-        raise ReviewError("write the note")
+        raise ReviewError("請寫下注記內容 (write the note)")
     before, after = context_of(stored, start, end, CONTEXT)
     with transaction.atomic():
         proposal = Proposal.objects.create(
@@ -167,11 +167,11 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
 
 def _reviewable(proposal: Proposal, editor, statuses=(PENDING,)) -> None:
     if not is_editor(editor):
-        raise ReviewError("only editors review proposals")
+        raise ReviewError("只有編輯可審核提議 (only editors review proposals)")
     if proposal.author_id == editor.pk:
-        raise ReviewError("nobody reviews their own proposal")
+        raise ReviewError("不可審核自己的提議 (nobody reviews their own proposal)")
     if proposal.status not in statuses:
-        raise ReviewError(f"the proposal is {proposal.get_status_display()}, not pending")
+        raise ReviewError(f"此提議{proposal.get_status_display().split(' (')[0]}，並非待審 (the proposal is {proposal.status}, not pending)")
 
 
 def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | None = None,
@@ -187,7 +187,7 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
         if replacement is not None and replacement.strip() and replacement.strip() != proposal.replacement \
                 and proposal.kind not in WHOLE:
             if proposal.kind == TEXT and replacement.strip() == proposal.original:
-                raise ReviewError("the new text is the same as the text")
+                raise ReviewError("新文字與原文相同 (the new text is the same as the text)")
             edited.append(f"new text 「{proposal.replacement}」 → 「{replacement.strip()}」")
             proposal.replacement = replacement.strip()
         if new_layer and new_layer != proposal.new_layer and proposal.kind == LAYER:
@@ -196,7 +196,7 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
             proposal.new_layer = new_layer
         if structure and structure != proposal.structure and proposal.kind == STRUCTURE:
             if structure not in dict(STRUCTURE_CHOICES):
-                raise ReviewError(f"unknown structure {structure!r}")
+                raise ReviewError(f"無此結構 {structure!r} (unknown structure)")
             edited.append(f"structure {proposal.structure} → {structure}")
             proposal.structure = structure
         if proposal.kind in PLACED:
@@ -206,14 +206,14 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
             juan = Juan.objects.select_for_update().filter(edition_id=proposal.edition_id,
                                                            number=proposal.juan_number).first()
             if juan is None:
-                raise ReviewError(f"the edition has no juan {proposal.juan_number} any more")
+                raise ReviewError(f"此版本已無卷 {proposal.juan_number} (the edition has no juan {proposal.juan_number} any more)")
             found = place([proposal], juan)
             if found.unplaced:
-                raise ReviewError(f"the anchor no longer matches: {found.unplaced[0][1]}")
+                raise ReviewError(f"定位已不相符：{found.unplaced[0][1]} (the anchor no longer matches)")
             others = place(accepted(proposal.edition_id, proposal.juan_number, CORRECTING), juan).placed
             clash = overlapping(found.placed[0], others)
             if clash is not None:
-                raise ReviewError(f"it meets accepted proposal #{clash.proposal.pk} at the same place: revert that first")
+                raise ReviewError(f"與已採納的提議 #{clash.proposal.pk} 同處，請先撤回該提議 (it meets an accepted proposal at the same place: revert that first)")
         proposal.status, proposal.reviewer, proposal.reviewed_at = ACCEPTED, editor, timezone.now()
         proposal.review_reason = reason.strip()
         proposal.save()
@@ -228,7 +228,7 @@ def reject(proposal: Proposal, editor, *, reason: str, address=None) -> Proposal
     """Reject a pending proposal; the reason is required (the proposer reads it) and held to
     ``_check_user_text``."""
     if not reason.strip():
-        raise ReviewError("give the reason for rejecting it")
+        raise ReviewError("請說明駁回理由 (give the reason for rejecting it)")
     _check_user_text(reason)
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
@@ -244,7 +244,7 @@ def revert(proposal: Proposal, editor, *, reason: str, address=None) -> Proposal
     """Revert an accepted change (the reading returns to the text as imported there). Any
     editor may, but not the change's author; the reason is required and held to ``_check_user_text``."""
     if not reason.strip():
-        raise ReviewError("give the reason for reverting it")
+        raise ReviewError("請說明撤回理由 (give the reason for reverting it)")
     _check_user_text(reason)
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)

@@ -26,10 +26,11 @@ def test_links_are_a_cbdb_person_or_an_http_page_and_nothing_else():
                                     "https://cbdb.fas.harvard.edu/cbdbapi/person.php?id=3767")] == ["cbdb:3767"] * 4
     assert clean_link(" https://zh.wikisource.org/wiki/儀禮/大射 ") == "https://zh.wikisource.org/wiki/儀禮/大射"
     assert clean_link("http://example.org/a?b=c") == "http://example.org/a?b=c"
-    for bad, why in [("javascript:alert(1)", "neither a CBDB person ID"), ("JaVaScRiPt:alert(1)", "neither"),
+    for bad, why in [("javascript:alert(1)", "^「javascript:alert\\(1\\)」既非 CBDB 人物編號（cbdb:3767），亦非 http 或 https 網址 "
+                      "\\(neither a CBDB person ID nor an http or https address\\)$"), ("JaVaScRiPt:alert(1)", "neither"),
                      (" javascript://example.org/%0Aalert(1)", "neither"), ("data:text/html,<script>", "neither"),
                      ("ftp://example.org/x", "neither"), ("//example.org/x", "neither"), ("example.org", "neither"),
-                     ("cbdb:abc", "not a CBDB person ID"), ("cbdb:0", "a number from 1"),
+                     ("cbdb:abc", "not a CBDB person ID"), ("cbdb:0", "^「cbdb:0」：CBDB 人物編號是從 1 起的數 \\(a CBDB person ID is a number from 1\\)$"),
                      ("https://" + "x" * 600 + ".org", "at most 500 characters")]:
         with pytest.raises(LinkError, match=why):
             clean_link(bad)
@@ -73,7 +74,8 @@ def test_tags_and_links_are_shown_filtered_and_exported(client, seed_juan, peopl
         1, "http://testserver/corrections/annotations/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE.jsonld?tag=person")
     assert json.loads(client.get("/corrections/annotations/禮書綱目.jsonld?tag=place").content)["total"] == 0
     bad = client.get("/corrections/annotations/禮書綱目.jsonld?tag=<b>")
-    assert (bad.status_code, bad.content) == (400, b"unknown tag; the tags are person, place, date, office, term\n")
+    assert (bad.status_code, bad.content) == (400, "無此標籤；標籤有 person, place, date, office, term "
+                                                    "(unknown tag; the tags are person, place, date, office, term)\n".encode())
 
 
 def test_tags_and_links_in_tei_stay_valid(client, seed_juan, people):
@@ -98,9 +100,10 @@ def test_a_javascript_link_or_an_unknown_tag_is_refused_with_the_reason(seed_jua
     place = {"kind": "annotation", "section": 1, "piece": 3, "start": AT, "end": AT + 1, "replacement": "注",
              "reason": "r"}
     for links, error in [("javascript:alert(document.cookie)", "neither a CBDB person ID"),
-                         ("https://example.org\njavascript:alert(1)", "「javascript:alert(1)」 is neither"),
+                         ("https://example.org\njavascript:alert(1)", "「javascript:alert(1)」既非 CBDB 人物編號（cbdb:3767），亦非 "
+                          "http 或 https 網址 (neither a CBDB person ID nor an http or https address)"),
                          ("data:text/html;base64,PHNjcmlwdD4=", "neither"), ("cbdb:x1", "not a CBDB person ID"),
-                         ("\n".join(f"https://example.org/{n}" for n in range(6)), "at most 5 links")]:
+                         ("\n".join(f"https://example.org/{n}" for n in range(6)), "連結至多 5 條 (at most 5 links)")]:
         response = c.post(FORM, dict(place, links=links))
         assert response.status_code == 400, links
         assert error in response.content.decode().replace("&quot;", '"'), links
@@ -109,7 +112,7 @@ def test_a_javascript_link_or_an_unknown_tag_is_refused_with_the_reason(seed_jua
     with pytest.raises(ReviewError, match="only annotations and notes have tags and links"):
         propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
                 replacement="X", reason="r", links=["https://example.org/"])
-    with pytest.raises(ReviewError, match="unknown tag 'villain'"):
+    with pytest.raises(ReviewError, match="^無此標籤 'villain'：標籤有 person, place, date, office, term \\(unknown tag 'villain'\\)$"):
         annotate(people["contributor"], seed_juan, tags=["villain"])
     assert Proposal.objects.count() == 0
 
@@ -175,7 +178,7 @@ def test_hostile_users_again_own_review_forged_review_and_a_flood_of_annotations
     me = Client()
     me.force_login(people["editor"])
     response = me.post(f"/corrections/{own.pk}/review/", {"action": "accept", "reason": "mine"})
-    assert response.status_code == 400 and "nobody reviews their own proposal" in response.content.decode()
+    assert response.status_code == 400 and "不可審核自己的提議 (nobody reviews their own proposal)" in response.content.decode()
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(people["editor2"])
     assert strict.post(f"/corrections/{own.pk}/review/", {"action": "accept", "reason": "ok"}).status_code == 403
@@ -191,3 +194,4 @@ def test_hostile_users_again_own_review_forged_review_and_a_flood_of_annotations
     codes = [c.post(FORM, data).status_code for _ in range(5)]
     assert codes == [302, 302, 302, 429, 429]
     assert Proposal.objects.filter(author=people["contributor"], kind="annotation").count() == 3
+

@@ -208,13 +208,13 @@ def test_a_proposal_is_anchored_by_place_and_text_and_audited(seed_juan, people)
     assert (p.status, p.original, p.before, p.after) == (PENDING, note.text[:2], "", note.text[2:14])
     assert (p.edition_slug, p.juan_number, p.section_position, p.piece_position) == ("禮書綱目", 10, 1, 3)
     assert [(a.action, a.actor.username) for a in p.audit.all()] == [("proposed", "cx")]
-    with pytest.raises(ReviewError, match="give the reason"):
+    with pytest.raises(ReviewError, match=r"^請說明修改理由 \(give the reason for the change\)$"):
         propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
                 replacement="x", reason="  ")
-    with pytest.raises(ReviewError, match="not inside the piece"):
+    with pytest.raises(ReviewError, match=r"^範圍 5–999 超出此段的 \d+ 字 \(the span is not inside the piece's \d+ characters\)$"):
         propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=5, end=999,
                 replacement="x", reason="r")
-    with pytest.raises(ReviewError, match="only contributors and editors"):
+    with pytest.raises(ReviewError, match=r"^只有貢獻者與編輯可提出校正 \(only contributors and editors may propose corrections\)$"):
         propose(User.objects.create_user("plain", password=PW), seed_juan, kind="text", section=1, piece=3,
                 start=0, end=1, replacement="x", reason="r")
 
@@ -223,7 +223,7 @@ def test_nobody_reviews_their_own_proposal(seed_juan, people):
     p = propose(people["editor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
                 replacement="X", reason="r")
     for action in (lambda: accept(p, people["editor"]), lambda: reject(p, people["editor"], reason="no")):
-        with pytest.raises(ReviewError, match="nobody reviews their own proposal"):
+        with pytest.raises(ReviewError, match=r"^不可審核自己的提議 \(nobody reviews their own proposal\)$"):
             action()
     with pytest.raises(ReviewError, match="only editors"):
         accept(p, people["contributor"])
@@ -253,7 +253,7 @@ def test_overlapping_accepted_changes_are_refused(seed_juan, people):
     b = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=1, end=3,
                 replacement="CD", reason="r")
     accept(a, people["editor"])
-    with pytest.raises(ReviewError, match=f"meets accepted proposal #{a.pk}"):
+    with pytest.raises(ReviewError, match=f"^與已採納的提議 #{a.pk} 同處，請先撤回該提議 "):
         accept(b, people["editor"])
 
 
@@ -283,6 +283,9 @@ def test_an_accepted_correction_is_read_searched_and_exported_and_the_source_is_
     # the juan as the book and the reading page name it (卷十), not its number in the URL (卷10)
     assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第3段，字 0–6</dd>", page)
     assert e.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "宋本是"}).status_code == 302
+    # the log names each action in Chinese first, as the interface's other messages (the stored word after it)
+    log = re.findall(r"<li>\d{4}-\d\d-\d\d \d\d:\d\d ([^<]*)", e.get(f"/corrections/{p.pk}/").content.decode())
+    assert log == ["提出 (proposed) — cc：", "採納 (accepted) — ee："]
     # the reading page: corrected, marked, linked to its history; the text as imported on request
     html = Client().get(URL).content.decode()
     assert "校勘新字" in html and f'href="/corrections/{p.pk}/"' in html and 'class="corr-mark"' in html
@@ -489,7 +492,7 @@ def test_a_layer_correction_changes_the_passage_layer_in_reading_and_search(sear
     contributor, editor = account("cl", "contributor"), account("el", "editor")
     assert search_backend.search(SearchQuery("君乃命之", layers=frozenset({"readings"}))).count == 0
     assert search_backend.search(SearchQuery("君乃命之", layers=frozenset({"commentary"}))).count == 1
-    with pytest.raises(ReviewError, match="choose the layer"):
+    with pytest.raises(ReviewError, match=r"^請選擇此段所屬層次 \(choose the layer the piece belongs to\)$"):
         propose(contributor, juan, kind="layer", section=1, piece=3, start=2, end=4, reason="r")
     p = propose(contributor, juan, kind="layer", section=1, piece=3, start=2, end=4, new_layer="readings",
                 reason="此是音義")
@@ -707,7 +710,7 @@ def test_a_layer_that_does_not_exist_is_refused_when_proposed_or_accepted(seed_j
     """An editor's forged review form (``new_layer=<script>bogus``) was
     accepted, so the passage's layer became a name no layer has; the API showed it and every
     later index write of the juan failed (KeyError: '<script>bogus'), leaving search stale."""
-    with pytest.raises(ReviewError, match=r"^unknown layer '<script>bogus': the layers are classic, commentary, "):
+    with pytest.raises(ReviewError, match=r"^無此層次 '<script>bogus'：層次有 classic, commentary, "):
         propose(people["contributor"], seed_juan, kind="layer", section=1, piece=3, start=0, end=1,
                 new_layer="<script>bogus", reason="r")
     p = propose(people["contributor"], seed_juan, kind="layer", section=1, piece=3, start=0, end=1,
@@ -717,7 +720,7 @@ def test_a_layer_that_does_not_exist_is_refused_when_proposed_or_accepted(seed_j
     response = c.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "x",
                                                        "new_layer": "<script>bogus"})
     assert response.status_code == 400
-    assert "unknown layer &#x27;&lt;script&gt;bogus&#x27;" in response.content.decode()
+    assert "無此層次 &#x27;&lt;script&gt;bogus&#x27;：層次有 classic" in response.content.decode()
     p.refresh_from_db()
     assert (p.status, p.new_layer) == (PENDING, "readings")
     assert [a.action for a in p.audit.all()] == ["proposed"]
@@ -746,15 +749,15 @@ def test_direction_controls_and_overlong_edits_are_refused_when_proposed_or_acce
     """A reason or new text holding U+202E (RIGHT-TO-LEFT OVERRIDE) would show otherwise than it
     is stored: refused when proposed and when an editor edits it at accepting; an editor's new
     text is held to the proposal's length limit too."""
-    with pytest.raises(ReviewError, match=r"^the text holds a Unicode direction control"):
+    with pytest.raises(ReviewError, match=r"^文字含 Unicode 方向控制字元"):
         propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
                 replacement="射", reason="宋本\u202e作射")
     p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
                 replacement="射", reason="宋本作射")
     c = Client()
     c.force_login(people["editor"])
-    for replacement, said in (("\u2067射", "the text holds a Unicode direction control"),
-                              ("射" * 4001, "the reason, the evidence and the new text are at most 4000 characters each")):
+    for replacement, said in (("\u2067射", "文字含 Unicode 方向控制字元（U+202A–U+202E、U+2066–U+2069），請去除"),
+                              ("射" * 4001, "理由、依據與新文字各至多 4000 字 (the reason, the evidence and the new text are at most 4000 characters each)")):
         response = c.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "是",
                                                            "replacement": replacement})
         assert response.status_code == 400 and said in response.content.decode()
@@ -771,11 +774,12 @@ def test_a_span_that_ends_before_it_starts_is_refused_with_the_reason_and_no_pre
         "kind": "text", "section": 1, "piece": 3, "start": 5, "end": 2, "replacement": "將", "reason": "他本"})
     page = response.content.decode()
     assert response.status_code == 400
-    assert ('<p class="error" role="alert">the span 5–2 holds no character: 訖 (end) must be greater than 起 (start)</p>'
+    assert ('<p class="error" role="alert">範圍 5–2 不含一字：訖須大於起 (the span holds no character: the end must be '
+            'greater than the start)</p>'
             in page)
     assert "前後對照" not in page and '<ol class="section-pieces">' in page  # the section's pieces, to choose again
     assert not Proposal.objects.exists()
-    with pytest.raises(ReviewError, match=r"^the span 3–3 holds no character"):
+    with pytest.raises(ReviewError, match=r"^範圍 3–3 不含一字"):
         propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=3, end=3, replacement="將",
                 reason="他本")
 
@@ -797,14 +801,14 @@ def test_a_rejection_or_revert_reason_is_held_to_the_rules_of_every_text_a_user_
     when the workflow was called without the view's cut."""
     p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
                 replacement="射", reason="宋本作射")
-    with pytest.raises(ReviewError, match=r"^the text holds a Unicode direction control"):
+    with pytest.raises(ReviewError, match=r"^文字含 Unicode 方向控制字元"):
         reject(p, people["editor"], reason="不\u202e是")
     c = Client()
     c.force_login(people["editor"])
     response = c.post(f"/corrections/{p.pk}/review/", {"action": "reject", "reason": "不\u2066是"})
-    assert response.status_code == 400 and "the text holds a Unicode direction control" in response.content.decode()
+    assert response.status_code == 400 and "文字含 Unicode 方向控制字元（U+202A–U+202E、U+2066–U+2069），請去除" in response.content.decode()
     accept(p, people["editor"], reason="是")
-    with pytest.raises(ReviewError, match=r"^the text holds a Unicode direction control"):
+    with pytest.raises(ReviewError, match=r"^文字含 Unicode 方向控制字元"):
         revert(p, people["editor2"], reason="\u202b誤")
     with pytest.raises(ReviewError, match="at most 4000 characters each"):
         revert(p, people["editor2"], reason="誤" * 4001)
@@ -819,7 +823,7 @@ def test_an_edit_at_accepting_that_gives_back_the_text_is_refused(seed_juan, peo
     note = note_1_3(seed_juan)
     p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
                 replacement="射", reason="宋本作射")
-    with pytest.raises(ReviewError, match="the new text is the same as the text"):
+    with pytest.raises(ReviewError, match=r"^新文字與原文相同 \(the new text is the same as the text\)$"):
         accept(p, people["editor"], replacement=note.text[0], reason="是")
     p.refresh_from_db()
     assert (p.status, p.replacement) == (PENDING, "射")
@@ -846,7 +850,7 @@ def test_a_note_over_a_corrected_place_holds_the_whole_corrected_span(seed_juan,
     # after it, offsets map back by the correction's change of length (2 characters became 1)
     later = propose(reader, seed_juan, kind="bookmark", section=1, piece=3, start=5, end=6, reason="")
     assert (later.start, later.end, later.original) == (6, 7, note.text[6:7])
-    with pytest.raises(ReviewError, match=f"the span meets a corrected place \\(proposal #{fix.pk}\\)"):
+    with pytest.raises(ReviewError, match=f"^範圍觸及已校正處（提議 #{fix.pk}），須由編輯撤回 "):
         propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=1, end=3,
                 replacement="將射", reason="r")
     accept(public, people["editor"], reason="是")
@@ -934,6 +938,6 @@ def test_two_editors_accepting_two_proposals_of_one_place_at_once_accept_one(sea
     for t in threads:
         t.join()
     winner = a if outcomes[a.pk] == "accepted" else b
-    assert sorted(outcomes.values()) == ["accepted", f"it meets accepted proposal #{winner.pk} at the same place: "
-                                                     "revert that first"]
+    assert sorted(outcomes.values()) == ["accepted", f"與已採納的提議 #{winner.pk} 同處，請先撤回該提議 "
+                                                     "(it meets an accepted proposal at the same place: revert that first)"]
     assert list(Proposal.objects.filter(status=ACCEPTED).values_list("pk", flat=True)) == [winner.pk]
