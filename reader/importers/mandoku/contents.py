@@ -18,7 +18,7 @@ Two kinds, both at the head of a juan or of a part of one (``#+PROPERTY: JUAN``)
   in 目錄 (管子 ``管子目錄`` after its 序): the run of short lines there. The titles are the
   following juans', which one file cannot see, so the run is the evidence: entries are short
   (at most ``ENTRY_MAX`` characters outside their note), none a full printed line (prose runs
-  on, ``PROSE_MIN``), none a closer (``右…``) or the list's title printed again as its end title
+  on, ``PROSE_MIN``, unless it sets titles side by side), none a closer (``右…``) or the list's title printed again as its end title
   (``唐劉蛻集目錄``), which end the list; so does small print alone on its line.
 
 Pure: no ORM, no I/O; ``parser.scan_body`` asks it which lines are entries.
@@ -34,17 +34,20 @@ from .lines import BLANK, IDEO_SPACE, PB_ONLY, PILCROW
 TITLE, ENTRY = "title", "entry"
 #: At most this many characters of an entry outside its note.
 ENTRY_MAX = 24
-#: A line this wide or wider (and as wide as a full line of the file) is prose running on, not
-#: an entry: a contents file's own lines are mostly short, so its full width alone can be an
-#: entry's (北齊書 目録: 11).
+#: A line this wide or wider (and as wide as a full line of the file), or a title of this many
+#: characters, is prose running on, not an entry, unless it sets titles side by side: a contents
+#: file's own lines are mostly short, so its full width alone can be an entry's (北齊書 目録: 11)
+#: or a long table's (孟子注疏 目錄: 42).
 PROSE_MIN = 16
 #: A juan label or file name of a contents list.
 CONTENTS = re.compile(r"目[錄録]\.?$")
 #: A line that is only the title of a contents list (``管子目錄``), or that and its class after a
 #: space (``欽定詩經傳説彚纂目錄　　詩類``, the 四庫 editions' first line of a 目錄 part).
 LIST_TITLE = re.compile(r"^(?P<title>[^\s()<>¶\u3000]{0,16}目[錄録])(?:\u3000+[^\s()<>¶\u3000]{1,6})?$")
-#: An entry: its title, then at most one note closed on the line.
-ENTRY_LINE = re.compile(r"^(?P<title>[^\s()<>/]+(?:\u3000+[^\s()<>/]+)*)\u3000*(?:\([^()]*\))?$")
+#: An entry line without its notes (each closed on the line, after a title or standing alone
+#: after a space: 遼史 目録 ``義宗(貝/)　(子平王隆先/)``): titles, side by side after spaces.
+ENTRY_LINE = re.compile(r"^(?P<title>[^\s()<>/]+(?:\u3000+[^\s()<>/]+)*)\u3000*$")
+NOTE = re.compile(r"\([^()]*\)(?=\u3000|$)")  # a note closed before a space or the line's end
 
 
 def _bare(line: str) -> str:
@@ -54,10 +57,12 @@ def _bare(line: str) -> str:
 def _entry(line: str, full: int, width: Callable[[str], int]) -> str:
     """The title of ``line`` if it can be an entry of a contents list, else ""."""
     bare = _bare(line)
-    m = ENTRY_LINE.match(bare)
-    if not m or bare.startswith("右") or width(line) >= max(full, PROSE_MIN):
+    m = ENTRY_LINE.match(NOTE.sub("", bare))
+    if not m or bare.startswith("右"):
         return ""
     title = m["title"]
+    if IDEO_SPACE not in title and (width(line) >= max(full, PROSE_MIN) or len(title) >= PROSE_MIN):
+        return ""  # prose running on (titles set side by side may fill a line: 遼史 目録's 后妃)
     return title if len(title.replace(IDEO_SPACE, "")) <= ENTRY_MAX else ""
 
 

@@ -66,6 +66,22 @@ def print_width(line: str) -> int:
     return width + (small + 1) // 2
 
 
+#: A 四部叢刊 file's name for a part (``#+PROPERTY: FILE SB04n0189-000唐劉蛻集-紀事.``): its last segment.
+FILE_PART = re.compile(r"^#\+PROPERTY: FILE \S*-(?P<part>[^-\s.]+)\.?\s*$")
+
+
+def part_title(value: str, props: list[str]) -> str:
+    """The title of a part of a file (a mid-file ``#+PROPERTY: JUAN value``): ``value``, or, where
+    it is only a number (唐劉蛻集 ``_000``: three parts all ``JUAN 0``), the part's name in the
+    ``FILE`` property among ``props`` (its header lines): 紀事, 集, 序, 卷一."""
+    if value.isdigit():
+        for line in props:
+            m = FILE_PART.match(line)
+            if m:
+                return m["part"]
+    return value
+
+
 def full_width(lines: list[str], start: int, end: int) -> int:
     """The width of a full printed line in a file: the most common ``print_width`` of its
     content lines of ten or more (WYG prints about 21 characters a line); a line that
@@ -299,7 +315,7 @@ class _Parser:
                     kaozheng = part_value.endswith(KAOZHENG)
                     j, _ = self.header.read_header(lines, i + 1, end, first=False)
                     pending = [lines[k] + (nl if (k < n_lines - 1 or final_nl) else "") for k in range(i, j)]
-                    chapter = ChapterDoc(title=part_value, heading=None)
+                    chapter = ChapterDoc(title=part_title(part_value, lines[i + 1:j]), heading=None)
                     units.append(Unit("part", lineno, chapter=chapter))
                     cont, unit, mode, closer_unit = None, None, "main", None
                     para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
