@@ -250,7 +250,7 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
                              getattr(piece, "overlay_text_changes", ()))
         else:
             _text_with_pages(parent, piece.text, piece.layout, getattr(piece, "overlay_text_changes", ()))
-        for url, span, text, who, tags, links in getattr(piece, "overlay_notes", ()):
+        for url, span, text, who, tags, links, *_ in getattr(piece, "overlay_notes", ()):
             # a reader's public annotation (corrections.overlay): plain text, who wrote it in @resp,
             # its tags in @ana, each link a <ref> (http, https or a CBDB person's page)
             attrs = {"type": "annotation", "resp": "#" + reader_id(who), "source": _attr(url), "n": _attr(span)}

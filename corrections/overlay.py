@@ -66,7 +66,9 @@ def juan_texts(juan, places=None) -> dict[tuple[int, int], str]:
 class AnnotationView(NamedTuple):
     """A public annotation as a reading page and the TEI export show it beside its piece:
     its history's URL, the annotated characters, the note (plain text), its author's user
-    name, its tags (``models.TAGS``) and its links as ``(address, label)`` (``links.href``)."""
+    name, its tags (``models.TAGS``) and its links as ``(address, label)`` (``links.href``);
+    ``start``/``end``: the annotated characters in code points of the piece's text as shown
+    (corrected), -1 when not known."""
 
     url: str
     span: str
@@ -74,6 +76,8 @@ class AnnotationView(NamedTuple):
     author: str
     tags: list
     links: list
+    start: int = -1
+    end: int = -1
 
 
 @dataclass
@@ -163,10 +167,12 @@ class JuanOverlay:
         if self.show_notes:
             notes = self.notes(section_position, p.position)
             if notes:
+                shown = getattr(p, "shown_offset", lambda offset: offset)
                 p.overlay_notes = [AnnotationView(reverse("corrections:history", args=[c.proposal.pk]),
                                                   c.proposal.original, c.proposal.replacement,
                                                   c.proposal.author.get_username(), c.proposal.tags or [],
-                                                  [(href(link), label(link)) for link in c.proposal.links or []])
+                                                  [(href(link), label(link)) for link in c.proposal.links or []],
+                                                  shown(c.start), shown(c.end))
                                    for c in notes if self.tag is None or self.tag in (c.proposal.tags or ())]
         return p
 

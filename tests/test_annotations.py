@@ -195,3 +195,18 @@ def test_hostile_users_again_own_review_forged_review_and_a_flood_of_annotations
     assert codes == [302, 302, 302, 429, 429]
     assert Proposal.objects.filter(author=people["contributor"], kind="annotation").count() == 3
 
+
+def test_an_annotation_frames_its_characters_and_stands_beside_them(client, seed_juan, people):
+    """The characters an annotation is on are framed (as a corrected place is) and its note
+    follows them in the text, so that it floats into the margin level with them (or stands just
+    below them on a narrow screen); in a vertical page the note stays after its piece."""
+    p = annotate(people["contributor"], seed_juan)
+    accept(p, people["editor"])
+    note = (f'<span class="annotation" role="note"><a href="/corrections/{p.pk}/">注記</a>'
+            '<span class="annotated">「宰」</span>天官之長也<span class="annotator">—cx</span></span>')
+    html = client.get(URL + "1/?layout=horizontal").content.decode()
+    piece = html[html.index('id="s1-p3"'):html.index('id="s1-p4"')]
+    assert f'<span class="annotated-text">宰</span>{note}' in piece and html.count(note) == 1
+    vertical = client.get(URL + "1/?layout=vertical").content.decode()
+    assert 'class="annotated-text"' not in vertical and vertical.count(note) == 1
+    assert vertical.index(note) > vertical.index('id="s1-p3"')

@@ -548,7 +548,9 @@ def test_a_public_annotation_shows_in_the_margin_escaped_and_exports_as_a_web_an
             "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;天官之長也<span class=\"annotator\">—cx</span></span>"
             % p.pk) in html
     assert "<script>alert" not in html
-    assert NOTE in html  # the text itself is unchanged
+    # the text itself is unchanged: its annotated character framed, the note just after it
+    assert f'{NOTE[:at]}<span class="annotated-text">宰</span><span class="annotation" role="note">' in html
+    assert f'<span class="annotator">—cx</span></span>{NOTE[at + 1:]}</span>' in html
     assert "天官之長也" not in client.get(URL + "?annotations=hidden").content.decode()
     response = client.get("/corrections/annotations/禮書綱目.jsonld")
     assert response["Content-Type"] == 'application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"; charset=utf-8'

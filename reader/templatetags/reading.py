@@ -106,18 +106,33 @@ def corrected_places(piece, length: int) -> tuple[list[int], dict[int, list[str]
 
 def marked_with_pages(piece) -> str:
     """``marked(piece.segments)`` with page-break markers at their offsets (``piece.layout``),
-    and each corrected place of a corrected reading in ``<span class="corrected">`` followed
-    by its 「校」 link (``corrected_places``)."""
+    each corrected place of a corrected reading in ``<span class="corrected">`` followed
+    by its 「校」 link (``corrected_places``), and, when ``piece.place_notes`` (a horizontal
+    page), the characters each public annotation is on in ``<span class="annotated-text">``
+    followed by the annotation (``annotation``: a note in the margin, level with them);
+    the annotations placed are recorded in ``piece.placed_notes`` (``overlay_notes`` puts the
+    others after the piece)."""
     breaks = sorted((min(offset, len(piece.text)), pid)
                     for offset, raw in (getattr(piece, "layout", None) or []) for pid in PAGE.findall(raw))
     corrected = getattr(piece, "overlay_marks", None)
-    if not breaks and not corrected:
+    notes = getattr(piece, "overlay_notes", ()) if getattr(piece, "place_notes", False) else ()
+    if not breaks and not corrected and not notes:
         return marked(piece.segments)
     chars = [(c, m) for t, m in piece.segments for c in t]  # offsets are code points (layout)
     span, links = corrected_places(piece, len(chars)) if corrected else ([-1] * len(chars), {})
+    annotated, after = [False] * len(chars), {}
+    offset = getattr(piece, "offset", 0) or 0
+    for k, view in enumerate(notes):
+        start, end = view[6] - offset, view[7] - offset
+        if view[6] < 0 or not 0 < end <= len(chars) or start >= end:
+            continue  # not known, or not ending on this page: after the piece
+        for i in range(max(start, 0), end):
+            annotated[i] = True
+        after.setdefault(end - 1, []).append(k)
+    placed = set()
     html: list[str] = list(links.get(-1, ()))
     run: list[str] = []
-    state = {"marked": False, "corr": -1}
+    state = {"marked": False, "corr": -1, "ann": False}
 
     def flush():
         if run:
@@ -130,6 +145,9 @@ def marked_with_pages(piece) -> str:
         if state["corr"] >= 0:
             html.append("</span>")
             state["corr"] = -1
+        if state["ann"]:
+            html.append("</span>")
+            state["ann"] = False
 
     b = 0
     for i, (c, is_marked) in enumerate(chars):
@@ -137,8 +155,11 @@ def marked_with_pages(piece) -> str:
             flush()
             html.append(page_marker(breaks[b][1]))
             b += 1
-        if span[i] != state["corr"]:
+        if span[i] != state["corr"] or annotated[i] != state["ann"]:
             close()
+            if annotated[i]:
+                html.append('<span class="annotated-text">')
+                state["ann"] = True
             if span[i] >= 0:
                 html.append('<span class="corrected">')
                 state["corr"] = span[i]
@@ -146,11 +167,16 @@ def marked_with_pages(piece) -> str:
             flush()
             state["marked"] = is_marked
         run.append(c)
-        if i in links:
+        if i in links or i in after:
             close()
-            html.extend(links[i])
+            html.extend(links.get(i, ()))
+            for k in after.get(i, ()):
+                html.append(annotation(notes[k]))
+                placed.add(k)
     close()
     html.extend(page_marker(pid) for _, pid in breaks[b:])  # after the last character
+    if notes:
+        piece.placed_notes = placed
     return mark_safe("".join(html))
 
 
@@ -378,22 +404,29 @@ def overlay_marks(piece) -> str:
 TAG_NAMES = {"person": "人物", "place": "地名", "date": "時日", "office": "職官", "term": "名物"}
 
 
+def annotation(view) -> str:
+    """One public annotation (``corrections.overlay.AnnotationView``) as a note in the margin
+    linking to its history, with its tags (each a link to the page showing only the annotations
+    so tagged, ``?annotations=person``) and links. Everything is plain text, escaped."""
+    url, span, note, who, tags, links = view[:6]
+    tagged = "".join(f'<a class="annotation-tag tag-{escape(t)}" href="?annotations={escape(t)}" rel="nofollow" '
+                     f'title="只顯示此類注記">{escape(TAG_NAMES.get(t, t))}</a>' for t in tags)
+    linked = "".join(f'<a class="annotation-link" href="{escape(address)}" rel="nofollow noopener noreferrer">'
+                     f'{escape(text)}</a>' for address, text in links)
+    return (f'<span class="annotation" role="note"><a href="{escape(url)}">注記</a>{tagged}'
+            f'<span class="annotated">「{escape(span)}」</span>{escape(note)}{linked}'
+            f'<span class="annotator">—{escape(who)}</span></span>')
+
+
 def overlay_notes(piece) -> str:
     """After a piece, its readers' public annotations (``piece.overlay_notes``: ``[(url, span,
-    note, author, tags, links), ...]`` set by ``corrections.overlay``, ``links`` as ``(address,
-    label)``, only http/https and CBDB addresses), each a note in the margin linking to its
-    history, with its tags (each a link to the page showing only the annotations so tagged,
-    ``?annotations=person``) and links; "" for none. Everything is plain text, escaped."""
-    out = []
-    for url, span, note, who, tags, links in getattr(piece, "overlay_notes", ()):
-        tagged = "".join(f'<a class="annotation-tag tag-{escape(t)}" href="?annotations={escape(t)}" rel="nofollow" '
-                         f'title="只顯示此類注記">{escape(TAG_NAMES.get(t, t))}</a>' for t in tags)
-        linked = "".join(f'<a class="annotation-link" href="{escape(address)}" rel="nofollow noopener noreferrer">'
-                         f'{escape(text)}</a>' for address, text in links)
-        out.append(f'<span class="annotation" role="note"><a href="{escape(url)}">注記</a>{tagged}'
-                   f'<span class="annotated">「{escape(span)}」</span>{escape(note)}{linked}'
-                   f'<span class="annotator">—{escape(who)}</span></span>')
-    return "".join(out)
+    note, author, tags, links, start, end), ...]`` set by ``corrections.overlay``, ``links`` as
+    ``(address, label)``, only http/https and CBDB addresses) that were not placed beside their
+    characters (``piece.placed_notes``, by ``marked_with_pages``), each as ``annotation``; ""
+    for none."""
+    placed = getattr(piece, "placed_notes", ())
+    return "".join(annotation(view) for k, view in enumerate(getattr(piece, "overlay_notes", ()))
+                   if k not in placed)
 
 
 #: Pieces rendered by ``pieces`` since start-up: tests read it to check that a page of a long
@@ -432,6 +465,8 @@ def pieces(items, section, display, notes=None) -> str:
         if getattr(p, "section_start", False) and not getattr(p, "continued", False):
             # a structure correction: a section starts here (its mark, after the piece, links to its history)
             out.append('<span class="section-start" role="separator" title="此處起新節（據校正）"></span>')
+        # annotations beside their characters on a horizontal page (in a vertical one, after the piece)
+        p.place_notes, p.placed_notes = not display.vertical, ()
         out.append(render_piece(p, section, display, notes) + overlay_marks(p) + overlay_notes(p))
         RENDERED["pieces"] += 1
     return mark_safe("".join(out))

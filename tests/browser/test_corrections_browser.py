@@ -136,6 +136,12 @@ def test_annotations_in_the_margin_and_a_readers_own_notes(site, tabs):
     page.goto(site + S1)
     note = page.locator(".annotation")
     assert note.count() == 1 and note.is_visible() and "宰：天官之長也" in note.inner_text()
+    # its characters framed, and the note in the margin level with them (not with the passage's end)
+    span = page.locator("#s1-p3 .annotated-text")
+    assert span.count() == 1 and span.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    assert abs(note.bounding_box()["y"] - span.bounding_box()["y"]) < span.bounding_box()["height"] + 8
+    assert note.bounding_box()["x"] > page.locator("#s1-p3").evaluate("e => e.closest('p').getBoundingClientRect().right")
+    tab.shot("annotation-beside-its-characters")
     assert tab.axe() == []
     page.click("text=隱藏注記")
     page.locator("text=顯示注記").wait_for()
