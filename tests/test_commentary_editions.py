@@ -80,7 +80,7 @@ def test_chuci_zhangju_then_buzhu_in_one_note():
     """楚辭補注: 王逸's 章句, then 洪興祖's 補注 from 補曰 (written 補/曰 across a column)."""
     doc = parse("kanripo-commentary/KR4a0003/KR4a0003_001.txt")
     pieces = doc.all_pieces()
-    k = next(i for i, p in enumerate(pieces) if p.commentator == "洪興祖")
+    k = next(i for i, p in enumerate(pieces) if p.commentator == "洪興祖" and p.text.startswith("補曰"))
     wang, hong = pieces[k - 1], pieces[k]
     assert (wang.kind, wang.commentator, wang.layer_name) == (NOTE, "王逸", "章句")
     assert wang.text.startswith("徳合天地稱帝") and wang.text.endswith("是恩深而義厚也")
@@ -89,6 +89,22 @@ def test_chuci_zhangju_then_buzhu_in_one_note():
     assert pieces[k - 2].text == "帝高陽之苗裔兮"
     counts = Counter(p.commentator for p in pieces if p.kind == NOTE)
     assert counts["王逸"] > 50 and counts["洪興祖"] > 50 and counts[""] == 0
+
+
+def test_chuci_buzhu_note_under_the_byline_is_hong_xingzus():
+    """楚辭補注 (四庫) 卷一: the note under the byline 宋　洪興祖　撰, before 離騷經章句第一,
+    is 洪興祖's note on the book (補注), not 王逸's; 楚辭 (SBCK) prints it on the title line,
+    above bylines naming both, and it stays the editors' (按)."""
+    doc = parse("kanripo-commentary/KR4a0003/KR4a0003_001.txt")
+    first = doc.chapters[0]
+    assert first.heading is None and doc.chapters[1].title == "離騷經章句第一"
+    assert [(p.kind, p.commentator, p.layer, p.layer_name, p.layer_basis, p.text[:12], len(p.text))
+            for p in first.sections[0].pieces] == [
+        (NOTE, "洪興祖", COMMENTARY, "補注", LAYOUT, "隋唐書志有皇甫遵訓參解楚", 195)]
+    assert doc.bylines == [{"dynasty": "宋", "place": "", "name": "洪興祖", "role": "撰"}]
+    sbck = parse("kanripo-commentary/KR4a0002/KR4a0002_001.txt")
+    assert [(p.commentator, p.layer, p.layer_name, p.text[:12]) for p in sbck.chapters[0].sections[0].pieces] == [
+        ("", EDITORIAL, "按", "隋唐書志有皇甫遵訓參解楚")]
 
 
 def test_hanshu_commentators_and_song_remarks():
