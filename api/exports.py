@@ -30,10 +30,10 @@ from config.budget import check
 from corrections.models import ACCEPTED, ANNOTATION, TEXT, Proposal
 from corrections.overlay import juan_overlay
 from corrections.upstream import corrected_document
-from reader.citation import cited_author
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
 from reader.models import Piece
+from reader.people import cited_people
 from reader.pieces import is_classic
 from reader.reading import chapter_views
 
@@ -331,8 +331,8 @@ def readers_of(juans) -> list[str]:
 
 def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edition=None,
             readers: list[str] = ()) -> ET.Element:
-    """The ``<teiHeader>``: title, author (as citations name it: the edition's byline with
-    dynasties and roles, ``reader.citation.cited_author``), one ``<respStmt xml:id="李善">`` for each
+    """The ``<teiHeader>``: title, author (as citations name it: the work's people with
+    dynasties and roles, ``reader.people.cited_people``), one ``<respStmt xml:id="李善">`` for each
     commentator a note names with ``@resp="#李善"`` (an NCName: CJK characters are name
     characters) and one ``<respStmt xml:id="reader-…">`` for each reader (``readers``: usernames)
     whose corrections (``<corr resp>``) or annotations (``<note type="annotation" resp>``) the text
@@ -342,7 +342,7 @@ def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edi
     file_desc = _sub(header, "fileDesc")
     title_stmt = _sub(file_desc, "titleStmt")
     _sub(title_stmt, "title", work.title)
-    author = cited_author(edition, work) if edition is not None else work.author
+    author = cited_people(work, edition)
     if author:
         _sub(title_stmt, "author", author)
     for who, name in commentators:

@@ -9,6 +9,7 @@ from characters.simplified import TRADITIONAL
 from config.budget import check
 from reader.citation import section_citation, section_heading, set_openings
 from reader.models import Edition, Juan, Piece, Work
+from reader.people import people_text, work_people
 from search.analysis import reading_of
 from search.documents import LAYER_NAMES
 from search.service import HitLinks, edition_places, kept_section_names
@@ -65,18 +66,29 @@ class EditionSerializer(serializers.ModelSerializer):
 
 
 class WorkSerializer(serializers.ModelSerializer):
-    """A work: id, title, author, native place, dynasty, collection, slug, Kanripo ID, class in
-    Kanripo's catalogue (``classification``: KR1d, "" unclassified) and 屬 (``shu``), juan count
-    (in all its editions) and its editions."""
+    """A work: id, title, author (the byline every page shows: ``reader.people.work_byline``,
+    ``〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義``), people (the same people as data:
+    ``[{"dynasty": "漢", "name": "鄭玄", "role": "注"}, …]``), native place and dynasty (the
+    work's fields), collection, slug, Kanripo ID, class in Kanripo's catalogue
+    (``classification``: KR1d, "" unclassified) and 屬 (``shu``), juan count (in all its
+    editions) and its editions."""
 
+    author = serializers.SerializerMethodField()
+    people = serializers.SerializerMethodField()
     juan_count = serializers.IntegerField(read_only=True)
     url = serializers.SerializerMethodField()
     editions = EditionSerializer(many=True, read_only=True)
 
     class Meta:
         model = Work
-        fields = ["id", "title", "author", "native_place", "dynasty", "collection", "slug", "kanripo_id",
+        fields = ["id", "title", "author", "people", "native_place", "dynasty", "collection", "slug", "kanripo_id",
                   "classification", "shu", "juan_count", "url", "editions"]
+
+    def get_author(self, work) -> str:
+        return people_text(self.get_people(work))
+
+    def get_people(self, work) -> list[dict]:
+        return work_people(work)
 
     def get_url(self, work) -> str:
         return self.context["request"].build_absolute_uri(f"/api/works/{work.pk}/")
@@ -107,17 +119,25 @@ class EditionDetailSerializer(EditionSerializer):
         fields = EditionSerializer.Meta.fields + ["work", "juans"]
 
     def get_work(self, edition) -> dict:
-        return work_ref(edition.work, self.context["request"])
+        return work_ref(edition.work, self.context["request"], edition)
 
     def get_juans(self, edition) -> list[dict]:
         juans = edition.juans.prefetch_related("chapters").order_by("number")
         return JuanSummarySerializer(juans, many=True, context=self.context).data
 
 
-def work_ref(work, request) -> dict:
-    """``{"id", "title", "author", "url"}`` of a work, as juans and sections name it."""
-    return {"id": work.pk, "title": work.title, "author": work.author,
-            "url": request.build_absolute_uri(f"/api/works/{work.pk}/")}
+def work_head(work, edition=None) -> dict:
+    """``{"id", "title", "author", "people"}`` of a work as juans, sections and exports name it:
+    ``author`` the byline every page shows (``reader.people.work_byline``: ``〔漢〕鄭玄注　〔唐〕
+    賈公彥疏　〔唐〕陸德明音義``), ``people`` the same people as data (``[{"dynasty": "漢",
+    "name": "鄭玄", "role": "注"}, …]``); ``edition`` is the edition read, when there is one."""
+    people = work_people(work, edition)
+    return {"id": work.pk, "title": work.title, "author": people_text(people), "people": people}
+
+
+def work_ref(work, request, edition=None) -> dict:
+    """``work_head`` and the work's API ``url``, as juans and sections name it."""
+    return {**work_head(work, edition), "url": request.build_absolute_uri(f"/api/works/{work.pk}/")}
 
 
 def edition_ref(edition, request) -> dict:
@@ -188,7 +208,7 @@ def juan_structure(juan, chapters, request) -> dict:
     (``set_openings``), not one a section."""
     set_openings([view.section for cv in chapters for view in cv.sections])
     return {
-        "work": {"id": juan.work.pk, "title": juan.work.title, "author": juan.work.author},
+        "work": work_head(juan.work, juan.edition),
         "edition": edition_ref(juan.edition, request),
         "number": juan.number,
         "label": juan.label,
@@ -289,7 +309,7 @@ def section_structure(juan, chapter, view, request, heading_notes=()) -> dict:
     if heading_notes:
         section_data["pieces"] = piece_rows(heading_notes) + section_data["pieces"]
     return {
-        "work": {"id": juan.work.pk, "title": juan.work.title, "author": juan.work.author},
+        "work": work_head(juan.work, juan.edition),
         "edition": edition_ref(juan.edition, request),
         "juan": {"number": juan.number, "label": juan.label},
         "chapter": {"position": chapter.position, "title": chapter.title, "category": chapter.category},

@@ -32,7 +32,7 @@ from .throttling import ApiExportThrottle, ApiSearchThrottle
 from .pagination import StandardPagination
 from .serializers import (
     EditionDetailSerializer, HitSerializer, PieceSerializer, WorkDetailSerializer, WorkSerializer, juan_structure,
-    section_structure,
+    section_structure, work_head,
 )
 
 SEARCH_PARAMETERS = [
@@ -384,7 +384,7 @@ def _export_chunks(kind, work, juans, request, edition=None):
     if kind == "maintext":
         return exports.iter_main_text(juans)
     if kind == "json":
-        head = {"work": {"id": work.pk, "title": work.title, "author": work.author},
+        head = {"work": work_head(work, edition),
                 "edition": {"id": edition.pk, "slug": edition.slug, "name": edition.name} if edition else None}
         return exports.iter_json(head, juans, lambda j: juan_structure(j, chapter_views(j, overlay=juan_overlay(j) or None), request))
     return exports.iter_tei_document(work, juans)

@@ -38,6 +38,7 @@ import xml.etree.ElementTree as ET
 from config.spreadsheets import spreadsheet_row
 from reader.citation import section_heading
 from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
+from reader.people import cited_people
 
 from .align import CLASSES
 from .service import CLOSER, HEADING_KINDS, SECTION, SOURCE, TITLE
@@ -164,8 +165,9 @@ def to_tei(collation) -> str:
     file_desc = ET.SubElement(header, _q("fileDesc"))
     title_stmt = ET.SubElement(file_desc, _q("titleStmt"))
     ET.SubElement(title_stmt, _q("title")).text = f"{base.work.title}{juan.label or juan.number} 校勘"
-    if base.work.author:
-        ET.SubElement(title_stmt, _q("author")).text = base.work.author
+    author = cited_people(base.work, base)
+    if author:
+        ET.SubElement(title_stmt, _q("author")).text = author
     publication = ET.SubElement(file_desc, _q("publicationStmt"))
     ET.SubElement(publication, _q("p")).text = "Collated by 經注閱讀 from the stored texts, unchanged."
     source_desc = ET.SubElement(file_desc, _q("sourceDesc"))

@@ -1,7 +1,7 @@
 """Citations of sections in the field's usual form, always in the original characters.
 
 ``江永《禮書綱目》卷十〈大射儀〉「右張侯」 http://…/works/禮書綱目/juan/10/2/``: author
-(the edition's byline, ``cited_author``),
+(the work's people by the one rule of ``reader.people``, ``cited_author``),
 work in 《》, juan as the book titles it, chapter in 〈〉, the section by its 右… line in
 「」, then its permalink. The reading pages and the API give the same string.
 """
@@ -16,6 +16,7 @@ from django.utils.encoding import uri_to_iri
 from reader.importers.numerals import int_to_chinese
 
 from .models import Juan, Piece, Section, page_label
+from .people import cited_people
 from .pieces import is_classic
 
 
@@ -98,37 +99,12 @@ def section_name(section) -> str:
     return section.closer or section.title or section_opening(section)
 
 
-def edition_byline(edition) -> str:
-    """An edition's byline as every page shows it (docs/reading.md: one rule on every page):
-    the people of ``Edition.byline`` each with dynasty and role (``〔漢〕鄭氏 注　〔唐〕陸德明
-    音義　〔唐〕賈公彥 疏``, ``Edition.byline_people`` joined by ``　``), else the work's
-    ``Work.byline`` from its author fields; "" without either."""
-    people = edition.byline_people
-    return "\u3000".join(people) if people else edition.work.byline
-
-
-#: Roles a citation leaves unsaid: the author's own writing (``江永撰`` is cited 江永), as
-#: citations of 古籍 name an author (``〔清〕顧炎武《日知錄》``) but each commentator with his
-#: role (``〔漢〕鄭玄注　〔唐〕賈公彥疏``).
-UNSAID_ROLES = frozenset({"撰", "著"})
-
-
 def cited_author(edition, work=None) -> str:
-    """Who a citation of ``edition`` names before the title: the people of its byline
-    (``Edition.byline``) in the book's order, each with his dynasty in 〔〕 and his role,
-    joined by ``　`` (``〔漢〕鄭氏注　〔唐〕陸德明音義　〔唐〕賈公彥疏``); no native place,
-    and no role ``UNSAID_ROLES`` (``婺源江永撰`` → ``江永``). Without a byline, the work's
-    ``Work.cited_author`` (its author field; ``work`` when given, so that a loaded
-    ``juan.work`` costs no query). "" when neither names anyone."""
-    people = []
-    for person in edition.byline or []:
-        name = person.get("name", "")
-        if not name:
-            continue
-        dynasty = f"〔{person['dynasty']}〕" if person.get("dynasty") else ""
-        role = person.get("role", "")
-        people.append(f"{dynasty}{name}{'' if role in UNSAID_ROLES else role}")
-    return "\u3000".join(people) if people else (work or edition.work).cited_author
+    """Who a citation of ``edition`` names before the title: the people every page shows
+    (``reader.people.work_byline``), an author's own 撰 or 著 left unsaid (``reader.people.cited_people``:
+    ``〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義``, ``〔清〕江永``); ``work`` when given is
+    ``edition.work`` already loaded. "" when nothing names anyone."""
+    return cited_people(work or edition.work, edition)
 
 
 def set_openings(sections) -> None:

@@ -15,6 +15,7 @@ from django.urls import reverse
 from catalogue.catalogue import CatalogueClass, bu_of, class_of, entry, get_class, validate_class_code
 from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 
+from reader.people import people_text
 from reader.pieces import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL, LAYER_BASES, LAYERS,
                            LAYOUT, MARKED, NOTE, PIECE_KINDS, READINGS, RECORD, RECORD_NOTE, REFERENCE, SMALLPRINT,
                            SUBCOMMENTARY, TEXT, is_classic)
@@ -127,35 +128,12 @@ class Work(models.Model):
         listed = entry(self.kanripo_id) if self.kanripo_id else None
         if listed is None:
             return ""
-        return "\u3000".join(f"{'〔' + p.dynasty + '〕' if p.dynasty else ''}{p.name}{p.role}" for p in listed.people)
+        return people_text([{"dynasty": p.dynasty, "name": p.name, "role": p.role} for p in listed.people])
 
     @property
     def name(self) -> str:
         """The title as lists show it (the editions are named apart by ``Edition.name``)."""
         return self.title
-
-    @property
-    def byline(self) -> str:
-        """The one rule for bylines (home, work and juan pages): the dynasty in 〔〕, the native
-        place, a space, the author (``婺源 江永``, ``〔宋〕朱熹``); "" without an author. The
-        role word of the source (撰, 注) is not stored for one author, so it is not shown; an
-        author field naming several people keeps each role and later dynasties as the
-        importer wrote them (``〔漢〕鄭氏注　〔唐〕陸德明音義　賈公彥疏``)."""
-        if not self.author:
-            return ""
-        dynasty = f"〔{self.dynasty}〕" if self.dynasty else ""
-        place = f"{self.native_place} " if self.native_place else ""
-        return f"{dynasty}{place}{self.author}"
-
-    @property
-    def cited_author(self) -> str:
-        """The author as a citation names him: the author field, with the first person's
-        dynasty in 〔〕 when it names several people each with his role (``〔漢〕鄭氏注　〔唐〕
-        陸德明音義　賈公彥疏``: without it the 漢 of 鄭氏 would be lost); one author as stored
-        (江永)."""
-        if self.dynasty and "\u3000" in self.author:
-            return f"〔{self.dynasty}〕{self.author}"
-        return self.author
 
     def default_edition(self):
         """The edition the work's own URLs and legacy ids stand for: the oldest one (the
@@ -214,17 +192,6 @@ class Edition(models.Model):
         """How the edition is told apart from its siblings: its label, else its Kanripo
         edition, else its collection, else its slug (``KR1d0086-WYG``, ``四庫全書``)."""
         return self.label or self.kanripo_edition or self.collection or self.slug
-
-    @property
-    def byline_people(self) -> list[str]:
-        """Each person of ``byline`` as a page shows him: ``〔漢〕鄭氏 注``, ``婺源 江永 撰``."""
-        out = []
-        for person in self.byline or []:
-            dynasty = f"〔{person.get('dynasty')}〕" if person.get("dynasty") else ""
-            place = f"{person['place']} " if person.get("place") else ""
-            role = f" {person['role']}" if person.get("role") else ""
-            out.append(f"{dynasty}{place}{person.get('name', '')}{role}")
-        return out
 
     @property
     def cited_name(self) -> str:

@@ -63,7 +63,7 @@ def test_works(client, small):
     assert client.get("/api/works/").json() == {
         "count": 1, "next": None, "previous": None,
         "results": [{
-            "id": small.work_id, "title": "測試書", "author": "江永", "native_place": "婺源", "dynasty": "",
+            "id": small.work_id, "title": "測試書", "author": "江永", "people": [{"dynasty": "", "name": "江永", "role": ""}], "native_place": "婺源", "dynasty": "",
             "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "classification": "", "shu": "",
             "juan_count": 1,
             "url": f"{BASE}/api/works/{small.work_id}/", "editions": [_edition(small)],
@@ -73,7 +73,7 @@ def test_works(client, small):
 
 def test_work_detail(client, small):
     assert client.get(f"/api/works/{small.work_id}/").json() == {
-        "id": small.work_id, "title": "測試書", "author": "江永", "native_place": "婺源", "dynasty": "",
+        "id": small.work_id, "title": "測試書", "author": "江永", "people": [{"dynasty": "", "name": "江永", "role": ""}], "native_place": "婺源", "dynasty": "",
         "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "classification": "", "shu": "",
             "juan_count": 1,
         "url": f"{BASE}/api/works/{small.work_id}/", "editions": [_edition(small)], "juans": _juans(small),
@@ -101,7 +101,8 @@ def test_a_slug_in_an_api_url_redirects_to_the_id(client, small):
 def test_edition_detail(client, small):
     assert client.get(f"/api/editions/{small.edition_id}/").json() == {
         **_edition(small), "juans": _juans(small),
-        "work": {"id": small.work_id, "title": "測試書", "author": "江永", "url": f"{BASE}/api/works/{small.work_id}/"},
+        "work": {"id": small.work_id, "title": "測試書", "author": "江永", "people": [{"dynasty": "", "name": "江永", "role": ""}],
+                 "url": f"{BASE}/api/works/{small.work_id}/"},
     }
     # The juan is the same under the work's URL (its default edition) and the edition's.
     assert client.get(f"/api/works/{small.work_id}/juans/3/").json() == \
@@ -117,7 +118,7 @@ def test_juan_structure(client, small):
                 "text": text, "source_tag": tag, "source": source, "pages": []}
 
     assert client.get(f"/api/works/{small.work_id}/juans/3/").json() == {
-        "work": {"id": small.work_id, "title": "測試書", "author": "江永"},
+        "work": {"id": small.work_id, "title": "測試書", "author": "江永", "people": [{"dynasty": "", "name": "江永", "role": ""}]},
         "edition": {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書",
                     "url": f"{BASE}/api/editions/{small.edition_id}/"},
         "number": 3, "label": "卷三", "reading_url": f"{BASE}{WORK_URL}juan/3/",

@@ -5,8 +5,9 @@ import re
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku
 from reader.importers.mandoku.header import byline_people, clean_author
-from reader.citation import citation_text, edition_byline
+from reader.citation import citation_text
 from reader.models import Edition, Section, Work
+from reader.people import work_byline
 from search.signals import muted
 
 from .conftest import SHARED
@@ -44,24 +45,43 @@ def test_zhouli_zhushu_byline_keeps_every_dynasty(client, db):
     work = juan.work
     assert (work.dynasty, work.author) == ("漢", "鄭氏注　〔唐〕陸德明音義　賈公彥疏")
     edition = Edition.objects.get(slug="KR1d0003")
-    assert edition.byline_people == ["〔漢〕鄭氏 注", "〔唐〕陸德明 音義", "〔唐〕賈公彥 疏"]
+    assert edition.byline == [{"dynasty": "漢", "place": "", "name": "鄭氏", "role": "注"},
+                              {"dynasty": "唐", "place": "", "name": "陸德明", "role": "音義"},
+                              {"dynasty": "唐", "place": "", "name": "賈公彥", "role": "疏"}]
     section = Section.objects.filter(juan=juan).order_by("position").first()
-    assert citation_text(section).startswith("〔漢〕鄭氏注　〔唐〕陸德明音義　〔唐〕賈公彥疏《周禮注疏》卷一")
+    assert citation_text(section).startswith("〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義《周禮注疏》卷一")
     page = client.get("/works/KR1d0003/").content.decode()
-    assert '<p class="byline">〔漢〕鄭氏 注　〔唐〕陸德明 音義　〔唐〕賈公彥 疏' in page
+    assert '<p class="byline">〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義' in page
 
 
-def test_every_page_renders_an_editions_byline_by_one_rule(client, db):
-    """Work, juan and catalogue pages give 周禮注疏's byline from ``Edition.byline``, each
-    person with dynasty and role (the juan page gave the author field, 〔漢〕鄭氏注　〔唐〕…)."""
+def test_every_page_the_api_and_citations_name_a_works_people_by_one_rule(client, db):
+    """The catalogue, work and juan pages, the API's work, juan and section and the citations
+    name 周禮注疏's people by one rule (reader.people): Kanripo's catalogue lists the work, so
+    its people (鄭玄, not the book's 鄭氏), each 〔dynasty〕name role; the juan page gave
+    「婺源 江永」-like forms, the API the author field 「鄭氏注　〔唐〕陸德明音義　賈公彥疏」."""
     with muted():
         juan = import_file(JINGBU / "KR1d0003" / "KR1d0003_001.txt").juan
-    Work.objects.filter(pk=juan.work_id).update(classification="KR1d")
-    byline = "〔漢〕鄭氏 注　〔唐〕陸德明 音義　〔唐〕賈公彥 疏"
-    assert edition_byline(juan.edition) == byline
+    byline = "〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義"
+    people = [{"dynasty": "漢", "name": "鄭玄", "role": "注"}, {"dynasty": "唐", "name": "賈公彥", "role": "疏"},
+              {"dynasty": "唐", "name": "陸德明", "role": "音義"}]
+    assert work_byline(juan.work, juan.edition) == byline
     assert f'<p class="byline">{byline}' in client.get("/works/KR1d0003/").content.decode()
     assert f'<p class="byline">{byline}</p>' in client.get("/works/KR1d0003/juan/1/").content.decode()
     assert f'<span class="byline">{byline}</span>' in client.get("/classes/KR1d/").content.decode()
+    assert f'<span class="byline">{byline}</span>' in client.get("/").content.decode()
+    work = client.get(f"/api/works/{juan.work_id}/").json()
+    assert (work["author"], work["people"], work["dynasty"]) == (byline, people, "漢")
+    head = {"id": juan.work_id, "title": "周禮注疏", "author": byline, "people": people}
+    assert client.get(f"/api/editions/{juan.edition_id}/juans/1/").json()["work"] == head
+    section = client.get(f"/api/editions/{juan.edition_id}/juans/1/sections/1/").json()
+    assert section["work"] == head
+    assert section["citation"].startswith(f"{byline}《周禮注疏》卷一〈天官冢宰第一〉「惟王建國辨方正位」")
+    # A work the catalogue does not list: the people of the book's byline, read as printed.
+    Work.objects.filter(pk=juan.work_id).update(kanripo_id="")
+    Edition.objects.filter(pk=juan.edition_id).update(kanripo_id="")
+    printed = "〔漢〕鄭氏注　〔唐〕陸德明音義　〔唐〕賈公彥疏"
+    assert f'<p class="byline">{printed}</p>' in client.get("/works/KR1d0003/juan/1/").content.decode()
+    assert client.get(f"/api/works/{juan.work_id}/").json()["author"] == printed
 
 
 def cited(client, edition, juan, position):
@@ -78,33 +98,33 @@ def cited(client, edition, juan, position):
 
 
 def test_citations_name_the_editions_byline_in_every_form(client, db, seed_juan):
-    """A citation names the people of the edition's byline (``Edition.byline``), each with
-    his dynasty and role (〔唐〕 for 賈公彥 too, not the work's author field's
-    〔漢〕鄭氏注　〔唐〕陸德明音義　賈公彥疏); an author's own 撰 and his native place are left
-    out (婺源江永撰 → 江永); an edition without a byline (the seed's) cites the work's author."""
+    """A citation names the work's people as every page does (reader.people: the catalogue's
+    for a work it lists), each with his dynasty and role (〔唐〕 for 賈公彥 too, not the work's
+    author field's 〔漢〕鄭氏注　〔唐〕陸德明音義　賈公彥疏); an author's own 撰 is left unsaid
+    (〔清〕江永撰 → 〔清〕江永), and the seed's edition, one of the work KR1d0086, names the same."""
     with muted():
         zhouli = import_file(JINGBU / "KR1d0003" / "KR1d0003_001.txt").juan
         lishu = import_file(SHARED / "corpus" / "kanripo" / "KR1d0086" / "KR1d0086_012.txt").juan
     assert zhouli.work.author == "鄭氏注　〔唐〕陸德明音義　賈公彥疏"  # the work's field, as before
     host = "http://testserver"
-    people = "〔漢〕鄭氏注　〔唐〕陸德明音義　〔唐〕賈公彥疏"
+    people = "〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義"
     section = f"{people}《周禮注疏》卷一〈天官冢宰第一〉「惟王建國辨方正位」（KR1d0003，葉 1-1a）"
     assert cited(client, zhouli.edition, 1, 1) == (
         f"{section} {host}/works/KR1d0003/juan/1/1/", f"{section} {host}/works/KR1d0003/juan/1/1/",
         f"{people}《周禮注疏》卷一〈天官冢宰第一〉〈卷一考證〉（KR1d0003） {host}/works/KR1d0003/juan/1/",
         f"{section} {host}/works/KR1d0003/juan/1/1/")
     assert lishu.edition.byline == [{"dynasty": "", "place": "婺源", "name": "江永", "role": "撰"}]
-    section = "江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086，葉 12-1b）"
+    section = "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086，葉 12-1b）"
     assert cited(client, lishu.edition, 12, 2) == (
         f"{section} {host}/works/KR1d0086/juan/12/2/", f"{section} {host}/works/KR1d0086/juan/12/2/",
-        f"江永《禮書綱目》卷十〈大射儀〉（KR1d0086） {host}/works/KR1d0086/juan/12/", f"{section} {host}/works/KR1d0086/juan/12/2/")
-    assert seed_juan.edition.byline == []
-    section = "江永《禮書綱目》卷十〈大射儀〉「右張侯」"
+        f"〔清〕江永《禮書綱目》卷十〈大射儀〉（KR1d0086） {host}/works/KR1d0086/juan/12/", f"{section} {host}/works/KR1d0086/juan/12/2/")
+    assert seed_juan.edition.byline == []  # the seed's edition is one of the work KR1d0086: its people
+    section = "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」"
     assert cited(client, seed_juan.edition, 10, 2) == (
         f"{section} {host}/works/禮書綱目/juan/10/2/", f"{section} {host}/works/禮書綱目/juan/10/2/",
-        f"江永《禮書綱目》卷十〈大射儀〉 {host}/works/禮書綱目/juan/10/", f"{section} {host}/works/禮書綱目/juan/10/2/")
+        f"〔清〕江永《禮書綱目》卷十〈大射儀〉 {host}/works/禮書綱目/juan/10/", f"{section} {host}/works/禮書綱目/juan/10/2/")
     # The TEI export's <author> names the same people as the citations.
-    for edition, number, author in ((zhouli.edition, 1, people), (lishu.edition, 12, "江永"),
-                                    (seed_juan.edition, 10, seed_juan.work.author)):
+    for edition, number, author in ((zhouli.edition, 1, people), (lishu.edition, 12, "〔清〕江永"),
+                                    (seed_juan.edition, 10, "〔清〕江永")):
         tei = client.get(f"/api/editions/{edition.pk}/juans/{number}/export/tei/").content.decode()
         assert re.findall(r"<author>(.*?)</author>", tei) == [author]

@@ -62,10 +62,10 @@ def test_the_three_witnesses_are_one_work(three, client):
             '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a> › 張侯</nav>') in section
     juan_page = client.get("/works/KR1d0086-WYG/juan/12/").content.decode()
     assert '<a href="/">書目</a> › <a href="/works/KR1d0086-WYG/">禮書綱目（KR1d0086-WYG）</a> › 卷十</nav>' in juan_page
-    assert "江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086-WYG，葉 12-1b）" in section
-    # the seed's URLs and citation are as they were
+    assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086-WYG，葉 12-1b）" in section
+    # the seed's URLs are as they were; its citation names the work's people (reader.people)
     seed_page = client.get("/works/禮書綱目/juan/10/2/").content.decode()
-    assert "江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in seed_page
+    assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in seed_page
 
 
 def test_search_names_the_edition_and_filters_by_work_or_edition(three, client):
@@ -115,7 +115,7 @@ def test_urls_from_before_editions(three, client):
     Juan.objects.filter(pk=wyg.pk).update(edition_id=free)
     data = client.get(f"/api/works/{free}/juans/12/sections/2/").json()
     assert (data["edition"]["slug"], data["citation"].rsplit(" ", 1)[0]) == (
-        "KR1d0086-WYG", "江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086-WYG，葉 12-1b）")
+        "KR1d0086-WYG", "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086-WYG，葉 12-1b）")
 
 
 def test_migration_makes_editions_of_old_works(tmp_path):

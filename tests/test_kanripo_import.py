@@ -152,7 +152,7 @@ def test_api_returns_page_breaks_and_the_citation_names_the_page(kanripo, client
     assert data["page"] == "KR1d0086_WYG_012-1b"
     assert data["edition"] == {"id": juan.edition_id, "slug": "KR1d0086", "name": "KR1d0086",
                                "url": f"http://testserver/api/editions/{juan.edition_id}/"}
-    assert data["citation"] == ("江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086，葉 12-1b） "
+    assert data["citation"] == ("〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086，葉 12-1b） "
                                 "http://testserver/works/KR1d0086/juan/12/2/")
     pages = [p["page"] for piece in data["pieces"] for p in piece["pages"]]
     assert pages == ["KR1d0086_WYG_012-2a", "KR1d0086_WYG_012-2b"]

@@ -20,17 +20,21 @@ def test_home_lists_the_work(client, seed_juan):
     assert '<html lang="zh-Hant">' in page
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
     assert f'<a href="{seed_juan.work.get_absolute_url()}">禮書綱目</a>' in page
-    assert '<span class="byline">婺源 江永</span>' in page
+    assert '<span class="byline">江永</span>' in page
 
 
 def test_one_rule_for_bylines_on_home_work_and_juan_pages(client, seed_juan):
-    from reader.models import Work
+    from reader.models import Edition, Work
+    from reader.people import work_byline
 
     pages = [html(client.get(url)) for url in ("/", seed_juan.work.get_absolute_url(), seed_juan.get_absolute_url())]
     assert [re.findall(r'class="byline">([^<]*)<', page) for page in pages] == [
-        ["婺源 江永"], ["婺源 江永 · 欽定四庫全書"], ["婺源 江永"]]
-    assert Work(title="四書章句集注", author="朱熹", dynasty="宋").byline == "〔宋〕朱熹"
-    assert Work(title="無名").byline == ""
+        ["江永"], ["江永 · 欽定四庫全書"], ["江永"]]
+    assert work_byline(Work(title="四書章句集注", author="朱熹", dynasty="宋"), Edition()) == "〔宋〕朱熹"
+    assert work_byline(Work(title="無名"), Edition()) == ""
+    # a work Kanripo's catalogue lists: its people, each 〔dynasty〕name role (reader.people)
+    assert work_byline(Work(title="周禮注疏", author="鄭氏注", kanripo_id="KR1d0003"), Edition()) == \
+        "〔漢〕鄭玄注\u3000〔唐〕賈公彥疏\u3000〔唐〕陸德明音義"
 
 
 def test_work_page_lists_juans_with_chapters(client, seed_juan):

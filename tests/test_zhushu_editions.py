@@ -492,10 +492,11 @@ def test_how_each_layer_was_decided_is_stored_shown_and_in_the_api(zhushu, clien
 
 
 def test_a_citation_keeps_the_first_dynasty_of_a_byline_of_several(zhushu):
-    """周禮注疏's byline 漢鄭氏注　唐陸德明音義　賈公彥疏: the citation names 〔漢〕鄭氏 as the book
-    does, not 鄭氏注 without his dynasty; one author stays a name alone (江永)."""
+    """周禮注疏, which Kanripo's catalogue lists: the citation names its people each with his
+    dynasty (〔漢〕鄭玄, not 鄭氏注 without his dynasty); the seed's 禮書綱目, a work with no
+    Kanripo ID and no byline of several, is cited by its author field (江永)."""
     section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=zhushu[0], position=2)
-    assert citation_text(section).startswith("〔漢〕鄭氏注\u3000〔唐〕陸德明音義\u3000〔唐〕賈公彥疏《周禮注疏》卷一〈天官冢宰第一〉")
+    assert citation_text(section).startswith("〔漢〕鄭玄注\u3000〔唐〕賈公彥疏\u3000〔唐〕陸德明音義《周禮注疏》卷一〈天官冢宰第一〉")
     seed = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(
         juan__edition__slug="禮書綱目", position=2)
     assert citation_text(seed) == "江永《禮書綱目》卷十〈大射儀〉「右張侯」"

@@ -6,11 +6,11 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from config.budget import check
-from reader.citation import edition_byline as _edition_byline, section_heading as _section_heading, \
-    section_label as _section_label
+from reader.citation import section_heading as _section_heading, section_label as _section_label
 from reader.importers.mandoku.commentators import closes_note
 from reader.juans import nav_label
 from reader.models import page_label
+from reader.people import work_byline as _work_byline
 from reader.reading import COOKIE, Display, parse_cookie, piece_layer, to_simplified
 
 register = template.Library()
@@ -499,6 +499,8 @@ def section_label(section) -> str:
 
 
 @register.filter
-def edition_byline(edition) -> str:
-    """``reader.citation.edition_byline``: the one byline rule of every page."""
-    return _edition_byline(edition)
+def work_byline(work, edition=None) -> str:
+    """``reader.people.work_byline``: the one byline rule of every page, for ``work`` as
+    ``edition`` (when given: ``{{ work|work_byline:edition }}``) prints it; no query for a work
+    and edition already loaded."""
+    return _work_byline(work, edition or None)

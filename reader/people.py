@@ -1,0 +1,70 @@
+"""A work's people (author, commentators, editors) as every page, the API and citations name
+them: one rule (docs/reading.md, "Bylines"; docs/decisions/0025-one-byline-rule.md).
+
+Who: Kanripo's catalogue (``catalogue.entry``) where it lists the work: it names each person by
+his name (鄭玄, not the book's 鄭氏) with his dynasty and role, in its order (author, then
+commentators). Else the byline the book prints (``Edition.byline``, read by
+``reader.importers.bylines``), each person with the dynasty printed before him or before the
+entry he follows. Else the work's author fields (``Work.author``, ``Work.dynasty``).
+
+How: each person as ``〔dynasty〕name role`` with no space (``〔漢〕鄭玄注``; no 〔〕 when the
+dynasty is unknown; no native place: 婺源江永撰 is ``江永撰``), the people joined by U+3000.
+A citation names the same people the same way, except that an author's own 撰 or 著 is left
+unsaid (``〔清〕江永《禮書綱目》``), as citations of 古籍 write it.
+
+Reads the catalogue tables and the objects given: no query, but ``work.editions`` when no
+edition is given.
+"""
+from __future__ import annotations
+
+from catalogue.catalogue import entry
+
+#: Roles a citation leaves unsaid: the author's own writing (``〔清〕江永撰`` is cited 〔清〕江永).
+UNSAID_ROLES = frozenset({"撰", "著"})
+
+
+def work_people(work, edition=None) -> list[dict[str, str]]:
+    """``[{"dynasty", "name", "role"}, …]`` of ``work`` by the rule of the module docstring:
+    the catalogue's people for a work it lists (by ``work.kanripo_id``, else ``edition``'s),
+    else ``edition``'s byline (the first edition of the work with one when ``edition`` is
+    None: the edition read names its own people, with no query), else ``[{"dynasty": work.dynasty, "name": work.author, "role": ""}]``; []
+    when nothing names anyone. Values are "" when unknown, never None."""
+    listed = entry(work.kanripo_id) or (entry(edition.kanripo_id) if edition is not None else None)
+    if listed is not None and listed.people:
+        return [{"dynasty": p.dynasty, "name": p.name, "role": p.role} for p in listed.people]
+    if edition is not None:
+        byline = edition.byline
+    else:  # a work listed without an edition (the API's work): its first edition with a byline
+        byline = next((e.byline for e in work.editions.all() if e.byline), None)
+    if byline:
+        return [{"dynasty": p.get("dynasty", ""), "name": p.get("name", ""), "role": p.get("role", "")}
+                for p in byline if p.get("name")]
+    if work.author:
+        return [{"dynasty": work.dynasty or "", "name": work.author, "role": ""}]
+    return []
+
+
+def person_text(person: dict[str, str], *, cited: bool = False) -> str:
+    """One person as shown: ``〔漢〕鄭玄注``; with ``cited`` an ``UNSAID_ROLES`` role is left out."""
+    dynasty = f"〔{person['dynasty']}〕" if person.get("dynasty") else ""
+    role = person.get("role", "")
+    if cited and role in UNSAID_ROLES:
+        role = ""
+    return f"{dynasty}{person['name']}{role}"
+
+
+def people_text(people: list[dict[str, str]], *, cited: bool = False) -> str:
+    """The people joined by U+3000 (``〔漢〕鄭玄注　〔唐〕賈公彥疏``); "" for none."""
+    return "\u3000".join(person_text(p, cited=cited) for p in people)
+
+
+def work_byline(work, edition=None) -> str:
+    """The byline every page and the API show for ``work`` (``edition``'s page):
+    ``people_text(work_people(work, edition))``."""
+    return people_text(work_people(work, edition))
+
+
+def cited_people(work, edition=None) -> str:
+    """Who a citation names before the title: ``work_byline`` with an author's own 撰/著
+    unsaid (``〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義``, ``〔清〕江永``)."""
+    return people_text(work_people(work, edition), cited=True)
