@@ -9,7 +9,7 @@ from characters.simplified import TRADITIONAL
 from config.budget import check
 from reader.citation import section_citation, section_heading, set_openings
 from reader.models import Edition, Juan, Piece, Work
-from reader.people import people_text, work_people
+from reader.people import people_text, work_dynasty, work_people
 from search.analysis import reading_of
 from search.documents import LAYER_NAMES
 from search.service import HitLinks, edition_places, kept_section_names
@@ -68,13 +68,14 @@ class EditionSerializer(serializers.ModelSerializer):
 class WorkSerializer(serializers.ModelSerializer):
     """A work: id, title, author (the byline every page shows: ``reader.people.work_byline``,
     ``〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義``), people (the same people as data:
-    ``[{"dynasty": "漢", "name": "鄭玄", "role": "注"}, …]``), native place and dynasty (the
-    work's fields), collection, slug, Kanripo ID, class in Kanripo's catalogue
+    ``[{"dynasty": "漢", "name": "鄭玄", "role": "注"}, …]``), native place (the work's field),
+    dynasty (the catalogue's where it lists the work, else the work's: ``reader.people.work_dynasty``), collection, slug, Kanripo ID, class in Kanripo's catalogue
     (``classification``: KR1d, "" unclassified) and 屬 (``shu``), juan count (in all its
     editions) and its editions."""
 
     author = serializers.SerializerMethodField()
     people = serializers.SerializerMethodField()
+    dynasty = serializers.SerializerMethodField()
     juan_count = serializers.IntegerField(read_only=True)
     url = serializers.SerializerMethodField()
     editions = EditionSerializer(many=True, read_only=True)
@@ -89,6 +90,9 @@ class WorkSerializer(serializers.ModelSerializer):
 
     def get_people(self, work) -> list[dict]:
         return work_people(work)
+
+    def get_dynasty(self, work) -> str:
+        return work_dynasty(work)
 
     def get_url(self, work) -> str:
         return self.context["request"].build_absolute_uri(f"/api/works/{work.pk}/")

@@ -44,6 +44,14 @@ def work_people(work, edition=None) -> list[dict[str, str]]:
     return []
 
 
+def work_dynasty(work) -> str:
+    """The work's dynasty: the catalogue's for a work it lists (韓非子 is 周 though its byline
+    names its 元 commentator; 左傳杜林合注 is 晉, of 杜預, though its byline names its 明
+    editors), else ``Work.dynasty`` (from the text's byline); "" when unknown."""
+    listed = entry(work.kanripo_id)
+    return (listed.dynasty if listed else "") or work.dynasty or ""
+
+
 def person_text(person: dict[str, str], *, cited: bool = False) -> str:
     """One person as shown: ``〔漢〕鄭玄注``; with ``cited`` an ``UNSAID_ROLES`` role is left out."""
     dynasty = f"〔{person['dynasty']}〕" if person.get("dynasty") else ""

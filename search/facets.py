@@ -26,6 +26,7 @@ from urllib.parse import urlencode
 
 from catalogue.catalogue import bu_of, entry, get_class
 from reader.models import Edition
+from reader.people import work_dynasty
 from reader.stamp import corpus_version
 
 from .backends import SearchResults, get_search_backend
@@ -76,7 +77,7 @@ def facet_table() -> FacetTable:
         work = e.work
         listed = entry(work.kanripo_id) if work.kanripo_id else None
         authors = listed.authors if listed and listed.authors else ((work.author,) if work.author else ())
-        dynasty = (listed.dynasty if listed else "") or work.dynasty
+        dynasty = work_dynasty(work)
         name = f"{work.title}（{e.name}）" if siblings[work.id] > 1 else work.title
         out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), dynasty, authors, e.slug, name)
     out.names = {f.slug: f.name for f in out.values()}

@@ -4,10 +4,10 @@ import re
 
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku
-from reader.importers.mandoku.header import byline_people, clean_author
+from reader.importers.bylines import byline_people, clean_author
 from reader.citation import citation_text
 from reader.models import Edition, Section, Work
-from reader.people import work_byline
+from reader.people import cited_people, work_byline
 from search.signals import muted
 
 from .conftest import SHARED
@@ -128,3 +128,44 @@ def test_citations_name_the_editions_byline_in_every_form(client, db, seed_juan)
                                     (seed_juan.edition, 10, "〔清〕江永")):
         tei = client.get(f"/api/editions/{edition.pk}/juans/{number}/export/tei/").content.decode()
         assert re.findall(r"<author>(.*?)</author>", tei) == [author]
+
+
+REFERENCES = SHARED / "corpus" / "kanripo-references"
+
+
+def test_a_shared_role_names_each_person_before_it():
+    """同編: the people before it edited the book together, each kept apart as printed with the
+    dynasty before them (左傳杜林合注's 「明　王道焜」 / 「趙如源　同編」 read 「趙如 源同 編」)."""
+    assert byline_people("明　王道焜　趙如源　同編") == [
+        {"dynasty": "明", "place": "", "name": "王道焜", "role": "同編"},
+        {"dynasty": "明", "place": "", "name": "趙如源", "role": "同編"}]
+    path = REFERENCES / "KR1e0092" / "KR1e0092_001.txt"
+    doc = parse_mandoku(path.read_text(encoding="utf-8"), str(path))
+    assert doc.bylines == byline_people("明　王道焜　趙如源　同編")
+
+
+def test_offices_filling_a_line_and_a_title_before_the_commentator():
+    """毛詩 (四部叢刊, KR1c0002): 卷一's 「唐國子愽士兼太子中允贈齊州刺史」 / 「呉縣開國男陸　德明釋文附」
+    is 陸德明, whose 釋文 is attached (附); 卷十's heading line 「毛詩小雅　鄭氏箋」 is the book's
+    title and 鄭氏's 箋 (it was read as 毛詩 of the native place 小雅鄭氏)."""
+    found = []
+    for name in ("KR1c0002_001.txt", "KR1c0002_010.txt"):
+        path = REFERENCES / "KR1c0002" / name
+        found.append(parse_mandoku(path.read_text(encoding="utf-8"), str(path)).bylines)
+    assert found == [[{"dynasty": "唐", "place": "", "name": "陸德明", "role": "釋文"}],
+                     [{"dynasty": "", "place": "", "name": "鄭氏", "role": "箋"}]]
+
+
+def test_a_works_people_in_the_api_and_its_citation(client, db):
+    """左傳杜林合注's API work names its four people as Kanripo's catalogue does (it said
+    author 「源同」, dynasty 「晉」); its edition keeps the byline as printed; 六臣註文選 is cited
+    by all its people (its citation dropped 「唐李善并五臣註」)."""
+    with muted():
+        juan = import_file(REFERENCES / "KR1e0092" / "KR1e0092_001.txt").juan
+    work = client.get(f"/api/works/{juan.work_id}/").json()
+    assert (work["author"], work["dynasty"]) == ("〔晉〕杜預注　〔宋〕林堯叟注　〔明〕王道焜編　〔明〕趙如源編", "晉")
+    assert work["people"] == [{"dynasty": "晉", "name": "杜預", "role": "注"}, {"dynasty": "宋", "name": "林堯叟", "role": "注"},
+                              {"dynasty": "明", "name": "王道焜", "role": "編"}, {"dynasty": "明", "name": "趙如源", "role": "編"}]
+    assert juan.edition.byline == byline_people("明　王道焜　趙如源　同編")
+    assert cited_people(Work(title="六臣註文選", kanripo_id="KR4h0003"), Edition()) == (
+        "〔梁〕蕭統編　〔唐〕李善註　〔唐〕呂延濟註　〔唐〕劉良註　〔唐〕張銑註　〔唐〕呂向註　〔唐〕李周翰註")

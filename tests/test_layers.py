@@ -14,7 +14,7 @@ from reader.importers.document import (
 )
 from reader.importers.errors import NoTextError
 from reader.importers.mandoku import layers, parse_mandoku, render_mandoku
-from reader.importers.mandoku.header import byline_entries
+from reader.importers.bylines import byline_entries
 from reader.importers.mandoku.layers import commentator_names, split_piece
 
 from .conftest import SHARED

@@ -1,6 +1,22 @@
-"""A Siku byline (``婺源江永撰``, ``宋朱熹撰``) read as dynasty, native place and author: the
-convention of the 四庫全書's title pages, shared by the Siku parser (the title line's byline),
-the plain-text parser (the byline line under a 提要 file's title) and the mandoku header. Pure.
+"""Bylines read as people, each with dynasty, native place, name and role: how the title
+pages of these books print who wrote and who commented. Shared by the Siku parser (the title
+line's byline), the plain-text parser (the byline line under a 提要 file's title) and the
+mandoku header (``reader.importers.mandoku.header``, which finds the byline lines). Pure.
+
+How bylines are printed (the rules below follow it):
+
+- An entry is ``[dynasty] [offices] name role``: 漢鄭氏注, 唐國子博士…陸德明釋文附, 婺源江永撰
+  (a Qing author's native place instead of a dynasty: the Siku convention, ``parse_byline``).
+  The role ends the entry: 撰 著 編 輯 纂 述 注 註 箋 傳 學 疏 音義 釋文 集解 義疏 章句 補注 校 訂 ….
+- Entries are set apart by U+3000; one entry's words may be spaced too (魏　何晏　集解).
+- People who did one thing together share one role led by 同 (同編, 同撰, 同校): 「明　王道焜」 /
+  「趙如源　同編」 is 王道焜 and 趙如源, both of 明, who edited the book together; the names
+  stay apart as printed. People joined by 并 share the role after them (李善并五臣註).
+- A later entry without a dynasty is of the dynasty before it, as the book prints it.
+- An entry whose offices fill its first line goes on on the next (毛詩 卷一: 「唐國子愽士兼
+  太子中允贈齊州刺史」 / 「呉縣開國男陸　德明釋文附」): ``OFFICE_LINE``.
+- A heading line that prints the book's title before the commentator (大題在下: 「毛詩國風　鄭氏箋」)
+  is a title and a byline: the header drops the title before reading the entry.
 """
 from __future__ import annotations
 
@@ -11,6 +27,9 @@ DYNASTIES = ("國朝", "皇朝", "後漢", "東漢", "西漢", "南唐", "後周
              "漢", "魏", "晉", "宋", "齊", "梁", "陳", "隋", "唐", "元", "明", "清", "周")
 #: A role of two words (編輯: 唐劉蛻集 ``明吳馡編輯``) is one role, not a name's last character and a role.
 ROLE = re.compile(r"(撰集|同撰|奉勅撰|編輯|撰|著|編|輯|纂|述|注|註|集注|集解|疏|訂|校)$")
+IDEO_SPACE = "\u3000"
+#: A role shared by the people before it (同編: they edited the book together).
+SHARED_ROLE = r"同(?:編輯|撰|編|輯|纂|校|訂|註|注|述)"
 
 
 def parse_byline(byline: str) -> tuple[str, str, str]:
@@ -29,3 +48,166 @@ def parse_byline(byline: str) -> tuple[str, str, str]:
     if len(rest) >= 4:
         return "", rest[:2], rest[2:]
     return "", "", rest
+
+
+#: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
+BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>" + SHARED_ROLE + r"|奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|"
+                          r"釋文附|釋文|義疏|章句|[補𥙷]注|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
+#: A work presented to the throne signs with the humble 臣 and 上 (楚辭 ``校書郎臣王逸上``:
+#: 王逸 presented his 章句): the role 上 is taken only after a name that 臣 leads.
+PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)$")
+#: An entry whose person is led by his offices, longer than ``BYLINE_ENTRY`` allows
+#: (前漢書: ``唐正議大夫行祕書少監琅邪縣開國子顏師古注``): taken when the offices end before
+#: a name of at most ``OFFICE_NAME_MAX`` characters (``LAST_OFFICE``).
+OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉[勑勅敕]撰|[勑勅敕]撰|御注|集注|集解|音義|釋文附|釋文|"
+                          r"撰|注|註|疏|䟽)$")
+OFFICE_NAME_MAX = 5
+OFFICES = re.compile(r"^(?P<office>.*?(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫))(?P<rest>.{2,})$")
+#: The last office title of a byline (greedy): ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 臣賈公彦等.
+LAST_OFFICE = re.compile(r"^(?P<office>.*(?:尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
+                         r"少監|開國[公侯伯子男]|法師|評事|按察使|刺史|中允))(?P<rest>.{2,})$")
+#: A byline line made of offices alone, the name and role on the next line (毛詩 卷一
+#: ``唐國子愽士兼太子中允贈齊州刺史``): it ends in an office ``LAST_OFFICE`` knows.
+OFFICE_LINE = re.compile(r"^[^()<>\u3000 ]{2,30}(?:尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|"
+                         r"令史|太守|少監|開國[公侯伯子男]|評事|按察使|刺史|中允)$")
+#: How a role is stored: 附 (釋文附, the readings attached to the book) is no part of the role.
+ROLE_STORED = {"釋文附": "釋文"}
+
+
+def clean_author(name: str) -> str:
+    """The author's name without the offices, the humble 臣 and the 等 (and others) a byline
+    writes around it: ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 賈公彦 (儀禮疏),
+    ``蘭臺令史班固`` → 班固, ``西華法師成玄英`` → 成玄英; a name without them is returned as it is."""
+    m = LAST_OFFICE.match(name)
+    if m:
+        name = m["rest"]
+    name = re.sub(r"(?:奉[勑勅敕]撰?)$", "", name)
+    if name.startswith("臣") and len(name) > 2:
+        name = name[1:]
+    if name.endswith("等") and len(name) > 2:
+        name = name[:-1]
+    return name
+
+
+def byline_people(byline: str) -> list[dict[str, str]]:
+    """Everyone a byline names, each with his dynasty and role, as the edition's metadata
+    (``JuanDocument.bylines``): ``漢鄭氏注　唐陸德明音義　賈公彥疏`` →
+    ``[{"dynasty": "漢", "name": "鄭氏", "role": "注"}, {"dynasty": "唐", "name": "陸德明",
+    "role": "音義"}, {"dynasty": "唐", "name": "賈公彥", "role": "疏"}]`` (a later entry
+    without a dynasty is of the dynasty before it, as the book prints it); offices and the
+    humble 臣 are left out (``clean_author``); ``[]`` when the byline is not made of entries."""
+    out: list[dict[str, str]] = []
+    dynasty = ""
+    for who, role in byline_entries(byline) or []:
+        own = _dynasty_of(who)
+        dynasty = own or dynasty
+        for one in _joined(who[len(own):]):
+            place, name = split_name(one, bool(dynasty))
+            out.append({"dynasty": dynasty, "place": place, "name": name, "role": role})
+    return out
+
+
+def _joined(who: str) -> list[str]:
+    """The people of one byline entry that joins them with 并/幷 before their one role
+    (六臣註文選 ``李善并五臣註``: 李善 and the 五臣, each 註): ``["李善", "五臣"]``; the entry
+    alone when a side is shorter than two characters (a name is two or more)."""
+    parts = re.split(r"[并幷]", who)
+    return parts if len(parts) > 1 and all(len(p) >= 2 for p in parts) else [who]
+
+
+def split_name(who: str, dated: bool) -> tuple[str, str]:
+    """``(native place, name)`` of a byline's person without his dynasty: offices left out
+    (``clean_author``); a name of four characters or more with no office and no dynasty
+    before it is a two-character native place and the name (``婺源江永``, ``山陽王弼``: the
+    Siku convention, ``siku.parse_byline``)."""
+    name = clean_author(who)
+    if name == who and not dated and len(name) >= 4:
+        return name[:2], name[2:]
+    return "", name
+
+
+def byline_entries(byline: str) -> list[tuple[str, str]] | None:
+    """``[(who, role), ...]`` when ``byline`` is made only of byline entries separated by
+    U+3000 or spaces, else None. ``漢鄭氏注　唐陸德明音義　賈公彥疏`` →
+    ``[("漢鄭氏", "注"), ("唐陸德明", "音義"), ("賈公彥", "疏")]``; words spaced out inside
+    one entry are joined (``魏　何晏　集解`` → ``[("魏何晏", "集解")]``), but the names before
+    a shared role stay apart, each with it (``明　王道焜　趙如源　同編`` →
+    ``[("明王道焜", "同編"), ("趙如源", "同編")]``: ``shared_entries``); a role stored as
+    ``ROLE_STORED`` says (釋文附 → 釋文)."""
+    entries: list[tuple[str, str]] = []
+    buf: list[str] = []
+    for token in re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶")):
+        buf.append(token)
+        joined = "".join(buf)
+        m = BYLINE_ENTRY.match(joined) or _office_entry(joined) or PRESENTED.match(joined)
+        if m:
+            role = ROLE_STORED.get(m["role"], m["role"])
+            entries.extend(shared_entries(buf, role) if re.fullmatch(SHARED_ROLE, role) else [(m["who"], role)])
+            buf = []
+    return entries if entries and not buf else None
+
+
+def shared_entries(tokens: list[str], role: str) -> list[tuple[str, str]]:
+    """The people of an entry whose role they share (同編), as the book spaces them:
+    ``["明", "王道焜", "趙如源", "同編"]`` → ``[("明王道焜", "同編"), ("趙如源", "同編")]``: a
+    dynasty standing alone leads the name after it; a role written apart is dropped; one
+    entry of the names joined when any word left is a single character (a name spaced out)."""
+    words = [t for t in tokens if t != role]
+    if words and words[-1].endswith(role):
+        words[-1] = words[-1][:-len(role)]
+    people: list[str] = []
+    lead = ""
+    for word in filter(None, words):
+        if word in DYNASTIES or word in ("後魏", "北魏", "魏", "晋"):
+            lead += word
+            continue
+        people.append(lead + word)
+        lead = ""
+    if not people or lead or any(len(p[len(_dynasty_of(p)):]) < 2 for p in people):
+        return [("".join(words), role)]
+    return [(p, role) for p in people]
+
+
+def _office_entry(buf: str) -> re.Match | None:
+    """``OFFICE_ENTRY``'s match of ``buf`` when offices lead a short name, else None."""
+    m = OFFICE_ENTRY.match(buf)
+    if not m:
+        return None
+    who = m["who"][len(_dynasty_of(m["who"])):]
+    office = LAST_OFFICE.match(who)
+    return m if office and len(clean_author(who)) <= OFFICE_NAME_MAX else None
+
+
+def shared_role(byline: str) -> bool:
+    """Whether ``byline`` is made of entries whose first role is shared by people named
+    before it (``趙如源　同編``: the title line names 王道焜 before it), so that the line before
+    it is read with it; a byline whose first entry has its own role (``唐　李善　註`` under
+    ``梁　蕭統　統``) is not."""
+    entries = byline_entries(byline)
+    return bool(entries) and re.fullmatch(SHARED_ROLE, entries[0][1]) is not None
+
+
+def office_line(line: str) -> bool:
+    """Whether a byline line holds only a person's offices, his name and role on the next
+    line (``OFFICE_LINE``: 毛詩 卷一 ``唐國子愽士兼太子中允贈齊州刺史``)."""
+    return bool(OFFICE_LINE.match(line.strip("\u3000 ¶")))
+
+
+def _dynasty_of(who: str) -> str:
+    """The dynasty a byline entry's name begins with (``漢鄭氏`` → 漢), "" if none."""
+    return next((d for d in ("後魏", "北魏", *DYNASTIES, "魏", "晋") if who.startswith(d) and len(who) > len(d)), "")
+
+
+def several_authors(entries: list[tuple[str, str]]) -> tuple[str, str]:
+    """``(dynasty, author)`` for a byline naming several people, each with his role, as
+    printed: ``[("漢鄭氏", "注"), ("唐陸德明", "音義"), ("賈公彥", "疏")]`` →
+    ``("漢", "鄭氏注　〔唐〕陸德明音義　賈公彥疏")``. The first person's dynasty is the work's
+    (``Work.byline`` writes it in 〔〕 before the whole); a later one keeps his own in 〔〕.
+    The entries are separated by U+3000 as the book prints them."""
+    first = _dynasty_of(entries[0][0])
+    out = []
+    for k, (who, role) in enumerate(entries):
+        dynasty = _dynasty_of(who)
+        name = clean_author(who[len(dynasty):])
+        out.append((f"〔{dynasty}〕" if dynasty and k else "") + name + role)
+    return first, IDEO_SPACE.join(out)

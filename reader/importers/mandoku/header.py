@@ -18,7 +18,8 @@ from catalogue.catalogue import entry as catalogue_entry
 
 from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it here)
 from ..numerals import NUMERAL_CHARS, chinese_to_int
-from ..siku import DYNASTIES, ROLE, parse_byline
+from ..bylines import (DYNASTIES, OFFICES, ROLE, byline_entries, byline_people, clean_author, office_line, parse_byline,
+                       several_authors, shared_role)
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
 
 ORG_HEADING = re.compile(r"^(\*+)\s+(?:(?P<num>\d+)\s+)?(?P<title>.*?)\s*$")
@@ -59,73 +60,6 @@ def same_title(written: str, work: str) -> bool:
     return a == b or a.startswith(b) or (len(a) >= 2 and len(b) >= 2 and (a[:2] == b[:2] or a[-2:] == b[-2:]))
 
 
-#: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
-BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|義疏|[補𥙷]注|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
-#: A work presented to the throne signs with the humble 臣 and 上 (楚辭 ``校書郎臣王逸上``:
-#: 王逸 presented his 章句): the role 上 is taken only after a name that 臣 leads.
-PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)$")
-#: An entry whose person is led by his offices, longer than ``BYLINE_ENTRY`` allows
-#: (前漢書: ``唐正議大夫行祕書少監琅邪縣開國子顏師古注``): taken when the offices end before
-#: a name of at most ``OFFICE_NAME_MAX`` characters (``LAST_OFFICE``).
-OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉[勑勅敕]撰|[勑勅敕]撰|御注|集注|集解|音義|撰|注|註|疏|䟽)$")
-OFFICE_NAME_MAX = 5
-OFFICES = re.compile(r"^(?P<office>.*?(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫))(?P<rest>.{2,})$")
-#: The last office title of a byline (greedy): ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 臣賈公彦等.
-LAST_OFFICE = re.compile(r"^(?P<office>.*(?:尚書|[侍書作中議]郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
-                         r"少監|開國子|法師|評事|按察使))(?P<rest>.{2,})$")
-
-
-def clean_author(name: str) -> str:
-    """The author's name without the offices, the humble 臣 and the 等 (and others) a byline
-    writes around it: ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 賈公彦 (儀禮疏),
-    ``蘭臺令史班固`` → 班固, ``西華法師成玄英`` → 成玄英; a name without them is returned as it is."""
-    m = LAST_OFFICE.match(name)
-    if m:
-        name = m["rest"]
-    name = re.sub(r"(?:奉[勑勅敕]撰?)$", "", name)
-    if name.startswith("臣") and len(name) > 2:
-        name = name[1:]
-    if name.endswith("等") and len(name) > 2:
-        name = name[:-1]
-    return name
-
-
-def byline_people(byline: str) -> list[dict[str, str]]:
-    """Everyone a byline names, each with his dynasty and role, as the edition's metadata
-    (``JuanDocument.bylines``): ``漢鄭氏注　唐陸德明音義　賈公彥疏`` →
-    ``[{"dynasty": "漢", "name": "鄭氏", "role": "注"}, {"dynasty": "唐", "name": "陸德明",
-    "role": "音義"}, {"dynasty": "唐", "name": "賈公彥", "role": "疏"}]`` (a later entry
-    without a dynasty is of the dynasty before it, as the book prints it); offices and the
-    humble 臣 are left out (``clean_author``); ``[]`` when the byline is not made of entries."""
-    out: list[dict[str, str]] = []
-    dynasty = ""
-    for who, role in byline_entries(byline) or []:
-        own = _dynasty_of(who)
-        dynasty = own or dynasty
-        for one in _joined(who[len(own):]):
-            place, name = split_name(one, bool(dynasty))
-            out.append({"dynasty": dynasty, "place": place, "name": name, "role": role})
-    return out
-
-
-def _joined(who: str) -> list[str]:
-    """The people of one byline entry that joins them with 并/幷 before their one role
-    (六臣註文選 ``李善并五臣註``: 李善 and the 五臣, each 註): ``["李善", "五臣"]``; the entry
-    alone when a side is shorter than two characters (a name is two or more)."""
-    parts = re.split(r"[并幷]", who)
-    return parts if len(parts) > 1 and all(len(p) >= 2 for p in parts) else [who]
-
-
-def split_name(who: str, dated: bool) -> tuple[str, str]:
-    """``(native place, name)`` of a byline's person without his dynasty: offices left out
-    (``clean_author``); a name of four characters or more with no office and no dynasty
-    before it is a two-character native place and the name (``婺源江永``, ``山陽王弼``: the
-    Siku convention, ``siku.parse_byline``)."""
-    name = clean_author(who)
-    if name == who and not dated and len(name) >= 4:
-        return name[:2], name[2:]
-    return "", name
-
 def is_mandoku(text: str) -> bool:
     """Whether ``text`` is in the mandoku form: its header (the leading ``#`` lines) has the
     ``# -*- mode: mandoku-view -*-`` line, or both ``#+TITLE:`` and ``#+PROPERTY: ID``."""
@@ -162,32 +96,6 @@ def parse_readme(readme: str) -> tuple[str, dict[str, list[tuple[str, str]]]]:
     return work, table
 
 
-
-
-def byline_entries(byline: str) -> list[tuple[str, str]] | None:
-    """``[(who, role), ...]`` when ``byline`` is made only of byline entries separated by
-    U+3000 or spaces, else None. ``漢鄭氏注　唐陸德明音義　賈公彥疏`` →
-    ``[("漢鄭氏", "注"), ("唐陸德明", "音義"), ("賈公彥", "疏")]``; words spaced out inside
-    one entry are joined (``魏　何晏　集解`` → ``[("魏何晏", "集解")]``)."""
-    entries: list[tuple[str, str]] = []
-    buf = ""
-    for token in re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶")):
-        buf += token
-        m = BYLINE_ENTRY.match(buf) or _office_entry(buf) or PRESENTED.match(buf)
-        if m:
-            entries.append((m["who"], m["role"]))
-            buf = ""
-    return entries if entries and not buf else None
-
-
-def _office_entry(buf: str) -> re.Match | None:
-    """``OFFICE_ENTRY``'s match of ``buf`` when offices lead a short name, else None."""
-    m = OFFICE_ENTRY.match(buf)
-    if not m:
-        return None
-    who = m["who"][len(_dynasty_of(m["who"])):]
-    office = LAST_OFFICE.match(who)
-    return m if office and len(clean_author(who)) <= OFFICE_NAME_MAX else None
 
 
 @dataclass
@@ -249,6 +157,9 @@ class Header:
         role word (``婺源江永撰``; 禮記正義 indents by three), or indented by two or more and made of entries that
         each end in one (``漢鄭氏注　唐陸德明音義　賈公彥疏``, ``漢何休學　　唐陸徳明音義``,
         ``梁　皇侃　義疏``: see ``byline_entries``); else None."""
+        titled = self.titled_byline(line)
+        if titled:
+            return titled
         m = re.match(r"^\u3000{3,}(?P<byline>(?:[^()<¶]|\(臣/?\)){2,40}?)¶?$", line)
         if m and (ROLE.search(m["byline"].replace(IDEO_SPACE, "")) or byline_entries(m["byline"])):
             return m["byline"]
@@ -256,6 +167,16 @@ class Header:
         if m and byline_entries(m["byline"]):
             return m["byline"]
         return None
+
+    def titled_byline(self, line: str) -> str | None:
+        """The byline of a heading line that prints the book's title before it (大題在下:
+        ``　　　毛詩國風　鄭氏箋``, ``毛詩小雅　鄭氏箋``): the words after the first U+3000 gap,
+        when the words before it begin with the work's title (``same_title``) and the rest is
+        made of byline entries; else None. The title is no part of anyone's name."""
+        m = re.match(r"^\u3000{2,}(?P<title>[^()<¶\u3000]{2,12})\u3000+(?P<byline>[^()<¶\u3000][^()<¶]{1,40}?)¶?$", line)
+        if not m or not self.work or not same_title(m["title"][:len(self.work)], self.work):
+            return None
+        return m["byline"] if byline_entries(m["byline"]) else None
 
     def read_header(self, lines: list[str], start: int, limit: int, *, first: bool) -> tuple[int, dict]:
         """Consume header-like lines from ``start``: page breaks, blank and ``#`` lines,
@@ -291,6 +212,13 @@ class Header:
                     continue
             if "title" in found:
                 b = self.byline_line(line)
+                if not b and i + 1 < limit and line.startswith(IDEO_SPACE * 2) and office_line(line):
+                    # offices fill the line, the name and role are on the next (毛詩 卷一 陸德明)
+                    joined = self.byline_line(line.rstrip(PILCROW) + lines[i + 1].lstrip(IDEO_SPACE))
+                    if joined and "(" not in lines[i + 1]:
+                        found["byline"] = found["byline"] + IDEO_SPACE + joined if "byline" in found else joined
+                        i += 2
+                        continue
                 if not b and i + 1 < limit and line.startswith(IDEO_SPACE * 3) and len(lines[i + 1]) <= 12:
                     # a byline wrapped onto a short second line (SBCK: …開國子(臣)孔穎達奉 / 勑撰)
                     joined = self.byline_line(line.rstrip(PILCROW) + lines[i + 1].lstrip(IDEO_SPACE))
@@ -321,26 +249,6 @@ class Header:
             break
         return len(lines)
 
-
-
-def _dynasty_of(who: str) -> str:
-    """The dynasty a byline entry's name begins with (``漢鄭氏`` → 漢), "" if none."""
-    return next((d for d in ("後魏", "北魏", *DYNASTIES, "魏", "晋") if who.startswith(d) and len(who) > len(d)), "")
-
-
-def several_authors(entries: list[tuple[str, str]]) -> tuple[str, str]:
-    """``(dynasty, author)`` for a byline naming several people, each with his role, as
-    printed: ``[("漢鄭氏", "注"), ("唐陸德明", "音義"), ("賈公彥", "疏")]`` →
-    ``("漢", "鄭氏注　〔唐〕陸德明音義　賈公彥疏")``. The first person's dynasty is the work's
-    (``Work.byline`` writes it in 〔〕 before the whole); a later one keeps his own in 〔〕.
-    The entries are separated by U+3000 as the book prints them."""
-    first = _dynasty_of(entries[0][0])
-    out = []
-    for k, (who, role) in enumerate(entries):
-        dynasty = _dynasty_of(who)
-        name = clean_author(who[len(dynasty):])
-        out.append((f"〔{dynasty}〕" if dynasty and k else "") + name + role)
-    return first, IDEO_SPACE.join(out)
 
 
 def collection_name(line: str) -> str:
@@ -461,7 +369,13 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
     doc.juan_number = number
     if found.get("collection"):
         doc.collection = collection_name(found["collection"])
-    fill_byline(doc, found.get("byline") or (title_match["rest"] if title_match and title_match["rest"] else ""))
+    rest = title_match["rest"] if title_match and title_match["rest"] else ""
+    byline = found.get("byline") or rest
+    if rest and found.get("byline") and not byline_entries(rest) and shared_role(byline):
+        # the title line names the first people, the byline line the rest and the role they
+        # share (左傳杜林合注: 「明　王道焜」 / 「趙如源　同編」)
+        byline = rest + IDEO_SPACE + byline
+    fill_byline(doc, byline)
     return section_names
 
 

@@ -89,8 +89,8 @@ from ..document import (
 )
 from .boundaries import GRAM, is_text, match_form, reference_tails
 from .classics import classic_book, classic_reference
-from ..siku import DYNASTIES
-from .header import JUAN_LABEL, KAOZHENG, TIYAO_TITLE, byline_entries
+from ..bylines import DYNASTIES, byline_entries
+from .header import JUAN_LABEL, KAOZHENG, TIYAO_TITLE
 
 #: Commentary marker words and the word their layer is named by (𫝊 is a form of 傳).
 COMMENTARY_MARKERS = {"注": "注", "註": "註", "傳": "傳", "𫝊": "傳", "箋": "箋"}

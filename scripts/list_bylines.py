@@ -1,0 +1,64 @@
+"""List the byline the importer reads in every Kanripo file of the given folders (default: the
+editions of ../shared/corpus: kanripo, kanripo-jingbu, kanripo-commentary, kanripo-references):
+one line a file, ``file<TAB>people``, each person as ``dynasty|place|name|role`` joined by
+``; `` (``JuanDocument.bylines``: the people of the title line's or byline lines' byline, or
+of the byline lines under the first 篇 heading), ``-`` for a file without one. Parser only, no
+database. Compare two runs (before and after a change to ``reader.importers.bylines``) with
+``--compare OLD.tsv``: prints every file whose people differ and ``N files, N changed``.
+
+    .venv/bin/python scripts/list_bylines.py [FOLDER...] > bylines.tsv
+    .venv/bin/python scripts/list_bylines.py --compare old.tsv > new.tsv
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+BASE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE))
+
+from reader.importers.errors import NoTextError, TextFormatError  # noqa: E402
+from reader.importers.mandoku import parse_mandoku  # noqa: E402
+from reader.importers.source import decode_bytes  # noqa: E402
+
+CORPUS = BASE.parent / "shared" / "corpus"
+DEFAULT = [CORPUS / "kanripo", CORPUS / "kanripo-jingbu", CORPUS / "kanripo-commentary", CORPUS / "kanripo-references"]
+
+
+def people_of(path: Path) -> str:
+    """The people of ``path``'s byline as one field (see the module docstring); ``!`` and the
+    message for a file the parser refuses."""
+    readme = path.parent / "Readme.org"
+    try:
+        doc = parse_mandoku(decode_bytes(path.read_bytes(), str(path)), str(path),
+                            readme.read_text(encoding="utf-8") if readme.exists() else None)
+    except (NoTextError, TextFormatError) as exc:
+        return f"! {str(exc).replace(str(path), path.name)}".replace("\t", " ").replace("\n", " ")
+    people = ["|".join(p.get(k, "") for k in ("dynasty", "place", "name", "role")) for p in doc.bylines]
+    return "; ".join(people) or "-"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", nargs="*", type=Path)
+    parser.add_argument("--compare", type=Path, help="a listing of an earlier run: print the files that differ")
+    args = parser.parse_args(argv)
+    files = sorted(f for folder in (args.folders or DEFAULT) for f in folder.rglob("*.txt"))
+    rows = {}
+    for path in files:
+        name = str(path.relative_to(CORPUS)) if path.is_relative_to(CORPUS) else str(path)
+        rows[name] = people_of(path)
+        print(f"{name}\t{rows[name]}")
+    if args.compare:
+        old = dict(line.rstrip("\n").split("\t", 1) for line in args.compare.read_text(encoding="utf-8").splitlines()
+                   if "\t" in line)
+        changed = [name for name in rows if old.get(name) != rows[name]]
+        for name in changed:
+            print(f"changed\t{name}\t{old.get(name, '(absent)')}\t→\t{rows[name]}", file=sys.stderr)
+        print(f"{len(rows)} files, {len(changed)} changed", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
