@@ -20,7 +20,7 @@ from config import budget
 from config.budget import check
 from config.ratelimit import search_wait
 from reader.citation import citation_text, juan_citation_text, opening_words, permalink, set_openings
-from reader.juans import juan_count
+from reader.juans import juan_contents, juan_count
 from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work
 from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
@@ -76,6 +76,8 @@ def work_detail(request, slug):
         counts.setdefault(juan.edition_id, []).append(juan)
     for e in editions:
         e.book_juans = juan_count(counts.get(e.pk, []))
+    juans = list(juans)
+    juan_contents(juans)
     return render(request, "reader/work.html", {"work": work, "edition": edition, "editions": editions,
                                                 "several_editions": len(editions) > 1,
                                                 "juans": juans, "book_juans": juan_count(juans)})

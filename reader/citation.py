@@ -15,15 +15,17 @@ from django.utils.encoding import uri_to_iri
 
 from reader.importers.numerals import int_to_chinese
 
+from .juans import short_label
 from .models import Juan, Piece, Section, page_label
 from .people import cited_people
 from .pieces import is_classic
 
 
 def juan_label(juan) -> str:
-    """``卷十`` as the book writes it; ``卷十`` from the number when the file had no title line."""
+    """``卷十`` as the book writes it (the parts of one juan written once: ``卷二十七上至下之下``,
+    ``reader.juans.short_label``); ``卷十`` from the number when the file had no title line."""
     if juan.label:
-        return juan.label
+        return short_label(juan.label)
     try:
         return "卷" + int_to_chinese(juan.number)
     except ValueError:

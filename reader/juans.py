@@ -94,17 +94,23 @@ def matching_juans(text: str, juans) -> list:
 class JuanCount:
     """A work's juans as the book counts them: ``juans`` numbered juans (parts of one juan
     counted once), ``head`` parts of 卷首, ``other`` files of front or back matter and
-    appendices."""
+    appendices, ``chapters`` files that hold one chapter (篇) each, named by its title
+    (``CHAPTER_LABEL``: 周易 KR1a0001's 〈乾〉第一 … 〈雜卦〉): a book cut by chapter, not by 卷."""
 
     juans: int
     head: int
     other: int
+    chapters: int = 0
 
     def __str__(self) -> str:
-        """``85 卷（另有卷首 3、卷外 3）``, ``1 卷``, or ``卷外 2`` when nothing is numbered."""
+        """``85 卷（另有卷首 3、卷外 3）``, ``1 卷``, ``69 篇`` for a book whose files are its
+        chapters (never 「69 卷」: it has no 卷), or ``卷外 2`` when nothing is numbered."""
         extra = "、".join(s for s in (f"卷首 {self.head}" if self.head else "",
                                       f"卷外 {self.other}" if self.other else "") if s)
-        main = f"{self.juans} 卷" if self.juans or not extra else ""
+        main = "、".join(s for s in (f"{self.juans} 卷" if self.juans else "",
+                                     f"{self.chapters} 篇" if self.chapters else "") if s)
+        if not main and not extra:
+            main = "0 卷"
         if main and extra:
             return f"{main}（另有{extra}）"
         return main or extra
@@ -112,6 +118,9 @@ class JuanCount:
 
 #: Words of a label that names front or back matter, not a juan (序, 目錄, 提要, 考證 …).
 _MATTER = re.compile(r"序|目[錄録]|提要|凡例|跋|附[錄録]|考證|校勘記")
+#: A file label that is a chapter's title as Kanripo's tables write it (〈乾〉第一, 〈繫辭上〉):
+#: the file holds that chapter (篇), not a juan; never front matter (〈序卦〉 is a chapter).
+CHAPTER_LABEL = re.compile(rf"^〈[^〈〉]+〉(?:第[{NUMERAL_CHARS}]+)?$")
 
 
 def juan_count(juans) -> JuanCount:
@@ -120,9 +129,10 @@ def juan_count(juans) -> JuanCount:
     A book that names its juans by their contents, not 卷一, 卷二 (周禮's 天官冢宰 … 冬官考工記,
     春秋左傳's 隱公 … 哀公: no label of the edition reads as a numbered juan), counts each
     numbered file (1 and up) as a juan, except labels of front or back matter (序, 目錄 …);
-    file 0 is Kanripo's front matter."""
+    a file labelled by a chapter's title (``CHAPTER_LABEL``) is a chapter; file 0 is
+    Kanripo's front matter."""
     juans = list(juans)
-    numbers, heads, other = set(), set(), 0
+    numbers, heads, other, chapters = set(), set(), 0, 0
     named_by_contents = not any(label is not None and label.is_juan
                                 for juan in juans for label in juan_labels_of(juan))
     for juan in juans:
@@ -130,12 +140,67 @@ def juan_count(juans) -> JuanCount:
         numbers.update(label.number for label in labels if label is not None and label.is_juan)
         heads.update(label.part for label in labels if label is not None and label.head and not label.suffix)
         if not any(label is not None and (label.is_juan or (label.head and not label.suffix)) for label in labels):
-            if named_by_contents and juan.number > 0 and all(label is None for label in labels) \
+            if juan.label and all(CHAPTER_LABEL.match(part) for part in juan.label.split("・")):
+                chapters += 1  # 〈乾〉第一: a chapter of a book cut by chapter
+            elif named_by_contents and juan.number > 0 and all(label is None for label in labels) \
                     and not _MATTER.search(juan.label):
                 numbers.add(("file", juan.number))  # a juan named by its contents (天官冢宰)
             else:
                 other += 1
-    return JuanCount(juans=len(numbers), head=len(heads), other=other)
+    return JuanCount(juans=len(numbers), head=len(heads), other=other, chapters=chapters)
+
+
+def short_label(label: str) -> str:
+    """A label that joins the parts of one juan (as the importer joins a file's parts with ・)
+    written once: ``卷二十七上・卷二十七中之上・…・卷二十七下之下`` → ``卷二十七上至下之下``,
+    ``卷一上・卷一下`` → ``卷一上至下``: the first part, 至, and the last part without what the
+    two share. Any other label is returned as it is (``序・目錄``, ``卷首中・卷首下``)."""
+    parts = (label or "").split("・")
+    if len(parts) < 2:
+        return label
+    read = [parse_label(p) for p in parts]
+    if any(r is None or r.number is None or not r.part for r in read) or len({r.number for r in read}) != 1:
+        return label
+    first, last = parts[0], parts[-1]
+    shared = 0
+    while shared < min(len(first), len(last)) and first[shared] == last[shared]:
+        shared += 1
+    return f"{first}至{last[shared:]}" if last[shared:] else label
+
+
+#: How an editors' appendix of collation notes ends its title (卷二考證; 左傳 writes 考証).
+APPENDIX = ("考證", "考証")
+
+
+@dataclass(frozen=True)
+class Content:
+    """One entry of a juan's contents on the work page: a chapter's ``title`` and
+    ``category``, ``continued`` when the juan opens inside it (the chapter began in an
+    earlier juan, the juan prints no title for it)."""
+
+    title: str
+    category: str = ""
+    continued: bool = False
+
+
+def juan_contents(juans) -> None:
+    """Give each juan of ``juans`` (``Juan`` objects of one edition in order, chapters
+    prefetched in order) what the work page lists of it: ``contents``, its chapters that are
+    the book's text, an untitled first chapter named by the chapter it goes on with (the last
+    titled one of the juans before: 周禮注疏 卷二 goes on with 〈天官冢宰第一〉), and
+    ``appendices``, the titles of its editors' 考證 chapters (卷二考證), which are the juan's
+    appendix, not its contents."""
+    last: Content | None = None
+    for juan in juans:
+        juan.contents, juan.appendices = [], []
+        for k, chapter in enumerate(juan.chapters.all()):
+            if chapter.title and chapter.title.endswith(APPENDIX):
+                juan.appendices.append(chapter.title)
+            elif chapter.title:
+                last = Content(chapter.title, chapter.category)
+                juan.contents.append(last)
+            elif k == 0 and last is not None:
+                juan.contents.append(Content(last.title, last.category, continued=True))
 
 
 #: Most characters of a juan's name in a link to the previous or next juan.

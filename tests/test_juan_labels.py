@@ -2,14 +2,17 @@
 
 KR1d0086_012.txt is /works/KR1d0086/juan/12/ and is the book's 卷十; the juan filter of the
 search page, the API and ``manage.py search`` take the label."""
+import re
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 
+from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_readme
-from reader.juans import JuanCount, JuanLabel, juan_count, matching_juans, nav_label, parse_label
+from reader.juans import JuanCount, JuanLabel, juan_count, matching_juans, nav_label, parse_label, short_label
 from reader.models import Edition, Juan, Work
+from search.signals import muted
 
 from .test_kanripo_import import KANRIPO, _kanripo, kanripo  # noqa: F401  (fixtures)
 
@@ -143,3 +146,40 @@ def test_previous_and_next_juan_links_name_one_juan_each_shortly(client, seed_ju
         assert f'aria-keyshortcuts="[" title="{front}">← 漢書敘例等</a>' in page
         assert "卷十一 →</a>" in page
         assert f"← {front}" not in page
+
+
+REFERENCES = KANRIPO.parent / "kanripo-references"
+
+
+def test_a_book_cut_by_chapter_counts_chapters_not_juans():
+    """周易 (KR1a0001, tls): its files are its chapters, 〈乾〉第一 … 〈雜卦〉, as its Readme names them;
+    it was counted 「68 卷（另有卷外 1）」, 〈序卦〉 taken for front matter (序)."""
+    _, table = parse_readme((REFERENCES / "KR1a0001" / "Readme.org").read_text(encoding="utf-8"))
+    juans = [FakeJuan(int(name[9:12]), titles[0][1]) for name, titles in sorted(table.items())]
+    assert (len(juans), juans[0].label, juans[-1].label) == (69, "〈乾〉第一", "〈雜卦〉")
+    assert juan_count(juans) == JuanCount(juans=0, head=0, other=0, chapters=69)
+    assert str(juan_count(juans)) == "69 篇"
+    assert str(juan_count([FakeJuan(1, "卷一"), FakeJuan(2, "〈繫辭上〉"), FakeJuan(3, "序")])) == "1 卷、1 篇（另有卷外 1）"
+
+
+@pytest.mark.parametrize("label,shown", [
+    ("卷二十七上・卷二十七中之上・卷二十七中之下・卷二十七下之上・卷二十七下之下", "卷二十七上至下之下"),
+    ("卷一上・卷一下", "卷一上至下"), ("卷九十九上・卷九十九中・卷九十九下", "卷九十九上至下"),
+    ("卷十", "卷十"), ("序・目錄", "序・目錄"), ("卷首中・卷首下", "卷首中・卷首下"), ("卷一・卷二", "卷一・卷二"),
+])
+def test_the_parts_of_one_juan_are_labelled_once(label, shown):
+    """前漢書 卷二十七 (one file of five parts) was labelled with all five in full."""
+    assert short_label(label) == shown
+
+
+def test_the_work_page_lists_a_juans_contents_apart_from_its_kaozheng(client, db):
+    """周禮注疏: a juan that goes on with the chapter of the juan before lists that chapter
+    (續), and its editors' 考證 as its appendix (卷二 listed 〈卷二考證〉 alone)."""
+    with muted():
+        for n in (1, 2):
+            import_file(KANRIPO.parent / "kanripo-jingbu" / "KR1d0003" / f"KR1d0003_00{n}.txt")
+    page = client.get("/works/KR1d0003/").content.decode()
+    rows = re.findall(r'<li><a href="/works/KR1d0003/juan/\d+/">(.*?)</a>\s*(.*?)\s*<span class="count">', page)
+    assert rows == [
+        ("卷一", '<span class="chapter-title">〈天官冢宰第一〉</span><span class="appendix">附〈卷一考證〉</span>'),
+        ("卷二", '<span class="chapter-title">〈天官冢宰第一〉（續）</span><span class="appendix">附〈卷二考證〉</span>')]

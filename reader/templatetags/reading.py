@@ -8,7 +8,7 @@ from django.utils.safestring import mark_safe
 from config.budget import check
 from reader.citation import section_heading as _section_heading, section_label as _section_label
 from reader.importers.mandoku.commentators import closes_note
-from reader.juans import nav_label
+from reader.juans import nav_label, short_label as _short_label
 from reader.models import page_label
 from reader.people import work_byline as _work_byline
 from reader.reading import COOKIE, Display, parse_cookie, piece_layer, to_simplified
@@ -496,6 +496,12 @@ def section_label(section) -> str:
     """``reader.citation.section_label``: ``§2「張侯」`` as lists name a section (never
     「第 N 節」)."""
     return _section_label(section)
+
+
+@register.filter
+def short_label(label: str) -> str:
+    """``reader.juans.short_label``: the parts of one juan written once (卷二十七上至下之下)."""
+    return _short_label(label)
 
 
 @register.filter
