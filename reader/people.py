@@ -1,5 +1,5 @@
 """A work's people (author, commentators, editors) as every page, the API and citations name
-them: one rule (docs/reading.md, "Bylines"; docs/decisions/0025-one-byline-rule.md).
+them: one rule (docs/reading.md, "Bylines"; docs/decisions/0027-one-byline-rule.md).
 
 Who: Kanripo's catalogue (``catalogue.entry``) where it lists the work: it names each person by
 his name (鄭玄, not the book's 鄭氏) with his dynasty and role, in its order (author, then
