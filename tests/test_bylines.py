@@ -3,7 +3,7 @@ the edition; shown on the work page; the author of citations, dynasty included."
 import re
 
 from reader.importers.loader import import_file
-from reader.importers.mandoku import parse_mandoku
+from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.bylines import byline_people, clean_author
 from reader.citation import citation_text
 from reader.models import Edition, Section, Work
@@ -169,3 +169,17 @@ def test_a_works_people_in_the_api_and_its_citation(client, db):
     assert juan.edition.byline == byline_people("明　王道焜　趙如源　同編")
     assert cited_people(Work(title="六臣註文選", kanripo_id="KR4h0003"), Edition()) == (
         "〔梁〕蕭統編　〔唐〕李善註　〔唐〕呂延濟註　〔唐〕劉良註　〔唐〕張銑註　〔唐〕呂向註　〔唐〕李周翰註")
+
+
+def test_a_title_and_byline_line_is_neither_a_section_title_nor_text():
+    """毛詩 卷二 and 卷七: 「毛詩國風　鄭氏箋」 on a line of its own was a section's title; it is
+    layout, its person the juan's byline (once, though 卷七 prints it three times), and the file
+    is written back byte for byte."""
+    for name in ("KR1c0002_002.txt", "KR1c0002_007.txt"):
+        path = REFERENCES / "KR1c0002" / name
+        text = path.read_text(encoding="utf-8")
+        doc = parse_mandoku(text, str(path))
+        assert [s.title for s in doc.sections if "鄭氏" in (s.title or "")] == []
+        assert [p.text for p in doc.all_pieces() if "鄭氏箋" in p.text] == []
+        assert doc.bylines == [{"dynasty": "", "place": "", "name": "鄭氏", "role": "箋"}]
+        assert render_mandoku(doc) == text

@@ -202,7 +202,7 @@ class _Parser:
         section_names = fill_metadata(doc, self.header, found, self.text, self.path, self.readme)
         units = self.scan_body(lines, head_end, trailer_start, nl)
         if self.heading_bylines and not doc.bylines:  # printed under the first 篇 heading (楚辭 卷一)
-            found["byline"] = IDEO_SPACE.join(self.heading_bylines)
+            found["byline"] = IDEO_SPACE.join(dict.fromkeys(self.heading_bylines))  # 毛詩 卷七: one byline, three times
             fill_byline(doc, found["byline"])
         group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc))
         if not doc.sections:
@@ -329,6 +329,16 @@ class _Parser:
                 continue
             if PB_ONLY.match(line):
                 pending.append(raw)
+                i += 1
+                continue
+            titled = None if self.header.tls or (cont is not None and cont[0] == "open") else self.header.titled_byline(line)
+            if titled:
+                # a line that prints the book's title and a byline (大題在下: 毛詩國風　鄭氏箋) is
+                # neither a title nor text: layout, its people the juan's byline
+                pending.append(raw)
+                self.heading_bylines.append(titled)
+                para_break = True
+                cont, mode, line_indent, prev_width = None, "main", None, 0
                 i += 1
                 continue
             if BLANK.match(line) or (not self.header.tls and "(" not in line and self.header.closing_line(line)):
