@@ -107,6 +107,32 @@ def test_chuci_buzhu_note_under_the_byline_is_hong_xingzus():
         ("", EDITORIAL, "按", "隋唐書志有皇甫遵訓參解楚")]
 
 
+def test_chuci_buzhu_notes_on_wang_yis_preface_are_hong_xingzus():
+    """楚辭補注 (四庫): every note from a 章句 heading to the end of 王逸's 序 (the first printed
+    line shorter than a full one, or the line before the first note holding 補曰) is 洪興祖's,
+    with or without 補曰; from the classic on, a note without 補曰 is 王逸's again."""
+    doc = parse("kanripo-commentary/KR4a0003/KR4a0003_001.txt")
+    pieces = [p for s in doc.chapters[1].sections for p in s.pieces]
+    got = [(p.commentator, p.layer, p.layer_name, p.layer_basis, p.text[:8]) for p in pieces if p.kind == NOTE]
+    assert got[:3] == [("洪興祖", COMMENTARY, "補注", LAYOUT, "戰國䇿楚有昭奚恤"),  # (戰國䇿楚有昭奚恤)(元和姓纂云…): one note
+                       ("洪興祖", COMMENTARY, "補注", LAYOUT, "史記曰上官大夫與"),
+                       ("洪興祖", COMMENTARY, "補注", LAYOUT, "疏一作逐")]
+    assert pieces[1].text == "戰國䇿楚有昭奚恤元和姓纂云屈楚公族芊姓之後楚武王子瑕食采於屈因氏焉屈重屈蕩屈建屈平竝其後又云景芉姓楚有景差漢徙大族昭屈景三姓於闗中"
+    assert got[14] == ("洪興祖", COMMENTARY, "補注", LAYOUT, "愍一作閔魏文帝典")  # the preface's last note
+    assert got[15:17] == [("王逸", COMMENTARY, "章句", MARKED, "徳合天地稱帝苗𦙍"),  # 帝高陽之苗裔兮: the classic
+                          ("洪興祖", COMMENTARY, "補注", MARKED, "補曰皇甫謐曰高陽")]
+    # 九章: the preface ends on a full line; 惜誦以致愍兮's note is 王逸's
+    nine = parse("kanripo-commentary/KR4a0003/KR4a0003_004.txt")
+    notes9 = [(p.commentator, p.text[:6]) for p in nine.all_pieces() if p.kind == NOTE][:5]
+    assert notes9 == [("洪興祖", "一作惜論"), ("洪興祖", "史記云上官大"), ("洪興祖", "卒釋文作&K"),
+                      ("王逸", "惜貪也誦論也"), ("洪興祖", "補曰愍音敏惜")]
+    # 楚辭 (SBCK): lines of text 15 to 17 wide, a full line measured 20: only the notes before
+    # the first line shorter than that change (九歌's list of titles), the preface's stay
+    sbck = [(p.commentator, p.text[:6]) for p in parse("kanripo-commentary/KR4a0002/KR4a0002_002.txt").all_pieces()
+            if p.kind == NOTE][:3]
+    assert sbck == [("洪興祖", "一本自東皇太"), ("王逸", "祠一作祀漢書"), ("王逸", "一無歌字")]
+
+
 def test_hanshu_commentators_and_song_remarks():
     """前漢書: 顏師古 collects 荀悅 應劭 孟康 …; ○劉攽曰 opens an editor's remark."""
     got = notes(parse("kanripo-commentary/KR2a0007/KR2a0007_001.txt"))

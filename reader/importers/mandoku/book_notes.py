@@ -12,10 +12,25 @@ notes the commentator step gave the profile's default voice by default.
   王逸's 章句 (王逸's name comes only with his 章句 heading). A note on the title line itself
   is the editors' (``layers.title_note``: 楚辭 SBCK 卷一, whose byline comes under the
   heading and names both) and is left alone.
+* **Notes on the commentator's own preface.** In a book whose first commentator writes with no
+  formula and a later one opens his part with one (楚辭 and 楚辭補注: 王逸's 章句, then
+  洪興祖's 補注 led by 補曰), the first commentator prints under each of his 章句 headings
+  his preface (序: ``離騷經者屈原之所作也…``) before the classic; a man does not annotate his
+  own preface, so every note from the heading to the preface's end (its titles list
+  included: 九歌 ``東皇太一(一本自東皇太一至國殤上皆有祠字)``) is the later commentator's,
+  with or without his formula (``(戰國䇿楚有昭奚恤)``, ``(元和姓纂云…)``). The preface is the
+  first flush paragraph after the heading and ends at its first printed line shorter than a
+  full line (``parser.full_width``: WYG 21), or before the line where the first note holding the later commentator's formula opens,
+  whichever comes first (九章's preface ends on a full line); the classic starts on the
+  next line (``帝高陽之苗裔兮``).
 """
 from __future__ import annotations
 
-from ..document import COMMENTARY, LAYOUT, NOTE, JuanDocument
+import re
+from typing import Callable
+
+from ..document import COMMENTARY, LAYOUT, NOTE, TEXT, JuanDocument
+from ..positions import piece_positions
 from .commentators import Profile, Voice, profile_for
 
 
@@ -45,4 +60,54 @@ def book_note(doc: JuanDocument) -> int:
             break
         p.layer, p.layer_name, p.commentator, p.layer_basis = voice.layer, voice.layer_name, voice.commentator, LAYOUT
         n += 1
+    return n
+
+
+#: A heading of the first commentator's 章句 (離騷經章句第一, 招䰟章句第九): his preface follows it.
+ZHANGJU_HEADING = re.compile(r"章句第[一二三四五六七八九十百]+")
+
+
+def preface_notes(doc: JuanDocument, lines: list[str], width: Callable[[str], int], full: int) -> int:
+    """Give the notes on the first commentator's preface to the later commentator (see the module
+    docstring), in place; ``lines`` are the file's lines, ``width`` a printed line's width in
+    full-size characters (``parser.print_width``), ``full`` a full line's (``parser.full_width``:
+    over-measured, as in 楚辭 SBCK whose lines of text vary from 15 to 17, the preface ends
+    early and fewer notes change, never more). Only notes the commentator step gave the
+    profile's default voice change. Returns how many pieces it set."""
+    profile = profile_for(doc)
+    if profile is None or profile.default is None:
+        return 0
+    later = next((v for v in profile.formulas.values() if v.commentator != profile.default.commentator), None)
+    if later is None:
+        return 0
+    positions = piece_positions(doc)
+    n = 0
+    for chapter in doc.chapters:
+        if chapter.heading is None or not ZHANGJU_HEADING.search(chapter.title or ""):
+            continue
+        pieces = [p for s in chapter.sections for p in s.pieces]
+        start = next((positions[id(p)][0] for p in pieces if p.kind == TEXT and id(p) in positions
+                      and not lines[positions[id(p)][0] - 1].startswith("\u3000")
+                      and not ZHANGJU_HEADING.search(lines[positions[id(p)][0] - 1])), None)
+        if start is None:
+            continue
+        end = next((i + 1 for i in range(start - 1, len(lines)) if not lines[i].startswith(("#", "<pb:"))
+                    and width(lines[i]) < full), None)
+        # the classic starts at the latest on the line where the first note holding the later
+        # commentator's formula opens (九章: the preface's last line is full, its note filling it)
+        first = next((k for k, p in enumerate(pieces) if p.commentator == later.commentator and p.layer_basis != LAYOUT), None)
+        while first and pieces[first - 1].kind == NOTE:
+            first -= 1
+        if first is not None and id(pieces[first]) in positions:
+            end = min(end or 10 ** 9, positions[id(pieces[first])][0] - 1)
+        if end is None:
+            continue
+        for p in pieces:
+            line = positions.get(id(p), (0, 0))[0]
+            if line > end:
+                break
+            if p.kind == NOTE and p.effective_layer == COMMENTARY and p.commentator == profile.default.commentator:
+                p.layer, p.layer_name, p.commentator, p.layer_basis = (later.layer, later.layer_name,
+                                                                       later.commentator, LAYOUT)
+                n += 1
     return n

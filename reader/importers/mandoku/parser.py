@@ -24,7 +24,7 @@ from ..source import split_source_lines
 from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
 from .contents import contents_lines
-from .book_notes import book_note
+from .book_notes import book_note, preface_notes
 from .cuts import place_size_cuts
 from .commentators import assign_commentators, column_evidence, layout_decided
 from .layers import assign_layers, join_title_note, title_note
@@ -219,6 +219,7 @@ class _Parser:
             doc.column_evidence = column_evidence(lines)
         unsure = assign_commentators(doc)
         book_note(doc)  # 楚辭補注 卷一: the note under 洪興祖's byline, before any heading, is his
+        preface_notes(doc, lines, print_width, full_width(lines, 0, len(lines)))  # notes on 王逸's own 序 are 洪興祖's
         mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
         keep_entries_whole(doc)
         place_size_cuts(doc)
