@@ -6,6 +6,7 @@ import json
 import pytest
 
 from reader.importers.document import LABEL, NOTE, TEXT
+from reader.importers.explain import explain
 from reader.importers.loader import import_file, render_source
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 
@@ -139,21 +140,50 @@ def test_a_noted_line_under_a_title_is_its_author_not_a_title():
     doc = parse_mandoku(path.read_text(encoding="utf-8"), path.name)
     assert "李少卿" not in [s.title for s in doc.sections]
     assert "蘇子卿" not in [s.title for s in doc.sections]
+    assert [(s.title, _people(s)) for s in doc.sections if s.bylines][:3] == [
+        ("與蘇武詩三首", ["李少卿"]), ("古詩四首", ["蘇子卿"]), ("四愁詩四首", ["張子平"])]
 
 
-def test_an_author_line_under_a_title_whose_note_runs_on_is_no_title():
-    """六臣註文選 (KR4h0003, 四部叢刊): ``　　　九章(…`` whose note runs on over two lines, then
-    ``　　　屈平(王逸注)``: the author's line, no section title (the title whose note runs on is not
-    read as a title either: its section is untitled); a poem's title under a
-    commentator's line (``　　　王逸注(…`` then ``　　　　東皇太一(…)``) still opens its section."""
+def _people(section):
+    return [p["name"] + p["role"] for p in section.bylines]
+
+
+def test_a_title_whose_note_runs_on_opens_its_section_and_the_author_is_its_byline():
+    """六臣註文選 (KR4h0003, 四部叢刊) 卷三十三: ``　　　九章(…`` whose note runs on at the top of the
+    next line, then ``　　　屈平(王逸注)`` over the flush text: 九章 titles its section, 屈平 and
+    王逸 are its byline, the name a label (not text, not a title); the same for 卜居, 漁父, 九辯五首
+    (``　　　宋玉(辭以辯之…`` whose note is commentary: 宋玉 alone), 招魂 and 招隠士; a poem's title
+    under a commentator's line (卷三十二 ``　　　王逸注(…`` then ``　　　　東皇太一(…)``) still opens
+    its section. ``　　渉江`` (卷三十三:151) is printed, as 少司命 and 右山鬼 are, after its piece, but
+    a 類 name over a title looks the same (卷二十一 ``　遊仙`` over ``　　遊仙詩(五言)``): it stays a
+    label at the head of 卜居's section."""
     from .conftest import SHARED
     folder = SHARED / "corpus" / "kanripo-commentary" / "KR4h0003"
-    doc = parse_mandoku((folder / "KR4h0003_033.txt").read_text(encoding="utf-8"), "KR4h0003_033.txt")
-    titles = [s.title for s in doc.sections]
-    assert ("屈平" in titles, "宋玉" in titles) == (False, False)
-    assert titles == ["九歌二首", "山鬼", "", "渉江", "", "", "", "", "", "", ""]
+    text = (folder / "KR4h0003_033.txt").read_text(encoding="utf-8")
+    doc = parse_mandoku(text, "KR4h0003_033.txt")
+    assert render_mandoku(doc) == text
+    assert [c.title for c in doc.chapters] == [""]
+    assert [s.title for s in doc.sections] == [
+        "九歌二首", "山鬼", "九章", "卜居", "漁父", "九辯五首", "", "招魂", "", "", "", "招隠士"]
+    assert [(s.line, _people(s)) for s in doc.sections if s.bylines] == [
+        (13, ["屈平", "王逸註"]), (90, ["屈平", "王逸注"]), (151, ["屈平", "王逸註"]), (195, ["屈平", "王逸注"]),
+        (223, ["宋玉"]), (348, ["宋玉", "王逸註"]), (587, ["劉安"])]
+    zhang = doc.sections[2].pieces
+    assert [(p.kind, p.text) for p in zhang[:9]] == [
+        (LABEL, "九章"), (NOTE, "南之野故復作九章章著也眀也言已所陳"), (NOTE, "逸曰序曰九章者屈原之所作也屈原放江"),
+        (NOTE, "又作九章自述其志凢義與九歌同"), (NOTE, "忠信之道甚眀著"), (NOTE, "翰曰原既放逐"),
+        (LABEL, "屈平"), (NOTE, "王逸注"), (TEXT, "余㓜好此竒服兮年既老而不衰")]
+    buju = doc.sections[3].pieces
+    assert [(p.kind, p.text) for p in buju[:2]] + [(p.kind, p.text) for p in buju[7:10]] == [
+        (LABEL, "渉江"), (LABEL, "卜居"), (LABEL, "屈平"), (NOTE, "王逸註"), (TEXT, "屈平既放三年")]
+    assert [(p.kind, p.text) for p in doc.sections[5].pieces[5:9]] == [
+        (LABEL, "宋玉"), (NOTE, "辭以辯之皆代原之意九義亦與九歌同"), (NOTE, "向曰玉屈原弟子惜其師忠信見放故作此"),
+        (TEXT, "悲哉秋之為氣也")]
+    assert doc.sections[0].bylines == [{"dynasty": "", "place": "", "name": "屈平", "role": ""},
+                                       {"dynasty": "", "place": "", "name": "王逸", "role": "註"}]
     doc = parse_mandoku((folder / "KR4h0003_032.txt").read_text(encoding="utf-8"), "KR4h0003_032.txt")
     assert "東皇太一" in [s.title for s in doc.sections]
+    assert "  section bylines: 7" in explain(parse_mandoku(text, "KR4h0003_033.txt"))
 
 
 # kanripo/KR4c0080 (唐劉蛻集, 四部叢刊), KR4c0080_002.txt at commit
@@ -342,3 +372,54 @@ def test_the_word_a_book_is_named_after_labels_its_own_layer():
     assert [(p.kind, p.text[:6], p.effective_layer, p.layer_name) for p in doc.sections[0].pieces[-3:]] == [
         (NOTE, "堯唐帝名説文", "commentary", ""), (LABEL, "纂疏", "subcommentary", "纂疏"),
         (NOTE, "吕氏曰二典如", "subcommentary", "纂疏")]
+
+
+def test_the_same_pieces_in_li_shans_wenxuan_with_their_author_and_commentator_lines():
+    """文選 李善註 (KR4h0002, 四庫全書) 卷三十三 prints the same pieces another way: the title's note
+    runs on indented (``　　九章一首(…`` then ``　　　(所陳忠信之/道甚明著也)``), the author and the
+    commentator each on a line of his own (``　　　屈平``, ``　　　　王逸注``), and the piece's title
+    under them (``　　　渉江``)."""
+    from .conftest import SHARED
+    path = SHARED / "corpus" / "kanripo-commentary" / "KR4h0002" / "KR4h0002_033.txt"
+    text = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(text, path.name)
+    assert render_mandoku(doc) == text
+    assert [s.title for s in doc.sections] == [
+        "九歌二首", "少司命", "山鬼", "九章一首", "渉江", "卜居一首", "漁父一首", "九辯五首", "", "招魂一首", "", "",
+        "招隠士一首"]
+    assert [_people(s) for s in doc.sections] == [
+        ["屈平", "王逸注"], [], [], ["屈平", "王逸注"], [], ["屈平", "王逸注"], ["屈平", "王逸注"], ["宋玉", "王逸注"], [],
+        ["宋玉", "王逸注"], [], [], ["劉安", "王逸注"]]
+    assert [(p.kind, p.text) for p in doc.sections[3].pieces] == [
+        (LABEL, "九章一首"), (NOTE, "序曰九章者屈原之所作也屈原放江南之野故復作九章章著也明也言己"),
+        (NOTE, "所陳忠信之道甚明著也"), (LABEL, "屈平"), (LABEL, "王逸注")]
+    assert [(p.kind, p.text) for p in doc.sections[4].pieces[:2]] == [(LABEL, "渉江"), (TEXT, "余幼好此竒服兮")]
+
+
+def test_a_category_a_recurring_label_and_a_two_line_byline_are_no_titles():
+    """Found when every title of kanripo-commentary and kanripo-jingbu was read with the rules
+    above: 欽定詩經傳說彙纂 (KR1c0044) prints
+    ``　　　集說(嚴氏粲曰…`` (its note running on) over the next poem's flush text, as a title would
+    be, but 集說 opens 83 such lines of 卷五: a block's label; 七經孟子考文補遺 (KR1g0020) prints
+    its authors on two lines over one role (``日本山井鼎`` over ``物觀　撰``): the juan's byline,
+    not a section titled 日本山井鼎 or 物觀　撰; 文選 (六臣註) 卷二十一 ``　　百一`` over
+    ``　　　百一詩(…`` over ``　　　　應璩(…``: 百一詩 is the title, 應璩 its author."""
+    from .conftest import SHARED
+    jingbu = SHARED / "corpus" / "kanripo-jingbu"
+    doc = parse_mandoku((jingbu / "KR1c0044" / "KR1c0044_005.txt").read_text(encoding="utf-8"), "KR1c0044_005.txt")
+    assert "集說" not in [s.title for s in doc.sections]
+    path = jingbu / "KR1g0020" / "KR1g0020_002.txt"
+    text = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(text, path.name)
+    assert render_mandoku(doc) == text
+    assert doc.bylines == [{"dynasty": "", "place": "日本", "name": "山井鼎", "role": "撰"},
+                           {"dynasty": "", "place": "", "name": "物觀", "role": "撰"}]
+    assert [c.title for c in doc.chapters] == ["周易兼義上經需傳第二"]
+    assert [s.title for s in doc.sections][:3] == ["需", "訟", "師"]
+    path = SHARED / "corpus" / "kanripo-commentary" / "KR4h0003" / "KR4h0003_021.txt"
+    doc = parse_mandoku(path.read_text(encoding="utf-8"), path.name)
+    assert [(s.title, _people(s)) for s in doc.sections][:4] == [
+        ("詠史詩", ["王仲宣"]), ("三良詩", ["曹子建"]), ("詠史詩八首", ["左太沖"]), ("", [])]
+    assert [(s.title, _people(s)) for s in doc.sections][10:13] == [
+        ("五君詠五首", ["顔延年"]), ("阮歩兵", []), ("嵇中散", [])]
+    assert [(s.title, _people(s)) for s in doc.sections if s.title.startswith("百一")] == [("百一詩", ["應璩"])]

@@ -126,6 +126,10 @@ class SectionDoc:
     #: Source layout of the closer (mandoku only): its indentation and line end; offsets
     #: count code points of ``closer``.
     closer_layout: list[tuple[int, str]] = field(default_factory=list)
+    #: The people the author's line under the section's title names (六臣註文選 ``屈平(王逸注)``:
+    #: ``[{"dynasty": "", "place": "", "name": "屈平", "role": ""}, {… "name": "王逸", "role": "注"}]``),
+    #: as ``JuanDocument.bylines``; the line itself stays in the pieces (the name a LABEL).
+    bylines: list[dict[str, str]] = field(default_factory=list)
     #: Whether the first paragraph goes on from the previous section's last one (a long
     #: paragraph cut at a line break only to bound the section's size; mandoku only).
     continues_paragraph: bool = False

@@ -77,6 +77,12 @@ def explain(doc: JuanDocument) -> list[str]:
     sections = doc.sections
     titled = sum(1 for s in sections if s.title)
     lines.append(f"  sections: {len(sections)} ({titled} titled, {sum(1 for s in sections if s.closer)} closed by 右…)")
+    authored = [s for s in sections if s.bylines]
+    if authored:  # the author's line under a piece's title (六臣註文選 ``屈平(王逸注)``)
+        lines.append(f"  section bylines: {len(authored)}")
+        lines.extend(f"    {s.line}: {s.title or '(untitled)'}: "
+                     + "、".join(p["name"] + (f"（{p['role']}）" if p["role"] else "") for p in s.bylines)
+                     for s in authored)
     pieces = doc.all_pieces()
     chars: Counter = Counter()
     count: Counter = Counter()

@@ -226,6 +226,17 @@ class Header:
                         found["byline"] = found["byline"] + IDEO_SPACE + joined if "byline" in found else joined
                         i += 2
                         continue
+                shared = self.byline_line(lines[i + 1]) if not b and i + 1 < limit else None
+                name = line.strip(IDEO_SPACE + PILCROW)
+                if shared and line.startswith(IDEO_SPACE * 3) and 2 <= len(name) <= 10 \
+                        and not re.search(r"[()<>\u3000 ]", name) \
+                        and len(lines[i + 1]) - len(lines[i + 1].lstrip(IDEO_SPACE)) >= len(line) - len(line.lstrip(IDEO_SPACE)):
+                    # two authors on two lines over one role (七經孟子考文補遺 ``日本山井鼎`` over
+                    # ``物觀　撰``): read as one entry joining them, as 李善并五臣註 prints it on one line
+                    joined = name + "并" + shared.strip(IDEO_SPACE)
+                    found["byline"] = found["byline"] + IDEO_SPACE + joined if "byline" in found else joined
+                    i += 2
+                    continue
                 if b:  # several byline lines are joined (論語集解義疏: 集解 and 義疏)
                     found["byline"] = found["byline"] + IDEO_SPACE + b if "byline" in found else b
                     i += 1

@@ -403,10 +403,12 @@ class _Parser:
                     and bool(LONE_NUMBERED_CHAPTER.match(stripped)))
             if not heading and not entry and (at_start or lone) and not self.header.tls and indent <= 4:
                 m = NUMBERED_CHAPTER.match(stripped)
-                # an unnumbered 篇 title only where the juan has no heading yet: under a
-                # numbered one (隗囂公孫述列傳第三) an indented 隗囂傳(…) is a section's title
+                # an unnumbered 篇 title only at the juan's start: under a numbered one
+                # (隗囂公孫述列傳第三) an indented 隗囂傳(…) is a section's title, and after the
+                # juan's first pieces (六臣註文選 卷三十三 ``　　　九章(…`` after 九歌's 右山鬼) a
+                # piece's title
                 if (not m and at_start and indent >= 2 and _flush_after(lines, i + 1, end)
-                        and not any(u.kind in ("heading", "part") for u in units)):
+                        and not any(u.kind in ("heading", "part", "para", "closer") for u in units)):
                     m = INDENTED_HEADING.match(stripped)
                 if m:
                     # 大射儀第七(鄭目録云…), 天官冢宰第一音義(…): a numbered chapter heading, what

@@ -47,9 +47,11 @@ CHAPTER_LINE = re.compile(r"^(?P<title>[^\s()<¶右][^\s()<¶]{0,9})(?P<sep>\u30
 #: A numbered chapter heading at a section start, alone or before its note: 大射儀第七,
 #: 士冠禮第一 (儀禮鄭註句讀 KR1d0038); in the 注疏 editions before the label of its note
 #: too: 天官冢宰第一音義(…) (周禮注疏), 爲政第二音義(…)疏(…) (論語注疏), 天官冢宰第一注象天…
-#: (周禮注疏 原目). A 篇 printed in parts ends with its part (前漢書 ``高帝紀第一上``).
+#: (周禮注疏 原目). A 篇 printed in parts ends with its part (前漢書 ``高帝紀第一上``). A juan's
+#: label (``…卷第十一``: 經典釋文's list of its juans, 七經孟子考文補遺's old editions' titles
+#: ``存舊禮記正義卷第五十三(宋板)``) is no 篇.
 NUMBERED_CHAPTER = re.compile(
-    r"^(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+[上中下]?)"
+    r"^(?![^\s()<>¶\u3000/]+[卷巻]第)(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+[上中下]?)"
     r"(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶]|\u3000+(?:正義曰|釋曰|疏|[^\s()<>¶\u3000]+曰)"
     r"|\u3000+[^\s()<>¶\u3000/]{1,6}¶?$)")
 #: A 篇 heading without a number, at a juan's start before any other heading: indented by two
@@ -114,9 +116,12 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
     run: list[Unit] = []
     numbered_chapter = False  # a tls heading (A1.1《…》) groups the numbered paragraphs under it
 
+    recurring, labels = recurring_labels(units), recurring_labels(units, BLOCK_LABEL)
+
     def close_run(closer: Unit | None):
         default = chapter.title if numbered_chapter else ""
-        for section in group_run(run, closer, section_names, default, headings=not tls and short_headings):
+        for section in group_run(run, closer, section_names, default, headings=not tls and short_headings,
+                                 recurring=recurring, labels=labels):
             chapter.sections.append(section)
 
     for u in units:
@@ -136,6 +141,25 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
             run.append(u)
     close_run(None)
     doc.chapters = [c for c in chapters if c.sections or c.heading is not None or c.heading_layout]
+
+
+#: A word that opens this many lines with their note in one juan is the label of a kind of
+#: block, not a title (欽定詩經傳說彙纂 ``　　　集說(嚴氏粲曰…`` 83 times in 卷五, 附錄, 總論).
+RECURRING_LABEL = 3
+#: ... and this many times, even under a title: an author of many pieces of one juan (屈平 four
+#: times in 六臣註文選 卷三十三) is printed fewer times than a block's label (集説 nine times).
+BLOCK_LABEL = 6
+
+
+def recurring_labels(units: list[Unit], least: int = RECURRING_LABEL) -> frozenset[str]:
+    """The words that open ``least`` or more paragraphs of one line of text then its note in
+    ``units`` (a juan): block labels (集說, 附錄), never a piece's title."""
+    counts: dict[str, int] = {}
+    for u in units:
+        if u.kind == "para" and len(u.pieces) > 1 and u.pieces[0].kind == TEXT and u.pieces[1].kind == NOTE:
+            text = "".join(u.pieces[0].chunks)
+            counts[text] = counts.get(text, 0) + 1
+    return frozenset(t for t, n in counts.items() if n >= least)
 
 
 def split_tags(doc: JuanDocument, path: str) -> None:
@@ -224,9 +248,120 @@ def _noted_title(u: Unit, nxt: Unit | None, prev: Unit | None, after_title: bool
             and all(p.kind == NOTE for p in u.pieces[1:]))
 
 
-def _notes_only(u: Unit) -> bool:
-    """Whether a paragraph unit holds small print alone (a note running on over its lines)."""
-    return u.kind == "para" and bool(u.pieces) and all(p.kind == NOTE for p in u.pieces)
+#: The longest author's name on a line of its own under a title (屈平, 宋玉, 李少卿, 司馬長卿; a
+#: heading's sub-heading under it, 禮書綱目 ``論律生於厯``, is longer).
+AUTHOR_MAX = 4
+#: The longest title over an author's line (六臣註文選 ``爲吳令謝詢求爲諸孫置守冢人表``: 15).
+TITLED_MAX = 24
+
+
+def _notes_only(u: Unit | None) -> bool:
+    """Whether ``u`` is a paragraph of small print alone (a note running on over lines)."""
+    return u is not None and u.kind == "para" and bool(u.pieces) and all(p.kind == NOTE for p in u.pieces)
+
+
+def _past_notes(run: list[Unit], k: int) -> int:
+    """The index of the first unit after ``run[k]`` that is not a note running on."""
+    j = k + 1
+    while j < len(run) and _notes_only(run[j]):
+        j += 1
+    return j
+
+
+def _flush_text(u: Unit | None) -> bool:
+    """Whether ``u`` opens with full-size text at the top of the column (a piece's text)."""
+    return u is not None and u.kind == "para" and u.indent == 0 and bool(u.pieces) and u.pieces[0].kind == TEXT
+
+
+def _line_with_notes(u: Unit | None, limit: int) -> bool:
+    """Whether ``u`` is one printed line indented by two or more: at most ``limit``
+    characters of text (no ○, not a commentary's name: ``_NOT_A_TITLE_END``), then only
+    small print to the end of the line, or nothing."""
+    if u is None or u.kind != "para" or u.lines != 1 or u.indent < 2 or u.label \
+            or not u.pieces or u.pieces[0].kind != TEXT or u.pieces[0].n > limit or _holds_circle(u.pieces[0]):
+        return False
+    return not "".join(u.pieces[0].chunks).endswith(tuple(_NOT_A_TITLE_END)) \
+        and all(p.kind == NOTE for p in u.pieces[1:])
+
+
+def _commentator_line(u: Unit | None) -> bool:
+    """Whether ``u`` is a commentator's line under an author's (文選 李善註 ``　　　　王逸注``):
+    one printed line indented by two or more, a name and 注 or 註, nothing else."""
+    return u is not None and u.kind == "para" and u.lines == 1 and u.indent >= 2 and len(u.pieces) == 1 \
+        and u.pieces[0].kind == TEXT and 2 <= u.pieces[0].n <= AUTHOR_MAX + 1 \
+        and "".join(u.pieces[0].chunks).endswith(("注", "註"))
+
+
+def _author_after(run: list[Unit], k: int) -> list[int]:
+    """The indexes of the author's line under the title ``run[k]`` (past the title's note
+    running on) and of a commentator's line under it: a name of at most ``AUTHOR_MAX``
+    characters on a line indented by two or more and as deep as the title or deeper, with or
+    without its note (running on too), then the piece's flush text or the title of its
+    first part over that text (六臣註文選 ``　　　屈平(王逸注)``, ``　　　宋玉(辭以辯之…`` over
+    ``悲哉秋之為氣也…``; ``　　五君詠五首(…`` then ``　　顔延年`` over ``　　　阮歩兵(…``;
+    文選 李善註 ``　　　屈平`` and ``　　　　王逸注`` over ``　　　渉江``); [] when no such line
+    follows."""
+    def at(i: int) -> Unit | None:
+        return run[i] if i < len(run) else None
+
+    j = _past_notes(run, k)
+    if not _line_with_notes(at(j), AUTHOR_MAX) or run[j].indent < run[k].indent or run[j].pieces[0].n < 2:
+        return []
+    found = [j]
+    m = _past_notes(run, j)
+    if _commentator_line(at(m)):
+        found.append(m)
+        m = _past_notes(run, m)
+    elif len(run[k].pieces) == 1 and not _BYLINE_NOTE.match("".join("".join(p.chunks) for p in run[j].pieces[1:])):
+        # under a bare title, a short line alone or with a note of its own is a sub-heading
+        # (讀禮通考 喪期五 over 斬衰三年中; 變禮四 over 喪不助祭(…)); an author's line names his
+        # commentator (九歌二首 over 屈平(王逸註))
+        return []
+    if _flush_text(at(m)):
+        return found
+    # a part's title under the author's line: after a commentator's line, or under an author
+    # printed as high as the title and printed lower than him (``　　五君詠五首(…``,
+    # ``　　顔延年``, ``　　　阮歩兵(…``); a line lower than the title with a name under it is
+    # that piece's title instead (``　　百一`` over ``　　　百一詩(…`` over ``　　　　應璩(…``)
+    if _line_with_notes(at(m), HEADING_MAX) and _flush_text(at(_past_notes(run, m))) \
+            and (len(found) > 1 or run[j].indent == run[k].indent < run[m].indent):
+        return found
+    return []
+
+
+def _running_title(run: list[Unit], k: int) -> bool:
+    """Whether ``run[k]`` is a piece's title whose note runs on over the next lines: a line
+    indented by two or more, at most ``HEADING_MAX`` characters then its note, the note
+    going on at the top of the next lines, and then the piece's flush text or its author's
+    line (``_author_after``) (六臣註文選 ``　　　卜居(…`` and ``(何所居因述其辭/…)``, then
+    ``　　　屈平(王逸註)`` over ``屈平既放三年…``). Books print a title lower than its text;
+    a note that runs on from a flush line of text never starts this way."""
+    u = run[k]
+    if not _line_with_notes(u, HEADING_MAX) or len(u.pieces) < 2:
+        return False
+    before = run[k - 1] if k else None
+    if before is not None and before.kind == "para" and before.indent > 0 and before.lines > 1 \
+            and any(p.kind == TEXT for p in before.pieces):
+        return False  # under a block of text printed one column in (周禮 KR1d0012): the block going on
+    j = _past_notes(run, k)
+    if j == k + 1:
+        return False  # a note to the end of its line alone: ``_noted_title``
+    return (j < len(run) and _flush_text(run[j])) or bool(_author_after(run, k))
+
+
+def _byline_of(u: Unit) -> list[dict[str, str]]:
+    """The people an author's line under a title names, as ``JuanDocument.bylines`` gives
+    them: the author (the book prints no role), and the commentator when his note only
+    names him (``屈平(王逸注)``: 屈平, then 王逸 with the role 注), or a commentator's line
+    (``王逸注``); the book prints no dynasty."""
+    name = "".join(u.pieces[0].chunks)
+    if _commentator_line(u):  # 王逸注 on its own line
+        return [{"dynasty": "", "place": "", "name": name[:-1], "role": name[-1]}]
+    note = "".join("".join(p.chunks) for p in u.pieces[1:])
+    people = [{"dynasty": "", "place": "", "name": name, "role": ""}]
+    if _BYLINE_NOTE.match(note):
+        people.append({"dynasty": "", "place": "", "name": note.rstrip("/")[:-1], "role": note.rstrip("/")[-1]})
+    return people
 
 
 def _above_running_note(run: list[Unit], k: int) -> Unit | None:
@@ -239,7 +374,8 @@ def _above_running_note(run: list[Unit], k: int) -> Unit | None:
 
 
 def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], default_title: str = "",
-           headings: bool = True) -> list[SectionDoc]:
+           headings: bool = True, recurring: frozenset[str] = frozenset(),
+           labels: frozenset[str] = frozenset()) -> list[SectionDoc]:
     """Cut a run of paragraph units (between two hard boundaries) into sections.
 
     A run closed by a closer is one section unless it grows beyond ``HARD_LIMIT``
@@ -252,8 +388,17 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     if not run and closer is None:
         return []
     heading_like = []
+    bylines: set[int] = set()  # the author's line under a title (``_author_after``)
     for k, u in enumerate(run):
         nxt = run[k + 1] if k + 1 < len(run) else None
+        # a title over its author's line (a title printed lower than the text, 六臣註文選): the
+        # layout says so, so it may be longer than a heading alone, and a word many pieces
+        # share (雜詩, 公讌詩) is still a title
+        author = _author_after(run, k) if headings and _line_with_notes(u, TITLED_MAX) \
+            and (u.pieces[0].n <= HEADING_MAX or len(u.pieces) > 1) \
+            and not "".join(u.pieces[0].chunks).endswith("撰") else []
+        if any("".join(run[i].pieces[0].chunks) in labels for i in author):
+            author = []  # a block's label under it (集說, 附録), no author
         # a title's note running on over lines printed lower than the title (九家集注杜詩
         # ``　　　送高三十五書記(鮑云…`` then ``　　　　(刺史…)``): what follows the note decides
         below = k + 1
@@ -261,12 +406,17 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             below += 1
         after = run[below] if below < len(run) else None
         heading_like.append(
-            headings and u.lines == 1 and u.pieces[0].kind == TEXT
-            and (len(u.pieces) == 1 or _noted_title(u, after, run[k - 1] if k else None,
+            headings and k not in bylines and u.lines == 1 and u.pieces[0].kind == TEXT
+            and (bool(author) or (
+                (len(u.pieces) == 1 or _noted_title(u, after, run[k - 1] if k else None,
                                                      bool(heading_like) and heading_like[-1],
-                                                     _above_running_note(run, k)))
-            and u.pieces[0].n <= HEADING_MAX and not _holds_circle(u.pieces[0])
+                                                     _above_running_note(run, k)) or _running_title(run, k))
+                and u.pieces[0].n <= HEADING_MAX
+                and not (len(u.pieces) > 1 and "".join(u.pieces[0].chunks) in recurring)))
+            and not _holds_circle(u.pieces[0])
             and (nxt is None or nxt.new_para) and u.new_para and not u.label and not u.entry)
+        if heading_like[-1] and u.indent >= 2:  # a title, not a 類 name printed higher (騷下, 詠史)
+            bylines.update(author)
     chunks: list[list[int]] = []
     size = 0
     only_headings = True
@@ -300,6 +450,13 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             else:
                 paragraphs[-1].extend(u.pieces)
         section.paragraphs = [[p.build() for p in para] for para in paragraphs]
+        authors = {id(run[k].pieces[0]): run[k] for k in chunk if k in bylines}
+        for built, para in zip(section.paragraphs, paragraphs):
+            for piece, builder in zip(built, para):
+                if id(builder) in authors:
+                    # the author's line is the piece's byline, not its text (his name a label)
+                    piece.kind = LABEL
+                    section.bylines.extend(_byline_of(authors[id(builder)]))
         first = run[chunk[0]]
         if default_title:
             section.title = default_title
