@@ -396,11 +396,15 @@ class ChapterView:
     printed right after the chapter's heading (a 篇 heading's own note, 南華真經註疏
     ``內篇齊物論第二(夫自是而非彼…)``), taken out of its first section's first paragraph to be
     shown and exported with the heading (``lift_heading_notes``); the pieces are stored in
-    that section, and keep their place (ids, links, search hits) there."""
+    that section, and keep their place (ids, links, search hits) there. ``opening``: an
+    untitled chapter before the juan's first titled one (the note on the book under its title
+    or byline, 楚辭補注 卷一 before 離騷經章句第一): no 篇, so the page invents no heading
+    (``第 1 篇``) for it."""
 
     chapter: Chapter
     sections: list[SectionView] = field(default_factory=list)
     heading_notes: list[Piece] = field(default_factory=list)
+    opening: bool = False
 
 
 def lift_heading_notes(cv: ChapterView) -> None:
@@ -508,8 +512,11 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
             view.paragraphs = [para for para in view.paragraphs if para]
         view.paragraphs = [_read_in_order(para, juan.columns_reversed) for para in view.paragraphs]
         view.records = _read_in_order(view.records, juan.columns_reversed)
+    titled = not any(cv.chapter.title for cv in chapters.values())  # a headless juan has no opening
     for cv in chapters.values():
         lift_heading_notes(cv)
+        titled = titled or bool(cv.chapter.title)
+        cv.opening = not titled
     return [c for c in chapters.values() if sections is None or c.sections]
 
 
