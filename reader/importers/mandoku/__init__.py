@@ -80,7 +80,7 @@ Structure
   except a run of plain text longer than ``UNIT_LIMIT``, which may end at a line break
   to allow a cut there (when no cut falls there the two halves are joined again). A cut
   made only for size is then moved to where a unit of text ends: before the next classic words
-  in a 注疏 edition (``structure.keep_entries_whole``), else after a note that closes a phrase,
+  in a 注疏 edition (``entries.keep_entries_whole``), else after a note that closes a phrase,
   a sentence mark or a 單疏 entry space (``cuts.place_size_cuts``). A 記
   block longer than ``HARD_LIMIT`` keeps the records written on its closer's line and
   goes on in sections of its own (RECORD pieces in paragraphs, no closer, the closer's

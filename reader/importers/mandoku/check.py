@@ -11,13 +11,13 @@ Used by the corpus tests and ``scripts/check_corpus.py`` over every Kanripo file
   also the main text at the start of its chapter (天官冢宰第一 as a heading and as classic);
 * an entry of a 注疏 text cut by a section boundary: a section that goes on from the
   previous one's paragraph but does not open with classic words (``…體國經野注¶`` ending
-  one section and its 注 opening the next; see ``structure.keep_entries_whole``).
+  one section and its 注 opening the next; see ``entries.keep_entries_whole``).
 """
 from __future__ import annotations
 
 from ..document import CLASSIC, LABEL, TEXT, JuanDocument
 from ..errors import NoTextError
-from .structure import is_zhushu
+from .entries import is_zhushu
 
 #: Raised for a file with a header and no text (re-exported for the corpus script).
 HeaderOnly = NoTextError

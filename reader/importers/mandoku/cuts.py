@@ -16,7 +16,7 @@ gives a variant or a sound (``(一作邪)``, ``(音覓)``) is printed after one 
 and ends no entry. Where neither part of the seam holds such a place (a long stretch of text
 with no note, no punctuation and no space), the cut stays at the line end: no section is
 added or removed, so the sections keep their numbers. The 注疏 editions have their own rule
-(``structure.keep_entries_whole``).
+(``entries.keep_entries_whole``).
 
 Pure: pieces are moved and at most one text piece is split in two at a character, none is
 changed in its text or layout as written, so the file writes back the same.
@@ -27,7 +27,8 @@ import re
 from dataclasses import replace
 
 from ..document import LABEL, NOTE_KINDS, TEXT, JuanDocument, PieceDoc, SectionDoc
-from .structure import UNIT_LIMIT, _join_at, _lines_between, is_zhushu
+from .entries import is_zhushu, join_at, lines_between
+from .structure import UNIT_LIMIT
 
 #: Marks that end a sentence or a clause (句讀) in punctuated text (the tls editions, 史記
 #: KR2a0001): a size cut may fall after one, and after the closing quotes that follow it.
@@ -165,12 +166,12 @@ def _move_seam(a: SectionDoc, b: SectionDoc, pa: list[PieceDoc], pb: list[PieceD
         else:
             moved = pa[at:]
             del pa[at:]
-        b.line -= _lines_between(moved, pb[0])
+        b.line -= lines_between(moved, pb[0])
         if not pa:
             a.paragraphs.pop()
             b.continues_paragraph = False
         pb[:0] = moved
-        _join_at(pb, len(moved))
+        join_at(pb, len(moved))
     else:
         if offset is not None:
             head, tail = split_piece(first, offset)
@@ -182,10 +183,10 @@ def _move_seam(a: SectionDoc, b: SectionDoc, pa: list[PieceDoc], pb: list[PieceD
             rest = pb[at:] if at < len(pb) else (b.paragraphs[1] if len(b.paragraphs) > 1 else [])
             del pb[:at]
         if rest:
-            b.line += _lines_between(moved, rest[0])
+            b.line += lines_between(moved, rest[0])
         seam = len(pa)
         pa.extend(moved)
-        _join_at(pa, seam)
+        join_at(pa, seam)
         if not pb:
             b.paragraphs.pop(0)
             b.continues_paragraph = False
