@@ -27,7 +27,7 @@ import re
 from dataclasses import replace
 
 from ..document import LABEL, NOTE_KINDS, TEXT, JuanDocument, PieceDoc, SectionDoc
-from .entries import is_zhushu, join_at, lines_between
+from .entries import is_zhushu, move_back, move_forward
 from .structure import UNIT_LIMIT
 
 #: Marks that end a sentence or a clause (句讀) in punctuated text (the tls editions, 史記
@@ -166,30 +166,17 @@ def _move_seam(a: SectionDoc, b: SectionDoc, pa: list[PieceDoc], pb: list[PieceD
         else:
             moved = pa[at:]
             del pa[at:]
-        b.line -= lines_between(moved, pb[0])
-        if not pa:
-            a.paragraphs.pop()
-            b.continues_paragraph = False
-        pb[:0] = moved
-        join_at(pb, len(moved))
+        move_back(a, b, moved)
     else:
         if offset is not None:
             head, tail = split_piece(first, offset)
             moved, pb[0] = [head], tail
-            at = 0
             rest = pb
         else:
             moved = pb[:at]
             rest = pb[at:] if at < len(pb) else (b.paragraphs[1] if len(b.paragraphs) > 1 else [])
             del pb[:at]
-        if rest:
-            b.line += lines_between(moved, rest[0])
-        seam = len(pa)
-        pa.extend(moved)
-        join_at(pa, seam)
-        if not pb:
-            b.paragraphs.pop(0)
-            b.continues_paragraph = False
+        move_forward(a, b, moved, rest)
     return True
 
 

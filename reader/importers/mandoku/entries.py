@@ -3,13 +3,13 @@
 A juan's long paragraphs are cut into sections at line breaks only to bound their size
 (``structure.group_run``); in a 注疏 edition an entry (classic words, then the 注, 音義 and
 疏 that explain them) must stay in one section, so that a phrase and its note are found and
-read together. ``keep_entries_whole`` moves such cuts after the layer step; ``join_at`` and
-``lines_between`` are shared with the cuts of other books (``cuts``). Pure: pieces are moved,
+read together. ``keep_entries_whole`` moves such cuts after the layer step; ``move_back`` and
+``move_forward`` (which move pieces across a cut) are shared with the cuts of other books (``cuts``). Pure: pieces are moved,
 none is changed in its text or layout, so the file writes back the same.
 """
 from __future__ import annotations
 
-from ..document import CLASSIC, LABEL, NOTE, TEXT, JuanDocument, PieceDoc, render_piece
+from ..document import CLASSIC, LABEL, NOTE, TEXT, JuanDocument, PieceDoc, SectionDoc, render_piece
 from .structure import HARD_LIMIT
 
 #: A section grown to keep an entry whole stops growing at this many characters (a
@@ -127,22 +127,38 @@ def keep_entries_whole(doc: JuanDocument) -> None:
                 continue
             if cost_fwd is None or (cost_back is not None and cost_back <= cost_fwd):
                 moved = pa[back:]
-                b.line -= lines_between(moved, pb[0])
                 del pa[back:]
-                if not pa:
-                    a.paragraphs.pop()
-                    b.continues_paragraph = False
-                pb[:0] = moved
-                join_at(pb, len(moved))
+                move_back(a, b, moved)
             else:
                 moved = pb[:fwd]
                 rest = pb[fwd:] if fwd < len(pb) else (b.paragraphs[1] if len(b.paragraphs) > 1 else [])
-                if rest:
-                    b.line += lines_between(moved, rest[0])
-                seam = len(pa)
-                pa.extend(moved)
-                join_at(pa, seam)
                 del pb[:fwd]
-                if not pb:
-                    b.paragraphs.pop(0)
-                    b.continues_paragraph = False
+                move_forward(a, b, moved, rest)
+
+
+def move_back(a: SectionDoc, b: SectionDoc, moved: list[PieceDoc]) -> None:
+    """Put ``moved`` (pieces just taken off the end of ``a``'s last paragraph) at the start of
+    ``b``'s first paragraph, which goes on from it: ``b`` starts that many printed lines
+    earlier, ``a``'s emptied paragraph goes, and a run split at the old cut is joined again."""
+    pa, pb = a.paragraphs[-1], b.paragraphs[0]
+    b.line -= lines_between(moved, pb[0])
+    if not pa:
+        a.paragraphs.pop()
+        b.continues_paragraph = False
+    pb[:0] = moved
+    join_at(pb, len(moved))
+
+
+def move_forward(a: SectionDoc, b: SectionDoc, moved: list[PieceDoc], rest: list[PieceDoc]) -> None:
+    """Put ``moved`` (pieces just taken off the start of ``b``'s first paragraph) at the end of
+    ``a``'s last paragraph: ``b`` starts at ``rest`` (what follows them, if anything), an
+    emptied first paragraph of ``b`` goes, and a run split at the old cut is joined again."""
+    pa, pb = a.paragraphs[-1], b.paragraphs[0]
+    if rest:
+        b.line += lines_between(moved, rest[0])
+    seam = len(pa)
+    pa.extend(moved)
+    join_at(pa, seam)
+    if not pb:
+        b.paragraphs.pop(0)
+        b.continues_paragraph = False
