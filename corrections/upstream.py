@@ -11,6 +11,7 @@ way (or not at all), so they stay in this library's overlay.
 from __future__ import annotations
 
 import difflib
+import re
 
 from reader.importers.loader import juan_to_document, render_source
 from reader.importers.mandoku import render_mandoku
@@ -18,6 +19,7 @@ from reader.models import Edition, Piece
 
 from .models import LAYER, TEXT
 from .overlay import JuanOverlay, juan_overlay
+from .workflow import LINE_BREAKS
 
 
 def corrected_document(juan, overlay=None, kinds=(TEXT, LAYER)):
@@ -80,7 +82,7 @@ def edition_patch(edition: Edition) -> str:
         parts.append("".join(_no_newline_marks(diff)))
         for c in texts:
             p = c.proposal
-            message.append(f"* {name}, section {c.section}: 「{p.original}」 → 「{p.replacement}」 (#{p.pk}, proposed "
+            message.append(f"* {name}, section {c.section}: 「{_unbroken(p.original)}」 → 「{_unbroken(p.replacement)}」 (#{p.pk}, proposed "
                            f"by {p.author.get_username()}, accepted by {p.reviewer.get_username() if p.reviewer else '?'})\n"
                            f"  reason: {_one_line(p.reason)}\n" + (f"  evidence: {_one_line(p.evidence)}\n" if p.evidence else ""))
     if not parts:
@@ -91,6 +93,13 @@ def edition_patch(edition: Edition) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def _unbroken(text: str) -> str:
+    """``text`` with each run of line breaks (``workflow.LINE_BREAKS``) as one space, other
+    spaces (U+3000 in a title) kept: every part of the message stays on its line, so none
+    starts a line that ``git apply`` would read as a diff of another file."""
+    return re.sub(f"[{''.join(sorted(LINE_BREAKS))}]+", " ", text)
 
 
 def _no_newline_marks(lines):

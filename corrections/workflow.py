@@ -36,6 +36,12 @@ MAX_NOTE = 4000
 #: Formatting": LRE RLE PDF LRO RLO, LRI RLI FSI PDI): no classical text needs them, and in
 #: user-written text they make a note read otherwise than it is stored ("Trojan Source").
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: The line boundaries of Unicode's line breaking (UAX #14, mandatory breaks BK, CR, LF, NL;
+#: the characters Python's ``str.splitlines`` splits at). A text correction changes characters
+#: inside one passage, and the source files keep their lines: a new text holding one would
+#: break the file's line in the upstream patch (and, in the patch's message, start lines of
+#: their own, which ``git apply`` reads as a diff: ``--- a/other-file``…).
+LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
 
 class ReviewError(Exception):
@@ -50,6 +56,16 @@ def _check_user_text(*texts: str) -> None:
     if any(BIDI_CONTROLS.intersection(t) for t in texts):
         raise ReviewError("文字含 Unicode 方向控制字元（U+202A–U+202E、U+2066–U+2069），請去除 (the text holds a "
                           "Unicode direction control: write it without)")
+
+
+def _check_new_text(text: str) -> None:
+    """Raise ``ReviewError`` when the new text of a text correction holds a line break
+    (``LINE_BREAKS``): an annotation or a note may run over lines, a correction of the
+    characters of a passage may not."""
+    found = next((ch for ch in text if ch in LINE_BREAKS), None)
+    if found is not None:
+        raise ReviewError(f"新文字不可含換行（U+{ord(found):04X}）：校正只改一段之內的字 (the new text holds a line "
+                          f"break, U+{ord(found):04X}: a correction changes characters within one passage)")
 
 
 def _audit(proposal, action, actor, detail="", address=None) -> None:
@@ -147,6 +163,8 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         _check_layer(new_layer)
     if kind == STRUCTURE and structure not in dict(STRUCTURE_CHOICES):
         raise ReviewError("請選擇此處為何：新節起、標題或署名 (choose what the passage is: a section starts here, a heading or a byline)")
+    if kind == TEXT:
+        _check_new_text(replacement)
     if kind == TEXT and replacement == stored[start:end]:
         raise ReviewError("新文字與原文相同 (the new text is the same as the text)")
     if kind in (ANNOTATION, PRIVATE_NOTE) and not replacement:
@@ -188,6 +206,8 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
                 and proposal.kind not in WHOLE:
             if proposal.kind == TEXT and replacement.strip() == proposal.original:
                 raise ReviewError("新文字與原文相同 (the new text is the same as the text)")
+            if proposal.kind == TEXT:
+                _check_new_text(replacement.strip())
             edited.append(f"new text 「{proposal.replacement}」 → 「{replacement.strip()}」")
             proposal.replacement = replacement.strip()
         if new_layer and new_layer != proposal.new_layer and proposal.kind == LAYER:

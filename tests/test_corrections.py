@@ -768,6 +768,54 @@ def test_direction_controls_and_overlong_edits_are_refused_when_proposed_or_acce
     assert [a.action for a in p.audit.all()] == ["proposed"]
 
 
+def test_a_text_correction_holding_a_line_break_is_refused_when_proposed_or_accepted(seed_juan, people):
+    """A new text of 「司馬\\n--- a/evil.txt\\n+++ b/evil.txt\\n@@ -0,0 +1 @@\\n+pwned\\n命」 was accepted
+    into the reading, and the upstream patch's message then held a diff of its own: ``git apply``
+    made evil.txt beside the source file. A correction changes characters within one passage;
+    an annotation may run over lines."""
+    for breaking in ("\n", "\r", "\u2028", "\x85"):
+        with pytest.raises(ReviewError) as refused:
+            propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
+                    replacement=f"將{breaking}有", reason="他本")
+        assert str(refused.value) == (f"新文字不可含換行（U+{ord(breaking):04X}）：校正只改一段之內的字 (the new text "
+                                      f"holds a line break, U+{ord(breaking):04X}: a correction changes characters "
+                                      f"within one passage)")
+    note = propose(people["contributor"], seed_juan, kind="annotation", section=1, piece=3, start=0, end=2,
+                   replacement="將有：\n將要。", reason="注")
+    assert note.replacement == "將有：\n將要。"
+    p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
+                replacement="方將", reason="他本")
+    c = Client()
+    c.force_login(people["editor"])
+    response = c.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "是",
+                                                       "replacement": "方\n--- a/evil.txt\n將"})
+    assert response.status_code == 400
+    assert ("新文字不可含換行（U+000A）：校正只改一段之內的字 (the new text holds a line break, U+000A: a correction "
+            "changes characters within one passage)") in response.content.decode()
+    p.refresh_from_db()
+    assert (p.status, p.replacement, [a.action for a in p.audit.all()]) == (PENDING, "方將", ["proposed"])
+
+
+def test_the_patch_message_keeps_each_new_text_on_its_line(tmp_path, seed_juan, people):
+    """A correction accepted before new texts were held to one line: its message line in the
+    upstream patch stays one line, and ``git apply`` changes the source file alone."""
+    p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
+                replacement="方將", reason="他本")
+    evil = "方\n--- a/evil.txt\n+++ b/evil.txt\n@@ -0,0 +1 @@\n+pwned\n將"
+    Proposal.objects.filter(pk=p.pk).update(replacement=evil)
+    accept(p, people["editor"], reason="是")
+    patch = Client().get("/corrections/patch/禮書綱目.diff").content.decode("utf-8")
+    assert patch.splitlines()[2] == (f"* {seed_juan.source_name}, section 1: 「將有」 → 「方 --- a/evil.txt +++ "
+                                     f"b/evil.txt @@ -0,0 +1 @@ +pwned 將」 (#{p.pk}, proposed by cx, accepted by ex)")
+    shutil.copy(SEED, tmp_path / seed_juan.source_name)
+    (tmp_path / "fix.diff").write_text(patch, encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    run = subprocess.run(["git", "apply", "--check", "-v", "fix.diff"], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.splitlines()[0] == f"Checking patch {seed_juan.source_name}..."
+    assert "evil.txt" not in run.stderr
+
+
 def test_a_span_that_ends_before_it_starts_is_refused_with_the_reason_and_no_preview(client, seed_juan, people):
     """起 5, 訖 2 was refused as "not inside the piece", and the preview showed the piece's
     characters 0–5 then 2–32, the same characters twice."""
