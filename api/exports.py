@@ -11,7 +11,10 @@
   paragraphs, commentary as inline ``<note type="commentary" place="inline">`` (``type`` is
   the piece's commentary layer, ``n`` the layer's name as the book writes it), labels as
   ``<label>``, closers as ``<trailer>``, and page breaks as ``<pb n="…"/>`` where the source
-  has them. A section with 記 records holds ``<div type="main">`` (paragraphs and closer)
+  has them. A section with a byline of its own (an anthology piece's author line, 文選
+  ``班孟堅``: ``Section.bylines``) opens with ``<byline>``, one ``<persName>`` a person (his
+  role in ``@role``), before its paragraphs, where TEI puts a division's byline; the line as
+  printed stays in its paragraph as ``<label type="byline">``. A section with 記 records holds ``<div type="main">`` (paragraphs and closer)
   and ``<div type="record">`` (with ``<note source="…">`` for the records' sources): TEI
   allows nothing after a ``<trailer>``. A Kanripo gaiji ``&KR1969;`` is ``<g
   ref="#KR1969"/>``, U+0001 (unreadable in the SBCK scan) ``<gap reason="illegible"/>``,
@@ -33,7 +36,7 @@ from corrections.upstream import corrected_document
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
 from reader.models import Piece
-from reader.people import cited_people
+from reader.people import byline_pieces, cited_people, section_people
 from reader.pieces import is_classic
 from reader.reading import chapter_views
 
@@ -214,7 +217,22 @@ def _layer(piece) -> tuple[str, str]:
     return (getattr(piece, "layer", "") or DEFAULT_LAYER[piece.kind]), getattr(piece, "layer_name", "") or ""
 
 
-def _pieces_to_tei(parent: ET.Element, pieces) -> None:
+def _byline(parent: ET.Element, section) -> None:
+    """The section's own byline (``reader.people.section_people``) as ``<byline>`` with one
+    ``<persName>`` a person (``〔dynasty〕name``, ``@role`` his role as printed: 注; none for
+    the author), joined by U+3000; nothing for a section without one."""
+    people = section_people(section)
+    if not people:
+        return
+    byline = _sub(parent, "byline")
+    for k, person in enumerate(people):
+        if k:
+            _append_plain(byline, "\u3000")
+        dynasty = f"〔{person['dynasty']}〕" if person["dynasty"] else ""
+        _sub(byline, "persName", dynasty + person["name"], **({"role": person["role"]} if person["role"] else {}))
+
+
+def _pieces_to_tei(parent: ET.Element, pieces, byline: frozenset[int] = frozenset()) -> None:
     """Pieces in order: notes as ``<note type="{layer}" place="inline">`` (``type`` is the
     commentary layer: commentary, readings, subcommentary, editorial, smallprint; ``n`` the
     layer's name as written, 注, 音義, 疏), labels as ``<label>``, main-text runs and notes whose
@@ -224,12 +242,18 @@ def _pieces_to_tei(parent: ET.Element, pieces) -> None:
     (``corrections``) as ``<note type="annotation" resp="#user" source="its history" n="the
     span" ana="#person #office">``, its text plain, each of its links a ``<ref target>``. A
     structure correction's heading or byline is a ``<label type="heading|byline">``, its
-    section start a ``<milestone unit="section" type="correction"/>`` before the piece."""
+    section start a ``<milestone unit="section" type="correction"/>`` before the piece. The
+    pieces at the positions ``byline`` (the section's own byline as printed,
+    ``reader.people.byline_pieces``) are ``<label type="byline">`` too."""
     for i, piece in enumerate(pieces):
         if not i % 500:
             check("building the TEI export", EXPORT_ADVICE)
         if getattr(piece, "section_start", False):  # a structure correction (corrections.overlay): a section starts here
             _sub(parent, "milestone", unit="section", type="correction")
+        if piece.position in byline:  # the section's byline as printed: metadata, not text or a note
+            _text_with_pages(_sub(parent, "label", type="byline"), piece.text, piece.layout,
+                             getattr(piece, "overlay_text_changes", ()))
+            continue
         layer, name = _layer(piece)
         named = {"n": name} if name else {}
         if getattr(piece, "commentator", ""):  # who wrote it: a <respStmt> of the header (``_header``)
@@ -386,8 +410,10 @@ def juan_div(work, juan) -> ET.Element:
             # TEI allows nothing after a <trailer> in a div: a section with 記 records holds
             # its main part (paragraphs and closer) and its records as two divs.
             main = _sub(section_div, "div", type="main") if view.records else section_div
+            _byline(main, section)
+            byline = byline_pieces(section, [p for paragraph in view.paragraphs for p in paragraph])
             for paragraph in view.paragraphs:
-                _pieces_to_tei(_sub(main, "p"), paragraph)
+                _pieces_to_tei(_sub(main, "p"), paragraph, byline)
             if section.closer is not None:
                 _sub(main, "trailer", section.closer)
             if view.records:

@@ -31,6 +31,14 @@ class WorkRefSerializer(serializers.Serializer):
     author = serializers.CharField()
 
 
+class PersonSerializer(serializers.Serializer):
+    """One person of a byline: dynasty ("" when the book prints none), name, role (注, 撰; "" when none)."""
+
+    dynasty = serializers.CharField()
+    name = serializers.CharField()
+    role = serializers.CharField()
+
+
 class SectionBodySerializer(serializers.Serializer):
     """A section: position in the juan (its permalink), title, 右… closer, URLs, citation, the
     printed page it starts on (Kanripo texts; "" otherwise) and its ordered pieces."""
@@ -39,6 +47,10 @@ class SectionBodySerializer(serializers.Serializer):
     title = serializers.CharField()
     name = serializers.CharField(help_text="the section as named for people: its title, else its opening words "
                                  "(as citations name it), else its chapter's title")
+    byline = serializers.CharField(help_text="the section's own byline, the author's line an anthology prints "
+                                   "under a piece's title (屈平　王逸注), as 〔dynasty〕name role joined by U+3000; "
+                                   "\"\" when the book prints none there")
+    people = PersonSerializer(many=True, help_text="the people of ``byline`` as data, in the book's order; [] when none")
     closer = serializers.CharField(allow_null=True)
     reading_url = serializers.URLField()
     citation = serializers.CharField()
@@ -255,7 +267,7 @@ class DistributionResponseSerializer(serializers.Serializer):
 _PIECE = {"position": 0, "paragraph": 0, "kind": "text", "layer": "classic", "layer_name": "", "commentator": "",
           "layer_basis": "default", "text": "司馬命量人量侯道與所設乏以貍步大侯九十參七十干五十設乏各去其侯西十北十",
           "source_tag": "", "source": "", "pages": []}
-_SECTION = {"position": 2, "title": "張侯", "name": "張侯", "closer": "右張侯", "reading_url": SEED + "2/",
+_SECTION = {"position": 2, "title": "張侯", "name": "張侯", "byline": "", "people": [], "closer": "右張侯", "reading_url": SEED + "2/",
             "citation": "江永《禮書綱目》卷十〈大射儀〉「右張侯」 http://127.0.0.1:8000/works/禮書綱目/juan/10/2/",
             "page": "", "pieces": [_PIECE]}
 WORK = {"id": 1, "title": "禮書綱目", "author": "江永"}

@@ -9,7 +9,7 @@ from characters.simplified import TRADITIONAL
 from config.budget import check
 from reader.citation import section_citation, section_heading, set_openings
 from reader.models import Edition, Juan, Piece, Work
-from reader.people import people_text, work_dynasty, work_people
+from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
 from search.analysis import reading_of
 from search.documents import LAYER_NAMES
 from search.service import HitLinks, edition_places, kept_section_names
@@ -207,7 +207,9 @@ def piece_rows(pieces) -> list[dict]:
 
 def juan_structure(juan, chapters, request) -> dict:
     """The full structure of a juan from ``reader.reading.chapter_views`` output. Each
-    section has its ``citation`` as the reading page shows it (``reader.citation``); the
+    section has its ``citation`` as the reading page shows it (``reader.citation``) and its own
+    byline (``byline``, ``people``: ``reader.people.section_byline``; "" and [] when the book
+    prints none under its title, the usual case: the work's people are the work's); the
     opening words that name its untitled sections are read in one query for the juan
     (``set_openings``), not one a section."""
     set_openings([view.section for cv in chapters for view in cv.sections])
@@ -229,6 +231,9 @@ def juan_structure(juan, chapters, request) -> dict:
                         "position": view.section.position,
                         "title": view.section.title,
                         "name": section_heading(view.section, cv.chapter),
+                        # the section's own byline (an anthology piece's author line), as metadata
+                        "byline": section_byline(view.section),
+                        "people": section_people(view.section),
                         "closer": view.section.closer,
                         "reading_url": request.build_absolute_uri(view.section.get_absolute_url()),
                         "citation": section_citation(view.section, request, cv.chapter),

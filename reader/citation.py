@@ -17,7 +17,7 @@ from reader.importers.numerals import int_to_chinese
 
 from .juans import short_label
 from .models import Juan, Piece, Section, page_label
-from .people import cited_people
+from .people import cited_people, section_byline
 from .pieces import is_classic
 
 
@@ -177,7 +177,9 @@ def section_names(keys) -> dict[tuple[str, int, int], str]:
 
 
 def citation_text(section, chapter=None, page: str | None = None) -> str:
-    """``江永《禮書綱目》卷十〈大射儀〉「右張侯」``, then in parentheses the edition when it
+    """``江永《禮書綱目》卷十〈大射儀〉「右張侯」``; a section with a byline of its own (an
+    anthology's piece, ``Section.bylines``) names its people before its name, as a piece is
+    cited by its author (``〔梁〕蕭統《文選》卷三十二屈平　王逸注「離騷經一首」``); then in parentheses the edition when it
     is named and the printed page (``（KR1d0086-WYG，葉 12-1b）``): ``page`` (a Kanripo page
     id) where the text cited starts, for a later page of a long section
     (``reader.paging.printed_page_at``), else the section's first. An untitled section is
@@ -191,6 +193,9 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     if chapter is not None and chapter.title:
         out.append(f"〈{chapter.title}〉")
     name = section_name(section)
+    byline = section_byline(section, cited=True)  # an anthology piece's author: 班孟堅「兩都賦序」
+    if byline:
+        out.append(byline)
     if name:
         out.append(f"「{name}」")
     where = [edition_name(juan)]

@@ -329,6 +329,12 @@ class Section(models.Model):
     #: The printed page the section starts on (``KR1d0086_WYG_012-2a``), for citations;
     #: "" when the source has no page breaks.
     page = models.CharField(max_length=80, blank=True)
+    #: The people the author's line under the section's title names (an anthology's piece:
+    #: 文選 兩都賦 ``班孟堅``; 離騷 ``屈平`` and ``王逸注``), each as the edition's byline gives
+    #: them (``Edition.byline``): ``[{"dynasty": "", "place": "", "name": "屈平", "role": ""},
+    #: {… "name": "王逸", "role": "注"}]`` (``SectionDoc.bylines``); [] when none. Metadata: the
+    #: line stays in the pieces (``reader.people.byline_pieces`` finds it), not searched as text.
+    bylines = models.JSONField(default=list, blank=True)
 
     @property
     def page_label(self) -> str:

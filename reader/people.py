@@ -12,12 +12,19 @@ dynasty is unknown; no native place: 婺源江永撰 is ``江永撰``), the peop
 A citation names the same people the same way, except that an author's own 撰 or 著 is left
 unsaid (``〔清〕江永《禮書綱目》``), as citations of 古籍 write it.
 
+A section has people of its own where the book prints an author's line under a piece's title
+(an anthology: 文選 兩都賦 ``班孟堅``, 離騷 ``屈平`` over ``王逸注``; ``Section.bylines``): shown
+under the section's title by the same rule (``section_byline``), the line itself kept in the
+stored text but read as metadata, never as text (``byline_pieces``).
+
 Reads the catalogue tables and the objects given: no query, but ``work.editions`` when no
 edition is given.
 """
 from __future__ import annotations
 
 from catalogue.catalogue import entry
+
+from .pieces import LABEL, NOTE_KINDS
 
 #: Roles a citation leaves unsaid: the author's own writing (``〔清〕江永撰`` is cited 〔清〕江永).
 UNSAID_ROLES = frozenset({"撰", "著"})
@@ -76,3 +83,42 @@ def cited_people(work, edition=None) -> str:
     """Who a citation names before the title: ``work_byline`` with an author's own 撰/著
     unsaid (``〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義``, ``〔清〕江永``)."""
     return people_text(work_people(work, edition), cited=True)
+
+
+def section_people(section) -> list[dict[str, str]]:
+    """``[{"dynasty", "name", "role"}, …]`` of a section's own byline (``Section.bylines``, or a
+    parsed ``SectionDoc``'s), in the book's order; [] when it has none. Values are "", never None."""
+    return [{"dynasty": p.get("dynasty", ""), "name": p.get("name", ""), "role": p.get("role", "")}
+            for p in getattr(section, "bylines", None) or () if p.get("name")]
+
+
+def section_byline(section, *, cited: bool = False) -> str:
+    """A section's own byline as shown under its title: ``people_text(section_people(section))``
+    (``屈平　王逸注``; the book prints no dynasty there); "" when it has none."""
+    return people_text(section_people(section), cited=cited)
+
+
+def byline_pieces(section, pieces) -> frozenset[int]:
+    """The positions of the pieces (stored ``Piece`` rows or parsed ``PieceDoc``s with
+    ``position``, ``kind`` and ``text``) that print the section's byline (``Section.bylines``):
+    a label that is a person's name (``屈平``, ``班孟堅``) or his name and role (a commentator's
+    line, ``王逸注``), and the note right after such a label that names his commentator
+    (``屈平(王逸注)``: the note ``王逸注``). A note on the author (``班孟堅(范曄後漢書曰…)``) is the
+    commentator's and not part of the byline. Empty when the section has no byline."""
+    people = section_people(section)
+    if not people:
+        return frozenset()
+    named = {p["name"] + p["role"] for p in people if p["role"]}
+    names = {p["name"] for p in people} | named
+    out: set[int] = set()
+    after_name = False
+    for p in pieces:
+        text = p.text.replace("/", "")
+        if p.kind == LABEL and text in names:
+            out.add(p.position)
+            after_name = True
+        elif after_name and p.kind in NOTE_KINDS and text in named:
+            out.add(p.position)
+        else:
+            after_name = False
+    return frozenset(out)

@@ -24,7 +24,8 @@ layer              passage
 A main-text run of a layer other than the classic is one passage of that layer, read
 continuously with the runs of the same layer next to it. Marker words (注, 傳, 箋, 疏,
 音義: labels that introduce a layer other than the classic) stay in the stored text but are
-in no passage: they are labels, not text.
+in no passage: they are labels, not text. Nor is a section's byline (the author's line under an
+anthology piece's title, 文選 ``班孟堅``: ``reader.people.byline_pieces``): it is metadata.
 
 ``piece_starts`` maps offsets in a continuous passage back to the pieces it joins, so a
 hit can name (and link to) the exact piece it falls in.
@@ -40,6 +41,7 @@ from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITO
 from corrections.overlay import juan_overlay
 from reader.importers.mandoku.commentators import reading_groups
 from reader.models import Piece
+from reader.people import byline_pieces
 
 #: Layers of commentary a note can belong to (``reader.importers.document.LAYERS`` less the classic).
 NOTE_LAYERS = (COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
@@ -189,7 +191,10 @@ def section_passages(section, pieces, note_of: dict | None = None) -> list[Passa
     passages: list[Passage] = []
     runs: dict[str, list] = {}  # continuous passages: the classic, records, main text of other layers
     singles = []  # one passage each: notes
+    byline = byline_pieces(section, pieces)  # the section's byline: metadata, not text
     for p in pieces:
+        if p.position in byline:
+            continue
         layer = piece_layer(p)
         if p.kind == LABEL:
             if layer == CLASSIC:
@@ -335,6 +340,7 @@ class _Stretch(NamedTuple):
     position: int
     title: str = ""
     closer: str = ""
+    bylines: tuple = ()
 
 
 def corrected_section_passages(section, pieces, overlay, note_of=None) -> list[Passage]:

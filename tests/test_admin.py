@@ -17,7 +17,7 @@ def _section_form(section, **changes):
     form = {"juan": section.juan_id, "chapter": section.chapter_id, "position": section.position,
             "title": section.title, "closer": section.closer or "", "record_separator": section.record_separator,
             "paragraph_count": section.paragraph_count, "blank_lines_after": section.blank_lines_after,
-            "line": section.line, "closer_layout": "[]", "page": section.page}
+            "line": section.line, "closer_layout": "[]", "page": section.page, "bylines": "[]"}
     form.update(changes)
     return form
 

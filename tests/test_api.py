@@ -125,12 +125,13 @@ def test_juan_structure(client, small):
         "chapters": [{
             "position": 1, "title": "射禮", "category": "嘉禮一", "heading_notes": [],
             "sections": [
-                {"position": 1, "title": "戒射", "name": "戒射", "closer": "右戒射", "reading_url": f"{BASE}{WORK_URL}juan/3/1/",
+                {"position": 1, "title": "戒射", "name": "戒射", "byline": "", "people": [],
+                 "closer": "右戒射", "reading_url": f"{BASE}{WORK_URL}juan/3/1/",
                  "citation": "江永《測試書》卷三〈射禮〉「右戒射」 http://testserver/works/測試書/juan/3/1/", "page": "",
                  "pieces": [piece(0, 0, "label", "經"), piece(1, 0, "note", "目録"),
                             piece(2, 1, "text", "射人戒"), piece(3, 1, "note", "戒告也"),
                             piece(4, 1, "text", "宰戒")]},
-                {"position": 2, "title": "射", "name": "射", "closer": "右射", "reading_url": f"{BASE}{WORK_URL}juan/3/2/",
+                {"position": 2, "title": "射", "name": "射", "byline": "", "people": [], "closer": "右射", "reading_url": f"{BASE}{WORK_URL}juan/3/2/",
                  "citation": "江永《測試書》卷三〈射禮〉「右射」 http://testserver/works/測試書/juan/3/2/", "page": "",
                  "pieces": [piece(0, 0, "text", "乃射"), piece(1, 0, "note", "射也"),
                             piece(2, None, "record", "記君射"),

@@ -40,7 +40,8 @@ def test_the_schema_is_valid_openapi(schema):
      ["count", "next", "previous", "results", "passages", "distribution", "hints", "facets"]),
     ("/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/10/", ["work", "number", "label", "reading_url", "chapters"]),
     ("/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/10/2/".replace("10/2", "10/sections/2"),
-     ["position", "title", "name", "closer", "reading_url", "citation", "page", "pieces", "work", "juan", "chapter", "pages"]),
+     ["position", "title", "name", "byline", "people", "closer", "reading_url", "citation", "page", "pieces", "work", "juan",
+      "chapter", "pages"]),
 ])
 def test_responses_are_typed_and_real_responses_follow_them(schema, client, seed_juan, path, url, required):
     shape, content = response_schema(schema, path)

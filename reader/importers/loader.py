@@ -242,7 +242,7 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None,
                 juan=juan, chapter=chapter, position=len(sections) + 1, title=sdoc.title, closer=sdoc.closer,
                 record_separator=sdoc.record_separator, paragraph_count=len(sdoc.paragraphs),
                 line=sdoc.line, blank_lines_after=sdoc.blank_lines_after, closer_layout=sdoc.closer_layout,
-                page=starts[len(sections)]))
+                page=starts[len(sections)], bylines=sdoc.bylines))
             section_docs.append(sdoc)
     Section.objects.bulk_create(sections, batch_size=500)
     adapt_json = connection.ops.adapt_json_value  # what JSONField.get_db_prep_save ends in, without its checks
@@ -558,7 +558,7 @@ def juan_to_document(juan: Juan) -> JuanDocument:
         sdoc = SectionDoc(title=section.title, closer=section.closer, record_separator=section.record_separator,
                           paragraphs=[[] for _ in range(section.paragraph_count)], line=section.line,
                           blank_lines_after=section.blank_lines_after,
-                          closer_layout=[tuple(x) for x in section.closer_layout])
+                          closer_layout=[tuple(x) for x in section.closer_layout], bylines=list(section.bylines))
         sections[section.pk] = sdoc
         chapters[section.chapter_id].sections.append(sdoc)
     for i, piece in enumerate(Piece.objects.filter(section__juan=juan).order_by("section__position", "position")):

@@ -10,7 +10,7 @@ from reader.citation import section_heading as _section_heading, section_label a
 from reader.importers.mandoku.commentators import closes_note
 from reader.juans import nav_label, short_label as _short_label
 from reader.models import page_label
-from reader.people import work_byline as _work_byline
+from reader.people import byline_pieces, work_byline as _work_byline
 from reader.reading import COOKIE, Display, parse_cookie, piece_layer, to_simplified
 
 register = template.Library()
@@ -352,6 +352,15 @@ def _toggle(piece, section, display: Display, notes: str) -> str:
 INFERRED = {"reference": "此處經文起訖據他本經文推定", "layout": "此處經文起訖據疏之標目或版式推定"}
 
 
+def render_byline_piece(piece, section, display: Display) -> str:
+    """A piece of the section's byline (``reader.people.byline_pieces``: the author's line under
+    an anthology piece's title, 文選 ``班孟堅``; a commentator's name printed as its note,
+    ``屈平(王逸注)``) as the byline it is: the name as printed, in every commentary mode (a
+    note naming the commentator is no note to hide), never a note marker or a text run."""
+    return (f'<span class="byline section-byline" id="s{section.position}-p{piece.position}"'
+            f'{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>')
+
+
 def render_piece(piece, section, display: Display, notes: str) -> str:
     """One piece as HTML in the commentary mode ``notes`` and the layers the display shows:
     a note of a layer not shown is left out as in 白文 (its place kept for links; shown
@@ -444,9 +453,14 @@ def pieces(items, section, display, notes=None) -> str:
     previous, out, writer = None, [], None
     items = list(items)
     by_position = {p.position: p for p in items}
+    byline = byline_pieces(section, items)  # the section's own byline: shown as one, in every mode
     for i, p in enumerate(items):
         if not i % 200:
             check("rendering the section's text", "Read a long section one page at a time (?page=).")
+        if p.position in byline:
+            out.append(render_byline_piece(p, section, display))
+            previous = p
+            continue
         # a note of a layer other than the commentary, with no marker word of its layer before it, gets a label
         p.needs_tag = (p.is_note and piece_layer(p) not in ("commentary", "classic")
                        and not (previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)))
