@@ -5,6 +5,12 @@ print each character a simplified form may stand for, beside its neighbours.
 Usage::
 
     .venv/bin/python characters/scripts/build_reading_context.py [--corpus ../shared/corpus]
+    .venv/bin/python characters/scripts/build_reading_context.py --add 迹毁   # only these readings
+
+A whole build reads the library several times over (about 2 hours on a loaded machine); when a
+form gains a reading (a form decided ``own`` in ``traditional_variants.tsv``), ``--add`` counts
+only that reading and the readings its forms share and keeps every other row (``add_readings``:
+the same table, in about a minute of CPU).
 
 For every character that some ambiguous simplified form may stand for (``characters.simplified``:
 後 and 后 for 后, 於 and 于 for 于, 雲 and 云 for 云), the script counts, in the traditional
@@ -89,12 +95,21 @@ def targets() -> set[str]:
     return out
 
 
-def count(corpus: Path, wanted: set[str], files: list[Path] | None = None) -> Counter:
+def _any_of(chars) -> re.Pattern:
+    """A pattern matching any one of ``chars`` (the places worth looking at: a search in C, not a
+    loop over every character of the library)."""
+    return re.compile("[" + "".join(re.escape(c) for c in sorted(chars)) + "]" if chars else "(?!)")
+
+
+def count(corpus: Path, wanted: set[str], files: list[Path] | None = None,
+          contexts: set[tuple[str, str]] | None = None) -> Counter:
     """``(reading, 'L'|'R', neighbour) -> occurrences`` over the traditional texts of ``corpus``
-    (``files``: those files instead)."""
+    (``files``: those files instead); ``contexts``: only the pairs of those ``(side, neighbours)``
+    (no ``N`` totals)."""
     counts: Counter = Counter()
     files = _library_files(corpus) if files is None else files
     fold_cache: dict[str, str] = {}
+    places = _any_of(wanted)
 
     def f(ch: str) -> str:
         out = fold_cache.get(ch)
@@ -105,17 +120,21 @@ def count(corpus: Path, wanted: set[str], files: list[Path] | None = None) -> Co
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
         # only the Han characters matter as neighbours: markup, punctuation and line ends go
-        han = "".join(HAN.findall(text))
-        folded = [f(c) for c in han]
-        line = "".join(folded)
-        for i, c in enumerate(folded):
-            if c in wanted:
+        line = "".join([f(c) for c in HAN.findall(text)])
+        end = len(line)
+        for m in places.finditer(line):
+            i, c = m.start(), m.group()
+            if contexts is None:
                 counts[(c, "N", "")] += 1
-                for width in range(1, WIDTH + 1):
-                    if i >= width:
-                        counts[(c, "L" * width, line[i - width:i])] += 1
-                    if i + width < len(folded):
-                        counts[(c, "R" * width, line[i + 1:i + 1 + width])] += 1
+            for width in range(1, WIDTH + 1):
+                if i >= width:
+                    k = ("L" * width, line[i - width:i])
+                    if contexts is None or k in contexts:
+                        counts[(c,) + k] += 1
+                if i + width < end:
+                    k = ("R" * width, line[i + 1:i + 1 + width])
+                    if contexts is None or k in contexts:
+                        counts[(c,) + k] += 1
     return counts
 
 
@@ -190,15 +209,19 @@ def library_windows(corpus: Path, forms: dict[str, set[str]]) -> Counter:
     key_cache: dict[str, str] = {}
     decided: dict[tuple[str, str, str], str | None] = {}
 
+    any_form = _any_of(forms)
+
     def places():
         for path in files:
             for seg in held_out_segments(path.read_text(encoding="utf-8", errors="replace")):
-                trad = "".join(fold_cache.get(c) or fold_cache.setdefault(c, fold_char(c)) for c in seg)
-                keys = "".join(key_cache.get(c) or key_cache.setdefault(c, fold_char(_match_key(c))) for c in seg)
-                for i, c in enumerate(trad):
-                    f = keys[i]
-                    if c in forms.get(f, ()):
-                        yield c, f, keys, i
+                keys = "".join([key_cache.get(c) or key_cache.setdefault(c, fold_char(_match_key(c))) for c in seg])
+                if not any_form.search(keys):
+                    continue
+                trad = "".join([fold_cache.get(c) or fold_cache.setdefault(c, fold_char(c)) for c in seg])
+                for m in any_form.finditer(keys):
+                    i, f = m.start(), m.group()
+                    if trad[i] in forms[f]:
+                        yield trad[i], f, keys, i
 
     def windows(f, keys, i):
         for a, b in LIBRARY_SHAPES:
@@ -319,6 +342,108 @@ def prune(counts: Counter, forms: list[set[str]], minimum: int, threshold: float
     return keep
 
 
+def write_table(path: Path, neighbours: dict, quotes: dict, windows: dict) -> None:
+    """Write a reading table to ``path`` (gzip with no timestamp: the same bytes each build):
+    ``neighbours`` ``{(reading, side, neighbours): n}`` (``N`` rows with ``''``), then ``quotes``
+    and ``windows`` ``{(reading, before, after): n}`` as ``Q`` and ``W`` rows, each part sorted."""
+    with open(path, "wb") as raw, \
+            gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=9, mtime=0) as gz, \
+            io.TextIOWrapper(gz, encoding="utf-8", newline="\n") as out:
+        out.write("# characters/data/reading_context.tsv.gz -- built by characters/scripts/build_reading_context.py\n")
+        out.write("# from the traditional texts of the shared corpus (Kanseki Repository, CC BY-SA 4.0).\n")
+        out.write("# READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL/LLL: the one/two/three characters\n"
+                  "# before it, R/RR/RRR: after it; N: all occurrences, no neighbour; Q: a window BEFORE_AFTER of the\n"
+                  "# classics' own text, CLASSIC_EDITIONS; W: a window BEFORE_AFTER of the library, as a simplified\n"
+                  "# edition prints it); the works held out: " + ", ".join(HELD_OUT) + "\n")
+        for k in sorted(neighbours, key=lambda k: (k[0], len(k[1]), k[1], -neighbours[k], k[2])):
+            out.write(f"{k[0]}\t{k[1]}\t{k[2]}\t{neighbours[k]}\n")
+        for side, part in (("Q", quotes), ("W", windows)):
+            for r, before, after in sorted(part, key=lambda k: (k[0], -len(k[1]) - len(k[2]), k[1], k[2])):
+                out.write(f"{r}\t{side}\t{before}_{after}\t{part[(r, before, after)]}\n")
+
+
+def read_table(path: Path) -> tuple[dict, dict, dict]:
+    """``(neighbours, quotes, windows)`` of the reading table at ``path``, as ``write_table``
+    takes them."""
+    neighbours: dict = {}
+    quotes: dict = {}
+    windows: dict = {}
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("#"):
+                continue
+            r, side, near, n = line.rstrip("\n").split("\t")
+            if side in ("Q", "W"):
+                before, _, after = near.partition("_")
+                (quotes if side == "Q" else windows)[(r, before, after)] = int(n)
+            else:
+                neighbours[(r, side, near)] = int(n)
+    return neighbours, quotes, windows
+
+
+def _forms_of() -> dict[str, set[str]]:
+    """``{ambiguous simplified form: its folded readings}``."""
+    return {f: {fold_char(r) for r in reads} for f, (_, reads) in sc._load().items() if len(reads) > 1}
+
+
+def add_readings(corpus: Path, new: set[str], path: Path = CONTEXT_PATH, out: Path | None = None,
+                 minimum: int = 5, threshold: float = PRUNE) -> dict[str, int]:
+    """Add to the reading table at ``path`` (written to ``out``, by default ``path``) the counts of
+    the readings ``new`` (folded characters of ``targets``: a form decided ``own`` in
+    ``traditional_variants.tsv`` that is now one of its own readings, 迹 and 毁), without a whole
+    build; ``ValueError`` for a character that no ambiguous form stands for.
+
+    The readings recounted are the new ones and, through every form they are a reading of, all
+    the readings those forms share (to a closed set: 迹 brings 跡 and 蹟); their neighbour rows,
+    their library windows and every ``Q`` row (the classics are a small part of the corpus) are
+    counted again as ``main`` counts them, every other row is kept. The same table as a whole
+    build, because a form's readings only gain one: a wider context the old table keeps is kept
+    still (a form with more readings moves some log-odds at least as much), and the contexts the
+    new readings keep besides get the other readings' rows too (``count`` with ``contexts``); the
+    one difference is that the other forms' library windows are not counted again although the
+    new neighbours may change ``characters.readings``'s vocabulary ``V`` (by a few characters of
+    thousands). Returns ``{'readings': recounted, 'new': the new ones, 'rows': rows before,
+    'rows after': …, 'gained': wider contexts kept besides, 'Q changed': Q rows of other readings
+    that differ (0 unless the corpus changed)}``."""
+    out = path if out is None else out
+    neighbours, quotes, windows = read_table(path)
+    forms_of = _forms_of()
+    unknown = set(new) - targets()
+    if unknown:
+        raise ValueError(f"no ambiguous simplified form stands for {''.join(sorted(unknown))} "
+                         f"(characters/data/simplified.tsv): nothing to count")
+    redo, touched = set(new), {}
+    while True:
+        touched = {f: rs for f, rs in forms_of.items() if rs & redo}
+        closed = set().union(redo, *touched.values())
+        if closed == redo:
+            break
+        redo = closed
+    stats = {"new": len(new), "readings": len(redo), "rows": len(neighbours) + len(quotes) + len(windows)}
+    if not new:
+        return stats | {"rows after": stats["rows"], "gained": 0, "Q changed": 0}
+    own = count(corpus, redo)
+    kept = {(side, near) for _, side, near in neighbours if len(side) > 1}
+    gained = prune(own, list(touched.values()), minimum, threshold) - kept
+    rows = {k: n for k, n in neighbours.items() if k[0] not in redo}
+    rows.update((k, n) for k, n in own.items()
+                if k[1] == "N" or n >= minimum and (len(k[1]) == 1 or (k[1], k[2]) in kept or (k[1], k[2]) in gained))
+    if gained:
+        rows.update((k, n) for k, n in count(corpus, targets() - redo, contexts=gained).items() if n >= minimum)
+    classics = classic_windows(corpus, targets())
+    new_quotes = {k: classics[k] for k in quoted(classics, list(forms_of.values()))}
+    changed = sum(1 for k in set(quotes) | set(new_quotes) if k[0] not in redo and quotes.get(k) != new_quotes.get(k))
+    kept_windows = {k: n for k, n in windows.items() if k[0] not in redo}
+    write_table(out, rows, new_quotes, kept_windows)
+    rd.reload(out)
+    library = library_windows(corpus, touched)
+    kept_windows.update((k, library[k]) for k in printed_windows(library, list(touched.values())))
+    write_table(out, rows, new_quotes, kept_windows)
+    rd.reload(CONTEXT_PATH)
+    return stats | {"rows after": len(rows) + len(new_quotes) + len(kept_windows), "gained": len(gained),
+                    "Q changed": changed}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
@@ -326,42 +451,29 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=CONTEXT_PATH)
     ap.add_argument("--prune", type=float, default=PRUNE,
                     help=f"keep a wider context that moves some log-odds by this much (default {PRUNE}; 0 keeps all)")
+    ap.add_argument("--add", metavar="READINGS",
+                    help=f"only count these readings (e.g. 迹毁) and the readings their forms share, keeping "
+                         f"the other rows of {CONTEXT_PATH.name} (add_readings); written to --out")
     args = ap.parse_args(argv)
+    if args.add:
+        stats = add_readings(args.corpus, set(args.add), CONTEXT_PATH, args.out, args.min, args.prune)
+        print(", ".join(f"{k} {v}" for k, v in stats.items()) + f": written to {args.out}", file=sys.stderr)
+        return 0
     wanted = targets()
     counts = count(args.corpus, wanted)
-    table = sc._load()
-    forms = [{fold_char(r) for r in reads} for _, (_, reads) in table.items() if len(reads) > 1]
+    forms_of = _forms_of()
+    forms = list(forms_of.values())
     keep = prune(counts, forms, args.min, args.prune)
     windows = classic_windows(args.corpus, wanted)
-    quotes = quoted(windows, forms)
-    rows = sorted((k for k, n in counts.items()
-                   if k[1] == "N" or (n >= args.min and (len(k[1]) == 1 or (k[1], k[2]) in keep))),
-                  key=lambda k: (k[0], len(k[1]), k[1], -counts[k], k[2]))
-
-    def write(library: Counter, printed: list) -> None:
-        with open(args.out, "wb") as raw, \
-                gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=9, mtime=0) as gz, \
-                io.TextIOWrapper(gz, encoding="utf-8", newline="\n") as out:   # no timestamp: the same bytes each build
-            out.write("# characters/data/reading_context.tsv.gz -- built by characters/scripts/build_reading_context.py\n")
-            out.write("# from the traditional texts of the shared corpus (Kanseki Repository, CC BY-SA 4.0).\n")
-            out.write("# READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL/LLL: the one/two/three characters\n"
-                      "# before it, R/RR/RRR: after it; N: all occurrences, no neighbour; Q: a window BEFORE_AFTER of the\n"
-                      "# classics' own text, CLASSIC_EDITIONS; W: a window BEFORE_AFTER of the library, as a simplified\n"
-                      "# edition prints it); the works held out: " + ", ".join(HELD_OUT) + "\n")
-            for k in rows:
-                out.write(f"{k[0]}\t{k[1]}\t{k[2]}\t{counts[k]}\n")
-            for r, before, after in quotes:
-                out.write(f"{r}\tQ\t{before}_{after}\t{windows[(r, before, after)]}\n")
-            for r, before, after in printed:
-                out.write(f"{r}\tW\t{before}_{after}\t{library[(r, before, after)]}\n")
-
+    quotes = {k: windows[k] for k in quoted(windows, forms)}
+    rows = {k: n for k, n in counts.items()
+            if k[1] == "N" or (n >= args.min and (len(k[1]) == 1 or (k[1], k[2]) in keep))}
     # the library's windows are pruned by what the neighbours decide: with the counts just written
-    write(Counter(), [])
+    write_table(args.out, rows, quotes, {})
     rd.reload(args.out)
-    forms_of = {f: {fold_char(r) for r in reads} for f, (_, reads) in table.items() if len(reads) > 1}
     library = library_windows(args.corpus, forms_of)
-    printed = printed_windows(library, forms)
-    write(library, printed)
+    printed = {k: library[k] for k in printed_windows(library, forms)}
+    write_table(args.out, rows, quotes, printed)
     rd.reload(CONTEXT_PATH)
     print(f"{len(rows)} pairs, {len(quotes)} windows of the classics and {len(printed)} of the library, "
           f"of {len(wanted)} readings written to {args.out}", file=sys.stderr)
