@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from reader.importers.document import markup_in
 from reader.models import LAYER_CHOICES, Juan, bump_juan_versions
 from reader.signals import juans_changing
 from reader.stamp import corpus_changed
@@ -58,14 +59,21 @@ def _check_user_text(*texts: str) -> None:
                           "Unicode direction control: write it without)")
 
 
-def _check_new_text(text: str) -> None:
+def _check_new_text(text: str, source_format: str) -> None:
     """Raise ``ReviewError`` when the new text of a text correction holds a line break
-    (``LINE_BREAKS``): an annotation or a note may run over lines, a correction of the
-    characters of a passage may not."""
+    (``LINE_BREAKS``) or a character the juan's source form reads as markup
+    (``reader.importers.document.MARKUP``: 【】 of the Siku form, ``(`` ``)`` ``¶`` ``<pb:…>`` of
+    Kanripo's): an annotation or a note may run over lines and hold any character, a
+    correction of the characters of a passage is text, which the upstream patch writes into
+    the source file (where 甲)乙(丙 in a note closed it and opened another)."""
     found = next((ch for ch in text if ch in LINE_BREAKS), None)
     if found is not None:
         raise ReviewError(f"新文字不可含換行（U+{ord(found):04X}）：校正只改一段之內的字 (the new text holds a line "
                           f"break, U+{ord(found):04X}: a correction changes characters within one passage)")
+    found = markup_in(text, source_format)
+    if found is not None:
+        raise ReviewError(f"新文字不可含「{found}」：此卷原文以之為標記 (the new text holds {found!r}, which this "
+                          f"juan's source file reads as markup, not text)")
 
 
 def _audit(proposal, action, actor, detail="", address=None) -> None:
@@ -164,7 +172,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
     if kind == STRUCTURE and structure not in dict(STRUCTURE_CHOICES):
         raise ReviewError("請選擇此處為何：新節起、標題或署名 (choose what the passage is: a section starts here, a heading or a byline)")
     if kind == TEXT:
-        _check_new_text(replacement)
+        _check_new_text(replacement, juan.source_format)
     if kind == TEXT and replacement == stored[start:end]:
         raise ReviewError("新文字與原文相同 (the new text is the same as the text)")
     if kind in (ANNOTATION, PRIVATE_NOTE) and not replacement:
@@ -207,7 +215,9 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
             if proposal.kind == TEXT and replacement.strip() == proposal.original:
                 raise ReviewError("新文字與原文相同 (the new text is the same as the text)")
             if proposal.kind == TEXT:
-                _check_new_text(replacement.strip())
+                _check_new_text(replacement.strip(), Juan.objects.filter(
+                    edition_id=proposal.edition_id, number=proposal.juan_number).values_list(
+                    "source_format", flat=True).first() or "")
             edited.append(f"new text 「{proposal.replacement}」 → 「{replacement.strip()}」")
             proposal.replacement = replacement.strip()
         if new_layer and new_layer != proposal.new_layer and proposal.kind == LAYER:

@@ -796,6 +796,44 @@ def test_a_text_correction_holding_a_line_break_is_refused_when_proposed_or_acce
     assert (p.status, p.replacement, [a.action for a in p.audit.all()]) == (PENDING, "方將", ["proposed"])
 
 
+KANRIPO_JUAN = ("#+TITLE: 楚辭補注\n#+PROPERTY: ID KR9z0001\n#+PROPERTY: BASEEDITION WYG\n#+PROPERTY: JUAN 卷一\n"
+                "<pb:KR9z0001_WYG_001-1a>¶\n離騷經者屈原之所作也(屈原楚/同姓也)屈原與楚同姓¶\n")
+
+
+def test_a_text_correction_holding_the_source_forms_markup_is_refused(tmp_path, seed_juan, people):
+    """甲)乙(丙 accepted into a Kanripo note was written by the upstream patch into the source
+    file, where ``)`` closed the note and ``(`` opened another (the patched file read 「甲」, then
+    乙 as main text, then 「丙…」), and ``¶<pb:x>`` made a line end and a page break; 【】 in the
+    Siku form do the same. Each form's markup (``document.MARKUP``) is refused in a text
+    correction, as proposed and as edited at accepting; other forms' brackets and any
+    character in an annotation stay allowed."""
+    path = tmp_path / "KR9z0001_001.txt"
+    path.write_text(KANRIPO_JUAN, encoding="utf-8")
+    kanripo = import_file(path).juan
+    note = Piece.objects.get(section__juan=kanripo, kind="note")
+    assert (kanripo.source_format, note.text) == ("mandoku", "屈原楚同姓也")
+    for juan, piece, replacement, found in ((kanripo, note.position, "甲)乙(丙", ")"),
+                                            (kanripo, note.position, "屈原¶<pb:x>楚", "¶"),
+                                            (kanripo, note.position, "屈原/楚", "/"),
+                                            (seed_juan, 3, "將】有【", "】")):
+        with pytest.raises(ReviewError) as refused:
+            propose(people["contributor"], juan, kind="text", section=1, piece=piece, start=0, end=2,
+                    replacement=replacement, reason="他本")
+        assert str(refused.value) == (f"新文字不可含「{found}」：此卷原文以之為標記 (the new text holds {found!r}, which "
+                                      f"this juan's source file reads as markup, not text)")
+    kept = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
+                   replacement="將（有）", reason="他本")  # （） are text in the Siku form
+    assert kept.replacement == "將（有）"
+    assert propose(people["contributor"], kanripo, kind="annotation", section=1, piece=note.position, start=0, end=2,
+                   replacement="屈原(人名)", reason="注").replacement == "屈原(人名)"
+    p = propose(people["contributor"], kanripo, kind="text", section=1, piece=note.position, start=0, end=2,
+                replacement="屈平", reason="他本")
+    with pytest.raises(ReviewError, match=r"^新文字不可含「\(」"):
+        accept(p, people["editor"], reason="是", replacement="屈(平")
+    p.refresh_from_db()
+    assert (p.status, p.replacement) == (PENDING, "屈平")
+
+
 def test_the_patch_message_keeps_each_new_text_on_its_line(tmp_path, seed_juan, people):
     """A correction accepted before new texts were held to one line: its message line in the
     upstream patch stays one line, and ``git apply`` changes the source file alone."""

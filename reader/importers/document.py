@@ -30,6 +30,19 @@ from reader.pieces import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, ED
 SIKU = "siku"
 MANDOKU = "mandoku"
 PLAIN = "plain"  # other plain-text forms (front matter, markdown, （…） notes): ``plaintext.py``
+#: The characters each form reads as markup, never as text: the Siku form's notes in 【】
+#: (``siku.py``), the other plain forms' 【】 and （） (``plaintext.BRACKETS``), and the mandoku
+#: form's small print ``(…)`` with its column mark ``/``, line ends ``¶``, ``<pb:…>`` and ``<md:…>``
+#: and ``[…]`` (``mandoku/smallprint.TOKEN``). Text written into a file of that form with one of
+#: them (a correction in the upstream patch) would be read back as other pieces.
+MARKUP = {SIKU: "【】", PLAIN: "【】（）", MANDOKU: "()/¶<>[]"}
+
+
+def markup_in(text: str, source_format: str) -> str | None:
+    """The first character of ``text`` that a file of ``source_format`` reads as markup
+    (``MARKUP``; every form's for an unknown one), or None."""
+    marks = MARKUP.get(source_format) or "".join(MARKUP.values())
+    return next((ch for ch in text if ch in marks), None)
 #: The title of the 四庫 editors' summary of a book (提要), printed before its text in either
 #: script (the simplified reprints keep the word): its words are the editors', EDITORIAL (提要).
 TIYAO_TITLE = "提要"
