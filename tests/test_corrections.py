@@ -135,12 +135,22 @@ def test_a_name_that_mixes_latin_greek_and_cyrillic_letters_is_refused(client, s
 
 
 @pytest.mark.django_db
-def test_every_page_links_to_sign_in_the_same_for_every_visitor(client, seed_juan):
-    """The footer of every page offers 登入 (a contributor finds where to sign in), as the same
-    link for everyone, so a page kept in the page cache names nobody."""
+def test_every_page_links_to_sign_in_and_a_signed_in_user_to_sign_out(client, seed_juan, settings):
+    """The footer of every page offers 登入 to a visitor, as the same link for everyone, so a
+    page kept in the page cache names nobody; a signed-in user (whose requests go around the
+    page cache) sees their name with 登出, not 登入 (it said 登入 to them too)."""
+    account("c5", "contributor")
+    settings.PAGE_CACHE_SECONDS = 600
+    visitor = '<a href="/corrections/mine/">校正</a> · <a href="/accounts/login/">登入</a></footer>'
+    member = '<a href="/corrections/mine/">校正</a> · <a href="/accounts/logout/">登出（c5）</a></footer>'
     for url in ("/", "/search/?q=鵠", "/works/禮書綱目/juan/10/"):
+        assert visitor in client.get(url).content.decode(), url
+        client.force_login(User.objects.get(username="c5"))
         html = client.get(url).content.decode()
-        assert '<a href="/corrections/mine/">校正</a> · <a href="/accounts/login/">登入</a></footer>' in html, url
+        assert member in html and "登入" not in html, url
+        client.logout()
+        assert visitor in client.get(url).content.decode(), url
+        assert visitor in Client().get(url).content.decode(), url
 
 
 @pytest.mark.django_db
