@@ -6,11 +6,13 @@ from django.core.paginator import InvalidPage, Paginator
 from django.shortcuts import render
 from django.urls import reverse
 
+from characters.simplified import TRADITIONAL
 from config.budget import check
 from config.ratelimit import search_wait
 
 from reader.models import Chapter, Juan, Work
 
+from .analysis import reading_of
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .facets import active_filters, facet_counts, facet_menu, search_facet_counts
@@ -204,12 +206,16 @@ def search_page(request):
                 elif query:
                     titles = work_names()
                     link = HitLinks(query)
-                    several, rows = collated_slugs(), []
+                    several, rows, places = collated_slugs(), [], edition_places()
                     for hit in name_layers(page.object_list):
                         check("rendering the search hits", HIT_ADVICE)
                         hit.url = link(hit)
                         hit.work_name = titles.get(hit.work_slug, hit.work_title)
-                        rows.append((hit, hit_tools(hit, hit.work_slug in several)))
+                        tools = hit_tools(hit, hit.work_slug in several)
+                        # found through a simplified form standing for several characters: as read
+                        tools["reading"] = reading_of(hit.match, query.parsed, places.get(
+                            hit.work_id, {}).get("script", TRADITIONAL))
+                        rows.append((hit, tools))
                     names = kept_section_names((h.work_slug, h.juan_number, h.section_position)
                                            for h, _ in rows if not h.section_title)
                     for hit, tools in rows:  # the section as citations name it

@@ -115,6 +115,10 @@ def test_hits_found_through_a_simplified_form_say_how_they_were_read(db, client,
     # the form searched for itself, or a traditional edition: no reading to tell
     same = client.get("/api/search/", {"q": "后", "edition": juan.edition.slug, "page_size": 5}).json()
     assert same["count"] == 41 and all("reading" not in h for h in same["results"])
+    # the search page says it too, beside each hit's place (it gave the bare 后)
+    rows = client.get("/search/", {"q": "後", "edition": juan.edition.slug}).content.decode()
+    assert rows.count('<span class="reading">讀作「後」</span>') == 36
+    assert "讀作" not in client.get("/search/", {"q": "后", "edition": juan.edition.slug}).content.decode()
     trad = client.get("/api/search/", {"q": "後", "edition": seed.edition.slug, "page_size": 100}).json()
     assert trad["count"] == 31 and {h["match"] for h in trad["results"]} == {"後"}
     assert all("reading" not in h for h in trad["results"])
