@@ -361,3 +361,13 @@ def test_the_reading_counts_leave_out_the_held_out_works_and_prune_what_decides_
     sides = Counter(line.split("\t")[1] for line in gzip.open(CONTEXT_PATH, "rt", encoding="utf-8")
                     if not line.startswith("#"))
     assert dict(sides) == {"L": 79726, "LL": 65414, "LLL": 9490, "R": 82202, "RR": 65861, "RRR": 8160, "N": 1122, "Q": 17491, "W": 18908}
+
+
+@pytest.mark.django_db
+def test_an_inferred_run_of_another_layer_is_not_called_classic_on_hover(client):
+    """The simplified edition's 提要 (layer editorial, told from the layout) said on hover
+    「此處經文起訖據疏之標目或版式推定」: it is not 經文, and the book has no 疏."""
+    juan = import_file(SIMPLIFIED_TEXT).juan
+    page = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/1/").content.decode()
+    assert "此處經文起訖" not in page
+    assert page.count('data-basis="layout" title="此處提要起訖據版式推定"') == 5  # its 5 paragraphs

@@ -350,6 +350,17 @@ def _toggle(piece, section, display: Display, notes: str) -> str:
 #: The layer bases the reading page marks, with the hover text that explains each: the
 #: book does not mark where this classic text starts (``Piece.layer_basis``).
 INFERRED = {"reference": "此處經文起訖據他本經文推定", "layout": "此處經文起訖據疏之標目或版式推定"}
+#: The same for a run of another layer (a 提要 or 按 the importer told from the layout).
+INFERRED_OTHER = {"reference": "此處{layer}起訖據他本推定", "layout": "此處{layer}起訖據版式推定"}
+
+
+def inferred_title(piece) -> str:
+    """The hover text of a piece whose layer the importer inferred (``piece.layer_basis`` in
+    ``INFERRED``): ``INFERRED`` for the classic, else ``INFERRED_OTHER`` with the layer's
+    name (``piece.layer_label``: 提要, 注 …); a 提要 is not 經文 and has no 疏 to go by."""
+    if piece_layer(piece) == "classic":
+        return INFERRED[piece.layer_basis]
+    return INFERRED_OTHER[piece.layer_basis].format(layer=piece.layer_label)
 
 
 def render_byline_piece(piece, section, display: Display) -> str:
@@ -387,7 +398,7 @@ def render_piece(piece, section, display: Display, notes: str) -> str:
     if getattr(piece, "layer_basis", "") in INFERRED:
         # where the machine decided the layer (not the book): a quiet mark, explained on hover
         return (f'<span class="{cls} inferred{_cont(piece)}" id="{pid}" data-basis="{piece.layer_basis}" '
-                f'title="{INFERRED[piece.layer_basis]}"{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>')
+                f'title="{escape(inferred_title(piece))}"{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>')
     if piece.kind == "text" and piece_layer(piece) != "classic":  # a main-text run of another layer
         if not shown or notes == "hidden":
             return f'<span class="note-gap" id="{pid}"></span>'
