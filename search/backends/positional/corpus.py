@@ -19,6 +19,8 @@ from .segment import Segment, _check_units, _key_test, _non_overlapping, _Term, 
 
 #: The units whose proofs (``Corpus._proof``) a corpus keeps; past it they are made again.
 KEPT_PROOFS = 4096
+#: Bytes of copied postings (a usual form less its exceptions) ``Corpus._unit_pieces`` keeps.
+KEPT_BYTES = 32 << 20
 
 
 class _Joined:
@@ -262,7 +264,7 @@ class Corpus:
         """The positions ``phrase`` examines: the postings of its rarest character (its
         variants included, all layers) times its length (see ``phrase``)."""
         units = query_units(phrase)
-        freqs = [self.frequency([ord(a) for a in char_alternatives(ch, exact)])
+        freqs = [self._unit_counts(tuple(sorted(ord(a) for a in char_alternatives(ch, exact))))[0]
                  for ch in units.codes if ch is not None]
         return min(freqs, default=0) * len(units)
 
@@ -300,22 +302,67 @@ class Corpus:
             at += len(p)
         return out
 
+    def _kept(self, key: tuple, make):
+        """``make()``'s value ``(value, arrays)`` kept with the corpus under ``key``: the look-ups of
+        a unit over every segment, which a search repeats for every query holding the unit. Most
+        of ``arrays`` are views of a segment's arrays (no memory of their own); the copies among
+        them (a usual form less its exceptions: 賔 where 賓 is its exception) are kept while all
+        the copies kept hold at most ``KEPT_BYTES``, and at most ``KEPT_PROOFS`` values are kept:
+        past either bound every value is dropped and made again when asked for. A value whose
+        own copies exceed the bound is not kept."""
+        cache = self.__dict__.setdefault("_kept_units", {})
+        found = cache.get(key)
+        if found is not None:
+            return found
+        value, arrays = make()
+        copies = [a for a in arrays if a.flags.owndata]
+        owned = sum(a.nbytes for a in copies)
+        if owned <= KEPT_BYTES:
+            for a in copies:
+                a.flags.writeable = False  # shared by the searches that follow
+            held = self.__dict__.get("_kept_bytes", 0)
+            if len(cache) >= KEPT_PROOFS or held + owned > KEPT_BYTES:
+                cache.clear()
+                held = 0
+            cache[key] = value
+            self._kept_bytes = held + owned
+        return value
+
     def _unit_pieces(self, alts: tuple, code: int | None) -> list[tuple[int, list]]:
         """``[(segment number, Segment.unit_pieces(alts, code))]`` of the segments holding the
-        unit, kept with the corpus when every piece is a view of a segment's postings (no
-        memory of its own; a character whose exact form needs a copy is looked up each time):
-        a one-character term then takes no step in the segments without it and no look-up in
-        the others. At most ``KEPT_PROOFS`` units are kept."""
-        cache = self.__dict__.setdefault("_units", {})
-        found = cache.get((alts, code))
-        if found is None:
+        unit, kept with the corpus (``_kept``): a one-character term then takes no step in the
+        segments without it and no look-up in the others."""
+        def make():
             found = [(k, pieces) for k, segment in enumerate(self.segments)
                      if (pieces := segment.unit_pieces(alts, code))]
-            if all(not p.flags.owndata for _, pieces in found for p in pieces):
-                if len(cache) >= KEPT_PROOFS:
-                    cache.clear()
-                cache[alts, code] = found
-        return found
+            return found, [p for _, pieces in found for p in pieces]
+
+        return self._kept(("pieces", alts, code), make)
+
+    def _unit_counts(self, alts: tuple) -> tuple[int, frozenset]:
+        """``(in all, the segments without any)``: how many positions hold any of the folded
+        code points ``alts`` (``Segment.frequency``) and the numbers of the segments where none
+        does, kept with the corpus (``_kept``)."""
+        def make():
+            per = [s.frequency(alts) for s in self.segments]
+            return (sum(per), frozenset(k for k, n in enumerate(per) if not n)), []
+
+        return self._kept(("counts", alts), make)
+
+    def _anchors(self, alts: tuple, code: int | None, after: tuple) -> list[tuple[int, np.ndarray, list]]:
+        """``[(segment number, candidates, keys)]``: ``Segment._anchor`` of a unit in each segment
+        holding it, with the neighbour keys ``next_key`` (True in ``after``) or ``prev_key``
+        (False), kept with the corpus (``_kept``: views of the segments' arrays, or copies within
+        ``KEPT_BYTES``)."""
+        def make():
+            found = []
+            for k, segment in enumerate(self.segments):
+                cand, keys = segment._anchor(alts, code, [segment.next_key if a else segment.prev_key for a in after])
+                if len(cand):
+                    found.append((k, cand, keys))
+            return found, [a for _, cand, keys in found for a in (cand, *keys)]
+
+        return self._kept(("anchors", alts, code, after), make)
 
     def _joined_phrase(self, term: _Term, exact: bool) -> np.ndarray:
         """``phrase`` for a term of several units on segments that all have neighbour keys
@@ -329,10 +376,11 @@ class Corpus:
         segment (``tests/test_positional.py``)."""
         units, length, alts, codes = term.units, term.length, term.alts, term.codes
         segments = self.segments
-        anchor, fewest = 0, None
+        anchor, fewest, absent = 0, None, set()
         for j, codes_j in enumerate(alts):  # the rarest unit over every segment
             if codes_j is not None:
-                n = sum(s.frequency(codes_j) for s in segments)
+                n, none = self._unit_counts(codes_j)
+                absent |= none
                 if fewest is None or n < fewest:
                     anchor, fewest = j, n
         if not fewest:
@@ -340,14 +388,11 @@ class Corpus:
         sides = [j for j in (anchor + 1, anchor - 1) if 0 <= j < length]
         proven = {j: self._proof(alts[j], codes[j] if exact else None) for j in sides}
         parts, firsts = [], []
-        for segment, first in zip(segments, self.unit_firsts):
-            if any(a is not None and not segment.frequency(a) for a in alts):
-                continue  # a unit absent from the segment: no occurrence in it
-            cand, keys = segment._anchor(alts[anchor], codes[anchor] if exact else None,
-                                         [segment.next_key if j > anchor else segment.prev_key for j in sides])
-            if len(cand):
+        for k, cand, keys in self._anchors(alts[anchor], codes[anchor] if exact else None,
+                                           tuple(j > anchor for j in sides)):
+            if k not in absent:  # a unit absent from the segment: no occurrence in it
                 parts.append((cand, keys))
-                firsts.append((first, segment.size, len(cand)))
+                firsts.append((self.unit_firsts[k], segments[k].size, len(cand)))
         if not parts:
             return np.empty(0, dtype=np.int64)
         keep = None

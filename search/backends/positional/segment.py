@@ -86,11 +86,12 @@ class Segment:
         self.exact_info = _ExactInfo(self.char_exact, self.exception_starts)
         #: ``{(alts, code): _proof(…)}``, filled as phrases ask (a unit's proof, read per segment).
         self.proofs = _Lookup(self._proof)
-        #: ``{character index: the exact codes at its exceptions}`` (uint32, aligned with its slice of
-        #: ``exact_exceptions``), read from ``exact`` once per character asked for (賔 among 賓's
-        #: exceptions), then in a row instead of one random read of ``exact`` per exception. At most
-        #: the segment's exceptions, 4 bytes each.
-        self.exception_codes = _Lookup(self._exception_codes)
+        #: ``{character index: (codes, positions)}``: the exact codes at its exceptions (uint32,
+        #: ascending) and the exceptions' positions in the same order (int32: by code, then by
+        #: position), read from ``exact`` once per character asked for (賔 among 賓's exceptions):
+        #: a form's positions are then one slice of them (``held_exceptions``, a view, no copy). At
+        #: most the segment's exceptions, 8 bytes each.
+        self.exception_forms = _Lookup(self._exception_forms)
 
     @classmethod
     def open(cls, folder: Path) -> "Segment":
@@ -193,8 +194,8 @@ class Segment:
             return []
         usual, first, last = self.exact_info[i]
         if usual != code:
-            exceptions = self.exact_exceptions[first:last]
-            return [exceptions[self.exception_codes[i] == code]]
+            held = self.held_exceptions(i, code)
+            return [held] if len(held) else []
         start, stop = self.char_spans[folded_code]
         postings = self.order[start:stop]
         if first == last:
@@ -243,8 +244,7 @@ class Segment:
         usual, first, last = self.exact_info[i]
         if term.codes[0] == usual:
             return int(self.usual_passages[i])
-        exceptions = self.exact_exceptions[first:last]  # another form: its exceptions that hold it
-        pids = self.pid[exceptions[self.exception_codes[i] == term.codes[0]]]
+        pids = self.pid[self.held_exceptions(i, term.codes[0])]  # another form: its exceptions that hold it
         return int(np.count_nonzero(np.diff(pids)) + 1) if len(pids) else 0
 
     def _anchor(self, codes: list, code: int | None, keys: list) -> tuple[np.ndarray, list]:
@@ -264,8 +264,7 @@ class Segment:
             i = self.char_index[c]
             usual, first, last = self.exact_info[i]
             if usual != code:  # another form: its exceptions that hold it
-                exceptions = self.exact_exceptions[first:last]
-                held = exceptions[self.exception_codes[i] == code]
+                held = self.held_exceptions(i, code)
                 if len(held):
                     taken.append(start + self.order[start:stop].searchsorted(held))
             elif first == last:
@@ -358,9 +357,19 @@ class Segment:
             cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
         return [cand] if len(cand) else []
 
-    def _exception_codes(self, i: int) -> np.ndarray:
+    def _exception_forms(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         _, first, last = self.exact_info[i]
-        return np.ascontiguousarray(self.exact[self.exact_exceptions[first:last]])
+        exceptions = self.exact_exceptions[first:last]  # ascending
+        codes = self.exact[exceptions]
+        by = np.argsort(codes, kind="stable")  # by code, each code's positions still ascending
+        return np.ascontiguousarray(codes[by]), np.ascontiguousarray(exceptions[by])
+
+    def held_exceptions(self, i: int, code: int) -> np.ndarray:
+        """The positions (ascending, int32) among the exceptions of folded character number ``i``
+        (``_exact_tables``) that hold exactly ``code``: a slice of ``exception_forms[i]`` (a view:
+        ``Corpus._unit_pieces`` keeps it)."""
+        codes, positions = self.exception_forms[i]
+        return positions[codes.searchsorted(code):codes.searchsorted(code, side="right")]
 
     @cached_property
     def key_owners(self) -> np.ndarray:
