@@ -161,12 +161,38 @@ def test_readings_after_a_circle():
     """陸德明's readings after 〇 in a 四部叢刊 classic (周禮 鄭氏註) and after ○ in 莊子注."""
     pieces = parse("kanripo/KR1d0002/KR1d0002_001.txt").all_pieces()
     assert [(p.kind, p.effective_layer, p.commentator, p.text[:8]) for p in pieces[:4]] == [
-        (TEXT, CLASSIC, "", "惟王建國"), (NOTE, COMMENTARY, "", "建立也周公居攝而"),
+        (TEXT, CLASSIC, "", "惟王建國"), (NOTE, COMMENTARY, "鄭玄", "建立也周公居攝而"),
         (NOTE, READINGS, "陸德明", "〇雒音洛本作洛景"), (TEXT, CLASSIC, "", "辨方正位")]
     assert pieces[2].layer_basis == LAYOUT and render_piece(pieces[2]) == "〇雒音)¶\n(洛本作洛景京/領反下皆同)"
     zhuangzi = notes(parse("kanripo-commentary/KR5c0138/KR5c0138_002.txt"))
     assert ("", READINGS, "音義", "○知音智") in zhuangzi
     assert zhuangzi[0] == ("郭象", COMMENTARY, "注", "夫生以養存則養生者理之極也若乃養過其極以養傷生非養生之主")
+
+
+def test_commentary_and_appended_readings_of_a_classic():
+    """四部叢刊 classics with 釋文 附: each note split into its writers' parts by the people the
+    catalogue lists (毛詩: 毛亨 傳, then 箋云 opening 鄭玄's 箋, then 陸德明's 音義 run on with
+    no circle from the first reading entry); 尚書's 孔傳 and 音義 the same; 重言/重意
+    cross-references are no commentator's; 周禮's notes are 鄭玄's, the only commentator."""
+    shi = notes(parse("kanripo-references/KR1c0002/KR1c0002_001.txt"))
+    k = next(i for i, n in enumerate(shi) if n[3].startswith("興也關關"))
+    assert shi[k:k + 4] == [
+        ("毛亨", COMMENTARY, "傳", "興也關關和聲也雎鳩王雎也鳥摯而有別水中可居者曰洲后妃說樂君子之德無不和諧又不淫其色"
+                                   "慎固幽深若雎鳩之有別焉然後可以風化天下夫婦有別則父子親父子親則君臣敬君臣敬則朝廷正朝廷正則王化成"),
+        ("鄭玄", COMMENTARY, "箋", "箋云摯之言至也謂王雎之鳥雄雌情意至然而有別"),
+        ("陸德明", READINGS, "音義", "睢七胥反鳩九尤反洲音州興虚應反沈許甑反案興是譬諭之名意有不盡故題曰興他皆放此"
+                                      "摯夲亦作鷙音至別彼竭反下同說音恱樂音洛諧戸皆反朝直遥反廷徒佞反"),
+        ("毛亨", COMMENTARY, "傳", "窈窕幽間也淑善逑匹也言后妃有關雎之德是幽間貞専之善女冝爲君子之好匹")]
+    k = next(i for i, n in enumerate(shi) if n[3] == "寤覺寐寢也")
+    assert shi[k + 1:k + 3] == [("鄭玄", COMMENTARY, "箋", "箋云言后妃覺寐則常求此賢女欲與之共巳職也"),
+                                ("陸德明", READINGS, "音義", "寤五路反寐莫利反覺音敎")]
+    assert Counter((n[0], n[2]) for n in shi) == {("鄭玄", "箋"): 116, ("陸德明", "音義"): 144, ("毛亨", "傳"): 152}
+    shu = notes(parse("kanripo-references/KR1b0002/KR1b0002_002.txt"))
+    assert shu[:3] == [("孔安國", COMMENTARY, "傳", "矢陳也"), ("陸德明", READINGS, "音義", "皐音髙陶音遥"),
+                       ("孔安國", COMMENTARY, "傳", "陳其成功")]
+    assert ("", "", "", "帝曰俞十二詳附堯典下") in shu  # 重言(…): the editors' cross-reference
+    zhou = notes(parse("kanripo/KR1d0002/KR1d0002_002.txt"))
+    assert Counter(n[0] for n in zhou) == {"鄭玄": 225, "陸德明": 131}  # no note without its writer
 
 
 def test_one_commentator_books():

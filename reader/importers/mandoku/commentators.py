@@ -6,6 +6,9 @@ layer step left as plain commentary. Pure: no ORM, no I/O. A note is split where
 commentator or layer changes (``layers.split_piece``: the parts written one after another
 give the note back, so the file still writes back byte for byte).
 
+Longer than 600 lines: one concern, who wrote each part of a note, needs the reading order
+of a note's printed columns (``columns``, ``reading_order``) to find each writer's formula.
+
 How these books are made (``../shared/corpus/SOURCES.md``, "kanripo-commentary/", and the
 files themselves):
 
@@ -21,6 +24,10 @@ files themselves):
   classics and in 莊子注, 陸德明's readings (``〇雒音洛``, ``○知音智``: READINGS), told
   by the reading glosses that follow the circle (``音``, ``反``, ``如字``, ``讀``) within
   ``GLOSS_WITHIN`` characters. Anywhere else a circle separates items and changes nothing.
+* A classic with no profile: its notes' writers are the people the catalogue lists for the
+  work, else its byline (``appended``: 毛詩 毛亨 傳, 鄭玄 箋 opened by 箋云, 陸德明 音義; 周禮
+  鄭玄 注). Where no 疏 is listed the readings may also run on with no circle (毛詩, 尚書
+  四部叢刊): the first reading entry opens them (``appended.readings_start``).
 * One commentator for the whole book (史記集解 裴駰, 史記索隱 司馬貞, 史記正義 張守節, 後漢書
   李賢, 三國志 裴松之, 世說新語 劉孝標, 文選 李善, 荀子 楊倞 …): every note is his, named
   by the profile (``PROFILES``). Where the book's byline names the commentator of a layer,
@@ -61,6 +68,8 @@ from ..document import (
     CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, RECORD_NOTE,
     SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc,
 )
+from .appended import (COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY_ROLES, book_people,
+                       cross_reference, readings_start)
 from .header import TITLE_VARIANTS
 from .layers import split_piece
 from .undecided import decide_by_reference
@@ -100,6 +109,13 @@ class Profile:
     formulas: dict[str, Voice] = field(default_factory=dict)
     circle: str = ""
     reversed_columns: bool = False
+    #: Who writes the readings a circle opens (陸德明's 音義), and whether they are also
+    #: appended with no circle (``appended.readings_start``: 毛詩, 尚書 of 四部叢刊).
+    readings: Voice | None = None
+    appended: bool = False
+    #: Built from the work's people (``profile_for``): it voices only notes the layer step
+    #: left unnamed (a 注疏 edition's notes keep the layer step's name and basis).
+    people: bool = False
 
 
 def _voices(layer_name: str, **names: str) -> dict[str, Voice]:
@@ -156,20 +172,31 @@ def _title(doc: JuanDocument) -> str:
     return (doc.work_title or "").translate(TITLE_VARIANTS).replace("説", "說")
 
 
-def profile_for(doc: JuanDocument) -> Profile | None:
-    """The profile of ``doc``'s book, by its work title (``Profile.titles``), or a profile
-    with only the circle rule of 四部叢刊 editions of the classics (陸德明's readings after
-    〇) for any other book; None when nothing applies."""
+def profile_for(doc: JuanDocument) -> Profile:
+    """The profile of ``doc``'s book, by its work title (``Profile.titles``); for any other
+    book the profile its note writers give (``appended.book_people``: the catalogue's people
+    of the work, else its byline's): the first commentator writes a note that opens with no
+    formula, a later one's formula (箋云) opens his part, the readings' writer (陸德明) the
+    readings after a circle, and, where no 疏 is listed, the readings appended with no mark;
+    with no commentator, ``GENERIC``."""
     title = _title(doc)
     for profile in PROFILES:
         if title in profile.titles:
             return profile
-    return GENERIC
+    people = book_people(doc.kanripo_id, doc.bylines)
+    notes = [(n, r) for n, r in people if r in COMMENTARY_ROLES]
+    readers = [Voice(n, READINGS, "音義") for n, r in people if r in READINGS_ROLES]
+    if not notes:
+        return Profile((), None, {}, "readings", readings=readers[0]) if readers else GENERIC
+    formulas = {FORMULAS[r]: Voice(n, COMMENTARY, r) for n, r in notes[1:] if r in FORMULAS}
+    return Profile((), Voice(notes[0][0], COMMENTARY, notes[0][1]), formulas, "readings",
+                   readings=readers[0] if readers else GENERIC.readings,
+                   appended=bool(readers) and not any(r in SUBCOMMENTARY_ROLES for _, r in people), people=True)
 
 
 #: Any other book: a circle followed by a reading gloss opens 陸德明's readings (the
 #: 纂圖互註 四部叢刊 editions of the classics append them to each note).
-GENERIC = Profile((), None, {}, circle="readings")
+GENERIC = Profile((), None, {}, circle="readings", readings=Voice("陸德明", READINGS, "音義"))
 
 
 def _small_print(piece: PieceDoc) -> bool:
@@ -362,18 +389,23 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
     out: list[Voice | None] = []
     voice = default
     formulas = sorted(profile.formulas, key=len, reverse=True)
+    appended = readings_start(text, tuple(formulas)) if profile.appended and profile.readings else None
     k = 0
     n = len(text)
     while k < n:
         ch = text[k]
-        if ch in CIRCLES and profile.circle:
+        if k == appended:
+            voice = profile.readings
+        elif voice is not None and voice.layer == READINGS and profile.appended:
+            pass  # the appended readings run to the note's end
+        elif ch in CIRCLES and profile.circle:
             after = text[k + 1:k + 1 + GLOSS_WITHIN]
             if profile.circle == "remark":
                 m = REMARK.match(text[k:k + 6])
                 if m:
                     voice = Voice(m["who"] if len(m["who"]) > 1 else "", EDITORIAL, "按")
-            elif GLOSS.search(after):
-                voice = Voice("陸德明" if profile is GENERIC else "", READINGS, "音義")
+            elif GLOSS.search(after) or profile.appended:  # where readings are appended, a circle opens them
+                voice = profile.readings or Voice("", READINGS, "音義")
         else:
             for f in formulas:
                 if text.startswith(f, k):
@@ -575,10 +607,13 @@ def _notes(pieces: list[PieceDoc], profile: Profile, carry: list, flip: bool = F
     between clears it."""
     out: list[PieceDoc] = []
     for p in pieces:
-        if p.kind in (NOTE, RECORD_NOTE) and p.effective_layer == COMMENTARY and not p.layer_name.endswith(
+        if p.kind in (NOTE, RECORD_NOTE) and out and out[-1].kind == TEXT and cross_reference(out[-1].text):
+            out.append(p)  # 重言(…), 重意(…): the editors' cross-reference
+        elif p.kind in (NOTE, RECORD_NOTE) and p.effective_layer == COMMENTARY and not p.layer_name.endswith(
                 ("疏", "音義")) and _small_print(p) and (flip or profile.default or profile.formulas or any(
                 c in p.text for c in CIRCLES)):
-            parts, carry[0] = _split(p, profile, carry[0] if profile.formulas else None, flip)
+            voiced = GENERIC if profile.people and (p.layer_name or p.layer_basis) else profile
+            parts, carry[0] = _split(p, voiced, carry[0] if voiced.formulas or voiced.appended else None, flip)
             out.extend(parts)
         else:
             if p.text:
