@@ -130,7 +130,7 @@ QUERY_PARAMETERS = frozenset({
     "q", "layer", "exact", "work", "juan", "chapter", "sort", "context", "page", "page_size",
     "hl", "format", "title", "author", "notes", "layout", "script", "size",
     "class", "dynasty", "edition", "commentator", "group", "text", "annotations", "with", "glyphs", "section",
-    "shu", "from",
+    "shu", "from", "layers",
 })
 
 
@@ -234,22 +234,34 @@ def tidy_url(request) -> str | None:
     ``QUERY_PARAMETERS``), the others kept in their order, when it has such a parameter and its
     path is a page of the site the cache may keep (a view marked ``cached_page`` that is not a
     DRF view of the API: an API client gets its answer, within the API's rate limits); else
-    None. The cache never keeps a URL with an unread parameter, so ``?x=1``, ``?x=2`` … would
-    each have a page built afresh (decision 0008)."""
+    None. A view that names the parameters it reads (``cached_page(view, reads=…)``) keeps
+    only those: a juan page built afresh and kept for each ``?title=1``, ``?shu=2`` … (names
+    other views read) was as open as ``?x=1`` (decision 0008)."""
     pairs = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
-    if all(name in QUERY_PARAMETERS for name, _ in pairs):
+    if not pairs:
         return None
-    try:
-        view = resolve(request.path_info).func
-    except Resolver404:
+    view = _view_of(request.path_info)
+    if view is None or not getattr(view, "cached_page", False) or hasattr(view, "cls"):
         return None
-    if not getattr(view, "cached_page", False) or hasattr(view, "cls"):
+    reads = getattr(view, "cached_reads", None)
+    reads = QUERY_PARAMETERS if reads is None else reads
+    if all(name in reads for name, _ in pairs):
         return None
     kind = heavy_kind(request)
     if kind is not None and kind.canonical:  # a page of one address (a quotation map): that address
         return request.path
-    kept = [(name, value) for name, value in pairs if name in QUERY_PARAMETERS]
+    kept = [(name, value) for name, value in pairs if name in reads]
     return request.path + (f"?{urlencode(kept)}" if kept else "")
+
+
+@lru_cache(maxsize=4096)
+def _view_of(path: str):
+    """The view ``path`` resolves to, or None (resolved once per path: ``tidy_url`` asks for
+    every GET with a query string)."""
+    try:
+        return resolve(path).func
+    except Resolver404:
+        return None
 
 
 def _key(request) -> str | None:

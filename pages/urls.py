@@ -14,11 +14,13 @@ register_converter(SlugConverter, "work")
 # models (get_absolute_url) use.
 app_name = "reader"
 urlpatterns = [
-    path("", cached_page(catalogue.catalogue_home), name="home"),
-    path("classes/<str:code>/", cached_page(catalogue.class_detail), name="class"),
-    path("works/<work:slug>/", cached_page(views.work_detail), name="work"),
-    path("works/<work:slug>/juan/<num:number>/", cached_page(views.juan_detail), name="juan"),
-    path("works/<work:slug>/juan/<num:number>/<num:position>/", cached_page(views.section_detail), name="section"),
+    path("", cached_page(catalogue.catalogue_home, reads=()), name="home"),
+    path("classes/<str:code>/", cached_page(catalogue.class_detail, reads=()), name="class"),
+    path("works/<work:slug>/", cached_page(views.work_detail, reads=()), name="work"),
+    path("works/<work:slug>/juan/<num:number>/", cached_page(views.juan_detail, reads=views.READING_PARAMETERS),
+         name="juan"),
+    path("works/<work:slug>/juan/<num:number>/<num:position>/",
+         cached_page(views.section_detail, reads=views.READING_PARAMETERS), name="section"),
     # the parents of those addresses, typed by cutting one short (they were 404s): the catalogue, the work
     path("works/", RedirectView.as_view(pattern_name="reader:home")),
     path("classes/", RedirectView.as_view(pattern_name="reader:home")),

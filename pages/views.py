@@ -27,7 +27,7 @@ from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.pieces import is_classic
 from reader.places import edition_by_slug, juan_by_slug
 from corrections.overlay import reading_overlay
-from reader.reading import (carry_query, juan_layers, chapter_views, read_consistently, display_controls,
+from reader.reading import (CHOICES, carry_query, juan_layers, chapter_views, read_consistently, display_controls,
                             display_from_request, fit_to_layers, remember, show_layers, simplify_views)
 from search.backends import IndexUnavailable, SearchError, SearchQuery
 from search.query import QueryError, parse_query
@@ -37,6 +37,12 @@ from .highlight import apply_highlights
 
 #: Most characters the lookup page shows for one query.
 MAX_LOOKUP = 40
+#: The query parameters a juan or section page reads (``cached_page(reads=…)`` in ``urls.py``):
+#: the highlight (``hl``, ``exact``: ``_highlighted``), the page of a long juan or section
+#: (``page_number``), the display settings carried in the URL (``reader.reading.CHOICES``:
+#: notes, layers, layout, script, size) and the corrected reading's (``text``, ``annotations``:
+#: ``corrections.overlay.reading_overlay``). The catalogue, class and work pages read none.
+READING_PARAMETERS = frozenset({"hl", "exact", "page", "text", "annotations", *CHOICES})
 
 
 def _highlighted(request, chapters, script: str = "traditional"):

@@ -226,7 +226,7 @@ def test_a_head_request_does_not_keep_a_page_without_its_etag(client, seed_juan,
 @pytest.mark.parametrize("url", [
     "/search/?q=射&class=KR1d&dynasty=清", "/api/search/?q=射&edition=禮書綱目&author=江永&commentator=鄭玄",
     "/api/search/distribution/?q=射&group=class", JUAN + "?annotations=person", JUAN + "?text=imported",
-    "/works/禮書綱目/juan/10/collate/?glyphs=hide", "/classes/KR1d/?shu=儀禮之屬",
+    "/works/禮書綱目/juan/10/collate/?glyphs=hide", "/api/classes/KR1d/works/?shu=儀禮之屬",
     "/parallels/?text=宰戒百官有事於射者&from=1/10/2",
 ])
 def test_a_page_filtered_by_what_its_view_reads_is_kept(client, seed_juan, page_cache, django_assert_num_queries, url):
@@ -239,6 +239,25 @@ def test_a_page_filtered_by_what_its_view_reads_is_kept(client, seed_juan, page_
     with django_assert_num_queries(0):
         second = client.get(url)
     assert (second.status_code, second.content) == (200, first.content)
+
+
+def test_a_reading_page_keeps_the_parameters_it_reads_and_drops_those_other_views_read(client, seed_juan, page_cache):
+    """The 層次 links of a reading page (``?layers=classic``) were 301s to the page without it,
+    ``layers`` being no parameter of the cache's list; and ``?title=1``, ``?shu=2``, ``?with=3`` …
+    (parameters the API's work list, the catalogue API and collation read) each had the juan
+    page built afresh and kept, as ``?x=1`` had before the redirect (decision 0008)."""
+    page = client.get(JUAN + "?layers=classic")
+    assert page.status_code == 200
+    assert f'<a href="{iri_to_uri(JUAN)}?layers=classic" rel="nofollow" title="只看經文（白文）" data-setting="layers" ' \
+           f'data-value="classic" class="current" aria-current="true">' in page.content.decode()
+    for query in ("title=1", "shu=2", "with=3&hl=%E5%B0%84", "q=%E5%B0%84&page=1"):
+        response = client.get(JUAN + "?" + query)
+        kept = "?hl=%E5%B0%84" if "hl=" in query else "?page=1" if "page=" in query else ""
+        assert (response.status_code, response["Location"]) == (301, iri_to_uri(JUAN) + kept)
+    for url, query in (("/", "title=1"), ("/classes/KR1d/", "shu=%E7%A6%AE"), ("/works/禮書綱目/", "page=2")):
+        response = client.get(url, QUERY_STRING=query)
+        assert (response.status_code, response["Location"]) == (301, iri_to_uri(url))
+    assert len(page_cache._cache) == 0  # nothing for them (?layers=classic sets the display cookie: not kept)
 
 
 def test_a_page_with_parameters_no_view_reads_is_sent_to_its_url_without_them(client, seed_juan, page_cache,
