@@ -82,3 +82,19 @@ def test_chuci_title_line_note_is_the_editors():
             for p in s.pieces] == [(NOTE, EDITORIAL, "按", "", LAYOUT, "隋唐書志有皇甫遵訓參解楚")]  # the title line's words too
     assert [(p.layer, p.commentator) for p in doc.chapters[1].sections[0].pieces if p.kind == NOTE][:1] == [
         (COMMENTARY, "王逸")]
+
+
+def test_the_volume_label_at_a_juans_head_is_a_label_not_the_classic():
+    """史記正義 and 史記集解 print the book's title and the juan's number (史記一, 史記十八) at a
+    juan's head: a LABEL (searched as a title), the book's text going on after it; a juan's
+    other numbers and a title the work's does not begin with stay text."""
+    def head(rel, n=3):
+        doc = parse(rel)
+        return [(p.kind, p.text[:10]) for p in doc.all_pieces()[:n]], doc
+    pieces, doc = head("kanripo-commentary/KR2a0004/KR2a0004_001.txt")
+    assert pieces == [(NOTE, "鄭元注中候勑省圖云徳"), (LABEL, "史記一"), (NOTE, "禮云動則左史書之言則")]
+    assert doc.all_pieces()[1].layer_basis == LAYOUT and doc.all_pieces()[3].text[:3] == "黄帝者"
+    pieces, _ = head("kanripo-commentary/KR2a0004/KR2a0004_018.txt")
+    assert pieces == [(NOTE, "髙祖初定天下表明有功"), (LABEL, "史記十八"), (TEXT, "太史公曰古者人臣功有")]
+    pieces, _ = head("kanripo-commentary/KR2a0002/KR2a0002_115.txt", 2)
+    assert pieces == [(LABEL, "史記一百十五"), (TEXT, "朝鮮列傳第五十五")]

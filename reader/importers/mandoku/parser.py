@@ -34,6 +34,7 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .entries import keep_entries_whole
+from .volume_labels import label_volume
 from .structure import (
     INDENTED_HEADING, LONE_NUMBERED_CHAPTER, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group,
     split_tags,
@@ -219,6 +220,7 @@ class _Parser:
         if not self.header.tls:  # the tls editions print no small print: ( ) / are text
             doc.column_evidence = column_evidence(lines)
         unsure = assign_commentators(doc)
+        label_volume(doc)  # 史記一, 史記十八: the print's volume label at the juan's head, no text
         book_note(doc)  # 楚辭補注 卷一: the note under 洪興祖's byline, before any heading, is his
         preface_notes(doc, lines, print_width, full_width(lines, 0, len(lines)))  # notes on 王逸's own 序 are 洪興祖's
         mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
