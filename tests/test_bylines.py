@@ -183,3 +183,50 @@ def test_a_title_and_byline_line_is_neither_a_section_title_nor_text():
         assert [p.text for p in doc.all_pieces() if "鄭氏箋" in p.text] == []
         assert doc.bylines == [{"dynasty": "", "place": "", "name": "鄭氏", "role": "箋"}]
         assert render_mandoku(doc) == text
+
+
+def test_a_title_and_byline_after_a_headings_note_is_neither_text_nor_a_title():
+    """毛詩 (KR1c0002, 四部叢刊) 卷三 五 九 十二 二十 print the 大題 and the commentator on the line
+    of the 篇 heading's note, after it (卷三:12 ``(鄘音容…/…)毛詩國風　鄭氏箋``; 卷九 ``(…)鄭氏箋``):
+    layout, as on a line of its own, and 鄭氏 the juan's byline; the 序 under them starts a
+    paragraph of its own, and the file is written back byte for byte."""
+    alone, titled = ["note"], ["note", "label", "note"]  # 卷九, 二十: 毛詩小雅(…), its own note, then 鄭氏箋
+    for name, heading, kinds, opening in (("KR1c0002_003.txt", "鄘柏舟詁訓傳第四", alone, "柏舟共姜自誓也"),
+                                          ("KR1c0002_005.txt", "齊雞鳴詁訓傳第八", alone, "雞鳴思賢妃也"),
+                                          ("KR1c0002_009.txt", "鹿鳴之什詁訓傳第十六", titled, "鹿鳴燕羣臣嘉賔也"),
+                                          ("KR1c0002_012.txt", "節南山之什詁訓傳第十九", alone, "節南山家父刺幽王也"),
+                                          ("KR1c0002_020.txt", "駉詁訓傳第二十九", titled, "駉頌僖公也")):
+        path = REFERENCES / "KR1c0002" / name
+        text = path.read_text(encoding="utf-8")
+        doc = parse_mandoku(text, str(path))
+        assert [p.text for p in doc.all_pieces() if "鄭氏箋" in p.text or "毛詩國風" in p.text] == [], name
+        assert doc.bylines == [{"dynasty": "", "place": "", "name": "鄭氏", "role": "箋"}], name
+        first = doc.chapters[0].sections[0]
+        assert (doc.chapters[0].heading, [p.kind for p in first.paragraphs[0]], first.paragraphs[1][0].text[:len(opening)]) \
+            == (heading, kinds, opening), name
+        if kinds == titled:
+            assert first.paragraphs[0][1].text in ("毛詩小雅", "毛詩魯頌")
+        assert render_mandoku(doc) == text, name
+    # 卷十九 (and 卷二十 那): the 大題 on a line of its own, printed lower, its note running on to 鄭氏箋
+    path = REFERENCES / "KR1c0002" / "KR1c0002_019.txt"
+    text = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(text, str(path))
+    first = doc.chapters[0].sections[0]
+    assert [[(p.kind, p.text[:4]) for p in para[:1]] for para in first.paragraphs[:3]] == [
+        [("label", "毛詩周頌")], [("note", "也歌誦盛")], [("text", "清廟祀文")]]
+    assert [p.text for p in doc.all_pieces() if "鄭氏箋" in p.text] == [] and render_mandoku(doc) == text
+
+
+def test_the_title_of_a_book_of_readings_is_no_person():
+    """經典釋文 (KR1g0003, 四部叢刊) prints each part's title under the juan's (卷二十三 ``　　　　孝經音義``)
+    and its author's byline under that (``　　唐國子博士…陸德明撰``, one U+3000 in in 卷二 and 卷二十四):
+    孝經 is no person with the role 音義 (nor 周 a dynasty and 易 a name in 周易音義); 陸德明 is the byline."""
+    lu = [{"dynasty": "唐", "place": "", "name": "陸德明", "role": "撰"}]
+    for name, people in (("KR1g0003_023.txt", lu), ("KR1g0003_002.txt", lu), ("KR1g0003_024.txt", lu),
+                         ("KR1g0003_025.txt", lu),
+                         ("KR1g0003_021.txt", [{"dynasty": "唐", "place": "", "name": "陸徳明", "role": "撰"}])):
+        path = JINGBU / "KR1g0003" / name
+        text = path.read_text(encoding="utf-8")
+        doc = parse_mandoku(text, str(path))
+        assert doc.bylines == people, name
+        assert render_mandoku(doc) == text, name

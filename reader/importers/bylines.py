@@ -17,6 +17,10 @@ How bylines are printed (the rules below follow it):
   太子中允贈齊州刺史」 / 「呉縣開國男陸　德明釋文附」): ``OFFICE_LINE``.
 - A heading line that prints the book's title before the commentator (大題在下: 「毛詩國風　鄭氏箋」)
   is a title and a byline: the header drops the title before reading the entry.
+- A classic's name before 音義 is the title of a book of readings, not a person (經典釋文 prints
+  each part's title under the juan's: 「孝經音義」, 「周易音義」, 「老子道經音義」; its author signs
+  on the next line, 「…陸德明撰」): ``PART_TITLE``. People are named before 音義 by their names
+  (唐陸德明音義).
 """
 from __future__ import annotations
 
@@ -25,6 +29,13 @@ import re
 #: Dynasty prefixes of Siku bylines (宋朱熹撰); 國朝 marks a Qing author.
 DYNASTIES = ("國朝", "皇朝", "後漢", "東漢", "西漢", "南唐", "後周", "北魏", "北齊", "北周",
              "漢", "魏", "晉", "宋", "齊", "梁", "陳", "隋", "唐", "元", "明", "清", "周")
+#: The names of the classics (and of the books 經典釋文 reads with them) that a book of readings
+#: is titled by: 孝經 in 「孝經音義」 (``PART_TITLE``).
+CLASSIC_NAMES = ("周易", "尚書", "毛詩", "周禮", "儀禮", "禮記", "春秋", "左氏", "公羊", "穀梁", "榖梁", "孝經",
+                 "論語", "孟子", "爾雅", "老子", "莊子")
+#: A line that is the title of a book of readings of a classic (經典釋文 卷二十三 「孝經音義」, 卷二
+#: 「周易音義」, 卷二十五 「老子道經音義」, 「春秋公羊音義」), spaces left out: a title, not a byline.
+PART_TITLE = re.compile(r"^(?:" + "|".join(CLASSIC_NAMES) + r")[^()<>音]{0,4}音義(?:[上中下]|之[一二三四五六七八九十]+)?$")
 #: A role of two words (編輯: 唐劉蛻集 ``明吳馡編輯``) is one role, not a name's last character and a role.
 ROLE = re.compile(r"(撰集|同撰|奉勅撰|編輯|撰|著|編|輯|纂|述|注|註|集注|集解|疏|訂|校)$")
 IDEO_SPACE = "\u3000"

@@ -18,7 +18,7 @@ from catalogue.catalogue import entry as catalogue_entry
 
 from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it here)
 from ..numerals import NUMERAL_CHARS, chinese_to_int
-from ..bylines import (DYNASTIES, OFFICES, ROLE, byline_entries, byline_people, clean_author, office_line, parse_byline,
+from ..bylines import (DYNASTIES, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, office_line, parse_byline,
                        several_authors, shared_role)
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
 
@@ -211,7 +211,17 @@ class Header:
                     i += 1
                     continue
             if "title" in found:
+                if "part" not in found and "byline" not in found and PART_TITLE.match(
+                        line.strip(IDEO_SPACE + PILCROW).replace(IDEO_SPACE, "")):
+                    # the title of the book of readings the juan holds (經典釋文 「孝經音義」): the
+                    # title's, no person's (``bylines.PART_TITLE``); its author signs under it
+                    found["part"] = line.strip(IDEO_SPACE + PILCROW)
+                    i += 1
+                    continue
                 b = self.byline_line(line)
+                if not b and "part" in found and line.startswith(IDEO_SPACE) and not line.startswith(IDEO_SPACE * 2):
+                    # under a part's title its author may sign one U+3000 in (經典釋文 卷二, 卷二十四)
+                    b = self.byline_line(IDEO_SPACE + line)
                 if not b and i + 1 < limit and line.startswith(IDEO_SPACE * 2) and office_line(line):
                     # offices fill the line, the name and role are on the next (毛詩 卷一 陸德明)
                     joined = self.byline_line(line.rstrip(PILCROW) + lines[i + 1].lstrip(IDEO_SPACE))

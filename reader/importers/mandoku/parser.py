@@ -34,6 +34,7 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .entries import keep_entries_whole
+from .glued_titles import glued_title_bylines
 from .volume_labels import label_volume
 from .structure import (
     INDENTED_HEADING, LONE_NUMBERED_CHAPTER, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group,
@@ -207,6 +208,9 @@ class _Parser:
             found["byline"] = IDEO_SPACE.join(dict.fromkeys(self.heading_bylines))  # 毛詩 卷七: one byline, three times
             fill_byline(doc, found["byline"])
         group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc))
+        glued = [] if self.header.tls else glued_title_bylines(doc, self.header)  # 毛詩 卷三: (…)毛詩國風　鄭氏箋
+        if glued and not doc.bylines:
+            fill_byline(doc, IDEO_SPACE.join(dict.fromkeys(glued)))
         if not doc.sections:
             line = head_end + 1 if head_end < len(lines) else max(len(lines), 1)
             raise NoTextError(self.path, line, 1, "no text: the file has a header but no main text")

@@ -1,0 +1,86 @@
+"""A title-and-byline printed on the line of a heading's note, after the note (毛詩 四部叢刊,
+KR1c0002 卷三 五 九 十二 二十: ``鄘柏舟詁訓傳第四`` over ``(鄘音容…/…)毛詩國風　鄭氏箋``, or
+``(…/…)鄭氏箋``). The book prints the 篇 heading, its note, then the 大題 and the commentator
+(大題在下), as it prints them on a line of their own in 卷一 (``mandoku.header.titled_byline``);
+here the scan reads the words after the note as the first words of the text, joined to the next
+line's. They are layout, as on their own line, and their people the juan's byline. Pure:
+a parsed ``JuanDocument`` in, changed in place.
+"""
+from __future__ import annotations
+
+from ..document import LABEL, NOTE, TEXT, JuanDocument
+from .header import same_title
+from .lines import IDEO_SPACE, PILCROW
+
+#: The longest byline printed alone after a heading's note (毛詩 卷九 ``鄭氏箋``: 3).
+BYLINE_ALONE_MAX = 6
+#: The longest 大題 printed with its own note under a 篇 heading (毛詩 ``毛詩小雅``: 4).
+TITLE_MAX = 8
+
+
+def glued_title_bylines(doc: JuanDocument, header) -> list[str]:
+    """Lay the title-and-byline words after a 篇 heading's note into the note's layout (its
+    line end with them) and return their bylines (``header.titled_byline``'s, or a byline
+    line's made of byline entries alone: ``鄭氏箋``), in text order; [] when no such line.
+    Only where the layout says so: the first paragraph of a chapter that has a heading opens
+    with the heading's note, or with the 大題 and its own note (卷九 ``毛詩小雅(從鹿鳴至…)``
+    after the heading's note; 卷二十 ``　毛詩商頌(…)`` on a line of its own), the note closes and
+    the words after it end their printed line and are read as a byline (title then byline, or
+    byline entries alone). The 大題 with its own note is a label, as a title is, not text. The
+    text after them (the next printed line on) starts a paragraph of its own."""
+    found: list[str] = []
+    for chapter in doc.chapters:
+        if not chapter.heading or not chapter.sections or not chapter.sections[0].paragraphs:
+            continue
+        section = chapter.sections[0]
+        para = section.paragraphs[0]
+        k = 1 if para and para[0].kind == NOTE else 0  # the heading's note
+        title = None
+        if k + 1 < len(para) and para[k].kind == TEXT and para[k + 1].kind == NOTE \
+                and _book_title(para[k], header.work):
+            title, k = para[k], k + 2
+        at, note = 0, None  # the paragraph of the words after the note, and the note
+        if k == len(para) and title is not None and len(section.paragraphs) > 1:
+            # the 大題 on a line of its own, printed lower, its note running on at the top of the
+            # next line (卷十九 ``　毛詩周頌(…`` then ``(…)鄭氏箋``): the words open the next paragraph
+            at, para = 1, section.paragraphs[1]
+            k = 1 if para and para[0].kind == NOTE else 0  # the note's run-on, a piece of its own or not
+            note = para[0] if k else section.paragraphs[0][-1]
+        elif not k:
+            continue
+        if k >= len(para) or para[k].kind != TEXT:
+            continue
+        note, text = note or para[k - 1], para[k]
+        if not note.layout or note.layout[-1] != (len(note.text), ")") or note.source_tag:
+            continue  # the note does not close on this line, or the line ends with it
+        end = next(((offset, raw) for offset, raw in text.layout if PILCROW in raw), None)
+        if end is None or any(offset < end[0] for offset, _ in text.layout):
+            continue
+        words = text.text[:end[0]]
+        line = IDEO_SPACE * 2 + words + PILCROW
+        # a byline alone is short (鄭氏箋); a sentence of the text ending in 傳 or 注 is not
+        alone = header.byline_line(line) if IDEO_SPACE not in words and len(words) <= BYLINE_ALONE_MAX else None
+        byline = alone if title is not None else header.titled_byline(line) or alone
+        if not byline:
+            continue
+        found.append(byline)
+        if title is not None:
+            title.kind = LABEL  # the 大題 (毛詩小雅): a title, not text
+        note.layout[-1] = (len(note.text), ")" + words + end[1])
+        rest = text.text[end[0]:]
+        if rest:
+            text.text = rest
+            text.layout = [(offset - end[0], raw) for offset, raw in text.layout if offset > end[0]]
+            after = [text, *para[k + 1:]]
+        else:
+            after = para[k + 1:]
+        section.paragraphs[at:at + 1] = ([para[:k]] if k else []) + ([after] if after else [])
+    return found
+
+
+def _book_title(piece, work: str) -> bool:
+    """Whether ``piece`` is the 大題 printed under a 篇 heading: the book's title first
+    (``header.same_title``: 毛詩小雅, 毛詩魯頌), at most ``TITLE_MAX`` characters, on one line."""
+    text = piece.text.strip(IDEO_SPACE)
+    return bool(work) and len(text) <= TITLE_MAX and same_title(text[:len(work)], work) \
+        and not any(PILCROW in raw for _, raw in piece.layout)
