@@ -16,6 +16,7 @@ from collation import exports
 from collation.parallels import MIN_SPAN, find_parallels, section_main_text, to_json
 from collation.service import collate_juan
 from config.converters import whole_number
+from config.ratelimit import ApiSearchThrottle
 
 from .views import JUAN_N, WORK_ID, _juan
 
@@ -110,6 +111,8 @@ class SectionParallels(APIView):
     nearly the same main text, variants folded, commentary allowed between the words; ranked
     by shared characters, each with its matched text, its differences and its URL."""
 
+    throttle_classes = [ApiSearchThrottle]  # index probes, as a search: the search budget too
+
     @extend_schema(parameters=[WORK_ID, JUAN_N, OpenApiParameter(
         "position", int, OpenApiParameter.PATH, description="section position in the juan, 1-based")],
         responses=OpenApiTypes.OBJECT)
@@ -123,6 +126,8 @@ class SectionParallels(APIView):
 
 class SpanParallels(APIView):
     """Parallel passages of any span of text (`text`, 8 to 2,000 characters)."""
+
+    throttle_classes = [ApiSearchThrottle]  # index probes, as a search: the search budget too
 
     @extend_schema(parameters=[OpenApiParameter("text", str, required=True, description=(
         "the span: 8 to 2,000 characters, e.g. 宰戒百官有事於射者"))], responses=OpenApiTypes.OBJECT)
