@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from catalogue.catalogue import entry
 from reader.importers.document import interleave_layout
 from reader.importers.errors import TextFormatError
 from reader.importers.mandoku import parse_mandoku
@@ -79,7 +80,16 @@ def _file_docs(source: str, people: list | None = None):
         if doc is not None:
             if people is not None:
                 people.extend(doc.bylines)
+                people.extend(catalogue_people(doc.kanripo_id))
             yield f.name, doc
+
+
+def catalogue_people(kanripo_id: str) -> list[dict[str, str]]:
+    """The people Kanripo's catalogue lists for a work (``[{"dynasty", "name", "role"}]``; []
+    when it lists none): an edition's people beside its bylines, since a byline need not name
+    every commentator the book prints (毛詩注疏's 鄭氏箋 leaves 毛亨's 傳 unnamed)."""
+    listed = entry(kanripo_id)
+    return [{"dynasty": p.dynasty, "name": p.name, "role": p.role} for p in listed.people] if listed else []
 
 
 def _stored_pieces(slug: str, people: list | None = None):
@@ -88,6 +98,7 @@ def _stored_pieces(slug: str, people: list | None = None):
         raise LookupError(f"{slug}: no such file, folder or stored edition")
     if people is not None:
         people.extend(edition.byline or [])
+        people.extend(catalogue_people(edition.kanripo_id))
     pieces = (Piece.objects.filter(section__juan__edition=edition)
               .select_related("section__juan")
               .order_by("section__juan__number", "section__juan__id", "section__position", "position"))
