@@ -187,6 +187,9 @@ def test_commentary_and_appended_readings_of_a_classic():
     assert shi[k + 1:k + 3] == [("鄭玄", COMMENTARY, "箋", "箋云言后妃覺寐則常求此賢女欲與之共巳職也"),
                                 ("陸德明", READINGS, "音義", "寤五路反寐莫利反覺音敎")]
     assert Counter((n[0], n[2]) for n in shi) == {("鄭玄", "箋"): 116, ("陸德明", "音義"): 144, ("毛亨", "傳"): 152}
+    # a 反切 whose second character can stand in prose (其今反) is a reading all the same
+    assert [n for n in notes(parse("kanripo-references/KR1c0002/KR1c0002_009.txt")) if "芩" in n[3]] == [
+        ("毛亨", COMMENTARY, "傳", "芩草也"), ("陸德明", READINGS, "音義", "芩其今反說文云蒿也又其炎反")]
     shu = notes(parse("kanripo-references/KR1b0002/KR1b0002_002.txt"))
     assert shu[:3] == [("孔安國", COMMENTARY, "傳", "矢陳也"), ("陸德明", READINGS, "音義", "皐音髙陶音遥"),
                        ("孔安國", COMMENTARY, "傳", "陳其成功")]

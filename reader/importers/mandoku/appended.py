@@ -31,7 +31,7 @@ FORMULAS = {"箋": "箋云"}
 
 #: Characters that stand before 反 in running prose (而反, 不反, 反覆: 覆反), never as the
 #: second character of a 反切 (the first may be any: 以眞反, 其器反, 方往反).
-PROSE_BEFORE_FAN = set("而不必則乃還復覆相皆旣既來將未也能豈今自")
+PROSE_BEFORE_FAN = set("而不則乃還復覆相旣既來將也能豈自")
 #: Characters that follow 音 in running prose (德音莫違, 五音之聲), never as a sound read.
 PROSE_AFTER_YIN = set("之也者而不莫聲樂律以其於乎則")
 #: A reading entry's gloss right after its headword: a 反切, ``音`` and a sound, ``如字``, a variant.
