@@ -130,6 +130,17 @@ class Proposal(models.Model):
         by the other."""
         return self.kind in (ANNOTATION, PRIVATE_NOTE, BOOKMARK)
 
+    @property
+    def edition_name(self) -> str:
+        """The edition as breadcrumbs and citations name it: the work's title, with the
+        edition's ``cited_name`` when it has one (``楚辭補注（KR4a0003）``; the seed's
+        ``禮書綱目``), else the slug recorded when the edition is gone. Lists select
+        ``edition__work``."""
+        if not (self.edition_id and self.edition):
+            return self.edition_slug
+        named = self.edition.cited_name
+        return f"{self.edition.work.title}（{named}）" if named else self.edition.work.title
+
     @cached_property
     def juan_label(self) -> str:
         """The juan as the book and the reading page name it (``卷十``, ``序``), one query; from

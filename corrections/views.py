@@ -151,7 +151,7 @@ def history(request, pk):
     """One proposal: what, where, the diff, reason and evidence, and its audit log. Anyone
     reads changes that are or were in the reading; pending and rejected ones only their
     author and editors."""
-    proposal = get_object_or_404(Proposal.objects.select_related("author", "reviewer", "edition"), pk=pk)
+    proposal = get_object_or_404(Proposal.objects.select_related("author", "reviewer", "edition__work"), pk=pk)
     if not _may_read(request, proposal):
         raise Http404("No such proposal")
     editor = is_editor(request.user)
@@ -175,7 +175,7 @@ def queue(request):
     proposer's record; an editor's own proposals are listed apart (someone else reviews them)."""
     if not is_editor(request.user):
         raise PermissionDenied("the review queue is for editors")
-    pending = Proposal.label_juans(Proposal.objects.filter(status=PENDING).select_related("author")
+    pending = Proposal.label_juans(Proposal.objects.filter(status=PENDING).select_related("author", "edition__work")
                                    .order_by("created_at", "pk")[:200])
     records = {uid: _proposer_record(uid) for uid in {p.author_id for p in pending}}
     for p in pending:
@@ -220,7 +220,7 @@ def review(request, pk):
 def notes(request):
     """A signed-in reader's own private notes and bookmarks, in text order."""
     return render(request, "corrections/notes.html", {
-        "items": Proposal.label_juans(Proposal.objects.filter(author=request.user, status=PRIVATE).order_by(
+        "items": Proposal.label_juans(Proposal.objects.filter(author=request.user, status=PRIVATE).select_related("edition__work").order_by(
             "edition_slug", "juan_number", "section_position", "piece_position", "start", "pk")[:1000])})
 
 
@@ -229,7 +229,7 @@ def notes(request):
 def mine(request):
     """A signed-in user's own proposals, newest first."""
     return render(request, "corrections/mine.html", {
-        "proposals": Proposal.label_juans(Proposal.objects.filter(author=request.user).exclude(status=PRIVATE)
+        "proposals": Proposal.label_juans(Proposal.objects.filter(author=request.user).exclude(status=PRIVATE).select_related("edition__work")
                                           .order_by("-created_at", "-pk")[:500])})
 
 

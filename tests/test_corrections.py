@@ -291,7 +291,8 @@ def test_an_accepted_correction_is_read_searched_and_exported_and_the_source_is_
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page
     # the place is the section's position, not a 「第 N 節」 the book does not have
     # the juan as the book and the reading page name it (卷十), not its number in the URL (卷10)
-    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第3段，字 0–6</dd>", page)
+    # the piece counted from 1 (its fourth piece, position 3, said 第3段) and the edition by its title
+    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第4段，字 0–6</dd>", page)
     assert e.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "宋本是"}).status_code == 302
     # the log names each action in Chinese first, as the interface's other messages (the stored word after it)
     log = re.findall(r"<li>\d{4}-\d\d-\d\d \d\d:\d\d ([^<]*)", e.get(f"/corrections/{p.pk}/").content.decode())
@@ -842,6 +843,25 @@ def test_a_text_correction_holding_the_source_forms_markup_is_refused(tmp_path, 
         accept(p, people["editor"], reason="是", replacement="屈(平")
     p.refresh_from_db()
     assert (p.status, p.replacement) == (PENDING, "屈平")
+
+
+def test_lists_name_an_edition_as_its_breadcrumbs_do(tmp_path, client, people):
+    """A proposal's place named the edition by its id alone (「KR9z0001 卷一 §1，第0段」): the
+    lists and its page give the work's title with the edition, as the reading page's
+    breadcrumbs do, and count pieces from 1."""
+    path = tmp_path / "KR9z0001_001.txt"
+    path.write_text(KANRIPO_JUAN, encoding="utf-8")
+    kanripo = import_file(path).juan
+    note = Piece.objects.get(section__juan=kanripo, kind="note")
+    p = propose(people["contributor"], kanripo, kind="text", section=1, piece=note.position, start=0, end=2,
+                replacement="屈平", reason="他本")
+    client.force_login(people["contributor"])
+    mine = client.get("/corrections/mine/").content.decode()
+    assert f'<a href="/corrections/{p.pk}/">#{p.pk} 文字校正 (text correction)</a> 楚辭補注（KR9z0001） 卷一 §1：待審 (pending)' in mine
+    page = client.get(f"/corrections/{p.pk}/").content.decode()
+    assert re.search(rf"<dt>位置</dt><dd><a [^>]+>楚辭補注（KR9z0001） 卷一 §1</a>，第{note.position + 1}段，字 0–2</dd>", page)
+    client.force_login(people["editor"])
+    assert f"#{p.pk} 文字校正 (text correction)</a>：楚辭補注（KR9z0001） 卷一 §1</h2>" in client.get("/corrections/").content.decode()
 
 
 def test_the_patch_message_keeps_each_new_text_on_its_line(tmp_path, seed_juan, people):
