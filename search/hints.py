@@ -9,7 +9,9 @@ most likely meant, each with a message (中文 + English):
 - ``|``, ``｜`` or ``OR`` inside a word is searched as written; as OR it stands between spaces
   (``大射|鄉射`` → ``大射 | 鄉射``);
 - lower-case ``or`` and ``near/5`` are searched as text; the operators are ``OR`` and
-  ``NEAR/5``; ``AND``/``and`` is searched as text, while a space already means "and".
+  ``NEAR/5``; ``AND``/``and`` is searched as text, while a space already means "and";
+- ``NOT``/``not`` before a word is searched as text, while ``-`` excludes (``侯 NOT 鵠`` →
+  ``侯 -鵠``; none when nothing is left to search for: ``NOT 鵠``).
 
 Pure functions: text in, strings out.
 """
@@ -21,6 +23,9 @@ from dataclasses import dataclass
 from .query import ParsedQuery
 
 _STAR = re.compile("[*＊]")
+_NOT = ("NOT", "not", "Not")
+#: ``NOT`` as a word of its own before another word (``search.query`` reads it as text).
+_NOT_WORD = re.compile(r"(?:(?<= )|^)(?:NOT|not|Not) (?=\S)")
 
 
 @dataclass(frozen=True)
@@ -72,4 +77,8 @@ def suggestions(text: str) -> list[Suggestion]:
     if any(w in ("AND", "and", "And") for w in words):
         add(" ".join(w for w in words if w not in ("AND", "and", "And")),
             "空格即「且」，不必寫 AND（a space already means and; AND is searched as text）")
+    if any(w in _NOT for w in words[:-1]):
+        excluded = _NOT_WORD.sub("-", " ".join(words))
+        if any(not w.startswith("-") and w not in ("OR", "|", "｜") for w in excluded.split()):
+            add(excluded, "排除請用 -，如 侯 -鵠；NOT 按原字檢索（exclude with -: NOT is searched as text）")
     return out

@@ -140,6 +140,10 @@ def test_the_page_links_the_exports(client, seed_backend):
     ("大射 or 鄉射", "「大射」且「or」且「鄉射」", ["大射 OR 鄉射"]),
     ("鄉射 near/5 大射", "「鄉射」且「near/5」且「大射」", ["鄉射 NEAR/5 大射"]),
     ("侯 AND 鵠", "「侯」且「AND」且「鵠」", ["侯 鵠"]),
+    ("侯 NOT 鵠", "「侯」且「NOT」且「鵠」", ["侯 -鵠"]),  # was no hint: 0 hits, silently
+    ("侯 not 鵠 OR 射", "「侯」且「not」且「鵠」 或 「射」", ["侯 -鵠 OR 射"]),
+    ("NOT 鵠", "「NOT」且「鵠」", []),  # -鵠 alone searches nothing
+    ("侯 NOT", "「侯」且「NOT」", []),
     ("獲 -釋獲 OR 鵠", "「獲」，不含「釋獲」 或 「鵠」", []),
     ("大射 | 鄉射", "「大射」 或 「鄉射」", []),
 ])
