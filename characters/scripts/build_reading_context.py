@@ -25,7 +25,7 @@ left out, and so is every wider context (two or three characters) that decides n
 whose counts, for every ambiguous form that may stand for the readings seen there, change no
 reading's log-odds against another by ``PRUNE`` or more from what the next narrower context
 (its nearer characters) already says, or that the readings of a form were seen beside fewer
-than ``characters.readings.BACKOFF`` times (``scores`` would not read it).
+than ``characters.readings.BACKOFF`` times (too few to ship).
 It also counts, in the full-size text of the classic editions (``CLASSIC_EDITIONS``), the windows
 round each reading (``QUOTE_SHAPES``): ``于 Q 席_門中闑 3`` says the classics print 席于門中闑 3
 times; a window is shipped when the readings of some form were printed in it ``QUOTED`` times.
@@ -399,10 +399,10 @@ def add_readings(corpus: Path, new: set[str], path: Path = CONTEXT_PATH, out: Pa
     counted again as ``main`` counts them, every other row is kept. The same table as a whole
     build, because a form's readings only gain one: a wider context the old table keeps is kept
     still (a form with more readings moves some log-odds at least as much), and the contexts the
-    new readings keep besides get the other readings' rows too (``count`` with ``contexts``); the
-    one difference is that the other forms' library windows are not counted again although the
-    new neighbours may change ``characters.readings``'s vocabulary ``V`` (by a few characters of
-    thousands). Returns ``{'readings': recounted, 'new': the new ones, 'rows': rows before,
+    new readings keep besides get the other readings' rows too (``count`` with ``contexts``), and
+    the other forms' library windows depend on their own readings' counts alone. (The windows are
+    chosen round the places the neighbours leave open as ``characters.readings.scores`` reads
+    them now: a table whose windows were chosen by an older ``scores`` keeps them.) Returns ``{'readings': recounted, 'new': the new ones, 'rows': rows before,
     'rows after': …, 'gained': wider contexts kept besides, 'Q changed': Q rows of other readings
     that differ (0 unless the corpus changed)}``."""
     out = path if out is None else out
