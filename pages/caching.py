@@ -18,8 +18,8 @@ the gunicorn workers share, see ``config/settings.py``) under a key made of:
   the site (a cached view that is not the API's) is a 301 to its URL without them
   (``tidy_url``, decision 0008), which the cache answers, so ``?x=1``, ``?x=2`` … cannot
   have a page built afresh each time; the API answers them afresh, within its rate limits; the reader's display settings as read from the ``display`` cookie (the pages'
-  only other input, see ``reader.reading``; ``display_key``) and the ``Accept`` header
-  (the API's content negotiation).
+  only other input, see ``reader.reading``; ``display_key``) and, for the API alone, the
+  ``Accept`` header (its content negotiation).
 
 So a change never serves a stale page: its key is simply never asked for again. The
 most recently used entries are also kept in each process's memory (``_Recent``, at most
@@ -271,8 +271,13 @@ def _key(request) -> str | None:
     if any(name not in QUERY_PARAMETERS for name in request.GET):
         return None  # answered, never kept
     query = "&".join(f"{name}={value}" for name in sorted(request.GET) for value in request.GET.getlist(name))
+    # Only the API negotiates its answer on Accept (JSON or the browsable page): a page of the
+    # site is one whatever the header says, and keyed on it each made-up Accept had the page
+    # built afresh and kept, as ``?x=1`` had before ``tidy_url``.
+    view = _view_of(request.path_info)
+    accept = request.headers.get("Accept", "") if view is None or hasattr(view, "cls") else ""
     parts = [code_version(), corpus_version(), index_version, request.scheme, request.get_host(), request.path,
-             query, display_key(request), request.headers.get("Accept", "")]
+             query, display_key(request), accept]
     return "page:" + hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -260,6 +260,22 @@ def test_a_reading_page_keeps_the_parameters_it_reads_and_drops_those_other_view
     assert len(page_cache._cache) == 0  # nothing for them (?layers=classic sets the display cookie: not kept)
 
 
+def test_a_page_of_the_site_is_one_entry_whatever_its_accept_header(client, seed_juan, page_cache,
+                                                                   django_assert_num_queries):
+    """The key held the Accept header for every page: ``Accept: text/html, x/1``, ``x/2`` … each had
+    the juan page built afresh (2.4 to 3.2 s wall for 前漢書's longest juan on the 107 M library,
+    load 17) and kept, with no limit. Only the API negotiates on it."""
+    first = client.get(JUAN, HTTP_ACCEPT="text/html")
+    for i in range(3):
+        with django_assert_num_queries(0):
+            again = client.get(JUAN, HTTP_ACCEPT=f"text/html, x/{i}")
+        assert (again.status_code, again.content) == (200, first.content)
+    assert len(page_cache._cache) == 1
+    client.get("/api/works/", HTTP_ACCEPT="application/json")
+    client.get("/api/works/", HTTP_ACCEPT="application/json, x/1")
+    assert len(page_cache._cache) == 3  # the API keys on it (within its rate limits)
+
+
 def test_a_page_with_parameters_no_view_reads_is_sent_to_its_url_without_them(client, seed_juan, page_cache,
                                                                            django_assert_num_queries):
     """``?x=1``, ``?x=2`` … on a page of the site: a 301 to the URL without the parameters no view
