@@ -848,3 +848,48 @@ def test_an_index_of_format_9_is_read_as_before(settings, tmp_path, seed_juan, m
     for q in ["主人", "射鵠", "射?鵠", "大射 OR 鄉射"]:
         for exact in (False, True):
             _same(backend.search(SearchQuery(q, exact=exact)), ref.search(SearchQuery(q, exact=exact)), (q, exact))
+
+
+def test_postings_answer_as_their_positions_laid_out():
+    """``Postings`` (a one-character term's views of its segments' postings) count, read at
+    indexes and ``searchsorted`` as the array they make laid out, without making it."""
+    from search.backends.positional.joined import Postings
+
+    pieces = [(np.array([3, 7, 8], dtype=np.int32), 0), (np.array([1, 4], dtype=np.int32), 10),
+              (np.array([0], dtype=np.int32), 20), (np.array([2, 9, 30], dtype=np.int32), 25)]
+    laid = np.array([3, 7, 8, 11, 14, 20, 27, 34, 55])
+    postings = Postings(pieces)
+    assert len(postings) == 9 and postings._array is None
+    assert [int(postings[i]) for i in range(9)] == laid.tolist() and int(postings[-1]) == 55
+    assert postings[np.array([0, 2, 3, 5, 8])].tolist() == [3, 8, 11, 20, 55]
+    assert postings[np.array([], dtype=np.int64)].tolist() == []
+    values = np.arange(-1, 60)
+    for side in ("left", "right"):
+        assert postings.searchsorted(values, side=side).tolist() == laid.searchsorted(values, side=side).tolist()
+        assert np.searchsorted(postings, 20, side=side) == laid.searchsorted(20, side=side)
+    assert postings._array is None  # nothing above laid them out
+    with pytest.raises(IndexError):
+        postings[9]
+    assert np.asarray(postings).tolist() == laid.tolist() and postings.array is postings._array
+    assert len(Postings([])) == 0 and Postings([]).searchsorted([5]).tolist() == [0]
+
+
+def test_a_character_is_counted_and_paged_without_laying_out_its_positions(settings, tmp_path, seed_juan,
+                                                                          monkeypatch):
+    """A query of one frequent character without filters counts its hits and shows a page in
+    text order from its segments' postings (``Postings``), the same hits as a plain scan; reading
+    every hit lays them out."""
+    from search.backends.positional import joined
+    from search.backends.positional.hits import FEW_HITS  # at most: laid out to sort them all at once
+
+    monkeypatch.setattr(joined, "LAID_OUT_BELOW", 0)  # every character is frequent here
+    backend, ref = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
+    for q, exact in (("射", False), ("之", True), ("賓", True), ("主", False)):
+        got, want = backend.search(SearchQuery(q, exact=exact)), ref.search(SearchQuery(q, exact=exact))
+        assert got.count == want.count and got.count > FEW_HITS, q
+        key = lambda h: (h.juan_number, h.doc_id.split(":", 1)[-1], h.start, h.end, h.before, h.match, h.after,
+                         h.passage_hits)
+        assert [key(h) for h in got.hits[:20]] == [key(h) for h in want.hits[:20]], q
+        assert got.hits._starts is None, q  # the count and the page read only a few positions
+        _same(got, want, (q, exact))
+        assert got.hits._starts is not None, q

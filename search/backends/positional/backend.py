@@ -517,6 +517,14 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
 
         spans_starts, spans_lengths, spans_pids = [], [], []
         for clause in query.parsed.clauses:
+            if allowed is None and ranges is None and len(clause.positives) == 1 and not clause.negatives \
+                    and not clause.nears:  # one character, no filter: its postings where they lie
+                postings = corpus.unit_positions(clause.positives[0].text, query.exact, live_only=True)
+                if postings is not None:
+                    spans_starts.append(postings)
+                    spans_pids.append(_LazyPassages(corpus, postings))
+                    spans_lengths.append(_same_length(1, len(postings)))
+                    continue
             found = [(occurrences(t.text), len(query_units(t.text))) for t in clause.positives]
             if clause.nears:
                 found = self._near_filtered(corpus, clause, found, occurrences)
@@ -573,7 +581,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         elif len(spans_starts) == 1:  # the passages are known: no second look-up
             starts, lengths, pids = spans_starts[0], spans_lengths[0], spans_pids[0]
         else:
-            starts, lengths = _merged(spans_starts, spans_lengths)
+            starts, lengths = _merged([np.asarray(s) for s in spans_starts], spans_lengths)
             ends = starts + lengths
             if len(starts) > 1 and bool((starts[1:] < np.maximum.accumulate(ends)[:-1]).any()):
                 starts, lengths = _non_overlapping(starts, lengths)

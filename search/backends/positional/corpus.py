@@ -13,6 +13,8 @@ from search.analysis import char_alternatives, query_units
 
 from ..base import live_juans
 from .format import ARRAYS, GAP_BIT, deleted_file, segment_names, unit_key
+from . import joined
+from .joined import Postings, _Joined
 from .places import JoinedPlaces
 from .segment import Segment, _check_units, _key_test, _non_overlapping, _Term, remember
 
@@ -21,57 +23,6 @@ from .segment import Segment, _check_units, _key_test, _non_overlapping, _Term, 
 KEPT_PROOFS = 4096
 #: Bytes of copied postings (a usual form less its exceptions) ``Corpus._unit_pieces`` keeps.
 KEPT_BYTES = 32 << 20
-
-
-class _Joined:
-    """Per-segment position arrays read as one (the segments' positions end to end).
-    ``add``: per segment, a number added to its non-negative values (passage numbers)."""
-
-    def __init__(self, parts: list, add: list | None = None):
-        self.parts, self.add = parts, add
-        self.bounds = np.cumsum([len(a) for a in parts])  # end of each segment
-        self.firsts = np.concatenate(([0], self.bounds[:-1]))
-        self.bound_list, self.first_list = self.bounds.tolist(), self.firsts.tolist()  # for single positions
-        self.n = int(self.bounds[-1]) if len(parts) else 0
-        self.dtype = parts[0].dtype
-
-    def __len__(self) -> int:
-        return self.n
-
-    def _shift(self, values: np.ndarray, k: int) -> np.ndarray:
-        if self.add is None or not self.add[k]:
-            return values
-        return np.where(values >= 0, values + self.add[k], values).astype(values.dtype)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            start, stop, _ = index.indices(self.n)
-            out = []
-            for k, (a, first) in enumerate(zip(self.parts, self.firsts.tolist())):
-                lo, hi = max(start - first, 0), min(stop - first, len(a))
-                if lo < hi:
-                    out.append(self._shift(a[lo:hi], k))
-            return out[0] if len(out) == 1 else (np.concatenate(out) if out else np.empty(0, dtype=self.dtype))
-        if isinstance(index, (int, np.integer)):
-            k = bisect.bisect_right(self.bound_list, index)
-            value = self.parts[k][index - self.first_list[k]]
-            return value + self.add[k] if self.add is not None and value >= 0 else value
-        index = np.asarray(index)
-        out = np.empty(index.shape, dtype=self.dtype)
-        if index.ndim == 1 and len(index) > 1 and not bool((index[1:] < index[:-1]).any()):
-            # Ascending (postings, candidates, hits in text order): one run per segment.
-            cuts = np.searchsorted(index, self.bounds).tolist()
-            lo = 0
-            for k, hi in enumerate(cuts):
-                if hi > lo:
-                    out[lo:hi] = self._shift(self.parts[k][index[lo:hi] - self.firsts[k]], k)
-                lo = hi
-            return out
-        seg = np.searchsorted(self.bounds, index, side="right")
-        for k in np.unique(seg).tolist():
-            at = seg == k
-            out[at] = self._shift(self.parts[k][index[at] - self.firsts[k]], k)
-        return out
 
 
 def _global_numbers(key_lists: list[list]) -> list[np.ndarray]:
@@ -219,27 +170,33 @@ class Corpus:
     def places_at(self, positions: np.ndarray, lengths: np.ndarray | None = None, keys: bool = True):
         """``(passages, text order keys, start offsets, end offsets)`` of ascending unit
         ``positions`` (occurrences of ``lengths`` units; None: keys only, offsets None),
-        read segment by segment on each one's own arrays (no joined look-up). ``keys``
-        False: no keys (None), two gathers less a position."""
+        read segment by segment on each one's own arrays (no joined look-up): a gather per
+        array and segment, the rest once for all of them. ``keys`` False: no keys (None), one
+        gather less a position."""
         n = len(positions)
         pids, out = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int64) if keys else None
         begins = ends = None
         if lengths is not None:
             begins, ends = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-        several = len(self.segments) > 1
-        for k, lo, hi in self.segment_runs(positions):
-            segment = self.segments[k]
-            local = positions[lo:hi] - self.unit_firsts[k]
-            pid = segment.pid[local]
-            np.add(pid, self.passage_firsts[k], out=pids[lo:hi], casting="unsafe")
-            if keys and several:  # the juan's number in text order, then the rank in its segment (``sort_keys``)
-                np.left_shift(self.juan_index[pids[lo:hi]], 32, out=out[lo:hi])
-                out[lo:hi] += segment.rank[local]
-            elif keys:
-                out[lo:hi] = segment.rank[local]
+        runs = self.segment_runs(positions)
+        if len(runs) > 1:  # each position less its segment's first
+            local = positions - np.repeat([self.unit_firsts[k] for k, _, _ in runs], [hi - lo for _, lo, hi in runs])
+        else:
+            local = positions - self.unit_firsts[runs[0][0]] if runs else positions
+        last = local + lengths - 1 if lengths is not None else None
+        for k, lo, hi in runs:
+            segment, at = self.segments[k], local[lo:hi]
+            pids[lo:hi] = segment.pid[at]
+            if keys:
+                out[lo:hi] = segment.rank[at]
             if lengths is not None:
-                begins[lo:hi] = segment.offset[local]
-                ends[lo:hi] = segment.end_offset[local + lengths[lo:hi] - 1]
+                begins[lo:hi] = segment.offset[at]
+                ends[lo:hi] = segment.end_offset[last[lo:hi]]
+        if len(runs) > 1 or (runs and self.passage_firsts[runs[0][0]]):
+            pids += np.repeat([self.passage_firsts[k] for k, _, _ in runs], [hi - lo for _, lo, hi in runs]) \
+                if len(runs) > 1 else self.passage_firsts[runs[0][0]]
+        if keys and len(self.segments) > 1:  # the juan's number in text order, then the rank in its segment (``sort_keys``)
+            out += self.juan_index[pids] << 32
         return pids, out, begins, ends
 
     def postings(self, codes) -> np.ndarray:
@@ -282,12 +239,31 @@ class Corpus:
         if term.length > 1 and len(self.segments) > 1 and all(s.next_key is not None for s in self.segments):
             found = self._joined_phrase(term, exact)
             return np.concatenate(self._live_pieces(found)) if live_only and len(self.dead_ranges[0]) else found
-        dead = self.dead_by_segment if live_only else None
-        parts = []
         if term.length == 1 and term.alts[0] is not None:
             found = self._unit_pieces(term.alts[0], term.codes[0] if exact else None)
         else:
             found = [(k, segment.phrase_pieces(term, exact)) for k, segment in enumerate(self.segments)]
+        return Postings(self._placed(found, live_only)).array
+
+    def unit_positions(self, phrase: str, exact: bool, live_only: bool = False) -> "Postings | np.ndarray | None":
+        """``phrase``'s answer for a term of one unit (a character, or a gaiji): ``Postings``, the
+        views of the segments' postings, not laid out in one array until asked for (a count and a
+        page read a few of them), if it has at least ``joined.LAID_OUT_BELOW`` positions, else
+        the array (one copy of a few costs less than reading them piece by piece); None for any
+        other term."""
+        term = _Term(phrase, exact)
+        if term.length != 1 or term.alts[0] is None:
+            return None
+        postings = Postings(self._placed(self._unit_pieces(term.alts[0], term.codes[0] if exact else None),
+                                         live_only))
+        return postings if len(postings) >= joined.LAID_OUT_BELOW else postings.array
+
+    def _placed(self, found: list, live_only: bool) -> list[tuple[np.ndarray, int]]:
+        """``[(piece, first position of its segment)]`` of ``found`` (``[(segment number,
+        pieces)]``), the empty pieces left out, ``live_only``: cut around the positions of
+        superseded juans (views)."""
+        dead = self.dead_by_segment if live_only else None
+        parts = []
         for k, pieces in found:
             first = self.unit_firsts[k]
             if dead is not None and dead[k] is not None and pieces:
@@ -295,12 +271,7 @@ class Corpus:
                 local = ((lo - first).astype(pieces[0].dtype), (hi - first).astype(pieces[0].dtype))
                 pieces = [q for p in pieces for q in self._live_pieces(p, local)]
             parts += [(p, first) for p in pieces if len(p)]
-        out = np.empty(sum(len(p) for p, _ in parts), dtype=np.int64)
-        at = 0
-        for p, first in parts:
-            np.add(p, first, out=out[at:at + len(p)], casting="unsafe")
-            at += len(p)
-        return out
+        return parts
 
     def _kept(self, key: tuple, make):
         """``make()``'s value ``(value, arrays)`` kept with the corpus under ``key``: the look-ups of
@@ -409,7 +380,7 @@ class Corpus:
         cand = cand if inside.all() else cand[inside]
         proven = {j: p for j, p in proven.items() if p is not None}
         cand = _check_units(self, cand, term, exact, anchor, proven, {anchor + 1, anchor})  # gaps: the keys'
-        if exact and len(cand):
+        if exact and len(cand) and any(units.gaps[1:length]):  # the query writes separators between its units
             pieces = []
             for k, lo, hi in self.segment_runs(cand):  # the separators' strings, on each segment's texts
                 pieces.append(segments[k]._same_separators(cand[lo:hi] - self.unit_firsts[k], units)

@@ -22,6 +22,9 @@ assert _PASSAGE_FIELDS[-1] == "doc_id" and set(_PASSAGE_FIELDS) <= set(PLACE_FIE
 FIRST_UNITS = 3
 #: Hits made at a time when every hit is read in turn (``HitArray.__iter__``: a hit list).
 READ_BATCH = 1000
+#: At most this many hits in text order are sorted from their places read once with their spans
+#: (``HitArray._sorted_indexes``): a rare phrase's page, without a look-up of passages then keys.
+FEW_HITS = 256
 _PASSAGE_HEAD = operator.itemgetter(*(PLACE_FIELDS.index(f) for f in _PASSAGE_FIELDS))
 
 
@@ -38,7 +41,8 @@ class _LazyPassages:
     @property
     def array(self) -> np.ndarray:
         if self._array is None:
-            self._array = self.corpus.passages_at(self.starts) if len(self.starts) else np.empty(0, dtype=np.int32)
+            starts = np.asarray(self.starts)  # ``Postings``: laid out
+            self._array = self.corpus.passages_at(starts) if len(starts) else np.empty(0, dtype=np.int32)
         return self._array
 
 
@@ -129,17 +133,31 @@ class HitArray(Sequence):
     ``np.unique``). The count of a passage's hits is then two ``searchsorted`` calls, and the
     hits of one segment are one range of indexes."""
 
-    def __init__(self, corpus: Corpus, query: SearchQuery, starts: np.ndarray, lengths: np.ndarray,
-                 pids: _LazyPassages):
+    def __init__(self, corpus: Corpus, query: SearchQuery, starts, lengths: np.ndarray, pids: _LazyPassages):
         self.corpus, self.query = corpus, query
-        self.starts, self.lengths, self._pids = starts, lengths, pids
+        #: ``starts``: an array, or ``Postings`` (a one-character term's), laid out on first use of
+        #: ``starts``; a count and a page in text order read only a few of them (``_positions``).
+        self._starts, self._postings = (starts, None) if isinstance(starts, np.ndarray) else (None, starts)
+        self.lengths, self._pids = lengths, pids
         self._order = None
         self._prefix = (0, None)
         self._spans = None
         self._passages: dict[int, HitPassage] = {}
 
     def __len__(self) -> int:
-        return len(self.starts)
+        return len(self._positions())
+
+    @property
+    def starts(self) -> np.ndarray:
+        """The hits' first unit positions (int64, ascending)."""
+        if self._starts is None:
+            self._starts = self._postings.array
+        return self._starts
+
+    def _positions(self):
+        """``starts``, or the ``Postings`` they are read from while not laid out: what reads a
+        few of them by index or ``np.searchsorted`` (the count, a page in text order) takes."""
+        return self._starts if self._starts is not None else self._postings
 
     @property
     def pids(self) -> np.ndarray:
@@ -150,7 +168,7 @@ class HitArray(Sequence):
         """The passage number of hit ``i`` (no look-up of every hit's)."""
         if self._pids._array is not None:
             return int(self._pids._array[i])
-        return int(self.corpus.pid[int(self.starts[i])])
+        return int(self.corpus.pid[int(self._positions()[i])])
 
     def _keys(self) -> np.ndarray:
         keys = self.corpus.sort_keys(self.starts, self.pids)
@@ -270,11 +288,21 @@ class HitArray(Sequence):
         if stop * 8 < n and self.query.sort == "text":
             candidates = self._text_candidates(stop)
             if len(candidates) * 2 < n:
-                pids, keys, begins, ends = self.corpus.places_at(self.starts[candidates], self.lengths[candidates])
+                pids, keys, begins, ends = self.corpus.places_at(self._positions()[candidates],
+                                                                 self.lengths[candidates])
                 self._spans = (candidates, pids, begins, ends)  # for ``_hits``: the page's are among them
                 prefix = candidates[np.argsort(keys, kind="stable")[:stop]]
                 self._prefix = (stop, prefix)
                 return prefix
+        if self.query.sort == "text" and n <= FEW_HITS:
+            # Few hits: their passages, keys and spans read together, segment by segment (``places_at``),
+            # the spans kept for ``_hits``: one pass where the keys and then the page's spans took two.
+            pids, keys, begins, ends = self.corpus.places_at(self.starts, self.lengths)
+            if self._pids._array is None:
+                self._pids._array = pids
+            self._spans = (np.arange(n), pids, begins, ends)
+            self._order = np.argsort(keys, kind="stable")
+            return self._order[:stop]
         keys = self._keys()
         if stop * 8 < n:
             part = np.argpartition(keys, stop - 1)[:stop]
@@ -300,7 +328,7 @@ class HitArray(Sequence):
         the segments at once, no step per segment; a hit's section is one binary search in the
         runs of sections (``Corpus.group_runs``: 82,000 at 107 M, not the 850,000 passages):
         the keys are then read for the few candidates left, in one or two segments."""
-        corpus, starts = self.corpus, self.starts
+        corpus, starts = self.corpus, self._positions()
         n = len(starts)
         lo = np.searchsorted(starts, corpus.unit_firsts)  # each segment's first hit
         hi = np.append(lo[1:], n)
@@ -356,14 +384,15 @@ class HitArray(Sequence):
                 known[3][where]
         else:
             pids[by_position], _, begins[by_position], ends[by_position] = corpus.places_at(
-                self.starts[at], self.lengths[at], keys=False)
+                self._positions()[at], self.lengths[at], keys=False)
         begins, ends = begins.tolist(), ends.tolist()
         new = sorted(set(pids.tolist()) - passages.keys())
         if new:
             first = corpus.unit_starts[new]
             nexts = np.array(new, dtype=np.int64) + 1
             last = np.where(nexts < len(corpus), corpus.unit_starts[np.minimum(nexts, len(corpus) - 1)], corpus.size)
-            counts = (np.searchsorted(self.starts, last) - np.searchsorted(self.starts, first)).tolist()
+            starts = self._positions()
+            counts = (np.searchsorted(starts, last) - np.searchsorted(starts, first)).tolist()
             places, context = corpus.places, self.query.context
             piece_starts, layer_name = PLACE_FIELDS.index("piece_starts"), PLACE_FIELDS.index("layer_name")
             commentator = PLACE_FIELDS.index("commentator")

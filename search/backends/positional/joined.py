@@ -1,0 +1,153 @@
+"""Arrays of several segments read as one: a segment's per-position arrays laid end to end
+(``_Joined``), and a term's positions as the views of its segments' postings (``Postings``)."""
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+
+#: A one-unit term with fewer positions than this is laid out in one array at once
+#: (``Corpus.unit_positions``); past it, a count and a page read its segments' postings in place
+#: (之 at 107 M: 2 million), and only what reads every hit (a sort, a distribution) lays them out.
+LAID_OUT_BELOW = 500_000
+
+
+class _Joined:
+    """Per-segment position arrays read as one (the segments' positions end to end).
+    ``add``: per segment, a number added to its non-negative values (passage numbers)."""
+
+    def __init__(self, parts: list, add: list | None = None):
+        self.parts, self.add = parts, add
+        self.bounds = np.cumsum([len(a) for a in parts])  # end of each segment
+        self.firsts = np.concatenate(([0], self.bounds[:-1]))
+        self.bound_list, self.first_list = self.bounds.tolist(), self.firsts.tolist()  # for single positions
+        self.n = int(self.bounds[-1]) if len(parts) else 0
+        self.dtype = parts[0].dtype
+
+    def __len__(self) -> int:
+        return self.n
+
+    def _shift(self, values: np.ndarray, k: int) -> np.ndarray:
+        if self.add is None or not self.add[k]:
+            return values
+        return np.where(values >= 0, values + self.add[k], values).astype(values.dtype)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, _ = index.indices(self.n)
+            out = []
+            for k, (a, first) in enumerate(zip(self.parts, self.firsts.tolist())):
+                lo, hi = max(start - first, 0), min(stop - first, len(a))
+                if lo < hi:
+                    out.append(self._shift(a[lo:hi], k))
+            return out[0] if len(out) == 1 else (np.concatenate(out) if out else np.empty(0, dtype=self.dtype))
+        if isinstance(index, (int, np.integer)):
+            k = bisect.bisect_right(self.bound_list, index)
+            value = self.parts[k][index - self.first_list[k]]
+            return value + self.add[k] if self.add is not None and value >= 0 else value
+        index = np.asarray(index)
+        out = np.empty(index.shape, dtype=self.dtype)
+        if index.ndim == 1 and len(index) > 1 and not bool((index[1:] < index[:-1]).any()):
+            # Ascending (postings, candidates, hits in text order): one run per segment.
+            cuts = np.searchsorted(index, self.bounds).tolist()
+            lo = 0
+            for k, hi in enumerate(cuts):
+                if hi > lo:
+                    out[lo:hi] = self._shift(self.parts[k][index[lo:hi] - self.firsts[k]], k)
+                lo = hi
+            return out
+        seg = np.searchsorted(self.bounds, index, side="right")
+        for k in np.unique(seg).tolist():
+            at = seg == k
+            out[at] = self._shift(self.parts[k][index[at] - self.firsts[k]], k)
+        return out
+
+
+class Postings:
+    """Ascending unit positions (int64) held as pieces ``(piece, first)``: each piece an ascending
+    array of positions in a segment (a view of its postings), ``first`` its segment's first
+    position, the pieces in position order. Answers ``len``, reads at a few indexes
+    (``postings[indexes]``) and ``searchsorted`` without laying the positions out in one array;
+    ``array`` (also ``numpy.asarray(postings)``) lays them out, once."""
+
+    __slots__ = ("pieces", "n", "_ends", "_lows", "_array")
+
+    def __init__(self, pieces: list[tuple[np.ndarray, int]]):
+        self.pieces = pieces
+        self.n = sum(len(p) for p, _ in pieces)
+        self._ends = self._lows = self._array = None
+
+    def __len__(self) -> int:
+        return self.n
+
+    @property
+    def array(self) -> np.ndarray:
+        """Every position, in one array (made on first use, then kept)."""
+        if self._array is None:
+            out = np.empty(self.n, dtype=np.int64)
+            at = 0
+            for p, first in self.pieces:
+                np.add(p, first, out=out[at:at + len(p)], casting="unsafe")
+                at += len(p)
+            self._array = out
+        return self._array
+
+    def __array__(self, dtype=None, copy=None):
+        return self.array if dtype is None else self.array.astype(dtype)
+
+    @property
+    def ends(self) -> np.ndarray:
+        """Where each piece ends among the positions (int64)."""
+        if self._ends is None:
+            self._ends = np.cumsum([len(p) for p, _ in self.pieces], dtype=np.int64)
+        return self._ends
+
+    def __getitem__(self, index):
+        if self._array is not None:
+            return self._array[index]
+        if isinstance(index, slice):
+            return self.array[index]
+        if isinstance(index, (int, np.integer)):
+            index = int(index) + (self.n if index < 0 else 0)
+            if not 0 <= index < self.n:
+                raise IndexError("position index out of range")
+            ends = self.ends
+            k = int(np.searchsorted(ends, index, side="right"))
+            p, first = self.pieces[k]
+            return np.int64(p[index - (int(ends[k - 1]) if k else 0)]) + first
+        index = np.asarray(index, dtype=np.int64)
+        if index.ndim != 1 or (len(index) > 1 and bool((index[1:] < index[:-1]).any())):
+            return self.array[index]  # not ascending: laid out (no caller does this on a page)
+        out = np.empty(len(index), dtype=np.int64)
+        ends = self.ends
+        cuts = np.searchsorted(index, ends).tolist()  # index[lo:hi] fall in piece k
+        lo, begin = 0, 0
+        for (p, first), hi, end in zip(self.pieces, cuts, ends.tolist()):
+            if hi > lo:
+                np.add(p[index[lo:hi] - begin], first, out=out[lo:hi], casting="unsafe")
+            lo, begin = hi, end
+        return out
+
+    def searchsorted(self, values, side: str = "left", sorter=None):
+        """As ``numpy.searchsorted`` of the positions laid out (``values`` an int or an array;
+        ``sorter`` None: ``numpy.searchsorted(postings, …)`` passes it)."""
+        if self._array is not None or sorter is not None:
+            if sorter is not None:
+                return self.array.searchsorted(values, side=side, sorter=sorter)
+            return self._array.searchsorted(values, side=side)
+        scalar = np.ndim(values) == 0
+        values = np.atleast_1d(np.asarray(values, dtype=np.int64))
+        if self._lows is None:
+            self._lows = np.array([int(p[0]) + first for p, first in self.pieces], dtype=np.int64)
+        # A value's piece: the last whose first position is below it (left) or at most it (right);
+        # every position of the pieces before that one is below it.
+        k = np.searchsorted(self._lows, values, side=side) - 1
+        out = np.zeros(len(values), dtype=np.int64)
+        ends = self.ends
+        for j in np.unique(k).tolist():
+            if j < 0:
+                continue  # before every position: 0
+            at = k == j
+            p, first = self.pieces[j]
+            out[at] = (int(ends[j - 1]) if j else 0) + p.searchsorted(values[at] - first, side=side)
+        return out[0] if scalar else out
