@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: 周禮注疏 (注, 音義, 疏 釋曰), 春秋公羊傳注疏 (解云), 孝經注疏: the first juan of each.
 FILES = ["KR1d0003/KR1d0003_001.txt", "KR1e0006/KR1e0006_001.txt", "KR1f0004/KR1f0004_001.txt"]
 QUERIES = ["王", "之", "釋曰", "注", "疏", "音", "反", "曰", "公", "天子", "正義曰", "解云", "鄭", "者也"]
-#: Editors' notes after ○ in 孟子注疏 卷一上's full-size commentary.
-EDITORS_NOTES_KR1H0003_001 = 10
+#: The entries of the 考證 printed after 孟子注疏 卷一上 and 卷一下 in the file KR1h0003_001.
+KAOZHENG_ENTRIES_KR1H0003_001 = 15
 #: How the layer of each piece of 孝經注疏 卷一 was decided (``Piece.layer_basis``).
 #: (the 考證 entry 蓋天子之孝也○古文無也字 is an entry, not a section title: text of the editorial layer)
 BASES_KR1F0004_001 = {"marked": 62, "default": 17, "reference": 6, "layout": 3}
@@ -502,15 +502,24 @@ def test_a_citation_keeps_the_first_dynasty_of_a_byline_of_several(zhushu):
     assert citation_text(seed) == "江永《禮書綱目》卷十〈大射儀〉「右張侯」"
 
 
-def test_a_circle_inside_full_size_commentary_opens_an_editors_note():
-    """孟子注疏 卷一上: ``注…魏惠王居於大梁故號曰梁王○臣齊燾按漢書地理志…``: the 四庫 editors'
-    note after ○ is EDITORIAL (按), decided by the layout; so is a collation remark
-    (``○三監本訛二今改正``)."""
+def test_the_kaozheng_after_a_juans_end_title_is_the_editors_entries_whole():
+    """孟子注疏 KR1h0003_001 prints 卷一上, its end title, 「孟子注疏卷一上考證」 and the editors'
+    entries, then 卷一下 and its 考證, in one file. Each entry quotes its place and gives the
+    note after ○ (``梁惠王章句上注魏惠王居於大梁故號曰梁王○(臣齊燾)按漢書地理志…``): the whole
+    entry is the editors' (考證), its lines run on to the blank line that ends it (its first line
+    two columns in, the rest flush). The quoted 注 was read as 趙注 and only the part after ○
+    as the editors' 按, so 趙注 searches found the editors' quotation again; 故以大梁别之, an
+    entry's last line, was a section title."""
     doc = parse_real("KR1h0003/KR1h0003_001.txt")
+    assert [c.title for c in doc.chapters] == ["", "卷一上考證", "卷一下", "卷一下考證"]
     pieces = doc.all_pieces()
-    at = next(k for k, p in enumerate(pieces) if p.text.startswith("○臣齊燾按漢書地理志"))
-    assert [(p.kind, p.effective_layer, p.layer_name, p.effective_basis, p.text[:12]) for p in pieces[at - 1:at + 1]] \
-        == [(NOTE, COMMENTARY, "趙注", "marked", "魏惠王居於大梁故號曰梁王"),
-            (NOTE, EDITORIAL, "按", "layout", "○臣齊燾按漢書地理志魏初")]
-    assert sum(1 for p in pieces if p.layer == EDITORIAL and p.layer_basis == "layout") == EDITORS_NOTES_KR1H0003_001
+    entries = [p for p in pieces if p.effective_layer == EDITORIAL]
+    assert len(entries) == KAOZHENG_ENTRIES_KR1H0003_001
+    assert {(p.kind, p.layer_name) for p in entries} == {(TEXT, "考證")}
+    assert entries[0].text == ("梁惠王章句上注魏惠王居於大梁故號曰梁王○臣齊燾按漢書地理志魏初都安邑在漢河東郡安邑"
+                               "縣至惠王徙大梁在漢陳留郡浚儀縣魏地有少梁故以大梁别之")
+    assert not any(s.title == "故以大梁别之" for s in doc.sections)
+    # 卷一下 opens with its 篇 title; its byline, printed again under its title, is no text
+    assert doc.chapters[2].sections[0].pieces[0].text == "梁惠王章句上"
+    assert not any("孫奭" in p.text for p in pieces)
     assert render_mandoku(doc) == (JINGBU / "KR1h0003/KR1h0003_001.txt").read_text(encoding="utf-8")

@@ -7,12 +7,20 @@ How bylines are printed (the rules below follow it):
 
 - An entry is ``[dynasty] [offices] name role``: 漢鄭氏注, 唐國子博士…陸德明釋文附, 婺源江永撰
   (a Qing author's native place instead of a dynasty: the Siku convention, ``parse_byline``).
-  The role ends the entry: 撰 著 編 輯 纂 述 注 註 箋 傳 學 疏 音義 釋文 集解 義疏 章句 補注 校 訂 ….
+  The role ends the entry: 撰 著 編 輯 纂 述 注 註 箋 傳 學 疏 解 音義 釋文 集解 集傳 義疏 章句 補注 訂定 校
+  訂 …; 解 only after a dynasty or an office (道德真經解 ``丞議郎陳象古解``: 陳象古's 解), since a
+  title ends so too (孟子題辭解, ``EXPLAINED``).
+- A line may print several entries with no space between them, each a short name and its
+  role (書集傳纂疏 ``朱子訂定蔡氏集傳``: 朱子 訂定, 蔡氏 集傳, the 集傳 the book comments on):
+  a name is at most ``NAME_MAX`` characters once dynasty and offices are left out, so a
+  longer "name" is read as entries run together (``run_entries``).
 - Entries are set apart by U+3000; one entry's words may be spaced too (魏　何晏　集解).
 - People who did one thing together share one role led by 同 (同編, 同撰, 同校): 「明　王道焜」 /
   「趙如源　同編」 is 王道焜 and 趙如源, both of 明, who edited the book together; the names
   stay apart as printed. People joined by 并 share the role after them (李善并五臣註).
-- A later entry without a dynasty is of the dynasty before it, as the book prints it.
+- A later entry without a dynasty is of the dynasty before it, as the book prints it; not a
+  master named by his surname and 子 or 氏 (書集傳纂疏 「元　陳櫟　撰」 / 「朱子訂定蔡氏集傳」: 朱子 and
+  蔡氏, the 宋 masters whose 集傳 the book comments on, ``MASTER``).
 - An entry whose offices fill its first line goes on on the next (毛詩 卷一: 「唐國子愽士兼
   太子中允贈齊州刺史」 / 「呉縣開國男陸　德明釋文附」): ``OFFICE_LINE``.
 - A heading line that prints the book's title before the commentator (大題在下: 「毛詩國風　鄭氏箋」)
@@ -63,7 +71,7 @@ def parse_byline(byline: str) -> tuple[str, str, str]:
 
 #: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
 BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>" + SHARED_ROLE + r"|奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|"
-                          r"釋文附|釋文|義疏|章句|[補𥙷]注|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
+                          r"釋文附|釋文|義疏|章句|[補𥙷]注|集傳|訂定|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
 #: A work presented to the throne signs with the humble 臣 and 上 (楚辭 ``校書郎臣王逸上``:
 #: 王逸 presented his 章句): the role 上 is taken only after a name that 臣 leads.
 PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)$")
@@ -73,14 +81,20 @@ PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)
 OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉[勑勅敕]撰|[勑勅敕]撰|御注|集注|集解|音義|釋文附|釋文|"
                           r"撰|注|註|疏|䟽)$")
 OFFICE_NAME_MAX = 5
-OFFICES = re.compile(r"^(?P<office>.*?(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫))(?P<rest>.{2,})$")
+OFFICES = re.compile(r"^(?P<office>.*?(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫|[舍舎]人))(?P<rest>.{2,})$")
 #: The last office title of a byline (greedy): ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 臣賈公彦等.
 LAST_OFFICE = re.compile(r"^(?P<office>.*(?:尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
-                         r"少監|開國[公侯伯子男]|法師|評事|按察使|刺史|中允))(?P<rest>.{2,})$")
+                         r"少監|開國[公侯伯子男]|法師|評事|按察使|刺史|中允|[舍舎]人))(?P<rest>.{2,})$")
 #: A byline line made of offices alone, the name and role on the next line (毛詩 卷一
 #: ``唐國子愽士兼太子中允贈齊州刺史``): it ends in an office ``LAST_OFFICE`` knows.
 OFFICE_LINE = re.compile(r"^[^()<>\u3000 ]{2,30}(?:尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|"
-                         r"令史|太守|少監|開國[公侯伯子男]|評事|按察使|刺史|中允)$")
+                         r"令史|太守|少監|開國[公侯伯子男]|評事|按察使|刺史|中允|[舍舎]人)$")
+#: A master named by his surname and 子 or 氏 (朱子, 蔡氏), not by his own name: a later entry so
+#: named takes no dynasty from the entry before it.
+MASTER = re.compile(r"[^\u3000 ]{1,2}[子氏]")
+#: The longest name a byline's person has once his dynasty and offices are left out: a native
+#: place of two characters and a name of three (``婺源江永``), or a monk's 釋 and his name.
+NAME_MAX = 5
 #: How a role is stored: 附 (釋文附, the readings attached to the book) is no part of the role.
 ROLE_STORED = {"釋文附": "釋文"}
 
@@ -110,11 +124,12 @@ def byline_people(byline: str) -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
     dynasty = ""
     for who, role in byline_entries(byline) or []:
-        own = _dynasty_of(who)
+        own = dynasty_of(who)
         dynasty = own or dynasty
         for one in _joined(who[len(own):]):
             place, name = split_name(one, bool(dynasty))
-            out.append({"dynasty": dynasty, "place": place, "name": name, "role": role})
+            master = not own and MASTER.fullmatch(name) is not None
+            out.append({"dynasty": "" if master else dynasty, "place": place, "name": name, "role": role})
     return out
 
 
@@ -150,12 +165,48 @@ def byline_entries(byline: str) -> list[tuple[str, str]] | None:
     for token in re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶")):
         buf.append(token)
         joined = "".join(buf)
-        m = BYLINE_ENTRY.match(joined) or _office_entry(joined) or PRESENTED.match(joined)
+        m = BYLINE_ENTRY.match(joined) or _office_entry(joined) or PRESENTED.match(joined) or _explained(joined)
         if m:
             role = ROLE_STORED.get(m["role"], m["role"])
-            entries.extend(shared_entries(buf, role) if re.fullmatch(SHARED_ROLE, role) else [(m["who"], role)])
+            run = run_entries(joined) if len(buf) == 1 and _too_long(m["who"]) else None
+            entries.extend(run or (shared_entries(buf, role) if re.fullmatch(SHARED_ROLE, role) else [(m["who"], role)]))
             buf = []
     return entries if entries and not buf else None
+
+
+#: An entry whose role is 解 (his explanation of the text): taken only where a dynasty or an office
+#: leads the name (``丞議郎陳象古解``), for a title may end in 解 too (孟子注疏 ``孟子題辭解``).
+EXPLAINED = re.compile(r"^(?P<who>[^()<>\u3000 ]{2,12}?)(?P<role>解)$")
+
+
+def _explained(buf: str) -> re.Match | None:
+    """``EXPLAINED``'s match of ``buf`` when a dynasty or an office leads its name, else None."""
+    m = EXPLAINED.match(buf)
+    return m if m and (dynasty_of(m["who"]) or LAST_OFFICE.match(m["who"])) else None
+
+
+def _too_long(who: str) -> bool:
+    """Whether ``who`` (an entry's person as printed) is longer than one person's name once
+    his dynasty and offices are left out (``NAME_MAX``)."""
+    return len(clean_author(who[len(dynasty_of(who)):])) > NAME_MAX
+
+
+def run_entries(token: str) -> list[tuple[str, str]] | None:
+    """Entries printed with no space between them, each a name of at most ``NAME_MAX``
+    characters and its role (``BYLINE_ENTRY``): ``朱子訂定蔡氏集傳`` → ``[("朱子", "訂定"),
+    ("蔡氏", "集傳")]``; None unless the whole token splits into two or more such entries
+    (the split with the fewest entries, the earlier entries as long as they can be)."""
+    best: list[tuple[str, str]] | None = None
+    for end in range(len(token) - 2, 2, -1):
+        m = BYLINE_ENTRY.match(token[:end])
+        if not m or _too_long(m["who"]):
+            continue
+        rest = token[end:]
+        tail = BYLINE_ENTRY.match(rest)
+        more = [(tail["who"], tail["role"])] if tail and not _too_long(tail["who"]) else run_entries(rest)
+        if more and (best is None or len(more) + 1 < len(best)):
+            best = [(m["who"], m["role"]), *more]
+    return [(who, ROLE_STORED.get(role, role)) for who, role in best] if best else None
 
 
 def shared_entries(tokens: list[str], role: str) -> list[tuple[str, str]]:
@@ -174,7 +225,7 @@ def shared_entries(tokens: list[str], role: str) -> list[tuple[str, str]]:
             continue
         people.append(lead + word)
         lead = ""
-    if not people or lead or any(len(p[len(_dynasty_of(p)):]) < 2 for p in people):
+    if not people or lead or any(len(p[len(dynasty_of(p)):]) < 2 for p in people):
         return [("".join(words), role)]
     return [(p, role) for p in people]
 
@@ -184,7 +235,7 @@ def _office_entry(buf: str) -> re.Match | None:
     m = OFFICE_ENTRY.match(buf)
     if not m:
         return None
-    who = m["who"][len(_dynasty_of(m["who"])):]
+    who = m["who"][len(dynasty_of(m["who"])):]
     office = LAST_OFFICE.match(who)
     return m if office and len(clean_author(who)) <= OFFICE_NAME_MAX else None
 
@@ -204,7 +255,7 @@ def office_line(line: str) -> bool:
     return bool(OFFICE_LINE.match(line.strip("\u3000 ¶")))
 
 
-def _dynasty_of(who: str) -> str:
+def dynasty_of(who: str) -> str:
     """The dynasty a byline entry's name begins with (``漢鄭氏`` → 漢), "" if none."""
     return next((d for d in ("後魏", "北魏", *DYNASTIES, "魏", "晋") if who.startswith(d) and len(who) > len(d)), "")
 
@@ -215,10 +266,19 @@ def several_authors(entries: list[tuple[str, str]]) -> tuple[str, str]:
     ``("漢", "鄭氏注　〔唐〕陸德明音義　賈公彥疏")``. The first person's dynasty is the work's
     (``Work.byline`` writes it in 〔〕 before the whole); a later one keeps his own in 〔〕.
     The entries are separated by U+3000 as the book prints them."""
-    first = _dynasty_of(entries[0][0])
+    first = dynasty_of(entries[0][0])
     out = []
     for k, (who, role) in enumerate(entries):
-        dynasty = _dynasty_of(who)
+        dynasty = dynasty_of(who)
         name = clean_author(who[len(dynasty):])
         out.append((f"〔{dynasty}〕" if dynasty and k else "") + name + role)
     return first, IDEO_SPACE.join(out)
+
+
+def role_apart(words: str, role: str) -> bool:
+    """Whether a line printing ``words``, a gap and ``role`` is a byline whose role stands apart
+    (北齊書 ``隋太子通事舎人李百藥　撰``), not a chapter line with its category (``大射儀　嘉禮十五``):
+    ``role`` is a role alone and ``words`` and it make byline entries ending in it."""
+    role = role.strip("\u3000 ")
+    entries = byline_entries(words + role)
+    return bool(entries) and entries[-1][1] == ROLE_STORED.get(role, role)

@@ -71,24 +71,15 @@ from ..document import (
 from .appended import (COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY_ROLES, book_people,
                        cross_reference, readings_start)
 from .header import TITLE_VARIANTS
+from .voices import HANSHU, JIUJIA, LIUCHEN, Voice  # noqa: F401  (Voice: book_notes reads it here)
 from .layers import split_piece
-from .undecided import decide_by_reference
+from .indented import commentary_name, indent_layers, paragraph_indent
+from .undecided import decide_by_reference, reference_for
 
 CIRCLES = "○〇"
 #: A reading gloss after a circle: a 反切, 音 X, 如字, 讀 …, within this many characters.
 GLOSS_WITHIN = 12
 GLOSS = re.compile(r"反|音|如字|讀[如爲為曰]|協韻|叶韻")
-
-
-@dataclass(frozen=True)
-class Voice:
-    """Who writes a part of a note and in which layer: ``commentator`` (李善; "" when the
-    book does not say), ``layer`` (one of ``document.LAYERS``) and ``layer_name`` as
-    readers name it (注, 章句, 補注, 集解, 音義, 按)."""
-
-    commentator: str
-    layer: str = COMMENTARY
-    layer_name: str = "注"
 
 
 @dataclass(frozen=True)
@@ -118,27 +109,6 @@ class Profile:
     people: bool = False
 
 
-def _voices(layer_name: str, **names: str) -> dict[str, Voice]:
-    return {formula: Voice(who, COMMENTARY, layer_name) for formula, who in names.items()}
-
-
-#: 五臣 and 李善 in 六臣註文選 (四部叢刊): each part opens with the commentator's given name and 曰;
-#: the older commentaries 李善 keeps (薛綜 on 二京賦, 劉逵 on 三都賦) open with 綜曰, 劉曰.
-LIUCHEN = {"綜曰": Voice("薛綜", COMMENTARY, "注"), "劉曰": Voice("劉逵", COMMENTARY, "注"),
-           "善曰": Voice("李善", COMMENTARY, "注"), "銑曰": Voice("張銑", COMMENTARY, "注"),
-           "良曰": Voice("劉良", COMMENTARY, "注"), "向曰": Voice("呂向", COMMENTARY, "注"),
-           "翰曰": Voice("李周翰", COMMENTARY, "注"), "濟曰": Voice("呂延濟", COMMENTARY, "注")}
-#: The commentators 顏師古 collects in his 漢書注 (the names as the WYG text writes them,
-#: variant forms included), each opening his part with 曰.
-HANSHU_NAMES = {
-    "師古": "顏師古", "應劭": "應劭", "如淳": "如淳", "孟康": "孟康", "張晏": "張晏", "服䖍": "服虔", "服虔": "服虔",
-    "晉灼": "晉灼", "蘇林": "蘇林", "李竒": "李奇", "李奇": "李奇", "張揖": "張揖", "韋昭": "韋昭", "文穎": "文穎",
-    "文頴": "文穎", "鄭氏": "鄭氏", "郭璞": "郭璞", "臣瓚": "臣瓚", "臣瓉": "臣瓚", "鄧展": "鄧展", "李斐": "李斐",
-    "劉德": "劉德", "項昭": "項昭", "伏儼": "伏儼", "蔡謨": "蔡謨", "崔浩": "崔浩", "荀悦": "荀悅", "荀悅": "荀悅",
-    "劉寶": "劉寶", "服䖍曰": "服虔",
-}
-HANSHU = {name + "曰": Voice(who, COMMENTARY, "注") for name, who in HANSHU_NAMES.items() if not name.endswith("曰")}
-
 PROFILES: tuple[Profile, ...] = (
     Profile(("六臣注文選",), None, LIUCHEN, reversed_columns=True),
     Profile(("文選注",), Voice("李善", COMMENTARY, "注")),
@@ -155,6 +125,7 @@ PROFILES: tuple[Profile, ...] = (
     Profile(("荀子",), Voice("楊倞", COMMENTARY, "注")),
     Profile(("韓非子",), Voice("何犿", COMMENTARY, "註")),
     Profile(("管子",), Voice("房玄齡", COMMENTARY, "註")),
+    Profile(("九家集注杜詩",), Voice("", COMMENTARY, "注"), JIUJIA),
     Profile(("水經注",), Voice("", EDITORIAL, "案"), {"案": Voice("", EDITORIAL, "案")}, reversed_columns=True),
 )
 #: Books whose 經 is flush and whose commentary is indented at full size: the commentary's voice.
@@ -166,6 +137,13 @@ MARKED_BLOCKS = {"南華真經注疏": {"注": Voice("郭象", COMMENTARY, "注"
 UNDECIDED = ("道德真經注", "老子道德經")
 #: Editors whose remarks follow a circle in 漢書 and 後漢書 notes (○宋祁曰, ○劉攽曰).
 REMARK = re.compile(r"^[○〇](?P<who>[^\s()/○〇曰]{1,3}?)曰")
+
+
+def undecided(title: str) -> bool:
+    """Whether the book titled ``title`` runs classic and commentary together with no marker:
+    ``UNDECIDED``, or a commentary on a classic the project holds a reference of
+    (``undecided.reference_for``: 道德真經解)."""
+    return title in UNDECIDED or reference_for(title) is not None
 
 
 def _title(doc: JuanDocument) -> str:
@@ -475,47 +453,13 @@ def _line_starts(piece: PieceDoc) -> list[int]:
     return [offset for offset, raw in piece.layout if "\n" in raw and 0 < offset < len(piece.text)]
 
 
-def _indent(para: list[PieceDoc]) -> int:
-    if not para or not para[0].layout or para[0].layout[0][0] != 0:
-        return 0
-    raw = para[0].layout[0][1].rsplit("\n", 1)[-1]
-    raw = re.sub(r"<pb:[^>]*>", "", raw)
-    return len(raw) - len(raw.lstrip("\u3000"))
-
-
-def indent_layers(doc: JuanDocument, voice: Voice) -> None:
-    """水經注: a paragraph indented one U+3000 is the commentary (``voice``), a flush one the
-    classic; a paragraph that opens with small print goes on in the layer before it;
-    a deeper indentation (a heading) is left alone. Basis ``layout``."""
-    for section in doc.sections:
-        current = None
-        for para in section.paragraphs:
-            indent = _indent(para)
-            if para and para[0].kind == NOTE and current is not None:
-                layer = current
-            elif indent == 0:
-                layer = CLASSIC
-            elif indent == 1:
-                layer = COMMENTARY
-            else:
-                layer = None
-            current = layer if layer is not None else current
-            for p in para:
-                if p.kind != TEXT or layer is None:
-                    continue
-                if layer == COMMENTARY:
-                    _set(p, voice, LAYOUT)
-                else:
-                    p.layer, p.layer_name, p.layer_basis = CLASSIC, "", LAYOUT
-
-
 def marked_blocks(doc: JuanDocument, markers: dict[str, Voice]) -> None:
     """南華真經註疏: in an indented paragraph, a printed line that starts with a marker (注,
     䟽) opens that marker's layer up to the next one; the marker is a LABEL of its layer
     (as in the 注疏 editions), the words after it TEXT of the layer. Basis ``marked``."""
     for section in doc.sections:
         for k, para in enumerate(section.paragraphs):
-            if _indent(para) < 1:
+            if paragraph_indent(para) < 1:
                 continue
             out: list[PieceDoc] = []
             voice = None
@@ -550,10 +494,18 @@ def layout_decided(doc: JuanDocument) -> bool:
     ``MARKED_BLOCKS``, ``UNDECIDED``), so that the 注疏 reading of ``layers`` must not run
     (南華真經註疏's title ends in 註疏, and its 注 and 疏 are no small-print markers)."""
     title = _title(doc)
-    return title in INDENT_LAYERS or title in MARKED_BLOCKS or title in UNDECIDED
+    return title in INDENT_LAYERS or title in MARKED_BLOCKS or undecided(title)
 
 
-def assign_commentators(doc: JuanDocument) -> list[tuple[PieceDoc, str]]:
+def one_authors_book(doc: JuanDocument) -> bool:
+    """Whether ``doc`` may print one author's commentary at full size under the classic
+    (``indented.indented_commentary``): its byline names one person, and neither its layout
+    (``layout_decided``) nor a profile of small-print commentary (史記集解: its tables are
+    indented too) says otherwise."""
+    return len(doc.bylines) == 1 and not layout_decided(doc) and profile_for(doc).default is None
+
+
+def assign_commentators(doc: JuanDocument, indented: bool = False) -> list[tuple[PieceDoc, str]]:
     """Set the commentator (and, where a part of a note belongs to another layer, the layer)
     of every piece of ``doc`` the layer step left as plain commentary, in place (see the
     module docstring). Juans the layer step read as 注疏 or 單疏本 editions are left as they
@@ -563,13 +515,16 @@ def assign_commentators(doc: JuanDocument) -> list[tuple[PieceDoc, str]]:
     commentators that names none of them, and the first text of a book whose layers nothing
     decides (``UNDECIDED``).
 
+    ``indented``: the juan prints one author's commentary at full size indented under the
+    flush classic (``indented.indented_commentary``); its byline's one person writes it.
+
     Sets ``doc.columns_reversed`` and ``doc.column_order`` (``columns_reversed``) first."""
     title = _title(doc)
     profile = profile_for(doc)
     doc.columns_reversed, doc.column_order = columns_reversed(doc, profile)
-    if title in UNDECIDED and decide_by_reference(doc):
+    if undecided(title) and decide_by_reference(doc):
         return []
-    if title in UNDECIDED:
+    if undecided(title):
         texts = [p for p in doc.all_pieces() if p.kind == TEXT and p.effective_layer == CLASSIC]
         for p in texts:
             p.layer_basis = DEFAULT_BASIS
@@ -577,7 +532,9 @@ def assign_commentators(doc: JuanDocument) -> list[tuple[PieceDoc, str]]:
                            "where either ends, so the text is kept as the classic in the book's order "
                            "(layer_basis default)")] if texts else []
     if title in INDENT_LAYERS:
-        indent_layers(doc, INDENT_LAYERS[title])
+        indent_layers(doc, INDENT_LAYERS[title].commentator, INDENT_LAYERS[title].layer_name)
+    elif indented:  # one author's commentary 低一格 (吳園周易解): the byline's one person's
+        indent_layers(doc, doc.bylines[0]["name"], commentary_name(title))
     if title in MARKED_BLOCKS:
         marked_blocks(doc, MARKED_BLOCKS[title])
     flip = doc.columns_reversed

@@ -26,6 +26,11 @@ ORG_HEADING = re.compile(r"^(\*+)\s+(?:(?P<num>\d+)\s+)?(?P<title>.*?)\s*$")
 PROPERTY = re.compile(r"^#\+(?P<key>[A-Z_]+):\s*(?:(?P<prop>[A-Z_]+)\s+)?(?P<value>.*?)\s*$")
 JUAN_LABEL = re.compile(rf"^(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)(?P<part>[上中下])?$")
 COLLECTION = re.compile(r"^[\u3000]*(?:欽定四庫全書|钦定四库全书)")
+#: The catalogue number the Taishō (CBETA) transcriptions print before a text's title
+#: (``No.1697[cf.No.223]``: 大慧度經宗要 is No. 1697 and comments on No. 223): layout, no text.
+CANON_NUMBER = re.compile(r"^No\.\s?\d+[A-Za-z]?(?:\[[^\]\n]*\])?¶?$")
+#: How a monk's byline begins: 釋, the clergy's surname (釋　元曉撰).
+MONK = "釋"
 #: A line that begins with a well-formed note (character counts after SBCK closing lines).
 NOTE_LED = re.compile(r"\u3000*\([^()\n]*\)[^()\n]*(?:\([^()\n]*\)[^()\n]*)*")
 SEQUENCE = re.compile(r"_(\d{3})(?:\D|$)")
@@ -38,15 +43,34 @@ TITLE_WITH_LABEL = re.compile(
     r"^\u3000*(?P<title>[^\u3000()<¶\s]{2,20}?)(?P<label>(?:卷|巻)[^\u3000()<¶\s]{1,10})(?P<note>\([^()]*\))?"
     r"(?:(?P<sep>\u3000+)(?P<rest>[^<¶]{1,40}?))?¶?$")
 CLOSING = re.compile(r"^\u3000*(?P<title>[^\u3000()<¶\s]{2,24}?)(?:卷|巻)[^\u3000()<¶\s]{0,8}(?:\([^()]*\))?¶?$")
+#: The Taishō editions end a text with its title (and 卷 label) and 終 (``大慧度經宗要終``): the
+#: title must be the work's own, or a sentence of the text that opens with it (孟子曰…察焉終) would be one.
+CLOSING_END = re.compile(r"^\u3000*(?P<title>[^\u3000()<¶\s]{2,24}?)(?:(?:卷|巻)[^\u3000()<¶\s]{1,8})?終¶?$")
 #: Variant forms that titles and closing lines write for the characters of ``#+TITLE``
 #: (seen in kanripo-jingbu: 註/注, 䟽/疏, 巻/卷, 圗/圖, 説/說, 彚/彙, 榖/穀, 隠/隱, 𫝊/傳; 儀禮疏 卷四
-#: writes 儀礼䟽: 礼/禮).
-TITLE_VARIANTS = str.maketrans("註䟽巻圗説彚榖隠𫝊礼", "注疏卷圖說彙穀隱傳禮")
+#: writes 儀礼䟽: 礼/禮; 道德真經解 卷上 writes 眞 for 真).
+TITLE_VARIANTS = str.maketrans("註䟽巻圗説彚榖隠𫝊礼眞", "注疏卷圖說彙穀隱傳禮真")
 #: The label a ``#+PROPERTY: FILE`` value ends with (``SB05n0576-006儀禮疏-卷六.`` → 卷六), used
 #: when neither the Readme, a ``JUAN`` property nor a title line gives one: a 卷 label, or
 #: the name of a front or back part (序, 目録, 附録, 後序, 跋, 提要).
 FILE_LABEL = re.compile(r"-(?P<label>[^-\s.]{1,12})\.?\s*$")
 PART_NAMES = re.compile(r"^(?:序|目[録錄]|附[録錄]|後序|跋|提要)$")
+
+
+#: A 四部叢刊 file's name for a part (``#+PROPERTY: FILE SB04n0189-000唐劉蛻集-紀事.``): its last segment.
+FILE_PART = re.compile(r"^#\+PROPERTY: FILE \S*-(?P<part>[^-\s.]+)\.?\s*$")
+
+
+def part_title(value: str, props: list[str]) -> str:
+    """The title of a part of a file (a mid-file ``#+PROPERTY: JUAN value``): ``value``, or, where
+    it is only a number (唐劉蛻集 ``_000``: three parts all ``JUAN 0``), the part's name in the
+    ``FILE`` property among ``props`` (its header lines): 紀事, 集, 序, 卷一."""
+    if value.isdigit():
+        for line in props:
+            m = FILE_PART.match(line)
+            if m:
+                return m["part"]
+    return value
 
 
 def same_title(written: str, work: str) -> bool:
@@ -134,7 +158,7 @@ class Header:
         if not self.work:
             return None
         m = re.match(
-            r"^\u3000*" + re.escape(self.work)
+            r"^[\u3000 ]*" + re.escape(self.work)
             + r"(?P<label>[^\u3000()<¶\s]{0,10})(?P<note>\([^()]*\))?(?:(?P<sep>\u3000+)(?P<rest>[^<¶]{1,40}?))?¶?$",
             line)
         if m:
@@ -149,7 +173,12 @@ class Header:
         (``　禮書綱目卷十¶``), maybe with a small-print note."""
         if not self.work:
             return False
+        # the 道藏 transcriptions end the line with the page's marks (``道德眞經解卷上¶<md:…>¶¶¶``)
+        line = re.sub(r"¶+$", "¶", re.sub(r"<(?:pb|md):[^<>]*>", "", line)) if "¶<" in line else line
         m = CLOSING.match(line)
+        end = CLOSING_END.match(line)
+        if end and end["title"].translate(TITLE_VARIANTS) == self.work.translate(TITLE_VARIANTS):
+            return True
         return bool(m) and (m["title"].startswith(self.work) or same_title(m["title"], self.work))
 
     def byline_line(self, line: str) -> str | None:
@@ -167,6 +196,29 @@ class Header:
         if m and byline_entries(m["byline"]):
             return m["byline"]
         return None
+
+    def margin_byline(self, line: str) -> str | None:
+        """The byline of a line right under a title line that bears none, printed at the top
+        of the column (北齊書 WYG ``隋太子通事舎人李百藥　撰``: the 四庫 copyists set a byline
+        with offices high, where the text starts): byline entries whose first names its
+        dynasty (``bylines.DYNASTIES``), the role set apart by U+3000, each person a name once
+        offices are left out (``bylines.byline_people``); else None. Without the dynasty or
+        the gap before the role such a line may be the text's first words. The Taishō
+        (CBETA) editions print the byline of a monk flush under the title, 釋 set apart before
+        his name (``釋　元曉撰``): that is one too."""
+        m = re.match(r"^\u3000?(?P<byline>[^()<¶\u3000][^()<¶]{1,30}?)¶?$", line)
+        if not m or IDEO_SPACE not in m["byline"]:
+            return None
+        entries = byline_entries(m["byline"])
+        if not entries:
+            return None
+        if entries[0][0].startswith(MONK) and m["byline"].startswith(MONK + IDEO_SPACE):
+            pass  # a monk's byline (大慧度經宗要 T ``釋　元曉撰``): 釋 set apart leads it as a dynasty would
+        elif not entries[0][0].startswith(DYNASTIES) or not m["byline"].rstrip(IDEO_SPACE).endswith(
+                IDEO_SPACE + entries[-1][1]):
+            return None
+        people = byline_people(m["byline"])
+        return m["byline"] if people and all(2 <= len(p["name"]) <= 4 for p in people) else None
 
     def titled_byline(self, line: str) -> str | None:
         """The byline of a heading line that prints the book's title before it (大題在下:
@@ -191,7 +243,7 @@ class Header:
                     break
                 i += 1
                 continue
-            if PB_ONLY.match(line) or BLANK.match(line):
+            if PB_ONLY.match(line) or BLANK.match(line) or (first and "title" not in found and CANON_NUMBER.match(line)):
                 i += 1
                 continue
             if first and self.tls and line.startswith("*") and "org" not in found:
@@ -247,6 +299,8 @@ class Header:
                     found["byline"] = found["byline"] + IDEO_SPACE + joined if "byline" in found else joined
                     i += 2
                     continue
+                if not b and "byline" not in found and not (found["title"]["rest"] or ""):
+                    b = self.margin_byline(line)
                 if b:  # several byline lines are joined (論語集解義疏: 集解 and 義疏)
                     found["byline"] = found["byline"] + IDEO_SPACE + b if "byline" in found else b
                     i += 1
@@ -396,6 +450,11 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
         # the title line names the first people, the byline line the rest and the role they
         # share (左傳杜林合注: 「明　王道焜」 / 「趙如源　同編」)
         byline = rest + IDEO_SPACE + byline
+    elif rest and found.get("byline") and byline_entries(rest):
+        # the title line names one person and the lines under it the others: all of them, as
+        # printed (文選 「梁　蕭統　編」 / 「唐　李善　註」, 論語集解義疏 何晏 集解 / 皇侃 義疏, 唐鑑
+        # 「宋　范祖禹　撰」 / 「吕祖謙　註」, 書集傳纂疏 「元　陳櫟　撰」 / 「朱子訂定蔡氏集傳」)
+        byline = rest + IDEO_SPACE + found["byline"]
     fill_byline(doc, byline)
     return section_names
 

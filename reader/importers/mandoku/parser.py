@@ -17,16 +17,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..bylines import role_apart
 from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument
 from ..errors import NoTextError, TextFormatError
 from ..positions import piece_positions
 from ..source import split_source_lines
-from .header import KAOZHENG, PROPERTY, ORG_HEADING, fill_byline, fill_metadata, read_header_block
+from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
 from .contents import contents_lines
 from .book_notes import book_note, preface_notes
 from .cuts import place_size_cuts
-from .commentators import assign_commentators, column_evidence, layout_decided
+from .commentators import assign_commentators, column_evidence, layout_decided, one_authors_book
 from .layers import assign_layers, join_title_note, title_note
 from .named_layers import label_named_layer
 from .lines import (
@@ -36,6 +37,8 @@ from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .entries import keep_entries_whole
 from .glued_titles import glued_title_bylines
 from .volume_labels import label_volume
+from .indented import indented_commentary
+from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries
 from .structure import (
     INDENTED_HEADING, LONE_NUMBERED_CHAPTER, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group,
     split_tags,
@@ -68,22 +71,6 @@ def print_width(line: str) -> int:
         else:
             width += 1
     return width + (small + 1) // 2
-
-
-#: A 四部叢刊 file's name for a part (``#+PROPERTY: FILE SB04n0189-000唐劉蛻集-紀事.``): its last segment.
-FILE_PART = re.compile(r"^#\+PROPERTY: FILE \S*-(?P<part>[^-\s.]+)\.?\s*$")
-
-
-def part_title(value: str, props: list[str]) -> str:
-    """The title of a part of a file (a mid-file ``#+PROPERTY: JUAN value``): ``value``, or, where
-    it is only a number (唐劉蛻集 ``_000``: three parts all ``JUAN 0``), the part's name in the
-    ``FILE`` property among ``props`` (its header lines): 紀事, 集, 序, 卷一."""
-    if value.isdigit():
-        for line in props:
-            m = FILE_PART.match(line)
-            if m:
-                return m["part"]
-    return value
 
 
 def full_width(lines: list[str], start: int, end: int) -> int:
@@ -207,7 +194,8 @@ class _Parser:
         if self.heading_bylines and not doc.bylines:  # printed under the first 篇 heading (楚辭 卷一)
             found["byline"] = IDEO_SPACE.join(dict.fromkeys(self.heading_bylines))  # 毛詩 卷七: one byline, three times
             fill_byline(doc, found["byline"])
-        group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc))
+        indented = not self.header.tls and one_authors_book(doc) and indented_commentary(units)  # 吳園周易解
+        group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc), heading_indent=2 * indented)
         glued = [] if self.header.tls else glued_title_bylines(doc, self.header)  # 毛詩 卷三: (…)毛詩國風　鄭氏箋
         if glued and not doc.bylines:
             fill_byline(doc, IDEO_SPACE.join(dict.fromkeys(glued)))
@@ -223,7 +211,7 @@ class _Parser:
             join_title_note(doc)
         if not self.header.tls:  # the tls editions print no small print: ( ) / are text
             doc.column_evidence = column_evidence(lines)
-        unsure = assign_commentators(doc)
+        unsure = assign_commentators(doc, indented)
         label_volume(doc)  # 史記一, 史記十八: the print's volume label at the juan's head, no text
         book_note(doc)  # 楚辭補注 卷一: the note under 洪興祖's byline, before any heading, is his
         preface_notes(doc, lines, print_width, full_width(lines, 0, len(lines)))  # notes on 王逸's own 序 are 洪興祖's
@@ -282,9 +270,11 @@ class _Parser:
         prev_width = 0                   # print width of the previous content line (0 after a blank)
         # in a part of editors' collation notes (卷一考證): entries with a hanging indent
         kaozheng = self.header.prop("JUAN").strip().endswith(KAOZHENG)
+        spaced = kaozheng and spaced_entries(lines, start, end)  # its entries set apart by blank lines
         # the lines of a contents list (目錄): each an entry of its own, never a heading
         entries = contents_lines(lines, start, end, self.doc.juan_label, full, print_width)
         after_entry = False              # the previous content line was an entry of a contents list
+        in_verse = False                 # inside #+BEGIN_VERSE … #+END_VERSE (a gāthā of the Taishō editions)
 
         def flush_trailing():
             nonlocal pending
@@ -323,6 +313,7 @@ class _Parser:
                     flush_trailing()
                     part_value = line.split("JUAN", 1)[1].strip()
                     kaozheng = part_value.endswith(KAOZHENG)
+                    spaced = kaozheng and spaced_entries(lines, i + 1, end)
                     j, _ = self.header.read_header(lines, i + 1, end, first=False)
                     pending = [lines[k] + (nl if (k < n_lines - 1 or final_nl) else "") for k in range(i, j)]
                     chapter = ChapterDoc(title=part_title(part_value, lines[i + 1:j]), heading=None)
@@ -332,6 +323,8 @@ class _Parser:
                     line_indent = None
                     i = j
                     continue
+                if line.startswith(("#+BEGIN_VERSE", "#+END_VERSE")):
+                    in_verse = line.startswith("#+BEGIN_VERSE")  # a verse block's lines are no headings
                 pending.append(raw)
                 i += 1
                 continue
@@ -349,10 +342,28 @@ class _Parser:
                 cont, mode, line_indent, prev_width = None, "main", None, 0
                 i += 1
                 continue
-            if BLANK.match(line) or (not self.header.tls and "(" not in line and self.header.closing_line(line)):
+            if BLANK.match(line) or (not self.header.tls and "(" not in line and self.header.closing_line(line)) or (
+                    kaozheng and COLLECTION.match(line)):  # the next juan's head after a 考證 (孟子注疏 卷一下)
                 pending.append(raw)
                 para_break = True
                 cont, mode, line_indent, prev_width = None, "main", None, 0
+                bare = line.strip(IDEO_SPACE + PILCROW) if not BLANK.match(line) else ""
+                label = KAOZHENG_TITLE.search(bare) if bare and not kaozheng else None
+                following = JUAN_IN_TITLE.search(bare) if bare and kaozheng and not KAOZHENG_TITLE.search(bare) else None
+                if label or following:
+                    # a 考證 after the juan's end title in the file (北齊書卷二考證) opens a part of
+                    # collation notes (see ``kaozheng``), up to the next juan's title (孟子注疏 卷一下),
+                    # a part of its own; these lines and the 考證's own end title are layout
+                    kaozheng = bool(label)
+                    spaced = kaozheng and spaced_entries(lines, i + 1, end)
+                    title = (label or following).group(0)
+                    units.append(Unit("part", lineno, chapter=ChapterDoc(title=title, heading=None)))
+                    unit, mode, closer_unit = None, "main", None
+                    at_start, ji_mode, prev_indent, in_label = True, False, -1, False
+                    while following and i + 1 < end and (BLANK.match(lines[i + 1]) or PB_ONLY.match(lines[i + 1])
+                                                         or self.header.byline_line(lines[i + 1])):
+                        i += 1  # the next juan's byline under its title is layout, as in the file's head
+                        pending.append(lines[i] + (nl if (i < n_lines - 1 or final_nl) else ""))
                 i += 1
                 continue
             stripped = line.lstrip(IDEO_SPACE)
@@ -400,7 +411,7 @@ class _Parser:
                 heading = (line, ChapterDoc(title=m["title"], heading=line))
             elif at_start and not indent and line.endswith(PILCROW):
                 m = CHAPTER_LINE.match(line[:-1])
-                if m and "<" not in line:
+                if m and "<" not in line and not role_apart(m["title"], m["category"]):
                     heading = (line[:-1], ChapterDoc(title=m["title"], category=m["category"].strip(IDEO_SPACE),
                                                      heading=line[:-1]))
             col_shift = 0
@@ -519,8 +530,11 @@ class _Parser:
                 and (prev_width >= full - KAOZHENG_SLACK or (cont[0] == "note" and stripped.startswith("("))))
             # ... and each 考證 entry starts a paragraph: at indentation 0, or (a sub-entry,
             # 　又疏…) after a short line.
-            entry_start = (kaozheng and not para_break and (indent == 0 or prev_width < full - KAOZHENG_SLACK)
+            entry_start = (kaozheng and not spaced and not para_break and (indent == 0 or prev_width < full - KAOZHENG_SLACK)
                            and not (bool(cont) and cont[0] == "note" and stripped.startswith("(")))
+            # Where blank lines set the entries apart (孟子注疏 卷一上考證: each entry's first line
+            # two columns in, the rest flush), an entry runs on to the next blank line.
+            wrapped = wrapped or (kaozheng and spaced and not para_break and label is None and bool(cont))
             new_para = para_break or label_closed or label is not None or bool(number) or entry_start or (
                 not self.header.tls and indent != prev_indent and not wrapped) or bool(entry) or after_entry
             cont_arg = None
@@ -532,7 +546,7 @@ class _Parser:
                     forced = True
             if cont_arg is None:
                 unit = Unit("para", lineno, new_para=new_para, indent=indent, label=label is not None,
-                             number=number.rstrip("."), forced=forced, entry=entry)
+                             number=number.rstrip("."), forced=forced, entry=entry, verse=in_verse)
                 units.append(unit)
                 in_label = label is not None
             else:

@@ -91,6 +91,7 @@ class Unit:
     number: str = ""  # tls paragraph number
     forced: bool = False  # a run of text cut at a line break only to bound the unit's size
     entry: str = ""  # a line of a contents list: its title line or an entry (``contents.TITLE``, ``ENTRY``)
+    verse: bool = False  # a line of a verse block (``#+BEGIN_VERSE``): never a heading
     # closer
     closer: FixedBuilder | None = None
     title: str = ""
@@ -105,12 +106,20 @@ class Unit:
 
 
 
+def _sentence(piece: PieceBuilder) -> bool:
+    """Whether a paragraph's first piece ends a sentence with 。 (the Taishō editions punctuate:
+    ``上來第二顯經宗竟。`` closes a part, it is no heading)."""
+    return "".join(piece.chunks).rstrip("¶\n\u3000 ").endswith("。")
+
+
 def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], tls: bool,
-          short_headings: bool = True) -> None:
+          short_headings: bool = True, heading_indent: int = 0) -> None:
     """Units → ``doc.chapters``: chapters, sections and paragraphs (see ``group_run``).
     ``short_headings`` False: a short one-line paragraph is never taken for a heading
     (books that print a short phrase of the classic on a line of its own before its
-    commentary, 南華真經註疏)."""
+    commentary, 南華真經註疏). ``heading_indent``: a short paragraph printed less deep is no
+    heading (2 in a book whose classic is flush and whose commentary is one column lower,
+    吳園周易解: a heading is printed deeper than both)."""
     chapter = ChapterDoc()
     chapters = [chapter]
     run: list[Unit] = []
@@ -121,7 +130,7 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
     def close_run(closer: Unit | None):
         default = chapter.title if numbered_chapter else ""
         for section in group_run(run, closer, section_names, default, headings=not tls and short_headings,
-                                 recurring=recurring, labels=labels):
+                                 recurring=recurring, labels=labels, heading_indent=heading_indent):
             chapter.sections.append(section)
 
     for u in units:
@@ -375,7 +384,7 @@ def _above_running_note(run: list[Unit], k: int) -> Unit | None:
 
 def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], default_title: str = "",
            headings: bool = True, recurring: frozenset[str] = frozenset(),
-           labels: frozenset[str] = frozenset()) -> list[SectionDoc]:
+           labels: frozenset[str] = frozenset(), heading_indent: int = 0) -> list[SectionDoc]:
     """Cut a run of paragraph units (between two hard boundaries) into sections.
 
     A run closed by a closer is one section unless it grows beyond ``HARD_LIMIT``
@@ -413,7 +422,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                                                      _above_running_note(run, k)) or _running_title(run, k))
                 and u.pieces[0].n <= HEADING_MAX
                 and not (len(u.pieces) > 1 and "".join(u.pieces[0].chunks) in recurring)))
-            and not _holds_circle(u.pieces[0])
+            and not _holds_circle(u.pieces[0]) and not u.verse and not _sentence(u.pieces[0]) and u.indent >= heading_indent
             and (nxt is None or nxt.new_para) and u.new_para and not u.label and not u.entry)
         if heading_like[-1] and u.indent >= 2:  # a title, not a 類 name printed higher (騷下, 詠史)
             bylines.update(author)

@@ -40,6 +40,16 @@ from .layers import split_piece
 
 #: The reference (``data/classics/<name>.txt``) of each book by its ``#+TITLE``.
 REFERENCES = {"道德真經注": "laozi", "老子道德經": "laozi"}
+#: Any other commentary on the 老子 names itself so: the classic's title (道德真經, as the 道藏
+#: calls it, 道德經, 老子) and the kind of commentary (道德真經解 陳象古, 道德真經註, 老子翼 no:
+#: 翼 is not listed); such books print classic and commentary alike, the 道藏's way.
+LAOZI_COMMENTARY = re.compile(r"^(?:道德真經|道德經|老子)(?:\S{0,3}?)(?:注|註|解|疏|義|章句|集解|集注|集註|口義|直解|講義|傳)$")
+
+
+def reference_for(title: str) -> str | None:
+    """The name of the reference that decides the layers of the book titled ``title``
+    (``REFERENCES``, or ``laozi`` for a commentary on the 老子 by ``LAOZI_COMMENTARY``), else None."""
+    return REFERENCES.get(title) or ("laozi" if LAOZI_COMMENTARY.match(title) else None)
 #: Who writes the commentary, by the name the juan's byline or first lines give:
 #: (commentator, layer name).
 VOICES = (("王弼", "註"), ("河上公", "章句"))
@@ -120,8 +130,15 @@ def _longest_chain(values: list[int]) -> list[int]:
 
 
 def _voice(doc: JuanDocument) -> tuple[str, str]:
+    """``(commentator, layer name)``: one of ``VOICES`` the byline or the first lines name, else
+    the byline's one person and his role (陳象古 解), else ``("", "注")``."""
     names = [p["name"] for p in doc.bylines] + [p.text for p in doc.all_pieces()[:3]]
-    return next(((who, name) for who, name in VOICES if any(who in n for n in names)), ("", "注"))
+    known = next(((who, name) for who, name in VOICES if any(who in n for n in names)), None)
+    if known:
+        return known
+    if len(doc.bylines) == 1 and doc.bylines[0]["name"]:
+        return doc.bylines[0]["name"], doc.bylines[0]["role"] or "注"
+    return "", "注"
 
 
 def classic_flags(texts: list[str], reference: str) -> list[list[bool]]:
@@ -164,7 +181,7 @@ def decide_by_reference(doc: JuanDocument) -> int:
     reference (see the module docstring), cutting pieces where it changes; returns how many
     characters were set as commentary (0: the reference decided nothing, the book's order
     stands)."""
-    name = REFERENCES.get(doc.work_title)
+    name = reference_for(doc.work_title)
     if not name:
         return 0
     reference = reference_text(name)
