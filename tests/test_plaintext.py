@@ -54,8 +54,10 @@ def test_humble_chen_and_notes_in_brackets():
     doc = parse_siku(text, "yili.txt")
     assert doc.render() == text
     assert doc.work_title == "仪礼释宫増注"
-    # after the 提要, the book's title line and its byline 婺源江永撰 name the author
-    assert (doc.author, doc.native_place, doc.dynasty) == ("江永", "婺源", "")
+    # after the 提要, the book's title line and its byline 婺源江永撰 name the author; the
+    # 提要's 「国朝江永撰」 his dynasty (國朝: the 清), its 「经部四」「礼类二【仪礼之属】」 the class
+    assert (doc.author, doc.native_place, doc.dynasty) == ("江永", "婺源", "清")
+    assert doc.siku_class == ("经部", "礼类", "仪礼之属")
     main = "".join(p.text for p in doc.all_pieces() if p.kind == TEXT)
     assert "臣等谨案仪礼释宫增注一卷" in main
     notes = [p for p in doc.all_pieces() if p.kind == NOTE]

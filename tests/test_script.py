@@ -373,3 +373,14 @@ def test_an_inferred_run_of_another_layer_is_not_called_classic_on_hover(client)
     page = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/1/").content.decode()
     assert "此處經文起訖" not in page
     assert page.count('data-basis="layout" title="此處提要起訖據版式推定"') == 5  # its 5 paragraphs
+
+
+@pytest.mark.django_db
+def test_a_siku_tiyao_page_gives_the_work_its_class_and_its_authors_dynasty(client):
+    """The simplified 儀禮釋宮增注 was listed under 未分類 with the byline 「江永」, though its
+    提要 page prints 「经部四」, 「礼类二【仪礼之属】」 and 「国朝江永撰」 (國朝: the 清, under
+    whom the 四庫's editors wrote)."""
+    work = import_file(SIMPLIFIED_TEXT).juan.edition.work
+    assert (work.classification, work.shu, work.dynasty, work.author) == ("KR1d", "儀禮之屬", "清", "江永")
+    data = client.get("/api/classes/KR1d/works/").json()
+    assert [(w["title"], w["author"], w["shu"]) for w in data["results"]] == [("仪礼释宫増注", "〔清〕江永", "儀禮之屬")]

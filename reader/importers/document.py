@@ -204,6 +204,9 @@ class JuanDocument:
     #: Kanripo text ID (``KR1d0086``) and edition (``WYG``, ``SBCK``, ``tls``); mandoku only.
     kanripo_id: str = ""
     edition: str = ""
+    #: The class a 四庫 提要 page prints (``plaintext.siku_class``): ``(部, 類, 屬)`` as printed,
+    #: ``("经部", "礼类", "仪礼之属")``; empty when the file gives none.
+    siku_class: tuple[str, ...] = ()
     #: Whether the file holds its notes' printed columns in reverse reading order (the left
     #: column first: 四部叢刊 transcriptions), and why (``mandoku.commentators.columns_reversed``).
     columns_reversed: bool = False

@@ -27,7 +27,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from .bylines import ROLE, parse_byline
+from .bylines import DYNASTIES, ROLE, parse_byline
 from .document import (EDITORIAL, LABEL, LAYOUT, NOTE, PLAIN, TEXT, TIYAO_TITLE, ChapterDoc, JuanDocument,
                        PieceDoc, SectionDoc)
 from .errors import StrayBracket, TextFormatError, keep_stray_brackets
@@ -53,6 +53,16 @@ BYLINE = re.compile(r"^(?:〔(?P<dynasty>[^〕]{1,3})〕)?(?P<author>[^\s〔〕]
 COLLECTION = re.compile(r"^[\u3000 ]*(?:欽定四庫全書|钦定四库全书)(?:[\u3000 ]+\S{2,4})?[\u3000 ]*$")
 TIYAO = re.compile(r"^[\u3000 ]*(?P<title>[^\s\u3000【（]{2,20})[\u3000 ]+\S.*提要$")
 JUAN = re.compile(rf"(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)")
+#: The class a 四庫 提要 page prints: its 部 after the collection's name (``钦定四库全书　经部四``),
+#: its 類 and 屬 before 提要 (``礼类二【仪礼之属】提要``); the numbers are the 四庫's volumes.
+SIKU_BU = re.compile(r"(?P<bu>[^\s\u3000]{1,2}部)[一二三四五六七八九十]*[\u3000 ]*$")
+SIKU_LEI = re.compile(r"[\u3000 ](?P<lei>[^\s\u3000【】]{1,5}[類类])[一二三四五六七八九十]*(?:【(?P<shu>[^】]{1,8})】)?提要$")
+#: The 提要's sentence naming the author, after 「謹案 title N卷」: ``国朝江永撰`` (the 四庫's editors
+#: wrote under the 清, whom they call 國朝), ``宋李如圭撰``.
+#: The dynasties as a simplified print writes them, with the names the catalogue gives them.
+SIMPLIFIED_DYNASTIES = {"国朝": "清", "后汉": "後漢", "东汉": "東漢", "西汉": "西漢", "后周": "後周", "北齐": "北齊",
+                        "汉": "漢", "晋": "晉", "齐": "齊", "陈": "陳"}
+TIYAO_AUTHOR = re.compile(rf"^[\u3000 ]*(?P<dynasty>{'|'.join(sorted((*DYNASTIES, *SIMPLIFIED_DYNASTIES), key=len, reverse=True))})(?P<author>[^\s\u3000]{{2,4}}?)(?:撰|著|编|編|辑|輯|注|註)")
 #: A Siku byline line: a name (with his dynasty or native place) and the role word closing it,
 #: nothing else (``婺源江永撰``, ``宋朱熹撰``); the 提要 runs at most this many lines before it.
 SIKU_BYLINE = re.compile(rf"^[^\s\u3000【】（），。]{{2,10}}?{ROLE.pattern}")
@@ -81,6 +91,28 @@ def _siku_byline(lines: list[str], title: str) -> dict[str, str]:
     ``{"author": "江永", "place": "婺源", "dynasty": ""}``). The lines stay text (metadata only)."""
     dynasty, place, author = parse_byline(lines[1].strip(SPACES))
     return {"author": author, "place": place, "dynasty": dynasty}
+
+
+def siku_class(collection_line: str, tiyao_line: str) -> tuple[str, ...]:
+    """``(部, 類, 屬)`` as a 四庫 提要 page prints them (``SIKU_BU`` on the collection line
+    before the title line, ``SIKU_LEI`` on the title line): ``("经部", "礼类", "仪礼之属")``;
+    "" for a part not printed, ``()`` when neither 部 nor 類 is."""
+    bu, lei = SIKU_BU.search(collection_line), SIKU_LEI.search(tiyao_line)
+    if not (bu or lei):
+        return ()
+    return (bu["bu"] if bu else "", lei["lei"] if lei else "", (lei["shu"] or "") if lei else "")
+
+
+def tiyao_dynasty(lines: list[str], author: str) -> str:
+    """The author's dynasty as the 四庫 提要 (``lines``, before the book's own text) names it in
+    its sentence on the author (``TIYAO_AUTHOR``: ``国朝江永撰``): 國朝 is the 清 (the editors
+    wrote under it), a simplified name is given as the catalogue writes it (汉 → 漢); "" when
+    no such sentence names ``author``."""
+    for line in lines:
+        m = TIYAO_AUTHOR.match(line)
+        if m and author and m["author"] == author:
+            return "清" if m["dynasty"] in ("國朝", "皇朝") else SIMPLIFIED_DYNASTIES.get(m["dynasty"], m["dynasty"])
+    return ""
 
 
 def is_plain(text: str) -> bool:
@@ -303,9 +335,11 @@ def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int 
             m = TIYAO.match(lines[t])
             if m:
                 meta["title"] = m["title"]
+                doc.siku_class = siku_class(lines[t - 1] if t else "", lines[t])
                 start = _siku_title_line(lines, t + 1, m["title"])
                 if start is not None:
                     meta.update(_siku_byline(lines[start:], m["title"]))
+                    meta["dynasty"] = meta["dynasty"] or tiyao_dynasty(lines[t + 1:start], meta["author"])
                     i, tiyao_end = t + 1, start
                 break
     doc.header_lines = lines[:i]
