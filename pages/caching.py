@@ -24,7 +24,9 @@ the gunicorn workers share, see ``config/settings.py``) under a key made of:
 So a change never serves a stale page: its key is simply never asked for again. The
 most recently used entries are also kept in each process's memory (``_Recent``, at most
 ``PAGE_CACHE_MEMORY_BYTES``), which spares the file read and zlib of the shared cache
-for the pages everyone is reading. Only 200 responses that set no cookie, hold no CSRF
+for the pages everyone is reading. Only 200 responses that set no cookie but the display
+cookie (a function of the URL and the cookie sent, both in the key: replayed with the page;
+a page with ``?size=m`` was built afresh for every client that kept no cookie), hold no CSRF
 token and touched no session (the browsable API's pages do), and are at most
 ``PAGE_CACHE_MAX_BYTES`` long, are kept. ``PAGE_CACHE_SECONDS = 0`` turns the cache off
 (the test settings do). Only a request whose session cookie names a real, signed-in
@@ -321,9 +323,11 @@ class PageCacheMiddleware:
         # Only GET responses are kept: a HEAD response has no body and Django's
         # ConditionalGetMiddleware gives it no ETag, so keeping it would serve GETs without one.
         if request.method == "GET" and getattr(response, "page_cacheable", False) and response.status_code == 200 \
-                and not response.cookies \
+                and set(response.cookies) <= {COOKIE} \
                 and not personal and not response.streaming and len(response.content) <= settings.PAGE_CACHE_MAX_BYTES:
             kept = (response.content, [(h, v) for h, v in response.items() if h.lower() not in UNKEPT_HEADERS])
+            if COOKIE in response.cookies:  # the display settings the URL chose: kept with the page
+                kept[1].append(("Set-Cookie", response.cookies[COOKIE].OutputString()))
             recent.put(key, kept, settings.PAGE_CACHE_MEMORY_BYTES)
             try:
                 cache.set(key, kept, seconds)
@@ -335,6 +339,9 @@ class PageCacheMiddleware:
     def _replay(request, body: bytes, headers: list):
         response = HttpResponse(body)
         for name, value in headers:
-            response[name] = value
+            if name == "Set-Cookie":  # the display cookie kept with the page
+                response.cookies.load(value)
+            else:
+                response[name] = value
         conditional = get_conditional_response(request, etag=response.get("ETag"), response=response)
         return conditional if conditional is not None else response
