@@ -246,7 +246,12 @@ def tidy_url(request) -> str | None:
     if view is None or not getattr(view, "cached_page", False) or hasattr(view, "cls"):
         return None
     reads = getattr(view, "cached_reads", None)
-    reads = QUERY_PARAMETERS if reads is None else reads
+    if reads is not None:
+        # Such a view reads each parameter once (its last value, as ``QueryDict.get``): a repeat
+        # (?page=x1&page=1, ?page=x2&page=1 …) would make a key, and a page, of its own.
+        kept = [(name, value) for name, value in dict(pairs).items() if name in reads]
+        return None if kept == pairs else request.path + (f"?{urlencode(kept)}" if kept else "")
+    reads = QUERY_PARAMETERS
     if all(name in reads for name, _ in pairs):
         return None
     kind = heavy_kind(request)
