@@ -324,6 +324,13 @@ def test_the_reading_page_labels_each_part_with_its_commentator(commentary_juans
         section=section, commentator="王逸", kind=NOTE).count()
     assert body.count('<span class="visually-hidden">補注（洪興祖）：</span>') == Piece.objects.filter(
         section=section, commentator="洪興祖", kind=NOTE).count() > 0
+    # in 簡體 display the names and the layers are shown simplified as the text is (洪兴祖, 补注)
+    simp = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/{section.position}/",
+                      {"layout": "horizontal", "notes": "inline", "script": "simp"}).content.decode()
+    assert re.findall(r'<span class="layer-tag commentator" aria-hidden="true">([^<]+)</span>', simp) == [
+        {"洪興祖": "洪兴祖"}.get(name, name) for name in expected]
+    assert simp.count('<span class="visually-hidden">补注（洪兴祖）：</span>') == Piece.objects.filter(
+        section=section, commentator="洪興祖", kind=NOTE).count()
 
 
 def test_search_by_commentator(commentary_juans, search_backend, client):

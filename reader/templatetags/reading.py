@@ -305,14 +305,15 @@ def one_printed_note(before, piece, by_position: dict) -> bool:
 
 def _note(piece, section, display: Display, notes: str) -> str:
     pid = f"s{section.position}-p{piece.position}"
-    who = getattr(piece, "commentator", "")
-    label = f'<span class="visually-hidden">{escape(piece.layer_label)}{f"（{escape(who)}）" if who else ""}：</span>'
+    # the commentator and the layer's name as the display shows text (洪兴祖 in 簡體)
+    who, layer = shown(getattr(piece, "commentator", ""), display), shown(piece.layer_label, display)
+    label = f'<span class="visually-hidden">{escape(layer)}{f"（{escape(who)}）" if who else ""}：</span>'
     if getattr(piece, "same_voice", False):  # the note goes on in the same layer and hand: said once
         label = ""
     if getattr(piece, "needs_who", False):  # a part by another commentator than the note before it
         label = f'<span class="layer-tag commentator" aria-hidden="true">{escape(who)}</span>' + label
     if getattr(piece, "needs_tag", False):  # no marker word before it names its layer
-        label = f'<span class="layer-tag" aria-hidden="true">{escape(piece.layer_label)}</span>' + label
+        label = f'<span class="layer-tag" aria-hidden="true">{escape(layer)}</span>' + label
     if notes == "beside":  # an open note carries its marker's number (in the margin, far from its marker)
         label = f'<span class="note-number" aria-hidden="true">{piece.number}</span>' + label
     if display.vertical and notes == "inline":
