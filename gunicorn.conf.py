@@ -25,6 +25,13 @@ threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 #: #1974); it stays above every request's budget in case a sync worker is chosen on the
 #: command line (``--worker-class sync``).
 timeout = 120
+#: gunicorn's control socket (``gunicornc``) is off: its default path, ``~/.gunicorn/gunicorn.ctl``,
+#: is one for every server a user starts, so a second server (another port, a benchmark, a
+#: second app server on one machine) took it from the first. Nothing here uses it; set
+#: ``GUNICORN_CONTROL_SOCKET`` to a path of this server's own to have it.
+control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
+if not control_socket_disable:
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
 
 TEMPLATES = ("reader/juan.html", "reader/section.html", "reader/catalogue.html", "search/search.html")
 

@@ -1,5 +1,6 @@
 """gunicorn.conf.py: each worker keeps the memory of freed large arrays (``keep_freed_memory``)
 and is warmed before its first request (``post_worker_init``)."""
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +111,20 @@ def test_a_warmed_worker_answers_its_first_search_without_the_database(client, s
     with django_assert_num_queries(0):
         answer = client.get("/api/search/", {"q": "公"}).json()
     assert (answer["count"], answer["results"][0]["url"].split("#")[1]) == (171, "s1-p6")
+
+
+def test_two_servers_on_one_machine_do_not_share_a_control_socket(tmp_path):
+    """gunicorn's control socket defaults to ``~/.gunicorn/gunicorn.ctl`` for every server a
+    user starts: a second server took it from the first. It is off unless a server is given a
+    path of its own (``GUNICORN_CONTROL_SOCKET``), as gunicorn itself reads the file."""
+    probe = ("from gunicorn.config import Config; c = Config(); "
+             "exec(compile(open('gunicorn.conf.py').read(), 'gunicorn.conf.py', 'exec'), cfg := {}); "
+             "[c.set(k, v) for k, v in cfg.items() if k in c.settings]; "
+             "print(c.control_socket_disable, c.control_socket)")
+    env = {k: v for k, v in os.environ.items() if k != "GUNICORN_CONTROL_SOCKET"}
+    off = subprocess.run([sys.executable, "-c", probe], cwd=BASE, env=env, capture_output=True, text=True, check=True)
+    assert off.stdout.split()[0] == "True"
+    own = tmp_path / "this-server.ctl"
+    on = subprocess.run([sys.executable, "-c", probe], cwd=BASE, env={**env, "GUNICORN_CONTROL_SOCKET": str(own)},
+                        capture_output=True, text=True, check=True)
+    assert on.stdout.split() == ["False", str(own)]
