@@ -39,6 +39,7 @@ from reader.importers.errors import NoTextError, TextFormatError  # noqa: E402
 from reader.importers.mandoku import parse_mandoku, render_mandoku  # noqa: E402
 from reader.importers.mandoku.check import HeaderOnly, structure_faults  # noqa: E402
 from reader.importers.mandoku.cuts import CLEAN, IN_TEXT, NOTE_APART, size_cuts  # noqa: E402
+from reader.importers.mandoku.parser import full_width  # noqa: E402
 from reader.importers.source import decode_bytes  # noqa: E402
 
 CORPUS = BASE.parent / "shared" / "corpus"
@@ -93,7 +94,7 @@ def count_cuts(files: list[Path], quiet: bool) -> int:
         except TextFormatError:  # a header and no text, or refused: the parser check reports them
             continue
         row = totals.setdefault(path.parent.parent.name, {CLEAN: 0, IN_TEXT: 0, NOTE_APART: 0})
-        for line, kind in size_cuts(doc):
+        for line, kind in size_cuts(doc, full_width(text.splitlines(), 0, text.count("\n") + 1)):
             row[kind] += 1
             if kind != CLEAN and not quiet:
                 print(f"{kind}: {path}:{line}")

@@ -1,16 +1,24 @@
 """Where a section cut only for size falls (``reader.importers.mandoku.cuts``): where an entry
-ends (text, then the notes that explain it) or after a sentence mark, never inside a run of text
-nor between a phrase and its note; on the three books a user found the fault in (楚辭補注, 前漢書,
-文選 李善註, 卷一 each), then through the search API."""
+ends (text, then the notes that explain it), after a sentence mark or a printed paragraph's short
+last line, never inside a run of text nor between a phrase and its note; on the three books a user
+found the fault in (楚辭補注, 前漢書, 文選 李善註, 卷一 each), then through the search API; and the
+phrases the last cuts inside text hid (decision 0029), on every engine."""
+import re
+
 import pytest
 
 from reader.importers.document import NOTE, NOTE_KINDS, TEXT, PieceDoc
 from reader.importers.loader import import_file
 from reader.importers.mandoku import HARD_LIMIT, parse_mandoku, render_mandoku
 from reader.importers.mandoku.cuts import CLEAN, IN_TEXT, NOTE_APART, clean_seam, seam_kind, size_cuts, split_piece
+from reader.importers.mandoku.parser import full_width
 from reader.importers.mandoku.writer import render_piece
 
+from search.backends import SearchQuery, get_search_backend
+from search.documents import documents_for_juan
+
 from .conftest import SHARED, index_all
+from .test_search_contract import BACKENDS
 
 COMMENTARY = SHARED / "corpus" / "kanripo-commentary"
 CHUCI, HANSHU, WENXUAN = "KR4a0003/KR4a0003_001.txt", "KR2a0007/KR2a0007_001.txt", "KR4h0002/KR4h0002_001.txt"
@@ -22,6 +30,12 @@ def parse(rel: str):
     doc = parse_mandoku(raw, rel)
     assert render_mandoku(doc) == raw  # pieces are moved, never changed: the file writes back the same
     return doc
+
+
+def cut_kinds(rel: str, doc) -> list[str]:
+    """``size_cuts`` of ``doc`` parsed from ``rel``, its kinds only."""
+    lines = (COMMENTARY / rel).read_text(encoding="utf-8").splitlines()
+    return [kind for _, kind in size_cuts(doc, full_width(lines, 0, len(lines)))]
 
 
 def seams(doc):
@@ -60,7 +74,7 @@ def test_a_phrase_cut_at_a_line_end_is_one_run_again(rel, phrase, number, line, 
     assert len(doc.sections) == sections  # the numbering of the sections stays
     holding = [n for n, s in enumerate(doc.sections, 1) if phrase in "".join(p.text for p in s.pieces if p.kind == TEXT)]
     assert holding == [number] and doc.sections[number - 1].line == line
-    assert all(clean_seam(x, y) for x, y in seams(doc))
+    assert set(cut_kinds(rel, doc)) == {CLEAN}
     assert not any(y.kind in NOTE_KINDS for x, y in seams(doc))
 
 
@@ -78,18 +92,35 @@ def test_punctuated_text_is_cut_after_a_sentence_mark():
     assert doc.sections[1].line == 5 + len(a.text) // 49
 
 
-def test_a_long_run_with_nothing_to_end_it_keeps_its_cut():
-    """Unpunctuated text with no note and no space: the cut stays at the line end where the size
-    put it (the sections keep their numbers); a space between entries (單疏) takes it."""
+def test_a_long_run_with_nothing_to_end_it_stays_whole():
+    """Unpunctuated text with no note, no space and no short line: no unit of text ends in it, so
+    the section is not cut for size (a phrase across a cut would be found nowhere); a space
+    between entries (單疏) takes the cut."""
     line = "天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋收冬藏閏餘成歲律呂調陽雲騰致雨露結為霜¶\n"
     doc = parse_mandoku(HEAD + line * 70, "test.txt")
-    assert [(s.line, sum(len(p.text) for p in s.pieces)) for s in doc.sections] == [(5, 2400), (65, 400)]
+    assert [(s.line, sum(len(p.text) for p in s.pieces)) for s in doc.sections] == [(5, 2800)]
     spaced = "書人亦与盟會同\u3000注无駭至八年\u3000正義曰春秋之例卿乃見經今名書扵經傳言司空故知无駭是魯¶\n"
     raw = HEAD + line * 40 + spaced * 20
     doc = parse_mandoku(raw, "test.txt")
     assert render_mandoku(doc) == raw
     assert len(doc.sections) == 2 and doc.sections[1].pieces[0].text.startswith("注无駭至八年\u3000正義曰")
     assert doc.sections[0].pieces[-1].text.endswith("書人亦与盟會同\u3000")
+
+
+def test_a_cut_falls_after_a_printed_paragraph():
+    """A line printed short after full ones ends a paragraph the layout does not otherwise mark
+    (尚書正義 SBCK: ``重頓至是乎¶``, then the lemma ``傳二水至耕作¶`` on a short line of its own,
+    then ``正義曰…``): the cut falls after it, before the lemma, not after the lemma's short line."""
+    full = "天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋收冬藏閏餘成歲律呂調陽雲騰致雨露結為霜¶\n"
+    entry = full * 9 + "重頓至是乎¶\n傳二水至耕作¶\n正義曰" + full[3:]  # 411 characters on 12 lines
+    raw = HEAD + entry * 6
+    doc = parse_mandoku(raw, "test.txt")
+    assert render_mandoku(doc) == raw
+    assert [(s.line, sum(len(p.text) for p in s.pieces), s.continues_paragraph) for s in doc.sections] == [
+        (5, 4 * 411 + 365, False), (5 + 4 * 12 + 10, 46 + 411, True)]
+    assert doc.sections[0].pieces[-1].text.endswith("重頓至是乎") and doc.sections[1].pieces[0].text.startswith("傳二水至耕作正義曰")
+    assert size_cuts(doc, full_width(raw.splitlines(), 0, raw.count("\n"))) == [(63, CLEAN)]
+    assert size_cuts(doc) == [(63, IN_TEXT)]  # no full line given: no line is short
 
 
 def test_a_note_on_one_word_ends_no_entry():
@@ -125,3 +156,44 @@ def test_phrases_across_the_old_cuts_are_found(three_juans, client):
             counts[query] = (api["count"], [h["section"]["position"] for h in api["results"]])
     assert counts == {"夫惟㨗徑以窘步": (1, [4]), "惟㨗徑以窘步": (1, [4]), "夫人天下貴人也": (1, [1]),
                       "人天下貴人也": (1, [1]), "克己復禮以奉": (1, [10]), "己復禮以奉": (1, [10])}
+
+
+#: Phrases of the shared corpus that a cut for size parted inside a long run of unpunctuated text
+#: with no note, no mark and no space within 1,200 characters of it (``scripts/check_corpus.py
+#: --cuts`` listed each as ``text: file:line``), so that no engine found them: (file, phrase).
+LOST = [
+    ("kanripo-commentary/KR2a0004/KR2a0004_028.txt", "黄金可成而河決可塞"),  # 史記正義 卷二十八: 黄金可|成, line 404
+    ("kanripo-jingbu/KR1b0003/KR1b0003_001.txt", "中央曰黄帝依次以爲三皇"),  # 尚書正義 卷一: 曰黄|帝, line 178
+    ("kanripo-commentary/KR3c0005/KR3c0005_004.txt", "衣之裏以示君而泣曰"),  # 韓非子 卷四: 以示|君, line 354
+]
+
+
+def plain_main_text(raw: str) -> str:
+    """The main text of a mandoku file read with regular expressions alone (no parser): header
+    lines dropped, page breaks, line-end marks, line indents and ``(…)`` notes taken out, every
+    line joined to the next."""
+    lines = [line for line in raw.split("\n") if not line.startswith("#")]
+    return "".join(re.sub(r"\([^)]*\)", "", re.sub(r"<pb:[^>]*>", "", line).replace("¶", "").lstrip("\u3000"))
+                   for line in lines)
+
+
+@pytest.fixture
+def lost_juans(seed_juan):
+    return [import_file(SHARED / "corpus" / rel).juan for rel, _ in LOST]
+
+
+@pytest.mark.parametrize("engine", sorted(BACKENDS))
+def test_phrases_once_cut_inside_text_are_found_on_every_engine(engine, lost_juans, settings, tmp_path):
+    """Each phrase a cut inside a run of text parted is found by every engine as often as a plain
+    reading of the file's main text holds it (once), in one section; without its first character too."""
+    settings.SEARCH_BACKENDS = {"contract": {"BACKEND": BACKENDS[engine], "PATH": tmp_path / "ix",
+                                             "NAME": f"lost-{tmp_path.name}", "LOCK_TIMEOUT": 1.0}}
+    backend = get_search_backend("contract")
+    backend.rebuild([d for juan in lost_juans for d in documents_for_juan(juan)])
+    found = {}
+    for (rel, phrase), juan in zip(LOST, lost_juans):
+        plain = plain_main_text((SHARED / "corpus" / rel).read_text(encoding="utf-8"))
+        for q in (phrase, phrase[1:]):
+            result = backend.search(SearchQuery(q, exact=True, edition_ids=(juan.edition_id,)))
+            found[q] = (result.count, plain.count(q), len({h.section_position for h in result.hits}))
+    assert found == {q: (1, 1, 1) for _, phrase in LOST for q in (phrase, phrase[1:])}

@@ -81,7 +81,8 @@ Structure
   to allow a cut there (when no cut falls there the two halves are joined again). A cut
   made only for size is then moved to where a unit of text ends: before the next classic words
   in a 注疏 edition (``entries.keep_entries_whole``), else after a note that closes a phrase,
-  a sentence mark or a 單疏 entry space (``cuts.place_size_cuts``). A 記
+  a sentence mark, a 單疏 entry space or a printed paragraph's short last line, and a run of
+  text with none of these is not cut (``cuts.place_size_cuts``, decision 0029). A 記
   block longer than ``HARD_LIMIT`` keeps the records written on its closer's line and
   goes on in sections of its own (RECORD pieces in paragraphs, no closer, the closer's
   title). A single note longer than the limit (讀禮通考 prints whole commentaries as one

@@ -8,15 +8,16 @@ cut there was never found, and a note stood apart from the words it explains.
 
 These books are made of entries: a run of text, then the notes that explain it (楚辭補注's
 王逸 and 洪興祖 after each line of verse, 前漢書's 顔師古 after each phrase, 文選's 李善 after
-each couplet). ``place_size_cuts`` moves each such cut to where an entry ends -- before
-text that follows a note which closes a phrase -- or, in punctuated text, to just after a
-sentence or 句讀 mark (``SENTENCE_MARKS``), or after the space a 單疏 edition prints between
-its entries (``_SPACED``), whichever moves fewer characters across the seam (at most ``REACH``); a note that only
-gives a variant or a sound (``(一作邪)``, ``(音覓)``) is printed after one word inside a phrase
-and ends no entry. Where neither part of the seam holds such a place (a long stretch of text
-with no note, no punctuation and no space), the cut stays at the line end: no section is
-added or removed, so the sections keep their numbers. The 注疏 editions have their own rule
-(``entries.keep_entries_whole``).
+each couplet). ``place_size_cuts`` moves each such cut to where a unit of text ends -- before
+text that follows a note which closes a phrase; in punctuated text, just after a sentence or
+句讀 mark (``SENTENCE_MARKS``); after the space a 單疏 edition prints between its entries
+(``_SPACED``); or after a line printed short, the last of a paragraph the layout does not
+otherwise mark (``_paragraph_ends``) -- whichever moves fewer characters across the seam; a
+note that only gives a variant or a sound (``(一作邪)``, ``(音覓)``) is printed after one word
+inside a phrase and ends no entry. Where neither part of the seam holds such a place (a long
+stretch of text with no note, no punctuation, no space and no short line), the two sections are
+one: a run of text is never cut, so that no phrase is lost to a cut made for size (decision
+0029). The 注疏 editions have their own rule (``entries.keep_entries_whole``).
 
 Pure: pieces are moved and at most one text piece is split in two at a character, none is
 changed in its text or layout as written, so the file writes back the same.
@@ -27,8 +28,7 @@ import re
 from dataclasses import replace
 
 from ..document import LABEL, NOTE_KINDS, TEXT, JuanDocument, PieceDoc, SectionDoc
-from .entries import is_zhushu, move_back, move_forward
-from .structure import UNIT_LIMIT
+from .entries import is_zhushu, join_sections, move_back, move_forward
 
 #: Marks that end a sentence or a clause (句讀) in punctuated text (the tls editions, 史記
 #: KR2a0001): a size cut may fall after one, and after the closing quotes that follow it.
@@ -43,11 +43,6 @@ _SPACED = re.compile("\u3000+")
 #: part the words around it.
 _WORD_NOTE = re.compile(r"^(?:.{0,2}一[作本云無有]|音|.{0,10}[切反]$|.{0,6}音.$)")
 _WORD_NOTE_MAX = 12
-
-
-#: How many characters a cut may move across its seam: two units of text (``structure.UNIT_LIMIT``), so
-#: that a section grows past ``structure.HARD_LIMIT`` by at most that much.
-REACH = 2 * UNIT_LIMIT
 
 
 def _ends_phrase(note: PieceDoc) -> bool:
@@ -83,6 +78,13 @@ def clean_seam(before: PieceDoc, after: PieceDoc) -> bool:
     return before.kind == TEXT and after.kind == TEXT and (_after_mark(before) or before.text.endswith("\u3000"))
 
 
+def _clean_cut(pa: list[PieceDoc], pb: list[PieceDoc], width: int) -> bool:
+    """Whether a section may end with the paragraph ``pa`` and the next open with ``pb``, which
+    goes on from it: ``clean_seam``, or the line before the cut ends a printed paragraph
+    (``_paragraph_ends``; ``width`` the file's full line)."""
+    return clean_seam(pa[-1], pb[0]) or (len(pa), 0) in _paragraph_ends(pa + pb[:1], width)
+
+
 def split_piece(piece: PieceDoc, k: int) -> tuple[PieceDoc, PieceDoc]:
     """``piece`` (text, no source tag) cut before character ``k``: two pieces whose layout,
     written one after the other, is the piece's. Layout at ``k`` (a printed line end, page
@@ -104,23 +106,33 @@ def split_piece(piece: PieceDoc, k: int) -> tuple[PieceDoc, PieceDoc]:
     return head, tail
 
 
-def place_size_cuts(doc: JuanDocument) -> None:
-    """Move each section boundary that ``group_run`` made inside a paragraph to where an entry
-    ends or a sentence ends (module docstring), in a juan that is not of the 注疏 form.
+def place_size_cuts(doc: JuanDocument, width: int = 10 ** 6) -> None:
+    """Move each section boundary that ``group_run`` made inside a paragraph to where a unit of
+    text ends (module docstring), in a juan that is not of the 注疏 form; ``width`` is the file's
+    full printed line (``parser.full_width``; the default makes no line short).
 
     For a section that goes on from the previous one's last paragraph (``continues_paragraph``)
-    across a seam that is not clean (``clean_seam``), the candidates are the entry starts in the
+    across a seam that is not clean (``_clean_cut``), the candidates are the entry starts in the
     previous section's last paragraph and in the next one's first, the end of that first paragraph
-    when more follow, and the sentence marks and entry spaces in the text pieces either side of
-    the seam; the one that moves fewest characters wins (back on a tie), if it moves at most
-    ``REACH``. Section line numbers follow their first piece; no section is added or removed.
+    when more follow, the sentence marks and entry spaces in the text pieces either side of the
+    seam, and the ends of printed paragraphs in both; the one that moves fewest characters wins
+    (back on a tie), however far. With none, the next section is joined to this one
+    (``entries.join_sections``) and the sections after it move up one position. Section line
+    numbers follow their first piece.
     """
     if is_zhushu(doc):
         return
     for chapter in doc.chapters:
-        for a, b in zip(chapter.sections, chapter.sections[1:]):
-            if _cut_for_size(a, b) and not a.records and not clean_seam(a.paragraphs[-1][-1], b.paragraphs[0][0]):
-                _move_seam(a, b, a.paragraphs[-1], b.paragraphs[0])
+        sections = chapter.sections
+        k = 1
+        while k < len(sections):
+            a, b = sections[k - 1], sections[k]
+            if _cut_for_size(a, b) and not a.records and not _clean_cut(a.paragraphs[-1], b.paragraphs[0], width) \
+                    and not _move_seam(a, b, a.paragraphs[-1], b.paragraphs[0], width) and b.title in ("", a.title):
+                join_sections(a, b)  # no unit ends on either side: the run stays whole
+                del sections[k]
+                continue
+            k += 1
 
 
 def _cut_for_size(a: SectionDoc, b: SectionDoc) -> bool:
@@ -129,55 +141,87 @@ def _cut_for_size(a: SectionDoc, b: SectionDoc) -> bool:
         and bool(b.paragraphs) and bool(b.paragraphs[0])
 
 
-def _move_seam(a: SectionDoc, b: SectionDoc, pa: list[PieceDoc], pb: list[PieceDoc]) -> bool:
+def _move_seam(a: SectionDoc, b: SectionDoc, pa: list[PieceDoc], pb: list[PieceDoc], width: int) -> bool:
     """Move the seam between ``pa`` (``a``'s last paragraph) and ``pb`` (``b``'s first) to its
     nearest clean place (``place_size_cuts``); False when there is none."""
     joined = pa + pb
     s = len(pa)
-    options = []  # (characters moved, direction, piece index, offset in that piece or None)
+    places = []  # (piece index in joined, offset in that piece): the cut falls before that character
     back = next((i for i in range(s - 1, 0, -1) if _opens_entry(joined, i)), None)
     if back is not None:
-        options.append((sum(len(p.text) for p in pa[back:]), 0, back, None))
+        places.append((back, 0))
     elif len(a.paragraphs) > 1 and pa[0].kind in (TEXT, LABEL):
-        options.append((sum(len(p.text) for p in pa), 0, 0, None))
+        places.append((0, 0))
     fwd = next((j for j in range(1, len(pb)) if _opens_entry(joined, s + j)), None)
     if fwd is None and len(b.paragraphs) > 1:
         fwd = len(pb)
     if fwd is not None:
-        options.append((sum(len(p.text) for p in pb[:fwd]), 1, fwd, None))
+        places.append((s + fwd, 0))
     last, first = pa[-1], pb[0]
     if last.kind == TEXT and not last.source_tag:
-        ends = _mark_ends(last)
-        if ends:
-            options.append((len(last.text) - ends[-1], 0, s - 1, ends[-1]))
+        places.extend((s - 1, e) for e in _mark_ends(last)[-1:])
     if first.kind == TEXT and not first.source_tag:
-        ends = _mark_ends(first)
-        if ends:
-            options.append((ends[0], 1, 0, ends[0]))
-    options = [o for o in options if o[0] <= REACH]
+        places.extend((s, e) for e in _mark_ends(first)[:1])
+    places.extend(_paragraph_ends(joined, width))
+    starts = [0]
+    for p in joined:
+        starts.append(starts[-1] + len(p.text))
+    # neither section may be left empty: the seam moves to a paragraph's edge only where another follows
+    lo, hi = (0 if len(a.paragraphs) > 1 else 1), (starts[-1] if len(b.paragraphs) > 1 else starts[-1] - 1)
+    options = sorted((abs(starts[k] + o - starts[s]), starts[k] + o > starts[s], k, o) for k, o in places
+                     if starts[k] + o != starts[s] and lo <= starts[k] + o <= hi)
     if not options:
         return False
-    cost, forward, at, offset = min(options, key=lambda o: (o[0], o[1]))
+    _, forward, at, offset = options[0]
     if not forward:
-        if offset is not None:
-            head, tail = split_piece(last, offset)
-            pa[-1] = head
-            moved = [tail]
-        else:
-            moved = pa[at:]
-            del pa[at:]
+        moved = pa[at:]
+        del pa[at:]
+        if offset:
+            head, tail = split_piece(moved[0], offset)
+            pa.append(head)
+            moved[0] = tail
         move_back(a, b, moved)
     else:
-        if offset is not None:
-            head, tail = split_piece(first, offset)
-            moved, pb[0] = [head], tail
-            rest = pb
-        else:
-            moved = pb[:at]
-            rest = pb[at:] if at < len(pb) else (b.paragraphs[1] if len(b.paragraphs) > 1 else [])
-            del pb[:at]
+        j = at - s
+        moved = pb[:j]
+        if offset:
+            head, tail = split_piece(pb[j], offset)
+            moved.append(head)
+            pb[j] = tail
+        rest = pb[j:] if j < len(pb) else (b.paragraphs[1] if len(b.paragraphs) > 1 else [])
+        del pb[:j]
         move_forward(a, b, moved, rest)
     return True
+
+
+def _paragraph_ends(pieces: list[PieceDoc], width: int) -> list[tuple[int, int]]:
+    """``[(piece index, offset), …]``: each line end in a text piece (no source tag) of ``pieces``
+    after the last line of a printed paragraph: a line shorter than ``width`` (the file's full
+    line, ``parser.full_width``) after a full one. The book starts the next unit on a new line
+    (尚書正義 SBCK ``…豈容輕¶`` ``重頓至是乎¶`` then the lemma ``傳二水至耕作¶`` and ``正義曰…``);
+    a short line after a short one (the lemma itself, a heading) ends none. Widths count text and
+    indentation one each, small print half (as ``parser.print_width``)."""
+    out = []
+    before, line, held = 0.0, 0.0, False  # widths of the line before and of this line; whether it holds text
+    for k, p in enumerate(pieces):
+        weight = 0.5 if p.kind in NOTE_KINDS else 1
+        pos = 0
+        for off, raw in p.layout:
+            line += (off - pos) * weight
+            held = held or off > pos
+            pos = off
+            *ends, tail = raw.split("\n")
+            if ends:
+                line += ends[0].count("\u3000")
+                if held:  # a line of layout alone (a page break) is no printed line
+                    if before >= width > line + 0.5 and p.kind == TEXT and not p.source_tag:
+                        out.append((k, off) if off < len(p.text) else (k + 1, 0))
+                    before = line
+                line, held = 0, False
+            line += tail.count("\u3000")  # the next line's indentation
+        line += (len(p.text) - pos) * weight
+        held = held or len(p.text) > pos
+    return out
 
 
 #: What ``seam_kind`` calls the place of a cut for size.
@@ -195,8 +239,11 @@ def seam_kind(before: PieceDoc, after: PieceDoc) -> str:
     return CLEAN
 
 
-def size_cuts(doc: JuanDocument) -> list[tuple[int, str]]:
+def size_cuts(doc: JuanDocument, width: int = 10 ** 6) -> list[tuple[int, str]]:
     """``[(line, kind), …]``: each section of ``doc`` that goes on from the previous one's
-    paragraph (a cut for size), with its first line and ``seam_kind``."""
-    return [(b.line, seam_kind(a.paragraphs[-1][-1], b.paragraphs[0][0])) for chapter in doc.chapters
-            for a, b in zip(chapter.sections, chapter.sections[1:]) if _cut_for_size(a, b)]
+    paragraph (a cut for size), with its first line and ``seam_kind`` (``CLEAN`` too where the
+    line before the cut ends a printed paragraph: ``_paragraph_ends``, ``width`` the file's full
+    line, ``parser.full_width``)."""
+    return [(b.line, CLEAN if _clean_cut(a.paragraphs[-1], b.paragraphs[0], width)
+             else seam_kind(a.paragraphs[-1][-1], b.paragraphs[0][0]))
+            for chapter in doc.chapters for a, b in zip(chapter.sections, chapter.sections[1:]) if _cut_for_size(a, b)]

@@ -4,7 +4,7 @@ A juan's long paragraphs are cut into sections at line breaks only to bound thei
 (``structure.group_run``); in a 注疏 edition an entry (classic words, then the 注, 音義 and
 疏 that explain them) must stay in one section, so that a phrase and its note are found and
 read together. ``keep_entries_whole`` moves such cuts after the layer step; ``move_back`` and
-``move_forward`` (which move pieces across a cut) are shared with the cuts of other books (``cuts``). Pure: pieces are moved,
+``move_forward`` (which move pieces across a cut) and ``join_sections`` are shared with the cuts of other books (``cuts``). Pure: pieces are moved,
 none is changed in its text or layout, so the file writes back the same.
 """
 from __future__ import annotations
@@ -119,9 +119,7 @@ def keep_entries_whole(doc: JuanDocument) -> None:
                 if len(b.paragraphs) == 1 and b.closer is None and not b.records and not b.title and \
                         sum(len(p.text) for para in a.paragraphs for p in para) + sum(len(p.text) for p in pb) \
                         <= ENTRY_LIMIT:
-                    seam = len(pa)
-                    pa.extend(pb)
-                    join_at(pa, seam)
+                    join_sections(a, b)
                     del sections[k - 1]
                     k -= 1
                 continue
@@ -162,3 +160,18 @@ def move_forward(a: SectionDoc, b: SectionDoc, moved: list[PieceDoc], rest: list
     if not pb:
         b.paragraphs.pop(0)
         b.continues_paragraph = False
+
+
+def join_sections(a: SectionDoc, b: SectionDoc) -> None:
+    """Join ``b``, which goes on from ``a``'s last paragraph (a cut for size), onto ``a``: its
+    first paragraph ends ``a``'s last one (a run split at the cut is joined again), and its other
+    paragraphs, closer, records and bylines follow. ``a`` has no closer nor records; the caller
+    takes ``b`` out of its chapter (the sections after it move up one position)."""
+    pa = a.paragraphs[-1]
+    seam = len(pa)
+    pa.extend(b.paragraphs[0])
+    join_at(pa, seam)
+    a.paragraphs.extend(b.paragraphs[1:])
+    a.closer, a.closer_layout, a.record_separator = b.closer, b.closer_layout, b.record_separator
+    a.records, a.blank_lines_after = b.records, b.blank_lines_after
+    a.bylines.extend(b.bylines)

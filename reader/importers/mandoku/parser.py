@@ -217,7 +217,7 @@ class _Parser:
         preface_notes(doc, lines, print_width, full_width(lines, 0, len(lines)))  # notes on 王逸's own 序 are 洪興祖's
         mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
         keep_entries_whole(doc)
-        place_size_cuts(doc)
+        place_size_cuts(doc, full_width(lines, 0, len(lines)))
         if unsure:
             positions = piece_positions(doc)
             doc.warnings.extend(f"{self.path}:{line}:{column}: {message}" for piece, message in unsure
