@@ -424,3 +424,47 @@ def test_a_category_a_recurring_label_and_a_two_line_byline_are_no_titles():
     assert [(s.title, _people(s)) for s in doc.sections][10:13] == [
         ("五君詠五首", ["顔延年"]), ("阮歩兵", []), ("嵇中散", [])]
     assert [(s.title, _people(s)) for s in doc.sections if s.title.startswith("百一")] == [("百一詩", ["應璩"])]
+
+
+def test_an_authors_line_under_a_title_is_read_from_below_in_both_editions_of_wenxuan():
+    """An anthology prints a piece's title, then its author's name on a line of its own printed
+    lower, each possibly with its own note (running on), then the piece's flush text: the name is
+    the section's byline, never its title, even where the title itself was not read as one from
+    above (a bare title; a title printed under a 類 name with its note, at the same height, going
+    on that line's paragraph: 六臣註文選 卷三十五 ``　　冊(…)`` then ``　　冊魏公九錫文(…`` over
+    ``　　　潘元茂(…``). Developed on 六臣註文選 (KR4h0003) and measured on 文選 李善註 (KR4h0002,
+    held back): sections titled by a name a byline gives 42 -> 7 and 42 -> 4 (``scripts/list_bylines.py
+    --sections``). A heading's sub-heading stays one (讀禮通考 ``　　補遺`` over ``　　　慈母``; a
+    heading numbered in a series, ``　　變禮四`` over ``　　　喪不助祭(…)``), and so does 集說."""
+    from .conftest import SHARED
+    books = SHARED / "corpus" / "kanripo-commentary"
+    expected = {
+        "KR4h0003/KR4h0003_035.txt": [("七命", ["張景陽"]), ("詔", ["漢武帝"]), ("賢良詔", ["漢武帝"]),
+                                       ("冊魏公九錫文", ["潘元茂"])],
+        "KR4h0003/KR4h0003_042.txt": [("爲曹公作書與孫權", ["阮元瑜"]), ("", ["魏文帝"]), ("與吳質書", ["魏文帝"])],
+        "KR4h0003/KR4h0003_037.txt": [("薦禰衡表", ["孔文舉"]), ("岀師表", ["諸葛孔明"])],
+        "KR4h0002/KR4h0002_001.txt": [("兩都賦序", ["班孟堅"])],
+        "KR4h0002/KR4h0002_037.txt": [("薦禰衡表", ["孔文舉"]), ("出師表", ["諸葛孔明"]), ("求自試表", ["曹子建"])],
+    }
+    for name, pieces in expected.items():
+        path = books / name
+        text = path.read_text(encoding="utf-8")
+        doc = parse_mandoku(text, path.name)
+        assert render_mandoku(doc) == text, name
+        assert [(s.title, _people(s)) for s in doc.sections if s.bylines][:len(pieces)] == pieces, name
+        names = {p["name"] for s in doc.sections for p in s.bylines}
+        assert [s.title for s in doc.sections if s.title in names] == [], name
+    author = next(s for s in parse_mandoku((books / "KR4h0003" / "KR4h0003_035.txt").read_text(encoding="utf-8"),
+                                          "KR4h0003_035.txt").sections if s.title == "冊魏公九錫文")
+    assert [(p.kind, p.text[:4]) for p in author.pieces[:9]] == [
+        (LABEL, "冊魏公九"), (NOTE, "公加九錫"), (NOTE, "善曰後漢"), (NOTE, "賁四錫樂"), (NOTE, "有徳天子"), (NOTE, "秬鬯謂之"),
+        (NOTE, "八錫鈇鉞"), (LABEL, "潘元茂"), (NOTE, "爲尚書郎")]
+    path = SHARED / "corpus" / "kanripo" / "KR1d0051" / "KR1d0051_104.txt"
+    doc = parse_mandoku(path.read_text(encoding="utf-8"), path.name)
+    assert [(s.title, s.bylines) for s in doc.sections][:1] == [("變禮四", [])]
+    path = SHARED / "corpus" / "kanripo" / "KR1d0051" / "KR1d0051_007.txt"
+    doc = parse_mandoku(path.read_text(encoding="utf-8"), path.name)
+    assert [(s.title, s.bylines) for s in doc.sections if s.line == 782] == [("慈母", [])]
+    path = SHARED / "corpus" / "kanripo-jingbu" / "KR1c0044" / "KR1c0044_010.txt"
+    doc = parse_mandoku(path.read_text(encoding="utf-8"), path.name)
+    assert [s.title for s in doc.sections if s.bylines] == []

@@ -43,7 +43,7 @@ CLASSIC_NAMES = ("周易", "尚書", "毛詩", "周禮", "儀禮", "禮記", "�
                  "論語", "孟子", "爾雅", "老子", "莊子")
 #: A line that is the title of a book of readings of a classic (經典釋文 卷二十三 「孝經音義」, 卷二
 #: 「周易音義」, 卷二十五 「老子道經音義」, 「春秋公羊音義」), spaces left out: a title, not a byline.
-PART_TITLE = re.compile(r"^(?:" + "|".join(CLASSIC_NAMES) + r")[^()<>音]{0,4}音義(?:[上中下]|之[一二三四五六七八九十]+)?$")
+PART_TITLE = re.compile(r"^(?:" + "|".join(CLASSIC_NAMES) + r")[^()<>音]{0,4}音義$")
 #: A role of two words (編輯: 唐劉蛻集 ``明吳馡編輯``) is one role, not a name's last character and a role.
 ROLE = re.compile(r"(撰集|同撰|奉勅撰|編輯|撰|著|編|輯|纂|述|注|註|集注|集解|疏|訂|校)$")
 IDEO_SPACE = "\u3000"

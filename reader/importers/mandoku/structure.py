@@ -338,6 +338,47 @@ def _author_after(run: list[Unit], k: int) -> list[int]:
     return []
 
 
+#: The last word of a piece's title in an anthology, its genre (文選: 兩都賦序, 上林賦, 薦禰衡表,
+#: 與吳質書, 過秦論, 劒閣銘, 詔一首, 長歌行): under such a title a short line is its author's
+#: (``_author_under_title``) even in a run whose authors the titles' own reading did not find.
+_GENRE_END = re.compile(r"[賦詩表書序論頌贊銘誄碑文詔令教策檄啓箋牋奏記辭歌行吟篇引操首]$")
+#: A heading numbered in a series (讀禮通考 ``喪期五``, ``變禮四``): the short lines under it are its
+#: sub-headings (``斬衰三年中``, ``喪不助祭(…)``), not an author's name.
+_NUMBERED = re.compile(r"[一二三四五六七八九十百]$")
+
+
+def _author_under_title(run: list[Unit], k: int, authors: set[int]) -> int | None:
+    """The index of the title when ``run[k]`` is the author's line under a piece's title, read
+    from below (else None): a name
+    of two to ``AUTHOR_MAX`` characters on a line of its own, with or without its note (running
+    on too), printed lower than the line above it (past that line's note running on), which
+    is a title: one printed line indented by two or more, not an author's line itself
+    (``authors``) nor a heading numbered in a series (``_NUMBERED``); and under the name the
+    piece's flush text or a commentator's line. Anthologies print a piece so (文選 李善註
+    ``　　上林賦`` over ``　　　司馬長卿`` over ``亡是公听然而笑…``; 六臣註文選 ``　　　薦禰衡表`` over
+    ``　　　　孔文舉(…`` whose note runs on; ``　　冊魏公九錫文(…`` over ``　　　潘元茂(…``), whether
+    or not the title itself was read as one (a title printed under a 類 name with its note, at
+    the same height, goes on that line's paragraph). A poem's title under its author
+    (``　　顔延年`` over ``　　　阮歩兵(…``) is no author."""
+    u = run[k]
+    if not _line_with_notes(u, AUTHOR_MAX) or u.pieces[0].n < 2 or u.indent < 3 or u.entry:
+        return None
+    j = k - 1
+    while j >= 0 and _notes_only(run[j]):
+        j -= 1
+    if j < 0 or j in authors:
+        return None
+    title = run[j]
+    if title.kind != "para" or not 2 <= title.indent < u.indent or not title.pieces or title.pieces[0].kind != TEXT \
+            or title.label or _NUMBERED.search("".join(title.pieces[0].chunks)) \
+            or (title.lines != 1 and not (len(title.pieces) > 1 and all(p.kind == NOTE for p in title.pieces[1:]))) \
+            or _commentator_line(title) or (title.pieces[0].n <= AUTHOR_MAX + 1  # 王逸注(…): a commentator's line
+                                            and "".join(title.pieces[0].chunks).endswith(("注", "註"))):
+        return None  # (a title's note may run on over the next lines in its own unit)
+    after = _past_notes(run, k)
+    return j if after < len(run) and (_flush_text(run[after]) or _commentator_line(run[after])) else None
+
+
 def _running_title(run: list[Unit], k: int) -> bool:
     """Whether ``run[k]`` is a piece's title whose note runs on over the next lines: a line
     indented by two or more, at most ``HEADING_MAX`` characters then its note, the note
@@ -397,7 +438,13 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     if not run and closer is None:
         return []
     heading_like = []
+    # a run that prints an author's line under a title as the title's own reading finds it (a
+    # commentator named in the author's note, a title with its note): the book prints its pieces
+    # with their authors, and an author's line is read from below too (``_author_under_title``)
+    with_authors = headings and any(_line_with_notes(u, TITLED_MAX) and _author_after(run, k)
+                                    for k, u in enumerate(run))
     bylines: set[int] = set()  # the author's line under a title (``_author_after``)
+    opens: set[int] = set()  # a title over its author that opens a section inside a paragraph
     for k, u in enumerate(run):
         nxt = run[k + 1] if k + 1 < len(run) else None
         # a title over its author's line (a title printed lower than the text, 六臣註文選): the
@@ -414,6 +461,20 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
         while below < len(run) and _notes_only(run[below]) and run[below].indent > u.indent:
             below += 1
         after = run[below] if below < len(run) else None
+        title_at = _author_under_title(run, k, bylines) if headings and k not in bylines \
+            and bool(u.pieces) and "".join(u.pieces[0].chunks) not in labels | recurring else None
+        if title_at is not None and not with_authors and not _GENRE_END.search("".join(run[title_at].pieces[0].chunks)):
+            title_at = None  # a heading's sub-heading (讀禮通考 補遺 over 慈母), not a piece's author
+        if title_at is not None:
+            bylines.add(k)  # the author's line under a title its own reading missed: the title opens the piece
+            title = run[title_at]
+            if not heading_like[title_at] and title.pieces[0].n <= TITLED_MAX and not title.entry \
+                    and all(p.kind == NOTE for p in title.pieces[1:]) \
+                    and not any(0 < offset < title.pieces[0].n for offset, _ in title.pieces[0].layout):
+                # the title read as one: its words on one line, only its notes after them
+                heading_like[title_at] = True
+                if not run[title_at].new_para:
+                    opens.add(title_at)
         heading_like.append(
             headings and k not in bylines and u.lines == 1 and u.pieces[0].kind == TEXT
             and (bool(author) or (
@@ -423,7 +484,13 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                 and u.pieces[0].n <= HEADING_MAX
                 and not (len(u.pieces) > 1 and "".join(u.pieces[0].chunks) in recurring)))
             and not _holds_circle(u.pieces[0]) and not u.verse and not _sentence(u.pieces[0]) and u.indent >= heading_indent
-            and (nxt is None or nxt.new_para) and u.new_para and not u.label and not u.entry)
+            # a title over its author's line printed lower opens its piece even where it goes on a
+            # 類 name's paragraph, printed as high (六臣註文選 ``　　冊(…)`` then ``　　冊魏公九錫文(…``
+            # over ``　　　潘元茂(…``); terms glossed one a line (禮書 鞠衣(…) over 展衣(…)) are no titles
+            and (nxt is None or nxt.new_para) and (u.new_para or (bool(author) and run[author[0]].indent > u.indent))
+            and not u.label and not u.entry)
+        if heading_like[-1] and not u.new_para:
+            opens.add(k)
         if heading_like[-1] and u.indent >= 2:  # a title, not a 類 name printed higher (騷下, 詠史)
             bylines.update(author)
     chunks: list[list[int]] = []
@@ -436,7 +503,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                 start = True
             elif size and size + u.size() > HARD_LIMIT:
                 start = True
-            elif closer is None and u.new_para:
+            elif closer is None and (u.new_para or k in opens):
                 if (u.label and not u.number) or (heading_like[k] and not only_headings) or size >= SOFT_LIMIT:
                     start = True
         if start:
@@ -448,11 +515,12 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
         only_headings = only_headings and heading_like[k]
     sections: list[SectionDoc] = []
     for c, chunk in enumerate(chunks):
-        section = SectionDoc(line=run[chunk[0]].line, continues_paragraph=c > 0 and not run[chunk[0]].new_para)
+        section = SectionDoc(line=run[chunk[0]].line, continues_paragraph=c > 0 and not run[chunk[0]].new_para
+                             and chunk[0] not in opens)
         paragraphs: list[list[PieceBuilder]] = []
         for j, k in enumerate(chunk):
             u = run[k]
-            if j == 0 or u.new_para or not paragraphs:
+            if j == 0 or u.new_para or k in opens or not paragraphs:
                 paragraphs.append(list(u.pieces))
             elif u.forced:
                 extend_merging(paragraphs[-1], u.pieces)
