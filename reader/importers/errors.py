@@ -21,8 +21,10 @@ class TextFormatError(ValueError):
 
 
 class NoTextError(TextFormatError):
-    """A file that holds a header and no text (Kanripo has such files): importers skip it
-    with a notice instead of refusing the run. Located like ``TextFormatError``."""
+    """A file that holds a header and nothing else (Kanripo has such files: no juan title, no
+    heading, no text): importers skip it with a notice instead of refusing the run. A file with
+    a juan title or a heading and no text is a juan without text, not this error (史記正義
+    卷二十二, ``KR2a0004_022.txt``). Located like ``TextFormatError``."""
 
 
 class StrayBracket(TextFormatError):

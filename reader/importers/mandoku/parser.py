@@ -199,7 +199,9 @@ class _Parser:
         glued = [] if self.header.tls else glued_title_bylines(doc, self.header)  # 毛詩 卷三: (…)毛詩國風　鄭氏箋
         if glued and not doc.bylines:
             fill_byline(doc, IDEO_SPACE.join(dict.fromkeys(glued)))
-        if not doc.sections:
+        if not doc.sections and not found.get("title") and not any(c.heading for c in doc.chapters):
+            # a juan title or a heading over blank pages (史記正義 卷二十二: the 四庫 edition has no
+            # notes on this 表) is a juan without text, imported; a header and nothing else is no juan
             line = head_end + 1 if head_end < len(lines) else max(len(lines), 1)
             raise NoTextError(self.path, line, 1, "no text: the file has a header but no main text")
         split_tags(doc, self.path)
