@@ -474,8 +474,10 @@ def test_other_malformed_notes_are_kept_as_text():
     assert doc.warnings == ["KR1d0086_012.txt:22:15: ( is not closed before the next ( at line 22, column 18 "
                             "(notes cannot nest): kept as text"]
     assert any(p.kind == TEXT and p.text.endswith("干五十設乏各去其侯西十北十(量人") for p in doc.all_pieces())
-    err = error_for("\n".join(raw.split("\n")[:9]) + "\n")
-    assert "no text" in err.message
+    err = error_for("\n".join(raw.split("\n")[:8]) + "\n")  # the header and 欽定四庫全書: nothing else
+    assert (err.line, err.column, err.message) == (8, 1, "no text: the file has a header but no main text")
+    title_only = kept("\n".join(raw.split("\n")[:9]) + "\n")  # the juan's title line: a juan without text
+    assert (title_only.juan_label, title_only.chapters, title_only.warnings) == ("卷十", [], [])
 
 
 def test_a_doubled_note_bracket_keeps_the_inner_pair_as_text():
