@@ -126,11 +126,31 @@ def test_chuci_buzhu_notes_on_wang_yis_preface_are_hong_xingzus():
     notes9 = [(p.commentator, p.text[:6]) for p in nine.all_pieces() if p.kind == NOTE][:5]
     assert notes9 == [("洪興祖", "一作惜論"), ("洪興祖", "史記云上官大"), ("洪興祖", "卒釋文作&K"),
                       ("王逸", "惜貪也誦論也"), ("洪興祖", "補曰愍音敏惜")]
-    # 楚辭 (SBCK): lines of text 15 to 17 wide, a full line measured 20: only the notes before
-    # the first line shorter than that change (九歌's list of titles), the preface's stay
+    # 楚辭 (SBCK): lines of text 15 wide, its small print set closer (every line measured: 20);
+    # the full line is measured on lines of full-size print, and the 序's notes are 洪興祖's
     sbck = [(p.commentator, p.text[:6]) for p in parse("kanripo-commentary/KR4a0002/KR4a0002_002.txt").all_pieces()
-            if p.kind == NOTE][:3]
-    assert sbck == [("洪興祖", "一本自東皇太"), ("王逸", "祠一作祀漢書"), ("王逸", "一無歌字")]
+            if p.kind == NOTE][:5]
+    assert sbck == [("洪興祖", "一本自東皇太"), ("洪興祖", "祠一作祀漢書"), ("洪興祖", "一無歌字"),
+                    ("洪興祖", "王逸注九辯云"), ("洪興祖", "一云故其文詞")]
+
+
+def test_chuci_sbck_notes_on_wang_yis_preface_are_hong_xingzus():
+    """楚辭 (SBCK) 卷一: the notes inside 王逸's 序 that quote 顏師古 and 宋子京 and say 逸說非是
+    (KR4a0002_001.txt:35-37, :56-57) are 洪興祖's 補注, not 王逸's; the classic's first note
+    (帝髙陽之苗裔兮, line 62) is 王逸's again, 補曰 opening 洪興祖's part. The 序 is a section of
+    its own (lines 22-61), the classic opening the next."""
+    doc = parse("kanripo-commentary/KR4a0002/KR4a0002_001.txt")
+    pieces = [p for s in doc.chapters[1].sections for p in s.pieces]
+    got = [(p.commentator, p.layer_name, p.text[:8]) for p in pieces if p.kind == NOTE]
+    assert ("洪興祖", "補注", "太史公曰離騷者猶") in got
+    assert ("洪興祖", "補注", "愍一作閔魏文帝典") in got
+    k = got.index(("洪興祖", "補注", "愍一作閔魏文帝典"))
+    assert all(c == "洪興祖" for c, _, _ in got[:k + 1]) and k == 14
+    assert got[k + 1:k + 3] == [("王逸", "章句", "德合天地稱帝苗胤"), ("洪興祖", "補注", "𥙷曰皇甫謐曰髙陽")]
+    assert [n for n in got if "逸說非是" in n[2] or n[2].startswith("太史公曰")] == [("洪興祖", "補注", "太史公曰離騷者猶")]
+    assert [(s.line, s.pieces[0].kind, s.pieces[0].text[:7]) for s in doc.sections[1:3]] == [
+        (22, TEXT, "離騷經者屈原之"), (62, TEXT, "帝髙陽之苗裔兮")]
+    assert doc.sections[1].pieces[-1].text[-6:] == "圎不能過規矣" and not doc.sections[2].continues_paragraph
 
 
 def test_hanshu_commentators_and_song_remarks():
@@ -307,7 +327,7 @@ def test_the_reading_page_labels_each_part_with_its_commentator(commentary_juans
     from reader.models import Piece, Section
 
     juan = commentary_juans[4]
-    section = Section.objects.filter(juan=juan).order_by("position")[1]
+    section = Section.objects.filter(juan=juan).order_by("position")[2]  # the classic's first, after the 序
     body = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/{section.position}/",
                       {"layout": "horizontal", "notes": "inline"}).content.decode()
     expected = []

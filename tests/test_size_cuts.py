@@ -46,23 +46,24 @@ def seams(doc):
 
 def test_chuci_sections_open_with_a_line_of_verse():
     """楚辭補注 卷一: §3 opened with 扈被也 (the note of §2's last line), §4 with 惟㨗徑以窘步 (夫 ended
-    §3); every section cut for size now opens with the verse its notes follow."""
+    §3); every section cut for size now opens with the verse its notes follow. 王逸's 序 is a
+    section of its own, the classic (帝高陽之苗裔兮) opening the next (not a cut for size)."""
     doc = parse(CHUCI)
     assert [(s.line, s.pieces[0].text[:7]) for s in doc.sections] == [
-        (11, "隋唐書志有皇甫"), (19, "離騷經者屈原之"), (81, "扈江離與辟芷兮"), (147, "夫惟㨗徑以窘步"),
+        (11, "隋唐書志有皇甫"), (19, "離騷經者屈原之"), (51, "帝高陽之苗裔兮"), (81, "扈江離與辟芷兮"), (147, "夫惟㨗徑以窘步"),
         (208, "憑不猒乎求索"), (261, "既替余以蕙纕兮"), (318, "雧芙蓉以為裳"), (389, "啓九辯與九歌兮"),
         (447, "相觀民之計極"), (512, "總余轡乎扶桑"), (575, "吾令豐隆椉雲兮"), (643, "世溷濁而嫉賢兮"),
         (705, "摯咎繇而能調"), (775, "既干進而務入兮"), (841, "遵赤水而容與"), (915, "顚則不能扶危則"),
         (972, "離騷贊序\u3000\u3000\u3000")]
-    third, fourth = doc.sections[2], doc.sections[3]
+    third, fourth = doc.sections[3], doc.sections[4]
     assert [(p.kind, p.text) for p in third.pieces[:2]] == [
         (TEXT, "扈江離與辟芷兮"), (NOTE, third.pieces[1].text)] and third.pieces[1].text.startswith("扈被也")
     assert (third.pieces[-1].kind, third.pieces[-1].text) == (NOTE, "補曰博雅云裮被不帶也被音披")
     assert (fourth.pieces[0].kind, fourth.pieces[0].text) == (TEXT, "夫惟㨗徑以窘步")
-    last = doc.sections[1].pieces[-1]  # §2 ends with the notes on 又重之以脩能, no longer with 扈江離與辟芷兮
+    last = doc.sections[2].pieces[-1]  # §3 ends with the notes on 又重之以脩能, no longer with 扈江離與辟芷兮
     assert last.kind == NOTE and last.text.startswith("補曰重儲用切") and last.text.endswith("有絶人之才者謂之能此讀若耐叶韻")
     assert all(clean_seam(x, y) for x, y in seams(doc)) and len(seams(doc)) == 14
-    assert size_cuts(doc) == [(s.line, CLEAN) for s in doc.sections[2:16]]
+    assert size_cuts(doc) == [(s.line, CLEAN) for s in doc.sections[3:17]]
 
 
 @pytest.mark.parametrize("rel,phrase,number,line,sections", [
@@ -154,7 +155,7 @@ def test_phrases_across_the_old_cuts_are_found(three_juans, client):
         for query in (q, q[1:]):
             api = client.get("/api/search/", {"q": query, "edition": juan.edition.slug}).json()
             counts[query] = (api["count"], [h["section"]["position"] for h in api["results"]])
-    assert counts == {"夫惟㨗徑以窘步": (1, [4]), "惟㨗徑以窘步": (1, [4]), "夫人天下貴人也": (1, [1]),
+    assert counts == {"夫惟㨗徑以窘步": (1, [5]), "惟㨗徑以窘步": (1, [5]), "夫人天下貴人也": (1, [1]),
                       "人天下貴人也": (1, [1]), "克己復禮以奉": (1, [10]), "己復禮以奉": (1, [10])}
 
 

@@ -22,16 +22,25 @@ notes the commentator step gave the profile's default voice by default.
   first flush paragraph after the heading and ends at its first printed line shorter than a
   full line (``parser.full_width``: WYG 21), or before the line where the first note holding the later commentator's formula opens,
   whichever comes first (九章's preface ends on a full line); the classic starts on the
-  next line (``帝高陽之苗裔兮``).
+  next line (``帝高陽之苗裔兮``). The full line is measured on lines of full-size print only
+  when that is narrower (``parser.full_width``, ``large_only``): 楚辭 SBCK prints 15 characters
+  a line but sets its small print closer than two columns a character, so every line measured
+  gave 18 to 20 and its 序 ended on its first line.
+* **The preface is a section of its own.** The preface introduces the classic and is not part
+  of its first entry: ``cut_prefaces`` (after the cuts for size) starts a section where the
+  classic starts, on the line after the preface's end as found above (楚辭補注 卷一: the 序
+  ``離騷經者屈原之所作也…`` one section, ``帝高陽之苗裔兮…`` the next), so a citation of the
+  classic's first words or a parallel names the classic's section, not the preface's.
 """
 from __future__ import annotations
 
 import re
 from typing import Callable
 
-from ..document import COMMENTARY, LAYOUT, NOTE, TEXT, JuanDocument
+from ..document import COMMENTARY, LAYOUT, NOTE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
 from ..positions import piece_positions
 from .commentators import Profile, Voice, profile_for
+from .cuts import split_piece
 
 
 def _voice_of(profile: Profile, name: str) -> Voice | None:
@@ -67,21 +76,19 @@ def book_note(doc: JuanDocument) -> int:
 ZHANGJU_HEADING = re.compile(r"章句第[一二三四五六七八九十百]+")
 
 
-def preface_notes(doc: JuanDocument, lines: list[str], width: Callable[[str], int], full: int) -> int:
-    """Give the notes on the first commentator's preface to the later commentator (see the module
-    docstring), in place; ``lines`` are the file's lines, ``width`` a printed line's width in
-    full-size characters (``parser.print_width``), ``full`` a full line's (``parser.full_width``:
-    over-measured, as in 楚辭 SBCK whose lines of text vary from 15 to 17, the preface ends
-    early and fewer notes change, never more). Only notes the commentator step gave the
-    profile's default voice change. Returns how many pieces it set."""
+def preface_ends(doc: JuanDocument, lines: list[str], width: Callable[[str], int],
+                 full: int) -> list[tuple[ChapterDoc, int]]:
+    """``[(chapter, line), …]``: for each 章句 chapter of ``doc`` that prints the first
+    commentator's preface, the 1-based file line the preface ends on (module docstring);
+    arguments as ``preface_notes``. Empty where the book's profile has no later commentator."""
     profile = profile_for(doc)
     if profile is None or profile.default is None:
-        return 0
+        return []
     later = next((v for v in profile.formulas.values() if v.commentator != profile.default.commentator), None)
     if later is None:
-        return 0
+        return []
     positions = piece_positions(doc)
-    n = 0
+    out = []
     for chapter in doc.chapters:
         if chapter.heading is None or not ZHANGJU_HEADING.search(chapter.title or ""):
             continue
@@ -100,9 +107,26 @@ def preface_notes(doc: JuanDocument, lines: list[str], width: Callable[[str], in
             first -= 1
         if first is not None and id(pieces[first]) in positions:
             end = min(end or 10 ** 9, positions[id(pieces[first])][0] - 1)
-        if end is None:
-            continue
-        for p in pieces:
+        if end is not None:
+            out.append((chapter, end))
+    return out
+
+
+def preface_notes(doc: JuanDocument, lines: list[str], width: Callable[[str], int], full: int) -> int:
+    """Give the notes on the first commentator's preface to the later commentator (see the module
+    docstring), in place; ``lines`` are the file's lines, ``width`` a printed line's width in
+    full-size characters (``parser.print_width``), ``full`` a full line's (``parser.full_width``:
+    over-measured, the preface ends early and fewer notes change, never more). Only notes the
+    commentator step gave the profile's default voice change. Returns how many pieces it set."""
+    profile = profile_for(doc)
+    ends = preface_ends(doc, lines, width, full)
+    if not ends or profile is None or profile.default is None:
+        return 0
+    later = next(v for v in profile.formulas.values() if v.commentator != profile.default.commentator)
+    positions = piece_positions(doc)
+    n = 0
+    for chapter, end in ends:
+        for p in (p for s in chapter.sections for p in s.pieces):
             line = positions.get(id(p), (0, 0))[0]
             if line > end:
                 break
@@ -111,3 +135,74 @@ def preface_notes(doc: JuanDocument, lines: list[str], width: Callable[[str], in
                                                                        later.commentator, LAYOUT)
                 n += 1
     return n
+
+
+def _line_start(piece_line: int, piece: PieceDoc, line: int) -> int | None:
+    """The offset in ``piece.text`` where file line ``line`` starts, the piece's first
+    character standing on ``piece_line``; None when the piece holds no such line start."""
+    at = piece_line
+    for off, raw in piece.layout:
+        at += raw.count("\n")
+        if at >= line:
+            return off if at == line and 0 < off < len(piece.text) else None
+    return None
+
+
+def cut_prefaces(doc: JuanDocument, lines: list[str], width: Callable[[str], int], full: int) -> int:
+    """Start a new section where the classic starts after each preface ``preface_ends`` finds
+    (module docstring), in place: the section holding the preface's last line keeps the pieces
+    up to it, a new section after it takes the rest of that section's pieces (a text piece that
+    runs on across the preface's last line end split there, ``cuts.split_piece``), with its
+    closer and records. Nothing moves where the classic already opens a section, where the
+    line after the preface opens with a note (the preface's end misread: 楚辭 SBCK 卷六, whose
+    lines of 15 to 17 characters are measured against 19), or where the text runs on across a
+    line end and that line is not shorter than half a full line (SBCK 卷十 ``…景差疑不能¶``,
+    16 against 17; the prefaces that end inside a run of text end on lines of 2 to 6). The
+    file writes back the same. Returns how many sections it added."""
+    added = 0
+    for chapter, end in preface_ends(doc, lines, width, full):
+        last = width(lines[end - 1])  # the preface's last printed line
+        while end < len(lines) and (lines[end].startswith(("#", "<pb:")) or not lines[end].strip("\u3000 ¶")):
+            end += 1  # the classic's first line: page breaks and blank lines skipped
+        positions = piece_positions(doc)
+        for si, section in enumerate(chapter.sections):
+            cut = None
+            for pi, para in enumerate(section.paragraphs):
+                for k, p in enumerate(para):
+                    line = positions.get(id(p), (0, 0))[0]
+                    if line > end:
+                        cut = (pi, k, None)
+                    elif p.kind == TEXT and not p.source_tag and (off := _line_start(line, p, end + 1)) is not None:
+                        cut = (pi, k, off)
+                    if cut:
+                        break
+                if cut:
+                    break
+            if cut is None:
+                continue
+            pi, k, off = cut
+            if off is None and pi == 0 and k == 0:
+                break  # the classic opens this section already
+            if section.paragraphs[pi][k].kind != TEXT or off is not None and 2 * last >= full:
+                break  # not the classic's words, or text running on across a line not clearly short
+            para = section.paragraphs[pi]
+            if off is not None:
+                head, tail = split_piece(para[k], off)
+                para[k:k + 1] = [head, tail]
+                k += 1
+            tail_para = para[k:]
+            del para[k:]
+            rest = ([tail_para] if tail_para else []) + section.paragraphs[pi + 1:]
+            del section.paragraphs[pi + 1:]
+            if not para:
+                section.paragraphs.pop()
+            new = SectionDoc(title=section.title, closer=section.closer, paragraphs=rest,
+                             record_separator=section.record_separator, records=section.records,
+                             blank_lines_after=section.blank_lines_after, closer_layout=section.closer_layout)
+            section.closer, section.records, section.record_separator = None, [], ""
+            section.blank_lines_after, section.closer_layout = 0, []
+            chapter.sections.insert(si + 1, new)
+            new.line = piece_positions(doc).get(id(rest[0][0]), (end + 1, 1))[0]
+            added += 1
+            break
+    return added

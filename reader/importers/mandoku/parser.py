@@ -25,7 +25,7 @@ from ..source import split_source_lines
 from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
 from .contents import contents_lines
-from .book_notes import book_note, preface_notes
+from .book_notes import book_note, cut_prefaces, preface_notes
 from .cuts import place_size_cuts
 from .commentators import assign_commentators, column_evidence, layout_decided, one_authors_book
 from .layers import assign_layers, join_title_note, title_note
@@ -73,13 +73,18 @@ def print_width(line: str) -> int:
     return width + (small + 1) // 2
 
 
-def full_width(lines: list[str], start: int, end: int) -> int:
+def full_width(lines: list[str], start: int, end: int, large_only: bool = False) -> int:
     """The width of a full printed line in a file: the most common ``print_width`` of its
     content lines of ten or more (WYG prints about 21 characters a line); a line that
-    wide or wider runs on to the next (see ``_Parser.scan_body``)."""
+    wide or wider runs on to the next (see ``_Parser.scan_body``). With ``large_only``, of
+    the lines holding no small print: an edition may set its small print closer than two
+    columns to a full-size character (楚辭 SBCK: 15 full-size characters a line, but 18 to 20
+    measured over every line, its notes' columns counting half)."""
     counts: dict[int, int] = {}
     for line in lines[start:end]:
         if line.startswith(("#", "<pb:")) and layout_only(line) or not line.strip("\u3000 ¶"):
+            continue
+        if large_only and "(" in line:
             continue
         w = print_width(line)
         if w >= 10:
@@ -216,10 +221,12 @@ class _Parser:
         unsure = assign_commentators(doc, indented)
         label_volume(doc)  # 史記一, 史記十八: the print's volume label at the juan's head, no text
         book_note(doc)  # 楚辭補注 卷一: the note under 洪興祖's byline, before any heading, is his
-        preface_notes(doc, lines, print_width, full_width(lines, 0, len(lines)))  # notes on 王逸's own 序 are 洪興祖's
+        full = min(full_width(lines, 0, len(lines)), full_width(lines, 0, len(lines), large_only=True))
+        preface_notes(doc, lines, print_width, full)  # notes on 王逸's own 序 are 洪興祖's
         mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
         keep_entries_whole(doc)
         place_size_cuts(doc, full_width(lines, 0, len(lines)))
+        cut_prefaces(doc, lines, print_width, full)  # 王逸's 序 a section, the classic the next
         if unsure:
             positions = piece_positions(doc)
             doc.warnings.extend(f"{self.path}:{line}:{column}: {message}" for piece, message in unsure
