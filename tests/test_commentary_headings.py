@@ -80,8 +80,11 @@ def test_chuci_title_line_note_is_the_editors():
     assert first.heading is None
     assert [(p.kind, p.layer, p.layer_name, p.commentator, p.layer_basis, p.text[:12]) for s in first.sections
             for p in s.pieces] == [(NOTE, EDITORIAL, "按", "", LAYOUT, "隋唐書志有皇甫遵訓參解楚")]  # the title line's words too
+    # under the heading: 王逸's 序, whose notes are 洪興祖's, then the classic with 王逸's 章句
     assert [(p.layer, p.commentator) for p in doc.chapters[1].sections[0].pieces if p.kind == NOTE][:1] == [
-        (COMMENTARY, "王逸")]
+        (COMMENTARY, "洪興祖")]
+    classic = next(s for s in doc.chapters[1].sections if s.pieces[0].text.startswith("帝"))
+    assert [(p.layer, p.commentator) for p in classic.pieces if p.kind == NOTE][:1] == [(COMMENTARY, "王逸")]
 
 
 def test_the_volume_label_at_a_juans_head_is_a_label_not_the_classic():

@@ -383,4 +383,4 @@ def test_a_siku_tiyao_page_gives_the_work_its_class_and_its_authors_dynasty(clie
     work = import_file(SIMPLIFIED_TEXT).juan.edition.work
     assert (work.classification, work.shu, work.dynasty, work.author) == ("KR1d", "儀禮之屬", "清", "江永")
     data = client.get("/api/classes/KR1d/works/").json()
-    assert [(w["title"], w["author"], w["shu"]) for w in data["results"]] == [("仪礼释宫増注", "〔清〕江永", "儀禮之屬")]
+    assert [(w["author"], w["shu"]) for w in data["results"] if w["title"] == "仪礼释宫増注"] == [("〔清〕江永", "儀禮之屬")]
