@@ -73,13 +73,14 @@ _one_way: dict[str, frozenset[str]] = {}
 _gaiji_as: dict[str, frozenset[str]] = {}
 _gaiji_character: dict[str, str] = {}
 _neighbours: dict[str, str] = {}
+_folded_away: re.Pattern | None = None
 
 
 def _load() -> dict[str, tuple[str, frozenset[str]]]:
     """Read ``simplified.tsv`` once: ``{form: (kind, readings)}``; ``ValueError`` naming the
     file and line for a malformed line."""
     global _table, _keys, _of_key, _key_reading, _by_reading, _traditional_only, _ambiguous_re, _one_way, _gaiji_as, \
-        _neighbours
+        _neighbours, _folded_away
     if _table is not None:
         return _table
     with _lock:
@@ -163,6 +164,14 @@ def _load() -> dict[str, tuple[str, frozenset[str]]]:
         _neighbours = {c: "".join(sorted({c} | {fold_char(r) for r in reads}, key=ord))
                        for c, (_, reads) in table.items()
                        if fold_char(c) == c and {fold_char(r) for r in reads} - {c}}
+        # an ambiguous form the folding maps to another character (术 to 朮, 别 to 別, 强 to 強, 寝
+        # to 寢): read at its place before folding (``decide_keys``), and, as a neighbour, as each
+        # character it stands for (the folded 朮 of a simplified edition may be 術)
+        away = sorted((c for c in ambiguous if fold_char(c) != c), key=ord)
+        for c in away:
+            f = fold_char(c)
+            _neighbours[f] = "".join(sorted(set(_neighbours.get(f, f)) | {fold_char(r) for r in table[c][1]}, key=ord))
+        _folded_away = re.compile("[" + "".join(re.escape(c) for c in away) + "]") if away else None
         _keys, _of_key, _key_reading = keys, of_key, key_reading
         _by_reading = {r: frozenset(k) for r, k in by_reading.items()}
         _ambiguous_re = re.compile("[" + "".join(re.escape(c) for c in ambiguous) + "]")
@@ -231,20 +240,27 @@ def neighbour_alternatives() -> dict[str, str]:
     return _neighbours
 
 
-def decide_keys(folded: str) -> str:
+def decide_keys(folded: str, codes: str | None = None) -> str:
     """``folded`` (a simplified or mixed edition's folded unit codes, ``fold``) with each
     ambiguous form replaced by its reading key at that place: the reading the neighbouring units
     decide (``characters.readings.decide``: up to ``REACH`` units before and after it, each read
     as the traditional texts may print it, ``neighbour_alternatives``), or the key of
     the readings still in play (``characters.readings.in_play``; the form's undecided key when all are). U+0000
-    (between passages of an index) and the ends of ``folded`` end the context. One code point to one."""
+    (between passages of an index) and the ends of ``folded`` end the context. ``codes``: the
+    unit codes ``folded`` was folded from (as long as it), where an ambiguous form that the folding
+    maps to another character is read too (术, folded 朮, may stand for 術: ``text_keys``). One
+    code point to one."""
     _load()
     out = None
-    for m in _ambiguous_re.finditer(folded):
-        i = m.start()
+    at = [(m.start(), m.group()) for m in _ambiguous_re.finditer(folded)]
+    if codes is not None and _folded_away is not None and len(codes) == len(folded):
+        away = [(m.start(), m.group()) for m in _folded_away.finditer(codes)]
+        if away:
+            at = sorted(at + away)
+    for i, form in at:
         before = folded[max(0, i - REACH):i].rpartition("\0")[2]
         after = folded[i + 1:i + 1 + REACH].partition("\0")[0]
-        key = _decided_key(m.group(), before, after)
+        key = _decided_key(form, before, after)
         if out is None:
             out = list(folded)
         out[i] = key
@@ -309,7 +325,7 @@ def text_keys(codes: str, script: str = TRADITIONAL) -> str:
     simplified or mixed edition (``decide_keys``). One code point to one."""
     if script == TRADITIONAL:
         return fold(codes)
-    return decide_keys(fold(codes))
+    return decide_keys(fold(codes), codes)
 
 
 def query_keys(ch: str) -> frozenset[str]:

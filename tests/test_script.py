@@ -216,6 +216,22 @@ def test_a_traditional_editions_variant_forms_are_found_by_their_character():
     assert all(len(r) == 4 and r[3] for r in rows)
 
 
+def test_a_form_the_folding_maps_to_another_character_is_read_in_a_simplified_edition():
+    # 术 stands for 術 and 朮 but folds to 朮 (traditional_variants.tsv: folded), as 别 folds to 別,
+    # 强 to 強, 寝 to 寢: in a simplified edition it is read at its place before folding, so 術
+    # finds the 术 of 心术 (荀子 made simplified: 116 of its 術 were missed when 术 was only 朮)
+    keys = simplified.text_keys("心术之患", SIMPLIFIED)
+    assert [simplified.key_reading(k) or k for k in keys] == ["心", "術", "之", "患"]
+    assert keys[1] in simplified.query_keys("術") and keys[1] in simplified.query_keys("术")
+    assert keys[1] not in simplified.query_keys("朮")
+    assert simplified.reading_of_key(simplified.text_keys("分别", SIMPLIFIED)[1]) == "别"
+    # a traditional edition folds them as before
+    assert simplified.text_keys("心术之患", TRADITIONAL) == "心朮之患"
+    # as a neighbour, the folded 朮 of a simplified edition may be 術 (強 彊, 別 彆 alike)
+    alternatives = simplified.neighbour_alternatives()
+    assert (alternatives["朮"], alternatives["強"], alternatives["別"]) == ("朮術", "強彊", "別彆")
+
+
 def test_the_neighbours_decide_a_reading_from_how_the_traditional_texts_print_it():
     from characters.readings import MARGIN, decide, in_play, printed, quoted, scores
 
