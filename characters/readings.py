@@ -22,7 +22,9 @@ traditional texts, written as a simplified edition prints them, have a window of
 characters round the place at least ``PRINTED`` times and always one way, that reading
 (``printed``: a quotation or a stock phrase); otherwise, when the classics' own text prints the
 window round the place at least ``QUOTED`` times and always one way, that reading (``quoted``: a
-commentary quoting its classic); otherwise the place stays undecided and every reading still in
+commentary quoting its classic); otherwise a form that the traditional texts print more often
+than the characters it stands for (迹, ``own``) is read as itself when it scores at least ``OWN``
+above every other reading; otherwise the place stays undecided and every reading still in
 play (``in_play``) finds it (recall first). Why not OpenCC's phrase conversion alone:
 its tables are written for modern text (云 → 雲, 宁 → 寧, 于 → 於, 个 → 個 everywhere), and on the
 held-out 儀禮釋宮增注 it reads 172 of 1,222 ambiguous places wrong, these counts 32 (and leave 139
@@ -48,7 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["CONTEXT_PATH", "MARGIN", "WIDTH", "REACH", "decide", "in_play", "printed", "quoted", "reload", "scores"]
+__all__ = ["CONTEXT_PATH", "MARGIN", "OWN", "WIDTH", "REACH", "decide", "in_play", "printed", "quoted", "reload", "scores"]
 
 CONTEXT_PATH = Path(__file__).resolve().parent / "data" / "reading_context.tsv.gz"
 #: How much more likely (natural log; 2.0 is about 7.4 times) the best reading must be than the
@@ -62,6 +64,14 @@ BACKOFF = 10
 #: 98.64 % at 5, 98.78 % at 1, 98.80 % at 0.5, 98.81 % at 0.2; recall 99.45 %, 99.38 %, 99.37 %,
 #: 99.37 %.
 SMOOTH = 0.5
+#: ``decide``: how much a form that the traditional texts print more often than the characters
+#: it stands for (个, 迹, 毁: decided ``own`` in ``characters/data/traditional_variants.tsv``)
+#: must score above every other reading to be read as itself where neither ``MARGIN`` nor a
+#: window decides. An undecided place is found by every reading: for such a form it is found
+#: as a place read as another reading is (the form itself finds every place either way), so
+#: only reading it as itself keeps 跡's query from 郭象's 迹. Chosen on the tuning work (荀子,
+#: docs/decisions/0021).
+OWN = 0.0
 #: How many neighbours on each side are read at most.
 WIDTH = 3
 #: ``decide``: how often the classics' own text must print a window for it to decide a place the
@@ -250,11 +260,13 @@ def printed(readings, before: str, after: str) -> str | None:
 
 
 def decide(readings, before: str, after: str, margin: float = MARGIN,
-           alternatives: Mapping[str, str] | None = None) -> str | None:
+           alternatives: Mapping[str, str] | None = None, own: str | None = None) -> str | None:
     """The folded reading the context decides among ``readings`` (folded characters), or None
     when no reading is ahead of every other by ``margin`` (``scores``, the neighbours read
-    through ``alternatives``), and neither the library's windows (``printed``) nor the classics'
-    own text (``quoted``) decide it: ``decide({'后', '後'}, '其', '')`` is ``'後'``.
+    through ``alternatives``), neither the library's windows (``printed``) nor the classics'
+    own text (``quoted``) decide it, and ``own`` (the form itself, one of ``readings``, when the
+    traditional texts print it more often than the characters it stands for: 迹) does not score
+    at least ``OWN`` above every other reading: ``decide({'后', '後'}, '其', '')`` is ``'後'``.
     ``before``/``after``: up to ``REACH`` characters are read."""
     s = scores(readings, before, after, alternatives)
     if len(s) < 2:
@@ -262,7 +274,10 @@ def decide(readings, before: str, after: str, margin: float = MARGIN,
     ranked = sorted(s.items(), key=lambda kv: (-kv[1], kv[0]))
     if ranked[0][1] - ranked[1][1] >= margin:
         return ranked[0][0]
-    return printed(list(s), before, after) or quoted(list(s), before, after)
+    found = printed(list(s), before, after) or quoted(list(s), before, after)
+    if found is None and own in s and s[own] - max(v for r, v in s.items() if r != own) >= OWN:
+        return own
+    return found
 
 
 def in_play(readings, before: str, after: str, margin: float = MARGIN,

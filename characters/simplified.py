@@ -74,13 +74,16 @@ _gaiji_as: dict[str, frozenset[str]] = {}
 _gaiji_character: dict[str, str] = {}
 _neighbours: dict[str, str] = {}
 _folded_away: re.Pattern | None = None
+#: Forms decided ``own`` in ``TRADITIONAL_VARIANTS_PATH`` (个, 迹, 毁): read as themselves at
+#: ``characters.readings.OWN`` (``_decided_key``).
+_own_forms: frozenset[str] = frozenset()
 
 
 def _load() -> dict[str, tuple[str, frozenset[str]]]:
     """Read ``simplified.tsv`` once: ``{form: (kind, readings)}``; ``ValueError`` naming the
     file and line for a malformed line."""
     global _table, _keys, _of_key, _key_reading, _by_reading, _traditional_only, _ambiguous_re, _one_way, _gaiji_as, \
-        _neighbours, _folded_away
+        _neighbours, _folded_away, _own_forms
     if _table is not None:
         return _table
     with _lock:
@@ -138,6 +141,7 @@ def _load() -> dict[str, tuple[str, frozenset[str]]]:
             if r is not None and fold_char(c) == c and fold_char(r) != c and fold_char(r) in query_alternatives(c):
                 one_way.setdefault(fold_char(r), set()).add(c)
         # a traditional edition's variant forms (冲 for 沖): the decided ones are found by their character
+        own_forms: set[str] = set()
         for lineno, line in enumerate(TRADITIONAL_VARIANTS_PATH.read_text(encoding="utf-8").splitlines(), 1):
             if not line or line.startswith("#"):
                 continue
@@ -148,7 +152,10 @@ def _load() -> dict[str, tuple[str, frozenset[str]]]:
                                  f"find|apart|folded|own<TAB>REASON, got {line!r}")
             if fields[2] == "find":
                 one_way.setdefault(fold_char(fields[1]), set()).add(fields[0])
+            elif fields[2] == "own":
+                own_forms.add(fields[0])
         _one_way = {r: frozenset(f) for r, f in one_way.items()}
+        _own_forms = frozenset(own_forms)
         # a gaiji and the character Kanripo's editors read it as (without ?) are one: 玄 finds &KR0007;
         gaiji_as: dict[str, set[str]] = {}
         for code, entry in gaiji_table().items():
@@ -271,7 +278,8 @@ def decide_keys(folded: str, codes: str | None = None) -> str:
 def _decided_key(form: str, before: str, after: str) -> str:
     keys = _keys[form]
     readings = [r for r in keys if isinstance(r, str)]
-    reading = decide(readings, before, after, alternatives=_neighbours)
+    reading = decide(readings, before, after, alternatives=_neighbours,
+                     own=form if form in _own_forms and form in keys else None)
     if reading is None:   # undecided: the key of the readings still in play (all: the undecided key)
         return keys.get(in_play(readings, before, after, alternatives=_neighbours), keys[None])
     return keys[reading]

@@ -142,7 +142,7 @@ def test_the_script_evaluation_figures():
     assert sum(p.s.ch == "于" and p.t.ch == "於" for p in pairs) == 67
     assert sum(p.s.ch == "于" and p.t.ch == "于" for p in pairs) == 66
     a, b = evaluation.score_labelled(s_text, t_text, pairs, evaluation.variant_table_pairs(SHARED / "data"))
-    assert (a.found, a.pairs, a.matches - a.wrong, a.matches, a.same_word) == (2733, 2759, 2889, 2943, 53)
+    assert (a.found, a.pairs, a.matches - a.wrong, a.matches, a.same_word) == (2733, 2759, 2889, 2942, 53)
     assert a.recall > 0.99 and a.word_precision > 0.99
     # 衅 folds with 釁 (fold_exceptions.tsv), and 个 is no simplified-only form (traditional_variants.tsv)
     assert (b.found, b.pairs, b.matches - b.wrong, b.matches) == (2775, 2775, 2927, 2927)
@@ -150,7 +150,8 @@ def test_the_script_evaluation_figures():
     # the first measure, labelled by OpenCC's dictionary: every reading of every form everywhere
     a, b, c = evaluation.score_scripts(SIMPLIFIED_TEXT.read_text(encoding="utf-8"),
                                        (CORPUS / "seed" / "lishu_gangmu_juan10.txt").read_text(encoding="utf-8"))
-    assert (a.found, a.pairs, a.matches - a.wrong, a.matches) == (3069, 4204, 3222, 3234)
+    # (a 个 read as 个 where it scores best is no longer found by 箇, which OpenCC's dictionary gives it)
+    assert (a.found, a.pairs, a.matches - a.wrong, a.matches) == (3068, 4204, 3221, 3233)
     assert (b.found, b.pairs, b.matches - b.wrong, b.matches) == (3916, 3923, 3887, 3930)
     assert b.recall > 0.99 and b.precision > 0.985
     # in the traditional seed no 后 is found by 後, no 于 by 於, no 迹 by 跡 (迹 is a character of its own)
@@ -230,6 +231,24 @@ def test_a_form_the_folding_maps_to_another_character_is_read_in_a_simplified_ed
     # as a neighbour, the folded 朮 of a simplified edition may be 術 (強 彊, 別 彆 alike)
     alternatives = simplified.neighbour_alternatives()
     assert (alternatives["朮"], alternatives["強"], alternatives["別"]) == ("朮術", "強彊", "別彆")
+
+
+def test_a_form_the_traditional_texts_print_more_than_its_readings_is_read_as_itself_where_it_scores_best():
+    from characters.readings import OWN, decide, scores
+
+    # 迹 (decided own in traditional_variants.tsv: 2,972 times in the traditional texts, 跡 1,184)
+    # between 其 and 也 scores best but not by MARGIN: read as 迹, so 跡 does not find it
+    alternatives = simplified.neighbour_alternatives()
+    s = scores(["迹", "跡", "蹟"], "其", "也", alternatives)
+    assert OWN <= s["迹"] - s["跡"] < 2.0
+    assert decide(["迹", "跡", "蹟"], "其", "也", alternatives=alternatives) is None
+    assert decide(["迹", "跡", "蹟"], "其", "也", alternatives=alternatives, own="迹") == "迹"
+    key = simplified.text_keys("其迹也", SIMPLIFIED)[1]
+    assert simplified.key_reading(key) == "迹" and key not in simplified.query_keys("跡")
+    # 于 is no such form: between 尊 and 房户 it scores best by less than MARGIN and stays open
+    assert decide({"於", "于"}, "尊", "房户") is None
+    assert simplified.key_reading(simplified.text_keys("尊于房户", SIMPLIFIED)[1]) is None
+    assert simplified._own_forms == frozenset("个迹毁")
 
 
 def test_the_neighbours_decide_a_reading_from_how_the_traditional_texts_print_it():
