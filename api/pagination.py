@@ -9,7 +9,7 @@ class StandardPagination(PageNumberPagination):
 
     ``next`` and ``previous`` are built from the decoded parameters, so a query sent as
     raw UTF-8 (``curl -g '…?q=之'``) gets working, percent-encoded links (DRF builds them
-    from ``QUERY_STRING``, which WSGI hands over as Latin-1)."""
+    from ``QUERY_STRING``, which WSGI hands over as Latin-1), of the parameters the view reads."""
 
     page_size = 20
     page_size_query_param = "page_size"
@@ -23,6 +23,12 @@ class StandardPagination(PageNumberPagination):
         if number is None:
             return None
         params = self.request.GET.copy()
+        # Only what the view reads (``cached_page(reads=…)``): the page cache keeps one answer
+        # for ``?q=射&x=1`` and ``?q=射``, whose links must not carry the first one's ``x``.
+        reads = getattr(getattr(self.request.resolver_match, "func", None), "cached_reads", None)
+        if reads is not None:
+            for name in [name for name in params if name not in reads]:
+                del params[name]
         if number == 1:
             params.pop(self.page_query_param, None)
         else:

@@ -14,48 +14,55 @@ from .schema import SchemaView
 app_name = "api"
 KINDS = "<str:kind>"
 EDITION = {"edition": True}
+# The query parameters each view reads (``cached_page(reads=…)``): the page cache keys an answer
+# by these alone, so ``?x=1`` is the answer kept for the URL without it (pages/caching.py).
+# Every view reads ``format`` (DRF's content negotiation), a list its page and page size.
+ONE = frozenset({"format"})
+LIST = ONE | {"page", "page_size"}
+SEARCH = frozenset(views.SearchForm.base_fields) | ONE
+COLLATION = ONE | {"with", "glyphs", "section"}
 urlpatterns = [
     path("", views.ApiRoot.as_view(), name="root"),
-    path("works/", cached_page(views.WorkList.as_view()), name="work-list"),
-    path("works/<num:pk>/", cached_page(views.WorkDetail.as_view()), name="work-detail"),
-    path("works/<num:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view()), name="work-export"),
-    path("works/<num:pk>/juans/<num:number>/", cached_page(views.JuanDetail.as_view()), name="juan-detail"),
-    path("works/<num:pk>/juans/<num:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view()), name="juan-export"),
-    path("works/<num:pk>/juans/<num:number>/sections/<num:position>/", cached_page(views.SectionDetail.as_view()),
+    path("works/", cached_page(views.WorkList.as_view(), reads=LIST | {"title", "author"}), name="work-list"),
+    path("works/<num:pk>/", cached_page(views.WorkDetail.as_view(), reads=ONE), name="work-detail"),
+    path("works/<num:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view(), reads=ONE), name="work-export"),
+    path("works/<num:pk>/juans/<num:number>/", cached_page(views.JuanDetail.as_view(), reads=ONE), name="juan-detail"),
+    path("works/<num:pk>/juans/<num:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view(), reads=ONE), name="juan-export"),
+    path("works/<num:pk>/juans/<num:number>/sections/<num:position>/", cached_page(views.SectionDetail.as_view(), reads=ONE | {"page"}),
          name="section-detail"),
     path("works/<num:pk>/juans/<num:number>/sections/<num:position>/notes/", views.SectionNotes.as_view(),
          name="section-notes"),
-    path("editions/<num:pk>/", cached_page(views.EditionDetail.as_view()), name="edition-detail"),
+    path("editions/<num:pk>/", cached_page(views.EditionDetail.as_view(), reads=ONE), name="edition-detail"),
     # The juans of one edition: the same views, told by ``EDITION`` that ``pk`` is an edition id.
-    path("editions/<num:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view()), EDITION,
+    path("editions/<num:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view(), reads=ONE), EDITION,
          name="edition-export"),
-    path("editions/<num:pk>/juans/<num:number>/", cached_page(views.JuanDetail.as_view()), EDITION,
+    path("editions/<num:pk>/juans/<num:number>/", cached_page(views.JuanDetail.as_view(), reads=ONE), EDITION,
          name="edition-juan-detail"),
-    path("editions/<num:pk>/juans/<num:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view()), EDITION,
+    path("editions/<num:pk>/juans/<num:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view(), reads=ONE), EDITION,
          name="edition-juan-export"),
     path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/",
-         cached_page(views.SectionDetail.as_view()), EDITION, name="edition-section-detail"),
+         cached_page(views.SectionDetail.as_view(), reads=ONE | {"page"}), EDITION, name="edition-section-detail"),
     path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/notes/", views.SectionNotes.as_view(),
          EDITION, name="edition-section-notes"),
-    path("editions/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view()), EDITION,
+    path("editions/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view(), reads=COLLATION), EDITION,
          name="collation"),
-    path("editions/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(CollationExport.as_view()),
+    path("editions/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(CollationExport.as_view(), reads=COLLATION),
          EDITION, name="collation-export"),
     # The same collation read in the work's default edition, as the other juan URLs under works/.
-    path("works/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view()),
+    path("works/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view(), reads=COLLATION),
          name="work-collation"),
-    path("works/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(WorkCollationExport.as_view()),
+    path("works/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(WorkCollationExport.as_view(), reads=COLLATION),
          name="work-collation-export"),
     path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
-         cached_page(SectionParallels.as_view()), EDITION, name="edition-section-parallels"),
+         cached_page(SectionParallels.as_view(), reads=ONE), EDITION, name="edition-section-parallels"),
     path("works/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
-         cached_page(SectionParallels.as_view()), name="section-parallels"),
-    path("parallels/", cached_page(SpanParallels.as_view()), name="parallels"),
-    path("search/", cached_page(views.SearchView.as_view()), name="search"),
-    path("classes/", cached_page(ClassList.as_view()), name="class-list"),
-    path("classes/<str:code>/works/", cached_page(ClassWorks.as_view()), name="class-works"),
+         cached_page(SectionParallels.as_view(), reads=ONE), name="section-parallels"),
+    path("parallels/", cached_page(SpanParallels.as_view(), reads=ONE | {"text"}), name="parallels"),
+    path("search/", cached_page(views.SearchView.as_view(), reads=SEARCH | {"page", "page_size"}), name="search"),
+    path("classes/", cached_page(ClassList.as_view(), reads=ONE), name="class-list"),
+    path("classes/<str:code>/works/", cached_page(ClassWorks.as_view(), reads=LIST | {"shu"}), name="class-works"),
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
-    path("search/distribution/", cached_page(views.SearchDistributionView.as_view()), name="search-distribution"),
+    path("search/distribution/", cached_page(views.SearchDistributionView.as_view(), reads=SEARCH | {"group"}), name="search-distribution"),
     # A work or edition named by its slug, as on the reading pages: redirected to its id (api.redirects).
     path("works/<str:slug>/", redirects.work_by_slug),
     path("works/<str:slug>/<path:rest>", redirects.work_by_slug),

@@ -2,13 +2,19 @@ from django.urls import path
 
 from config.cacheable import cached_page
 
+from reader.reading import CHOICES
+
 from . import views
 
 app_name = "collation"
+#: What a collation page reads (``cached_page(reads=…)``): the editions collated, the glyph
+#: variants hidden, the display settings (``reader.reading.CHOICES``); any other parameter is
+#: dropped by a redirect (``?title=1`` had the page built and kept for each value).
+COLLATION = frozenset({"with", "glyphs", *CHOICES})
 urlpatterns = [
-    path("works/<str:slug>/juan/<int:number>/collate/", cached_page(views.juan_collation), name="juan"),
-    path("works/<str:slug>/juan/<int:number>/<int:position>/collate/", cached_page(views.section_collation),
+    path("works/<str:slug>/juan/<int:number>/collate/", cached_page(views.juan_collation, reads=COLLATION), name="juan"),
+    path("works/<str:slug>/juan/<int:number>/<int:position>/collate/", cached_page(views.section_collation, reads=COLLATION),
          name="section"),
-    path("works/<str:slug>/juan/<int:number>/quotations/", cached_page(views.quotation_map), name="quotations"),
-    path("parallels/", cached_page(views.span_parallels), name="parallels"),
+    path("works/<str:slug>/juan/<int:number>/quotations/", cached_page(views.quotation_map, reads=()), name="quotations"),
+    path("parallels/", cached_page(views.span_parallels, reads=("text", "from")), name="parallels"),
 ]

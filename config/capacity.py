@@ -36,7 +36,9 @@ address): the kernel releases them when a process dies, so a killed worker never
 one. A slot is held until the response is closed (a streamed file: its last byte sent),
 then its time is charged to the client and the memory the request freed is given back to
 the system (``config.memory.give_back``). Waiting polls the slots (every 20 to 100 ms): it
-is not first come, first served. Requests the page cache answers (it stands before this
+is not first come, first served. A light request of the API is timed
+too: its CPU time is charged to its client's ``API_ANON_SECONDS`` budget, which the API's
+throttles check (``config.ratelimit``). Requests the page cache answers (it stands before this
 middleware) take nothing; a quotation map asked for with query parameters, which its page
 never reads, is redirected to its plain address so that the cache answers every spelling.
 """
@@ -59,10 +61,13 @@ from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 
 from . import budget, memory
-from .ratelimit import client_ip, heavy_charge, heavy_wait, unlimited
+from .ratelimit import api_charge, client_ip, heavy_charge, heavy_wait, unlimited
 from .running import heavy as running
 
 logger = logging.getLogger(__name__)
+#: The clock a light API request's cost is read on: the CPU time of the thread that runs it
+#: (seconds; not inflated by other requests running beside it, as wall time would be). Tests replace it.
+cpu_clock = time.thread_time
 #: Lanes of the clients: files per lane number; two clients whose digests fall in one bucket
 #: share a lane (about one pair in this many).
 HEAVY_LANE_BUCKETS = 4096
@@ -221,6 +226,8 @@ class CapacityMiddleware:
     def __call__(self, request):
         kind = heavy_kind(request)
         if kind is None:
+            if request.path_info.startswith("/api/"):
+                return self._charged(request)
             return self.get_response(request)
         if kind.canonical and request.GET and request.method in ("GET", "HEAD"):
             return HttpResponsePermanentRedirect(request.path)  # one address, which the page cache keeps
@@ -277,6 +284,22 @@ class CapacityMiddleware:
             finish()
             raise
         response._resource_closers.append(finish)  # run by response.close(): a streamed file's end
+        return response
+
+    def _charged(self, request):
+        """A light API request, whose CPU time (``cpu_clock``) is charged to its client's
+        ``API_ANON_SECONDS`` budget (``config.ratelimit.api_charge``) once it is rendered, or
+        a streamed answer once its last byte is sent."""
+        started = cpu_clock()
+        response = self.get_response(request)
+
+        def charge():
+            api_charge(request, cpu_clock() - started)
+
+        if response.streaming:
+            response._resource_closers.append(charge)
+        else:
+            charge()
         return response
 
     @staticmethod

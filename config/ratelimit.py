@@ -33,7 +33,12 @@ API search wrote three (docs/decisions/0016-rate-limits-and-client-identity.md).
   middleware, each kind its own number (``SORT_ANON_RATE``, ``QUOTATIONS_ANON_RATE``,
   ``EXPORT_ANON_RATE``, ``HITLIST_ANON_RATE``, ``COLLATION_ANON_RATE``), and all of them
   their cost: ``HEAVY_ANON_SECONDS`` (``"N/min"``: N seconds of server time a minute,
-  charged by ``heavy_charge`` when each ends, a streamed file when its last byte is sent).
+  charged by ``heavy_charge`` when each ends, a streamed file when its last byte is sent);
+* ``API_ANON_SECONDS``: the cost of the other API requests the page cache did not answer, the
+  CPU time each took (``"N/min"``: N seconds a minute; charged by ``api_charge`` when each is
+  rendered if it took at least ``API_COST_FLOOR_SECONDS``, and checked by the API's throttles
+  with its other budgets): the number of requests alone let one client have the largest
+  juan's JSON (0.16-0.9 s of CPU) built 600 times a minute.
 
 Answers the page cache already holds are served before any view and are not counted.
 """
@@ -264,6 +269,31 @@ def _lifetime(entry: dict) -> float:
                 if isinstance(kept, (list, tuple)) and kept and isinstance(kept[0], (int, float))), default=60)
 
 
+#: The scope of the cost budget of the API's light requests (``API_ANON_SECONDS``) in a client's entry.
+API_COST_SCOPE = "api_seconds"
+
+
+def _spent_wait(entry: dict, scope: str, budget: float, period: int, now: float) -> float | None:
+    """Keep in ``entry`` only the costs of ``scope`` (``_window(…, costs=True)``) of the last
+    ``period`` seconds, and return the seconds until their sum is under ``budget`` again (the
+    oldest leaving the window), or None when it is under now."""
+    times, costs = _window(entry, scope, costs=True)
+    gone = bisect.bisect_right(times, now - period)
+    del times[:gone], costs[:gone]
+    if times:
+        entry[scope] = (period, times, costs)
+    else:
+        entry.pop(scope, None)  # nothing spent lately: nothing to write
+    spent = sum(costs)
+    if spent < budget:
+        return None
+    for at, cost in zip(times, costs):
+        spent -= cost
+        if spent < budget:
+            return at + period - now
+    return float(period)  # a budget of 0
+
+
 class SharedThrottle(throttling.BaseThrottle):
     """A DRF throttle counting one or more budgets (``budgets``: ``(scope, name of its rate
     setting)``) in one go: one lock, one read and one write of the client's entry in the
@@ -278,9 +308,12 @@ class SharedThrottle(throttling.BaseThrottle):
     waits, as DRF's ``check_throttles`` takes. The ``user`` scope counts a signed-in user
     by id and anyone else by ``client_ip``, like DRF's ``UserRateThrottle``; the other
     scopes count anonymous clients only (``AnonRateThrottle``). A rate of ``None`` is no
-    limit."""
+    limit. ``costs`` (``(scope, name of its setting)``: ``"N/period"``, N seconds) are budgets
+    of what an anonymous client's requests cost, charged after each (``api_charge``): one
+    whose period holds N seconds or more refuses, and waits until enough of them leave it."""
 
     budgets: tuple[tuple[str, str], ...] = ()
+    costs: tuple[tuple[str, str], ...] = ()
     timer = staticmethod(time.time)
 
     @property
@@ -330,6 +363,18 @@ class SharedThrottle(throttling.BaseThrottle):
             bisect.insort(times, now)
             entry[scope] = (seconds, times)
             changed.add(key)
+        for scope, setting in () if signed else self.costs:
+            budget, seconds = parse_rate(getattr(settings, setting, None))
+            if budget is None:
+                continue
+            key = f"throttle_{client_ip(request)}"
+            if key not in entries:
+                entry = self.cache.get(key)
+                entries[key] = entry if isinstance(entry, dict) else {}
+            wait = _spent_wait(entries[key], scope, budget, seconds, now)
+            if wait is not None:
+                allowed = False
+                self._waits.append(max(0.0, wait))
         for key in changed:
             entry = entries[key]
             self.cache.set(key, entry, _lifetime(entry))
@@ -368,15 +413,18 @@ class ExportRateThrottle(SharedThrottle):
 
 class ApiRateThrottle(SharedThrottle):
     """Every API request (``REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"]``): ``AnonRateThrottle``
-    and ``UserRateThrottle`` counted in one go."""
+    and ``UserRateThrottle`` counted in one go, and the cost of the client's API requests
+    (``API_ANON_SECONDS``)."""
 
     budgets = AnonRateThrottle.budgets + UserRateThrottle.budgets
+    costs = ((API_COST_SCOPE, "API_ANON_SECONDS"),)
 
 
 class ApiSearchThrottle(SharedThrottle):
     """An API search: ``ApiRateThrottle`` and ``SearchRateThrottle`` counted in one go."""
 
     budgets = ApiRateThrottle.budgets + SearchRateThrottle.budgets
+    costs = ApiRateThrottle.costs
 
 
 class ApiExportThrottle(SharedThrottle):
@@ -385,6 +433,7 @@ class ApiExportThrottle(SharedThrottle):
     ``config.capacity``)."""
 
     budgets = ApiRateThrottle.budgets
+    costs = ApiRateThrottle.costs
 
 
 def search_wait(request) -> int | None:
@@ -439,18 +488,10 @@ def heavy_wait(request, kind: str, rate_setting: str) -> tuple[float, str] | Non
                 del times[:bisect.bisect_right(times, now - period)]
                 if len(times) >= limit:
                     waits.append((times[len(times) - limit] + period - now, "count"))
-            if budget is not None:
-                spent_times, costs = _window(entry, COST_SCOPE, costs=True)
-                gone = bisect.bisect_right(spent_times, now - cost_period)
-                del spent_times[:gone], costs[:gone]
-                spent = sum(costs)
-                if spent >= budget:  # wait until enough of the oldest costs leave the window
-                    for at, cost in zip(spent_times, costs):
-                        spent -= cost
-                        if spent < budget:
-                            waits.append((at + cost_period - now, "time"))
-                            break
-                entry[COST_SCOPE] = (cost_period, spent_times, costs)
+            if budget is not None:  # wait until enough of the oldest costs leave the window
+                wait = _spent_wait(entry, COST_SCOPE, budget, cost_period, now)
+                if wait is not None:
+                    waits.append((wait, "time"))
             if waits:
                 wait, budget_name = max(waits)
                 return max(1.0, wait), budget_name
@@ -467,9 +508,25 @@ def heavy_wait(request, kind: str, rate_setting: str) -> tuple[float, str] | Non
 def heavy_charge(request, seconds: float) -> None:
     """Charge ``seconds`` of server time to an anonymous client's ``HEAVY_ANON_SECONDS``
     budget (at the time the request ends). Errors of the counters' disk are logged only."""
-    key = _anonymous_key(request)
-    budget, period = parse_rate(getattr(settings, "HEAVY_ANON_SECONDS", None))
-    if key is None or budget is None:
+    _charge(request, COST_SCOPE, "HEAVY_ANON_SECONDS", seconds)
+
+
+def api_charge(request, seconds: float) -> None:
+    """Charge ``seconds`` of CPU time to an anonymous client's ``API_ANON_SECONDS`` budget
+    (the cost of an API request the page cache did not answer), unless it is under
+    ``settings.API_COST_FLOOR_SECONDS``: a cheap request is not worth the counters' second
+    write (600 requests a minute under 10 ms are at most 6 s). Errors of the counters' disk
+    are logged only."""
+    if seconds >= getattr(settings, "API_COST_FLOOR_SECONDS", 0):
+        _charge(request, API_COST_SCOPE, "API_ANON_SECONDS", seconds)
+
+
+def _charge(request, scope: str, setting: str, seconds: float) -> None:
+    """Add a cost of ``seconds`` now to the budget ``scope`` (its rate ``settings.<setting>``)
+    of an anonymous client (``_anonymous_key``; an editor is not charged)."""
+    budget, period = parse_rate(getattr(settings, setting, None))
+    key = _anonymous_key(request) if budget is not None else None
+    if key is None:
         return
     try:
         with _shared_lock():
@@ -477,15 +534,15 @@ def heavy_charge(request, seconds: float) -> None:
             entry = cache.get(key)
             entry = entry if isinstance(entry, dict) else {}
             now = time.time()
-            times, costs = _window(entry, COST_SCOPE, costs=True)
+            times, costs = _window(entry, scope, costs=True)
             gone = bisect.bisect_right(times, now - period)
             del times[:gone], costs[:gone]
             times.append(now)
             costs.append(max(0.0, float(seconds)))
-            entry[COST_SCOPE] = (period, times, costs)
+            entry[scope] = (period, times, costs)
             cache.set(key, entry, _lifetime(entry))
     except OSError as exc:
-        logger.warning("the cost of a heavy request was not counted: %s", exc)
+        logger.warning("the cost of a request (%s) was not counted: %s", setting, exc)
 
 
 def write_wait(request, user_rate_setting: str, address_rate_setting: str) -> float | None:

@@ -263,6 +263,11 @@ API_ANON_RATE = env.str("API_ANON_RATE", default="600/min")
 API_USER_RATE = env.str("API_USER_RATE", default="1200/min")
 SEARCH_ANON_RATE = env.str("SEARCH_ANON_RATE", default="60/min")  # API and HTML searches together
 EXPORT_ANON_RATE = env.str("EXPORT_ANON_RATE", default="10/min")  # whole-work exports
+#: The CPU time an anonymous client's API requests (those the page cache does not answer, heavy
+#: ones aside) may take ("N/min": N seconds a minute), each charged when it took at least
+#: API_COST_FLOOR_SECONDS (config/ratelimit.py).
+API_ANON_SECONDS = env.str("API_ANON_SECONDS", default="30/min")
+API_COST_FLOOR_SECONDS = env.float("API_COST_FLOOR_SECONDS", default=0.01)
 #: Heavy requests (config/capacity.py): each kind's number per anonymous client, and the
 #: server time all of a client's heavy requests may take ("N/min": N seconds a minute).
 SORT_ANON_RATE = env.str("SORT_ANON_RATE", default="30/min")  # concordance sorts (sort=after|before)

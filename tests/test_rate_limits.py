@@ -22,6 +22,13 @@ def budget(settings):
     caches[settings.THROTTLE_CACHE].clear()
 
 
+def closed(response) -> int:
+    """The status of ``response``, closed: a streamed file left unread would hold its heavy slot
+    and this process's count of running heavy requests (``config.running``) for later tests."""
+    response.close()
+    return response.status_code
+
+
 def test_client_identity_comes_from_the_trusted_proxy_setting(settings):
     factory = RequestFactory()
     request = factory.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7")
@@ -108,13 +115,13 @@ def test_whole_work_exports_have_their_own_budget(client, seed_juan, settings):
     caches[settings.THROTTLE_CACHE].clear()
     settings.EXPORT_ANON_RATE = "1/min"
     url = f"/api/works/{seed_juan.work_id}/export/source/"
-    assert [client.get(url).status_code for _ in range(2)] == [200, 429]
+    assert [closed(client.get(url)) for _ in range(2)] == [200, 429]
     assert client.get(f"/api/works/{seed_juan.work_id}/juans/10/export/source/").status_code == 200
     caches[settings.THROTTLE_CACHE].clear()
 
 
 def test_hit_lists_spend_the_search_budget(client, seed_backend, budget):
-    codes = [client.get("/api/search/export/csv/", {"q": "射"}).status_code for _ in range(3)]
+    codes = [closed(client.get("/api/search/export/csv/", {"q": "射"})) for _ in range(3)]
     assert codes == [200, 200, 200]
     assert client.get("/api/search/", {"q": "射"}).status_code == 429
 
@@ -309,3 +316,40 @@ def test_the_window_slides_as_drf_s(rf, budget, monkeypatch):
     for _ in range(7):
         answers.append((throttle.allow_request(request, None), throttle.wait()))
     assert answers == [(True, None), (True, None), (False, 58.0), (False, 1.0), (True, None), (True, None), (False, 59.0)]
+
+
+def test_the_cpu_time_of_api_requests_is_a_budget(client, seed_juan, budget, monkeypatch, tmp_path):
+    """``API_ANON_SECONDS``: what a client's API requests cost (the CPU time of each the page cache
+    did not answer) is counted, not only their number: 600 a minute let one client have the
+    largest juan's JSON (0.16-0.9 s of CPU each) built without end. Requests under the floor
+    are not charged; answers the page cache holds cost nothing."""
+    from itertools import count
+
+    from config import capacity
+    from config.ratelimit import client_ip
+    from pages.caching import recent
+
+    budget.API_ANON_SECONDS, budget.API_COST_FLOOR_SECONDS = "1/min", 0.01
+    step = {"seconds": 0.25}
+    ticks = count()
+    monkeypatch.setattr(capacity, "cpu_clock", lambda: next(ticks) * step["seconds"])  # read at start and end
+    url = f"/api/works/{seed_juan.work_id}/juans/10/"
+    answers = [client.get(url) for _ in range(5)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 200, 429]  # 4 × 0.25 s spent the second
+    assert 55 <= int(answers[-1]["Retry-After"]) <= 60
+    entry = caches[budget.THROTTLE_CACHE].get(f"throttle_{client_ip(answers[0].wsgi_request)}")
+    period, times, costs = entry["api_seconds"]
+    assert (period, len(times), list(costs)) == (60, 5, [0.25] * 5)  # the refusal was charged too
+    assert client.get(url, REMOTE_ADDR="203.0.113.9").status_code == 200  # another client's budget
+    step["seconds"] = 0.005  # under the floor: never charged
+    assert [client.get(url, REMOTE_ADDR="203.0.113.10").status_code for _ in range(5)] == [200] * 5
+    assert "api_seconds" not in caches[budget.THROTTLE_CACHE].get("throttle_203.0.113.10")
+    budget.PAGE_CACHE_SECONDS, budget.PAGE_CACHE_STAMP = 60, tmp_path / "corpus-version"
+    caches[budget.PAGE_CACHE].clear()
+    recent.clear()
+    try:
+        assert client.get(url, REMOTE_ADDR="203.0.113.10").status_code == 200  # kept
+        assert client.get(url).status_code == 200  # the spent client gets the kept answer
+    finally:
+        caches[budget.PAGE_CACHE].clear()
+        recent.clear()
