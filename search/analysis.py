@@ -415,6 +415,13 @@ def match_passage(parsed: ParsedQuery, text: str, exact: bool = False, script: s
     return [(a.starts[i], a.ends[j - 1]) for i, j in out]
 
 
+def single_code_points(text: str) -> bool:
+    """Whether every displayed character of ``text`` is one code point: no gaiji entity and no
+    invisible that attaches to the character before it. Then ``context_bounds`` is plain
+    arithmetic anywhere in it."""
+    return not _multi_code_point().search(text)
+
+
 def context_bounds(text: str, start: int, end: int, width: int) -> tuple[int, int]:
     """Where a KWIC snippet of ``width`` characters on each side of ``text[start:end]``
     begins and ends: ``text[b:start]`` holds the last ``width`` displayed characters before

@@ -73,3 +73,31 @@ def test_kwic_bounds_take_the_short_way_only_where_characters_are_code_points():
             assert context_bounds(text, start, end, width) == by_characters(text, start, end, width), (start, width)
             checked += 1
     assert checked == len(starts) * 5 == 245
+
+
+def test_a_hits_snippet_is_cut_as_context_bounds_cuts_it():
+    """``Hit.kwic`` reads a passage once to find every displayed character a code point
+    (``HitPassage._plain``), then cuts each snippet by arithmetic; a passage with a gaiji entity
+    or a selector, or longer than ``PLAIN_CHECKED``, has its snippets cut by ``context_bounds``:
+    the same snippets either way."""
+    from search.analysis import context_bounds
+    from search.backends.base import PLAIN_CHECKED, Hit, HitPassage
+
+    def passage(text, width):
+        return HitPassage("classic", 1, "w", "W", 1, 1, "卷一", 1, "", 1, "", "d", text, [], width)
+
+    plain = "大射之儀君有命戒射" * 5
+    mixed = "大射之儀" * 5 + "&KR0221;射" + "之\ufe00儀" + "君有命" * 4 + "&KR1969;" + "戒射" * 6
+    long = "射之" * (PLAIN_CHECKED // 2) + "儀"
+    checked = 0
+    for text, flag in ((plain, True), (mixed, False), (long, False)):
+        for width in (0, 1, 15):
+            p = passage(text, width)
+            for start in range(0, len(text) - 1, 3):
+                b, e = context_bounds(text, start, start + 1, width)
+                assert Hit(p, start, start + 1).kwic() == (text[b:start], text[start], text[start + 1:e]), (start, width)
+                checked += 1
+            assert p._plain is flag
+    assert checked == 3 * (15 + 21 + 667)
+    assert Hit(passage(plain, 2), 4, 5).kwic() == ("之儀", "君", "有命")
+    assert Hit(passage(mixed, 2), 29, 31).kwic() == ("&KR0221;射", "之\ufe00", "儀君")

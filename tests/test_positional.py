@@ -232,6 +232,20 @@ def _multi_segment_index(settings, tmp_path, seed, monkeypatch):
     return backend, ref
 
 
+def test_a_page_reads_its_passages_segment_by_segment(settings, tmp_path, seed_juan, monkeypatch):
+    """``Corpus.read_passages``: the places and stored texts of a page's passages (ascending
+    numbers over several segments), each segment's read together, as one at a time."""
+    backend, _ = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
+    corpus = backend._corpus()
+    firsts = corpus.passage_firsts
+    assert firsts == [0, 3 * 424, 4 * 424] and len(corpus) == 6 * 424  # juans 9 11 13 | 11 | 5 12 (13 deleted)
+    ps = [0, 1, firsts[1] - 1, firsts[1], firsts[2] + 3, len(corpus) - 1]
+    places, texts = corpus.read_passages(ps)
+    assert places == [corpus.places[p] for p in ps] and texts == [corpus.text(p) for p in ps]
+    assert [place[6] for place in places] == [9, 9, 13, 11, 5, 12]  # juan numbers
+    assert corpus.read_passages([]) == ([], [])
+
+
 def _same(got, want, label, pages=((0, 20), (20, 40), (40, 60), (1000, 1020))):
     """Counts, passages, every hit, pages cut from the middle (the text sort's few-candidates
     path for the first pages), passage hit counts and both distributions, equal."""
@@ -461,6 +475,8 @@ def test_places_are_read_in_place_with_the_values_written(two_backends, seed_jua
     assert table[-1] == table[423]
     with pytest.raises(IndexError):
         table[424]
+    assert table.rows(list(range(424))) == [table[p] for p in range(424)] and table.rows([]) == []
+    assert [row[0] for row in table.rows([0, 423])] == [table[0][0], table[423][0]] == [docs[0].doc_id, docs[-1].doc_id]
     assert table.fields.shape == (424, 15) and table.pieces.shape == (sum(len(d.piece_starts) for d in docs), 2)
     strings = [table.string(i) for i in range(len(table.string_starts) - 1)]
     assert strings == sorted(set(strings))  # each once, in code-point order

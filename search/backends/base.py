@@ -11,7 +11,7 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from search.analysis import analysed, context_bounds
+from search.analysis import analysed, context_bounds, single_code_points
 from search.documents import LAYERS, TEXT_LAYERS, SearchDocument
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
@@ -125,6 +125,11 @@ class SearchQuery:
             raise SearchError(f"sort must be one of {', '.join(SORTS)}")
 
 
+#: The longest passage text ``Hit.kwic`` reads whole once to find it plain (``HitPassage._plain``);
+#: a longer one has each snippet's bounds found around it (``context_bounds``).
+PLAIN_CHECKED = 2000
+
+
 @dataclass(slots=True)
 class HitPassage:
     """What the hits of one passage share: its place and stored text (never copied per hit).
@@ -152,6 +157,9 @@ class HitPassage:
     commentator: str = ""
     #: The pieces' start offsets (``piece_starts``' second column), made on first use.
     _offsets: list | None = field(default=None, repr=False, compare=False)
+    #: Whether every displayed character of ``text`` is one code point (``single_code_points``),
+    #: found on first use by ``Hit.kwic``: its hits' snippet bounds are then plain arithmetic.
+    _plain: bool | None = field(default=None, repr=False, compare=False)
 
     def piece_at(self, offset: int) -> int:
         """The position of the piece holding code point ``offset`` of the passage."""
@@ -215,8 +223,15 @@ class Hit:
         """``(before, match, after)`` as the three properties give them, the snippet's
         bounds found once (a page of hits asks for all three of every hit)."""
         p = self.passage
-        b, e = context_bounds(p.text, self.start, self.end, p.context)
-        return p.text[b:self.start], p.text[self.start:self.end], p.text[self.end:e]
+        text, start, end, width = p.text, self.start, self.end, p.context
+        plain = p._plain
+        if plain is None:  # once per passage, not two searches per hit (``context_bounds``)
+            plain = p._plain = len(text) <= PLAIN_CHECKED and single_code_points(text)
+        if plain and width > 0:
+            b, e = max(0, start - width), min(len(text), end + width)  # as ``context_bounds`` finds them
+        else:
+            b, e = context_bounds(text, start, end, width)
+        return text[b:start], text[start:end], text[end:e]
 
     @property
     def passage_hits(self) -> int:

@@ -21,7 +21,7 @@ from ..base import BaseSearchBackend, SearchError, SearchQuery, SearchResults, e
 from ..generations import GenerationStore
 from .corpus import Corpus
 from .format import LAYER_CODE, PLACE_FIELDS, allowed_file, build_generation, deleted_file
-from .hits import (HitArray, _distinct_sorted, _LazyPassages, _merged, _passage_ranges, _same_length)
+from .hits import HitArray, _every_term, _LazyPassages, _merged, _passage_ranges, _same_length
 from .results import _SECTION_HEAD, PositionalResults
 from .segment import _non_overlapping
 from .together import phrases_together
@@ -148,6 +148,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         super().__init__(alias, params)
         self.path = Path(params["PATH"])
         self.lock_timeout = float(params.get("LOCK_TIMEOUT", 60.0))
+        self._current = str(self.current_link)  # as a string, once (``_corpus``: every search reads the link)
 
     # -- storage -------------------------------------------------------------------------
     def _init_generation(self, gen: Path) -> None:
@@ -167,7 +168,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         """The current generation, loaded once per process (and again after a swap). A
         generation never changes once swapped in, so the corpus loaded for what the
         ``current`` link says (one ``readlink``) is answered without looking further."""
-        link = str(self.current_link)
+        link = self._current
         try:
             known = self._loaded.get((link, os.readlink(link)))
         except OSError:
@@ -553,21 +554,12 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 spans_pids.append(pids)
                 spans_lengths.append(_same_length(length, len(starts)))
                 continue
-            # The passages with every positive term and no negative one: those of the term
-            # with fewest hits, kept where each other term has hits (or none); counted by
-            # binary searches of their bounds in its starts, not by the passage of each hit.
-            (_, pids), _ = min(found, key=lambda f: len(f[0][0]))
-            satisfied = _distinct_sorted(pids.array)
-            for (starts, _), _ in found:
-                lo, hi = _passage_ranges(corpus, starts, satisfied)
-                satisfied = satisfied[hi > lo]
-            for t in clause.negatives:
-                lo, hi = _passage_ranges(corpus, occurrences(t.text)[0], satisfied)
-                satisfied = satisfied[hi == lo]
+            # The passages with every positive term and no negative one, and each term's hits in them.
+            satisfied, bounded = _every_term([s for (s, _), _ in found], min(found, key=lambda f: len(f[0][0]))[0][1],
+                                             [occurrences(t.text)[0] for t in clause.negatives], corpus)
             if not len(satisfied):
                 continue
-            for (starts, _), length in found:
-                lo, hi = _passage_ranges(corpus, starts, satisfied)
+            for ((starts, _), length), (lo, hi) in zip(found, bounded):
                 per = hi - lo
                 # The indexes lo[0]…hi[0]-1, lo[1]…hi[1]-1, …, in one array.
                 chosen = np.arange(int(per.sum()), dtype=np.int64) + np.repeat(lo - (np.cumsum(per) - per), per)

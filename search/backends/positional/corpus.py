@@ -4,6 +4,7 @@ occurrences of a term over all of them."""
 from __future__ import annotations
 
 import bisect
+import codecs
 from functools import cached_property
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from ..base import live_juans
 from .format import ARRAYS, GAP_BIT, deleted_file, segment_names, unit_key
 from . import joined
 from .joined import Postings, _Joined
-from .places import JoinedPlaces
+from .places import JoinedPlaces, segment_groups, table_rows
 from .segment import Segment, _check_units, _key_test, _non_overlapping, _Term, remember
 
 
@@ -143,6 +144,23 @@ class Corpus:
         """The stored text of passage number ``p`` (as given to ``build_generation``)."""
         k, q = self.locate(p)
         return self.segments[k].text(q)
+
+    def read_passages(self, ps: list[int]) -> tuple[list[tuple], list[str]]:
+        """``([places[p] …], [text(p) …])`` of ascending passage numbers ``ps`` (a page's):
+        each segment's read together, one gather per array (``PlaceTable.rows``), not a few
+        slices of the arrays per passage."""
+        places, texts = [], []
+        for k, local in segment_groups(self.passage_firsts, ps):
+            segment = self.segments[k]
+            places += table_rows(segment.places, local)
+            at = np.asarray(local, dtype=np.int64)
+            starts, raw = segment.starts, segment.raw
+            begins = starts[at].tolist()
+            ends = np.where(at + 1 < len(starts), starts[np.minimum(at + 1, len(starts) - 1)] - 1,
+                            len(raw) - 1).tolist()
+            decode = codecs.utf_32_le_decode
+            texts += [decode(raw[b:e])[0] for b, e in zip(begins, ends)]  # as ``Segment.text``
+        return places, texts
 
     def span(self, unit: int, length: int) -> tuple[int, int]:
         """The code-point span in its passage's stored text of ``length`` units from unit

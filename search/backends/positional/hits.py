@@ -22,10 +22,16 @@ assert _PASSAGE_FIELDS[-1] == "doc_id" and set(_PASSAGE_FIELDS) <= set(PLACE_FIE
 FIRST_UNITS = 3
 #: Hits made at a time when every hit is read in turn (``HitArray.__iter__``: a hit list).
 READ_BATCH = 1000
+#: At most this many hits over several segments find the first page's candidates in text order by the
+#: section of each (``HitArray._text_candidates``: one binary search a hit in the runs of sections, where
+#: a step per segment costs more); more, by the first hits of each segment.
+SECTIONS_SEARCHED = 1024
 #: At most this many hits in text order are sorted from their places read once with their spans
 #: (``HitArray._sorted_indexes``): a rare phrase's page, without a look-up of passages then keys.
 FEW_HITS = 256
 _PASSAGE_HEAD = operator.itemgetter(*(PLACE_FIELDS.index(f) for f in _PASSAGE_FIELDS))
+_PIECE_STARTS, _LAYER_NAME, _COMMENTATOR = (PLACE_FIELDS.index(f)
+                                             for f in ("piece_starts", "layer_name", "commentator"))
 
 
 class _LazyPassages:
@@ -59,11 +65,43 @@ def _passage_ranges(corpus: Corpus, starts: np.ndarray, passages: np.ndarray) ->
     """For ascending unit positions ``starts`` and passage numbers ``passages``, where the
     positions of each passage begin and end in ``starts`` (``starts[lo[i]:hi[i]]`` fall in
     ``passages[i]``): two binary searches a passage."""
+    first, end = _passage_bounds(corpus, passages)
+    return np.searchsorted(starts, first), np.searchsorted(starts, end)
+
+
+def _passage_bounds(corpus: Corpus, passages: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(first, end)``: the first unit position of each of the passage numbers ``passages``
+    and the first of the passage after it (the corpus's size after the last passage)."""
     passages = np.asarray(passages, dtype=np.int64)
-    first = corpus.unit_starts[passages]
     following = passages + 1
     end = np.where(following < len(corpus), corpus.unit_starts[np.minimum(following, len(corpus) - 1)], corpus.size)
-    return np.searchsorted(starts, first), np.searchsorted(starts, end)
+    return corpus.unit_starts[passages], end
+
+
+def _every_term(terms: list, fewest: "_LazyPassages", negatives: list, corpus: Corpus) -> tuple[np.ndarray, list]:
+    """The passages holding every one of ``terms`` (their ascending starts) and none of
+    ``negatives``'s (ascending starts, looked up only for the passages left), and where each
+    term's hits in them lie: ``(passages, [(lo, hi) per term])``, ``terms[t][lo[i]:hi[i]]`` in
+    ``passages[i]``. The passages are those of the term with fewest hits (``fewest``: its
+    passages), kept where each other term has hits (or none): each passage's bounds found once,
+    then binary searches of them in each term's starts (no look-up of the passage of each hit),
+    each term's ranges cut down with the passages as the terms after it drop some."""
+    satisfied = _distinct_sorted(fewest.array)
+    first, end = _passage_bounds(corpus, satisfied)
+    bounded = []
+    for starts in terms:
+        lo, hi = np.searchsorted(starts, first), np.searchsorted(starts, end)
+        keep = hi > lo
+        if not keep.all():
+            satisfied, first, end, lo, hi = satisfied[keep], first[keep], end[keep], lo[keep], hi[keep]
+            bounded = [(a[keep], b[keep]) for a, b in bounded]
+        bounded.append((lo, hi))
+    for negative in negatives:
+        keep = np.searchsorted(negative, first) == np.searchsorted(negative, end)
+        if not keep.all():
+            satisfied, first, end = satisfied[keep], first[keep], end[keep]
+            bounded = [(a[keep], b[keep]) for a, b in bounded]
+    return satisfied, bounded
 
 
 def _read_units(corpus: Corpus, runs: list, at_hits: np.ndarray, anchors: np.ndarray, step: int, done: int,
@@ -285,7 +323,8 @@ class HitArray(Sequence):
                     return prefix
             self._order = self._context_order(after)
             return self._order[:stop]
-        if stop * 8 < n and self.query.sort == "text":
+        few = stop < n <= SECTIONS_SEARCHED and len(self.corpus.segments) > 1  # candidates in one or two segments
+        if self.query.sort == "text" and (stop * 8 < n or few):
             candidates = self._text_candidates(stop)
             if len(candidates) * 2 < n:
                 pids, keys, begins, ends = self.corpus.places_at(self._positions()[candidates],
@@ -327,15 +366,26 @@ class HitArray(Sequence):
         of another segment holds none of them and is left out first. Array operations over all
         the segments at once, no step per segment; a hit's section is one binary search in the
         runs of sections (``Corpus.group_runs``: 82,000 at 107 M, not the 850,000 passages):
-        the keys are then read for the few candidates left, in one or two segments."""
+        the keys are then read for the few candidates left, in one or two segments. One segment:
+        its first ``stop`` hits, to the end of the section of the last (three calls). At most
+        ``SECTIONS_SEARCHED`` hits over several segments: the hits in the sections up to the
+        ``stop``-th smallest section number of them all, each hit's section by one binary search,
+        with no step per segment."""
         corpus, starts = self.corpus, self._positions()
         n = len(starts)
+        run_starts, numbers = corpus.group_runs("section_index")
+        if len(corpus.segments) == 1:  # the first stop hits, to the end of the section of the last
+            following = int(np.searchsorted(run_starts, starts[stop - 1], side="right"))
+            bound = int(run_starts[following]) if following < len(run_starts) else corpus.size
+            return np.arange(int(np.searchsorted(starts, bound)), dtype=np.int64)
+        if n <= SECTIONS_SEARCHED:  # few: the section of every hit, up to the stop-th smallest
+            sections = numbers[np.searchsorted(run_starts, np.asarray(starts), side="right") - 1]
+            return np.flatnonzero(sections <= np.partition(sections, stop - 1)[stop - 1])
         lo = np.searchsorted(starts, corpus.unit_firsts)  # each segment's first hit
         hi = np.append(lo[1:], n)
         end = np.minimum(lo + stop, hi)
         held = np.flatnonzero(end > lo)
         lo, hi, end = lo[held], hi[held], end[held]
-        run_starts, numbers = corpus.group_runs("section_index")
         last = np.searchsorted(run_starts, starts[end - 1], side="right") - 1  # the run of each one's hit end - 1
         full = end - lo == stop
         if len(held) > 1 and full.any():  # a segment's stop hits end in this section: none after it is needed
@@ -368,40 +418,37 @@ class HitArray(Sequence):
             return []
         passages = self._passages if passages is None else passages
         corpus = self.corpus
-        # Looked up in position order (one run per segment in the joined arrays), then put back.
         indexes = np.asarray(indexes)
-        by_position = np.argsort(indexes, kind="stable")  # hit indexes ascend with their positions
-        at = indexes[by_position]
-        pids, begins, ends = (np.empty(len(at), dtype=np.int32), np.empty(len(at), dtype=np.int64),
-                              np.empty(len(at), dtype=np.int64))
         known = self._spans  # read already for the first page's candidates (``_sorted_indexes``)
         if known is not None and len(known[0]):
-            where = np.minimum(np.searchsorted(known[0], at), len(known[0]) - 1)
-            if not bool((known[0][where] == at).all()):
+            where = np.minimum(np.searchsorted(known[0], indexes), len(known[0]) - 1)
+            if not bool((known[0][where] == indexes).all()):
                 known = None
         if known is not None and len(known[0]):
-            pids[by_position], begins[by_position], ends[by_position] = known[1][where], known[2][where], \
-                known[3][where]
-        else:
+            pids, begins, ends = known[1][where], known[2][where], known[3][where]
+        else:  # looked up in position order (one run per segment in the joined arrays), then put back
+            by_position = np.argsort(indexes, kind="stable")  # hit indexes ascend with their positions
+            at = indexes[by_position]
+            pids, begins, ends = (np.empty(len(at), dtype=np.int32), np.empty(len(at), dtype=np.int64),
+                                  np.empty(len(at), dtype=np.int64))
             pids[by_position], _, begins[by_position], ends[by_position] = corpus.places_at(
                 self._positions()[at], self.lengths[at], keys=False)
-        begins, ends = begins.tolist(), ends.tolist()
-        new = sorted(set(pids.tolist()) - passages.keys())
+        pids, begins, ends = pids.tolist(), begins.tolist(), ends.tolist()
+        new = sorted(set(pids) - passages.keys())
         if new:
-            first = corpus.unit_starts[new]
-            nexts = np.array(new, dtype=np.int64) + 1
-            last = np.where(nexts < len(corpus), corpus.unit_starts[np.minimum(nexts, len(corpus) - 1)], corpus.size)
-            starts = self._positions()
-            counts = (np.searchsorted(starts, last) - np.searchsorted(starts, first)).tolist()
-            places, context = corpus.places, self.query.context
-            piece_starts, layer_name = PLACE_FIELDS.index("piece_starts"), PLACE_FIELDS.index("layer_name")
-            commentator = PLACE_FIELDS.index("commentator")
-            for p, count in zip(new, counts):
-                place = places[p]
-                passages[p] = HitPassage(*_PASSAGE_HEAD(place), text=corpus.text(p), piece_starts=place[piece_starts],
-                                               context=context, hits=count, layer_name=place[layer_name],
-                                               commentator=place[commentator])
-        return [Hit(passages[p], b, e) for p, b, e in zip(pids.tolist(), begins, ends)]
+            following = np.array(new, dtype=np.int64) + 1
+            last = np.where(following < len(corpus), corpus.unit_starts[np.minimum(following, len(corpus) - 1)],
+                            corpus.size)
+            # Each new passage's hits: from its first unit position to the next passage's, one search.
+            at = np.searchsorted(self._positions(), np.concatenate((corpus.unit_starts[new], last))).tolist()
+            counts = [b - a for a, b in zip(at[:len(new)], at[len(new):])]
+            places, texts = corpus.read_passages(new)
+            context = self.query.context
+            for p, count, place, text in zip(new, counts, places, texts):
+                passages[p] = HitPassage(*_PASSAGE_HEAD(place), text=text, piece_starts=place[_PIECE_STARTS],
+                                         context=context, hits=count, layer_name=place[_LAYER_NAME],
+                                         commentator=place[_COMMENTATOR])
+        return [Hit(passages[p], b, e) for p, b, e in zip(pids, begins, ends)]
 
     def __getitem__(self, index):
         n = len(self)

@@ -110,6 +110,10 @@ class PlaceTable(Sequence):
                         f"{', '.join(f'{k} {v.shape}' for k, v in arrays.items())}); run "
                         f"`python manage.py rebuild_index` to build it again")
         self._cached = functools.lru_cache(maxsize=STRING_CACHE)(self._decode)
+        self._memory = memoryview(self.strings)
+        #: The strings of the string columns but doc ids that ``rows`` has decoded (a plain dict:
+        #: work titles, juan labels, layers … repeat from passage to passage), at most ``STRING_CACHE``.
+        self._kept: dict[int, str | None] = {}
         self._names = _Strings(self)
 
     def __len__(self) -> int:
@@ -137,6 +141,33 @@ class PlaceTable(Sequence):
             row[j] = string(row[j]) if j else self._decode(row[j])  # doc ids: unique, not kept
         row.insert(PIECES_FIELD, self.pieces[int(self.piece_firsts[p]):int(self.piece_firsts[p + 1])].tolist())
         return tuple(row)
+
+    def rows(self, ps: list[int]) -> list[tuple]:
+        """``[self[p] for p in ps]`` for passage numbers in range (a page's passages): the
+        fields and the pieces' bounds of all of them read with one gather each, not a slice of
+        the arrays per passage."""
+        if not ps:
+            return []
+        at = np.asarray(ps, dtype=np.int64)
+        fields = self.fields[at]
+        firsts, lasts = self.piece_firsts[at].tolist(), self.piece_firsts[at + 1].tolist()
+        ids = fields[:, 0]  # the doc ids (unique, not kept): decoded from the strings' memory in place
+        begins, ends = self.string_starts[ids].tolist(), self.string_starts[ids + 1].tolist()
+        memory, kept, pieces = self._memory, self._kept, self.pieces
+        if len(kept) > STRING_CACHE:
+            kept.clear()
+        out = []
+        for row, a, b, begin, end in zip(fields.tolist(), firsts, lasts, begins, ends):
+            row[0] = str(memory[begin:end], "utf-8") if row[0] >= 0 else None
+            for j in _STRING_COLUMNS[1:]:
+                i = row[j]
+                try:
+                    row[j] = kept[i]
+                except KeyError:
+                    row[j] = kept[i] = self._decode(i)
+            row.insert(PIECES_FIELD, pieces[a:b].tolist())
+            out.append(tuple(row))
+        return out
 
     def column(self, name: str) -> np.ndarray:
         """The column of field ``name`` (``COLUMNS``) for every passage, int64, read in place:
@@ -189,3 +220,26 @@ class JoinedPlaces(Sequence):
             raise IndexError("passage number out of range")
         k = bisect.bisect_right(self.firsts, p) - 1
         return self.tables[k][p - self.firsts[k]]
+
+    def rows(self, ps: list[int]) -> list[tuple]:
+        """``[self[p] for p in ps]`` for ascending passage numbers in range: each segment's
+        passages read together (``PlaceTable.rows``)."""
+        return [row for k, local in segment_groups(self.firsts, ps) for row in table_rows(self.tables[k], local)]
+
+
+def table_rows(table, ps: list[int]) -> list[tuple]:
+    """``table.rows(ps)`` (``PlaceTable``), or the places one at a time (a segment of format 8)."""
+    rows = getattr(table, "rows", None)
+    return rows(ps) if rows is not None else [table[p] for p in ps]
+
+
+def segment_groups(firsts: list[int], ps: list[int]) -> list[tuple[int, list[int]]]:
+    """``[(segment number, its passages' numbers in it)]`` of ascending passage numbers ``ps``
+    (``firsts``: each segment's first passage number), segment after segment."""
+    out, at = [], 0
+    while at < len(ps):
+        k = bisect.bisect_right(firsts, ps[at]) - 1
+        end = bisect.bisect_left(ps, firsts[k + 1], at) if k + 1 < len(firsts) else len(ps)
+        out.append((k, [p - firsts[k] for p in ps[at:end]]))
+        at = end
+    return out
