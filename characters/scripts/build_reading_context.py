@@ -207,18 +207,27 @@ def library_windows(corpus: Path, forms: dict[str, set[str]]) -> Counter:
     files = _library_files(corpus)
     fold_cache: dict[str, str] = {}
     key_cache: dict[str, str] = {}
+    mark_cache: dict[str, str] = {}
     decided: dict[tuple[str, str, str], str | None] = {}
 
     any_form = _any_of(forms)
+    # a form the folding maps to another character (术 to 朮) is read at its place before folding
+    # (``characters.simplified.decide_keys``): its places are found on the unfolded simplified text
+    away = {f for f in forms if fold_char(f) != f}
+    folded_away = _any_of({fold_char(f) for f in away})
 
     def places():
         for path in files:
             for seg in held_out_segments(path.read_text(encoding="utf-8", errors="replace")):
                 keys = "".join([key_cache.get(c) or key_cache.setdefault(c, fold_char(_match_key(c))) for c in seg])
-                if not any_form.search(keys):
+                marks = keys
+                if away and folded_away.search(keys):
+                    simp = [mark_cache.get(c) or mark_cache.setdefault(c, _match_key(c)) for c in seg]
+                    marks = "".join([m if m in away else k for m, k in zip(simp, keys)])
+                if not any_form.search(marks):
                     continue
                 trad = "".join([fold_cache.get(c) or fold_cache.setdefault(c, fold_char(c)) for c in seg])
-                for m in any_form.finditer(keys):
+                for m in any_form.finditer(marks):
                     i, f = m.start(), m.group()
                     if trad[i] in forms[f]:
                         yield trad[i], f, keys, i
