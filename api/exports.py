@@ -2,7 +2,8 @@
 
 * ``source``: the source form exactly as imported (``reader.importers.loader.render_source``): round-trips.
 * ``maintext``: the same form with every note (【…】) removed: the classic, its labels,
-  its ``右…`` closers and 記 records, one paragraph a line. A note whose layer is the classic
+  its ``右…`` closers and 記 records, one paragraph a line; an anthology piece's author's line
+  (its byline, ``Section.bylines``) is no part of it. A note whose layer is the classic
   (``reader.pieces.is_classic``: 周易's trigrams ``䷅(坎下/乾上)``) is kept, as the classic.
 * ``json``: the structure of the API's juan endpoint.
 * ``tei``: TEI P5, valid against ``tei_all.rng`` of edition 2.7.0 (checked by the tests,
@@ -107,9 +108,13 @@ def _plain_main_text(juan) -> str:
             lines.append(" ".join(x for x in (chapter.title, chapter.category) if x))
         for section in chapter.sections:
             # the classic alone (``is_classic``: its notes printed small too, 周易's 坎下乾上) and its
-            # labels (經); notes, marker words (注, 音義, 疏) and text of other layers left out
-            lines.extend("".join(p.text for p in para if is_classic(p) or (p.kind == LABEL and p.effective_layer == CLASSIC))
-                         .strip("\u3000") for para in section.paragraphs)
+            # labels (經); notes, marker words (注, 音義, 疏), text of other layers and the author's
+            # line of an anthology's piece (its byline: 班孟堅, ``byline_pieces``) left out
+            pieces = [p for para in section.paragraphs for p in para]
+            byline = byline_pieces(section, pieces)
+            kept = {id(p) for i, p in enumerate(pieces) if i not in byline and (
+                is_classic(p) or (p.kind == LABEL and p.effective_layer == CLASSIC))}
+            lines.extend("".join(p.text for p in para if id(p) in kept).strip("\u3000") for para in section.paragraphs)
             if section.closer is not None:
                 records = "".join(p.text for p in section.records if p.kind not in NOTE_KINDS)
                 lines.append((section.closer + (" " + records if records else "")).strip("\u3000"))

@@ -99,8 +99,8 @@ def section_byline(section, *, cited: bool = False) -> str:
 
 
 def byline_pieces(section, pieces) -> frozenset[int]:
-    """The positions of the pieces (stored ``Piece`` rows or parsed ``PieceDoc``s with
-    ``position``, ``kind`` and ``text``) that print the section's byline (``Section.bylines``):
+    """The positions of the pieces (stored ``Piece`` rows with ``position``, ``kind`` and
+    ``text``, or parsed ``PieceDoc``s, whose position is their index in ``pieces``) that print the section's byline (``Section.bylines``):
     a label that is a person's name (``屈平``, ``班孟堅``) or his name and role (a commentator's
     line, ``王逸注``), and the note right after such a label that names his commentator
     (``屈平(王逸注)``: the note ``王逸注``). A note on the author (``班孟堅(范曄後漢書曰…)``) is the
@@ -112,13 +112,13 @@ def byline_pieces(section, pieces) -> frozenset[int]:
     names = {p["name"] for p in people} | named
     out: set[int] = set()
     after_name = False
-    for p in pieces:
+    for index, p in enumerate(pieces):
         text = p.text.replace("/", "")
         if p.kind == LABEL and text in names:
-            out.add(p.position)
+            out.add(getattr(p, "position", index))
             after_name = True
         elif after_name and p.kind in NOTE_KINDS and text in named:
-            out.add(p.position)
+            out.add(getattr(p, "position", index))
         else:
             after_name = False
     return frozenset(out)

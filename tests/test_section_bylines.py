@@ -30,8 +30,10 @@ def test_the_byline_is_stored_on_the_section(buju):
     assert section.bylines == QU_PING
     assert [(s.title, [p["name"] + p["role"] for p in s.bylines]) for s in juan.sections.order_by("position")
             if s.bylines] == [("九歌二首", ["屈平", "王逸註"]), ("九章", ["屈平", "王逸注"]), ("卜居", ["屈平", "王逸註"]),
-                              ("漁父", ["屈平", "王逸注"]), ("九辯五首", ["宋玉"]), ("招魂", ["宋玉", "王逸註"]),
-                              ("招隠士", ["劉安"])]
+                              ("漁父", ["屈平", "王逸注"]), ("九辯五首", ["宋玉"]), ("", ["宋玉"]),
+                              ("招魂", ["宋玉", "王逸註"]), *[("", ["宋玉", "王逸註"])] * 3, ("招隠士", ["劉安"])]
+    # a piece's sections cut for size keep its byline (九辯 in two sections, 招魂 in four), up to the next title
+    assert [s.title for s in juan.sections.order_by("position")][5:11] == ["九辯五首", "", "招魂", "", "", ""]
     pieces = list(section.pieces.order_by("position"))
     assert [(p.position, p.kind, p.text) for p in pieces if p.position in byline_pieces(section, pieces)] == [
         (7, "label", "屈平"), (8, "note", "王逸註")]
@@ -60,7 +62,7 @@ def test_the_api_and_the_citation_name_it(buju, client):
     chapters = client.get(f"/api/works/{juan.work_id}/juans/{juan.number}/").json()["chapters"]
     assert [(s["title"], s["byline"]) for c in chapters for s in c["sections"] if s["byline"]] == [
         ("九歌二首", "屈平　王逸註"), ("九章", "屈平　王逸注"), ("卜居", "屈平　王逸註"), ("漁父", "屈平　王逸注"),
-        ("九辯五首", "宋玉"), ("招魂", "宋玉　王逸註"), ("招隠士", "劉安")]
+        ("九辯五首", "宋玉"), ("", "宋玉"), ("招魂", "宋玉　王逸註"), *[("", "宋玉　王逸註")] * 3, ("招隠士", "劉安")]
     assert [s["people"] for c in chapters for s in c["sections"]][0] == [
         {"dynasty": "", "name": "屈平", "role": ""}, {"dynasty": "", "name": "王逸", "role": "註"}]
 

@@ -17,14 +17,17 @@ than about ``HARD_LIMIT`` characters (see ``group_run``). Pure: no ORM, no I/O.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from ..document import (
     LABEL, NOTE, NOTE_KINDS, RECORD, TEXT, ChapterDoc, JuanDocument, SectionDoc,
 )
 from ..siku import MAIN_NOTE_TAG
 from .contents import TITLE as CONTENTS_TITLE
-from .lines import FixedBuilder, PieceBuilder, add_layout
+from .lines import PieceBuilder, add_layout
+from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after,  # noqa: F401
+                          author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
+                          running_title, title_words)
+from .units import Unit  # noqa: F401  (its home was here: parser, tests)
 
 #: Size of a derived section, in characters of text and notes: sections without closers
 #: are cut at the next paragraph start after ``SOFT_LIMIT`` characters, and any section
@@ -36,8 +39,6 @@ HARD_LIMIT = 2400
 #: than ``UNIT_LIMIT`` characters; after that a new piece starts at the next line, so that
 #: long paragraphs without notes can still be cut into sections at a line break.
 UNIT_LIMIT = 600
-#: A short one-line paragraph (a heading such as 喪期一 or 小祥) names the section it opens.
-HEADING_MAX = 12
 #: Whole-line labels (as 經 in the seed form; 補 opens supplementary texts in 禮書綱目).
 LABELS = ("經", "傳", "記", "補")
 
@@ -74,36 +75,6 @@ NUMBERED_CATEGORY = re.compile(r"^(?P<sep>\u3000+)(?P<category>[^\s()<>¶\u3000/
 CLOSER = re.compile(r"^(?P<closer>[右記](?P<title>[^\u3000 ()<¶]+))")
 JI_CLOSER = re.compile(r"記[^\u3000 ()<¶]{1,20}¶?")
 TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000]+)(?P<tag>[^ \u3000()]{1,12})$", re.S)
-
-
-@dataclass
-class Unit:
-    """A run of pieces between clean line boundaries (no piece crosses a unit boundary),
-    or a structural element (closer, heading, part)."""
-
-    kind: str  # "para" | "closer" | "heading" | "part"
-    line: int
-    pieces: list[PieceBuilder] = field(default_factory=list)
-    new_para: bool = False
-    indent: int = 0
-    lines: int = 1
-    label: bool = False
-    number: str = ""  # tls paragraph number
-    forced: bool = False  # a run of text cut at a line break only to bound the unit's size
-    entry: str = ""  # a line of a contents list: its title line or an entry (``contents.TITLE``, ``ENTRY``)
-    verse: bool = False  # a line of a verse block (``#+BEGIN_VERSE``): never a heading
-    # closer
-    closer: FixedBuilder | None = None
-    title: str = ""
-    separator: str = ""
-    record_units: list[list[PieceBuilder]] = field(default_factory=list)  # records between clean line breaks
-    forced_records: set = field(default_factory=set)  # indexes of record units that continue a text run
-    # heading / part
-    chapter: ChapterDoc | None = None
-
-    def size(self) -> int:
-        return sum(p.n for p in self.pieces) + sum(p.n for u in self.record_units for p in u)
-
 
 
 def _sentence(piece: PieceBuilder) -> bool:
@@ -150,6 +121,26 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
             run.append(u)
     close_run(None)
     doc.chapters = [c for c in chapters if c.sections or c.heading is not None or c.heading_layout]
+    carry_bylines(doc)
+
+
+def carry_bylines(doc: JuanDocument) -> None:
+    """Give a piece's byline (``SectionDoc.bylines``, read from its author's line under its title)
+    to every section of that piece: the sections after it without a title of their own, cut for
+    size or opened by a part's heading (文選 卷六十 齊竟陵文宣王行狀, 任彦昇's, in eight sections;
+    史述贊三首, 班孟堅's, its parts 述高帝紀第一 … under headings of their own), up to the next
+    titled section (the next piece) or a part of the juan's editors (a 考證)."""
+    people: list[dict[str, str]] = []
+    for chapter in doc.chapters:
+        if chapter.heading is None and chapter.title:
+            people = []  # a part of its own (卷二考證), not the piece's
+        for section in chapter.sections:
+            if section.bylines:
+                people = section.bylines
+            elif section.title:
+                people = []
+            elif people:
+                section.bylines = [dict(p) for p in people]
 
 
 #: A word that opens this many lines with their note in one juan is the label of a kind of
@@ -211,218 +202,6 @@ def _n(pieces: list[PieceBuilder]) -> int:
     return sum(p.n for p in pieces)
 
 
-def _holds_circle(piece: PieceBuilder) -> bool:
-    """Whether a short line holds ○: a 考證 entry (``都陽侯閌嗣○閌宋本作閎``: the words, ○, the
-    remark), never a heading."""
-    return any("○" in chunk or "〇" in chunk for chunk in piece.chunks)
-
-
-#: Last characters of a line that names a commentary or its author rather than a piece
-#: (薛綜註, 孔氏傳, 何休學) or a lemma with its 疏.
-_NOT_A_TITLE_END = "註注傳學箋疏䟽"
-#: A note that only names who annotated the piece (``屈平(王逸注)``, ``宋玉(王逸註)``): the line is
-#: its author's, a byline, not a title.
-_BYLINE_NOTE = re.compile(r"^[^/()]{1,6}[註注傳學箋疏䟽][/]?$")
-
-
-def _noted_title(u: Unit, nxt: Unit | None, prev: Unit | None, after_title: bool,
-                 noted_above: Unit | None = None) -> bool:
-    """Whether a one-line paragraph is a piece's title with its own note: indented by two or
-    more, its text then only notes to the end of the line, the paragraph after it flush (唐劉蛻集
-    SBCK ``　　　憫禱辭(有序)`` and ``　　　招帝子(文苑作/招䰟)`` over their text; 後漢書
-    ``　　寇恂傳(曾孫榮)``); a note running on over the next lines (``(…`` at the top of the
-    column) is no text after it. Books print a title lower than its text; a classic sentence with its
-    note at the text's height, or a 傳 one column in under its 經 (穀梁注疏), is no title. A
-    noted line right under a title, or under a one-line paragraph printed higher than it, is
-    that piece's author with a note on him (文選 ``　　與蘇武詩三首(五言/)`` then
-    ``　　　李少卿(漢書曰…)``), and a line ending in 註 傳 學 … names a commentary: neither is a
-    title."""
-    text = "".join(u.pieces[0].chunks)
-    under_title = after_title or (prev is not None and prev.kind == "para" and prev.lines == 1
-                                  and 0 < prev.indent < u.indent)
-    # under a noted title whose note runs on over the next lines, printed as high or higher
-    # (六臣註文選 ``　　　九章(…`` and two lines of its note, then ``　　　屈平(王逸注)``): the author's line
-    if prev is not None and prev.kind == "para" and prev.pieces and all(p.kind == NOTE for p in prev.pieces):
-        title = noted_above
-        under_title = under_title or (title is not None and title.kind == "para" and 2 <= title.indent <= u.indent
-                                      and title.pieces[0].kind == TEXT
-                                      and all(p.kind == NOTE for p in title.pieces[1:]) and len(title.pieces) > 1
-                                      # a commentator's line above (``王逸注(…``) is no title
-                                      and not "".join(title.pieces[0].chunks).endswith(tuple(_NOT_A_TITLE_END)))
-    note = "".join("".join(p.chunks) for p in u.pieces[1:])
-    return (u.indent >= 2 and not under_title and nxt is not None and nxt.kind == "para" and nxt.indent == 0
-            and bool(nxt.pieces) and nxt.pieces[0].kind == TEXT
-            and not text.endswith(tuple(_NOT_A_TITLE_END))
-            and not _BYLINE_NOTE.match(note)
-            and all(p.kind == NOTE for p in u.pieces[1:]))
-
-
-#: The longest author's name on a line of its own under a title (屈平, 宋玉, 李少卿, 司馬長卿; a
-#: heading's sub-heading under it, 禮書綱目 ``論律生於厯``, is longer).
-AUTHOR_MAX = 4
-#: The longest title over an author's line (六臣註文選 ``爲吳令謝詢求爲諸孫置守冢人表``: 15).
-TITLED_MAX = 24
-
-
-def _notes_only(u: Unit | None) -> bool:
-    """Whether ``u`` is a paragraph of small print alone (a note running on over lines)."""
-    return u is not None and u.kind == "para" and bool(u.pieces) and all(p.kind == NOTE for p in u.pieces)
-
-
-def _past_notes(run: list[Unit], k: int) -> int:
-    """The index of the first unit after ``run[k]`` that is not a note running on."""
-    j = k + 1
-    while j < len(run) and _notes_only(run[j]):
-        j += 1
-    return j
-
-
-def _flush_text(u: Unit | None) -> bool:
-    """Whether ``u`` opens with full-size text at the top of the column (a piece's text)."""
-    return u is not None and u.kind == "para" and u.indent == 0 and bool(u.pieces) and u.pieces[0].kind == TEXT
-
-
-def _line_with_notes(u: Unit | None, limit: int) -> bool:
-    """Whether ``u`` is one printed line indented by two or more: at most ``limit``
-    characters of text (no ○, not a commentary's name: ``_NOT_A_TITLE_END``), then only
-    small print to the end of the line, or nothing."""
-    if u is None or u.kind != "para" or u.lines != 1 or u.indent < 2 or u.label \
-            or not u.pieces or u.pieces[0].kind != TEXT or u.pieces[0].n > limit or _holds_circle(u.pieces[0]):
-        return False
-    return not "".join(u.pieces[0].chunks).endswith(tuple(_NOT_A_TITLE_END)) \
-        and all(p.kind == NOTE for p in u.pieces[1:])
-
-
-def _commentator_line(u: Unit | None) -> bool:
-    """Whether ``u`` is a commentator's line under an author's (文選 李善註 ``　　　　王逸注``):
-    one printed line indented by two or more, a name and 注 or 註, nothing else."""
-    return u is not None and u.kind == "para" and u.lines == 1 and u.indent >= 2 and len(u.pieces) == 1 \
-        and u.pieces[0].kind == TEXT and 2 <= u.pieces[0].n <= AUTHOR_MAX + 1 \
-        and "".join(u.pieces[0].chunks).endswith(("注", "註"))
-
-
-def _author_after(run: list[Unit], k: int) -> list[int]:
-    """The indexes of the author's line under the title ``run[k]`` (past the title's note
-    running on) and of a commentator's line under it: a name of at most ``AUTHOR_MAX``
-    characters on a line indented by two or more and as deep as the title or deeper, with or
-    without its note (running on too), then the piece's flush text or the title of its
-    first part over that text (六臣註文選 ``　　　屈平(王逸注)``, ``　　　宋玉(辭以辯之…`` over
-    ``悲哉秋之為氣也…``; ``　　五君詠五首(…`` then ``　　顔延年`` over ``　　　阮歩兵(…``;
-    文選 李善註 ``　　　屈平`` and ``　　　　王逸注`` over ``　　　渉江``); [] when no such line
-    follows."""
-    def at(i: int) -> Unit | None:
-        return run[i] if i < len(run) else None
-
-    j = _past_notes(run, k)
-    if not _line_with_notes(at(j), AUTHOR_MAX) or run[j].indent < run[k].indent or run[j].pieces[0].n < 2:
-        return []
-    found = [j]
-    m = _past_notes(run, j)
-    if _commentator_line(at(m)):
-        found.append(m)
-        m = _past_notes(run, m)
-    elif len(run[k].pieces) == 1 and not _BYLINE_NOTE.match("".join("".join(p.chunks) for p in run[j].pieces[1:])):
-        # under a bare title, a short line alone or with a note of its own is a sub-heading
-        # (讀禮通考 喪期五 over 斬衰三年中; 變禮四 over 喪不助祭(…)); an author's line names his
-        # commentator (九歌二首 over 屈平(王逸註))
-        return []
-    if _flush_text(at(m)):
-        return found
-    # a part's title under the author's line: after a commentator's line, or under an author
-    # printed as high as the title and printed lower than him (``　　五君詠五首(…``,
-    # ``　　顔延年``, ``　　　阮歩兵(…``); a line lower than the title with a name under it is
-    # that piece's title instead (``　　百一`` over ``　　　百一詩(…`` over ``　　　　應璩(…``)
-    if _line_with_notes(at(m), HEADING_MAX) and _flush_text(at(_past_notes(run, m))) \
-            and (len(found) > 1 or run[j].indent == run[k].indent < run[m].indent):
-        return found
-    return []
-
-
-#: The last word of a piece's title in an anthology, its genre (文選: 兩都賦序, 上林賦, 薦禰衡表,
-#: 與吳質書, 過秦論, 劒閣銘, 詔一首, 長歌行): under such a title a short line is its author's
-#: (``_author_under_title``) even in a run whose authors the titles' own reading did not find.
-_GENRE_END = re.compile(r"[賦詩表書序論頌贊銘誄碑文詔令教策檄啓箋牋奏記辭歌行吟篇引操首]$")
-#: A heading numbered in a series (讀禮通考 ``喪期五``, ``變禮四``): the short lines under it are its
-#: sub-headings (``斬衰三年中``, ``喪不助祭(…)``), not an author's name.
-_NUMBERED = re.compile(r"[一二三四五六七八九十百]$")
-
-
-def _author_under_title(run: list[Unit], k: int, authors: set[int]) -> int | None:
-    """The index of the title when ``run[k]`` is the author's line under a piece's title, read
-    from below (else None): a name
-    of two to ``AUTHOR_MAX`` characters on a line of its own, with or without its note (running
-    on too), printed lower than the line above it (past that line's note running on), which
-    is a title: one printed line indented by two or more, not an author's line itself
-    (``authors``) nor a heading numbered in a series (``_NUMBERED``); and under the name the
-    piece's flush text or a commentator's line. Anthologies print a piece so (文選 李善註
-    ``　　上林賦`` over ``　　　司馬長卿`` over ``亡是公听然而笑…``; 六臣註文選 ``　　　薦禰衡表`` over
-    ``　　　　孔文舉(…`` whose note runs on; ``　　冊魏公九錫文(…`` over ``　　　潘元茂(…``), whether
-    or not the title itself was read as one (a title printed under a 類 name with its note, at
-    the same height, goes on that line's paragraph). A poem's title under its author
-    (``　　顔延年`` over ``　　　阮歩兵(…``) is no author."""
-    u = run[k]
-    if not _line_with_notes(u, AUTHOR_MAX) or u.pieces[0].n < 2 or u.indent < 3 or u.entry:
-        return None
-    j = k - 1
-    while j >= 0 and _notes_only(run[j]):
-        j -= 1
-    if j < 0 or j in authors:
-        return None
-    title = run[j]
-    if title.kind != "para" or not 2 <= title.indent < u.indent or not title.pieces or title.pieces[0].kind != TEXT \
-            or title.label or _NUMBERED.search("".join(title.pieces[0].chunks)) \
-            or (title.lines != 1 and not (len(title.pieces) > 1 and all(p.kind == NOTE for p in title.pieces[1:]))) \
-            or _commentator_line(title) or (title.pieces[0].n <= AUTHOR_MAX + 1  # 王逸注(…): a commentator's line
-                                            and "".join(title.pieces[0].chunks).endswith(("注", "註"))):
-        return None  # (a title's note may run on over the next lines in its own unit)
-    after = _past_notes(run, k)
-    return j if after < len(run) and (_flush_text(run[after]) or _commentator_line(run[after])) else None
-
-
-def _running_title(run: list[Unit], k: int) -> bool:
-    """Whether ``run[k]`` is a piece's title whose note runs on over the next lines: a line
-    indented by two or more, at most ``HEADING_MAX`` characters then its note, the note
-    going on at the top of the next lines, and then the piece's flush text or its author's
-    line (``_author_after``) (六臣註文選 ``　　　卜居(…`` and ``(何所居因述其辭/…)``, then
-    ``　　　屈平(王逸註)`` over ``屈平既放三年…``). Books print a title lower than its text;
-    a note that runs on from a flush line of text never starts this way."""
-    u = run[k]
-    if not _line_with_notes(u, HEADING_MAX) or len(u.pieces) < 2:
-        return False
-    before = run[k - 1] if k else None
-    if before is not None and before.kind == "para" and before.indent > 0 and before.lines > 1 \
-            and any(p.kind == TEXT for p in before.pieces):
-        return False  # under a block of text printed one column in (周禮 KR1d0012): the block going on
-    j = _past_notes(run, k)
-    if j == k + 1:
-        return False  # a note to the end of its line alone: ``_noted_title``
-    return (j < len(run) and _flush_text(run[j])) or bool(_author_after(run, k))
-
-
-def _byline_of(u: Unit) -> list[dict[str, str]]:
-    """The people an author's line under a title names, as ``JuanDocument.bylines`` gives
-    them: the author (the book prints no role), and the commentator when his note only
-    names him (``屈平(王逸注)``: 屈平, then 王逸 with the role 注), or a commentator's line
-    (``王逸注``); the book prints no dynasty."""
-    name = "".join(u.pieces[0].chunks)
-    if _commentator_line(u):  # 王逸注 on its own line
-        return [{"dynasty": "", "place": "", "name": name[:-1], "role": name[-1]}]
-    note = "".join("".join(p.chunks) for p in u.pieces[1:])
-    people = [{"dynasty": "", "place": "", "name": name, "role": ""}]
-    if _BYLINE_NOTE.match(note):
-        people.append({"dynasty": "", "place": "", "name": note.rstrip("/")[:-1], "role": note.rstrip("/")[-1]})
-    return people
-
-
-def _above_running_note(run: list[Unit], k: int) -> Unit | None:
-    """The unit before the units of notes alone (a note running on over lines) just above
-    ``run[k]``; None when ``run[k - 1]`` is not such a unit."""
-    j = k - 1
-    while j >= 0 and run[j].kind == "para" and run[j].pieces and all(p.kind == NOTE for p in run[j].pieces):
-        j -= 1
-    return run[j] if 0 <= j < k - 1 else None
-
-
 def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], default_title: str = "",
            headings: bool = True, recurring: frozenset[str] = frozenset(),
            labels: frozenset[str] = frozenset(), heading_indent: int = 0) -> list[SectionDoc]:
@@ -440,17 +219,17 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     heading_like = []
     # a run that prints an author's line under a title as the title's own reading finds it (a
     # commentator named in the author's note, a title with its note): the book prints its pieces
-    # with their authors, and an author's line is read from below too (``_author_under_title``)
-    with_authors = headings and any(_line_with_notes(u, TITLED_MAX) and _author_after(run, k)
+    # with their authors, and an author's line is read from below too (``author_under_title``)
+    with_authors = headings and any(line_with_notes(u, TITLED_MAX) and author_after(run, k)
                                     for k, u in enumerate(run))
-    bylines: set[int] = set()  # the author's line under a title (``_author_after``)
+    bylines: set[int] = set()  # the author's line under a title (``author_after``)
     opens: set[int] = set()  # a title over its author that opens a section inside a paragraph
     for k, u in enumerate(run):
         nxt = run[k + 1] if k + 1 < len(run) else None
         # a title over its author's line (a title printed lower than the text, 六臣註文選): the
         # layout says so, so it may be longer than a heading alone, and a word many pieces
         # share (雜詩, 公讌詩) is still a title
-        author = _author_after(run, k) if headings and _line_with_notes(u, TITLED_MAX) \
+        author = author_after(run, k) if headings and line_with_notes(u, TITLED_MAX) \
             and (u.pieces[0].n <= HEADING_MAX or len(u.pieces) > 1) \
             and not "".join(u.pieces[0].chunks).endswith("撰") else []
         if any("".join(run[i].pieces[0].chunks) in labels for i in author):
@@ -458,32 +237,35 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
         # a title's note running on over lines printed lower than the title (九家集注杜詩
         # ``　　　送高三十五書記(鮑云…`` then ``　　　　(刺史…)``): what follows the note decides
         below = k + 1
-        while below < len(run) and _notes_only(run[below]) and run[below].indent > u.indent:
+        while below < len(run) and notes_only(run[below]) and run[below].indent > u.indent:
             below += 1
         after = run[below] if below < len(run) else None
-        title_at = _author_under_title(run, k, bylines) if headings and k not in bylines \
+        title_at = author_under_title(run, k, bylines) if headings and k not in bylines \
             and bool(u.pieces) and "".join(u.pieces[0].chunks) not in labels | recurring else None
-        if title_at is not None and not with_authors and not _GENRE_END.search("".join(run[title_at].pieces[0].chunks)):
+        if title_at is not None and not with_authors and not GENRE_END.search(title_words(run[title_at])):
             title_at = None  # a heading's sub-heading (讀禮通考 補遺 over 慈母), not a piece's author
         if title_at is not None:
             bylines.add(k)  # the author's line under a title its own reading missed: the title opens the piece
+            below_name = past_notes(run, k)
+            if below_name < len(run) and commentator_line(run[below_name]):
+                bylines.add(below_name)  # and his commentator's line under it (演連珠 陸士衡, 劉孝標注)
             title = run[title_at]
-            if not heading_like[title_at] and title.pieces[0].n <= TITLED_MAX and not title.entry \
-                    and all(p.kind == NOTE for p in title.pieces[1:]) \
-                    and not any(0 < offset < title.pieces[0].n for offset, _ in title.pieces[0].layout):
-                # the title read as one: its words on one line, only its notes after them
+            if not heading_like[title_at] and len(title_words(title)) <= TITLED_MAX and not title.entry \
+                    and not any(0 < offset < p.n for p in title.pieces if p.kind == TEXT for offset, _ in p.layout):
+                # the title read as one: its words on one line, only its notes after them or on a
+                # word of them (與梁(梁字/善本無)朝歌令吳質書)
                 heading_like[title_at] = True
                 if not run[title_at].new_para:
                     opens.add(title_at)
         heading_like.append(
             headings and k not in bylines and u.lines == 1 and u.pieces[0].kind == TEXT
             and (bool(author) or (
-                (len(u.pieces) == 1 or _noted_title(u, after, run[k - 1] if k else None,
+                (len(u.pieces) == 1 or noted_title(u, after, run[k - 1] if k else None,
                                                      bool(heading_like) and heading_like[-1],
-                                                     _above_running_note(run, k)) or _running_title(run, k))
+                                                     above_running_note(run, k)) or running_title(run, k))
                 and u.pieces[0].n <= HEADING_MAX
                 and not (len(u.pieces) > 1 and "".join(u.pieces[0].chunks) in recurring)))
-            and not _holds_circle(u.pieces[0]) and not u.verse and not _sentence(u.pieces[0]) and u.indent >= heading_indent
+            and not holds_circle(u.pieces[0]) and not u.verse and not _sentence(u.pieces[0]) and u.indent >= heading_indent
             # a title over its author's line printed lower opens its piece even where it goes on a
             # 類 name's paragraph, printed as high (六臣註文選 ``　　冊(…)`` then ``　　冊魏公九錫文(…``
             # over ``　　　潘元茂(…``); terms glossed one a line (禮書 鞠衣(…) over 展衣(…)) are no titles
@@ -533,7 +315,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                 if id(builder) in authors:
                     # the author's line is the piece's byline, not its text (his name a label)
                     piece.kind = LABEL
-                    section.bylines.extend(_byline_of(authors[id(builder)]))
+                    section.bylines.extend(byline_of(authors[id(builder)]))
         first = run[chunk[0]]
         if default_title:
             section.title = default_title
@@ -544,12 +326,15 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             for k in chunk:
                 if not heading_like[k]:
                     break
-                titles.append(run[k].pieces[0])
+                titles.append(run[k])
             if titles:
-                section.title = "".join(titles[-1].chunks)
-                # A heading is a label, not main text: counted once, as the section's title.
-                for j, k in enumerate(chunk[:len(titles)]):
-                    section.paragraphs[j][0].kind = LABEL
+                section.title = title_words(titles[-1])
+                # A heading is a label, not main text: counted once, as the section's title
+                # (its words, a note on one of them between: 與梁(…)朝歌令吳質書)
+                for j, unit in enumerate(titles):
+                    for piece in section.paragraphs[j][:len(unit.pieces)]:
+                        if piece.kind == TEXT:
+                            piece.kind = LABEL
         if first.entry:
             # a contents list: each line a title of its own (``contents``), the list's title
             # line (管子目錄) the section's

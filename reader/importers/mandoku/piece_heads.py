@@ -1,0 +1,298 @@
+"""How an anthology prints the head of a piece (文選, 六臣註文選, 楚辭): its title printed lower
+than the text, the author's line under it, a commentator's line, and the lines a title's note
+runs on over. The structure step (``structure.group_run``) asks these questions of a run of
+units to find a piece's title and its byline. Pure.
+"""
+from __future__ import annotations
+
+import re
+
+from ..document import NOTE, TEXT
+from .lines import PieceBuilder
+from .units import Unit
+
+#: A short one-line paragraph (a heading such as 喪期一 or 小祥) names the section it opens.
+HEADING_MAX = 12
+
+
+def holds_circle(piece: PieceBuilder) -> bool:
+    """Whether a short line holds ○: a 考證 entry (``都陽侯閌嗣○閌宋本作閎``: the words, ○, the
+    remark), never a heading."""
+    return any("○" in chunk or "〇" in chunk for chunk in piece.chunks)
+
+
+#: Last characters of a line that names a commentary or its author rather than a piece
+#: (薛綜註, 孔氏傳, 何休學) or a lemma with its 疏.
+NOT_A_TITLE_END = "註注傳學箋疏䟽"
+#: A note that only names who annotated the piece (``屈平(王逸注)``, ``宋玉(王逸註)``): the line is
+#: its author's, a byline, not a title.
+BYLINE_NOTE = re.compile(r"^[^/()]{1,6}[註注傳學箋疏䟽][/]?$")
+
+
+def noted_title(u: Unit, nxt: Unit | None, prev: Unit | None, after_title: bool,
+                 noted_above: Unit | None = None) -> bool:
+    """Whether a one-line paragraph is a piece's title with its own note: indented by two or
+    more, its text then only notes to the end of the line, the paragraph after it flush (唐劉蛻集
+    SBCK ``　　　憫禱辭(有序)`` and ``　　　招帝子(文苑作/招䰟)`` over their text; 後漢書
+    ``　　寇恂傳(曾孫榮)``); a note running on over the next lines (``(…`` at the top of the
+    column) is no text after it. Books print a title lower than its text; a classic sentence with its
+    note at the text's height, or a 傳 one column in under its 經 (穀梁注疏), is no title. A
+    noted line right under a title, or under a one-line paragraph printed higher than it, is
+    that piece's author with a note on him (文選 ``　　與蘇武詩三首(五言/)`` then
+    ``　　　李少卿(漢書曰…)``), and a line ending in 註 傳 學 … names a commentary: neither is a
+    title."""
+    text = "".join(u.pieces[0].chunks)
+    under_title = after_title or (prev is not None and prev.kind == "para" and prev.lines == 1
+                                  and 0 < prev.indent < u.indent)
+    # under a noted title whose note runs on over the next lines, printed as high or higher
+    # (六臣註文選 ``　　　九章(…`` and two lines of its note, then ``　　　屈平(王逸注)``): the author's line
+    if prev is not None and prev.kind == "para" and prev.pieces and all(p.kind == NOTE for p in prev.pieces):
+        title = noted_above
+        under_title = under_title or (title is not None and title.kind == "para" and 2 <= title.indent <= u.indent
+                                      and title.pieces[0].kind == TEXT
+                                      and all(p.kind == NOTE for p in title.pieces[1:]) and len(title.pieces) > 1
+                                      # a commentator's line above (``王逸注(…``) is no title
+                                      and not "".join(title.pieces[0].chunks).endswith(tuple(NOT_A_TITLE_END)))
+    note = "".join("".join(p.chunks) for p in u.pieces[1:])
+    return (u.indent >= 2 and not under_title and nxt is not None and nxt.kind == "para" and nxt.indent == 0
+            and bool(nxt.pieces) and nxt.pieces[0].kind == TEXT
+            and not text.endswith(tuple(NOT_A_TITLE_END))
+            and not BYLINE_NOTE.match(note)
+            and all(p.kind == NOTE for p in u.pieces[1:]))
+
+
+#: The longest author's name on a line of its own under a title (屈平, 宋玉, 李少卿, 司馬長卿; a
+#: heading's sub-heading under it, 禮書綱目 ``論律生於厯``, is longer).
+AUTHOR_MAX = 4
+#: The longest title over an author's line (六臣註文選 ``爲吳令謝詢求爲諸孫置守冢人表``: 15).
+TITLED_MAX = 24
+
+
+def notes_only(u: Unit | None) -> bool:
+    """Whether ``u`` is a paragraph of small print alone (a note running on over lines)."""
+    return u is not None and u.kind == "para" and bool(u.pieces) and all(p.kind == NOTE for p in u.pieces)
+
+
+def past_notes(run: list[Unit], k: int) -> int:
+    """The index of the first unit after ``run[k]`` that is not a note running on."""
+    j = k + 1
+    while j < len(run) and notes_only(run[j]):
+        j += 1
+    return j
+
+
+def flush_text(u: Unit | None) -> bool:
+    """Whether ``u`` opens with full-size text at the top of the column (a piece's text)."""
+    return u is not None and u.kind == "para" and u.indent == 0 and bool(u.pieces) and u.pieces[0].kind == TEXT
+
+
+def line_with_notes(u: Unit | None, limit: int) -> bool:
+    """Whether ``u`` is one printed line indented by two or more: at most ``limit``
+    characters of text (no ○, not a commentary's name: ``NOT_A_TITLE_END``), then only
+    small print to the end of the line, or nothing."""
+    if u is None or u.kind != "para" or u.lines != 1 or u.indent < 2 or u.label \
+            or not u.pieces or u.pieces[0].kind != TEXT or u.pieces[0].n > limit or holds_circle(u.pieces[0]):
+        return False
+    return not "".join(u.pieces[0].chunks).endswith(tuple(NOT_A_TITLE_END)) \
+        and all(p.kind == NOTE for p in u.pieces[1:])
+
+
+def commentator_line(u: Unit | None) -> bool:
+    """Whether ``u`` is a commentator's line under an author's (文選 李善註 ``　　　　王逸注``):
+    one printed line indented by two or more, a name and 注 or 註, then nothing or his preface
+    in small print (文選 卷三十二 ``　　　　王逸注(序曰離騷經者…`` under ``　　　屈平``, the 序 running
+    on over the next lines)."""
+    return u is not None and u.kind == "para" and u.lines == 1 and u.indent >= 2 and bool(u.pieces) \
+        and u.pieces[0].kind == TEXT and 2 <= u.pieces[0].n <= AUTHOR_MAX + 1 \
+        and "".join(u.pieces[0].chunks).endswith(("注", "註")) and all(p.kind == NOTE for p in u.pieces[1:])
+
+
+def author_after(run: list[Unit], k: int) -> list[int]:
+    """The indexes of the author's line under the title ``run[k]`` (past the title's note
+    running on) and of a commentator's line under it: a name of at most ``AUTHOR_MAX``
+    characters on a line indented by two or more and as deep as the title or deeper, with or
+    without its note (running on too), then the piece's flush text or the title of its
+    first part over that text (六臣註文選 ``　　　屈平(王逸注)``, ``　　　宋玉(辭以辯之…`` over
+    ``悲哉秋之為氣也…``; ``　　五君詠五首(…`` then ``　　顔延年`` over ``　　　阮歩兵(…``;
+    文選 李善註 ``　　　屈平`` and ``　　　　王逸注`` over ``　　　渉江``); [] when no such line
+    follows."""
+    def at(i: int) -> Unit | None:
+        return run[i] if i < len(run) else None
+
+    j = past_notes(run, k)
+    if not line_with_notes(at(j), AUTHOR_MAX) or run[j].indent < run[k].indent or run[j].pieces[0].n < 2:
+        return []
+    found = [j]
+    m = past_notes(run, j)
+    if commentator_line(at(m)) and (len(run[j].pieces) == 1 or len(run[m].pieces) == 1):
+        found.append(m)  # (with his preface only under a bare name: 屈平 over 王逸注(序曰…))
+        m = past_notes(run, m)
+    elif len(run[k].pieces) == 1 and not BYLINE_NOTE.match("".join("".join(p.chunks) for p in run[j].pieces[1:])):
+        # under a bare title, a short line alone or with a note of its own is a sub-heading
+        # (讀禮通考 喪期五 over 斬衰三年中; 變禮四 over 喪不助祭(…)); an author's line names his
+        # commentator (九歌二首 over 屈平(王逸註))
+        return []
+    if flush_text(at(m)):
+        return found
+    # a part's title under the author's line: after a commentator's line, or under an author
+    # printed as high as the title and printed lower than him (``　　五君詠五首(…``,
+    # ``　　顔延年``, ``　　　阮歩兵(…``); a line lower than the title with a name under it is
+    # that piece's title instead (``　　百一`` over ``　　　百一詩(…`` over ``　　　　應璩(…``)
+    if line_with_notes(at(m), HEADING_MAX) and flush_text(at(past_notes(run, m))) \
+            and (len(found) > 1 or run[j].indent == run[k].indent < run[m].indent):
+        return found
+    return []
+
+
+#: The last word of a piece's title in an anthology, its genre (文選: 兩都賦序, 上林賦, 薦禰衡表,
+#: 與吳質書, 過秦論, 劒閣銘, 詔一首, 長歌行): under such a title a short line is its author's
+#: (``author_under_title``) even in a run whose authors the titles' own reading did not find.
+GENRE_END = re.compile(r"[賦詩表書序論頌贊銘誄碑文詔令教策檄啓箋牋奏記辭歌行吟篇引操首]$")
+#: A heading numbered in a series (讀禮通考 ``喪期五``, ``變禮四``): the short lines under it are its
+#: sub-headings (``斬衰三年中``, ``喪不助祭(…)``), not an author's name.
+NUMBERED_HEADING = re.compile(r"[一二三四五六七八九十百]$")
+
+
+def author_under_title(run: list[Unit], k: int, authors: set[int]) -> int | None:
+    """The index of the title when ``run[k]`` is the author's line under a piece's title, read
+    from below (else None): a name
+    of two to ``AUTHOR_MAX`` characters on a line of its own, with or without its note (running
+    on too), printed lower than the title above it (past that line's note running on): one
+    printed line indented by two or more, its words with notes after them or on a word of them
+    (六臣註文選 ``　　　與梁(梁字/善本無)朝歌令吳質書(…``), not an author's line itself (``authors``)
+    nor a heading numbered in a series (``NUMBERED_HEADING``); and under the name the piece's
+    text, flush or printed higher than the name, a commentator's line, or the title of the
+    piece's first part printed lower than the name over flush text. Anthologies print a piece so
+    (文選 李善註 ``　　上林賦`` over ``　　　司馬長卿`` over ``亡是公听然而笑…``; 六臣註文選
+    ``　　　薦禰衡表`` over ``　　　　孔文舉(…`` whose note runs on; ``　　冊魏公九錫文(…`` over
+    ``　　　潘元茂(…``; 文選 ``　史述贊三首`` over ``　　班孟堅`` over the 篇 heading ``　　　述高帝紀第一``;
+    a 行狀 ``　　齊竟陵文宣王行狀`` over ``　　　任彦昇`` over ``　　南徐州南蘭陵郡…``), whether or not
+    the title itself was read as one (a title printed under a 類 name with its note, at the same
+    height, goes on that line's paragraph). Lines between the title and the name printed lower
+    than the name belong to the title (``DEEPER_HEAD``): its words going on where they fill the
+    column (``　　登臨海嶠𥘉發彊中作與從弟惠連可(…`` then ``　　　　見羊何共和之(…`` over
+    ``　　　謝靈運``), the lines under it (``　　　　祖太祖髙皇帝``, ``　　　　父世祖武皇帝``), or the title
+    of a group's first piece, the group's author printed as high as the group's title (文選 卷二十八
+    ``　　樂府十七首``, ``　　　猛虎行(…``, ``　　陸士衡``). A poem's title under its author
+    (``　　顔延年`` over ``　　　阮歩兵(…``) is no author."""
+    u = run[k]
+    if not line_with_notes(u, AUTHOR_MAX) or u.pieces[0].n < 2 or u.indent < 2 or u.entry:
+        return None
+    j = _above(run, k)
+    deeper = 0
+    first_piece = False  # the deeper line is a piece's title (猛虎行(…): its genre ends it)
+    while j >= 0 and deeper < DEEPER_HEAD and _head_line(run[j], DEEPER_HEAD - deeper) and run[j].indent > u.indent:
+        first_piece = bool(GENRE_END.search(title_words(run[j])))
+        j, deeper = _above(run, j), deeper + run[j].lines
+    if j < 0 or j in authors:
+        return None
+    title = run[j]
+    counted = title.kind == "para" and bool(COUNTED.search(title_words(title)))
+    if u.indent < 3 and not (first_piece and title.indent == u.indent) and not (counted and title.indent < u.indent):
+        return None  # a name two columns in: under a group's first piece, or under a group's title printed higher
+    if title.kind != "para" or not (2 if not counted else 1) <= title.indent <= u.indent \
+            or (title.indent == u.indent and not first_piece) \
+            or not title.pieces or title.pieces[0].kind != TEXT \
+            or title.label or NUMBERED_HEADING.search("".join(title.pieces[0].chunks)) \
+            or (title.lines != 1 and not (len(title.pieces) > 1 and all(p.kind == NOTE for p in title.pieces[1:]))) \
+            or not _words_and_notes(title) \
+            or commentator_line(title) or (title.pieces[0].n <= AUTHOR_MAX + 1  # 王逸注(…): a commentator's line
+                                            and "".join(title.pieces[0].chunks).endswith(("注", "註"))):
+        return None  # (a title's note may run on over the next lines in its own unit)
+    after = past_notes(run, k)
+    if after >= len(run):  # the run ends: a 篇 heading follows, the first part's (述高帝紀第一)
+        return j if counted else None
+    nxt = run[after]
+    if flush_text(nxt) or (commentator_line(nxt) and (len(u.pieces) == 1 or len(nxt.pieces) == 1)):
+        return j  # (a commentator's line with his preface under a bare name: under 思玄賦(…), 張平子舊注(…))
+    if nxt.kind == "para" and nxt.pieces and nxt.pieces[0].kind == TEXT and nxt.indent < u.indent and not _head_line(nxt):
+        return j  # a text that opens printed higher than the name over lines (a 行狀's first line)
+    # under a group's title (史述贊三首) the title of its first part printed lower than the name,
+    # over flush text (述高帝紀第一)
+    below = past_notes(run, after)
+    part = counted and _head_line(nxt) and nxt.indent > u.indent and len(title_words(nxt)) > AUTHOR_MAX
+    return j if part and below < len(run) and flush_text(run[below]) else None
+
+
+#: The most lines printed lower than an author's line that may stand between it and the title
+#: above it (``author_under_title``): 齊竟陵文宣王行狀's two, 祖… and 父….
+DEEPER_HEAD = 3
+
+
+def _above(run: list[Unit], k: int) -> int:
+    """The index of the unit above ``run[k]`` past the units of a note running on (-1: none)."""
+    j = k - 1
+    while j >= 0 and notes_only(run[j]):
+        j -= 1
+    return j
+
+
+#: The count of a group of pieces that ends its title (文選 ``史述贊三首``, ``離騷經一首``): a piece's
+#: title, never a 類 name, even where it is printed as high as one (文選 卷五十 ``　史述贊三首``).
+COUNTED = re.compile(r"[一二三四五六七八九十]+首$")
+
+
+def _head_line(u: Unit, lines: int = 1) -> bool:
+    """Whether ``u`` is a printed line of a piece's head (``lines`` of them at most, printed
+    alike: 祖太祖髙皇帝, 父世祖武皇帝): indented by two or more, at most ``TITLED_MAX`` characters
+    of words (no ○), with or without notes after them or on them."""
+    return u.kind == "para" and u.lines <= lines and u.indent >= 2 and not u.label and not u.entry \
+        and bool(u.pieces) and u.pieces[0].kind == TEXT and _words_and_notes(u) \
+        and sum(p.n for p in u.pieces if p.kind == TEXT) <= TITLED_MAX \
+        and not any(holds_circle(p) for p in u.pieces if p.kind == TEXT)
+
+
+def _words_and_notes(u: Unit) -> bool:
+    """Whether ``u`` holds words and notes alone, at most two runs of words (a title and a note on
+    one of its words: ``與梁(梁字/善本無)朝歌令吳質書(…)``)."""
+    return all(p.kind in (TEXT, NOTE) for p in u.pieces) and sum(p.kind == TEXT for p in u.pieces) <= 2
+
+
+def title_words(u: Unit) -> str:
+    """The words of a title line without its notes: ``與梁(梁字/善本無)朝歌令吳質書(…)`` →
+    ``與梁朝歌令吳質書``."""
+    return "".join("".join(p.chunks) for p in u.pieces if p.kind == TEXT)
+
+
+def running_title(run: list[Unit], k: int) -> bool:
+    """Whether ``run[k]`` is a piece's title whose note runs on over the next lines: a line
+    indented by two or more, at most ``HEADING_MAX`` characters then its note, the note
+    going on at the top of the next lines, and then the piece's flush text or its author's
+    line (``author_after``) (六臣註文選 ``　　　卜居(…`` and ``(何所居因述其辭/…)``, then
+    ``　　　屈平(王逸註)`` over ``屈平既放三年…``). Books print a title lower than its text;
+    a note that runs on from a flush line of text never starts this way."""
+    u = run[k]
+    if not line_with_notes(u, HEADING_MAX) or len(u.pieces) < 2:
+        return False
+    before = run[k - 1] if k else None
+    if before is not None and before.kind == "para" and before.indent > 0 and before.lines > 1 \
+            and any(p.kind == TEXT for p in before.pieces):
+        return False  # under a block of text printed one column in (周禮 KR1d0012): the block going on
+    j = past_notes(run, k)
+    if j == k + 1:
+        return False  # a note to the end of its line alone: ``noted_title``
+    return (j < len(run) and flush_text(run[j])) or bool(author_after(run, k))
+
+
+def byline_of(u: Unit) -> list[dict[str, str]]:
+    """The people an author's line under a title names, as ``JuanDocument.bylines`` gives
+    them: the author (the book prints no role), and the commentator when his note only
+    names him (``屈平(王逸注)``: 屈平, then 王逸 with the role 注), or a commentator's line
+    (``王逸注``); the book prints no dynasty."""
+    name = "".join(u.pieces[0].chunks)
+    if commentator_line(u):  # 王逸注 on its own line
+        return [{"dynasty": "", "place": "", "name": name[:-1], "role": name[-1]}]
+    note = "".join("".join(p.chunks) for p in u.pieces[1:])
+    people = [{"dynasty": "", "place": "", "name": name, "role": ""}]
+    if BYLINE_NOTE.match(note):
+        people.append({"dynasty": "", "place": "", "name": note.rstrip("/")[:-1], "role": note.rstrip("/")[-1]})
+    return people
+
+
+def above_running_note(run: list[Unit], k: int) -> Unit | None:
+    """The unit before the units of notes alone (a note running on over lines) just above
+    ``run[k]``; None when ``run[k - 1]`` is not such a unit."""
+    j = k - 1
+    while j >= 0 and run[j].kind == "para" and run[j].pieces and all(p.kind == NOTE for p in run[j].pieces):
+        j -= 1
+    return run[j] if 0 <= j < k - 1 else None
