@@ -6,6 +6,7 @@ Usage::
     .venv/bin/python characters/scripts/evaluate_folding.py            # print the figures and every failing pair
     .venv/bin/python characters/scripts/evaluate_folding.py --draft    # propose labels for the 300 most frequent classes
     .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002   # and a work to tune on
+    .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005   # the two tuning sets of docs/searching.md
 
 The set is ``characters/data/variant_eval.tsv`` (``characters.scripts.evaluation`` reads and scores it).
 Script-aware search is measured three ways: against labels from the books (the simplified
