@@ -71,7 +71,7 @@ def parse_byline(byline: str) -> tuple[str, str, str]:
 
 #: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
 BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>" + SHARED_ROLE + r"|奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|"
-                          r"釋文附|釋文|義疏|章句|[補𥙷]注|集傳|訂定|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|學|疏|䟽)$")
+                          r"釋文附|釋文|義疏|章句|[補𥙷]注|集傳|訂定|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|𫝊|學|疏|䟽)$")
 #: A work presented to the throne signs with the humble 臣 and 上 (楚辭 ``校書郎臣王逸上``:
 #: 王逸 presented his 章句): the role 上 is taken only after a name that 臣 leads.
 PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)$")
@@ -95,8 +95,9 @@ MASTER = re.compile(r"[^\u3000 ]{1,2}[子氏]")
 #: The longest name a byline's person has once his dynasty and offices are left out: a native
 #: place of two characters and a name of three (``婺源江永``), or a monk's 釋 and his name.
 NAME_MAX = 5
-#: How a role is stored: 附 (釋文附, the readings attached to the book) is no part of the role.
-ROLE_STORED = {"釋文附": "釋文"}
+#: How a role is stored: 附 (釋文附, the readings attached to the book) is no part of the role;
+#: 𫝊 is a form of 傳 (尚書注疏 卷四 ``漢孔氏𫝊　唐陸徳明音義　孔穎達疏``).
+ROLE_STORED = {"釋文附": "釋文", "𫝊": "傳"}
 
 
 def clean_author(name: str) -> str:

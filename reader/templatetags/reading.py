@@ -477,9 +477,11 @@ def pieces(items, section, display, notes=None) -> str:
         p.needs_tag = (p.is_note and piece_layer(p) not in ("commentary", "classic")
                        and not (previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)))
         # a note by another commentator than the note before it is labelled with his name, unless
-        # its own words open with his formula (師古曰, 善曰)
+        # its own words open with his formula (師古曰, 善曰) or the marker word of its layer stands
+        # right before it (a 注疏 edition's 注, 音義, 疏: the layer has one writer, named to a screen reader)
         who = getattr(p, "commentator", "") if p.is_note else ""
-        p.needs_who = bool(who) and who != writer and "曰" not in p.text[:4]
+        marked_layer = previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)
+        p.needs_who = bool(who) and who != writer and "曰" not in p.text[:4] and not marked_layer
         writer = who if p.is_note else writer
         # a part of a note stored as several pieces (reading order, or a commentator's part): one
         # bracket round the whole, and its layer and hand said once to a screen reader

@@ -34,24 +34,27 @@ FORMULAS = {"箋": "箋云"}
 PROSE_BEFORE_FAN = set("而不則乃還復覆相旣既來將也能豈自")
 #: Characters that follow 音 in running prose (德音莫違, 五音之聲), never as a sound read.
 PROSE_AFTER_YIN = set("之也者而不莫聲樂律以其於乎則")
-#: A reading entry's gloss right after its headword: a 反切, ``音`` and a sound, ``如字``, a variant.
-GLOSS = re.compile(r"(?P<a>[^\s○〇()/])(?P<b>[^\s○〇()/])反|音(?P<x>[^\s○〇()/])|如字|本[亦又或]作|字[亦又]作")
+#: A reading entry's gloss right after its headword: a 反切, ``音`` and a sound, ``如字``, a variant
+#: (``本亦作``; the 四部叢刊 毛詩 prints 夲 for 本: ``兎夲又作菟``).
+GLOSS = re.compile(r"(?P<a>[^\s○〇()/])(?P<b>[^\s○〇()/])反|音(?P<x>[^\s○〇()/])|如字|[本夲][亦又或]作|字[亦又]作")
 
-#: A note that opens with a gloss on the word before it (``音烏``, ``本作牋同薦年反``), or with
-#: the label 釋文 (尚書's preface: ``釋文伏羲氏…``), is a reading.
-OPENING = re.compile(r"釋文|音[^\s○〇()/之也者而不莫聲樂律以其於乎則]|本[亦又或]?作")
+#: A note that opens with a gloss on the word before it (``音烏``, ``本作牋同薦年反``), with
+#: the label 釋文 (尚書's preface: ``釋文伏羲氏…``), or with 絶句, 陸德明's mark of where a
+#: sentence ends (毛詩 大序 ``治世之音(絶句)安以樂(絶句)``), is a reading.
+OPENING = re.compile(r"釋文|絶句|絕句|音[^\s○〇()/之也者而不莫聲樂律以其於乎則]|[本夲][亦又或]?作")
 
 
 def book_people(kanripo_id: str, bylines: list[dict[str, str]]) -> list[tuple[str, str]]:
-    """``[(name, role), …]`` of the work's note writers: the catalogue's people for
-    ``kanripo_id`` where it lists any, else ``bylines``' (``JuanDocument.bylines``), in
-    their order, those of a role in ``COMMENTARY_ROLES``, ``READINGS_ROLES`` or
-    ``SUBCOMMENTARY_ROLES`` only (an author's 撰 is no note). [] when none."""
-    listed = entry(kanripo_id)
-    people = ([(p.name, p.role) for p in listed.people] if listed is not None and listed.people
-              else [(b.get("name", ""), b.get("role", "")) for b in bylines])
+    """``[(name, role), …]`` of the work's note writers, in their order, those of a role in
+    ``COMMENTARY_ROLES``, ``READINGS_ROLES`` or ``SUBCOMMENTARY_ROLES`` only (an author's 撰
+    is no note): the catalogue's people for ``kanripo_id`` where it lists any such, else
+    ``bylines``' (``JuanDocument.bylines``). The catalogue often lists a work's author alone
+    (唐鑑: 范祖禹, no role) where the juan's byline also names the commentator whose notes the
+    book prints (``宋　范祖禹　撰`` / ``吕祖謙　註``: 吕祖謙's 註). [] when none."""
     roles = COMMENTARY_ROLES + READINGS_ROLES + SUBCOMMENTARY_ROLES
-    return [(name, role) for name, role in people if name and role in roles]
+    listed = entry(kanripo_id)
+    catalogue = [(p.name, p.role) for p in listed.people if p.name and p.role in roles] if listed is not None else []
+    return catalogue or [(b.get("name", ""), b.get("role", "")) for b in bylines if b.get("name") and b.get("role") in roles]
 
 
 def readings_start(text: str, formulas: tuple[str, ...] = ()) -> int | None:

@@ -27,7 +27,8 @@ files themselves):
 * A classic with no profile: its notes' writers are the people the catalogue lists for the
   work, else its byline (``appended``: 毛詩 毛亨 傳, 鄭玄 箋 opened by 箋云, 陸德明 音義; 周禮
   鄭玄 注). Where no 疏 is listed the readings may also run on with no circle (毛詩, 尚書
-  四部叢刊): the first reading entry opens them (``appended.readings_start``).
+  四部叢刊): the first reading entry opens them (``appended.readings_start``). The notes on
+  毛詩's 詩序 are 鄭玄's 箋 with no 箋云, for 毛亨 wrote no 傳 there (``poem_prefaces``).
 * One commentator for the whole book (史記集解 裴駰, 史記索隱 司馬貞, 史記正義 張守節, 後漢書
   李賢, 三國志 裴松之, 世說新語 劉孝標, 文選 李善, 荀子 楊倞 …): every note is his, named
   by the profile (``PROFILES``). Where the book's byline names the commentator of a layer,
@@ -72,7 +73,9 @@ from .appended import (COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY
                        cross_reference, readings_start)
 from .header import TITLE_VARIANTS
 from .voices import HANSHU, JIUJIA, LIUCHEN, Voice  # noqa: F401  (Voice: book_notes reads it here)
-from .layers import split_piece
+from .layers import split_piece, subcommentary_title
+from .layer_writers import name_layer_writers
+from .poem_prefaces import on_preface, preface_book
 from .indented import commentary_name, indent_layers, paragraph_indent
 from .undecided import decide_by_reference, reference_for
 
@@ -107,6 +110,10 @@ class Profile:
     #: Built from the work's people (``profile_for``): it voices only notes the layer step
     #: left unnamed (a 注疏 edition's notes keep the layer step's name and basis).
     people: bool = False
+    #: Who writes the notes on the book's prefaces, and the shipped reference that tells them
+    #: (``poem_prefaces``: 毛詩's 詩序, 鄭玄's 箋 with no 箋云).
+    preface: Voice | None = None
+    preface_book: str = ""
 
 
 PROFILES: tuple[Profile, ...] = (
@@ -167,9 +174,12 @@ def profile_for(doc: JuanDocument) -> Profile:
     if not notes:
         return Profile((), None, {}, "readings", readings=readers[0]) if readers else GENERIC
     formulas = {FORMULAS[r]: Voice(n, COMMENTARY, r) for n, r in notes[1:] if r in FORMULAS}
+    book = preface_book(title)
+    preface = next((Voice(n, COMMENTARY, r) for n, r in notes if r == "箋"), None) if book else None
     return Profile((), Voice(notes[0][0], COMMENTARY, notes[0][1]), formulas, "readings",
                    readings=readers[0] if readers else GENERIC.readings,
-                   appended=bool(readers) and not any(r in SUBCOMMENTARY_ROLES for _, r in people), people=True)
+                   appended=bool(readers) and not any(r in SUBCOMMENTARY_ROLES for _, r in people), people=True,
+                   preface=preface, preface_book=book)
 
 
 #: Any other book: a circle followed by a reading gloss opens 陸德明's readings (the
@@ -501,8 +511,11 @@ def one_authors_book(doc: JuanDocument) -> bool:
     """Whether ``doc`` may print one author's commentary at full size under the classic
     (``indented.indented_commentary``): its byline names one person, and neither its layout
     (``layout_decided``) nor a profile of small-print commentary (史記集解: its tables are
-    indented too) says otherwise."""
-    return len(doc.bylines) == 1 and not layout_decided(doc) and profile_for(doc).default is None
+    indented too) says otherwise, nor its title: a 單疏本 (``layers.subcommentary_title``:
+    春秋正義) prints the 疏 alone, no classic to comment on (the file of 春秋正義 卷三十 goes on
+    with 胡安國's 春秋傳 卷三十, its 傳 indented: his, not 孔穎達's)."""
+    return (len(doc.bylines) == 1 and not layout_decided(doc) and profile_for(doc).default is None
+            and not subcommentary_title(_title(doc)))
 
 
 def assign_commentators(doc: JuanDocument, indented: bool = False) -> list[tuple[PieceDoc, str]]:
@@ -543,6 +556,7 @@ def assign_commentators(doc: JuanDocument, indented: bool = False) -> list[tuple
         for k, para in enumerate(section.paragraphs):
             section.paragraphs[k] = _notes(para, profile, carry, flip)
         section.records = _notes(section.records, profile, [None], flip)
+    name_layer_writers(doc)  # a 注疏 or 單疏本 edition: each layer's writer (鄭注: 鄭玄)
     unsure = []
     if profile.formulas and profile.default is None:
         formulas = "、".join(list(profile.formulas)[:6])
@@ -570,7 +584,10 @@ def _notes(pieces: list[PieceDoc], profile: Profile, carry: list, flip: bool = F
                 ("疏", "音義")) and _small_print(p) and (flip or profile.default or profile.formulas or any(
                 c in p.text for c in CIRCLES)):
             voiced = GENERIC if profile.people and (p.layer_name or p.layer_basis) else profile
-            parts, carry[0] = _split(p, voiced, carry[0] if voiced.formulas or voiced.appended else None, flip)
+            before = carry[0] if voiced.formulas or voiced.appended else None
+            if voiced.preface and on_preface(out, voiced.preface_book):  # 詩序: 鄭玄's
+                before = voiced.preface
+            parts, carry[0] = _split(p, voiced, before, flip)
             out.extend(parts)
         else:
             if p.text:

@@ -239,21 +239,32 @@ def detect_form(doc: JuanDocument, byline: str = "") -> str:
                         labelled += 1
                     sub_words += len(SUB_WORDS.findall(p.text))
     named = any(role in ("音義", "音義幷疏", "音義并疏", "疏", "䟽", "義疏") for _, role in byline_entries(byline) or [])
-    titled = re.search(r"[注註][疏䟽]$", doc.work_title or "") is not None
+    titled = ZHUSHU_TITLE.search(doc.work_title or "") is not None
     if labelled >= ZHUSHU_MIN or (labelled and (named or titled)):
         return "zhushu"
-    if sub_words >= 3 and not labelled and DANSHU_TITLE.search(doc.work_title or "") and not titled:
+    if sub_words >= 3 and not labelled and subcommentary_title(doc.work_title):
         return "danshu"
     return ""
+
+
+#: The title of a 注疏 edition (周禮注疏, 周易註疏).
+ZHUSHU_TITLE = re.compile(r"[注註][疏䟽]$")
+
+
+def subcommentary_title(title: str) -> bool:
+    """Whether a work's title names a 疏 alone, as a 單疏本's does (尚書正義, 春秋正義, 儀禮疏:
+    ``DANSHU_TITLE``), not a 注疏 edition (``ZHUSHU_TITLE``)."""
+    return DANSHU_TITLE.search(title or "") is not None and ZHUSHU_TITLE.search(title or "") is None
 
 
 def assign_layers(doc: JuanDocument, byline: str = "") -> None:
     """Set the layer of every piece of ``doc`` (in place; see the module docstring).
 
     ``byline`` is the juan's byline as printed (``漢鄭氏注　唐陸德明音義　賈公彥疏``), which
-    names the commentators. Joins ``(臣/)`` into the text in every form.
+    names the commentators. Joins ``(臣/)`` into the text in every form. Sets
+    ``doc.layer_form`` to the form read (``detect_form``).
     """
-    form = detect_form(doc, byline)
+    form = doc.layer_form = detect_form(doc, byline)
     names = commentator_names(byline) if byline else {}
     chunqiu = "春秋" in doc.work_title
     markers = edition_markers(names, chunqiu)
