@@ -9,6 +9,8 @@ Errors are ``ReviewError`` with a message for the person who acted.
 """
 from __future__ import annotations
 
+import unicodedata
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -45,18 +47,50 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
 
+#: U+FFFD REPLACEMENT CHARACTER: what a decoder puts where bytes could not be read (text pasted
+#: from a page or file read in the wrong encoding); no book holds it, so no reason, evidence or new
+#: text written by a user may (a character Unicode lacks is written as the book's gaiji, 〓 or &KR…;).
+REPLACEMENT_CHARACTER = "\ufffd"
+
+
+def lone_mark(text: str) -> int | None:
+    """The 0-based index of the first combining mark (Unicode categories Mn, Mc, Me: U+0301,
+    a variation selector) of ``text`` with no character of its own to combine with: at the
+    start of the text, or after a space or line break (a mark there would join the character
+    before the span it replaces, or show alone, dotted-circled); None when every mark follows a
+    character."""
+    for i, ch in enumerate(text):
+        if unicodedata.category(ch)[0] == "M" and (i == 0 or text[i - 1].isspace()):
+            return i
+    return None
+
+
 class ReviewError(Exception):
     """An action that cannot be done, with the reason (shown to the person who acted)."""
 
 
 def _check_user_text(*texts: str) -> None:
     """Raise ``ReviewError`` when a reason, evidence or new text written by a user is longer
-    than ``MAX_NOTE`` characters or holds a directional control (``BIDI_CONTROLS``)."""
+    than ``MAX_NOTE`` characters, holds a directional control (``BIDI_CONTROLS``), U+FFFD
+    (``REPLACEMENT_CHARACTER``) or a combining mark with nothing to combine with
+    (``lone_mark``); the message names the character and where it is."""
     if max((len(t) for t in texts), default=0) > MAX_NOTE:
         raise ReviewError(f"理由、依據與新文字各至多 {MAX_NOTE} 字 (the reason, the evidence and the new text are at most {MAX_NOTE} characters each)")
     if any(BIDI_CONTROLS.intersection(t) for t in texts):
         raise ReviewError("文字含 Unicode 方向控制字元（U+202A–U+202E、U+2066–U+2069），請去除 (the text holds a "
                           "Unicode direction control: write it without)")
+    for text in texts:
+        if REPLACEMENT_CHARACTER in text:
+            raise ReviewError(f"文字含替換字元 U+FFFD（{REPLACEMENT_CHARACTER}，第 {text.index(REPLACEMENT_CHARACTER) + 1} 字）：原文讀取有誤，"
+                              f"請改寫其字；Unicode 未收之字以〓或 &KR…; 記之 (the text holds U+FFFD REPLACEMENT "
+                              f"CHARACTER at character {text.index(REPLACEMENT_CHARACTER) + 1}, left where bytes could "
+                              f"not be read: write the character itself)")
+        at = lone_mark(text)
+        if at is not None:
+            name = unicodedata.name(text[at], "")
+            raise ReviewError(f"文字第 {at + 1} 字為單獨的組合符號 U+{ord(text[at]):04X}（{name}），前無可附之字，請去除或補上其字 "
+                              f"(the text holds a combining mark, U+{ord(text[at]):04X} {name}, at character {at + 1} "
+                              f"with no character before it to combine with)")
 
 
 def _check_new_text(text: str, source_format: str) -> None:

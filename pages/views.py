@@ -19,13 +19,14 @@ from collation.parallels import MIN_SPAN, find_parallels, segments
 from config import budget
 from config.budget import check
 from config.ratelimit import search_wait
+from reader.editions import reading_edition
 from reader.citation import citation_text, juan_citation_text, opening_words, permalink, set_openings
 from reader.juans import juan_contents, juan_count
 from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work
 from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.pieces import is_classic
-from reader.places import edition_by_slug, juan_by_slug
+from reader.places import edition_of_work, juan_by_slug, work_page_edition
 from corrections.overlay import reading_overlay
 from reader.reading import (CHOICES, carry_query, juan_layers, chapter_views, read_consistently, display_controls,
                             display_from_request, fit_to_layers, remember, show_layers, simplify_views)
@@ -71,8 +72,19 @@ def _highlighted(request, chapters, script: str = "traditional"):
 
 @vary_on_cookie
 def work_detail(request, slug):
-    """An edition's juans with their chapter titles, and the work's other editions."""
-    edition = edition_by_slug(slug)
+    """The work of that slug on the edition a reader opens it on (``work_page_edition``), or the
+    edition of that slug: its juans with their chapter titles, and the work's other editions."""
+    return _edition_page(request, work_page_edition(slug))
+
+
+@vary_on_cookie
+def edition_detail(request, slug, edition):
+    """``/works/<work>/editions/<edition>/``: one edition of the work, for an edition whose own
+    slug is its work's (the seed's 禮書綱目), where ``/works/<slug>/`` opens another."""
+    return _edition_page(request, edition_of_work(slug, edition))
+
+
+def _edition_page(request, edition):
     work = edition.work
     juans = edition.juans.prefetch_related(Prefetch("chapters", queryset=Chapter.objects.order_by("position"))) \
         .annotate(section_count=Count("sections")).order_by("number")  # no Meta.ordering with GROUP BY
@@ -82,6 +94,9 @@ def work_detail(request, slug):
         counts.setdefault(juan.edition_id, []).append(juan)
     for e in editions:
         e.book_juans = juan_count(counts.get(e.pk, []))
+        e.work = work
+    work._reading_edition_id = reading_edition([(e.pk, len(counts.get(e.pk, [])), e.kanripo_id, e.slug)
+                                                for e in editions])
     juans = list(juans)
     juan_contents(juans)
     return render(request, "reader/work.html", {"work": work, "edition": edition, "editions": editions,

@@ -34,8 +34,9 @@ def juan_label(juan) -> str:
 
 #: Most characters of main text an untitled section is cited by (its opening words).
 OPENING_CHARS = 8
-#: Punctuation that ends the opening words before ``OPENING_CHARS`` (the book's own, or an editor's).
-_STOPS = frozenset("。，、；：？！「」『』（）〔〕《》〈〉.,;:?!()○●")
+#: Punctuation that ends the opening words before ``OPENING_CHARS`` (the book's own, or an editor's;
+#: ``|``, the cell mark of a tls table, ends a cell: 史記 表 rows are cited by their first cell, 196十一).
+_STOPS = frozenset("。，、；：？！「」『』（）〔〕《》〈〉.,;:?!()○●|")
 _ENTITY = re.compile(r"&KR\d+;|[\s\S]")
 
 

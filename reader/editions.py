@@ -31,3 +31,57 @@ def work_groups(works: list[tuple[int, str, str, str]]) -> list[list[int]]:
         if len(matches) == 1:
             groups[matches[0]] = sorted(groups[matches[0]] + [pk])
     return [ids for ids in groups.values() if len(ids) > 1]
+
+
+#: Kanripo's edition codes (``#+PROPERTY: BASEEDITION``/``WITNESS``, the ``_WYG_`` of a page
+#: break, a branch's name) and the editions they stand for, as the 版本 table of each
+#: repository's ``Readme.org`` names them (``|       WYG|【四庫全書・文淵閣】|``: 39 of the
+#: shared corpus's Readme files give WYG so, 20 SBCK, 3 HFL, 2 ZTDZ, 1 each CK-KZ and YP-C);
+#: ``tls`` has no such table: its files are the punctuated text of the Thesaurus Linguae
+#: Sericae (``../shared/corpus/SOURCES.md``).
+KANRIPO_EDITIONS = {
+    "WYG": "四庫全書・文淵閣",
+    "SBCK": "四部叢刊",
+    "HFL": "正統道藏・涵芬樓版",
+    "ZTDZ": "正統道藏・三家本",
+    "CK-KZ": "重刊道藏輯要",
+    "YP-C": "原版道藏輯要",
+    "tls": "TLS標點",
+}
+
+
+def edition_name(*, slug: str, label: str, kanripo_id: str, kanripo_edition: str, collection: str) -> str:
+    """How an edition is named in words on every page, in citations and in the API.
+
+    A name given with ``import_texts --edition`` (``label`` other than the Kanripo folder it
+    defaults to) wins. A Kanripo edition is named after the edition its text was transcribed
+    from (``KANRIPO_EDITIONS``) with 本: ``四庫全書・文淵閣本`` for the repository's ``master``
+    (KR1d0086: Kanripo's text, normalised); a branch copy (its folder is the ID and the
+    edition's code, KR1d0086-WYG: the text as that print writes it, before normalisation)
+    adds ・原字, a folder of another name after the ID its name's rest (KR1d0086-CUT:
+    ``四庫全書・文淵閣本・CUT``). An unknown code is named by itself (``XYZ本``). Another source is named by
+    its label, else its collection (``欽定四庫全書``), else its slug."""
+    if label and not (kanripo_id and label == slug):
+        return label
+    if kanripo_id and kanripo_edition:
+        base = KANRIPO_EDITIONS.get(kanripo_edition, kanripo_edition) + "本"
+        branch = slug[len(kanripo_id) + 1:] if slug.startswith(kanripo_id + "-") else ""
+        if not branch:
+            return base
+        return base + ("・原字" if branch.lower() == kanripo_edition.lower() else "・" + branch)
+    return collection or slug
+
+
+def reading_edition(editions: list[tuple[int, int, str, str]]) -> int | None:
+    """The edition a reader opens a work on (its address ``/works/<work>/`` and the catalogue's
+    link): ``editions`` as ``(id, juans, kanripo_id, slug)``; returns an id, None for none.
+
+    The fullest edition, the one with the most juans (files: a Kanripo repository's whole
+    book before one juan copied from elsewhere); among equals a Kanripo repository's own text
+    (its ``master``, the base edition the others are compared with) before a branch copy
+    (``KR1d0086-WYG``) before a text from another source; then the oldest."""
+    def rank(e):
+        pk, juans, kanripo_id, slug = e
+        kind = 0 if kanripo_id and slug == kanripo_id else 1 if kanripo_id else 2
+        return (-juans, kind, pk)
+    return min(editions, key=rank)[0] if editions else None

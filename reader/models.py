@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 
 from django.db import models, transaction
-from django.db.models import F
+from django.db.models import Count, F
 from django.urls import reverse
 
 from catalogue.catalogue import CatalogueClass, bu_of, class_of, entry, get_class, validate_class_code
 from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 
+from reader.editions import edition_name, reading_edition
 from reader.people import people_text
 from reader.pieces import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL, LAYER_BASES, LAYERS,
                            LAYOUT, MARKED, NOTE, PIECE_KINDS, READINGS, RECORD, RECORD_NOTE, REFERENCE, SMALLPRINT,
@@ -136,9 +137,32 @@ class Work(models.Model):
         return self.title
 
     def default_edition(self):
-        """The edition the work's own URLs and legacy ids stand for: the oldest one (the
-        migration of issue 14 kept the oldest row's id for it). None when it has none."""
+        """The edition the work's legacy API ids stand for: the oldest one (the migration of
+        issue 14 kept the oldest row's id for it). None when it has none."""
         return self.editions.order_by("id").first()
+
+    def reading_edition_id(self) -> int | None:
+        """The id of the edition the work's page opens on (``reader.editions.reading_edition``:
+        the fullest, then Kanripo's base text); one query, kept on the instance; none when the
+        work's editions are prefetched and one, or prefetched with their ``juan_count`` (the API);
+        a list that has counted its editions' juans, or a page that knows the work has one
+        edition, sets ``_reading_edition_id`` itself."""
+        if not hasattr(self, "_reading_edition_id"):
+            prefetched = getattr(self, "_prefetched_objects_cache", {}).get("editions")
+            if prefetched is not None and len(prefetched) < 2:  # one edition (or none): no query
+                self._reading_edition_id = prefetched[0].pk if prefetched else None
+            elif prefetched is not None and all(hasattr(e, "juan_count") for e in prefetched):  # counted (API)
+                self._reading_edition_id = reading_edition([(e.pk, e.juan_count, e.kanripo_id, e.slug)
+                                                            for e in prefetched])
+            else:
+                rows = self.editions.annotate(n=Count("juans")).values_list("id", "n", "kanripo_id", "slug")
+                self._reading_edition_id = reading_edition(list(rows))
+        return self._reading_edition_id
+
+    def reading_edition(self):
+        """The edition the work's page opens on (``reading_edition_id``), None when it has none."""
+        pk = self.reading_edition_id()
+        return self.editions.select_related("work").filter(pk=pk).first() if pk else None
 
     def get_absolute_url(self):
         return reverse("reader:work", args=[self.slug])
@@ -189,16 +213,19 @@ class Edition(models.Model):
 
     @property
     def name(self) -> str:
-        """How the edition is told apart from its siblings: its label, else its Kanripo
-        edition, else its collection, else its slug (``KR1d0086-WYG``, ``四庫全書``)."""
-        return self.label or self.kanripo_edition or self.collection or self.slug
+        """How the edition is named in words and told apart from its siblings
+        (``reader.editions.edition_name``): ``四庫全書・文淵閣本`` (KR1d0086),
+        ``四庫全書・文淵閣本・原字`` (KR1d0086-WYG), ``四部叢刊本``, a name given with
+        ``import_texts --edition``, else the collection (``欽定四庫全書``) or the slug."""
+        return edition_name(slug=self.slug, label=self.label, kanripo_id=self.kanripo_id,
+                            kanripo_edition=self.kanripo_edition, collection=self.collection)
 
     @property
     def cited_name(self) -> str:
-        """The name citations and breadcrumbs give: a named edition's label (``import_texts
-        --edition``, or the Kanripo folder such as ``KR1d0086-WYG``); "" for the unnamed
-        edition of a work (the seed's 禮書綱目 keeps its citation)."""
-        return self.label or (self.slug if self.kanripo_id else "")
+        """The name citations and breadcrumbs give: a named or Kanripo edition's ``name``
+        (``四庫全書・文淵閣本``); "" for the unnamed edition of a work from another source
+        (the seed's 禮書綱目 keeps its citation)."""
+        return self.name if self.label or self.kanripo_id else ""
 
     @property
     def full_name(self) -> str:
@@ -206,6 +233,12 @@ class Edition(models.Model):
         return f"{self.work.title}（{self.name}）"
 
     def get_absolute_url(self):
+        """``/works/<slug>/``; for an edition whose slug is its work's (the seed's 禮書綱目), where
+        that address opens the work on another edition (``Work.reading_edition_id``),
+        ``/works/<slug>/editions/<slug>/``."""
+        work = self.work
+        if self.slug == work.slug and work.reading_edition_id() != self.pk:
+            return reverse("reader:edition", args=[work.slug, self.slug])
         return reverse("reader:work", args=[self.slug])
 
 

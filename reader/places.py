@@ -1,5 +1,6 @@
-"""Finding what a reading URL names: the edition of ``/works/<slug>/`` and its juan
-``/works/<slug>/juan/<number>/`` (404 when there is none)."""
+"""Finding what a reading URL names: the edition ``/works/<slug>/`` opens on, the edition of
+``/works/<work>/editions/<slug>/`` and the juan ``/works/<slug>/juan/<number>/`` (404 when
+there is none)."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -27,3 +28,19 @@ def juan_by_slug(slug, number) -> Juan:
         edition = edition_by_slug(slug)
         juan = get_object_or_404(Juan.objects.select_related("work", "edition"), edition=edition, number=number)
     return juan
+
+
+def work_page_edition(slug) -> Edition:
+    """The edition the page ``/works/<slug>/`` shows: a work's slug opens the work on its
+    reading edition (``Work.reading_edition``: the fullest, then Kanripo's base text; the
+    seed's 禮書綱目 opens on KR1d0086 once that is imported); any other slug its edition
+    (``edition_by_slug``); 404 otherwise."""
+    work = Work.objects.filter(slug=slug).first()
+    edition = work.reading_edition() if work else None
+    return edition if edition is not None else edition_by_slug(slug)
+
+
+def edition_of_work(work_slug, slug) -> Edition:
+    """The edition ``slug`` of the work ``work_slug`` (``/works/<work>/editions/<slug>/``);
+    404 when the work has no edition of that slug."""
+    return get_object_or_404(Edition.objects.select_related("work"), work__slug=work_slug, slug=slug)

@@ -108,16 +108,16 @@ def test_citations_name_the_editions_byline_in_every_form(client, db, seed_juan)
     assert zhouli.work.author == "鄭氏注　〔唐〕陸德明音義　賈公彥疏"  # the work's field, as before
     host = "http://testserver"
     people = "〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義"
-    section = f"{people}《周禮注疏》卷一〈天官冢宰第一〉「惟王建國辨方正位」（KR1d0003，葉 1-1a）"
+    section = f"{people}《周禮注疏》卷一〈天官冢宰第一〉「惟王建國辨方正位」（四庫全書・文淵閣本，葉 1-1a）"
     assert cited(client, zhouli.edition, 1, 1) == (
         f"{section} {host}/works/KR1d0003/juan/1/1/", f"{section} {host}/works/KR1d0003/juan/1/1/",
-        f"{people}《周禮注疏》卷一〈天官冢宰第一〉〈卷一考證〉（KR1d0003） {host}/works/KR1d0003/juan/1/",
+        f"{people}《周禮注疏》卷一〈天官冢宰第一〉〈卷一考證〉（四庫全書・文淵閣本） {host}/works/KR1d0003/juan/1/",
         f"{section} {host}/works/KR1d0003/juan/1/1/")
     assert lishu.edition.byline == [{"dynasty": "", "place": "婺源", "name": "江永", "role": "撰"}]
-    section = "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086，葉 12-1b）"
+    section = "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本，葉 12-1b）"
     assert cited(client, lishu.edition, 12, 2) == (
         f"{section} {host}/works/KR1d0086/juan/12/2/", f"{section} {host}/works/KR1d0086/juan/12/2/",
-        f"〔清〕江永《禮書綱目》卷十〈大射儀〉（KR1d0086） {host}/works/KR1d0086/juan/12/", f"{section} {host}/works/KR1d0086/juan/12/2/")
+        f"〔清〕江永《禮書綱目》卷十〈大射儀〉（四庫全書・文淵閣本） {host}/works/KR1d0086/juan/12/", f"{section} {host}/works/KR1d0086/juan/12/2/")
     assert seed_juan.edition.byline == []  # the seed's edition is one of the work KR1d0086: its people
     section = "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」"
     assert cited(client, seed_juan.edition, 10, 2) == (

@@ -139,7 +139,7 @@ def test_collation_api_and_exports(witnesses, client):
     seed, kr, wyg = witnesses
     base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
     data = client.get(base, {"with": wyg.pk, "section": 26, "glyphs": "hide"}).json()
-    assert data["witnesses"] == [{"edition": {"id": wyg.pk, "slug": "KR1d0086-WYG", "name": "KR1d0086-WYG"},
+    assert data["witnesses"] == [{"edition": {"id": wyg.pk, "slug": "KR1d0086-WYG", "name": "四庫全書・文淵閣本・原字"},
                                   "juan": {"number": 12, "label": "卷十"}}]
     assert [(v["kind"], v["lemma"], [(r["text"], r["class"]) for r in v["readings"]])
             for v in data["sections"][0]["variants"]] == [
@@ -152,7 +152,7 @@ def test_collation_api_and_exports(witnesses, client):
         ("KR1d0086", "襦", "𥜗", GLYPH), ("KR1d0086-WYG", "襦", "&KR0237;", GLYPH)}
     tei = ET.fromstring(client.get(base + "tei/", {"section": 26}).content)
     assert [(w.get("{http://www.w3.org/XML/1998/namespace}id"), w.text) for w in tei.iter(TEI + "witness")] == [
-        ("w0", "欽定四庫全書（底本）"), ("w1", "KR1d0086 卷十"), ("w2", "KR1d0086-WYG 卷十")]
+        ("w0", "欽定四庫全書（底本）"), ("w1", "四庫全書・文淵閣本 卷十"), ("w2", "四庫全書・文淵閣本・原字 卷十")]
     apps = [(a.find(TEI + "lem").text, [(r.get("wit"), r.get("type"), r.text) for r in a.findall(TEI + "rdg")])
             for a in tei.iter(TEI + "app")]
     assert ("襦", [("#w1", GLYPH, "𥜗"), ("#w2", GLYPH, "&KR0237;")]) in apps
@@ -340,12 +340,12 @@ def test_untitled_sections_are_named_by_their_opening_words_in_every_list(witnes
     settings.SECTION_PARALLELS_SECONDS = 60.0
     page = client.get("/works/KR1d0086-WYG/juan/12/26/").content.decode()
     listed = re.findall(r'<li><a href="[^"]*">([^<]*)</a> <span class="shared">', page)
-    assert f"禮書綱目 卷十 {label}" in listed and f"禮書綱目（KR1d0086） 卷十 {label}" in listed
+    assert f"禮書綱目 卷十 {label}" in listed and f"禮書綱目（四庫全書・文淵閣本） 卷十 {label}" in listed
     found = client.get(f"/api/editions/{wyg.pk}/juans/12/sections/26/parallels/").json()["results"]
     assert {(r["edition"]["slug"], r["section"]["title"], r["section"]["name"]) for r in found if r["section"]["position"] == 26} \
         >= {("禮書綱目", "", name), ("KR1d0086", "", name)}
     page = client.get("/works/禮書綱目/juan/10/quotations/").content.decode()
-    assert f'<tr id="s26"><th scope="row"><a href="{seed_26}">26. {name}</a></th>' in page
+    assert f'<tr id="s26"><th scope="row"><a href="{seed_26}">§26「{name}」</a></th>' in page
     # The API's section and hits name it too.
     section = client.get(f"/api/editions/{seed.edition_id}/juans/10/sections/26/").json()
     assert (section["title"], section["name"]) == ("", name)

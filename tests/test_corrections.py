@@ -758,6 +758,36 @@ def test_a_place_number_too_large_for_the_database_is_a_form_error(seed_juan, pe
     assert Proposal.objects.count() == 0
 
 
+def test_a_replacement_character_or_a_lone_combining_mark_is_refused_with_its_place(seed_juan, people):
+    """U+FFFD is what a decoder leaves where bytes could not be read, no character of a book; a
+    combining mark at the start of a text (or after a space) has nothing to combine with and would
+    join the character before the corrected span. Both were accepted; both are refused when
+    proposed, through the form too, with the character and its place named."""
+    fffd = ("文字含替換字元 U+FFFD（\ufffd，第 2 字）：原文讀取有誤，請改寫其字；Unicode 未收之字以〓或 &KR…; 記之 (the text "
+            "holds U+FFFD REPLACEMENT CHARACTER at character 2, left where bytes could not be read: write the character itself)")
+    acute = ("文字第 1 字為單獨的組合符號 U+0301（COMBINING ACUTE ACCENT），前無可附之字，請去除或補上其字 (the text holds a "
+             "combining mark, U+0301 COMBINING ACUTE ACCENT, at character 1 with no character before it to combine with)")
+    selector = ("文字第 4 字為單獨的組合符號 U+FE00（VARIATION SELECTOR-1），前無可附之字，請去除或補上其字 (the text holds a "
+                "combining mark, U+FE00 VARIATION SELECTOR-1, at character 4 with no character before it to combine with)")
+    for fields, said in (({"replacement": "射\ufffd"}, fffd), ({"reason": "宋\ufffd本"}, fffd),
+                         ({"replacement": "\u0301射"}, acute), ({"evidence": "\u0301"}, acute),
+                         ({"reason": "宋本 \ufe00射"}, selector)):
+        with pytest.raises(ReviewError) as refused:
+            propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
+                    **{"replacement": "射", "reason": "宋本作射", **fields})
+        assert str(refused.value) == said
+    c = Client()
+    c.force_login(people["contributor"])
+    response = c.post("/corrections/propose/禮書綱目/10/", {"kind": "text", "section": 1, "piece": 3, "start": 0,
+                                                            "end": 1, "replacement": "\u0301射", "reason": "宋本"})
+    assert response.status_code == 400 and "文字第 1 字為單獨的組合符號 U+0301（COMBINING ACUTE ACCENT）" in response.content.decode()
+    assert Proposal.objects.count() == 0
+    # a mark after its character (a variation selector choosing a glyph) is text
+    p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
+                replacement="射\ufe00", reason="宋本作射")
+    assert (p.status, p.replacement) == (PENDING, "射\ufe00")
+
+
 def test_direction_controls_and_overlong_edits_are_refused_when_proposed_or_accepted(seed_juan, people):
     """A reason or new text holding U+202E (RIGHT-TO-LEFT OVERRIDE) would show otherwise than it
     is stored: refused when proposed and when an editor edits it at accepting; an editor's new
@@ -857,11 +887,11 @@ def test_lists_name_an_edition_as_its_breadcrumbs_do(tmp_path, client, people):
                 replacement="屈平", reason="他本")
     client.force_login(people["contributor"])
     mine = client.get("/corrections/mine/").content.decode()
-    assert f'<a href="/corrections/{p.pk}/">#{p.pk} 文字校正 (text correction)</a> 楚辭補注（KR9z0001） 卷一 §1：待審 (pending)' in mine
+    assert f'<a href="/corrections/{p.pk}/">#{p.pk} 文字校正 (text correction)</a> 楚辭補注（四庫全書・文淵閣本） 卷一 §1：待審 (pending)' in mine
     page = client.get(f"/corrections/{p.pk}/").content.decode()
-    assert re.search(rf"<dt>位置</dt><dd><a [^>]+>楚辭補注（KR9z0001） 卷一 §1</a>，第{note.position + 1}段，字 0–2</dd>", page)
+    assert re.search(rf"<dt>位置</dt><dd><a [^>]+>楚辭補注（四庫全書・文淵閣本） 卷一 §1</a>，第{note.position + 1}段，字 0–2</dd>", page)
     client.force_login(people["editor"])
-    assert f"#{p.pk} 文字校正 (text correction)</a>：楚辭補注（KR9z0001） 卷一 §1</h2>" in client.get("/corrections/").content.decode()
+    assert f"#{p.pk} 文字校正 (text correction)</a>：楚辭補注（四庫全書・文淵閣本） 卷一 §1</h2>" in client.get("/corrections/").content.decode()
 
 
 def test_the_patch_message_keeps_each_new_text_on_its_line(tmp_path, seed_juan, people):

@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from reader.editions import work_groups
+from reader.editions import edition_name, reading_edition, work_groups
 from reader.importers.loader import import_file
 from reader.models import Edition, Juan, Work
 
@@ -44,28 +44,91 @@ def test_the_three_witnesses_are_one_work(three, client):
     assert Work.objects.count() == 1
     work = Work.objects.get()
     assert (work.title, work.slug, work.kanripo_id) == ("禮書綱目", "禮書綱目", "KR1d0086")
+    # every edition is named in words: the edition Kanripo transcribed (its Readme's 版本 table),
+    # the branch copy with ・原字; the seed by its collection, and cited without a name
     assert [(e.slug, e.name, e.cited_name) for e in work.editions.order_by("id")] == [
-        ("禮書綱目", "欽定四庫全書", ""), ("KR1d0086", "KR1d0086", "KR1d0086"), ("KR1d0086-WYG", "KR1d0086-WYG", "KR1d0086-WYG")]
+        ("禮書綱目", "欽定四庫全書", ""), ("KR1d0086", "四庫全書・文淵閣本", "四庫全書・文淵閣本"),
+        ("KR1d0086-WYG", "四庫全書・文淵閣本・原字", "四庫全書・文淵閣本・原字")]
     assert {j.work_id for j in three} == {work.pk}
-    # the home page lists the work once, with its three editions
+    # the home page lists the work once, its title leading to the work, with its three editions
     home = client.get("/").content.decode()
     assert home.count(">禮書綱目</a>") == 1
+    assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/">禮書綱目</a>' in home
+    seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+    assert [e.get_absolute_url() for e in work.editions.order_by("id")] == [seed_page, "/works/KR1d0086/",
+                                                                            "/works/KR1d0086-WYG/"]
     for edition in work.editions.all():
         assert f'<a href="{edition.get_absolute_url()}">{edition.name}</a>' in home
     # every edition page names the others; juans keep their own numbers
     page = client.get("/works/KR1d0086-WYG/").content.decode()
-    assert '<strong aria-current="page">KR1d0086-WYG</strong>' in page and '<a href="/works/KR1d0086/">KR1d0086</a>' in page
+    assert '<strong aria-current="page">四庫全書・文淵閣本・原字</strong>' in page
+    assert '<a href="/works/KR1d0086/">四庫全書・文淵閣本</a>' in page and f'<a href="{seed_page}">欽定四庫全書</a>' in page
     assert '<a href="/works/KR1d0086-WYG/juan/12/">卷十</a>' in page
+    assert "Kanripo KR1d0086（KR1d0086-WYG） · 底本 WYG" in page  # the ids stay on the edition's page
     section = client.get("/works/KR1d0086-WYG/juan/12/2/").content.decode()
-    # one crumb names the work and its edition (the edition page lists the other editions)
-    assert ('<a href="/">書目</a> › <a href="/works/KR1d0086-WYG/">禮書綱目（KR1d0086-WYG）</a> › '
-            '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a> › 張侯</nav>') in section
+    # one trail: the work, its edition, the juan, the section
+    work_crumb = '<a href="/">書目</a> › <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/">禮書綱目</a> › '
+    wyg_crumb = work_crumb + '<a href="/works/KR1d0086-WYG/">四庫全書・文淵閣本・原字</a> › '
+    assert wyg_crumb + '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a> › 張侯</nav>' in section
     juan_page = client.get("/works/KR1d0086-WYG/juan/12/").content.decode()
-    assert '<a href="/">書目</a> › <a href="/works/KR1d0086-WYG/">禮書綱目（KR1d0086-WYG）</a> › 卷十</nav>' in juan_page
-    assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086-WYG，葉 12-1b）" in section
+    assert wyg_crumb + '卷十</nav>' in juan_page
+    assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本・原字，葉 12-1b）" in section
     # the seed's URLs are as they were; its citation names the work's people (reader.people)
-    seed_page = client.get("/works/禮書綱目/juan/10/2/").content.decode()
-    assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in seed_page
+    seed_section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
+    assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in seed_section
+    assert work_crumb + f'<a href="{seed_page}">欽定四庫全書</a> › ' \
+        '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/#s2">卷十</a> › 張侯</nav>' in seed_section
+
+
+def test_the_work_opens_on_its_fullest_edition(three, client):
+    """``/works/禮書綱目/`` opened on the seed's one juan (its slug is the work's); the work opens on
+    the edition a reader expects (``reader.editions.reading_edition``): the fullest, and of
+    editions as full Kanripo's own text before its branch copy before another source's."""
+    seed, kr, wyg = three
+    work = Work.objects.get()
+    assert work.reading_edition_id() == kr.edition_id  # one juan each: KR1d0086, the repository's text
+    page = client.get("/works/禮書綱目/").content.decode()
+    assert '<strong aria-current="page">四庫全書・文淵閣本</strong>' in page
+    assert '<a href="/works/KR1d0086/juan/12/">卷十</a>' in page and "/works/KR1d0086-WYG/juan/" not in page
+    assert '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/">' \
+        '禮書綱目</a> › 四庫全書・文淵閣本</nav>' in page
+    # the seed's own page, under the work's address
+    page = client.get("/works/禮書綱目/editions/禮書綱目/").content.decode()
+    assert '<strong aria-current="page">欽定四庫全書</strong>' in page
+    assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/">卷十</a>' in page
+    assert client.get("/works/禮書綱目/editions/KR1d0086-WYG/").status_code == 200
+    assert client.get("/works/KR1d0086/editions/禮書綱目/").status_code == 404  # KR1d0086 is no work's slug
+    # the fullest edition wins: a second juan of the seed's edition makes it the one the work opens on
+    juan = Juan.objects.get(pk=seed.pk)
+    Juan.objects.filter(pk=seed.pk).update(number=99)
+    import_file(SEED)
+    assert Work.objects.get().reading_edition_id() == juan.edition_id
+    page = client.get("/works/禮書綱目/").content.decode()
+    assert '<strong aria-current="page">欽定四庫全書</strong>' in page
+    assert Edition.objects.get(pk=juan.edition_id).get_absolute_url() == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+
+
+def test_reading_edition_and_edition_name_rules():
+    # (id, juans, kanripo_id, slug): the fullest, then Kanripo's text, its branch copy, another source, the oldest
+    assert reading_edition([(1, 1, "", "禮書綱目"), (2, 91, "KR1d0086", "KR1d0086"), (3, 1, "KR1d0086", "KR1d0086-WYG")]) == 2
+    assert reading_edition([(1, 2, "", "禮書綱目"), (2, 1, "KR1d0086", "KR1d0086")]) == 1
+    assert reading_edition([(1, 1, "", "禮書綱目"), (3, 1, "KR1d0086", "KR1d0086-WYG")]) == 3
+    assert reading_edition([(4, 1, "", "a"), (1, 1, "", "b")]) == 1
+    assert reading_edition([]) is None
+    named = [edition_name(slug=slug, label=label, kanripo_id=kid, kanripo_edition=code, collection=coll)
+             for slug, label, kid, code, coll in (
+                 ("KR1d0086", "KR1d0086", "KR1d0086", "WYG", "欽定四庫全書"),
+                 ("KR1d0086-WYG", "KR1d0086-WYG", "KR1d0086", "WYG", ""),
+                 ("KR4a0002", "KR4a0002", "KR4a0002", "SBCK", ""),
+                 ("KR5c0139", "KR5c0139", "KR5c0139", "HFL", ""),
+                 ("KR2a0001", "KR2a0001", "KR2a0001", "tls", ""),
+                 ("KR9z0001", "KR9z0001", "KR9z0001", "XYZ", ""),
+                 ("KR1d0086-CUT", "KR1d0086-CUT", "KR1d0086", "WYG", ""),
+                 ("KR1d0086-校本", "校本", "KR1d0086", "WYG", ""),   # import_texts --edition 校本
+                 ("禮書綱目", "", "", "", "欽定四庫全書"),
+                 ("禮書綱目-2", "", "", "", ""))]
+    assert named == ["四庫全書・文淵閣本", "四庫全書・文淵閣本・原字", "四部叢刊本", "正統道藏・涵芬樓版本", "TLS標點本",
+                     "XYZ本", "四庫全書・文淵閣本・CUT", "校本", "欽定四庫全書", "禮書綱目-2"]
 
 
 def test_search_names_the_edition_and_filters_by_work_or_edition(three, client):
@@ -73,7 +136,7 @@ def test_search_names_the_edition_and_filters_by_work_or_edition(three, client):
     data = client.get("/api/search/", {"q": "賔", "exact": "on", "page_size": 1, "edition": wyg.edition_id}).json()
     assert data["count"] == 63
     assert data["results"][0]["work"] == {"id": seed.work_id, "title": "禮書綱目"}
-    assert data["results"][0]["edition"] == {"id": wyg.edition_id, "slug": "KR1d0086-WYG", "name": "KR1d0086-WYG"}
+    assert data["results"][0]["edition"] == {"id": wyg.edition_id, "slug": "KR1d0086-WYG", "name": "四庫全書・文淵閣本・原字"}
     assert data["distribution"]["juans"] == [
         {"work_id": wyg.edition_id, "work_title": "禮書綱目", "edition": "KR1d0086-WYG", "juan": 12, "juan_label": "卷十", "count": 63}]
     count = {}
@@ -82,7 +145,7 @@ def test_search_names_the_edition_and_filters_by_work_or_edition(three, client):
         count[tuple(params.items())] = client.get("/api/search/distribution/", {"q": "大射之儀", **params}).json()["count"]
     assert list(count.values()) == [3, 3, 1, 1, 1]
     page = client.get("/search/", {"q": "賔"}).content.decode()
-    assert "禮書綱目（KR1d0086-WYG） 卷十" in page
+    assert "禮書綱目（四庫全書・文淵閣本・原字） 卷十" in page
 
 
 def test_import_edition_option(empty_db, search_backend, tmp_path):
@@ -115,7 +178,7 @@ def test_urls_from_before_editions(three, client):
     Juan.objects.filter(pk=wyg.pk).update(edition_id=free)
     data = client.get(f"/api/works/{free}/juans/12/sections/2/").json()
     assert (data["edition"]["slug"], data["citation"].rsplit(" ", 1)[0]) == (
-        "KR1d0086-WYG", "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086-WYG，葉 12-1b）")
+        "KR1d0086-WYG", "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本・原字，葉 12-1b）")
 
 
 def test_migration_makes_editions_of_old_works(tmp_path):
@@ -204,4 +267,4 @@ def test_hit_lists_name_the_edition_of_each_hit(client, three):
     response = client.get("/api/search/export/tsv/", {"q": "宰戒百官"})
     rows = b"".join(response.streaming_content).decode().splitlines()
     assert [r.split("\t")[:2] for r in rows] == [["work", "juan"], ["禮書綱目（欽定四庫全書）", "卷十"],
-                                                 ["禮書綱目（KR1d0086）", "卷十"], ["禮書綱目（KR1d0086-WYG）", "卷十"]]
+                                                 ["禮書綱目（四庫全書・文淵閣本）", "卷十"], ["禮書綱目（四庫全書・文淵閣本・原字）", "卷十"]]

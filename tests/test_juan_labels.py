@@ -79,7 +79,7 @@ def test_searching_the_books_juan_ten_finds_file_twelve(client, kanripo_index):
         assert page.status_code == 200
         html = page.content.decode()
         assert '<a class="where" href="/works/KR1d0086/juan/12/1/?hl=' in html, juan
-        assert "禮書綱目（KR1d0086） 卷十〈大射儀〉 §1「戒百官」</a>" in html
+        assert "禮書綱目（四庫全書・文淵閣本） 卷十〈大射儀〉 §1「戒百官」</a>" in html
     # file 10 is the book's 卷八, which this small checkout does not hold
     page = client.get("/search/", {"q": "大射之儀", "edition": work.pk, "juan": "卷八"})
     assert page.status_code == 400
@@ -112,14 +112,14 @@ def test_the_command_takes_the_label(kanripo_index):
     call_command("search", "大射之儀", "--edition", str(kanripo_index.pk), "--juan", "卷十", stdout=out)
     lines = out.getvalue().splitlines()
     assert lines[-1] == "1 hits in 1 passages"
-    assert lines[0] == "禮書綱目（KR1d0086） 卷十 1「戒百官」\t經文\t               [大射之儀]君有命戒射宰戒百官有事於射者射"
+    assert lines[0] == "禮書綱目（四庫全書・文淵閣本） 卷十 1「戒百官」\t經文\t               [大射之儀]君有命戒射宰戒百官有事於射者射"
     # without a filter, the three editions' hits are told apart as in the hit list's CSV
     out = StringIO()
     call_command("search", "大射之儀", "--context", "2", stdout=out)
     assert out.getvalue().splitlines() == [
         "禮書綱目（欽定四庫全書） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
-        "禮書綱目（KR1d0086） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
-        "禮書綱目（KR1d0086-WYG） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
+        "禮書綱目（四庫全書・文淵閣本） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
+        "禮書綱目（四庫全書・文淵閣本・原字） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
         "3 hits in 3 passages",
     ]
 

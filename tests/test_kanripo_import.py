@@ -76,7 +76,7 @@ def test_works_and_juans(kanripo):
     editions = {e.slug: e for e in work.editions.all()}
     assert sorted(editions) == ["KR1d0086", "KR1d0086-WYG", "禮書綱目"]
     kr = editions["KR1d0086"]
-    assert (kr.label, kr.kanripo_id, kr.kanripo_edition, kr.name) == ("KR1d0086", "KR1d0086", "WYG", "KR1d0086")
+    assert (kr.label, kr.kanripo_id, kr.kanripo_edition, kr.name) == ("KR1d0086", "KR1d0086", "WYG", "四庫全書・文淵閣本")
     assert (editions["禮書綱目"].name, editions["禮書綱目"].cited_name) == ("欽定四庫全書", "")
     assert list(kr.juans.order_by("number").values_list("number", "label")) == [
         (0, "采輯羣書目・目錄・序"), (3, "卷一"), (12, "卷十")]
@@ -150,9 +150,9 @@ def test_api_returns_page_breaks_and_the_citation_names_the_page(kanripo, client
     juan = Juan.objects.get(edition__slug="KR1d0086", number=12)
     data = client.get(f"/api/editions/{juan.edition_id}/juans/12/sections/2/").json()
     assert data["page"] == "KR1d0086_WYG_012-1b"
-    assert data["edition"] == {"id": juan.edition_id, "slug": "KR1d0086", "name": "KR1d0086",
+    assert data["edition"] == {"id": juan.edition_id, "slug": "KR1d0086", "name": "四庫全書・文淵閣本",
                                "url": f"http://testserver/api/editions/{juan.edition_id}/"}
-    assert data["citation"] == ("〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（KR1d0086，葉 12-1b） "
+    assert data["citation"] == ("〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本，葉 12-1b） "
                                 "http://testserver/works/KR1d0086/juan/12/2/")
     pages = [p["page"] for piece in data["pieces"] for p in piece["pages"]]
     assert pages == ["KR1d0086_WYG_012-2a", "KR1d0086_WYG_012-2b"]

@@ -41,7 +41,7 @@ def links(body: str) -> dict[str, str]:
 
 
 def test_collation_and_quotation_map_are_linked_from_every_reading_page(library, client):
-    work = client.get(f"/works/{WORK}/").content.decode()
+    work = client.get(f"/works/{WORK}/editions/{WORK}/").content.decode()  # the work opens on KR1d0086-WYG
     assert f'<a href="/works/{WORK}/juan/10/collate/">校勘</a> · <a href="/works/{WORK}/juan/10/quotations/">引文</a>' \
         in work
     juan = links(client.get(f"/works/{WORK}/juan/10/").content.decode())
@@ -93,7 +93,7 @@ def test_a_paged_section_cites_the_printed_page_its_page_starts_on(search_backen
     seen, checked = None, 0
     for n in range(1, count + 1):
         body = first if n == 1 else client.get(url, {"page": n}).content.decode()
-        cited = re.search(r'<span class="citation" id="cite-s2" lang="zh-Hant">[^<]*?（KR1d0086-WYG，葉 ([^）]+)）', body)
+        cited = re.search(r'<span class="citation" id="cite-s2" lang="zh-Hant">[^<]*?（四庫全書・文淵閣本・原字，葉 ([^）]+)）', body)
         text = body.split('class="text-body"')[1].split('<nav class="section-pages"')[0]
         text = text.split('<p class="passage">', 1)[1] if '<p class="passage">' in text else text
         plain = re.sub(r"<[^>]+>", "", text)
@@ -167,14 +167,14 @@ def test_works_of_one_title_are_told_apart(search_backend, transactional_db, cli
     import_file(KANRIPO / "KR1d0002" / "KR1d0002_001.txt")
     page = client.get("/search/", {"q": "冢宰"}).content.decode()
     options = re.findall(r'<option value="\d+"[^>]*>([^<]*)</option>', page.split('id="id_work"')[1].split("</select>")[0])
-    assert options == ["周禮（KR1d0001）", "周禮（KR1d0002）"]
+    assert options == ["周禮（KR1d0001）", "周禮（KR1d0002）"]  # two works: told apart by their Kanripo IDs
     places = {re.sub(r"\s+", " ", p) for p in re.findall(r'<a class="where" href="[^"]+">([^<]*?) ', page)}
-    assert places and places <= {"周禮（KR1d0001）", "周禮（KR1d0002）"}  # the first page of hits
+    assert places and places <= {"周禮（TLS標點本）", "周禮（四部叢刊本）"}  # the first page of hits
     bars = re.findall(r'<ul class="bar-list">(.*?)</ul>', page, re.S)[0]
-    assert "周禮（KR1d0001） 天官冢宰" in bars and "周禮（KR1d0002） 卷第一" in bars
+    assert "周禮（TLS標點本） 天官冢宰" in bars and "周禮（四部叢刊本） 卷第一" in bars
     exported = b"".join(client.get("/api/search/export/csv/", {"q": "冢宰"}).streaming_content).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(exported)))
-    assert {row[0] for row in rows[1:]} == {"周禮（KR1d0001）", "周禮（KR1d0002）"}
+    assert {row[0] for row in rows[1:]} == {"周禮（TLS標點本）", "周禮（四部叢刊本）"}
 
 
 def test_juans_named_by_their_contents_are_counted_as_juans(search_backend, transactional_db, client):

@@ -68,8 +68,8 @@ def test_a_work_slug_of_several_editions_is_refused_with_the_list(three_editions
         "'禮書綱目' names the work 禮書綱目 (3 editions) and an edition, 3 editions in all; nothing was removed. Name "
         "one edition with --edition (its slug or id), or remove from every edition of the work with --all-editions:\n"
         f"  禮書綱目 (edition id {ids['禮書綱目']}, 禮書綱目（欽定四庫全書）; juans 10)\n"
-        f"  KR1d0086 (edition id {ids['KR1d0086']}, 禮書綱目（KR1d0086）; juans 10, 12)\n"
-        f"  KR1d0086-WYG (edition id {ids['KR1d0086-WYG']}, 禮書綱目（KR1d0086-WYG）; juans 12)")
+        f"  KR1d0086 (edition id {ids['KR1d0086']}, 禮書綱目（四庫全書・文淵閣本）; juans 10, 12)\n"
+        f"  KR1d0086-WYG (edition id {ids['KR1d0086-WYG']}, 禮書綱目（四庫全書・文淵閣本・原字）; juans 12)")
     assert (library(), indexed(search_backend)) == (before, index_before)
 
 
@@ -87,7 +87,7 @@ def test_one_juan_of_one_edition_goes_and_nothing_else_moves(three_editions, sea
     wyg = before.pop(("KR1d0086-WYG", 12))
     remove("KR1d0086-WYG", "--juan", "12")
     assert capsys.readouterr().out == (
-        f"removed 禮書綱目（KR1d0086-WYG） 卷十 (juan 12, /works/KR1d0086-WYG/juan/12/): {wyg[3]} sections, "
+        f"removed 禮書綱目（四庫全書・文淵閣本・原字） 卷十 (juan 12, /works/KR1d0086-WYG/juan/12/): {wyg[3]} sections, "
         f"{wyg[4]} pieces\n")
     assert library() == before
     assert indexed(search_backend) == {v[0] for v in before.values()}
@@ -105,9 +105,9 @@ def test_dry_run_lists_and_removes_nothing(three_editions, search_backend, capsy
     before, index_before = library(), indexed(search_backend)
     call_command("remove_texts", "禮書綱目", "--all-editions", "--juan", "12", "--dry-run")
     assert capsys.readouterr().out.splitlines() == [
-        f"would remove 禮書綱目（KR1d0086） 卷十 (juan 12, /works/KR1d0086/juan/12/): {before[('KR1d0086', 12)][3]} "
+        f"would remove 禮書綱目（四庫全書・文淵閣本） 卷十 (juan 12, /works/KR1d0086/juan/12/): {before[('KR1d0086', 12)][3]} "
         f"sections, {before[('KR1d0086', 12)][4]} pieces",
-        f"would remove 禮書綱目（KR1d0086-WYG） 卷十 (juan 12, /works/KR1d0086-WYG/juan/12/): "
+        f"would remove 禮書綱目（四庫全書・文淵閣本・原字） 卷十 (juan 12, /works/KR1d0086-WYG/juan/12/): "
         f"{before[('KR1d0086-WYG', 12)][3]} sections, {before[('KR1d0086-WYG', 12)][4]} pieces",
         "dry run: nothing was removed"]
     assert (library(), indexed(search_backend)) == (before, index_before)
@@ -125,7 +125,7 @@ def test_all_editions_removes_the_juan_from_each(three_editions, search_backend,
 def test_a_whole_edition_goes_and_the_work_stays(three_editions, search_backend, capsys, remove):
     before = library()
     remove("KR1d0086")
-    assert capsys.readouterr().out.splitlines()[-1] == "removed the edition 禮書綱目（KR1d0086） (KR1d0086)"
+    assert capsys.readouterr().out.splitlines()[-1] == "removed the edition 禮書綱目（四庫全書・文淵閣本） (KR1d0086)"
     del before[("KR1d0086", 10)], before[("KR1d0086", 12)]
     assert library() == before
     assert sorted(three_editions.editions.values_list("slug", flat=True)) == ["KR1d0086-WYG", "禮書綱目"]

@@ -4,9 +4,10 @@ import re
 import pytest
 
 from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
-from reader.importers.errors import TextFormatError
+from reader.importers.errors import NoTextError, TextFormatError
+from reader.importers.loader import read_document
 from reader.importers.siku import parse_byline, parse_siku
-from reader.importers.source import decode_bytes, read_source
+from reader.importers.source import decode_bytes, inner_bom_warnings, read_source
 
 from .conftest import CASES, SEED, SHARED
 
@@ -203,6 +204,45 @@ def test_located_errors(text, message):
     with pytest.raises(TextFormatError) as info:
         parse_siku(text, "x.txt")
     assert str(info.value) == message
+
+
+@pytest.mark.parametrize("text,message", [
+    ("欽定四庫全書\n", "x.txt:1:7: no text: the file has a header but no main text"),
+    ("\ufeff　欽定四庫全書\n\n", "x.txt:2:1: no text: the file has a header but no main text"),
+    ("钦定四库全书", "x.txt:1:7: no text: the file has a header but no main text"),
+])
+def test_a_collection_line_alone_is_a_header_without_text(text, message):
+    """A file holding only 欽定四庫全書 (the line over every 四庫 juan) was imported as a juan
+    whose one paragraph was that line (juan 1 of a work named after the file); it is a header
+    with no text, skipped with a notice as Kanripo's header-only files are."""
+    with pytest.raises(NoTextError) as info:
+        parse_siku(text, "x.txt")
+    assert str(info.value) == message
+
+
+def test_a_collection_line_without_a_title_line_is_header():
+    text = "欽定四庫全書\n大射之儀君有命戒射\n右戒百官\n"
+    doc = parse_siku(text, "x.txt")
+    assert (doc.collection, doc.header_lines, doc.work_title, doc.juan_number) == ("欽定四庫全書", ["欽定四庫全書"], "x", 1)
+    assert [(p.kind, p.text) for p in doc.all_pieces()] == [(TEXT, "大射之儀君有命戒射")]
+    assert doc.render() == text
+
+
+def test_a_byte_order_mark_inside_a_file_is_named_and_kept(tmp_path):
+    """U+FEFF belongs at a file's start; one inside (two files joined) gave no warning."""
+    text = "\ufeff禮書綱目卷十 婺源江永撰\n大射之儀\ufeff君有命戒射\n右戒百官\n"
+    assert inner_bom_warnings(text, "x.txt") == [
+        "x.txt:2:5: U+FEFF (byte order mark) inside the file, not at its start: kept as text (an invisible "
+        "character; two files joined here?)"]
+    many = "經" + "\ufeff" * 7
+    assert inner_bom_warnings(many, "y.txt")[5:] == ["y.txt: 2 more U+FEFF inside the file, kept as text"]
+    assert inner_bom_warnings("\ufeff經文", "z.txt") == []
+    doc = parse_siku(text, "x.txt")
+    assert [p.text for p in doc.all_pieces()] == ["大射之儀\ufeff君有命戒射"] and doc.render() == text
+    path = tmp_path / "joined.txt"
+    path.write_text(text, encoding="utf-8")
+    assert read_document(path).warnings == [f"{path}:2:5: U+FEFF (byte order mark) inside the file, not at its "
+                                            "start: kept as text (an invisible character; two files joined here?)"]
 
 
 @pytest.mark.parametrize("data,message", [

@@ -33,7 +33,7 @@ from .lengths import check_lengths
 from .mandoku import is_mandoku, page_breaks, parse_mandoku, render_mandoku
 from .plaintext import split_juans
 from .siku import MAX_JUAN, parse_siku
-from .source import decode_bytes
+from .source import decode_bytes, inner_bom_warnings
 
 
 KANRIPO_CONTROLS = "\x01"
@@ -353,6 +353,7 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
         doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
         _check_looks_chinese(text, path)
     check_lengths(doc, text, str(path))
+    doc.warnings.extend(inner_bom_warnings(text, str(path)))
     doc.sha256 = hashlib.sha256(data).hexdigest()
     return doc
 

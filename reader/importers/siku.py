@@ -25,7 +25,7 @@ from .document import (
     COMMENTARY, LABEL, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
 )
 from .bylines import DYNASTIES, ROLE, parse_byline  # noqa: F401  (their home was here: mandoku.header, tests)
-from .errors import StrayBracket, TextFormatError, keep_stray_brackets
+from .errors import NoTextError, StrayBracket, TextFormatError, keep_stray_brackets
 from .plaintext import is_plain, parse_plain, require_chinese
 from .source import split_source_lines
 from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
@@ -47,6 +47,9 @@ TITLE_LINE = re.compile(
 CHAPTER_LINE = re.compile(
     rf"^(?P<title>[^\s【】右][^\s【】]*)[ \u3000]+(?P<category>[^\s【】]*(?:禮|樂|[{NUMERAL_CHARS}])[上中下]?)$")
 MAX_JUAN = 9999
+#: The collection's line over every juan of the 四庫全書 (``欽定四庫全書``, in either script):
+#: header, with or without a title line under it, never a paragraph of the text.
+COLLECTION_LINE = re.compile(r"^[ \u3000]*(?:欽定四庫全書|钦定四库全书)[ \u3000]*$")
 
 
 def split_source_tag(body: str, in_record: bool) -> tuple[str, str, str]:
@@ -159,8 +162,11 @@ class _Parser:
                     doc.collection = lines[0]
                 title_match, i = m, j + 1
                 break
-        if title_match:
+        if not title_match and lines and COLLECTION_LINE.match(lines[0]):
+            doc.collection, i = lines[0].strip(SPACES), 1  # the collection's line without a title line
+        if title_match or i:
             doc.header_lines = lines[:i]
+        if title_match:
             doc.work_title = title_match["work"]
             doc.juan_label = title_match["label"]
             doc.juan_number = chinese_to_int(title_match["num"])
@@ -232,7 +238,7 @@ class _Parser:
             section.paragraphs.append(self.paragraph(line, lineno))
         if not any(p.text.strip() for p in doc.all_pieces()):
             line, column = (i + 1, 1) if i < len(lines) else (len(lines), len(lines[-1]) + 1)
-            self.error(line, column, "no text: the file has a header but no main text")
+            raise NoTextError(self.path, line, column, "no text: the file has a header but no main text")
         return doc
 
     def _is_closer(self, line: str) -> bool:

@@ -43,6 +43,28 @@ def locate(text: str, index: int) -> tuple[int, int]:
     return line, column
 
 
+#: Inner byte order marks a file's warnings name one by one; more are counted in one line.
+MAX_BOM_WARNINGS = 5
+
+
+def inner_bom_warnings(text: str, path: str) -> list[str]:
+    """Warnings for each U+FEFF of ``text`` (decoded) after its first character: a byte order
+    mark belongs at the start of a file only, and one inside it is the seam where two files
+    were joined, or a copy from an editor that wrote one. It is kept as a character of the text
+    (the file writes back byte for byte; search and display pass over it, as over any invisible
+    code point), and named, ``path:line:column: …`` (1-based, code points), the first
+    ``MAX_BOM_WARNINGS`` each and the rest counted."""
+    found = [i for i in range(1, len(text)) if text[i] == "\ufeff"]
+    out = []
+    for i in found[:MAX_BOM_WARNINGS]:
+        line, column = locate(text, i)
+        out.append(f"{path}:{line}:{column}: U+FEFF (byte order mark) inside the file, not at its start: "
+                   f"kept as text (an invisible character; two files joined here?)")
+    if len(found) > MAX_BOM_WARNINGS:
+        out.append(f"{path}: {len(found) - MAX_BOM_WARNINGS} more U+FEFF inside the file, kept as text")
+    return out
+
+
 def decode_bytes(data: bytes, path: str, encoding: str = "utf-8", allowed_controls: str = "") -> str:
     """Decode ``data`` read from ``path``; the result keeps a BOM if there was one.
 

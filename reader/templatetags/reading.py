@@ -6,6 +6,8 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from config.budget import check
+from reader.crumbs import crumb_trail
+from reader.tables import paragraph_blocks
 from reader.citation import section_heading as _section_heading, section_label as _section_label
 from reader.importers.mandoku.commentators import closes_note
 from reader.juans import nav_label, short_label as _short_label
@@ -538,3 +540,18 @@ def work_byline(work, edition=None) -> str:
     ``edition`` (when given: ``{{ work|work_byline:edition }}``) prints it; no query for a work
     and edition already loaded."""
     return _work_byline(work, edition or None)
+
+
+@register.inclusion_tag("reader/_crumbs.html")
+def crumbs(edition, juan=None, section=None, tail="", juan_url="", several=None, display=None) -> dict:
+    """The page's breadcrumbs (``reader.crumbs.crumb_trail``), the book's words in the reader's
+    display (simplified in simplified display; 書目 as it is): ``{"steps": [Crumb, …]}`` for ``reader/_crumbs.html``."""
+    steps = crumb_trail(edition, juan, section, tail, juan_url=juan_url, several=several)
+    return {"steps": steps[:1] + [step._replace(label=shown(step.label, display)) for step in steps[1:]]}
+
+
+@register.filter
+def text_blocks(paragraphs) -> list:
+    """A section's paragraphs as ``reader.tables.Block``: paragraphs of text, and tables (the
+    paragraphs in a row that write one)."""
+    return paragraph_blocks(paragraphs)

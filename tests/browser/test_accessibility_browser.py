@@ -30,6 +30,7 @@ PAGES = [
     ("subclass", "/classes/KR1d/", None),
     ("work", f"/works/{WORK}/", None),
     ("edition", "/works/KR1d0086-WYG/", None),
+    ("edition-of-work", f"/works/{WORK}/editions/{WORK}/", None),
     ("juan", f"/works/{WORK}/juan/10/", None),
     ("juan-hidden", f"/works/{WORK}/juan/10/?notes=hidden", None),
     ("juan-only", f"/works/{WORK}/juan/10/?notes=only", None),
@@ -42,6 +43,8 @@ PAGES = [
     ("section-highlight", f"/works/{WORK}/juan/10/2/?hl=%E4%BE%AF", None),
     ("paged-section", f"/works/{WORK}/juan/81/1/?page=2", None),
     ("paged-juan", f"/works/{WORK}/juan/81/", None),
+    ("table", "/works/KR2a0001/juan/205/2/", None),  # the tls 史記's 表, shown as tables
+    ("table-vertical", "/works/KR2a0001/juan/205/2/?layout=vertical", None),
     ("layers-all", f"/works/{ZHUSHU}/juan/1/", None),
     ("layers-only-readings", f"/works/{ZHUSHU}/juan/1/?layers=only-readings", None),
     ("layers-only-subcommentary-vertical", f"/works/{ZHUSHU}/juan/1/1/?layers=only-subcommentary&layout=vertical", None),
@@ -70,8 +73,9 @@ PAGES = [
 
 @pytest.fixture
 def library(site, settings, tmp_path):
-    """The seed with another edition of its juan, a book that carries its text, a 注疏 juan
-    and a long section (pages of 100 characters)."""
+    """The seed with another edition of its juan, a book that carries its text, a 注疏 juan,
+    a juan of tables (the tls 史記's 漢興以來諸侯王年表) and a long section (pages of 100
+    characters)."""
     from reader.importers.loader import import_file, load_document
     from reader.importers.siku import parse_siku
 
@@ -83,6 +87,7 @@ def library(site, settings, tmp_path):
     (folder / "KR1d0086_012.txt").write_bytes((KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt").read_bytes())
     import_file(folder / "KR1d0086_012.txt")
     import_file(KANRIPO / "KR1d0026" / "KR1d0026_007.txt")
+    import_file(KANRIPO.parent / "kanripo-commentary" / "KR2a0001" / "KR2a0001_205.txt")
     load_document(zhushu_document())
     load_document(parse_siku(LONG, "long.txt"))
     return site

@@ -40,8 +40,8 @@ def selection_box(page):
 
 #: What the list shows for SPAN: the place as listed, and the characters shared.
 EXPECTED = [
-    ["儀禮（KR1d0026） 卷第七 §1「大射之儀君有命戒…」", "同 20 字"],
-    ["儀禮鄭註句讀（KR1d0038） 卷七 §2「前射三日戒宰視滌量道張侯」", "同 20 字"],
+    ["儀禮（四部叢刊本） 卷第七 §1「大射之儀君有命戒…」", "同 20 字"],
+    ["儀禮鄭註句讀（四庫全書・文淵閣本） 卷七 §2「前射三日戒宰視滌量道張侯」", "同 20 字"],
 ]
 
 

@@ -22,6 +22,7 @@ from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterD
 from ..errors import NoTextError, TextFormatError
 from ..positions import piece_positions
 from ..source import split_source_lines
+from .tls import juan_label, org_title, table_row
 from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
 from .contents import contents_lines
@@ -201,6 +202,7 @@ class _Parser:
             fill_byline(doc, found["byline"])
         indented = not self.header.tls and one_authors_book(doc) and indented_commentary(units)  # 吳園周易解
         group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc), heading_indent=2 * indented)
+        doc.juan_label = juan_label(doc, found.get("org")) if self.header.tls else doc.juan_label  # 史記 KR2a0001_201: 三代世表
         glued = [] if self.header.tls else glued_title_bylines(doc, self.header)  # 毛詩 卷三: (…)毛詩國風　鄭氏箋
         if glued and not doc.bylines:
             fill_byline(doc, IDEO_SPACE.join(dict.fromkeys(glued)))
@@ -412,9 +414,9 @@ class _Parser:
             entry = entries.get(i, "")
             if entry:
                 pass
-            elif stripped.startswith("*") and ORG_HEADING.match(line):
+            elif stripped.startswith("*") and ORG_HEADING.match(line) and not (self.header.tls and table_row(line)):
                 m = ORG_HEADING.match(line)
-                heading = (line, ChapterDoc(title=m["title"], heading=line))
+                heading = (line, ChapterDoc(title=org_title(m["title"]) if self.header.tls else m["title"], heading=line))
             elif self.header.tls and TLS_HEADING.match(line):
                 m = TLS_HEADING.match(line)
                 heading = (line, ChapterDoc(title=m["title"], heading=line))

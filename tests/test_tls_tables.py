@@ -1,0 +1,61 @@
+"""The tls 史記 (``../shared/corpus/kanripo-commentary/KR2a0001``): its ten 表 are juans named by
+their chapters, its numbered headings under org stars are titled without the tls number, and the
+rows of its tables are text, never headings (``reader.importers.mandoku.tls``)."""
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.tls import org_title, table_row, table_rows
+
+from .conftest import SHARED
+
+SHIJI = SHARED / "corpus" / "kanripo-commentary" / "KR2a0001"
+ZHOUYI = SHARED / "corpus" / "kanripo-references" / "KR1a0001"
+
+
+def parse(path):
+    raw = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(path))
+    assert render_mandoku(doc) == raw  # the text of a table is stored as it is, | included
+    return doc
+
+
+def test_each_biao_file_is_labelled_by_its_chapter():
+    """The ten files of the 表 opened with ``** 2 表`` and were all labelled 表; each holds one
+    chapter (``*** 2.1　《三代世表》``), whose name labels it. The group files keep their group's
+    name (紀, 書, 世家, 傳: several chapters each)."""
+    docs = {path.stem[-3:]: parse(path) for path in sorted(SHIJI.glob("KR2a0001_*.txt"))}
+    assert {k: d.juan_label for k, d in docs.items()} == {
+        "100": "紀", "201": "三代世表", "202": "十二諸侯年表", "203": "六國年表", "204": "秦楚之際月表",
+        "205": "漢興以來諸侯王年表", "206": "高祖功臣侯者年表", "207": "惠景閒侯者年表", "208": "建元以來侯者年表",
+        "209": "建元已來王子侯者年表", "210": "漢興以來將相名臣年表", "300": "書", "400": "世家", "500": "傳"}
+    for key in [f"2{n:02d}" for n in range(1, 11)]:  # one chapter, titled without its tls number
+        assert [c.title for c in docs[key].chapters] == [docs[key].juan_label]
+    assert [c.title for c in docs["300"].chapters][:3] == ["禮書第一", "樂書第二", "律書第三"]
+
+
+def test_a_table_row_with_org_stars_is_no_chapter():
+    """KR2a0001_205.txt:196 ``*** 公元前|206高祖元年|楚|　|¶`` (the 年表's header row) was a
+    chapter of its own, titled by the row, over the table's sections."""
+    doc = parse(SHIJI / "KR2a0001_205.txt")
+    assert [c.title for c in doc.chapters] == ["漢興以來諸侯王年表"]
+    texts = ["".join(p.text for p in s.pieces) for s in doc.chapters[0].sections]
+    assert len(texts) == 7
+    assert any("***公元前|206高祖元年|楚|" in t.replace("\u3000", "").replace(" ", "") for t in texts)
+
+
+def test_table_and_heading_rules():
+    assert (table_row("*** 公元前|206高祖元年|楚|　|¶"), table_row("*** 2.10　《漢興以來將相名臣年表》|"),
+            table_row("** 2 表")) == (True, False, False)
+    assert [org_title(t) for t in ("2.1　《三代世表》　　　　", "2.10　《漢興以來將相名臣年表》|", "表", "《乾第一》")] == [
+        "三代世表", "漢興以來將相名臣年表", "表", "《乾第一》"]
+    raw = "帝王世國號|顓頊屬|俈屬||\n黃帝號有熊。|¶\n黃帝生昌意。|¶\n　||\n帝外壬，¶\n中丁弟。|¶\n　|　|"
+    assert table_rows(raw) == [["帝王世國號", "顓頊屬", "俈屬"], ["黃帝號有熊。", "黃帝生昌意。", ""],
+                               ["帝外壬，中丁弟。", "", ""]]
+    assert table_rows("太史公曰：¶\n五帝、三代之記，尚矣。|") is None
+    # a run of three marks closes a cell, an empty cell and the row
+    assert table_rows("公元前|206高祖元年|¶\n淮陽|長沙|||\n205二|都彭城。|¶\n　||") == [
+        ["公元前", "206高祖元年", "淮陽", "長沙", ""], ["205二", "都彭城。", ""]]
+
+
+def test_zhouyi_headings_keep_their_form():
+    """周易 (tls, ``** 《乾第一》``): a heading with no tls number is left as it is, and its file
+    keeps its heading for label (the Readme.org names it 〈乾〉第一 on import, ``reader.juans``)."""
+    assert [parse(ZHOUYI / f"KR1a0001_{n:03d}.txt").juan_label for n in (1, 2, 3)] == ["《乾第一》", "《坤第二》", "《屯第三》"]
