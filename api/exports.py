@@ -36,7 +36,7 @@ from corrections.overlay import juan_overlay
 from corrections.upstream import corrected_document
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
-from reader.models import Piece
+from reader.models import Chapter, Piece, Section
 from reader.people import byline_pieces, cited_people, section_people
 from reader.pieces import is_classic
 from reader.reading import chapter_views
@@ -320,15 +320,21 @@ def _declared_codes(texts) -> set[str]:
     return codes
 
 
-def juan_texts(juan):
-    """Every stored string of ``juan`` that the TEI writes as text (titles, closers, pieces):
-    the strings ``_char_decl`` declares the gaiji of. Two queries."""
-    yield juan.label
-    for title, category, heading in juan.chapters.values_list("title", "category", "heading"):
+def juans_texts(juans):
+    """Every stored string of ``juans`` that the TEI writes as text (labels, titles, closers,
+    pieces): the strings ``_char_decl`` declares the gaiji of. Three queries whatever the number
+    of juans, read in chunks (the memory of a chunk, not of the work): three a juan took 0.42 s
+    of the 2.6 s of CPU of 後漢書's whole export (125 juans), all before its first byte."""
+    ids = [juan.pk for juan in juans]
+    for juan in juans:
+        yield juan.label
+    for title, category in Chapter.objects.filter(juan_id__in=ids).values_list("title", "category").iterator(
+            chunk_size=2000):
         yield title
         yield category
-    yield from juan.sections.values_list("closer", flat=True)
-    for text, tag, source in Piece.objects.filter(section__juan=juan).values_list("text", "source_tag", "source"):
+    yield from Section.objects.filter(juan_id__in=ids).values_list("closer", flat=True).iterator(chunk_size=2000)
+    for text, tag in Piece.objects.filter(section__juan_id__in=ids).values_list("text", "source_tag").iterator(
+            chunk_size=2000):
         yield text
         yield tag
 
@@ -436,7 +442,7 @@ def tei_chunks(work, juans):
     """The TEI document of ``juans`` of ``work`` as consecutive strings: the XML declaration
     and header, then one string per juan, then the closing tags; for streaming a whole work
     without holding it. ``juans`` is iterated twice (once for the ``<charDecl>``)."""
-    codes = _declared_codes(text for juan in juans for text in juan_texts(juan))
+    codes = _declared_codes(juans_texts(juans))
     edition = next((juan.edition for juan in juans), None)
     yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
            f'<TEI xmlns="{TEI_NS}" xml:lang="lzh-Hant">'

@@ -327,9 +327,10 @@ def candidate_pieces(ranked) -> dict[tuple[int, int, int], tuple[int, list]]:
     wanted = set(ranked)
     if not wanted:
         return {}
+    pairs = {key[:2] for key in wanted}  # (edition, juan): the query's rows are every edition × every number
     juans = {(e, n): pk for pk, e, n in Juan.objects.filter(
-        edition_id__in={e for e, _, _ in wanted}, number__in={n for _, n, _ in wanted}).values_list(
-        "pk", "edition_id", "number") if any(k[:2] == (e, n) for k in wanted)}
+        edition_id__in={e for e, _ in pairs}, number__in={n for _, n in pairs}).values_list(
+        "pk", "edition_id", "number") if (e, n) in pairs}
     positions: dict[int, set] = {}
     for e, n, position in wanted:
         if (e, n) in juans:
