@@ -68,7 +68,7 @@ from config.filecache import PlainFileCache
 from config.ratelimit import signed_in
 from config.server_timing import mark
 
-from reader.reading import COOKIE, Display, parse_cookie
+from reader.reading import CHOICES, COOKIE, Display, parse_cookie
 from reader.stamp import corpus_version
 from search.backends import get_search_backend
 
@@ -276,8 +276,11 @@ def tidy_url(request) -> str | None:
     if reads is not None:
         # Such a view reads a parameter once (its last value, as ``QueryDict.get``) unless it
         # takes several (``MULTI_VALUED``): a repeat (?page=x1&page=1, ?page=x2&page=1 …) would
-        # make a key, and a page, of its own.
-        kept = read_pairs(pairs, reads)
+        # make a key, and a page, of its own. A display setting of a value the pages do not know
+        # (?size=x1, ?size=x2 …: ``reader.reading`` drops it) is the page without it, which
+        # each value had built afresh and kept.
+        kept = [(name, value) for name, value in read_pairs(pairs, reads)
+                if name not in CHOICES or value in CHOICES[name]]
         return None if kept == pairs else request.path + (f"?{urlencode(kept)}" if kept else "")
     reads = QUERY_PARAMETERS
     if all(name in reads for name, _ in pairs):

@@ -270,15 +270,17 @@ def test_a_reading_page_keeps_the_parameters_it_reads_and_drops_those_other_view
     ``layers`` being no parameter of the cache's list; and ``?title=1``, ``?shu=2``, ``?with=3`` …
     (parameters the API's work list, the catalogue API and collation read) each had the juan
     page built afresh and kept, as ``?x=1`` had before the redirect (decision 0008); so did a
-    repeated parameter (``?page=x1&page=1``: the page reads the last)."""
+    repeated parameter (``?page=x1&page=1``: the page reads the last) and a display setting of a
+    value the page drops (``?size=x1``)."""
     page = client.get(JUAN + "?layers=classic")
     assert page.status_code == 200
     assert f'<a href="{iri_to_uri(JUAN)}?layers=classic" rel="nofollow" title="只看經文（白文）" data-setting="layers" ' \
            f'data-value="classic" class="current" aria-current="true">' in page.content.decode()
     for query in ("title=1", "shu=2", "with=3&hl=%E5%B0%84", "q=%E5%B0%84&page=1", "page=x1&page=1",
-                  "hl=a&exact=on&hl=%E5%B0%84"):
+                  "hl=a&exact=on&hl=%E5%B0%84", "size=x1", "size=l&layout=x2", "size=x3&size=l"):
         response = client.get(JUAN + "?" + query)
-        kept = {"with=3&hl=%E5%B0%84": "?hl=%E5%B0%84", "hl=a&exact=on&hl=%E5%B0%84": "?hl=%E5%B0%84&exact=on"}.get(
+        kept = {"with=3&hl=%E5%B0%84": "?hl=%E5%B0%84", "hl=a&exact=on&hl=%E5%B0%84": "?hl=%E5%B0%84&exact=on",
+                "size=l&layout=x2": "?size=l", "size=x3&size=l": "?size=l"}.get(
             query, "?page=1" if "page=" in query else "")
         assert (response.status_code, response["Location"]) == (301, iri_to_uri(JUAN) + kept)
     for url, query in (("/", "title=1"), ("/classes/KR1d/", "shu=%E7%A6%AE"), ("/works/禮書綱目/", "page=2")):
