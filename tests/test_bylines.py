@@ -147,12 +147,14 @@ def test_a_shared_role_names_each_person_before_it():
 def test_offices_filling_a_line_and_a_title_before_the_commentator():
     """毛詩 (四部叢刊, KR1c0002): 卷一's 「唐國子愽士兼太子中允贈齊州刺史」 / 「呉縣開國男陸　德明釋文附」
     is 陸德明, whose 釋文 is attached (附); 卷十's heading line 「毛詩小雅　鄭氏箋」 is the book's
-    title and 鄭氏's 箋 (it was read as 毛詩 of the native place 小雅鄭氏)."""
+    title and 鄭氏's 箋 (it was read as 毛詩 of the native place 小雅鄭氏). 卷一 prints 鄭氏箋 too, on a line
+    of its own under the 篇 heading with its note (``glued_titles.own_line_titles``): after 陸德明."""
     found = []
     for name in ("KR1c0002_001.txt", "KR1c0002_010.txt"):
         path = REFERENCES / "KR1c0002" / name
         found.append(parse_mandoku(path.read_text(encoding="utf-8"), str(path)).bylines)
-    assert found == [[{"dynasty": "唐", "place": "", "name": "陸德明", "role": "釋文"}],
+    assert found == [[{"dynasty": "唐", "place": "", "name": "陸德明", "role": "釋文"},
+                      {"dynasty": "", "place": "", "name": "鄭氏", "role": "箋"}],
                      [{"dynasty": "", "place": "", "name": "鄭氏", "role": "箋"}]]
 
 

@@ -84,3 +84,43 @@ def _book_title(piece, work: str) -> bool:
     text = piece.text.strip(IDEO_SPACE)
     return bool(work) and len(text) <= TITLE_MAX and same_title(text[:len(work)], work) \
         and not any(PILCROW in raw for _, raw in piece.layout)
+
+
+def own_line_titles(doc: JuanDocument, header) -> list[str]:
+    """The 大題 and the commentator each on a line of his own under a 篇 heading and its note,
+    each with a note of its own running on (毛詩 四部叢刊 卷一: ``周南關雎詁訓傳第一`` and its note,
+    then ``　毛詩國風(詩是此書之名…`` and ``　鄭氏箋(本作牋…``, 陸德明's readings on the title and
+    on the 箋): the 大題 a label, as a title is, the commentator a label too, his byline returned
+    (``鄭氏箋``), in text order; [] when no chapter opens so. Only at the head of a chapter's first
+    section, before its text: the paragraphs of the heading's note, then a line that opens with
+    the 大題 (``_book_title``) or none, then one that opens with a commentator's byline made of
+    entries alone (at most ``BYLINE_ALONE_MAX`` characters, ending in ``COMMENTATOR_ROLES``), each
+    followed by its notes alone; a 大題 with no commentator under it is left as it is."""
+    found: list[str] = []
+    for chapter in doc.chapters:
+        if not chapter.heading or not chapter.sections:
+            continue
+        titles = []  # the 大題 before the commentator's line
+        for para in chapter.sections[0].paragraphs:
+            if all(p.kind == NOTE for p in para):
+                continue  # the heading's note, or a title's running on
+            if len(para) < 2 or para[0].kind != TEXT or any(p.kind != NOTE for p in para[1:]) \
+                    or any(PILCROW in raw for _, raw in para[0].layout):
+                break
+            words = para[0].text.strip(IDEO_SPACE)
+            byline = header.byline_line(IDEO_SPACE * 2 + words + PILCROW) \
+                if len(words) <= BYLINE_ALONE_MAX and words.endswith(COMMENTATOR_ROLES) else None
+            if byline:
+                for piece in (*titles, para[0]):
+                    piece.kind = LABEL
+                found.append(byline)
+                break
+            if titles or not _book_title(para[0], header.work):
+                break
+            titles.append(para[0])
+    return found
+
+
+#: The roles a commentator's line under the 大題 ends with (鄭氏箋); a line ending in 傳 under a 篇
+#: heading is a 傳's title (後漢書 ``隗囂傳(…)``), not a byline.
+COMMENTATOR_ROLES = ("箋", "注", "註")

@@ -32,6 +32,47 @@ def layout_only(s: str) -> bool:
     return not MD.sub("", PB.sub("", s)).strip(IDEO_SPACE + PILCROW + " ")
 
 
+def print_width(line: str) -> int:
+    """The width of a printed line in full-size characters: indentation and text count
+    one each, small print half (two columns), markup (¶, page breaks, ``( ) /``) nothing."""
+    line = MD.sub("", PB.sub("", line)).rstrip(PILCROW)
+    width = small = 0
+    inside = False
+    for ch in line:
+        if ch == "(":
+            inside = True
+        elif ch == ")":
+            inside = False
+        elif ch == "/" and inside:
+            continue
+        elif inside:
+            small += 1
+        else:
+            width += 1
+    return width + (small + 1) // 2
+
+
+def full_width(lines: list[str], start: int, end: int, large_only: bool = False) -> int:
+    """The width of a full printed line in a file: the most common ``print_width`` of its
+    content lines of ten or more (WYG prints about 21 characters a line); a line that
+    wide or wider runs on to the next (see ``_Parser.scan_body``). With ``large_only``, of
+    the lines holding no small print: an edition may set its small print closer than two
+    columns to a full-size character (楚辭 SBCK: 15 full-size characters a line, but 18 to 20
+    measured over every line, its notes' columns counting half)."""
+    counts: dict[int, int] = {}
+    for line in lines[start:end]:
+        if line.startswith(("#", "<pb:")) and layout_only(line) or not line.strip("\u3000 ¶"):
+            continue
+        if large_only and "(" in line:
+            continue
+        w = print_width(line)
+        if w >= 10:
+            counts[w] = counts.get(w, 0) + 1
+    if not counts:
+        return 10 ** 6
+    return max(counts, key=lambda w: (counts[w], w))
+
+
 def split_indent(line: str) -> tuple[str, str]:
     """``(indentation, rest)``: the leading U+3000 of a printed line and what follows."""
     stripped = line.lstrip(IDEO_SPACE)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..bylines import role_apart
+from ..bylines import byline_people, role_apart
 from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument
 from ..errors import NoTextError, TextFormatError
 from ..positions import piece_positions
@@ -31,18 +31,19 @@ from .cuts import place_size_cuts
 from .commentators import assign_commentators, column_evidence, layout_decided, one_authors_book
 from .layers import assign_layers, join_title_note, title_note
 from .named_layers import label_named_layer
-from .lines import (
-    BLANK, IDEO_SPACE, MD, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, layout_only, split_indent,
+from .lines import (  # noqa: F401  (print_width and full_width were defined here: scripts, tests)
+    BLANK, IDEO_SPACE, MD, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, full_width, layout_only,
+    print_width, split_indent,
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .entries import keep_entries_whole
-from .glued_titles import glued_title_bylines
+from .glued_titles import glued_title_bylines, own_line_titles
 from .volume_labels import label_volume
 from .indented import indented_commentary
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries
 from .structure import (
     INDENTED_HEADING, LONE_NUMBERED_CHAPTER, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group,
-    split_tags,
+    split_tags, HEADING_MAX,
 )
 
 
@@ -50,49 +51,11 @@ from .structure import (
 #: print, counted half, makes it short): measured on kanripo-jingbu, see ``scan_body``.
 KAOZHENG_SLACK = 2
 
+#: A 正史's 篇 heading naming only the kind of 篇 and its number (北齊書 ``帝紀第二``, ``列傳第五``): the
+#: 篇's name follows on a line of its own (``神武下``).
+HISTORY_PIAN = re.compile(r"^(?:帝紀|本紀|紀|列傳|傳|志|表|世家|載記)第[一二三四五六七八九十百]+[上中下]?$")
 #: Page breaks at the start of a line's content.
 PB_LEAD = re.compile(r"^(?:<pb:[^<>()¶\s]*>)+")
-
-
-def print_width(line: str) -> int:
-    """The width of a printed line in full-size characters: indentation and text count
-    one each, small print half (two columns), markup (¶, page breaks, ``( ) /``) nothing."""
-    line = MD.sub("", PB.sub("", line)).rstrip(PILCROW)
-    width = small = 0
-    inside = False
-    for ch in line:
-        if ch == "(":
-            inside = True
-        elif ch == ")":
-            inside = False
-        elif ch == "/" and inside:
-            continue
-        elif inside:
-            small += 1
-        else:
-            width += 1
-    return width + (small + 1) // 2
-
-
-def full_width(lines: list[str], start: int, end: int, large_only: bool = False) -> int:
-    """The width of a full printed line in a file: the most common ``print_width`` of its
-    content lines of ten or more (WYG prints about 21 characters a line); a line that
-    wide or wider runs on to the next (see ``_Parser.scan_body``). With ``large_only``, of
-    the lines holding no small print: an edition may set its small print closer than two
-    columns to a full-size character (楚辭 SBCK: 15 full-size characters a line, but 18 to 20
-    measured over every line, its notes' columns counting half)."""
-    counts: dict[int, int] = {}
-    for line in lines[start:end]:
-        if line.startswith(("#", "<pb:")) and layout_only(line) or not line.strip("\u3000 ¶"):
-            continue
-        if large_only and "(" in line:
-            continue
-        w = print_width(line)
-        if w >= 10:
-            counts[w] = counts.get(w, 0) + 1
-    if not counts:
-        return 10 ** 6
-    return max(counts, key=lambda w: (counts[w], w))
 
 
 def _flush_after(lines: list[str], i: int, end: int) -> bool:
@@ -206,6 +169,8 @@ class _Parser:
         glued = [] if self.header.tls else glued_title_bylines(doc, self.header)  # 毛詩 卷三: (…)毛詩國風　鄭氏箋
         if glued and not doc.bylines:
             fill_byline(doc, IDEO_SPACE.join(dict.fromkeys(glued)))
+        for byline in [] if self.header.tls else own_line_titles(doc, self.header):  # 毛詩 卷一: 鄭氏箋(…) under 陸德明
+            doc.bylines.extend(p for p in byline_people(byline) if p not in doc.bylines)
         if not doc.sections and not found.get("title") and not any(c.heading for c in doc.chapters):
             # a juan title or a heading over blank pages (史記正義 卷二十二: the 四庫 edition has no
             # notes on this 表) is a juan without text, imported; a header and nothing else is no juan
@@ -579,7 +544,13 @@ class _Parser:
             last, c = self.scan_line(body, tokens_re, lineno, col0, unit.pieces, TEXT, NOTE, lead, term,
                                      cont_arg, last)
             cont = _cont(c, indent, "main")
-            para_break, at_start, prev_indent = False, False, indent
+            # the 篇's name on a short line of its own under a 正史's heading that names only the kind of
+            # 篇 and its number (北齊書 ``帝紀第二`` over ``神武下``): the text opens on the next line
+            named = (cont_arg is None and len(units) > 1 and units[-2].kind == "heading" and indent <= 2
+                     and bool(HISTORY_PIAN.match(units[-2].chapter.title))
+                     and "(" not in line and len(unit.pieces) == 1 and unit.pieces[0].n <= HEADING_MAX
+                     and print_width(line) <= full // 2 and cont is not None and cont[0] == "text")
+            para_break, at_start, prev_indent = named, False, indent
             after_entry = bool(entry)
             prev_width = print_width(line)
             i += 1

@@ -42,7 +42,10 @@ UNIT_LIMIT = 600
 #: Whole-line labels (as 經 in the seed form; 補 opens supplementary texts in 禮書綱目).
 LABELS = ("經", "傳", "記", "補")
 
-TLS_HEADING = re.compile(r"^(?P<num>[A-Z]?[\d.]*)《(?P<title>[^》]+)》$")
+#: A tls edition's heading: its number and the 篇's title in 《》 (``1.1《五帝本紀》``), alone on its line;
+#: a stray number before it is the transcription's (史記 KR2a0001_100 ``1 1.12《孝武本紀》``, the
+#: only one of the shared corpus's tls files: the 篇 was stored as text).
+TLS_HEADING = re.compile(r"^(?:\d+ +)?(?P<num>[A-Z]?[\d.]*)《(?P<title>[^》]+)》$")
 TLS_NUMBER = re.compile(r"^(?:[A-Z]\d+(?:\.\d+)*|\d+(?:\.\d+)+)\.?(?=\S)")
 CHAPTER_LINE = re.compile(r"^(?P<title>[^\s()<¶右][^\s()<¶]{0,9})(?P<sep>\u3000+)(?P<category>[^\s()<¶][^()<¶]{0,15}?)$")
 #: A numbered chapter heading at a section start, alone or before its note: 大射儀第七,
