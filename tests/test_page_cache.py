@@ -196,7 +196,10 @@ def test_a_display_cookie_is_keyed_by_what_it_means(client, seed_juan, page_cach
 def test_exports_are_kept_too(client, seed_juan, page_cache, django_assert_num_queries):
     whole = client.get(f"/api/works/{seed_juan.work_id}/export/tei/")
     assert whole.streaming and not page_cache._cache  # a whole work streams, and is not kept
-    whole.close()  # its heavy slot and this process's count of running heavy requests (config.running)
+    # read to its end, so the test client closes it (its heavy slot and this process's count of
+    # running heavy requests, config.running), as a server does; a direct close() would also
+    # close the test's PostgreSQL connection (request_finished -> close_old_connections)
+    assert b"<TEI" in b"".join(whole.streaming_content)
     url = f"/api/works/{seed_juan.work_id}/juans/10/export/tei/"
     first = client.get(url)
     assert first.status_code == 200 and first["Content-Disposition"].startswith("attachment")

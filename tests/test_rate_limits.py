@@ -23,9 +23,13 @@ def budget(settings):
 
 
 def closed(response) -> int:
-    """The status of ``response``, closed: a streamed file left unread would hold its heavy slot
-    and this process's count of running heavy requests (``config.running``) for later tests."""
-    response.close()
+    """The status of ``response``, a streamed file read to its end: left unread it would hold its
+    heavy slot and this process's count of running heavy requests (``config.running``) for later
+    tests. Read to its end, the test client closes it as a server does (``response.close()``
+    called directly would also send ``request_finished`` to ``close_old_connections``, closing the
+    test's own PostgreSQL connection)."""
+    if response.streaming:
+        b"".join(response.streaming_content)
     return response.status_code
 
 
