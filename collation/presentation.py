@@ -84,15 +84,18 @@ def cut(text: str, variants) -> list[Segment]:
     return segs
 
 
-def heading(section, variants) -> list[Segment]:
-    """The heading the page shows for a section, cut at its variants: the closer (右張侯)
-    with the closer's variants, else the title with the title's; [] for a section with
-    neither."""
+def varied_heading(section, variants) -> list[Segment]:
+    """The book's heading of a section cut at its variants, shown after the section's name
+    (``reader.citation.section_label``, §4「陳設器席」) only when other editions read it
+    otherwise: the closer (右陳設器席) with the closer's variants, else the title with the
+    title's; [] for a section with neither or with no variant in it (the name says it all)."""
     if section.closer:
-        return cut(section.closer, [v for v in variants if v.kind == CLOSER])
-    if section.title:
-        return cut(section.title, [v for v in variants if v.kind == TITLE])
-    return []
+        segments = cut(section.closer, [v for v in variants if v.kind == CLOSER])
+    elif section.title:
+        segments = cut(section.title, [v for v in variants if v.kind == TITLE])
+    else:
+        return []
+    return segments if any(seg.variant for seg in segments) else []
 
 
 def omitted_by(variants) -> list[str]:
@@ -100,4 +103,4 @@ def omitted_by(variants) -> list[str]:
     return [r.witness for v in variants if v.kind == SECTION for r in v.readings]
 
 
-__all__ = ["Segment", "PieceView", "piece_views", "cut", "heading", "omitted_by", "TEXT"]
+__all__ = ["Segment", "PieceView", "piece_views", "cut", "varied_heading", "omitted_by", "TEXT"]

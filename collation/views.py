@@ -15,7 +15,7 @@ from reader.reading import display_from_request
 
 from .align import CLASS_NAMES, CLASSES
 from .parallels import MIN_SPAN, find_parallels, segments
-from .presentation import heading, omitted_by, piece_views
+from .presentation import omitted_by, piece_views, varied_heading
 from .quotations import juan_parallels
 from .service import collate_juan
 
@@ -49,7 +49,7 @@ def _collation_page(request, slug, number, positions=None):
     counts = collation.counts()
     if hide_glyphs:
         collation = collation.without_glyphs()
-    sections = [{"collation": s, "pieces": piece_views(s.pieces, s.variants), "heading": heading(s.section, s.variants),
+    sections = [{"collation": s, "pieces": piece_views(s.pieces, s.variants), "heading": varied_heading(s.section, s.variants),
                  "counterparts": [(slug, c) for slug, c in s.counterparts.items()],
                  "omitted": omitted_by(s.variants)} for s in collation.sections]
     if positions is not None and not sections:

@@ -3,6 +3,7 @@ pairing of sections and notes, the page and the exports, on the three witnesses 
 卷十 (the seed, KR1d0086 and KR1d0086-WYG juan 12)."""
 import csv
 import io
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -121,6 +122,13 @@ def test_collation_page(witnesses, client):
     assert "var-glyph" not in hidden.split("</table>")[1] and "貍步大侯" in hidden
     whole = client.get("/works/禮書綱目/juan/10/collate/").content.decode()
     assert whole.count('class="collation-section"') == 45
+    # each section named as the breadcrumbs and the quotation map name it (reader.citation.section_label),
+    # never by a bare number; its heading repeated only where another edition reads it otherwise
+    seed_url = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/"
+    assert (f'<h2><a href="{seed_url}1/">§1「戒百官」</a> <a class="small" href="{seed_url}1/collate/?">'
+            '本節校勘</a></h2>') in whole
+    assert f'<h2><a href="{seed_url}2/">§2「張侯」</a> <a class="small"' in whole
+    assert re.search(r'<h2><a href="[^"]*">\d+\.</a>', whole) is None
     assert '<input type="checkbox" name="with" value="KR1d0086" checked>' in whole
     # an edition's id chooses it as the API's does
     by_id = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": wyg.pk}).content.decode()
@@ -321,10 +329,10 @@ def test_untitled_sections_are_named_by_their_opening_words_in_every_list(witnes
     seed_26 = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/26/"
     page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086"}).content.decode()
     assert f"<h1>校勘 <small>禮書綱目 卷十 · {label}</small></h1>" in page
-    assert f'<h2><a href="{seed_26}" aria-label="{label}">26.</a> {name}</h2>' in page
+    assert f'<h2><a href="{seed_26}">{label}</a></h2>' in page
     assert f'<p class="counterparts">KR1d0086：<a href="/works/KR1d0086/juan/12/26/">{label}</a></p>' in page
     whole = client.get("/works/禮書綱目/juan/10/collate/", {"with": "KR1d0086"}).content.decode()
-    assert f'aria-label="{label}">26.</a> {name} <a class="small"' in whole
+    assert f'<h2><a href="{seed_26}">{label}</a> <a class="small"' in whole
     for body in (page, whole):
         assert "無題" not in body and "第 26 節" not in body
     csv = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/csv/",
