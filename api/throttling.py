@@ -7,11 +7,41 @@ whole-work exports the API's budgets only (``ApiExportThrottle``): their own bud
 (``EXPORT_ANON_RATE``) and their cost are counted with the other heavy requests, before the
 view (``config.capacity``). Each request's budgets are one read and write of the client's
 counters.
+
+A request refused because its client spent its CPU-time budget (``API_ANON_SECONDS``) is
+answered by ``exception_handler`` with ``CpuTimeSpent``'s words; the count-based budgets keep
+DRF's ("Request was throttled. Expected available in N seconds.").
 """
+from rest_framework.exceptions import Throttled
+from rest_framework.views import exception_handler as drf_exception_handler
+
 from config.ratelimit import (
     AnonRateThrottle, ApiExportThrottle, ApiRateThrottle, ApiSearchThrottle, ExportRateThrottle, SearchRateThrottle,
     UserRateThrottle,
 )
 
+
+class CpuTimeSpent(Throttled):
+    """The 429 of a client whose API requests took its share of server time
+    (``API_ANON_SECONDS``, CPU seconds a minute): ``{"detail": "This client's API requests used
+    up its share of server time (CPU seconds a minute). Available again in N seconds."}`` with
+    ``Retry-After: N`` (N whole seconds, rounded up, as DRF's ``Throttled``)."""
+
+    default_detail = "This client's API requests used up its share of server time (CPU seconds a minute)."
+    extra_detail_singular = "Available again in {wait} second."
+    extra_detail_plural = "Available again in {wait} seconds."
+    default_code = "cpu_time_spent"
+
+
+def exception_handler(exc, context):
+    """DRF's handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``), with a throttled request whose
+    refusing budgets include its client's CPU time (marked ``cost_spent`` by
+    ``config.ratelimit.SharedThrottle``) answered as ``CpuTimeSpent`` with the same wait."""
+    request = context.get("request")
+    if isinstance(exc, Throttled) and not isinstance(exc, CpuTimeSpent) and getattr(request, "cost_spent", False):
+        exc = CpuTimeSpent(exc.wait)
+    return drf_exception_handler(exc, context)
+
+
 __all__ = ["ApiRateThrottle", "ApiSearchThrottle", "ApiExportThrottle", "AnonRateThrottle", "UserRateThrottle",
-           "SearchRateThrottle", "ExportRateThrottle"]
+           "SearchRateThrottle", "ExportRateThrottle", "CpuTimeSpent", "exception_handler"]

@@ -310,7 +310,9 @@ class SharedThrottle(throttling.BaseThrottle):
     scopes count anonymous clients only (``AnonRateThrottle``). A rate of ``None`` is no
     limit. ``costs`` (``(scope, name of its setting)``: ``"N/period"``, N seconds) are budgets
     of what an anonymous client's requests cost, charged after each (``api_charge``): one
-    whose period holds N seconds or more refuses, and waits until enough of them leave it."""
+    whose period holds N seconds or more refuses, and waits until enough of them leave it; the
+    request is then marked ``cost_spent`` (True), so that the API's 429 says the client's share
+    of server time ran out (``api.throttling.exception_handler``), not only that it was throttled."""
 
     budgets: tuple[tuple[str, str], ...] = ()
     costs: tuple[tuple[str, str], ...] = ()
@@ -375,6 +377,7 @@ class SharedThrottle(throttling.BaseThrottle):
             if wait is not None:
                 allowed = False
                 self._waits.append(max(0.0, wait))
+                request.cost_spent = True
         for key in changed:
             entry = entries[key]
             self.cache.set(key, entry, _lifetime(entry))

@@ -305,6 +305,8 @@ REST_FRAMEWORK = {
     # Anonymous and read-only: no sessions or passwords on the API (the admin has its own login).
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.ApiRateThrottle"],  # API_ANON_RATE and API_USER_RATE
+    # DRF's, with a 429 for a client's spent CPU time (API_ANON_SECONDS) that says so
+    "EXCEPTION_HANDLER": "api.throttling.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "api.pagination.StandardPagination",
     "PAGE_SIZE": 20,
     "DEFAULT_RENDERER_CLASSES": [

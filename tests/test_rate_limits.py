@@ -283,7 +283,11 @@ def test_the_user_rate_still_limits_an_anonymous_client(client, seed_backend, bu
     """As DRF's ``UserRateThrottle`` did, ``API_USER_RATE`` counts an anonymous client by its
     address too: set below ``API_ANON_RATE``, it is the one that refuses."""
     budget.API_USER_RATE = "2/min"
-    assert [client.get("/api/works/").status_code for _ in range(3)] == [200, 200, 429]
+    answers = [client.get("/api/works/") for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    # a count-based budget keeps DRF's words: only the CPU-time budget speaks of server time
+    wait = answers[-1]["Retry-After"]
+    assert answers[-1].json() == {"detail": f"Request was throttled. Expected available in {wait} seconds."}
 
 
 def test_a_signed_in_user_is_counted_by_id_in_the_user_budget_only(rf, budget):
@@ -340,7 +344,11 @@ def test_the_cpu_time_of_api_requests_is_a_budget(client, seed_juan, budget, mon
     url = f"/api/works/{seed_juan.work_id}/juans/10/"
     answers = [client.get(url) for _ in range(5)]
     assert [a.status_code for a in answers] == [200, 200, 200, 200, 429]  # 4 × 0.25 s spent the second
-    assert 55 <= int(answers[-1]["Retry-After"]) <= 60
+    wait = answers[-1]["Retry-After"]
+    assert 55 <= int(wait) <= 60
+    # says what ran out (its share of server time) and when it is back, as Retry-After does
+    assert answers[-1].json() == {"detail": "This client's API requests used up its share of server time "
+                                            f"(CPU seconds a minute). Available again in {wait} seconds."}
     entry = caches[budget.THROTTLE_CACHE].get(f"throttle_{client_ip(answers[0].wsgi_request)}")
     period, times, costs = entry["api_seconds"]
     assert (period, len(times), list(costs)) == (60, 5, [0.25] * 5)  # the refusal was charged too
