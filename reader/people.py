@@ -22,6 +22,8 @@ edition is given.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from catalogue.catalogue import entry
 
 from .pieces import LABEL, NOTE_KINDS
@@ -83,6 +85,31 @@ def cited_people(work, edition=None) -> str:
     """Who a citation names before the title: ``work_byline`` with an author's own 撰/著
     unsaid (``〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義``, ``〔清〕江永``)."""
     return people_text(work_people(work, edition), cited=True)
+
+
+def works_told_apart(works) -> dict[int, str]:
+    """``{work id: words}`` telling apart works of one title (two 周禮), as a menu puts them
+    after the title (``周禮（〔漢〕鄭玄注）``): for each work the first of these that no other
+    work of the list has: its first person (``person_text`` as cited, ``〔漢〕鄭玄注``), all its
+    people (``cited_people``), its dynasty (``work_dynasty``, ``宋``); else its slug (its
+    Kanripo ID, ``KR1d0001``), when nothing else tells it apart. The words the catalogue and
+    the books give, not an ID, wherever they can. Reads ``work.editions`` of a work the
+    catalogue does not list with people (prefetch it)."""
+    works = list(works)
+    if len(works) < 2:
+        return {w.pk: "" for w in works}
+    kinds = []
+    for w in works:
+        people = work_people(w)
+        kinds.append((person_text(people[0], cited=True) if people else "", people_text(people, cited=True),
+                      work_dynasty(w)))
+    names: dict[int, str] = {}
+    for kind in range(3):
+        shared = Counter(k[kind] for k in kinds)
+        for w, k in zip(works, kinds):
+            if w.pk not in names and k[kind] and shared[k[kind]] == 1:
+                names[w.pk] = k[kind]
+    return {w.pk: names.get(w.pk) or w.slug for w in works}
 
 
 def section_people(section) -> list[dict[str, str]]:

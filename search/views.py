@@ -11,6 +11,7 @@ from config.budget import check
 from config.ratelimit import search_wait
 
 from reader.models import Chapter, Juan, Work
+from reader.people import works_told_apart
 
 from .analysis import reading_of
 from .backends import SearchError
@@ -111,11 +112,18 @@ def juan_labels(work: str, edition: str = "") -> list[str]:
 
 
 def work_choices() -> list[tuple[int, str]]:
-    """``[(work id, name)]`` for the work filter, by title: the title, with the work's
-    slug (its Kanripo ID) when another work has the same title (周禮（KR1d0001）, 周禮（KR1d0002）)."""
+    """``[(work id, name)]`` for the work filter, by title: the title, told apart in words
+    from another work of the same title (``reader.people.works_told_apart``: 周禮（〔漢〕鄭玄注）,
+    by its people or dynasty; its slug, 周禮（KR1d0001）, only when nothing else tells it apart).
+    One query, and one for the editions of the works that share a title."""
     works = list(Work.objects.order_by("title", "id").only("title", "slug"))
     shared = Counter(w.title for w in works)
-    return [(w.pk, f"{w.title}（{w.slug}）" if shared[w.title] > 1 else w.title) for w in works]
+    twins = {w.pk: w for w in Work.objects.filter(pk__in=[w.pk for w in works if shared[w.title] > 1])
+             .prefetch_related("editions")}
+    told: dict[int, str] = {}
+    for title in {w.title for w in twins.values()}:
+        told.update(works_told_apart(w for w in twins.values() if w.title == title))
+    return [(w.pk, f"{w.title}（{told[w.pk]}）" if w.pk in told else w.title) for w in works]
 
 
 def edition_choices() -> list[tuple[int, str]]:

@@ -167,7 +167,9 @@ def test_works_of_one_title_are_told_apart(search_backend, transactional_db, cli
     import_file(KANRIPO / "KR1d0002" / "KR1d0002_001.txt")
     page = client.get("/search/", {"q": "冢宰"}).content.decode()
     options = re.findall(r'<option value="\d+"[^>]*>([^<]*)</option>', page.split('id="id_work"')[1].split("</select>")[0])
-    assert options == ["周禮（KR1d0001）", "周禮（KR1d0002）"]  # two works: told apart by their Kanripo IDs
+    # two works: told apart in words (KR1d0002 by the catalogue's 鄭玄注); KR1d0001, which neither the
+    # catalogue (周禮(正文), no one named) nor its text names anyone or a dynasty for, by its Kanripo ID
+    assert options == ["周禮（KR1d0001）", "周禮（〔漢〕鄭玄注）"]
     places = {re.sub(r"\s+", " ", p) for p in re.findall(r'<a class="where" href="[^"]+">([^<]*?) ', page)}
     assert places and places <= {"周禮（TLS標點本）", "周禮（四部叢刊本）"}  # the first page of hits
     bars = re.findall(r'<ul class="bar-list">(.*?)</ul>', page, re.S)[0]
@@ -175,6 +177,24 @@ def test_works_of_one_title_are_told_apart(search_backend, transactional_db, cli
     exported = b"".join(client.get("/api/search/export/csv/", {"q": "冢宰"}).streaming_content).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(exported)))
     assert {row[0] for row in rows[1:]} == {"周禮（TLS標點本）", "周禮（四部叢刊本）"}
+
+
+def test_works_of_one_title_are_told_apart_by_their_people_then_dynasty_then_id():
+    """``reader.people.works_told_apart``: the first person, else the dynasty, else the slug."""
+    from types import SimpleNamespace
+
+    from reader.people import works_told_apart
+
+    def work(pk, author, dynasty, slug):
+        return SimpleNamespace(pk=pk, author=author, dynasty=dynasty, slug=slug, kanripo_id="",
+                               editions=SimpleNamespace(all=lambda: []))
+
+    assert works_told_apart([work(1, "江永", "清", "a"), work(2, "茅星來", "清", "b")]) == {
+        1: "〔清〕江永", 2: "〔清〕茅星來"}
+    assert works_told_apart([work(1, "", "宋", "a"), work(2, "", "元", "b"), work(3, "", "", "c")]) == {
+        1: "宋", 2: "元", 3: "c"}
+    assert works_told_apart([work(1, "", "", "KR9x0001"), work(2, "", "", "KR9x0002")]) == {
+        1: "KR9x0001", 2: "KR9x0002"}
 
 
 def test_juans_named_by_their_contents_are_counted_as_juans(search_backend, transactional_db, client):
