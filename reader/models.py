@@ -229,7 +229,7 @@ class Edition(models.Model):
 
     @property
     def full_name(self) -> str:
-        """Work title and edition name: ``禮書綱目（KR1d0086-WYG）``."""
+        """Work title and edition name (``name``, in words): ``禮書綱目（四庫全書・文淵閣本・原字）``."""
         return f"{self.work.title}（{self.name}）"
 
     def get_absolute_url(self):

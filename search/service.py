@@ -36,8 +36,9 @@ def edition_places() -> dict[int, dict]:
     Passages in the index name their edition in the ``work_id``/``work_slug`` fields (a
     passage is read in one edition); this maps them to the work and to the names lists
     show: the work's title alone when it has one edition and no other work has its title,
-    else ``禮書綱目（KR1d0086-WYG）``, ``周禮（KR1d0001）`` (two works called 周禮 are told apart
-    by their edition, as the parallels list names them).
+    else the title and the edition's name in words (``Edition.full_name``:
+    ``禮書綱目（四庫全書・文淵閣本・原字）``, ``周禮（TLS標點本）``; two works called 周禮 are told
+    apart by their edition, as the parallels list names them).
 
     One query, then kept in process memory for as long as the search index and the corpus
     stamp stay the same (``BaseSearchBackend.version()``, ``reader.stamp.corpus_version``):
