@@ -372,3 +372,14 @@ def test_a_collation_page_keeps_the_parameters_it_reads(client, seed_juan, page_
         response = client.get(url, QUERY_STRING=query)
         assert (response.status_code, response["Location"]) == (301, iri_to_uri(url) + kept)
     assert not page_cache._cache
+
+
+def test_a_browsable_page_never_shows_another_clients_parameters(client, seed_juan, page_cache):
+    """The browsable API's page prints the request's full path (its URL, its GET button): the
+    made-up text one client puts in the query string is never in the page another client gets."""
+    first = client.get("/api/works/?x=%E5%81%BD%E9%80%A0", HTTP_ACCEPT="text/html")
+    assert first.status_code == 200 and b"GET</b> /api/works/?x=%E5%81%BD%E9%80%A0" in first.content
+    client.cookies.clear()
+    second = client.get("/api/works/", HTTP_ACCEPT="text/html")
+    assert second.status_code == 200 and b"GET</b> /api/works/</pre>" in second.content and b"%E5%81%BD" not in second.content
+    assert page_cache._cache == {}
