@@ -47,6 +47,10 @@ def locate(text: str, index: int) -> tuple[int, int]:
 MAX_BOM_WARNINGS = 5
 
 
+#: A byte order mark, looked for from the second character on (``inner_bom_warnings``).
+INNER_BOM = re.compile("\ufeff")
+
+
 def inner_bom_warnings(text: str, path: str) -> list[str]:
     """Warnings for each U+FEFF of ``text`` (decoded) after its first character: a byte order
     mark belongs at the start of a file only, and one inside it is the seam where two files
@@ -54,7 +58,7 @@ def inner_bom_warnings(text: str, path: str) -> list[str]:
     (the file writes back byte for byte; search and display pass over it, as over any invisible
     code point), and named, ``path:line:column: …`` (1-based, code points), the first
     ``MAX_BOM_WARNINGS`` each and the rest counted."""
-    found = [i for i in range(1, len(text)) if text[i] == "\ufeff"]
+    found = [m.start() for m in INNER_BOM.finditer(text, 1)]
     out = []
     for i in found[:MAX_BOM_WARNINGS]:
         line, column = locate(text, i)

@@ -188,11 +188,12 @@ class _Parser:
         unsure = assign_commentators(doc, indented)
         label_volume(doc)  # 史記一, 史記十八: the print's volume label at the juan's head, no text
         book_note(doc)  # 楚辭補注 卷一: the note under 洪興祖's byline, before any heading, is his
-        full = min(full_width(lines, 0, len(lines)), full_width(lines, 0, len(lines), large_only=True))
+        every_line = full_width(lines, 0, len(lines))
+        full = min(every_line, full_width(lines, 0, len(lines), large_only=True))
         preface_notes(doc, lines, print_width, full)  # notes on 王逸's own 序 are 洪興祖's
         mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
         keep_entries_whole(doc)
-        place_size_cuts(doc, full_width(lines, 0, len(lines)))
+        place_size_cuts(doc, every_line)
         cut_prefaces(doc, lines, print_width, full)  # 王逸's 序 a section, the classic the next
         if unsure:
             positions = piece_positions(doc)
