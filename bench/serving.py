@@ -1,6 +1,8 @@
 """Starting the site under gunicorn on 127.0.0.1 for the scripts and tests that measure it."""
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import socket
 import subprocess
@@ -14,9 +16,10 @@ SEED = BASE / "corpus" / "lishu_gangmu_juan10.txt"
 
 
 def start_gunicorn(env: dict, port: int, workers: int = 2, threads: int | None = None) -> tuple[subprocess.Popen, str]:
-    """Start gunicorn (``config.wsgi``, with ``gunicorn.conf.py``: its threaded worker and
-    ``threads`` unless ``threads`` is given) with ``env`` and wait up to 20 s until it
+    """Collect the static files (``collect_static``), start gunicorn (``config.wsgi``, with
+    ``gunicorn.conf.py``: its threaded worker and ``threads`` unless ``threads`` is given) with ``env`` and wait up to 20 s until it
     answers; returns the process (terminate it when done) and its base URL."""
+    collect_static(env)
     command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", str(workers),
                "--bind", f"127.0.0.1:{port}", "--log-level", "warning"]
     if threads is not None:
@@ -30,6 +33,27 @@ def start_gunicorn(env: dict, port: int, workers: int = 2, threads: int | None =
         except OSError:
             time.sleep(0.1)
     return server, base
+
+
+def collect_static(env: dict) -> None:
+    """Run ``manage.py collectstatic`` with ``env`` into the checkout's ``var/static``, as
+    docs/production.md does before the first start: without it WhiteNoise warns in every worker
+    and the pages' CSS and fonts are missing from what clients fetch. Run again only when a file
+    under ``static/`` changed (name, size or mtime; its compression takes ~7 s); several processes
+    starting servers at once take turns on a lock file. Raises ``subprocess.CalledProcessError``
+    when collectstatic fails."""
+    sources = sorted((str(p.relative_to(BASE)), p.stat().st_size, p.stat().st_mtime_ns)
+                     for p in (BASE / "static").rglob("*") if p.is_file())
+    signature = hashlib.sha1(repr(sources).encode()).hexdigest()
+    stamp = BASE / "var" / ".collectstatic.stamp"  # beside STATIC_ROOT, never served
+    (BASE / "var").mkdir(exist_ok=True)
+    with open(BASE / "var" / ".collectstatic.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stamp.exists() and stamp.read_text() == signature:
+            return
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+                       cwd=BASE, env=env, check=True)
+        stamp.write_text(signature)
 
 
 def free_port() -> int:
