@@ -3,6 +3,8 @@ from urllib.parse import urlencode
 
 from rest_framework.pagination import PageNumberPagination
 
+from config.cacheable import view_pairs
+
 
 class StandardPagination(PageNumberPagination):
     """``?page=N`` and ``?page_size=M`` (at most 200); 20 per page by default.
@@ -22,19 +24,18 @@ class StandardPagination(PageNumberPagination):
     def _link(self, number: int | None) -> str | None:
         if number is None:
             return None
-        params = self.request.GET.copy()
-        # Only what the view reads (``cached_page(reads=…)``): the page cache keeps one answer
-        # for ``?q=射&x=1`` and ``?q=射``, whose links must not carry the first one's ``x``.
-        reads = getattr(getattr(self.request.resolver_match, "func", None), "cached_reads", None)
-        if reads is not None:
-            for name in [name for name in params if name not in reads]:
-                del params[name]
-        if number == 1:
-            params.pop(self.page_query_param, None)
-        else:
-            params[self.page_query_param] = str(number)
+        params = [(name, value) for name, values in self.request.GET.lists() for value in values]
+        # Only what the view reads, as it reads it (``config.cacheable.view_pairs``): the page cache
+        # keeps one answer for ``?q=射&x=1``, ``?q=射&q=射`` and ``?q=射``, whose links must not
+        # carry the first one's ``x``.
+        view = getattr(self.request.resolver_match, "func", None)
+        read = view_pairs(view, params) if getattr(view, "cached_page", False) else None
+        params = params if read is None else read
+        params = [(name, value) for name, value in params if name != self.page_query_param]
+        if number != 1:
+            params.append((self.page_query_param, str(number)))
         url = self.request.build_absolute_uri(self.request.path)
-        query = urlencode(sorted(params.lists()), doseq=True)  # sorted, as DRF's own links
+        query = urlencode(sorted(params, key=lambda pair: pair[0]))  # by name, as DRF's own links
         return f"{url}?{query}" if query else url
 
     def get_next_link(self):

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitV
 import config.converters  # noqa: F401 - registers <num:…>
 
 from config.cacheable import cached_page
+from search.forms import MANY_VALUED, SEARCH_PARAMETERS
 
 from . import redirects, views
 from .catalogue import ClassList, ClassWorks
@@ -19,7 +20,7 @@ EDITION = {"edition": True}
 # Every view reads ``format`` (DRF's content negotiation), a list its page and page size.
 ONE = frozenset({"format"})
 LIST = ONE | {"page", "page_size"}
-SEARCH = frozenset(views.SearchForm.base_fields) | ONE
+SEARCH = SEARCH_PARAMETERS | ONE
 COLLATION = ONE | {"with", "glyphs", "section"}
 urlpatterns = [
     path("", views.ApiRoot.as_view(), name="root"),
@@ -44,25 +45,25 @@ urlpatterns = [
          cached_page(views.SectionDetail.as_view(), reads=ONE | {"page"}), EDITION, name="edition-section-detail"),
     path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/notes/", views.SectionNotes.as_view(),
          EDITION, name="edition-section-notes"),
-    path("editions/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view(), reads=COLLATION), EDITION,
+    path("editions/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view(), reads=COLLATION, many={"with"}), EDITION,
          name="collation"),
-    path("editions/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(CollationExport.as_view(), reads=COLLATION),
+    path("editions/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(CollationExport.as_view(), reads=COLLATION, many={"with"}),
          EDITION, name="collation-export"),
     # The same collation read in the work's default edition, as the other juan URLs under works/.
-    path("works/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view(), reads=COLLATION),
+    path("works/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view(), reads=COLLATION, many={"with"}),
          name="work-collation"),
-    path("works/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(WorkCollationExport.as_view(), reads=COLLATION),
+    path("works/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(WorkCollationExport.as_view(), reads=COLLATION, many={"with"}),
          name="work-collation-export"),
     path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
          cached_page(SectionParallels.as_view(), reads=ONE), EDITION, name="edition-section-parallels"),
     path("works/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
          cached_page(SectionParallels.as_view(), reads=ONE), name="section-parallels"),
     path("parallels/", cached_page(SpanParallels.as_view(), reads=ONE | {"text"}), name="parallels"),
-    path("search/", cached_page(views.SearchView.as_view(), reads=SEARCH | {"page", "page_size"}), name="search"),
+    path("search/", cached_page(views.SearchView.as_view(), reads=SEARCH | {"page", "page_size"}, many=MANY_VALUED), name="search"),
     path("classes/", cached_page(ClassList.as_view(), reads=ONE), name="class-list"),
     path("classes/<str:code>/works/", cached_page(ClassWorks.as_view(), reads=LIST | {"shu"}), name="class-works"),
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
-    path("search/distribution/", cached_page(views.SearchDistributionView.as_view(), reads=SEARCH | {"group"}), name="search-distribution"),
+    path("search/distribution/", cached_page(views.SearchDistributionView.as_view(), reads=SEARCH | {"group"}, many=MANY_VALUED), name="search-distribution"),
     # A work or edition named by its slug, as on the reading pages: redirected to its id (api.redirects).
     path("works/<str:slug>/", redirects.work_by_slug),
     path("works/<str:slug>/<path:rest>", redirects.work_by_slug),

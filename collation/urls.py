@@ -11,9 +11,11 @@ app_name = "collation"
 #: variants hidden, the display settings (``reader.reading.CHOICES``); any other parameter is
 #: dropped by a redirect (``?title=1`` had the page built and kept for each value).
 COLLATION = frozenset({"with", "glyphs", *CHOICES})
+#: The values it knows of those with a fixed set: any other is read as none (``?glyphs=x1``).
+KNOWN = {**CHOICES, "glyphs": ("hide",)}
 urlpatterns = [
-    path("works/<str:slug>/juan/<int:number>/collate/", cached_page(views.juan_collation, reads=COLLATION), name="juan"),
-    path("works/<str:slug>/juan/<int:number>/<int:position>/collate/", cached_page(views.section_collation, reads=COLLATION),
+    path("works/<str:slug>/juan/<int:number>/collate/", cached_page(views.juan_collation, reads=COLLATION, many={"with"}, values=KNOWN), name="juan"),
+    path("works/<str:slug>/juan/<int:number>/<int:position>/collate/", cached_page(views.section_collation, reads=COLLATION, many={"with"}, values=KNOWN),
          name="section"),
     path("works/<str:slug>/juan/<int:number>/quotations/", cached_page(views.quotation_map, reads=()), name="quotations"),
     path("parallels/", cached_page(views.span_parallels, reads=("text", "from")), name="parallels"),

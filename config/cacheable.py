@@ -1,21 +1,73 @@
 """Marking the views whose responses the page cache (``pages.caching.PageCacheMiddleware``)
-may keep: any app's URLs mark their views with ``cached_page``, below the cache itself."""
+may keep, and what of a query string such a view reads: any app's URLs mark their views with
+``cached_page``, below the cache itself."""
 from functools import wraps
 
+#: The most values of one parameter a view reads every value of (``cached_page(many=…)``) that
+#: the page cache keys an answer by: a request with more is answered, never kept (so
+#: ``?author=a1&author=a2…`` cannot fill the cache). The search form takes no more
+#: (``search.forms.ValuesField.MAX_VALUES``).
+MANY_VALUES_MAX = 50
 
-def cached_page(view, reads=None):
+
+def cached_page(view, reads, many=(), values=None):
     """Mark a view (function or ``as_view()``) whose responses ``PageCacheMiddleware`` may
     keep. A view that is not marked is never served from the cache; a marked one may still
     refuse one response by setting its ``page_cacheable`` to False (a page sent without a part
-    that took too long). ``reads``: the query parameters the view reads, when it names them
-    (an iterable of names; ``()``: none): a page of the site with any other parameter is sent
-    to its URL without it (``pages.caching.tidy_url``); None: the page cache's list of the
-    parameters some cached view reads (``pages.caching.QUERY_PARAMETERS``)."""
+    that took too long). ``reads``: the query parameters the view reads (an iterable of names;
+    ``()``: none): a page of the site with any other parameter is sent to its URL without it
+    (``pages.caching.tidy_url``), and an answer is kept by these alone (``read_pairs``).
+    ``many``: those of ``reads`` it reads every value of (``getlist``: the search's layers and
+    facets, the editions collated); of any other it reads the last value only. ``values``: for
+    a name whose values the view knows (a display setting, ``text``, ``annotations``), those it
+    knows: any other value is read as no value (``?size=x1`` is the page without ``size``)."""
+    reads, many = frozenset(reads), frozenset(many)
+    values = {name: frozenset(known) for name, known in (values or {}).items()}
+    if not many <= reads:
+        raise ValueError(f"cached_page: {sorted(many - reads)} in many= but not in reads=")
+
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         response = view(request, *args, **kwargs)
         response.page_cacheable = getattr(response, "page_cacheable", True) is not False
         return response
     wrapped.cached_page = True  # read by the page cache (``pages.caching.tidy_url``)
-    wrapped.cached_reads = frozenset(reads) if reads is not None else None
+    wrapped.cached_reads = reads
+    wrapped.cached_many = many
+    wrapped.cached_values = values
     return wrapped
+
+
+def view_pairs(view, pairs: list[tuple[str, str]]) -> list[tuple[str, str]] | None:
+    """``read_pairs`` of the query string ``pairs`` for a view marked by ``cached_page``."""
+    return read_pairs(pairs, view.cached_reads, view.cached_many, view.cached_values)
+
+
+def read_pairs(pairs: list[tuple[str, str]], reads: frozenset, many: frozenset = frozenset(),
+               values: dict | None = None) -> list[tuple[str, str]] | None:
+    """The ``(name, value)`` pairs of a query string that a view reading ``reads`` reads, in
+    their order: of a name in ``many`` each of its values once (a filter of several values is a
+    set: ``?author=a&author=a`` is ``?author=a``), of any other name its last value (at the place
+    of its first), none of a name not in ``reads``, nor of a name of ``values`` whose value read
+    is not one of its values there. Two query strings with the same read pairs get the same
+    answer from the view. None when a name of ``many`` has more than ``MANY_VALUES_MAX``
+    values: an answer that is never kept."""
+    values = values or {}
+    last = {name: value for name, value in pairs if name in reads and name not in many}
+    out, seen, counts = [], set(), {}
+    for name, value in pairs:
+        if name not in reads:
+            continue
+        if name in many:
+            if (name, value) in seen:
+                continue
+            counts[name] = counts.get(name, 0) + 1
+            if counts[name] > MANY_VALUES_MAX:
+                return None
+            seen.add((name, value))
+            out.append((name, value))
+        elif name not in seen:
+            seen.add(name)
+            if name not in values or last[name] in values[name]:
+                out.append((name, last[name]))
+    return out

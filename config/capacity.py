@@ -38,7 +38,8 @@ then its time is charged to the client and the memory the request freed is given
 the system (``config.memory.give_back``). Waiting polls the slots (every 20 to 100 ms): it
 is not first come, first served. A light request of the API is timed
 too: its CPU time is charged to its client's ``API_ANON_SECONDS`` budget, which the API's
-throttles check (``config.ratelimit``). Requests the page cache answers (it stands before this
+throttles check (``config.ratelimit``); so is a page of the site, to ``PAGE_ANON_SECONDS``,
+checked here before the view (over it: a 429 page saying when to come back, with ``Retry-After``). Requests the page cache answers (it stands before this
 middleware) take nothing; a quotation map asked for with query parameters, which its page
 never reads, is redirected to its plain address so that the cache answers every spelling.
 """
@@ -61,7 +62,7 @@ from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 
 from . import budget, memory
-from .ratelimit import api_charge, client_ip, heavy_charge, heavy_wait, unlimited
+from .ratelimit import api_charge, client_ip, heavy_charge, heavy_wait, page_charge, page_wait, unlimited
 from .running import heavy as running
 
 logger = logging.getLogger(__name__)
@@ -227,8 +228,15 @@ class CapacityMiddleware:
         kind = heavy_kind(request)
         if kind is None:
             if request.path_info.startswith("/api/"):
-                return self._charged(request)
-            return self.get_response(request)
+                return self._charged(request, api_charge)
+            wait = page_wait(request)
+            if wait is not None:
+                return refusal(request, 429, "page_limit", wait,
+                               "This client's pages used up its share of server time (CPU seconds a minute). "
+                               f"Available again in {wait} seconds.",
+                               "請求過於頻繁",
+                               f"您近來開啟的頁面已用盡分給您的伺服器時間（每分鐘的 CPU 秒數），請 {wait} 秒後再試。")
+            return self._charged(request, page_charge)
         if kind.canonical and request.GET and request.method in ("GET", "HEAD"):
             return HttpResponsePermanentRedirect(request.path)  # one address, which the page cache keeps
         refused = heavy_wait(request, kind.name, kind.rate)
@@ -286,15 +294,15 @@ class CapacityMiddleware:
         response._resource_closers.append(finish)  # run by response.close(): a streamed file's end
         return response
 
-    def _charged(self, request):
-        """A light API request, whose CPU time (``cpu_clock``) is charged to its client's
-        ``API_ANON_SECONDS`` budget (``config.ratelimit.api_charge``) once it is rendered, or
-        a streamed answer once its last byte is sent."""
+    def _charged(self, request, charge_to):
+        """A light request, whose CPU time (``cpu_clock``) is charged to its client's budget by
+        ``charge_to`` (``config.ratelimit.api_charge``: ``API_ANON_SECONDS``; ``page_charge``:
+        ``PAGE_ANON_SECONDS``) once it is rendered, or a streamed answer once its last byte is sent."""
         started = cpu_clock()
         response = self.get_response(request)
 
         def charge():
-            api_charge(request, cpu_clock() - started)
+            charge_to(request, cpu_clock() - started)
 
         if response.streaming:
             response._resource_closers.append(charge)

@@ -26,6 +26,7 @@ through or written through.
 """
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -266,3 +267,78 @@ class PlainFileCache(FileBasedCache):
         except PlainDataError:
             self._delete(fname)
             return False
+
+
+class CounterFileCache(PlainFileCache):
+    """A file cache for the rate-limit counters (``config.filecache.PlainFileCache``: files
+    of plain data, never pickles, so a file put into the folder cannot run code), whose every
+    read-modify-write holds the exclusive lock of ``config.ratelimit._shared_lock``. What differs:
+
+    * ``set`` overwrites the entry's file in place (write from offset 0, then cut it to the
+      new length) instead of writing a temporary file and renaming it over the entry. The
+      rename is what made Django's ``set`` slow: ext4 flushes the new file's data before
+      such a rename (``auto_da_alloc``), 0.6 to 2 ms each on this machine, against 0.05 ms
+      in place. The temporary file is also what made a crash harmless; here a process killed
+      between the write and the cut leaves the new entry followed by the old one's tail,
+      which the format's lengths ignore, and a torn write is read as a missing entry
+      (``get``): that client's window starts again, never an error.
+    * the payload is not zlib-compressed (``COMPRESS`` is off): zlib took 0.1 to 0.3 ms per
+      write for a minute's request times of a busy client, and the files are small (8 bytes
+      per request counted, written as one block of doubles).
+    * the cache is culled (``MAX_ENTRIES``, Django's random culling) only when a new entry
+      file is made, not on every write: Django lists the whole folder on every ``set``,
+      which grows with the number of clients seen.
+
+    Only for the counters: a reader that does not hold the lock may see a half-written
+    file (read as missing)."""
+
+    def __init__(self, dir, params):
+        params = {**params, "OPTIONS": {**params.get("OPTIONS", {}), "COMPRESS": False}}
+        super().__init__(dir, params)
+
+    def get(self, key, default=None, version=None):
+        fname = self._key_to_file(key, version)
+        try:
+            with open_entry(fname) as f:  # no link followed, no FIFO waited on
+                if not self._is_expired(f, fname):  # an expired or foreign file is removed
+                    return self.decode_payload(self.read_payload(f))
+        except FileNotFoundError:
+            pass
+        except PlainDataError:
+            pass  # a torn or foreign file: as if there were no entry
+        return default
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        fname = self._key_to_file(key, version)
+        content = self.encode(value, timeout)
+        try:
+            # Never through a link (it would overwrite what it points to) nor into a FIFO.
+            fd = os.open(fname, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                raise OSError(errno.EISDIR, "not a regular file", fname)
+        except FileNotFoundError:
+            self._createdir()  # the folder can be deleted at any time
+            self._cull()  # make room before a new entry, as Django does
+            fd = os.open(fname, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            if isinstance(exc, PermissionError) or exc.errno not in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
+                raise
+            # A link, a folder or a FIFO put in the entry's place: removed,
+            # and the entry made new (an OSError if it cannot be: the request is then allowed).
+            self._delete(fname)
+            fd = os.open(fname, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            view = memoryview(content)
+            while view:
+                view = view[os.pwrite(fd, view, len(content) - len(view)):]
+            os.ftruncate(fd, len(content))
+        finally:
+            os.close(fd)
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        value = self.get(key, self)
+        if value is self:
+            return False
+        self.set(key, value, timeout, version)
+        return True

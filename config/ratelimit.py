@@ -16,7 +16,7 @@ throttles, the search page's budget and the admin's lockout (django-axes,
 workers of a machine share (no server needed; a Redis or database cache serves several
 machines). A client's budgets are one entry, and each request's read-modify-write of it
 is done under an exclusive ``flock`` on ``<LOCATION>/.lock``, so two workers cannot both
-take the last request of a budget. The cache is ``CounterFileCache``, a file cache of plain
+take the last request of a budget. The cache is ``CounterFileCache`` (``config.filecache``), a file cache of plain
 data (no pickles: a file put into its folder cannot run code) writing each entry's file in
 place: Django's own writes a new file and renames it over the old one, which on ext4 waits
 for the new file's data to be flushed (``auto_da_alloc``), 0.6 to 2 ms per write, and an
@@ -38,21 +38,25 @@ API search wrote three (docs/decisions/0016-rate-limits-and-client-identity.md).
   CPU time each took (``"N/min"``: N seconds a minute; charged by ``api_charge`` when each is
   rendered if it took at least ``API_COST_FLOOR_SECONDS``, and checked by the API's throttles
   with its other budgets): the number of requests alone let one client have the largest
-  juan's JSON (0.16-0.9 s of CPU) built 600 times a minute.
+  juan's JSON (0.16-0.9 s of CPU) built 600 times a minute;
+* ``PAGE_ANON_SECONDS``: the same for the site's HTML pages (the search page, a reading page
+  with highlights, a section's collation, the quotation map …: any page the page cache did not
+  answer, heavy ones aside), its own budget, charged by ``page_charge`` and checked by
+  ``page_wait`` before the view: a page reads parameters of unbounded values (``?hl=``,
+  ``?page=``, ``?q=``), each built afresh, and counting searches alone let one client have a
+  highlighted juan built 600 times a minute.
 
 Answers the page cache already holds are served before any view and are not counted.
 """
 from __future__ import annotations
 
 import bisect
-import errno
 import fcntl
 import functools
 import ipaddress
 import logging
 import math
 import os
-import stat
 import time
 from array import array
 from contextlib import contextmanager
@@ -64,12 +68,12 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.db.models import Q
 from django.core.cache.backends.filebased import FileBasedCache
 from rest_framework import throttling
 
-from .filecache import PlainDataError, PlainFileCache, open_entry
+# The counters' cache (``settings.CACHES[THROTTLE_CACHE]``), a file cache of plain data written in place.
+from .filecache import CounterFileCache  # noqa: F401 - named here by the settings and the tests
 
 logger = logging.getLogger(__name__)
 
@@ -144,81 +148,6 @@ def unlimited(request) -> bool:
     return users.filter(Q(is_staff=True) | Q(groups__name__in=settings.UNLIMITED_GROUPS)).exists()
 
 
-class CounterFileCache(PlainFileCache):
-    """A file cache for the rate-limit counters (``config.filecache.PlainFileCache``: files
-    of plain data, never pickles, so a file put into the folder cannot run code), whose every
-    read-modify-write holds the exclusive lock of ``_shared_lock``. What differs:
-
-    * ``set`` overwrites the entry's file in place (write from offset 0, then cut it to the
-      new length) instead of writing a temporary file and renaming it over the entry. The
-      rename is what made Django's ``set`` slow: ext4 flushes the new file's data before
-      such a rename (``auto_da_alloc``), 0.6 to 2 ms each on this machine, against 0.05 ms
-      in place. The temporary file is also what made a crash harmless; here a process killed
-      between the write and the cut leaves the new entry followed by the old one's tail,
-      which the format's lengths ignore, and a torn write is read as a missing entry
-      (``get``): that client's window starts again, never an error.
-    * the payload is not zlib-compressed (``COMPRESS`` is off): zlib took 0.1 to 0.3 ms per
-      write for a minute's request times of a busy client, and the files are small (8 bytes
-      per request counted, written as one block of doubles).
-    * the cache is culled (``MAX_ENTRIES``, Django's random culling) only when a new entry
-      file is made, not on every write: Django lists the whole folder on every ``set``,
-      which grows with the number of clients seen.
-
-    Only for the counters: a reader that does not hold the lock may see a half-written
-    file (read as missing)."""
-
-    def __init__(self, dir, params):
-        params = {**params, "OPTIONS": {**params.get("OPTIONS", {}), "COMPRESS": False}}
-        super().__init__(dir, params)
-
-    def get(self, key, default=None, version=None):
-        fname = self._key_to_file(key, version)
-        try:
-            with open_entry(fname) as f:  # no link followed, no FIFO waited on
-                if not self._is_expired(f, fname):  # an expired or foreign file is removed
-                    return self.decode_payload(self.read_payload(f))
-        except FileNotFoundError:
-            pass
-        except PlainDataError:
-            pass  # a torn or foreign file: as if there were no entry
-        return default
-
-    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
-        fname = self._key_to_file(key, version)
-        content = self.encode(value, timeout)
-        try:
-            # Never through a link (it would overwrite what it points to) nor into a FIFO.
-            fd = os.open(fname, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                os.close(fd)
-                raise OSError(errno.EISDIR, "not a regular file", fname)
-        except FileNotFoundError:
-            self._createdir()  # the folder can be deleted at any time
-            self._cull()  # make room before a new entry, as Django does
-            fd = os.open(fname, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-        except OSError as exc:
-            if isinstance(exc, PermissionError) or exc.errno not in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
-                raise
-            # A link, a folder or a FIFO put in the entry's place: removed,
-            # and the entry made new (an OSError if it cannot be: the request is then allowed).
-            self._delete(fname)
-            fd = os.open(fname, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-        try:
-            view = memoryview(content)
-            while view:
-                view = view[os.pwrite(fd, view, len(content) - len(view)):]
-            os.ftruncate(fd, len(content))
-        finally:
-            os.close(fd)
-
-    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
-        value = self.get(key, self)
-        if value is self:
-            return False
-        self.set(key, value, timeout, version)
-        return True
-
-
 @contextmanager
 def _shared_lock():
     """An exclusive lock around a throttle's read-modify-write, across processes (a file
@@ -271,6 +200,8 @@ def _lifetime(entry: dict) -> float:
 
 #: The scope of the cost budget of the API's light requests (``API_ANON_SECONDS``) in a client's entry.
 API_COST_SCOPE = "api_seconds"
+#: The scope of the cost budget of the site's pages (``PAGE_ANON_SECONDS``) in a client's entry.
+PAGE_COST_SCOPE = "page_seconds"
 
 
 def _spent_wait(entry: dict, scope: str, budget: float, period: int, now: float) -> float | None:
@@ -292,6 +223,15 @@ def _spent_wait(entry: dict, scope: str, budget: float, period: int, now: float)
         if spent < budget:
             return at + period - now
     return float(period)  # a budget of 0
+
+
+def counter_key(request, user=None) -> str:
+    """The key of a client's one entry of counters in ``caches[settings.THROTTLE_CACHE]``:
+    ``throttle_user-<id>`` for a signed-in ``user`` given (the ``user`` scope of the API's
+    throttles), else ``throttle_<address>`` (``client_ip``). Every budget of a client is read
+    and written under this key, and only this function makes it."""
+    return f"throttle_user-{user.pk}" if user is not None else f"throttle_{client_ip(request)}"
+
 
 
 class SharedThrottle(throttling.BaseThrottle):
@@ -347,7 +287,7 @@ class SharedThrottle(throttling.BaseThrottle):
             limit, seconds = parse_rate(getattr(settings, setting))
             if limit is None or (signed and scope != "user"):
                 continue
-            key = f"throttle_user-{user.pk}" if signed else f"throttle_{client_ip(request)}"
+            key = counter_key(request, user if signed else None)
             if key not in entries:
                 entry = self.cache.get(key)
                 entries[key] = entry if isinstance(entry, dict) else {}
@@ -369,7 +309,7 @@ class SharedThrottle(throttling.BaseThrottle):
             budget, seconds = parse_rate(getattr(settings, setting, None))
             if budget is None:
                 continue
-            key = f"throttle_{client_ip(request)}"
+            key = counter_key(request)
             if key not in entries:
                 entry = self.cache.get(key)
                 entries[key] = entry if isinstance(entry, dict) else {}
@@ -458,8 +398,8 @@ COST_SCOPE = "heavy_seconds"
 
 
 def _anonymous_key(request) -> str | None:
-    """The counter key of a client counted by address, None for an editor (``unlimited``)."""
-    return None if unlimited(request) else f"throttle_{client_ip(request)}"
+    """The counter key (``counter_key``) of a client counted by address, None for an editor (``unlimited``)."""
+    return None if unlimited(request) else counter_key(request)
 
 
 def heavy_wait(request, kind: str, rate_setting: str) -> tuple[float, str] | None:
@@ -522,6 +462,36 @@ def api_charge(request, seconds: float) -> None:
     are logged only."""
     if seconds >= getattr(settings, "API_COST_FLOOR_SECONDS", 0):
         _charge(request, API_COST_SCOPE, "API_ANON_SECONDS", seconds)
+
+
+def page_wait(request) -> int | None:
+    """Whether an anonymous client's pages of the site (those the page cache did not answer, heavy
+    ones aside) are within their cost, ``settings.PAGE_ANON_SECONDS`` (``"N/min"``: N seconds of
+    CPU time a minute, charged by ``page_charge``): None when they are (or for an editor, or
+    with no limit), else the whole seconds (at least 1) until enough of the costs leave the
+    window. Nothing is counted: a refused page costs nothing. Counters that cannot be read
+    allow the page, with a warning, as the throttles do."""
+    budget, period = parse_rate(getattr(settings, "PAGE_ANON_SECONDS", None))
+    key = _anonymous_key(request) if budget is not None else None
+    if key is None:
+        return None
+    try:
+        with _shared_lock():
+            entry = caches[settings.THROTTLE_CACHE].get(key)
+            wait = _spent_wait(entry if isinstance(entry, dict) else {}, PAGE_COST_SCOPE, budget, period, time.time())
+    except OSError as exc:
+        logger.warning("rate limit PAGE_ANON_SECONDS not counted, the page is allowed: %s", exc)
+        return None
+    return None if wait is None else max(1, math.ceil(wait))
+
+
+def page_charge(request, seconds: float) -> None:
+    """Charge ``seconds`` of CPU time to an anonymous client's ``PAGE_ANON_SECONDS`` budget (a
+    page of the site the page cache did not answer), unless it is under
+    ``settings.API_COST_FLOOR_SECONDS``, as ``api_charge``. Errors of the counters' disk are
+    logged only."""
+    if seconds >= getattr(settings, "API_COST_FLOOR_SECONDS", 0):
+        _charge(request, PAGE_COST_SCOPE, "PAGE_ANON_SECONDS", seconds)
 
 
 def _charge(request, scope: str, setting: str, seconds: float) -> None:

@@ -268,6 +268,10 @@ EXPORT_ANON_RATE = env.str("EXPORT_ANON_RATE", default="10/min")  # whole-work e
 #: API_COST_FLOOR_SECONDS (config/ratelimit.py).
 API_ANON_SECONDS = env.str("API_ANON_SECONDS", default="30/min")
 API_COST_FLOOR_SECONDS = env.float("API_COST_FLOOR_SECONDS", default=0.01)
+#: The same for the site's HTML pages (search results, reading pages with highlights, a section's
+#: collation …: any page the page cache does not answer, heavy ones aside), a budget of its own,
+#: each page charged under the same floor; over it a 429 page with Retry-After (config/capacity.py).
+PAGE_ANON_SECONDS = env.str("PAGE_ANON_SECONDS", default="30/min")
 #: Heavy requests (config/capacity.py): each kind's number per anonymous client, and the
 #: server time all of a client's heavy requests may take ("N/min": N seconds a minute).
 SORT_ANON_RATE = env.str("SORT_ANON_RATE", default="30/min")  # concordance sorts (sort=after|before)
@@ -291,7 +295,7 @@ HEAVY_STANDS_ASIDE = env.bool("HEAVY_STANDS_ASIDE", default=True)
 HEAVY_SLOTS_DIR = env.str("HEAVY_SLOTS_DIR", default=str(PAGE_CACHE_STAMP.parent / "heavy"))
 THROTTLE_CACHE = "throttle"
 CACHES[THROTTLE_CACHE] = {  # Django's file-based cache, written in place (config/ratelimit.py)
-    "BACKEND": "config.ratelimit.CounterFileCache",
+    "BACKEND": "config.filecache.CounterFileCache",
     "LOCATION": env.str("THROTTLE_CACHE_DIR", default=str(PAGE_CACHE_STAMP.parent / "throttle")),
     "OPTIONS": {"MAX_ENTRIES": 100_000},
 }

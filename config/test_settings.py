@@ -40,6 +40,7 @@ EXPORT_ANON_RATE = "100000/min"
 SORT_ANON_RATE = QUOTATIONS_ANON_RATE = HITLIST_ANON_RATE = COLLATION_ANON_RATE = "100000/min"
 HEAVY_ANON_SECONDS = None
 API_ANON_SECONDS = None
+PAGE_ANON_SECONDS = None
 # Heavy requests (config/capacity.py) have their own tests (tests/test_capacity.py); the test
 # client asks from one address, and pytest-xdist's processes share the slots' folder.
 HEAVY_PER_CLIENT = 0

@@ -14,9 +14,10 @@ the gunicorn workers share, see ``config/settings.py``) under a key made of:
 * the code version (``code_version()``: a deploy of new code or templates changes it);
 * the scheme (``http``/``https``: pages hold absolute links), the host, the path and the
   query parameters the view reads, sorted by name: those it names (``cached_page(view,
-  reads=…)``; each once, its last value, but the several values of ``MULTI_VALUED``), or
-  else those some cached view reads (``QUERY_PARAMETERS``), a request with any other one
-  never kept. So made-up parameters cannot fill the cache nor have a page built afresh each
+  reads=…, many=…)``, ``config.cacheable.read_pairs``: each once, its last value, but every
+  distinct value of those the view reads all of, at most ``MANY_VALUES_MAX``: more are
+  answered, never kept). So made-up parameters, or a repeat of a real one (``?author=a&author=1…``
+  on a view that reads one author), cannot fill the cache nor have a page built afresh each
   time: a page of the site (a cached view that is not the API's) with one is a 301 to its
   URL without it (``tidy_url``, decision 0008), which the cache answers; an API answer is
   the one kept for its URL without it; the reader's display settings as read from the
@@ -63,12 +64,12 @@ from django.utils.http import urlencode
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.renderers import JSONRenderer
 
-from config.capacity import heavy_kind
+from config.cacheable import view_pairs
 from config.filecache import PlainFileCache
 from config.ratelimit import signed_in
 from config.server_timing import mark
 
-from reader.reading import CHOICES, COOKIE, Display, parse_cookie
+from reader.reading import COOKIE, Display, parse_cookie
 from reader.stamp import corpus_version
 from search.backends import get_search_backend
 
@@ -128,40 +129,6 @@ class _Recent:
 
 
 recent = _Recent()
-
-#: Query parameters that some cached view reads (search, reading, API filters and paging,
-#: DRF's ``format``); a request with any other one is not kept. Search: the facets (class,
-#: dynasty, author), edition, commentator, the chart by class (group); reading: the text as
-#: imported and the annotations shown; collation: the editions (with), glyphs, a section;
-#: the catalogue: a 屬 (shu); a span's parallels: text and from.
-QUERY_PARAMETERS = frozenset({
-    "q", "layer", "exact", "work", "juan", "chapter", "sort", "context", "page", "page_size",
-    "hl", "format", "title", "author", "notes", "layout", "script", "size",
-    "class", "dynasty", "edition", "commentator", "group", "text", "annotations", "with", "glyphs", "section",
-    "shu", "from", "layers",
-})
-#: The parameters a view reads with ``getlist`` (every value, in order: layers, facets, the
-#: editions collated); a view reads any other one once, its last value (``QueryDict.get``).
-MULTI_VALUED = frozenset({"layer", "class", "dynasty", "author", "with"})
-
-
-def read_pairs(pairs: list[tuple[str, str]], reads: frozenset) -> list[tuple[str, str]]:
-    """The ``(name, value)`` pairs of a query string that a view reading ``reads`` reads, in
-    their order: every value of a name in ``MULTI_VALUED``, the last value of any other (at
-    the place of its first), none of a name not in ``reads``. Two query strings with the same
-    read pairs get the same answer from the view."""
-    last = {name: value for name, value in pairs if name in reads and name not in MULTI_VALUED}
-    out, seen = [], set()
-    for name, value in pairs:
-        if name not in reads:
-            continue
-        if name in MULTI_VALUED:
-            out.append((name, value))
-        elif name not in seen:
-            seen.add(name)
-            out.append((name, last[name]))
-    return out
-
 
 class BoundedFileCache(PlainFileCache):
     """A file cache of plain data (``config.filecache.PlainFileCache``: a page's body as raw
@@ -259,37 +226,27 @@ def display_key(request) -> str:
 
 
 def tidy_url(request) -> str | None:
-    """The URL of ``request`` without the query parameters no view reads (not in
-    ``QUERY_PARAMETERS``), the others kept in their order, when it has such a parameter and its
-    path is a page of the site the cache may keep (a view marked ``cached_page`` that is not a
-    DRF view of the API: an API client gets its answer, within the API's rate limits); else
-    None. A view that names the parameters it reads (``cached_page(view, reads=…)``) keeps
-    only those: a juan page built afresh and kept for each ``?title=1``, ``?shu=2`` … (names
-    other views read) was as open as ``?x=1`` (decision 0008)."""
+    """The URL of ``request`` with only the query parameters its view reads, each as the view
+    reads it (``config.cacheable.read_pairs``: the last value of a name read once, each value once
+    of a name read whole), the others dropped, in their order, when that differs from the URL
+    asked for and its path is a page of the site the cache may keep (a view marked
+    ``cached_page`` that is not a DRF view of the API: an API client gets its answer, within the
+    API's rate limits); else None. A juan page built afresh and kept for each ``?title=1``,
+    ``?shu=2`` … (names other views read), or for each ``?page=x1&page=1``, was as open as
+    ``?x=1`` (decision 0008). A value the view does not know (``cached_page(values=…)``: a
+    display setting ``?size=x1``, which ``reader.reading`` drops; ``?annotations=x1``) is the page
+    without it. A query with more than
+    ``MANY_VALUES_MAX`` values of one name is left as it is: answered, never kept."""
     pairs = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
     if not pairs:
         return None
     view = _view_of(request.path_info)
     if view is None or not getattr(view, "cached_page", False) or hasattr(view, "cls"):
         return None
-    reads = getattr(view, "cached_reads", None)
-    if reads is not None:
-        # Such a view reads a parameter once (its last value, as ``QueryDict.get``) unless it
-        # takes several (``MULTI_VALUED``): a repeat (?page=x1&page=1, ?page=x2&page=1 …) would
-        # make a key, and a page, of its own. A display setting of a value the pages do not know
-        # (?size=x1, ?size=x2 …: ``reader.reading`` drops it) is the page without it, which
-        # each value had built afresh and kept.
-        kept = [(name, value) for name, value in read_pairs(pairs, reads)
-                if name not in CHOICES or value in CHOICES[name]]
-        return None if kept == pairs else request.path + (f"?{urlencode(kept)}" if kept else "")
-    reads = QUERY_PARAMETERS
-    if all(name in reads for name, _ in pairs):
+    kept = view_pairs(view, pairs)
+    if kept is None:
         return None
-    kind = heavy_kind(request)
-    if kind is not None and kind.canonical:  # a page of one address (a quotation map): that address
-        return request.path
-    kept = [(name, value) for name, value in pairs if name in reads]
-    return request.path + (f"?{urlencode(kept)}" if kept else "")
+    return None if kept == pairs else request.path + (f"?{urlencode(kept)}" if kept else "")
 
 
 @lru_cache(maxsize=4096)
@@ -313,9 +270,9 @@ def api_rendering(request, view) -> str | None:
     if cls is None:
         return request.headers.get("Accept", "")
     asked = SimpleNamespace(query_params=request.GET, headers=request.headers, META=request.META)
+    negotiation, renderers = _negotiation(cls)
     try:
-        renderer, media_type = cls.content_negotiation_class().select_renderer(
-            asked, [r() for r in cls.renderer_classes])
+        renderer, media_type = negotiation.select_renderer(asked, renderers)
     except (NotAcceptable, Http404):
         return None
     if isinstance(renderer, JSONRenderer):
@@ -323,26 +280,32 @@ def api_rendering(request, view) -> str | None:
     return f"{type(renderer).__name__}:{media_type}"
 
 
+@lru_cache(maxsize=None)
+def _negotiation(cls) -> tuple:
+    """``(content negotiation, [renderers])`` of the DRF view class ``cls``, built once per
+    process and class (a few dozen classes): ``api_rendering`` only asks them which renderer a
+    request picks, never renders with them, so they hold no request's state."""
+    return cls.content_negotiation_class(), [renderer() for renderer in cls.renderer_classes]
+
+
 def _key(request) -> str | None:
     index_version = get_search_backend().version()
     if index_version is None:
         return None
     view = _view_of(request.path_info)
-    reads = getattr(view, "cached_reads", None)
-    if reads is None:
-        if any(name not in QUERY_PARAMETERS for name in request.GET):
-            return None  # answered, never kept
-        pairs = [(name, value) for name in sorted(request.GET) for value in request.GET.getlist(name)]
-    else:
-        # A view that names what it reads is keyed by that alone: an API answer (which is not
-        # redirected, see ``tidy_url``) to ``?x=1``, ``?x=2`` … is the one kept for its URL without
-        # them; each was built afresh and never kept (the largest juan's JSON 0.16-0.9 s of CPU).
-        pairs = sorted(read_pairs(parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True), reads),
-                       key=lambda pair: pair[0])
+    if view is None or not getattr(view, "cached_page", False):
+        return None  # a view the cache may not keep: answered, never kept
+    # Keyed by what the view reads alone: an API answer (which is not redirected, see
+    # ``tidy_url``) to ``?x=1``, ``?x=2`` … is the one kept for its URL without them; each was
+    # built afresh and never kept (the largest juan's JSON 0.16-0.9 s of CPU).
+    pairs = view_pairs(view, parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True))
+    if pairs is None:
+        return None  # more values of one name than a key holds: answered, never kept
+    pairs.sort(key=lambda pair: pair[0])
     # Only the API negotiates its answer on Accept (JSON or the browsable page): a page of the
     # site is one whatever the header says, and keyed on it each made-up Accept had the page
     # built afresh and kept, as ``?x=1`` had before ``tidy_url``.
-    accept = api_rendering(request, view) if view is None or hasattr(view, "cls") else ""
+    accept = api_rendering(request, view) if hasattr(view, "cls") else ""
     if accept is None:
         return None
     parts = [code_version(), corpus_version(), index_version, request.scheme, request.get_host(), request.path,

@@ -6,24 +6,23 @@ counts from three queries whatever the number of works (works with their edition
 labels, the characters summed per edition), never one per work."""
 from __future__ import annotations
 
-from django.db.models import Prefetch, Sum
+from django.db.models import Sum
 from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.vary import vary_on_cookie
 
 from catalogue.catalogue import BU, bu_of, bus, get_class, members
-from reader.editions import reading_edition
 from reader.juans import juan_count
-from reader.models import Edition, Juan, Work
+from reader.models import Juan, Work
 
 
 def _works_with_counts(works) -> list[Work]:
     """``works`` (a queryset) with their editions, each edition given ``book_juans`` (juans as
     the book counts them, ``reader.juans``) and ``char_count`` (characters of its juans), and
-    each work ``char_count`` (its editions' sum) and its reading edition
-    (``Work.reading_edition_id``, so that the editions' links need no query)."""
-    works = list(works.prefetch_related(Prefetch("editions", queryset=Edition.objects.order_by("id")))
-                 .order_by("kanripo_id", "title", "id"))
+    each work ``char_count`` (its editions' sum); the editions come with their juan counts
+    (``Work.objects.with_editions()``), so that the choice of the edition each work opens on
+    (``Work.reading_edition_id``), which the editions' links ask, needs no query."""
+    works = list(works.with_editions().order_by("kanripo_id", "title", "id"))
     ids = [w.pk for w in works]
     juans: dict[int, list] = {}
     for juan in Juan.objects.filter(work_id__in=ids).only("edition_id", "label", "number"):
@@ -36,8 +35,6 @@ def _works_with_counts(works) -> list[Work]:
             edition.book_juans = juan_count(juans.get(edition.pk, []))
             edition.char_count = chars.get(edition.pk) or 0
             work.char_count += edition.char_count
-        work._reading_edition_id = reading_edition([(e.pk, len(juans.get(e.pk, [])), e.kanripo_id, e.slug)
-                                                    for e in work.editions.all()])
     return works
 
 

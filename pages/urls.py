@@ -18,10 +18,10 @@ urlpatterns = [
     path("classes/<str:code>/", cached_page(catalogue.class_detail, reads=()), name="class"),
     path("works/<work:slug>/", cached_page(views.work_detail, reads=()), name="work"),
     path("works/<work:slug>/editions/<work:edition>/", cached_page(views.edition_detail, reads=()), name="edition"),
-    path("works/<work:slug>/juan/<num:number>/", cached_page(views.juan_detail, reads=views.READING_PARAMETERS),
+    path("works/<work:slug>/juan/<num:number>/", cached_page(views.juan_detail, reads=views.READING_PARAMETERS, values=views.READING_VALUES),
          name="juan"),
     path("works/<work:slug>/juan/<num:number>/<num:position>/",
-         cached_page(views.section_detail, reads=views.READING_PARAMETERS), name="section"),
+         cached_page(views.section_detail, reads=views.READING_PARAMETERS, values=views.READING_VALUES), name="section"),
     # the parents of those addresses, typed by cutting one short (they were 404s): the catalogue, the work
     path("works/", RedirectView.as_view(pattern_name="reader:home")),
     path("classes/", RedirectView.as_view(pattern_name="reader:home")),

@@ -7,7 +7,7 @@ from collections import Counter
 from urllib.parse import quote, urlencode
 
 from django.conf import settings
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -19,14 +19,14 @@ from collation.parallels import MIN_SPAN, find_parallels, segments
 from config import budget
 from config.budget import check
 from config.ratelimit import search_wait
-from reader.editions import reading_edition
 from reader.citation import citation_text, juan_citation_text, opening_words, permalink, set_openings
 from reader.juans import juan_contents, juan_count
 from reader.importers.document import TEXT
-from reader.models import Chapter, Edition, Juan, Piece, Work
+from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_juan_counts
 from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.pieces import is_classic
 from reader.places import edition_of_work, juan_by_slug, work_page_edition
+from corrections.models import TAGS
 from corrections.overlay import reading_overlay
 from reader.reading import (CHOICES, carry_query, juan_layers, chapter_views, read_consistently, display_controls,
                             display_from_request, fit_to_layers, remember, show_layers, simplify_views)
@@ -44,6 +44,10 @@ MAX_LOOKUP = 40
 #: notes, layers, layout, script, size) and the corrected reading's (``text``, ``annotations``:
 #: ``corrections.overlay.reading_overlay``). The catalogue, class and work pages read none.
 READING_PARAMETERS = frozenset({"hl", "exact", "page", "text", "annotations", *CHOICES})
+#: The values a reading page knows of those parameters that have a fixed set (``cached_page(values=…)``):
+#: any other is read as none (``?annotations=x1``, ``?text=x2``, ``?size=x3`` … each had the page built
+#: afresh and kept), so the page cache sends it to the page without it.
+READING_VALUES = {**CHOICES, "text": ("imported",), "annotations": ("hidden", *TAGS)}
 
 
 def _highlighted(request, chapters, script: str = "traditional"):
@@ -88,15 +92,14 @@ def _edition_page(request, edition):
     work = edition.work
     juans = edition.juans.prefetch_related(Prefetch("chapters", queryset=Chapter.objects.order_by("position"))) \
         .annotate(section_count=Count("sections")).order_by("number")  # no Meta.ordering with GROUP BY
-    editions = list(work.editions.order_by("id"))
+    prefetch_related_objects([work], editions_with_juan_counts())  # what its reading edition is chosen from
+    editions = list(work.editions.all())
     counts: dict[int, list] = {}
     for juan in Juan.objects.filter(work=work).only("edition_id", "label", "number"):
         counts.setdefault(juan.edition_id, []).append(juan)
     for e in editions:
         e.book_juans = juan_count(counts.get(e.pk, []))
         e.work = work
-    work._reading_edition_id = reading_edition([(e.pk, len(counts.get(e.pk, [])), e.kanripo_id, e.slug)
-                                                for e in editions])
     juans = list(juans)
     juan_contents(juans)
     return render(request, "reader/work.html", {"work": work, "edition": edition, "editions": editions,

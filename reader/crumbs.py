@@ -32,11 +32,9 @@ def crumb_trail(edition, juan=None, section=None, tail: str = "", *, juan_url: s
     work = edition.work
     if several is None:
         several = work.editions.count() > 1
-    if not several:
-        work._reading_edition_id = edition.pk  # its one edition: its address needs no query
     steps = [Crumb("書目", reverse("reader:home")), Crumb(work.title, work.get_absolute_url())]
     if edition.cited_name or several:
-        steps.append(Crumb(edition.name, edition.get_absolute_url()))
+        steps.append(Crumb(edition.name, edition.get_absolute_url(only=not several)))  # the only one: no query
     if juan is not None:
         anchor = f"#s{section.position}" if section and not tail else ""
         steps.append(Crumb(short_label(juan.display_label), (juan_url or juan.get_absolute_url()) + anchor))

@@ -59,6 +59,23 @@ def page_label(page_id: str) -> str:
     return re.sub(r"^0+(?=\d)", "", label)
 
 
+class WorkQuerySet(models.QuerySet):
+    """``Work.objects``: querysets of works."""
+
+    def with_editions(self) -> "WorkQuerySet":
+        """The works with their editions prefetched (``editions_with_juan_counts``): what
+        ``Work.reading_edition_id`` chooses the edition a work opens on from, with no query per
+        work (the catalogue, a work's page, the API's lists)."""
+        return self.prefetch_related(editions_with_juan_counts())
+
+
+def editions_with_juan_counts() -> models.Prefetch:
+    """A work's editions, oldest first, each with ``juan_count`` (its juans, files as imported):
+    the prefetch ``Work.reading_edition_id`` reads (``WorkQuerySet.with_editions``, or
+    ``prefetch_related_objects([work], editions_with_juan_counts())`` for a work already loaded)."""
+    return models.Prefetch("editions", queryset=Edition.objects.annotate(juan_count=Count("juans")).order_by("id"))
+
+
 class Work(models.Model):
     """A work (書), e.g. 禮書綱目 by 江永: what its editions have in common. ``slug`` is the
     work's URL key (its title, or its Kanripo ID, by default). The text itself belongs to
@@ -84,6 +101,8 @@ class Work(models.Model):
     shu = models.CharField(max_length=50, blank=True, verbose_name="屬",
                            help_text="group inside the class (屬), e.g. 周禮之屬")
 
+    objects = WorkQuerySet.as_manager()
+
     class Meta:
         ordering = ["title", "id"]
         constraints = [models.UniqueConstraint(fields=["title", "author"], condition=models.Q(kanripo_id=""),
@@ -96,11 +115,10 @@ class Work(models.Model):
         """Save; raises ``django.core.exceptions.ValidationError`` for a slug that breaks the
         rule, whatever wrote it (an importer, the admin, a script)."""
         validate_slug(self.slug)
-        if self.pk is None and self.kanripo_id and not self.dynasty:
-            # a new work whose text has not given its dynasty yet (卷〇 has no byline): the
-            # catalogue's, until a juan's byline gives the text's (reader.importers.loader)
-            listed = entry(self.kanripo_id)
-            self.dynasty = listed.dynasty if listed else ""
+        if self.pk is None and self.catalogue_dynasty:
+            # a new work the catalogue lists: its author's dynasty as the catalogue gives it, not
+            # the one a juan's byline prints (北齊書's 「隋太子通事舎人李百藥」 wrote it under the 唐)
+            self.dynasty = self.catalogue_dynasty
         if not self.classification and self.kanripo_id:
             # Kanripo's IDs carry their class (KR1d0086 → KR1d): a work with one is classified.
             self.classification = class_of(self.kanripo_id)
@@ -120,6 +138,14 @@ class Work(models.Model):
     def catalogue_bu(self) -> CatalogueClass | None:
         """The 部 of the work's class (經部 for KR1d), None when unclassified."""
         return get_class(bu_of(self.classification)) if self.classification else None
+
+    @property
+    def catalogue_dynasty(self) -> str:
+        """The dynasty Kanripo's catalogue gives the work's author (北齊書: 唐, of 李百藥), "" for a
+        work it does not list or lists without one. A listed work's ``dynasty`` is this one
+        (``save``, ``reader.importers.loader``), whatever office a byline prints."""
+        listed = entry(self.kanripo_id) if self.kanripo_id else None
+        return listed.dynasty if listed else ""
 
     @property
     def catalogue_byline(self) -> str:
@@ -143,10 +169,10 @@ class Work(models.Model):
 
     def reading_edition_id(self) -> int | None:
         """The id of the edition the work's page opens on (``reader.editions.reading_edition``:
-        the fullest, then Kanripo's base text); one query, kept on the instance; none when the
-        work's editions are prefetched and one, or prefetched with their ``juan_count`` (the API);
-        a list that has counted its editions' juans, or a page that knows the work has one
-        edition, sets ``_reading_edition_id`` itself."""
+        the fullest, then Kanripo's base text); None when the work has none. Chosen here alone,
+        and kept on the instance: one query, or none when the work's editions are prefetched and
+        one, or prefetched with their ``juan_count`` (``Work.objects.with_editions()``,
+        ``editions_with_juan_counts``: the catalogue, a work's page, the API)."""
         if not hasattr(self, "_reading_edition_id"):
             prefetched = getattr(self, "_prefetched_objects_cache", {}).get("editions")
             if prefetched is not None and len(prefetched) < 2:  # one edition (or none): no query
@@ -232,12 +258,13 @@ class Edition(models.Model):
         """Work title and edition name (``name``, in words): ``禮書綱目（四庫全書・文淵閣本・原字）``."""
         return f"{self.work.title}（{self.name}）"
 
-    def get_absolute_url(self):
+    def get_absolute_url(self, *, only: bool = False):
         """``/works/<slug>/``; for an edition whose slug is its work's (the seed's 禮書綱目), where
         that address opens the work on another edition (``Work.reading_edition_id``),
-        ``/works/<slug>/editions/<slug>/``."""
+        ``/works/<slug>/editions/<slug>/``. ``only``: the caller knows the work has no other
+        edition (so its address opens this one, and the choice needs no query)."""
         work = self.work
-        if self.slug == work.slug and work.reading_edition_id() != self.pk:
+        if self.slug == work.slug and not only and work.reading_edition_id() != self.pk:
             return reverse("reader:edition", args=[work.slug, self.slug])
         return reverse("reader:work", args=[self.slug])
 

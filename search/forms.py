@@ -222,3 +222,9 @@ class _SharedFields(dict):
 
 SearchForm.base_fields["class"] = ClassField(required=False)
 SearchForm.base_fields = _SharedFields(SearchForm.base_fields)
+#: The search form's parameters, for the views that read it (``cached_page(reads=…)``) …
+SEARCH_PARAMETERS = frozenset(SearchForm.base_fields)
+#: … and those of them it reads every value of (a widget of several values: ``getlist``): the
+#: layers and the facet filters (``cached_page(many=…)``).
+MANY_VALUED = frozenset(name for name, field in SearchForm.base_fields.items()
+                         if getattr(field.widget, "allow_multiple_selected", False))

@@ -129,7 +129,9 @@ def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> Edition:
             edition.save(update_fields=["byline"])
         work = edition.work
         if doc.author and not work.author:  # the byline is in 卷一's text, not in 卷〇's front matter
-            work.author, work.native_place, work.dynasty = doc.author, doc.native_place, doc.dynasty
+            # the dynasty of a work the catalogue lists stays the catalogue's (Work.catalogue_dynasty)
+            work.author, work.native_place = doc.author, doc.native_place
+            work.dynasty = work.catalogue_dynasty or doc.dynasty
             work.save(update_fields=["author", "native_place", "dynasty"])
         return edition
     work = _find_work(doc)
