@@ -25,7 +25,9 @@ window round the place at least ``QUOTED`` times and always one way, that readin
 commentary quoting its classic); otherwise a form that the traditional texts print more often
 than the characters it stands for (迹, ``own``) is read as itself when it scores at least ``OWN``
 above every other reading; otherwise the place stays undecided and every reading still in
-play (``in_play``) finds it (recall first). Why not OpenCC's phrase conversion alone:
+play (``in_play``) finds it (recall first). A place's layer (``CLASSIC`` for the text commented
+on) is passed on by the index; a place of the classic may be read by the classics' own counts
+too (``CLASSIC_WEIGHT``: measured, not shipped). Why not OpenCC's phrase conversion alone:
 its tables are written for modern text (云 → 雲, 宁 → 寧, 于 → 於, 个 → 個 everywhere), and on the
 held-out 儀禮釋宮增注 it reads 172 of 1,222 ambiguous places wrong, these counts 32 (and leave 139
 undecided; docs/decisions/0021).
@@ -50,7 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["CONTEXT_PATH", "MARGIN", "OWN", "WIDTH", "REACH", "decide", "in_play", "printed", "quoted", "reload", "scores"]
+__all__ = ["CLASSIC", "CONTEXT_PATH", "MARGIN", "OWN", "WIDTH", "REACH", "decide", "in_play", "printed", "quoted", "reload", "scores"]
 
 CONTEXT_PATH = Path(__file__).resolve().parent / "data" / "reading_context.tsv.gz"
 #: How much more likely (natural log; 2.0 is about 7.4 times) the best reading must be than the
@@ -74,6 +76,20 @@ SMOOTH = 0.5
 OWN = 0.0
 #: How many neighbours on each side are read at most.
 WIDTH = 3
+#: The layer of a place that is the text commented on (``reader.pieces.CLASSIC``; the whole
+#: text of a work without commentary too): ``scores`` may read the classics' own counts there.
+CLASSIC = "classic"
+#: ``scores``: in a place of the ``CLASSIC`` layer, how many places' worth the library's estimate
+#: of each side (and of the prior) weighs against the classics' own counts (the ``CN``, ``CL``,
+#: ``CR``, ``CLL``, ``CRR`` rows: ``build_reading_context.classic_neighbours``); None: the classic
+#: is read as every other layer, by the library's counts alone (shipped). At 10 the places of
+#: the classic read as the classics print them gain 0.5 point of precision on the 禮 books but
+#: cost the labelled book's recall (98.88 %: its main text quotes 儀禮 with 於 where 儀禮 prints
+#: 于); measured, not shipped (docs/decisions/0021; ``evaluate_folding.py --classic-weight``).
+CLASSIC_WEIGHT: float | None = None
+#: How many neighbours on each side the classics' own counts read (a small text: two are seen
+#: often enough; ``build_reading_context.classic_neighbours`` counts as many).
+CLASSIC_WIDTH = 2
 #: ``decide``: how often the classics' own text must print a window for it to decide a place the
 #: neighbours leave open (two prints or two places agreeing, not one).
 QUOTED = 2
@@ -101,6 +117,9 @@ _reading_no: dict[str, int] = {}
 _char_no: dict[str, int] = {}
 _quotes: dict[tuple[str, str, str], int] = {}
 _windows: dict[tuple[str, str, str], int] = {}
+_classic: dict[tuple[str, str, str], int] = {}
+_classic_totals: dict[str, int] = {}
+_CLASSIC_SIDES = {"C" + side * width: width for side in "LR" for width in range(1, CLASSIC_WIDTH + 1)}
 _path = CONTEXT_PATH
 
 
@@ -122,7 +141,7 @@ def _key(reading: str, side: str, neighbours: str) -> int:
 def _load() -> dict[str, int]:
     """Read the context table once; ``ValueError`` naming the file and line for a malformed line.
     The pairs are kept as two sorted arrays (about 4 MB for 310,000 pairs), not a dict."""
-    global _totals, _keys, _counts, _reading_no, _char_no, _quotes, _windows
+    global _totals, _keys, _counts, _reading_no, _char_no, _quotes, _windows, _classic, _classic_totals
     if _totals is not None:
         return _totals
     with _lock:
@@ -131,6 +150,8 @@ def _load() -> dict[str, int]:
         totals: dict[str, int] = {}
         quotes: dict[tuple[str, str, str], int] = {}
         windows: dict[tuple[str, str, str], int] = {}
+        classic: dict[tuple[str, str, str], int] = {}
+        classic_totals: dict[str, int] = {}
         rows: list[tuple[str, str, str, int]] = []
         with gzip.open(_path, "rt", encoding="utf-8") as fh:
             lines = fh.read().split("\n")
@@ -140,13 +161,19 @@ def _load() -> dict[str, int]:
                 continue
             fields = line.split("\t")
             if len(fields) != 4 or len(fields[0]) != 1 or not fields[3].isdigit() \
-                    or (fields[1] not in sides and fields[1] not in ("N", "Q", "W")) \
+                    or (fields[1] not in sides and fields[1] not in _CLASSIC_SIDES
+                        and fields[1] not in ("N", "Q", "W", "CN")) \
                     or (fields[1] in sides and len(fields[2]) != len(fields[1])) \
+                    or (fields[1] in _CLASSIC_SIDES and len(fields[2]) != _CLASSIC_SIDES[fields[1]]) \
                     or (fields[1] in ("Q", "W") and fields[2].count("_") != 1):
-                raise ValueError(f"{_path}:{lineno}: expected READING<TAB>L|R|LL|RR|LLL|RRR|N|Q|W<TAB>"
-                                 f"NEIGHBOURS<TAB>COUNT, got {line!r}")
+                raise ValueError(f"{_path}:{lineno}: expected READING<TAB>L|R|LL|RR|LLL|RRR|N|Q|W|CN|CL|CR|CLL|CRR"
+                                 f"<TAB>NEIGHBOURS<TAB>COUNT, got {line!r}")
             reading, side, near, count = fields
-            if side in ("Q", "W"):
+            if side == "CN":
+                classic_totals[reading] = int(count)
+            elif side in _CLASSIC_SIDES:
+                classic[(reading, side[1:], near)] = int(count)
+            elif side in ("Q", "W"):
                 before, _, after = near.partition("_")
                 (quotes if side == "Q" else windows)[(reading, before, after)] = int(count)
             elif side == "N":
@@ -165,6 +192,7 @@ def _load() -> dict[str, int]:
         _keys = keys[order]
         _counts = np.array([n for _, _, _, n in rows], dtype=np.int32)[order]
         _quotes, _windows = quotes, windows
+        _classic, _classic_totals = classic, classic_totals
         _totals = totals
         return totals
 
@@ -191,7 +219,17 @@ def _count(reading: str, side: str, neighbours: str, alternatives: Mapping[str, 
     return int(_counts[i]) if i < len(_keys) and _keys[i] == key else 0
 
 
-def scores(readings, before: str, after: str, alternatives: Mapping[str, str] | None = None) -> dict[str, float]:
+def _classic_count(reading: str, side: str, neighbours: str, alternatives: Mapping[str, str] | None = None) -> int:
+    """How often the classics' own text prints ``reading`` with ``neighbours`` on ``side`` (``_count``
+    for the ``CL``/``CR``/``CLL``/``CRR`` rows)."""
+    if alternatives and any(c in alternatives for c in neighbours):
+        return sum(_classic.get((reading, side, "".join(x)), 0)
+                   for x in product(*(alternatives.get(c, c) for c in neighbours)))
+    return _classic.get((reading, side, neighbours), 0)
+
+
+def scores(readings, before: str, after: str, alternatives: Mapping[str, str] | None = None,
+           layer: str | None = None) -> dict[str, float]:
     """``{reading: score}`` (natural log, see the module docstring) of each folded reading
     between ``before`` (the folded characters before it, nearest last; up to ``WIDTH`` are read)
     and ``after`` (those after it, nearest first). On each side the one, two and three nearest
@@ -200,12 +238,25 @@ def scores(readings, before: str, after: str, alternatives: Mapping[str, str] | 
     build as deciding nothing new) leaves it as it was. ``alternatives``: ``{neighbour: the
     folded characters a traditional edition may print for it}``
     (``characters.simplified.neighbour_alternatives``): a simplified edition's neighbour 后 is
-    counted as 後 and 后, 当 as 當, 视 as 視, as the library's traditional texts print them."""
+    counted as 後 and 后, 当 as 當, 视 as 視, as the library's traditional texts print them.
+
+    ``layer``: the layer of the place. In the classic's (``CLASSIC``), when ``CLASSIC_WEIGHT`` is
+    set, the classics' own text is read too: the prior is the classics' share of the readings
+    (``CN`` rows) with the library's as ``CLASSIC_WEIGHT`` places' worth, each side's estimate the library's
+    (its odds against the library's prior, moved onto that prior) with the classics' counts
+    beside one and two neighbours added, the library's estimate weighing ``CLASSIC_WEIGHT``
+    places: ``Q(r | x, classic) = (c(r, x) + W * Q'(r | x)) / (c(x) + W)``."""
     totals = _load()
     readings = list(readings)
     total = sum(totals.get(r, 0) for r in readings)
     prior = {r: (totals.get(r, 0) + 0.5) / (total + 0.5 * len(readings)) for r in readings}
-    out = {r: math.log(p) for r, p in prior.items()}
+    classic = layer == CLASSIC and CLASSIC_WEIGHT is not None and bool(_classic_totals)
+    base = prior
+    if classic:
+        seen_c = sum(_classic_totals.get(r, 0) for r in readings)
+        base = {r: (_classic_totals.get(r, 0) + CLASSIC_WEIGHT * prior[r]) / (seen_c + CLASSIC_WEIGHT)
+                for r in readings}
+    out = {r: math.log(p) for r, p in base.items()}
     for side, text in (("L", before), ("R", after)):
         share = prior
         for width in range(1, min(WIDTH, len(text)) + 1):
@@ -214,8 +265,18 @@ def scores(readings, before: str, after: str, alternatives: Mapping[str, str] | 
             seen = sum(n.values())
             if seen:
                 share = {r: (n[r] + SMOOTH * share[r]) / (seen + SMOOTH) for r in readings}
+        if classic:
+            moved = {r: base[r] * share[r] / prior[r] for r in readings}
+            z = sum(moved.values())
+            share = {r: v / z for r, v in moved.items()}
+            for width in range(1, min(CLASSIC_WIDTH, len(text)) + 1):
+                x = text[-width:] if side == "L" else text[:width]
+                n = {r: _classic_count(r, side * width, x, alternatives) for r in readings}
+                seen = sum(n.values())
+                if seen:
+                    share = {r: (n[r] + CLASSIC_WEIGHT * share[r]) / (seen + CLASSIC_WEIGHT) for r in readings}
         for r in readings:
-            out[r] += math.log(share[r] / prior[r])
+            out[r] += math.log(share[r] / base[r])
     return out
 
 
@@ -260,15 +321,17 @@ def printed(readings, before: str, after: str) -> str | None:
 
 
 def decide(readings, before: str, after: str, margin: float = MARGIN,
-           alternatives: Mapping[str, str] | None = None, own: str | None = None) -> str | None:
+           alternatives: Mapping[str, str] | None = None, own: str | None = None,
+           layer: str | None = None) -> str | None:
     """The folded reading the context decides among ``readings`` (folded characters), or None
     when no reading is ahead of every other by ``margin`` (``scores``, the neighbours read
     through ``alternatives``), neither the library's windows (``printed``) nor the classics'
     own text (``quoted``) decide it, and ``own`` (the form itself, one of ``readings``, when the
     traditional texts print it more often than the characters it stands for: 迹) does not score
     at least ``OWN`` above every other reading: ``decide({'后', '後'}, '其', '')`` is ``'後'``.
-    ``before``/``after``: up to ``REACH`` characters are read."""
-    s = scores(readings, before, after, alternatives)
+    ``layer``: the layer of the place (``CLASSIC``, another layer's name, or None when not
+    known), read by ``scores``. ``before``/``after``: up to ``REACH`` characters are read."""
+    s = scores(readings, before, after, alternatives, layer)
     if len(s) < 2:
         return next(iter(s), None)
     ranked = sorted(s.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -281,11 +344,11 @@ def decide(readings, before: str, after: str, margin: float = MARGIN,
 
 
 def in_play(readings, before: str, after: str, margin: float = MARGIN,
-            alternatives: Mapping[str, str] | None = None) -> frozenset[str]:
+            alternatives: Mapping[str, str] | None = None, layer: str | None = None) -> frozenset[str]:
     """The readings still in play where ``decide`` decides nothing: those whose score
     (``scores``, the neighbours read through ``alternatives``) is within ``margin`` of the best
-    one's. A place of 并 (并 並 併 幷) between neighbours that leave 並 and 并 open but make 幷 and
-    併 unlikely is found by 並 and 并 only."""
-    s = scores(readings, before, after, alternatives)
+    one's (``layer`` as for ``scores``). A place of 并 (并 並 併 幷) between neighbours that leave 並
+    and 并 open but make 幷 and 併 unlikely is found by 並 and 并 only."""
+    s = scores(readings, before, after, alternatives, layer)
     best = max(s.values(), default=0.0)
     return frozenset(r for r, v in s.items() if v > best - margin)

@@ -247,7 +247,7 @@ def neighbour_alternatives() -> dict[str, str]:
     return _neighbours
 
 
-def decide_keys(folded: str, codes: str | None = None) -> str:
+def decide_keys(folded: str, codes: str | None = None, layer: str | None = None) -> str:
     """``folded`` (a simplified or mixed edition's folded unit codes, ``fold``) with each
     ambiguous form replaced by its reading key at that place: the reading the neighbouring units
     decide (``characters.readings.decide``: up to ``REACH`` units before and after it, each read
@@ -255,8 +255,9 @@ def decide_keys(folded: str, codes: str | None = None) -> str:
     the readings still in play (``characters.readings.in_play``; the form's undecided key when all are). U+0000
     (between passages of an index) and the ends of ``folded`` end the context. ``codes``: the
     unit codes ``folded`` was folded from (as long as it), where an ambiguous form that the folding
-    maps to another character is read too (术, folded 朮, may stand for 術: ``text_keys``). One
-    code point to one."""
+    maps to another character is read too (术, folded 朮, may stand for 術: ``text_keys``).
+    ``layer``: the layer of the text (``characters.readings.CLASSIC`` or another; None when not
+    known), passed to ``decide``. One code point to one."""
     _load()
     out = None
     at = [(m.start(), m.group()) for m in _ambiguous_re.finditer(folded)]
@@ -267,7 +268,7 @@ def decide_keys(folded: str, codes: str | None = None) -> str:
     for i, form in at:
         before = folded[max(0, i - REACH):i].rpartition("\0")[2]
         after = folded[i + 1:i + 1 + REACH].partition("\0")[0]
-        key = _decided_key(form, before, after)
+        key = _decided_key(form, before, after, layer)
         if out is None:
             out = list(folded)
         out[i] = key
@@ -275,13 +276,13 @@ def decide_keys(folded: str, codes: str | None = None) -> str:
 
 
 @lru_cache(maxsize=1 << 18)
-def _decided_key(form: str, before: str, after: str) -> str:
+def _decided_key(form: str, before: str, after: str, layer: str | None = None) -> str:
     keys = _keys[form]
     readings = [r for r in keys if isinstance(r, str)]
     reading = decide(readings, before, after, alternatives=_neighbours,
-                     own=form if form in _own_forms and form in keys else None)
+                     own=form if form in _own_forms and form in keys else None, layer=layer)
     if reading is None:   # undecided: the key of the readings still in play (all: the undecided key)
-        return keys.get(in_play(readings, before, after, alternatives=_neighbours), keys[None])
+        return keys.get(in_play(readings, before, after, alternatives=_neighbours, layer=layer), keys[None])
     return keys[reading]
 
 
@@ -327,13 +328,14 @@ def detect_script(count: ScriptCount) -> str:
     return SIMPLIFIED if count.simplified_share >= SIMPLIFIED_SHARE else MIXED
 
 
-def text_keys(codes: str, script: str = TRADITIONAL) -> str:
+def text_keys(codes: str, script: str = TRADITIONAL, layer: str | None = None) -> str:
     """The search keys of a text's characters (one code point each) in an edition of
     ``script``: ``fold(codes)``, with each ambiguous simplified form's reading key in a
-    simplified or mixed edition (``decide_keys``). One code point to one."""
+    simplified or mixed edition (``decide_keys``, the text's ``layer`` passed on to
+    ``characters.readings.scores``). One code point to one."""
     if script == TRADITIONAL:
         return fold(codes)
-    return decide_keys(fold(codes), codes)
+    return decide_keys(fold(codes), codes, layer)
 
 
 def query_keys(ch: str) -> frozenset[str]:

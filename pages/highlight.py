@@ -73,7 +73,7 @@ def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = Fa
         marks: dict = {}
         if parsed:
             for passage in chapter_passages(cv.chapter):
-                spans = match_passage(parsed, passage.text, exact, script)
+                spans = match_passage(parsed, passage.text, exact, script, passage.layer)
                 hits += len(spans)
                 _distribute(passage, spans, marks)
         cv.chapter.title_segments = _segments(cv.chapter.title, marks.get((id(None), "chapter"), []))
@@ -86,7 +86,7 @@ def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = Fa
             if parsed:
                 for passage in section_passages(view.section, pieces):
                     check("finding the highlighted words", ADVICE)
-                    spans = match_passage(parsed, passage.text, exact, script)
+                    spans = match_passage(parsed, passage.text, exact, script, passage.layer)
                     hits += len(spans)
                     _distribute(passage, spans, marks)
             for p in pieces:

@@ -97,13 +97,14 @@ class Analysed:
         return len(self.codes)
 
 
-def analyse(text: str, script: str = TRADITIONAL) -> Analysed:
+def analyse(text: str, script: str = TRADITIONAL, layer: str | None = None) -> Analysed:
     """``text`` as units (see the module docstring): ``analyse("葛\U000e0100城，&KR1969;")``
     has codes ``"葛城\U000f07b1"``, starts ``(0, 2, 4)``, ends ``(2, 3, 12)`` and gaps
     ``("", "", "，", "")``. ``script`` is the script of the text's edition
     (``characters.simplified``): in a simplified or mixed one, an ambiguous simplified form
     (后, 于, 当) has its reading key as key, which every character it may stand for finds
-    (``char_alternatives``)."""
+    (``char_alternatives``), decided with the text's ``layer`` (the passage's layer, or None:
+    ``characters.readings.scores`` may read the classic's places by the classics' own counts)."""
     codes: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -139,7 +140,7 @@ def analyse(text: str, script: str = TRADITIONAL) -> Analysed:
         gap = ""
     gaps.append(gap)
     joined = "".join(codes)
-    return Analysed(joined, index_keys(joined, script), tuple(starts), tuple(ends), tuple(gaps))
+    return Analysed(joined, index_keys(joined, script, layer), tuple(starts), tuple(ends), tuple(gaps))
 
 
 #: The keys of exact unit codes in an edition of a script (``characters.simplified.text_keys``).
@@ -351,14 +352,14 @@ def unit_occurrences(a: Analysed, phrase: str, exact: bool = False) -> list[tupl
 
 
 def find_occurrences(text: str, phrase: str, exact: bool = False, analysed: Analysed | None = None,
-                     script: str = TRADITIONAL) -> list[tuple[int, int]]:
+                     script: str = TRADITIONAL, layer: str | None = None) -> list[tuple[int, int]]:
     """Every non-overlapping occurrence of ``phrase`` in ``text`` as ``(start, end)``
     code-point offsets into ``text``, left to right, counted in units as ``str.count``
     would count them. ``?`` (or ``？``) in ``phrase`` matches any one unit (a gaiji
     included). Units compare folded unless ``exact`` (see the module docstring for
-    separators and invisibles). ``analysed`` may pass ``analyse(text, script)`` if known;
-    ``script``: the script of the text's edition (``analyse``)."""
-    a = analysed if analysed is not None else analyse(text, script)
+    separators and invisibles). ``analysed`` may pass ``analyse(text, script, layer)`` if known;
+    ``script``: the script of the text's edition, ``layer`` the text's layer (``analyse``)."""
+    a = analysed if analysed is not None else analyse(text, script, layer)
     return [(a.starts[i], a.ends[j - 1]) for i, j in unit_occurrences(a, phrase, exact)]
 
 
@@ -376,16 +377,16 @@ def near_pairs(left: list[tuple[int, int]], right: list[tuple[int, int]], distan
             [b for b in right if any(close(a, b) for a in left)])
 
 
-def match_passage(parsed: ParsedQuery, text: str, exact: bool = False, script: str = TRADITIONAL
-                  ) -> list[tuple[int, int]]:
+def match_passage(parsed: ParsedQuery, text: str, exact: bool = False, script: str = TRADITIONAL,
+                  layer: str | None = None) -> list[tuple[int, int]]:
     """The hits of a parsed query in one passage: ``[]`` unless some clause is satisfied
     (all its positive terms occur, none of its negative ones, and each of its NEAR pairs
     has two occurrences close enough: ``near_pairs``); otherwise the occurrences of the
     satisfied clauses' positive terms (for terms joined by NEAR, only those with a partner),
     sorted, overlaps resolved left to right (the earlier, then the longer, span wins).
-    Spans are code-point offsets into ``text``; ``script``: the script of its edition
-    (``analyse``)."""
-    a = analyse(text, script)
+    Spans are code-point offsets into ``text``; ``script``: the script of its edition,
+    ``layer`` the passage's layer (``analyse``)."""
+    a = analyse(text, script, layer)
     cache: dict[str, list[tuple[int, int]]] = {}
 
     def occurrences(term: Term):

@@ -401,10 +401,11 @@ def test_the_reading_counts_leave_out_the_held_out_works_and_prune_what_decides_
     library = build.library_windows(lib, {"术": {"朮", "術"}})
     assert library == Counter({("朮", "甲乙", "丙丁"): 4})
     assert build.printed_windows(library, [{"朮", "術"}]) == [("朮", "甲乙", "丙丁")]
-    # the shipped table: one, two and three neighbours each side
+    # the shipped table: one, two and three neighbours each side, and one and two in the classics' text
     sides = Counter(line.split("\t")[1] for line in gzip.open(CONTEXT_PATH, "rt", encoding="utf-8")
                     if not line.startswith("#"))
-    assert dict(sides) == {"L": 79726, "LL": 65414, "LLL": 9490, "R": 82202, "RR": 65861, "RRR": 8160, "N": 1122, "Q": 17491, "W": 19074}
+    assert dict(sides) == {"L": 79726, "LL": 65414, "LLL": 9490, "R": 82202, "RR": 65861, "RRR": 8160, "N": 1122,
+                           "Q": 17491, "W": 19074, "CN": 632, "CL": 6960, "CR": 7128, "CLL": 6657, "CRR": 6283}
 
 
 @pytest.mark.django_db
@@ -426,3 +427,88 @@ def test_a_siku_tiyao_page_gives_the_work_its_class_and_its_authors_dynasty(clie
     assert (work.classification, work.shu, work.dynasty, work.author) == ("KR1d", "儀禮之屬", "清", "江永")
     data = client.get("/api/classes/KR1d/works/").json()
     assert [(w["author"], w["shu"]) for w in data["results"] if w["title"] == "仪礼释宫増注"] == [("〔清〕江永", "儀禮之屬")]
+
+
+def test_the_layer_of_a_place_is_read_only_where_the_classics_counts_are_asked_for(monkeypatch):
+    from characters import readings
+    from characters.readings import CLASSIC, decide, scores
+    from characters.scripts.build_reading_context import read_table
+
+    alternatives = simplified.neighbour_alternatives()
+    # the classics' own counts ship in the table: 于 5,673 times in their full-size text, 於 3,361,
+    # 入于 208 times (CLASSIC_EDITIONS; the library's traditional texts print 於 three times as often)
+    neighbours, _, _ = read_table(CONTEXT_PATH)
+    assert (neighbours[("于", "CN", "")], neighbours[("於", "CN", "")], neighbours[("于", "CL", "入")]) == \
+        (5673, 3361, 208)
+    # shipped: the classic is read as every other layer (CLASSIC_WEIGHT None), 立于房中 stays open
+    assert readings.CLASSIC_WEIGHT is None
+    assert scores({"於", "于"}, "南面立", "房中", alternatives, CLASSIC) == scores({"於", "于"}, "南面立", "房中",
+                                                                                 alternatives)
+    assert decide({"於", "于"}, "南面立", "房中", alternatives=alternatives, layer=CLASSIC) is None
+    # measured, not shipped: with the classics' counts weighing against the library's estimate
+    # as 10 places, the classic's 立于房中 reads 于 (the classics print 立于 155 times); a note's
+    # stays open
+    monkeypatch.setattr(readings, "CLASSIC_WEIGHT", 10.0)
+    s = scores({"於", "于"}, "南面立", "房中", alternatives, CLASSIC)
+    assert round(s["于"] - s["於"], 2) == 6.85
+    assert decide({"於", "于"}, "南面立", "房中", alternatives=alternatives, layer=CLASSIC) == "于"
+    assert decide({"於", "于"}, "南面立", "房中", alternatives=alternatives, layer="commentary") is None
+
+
+@pytest.mark.parametrize("engine", ["search.backends.positional.PositionalIndexBackend",
+                                    "search.backends.whoosh.WhooshBackend", "search.backends.memory.MemoryBackend"])
+def test_every_engine_reads_a_simplified_passage_with_its_layer(engine, monkeypatch, tmp_path):
+    """The index (``search.backends.positional.format``), the verifying of Whoosh and the plain
+    scan read a passage's ambiguous forms with its layer, as ``search.analysis.analyse`` does."""
+    from importlib import import_module
+
+    from characters import readings
+    from search.backends.base import SearchQuery
+    from search.documents import SearchDocument
+
+    def passage(n, layer):
+        return SearchDocument(doc_id=f"d{n}", layer=layer, text="南面立于房中。", work_id=1, work_slug="w",
+                              work_title="w", juan_id=1, juan_number=1, juan_label="卷一", chapter_id=1,
+                              chapter_title="", section_id=1, section_position=n, section_title="",
+                              piece_starts=[(0, 0)], script=SIMPLIFIED)
+
+    monkeypatch.setattr(readings, "CLASSIC_WEIGHT", 10.0)
+    simplified._decided_key.cache_clear()
+    try:
+        module, _, name = engine.rpartition(".")
+        backend = getattr(import_module(module), name)(f"layers-{name}", {"PATH": tmp_path / "ix", "NAME": name})
+        backend.rebuild([passage(1, "classic"), passage(2, "commentary")])
+        # 於 finds the note's 于 (undecided), not the classic's (read 于); 于 finds both
+        found = backend.search(SearchQuery("於"))
+        assert [h.passage.layer for h in found.hits] == ["commentary"]
+        assert backend.search(SearchQuery("于")).count == 2
+    finally:
+        simplified._decided_key.cache_clear()
+
+
+def test_a_juans_runs_and_a_lines_notes_are_read_with_their_layers(tmp_path):
+    from collections import Counter
+
+    from characters.scripts import build_reading_context as build, evaluation
+
+    assert evaluation.held_out_runs("#+TITLE: x\n<pb:A_1a>設洗于¶\n阼階(洗承/盥&KR0001;)東\n") == \
+        [("classic", "設洗于阼階"), ("commentary", "洗承"), ("commentary", "盥"), ("classic", "東")]
+    line = "　　宾立于西阶【郑注于西阶上】东面"
+    assert [(layer, "".join(line[i] for i in cols)) for layer, cols in evaluation.labelled_runs(line)] == \
+        [("classic", "宾立于西阶"), ("commentary", "郑注于西阶上"), ("classic", "东面")]
+    # the classics' own neighbours: their full-size text only, one and two each side, pairs seen twice
+    (tmp_path / "kanripo" / "KR1d0026").mkdir(parents=True)
+    (tmp_path / "kanripo" / "KR1d0026" / "a.txt").write_text(
+        "#+TITLE: 儀禮\n立于房中¶\n立于房(立於/房)¶\n", encoding="utf-8")
+    assert build.classic_neighbours(tmp_path, {"于", "於"}) == Counter(
+        {("于", "CN", ""): 2, ("于", "CL", "立"): 2, ("于", "CR", "房"): 2})
+    # counted anew into a table, every other row kept byte for byte
+    out = tmp_path / "context.tsv.gz"
+    assert build.add_classic(tmp_path, CONTEXT_PATH, out) == {"rows": 27660, "rows after": 3}
+    neighbours, quotes, windows = build.read_table(out)
+    shipped = build.read_table(CONTEXT_PATH)
+    assert {k: n for k, n in neighbours.items() if k[1][0] == "C"} == {
+        ("于", "CN", ""): 2, ("于", "CL", "立"): 2, ("于", "CR", "房"): 2}
+    assert {k: n for k, n in neighbours.items() if k[1][0] != "C"} == \
+        {k: n for k, n in shipped[0].items() if k[1][0] != "C"}
+    assert (quotes, windows) == shipped[1:]

@@ -6,6 +6,7 @@ Usage::
 
     .venv/bin/python characters/scripts/build_reading_context.py [--corpus ../shared/corpus]
     .venv/bin/python characters/scripts/build_reading_context.py --add 迹毁   # only these readings
+    .venv/bin/python characters/scripts/build_reading_context.py --classic   # only the classics' neighbour rows
 
 A whole build reads the library several times over (about 2 hours on a loaded machine); when a
 form gains a reading (a form decided ``own`` in ``traditional_variants.tsv``), ``--add`` counts
@@ -56,8 +57,8 @@ sys.path.insert(0, str(ROOT))
 from characters import simplified as sc  # noqa: E402
 from characters.folding import fold_char  # noqa: E402
 from characters import readings as rd  # noqa: E402
-from characters.readings import (BACKOFF, CONTEXT_PATH, LIBRARY_SHAPES, MARGIN, PRINTED, QUOTE_SHAPES,  # noqa: E402
-                                 QUOTED, WIDTH)
+from characters.readings import (BACKOFF, CLASSIC_WIDTH, CONTEXT_PATH, LIBRARY_SHAPES, MARGIN, PRINTED,  # noqa: E402
+                                 QUOTE_SHAPES, QUOTED, WIDTH)
 from characters.scripts.evaluation import held_out_segments  # noqa: E402
 from characters.scripts.script_labels import _match_key  # noqa: E402
 
@@ -80,6 +81,8 @@ PRUNE = 1.0
 #: where 鄭注 writes 於).
 CLASSIC_EDITIONS = ("kanripo-references/", "kanripo/KR1d0026", "kanripo/KR1d0002", "kanripo/KR1d0001",
                     "kanripo/KR1e0001")
+#: ``classic_neighbours``: how often a pair must be seen in the classics' own text to be shipped.
+CLASSIC_MIN = 2
 
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 NOT_HAN = re.compile(r"[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+")
@@ -138,11 +141,10 @@ def count(corpus: Path, wanted: set[str], files: list[Path] | None = None,
     return counts
 
 
-def classic_windows(corpus: Path, wanted: set[str]) -> Counter:
-    """``(reading, before, after) -> occurrences`` in the full-size text of ``CLASSIC_EDITIONS``:
-    page breaks, header lines and notes ``(…)`` dropped, printed lines joined, cut at every other
-    character that is not Han (punctuation of a 白文 edition), each window of ``QUOTE_SHAPES``."""
-    out: Counter = Counter()
+def classic_lines(corpus: Path):
+    """The full-size text of ``CLASSIC_EDITIONS``, folded, as runs of Han characters: page breaks,
+    header lines and notes ``(…)`` dropped, printed lines joined, cut at every other character
+    that is not Han (punctuation of a 白文 edition)."""
     fold_cache: dict[str, str] = {}
     for path in sorted(corpus.rglob("*.txt")):
         rel = path.relative_to(corpus).as_posix()
@@ -151,13 +153,43 @@ def classic_windows(corpus: Path, wanted: set[str]) -> Counter:
         text = re.sub(r"<pb:[^>]*>|^#.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
         text = re.sub(r"\([^()]*\)", "\n", text.replace("¶\n", "").replace("¶", ""))
         for seg in NOT_HAN.split(text):
-            line = "".join(fold_cache.get(c) or fold_cache.setdefault(c, fold_char(c)) for c in seg)
-            for i, c in enumerate(line):
-                if c in wanted:
-                    for a, b in QUOTE_SHAPES:
-                        if i >= a and i + b < len(line):
-                            out[(c, line[i - a:i], line[i + 1:i + 1 + b])] += 1
+            if seg:
+                yield "".join(fold_cache.get(c) or fold_cache.setdefault(c, fold_char(c)) for c in seg)
+
+
+def classic_windows(corpus: Path, wanted: set[str]) -> Counter:
+    """``(reading, before, after) -> occurrences`` in the full-size text of ``CLASSIC_EDITIONS``
+    (``classic_lines``), each window of ``QUOTE_SHAPES``."""
+    out: Counter = Counter()
+    for line in classic_lines(corpus):
+        for i, c in enumerate(line):
+            if c in wanted:
+                for a, b in QUOTE_SHAPES:
+                    if i >= a and i + b < len(line):
+                        out[(c, line[i - a:i], line[i + 1:i + 1 + b])] += 1
     return out
+
+
+def classic_neighbours(corpus: Path, wanted: set[str], minimum: int = CLASSIC_MIN) -> Counter:
+    """``(reading, 'C' + side, neighbours) -> occurrences`` in the full-size text of
+    ``CLASSIC_EDITIONS`` (``classic_lines``): how the classics themselves print each reading
+    beside one and two neighbours (``CL``, ``CR``, ``CLL``, ``CRR``), and ``(reading, 'CN', '')``
+    how often in all. ``characters.readings.scores`` reads them for a place of the classic's
+    layer (an edition prints its classic as the classic editions do: 儀禮's 經 入于, where
+    the library's prose beside the same neighbour prints 於). Pairs seen fewer than ``minimum``
+    times are left out (the totals never)."""
+    out: Counter = Counter()
+    for line in classic_lines(corpus):
+        end = len(line)
+        for i, c in enumerate(line):
+            if c in wanted:
+                out[(c, "CN", "")] += 1
+                for width in range(1, CLASSIC_WIDTH + 1):
+                    if i >= width:
+                        out[(c, "C" + "L" * width, line[i - width:i])] += 1
+                    if i + width < end:
+                        out[(c, "C" + "R" * width, line[i + 1:i + 1 + width])] += 1
+    return Counter({k: n for k, n in out.items() if k[1] == "CN" or n >= minimum})
 
 
 def _by_window(windows: Counter, forms: list[set[str]]) -> tuple[dict, dict]:
@@ -301,7 +333,7 @@ def without_work(corpus: Path, work: str, out: Path, minimum: int = 5) -> int:
             before, _, after = near.partition("_")
             n = int(n) - (printed_here[(r, before, after)] if side == "W" else 0 if side == "Q" else
                           own[(r, side, "" if side == "N" else near)])
-            if side not in ("N", "Q", "W") and n < minimum or side == "W" and n < 1:
+            if side not in ("N", "Q", "W") and side[0] != "C" and n < minimum or side == "W" and n < 1:
                 dropped += 1
                 continue
             rows.append(f"{r}\t{side}\t{near}\t{n}\n")
@@ -363,7 +395,8 @@ def write_table(path: Path, neighbours: dict, quotes: dict, windows: dict) -> No
         out.write("# READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL/LLL: the one/two/three characters\n"
                   "# before it, R/RR/RRR: after it; N: all occurrences, no neighbour; Q: a window BEFORE_AFTER of the\n"
                   "# classics' own text, CLASSIC_EDITIONS; W: a window BEFORE_AFTER of the library, as a simplified\n"
-                  "# edition prints it); the works held out: " + ", ".join(HELD_OUT) + "\n")
+                  "# edition prints it; CN/CL/CR/CLL/CRR: the same in the classics' own text, CLASSIC_EDITIONS);\n"
+                  "# the works held out: " + ", ".join(HELD_OUT) + "\n")
         for k in sorted(neighbours, key=lambda k: (k[0], len(k[1]), k[1], -neighbours[k], k[2])):
             out.write(f"{k[0]}\t{k[1]}\t{k[2]}\t{neighbours[k]}\n")
         for side, part in (("Q", quotes), ("W", windows)):
@@ -434,7 +467,8 @@ def add_readings(corpus: Path, new: set[str], path: Path = CONTEXT_PATH, out: Pa
     own = count(corpus, redo)
     kept = {(side, near) for _, side, near in neighbours if len(side) > 1}
     gained = prune(own, list(touched.values()), minimum, threshold) - kept
-    rows = {k: n for k, n in neighbours.items() if k[0] not in redo}
+    rows = {k: n for k, n in neighbours.items() if k[0] not in redo and k[1][0] != "C"}
+    rows.update(classic_neighbours(corpus, targets()))
     rows.update((k, n) for k, n in own.items()
                 if k[1] == "N" or n >= minimum and (len(k[1]) == 1 or (k[1], k[2]) in kept or (k[1], k[2]) in gained))
     if gained:
@@ -453,6 +487,22 @@ def add_readings(corpus: Path, new: set[str], path: Path = CONTEXT_PATH, out: Pa
                     "Q changed": changed}
 
 
+def add_classic(corpus: Path, path: Path = CONTEXT_PATH, out: Path | None = None) -> dict[str, int]:
+    """Count the classics' own neighbour rows (``classic_neighbours``) anew into the reading table
+    at ``path`` (written to ``out``, by default ``path``), every other row kept: the same table as a
+    whole build, as those rows depend on the classics' text alone (seconds, not hours). Returns
+    ``{'rows': classic rows before, 'rows after': …}``."""
+    out = path if out is None else out
+    neighbours, quotes, windows = read_table(path)
+    before = sum(1 for k in neighbours if k[1][0] == "C")
+    rows = {k: n for k, n in neighbours.items() if k[1][0] != "C"}
+    classic = classic_neighbours(corpus, targets())
+    rows.update(classic)
+    write_table(out, rows, quotes, windows)
+    rd.reload(CONTEXT_PATH)
+    return {"rows": before, "rows after": len(classic)}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
@@ -463,7 +513,14 @@ def main(argv=None) -> int:
     ap.add_argument("--add", metavar="READINGS",
                     help=f"only count these readings (e.g. 迹毁) and the readings their forms share, keeping "
                          f"the other rows of {CONTEXT_PATH.name} (add_readings); written to --out")
+    ap.add_argument("--classic", action="store_true",
+                    help=f"only count the classics' own neighbour rows anew (add_classic), keeping the other rows "
+                         f"of {CONTEXT_PATH.name}; written to --out")
     args = ap.parse_args(argv)
+    if args.classic:
+        stats = add_classic(args.corpus, CONTEXT_PATH, args.out)
+        print(", ".join(f"{k} {v}" for k, v in stats.items()) + f": written to {args.out}", file=sys.stderr)
+        return 0
     if args.add:
         stats = add_readings(args.corpus, set(args.add), CONTEXT_PATH, args.out, args.min, args.prune)
         print(", ".join(f"{k} {v}" for k, v in stats.items()) + f": written to {args.out}", file=sys.stderr)
@@ -477,6 +534,7 @@ def main(argv=None) -> int:
     quotes = {k: windows[k] for k in quoted(windows, forms)}
     rows = {k: n for k, n in counts.items()
             if k[1] == "N" or (n >= args.min and (len(k[1]) == 1 or (k[1], k[2]) in keep))}
+    rows.update(classic_neighbours(args.corpus, wanted))
     # the library's windows are pruned by what the neighbours decide: with the counts just written
     write_table(args.out, rows, quotes, {})
     rd.reload(args.out)

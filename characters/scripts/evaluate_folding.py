@@ -7,6 +7,7 @@ Usage::
     .venv/bin/python characters/scripts/evaluate_folding.py --draft    # propose labels for the 300 most frequent classes
     .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002   # and a work to tune on
     .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005   # the two tuning sets of docs/searching.md
+    .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005 --classic-weight 10   # the classic's places read by the classics' counts too (not shipped)
 
 The set is ``characters/data/variant_eval.tsv`` (``characters.scripts.evaluation`` reads and scores it).
 Script-aware search is measured three ways: against labels from the books (the simplified
@@ -131,7 +132,12 @@ def main(argv=None) -> int:
     ap.add_argument("--tuning", action="append", default=[], metavar="WORK",
                     help="also measure WORK (a folder of --corpus, e.g. kanripo-commentary/KR3a0002) made "
                          "simplified, with its own counts taken out of the reading table (a set to tune on)")
+    ap.add_argument("--classic-weight", type=float, metavar="W",
+                    help="read a place of the classic's layer by the classics' own counts too, the library's "
+                         "estimate weighing W places (characters.readings.CLASSIC_WEIGHT; measured, not shipped)")
     args = ap.parse_args(argv)
+    if args.classic_weight is not None:
+        readings.CLASSIC_WEIGHT = args.classic_weight
     if args.draft:
         sys.stdout.write(draft(args.corpus, args.data, args.size))
         return 0

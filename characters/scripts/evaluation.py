@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from characters import simplified as sc
+from characters.readings import CLASSIC
 from characters.folding import fold_char
 from characters.scripts.build_fold_table import read_opencc
 from characters.scripts.script_labels import _match_key, _t2s, is_han
@@ -310,7 +311,7 @@ def _cause(key: str) -> str:
 
 
 def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
-                   same_word: set[frozenset] = frozenset()) -> list[Direction]:
+                   same_word: set[frozenset] = frozenset(), layers: bool = True) -> list[Direction]:
     """Script-aware search measured against labels from the books (``script_labels.align``:
     two editions of one book, place by place), not from a converter:
 
@@ -327,16 +328,17 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
       simplified edition prints that form (or leaves the traditional character it stands for).
 
     ``pairs``: the aligned places (``script_labels.Pair``) of the two texts; keys are computed
-    line by line as in ``keyed``. ``same_word`` (``variant_table_pairs``): a wrong find whose two
+    line by line as in ``keyed``, each line cut into its main text and its notes (``labelled_runs``),
+    each run read with its layer (``layers`` False: with none). ``same_word`` (``variant_table_pairs``): a wrong find whose two
     characters are such a pair is also counted in ``Direction.same_word``."""
     table = sc._load()
 
     def keys_by_place(text: str, script: str) -> dict[tuple[int, int], str]:
         out = {}
         for n, line in enumerate(text.split("\n")):
-            cols = [i for i, ch in enumerate(line) if is_han(ch)]
-            codes = "".join(line[i] for i in cols)
-            out.update(((n, i), k) for i, k in zip(cols, sc.text_keys(codes, script)))
+            for layer, cols in labelled_runs(line):
+                codes = "".join(line[i] for i in cols)
+                out.update(((n, i), k) for i, k in zip(cols, sc.text_keys(codes, script, layer if layers else None)))
         return out
 
     t_plain = re.sub(r"<pb:[^>]*>|^#.*$", lambda m: " " * len(m.group()), traditional_text, flags=re.M)
@@ -387,6 +389,10 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
 #: What ends a context in a held-out juan besides a line: the brackets and column break of a
 #: Kanripo note (``(…/…)``), so that a note's characters are not read as the main text's neighbours.
 _SEGMENT_BREAK = re.compile(r"[()/]")
+#: ``held_out_runs``: the same breaks, kept, to tell a note's runs from the main text's.
+_NOTE_MARKS = re.compile(r"([()/])")
+#: The layer ``held_out_runs`` and ``labelled_runs`` give a note (``reader.pieces.COMMENTARY``).
+NOTE_LAYER = "commentary"
 _MANDOKU_NOISE = re.compile(r"<pb:[^>]*>|<md:[^>]*>|^#.*$|&KR\d+;", re.M)
 
 
@@ -395,13 +401,42 @@ def held_out_segments(text: str) -> list[str]:
     lines, page breaks and gaiji entities dropped, printed lines joined (``¶`` and the line end
     go), then cut at a note's brackets and column break and at paragraph ends; only Han
     characters are kept in each run."""
+    return [han for _, han in held_out_runs(text)]
+
+
+def held_out_runs(text: str) -> list[tuple[str, str]]:
+    """``held_out_segments`` with each run's layer: ``(layer, han)``, the layer
+    ``characters.readings.CLASSIC`` for the full-size text and ``NOTE_LAYER`` for a note's small
+    print ``(…/…)`` (Kanripo closes a note at each printed line's end and reopens it on the next)."""
     text = _MANDOKU_NOISE.sub("", text).replace("¶\n", "").replace("¶", "")
     out = []
     for para in text.split("\n"):
-        for seg in _SEGMENT_BREAK.split(para):
+        layer = CLASSIC
+        for seg in _NOTE_MARKS.split(para):
+            if seg in ("(", ")"):
+                layer = NOTE_LAYER if seg == "(" else CLASSIC
+                continue
             han = "".join(ch for ch in seg if is_han(ch))
-            if han:
-                out.append(han)
+            if han and seg != "/":
+                out.append((layer, han))
+    return out
+
+
+def labelled_runs(line: str) -> list[tuple[str, list[int]]]:
+    """The runs of one line of a plain-text edition with notes in 【】 (the shared 儀禮釋宮增注):
+    ``(layer, [the columns of its Han characters])``, the main text ``characters.readings.CLASSIC``
+    and each note ``NOTE_LAYER``, each a context of its own as ``held_out_runs`` cuts a juan."""
+    out: list[tuple[str, list[int]]] = []
+    layer, cols = CLASSIC, []
+    for i, ch in enumerate(line):
+        if ch in "【】":
+            if cols:
+                out.append((layer, cols))
+            layer, cols = (NOTE_LAYER if ch == "【" else CLASSIC), []
+        elif is_han(ch):
+            cols.append(i)
+    if cols:
+        out.append((layer, cols))
     return out
 
 
@@ -425,7 +460,7 @@ class HeldOut:
     places: int = 0
 
 
-def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset()) -> HeldOut:
+def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), layers: bool = True) -> HeldOut:
     """Traditional queries on traditional juans (``paths``, Kanripo mandoku files) converted to
     simplified characters (``to_simplified``), labelled by the characters they were converted
     from. The juans must be left out of the reading counts
@@ -433,7 +468,8 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset()) -
     prints a simplified form for a character it may stand for, a search for the original
     character must find it (recall); of what those searches find, the share whose original is
     the character searched for (precision). Keys as the index makes them for a simplified
-    edition (``characters.simplified.text_keys``), one context per ``held_out_segments`` run.
+    edition (``characters.simplified.text_keys``), one context per ``held_out_runs`` run, read
+    with its layer (``layers`` False: with none).
     ``same_word`` (``variant_table_pairs``): a wrong find whose two characters (folded) are such
     a pair is also counted in ``Direction.same_word``."""
     same_folded = {frozenset(fold_char(c) for c in pair) for pair in same_word}
@@ -444,9 +480,9 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset()) -
     queries: set[str] = set()
     places = 0
     for path in paths:
-        for orig in held_out_segments(path.read_text(encoding="utf-8")):
+        for layer, orig in held_out_runs(path.read_text(encoding="utf-8")):
             simp = to_simplified(orig)
-            keys = sc.text_keys(simp, sc.SIMPLIFIED)
+            keys = sc.text_keys(simp, sc.SIMPLIFIED, layer if layers else None)
             places += len(orig)
             for form, book, key in zip(simp, orig, keys):
                 by_key.setdefault(key, Counter())[fold_char(book)] += 1

@@ -100,7 +100,7 @@ class MemoryBackend(BaseSearchBackend):
                 continue
             if query.commentator is not None and doc.commentator != query.commentator:
                 continue
-            spans = match_passage(query.parsed, doc.text, query.exact, doc.script)
+            spans = match_passage(query.parsed, doc.text, query.exact, doc.script, doc.layer)
             if not spans:
                 continue
             results.passages += 1

@@ -14,6 +14,7 @@ from config.faults import crash_point
 from search.analysis import index_keys, unit_layout
 from search.documents import LAYERS, SearchDocument
 from characters.folding import fold
+from characters.readings import CLASSIC
 from characters.simplified import MIXED, TRADITIONAL
 
 from ..base import IndexUnavailable, entries_of
@@ -180,14 +181,19 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     exact_text = exact.tobytes().decode("utf-32-le")
     folded = _codes(fold(exact_text)).copy()
     keyed = [i for i, d in enumerate(docs) if d.script != TRADITIONAL]
-    if keyed:  # simplified or mixed editions: their ambiguous simplified forms under reading keys
+    # simplified or mixed editions: their ambiguous simplified forms under reading keys, read with
+    # the passage's layer as ``analyse`` reads them (characters.readings.scores)
+    for layer, group in ((CLASSIC, [i for i in keyed if docs[i].layer == CLASSIC]),
+                         (None, [i for i in keyed if docs[i].layer != CLASSIC])):
+        if not group:
+            continue
         in_keyed = np.zeros(n + 1, dtype=bool)   # [-1] (no passage) stays False
-        in_keyed[keyed] = True
+        in_keyed[group] = True
         mask = in_keyed[pid[units]]
-        # only the keyed passages' units, the rest U+0000 (which ends a reading's context, as the
+        # only these passages' units, the rest U+0000 (which ends a reading's context, as the
         # U+0000 between passages does): the readings are decided there alone
         keyed_text = np.where(mask, exact, 0).astype(np.uint32).tobytes().decode("utf-32-le")
-        folded[mask] = _codes(index_keys(keyed_text, MIXED))[mask]
+        folded[mask] = _codes(index_keys(keyed_text, MIXED, layer))[mask]
     del exact_text
     order = np.argsort(folded, kind="stable").astype(np.int32)
     by_char = folded[order]

@@ -266,7 +266,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                     for docnum in docs.tolist():
                         stored = searcher.stored_fields(docnum)
                         found = match_passage(parsed, stored["text"], query.exact,
-                                              stored.get("script") or TRADITIONAL)
+                                              stored.get("script") or TRADITIONAL, stored["layer"])
                         if found:
                             spans[docnum] = found
                             kept.append(docnum)

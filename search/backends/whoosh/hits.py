@@ -68,7 +68,8 @@ class WhooshHits(Sequence):
         if spans is None:
             pattern = self._pattern()
             spans = [m.span() for m in pattern.finditer(text)] if pattern is not None else \
-                match_passage(self.query.parsed, text, self.query.exact, f.get("script") or TRADITIONAL)
+                match_passage(self.query.parsed, text, self.query.exact, f.get("script") or TRADITIONAL,
+                              f["layer"])
         passage = HitPassage(
             layer=f["layer"], work_id=f["work_id"], work_slug=f["work_slug"], work_title=f["work_title"],
             juan_id=f["juan_id"], juan_number=f["juan_number"], juan_label=f["juan_label"],
