@@ -74,9 +74,10 @@ def test_the_lines_under_a_title_printed_lower_than_its_author_are_the_titles(na
 
 def test_a_groups_author_after_its_first_pieces_title():
     """文選 卷二十八 prints 「　　樂府十七首」, the first poem's title 「　　　猛虎行(…)」, then the author
-    as high as the group's title, 「　　陸士衡」, over the poem: the section was titled 陸士衡."""
+    as high as the group's title, 「　　陸士衡」, over the poem: the section was titled 陸士衡. The
+    section is the first poem's, and the group's author is each poem's (``test_anthology_groups``)."""
     doc = _read("KR4h0002_028")
-    assert [(s.title, _people(s)) for s in doc.sections[:2]] == [("樂府十七首", ["陸士衡"]), ("君子行", [])]
+    assert [(s.title, _people(s)) for s in doc.sections[:2]] == [("猛虎行", ["陸士衡"]), ("君子行", ["陸士衡"])]
 
 
 def test_a_commentators_line_with_his_preface_is_part_of_the_byline():

@@ -389,8 +389,9 @@ def test_the_same_pieces_in_li_shans_wenxuan_with_their_author_and_commentator_l
     assert [s.title for s in doc.sections] == [
         "九歌二首", "少司命", "山鬼", "九章一首", "渉江", "卜居一首", "漁父一首", "九辯五首", "", "招魂一首", "", "",
         "招隠士一首"]
+    # a group's pieces are its author's (九歌二首: 少司命, 山鬼; ``piece_groups``)
     assert [_people(s) for s in doc.sections] == [
-        ["屈平", "王逸注"], [], [], ["屈平", "王逸注"], [], ["屈平", "王逸注"], ["屈平", "王逸注"], ["宋玉", "王逸注"],
+        ["屈平", "王逸注"], ["屈平", "王逸注"], ["屈平", "王逸注"], ["屈平", "王逸注"], [], ["屈平", "王逸注"], ["屈平", "王逸注"], ["宋玉", "王逸注"],
         ["宋玉", "王逸注"], ["宋玉", "王逸注"], ["宋玉", "王逸注"], ["宋玉", "王逸注"], ["劉安", "王逸注"]]  # untitled: the piece's
     assert [(p.kind, p.text) for p in doc.sections[3].pieces] == [
         (LABEL, "九章一首"), (NOTE, "序曰九章者屈原之所作也屈原放江南之野故復作九章章著也明也言己"),
@@ -422,8 +423,8 @@ def test_a_category_a_recurring_label_and_a_two_line_byline_are_no_titles():
     doc = parse_mandoku(path.read_text(encoding="utf-8"), path.name)
     assert [(s.title, _people(s)) for s in doc.sections][:4] == [
         ("詠史詩", ["王仲宣"]), ("三良詩", ["曹子建"]), ("詠史詩八首", ["左太沖"]), ("", ["左太沖"])]
-    assert [(s.title, _people(s)) for s in doc.sections][10:13] == [
-        ("五君詠五首", ["顔延年"]), ("阮歩兵", []), ("嵇中散", [])]
+    assert [(s.title, _people(s)) for s in doc.sections][10:13] == [  # a group's pieces are its author's
+        ("五君詠五首", ["顔延年"]), ("阮歩兵", ["顔延年"]), ("嵇中散", ["顔延年"])]
     assert [(s.title, _people(s)) for s in doc.sections if s.title.startswith("百一")] == [("百一詩", ["應璩"])]
 
 

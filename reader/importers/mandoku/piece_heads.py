@@ -86,15 +86,25 @@ def flush_text(u: Unit | None) -> bool:
     return u is not None and u.kind == "para" and u.indent == 0 and bool(u.pieces) and u.pieces[0].kind == TEXT
 
 
-def line_with_notes(u: Unit | None, limit: int) -> bool:
+def line_with_notes(u: Unit | None, limit: int, note_runs_on: bool = False) -> bool:
     """Whether ``u`` is one printed line indented by two or more: at most ``limit``
     characters of text (no ○, not a commentary's name: ``NOT_A_TITLE_END``), then only
-    small print to the end of the line, or nothing."""
-    if u is None or u.kind != "para" or u.lines != 1 or u.indent < 2 or u.label \
+    small print to the end of the line, or nothing. ``note_runs_on``: the note may go on over
+    the next lines printed as deep, in the same unit (``author_line``)."""
+    if u is None or u.kind != "para" or (u.lines != 1 and not (note_runs_on and len(u.pieces) > 1)) \
+            or u.indent < 2 or u.label \
             or not u.pieces or u.pieces[0].kind != TEXT or u.pieces[0].n > limit or holds_circle(u.pieces[0]):
         return False
     return not "".join(u.pieces[0].chunks).endswith(tuple(NOT_A_TITLE_END)) \
         and all(p.kind == NOTE for p in u.pieces[1:])
+
+
+def author_line(u: Unit | None) -> bool:
+    """Whether ``u`` is an author's line as an anthology prints it under a piece's title: a name of
+    at most ``AUTHOR_MAX`` characters on a line indented by two or more, with or without its note,
+    the note going on over the next lines printed as deep (文選 李善註 卷六十 ``　　　謝惠連(沈約宋書曰…``
+    over ``　　　(壍中得古冢…)``, one unit: only the note can go on, the name fills no line)."""
+    return line_with_notes(u, AUTHOR_MAX, note_runs_on=True)
 
 
 def commentator_line(u: Unit | None) -> bool:
@@ -120,14 +130,15 @@ def author_after(run: list[Unit], k: int) -> list[int]:
         return run[i] if i < len(run) else None
 
     j = past_notes(run, k)
-    if not line_with_notes(at(j), AUTHOR_MAX) or run[j].indent < run[k].indent or run[j].pieces[0].n < 2:
+    if not author_line(at(j)) or run[j].indent < run[k].indent or run[j].pieces[0].n < 2:
         return []
     found = [j]
     m = past_notes(run, j)
     if commentator_line(at(m)) and (len(run[j].pieces) == 1 or len(run[m].pieces) == 1):
         found.append(m)  # (with his preface only under a bare name: 屈平 over 王逸注(序曰…))
         m = past_notes(run, m)
-    elif len(run[k].pieces) == 1 and not BYLINE_NOTE.match("".join("".join(p.chunks) for p in run[j].pieces[1:])):
+    elif len(run[k].pieces) == 1 and not BYLINE_NOTE.match("".join("".join(p.chunks) for p in run[j].pieces[1:])) \
+            and not (COUNTED.search(title_words(run[k])) and m < len(run) and run[m].indent <= run[k].indent):
         # under a bare title, a short line alone or with a note of its own is a sub-heading
         # (讀禮通考 喪期五 over 斬衰三年中; 變禮四 over 喪不助祭(…)); an author's line names his
         # commentator (九歌二首 over 屈平(王逸註))
@@ -137,9 +148,15 @@ def author_after(run: list[Unit], k: int) -> list[int]:
     # a part's title under the author's line: after a commentator's line, or under an author
     # printed as high as the title and printed lower than him (``　　五君詠五首(…``,
     # ``　　顔延年``, ``　　　阮歩兵(…``); a line lower than the title with a name under it is
-    # that piece's title instead (``　　百一`` over ``　　　百一詩(…`` over ``　　　　應璩(…``)
+    # that piece's title instead (``　　百一`` over ``　　　百一詩(…`` over ``　　　　應璩(…``); under a
+    # group's title (a count of pieces, ``COUNTED``) its first piece's title printed as high as the
+    # group's (六臣註文選 ``　　擬古詩十二首``, ``　　　陸士衡(…``, ``　　擬行行重行行(…``)
     if line_with_notes(at(m), HEADING_MAX) and flush_text(at(past_notes(run, m))) \
-            and (len(found) > 1 or run[j].indent == run[k].indent < run[m].indent):
+            and (len(found) > 1 or run[j].indent == run[k].indent < run[m].indent
+                 or (bool(COUNTED.search(title_words(run[k]))) and run[m].indent <= run[k].indent < run[j].indent
+                     # (not the group's first piece over its author printed as high as the group's title:
+                     # 文選 ``　　樂府十七首``, ``　　　猛虎行(…``, ``　　陸士衡``; a piece's title ends in its genre)
+                     and not GENRE_END.search(title_words(run[j])))):
         return found
     return []
 
@@ -194,7 +211,8 @@ def author_under_title(run: list[Unit], k: int, authors: set[int]) -> int | None
             or (title.indent == u.indent and not first_piece) \
             or not title.pieces or title.pieces[0].kind != TEXT \
             or title.label or NUMBERED_HEADING.search("".join(title.pieces[0].chunks)) \
-            or (title.lines != 1 and not (len(title.pieces) > 1 and all(p.kind == NOTE for p in title.pieces[1:]))) \
+            or (title.lines != 1 and not (len(title.pieces) > 1 and all(p.kind == NOTE for p in title.pieces[1:]))
+                and not wrapped_title(title)) \
             or not _words_and_notes(title) \
             or commentator_line(title) or (title.pieces[0].n <= AUTHOR_MAX + 1  # 王逸注(…): a commentator's line
                                             and "".join(title.pieces[0].chunks).endswith(("注", "註"))):
@@ -212,6 +230,30 @@ def author_under_title(run: list[Unit], k: int, authors: set[int]) -> int | None
     below = past_notes(run, after)
     part = counted and _head_line(nxt) and nxt.indent > u.indent and len(title_words(nxt)) > AUTHOR_MAX
     return j if part and below < len(run) and flush_text(run[below]) else None
+
+
+def wrapped_title(u: Unit) -> bool:
+    """Whether ``u`` is a title whose words fill its first line and go on over a second printed as
+    deep (六臣註文選 卷三十 ``　　石門新營所住四靣高山迴溪(作磎/五臣)石瀬`` then ``　　茂林修竹(…)`` over
+    ``　　　謝靈運``): two printed lines indented by two or more, at most ``TITLED_MAX`` characters of
+    words (no ○) in at most two runs, with notes after them or on a word of them. Asked only of the
+    lines above an author's line (``author_under_title``): the layout says they are a title."""
+    return u.kind == "para" and u.lines == 2 and u.indent >= 2 and not u.label and not u.entry \
+        and bool(u.pieces) and u.pieces[0].kind == TEXT and _words_and_notes(u) and _first_line(u) >= HEADING_MAX \
+        and len(title_words(u)) <= TITLED_MAX and not any(holds_circle(p) for p in u.pieces if p.kind == TEXT)
+
+
+def _first_line(u: Unit) -> int:
+    """How many characters' height the first printed line of ``u`` fills: its words, and half of
+    its notes' characters (small print, two columns a character's height)."""
+    height = 0
+    for p in u.pieces:
+        breaks = [offset for offset, raw in p.layout if "\n" in raw and 0 < offset <= p.n]
+        n = breaks[0] if breaks else p.n
+        height += n if p.kind == TEXT else (n + 1) // 2
+        if breaks:
+            break
+    return height
 
 
 #: The most lines printed lower than an author's line that may stand between it and the title

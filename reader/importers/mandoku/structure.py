@@ -26,7 +26,8 @@ from .contents import TITLE as CONTENTS_TITLE
 from .lines import PieceBuilder, add_layout
 from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after,  # noqa: F401
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
-                          running_title, title_words)
+                          running_title, title_words, wrapped_title)
+from .piece_groups import carry_group_bylines, group_heads, group_people
 from .units import Unit  # noqa: F401  (its home was here: parser, tests)
 
 #: Size of a derived section, in characters of text and notes: sections without closers
@@ -223,9 +224,12 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     # a run that prints an author's line under a title as the title's own reading finds it (a
     # commentator named in the author's note, a title with its note): the book prints its pieces
     # with their authors, and an author's line is read from below too (``author_under_title``)
-    with_authors = headings and any(line_with_notes(u, TITLED_MAX) and author_after(run, k)
-                                    for k, u in enumerate(run))
-    bylines: set[int] = set()  # the author's line under a title (``author_after``)
+    authors = {title_words(run[found[0]]) for k, u in enumerate(run) if headings and line_with_notes(u, TITLED_MAX)
+               for found in [author_after(run, k)] if found}
+    with_authors = bool(authors)
+    # a group's pieces titled under its title, and authors' lines whose titles a lost page took
+    members, lost = group_heads(run, authors) if with_authors else ({}, set())
+    bylines: set[int] = set(lost)  # the author's line under a title (``author_after``)
     opens: set[int] = set()  # a title over its author that opens a section inside a paragraph
     for k, u in enumerate(run):
         nxt = run[k + 1] if k + 1 < len(run) else None
@@ -254,7 +258,8 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                 bylines.add(below_name)  # and his commentator's line under it (演連珠 陸士衡, 劉孝標注)
             title = run[title_at]
             if not heading_like[title_at] and len(title_words(title)) <= TITLED_MAX and not title.entry \
-                    and not any(0 < offset < p.n for p in title.pieces if p.kind == TEXT for offset, _ in p.layout):
+                    and (wrapped_title(title)
+                         or not any(0 < offset < p.n for p in title.pieces if p.kind == TEXT for offset, _ in p.layout)):
                 # the title read as one: its words on one line, only its notes after them or on a
                 # word of them (與梁(梁字/善本無)朝歌令吳質書)
                 heading_like[title_at] = True
@@ -262,7 +267,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                     opens.add(title_at)
         heading_like.append(
             headings and k not in bylines and u.lines == 1 and u.pieces[0].kind == TEXT
-            and (bool(author) or (
+            and (bool(author) or k in members or (
                 (len(u.pieces) == 1 or noted_title(u, after, run[k - 1] if k else None,
                                                      bool(heading_like) and heading_like[-1],
                                                      above_running_note(run, k)) or running_title(run, k))
@@ -274,7 +279,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             # over ``　　　潘元茂(…``); terms glossed one a line (禮書 鞠衣(…) over 展衣(…)) are no titles
             and (nxt is None or nxt.new_para) and (u.new_para or (bool(author) and run[author[0]].indent > u.indent))
             and not u.label and not u.entry)
-        if heading_like[-1] and not u.new_para:
+        if (heading_like[-1] or k in lost) and not u.new_para:
             opens.add(k)
         if heading_like[-1] and u.indent >= 2:  # a title, not a 類 name printed higher (騷下, 詠史)
             bylines.update(author)
@@ -289,7 +294,8 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             elif size and size + u.size() > HARD_LIMIT:
                 start = True
             elif closer is None and (u.new_para or k in opens):
-                if (u.label and not u.number) or (heading_like[k] and not only_headings) or size >= SOFT_LIMIT:
+                if (u.label and not u.number) or (heading_like[k] and not only_headings) or size >= SOFT_LIMIT \
+                        or k in lost:  # a piece whose title is lost opens at its author's line
                     start = True
         if start:
             chunks.append([])
@@ -347,6 +353,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             if first.entry == CONTENTS_TITLE:
                 section.title = section.paragraphs[0][0].text.split("\u3000", 1)[0]
         sections.append(section)
+    carry_group_bylines(sections, chunks, run, heading_like, members, group_people(run, members, bylines))
     if closer is not None:
         if not sections:
             sections.append(SectionDoc(line=closer.line))

@@ -1,0 +1,136 @@
+"""Groups of pieces in an anthology, and a piece whose title the transcription lost (文選,
+六臣註文選). An anthology prints each juan as 類 (賦, 詩, 書 … and their 子類: 行旅, 樂府, 雜擬),
+then for each piece its title printed lower than the text, its author's line printed as deep or
+deeper (``piece_heads``), then the text at the top of the column. A group of pieces is printed
+under one title that counts them (``樂府詩十七首``, ``擬古詩十二首``, ``雜體詩三十首``): the group's
+author is named once, under the group's title, and each piece of the group follows with its own
+title and no author's line, so each piece is the group's author's. The structure step
+(``structure.group_run``) asks these questions of a run of units. Pure.
+"""
+from __future__ import annotations
+
+import itertools
+
+from ..document import TEXT, SectionDoc
+from ..numerals import chinese_to_int
+from .piece_heads import (COUNTED, GENRE_END, TITLED_MAX, _above, _head_line, _words_and_notes, author_after, author_line, author_under_title, byline_of, commentator_line,
+                          flush_text, past_notes, title_words)
+from .units import Unit
+
+
+def group_count(words: str) -> int:
+    """How many pieces a group's title counts (``樂府詩十七首`` → 17, ``擬古詩十二首`` → 12,
+    ``雜體詩三十首`` → 30); 0 when the title counts none (``北使洛``), or counts one (``東都賦一首``: 文選
+    李善註 ends every title so, a piece, no group)."""
+    m = COUNTED.search(words)
+    n = chinese_to_int(m.group(0)[:-1]) if m else 0
+    return n if n > 1 else 0
+
+
+def piece_head(run: list[Unit], k: int) -> bool:
+    """Whether ``run[k]`` may be the head line of a piece: a printed line of a piece's head
+    (``piece_heads._head_line``: indented by two or more, words with or without notes), over the
+    piece's flush text, alone or with its author's line between (``　　猛虎行(…`` over
+    ``　　　　陸士衡`` over ``駕言發魏都…``), and not the author's line of the title above it, read from
+    above (``author_after``) or from below (``author_under_title``: ``　　短歌行`` over ``　　　魏武帝``)."""
+    u = run[k]
+    if not _head_line(u) or commentator_line(u) or commentator_line(run[past_notes(run, k)] if k + 1 < len(run) else None):
+        return False  # a commentator's line (王逸注), or an author's over it (宋玉 over 王逸注: 九辯's parts)
+    below = past_notes(run, k)
+    if below < len(run) and author_line(run[below]) and not flush_text(run[below]):
+        below = past_notes(run, below)
+    if below >= len(run) or not flush_text(run[below]):
+        return False
+    above = _above(run, k)
+    if above < 0 or not _head_line(run[above], 2):
+        return True
+    title = author_under_title(run, k, set())
+    group = _above(run, title) if title is not None else -1
+    if group >= 0 and author_line(run[title]) and not GENRE_END.search(title_words(run[title])) \
+            and group_title(run[group]) and run[title].indent <= run[group].indent:
+        # the name above is the group's author, printed as high as the group's title (六臣註文選 卷二十一
+        # ``　　五君詠五首(…``, ``　　顔延年``, ``　　　阮歩兵(…``): this line is the group's first piece
+        title = None
+    return k not in author_after(run, above) and title is None
+
+
+def group_title(u: Unit) -> int:
+    """How many pieces ``u`` heads as a group's title (``group_count``), 0 when it is none: a printed
+    line (or two) indented by one or more, words with or without notes (a group's title may be
+    printed as high as a 類 name: 文選 李善註 卷二十七 ``　樂府二首`` over ``　　短歌行`` over ``　　　魏武帝``)."""
+    if u.kind != "para" or u.indent < 1 or u.lines > 2 or u.label or u.entry or not u.pieces \
+            or u.pieces[0].kind != TEXT or not _words_and_notes(u) or len(title_words(u)) > TITLED_MAX:
+        return 0
+    return group_count(title_words(u))
+
+
+def group_heads(run: list[Unit], authors: set[str]) -> tuple[dict[int, int], set[int]]:
+    """The units of ``run`` (a juan's units, in order) that are (1) the titles of a group's pieces,
+    each with the index of its group's title, and (2) authors' lines of pieces whose titles the
+    transcription lost.
+
+    (1) Under a group's title that counts ``n`` pieces (``group_title``), the next ``n`` piece heads
+    (``piece_head``) are its pieces' titles, whatever their wording: a group imitating poets is
+    titled by their names, printed as deep as the authors (六臣註文選 卷三十 擬魏太子鄴中集八首 by 謝靈運:
+    ``　　　魏太子``, ``　　　王粲`` …; 文選 卷三十一 雜體詩三十首 by 江文通: ``　　　李都尉(從軍/)　　陵``).
+    A line printed higher than the group's title (the next 類: ``　樂府上`` after ``　　宋郊祀歌二首``)
+    ends the group, and so does a piece of its own after the group's first piece: a title that
+    counts one (``秋胡詩一首``) or a title over its author's line (the group's pieces were not titled:
+    左太沖 詠史八首, numbered poems).
+    (2) Outside a group, a name on a line of its own (``piece_heads.author_line``) that the juan
+    prints as an author's line under a title elsewhere (``authors``: the words of those lines), over
+    flush text, with the text of the piece before it above it and no title between (a page of the
+    transcription is missing: 六臣註文選 卷二十七 ``　　　謝玄暉(…`` after page 5a, whose 5b is missing;
+    卷四十四 ``　　　　陳孔璋`` on page 14b written twice, 14a missing), is that piece's author: the
+    piece has no title to show, and its author's name is none."""
+    members: dict[int, int] = {}
+    lost: set[int] = set()
+    left, head, count = 0, -1, 0
+    for k, u in enumerate(run):
+        if u.kind != "para":
+            continue
+        if group_title(u):
+            left, head, count = group_title(u), k, group_title(u)
+            continue
+        if left > 0 and 1 <= u.indent < run[head].indent and u.pieces and u.pieces[0].kind == TEXT:
+            left = 0  # the next 類, printed higher
+        if not piece_head(run, k):
+            continue
+        above = _above(run, k)
+        below = past_notes(run, k)
+        if left > 0 and left < count and (COUNTED.search(title_words(u)) or author_line(run[below])):
+            left = 0  # a piece of its own (``…一首``, or with its author's line) after the group's first
+        if left > 0:
+            members[k] = head
+            left -= 1
+        elif above >= 0 and flush_text(run[above]) and author_line(u) and title_words(u) in authors \
+                and flush_text(run[past_notes(run, k)]):
+            lost.add(k)
+    return members, lost
+
+
+def group_people(run: list[Unit], members: dict[int, int], bylines: set[int]) -> dict[int, list[int]]:
+    """The authors' lines (indexes into ``run``, from ``bylines``) of each group, by the index of its
+    title: those between the group's title and its second piece's title, under the group's title or
+    under its first piece's (``樂府詩十七首`` over ``猛虎行`` over ``陸士衡``; ``樂府二首`` over ``短歌行`` over
+    ``魏武帝`` over ``苦寒行``)."""
+    out: dict[int, list[int]] = {}
+    for head in sorted(set(members.values())):
+        titles = sorted(k for k, h in members.items() if h == head)
+        end = titles[1] if len(titles) > 1 else len(run)
+        out[head] = sorted(b for b in bylines if head < b < end)
+    return out
+
+
+def carry_group_bylines(sections: list[SectionDoc], chunks: list[list[int]], run: list[Unit],
+                        heading_like: list[bool], members: dict[int, int], people: dict[int, list[int]]) -> None:
+    """Give a group's author (``group_people``) to each of the group's pieces that names no author of
+    its own: the sections titled by a group's piece (``members``; the title that names a section is
+    the last of the title lines that open it). ``chunks[i]``: the indexes into ``run`` of
+    ``sections[i]``'s units; ``heading_like``: which units are titles. Sections without a title (a
+    piece cut for size) take their piece's byline later (``structure.carry_bylines``)."""
+    for section, chunk in zip(sections, chunks):
+        titles = list(itertools.takewhile(lambda k: heading_like[k], chunk))
+        if section.bylines or not titles or titles[-1] not in members:
+            continue
+        section.bylines = [person for b in people[members[titles[-1]]] for person in byline_of(run[b])]

@@ -1,0 +1,115 @@
+"""An anthology's pieces as the book makes them (文選 李善註 KR4h0002, 六臣註文選 KR4h0003;
+``reader/importers/mandoku/piece_groups.py`` and ``piece_heads.py``): 卷 → 類 → title → author's
+line → text. A group's title counts its pieces and names their author once, so each piece of the
+group is his; an author's line whose title a missing page took names the piece's author, never its
+title; a title whose words fill their column goes on over the next line; an author's note may run on
+over lines printed as deep as his name. Each file still writes back byte for byte."""
+import pytest
+
+from reader.importers.document import LABEL, NOTE, TEXT
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.piece_groups import group_count
+
+from .conftest import SHARED
+
+BOOKS = SHARED / "corpus" / "kanripo-commentary"
+
+
+def _read(name: str):
+    path = BOOKS / name.split("_")[0] / f"{name}.txt"
+    text = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(text, path.name)
+    assert render_mandoku(doc) == text
+    return doc
+
+
+def _heads(doc, first: int, last: int):
+    return [(s.line, s.title, [p["name"] + p["role"] for p in s.bylines]) for s in doc.sections if first <= s.line <= last]
+
+
+def test_group_count():
+    assert [group_count(t) for t in ("樂府詩十七首", "擬古詩十二首", "雜體詩三十首", "樂府二首", "東都賦一首", "北使洛")] == [
+        17, 12, 30, 2, 0, 0]
+
+
+@pytest.mark.parametrize("name, line, author, text", [
+    # page 5b is missing from the transcription: the title (之宣城出新林浦向板橋) went with it
+    ("KR4h0003_027", 100, "謝玄暉", "江路西南永歸流東北騖"),
+    # page 14b is written twice and 14a is missing: 檄吳將校部曲文's title went with it
+    ("KR4h0003_044", 308, "陳孔璋", "年月朔日子尚書令彧"),
+])
+def test_an_authors_line_whose_title_a_missing_page_took_is_no_title(name, line, author, text):
+    """The section was titled by the author's name (issue 27: 卷二十七 謝玄暉, 卷四十四 陳孔璋)."""
+    doc = _read(name)
+    section = next(s for s in doc.sections if s.line == line)
+    assert (section.title, [p["name"] for p in section.bylines]) == ("", [author])
+    assert [(p.kind, p.text) for p in section.pieces if p.kind != NOTE][:2] == [(LABEL, author), (TEXT, text)]
+    assert author not in [s.title for s in doc.sections]
+
+
+def test_the_piece_cut_for_size_keeps_the_author_whose_title_was_lost():
+    assert _heads(_read("KR4h0003_044"), 300, 600) == [
+        (308, "", ["陳孔璋"]), (380, "", ["陳孔璋"]), (445, "", ["陳孔璋"]), (524, "", ["陳孔璋"]), (574, "檄蜀文", ["鍾士季"])]
+
+
+def test_a_title_whose_words_fill_their_column_goes_on_over_the_next_line():
+    """六臣註文選 卷三十 「　　石門新營所住四靣高山迴溪(作磎/五臣)石瀬」 fills its column, 「　　茂林修竹(…)」
+    goes on as deep, then 「　　　謝靈運」: the section was titled 謝靈運. The same in 文選 卷二十."""
+    doc = _read("KR4h0003_030")
+    assert _heads(doc, 184, 236) == [(184, "齋中讀書", ["謝靈運"]), (204, "石門新營所住四靣高山迴溪石瀬茂林修竹", ["謝靈運"]),
+                                     (236, "雜詩", ["王景玄"])]
+    assert _heads(_read("KR4h0002_020"), 721, 760) == [(721, "金谷集作詩一首", ["潘安仁"]),
+                                                      (749, "王撫軍庾西陽集别時為豫章太守庾被徴還東一首", ["謝宣遠"])]
+
+
+def test_a_category_name_over_a_title_is_no_part_of_it():
+    """文選 卷六十 「　祭文」 (the 類), 「　　祭古冡文(并序/)」, 「　　　謝惠連(沈約宋書曰…」 whose note runs
+    on over 「　　　(壍中得古冢…)」: the section was titled 祭文, the 類, and had no author. 六臣註文選 卷四十三
+    「　　書下」 over 「　　與山巨源絶交書一首(…」 stays apart from the title."""
+    section = next(s for s in _read("KR4h0002_060").sections if s.line == 478)
+    assert (section.title, [p["name"] for p in section.bylines]) == ("祭古冡文", ["謝惠連"])
+    assert [(p.kind, p.text) for p in section.pieces[:4] if p.kind != NOTE] == [
+        (LABEL, "祭文"), (LABEL, "祭古冡文"), (LABEL, "謝惠連")]
+    assert _heads(_read("KR4h0003_043"), 1, 20) == [(11, "", ["嵇叔夜"])]
+
+
+def test_a_groups_author_is_each_of_its_pieces_author():
+    """六臣註文選 卷二十八 「　　樂府詩十七首」, 「　　　猛虎行(…」, 「　　　　陸士衡」: the group's author is named
+    once; its other pieces (君子行 … 短歌行) had no author. The group ends at a piece with its own author
+    (㑹吟行, 謝靈運)."""
+    heads = _heads(_read("KR4h0003_028"), 1, 444)
+    assert [t for _, t, _ in heads] == [
+        "猛虎行", "君子行", "豫章行", "苦寒行", "飲馬長城窟行", "門有車馬客行", "君子有所思行", "齊謳行", "或曰羅敷豔歌",
+        "長安有狹邪行", "前緩聲歌", "長歌行", "呉趨行", "塘上行", "悲哉行", "短歌行", "㑹吟行", "東武吟"]
+    assert [a for _, _, a in heads] == [["陸士衡"]] * 16 + [["謝靈運"], ["鮑明逺"]]
+
+
+def test_the_first_piece_of_a_group_titles_the_groups_section():
+    """文選 卷二十八 「　　樂府十七首」, 「　　　猛虎行(…」, then the author as high as the group's title,
+    「　　陸士衡」, over the poem: the section is the first poem's, and every poem of the group his."""
+    heads = _heads(_read("KR4h0002_028"), 1, 93)
+    assert heads == [(11, "猛虎行", ["陸士衡"]), (30, "君子行", ["陸士衡"]), (58, "從軍行", ["陸士衡"]),
+                     (74, "豫章行", ["陸士衡"]), (93, "苦寒行", ["陸士衡"])]
+
+
+def test_a_group_titled_as_high_as_a_category_and_one_that_ends_at_the_next_category():
+    """文選 卷二十七 「　樂府二首」 over 「　　短歌行」 over 「　　　魏武帝」, then 「　　　苦寒行」: 魏武帝's too.
+    「　　宋郊祀歌二首」 (顔延年) ends at the next 類 「　樂府上」: 飲馬長城窟行 (古辭) is not his."""
+    heads = _heads(_read("KR4h0002_027"), 283, 400)
+    assert heads == [(283, "宋郊祀歌二首", ["顔延年"]), (325, "飲馬長城窟行", []), (337, "傷歌行", []), (346, "長歌行", []),
+                     (354, "怨歌行一首", ["班媫妤"]), (364, "短歌行", ["魏武帝"]), (386, "苦寒行", ["魏武帝"]),
+                     (398, "善哉行", ["魏文帝"])]
+
+
+def test_a_group_titled_by_the_poets_it_imitates():
+    """六臣註文選 卷三十 擬魏太子鄴中集八首 (謝靈運) titles its pieces by the poets it imitates, printed as
+    deep as an author (「　　　魏太子」, 「　　　王粲」 …): titles, each piece 謝靈運's. 卷三十一 雜體詩三十首
+    (江文通) likewise (「　　李都尉(軍/從)陵(…」): its pieces were untitled sections with no author."""
+    assert _heads(_read("KR4h0003_030"), 816, 1100) == [(816, "擬魏太子鄴中集八首", ["謝靈運"])] + [
+        (line, title, ["謝靈運"]) for line, title in [(835, "魏太子"), (854, "王粲"), (884, "陳琳"), (909, "徐幹"),
+                                                   (933, "劉楨"), (955, "應瑒"), (980, "阮瑀"), (998, "平原侯植")]]
+    heads = _heads(_read("KR4h0003_031"), 207, 2000)
+    assert [t for _, t, _ in heads][:6] == ["雜體詩三十首", "古離别", "李都尉陵", "班婕妤", "魏文帝曹丕", "陳思王曹植"]
+    # the group and 28 pieces titled (「　　張(作孫/五臣)廷尉(述/雜)綽」, three runs of words, goes on 郭弘農璞's
+    # section; the transcription has no 謝法曹)
+    assert len(heads) == 29 and heads[-1][1] == "休上人" and all(a == ["江文通"] for _, _, a in heads)
