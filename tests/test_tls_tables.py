@@ -1,10 +1,14 @@
 """The tls 史記 (``../shared/corpus/kanripo-commentary/KR2a0001``): its ten 表 are juans named by
 their chapters, its numbered headings under org stars are titled without the tls number, and the
 rows of its tables are text, never headings (``reader.importers.mandoku.tls``)."""
-from reader.importers.mandoku import parse_mandoku, render_mandoku
-from reader.importers.mandoku.tls import org_title, table_row, table_rows
+import ast
 
-from .conftest import SHARED
+from reader.importers.mandoku import parse_mandoku, render_mandoku, tls
+from reader.importers.mandoku.tls import org_title
+from reader.table_cells import table_row, table_rows
+from reader.tables import paragraph_blocks
+
+from .conftest import BASE_DIR, SHARED
 
 SHIJI = SHARED / "corpus" / "kanripo-commentary" / "KR2a0001"
 ZHOUYI = SHARED / "corpus" / "kanripo-references" / "KR1a0001"
@@ -59,3 +63,25 @@ def test_zhouyi_headings_keep_their_form():
     """周易 (tls, ``** 《乾第一》``): a heading with no tls number is left as it is, and its file
     keeps its heading for label (the Readme.org names it 〈乾〉第一 on import, ``reader.juans``)."""
     assert [parse(ZHOUYI / f"KR1a0001_{n:03d}.txt").juan_label for n in (1, 2, 3)] == ["《乾第一》", "《坤第二》", "《屯第三》"]
+
+
+def test_the_reading_pages_read_cells_with_the_parsers_rule_from_reader_not_from_the_importer():
+    """``reader.tables`` (the reading pages) read a table's cells with the one rule the parser uses to
+    tell a row from a heading, ``reader.table_cells``: it imported it from the mandoku parser's
+    ``tls`` module, an importer's internals. The parser takes it from there too."""
+    tree = ast.parse((BASE_DIR / "reader" / "tables.py").read_text(encoding="utf-8"))
+    modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "reader.table_cells" in modules
+    assert not {m for m in modules if m.startswith("reader.importers.mandoku")}
+    assert (tls.table_rows, tls.table_row) == (table_rows, table_row)
+
+
+def test_a_biao_section_shows_its_table_with_the_same_rule():
+    """三代世表 (KR2a0001_201.txt:44): its first section's paragraphs show two paragraphs of text, then
+    one table of 33 rows, read by the rule the parser uses (``reader.table_cells``)."""
+    section = parse(SHIJI / "KR2a0001_201.txt").sections[0]
+    blocks = paragraph_blocks(section.paragraphs)
+    assert [len(b.rows) if b.rows else None for b in blocks] == [None, None, 33]
+    assert blocks[2].rows[:2] == [
+        ["帝王世國號", "顓頊屬", "俈屬", "堯屬", "舜屬", "夏屬", "殷屬", "周屬"],
+        ["黃帝號有熊。", "黃帝生昌意。", "黃帝生玄囂。", "黃帝生玄囂。", "黃帝生昌意。", "黃帝生昌意。", "黃帝生玄囂。", "黃帝生玄囂。"]]
