@@ -883,6 +883,9 @@ def test_postings_answer_as_their_positions_laid_out():
     for side in ("left", "right"):
         assert postings.searchsorted(values, side=side).tolist() == laid.searchsorted(values, side=side).tolist()
         assert np.searchsorted(postings, 20, side=side) == laid.searchsorted(20, side=side)
+        shuffled = values[np.random.default_rng(7).permutation(len(values))]  # in any order: piece by piece too
+        assert postings.searchsorted(shuffled, side=side).tolist() == laid.searchsorted(shuffled, side=side).tolist()
+        assert postings.searchsorted(np.array([2**40]), side=side).tolist() == [9]  # past int32: the last piece's end
     assert postings._array is None  # nothing above laid them out
     with pytest.raises(IndexError):
         postings[9]

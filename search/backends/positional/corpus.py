@@ -4,7 +4,6 @@ occurrences of a term over all of them."""
 from __future__ import annotations
 
 import bisect
-import codecs
 from functools import cached_property
 from pathlib import Path
 
@@ -146,20 +145,13 @@ class Corpus:
         return self.segments[k].text(q)
 
     def read_passages(self, ps: list[int]) -> tuple[list[tuple], list[str]]:
-        """``([places[p] …], [text(p) …])`` of ascending passage numbers ``ps`` (a page's):
-        each segment's read together, one gather per array (``PlaceTable.rows``), not a few
-        slices of the arrays per passage."""
+        """``([places[p] …], [text(p) …])`` of ascending passage numbers ``ps`` (a page's),
+        segment by segment: the places by ``PlaceTable.rows``, the texts by ``Segment.text``."""
         places, texts = [], []
         for k, local in segment_groups(self.passage_firsts, ps):
             segment = self.segments[k]
             places += table_rows(segment.places, local)
-            at = np.asarray(local, dtype=np.int64)
-            starts, raw = segment.starts, segment.raw
-            begins = starts[at].tolist()
-            ends = np.where(at + 1 < len(starts), starts[np.minimum(at + 1, len(starts) - 1)] - 1,
-                            len(raw) - 1).tolist()
-            decode = codecs.utf_32_le_decode
-            texts += [decode(raw[b:e])[0] for b, e in zip(begins, ends)]  # as ``Segment.text``
+            texts += map(segment.text, local)
         return places, texts
 
     def span(self, unit: int, length: int) -> tuple[int, int]:

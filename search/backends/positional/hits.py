@@ -436,11 +436,8 @@ class HitArray(Sequence):
         pids, begins, ends = pids.tolist(), begins.tolist(), ends.tolist()
         new = sorted(set(pids) - passages.keys())
         if new:
-            following = np.array(new, dtype=np.int64) + 1
-            last = np.where(following < len(corpus), corpus.unit_starts[np.minimum(following, len(corpus) - 1)],
-                            corpus.size)
             # Each new passage's hits: from its first unit position to the next passage's, one search.
-            at = np.searchsorted(self._positions(), np.concatenate((corpus.unit_starts[new], last))).tolist()
+            at = np.searchsorted(self._positions(), np.concatenate(_passage_bounds(corpus, new))).tolist()
             counts = [b - a for a, b in zip(at[:len(new)], at[len(new):])]
             places, texts = corpus.read_passages(new)
             context = self.query.context

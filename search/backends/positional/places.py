@@ -23,7 +23,6 @@ found by a binary search and a filter on it is one comparison of a column
 from __future__ import annotations
 
 import bisect
-import functools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -47,6 +46,8 @@ PLACE_ARRAYS = ("place_fields", "place_strings", "place_string_starts", "place_p
 #: Strings decoded and kept per table (work titles, juan labels, section titles: read again
 #: and again by the hits of a page); a doc id is decoded each time.
 STRING_CACHE = 1 << 16
+#: ``PlaceTable.rows`` reads at most this many passages one by one, more with one gather per array.
+ROW_BY_ROW = 32
 
 
 def place_arrays(docs: Sequence) -> dict[str, np.ndarray]:
@@ -109,10 +110,9 @@ class PlaceTable(Sequence):
             raise error(f"the places of the search index at {folder} do not fit together (passages {passages}, "
                         f"{', '.join(f'{k} {v.shape}' for k, v in arrays.items())}); run "
                         f"`python manage.py rebuild_index` to build it again")
-        self._cached = functools.lru_cache(maxsize=STRING_CACHE)(self._decode)
         self._memory = memoryview(self.strings)
-        #: The strings of the string columns but doc ids that ``rows`` has decoded (a plain dict:
-        #: work titles, juan labels, layers … repeat from passage to passage), at most ``STRING_CACHE``.
+        #: The strings but doc ids decoded so far (a plain dict, at most ``STRING_CACHE``: work
+        #: titles, juan labels, layers … repeat from passage to passage; ``string``).
         self._kept: dict[int, str | None] = {}
         self._names = _Strings(self)
 
@@ -122,11 +122,20 @@ class PlaceTable(Sequence):
     def _decode(self, i: int) -> str | None:
         if i < 0:
             return None
-        return self.strings[int(self.string_starts[i]):int(self.string_starts[i + 1])].tobytes().decode("utf-8")
+        begin, end = self.string_starts[i:i + 2].tolist()
+        return str(self._memory[begin:end], "utf-8")  # from the strings' memory in place
 
     def string(self, i: int) -> str | None:
-        """String number ``i`` of the table (None for -1)."""
-        return self._cached(i)
+        """String number ``i`` of the table (None for -1), decoded once and kept (at most
+        ``STRING_CACHE`` strings: past it every one is dropped and decoded again)."""
+        kept = self._kept
+        try:
+            return kept[i]
+        except KeyError:
+            if len(kept) >= STRING_CACHE:
+                kept.clear()
+            value = kept[i] = self._decode(i)
+            return value
 
     def __getitem__(self, p):
         if isinstance(p, slice):
@@ -135,27 +144,37 @@ class PlaceTable(Sequence):
             p += len(self)
         if not 0 <= p < len(self):
             raise IndexError("passage number out of range")
+        return self._row(int(p))
+
+    def _row(self, p: int) -> tuple:
+        """Passage ``p``'s place (``self[p]``): a slice of each array read in a row, the doc id
+        decoded (unique: not kept), the other strings from ``string``'s dict."""
         row = self.fields[p].tolist()
-        string = self._cached
-        for j in _STRING_COLUMNS:
-            row[j] = string(row[j]) if j else self._decode(row[j])  # doc ids: unique, not kept
-        row.insert(PIECES_FIELD, self.pieces[int(self.piece_firsts[p]):int(self.piece_firsts[p + 1])].tolist())
+        row[0] = self._decode(row[0])
+        kept = self._kept
+        for j in _STRING_COLUMNS[1:]:
+            i = row[j]
+            try:
+                row[j] = kept[i]
+            except KeyError:
+                row[j] = self.string(i)
+        a, b = self.piece_firsts[p:p + 2].tolist()
+        row.insert(PIECES_FIELD, self.pieces[a:b].tolist())
         return tuple(row)
 
     def rows(self, ps: list[int]) -> list[tuple]:
-        """``[self[p] for p in ps]`` for passage numbers in range (a page's passages): the
-        fields and the pieces' bounds of all of them read with one gather each, not a slice of
-        the arrays per passage."""
-        if not ps:
-            return []
+        """``[self[p] for p in ps]`` for passage numbers in range (a page's passages): at most
+        ``ROW_BY_ROW`` one by one (a slice of each array a passage: 1.8 µs a passage on the 6 M
+        library, where one gather per array cost 9 µs for the page, then 1.7 a passage), more
+        with one gather per array for all of them."""
+        if len(ps) <= ROW_BY_ROW:
+            return [self._row(p) for p in ps]
         at = np.asarray(ps, dtype=np.int64)
         fields = self.fields[at]
         firsts, lasts = self.piece_firsts[at].tolist(), self.piece_firsts[at + 1].tolist()
         ids = fields[:, 0]  # the doc ids (unique, not kept): decoded from the strings' memory in place
         begins, ends = self.string_starts[ids].tolist(), self.string_starts[ids + 1].tolist()
         memory, kept, pieces = self._memory, self._kept, self.pieces
-        if len(kept) > STRING_CACHE:
-            kept.clear()
         out = []
         for row, a, b, begin, end in zip(fields.tolist(), firsts, lasts, begins, ends):
             row[0] = str(memory[begin:end], "utf-8") if row[0] >= 0 else None
@@ -164,7 +183,7 @@ class PlaceTable(Sequence):
                 try:
                     row[j] = kept[i]
                 except KeyError:
-                    row[j] = kept[i] = self._decode(i)
+                    row[j] = self.string(i)
             row.insert(PIECES_FIELD, pieces[a:b].tolist())
             out.append(tuple(row))
         return out
@@ -220,11 +239,6 @@ class JoinedPlaces(Sequence):
             raise IndexError("passage number out of range")
         k = bisect.bisect_right(self.firsts, p) - 1
         return self.tables[k][p - self.firsts[k]]
-
-    def rows(self, ps: list[int]) -> list[tuple]:
-        """``[self[p] for p in ps]`` for ascending passage numbers in range: each segment's
-        passages read together (``PlaceTable.rows``)."""
-        return [row for k, local in segment_groups(self.firsts, ps) for row in table_rows(self.tables[k], local)]
 
 
 def table_rows(table, ps: list[int]) -> list[tuple]:

@@ -159,9 +159,14 @@ class Segment:
         return np.diff(np.append(self.starts, len(self.raw))) - 1
 
     def text(self, p: int) -> str:
-        start = int(self.starts[p])
-        end = int(self.starts[p + 1]) - 1 if p + 1 < len(self.starts) else len(self.raw) - 1
-        return codecs.utf_32_le_decode(self.raw[start:end])[0]  # from the array's memory, no copy first
+        """The stored text of passage ``p`` (0 ≤ ``p`` < ``len(self)``), decoded from the array's
+        memory (no copy first)."""
+        starts = self.starts
+        if p + 1 < len(starts):
+            start, end = starts[p:p + 2].tolist()  # the next passage starts after a separator
+        else:
+            start, end = int(starts[p]), len(self.raw)
+        return codecs.utf_32_le_decode(self.raw[start:end - 1])[0]
 
     def postings(self, codes) -> list:
         """The slices of ``order`` holding the positions of the folded code points ``codes``."""
