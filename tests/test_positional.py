@@ -817,13 +817,15 @@ def test_a_phrase_over_several_segments_is_found_as_in_one(settings, tmp_path, s
     keys that prove a unit in one segment and not in another (U+CE3A shares 人's key in the
     second only; 賔 is an exact-mode exception of 賓 in the first only)."""
     from search.backends import positional
+    from search.backends.positional import corpus as corpus_module
     from search.backends.positional.format import KEY_MODULUS
 
     twin = chr(ord("人") + KEY_MODULUS)
     doc = documents_for_juan(seed_juan)[0]
-    first = [replace(doc, doc_id=f"k{i}", text=t) for i, t in enumerate(["主賓主賔主人", "賔主，賓主人之主人", "賔升賓升"])]
+    first = [replace(doc, doc_id=f"k{i}", text=t) for i, t in enumerate(["主賓主賔主人", "賔主，賓主人之主人", "賔升賓升",
+                                                                          "耦射"])]
     second = [replace(doc, doc_id=f"m{i}", text=t, juan_id=doc.juan_id + 1000, juan_number=99)
-              for i, t in enumerate(["主人主" + twin + "主賓", "之主賓主人，主人?", "主" + twin + "之", "賓升"])]
+              for i, t in enumerate(["主人主" + twin + "主賓", "之主賓主人，主人?", "主" + twin + "之", "賓升", "耦鵠", "鵠鵠"])]
     settings.SEARCH_BACKENDS = {name: {"BACKEND": "search.backends.positional.PositionalIndexBackend",
                                        "PATH": tmp_path / name} for name in ("one", "two")}
     one, two = get_search_backend("one"), get_search_backend("two")
@@ -836,8 +838,15 @@ def test_a_phrase_over_several_segments_is_found_as_in_one(settings, tmp_path, s
     def found(backend, q, exact):
         return [(h.doc_id, h.start, h.end) for h in backend.search(SearchQuery(q, exact=exact)).hits]
 
-    for q in ["主人", "主賓", "主賔", "賓主", "賔主", "主，人", "主，賓", "之主", "人之主", "主" + twin, twin + "主",
-              "主?", "?主", "主?主", "賓主人", "主人主", "主人之主人", "賓升", "賔升", "升賓", "?升"]:
+    queries = ["主人", "主賓", "主賔", "賓主", "賔主", "主，人", "主，賓", "之主", "人之主", "主" + twin, twin + "主",
+               "主?", "?主", "主?主", "賓主人", "主人主", "主人之主人", "賓升", "賔升", "升賓", "?升", "耦鵠", "鵠耦"]
+    for q in queries:
+        for exact in (False, True):
+            assert found(two, q, exact) == found(one, q, exact), (q, exact)
+    # 耦, the anchor, in both segments; 鵠 in the second only: the first's candidates are left out.
+    assert found(two, "耦鵠", True) == [("m4", 0, 2)] and found(two, "鵠耦", False) == []
+    monkeypatch.setattr(corpus_module, "JOINED_ANCHORS", 0)  # every anchor joined for the query, none kept
+    for q in queries:
         for exact in (False, True):
             assert found(two, q, exact) == found(one, q, exact), (q, exact)
     assert found(two, "主人", True) == [("k0", 4, 6), ("k1", 4, 6), ("k1", 7, 9), ("m0", 0, 2), ("m1", 3, 5),
