@@ -3,7 +3,8 @@ them: one rule (docs/reading.md, "Bylines"; docs/decisions/0027-one-byline-rule.
 
 Who: Kanripo's catalogue (``catalogue.entry``) where it lists the work: it names each person by
 his name (鄭玄, not the book's 鄭氏) with his dynasty and role, in its order (author, then
-commentators). Else the byline the book prints (``Edition.byline``, read by
+commentators); a person it writes several ways by one name (``reader.person_names``: 范甯 and
+范寧 are 范寧), as his notes are named. Else the byline the book prints (``Edition.byline``, read by
 ``reader.importers.bylines``), each person with the dynasty printed before him or before the
 entry he follows. Else the work's author fields (``Work.author``, ``Work.dynasty``).
 
@@ -26,6 +27,7 @@ from collections import Counter
 
 from catalogue.catalogue import entry
 
+from .person_names import person_name
 from .pieces import LABEL, NOTE_KINDS
 
 #: Roles a citation leaves unsaid: the author's own writing (``〔清〕江永撰`` is cited 〔清〕江永).
@@ -40,7 +42,7 @@ def work_people(work, edition=None) -> list[dict[str, str]]:
     when nothing names anyone. Values are "" when unknown, never None."""
     listed = entry(work.kanripo_id) or (entry(edition.kanripo_id) if edition is not None else None)
     if listed is not None and listed.people:
-        return [{"dynasty": p.dynasty, "name": p.name, "role": p.role} for p in listed.people]
+        return [{"dynasty": p.dynasty, "name": person_name(p.name), "role": p.role} for p in listed.people]
     if edition is not None:
         byline = edition.byline
     else:  # a work listed without an edition (the API's work): its first edition with a byline

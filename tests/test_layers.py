@@ -212,3 +212,24 @@ def test_a_book_that_quotes_the_shu_three_times_is_no_dan_shu_ben():
     assert layers.detect_form(parse_mandoku(text.replace("某禮書", "某禮正義"), "KR9z0001_001.txt")) == "danshu"
     assert [layers.DANSHU_TITLE.search(t) is not None for t in ("尚書正義", "儀禮疏", "禮記正義（殘）", "周禮注疏", "禮書")] \
         == [True, True, True, True, False]
+
+
+def test_a_note_its_label_yinyi_leads_is_the_readings_up_to_a_subcommentarys_own_formula():
+    """毛詩注疏 卷一 ``音義(關雎舊解云…)`` was stored as 疏 for its 解云 (陸德明 quoting an older
+    reading); 穀梁注疏 卷五 ``音義(單音善釋曰此解經言…)`` runs on into 楊士勛's 疏 with no label:
+    the readings up to 釋曰, the 疏 from it (basis layout). In the shared 注疏 editions 266
+    characters of readings so labelled were stored as 疏 (周易 卷十四 64, 毛詩 卷一 165 and 卷十五 34,
+    穀梁 卷五 3)."""
+    path = JINGBU / "KR1c0004" / "KR1c0004_001.txt"
+    doc = parse(path)
+    assert render_mandoku(doc) == path.read_text(encoding="utf-8")
+    note = next(p for p in doc.all_pieces() if p.text.startswith("關雎舊解云"))
+    assert (note.layer, note.layer_name, note.commentator, len(note.text)) == (READINGS, "音義", "陸德明", 165)
+    path = JINGBU / "KR1e0010" / "KR1e0010_005.txt"
+    doc = parse(path)
+    assert render_mandoku(doc) == path.read_text(encoding="utf-8")
+    pieces = doc.all_pieces()
+    k = next(k for k, p in enumerate(pieces) if p.text == "單音善")
+    assert [(p.kind, p.layer, p.commentator, p.layer_basis, p.text) for p in pieces[k - 1:k + 2]] == [
+        (LABEL, READINGS, "", "", "音義"), (NOTE, READINGS, "陸德明", "", "單音善"),
+        (NOTE, SUBCOMMENTARY, "楊士勛", LAYOUT, "釋曰此解經言㑹伐宋之意以諸侯伐事已成而單伯始至故云㑹伐宋")]

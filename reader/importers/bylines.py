@@ -70,7 +70,7 @@ def parse_byline(byline: str) -> tuple[str, str, str]:
 
 
 #: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
-BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>" + SHARED_ROLE + r"|奉勅撰|勑撰|御注|集注|集解|音義[幷并]疏|音義|"
+BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>" + SHARED_ROLE + r"|奉勅撰|勑撰|御注|集注|集解|音義[幷并][疏䟽]|音義|"
                           r"釋文附|釋文|義疏|章句|[補𥙷]注|集傳|訂定|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|𫝊|學|疏|䟽)$")
 #: A work presented to the throne signs with the humble 臣 and 上 (楚辭 ``校書郎臣王逸上``:
 #: 王逸 presented his 章句): the role 上 is taken only after a name that 臣 leads.
@@ -79,16 +79,16 @@ PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)
 #: (前漢書: ``唐正議大夫行祕書少監琅邪縣開國子顏師古注``): taken when the offices end before
 #: a name of at most ``OFFICE_NAME_MAX`` characters (``LAST_OFFICE``).
 OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉[勑勅敕]撰|[勑勅敕]撰|御注|集注|集解|音義|釋文附|釋文|"
-                          r"撰|注|註|疏|䟽)$")
+                          r"撰|注|註|疏|䟽|[録錄])$")
 OFFICE_NAME_MAX = 5
 OFFICES = re.compile(r"^(?P<office>.*?(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫|[舍舎]人))(?P<rest>.{2,})$")
 #: The last office title of a byline (greedy): ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 臣賈公彦等.
 LAST_OFFICE = re.compile(r"^(?P<office>.*(?:尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
-                         r"少監|開國[公侯伯子男]|法師|評事|按察使|刺史|中允|[舍舎]人))(?P<rest>.{2,})$")
+                         r"少監|[開𨳩]國[公侯伯子男]|法師|評事|按察使|刺史|中允|[舍舎]人))(?P<rest>.{2,})$")
 #: A byline line made of offices alone, the name and role on the next line (毛詩 卷一
 #: ``唐國子愽士兼太子中允贈齊州刺史``): it ends in an office ``LAST_OFFICE`` knows.
 OFFICE_LINE = re.compile(r"^[^()<>\u3000 ]{2,30}(?:尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|"
-                         r"令史|太守|少監|開國[公侯伯子男]|評事|按察使|刺史|中允|[舍舎]人)$")
+                         r"令史|太守|少監|[開𨳩]國[公侯伯子男]|評事|按察使|刺史|中允|[舍舎]人)$")
 #: A master named by his surname and 子 or 氏 (朱子, 蔡氏), not by his own name: a later entry so
 #: named takes no dynasty from the entry before it.
 MASTER = re.compile(r"[^\u3000 ]{1,2}[子氏]")

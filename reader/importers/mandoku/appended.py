@@ -52,9 +52,16 @@ def book_people(kanripo_id: str, bylines: list[dict[str, str]]) -> list[tuple[st
     (唐鑑: 范祖禹, no role) where the juan's byline also names the commentator whose notes the
     book prints (``宋　范祖禹　撰`` / ``吕祖謙　註``: 吕祖謙's 註). [] when none."""
     roles = COMMENTARY_ROLES + READINGS_ROLES + SUBCOMMENTARY_ROLES
-    listed = entry(kanripo_id)
-    catalogue = [(p.name, p.role) for p in listed.people if p.name and p.role in roles] if listed is not None else []
+    catalogue = [(name, role) for name, role in catalogue_people(kanripo_id) if name and role in roles]
     return catalogue or [(b.get("name", ""), b.get("role", "")) for b in bylines if b.get("name") and b.get("role") in roles]
+
+
+def catalogue_people(kanripo_id: str) -> list[tuple[str, str]]:
+    """``[(name, role), …]``: every person Kanripo's catalogue lists for the work ``kanripo_id``
+    (``catalogue.catalogue.entry``), in its order, whatever the role (周易註疏: 王弼 注, 韓康伯 注,
+    陸德明 音義, 孔穎達 疏; 儀禮疏: 賈公彥 等撰); [] for a work it does not list."""
+    listed = entry(kanripo_id)
+    return [(p.name, p.role) for p in listed.people] if listed is not None else []
 
 
 def readings_start(text: str, formulas: tuple[str, ...] = ()) -> int | None:

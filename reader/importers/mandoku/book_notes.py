@@ -76,15 +76,24 @@ def book_note(doc: JuanDocument) -> int:
 ZHANGJU_HEADING = re.compile(r"章句第[一二三四五六七八九十百]+")
 
 
+def _later(profile: Profile | None) -> Voice | None:
+    """The later commentator's voice of a profile whose first commentator writes with no
+    formula (楚辭: 洪興祖's 補注 after 王逸's 章句), or None."""
+    if profile is None or profile.default is None:
+        return None
+    return next((v for v in profile.formulas.values() if v.commentator != profile.default.commentator), None)
+
+
 def preface_ends(doc: JuanDocument, lines: list[str], width: Callable[[str], int],
                  full: int) -> list[tuple[ChapterDoc, int]]:
     """``[(chapter, line), …]``: for each 章句 chapter of ``doc`` that prints the first
     commentator's preface, the 1-based file line the preface ends on (module docstring);
-    arguments as ``preface_notes``. Empty where the book's profile has no later commentator."""
-    profile = profile_for(doc)
-    if profile is None or profile.default is None:
-        return []
-    later = next((v for v in profile.formulas.values() if v.commentator != profile.default.commentator), None)
+    ``lines`` are the file's lines, ``width`` a printed line's width in full-size characters
+    (``parser.print_width``), ``full`` a full line's (``parser.full_width``: over-measured, the
+    preface ends early and fewer notes change, never more). Empty where the book's profile has
+    no later commentator. Read once, before the notes change (``preface_notes``) and before the
+    cuts (``cut_prefaces``), which both take what it returns."""
+    later = _later(profile_for(doc))
     if later is None:
         return []
     positions = piece_positions(doc)
@@ -112,17 +121,14 @@ def preface_ends(doc: JuanDocument, lines: list[str], width: Callable[[str], int
     return out
 
 
-def preface_notes(doc: JuanDocument, lines: list[str], width: Callable[[str], int], full: int) -> int:
+def preface_notes(doc: JuanDocument, ends: list[tuple[ChapterDoc, int]]) -> int:
     """Give the notes on the first commentator's preface to the later commentator (see the module
-    docstring), in place; ``lines`` are the file's lines, ``width`` a printed line's width in
-    full-size characters (``parser.print_width``), ``full`` a full line's (``parser.full_width``:
-    over-measured, the preface ends early and fewer notes change, never more). Only notes the
+    docstring), in place, up to each preface's end (``ends``: ``preface_ends``). Only notes the
     commentator step gave the profile's default voice change. Returns how many pieces it set."""
     profile = profile_for(doc)
-    ends = preface_ends(doc, lines, width, full)
-    if not ends or profile is None or profile.default is None:
+    later = _later(profile)
+    if not ends or later is None:
         return 0
-    later = next(v for v in profile.formulas.values() if v.commentator != profile.default.commentator)
     positions = piece_positions(doc)
     n = 0
     for chapter, end in ends:
@@ -148,9 +154,10 @@ def _line_start(piece_line: int, piece: PieceDoc, line: int) -> int | None:
     return None
 
 
-def cut_prefaces(doc: JuanDocument, lines: list[str], width: Callable[[str], int], full: int) -> int:
-    """Start a new section where the classic starts after each preface ``preface_ends`` finds
-    (module docstring), in place: the section holding the preface's last line keeps the pieces
+def cut_prefaces(doc: JuanDocument, lines: list[str], width: Callable[[str], int], full: int,
+                 ends: list[tuple[ChapterDoc, int]]) -> int:
+    """Start a new section where the classic starts after each preface's end (``ends``:
+    ``preface_ends``; arguments as there; module docstring), in place: the section holding the preface's last line keeps the pieces
     up to it, a new section after it takes the rest of that section's pieces (a text piece that
     runs on across the preface's last line end split there, ``cuts.split_piece``), with its
     closer and records. Nothing moves where the classic already opens a section, where the
@@ -160,7 +167,7 @@ def cut_prefaces(doc: JuanDocument, lines: list[str], width: Callable[[str], int
     16 against 17; the prefaces that end inside a run of text end on lines of 2 to 6). The
     file writes back the same. Returns how many sections it added."""
     added = 0
-    for chapter, end in preface_ends(doc, lines, width, full):
+    for chapter, end in ends:
         last = width(lines[end - 1])  # the preface's last printed line
         while end < len(lines) and (lines[end].startswith(("#", "<pb:")) or not lines[end].strip("\u3000 ¶")):
             end += 1  # the classic's first line: page breaks and blank lines skipped

@@ -28,7 +28,10 @@ files themselves):
   work, else its byline (``appended``: 毛詩 毛亨 傳, 鄭玄 箋 opened by 箋云, 陸德明 音義; 周禮
   鄭玄 注). Where no 疏 is listed the readings may also run on with no circle (毛詩, 尚書
   四部叢刊): the first reading entry opens them (``appended.readings_start``). The notes on
-  毛詩's 詩序 are 鄭玄's 箋 with no 箋云, for 毛亨 wrote no 傳 there (``poem_prefaces``).
+  毛詩's 詩序 are 鄭玄's 箋 with no 箋云, for 毛亨 wrote no 傳 there (``poem_prefaces``); the notes
+  on its 篇 headings and on the 大題 under them (``周南關雎詁訓傳第一(周者代名…)``, ``毛詩國風(詩是
+  此書之名…)``) are 陸德明's readings whole, for neither 毛亨 nor 鄭玄 wrote on a title: 毛詩注疏
+  labels each of them 音義 (``鄘柏舟詁訓傳第四音義(…)``, ``毛詩國風音義(…)``), never 傳 or 箋.
 * One commentator for the whole book (史記集解 裴駰, 史記索隱 司馬貞, 史記正義 張守節, 後漢書
   李賢, 三國志 裴松之, 世說新語 劉孝標, 文選 李善, 荀子 楊倞 …): every note is his, named
   by the profile (``PROFILES``). Where the book's byline names the commentator of a layer,
@@ -551,11 +554,13 @@ def assign_commentators(doc: JuanDocument, indented: bool = False) -> list[tuple
     if title in MARKED_BLOCKS:
         marked_blocks(doc, MARKED_BLOCKS[title])
     flip = doc.columns_reversed
-    for section in doc.sections:
-        carry: list = [None]
-        for k, para in enumerate(section.paragraphs):
-            section.paragraphs[k] = _notes(para, profile, carry, flip)
-        section.records = _notes(section.records, profile, [None], flip)
+    for chapter in doc.chapters:
+        for si, section in enumerate(chapter.sections):
+            carry: list = [None]
+            titles = [bool(profile.preface_book) and si == 0 and chapter.heading is not None]
+            for k, para in enumerate(section.paragraphs):
+                section.paragraphs[k] = _notes(para, profile, carry, flip, titles)
+            section.records = _notes(section.records, profile, [None], flip)
     name_layer_writers(doc)  # a 注疏 or 單疏本 edition: each layer's writer (鄭注: 鄭玄)
     unsure = []
     if profile.formulas and profile.default is None:
@@ -571,11 +576,14 @@ def assign_commentators(doc: JuanDocument, indented: bool = False) -> list[tuple
     return unsure
 
 
-def _notes(pieces: list[PieceDoc], profile: Profile, carry: list, flip: bool = False) -> list[PieceDoc]:
+def _notes(pieces: list[PieceDoc], profile: Profile, carry: list, flip: bool = False,
+           titles: list | None = None) -> list[PieceDoc]:
     """The pieces with each small-print note of plain commentary split (``split_note``; in
     a juan that files its columns in reverse, ``flip``, every such note). ``carry`` (a
     one-item list) holds the voice the last note ended in while only notes follow it; text
-    between clears it."""
+    between clears it. ``titles`` (a one-item list, or None): true while the notes are on a
+    chapter's heading and the titles under it (labels), before any text of the classic: in
+    毛詩 they are 陸德明's readings (``Profile.preface_book``; module docstring)."""
     out: list[PieceDoc] = []
     for p in pieces:
         if p.kind in (NOTE, RECORD_NOTE) and out and out[-1].kind == TEXT and cross_reference(out[-1].text):
@@ -587,10 +595,14 @@ def _notes(pieces: list[PieceDoc], profile: Profile, carry: list, flip: bool = F
             before = carry[0] if voiced.formulas or voiced.appended else None
             if voiced.preface and on_preface(out, voiced.preface_book):  # 詩序: 鄭玄's
                 before = voiced.preface
+            if titles and titles[0] and voiced.readings:  # 毛詩: a 篇 heading's note, the 大題's
+                before = voiced.readings
             parts, carry[0] = _split(p, voiced, before, flip)
             out.extend(parts)
         else:
             if p.text:
                 carry[0] = None
+            if titles and p.kind == TEXT and p.text and p.effective_layer == CLASSIC:
+                titles[0] = False
             out.append(p)
     return out

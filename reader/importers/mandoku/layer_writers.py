@@ -34,12 +34,14 @@ The editors' 考證 and the 提要 are the editors' (no commentator), and so is 
 """
 from __future__ import annotations
 
-from catalogue.catalogue import entry
 from characters.folding import fold
 
 from ..bylines import NAME_MAX
 from ..document import COMMENTARY, LABEL, READINGS, SUBCOMMENTARY, JuanDocument
+from .appended import catalogue_people
 
+#: The role of one who wrote both the readings and the 疏 (孟子注疏 ``宋孫奭音義并疏``, 卷七 ``音義并䟽``).
+BOTH = ("音義幷疏", "音義并疏", "音義幷䟽", "音義并䟽")
 #: The roles that name the writer of each layer's marker word, as bylines and the catalogue
 #: write them: a 注 (註) is written by a 注, 集解 (何晏, 范甯), 解詁 or 學 (何休), 御注 (唐玄宗);
 #: a 傳 by a 傳 (孔安國, 毛亨); a 箋 by a 箋 (鄭玄).
@@ -47,8 +49,8 @@ ROLES = {
     "注": ("注", "註", "集解", "集注", "解詁", "學", "御注", "章句", "箋注"),
     "傳": ("傳",),
     "箋": ("箋",),
-    READINGS: ("音義", "釋文", "音義幷疏", "音義并疏"),
-    SUBCOMMENTARY: ("疏", "䟽", "義疏", "正義", "音義幷疏", "音義并疏"),
+    READINGS: ("音義", "釋文", *BOTH),
+    SUBCOMMENTARY: ("疏", "䟽", "義疏", "正義", *BOTH),
 }
 #: A commentary layer's marker word, from the last character of its name (鄭注, 孔傳, 鄭箋, 御注, 註).
 MARKERS = {"注": "注", "註": "注", "傳": "傳", "𫝊": "傳", "箋": "箋"}
@@ -101,7 +103,7 @@ def layer_writer(layer: str, layer_name: str, bylines: list[dict[str, str]],
     printed_writers, listed_writers = of(printed), of(people)
     if danshu and layer == SUBCOMMENTARY and not printed_writers and not listed_writers:
         # the 疏 is the book: its author's, as the byline names him where it is read whole (a role
-        # ends it: 春秋正義 卷三十's runs over two lines, 「…臣孔　頴逹　等奉」 / 「勑撰」)
+        # ends it), else the catalogue's first person
         printed_writers, listed_writers = [w for w in printed[:1] if w[1]], people[:1]
     if printed_writers:
         who = printed_writers[0]
@@ -118,8 +120,7 @@ def name_layer_writers(doc: JuanDocument) -> int:
     Returns how many pieces it named."""
     if doc.layer_form not in (ZHUSHU, DANSHU):
         return 0
-    listed = entry(doc.kanripo_id)
-    people = [(p.name, p.role) for p in listed.people] if listed is not None else []
+    people = catalogue_people(doc.kanripo_id)
     writers: dict[tuple[str, str], str] = {}
     named = 0
     for p in doc.all_pieces():

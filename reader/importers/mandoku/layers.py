@@ -99,6 +99,8 @@ SMALL_LABELS = (("音義", READINGS, "音義"), ("疏", SUBCOMMENTARY, "疏"), (
 #: How a sub-commentary opens (after an optional lemma such as 注 or 惟王至民極○).
 SUB_OPENING = re.compile(r"^[^()]{0,40}?(?:正義曰|釋曰|解云)")
 SUB_WORDS = re.compile(r"正義曰|釋曰|解云")
+#: The formulas only a 疏 writes (解云 is also a verb: 鄭讀爲秀解云…, 一解云…, in 陸德明's readings).
+SUB_FORMULA = re.compile(r"正義曰|釋曰")
 EDITORIAL_OPENING = re.compile(r"^(?:謹?按|臣\S{0,6}按)")
 HUMBLE = re.compile(r"^臣$")
 #: 臣 and an editor's name in small print (臣照, 臣召南, 臣人龍) before 按 or 謹按: the
@@ -531,8 +533,20 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
                 out.append(p)
                 state, name, basis = CLASSIC, "", ()
                 continue
-            if small_layer == READINGS and not SUB_OPENING.match(p.text):
+            # a note its label 音義 leads is the readings, whatever words it opens with (毛詩注疏
+            # 卷一 ``序關雎后妃之徳也音義(關雎舊解云…)``: 解云 is 陸德明 quoting, no 疏's opening),
+            # up to a 疏's own formula inside it, where the 疏 goes on with no label of its own
+            # (穀梁注疏 卷五 ``音義(單音善釋曰此解經言…)``: 楊士勛's 釋曰)
+            labelled = (out[-1] if out else previous) is not None and (out[-1] if out else previous).kind == LABEL
+            if small_layer == READINGS and (labelled or not SUB_OPENING.match(p.text)):
                 _set(p, READINGS, "音義")
+                formula = SUB_FORMULA.search(p.text, 1) if labelled and not p.source_tag else None
+                if formula:
+                    p, sub = split_piece(p, [formula.start()])
+                    _set(sub, SUBCOMMENTARY, "疏")
+                    sub.layer_basis = LAYOUT
+                    out.append(p)
+                    p = sub
             elif SUB_OPENING.match(p.text) or small_layer == SUBCOMMENTARY:
                 _set(p, SUBCOMMENTARY, "疏")
             elif EDITORIAL_OPENING.match(p.text):

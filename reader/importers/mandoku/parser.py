@@ -22,11 +22,12 @@ from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterD
 from ..errors import NoTextError, TextFormatError
 from ..positions import piece_positions
 from ..source import split_source_lines
+from ...person_names import person_name
 from .tls import juan_label, org_title, table_row
 from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
 from .contents import contents_lines
-from .book_notes import book_note, cut_prefaces, preface_notes
+from .book_notes import book_note, cut_prefaces, preface_ends, preface_notes
 from .cuts import place_size_cuts
 from .commentators import assign_commentators, column_evidence, layout_decided, one_authors_book
 from .layers import assign_layers, join_title_note, title_note
@@ -38,6 +39,7 @@ from .lines import (  # noqa: F401  (print_width and full_width were defined her
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .entries import keep_entries_whole
 from .glued_titles import glued_title_bylines, own_line_titles
+from .signed_parts import signed_parts
 from .volume_labels import label_volume
 from .indented import indented_commentary
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries
@@ -186,15 +188,19 @@ class _Parser:
         if not self.header.tls:  # the tls editions print no small print: ( ) / are text
             doc.column_evidence = column_evidence(lines)
         unsure = assign_commentators(doc, indented)
+        signed_parts(doc)  # 陸德明's 注解傳述人 in a 注疏's 卷首: his byline a label, his notes his
         label_volume(doc)  # 史記一, 史記十八: the print's volume label at the juan's head, no text
         book_note(doc)  # 楚辭補注 卷一: the note under 洪興祖's byline, before any heading, is his
         every_line = full_width(lines, 0, len(lines))
         full = min(every_line, full_width(lines, 0, len(lines), large_only=True))
-        preface_notes(doc, lines, print_width, full)  # notes on 王逸's own 序 are 洪興祖's
+        prefaces = preface_ends(doc, lines, print_width, full)  # where 王逸's own 序 ends, read once
+        preface_notes(doc, prefaces)  # notes on 王逸's own 序 are 洪興祖's
         mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
         keep_entries_whole(doc)
         place_size_cuts(doc, every_line)
-        cut_prefaces(doc, lines, print_width, full)  # 王逸's 序 a section, the classic the next
+        cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
+        for piece in doc.all_pieces():  # one person, one name: 范甯 and 范寧 are the catalogue's 范寧
+            piece.commentator = person_name(piece.commentator)
         if unsure:
             positions = piece_positions(doc)
             doc.warnings.extend(f"{self.path}:{line}:{column}: {message}" for piece, message in unsure
@@ -545,15 +551,16 @@ class _Parser:
             last, c = self.scan_line(body, tokens_re, lineno, col0, unit.pieces, TEXT, NOTE, lead, term,
                                      cont_arg, last)
             cont = _cont(c, indent, "main")
+            width = print_width(line)
             # the 篇's name on a short line of its own under a 正史's heading that names only the kind of
             # 篇 and its number (北齊書 ``帝紀第二`` over ``神武下``): the text opens on the next line
             named = (cont_arg is None and len(units) > 1 and units[-2].kind == "heading" and indent <= 2
                      and bool(HISTORY_PIAN.match(units[-2].chapter.title))
                      and "(" not in line and len(unit.pieces) == 1 and unit.pieces[0].n <= HEADING_MAX
-                     and print_width(line) <= full // 2 and cont is not None and cont[0] == "text")
+                     and width <= full // 2 and cont is not None and cont[0] == "text")
             para_break, at_start, prev_indent = named, False, indent
             after_entry = bool(entry)
-            prev_width = print_width(line)
+            prev_width = width
             i += 1
         if cont is not None and cont[0] == "open":
             line, column = cont[4]

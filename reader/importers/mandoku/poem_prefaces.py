@@ -54,12 +54,20 @@ def on_preface(before: list[PieceDoc], book: str) -> bool:
     printed line on)."""
     if not before or before[-1].kind != TEXT or before[-1].effective_layer != CLASSIC:
         return False
-    texts = [p.text for p in before if p.kind == TEXT and p.effective_layer == CLASSIC]
-    last = len(before) - next((k for k, p in enumerate(reversed(before)) if p.kind != TEXT), len(before))
-    since = "".join(p.text for p in before[last:] if p.effective_layer == CLASSIC)
-    tail = _letters(since)
-    if len(tail) < TAIL_MIN:
-        tail = _letters("".join(texts))
+    # read back from the note only as far as the tail needs (a paragraph's pieces are looked at
+    # once per note: reading them all each time was quadratic in the paragraph's length)
+    tail, k = "", len(before)
+    while k and before[k - 1].kind == TEXT and len(tail) < TAIL:  # the text since the note before
+        k -= 1
+        if before[k].effective_layer == CLASSIC:
+            tail = _letters(before[k].text) + tail
+    while k and before[k - 1].kind == TEXT:
+        k -= 1
+    if len(tail) < TAIL_MIN:  # too short: the classic's text before that note too
+        while k and len(tail) < TAIL:
+            k -= 1
+            if before[k].kind == TEXT and before[k].effective_layer == CLASSIC:
+                tail = _letters(before[k].text) + tail
     tail = tail[-TAIL:]
     if len(tail) < TAIL_MIN:
         return False
