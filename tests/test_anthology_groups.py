@@ -110,6 +110,16 @@ def test_a_group_titled_by_the_poets_it_imitates():
                                                    (933, "劉楨"), (955, "應瑒"), (980, "阮瑀"), (998, "平原侯植")]]
     heads = _heads(_read("KR4h0003_031"), 207, 2000)
     assert [t for _, t, _ in heads][:6] == ["雜體詩三十首", "古離别", "李都尉陵", "班婕妤", "魏文帝曹丕", "陳思王曹植"]
-    # the group and 28 pieces titled (「　　張(作孫/五臣)廷尉(述/雜)綽」, three runs of words, goes on 郭弘農璞's
-    # section; the transcription has no 謝法曹)
-    assert len(heads) == 29 and heads[-1][1] == "休上人" and all(a == ["江文通"] for _, _, a in heads)
+    # the group and 29 pieces titled (the transcription has no 謝法曹), 「　　張(作孫/五臣)廷尉(述/雜)綽」 with
+    # notes on two of its words among them
+    assert len(heads) == 30 and heads[-1][1] == "休上人" and all(a == ["江文通"] for _, _, a in heads)
+    assert (566, "張廷尉綽", ["江文通"]) in heads
+
+
+def test_a_title_printed_as_high_as_a_category_with_its_note_running_on():
+    """六臣註文選 卷三十 prints 「　七月七日夜詠牛女(…」 as high as a 類 name, its note running on over
+    three lines at the top of the column, then 「　　　謝恵連」 over the poem: the title went on the
+    piece before (詠貧士) and the section was titled 謝恵連."""
+    doc = _read("KR4h0003_030")
+    assert _heads(doc, 57, 116) == [(57, "詠貧士", ["陶淵明"]), (87, "七月七日夜詠牛女", ["謝恵連"]), (116, "擣衣", ["謝惠連"])]
+    assert "謝恵連" not in [s.title for s in doc.sections]

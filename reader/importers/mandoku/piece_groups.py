@@ -29,12 +29,14 @@ def group_count(words: str) -> int:
 
 def piece_head(run: list[Unit], k: int) -> bool:
     """Whether ``run[k]`` may be the head line of a piece: a printed line of a piece's head
-    (``piece_heads._head_line``: indented by two or more, words with or without notes), over the
+    (``piece_heads._head_line``: indented by two or more, words with or without notes, notes on
+    two of its words at most), over the
     piece's flush text, alone or with its author's line between (``　　猛虎行(…`` over
     ``　　　　陸士衡`` over ``駕言發魏都…``), and not the author's line of the title above it, read from
     above (``author_after``) or from below (``author_under_title``: ``　　短歌行`` over ``　　　魏武帝``)."""
     u = run[k]
-    if not _head_line(u) or commentator_line(u) or commentator_line(run[past_notes(run, k)] if k + 1 < len(run) else None):
+    # (notes on two of its words: 雜體詩 ``　　張(作孫/五臣)廷尉(述/雜)綽``, a piece's title by its layout)
+    if not _head_line(u, runs=3) or commentator_line(u) or commentator_line(run[past_notes(run, k)] if k + 1 < len(run) else None):
         return False  # a commentator's line (王逸注), or an author's over it (宋玉 over 王逸注: 九辯's parts)
     below = past_notes(run, k)
     if below < len(run) and author_line(run[below]) and not flush_text(run[below]):

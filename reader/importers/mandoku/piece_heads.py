@@ -207,7 +207,10 @@ def author_under_title(run: list[Unit], k: int, authors: set[int]) -> int | None
     counted = title.kind == "para" and bool(COUNTED.search(title_words(title)))
     if u.indent < 3 and not (first_piece and title.indent == u.indent) and not (counted and title.indent < u.indent):
         return None  # a name two columns in: under a group's first piece, or under a group's title printed higher
-    if title.kind != "para" or not (2 if not counted else 1) <= title.indent <= u.indent \
+    # a title whose note runs on over lines at the top of the column may be printed as high as a 類
+    # name (六臣註文選 卷三十 ``　七月七日夜詠牛女(…`` and three lines of its note over ``　　　謝恵連``)
+    running = deeper == 0 and j < k - 1 and len(title.pieces) > 1
+    if title.kind != "para" or not (2 if not (counted or running) else 1) <= title.indent <= u.indent \
             or (title.indent == u.indent and not first_piece) \
             or not title.pieces or title.pieces[0].kind != TEXT \
             or title.label or NUMBERED_HEADING.search("".join(title.pieces[0].chunks)) \
@@ -274,20 +277,20 @@ def _above(run: list[Unit], k: int) -> int:
 COUNTED = re.compile(r"[一二三四五六七八九十]+首$")
 
 
-def _head_line(u: Unit, lines: int = 1) -> bool:
+def _head_line(u: Unit, lines: int = 1, runs: int = 2) -> bool:
     """Whether ``u`` is a printed line of a piece's head (``lines`` of them at most, printed
     alike: 祖太祖髙皇帝, 父世祖武皇帝): indented by two or more, at most ``TITLED_MAX`` characters
-    of words (no ○), with or without notes after them or on them."""
+    of words (no ○) in at most ``runs`` runs, with or without notes after them or on them."""
     return u.kind == "para" and u.lines <= lines and u.indent >= 2 and not u.label and not u.entry \
-        and bool(u.pieces) and u.pieces[0].kind == TEXT and _words_and_notes(u) \
+        and bool(u.pieces) and u.pieces[0].kind == TEXT and _words_and_notes(u, runs) \
         and sum(p.n for p in u.pieces if p.kind == TEXT) <= TITLED_MAX \
         and not any(holds_circle(p) for p in u.pieces if p.kind == TEXT)
 
 
-def _words_and_notes(u: Unit) -> bool:
-    """Whether ``u`` holds words and notes alone, at most two runs of words (a title and a note on
-    one of its words: ``與梁(梁字/善本無)朝歌令吳質書(…)``)."""
-    return all(p.kind in (TEXT, NOTE) for p in u.pieces) and sum(p.kind == TEXT for p in u.pieces) <= 2
+def _words_and_notes(u: Unit, runs: int = 2) -> bool:
+    """Whether ``u`` holds words and notes alone, at most ``runs`` runs of words (a title and a note
+    on one of its words: ``與梁(梁字/善本無)朝歌令吳質書(…)``)."""
+    return all(p.kind in (TEXT, NOTE) for p in u.pieces) and sum(p.kind == TEXT for p in u.pieces) <= runs
 
 
 def title_words(u: Unit) -> str:
