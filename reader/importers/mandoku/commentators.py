@@ -516,7 +516,7 @@ def one_authors_book(doc: JuanDocument) -> bool:
     (``layout_decided``) nor a profile of small-print commentary (史記集解: its tables are
     indented too) says otherwise, nor its title: a 單疏本 (``layers.subcommentary_title``:
     春秋正義) prints the 疏 alone, no classic to comment on (the file of 春秋正義 卷三十 goes on
-    with 胡安國's 春秋傳 卷三十, its 傳 indented: his, not 孔穎達's)."""
+    with 胡安國's 春秋傳 卷三十, its 傳 indented: his, not 孔穎達's; ``bound_books`` reads it)."""
     return (len(doc.bylines) == 1 and not layout_decided(doc) and profile_for(doc).default is None
             and not subcommentary_title(_title(doc)))
 

@@ -28,6 +28,7 @@ from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING, fil
 from .collation_notes import mark_collation_notes
 from .contents import contents_lines
 from .book_notes import book_note, cut_prefaces, preface_ends, preface_notes
+from .bound_books import read_bound_books
 from .cuts import place_size_cuts
 from .commentators import assign_commentators, column_evidence, layout_decided, one_authors_book
 from .layers import assign_layers, join_title_note, title_note
@@ -199,6 +200,7 @@ class _Parser:
         keep_entries_whole(doc)
         place_size_cuts(doc, every_line)
         cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
+        read_bound_books(doc, lines)  # 胡安國's 春秋傳 in 春秋正義's files: its 經, and his 傳
         for piece in doc.all_pieces():  # one person, one name: 范甯 and 范寧 are the catalogue's 范寧
             piece.commentator = person_name(piece.commentator)
         if unsure:

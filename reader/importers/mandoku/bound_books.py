@@ -1,0 +1,168 @@
+"""A book bound into another's files: its classic and its author's commentary read apart.
+
+Runs at the end of ``parser.parse`` on a parsed juan (pure: no ORM, no I/O but the shipped
+reference and the catalogue, shipped data) and changes, in place, the pieces of each part of
+the file that another book's transcription fills.
+
+How these files are made (``../shared/corpus/SOURCES.md``, "kanripo-jingbu/", and the files
+themselves): each part of a Kanripo file transcribed from the 四部叢刊 names the page images it
+comes from in a ``#+PROPERTY: FILE`` line (``SB05n0583-030春秋正義-卷三十.``); the files of 春秋正義
+(KR1e0003, 單疏本) go on, after each juan's end title, with the same juan of another book of the
+series, 胡安國's 春秋傳 (``#+PROPERTY: FILE SB05n0584-030春秋胡氏傳-卷三十.``: 卷一 to 卷三十, in
+KR1e0003_000 to _030), which Kanripo's catalogue lists as a work of its own (KR1e0036 胡氏春秋傳,
+胡安國). That book prints the 經 of the 春秋, each entry from the top of a line, and after it
+胡安國's 傳 at the same size, from the top of the next line (its indentation is not kept apart
+in the transcription); an entry and a 傳 each end on a line of their own, short of a full line.
+Nothing marks which is which, so a reference decides: the printed lines are cut into blocks,
+each ending on a line shorter than a full one (``lines.full_width`` of the part), and a block
+whose words stand in the shipped 春秋經 (``classics``: ``chunqiu``) is the classic, any other
+the commentary of the book's author (``layer_basis`` ``reference``); a part with no block of
+the 經 (the book's 序 and 表 in KR1e0003_000) is its front matter, left as it is; an entry that fills its
+last line exactly ends its block there too, when the whole of that line, the first of its
+block, stands in the reference (哀公十年 ``十年春王二月邾子益來奔公㑹吴伐齊三月戊戍齊侯陽生卒``). A block is the 經's when it stands
+in the reference, but for one character in a short one (``鄭伯克叚于鄢``, the reference's 段), or
+when ``SHARE`` of its runs of ``GRAM`` characters do (the 胡氏傳 prints its own readings and
+misprints: ``祀伯過`` where the reference has 杞伯過, ``戊戍`` for 戊戌).
+
+The book's author is the catalogue's first person of the work of the juan's class whose title
+is written with the same characters (春秋胡氏傳, 胡氏春秋傳); his 傳 is named after the book's
+title (the last character, 傳). Where no such work is listed, the commentary names nobody.
+"""
+from __future__ import annotations
+
+import re
+
+from catalogue.catalogue import class_of, entries_of
+
+from ..document import CLASSIC, COMMENTARY, REFERENCE, TEXT, JuanDocument, PieceDoc
+from ..positions import piece_positions
+from .boundaries import is_text, match_form
+from .classics import classic_book, classic_reference
+from .header import TITLE_VARIANTS
+from .layers import split_piece
+from .lines import full_width, layout_only, print_width
+
+#: The book a part's page images come from: ``SB05n0584-030春秋胡氏傳-卷三十.`` → 春秋胡氏傳.
+FILE_BOOK = re.compile(r"^#\+PROPERTY: FILE [^-\s]+-\d+(?P<book>[^-\s\d][^-\s]*)-")
+#: A block is the classic's when this share of its runs of ``GRAM`` characters stand in the reference.
+SHARE = 0.8
+GRAM = 4
+#: A block this short is the classic's when it stands in the reference but for one character.
+SHORT = 24
+
+
+def bound_parts(lines: list[str], title: str) -> list[tuple[int, int, str]]:
+    """``[(first line, end line, book), …]`` (0-based, end exclusive) of each part of a file's
+    ``lines`` whose ``#+PROPERTY: FILE`` names another book than the work ``title`` (a book whose
+    name begins with the title is the work's: 世説新語校語, ``尚書正義.xml``); [] when none."""
+    files = [(i, m["book"]) for i, line in enumerate(lines) if (m := FILE_BOOK.match(line))]
+    ends = [i for i, _ in files[1:]] + [len(lines)]
+    own = (title or "").translate(TITLE_VARIANTS)
+    return [(i, end, book) for (i, book), end in zip(files, ends)
+            if own and not book.translate(TITLE_VARIANTS).startswith(own)]
+
+
+def _author(kanripo_id: str, book: str) -> str:
+    """The first person the catalogue lists for the work of ``kanripo_id``'s class whose title is
+    written with the characters of ``book`` (春秋胡氏傳 → 胡氏春秋傳: 胡安國); "" when none."""
+    code = class_of(kanripo_id or "")
+    if not code:
+        return ""
+    key = sorted(book)
+    for work in entries_of(code):
+        if sorted(work.title) == key and work.people:
+            return work.people[0].name
+    return ""
+
+
+def _classic(text: str, reference: str) -> bool:
+    """Whether ``text`` (a block, folded letters) is the classic's: it stands in ``reference``
+    whole, or but for one character read otherwise, added or left out when it is no longer than
+    ``SHORT`` (``夏五月鄭伯克叚于鄢``: the reference writes 段; ``…伐曹秋晉趙鞅…``: it has no 秋), or
+    ``SHARE`` of its runs of ``GRAM`` characters stand there."""
+    if not text or text in reference:
+        return bool(text)
+    if len(text) <= SHORT:  # one character read otherwise, added or left out
+        return len(text) >= GRAM - 1 and any(
+            re.search(re.escape(text[:k]) + ".?" + re.escape(text[k + 1:]), reference)
+            or re.search(re.escape(text[:k]) + "." + re.escape(text[k:]), reference) for k in range(len(text)))
+    grams = [text[k:k + GRAM] for k in range(len(text) - GRAM + 1)]
+    return sum(g in reference for g in grams) >= SHARE * len(grams)
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in match_form(text) if is_text(ch))
+
+
+def _line_starts(piece: PieceDoc, first: int) -> list[tuple[int, int]]:
+    """``[(offset, line), …]``: where each printed line of ``piece`` starts in its text, the
+    piece's first character standing on file line ``first`` (1-based)."""
+    out = [(0, first)]
+    line = first
+    for offset, raw in piece.layout:
+        if 0 < offset < len(piece.text) and "\n" in raw:
+            line += raw.count("\n")
+            out.append((offset, line))
+    return out
+
+
+def read_bound_books(doc: JuanDocument, lines: list[str]) -> int:
+    """Read the classic and the commentary of each bound part of ``doc`` (``bound_parts``), as the
+    module docstring says: its text pieces cut where a block ends, each part of the classic or
+    of the book's author's commentary. Returns how many characters it gave the commentary."""
+    parts = bound_parts(lines, doc.work_title)
+    if not parts:
+        return 0
+    positions = piece_positions(doc)
+    given = 0
+    for start, end, book in parts:
+        reference = classic_reference(classic_book(book) or "chunqiu") if "春秋" in book else ""
+        if not reference:
+            continue
+        author = _author(doc.kanripo_id, book)
+        full = full_width(lines, start, end)
+        # 1-based file lines that open a block: the line after one shorter than a full line
+        # (an entry that fills its last line exactly is told by that line: a block's first full
+        # line whose words all stand in the reference ends a block of its own)
+        opens, short = set(), True
+        for i in range(start, end):
+            line = lines[i]
+            if line.startswith("#") or layout_only(line) or not line.strip("\u3000 ¶"):
+                continue
+            if short:
+                opens.add(i + 1)
+            short = print_width(line) < full or (i + 1 in opens and _classic(_letters(line), reference))
+        opening: dict[int, bool] = {}  # id of each text piece of the part → whether it opens a block
+        for section in doc.sections:
+            for para in section.paragraphs:
+                k = 0
+                while k < len(para):
+                    p = para[k]
+                    at, column = positions.get(id(p), (0, 0))
+                    if p.kind != TEXT or not start < at <= end:
+                        k += 1
+                        continue
+                    starts = _line_starts(p, at)
+                    cuts = [offset for offset, line in starts if offset > 0 and line in opens]
+                    pieces = split_piece(p, cuts) if cuts else [p]
+                    para[k:k + 1] = pieces
+                    k += len(pieces)
+                    first = at in opens and not lines[at - 1][:column - 1].strip("\u3000")
+                    opening.update((id(q), first if j == 0 else True) for j, q in enumerate(pieces))
+        blocks: list[list[PieceDoc]] = []
+        for p in doc.all_pieces():
+            if id(p) not in opening:
+                continue
+            if not blocks or opening[id(p)]:
+                blocks.append([])
+            blocks[-1].append(p)
+        decided = [_classic(_letters("".join(p.text for p in block)), reference) for block in blocks]
+        if not any(decided):
+            continue  # no 經 at all: the book's front matter (its 序, its 表), left as it is
+        for block, classic in zip(blocks, decided):  # each block decided as a whole
+            for p in block:
+                p.layer, p.layer_basis = (CLASSIC if classic else COMMENTARY), REFERENCE
+                p.layer_name, p.commentator = ("", "") if classic else (book[-1], author)
+                given += 0 if classic else len(p.text)
+    return given
+
