@@ -1,5 +1,7 @@
 from django.urls import path
 
+import config.converters  # noqa: F401 - registers <num:…>
+
 from config.cacheable import cached_page
 
 from reader.reading import CHOICES
@@ -14,9 +16,9 @@ COLLATION = frozenset({"with", "glyphs", *CHOICES})
 #: The values it knows of those with a fixed set: any other is read as none (``?glyphs=x1``).
 KNOWN = {**CHOICES, "glyphs": ("hide",)}
 urlpatterns = [
-    path("works/<str:slug>/juan/<int:number>/collate/", cached_page(views.juan_collation, reads=COLLATION, many={"with"}, values=KNOWN), name="juan"),
-    path("works/<str:slug>/juan/<int:number>/<int:position>/collate/", cached_page(views.section_collation, reads=COLLATION, many={"with"}, values=KNOWN),
+    path("works/<str:slug>/juan/<num:number>/collate/", cached_page(views.juan_collation, reads=COLLATION, many={"with"}, values=KNOWN), name="juan"),
+    path("works/<str:slug>/juan/<num:number>/<num:position>/collate/", cached_page(views.section_collation, reads=COLLATION, many={"with"}, values=KNOWN),
          name="section"),
-    path("works/<str:slug>/juan/<int:number>/quotations/", cached_page(views.quotation_map, reads=()), name="quotations"),
+    path("works/<str:slug>/juan/<num:number>/quotations/", cached_page(views.quotation_map, reads=()), name="quotations"),
     path("parallels/", cached_page(views.span_parallels, reads=("text", "from")), name="parallels"),
 ]

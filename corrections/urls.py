@@ -1,6 +1,8 @@
 """URLs of corrections (``/corrections/``) and accounts (``/accounts/``)."""
 from django.urls import path
 
+import config.converters  # noqa: F401 - registers <num:…>
+
 from . import views
 
 app_name = "corrections"
@@ -9,9 +11,9 @@ urlpatterns = [
     path("corrections/", views.queue, name="queue"),
     path("corrections/mine/", views.mine, name="mine"),
     path("corrections/notes/", views.notes, name="notes"),
-    path("corrections/<int:pk>/", views.history, name="history"),
-    path("corrections/<int:pk>/review/", views.review, name="review"),
-    path("corrections/propose/<str:slug>/<int:number>/", views.propose_view, name="propose"),
+    path("corrections/<num:pk>/", views.history, name="history"),
+    path("corrections/<num:pk>/review/", views.review, name="review"),
+    path("corrections/propose/<str:slug>/<num:number>/", views.propose_view, name="propose"),
     path("corrections/patch/<str:slug>.diff", views.patch, name="patch"),
     path("corrections/annotations/<str:slug>.jsonld", views.annotations_jsonld, name="annotations"),
     path("accounts/signup/", views.signup, name="signup"),
