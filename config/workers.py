@@ -11,9 +11,16 @@ main thread) changed so that no slow client holds a thread:
   data (``DEFAULT_WORKER_DATA_TIMEOUT``) before giving it back: a hundred idle connections
   then took every thread for minutes. A connection that sends nothing for
   ``REQUEST_READ_SECONDS`` is closed.
-* **a request's line and headers must arrive within ``REQUEST_READ_SECONDS``** of its
-  first bytes: a client sending them a byte at a time (the "slowloris" pattern) has its
-  connection shut by the main loop (``murder_pending``), which frees the thread reading it.
+* **a new connection goes to a thread only once its request's line and headers are whole**
+  (a blank line among the bytes waiting on the socket, read without taking them,
+  ``head_arrived``): until then it waits in the main loop, looked at every
+  ``PARTIAL_HEAD_POLL`` seconds, and is closed when they have not arrived within
+  ``REQUEST_READ_SECONDS``. A client sending them a byte at a time (the "slowloris"
+  pattern), or stopping before the blank line, held a thread for ``REQUEST_READ_SECONDS``
+  each: 30 such connections, more than the 24 threads of 3 processes, kept a search for one
+  character waiting 9 to 15 s. A kept-alive connection's next request still goes to a thread
+  at its first bytes, with the same deadline for its head (``murder_pending`` shuts it,
+  which frees the thread reading it).
 * **a process running a heavy request takes no new connections** while it runs
   (``HEAVY_STANDS_ASIDE``; ``config.capacity``, ``config.running``: a concordance sort, a quotation map, an
   export, a hit list, a collation holding one of the server's slots): the other processes,
@@ -55,6 +62,24 @@ REQUEST_READ_SECONDS = float(os.environ.get("REQUEST_READ_SECONDS", "10"))
 #: Seconds a connection may wait unaccepted on the listening socket while this process stands
 #: aside for a heavy request before it takes it all the same.
 UNCLAIMED_SECONDS = 0.5
+#: Seconds between two looks at the new connections whose request head has begun but not ended.
+PARTIAL_HEAD_POLL = 0.05
+#: Bytes of a new connection looked at for the end of its head: a head longer than this (more
+#: than gunicorn's limits let through) goes to a thread, which refuses it.
+HEAD_PEEK_BYTES = 65536
+
+
+def head_arrived(sock: socket.socket) -> bool:
+    """Whether the bytes waiting on ``sock`` (non-blocking; looked at, not taken) hold a whole
+    request head (a blank line: ``\r\n\r\n``, or ``\n\n`` as lenient clients send), fill
+    ``HEAD_PEEK_BYTES``, or the connection was closed or failed (all for a thread to handle)."""
+    try:
+        data = sock.recv(HEAD_PEEK_BYTES, socket.MSG_PEEK)
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+    return not data or b"\r\n\r\n" in data or b"\n\n" in data or len(data) >= HEAD_PEEK_BYTES
 
 
 class ThreadWorker(gthread.ThreadWorker):
@@ -74,6 +99,8 @@ class ThreadWorker(gthread.ThreadWorker):
         #: since when a connection has waited unaccepted on a listener meanwhile.
         self.stands_aside = False
         self._unclaimed_since = None
+        #: New connections whose request head has begun and not ended (out of the selector).
+        self._partial: list[gthread.TConn] = []
 
     def load_wsgi(self):
         super().load_wsgi()  # the application, and so the settings
@@ -108,9 +135,39 @@ class ThreadWorker(gthread.ThreadWorker):
         ``running.watcher``): stop or resume taking connections."""
         self.set_accept_enabled(self.nr_conns < self.worker_connections)
 
+    def on_pending_socket_readable(self, conn, client):
+        """A new connection's bytes arrived: to a thread if its request head is whole
+        (``head_arrived``), else out of the selector (whose level trigger would wake it without
+        end) to be looked at again every ``PARTIAL_HEAD_POLL`` seconds (``_partial_heads``)."""
+        if head_arrived(conn.sock):
+            return super().on_pending_socket_readable(conn, client)
+        self.poller.unregister(client)
+        self._partial.append(conn)
+        return None
+
+    def _partial_heads(self) -> None:
+        """Send the partial heads that have become whole to a thread; forget those that
+        ``murder_pending`` closed (past ``REQUEST_READ_SECONDS``)."""
+        waiting = []
+        for conn in self._partial:
+            if conn not in self.pending_conns:
+                continue  # closed by murder_pending
+            if head_arrived(conn.sock):
+                self.pending_conns.remove(conn)
+                conn.data_ready = True
+                self.enqueue_req(conn)
+            else:
+                waiting.append(conn)
+        self._partial = waiting
+
     def wait_for_and_dispatch_events(self, timeout):
-        """gunicorn's; while this process stands aside, it looks at its listeners every
-        0.1 s and takes a connection that has waited there ``UNCLAIMED_SECONDS``."""
+        """gunicorn's, looking at the partial request heads at least every
+        ``PARTIAL_HEAD_POLL`` seconds while there are some; while this process stands aside,
+        it looks at its listeners every 0.1 s and takes a connection that has waited there
+        ``UNCLAIMED_SECONDS``."""
+        if self._partial:
+            timeout = min(timeout, PARTIAL_HEAD_POLL)
+            self._partial_heads()
         if self._accepting or not self.aside():
             return super().wait_for_and_dispatch_events(timeout)
         super().wait_for_and_dispatch_events(min(timeout, 0.1))

@@ -65,9 +65,10 @@ def test_a_request_is_answered_while_many_connections_sit_idle(server):
 
 def test_clients_sending_their_request_a_byte_at_a_time_are_cut_off(server):
     """Request heads that never end (the "slowloris" pattern: a byte every half second) hold
-    a thread for at most REQUEST_READ_SECONDS (2 s here): with 40 of them at once, more than
-    the 16 threads, a reader waits a few seconds, not for ever (gunicorn's own worker has
-    no such limit), and every one of them is cut off."""
+    no thread: they wait in the main loop until their head is whole, and are cut off after
+    REQUEST_READ_SECONDS (2 s here). With 40 of them at once, more than the 16 threads, a reader
+    is served at once (each held a thread for REQUEST_READ_SECONDS, and a reader waited up to
+    that long; gunicorn's own worker has no limit at all)."""
     slow = [connect(server) for _ in range(40)]
     done = threading.Event()
 
@@ -86,13 +87,40 @@ def test_clients_sending_their_request_a_byte_at_a_time_are_cut_off(server):
         sender.start()
         time.sleep(0.5)
         status, seconds, _ = timed_get(server, "/api/works/")
-        assert status == 200 and seconds < 10, seconds
+        assert status == 200 and seconds < 1.5, seconds
         assert all(closed_by_server(s, 5) for s in slow)
     finally:
         done.set()
         if sender.is_alive():
             sender.join()
         for s in slow:
+            s.close()
+
+
+def test_heads_that_stop_before_their_end_hold_no_thread(server):
+    """40 connections that send a request's line and a header and then nothing (more than the 16
+    threads): a reader is served at once, each of them is closed after REQUEST_READ_SECONDS, and a
+    head sent in three parts is answered when its blank line arrives."""
+    stopped = [connect(server) for _ in range(40)]
+    whole = connect(server)
+    try:
+        for s in stopped:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        time.sleep(0.5)
+        status, seconds, _ = timed_get(server, "/api/works/")
+        assert status == 200 and seconds < 1.5, seconds
+        for part in (b"GET /api/works/ HTTP/1.1\r\n", b"Host: 127.0.0.1\r\nConnection: close\r\n", b"\r\n"):
+            whole.sendall(part)
+            time.sleep(0.3)
+        whole.settimeout(10)
+        answer = b""
+        while chunk := whole.recv(65536):
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200 OK\r\n") and b'"count":1' in answer
+        assert all(closed_by_server(s, 5) for s in stopped)
+    finally:
+        whole.close()
+        for s in stopped:
             s.close()
 
 
