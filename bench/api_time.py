@@ -20,7 +20,7 @@ leaves the rate-limit counters).
 Run it with the environment of a built library and the page cache and limits off, e.g.::
 
     source var/bench6/env.sh
-    PAGE_CACHE_SECONDS=0 API_ANON_RATE=100000000/min API_USER_RATE=100000000/min \\
+    PAGE_CACHE_SECONDS=0 API_ANON_RATE=100000000/min API_USER_RATE=100000000/min API_ANON_SECONDS=none \\
         SEARCH_ANON_RATE=100000000/min SEARCH_MAX_WORK=0 \\
         .venv/bin/python bench/api_time.py [--repeat 5] [--profile] [--http --load 10]
 

@@ -23,6 +23,7 @@ exits 1 on any error or difference. Bounded: it stops by itself after ``--second
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import shutil
@@ -39,7 +40,7 @@ BASE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE))
 from bench.mix import QUERY_MIX  # noqa: E402
 from bench.run import http_load  # noqa: E402
-from bench.serving import start_gunicorn  # noqa: E402
+from bench.serving import CLIENT_LIMITS_LIFTED, start_gunicorn  # noqa: E402
 
 PY = sys.executable
 DB_NAME = "classics_two_servers"
@@ -84,8 +85,7 @@ def main(argv=None) -> int:
     common = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "two-servers-" + "k" * 40,
               "DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_COOKIES": "false",
               "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": database,
-              "API_ANON_RATE": "100000000/min", "API_USER_RATE": "100000000/min", "SEARCH_ANON_RATE": "100000000/min",
-              "EXPORT_ANON_RATE": "100000000/min", "PAGE_CACHE_SECONDS": "0"}
+              **CLIENT_LIMITS_LIFTED, "PAGE_CACHE_SECONDS": "0"}
     env = {name: {**common, "SEARCH_INDEX_DIR": str(tmp / f"index-{name}"), "PAGE_CACHE_DIR": str(tmp / f"cache-{name}")}
            for name in ("a", "b")}
     shared = tmp / "shared"
@@ -133,9 +133,11 @@ def main(argv=None) -> int:
             server.wait()
     requests = {name: sum(u["requests"] for u in phase.values()) for name, phase in load.items()}
     errors = {name: sum(u["errors"] for u in phase.values()) for name, phase in load.items()}
+    failed = {name: dict(sum((collections.Counter(u["failed"]) for u in phase.values()), collections.Counter()))
+              for name, phase in load.items()}
     same = after["a"] == after["b"]
     report = {"steps": steps, "clients": args.clients, "seconds": args.seconds, "requests": requests,
-              "errors": errors, "identical_counts": same, "queries": len(after["a"]),
+              "errors": errors, "error_statuses": failed, "identical_counts": same, "queries": len(after["a"]),
               "counts": after["a"], "differences": {q: (after["a"][q], after["b"][q]) for q in after["a"]
                                                      if after["a"][q] != after["b"][q]}}
     report["database"] = database.split("://")[0]
