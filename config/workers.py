@@ -18,9 +18,10 @@ main thread) changed so that no slow client holds a thread:
   ``REQUEST_READ_SECONDS``. A client sending them a byte at a time (the "slowloris"
   pattern), or stopping before the blank line, held a thread for ``REQUEST_READ_SECONDS``
   each: 30 such connections, more than the 24 threads of 3 processes, kept a search for one
-  character waiting 9 to 15 s. A kept-alive connection's next request still goes to a thread
-  at its first bytes, with the same deadline for its head (``murder_pending`` shuts it,
-  which frees the thread reading it).
+  character waiting 9 to 15 s. So does a kept-alive connection's next request
+  (``on_client_socket_readable``). A head that a thread has begun to read (its bytes all
+  arrived, then more were awaited) must still end within the deadline: ``murder_pending``
+  shuts the connection, which frees the thread reading it.
 * **a process running a heavy request takes no new connections** while it runs
   (``HEAVY_STANDS_ASIDE``; ``config.capacity``, ``config.running``: a concordance sort, a quotation map, an
   export, a hit list, a collation holding one of the server's slots): the other processes,
@@ -142,6 +143,20 @@ class ThreadWorker(gthread.ThreadWorker):
         if head_arrived(conn.sock):
             return super().on_pending_socket_readable(conn, client)
         self.poller.unregister(client)
+        self._partial.append(conn)
+        return None
+
+    def on_client_socket_readable(self, conn, client):
+        """A kept-alive connection's next request began: as a new connection's
+        (``on_pending_socket_readable``), to a thread once its head is whole, else waiting in the
+        main loop with ``REQUEST_READ_SECONDS`` for its head (a client could send one whole
+        request, then heads that never end, each holding a thread)."""
+        if head_arrived(conn.sock):
+            return super().on_client_socket_readable(conn, client)
+        self.poller.unregister(client)
+        self.keepalived_conns.remove(conn)
+        conn.timeout = time.monotonic() + self.read_seconds
+        self.pending_conns.append(conn)  # closed by murder_pending past its timeout
         self._partial.append(conn)
         return None
 

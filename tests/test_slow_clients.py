@@ -124,6 +124,31 @@ def test_heads_that_stop_before_their_end_hold_no_thread(server):
             s.close()
 
 
+def test_a_kept_alive_connection_s_unfinished_head_holds_no_thread(server):
+    """One whole request, answered and kept alive, then a head that stops before its end, on 40
+    connections (more than the 16 threads): a reader is served at once and each is closed after
+    REQUEST_READ_SECONDS (a new connection's rule alone let a client send a cheap request first)."""
+    kept = [connect(server) for _ in range(40)]
+    try:
+        for s in kept:
+            s.sendall(b"GET /api/works/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        for s in kept:
+            s.settimeout(20)
+            answer = b""
+            while b'"count":1' not in answer:
+                answer += s.recv(65536)
+            assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+        for s in kept:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        time.sleep(0.5)
+        status, seconds, _ = timed_get(server, "/api/works/")
+        assert status == 200 and seconds < 1.5, seconds
+        assert all(closed_by_server(s, 5) for s in kept)
+    finally:
+        for s in kept:
+            s.close()
+
+
 def test_kept_alive_and_new_connections_are_still_served(server):
     """HTTP/1.1 keep-alive works through the changed worker: two requests on one connection."""
     sock = connect(server)
