@@ -34,9 +34,12 @@ from __future__ import annotations
 
 import re
 
-#: Dynasty prefixes of Siku bylines (宋朱熹撰); 國朝 marks a Qing author.
+#: Dynasty prefixes of Siku bylines (宋朱熹撰); 國朝 marks a Qing author. The 涼 states of the
+#: Sixteen Kingdoms (人物志 四部叢刊: ``凉　儒林祭酒劉　昞　注``, 劉昞 of 西涼 and 北涼) are printed
+#: as 涼 or 凉.
 DYNASTIES = ("國朝", "皇朝", "後漢", "東漢", "西漢", "南唐", "後周", "北魏", "北齊", "北周",
-             "漢", "魏", "晉", "宋", "齊", "梁", "陳", "隋", "唐", "元", "明", "清", "周")
+             "西涼", "北涼", "前涼", "後涼",
+             "漢", "魏", "晉", "宋", "齊", "梁", "陳", "隋", "唐", "元", "明", "清", "周", "涼", "凉")
 #: The names of the classics (and of the books 經典釋文 reads with them) that a book of readings
 #: is titled by: 孝經 in 「孝經音義」 (``PART_TITLE``).
 CLASSIC_NAMES = ("周易", "尚書", "毛詩", "周禮", "儀禮", "禮記", "春秋", "左氏", "公羊", "穀梁", "榖梁", "孝經",
@@ -81,13 +84,13 @@ PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)
 OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉[勑勅敕]撰|[勑勅敕]撰|御注|集注|集解|音義|釋文附|釋文|"
                           r"撰|注|註|疏|䟽|[録錄])$")
 OFFICE_NAME_MAX = 5
-OFFICES = re.compile(r"^(?P<office>.*?(?:尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫|[舍舎]人))(?P<rest>.{2,})$")
+OFFICES = re.compile(r"^(?P<office>.*?(?:常侍|尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫|[舍舎]人))(?P<rest>.{2,})$")
 #: The last office title of a byline (greedy): ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 臣賈公彦等.
-LAST_OFFICE = re.compile(r"^(?P<office>.*(?:尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
+LAST_OFFICE = re.compile(r"^(?P<office>.*(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
                          r"少監|[開𨳩]國[公侯伯子男]|法師|評事|按察使|刺史|中允|[舍舎]人))(?P<rest>.{2,})$")
 #: A byline line made of offices alone, the name and role on the next line (毛詩 卷一
 #: ``唐國子愽士兼太子中允贈齊州刺史``): it ends in an office ``LAST_OFFICE`` knows.
-OFFICE_LINE = re.compile(r"^[^()<>\u3000 ]{2,30}(?:尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|"
+OFFICE_LINE = re.compile(r"^[^()<>\u3000 ]{2,30}(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|"
                          r"令史|太守|少監|[開𨳩]國[公侯伯子男]|評事|按察使|刺史|中允|[舍舎]人)$")
 #: A master named by his surname and 子 or 氏 (朱子, 蔡氏), not by his own name: a later entry so
 #: named takes no dynasty from the entry before it.

@@ -64,6 +64,25 @@ def catalogue_people(kanripo_id: str) -> list[tuple[str, str]]:
     return [(p.name, p.role) for p in listed.people] if listed is not None else []
 
 
+#: A book titled as a commentary on another (李太白集注, 杜詩詳註, 人物志注): its title ends in
+#: the word for notes, a 集注 or 箋注 too.
+COMMENTARY_TITLE = re.compile(r"(?:集|箋|詳|補)?[注註]$")
+#: The roles of an author who wrote a book (撰, 著), not notes on one.
+AUTHOR_ROLES = ("撰", "著", "輯", "編")
+
+
+def compiler_notes(title: str, bylines: list[dict[str, str]]) -> list[tuple[str, str]]:
+    """``[(name, "注")]`` when the book titled ``title`` is a commentary by its title
+    (``COMMENTARY_TITLE``) and its byline names one person, as its author (``AUTHOR_ROLES``):
+    李太白集注 prints 「錢塘　王𤦺　撰」, and what he 撰 is the notes (the poems are 李白's), his
+    own remarks signed 琦按 among them. [] otherwise (a byline that names a commentator by his
+    role is ``book_people``'s; a book of two authors says nothing of who wrote which note)."""
+    authors = [b.get("name", "") for b in bylines if b.get("role") in AUTHOR_ROLES]
+    if COMMENTARY_TITLE.search(title or "") and len(bylines) == 1 and len(authors) == 1 and authors[0]:
+        return [(authors[0], "注")]
+    return []
+
+
 def readings_start(text: str, formulas: tuple[str, ...] = ()) -> int | None:
     """Where the readings appended with no mark open in ``text`` (a note in reading order),
     or None: the first offset ``k`` where a reading entry starts (a headword of one

@@ -72,7 +72,7 @@ from ..document import (
     CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, RECORD_NOTE,
     SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc,
 )
-from .appended import (COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY_ROLES, book_people,
+from .appended import (COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY_ROLES, book_people, compiler_notes,
                        cross_reference, readings_start)
 from .header import TITLE_VARIANTS
 from .voices import HANSHU, JIUJIA, LIUCHEN, Voice  # noqa: F401  (Voice: book_notes reads it here)
@@ -163,7 +163,8 @@ def _title(doc: JuanDocument) -> str:
 def profile_for(doc: JuanDocument) -> Profile:
     """The profile of ``doc``'s book, by its work title (``Profile.titles``); for any other
     book the profile its note writers give (``appended.book_people``: the catalogue's people
-    of the work, else its byline's): the first commentator writes a note that opens with no
+    of the work, else its byline's; in a book titled a commentary, ``appended.compiler_notes``,
+    its one author's): the first commentator writes a note that opens with no
     formula, a later one's formula (箋云) opens his part, the readings' writer (陸德明) the
     readings after a circle, and, where no 疏 is listed, the readings appended with no mark;
     with no commentator, ``GENERIC``."""
@@ -171,7 +172,7 @@ def profile_for(doc: JuanDocument) -> Profile:
     for profile in PROFILES:
         if title in profile.titles:
             return profile
-    people = book_people(doc.kanripo_id, doc.bylines)
+    people = book_people(doc.kanripo_id, doc.bylines) or compiler_notes(title, doc.bylines)
     notes = [(n, r) for n, r in people if r in COMMENTARY_ROLES]
     readers = [Voice(n, READINGS, "音義") for n, r in people if r in READINGS_ROLES]
     if not notes:

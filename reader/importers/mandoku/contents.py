@@ -1,7 +1,8 @@
 """Contents lists (目錄): which printed lines of a juan are the entries of a list of titles.
 
 A contents list is a list of titles, one per line (a line may set several side by side,
-``牧民第一　形勢第二``), that the book's pieces repeat as their titles. Each line is an entry
+``牧民第一　形勢第二``), that the book's pieces repeat as their titles (an entry may leave out
+the 第 of its title: 人物志's ``九徴一`` is its 篇 ``九徴第一``). Each line is an entry
 of its own: never joined to the next line as one sentence, never taken for a chapter heading
 or a section's title, and stored as a title (a LABEL piece in a paragraph of its own), so
 that the list reads as a list and a search of the classic does not find its titles twice.
@@ -89,20 +90,36 @@ def _title_of(line: str) -> str:
     return _bare(line).split("(", 1)[0].rstrip(IDEO_SPACE)
 
 
+#: An entry that numbers its title without 第 (人物志 四部叢刊's list ``九徴一　體别二`` of the
+#: 篇 it prints as ``九徴第一(…)``, ``體别第二(…)``): its name and its number.
+NUMBERED_ENTRY = re.compile(r"^(?P<name>.+?)(?P<number>[一二三四五六七八九十百]+)$")
+
+
+def _printed_as(printed: str, entry: str) -> bool:
+    """Whether a title line ``printed`` prints the contents entry ``entry``: the same words, or
+    the entry's name and number with 第 between them (九徴一 → 九徴第一)."""
+    if printed == entry:
+        return True
+    m = NUMBERED_ENTRY.match(entry)
+    return bool(m) and printed == f"{m['name']}第{m['number']}"
+
+
 def _repeated(lines: list[str], run: list[tuple[int, str]], end: int) -> list[tuple[int, str]]:
     """The longest start of ``run`` (two entries or more) that the text after it goes on to
     print as its pieces' titles: the first content line after it is the first entry's title
     (alone or before its note), and every entry is printed again on a line of its own, in the
     list's order; [] when there is none (a juan's bylines, printed again over a later part,
-    are followed by no title of theirs)."""
+    are followed by no title of theirs). A line may set several entries side by side
+    (``九徴一　體别二``), each printed again (see ``_printed_as``)."""
     for n in range(len(run), 1, -1):
+        titles = [t for _, line in run[:n] for t in line.split(IDEO_SPACE) if t]
         j = run[n - 1][0] + 1
         while j < end and (PB_ONLY.match(lines[j]) or BLANK.match(lines[j])):
             j += 1
-        if j >= end or _title_of(lines[j]) != run[0][1]:
+        if j >= end or not _printed_as(_title_of(lines[j]), titles[0]):
             continue
-        for _, title in run[:n]:
-            while j < end and _title_of(lines[j]) != title:
+        for title in titles:
+            while j < end and not _printed_as(_title_of(lines[j]), title):
                 j += 1
             if j >= end:
                 break
@@ -139,3 +156,22 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
                 found[title] = TITLE
             found.update((i, ENTRY) for i, _ in entries)
     return found
+
+
+def listed_titles(lines: list[str], found: dict[int, str]) -> list[str]:
+    """The titles that the entries ``found`` (``contents_lines``) of a juan's own list name, in
+    the list's order, each entry of a line set side by side apart (``九徴一　體别二``)."""
+    return [t for i, kind in sorted(found.items()) if kind == ENTRY
+            for t in NOTE.sub("", _bare(lines[i])).split(IDEO_SPACE) if t]
+
+
+def listed_heading(line: str, titles: list[str]) -> bool:
+    """Whether ``line`` (its indentation left out) prints one of the ``titles`` of the juan's
+    contents list (``listed_titles``) as a heading: the title alone, or before its note (人物志
+    ``體别第二(禀氣隂陽…)``, the 篇 that its list names ``體别二``). The list is the book's own
+    word that the line is a 篇's title, wherever in the juan it is printed."""
+    printed = _title_of(line)
+    rest = _bare(line)[len(printed):]
+    return bool(printed) and (not rest or NOTE.fullmatch(rest) is not None) and any(
+        _printed_as(printed, t) for t in titles)
+

@@ -46,10 +46,13 @@ CLOSING = re.compile(r"^\u3000*(?P<title>[^\u3000()<¶\s]{2,24}?)(?:卷|巻)[^\u
 #: The Taishō editions end a text with its title (and 卷 label) and 終 (``大慧度經宗要終``): the
 #: title must be the work's own, or a sentence of the text that opens with it (孟子曰…察焉終) would be one.
 CLOSING_END = re.compile(r"^\u3000*(?P<title>[^\u3000()<¶\s]{2,24}?)(?:(?:卷|巻)[^\u3000()<¶\s]{1,8})?終¶?$")
+#: A book of one juan ends with its title alone, one column in (黄石公素書 WYG ``　黄石公素書``, after
+#: the text's last note): the work's own title (up to ``TITLE_VARIANTS``), set in by one U+3000.
+BARE_END = re.compile(r"^\u3000(?P<title>[^\u3000()<¶\s]{2,24})¶?$")
 #: Variant forms that titles and closing lines write for the characters of ``#+TITLE``
 #: (seen in kanripo-jingbu: 註/注, 䟽/疏, 巻/卷, 圗/圖, 説/說, 彚/彙, 榖/穀, 隠/隱, 𫝊/傳; 儀禮疏 卷四
-#: writes 儀礼䟽: 礼/禮; 道德真經解 卷上 writes 眞 for 真).
-TITLE_VARIANTS = str.maketrans("註䟽巻圗説彚榖隠𫝊礼眞", "注疏卷圖說彙穀隱傳禮真")
+#: writes 儀礼䟽: 礼/禮; 道德真經解 卷上 writes 眞 for 真; 黄石公素書 WYG writes 黄 for 黃).
+TITLE_VARIANTS = str.maketrans("註䟽巻圗説彚榖隠𫝊礼眞黃", "注疏卷圖說彙穀隱傳禮真黄")
 #: The label a ``#+PROPERTY: FILE`` value ends with (``SB05n0576-006儀禮疏-卷六.`` → 卷六), used
 #: when neither the Readme, a ``JUAN`` property nor a title line gives one: a 卷 label, or
 #: the name of a front or back part (序, 目録, 附録, 後序, 跋, 提要).
@@ -157,6 +160,14 @@ class Header:
         in 四書大全) when a 卷 label follows it: see ``same_title``."""
         if not self.work:
             return None
+        lead = len(line) - len(line.lstrip("\u3000 "))
+        written = line[lead:lead + len(self.work)]
+        if written != self.work and written.translate(TITLE_VARIANTS) == self.work.translate(TITLE_VARIANTS):
+            # the title alone, in other forms of its characters (黄石公素書 WYG ``　黄石公素書`` for
+            # 黃石公素書, a book of one juan): a title line; with more after it, only as below
+            bare = re.match(r"^[\u3000 ]*" + re.escape(written) + r"(?P<label>)(?P<note>)(?P<sep>)(?P<rest>)¶?$", line)
+            if bare:
+                return bare
         m = re.match(
             r"^[\u3000 ]*" + re.escape(self.work)
             + r"(?P<label>[^\u3000()<¶\s]{0,10})(?P<note>\([^()]*\))?(?:(?P<sep>\u3000+)(?P<rest>[^<¶]{1,40}?))?¶?$",
@@ -168,15 +179,19 @@ class Header:
             return m
         return None
 
-    def closing_line(self, line: str) -> bool:
+    def closing_line(self, line: str, at_end: bool = False) -> bool:
         """A closing line: the work title (as in ``title_line``) and a 卷 label alone
-        (``　禮書綱目卷十¶``), maybe with a small-print note."""
+        (``　禮書綱目卷十¶``), maybe with a small-print note; ``at_end`` (after the juan's last
+        text, ``find_trailer``), the work's title alone too (``BARE_END``)."""
         if not self.work:
             return False
         # the 道藏 transcriptions end the line with the page's marks (``道德眞經解卷上¶<md:…>¶¶¶``)
         line = re.sub(r"¶+$", "¶", re.sub(r"<(?:pb|md):[^<>]*>", "", line)) if "¶<" in line else line
         m = CLOSING.match(line)
         end = CLOSING_END.match(line)
+        bare = BARE_END.match(line) if at_end else None
+        if bare and bare["title"].translate(TITLE_VARIANTS) == self.work.translate(TITLE_VARIANTS):
+            return True
         if end and end["title"].translate(TITLE_VARIANTS) == self.work.translate(TITLE_VARIANTS):
             return True
         return bool(m) and (m["title"].startswith(self.work) or same_title(m["title"], self.work))
@@ -316,7 +331,7 @@ class Header:
             if PB_ONLY.match(line) or BLANK.match(line):
                 j -= 1
                 continue
-            if self.closing_line(line):
+            if self.closing_line(line, at_end=True):
                 return j
             if not self.tls and NOTE_LED.fullmatch(line):
                 j -= 1

@@ -26,7 +26,7 @@ from ...person_names import person_name
 from .tls import juan_label, org_title, table_row
 from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
-from .contents import contents_lines
+from .contents import contents_lines, listed_heading, listed_titles
 from .book_notes import book_note, cut_prefaces, preface_ends, preface_notes
 from .bound_books import read_bound_books
 from .cuts import place_size_cuts
@@ -43,6 +43,7 @@ from .glued_titles import glued_title_bylines, own_line_titles
 from .signed_parts import signed_parts
 from .volume_labels import label_volume
 from .indented import indented_commentary
+from .said_blocks import said_layers, said_marker, said_units
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries
 from .structure import (
     INDENTED_HEADING, LONE_NUMBERED_CHAPTER, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group,
@@ -167,7 +168,10 @@ class _Parser:
             found["byline"] = IDEO_SPACE.join(dict.fromkeys(self.heading_bylines))  # 毛詩 卷七: one byline, three times
             fill_byline(doc, found["byline"])
         indented = not self.header.tls and one_authors_book(doc) and indented_commentary(units)  # 吳園周易解
-        group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc), heading_indent=2 * indented)
+        said = said_marker(doc.bylines) if not self.header.tls and not layout_decided(doc) else ""
+        said = said if said_units(units, said) else ""  # 黄石公素書: 「　　註曰…」 under each sentence
+        group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc) and not said,
+              heading_indent=2 * indented)
         doc.juan_label = juan_label(doc, found.get("org")) if self.header.tls else doc.juan_label  # 史記 KR2a0001_201: 三代世表
         glued = [] if self.header.tls else glued_title_bylines(doc, self.header)  # 毛詩 卷三: (…)毛詩國風　鄭氏箋
         if glued and not doc.bylines:
@@ -181,7 +185,9 @@ class _Parser:
             raise NoTextError(self.path, line, 1, "no text: the file has a header but no main text")
         split_tags(doc, self.path)
         title_rest = (found["title"]["rest"] or "") if found.get("title") else ""
-        if not layout_decided(doc):  # 水經注, 南華真經註疏, the 老子 editions: no 注疏 markers to read
+        if said:  # the commentator's blocks, each opening with his role and 曰: no 注疏 markers to read
+            said_layers(doc, said)
+        elif not layout_decided(doc):  # 水經注, 南華真經註疏, the 老子 editions: no 注疏 markers to read
             assign_layers(doc, IDEO_SPACE.join(b for b in (title_rest, found.get("byline", "")) if b))
         label_named_layer(doc)  # 纂疏(…): the layer the book is named after, labelled by its word
         if found.get("title") and found["title"]["note"] and title_note(doc):
@@ -259,6 +265,7 @@ class _Parser:
         # the lines of a contents list (目錄): each an entry of its own, never a heading
         entries = contents_lines(lines, start, end, self.doc.juan_label, full, print_width)
         after_entry = False              # the previous content line was an entry of a contents list
+        listed = listed_titles(lines, entries)  # the 篇 titles the juan's own list names
         in_verse = False                 # inside #+BEGIN_VERSE … #+END_VERSE (a gāthā of the Taishō editions)
 
         def flush_trailing():
@@ -404,6 +411,9 @@ class _Parser:
             lone = (not heading and not entry and not at_start and not self.header.tls and indent <= 4
                     and (para_break or prev_width < full - KAOZHENG_SLACK) and not (cont and cont[0] == "open")
                     and bool(LONE_NUMBERED_CHAPTER.match(stripped)))
+            # a 篇 that the juan's own contents list names (人物志 ``體别第二(…)`` after its list's 體别二)
+            lone = lone or (not heading and not entry and bool(listed) and not self.header.tls and indent <= 4
+                            and listed_heading(stripped, listed))
             if not heading and not entry and (at_start or lone) and not self.header.tls and indent <= 4:
                 m = NUMBERED_CHAPTER.match(stripped)
                 # an unnumbered 篇 title only at the juan's start: under a numbered one
