@@ -34,7 +34,7 @@ from functools import lru_cache
 from catalogue.catalogue import classes, entries_of
 from characters.dictionary import lookup
 from characters.folding import fold
-from characters.scripts.rare_merges import read_frequencies
+from characters.frequencies import read_frequencies
 
 #: An emperor's temple name: two characters ending in 宗, 祖 or 帝 (玄宗, 聖祖, 武帝).
 TEMPLE_NAME = re.compile(r"^.[宗祖帝]$")
