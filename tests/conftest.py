@@ -87,3 +87,20 @@ def search_backend(settings, tmp_path):
                     "LOCK_TIMEOUT": 2.0},
     }
     return get_search_backend()
+
+
+@pytest.fixture
+def page_cache(settings, tmp_path):
+    """The page cache on (60 s), with a stamp file of this test's own, emptied before and after
+    (its shared disk cache and this process's memory of recent pages)."""
+    from django.core.cache import caches
+
+    from pages.caching import recent
+
+    settings.PAGE_CACHE_SECONDS = 60
+    settings.PAGE_CACHE_STAMP = tmp_path / "corpus-version"
+    caches[settings.PAGE_CACHE].clear()
+    recent.clear()
+    yield caches[settings.PAGE_CACHE]
+    caches[settings.PAGE_CACHE].clear()
+    recent.clear()

@@ -12,7 +12,7 @@ from django.utils.encoding import iri_to_uri
 from config import capacity
 from config.cacheable import MANY_VALUES_MAX, read_pairs
 from config.ratelimit import _anonymous_key, counter_key
-from pages.caching import _negotiation, recent
+from pages.caching import _negotiation
 
 JUAN = "/works/禮書綱目/juan/10/"
 
@@ -23,17 +23,6 @@ def counters(settings):
     caches[settings.THROTTLE_CACHE].clear()
     yield settings
     caches[settings.THROTTLE_CACHE].clear()
-
-
-@pytest.fixture
-def page_cache(settings, tmp_path):
-    settings.PAGE_CACHE_SECONDS = 60
-    settings.PAGE_CACHE_STAMP = tmp_path / "corpus-version"
-    caches[settings.PAGE_CACHE].clear()
-    recent.clear()
-    yield caches[settings.PAGE_CACHE]
-    caches[settings.PAGE_CACHE].clear()
-    recent.clear()
 
 
 @pytest.fixture

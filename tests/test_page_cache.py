@@ -14,17 +14,6 @@ from search.documents import documents_for_juan
 JUAN = "/works/禮書綱目/juan/10/"
 
 
-@pytest.fixture
-def page_cache(settings, tmp_path):
-    settings.PAGE_CACHE_SECONDS = 60
-    settings.PAGE_CACHE_STAMP = tmp_path / "corpus-version"
-    caches[settings.PAGE_CACHE].clear()
-    recent.clear()
-    yield caches[settings.PAGE_CACHE]
-    caches[settings.PAGE_CACHE].clear()
-    recent.clear()
-
-
 def test_a_repeated_juan_page_runs_no_query(client, seed_juan, page_cache, django_assert_num_queries):
     first = client.get(JUAN)
     assert first.status_code == 200
