@@ -12,8 +12,11 @@ code's first three characters); the dynasty is the catalogue's for a work it lis
 韓非子 is 周 though its byline names its 元 commentator 何犿), else the work's own
 (``Work.dynasty``, from the text's byline); the authors are the people Kanripo's catalogue lists for the
 work (鄭玄, 賈公彥, 陸德明 for 周禮注疏), or the work's own author field when the catalogue does
-not list it. A filter on several values of one facet keeps hits in any of them
-(``class=KR1d&class=KR2a``); filters on different facets all apply.
+not list it, each person by one name (``reader.person_names``: the catalogue's 范甯 of 春秋穀梁傳
+and 范寧 of 春秋穀梁注疏 are one value, 范寧, as the work pages and the notes name him), and an
+author filter takes any of his names (``author=范甯`` keeps both works: ``author_filter``). A
+filter on several values of one facet keeps hits in any of them (``class=KR1d&class=KR2a``);
+filters on different facets all apply.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ from urllib.parse import urlencode
 from catalogue.catalogue import bu_of, entry, get_class
 from reader.models import Edition
 from reader.people import work_dynasty
+from reader.person_names import person_name
 from reader.stamp import corpus_version
 
 from .backends import SearchResults, get_search_backend
@@ -76,7 +80,8 @@ def facet_table() -> FacetTable:
     for e in Edition.objects.select_related("work"):
         work = e.work
         listed = entry(work.kanripo_id) if work.kanripo_id else None
-        authors = listed.authors if listed and listed.authors else ((work.author,) if work.author else ())
+        named = listed.authors if listed and listed.authors else ((work.author,) if work.author else ())
+        authors = tuple(dict.fromkeys(person_name(a) for a in named))
         dynasty = work_dynasty(work)
         name = f"{work.title}（{e.name}）" if siblings[work.id] > 1 else work.title
         out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), dynasty, authors, e.slug, name)
@@ -102,9 +107,16 @@ def edition_counts(results: SearchResults | None, per_juan: tuple[list, list] | 
     return out
 
 
+def author_filter(authors) -> tuple[str, ...]:
+    """The author filter's names as the facet table names the people (``person_name``: 范甯
+    and 范寗 are 范寧), each once, in the order given."""
+    return tuple(dict.fromkeys(person_name(a) for a in authors))
+
+
 def matches(f: EditionFacets, classes=(), dynasties=(), authors=()) -> bool:
     """Whether an edition passes the facet filters: a class filter names its 類 or its 部;
-    dynasty and author filters name its dynasty or one of its authors. Empty filters pass."""
+    dynasty and author filters name its dynasty or one of its authors (``authors`` as
+    ``author_filter`` gives them). Empty filters pass."""
     return ((not classes or f.cls in classes or f.bu in classes)
             and (not dynasties or f.dynasty in dynasties)
             and (not authors or any(a in authors for a in f.authors)))
@@ -114,6 +126,7 @@ def editions_for(classes=(), dynasties=(), authors=()) -> tuple[int, ...] | None
     """The edition ids that pass the facet filters (sorted), None when no filter is given."""
     if not (classes or dynasties or authors):
         return None
+    authors = author_filter(authors)
     return tuple(sorted(pk for pk, f in facet_table().items() if matches(f, classes, dynasties, authors)))
 
 
@@ -136,6 +149,7 @@ def facet_counts(results: SearchResults | None, classes=(), dynasties=(), author
     if per_edition is None:
         per_edition = edition_counts(results)
     bu, cls, dynasty, author, edition = (Counter() for _ in FACETS)
+    authors = author_filter(authors)
     filtered = bool(classes or dynasties or authors)
     for pk, count in per_edition.items():
         f = table.get(pk)
@@ -262,7 +276,7 @@ def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> 
     named 未分類 or ``UNKNOWN`` with ``url`` None: there is nothing to filter by, but the counts
     of a facet add up to the hits, as the API's do."""
     base = [(k, v) for k, v in params if k != "page"]
-    chosen = {(k, x) for k, v in base for x in _split(v)}
+    chosen = {(k, person_name(x) if k == "author" else x) for k, v in base for x in _split(v)}
     menu = []
     for name, rows in counts.items():
         label, param = FACET_LABELS[name]
@@ -300,7 +314,7 @@ def _without(params: list[tuple[str, str]], key: str, value: str) -> list[tuple[
     out = []
     for k, v in params:
         if k == key:
-            rest = [x for x in _split(v) if x != value]
+            rest = [x for x in _split(v) if x != value and not (k == "author" and person_name(x) == value)]
             if rest:
                 out.append((k, ",".join(rest)))
         else:

@@ -11,7 +11,7 @@ from search.documents import documents_for_juan
 from reader.importers.loader import import_file
 from reader.models import Juan, Work
 
-from .conftest import SEED, SHARED
+from .conftest import SEED, SHARED, index_all
 from .scan import layers_of, scan_count
 from .test_search_contract import BACKENDS
 
@@ -278,3 +278,35 @@ def test_the_search_page_counts_the_hits_of_unclassified_works_without_a_link(cl
     assert ('<h2 id="facet-bu">部</h2><ul>'
             '<li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3">子部</a> <span class="n">113</span></li>'
             '<li><span class="unfiltered">未分類</span> <span class="n">69</span></li></ul>') in html
+
+
+GULIANG = SHARED / "corpus" / "kanripo-references" / "KR1e0009" / "KR1e0009_012.txt"
+GULIANG_ZHUSHU = SHARED / "corpus" / "kanripo-jingbu" / "KR1e0010" / "KR1e0010_020.txt"
+
+
+@pytest.mark.slow
+def test_the_author_facet_names_one_person_once_and_a_filter_takes_any_of_his_names(seed_juan, search_backend, client):
+    """The catalogue writes 范甯 for 春秋穀梁傳 (KR1e0009) and 范寧 for 春秋穀梁注疏 (KR1e0010): one
+    person (``reader.person_names``), one value of the author facet with both works' hits, and
+    ``author=范甯``, ``范寧`` or ``范寗`` keeps both works."""
+    juans = [import_file(GULIANG).juan, import_file(GULIANG_ZHUSHU).juan]
+    index_all(search_backend)
+    facets._tables.clear()
+    plain = [plain_count(GULIANG, "也"), plain_count(GULIANG_ZHUSHU, "也")]
+    assert plain == [137, 292]
+    body = client.get("/api/search/", {"q": "也", "exact": "1", "page_size": "1"}).json()
+    in_seed = body["count"] - sum(plain)
+    assert body["facets"]["author"] == [
+        {"value": "范寧", "count": 429}, {"value": "陸德明", "count": 429}, {"value": "江永", "count": in_seed},
+        {"value": "楊士勛", "count": 292}, {"value": "穀梁赤", "count": 292}]
+    assert in_seed == 380
+    for name in ("范甯", "范寧", "范寗"):
+        filtered = client.get("/api/search/", {"q": "也", "exact": "1", "author": name, "page_size": "1"}).json()
+        assert filtered["count"] == 429
+        assert filtered["facets"]["edition"] == [
+            {"value": juans[1].edition.slug, "name": "春秋穀梁傳注疏", "count": 292},
+            {"value": juans[0].edition.slug, "name": "春秋穀梁傳", "count": 137}]
+    html = client.get("/search/", {"q": "也", "exact": "on", "author": "范甯"}).content.decode()
+    # the chosen 范甯 is the facet's 范寧, shown chosen, its link taking the filter off
+    assert ('<li><a href="?q=%E4%B9%9F&amp;exact=on" class="selected" aria-current="true">范寧</a> '
+            '<span class="n">429</span></li>') in html
