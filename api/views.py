@@ -4,7 +4,7 @@ import gc
 import hashlib
 
 from django.conf import settings
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from corrections.overlay import juan_overlay
 from reader.importers.mandoku.commentators import in_reading_order
 from reader.models import CLASSIC_TEXT, Edition, Juan, Piece, Section, Work
+from reader.person_names import spellings, works_of_people
 from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
 from search.forms import SearchForm
@@ -123,17 +124,24 @@ class ApiRoot(APIView):
 
 
 class WorkList(generics.ListAPIView):
-    """The works held. Filter with `title` and `author` (substrings, e.g. `?title=禮書&author=江永`)."""
+    """The works held. Filter with `title` and `author` (substrings, e.g. `?title=禮書&author=江永`;
+    `author` also finds the works the catalogue lists the person for, by any of his names:
+    `?author=范甯` finds 春秋穀梁傳 and 春秋穀梁注疏, whose catalogue records write 范甯 and 范寧)."""
 
     serializer_class = WorkSerializer
 
     def get_queryset(self):
         qs = Work.objects.annotate(juan_count=Count("juans")).order_by("title", "id").prefetch_related(
             Prefetch("editions", queryset=Edition.objects.annotate(juan_count=Count("juans")).order_by("id")))
-        for field in ("title", "author"):
-            value = self.request.query_params.get(field)
-            if value:
-                qs = qs.filter(**{f"{field}__icontains": value})
+        title = self.request.query_params.get("title")
+        if title:
+            qs = qs.filter(title__icontains=title)
+        author = self.request.query_params.get("author")
+        if author:  # any name of the person (reader.person_names: 范甯 finds 范寧's works too)
+            named = Q()
+            for name in spellings(author):
+                named |= Q(author__icontains=name)
+            qs = qs.filter(named | Q(kanripo_id__in=works_of_people(spellings(author))))
         return qs
 
     @extend_schema(parameters=[

@@ -140,3 +140,32 @@ def person_name(name: str) -> str:
         return name
     return _by_name().get(name) or _by_folded().get(fold(name), name)
 
+
+
+def spellings(name: str) -> tuple[str, ...]:
+    """``name`` and every name of the catalogue written for the same person (``person_name``
+    gives them one name), sorted: 范寧 → ``("范寧", "范甯")``, 玄宗 → ``("玄宗", "玄宗明皇帝")``;
+    ``(name,)`` for a person the catalogue writes one way, ``()`` for ""."""
+    if not name:
+        return ()
+    written = person_name(name)
+    return tuple(sorted({name, written} | {n for _, n in _catalogue_names() if person_name(n) == written}))
+
+
+@lru_cache(maxsize=1)
+def _works_by_name() -> dict[str, tuple[str, ...]]:
+    out: dict[str, set[str]] = defaultdict(set)
+    for code in classes():
+        for work in entries_of(code):
+            for p in work.people:
+                if p.name:
+                    out[p.name].add(work.kr_id)
+    return {name: tuple(sorted(ids)) for name, ids in out.items()}
+
+
+def works_of_people(names) -> tuple[str, ...]:
+    """The Kanripo IDs (sorted) of the works the catalogue lists any of ``names`` for (an
+    author, commentator or editor): ``works_of_people(spellings("范甯"))`` holds KR1e0009 and
+    KR1e0010."""
+    by_name = _works_by_name()
+    return tuple(sorted({kr for name in names for kr in by_name.get(name, ())}))

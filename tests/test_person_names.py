@@ -11,7 +11,7 @@ from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.models import Piece
 from reader.people import work_people
-from reader.person_names import _groups, person_name
+from reader.person_names import _groups, person_name, spellings, works_of_people
 from search.backends import SearchQuery
 
 from .conftest import SHARED, index_all
@@ -72,3 +72,10 @@ def test_a_search_by_any_of_his_names_finds_all_his_notes(seed_juan, search_back
                                               "edition": juan.edition.slug}).json()
             assert api["count"] == n
     assert search_backend.search(SearchQuery("也", exact=True, commentator="范甯")).count == 0  # the index holds one name
+    # the API's works by author: any of his names finds both (and the seed's 江永 is not his)
+    for name in ("范甯", "范寧", "范寗"):
+        assert [w["title"] for w in client.get("/api/works/", {"author": name}).json()["results"]] == [
+            "春秋穀梁傳", "春秋穀梁傳注疏"]
+    assert [w["title"] for w in client.get("/api/works/", {"author": "江永"}).json()["results"]] == ["禮書綱目"]
+    assert spellings("范寗") == ("范寗", "范寧", "范甯")
+    assert works_of_people(spellings("范甯")) == ("KR1e0009", "KR1e0010")
