@@ -122,3 +122,18 @@ def test_the_sushu_imports_and_writes_back(empty_transactional_db, tmp_path, cli
     assert render_source(juan) == (FIXTURES / "KR3b0009_000.txt").read_text(encoding="utf-8")
     payload = client.get(f"/api/editions/{juan.edition.pk}/juans/{juan.number}/").json()
     assert [c["title"] for c in payload["chapters"]] == ["原始章第一", "正道章第二"]
+
+
+def test_wuyuan_zhouyi_jie_its_list_of_gua_is_no_commentary():
+    """吳園周易解 卷二 opens with 「　上經(泰/豫)　(否/隨)　(同人臨大有/蠱      觀)　(謙/)」, the 卦
+    of 上經 the juan holds: it was read as 張根's 解, indented as his paragraphs are."""
+    text, doc = _read("KR1a0019_002.txt")
+    head = doc.sections[0].pieces
+    assert [(p.kind, p.text) for p in head] == [
+        (LABEL, "上經"), (NOTE, "泰豫"), (TEXT, "\u3000"), (NOTE, "否隨"), (TEXT, "\u3000"),
+        (NOTE, "同人臨大有蠱      觀"), (TEXT, "\u3000"), (NOTE, "謙")]
+    assert all(not p.commentator for p in head)
+    assert {p.effective_layer for p in head if p.kind != NOTE} == {"classic"}
+    assert doc.sections[1].pieces[0].text == "䷊"
+    assert render_mandoku(doc) == text
+

@@ -14,6 +14,7 @@ Two kinds, both at the head of a juan or of a part of one (``#+PROPERTY: JUAN``)
   short lines from the body's first line that the file goes on to print as its pieces'
   titles, each on a line of its own (alone, or before its note), in the list's order, the
   first right after the list. Two entries at least.
+* a juan's pieces on its first line, a name and their names in small print (``NOTED_LIST``).
 * a 目錄 juan or part (its label or its ``FILE`` ends in 目錄 or 目録: 唐劉蛻集 ``_000``,
   楚詞補注 ``#+PROPERTY: JUAN 目録``), and the lines after a line that is only a title ending
   in 目錄 (管子 ``管子目錄`` after its 序): the run of short lines there. The titles are the
@@ -49,6 +50,11 @@ LIST_TITLE = re.compile(r"^(?P<title>[^\s()<>¶\u3000]{0,16}目[錄録])(?:\u300
 #: after a space: 遼史 目録 ``義宗(貝/)　(子平王隆先/)``): titles, side by side after spaces.
 ENTRY_LINE = re.compile(r"^(?P<title>[^\s()<>/]+(?:\u3000+[^\s()<>/]+)*)\u3000*$")
 NOTE = re.compile(r"\([^()]*\)(?=\u3000|$)")  # a note closed before a space or the line's end
+#: A juan's list of its pieces printed on its first line as a name and the pieces' names in small
+#: print, the notes set apart by U+3000 with no text between them (吳園周易解 卷二
+#: ``　上經(泰/豫)　(否/隨)　(同人臨大有/蠱      觀)　(謙/)``: the 卦 of 上經 this juan holds): a
+#: list, not the text's first words nor anyone's note on them.
+NOTED_LIST = re.compile(r"^[^\s()<>/\u3000]{1,6}\u3000*\([^()]*\)(?:\u3000+\([^()]*\))+\u3000*$")
 
 
 def _bare(line: str) -> str:
@@ -149,6 +155,12 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
         elif LIST_TITLE.match(_bare(line)) and not line.startswith("#"):
             heads.append((i + 1, True, i))
     for first, named, title in heads:
+        k = first
+        while k < end and (PB_ONLY.match(lines[k]) or (BLANK.match(lines[k]) and not lines[k].startswith("#"))):
+            k += 1
+        if k < end and NOTED_LIST.match(_bare(lines[k])):
+            found[k] = ENTRY  # 吳園周易解 卷二 ``　上經(泰/豫)　(否/隨)…``: the juan's pieces in one line
+            continue
         run = _run(lines, first, end, full, width)
         entries = run if named else _repeated(lines, run, end)
         if len(entries) >= 2:

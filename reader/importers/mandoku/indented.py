@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..document import CLASSIC, COMMENTARY, LAYOUT, NOTE, TEXT, JuanDocument, PieceDoc
+from ..document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, TEXT, JuanDocument, PieceDoc
 from .structure import HEADING_MAX
 
 #: Paragraphs each way a juan needs to be read so: as many flush ones, and this many indented by one.
@@ -79,6 +79,8 @@ def indent_layers(doc: JuanDocument, commentator: str, layer_name: str) -> None:
         current = None
         for para in section.paragraphs:
             indent = paragraph_indent(para)
+            if para and para[0].kind == LABEL:
+                continue  # a title's line (吳園周易解's list of its 卦, ``contents.NOTED_LIST``), no one's words
             if para and para[0].kind == NOTE and current is not None:
                 layer = current
             elif indent == 0:
