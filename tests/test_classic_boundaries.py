@@ -123,8 +123,8 @@ def test_the_trigrams_of_a_hexagram_are_its_heading_in_the_classic():
                                 (TEXT, CLASSIC, "", "", "訟有孚窒惕中吉")]
     trigrams = [p for p in found if p[0] == NOTE and p[1] == CLASSIC]
     assert len(trigrams) == 5 and all(p[3] == LAYOUT and p[4][1] == "下" and p[4][3] == "上" for p in trigrams)
-    # other small print keeps its layer: the 上經 list of hexagrams
-    assert found[found.index((TEXT, CLASSIC, "", "", "上經")) + 1] == (NOTE, "smallprint", "", "", "坤")
+    # other small print keeps its layer: the 上經 list of hexagrams, the juan's contents entry
+    assert found[found.index((LABEL, CLASSIC, "", "", "上經")) + 1] == (NOTE, "smallprint", "", "", "坤")
 
 
 

@@ -252,6 +252,19 @@ def test_shuijingzhu_classic_flush_commentary_indented():
         (TEXT, COMMENTARY, "酈道元", LAYOUT, "蔥嶺之上西去休循二百")]
 
 
+def test_shuijingzhu_a_line_led_by_a_title_goes_on_in_the_commentary():
+    # 卷二十八 ``　記(脱水字/案近刻)謂之千齡洲非也…``: an indented line read as a section led by
+    # the title 記 still holds 酈道元's 注 after it; only a line of a title and small print alone
+    # (a juan's list of its pieces, contents.NOTED_LIST) is no one's words
+    doc = parse("kanripo-commentary/KR2k0058/KR2k0058_028.txt")
+    section = next(s for s in doc.sections if s.pieces and s.pieces[0].text == "記")
+    assert [(p.kind, p.effective_layer, p.commentator, p.text) for p in section.pieces[:5]] == [
+        (LABEL, CLASSIC, "", "記"), (NOTE, EDITORIAL, "", "脱水字"), (NOTE, EDITORIAL, "", "案近刻"),
+        (TEXT, COMMENTARY, "酈道元", "謂之千齡洲非也是世俗語訛音與字變"),
+        (TEXT, COMMENTARY, "酈道元", "矣地説曰水出荆山東南流"),
+    ]
+
+
 def test_nanhua_zhushu_blocks_led_by_their_markers():
     doc = parse("kanripo-commentary/KR5c0139/KR5c0139_002.txt")
     assert [(c.title, c.heading) for c in doc.chapters] == [("內篇齊物論第二", "內篇齊物論第二")]  # an indented 篇 heading

@@ -79,7 +79,7 @@ def indent_layers(doc: JuanDocument, commentator: str, layer_name: str) -> None:
         current = None
         for para in section.paragraphs:
             indent = paragraph_indent(para)
-            if para and para[0].kind == LABEL:
+            if para and para[0].kind == LABEL and not any(p.kind == TEXT and p.text.strip() for p in para):
                 continue  # a title's line (吳園周易解's list of its 卦, ``contents.NOTED_LIST``), no one's words
             if para and para[0].kind == NOTE and current is not None:
                 layer = current
