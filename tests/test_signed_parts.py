@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 from reader.importers.bylines import byline_people
-from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.signed_parts import signer
 
@@ -55,18 +55,24 @@ def test_a_part_of_the_front_matter_signed_so_is_his_too():
     assert not any(p.kind == TEXT and p.text.startswith("唐國子博士") for p in shang.all_pieces())
 
 
-def test_a_part_whose_notes_others_wrote_is_left_alone():
+def test_a_part_whose_notes_others_wrote_keeps_them_its_byline_a_label():
     """論語注疏 卷首: 論語集解序 under 「魏尚書駙馬都尉關内侯何晏撰」 holds 陸德明's 音義 and 邢昺's 疏,
-    read from their markers: 何晏 wrote none of them."""
+    read from their markers: 何晏 wrote none of them. His byline (offices 尚書, 駙馬都尉 and the
+    rank 關内侯 before his name) was the 序's text; it is a label and the section's people."""
     doc = parse(JINGBU / "KR1h0007" / "KR1h0007_000.txt")
     yin = next(p for p in doc.all_pieces() if p.text == "此是何晏上集解序今亦隨本音之")
     assert (yin.effective_layer, yin.commentator) == (READINGS, "陸德明")
-    assert any(p.kind == TEXT and p.text == "魏尚書駙馬都尉關内侯何晏撰" for p in doc.all_pieces())
+    section = next(s for s in doc.sections if any(p.text == "魏尚書駙馬都尉關内侯何晏撰" for p in s.pieces))
+    assert [(p.kind, p.text) for p in section.pieces if "何晏撰" in p.text] == [(LABEL, "魏尚書駙馬都尉關内侯何晏撰")]
+    assert [(b["dynasty"], b["name"], b["role"]) for b in section.bylines] == [("魏", "何晏", "撰")]
+    shu = next(p for p in doc.all_pieces() if p.text.startswith("正義曰案漢書藝文志云論語者"))
+    assert (shu.kind, shu.effective_layer, shu.commentator) == (NOTE, SUBCOMMENTARY, "邢昺")
 
 
 def test_signer_takes_one_person_named_after_a_dynasty_or_offices():
     assert [(p["name"], p["role"]) for p in signer(LU)] == [("陸徳明", "録")]
     assert [(p["name"], p["role"]) for p in signer("唐國子博士兼太子中允贈齊州刺史呉縣開國男陸德明撰")] == [("陸德明", "撰")]
+    assert [(p["dynasty"], p["name"], p["role"]) for p in signer("魏尚書駙馬都尉關内侯何晏撰")] == [("魏", "何晏", "撰")]
     # a book's title ending in 録, a name with no dynasty, two entries: no signer
     assert signer("明太祖實錄") == signer("孔子作春秋傳") == signer("漢鄭氏注　唐陸德明音義") == []
 

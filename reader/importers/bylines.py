@@ -85,9 +85,10 @@ OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉[勑勅�
                           r"撰|注|註|疏|䟽|[録錄])$")
 OFFICE_NAME_MAX = 5
 OFFICES = re.compile(r"^(?P<office>.*?(?:常侍|尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫|[舍舎]人))(?P<rest>.{2,})$")
-#: The last office title of a byline (greedy): ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 臣賈公彦等.
+#: The last office title of a byline (greedy): ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 臣賈公彦等;
+#: Han and Wei titles and ranks too (論語集解序 ``魏尚書駙馬都尉關内侯何晏撰`` → 何晏).
 LAST_OFFICE = re.compile(r"^(?P<office>.*(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
-                         r"少監|[開𨳩]國[公侯伯子男]|法師|評事|按察使|刺史|中允|[舍舎]人))(?P<rest>.{2,})$")
+                         r"少監|[開𨳩]國[公侯伯子男]|關[内內]侯|都尉|法師|評事|按察使|刺史|中允|[舍舎]人))(?P<rest>.{2,})$")
 #: A byline line made of offices alone, the name and role on the next line (毛詩 卷一
 #: ``唐國子愽士兼太子中允贈齊州刺史``): it ends in an office ``LAST_OFFICE`` knows.
 OFFICE_LINE = re.compile(r"^[^()<>\u3000 ]{2,30}(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|"

@@ -76,8 +76,9 @@ def signed_parts(doc: JuanDocument) -> int:
     it runs to the title printed again at its end (``論語注解傳述人`` after the text) or to the
     chapter's end. The byline line becomes a LABEL (split off the text it was read with), its
     person the section's bylines, and the part's notes his. A part whose notes the layer step
-    read from the book's markers as 音義 or 疏 is left alone: others wrote there (論語集解序,
-    何晏撰, holds 陸德明's 音義 and 邢昺's 疏). Returns how many notes it named."""
+    read from the book's markers as 音義 or 疏 keeps them: others wrote there (論語集解序,
+    何晏撰, holds 陸德明's 音義 and 邢昺's 疏); its byline is a label and its section's people
+    all the same. Returns how many notes it named."""
     people = book_people(doc.kanripo_id, doc.bylines)
     named = 0
     for chapter in doc.chapters:
@@ -96,13 +97,14 @@ def signed_parts(doc: JuanDocument) -> int:
                 if p.kind == LABEL and p.text.strip(IDEO_SPACE) == title.text.strip(IDEO_SPACE):
                     break
                 scope.append(p)
-            if any(p.effective_layer in (READINGS, SUBCOMMENTARY) for p in scope):
-                continue
+            others = any(p.effective_layer in (READINGS, SUBCOMMENTARY) for p in scope)
             at = next(i for i, p in enumerate(para) if p is piece)
             parts = split_piece(piece, [end]) if end < len(piece.text) else [piece]
             parts[0].kind = LABEL
             para[at:at + 1] = parts
             section.bylines = person
+            if others:
+                continue  # 論語集解序: 何晏's byline, 陸德明's 音義 and 邢昺's 疏 under it
             commentator, layer, layer_name = _voice(person[0], people)
             for p in scope:
                 if p.kind == NOTE and p.text:
