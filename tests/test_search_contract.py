@@ -5,6 +5,7 @@ Each test runs against every backend in ``BACKENDS``: add a backend there and it
 import unicodedata
 
 import pytest
+from django.test import override_settings
 
 from search.backends import SearchQuery, get_search_backend
 from search.documents import LAYER_GROUPS, documents_for_juan, layers_for
@@ -499,3 +500,20 @@ def test_public_annotations_are_a_layer_of_their_own_searched_when_asked_for(bac
     assert backend.rebuild(documents_for_juan(seed_juan)) == 424
     assert backend.search(SearchQuery("天官", layers=layers_for("annotation"))).count == 0
     assert pending.status == "pending"
+
+
+def test_one_backend_per_alias_made_again_when_its_settings_change(settings, tmp_path):
+    """``get_search_backend`` answers the same object while the alias's settings stay equal, a new
+    one when ``SEARCH_BACKENDS`` is replaced (``settings``, ``override_settings``) or edited in place."""
+    settings.SEARCH_BACKENDS = {"a": {"BACKEND": BACKENDS["memory"], "NAME": "a"}}
+    first = get_search_backend("a")
+    assert get_search_backend("a") is first and first.name == "a"
+    settings.SEARCH_BACKENDS = {"a": {"BACKEND": BACKENDS["memory"], "NAME": "b"}}
+    second = get_search_backend("a")
+    assert second is not first and second.name == "b"
+    settings.SEARCH_BACKENDS["a"]["NAME"] = "c"
+    assert get_search_backend("a").name == "c"
+    with override_settings(SEARCH_BACKENDS={"a": {"BACKEND": BACKENDS["whoosh"], "PATH": tmp_path / "ix"}}):
+        assert type(get_search_backend("a")).__name__ == "WhooshBackend"
+        assert get_search_backend("a").path == tmp_path / "ix"
+    assert get_search_backend("a").name == "c"

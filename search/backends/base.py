@@ -199,9 +199,14 @@ class Hit:
 
     @property
     def piece_position(self) -> int:
-        if self._piece is None:
-            self._piece = self.passage.piece_at(self.start)
-        return self._piece
+        """The position of the piece holding the match's start (``HitPassage.piece_at``), found
+        once; a passage of one piece (most) answers without a search."""
+        piece = self._piece
+        if piece is None:
+            p = self.passage
+            starts = p.piece_starts
+            piece = self._piece = starts[0 if len(starts) <= 1 else p._piece_index(self.start)][0]
+        return piece
 
     @property
     def before(self) -> str:
