@@ -4,7 +4,7 @@ of 春秋正義 (KR1e0003) go on, after each juan's end title, with the same jua
 classic, told by the shipped 春秋經, the rest 胡安國's 傳; every file writes back byte for byte."""
 from collections import Counter
 
-from reader.importers.document import CLASSIC, COMMENTARY, REFERENCE, SUBCOMMENTARY, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, REFERENCE, SUBCOMMENTARY, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.bound_books import bound_parts
 
@@ -78,3 +78,15 @@ def test_front_matter_with_no_classic_is_left_as_it_is():
     """卷首 (KR1e0003_000): the book's 序 and 表 print no 經: nothing of them changes."""
     doc = parse(ZHENGYI / "KR1e0003_000.txt")
     assert not any(p.layer_basis == REFERENCE for p in doc.all_pieces())
+
+
+def test_hu_anguos_signature_is_a_label_and_the_parts_people():
+    """卷一's 春秋傳 signs under its title 「左朝散郎充徽猷閣待制提舉江州太平觀賜紫金魚袋臣胡安國奉」 /
+    「聖旨纂修」 (聖旨 raised to a line of its own): it was stored as 胡安國's 傳."""
+    doc = parse(ZHENGYI / "KR1e0003_001.txt")
+    sign = next(p for p in doc.all_pieces() if "臣胡安國" in p.text)
+    assert (sign.kind, sign.commentator, sign.text) == (
+        LABEL, "", "左朝散郎充徽猷閣待制提舉江州太平觀賜紫金魚袋臣胡安國奉聖旨纂修")
+    section = next(s for s in doc.sections if any(p is sign for p in s.pieces))
+    assert [(b["name"], b["role"]) for b in section.bylines] == [("胡安國", "奉聖旨纂修")]
+    assert texts(doc, "孟子曰王者之迹熄", "孟子曰王者之迹熄") == [(COMMENTARY, "胡安國", "孟子曰王者之迹熄而詩亡")]

@@ -34,13 +34,14 @@ import re
 
 from catalogue.catalogue import class_of, entries_of
 
-from ..document import CLASSIC, COMMENTARY, REFERENCE, TEXT, JuanDocument, PieceDoc
+from ..document import CLASSIC, COMMENTARY, LABEL, REFERENCE, TEXT, JuanDocument, PieceDoc
 from ..positions import piece_positions
 from .boundaries import is_text, match_form
 from .classics import classic_book, classic_reference
 from .header import TITLE_VARIANTS
 from .layers import split_piece
 from .lines import full_width, layout_only, print_width
+from .signed_parts import signer
 
 #: The book a part's page images come from: ``SB05n0584-030春秋胡氏傳-卷三十.`` → 春秋胡氏傳.
 FILE_BOOK = re.compile(r"^#\+PROPERTY: FILE [^-\s]+-\d+(?P<book>[^-\s\d][^-\s]*)-")
@@ -159,7 +160,14 @@ def read_bound_books(doc: JuanDocument, lines: list[str]) -> int:
         decided = [_classic(_letters("".join(p.text for p in block)), reference) for block in blocks]
         if not any(decided):
             continue  # no 經 at all: the book's front matter (its 序, its 表), left as it is
-        for block, classic in zip(blocks, decided):  # each block decided as a whole
+        for block in blocks[:decided.index(True)]:  # the author's signature before the first 經
+            person = signer("".join(p.text for p in block))
+            if person:  # ``…臣胡安國奉`` / ``聖旨纂修``: a label and its section's people, no 傳
+                for p in block:
+                    p.kind = LABEL
+                next(s for s in doc.sections if any(q is block[0] for q in s.pieces)).bylines = person
+        blocks_read = [(b, c) for b, c in zip(blocks, decided) if b[0].kind != LABEL]
+        for block, classic in blocks_read:  # each block decided as a whole
             for p in block:
                 p.layer, p.layer_basis = (CLASSIC if classic else COMMENTARY), REFERENCE
                 p.layer_name, p.commentator = ("", "") if classic else (book[-1], author)
