@@ -16,6 +16,18 @@ SHARED = BASE_DIR.parent / "shared"
 CASES = SHARED / "cases" / "import"
 
 
+def parse_written_back(path: Path, name: str | None = None):
+    """``path`` (a mandoku file) parsed as the importer parses it, named ``name`` in its
+    warnings (default: the whole path); asserts that the document writes the file back byte
+    for byte (``render_mandoku``), as every import must. Returns the parsed document."""
+    from reader.importers.mandoku import parse_mandoku, render_mandoku
+
+    raw = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(path) if name is None else name)
+    assert render_mandoku(doc) == raw
+    return doc
+
+
 @pytest.fixture
 def seed_text() -> str:
     return SEED.read_text(encoding="utf-8")

@@ -7,20 +7,16 @@ over lines printed as deep as his name. Each file still writes back byte for byt
 import pytest
 
 from reader.importers.document import LABEL, NOTE, TEXT
-from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.piece_groups import group_count
 
-from .conftest import SHARED
+from .conftest import SHARED, parse_written_back
 
 BOOKS = SHARED / "corpus" / "kanripo-commentary"
 
 
 def _read(name: str):
     path = BOOKS / name.split("_")[0] / f"{name}.txt"
-    text = path.read_text(encoding="utf-8")
-    doc = parse_mandoku(text, path.name)
-    assert render_mandoku(doc) == text
-    return doc
+    return parse_written_back(path, path.name)
 
 
 def _heads(doc, first: int, last: int):

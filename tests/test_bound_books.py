@@ -5,19 +5,12 @@ classic, told by the shipped 春秋經, the rest 胡安國's 傳; every file wri
 from collections import Counter
 
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, REFERENCE, SUBCOMMENTARY, TEXT
-from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.bound_books import bound_parts
 
 from .conftest import SHARED
+from .conftest import parse_written_back as parse  # written back byte for byte
 
 ZHENGYI = SHARED / "corpus" / "kanripo-jingbu" / "KR1e0003"
-
-
-def parse(path):
-    raw = path.read_text(encoding="utf-8")
-    doc = parse_mandoku(raw, str(path))
-    assert render_mandoku(doc) == raw
-    return doc
 
 
 def texts(doc, first, last):

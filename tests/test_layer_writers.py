@@ -10,25 +10,18 @@ import pytest
 from reader.importers.bylines import byline_people
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT
 from reader.importers.loader import import_file
-from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.layer_writers import layer_writer, same_person
 from reader.models import Piece
 from search.backends import SearchQuery
 
 from .conftest import SHARED, index_all
+from .conftest import parse_written_back as parse  # written back byte for byte
 
 CORPUS = SHARED / "corpus"
 JINGBU = CORPUS / "kanripo-jingbu"
 MAOSHI_SBCK = CORPUS / "kanripo-references" / "KR1c0002" / "KR1c0002_001.txt"
 MAOSHI_ZHUSHU = JINGBU / "KR1c0004" / "KR1c0004_001.txt"
 UNSEEN = Path(__file__).parent / "fixtures" / "unseen"
-
-
-def parse(path: Path):
-    raw = path.read_text(encoding="utf-8")
-    doc = parse_mandoku(raw, str(path))
-    assert render_mandoku(doc) == raw
-    return doc
 
 
 def writers(doc) -> dict[tuple[str, str, str], int]:

@@ -11,19 +11,13 @@ from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.check import structure_faults
 
 from .conftest import SHARED
+from .conftest import parse_written_back as parse  # written back byte for byte
 
 KANRIPO = SHARED / "corpus" / "kanripo"
 JINGBU = SHARED / "corpus" / "kanripo-jingbu"
 COMMENTARY = SHARED / "corpus" / "kanripo-commentary"
 REFERENCES = SHARED / "corpus" / "kanripo-references"
 HEAD = "# -*- mode: mandoku-view; -*-\n#+TITLE: {title}\n#+PROPERTY: ID KR9z0002\n#+PROPERTY: BASEEDITION WYG\n"
-
-
-def parse(path: Path):
-    raw = path.read_text(encoding="utf-8")
-    doc = parse_mandoku(raw, str(path))
-    assert render_mandoku(doc) == raw
-    return doc
 
 
 def texts(doc):

@@ -7,19 +7,15 @@ import pytest
 
 from reader.importers.document import LABEL, NOTE, TEXT
 from reader.importers.loader import import_file
-from reader.importers.mandoku import parse_mandoku, render_mandoku
 
-from .conftest import SHARED
+from .conftest import SHARED, parse_written_back
 
 BOOKS = SHARED / "corpus" / "kanripo-commentary"
 
 
 def _read(name: str):
     path = BOOKS / name.split("_")[0] / f"{name}.txt"
-    text = path.read_text(encoding="utf-8")
-    doc = parse_mandoku(text, path.name)
-    assert render_mandoku(doc) == text
-    return doc
+    return parse_written_back(path, path.name)
 
 
 def _at(doc, line: int):

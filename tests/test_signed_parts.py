@@ -7,20 +7,13 @@ from pathlib import Path
 
 from reader.importers.bylines import byline_people
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT
-from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.signed_parts import signer
 
 from .conftest import SHARED
+from .conftest import parse_written_back as parse  # written back byte for byte
 
 JINGBU = SHARED / "corpus" / "kanripo-jingbu"
 LU = "唐國子博士兼太子中允贈齊州刺史吳縣開國男陸徳明録"
-
-
-def parse(path: Path):
-    raw = path.read_text(encoding="utf-8")
-    doc = parse_mandoku(raw, str(path))
-    assert render_mandoku(doc) == raw
-    return doc
 
 
 def writers(doc) -> dict[tuple[str, str, str], int]:

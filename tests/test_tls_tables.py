@@ -3,22 +3,16 @@ their chapters, its numbered headings under org stars are titled without the tls
 rows of its tables are text, never headings (``reader.importers.mandoku.tls``)."""
 import ast
 
-from reader.importers.mandoku import parse_mandoku, render_mandoku, tls
+from reader.importers.mandoku import tls
 from reader.importers.mandoku.tls import org_title
 from reader.table_cells import table_row, table_rows
 from reader.tables import paragraph_blocks
 
 from .conftest import BASE_DIR, SHARED
+from .conftest import parse_written_back as parse  # written back byte for byte
 
 SHIJI = SHARED / "corpus" / "kanripo-commentary" / "KR2a0001"
 ZHOUYI = SHARED / "corpus" / "kanripo-references" / "KR1a0001"
-
-
-def parse(path):
-    raw = path.read_text(encoding="utf-8")
-    doc = parse_mandoku(raw, str(path))
-    assert render_mandoku(doc) == raw  # the text of a table is stored as it is, | included
-    return doc
 
 
 def test_each_biao_file_is_labelled_by_its_chapter():
