@@ -137,6 +137,17 @@ class PlaceTable(Sequence):
             value = kept[i] = self._decode(i)
             return value
 
+    def _name_strings(self, row: list) -> None:
+        """Replace, in ``row`` (a passage's fields as a list), the string numbers of every string
+        column but the doc id by their strings, the kept ones read straight from the dict."""
+        kept = self._kept
+        for j in _STRING_COLUMNS[1:]:
+            i = row[j]
+            try:
+                row[j] = kept[i]
+            except KeyError:
+                row[j] = self.string(i)
+
     def __getitem__(self, p):
         if isinstance(p, slice):
             return [self[q] for q in range(*p.indices(len(self)))]
@@ -151,13 +162,7 @@ class PlaceTable(Sequence):
         decoded (unique: not kept), the other strings from ``string``'s dict."""
         row = self.fields[p].tolist()
         row[0] = self._decode(row[0])
-        kept = self._kept
-        for j in _STRING_COLUMNS[1:]:
-            i = row[j]
-            try:
-                row[j] = kept[i]
-            except KeyError:
-                row[j] = self.string(i)
+        self._name_strings(row)
         a, b = self.piece_firsts[p:p + 2].tolist()
         row.insert(PIECES_FIELD, self.pieces[a:b].tolist())
         return tuple(row)
@@ -174,16 +179,11 @@ class PlaceTable(Sequence):
         firsts, lasts = self.piece_firsts[at].tolist(), self.piece_firsts[at + 1].tolist()
         ids = fields[:, 0]  # the doc ids (unique, not kept): decoded from the strings' memory in place
         begins, ends = self.string_starts[ids].tolist(), self.string_starts[ids + 1].tolist()
-        memory, kept, pieces = self._memory, self._kept, self.pieces
+        memory, pieces = self._memory, self.pieces
         out = []
         for row, a, b, begin, end in zip(fields.tolist(), firsts, lasts, begins, ends):
             row[0] = str(memory[begin:end], "utf-8") if row[0] >= 0 else None
-            for j in _STRING_COLUMNS[1:]:
-                i = row[j]
-                try:
-                    row[j] = kept[i]
-                except KeyError:
-                    row[j] = self.string(i)
+            self._name_strings(row)
             row.insert(PIECES_FIELD, pieces[a:b].tolist())
             out.append(tuple(row))
         return out
