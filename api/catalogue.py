@@ -4,7 +4,7 @@ number of works held in it and the 屬 of those works) and ``/api/classes/<code>
 (``search.facets``)."""
 from __future__ import annotations
 
-from django.db.models import Count, Min, Prefetch
+from django.db.models import Count, Min
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalogue.catalogue import BU, bu_of, classes, get_class, members
-from reader.models import Edition, Work
+from reader.models import Work
 from search.facets import facet_counts, search_facet_counts
 
 from . import schema
@@ -73,8 +73,7 @@ class ClassWorks(generics.ListAPIView):
             works = works.filter(shu=shu)
         return (works.annotate(juan_count=Count("juans"))
                 .order_by("kanripo_id", "title", "id")
-                .prefetch_related(Prefetch("editions", queryset=Edition.objects.annotate(juan_count=Count("juans"))
-                                           .order_by("id"))))
+                .with_editions())
 
     @extend_schema(parameters=[CLASS_CODE, OpenApiParameter(
         "shu", str, OpenApiParameter.QUERY, description="only the works of this 屬 (周禮之屬)")])

@@ -4,7 +4,7 @@ import gc
 import hashlib
 
 from django.conf import settings
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -131,17 +131,16 @@ class WorkList(generics.ListAPIView):
     serializer_class = WorkSerializer
 
     def get_queryset(self):
-        qs = Work.objects.annotate(juan_count=Count("juans")).order_by("title", "id").prefetch_related(
-            Prefetch("editions", queryset=Edition.objects.annotate(juan_count=Count("juans")).order_by("id")))
+        qs = Work.objects.annotate(juan_count=Count("juans")).order_by("title", "id").with_editions()
         title = self.request.query_params.get("title")
         if title:
             qs = qs.filter(title__icontains=title)
         author = self.request.query_params.get("author")
         if author:  # any name of the person (reader.person_names: 范甯 finds 范寧's works too)
-            named = Q()
-            for name in spellings(author):
+            names, named = spellings(author), Q()
+            for name in names:
                 named |= Q(author__icontains=name)
-            qs = qs.filter(named | Q(kanripo_id__in=works_of_people(spellings(author))))
+            qs = qs.filter(named | Q(kanripo_id__in=works_of_people(names)))
         return qs
 
     @extend_schema(parameters=[
@@ -157,8 +156,7 @@ class WorkDetail(generics.RetrieveAPIView):
     """A work with its editions, and the juans of its default edition with their chapter titles."""
 
     serializer_class = WorkDetailSerializer
-    queryset = Work.objects.annotate(juan_count=Count("juans")).prefetch_related(
-        Prefetch("editions", queryset=Edition.objects.annotate(juan_count=Count("juans")).order_by("id")))
+    queryset = Work.objects.annotate(juan_count=Count("juans")).with_editions()
 
     @extend_schema(parameters=[WORK_ID])
     def get(self, request, *args, **kwargs):

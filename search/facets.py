@@ -81,7 +81,7 @@ def facet_table() -> FacetTable:
         work = e.work
         listed = entry(work.kanripo_id) if work.kanripo_id else None
         named = listed.authors if listed and listed.authors else ((work.author,) if work.author else ())
-        authors = tuple(dict.fromkeys(person_name(a) for a in named))
+        authors = author_filter(named)
         dynasty = work_dynasty(work)
         name = f"{work.title}（{e.name}）" if siblings[work.id] > 1 else work.title
         out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), dynasty, authors, e.slug, name)
