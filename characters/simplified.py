@@ -30,6 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from characters.folding import fold, fold_char, query_alternatives
+from characters import readings as reading_model
 from characters.gaiji import gaiji_key, gaiji_table
 from characters.readings import REACH, decide, in_play
 
@@ -259,6 +260,8 @@ def decide_keys(folded: str, codes: str | None = None, layer: str | None = None)
     ``layer``: the layer of the text (``characters.readings.CLASSIC`` or another; None when not
     known), passed to ``decide``. One code point to one."""
     _load()
+    if reading_model.CLASSIC_WEIGHT is None:  # the layer decides nothing then: one cache entry, not one a layer
+        layer = None
     out = None
     at = [(m.start(), m.group()) for m in _ambiguous_re.finditer(folded)]
     if codes is not None and _folded_away is not None and len(codes) == len(folded):
