@@ -24,9 +24,14 @@ KEPT_PROOFS = 4096
 #: Bytes of copied postings (a usual form less its exceptions) ``Corpus._unit_pieces`` keeps.
 KEPT_BYTES = 32 << 20
 #: A phrase whose rarest unit has at most this many positions takes them and their neighbour keys
-#: laid end to end over the segments, kept (``Corpus._joined_anchors``: 28 bytes a position, 3.5 MB
+#: laid end to end over the segments, kept (``Corpus._joined_anchors``: 8 bytes a position, 1 MB
 #: at most); more, from each segment's and joined for the query (no copy of them kept).
 JOINED_ANCHORS = 1 << 17
+
+
+def _end_to_end(arrays: list[np.ndarray]) -> np.ndarray:
+    """``arrays`` (at least one) laid end to end: the one array itself (no copy), else joined."""
+    return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
 
 
 def _global_numbers(key_lists: list[list]) -> list[np.ndarray]:
@@ -349,26 +354,28 @@ class Corpus:
 
         return self._kept(("anchors", alts, code, after), make)
 
-    def _joined_anchors(self, alts: tuple, code: int | None, after: tuple) -> tuple:
-        """``_anchors`` laid end to end, kept with the corpus (``_kept``, its copies within
-        ``KEPT_BYTES``): ``(segments, counts, positions, local, rest, keys)``: the numbers of the
-        segments holding the unit and how many of its positions each holds (lists); each position
-        in the corpus (int64, ascending), in its segment (``local``) and how many units of the
-        segment start at it (``rest``: the segment's size less ``local``), int64; and the keys of
-        each side, joined. A phrase's candidates then take no step per segment."""
+    def _joined_anchors(self, alts: tuple, code: int | None, after: tuple, kept: bool) -> tuple:
+        """``_anchors`` laid end to end: ``(segments, ends, firsts, sizes, local, keys)``: the
+        numbers of the segments holding the unit (a list) and, aligned with them (int64), where
+        each one's positions end in ``local``, its first position in the corpus and its size;
+        each position in its segment (``local``, the segments' own type) and the keys of each
+        side, joined (one segment's arrays are its views, no copy). A phrase's candidates then
+        take no step per segment. ``kept``: kept with the corpus (``_kept``, its copies within
+        ``KEPT_BYTES``); else joined for the query."""
         def make():
             found = self._anchors(alts, code, after)
-            ks, counts = [k for k, _, _ in found], [len(cand) for _, cand, _ in found]
+            ks = [k for k, _, _ in found]
+            ends = np.cumsum(np.asarray([len(cand) for _, cand, _ in found], dtype=np.int64))
+            firsts = np.asarray([self.unit_firsts[k] for k in ks], dtype=np.int64)
+            sizes = np.asarray([self.segments[k].size for k in ks], dtype=np.int64)
             if not found:
-                empty = np.empty(0, dtype=np.int64)
-                return (ks, counts, empty, empty, empty, [np.empty(0, dtype=np.uint16) for _ in after]), []
-            local = np.concatenate([cand for _, cand, _ in found], dtype=np.int64)
-            positions = local + np.repeat(np.asarray([self.unit_firsts[k] for k in ks], dtype=np.int64), counts)
-            rest = np.repeat(np.asarray([self.segments[k].size for k in ks], dtype=np.int64), counts) - local
-            keys = [np.concatenate([keys[i] for _, _, keys in found]) for i in range(len(after))]
-            return (ks, counts, positions, local, rest, keys), [positions, local, rest, *keys]
+                return (ks, ends, firsts, sizes, np.empty(0, dtype=np.int64),
+                        [np.empty(0, dtype=np.uint16) for _ in after]), []
+            local = _end_to_end([cand for _, cand, _ in found])
+            keys = [_end_to_end([keys[i] for _, _, keys in found]) for i in range(len(after))]
+            return (ks, ends, firsts, sizes, local, keys), [local, *keys]
 
-        return self._kept(("joined anchors", alts, code, after), make)
+        return self._kept(("joined anchors", alts, code, after), make) if kept else make()[0]
 
     def _joined_phrase(self, term: _Term, exact: bool) -> np.ndarray:
         """``phrase`` for a term of several units on segments that all have neighbour keys
@@ -395,39 +402,21 @@ class Corpus:
         sides = [j for j in (anchor + 1, anchor - 1) if 0 <= j < length]
         proven = {j: self._proof(alts[j], codes[j] if exact else None) for j in sides}
         after = tuple(j > anchor for j in sides)
-        if fewest <= JOINED_ANCHORS:  # the anchor's positions and keys laid end to end once, kept
-            ks, counts, positions, local, rest, keys = self._joined_anchors(
-                alts[anchor], codes[anchor] if exact else None, after)
-            keep = None
-            for i, j in enumerate(sides):  # the keys' test on every candidate, before any copy of them
-                test = _key_test(keys[i], term, j, anchor, exact)
-                keep = test if keep is None else keep & test
-            if absent & set(ks):  # a unit absent from the segment: no occurrence in it
-                keep &= np.repeat(np.asarray([k not in absent for k in ks]), counts)
-            at = np.flatnonzero(keep)
-            cand = positions[at] - anchor  # the phrase's start, a position of the whole corpus
-            inside = (local[at] >= anchor) & (rest[at] >= length - anchor)  # within its segment
-            cand = cand if inside.all() else cand[inside]
-        else:
-            parts, firsts = [], []
-            for k, cand, keys in self._anchors(alts[anchor], codes[anchor] if exact else None, after):
-                if k not in absent:  # a unit absent from the segment: no occurrence in it
-                    parts.append((cand, keys))
-                    firsts.append((self.unit_firsts[k], segments[k].size, len(cand)))
-            if not parts:
-                return np.empty(0, dtype=np.int64)
-            keep = None
-            for i, j in enumerate(sides):  # the keys' test on every candidate, before any copy of them
-                key = np.concatenate([k[i] for _, k in parts]) if len(parts) > 1 else parts[0][1][i]
-                test = _key_test(key, term, j, anchor, exact)
-                keep = test if keep is None else keep & test
-            at = np.flatnonzero(keep)
-            first, size, count = (np.asarray(v, dtype=np.int64) for v in zip(*firsts))
-            owner = np.searchsorted(np.cumsum(count), at, side="right")  # each kept candidate's segment
-            cand = (np.concatenate([c for c, _ in parts]) if len(parts) > 1 else parts[0][0])[at].astype(np.int64)
-            cand += first[owner] - anchor  # the phrase's start, a position of the whole corpus
-            inside = (cand >= first[owner]) & (cand <= first[owner] + size[owner] - length)
-            cand = cand if inside.all() else cand[inside]
+        # the anchor's positions and keys laid end to end: kept if few, else for the query
+        ks, ends, firsts, sizes, local, keys = self._joined_anchors(
+            alts[anchor], codes[anchor] if exact else None, after, fewest <= JOINED_ANCHORS)
+        keep = None
+        for i, j in enumerate(sides):  # the keys' test on every candidate, before any copy of them
+            test = _key_test(keys[i], term, j, anchor, exact)
+            keep = test if keep is None else keep & test
+        if absent & set(ks):  # a unit absent from the segment: no occurrence in it
+            keep &= np.repeat(np.asarray([k not in absent for k in ks]), np.diff(ends, prepend=0))
+        at = np.flatnonzero(keep)
+        owner = np.searchsorted(ends, at, side="right")  # each kept candidate's segment
+        local = local[at].astype(np.int64)
+        inside = (local >= anchor) & (local <= sizes[owner] - length + anchor)  # within its segment
+        cand = local + (firsts[owner] - anchor)  # the phrase's start, a position of the whole corpus
+        cand = cand if inside.all() else cand[inside]
         proven = {j: p for j, p in proven.items() if p is not None}
         cand = _check_units(self, cand, term, exact, anchor, proven, {anchor + 1, anchor})  # gaps: the keys'
         if exact and len(cand) and any(units.gaps[1:length]):  # the query writes separators between its units
