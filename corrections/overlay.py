@@ -39,6 +39,12 @@ CORRECTING = (TEXT, LAYER, STRUCTURE)
 PLACED = (TEXT, LAYER, STRUCTURE, ANNOTATION)
 #: The kinds that change a whole piece (one of each kind per piece).
 WHOLE_PIECE = (LAYER, STRUCTURE)
+#: A reading page's ``?text=`` asking for the text as imported, no correction applied (``reading_overlay``).
+AS_IMPORTED = "imported"
+#: A reading page's ``?annotations=`` hiding the readers' annotations (``reading_overlay``).
+ANNOTATIONS_HIDDEN = "hidden"
+#: The values ``reading_overlay`` reads of a reading page's parameters: any other is read as none.
+OVERLAY_VALUES = {"text": (AS_IMPORTED,), "annotations": (ANNOTATIONS_HIDDEN, *TAGS)}
 
 
 def anchor_of(p: Proposal) -> Anchor:
@@ -309,10 +315,10 @@ def reading_overlay(request, juan) -> JuanOverlay | None:
     beside it (not with ``?annotations=hidden``; only those tagged ``person`` with
     ``?annotations=person``, and so for each of ``models.TAGS``), or None when the reader asked for the text as
     imported (``?text=imported``) or the juan has neither."""
-    if request is not None and request.GET.get("text") == "imported":
+    if request is not None and request.GET.get("text") == AS_IMPORTED:
         return None
     overlay = juan_overlay(juan)
     shown = request.GET.get("annotations") if request is not None else None
-    overlay.show_notes = shown != "hidden"
+    overlay.show_notes = shown != ANNOTATIONS_HIDDEN
     overlay.tag = shown if shown in TAGS else None
     return overlay or None

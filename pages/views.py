@@ -26,8 +26,7 @@ from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_jua
 from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.pieces import is_classic
 from reader.places import edition_of_work, juan_by_slug, work_page_edition
-from corrections.models import TAGS
-from corrections.overlay import reading_overlay
+from corrections.overlay import OVERLAY_VALUES, reading_overlay
 from reader.reading import (CHOICES, carry_query, juan_layers, chapter_views, read_consistently, display_controls,
                             display_from_request, fit_to_layers, remember, show_layers, simplify_views)
 from search.backends import IndexUnavailable, SearchError, SearchQuery
@@ -43,11 +42,11 @@ MAX_LOOKUP = 40
 #: (``page_number``), the display settings carried in the URL (``reader.reading.CHOICES``:
 #: notes, layers, layout, script, size) and the corrected reading's (``text``, ``annotations``:
 #: ``corrections.overlay.reading_overlay``). The catalogue, class and work pages read none.
-READING_PARAMETERS = frozenset({"hl", "exact", "page", "text", "annotations", *CHOICES})
+READING_PARAMETERS = frozenset({"hl", "exact", "page", *OVERLAY_VALUES, *CHOICES})
 #: The values a reading page knows of those parameters that have a fixed set (``cached_page(values=…)``):
 #: any other is read as none (``?annotations=x1``, ``?text=x2``, ``?size=x3`` … each had the page built
 #: afresh and kept), so the page cache sends it to the page without it.
-READING_VALUES = {**CHOICES, "text": ("imported",), "annotations": ("hidden", *TAGS)}
+READING_VALUES = {**CHOICES, **OVERLAY_VALUES}
 
 
 def _highlighted(request, chapters, script: str = "traditional"):
