@@ -117,8 +117,8 @@ _reading_no: dict[str, int] = {}
 _char_no: dict[str, int] = {}
 _quotes: dict[tuple[str, str, str], int] = {}
 _windows: dict[tuple[str, str, str], int] = {}
-_classic: dict[tuple[str, str, str], int] = {}
-_classic_totals: dict[str, int] = {}
+#: The classics' own counts (``_classic_counts``), read at their first use.
+_classic: tuple[dict[tuple[str, str, str], int], dict[str, int]] | None = None
 _CLASSIC_SIDES = {"C" + side * width: width for side in "LR" for width in range(1, CLASSIC_WIDTH + 1)}
 _path = CONTEXT_PATH
 
@@ -138,10 +138,33 @@ def _key(reading: str, side: str, neighbours: str) -> int:
     return key
 
 
+def _rows(path: Path):
+    """The rows of the context table at ``path``, each ``(reading, side, neighbours, count)``;
+    ``ValueError`` naming the file and line for a malformed line."""
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        lines = fh.read().split("\n")
+    sides = _SIDES
+    for lineno, line in enumerate(lines, 1):
+        if not line or line[0] == "#":
+            continue
+        fields = line.split("\t")
+        if len(fields) != 4 or len(fields[0]) != 1 or not fields[3].isdigit() \
+                or (fields[1] not in sides and fields[1] not in _CLASSIC_SIDES
+                    and fields[1] not in ("N", "Q", "W", "CN")) \
+                or (fields[1] in sides and len(fields[2]) != len(fields[1])) \
+                or (fields[1] in _CLASSIC_SIDES and len(fields[2]) != _CLASSIC_SIDES[fields[1]]) \
+                or (fields[1] in ("Q", "W") and fields[2].count("_") != 1):
+            raise ValueError(f"{path}:{lineno}: expected READING<TAB>L|R|LL|RR|LLL|RRR|N|Q|W|CN|CL|CR|CLL|CRR"
+                             f"<TAB>NEIGHBOURS<TAB>COUNT, got {line!r}")
+        reading, side, near, count = fields
+        yield reading, side, near, int(count)
+
+
 def _load() -> dict[str, int]:
-    """Read the context table once; ``ValueError`` naming the file and line for a malformed line.
+    """Read the context table once, but the classics' own counts (``_classic_counts``, read
+    where ``scores`` uses them); ``ValueError`` naming the file and line for a malformed line.
     The pairs are kept as two sorted arrays (about 4 MB for 310,000 pairs), not a dict."""
-    global _totals, _keys, _counts, _reading_no, _char_no, _quotes, _windows, _classic, _classic_totals
+    global _totals, _keys, _counts, _reading_no, _char_no, _quotes, _windows
     if _totals is not None:
         return _totals
     with _lock:
@@ -150,36 +173,17 @@ def _load() -> dict[str, int]:
         totals: dict[str, int] = {}
         quotes: dict[tuple[str, str, str], int] = {}
         windows: dict[tuple[str, str, str], int] = {}
-        classic: dict[tuple[str, str, str], int] = {}
-        classic_totals: dict[str, int] = {}
         rows: list[tuple[str, str, str, int]] = []
-        with gzip.open(_path, "rt", encoding="utf-8") as fh:
-            lines = fh.read().split("\n")
-        sides = _SIDES
-        for lineno, line in enumerate(lines, 1):
-            if not line or line[0] == "#":
-                continue
-            fields = line.split("\t")
-            if len(fields) != 4 or len(fields[0]) != 1 or not fields[3].isdigit() \
-                    or (fields[1] not in sides and fields[1] not in _CLASSIC_SIDES
-                        and fields[1] not in ("N", "Q", "W", "CN")) \
-                    or (fields[1] in sides and len(fields[2]) != len(fields[1])) \
-                    or (fields[1] in _CLASSIC_SIDES and len(fields[2]) != _CLASSIC_SIDES[fields[1]]) \
-                    or (fields[1] in ("Q", "W") and fields[2].count("_") != 1):
-                raise ValueError(f"{_path}:{lineno}: expected READING<TAB>L|R|LL|RR|LLL|RRR|N|Q|W|CN|CL|CR|CLL|CRR"
-                                 f"<TAB>NEIGHBOURS<TAB>COUNT, got {line!r}")
-            reading, side, near, count = fields
-            if side == "CN":
-                classic_totals[reading] = int(count)
-            elif side in _CLASSIC_SIDES:
-                classic[(reading, side[1:], near)] = int(count)
-            elif side in ("Q", "W"):
+        for reading, side, near, count in _rows(_path):
+            if side == "CN" or side in _CLASSIC_SIDES:
+                continue  # the classics' own counts: _classic_counts
+            if side in ("Q", "W"):
                 before, _, after = near.partition("_")
-                (quotes if side == "Q" else windows)[(reading, before, after)] = int(count)
+                (quotes if side == "Q" else windows)[(reading, before, after)] = count
             elif side == "N":
-                totals[reading] = int(count)
+                totals[reading] = count
             else:
-                rows.append((reading, side, near, int(count)))
+                rows.append((reading, side, near, count))
         readings = sorted(totals | {r: 0 for r, _, _, _ in rows})
         chars = sorted({c for _, _, near, _ in rows for c in near})
         if len(readings) >= 1 << _READING_BITS or len(chars) >= (1 << _NEIGHBOUR_BITS) - 1:
@@ -192,17 +196,38 @@ def _load() -> dict[str, int]:
         _keys = keys[order]
         _counts = np.array([n for _, _, _, n in rows], dtype=np.int32)[order]
         _quotes, _windows = quotes, windows
-        _classic, _classic_totals = classic, classic_totals
         _totals = totals
         return totals
+
+
+def _classic_counts() -> tuple[dict[tuple[str, str, str], int], dict[str, int]]:
+    """The classics' own counts: ``{(reading, side, neighbours): count}`` of the ``CL``, ``CR``,
+    ``CLL`` and ``CRR`` rows (side ``L``, ``R``, ``LL``, ``RR``) and ``{reading: count}`` of the
+    ``CN`` rows, read from the context table at their first use: ``scores`` in the ``CLASSIC``
+    layer with ``CLASSIC_WEIGHT`` set (never with the shipped None: 27,660 rows not read)."""
+    global _classic
+    found = _classic
+    if found is None:
+        with _lock:
+            found = _classic
+            if found is None:
+                classic: dict[tuple[str, str, str], int] = {}
+                totals: dict[str, int] = {}
+                for reading, side, near, count in _rows(_path):
+                    if side == "CN":
+                        totals[reading] = count
+                    elif side in _CLASSIC_SIDES:
+                        classic[(reading, side[1:], near)] = count
+                found = _classic = classic, totals
+    return found
 
 
 def reload(path: Path = CONTEXT_PATH) -> None:
     """Read the counts from ``path`` at the next use (the build reads the table it has just
     written to prune the library's windows by what the neighbours decide)."""
-    global _totals, _path
+    global _totals, _classic, _path
     with _lock:
-        _totals, _path = None, Path(path)
+        _totals, _classic, _path = None, None, Path(path)
 
 
 def _count(reading: str, side: str, neighbours: str, alternatives: Mapping[str, str] | None = None) -> int:
@@ -223,9 +248,9 @@ def _classic_count(reading: str, side: str, neighbours: str, alternatives: Mappi
     """How often the classics' own text prints ``reading`` with ``neighbours`` on ``side`` (``_count``
     for the ``CL``/``CR``/``CLL``/``CRR`` rows)."""
     if alternatives and any(c in alternatives for c in neighbours):
-        return sum(_classic.get((reading, side, "".join(x)), 0)
+        return sum(_classic_count(reading, side, "".join(x))
                    for x in product(*(alternatives.get(c, c) for c in neighbours)))
-    return _classic.get((reading, side, neighbours), 0)
+    return _classic_counts()[0].get((reading, side, neighbours), 0)
 
 
 def scores(readings, before: str, after: str, alternatives: Mapping[str, str] | None = None,
@@ -250,34 +275,39 @@ def scores(readings, before: str, after: str, alternatives: Mapping[str, str] | 
     readings = list(readings)
     total = sum(totals.get(r, 0) for r in readings)
     prior = {r: (totals.get(r, 0) + 0.5) / (total + 0.5 * len(readings)) for r in readings}
-    classic = layer == CLASSIC and CLASSIC_WEIGHT is not None and bool(_classic_totals)
+    classic_totals = _classic_counts()[1] if layer == CLASSIC and CLASSIC_WEIGHT is not None else None
+    classic = bool(classic_totals)
     base = prior
     if classic:
-        seen_c = sum(_classic_totals.get(r, 0) for r in readings)
-        base = {r: (_classic_totals.get(r, 0) + CLASSIC_WEIGHT * prior[r]) / (seen_c + CLASSIC_WEIGHT)
+        seen_c = sum(classic_totals.get(r, 0) for r in readings)
+        base = {r: (classic_totals.get(r, 0) + CLASSIC_WEIGHT * prior[r]) / (seen_c + CLASSIC_WEIGHT)
                 for r in readings}
     out = {r: math.log(p) for r, p in base.items()}
     for side, text in (("L", before), ("R", after)):
-        share = prior
-        for width in range(1, min(WIDTH, len(text)) + 1):
-            x = text[-width:] if side == "L" else text[:width]
-            n = {r: _count(r, side * width, x, alternatives) for r in readings}
-            seen = sum(n.values())
-            if seen:
-                share = {r: (n[r] + SMOOTH * share[r]) / (seen + SMOOTH) for r in readings}
+        share = _beside(prior, readings, side, text, WIDTH, _count, SMOOTH, alternatives)
         if classic:
             moved = {r: base[r] * share[r] / prior[r] for r in readings}
             z = sum(moved.values())
             share = {r: v / z for r, v in moved.items()}
-            for width in range(1, min(CLASSIC_WIDTH, len(text)) + 1):
-                x = text[-width:] if side == "L" else text[:width]
-                n = {r: _classic_count(r, side * width, x, alternatives) for r in readings}
-                seen = sum(n.values())
-                if seen:
-                    share = {r: (n[r] + CLASSIC_WEIGHT * share[r]) / (seen + CLASSIC_WEIGHT) for r in readings}
+            share = _beside(share, readings, side, text, CLASSIC_WIDTH, _classic_count, CLASSIC_WEIGHT, alternatives)
         for r in readings:
             out[r] += math.log(share[r] / base[r])
     return out
+
+
+def _beside(share: dict[str, float], readings: list, side: str, text: str, width: int, count, weight: float,
+            alternatives: Mapping[str, str] | None) -> dict[str, float]:
+    """``share`` (each reading's estimate) moved by the counts (``count``: ``_count`` or
+    ``_classic_count``) of the readings beside one, then two, … up to ``width`` characters of
+    ``text`` on ``side`` (``L``: its end, ``R``: its start), each width's counts added to the
+    narrower estimate weighing ``weight`` places: ``(c(r, x) + W * share(r)) / (c(x) + W)``."""
+    for w in range(1, min(width, len(text)) + 1):
+        x = text[-w:] if side == "L" else text[:w]
+        n = {r: count(r, side * w, x, alternatives) for r in readings}
+        seen = sum(n.values())
+        if seen:
+            share = {r: (n[r] + weight * share[r]) / (seen + weight) for r in readings}
+    return share
 
 
 def quoted(readings, before: str, after: str) -> str | None:
