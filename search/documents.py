@@ -36,6 +36,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from characters.passages import join_runs
 from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, READINGS,
                                        RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
 from corrections.overlay import juan_overlay
@@ -189,8 +190,10 @@ def section_passages(section, pieces, note_of: dict | None = None) -> list[Passa
     it is a part of (``commentators.reading_groups``): parts of one note that follow each
     other in ``pieces`` with the same layer and commentator are one passage."""
     passages: list[Passage] = []
-    runs: dict[str, list] = {}  # continuous passages: the classic, records, main text of other layers
-    singles = []  # one passage each: notes
+    # (layer, continuous, piece): a continuous layer (the classic, records, main text of other
+    # layers) is one passage, a note one each (characters.passages.join_runs, the rule the folding
+    # evaluation reads its texts by)
+    items: list[tuple[str, bool, object]] = []
     byline = byline_pieces(section, pieces)  # the section's byline: metadata, not text
     for p in pieces:
         if p.position in byline:
@@ -198,23 +201,24 @@ def section_passages(section, pieces, note_of: dict | None = None) -> list[Passa
         layer = piece_layer(p)
         if p.kind == LABEL:
             if layer == CLASSIC:
-                singles.append(("title", p))  # 經: a structural label, searched as a title
+                items.append(("title", False, p))  # 經: a structural label, searched as a title
             continue  # a marker word (注, 疏, 音義): a label, in no passage
         if p.kind == RECORD:
-            runs.setdefault("record", []).append(p)
+            items.append(("record", True, p))
         elif p.kind == RECORD_NOTE:
-            singles.append(("record_note", p))
-        elif layer == CLASSIC or p.kind not in NOTE_KINDS:
-            runs.setdefault(layer, []).append(p)
+            items.append(("record_note", False, p))
         else:
-            singles.append((layer, p))
-    for layer in sorted(runs, key=LAYERS.index):
+            items.append((layer, layer == CLASSIC or p.kind not in NOTE_KINDS, p))
+    grouped = join_runs(items, LAYERS)
+    notes = sum(not continuous for _, continuous, _ in items)  # the last passages, one piece each
+    for layer, group in grouped[:len(grouped) - notes]:
         parts, offset = [], 0
-        for p in runs[layer]:
+        for p in group:
             parts.append(Part(p, "text", offset, len(p.text)))
             offset += len(p.text)
         key = {CLASSIC: "text", "record": "record"}.get(layer, layer)
-        passages.append(Passage(layer, f"s{section.position}.{key}", "".join(p.text for p in runs[layer]), parts))
+        passages.append(Passage(layer, f"s{section.position}.{key}", "".join(p.text for p in group), parts))
+    singles = [(layer, group[0]) for layer, group in grouped[len(grouped) - notes:]]
     for layer, group in _join_note_parts(singles, note_of or {}):
         parts, text = [], ""
         for p in group:

@@ -8,6 +8,7 @@ Usage::
     .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002   # and a work to tune on
     .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005   # the two tuning sets of docs/searching.md
     .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005 --classic-weight 10   # the classic's places read by the classics' counts too (not shipped)
+    .venv/bin/python characters/scripts/evaluate_folding.py --examples 3   # and every wrong find, three places of each in context
 
 The set is ``characters/data/variant_eval.tsv`` (``characters.scripts.evaluation`` reads and scores it).
 Script-aware search is measured three ways: against labels from the books (the simplified
@@ -15,7 +16,9 @@ Script-aware search is measured three ways: against labels from the books (the s
 ``characters.scripts.script_labels``; docs/decisions/0021); on the works held out of the
 reading counts (``build_reading_context.HELD_OUT``), converted to simplified characters with
 OpenCC and labelled by their own characters (``evaluation.score_held_out``); and, as first
-measured, against OpenCC's dictionary.
+measured, against OpenCC's dictionary. Every text is read in the passages the index reads
+(``characters.passages.join_runs``: the classic one passage across its notes, each note one), so a
+reading is decided from the neighbours the index gives it.
 ``--draft`` counts characters in ``../shared/corpus`` and reads the variant tables in
 ``../shared/data`` (see ``characters/scripts/build_fold_table.py``), and prints a new draft of the file
 to standard output: the 300 most frequent classes, a class being a head character (an MOE
@@ -116,9 +119,13 @@ def draft(corpus: Path, data: Path, size: int) -> str:
 
 
 def _wrong_by(d: evaluation.Direction, top: int = 8) -> str:
-    """The most frequent wrong finds of ``d`` by query, character printed and cause, one line."""
+    """The most frequent wrong finds of ``d`` by query, character printed and cause, one line;
+    with ``Direction.examples`` (``--examples``), every one, each with its places in context."""
     if not d.wrong_by:
         return ""
+    if d.examples:
+        return "".join(f"\n    {q} finding {c} {cause} {n}: " + " | ".join(d.examples.get((q, c, cause), ()))
+                       for (q, c, cause), n in d.wrong_by.most_common())
     return "\n    wrong finds by cause: " + ", ".join(
         f"{q} finding {c} {cause} {n}" for (q, c, cause), n in d.wrong_by.most_common(top))
 
@@ -135,6 +142,9 @@ def main(argv=None) -> int:
     ap.add_argument("--classic-weight", type=float, metavar="W",
                     help="read a place of the classic's layer by the classics' own counts too, the library's "
                          "estimate weighing W places (characters.readings.CLASSIC_WEIGHT; measured, not shipped)")
+    ap.add_argument("--examples", type=int, default=0, metavar="N",
+                    help="print every wrong find of the held-out and tuning sets by query, character printed "
+                         "and cause, with N of its places in context")
     args = ap.parse_args(argv)
     if args.classic_weight is not None:
         readings.CLASSIC_WEIGHT = args.classic_weight
@@ -168,9 +178,11 @@ def main(argv=None) -> int:
               + (f"\n    false {' '.join(d.false[:10])}" if d.false else "")
               + _wrong_by(d))
     for work in build_reading_context.HELD_OUT:
-        held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word)
+        held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
+                                            examples=args.examples)
         d = held.direction
-        print(f"script-aware search, held out: {work} ({held.places} characters, left out of the reading counts), "
+        print(f"script-aware search, held out: {work} ({held.places} characters, {held.unlabelled} of them a 俗字 of "
+              f"several characters, unlabelled; left out of the reading counts), "
               f"converted to simplified with OpenCC t2s, labelled by its own characters")
         print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
               f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
@@ -185,11 +197,13 @@ def main(argv=None) -> int:
             left = build_reading_context.without_work(args.corpus, work, Path(tmp) / "context.tsv.gz")
             readings.reload(Path(tmp) / "context.tsv.gz")
             simplified._decided_key.cache_clear()
-            held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word)
+            held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
+                                            examples=args.examples)
         readings.reload(readings.CONTEXT_PATH)
         simplified._decided_key.cache_clear()
         d = held.direction
-        print(f"script-aware search, tuning set: {work} ({held.places} characters, its own counts taken out of "
+        print(f"script-aware search, tuning set: {work} ({held.places} characters, {held.unlabelled} unlabelled; "
+              f"its own counts taken out of "
               f"the reading table, {left} rows with them), converted to simplified with OpenCC t2s")
         print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
               f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%)" + _wrong_by(d))

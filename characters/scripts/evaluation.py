@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from characters import simplified as sc
+from characters.folding import TEXT, char_kind, fold_char
+from characters.gaiji import GAIJI, gaiji_key
+from characters.passages import join_runs
 from characters.readings import CLASSIC
-from characters.folding import fold_char
 from characters.scripts.build_fold_table import read_opencc
 from characters.scripts.script_labels import _match_key, _t2s, is_han
 
@@ -137,6 +139,9 @@ class Direction:
     #: the last ``'undecided'`` (every reading still in play finds it), ``'read as Q'`` (decided as
     #: the query's reading) or ``'folded'`` (no reading key: the folding joins them)
     wrong_by: Counter = field(default_factory=Counter)
+    #: some wrong finds of each ``wrong_by`` entry with their context, ``"file: 八個字[字]八個字"``
+    #: (``score_held_out``'s ``examples``)
+    examples: dict = field(default_factory=dict)
 
     def pair(self, found: bool, example: str, distinct: bool = True) -> None:
         """Count one occurrence a query stands for, ``found`` or not; a missed one keeps
@@ -328,17 +333,18 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
       simplified edition prints that form (or leaves the traditional character it stands for).
 
     ``pairs``: the aligned places (``script_labels.Pair``) of the two texts; keys are computed
-    line by line as in ``keyed``, each line cut into its main text and its notes (``labelled_runs``),
-    each run read with its layer (``layers`` False: with none). ``same_word`` (``variant_table_pairs``): a wrong find whose two
+    over the passages the index reads (``labelled_runs``: a line's main text one passage across its
+    notes, each note one), each read with its layer (``layers`` False: with none); a traditional
+    edition's keys depend on no neighbour (``characters.simplified.text_keys``). ``same_word`` (``variant_table_pairs``): a wrong find whose two
     characters are such a pair is also counted in ``Direction.same_word``."""
     table = sc._load()
 
     def keys_by_place(text: str, script: str) -> dict[tuple[int, int], str]:
         out = {}
-        for n, line in enumerate(text.split("\n")):
-            for layer, cols in labelled_runs(line):
-                codes = "".join(line[i] for i in cols)
-                out.update(((n, i), k) for i, k in zip(cols, sc.text_keys(codes, script, layer if layers else None)))
+        lines = text.split("\n")
+        for layer, places in labelled_runs(text):
+            codes = "".join(lines[n][i] for n, i in places)
+            out.update(zip(places, sc.text_keys(codes, script, layer if layers else None)))
         return out
 
     t_plain = re.sub(r"<pb:[^>]*>|^#.*$", lambda m: " " * len(m.group()), traditional_text, flags=re.M)
@@ -386,58 +392,96 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
 # ------------------------------------------------------ held-out texts made simplified
 
 
-#: What ends a context in a held-out juan besides a line: the brackets and column break of a
-#: Kanripo note (``(…/…)``), so that a note's characters are not read as the main text's neighbours.
-_SEGMENT_BREAK = re.compile(r"[()/]")
-#: ``held_out_runs``: the same breaks, kept, to tell a note's runs from the main text's.
-_NOTE_MARKS = re.compile(r"([()/])")
 #: The layer ``held_out_runs`` and ``labelled_runs`` give a note (``reader.pieces.COMMENTARY``).
 NOTE_LAYER = "commentary"
+#: The order of the layers for ``characters.passages.join_runs`` (the classic's passage first).
+_LAYERS = (CLASSIC, NOTE_LAYER)
 _MANDOKU_NOISE = re.compile(r"<pb:[^>]*>|<md:[^>]*>|^#.*$|&KR\d+;", re.M)
+#: ``held_out_segments``: a note's brackets and column break, kept by the split.
+_NOTE_MARKS = re.compile(r"([()/])")
+#: A mandoku file's org header lines (``#+TITLE: …``, the mode line).
+_ORG_HEADER = re.compile(r"^#.*$", re.M)
+#: A note closed at a printed line's end and reopened on the next (``)¶`` + line end, page breaks
+#: and blank lines, the next line's indentation, ``(``): the same note (``reader.importers.mandoku``).
+_NOTE_GOES_ON = re.compile(r"\)¶?\n(?:(?:<pb:[^>]*>|<md:[^>]*>)?¶?\n)*[\u3000 ]*\(")
+#: Layout of a mandoku file that is no unit of text: page breaks, ``<md:…>``, line ends and a
+#: note's column break ``/``.
+_MANDOKU_LAYOUT = re.compile(r"<pb:[^>]*>|<md:[^>]*>|¶|\n|/")
+_ENTITY_OR_CHAR = re.compile(rf"{GAIJI.pattern}|.", re.S)
+
+
+def units(text: str) -> str:
+    """``text`` as the units search reads (``search.analysis.analyse``'s ``codes``): a gaiji
+    entity (``&KR1969;``) one unit, its ``characters.gaiji.gaiji_key``; separators, invisibles and
+    selectors (``characters.folding.char_kind`` other than ``TEXT``) no unit; every other code
+    point itself."""
+    out = []
+    for m in _ENTITY_OR_CHAR.finditer(text):
+        u = m.group()
+        if len(u) > 1 or u == "\x01":
+            out.append(gaiji_key(u))
+        elif char_kind(u) == TEXT:
+            out.append(u)
+    return "".join(out)
 
 
 def held_out_segments(text: str) -> list[str]:
-    """The Han runs of a Kanripo (mandoku) juan that an index reads as one context each: header
+    """The Han runs of a Kanripo (mandoku) juan that the reading counts are taken over
+    (``build_reading_context``: the shipped ``reading_context.tsv.gz`` was counted so): header
     lines, page breaks and gaiji entities dropped, printed lines joined (``¶`` and the line end
     go), then cut at a note's brackets and column break and at paragraph ends; only Han
-    characters are kept in each run."""
-    return [han for _, han in held_out_runs(text)]
-
-
-def held_out_runs(text: str) -> list[tuple[str, str]]:
-    """``held_out_segments`` with each run's layer: ``(layer, han)``, the layer
-    ``characters.readings.CLASSIC`` for the full-size text and ``NOTE_LAYER`` for a note's small
-    print ``(…/…)`` (Kanripo closes a note at each printed line's end and reopens it on the next)."""
+    characters are kept in each run. Not what the index reads (``held_out_runs``)."""
     text = _MANDOKU_NOISE.sub("", text).replace("¶\n", "").replace("¶", "")
     out = []
     for para in text.split("\n"):
-        layer = CLASSIC
         for seg in _NOTE_MARKS.split(para):
-            if seg in ("(", ")"):
-                layer = NOTE_LAYER if seg == "(" else CLASSIC
-                continue
             han = "".join(ch for ch in seg if is_han(ch))
-            if han and seg != "/":
-                out.append((layer, han))
+            if han:
+                out.append(han)
     return out
 
 
-def labelled_runs(line: str) -> list[tuple[str, list[int]]]:
-    """The runs of one line of a plain-text edition with notes in 【】 (the shared 儀禮釋宮增注):
-    ``(layer, [the columns of its Han characters])``, the main text ``characters.readings.CLASSIC``
-    and each note ``NOTE_LAYER``, each a context of its own as ``held_out_runs`` cuts a juan."""
-    out: list[tuple[str, list[int]]] = []
-    layer, cols = CLASSIC, []
-    for i, ch in enumerate(line):
-        if ch in "【】":
-            if cols:
-                out.append((layer, cols))
-            layer, cols = (NOTE_LAYER if ch == "【" else CLASSIC), []
-        elif is_han(ch):
-            cols.append(i)
-    if cols:
-        out.append((layer, cols))
-    return out
+def held_out_runs(text: str) -> list[tuple[str, str]]:
+    """The passages of a Kanripo (mandoku) juan as the index reads them, ``(layer, units)``: the
+    full-size text, the layer ``characters.readings.CLASSIC``, is one passage across its notes,
+    printed lines and page breaks, and each note's small print ``(…/…)``, ``NOTE_LAYER``, one
+    passage of its own across the printed lines it runs over (Kanripo closes a note at each
+    line's end and reopens it on the next) and its column breaks (``characters.passages.join_runs``,
+    the rule ``search.documents.section_passages`` cuts a section by). ``units`` as the index reads
+    them: a gaiji is one unit, punctuation none. The org header lines go. The index's
+    sections (cut at closers and for size, ``reader.importers.mandoku``) end a classic passage
+    where this reads on, and its importer keeps the printed header and trailer lines (collection,
+    title and closing lines) and a note's ``○`` 音義 apart; ``tests/test_script.py`` measures the
+    difference on a juan."""
+    text = _MANDOKU_LAYOUT.sub("", _NOTE_GOES_ON.sub("", _ORG_HEADER.sub("", text)))
+    items = []
+    for n, seg in enumerate(re.split(r"[()]", text)):   # odd pieces are inside a note's brackets
+        run = units(seg)
+        if run:
+            items.append((NOTE_LAYER, False, run) if n % 2 else (CLASSIC, True, run))
+    return [(layer, "".join(group)) for layer, group in join_runs(items, _LAYERS)]
+
+
+def labelled_runs(text: str) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The passages of a plain-text edition with notes in 【】 (the shared 儀禮釋宮增注) as the index
+    reads them: ``(layer, [(line, column) of each of its Han characters])``, the main text one
+    passage ``characters.readings.CLASSIC`` across its notes and lines (the book's lines are
+    paragraphs of one section: ``reader.importers.plaintext``), each note one passage ``NOTE_LAYER``
+    (``characters.passages.join_runs``). The importer keeps the 提要's lines apart (collection line,
+    title, class, the humble 【臣】, the editors' names), which this reads with the main text."""
+    items = []
+    for n, line in enumerate(text.split("\n")):
+        layer, cols = CLASSIC, []
+        for i, ch in enumerate(line):
+            if ch in "【】":
+                if cols:
+                    items.append((layer, layer == CLASSIC, cols))
+                layer, cols = (NOTE_LAYER if ch == "【" else CLASSIC), []
+            elif is_han(ch):
+                cols.append((n, i))
+        if cols:
+            items.append((layer, layer == CLASSIC, cols))
+    return [(layer, [place for run in group for place in run]) for layer, group in join_runs(items, _LAYERS)]
 
 
 def to_simplified(han: str) -> str:
@@ -453,39 +497,56 @@ class HeldOut:
     """Traditional queries on a held-out text made simplified (``score_held_out``): ``direction``
     (recall and precision as in ``score_labelled``, labels: the original characters), and for
     the ambiguous forms, ``decided``: ``{(form, original character): (read as it, read as
-    another, undecided)}``."""
+    another, undecided)}``; ``places``: the units read; ``unlabelled``: of those, the places where
+    the juan prints a simplified-only form that stands for several characters (参 for 參 or 蔘, 夹
+    for 夾 or 裌: a 俗字 that the simplification later adopted), which say no character to label by
+    and are left out of the precision."""
 
     direction: Direction
     decided: dict
     places: int = 0
+    unlabelled: int = 0
 
 
-def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), layers: bool = True) -> HeldOut:
+def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), layers: bool = True,
+                   examples: int = 0, passages=None) -> HeldOut:
     """Traditional queries on traditional juans (``paths``, Kanripo mandoku files) converted to
     simplified characters (``to_simplified``), labelled by the characters they were converted
     from. The juans must be left out of the reading counts
     (``characters.scripts.build_reading_context.HELD_OUT``). At each place where the conversion
     prints a simplified form for a character it may stand for, a search for the original
     character must find it (recall); of what those searches find, the share whose original is
-    the character searched for (precision). Keys as the index makes them for a simplified
-    edition (``characters.simplified.text_keys``), one context per ``held_out_runs`` run, read
-    with its layer (``layers`` False: with none).
+    the character searched for (precision); a place where the juan prints a simplified-only form
+    of several characters (``HeldOut.unlabelled``) is left out. Keys as the index makes them for
+    a simplified edition (``characters.simplified.text_keys``), over the passages the index reads
+    (``held_out_runs``), each read with its layer (``layers`` False: with none).
     ``same_word`` (``variant_table_pairs``): a wrong find whose two characters (folded) are such
-    a pair is also counted in ``Direction.same_word``."""
+    a pair is also counted in ``Direction.same_word``. ``examples``: how many wrong finds of each
+    query, original character and cause ``Direction.examples`` shows with their context (of the
+    places read by a reading key, the first in the juans). ``passages``: how a juan's text is cut into
+    ``(layer, units)`` passages, ``held_out_runs`` when None (a test gives the index's own)."""
     same_folded = {frozenset(fold_char(c) for c in pair) for pair in same_word}
     table = sc._load()
     d = Direction("traditional queries, simplified text (labels: the original characters)", missed=[], false=[])
     by_key: dict[str, Counter] = {}
     decided: dict[tuple[str, str], list[int]] = {}
     queries: set[str] = set()
-    places = 0
+    places = unlabelled = 0
+    context: dict[tuple[str, str], list[str]] = {}   # (reading key, original character): examples
     for path in paths:
-        for layer, orig in held_out_runs(path.read_text(encoding="utf-8")):
+        for layer, orig in (passages or held_out_runs)(path.read_text(encoding="utf-8")):
             simp = to_simplified(orig)
             keys = sc.text_keys(simp, sc.SIMPLIFIED, layer if layers else None)
             places += len(orig)
-            for form, book, key in zip(simp, orig, keys):
+            for i, (form, book, key) in enumerate(zip(simp, orig, keys)):
+                if table.get(book, ("",))[0] == "simplified" and len(table[book][1]) > 1:
+                    unlabelled += 1   # a 俗字 the juan prints (参, 夹): it does not say which character
+                    continue
                 by_key.setdefault(key, Counter())[fold_char(book)] += 1
+                if examples and sc.reading_of_key(key) is not None:
+                    seen = context.setdefault((key, fold_char(book)), [])
+                    if len(seen) < examples:
+                        seen.append(f"{path.name}: {orig[max(0, i - 8):i]}[{book}]{orig[i + 1:i + 9]}")
                 if form not in table or book == form:
                     continue
                 if fold_char(book) not in _folded_readings(form) | {fold_char(form)}:
@@ -509,4 +570,6 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), l
                 for c, m in found.items():
                     if c != fq:
                         d.wrong_by[(q, c, _cause(key))] += m
-    return HeldOut(d, {k: tuple(v) for k, v in decided.items()}, places)
+                        shown = d.examples.setdefault((q, c, _cause(key)), [])
+                        shown.extend(context.get((key, c), ())[:max(0, examples - len(shown))])
+    return HeldOut(d, {k: tuple(v) for k, v in decided.items()}, places, unlabelled)
