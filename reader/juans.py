@@ -189,7 +189,9 @@ def juan_contents(juans) -> None:
     the book's text, an untitled first chapter named by the chapter it goes on with (the last
     titled one of the juans before: 周禮注疏 卷二 goes on with 〈天官冢宰第一〉), and
     ``appendices``, the titles of its editors' 考證 chapters (卷二考證), which are the juan's
-    appendix, not its contents."""
+    appendix, not its contents. No chapter of front or back matter (Kanripo's file 0, a
+    label of ``_MATTER``: 序, 目錄, 提要 …) goes on into the next juan: 毛詩注疏 卷一 opens
+    with 國風 周南 and no chapter title, not inside 〈傳述人〉, the last chapter of 卷首."""
     last: Content | None = None
     for juan in juans:
         juan.contents, juan.appendices = [], []
@@ -201,6 +203,8 @@ def juan_contents(juans) -> None:
                 juan.contents.append(last)
             elif k == 0 and last is not None:
                 juan.contents.append(Content(last.title, last.category, continued=True))
+        if juan.number == 0 or _MATTER.search(juan.label or ""):
+            last = None
 
 
 #: Most characters of a juan's name in a link to the previous or next juan.
