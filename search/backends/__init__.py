@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.core.signals import setting_changed
-from django.dispatch import receiver
 from django.utils.module_loading import import_string
 
 from .base import BaseSearchBackend, Hit, IndexBusyError, IndexUnavailable, SearchError, SearchQuery, SearchResults
@@ -17,16 +15,18 @@ __all__ = ["get_search_backend", "BaseSearchBackend", "Hit", "IndexBusyError", "
            "SearchQuery", "SearchResults"]
 
 #: ``{alias: (a copy of its settings, the backend made from them)}``: one backend object per
-#: alias, made again when its settings differ (a backend keeps nothing but its settings: the
-#: indexes it opens are held by its class, keyed by path).
+#: alias, made again when its settings differ from the copy, the one way a backend is made anew
+#: (a backend keeps nothing but its settings: the indexes it opens are held by its class, keyed
+#: by path; an alias whose settings come back equal may have its old object back).
 _backends: dict[str, tuple[dict, BaseSearchBackend]] = {}
 
 
 def get_search_backend(alias: str = "default") -> BaseSearchBackend:
     """The backend configured under ``alias``; raises ``ImproperlyConfigured`` if unknown.
     The same object while the alias's settings stay equal (a search asks for it several
-    times: ~5 µs each to make one); a changed ``SEARCH_BACKENDS``, replaced
-    (``override_settings``, pytest-django's ``settings``) or edited in place, makes a new one."""
+    times: ~5 µs each to make one). Each call compares the alias's settings with the copy the
+    backend was made from, so a changed ``SEARCH_BACKENDS``, replaced (``override_settings``,
+    pytest-django's ``settings``) or edited in place (a key of the alias's dict), makes a new one."""
     try:
         params = settings.SEARCH_BACKENDS[alias]
     except KeyError:
@@ -39,10 +39,3 @@ def get_search_backend(alias: str = "default") -> BaseSearchBackend:
     backend = import_string(params.pop("BACKEND"))(alias, params)
     _backends[alias] = (kept, backend)
     return backend
-
-
-@receiver(setting_changed)
-def _forget_backends(setting, **kwargs) -> None:
-    """Drop the backends made when ``SEARCH_BACKENDS`` changes (Django's ``setting_changed``)."""
-    if setting == "SEARCH_BACKENDS":
-        _backends.clear()
