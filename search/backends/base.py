@@ -162,8 +162,10 @@ class HitPassage:
     _plain: bool | None = field(default=None, repr=False, compare=False)
 
     def piece_at(self, offset: int) -> int:
-        """The position of the piece holding code point ``offset`` of the passage."""
-        return self.piece_starts[self._piece_index(offset)][0]
+        """The position of the piece holding code point ``offset`` of the passage; a passage of
+        one piece (most) answers without a search."""
+        starts = self.piece_starts
+        return starts[0 if len(starts) <= 1 else self._piece_index(offset)][0]
 
     def piece_start(self, offset: int) -> int:
         """Where the piece holding code point ``offset`` starts in the passage."""
@@ -203,9 +205,7 @@ class Hit:
         once; a passage of one piece (most) answers without a search."""
         piece = self._piece
         if piece is None:
-            p = self.passage
-            starts = p.piece_starts
-            piece = self._piece = starts[0 if len(starts) <= 1 else p._piece_index(self.start)][0]
+            piece = self._piece = self.passage.piece_at(self.start)
         return piece
 
     @property
