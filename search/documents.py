@@ -32,7 +32,6 @@ hit can name (and link to) the exact piece it falls in.
 """
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -128,12 +127,6 @@ class SearchDocument:
     #: The script of the passage's edition (``Edition.script``): search keys its ambiguous
     #: simplified forms by it (``search.analysis.analyse``).
     script: str = "traditional"
-
-    def piece_at(self, offset: int) -> int:
-        """Position of the piece containing code-point ``offset`` of ``text``."""
-        starts = [s for _, s in self.piece_starts]
-        i = max(bisect.bisect_right(starts, offset) - 1, 0)
-        return self.piece_starts[i][0]
 
 
 @dataclass
