@@ -20,7 +20,8 @@ from rest_framework.views import APIView
 from corrections.overlay import juan_overlay
 from reader.importers.mandoku.commentators import in_reading_order
 from reader.models import CLASSIC_TEXT, Edition, Juan, Piece, Section, Work
-from reader.person_names import spellings, works_of_people
+from reader.person_names import works_of_people
+from reader.printed_people import typed_spellings
 from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
 from search.forms import SearchForm
@@ -136,8 +137,8 @@ class WorkList(generics.ListAPIView):
         if title:
             qs = qs.filter(title__icontains=title)
         author = self.request.query_params.get("author")
-        if author:  # any name of the person (reader.person_names: 范甯 finds 范寧's works too)
-            names, named = spellings(author), Q()
+        if author:  # any name of the person (reader.printed_people: 范甯 finds 范寧's works too)
+            names, named = typed_spellings(author), Q()
             for name in names:
                 named |= Q(author__icontains=name)
             qs = qs.filter(named | Q(kanripo_id__in=works_of_people(names)))

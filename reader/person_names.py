@@ -14,14 +14,29 @@ the same dynasty and
   person's name spelt two ways is one name; or
 * one is an emperor's temple name (two characters ending in 宗, 祖 or 帝) and the other that name
   followed by his own name or title (玄宗 and 玄宗明皇帝, 高宗 and 高宗弘曆, 世宗 and 世宗胤禛).
+* both fold as one (``characters.folding.fold``: 房玄齡 and 房玄齢, 洪咨夔 and 洪咨虁).
 
 Of one person's names, the one written is the one the most works of the catalogue use (玄宗: two
 works, 玄宗明皇帝 one; 劉績 two, 鎦績 one); on a tie, the one whose characters the shared corpus
 writes more often (``characters/data/corpus_frequencies.tsv``: 范寧, for 寧 is written 4,744
-times and 甯 1,078), the spelling a reader is likelier to type. Every form finds the same notes
-(``person_name`` folds a search's commentator as the importer folds the notes'). A name the
-books print with characters search folds as one (a byline's 衛湜, the catalogue's 衞湜; 陸徳明 and
-陸德明) is the catalogue's, where the catalogue names one person so.
+times and 甯 1,078), the spelling a reader is likelier to type.
+
+A name the books print is one of the catalogue's people only where the dynasty agrees: two
+people are one only when their dynasties are one (``dynasty_key``: folded, 淸 清, 凉 涼; 南唐
+is not 唐). A byline prints the dynasty (「凉　儒林祭酒劉　昞　注」), and with it a name printed
+in characters search folds as one with a catalogue name of that dynasty is that person (the
+byline's 衛湜 of 宋 is the catalogue's 衞湜 of 宋; 陸徳明 of 唐 陸德明; 范寗 of 晉 范寧). Where
+the dynasty is not known, a name is the catalogue's only as the catalogue writes it, letter
+for letter: folding is not enough to call two people one, for it joins characters the books
+keep apart in names (昞 and 炳: 人物志's 劉昞 of 凉 and 劉彥昺集's 劉炳 of 明 are two men).
+A name the catalogue does not write and no dynasty places is kept as printed.
+
+The importer names each note's writer with the dynasties the juan's bylines print him with
+(``reader.importers.mandoku.parser``); a search by commentator or author, typed without a
+dynasty, names him with the dynasties the catalogue and the library's bylines know that very
+name with (``known_dynasties``, ``reader.printed_people``): both sides reach one name, so
+``commentator=劉昞`` finds 人物志's notes, ``commentator=劉炳`` does not, and 范甯, 范寧 and 范寗
+find the notes of both 穀梁 editions.
 
 Pure: the catalogue and the character tables are shipped data, read once.
 """
@@ -84,6 +99,9 @@ def _groups() -> dict[tuple[str, str], str]:
     for dynasty, name in count:
         if len(name) >= 4 and TEMPLE_NAME.match(name[:2]) and (dynasty, name[:2]) in count:
             union((dynasty, name), (dynasty, name[:2]))
+    folded: dict[tuple[str, str], tuple[str, str]] = {}
+    for dynasty, name in count:  # 房玄齡 and 房玄齢 of 唐: one name, as search folds it
+        union((dynasty, name), folded.setdefault((dynasty, fold(name)), (dynasty, name)))
     members: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
     for key in count:
         members[find(key)].append(key)
@@ -102,54 +120,111 @@ def _frequencies() -> dict[str, int]:
     return read_frequencies()
 
 
-@lru_cache(maxsize=1)
-def _by_name() -> dict[str, str]:
-    """``{name: the name written}`` for the names that stand for one person only, whatever the
-    dynasty (高宗 of 清 is 高宗弘曆, but a name several dynasties give different people is not
-    folded without one)."""
-    written: dict[str, set[str]] = defaultdict(set)
-    for (_, name), to in _groups().items():
-        written[name].add(to)
-    dated = {name for _, name in _catalogue_names()}
-    out = {}
-    for name, to in written.items():
-        others = {d for d, n in _catalogue_names() if n == name}
-        if len(to) == 1 and (len(others) == 1 or name not in dated):
-            out[name] = next(iter(to))
-    return out
+def dynasty_key(dynasty: str) -> str:
+    """A dynasty as names are compared by: folded (``characters.folding.fold``: 淸 is 清, 凉
+    is 涼), else as printed; "" unknown. Two dynasties agree only when their keys are equal:
+    南唐 is not 唐, 北周 not 周, 劉宋 not 宋, so no prefix is dropped."""
+    return fold(dynasty) if dynasty else ""
 
 
 @lru_cache(maxsize=1)
-def _by_folded() -> dict[str, str]:
-    """``{folded name: the name written}`` for the folded names (``characters.folding.fold``) of
-    the catalogue's people that stand for one person only."""
-    written: dict[str, set[str]] = defaultdict(set)
-    by_name = _by_name()
-    for _, name in _catalogue_names():
-        written[fold(name)].add(by_name.get(name, name))
-    return {key: next(iter(names)) for key, names in written.items() if len(names) == 1}
+def _dynasties() -> dict[str, frozenset[str]]:
+    """``{name: the dynasties (keys) the catalogue names a person so in}``, read once."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for dynasty, name in _catalogue_names():
+        out[name].add(dynasty_key(dynasty))
+    return {name: frozenset(found) for name, found in out.items()}
 
 
-def person_name(name: str) -> str:
-    """The one name written for the person ``name`` stands for (module docstring): 范甯 →
-    范寧, 玄宗明皇帝 → 玄宗; a name written with characters search folds as one
-    (``characters.folding``) as the catalogue writes it, where it names one person so (a
-    byline's 衛湜 → the catalogue's 衞湜, 陸徳明 → 陸德明); ``name`` itself for any other (and ""
-    for "")."""
+@lru_cache(maxsize=1)
+def _dated() -> dict[tuple[str, str], frozenset[str]]:
+    """``{(dynasty key, name): the names written}`` for every person of the catalogue (one
+    name but where two of its dynasties fold to one key and write him two ways)."""
+    groups = _groups()
+    out: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for key in _catalogue_names():
+        out[(dynasty_key(key[0]), key[1])].add(groups.get(key, key[1]))
+    return {key: frozenset(names) for key, names in out.items()}
+
+
+@lru_cache(maxsize=1)
+def _dated_folded() -> dict[tuple[str, str], frozenset[str]]:
+    """``{(dynasty key, folded name): the names written}``: whom a name printed with its
+    dynasty, in characters search folds as one, is (衛湜 of 宋 is the catalogue's 衞湜)."""
+    out: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for (dynasty, name), written in _dated().items():
+        out[(dynasty, fold(name))] |= written
+    return {key: frozenset(names) for key, names in out.items()}
+
+
+def _named(name: str, dynasty: str) -> str:
+    """The name written for ``name`` of the dynasty key ``dynasty`` (module docstring)."""
+    found = _dated().get((dynasty, name)) or _dated_folded().get((dynasty, fold(name)), frozenset())
+    return next(iter(found)) if len(found) == 1 else name
+
+
+def person_name(name: str, dynasties=None) -> str:
+    """The one name written for the person ``name`` stands for (module docstring).
+
+    ``dynasties``: the dynasties the books print him with (a byline's 凉 for 劉昞, 晉 for 范寗;
+    any iterable of str, "" ignored). With them: the catalogue's name of the person so named
+    in that dynasty (范甯 of 晉 → 范寧), else of the one person of that dynasty whose name
+    folds as one with it (``characters.folding``: 衛湜 of 宋 → 衞湜, 陸徳明 of 唐 → 陸德明,
+    范寗 of 晉 → 范寧); ``name`` itself where none or several are (劉昞 of 凉 stays 劉昞: the
+    catalogue's 劉炳 is of 明) or where the dynasties give different names.
+
+    Without (None or none printed): the catalogue's dynasties of that very name, no folding:
+    范甯 → 范寧, 玄宗明皇帝 → 玄宗, 劉炳 → 劉炳, and a name the catalogue does not write
+    (劉昞, 衛湜, 范寗) is ``name`` itself. "" for ""."""
     if not name:
         return name
-    return _by_name().get(name) or _by_folded().get(fold(name), name)
+    keys = {dynasty_key(d) for d in dynasties or () if d}
+    if not keys:
+        keys = _dynasties().get(name, frozenset())
+    written = {_named(name, key) for key in keys}
+    return next(iter(written)) if len(written) == 1 else name
 
 
+def known_dynasties(name: str, printed) -> frozenset[str]:
+    """The dynasties a name a reader types (no dynasty: a search's ``commentator=``, an
+    ``author=`` filter) is known with: the catalogue's for that very name and ``printed``'s,
+    the dynasties the library's bylines print it with (``reader.printed_people``). A search
+    then names him as the importer named his notes: ``person_name(name,
+    known_dynasties(name, printed))``."""
+    return _dynasties().get(name, frozenset()) | {dynasty_key(d) for d in printed if d}
 
-def spellings(name: str) -> tuple[str, ...]:
+
+def printed_dynasties(people) -> dict[str, frozenset[str]]:
+    """``{name: the dynasties printed with it}`` of byline people (``[{"dynasty", "name", …}]``,
+    as ``reader.importers.bylines`` reads them; a dynasty "" is left out): what
+    ``person_name`` is given for a name the bylines print (凉 for 劉昞)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for person in people:
+        if person.get("name") and person.get("dynasty"):
+            out[person["name"]].add(person["dynasty"])
+    return {name: frozenset(found) for name, found in out.items()}
+
+
+@lru_cache(maxsize=1)
+def _inverse() -> dict[str, frozenset[str]]:
+    """``{name written: every name of the catalogue written so}``, read once (``spellings``)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for (_, name), written in _dated().items():
+        for to in written:
+            out[to].add(name)
+    return {to: frozenset(names) for to, names in out.items()}
+
+
+def spellings(name: str, dynasties=None) -> tuple[str, ...]:
     """``name`` and every name of the catalogue written for the same person (``person_name``
-    gives them one name), sorted: 范寧 → ``("范寧", "范甯")``, 玄宗 → ``("玄宗", "玄宗明皇帝")``;
-    ``(name,)`` for a person the catalogue writes one way, ``()`` for ""."""
+    of ``name`` and ``dynasties`` gives them one name), sorted: 范寧 → ``("范寧", "范甯")``,
+    玄宗 → ``("玄宗", "玄宗明皇帝")``, 范寗 of 晉 → ``("范寗", "范寧", "范甯")``; ``(name,)``
+    for a person the catalogue writes one way or does not write (劉昞: not 劉炳), ``()``
+    for ""."""
     if not name:
         return ()
-    written = person_name(name)
-    return tuple(sorted({name, written} | {n for _, n in _catalogue_names() if person_name(n) == written}))
+    written = person_name(name, dynasties)
+    return tuple(sorted({name, written} | _inverse().get(written, frozenset())))
 
 
 @lru_cache(maxsize=1)

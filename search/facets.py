@@ -31,6 +31,7 @@ from catalogue.catalogue import bu_of, entry, get_class
 from reader.models import Edition
 from reader.people import work_dynasty
 from reader.person_names import person_name
+from reader.printed_people import typed_person
 from reader.stamp import corpus_version
 
 from .backends import SearchResults, get_search_backend
@@ -81,7 +82,7 @@ def facet_table() -> FacetTable:
         work = e.work
         listed = entry(work.kanripo_id) if work.kanripo_id else None
         named = listed.authors if listed and listed.authors else ((work.author,) if work.author else ())
-        authors = author_filter(named)
+        authors = tuple(dict.fromkeys(person_name(a) for a in named))  # as the work pages name them
         dynasty = work_dynasty(work)
         name = f"{work.title}（{e.name}）" if siblings[work.id] > 1 else work.title
         out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), dynasty, authors, e.slug, name)
@@ -108,9 +109,10 @@ def edition_counts(results: SearchResults | None, per_juan: tuple[list, list] | 
 
 
 def author_filter(authors) -> tuple[str, ...]:
-    """The author filter's names as the facet table names the people (``person_name``: 范甯
-    and 范寗 are 范寧), each once, in the order given."""
-    return tuple(dict.fromkeys(person_name(a) for a in authors))
+    """The author filter's names, typed with no dynasty, as the facet table names the people
+    (``reader.printed_people.typed_person``: 范甯, and 范寗 where a byline prints him with 晉,
+    are 范寧; 劉昞 is not the catalogue's 劉炳), each once, in the order given."""
+    return tuple(dict.fromkeys(typed_person(a) for a in authors))
 
 
 def matches(f: EditionFacets, classes=(), dynasties=(), authors=()) -> bool:
@@ -276,7 +278,7 @@ def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> 
     named 未分類 or ``UNKNOWN`` with ``url`` None: there is nothing to filter by, but the counts
     of a facet add up to the hits, as the API's do."""
     base = [(k, v) for k, v in params if k != "page"]
-    chosen = {(k, person_name(x) if k == "author" else x) for k, v in base for x in _split(v)}
+    chosen = {(k, typed_person(x) if k == "author" else x) for k, v in base for x in _split(v)}
     menu = []
     for name, rows in counts.items():
         label, param = FACET_LABELS[name]
@@ -314,7 +316,7 @@ def _without(params: list[tuple[str, str]], key: str, value: str) -> list[tuple[
     out = []
     for k, v in params:
         if k == key:
-            rest = [x for x in _split(v) if x != value and not (k == "author" and person_name(x) == value)]
+            rest = [x for x in _split(v) if x != value and not (k == "author" and typed_person(x) == value)]
             if rest:
                 out.append((k, ",".join(rest)))
         else:
@@ -325,7 +327,8 @@ def _without(params: list[tuple[str, str]], key: str, value: str) -> list[tuple[
 def active_filters(params: list[tuple[str, str]]) -> list[dict]:
     """The facet filters a search page's parameters hold, each as ``{"label", "name", "url"}``
     (``類`` / ``部`` for a class code by its length, ``朝代``, ``作者``, ``版本``; the class's or
-    edition's name; ``url`` the query string without that one value, as the facet menu's link
+    edition's name, the person's written name for an author as the facet menu names him:
+    ``author=范甯`` is 范寧; ``url`` the query string without that one value, as the facet menu's link
     of a chosen value): what a page with no hits names so that a reader can take one off."""
     base = [(k, v) for k, v in params if k != "page"]
     editions = facet_table().names if any(k == "edition" for k, _ in base) else {}
@@ -337,8 +340,8 @@ def active_filters(params: list[tuple[str, str]]) -> list[dict]:
                 label, name = ("部" if len(x) <= 3 else "類"), (found.name if found else x)
             elif key == "dynasty":
                 label, name = "朝代", x
-            elif key == "author":
-                label, name = "作者", x
+            elif key == "author":  # the person's written name, as the facet menu names him
+                label, name = "作者", typed_person(x)
             elif key == "edition":
                 label, name = "版本", editions.get(x, x)
             else:

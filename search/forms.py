@@ -5,7 +5,7 @@ from catalogue.catalogue import get_class
 from config.converters import whole_number
 from reader.juans import matching_juans
 from reader.models import Chapter, Edition, Juan, Work
-from reader.person_names import person_name
+from reader.printed_people import typed_person
 
 from .backends import SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
@@ -119,7 +119,8 @@ class SearchForm(forms.Form):
     ``edition`` (edition id or slug),
     ``juan`` (the book's juan label: 卷十, 十, 10, 卷首上, 序; ``reader.juans``), ``chapter``
     (chapter id), ``commentator`` (who wrote the passages kept: 李善, 洪興祖; ``Piece.commentator``;
-    any name the catalogue writes the person with, ``reader.person_names``: 范甯 and 范寧 alike),
+    any name the catalogue writes the person with, ``reader.printed_people``: 范甯 and 范寧 alike;
+    劉昞 is not the catalogue's 劉炳 of 明),
     ``context`` (KWIC width in
     characters, 0–200, default 15), ``sort`` (text/relevance/after/before); the facet filters
     ``class`` (classes of Kanripo's catalogue: 類 KR1d or 部 KR1), ``dynasty`` and ``author``, each
@@ -204,7 +205,7 @@ class SearchForm(forms.Form):
             text=data["q"], layers=layers_for(data.get("layer")), exact=bool(data.get("exact")),
             edition_ids=data.get("unfaceted_edition_ids" if unfaceted else "edition_ids"),
             juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
-            commentator=person_name(data.get("commentator") or "") or None,
+            commentator=typed_person(data.get("commentator") or "") or None,
             sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],
         )

@@ -310,3 +310,7 @@ def test_the_author_facet_names_one_person_once_and_a_filter_takes_any_of_his_na
     # the chosen 范甯 is the facet's 范寧, shown chosen, its link taking the filter off
     assert ('<li><a href="?q=%E4%B9%9F&amp;exact=on" class="selected" aria-current="true">范寧</a> '
             '<span class="n">429</span></li>') in html
+    # a search with no hits names the filter in force by the person's written name, not as typed
+    html = client.get("/search/", {"q": "龍鳳麟", "exact": "on", "author": "范寗"}).content.decode()
+    assert ('<li>已限定 作者「范寧」（<a href="?q=%E9%BE%8D%E9%B3%B3%E9%BA%9F&amp;exact=on">取消「范寧」</a>）'
+            '：取消篩選試試。</li>') in html

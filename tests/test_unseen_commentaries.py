@@ -44,14 +44,15 @@ def test_renwuzhi_its_list_of_pian_names_each_pian_heading():
         (LABEL, "九徴一\u3000體别二"), (LABEL, "流業三\u3000材理四")]
     second = doc.chapters[2].sections[0].pieces
     assert [(p.kind, p.effective_layer, p.commentator, p.text) for p in second[:3]] == [
-        (NOTE, "commentary", "劉炳", "禀氣隂陽性有剛柔拘抗文質體越各别"),
+        (NOTE, "commentary", "劉昞", "禀氣隂陽性有剛柔拘抗文質體越各别"),
         (TEXT, "classic", "", "夫中庸之徳其質無名"),
-        (NOTE, "commentary", "劉炳", "汎然不繫一貌人無得而稱焉")]
+        (NOTE, "commentary", "劉昞", "汎然不繫一貌人無得而稱焉")]
     assert all("第" not in p.text for p in _pieces(doc) if p.kind == TEXT)
     assert len(_pieces(doc)) == 35
     assert _chars(doc) == {"classic": 157, "commentary": 275}
-    # named as the catalogue names him (reader/person_names.py: 劉炳), the byline keeps 劉昞
-    assert {p.commentator for p in _pieces(doc) if p.kind == NOTE} == {"劉炳"}
+    # named as his byline prints him: the catalogue's 劉炳 (劉彥昺集, KR4e0035) is of 明, not 凉,
+    # though search folds 昞 as 炳 (reader/person_names.py)
+    assert {p.commentator for p in _pieces(doc) if p.kind == NOTE} == {"劉昞"}
     assert doc.trailer_lines == ["人物志卷上¶"]
 
 

@@ -22,7 +22,7 @@ from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterD
 from ..errors import NoTextError, TextFormatError
 from ..positions import piece_positions
 from ..source import split_source_lines
-from ...person_names import person_name
+from ...person_names import person_name, printed_dynasties
 from .tls import juan_label, org_title, table_row
 from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
@@ -207,8 +207,10 @@ class _Parser:
         place_size_cuts(doc, every_line)
         cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
         read_bound_books(doc, lines)  # 胡安國's 春秋傳 in 春秋正義's files: its 經, and his 傳
-        for piece in doc.all_pieces():  # one person, one name: 范甯 and 范寧 are the catalogue's 范寧
-            piece.commentator = person_name(piece.commentator)
+        # one person, one name: 范甯 and 范寧 are the catalogue's 范寧, by the dynasty the bylines print
+        printed = printed_dynasties([*doc.bylines, *(b for s in doc.sections for b in s.bylines)])
+        for piece in doc.all_pieces():  # 劉昞 of 凉 stays 劉昞: the catalogue's 劉炳 is of 明
+            piece.commentator = person_name(piece.commentator, printed.get(piece.commentator))
         if unsure:
             positions = piece_positions(doc)
             doc.warnings.extend(f"{self.path}:{line}:{column}: {message}" for piece, message in unsure
