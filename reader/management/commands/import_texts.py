@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -32,6 +33,40 @@ TEXT_SUFFIXES = {".txt"}
 #: (``reader.signals.index_batch_chars``), and once at the end (a streaming import: the memory
 #: of an index write is bounded by the batch, not by the size of the import or the library).
 BATCH_FROM = 5
+#: The clock of the progress lines (seconds); tests replace it.
+clock = time.monotonic
+
+
+class WorkProgress:
+    """One line per work (per edition of it) as its files land, for an import of several files
+    (``write(line)``, the command's stdout; nothing at ``-v0``):
+    ``landed 禮書綱目（禮書綱目）: 2 juans, 45 sections, 328 notes in 3.1 s (12.4 s since the start)``.
+    A work's files lie together (Kanripo: one folder each, read in sorted order), so its line is
+    written when the first juan of another work lands, and the last work's at ``finish()``; a
+    work whose files are not together gets a line for each run of them."""
+
+    def __init__(self, write, enabled: bool):
+        self.write, self.enabled = write, enabled
+        self.started = self.since = clock()
+        self.key, self.name, self.juans, self.sections, self.notes = None, "", 0, 0, 0
+
+    def landed(self, juan, sections: int, notes: int) -> None:
+        """A juan of ``juan.work`` and ``juan.edition`` was stored with these counts."""
+        key = (juan.work_id, juan.edition_id)
+        if key != self.key:
+            self.finish()
+            self.key, self.name = key, f"{juan.work.title}（{juan.edition.slug}）"
+        self.juans, self.sections, self.notes = self.juans + 1, self.sections + sections, self.notes + notes
+
+    def finish(self) -> None:
+        """Write the line of the work whose juans landed since the last line, if any."""
+        if self.key is None:
+            return
+        now = clock()
+        if self.enabled:
+            self.write(f"landed {self.name}: {self.juans} juans, {self.sections} sections, {self.notes} notes in "
+                       f"{now - self.since:.1f} s ({now - self.started:.1f} s since the start)")
+        self.key, self.juans, self.sections, self.notes, self.since = None, 0, 0, 0, now
 
 
 def juan_number(value: str) -> int:
@@ -190,8 +225,13 @@ class Command(BaseCommand):
             else:
                 progress.write(message, file=self.stderr._out)
 
+        # One line per work as it lands (the per-file lines below are for one or two files).
+        landed = WorkProgress(lambda line: (self.stdout.write(line), self.stdout.flush()),
+                              enabled=len(files) >= 3 and opts["verbosity"] > 0)
+
         def stopped(message: str) -> CommandError:
             """The error that ends the run early: what stopped it, what was stored, and the index."""
+            landed.finish()
             documents.close()  # the read-ahead worker is shut down here, not by the garbage collector
             behind = index.finish()
             stored = f" {stored_files} files stored before it stay stored." if stored_files else ""
@@ -245,12 +285,14 @@ class Command(BaseCommand):
                     juans += 1
                     sections += result.sections
                     notes += result.notes
+                    landed.landed(result.juan, result.sections, result.notes)
                     verb = "replaced" if result.replaced else "imported"
                     if len(files) < 3:
                         self.stdout.write(f"{verb} {path}: {result.juan} ({result.sections} sections, "
                                           f"{result.notes} notes)")
         except KeyboardInterrupt:
             raise stopped("interrupted.") from None
+        landed.finish()
         self.stdout.write(f"{len(works)} works, {juans} juans, {sections} sections, {notes} notes imported"
                           + (f"; {len(skipped)} files without text skipped" if skipped else "")
                           + (f"; {len(failures)} files rejected" if failures else ""))
