@@ -327,11 +327,13 @@ def _without(params: list[tuple[str, str]], key: str, value: str) -> list[tuple[
 def active_filters(params: list[tuple[str, str]]) -> list[dict]:
     """The facet filters a search page's parameters hold, each as ``{"label", "name", "url"}``
     (``類`` / ``部`` for a class code by its length, ``朝代``, ``作者``, ``版本``; the class's or
-    edition's name, the person's written name for an author as the facet menu names him:
-    ``author=范甯`` is 范寧; ``url`` the query string without that one value, as the facet menu's link
+    edition's name (an edition given by its slug or its id), the person's written name for an
+    author as the facet menu names him: ``author=范甯`` is 范寧; ``url`` the query string without that one value, as the facet menu's link
     of a chosen value): what a page with no hits names so that a reader can take one off."""
     base = [(k, v) for k, v in params if k != "page"]
-    editions = facet_table().names if any(k == "edition" for k, _ in base) else {}
+    table = facet_table() if any(k == "edition" for k, _ in base) else FacetTable()
+    # an edition by its slug (the facet's links) or its id (the form's menu)
+    editions = {**getattr(table, "names", {}), **{str(pk): f.name for pk, f in table.items()}}
     out = []
     for key, value in base:
         for x in _split(value):

@@ -136,6 +136,22 @@ def edition_choices() -> list[tuple[int, str]]:
     return [(pk, p["full_name"]) for pk, p in sorted(several, key=lambda item: (item[1]["full_name"], item[0]))]
 
 
+#: The search page's parameters that its form has no control for: the facet filters (chosen
+#: from the facets' links) and the chart's grouping. The form carries them as hidden inputs.
+KEPT_PARAMETERS = ("class", "dynasty", "author", "group")
+
+
+def with_chosen_edition(editions: list[tuple[int, str]], chosen: str) -> list[tuple[int, str]]:
+    """``editions`` (``edition_choices()``) with the chosen edition (its id, as
+    ``chosen_filters`` gives it) added when it is not among them: the edition facet chooses
+    the only edition of a work too, which the menu leaves out, and a search sent again from
+    the form would otherwise drop that filter."""
+    if not (chosen.isascii() and chosen.isdigit()) or any(str(pk) == chosen for pk, _ in editions):
+        return editions
+    place = edition_places().get(int(chosen))
+    return editions + [(int(chosen), place["full_name"])] if place else editions
+
+
 def chosen_filters(form: SearchForm) -> tuple[str, str]:
     """``(work id, edition id)`` as the filter menus' options carry them ("" for none), from
     the editions the form resolved ``work`` and ``edition`` to (ids or slugs, as links and the
@@ -195,6 +211,13 @@ def search_page(request):
                "works": work_choices(), "editions": edition_choices()}
     context["juan_labels"] = juan_labels(request.GET.get("work", ""), request.GET.get("edition", ""))
     context["chosen_work"], context["chosen_edition"] = chosen_filters(form)
+    context["editions"] = with_chosen_edition(context["editions"], context["chosen_edition"])
+    params = [(k, v) for k, values in request.GET.lists() for v in values]
+    # the parameters the form has no control for, carried by hidden inputs so that a search
+    # sent again from the form (another sort, another juan) keeps them; each facet filter is
+    # shown as a chip that takes just it off
+    context["kept_parameters"] = [(k, v) for k, v in params if k in KEPT_PARAMETERS]
+    context["active_filters"] = active_filters(params) if form.is_bound else []
     context["chosen_layer_names"] = [label for value, label in LAYER_CHOICES if value in context["chosen_layers"]]
     context["filter_names"] = filter_names(form, context["works"], context["chosen_work"], context["chosen_edition"])
     status, wait = 200, None
@@ -231,12 +254,10 @@ def search_page(request):
                             (hit.work_slug, hit.juan_number, hit.section_position), "")
                     hints = query_hints(query, results)
                     for s in hints["suggestions"]:
-                        s["url"] = "?" + urlencode([(k, v) for k, v in request.GET.items() if k not in ("page", "q")]
+                        s["url"] = "?" + urlencode([(k, v) for k, v in params if k not in ("page", "q")]
                                                    + [("q", s["query"])])
-                    params = [(k, v) for k, values in request.GET.lists() for v in values]
                     chart = class_bars(results, params)
                     context.update(facets=facet_menu(params, search_facet_counts(form, results)), **chart)
-                    context["active_filters"] = active_filters(params)
                     # the bars per juan and per section only when the chart shows them (not by class)
                     bars = distribution(results, query, titles) if chart["group"] != "class" else None
                     context.update(results=results, page=page, hit_rows=rows, distribution=bars,

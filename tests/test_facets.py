@@ -314,3 +314,42 @@ def test_the_author_facet_names_one_person_once_and_a_filter_takes_any_of_his_na
     html = client.get("/search/", {"q": "龍鳳麟", "exact": "on", "author": "范寗"}).content.decode()
     assert ('<li>已限定 作者「范寧」（<a href="?q=%E9%BE%8D%E9%B3%B3%E9%BA%9F&amp;exact=on">取消「范寧」</a>）'
             '：取消篩選試試。</li>') in html
+
+
+@pytest.mark.django_db
+def test_the_search_form_keeps_the_facet_filters_and_shows_each_as_a_chip_that_takes_it_off(client, indexed):
+    """A search sent again from the form (another sort) keeps the facet filters, which it has no
+    control for: hidden inputs carry them; each is a chip whose link takes just it off."""
+    seed, hanfei = indexed
+    html = client.get("/search/", {"q": "臣", "exact": "on", "dynasty": "周", "class": ["KR3c", "KR1"],
+                                   "group": "class"}).content.decode()
+    assert '<p class="summary"><strong>113</strong> 處' in html
+    assert ('<input type="hidden" name="dynasty" value="周">\n  <input type="hidden" name="class" value="KR3c">\n'
+            '  <input type="hidden" name="class" value="KR1">\n  <input type="hidden" name="group" value="class">\n'
+            '  \n</form>') in html
+    assert ('<ul class="filter-chips" aria-label="已選篩選（點擊取消）">'
+            '<li><a class="chip" href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c&amp;class=KR1&amp;group=class">'
+            '<span class="visually-hidden">取消篩選 </span>朝代：周<span class="chip-x" aria-hidden="true">×</span></a></li>'
+            '<li><a class="chip" href="?q=%E8%87%A3&amp;exact=on&amp;dynasty=%E5%91%A8&amp;class=KR1&amp;group=class">'
+            '<span class="visually-hidden">取消篩選 </span>類：法家類<span class="chip-x" aria-hidden="true">×</span></a></li>'
+            '<li><a class="chip" href="?q=%E8%87%A3&amp;exact=on&amp;dynasty=%E5%91%A8&amp;class=KR3c&amp;group=class">'
+            '<span class="visually-hidden">取消篩選 </span>部：經部<span class="chip-x" aria-hidden="true">×</span></a></li>'
+            '</ul>') in html
+    # the form sent again with another sort: what its inputs give (the page's own values)
+    resent = client.get("/search/", {"q": "臣", "exact": "on", "work": "", "edition": "", "juan": "", "commentator": "",
+                                     "sort": "after", "context": "15", "dynasty": "周", "class": ["KR3c", "KR1"],
+                                     "group": "class"}).content.decode()
+    assert '<p class="summary"><strong>113</strong> 處' in resent
+    assert "/api/search/export/csv/?q=%E8%87%A3&amp;exact=on&amp;work=&amp;edition=&amp;juan=&amp;commentator=" \
+           "&amp;sort=after&amp;context=15&amp;dynasty=%E5%91%A8&amp;class=KR3c&amp;class=KR1&amp;group=class" in resent
+    csv = client.get("/api/search/export/csv/", {"q": "臣", "exact": "on", "sort": "after", "dynasty": "周"})
+    assert len(b"".join(csv.streaming_content).decode("utf-8-sig").splitlines()) == 1 + 113
+    # an edition chosen by the edition facet (a work of one edition, which the menu leaves out)
+    # is an option of the menu, chosen, so that the form keeps it; its chip names it
+    by_edition = client.get("/search/", {"q": "臣", "exact": "on", "edition": "KR3c0005"}).content.decode()
+    assert f'<option value="{hanfei.edition_id}" selected>韓非子</option></select>' in by_edition
+    assert ('<a class="chip" href="?q=%E8%87%A3&amp;exact=on"><span class="visually-hidden">取消篩選 </span>'
+            '版本：韓非子<span class="chip-x" aria-hidden="true">×</span></a>') in by_edition
+    by_id = client.get("/search/", {"q": "臣", "exact": "on", "edition": str(hanfei.edition_id)}).content.decode()
+    assert '版本：韓非子<span class="chip-x"' in by_id
+    assert 'class="filter-chips"' not in client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()

@@ -152,3 +152,36 @@ def test_the_search_options_are_readable_and_open_when_in_force(library, tabs):
     for box in ("#id_commentator", "#id_juan"):
         assert page.locator(box).evaluate("e => e.scrollWidth <= e.clientWidth"), box
     assert tab.axe() == []
+
+
+def test_a_search_sent_again_from_its_form_keeps_the_facet_filters(library, tabs):
+    # from a search narrowed by a facet (周: 韓非子's 113 of 臣's 182), another sort chosen in the
+    # form keeps the filter (the form had no input for it: the hits and the CSV were 182); the
+    # filter is a chip whose link takes it off
+    tab = tabs("desktop")
+    page = tab.page
+    page.goto(library + "/search/?q=%E8%87%A3&exact=on&dynasty=%E5%91%A8")
+    assert page.locator(".summary strong").inner_text() == "113"
+    assert page.locator(".filter-chips .chip").evaluate_all("es => es.map(e => e.textContent)") == ["取消篩選 朝代：周×"]
+    assert page.get_by_role("link", name="取消篩選 朝代：周").count() == 1  # the × is not read out
+    page.click(".more-options summary")
+    page.select_option("#id_sort", "after")
+    page.locator("form.search-form button[type=submit]").click()
+    page.wait_for_url("**sort=after**")
+    assert "dynasty=%E5%91%A8" in page.url
+    assert page.locator(".summary strong").inner_text() == "113"
+    assert "dynasty=%E5%91%A8" in page.locator(".export a").first.get_attribute("href")
+    # each label stays on the line of its control, whatever the width
+    for width in (1280, 700, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        apart = page.evaluate("""() => [...document.querySelectorAll('.more-options .field')].filter(f => {
+            const l = f.querySelector('label').getBoundingClientRect(), c = f.lastElementChild.getBoundingClientRect();
+            return Math.abs((l.top + l.bottom) / 2 - (c.top + c.bottom) / 2) > 4; }).map(f => f.innerText.trim())""")
+        assert apart == [], width
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert tab.axe() == []
+    tab.shot("search-chips")
+    page.locator(".filter-chips .chip").click()
+    page.wait_for_url(lambda url: "dynasty" not in url)
+    assert page.locator(".summary strong").inner_text() == "182"
+    assert page.locator(".filter-chips").count() == 0
