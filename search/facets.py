@@ -14,7 +14,7 @@ code's first three characters); the dynasty is the catalogue's for a work it lis
 work (鄭玄, 賈公彥, 陸德明 for 周禮注疏), or the work's own author field when the catalogue does
 not list it, each person by one name (``reader.person_names``: the catalogue's 范甯 of 春秋穀梁傳
 and 范寧 of 春秋穀梁注疏 are one value, 范寧, as the work pages and the notes name him), and an
-author filter takes any of his names (``author=范甯`` keeps both works: ``author_filter``). A
+author filter takes any of his names (``author=范甯`` keeps both works: ``filter_value``). A
 filter on several values of one facet keeps hits in any of them (``class=KR1d&class=KR2a``);
 filters on different facets all apply.
 """
@@ -108,27 +108,47 @@ def edition_counts(results: SearchResults | None, per_juan: tuple[list, list] | 
     return out
 
 
-def author_filter(authors) -> tuple[str, ...]:
-    """The author filter's names, typed with no dynasty, as the facet table names the people
-    (``reader.printed_people.typed_person``: 范甯, and 范寗 where a byline prints him with 晉,
-    are 范寧; 劉昞 is not the catalogue's 劉炳), each once, in the order given."""
-    return tuple(dict.fromkeys(typed_person(a) for a in authors))
+#: How a facet filter's value, as typed, reads as a value of its facet (``filter_value``): an
+#: author is the person's written name (``reader.printed_people.typed_person``, typed with no
+#: dynasty: 范甯, and 范寗 where a byline prints him with 晉, are 范寧; 劉昞 is not the catalogue's
+#: 劉炳); a facet not named here reads its value as typed.
+TYPED_VALUES = {"author": typed_person}
+
+
+def filter_value(param: str, typed: str) -> str:
+    """The value ``typed`` of the filter ``param`` (``class``, ``dynasty``, ``author``,
+    ``edition``) as its facet names it (``TYPED_VALUES``)."""
+    read = TYPED_VALUES.get(param)
+    return read(typed) if read else typed
+
+
+def filter_values(param: str, typed) -> tuple[str, ...]:
+    """``filter_value`` of each of ``typed``, each once, in the order given."""
+    return tuple(dict.fromkeys(filter_value(param, x) for x in typed))
+
+
+def _passes(f: EditionFacets, classes, dynasties, authors) -> tuple[bool, bool, bool]:
+    """Whether an edition passes each facet filter, ``(class, dynasty, author)``: a class filter
+    names its 類 or its 部; dynasty and author filters name its dynasty or one of its authors
+    (``authors`` as ``filter_values`` gives them). An empty filter passes."""
+    return (not classes or f.cls in classes or f.bu in classes,
+            not dynasties or f.dynasty in dynasties,
+            not authors or any(a in authors for a in f.authors))
+
+
+_ALL_PASS = (True, True, True)
 
 
 def matches(f: EditionFacets, classes=(), dynasties=(), authors=()) -> bool:
-    """Whether an edition passes the facet filters: a class filter names its 類 or its 部;
-    dynasty and author filters name its dynasty or one of its authors (``authors`` as
-    ``author_filter`` gives them). Empty filters pass."""
-    return ((not classes or f.cls in classes or f.bu in classes)
-            and (not dynasties or f.dynasty in dynasties)
-            and (not authors or any(a in authors for a in f.authors)))
+    """Whether an edition passes every facet filter (``_passes``)."""
+    return all(_passes(f, classes, dynasties, authors))
 
 
 def editions_for(classes=(), dynasties=(), authors=()) -> tuple[int, ...] | None:
     """The edition ids that pass the facet filters (sorted), None when no filter is given."""
     if not (classes or dynasties or authors):
         return None
-    authors = author_filter(authors)
+    authors = filter_values("author", authors)
     return tuple(sorted(pk for pk, f in facet_table().items() if matches(f, classes, dynasties, authors)))
 
 
@@ -151,18 +171,14 @@ def facet_counts(results: SearchResults | None, classes=(), dynasties=(), author
     if per_edition is None:
         per_edition = edition_counts(results)
     bu, cls, dynasty, author, edition = (Counter() for _ in FACETS)
-    authors = author_filter(authors)
+    authors = filter_values("author", authors)
     filtered = bool(classes or dynasties or authors)
     for pk, count in per_edition.items():
         f = table.get(pk)
         if f is None:
             continue
-        if filtered:  # matches(), each facet without its own filter
-            in_class = not classes or f.cls in classes or f.bu in classes
-            in_dynasty = not dynasties or f.dynasty in dynasties
-            in_author = not authors or any(a in authors for a in f.authors)
-        else:
-            in_class = in_dynasty = in_author = True
+        # each facet counts the editions that pass the other facets' filters
+        in_class, in_dynasty, in_author = _passes(f, classes, dynasties, authors) if filtered else _ALL_PASS
         if in_dynasty and in_author:
             bu[f.bu] += count
             cls[f.cls] += count
@@ -278,7 +294,7 @@ def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> 
     named 未分類 or ``UNKNOWN`` with ``url`` None: there is nothing to filter by, but the counts
     of a facet add up to the hits, as the API's do."""
     base = [(k, v) for k, v in params if k != "page"]
-    chosen = {(k, typed_person(x) if k == "author" else x) for k, v in base for x in _split(v)}
+    chosen = {(k, filter_value(k, x)) for k, v in base for x in _split(v)}
     menu = []
     for name, rows in counts.items():
         label, param = FACET_LABELS[name]
@@ -316,7 +332,7 @@ def _without(params: list[tuple[str, str]], key: str, value: str) -> list[tuple[
     out = []
     for k, v in params:
         if k == key:
-            rest = [x for x in _split(v) if x != value and not (k == "author" and typed_person(x) == value)]
+            rest = [x for x in _split(v) if x != value and filter_value(k, x) != value]
             if rest:
                 out.append((k, ",".join(rest)))
         else:
@@ -340,10 +356,8 @@ def active_filters(params: list[tuple[str, str]]) -> list[dict]:
             if key == "class":
                 found = get_class(x)
                 label, name = ("部" if len(x) <= 3 else "類"), (found.name if found else x)
-            elif key == "dynasty":
-                label, name = "朝代", x
-            elif key == "author":  # the person's written name, as the facet menu names him
-                label, name = "作者", typed_person(x)
+            elif key in ("dynasty", "author"):  # an author by his written name, as the facet menu names him
+                label, name = FACET_LABELS[key][0], filter_value(key, x)
             elif key == "edition":
                 label, name = "版本", editions.get(x, x)
             else:
