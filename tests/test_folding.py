@@ -235,12 +235,32 @@ def test_no_non_cognate_pair_is_folded_together():
 
 
 def test_no_loan_character_pair_is_folded_together():
-    # except a pair folded by hand with its reason: 衅 writes 釁 in every use of the corpus
-    # (禮記「車甲衅而藏之」, 鄭注「衅，釁字也」), where 漢語大字典 lists the use as a loan
+    # except the pairs folded by hand with their reasons: 衅 writes 釁 in every use of the corpus
+    # (禮記「車甲衅而藏之」, 鄭注「衅，釁字也」), where 漢語大字典 lists the use as a loan, and 烖 is
+    # 災 in each of its 459 places (經典釋文「烖音災」; the MOE table and 漢語大字典 list it under 災)
     folded = [a + b for a, b in _source_pairs("hydzd-borrowed.txt") if a != b and fold_char(a) == fold_char(b)]
-    assert folded == ["衅釁"]
+    assert folded == ["災烖", "衅釁"]
     assert all(frozenset(pair) in _policy_folds() for pair in folded)
     assert fold_char("衅") == fold_char("釁") == "釁"
+
+
+def test_a_rare_form_folds_with_the_character_the_texts_write_it_for():
+    from characters.simplified import TRADITIONAL
+    from search.analysis import find_occurrences
+
+    # 䖝 writes 蟲 (昆䖝, 介䖝, 蟄䖝) and 烖 writes 災 (大烖, 天烖, 禍烖) in every place of the corpus,
+    # where the rule had put them under 虫 (huǐ) and the simplified 灾 (decision 0004)
+    assert fold_char("䖝") == fold_char("蟲") == "蟲" != fold_char("虫")
+    assert fold_char("烖") == fold_char("災") == "災" != fold_char("灾")
+    # 周禮詳解 卷十七, a traditional edition: 昆䖝 is found by 蟲, not by 虫; its five 烖 and one 災
+    # by 災 (before: 0 and 1); 灾, a simplified form of 災 and 菑, finds its own 灾 too
+    text = (ROOT.parent / "shared" / "corpus" / "kanripo" / "KR1d0005" / "KR1d0005_017.txt").read_text(encoding="utf-8")
+
+    def found(query):
+        return "".join(sorted(text[s:e] for s, e in find_occurrences(text, query, script=TRADITIONAL)))
+
+    assert (found("蟲"), found("䖝"), found("虫")) == ("䖝", "䖝", "虫")
+    assert found("災") == found("烖") == "災烖烖烖烖烖" and found("灾") == "災灾烖烖烖烖烖"
 
 
 def test_no_two_moe_regular_characters_are_folded_together():
