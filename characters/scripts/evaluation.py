@@ -333,8 +333,8 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
       simplified edition prints that form (or leaves the traditional character it stands for).
 
     ``pairs``: the aligned places (``script_labels.Pair``) of the two texts; keys are computed
-    over the passages the index reads (``labelled_runs``: a line's main text one passage across its
-    notes, each note one), each read with its layer (``layers`` False: with none); a traditional
+    over the passages the index reads (``labelled_runs``: the main text one passage across its notes
+    and lines, each note one), each read with its layer (``layers`` False: with none); a traditional
     edition's keys depend on no neighbour (``characters.simplified.text_keys``). ``same_word`` (``variant_table_pairs``): a wrong find whose two
     characters are such a pair is also counted in ``Direction.same_word``."""
     table = sc._load()
