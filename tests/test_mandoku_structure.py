@@ -9,6 +9,8 @@ from reader.importers.document import LABEL, NOTE, TEXT
 from reader.importers.errors import NoTextError
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.check import structure_faults
+from reader.importers.mandoku.contents import ENTRY, contents_lines
+from reader.importers.mandoku.lines import print_width
 
 from .conftest import SHARED
 from .conftest import parse_written_back as parse  # written back byte for byte
@@ -206,3 +208,59 @@ def test_a_one_line_kaozheng_entry_is_no_section_title():
     kaozheng = parse(COMMENTARY / "KR2a0007" / "KR2a0007_015.txt")
     piece = next(p for p in kaozheng.all_pieces() if "都陽侯閌嗣○閌宋本作閎" in p.text)
     assert (piece.effective_layer, piece.layer_name) == ("editorial", "考證")
+
+
+def test_a_juan_of_one_pian_heads_it_with_its_division_and_the_pian_in_small_print():
+    """尚書注疏's juans open with their division and, in small print, the 篇 they hold; 周易註疏's
+    with 上經 or 下經 and their 卦. With one note (a juan of one 篇, or of two set in one note's
+    columns) the line was the classic's first words, ``周書`` stored as 經; like the lists of several
+    notes (``contents.NOTED_LIST``) it is the juan's contents entry. The reference 尚書 (KR1b0002)
+    prints the division in the 篇's heading, ``洪範第六　周書　孔氏傳``, never in the text."""
+    heads = {}
+    for rel in ["KR1b0004/KR1b0004_001.txt", "KR1b0004/KR1b0004_002.txt", "KR1b0004/KR1b0004_004.txt",
+                "KR1b0004/KR1b0004_005.txt", "KR1b0004/KR1b0004_011.txt", "KR1b0004/KR1b0004_014.txt",
+                "KR1a0007/KR1a0007_012.txt"]:
+        doc = parse(JINGBU / rel)
+        heads[rel[-7:-4]] = [(p.kind, p.effective_layer, p.text) for p in doc.sections[0].pieces]
+        assert doc.sections[1].pieces[0].kind != LABEL, rel  # the text begins in the next section
+    assert heads == {
+        "001": [(LABEL, "classic", "虞書\u3000"), (NOTE, "smallprint", "堯典")],
+        "002": [(LABEL, "classic", "虞書\u3000"), (NOTE, "smallprint", "舜典")],
+        "004": [(LABEL, "classic", "虞書\u3000"), (NOTE, "smallprint", "益稷")],
+        "005": [(LABEL, "classic", "夏書"), (NOTE, "smallprint", "禹貢")],
+        "011": [(LABEL, "classic", "周書\u3000"), (NOTE, "smallprint", "洪範")],
+        "014": [(LABEL, "classic", "周書\u3000"), (NOTE, "smallprint", "召誥洛誥")],
+        "012": [(LABEL, "classic", "上經"), (NOTE, "smallprint", "乾")],
+    }
+    # held out while the rule was made: 毛詩注疏's 雅 and 頌 juans, each of one 什 (卷十六 to 卷三十), the 什
+    # printed again by its name in its count (``鹿鳴之什十篇…``) or by its first 篇's (``駉四篇…``)
+    for number, head in [(16, ("小雅\u3000", "鹿鳴之什")), (23, ("大雅\u3000", "文王之什")),
+                         (29, ("魯頌\u3000", "駉之什")), (30, ("商頌\u3000", "那之什"))]:
+        doc = parse(JINGBU / "KR1c0004" / f"KR1c0004_{number:03d}.txt")
+        assert [(p.kind, p.text) for p in doc.sections[0].pieces] == [(LABEL, head[0]), (NOTE, head[1])], number
+    hongfan = parse(JINGBU / "KR1b0004" / "KR1b0004_011.txt")
+    assert [(p.kind, p.text) for p in hongfan.sections[1].pieces[:2]] == [(TEXT, "序武王勝殷殺受立武庚"), (LABEL, "傳")]
+
+
+def test_a_name_and_one_note_is_a_list_only_where_the_juan_prints_the_names_again():
+    """A title and its note look like a division and its one 篇 (``　補(大戴/禮補)``: the 補's source):
+    the line is a list only where every name of its note begins a later line of the juan, in order."""
+    def found(lines):
+        return contents_lines(lines, 0, len(lines), "卷十一", 20, print_width)
+
+    hongfan = ["　周書　(洪範/)¶", "　序武王勝殷殺受立武庚以箕子歸作洪範¶", "　　洪範傳洪大範法也¶"]
+    assert found(hongfan) == {0: ENTRY}
+    assert found(["　周書　(召誥/洛誥)¶", "　　召誥傳召公¶", "　　洛誥傳既成洛邑¶"]) == {0: ENTRY}
+    # a name missing, or the names in another order, or a long note: text as before
+    assert found(hongfan[:2]) == {}
+    assert found(["　周書　(召誥/洛誥)¶", "　　洛誥傳既成洛邑¶", "　　召誥傳召公¶"]) == {}
+    assert found(["　補(大戴/禮補)¶", "　　孔子曰大戴¶"]) == {}
+    assert found(["　經(鄭目録云名曰月令者以其記十二月政之所行/也)¶", "　　鄭目録云¶"]) == {}
+    # a numbered title is a 篇's heading (世説新語 卷中之下 ``賞譽第八(下)``, its second part), and a
+    # list's first entry stays the list's (its 目錄 ``上卷(上)``, then ``德行　言語``, ``上卷(下)``…)
+    assert found(["　　　賞譽第八(下)¶", "下有諸賢¶"]) == {}
+    shishuo = parse(COMMENTARY / "KR3l0002" / "KR3l0002_003.txt")
+    assert [c.title for c in shishuo.chapters][:1] == ["賞譽第八"]
+    contents = parse(COMMENTARY / "KR3l0002" / "KR3l0002_000.txt")
+    assert [(p.kind, p.text) for p in contents.all_pieces() if p.text in ("上卷", "德行\u3000言語", "方正\u3000雅量")] == [
+        (LABEL, "上卷"), (LABEL, "德行\u3000言語"), (LABEL, "上卷"), (LABEL, "方正\u3000雅量")]

@@ -14,7 +14,8 @@ Two kinds, both at the head of a juan or of a part of one (``#+PROPERTY: JUAN``)
   short lines from the body's first line that the file goes on to print as its pieces'
   titles, each on a line of its own (alone, or before its note), in the list's order, the
   first right after the list. Two entries at least.
-* a juan's pieces on its first line, a name and their names in small print (``NOTED_LIST``).
+* a juan's pieces on its first line, a name and their names in small print (``NOTED_LIST``),
+  or in one note whose names the juan goes on to print at the start of lines (``ONE_NOTED``).
 * a 目錄 juan or part (its label or its ``FILE`` ends in 目錄 or 目録: 唐劉蛻集 ``_000``,
   楚詞補注 ``#+PROPERTY: JUAN 目録``), and the lines after a line that is only a title ending
   in 目錄 (管子 ``管子目錄`` after its 序): the run of short lines there. The titles are the
@@ -55,6 +56,21 @@ NOTE = re.compile(r"\([^()]*\)(?=\u3000|$)")  # a note closed before a space or 
 #: ``　上經(泰/豫)　(否/隨)　(同人臨大有/蠱      觀)　(謙/)``: the 卦 of 上經 this juan holds): a
 #: list, not the text's first words nor anyone's note on them.
 NOTED_LIST = re.compile(r"^[^\s()<>/\u3000]{1,6}\u3000*\([^()]*\)(?:\u3000+\([^()]*\))+\u3000*$")
+#: The same head line of a juan of one piece (or of two set in one note's columns): the name and
+#: the piece's name in one small-print note (尚書注疏 卷十一 ``　周書　(洪範/)``, 卷十四
+#: ``　周書　(召誥/洛誥)``, 周易註疏 卷一 ``　上經(乾/)``). A name before one note is also how a
+#: title and its note are printed (``補(大戴/禮補)``), so the juan must go on to print every name
+#: the note lists at the start of a line, in the note's order (``　　洪範傳洪大範法也…``,
+#: ``乾元亨利貞…``): the names are its pieces', and the line their list (``_printed_again``).
+ONE_NOTED = re.compile(r"^(?P<name>[^\s()<>/\u3000]{1,6})\u3000*\((?P<names>[^()]*)\)\u3000*$")
+#: A numbered title: a 篇's own heading with its note (世説新語 ``　　　賞譽第八(下)``, the 篇's second
+#: part), never a division of the book.
+NUMBERED_TITLE = re.compile(r"第[一二三四五六七八九十百]+$")
+#: At most this many characters in a name of ``ONE_NOTED``'s note (尚書 康王之誥, 文侯之命: 4).
+PIECE_NAME_MAX = 8
+#: A 什 of the 詩 is named after its first 篇 (毛詩注疏 卷二十九 ``　魯頌　(駉之什/)``), and the book
+#: prints either name again: its count at the 什's end is ``鹿鳴之什十篇五十五章…`` but ``駉四篇…``.
+SHI = "之什"
 
 
 def _bare(line: str) -> str:
@@ -71,6 +87,28 @@ def _entry(line: str, full: int, width: Callable[[str], int]) -> str:
     if IDEO_SPACE not in title and (width(line) >= max(full, PROSE_MIN) or len(title) >= PROSE_MIN):
         return ""  # prose running on (titles set side by side may fill a line: 遼史 目録's 后妃)
     return title if len(title.replace(IDEO_SPACE, "")) <= ENTRY_MAX else ""
+
+
+def _printed_again(lines: list[str], k: int, end: int) -> bool:
+    """Whether ``lines[k]`` is a head line of one note (``ONE_NOTED``) whose names (the note's
+    words, apart at its column break ``/`` and at spaces; at most ``PIECE_NAME_MAX`` characters
+    each) each begin a later line of ``lines[k + 1:end]``, its indentation left out, in the
+    note's order (a 什 by its name or its first 篇's, ``SHI``); a numbered title
+    (``NUMBERED_TITLE``) is none."""
+    m = ONE_NOTED.match(_bare(lines[k]))
+    names = re.split(r"[/\s]+", m["names"]) if m and not NUMBERED_TITLE.search(m["name"]) else []
+    names = [n for n in names if n]
+    if not names or any(len(n) > PIECE_NAME_MAX for n in names):
+        return False
+    j = k + 1
+    for name in names:
+        printed = (name, name[:-2]) if name.endswith(SHI) and len(name) > len(SHI) else (name,)
+        while j < end and not lines[j].lstrip(IDEO_SPACE).startswith(printed):
+            j += 1
+        if j >= end:
+            return False
+        j += 1
+    return True
 
 
 def _run(lines: list[str], i: int, end: int, full: int, width) -> list[tuple[int, str]]:
@@ -167,6 +205,8 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
             if title >= 0:
                 found[title] = TITLE
             found.update((i, ENTRY) for i, _ in entries)
+        elif k < end and _printed_again(lines, k, end):
+            found[k] = ENTRY  # 尚書注疏 卷十一 ``　周書　(洪範/)``: its one 篇 (a list's ``上卷(上)`` is the list's)
     return found
 
 
