@@ -86,3 +86,23 @@ def test_readings_and_subcommentary_of_one_writer_written_with_a_variant():
     doc = parse(JINGBU / "KR1h0003" / "KR1h0003_007.txt")
     assert writers(doc) == {(COMMENTARY, "趙注", "趙岐"): 3281, ("subcommentary", "疏", "孫奭"): 12473,
                             (READINGS, "音義", "孫奭"): 466, ("editorial", "考證", ""): 653}
+
+
+def test_the_readings_after_the_preface_of_a_book_of_readings_are_its_signers():
+    """孟子注疏 卷首 prints 孫奭's 孟子音義序, signed 「︵字位過密　無法显示︶　　(臣)孫奭撰」 (his offices too
+    small for Kanripo to transcribe, a small-print 臣), then 趙岐's 孟子題辭 with 音義 and 疏: the 疏
+    were 孫奭's (the catalogue's 疏), its 15 音義 (289 characters) no one's. The book names their
+    maker twice: his preface says he made them (集成音義二卷), every juan's byline 「宋孫奭音義并疏」."""
+    assert [(p["name"], p["role"]) for p in signer("︵字位過密\u3000無法显示︶\u3000\u3000臣孫奭撰")] == [("孫奭", "撰")]
+    assert signer("︵字位過密\u3000無法显示︶\u3000\u3000臣張廷玉") == []  # a name with no role: a list of editors
+    doc = parse(JINGBU / "KR1h0003" / "KR1h0003_000.txt")
+    section = next(s for s in doc.sections if s.title == "孟子音義序")
+    assert [(p.kind, p.text) for p in section.pieces[1:3]] == [
+        (LABEL, "孟子音義序"), (LABEL, "︵字位過密\u3000無法显示︶\u3000\u3000臣孫奭撰")]
+    assert [(b["name"], b["role"]) for b in section.bylines] == [("孫奭", "撰")]
+    readings = [p for p in doc.all_pieces() if p.kind == NOTE and p.effective_layer == READINGS]
+    assert (len(readings), sum(len(p.text) for p in readings)) == (15, 289)
+    assert {p.commentator for p in readings} == {"孫奭"}
+    assert readings[0].text.startswith("案本傳初名嘉生於御史臺")
+    # the preface's own text stays where it was
+    assert section.pieces[3].text == "夫總羣聖之道者莫大乎六經紹六經之教者莫尚"

@@ -19,8 +19,17 @@ glosses of 經典釋文, not the 注 of the 注疏's commentator, who wrote noth
   for the work (陸徳明 → 陸德明, ``layer_writers.same_person``), in the layer of his role
   there (音義: READINGS, named 音義), basis ``layout``; where the catalogue lists him in no
   role of the notes, his name as printed, the notes' layer kept.
+
+A book of readings opens with its maker's preface, signed by him: 孟子注疏's 卷首 prints 孫奭's
+``孟子音義序`` (``(臣)孫奭撰``, his offices printed too small for Kanripo to transcribe:
+``︵字位過密　無法显示︶``, ``OFFICES_UNREAD``), in which he says he made the 音義 the book
+prints, and every juan's byline names him for them (``宋孫奭音義并疏``). So the 音義 after a part
+titled ``…音義序`` that name nobody (the 卷首 has no byline, the catalogue lists him for the 疏
+alone) are its signer's (``readings_signed``).
 """
 from __future__ import annotations
+
+import re
 
 from ..bylines import LAST_OFFICE, NAME_MAX, byline_entries, byline_people, dynasty_of
 from ..document import COMMENTARY, LABEL, LAYOUT, NOTE, READINGS, SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc
@@ -30,17 +39,28 @@ from .layers import split_piece
 from .lines import IDEO_SPACE, PILCROW
 
 
+#: Kanripo's placeholder for words printed too densely to transcribe (``︵字位過密　無法显示︶``,
+#: simplified ``︵　字位过密　无法显示　︶``), standing where a byline prints its signer's offices in
+#: small characters (孟子音義序 ``︵字位過密　無法显示︶　　(臣)孫奭撰``), with the spaces after it.
+OFFICES_UNREAD = re.compile(r"^︵[^︶]*︶\u3000*")
+#: The title of a book of readings' preface (孟子音義序): its signer made the 音義.
+READINGS_PREFACE = re.compile(r"音義序$")
+
+
 def signer(words: str) -> list[dict[str, str]]:
     """The person of a line that is one signed byline entry (``words``, the line without its
     indentation and line end): ``唐國子博士…開國男陸徳明録`` → ``[{"dynasty": "唐", "name":
     "陸徳明", "role": "録", …}]``; [] for any other line. The entry must name its person after
     a dynasty or his offices, with a name of two to ``NAME_MAX`` characters: a sentence of the
-    text ending in a role word (``…孔子晚而好易讀之…作傳``) is none."""
+    text ending in a role word (``…孔子晚而好易讀之…作傳``) is none. Offices Kanripo could not
+    transcribe (``OFFICES_UNREAD``) are offices: ``︵字位過密　無法显示︶　　臣孫奭撰`` → 孫奭, 撰."""
+    unread = OFFICES_UNREAD.match(words)
+    words = words[unread.end():] if unread else words
     entries = byline_entries(words)
     if not entries or len(entries) != 1 or IDEO_SPACE in words.strip(IDEO_SPACE):
         return []
     who = entries[0][0]
-    if not dynasty_of(who) and not LAST_OFFICE.match(who):
+    if not unread and not dynasty_of(who) and not LAST_OFFICE.match(who):
         return []
     people = byline_people(words)
     return people if len(people) == 1 and 2 <= len(people[0]["name"]) <= NAME_MAX else []
@@ -48,9 +68,10 @@ def signer(words: str) -> list[dict[str, str]]:
 
 def _first_line(piece: PieceDoc) -> int | None:
     """The offset where ``piece``'s first printed line ends (its first line end in the layout),
-    ``len(piece.text)`` when the piece is that line alone; None when layout stands inside it."""
+    ``len(piece.text)`` when the piece is that line alone; None when layout other than the
+    brackets of a word in small print (a humble ``(臣)``, ``(臣/)``) stands inside it."""
     for offset, raw in piece.layout:
-        if 0 < offset < len(piece.text) and PILCROW not in raw:
+        if 0 < offset < len(piece.text) and PILCROW not in raw and raw.strip("()/"):
             return None
         if offset > 0 and PILCROW in raw:
             return offset
@@ -81,6 +102,7 @@ def signed_parts(doc: JuanDocument) -> int:
     all the same. Returns how many notes it named."""
     people = book_people(doc.kanripo_id, doc.bylines)
     named = 0
+    prefaces: list[tuple[PieceDoc, dict[str, str]]] = []  # (title, signer) of each 音義序
     for chapter in doc.chapters:
         places = [(section, para, p) for section in chapter.sections for para in section.paragraphs for p in para]
         for k in range(1, len(places)):
@@ -103,6 +125,8 @@ def signed_parts(doc: JuanDocument) -> int:
             parts[0].kind = LABEL
             para[at:at + 1] = parts
             section.bylines = person
+            if READINGS_PREFACE.search(title.text.strip(IDEO_SPACE)):
+                prefaces.append((title, person[0]))
             if others:
                 continue  # 論語集解序: 何晏's byline, 陸德明's 音義 and 邢昺's 疏 under it
             commentator, layer, layer_name = _voice(person[0], people)
@@ -112,4 +136,26 @@ def signed_parts(doc: JuanDocument) -> int:
                     if layer:
                         p.layer, p.layer_name = layer, layer_name
                     named += 1
+    return named + readings_signed(doc, prefaces, people)
+
+
+def readings_signed(doc: JuanDocument, prefaces: list[tuple[PieceDoc, dict[str, str]]],
+                    people: list[tuple[str, str]]) -> int:
+    """Name the 音義 of ``doc`` that name nobody after the one who signed the preface of the
+    book of readings before them (``prefaces``: ``(title piece, signer)`` of each part titled
+    ``…音義序``, in text order; see the module docstring): the catalogue's form of his name where
+    it lists him for the work in any role (``people``: ``[(name, role), …]``, 孫奭 疏), else his
+    name as printed. Returns how many notes it named."""
+    if not prefaces:
+        return 0
+    by_title = {id(title): person for title, person in prefaces}
+    who, named = "", 0
+    for p in doc.all_pieces():
+        if id(p) in by_title:
+            person = by_title[id(p)]
+            who = next((n for n, _ in people if same_person((person["name"], person["role"]), (n, ""))),
+                       person["name"])
+        elif who and p.kind == NOTE and p.text and p.effective_layer == READINGS and not p.commentator:
+            p.commentator = who
+            named += 1
     return named
