@@ -14,6 +14,10 @@ What a search compares is a sequence of *units*, one per character of the stored
   the exact mode the separators between two units must be the same in text and query
   (大射之儀，君 finds only 大射之儀，君). Separators before a term's first or after its last
   unit are ignored in both modes;
+- a table's cell mark (``|``, ``reader.table_cells.CELL_MARK``: 史記's 表) is a unit of its own
+  that nothing matches (``CELL_BOUNDARY``): no phrase runs from one cell into the next, ``?``
+  included, a query's ``|`` is a separator, and a KWIC sort key ends at it; NEAR counts it as one
+  unit, so two words of one row are found together;
 - every other code point is one unit. By default units are compared folded
   (``characters.folding``: 異體字, simplified forms, full-width forms, Kangxi and supplement
   radicals); the exact mode compares code points.
@@ -45,7 +49,15 @@ from characters.folding import (INVISIBLE, SELECTOR, SEPARATOR, TEXT, _kind_tabl
                                 query_alternatives)
 from characters.gaiji import GAIJI, gaiji_key
 from characters.simplified import TRADITIONAL, form_keys, is_ambiguous, query_keys, readings, text_keys
+from reader.table_cells import CELL_MARK
 from search.query import WILDCARDS, ParsedQuery, Term
+
+#: The code of a table's cell mark (``CELL_MARK``) among a passage's units: U+0000, the code the
+#: positional index gives the boundary between two passages, which no query unit is and no ``?``
+#: matches. A cell of 史記's 表 is an entry of its own (a state's ruler and year, a row's year):
+#: 6,169 of the 10,702 pairs of filled cells side by side are two numbers (``十五|二十四``), which
+#: read across would make false hits of 十五二十 or 二十四 (docs/searching.md).
+CELL_BOUNDARY = "\x00"
 
 
 @lru_cache(maxsize=None)
@@ -140,6 +152,8 @@ def analyse(text: str, script: str = TRADITIONAL, layer: str | None = None) -> A
         gap = ""
     gaps.append(gap)
     joined = "".join(codes)
+    if CELL_MARK in joined:
+        joined = joined.replace(CELL_MARK, CELL_BOUNDARY)
     return Analysed(joined, index_keys(joined, script, layer), tuple(starts), tuple(ends), tuple(gaps))
 
 
@@ -175,7 +189,9 @@ class QueryUnits:
 @lru_cache(maxsize=2048)
 def query_units(phrase: str) -> QueryUnits:
     """A term of a query as units; ``?`` and ``？`` are wildcard units. Separators before
-    the first and after the last unit are dropped. A term of separators only has no units."""
+    the first and after the last unit are dropped, and a cell mark ``|`` is read as one (the
+    text's cell mark is a unit nothing matches: a query across it finds nothing). A term of
+    separators only has no units."""
     codes: list = []
     gaps: list[str] = []
     gap = ""
@@ -185,6 +201,9 @@ def query_units(phrase: str) -> QueryUnits:
             unit = gaiji_key(piece)
         elif piece in WILDCARDS:
             unit = None
+        elif piece == CELL_MARK:  # a cell mark written in a query: no unit (it is one in the text)
+            gap += piece
+            continue
         else:
             kind = char_kind(piece)
             if kind in (INVISIBLE, SELECTOR):
@@ -227,7 +246,7 @@ def gram_counts(text: str) -> tuple[Counter, dict[str, list[int]], dict[str, lis
     postings (folded look-ups take every spelling that folds alike). Raises ``ValueError``
     for a passage of more than 2**24 units (a position must fit its spot)."""
     a = analyse(text)
-    codes, gaps = a.codes, a.gaps
+    codes, gaps = a.codes.replace(CELL_BOUNDARY, CELL_MARK), a.gaps  # the cell mark's own term: ``|``
     n = len(codes)
     if n >= 1 << (32 - SPOT_SHIFT):
         raise ValueError(f"a passage of {n} units: the Whoosh index holds at most {1 << (32 - SPOT_SHIFT)}")
@@ -263,8 +282,8 @@ def raw_pattern(units: list, gaps: tuple | None = None) -> str | None:
     unit belong to its span. Only for ordinary characters: None if some code point is ASCII,
     a gaiji key, or not a character of text (``folding.char_kind``), so that no unit can be
     read inside a gaiji entity; the caller then uses ``match_passage``."""
-    if not units or any(not alts for alts in units):
-        return None
+    if not units or any(not alts for alts in units) or (gaps is not None and any(CELL_MARK in g for g in gaps)):
+        return None  # (a cell mark between a term's units: it is a unit of the text, so no match)
     for alts in units:
         for c in alts:
             if len(c) != 1 or ord(c) < 0x80 or ord(c) >= 0xF0000 or char_kind(c) != TEXT:
@@ -310,7 +329,7 @@ def _pattern(phrase: str, exact: bool) -> re.Pattern | None:
     parts = []
     for ch in query_units(phrase).codes:
         if ch is None:
-            parts.append(".")
+            parts.append(f"[^{CELL_BOUNDARY}]")  # any unit but a cell mark
         elif exact:
             parts.append(re.escape(ch))
         else:
@@ -450,12 +469,14 @@ def unit_layout(raw: np.ndarray, boundary: np.ndarray, joined: str):
     """``analyse`` for a whole index at once, with NumPy: ``raw`` holds the code points of
     ``joined`` (uint32), ``boundary`` marks positions that must be units of their own (the
     U+0000 between passages). Returns ``(positions, ends, codes, gap)``: each unit's start
-    and end position in ``raw``, its exact code (gaiji keys included, uint32) and whether
+    and end position in ``raw``, its exact code (gaiji keys included, a cell mark's
+    ``CELL_BOUNDARY``; uint32) and whether
     separators stand between it and the unit before it. Agrees with ``analyse`` passage by
     passage (the contract suite checks the results)."""
     kind = np.frombuffer(_kind_table(), dtype=np.uint8)[raw]
     kind[boundary] = TEXT
     codes = raw.copy()
+    codes[raw == ord(CELL_MARK)] = ord(CELL_BOUNDARY)  # a cell mark: a unit coded as the boundary
     size = len(raw)
     span = np.ones(size, dtype=np.int64)
     entities = [(m.start(), m.end(), m.group(1)) for m in GAIJI.finditer(joined)]

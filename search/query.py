@@ -27,6 +27,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from characters.folding import has_text
+from reader.table_cells import CELL_MARK
 
 MAX_QUERY_LENGTH = 200
 #: At most this many distinct terms (included and excluded) in one query.
@@ -56,8 +57,9 @@ class Term:
         return any(ch in WILDCARDS for ch in self.text)
 
     def literal_runs(self) -> list[str]:
-        """The parts between wildcards, for index look-ups (``射?獲`` → ``["射", "獲"]``)."""
-        return [run for run in re.split("[?？]", self.text) if has_text(run)]
+        """The parts between wildcards, for index look-ups (``射?獲`` → ``["射", "獲"]``); a run of
+        table cell marks (``|``, which search reads as a boundary, no character) is none."""
+        return [run for run in re.split("[?？]", self.text) if has_text(run.replace(CELL_MARK, ""))]
 
 
 @dataclass(frozen=True)

@@ -517,3 +517,62 @@ def test_one_backend_per_alias_made_again_when_its_settings_change(settings, tmp
         assert type(get_search_backend("a")).__name__ == "WhooshBackend"
         assert get_search_backend("a").path == tmp_path / "ix"
     assert get_search_backend("a").name == "c"
+
+
+#: Queries on a 表 (十二諸侯年表, KR2a0001_202, cells closed by ``|``): phrases inside one cell,
+#: phrases the cells side by side would make if read across (十五十, 元年五), wildcards beside a
+#: cell mark (元年?, ?元年), NEAR over two cells of a row, a query that writes the mark.
+TABLE_QUERIES = ["二十四", "元年", "十五十", "元年五", "元年?", "?元年", "元年??", "十?十", "公?元年", "元年|五",
+                 "元年 NEAR/2 十", "晉 NEAR/3 楚", "晉 楚", "元年 OR 十五十"]
+
+
+@pytest.fixture
+def biao(backend, db):
+    from reader.importers.loader import import_file
+    from search.signals import muted
+
+    from .conftest import SHARED
+
+    with muted():
+        juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR2a0001" / "KR2a0001_202.txt").juan
+    docs = documents_for_juan(juan)
+    backend.rebuild(docs)
+    return backend, docs
+
+
+@pytest.mark.parametrize("exact", [False, True])
+@pytest.mark.parametrize("sort", ["text", "after", "before"])
+def test_a_table_is_searched_cell_by_cell_as_a_plain_scan(biao, exact, sort):
+    """A cell mark is a boundary (``search.analysis.CELL_BOUNDARY``): every backend finds exactly
+    the plain scan's hits in a 表, in its order, sorted by what follows or precedes a hit up to the
+    cell's end."""
+    backend, docs = biao
+    ref = _reference(docs)
+    for q in TABLE_QUERIES:
+        query = SearchQuery(q, exact=exact, sort=sort)
+        got, want = backend.search(query), ref.search(query)
+        assert (got.count, got.passages) == (want.count, want.passages), q
+        assert _hits(got.hits) == _hits(want.hits), q
+
+
+def test_no_phrase_runs_from_one_cell_into_the_next(biao):
+    """二十四 is counted in the cells one by one (the stored text cut at its cell marks), not in the
+    text read across (``二|十四`` is two years of two states); 十五十 and 元年五 stand only across a
+    mark; a ``?`` is no cell mark; NEAR finds two cells of one row, the mark counting as one."""
+    backend, docs = biao
+    cells = [cell for d in docs for cell in d.text.split("|")]
+    across = sum(d.text.replace("|", "").count("二十四") for d in docs)
+    assert backend.search(SearchQuery("二十四", exact=True)).count == sum(c.count("二十四") for c in cells) == 83
+    assert across == 101  # 18 more: a number ending one cell and one opening the next
+    assert [backend.search(SearchQuery(q)).count for q in ("十五十", "元年五", "元年|五")] == [0, 0, 0]
+    assert [sum(d.text.count(q) for d in docs) for q in ("十五|十", "元年|五")] == [56, 6]  # what they would find
+    assert all("|" not in h.match for q in ("元年?", "?元年", "公?元年", "十?十") for h in backend.search(SearchQuery(q)).hits)
+    near = backend.search(SearchQuery("元年 NEAR/1 五", exact=True)).hits
+    assert sum(h.match == "五" and h.passage.text[h.start - 1] == "|" for h in near) > 0  # 元年|五: one row
+
+
+def test_a_query_of_cell_marks_is_refused():
+    from search.query import QueryError, parse_query
+
+    with pytest.raises(QueryError, match="沒有可檢索的字"):
+        parse_query("||")

@@ -11,7 +11,7 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from search.analysis import analysed, context_bounds, single_code_points
+from search.analysis import CELL_BOUNDARY, analysed, context_bounds, single_code_points
 from search.documents import LAYERS, TEXT_LAYERS, SearchDocument
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
@@ -255,17 +255,19 @@ class Hit:
     @property
     def after_key(self) -> str:
         """Up to ``SORT_SPAN`` characters after the match, folded: the search's units
-        (``search.analysis``: punctuation left out, a gaiji one character)."""
+        (``search.analysis``: punctuation left out, a gaiji one character), up to the end of its
+        table cell (``CELL_BOUNDARY``), as up to the end of the passage."""
         a = analysed(self.passage.text)
         i = bisect.bisect_left(a.starts, self.end)
-        return a.keys[i:i + SORT_SPAN]
+        return a.keys[i:i + SORT_SPAN].split(CELL_BOUNDARY, 1)[0]
 
     @property
     def before_key(self) -> str:
-        """Up to ``SORT_SPAN`` characters (units) before the match, folded, nearest first."""
+        """Up to ``SORT_SPAN`` characters (units) before the match, folded, nearest first, back to
+        the start of its table cell."""
         a = analysed(self.passage.text)
         i = bisect.bisect_left(a.starts, self.start)
-        return a.keys[max(0, i - SORT_SPAN):i][::-1]
+        return a.keys[max(0, i - SORT_SPAN):i][::-1].split(CELL_BOUNDARY, 1)[0]
 
 
 LAYER_ORDER = {layer: i for i, layer in enumerate(LAYERS)}

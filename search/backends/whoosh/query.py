@@ -10,6 +10,7 @@ import numpy as np
 from search.analysis import (PAIR_GAP, SPOT_AFTER, SPOT_BEFORE, SPOT_REACH, folded_alternatives, query_units,
                              raw_pattern)
 from characters.folding import fold_char
+from reader.table_cells import CELL_MARK
 from characters.simplified import is_ambiguous, reading_of_key
 
 from .postings import Slot, _intersect, _left_to_right, occurrences, postings
@@ -64,6 +65,17 @@ class _Lookup:
         self._terms: dict[str, _TermDocs] = {}
         self._places: dict[str, tuple | None] = {}
         self._read: dict = {}   # positions read, for the next term with the same unit (postings.occurrences)
+        self._cells: bool | None = None  # holds_cells
+
+    def holds_cells(self) -> bool:
+        """Whether some allowed passage holds a table's cell mark (its unit term ``CELL_MARK``,
+        ``search.analysis.gram_counts``): the spots count it as a unit, but no ``?`` matches it
+        (``search.analysis.CELL_BOUNDARY``), so a wildcard term's passages are then verified on
+        the text. Read once a search."""
+        if self._cells is None:
+            docs, _ = postings(self.reader, "units", [CELL_MARK])
+            self._cells = bool(len(docs)) and (self.allowed is None or bool(self.allowed[docs].any()))
+        return self._cells
 
     def spell(self, code: str) -> list[str]:
         if self.exact:
@@ -144,6 +156,8 @@ class _Lookup:
         trailing = n - 1 - last
         if trailing > SPOT_REACH:
             answered, trailing = False, SPOT_REACH
+        if self.holds_cells():  # the spots take a cell mark for a unit a ? may be: verified
+            answered = False
         for k in literal:
             paired = (k > 0 and codes[k - 1] is not None) or (k + 1 < n and codes[k + 1] is not None)
             rest = trailing if k == last else 0
