@@ -76,6 +76,52 @@ def test_a_biao_section_shows_its_table_with_the_same_rule():
     section = parse(SHIJI / "KR2a0001_201.txt").sections[0]
     blocks = paragraph_blocks(section.paragraphs)
     assert [len(b.rows) if b.rows else None for b in blocks] == [None, None, 33]
-    assert blocks[2].rows[:2] == [
+    assert [["".join(part.text for part in cell) for cell in row] for row in blocks[2].rows[:2]] == [
         ["帝王世國號", "顓頊屬", "俈屬", "堯屬", "舜屬", "夏屬", "殷屬", "周屬"],
         ["黃帝號有熊。", "黃帝生昌意。", "黃帝生玄囂。", "黃帝生玄囂。", "黃帝生昌意。", "黃帝生昌意。", "黃帝生玄囂。", "黃帝生玄囂。"]]
+
+
+def test_a_table_cell_is_rendered_as_text_with_its_highlight_corrections_and_annotations(db, client):
+    """A cell goes through the rendering of every piece (``{% pieces %}`` on ``reader.tables.cell_part``):
+    a search's hits are marked in it, an accepted correction of characters inside the table shows
+    in its cell with its 「校」 link, an annotation stands beside its characters in the cell, and
+    each part of the table's piece has an id of its own."""
+    import re
+
+    from django.contrib.auth.models import Group, User
+
+    from corrections.workflow import accept, propose
+    from reader.importers.loader import import_file
+    from reader.models import Piece
+    from search.signals import muted
+
+    with muted():
+        juan = import_file(SHIJI / "KR2a0001_201.txt").juan
+    table = Piece.objects.get(section__juan=juan, section__position=1, text__startswith="帝王世國號")
+    people = []
+    for name, role in (("contributor", "contributor"), ("editor", "editor")):
+        people.append(User.objects.create_user(name))
+        people[-1].groups.add(Group.objects.get_or_create(name=role)[0])
+    at = table.text.index("有熊")
+    fix = propose(people[0], juan, kind="text", section=1, piece=table.position, start=at, end=at + 2,
+                  replacement="有熊氏", reason="他本作有熊氏")
+    at = table.text.index("顓頊屬")
+    note = propose(people[0], juan, kind="annotation", section=1, piece=table.position, start=at, end=at + 2,
+                   replacement="顓頊之後", reason="注")
+    accept(fix, people[1])
+    accept(note, people[1])
+    html = client.get("/works/KR2a0001/juan/201/1/", {"hl": "黃帝生"}).content.decode()
+    rows = re.findall(r"<tr>(.*?)</tr>", html, re.S)
+    assert len(rows) == 33
+    header, first = rows[0], rows[1]
+    assert re.search(r'<td><span class="text" id="s1-p\d+-\d+"><span class="annotated-text">顓頊</span>'
+                     r'<span class="annotation" role="note"><a href="[^"]+">注記</a><span class="annotated">「顓頊」</span>'
+                     r'顓頊之後<span class="annotator">—contributor</span></span>屬</span></td>', header), header
+    assert re.search(r'<th scope="row"><span class="text" id="s1-p\d+-\d+">黃帝號<span class="corrected">有熊氏</span>'
+                     r'<a class="corr-mark" href="[^"]+" title="[^"]*">', first), first
+    assert re.findall(r"<td>(.*?)</td>", first, re.S)[0].startswith(f'<span class="text" id="s1-p{table.position}-')
+    assert first.count("<mark>黃帝生</mark>") == 7
+    ids = re.findall(r' id="(s1-p\d+(?:-\d+)?)"', html)
+    assert len(ids) == len(set(ids))
+    # the piece writes the header row and the first row: sixteen cells, none empty, one element each
+    assert len([i for i in ids if i.split("-")[1] == f"p{table.position}"]) == 16

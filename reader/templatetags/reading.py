@@ -7,6 +7,7 @@ from django.utils.safestring import mark_safe
 
 from config.budget import check
 from reader.crumbs import crumb_trail
+from reader.table_cells import CELL_MARK
 from reader.tables import paragraph_blocks
 from reader.citation import section_heading as _section_heading, section_label as _section_label
 from reader.importers.mandoku.commentators import closes_note
@@ -55,6 +56,18 @@ def thousands(number) -> str:
 def gaiji(text) -> str:
     """``text`` escaped, with Kanripo entities and U+0001 as 〓 placeholders (for KWIC)."""
     return mark_safe(_esc(text or ""))
+
+
+@register.filter
+def kwic(text) -> str:
+    """``gaiji`` for a KWIC line, a table's cell mark (``|``, ``reader.table_cells.CELL_MARK``:
+    the end of a cell of 史記's 表, which search reads as a boundary) kept but set apart as one,
+    muted, with its name on hover: ``二|十四`` is two cells, not a number."""
+    return mark_safe(_esc(text or "").replace(CELL_MARK, f'<span class="cell-mark" title="{CELL_TITLE}">{CELL_MARK}</span>'))
+
+
+#: The hover text of a cell mark in a KWIC line (``kwic``).
+CELL_TITLE = "表格分欄 (a table's cell boundary)"
 
 
 @register.filter
@@ -379,8 +392,9 @@ def render_piece(piece, section, display: Display, notes: str) -> str:
     """One piece as HTML in the commentary mode ``notes`` and the layers the display shows:
     a note of a layer not shown is left out as in 白文 (its place kept for links; shown
     open behind its marker when it holds a highlight); a marker word (注, 疏, 音義) is the
-    label of its layer, shown with the layer."""
-    pid = f"s{section.position}-p{piece.position}"
+    label of its layer, shown with the layer. A table cell's part of a piece after its first
+    (``reader.tables.cell_part``) has an id of its own: ``s1-p3-29``, from code point 29."""
+    pid = f"s{section.position}-p{piece.position}{getattr(piece, 'id_suffix', '')}"
     shown = piece_layer(piece) in display.shown_layers
     if piece.is_marker:
         if shown and notes in ("inline", "beside"):
