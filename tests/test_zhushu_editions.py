@@ -21,7 +21,7 @@ from reader.models import Piece, Section
 from search.backends import SearchQuery
 from search.documents import layers_for
 
-from .conftest import SHARED, index_all
+from .conftest import SHARED, index_all, parse_written_back
 from .test_reading_modes import section_html, text_of
 
 JINGBU = SHARED / "corpus" / "kanripo-jingbu"
@@ -523,3 +523,18 @@ def test_the_kaozheng_after_a_juans_end_title_is_the_editors_entries_whole():
     assert doc.chapters[2].sections[0].pieces[0].text == "梁惠王章句上"
     assert not any("孫奭" in p.text for p in pieces)
     assert render_mandoku(doc) == (JINGBU / "KR1h0003/KR1h0003_001.txt").read_text(encoding="utf-8")
+
+
+def test_a_circle_that_quotes_a_scholar_opens_no_readings():
+    """欽定詩經傳說彙纂 (KR1c0044) quotes a scholar after each circle of its notes (○劉氏辰翁曰,
+    ○孔氏穎達曰); three of them were 陸德明's 音義, for 反 (自衛反魯, 反側) came within a few
+    characters of the circle. The readings a circle opens in 莊子注 (○塊苦怪反) stay readings."""
+    doc = parse_written_back(JINGBU / "KR1c0044" / "KR1c0044_003.txt")
+    notes = [p for c in doc.chapters for s in c.sections for p in s.pieces if p.kind == NOTE]
+    assert Counter((p.effective_layer, p.commentator) for p in notes) == {("commentary", ""): 275}
+    quoted = [p for p in notes if "○劉氏辰翁曰夫子自衛反魯" in p.text or "○孔氏穎達曰反側" in p.text]
+    assert [(p.text[:6], p.effective_layer) for p in quoted] == [
+        ("鄭氏康成曰臥", COMMENTARY), ("輔氏廣曰樂不", COMMENTARY)]
+    zhuangzi = parse_written_back(SHARED / "corpus" / "kanripo-commentary" / "KR5c0138" / "KR5c0138_001.txt")
+    kuai = [p for c in zhuangzi.chapters for s in c.sections for p in s.pieces if p.text.startswith("○塊苦怪反")]
+    assert [(p.effective_layer, p.layer_name) for p in kuai] == [(READINGS, "音義")]

@@ -23,7 +23,12 @@ files themselves):
   後漢書 the remarks of 宋 editors (○宋祁曰, ○劉攽曰: EDITORIAL); in 四部叢刊 editions of the
   classics and in 莊子注, 陸德明's readings (``〇雒音洛``, ``○知音智``: READINGS), told
   by the reading glosses that follow the circle (``音``, ``反``, ``如字``, ``讀``) within
-  ``GLOSS_WITHIN`` characters. Anywhere else a circle separates items and changes nothing.
+  ``GLOSS_WITHIN`` characters, unless, in a book ``PROFILES`` does not name, the circle opens a
+  quotation (``○劉氏辰翁曰``: a name of at most five characters, no gloss among them, then 曰:
+  ``QUOTATION``). A juan whose circles
+  open more quotations than glosses is a 集說, quoting one scholar after another
+  (欽定詩經傳說彙纂: ``○孔氏穎達曰反側猶反覆…``): there no circle opens readings
+  (``quoting_circles``). Anywhere else a circle separates items and changes nothing.
 * A classic with no profile: its notes' writers are the people the catalogue lists for the
   work, else its byline (``appended``: 毛詩 毛亨 傳, 鄭玄 箋 opened by 箋云, 陸德明 音義; 周禮
   鄭玄 注). Where no 疏 is listed the readings may also run on with no circle (毛詩, 尚書
@@ -65,7 +70,7 @@ files themselves):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import comb
 
 from ..document import (
@@ -86,6 +91,41 @@ CIRCLES = "○〇"
 #: A reading gloss after a circle: a 反切, 音 X, 如字, 讀 …, within this many characters.
 GLOSS_WITHIN = 12
 GLOSS = re.compile(r"反|音|如字|讀[如爲為曰]|協韻|叶韻")
+#: What a circle opens when it quotes a scholar by name: at most five characters, none a
+#: gloss's (``○披普皮反然曰移是`` is a reading), then 曰 (``○劉氏辰翁曰``, ``○程子曰``).
+QUOTATION = re.compile(r"[^○〇()/曰反音]{1,5}曰")
+
+
+def _opens_readings(text: str, k: int, quotes: bool = True) -> bool:
+    """Whether the circle at offset ``k`` of ``text`` opens readings: a ``GLOSS`` within
+    ``GLOSS_WITHIN`` characters after it, and, where circles may open quotations (``quotes``),
+    no quotation (``QUOTATION``) right after it. A book known to append 陸德明's readings
+    after its circles (莊子注, ``PROFILES``) quotes nobody there: its ``○捲手曰握掜五禮反`` and
+    ``○⬤讀曰漿`` are readings."""
+    if quotes and QUOTATION.match(text, k + 1):
+        return False
+    return bool(GLOSS.search(text, k + 1, k + 1 + GLOSS_WITHIN))
+
+
+def quoting_circles(doc: JuanDocument) -> bool:
+    """Whether the circles inside ``doc``'s notes open quotations of scholars (``QUOTATION``)
+    more often than readings (``_opens_readings``): a 集說 that quotes one scholar after another
+    (欽定詩經傳說彙纂 卷三: 32 quotations, 3 circles with 反 or 音 near them, all of them prose:
+    ``○劉氏辰翁曰夫子自衛反魯``, ``○我我君也臣出使功成而反``), where no circle opens readings."""
+    quotations = readings = 0
+    for chapter in doc.chapters:
+        for section in chapter.sections:
+            for piece in section.pieces:
+                if piece.kind != NOTE:
+                    continue
+                text = piece.text
+                for k, ch in enumerate(text):
+                    if ch in CIRCLES:
+                        if QUOTATION.match(text, k + 1):
+                            quotations += 1
+                        elif _opens_readings(text, k):
+                            readings += 1
+    return quotations > readings
 
 
 @dataclass(frozen=True)
@@ -391,12 +431,11 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
         elif voice is not None and voice.layer == READINGS and profile.appended:
             pass  # the appended readings run to the note's end
         elif ch in CIRCLES and profile.circle:
-            after = text[k + 1:k + 1 + GLOSS_WITHIN]
             if profile.circle == "remark":
                 m = REMARK.match(text[k:k + 6])
                 if m:
                     voice = Voice(m["who"] if len(m["who"]) > 1 else "", EDITORIAL, "按")
-            elif GLOSS.search(after) or profile.appended:  # where readings are appended, a circle opens them
+            elif profile.appended or _opens_readings(text, k, not profile.titles):  # where readings are appended, a circle opens them
                 voice = profile.readings or Voice("", READINGS, "音義")
         else:
             for f in formulas:
@@ -538,6 +577,8 @@ def assign_commentators(doc: JuanDocument, indented: bool = False) -> list[tuple
     Sets ``doc.columns_reversed`` and ``doc.column_order`` (``columns_reversed``) first."""
     title = _title(doc)
     profile = profile_for(doc)
+    if profile.circle == "readings" and not profile.appended and quoting_circles(doc):
+        profile = replace(profile, circle="")
     doc.columns_reversed, doc.column_order = columns_reversed(doc, profile)
     if undecided(title) and decide_by_reference(doc):
         return []
