@@ -61,7 +61,13 @@ class CollationView(APIView):
     sections paired, texts aligned character by character (main text with main text, each
     note with its counterpart), every variant classified as `glyph` (異體), `character`
     (異字), `added`/`missing` (衍文/脫文, `gaiji` when a character Unicode lacks is
-    dropped) or `punctuation`."""
+    dropped) or `punctuation`.
+
+    Editions are named by **slug** throughout the answer: each reading's `witness`, the keys
+    of `counts` and of each section's `counterparts` (the section's position in that edition,
+    null where it has none); `base.edition` and each of `witnesses[].edition` give a slug's
+    `id` and `name`, the name the collation page shows (四庫全書・文淵閣本 for KR1d0086,
+    四庫全書・文淵閣本・原字 for KR1d0086-WYG)."""
 
     @extend_schema(parameters=COLLATION_PARAMETERS, responses=OpenApiTypes.OBJECT)
     def get(self, request, number, **kwargs):

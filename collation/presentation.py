@@ -17,6 +17,8 @@ class Segment:
 
     text: str
     variant: object = None
+    #: ``{edition slug: name}``: the readings name their witness by it (the slug when absent).
+    names: dict = None
 
     @property
     def css(self) -> str:
@@ -24,7 +26,8 @@ class Segment:
 
     @property
     def readings(self) -> list[dict]:
-        return [{"witness": r.witness, "text": r.text, "cls": r.cls, "name": CLASS_NAMES[r.cls],
+        names = self.names or {}
+        return [{"witness": r.witness, "witness_name": names.get(r.witness, r.witness), "text": r.text, "cls": r.cls, "name": CLASS_NAMES[r.cls],
                  "gaiji": r.gaiji, "note": r.note, "section": r.section} for r in self.variant.readings] if self.variant else []
 
 
@@ -50,10 +53,11 @@ class PieceView:
         return self.piece.kind in (RECORD, RECORD_NOTE)
 
 
-def piece_views(pieces, variants) -> list[PieceView]:
+def piece_views(pieces, variants, names: dict | None = None) -> list[PieceView]:
     """Cut every piece at its variants (sorted by start; overlapping sites are shown at the
     first one's place only). A whole section a witness lacks (``piece`` None) is not in a
-    piece: the page lists it with the section's counterparts (``omitted_by``)."""
+    piece: the page lists it with the section's counterparts (``omitted_by``). ``names``:
+    ``{edition slug: name}``, as the readings name their witnesses (``Segment.names``)."""
     by_piece: dict[int, list] = {}
     sources: dict[int, list] = {}
     for v in variants:
@@ -63,36 +67,38 @@ def piece_views(pieces, variants) -> list[PieceView]:
             by_piece.setdefault(v.piece, []).append(v)
     out = []
     for p in pieces:
-        tag = cut(p.source_tag, sources.get(p.position, [])) if p.source_tag else []
-        out.append(PieceView(p, cut(p.text, by_piece.get(p.position, [])), tag))
+        tag = cut(p.source_tag, sources.get(p.position, []), names) if p.source_tag else []
+        out.append(PieceView(p, cut(p.text, by_piece.get(p.position, []), names), tag))
     return out
 
 
-def cut(text: str, variants) -> list[Segment]:
+def cut(text: str, variants, names: dict | None = None) -> list[Segment]:
     """``text`` cut into plain runs and its ``variants`` (sorted by start; an overlapping site
-    is shown at the first one's place only); one empty segment for an empty text."""
+    is shown at the first one's place only); one empty segment for an empty text. ``names``:
+    ``{edition slug: name}`` for the readings (``Segment.names``)."""
     segs, at = [], 0
     for v in sorted(variants, key=lambda v: (v.start, v.end)):
         if v.start < at:
             continue
         if v.start > at:
             segs.append(Segment(text[at:v.start]))
-        segs.append(Segment(text[v.start:v.end], v))
+        segs.append(Segment(text[v.start:v.end], v, names))
         at = v.end
     if at < len(text) or not segs:
         segs.append(Segment(text[at:]))
     return segs
 
 
-def varied_heading(section, variants) -> list[Segment]:
+def varied_heading(section, variants, names: dict | None = None) -> list[Segment]:
     """The book's heading of a section cut at its variants, shown after the section's name
     (``reader.citation.section_label``, §4「陳設器席」) only when other editions read it
     otherwise: the closer (右陳設器席) with the closer's variants, else the title with the
-    title's; [] for a section with neither or with no variant in it (the name says it all)."""
+    title's; [] for a section with neither or with no variant in it (the name says it all).
+    ``names``: as ``cut``'s."""
     if section.closer:
-        segments = cut(section.closer, [v for v in variants if v.kind == CLOSER])
+        segments = cut(section.closer, [v for v in variants if v.kind == CLOSER], names)
     elif section.title:
-        segments = cut(section.title, [v for v in variants if v.kind == TITLE])
+        segments = cut(section.title, [v for v in variants if v.kind == TITLE], names)
     else:
         return []
     return segments if any(seg.variant for seg in segments) else []

@@ -49,9 +49,13 @@ def _collation_page(request, slug, number, positions=None):
     counts = collation.counts()
     if hide_glyphs:
         collation = collation.without_glyphs()
-    sections = [{"collation": s, "pieces": piece_views(s.pieces, s.variants), "heading": varied_heading(s.section, s.variants),
-                 "counterparts": [(slug, c) for slug, c in s.counterparts.items()],
-                 "omitted": omitted_by(s.variants)} for s in collation.sections]
+    # the editions by name, as the table of counts names them (四庫全書・文淵閣本), not by slug
+    names = {slug: e.name for slug, (e, _) in collation.witnesses.items()}
+    sections = [{"collation": s, "pieces": piece_views(s.pieces, s.variants, names),
+                 "heading": varied_heading(s.section, s.variants, names),
+                 "counterparts": [(slug, names.get(slug, slug), c) for slug, c in s.counterparts.items()],
+                 "omitted": omitted_by(s.variants),
+                 "omitted_names": [names.get(slug, slug) for slug in omitted_by(s.variants)]} for s in collation.sections]
     if positions is not None and not sections:
         raise Http404("No such section")
     set_openings([s.section for s in collation.sections]  # each named by reader.citation.section_label

@@ -116,7 +116,7 @@ def test_seed_against_wyg(witnesses):
 def test_collation_page(witnesses, client):
     seed, kr, wyg = witnesses
     page = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-WYG"}).content.decode()
-    assert ('貍<span class="var var-glyph"><span class="lem">步</span><span class="rdgs">〔KR1d0086-WYG：歩'
+    assert ('貍<span class="var var-glyph"><span class="lem">步</span><span class="rdgs">〔四庫全書・文淵閣本・原字：歩'
             '<small>異體</small>〕</span></span>大侯') in page
     hidden = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-WYG", "glyphs": "hide"}).content.decode()
     assert "var-glyph" not in hidden.split("</table>")[1] and "貍步大侯" in hidden
@@ -132,7 +132,7 @@ def test_collation_page(witnesses, client):
     assert '<input type="checkbox" name="with" value="KR1d0086" checked>' in whole
     # an edition's id chooses it as the API's does
     by_id = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": wyg.pk}).content.decode()
-    assert '<input type="checkbox" name="with" value="KR1d0086-WYG" checked>' in by_id and "〔KR1d0086-WYG：歩" in by_id
+    assert '<input type="checkbox" name="with" value="KR1d0086-WYG" checked>' in by_id and "〔四庫全書・文淵閣本・原字：歩" in by_id
     # a mistyped edition is named, not collated against nothing (a page without a single variant)
     for url in ("/works/禮書綱目/juan/10/collate/", "/works/禮書綱目/juan/10/2/collate/"):
         response = client.get(url, {"with": ["KR1d0086", "KR1d0086-WGY"]})
@@ -207,7 +207,7 @@ def test_collation_page_shows_gaiji_as_the_reading_page_does(witnesses, client):
     page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086-WYG"}).content.decode()
     gaiji = ('<span class="gaiji" title="KR0237：Unicode 未收之字 (a character Unicode lacks)" '
              'data-code="&amp;KR0237;">〓</span>')
-    assert f'<span class="lem">襦</span><span class="rdgs">〔KR1d0086-WYG：{gaiji}<small>異體</small>〕' in page
+    assert f'<span class="lem">襦</span><span class="rdgs">〔四庫全書・文淵閣本・原字：{gaiji}<small>異體</small>〕' in page
     assert "&amp;KR0237;<" not in page and "：&amp;KR" not in page
 
 
@@ -243,10 +243,10 @@ def test_a_section_without_counterpart_is_one_omission(witnesses, tmp_path, clie
     full = collate_juan(seed, [wyg]).counts()["KR1d0086-WYG"]
     assert (counts[MISSING], counts[ADDED]) == (full[MISSING] + 1, full[ADDED] + 1)
     page = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-CUT"}).content.decode()
-    assert 'KR1d0086-CUT：<span class="key var-missing">無此節</span><small>（脫文）</small>' in page
-    assert '<p class="collated omitted" title="KR1d0086-CUT 無此節">' in page
+    assert '四庫全書・文淵閣本・CUT：<span class="key var-missing">無此節</span><small>（脫文）</small>' in page
+    assert '<p class="collated omitted" title="四庫全書・文淵閣本・CUT 無此節">' in page
     page3 = client.get("/works/禮書綱目/juan/10/3/collate/", {"with": "KR1d0086-CUT"}).content.decode()
-    assert "〔KR1d0086-CUT：有此節：此節諸本所無今姑存之以俟考焉<small>衍文</small>〕" in page3
+    assert "〔四庫全書・文淵閣本・CUT：有此節：此節諸本所無今姑存之以俟考焉<small>衍文</small>〕" in page3
     base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
     data = client.get(base, {"with": "KR1d0086-CUT", "section": 2}).json()
     assert data["sections"][0]["counterparts"] == {"KR1d0086-CUT": None}
@@ -330,7 +330,7 @@ def test_untitled_sections_are_named_by_their_opening_words_in_every_list(witnes
     page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086"}).content.decode()
     assert f"<h1>校勘 <small>禮書綱目 卷十 · {label}</small></h1>" in page
     assert f'<h2><a href="{seed_26}">{label}</a></h2>' in page
-    assert f'<p class="counterparts">KR1d0086：<a href="/works/KR1d0086/juan/12/26/">{label}</a></p>' in page
+    assert f'<p class="counterparts">四庫全書・文淵閣本：<a href="/works/KR1d0086/juan/12/26/">{label}</a></p>' in page
     whole = client.get("/works/禮書綱目/juan/10/collate/", {"with": "KR1d0086"}).content.decode()
     assert f'<h2><a href="{seed_26}">{label}</a> <a class="small"' in whole
     for body in (page, whole):
@@ -376,3 +376,23 @@ def test_a_section_without_title_or_main_text_is_named_by_its_chapter():
     assert section_label(NS(position=2, title="張侯", opening="", chapter=chapter, chapter_id=1)) == "§2「張侯」"
     assert section_label(NS(position=4, title="", opening="樂人宿縣於阼階東…", chapter=chapter, chapter_id=1)) == \
         "§4「樂人宿縣於阼階東…」"
+
+
+def test_the_collation_names_editions_by_name_on_the_page_and_by_slug_in_the_api(witnesses, client):
+    """The page names each witness as its table of counts does (四庫全書・文淵閣本), in the
+    readings and the counterparts, never by its Kanripo slug; the API names them by slug
+    everywhere, with each slug's name in ``witnesses``, as its schema says."""
+    seed, kr, wyg = witnesses
+    page = client.get("/works/禮書綱目/juan/10/4/collate/").content.decode()
+    assert ('<p class="counterparts">四庫全書・文淵閣本：<a href="/works/KR1d0086/juan/12/4/">§4「陳設噐席」</a>；'
+            '四庫全書・文淵閣本・原字：<a href="/works/KR1d0086-WYG/juan/12/4/">§4「陳設噐席」</a></p>') in page
+    assert "KR1d0086：" not in page and "KR1d0086-WYG：" not in page
+    data = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"section": 4}).json()
+    assert [w["edition"] for w in data["witnesses"]] == [
+        {"id": kr.pk, "slug": "KR1d0086", "name": "四庫全書・文淵閣本"},
+        {"id": wyg.pk, "slug": "KR1d0086-WYG", "name": "四庫全書・文淵閣本・原字"}]
+    assert list(data["counts"]) == list(data["sections"][0]["counterparts"]) == ["KR1d0086", "KR1d0086-WYG"]
+    assert {r["witness"] for v in data["sections"][0]["variants"] for r in v["readings"]} == {"KR1d0086", "KR1d0086-WYG"}
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    described = schema["paths"]["/api/editions/{id}/juans/{number}/collation/"]["get"]["description"]
+    assert "Editions are named by **slug** throughout the answer: each reading's `witness`" in described
