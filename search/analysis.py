@@ -55,8 +55,9 @@ from search.query import WILDCARDS, ParsedQuery, Term
 #: The code of a table's cell mark (``CELL_MARK``) among a passage's units: U+0000, the code the
 #: positional index gives the boundary between two passages, which no query unit is and no ``?``
 #: matches. A cell of 史記's 表 is an entry of its own (a state's ruler and year, a row's year):
-#: 6,169 of the 10,702 pairs of filled cells side by side are two numbers (``十五|二十四``), which
-#: read across would make false hits of 十五二十 or 二十四 (docs/searching.md).
+#: in 6,169 of the 10,702 pairs of filled cells side by side in the ten 表, a cell ending in a
+#: numeral (一…十, 百, 千, 元) stands beside one opening with one (``十五|二十四``), which read across
+#: would make false hits of 十五二十 or 二十四 (docs/searching.md).
 CELL_BOUNDARY = "\x00"
 
 
