@@ -2,7 +2,8 @@
 
 Columns, in this order (``COLUMNS``): work (its name as lists show it: the title, with the
 edition when the work has several, ``search.service.edition_places``), juan
-(the book's label, 卷十), section (its position in the juan), section_title, layer (經文, 注,
+(the book's label, 卷十), section (its position in the juan), section_title (its title, else
+the name the search page gives it: its closer 「關雎三章一章四句…」 or its opening words), layer (經文, 注,
 記, 標題), before, match, after, url (the hit's reading page, absolute), commentator (who wrote
 the passage: 李善, 呂延濟; empty when the book names nobody; last, so the older columns keep their
 places).
@@ -21,6 +22,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 
 from config.spreadsheets import spreadsheet_row
 from search.documents import LAYER_NAMES
@@ -33,15 +35,25 @@ HIT_LIST_KINDS = {
 BATCH = 500
 
 
-def hit_rows(hits: Iterable, work_names: dict[str, str], url_of: Callable) -> Iterator[tuple]:
+def hit_rows(hits: Iterable, work_names: dict[str, str], url_of: Callable,
+             section_names: Callable[[Iterable[tuple]], dict] | None = None) -> Iterator[tuple]:
     """One tuple per hit, in ``COLUMNS`` order; ``work_names`` is ``{edition slug: name}`` and
     ``url_of(hit)`` the hit's absolute reading URL. The place is read from the hit's passage
-    and the KWIC's bounds found once a hit (``Hit.kwic``)."""
-    for h in hits:
-        p = h.passage
-        before, match, after = h.kwic()
-        yield (work_names.get(p.work_slug, p.work_title), p.juan_label, p.section_position, p.section_title,
-               LAYER_NAMES[p.layer], before, match, after, url_of(h), p.commentator)
+    and the KWIC's bounds found once a hit (``Hit.kwic``). ``section_title`` is the section's
+    title, else the name the search page gives an untitled section (its closer 「關雎三章…」,
+    its opening words): ``section_names(keys)`` answers ``{(edition slug, juan number, section
+    position): name}`` (``search.service.kept_section_names``), asked once a ``BATCH`` of hits."""
+    hits = iter(hits)
+    while batch := list(islice(hits, BATCH)):
+        untitled = {(h.passage.work_slug, h.passage.juan_number, h.passage.section_position)
+                    for h in batch if not h.passage.section_title}
+        names = section_names(untitled) if section_names and untitled else {}
+        for h in batch:
+            p = h.passage
+            before, match, after = h.kwic()
+            title = p.section_title or names.get((p.work_slug, p.juan_number, p.section_position), "")
+            yield (work_names.get(p.work_slug, p.work_title), p.juan_label, p.section_position, title,
+                   LAYER_NAMES[p.layer], before, match, after, url_of(h), p.commentator)
 
 
 def hit_list_chunks(kind: str, rows: Iterable[tuple]) -> Iterator[bytes]:

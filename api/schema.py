@@ -145,7 +145,9 @@ class HitDocSerializer(serializers.Serializer):
     juan = serializers.IntegerField()
     juan_label = serializers.CharField()
     section = HitSectionSerializer()
-    piece = serializers.IntegerField()
+    piece = serializers.IntegerField(allow_null=True, help_text=(
+        "the position of the piece the match starts in; null for a hit in the section's title (layer `title`), "
+        "which is no piece"))
     before = serializers.CharField()
     match = serializers.CharField()
     after = serializers.CharField()

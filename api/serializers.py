@@ -252,7 +252,8 @@ class HitSerializer(serializers.Serializer):
     """One occurrence: layer (``classic``, ``commentary``, ``readings``, ``subcommentary``,
     ``editorial``, ``smallprint``, ``record``, ``record_note``, ``title``) and its name
     (the book's own, such as 鄭注 or 疏, where the piece has one: ``search.service.name_layers``),
-    ``commentator`` (who wrote the passage: 李善, 呂延濟; "" when the book names nobody), location, KWIC (``before``/``match``/``after``), reading URL; ``reading`` only for a hit
+    ``piece`` (the position of the piece the match starts in; null for a hit in a section's
+    title, which is no piece), ``commentator`` (who wrote the passage: 李善, 呂延濟; "" when the book names nobody), location, KWIC (``before``/``match``/``after``), reading URL; ``reading`` only for a hit
     found through a simplified form that stands for several characters, in a simplified or
     mixed edition: the match as the query read it (后 found by 後: ``"reading": "後"``,
     ``search.analysis.reading_of``)."""
@@ -275,7 +276,8 @@ class HitSerializer(serializers.Serializer):
             "section": {"position": p.section_position, "title": p.section_title,
                         "name": p.section_title or self._names().get(
                             (p.work_slug, p.juan_number, p.section_position), "")},
-            "piece": hit.piece_position,
+            # a section's title is no piece (search.documents.TITLE_POSITION stands for it): null
+            "piece": None if p.layer == "title" else hit.piece_position,
             "before": before,
             "match": match,
             "after": after,

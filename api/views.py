@@ -25,7 +25,7 @@ from reader.printed_people import typed_spellings
 from reader.reading import chapter_views, read_consistently
 from search.backends import SearchError
 from search.forms import SearchForm
-from search.service import HitLinks, edition_places, name_layers, query_hints, run_search
+from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search
 
 from . import exports, hitlists, schema
 from .catalogue import class_distribution, search_facets
@@ -375,7 +375,7 @@ class SearchExport(APIView):
                 f"(a work, a juan or a layer), or page through /api/search/."]})
         names = {p["slug"]: p["full_name"] for p in edition_places().values()}  # 禮書綱目（KR1d0086）
         root, link = request.build_absolute_uri("/")[:-1], HitLinks(query)  # ASCII paths: as build_absolute_uri
-        rows = hitlists.hit_rows(results.hits, names, lambda h: root + link(h))
+        rows = hitlists.hit_rows(results.hits, names, lambda h: root + link(h), kept_section_names)
         content_type, suffix, _, _ = hitlists.HIT_LIST_KINDS[kind]
         response = StreamingHttpResponse(hitlists.hit_list_chunks(kind, rows), content_type=content_type)
         response["Content-Disposition"] = content_disposition_header(True, f"{query.text}.{suffix}")

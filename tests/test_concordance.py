@@ -184,3 +184,27 @@ def test_the_documented_near_example_finds_its_hits(client, seed_juan):
     page = client.get("/search/").content.decode()
     assert "<code>司射 NEAR/5 弓</code>" in page
     assert client.get("/api/search/", {"q": "司射 NEAR/5 弓"}).json()["count"] == 22
+
+
+def test_the_hit_list_names_an_untitled_section_as_the_page_does_and_a_title_hit_has_no_piece(
+        client, seed_juan, search_backend):
+    """An untitled section is named in the CSV's ``section_title`` as the search page names it
+    (its opening words here; a closer such as 「關雎三章一章四句…」 where it has one), not left
+    empty; a hit in a section's title is in no piece: the API's ``piece`` is null (it was the
+    index's stand-in position, 1000000)."""
+    from reader.models import Section
+
+    from .conftest import index_all
+
+    Section.objects.filter(juan=seed_juan, position=26).update(title="", closer=None)
+    index_all(search_backend)
+    page = client.get("/search/", {"q": "賓降取弓矢於堂西", "layer": "classic"}).content.decode()
+    assert "禮書綱目 卷十〈大射儀〉 §26「賓降取弓矢於堂西…」</a>" in page
+    body = b"".join(client.get("/api/search/export/csv/", {"q": "賓降取弓矢於堂西", "layer": "classic"})
+                    .streaming_content).decode("utf-8")
+    rows = list(csv.DictReader(io.StringIO(body[1:])))
+    assert [(r["section"], r["section_title"]) for r in rows] == [("26", "賓降取弓矢於堂西…")]
+    titled = client.get("/api/search/", {"q": "張侯", "layer": "titles"}).json()
+    assert [(h["layer"], h["section"]["position"], h["piece"]) for h in titled["results"]] == [("title", 2, None)]
+    classic = client.get("/api/search/", {"q": "鵠", "layer": "classic"}).json()
+    assert [h["piece"] for h in classic["results"]] == [2, 2]

@@ -164,3 +164,15 @@ def test_streamed_work_export_is_the_juan_exports_joined(client, db):
     assert len(tei.findall(f".//{TEI}div[@type='section']")) == 90
     data = json.loads(b"".join(client.get(f"/api/works/{work.pk}/export/json/").streaming_content))
     assert (data["work"]["title"], [j["number"] for j in data["juans"]]) == ("長編", [1, 2])
+
+
+def test_the_download_links_are_the_sites_words_in_every_script(client, seed_juan):
+    """In 簡體 the juan's text is set as simplified Chinese (lang zh-Hans, a simplified font,
+    whose full-width colon stands at the left of its box like an ASCII one): the site's own
+    words above it, the download links among them, stay traditional Chinese with their
+    full-width colon."""
+    for script in ("orig", "simp"):
+        page = client.get("/works/禮書綱目/juan/10/", {"script": script}).content.decode()
+        assert '<p class="downloads" lang="zh-Hant">下載本卷：<a href="/api/editions/' in page
+        assert '<p class="juan-tools" lang="zh-Hant">' in page
+    assert '<article class="juan" lang="zh-Hans">' in client.get("/works/禮書綱目/juan/10/", {"script": "simp"}).content.decode()

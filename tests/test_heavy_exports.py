@@ -88,8 +88,8 @@ def test_a_hit_list_is_written_a_batch_of_hits_at_a_time(client, seed_backend, m
     read = []
     rows = hitlists.hit_rows
 
-    def counted(hits, names, url_of):
-        for row in rows(hits, names, url_of):
+    def counted(hits, names, url_of, section_names=None):
+        for row in rows(hits, names, url_of, section_names):
             read.append(row)
             yield row
 
