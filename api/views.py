@@ -369,7 +369,7 @@ class SearchExport(APIView):
             raise Http404(f"unknown hit list {kind!r}: one of {', '.join(hitlists.HIT_LIST_KINDS)}")
         query, results = _search(request)
         limit = settings.HIT_LIST_MAX_ROWS
-        if results.count > limit:  # a streamed file cannot be cut by the time budget once begun
+        if results.count > limit:  # about the most rows written within the request's budget
             raise ValidationError({"q": [
                 f"「{query.text}」 has {results.count:,} hits; a hit list holds at most {limit:,}. Narrow the query "
                 f"(a work, a juan or a layer), or page through /api/search/."]})
@@ -377,7 +377,8 @@ class SearchExport(APIView):
         root, link = request.build_absolute_uri("/")[:-1], HitLinks(query)  # ASCII paths: as build_absolute_uri
         rows = hitlists.hit_rows(results.hits, names, lambda h: root + link(h), kept_section_names)
         content_type, suffix, _, _ = hitlists.HIT_LIST_KINDS[kind]
-        response = StreamingHttpResponse(hitlists.hit_list_chunks(kind, rows), content_type=content_type)
+        # Written under the request's time budget, then sent (api.hitlists.written).
+        response = StreamingHttpResponse(hitlists.written(kind, rows), content_type=content_type)
         response["Content-Disposition"] = content_disposition_header(True, f"{query.text}.{suffix}")
         return response
 

@@ -227,7 +227,7 @@ SEARCH_MAX_WORK = env.int("SEARCH_MAX_WORK", default=4_000_000)
 SEARCH_INDEX_SIGNING_KEY = env.str("SEARCH_INDEX_SIGNING_KEY", default="")
 #: Hits a CSV/TSV hit list may hold (api/hitlists.py); a query with more is a 400 that says
 #: to narrow it. About 10,000 rows a second are written: 200,000 stay under the request
-#: budget (20 s), which a streamed file cannot be held to once it has started.
+#: budget (20 s), within which a list is written before it is sent (a 503 past it).
 HIT_LIST_MAX_ROWS = env.int("HIT_LIST_MAX_ROWS", default=200_000)
 # Whole rendered pages and API responses for anonymous GETs (pages/caching.py), shared by
 # the workers on disk; keys change with every change to the texts or the index.

@@ -1,4 +1,5 @@
 """Readers while writers work: no error, no half page, never an empty result in between."""
+import json
 import subprocess
 import sys
 
@@ -35,3 +36,81 @@ def test_twenty_readers_during_imports_and_rebuilds():
                             cwd=BASE_DIR, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert " 0 errors" in result.stdout and "search counts seen: {21: " in result.stdout
+
+
+@pytest.fixture
+def file_database(transactional_db, tmp_path):
+    """The test database, with the seed imported (committed), copied into a SQLite file in WAL mode, as the site
+    runs it (config/settings.py), served by the default connection for the test; the
+    in-memory database comes back after it. A request that waited for the write lock
+    would wait 5 s (the connection's ``timeout``) and fail, instead of the site's 120 s."""
+    import sqlite3
+
+    from django.db import connection
+
+    import_file(SEED)  # a test run before may have flushed the session's seed
+    path = tmp_path / "db.sqlite3"
+    connection.ensure_connection()
+    copy = sqlite3.connect(path)
+    connection.connection.backup(copy)
+    copy.close()
+    memory, saved = connection.connection, dict(connection.settings_dict)
+    connection.connection = None
+    connection.settings_dict["NAME"] = str(path)
+    connection.settings_dict["OPTIONS"] = {**saved["OPTIONS"], "timeout": 5}
+    try:
+        connection.ensure_connection()
+        assert connection.cursor().execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        yield path
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(saved)
+        connection.connection = memory
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_search_answers_while_an_import_holds_the_write_lock(file_database, settings, client):
+    """An import holds SQLite's write lock for a file's whole transaction (BEGIN IMMEDIATE): a
+    search, its hit list and a reading page read beside it (WAL), within the request's budget.
+    None of them writes or begins a transaction (which would take the lock, wait 5 s for it
+    and fail: a 503), and each answers what it answers once the lock is gone."""
+    import sqlite3
+
+    from django.db import connection
+
+    settings.REQUEST_BUDGET_SECONDS = 20.0
+    urls = ["/search/?q=鵠", "/api/search/?q=鵠", "/api/search/export/tsv/?q=鵠&edition=禮書綱目",
+            "/works/禮書綱目/juan/10/26/"]
+    statements = []
+
+    def record(execute, sql, params, many, context):
+        statements.append(sql.split(None, 1)[0].upper())
+        return execute(sql, params, many, context)
+
+    def answers():
+        with connection.execute_wrapper(record):
+            responses = [client.get(url) for url in urls]
+        return [(r.status_code, b"".join(r.streaming_content) if r.streaming else r.content) for r in responses]
+
+    importer = sqlite3.connect(file_database, isolation_level=None)
+    importer.execute("BEGIN IMMEDIATE")  # what an import's transaction takes at its start
+    importer.execute("UPDATE reader_libraryversion SET value = value + 1")
+    try:
+        locked = answers()
+        with pytest.raises(sqlite3.OperationalError, match="database is locked"):  # held throughout
+            sqlite3.connect(file_database, timeout=0).execute("BEGIN IMMEDIATE")
+    finally:
+        importer.execute("ROLLBACK")
+        importer.close()
+    assert [status for status, _ in locked] == [200, 200, 200, 200]
+    assert set(statements) == {"SELECT"}
+    assert locked == answers()
+    page, api, tsv, reading = (content.decode() for _, content in locked)
+    assert json.loads(api)["count"] == 21  # the seed's 鵠
+    first = json.loads(api)["results"][0]
+    assert [first["juan_label"], first["section"]["title"], first["before"], first["match"], first["after"]] == [
+        "卷十", "張侯", "子熊侯同參讀為糝糝雜也雜侯者豹", "鵠", "而麋飾下天子大夫也干讀為豻豻侯"]
+    assert "子熊侯同參讀為糝糝雜也雜侯者豹" in page
+    assert len(tsv.splitlines()) == 22  # the header and the seed's 21 鵠
+    assert 'id="s26"' in reading
