@@ -159,9 +159,9 @@ def test_search(client, small):
         "next": f"{BASE}/api/search/?context=2&page=2&page_size=4&q=%E5%B0%84",
         "previous": None,
         "results": [
-            hit("title", "標題", 1, "戒射", -1, "", "禮", "s1"),  # the chapter title 射禮
+            hit("title", "標題", 1, "戒射", None, "", "禮", "s1"),  # the chapter title 射禮: in no piece
             hit("classic", "經文", 1, "戒射", 2, "", "人戒", "s1-p2"),
-            hit("title", "標題", 1, "戒射", 1000000, "右戒", "", "s1"),  # the closer 右戒射 as written
+            hit("title", "標題", 1, "戒射", None, "右戒", "", "s1"),  # the closer 右戒射 as written
             hit("classic", "經文", 2, "射", 0, "乃", "", "s2-p0"),
         ],
         "passages": 8,
