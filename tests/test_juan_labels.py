@@ -11,7 +11,7 @@ from django.core.management import call_command
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_readme
 from reader.juans import JuanCount, JuanLabel, juan_count, matching_juans, nav_label, parse_label, short_label
-from reader.models import Edition, Juan, Work
+from reader.models import Edition, Juan, Piece, Work
 from search.signals import muted
 
 from .test_kanripo_import import KANRIPO, _kanripo, kanripo  # noqa: F401  (fixtures)
@@ -195,3 +195,25 @@ def test_front_matter_does_not_go_on_into_the_first_juan(client, db):
     rows = re.findall(r'<li><a href="/works/KR1c0004/juan/\d+/">(.*?)</a>\s*(.*?)\s*<span class="count">', page)
     assert rows[1] == ("卷一", '<span class="appendix">附〈卷一考證〉</span>')
     assert "傳述人〉（續）" not in page
+
+
+def test_an_original_contents_list_opens_no_chapters(client, db):
+    """毛詩注疏 卷首's 原目 (the old edition's table of contents) lists 〈鴻鴈之什詁訓傳第十八〉 …
+    〈那之什詁訓傳第三十〉 as entries, not as chapters of 卷首: its titles are LABEL pieces, each a
+    paragraph of its own, and the notes on them keep their layers (音義 陸德明, 疏 孔穎達)."""
+    with muted():
+        for n in (0, 1):
+            import_file(KANRIPO.parent / "kanripo-jingbu" / "KR1c0004" / f"KR1c0004_00{n}.txt")
+    page = client.get("/works/KR1c0004/").content.decode()
+    rows = re.findall(r'<li><a href="/works/KR1c0004/juan/\d+/">(.*?)</a>\s*(.*?)\s*<span class="count">', page)
+    assert "之什詁訓傳" not in rows[0][1]
+    assert rows[0] == ("御製詠詩六義・提要・序・詩譜序・毛詩譜・原目・傳述人", "".join(
+        f'<span class="chapter-title">〈{t}〉</span>' for t in ("提要", "序", "詩譜序", "毛詩譜", "原目", "傳述人")) + "".join(
+        f'<span class="appendix">附〈{t}考證〉</span>' for t in ("詩譜序", "毛詩譜", "原目")))
+    pieces = Piece.objects.filter(section__juan__edition__work__kanripo_id="KR1c0004", section__juan__number=0,
+                                  section__chapter__title="原目").order_by("section__position", "position")
+    entry = list(pieces.filter(text="周南闗雎詁訓傳第一").values_list("kind", flat=True))
+    following = [(p.kind, p.layer_name, p.text[:6]) for p in pieces if p.text in ("鴻鴈之什詁訓傳第十八", "音義")][:2]
+    assert entry == ["label"]
+    assert following == [("label", "音義", "音義"), ("label", "音義", "音義")]
+    assert pieces.filter(text="鴻鴈之什詁訓傳第十八", kind="label").count() == 1

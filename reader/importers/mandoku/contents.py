@@ -23,6 +23,17 @@ Two kinds, both at the head of a juan or of a part of one (``#+PROPERTY: JUAN``)
   (at most ``ENTRY_MAX`` characters outside their note), none a full printed line (prose runs
   on, ``PROSE_MIN``, unless it sets titles side by side), none a closer (``右…``) or the list's title printed again as its end title
   (``唐劉蛻集目錄``), which end the list; so does small print alone on its line.
+* a 原目 part (``#+PROPERTY: JUAN 原目``, ``ORIGINAL``): the 注疏 editions' copy of the old
+  edition's table of contents, its entries the old edition's headings as it printed them, each
+  on a line of its own and most with their notes (毛詩注疏 ``周南闗雎詁訓傳第一音義(…)``, 尚書注疏
+  ``堯典第一疏(…)``, the 大題 ``毛詩國風音義(…)疏(…)`` over thirty lines). A line there is an
+  entry when it is not small print and the line before it closed its note (or had none): its
+  title, before its first note, at most ``PROSE_MIN`` characters. The lines that carry an
+  entry's note on (small print ``(…)``, or the words after a note that end a line and run on
+  below it, 春秋左傳 ``…)杜`` / ``氏疏(…)``) go on with it (``GOES_ON``), so that its notes
+  keep their layers (音義, 疏). The list's title (``毛詩注疏原目``) is its title line, and its
+  end title ends it; a line of full-size prose ends it too (周禮注疏's 原目, whose entries run on
+  into their 注 at full size, is no list of titles one per line, and keeps its lines).
 
 Pure: no ORM, no I/O; ``parser.scan_body`` asks it which lines are entries.
 """
@@ -33,8 +44,12 @@ from typing import Callable
 
 from .lines import BLANK, IDEO_SPACE, PB_ONLY, PILCROW
 
-#: What ``contents_lines`` says of a line: the list's title line, or an entry.
-TITLE, ENTRY = "title", "entry"
+#: What ``contents_lines`` says of a line: the list's title line, an entry, or a line that carries
+#: the note of the entry before it on (a 原目's small print).
+TITLE, ENTRY, GOES_ON = "title", "entry", "on"
+#: A part that is the old edition's table of contents (``#+PROPERTY: JUAN 原目``), and its title line.
+ORIGINAL = re.compile(r"原目$")
+ORIGINAL_TITLE = re.compile(r"^[^\s()<>/\u3000]{1,16}原目$")
 #: At most this many characters of an entry outside its note.
 ENTRY_MAX = 24
 #: A line this wide or wider (and as wide as a full line of the file), or a title of this many
@@ -111,10 +126,22 @@ def _printed_again(lines: list[str], k: int, end: int) -> bool:
     return True
 
 
-def _run(lines: list[str], i: int, end: int, full: int, width) -> list[tuple[int, str]]:
+def _original_entry(line: str, full: int, width: Callable[[str], int]) -> str:
+    """The title of ``line`` if it can be an entry of a 原目 (its words before its first note,
+    at most ``PROSE_MIN`` characters), else ""."""
+    bare = _bare(line)
+    if "(" not in bare:
+        return _entry(line, full, width)
+    title = bare.split("(", 1)[0]
+    return title if title and len(title) < PROSE_MIN and not re.search(r"[\s<>/]", title) else ""
+
+
+def _run(lines: list[str], i: int, end: int, full: int, width,
+         original: bool = False) -> list[tuple[int, str]]:
     """The lines from ``i`` that can be entries, page breaks and blank lines skipped, up to
-    the first that cannot or that is a list's title (its end title, ``唐劉蛻集目錄``)."""
-    out = []
+    the first that cannot or that is a list's title (its end title, ``唐劉蛻集目錄``). In a
+    原目 (``original``) the lines that carry an entry's note on are in the run, as ``GOES_ON``."""
+    out: list[tuple[int, str]] = []
     while i < end:
         line = lines[i]
         if PB_ONLY.match(line) or (BLANK.match(line) and not line.startswith("#")):
@@ -122,9 +149,16 @@ def _run(lines: list[str], i: int, end: int, full: int, width) -> list[tuple[int
             continue
         if line.startswith("#"):
             break
-        title = _entry(line, full, width)
-        if not title or LIST_TITLE.match(_bare(line)):  # the list's title again (its end title)
-            break
+        bare = _bare(line)
+        if original and out:
+            before = _bare(lines[out[-1][0]])
+            if bare.startswith("(") or ("(" in before and not before.endswith(")")):
+                out.append((i, GOES_ON))  # the entry's note (or the words after it) going on
+                i += 1
+                continue
+        title = _original_entry(line, full, width) if original else _entry(line, full, width)
+        if not title or LIST_TITLE.match(bare) or (original and ORIGINAL_TITLE.match(bare)):
+            break  # the list's title again (its end title)
         out.append((i, title))
         i += 1
     return out
@@ -181,18 +215,34 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
     ``full`` the width of a full printed line and ``width`` the printed width of a line
     (``parser.print_width``)."""
     found: dict[int, str] = {}
-    heads = [(start, bool(CONTENTS.search(label or "")), -1)]  # (first line, a 目錄 part, its title line)
+    # (first line, a 目錄 part, its title line, a 原目 part)
+    # (a juan's label names all its parts, 提要・序・原目: its first part's is the first head's)
+    heads = [(start, bool(CONTENTS.search(label or "")), -1, bool(ORIGINAL.search((label or "").split("・", 1)[0])))]
     for i in range(start, end):
         line = lines[i]
         if line.startswith("#+PROPERTY: JUAN") and i > start:
-            j, named = i + 1, CONTENTS.search(line.split("JUAN", 1)[1].strip()) is not None
+            value = line.split("JUAN", 1)[1].strip()
+            j, named = i + 1, CONTENTS.search(value) is not None
             while j < end and lines[j].startswith("#"):
                 named = named or (lines[j].startswith("#+PROPERTY: FILE") and CONTENTS.search(lines[j]) is not None)
                 j += 1
-            heads.append((j, named, -1))
+            heads.append((j, named, -1, ORIGINAL.search(value) is not None))
         elif LIST_TITLE.match(_bare(line)) and not line.startswith("#"):
-            heads.append((i + 1, True, i))
-    for first, named, title in heads:
+            heads.append((i + 1, True, i, False))
+    for first, named, title, original in heads:
+        if original:
+            # the list's title line (毛詩注疏原目), its first line or its second under the edition's
+            # name (``欽定四庫全書``, 春秋公羊傳 and 周禮注疏's 原目)
+            content = [k for k in range(first, end) if not (PB_ONLY.match(lines[k]) or BLANK.match(lines[k]))][:2]
+            k = next((k for k in content if ORIGINAL_TITLE.match(_bare(lines[k]))), -1)
+            if k >= 0 and not lines[k].startswith("#"):
+                first, title = k + 1, k
+            run = _run(lines, first, end, full, width, original=True)
+            if sum(1 for _, t in run if t != GOES_ON) >= 2:
+                if title >= 0:
+                    found[title] = TITLE
+                found.update((i, GOES_ON if t == GOES_ON else ENTRY) for i, t in run)
+            continue
         k = first
         while k < end and (PB_ONLY.match(lines[k]) or (BLANK.match(lines[k]) and not lines[k].startswith("#"))):
             k += 1

@@ -561,6 +561,15 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
         if p.kind != TEXT:
             if p.kind == LABEL and p.text in ("經", "傳", "𫝊"):
                 _set(p, CLASSIC, "經" if p.text == "經" else "傳")
+            label = next(((w, layer, n) for w, layer, n in SMALL_LABELS if p.kind == LABEL and nxt is not None
+                          and nxt.kind == NOTE and len(p.text) > len(w) and p.text.endswith(w)), None)
+            if label:
+                # a contents entry that prints its heading's note (毛詩注疏 原目
+                # ``周南闗雎詁訓傳第一音義(…)``): its label word leads the note, as in the text
+                out.extend(_apply_parts(p, [(0, LABEL, p.layer, p.layer_name),
+                                            (len(p.text) - len(label[0]), LABEL, label[1], label[2])]))
+                small_layer = label[1]
+                continue
             out.append(p)
             continue
         text = p.text

@@ -26,7 +26,7 @@ from ...person_names import person_name, printed_dynasties
 from .tls import juan_label, org_title, table_row
 from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
-from .contents import contents_lines, listed_heading, listed_titles
+from .contents import GOES_ON, contents_lines, listed_heading, listed_titles
 from .book_notes import book_note, cut_prefaces, preface_ends, preface_notes
 from .bound_books import read_bound_books
 from .cuts import place_size_cuts
@@ -395,6 +395,7 @@ class _Parser:
             # ---- headings ----
             heading = None
             entry = entries.get(i, "")
+            goes_on = entry == GOES_ON and unit is not None and bool(unit.entry)  # a 原目 entry's note going on
             if entry:
                 pass
             elif stripped.startswith("*") and ORG_HEADING.match(line) and not (self.header.tls and table_row(line)):
@@ -494,6 +495,8 @@ class _Parser:
                 continue
 
             # ---- content lines ----
+            if goes_on:
+                entry = ""
             label = None
             number = ""
             number_prefix = ""
@@ -536,12 +539,14 @@ class _Parser:
                 not self.header.tls and indent != prev_indent and not wrapped) or bool(entry) or after_entry
             cont_arg = None
             forced = False
-            if not para_break and label is None and not number and not entry and not after_entry:
+            if goes_on:
+                cont_arg = continues(cont, stripped, cont[2] if cont else indent, "main")
+            elif not para_break and label is None and not number and not entry and not after_entry:
                 cont_arg = continues(cont, stripped, cont[2] if wrapped else indent, "main", new_para)
                 if cont_arg and cont_arg[0] == "text" and unit is not None and unit.size() >= UNIT_LIMIT:
                     cont_arg = None
                     forced = True
-            if cont_arg is None:
+            if cont_arg is None and not goes_on:
                 unit = Unit("para", lineno, new_para=new_para, indent=indent, label=label is not None,
                              number=number.rstrip("."), forced=forced, entry=entry, verse=in_verse)
                 units.append(unit)
@@ -573,7 +578,7 @@ class _Parser:
                      and "(" not in line and len(unit.pieces) == 1 and unit.pieces[0].n <= HEADING_MAX
                      and width <= full // 2 and cont is not None and cont[0] == "text")
             para_break, at_start, prev_indent = named, False, indent
-            after_entry = bool(entry)
+            after_entry = bool(entry) or goes_on
             prev_width = width
             i += 1
         if cont is not None and cont[0] == "open":
