@@ -84,16 +84,25 @@ PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)
 OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉聖旨纂修|奉[勑勅敕]撰|[勑勅敕]撰|御注|集注|集解|音義|釋文附|釋文|"
                           r"撰|注|註|疏|䟽|[録錄])$")
 OFFICE_NAME_MAX = 5
-OFFICES = re.compile(r"^(?P<office>.*?(?:常侍|尚書|侍郎|學士|祭酒|博士|御史|教授|編修|檢討|司業|知府|知縣|大夫|[舍舎]人))(?P<rest>.{2,})$")
+#: The office titles, ranks and honours that end a person's offices in the bylines of these books,
+#: each as the bylines print it (愽士 for 博士, 舎人 for 舍人, 𨳩國 for 開國 with it). Source: the bylines
+#: of the shared corpus (``../shared/corpus/kanripo*/``, SOURCES.md), e.g. 儀禮疏
+#: ``朝散大夫行太學博士弘文館學士臣賈公彦等``, 前漢書 ``唐正議大夫行祕書少監琅邪縣開國子顏師古注``, 毛詩 卷一
+#: ``唐國子愽士兼太子中允贈齊州刺史``, 論語注疏 ``魏尚書駙馬都尉關内侯何晏撰``, 荀子 ``登仕郎守大理評事楊倞注``,
+#: 南華真經註疏 ``西華法師成玄英``, 春秋正義 (胡安國's 春秋傳) ``…賜紫金魚袋臣胡安國奉``, and the 四庫 editors'
+#: (``按察使沈廷芳撰``). ``OFFICES``, ``LAST_OFFICE`` and ``OFFICE_LINE`` all read this one list.
+OFFICE_TITLES = (r"(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
+                 r"少監|[開𨳩]國[公侯伯子男]|關[内內]侯|都尉|魚袋|法師|評事|按察使|刺史|中允|[舍舎]人)")
+#: A byline's offices up to the first title of ``OFFICE_TITLES`` (lazy) and the rest: ``登仕郎守大理評事楊倞`` →
+#: 登仕郎守大理評事, 楊倞.
+OFFICES = re.compile(r"^(?P<office>.*?" + OFFICE_TITLES + r")(?P<rest>.{2,})$")
 #: The last office title of a byline (greedy): ``朝散大夫行太學博士弘文館學士臣賈公彦等`` → 臣賈公彦等;
 #: Han and Wei titles and ranks too (論語集解序 ``魏尚書駙馬都尉關内侯何晏撰`` → 何晏), and the Song
 #: honour that closes a list of offices (胡安國 春秋傳 ``…賜紫金魚袋臣胡安國奉`` / ``聖旨纂修``).
-LAST_OFFICE = re.compile(r"^(?P<office>.*(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
-                         r"少監|[開𨳩]國[公侯伯子男]|關[内內]侯|都尉|魚袋|法師|評事|按察使|刺史|中允|[舍舎]人))(?P<rest>.{2,})$")
+LAST_OFFICE = re.compile(r"^(?P<office>.*" + OFFICE_TITLES + r")(?P<rest>.{2,})$")
 #: A byline line made of offices alone, the name and role on the next line (毛詩 卷一
-#: ``唐國子愽士兼太子中允贈齊州刺史``): it ends in an office ``LAST_OFFICE`` knows.
-OFFICE_LINE = re.compile(r"^[^()<>\u3000 ]{2,30}(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|"
-                         r"令史|太守|少監|[開𨳩]國[公侯伯子男]|評事|按察使|刺史|中允|[舍舎]人)$")
+#: ``唐國子愽士兼太子中允贈齊州刺史``): it ends in an office of ``OFFICE_TITLES``.
+OFFICE_LINE = re.compile(r"^[^()<>\u3000 ]{2,30}" + OFFICE_TITLES + r"$")
 #: A master named by his surname and 子 or 氏 (朱子, 蔡氏), not by his own name: a later entry so
 #: named takes no dynasty from the entry before it.
 MASTER = re.compile(r"[^\u3000 ]{1,2}[子氏]")
