@@ -37,10 +37,11 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..document import COMMENTARY, LAYOUT, NOTE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
+from ..document import COMMENTARY, LAYOUT, NOTE, TEXT, ChapterDoc, JuanDocument, SectionDoc
 from ..positions import piece_positions
 from .commentators import Profile, Voice, profile_for
 from .cuts import split_piece
+from .lines import line_starts
 
 
 def _voice_of(profile: Profile, name: str) -> Voice | None:
@@ -143,17 +144,6 @@ def preface_notes(doc: JuanDocument, ends: list[tuple[ChapterDoc, int]]) -> int:
     return n
 
 
-def _line_start(piece_line: int, piece: PieceDoc, line: int) -> int | None:
-    """The offset in ``piece.text`` where file line ``line`` starts, the piece's first
-    character standing on ``piece_line``; None when the piece holds no such line start."""
-    at = piece_line
-    for off, raw in piece.layout:
-        at += raw.count("\n")
-        if at >= line:
-            return off if at == line and 0 < off < len(piece.text) else None
-    return None
-
-
 def cut_prefaces(doc: JuanDocument, lines: list[str], width: Callable[[str], int], full: int,
                  ends: list[tuple[ChapterDoc, int]]) -> int:
     """Start a new section where the classic starts after each preface's end (``ends``:
@@ -179,7 +169,7 @@ def cut_prefaces(doc: JuanDocument, lines: list[str], width: Callable[[str], int
                     line = positions.get(id(p), (0, 0))[0]
                     if line > end:
                         cut = (pi, k, None)
-                    elif p.kind == TEXT and not p.source_tag and (off := _line_start(line, p, end + 1)) is not None:
+                    elif p.kind == TEXT and not p.source_tag and (off := {n: o for o, n in line_starts(p, line)[1:]}.get(end + 1)) is not None:
                         cut = (pi, k, off)
                     if cut:
                         break

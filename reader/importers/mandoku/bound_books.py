@@ -36,11 +36,11 @@ from catalogue.catalogue import class_of, entries_of
 
 from ..document import CLASSIC, COMMENTARY, LABEL, REFERENCE, TEXT, JuanDocument, PieceDoc
 from ..positions import piece_positions
-from .boundaries import is_text, match_form
+from .boundaries import match_letters
 from .classics import classic_book, classic_reference
 from .header import TITLE_VARIANTS
 from .layers import split_piece
-from .lines import full_width, layout_only, print_width
+from .lines import full_width, layout_only, line_starts, print_width
 from .signed_parts import signer
 
 #: The book a part's page images come from: ``SB05n0584-030春秋胡氏傳-卷三十.`` → 春秋胡氏傳.
@@ -91,22 +91,6 @@ def _classic(text: str, reference: str) -> bool:
     return sum(g in reference for g in grams) >= SHARE * len(grams)
 
 
-def _letters(text: str) -> str:
-    return "".join(ch for ch in match_form(text) if is_text(ch))
-
-
-def _line_starts(piece: PieceDoc, first: int) -> list[tuple[int, int]]:
-    """``[(offset, line), …]``: where each printed line of ``piece`` starts in its text, the
-    piece's first character standing on file line ``first`` (1-based)."""
-    out = [(0, first)]
-    line = first
-    for offset, raw in piece.layout:
-        if 0 < offset < len(piece.text) and "\n" in raw:
-            line += raw.count("\n")
-            out.append((offset, line))
-    return out
-
-
 def read_bound_books(doc: JuanDocument, lines: list[str]) -> int:
     """Read the classic and the commentary of each bound part of ``doc`` (``bound_parts``), as the
     module docstring says: its text pieces cut where a block ends, each part of the classic or
@@ -132,7 +116,7 @@ def read_bound_books(doc: JuanDocument, lines: list[str]) -> int:
                 continue
             if short:
                 opens.add(i + 1)
-            short = print_width(line) < full or (i + 1 in opens and _classic(_letters(line), reference))
+            short = print_width(line) < full or (i + 1 in opens and _classic(match_letters(line), reference))
         opening: dict[int, bool] = {}  # id of each text piece of the part → whether it opens a block
         for section in doc.sections:
             for para in section.paragraphs:
@@ -143,7 +127,7 @@ def read_bound_books(doc: JuanDocument, lines: list[str]) -> int:
                     if p.kind != TEXT or not start < at <= end:
                         k += 1
                         continue
-                    starts = _line_starts(p, at)
+                    starts = line_starts(p, at)
                     cuts = [offset for offset, line in starts if offset > 0 and line in opens]
                     pieces = split_piece(p, cuts) if cuts else [p]
                     para[k:k + 1] = pieces
@@ -157,7 +141,7 @@ def read_bound_books(doc: JuanDocument, lines: list[str]) -> int:
             if not blocks or opening[id(p)]:
                 blocks.append([])
             blocks[-1].append(p)
-        decided = [_classic(_letters("".join(p.text for p in block)), reference) for block in blocks]
+        decided = [_classic(match_letters("".join(p.text for p in block)), reference) for block in blocks]
         if not any(decided):
             continue  # no 經 at all: the book's front matter (its 序, its 表), left as it is
         for block in blocks[:decided.index(True)]:  # the author's signature before the first 經

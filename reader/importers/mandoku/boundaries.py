@@ -81,6 +81,13 @@ def is_text(ch: str) -> bool:
     return o >= 0x2E80 and not (0x3000 <= o <= 0x303F or 0xFF00 <= o <= 0xFFEF)
 
 
+def match_letters(text: str) -> str:
+    """The characters of ``text`` that take part in matching, in their match form
+    (``match_form``, then ``is_text``): ``"鄭伯克段于鄢。"`` → ``"鄭伯克段於鄢"``; what a block, a
+    tail or a reference is compared as, never stored."""
+    return "".join(ch for ch in match_form(text) if is_text(ch))
+
+
 def _folded(text: str) -> tuple[str, list[int]]:
     """``text`` folded, text characters only (``is_text``), and each one's offset."""
     folded = match_form(text)

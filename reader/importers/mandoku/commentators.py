@@ -85,6 +85,7 @@ from .layers import split_piece, subcommentary_title
 from .layer_writers import name_layer_writers
 from .poem_prefaces import on_preface, preface_book
 from .indented import commentary_name, indent_layers, paragraph_indent
+from .lines import line_starts
 from .undecided import decide_by_reference, reference_for
 
 CIRCLES = "○〇"
@@ -501,11 +502,6 @@ def _split(piece: PieceDoc, profile: Profile, before: Voice | None,
     return parts, (voices_read[-1] if voices_read else None)
 
 
-def _line_starts(piece: PieceDoc) -> list[int]:
-    """Offsets in ``piece.text`` where a printed line starts (after a newline in the layout)."""
-    return [offset for offset, raw in piece.layout if "\n" in raw and 0 < offset < len(piece.text)]
-
-
 def marked_blocks(doc: JuanDocument, markers: dict[str, Voice]) -> None:
     """南華真經註疏: in an indented paragraph, a printed line that starts with a marker (注,
     䟽) opens that marker's layer up to the next one; the marker is a LABEL of its layer
@@ -523,7 +519,7 @@ def marked_blocks(doc: JuanDocument, markers: dict[str, Voice]) -> None:
                     out.append(p)
                     continue
                 heads = [0] if p.text[:1] in markers and (not out or out[-1].kind != TEXT) else []
-                heads += [s for s in _line_starts(p) if p.text[s] in markers]
+                heads += [s for s, _ in line_starts(p)[1:] if p.text[s] in markers]
                 if not heads and voice is None:
                     out.append(p)
                     continue

@@ -81,13 +81,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from characters.folding import fold
-
 from ..document import (
     CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE, READINGS, RECORD, REFERENCE, SMALLPRINT, SUBCOMMENTARY,
     TEXT, JuanDocument, PieceDoc, interleave_layout,
 )
-from .boundaries import GRAM, is_text, match_form, reference_tails
+from .boundaries import GRAM, is_text, match_letters, reference_tails
 from .classics import classic_book, classic_reference
 from ..bylines import DYNASTIES, byline_entries
 from .header import JUAN_LABEL, KAOZHENG, TIYAO_TITLE
@@ -395,7 +393,7 @@ def classic_boundaries(doc: JuanDocument) -> None:
         def accept(words: str) -> bool:
             # the words the 疏 shows as classic must be the classic: their first
             # characters (up to GRAM) stand in the reference
-            head = "".join(ch for ch in match_form(words) if is_text(ch))[:GRAM]
+            head = match_letters(words)[:GRAM]
             return len(head) >= 2 and head in reference
     for chapter in chapters:
         classic_returns(chapter.sections, accept)

@@ -73,6 +73,20 @@ def full_width(lines: list[str], start: int, end: int, large_only: bool = False)
     return max(counts, key=lambda w: (counts[w], w))
 
 
+def line_starts(piece: PieceDoc, first: int = 1) -> list[tuple[int, int]]:
+    """``[(offset, line), …]``: where each printed line of ``piece`` starts in its text (after a
+    newline in its layout, strictly inside the text), the first ``(0, first)``; ``first`` is the
+    1-based file line of the piece's first character (``positions.piece_positions``), each
+    later line counted by the newlines of the layout before it."""
+    out = [(0, first)]
+    line = first
+    for offset, raw in piece.layout:
+        if 0 < offset < len(piece.text) and "\n" in raw:
+            line += raw.count("\n")
+            out.append((offset, line))
+    return out
+
+
 def split_indent(line: str) -> tuple[str, str]:
     """``(indentation, rest)``: the leading U+3000 of a printed line and what follows."""
     stripped = line.lstrip(IDEO_SPACE)

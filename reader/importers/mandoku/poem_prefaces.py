@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..document import CLASSIC, TEXT, PieceDoc
-from .boundaries import is_text, match_form
+from .boundaries import match_letters
 from .classics import classic_book, classic_reference
 
 #: How many of a shipped reference's last lines (one line per source file) are its book's
@@ -60,20 +60,17 @@ def on_preface(before: list[PieceDoc], book: str) -> bool:
     while k and before[k - 1].kind == TEXT and len(tail) < TAIL:  # the text since the note before
         k -= 1
         if before[k].effective_layer == CLASSIC:
-            tail = _letters(before[k].text) + tail
+            tail = match_letters(before[k].text) + tail
     while k and before[k - 1].kind == TEXT:
         k -= 1
     if len(tail) < TAIL_MIN:  # too short: the classic's text before that note too
         while k and len(tail) < TAIL:
             k -= 1
             if before[k].kind == TEXT and before[k].effective_layer == CLASSIC:
-                tail = _letters(before[k].text) + tail
+                tail = match_letters(before[k].text) + tail
     tail = tail[-TAIL:]
     if len(tail) < TAIL_MIN:
         return False
     prefaces, rest = _parts(book)
     return tail in prefaces and tail not in rest
 
-
-def _letters(text: str) -> str:
-    return "".join(ch for ch in match_form(text) if is_text(ch))

@@ -34,7 +34,7 @@ from bisect import bisect_left
 
 from ..document import CLASSIC, COMMENTARY, REFERENCE, TEXT, JuanDocument, PieceDoc
 from .alignment import align
-from .boundaries import is_text, match_form
+from .boundaries import is_text, match_form, match_letters
 from .classics import CLASSICS_DIR
 from .layers import split_piece
 
@@ -72,7 +72,7 @@ def reference_text(name: str) -> str:
     """The reference's characters as they are matched (``match_form``, text characters only),
     ``#`` header lines left out. Raises ``FileNotFoundError`` for an unknown name."""
     lines = (CLASSICS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()
-    return "".join(ch for ch in match_form("".join(x for x in lines if not x.startswith("#"))) if is_text(ch))
+    return match_letters("".join(x for x in lines if not x.startswith("#")))
 
 
 def mask_quotations(ed: str) -> str:
