@@ -39,7 +39,7 @@ from typing import Callable
 
 from ..document import COMMENTARY, LAYOUT, NOTE, TEXT, ChapterDoc, JuanDocument, SectionDoc
 from ..positions import piece_positions
-from .commentators import Profile, Voice, profile_for
+from .commentators import Profile, Voice
 from .cuts import split_piece
 from .lines import line_starts
 
@@ -52,16 +52,15 @@ def _voice_of(profile: Profile, name: str) -> Voice | None:
     return None
 
 
-def book_note(doc: JuanDocument) -> int:
+def book_note(doc: JuanDocument, profile: Profile) -> int:
     """Set the notes at the start of ``doc``'s untitled first chapter (before any heading and
     any text) to the voice of the one person the juan's byline names (``doc.bylines``), when
-    the book's profile has a voice of his (see the module docstring). Notes already set to
-    another layer than commentary (the editors' title-line note) end the run. Returns how many
-    pieces it set."""
+    the book's profile (``profile``: ``commentators.profile_for(doc)``) has a voice of his (see
+    the module docstring). Notes already set to another layer than commentary (the editors'
+    title-line note) end the run. Returns how many pieces it set."""
     if len(doc.bylines) != 1 or not doc.chapters or doc.chapters[0].heading is not None:
         return 0
-    profile = profile_for(doc)
-    voice = _voice_of(profile, doc.bylines[0].get("name", "")) if profile is not None else None
+    voice = _voice_of(profile, doc.bylines[0].get("name", ""))
     if voice is None or not doc.chapters[0].sections:
         return 0
     n = 0
@@ -77,24 +76,24 @@ def book_note(doc: JuanDocument) -> int:
 ZHANGJU_HEADING = re.compile(r"章句第[一二三四五六七八九十百]+")
 
 
-def _later(profile: Profile | None) -> Voice | None:
+def _later(profile: Profile) -> Voice | None:
     """The later commentator's voice of a profile whose first commentator writes with no
     formula (楚辭: 洪興祖's 補注 after 王逸's 章句), or None."""
-    if profile is None or profile.default is None:
+    if profile.default is None:
         return None
     return next((v for v in profile.formulas.values() if v.commentator != profile.default.commentator), None)
 
 
-def preface_ends(doc: JuanDocument, lines: list[str], width: Callable[[str], int],
+def preface_ends(doc: JuanDocument, profile: Profile, lines: list[str], width: Callable[[str], int],
                  full: int) -> list[tuple[ChapterDoc, int]]:
     """``[(chapter, line), …]``: for each 章句 chapter of ``doc`` that prints the first
     commentator's preface, the 1-based file line the preface ends on (module docstring);
-    ``lines`` are the file's lines, ``width`` a printed line's width in full-size characters
+    ``profile`` is the book's (``commentators.profile_for(doc)``), ``lines`` the file's lines, ``width`` a printed line's width in full-size characters
     (``parser.print_width``), ``full`` a full line's (``parser.full_width``: over-measured, the
     preface ends early and fewer notes change, never more). Empty where the book's profile has
     no later commentator. Read once, before the notes change (``preface_notes``) and before the
     cuts (``cut_prefaces``), which both take what it returns."""
-    later = _later(profile_for(doc))
+    later = _later(profile)
     if later is None:
         return []
     positions = piece_positions(doc)
@@ -122,11 +121,11 @@ def preface_ends(doc: JuanDocument, lines: list[str], width: Callable[[str], int
     return out
 
 
-def preface_notes(doc: JuanDocument, ends: list[tuple[ChapterDoc, int]]) -> int:
+def preface_notes(doc: JuanDocument, profile: Profile, ends: list[tuple[ChapterDoc, int]]) -> int:
     """Give the notes on the first commentator's preface to the later commentator (see the module
-    docstring), in place, up to each preface's end (``ends``: ``preface_ends``). Only notes the
-    commentator step gave the profile's default voice change. Returns how many pieces it set."""
-    profile = profile_for(doc)
+    docstring), in place, up to each preface's end (``ends``: ``preface_ends``; ``profile`` as
+    there). Only notes the commentator step gave the profile's default voice change. Returns how
+    many pieces it set."""
     later = _later(profile)
     if not ends or later is None:
         return 0

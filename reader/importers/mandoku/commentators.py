@@ -557,7 +557,7 @@ def one_authors_book(doc: JuanDocument) -> bool:
             and not subcommentary_title(_title(doc)))
 
 
-def assign_commentators(doc: JuanDocument, indented: bool = False) -> list[tuple[PieceDoc, str]]:
+def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = False) -> list[tuple[PieceDoc, str]]:
     """Set the commentator (and, where a part of a note belongs to another layer, the layer)
     of every piece of ``doc`` the layer step left as plain commentary, in place (see the
     module docstring). Juans the layer step read as 注疏 or 單疏本 editions are left as they
@@ -567,12 +567,13 @@ def assign_commentators(doc: JuanDocument, indented: bool = False) -> list[tuple
     commentators that names none of them, and the first text of a book whose layers nothing
     decides (``UNDECIDED``).
 
-    ``indented``: the juan prints one author's commentary at full size indented under the
-    flush classic (``indented.indented_commentary``); its byline's one person writes it.
+    ``profile``: the book's (``profile_for(doc)``, read once by the parser for this step and
+    the book-note step after it). ``indented``: the juan prints one author's commentary at full
+    size indented under the flush classic (``indented.indented_commentary``); its byline's one
+    person writes it.
 
     Sets ``doc.columns_reversed`` and ``doc.column_order`` (``columns_reversed``) first."""
     title = _title(doc)
-    profile = profile_for(doc)
     if profile.circle == "readings" and not profile.appended and quoting_circles(doc):
         profile = replace(profile, circle="")
     doc.columns_reversed, doc.column_order = columns_reversed(doc, profile)

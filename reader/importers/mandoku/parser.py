@@ -30,7 +30,7 @@ from .contents import GOES_ON, contents_lines, listed_heading, listed_titles
 from .book_notes import book_note, cut_prefaces, preface_ends, preface_notes
 from .bound_books import read_bound_books
 from .cuts import place_size_cuts
-from .commentators import assign_commentators, column_evidence, layout_decided, one_authors_book
+from .commentators import assign_commentators, column_evidence, layout_decided, one_authors_book, profile_for
 from .layers import assign_layers, join_title_note, title_note
 from .named_layers import label_named_layer
 from .lines import (  # noqa: F401  (print_width and full_width were defined here: scripts, tests)
@@ -194,14 +194,15 @@ class _Parser:
             join_title_note(doc)
         if not self.header.tls:  # the tls editions print no small print: ( ) / are text
             doc.column_evidence = column_evidence(lines)
-        unsure = assign_commentators(doc, indented)
+        profile = profile_for(doc)  # the book's commentators, from its title and bylines: read once
+        unsure = assign_commentators(doc, profile, indented)
         signed_parts(doc)  # 陸德明's 注解傳述人 in a 注疏's 卷首: his byline a label, his notes his
         label_volume(doc)  # 史記一, 史記十八: the print's volume label at the juan's head, no text
-        book_note(doc)  # 楚辭補注 卷一: the note under 洪興祖's byline, before any heading, is his
+        book_note(doc, profile)  # 楚辭補注 卷一: the note under 洪興祖's byline, before any heading, is his
         every_line = full_width(lines, 0, len(lines))
         full = min(every_line, full_width(lines, 0, len(lines), large_only=True))
-        prefaces = preface_ends(doc, lines, print_width, full)  # where 王逸's own 序 ends, read once
-        preface_notes(doc, prefaces)  # notes on 王逸's own 序 are 洪興祖's
+        prefaces = preface_ends(doc, profile, lines, print_width, full)  # where 王逸's own 序 ends, read once
+        preface_notes(doc, profile, prefaces)  # notes on 王逸's own 序 are 洪興祖's
         mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
         keep_entries_whole(doc)
         place_size_cuts(doc, every_line)
