@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from ..document import COMMENTARY, LABEL, MARKED, NOTE, TEXT, JuanDocument
 from .indented import paragraph_indent
+from .layer_writers import MARKERS
 from .layers import split_piece
 
-#: A byline role whose person writes notes, and how his layer is named (註 is a form of 注).
-SAID_ROLES = {"註": "注", "注": "注", "解": "解", "箋": "箋", "傳": "傳"}
+#: A byline role whose person writes notes, and how his layer is named: the commentary's marker
+#: words (``layer_writers.MARKERS``: 註 a form of 注, 𫝊 of 傳; 箋) and 解, his explanation.
+SAID_ROLES = {**MARKERS, "解": "解"}
 #: What follows the role at the head of each note.
 SAID = "曰"
 #: The fewest indented paragraphs opening with the marker a juan needs to be read so.
