@@ -595,11 +595,10 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
     flip = doc.columns_reversed
     for chapter in doc.chapters:
         for si, section in enumerate(chapter.sections):
-            carry: list = [None]
-            titles = [bool(profile.preface_book) and si == 0 and chapter.heading is not None]
+            carry, titles = None, bool(profile.preface_book) and si == 0 and chapter.heading is not None
             for k, para in enumerate(section.paragraphs):
-                section.paragraphs[k] = _notes(para, profile, carry, flip, titles)
-            section.records = _notes(section.records, profile, [None], flip)
+                section.paragraphs[k], carry, titles = _notes(para, profile, carry, flip, titles)
+            section.records = _notes(section.records, profile, None, flip)[0]
     name_layer_writers(doc)  # a 注疏 or 單疏本 edition: each layer's writer (鄭注: 鄭玄)
     unsure = []
     if profile.formulas and profile.default is None:
@@ -615,14 +614,15 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
     return unsure
 
 
-def _notes(pieces: list[PieceDoc], profile: Profile, carry: list, flip: bool = False,
-           titles: list | None = None) -> list[PieceDoc]:
-    """The pieces with each small-print note of plain commentary split (``split_note``; in
-    a juan that files its columns in reverse, ``flip``, every such note). ``carry`` (a
-    one-item list) holds the voice the last note ended in while only notes follow it; text
-    between clears it. ``titles`` (a one-item list, or None): true while the notes are on a
-    chapter's heading and the titles under it (labels), before any text of the classic: in
-    毛詩 they are 陸德明's readings (``Profile.preface_book``; module docstring)."""
+def _notes(pieces: list[PieceDoc], profile: Profile, carry: Voice | None, flip: bool = False,
+           titles: bool = False) -> tuple[list[PieceDoc], Voice | None, bool]:
+    """``(pieces, carry, titles)``: the pieces with each small-print note of plain commentary
+    split (``split_note``; in a juan that files its columns in reverse, ``flip``, every such
+    note), and the two values the next paragraph of the section goes on with. ``carry``: the
+    voice the last note ended in while only notes follow it (text between clears it: None).
+    ``titles``: true while the notes are on a chapter's heading and the titles under it
+    (labels), before any text of the classic (the first text of the classic ends it): in 毛詩
+    they are 陸德明's readings (``Profile.preface_book``; module docstring)."""
     out: list[PieceDoc] = []
     for p in pieces:
         if p.kind in (NOTE, RECORD_NOTE) and out and out[-1].kind == TEXT and cross_reference(out[-1].text):
@@ -631,17 +631,17 @@ def _notes(pieces: list[PieceDoc], profile: Profile, carry: list, flip: bool = F
                 ("疏", "音義")) and _small_print(p) and (flip or profile.default or profile.formulas or any(
                 c in p.text for c in CIRCLES)):
             voiced = GENERIC if profile.people and (p.layer_name or p.layer_basis) else profile
-            before = carry[0] if voiced.formulas or voiced.appended else None
+            before = carry if voiced.formulas or voiced.appended else None
             if voiced.preface and on_preface(out, voiced.preface_book):  # 詩序: 鄭玄's
                 before = voiced.preface
-            if titles and titles[0] and voiced.readings:  # 毛詩: a 篇 heading's note, the 大題's
+            if titles and voiced.readings:  # 毛詩: a 篇 heading's note, the 大題's
                 before = voiced.readings
-            parts, carry[0] = _split(p, voiced, before, flip)
+            parts, carry = _split(p, voiced, before, flip)
             out.extend(parts)
         else:
             if p.text:
-                carry[0] = None
-            if titles and p.kind == TEXT and p.text and p.effective_layer == CLASSIC:
-                titles[0] = False
+                carry = None
+            if p.kind == TEXT and p.text and p.effective_layer == CLASSIC:
+                titles = False
             out.append(p)
-    return out
+    return out, carry, titles
