@@ -15,7 +15,8 @@ KR1e0003_000 to _030), which Kanripo's catalogue lists as a work of its own (KR1
 in the transcription); an entry and a 傳 each end on a line of their own, short of a full line.
 Nothing marks which is which, so a reference decides: the printed lines are cut into blocks,
 each ending on a line shorter than a full one (``lines.full_width`` of the part), and a block
-whose words stand in the shipped 春秋經 (``classics``: ``chunqiu``) is the classic, any other
+whose words stand in the shipped classic the bound book's title names (``bound_reference``: for
+春秋胡氏傳 the 春秋經, ``classics`` ``chunqiu``) is the classic, any other
 the commentary of the book's author (``layer_basis`` ``reference``); a part with no block of
 the 經 (the book's 序 and 表 in KR1e0003_000) is its front matter, left as it is; an entry that fills its
 last line exactly ends its block there too, when the whole of that line, the first of its
@@ -31,20 +32,19 @@ title (the last character, 傳). Where no such work is listed, the commentary na
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from catalogue.catalogue import class_of, entries_of
 
-from ..document import CLASSIC, COMMENTARY, LABEL, REFERENCE, TEXT, JuanDocument, PieceDoc
+from ..document import CLASSIC, COMMENTARY, LABEL, REFERENCE, TEXT, JuanDocument, PieceDoc, SectionDoc
 from ..positions import piece_positions
 from .boundaries import match_letters
 from .classics import classic_book, classic_reference
-from .header import TITLE_VARIANTS
+from .header import FILE_PROPERTY, TITLE_VARIANTS
 from .layers import split_piece
 from .lines import full_width, layout_only, line_starts, print_width
 from .signed_parts import signer
 
-#: The book a part's page images come from: ``SB05n0584-030春秋胡氏傳-卷三十.`` → 春秋胡氏傳.
-FILE_BOOK = re.compile(r"^#\+PROPERTY: FILE [^-\s]+-\d+(?P<book>[^-\s\d][^-\s]*)-")
 #: A block is the classic's when this share of its runs of ``GRAM`` characters stand in the reference.
 SHARE = 0.8
 GRAM = 4
@@ -56,7 +56,7 @@ def bound_parts(lines: list[str], title: str) -> list[tuple[int, int, str]]:
     """``[(first line, end line, book), …]`` (0-based, end exclusive) of each part of a file's
     ``lines`` whose ``#+PROPERTY: FILE`` names another book than the work ``title`` (a book whose
     name begins with the title is the work's: 世説新語校語, ``尚書正義.xml``); [] when none."""
-    files = [(i, m["book"]) for i, line in enumerate(lines) if (m := FILE_BOOK.match(line))]
+    files = [(i, m["book"]) for i, line in enumerate(lines) if (m := FILE_PROPERTY.match(line))]
     ends = [i for i, _ in files[1:]] + [len(lines)]
     own = (title or "").translate(TITLE_VARIANTS)
     return [(i, end, book) for (i, book), end in zip(files, ends)
@@ -76,85 +76,116 @@ def _author(kanripo_id: str, book: str) -> str:
     return ""
 
 
+def bound_reference(book: str) -> str:
+    """The shipped classic (``classics``) a bound book of the title ``book`` comments on, as
+    ``classics.classic_book`` names it from the title; a title that names the 春秋 alone (春秋胡氏傳)
+    comments on its 經 (``chunqiu``). "" for any other book: no reference, nothing read."""
+    return classic_book(book) or ("chunqiu" if "春秋" in book else "")
+
+
+@lru_cache(maxsize=None)
+def _grams(reference: str) -> frozenset[str]:
+    """Every run of ``GRAM`` characters of ``reference``: read once per reference and process."""
+    return frozenset(reference[k:k + GRAM] for k in range(len(reference) - GRAM + 1))
+
+
 def _classic(text: str, reference: str) -> bool:
     """Whether ``text`` (a block, folded letters) is the classic's: it stands in ``reference``
     whole, or but for one character read otherwise, added or left out when it is no longer than
     ``SHORT`` (``夏五月鄭伯克叚于鄢``: the reference writes 段; ``…伐曹秋晉趙鞅…``: it has no 秋), or
-    ``SHARE`` of its runs of ``GRAM`` characters stand there."""
+    ``SHARE`` of its runs of ``GRAM`` characters stand there (looked up in ``_grams``, not
+    searched for in the reference one by one)."""
     if not text or text in reference:
         return bool(text)
     if len(text) <= SHORT:  # one character read otherwise, added or left out
         return len(text) >= GRAM - 1 and any(
             re.search(re.escape(text[:k]) + ".?" + re.escape(text[k + 1:]), reference)
             or re.search(re.escape(text[:k]) + "." + re.escape(text[k:]), reference) for k in range(len(text)))
-    grams = [text[k:k + GRAM] for k in range(len(text) - GRAM + 1)]
-    return sum(g in reference for g in grams) >= SHARE * len(grams)
+    grams = _grams(reference)
+    runs = [text[k:k + GRAM] for k in range(len(text) - GRAM + 1)]
+    return sum(g in grams for g in runs) >= SHARE * len(runs)
 
 
 def read_bound_books(doc: JuanDocument, lines: list[str]) -> int:
     """Read the classic and the commentary of each bound part of ``doc`` (``bound_parts``), as the
     module docstring says: its text pieces cut where a block ends, each part of the classic or
     of the book's author's commentary. Returns how many characters it gave the commentary."""
-    parts = bound_parts(lines, doc.work_title)
+    parts = [(start, end, book, classic_reference(name)) for start, end, book in bound_parts(lines, doc.work_title)
+             if (name := bound_reference(book))]
     if not parts:
         return 0
+    opens = [_block_starts(lines, start, end, reference) for start, end, _, reference in parts]
     positions = piece_positions(doc)
+    # one pass over the juan: each text piece of a part, cut where a block opens, in text order
+    pieces: list[list[tuple[PieceDoc, bool]]] = [[] for _ in parts]  # (piece, whether it opens a block)
+    section_of: dict[int, SectionDoc] = {}  # id of each such piece → its section
+    for section in doc.sections:
+        for para in section.paragraphs:
+            k = 0
+            while k < len(para):
+                p = para[k]
+                at, column = positions.get(id(p), (0, 0))
+                part = next((n for n, (start, end, _, _) in enumerate(parts) if start < at <= end), None)
+                if p.kind != TEXT or part is None:
+                    k += 1
+                    continue
+                cuts = [offset for offset, line in line_starts(p, at) if offset > 0 and line in opens[part]]
+                cut = split_piece(p, cuts) if cuts else [p]
+                para[k:k + 1] = cut
+                k += len(cut)
+                first = at in opens[part] and not lines[at - 1][:column - 1].strip("\u3000")
+                pieces[part].extend((q, first if j == 0 else True) for j, q in enumerate(cut))
+                section_of.update((id(q), section) for q in cut)
     given = 0
-    for start, end, book in parts:
-        reference = classic_reference(classic_book(book) or "chunqiu") if "春秋" in book else ""
-        if not reference:
-            continue
-        author = _author(doc.kanripo_id, book)
-        full = full_width(lines, start, end)
-        # 1-based file lines that open a block: the line after one shorter than a full line
-        # (an entry that fills its last line exactly is told by that line: a block's first full
-        # line whose words all stand in the reference ends a block of its own)
-        opens, short = set(), True
-        for i in range(start, end):
-            line = lines[i]
-            if line.startswith("#") or layout_only(line) or not line.strip("\u3000 ¶"):
-                continue
-            if short:
-                opens.add(i + 1)
-            short = print_width(line) < full or (i + 1 in opens and _classic(match_letters(line), reference))
-        opening: dict[int, bool] = {}  # id of each text piece of the part → whether it opens a block
-        for section in doc.sections:
-            for para in section.paragraphs:
-                k = 0
-                while k < len(para):
-                    p = para[k]
-                    at, column = positions.get(id(p), (0, 0))
-                    if p.kind != TEXT or not start < at <= end:
-                        k += 1
-                        continue
-                    starts = line_starts(p, at)
-                    cuts = [offset for offset, line in starts if offset > 0 and line in opens]
-                    pieces = split_piece(p, cuts) if cuts else [p]
-                    para[k:k + 1] = pieces
-                    k += len(pieces)
-                    first = at in opens and not lines[at - 1][:column - 1].strip("\u3000")
-                    opening.update((id(q), first if j == 0 else True) for j, q in enumerate(pieces))
+    for (_, _, book, reference), read in zip(parts, pieces):
         blocks: list[list[PieceDoc]] = []
-        for p in doc.all_pieces():
-            if id(p) not in opening:
-                continue
-            if not blocks or opening[id(p)]:
+        for p, opening in read:
+            if not blocks or opening:
                 blocks.append([])
             blocks[-1].append(p)
-        decided = [_classic(match_letters("".join(p.text for p in block)), reference) for block in blocks]
-        if not any(decided):
-            continue  # no 經 at all: the book's front matter (its 序, its 表), left as it is
-        for block in blocks[:decided.index(True)]:  # the author's signature before the first 經
-            person = signer("".join(p.text for p in block))
-            if person:  # ``…臣胡安國奉`` / ``聖旨纂修``: a label and its section's people, no 傳
-                for p in block:
-                    p.kind = LABEL
-                next(s for s in doc.sections if any(q is block[0] for q in s.pieces)).bylines = person
-        blocks_read = [(b, c) for b, c in zip(blocks, decided) if b[0].kind != LABEL]
-        for block, classic in blocks_read:  # each block decided as a whole
-            for p in block:
-                p.layer, p.layer_basis = (CLASSIC if classic else COMMENTARY), REFERENCE
-                p.layer_name, p.commentator = ("", "") if classic else (book[-1], author)
-                given += 0 if classic else len(p.text)
+        given += _read_blocks(blocks, reference, book, _author(doc.kanripo_id, book), section_of)
     return given
 
+
+def _block_starts(lines: list[str], start: int, end: int, reference: str) -> set[int]:
+    """The 1-based file lines of ``lines[start:end]`` (a part) that open a block: the line after
+    one shorter than a full line (``full_width`` of the part); an entry that fills its last line
+    exactly is told by that line: a block's first full line whose words all stand in the
+    reference ends a block of its own."""
+    full = full_width(lines, start, end)
+    opens, short = set(), True
+    for i in range(start, end):
+        line = lines[i]
+        if line.startswith("#") or layout_only(line) or not line.strip("\u3000 ¶"):
+            continue
+        if short:
+            opens.add(i + 1)
+        short = print_width(line) < full or (i + 1 in opens and _classic(match_letters(line), reference))
+    return opens
+
+
+def _read_blocks(blocks: list[list[PieceDoc]], reference: str, book: str, author: str,
+                 section_of: dict[int, SectionDoc]) -> int:
+    """Decide each block of a part (its pieces, in text order) as a whole: the classic's or the
+    commentary of ``author``, named after the last character of ``book`` (春秋胡氏傳: 傳); the
+    author's signature before the first block of the classic a label and its section's people
+    (``section_of``: id of a piece → its section). A part with no block of the classic is left as
+    it is. Returns how many characters it gave the commentary."""
+    decided = [_classic(match_letters("".join(p.text for p in block)), reference) for block in blocks]
+    if not any(decided):
+        return 0  # no 經 at all: the book's front matter (its 序, its 表), left as it is
+    for block in blocks[:decided.index(True)]:  # the author's signature before the first 經
+        person = signer("".join(p.text for p in block))
+        if person:  # ``…臣胡安國奉`` / ``聖旨纂修``: a label and its section's people, no 傳
+            for p in block:
+                p.kind = LABEL
+            section_of[id(block[0])].bylines = person
+    given = 0
+    for block, classic in zip(blocks, decided):  # each block decided as a whole
+        if block[0].kind == LABEL:
+            continue
+        for p in block:
+            p.layer, p.layer_basis = (CLASSIC if classic else COMMENTARY), REFERENCE
+            p.layer_name, p.commentator = ("", "") if classic else (book[-1], author)
+            given += 0 if classic else len(p.text)
+    return given

@@ -53,15 +53,20 @@ BARE_END = re.compile(r"^\u3000(?P<title>[^\u3000()<¶\s]{2,24})¶?$")
 #: (seen in kanripo-jingbu: 註/注, 䟽/疏, 巻/卷, 圗/圖, 説/說, 彚/彙, 榖/穀, 隠/隱, 𫝊/傳; 儀禮疏 卷四
 #: writes 儀礼䟽: 礼/禮; 道德真經解 卷上 writes 眞 for 真; 黄石公素書 WYG writes 黄 for 黃).
 TITLE_VARIANTS = str.maketrans("註䟽巻圗説彚榖隠𫝊礼眞黃", "注疏卷圖說彙穀隱傳禮真黄")
-#: The label a ``#+PROPERTY: FILE`` value ends with (``SB05n0576-006儀禮疏-卷六.`` → 卷六), used
-#: when neither the Readme, a ``JUAN`` property nor a title line gives one: a 卷 label, or
-#: the name of a front or back part (序, 目録, 附録, 後序, 跋, 提要).
-FILE_LABEL = re.compile(r"-(?P<label>[^-\s.]{1,12})\.?\s*$")
+#: The value of the ``#+PROPERTY: FILE`` line a 四部叢刊 transcription writes over each part of a
+#: file, naming the page images it comes from: the images' volume and number, the book's number and
+#: title (``book``) and the part's name (``part``): ``SB05n0584-030春秋胡氏傳-卷三十.`` → 春秋胡氏傳, 卷三十;
+#: ``SB04n0189-000唐劉蛻集-紀事.`` → 唐劉蛻集, 紀事; ``SB09n0687-000尚書正義.xml-尚書正義.`` → 尚書正義.xml,
+#: 尚書正義 (all 468 such lines of ``../shared/corpus/kanripo*/`` are so made). Read for the juan's
+#: label (``FILE_LABEL``), a part's title (``part_title``) and a bound book (``bound_books``).
+FILE_VALUE = r"[^-\s]+-\d+(?P<book>[^-\s\d][^-\s]*)-(?P<part>[^-\s.]+)\.?\s*$"
+#: A ``#+PROPERTY: FILE`` line (``FILE_VALUE``).
+FILE_PROPERTY = re.compile(r"^#\+PROPERTY: FILE " + FILE_VALUE)
+#: The value of the ``FILE`` property alone (``Header.prop``): its part (``SB05n0576-006儀禮疏-卷六.`` →
+#: 卷六) is the juan's label when neither the Readme, a ``JUAN`` property nor a title line gives one
+#: and it is a 卷 label or the name of a front or back part (``PART_NAMES``).
+FILE_LABEL = re.compile(r"^" + FILE_VALUE)
 PART_NAMES = re.compile(r"^(?:序|目[録錄]|附[録錄]|後序|跋|提要)$")
-
-
-#: A 四部叢刊 file's name for a part (``#+PROPERTY: FILE SB04n0189-000唐劉蛻集-紀事.``): its last segment.
-FILE_PART = re.compile(r"^#\+PROPERTY: FILE \S*-(?P<part>[^-\s.]+)\.?\s*$")
 
 
 def part_title(value: str, props: list[str]) -> str:
@@ -70,7 +75,7 @@ def part_title(value: str, props: list[str]) -> str:
     ``FILE`` property among ``props`` (its header lines): 紀事, 集, 序, 卷一."""
     if value.isdigit():
         for line in props:
-            m = FILE_PART.match(line)
+            m = FILE_PROPERTY.match(line)
             if m:
                 return m["part"]
     return value
@@ -435,9 +440,9 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
     if not label and title_label:
         label = title_label
     if not label:
-        m = FILE_LABEL.search(header.prop("FILE"))
-        if m and (JUAN_LABEL.match(m["label"]) or PART_NAMES.match(m["label"])):
-            label = m["label"]
+        m = FILE_LABEL.match(header.prop("FILE"))
+        if m and (JUAN_LABEL.match(m["part"]) or PART_NAMES.match(m["part"])):
+            label = m["part"]
     doc.juan_label = label
     number = None
     for candidate in (label.split("・")[0], title_label):
