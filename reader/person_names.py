@@ -36,7 +36,9 @@ The importer names each note's writer with the dynasties the juan's bylines prin
 dynasty, names him with the dynasties the catalogue and the library's bylines know that very
 name with (``known_dynasties``, ``reader.printed_people``): both sides reach one name, so
 ``commentator=劉昞`` finds 人物志's notes, ``commentator=劉炳`` does not, and 范甯, 范寧 and 范寗
-find the notes of both 穀梁 editions.
+find the notes of both 穀梁 editions. A typed name nothing places is read as the people whose
+names fold as it does (``folded_catalogue_people``; ``reader.printed_people``: 衛湜 is 衞湜):
+that reads a search, never names a note.
 
 Pure: the catalogue and the character tables are shipped data, read once.
 """
@@ -155,6 +157,22 @@ def _dated_folded() -> dict[tuple[str, str], frozenset[str]]:
     for (dynasty, name), written in _dated().items():
         out[(dynasty, fold(name))] |= written
     return {key: frozenset(names) for key, names in out.items()}
+
+
+@lru_cache(maxsize=1)
+def _folded_people() -> dict[str, frozenset[tuple[str, str]]]:
+    out: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for dynasty, name in _dated():
+        out[fold(name)].add((dynasty, name))
+    return {key: frozenset(people) for key, people in out.items()}
+
+
+def folded_catalogue_people(folded: str) -> frozenset[tuple[str, str]]:
+    """``{(dynasty key, name)}``: the people of the catalogue whose names fold
+    (``characters.folding.fold``) to ``folded`` (衞湜 of 宋 for 衛湜; 劉炳 of 明 for 劉炳), each
+    as the catalogue writes him; what a typed name nothing places is read as
+    (``reader.printed_people.typed_people``)."""
+    return _folded_people().get(folded, frozenset())
 
 
 def _named(name: str, dynasty: str) -> str:

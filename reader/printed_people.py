@@ -7,8 +7,18 @@ The importer names each note's writer with the dynasty the juan's byline prints 
 dynasties the catalogue and the library's own bylines know that very name with
 (``person_names.known_dynasties``): 范寗, printed by 春秋穀梁注疏's byline with 晉, is 范寧;
 劉昞, printed by 人物志's with 凉, is 劉昞; 劉炳, which no byline of another dynasty prints, is
-the catalogue's 劉炳 of 明. A name nothing places is kept as typed: folding alone never makes
-it another's.
+the catalogue's 劉炳 of 明: a name something places keeps that reading, letter for letter.
+
+A name nothing places (neither the catalogue nor a held byline writes it with a dynasty) is read
+as the people whose names fold as it does (``characters.folding.fold``), of the catalogue and of
+the held bylines: a reader types the common form (衛湜, 陸徳明 for the catalogue's 衞湜 and
+陸德明), and a spelling no one in the library is written with can only mean one of them. Where
+one person (one written name) folds so, the typed name stands for him (衛湜 → 衞湜, 陸徳明 →
+陸德明); where several do, for all of them, and a search then finds the notes of each (劉㶮,
+which folds as 劉炳, is both 明 劉炳 and, where 人物志 is held, 凉 劉昞); where none, it is kept
+as typed. Folding alone still never makes two people one in the stored notes: the importer
+names a writer by his byline's dynasty (``reader.person_names``); this fallback only reads a
+search (docs/decisions/0032-one-person-by-name-and-dynasty.md).
 
 The bylines read are the editions' (``Edition.byline``, everyone the edition's first byline
 names, each with his dynasty): one query, kept while the corpus stamp (``reader.stamp``) stays
@@ -17,11 +27,14 @@ asks the database nothing once they are read, as ``search.facets.facet_table``.
 """
 from __future__ import annotations
 
+from characters.folding import fold
+
 from .models import Edition
-from .person_names import known_dynasties, person_name, printed_dynasties, spellings
+from .person_names import dynasty_key, folded_catalogue_people, known_dynasties, person_name, printed_dynasties, spellings
 from .stamp import corpus_version
 
 _printed: dict[str, dict[str, frozenset[str]]] = {}
+_folded: dict[str, dict[str, frozenset[tuple[str, str]]]] = {}
 
 
 def library_dynasties() -> dict[str, frozenset[str]]:
@@ -41,16 +54,58 @@ def _dynasties(name: str) -> frozenset[str]:
     return known_dynasties(name, library_dynasties().get(name, ()))
 
 
+def _folded_people(folded: str) -> frozenset[tuple[str, str]]:
+    """``{(dynasty key, name)}``: the people of the catalogue and of the held bylines (printed
+    with a dynasty) whose names fold to ``folded``; the bylines' index kept per corpus stamp."""
+    key = corpus_version()
+    printed = _folded.get(key)
+    if printed is None:
+        index: dict[str, set[tuple[str, str]]] = {}
+        for name, dynasties in library_dynasties().items():
+            index.setdefault(fold(name), set()).update((dynasty_key(d), name) for d in dynasties)
+        printed = {k: frozenset(v) for k, v in index.items()}
+        _folded.clear()
+        _folded[key] = printed
+    return folded_catalogue_people(folded) | printed.get(folded, frozenset())
+
+
+def typed_people(name: str) -> tuple[str, ...]:
+    """The names (sorted) the notes of the people a typed ``name`` stands for are stored under
+    (module docstring). A name the catalogue or a held byline places: its one reading,
+    ``person_name`` with the dynasties they know it with (范寗 → ``("范寧",)`` where
+    春秋穀梁注疏 is held; 劉昞 → ``("劉昞",)``; 劉炳 → ``("劉炳",)``). Else the written names of
+    the people whose names fold as it does: 衛湜 → ``("衞湜",)``, 陸徳明 → ``("陸德明",)``,
+    劉㶮 → ``("劉炳", "劉昞")`` where 人物志 is held; ``(name,)`` where no one's does, ``()``
+    for ""."""
+    if not name:
+        return ()
+    dynasties = _dynasties(name)
+    if dynasties:
+        return (person_name(name, dynasties),)
+    people = _folded_people(fold(name))
+    return tuple(sorted({person_name(n, [d]) for d, n in people})) or (name,)
+
+
 def typed_person(name: str) -> str:
     """The one name the notes of the person a typed ``name`` stands for are stored under
-    (``person_name`` with the dynasties the catalogue and the library's bylines know ``name``
-    with): 范甯, 范寧 and 范寗 (printed with 晉) → 范寧; 劉昞 → 劉昞 where 人物志 is held (凉)
-    and where nothing prints it; 劉炳 → 劉炳; "" for ""."""
-    return person_name(name, _dynasties(name)) if name else name
+    (``typed_people``): 范甯, 范寧 and 范寗 (printed with 晉) → 范寧; 劉昞 → 劉昞 where 人物志 is
+    held (凉) and where nothing prints it; 劉炳 → 劉炳; 衛湜 → 衞湜; ``name`` itself where it
+    stands for several people (劉㶮) or none; "" for ""."""
+    people = typed_people(name)
+    return people[0] if len(people) == 1 else name
 
 
 def typed_spellings(name: str) -> tuple[str, ...]:
-    """``person_names.spellings`` of a typed ``name``, read as ``typed_person`` reads it:
-    ``name`` and every name of the catalogue written for the same person, sorted; ``()``
-    for ""."""
-    return spellings(name, _dynasties(name)) if name else ()
+    """``person_names.spellings`` of a typed ``name``, read as ``typed_people`` reads it:
+    ``name`` and every name of the catalogue written for the same person (or, for a name
+    nothing places, for each person whose name folds as it does: 衛湜 → ``("衛湜", "衞湜")``),
+    sorted; ``()`` for ""."""
+    if not name:
+        return ()
+    dynasties = _dynasties(name)
+    if dynasties:
+        return spellings(name, dynasties)
+    found = {name}
+    for dynasty, person in _folded_people(fold(name)):
+        found.update(spellings(person, [dynasty]))
+    return tuple(sorted(found))

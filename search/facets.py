@@ -31,7 +31,7 @@ from catalogue.catalogue import bu_of, entry, get_class
 from reader.models import Edition
 from reader.people import work_dynasty
 from reader.person_names import person_name
-from reader.printed_people import typed_person
+from reader.printed_people import typed_people
 from reader.stamp import corpus_version
 
 from .backends import SearchResults, get_search_backend
@@ -108,23 +108,27 @@ def edition_counts(results: SearchResults | None, per_juan: tuple[list, list] | 
     return out
 
 
-#: How a facet filter's value, as typed, reads as a value of its facet (``filter_value``): an
-#: author is the person's written name (``reader.printed_people.typed_person``, typed with no
-#: dynasty: 范甯, and 范寗 where a byline prints him with 晉, are 范寧; 劉昞 is not the catalogue's
-#: 劉炳); a facet not named here reads its value as typed.
-TYPED_VALUES = {"author": typed_person}
+#: How a facet filter's value, as typed, reads as values of its facet (``filter_values``): an
+#: author is the written names of the people it stands for (``reader.printed_people.typed_people``,
+#: typed with no dynasty: 范甯, and 范寗 where a byline prints him with 晉, are 范寧; 劉昞 is not
+#: the catalogue's 劉炳; 衛湜, which nobody is written with, is 衞湜); a facet not named here
+#: reads its value as typed.
+TYPED_VALUES = {"author": typed_people}
 
 
 def filter_value(param: str, typed: str) -> str:
     """The value ``typed`` of the filter ``param`` (``class``, ``dynasty``, ``author``,
-    ``edition``) as its facet names it (``TYPED_VALUES``)."""
+    ``edition``) as its facet names it (``TYPED_VALUES``): the one value it stands for, else
+    ``typed`` itself (a name that stands for several people, as a chip names it)."""
     read = TYPED_VALUES.get(param)
-    return read(typed) if read else typed
+    values = read(typed) if read else (typed,)
+    return values[0] if len(values) == 1 else typed
 
 
 def filter_values(param: str, typed) -> tuple[str, ...]:
-    """``filter_value`` of each of ``typed``, each once, in the order given."""
-    return tuple(dict.fromkeys(filter_value(param, x) for x in typed))
+    """Every value each of ``typed`` stands for (``TYPED_VALUES``), each once, in the order given."""
+    read = TYPED_VALUES.get(param)
+    return tuple(dict.fromkeys(v for x in typed for v in (read(x) if read else (x,))))
 
 
 def _passes(f: EditionFacets, classes, dynasties, authors) -> tuple[bool, bool, bool]:

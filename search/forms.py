@@ -5,7 +5,7 @@ from catalogue.catalogue import get_class
 from config.converters import whole_number
 from reader.juans import matching_juans
 from reader.models import Chapter, Edition, Juan, Work
-from reader.printed_people import typed_person
+from reader.printed_people import typed_people
 
 from .backends import SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
@@ -111,6 +111,12 @@ def resolve_edition(value: str) -> tuple[int, ...] | None:
     return (edition.pk,) if edition is not None else None
 
 
+def _commentator(people: tuple[str, ...]) -> str | tuple[str, ...] | None:
+    """``SearchQuery.commentator`` for the names a typed commentator stands for
+    (``reader.printed_people.typed_people``): None for none, the one name, or all of them."""
+    return people[0] if len(people) == 1 else (people or None)
+
+
 class SearchForm(forms.Form):
     """``q`` (1–200 characters, the query language of ``search.query``), ``layer``
     (one or more of classic, commentary, readings, subcommentary, editorial, smallprint,
@@ -120,7 +126,8 @@ class SearchForm(forms.Form):
     ``juan`` (the book's juan label: 卷十, 十, 10, 卷首上, 序; ``reader.juans``), ``chapter``
     (chapter id), ``commentator`` (who wrote the passages kept: 李善, 洪興祖; ``Piece.commentator``;
     any name the catalogue writes the person with, ``reader.printed_people``: 范甯 and 范寧 alike;
-    劉昞 is not the catalogue's 劉炳 of 明),
+    劉昞 is not the catalogue's 劉炳 of 明; a spelling nobody is written with is the people whose
+    names fold as it does: 衛湜 is 衞湜),
     ``context`` (KWIC width in
     characters, 0–200, default 15), ``sort`` (text/relevance/after/before); the facet filters
     ``class`` (classes of Kanripo's catalogue: 類 KR1d or 部 KR1), ``dynasty`` and ``author``, each
@@ -205,7 +212,7 @@ class SearchForm(forms.Form):
             text=data["q"], layers=layers_for(data.get("layer")), exact=bool(data.get("exact")),
             edition_ids=data.get("unfaceted_edition_ids" if unfaceted else "edition_ids"),
             juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
-            commentator=typed_person(data.get("commentator") or "") or None,
+            commentator=_commentator(typed_people(data.get("commentator") or "")),
             sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],
         )

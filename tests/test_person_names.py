@@ -12,10 +12,10 @@ import pytest
 from characters.folding import fold
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku, render_mandoku
-from reader.models import Piece
+from reader.models import Edition, Piece
 from reader.people import work_people
 from reader.person_names import _catalogue_names, _groups, dynasty_key, person_name, spellings, works_of_people
-from reader.printed_people import typed_person, typed_spellings
+from reader.printed_people import typed_people, typed_person, typed_spellings
 from search.backends import SearchQuery
 
 from .conftest import SHARED, index_all
@@ -25,6 +25,7 @@ GULIANG = CORPUS / "kanripo-references" / "KR1e0009" / "KR1e0009_012.txt"
 GULIANG_ZHUSHU = CORPUS / "kanripo-jingbu" / "KR1e0010" / "KR1e0010_020.txt"
 XIAOJING = CORPUS / "kanripo-references" / "KR1f0002" / "KR1f0002_001.txt"
 RENWUZHI = Path(__file__).parent / "fixtures" / "unseen" / "KR3j0011_001.txt"  # 人物志, 凉 劉昞注
+LIJI_JISHUO = CORPUS / "kanripo-jingbu" / "KR1d0057" / "KR1d0057_147.txt"  # 禮記集說, 「宋　衞湜　撰」
 
 
 def writers(path):
@@ -115,7 +116,7 @@ def test_a_search_by_any_of_his_names_finds_all_his_notes(seed_juan, search_back
             "春秋穀梁傳", "春秋穀梁傳注疏"]
     assert [w["title"] for w in client.get("/api/works/", {"author": "江永"}).json()["results"]] == ["禮書綱目"]
     # 范寗 is the catalogue's 范寧 by the dynasty 春秋穀梁注疏's byline prints him with (晉)
-    assert [typed_person(n) for n in ("范寗", "范甯", "衛湜", "")] == ["范寧", "范寧", "衛湜", ""]
+    assert [typed_person(n) for n in ("范寗", "范甯", "衛湜", "")] == ["范寧", "范寧", "衞湜", ""]
     assert typed_spellings("范寗") == ("范寗", "范寧", "范甯")
     assert works_of_people(typed_spellings("范甯")) == ("KR1e0009", "KR1e0010")
 
@@ -138,3 +139,39 @@ def test_liu_bing_of_liang_is_not_liu_bing_of_ming(seed_juan, search_backend, cl
         assert client.get("/api/search/", {"q": "之", "exact": "1", "commentator": name}).json()["count"] == n
     assert [w["title"] for w in client.get("/api/works/", {"author": "劉炳"}).json()["results"]] == []
     assert typed_spellings("劉昞") == ("劉昞",)
+
+
+@pytest.mark.slow
+def test_a_spelling_nobody_is_written_with_is_the_person_it_folds_as(seed_juan, search_backend, client):
+    """A reader types the common form: 衛湜 for the catalogue's 衞湜, 陸徳明 for 陸德明. No held
+    byline prints either, so nothing places them, and each is read as the one person whose name
+    folds as it does: the commentator filter, the author filter and the API's works find his.
+    A name something places keeps its reading (劉昞, 劉炳); 劉㶮, which folds as both, is both."""
+    juans = [import_file(LIJI_JISHUO).juan, import_file(GULIANG).juan, import_file(RENWUZHI).juan]
+    index_all(search_backend)
+    printed = {p["name"] for byline in Edition.objects.values_list("byline", flat=True) for p in byline or ()}
+    assert {"衞湜", "劉昞"} <= printed and not printed & {"衛湜", "陸徳明", "陸德明", "劉㶮"}
+    assert [typed_people(n) for n in ("衛湜", "陸徳明", "衞湜", "劉昞", "劉炳", "劉㶮", "衛某", "")] == [
+        ("衞湜",), ("陸德明",), ("衞湜",), ("劉昞",), ("劉炳",), ("劉昞", "劉炳"), ("衛某",), ()]
+    assert [typed_person(n) for n in ("衛湜", "陸徳明", "劉㶮")] == ["衞湜", "陸德明", "劉㶮"]
+    assert [typed_spellings(n) for n in ("衛湜", "陸徳明", "劉㶮")] == [
+        ("衛湜", "衞湜"), ("陸徳明", "陸德明"), ("劉㶮", "劉昞", "劉炳")]
+    plain = {name: sum(p.text.count("之") for p in Piece.objects.filter(section__juan__in=juans, commentator=name))
+             for name in ("衞湜", "陸德明", "劉昞")}
+    assert plain == {"衞湜": 275, "陸德明": 5, "劉昞": 7}
+    for typed, stored in (("衛湜", "衞湜"), ("陸徳明", "陸德明"), ("劉㶮", "劉昞")):
+        api = client.get("/api/search/", {"q": "之", "exact": "1", "commentator": typed}).json()
+        assert api["count"] == plain[stored]
+        assert {r["commentator"] for r in api["results"]} == ({stored} if plain[stored] else set())
+    assert client.get("/api/search/", {"q": "之", "exact": "1", "commentator": "劉炳"}).json()["count"] == 0
+    # the author filter (the facets') and the API's works by author read him so too
+    held = {j.edition.slug: client.get("/api/search/", {"q": "之", "exact": "1", "edition": j.edition.slug}).json()["count"]
+            for j in juans}
+    assert held == {"KR1d0057": 285, "KR1e0009": 141, "KR3j0011": 17}
+    for typed, edition, titles in (("衛湜", "KR1d0057", ["禮記集說"]), ("衞湜", "KR1d0057", ["禮記集說"]),
+                                   ("陸徳明", "KR1e0009", ["春秋穀梁傳"]), ("陸德明", "KR1e0009", ["春秋穀梁傳"])):
+        assert client.get("/api/search/", {"q": "之", "exact": "1", "author": typed}).json()["count"] == held[edition]
+        assert [w["title"] for w in client.get("/api/works/", {"author": typed}).json()["results"]] == titles
+    # 劉㶮 is 劉昞 and 劉炳 alike: 人物志 (its author field, from the byline, names 劉昞); no work of 劉炳 is held
+    assert [w["title"] for w in client.get("/api/works/", {"author": "劉㶮"}).json()["results"]] == ["人物志"]
+    assert [w["title"] for w in client.get("/api/works/", {"author": "劉炳"}).json()["results"]] == []

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from search.backends import SearchQuery, get_search_backend
+from search.backends.memory import MemoryBackend
 from search.backends.positional import IndexFormatError
 from search.documents import documents_for_juan
 
@@ -506,6 +507,17 @@ def test_a_commentator_filter_compares_a_column(two_backends, seed_juan):
     assert int(corpus.written_by("").sum()) == 424 - 142 and int(corpus.written_by("賈公彥").sum()) == 0
     assert positional.search(SearchQuery("之", commentator="鄭玄")).passages == len(
         {d.doc_id for d in named if d.commentator == "鄭玄" and "之" in d.text})
+    # a typed name that stands for several people keeps the passages of any of them
+    # (``SearchQuery.commentators``): 孔穎達 writes none here, "" the passages no one is named for
+    assert positional.search(SearchQuery("之", commentator=("孔穎達", "鄭玄"))).passages == len(
+        {d.doc_id for d in named if d.commentator == "鄭玄" and "之" in d.text}) == 53
+    assert [positional.search(SearchQuery("之", commentator=names)).passages
+            for names in (("", "鄭玄"), ("",), ("孔穎達",))] == [
+        len({d.doc_id for d in docs if "之" in d.text}), len({d.doc_id for d in named if not d.commentator
+                                                               and "之" in d.text}), 0]
+    memory = MemoryBackend("written", {"NAME": "written"})
+    memory.rebuild(named)
+    assert memory.search(SearchQuery("之", commentator=("孔穎達", "鄭玄"))).passages == 53
 
 
 def test_an_index_of_format_8_is_read_as_before(settings, tmp_path, seed_juan, monkeypatch):

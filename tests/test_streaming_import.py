@@ -34,9 +34,12 @@ def test_a_batch_import_indexes_batch_by_batch(settings, tmp_path, monkeypatch, 
     out, err = capsys.readouterr()
     # The refusal was found in the worker process and reported with its place, as before.
     assert f"rejected {folder / 'juan_3b.txt'}:1:1: not a text file: NUL byte (binary data?)" in err
-    assert out.splitlines()[0] == "1 works, 7 juans, 315 sections, 2296 notes imported; 1 files rejected"
-    assert out.splitlines()[1] == "indexing 7 juans …"
-    assert re.fullmatch(r"indexed 2968 passages in \d+\.\d s \(3 index writes\)", out.splitlines()[2])
+    landed, summary = out.splitlines()[:2]
+    assert re.fullmatch(r"landed 禮書綱目（禮書綱目）: 7 juans, 315 sections, 2296 notes in [0-9.]+ s \([0-9.]+ s since the "
+                        r"start\)", landed)
+    assert summary == "1 works, 7 juans, 315 sections, 2296 notes imported; 1 files rejected"
+    assert out.splitlines()[2] == "indexing 7 juans …"
+    assert re.fullmatch(r"indexed 2968 passages in \d+\.\d s \(3 index writes\)", out.splitlines()[3])
     backend = get_search_backend()
     corpus = backend._corpus()
     # Three writes, three segments: files 1–3 (the base), 4–6 (the base is not taken in: the

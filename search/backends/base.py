@@ -86,8 +86,9 @@ class SearchQuery:
     passage's ``work_id`` field, which holds its edition's id); ``edition_ids``: keep only
     passages of these editions (a work's editions; ``()`` keeps nothing); ``juan_ids``: optional set of
     juan ids (what a juan label typed by a reader names, ``reader.juans``). ``commentator``: keep
-    only passages this commentator wrote (``SearchDocument.commentator``: 李善, 洪興祖), None
-    for all. ``context``: KWIC width
+    only passages this commentator wrote (``SearchDocument.commentator``: 李善, 洪興祖), or any
+    of a tuple of names (a typed name that stands for several people,
+    ``reader.printed_people.typed_people``), None for all. ``context``: KWIC width
     in characters on each side (0 to ``MAX_CONTEXT``). ``sort``: ``"text"`` (text order),
     ``"relevance"`` (passages with more hits first, then text order), or the concordance
     sorts (as Kanripo's and CBETA's KWIC lists): ``"after"`` by the characters after the
@@ -106,7 +107,7 @@ class SearchQuery:
     chapter_id: int | None = None
     juan_ids: frozenset | None = None
     edition_ids: tuple[int, ...] | None = None
-    commentator: str | None = None
+    commentator: str | tuple[str, ...] | None = None
     context: int = DEFAULT_CONTEXT
     sort: str = "text"
     parsed: ParsedQuery | None = field(default=None, compare=False, repr=False)
@@ -123,6 +124,13 @@ class SearchQuery:
             raise SearchError(f"unknown layer: {', '.join(sorted(unknown)) or '(none)'}")
         if self.sort not in SORTS:
             raise SearchError(f"sort must be one of {', '.join(SORTS)}")
+
+    @property
+    def commentators(self) -> frozenset[str] | None:
+        """The names ``commentator`` keeps passages of (one or several), None for all."""
+        if self.commentator is None:
+            return None
+        return frozenset((self.commentator,) if isinstance(self.commentator, str) else self.commentator)
 
 
 #: The longest passage text ``Hit.kwic`` reads whole once to find it plain (``HitPassage._plain``);

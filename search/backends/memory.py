@@ -98,7 +98,7 @@ class MemoryBackend(BaseSearchBackend):
                 continue
             if query.juan_ids is not None and doc.juan_id not in query.juan_ids:
                 continue
-            if query.commentator is not None and doc.commentator != query.commentator:
+            if query.commentator is not None and doc.commentator not in query.commentators:
                 continue
             spans = match_passage(query.parsed, doc.text, query.exact, doc.script, doc.layer)
             if not spans:

@@ -75,7 +75,8 @@ def _passage_filter(corpus: Corpus, query: SearchQuery):
         editions = np.asarray(query.edition_ids, dtype=np.int64)
         conditions.append((corpus.work_id, lambda values: np.isin(values, editions)))
     if query.commentator is not None:
-        conditions.append((corpus.written_by(query.commentator), lambda values: values))
+        written = np.logical_or.reduce([corpus.written_by(name) for name in sorted(query.commentators)])
+        conditions.append((written, lambda values: values))
     if not conditions:
         return None  # superseded juans alone: ``Corpus.phrase(live_only=True)``, by position ranges
     if corpus.live is not None:

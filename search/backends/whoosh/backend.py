@@ -252,7 +252,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                 allowed &= np.isin(view.work_id, np.asarray(query.edition_ids, dtype=np.int64))
             if query.commentator is not None:  # stored per passage, read for the passages still allowed
                 for docnum in np.flatnonzero(allowed).tolist():
-                    if searcher.stored_fields(docnum).get("commentator", "") != query.commentator:
+                    if searcher.stored_fields(docnum).get("commentator", "") not in query.commentators:
                         allowed[docnum] = False
             lookup = _Lookup(searcher.reader(), view, query.exact, allowed)
             parsed = query.parsed
