@@ -568,7 +568,8 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
     decides (``UNDECIDED``).
 
     ``profile``: the book's (``profile_for(doc)``, read once by the parser for this step and
-    the book-note step after it). ``indented``: the juan prints one author's commentary at full
+    the book-note step after it); in a juan whose circles quote scholars (``quoting_circles``)
+    this step reads it with no circle readings. ``indented``: the juan prints one author's commentary at full
     size indented under the flush classic (``indented.indented_commentary``); its byline's one
     person writes it.
 
