@@ -1,9 +1,11 @@
 """Readers while writers work: no error, no half page, never an empty result in between."""
 import json
+import sqlite3
 import subprocess
 import sys
 
 import pytest
+from django.db import connection
 
 from pages import views
 from reader import reading
@@ -39,16 +41,41 @@ def test_twenty_readers_during_imports_and_rebuilds():
 
 
 @pytest.fixture
-def file_database(transactional_db, tmp_path):
-    """The test database, with the seed imported (committed), copied into a SQLite file in WAL mode, as the site
-    runs it (config/settings.py), served by the default connection for the test; the
-    in-memory database comes back after it. A request that waited for the write lock
-    would wait 5 s (the connection's ``timeout``) and fail, instead of the site's 120 s."""
-    import sqlite3
+def writer(transactional_db, tmp_path):
+    """A second connection to the test database, as an import's is, with the seed imported (committed).
 
-    from django.db import connection
-
+    Yields ``(begin, held)``: ``begin()`` starts that connection's transaction the way an import's
+    starts and writes a row, returning a function that rolls it back; ``held()`` is true while
+    another writer cannot take the row (the lock is held). On SQLite the test database is copied
+    into a file in WAL mode, as the site runs it (config/settings.py), and served by the default
+    connection for the test (the in-memory database comes back after it); a request that waited
+    for the write lock would wait 5 s (the connection's ``timeout``) and fail, instead of the
+    site's 120 s. On PostgreSQL the test database is already a server's and the writer holds the
+    row's lock (MVCC: readers do not wait for it)."""
     import_file(SEED)  # a test run before may have flushed the session's seed
+    update = "UPDATE reader_libraryversion SET value = value + 1"
+    if connection.vendor != "sqlite":
+        params = connection.get_connection_params()
+
+        def begin():
+            importer = connection.get_new_connection(params)
+            importer.autocommit = False
+            importer.execute(update)
+            return lambda: (importer.rollback(), importer.close())
+
+        def held():
+            other = connection.get_new_connection(params)
+            try:
+                other.execute("SET lock_timeout = '100ms'")
+                other.execute("SELECT value FROM reader_libraryversion FOR UPDATE NOWAIT")
+            except Exception as error:  # psycopg.errors.LockNotAvailable
+                return "lock" in str(error)
+            finally:
+                other.close()
+            return False
+
+        yield begin, held
+        return
     path = tmp_path / "db.sqlite3"
     connection.ensure_connection()
     copy = sqlite3.connect(path)
@@ -58,10 +85,24 @@ def file_database(transactional_db, tmp_path):
     connection.connection = None
     connection.settings_dict["NAME"] = str(path)
     connection.settings_dict["OPTIONS"] = {**saved["OPTIONS"], "timeout": 5}
+
+    def begin():
+        importer = sqlite3.connect(path, isolation_level=None)
+        importer.execute("BEGIN IMMEDIATE")  # what an import's transaction takes at its start
+        importer.execute(update)
+        return lambda: (importer.execute("ROLLBACK"), importer.close())
+
+    def held():
+        try:
+            sqlite3.connect(path, timeout=0).execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            return "database is locked" in str(error)
+        return False
+
     try:
         connection.ensure_connection()
         assert connection.cursor().execute("PRAGMA journal_mode").fetchone() == ("wal",)
-        yield path
+        yield begin, held
     finally:
         connection.close()
         connection.settings_dict.clear()
@@ -70,16 +111,14 @@ def file_database(transactional_db, tmp_path):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_search_answers_while_an_import_holds_the_write_lock(file_database, settings, client):
-    """An import holds SQLite's write lock for a file's whole transaction (BEGIN IMMEDIATE): a
-    search, its hit list and a reading page read beside it (WAL), within the request's budget.
-    None of them writes or begins a transaction (which would take the lock, wait 5 s for it
-    and fail: a 503), and each answers what it answers once the lock is gone."""
-    import sqlite3
-
-    from django.db import connection
-
+def test_a_search_answers_while_an_import_holds_the_write_lock(writer, settings, client):
+    """An import holds the write lock for a file's whole transaction (SQLite: BEGIN IMMEDIATE;
+    PostgreSQL: its rows' locks): a search, its hit list and a reading page read beside it
+    (SQLite's WAL, PostgreSQL's MVCC), within the request's budget. None of them writes or begins
+    a transaction (which on SQLite would take the lock, wait 5 s for it and fail: a 503), and each
+    answers what it answers once the lock is gone."""
     settings.REQUEST_BUDGET_SECONDS = 20.0
+    begin, held = writer
     urls = ["/search/?q=鵠", "/api/search/?q=鵠", "/api/search/export/tsv/?q=鵠&edition=禮書綱目",
             "/works/禮書綱目/juan/10/26/"]
     statements = []
@@ -93,16 +132,13 @@ def test_a_search_answers_while_an_import_holds_the_write_lock(file_database, se
             responses = [client.get(url) for url in urls]
         return [(r.status_code, b"".join(r.streaming_content) if r.streaming else r.content) for r in responses]
 
-    importer = sqlite3.connect(file_database, isolation_level=None)
-    importer.execute("BEGIN IMMEDIATE")  # what an import's transaction takes at its start
-    importer.execute("UPDATE reader_libraryversion SET value = value + 1")
+    release = begin()
     try:
         locked = answers()
-        with pytest.raises(sqlite3.OperationalError, match="database is locked"):  # held throughout
-            sqlite3.connect(file_database, timeout=0).execute("BEGIN IMMEDIATE")
+        still_held = held()
     finally:
-        importer.execute("ROLLBACK")
-        importer.close()
+        release()
+    assert still_held
     assert [status for status, _ in locked] == [200, 200, 200, 200]
     assert set(statements) == {"SELECT"}
     assert locked == answers()
