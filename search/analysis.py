@@ -49,33 +49,12 @@ from characters.folding import (INVISIBLE, SELECTOR, SEPARATOR, TEXT, _kind_tabl
                                 query_alternatives)
 from characters.gaiji import GAIJI, gaiji_key
 from characters.simplified import TRADITIONAL, form_keys, is_ambiguous, query_keys, readings, text_keys
+from characters.units import CELL_BOUNDARY, code_class, cut
 from reader.table_cells import CELL_MARK
 from search.query import WILDCARDS, ParsedQuery, Term
 
-#: The code of a table's cell mark (``CELL_MARK``) among a passage's units: U+0000, the code the
-#: positional index gives the boundary between two passages, which no query unit is and no ``?``
-#: matches. A cell of 史記's 表 is an entry of its own (a state's ruler and year, a row's year):
-#: in 6,169 of the 10,702 pairs of filled cells side by side in the ten 表, a cell ending in a
-#: numeral (一…十, 百, 千, 元) stands beside one opening with one (``十五|二十四``), which read across
-#: would make false hits of 十五二十 or 二十四 (docs/searching.md).
-CELL_BOUNDARY = "\x00"
-
-
-@lru_cache(maxsize=None)
-def _ranges(kind: int) -> str:
-    """A regex character class body for every code point of ``kind``."""
-    out = []
-    for m in re.finditer(re.escape(bytes([kind])) + b"+", _kind_table()):
-        lo, hi = m.start(), m.end() - 1
-        out.append(re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}")
-    return "".join(out)
-
-
-@lru_cache(maxsize=None)
-def _special() -> re.Pattern:
-    """A gaiji, or a run of separators, or a run of selectors, or a run of other invisibles."""
-    return re.compile(r"(&KR\d{1,5};|\x01)|((?:(?!&KR\d{1,5};)[" + _ranges(SEPARATOR) + "])+)|(["
-                      + _ranges(SELECTOR) + "]+)|[" + _ranges(INVISIBLE) + "]+")
+#: A regex character class body for every code point of a kind (``characters.units.code_class``).
+_ranges = code_class
 
 
 @lru_cache(maxsize=None)
@@ -118,43 +97,7 @@ def analyse(text: str, script: str = TRADITIONAL, layer: str | None = None) -> A
     (后, 于, 当) has its reading key as key, which every character it may stand for finds
     (``char_alternatives``), decided with the text's ``layer`` (the passage's layer, or None:
     ``characters.readings.scores`` may read the classic's places by the classics' own counts)."""
-    codes: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    gaps: list[str] = []
-    gap = ""
-    pos = 0
-    for m in _special().finditer(text):
-        s = m.start()
-        if s > pos:
-            starts.extend(range(pos, s))
-            ends.extend(range(pos + 1, s + 1))
-            codes.append(text[pos:s])
-            gaps.append(gap)
-            gaps.extend([""] * (s - pos - 1))
-            gap = ""
-        if m.group(1) is not None:
-            starts.append(s)
-            ends.append(m.end())
-            codes.append(gaiji_key(m.group(1)))
-            gaps.append(gap)
-            gap = ""
-        elif m.group(2) is not None:
-            gap += m.group(2)
-        elif m.group(3) is not None and ends and ends[-1] == s:   # selectors: part of the unit before them
-            ends[-1] = m.end()
-        pos = m.end()
-    if pos < len(text):
-        starts.extend(range(pos, len(text)))
-        ends.extend(range(pos + 1, len(text) + 1))
-        codes.append(text[pos:])
-        gaps.append(gap)
-        gaps.extend([""] * (len(text) - pos - 1))
-        gap = ""
-    gaps.append(gap)
-    joined = "".join(codes)
-    if CELL_MARK in joined:
-        joined = joined.replace(CELL_MARK, CELL_BOUNDARY)
+    joined, starts, ends, gaps = cut(text, CELL_MARK)
     return Analysed(joined, index_keys(joined, script, layer), tuple(starts), tuple(ends), tuple(gaps))
 
 

@@ -569,3 +569,19 @@ def test_a_juans_runs_and_a_lines_notes_are_read_with_their_layers(tmp_path):
     assert {k: n for k, n in neighbours.items() if k[1][0] != "C"} == \
         {k: n for k, n in shipped[0].items() if k[1][0] != "C"}
     assert (quotes, windows) == shipped[1:]
+
+
+def test_the_evaluation_reads_the_units_search_reads():
+    from characters.scripts import evaluation
+    from search.analysis import analyse
+
+    # one rule (characters.units): a gaiji one unit, punctuation and selectors none, a table's
+    # cell mark the boundary no phrase and no reading's context crosses
+    assert evaluation.units("葛\U000e0100城，&KR1969;十五|二") == analyse("葛\U000e0100城，&KR1969;十五|二").codes \
+        == "葛城\U000f07b1十五\x00二"
+    # a juan of 史記's 表 (cells) and one of 儀禮鄭註句讀 (gaiji, notes), whole files as one text
+    for path, cells in ((CORPUS / "kanripo-commentary" / "KR2a0001" / "KR2a0001_201.txt", 629),
+                        (CORPUS / "kanripo" / "KR1d0038" / "KR1d0038_002.txt", 0)):
+        text = path.read_text(encoding="utf-8")
+        ours = evaluation.units(text)
+        assert ours == analyse(text).codes and ours.count("\x00") == cells

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from characters import simplified as sc
-from characters.folding import TEXT, char_kind, fold_char
-from characters.gaiji import GAIJI, gaiji_key
+from characters.folding import fold_char
 from characters.passages import join_runs
 from characters.readings import CLASSIC
 from characters.scripts.build_fold_table import read_opencc
 from characters.scripts.script_labels import _match_key, _t2s, is_han
+from characters.units import codes as unit_codes
 
 EVAL_PATH = Path(__file__).resolve().parents[1] / "data" / "variant_eval.tsv"
 
@@ -407,22 +407,18 @@ _NOTE_GOES_ON = re.compile(r"\)¶?\n(?:(?:<pb:[^>]*>|<md:[^>]*>)?¶?\n)*[\u3000 
 #: Layout of a mandoku file that is no unit of text: page breaks, ``<md:…>``, line ends and a
 #: note's column break ``/``.
 _MANDOKU_LAYOUT = re.compile(r"<pb:[^>]*>|<md:[^>]*>|¶|\n|/")
-_ENTITY_OR_CHAR = re.compile(rf"{GAIJI.pattern}|.", re.S)
+#: The mark a Kanripo (tls) edition closes a table's cells with (``reader.table_cells.CELL_MARK``:
+#: 史記's 表, ``帝王世國號|顓頊屬|…||``).
+CELL_MARK = "|"
 
 
 def units(text: str) -> str:
-    """``text`` as the units search reads (``search.analysis.analyse``'s ``codes``): a gaiji
-    entity (``&KR1969;``) one unit, its ``characters.gaiji.gaiji_key``; separators, invisibles and
-    selectors (``characters.folding.char_kind`` other than ``TEXT``) no unit; every other code
-    point itself."""
-    out = []
-    for m in _ENTITY_OR_CHAR.finditer(text):
-        u = m.group()
-        if len(u) > 1 or u == "\x01":
-            out.append(gaiji_key(u))
-        elif char_kind(u) == TEXT:
-            out.append(u)
-    return "".join(out)
+    """``text`` as the units search reads (``characters.units.codes``, the rule
+    ``search.analysis.analyse`` cuts by): a gaiji entity (``&KR1969;``) one unit, its
+    ``characters.gaiji.gaiji_key``; separators, invisibles and selectors no unit; a table's cell
+    mark (``CELL_MARK``) the unit ``characters.units.CELL_BOUNDARY``, which ends a reading's
+    context; every other code point itself."""
+    return unit_codes(text, CELL_MARK)
 
 
 def held_out_segments(text: str) -> list[str]:
