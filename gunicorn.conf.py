@@ -86,7 +86,7 @@ def post_worker_init(worker):
         from django.urls import get_resolver
 
         from reader.paging import long_sections
-        from search.startup import sync_at_start
+        from search.startup import start_sync
         from search.backends import SearchQuery, get_search_backend
         from search.facets import facet_table
         from search.service import edition_places
@@ -97,7 +97,9 @@ def post_worker_init(worker):
         get_resolver().reverse_dict
         for name in TEMPLATES:
             get_template(name)
-        sync_at_start()  # repairs an index left behind the database by an interrupted update
+        # Repairs an index left behind the database by an interrupted update, in a thread of its
+        # own: the worker serves meanwhile, from the index as it is (search.startup).
+        start_sync()
         backend = get_search_backend()
         backend.warm()
         backend.search(SearchQuery("之")).hits[:1]

@@ -10,7 +10,7 @@ class SearchConfig(AppConfig):
         # Imported here, not at the top: these modules import the models, which can be
         # imported only once the app registry is ready.
         from . import signals
-        from .startup import sync_at_start
+        from .startup import start_sync
 
         signals._connect()
-        request_started.connect(sync_at_start, dispatch_uid="search_sync_at_start")
+        request_started.connect(start_sync, dispatch_uid="search_sync_at_start")

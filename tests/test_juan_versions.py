@@ -87,7 +87,11 @@ def test_start_up_repairs_an_index_left_behind(engine, client, settings):
     assert engine.indexed_juans() != {j.pk: (j.version, j.edition_id, 10) for j in Juan.objects.all()}
     settings.SEARCH_SYNC_AT_START = True
     apps._synced.clear()
-    assert client.get("/search/", {"q": "鵠"}).status_code == 200  # the first request repairs
+    assert client.get("/search/", {"q": "鵠"}).status_code == 200  # the first request starts the repair
+    repair = apps._running[0]
+    repair.join(60)
+    assert not repair.is_alive() and apps._synced.is_set()
+    assert apps.start_sync() is None  # once per process
     juan = Juan.objects.get()
     assert engine.indexed_juans() == {juan.pk: (juan.version, juan.edition_id, 10)}
     assert count(engine) == 21
@@ -152,7 +156,59 @@ def test_start_up_does_not_wait_for_a_busy_index(engine, client, settings, monke
         assert not apps._synced.is_set()
     assert engine.indexed_juans() != {j.pk: (j.version, j.edition_id, 10) for j in Juan.objects.all()}
     monkeypatch.setattr(apps, "_retry_at", [0.0])  # the retry is due
-    assert client.get("/search/", {"q": "鵠"}).status_code == 200  # a later request repairs
+    assert client.get("/search/", {"q": "鵠"}).status_code == 200  # a later request starts the repair
+    apps._running[0].join(60)
     juan = Juan.objects.get()
     assert engine.indexed_juans() == {juan.pk: (juan.version, juan.edition_id, 10)}
     assert apps._synced.is_set()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_answer_from_the_index_as_it_is_while_the_start_up_repair_holds_the_lock(
+        engine, client, settings, monkeypatch):
+    """The start-up repair ran inside the first request: at a large library it held the
+    index's writer lock ~45 s and that request waited all of it. It runs in a thread of its
+    own; a request meanwhile answers from the index as it is (here without the note edited
+    while the index was busy), and the repair's write lands after."""
+    import threading
+
+    from search import indexing, startup as apps
+    from search.backends.base import IndexBusyError
+    from search.backends.generations import lock_wait
+
+    import_file(SEED)
+    note = Piece.objects.filter(section__juan__number=10, kind="note").order_by("pk").first()
+    with engine._writer_lock():
+        note.text = "校記" + note.text
+        note.save()  # committed; its reindex timed out: the index is behind
+    first = client.get("/api/search/", {"q": "鵠", "page_size": 1}).json()
+    assert (first["count"], count(engine, "校記")) == (21, 0)
+    reading, release = threading.Event(), threading.Event()
+    read = indexing._read
+
+    def held(juan_ids):  # the repair's read of the juans to write, under the writer lock
+        reading.set()
+        assert release.wait(60)
+        return read(juan_ids)
+
+    monkeypatch.setattr(indexing, "_read", held)
+    settings.SEARCH_SYNC_AT_START = True
+    apps._synced.clear()
+    monkeypatch.setattr(apps, "_retry_at", [0.0])
+    try:
+        answer = client.get("/api/search/", {"q": "鵠", "page_size": 1})  # starts the repair, does not wait
+        repair = apps._running[0]
+        assert reading.wait(60)  # the repair holds the writer lock …
+        with pytest.raises(IndexBusyError), lock_wait(0), engine._writer_lock():
+            pass
+        assert (answer.status_code, answer.json()) == (200, first)  # … and the request was answered
+        during = client.get("/api/search/", {"q": "校記"})
+        assert (during.status_code, during.json()["count"]) == (200, 0)  # the index as it is
+        assert repair.is_alive() and apps.start_sync() is None  # one repair at a time
+    finally:
+        release.set()
+    repair.join(60)
+    assert not repair.is_alive() and apps._synced.is_set()
+    after = client.get("/api/search/", {"q": "校記"}).json()
+    assert after["count"] == 1 and after["results"][0]["match"] == "校記"
+    assert client.get("/api/search/", {"q": "鵠", "page_size": 1}).json()["count"] == 21
