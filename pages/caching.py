@@ -16,7 +16,8 @@ the gunicorn workers share, see ``config/settings.py``) under a key made of:
   query parameters the view reads, sorted by name: those it names (``cached_page(view,
   reads=…, many=…)``, ``config.cacheable.read_pairs``: each once, its last value, but every
   distinct value of those the view reads all of, at most ``MANY_VALUES_MAX``: more are
-  answered, never kept). So made-up parameters, or a repeat of a real one (``?author=a&author=1…``
+  answered, never kept; a search's ``q`` in its one spelling of those that parse the same,
+  ``search.query.canonical_query``: ``?q=鵠``, ``?q=+鵠+`` and ``?q=鵠%20%20`` are one key). So made-up parameters, or a repeat of a real one (``?author=a&author=1…``
   on a view that reads one author), cannot fill the cache nor have a page built afresh each
   time: a page of the site (a cached view that is not the API's) with one is a 301 to its
   URL without it (``tidy_url``, decision 0008), which the cache answers; an API answer is

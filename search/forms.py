@@ -10,6 +10,7 @@ from reader.printed_people import typed_people
 from .backends import SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
 from .facets import editions_for
+from .query import canonical_query
 from .documents import LAYER_ALIASES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
 
 #: The layer choices as the search page offers them (check boxes; none ticked: all), in
@@ -149,6 +150,11 @@ class SearchForm(forms.Form):
     dynasty = ValuesField(required=False)
     author = ValuesField(required=False)
 
+    def clean_q(self) -> str:
+        """The query in its one spelling of those that parse the same (``canonical_query``:
+        `` 鵠 `` and ``鵠␣␣`` are ``鵠``): the page cache keeps one answer for them all."""
+        return canonical_query(self.cleaned_data["q"])
+
     def clean(self):
         """Resolve ``work`` and ``edition`` (ids or slugs) to ``edition_ids`` (None: every
         edition), and ``juan`` (a label as the book writes it) to ``juan_ids`` within them.
@@ -238,3 +244,5 @@ SEARCH_PARAMETERS = frozenset(SearchForm.base_fields)
 #: layers and the facet filters (``cached_page(many=…)``).
 MANY_VALUED = frozenset(name for name, field in SearchForm.base_fields.items()
                          if getattr(field.widget, "allow_multiple_selected", False))
+#: … and the one spelling of the values read alike (``cached_page(canonical=…)``): the query's.
+CANONICAL = {"q": canonical_query}

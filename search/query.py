@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from characters.folding import has_text
 from reader.table_cells import CELL_MARK
@@ -223,3 +224,48 @@ def parse_query(text: str) -> ParsedQuery:
         raise QueryError(f"檢索詞過多：最多 {MAX_TERMS} 個，此式有 {len(terms)} 個 "
                          f"(too many terms: at most {MAX_TERMS}, this query has {len(terms)})")
     return ParsedQuery(text=text, clauses=tuple(clauses))
+
+
+def _spaced(text: str) -> str:
+    """``text`` with each run of white space outside a phrase written as one space (a phrase's
+    spaces are part of it); an unbalanced quote leaves the rest as it is."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in QUOTES:
+            end = text.find(QUOTES[ch], i + 1)
+            end = n - 1 if end < 0 else end
+            out.append(text[i:end + 1])
+            i = end + 1
+        elif ch.isspace():
+            while i < n and text[i].isspace():
+                i += 1
+            out.append(" ")
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+@lru_cache(maxsize=2048)
+def canonical_query(text: str) -> str:
+    """One spelling of the queries that parse the same: ``text`` stripped (as the search
+    form's field strips it, ``str.strip``) and, when it parses, with each run of white space
+    between its words written as one space, if that parses to the same clauses (``鵠``,
+    `` 鵠 ``, ``鵠␣␣`` are ``鵠``; ``大射　　OR 鄉射`` is ``大射 OR 鄉射``; a phrase keeps its
+    spaces). A query that does not parse, or is over ``MAX_QUERY_LENGTH`` characters, is
+    only stripped: its error (and the column it names) is the same for every such spelling.
+    The page cache keys a search by it (``config.cacheable.cached_page(canonical=…)``) and
+    the search form reads the query as it (``SearchForm.clean_q``), so that spellings that
+    share a key get the same answer."""
+    text = text.strip()
+    if not text or len(text) > MAX_QUERY_LENGTH:
+        return text
+    try:
+        parsed = parse_query(text)
+        spaced = _spaced(text)
+        if spaced != text and parse_query(spaced).clauses == parsed.clauses:
+            return spaced
+    except QueryError:
+        pass
+    return text

@@ -378,3 +378,36 @@ def test_a_browsable_page_never_shows_another_clients_parameters(client, seed_ju
     second = client.get("/api/works/", HTTP_ACCEPT="text/html")
     assert second.status_code == 200 and b"GET</b> /api/works/</pre>" in second.content and b"%E5%81%BD" not in second.content
     assert page_cache._cache == {}
+
+
+def test_the_spellings_of_a_query_that_parse_the_same_share_one_key(client, rf, seed_juan, page_cache, monkeypatch):
+    """``?q=鵠``, ``?q=+鵠+`` and ``?q=鵠%20%20`` parse the same (``search.query.canonical_query``)
+    and got the same answer, but each was searched afresh and kept under a key of its own. They
+    share one key: the API answers every spelling with the answer kept for the first; a page of
+    the site is sent to the one spelling. A phrase's spaces are part of it: two keys."""
+    from api import views
+    from pages.caching import _key
+
+    searched = []
+    run = views.run_search
+    monkeypatch.setattr(views, "run_search", lambda query: searched.append(query.text) or run(query))
+    spellings = ["q=%E9%B5%A0", "q=+%E9%B5%A0+", "q=%E9%B5%A0%20%20", "q=%E3%80%80%E9%B5%A0", "q=%20%E9%B5%A0&q=%E9%B5%A0"]
+    keys = {_key(rf.get("/api/search/", QUERY_STRING=query)) for query in spellings}
+    assert len(keys) == 1 and None not in keys
+    first = client.get("/api/search/?" + spellings[0])
+    assert first.json()["count"] == 21
+    for query in spellings[1:]:
+        again = client.get("/api/search/?" + query)
+        assert (again.status_code, again.content) == (200, first.content)
+    assert searched == ["鵠"] and len(page_cache._cache) == 1
+    two = client.get("/api/search/", {"q": "鵠　 射", "page_size": 1}).json()  # 　: U+3000
+    assert two["next"] == "http://testserver/api/search/?page=2&page_size=1&q=%E9%B5%A0+%E5%B0%84"
+    assert client.get("/api/search/", {"q": " 鵠 射 ", "page_size": 1}).json() == two
+    assert searched == ["鵠", "鵠 射"] and len(page_cache._cache) == 2
+    for query in spellings[1:4]:
+        response = client.get("/search/?" + query)
+        assert (response.status_code, response["Location"]) == (301, "/search/?q=%E9%B5%A0")
+    assert client.get("/search/?q=%E9%B5%A0").status_code == 200 and len(page_cache._cache) == 3
+    phrase, spaced = '"大射 之儀"', '"大射  之儀"'
+    assert _key(rf.get("/api/search/", {"q": phrase})) != _key(rf.get("/api/search/", {"q": spaced}))
+    assert _key(rf.get("/api/search/", {"q": spaced + " "})) == _key(rf.get("/api/search/", {"q": spaced}))

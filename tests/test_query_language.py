@@ -5,7 +5,7 @@ import pytest
 
 from search.backends import SearchError, SearchQuery
 from search.documents import LAYER_GROUPS
-from search.query import Clause, Near, QueryError, Term, parse_query
+from search.query import Clause, Near, QueryError, Term, canonical_query, parse_query
 
 from .conftest import SEED
 from .scan import layers_of
@@ -157,3 +157,26 @@ def test_repeated_terms_find_what_one_finds(seed_backend):
         a, b = seed_backend.search(SearchQuery(once)), seed_backend.search(SearchQuery(repeated))
         assert (b.count, b.passages) == (a.count, a.passages) and a.count > 0, repeated
         assert [(h.doc_id, h.start) for h in b.hits] == [(h.doc_id, h.start) for h in a.hits], repeated
+
+
+@pytest.mark.parametrize("typed, canonical", [
+    ("鵠", "鵠"), (" 鵠 ", "鵠"), ("鵠  ", "鵠"), ("\u3000鵠\t", "鵠"), ("大射\u3000\u3000OR  鄉射", "大射 OR 鄉射"),
+    ("射  -主人", "射 -主人"), ('"大射  之儀"   鵠', '"大射  之儀" 鵠'), ("「大射　之儀」\u3000\u3000鵠", "「大射　之儀」 鵠"),
+    ("司射  NEAR/5  弓", "司射 NEAR/5 弓"), ("  ", ""),
+    # spellings that do not parse keep their spaces: the error names a column of the text as typed
+    ('鵠   "射', '鵠   "射'), ("鵠\n\n射", "鵠\n\n射"), ("射 -  主人", "射 -  主人"), ("鵠   OR", "鵠   OR"),
+])
+def test_canonical_query_is_one_spelling_of_the_queries_that_parse_the_same(typed, canonical):
+    assert canonical_query(typed) == canonical
+    try:
+        parsed = parse_query(typed.strip())
+    except QueryError:
+        with pytest.raises(QueryError):
+            parse_query(canonical)
+    else:
+        assert parse_query(canonical).clauses == parsed.clauses
+
+
+def test_canonical_query_leaves_a_query_too_long_as_it_is():
+    typed = "鵠" + " " * 200 + "射"  # too long as typed (the form's error), 3 characters with one space
+    assert canonical_query(typed) == typed
