@@ -11,13 +11,16 @@ structure check.
     .venv/bin/python scripts/check_corpus.py [FOLDER...] [--quiet]
 
 ``--search-counts``: instead, import every file (default: the Kanripo folders and
-``other/`` and ``seed/``) into a scratch database, index each juan alone and check that
-the search engine's count of a few queries per layer (frequent and rare characters of that
-layer, a phrase of 2–4 characters, a phrase across two pieces of the classic) equals a
-plain count over the stored pieces of that layer (``scripts/search_counts.py``). Prints
-each difference (``mismatch: file: layer 「query」 engine N, plain M``) and each refused
-file, then ``N files, N layers, N queries: N equal, N differ; N skipped (a header and no
-text), N refused``; exits 1 on any difference or refusal. About a second a file.
+``other/`` and ``seed/``) into a scratch database, check that its stored juans write back byte
+for byte, index each juan alone and check that the search engine's count of each query per layer
+equals a plain count over the stored pieces of that layer (``scripts/search_counts.py``): frequent
+and rare characters, phrases, phrases across a note, across punctuation or ○ and across the parts
+of one note, in the exact mode and folded (a character written as another spelling the juan
+uses), and each commentator's notes. Prints each difference (``mismatch: file: layer mode what
+「query」 engine N, plain M``), each refused file and each that does not write back, then
+``N files, N layers, N queries: N equal, N differ; N skipped (a header and no text), N refused;
+N do not write back byte for byte`` and the queries of each kind; exits 1 on any difference,
+refusal or file that does not write back. About a second a file.
 
     .venv/bin/python scripts/check_corpus.py --search-counts [FOLDER...] [--workdir DIR]
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 BASE = Path(__file__).resolve().parent.parent
@@ -54,11 +58,12 @@ def search_counts(files: list[Path], workdir: str | None, quiet: bool) -> int:
     import search_counts as counts  # Django only for this option: the parser check runs without it
 
     folder = counts.setup(workdir)
-    layers = queries = differ = refused = skipped = 0
+    layers = differ = refused = skipped = unwritten = 0
+    asked: Counter = Counter()
     started = time.perf_counter()
     for path in files:
         try:
-            rows = counts.counts_for_file(path, folder / "index-one")
+            rows, writes_back = counts.check_file(path, folder / "index-one")
         except NoTextError as exc:  # a header and no text: the import skips it too
             skipped += 1
             if not quiet:
@@ -68,18 +73,29 @@ def search_counts(files: list[Path], workdir: str | None, quiet: bool) -> int:
             refused += 1
             print(f"refused: {exc}")
             continue
-        layers += len({layer for layer, *_ in rows})
-        queries += len(rows)
-        for layer, q, engine, plain in rows:
-            if engine != plain:
+        if not writes_back:
+            unwritten += 1
+            print(f"writeback: {path}: the stored juans do not write back byte for byte")
+        layers += len({row.layer for row in rows})
+        for row in rows:
+            asked[row.mode] += 1
+            asked["by commentator"] += bool(row.commentator)
+            asked["over a seam"] += row.what.startswith(("across", "into next", "note parts"))
+            if row.engine != row.plain:
                 differ += 1
-                print(f"mismatch: {path}: {layer} 「{q}」 engine {engine}, plain {plain}")
+                by = f" commentator={row.commentator}" if row.commentator else ""
+                print(f"mismatch: {path}: {row.layer}{by} {row.mode} {row.what} 「{row.query}」 "
+                      f"engine {row.engine}, plain {row.plain}")
         if not quiet:
             print(f"{path}: {len(rows)} queries", flush=True)
     seconds = time.perf_counter() - started
+    queries = asked[counts.EXACT] + asked[counts.FOLDED]
     print(f"{len(files)} files, {layers} layers, {queries} queries in {seconds:.0f} s: "
-          f"{queries - differ} equal, {differ} differ; {skipped} skipped (a header and no text), {refused} refused")
-    return 1 if differ or refused else 0
+          f"{queries - differ} equal, {differ} differ; {skipped} skipped (a header and no text), {refused} refused; "
+          f"{unwritten} do not write back byte for byte")
+    print(f"queries: {asked[counts.EXACT]} exact, {asked[counts.FOLDED]} folded; {asked['by commentator']} by "
+          f"commentator, {asked['over a seam']} over a seam (a note, the parts of a note)")
+    return 1 if differ or refused or unwritten else 0
 
 
 def count_cuts(files: list[Path], quiet: bool) -> int:
