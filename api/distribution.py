@@ -2,8 +2,8 @@
 juan's fields encoded once.
 
 Every ``/api/search/`` answer carries a row per juan with hits (``distribution.juans``:
-``{"work_id", "work_title", "edition", "juan", "juan_label", "count"}``: ``work_id`` is the
-edition's id, ``edition`` its slug, which tells a work's editions apart); 之 on the 30 M library has
+``{"work_id", "work_title", "edition_id", "edition", "juan", "juan_label", "count"}``: the work's
+id and title, the edition's id and slug, which tell a work's editions apart); 之 on the 30 M library has
 1,804 such rows, 170 KB. Building a dict per row, then encoding it, took about 2 ms of
 such a request and grew with the library. A juan's fields are the same in every answer, so
 the JSON text of a row up to its count is made once per juan (keyed by the juan's head,
@@ -26,6 +26,7 @@ import orjson
 
 from reader.stamp import corpus_version
 from search.backends import get_search_backend
+from search.service import edition_places
 
 from .renderers import EncodedJSON, escape_line_ends
 
@@ -36,20 +37,21 @@ KEPT_JUANS = 200_000
 _row_starts: dict[tuple, bytes] = {}
 
 
-def _row_start(head: tuple) -> bytes:
-    """``{"work_id":…,"work_title":…,"edition":…,"juan":…,"juan_label":…,"count":`` for a juan's
-    head ``(work_id, work_slug, work_title, juan, juan_label)`` (``work_id`` and ``work_slug``
-    are the edition's id and slug)."""
-    work_id, slug, work_title, juan, label = head
-    row = orjson.dumps({"work_id": work_id, "work_title": work_title, "edition": slug, "juan": juan,
-                        "juan_label": label})
+def _row_start(head: tuple, work_id: int) -> bytes:
+    """``{"work_id":…,"work_title":…,"edition_id":…,"edition":…,"juan":…,"juan_label":…,"count":``
+    for a juan's head ``(edition_id, edition_slug, work_title, juan, juan_label)`` (the index
+    keeps a passage's edition in its ``work_id`` and ``work_slug`` fields) in the work
+    ``work_id``."""
+    edition_id, slug, work_title, juan, label = head
+    row = orjson.dumps({"work_id": work_id, "work_title": work_title, "edition_id": edition_id, "edition": slug,
+                        "juan": juan, "juan_label": label})
     return escape_line_ends(row[:-1]) + b',"count":'
 
 
 def juan_rows(results, per_juan: tuple[list, list] | None = None) -> EncodedJSON:
-    """``[{"work_id", "work_title", "edition", "juan", "juan_label", "count"}, …]`` for
-    ``results`` (a ``SearchResults``), in text order, as JSON: ``by_juan()``'s rows with
-    ``work_slug`` named ``edition``.
+    """``[{"work_id", "work_title", "edition_id", "edition", "juan", "juan_label", "count"}, …]``
+    for ``results`` (a ``SearchResults``), in text order, as JSON: ``by_juan()``'s rows with
+    the edition's id and slug named ``edition_id`` and ``edition`` and the work's id added.
     ``per_juan``: the results' ``juan_counts()`` when the caller has them (the engine counts
     them again on every call: 4 ms for 之 on the 107 M library), and then ``results`` is not
     read."""
@@ -74,8 +76,9 @@ def _known(heads: list[tuple]) -> dict[tuple, bytes]:
     new = [head for head in heads if head not in starts]
     if len(starts) + len(new) > KEPT_JUANS:
         starts, new = {}, heads
+    places = edition_places() if new else {}  # the editions' works (search.service)
     for head in new:
-        starts[head] = _row_start(head)
+        starts[head] = _row_start(head, places.get(head[0], {}).get("work_id", head[0]))
     _row_starts = starts
     return starts
 

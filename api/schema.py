@@ -157,10 +157,11 @@ class HitDocSerializer(serializers.Serializer):
 
 
 class JuanCountSerializer(serializers.Serializer):
-    """A juan's hits: ``work_id`` is its edition's id and ``edition`` the edition's slug
-    (KR1d0086-WYG), which tell a work's editions apart; ``work_title`` is the work's title."""
-    work_id = serializers.IntegerField()
+    """A juan's hits: the work's id and title, the edition's id and slug (KR1d0086-WYG), which
+    tell a work's editions apart."""
+    work_id = serializers.IntegerField(help_text="the work's id (/api/works/{id}/)")
     work_title = serializers.CharField()
+    edition_id = serializers.IntegerField(help_text="the edition's id (/api/editions/{id}/)")
     edition = serializers.CharField()
     juan = serializers.IntegerField()
     juan_label = serializers.CharField()
@@ -168,12 +169,14 @@ class JuanCountSerializer(serializers.Serializer):
 
 
 class SectionCountSerializer(serializers.Serializer):
-    work_id = serializers.IntegerField()
+    """A section's hits: the work's id, the edition's id, the juan and the section."""
+    work_id = serializers.IntegerField(help_text="the work's id (/api/works/{id}/)")
     juan = serializers.IntegerField()
     juan_label = serializers.CharField()
     section = serializers.IntegerField()
     title = serializers.CharField()
     count = serializers.IntegerField()
+    edition_id = serializers.IntegerField(help_text="the edition's id (/api/editions/{id}/)")
 
 
 class JuanDistributionSerializer(serializers.Serializer):
@@ -289,7 +292,7 @@ SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
                  "before": "十遂命量人巾車張三侯大侯之崇見", "match": "鵠", "after": "於參參見鵠於干干不及地武不繫左",
                  "url": SEED + "2/?hl=%E9%B5%A0#s2-p2"}],
     "passages": 1,
-    "distribution": {"juans": [{"work_id": 1, "work_title": "禮書綱目", "edition": "禮書綱目", "juan": 10, "juan_label": "卷十", "count": 2}]},
+    "distribution": {"juans": [{"work_id": 1, "work_title": "禮書綱目", "edition_id": 1, "edition": "禮書綱目", "juan": 10, "juan_label": "卷十", "count": 2}]},
     "hints": {"read_as": "「鵠」", "suggestions": []},
     "facets": {"bu": [{"value": "KR1", "name": "經部", "count": 2}],
                "class": [{"value": "KR1d", "name": "禮類", "count": 2}],

@@ -166,7 +166,7 @@ def test_search(client, small):
         ],
         "passages": 8,
         "distribution": {
-            "juans": [{"work_id": small.edition_id, "work_title": "測試書", "edition": "測試書", "juan": 3, "juan_label": "卷三", "count": 9}],
+            "juans": [{"work_id": small.work_id, "work_title": "測試書", "edition_id": small.edition_id, "edition": "測試書", "juan": 3, "juan_label": "卷三", "count": 9}],
         },
         "hints": {"read_as": "「射」", "suggestions": []},
         "facets": {  # an unclassified work (no Kanripo ID, no --class), its author from its byline
@@ -183,8 +183,9 @@ def test_search(client, small):
 def test_search_distribution(client, small):
     assert client.get("/api/search/distribution/", {"q": "射", "layer": "records"}).json() == {
         "count": 3, "passages": 2,  # the record text (記君射 … 大夫射) and the note tag 鄉射記
-        "juans": [{"work_id": small.edition_id, "work_title": "測試書", "edition": "測試書", "juan": 3, "juan_label": "卷三", "count": 3}],
-        "sections": [{"work_id": small.edition_id, "juan": 3, "juan_label": "卷三", "section": 2, "title": "射", "count": 3}],
+        "juans": [{"work_id": small.work_id, "work_title": "測試書", "edition_id": small.edition_id, "edition": "測試書", "juan": 3, "juan_label": "卷三", "count": 3}],
+        "sections": [{"work_id": small.work_id, "juan": 3, "juan_label": "卷三", "section": 2, "title": "射", "count": 3,
+                      "edition_id": small.edition_id}],
     }
 
 
@@ -324,8 +325,8 @@ def test_the_rows_per_juan_are_kept_per_query(client, small, monkeypatch):
     backend = get_search_backend()
     results = backend.search(SearchQuery("射"))
     written = distribution.juan_rows(results)
-    assert written.data == b'[{"work_id":%d,"work_title":"\xe6\xb8\xac\xe8\xa9\xa6\xe6\x9b\xb8","edition":"\xe6\xb8\xac\xe8\xa9\xa6\xe6\x9b\xb8","juan":3,' \
-                           b'"juan_label":"\xe5\x8d\xb7\xe4\xb8\x89","count":9}]' % small.edition_id
+    assert written.data == b'[{"work_id":%d,"work_title":"\xe6\xb8\xac\xe8\xa9\xa6\xe6\x9b\xb8","edition_id":%d,"edition":"\xe6\xb8\xac\xe8\xa9\xa6\xe6\x9b\xb8","juan":3,' \
+                           b'"juan_label":"\xe5\x8d\xb7\xe4\xb8\x89","count":9}]' % (small.work_id, small.edition_id)
     distribution._kept.clear()
     counted = []
     juan_counts = type(results).juan_counts
@@ -370,16 +371,16 @@ def test_the_distribution_by_juan_is_the_rows_written_once_per_juan(client, smal
     from search.backends import SearchQuery, get_search_backend
 
     results = get_search_backend().search(SearchQuery("射"))
-    rows = [{"work_id": r["work_id"], "work_title": r["work_title"], "edition": r["work_slug"], "juan": r["juan"],
-             "juan_label": r["juan_label"], "count": r["count"]} for r in results.by_juan()]
-    assert rows == [{"work_id": small.edition_id, "work_title": "測試書", "edition": "測試書", "juan": 3, "juan_label": "卷三", "count": 9}]
+    rows = [{"work_id": small.work_id, "work_title": r["work_title"], "edition_id": r["work_id"], "edition": r["work_slug"],
+             "juan": r["juan"], "juan_label": r["juan_label"], "count": r["count"]} for r in results.by_juan()]
+    assert rows == [{"work_id": small.work_id, "work_title": "測試書", "edition_id": small.edition_id, "edition": "測試書", "juan": 3, "juan_label": "卷三", "count": 9}]
     assert distribution.juan_rows(results).data == orjson.dumps(rows)
     monkeypatch.setattr(distribution, "KEPT_JUANS", 0)
     assert distribution.juan_rows(results).data == orjson.dumps(rows)
     compact = client.get("/api/search/?q=射")
     assert compact.json()["distribution"] == {"juans": rows}
-    assert b'"distribution":{"juans":[{"work_id":%d,"work_title":"\xe6\xb8\xac\xe8\xa9\xa6\xe6\x9b\xb8","edition":"\xe6\xb8\xac\xe8\xa9\xa6\xe6\x9b\xb8","juan":3,' \
-           b'"juan_label":"\xe5\x8d\xb7\xe4\xb8\x89","count":9}]}' % small.edition_id in compact.content
+    assert b'"distribution":{"juans":[{"work_id":%d,"work_title":"\xe6\xb8\xac\xe8\xa9\xa6\xe6\x9b\xb8","edition_id":%d,"edition":"\xe6\xb8\xac\xe8\xa9\xa6\xe6\x9b\xb8","juan":3,' \
+           b'"juan_label":"\xe5\x8d\xb7\xe4\xb8\x89","count":9}]}' % (small.work_id, small.edition_id) in compact.content
     indented = client.get("/api/search/?q=射", HTTP_ACCEPT="application/json; indent=2")
     assert indented.json() == compact.json() and b'\n  "distribution": {\n    "juans": [\n' in indented.content
     browsable = client.get("/api/search/?q=射", HTTP_ACCEPT="text/html")
@@ -397,8 +398,8 @@ def test_a_juan_row_escapes_line_separators_as_drf_does():
     from api.distribution import _row_start
     from api.renderers import EncodedJSON, FastJSONRenderer, escape_line_ends
 
-    assert _row_start((7, "slug", "甲\u2028乙", 3, "卷\u2029三")) == (
-        '{"work_id":7,"work_title":"甲\\u2028乙","edition":"slug","juan":3,"juan_label":"卷\\u2029三","count":'.encode())
+    assert _row_start((7, "slug", "甲\u2028乙", 3, "卷\u2029三"), 5) == (
+        '{"work_id":5,"work_title":"甲\\u2028乙","edition_id":7,"edition":"slug","juan":3,"juan_label":"卷\\u2029三","count":'.encode())
     drf = JSONRenderer()
     for text in ["射", "○" * 10 + "\u2028", "○" * 200 + "\u2029" + "—", "…\u2028○\u2029", "—" * 70, "○" * 64 + "\u2028"]:
         data = {"t": text}

@@ -3,6 +3,7 @@ issue 27): who wrote each note and in which layer (``reader.importers.mandoku.co
 on real files; and, imported into the test database, search counts per layer equal a plain
 scan of the stored pieces of one juan of several editions."""
 import csv
+import re
 import io
 from collections import Counter
 
@@ -429,3 +430,24 @@ def test_a_note_stored_in_parts_is_one_bracket_and_named_once(commentary_juans, 
             '<span class="visually-hidden">注（李善）：</span>善曰賦甲者舊題甲乙所以紀卷先後今</span>'
             '<span class="note joins-previous layer-commentary" data-layer="注" id="s1-p1" role="note">'
             '卷旣改故甲乙並除存其首題以明舊式</span></p>') in body
+
+
+@pytest.mark.django_db
+def test_a_commentary_run_the_reference_decided_is_hidden_with_the_notes(client):
+    """王弼's 註 runs at full size with the classic and is told apart by the reference (basis
+    ``reference``): 經 (``layers=classic``) and 白文 (``notes=hidden``) leave it out like a note,
+    keeping its place; the commentary inline shows it as 王弼's commentary with the quiet mark."""
+    juan = import_file(COMMENTARY_BOOKS / "KR5c0073" / "KR5c0073_002.txt").juan
+    url = f"/works/{juan.edition.slug}/juan/{juan.number}/1/"
+
+    def shown(query: str) -> str:
+        page = client.get(url + query).content.decode()
+        body = page[page.index('<div class="text-body'):]
+        return re.sub(r"<[^>]+>", "", re.sub(r'<span class="note-gap"[^>]*></span>', "|", body))
+
+    for query in ("?layers=classic", "?notes=hidden"):
+        text = shown(query)
+        assert "孔德之容唯道是從" in text and "孔空也唯以空爲德" not in text, query
+    page = client.get(url + "?notes=inline&layers=all").content.decode()
+    assert re.search(r'<span class="text layer-commentary inferred" id="s1-p\d+" data-layer="註" data-basis="reference" '
+                     r'title="此處註起訖據他本推定"[^>]*>孔空也唯以空爲德', page)

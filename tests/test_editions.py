@@ -138,7 +138,7 @@ def test_search_names_the_edition_and_filters_by_work_or_edition(three, client):
     assert data["results"][0]["work"] == {"id": seed.work_id, "title": "禮書綱目"}
     assert data["results"][0]["edition"] == {"id": wyg.edition_id, "slug": "KR1d0086-WYG", "name": "四庫全書・文淵閣本・原字"}
     assert data["distribution"]["juans"] == [
-        {"work_id": wyg.edition_id, "work_title": "禮書綱目", "edition": "KR1d0086-WYG", "juan": 12, "juan_label": "卷十", "count": 63}]
+        {"work_id": seed.work_id, "work_title": "禮書綱目", "edition_id": wyg.edition_id, "edition": "KR1d0086-WYG", "juan": 12, "juan_label": "卷十", "count": 63}]
     count = {}
     for params in ({}, {"work": seed.work_id}, {"edition": seed.edition_id}, {"edition": kr.edition_id},
                    {"work": seed.work_id, "edition": wyg.edition_id}):

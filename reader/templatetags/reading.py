@@ -412,17 +412,20 @@ def render_piece(piece, section, display: Display, notes: str) -> str:
             return _toggle(piece, section, display, notes)
         return f'<span class="note-gap" id="{pid}"></span>'  # 白文: the note's place, for links to it
     cls = {"label": "label", "record": "record-text"}.get(piece.kind, "text")
+    attrs = ""
+    if piece.kind == "text" and piece_layer(piece) != "classic":  # a main-text run of another layer
+        if not shown or notes == "hidden":  # hidden like a note of its layer, inferred or marked
+            return f'<span class="note-gap" id="{pid}"></span>'
+        cls += f" layer-{piece_layer(piece)}"
+        attrs = f' data-layer="{escape(piece.layer_label)}"'
     if getattr(piece, "layer_basis", "") in INFERRED:
         # where the machine decided the layer (not the book): a quiet mark, explained on hover
-        return (f'<span class="{cls} inferred{_cont(piece)}" id="{pid}" data-basis="{piece.layer_basis}" '
-                f'title="{escape(inferred_title(piece))}"{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>')
-    if piece.kind == "text" and piece_layer(piece) != "classic":  # a main-text run of another layer
-        if not shown or notes == "hidden":
-            return f'<span class="note-gap" id="{pid}"></span>'
-        cls = f'text {_layer_attrs(piece)}'
-    if getattr(piece, "structure", ""):  # a line a structure correction made a heading or a byline
+        cls += " inferred"
+        attrs += f' data-basis="{piece.layer_basis}" title="{escape(inferred_title(piece))}"'
+    elif getattr(piece, "structure", ""):  # a line a structure correction made a heading or a byline
         cls += f" corrected-{piece.structure}"
-    return f'<span class="{cls}{_cont(piece)}" id="{pid}"{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>'
+    return (f'<span class="{cls}{_cont(piece)}" id="{pid}"{attrs}{_orig(piece.text, display)}>'
+            f'{marked_with_pages(piece)}</span>')
 
 
 def overlay_marks(piece) -> str:
