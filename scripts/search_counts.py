@@ -13,9 +13,11 @@ code with ``search.documents`` or ``search.analysis``; it reads the pieces by th
   byline_pieces``, left out); every note (with its source tag) is a text by itself. The parts
   of one small-print note that the importer cut because its columns read in another order
   than the file's (``Juan.columns_reversed``: 六臣註文選, 水經注, 荀子) are read in reading
-  order and joined where they follow each other with the same commentator and layer. Titles
-  are left out (searched apart from the sections). A text's commentator is the first its
-  pieces name.
+  order and joined where they follow each other with the same commentator and layer. A text's
+  commentator is the first its pieces name.
+- titles (``title``): each chapter's title and category, each label of the classic (經) with its
+  source tag, and each section's title, written with its closer when the closer ends with it
+  (右張侯), unless a label of the section is that title.
 - **exact** queries (嚴格字形): a query's count is the sum of ``str.count`` over the texts with
   invisible code points and variation selectors taken out (non-overlapping, as the engine counts);
 - **folded** queries (the default search): each text as its characters' folds
@@ -148,17 +150,28 @@ class Plain:
         for piece in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
             by_section.setdefault(piece.section_id, []).append(piece)
         sections = {s.pk: s for s in juan.sections.all()}
-        for section_id, pieces in by_section.items():
-            byline = byline_pieces(sections[section_id], pieces)
+        for chapter in juan.chapters.all():  # a chapter's title and category are titles of their own
+            self.texts.extend(Text("title", "", t) for t in (chapter.title, chapter.category) if t)
+        for section_id, section in sorted(sections.items(), key=lambda item: item[1].position):
+            pieces = by_section.get(section_id, [])
+            byline = byline_pieces(section, pieces)
             groups = reading_groups(pieces, juan.columns_reversed) or [[p] for p in pieces]
             runs: dict[str, list] = {}  # layer: [piece, …], the section's continuous texts
+            titles: list[str] = []  # the section's labels 經 and title
+            labels: list[str] = []  # the labels' own text
             notes: list[tuple[str, list]] = []  # (layer, [part, …]), each note
             last_run = None  # (layer, piece): the last continuous piece, until a note follows it
             between: dict[str, bool] = {}  # layer: whether another layer stands after its last piece
             for group in groups:
                 last = None  # the part before, when it is of the same note
                 for piece in group:
-                    if piece.position in byline or piece.kind == "label":
+                    if piece.position in byline:
+                        continue
+                    if piece.kind == "label":  # 經, a title; a marker word (注, 疏) is in no text
+                        if (piece.layer or DEFAULT_LAYER["label"]) == "classic":
+                            labels.append(piece.text)
+                            titles.append(piece.text + (piece.tag_separator + piece.source_tag
+                                                        if piece.source_tag else ""))
                         continue
                     layer = piece.kind if piece.kind in ("record", "record_note") else \
                         piece.layer or DEFAULT_LAYER[piece.kind]
@@ -181,6 +194,9 @@ class Plain:
                         _first(self.across, layer, run[-1].text, piece.text)
                     run.append(piece)
                     between[layer], last_run = False, (layer, piece)
+            if section.title and section.title not in labels:  # 右張侯, the closer with the title
+                titles.append(section.closer if (section.closer or "").endswith(section.title) else section.title)
+            self.texts.extend(Text("title", "", t) for t in titles)
             for layer, parts in runs.items():
                 self.texts.append(Text(layer, _commentator(parts), "".join(p.text for p in parts)))
             for layer, parts in notes:  # a note is searched as written, its source tag (同上) included

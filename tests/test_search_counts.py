@@ -56,8 +56,9 @@ def test_every_juan_of_a_plain_text_book_is_counted(tmp_path):
 def test_search_counts_of_the_seed(tmp_path):
     """The seed's rows, whole: the classic read across its notes (戒射【…】宰戒) and not into them
     (戒射將有: 將有 opens the note after 戒射), notes with their source tags, the 記 records read
-    across their notes and across punctuation, and their notes; folded, 决 finds the 決 the
-    classic mostly writes (27, of which 决 itself is 2) and 郷 the 鄉 of the notes."""
+    across their notes and across punctuation, and their notes, and the titles, each written with
+    its closer's 右; folded, 决 finds the 決 the classic mostly writes (27, of which 决 itself is
+    2) and 郷 the 鄉 of the notes."""
     rows, writes_back = search_counts.check_file(CORPUS / "seed" / "lishu_gangmu_juan10.txt", tmp_path / "index")
     assert writes_back
     assert [tuple(row) for row in rows] == [
@@ -78,6 +79,9 @@ def test_search_counts_of_the_seed(tmp_path):
         ("record_note", "觚於公", 1, 1, "exact", "", "phrase"),
         ("record_note", "郷", 2, 2, "folded", "", "variant"), ("record_note", "觚於公", 1, 1, "folded", "", "phrase"),
         ("record_note", "自酌郷射", 1, 1, "folded", "", "punctuation"),
+        ("title", "右", 46, 46, "exact", "", "frequent"), ("title", "入", 1, 1, "exact", "", "rare"),
+        ("title", "立賓及", 1, 1, "exact", "", "phrase"),
+        ("title", "眂", 2, 2, "folded", "", "variant"), ("title", "立賓及", 1, 1, "folded", "", "phrase"),
     ]
     assert search_counts.exact_count(search_counts.plain_texts(Juan.objects.get())["classic"], "决") == 2
 
@@ -89,7 +93,7 @@ def test_search_counts_of_every_layer_of_a_zhushu_juan(tmp_path):
     opens the next entry (成也○翼九: exact with the ○, folded without it), and each
     commentator's notes with ``commentator`` set."""
     rows = search_counts.counts_for_file(CORPUS / "kanripo-jingbu/KR1e0004/KR1e0004_003.txt", tmp_path / "index")
-    assert {row.layer for row in rows} == {"classic", "commentary", "readings", "subcommentary", "editorial"}
+    assert {row.layer for row in rows} == {"classic", "commentary", "readings", "subcommentary", "editorial", "title"}
     assert [tuple(r) for r in rows if r.what.startswith(("across", "into next"))] == [
         ("classic", "渝平夏五", 1, 1, "exact", "", "across"), ("classic", "成也○翼九", 1, 1, "exact", "", "across ○"),
         ("classic", "渝平和而", 0, 0, "exact", "", "into next"), ("classic", "渝平夏五", 1, 1, "folded", "", "across"),
@@ -102,6 +106,9 @@ def test_search_counts_of_every_layer_of_a_zhushu_juan(tmp_path):
         ("classic", "徳", 7, 7, "folded", "", "variant"), ("commentary", "眀", 8, 8, "folded", "", "variant"),
         ("editorial", "夲", 4, 4, "folded", "", "variant"), ("readings", "本", 10, 10, "folded", "", "variant"),
         ("subcommentary", "㑹", 35, 35, "folded", "", "variant")]
+    assert [tuple(r) for r in rows if r.layer == "title"] == [
+        ("title", "經", 6, 6, "exact", "", "frequent"), ("title", "證", 1, 1, "exact", "", "rare"),
+        ("title", "三考證", 1, 1, "exact", "", "phrase"), ("title", "三考證", 1, 1, "folded", "", "phrase")]
 
 
 @pytest.mark.usefixtures("empty_db")
