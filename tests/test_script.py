@@ -181,6 +181,9 @@ def test_the_held_out_evaluation_on_a_sample():
     assert (held.decided[("于", "于")], held.decided[("于", "於")]) == ((46, 5, 54), (171, 2, 55))
     # these two juans print no 俗字 of several characters (参, 夹) to leave unlabelled
     assert held.unlabelled == 0
+    # a find is right where the traditional edition's own search finds the character it prints there
+    assert evaluation.found_as_printed("蟲", "虫") and evaluation.found_as_printed("汙", "汚")
+    assert not evaluation.found_as_printed("後", "后") and not evaluation.found_as_printed("於", "于")
     # the contexts the reading counts were taken over: header, page breaks and gaiji go, printed
     # lines join, notes are cut at their brackets and column breaks
     assert evaluation.held_out_segments("#+TITLE: x\n<pb:A_1a>設洗于¶\n阼階(洗承/盥&KR0001;)東\n") == \
@@ -261,12 +264,19 @@ def test_a_traditional_editions_variant_forms_are_found_by_their_character():
     seed = "seed/lishu_gangmu_juan10.txt"
     assert (count(seed, "个"), count(seed, "箇"), count(seed, "個")) == (24, 0, 0)
     assert simplified.readings("个") == frozenset("个個箇") and simplified._load()["个"][0] == "both"
+    # 周禮詳解 卷三十二 prints 蟄虫 beside 蟲 (8 虫, 9 蟲): 蟲 finds both, 虫 its own; 荀子 卷十九 prints 汙
+    # twice and 汚 (folded with 污) three times: 汙 finds all five (虫 for 蟲, 污 for 汙: 'find')
+    zhouli32 = "kanripo/KR1d0005/KR1d0005_032.txt"
+    assert (count(zhouli32, "蟲"), count(zhouli32, "虫")) == (17, 8)
+    xunzi = "kanripo-commentary/KR3a0002/KR3a0002_019.txt"
+    assert (count(xunzi, "汙"), count(xunzi, "汚")) == (5, 3)
     # the decisions file lists every candidate with a reason
     rows = [line.split("\t") for line in simplified.TRADITIONAL_VARIANTS_PATH.read_text(encoding="utf-8").splitlines()
             if line and not line.startswith("#")]
     assert {r[0]: r[2] for r in rows} == {"叶": "find", "冲": "find", "亘": "find", "凭": "find", "广": "apart",
                                           "达": "apart", "袜": "apart", "邮": "apart", "胶": "apart",
-                                          "别": "folded", "术": "folded", "个": "own", "迹": "own", "毁": "own"}
+                                          "别": "folded", "术": "folded", "个": "own", "迹": "own", "毁": "own",
+                                          "虫": "find", "污": "find"}
     assert all(len(r) == 4 and r[3] for r in rows)
 
 

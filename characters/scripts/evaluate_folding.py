@@ -123,7 +123,7 @@ def _wrong_by(d: evaluation.Direction, top: int = 8) -> str:
     with ``Direction.examples`` (``--examples``), every one, each with its places in context."""
     if not d.wrong_by:
         return ""
-    if d.examples:
+    if any(d.examples.values()):
         return "".join(f"\n    {q} finding {c} {cause} {n}: " + " | ".join(d.examples.get((q, c, cause), ()))
                        for (q, c, cause), n in d.wrong_by.most_common())
     return "\n    wrong finds by cause: " + ", ".join(
@@ -206,7 +206,9 @@ def main(argv=None) -> int:
               f"its own counts taken out of "
               f"the reading table, {left} rows with them), converted to simplified with OpenCC t2s")
         print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
-              f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%)" + _wrong_by(d))
+              f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
+              f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
+              f"({100 * d.word_precision:.2f}%)" + _wrong_by(d))
     print(f"script-aware search, labelled by OpenCC's dictionary: simplified edition {SIMPLIFIED_EDITION}, "
           f"traditional {TRADITIONAL_EDITION}")
     directions = evaluation.score_scripts(simplified_text, traditional_text)

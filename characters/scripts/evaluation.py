@@ -306,6 +306,16 @@ def variant_table_pairs(data: Path) -> set[frozenset]:
     return out
 
 
+def found_as_printed(query: str, printed: str) -> bool:
+    """Whether a search for ``query`` finds the character ``printed`` in a traditional edition (its
+    key there, ``characters.simplified.text_keys``, among ``query_keys(query)``): the character
+    itself or one it folds with, a form the edition writes for it (虫 for 蟲, 冲 for 沖:
+    ``traditional_variants.tsv`` 'find'), a gaiji read as it. The label a place of a traditional
+    edition gives: a simplified edition's place found by ``query`` is right when the traditional
+    edition's own place is."""
+    return sc.text_keys(printed) in sc.query_keys(query)
+
+
 def _cause(key: str) -> str:
     """How a place found by a query was read (``Direction.wrong_by``): ``'undecided'``, ``'read
     as X'`` for an ambiguous form's reading key, ``'folded'`` for any other key."""
@@ -369,7 +379,7 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
         for p in pairs:
             if keys_s[(p.s.line, p.s.col)] in wanted:
                 a.matches += 1
-                if fold_char(p.t.ch) != fold_char(q):
+                if not found_as_printed(q, p.t.ch):
                     a.wrong += 1
                     a.same_word += frozenset((p.t.ch, q)) in same_word
                     a.wrong_by[(q, p.t.ch, _cause(keys_s[(p.s.line, p.s.col)]))] += 1
@@ -559,12 +569,11 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), l
         for key in sc.query_keys(q):
             found = by_key.get(key)
             if found:
-                n = sum(found.values())
-                d.matches += n
-                d.wrong += n - found.get(fq, 0)
-                d.same_word += sum(m for c, m in found.items() if c != fq and frozenset((c, fq)) in same_folded)
+                d.matches += sum(found.values())
                 for c, m in found.items():
-                    if c != fq:
+                    if not found_as_printed(q, c):
+                        d.wrong += m
+                        d.same_word += m if frozenset((c, fq)) in same_folded else 0
                         d.wrong_by[(q, c, _cause(key))] += m
                         shown = d.examples.setdefault((q, c, _cause(key)), [])
                         shown.extend(context.get((key, c), ())[:max(0, examples - len(shown))])
