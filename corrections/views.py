@@ -163,7 +163,9 @@ def history(request, pk):
 
 
 def _proposer_record(user_id) -> dict:
-    return Proposal.objects.filter(author_id=user_id).aggregate(
+    """``{"total", "accepted", "rejected", "pending"}``: the proposals of the user ``user_id``
+    that editors see; his private notes and bookmarks are his own and not counted."""
+    return Proposal.objects.filter(author_id=user_id).exclude(status=PRIVATE).aggregate(
         total=Count("pk"), accepted=Count("pk", filter=Q(status=ACCEPTED)),
         rejected=Count("pk", filter=Q(status="rejected")), pending=Count("pk", filter=Q(status=PENDING)))
 
