@@ -374,13 +374,14 @@ def _char_json(entry: chars.CharEntry) -> dict:
 @vary_on_cookie
 def char_detail(request, char):
     """``/chars/射/``: one character as JSON (``?format=json``, or an ``Accept`` that
-    prefers JSON, as ``fetch`` sends), or as a page for a browser (``?format=html``)."""
+    prefers JSON, as the reading page's look-up sends), else as a page (``?format=html``, a
+    browser's ``Accept``, or ``*/*`` as curl sends)."""
     if len(char) != 1:
         raise Http404("One character, please")
     entry = chars.lookup(char)
     fmt = request.GET.get("format")
     if fmt not in ("json", "html"):
-        fmt = "html" if request.get_preferred_type(["application/json", "text/html"]) == "text/html" else "json"
+        fmt = "html" if request.get_preferred_type(["text/html", "application/json"]) == "text/html" else "json"
     if fmt == "json":
         response = JsonResponse(_char_json(entry), status=200 if entry.found else 404,
                                 json_dumps_params={"ensure_ascii": False})

@@ -12,6 +12,9 @@ from characters.scripts.rare_merges import read_frequencies
 
 from .conftest import SHARED
 
+#: What the reading page's character look-up sends (static/js/reader.js).
+JSON = "application/json"
+
 UNIHAN = SHARED / "data" / "unihan" / "Unihan_Readings.txt.bz2"
 
 
@@ -71,17 +74,17 @@ def test_the_thousand_most_frequent_characters_agree_with_folding_and_unihan(uni
 
 def test_the_known_wrong_pages_are_right(client, db):
     for ch in "弓也王大":
-        data = client.get(f"/chars/{ch}/").json()
+        data = client.get(f"/chars/{ch}/", HTTP_ACCEPT=JSON).json()
         assert data["standard"] == [ch], (ch, data["standard"])
-    assert [r["reading"] for r in client.get("/chars/大/").json()["readings"]] == ["dà", "dài", "tài"]  # no zè (夨)
-    assert client.get("/chars/弓/").json()["readings"] == [{"reading": "gōng", "form": "弓", "source": "kMandarin"}]
-    wang = client.get("/chars/王/").json()
+    assert [r["reading"] for r in client.get("/chars/大/", HTTP_ACCEPT=JSON).json()["readings"]] == ["dà", "dài", "tài"]  # no zè (夨)
+    assert client.get("/chars/弓/", HTTP_ACCEPT=JSON).json()["readings"] == [{"reading": "gōng", "form": "弓", "source": "kMandarin"}]
+    wang = client.get("/chars/王/", HTTP_ACCEPT=JSON).json()
     assert "玉" not in wang["searched_together"] and "壬" not in wang["searched_together"]
     assert "玉" in wang["variants"]   # related by the MOE table, kept apart by search
     # a variant's 正字 is its fold, with the standard form's reading when it has none of its own
-    xuan = client.get("/chars/𤣥/").json()
+    xuan = client.get("/chars/𤣥/", HTTP_ACCEPT=JSON).json()
     assert xuan["standard"] == ["玄"] and xuan["see"]["char"] == "玄"
-    assert client.get("/chars/説/").json()["standard"] == ["說"]
+    assert client.get("/chars/説/", HTTP_ACCEPT=JSON).json()["standard"] == ["說"]
     html = client.get("/chars/弓/", {"format": "html"}).content.decode()
     assert '<dt>正字</dt><dd class="char-list"><a href="/chars/%E5%BC%93/">弓</a></dd>' in html
 
@@ -90,7 +93,7 @@ def test_related_forms_name_their_source_and_non_cognates_are_not_related(client
     """弓 is listed as a form of 乃 by the MOE 異體字字典 and of 及 by 漢語大字典: the page says so.
     CJKVI's non-cognates.txt calls 弓 and 𢎗, 士 and 土, 王 and 壬 two characters of one shape
     (同型異字): not related."""
-    gong = client.get("/chars/弓/").json()
+    gong = client.get("/chars/弓/", HTTP_ACCEPT=JSON).json()
     assert (gong["variants"], gong["relations"]) == (["乃", "及"], {"乃": ["moe<"], "及": ["hydzd<"]})
     html = client.get("/chars/弓/", {"format": "html"}).content.decode()
     assert ('<dt>相關字</dt><dd class="related-chars"><span class="related-note">異體字表所列，檢索時分開：</span><ul>'
@@ -98,7 +101,7 @@ def test_related_forms_name_their_source_and_non_cognates_are_not_related(client
             '<span class="relation-source">（《異體字字典》以為其正字）</span></li>'
             '<li><a class="char-list-item" href="/chars/%E5%8F%8A/">及</a>'
             '<span class="relation-source">（《漢語大字典》以為其正字）</span></li></ul></dd>') in html
-    wang = client.get("/chars/王/").json()
+    wang = client.get("/chars/王/", HTTP_ACCEPT=JSON).json()
     assert "壬" not in wang["variants"] and wang["relations"]["玉"] == ["moe<", "radical", "hydzd<"]
-    assert "土" not in client.get("/chars/士/").json()["variants"]
-    assert "柬" not in client.get("/chars/東/").json()["variants"]
+    assert "土" not in client.get("/chars/士/", HTTP_ACCEPT=JSON).json()["variants"]
+    assert "柬" not in client.get("/chars/東/", HTTP_ACCEPT=JSON).json()["variants"]

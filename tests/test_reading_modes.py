@@ -18,6 +18,9 @@ from reader.reading import COOKIE, Display, simplify_segments, to_simplified
 
 from .conftest import BASE_DIR, SEED, SHARED, index_all
 
+#: What the reading page's character look-up sends (static/js/reader.js).
+JSON = "application/json"
+
 JUAN_URL = "/works/禮書綱目/juan/10/"
 S2 = JUAN_URL + "2/"
 HOST = "http://testserver"
@@ -295,24 +298,24 @@ def test_font_size_is_remembered_on_every_page(client, seed_juan):
 
 
 def test_char_lookup_json(client, db):
-    data = client.get("/chars/射/").json()
+    data = client.get("/chars/射/", HTTP_ACCEPT=JSON).json()
     assert data["char"] == "射" and data["codepoint"] == "U+5C04" and data["found"]
     assert data["mandarin"] == ["shè"] and "yì" in data["other_readings"]
     assert data["definition"].startswith("shoot")
     assert data["url"] == "/chars/%E5%B0%84/" and data["search_url"] == "/search/?q=%E5%B0%84"
-    shuo = client.get("/chars/説/").json()
+    shuo = client.get("/chars/説/", HTTP_ACCEPT=JSON).json()
     assert shuo["standard"] == ["說"]
-    xuan = client.get("/chars/𤣥/").json()  # outside the BMP, no reading of its own
+    xuan = client.get("/chars/𤣥/", HTTP_ACCEPT=JSON).json()  # outside the BMP, no reading of its own
     assert xuan["codepoint"] == "U+248E5" and xuan["standard"] == ["玄"]
     assert xuan["see"]["char"] == "玄" and xuan["see"]["mandarin"] == ["xuán"]
-    assert "𤣥" in client.get("/chars/玄/").json()["variants"]
-    assert client.get("/chars/仪/").json()["traditional"] == ["儀"]
+    assert "𤣥" in client.get("/chars/玄/", HTTP_ACCEPT=JSON).json()["variants"]
+    assert client.get("/chars/仪/", HTTP_ACCEPT=JSON).json()["traditional"] == ["儀"]
 
 
 def test_char_lookup_tells_variants_search_folds_from_related_forms(client, db):
     """大: the tables list 亣 𠘲 夨 太 as its variants; search folds 𠘲 into 大 and keeps 夨 (zè,
     a character of its own), 太 (another word) and 亣 apart, and the lookup says which is which."""
-    data = client.get("/chars/大/").json()
+    data = client.get("/chars/大/", HTTP_ACCEPT=JSON).json()
     assert data["variants"] == ["亣", "𠘲", "夨", "太"]
     assert data["searched_together"] == ["𠘲"]
     html = client.get("/chars/大/", {"format": "html"}).content.decode()
@@ -324,7 +327,7 @@ def test_char_lookup_tells_variants_search_folds_from_related_forms(client, db):
 
 
 def test_char_lookup_merges_the_readings_of_variant_forms(client, db):
-    data = client.get("/chars/說/").json()
+    data = client.get("/chars/說/", HTTP_ACCEPT=JSON).json()
     assert data["mandarin"] == ["shuō"] and data["other_readings"] == []  # 說 alone: only shuō
     assert data["readings"] == [
         {"reading": "shuō", "form": "說", "source": "kMandarin"},
@@ -333,7 +336,7 @@ def test_char_lookup_merges_the_readings_of_variant_forms(client, db):
         {"reading": "tuō", "form": "説", "source": "kHanyuPinyin"},
     ]
     # 悦 is a variant of 説 but another character in search: its reading is not merged
-    assert [r["form"] for r in client.get("/chars/説/").json()["readings"]] == ["説"] * 4
+    assert [r["form"] for r in client.get("/chars/説/", HTTP_ACCEPT=JSON).json()["readings"]] == ["説"] * 4
     page = client.get("/chars/說/", {"format": "html"}).content.decode()
     assert ('<li><span class="pinyin">shuì</span> <span class="reading-source">（據<a href="/chars/%E8%AA%AC/">説</a>，'
             '《漢語大字典》）</span></li>') in page
@@ -341,9 +344,20 @@ def test_char_lookup_merges_the_readings_of_variant_forms(client, db):
 
 
 def test_char_lookup_unknown_and_bad(client, db):
-    response = client.get("/chars/a/")
+    response = client.get("/chars/a/", HTTP_ACCEPT=JSON)
     assert response.status_code == 404 and response.json()["found"] is False
     assert client.get("/chars/ab/").status_code == 404
+
+
+def test_char_page_is_a_page_for_curl_and_json_for_the_look_up(client, db):
+    """curl sends ``Accept: */*`` (Django's test client sends no Accept, which reads the same):
+    the page, as every other page of the site answers; JSON for the look-up's Accept or ?format=json."""
+    for accept in ("*/*", None):
+        response = client.get("/chars/鵠/", **({"HTTP_ACCEPT": accept} if accept else {}))
+        assert response["Content-Type"] == "text/html; charset=utf-8", accept
+        assert '<span class="char-glyph">鵠</span>' in response.content.decode()
+    for response in (client.get("/chars/鵠/", HTTP_ACCEPT=JSON), client.get("/chars/鵠/", {"format": "json"})):
+        assert response["Content-Type"] == "application/json" and response.json()["char"] == "鵠"
 
 
 def test_char_lookup_page_without_javascript(client, db):
