@@ -226,6 +226,19 @@ def display_key(request) -> str:
     return Display(**parse_cookie(raw)).cookie_value() if raw else ""
 
 
+def query_pairs(request) -> list[tuple[str, str]]:
+    """The ``(name, value)`` pairs of the request's query string, decoded as ``request.GET``
+    decodes them: a WSGI server passes the bytes of an unencoded query (``curl '…?q=鵠'``) as
+    ISO-8859-1 characters, which are read back as UTF-8 (Django's ``get_str_from_wsgi``); an
+    ASGI request's query string is already text."""
+    raw = request.META.get("QUERY_STRING", "")
+    try:
+        raw = raw.encode("iso-8859-1").decode("utf-8", "replace")  # as request.GET reads it
+    except UnicodeEncodeError:  # already text (ASGI)
+        pass
+    return parse_qsl(raw, keep_blank_values=True)
+
+
 def tidy_url(request) -> str | None:
     """The URL of ``request`` with only the query parameters its view reads, each as the view
     reads it (``config.cacheable.read_pairs``: the last value of a name read once, each value once
@@ -238,7 +251,7 @@ def tidy_url(request) -> str | None:
     display setting ``?size=x1``, which ``reader.reading`` drops; ``?annotations=x1``) is the page
     without it. A query with more than
     ``MANY_VALUES_MAX`` values of one name is left as it is: answered, never kept."""
-    pairs = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
+    pairs = query_pairs(request)
     if not pairs:
         return None
     view = _view_of(request.path_info)
@@ -299,7 +312,7 @@ def _key(request) -> str | None:
     # Keyed by what the view reads alone: an API answer (which is not redirected, see
     # ``tidy_url``) to ``?x=1``, ``?x=2`` … is the one kept for its URL without them; each was
     # built afresh and never kept (the largest juan's JSON 0.16-0.9 s of CPU).
-    pairs = view_pairs(view, parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True))
+    pairs = view_pairs(view, query_pairs(request))
     if pairs is None:
         return None  # more values of one name than a key holds: answered, never kept
     pairs.sort(key=lambda pair: pair[0])
