@@ -58,7 +58,7 @@ class ClassList(APIView):
 
 class ClassWorks(generics.ListAPIView):
     """The works held in a class (a 類; for a 部, in every 類 of it), paginated, as `/api/works/`
-    gives them, those of one 屬 with ``?shu=周禮之屬``; 404 for a code that is not a class of
+    gives them, those of one 屬 with `?shu=周禮之屬`; 404 for a code that is not a class of
     the catalogue."""
 
     serializer_class = WorkSerializer

@@ -101,7 +101,7 @@ class CollationExport(APIView):
 
 
 class WorkCollationExport(CollationExport):
-    """The collation as a file, read in the work's default edition (``/api/works/<id>/…``):
+    """The collation as a file, read in the work's default edition (`/api/works/<id>/…`):
     the same export under its own operation id, which the schema needs unique."""
 
     @extend_schema(operation_id="works_juans_collation_export", **EXPORT_SCHEMA)

@@ -112,8 +112,8 @@ ROOT_LINKS = (("works", "api:work-list"), ("classes", "api:class-list"), ("searc
 
 
 class ApiRoot(APIView):
-    """Where the API starts: ``{"works": url, "classes": url, "search": url, "parallels": url,
-    "schema": url, "docs": url, "redoc": url}``, absolute URLs of its entry points (the rest is
+    """Where the API starts: `{"works": url, "classes": url, "search": url, "parallels": url,
+    "schema": url, "docs": url, "redoc": url}`, absolute URLs of its entry points (the rest is
     reached from them, or read in the schema). Every other URL is under one of these."""
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, examples=[OpenApiExample(
@@ -210,8 +210,8 @@ class JuanDetail(APIView):
 
 class SectionDetail(APIView):
     """One section by its permalink (work id, juan number, position in the juan). A long
-    section comes one page at a time, as on the reading page (``?page=``, about 20,000
-    characters each; ``pages`` gives the count, the next and previous pages' URLs, and where
+    section comes one page at a time, as on the reading page (`?page=`, about 20,000
+    characters each; `pages` gives the count, the next and previous pages' URLs, and where
     the page starts and ends: a piece cut by a page boundary holds only its part of the text)."""
 
     @extend_schema(parameters=[WORK_ID, JUAN_N, POSITION, OpenApiParameter(
@@ -235,7 +235,7 @@ class SectionDetail(APIView):
 class SectionNotes(generics.ListAPIView):
     """The notes of a section (commentary on the main text and on its records), in order: the
     parts of a note whose columns the file holds in reverse reading order in reading order
-    (``commentators.in_reading_order``). A note whose layer is the classic (``CLASSIC_TEXT``:
+    (`commentators.in_reading_order`). A note whose layer is the classic (`CLASSIC_TEXT`:
     周易's trigrams 坎下乾上) is the classic's text, not a note, and is not listed."""
 
     serializer_class = PieceSerializer
@@ -355,7 +355,7 @@ class SearchDistributionView(APIView):
 
 
 class SearchExport(APIView):
-    """Every hit of a query as a spreadsheet file (``api.hitlists``): CSV or TSV."""
+    """Every hit of a query as a spreadsheet file (`api.hitlists`): CSV or TSV."""
 
     throttle_classes = [ApiSearchThrottle]  # the API's budgets and the search budget
 
@@ -444,7 +444,7 @@ assert {t.split(";")[0] for t, _ in exports.EXPORT_KINDS.values()} == {m for _, 
 
 
 class JuanExport(APIView):
-    """A juan as a file (see ``EXPORT_DOC``)."""
+    """A juan as a file (see `EXPORT_DOC`)."""
 
     @extend_schema(description="A juan as a file. " + EXPORT_DOC, parameters=[WORK_ID, JUAN_N, KIND],
                    responses=EXPORT_RESPONSES)
@@ -455,9 +455,9 @@ class JuanExport(APIView):
 
 
 class WorkExport(APIView):
-    """A whole edition (every juan, in order) as one file (see ``EXPORT_DOC``): at
-    ``/api/editions/<id>/export/<kind>/``, or the default edition of a work at
-    ``/api/works/<id>/export/<kind>/``."""
+    """A whole edition (every juan, in order) as one file (see `EXPORT_DOC`): at
+    `/api/editions/<id>/export/<kind>/`, or the default edition of a work at
+    `/api/works/<id>/export/<kind>/`."""
 
     throttle_classes = [ApiExportThrottle]  # the API's budgets and the export budget
 

@@ -454,3 +454,19 @@ def test_filters_that_cannot_both_hold_and_pages_that_do_not_exist_are_errors_th
     assert (response.status_code, response.json()) == (404, {
         "detail": "沒有第「999999」頁 (no page '999999': pages are numbered from 1 to the last, count / page_size "
                   "rounded up)"})
+
+
+def test_the_browsable_apis_descriptions_show_no_rst_markup(client, db):
+    """The browsable API shows a view's docstring as its description, and the schema as
+    Markdown: RST's double backticks showed as written at /api/ (````{"works": url, …}````)."""
+    page = client.get("/api/", HTTP_ACCEPT="text/html").content.decode()
+    assert "``" not in page and "<p>Where the API starts: `{&quot;works&quot;: url, " in page
+    from django.urls import get_resolver
+
+    def views(patterns):
+        for p in patterns:
+            yield from views(p.url_patterns) if hasattr(p, "url_patterns") else [p.callback]
+
+    described = {cls for cls in (getattr(v, "cls", None) for v in views(get_resolver().url_patterns))
+                 if cls and cls.__module__.startswith("api.")}
+    assert len(described) == 20 and [c.__name__ for c in described if "``" in (c.__doc__ or "")] == []

@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from api.hitlists import COLUMNS
 from characters.folding import fold
 from search.hints import Suggestion, read_as, suggestions
 from search.query import parse_query
@@ -130,6 +131,10 @@ def test_the_page_links_the_exports(client, seed_backend):
     html = client.get("/search/", {"q": "鵠", "layer": "notes", "page": "1"}).content.decode()
     assert ('<p class="export">檢得列表：<a href="/api/search/export/csv/?q=%E9%B5%A0&amp;layer=notes" download>CSV</a>'
             ' · <a href="/api/search/export/tsv/?q=%E9%B5%A0&amp;layer=notes" download>TSV</a>') in html
+    # the columns it names are the file's, in their order (api.hitlists.COLUMNS)
+    header = client.get("/api/search/export/tsv/", {"q": "鵠"})
+    assert b"".join(header.streaming_content).decode("utf-8").splitlines()[0].split("\t") == list(COLUMNS)
+    assert f'<span class="hint">（書、卷、節、節題、範圍、前文、檢得、後文、連結、注者：{", ".join(COLUMNS)}）</span>' in html
 
 
 @pytest.mark.parametrize("text,read,suggested", [
