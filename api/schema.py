@@ -307,9 +307,9 @@ VERSION_PATTERN = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,19}")
 
 
 class SchemaView(SpectacularAPIView):
-    """``/api/schema/``: drf-spectacular's schema view, with ``?version=`` checked first: a
-    value outside ``VERSION_PATTERN`` (a newline, any control character, a space, a quote) is a
-    400 whose ``detail`` names it, not a server error; an empty one means none."""
+    """`/api/schema/`: drf-spectacular's schema view, with `?version=` checked first: a
+    value outside `VERSION_PATTERN` (a newline, any control character, a space, a quote) is a
+    400 whose `detail` names it, not a server error; an empty one means none."""
 
     @extend_schema(**SCHEMA_KWARGS)
     def get(self, request, *args, **kwargs):
