@@ -288,9 +288,17 @@ FACET_LABELS = {"bu": ("部", "class"), "class": ("類", "class"), "dynasty": ("
                 "author": ("作者", "author"), "edition": ("版本", "edition")}
 
 
+#: Values of a facet the search page lists at once (the most hits first); the rest open
+#: under 「另 N 項」 (a list cut at a fixed height hid them behind a scroll bar that overlay
+#: scroll bars do not show).
+FACET_SHOWN = 6
+
+
 def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> list[dict]:
     """The facets as the search page offers them: ``[{"name", "label", "values": [{"value",
-    "name", "count", "selected", "url"}]}]``, each value's ``url`` the query string that adds it
+    "name", "count", "selected", "url"}], "shown": [...], "more": [...]}]`` (``shown``: the
+    first ``FACET_SHOWN`` values and every chosen one, ``more``: the others, in the order of
+    ``values``), each value's ``url`` the query string that adds it
     to the filters, or removes it when it is chosen (``params``: the request's parameters as
     ``(key, value)`` pairs; ``page`` is dropped, comma-separated values read as several). A
     facet with one value and nothing chosen is left out (it narrows nothing). Hits of works
@@ -321,7 +329,9 @@ def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> 
             values.append({"value": row["value"], "name": row.get("name", row["value"]), "count": row["count"],
                            "selected": selected, "url": "?" + urlencode(query)})
         if values:
-            menu.append({"name": name, "label": label, "values": values})
+            shown = [v for k, v in enumerate(values) if k < FACET_SHOWN or v["selected"]]
+            menu.append({"name": name, "label": label, "values": values, "shown": shown,
+                         "more": [v for v in values if not any(v is s for s in shown)]})
     return menu
 
 

@@ -145,6 +145,7 @@ def test_the_search_page_offers_the_facets_and_the_chart_by_class(client, indexe
             '<li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR1d">禮類</a> <span class="n">69</span></li></ul></section>'
             ) in html
     assert '<a href="?q=%E8%87%A3&amp;exact=on&amp;author=%E9%9F%93%E9%9D%9E">韓非</a> <span class="n">113</span>' in html
+    assert '<details class="facet-more">' not in html  # no facet has more than six values here
     narrowed = client.get("/search/", {"q": "臣", "exact": "on", "class": "KR3c"}).content.decode()
     assert '<p class="summary"><strong>113</strong> 處' in narrowed
     # the chosen class is marked, and its link takes the filter off; the other class stays offered
@@ -353,3 +354,17 @@ def test_the_search_form_keeps_the_facet_filters_and_shows_each_as_a_chip_that_t
     by_id = client.get("/search/", {"q": "臣", "exact": "on", "edition": str(hanfei.edition_id)}).content.decode()
     assert '版本：韓非子<span class="chip-x"' in by_id
     assert 'class="filter-chips"' not in client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_facet_lists_six_values_and_the_rest_under_more():
+    """A facet with many values (authors on a large library) showed them in a box cut at 10rem
+    whose scroll bar overlay scroll bars hide: the first six and every chosen one are listed, the
+    others open under 「另 N 項」, in the order of the counts."""
+    from search.facets import facet_menu
+
+    rows = [{"value": f"作者{k}", "count": 20 - k} for k in range(9)]
+    menu = facet_menu([("q", "臣"), ("author", "作者7")], {"author": rows})
+    assert [v["name"] for v in menu[0]["shown"]] == ["作者0", "作者1", "作者2", "作者3", "作者4", "作者5", "作者7"]
+    assert [(v["name"], v["count"], v["selected"]) for v in menu[0]["more"]] == [("作者6", 14, False), ("作者8", 12, False)]
+    assert [v["name"] for v in menu[0]["values"]] == [f"作者{k}" for k in range(9)]
