@@ -110,16 +110,22 @@ def _commentator(pieces) -> str:
 #: two Han characters at the start of one (``_seam``).
 _TAIL = re.compile(HAN.pattern[:-1] + "{2}" + r"\W*\Z")
 _HEAD = re.compile(r"\W*" + HAN.pattern[:-1] + "{2}")
+#: Punctuation the query language reads as something else: the wildcards, the cell mark and the
+#: quotes of a phrase (``search.query``).
+_QUERY_MARKS = frozenset("?？|｜「」\"“”")
 
 
 def _seam(a: str, b: str) -> str | None:
     """The last two Han characters of ``a`` and the first two of ``b``, with the punctuation or
-    ○ written after or before them (``儀○君有``); None unless both ends are so."""
+    ○ written after or before them (``儀○君有``); None unless both ends are so, or when a mark
+    the query language reads otherwise stands between (``_QUERY_MARKS``: ``龍?於``)."""
     from characters.folding import SEPARATOR, char_kind
     tail, head = _TAIL.search(a), _HEAD.match(b)
     if not (tail and head):
         return None
     phrase = tail.group() + head.group()
+    if any(c in _QUERY_MARKS for c in phrase):  # a ? in the text would be a wildcard in the query
+        return None
     return phrase if all(char_kind(c) == SEPARATOR for c in HAN.sub("", phrase)) else None
 
 

@@ -152,6 +152,8 @@ def test_a_seam_and_the_plain_counts():
     assert search_counts._seam("大射之儀", "君有") == "之儀君有"
     assert search_counts._seam("大射之儀", "□君有") is None  # □, a lost character, is a character
     assert search_counts._seam("儀", "君有") is None
+    # 前漢書 卷一百 writes 應龍?於潢汙 (? for a character it lost): ? in a query is a wildcard
+    assert search_counts._seam("易象論", "?于篇籍") is None
     assert search_counts.exact_count(["葛\U000e0100城，葛城", "葛\u200b城"], "葛城") == 3
     assert search_counts.exact_count(["大射，君"], "射君") == 0
     text = search_counts.folded_text("説○之，&KR0007;|文")
