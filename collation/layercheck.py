@@ -11,8 +11,10 @@ Shapes: a *stream* is the text to align, as folded characters (``characters.fold
 only characters a search finds: no punctuation, no ○, no Latin numbering) with, for each,
 its role and where it stands (``Stream``). The edition's stream leaves out what the book
 itself sets apart under a label -- 音義 and 疏 in small print, editors' notes, 考證 parts --
-because they quote the classic and its notes and would draw the alignment away; every
-other character takes part, so classic stored as any layer but the classic counts
+because they quote the classic and its notes and would draw the alignment away, and what
+no reader reads as the classic or its commentary: titles and contents entries with their
+small print (``edition_roles``), and its front matter when no reference prints any
+(``FRONT_MATTER``); every other character takes part, so classic stored as any layer but the classic counts
 against the edition. The reference's stream is its full-size text (role ``C``) and its
 small print (role ``M``), less its labels and the cross-references 重言(…)/重意(…) of
 the 纂圖互註 editions.
@@ -53,7 +55,7 @@ from dataclasses import dataclass, field
 from characters.folding import TEXT as TEXT_KIND
 from characters.folding import char_kind, fold
 from reader.importers.document import (
-    CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE_KINDS, READINGS, REFERENCE, SUBCOMMENTARY,
+    CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE_KINDS, READINGS, REFERENCE, SMALLPRINT, SUBCOMMENTARY,
 )
 from reader.importers.mandoku.alignment import align
 
@@ -75,6 +77,14 @@ EDITOR_ROLES = ("編", "輯", "纂", "訂", "校")
 #: (張爾岐, who prints 鄭注 with his own remarks) 70 %; the shared references 42 % (左傳杜林合注:
 #: 杜預 then 林堯叟 in one note) to 89 %.
 OTHER_SHARE = 0.25
+
+#: Front matter: a Kanripo file numbered 000 (``KR1e0004_000.txt``), a stored juan numbered 0: what
+#: a book prints before its 卷一 -- the emperor's poems, prefaces, 提要, 目錄, 原目, 傳述人. The
+#: edition's front matter takes part only when a reference has front matter too: a reference
+#: that begins at its 卷一 (左傳杜林合注, the 四部叢刊 毛詩) prints none of it, and its notes, aligned
+#: before the first words the two share, would be matched in runs of three with prose it does
+#: not hold (孔穎達's 春秋正義序 ``…至十六年又奉勑…``, 鄭玄's 詩譜).
+FRONT_MATTER = 0
 
 #: The shared pairs (SOURCES.md, kanripo-references): 注疏 edition folder, reference folder,
 #: then any further references that judge it (see the module docstring), each as it lives
@@ -103,7 +113,8 @@ class Unit:
     stored, ``layer`` and ``layer_name`` as stored, ``basis`` how the layer was decided;
     ``lines`` gives, for offsets into ``text``, the line each starts (``(offset, line)``,
     increasing) when the unit comes from a file; ``commentator`` who wrote the piece when
-    the importer names him (``Piece.commentator``)."""
+    the importer names him (``Piece.commentator``); ``front`` whether it is front matter
+    (``FRONT_MATTER``)."""
 
     where: str
     text: str
@@ -112,6 +123,7 @@ class Unit:
     basis: str = ""
     lines: list[tuple[int, int]] = field(default_factory=list)
     commentator: str = ""
+    front: bool = False
 
     def where_at(self, offset: int) -> str:
         """``where`` for the character at ``offset`` (its own line when known)."""
@@ -128,7 +140,8 @@ class Stream:
     for an edition; ``C`` classic or ``M`` commentary for a reference), the index of its
     unit in ``units`` and its offset in that unit's text; ``people`` everyone the edition's
     bylines name (``[{"dynasty": "漢", "name": "鄭氏", "role": "注"}, …]``, as
-    ``JuanDocument.bylines``), and for an edition the commentators of its pieces too."""
+    ``JuanDocument.bylines``), and for an edition the commentators of its pieces too;
+    ``front_matter`` whether any of its units is front matter (``Unit.front``)."""
 
     text: str = ""
     role: list[str] = field(default_factory=list)
@@ -136,6 +149,7 @@ class Stream:
     offset: list[int] = field(default_factory=list)
     units: list[Unit] = field(default_factory=list)
     people: list[dict] = field(default_factory=list)
+    front_matter: bool = False
 
     @classmethod
     def build(cls, items, people=()) -> "Stream":
@@ -151,6 +165,7 @@ class Stream:
                 continue
             u = len(s.units)
             s.units.append(unit)
+            s.front_matter = s.front_matter or unit.front
             folded = fold(unit.text)
             for k, ch in enumerate(folded):
                 if char_kind(ch) != TEXT_KIND or NOT_TEXT.match(ch):
@@ -180,6 +195,30 @@ def edition_role(layer: str, kind: str, basis: str = "") -> str | None:
     if layer == EDITORIAL:
         return None
     return layer or (COMMENTARY if kind in NOTE_KINDS else CLASSIC)
+
+
+def edition_roles(pieces) -> list[str | None]:
+    """The role of each of an edition's pieces (objects with ``kind``, ``layer`` and
+    ``layer_basis``) in reading order: ``edition_role``'s, except that the small print of no
+    layer (``SMALLPRINT``) a title prints after its name is left out with the title. A title
+    is a label of no layer (a layer's marker, 注 or 音義, has one): a heading, or an entry of a
+    contents list, whose small print names the pieces under it (尚書注疏 ``周書　(洪範/)``,
+    毛詩注疏 ``小雅　(鴻鴈之什/)``, 左傳注疏's 目錄 ``桓公第二(十八年)``). The measure is of
+    the text a reader reads as the classic and its commentary; the title's note is neither,
+    and its names, printed again right after it as the classic (``序鴻鴈美宣王也``), would
+    take the reference's words from the classic that holds them."""
+    roles: list[str | None] = []
+    after_title = False
+    for p in pieces:
+        role = edition_role(p.layer, p.kind, getattr(p, "layer_basis", ""))
+        if p.kind == LABEL:
+            after_title = not p.layer
+        elif after_title and p.kind in NOTE_KINDS and p.layer == SMALLPRINT:
+            role = None
+        else:
+            after_title = False
+        roles.append(role)
+    return roles
 
 
 def reference_roles(pieces) -> list[tuple[str, str | None]]:

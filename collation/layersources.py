@@ -19,7 +19,7 @@ from reader.importers.source import decode_bytes
 from reader.models import Edition, Piece
 from reader.citation import juan_label
 
-from .layercheck import Stream, Unit, edition_role, reference_roles
+from .layercheck import FRONT_MATTER, Stream, Unit, edition_roles, reference_roles
 
 
 def _files(path: Path) -> list[Path]:
@@ -108,31 +108,37 @@ def _stored_pieces(slug: str, people: list | None = None):
 
 
 def _items(source: str, people: list | None = None):
-    """``(piece, where, lines)`` of ``source`` in reading order; ``people``, when given, gets
-    the byline entries of each juan (or of the stored edition)."""
+    """``(piece, where, lines, front)`` of ``source`` in reading order, ``front`` whether the
+    piece is front matter (its file or stored juan numbered ``FRONT_MATTER``); ``people``,
+    when given, gets the byline entries of each juan (or of the stored edition)."""
     if Path(source).exists() or "/" in source or source.endswith(".txt"):
         for name, doc in _file_docs(source, people):
-            yield from _pieces_with_lines(doc, name)
+            front = doc.file_sequence == FRONT_MATTER
+            for piece, where, lines in _pieces_with_lines(doc, name):
+                yield piece, where, lines, front
     else:
-        yield from _stored_pieces(source, people)
+        for piece, where, lines in _stored_pieces(source, people):
+            yield piece, where, lines, piece.section.juan.number == FRONT_MATTER
 
 
-def edition_stream(source: str) -> Stream:
-    """The commentary edition's stream (roles: stored layers, see ``edition_role``); its
-    people are its bylines' and the commentators its pieces name."""
+def edition_stream(source: str, front_matter: bool = True) -> Stream:
+    """The commentary edition's stream (roles: stored layers, see ``edition_roles``); its
+    people are its bylines' and the commentators its pieces name. ``front_matter`` False
+    leaves its front matter out (``layercheck.FRONT_MATTER``: when no reference prints any)."""
     people: list = []
-    items = [(Unit(where, p.text, p.layer, p.layer_name, getattr(p, "layer_basis", ""), lines, p.commentator),
-              edition_role(p.layer, p.kind, getattr(p, "layer_basis", "")))
-             for p, where, lines in _items(source, people)]
+    rows = list(_items(source, people))
+    items = [(Unit(where, p.text, p.layer, p.layer_name, getattr(p, "layer_basis", ""), lines, p.commentator, front),
+              role if front_matter or not front else None)
+             for (p, where, lines, front), role in zip(rows, edition_roles([r[0] for r in rows]))]
     people.extend({"name": u.commentator} for u, _ in items if u.commentator)
     return Stream.build(items, people)
 
 
 def reference_stream(source: str) -> Stream:
     """The reference edition's stream (roles ``C``/``M``, see ``reference_roles``) with the
-    people its bylines name."""
+    people its bylines name; ``Stream.front_matter`` says whether it has front matter."""
     people: list = []
     rows = list(_items(source, people))
-    items = [(Unit(where, text, "", "", "", lines, p.commentator), role)
-             for (text, role), (p, where, lines) in zip(reference_roles([r[0] for r in rows]), rows)]
+    items = [(Unit(where, text, "", "", "", lines, p.commentator, front), role)
+             for (text, role), (p, where, lines, front) in zip(reference_roles([r[0] for r in rows]), rows)]
     return Stream.build(items, people)

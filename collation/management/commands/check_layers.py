@@ -6,7 +6,8 @@ worst places (``collation.layercheck``).
 EDITION and each REFERENCE are a Kanripo folder or file (parsed as the importer would,
 nothing stored) or the slug of a stored edition. Several REFERENCEs are independent editions
 of one classic: each is measured, judged with the others (``layercheck.check``: what they
-print otherwise, one full size and another small, is not counted). ``--shared`` runs every
+print otherwise, one full size and another small, is not counted); the edition's front matter
+takes part only when one of them has front matter too (``layercheck.FRONT_MATTER``). ``--shared`` runs every
 pair of ``../shared/corpus`` (``layercheck.PAIRS``) and prints one table row per pair.
 """
 from __future__ import annotations
@@ -66,8 +67,8 @@ class Command(BaseCommand):
         if not opts["edition"] or not opts["reference"]:
             raise CommandError("give EDITION and at least one REFERENCE, or --shared")
         try:
-            ed = edition_stream(opts["edition"])
             refs = [reference_stream(source) for source in opts["reference"]]
+            ed = edition_stream(opts["edition"], front_matter=any(ref.front_matter for ref in refs))
         except LookupError as exc:
             raise CommandError(str(exc)) from exc
         for k, (source, ref) in enumerate(zip(opts["reference"], refs)):
@@ -103,8 +104,10 @@ class Command(BaseCommand):
         rows = []
         for edition, reference, *judges in PAIRS:
             started = time.perf_counter()
-            res = check(edition_stream(str(SHARED / edition)), reference_stream(str(SHARED / reference)), worst=worst,
-                        judges=[reference_stream(str(SHARED / judge)) for judge in judges])
+            ref = reference_stream(str(SHARED / reference))
+            others = [reference_stream(str(SHARED / judge)) for judge in judges]
+            ed = edition_stream(str(SHARED / edition), front_matter=any(r.front_matter for r in [ref, *others]))
+            res = check(ed, ref, worst=worst, judges=others)
             e, r, j = edition.split("/")[-1], reference.split("/")[-1], [judge.split("/")[-1] for judge in judges]
             self.report(e, r, res, j)
             self.stdout.write(f"  ({time.perf_counter() - started:.1f} s)\n")
