@@ -264,3 +264,29 @@ def test_a_name_and_one_note_is_a_list_only_where_the_juan_prints_the_names_agai
     contents = parse(COMMENTARY / "KR3l0002" / "KR3l0002_000.txt")
     assert [(p.kind, p.text) for p in contents.all_pieces() if p.text in ("上卷", "德行\u3000言語", "方正\u3000雅量")] == [
         (LABEL, "上卷"), (LABEL, "德行\u3000言語"), (LABEL, "上卷"), (LABEL, "方正\u3000雅量")]
+
+
+def test_an_original_contents_list_whose_entries_print_their_notes_at_full_size():
+    """周禮注疏's 原目 prints each old heading with 鄭玄's 目録 note at full size after it, led by 注
+    (``天官冢宰第一注象天所立之官…``) and running on over full lines, then 賈公彥's 疏 in small print; its
+    byline under the list's title (``漢鄭氏目録　　　　　唐賈公彥疏``) ends in 目録 like a list's title.
+    The list was read as text, 天官冢宰第一 a chapter of 卷首 holding the whole list: each heading is
+    now an entry, a label, and its notes keep their layers and writers."""
+    doc = parse(JINGBU / "KR1d0003" / "KR1d0003_000.txt")
+    assert [c.title for c in doc.chapters] == ["", "周禮正義序", "序考證", "序周禮廢興", "序周禮廢興考證", "原目", "原目考證"]
+    yuanmu = doc.chapters[5]
+    paras = [para for s in yuanmu.sections for para in s.paragraphs]
+    assert [para[0].text for para in paras] == ["天官冢宰第一", "地官司徒第二", "春官宗伯第三", "夏官司馬第四",
+                                              "秋官司寇第五", "冬官考工記第六", "周禮注疏原目"]
+    assert all(para[0].kind == LABEL for para in paras)
+    assert [(p.kind, p.effective_layer, p.commentator, p.text[:8]) for p in paras[1]] == [
+        (LABEL, "classic", "", "地官司徒第二"), (LABEL, "commentary", "", "注"),
+        (NOTE, "commentary", "鄭玄", "象地所立之官司徒"), (LABEL, "subcommentary", "", "疏"),
+        (NOTE, "subcommentary", "賈公彥", "釋曰既言象地所立")]
+    assert [(p.kind, p.text) for p in paras[2]] == [
+        (LABEL, "春官宗伯第三"), (LABEL, "注"),
+        (NOTE, "象春所立之官也宗尊也伯長也春者出生萬物天子立宗伯使掌邦禮典禮以事神為上亦所以使天下報本反始不言司者鬼神示人之所尊不敢主之故也")]
+    lines = ["　周禮注疏原目¶", "　　漢鄭氏目録　　　　　唐賈公彥疏¶", "　天官冢宰第一注象天所立之官冢大也宰者官也¶",
+             "　天者統理萬物天子立冢宰使掌邦治亦所以總御¶", "　之事也¶", "　地官司徒第二注象地所立之官司徒主衆徒地者¶"]
+    assert contents_lines(lines, 0, len(lines), "原目", 21, print_width) == {
+        0: "title", 2: ENTRY, 3: "on", 4: "on", 5: ENTRY}

@@ -31,9 +31,13 @@ Two kinds, both at the head of a juan or of a part of one (``#+PROPERTY: JUAN``)
   title, before its first note, at most ``PROSE_MIN`` characters. The lines that carry an
   entry's note on (small print ``(…)``, or the words after a note that end a line and run on
   below it, 春秋左傳 ``…)杜`` / ``氏疏(…)``) go on with it (``GOES_ON``), so that its notes
-  keep their layers (音義, 疏). The list's title (``毛詩注疏原目``) is its title line, and its
-  end title ends it; a line of full-size prose ends it too (周禮注疏's 原目, whose entries run on
-  into their 注 at full size, is no list of titles one per line, and keeps its lines).
+  keep their layers (音義, 疏). An entry may print its heading's note at full size, led by its
+  marker right after the numbered title (周禮注疏 ``天官冢宰第一注象天所立之官…``, ``FULL_NOTED``,
+  鄭玄's 目録 printed as the old edition printed it under each heading): the note's lines run on
+  to the column's foot, so a line after a full one goes on with the entry, and the entry's title
+  is its own label (``full_noted_title``). The list's title (``毛詩注疏原目``) is its title line,
+  and its end title ends it; so does a line of prose that follows a short line and opens with no
+  numbered title (no entry of a list).
 
 Pure: no ORM, no I/O; ``parser.scan_body`` asks it which lines are entries.
 """
@@ -42,6 +46,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from ..bylines import byline_entries
 from .lines import BLANK, IDEO_SPACE, PB_ONLY, PILCROW
 
 #: What ``contents_lines`` says of a line: the list's title line, an entry, or a line that carries
@@ -50,6 +55,9 @@ TITLE, ENTRY, GOES_ON = "title", "entry", "on"
 #: A part that is the old edition's table of contents (``#+PROPERTY: JUAN 原目``), and its title line.
 ORIGINAL = re.compile(r"原目$")
 ORIGINAL_TITLE = re.compile(r"^[^\s()<>/\u3000]{1,16}原目$")
+#: A 原目 entry that prints its heading's note at full size: the old edition's numbered title, then
+#: the marker of the note (注 註 傳 箋) and its words (周禮注疏 ``天官冢宰第一注象天所立之官冢大也…``).
+FULL_NOTED = re.compile(r"^(?P<title>[^\s()<>/\u3000]{1,14}?第[一二三四五六七八九十百]+[上中下]?)(?=[注註傳𫝊箋][^\s()<>/\u3000])")
 #: At most this many characters of an entry outside its note.
 ENTRY_MAX = 24
 #: A line this wide or wider (and as wide as a full line of the file), or a title of this many
@@ -126,10 +134,20 @@ def _printed_again(lines: list[str], k: int, end: int) -> bool:
     return True
 
 
+def full_noted_title(line: str) -> str:
+    """The numbered title of a 原目 entry ``line`` that prints its note at full size after it
+    (``FULL_NOTED``: 周禮注疏 ``　天官冢宰第一注象天…`` → ``天官冢宰第一``), else ""."""
+    m = FULL_NOTED.match(_bare(line))
+    return m["title"] if m else ""
+
+
 def _original_entry(line: str, full: int, width: Callable[[str], int]) -> str:
     """The title of ``line`` if it can be an entry of a 原目 (its words before its first note,
-    at most ``PROSE_MIN`` characters), else ""."""
+    at most ``PROSE_MIN`` characters, or its numbered title before a note at full size,
+    ``full_noted_title``), else ""."""
     bare = _bare(line)
+    if full_noted_title(line):
+        return full_noted_title(line)
     if "(" not in bare:
         return _entry(line, full, width)
     title = bare.split("(", 1)[0]
@@ -152,7 +170,10 @@ def _run(lines: list[str], i: int, end: int, full: int, width,
         bare = _bare(line)
         if original and out:
             before = _bare(lines[out[-1][0]])
-            if bare.startswith("(") or ("(" in before and not before.endswith(")")):
+            # a note at full size that filled its line runs on below it (周禮注疏: ``…亦所以總御``
+            # / ``衆官使不失職…``), unless the line opens the next entry's numbered title
+            full_before = width(lines[out[-1][0]]) >= full and not before.endswith(")") and not full_noted_title(line)
+            if bare.startswith("(") or ("(" in before and not before.endswith(")")) or full_before:
                 out.append((i, GOES_ON))  # the entry's note (or the words after it) going on
                 i += 1
                 continue
@@ -237,6 +258,11 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
             k = next((k for k in content if ORIGINAL_TITLE.match(_bare(lines[k]))), -1)
             if k >= 0 and not lines[k].startswith("#"):
                 first, title = k + 1, k
+                # the byline under it, indented two or more (周禮注疏 ``　　漢鄭氏目録　　　　　唐賈公彥疏``:
+                # 鄭玄's 目録 with 賈公彥's 疏, no list's title), is the part's header, no entry
+                k = next((j for j in range(first, end) if not (PB_ONLY.match(lines[j]) or BLANK.match(lines[j]))), end)
+                if k < end and lines[k].startswith(IDEO_SPACE * 2) and "(" not in lines[k] and byline_entries(_bare(lines[k])):
+                    first = k + 1
             run = _run(lines, first, end, full, width, original=True)
             if sum(1 for _, t in run if t != GOES_ON) >= 2:
                 if title >= 0:

@@ -592,7 +592,9 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
         last_ok = nxt is None or nxt.kind == TEXT
         while pos < body_end - (0 if last_ok and not tail else 1):
             marker = COMMENTARY_MARKERS.get(text[pos])
-            if marker not in markers or not (inline or (index == 0 and pos == 0) or PIAN_END.search(text, 0, pos)):
+            # (a title stored as its own label before the text counts: a 原目 entry, ``contents.FULL_NOTED``)
+            if marker not in markers or not (inline or (index == 0 and pos == 0) or PIAN_END.search(text, 0, pos) or (
+                    pos == 0 and before is not None and before.kind == LABEL and PIAN_END.search(before.text))):
                 marker = None
             misprint = None
             if marker is None and formulas and state == CLASSIC and inline and text[pos] not in COMMENTARY_MARKERS \

@@ -26,7 +26,7 @@ from ...person_names import person_name, printed_dynasties
 from .tls import juan_label, org_title, table_row
 from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING, fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
-from .contents import GOES_ON, contents_lines, listed_heading, listed_titles
+from .contents import ENTRY, GOES_ON, contents_lines, full_noted_title, listed_heading, listed_titles
 from .book_notes import book_note, cut_prefaces, preface_ends, preface_notes
 from .bound_books import read_bound_books
 from .cuts import place_size_cuts
@@ -558,8 +558,8 @@ class _Parser:
             pending = []
             col0 = indent + col_shift
             body = stripped
-            if label or number:
-                head = label or number
+            head = label or number or (full_noted_title(stripped) if entry == ENTRY else "")  # 原目 天官冢宰第一注…
+            if head:
                 piece = PieceBuilder(LABEL, lineno)
                 add_layout(piece.layout, 0, lead + number_prefix)
                 piece.text(head)
