@@ -15,6 +15,7 @@ from reader.importers.document import (
     PieceDoc, render_piece,
 )
 from reader.importers.loader import import_file
+from reader.reading import to_simplified
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.commentators import columns, in_reading_order, reading_order, PROFILES
 from reader.importers.mandoku.undecided import HEADING
@@ -368,6 +369,10 @@ def test_the_reading_page_labels_each_part_with_its_commentator(commentary_juans
         {"洪興祖": "洪兴祖"}.get(name, name) for name in expected]
     assert simp.count('<span class="visually-hidden">补注（洪兴祖）：</span>') == Piece.objects.filter(
         section=section, commentator="洪興祖", kind=NOTE).count()
+    # and the page's heading: the work's title and its edition's name (四庫全書 → 四库全书)
+    edition = juan.edition.cited_name
+    assert edition and to_simplified(edition) != edition
+    assert f"{to_simplified(juan.work.title)}（{to_simplified(edition)}）" in simp
 
 
 def test_search_by_commentator(commentary_juans, search_backend, client):
