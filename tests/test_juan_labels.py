@@ -186,14 +186,15 @@ def test_the_work_page_lists_a_juans_contents_apart_from_its_kaozheng(client, db
 
 
 def test_front_matter_does_not_go_on_into_the_first_juan(client, db):
-    """毛詩注疏: 卷首 (file 0: 序, 原目, 傳述人) ends with 〈傳述人〉, and 卷一 opens with 國風 周南 and no
-    chapter title; every juan was listed as 〈傳述人〉（續）."""
+    """毛詩注疏: 卷首 (file 0: 序, 原目, 傳述人) ends with 〈傳述人〉, and 卷一 opens with its chapter
+    〈周南〉 of 國風 (printed 國風 over 周南); every juan was listed as 〈傳述人〉（續）, then with no chapter."""
     with muted():
         for n in (0, 1):
             import_file(KANRIPO.parent / "kanripo-jingbu" / "KR1c0004" / f"KR1c0004_00{n}.txt")
     page = client.get("/works/KR1c0004/").content.decode()
     rows = re.findall(r'<li><a href="/works/KR1c0004/juan/\d+/">(.*?)</a>\s*(.*?)\s*<span class="count">', page)
-    assert rows[1] == ("卷一", '<span class="appendix">附〈卷一考證〉</span>')
+    assert rows[1] == ("卷一", '<span class="chapter-title">〈周南〉</span><span class="category">國風</span>'
+                               '<span class="appendix">附〈卷一考證〉</span>')
     assert "傳述人〉（續）" not in page
 
 

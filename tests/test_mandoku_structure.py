@@ -212,34 +212,83 @@ def test_a_one_line_kaozheng_entry_is_no_section_title():
 
 def test_a_juan_of_one_pian_heads_it_with_its_division_and_the_pian_in_small_print():
     """尚書注疏's juans open with their division and, in small print, the 篇 they hold; 周易註疏's
-    with 上經 or 下經 and their 卦. With one note (a juan of one 篇, or of two set in one note's
-    columns) the line was the classic's first words, ``周書`` stored as 經; like the lists of several
-    notes (``contents.NOTED_LIST``) it is the juan's contents entry. The reference 尚書 (KR1b0002)
+    with 上經 or 下經 and their 卦. With one note the line was the classic's first words, ``周書``
+    stored as 經; like the lists of several notes (``contents.NOTED_LIST``) it is read as the juan's
+    contents entry, and where the note names one 篇 it is the heading of the juan's chapter: the 篇
+    its title, the division its category (``divisions``). Two 篇 in one note's columns
+    (``周書　(召誥/洛誥)``) stay the entry, a section of its own. The reference 尚書 (KR1b0002)
     prints the division in the 篇's heading, ``洪範第六　周書　孔氏傳``, never in the text."""
     heads = {}
     for rel in ["KR1b0004/KR1b0004_001.txt", "KR1b0004/KR1b0004_002.txt", "KR1b0004/KR1b0004_004.txt",
-                "KR1b0004/KR1b0004_005.txt", "KR1b0004/KR1b0004_011.txt", "KR1b0004/KR1b0004_014.txt",
-                "KR1a0007/KR1a0007_012.txt"]:
+                "KR1b0004/KR1b0004_005.txt", "KR1b0004/KR1b0004_011.txt", "KR1a0007/KR1a0007_012.txt"]:
         doc = parse(JINGBU / rel)
-        heads[rel[-7:-4]] = [(p.kind, p.effective_layer, p.text) for p in doc.sections[0].pieces]
-        assert doc.sections[1].pieces[0].kind != LABEL, rel  # the text begins in the next section
+        first = doc.chapters[0]
+        heads[rel[-7:-4]] = (first.title, first.category, first.heading, doc.sections[0].title)
+        assert doc.sections[0].pieces[0].kind != LABEL, rel  # the text begins in the chapter's first section
     assert heads == {
-        "001": [(LABEL, "classic", "虞書\u3000"), (NOTE, "smallprint", "堯典")],
-        "002": [(LABEL, "classic", "虞書\u3000"), (NOTE, "smallprint", "舜典")],
-        "004": [(LABEL, "classic", "虞書\u3000"), (NOTE, "smallprint", "益稷")],
-        "005": [(LABEL, "classic", "夏書"), (NOTE, "smallprint", "禹貢")],
-        "011": [(LABEL, "classic", "周書\u3000"), (NOTE, "smallprint", "洪範")],
-        "014": [(LABEL, "classic", "周書\u3000"), (NOTE, "smallprint", "召誥洛誥")],
-        "012": [(LABEL, "classic", "上經"), (NOTE, "smallprint", "乾")],
+        "001": ("堯典", "虞書", "虞書\u3000堯典", ""),
+        "002": ("舜典", "虞書", "虞書\u3000舜典", ""),
+        "004": ("益稷", "虞書", "虞書\u3000益稷", ""),
+        "005": ("禹貢", "夏書", "夏書禹貢", ""),
+        "011": ("洪範", "周書", "周書\u3000洪範", ""),
+        "012": ("乾", "上經", "上經乾", ""),
     }
+    two = parse(JINGBU / "KR1b0004" / "KR1b0004_014.txt")
+    assert (two.chapters[0].title, two.chapters[0].heading) == ("", None)
+    assert [(p.kind, p.effective_layer, p.text) for p in two.sections[0].pieces] == [
+        (LABEL, "classic", "周書\u3000"), (NOTE, "smallprint", "召誥洛誥")]
+    assert two.sections[1].pieces[0].kind != LABEL
     # held out while the rule was made: 毛詩注疏's 雅 and 頌 juans, each of one 什 (卷十六 to 卷三十), the 什
     # printed again by its name in its count (``鹿鳴之什十篇…``) or by its first 篇's (``駉四篇…``)
-    for number, head in [(16, ("小雅\u3000", "鹿鳴之什")), (23, ("大雅\u3000", "文王之什")),
-                         (29, ("魯頌\u3000", "駉之什")), (30, ("商頌\u3000", "那之什"))]:
+    for number, head in [(16, ("鹿鳴之什", "小雅")), (23, ("文王之什", "大雅")),
+                         (29, ("駉之什", "魯頌")), (30, ("那之什", "商頌"))]:
         doc = parse(JINGBU / "KR1c0004" / f"KR1c0004_{number:03d}.txt")
-        assert [(p.kind, p.text) for p in doc.sections[0].pieces] == [(LABEL, head[0]), (NOTE, head[1])], number
+        assert (doc.chapters[0].title, doc.chapters[0].category) == head, number
+        assert doc.chapters[0].heading == f"{head[1]}\u3000{head[0]}"
     hongfan = parse(JINGBU / "KR1b0004" / "KR1b0004_011.txt")
-    assert [(p.kind, p.text) for p in hongfan.sections[1].pieces[:2]] == [(TEXT, "序武王勝殷殺受立武庚"), (LABEL, "傳")]
+    assert [(p.kind, p.text) for p in hongfan.sections[0].pieces[:2]] == [(TEXT, "序武王勝殷殺受立武庚"), (LABEL, "傳")]
+
+
+def test_each_juan_of_maoshi_zhushu_is_the_chapter_of_its_guo_or_shi():
+    """毛詩注疏 prints at each juan's head the division and the 國 or 什 the juan holds, and no other
+    heading: 國風 on a line of its own over 周南 one column deeper (卷一 to 卷十五), 小雅 … 商頌 with the
+    什 in small print (卷十六 to 卷三十). Each is the juan's chapter, titled as the reference 毛詩
+    (KR1c0002) cuts its 詁訓傳 (周南關雎詁訓傳第一 … 那詁訓傳第三十); the first section holds the 序
+    of the first poem, untitled (卷一 was titled 周南, with 國風 and 周南 as its labels)."""
+    chapters = []
+    for number in range(1, 31):
+        doc = parse(JINGBU / "KR1c0004" / f"KR1c0004_{number:03d}.txt")
+        chapters.append((doc.chapters[0].category, doc.chapters[0].title))
+        assert [c.title for c in doc.chapters[1:]] == [f"卷{doc.juan_label[1:]}考證"], number
+        assert doc.sections[0].title == "" and doc.sections[0].pieces[0].text.startswith("序"), number
+        assert not [p.text for p in doc.all_pieces() if p.kind == LABEL and p.text.rstrip("\u3000") in (
+            doc.chapters[0].category, doc.chapters[0].title)], number
+    assert chapters == [("國風", name) for name in "周南 召南 邶 鄘 衛 王 鄭 齊 魏 唐 秦 陳 檜 曹 豳".split()] + [
+        ("小雅", name + "之什") for name in "鹿鳴 南有嘉魚 鴻鴈 節南山 谷風 甫田 魚藻".split()] + [
+        ("大雅", name + "之什") for name in "文王 生民 蕩".split()] + [
+        ("周頌", name + "之什") for name in "清廟 臣工 閔予小子".split()] + [("魯頌", "駉之什"), ("商頌", "那之什")]
+    first = parse(JINGBU / "KR1c0004" / "KR1c0004_001.txt")
+    assert (first.chapters[0].heading, first.sections[0].line) == ("國風周南", 13)
+
+
+def test_a_division_over_its_pian_is_a_heading_only_as_the_book_prints_it():
+    """The division over its 篇 one column deeper, the text as high as the division, and the 篇's count
+    closing the juan: a heading; the same names with the text printed deeper, the 篇 no deeper than
+    the division, or no count of the 篇 (禮書 ``　昏禮`` over ``　　婦見舅姑禮``, the first of the juan's
+    pieces: 醴婦饗婦禮 and others follow) are not."""
+    head = HEAD.format(title="毛詩注疏") + "<pb:KR9z0002_WYG_001-1a>¶\n"
+    text = "序關雎后妃之徳也風之始也所以風天下而正夫¶\n{0}婦也故用之鄉人焉用之邦國焉¶\n　　關雎五章章四句¶\n{0}周南之國十一篇三十六章百五十九句¶\n"
+    doc = parse_mandoku(head + "　國風¶\n　　周南¶\n　" + text.format("　"), "KR9z0002_001.txt")
+    assert [(c.title, c.category, c.heading) for c in doc.chapters] == [("周南", "國風", "國風周南")]
+    assert [(p.kind, p.text) for p in doc.all_pieces()] == [
+        (TEXT, "序關雎后妃之徳也風之始也所以風天下而正夫婦也故用之鄉人焉用之邦國焉"), (LABEL, "關雎五章章四句"),
+        (TEXT, "周南之國十一篇三十六章百五十九句")]
+    assert render_mandoku(doc) == head + "　國風¶\n　　周南¶\n　" + text.format("　")
+    for body in ("　國風¶\n　　周南¶\n　　　" + text.format("　　　"), "　國風¶\n　周南¶\n　" + text.format("　"),
+                 "　國風¶\n　　周南¶\n　" + text.format("　").replace("周南之國", "召南之國")):
+        doc = parse_mandoku(head + body, "KR9z0002_001.txt")
+        assert [c.heading for c in doc.chapters] == [None], body
+        assert doc.all_pieces()[0].text.startswith("國風"), body
 
 
 def test_a_name_and_one_note_is_a_list_only_where_the_juan_prints_the_names_again():

@@ -23,6 +23,7 @@ from ..document import (
 )
 from ..siku import MAIN_NOTE_TAG
 from .contents import TITLE as CONTENTS_TITLE
+from .divisions import division_heading
 from .lines import PieceBuilder, add_layout
 from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after,  # noqa: F401
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
@@ -99,6 +100,7 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
     chapters = [chapter]
     run: list[Unit] = []
     numbered_chapter = False  # a tls heading (A1.1《…》) groups the numbered paragraphs under it
+    units = division_heading(units)  # 毛詩注疏 卷一 國風 over 周南: the juan's chapter heading
 
     recurring, labels = recurring_labels(units), recurring_labels(units, BLOCK_LABEL)
 

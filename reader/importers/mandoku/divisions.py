@@ -1,0 +1,102 @@
+"""A juan's division and its 篇 printed at its head: the heading of the juan's chapter.
+
+The 注疏 editions of the 四庫 print at the head of a juan, under its title and byline, the
+division of the classic the juan belongs to and the 篇 (or 什, the 詩's group of ten) it holds,
+and no other heading for it (the 篇's own numbered heading is the old edition's, which the
+原目 copies: 毛詩注疏 ``周南闗雎詁訓傳第一``). Two layouts:
+
+* the division on a line of its own and the 篇 one column deeper on the next, the text after
+  them as high as the division (毛詩注疏 卷一 ``　國風`` over ``　　周南`` over ``　序關雎…``), where
+  the juan closes the 篇 with its count (``周南之國十一篇三十六章百五十九句``, ``邶國十九篇…``,
+  ``豳風七篇…``: ``COUNT``), as the 詩 counts each 國 and 什 at its end. Many books print two
+  headings so over their first section (禮書 ``　昏禮`` over ``　　婦見舅姑禮``, 讀禮通考 ``　　喪期五`` over
+  ``　　　斬衰三年中``, 文選 a title over its author ``　　上林賦`` / ``　　　司馬長卿``) where the lower one
+  is the first of the juan's pieces, not all it holds: the count is the book's word that it is;
+* the division and the 篇 in small print after it on one line (毛詩注疏 卷十六
+  ``　小雅　(鹿鳴之什/)``, 尚書注疏 卷十一 ``　周書　(洪範/)``, 周易註疏 卷一 ``　上經(乾/)``), the line
+  that ``contents`` reads as the juan's contents entry (``contents.ONE_NOTED``: the juan goes on to
+  print the 篇's name). Only a note of one name is a heading: one whose column break falls inside
+  its words lists two 篇 (尚書注疏 卷十四 ``　周書　(召誥/洛誥)``), and the juan holds two chapters
+  this line does not cut apart; it stays the juan's contents entry.
+
+Either way the 篇 is the chapter's title and the division its category (〈周南〉 國風, 〈鹿鳴之什〉
+小雅), as a 篇 heading titles the chapter in the editions that print one (周禮注疏 ``天官冢宰第一``);
+the lines are the chapter's heading, their characters its text and the rest (indentation, the
+note's brackets and column break, line ends) its layout, so the juan writes back byte for byte.
+The reference 毛詩 (四部叢刊, KR1c0002) cuts its text at the same places, each 國 or 什 a
+chapter under its old heading (``周南關雎詁訓傳第一``, ``鹿鳴之什詁訓傳第十六``).
+
+Pure: no ORM, no I/O; ``structure.group`` calls ``division_heading`` on a juan's units.
+"""
+from __future__ import annotations
+
+import re
+
+from ..document import NOTE, TEXT, ChapterDoc
+from .contents import ENTRY
+from .lines import IDEO_SPACE, PieceBuilder
+from .units import Unit
+
+#: The count that closes a 篇 of the 詩 (its 篇 and 章 and 句), after its name: ``周南之國十一篇…``,
+#: ``邶國十九篇…``, ``豳風七篇…``.
+COUNT = r"(?:之國|國|風)?[一二三四五六七八九十百]+篇"
+#: At most this many characters in a division's or a 篇's name printed so (國風, 小雅, 周南, 邶,
+#: 鹿鳴之什, 閔予小子之什: 6).
+NAME_MAX = 6
+
+
+def _text(piece: PieceBuilder) -> str:
+    return "".join(piece.chunks)
+
+
+def _name(unit: Unit) -> str:
+    """The name on ``unit`` when it is a line holding a short name alone, else ""."""
+    if unit.kind != "para" or unit.lines != 1 or unit.entry or unit.label or unit.number or unit.verse \
+            or len(unit.pieces) != 1 or unit.pieces[0].kind != TEXT:
+        return ""
+    name = _text(unit.pieces[0])
+    return name if 0 < len(name) <= NAME_MAX and IDEO_SPACE not in name else ""
+
+
+def _counted(units: list[Unit], name: str) -> bool:
+    """Whether a paragraph of ``units`` opens with the count of the 篇 ``name`` (``COUNT``)."""
+    count = re.compile(re.escape(name) + COUNT)
+    return any(u.kind == "para" and u.pieces and u.pieces[0].kind == TEXT and count.match(_text(u.pieces[0]))
+               for u in units)
+
+
+def _one_name(note: PieceBuilder) -> bool:
+    """Whether ``note`` holds one name: no column break (``/``) inside its words."""
+    return 0 < note.n <= NAME_MAX and not any(0 < offset < note.n and "/" in raw for offset, raw in note.layout)
+
+
+def _heading(pieces: list[PieceBuilder], title: str, category: str, line: int) -> Unit:
+    """A heading unit whose text is the pieces' text and whose layout is theirs, in order."""
+    chapter = ChapterDoc(title=title, category=category, heading="")
+    for piece in pieces:
+        base = len(chapter.heading)
+        for offset, raw in piece.layout:
+            if chapter.heading_layout and chapter.heading_layout[-1][0] == base + offset:
+                chapter.heading_layout[-1] = (base + offset, chapter.heading_layout[-1][1] + raw)
+            else:
+                chapter.heading_layout.append((base + offset, raw))
+        chapter.heading += _text(piece)
+    return Unit("heading", line, chapter=chapter)
+
+
+def division_heading(units: list[Unit]) -> list[Unit]:
+    """``units`` (a juan's, from its first line of text) with the juan's division and 篇 at its
+    head made one heading unit (see the module docstring); ``units`` itself when its head is
+    neither layout. A heading or a part already first, or any text before, keeps it as it is."""
+    if len(units) < 2:
+        return units
+    first, second = units[0], units[1]
+    if first.kind == "para" and first.entry == ENTRY and first.lines == 1 and len(first.pieces) == 2 \
+            and first.pieces[0].kind == TEXT and first.pieces[1].kind == NOTE and second.entry != ENTRY \
+            and 0 < len(_text(first.pieces[0]).rstrip(IDEO_SPACE)) <= NAME_MAX and _one_name(first.pieces[1]):
+        return [_heading(first.pieces, _text(first.pieces[1]), _text(first.pieces[0]).rstrip(IDEO_SPACE),
+                         first.line)] + units[1:]
+    if len(units) >= 3 and _name(first) and _name(second) and second.indent > first.indent \
+            and units[2].kind == "para" and units[2].indent <= first.indent and _counted(units[2:], _name(second)):
+        return [_heading(first.pieces + second.pieces, _name(second), _name(first), first.line)] + units[2:]
+    return units
