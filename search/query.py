@@ -247,7 +247,6 @@ def _spaced(text: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=2048)
 def canonical_query(text: str) -> str:
     """One spelling of the queries that parse the same: ``text`` stripped (as the search
     form's field strips it, ``str.strip``) and, when it parses, with each run of white space
@@ -261,6 +260,13 @@ def canonical_query(text: str) -> str:
     text = text.strip()
     if not text or len(text) > MAX_QUERY_LENGTH:
         return text
+    return _canonical(text)
+
+
+@lru_cache(maxsize=2048)
+def _canonical(text: str) -> str:
+    """``canonical_query`` of a stripped text of at most ``MAX_QUERY_LENGTH`` characters, kept
+    (a request asks for it up to three times: the cache's key, the form, the next page's link)."""
     try:
         parsed = parse_query(text)
         spaced = _spaced(text)
