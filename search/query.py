@@ -34,6 +34,7 @@ MAX_QUERY_LENGTH = 200
 #: At most this many distinct terms (included and excluded) in one query.
 MAX_TERMS = 16
 WILDCARDS = "?？"
+_WILDCARD = re.compile("[?？]")
 QUOTES = {'"': '"', "「": "」", "“": "”", "＂": "＂", "『": "』"}
 OR_WORDS = {"OR", "|", "｜"}
 #: The NEAR operator, its distance as written (checked by ``parse_query``: a whole number up to
@@ -60,7 +61,7 @@ class Term:
     def literal_runs(self) -> list[str]:
         """The parts between wildcards, for index look-ups (``射?獲`` → ``["射", "獲"]``); a run of
         table cell marks (``|``, which search reads as a boundary, no character) is none."""
-        return [run for run in re.split("[?？]", self.text) if has_text(run.replace(CELL_MARK, ""))]
+        return [run for run in _WILDCARD.split(self.text) if has_text(run.replace(CELL_MARK, ""))]
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,28 @@ def _tokens(text: str):
         i = end
 
 
+#: A quote that opens a phrase (``QUOTES``), wherever it stands in a word.
+_QUOTE = re.compile("[" + re.escape("".join(QUOTES)) + "]")
+
+
+def _one_word(text: str) -> ParsedQuery | None:
+    """``parse_query(text)`` for the usual query, one word (大射之儀, 射?獲): no white space, no
+    quote, no exclusion, not an operator, with a character to search for; None for any other
+    text, which ``_parsed`` reads token by token (as it would this one, to the same clauses:
+    its one token is this word, its one clause this term), with no closures, no loop and no
+    de-duplication of terms."""
+    words = text.split()  # str.split and _tokens's str.isspace agree on what white space is
+    if len(words) != 1 or words[0] != text or text[0] in "-－" or _QUOTE.search(text):
+        return None
+    operator = unicodedata.normalize("NFKC", text)
+    if operator in OR_WORDS or NEAR_WORD.match(operator):
+        return None
+    term = Term(text)
+    if not term.literal_runs():
+        return None  # ``_parsed`` raises the error naming it
+    return ParsedQuery(text=text, clauses=(Clause((term,)),))
+
+
 def parse_query(text: str) -> ParsedQuery:
     """Parse ``text`` (see module docstring). Raises ``QueryError`` for an empty query,
     one over ``MAX_QUERY_LENGTH`` characters, control characters, unbalanced quotes, a
@@ -157,6 +180,12 @@ def parse_query(text: str) -> ParsedQuery:
     bad = CONTROL.search(text)
     if bad:
         raise QueryError(f"檢索詞含控制字元 U+{ord(bad.group()):04X} (control character at column {bad.start() + 1})")
+    return _one_word(text) or _parsed(text)
+
+
+def _parsed(text: str) -> ParsedQuery:
+    """``parse_query`` of a text checked for its length and control characters: its tokens
+    read one by one."""
     clauses: list[Clause] = []
     positives: list[Term] = []
     negatives: list[Term] = []

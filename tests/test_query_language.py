@@ -180,3 +180,34 @@ def test_canonical_query_is_one_spelling_of_the_queries_that_parse_the_same(type
 def test_canonical_query_leaves_a_query_too_long_as_it_is():
     typed = "鵠" + " " * 200 + "射"  # too long as typed (the form's error), 3 characters with one space
     assert canonical_query(typed) == typed
+
+
+@pytest.mark.parametrize("text", [
+    "射", "大射之儀", "射?獲", "？射", "&KR0221;", "射-主人", "-射", "－射", "-", "OR", "ＯＲ", "or", "|", "｜", "射｜獲",
+    "NEAR/5", "ＮＥＡＲ／５", "NEAR", "NEARBY", "?", "？？", "|||", "射|獲", "「射」", "射「獲」", '射"獲"', "射　獲",
+    "射\u2003", "。", "《射》", "射。", "abc", "A", "𤣥", "鼔",
+])
+def test_one_word_is_parsed_as_the_tokens_loop_parses_it(text):
+    """``parse_query`` reads a one-word query without the tokens' loop (``_one_word``); every
+    text it takes gets the clauses the loop gives, and every other is left to the loop
+    (errors included)."""
+    from search.query import _one_word, _parsed
+
+    fast = _one_word(text)
+    try:
+        slow = _parsed(text)
+    except QueryError:
+        assert fast is None
+        return
+    assert fast is None or fast == slow
+    if text.split() == [text] and text[0] not in "-－" and not re.search('["「“＂『]', text) \
+            and text not in ("OR", "ＯＲ", "|", "｜") and not text.startswith(("NEAR", "ＮＥＡＲ")):
+        assert fast == slow  # the usual query takes the short way
+
+
+def test_the_benchmarks_one_word_queries_take_the_short_way():
+    from bench.mix import QUERY_MIX
+    from search.query import _one_word, _parsed
+
+    words = [q for q in QUERY_MIX if " " not in q]
+    assert len(words) == 29 and all(_one_word(q) == _parsed(q) for q in words)

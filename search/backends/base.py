@@ -16,6 +16,8 @@ from search.documents import LAYERS, TEXT_LAYERS, SearchDocument
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
 DEFAULT_CONTEXT = 15
+#: ``LAYERS`` as a set: what ``SearchQuery`` checks its layers against.
+_KNOWN_LAYERS = frozenset(LAYERS)
 MAX_CONTEXT = 200
 
 
@@ -119,8 +121,8 @@ class SearchQuery:
             raise SearchError(str(exc)) from None
         if not 0 <= self.context <= MAX_CONTEXT:
             raise SearchError(f"context must be between 0 and {MAX_CONTEXT}")
-        unknown = set(self.layers) - set(LAYERS)
-        if unknown or not self.layers:
+        if not self.layers or not _KNOWN_LAYERS.issuperset(self.layers):
+            unknown = set(self.layers) - _KNOWN_LAYERS
             raise SearchError(f"unknown layer: {', '.join(sorted(unknown)) or '(none)'}")
         if self.sort not in SORTS:
             raise SearchError(f"sort must be one of {', '.join(SORTS)}")

@@ -33,8 +33,11 @@ def check_work(query: SearchQuery, work) -> None:
     variants around a very frequent character (``之 | 之? | ?之 | ?之?``). One term is
     always answered. Raises ``SearchError`` with a message for the user."""
     limit = getattr(settings, "SEARCH_MAX_WORK", None)
-    terms = {t.text for clause in query.parsed.clauses for t in (*clause.positives, *clause.negatives)}
-    if not limit or len(terms) < 2:
+    clauses = query.parsed.clauses
+    if not limit or (len(clauses) == 1 and len(clauses[0].positives) == 1 and not clauses[0].negatives):
+        return  # one term
+    terms = {t.text for clause in clauses for t in (*clause.positives, *clause.negatives)}
+    if len(terms) < 2:
         return
     total = sum(work(t) for t in terms)
     if total > limit:
@@ -44,12 +47,15 @@ def check_work(query: SearchQuery, work) -> None:
             f"use fewer terms with very frequent characters or wildcards)")
 
 
+_ALL_LAYERS, _TEXT_LAYERS = frozenset(LAYERS), frozenset(TEXT_LAYERS)
+
+
 def _every_layer(corpus: Corpus, layers) -> bool:
     """Whether ``layers`` keeps every passage of ``corpus``: every layer, or the books' text
     (the default, ``TEXT_LAYERS``) in a corpus that holds no readers' annotation (no cost per
     hit for the usual query)."""
-    layers = set(layers)
-    return layers == set(LAYERS) or (layers == set(TEXT_LAYERS) and not corpus.holds_layer(LAYER_CODE[ANNOTATION]))
+    layers = layers if isinstance(layers, frozenset) else frozenset(layers)
+    return layers == _ALL_LAYERS or (layers == _TEXT_LAYERS and not corpus.holds_layer(LAYER_CODE[ANNOTATION]))
 
 
 def _passage_filter(corpus: Corpus, query: SearchQuery):
