@@ -196,6 +196,13 @@ def test_front_matter_does_not_go_on_into_the_first_juan(client, db):
     assert rows[1] == ("卷一", '<span class="chapter-title">〈周南〉</span><span class="category">國風</span>'
                                '<span class="appendix">附〈卷一考證〉</span>')
     assert "傳述人〉（續）" not in page
+    # the juan's reading page heads its chapter, and the API titles it
+    juan_page = client.get("/works/KR1c0004/juan/1/").content.decode()
+    assert re.findall(r'<h2 class="chapter-title">(.*?)</h2>', juan_page)[:1] == ['周南 <span class="category">國風</span>']
+    work = Work.objects.get(kanripo_id="KR1c0004")
+    chapters = client.get(f"/api/works/{work.pk}/juans/1/").json()["chapters"]
+    assert [(c["title"], c["category"], c["sections"][0]["title"]) for c in chapters] == [
+        ("周南", "國風", ""), ("卷一考證", "", "")]
 
 
 def test_an_original_contents_list_opens_no_chapters(client, db):
