@@ -8,7 +8,7 @@ Usage::
     .venv/bin/python characters/scripts/build_reading_context.py --add 迹毁   # only these readings
     .venv/bin/python characters/scripts/build_reading_context.py --classic   # only the classics' neighbour rows
 
-A whole build reads the library several times over (about 2 hours on a loaded machine); when a
+A whole build reads the library several times over (5 minutes of CPU, 45 at nice 15 on a loaded machine); when a
 form gains a reading (a form decided ``own`` in ``traditional_variants.tsv``), ``--add`` counts
 only that reading and the readings its forms share and keeps every other row (``add_readings``:
 the same table, in about a minute of CPU).
@@ -18,8 +18,8 @@ For every character that some ambiguous simplified form may stand for (``charact
 texts of the corpus (every ``*.txt`` under ``--corpus`` except ``other/``, which holds the
 simplified 儀禮釋宮增注 that the evaluation measures against, and a modern punctuated text, and
 except the works of ``HELD_OUT``, which the second evaluation converts to simplified characters
-and measures against), the one, two and three Han characters right before it and right after
-it, all folded (``characters.folding.fold_char``): ``後 L 其 120`` says 其後 occurs 120 times,
+and measures against), the one, two and three units right before it and right after it in its
+passage (``passages``: the passages the index reads, a gaiji one unit, punctuation none), all folded (``characters.folding.fold_char``): ``後 L 其 120`` says 其後 occurs 120 times,
 ``後 LL 然其 7`` that 然其後 occurs 7 times, ``後 RR 之人 12`` 後之人, ``後 RRR 之人也 5`` 後之人也,
 and ``後 N  9000`` that 後 occurs 9,000 times in all. Pairs seen fewer than ``--min`` times are
 left out, and so is every wider context (two or three characters) that decides nothing: one
@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import io
 import math
 import re
@@ -55,11 +56,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from characters import simplified as sc  # noqa: E402
-from characters.folding import fold_char  # noqa: E402
+from characters.folding import RADICALS_PATH, TABLE_PATH, fold_char  # noqa: E402
 from characters import readings as rd  # noqa: E402
-from characters.readings import (BACKOFF, CLASSIC_WIDTH, CONTEXT_PATH, LIBRARY_SHAPES, MARGIN, PRINTED,  # noqa: E402
+from characters.units import CELL_BOUNDARY  # noqa: E402
+from characters.readings import (BACKOFF, CLASSIC, CLASSIC_WIDTH, CONTEXT_PATH, LIBRARY_SHAPES, MARGIN, PRINTED,  # noqa: E402
                                  QUOTE_SHAPES, QUOTED, WIDTH)
-from characters.scripts.evaluation import held_out_segments  # noqa: E402
+from characters.scripts.evaluation import held_out_runs  # noqa: E402
 from characters.scripts.script_labels import _match_key  # noqa: E402
 
 #: Works of the corpus left out of the counts (relative to the corpus): the second evaluation
@@ -84,8 +86,18 @@ CLASSIC_EDITIONS = ("kanripo-references/", "kanripo/KR1d0026", "kanripo/KR1d0002
 #: ``classic_neighbours``: how often a pair must be seen in the classics' own text to be shipped.
 CLASSIC_MIN = 2
 
-HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
-NOT_HAN = re.compile(r"[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+")
+
+def passages(text: str, layer: str | None = None) -> list[str]:
+    """The passages of a traditional text as the index reads them, each its units' codes cut at a
+    table's cell mark (``evaluation.held_out_runs``: the full-size text one passage across its notes
+    and lines, each note one; a gaiji one unit, punctuation none): the contexts the counts are taken
+    over, as ``characters.simplified.decide_keys`` reads a place's neighbours inside its passage.
+    A plain-text edition's notes in 【】 (the seed juan) are read as a Kanripo juan's ``(…)``.
+    ``layer``: only the passages of that layer (``characters.readings.CLASSIC``: the full-size text)."""
+    if "【" in text:
+        text = text.replace("【", "(").replace("】", ")")
+    return [piece for kind, run in held_out_runs(text) if layer is None or kind == layer
+            for piece in run.split(CELL_BOUNDARY) if piece]
 
 
 def targets() -> set[str]:
@@ -121,40 +133,40 @@ def count(corpus: Path, wanted: set[str], files: list[Path] | None = None,
         return out
 
     for path in files:
-        text = path.read_text(encoding="utf-8", errors="replace")
-        # only the Han characters matter as neighbours: markup, punctuation and line ends go
-        line = "".join([f(c) for c in HAN.findall(text)])
-        end = len(line)
-        for m in places.finditer(line):
-            i, c = m.start(), m.group()
-            if contexts is None:
-                counts[(c, "N", "")] += 1
-            for width in range(1, WIDTH + 1):
-                if i >= width:
-                    k = ("L" * width, line[i - width:i])
-                    if contexts is None or k in contexts:
-                        counts[(c,) + k] += 1
-                if i + width < end:
-                    k = ("R" * width, line[i + 1:i + 1 + width])
-                    if contexts is None or k in contexts:
-                        counts[(c,) + k] += 1
+        for run in passages(path.read_text(encoding="utf-8", errors="replace")):
+            _count_run("".join([f(c) for c in run]), places, counts, contexts)
     return counts
 
 
+def _count_run(line: str, places: re.Pattern, counts: Counter, contexts) -> None:
+    """``count``'s counts of one passage ``line`` (folded units)."""
+    end = len(line)
+    for m in places.finditer(line):
+        i, c = m.start(), m.group()
+        if contexts is None:
+            counts[(c, "N", "")] += 1
+        for width in range(1, WIDTH + 1):
+            if i >= width:
+                k = ("L" * width, line[i - width:i])
+                if contexts is None or k in contexts:
+                    counts[(c,) + k] += 1
+            if i + width < end:
+                k = ("R" * width, line[i + 1:i + 1 + width])
+                if contexts is None or k in contexts:
+                    counts[(c,) + k] += 1
+
+
 def classic_lines(corpus: Path):
-    """The full-size text of ``CLASSIC_EDITIONS``, folded, as runs of Han characters: page breaks,
-    header lines and notes ``(…)`` dropped, printed lines joined, cut at every other character
-    that is not Han (punctuation of a 白文 edition)."""
+    """The full-size text of ``CLASSIC_EDITIONS``, folded: the passage of each juan's classic as the
+    index reads it (``passages`` of the layer ``characters.readings.CLASSIC``: one passage across
+    its notes, which are left out, its printed lines and its punctuation)."""
     fold_cache: dict[str, str] = {}
     for path in sorted(corpus.rglob("*.txt")):
         rel = path.relative_to(corpus).as_posix()
         if not rel.startswith(tuple(e if e.endswith("/") else e + "/" for e in CLASSIC_EDITIONS)):
             continue
-        text = re.sub(r"<pb:[^>]*>|^#.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
-        text = re.sub(r"\([^()]*\)", "\n", text.replace("¶\n", "").replace("¶", ""))
-        for seg in NOT_HAN.split(text):
-            if seg:
-                yield "".join(fold_cache.get(c) or fold_cache.setdefault(c, fold_char(c)) for c in seg)
+        for seg in passages(path.read_text(encoding="utf-8"), CLASSIC):
+            yield "".join(fold_cache.get(c) or fold_cache.setdefault(c, fold_char(c)) for c in seg)
 
 
 def classic_windows(corpus: Path, wanted: set[str]) -> Counter:
@@ -227,8 +239,8 @@ def library_windows(corpus: Path, forms: dict[str, set[str]]) -> Counter:
     """``(reading, before, after) -> occurrences``: the windows of ``LIBRARY_SHAPES`` round each
     reading in the traditional texts of ``corpus`` (``_library_files``), written as a simplified
     edition prints them: each character converted alone by OpenCC's t2s and folded, so 設洗於阼
-    is keyed 設洗于阼, the ambiguous form 于 standing for 於. Notes, page breaks and gaiji end a
-    context (``held_out_segments``). ``forms``: ``{ambiguous form: its folded readings}``.
+    is keyed 設洗于阼, the ambiguous form 于 standing for 於. A context is a passage as the index
+    reads it (``passages``). ``forms``: ``{ambiguous form: its folded readings}``.
 
     Only windows that decide something are counted: a first pass collects the windows round the
     places where the neighbours (``characters.readings.scores`` with ``MARGIN``, the counts as
@@ -250,7 +262,7 @@ def library_windows(corpus: Path, forms: dict[str, set[str]]) -> Counter:
 
     def places():
         for path in files:
-            for seg in held_out_segments(path.read_text(encoding="utf-8", errors="replace")):
+            for seg in passages(path.read_text(encoding="utf-8", errors="replace")):
                 keys = "".join([key_cache.get(c) or key_cache.setdefault(c, fold_char(_match_key(c))) for c in seg])
                 marks = keys
                 if away and folded_away.search(keys):
@@ -316,7 +328,7 @@ def without_work(corpus: Path, work: str, out: Path, minimum: int = 5) -> int:
     printed_here: Counter = Counter()
     rd._load()
     for path in files:
-        for seg in held_out_segments(path.read_text(encoding="utf-8", errors="replace")):
+        for seg in passages(path.read_text(encoding="utf-8", errors="replace")):
             trad = "".join(fold_char(c) for c in seg)
             keys = "".join(fold_char(_match_key(c)) for c in seg)
             for i, c in enumerate(trad):
@@ -383,6 +395,20 @@ def prune(counts: Counter, forms: list[set[str]], minimum: int, threshold: float
     return keep
 
 
+#: The tables the counts depend on: the folding (a reading and its neighbours are counted folded)
+#: and what each simplified form stands for (the readings counted).
+COUNTED_WITH = (TABLE_PATH, RADICALS_PATH, sc.SIMPLIFIED_PATH)
+
+
+def provenance() -> str:
+    """The reading table's provenance line: the SHA-256 (first 16 hex digits) of each table of
+    ``COUNTED_WITH`` as it is now, ``"# counted with fold.tsv sha256:… radicals.tsv sha256:…
+    simplified.tsv sha256:…"``. ``write_table`` writes it; a shipped table whose line differs from
+    this was counted with other folds or readings and is to be built again."""
+    return "# counted with " + " ".join(f"{p.name} sha256:{hashlib.sha256(p.read_bytes()).hexdigest()[:16]}"
+                                        for p in COUNTED_WITH)
+
+
 def write_table(path: Path, neighbours: dict, quotes: dict, windows: dict) -> None:
     """Write a reading table to ``path`` (gzip with no timestamp: the same bytes each build):
     ``neighbours`` ``{(reading, side, neighbours): n}`` (``N`` rows with ``''``), then ``quotes``
@@ -392,11 +418,12 @@ def write_table(path: Path, neighbours: dict, quotes: dict, windows: dict) -> No
             io.TextIOWrapper(gz, encoding="utf-8", newline="\n") as out:
         out.write("# characters/data/reading_context.tsv.gz -- built by characters/scripts/build_reading_context.py\n")
         out.write("# from the traditional texts of the shared corpus (Kanseki Repository, CC BY-SA 4.0).\n")
-        out.write("# READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL/LLL: the one/two/three characters\n"
-                  "# before it, R/RR/RRR: after it; N: all occurrences, no neighbour; Q: a window BEFORE_AFTER of the\n"
+        out.write("# READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL/LLL: the one/two/three units\n"
+                  "# before it in its passage, R/RR/RRR: after it; N: all occurrences, no neighbour; Q: a window BEFORE_AFTER of the\n"
                   "# classics' own text, CLASSIC_EDITIONS; W: a window BEFORE_AFTER of the library, as a simplified\n"
                   "# edition prints it; CN/CL/CR/CLL/CRR: the same in the classics' own text, CLASSIC_EDITIONS);\n"
                   "# the works held out: " + ", ".join(HELD_OUT) + "\n")
+        out.write(provenance() + "\n")
         for k in sorted(neighbours, key=lambda k: (k[0], len(k[1]), k[1], -neighbours[k], k[2])):
             out.write(f"{k[0]}\t{k[1]}\t{k[2]}\t{neighbours[k]}\n")
         for side, part in (("Q", quotes), ("W", windows)):

@@ -406,9 +406,6 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
 NOTE_LAYER = "commentary"
 #: The order of the layers for ``characters.passages.join_runs`` (the classic's passage first).
 _LAYERS = (CLASSIC, NOTE_LAYER)
-_MANDOKU_NOISE = re.compile(r"<pb:[^>]*>|<md:[^>]*>|^#.*$|&KR\d+;", re.M)
-#: ``held_out_segments``: a note's brackets and column break, kept by the split.
-_NOTE_MARKS = re.compile(r"([()/])")
 #: A mandoku file's org header lines (``#+TITLE: …``, the mode line).
 _ORG_HEADER = re.compile(r"^#.*$", re.M)
 #: A note closed at a printed line's end and reopened on the next (``)¶`` + line end, page breaks
@@ -429,22 +426,6 @@ def units(text: str) -> str:
     mark (``CELL_MARK``) the unit ``characters.units.CELL_BOUNDARY``, which ends a reading's
     context; every other code point itself."""
     return unit_codes(text, CELL_MARK)
-
-
-def held_out_segments(text: str) -> list[str]:
-    """The Han runs of a Kanripo (mandoku) juan that the reading counts are taken over
-    (``build_reading_context``: the shipped ``reading_context.tsv.gz`` was counted so): header
-    lines, page breaks and gaiji entities dropped, printed lines joined (``¶`` and the line end
-    go), then cut at a note's brackets and column break and at paragraph ends; only Han
-    characters are kept in each run. Not what the index reads (``held_out_runs``)."""
-    text = _MANDOKU_NOISE.sub("", text).replace("¶\n", "").replace("¶", "")
-    out = []
-    for para in text.split("\n"):
-        for seg in _NOTE_MARKS.split(para):
-            han = "".join(ch for ch in seg if is_han(ch))
-            if han:
-                out.append(han)
-    return out
 
 
 def held_out_runs(text: str) -> list[tuple[str, str]]:
