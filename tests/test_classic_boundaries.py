@@ -5,7 +5,7 @@ from collation.layersources import parse_file
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, REFERENCE, TEXT, PieceDoc
 from reader.importers.mandoku.boundaries import JUMP, Read, _extend_runs, align, align_moved
 from reader.importers.mandoku.classics import UNREADABLE, classic_reference
-from reader.importers.mandoku.layers import _split_off_classic
+from reader.importers.mandoku.layers import _split_off_classic, misprinted_after_classic
 
 from .conftest import SHARED
 
@@ -147,6 +147,46 @@ def test_a_passage_inside_a_note_whose_next_marker_is_misprinted_maoshi_mian():
     # the 傳 as this juan labels it everywhere else: the misprinted marker gets the same name
     names = {p[2] for p in pieces("KR1c0004/KR1c0004_023.txt") if p[0] == LABEL and p[4] in ("傳", "𫝊")}
     assert names == {"傳"}
+
+
+def test_a_misprinted_marker_right_after_the_classic_opens_its_note_maoshi_qiyue_yi():
+    """毛詩注疏 七月 and 抑: 傅 for the 傳 that opens 毛傳 right after a stanza's last line, in
+    full-size text that runs on to the next marker (箋): the words before it are the classic's
+    (the reference holds them), the words after it are not; 傅 (kept as written) is 毛傳's
+    label and the words up to 箋 its note, with the basis ``layout``."""
+    assert around("KR1c0004/KR1c0004_015.txt", "六月食鬱及薁七月亨葵及菽八月剥棗十月穫稲為此春酒以介眉壽", 0, 4) == [
+        (TEXT, CLASSIC, "", "", "六月食鬱及薁七月亨葵及菽八月剥棗十月穫稲為此春酒以介眉壽"),
+        (LABEL, COMMENTARY, "傳", LAYOUT, "傅"),
+        (NOTE, COMMENTARY, "傳", LAYOUT, "鬱棣屬薁蘡薁也剝擊也春酒凍醪也眉夀豪眉也"),
+        (LABEL, COMMENTARY, "鄭箋", "", "箋"),
+    ]
+    assert around("KR1c0004/KR1c0004_025.txt", "質爾人民謹爾侯度用戒不虞", 0, 4) == [
+        (TEXT, CLASSIC, "", "", "質爾人民謹爾侯度用戒不虞"),
+        (LABEL, COMMENTARY, "傳", LAYOUT, "傅"), (NOTE, COMMENTARY, "傳", LAYOUT, "質成也不虞非度也"),
+        (LABEL, COMMENTARY, "鄭箋", "", "箋"),
+    ]
+    # 傅 of the classic (傅說) is followed by the classic's words, which the reference holds;
+    # a juan that labels no 傳 has no misprint of it; text that does not run up to a marker
+    # is left as it is
+    reference = classic_reference("shu")
+    para = [PieceDoc(TEXT, "乃審厥象俾以形旁求于天下說築傅巖之野惟肖", layer=CLASSIC),
+            PieceDoc(LABEL, "傳", layer=COMMENTARY, layer_name="孔傳"), PieceDoc(NOTE, "傳語", layer=COMMENTARY)]
+    misprinted_after_classic([(para, i) for i in range(3)], reference)
+    assert [p.text for p in para] == ["乃審厥象俾以形旁求于天下說築傅巖之野惟肖", "傳", "傳語"]
+    para = [PieceDoc(TEXT, "曰若稽古帝堯曰放勳欽明文思安安傅甲乙丙丁戊己庚辛", layer=CLASSIC),
+            PieceDoc(LABEL, "傳", layer=COMMENTARY, layer_name="孔傳"), PieceDoc(NOTE, "傳語", layer=COMMENTARY)]
+    misprinted_after_classic([(para, i) for i in range(3)], reference)
+    assert [(p.kind, p.layer_name, p.text) for p in para[:3]] == [
+        (TEXT, "", "曰若稽古帝堯曰放勳欽明文思安安"), (LABEL, "孔傳", "傅"), (NOTE, "孔傳", "甲乙丙丁戊己庚辛")]
+    para = [PieceDoc(TEXT, "曰若稽古帝堯曰放勳欽明文思安安傅甲乙丙丁戊己庚辛", layer=CLASSIC),
+            PieceDoc(LABEL, "注", layer=COMMENTARY, layer_name="注"), PieceDoc(NOTE, "注語", layer=COMMENTARY)]
+    misprinted_after_classic([(para, i) for i in range(3)], reference)
+    assert len(para) == 3
+    para = [PieceDoc(TEXT, "曰若稽古帝堯曰放勳欽明文思安安傅甲乙丙丁戊己庚辛", layer=CLASSIC),
+            PieceDoc(LABEL, "傳", layer=COMMENTARY, layer_name="孔傳"), PieceDoc(NOTE, "傳語", layer=COMMENTARY),
+            PieceDoc(TEXT, "曰若稽古帝堯曰放勳欽明文思安安傅甲乙丙丁戊己庚辛", layer=CLASSIC)]
+    misprinted_after_classic([(para, i) for i in range(4)], reference)
+    assert len(para) == 6 and para[-1].text == "曰若稽古帝堯曰放勳欽明文思安安傅甲乙丙丁戊己庚辛"
 
 
 def test_the_rest_of_a_note_cut_open_keeps_its_commentator_where_nothing_names_another():

@@ -403,6 +403,8 @@ def classic_boundaries(doc: JuanDocument) -> None:
             refs = [(para, i) for c in chapters for s in c.sections for para in s.paragraphs for i in range(len(para))]
             flat = [para[i] for para, i in refs]
             _split_off_classic(refs, reference_tails(flat, classic_reference(part)), REFERENCE)
+        refs = [(para, i) for c in chapters for s in c.sections for para in s.paragraphs for i in range(len(para))]
+        misprinted_after_classic(refs, reference)
 
 
 #: An editors' note after ○ inside a 注疏 edition's full-size commentary (the 四庫 editors'
@@ -727,10 +729,7 @@ def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -
     becomes classic, the rest stays the note (``_rest_of_note``), or is the classic too when
     the next marker, right after it, is the same commentary's (``_same_commentary_next``,
     ``layer_basis`` ``LAYOUT``); a cut of 0 makes the whole piece classic text."""
-    names: dict[str, str] = {}  # the juan's own marker labels: 傳 → 傳, 箋 → 鄭箋
-    for para, i in refs:
-        if para[i].kind == LABEL and para[i].layer == COMMENTARY and para[i].text in COMMENTARY_MARKERS:
-            names.setdefault(COMMENTARY_MARKERS[para[i].text], para[i].layer_name)
+    names = _marker_names(refs)
     first = _first_commentary(refs)
     for n, cut, *stop in reversed(cuts):
         para, i = refs[n]
@@ -767,6 +766,49 @@ def _split_off_classic(refs, cuts: list[tuple[int, int]], basis: str = LAYOUT) -
 #: (毛詩注疏 七月 ``…入此室處笺云曰為改嵗者…``). Read as the marker only right after a passage
 #: of the classic cut out of a note (``_rest_of_note``), where the book's order puts a marker.
 MISPRINTED_MARKERS = {"傅": "傳", "笺": "箋"}
+
+
+#: Characters of the classic right before a misprinted marker that the reference must hold,
+#: and of the words after it that it must not (``misprinted_after_classic``).
+MISPRINT_RUN = 8
+
+
+def _marker_names(refs) -> dict[str, str]:
+    """The juan's own marker labels over ``refs``: marker word → layer name (傳 → 傳, 箋 → 鄭箋)."""
+    names: dict[str, str] = {}
+    for para, i in refs:
+        if para[i].kind == LABEL and para[i].layer == COMMENTARY and para[i].text in COMMENTARY_MARKERS:
+            names.setdefault(COMMENTARY_MARKERS[para[i].text], para[i].layer_name)
+    return names
+
+
+def misprinted_after_classic(refs, reference: str) -> None:
+    """A misprinted marker (``MISPRINTED_MARKERS``) printed right after a passage of the
+    classic, in a piece of the classic that runs up to a marker of the juan's commentary, is
+    that marker (in place over ``refs``, ``(paragraph, index)`` in reading order): where the
+    ``MISPRINT_RUN`` characters before it stand in ``reference`` (the shipped classic, match
+    form) and the ``MISPRINT_RUN`` after it do not, the book goes from the classic to a note
+    there, as it does after every passage, and the note runs on to the next marker (毛詩注疏
+    七月 ``…為此春酒以介眉壽傅鬱棣屬薁蘡薁也…眉壽豪眉也箋云…``, 抑 ``…謹爾侯度用戒不虞傅質
+    成也不虞非度也箋云…``: 毛傳, kept as written, ``layer_basis`` ``LAYOUT``). 傅 of the classic
+    (傅說, 師傅) is followed by words of the classic, which the reference holds."""
+    names = _marker_names(refs)
+    first = _first_commentary(refs)
+    for n in range(len(refs) - 2, -1, -1):
+        para, i = refs[n]
+        p, nxt = para[i], refs[n + 1][0][refs[n + 1][1]]
+        if p.kind != TEXT or (p.layer or CLASSIC) != CLASSIC or not (nxt.kind == LABEL and nxt.layer == COMMENTARY):
+            continue
+        for k, ch in enumerate(p.text):
+            if MISPRINTED_MARKERS.get(ch) not in names:
+                continue
+            before, after = match_letters(p.text[:k])[-MISPRINT_RUN:], match_letters(p.text[k + 1:])[:MISPRINT_RUN]
+            if len(before) == len(after) == MISPRINT_RUN and before in reference and after not in reference:
+                classic, rest = split_piece(p, [k])
+                rest.kind = NOTE
+                _set(rest, COMMENTARY, "")
+                para[i:i + 1] = [classic, *_rest_of_note(rest, names, first)]
+                break
 
 
 def _first_commentary(refs) -> str:
