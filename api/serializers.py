@@ -99,8 +99,9 @@ class WorkSerializer(serializers.ModelSerializer):
 
 
 class WorkDetailSerializer(WorkSerializer):
-    """A work with its editions and the juans of its default edition (the oldest: the one
-    ``/api/works/<id>/juans/<n>/`` reads; each edition lists its own at ``/api/editions/<id>/``)."""
+    """A work with its editions and the juans of its default edition (``Work.default_edition``:
+    the edition of the work's slug, which ``/works/<slug>/`` shows and ``/api/works/<id>/juans/<n>/``
+    reads; each edition lists its own at ``/api/editions/<id>/``)."""
 
     juans = serializers.SerializerMethodField()
 
@@ -108,8 +109,8 @@ class WorkDetailSerializer(WorkSerializer):
         fields = WorkSerializer.Meta.fields + ["juans"]
 
     def get_juans(self, work) -> list[dict]:
-        editions = list(work.editions.all())
-        juans = editions[0].juans.prefetch_related("chapters").order_by("number") if editions else []
+        edition = work.default_edition()
+        juans = edition.juans.prefetch_related("chapters").order_by("number") if edition else []
         return JuanSummarySerializer(juans, many=True, context=self.context).data
 
 

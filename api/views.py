@@ -91,7 +91,7 @@ SEARCH_PARAMETERS = [
 
 P = OpenApiParameter.PATH
 WORK_ID = OpenApiParameter("id", int, P, description=(
-    "work id, from /api/works/ (e.g. 1 for 禮書綱目): its default (oldest) edition; under /api/editions/, "
+    "work id, from /api/works/ (e.g. 1 for 禮書綱目): its default edition (the one /works/<slug>/ shows); under /api/editions/, "
     "an edition id (the `editions` of /api/works/)"),
                            examples=[OpenApiExample("禮書綱目", value=1)])
 EDITION_ID = OpenApiParameter("id", int, P, description="edition id, from /api/works/ (`editions`)",
@@ -177,7 +177,8 @@ class EditionDetail(generics.RetrieveAPIView):
 
 def edition_for(kwargs) -> Edition:
     """The edition a juan URL names: ``/api/editions/<edition>/…``, or the legacy
-    ``/api/works/<pk>/…``: the default (oldest) edition of work ``pk``; when no work has that
+    ``/api/works/<pk>/…``: the default edition of work ``pk`` (``Work.default_edition``, the one
+    ``/works/<slug>/`` shows); when no work has that
     id any more (it became an edition of another work, issue 14), the edition of that id.
     404 when there is none."""
     if kwargs.get("edition"):

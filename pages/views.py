@@ -25,7 +25,7 @@ from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_juan_counts
 from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.pieces import is_classic
-from reader.places import edition_of_work, juan_by_slug, work_page_edition
+from reader.places import edition_by_slug, edition_of_work, juan_by_slug
 from corrections.overlay import OVERLAY_VALUES, reading_overlay
 from reader.reading import (CHOICES, carry_query, juan_layers, chapter_views, read_consistently, display_controls,
                             display_from_request, fit_to_layers, remember, show_layers, simplify_views)
@@ -75,15 +75,15 @@ def _highlighted(request, chapters, script: str = "traditional"):
 
 @vary_on_cookie
 def work_detail(request, slug):
-    """The work of that slug on the edition a reader opens it on (``work_page_edition``), or the
-    edition of that slug: its juans with their chapter titles, and the work's other editions."""
-    return _edition_page(request, work_page_edition(slug))
+    """The edition of that slug, as every address under it reads it (``edition_by_slug``): its
+    juans with their chapter titles, and the work's other editions."""
+    return _edition_page(request, edition_by_slug(slug))
 
 
 @vary_on_cookie
 def edition_detail(request, slug, edition):
-    """``/works/<work>/editions/<edition>/``: one edition of the work, for an edition whose own
-    slug is its work's (the seed's 禮書綱目), where ``/works/<slug>/`` opens another."""
+    """``/works/<work>/editions/<edition>/``: one edition of the work, the page of its own key
+    (``/works/<edition>/``) under the work's."""
     return _edition_page(request, edition_of_work(slug, edition))
 
 

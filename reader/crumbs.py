@@ -21,7 +21,7 @@ class Crumb(NamedTuple):
 def crumb_trail(edition, juan=None, section=None, tail: str = "", *, juan_url: str = "",
                 several: bool | None = None) -> list[Crumb]:
     """``[書目, work, edition, juan, section, tail]``, the steps that apply, the last without a
-    link: the work's title (to the work's page, ``/works/<work>/``); the edition's name in words
+    link: the work's title (to the work's link, ``Work.get_absolute_url``: its reading edition); the edition's name in words
     (``Edition.name``, to its page) when the edition has a name to cite (a Kanripo or named
     edition) or the work has ``several`` editions (counted with one query when not given); the
     juan's label as the book prints it (卷十, ``reader.juans.short_label``; to ``juan_url`` or
@@ -32,9 +32,11 @@ def crumb_trail(edition, juan=None, section=None, tail: str = "", *, juan_url: s
     work = edition.work
     if several is None:
         several = work.editions.count() > 1
-    steps = [Crumb("書目", reverse("reader:home")), Crumb(work.title, work.get_absolute_url())]
+    # the work's link opens its reading edition (``Work.get_absolute_url``): this one when it is the only one
+    work_url = work.get_absolute_url() if several else reverse("reader:work", args=[edition.slug])
+    steps = [Crumb("書目", reverse("reader:home")), Crumb(work.title, work_url)]
     if edition.cited_name or several:
-        steps.append(Crumb(edition.name, edition.get_absolute_url(only=not several)))  # the only one: no query
+        steps.append(Crumb(edition.name, edition.get_absolute_url()))
     if juan is not None:
         anchor = f"#s{section.position}" if section and not tail else ""
         steps.append(Crumb(short_label(juan.display_label), (juan_url or juan.get_absolute_url()) + anchor))

@@ -163,35 +163,50 @@ class Work(models.Model):
         return self.title
 
     def default_edition(self):
-        """The edition the work's legacy API ids stand for: the oldest one (the migration of
-        issue 14 kept the oldest row's id for it). None when it has none."""
-        return self.editions.order_by("id").first()
+        """The edition the work's own key stands for, on every page and in the API: the edition
+        whose slug is the work's (a key names the text it named before editions existed: the
+        seed's 禮書綱目 names the seed's text, and KR1d0086 Kanripo's), else the work's reading
+        edition (``reading_edition``: a work whose first edition was removed). The one rule for
+        ``/works/<slug>/`` and every address under it (``reader.places.edition_by_slug``) and
+        for ``/api/works/<id>/…``; the work's link in lists (``get_absolute_url``) leads to its
+        reading edition's key instead. None when the work has no edition."""
+        own = self.editions.select_related("work").filter(slug=self.slug).first()
+        return own if own is not None else self.reading_edition()
 
     def reading_edition_id(self) -> int | None:
-        """The id of the edition the work's page opens on (``reader.editions.reading_edition``:
+        """The id of the edition the work's link opens (``reader.editions.reading_edition``:
         the fullest, then Kanripo's base text); None when the work has none. Chosen here alone,
         and kept on the instance: one query, or none when the work's editions are prefetched and
         one, or prefetched with their ``juan_count`` (``Work.objects.with_editions()``,
         ``editions_with_juan_counts``: the catalogue, a work's page, the API)."""
+        return self._reading_edition()[0]
+
+    def _reading_edition(self) -> tuple[int | None, str]:
+        """``(id, slug)`` of the reading edition (``reading_edition_id``), chosen once."""
         if not hasattr(self, "_reading_edition_id"):
             prefetched = getattr(self, "_prefetched_objects_cache", {}).get("editions")
             if prefetched is not None and len(prefetched) < 2:  # one edition (or none): no query
-                self._reading_edition_id = prefetched[0].pk if prefetched else None
+                rows = [(e.pk, 1, e.kanripo_id, e.slug) for e in prefetched]
             elif prefetched is not None and all(hasattr(e, "juan_count") for e in prefetched):  # counted (API)
-                self._reading_edition_id = reading_edition([(e.pk, e.juan_count, e.kanripo_id, e.slug)
-                                                            for e in prefetched])
+                rows = [(e.pk, e.juan_count, e.kanripo_id, e.slug) for e in prefetched]
             else:
-                rows = self.editions.annotate(n=Count("juans")).values_list("id", "n", "kanripo_id", "slug")
-                self._reading_edition_id = reading_edition(list(rows))
-        return self._reading_edition_id
+                rows = list(self.editions.annotate(n=Count("juans")).values_list("id", "n", "kanripo_id", "slug"))
+            self._reading_edition_id = reading_edition(rows)
+            self._reading_edition_slug = next((slug for pk, _, _, slug in rows if pk == self._reading_edition_id), "")
+        return self._reading_edition_id, self._reading_edition_slug
 
     def reading_edition(self):
-        """The edition the work's page opens on (``reading_edition_id``), None when it has none."""
+        """The edition the work's link opens (``reading_edition_id``), None when it has none."""
         pk = self.reading_edition_id()
         return self.editions.select_related("work").filter(pk=pk).first() if pk else None
 
     def get_absolute_url(self):
-        return reverse("reader:work", args=[self.slug])
+        """The work's link in the catalogue, the breadcrumbs and lists: its reading edition's
+        page (``reading_edition_id``: ``/works/KR1d0086/`` for 禮書綱目 once Kanripo's 91 juans are
+        imported beside the seed's one), its own key when it has no edition. No query when the
+        editions are prefetched (``Work.objects.with_editions()``), else one (``reading_edition_id``'s)."""
+        slug = self._reading_edition()[1]
+        return reverse("reader:work", args=[slug or self.slug])
 
 
 class Edition(models.Model):
@@ -258,14 +273,9 @@ class Edition(models.Model):
         """Work title and edition name (``name``, in words): ``禮書綱目（四庫全書・文淵閣本・原字）``."""
         return f"{self.work.title}（{self.name}）"
 
-    def get_absolute_url(self, *, only: bool = False):
-        """``/works/<slug>/``; for an edition whose slug is its work's (the seed's 禮書綱目), where
-        that address opens the work on another edition (``Work.reading_edition_id``),
-        ``/works/<slug>/editions/<slug>/``. ``only``: the caller knows the work has no other
-        edition (so its address opens this one, and the choice needs no query)."""
-        work = self.work
-        if self.slug == work.slug and not only and work.reading_edition_id() != self.pk:
-            return reverse("reader:edition", args=[work.slug, self.slug])
+    def get_absolute_url(self):
+        """``/works/<slug>/``: every edition's key names it (``reader.places.edition_by_slug``),
+        the seed's 禮書綱目 too, whatever edition the work's link opens (``Work.get_absolute_url``)."""
         return reverse("reader:work", args=[self.slug])
 
 

@@ -1,6 +1,6 @@
-"""Finding what a reading URL names: the edition ``/works/<slug>/`` opens on, the edition of
-``/works/<work>/editions/<slug>/`` and the juan ``/works/<slug>/juan/<number>/`` (404 when
-there is none)."""
+"""Finding what a reading URL names: the edition ``/works/<slug>/`` and every address under it
+read (one rule, ``edition_by_slug``), the edition of ``/works/<work>/editions/<slug>/`` and the
+juan ``/works/<slug>/juan/<number>/`` (404 when there is none)."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -8,9 +8,11 @@ from .models import Edition, Juan, Work
 
 
 def edition_by_slug(slug) -> Edition:
-    """The edition ``/works/<slug>/`` names: the edition of that slug (every slug a work had
-    before editions existed is its edition's), else the default edition of the work of that
-    slug; 404 otherwise."""
+    """The edition ``/works/<slug>/`` names, and with it every address under that key (a juan,
+    a section, their collation and quotation map, the correction form): the edition of that slug
+    (every slug a text had before editions existed is its edition's: the seed's 禮書綱目 is the
+    seed's text, also when Kanripo's fuller KR1d0086 is an edition of the same work), else the
+    default edition of the work of that slug (``Work.default_edition``); 404 otherwise."""
     edition = Edition.objects.select_related("work").filter(slug=slug).first()
     if edition is None:
         work = Work.objects.filter(slug=slug).first()
@@ -28,16 +30,6 @@ def juan_by_slug(slug, number) -> Juan:
         edition = edition_by_slug(slug)
         juan = get_object_or_404(Juan.objects.select_related("work", "edition"), edition=edition, number=number)
     return juan
-
-
-def work_page_edition(slug) -> Edition:
-    """The edition the page ``/works/<slug>/`` shows: a work's slug opens the work on its
-    reading edition (``Work.reading_edition``: the fullest, then Kanripo's base text; the
-    seed's 禮書綱目 opens on KR1d0086 once that is imported); any other slug its edition
-    (``edition_by_slug``); 404 otherwise."""
-    work = Work.objects.filter(slug=slug).first()
-    edition = work.reading_edition() if work else None
-    return edition if edition is not None else edition_by_slug(slug)
 
 
 def edition_of_work(work_slug, slug) -> Edition:

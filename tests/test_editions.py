@@ -50,11 +50,11 @@ def test_the_three_witnesses_are_one_work(three, client):
         ("禮書綱目", "欽定四庫全書", ""), ("KR1d0086", "四庫全書・文淵閣本", "四庫全書・文淵閣本"),
         ("KR1d0086-WYG", "四庫全書・文淵閣本・原字", "四庫全書・文淵閣本・原字")]
     assert {j.work_id for j in three} == {work.pk}
-    # the home page lists the work once, its title leading to the work, with its three editions
+    # the home page lists the work once, its title leading to its reading edition, with its three editions
     home = client.get("/").content.decode()
     assert home.count(">禮書綱目</a>") == 1
-    assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/">禮書綱目</a>' in home
-    seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+    assert '<a href="/works/KR1d0086/">禮書綱目</a>' in home
+    seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
     assert [e.get_absolute_url() for e in work.editions.order_by("id")] == [seed_page, "/works/KR1d0086/",
                                                                             "/works/KR1d0086-WYG/"]
     for edition in work.editions.all():
@@ -67,7 +67,7 @@ def test_the_three_witnesses_are_one_work(three, client):
     assert "Kanripo KR1d0086（KR1d0086-WYG） · 底本 WYG" in page  # the ids stay on the edition's page
     section = client.get("/works/KR1d0086-WYG/juan/12/2/").content.decode()
     # one trail: the work, its edition, the juan, the section
-    work_crumb = '<a href="/">書目</a> › <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/">禮書綱目</a> › '
+    work_crumb = '<a href="/">書目</a> › <a href="/works/KR1d0086/">禮書綱目</a> › '
     wyg_crumb = work_crumb + '<a href="/works/KR1d0086-WYG/">四庫全書・文淵閣本・原字</a> › '
     assert wyg_crumb + '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a> › 張侯</nav>' in section
     juan_page = client.get("/works/KR1d0086-WYG/juan/12/").content.decode()
@@ -80,32 +80,52 @@ def test_the_three_witnesses_are_one_work(three, client):
         '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/#s2">卷十</a> › 張侯</nav>' in seed_section
 
 
-def test_the_work_opens_on_its_fullest_edition(three, client):
-    """``/works/禮書綱目/`` opened on the seed's one juan (its slug is the work's); the work opens on
-    the edition a reader expects (``reader.editions.reading_edition``): the fullest, and of
-    editions as full Kanripo's own text before its branch copy before another source's."""
+def test_one_rule_names_the_edition_of_a_works_key(three, client):
+    """``/works/禮書綱目/`` opened Kanripo's KR1d0086 (the work's reading edition) while
+    ``/works/禮書綱目/juan/10/`` read the seed's text (the edition of that key), and the API's
+    ``/api/works/<id>/`` listed the oldest edition's juans: one rule now (``Work.default_edition``,
+    ``reader.places.edition_by_slug``): a key names its own edition, on the page, under it and in
+    the API; the work's link (the catalogue, the breadcrumbs) opens its reading edition
+    (``reader.editions.reading_edition``: the fullest, and of editions as full Kanripo's own text
+    before its branch copy before another source's)."""
     seed, kr, wyg = three
     work = Work.objects.get()
     assert work.reading_edition_id() == kr.edition_id  # one juan each: KR1d0086, the repository's text
+    assert work.default_edition().pk == seed.edition_id  # the edition of the work's own key
     page = client.get("/works/禮書綱目/").content.decode()
-    assert '<strong aria-current="page">四庫全書・文淵閣本</strong>' in page
-    assert '<a href="/works/KR1d0086/juan/12/">卷十</a>' in page and "/works/KR1d0086-WYG/juan/" not in page
-    assert '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/">' \
-        '禮書綱目</a> › 四庫全書・文淵閣本</nav>' in page
-    # the seed's own page, under the work's address
-    page = client.get("/works/禮書綱目/editions/禮書綱目/").content.decode()
+    juan_page = client.get("/works/禮書綱目/juan/10/").content.decode()
+    section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
+    trail = '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/works/KR1d0086/">禮書綱目</a> › '
+    seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+    assert trail + "欽定四庫全書</nav>" in page  # the same edition on all three, named in one trail
+    assert trail + f'<a href="{seed_page}">欽定四庫全書</a> › 卷十</nav>' in juan_page
+    assert trail + f'<a href="{seed_page}">欽定四庫全書</a> › <a href="{seed_page}juan/10/#s2">卷十</a> › 張侯</nav>' in section
     assert '<strong aria-current="page">欽定四庫全書</strong>' in page
     assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/">卷十</a>' in page
+    assert '<a href="/works/KR1d0086/">四庫全書・文淵閣本</a> <span class="count">1 卷</span>' in page
+    assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in section  # the seed's citation: no edition named
+    assert client.get("/works/KR1d0086/juan/10/").status_code == 404  # KR1d0086 has 卷十 as its file 12
+    # the API's work reads the same edition: its juans, a juan, a section
+    api = client.get(f"/api/works/{work.pk}/").json()
+    assert [j["number"] for j in api["juans"]] == [10]
+    assert client.get(f"/api/works/{work.pk}/juans/10/").json()["edition"]["slug"] == "禮書綱目"
+    assert client.get(f"/api/works/{work.pk}/juans/12/").status_code == 404
+    # the reading edition's page, and every edition's page also under the work's key
+    page = client.get("/works/KR1d0086/").content.decode()
+    assert '<strong aria-current="page">四庫全書・文淵閣本</strong>' in page
+    assert '<a href="/works/KR1d0086/juan/12/">卷十</a>' in page and "/works/KR1d0086-WYG/juan/" not in page
+    assert client.get("/works/禮書綱目/editions/禮書綱目/").content.decode().count(
+        '<strong aria-current="page">欽定四庫全書</strong>') == 1
     assert client.get("/works/禮書綱目/editions/KR1d0086-WYG/").status_code == 200
     assert client.get("/works/KR1d0086/editions/禮書綱目/").status_code == 404  # KR1d0086 is no work's slug
-    # the fullest edition wins: a second juan of the seed's edition makes it the one the work opens on
+    # the fullest edition wins the work's link: a second juan of the seed's edition makes it the one
     juan = Juan.objects.get(pk=seed.pk)
     Juan.objects.filter(pk=seed.pk).update(number=99)
     import_file(SEED)
-    assert Work.objects.get().reading_edition_id() == juan.edition_id
-    page = client.get("/works/禮書綱目/").content.decode()
-    assert '<strong aria-current="page">欽定四庫全書</strong>' in page
-    assert Edition.objects.get(pk=juan.edition_id).get_absolute_url() == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+    work = Work.objects.get()
+    assert work.reading_edition_id() == juan.edition_id
+    assert work.get_absolute_url() == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+    assert Edition.objects.get(pk=kr.edition_id).get_absolute_url() == "/works/KR1d0086/"
 
 
 def test_reading_edition_and_edition_name_rules():
@@ -169,7 +189,7 @@ def test_urls_from_before_editions(three, client):
     for slug, number in (("禮書綱目", 10), ("KR1d0086", 12), ("KR1d0086-WYG", 12)):
         assert client.get(f"/works/{slug}/juan/{number}/1/").status_code == 200
     assert client.get("/works/no-such-work/").status_code == 404
-    # the work's id reads its default (oldest) edition
+    # the work's id reads its default edition, its own key's
     assert client.get(f"/api/works/{seed.work_id}/juans/10/sections/2/").json()["edition"]["slug"] == "禮書綱目"
     assert client.get(f"/api/works/{seed.work_id}/juans/12/").status_code == 404
     # an id that is no longer a work's (it became an edition): the edition of that id
