@@ -24,7 +24,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from config.ratelimit import client_ip, write_wait
-from reader.models import LAYER_CHOICES, Edition
+from reader.models import LAYER_CHOICES, Edition, Piece
 from reader.places import juan_by_slug
 
 from .annotations import annotation_collection
@@ -33,6 +33,7 @@ from .models import (ACCEPTED, ANNOTATION, KIND_CHOICES, OWN_KINDS, PENDING, PRI
                      STRUCTURE_CHOICES, TAG_CHOICES,
                      TAGS, TEXT, Proposal)
 from .overlay import juan_overlay, juan_texts
+from .positions import PieceSpan, PositionError, piece_ranges, to_piece, to_section
 from .roles import CONTRIBUTOR, can_propose, is_editor
 from .upstream import edition_patch
 from .usernames import check_name
@@ -47,30 +48,83 @@ PUBLIC = (ACCEPTED, REVERTED, SET_ASIDE)
 MAX_PLACE = 2_147_483_647
 
 
-class ProposalForm(forms.Form):
-    """A proposal at a place of the reading (the section, the piece, code-point offsets in
-    the piece's text as read): the form works without JavaScript."""
+def _place_input(help_id: str) -> forms.TextInput:
+    """A place number's input: digits typed, not a spin box (``inputmode``), its help named."""
+    return forms.TextInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*", "size": 6, "autocomplete": "off",
+                                  "aria-describedby": help_id})
 
-    kind = forms.ChoiceField(choices=KIND_CHOICES, label="種類")
-    section = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="節")
-    piece = forms.IntegerField(min_value=0, max_value=MAX_PLACE, label="段")
-    start = forms.IntegerField(min_value=0, max_value=MAX_PLACE, label="起")
-    end = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="訖")
-    replacement = forms.CharField(required=False, max_length=MAX_NOTE, label="改為（或注記）",
+
+class ProposalForm(forms.Form):
+    """A proposal at a place of the reading, as a scholar types it: the section (its § number)
+    and the span's first and last character, counted from 1 in the section as the form shows
+    it (``positions``); ``clean`` turns them into the piece and the code-point offsets a
+    proposal stores (``piece``, ``start``, ``end`` in ``cleaned_data``). ``juan``: the juan the
+    section is of. The form works without JavaScript."""
+
+    kind = forms.ChoiceField(choices=KIND_CHOICES, label="種類 (kind)")
+    section = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="節 (section)",
+                                 widget=_place_input("place-help"))
+    first = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="起字 (first character)",
+                               widget=_place_input("place-help"))
+    last = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="訖字 (last character)",
+                              widget=_place_input("place-help"))
+    replacement = forms.CharField(required=False, max_length=MAX_NOTE, label="改為（或注記） (new text, or the note)",
                                   widget=forms.Textarea(attrs={"rows": 2}))
-    new_layer = forms.ChoiceField(required=False, choices=[("", "—")] + LAYER_CHOICES, label="層次")
-    structure = forms.ChoiceField(required=False, choices=[("", "—")] + STRUCTURE_CHOICES, label="結構（結構校正）")
-    reason = forms.CharField(required=False, max_length=MAX_NOTE, label="理由（校正、注記必填）", widget=forms.Textarea(attrs={"rows": 3}))
-    evidence = forms.CharField(required=False, max_length=MAX_NOTE, label="依據（他本、書影、字書）",
+    new_layer = forms.ChoiceField(required=False, choices=[("", "—")] + LAYER_CHOICES, label="層次 (layer)")
+    structure = forms.ChoiceField(required=False, choices=[("", "—")] + STRUCTURE_CHOICES,
+                                  label="結構（結構校正） (structure)")
+    reason = forms.CharField(required=False, max_length=MAX_NOTE, label="理由（校正、注記必填） (reason)",
+                             widget=forms.Textarea(attrs={"rows": 3}))
+    evidence = forms.CharField(required=False, max_length=MAX_NOTE, label="依據（他本、書影、字書） (evidence)",
                                widget=forms.Textarea(attrs={"rows": 3}))
-    tags = forms.MultipleChoiceField(required=False, choices=TAG_CHOICES, label="標籤（注記）",
+    tags = forms.MultipleChoiceField(required=False, choices=TAG_CHOICES, label="標籤（注記） (tags)",
                                      widget=forms.CheckboxSelectMultiple)
-    links = forms.CharField(required=False, max_length=MAX_LINKS * (MAX_LINK + 1), label="連結（注記；每行一個：cbdb:3767 或 https://…）",
+    links = forms.CharField(required=False, max_length=MAX_LINKS * (MAX_LINK + 1),
+                            label="連結（注記；每行一個：cbdb:3767 或 https://…） (links, one a line)",
                             widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, juan, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.juan = juan
 
     def clean_links(self) -> list[str]:
         """The links, one a line (checked by ``workflow.propose``)."""
         return self.cleaned_data["links"].splitlines()
+
+    def clean(self):
+        """The typed span as stored: ``piece``, ``start``, ``end`` (``positions.to_piece``) in
+        place of ``first`` and ``last``; a span outside the section or across pieces is an error."""
+        data = super().clean()
+        if all(data.get(k) is not None for k in ("section", "first", "last")):
+            try:
+                span = to_piece(section_shown(self.juan, data["section"]), data["first"], data["last"])
+            except PositionError as exc:
+                self.add_error("last", str(exc))
+            else:
+                data.update(piece=span.piece, start=span.start, end=span.end)
+        data.pop("first", None)
+        data.pop("last", None)
+        return data
+
+
+def section_shown(juan, section: int) -> list[tuple[int, str]]:
+    """The section's ``(piece position, text as read)`` in order: the text the form counts in."""
+    overlay = juan_overlay(juan)
+    rows = Piece.objects.filter(section__juan=juan, section__position=section).order_by("position")
+    return [(pos, overlay.apply(section, pos, text, "")[0]) for pos, text in rows.values_list("position", "text")]
+
+
+def _initial_place(juan, query) -> dict:
+    """The form's first values from the query string the reading page sends (``section``, and
+    the stored span: ``piece``, ``start``, ``end``), as the form counts: ``section``, ``first``,
+    ``last`` (``positions.to_section``); a span that is no piece's leaves them empty."""
+    values = {k: _int(query.get(k)) for k in ("section", "piece", "start", "end")}
+    out = {"kind": query.get("kind"), "section": values["section"]}
+    if all(values[k] is not None for k in values):
+        place = to_section(section_shown(juan, values["section"]), PieceSpan(values["piece"], values["start"], values["end"]))
+        if place is not None:
+            out["first"], out["last"] = place
+    return out
 
 
 def _wait_response(request, wait: float):
@@ -99,11 +153,12 @@ def propose_view(request, slug, number):
     reading page's 「校正」 sends) with the passage before and after; POST: the proposal."""
     juan = juan_by_slug(slug, number)
     data = request.POST if request.method == "POST" else None
-    form = ProposalForm(data, initial={k: request.GET.get(k) for k in ("kind", "section", "piece", "start", "end")})
+    form = ProposalForm(data, juan=juan, initial=_initial_place(juan, request.GET))
     if not can_propose(request.user):  # any reader signed in keeps private notes and bookmarks
         form.fields["kind"].choices = [c for c in KIND_CHOICES if c[0] in OWN_KINDS]
     error = None
-    if data is not None and form.is_valid():
+    valid = data is not None and form.is_valid()
+    if valid:
         wait = write_wait(request, "CORRECTIONS_USER_RATE", "CORRECTIONS_ADDRESS_RATE")
         if wait is not None:
             return _wait_response(request, wait)
@@ -113,21 +168,26 @@ def propose_view(request, slug, number):
             error = str(exc)
         else:
             return redirect("corrections:history", proposal.pk)
-    values = form.cleaned_data if data is not None and form.is_valid() else {
-        k: _int(request.GET.get(k)) for k in ("section", "piece", "start", "end")}
+    if valid:
+        values = form.cleaned_data
+    else:  # the stored span the query string gives, or the typed one when it names one
+        values = {k: _int(request.GET.get(k)) for k in ("section", "piece", "start", "end")}
+        if data is not None and "piece" in form.cleaned_data:
+            values = form.cleaned_data
     passage = None
     if all(values.get(k) is not None for k in ("section", "piece", "start", "end")):
-        new = (form.cleaned_data.get("replacement") if data is not None and form.is_valid()
+        new = (form.cleaned_data.get("replacement") if valid
                and form.cleaned_data.get("kind") == TEXT else None)  # a note changes no text: no 改後
         passage = _passage(juan, values["section"], values["piece"], values["start"], values["end"], new)
+    section = values.get("section") if values.get("section") is not None else _int((data or {}).get("section"))
     section_pieces = None
-    if passage is None and values.get("section") is not None:  # without JavaScript: the section's pieces, numbered
-        overlay = juan_overlay(juan)
-        section_pieces = [(pos, overlay.apply(values["section"], pos, text, "")[0]) for (sec, pos), text
-                          in sorted(juan_texts(juan).items()) if sec == values["section"]]
+    if section is not None:  # the section's pieces, each with its characters' numbers: what the form counts in
+        shown = section_shown(juan, section)
+        section_pieces = [(pos, first, last, text) for (pos, text), (_, first, last) in zip(shown, piece_ranges(shown))]
     return render(request, "corrections/propose.html", {"juan": juan, "form": form, "error": error,
-                                                        "passage": passage, "section_pieces": section_pieces},
-                  status=400 if error or (data is not None and not form.is_valid()) else 200)
+                                                        "passage": passage, "section": section,
+                                                        "section_pieces": section_pieces},
+                  status=400 if error or (data is not None and not valid) else 200)
 
 
 def _int(value):

@@ -13,6 +13,7 @@ from corrections.workflow import ReviewError, accept, propose
 from .test_corrections import NOTE, URL, people  # noqa: F401 - people: a fixture
 
 AT = NOTE.index("宰")
+FIRST = 53 + AT  # the form counts from 1 in the section: 經, a note of 42, a text of 9, then the note
 FORM = "/corrections/propose/禮書綱目/10/"
 
 
@@ -97,7 +98,7 @@ def test_tags_and_links_in_tei_stay_valid(client, seed_juan, people):
 def test_a_javascript_link_or_an_unknown_tag_is_refused_with_the_reason(seed_juan, people):
     c = Client()
     c.force_login(people["contributor"])
-    place = {"kind": "annotation", "section": 1, "piece": 3, "start": AT, "end": AT + 1, "replacement": "注",
+    place = {"kind": "annotation", "section": 1, "first": FIRST, "last": FIRST, "replacement": "注",
              "reason": "r"}
     for links, error in [("javascript:alert(document.cookie)", "neither a CBDB person ID"),
                          ("https://example.org\njavascript:alert(1)", "「javascript:alert(1)」既非 CBDB 人物編號（cbdb:3767），亦非 "
@@ -189,7 +190,7 @@ def test_hostile_users_again_own_review_forged_review_and_a_flood_of_annotations
     caches[settings.THROTTLE_CACHE].clear()
     c = Client()
     c.force_login(people["contributor"])
-    data = {"kind": "annotation", "section": 1, "piece": 3, "start": AT, "end": AT + 1, "replacement": "<b>注</b>",
+    data = {"kind": "annotation", "section": 1, "first": FIRST, "last": FIRST, "replacement": "<b>注</b>",
             "reason": "r", "tags": ["person"], "links": "cbdb:1"}
     codes = [c.post(FORM, data).status_code for _ in range(5)]
     assert codes == [302, 302, 302, 429, 429]

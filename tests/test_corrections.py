@@ -282,7 +282,7 @@ def test_an_accepted_correction_is_read_searched_and_exported_and_the_source_is_
     c.force_login(contributor)
     e.force_login(editor)
     response = c.post("/corrections/propose/禮書綱目/10/", {
-        "kind": "text", "section": 1, "piece": 3, "start": 0, "end": 6, "replacement": "校勘新字",
+        "kind": "text", "section": 1, "first": 53, "last": 58, "replacement": "校勘新字",
         "reason": "<script>alert(1)</script>", "evidence": "宋本"})
     assert response.status_code == 302
     p = Proposal.objects.get()
@@ -445,7 +445,7 @@ def test_every_endpoint_for_every_role(seed_juan, people):
     form = plain.get(propose_url).content.decode()
     assert re.findall(r'<option value="(\w+)"', form.split('name="kind"')[1].split("</select>")[0]) == [
         "private_note", "bookmark"]
-    response = plain.post(propose_url, {"kind": "text", "section": 1, "piece": 3, "start": 0, "end": 1,
+    response = plain.post(propose_url, {"kind": "text", "section": 1, "first": 53, "last": 53,
                                         "replacement": "X", "reason": "r"})
     assert response.status_code == 400 and Proposal.objects.filter(author__username="plain").count() == 0
 
@@ -454,8 +454,8 @@ def test_every_endpoint_for_every_role(seed_juan, people):
 def test_a_forged_form_is_refused(seed_juan, people):
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(people["contributor"])
-    response = strict.post("/corrections/propose/禮書綱目/10/", {"kind": "text", "section": 1, "piece": 3,
-                                                              "start": 0, "end": 1, "replacement": "X", "reason": "r"})
+    response = strict.post("/corrections/propose/禮書綱目/10/", {"kind": "text", "section": 1, "first": 53,
+                                                              "last": 53, "replacement": "X", "reason": "r"})
     assert response.status_code == 403 and Proposal.objects.count() == 0
 
 
@@ -464,7 +464,7 @@ def test_a_flood_of_proposals_is_limited_per_account_and_per_address(seed_juan, 
     settings.CORRECTIONS_USER_RATE, settings.CORRECTIONS_ADDRESS_RATE = "3/min", "5/min"
     from django.core.cache import caches
     caches[settings.THROTTLE_CACHE].clear()
-    data = {"kind": "text", "section": 1, "piece": 3, "start": 0, "end": 1, "replacement": "X", "reason": "r"}
+    data = {"kind": "text", "section": 1, "first": 53, "last": 53, "replacement": "X", "reason": "r"}
     c = Client()
     c.force_login(people["contributor"])
     codes = [c.post("/corrections/propose/禮書綱目/10/", data).status_code for _ in range(4)]
@@ -662,9 +662,9 @@ def test_private_notes_and_bookmarks_are_the_readers_own(client, seed_juan, peop
     c = Client()
     c.force_login(reader)
     url = "/corrections/propose/禮書綱目/10/"
-    assert c.post(url, {"kind": "private_note", "section": 1, "piece": 3, "start": 0, "end": 2,
+    assert c.post(url, {"kind": "private_note", "section": 1, "first": 53, "last": 54,
                         "replacement": "<i>記</i>：參看鄉射禮"}).status_code == 302
-    assert c.post(url, {"kind": "bookmark", "section": 2, "piece": 1, "start": 0, "end": 1}).status_code == 302
+    assert c.post(url, {"kind": "bookmark", "section": 2, "first": 36, "last": 36}).status_code == 302
     note, mark = Proposal.objects.filter(author=reader).order_by("pk")
     assert (note.status, mark.status, note.kind, mark.kind) == ("private", "private", "private_note", "bookmark")
     page = c.get("/corrections/notes/").content.decode()
@@ -745,22 +745,24 @@ def test_a_layer_that_does_not_exist_is_refused_when_proposed_or_accepted(seed_j
     assert [a.action for a in p.audit.all()] == ["proposed"]
 
 
-@pytest.mark.parametrize("field", ["section", "piece", "start", "end"])
+@pytest.mark.parametrize("field", ["section", "piece", "start", "end", "first", "last"])
 def test_a_place_number_too_large_for_the_database_is_a_form_error(seed_juan, people, field):
     """``?piece=10**30`` on the proposal form, or ``section=10**30``
     posted, ended in a 500 (OverflowError: Python int too large to convert to SQLite
     INTEGER); on PostgreSQL, a DataError."""
     c = Client()
     c.force_login(people["contributor"])
-    place = {"section": 1, "piece": 3, "start": 0, "end": 1}
-    huge = 10**30
-    response = c.get(f"/corrections/propose/禮書綱目/10/", {**place, field: huge})
-    assert response.status_code == 200
-    assert "前後對照" not in response.content.decode()  # no passage shown for a place that is not there
-    response = c.post(f"/corrections/propose/禮書綱目/10/", {**place, field: huge, "kind": "text",
-                                                              "replacement": "x", "reason": "r"})
-    assert response.status_code == 400
-    assert "請確認此數值是否小於或等於 2147483647。" in response.content.decode()
+    if field in ("section", "piece", "start", "end"):  # the stored place the reading page sends
+        place = {"section": 1, "piece": 3, "start": 0, "end": 1}
+        response = c.get("/corrections/propose/禮書綱目/10/", {**place, field: 10**30})
+        assert response.status_code == 200
+        assert "前後對照" not in response.content.decode()  # no passage shown for a place that is not there
+    if field in ("section", "first", "last"):  # the place as typed
+        place = {"section": 1, "first": 53, "last": 53}
+        response = c.post("/corrections/propose/禮書綱目/10/", {**place, field: 10**30, "kind": "text",
+                                                                "replacement": "x", "reason": "r"})
+        assert response.status_code == 400
+        assert "請確認此數值是否小於或等於 2147483647。" in response.content.decode()
     assert Proposal.objects.count() == 0
 
 
@@ -784,8 +786,8 @@ def test_a_replacement_character_or_a_lone_combining_mark_is_refused_with_its_pl
         assert str(refused.value) == said
     c = Client()
     c.force_login(people["contributor"])
-    response = c.post("/corrections/propose/禮書綱目/10/", {"kind": "text", "section": 1, "piece": 3, "start": 0,
-                                                            "end": 1, "replacement": "\u0301射", "reason": "宋本"})
+    response = c.post("/corrections/propose/禮書綱目/10/", {"kind": "text", "section": 1, "first": 53,
+                                                            "last": 53, "replacement": "\u0301射", "reason": "宋本"})
     assert response.status_code == 400 and "文字第 1 字為單獨的組合符號 U+0301（COMBINING ACUTE ACCENT）" in response.content.decode()
     assert Proposal.objects.count() == 0
     # a mark after its character (a variation selector choosing a glyph) is text
@@ -925,17 +927,51 @@ def test_a_span_that_ends_before_it_starts_is_refused_with_the_reason_and_no_pre
     characters 0–5 then 2–32, the same characters twice."""
     client.force_login(people["contributor"])
     response = client.post("/corrections/propose/禮書綱目/10/", {
-        "kind": "text", "section": 1, "piece": 3, "start": 5, "end": 2, "replacement": "將", "reason": "他本"})
+        "kind": "text", "section": 1, "first": 58, "last": 54, "replacement": "將", "reason": "他本"})
     page = response.content.decode()
     assert response.status_code == 400
-    assert ('<p class="error" role="alert">範圍 5–2 不含一字：訖須大於起 (the span holds no character: the end must be '
-            'greater than the start)</p>'
-            in page)
+    assert "訖字 54 在起字 58 之前 (the last character comes before the first)" in page
     assert "前後對照" not in page and '<ol class="section-pieces">' in page  # the section's pieces, to choose again
     assert not Proposal.objects.exists()
     with pytest.raises(ReviewError, match=r"^範圍 3–3 不含一字"):
         propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=3, end=3, replacement="將",
                 reason="他本")
+
+
+def test_the_form_counts_from_1_in_the_section_as_shown_and_stores_the_pieces_offsets(client, seed_juan, people):
+    """The form showed raw ``piece``/``start``/``end`` fields, the piece and the offsets from 0 beside a
+    section from 1: a scholar types the first and last character from 1 in the section as shown
+    (labelled 起字 (first character), 訖字 (last character)); the proposal stores the piece and its
+    offsets from 0 as before, and the form shows a stored place as typed again (exact round trip)."""
+    client.force_login(people["contributor"])
+    url = "/corrections/propose/禮書綱目/10/"
+    form = client.get(url, {"section": 1, "piece": 3, "start": 2, "end": 5}).content.decode()  # as 「校正」 sends it
+    # section 1: 經 (1), a note of 42, a text of 9, then piece 3 from character 53: 將有祭祀…
+    assert '<li><span class="char-range">第 1–1 字</span> <span lang="zh-Hant">經</span></li>' in form
+    assert '<li><span class="char-range">第 53–78 字</span> <span lang="zh-Hant">將有祭祀之事當射宰告於君君乃命之言君有命政教宜由尊者</span></li>' in form
+    assert '<label for="id_first">起字 (first character)：</label>' in form
+    assert '<input type="text" name="first" value="55" inputmode="numeric" pattern="[0-9]*" size="6" ' \
+        'autocomplete="off" aria-describedby="place-help" required id="id_first">' in form
+    assert 'name="last" value="57"' in form and 'name="piece"' not in form and 'name="start"' not in form
+    assert '<mark>祭祀之</mark>' in form
+    response = client.post(url, {"kind": "text", "section": 1, "first": 55, "last": 57, "replacement": "祭祀事",
+                                 "reason": "他本"})
+    p = Proposal.objects.get()
+    assert response.status_code == 302
+    assert (p.section_position, p.piece_position, p.start, p.end, p.original) == (1, 3, 2, 5, "祭祀之")
+    again = client.get(url, {"section": p.section_position, "piece": p.piece_position, "start": p.start, "end": p.end})
+    assert 'name="first" value="55"' in again.content.decode() and 'name="last" value="57"' in again.content.decode()
+    # the last character of a piece, and the first of the next (a span is inside one piece)
+    client.post(url, {"kind": "bookmark", "section": 1, "first": 78, "last": 78})
+    client.post(url, {"kind": "bookmark", "section": 1, "first": 79, "last": 79})
+    assert [(b.piece_position, b.start, b.end, b.original) for b in Proposal.objects.filter(kind="bookmark").order_by("pk")] == [
+        (3, 25, 26, "者"), (4, 0, 1, "宰")]
+    across = client.post(url, {"kind": "bookmark", "section": 1, "first": 77, "last": 80}).content.decode()
+    assert "第 77–80 字跨段：第 78 字為一段之末 (the span runs past the end of its piece at character 78: " \
+        "a proposal changes one piece)" in across
+    outside = client.post(url, {"kind": "bookmark", "section": 1, "first": 250, "last": 251}).content.decode()
+    assert "第 250–251 字超出本節的 230 字 (the span is not inside the section&#x27;s 230 characters)" in outside
+    assert Proposal.objects.count() == 3
 
 
 def test_every_section_has_its_propose_link_on_the_juan_page_and_on_its_own_page(client, seed_juan):
@@ -1095,3 +1131,4 @@ def test_two_editors_accepting_two_proposals_of_one_place_at_once_accept_one(sea
     assert sorted(outcomes.values()) == ["accepted", f"與已採納的提議 #{winner.pk} 同處，請先撤回該提議 "
                                                      "(it meets an accepted proposal at the same place: revert that first)"]
     assert list(Proposal.objects.filter(status=ACCEPTED).values_list("pk", flat=True)) == [winner.pk]
+

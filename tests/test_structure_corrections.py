@@ -52,7 +52,8 @@ def test_heading_section_start_and_byline_in_reading_search_and_exports_then_rev
     e.force_login(editor)
     made = {}
     for piece, structure in ((4, "heading"), (6, "section"), (8, "byline")):
-        response = c.post(FORM, {"kind": "structure", "section": 1, "piece": piece, "start": 0, "end": 1,
+        first = {4: 79, 6: 110, 8: 177}[piece]  # the piece's first character in the section, from 1
+        response = c.post(FORM, {"kind": "structure", "section": 1, "first": first, "last": first,
                                  "structure": structure, "reason": "底本版式", "evidence": "四庫本書影"})
         assert response.status_code == 302, response.content.decode()[:2000]
         made[structure] = Proposal.objects.get(piece_position=piece)

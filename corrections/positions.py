@@ -1,0 +1,67 @@
+"""The places a scholar types on the proposal form and the places a proposal stores, converted
+both ways. Pure: the section's pieces in, numbers out.
+
+A scholar names a span by its first and last character, counted from 1 in the section as the
+form shows it: its pieces' texts as read (corrections applied), one after another in their order
+(piece 0's first character is character 1). A proposal stores the piece and the span's
+code-point offsets in that piece's text as read, from 0, the end exclusive
+(``models.Proposal``: ``piece_position``, ``start``, ``end``); the reading page's 「校正」 sends
+those (``?piece=&start=&end=``). Characters are code points, as on the server and in
+``static/js/corrections.js`` (a character outside the BMP is one)."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class PieceSpan(NamedTuple):
+    """A span as a proposal stores it: the piece's position, ``start``–``end`` (code points, from
+    0, end exclusive) in its text as read."""
+    piece: int
+    start: int
+    end: int
+
+
+class PositionError(ValueError):
+    """A typed span that names no characters of one piece of the section; the message says so
+    in Chinese and English."""
+
+
+def piece_ranges(pieces: list[tuple[int, str]]) -> list[tuple[int, int, int]]:
+    """``pieces``: the section's ``(piece position, text as read)`` in order. Returns each
+    piece's ``(position, first, last)``: its first and last character in the section, from 1
+    (``last == first - 1`` for an empty piece)."""
+    out, at = [], 1
+    for position, text in pieces:
+        out.append((position, at, at + len(text) - 1))
+        at += len(text)
+    return out
+
+
+def to_piece(pieces: list[tuple[int, str]], first: int, last: int) -> PieceSpan:
+    """The stored span of characters ``first``–``last`` of the section (from 1, both included).
+    Raises ``PositionError`` when ``last < first``, when the section has fewer characters, or
+    when the span runs from one piece into another (a proposal changes one piece)."""
+    if last < first:
+        raise PositionError(f"訖字 {last} 在起字 {first} 之前 (the last character comes before the first)")
+    total = sum(len(text) for _, text in pieces)
+    if first < 1 or last > total:
+        raise PositionError(f"第 {first}–{last} 字超出本節的 {total} 字 "
+                            f"(the span is not inside the section's {total} characters)")
+    position, start, end = next(r for r in piece_ranges(pieces) if r[1] <= first <= r[2])
+    if last > end:
+        raise PositionError(f"第 {first}–{last} 字跨段：第 {end} 字為一段之末 "
+                            f"(the span runs past the end of its piece at character {end}: "
+                            "a proposal changes one piece)")
+    return PieceSpan(position, first - start, last - start + 1)
+
+
+def to_section(pieces: list[tuple[int, str]], span: PieceSpan) -> tuple[int, int] | None:
+    """The first and last character in the section (from 1) of a stored span; None when the
+    section has no such piece or the span is not inside its text, or holds no character."""
+    for position, start, _end in piece_ranges(pieces):
+        if position == span.piece:
+            length = len(dict(pieces)[position])
+            if 0 <= span.start < span.end <= length:
+                return start + span.start, start + span.end - 1
+            return None
+    return None
