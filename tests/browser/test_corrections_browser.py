@@ -157,6 +157,35 @@ def test_annotations_in_the_margin_and_a_readers_own_notes(site, tabs):
     assert tab.axe() == []
 
 
+#: The annotation's box, the window's width and the page's (a page wider than its window scrolls sideways).
+ANNOTATION_BOX = """() => { const box = document.querySelector('.annotation').getBoundingClientRect();
+    return {left: box.left, right: box.right, window: window.innerWidth,
+            page: document.documentElement.scrollWidth, floated: getComputedStyle(document.querySelector('.annotation')).float}; }"""
+
+
+def test_an_annotation_stays_inside_the_window_at_every_width(site, tabs):
+    """From 70 to 75rem of the browser's 16px (1120–1200px) an annotation floated 12.5rem into the
+    margin ran past the window's right edge (the media query's rem is 16px, the page's 18px): it
+    stands in the margin only where the page has room for it, below its characters otherwise, at
+    each 字號. 1135px: in that band; 1230px: just wide enough for the margin; 1280px with 特大: too
+    narrow for it at that size."""
+    from corrections.workflow import accept, propose
+    from reader.models import Juan
+
+    p = propose(person("annotator", "contributor"), Juan.objects.get(number=10), kind="annotation", section=1, piece=3,
+                start=8, end=9, replacement="宰：天官之長也，掌邦治，統百官，均四海", reason="職官")
+    accept(p, person("chief", "editor"))
+    for width, size, floated in ((1135, "m", "none"), (1230, "m", "right"), (1280, "xl", "none")):
+        tab = tabs(viewport={"width": width, "height": 900})
+        tab.page.goto(site + S1 + f"?size={size}")
+        box = tab.page.evaluate(ANNOTATION_BOX)
+        assert box["floated"] == floated, width
+        assert 0 <= box["left"] < box["right"] <= box["window"] == width, (width, box)
+        assert box["page"] == width, (width, box)  # nothing scrolls sideways
+        tab.shot(f"annotation-at-{width}-{size}")
+        assert tab.axe() == []
+
+
 def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, tabs):
     """A contributor proposes that a line is a heading, an annotation with tags and a CBDB
     link, and that a note is 疏, from the reading page's form; an editor accepts them; the reader sees the heading, the
