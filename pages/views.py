@@ -26,7 +26,7 @@ from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_jua
 from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.pieces import is_classic
 from reader.places import edition_by_slug, edition_of_work, juan_by_slug
-from corrections.overlay import OVERLAY_VALUES, reading_overlay
+from corrections.overlay import OVERLAY_VALUES, reading_overlay, text_controls
 from reader.reading import (CHOICES, carry_query, juan_layers, chapter_views, read_consistently, display_controls,
                             display_from_request, fit_to_layers, remember, show_layers, simplify_views)
 from search.backends import IndexUnavailable, SearchError, SearchQuery
@@ -216,6 +216,7 @@ def _reading(request, template, juan, chapters, context):
         "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
         "several_editions": juan.work.editions.count() > 1,
         "display": display, "controls": display_controls(request, display, explicit, present),
+        "text_controls": text_controls(request, explicit),
         "carry": carry_query(explicit), "previous_juan": previous_juan, "next_juan": next_juan,
         **context,
     })

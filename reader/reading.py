@@ -210,8 +210,8 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
     """The choices offered on the page, each a plain link to the same page with that
     setting (keeping the highlight query and the settings carried in the URL); the layer
     choices are those that make a difference for a text holding the layers ``present``
-    (``offered_layer_choices``; None offers all), and no layer group at all when that leaves
-    one choice (a text without layers)."""
+    (``offered_layer_choices``; None offers all) but 經, which shows what 白文 (``notes=hidden``)
+    shows, and no layer group at all when that leaves one choice (a text without layers)."""
     path = escape_uri_path(request.path)
     keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
     offered = offered_layer_choices(present, display.layers)
@@ -219,13 +219,18 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
     for key, (label, options) in LABELS.items():
         items = []
         for value, name, description in options:
-            if key == "layers" and value not in offered:
-                continue
+            if key == "layers" and (value not in offered or value == "classic"):
+                continue  # 經 (the classic alone) is 白文 of the notes group: one control for one page
             params = {**keep, **explicit, key: value}
-            if key == "layers" and display.notes == "hidden" and value != "classic":
+            if key == "layers" and display.notes == "hidden":
                 params["notes"] = "inline"  # 白文 shows no layer: choosing one shows it
+            current = getattr(display, key) == value
+            if key == "notes" and display.layers == "classic":  # ?layers=classic, as linked before: 白文
+                current = value == "hidden"
+                if value != "hidden":
+                    params["layers"] = "all"  # the notes chosen are shown
             items.append({"value": value, "label": name, "description": description,
-                          "url": path + "?" + urlencode(params), "current": getattr(display, key) == value})
+                          "url": path + "?" + urlencode(params), "current": current})
         if key == "layers" and len(items) < 2:
             continue  # a text without layers: nothing to choose
         groups.append({"key": key, "label": label, "options": items})

@@ -1132,3 +1132,25 @@ def test_two_editors_accepting_two_proposals_of_one_place_at_once_accept_one(sea
                                                      "(it meets an accepted proposal at the same place: revert that first)"]
     assert list(Proposal.objects.filter(status=ACCEPTED).values_list("pk", flat=True)) == [winner.pk]
 
+
+def test_the_text_group_is_worded_and_linked_as_the_other_display_controls(client, seed_juan):
+    """The 文本 group (校正本 / 原文, 隱藏注記) was written into the template with its parameters'
+    English values compared there, and its links dropped the highlight and the other settings:
+    it is built beside the other groups (``corrections.overlay.text_controls``), each link
+    keeping the highlight, the settings given in the URL and the group's other choice."""
+    body = client.get(URL, {"hl": "射", "notes": "hidden", "text": "imported", "annotations": "person"}).content.decode()
+    group = body.split('aria-labelledby="ctl-text">')[1].split("</div>")[0]
+    base = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/?hl=%E5%B0%84&amp;notes=hidden"
+    assert re.findall(r'<a href="([^"]+)" rel="nofollow" title="[^"]+"( class="current" aria-current="true")?>([^<]+)</a>',
+                      group) == [
+        (base + "&amp;annotations=person", "", "校正本"),
+        (base + "&amp;text=imported&amp;annotations=person", ' class="current" aria-current="true"', "原文"),
+        (base + "&amp;text=imported&amp;annotations=hidden", "", "隱藏注記"),
+        (base + "&amp;text=imported", "", "全部注記")]
+    plain = client.get(URL).content.decode().split('aria-labelledby="ctl-text">')[1].split("</div>")[0]
+    assert re.findall(r">([^<]+)</a>", plain) == ["校正本", "原文", "隱藏注記"]
+    assert 'href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/" rel="nofollow" title="採納的校正已改入（每處有「校」號）" ' \
+        'class="current" aria-current="true">校正本</a>' in plain
+    hidden = client.get(URL, {"annotations": "hidden"}).content.decode().split('aria-labelledby="ctl-text">')[1]
+    assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/" rel="nofollow" title="讀者的注記，在欄外">顯示注記</a>' \
+        in hidden.split("</div>")[0]

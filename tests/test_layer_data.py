@@ -243,14 +243,14 @@ def _layer_choices(body: str) -> list[str]:
 def test_layer_choices_offered_are_those_the_text_has(client, zhushu):
     # the 注疏 juan holds every layer: every choice
     body, _ = _sections(client)
-    assert _layer_choices(body) == ["all", "classic", "commentary", "subcommentary", "only-commentary",
-                                    "only-readings", "only-subcommentary"]
+    assert _layer_choices(body) == ["all", "commentary", "subcommentary", "only-commentary",
+                                    "only-readings", "only-subcommentary"]  # 經 is 白文 of the notes group
     # the seed has one layer of notes: 經注 and 注疏 would show what 全 shows, 音義/疏 are absent
     seed = client.get("/works/禮書綱目/juan/10/").content.decode()
-    assert _layer_choices(seed) == ["all", "classic", "only-commentary"]
+    assert _layer_choices(seed) == ["all", "only-commentary"]
     # a choice set by URL or cookie is still shown, as the current one
     seed = client.get("/works/禮書綱目/juan/10/", {"layers": "only-subcommentary"}).content.decode()
-    assert _layer_choices(seed) == ["all", "classic", "only-commentary", "only-subcommentary"]
+    assert _layer_choices(seed) == ["all", "only-commentary", "only-subcommentary"]
     assert 'data-value="only-subcommentary" class="current" aria-current="true"' in seed
 
 
@@ -261,14 +261,16 @@ def test_a_remembered_layer_choice_the_juan_cannot_show_falls_back_to_all(client
     # … and the seed (no 疏) reads as 全: its notes, no 「（本節無疏）」, no 疏附經 button
     seed = client.get("/works/禮書綱目/juan/10/").content.decode()
     assert "（本節無疏）" not in seed and 'class="note' in seed
-    assert _layer_choices(seed) == ["all", "classic", "only-commentary"]
+    assert _layer_choices(seed) == ["all", "only-commentary"]
     assert 'data-value="all" class="current" aria-current="true"' in seed
     # the choice stays remembered for the 注疏 juan, which can show it
     back = client.get(f"/works/{zhushu.edition.slug}/juan/1/").content.decode()
     assert 'data-value="only-subcommentary" class="current" aria-current="true"' in back
-    # a choice the seed holds is kept from the cookie
+    # a choice the seed holds is kept from the cookie: the classic alone, offered as 白文
     client.get("/works/禮書綱目/juan/10/", {"layers": "classic"})
-    assert 'data-value="classic" class="current"' in client.get("/works/禮書綱目/juan/10/").content.decode()
+    seed = client.get("/works/禮書綱目/juan/10/").content.decode()
+    assert 'data-setting="notes" data-value="hidden" class="current" aria-current="true">白文</a>' in seed
+    assert 'data-value="classic"' not in seed and seed.count('class="current"') == 5  # 校正本, 白文, 橫排, 原字, 中
 
 
 def test_a_text_without_layers_shows_no_layer_group(rf):

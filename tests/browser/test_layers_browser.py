@@ -16,7 +16,6 @@ JUAN = f"/works/{quote('周禮注疏-測試')}/juan/1/"
 #: link name -> (layers value, what section 1 shows): its passage, or its glosses (words → note)
 CHOICES = [
     ("全", "all", "惟王建國注建立也王建國音義惟音維王建國辨方正位疏釋曰惟王建國者王建國"),
-    ("經", "classic", "惟王建國辨方正位"),
     ("經注", "commentary", "惟王建國注建立也王建國辨方正位"),
     ("注疏", "subcommentary", "惟王建國注建立也王建國音義惟音維王建國辨方正位疏釋曰惟王建國者王建國"),
     ("注附經", "only-commentary", [("惟王建國", "建立也王建國")]),
@@ -66,6 +65,16 @@ def test_each_layer_choice_in_both_layouts(zhushu_site, tabs, layout):
     # the choice is kept: a plain URL opens in the last one
     page.goto(zhushu_site + JUAN)
     assert f"layers-only-subcommentary layout-{layout}" in main_classes(page)
+    # the classic alone is 白文 of the notes group: the layer group had a 經 of its own leading to the same page
+    controls = page.locator(".display-controls")
+    assert controls.get_by_role("link", name="經", exact=True).count() == 0
+    controls.get_by_role("link", name="白文", exact=True).click()
+    page.wait_for_url(re.compile(r"notes=hidden"))
+    assert shown(page) == "惟王建國辨方正位"
+    assert controls.locator("a.current").all_inner_texts() == ["校正本", "白文", "疏附經", {"horizontal": "橫排", "vertical": "直排"}[layout],
+                                                              "原字", "中"]
+    tab.shot(f"baiwen-{layout}")
+    assert tab.axe() == []
 
 
 def test_layers_are_set_apart_by_colour_size_and_label(zhushu_site, tabs):
