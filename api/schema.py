@@ -16,6 +16,7 @@ from drf_spectacular.views import SCHEMA_KWARGS, SpectacularAPIView
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError
 
+from corrections.models import TAGS
 from search.documents import LAYERS
 
 from .serializers import PieceSerializer
@@ -328,3 +329,124 @@ class SchemaView(SpectacularAPIView):
             if named:
                 response["Content-Disposition"] = content_disposition_header(False, named.group(1))
         return response
+
+
+def _strings(description: str) -> dict:
+    return {"type": "array", "items": {"type": "string"}, "description": description}
+
+
+#: ``/chars/<char>/`` as JSON (``pages.views.char_detail``: ``characters.dictionary.CharEntry.as_dict``
+#: with the page's and the search's addresses), field for field.
+CHAR_ENTRY = {
+    "type": "object",
+    "description": "One character (code point) as the character table gives it (characters.dictionary.CharEntry): "
+                   "its readings, definition, standard, traditional and simplified forms and variants; `found` is "
+                   "false (and the answer a 404) for a character the table does not hold.",
+    "properties": {
+        "char": {"type": "string", "minLength": 1, "maxLength": 1, "description": "the character"},
+        "codepoint": {"type": "string", "pattern": "^U\\+[0-9A-F]{4,6}$", "example": "U+8AAA"},
+        "name": {"type": "string", "description": "its Unicode name; \"\" for one Unicode does not name"},
+        "found": {"type": "boolean"},
+        "mandarin": _strings("its usual readings (Unihan kMandarin)"),
+        "other_readings": _strings("its other readings (Unihan kHanyuPinyin, 漢語大字典)"),
+        "definition": {"type": "string", "description": "Unihan kDefinition, \"\" when none"},
+        "standard": _strings("its standard forms (正字)"),
+        "traditional": _strings("its traditional forms"),
+        "simplified": _strings("its simplified forms"),
+        "variants": _strings("its variant forms (異體字)"),
+        "see": {"type": "object", "nullable": True, "additionalProperties": False,
+                "description": "the reading and definition of its standard form, for a character with no Mandarin "
+                               "reading of its own (𤣥 → 玄 xuán); null otherwise",
+                "required": ["char", "mandarin", "definition"],
+                "properties": {"char": {"type": "string"}, "mandarin": _strings("the standard form's readings"),
+                               "definition": {"type": "string"}}},
+        "readings": {"type": "array", "description": "the readings of the character and of the forms search folds "
+                                                     "with it, each once, from the form that has it first",
+                     "items": {"type": "object", "additionalProperties": False,
+                               "required": ["reading", "form", "source"],
+                               "properties": {"reading": {"type": "string"}, "form": {"type": "string"},
+                                              "source": {"type": "string", "enum": ["kMandarin", "kHanyuPinyin"]}}}},
+        "searched_together": _strings("the forms search finds with it (characters.folding), itself left out"),
+        "relations": {"type": "object", "additionalProperties": _strings("codes of the sources relating them"),
+                      "description": "for each variant, the sources that relate it to the character "
+                                     "(codes of characters/scripts/build_char_table.py)"},
+        "url": {"type": "string", "description": "the character's page (path)", "example": "/chars/%E8%AA%AA/"},
+        "search_url": {"type": "string", "description": "a search for it (path)", "example": "/search/?q=%E8%AA%AA"},
+    },
+    "required": ["char", "codepoint", "name", "found", "mandarin", "other_readings", "definition", "standard",
+                 "traditional", "simplified", "variants", "see", "readings", "searched_together", "relations",
+                 "url", "search_url"],
+    "additionalProperties": False,
+}
+
+#: ``/corrections/annotations/<edition>.jsonld`` (``corrections.annotations.annotation_collection``):
+#: a W3C Web Annotation collection, its items on one page.
+ANNOTATION_COLLECTION = {
+    "type": "object",
+    "description": "An edition's accepted public annotations as a W3C Web Annotation collection "
+                   "(https://www.w3.org/TR/annotation-model/), every annotation on its first page.",
+    "required": ["@context", "id", "type", "label", "total", "first"],
+    "additionalProperties": False,
+    "properties": {
+        "@context": {"type": "string", "enum": ["http://www.w3.org/ns/anno.jsonld"]},
+        "id": {"type": "string", "format": "uri"},
+        "type": {"type": "string", "enum": ["AnnotationCollection"]},
+        "label": {"type": "string"},
+        "total": {"type": "integer", "minimum": 0},
+        "first": {"type": "object", "required": ["id", "type", "items"], "additionalProperties": False, "properties": {
+            "id": {"type": "string", "format": "uri"},
+            "type": {"type": "string", "enum": ["AnnotationPage"]},
+            "items": {"type": "array", "items": {
+                "type": "object", "required": ["id", "type", "motivation", "created", "modified", "creator", "body", "target"],
+                "description": "one annotation (corrections.annotations.web_annotation): its body is the note, or "
+                               "a list of the note, its tags and its links",
+                "properties": {
+                    "id": {"type": "string", "format": "uri"}, "type": {"type": "string", "enum": ["Annotation"]},
+                    "motivation": {"type": "string"}, "created": {"type": "string", "format": "date-time"},
+                    "modified": {"type": "string", "format": "date-time"},
+                    "creator": {"type": "object", "required": ["type", "nickname"],
+                                "properties": {"type": {"type": "string"}, "nickname": {"type": "string"}}},
+                    "body": {"oneOf": [{"type": "object"}, {"type": "array", "items": {"type": "object"}}]},
+                    "target": {"type": "object", "required": ["source", "selector"]}}}}}},
+    },
+}
+
+_PATH_PARAMETER = {"in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def json_routes_outside_the_api(result, generator, request, public):
+    """drf-spectacular post-processing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): the
+    routes that answer JSON outside the API's own views, written here by hand (their views are
+    Django's, which drf-spectacular does not read): ``/chars/{char}/`` (``CHAR_ENTRY``) and
+    ``/corrections/annotations/{slug}.jsonld`` (``ANNOTATION_COLLECTION``). Returns ``result``."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["CharEntry"] = CHAR_ENTRY
+    schemas["AnnotationCollection"] = ANNOTATION_COLLECTION
+    char = {"$ref": "#/components/schemas/CharEntry"}
+    result["paths"]["/chars/{char}/"] = {"get": {
+        "operationId": "chars_retrieve", "tags": ["chars"],
+        "summary": "One character: readings, definition, forms and variants",
+        "description": "The page /chars/<char>/ answers JSON for `?format=json`, or for an Accept header that "
+                       "prefers application/json (as fetch sends); HTML otherwise (`?format=html`).",
+        "parameters": [{**_PATH_PARAMETER, "name": "char", "description": "one character (code point), e.g. 說",
+                        "schema": {"type": "string", "minLength": 1, "maxLength": 1}},
+                       {"in": "query", "name": "format", "required": False,
+                        "schema": {"type": "string", "enum": ["json", "html"]}}],
+        "responses": {
+            "200": {"description": "the character's entry", "content": {"application/json": {"schema": char}}},
+            "404": {"description": "a character the table does not hold (`found` false: its code point and name), "
+                                   "or more than one character",
+                    "content": {"application/json": {"schema": char}}}}}}
+    result["paths"]["/corrections/annotations/{slug}.jsonld"] = {"get": {
+        "operationId": "annotations_retrieve", "tags": ["annotations"],
+        "summary": "An edition's public annotations (W3C Web Annotations)",
+        "parameters": [{**_PATH_PARAMETER, "name": "slug", "description": "the edition's key, as in /works/<slug>/"},
+                       {"in": "query", "name": "tag", "required": False,
+                        "schema": {"type": "string", "enum": list(TAGS)},
+                        "description": "only the annotations with this tag"}],
+        "responses": {
+            "200": {"description": "the collection", "content": {
+                'application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"': {
+                    "schema": {"$ref": "#/components/schemas/AnnotationCollection"}}}},
+            "400": {"description": "an unknown tag"}, "404": {"description": "no edition of that key"}}}}
+    return result

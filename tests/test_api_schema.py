@@ -138,3 +138,91 @@ def test_every_filter_the_search_reads_is_a_documented_parameter(schema, path):
     assert set(SearchForm.base_fields) - params == set()
     commentator = next(p for p in schema["paths"][path]["get"]["parameters"] if p["name"] == "commentator")
     assert commentator["schema"] == {"type": "string"} and "李善" in commentator["description"]
+
+
+#: A value for each named part of the site's routes, the seed's (``pk``: the work's or the edition's id).
+SAMPLES = {"slug": "禮書綱目", "edition": "禮書綱目", "number": "10", "position": "1", "char": "說", "code": "KR1d",
+           "kind": "json", "rest": "juans/10/", "pk": None, "uidb64": "MQ", "token": "x-y"}
+
+
+def site_routes(patterns, prefix=""):
+    """``(route, named parts)`` of every route of the site (``config.urls``), but the admin's
+    (staff-only pages, no JSON)."""
+    from django.urls import URLPattern, URLResolver
+
+    for p in patterns:
+        route = prefix + str(p.pattern)
+        if isinstance(p, URLResolver):
+            if p.namespace != "admin":
+                yield from site_routes(p.url_patterns, route)
+        elif isinstance(p, URLPattern):
+            yield route, list(p.pattern.converters) if hasattr(p.pattern, "converters") else []
+
+
+def test_the_document_lists_every_route_that_answers_json(schema, client, seed_juan):
+    """/chars/說/ answers JSON (to ``Accept: application/json`` or ``?format=json``) and the
+    OpenAPI document did not list it: every route of the site, asked for JSON with the seed's
+    values, that answers JSON is one of the document's paths (but the document itself)."""
+    import re as regex
+
+    from django.urls import get_resolver
+
+    from reader.models import Edition
+
+    edition = Edition.objects.get().pk
+    answered = {}
+    for route, names in site_routes(get_resolver().url_patterns):
+        if route.startswith("^") or "(?P" in route:  # a pattern of its own (static files): no JSON
+            continue
+        parts = regex.findall(r"<(?:\w+:)?(\w+)>", route)
+        assert set(parts) <= set(SAMPLES), f"no sample value for {route}: add one to SAMPLES"
+        values = {**SAMPLES, "pk": str(edition if route.startswith("api/editions/") else seed_juan.work_id)}
+        url = "/" + regex.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], route)
+        response = client.get(url, HTTP_ACCEPT="application/json")
+        if "json" in response.get("Content-Type", "") and response.status_code != 404:  # under /api/ any 404 is JSON
+            answered["/" + regex.sub(r"<(?:\w+:)?(\w+)>", lambda m: "{" + {"pk": "id"}.get(m.group(1), m.group(1)) + "}",
+                                     route)] = url
+    answered.pop("/api/schema/")  # the document itself
+    assert "/chars/{char}/" in answered and "/corrections/annotations/{slug}.jsonld" in answered
+    assert len(answered) == 25, sorted(answered)
+    assert sorted(set(answered) - set(schema["paths"])) == []
+
+
+def test_a_character_answers_json_as_the_document_says(schema, client):
+    shape, _ = response_schema(schema, "/chars/{char}/")
+    body = client.get("/chars/說/", {"format": "json"}).json()
+    OAS30Validator(shape).validate(body)
+    assert sorted(shape["required"]) == sorted(body) == sorted(shape["properties"])
+    assert (body["char"], body["codepoint"], body["mandarin"], body["simplified"], body["url"]) == (
+        "說", "U+8AAA", ["shuō"], ["说"], "/chars/%E8%AA%AA/")
+    with_see = client.get("/chars/𤣥/", HTTP_ACCEPT="application/json")  # no reading of its own: its 正字's
+    OAS30Validator(shape).validate(with_see.json())
+    assert with_see.json()["see"]["char"] == "玄"
+    missing = client.get("/chars/\ue000/", HTTP_ACCEPT="application/json")  # a private-use character: not in the table
+    assert missing.status_code == 404 and missing.json()["found"] is False
+    OAS30Validator(resolved(schema["paths"]["/chars/{char}/"]["get"]["responses"]["404"]["content"]["application/json"]
+                            ["schema"], schema["components"]["schemas"])).validate(missing.json())
+
+
+def test_the_annotations_answer_as_the_document_says(schema, client, seed_juan):
+    from django.contrib.auth.models import Group, User
+
+    from corrections.workflow import accept, propose
+
+    def person(name, role):
+        user = User.objects.create_user(name, password="pw-12345-x")
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+        return user
+
+    p = propose(person("a", "contributor"), seed_juan, kind="annotation", section=1, piece=3, start=8, end=9,
+                replacement="天官之長也", reason="職官", tags=["office"], links=["cbdb:3767"])
+    accept(p, person("e", "editor"))
+    media = 'application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"'
+    shape, _ = response_schema(schema, "/corrections/annotations/{slug}.jsonld", media)
+    response = client.get("/corrections/annotations/禮書綱目.jsonld")
+    assert response["Content-Type"] == media + "; charset=utf-8"
+    body = response.json()
+    OAS30Validator(shape).validate(body)
+    assert (body["total"], body["first"]["items"][0]["target"]["selector"]["exact"]) == (1, "宰")
+    assert schema["paths"]["/corrections/annotations/{slug}.jsonld"]["get"]["parameters"][1]["schema"]["enum"] == [
+        "person", "place", "date", "office", "term"]
