@@ -27,6 +27,15 @@ os.environ["HEAVY_SLOTS_DIR"] = str(Path(_TEST_DIR) / "heavy")
 
 from .settings import *  # noqa: E402,F401,F403
 
+# The site's own SQLite file is not the suite's either: a test's database is pytest-django's (in
+# memory), and the default's file, which anything reaching the database outside a database test
+# would open (pytest-django sets up no test database in a run none of whose tests asks for one, and
+# the session's seed was then imported into var/db.sqlite3), is one in the run's folder, shared
+# with the processes a test starts with these settings. tests/conftest.py fails a test that
+# changes the real file all the same.
+if "DATABASE_URL" not in os.environ and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["NAME"] = str(Path(_TEST_DIR) / "db.sqlite3")  # noqa: F405
+
 # Static files come from the finders in tests (no collectstatic run).
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True

@@ -28,6 +28,36 @@ def parse_written_back(path: Path, name: str | None = None):
     return doc
 
 
+#: The site's own SQLite file (``config/settings.py``: ``var/db.sqlite3`` when ``DATABASE_URL`` names
+#: none), with its journal files. The suite's database is pytest-django's; a process a test starts
+#: with the real settings and no ``DATABASE_URL`` would open this file.
+REAL_DATABASE = [BASE_DIR / "var" / f"db.sqlite3{end}" for end in ("", "-wal", "-journal")]
+
+
+def _file_states(paths) -> list:
+    return [(p.stat().st_mtime_ns, p.stat().st_size) if p.exists() else None for p in paths]
+
+
+@pytest.fixture(scope="session")
+def _real_database_state() -> dict:
+    """The real database file's state as the run found it (before any other fixture of the session)."""
+    return {"state": _file_states(REAL_DATABASE)}
+
+
+@pytest.fixture(autouse=True)
+def _the_real_database_is_not_touched(request, _real_database_state):
+    """Fails the test after (or in the set-up of) which the site's own database file
+    (``REAL_DATABASE``) was made, written or removed: the suite must leave a reader's library
+    alone (the session's seed, used by a run with no database test, was imported into it)."""
+    yield
+    now = _file_states(REAL_DATABASE)
+    if now != _real_database_state["state"]:
+        _real_database_state["state"] = now  # the next test is not blamed for it
+        pytest.fail(f"{request.node.nodeid} changed the site's own database {REAL_DATABASE[0]} "
+                    "(use the test database: a django_db mark, or DATABASE_URL for a process it starts)",
+                    pytrace=False)
+
+
 @pytest.fixture
 def seed_text() -> str:
     return SEED.read_text(encoding="utf-8")
@@ -43,9 +73,16 @@ def index_all(backend):
 
 @pytest.fixture(scope="session")
 def _seeded(django_db_setup, django_db_blocker):
+    """The seed, imported once into the session's test database; a failure when there is none."""
+    from django.db import connection
+
     from reader.importers.loader import import_file
     from search.backends import get_search_backend
 
+    name = connection.settings_dict["NAME"]
+    if not (connection.creation.is_in_memory_db(name) if connection.vendor == "sqlite" else name.startswith("test_")):
+        pytest.fail("the session's seed is stored in the test database, which pytest-django sets up only for a run "
+                    "with a database test: mark the test django_db, or give it the db fixture", pytrace=False)
     with django_db_blocker.unblock():
         import_file(SEED)  # commits, and indexes on commit into the default index
         assert get_search_backend().document_count() > 0

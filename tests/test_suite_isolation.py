@@ -37,3 +37,24 @@ def test_a_shell_exporting_the_real_sites_settings_does_not_redirect_the_suite(t
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert "1 passed" in run.stdout
     assert not real.exists()
+
+
+def test_the_sessions_seed_outside_a_database_test_is_refused_and_the_real_database_left_alone(tmp_path):
+    """A run none of whose tests asked for the database (pytest-django then sets up no test
+    database) imported the session's seed into the site's own var/db.sqlite3. Now the seed
+    says what to do instead, and neither the real file nor its journal changes
+    (``tests.conftest.REAL_DATABASE``; the default database of the test settings is a file in the
+    run's folder, ``config/test_settings.py``)."""
+    from tests.conftest import REAL_DATABASE, _file_states
+
+    probe = tmp_path / "test_probe.py"
+    probe.write_text("def test_the_seed_without_a_database(_seeded):\n    pass\n", encoding="utf-8")
+    before = _file_states(REAL_DATABASE)
+    env = {k: v for k, v in os.environ.items() if k not in ("CLASSICS_TEST_DIR", "DATABASE_URL", "PYTEST_XDIST_WORKER")}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest",
+                          "--rootdir", str(BASE_DIR), "-c", str(BASE_DIR / "pytest.ini"), str(probe)],
+                         cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=300)
+    assert "1 error" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
+    assert ("the session's seed is stored in the test database, which pytest-django sets up only for a run with a "
+            "database test: mark the test django_db, or give it the db fixture") in run.stdout
+    assert _file_states(REAL_DATABASE) == before
