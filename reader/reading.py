@@ -224,6 +224,8 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
             params = {**keep, **explicit, key: value}
             if key == "layers" and display.notes == "hidden":
                 params["notes"] = "inline"  # 白文 shows no layer: choosing one shows it
+            if key == "notes" and value == "hidden" and display.layers != "all":
+                params["layers"] = "all"  # 白文 is the classic alone, also from 疏附經 (which lists notes)
             current = getattr(display, key) == value
             if key == "notes" and display.layers == "classic":  # ?layers=classic, as linked before: 白文
                 current = value == "hidden"

@@ -272,7 +272,7 @@ def test_a_reading_page_keeps_the_parameters_it_reads_and_drops_those_other_view
     value the page drops (``?size=x1``)."""
     page = client.get(JUAN + "?layers=classic")
     assert page.status_code == 200
-    assert f'<a href="{iri_to_uri(JUAN)}?layers=classic&amp;notes=hidden" rel="nofollow" title="隱去注文，經文連讀" ' \
+    assert f'<a href="{iri_to_uri(JUAN)}?layers=all&amp;notes=hidden" rel="nofollow" title="隱去注文，經文連讀" ' \
            f'data-setting="notes" data-value="hidden" class="current" aria-current="true">白文</a>' in page.content.decode()
     for query in ("title=1", "shu=2", "with=3&hl=%E5%B0%84", "q=%E5%B0%84&page=1", "page=x1&page=1",
                   "hl=a&exact=on&hl=%E5%B0%84", "size=x1", "size=l&layout=x2", "size=x3&size=l"):

@@ -126,8 +126,10 @@
     if (!navigator.cookieEnabled) return url.href;
     var setting = a.getAttribute("data-setting"), params = new URLSearchParams();
     url.searchParams.forEach(function (value, key) {
-      // choosing a layer in 白文 also sets notes=inline (the server's link says so): kept
-      if (KEEP[key] || key === setting || (setting === "layers" && key === "notes")) params.append(key, value);
+      // choosing a layer in 白文 also sets notes=inline, and 白文 (or a note mode from it) chosen
+      // in a layer choice layers=all (the server's link says so): kept
+      if (KEEP[key] || key === setting || (setting === "layers" && key === "notes") ||
+          (setting === "notes" && key === "layers" && value === "all")) params.append(key, value);
     });
     url.search = params.toString() ? "?" + params.toString() : "";
     return url.href;

@@ -70,8 +70,9 @@ def test_each_layer_choice_in_both_layouts(zhushu_site, tabs, layout):
     assert controls.get_by_role("link", name="經", exact=True).count() == 0
     controls.get_by_role("link", name="白文", exact=True).click()
     page.wait_for_url(re.compile(r"notes=hidden"))
+    assert "layers=all" in page.url  # from 疏附經, which lists notes: the classic alone
     assert shown(page) == "惟王建國辨方正位"
-    assert controls.locator("a.current").all_inner_texts() == ["校正本", "白文", "疏附經", {"horizontal": "橫排", "vertical": "直排"}[layout],
+    assert controls.locator("a.current").all_inner_texts() == ["校正本", "白文", "全", {"horizontal": "橫排", "vertical": "直排"}[layout],
                                                               "原字", "中"]
     tab.shot(f"baiwen-{layout}")
     assert tab.axe() == []
