@@ -90,7 +90,7 @@ def test_a_contributor_proposes_an_editor_accepts_and_readers_and_search_see_it(
     assert tab.axe() == []
     page.goto(site + f"/corrections/propose/{WORK}/10/?section=1")  # without JavaScript: the numbered passages
     assert page.locator(".section-pieces li").count() == 10 and tab.axe() == []
-    assert page.locator(".section-pieces li[value=\"3\"]").inner_text() == NOTE
+    assert page.locator(".section-pieces li").nth(3).inner_text() == "第 53–78 字 " + NOTE  # counted from 1 in the section
     tab.shot("correction-proposed")
 
     editor = tabs()
