@@ -292,7 +292,7 @@ def test_an_accepted_correction_is_read_searched_and_exported_and_the_source_is_
     # the place is the section's position, not a 「第 N 節」 the book does not have
     # the juan as the book and the reading page name it (卷十), not its number in the URL (卷10)
     # the piece counted from 1 (its fourth piece, position 3, said 第3段) and the edition by its title
-    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第4段，字 0–6</dd>", page)
+    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第4段第 1–6 字</dd>", page)
     assert e.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "宋本是"}).status_code == 302
     # the log names each action in Chinese first, as the interface's other messages (the stored word after it)
     log = re.findall(r"<li>\d{4}-\d\d-\d\d \d\d:\d\d ([^<]*)", e.get(f"/corrections/{p.pk}/").content.decode())
@@ -897,7 +897,7 @@ def test_lists_name_an_edition_as_its_breadcrumbs_do(tmp_path, client, people):
     mine = client.get("/corrections/mine/").content.decode()
     assert f'<a href="/corrections/{p.pk}/">#{p.pk} 文字校正 (text correction)</a> 楚辭補注（四庫全書・文淵閣本） 卷一 §1：待審 (pending)' in mine
     page = client.get(f"/corrections/{p.pk}/").content.decode()
-    assert re.search(rf"<dt>位置</dt><dd><a [^>]+>楚辭補注（四庫全書・文淵閣本） 卷一 §1</a>，第{note.position + 1}段，字 0–2</dd>", page)
+    assert re.search(rf"<dt>位置</dt><dd><a [^>]+>楚辭補注（四庫全書・文淵閣本） 卷一 §1</a>，第{note.position + 1}段第 1–2 字</dd>", page)
     client.force_login(people["editor"])
     assert f"#{p.pk} 文字校正 (text correction)</a>：楚辭補注（四庫全書・文淵閣本） 卷一 §1</h2>" in client.get("/corrections/").content.decode()
 
