@@ -9,12 +9,13 @@ from pathlib import Path
 from reader.importers.document import CLASSIC, COMMENTARY, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.boundaries import align, is_text, match_form
-from reader.importers.mandoku.undecided import MASK, classic_flags, mask_quotations, reference_text, window
+from reader.importers.mandoku.undecided import CHAPTER_TITLE, MASK, classic_flags, mask_quotations, reference_text, window
 
 from .conftest import SHARED
 
 WANG_BI = SHARED / "corpus" / "kanripo-commentary" / "KR5c0073" / "KR5c0073_002.txt"
 HESHANG = SHARED / "corpus" / "kanripo-commentary" / "KR5c0065" / "KR5c0065_002.txt"
+HESHANG_2 = SHARED / "corpus" / "kanripo-commentary" / "KR5c0065" / "KR5c0065_003.txt"
 BY_HAND = Path(__file__).resolve().parent / "data" / "laozi_wang_bi_21_22.txt"
 HESHANG_SBCK = Path(__file__).resolve().parent / "data" / "laozi_heshang_1_9.txt"
 
@@ -135,3 +136,47 @@ def test_the_builder_reads_a_kanripo_file_of_the_classic(tmp_path):
     assert build.chapters(tmp_path) == ["道可道非常道名可名非常名無名天地之始有名萬物之母", "天下皆知美之爲美", "以道佐人主者"]
     lines = [x for x in (Path(build.OUT)).read_text(encoding="utf-8").splitlines() if not x.startswith("#")]
     assert (len(lines), lines[0][:6], lines[-1][-4:]) == (82, "道可道非常道", "爲而不爭")
+
+
+#: The 河上公章句's 81 chapter headings as the 道藏 transcription writes them (八 read as 人 in
+#: three numbers), 1–37 in 卷二's file, 38–81 in 卷三's.
+HESHANG_CHAPTERS = (
+    "體道第一 養身第二 安民第三 無源第四 虛用第五 成象第六 韜光第七 易性第八 運夷第九 能爲第十 無用第十一 "
+    "檢欲第十二 猒恥第十三 贊玄第十四 顯德第十五 歸根第十六 淳風第十七 俗薄第十八 還淳第十九 異俗第二十 "
+    "虛心第二十一 益謙第二十二 虛無第二十三 苦恩第二十四 象元第二十五 重德第二十六 巧用第二十七 反朴第二十八 "
+    "無爲第二十九 儉武第三十 偃武第三十一 聖德第三十二 辯德第三十三 任成第三十四 仁德第三十五 微明第三十六 "
+    "爲政第三十七",
+    "論德第三十八 法本第三十九 去用第四十 同異第四十一 道化第四十二 偏用第四十三 立戒第四十四 洪德第四十五 "
+    "儉欲第四十六 鑒遠第四十七 忘知第四十八 任德第四十九 貴生第五十 養德第五十一 歸元第五十二 益證第五十三 "
+    "修觀第五十四 玄符第五十五 玄德第五十六 淳風第五十七 順化第五十人 守道第五十九 居位第六十 謙德第六十一 "
+    "爲道第六十二 恩始第六十三 守微第六十四 淳德第六十五 後己第六十六 三寳第六十七 配天第六十八 玄用第六十九 "
+    "知雖第七十 知病第七十一 愛已第七十二 任爲第七十三 制惑第七十四 貪捐第七十五 戒彊第七十六 天道第七十七 "
+    "任信第七十人 任契第七十九 獨立第八十 顯質第人十一")
+
+
+def test_every_heading_of_the_heshang_gong_edition_is_a_chapter():
+    """Each chapter heading is printed three columns in on a printed line of its own, whatever
+    the source line holds around it (``undecided.promote_headings``): alone, after a full line
+    (能爲第十), after a ``¶`` in the middle of a source line (``…虚空也<md:…>¶　　　檢欲第十二¶``),
+    or before a page tag and the chapter's first words (``成象第六<md:…>¶谷神不死``)."""
+    docs = []
+    for path, expected in zip((HESHANG, HESHANG_2), HESHANG_CHAPTERS):
+        raw = path.read_text(encoding="utf-8")
+        doc = parse_mandoku(raw, str(path))
+        assert render_mandoku(doc) == raw
+        assert [c.title for c in doc.chapters if c.heading] == expected.split()
+        assert all(c.heading == c.title for c in doc.chapters if c.heading)
+        docs.append(doc)
+    first = {c.title: (c.sections[0].line, c.sections[0].pieces[0].text[:6]) for d in docs for c in d.chapters}
+    assert first["體道第一"] == (11, "道可道") and first["成象第六"] == (98, "谷神不死")
+    assert first["檢欲第十二"] == (196, "五色令人目盲") and first["配天第六十八"] == (585, "古之善")
+    assert first["顯質第人十一"] == (770, "信言不美")
+    # the text before a heading on its source line stays in the chapter before it
+    before = next(c for c in docs[0].chapters if c.title == "無用第十一")
+    assert before.sections[-1].pieces[-1].text.endswith("道者虚空也")
+    heading = next(c for c in docs[0].chapters if c.title == "檢欲第十二")
+    assert heading.heading_layout == [(0, "<md:KR5c0065_SBCK_001-6a>¶\u3000\u3000\u3000"), (5, "¶\n")]
+    # the byline line before the first heading stays the juan's first text
+    assert docs[0].chapters[0].heading is None and docs[0].sections[0].pieces[0].text.strip("\u3000") == "河上公章句"
+    assert not any("第" in p.text and CHAPTER_TITLE.fullmatch(p.text.strip("\u3000"))
+                   for d in docs for p in d.all_pieces())

@@ -17,8 +17,9 @@ characters is the classic, and so is a hole of up to ``HOLE`` characters between
 runs (a character the editions write differently); everything else is the commentary, of
 the commentator the juan names (``VOICES``). Each piece is cut where its layer changes
 (``layers.split_piece``: the file still writes back byte for byte) and records
-``layer_basis`` ``reference``. Headings (``體道第一``) and the byline line are left as they
-are. Pure: pieces changed in place.
+``layer_basis`` ``reference``. First, every chapter heading the parser left in the text
+(``體道第一``, printed three columns in on a line of its own: ``promote_headings``) is made a
+chapter; the byline line is left as it is. Pure: pieces and chapters changed in place.
 
 Measured (``tests/test_laozi.py``): 王弼 chapters 21–22 marked by hand, where the window and
 the quotation rule were made, 140 of 149 classic characters and all 282 of the commentary;
@@ -32,7 +33,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from ..document import CLASSIC, COMMENTARY, REFERENCE, TEXT, JuanDocument, PieceDoc
+from ..document import (CLASSIC, COMMENTARY, REFERENCE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
+                        interleave_layout)
 from .alignment import align
 from .boundaries import is_text, match_form, match_letters
 from .classics import CLASSICS_DIR
@@ -66,6 +68,146 @@ MASK = "\ue000"
 PROBE = 6
 #: A heading of the 河上公 edition's chapters (``體道第一``) or a byline line: left alone.
 HEADING = re.compile(r"^[\u3000]*(?:\S{1,6}第[一二三四五六七八九十百]+|\S{0,8}(?:章句|註|注))$")
+
+
+#: A chapter heading of the 道藏's 老子 editions (河上公章句: ``體道第一`` … ``顯質第八十一``): its
+#: title, printed three columns in at the head of a printed line of its own. What follows it on
+#: the source line (a page tag ``<md:…>``, the line's ``¶``, the chapter's first words after
+#: the ``¶``) is the chapter's. The 王弼 edition prints no chapter headings. The transcription
+#: reads 八 as 人 in three numbers of 河上公 (順化第五十人, 任信第七十人, 顯質第人十一): a number
+#: may hold it, never only it.
+CHAPTER_TITLE = re.compile(r"[^\s()<>¶\u3000/]{1,12}?第[一二三四五六七八九十百人]*[一二三四五六七八九十百][一二三四五六七八九十百人]*")
+#: The start of a printed line: the piece's start, or a line end (``¶``, a newline) in its layout.
+LINE_START = re.compile(r"(?:^|[¶\n])$")
+#: A heading's indentation: exactly three columns (in the layout at a line's start, in the text
+#: after a ``¶`` in the middle of a source line).
+INDENT = "\u3000" * 3
+
+
+def _heading_at(piece: PieceDoc, following: PieceDoc | None) -> tuple[int, int, int] | None:
+    """``(start, title start, end)`` in ``piece.text`` of the first chapter heading
+    (``CHAPTER_TITLE`` at a printed line's start, indented by ``INDENT``: in the layout, or in
+    the text from ``start``) that ends its printed line (a layout entry at its end, or at the
+    start of the ``following`` piece of its paragraph, holds ``¶`` or a line end, or the
+    heading ends the paragraph), else None."""
+    if piece.kind != TEXT:
+        return None
+    raws = dict(piece.layout)
+    for at, raw in piece.layout:
+        before = raw.rstrip("\u3000")
+        if len(raw) - len(before) == 3 and LINE_START.search(before):
+            title_at = at
+        elif LINE_START.search(raw) and piece.text.startswith(INDENT, at) and not piece.text.startswith(INDENT + "\u3000", at):
+            title_at = at + len(INDENT)
+        else:
+            continue
+        m = CHAPTER_TITLE.match(piece.text, title_at)
+        if not m:
+            continue
+        # the number ends where the printed line does (檢欲第十二¶ over 五色令人目盲)
+        for end in range(m.end(), piece.text.index("第", title_at) + 1, -1):
+            after = raws.get(end, "")
+            if end == len(piece.text):
+                after += "¶" if following is None else "".join(raw for at, raw in following.layout if at == 0)
+            if ("¶" in after or "\n" in after) and CHAPTER_TITLE.fullmatch(piece.text, title_at, end):
+                return at, title_at, end
+    return None
+
+
+def promote_headings(doc: JuanDocument) -> int:
+    """Make every chapter heading the parser left in the text (``_heading_at``: mid-line after
+    a ``¶``, followed by a page tag and text, after a full line) a chapter of its own, as the
+    parser makes the ones printed alone (``structure.LONE_NUMBERED_CHAPTER``): the text before
+    it stays where it was, the text after it (on its line, in its paragraph, the rest of its
+    section and chapter) opens the new chapter. Layout goes with the heading (its indentation
+    before it, its line end after it), so the juan still writes back byte for byte. Returns how
+    many headings were made; sets ``SectionDoc.line`` of the sections it opens."""
+    made = 0
+    opened: set[int] = set()
+    while True:
+        found = _first_heading(doc)
+        if found is None:
+            break
+        ci, si, pi, ki, (a, t, b) = found
+        chapter = doc.chapters[ci]
+        section = chapter.sections[si]
+        para = section.paragraphs[pi]
+        piece = para[ki]
+        cuts = [x for x in (a, b) if 0 < x < len(piece.text)]
+        parts = split_piece(piece, cuts) if cuts else [piece]
+        before = parts[0] if a > 0 else None
+        head = parts[1] if a > 0 else parts[0]
+        after = parts[-1] if b < len(piece.text) else None
+        if t > a:  # the indentation written as text after a ``¶`` mid-line is the heading's layout
+            indent = head.text[:t - a]
+            head.text = head.text[t - a:]
+            head.layout = [(0, "".join(raw for at, raw in head.layout if at == 0) + indent)] + [
+                (at - len(indent), raw) for at, raw in head.layout if at > 0]
+        if after is not None:  # the heading's line end (a page tag, ``¶``) is the heading's
+            lead = [x for x in after.layout if x[0] == 0]
+            after.layout = [x for x in after.layout if x[0] > 0]
+            head.layout += [(len(head.text), raw) for _, raw in lead]
+        for part in parts:
+            part.layer, part.layer_name, part.layer_basis, part.commentator = (
+                piece.layer, piece.layer_name, piece.layer_basis, piece.commentator)
+        new = ChapterDoc(title=head.text, heading=head.text, heading_layout=head.layout)
+        rest = ([after] if after else []) + para[ki + 1:]
+        first = SectionDoc(paragraphs=([rest] if rest else []) + section.paragraphs[pi + 1:],
+                           closer=section.closer, record_separator=section.record_separator,
+                           records=section.records, closer_layout=section.closer_layout,
+                           blank_lines_after=section.blank_lines_after)
+        kept = para[:ki] + ([before] if before else [])
+        section.paragraphs = section.paragraphs[:pi] + ([kept] if kept else [])
+        section.closer, section.record_separator, section.records = None, "", []
+        section.closer_layout, section.blank_lines_after = [], 0
+        new.sections = ([first] if first.paragraphs or first.closer is not None else []) + chapter.sections[si + 1:]
+        chapter.sections = chapter.sections[:si] + ([section] if section.paragraphs else [])
+        doc.chapters[ci + 1:ci + 1] = [new]
+        if not chapter.sections and chapter.heading is None:
+            del doc.chapters[ci]
+        opened.add(id(first))
+        made += 1
+    if opened:
+        _number_lines(doc, opened)
+    return made
+
+
+def _first_heading(doc: JuanDocument):
+    """``(chapter, section, paragraph, piece, (start, end))`` indices of the first heading
+    ``_heading_at`` finds, else None."""
+    for ci, chapter in enumerate(doc.chapters):
+        for si, section in enumerate(chapter.sections):
+            for pi, para in enumerate(section.paragraphs):
+                for ki, piece in enumerate(para):
+                    span = _heading_at(piece, para[ki + 1] if ki + 1 < len(para) else None)
+                    if span:
+                        return ci, si, pi, ki, span
+    return None
+
+
+def _number_lines(doc: JuanDocument, sections: set[int]) -> None:
+    """Set ``line`` (1-based, of its first text character in the file) of each section of
+    ``doc`` whose id is in ``sections``, counting the line ends written before it."""
+    lines = 1 + sum(1 for _ in doc.header_lines)
+    for chapter in doc.chapters:
+        if chapter.heading is not None:
+            lines += interleave_layout(chapter.heading, chapter.heading_layout).count("\n")
+        for section in chapter.sections:
+            pieces = section.pieces
+            if id(section) in sections and pieces:
+                first = pieces[0]
+                lead = "".join(raw for at, raw in first.layout if at == 0)
+                section.line = lines + lead.count("\n")
+            lines += sum(render_piece_lines(p) for p in pieces)
+            if section.closer is not None:
+                lines += interleave_layout(section.closer, section.closer_layout).count("\n")
+                lines += section.record_separator.count("\n")
+            lines += sum(render_piece_lines(p) for p in section.records)
+
+
+def render_piece_lines(piece: PieceDoc) -> int:
+    """How many line ends ``piece`` writes back with its layout."""
+    return interleave_layout(piece.text + piece.tag_separator + piece.source_tag, piece.layout).count("\n")
 
 
 def reference_text(name: str) -> str:
@@ -184,6 +326,7 @@ def decide_by_reference(doc: JuanDocument) -> int:
     name = reference_for(doc.work_title)
     if not name:
         return 0
+    promote_headings(doc)
     reference = reference_text(name)
     who, layer_name = _voice(doc)
     pieces = [p for p in doc.all_pieces() if p.kind == TEXT and not HEADING.match(p.text)]
