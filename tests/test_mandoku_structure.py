@@ -254,13 +254,16 @@ def test_each_juan_of_maoshi_zhushu_is_the_chapter_of_its_guo_or_shi():
     heading: 國風 on a line of its own over 周南 one column deeper (卷一 to 卷十五), 小雅 … 商頌 with the
     什 in small print (卷十六 to 卷三十). Each is the juan's chapter, titled as the reference 毛詩
     (KR1c0002) cuts its 詁訓傳 (周南關雎詁訓傳第一 … 那詁訓傳第三十); the first section holds the 序
-    of the first poem, untitled (卷一 was titled 周南, with 國風 and 周南 as its labels)."""
+    of the first poem, titled with the poem's name its count line gives (``counts``; 卷一 was titled
+    周南, with 國風 and 周南 as its labels)."""
     chapters = []
+    firsts = ("關雎 鵲巢 柏舟 柏舟 淇奥 黍離 緇衣 雞鳴 葛屨 蟋蟀 車鄰 宛丘 羔裘 蜉蝣 七月 鹿鳴 南有嘉魚 鴻鴈 節南山 谷風 甫田 "
+              "魚藻 文王 生民 蕩 清廟 臣工 閔予小子 駉 那").split()
     for number in range(1, 31):
         doc = parse(JINGBU / "KR1c0004" / f"KR1c0004_{number:03d}.txt")
         chapters.append((doc.chapters[0].category, doc.chapters[0].title))
         assert [c.title for c in doc.chapters[1:]] == [f"卷{doc.juan_label[1:]}考證"], number
-        assert doc.sections[0].title == "" and doc.sections[0].pieces[0].text.startswith("序"), number
+        assert doc.sections[0].title == firsts[number - 1] and doc.sections[0].pieces[0].text.startswith("序"), number
         assert not [p.text for p in doc.all_pieces() if p.kind == LABEL and p.text.rstrip("\u3000") in (
             doc.chapters[0].category, doc.chapters[0].title)], number
     assert chapters == [("國風", name) for name in "周南 召南 邶 鄘 衛 王 鄭 齊 魏 唐 秦 陳 檜 曹 豳".split()] + [
@@ -281,8 +284,9 @@ def test_a_division_over_its_pian_is_a_heading_only_as_the_book_prints_it():
     doc = parse_mandoku(head + "　國風¶\n　　周南¶\n　" + text.format("　"), "KR9z0002_001.txt")
     assert [(c.title, c.category, c.heading) for c in doc.chapters] == [("周南", "國風", "國風周南")]
     assert [(p.kind, p.text) for p in doc.all_pieces()] == [
-        (TEXT, "序關雎后妃之徳也風之始也所以風天下而正夫婦也故用之鄉人焉用之邦國焉"), (LABEL, "關雎五章章四句"),
+        (TEXT, "序關雎后妃之徳也風之始也所以風天下而正夫婦也故用之鄉人焉用之邦國焉"), (TEXT, "關雎五章章四句"),
         (TEXT, "周南之國十一篇三十六章百五十九句")]
+    assert [s.title for s in doc.sections] == ["關雎"]  # the count closes the poem and names it (``counts``)
     assert render_mandoku(doc) == head + "　國風¶\n　　周南¶\n　" + text.format("　")
     for body in ("　國風¶\n　　周南¶\n　　　" + text.format("　　　"), "　國風¶\n　周南¶\n　" + text.format("　"),
                  "　國風¶\n　　周南¶\n　" + text.format("　").replace("周南之國", "召南之國")):

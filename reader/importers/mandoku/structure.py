@@ -30,6 +30,7 @@ from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note
                           running_title, title_words, wrapped_title)
 from .piece_groups import carry_group_bylines, group_heads, group_people
 from .units import Unit  # noqa: F401  (its home was here: parser, tests)
+from .counts import POEM_LIMIT, poem_ends
 
 #: Size of a derived section, in characters of text and notes: sections without closers
 #: are cut at the next paragraph start after ``SOFT_LIMIT`` characters, and any section
@@ -191,6 +192,24 @@ def split_tags(doc: JuanDocument, path: str) -> None:
 
 
 
+def poem_titles(sections: list[SectionDoc], chunks: list[list[int]], run: list[Unit],
+                poems: dict[int, tuple[int, str]]) -> None:
+    """Title each section that holds a poem's count line (``counts.poem_ends``: ``{count: (last,
+    name)}``, ``chunks`` the units of ``run`` in each section) with the poem's name, and the
+    sections before it back to the previous poem's, cut from the poem for size, that have no
+    title of their own (a contents line, 毛詩注疏's ``小雅　(鹿鳴之什/)``, stays untitled)."""
+    done = 0
+    for c, chunk in enumerate(chunks):
+        names = [poems[k][1] for k in chunk if k in poems]
+        if not names:
+            continue
+        sections[c].title = names[0]
+        for s, part in zip(sections[done:c], chunks[done:c]):
+            if not s.title and not run[part[0]].entry:
+                s.title = names[0]
+        done = c + 1
+
+
 def extend_merging(pieces: list[PieceBuilder], more: list[PieceBuilder]) -> None:
     """Append ``more`` to ``pieces``, joining a text run that was cut at a line break
     (see ``UNIT_LIMIT``) back into one piece."""
@@ -223,6 +242,16 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     if not run and closer is None:
         return []
     heading_like = []
+    # a poem's count line closes its section (``counts``): no heading, and nothing inside the
+    # poem (up to ``POEM_LIMIT``) nor in what it prints after its count opens a section
+    poems = poem_ends(run)
+    poem_of: dict[int, int] = {}  # unit → its poem's count line
+    begin = 0
+    for count, (last, _) in poems.items():
+        inside = range(begin, last + 1) if sum(u.size() for u in run[begin:last + 1]) <= POEM_LIMIT else range(count, last + 1)
+        poem_of.update((k, count) for k in inside)
+        begin = last + 1
+    poem_starts = {last + 1 for last, _ in poems.values()}
     # a run that prints an author's line under a title as the title's own reading finds it (a
     # commentator named in the author's note, a title with its note): the book prints its pieces
     # with their authors, and an author's line is read from below too (``author_under_title``)
@@ -268,7 +297,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                 if not run[title_at].new_para:
                     opens.add(title_at)
         heading_like.append(
-            headings and k not in bylines and u.lines == 1 and u.pieces[0].kind == TEXT
+            headings and k not in bylines and k not in poems and u.lines == 1 and u.pieces[0].kind == TEXT
             and (bool(author) or k in members or (
                 (len(u.pieces) == 1 or noted_title(u, after, run[k - 1] if k else None,
                                                      bool(heading_like) and heading_like[-1],
@@ -291,7 +320,13 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     for k, u in enumerate(run):
         start = not chunks
         if not start:
-            if bool(u.entry) != bool(run[k - 1].entry):  # a contents list is a section of its own
+            if k in poem_starts or bool(u.entry) != bool(run[k - 1].entry):
+                start = True  # after a poem's count line and what goes with it; a contents list
+            elif k in poem_of:  # a heading or label inside a poem, not its size nor a line of its
+                # verse printed alone at the verse's height (欽定詩經傳說彙纂 ``顧予烝嘗湯孫之將``)
+                start = k < poem_of[k] and closer is None and (u.new_para or k in opens) \
+                    and ((u.label and not u.number) or (heading_like[k] and not only_headings and u.indent > 0))
+            elif bool(u.entry) != bool(run[k - 1].entry):  # a contents list is a section of its own
                 start = True
             elif size and size + u.size() > HARD_LIMIT:
                 start = True
@@ -355,6 +390,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             if first.entry == CONTENTS_TITLE:
                 section.title = section.paragraphs[0][0].text.split("\u3000", 1)[0]
         sections.append(section)
+    poem_titles(sections, chunks, run, poems)
     carry_group_bylines(sections, chunks, run, heading_like, members, group_people(run, members, bylines))
     if closer is not None:
         if not sections:
