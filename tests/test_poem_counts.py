@@ -104,3 +104,22 @@ def test_a_count_line_is_indented_alone_on_its_line():
     assert [p.text for p in sections[0].pieces] == ["甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳", "注", "午未", "兔罝三章章四句", "鄭云", "集説", "某氏曰…"]
     assert [p.text for p in sections[2].pieces] == ["午未申酉戌亥甲乙丙丁戊己庚辛", "注", "壬癸關雎五章章四句故言三章"]
     assert [p.text for p in sections[3].pieces][-1] == "午未"
+
+
+def test_the_citation_and_the_hits_name_the_poem(client, db):
+    """毛詩注疏 卷十 imported: each section's citation names the poem it holds (「從子于鵠」, of 揚之水,
+    was cited under 「山有樞三章章八句」), and a search hit in it carries that title."""
+    from reader.importers.loader import import_file
+    from reader.models import Section, Work
+    from search.signals import muted
+
+    with muted():
+        import_file(CORPUS / "kanripo-jingbu" / "KR1c0004" / "KR1c0004_010.txt")
+    work = Work.objects.get(kanripo_id="KR1c0004")
+    data = client.get(f"/api/works/{work.id}/juans/10/").json()
+    sections = [s for c in data["chapters"] for s in c["sections"]]
+    assert [s["citation"].split("〈唐〉")[1].split("」")[0] + "」" for s in sections[:3]] == ["「蟋蟀」", "「山有樞」", "「揚之水」"]
+    assert "《毛詩注疏》卷十〈唐〉「揚之水」" in sections[2]["citation"], sections[2]["citation"]
+    assert sections[2]["citation"].endswith("/works/KR1c0004/juan/10/3/")
+    held = Section.objects.filter(juan__edition__work=work, pieces__text__contains="從子于鵠").distinct()
+    assert [s.title for s in held] == ["揚之水"]
