@@ -58,6 +58,8 @@ ORIGINAL_TITLE = re.compile(r"^[^\s()<>/\u3000]{1,16}原目$")
 #: A 原目 entry that prints its heading's note at full size: the old edition's numbered title, then
 #: the marker of the note (注 註 傳 箋) and its words (周禮注疏 ``天官冢宰第一注象天所立之官冢大也…``).
 FULL_NOTED = re.compile(r"^(?P<title>[^\s()<>/\u3000]{1,14}?第[一二三四五六七八九十百]+[上中下]?)(?=[注註傳𫝊箋][^\s()<>/\u3000])")
+#: A title alone on its line, of ``ORIGINAL_TITLE``'s length at most.
+BARE_TITLE = re.compile(r"^[^\s()<>/\u3000]{3,18}$")
 #: At most this many characters of an entry outside its note.
 ENTRY_MAX = 24
 #: A line this wide or wider (and as wide as a full line of the file), or a title of this many
@@ -152,6 +154,27 @@ def _original_entry(line: str, full: int, width: Callable[[str], int]) -> str:
         return _entry(line, full, width)
     title = bare.split("(", 1)[0]
     return title if title and len(title) < PROSE_MIN and not re.search(r"[\s<>/]", title) else ""
+
+
+def _original_title(lines: list[str], k: int, end: int) -> bool:
+    """Whether ``lines[k]``, at the head of a 原目 part, is the list's title: ``ORIGINAL_TITLE``, or
+    a title alone on its line (``BARE_TITLE``) that the part prints again as its end title (its
+    last ``ORIGINAL_TITLE`` line before the next part or ``end``) but for one character: the book
+    opens and closes the list with its title, and a misprint in one of the two prints does not
+    make it an entry (穀梁注疏 opens its 原目 with ``春秋榖梁傳原月`` and ends it with
+    ``春秋榖梁傳原目``)."""
+    head = _bare(lines[k])
+    if ORIGINAL_TITLE.match(head):
+        return True
+    if lines[k].startswith("#") or not BARE_TITLE.match(head):
+        return False
+    tail = ""
+    for line in lines[k + 1:end]:
+        if line.startswith("#+PROPERTY: JUAN"):
+            break
+        if ORIGINAL_TITLE.match(_bare(line)):
+            tail = _bare(line)
+    return len(tail) == len(head) and sum(a != b for a, b in zip(head, tail)) == 1
 
 
 def _run(lines: list[str], i: int, end: int, full: int, width,
@@ -255,7 +278,7 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
             # the list's title line (毛詩注疏原目), its first line or its second under the edition's
             # name (``欽定四庫全書``, 春秋公羊傳 and 周禮注疏's 原目)
             content = [k for k in range(first, end) if not (PB_ONLY.match(lines[k]) or BLANK.match(lines[k]))][:2]
-            k = next((k for k in content if ORIGINAL_TITLE.match(_bare(lines[k]))), -1)
+            k = next((k for k in content if _original_title(lines, k, end)), -1)
             if k >= 0 and not lines[k].startswith("#"):
                 first, title = k + 1, k
                 # the byline under it, indented two or more (周禮注疏 ``　　漢鄭氏目録　　　　　唐賈公彥疏``:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from .header import COLLECTION
 from .lines import BLANK, PB_ONLY
 
 #: The title of a part of editors' collation notes, after the work's title on a closing line
@@ -41,3 +42,67 @@ def spaced_entries(lines: list[str], start: int, end: int) -> bool:
     several = [b for b in blocks if len(b) > 1]
     hanging = [b for b in several if b[0] > max(b[1:])]
     return bool(several) and 2 * len(hanging) > len(several)
+
+
+#: A title alone on its line (no note, no space inside): a piece's end title, or its 考證's title.
+TITLE_ALONE = re.compile(r"^[^\s()<>/\u3000]{2,16}$")
+
+
+def _bare(line: str) -> str:
+    return line.strip("\u3000¶")
+
+
+def unmarked_parts(lines: list[str], i: int, end: int) -> dict[int, tuple[str, bool, bool]]:
+    """The parts that start after ``lines[i]`` when it closes a piece of a juan printed without
+    parts (孟子注疏 卷首: 孟子音義序, 孟子題辭解): the piece's end title over its 考證's title, the
+    title and 考證 (``　　孟子音義序`` then ``　　孟子音義序考證``, page breaks and blank lines between),
+    each alone on its line (``TITLE_ALONE``). The 考證 is a part of collation notes from its title
+    line to its own end title, and the title printed after that (``孟子題辭解``,
+    ``following_title``) opens a part again (``卷二十九`` where it is a next juan's title, as
+    ``JUAN_IN_TITLE`` names one). ``{line: (title, 考證, spaced)}`` (0-based; the
+    part's title ``卷一考證`` where the 考證's title ends in a 卷 label, 三國志 ``魏志卷一考證``, as a
+    juan's 考證 part is titled; ``spaced`` as ``spaced_entries``), {} when ``lines[i]`` is none.
+    The caller leaves out a juan's own end title (``header.closing_line``): that 考證 is read
+    where the juan's end title is."""
+    bare = _bare(lines[i])
+    if not TITLE_ALONE.match(bare):
+        return {}
+    j = i + 1
+    while j < end and not lines[j].startswith("#") and (PB_ONLY.match(lines[j]) or BLANK.match(lines[j])):
+        j += 1
+    title = _bare(lines[j]) if j < end and not lines[j].startswith("#") else ""
+    if title not in (bare + "考證", bare + "考証"):
+        return {}
+    closed = kaozheng_end(lines, j + 1, end, title)
+    label = KAOZHENG_TITLE.search(title)
+    parts = {j: (label.group(0) if label else title, True, spaced_entries(lines, j + 1, closed))}
+    after = following_title(lines, closed + 1, end) if closed < end and _bare(lines[closed]) == title else -1
+    if after >= 0:
+        juan = JUAN_IN_TITLE.search(_bare(lines[after]))  # a next juan's title (魏志卷二十九): the part 卷二十九
+        parts[after] = (juan.group(0) if juan else _bare(lines[after]), False, False)
+    return parts
+
+
+def kaozheng_end(lines: list[str], start: int, end: int, title: str) -> int:
+    """The index of the end title of a 考證 opened by ``title`` (``unmarked_parts``): the first
+    line of ``lines[start:end]`` that prints ``title`` again alone, or the next
+    ``#+PROPERTY: JUAN``; ``end`` when there is neither."""
+    for k in range(start, end):
+        if lines[k].startswith("#+PROPERTY: JUAN") or _bare(lines[k]) == title:
+            return k
+    return end
+
+
+def following_title(lines: list[str], start: int, end: int) -> int:
+    """The index of the title of what a juan prints after a 考證's end title (``kaozheng_end``):
+    its next content line when that is a title alone (``TITLE_ALONE``: 孟子注疏 卷首 ``孟子題辭解``,
+    ``孟子注疏原目``), the edition's name over it (``欽定四庫全書``), page breaks and blank lines
+    passed over; else -1."""
+    for k in range(start, end):
+        line = lines[k]
+        if line.startswith("#"):
+            return -1
+        if PB_ONLY.match(line) or BLANK.match(line) or COLLECTION.match(line):
+            continue
+        return k if TITLE_ALONE.match(_bare(line)) else -1
+    return -1

@@ -222,7 +222,8 @@ def _join_humble(paragraph: list[PieceDoc]) -> list[PieceDoc]:
 def detect_form(doc: JuanDocument, byline: str = "") -> str:
     """``"zhushu"`` (注疏 form), ``"danshu"`` (單疏本) or ``""`` (see the module docstring).
 
-    注疏: small print led by 音義 or 疏 at least ``ZHUSHU_MIN`` times, or at least once in a
+    注疏: small print led by 音義 or 疏 (in the text, or at the end of a title: a contents
+    entry that prints its heading's note) at least ``ZHUSHU_MIN`` times, or at least once in a
     juan whose byline names 音義 or 疏 or whose work title ends in 注疏/註疏 (books that
     quote a 疏 now and then, as 讀禮通考 or 十三經注疏正字, stay as they are). 單疏本:
     none of that, a work titled as a 疏 is (``DANSHU_TITLE``), and 正義曰/釋曰/解云 in
@@ -234,9 +235,10 @@ def detect_form(doc: JuanDocument, byline: str = "") -> str:
     for section in doc.sections:
         for para in section.paragraphs:
             for k, p in enumerate(para):
+                if p.kind in (TEXT, LABEL) and k + 1 < len(para) and para[k + 1].kind == NOTE \
+                        and p.text.endswith(("音義", "疏", "䟽")):
+                    labelled += 1  # a contents entry's too (原目 ``王弼注音義(…)``): the heading's note
                 if p.kind == TEXT:
-                    if k + 1 < len(para) and para[k + 1].kind == NOTE and p.text.endswith(("音義", "疏", "䟽")):
-                        labelled += 1
                     sub_words += len(SUB_WORDS.findall(p.text))
     named = any(role in ("音義", "音義幷疏", "音義并疏", "疏", "䟽", "義疏") for _, role in byline_entries(byline) or [])
     titled = ZHUSHU_TITLE.search(doc.work_title or "") is not None
@@ -562,7 +564,13 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
             if p.kind == LABEL and p.text in ("經", "傳", "𫝊"):
                 _set(p, CLASSIC, "經" if p.text == "經" else "傳")
             label = next(((w, layer, n) for w, layer, n in SMALL_LABELS if p.kind == LABEL and nxt is not None
-                          and nxt.kind == NOTE and len(p.text) > len(w) and p.text.endswith(w)), None)
+                          and nxt.kind == NOTE and p.text.endswith(w)), None)
+            if label and p.text == label[0]:
+                # the label word alone after a contents entry's note (尚書注疏 原目 ``孔氏傳(…)疏(…)``)
+                _set(p, label[1], label[2])
+                out.append(p)
+                small_layer = label[1]
+                continue
             if label:
                 # a contents entry that prints its heading's note (毛詩注疏 原目
                 # ``周南闗雎詁訓傳第一音義(…)``): its label word leads the note, as in the text

@@ -149,3 +149,14 @@ class FixedBuilder:
     def lay(self, raw: str) -> None:
         """Append layout after the content."""
         add_layout(self.layout, len(self.content), raw)
+
+
+def flush_after(lines: list[str], i: int, end: int) -> bool:
+    """Whether the first line holding text at or after ``lines[i]`` (page breaks and blank
+    lines skipped, before ``end``) starts at the top of the column (no U+3000 indent)."""
+    while i < end:
+        line = lines[i]
+        if not (PB_ONLY.match(line) or BLANK.match(line)):
+            return not line.startswith("\u3000")
+        i += 1
+    return False

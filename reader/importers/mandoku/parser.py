@@ -34,8 +34,8 @@ from .commentators import assign_commentators, column_evidence, layout_decided, 
 from .layers import assign_layers, join_title_note, title_note
 from .named_layers import label_named_layer
 from .lines import (  # noqa: F401  (print_width and full_width were defined here: scripts, tests)
-    BLANK, IDEO_SPACE, MD, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, full_width, layout_only,
-    print_width, split_indent,
+    BLANK, IDEO_SPACE, MD, PB, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
+    layout_only, print_width, split_indent,
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .entries import keep_entries_whole
@@ -44,9 +44,9 @@ from .signed_parts import signed_parts
 from .volume_labels import label_volume
 from .indented import indented_commentary
 from .said_blocks import said_layers, said_marker, said_units
-from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries
+from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
 from .structure import (
-    INDENTED_HEADING, LONE_NUMBERED_CHAPTER, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group,
+    GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group,
     split_tags, HEADING_MAX,
 )
 
@@ -60,17 +60,6 @@ KAOZHENG_SLACK = 2
 HISTORY_PIAN = re.compile(r"^(?:帝紀|本紀|紀|列傳|傳|志|表|世家|載記)第[一二三四五六七八九十百]+[上中下]?$")
 #: Page breaks at the start of a line's content.
 PB_LEAD = re.compile(r"^(?:<pb:[^<>()¶\s]*>)+")
-
-
-def _flush_after(lines: list[str], i: int, end: int) -> bool:
-    """Whether the first line holding text at or after ``lines[i]`` (page breaks and blank
-    lines skipped, before ``end``) starts at the top of the column (no U+3000 indent)."""
-    while i < end:
-        line = lines[i]
-        if not (PB_ONLY.match(line) or BLANK.match(line)):
-            return not line.startswith("\u3000")
-        i += 1
-    return False
 
 
 def _cont(c, indent: int, mode: str):
@@ -265,6 +254,7 @@ class _Parser:
         # in a part of editors' collation notes (卷一考證): entries with a hanging indent
         kaozheng = self.header.prop("JUAN").strip().endswith(KAOZHENG)
         spaced = kaozheng and spaced_entries(lines, start, end)  # its entries set apart by blank lines
+        parts_at: dict[int, tuple[str, bool, bool]] = {}  # parts printed without a #+PROPERTY (unmarked_parts)
         # the lines of a contents list (目錄): each an entry of its own, never a heading
         entries = contents_lines(lines, start, end, self.doc.juan_label, full, print_width)
         after_entry = False              # the previous content line was an entry of a contents list
@@ -337,6 +327,14 @@ class _Parser:
                 cont, mode, line_indent, prev_width = None, "main", None, 0
                 i += 1
                 continue
+            if i in parts_at:  # a part the juan prints without a #+PROPERTY (``kaozheng.unmarked_parts``)
+                title, kaozheng, spaced = parts_at.pop(i)
+                units.append(Unit("part", lineno, chapter=ChapterDoc(title=title, heading=None)))
+                cont, unit, mode, closer_unit, line_indent, prev_width = None, None, "main", None, None, 0
+                para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+            elif not (self.header.tls or kaozheng or (cont is not None and cont[0] == "open")):
+                found = unmarked_parts(lines, i, end)  # 孟子注疏 卷首: 孟子音義序 over 孟子音義序考證
+                parts_at.update(found if found and not self.header.closing_line(line) else {})
             if BLANK.match(line) or (not self.header.tls and "(" not in line and self.header.closing_line(line)) or (
                     kaozheng and COLLECTION.match(line)):  # the next juan's head after a 考證 (孟子注疏 卷一下)
                 pending.append(raw)
@@ -412,19 +410,20 @@ class _Parser:
                                                      heading=line[:-1]))
             col_shift = 0
             # a 篇 heading alone on its line mid-juan, after a line that ended its paragraph
-            lone = (not heading and not entry and not at_start and not self.header.tls and indent <= 4
-                    and (para_break or prev_width < full - KAOZHENG_SLACK) and not (cont and cont[0] == "open")
-                    and bool(LONE_NUMBERED_CHAPTER.match(stripped)))
+            lone_m = LONE_NUMBERED_CHAPTER.match(stripped) if (not heading and not entry and not at_start and indent <= 4 and not
+                self.header.tls and not (cont and cont[0] == "open")) else None
+            lone = bool(lone_m) and grouped_heading(stripped[len(lone_m["title"]):], units,
+                                                    para_break or prev_width < full - KAOZHENG_SLACK)
             # a 篇 that the juan's own contents list names (人物志 ``體别第二(…)`` after its list's 體别二)
             lone = lone or (not heading and not entry and bool(listed) and not self.header.tls and indent <= 4
                             and listed_heading(stripped, listed))
             if not heading and not entry and (at_start or lone) and not self.header.tls and indent <= 4:
-                m = NUMBERED_CHAPTER.match(stripped)
+                m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None)
                 # an unnumbered 篇 title only at the juan's start: under a numbered one
                 # (隗囂公孫述列傳第三) an indented 隗囂傳(…) is a section's title, and after the
                 # juan's first pieces (六臣註文選 卷三十三 ``　　　九章(…`` after 九歌's 右山鬼) a
                 # piece's title
-                if (not m and at_start and indent >= 2 and _flush_after(lines, i + 1, end)
+                if (not m and at_start and indent >= 2 and flush_after(lines, i + 1, end)
                         and not any(u.kind in ("heading", "part", "para", "closer") for u in units)):
                     m = INDENTED_HEADING.match(stripped)
                 if m:

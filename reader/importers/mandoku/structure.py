@@ -72,15 +72,39 @@ NUMBERED_CHAPTER = re.compile(
 INDENTED_HEADING = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,7}[^\s()<>¶\u3000/疏䟽注註箋])(?=\([^()]*\)¶?$)")
 #: A 篇 heading alone on its line in the middle of a juan (禮記集說 ``射義第四十六¶`` after the
 #: end of 鄉飲酒義): a chapter too, when the line before it ended its paragraph; a 卷 label
-#: (卷第二, the entries of a 目録) is none.
+#: (卷第二, the entries of a 目録) is none. After it, its group (``射義第四十六　禮記``), or its group
+#: and the commentator as the book prints them in every 篇 heading (尚書 四部叢刊
+#: ``舜典第二　虞書　孔氏傳``): two words only where one of them is in an earlier heading's category
+#: in the juan (``grouped_heading``), so that a line of a 篇 list (管子 ``㓜官第八　㓜官圖第九　五輔第十``) or an
+#: old edition's heading quoted in a collation (七經孟子考文補遺) is no heading.
 LONE_NUMBERED_CHAPTER = re.compile(
-    r"^(?P<title>(?![卷巻])[^\s()<>¶\u3000/]{2,12}第[一二三四五六七八九十百]+[上中下]?)(?:\u3000+[^\s()<>¶\u3000/]{1,6})?¶?$")
+    r"^(?P<title>(?![卷巻])[^\s()<>¶\u3000/]{2,12}第[一二三四五六七八九十百]+[上中下]?)(?:\u3000+[^\s()<>¶\u3000/]{1,6}){0,2}¶?$")
+#: A numbered 篇 heading then two words (``LONE_NUMBERED_CHAPTER``): its group and commentator.
+GROUPED_CHAPTER = re.compile(
+    r"^(?![^\s()<>¶\u3000/]+[卷巻]第)(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+[上中下]?)"
+    r"(?=(?:\u3000+[^\s()<>¶\u3000/]{1,6}){2}¶?$)")
 #: A 篇 heading with the group it belongs to after U+3000 (楚辭 ``離騷經章句第一　離騷``,
-#: ``九歌章句第二　離騷``: every piece of 楚辭 is of the 離騷 group), the category of the chapter.
-NUMBERED_CATEGORY = re.compile(r"^(?P<sep>\u3000+)(?P<category>[^\s()<>¶\u3000/]{1,6})¶?$")
+#: ``九歌章句第二　離騷``: every piece of 楚辭 is of the 離騷 group), the category of the chapter; or
+#: its group and commentator (``GROUPED_CHAPTER``: ``虞書　孔氏傳``).
+NUMBERED_CATEGORY = re.compile(r"^(?P<sep>\u3000+)(?P<category>[^\s()<>¶\u3000/]{1,6}(?:\u3000+[^\s()<>¶\u3000/]{1,6})?)¶?$")
 CLOSER = re.compile(r"^(?P<closer>[右記](?P<title>[^\u3000 ()<¶]+))")
 JI_CLOSER = re.compile(r"記[^\u3000 ()<¶]{1,20}¶?")
 TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000]+)(?P<tag>[^ \u3000()]{1,12})$", re.S)
+
+
+def grouped_heading(rest: str, units: list[Unit], ended: bool) -> bool:
+    """Whether a line of a lone 篇 heading's title (``LONE_NUMBERED_CHAPTER``) and the words ``rest``
+    after it is a heading, ``units`` the juan's so far and ``ended`` whether the line before it
+    ended its paragraph (short, or a blank line between). The title alone or with its group: when
+    ``ended``. With two words, its group and commentator as the book prints them in every 篇
+    heading (尚書 四部叢刊 ``舜典第二　虞書　孔氏傳`` after ``堯典第一　虞書　孔氏傳``): when one of them is
+    in an earlier heading's category, after a full line too (the book starts its heading on a
+    line of its own, and the words say it is one)."""
+    words = [w for w in rest.strip("\u3000¶").split("\u3000") if w]
+    if len(words) < 2:
+        return ended
+    seen = {w for u in units if u.kind == "heading" for w in u.chapter.category.split("\u3000") if w}
+    return any(w in seen for w in words)
 
 
 def _sentence(piece: PieceBuilder) -> bool:
@@ -387,6 +411,12 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             for para in section.paragraphs:
                 if para and para[0].kind == TEXT:
                     para[0].kind = LABEL
+                for before, piece in zip(para, para[1:]):
+                    # words at full size after an entry's note are the next heading the list
+                    # copies, printed on where the note ends (尚書注疏 原目 ``(…孔/義是也)虞書疏(…``,
+                    # 毛詩注疏 ``(為無/算也)鄭氏箋音義(…``): a contents list has no text but titles
+                    if before.kind == NOTE and piece.kind == TEXT and piece.text.strip("\u3000"):
+                        piece.kind = LABEL
             if first.entry == CONTENTS_TITLE:
                 section.title = section.paragraphs[0][0].text.split("\u3000", 1)[0]
         sections.append(section)
