@@ -66,9 +66,10 @@ def right_shares(juan: Path, truth: list[tuple[str, bool]]) -> tuple[int, int, i
 def test_the_share_right_on_chapters_held_back():
     """河上公章句 chapters 1–9 (道藏, KR5c0065_002) against the 四部叢刊 print of the same book,
     which sets the 章句 in small print: chapters no rule was made on."""
-    # 393 of 447 classic characters (87.9 %) and 1,384 of 1,391 commentary characters (99.5 %)
-    # found (with the reference built from the two editions' shared text: 361 and 1,347)
-    assert right_shares(HESHANG, hand_marked(HESHANG_SBCK)) == (393, 447, 1384, 1391)
+    # 400 of 447 classic characters (89.5 %) and 1,385 of 1,391 commentary characters (99.6 %)
+    # found (before the seams were settled, ``undecided.settle_seams``: 393 and 1,384; with the
+    # reference built from the two editions' shared text: 361 and 1,347)
+    assert right_shares(HESHANG, hand_marked(HESHANG_SBCK)) == (400, 447, 1385, 1391)
 
 
 def test_the_share_right_on_a_stretch_checked_by_hand():
@@ -83,21 +84,23 @@ def test_the_share_right_on_a_stretch_checked_by_hand():
     commentary = [k for k, (_, c) in enumerate(truth) if c]
     right_classic = sum(1 for k in classic if not machine[k][1])
     right_commentary = sum(1 for k in commentary if machine[k][1])
-    # 94.0 % of the classic and all the commentary right (the book's order kept: 100 % and 0 %;
-    # the reference built from the two editions' shared text: 87.9 % and 96.5 %)
-    assert (right_classic, len(classic), right_commentary, len(commentary)) == (140, 149, 282, 282)
+    # 94.6 % of the classic and all the commentary right (before the seams were settled: 140;
+    # the book's order kept: 100 % and 0 %; the reference built from the two editions' shared
+    # text: 87.9 % and 96.5 %)
+    assert (right_classic, len(classic), right_commentary, len(commentary)) == (141, 149, 282, 282)
     assert {p.effective_layer for p in pieces} == {CLASSIC, COMMENTARY}
 
 
 def test_classic_flags_on_the_opening_of_chapter_21():
     """The classic is what lines up with the reference in order: 孔德之容唯道是從, then 道之爲物唯恍
-    after 王弼's note; where the editions write a character otherwise (忽 for 惚) the run
-    breaks, and the note's words between stay commentary."""
+    after 王弼's note, which ends with the classic's next word (從道 | 道之爲物: the classic is
+    read on, ``settle_seams``); where the editions write a character otherwise (忽 for 惚) the
+    run breaks, and the note's words between stay commentary."""
     reference = match_form("孔德之容唯道是從道之爲物唯恍唯惚惚兮恍兮其中有象恍兮惚兮其中有物")
     text = "孔德之容唯道是從孔空也唯以空爲德然後乃能動作從道道之爲物唯恍唯忽恍惚無形不繫之歎忽兮恍兮其中有象恍兮忽兮其中有物以無形始物"
     flags = classic_flags([text], reference)[0]
     assert "".join("C" if f else "-" for f in flags) == (
-        "CCCCCCCC" + "-" * 17 + "CCCCCC" + "-" * 10 + "C" * 14 + "-" * 6)
+        "CCCCCCCC" + "-" * 16 + "C" * 7 + "-" * 10 + "C" * 15 + "-" * 5)
 
 
 def test_a_quotation_after_gu_yue_is_no_place_of_the_classic():
@@ -169,7 +172,7 @@ def test_every_heading_of_the_heshang_gong_edition_is_a_chapter():
         docs.append(doc)
     first = {c.title: (c.sections[0].line, c.sections[0].pieces[0].text[:6]) for d in docs for c in d.chapters}
     assert first["體道第一"] == (11, "道可道") and first["成象第六"] == (98, "谷神不死")
-    assert first["檢欲第十二"] == (196, "五色令人目盲") and first["配天第六十八"] == (585, "古之善")
+    assert first["檢欲第十二"] == (196, "五色令人目盲") and first["配天第六十八"] == (585, "古之")
     assert first["顯質第人十一"] == (770, "信言不美")
     # the text before a heading on its source line stays in the chapter before it
     before = next(c for c in docs[0].chapters if c.title == "無用第十一")
@@ -180,3 +183,18 @@ def test_every_heading_of_the_heshang_gong_edition_is_a_chapter():
     assert docs[0].chapters[0].heading is None and docs[0].sections[0].pieces[0].text.strip("\u3000") == "河上公章句"
     assert not any("第" in p.text and CHAPTER_TITLE.fullmatch(p.text.strip("\u3000"))
                    for d in docs for p in d.all_pieces())
+
+
+def test_a_seam_where_a_character_repeats_is_settled_in_reading_order():
+    """王弼 卷一: the note repeats the classic's last word (觀其妙 | 妙者…之妙 | 常有欲), or ends with
+    the classic's next one (知者謂知爲也 | 爲無爲則), and the editions write a word otherwise
+    (其次親之譽之 / 其次親而譽之): the classic is read on where the reference reads on."""
+    path = WANG_BI.with_name("KR5c0073_001.txt")
+    doc = parse_mandoku(path.read_text(encoding="utf-8"), str(path))
+    text = "".join(f"{{{p.text}}}" if p.effective_layer == COMMENTARY else p.text
+                   for p in doc.all_pieces() if p.kind == TEXT)
+    assert "常無欲以觀其妙{妙者微之極也" in text and "可以觀其始物之妙}常有欲以觀其徼{徼歸終也" in text
+    assert "下知有之而已}其次親而譽之{不能以無爲居事" in text
+    assert "使夫知者不敢爲也{知者謂知爲也}爲無爲則無不治" in text
+    # 夫惟不居 / 夫唯弗居: two of four characters written otherwise, nothing to read on by
+    assert "故不居也夫唯弗}居是以不去" in text
