@@ -214,7 +214,7 @@ def _reading(request, template, juan, chapters, context):
         context = {**context, "other_pages": context["other_pages"](highlight)}
     response = render(request, template, {
         "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
-        "several_editions": juan.work.editions.count() > 1,
+        "several_editions": juan.work.edition_count() > 1,
         "display": display, "controls": display_controls(request, display, explicit, present),
         "text_controls": text_controls(request, explicit),
         "carry": carry_query(explicit), "previous_juan": previous_juan, "next_juan": next_juan,

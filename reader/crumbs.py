@@ -31,7 +31,7 @@ def crumb_trail(edition, juan=None, section=None, tail: str = "", *, juan_url: s
         edition.work = juan.work  # the juan's work, already loaded with it: no query for the edition's
     work = edition.work
     if several is None:
-        several = work.editions.count() > 1
+        several = work.edition_count() > 1
     # the work's link opens its reading edition (``Work.get_absolute_url``): this one when it is the only one
     work_url = work.get_absolute_url() if several else reverse("reader:work", args=[edition.slug])
     steps = [Crumb("書目", reverse("reader:home")), Crumb(work.title, work_url)]

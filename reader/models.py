@@ -193,7 +193,15 @@ class Work(models.Model):
                 rows = list(self.editions.annotate(n=Count("juans")).values_list("id", "n", "kanripo_id", "slug"))
             self._reading_edition_id = reading_edition(rows)
             self._reading_edition_slug = next((slug for pk, _, _, slug in rows if pk == self._reading_edition_id), "")
+            self._edition_count = len(rows)
         return self._reading_edition_id, self._reading_edition_slug
+
+    def edition_count(self) -> int:
+        """How many editions the work has, counted with the reading edition's query
+        (``reading_edition_id``), so that a page asking both (a juan page: whether to offer
+        校勘, and the work's link) asks the database once."""
+        self._reading_edition()
+        return self._edition_count
 
     def reading_edition(self):
         """The edition the work's link opens (``reading_edition_id``), None when it has none."""

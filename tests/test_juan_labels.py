@@ -202,7 +202,7 @@ def test_front_matter_does_not_go_on_into_the_first_juan(client, db):
     work = Work.objects.get(kanripo_id="KR1c0004")
     chapters = client.get(f"/api/works/{work.pk}/juans/1/").json()["chapters"]
     assert [(c["title"], c["category"], c["sections"][0]["title"]) for c in chapters] == [
-        ("周南", "國風", ""), ("卷一考證", "", "")]
+        ("周南", "國風", "關雎"), ("卷一考證", "", "")]  # the first poem, named by its count line
 
 
 def test_an_original_contents_list_opens_no_chapters(client, db):
