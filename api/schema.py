@@ -427,11 +427,13 @@ def json_routes_outside_the_api(result, generator, request, public):
         "operationId": "chars_retrieve", "tags": ["chars"],
         "summary": "One character: readings, definition, forms and variants",
         "description": "The page /chars/<char>/ answers JSON for `?format=json`, or for an Accept header that "
-                       "prefers application/json (as fetch sends); HTML otherwise (`?format=html`).",
+                       "prefers application/json (as the reading page's look-up sends); HTML otherwise "
+                       "(`?format=html`, a browser's Accept, or curl's `*/*`).",
         "parameters": [{**_PATH_PARAMETER, "name": "char", "description": "one character (code point), e.g. 說",
                         "schema": {"type": "string", "minLength": 1, "maxLength": 1}},
                        {"in": "query", "name": "format", "required": False,
-                        "schema": {"type": "string", "enum": ["json", "html"]}}],
+                        "schema": {"type": "string", "enum": ["json", "html"]},
+                        "description": "json: the entry as JSON whatever the Accept header; html: the page"}],
         "responses": {
             "200": {"description": "the character's entry", "content": {"application/json": {"schema": char}}},
             "404": {"description": "a character the table does not hold (`found` false: its code point and name), "
@@ -440,6 +442,9 @@ def json_routes_outside_the_api(result, generator, request, public):
     result["paths"]["/corrections/annotations/{slug}.jsonld"] = {"get": {
         "operationId": "annotations_retrieve", "tags": ["annotations"],
         "summary": "An edition's public annotations (W3C Web Annotations)",
+        "description": "The edition's accepted annotations, in text order, as one W3C AnnotationCollection "
+                       "(JSON-LD): each with its note, tags and links as bodies, its creator, and its target, "
+                       "the section's permalink with a TextQuoteSelector and the passage's TextPositionSelector.",
         "parameters": [{**_PATH_PARAMETER, "name": "slug", "description": "the edition's key, as in /works/<slug>/"},
                        {"in": "query", "name": "tag", "required": False,
                         "schema": {"type": "string", "enum": list(TAGS)},
