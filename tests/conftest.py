@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from config.running import heavy as heavy_requests
+
 BASE_DIR = Path(settings.BASE_DIR)
 SEED = BASE_DIR / "corpus" / "lishu_gangmu_juan10.txt"
 SHARED = BASE_DIR.parent / "shared"
@@ -56,6 +58,17 @@ def _the_real_database_is_not_touched(request, _real_database_state):
         pytest.fail(f"{request.node.nodeid} changed the site's own database {REAL_DATABASE[0]} "
                     "(use the test database: a django_db mark, or DATABASE_URL for a process it starts)",
                     pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_heavy_request_left_running():
+    """Each test starts with no heavy request counted in the process (``config.running.heavy``),
+    as a fresh server process does: a streamed export a test asked for and did not read to its
+    end (the test client never closes it) stays counted, and test_capacity's tests of the
+    worker, run after it in the same xdist process, saw a heavy request running."""
+    with heavy_requests.lock:
+        heavy_requests.count = 0
+    yield
 
 
 @pytest.fixture
