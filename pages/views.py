@@ -49,6 +49,26 @@ READING_PARAMETERS = frozenset({"hl", "exact", "page", *OVERLAY_VALUES, *CHOICES
 READING_VALUES = {**CHOICES, **OVERLAY_VALUES}
 
 
+def kept_parameters(request, page: bool = False) -> dict:
+    """The reading page's parameters other than its display settings, as a link to the same
+    text in another display, or to another page or section of it, keeps them: the highlight
+    (``hl``, ``exact``), the corrected reading's (``text``, ``annotations``: a value
+    ``reading_overlay`` reads, ``OVERLAY_VALUES``; another is read as none and not carried) and,
+    with ``page``, the page of a long juan or section past the first (``?page=3``: a display
+    link leads to the same page, the pages being cut alike in every display). In that order."""
+    kept = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
+    kept.update((k, request.GET[k]) for k, values in OVERLAY_VALUES.items() if request.GET.get(k) in values)
+    number = page_number(request) if page else None
+    if number is not None and number > 1:
+        kept["page"] = number
+    return kept
+
+
+def _overlay_parameters(request) -> dict:
+    """``kept_parameters`` less the highlight: what a link to another section or juan carries."""
+    return {k: v for k, v in kept_parameters(request).items() if k not in ("hl", "exact")}
+
+
 def _highlighted(request, chapters, script: str = "traditional"):
     """Mark the hits of ``?hl=<query>`` (``&exact=on`` for exact characters) in the chapter
     views; returns the context for the highlight bar (None without ``hl``)."""
@@ -164,8 +184,9 @@ def page_number(request) -> int | None:
 
 def page_links(request, view, explicit: dict) -> list[dict]:
     """Links to every page of a paged section view (``reader.paging``), keeping the
-    display settings given in the URL and the highlight: ``[{"number", "url", "current"}]``."""
-    keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
+    display settings given in the URL and the page's other parameters (``kept_parameters``:
+    the highlight, the corrected reading's): ``[{"number", "url", "current"}]``."""
+    keep = kept_parameters(request)
     base = view.section.get_absolute_url()
     links = []
     for n in range(1, view.page_count + 1):
@@ -215,9 +236,10 @@ def _reading(request, template, juan, chapters, context):
     response = render(request, template, {
         "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
         "several_editions": juan.work.edition_count() > 1,
-        "display": display, "controls": display_controls(request, display, explicit, present),
-        "text_controls": text_controls(request, explicit),
-        "carry": carry_query(explicit), "previous_juan": previous_juan, "next_juan": next_juan,
+        "display": display, "controls": display_controls(request, display, explicit, present,
+                                                         keep=kept_parameters(request, page=True)),
+        "text_controls": text_controls(request, explicit, page_number(request) or 1),
+        "carry": carry_query({**explicit, **_overlay_parameters(request)}), "previous_juan": previous_juan, "next_juan": next_juan,
         **context,
     })
     remember(response, request, display, explicit)
@@ -229,9 +251,10 @@ def _reading(request, template, juan, chapters, context):
 
 def juan_page_links(request, juan, pages: list[list[int]], current: int, explicit: dict) -> list[dict]:
     """Links to the pages of a juan of several (``reader.paging.juan_pages``), keeping the
-    display settings given in the URL and the highlight: ``[{"number", "url", "current",
+    display settings given in the URL and the page's other parameters (``kept_parameters``):
+    ``[{"number", "url", "current",
     "first", "last"}]`` (``first``/``last``: the section positions the page holds)."""
-    keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
+    keep = kept_parameters(request)
     base = juan.get_absolute_url()
     links = []
     for n, positions in enumerate(pages, 1):
@@ -244,10 +267,10 @@ def juan_page_links(request, juan, pages: list[list[int]], current: int, explici
 def juan_url(juan, request, pages) -> str:
     """The juan page that holds a section page's section (``pages``: the juan's pages as
     ``section_detail`` lists them, None for a juan of one page), with the display settings
-    given in the URL."""
+    given in the URL and the corrected reading's parameters (``text``, ``annotations``)."""
     _, explicit = display_from_request(request)
     at = next((p["number"] for p in pages or () if p["current"]), 1)
-    params = {**explicit, **({"page": at} if at > 1 else {})}
+    params = {**explicit, **_overlay_parameters(request), **({"page": at} if at > 1 else {})}
     return juan.get_absolute_url() + ("?" + urlencode(params) if params else "")
 
 

@@ -163,8 +163,9 @@ def remember(response, request, display: Display, explicit: dict) -> None:
 
 
 def carry_query(explicit: dict) -> str:
-    """``?notes=hidden`` — the settings given in the URL, carried on links to other reading
-    pages so that they hold without cookies too ('' when there are none)."""
+    """``?notes=hidden`` — the settings given in the URL (and any other parameter a layer
+    above adds to ``explicit``: the corrected reading's ``text=imported``), carried on links to
+    other reading pages so that they hold without cookies too ('' when there are none)."""
     return "?" + urlencode(explicit) if explicit else ""
 
 
@@ -206,14 +207,21 @@ def fit_to_layers(display: Display, explicit: dict, present: frozenset | None) -
     return replace(display, layers="all")
 
 
-def display_controls(request, display: Display, explicit: dict, present: frozenset | None = None) -> list[dict]:
+def display_controls(request, display: Display, explicit: dict, present: frozenset | None = None,
+                     keep: dict | None = None) -> list[dict]:
     """The choices offered on the page, each a plain link to the same page with that
-    setting (keeping the highlight query and the settings carried in the URL); the layer
-    choices are those that make a difference for a text holding the layers ``present``
-    (``offered_layer_choices``; None offers all) but 經, which shows what 白文 (``notes=hidden``)
-    shows, and no layer group at all when that leaves one choice (a text without layers)."""
+    setting, keeping the page's other parameters (``keep``: a layer above says which, the
+    highlight, the corrected reading's ``text`` and ``annotations``, the page of a long juan
+    or section; None keeps the highlight, ``hl`` and ``exact``) and the settings carried in
+    the URL; the layer choices are those that make a difference for a text holding the layers
+    ``present`` (``offered_layer_choices``; None offers all) but 經, which shows what 白文
+    (``notes=hidden``) shows, and no layer group at all when that leaves one choice (a text
+    without layers)."""
     path = escape_uri_path(request.path)
-    keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
+    if keep is None:
+        keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
+    kept = {k: v for k, v in keep.items() if k != "page"}
+    page = {"page": keep["page"]} if "page" in keep else {}  # the pages are cut alike in every display
     offered = offered_layer_choices(present, display.layers)
     groups = []
     for key, (label, options) in LABELS.items():
@@ -221,7 +229,7 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
         for value, name, description in options:
             if key == "layers" and (value not in offered or value == "classic"):
                 continue  # 經 (the classic alone) is 白文 of the notes group: one control for one page
-            params = {**keep, **explicit, key: value}
+            params = {**kept, **explicit, key: value}
             if key == "layers" and display.notes == "hidden":
                 params["notes"] = "inline"  # 白文 shows no layer: choosing one shows it
             if key == "notes" and value == "hidden" and display.layers != "all":
@@ -231,6 +239,7 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
                 current = value == "hidden"
                 if value != "hidden":
                     params["layers"] = "all"  # the notes chosen are shown
+            params.update(page)  # last, as the page links put it
             items.append({"value": value, "label": name, "description": description,
                           "url": path + "?" + urlencode(params), "current": current})
         if key == "layers" and len(items) < 2:

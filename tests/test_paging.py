@@ -117,6 +117,27 @@ def test_a_long_section_is_read_page_by_page(client, units):
         assert client.get(url + bad).status_code == 404, bad
 
 
+def test_display_and_page_links_keep_the_page_and_the_corrected_reading(client, units):
+    """On page 2 of a long section read as imported, the display switches led to page 1 of the
+    corrected text and the page links to the corrected text: each keeps the page's other
+    parameters; the display switches the page too (the pages are cut alike in every display),
+    the annotations' switch as well, 校正本 / 原文 lead to page 1 (a correction moves the cuts)."""
+    url = units.sections.get().get_absolute_url()
+    html = client.get(url, {"page": "2", "text": "imported", "annotations": "hidden", "hl": "射"}).content.decode()
+    switches = dict(((key, value), href) for href, key, value in re.findall(
+        r'<a href="([^"]+)" rel="nofollow" title="[^"]*" data-setting="(\w+)" data-value="([\w-]+)"', html))
+    kept = "hl=%E5%B0%84&amp;text=imported&amp;annotations=hidden"
+    assert switches[("notes", "beside")] == f"{url}?{kept}&amp;notes=beside&amp;page=2"
+    assert switches[("layout", "vertical")] == f"{url}?{kept}&amp;layout=vertical&amp;page=2"
+    assert f'href="{url}?{kept}&amp;page=3"' in html and f'href="{url}?{kept}"' in html  # pages 3 and 1
+    text_group = html.split('aria-labelledby="ctl-text">')[1].split("</div>")[0]
+    assert re.findall(r'<a href="([^"]+)"', text_group) == [
+        f"{url}?hl=%E5%B0%84&amp;annotations=hidden", f"{url}?hl=%E5%B0%84&amp;text=imported&amp;annotations=hidden",
+        f"{url}?hl=%E5%B0%84&amp;text=imported&amp;page=2"]
+    beside = client.get(url, {"page": "2", "text": "imported", "notes": "beside"}).content.decode()
+    assert "此為第 2 頁" in beside and re.findall(r'title="注 (\d+)：', beside)[:2] == ["15", "16"]
+
+
 def test_highlighting_works_on_the_page_shown(client, units):
     url = units.sections.get().get_absolute_url()
     before = STEPS["pairs"]

@@ -134,6 +134,27 @@ def test_mode_links_keep_the_highlight_and_the_carried_settings(client, seed_jua
     assert htmllib.unescape(hidden) == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/?hl=%E9%B5%A0&layout=vertical&notes=hidden"
 
 
+def test_display_links_keep_the_corrected_reading_asked_for(client, seed_juan):
+    """The mode and layer switches dropped ``text=imported`` and ``annotations=…``: a reader of
+    the text as imported who chose 直排 was shown the corrected text. Every display link keeps
+    the page's other parameters (an unknown value of them is not carried: the page reads it as
+    none); links to other sections and juans keep the corrected reading's, not the highlight."""
+    _, body = page(client, JUAN_URL, hl="射", text="imported", annotations="person", layout="vertical")
+    switches = re.findall(r'<a href="([^"]+)" rel="nofollow" title="[^"]*" data-setting="(\w+)" data-value="([\w-]+)"', body)
+    urls = {(key, value): htmllib.unescape(url) for url, key, value in switches}
+    base = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/?hl=%E5%B0%84&text=imported&annotations=person"
+    assert urls[("notes", "hidden")] == base + "&layout=vertical&notes=hidden"
+    assert urls[("layers", "only-commentary")] == base + "&layout=vertical&layers=only-commentary"
+    assert urls[("layout", "horizontal")] == base + "&layout=horizontal"
+    assert urls[("size", "xl")] == base + "&layout=vertical&size=xl"
+    assert len(switches) == 14 and all(u.startswith(base + "&") for u in urls.values())
+    assert '<a class="section-number" id="s1-n" href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/' \
+           '?layout=vertical&amp;text=imported&amp;annotations=person" title="本節永久連結">' in body
+    _, bogus = page(client, JUAN_URL, text="x1", annotations="hidden")
+    hidden = re.search(r'<a href="([^"]+)" rel="nofollow" title="[^"]*" data-setting="notes" data-value="hidden"', bogus)
+    assert htmllib.unescape(hidden.group(1)) == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/?annotations=hidden&notes=hidden"
+
+
 @pytest.mark.parametrize("params", [{}, {"notes": "hidden"}, {"notes": "only"}, {"notes": "beside"},
                                     {"layout": "vertical"}, {"script": "simp", "hl": "射"}])
 def test_juan_page_queries_stay_bounded_in_every_mode(client, seed_juan, django_assert_max_num_queries, params):
