@@ -411,47 +411,53 @@ ANNOTATION_COLLECTION = {
     },
 }
 
-_PATH_PARAMETER = {"in": "path", "required": True, "schema": {"type": "string"}}
+def _parameter(place: str, name: str, description: str, **schema) -> dict:
+    """An OpenAPI parameter of a hand-written route: ``place`` ``"path"`` (required) or
+    ``"query"`` (optional), a string whose ``schema`` adds ``schema`` (``enum``, ``maxLength`` …)."""
+    return {"in": place, "name": name, "required": place == "path", "description": description,
+            "schema": {"type": "string", **schema}}
+
+
+def _json_route(operation: str, tag: str, summary: str, description: str, parameters: list[dict],
+                media: str, schema: str, responses: dict[str, tuple[str, bool]]) -> dict:
+    """The OpenAPI path item of a hand-written JSON route: one ``get`` named ``operation``
+    under ``tag``, with its ``parameters`` (``_parameter``); ``responses`` is ``{status:
+    (description, with a body)}``, a body being the component ``schema`` sent as ``media``."""
+    content = {media: {"schema": {"$ref": f"#/components/schemas/{schema}"}}}
+    return {"get": {"operationId": operation, "tags": [tag], "summary": summary, "description": description,
+                    "parameters": parameters,
+                    "responses": {status: {"description": text, **({"content": content} if body else {})}
+                                  for status, (text, body) in responses.items()}}}
 
 
 def json_routes_outside_the_api(result, generator, request, public):
     """drf-spectacular post-processing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): the
     routes that answer JSON outside the API's own views, written here by hand (their views are
-    Django's, which drf-spectacular does not read): ``/chars/{char}/`` (``CHAR_ENTRY``) and
-    ``/corrections/annotations/{slug}.jsonld`` (``ANNOTATION_COLLECTION``). Returns ``result``."""
+    Django's, which drf-spectacular does not read), each by ``_json_route``: ``/chars/{char}/``
+    (``CHAR_ENTRY``) and ``/corrections/annotations/{slug}.jsonld`` (``ANNOTATION_COLLECTION``).
+    Returns ``result``."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["CharEntry"] = CHAR_ENTRY
     schemas["AnnotationCollection"] = ANNOTATION_COLLECTION
-    char = {"$ref": "#/components/schemas/CharEntry"}
-    result["paths"]["/chars/{char}/"] = {"get": {
-        "operationId": "chars_retrieve", "tags": ["chars"],
-        "summary": "One character: readings, definition, forms and variants",
-        "description": "The page /chars/<char>/ answers JSON for `?format=json`, or for an Accept header that "
-                       "prefers application/json (as the reading page's look-up sends); HTML otherwise "
-                       "(`?format=html`, a browser's Accept, or curl's `*/*`).",
-        "parameters": [{**_PATH_PARAMETER, "name": "char", "description": "one character (code point), e.g. 說",
-                        "schema": {"type": "string", "minLength": 1, "maxLength": 1}},
-                       {"in": "query", "name": "format", "required": False,
-                        "schema": {"type": "string", "enum": ["json", "html"]},
-                        "description": "json: the entry as JSON whatever the Accept header; html: the page"}],
-        "responses": {
-            "200": {"description": "the character's entry", "content": {"application/json": {"schema": char}}},
-            "404": {"description": "a character the table does not hold (`found` false: its code point and name), "
-                                   "or more than one character",
-                    "content": {"application/json": {"schema": char}}}}}}
-    result["paths"]["/corrections/annotations/{slug}.jsonld"] = {"get": {
-        "operationId": "annotations_retrieve", "tags": ["annotations"],
-        "summary": "An edition's public annotations (W3C Web Annotations)",
-        "description": "The edition's accepted annotations, in text order, as one W3C AnnotationCollection "
-                       "(JSON-LD): each with its note, tags and links as bodies, its creator, and its target, "
-                       "the section's permalink with a TextQuoteSelector and the passage's TextPositionSelector.",
-        "parameters": [{**_PATH_PARAMETER, "name": "slug", "description": "the edition's key, as in /works/<slug>/"},
-                       {"in": "query", "name": "tag", "required": False,
-                        "schema": {"type": "string", "enum": list(TAGS)},
-                        "description": "only the annotations with this tag"}],
-        "responses": {
-            "200": {"description": "the collection", "content": {
-                'application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"': {
-                    "schema": {"$ref": "#/components/schemas/AnnotationCollection"}}}},
-            "400": {"description": "an unknown tag"}, "404": {"description": "no edition of that key"}}}}
+    result["paths"]["/chars/{char}/"] = _json_route(
+        "chars_retrieve", "chars", "One character: readings, definition, forms and variants",
+        "The page /chars/<char>/ answers JSON for `?format=json`, or for an Accept header that "
+        "prefers application/json (as the reading page's look-up sends); HTML otherwise "
+        "(`?format=html`, a browser's Accept, or curl's `*/*`).",
+        [_parameter("path", "char", "one character (code point), e.g. 說", minLength=1, maxLength=1),
+         _parameter("query", "format", "json: the entry as JSON whatever the Accept header; html: the page",
+                    enum=["json", "html"])],
+        "application/json", "CharEntry",
+        {"200": ("the character's entry", True),
+         "404": ("a character the table does not hold (`found` false: its code point and name), "
+                 "or more than one character", True)})
+    result["paths"]["/corrections/annotations/{slug}.jsonld"] = _json_route(
+        "annotations_retrieve", "annotations", "An edition's public annotations (W3C Web Annotations)",
+        "The edition's accepted annotations, in text order, as one W3C AnnotationCollection "
+        "(JSON-LD): each with its note, tags and links as bodies, its creator, and its target, "
+        "the section's permalink with a TextQuoteSelector and the passage's TextPositionSelector.",
+        [_parameter("path", "slug", "the edition's key, as in /works/<slug>/"),
+         _parameter("query", "tag", "only the annotations with this tag", enum=list(TAGS))],
+        'application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"', "AnnotationCollection",
+        {"200": ("the collection", True), "400": ("an unknown tag", False), "404": ("no edition of that key", False)})
     return result
