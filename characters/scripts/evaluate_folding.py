@@ -9,6 +9,7 @@ Usage::
     .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005   # the two tuning sets of docs/searching.md
     .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005 --classic-weight 10   # the classic's places read by the classics' counts too (not shipped)
     .venv/bin/python characters/scripts/evaluate_folding.py --examples 3   # and every wrong find, three places of each in context
+    .venv/bin/python characters/scripts/evaluate_folding.py --same-text kanripo-commentary/KR5c0138=kanripo-commentary/KR5c0139   # 莊子注 read by 南華真經註疏 too (not shipped)
 
 The set is ``characters/data/variant_eval.tsv`` (``characters.scripts.evaluation`` reads and scores it).
 Script-aware search is measured three ways: against labels from the books (the simplified
@@ -35,6 +36,7 @@ from __future__ import annotations
 import argparse
 import bz2
 import collections
+import contextlib
 import re
 import sys
 import tempfile
@@ -44,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from characters import readings, simplified  # noqa: E402
-from characters.scripts import build_reading_context, evaluation, rare_merges, script_labels  # noqa: E402
+from characters.scripts import build_reading_context, evaluation, rare_merges, same_text, script_labels  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 #: The shared editions the script evaluation reads (relative to ``--corpus``): 殆知閣's
@@ -142,10 +144,19 @@ def main(argv=None) -> int:
     ap.add_argument("--classic-weight", type=float, metavar="W",
                     help="read a place of the classic's layer by the classics' own counts too, the library's "
                          "estimate weighing W places (characters.readings.CLASSIC_WEIGHT; measured, not shipped)")
+    ap.add_argument("--same-text", action="append", default=[], metavar="WORK=OTHER[+OTHER]",
+                    help="read the held-out or tuning WORK first by the windows the traditional editions OTHER "
+                         "(folders of --corpus) of the same text print (characters.scripts.same_text; measured, "
+                         "not shipped)")
     ap.add_argument("--examples", type=int, default=0, metavar="N",
                     help="print every wrong find of the held-out and tuning sets by query, character printed "
                          "and cause, with N of its places in context")
     args = ap.parse_args(argv)
+    same = {work: [p for other in others.split("+") for p in sorted((args.corpus / other).glob("*.txt"))]
+            for work, _, others in (s.partition("=") for s in args.same_text)}
+    for work, _, others in (s.partition("=") for s in args.same_text):
+        if not others or work in others.split("+"):
+            ap.error(f"--same-text {work}={others}: name the other editions, never the edition measured")
     if args.classic_weight is not None:
         readings.CLASSIC_WEIGHT = args.classic_weight
     if args.draft:
@@ -178,8 +189,9 @@ def main(argv=None) -> int:
               + (f"\n    false {' '.join(d.false[:10])}" if d.false else "")
               + _wrong_by(d))
     for work in build_reading_context.HELD_OUT:
-        held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
-                                            examples=args.examples)
+        with same_text.read_with(same[work]) if work in same else contextlib.nullcontext():
+            held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
+                                             examples=args.examples)
         d = held.direction
         print(f"script-aware search, held out: {work} ({held.places} characters, {held.unlabelled} of them a 俗字 of "
               f"several characters, unlabelled; left out of the reading counts), "
@@ -197,8 +209,9 @@ def main(argv=None) -> int:
             left = build_reading_context.without_work(args.corpus, work, Path(tmp) / "context.tsv.gz")
             readings.reload(Path(tmp) / "context.tsv.gz")
             simplified._decided_key.cache_clear()
-            held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
-                                            examples=args.examples)
+            with same_text.read_with(same[work]) if work in same else contextlib.nullcontext():
+                held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
+                                                 examples=args.examples)
         readings.reload(readings.CONTEXT_PATH)
         simplified._decided_key.cache_clear()
         d = held.direction

@@ -23,6 +23,7 @@ from characters.passages import join_runs
 from characters.readings import CLASSIC
 from characters.scripts.build_fold_table import read_opencc
 from characters.scripts.script_labels import _match_key, _t2s, is_han
+from characters.scripts.smallprint import without_markup
 from characters.units import codes as unit_codes
 
 EVAL_PATH = Path(__file__).resolve().parents[1] / "data" / "variant_eval.tsv"
@@ -440,7 +441,7 @@ def held_out_runs(text: str) -> list[tuple[str, str]]:
     where this reads on, and its importer keeps the printed header and trailer lines (collection,
     title and closing lines) and a note's ``○`` 音義 apart; ``tests/test_script.py`` measures the
     difference on a juan."""
-    text = _MANDOKU_LAYOUT.sub("", _NOTE_GOES_ON.sub("", _ORG_HEADER.sub("", text)))
+    text = _MANDOKU_LAYOUT.sub("", _NOTE_GOES_ON.sub("", _ORG_HEADER.sub("", without_markup(text))))
     items = []
     for n, seg in enumerate(re.split(r"[()]", text)):   # odd pieces are inside a note's brackets
         run = units(seg)

@@ -1,0 +1,37 @@
+"""The measurement of reading a simplified edition by another edition of the same text
+(``characters.scripts.same_text``; measured, not shipped: docs/decisions/0021)."""
+import pytest
+
+from characters import simplified
+from characters.scripts import evaluate_folding, same_text
+from characters.scripts.build_reading_context import _forms_of
+
+
+def test_a_window_another_edition_prints_one_way_decides_the_place(tmp_path):
+    other = tmp_path / "KR9z0001_001.txt"
+    other.write_text("#+TITLE: 某\n子曰君子坦蕩蕩於是乎小人長戚戚(注云於是乎言其心也)\n天子至于廟門而揖\n", encoding="utf-8")
+    found = same_text.windows([other], _forms_of())
+    # keyed as a simplified edition prints it, each character folded as the index reads it (於 as 于);
+    # the reading the edition prints counted
+    assert found[("于", "坦荡荡", "是乎小人")] == {"於": 1}
+    assert found[("于", "天子至", "廟門而揖")] == {"于": 1}
+    forms_for = {frozenset({"於", "于"}): ["于"]}
+    assert same_text.printed_there(found, forms_for, ["于", "於"], "君子坦荡荡", "是乎小人长") == "於"
+    assert same_text.printed_there(found, forms_for, ["于", "於"], "天子至", "廟門而揖") == "于"
+    # a window it does not print decides nothing
+    assert same_text.printed_there(found, forms_for, ["于", "於"], "君子坦荡", "是") is None
+    # the library's counts leave 天子至于庙门而揖 undecided; the other edition prints 于 there
+    def reading():
+        return simplified.key_reading(simplified.text_keys("天子至于庙门而揖", simplified.SIMPLIFIED)[3])
+
+    shipped = simplified.decide
+    assert reading() is None
+    with same_text.read_with([other]):
+        assert reading() == "于"
+    assert simplified.decide is shipped and reading() is None
+
+
+def test_the_edition_measured_is_never_its_own_other_edition(capsys):
+    with pytest.raises(SystemExit):
+        evaluate_folding.main(["--same-text", "kanripo/KR1d0038=kanripo/KR1d0038"])
+    assert "never the edition measured" in capsys.readouterr().err
