@@ -2,6 +2,7 @@
 
 Each test runs against every backend in ``BACKENDS``: add a backend there and it must pass.
 """
+import shutil
 import unicodedata
 
 import pytest
@@ -20,12 +21,45 @@ BACKENDS = {
 }
 
 
-@pytest.fixture(params=sorted(BACKENDS))
-def backend(request, settings, tmp_path, seed_juan):
-    settings.SEARCH_BACKENDS = {"contract": {"BACKEND": BACKENDS[request.param], "PATH": tmp_path / "ix",
-                                             "NAME": f"contract-{tmp_path.name}", "LOCK_TIMEOUT": 1.0}}
+@pytest.fixture(scope="module", params=sorted(BACKENDS))
+def built(request, tmp_path_factory, _seeded, django_db_blocker):
+    """A backend of each kind in ``BACKENDS`` holding the seed juan (its 424 passages), built once
+    for the module: ``(kind, its SEARCH_BACKENDS entry)``."""
+    from reader.models import Juan
+
+    kind = request.param
+    params = {"BACKEND": BACKENDS[kind], "PATH": tmp_path_factory.mktemp(f"contract-{kind}") / "ix",
+              "NAME": f"contract-built-{kind}", "LOCK_TIMEOUT": 1.0}
+    with django_db_blocker.unblock():
+        documents = documents_for_juan(Juan.objects.get(edition__slug="禮書綱目", number=10))
+    with override_settings(SEARCH_BACKENDS={"contract": params}):
+        assert get_search_backend("contract").rebuild(documents) == 424
+    return kind, params
+
+
+@pytest.fixture
+def backend(built, settings, seed_juan):
+    """The module's backend of the test's kind (``built``), holding the seed: for a test that
+    only searches it (one that writes takes ``own_backend``)."""
+    settings.SEARCH_BACKENDS = {"contract": built[1]}
+    return get_search_backend("contract")
+
+
+@pytest.fixture
+def own_backend(built, settings, tmp_path, seed_juan):
+    """A backend of the test's kind holding the seed, the test's own to write to: a copy of the
+    module's index folder (the memory backend, which keeps its passages in the process, built
+    again from the seed)."""
+    kind, params = built
+    own = {**params, "PATH": tmp_path / "ix", "NAME": f"contract-{tmp_path.name}"}
+    if kind == "memory":
+        settings.SEARCH_BACKENDS = {"contract": own}
+        assert get_search_backend("contract").rebuild(documents_for_juan(seed_juan)) == 424
+    else:
+        shutil.copytree(params["PATH"], own["PATH"], symlinks=True)
+        settings.SEARCH_BACKENDS = {"contract": own}
     b = get_search_backend("contract")
-    assert b.rebuild(documents_for_juan(seed_juan)) == 424
+    assert b.document_count() == 424
     return b
 
 
@@ -82,15 +116,15 @@ def test_filters(backend, seed_juan):
     assert backend.search(SearchQuery("鵠", work_id=seed_juan.edition_id)).count == 21
 
 
-def test_replace_and_remove_juan(backend, seed_juan):
+def test_replace_and_remove_juan(own_backend, seed_juan):
     docs = documents_for_juan(seed_juan)
-    backend.replace_juan(seed_juan.pk, [d for d in docs if d.layer == "title"])
-    assert backend.search(SearchQuery("鵠")).count == 0
-    assert backend.search(SearchQuery("取矢視算")).count == 2
-    assert backend.juan_ids() == {seed_juan.pk}
-    backend.remove_juan(seed_juan.pk)
-    assert backend.document_count() == 0
-    assert backend.search(SearchQuery("取矢視算")).count == 0
+    own_backend.replace_juan(seed_juan.pk, [d for d in docs if d.layer == "title"])
+    assert own_backend.search(SearchQuery("鵠")).count == 0
+    assert own_backend.search(SearchQuery("取矢視算")).count == 2
+    assert own_backend.juan_ids() == {seed_juan.pk}
+    own_backend.remove_juan(seed_juan.pk)
+    assert own_backend.document_count() == 0
+    assert own_backend.search(SearchQuery("取矢視算")).count == 0
 
 
 def _reference(documents):
@@ -151,21 +185,21 @@ def test_juan_counts_are_the_rows_by_juan_as_heads_and_counts(backend):
     assert backend.search(SearchQuery("無此字句")).juan_counts() == ([], [])
 
 
-def test_overlapping_occurrences_are_counted_left_to_right(backend, seed_juan):
+def test_overlapping_occurrences_are_counted_left_to_right(own_backend, seed_juan):
     doc = documents_for_juan(seed_juan)[0]
     from dataclasses import replace
 
     docs = [replace(doc, doc_id="x:1", text="之之之之之乎之之"), replace(doc, doc_id="x:2", text="大射之射之"),
             replace(doc, doc_id="x:3", text="射\x00射")]  # a NUL in stored text is a control character, not a boundary
-    backend.rebuild(docs)
+    own_backend.rebuild(docs)
     ref = _reference(docs)
     for q in ["之之", "之之之", "之?之", "射之 大射", "之 之之", "射?射", "射", "射射"]:
-        got, want = backend.search(SearchQuery(q)), ref.search(SearchQuery(q))
+        got, want = own_backend.search(SearchQuery(q)), ref.search(SearchQuery(q))
         assert [(h.doc_id, h.start, h.end) for h in got.hits] == [(h.doc_id, h.start, h.end) for h in want.hits], q
-    assert [(h.start, h.end) for h in backend.search(SearchQuery("之之")).hits] == [(0, 2), (2, 4), (6, 8)]
-    assert [(h.doc_id, h.match) for h in backend.search(SearchQuery("射?射")).hits] == [("x:2", "射之射")]
+    assert [(h.start, h.end) for h in own_backend.search(SearchQuery("之之")).hits] == [(0, 2), (2, 4), (6, 8)]
+    assert [(h.doc_id, h.match) for h in own_backend.search(SearchQuery("射?射")).hits] == [("x:2", "射之射")]
     # a control character is no character: like punctuation, it does not block a match
-    assert [(h.doc_id, h.match) for h in backend.search(SearchQuery("射射")).hits] == [("x:3", "射\x00射")]
+    assert [(h.doc_id, h.match) for h in own_backend.search(SearchQuery("射射")).hits] == [("x:3", "射\x00射")]
 
 
 def test_juan_ids_filter(backend, seed_juan):
@@ -248,22 +282,23 @@ LAYER_QUERIES = ["王建國", "王", "建國辨方", "惟", "注", "疏", "音�
 
 
 @pytest.fixture
-def layered(backend, seed_juan):
-    """The backend holding the seed and a small 注疏 juan (tests/layered.py); the independent scan of both."""
+def layered(own_backend, seed_juan):
+    """The test's own backend holding the seed and a small 注疏 juan (tests/layered.py); the
+    independent scan of both."""
     from reader.importers.loader import load_document
 
     from .layered import scan_layers, zhushu_document
 
     doc = zhushu_document()
     juan = load_document(doc, index=False).juan
-    backend.rebuild(documents_for_juan(seed_juan) + documents_for_juan(juan))
+    own_backend.rebuild(documents_for_juan(seed_juan) + documents_for_juan(juan))
     seed = layers_of(SEED.read_text(encoding="utf-8"))
     scanned = scan_layers(doc)
     scanned["classic"] += seed["text"]
     scanned["commentary"] += seed["note"]
     for layer in ("record", "record_note", "title"):
         scanned[layer] += seed[layer]
-    return backend, scanned
+    return own_backend, scanned
 
 
 @pytest.mark.parametrize("choice", [["classic"], ["commentary"], ["readings"], ["subcommentary"], ["editorial"],
@@ -321,15 +356,15 @@ NOT_TEXT_QUERIES = [
 
 
 @pytest.mark.parametrize("exact", [False, True])
-def test_what_is_not_text_equals_a_plain_scan(backend, seed_juan, exact):
+def test_what_is_not_text_equals_a_plain_scan(own_backend, seed_juan, exact):
     from dataclasses import replace
 
     doc = documents_for_juan(seed_juan)[0]
     docs = [replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in NOT_TEXT.items()]
-    backend.rebuild(docs)
+    own_backend.rebuild(docs)
     ref = _reference(docs)
     for q in NOT_TEXT_QUERIES:
-        got, want = backend.search(SearchQuery(q, exact=exact)), ref.search(SearchQuery(q, exact=exact))
+        got, want = own_backend.search(SearchQuery(q, exact=exact)), ref.search(SearchQuery(q, exact=exact))
         assert (got.count, got.passages) == (want.count, want.passages), q
         assert _hits(got.hits) == _hits(want.hits), q
 
@@ -338,52 +373,52 @@ def _matches(backend, q, exact=False):
     return [(h.doc_id, h.match) for h in backend.search(SearchQuery(q, exact=exact)).hits]
 
 
-def test_punctuation_spaces_and_invisibles_do_not_block_a_match(backend, seed_juan):
+def test_punctuation_spaces_and_invisibles_do_not_block_a_match(own_backend, seed_juan):
     from dataclasses import replace
 
     doc = documents_for_juan(seed_juan)[0]
-    backend.rebuild([replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in NOT_TEXT.items()])
-    assert _matches(backend, "大射之儀君") == [("n:1", "大射之儀，君"), ("n:1", "大射之儀君")]
-    assert _matches(backend, "大射之儀君", exact=True) == [("n:1", "大射之儀君")]
-    assert _matches(backend, "大射之儀，君", exact=True) == [("n:1", "大射之儀，君")]
-    assert _matches(backend, "儀,君", exact=True) == []       # the exact mode compares code points
-    assert _matches(backend, "葛城") == [("n:2", "葛\U000e0100城"), ("n:2", "葛\ufe00城")]
-    assert _matches(backend, "葛城", exact=True) == [("n:2", "葛\U000e0100城"), ("n:2", "葛\ufe00城")]
-    assert _matches(backend, "葛\u200b城\ufeff人") == [("n:2", "葛\U000e0100城人"), ("n:2", "葛\ufe00城\u200b人")]
-    assert _matches(backend, "葛") == [("n:2", "葛\U000e0100"), ("n:2", "葛\ufe00")]  # the selector stays with it
-    assert _matches(backend, "之早寡兮七年") == [("n:5", "之早寡兮，七年"), ("n:5", "之早寡兮七年")]
-    assert _matches(backend, "之\ufeff早寡兮七年", exact=True) == [("n:5", "之早寡兮七年")]
+    own_backend.rebuild([replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in NOT_TEXT.items()])
+    assert _matches(own_backend, "大射之儀君") == [("n:1", "大射之儀，君"), ("n:1", "大射之儀君")]
+    assert _matches(own_backend, "大射之儀君", exact=True) == [("n:1", "大射之儀君")]
+    assert _matches(own_backend, "大射之儀，君", exact=True) == [("n:1", "大射之儀，君")]
+    assert _matches(own_backend, "儀,君", exact=True) == []       # the exact mode compares code points
+    assert _matches(own_backend, "葛城") == [("n:2", "葛\U000e0100城"), ("n:2", "葛\ufe00城")]
+    assert _matches(own_backend, "葛城", exact=True) == [("n:2", "葛\U000e0100城"), ("n:2", "葛\ufe00城")]
+    assert _matches(own_backend, "葛\u200b城\ufeff人") == [("n:2", "葛\U000e0100城人"), ("n:2", "葛\ufe00城\u200b人")]
+    assert _matches(own_backend, "葛") == [("n:2", "葛\U000e0100"), ("n:2", "葛\ufe00")]  # the selector stays with it
+    assert _matches(own_backend, "之早寡兮七年") == [("n:5", "之早寡兮，七年"), ("n:5", "之早寡兮七年")]
+    assert _matches(own_backend, "之\ufeff早寡兮七年", exact=True) == [("n:5", "之早寡兮七年")]
 
 
-def test_width_forms_and_radicals_fold(backend, seed_juan):
+def test_width_forms_and_radicals_fold(own_backend, seed_juan):
     from dataclasses import replace
 
     doc = documents_for_juan(seed_juan)[0]
-    backend.rebuild([replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in NOT_TEXT.items()])
-    assert _matches(backend, "AB10") == [("n:4", "ＡＢ１０"), ("n:4", "AB10")]
-    assert _matches(backend, "ＡＢ１０") == [("n:4", "ＡＢ１０"), ("n:4", "AB10")]
-    assert _matches(backend, "ＡＢ１０", exact=True) == [("n:4", "ＡＢ１０")]
-    assert _matches(backend, "大西") == [("n:4", "⼤⻄"), ("n:4", "大西")]
-    assert _matches(backend, "⼤⻄") == [("n:4", "⼤⻄"), ("n:4", "大西")]
-    assert _matches(backend, "大西", exact=True) == [("n:4", "大西")]
+    own_backend.rebuild([replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in NOT_TEXT.items()])
+    assert _matches(own_backend, "AB10") == [("n:4", "ＡＢ１０"), ("n:4", "AB10")]
+    assert _matches(own_backend, "ＡＢ１０") == [("n:4", "ＡＢ１０"), ("n:4", "AB10")]
+    assert _matches(own_backend, "ＡＢ１０", exact=True) == [("n:4", "ＡＢ１０")]
+    assert _matches(own_backend, "大西") == [("n:4", "⼤⻄"), ("n:4", "大西")]
+    assert _matches(own_backend, "⼤⻄") == [("n:4", "⼤⻄"), ("n:4", "大西")]
+    assert _matches(own_backend, "大西", exact=True) == [("n:4", "大西")]
 
 
-def test_a_gaiji_is_one_character(backend, seed_juan):
+def test_a_gaiji_is_one_character(own_backend, seed_juan):
     from dataclasses import replace
 
     doc = documents_for_juan(seed_juan)[0]
-    backend.rebuild([replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in NOT_TEXT.items()])
-    assert _matches(backend, "從豆?聲") == [("n:3", "從豆&KR1969;聲")]
-    assert _matches(backend, "&KR1969;") == [("n:3", "&KR1969;"), ("n:3", "&KR1969;"), ("n:6", "&KR1969;")]
+    own_backend.rebuild([replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in NOT_TEXT.items()])
+    assert _matches(own_backend, "從豆?聲") == [("n:3", "從豆&KR1969;聲")]
+    assert _matches(own_backend, "&KR1969;") == [("n:3", "&KR1969;"), ("n:3", "&KR1969;"), ("n:6", "&KR1969;")]
     # its letters alone match only the letters written as text, never inside the entity
-    assert _matches(backend, "KR1969") == [("n:3", "KR1969")]
-    assert _matches(backend, "?也") == [("n:3", "\x01也")]   # U+0001 is one (unreadable) character
-    assert _matches(backend, "&KR0221;?") == [("n:6", "&KR0221;&KR1969;")]
-    hit = backend.search(SearchQuery("聲", context=2)).hits[0]
+    assert _matches(own_backend, "KR1969") == [("n:3", "KR1969")]
+    assert _matches(own_backend, "?也") == [("n:3", "\x01也")]   # U+0001 is one (unreadable) character
+    assert _matches(own_backend, "&KR0221;?") == [("n:6", "&KR0221;&KR1969;")]
+    hit = own_backend.search(SearchQuery("聲", context=2)).hits[0]
     assert (hit.before, hit.after) == ("豆&KR1969;", "，&KR1969;")
 
 
-def test_commentator_filter(backend, seed_juan):
+def test_commentator_filter(own_backend, seed_juan):
     """``SearchQuery.commentator`` keeps the passages of one commentator (issue 27): a 楚辭
     juan whose notes hold 王逸's 章句 and 洪興祖's 補注; counts equal a plain count."""
     from reader.importers.loader import import_file
@@ -394,16 +429,17 @@ def test_commentator_filter(backend, seed_juan):
 
     with muted():
         juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR4a0002" / "KR4a0002_001.txt").juan
-    backend.rebuild(documents_for_juan(seed_juan) + documents_for_juan(juan))
+    own_backend.rebuild(documents_for_juan(seed_juan) + documents_for_juan(juan))
     for who, phrase in (("王逸", "言"), ("洪興祖", "曰"), ("王逸", "屈原")):
         expected = sum(p.text.count(phrase) for p in Piece.objects.filter(section__juan=juan, commentator=who))
-        result = backend.search(SearchQuery(phrase, exact=True, commentator=who))
+        result = own_backend.search(SearchQuery(phrase, exact=True, commentator=who))
         assert result.count == expected > 0, (who, phrase)
-    assert backend.search(SearchQuery("之", commentator="鄭玄")).count == 0
-    assert backend.search(SearchQuery("鵠", commentator=None)).count == backend.search(SearchQuery("鵠")).count > 0
+    assert own_backend.search(SearchQuery("之", commentator="鄭玄")).count == 0
+    assert own_backend.search(SearchQuery("鵠", commentator=None)).count == \
+        own_backend.search(SearchQuery("鵠")).count > 0
 
 
-def test_every_hit_names_its_passages_commentator(backend, seed_juan):
+def test_every_hit_names_its_passages_commentator(own_backend, seed_juan):
     """A hit carries who wrote its passage (``Hit.commentator``: the search page and the API
     name 李善 or 呂延濟 beside 注): in a 楚辭 juan every hit's commentator is its passage's
     (``SearchDocument.commentator``), 王逸 and 洪興祖 both among them, "" for the classic's."""
@@ -415,12 +451,12 @@ def test_every_hit_names_its_passages_commentator(backend, seed_juan):
     with muted():
         juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR4a0002" / "KR4a0002_001.txt").juan
     documents = documents_for_juan(juan)
-    backend.rebuild(documents_for_juan(seed_juan) + documents)
+    own_backend.rebuild(documents_for_juan(seed_juan) + documents)
     written_by = {d.doc_id: d.commentator for d in documents}
-    hits = backend.search(SearchQuery("曰", exact=True, juan_ids=frozenset({juan.id}))).hits
+    hits = own_backend.search(SearchQuery("曰", exact=True, juan_ids=frozenset({juan.id}))).hits
     assert [h.commentator for h in hits] == [written_by[h.doc_id] for h in hits]
     assert {"王逸", "洪興祖"} <= {h.commentator for h in hits}
-    filtered = backend.search(SearchQuery("言", exact=True, commentator="洪興祖")).hits
+    filtered = own_backend.search(SearchQuery("言", exact=True, commentator="洪興祖")).hits
     assert len(filtered) > 0 and {h.commentator for h in filtered} == {"洪興祖"}
 
 
@@ -432,7 +468,7 @@ SCRIPT_QUERIES = {"當": ("当當", "當"), "后": ("后", "后"), "于": ("于"
 
 
 @pytest.fixture
-def scripted(backend, db):
+def scripted(own_backend, db):
     from characters.simplified import SIMPLIFIED
     from reader.importers.loader import import_file
 
@@ -443,8 +479,8 @@ def scripted(backend, db):
     from reader.models import Juan
 
     docs = [d for j in Juan.objects.all() for d in documents_for_juan(j)]
-    backend.rebuild(docs)
-    return backend, juan, docs
+    own_backend.rebuild(docs)
+    return own_backend, juan, docs
 
 
 def test_a_simplified_edition_is_found_by_every_character_its_forms_stand_for(scripted):
@@ -469,7 +505,7 @@ def test_a_simplified_edition_is_found_by_every_character_its_forms_stand_for(sc
     assert backend.search(SearchQuery("后", exact=True, edition_ids=(simplified_juan.edition_id,))).count == 41
 
 
-def test_public_annotations_are_a_layer_of_their_own_searched_when_asked_for(backend, seed_juan):
+def test_public_annotations_are_a_layer_of_their_own_searched_when_asked_for(own_backend, seed_juan):
     """A reader's accepted annotation is one passage of the ``annotation`` layer at the piece it
     annotates; the books' text (the default, ``all``) does not hold it; a revert removes it."""
     from django.contrib.auth.models import Group, User
@@ -485,20 +521,21 @@ def test_public_annotations_are_a_layer_of_their_own_searched_when_asked_for(bac
     pending = propose(people[0], seed_juan, kind="annotation", section=1, piece=3, start=0, end=1,
                       replacement="未審之注天官", reason="r")
     accept(note, people[1])
-    assert backend.rebuild(documents_for_juan(seed_juan)) == 425  # the seed's 424 passages and the annotation
-    found = backend.search(SearchQuery("天官", layers=layers_for("annotation")))
+    assert own_backend.rebuild(documents_for_juan(seed_juan)) == 425  # the seed's 424 passages and the annotation
+    found = own_backend.search(SearchQuery("天官", layers=layers_for("annotation")))
     assert found.count == 1
     hit = found.hits[0]
     assert (hit.layer, hit.section_position, hit.piece_position, hit.before + hit.match + hit.after) == (
         "annotation", 1, 3, "宰謂天官冢宰")
-    assert backend.search(SearchQuery("天官冢宰")).count == 0  # the books' text: by default
-    assert backend.search(SearchQuery("天官冢宰", layers=LAYER_GROUPS["all"])).count == 0
-    assert backend.search(SearchQuery("天官冢宰", layers=layers_for("classic,annotation"))).count == 1
-    assert backend.search(SearchQuery("鵠")).count == backend.search(SearchQuery("鵠", layers=layers_for("all"))).count
-    assert backend.search(SearchQuery("未審之注", layers=layers_for("annotation"))).count == 0  # pending: not public
+    assert own_backend.search(SearchQuery("天官冢宰")).count == 0  # the books' text: by default
+    assert own_backend.search(SearchQuery("天官冢宰", layers=LAYER_GROUPS["all"])).count == 0
+    assert own_backend.search(SearchQuery("天官冢宰", layers=layers_for("classic,annotation"))).count == 1
+    assert own_backend.search(SearchQuery("鵠")).count == \
+        own_backend.search(SearchQuery("鵠", layers=layers_for("all"))).count
+    assert own_backend.search(SearchQuery("未審之注", layers=layers_for("annotation"))).count == 0  # pending: not public
     revert(note, people[2], reason="誤")
-    assert backend.rebuild(documents_for_juan(seed_juan)) == 424
-    assert backend.search(SearchQuery("天官", layers=layers_for("annotation"))).count == 0
+    assert own_backend.rebuild(documents_for_juan(seed_juan)) == 424
+    assert own_backend.search(SearchQuery("天官", layers=layers_for("annotation"))).count == 0
     assert pending.status == "pending"
 
 
@@ -527,7 +564,7 @@ TABLE_QUERIES = ["二十四", "元年", "十五十", "元年五", "元年?", "?�
 
 
 @pytest.fixture
-def biao(backend, db):
+def biao(own_backend, db):
     from reader.importers.loader import import_file
     from search.signals import muted
 
@@ -536,8 +573,8 @@ def biao(backend, db):
     with muted():
         juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR2a0001" / "KR2a0001_202.txt").juan
     docs = documents_for_juan(juan)
-    backend.rebuild(docs)
-    return backend, docs
+    own_backend.rebuild(docs)
+    return own_backend, docs
 
 
 @pytest.mark.parametrize("exact", [False, True])
