@@ -30,7 +30,7 @@ from reader.places import juan_by_slug
 from .annotations import annotation_collection
 from .links import MAX_LINK, MAX_LINKS
 from .models import (ACCEPTED, ANNOTATION, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE,
-                     STRUCTURE_CHOICES, TAG_CHOICES,
+                     LAYER, STRUCTURE_CHOICES, TAG_CHOICES,
                      TAGS, TEXT, Proposal)
 from .overlay import juan_overlay, juan_texts
 from .positions import PieceSpan, PositionError, piece_ranges, to_piece, to_section
@@ -96,15 +96,42 @@ class ProposalForm(forms.Form):
         place of ``first`` and ``last``; a span outside the section or across pieces is an error."""
         data = super().clean()
         if all(data.get(k) is not None for k in ("section", "first", "last")):
+            shown = section_shown(self.juan, data["section"])
             try:
-                span = to_piece(section_shown(self.juan, data["section"]), data["first"], data["last"])
+                span = to_piece(shown, data["first"], data["last"])
             except PositionError as exc:
                 self.add_error("last", str(exc))
             else:
                 data.update(piece=span.piece, start=span.start, end=span.end)
+                if data.get("kind") == LAYER:
+                    whole = whole_piece_error(shown, span, data["first"], data["last"])
+                    if whole:
+                        self.add_error("last", whole)
         data.pop("first", None)
         data.pop("last", None)
         return data
+
+
+def whole_piece_error(shown: list[tuple[int, str]], span: PieceSpan, first: int, last: int) -> str | None:
+    """The error for a layer correction typed on part of a piece (``shown``: the section's
+    ``(piece position, text as read)``; ``span``: the typed characters ``first``–``last`` in the
+    piece), or None when they are the whole piece. A layer correction changes the whole piece
+    (``workflow.propose`` widens it), so the form asks for the whole piece's numbers rather than
+    widen a selection silently: a reader who selected four characters of a note as classic
+    would otherwise propose the whole note. A layer boundary inside a piece is told in an
+    annotation. (A structure correction names its piece by any character of it: a heading, a
+    byline or a section's start is a whole line or piece by nature.)"""
+    position, piece_first, piece_last = next(r for r in piece_ranges(shown) if r[0] == span.piece)
+    if (first, last) == (piece_first, piece_last):
+        return None
+    text = dict(shown)[position]
+    quoted = text if len(text) <= 24 else f"{text[:10]}…{text[-10:]}"
+    return (f"層次校正改動整段：所選第 {first}–{last} 字只是此段第 {piece_first}–{piece_last} 字"
+            f"「{quoted}」（{len(text)} 字）的一部分。若整段皆屬所改，請將起字、訖字改為 {piece_first}、"
+            f"{piece_last}；若只有所選部分屬另一層次，請以注記說明。"
+            f" (A layer correction changes the whole piece: characters {first}–{last} are part of "
+            f"the piece {piece_first}–{piece_last} ({len(text)} characters). Type {piece_first} and {piece_last} "
+            "if the whole piece is meant; a layer boundary inside a piece is told in an annotation.)")
 
 
 def section_shown(juan, section: int) -> list[tuple[int, str]]:

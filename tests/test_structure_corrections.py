@@ -111,3 +111,22 @@ def test_an_editor_edits_the_structure_before_accepting(seed_juan):
     assert (p.status, p.structure) == (ACCEPTED, "heading")
     assert [(a.action, a.detail) for a in p.audit.all()] == [("proposed", "r"), ("edited", "structure byline → heading"),
                                                              ("accepted", "是標題")]
+
+
+def test_the_form_refuses_a_layer_correction_of_part_of_a_piece_and_names_the_whole(seed_juan):
+    """A reader who selects four characters of a piece and proposes them as another layer would
+    have proposed the whole piece unawares (a layer correction changes a whole piece): the form
+    answers 400 naming the piece's whole span, and takes the proposal once its numbers are typed."""
+    c = Client()
+    c.force_login(account("cs", "contributor"))
+    typed = {"kind": "layer", "section": 1, "new_layer": "commentary", "reason": "底本小字"}
+    response = c.post(FORM, {**typed, "first": 81, "last": 84})  # 百官有事 of piece 4 (characters 79–87)
+    assert response.status_code == 400
+    assert ("層次校正改動整段：所選第 81–84 字只是此段第 79–87 字「宰戒百官有事於射者」（9 字）的一部分。"
+            "若整段皆屬所改，請將起字、訖字改為 79、87；若只有所選部分屬另一層次，請以注記說明。") \
+        in response.content.decode()
+    assert not Proposal.objects.exists()
+    response = c.post(FORM, {**typed, "first": 79, "last": 87})
+    assert response.status_code == 302
+    p = Proposal.objects.get()
+    assert (p.kind, p.piece_position, p.start, p.end, p.original, p.new_layer) == ("layer", 4, 0, 9, P4, "commentary")
