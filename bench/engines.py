@@ -57,6 +57,7 @@ import django  # noqa: E402
 django.setup()
 
 from bench.mix import QUERY_MIX as QUERIES  # noqa: E402
+from characters.units import DESCRIPTION  # noqa: E402
 from reader.models import Juan  # noqa: E402
 from search.backends import SearchQuery  # noqa: E402
 from search.backends.memory import MemoryBackend  # noqa: E402
@@ -72,12 +73,27 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
+#: One unit of a peer's index: a description of a character (``[門@里]``,
+#: ``characters.units.DESCRIPTION``) or one code point (a lost ``?`` is one, as in the index).
+#: Also tantivy's tokenizer (Rust's regex reads the same pattern).
+PEER_UNIT = r"(?s)" + DESCRIPTION.pattern + "|."
+
+
+def term_regex(text: str) -> re.Pattern:
+    """A query term as a regex over the stored text: each wildcard ``?`` any one unit, a
+    description (whose ``?`` is part of it) as written, anything else itself."""
+    parts = []
+    for unit in re.findall(PEER_UNIT, text):
+        parts.append("(?:" + PEER_UNIT[4:] + ")" if unit in "?？" else re.escape(unit))
+    return re.compile("".join(parts), re.S)
+
+
 def count_occurrences(texts, rows, clause) -> int:
     """Occurrences of ``clause``'s positive terms (non-overlapping, left to right, as the
     engines count them) in the passages ``rows`` of ``texts`` that hold every positive
     term and no negative one."""
-    patterns = [re.compile(re.escape(t.text).replace(r"\?", ".")) for t in clause.positives]
-    negatives = [re.compile(re.escape(t.text).replace(r"\?", ".")) for t in clause.negatives]
+    patterns = [term_regex(t.text) for t in clause.positives]
+    negatives = [term_regex(t.text) for t in clause.negatives]
     total = 0
     for r in rows:
         text = texts[r]
@@ -106,7 +122,7 @@ class Tantivy:
         self.schema = builder.build()
         self.path = path
         self.index = tantivy.Index(self.schema, path=path)
-        self.index.register_tokenizer("char", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(r"(?s).")).build())
+        self.index.register_tokenizer("char", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(PEER_UNIT)).build())
         writer = self.index.writer(heap_size=256_000_000, num_threads=1)
         for i, d in enumerate(documents):
             writer.add_document(tantivy.Document(row=i, text=d.text))
@@ -129,16 +145,17 @@ class Tantivy:
         builder.add_integer_field("row", stored=True, indexed=False, fast=True)
         self.schema = builder.build()
         self.index = tantivy.Index(self.schema, path=path)
-        self.index.register_tokenizer("char", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(r"(?s).")).build())
+        self.index.register_tokenizer("char", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(PEER_UNIT)).build())
         self.index.reload()
         self.searcher = self.index.searcher()
         return self
 
     def _term(self, text: str):
         q = self.tantivy.Query
-        chars = [(i, c) for i, c in enumerate(text) if c != "?"]
-        if len(chars) == 1 and len(text) == 1:
-            return q.term_query(self.schema, "text", text)
+        units = re.findall(PEER_UNIT, text)
+        chars = [(i, c) for i, c in enumerate(units) if c not in "?？"]
+        if len(chars) == 1 and len(units) == 1:
+            return q.term_query(self.schema, "text", units[0])
         return q.phrase_query(self.schema, "text", chars)
 
     def _query(self, clause):
@@ -161,7 +178,7 @@ class Tantivy:
         clauses, q = self._queries(query)
         result = self.searcher.search(q, limit=page, count=True, order_by_field="row",
                                       order=self.tantivy.Order.Asc)
-        patterns = [re.compile(re.escape(t.text).replace(r"\?", ".")) for c in clauses for t in c.positives]
+        patterns = [term_regex(t.text) for c in clauses for t in c.positives]
         kwic = []
         for _, address in result.hits:
             text = self.searcher.doc(address)["text"][0]

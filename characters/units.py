@@ -5,6 +5,12 @@ A text is read as a sequence of units, one per character (``search.analysis`` gi
 
 - a Kanripo gaiji entity (``&KR1969;``) or U+0001 (unreadable in the source) is ONE unit, its
   code ``characters.gaiji.gaiji_key``;
+- a description of a character Unicode lacks, in Kanripo's (CBETA's) composition notation
+  (``[門@里]``, ``[孑*(焉-正+?)]``: ``DESCRIPTION``), is ONE unit, its code ``description_key``
+  of the description as written (decision 0033);
+- an ASCII ``?`` in running text is ONE unit, ``LOST``: Kanripo's mark for a character the
+  transcription lost (``應龍?於潢汙``, where the print has 潛); a run of them after an ASCII
+  letter, digit or space is punctuation of Latin text (``p. ???``) (``LOST_RUN``);
 - invisible code points (``characters.folding.INVISIBLE``) and variation selectors
   (``SELECTOR``) are no unit; a run of selectors belongs to the span of the unit right before it;
 - punctuation, spaces and separators (``SEPARATOR``) are no unit: they stand in the gap between
@@ -22,13 +28,37 @@ Pure Python, no Django.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import lru_cache
 
 from characters.folding import INVISIBLE, SELECTOR, SEPARATOR, _kind_table
 from characters.gaiji import gaiji_key
 
-__all__ = ["CELL_BOUNDARY", "code_class", "cut", "codes"]
+__all__ = ["CELL_BOUNDARY", "LOST", "LOST_RUN", "DESCRIPTION", "DESCRIPTION_BASE", "DESCRIPTION_SPAN", "UNITS",
+           "OPERAND", "code_class", "cut", "codes", "description_key", "is_marked_key", "holds_marks"]
+
+#: The version of this rule: an index records the rule its units were cut by and is refused
+#: (``rebuild_index``) when it differs. 1: gaiji, U+0001, cell marks; 2: a lost ``?`` and a
+#: description ``[…]`` are one unit each (decision 0033).
+UNITS = 2
+
+#: The code of a lost character (an ASCII ``?`` in running text): U+0002, a control character,
+#: which a query never holds as a unit (``search.query`` refuses control characters and
+#: ``char_kind`` reads U+0002 as a separator), so only the ``?`` wildcard matches it.
+LOST = "\x02"
+
+#: A run of ASCII ``?`` that stands for lost characters, one each: any run not right after an
+#: ASCII letter, digit or space (Latin text, ``WATSON??``, ``p. ???``, where ``?`` is punctuation).
+#: Kanripo's punctuated editions write a question mark full-width (``？``: 3,392 in the shared
+#: corpus, all punctuation); an ASCII ``?`` in their Chinese text is a character the
+#: transcription could not give (16 in the corpus, each where the print has a character).
+LOST_RUN = re.compile(r"(?<![A-Za-z0-9 ?])\?+")
+
+#: Where description keys start: U+40000, planes 4 to 13, which Unicode leaves unassigned (no
+#: text holds them, no gaiji key, ``characters.gaiji.GAIJI_BASE``, nor reading key,
+#: ``characters.simplified.KEY_BASE``, lies there); ``DESCRIPTION_SPAN`` code points.
+DESCRIPTION_BASE, DESCRIPTION_SPAN = 0x40000, 0xA0000
 
 #: The code of a table's cell mark among a text's units: U+0000, the code the positional index
 #: gives the boundary between two passages, which no query unit is, no ``?`` matches and which
@@ -50,10 +80,56 @@ def code_class(kind: int) -> str:
     return "".join(out)
 
 
+#: One component of a description: a gaiji entity, ``?`` (a component the transcriber could not
+#: read), or one character of the Han script or of its helpers: CJK radicals and strokes, 〇 and
+#: 々, kana and bopomofo (``[絺-巾+ㄙ]``), CJK ideographs of every block and private-use
+#: characters.
+OPERAND = (r"(?:&KR\d{1,5};|\?|[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3040-\u30ff\u3100-\u312f\u31a0-\u31ef"
+           r"\u3400-\u4dbf\u4e00-\u9fff\ue000-\ufaff\U00020000-\U0003ffff\U000f0000-\U0010ffff])")
+
+
+#: Kanripo's description of a character Unicode lacks, in CBETA's composition notation
+#: (組字式): components joined by ``*`` (side by side), ``/`` (one above the other), ``@``
+#: (one inside the other), ``-`` (taken away) and ``+`` (added), grouped with ``(…)``, in
+#: ``[…]``: ``[門@里]`` (140 times in the shared corpus), ``[孑*(焉-正+?)]`` (31), ``[車*犬]``
+#: (22), ``[竺-二+稗]`` (14), ``[絺-巾+ㄙ]`` (9), ``[桌-日+(ㄇ@(人/人))]`` (3) …: 244 in all, 17
+#: forms. At least two components and an operator between each two: a bracketed title
+#: (``[提要]``, in headers) or Latin text (``[on a side]``) is no description.
+DESCRIPTION = re.compile(r"\[\(*" + OPERAND + r"(?:[()]*[*/@+\-][()]*" + OPERAND + r")+\)*\]")
+
+
+def description_key(description: str) -> str:
+    """The one code (a code point of planes 4 to 13) of a description as written:
+    ``description_key("[門@里]")`` is the same code wherever it stands, another description
+    almost surely another (BLAKE2b of its UTF-8, reduced to ``DESCRIPTION_SPAN``: two of ``n``
+    distinct descriptions share a code with a chance of about ``n * n / 1,300,000``; the shared
+    corpus's 17 have 17 codes, ``tests/test_units.py``). Raises ``ValueError`` for what is no
+    description (``DESCRIPTION``)."""
+    if not DESCRIPTION.fullmatch(description):
+        raise ValueError(f"not a description of a character: {description!r}")
+    digest = int.from_bytes(hashlib.blake2b(description.encode("utf-8"), digest_size=8).digest(), "big")
+    return chr(DESCRIPTION_BASE + digest % DESCRIPTION_SPAN)
+
+
+def is_marked_key(code: str) -> bool:
+    """Whether a unit's code stands for markup, not for the code point itself: a lost
+    character (``LOST``) or a description (``description_key``)."""
+    return code == LOST or DESCRIPTION_BASE <= ord(code) < DESCRIPTION_BASE + DESCRIPTION_SPAN
+
+
+def holds_marks(text: str) -> bool:
+    """Whether ``text`` may hold a lost character or a description (it holds ``?`` or ``[``):
+    a quick test before reading its code points as units one for one."""
+    return "?" in text or "[" in text
+
+
 @lru_cache(maxsize=None)
 def _special() -> re.Pattern:
-    """A gaiji, or a run of separators, or a run of selectors, or a run of other invisibles."""
-    return re.compile(r"(&KR\d{1,5};|\x01)|((?:(?!&KR\d{1,5};)[" + code_class(SEPARATOR) + "])+)|(["
+    """A gaiji, or a description, or a run of lost characters, or a run of separators (a ``[``
+    or ``?`` that is neither of these is a separator of its own), or a run of selectors, or a
+    run of other invisibles."""
+    return re.compile(r"(&KR\d{1,5};|\x01)|(" + DESCRIPTION.pattern + ")|(" + LOST_RUN.pattern
+                      + r")|((?:(?!&KR\d{1,5};|[?\[])[" + code_class(SEPARATOR) + r"])+|[?\[])|(["
                       + code_class(SELECTOR) + "]+)|[" + code_class(INVISIBLE) + "]+")
 
 
@@ -81,15 +157,23 @@ def cut(text: str, cell_mark: str | None = None) -> tuple[str, list[int], list[i
             gaps.append(gap)
             gaps.extend([""] * (s - pos - 1))
             gap = ""
-        if m.group(1) is not None:
+        if m.group(1) is not None or m.group(2) is not None:
             starts.append(s)
             ends.append(m.end())
-            codes.append(gaiji_key(m.group(1)))
+            codes.append(gaiji_key(m.group(1)) if m.group(1) is not None else description_key(m.group(2)))
             gaps.append(gap)
             gap = ""
-        elif m.group(2) is not None:
-            gap += m.group(2)
-        elif m.group(3) is not None and ends and ends[-1] == s:   # selectors: part of the unit before them
+        elif m.group(3) is not None:   # lost characters: one unit each
+            n = m.end() - s
+            starts.extend(range(s, m.end()))
+            ends.extend(range(s + 1, m.end() + 1))
+            codes.append(LOST * n)
+            gaps.append(gap)
+            gaps.extend([""] * (n - 1))
+            gap = ""
+        elif m.group(4) is not None:
+            gap += m.group(4)
+        elif m.group(5) is not None and ends and ends[-1] == s:   # selectors: part of the unit before them
             ends[-1] = m.end()
         pos = m.end()
     if pos < len(text):

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import Indel, Levenshtein
 
 from characters.folding import fold, fold_char
+from characters.units import DESCRIPTION
 from characters.variants import read_token, same_character
 from config.budget import check
 
@@ -48,11 +49,12 @@ ADDED_OR_MISSING = frozenset({ADDED, MISSING})
 CLASS_NAMES = {GLYPH: "異體", CHARACTER: "異字", ADDED: "衍文", MISSING: "脫文", PUNCTUATION: "標點"}
 
 ENTITY = re.compile(r"&KR\d+;")
-_TOKEN = re.compile(r"&KR\d+;|.", re.S)
+_TOKEN = re.compile(r"&KR\d+;|" + DESCRIPTION.pattern + "|.", re.S)
 
 
 def tokens(text: str) -> list[str]:
-    """``text`` as tokens: one per character, a ``&KR…;`` entity as one token."""
+    """``text`` as tokens: one per character, a ``&KR…;`` entity and a description of a
+    character (``[門@里]``, ``characters.units.DESCRIPTION``) as one token each."""
     return _TOKEN.findall(text)
 
 

@@ -56,8 +56,14 @@ from typing import NamedTuple
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]+")
 NOTE_KINDS = ("note", "record_note")
 EXACT, FOLDED = "exact", "folded"
-#: A Kanripo gaiji entity or U+0001, else one code point (as ``characters.gaiji.GAIJI``).
-_UNIT = re.compile(r"&KR\d{1,5};|.", re.S)
+#: A description of a character Unicode lacks, as docs/searching.md states it: in ``[…]``, characters,
+#: gaiji, ``?``, ``(``, ``)`` and at least one of the operators ``* / @ - +`` (``[門@里]``); one character.
+DESCRIBED = re.compile(r"\[(?:[^\x00-\x7f\s]|&KR\d+;|[?()])*(?:[*/@+\-](?:[^\x00-\x7f\s]|&KR\d+;|[?()])+)+\]")
+#: A lost character: an ASCII ``?`` in a run that no ASCII letter, digit or space stands before.
+LOST = re.compile(r"(?<![A-Za-z0-9 ?])\?+")
+#: A Kanripo gaiji entity or U+0001, a description, a run of lost characters, else one code point.
+#: (groups 1, 2, 3: ``folded_text`` tells them apart).
+_UNIT = re.compile(r"(&KR\d{1,5};)|(" + DESCRIBED.pattern + ")|(" + LOST.pattern + ")|.", re.S)
 #: Text with no invisible code point or variation selector in it: the Han blocks, CJK punctuation
 #: and full-width forms, ASCII (a quick test before ``exact_count`` reads each character's kind).
 _ORDINARY = re.compile(r"[\x00-\x7f\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uffef"
@@ -242,10 +248,13 @@ def queries(texts: list[str]) -> list[str]:
 
 def exact_count(texts: list[str], query: str) -> int:
     """The plain exact count: ``str.count`` over ``texts`` with invisible code points and
-    variation selectors (``characters.folding``: no character of the text in either mode) out."""
+    variation selectors (``characters.folding``: no character of the text in either mode) out,
+    and each description one character no query is (its components are not found inside it)."""
     from characters.folding import INVISIBLE, SELECTOR, char_kind
     total = 0
     for t in texts:
+        if "[" in t:
+            t = DESCRIBED.sub("\x00", t)
         if not t.isascii() and not _ORDINARY.fullmatch(t):
             t = "".join(c for c in t if char_kind(c) not in (INVISIBLE, SELECTOR))
         total += t.count(query)
@@ -254,13 +263,18 @@ def exact_count(texts: list[str], query: str) -> int:
 
 def folded_text(text: str) -> str:
     """``text`` as the plain folded count reads it: each character its fold, a gaiji entity
-    its key, punctuation, spaces, ○ and invisible code points left out."""
+    its key, a description and a lost ``?`` a character no query finds, punctuation, spaces, ○
+    and invisible code points left out."""
     from characters.folding import TEXT, char_kind, fold_char
     from characters.gaiji import gaiji_key
     out = []
     for m in _UNIT.finditer(text):
         unit = m.group()
-        if len(unit) > 1:
+        if m.lastindex == 2:
+            out.append("\x00")   # a description: one character, which no query of Han characters finds
+        elif m.lastindex == 3:
+            out.append("\x02" * len(unit))   # lost characters: one each, no phrase reads across them
+        elif len(unit) > 1:
             out.append(gaiji_key(unit))
         elif char_kind(unit) == TEXT:
             out.append(fold_char(unit))

@@ -5,6 +5,12 @@ What a search compares is a sequence of *units*, one per character of the stored
 - a Kanripo gaiji entity (``&KR1969;``, a character Unicode lacks) or U+0001 (unreadable
   in the source) is ONE unit (``characters.gaiji.GAIJI``): ``?`` matches it, the whole entity
   finds it, its letters alone (``KR1969``) never match inside it;
+- a description of a character Unicode lacks (``[門@里]``, ``characters.units.DESCRIPTION``) is
+  ONE unit: ``?`` matches it, the description typed as written finds it, its components alone
+  (``門``) never match inside it;
+- an ASCII ``?`` in running text is a lost character (``characters.units.LOST_RUN``), ONE unit
+  that only the query's ``?`` matches: no phrase reads across it (``龍於潢`` does not find
+  ``應龍?於潢汙``, ``龍?於`` does);
 - invisible code points (variation selectors and joiners, ``folding.SELECTOR``; zero-width
   space, BOM and other format characters, ``folding.INVISIBLE``) are no unit at all, in
   queries and in the text, in both modes; selectors belong to the raw span of the unit
@@ -47,9 +53,10 @@ import numpy as np
 
 from characters.folding import (INVISIBLE, SELECTOR, SEPARATOR, TEXT, _kind_table, char_kind, fold, fold_char,
                                 query_alternatives)
-from characters.gaiji import GAIJI, gaiji_key
+from characters.gaiji import gaiji_key
 from characters.simplified import TRADITIONAL, form_keys, is_ambiguous, query_keys, readings, text_keys
-from characters.units import CELL_BOUNDARY, code_class, cut
+from characters.units import (CELL_BOUNDARY, DESCRIPTION, LOST, LOST_RUN, code_class, cut, description_key,
+                              is_marked_key)
 from reader.table_cells import CELL_MARK
 from search.query import WILDCARDS, ParsedQuery, Term
 
@@ -60,14 +67,15 @@ _ranges = code_class
 @lru_cache(maxsize=None)
 def _multi_code_point() -> re.Pattern:
     """What makes a displayed character more than one code point: an entity's ``&`` or ``;``,
-    or an invisible that attaches to the character before it."""
-    return re.compile("[&;" + _ranges(SELECTOR) + "]")
+    a description's ``[`` or ``]``, or an invisible that attaches to the character before it."""
+    return re.compile(r"[&;\[\]" + _ranges(SELECTOR) + "]")
 
 
 @lru_cache(maxsize=None)
 def _clusters() -> re.Pattern:
-    """One displayed character: a gaiji entity, or a code point with the invisibles after it."""
-    return re.compile(r"&KR\d{1,5};|.[" + _ranges(SELECTOR) + "]*", re.S)
+    """One displayed character: a gaiji entity, a description, or a code point with the
+    invisibles after it."""
+    return re.compile(r"&KR\d{1,5};|" + DESCRIPTION.pattern + "|.[" + _ranges(SELECTOR) + "]*", re.S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,18 +138,28 @@ class QueryUnits:
         return out
 
 
+@lru_cache(maxsize=None)
+def _query_pieces() -> re.Pattern:
+    """A query's pieces: a gaiji entity, U+0001, a description, or one code point."""
+    return re.compile(r"&KR\d{1,5};|\x01|" + DESCRIPTION.pattern + "|.", re.S)
+
+
 @lru_cache(maxsize=2048)
 def query_units(phrase: str) -> QueryUnits:
-    """A term of a query as units; ``?`` and ``？`` are wildcard units. Separators before
+    """A term of a query as units; ``?`` and ``？`` are wildcard units. A gaiji entity is one
+    unit, and so is a description written as the text writes it (``[門@里]``, its key
+    ``characters.units.description_key``; a ``?`` inside it is part of it). Separators before
     the first and after the last unit are dropped, and a cell mark ``|`` is read as one (the
     text's cell mark is a unit nothing matches: a query across it finds nothing). A term of
     separators only has no units."""
     codes: list = []
     gaps: list[str] = []
     gap = ""
-    for m in re.finditer(r"&KR\d{1,5};|\x01|.", phrase, re.S):
+    for m in _query_pieces().finditer(phrase):
         piece = m.group()
-        if len(piece) > 1 or piece == "\x01":
+        if piece[0] == "[" and len(piece) > 1:
+            unit = description_key(piece)
+        elif len(piece) > 1 or piece == "\x01":
             unit = gaiji_key(piece)
         elif piece in WILDCARDS:
             unit = None
@@ -225,12 +243,14 @@ def raw_pattern(units: list, gaps: tuple | None = None) -> str | None:
     and selectors anywhere (exact mode, ``QueryUnits.gaps``); selectors right after the last
     unit belong to its span. Only for ordinary characters: None if some code point is ASCII,
     a gaiji key, or not a character of text (``folding.char_kind``), so that no unit can be
-    read inside a gaiji entity; the caller then uses ``match_passage``."""
+    read inside a gaiji entity; the caller then uses ``match_passage``. Only for a text that
+    holds no lost character nor description (``characters.units.holds_marks`` false): a unit
+    could be read inside a description, and a lost ``?`` is punctuation to this regex."""
     if not units or any(not alts for alts in units) or (gaps is not None and any(CELL_MARK in g for g in gaps)):
         return None  # (a cell mark between a term's units: it is a unit of the text, so no match)
     for alts in units:
         for c in alts:
-            if len(c) != 1 or ord(c) < 0x80 or ord(c) >= 0xF0000 or char_kind(c) != TEXT:
+            if len(c) != 1 or ord(c) < 0x80 or ord(c) >= 0xF0000 or char_kind(c) != TEXT or is_marked_key(c):
                 return None
     selectors = "[" + _ranges(SELECTOR) + "]*"
     quiet = "[" + _ranges(INVISIBLE) + _ranges(SELECTOR) + "]*"
@@ -409,6 +429,14 @@ def context_bounds(text: str, start: int, end: int, width: int) -> tuple[int, in
     return b, e
 
 
+@lru_cache(maxsize=None)
+def _marked() -> re.Pattern:
+    """What ``characters.units.cut`` reads as units other than code points: a gaiji or U+0001
+    (group 1), a description (group 2), a run of lost characters (group 3); a ``[`` or ``?``
+    that is neither is matched alone (group 4) and stays a separator."""
+    return re.compile(r"(&KR\d{1,5};|\x01)|(" + DESCRIPTION.pattern + ")|(" + LOST_RUN.pattern + r")|([?\[])")
+
+
 def unit_layout(raw: np.ndarray, boundary: np.ndarray, joined: str):
     """``analyse`` for a whole index at once, with NumPy: ``raw`` holds the code points of
     ``joined`` (uint32), ``boundary`` marks positions that must be units of their own (the
@@ -423,17 +451,22 @@ def unit_layout(raw: np.ndarray, boundary: np.ndarray, joined: str):
     codes[raw == ord(CELL_MARK)] = ord(CELL_BOUNDARY)  # a cell mark: a unit coded as the boundary
     size = len(raw)
     span = np.ones(size, dtype=np.int64)
-    entities = [(m.start(), m.end(), m.group(1)) for m in GAIJI.finditer(joined)]
+    entities = [(m.start(), m.end(), m.lastindex) for m in _marked().finditer(joined)
+                if m.lastindex != 4]   # a ``[`` or ``?`` alone stays a separator
     if entities:
         absorbed = np.zeros(size + 1, dtype=np.int32)
-        for s, e, _ in entities:
+        for s, e, group in entities:
+            if group == 3:   # a run of lost characters: a unit each
+                codes[s:e] = ord(LOST)
+                kind[s:e] = TEXT
+                continue
             absorbed[s + 1] += 1
             absorbed[e] -= 1
             span[s] = e - s
-            codes[s] = ord(gaiji_key(joined[s:e]))
+            codes[s] = ord(gaiji_key(joined[s:e]) if group == 1 else description_key(joined[s:e]))
             kind[s] = TEXT
         inside = np.cumsum(absorbed[:size]) > 0
-        kind[inside] = SELECTOR + 1      # letters of an entity: no unit, no separator
+        kind[inside] = SELECTOR + 1      # letters of an entity or a description: no unit, no separator
     is_unit = kind == TEXT
     positions = np.flatnonzero(is_unit)
     # a unit's end runs over the selectors right after it

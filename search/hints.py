@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from characters.units import DESCRIPTION
+
 from .query import ParsedQuery
 
 _STAR = re.compile("[*＊]")
@@ -52,6 +54,16 @@ def read_as(parsed: ParsedQuery) -> str:
     return " 或 ".join(parts)
 
 
+def _outside_descriptions(text: str, change) -> str:
+    """``text`` with ``change`` applied to every part outside a description of a character
+    (``characters.units.DESCRIPTION``: ``[車*犬]`` is one character, its ``*`` no mistake)."""
+    out, start = [], 0
+    for m in DESCRIPTION.finditer(text):
+        out += [change(text[start:m.start()]), m.group()]
+        start = m.end()
+    return "".join(out + [change(text[start:])])
+
+
 def suggestions(text: str) -> list[Suggestion]:
     """The likely intended queries for ``text`` (see the module docstring), at most one per
     rule, none that equals ``text``."""
@@ -62,8 +74,8 @@ def suggestions(text: str) -> list[Suggestion]:
         if query and query != " ".join(text.split()) and all(s.query != query for s in out):
             out.append(Suggestion(query, message))
 
-    if _STAR.search(text):
-        add(_STAR.sub("?", text), "「*」是標點，檢索時略去；代任一字請用 ?（* is punctuation, which search leaves out; ? stands for any one character）")
+    if _STAR.search(DESCRIPTION.sub("", text)):   # a description's ``*`` (``[車*犬]``) is part of it
+        add(_outside_descriptions(text, lambda part: _STAR.sub("?", part)), "「*」是標點，檢索時略去；代任一字請用 ?（* is punctuation, which search leaves out; ? stands for any one character）")
     words = text.split()
     if any(re.search(r"\S[|｜]|[|｜]\S", w) for w in words):
         add(re.sub(r"\s*([|｜])\s*", r" \1 ", text),

@@ -28,13 +28,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from characters.folding import has_text
+from characters.units import DESCRIPTION
 from reader.table_cells import CELL_MARK
 
 MAX_QUERY_LENGTH = 200
 #: At most this many distinct terms (included and excluded) in one query.
 MAX_TERMS = 16
 WILDCARDS = "?？"
-_WILDCARD = re.compile("[?？]")
+#: A wildcard, or a description of a character (``[孑*(焉-正+?)]``, ``characters.units.DESCRIPTION``),
+#: whose ``?`` is part of it, not a wildcard (group 1).
+_WILDCARD = re.compile("(" + DESCRIPTION.pattern + ")|[?？]")
 QUOTES = {'"': '"', "「": "」", "“": "”", "＂": "＂", "『": "』"}
 OR_WORDS = {"OR", "|", "｜"}
 #: The NEAR operator, its distance as written (checked by ``parse_query``: a whole number up to
@@ -56,12 +59,21 @@ class Term:
 
     @property
     def has_wildcard(self) -> bool:
-        return any(ch in WILDCARDS for ch in self.text)
+        """Whether the term holds a ``?`` or ``？`` wildcard (a ``?`` inside a description of a
+        character, ``[孑*(焉-正+?)]``, is none)."""
+        return any(m.group(1) is None for m in _WILDCARD.finditer(self.text))
 
     def literal_runs(self) -> list[str]:
-        """The parts between wildcards, for index look-ups (``射?獲`` → ``["射", "獲"]``); a run of
-        table cell marks (``|``, which search reads as a boundary, no character) is none."""
-        return [run for run in _WILDCARD.split(self.text) if has_text(run.replace(CELL_MARK, ""))]
+        """The parts between wildcards, for index look-ups (``射?獲`` → ``["射", "獲"]``,
+        ``[孑*(焉-正+?)]子`` one run: a description is one character); a run of table cell marks
+        (``|``, which search reads as a boundary, no character) is none."""
+        runs, start = [], 0
+        for m in _WILDCARD.finditer(self.text):
+            if m.group(1) is None:
+                runs.append(self.text[start:m.start()])
+                start = m.end()
+        runs.append(self.text[start:])
+        return [run for run in runs if has_text(run.replace(CELL_MARK, ""))]
 
 
 @dataclass(frozen=True)

@@ -383,7 +383,8 @@ def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
     table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
-    assert table["format"] == 10 and set(table) == {"format", "juans", "sections", "juan_keys"}
+    assert table["format"] == 10 and table["units"] == 2
+    assert set(table) == {"format", "units", "juans", "sections", "juan_keys"}
     d = documents_for_juan(seed_juan)[0]
     assert table["juans"] == {str(seed_juan.id): [d.juan_version, d.work_id, 10]} and d.juan_number == 10
     (gen / "juans.json").write_text(json.dumps({**table, "format": 7}), encoding="utf-8")
@@ -394,6 +395,40 @@ def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
     (gen / "juans.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(IndexFormatError, match=r"juans\.json is not a table of this index format"):
         positional.search(SearchQuery("鵠"))
+
+
+def test_an_index_cut_by_an_older_rule_of_units_is_refused(two_backends, seed_juan):
+    """An index whose text was cut into units before a lost ``?`` and a description ``[門@里]``
+    were one unit each (``characters.units.UNITS``: a segment's ``units``, a Whoosh juan
+    marker's ``unit_rule``) would find phrases across them: both engines refuse it and say what
+    to run; ``rebuild_index`` (a rebuild) makes it readable again."""
+    from search.backends import SearchError
+
+    positional, whoosh = two_backends
+    docs = documents_for_juan(seed_juan)
+    positional.rebuild(docs)
+    gen = positional.current_link.resolve()
+    table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
+    (gen / "juans.json").write_text(json.dumps({k: v for k, v in table.items() if k != "units"}), encoding="utf-8")
+    positional._loaded.clear()
+    with pytest.raises(IndexFormatError, match=r"an older rule of what one character is .*rule 1, this version "
+                                               r"reads 2\); run `python manage\.py rebuild_index`"):
+        positional.search(SearchQuery("鵠"))
+    positional.rebuild(docs)
+    assert positional.search(SearchQuery("鵠")).count == 21
+
+    whoosh.rebuild(docs)
+    from search.backends.whoosh import schema as whoosh_schema
+    from whoosh import index as whoosh_index
+    ix = whoosh_index.open_dir(str(whoosh.current_link.resolve()))
+    with ix.writer() as writer:   # the juan's marker as an index of rule 1 wrote it: no ``unit_rule``
+        marker = whoosh_schema._marker(seed_juan.id, (docs[0].juan_version, docs[0].work_id, 10))
+        writer.update_document(**{k: v for k, v in marker.items() if k != "unit_rule"})
+    with pytest.raises(SearchError, match=r"older rule of what one character is .*run `python manage\.py "
+                                          r"rebuild_index`"):
+        whoosh.search(SearchQuery("鵠"))
+    whoosh.rebuild(docs)
+    assert whoosh.search(SearchQuery("鵠")).count == 21
 
 
 @pytest.mark.parametrize("sort", ["text", "after"])

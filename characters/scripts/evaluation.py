@@ -423,7 +423,8 @@ CELL_MARK = "|"
 def units(text: str) -> str:
     """``text`` as the units search reads (``characters.units.codes``, the rule
     ``search.analysis.analyse`` cuts by): a gaiji entity (``&KR1969;``) one unit, its
-    ``characters.gaiji.gaiji_key``; separators, invisibles and selectors no unit; a table's cell
+    ``characters.gaiji.gaiji_key``; a description (``[門@里]``) and a lost ``?`` one unit each
+    (``characters.units.description_key``, ``LOST``); separators, invisibles and selectors no unit; a table's cell
     mark (``CELL_MARK``) the unit ``characters.units.CELL_BOUNDARY``, which ends a reading's
     context; every other code point itself."""
     return unit_codes(text, CELL_MARK)

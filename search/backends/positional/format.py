@@ -14,6 +14,7 @@ from config.faults import crash_point
 from search.analysis import index_keys, unit_layout
 from search.documents import LAYERS, SearchDocument
 from characters.folding import fold
+from characters.units import UNITS
 from characters.readings import CLASSIC
 from characters.simplified import MIXED, TRADITIONAL
 
@@ -50,8 +51,9 @@ NEIGHBOUR_ARRAYS = ("next_key", "prev_key")
 KEY_MODULUS = 32767
 #: The bit of a neighbour key that says a unit has punctuation or spaces before it (``gap``).
 GAP_BIT = 1 << 15
-#: The tables of a segment: its juans (``{"format", "juans": {juan_id: [version, work_id, number]},
-#: "sections", "juan_keys"}``) and the mark of a whole segment (``{"format", "passages"}``: how many,
+#: The tables of a segment: its juans (``{"format", "units", "juans": {juan_id: [version, work_id, number]},
+#: "sections", "juan_keys"}``; ``units``: ``characters.units.UNITS``, the rule its text was cut into
+#: units by, a segment of another rule refused, ``segment.Segment``) and the mark of a whole segment (``{"format", "passages"}``: how many,
 #: written last, after every array). JSON, UTF-8. The places are arrays (``places.PLACE_ARRAYS``).
 JUANS_FILE, PASSAGES_FILE = "juans.json", "passages.json"
 COMMENTATOR_FIELD = PLACE_FIELDS.index("commentator")
@@ -274,7 +276,7 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
             crash_point("index-write")
         np.save(gen / f"{name}.npy", array, allow_pickle=False)
     juans = {**entries_of(docs), **(entries or {})}
-    write_table(gen / JUANS_FILE, {"format": FORMAT, "juans": {str(j): list(e) for j, e in juans.items()},
+    write_table(gen / JUANS_FILE, {"format": FORMAT, "units": UNITS, "juans": {str(j): list(e) for j, e in juans.items()},
                                    "sections": sorted_sections, "juan_keys": juan_keys})
     write_table(gen / PASSAGES_FILE, {"format": FORMAT, "passages": n})  # last: marks a whole segment
     return n

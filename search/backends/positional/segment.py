@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from characters.units import UNITS
 from search.analysis import analyse, char_alternatives, query_units
 
 from .format import (ARRAYS, GAP_BIT, JUANS_FILE, KEY_MODULUS, NEIGHBOUR_ARRAYS, PASSAGES_FILE, SEP,
@@ -46,6 +47,12 @@ class Segment:
                    "this version does not read); run `python manage.py rebuild_index` to build it again"
                    if older else "; run `python manage.py rebuild_index` to build it again"))
         table = read_table(folder / JUANS_FILE)
+        if table.get("units") != UNITS:
+            raise IndexFormatError(
+                f"the search index at {folder} was built with an older rule of what one character is (before a "
+                f"lost character `?` and a description such as `[門@里]` were one character each: rule "
+                f"{table.get('units', 1)}, this version reads {UNITS}); run `python manage.py rebuild_index` to "
+                f"build it again")
         self.identity = None  # set by ``open``
         for name in ARRAYS:  # plain views: numpy.memmap's indexing is slow
             setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))

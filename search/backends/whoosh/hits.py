@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from characters.simplified import TRADITIONAL
+from characters.units import holds_marks
 from search.analysis import match_passage
 
 from ..base import Hit, HitPassage, SearchQuery, SearchResults
@@ -66,7 +67,7 @@ class WhooshHits(Sequence):
         text = f["text"]
         spans = self._spans.get(docnum)
         if spans is None:
-            pattern = self._pattern()
+            pattern = self._pattern() if not holds_marks(text) else None  # ``raw_pattern``'s condition
             spans = [m.span() for m in pattern.finditer(text)] if pattern is not None else \
                 match_passage(self.query.parsed, text, self.query.exact, f.get("script") or TRADITIONAL,
                               f["layer"])

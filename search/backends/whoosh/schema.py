@@ -18,6 +18,7 @@ from whoosh.fields import COLUMN, ID, NUMERIC, STORED, FieldType, Schema
 from whoosh.columns import FixedBytesColumn, VarBytesColumn
 from whoosh.index import EmptyIndexError
 
+from characters.units import UNITS
 from search.analysis import gram_counts
 from search.documents import LAYERS, SearchDocument
 
@@ -168,6 +169,7 @@ def make_schema() -> Schema:
         layer_name=STORED(),
         commentator=STORED(),
         script=STORED(),   # the edition's script: verifying reads ambiguous simplified forms by it
+        unit_rule=STORED(),  # on each juan's marker: ``characters.units.UNITS``, the rule its passages were cut by
     )
 
 
@@ -202,7 +204,7 @@ def _fields(doc: SearchDocument, schema=None) -> dict:
 def _marker(juan_id: int, entry, names: dict | None = None) -> dict:
     version, work_id, number = entry
     return {"doc_id": f"juan:{juan_id}", "layer": JUAN_MARKER, "juan_id": juan_id, "juan_version": version,
-            "work_id": work_id, "juan_number": number, **(names or {}),
+            "work_id": work_id, "juan_number": number, "unit_rule": UNITS, **(names or {}),
             "place": _place(juan_id, work_id, number, 0, 0, MARKER_CODE)}
 
 
@@ -222,17 +224,28 @@ def _juan_table(searcher) -> dict:
     table = getattr(searcher, "_juan_table", None)
     if table is None:
         _check_format(searcher.schema)
-        table = {f["juan_id"]: (f["juan_version"], f["work_id"], f["juan_number"])
-                 for f in searcher.documents(layer=JUAN_MARKER)}
+        markers = list(searcher.documents(layer=JUAN_MARKER))
+        if any(f.get("unit_rule") != UNITS for f in markers):
+            raise SearchError(OLD_UNITS)
+        table = {f["juan_id"]: (f["juan_version"], f["work_id"], f["juan_number"]) for f in markers}
         searcher._juan_table = table
         searcher._live_juans = live_juans(table)
     return table
+
+
+#: Why an index whose juans were cut into units by another rule than ``characters.units.UNITS``
+#: is refused (a lost ``?`` or a description ``[門@里]`` read as several units there).
+OLD_UNITS = ("the search index was built with an older rule of what one character is (before a lost "
+             "character `?` and a description such as `[門@里]` were one character each); run "
+             "`python manage.py rebuild_index` to build it again")
 
 
 def _check_format(schema) -> None:
     if not {"place", "units", "spots"} <= set(schema.names()):
         raise SearchError("the search index was written by an older version of the Whoosh backend; "
                           "run `python manage.py rebuild_index` to build it again")
+    if "unit_rule" not in schema.names():
+        raise SearchError(OLD_UNITS)
 
 
 def _open_dir(path: str):

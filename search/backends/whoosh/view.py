@@ -9,9 +9,10 @@ import numpy as np
 from whoosh.reading import SegmentReader
 
 from characters.folding import fold_char
+from characters.units import UNITS
 
-from ..base import live_juans
-from .schema import MARKER_CODE, PLACE, _check_format
+from ..base import SearchError, live_juans
+from .schema import MARKER_CODE, OLD_UNITS, PLACE, _check_format
 
 
 # -- per-document arrays ------------------------------------------------------------------
@@ -81,6 +82,8 @@ class DocumentView:
         table, names = {}, {}
         for docnum in markers.tolist():
             f = searcher.stored_fields(docnum)
+            if f.get("unit_rule") != UNITS:
+                raise SearchError(OLD_UNITS)
             table[f["juan_id"]] = (f["juan_version"], f["work_id"], f["juan_number"])
             names[f["juan_id"]] = (f.get("work_title", ""), f.get("work_slug", ""), f.get("juan_label", ""))
         live = live_juans(table)
