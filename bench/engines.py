@@ -13,8 +13,8 @@ total count plus the first page of 20 KWIC hits. The peers are measured as a use
 this with them would use them:
 
 * tantivy (``tantivy`` on PyPI, requirements-bench.txt): one token per character with its
-  position (a regex tokenizer), phrase queries with offsets for ``?``, boolean queries for
-  AND/OR/NOT; timed as the service is: the matching passages counted, the first ones in
+  position (a regex tokenizer, ``PEER_UNIT``: a description ``[門@里]`` one token, as in the
+  index), phrase queries with offsets for ``?``, boolean queries for AND/OR/NOT; timed as the service is: the matching passages counted, the first ones in
   text order fetched (a fast field orders them) and cut into the first 20 KWIC hits. Its
   Python binding exposes no term frequencies, so the total of occurrences is counted
   afterwards in the matched passages' text (untimed) to compare counts: the timed work
