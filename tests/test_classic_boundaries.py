@@ -78,7 +78,7 @@ def test_moved_prefaces_maoshi_han_guang():
     """毛詩注疏 漢廣: the reference (欽定詩經傳說彙纂) prints the 詩序 after all the poems; the
     stanza's refrain at the end of the 箋 is the classic."""
     assert around("KR1c0004/KR1c0004_001.txt", "漢之廣矣不可泳思江之永矣不可方思", 1, 2) == [
-        (NOTE, COMMENTARY, "鄭箋", "", "云不可者本有可道也木以高其枝葉之故故人不得就而止息也興者喻賢女雖出游流水之上人無欲求"
+        (NOTE, COMMENTARY, "鄭箋", "", "不可者本有可道也木以高其枝葉之故故人不得就而止息也興者喻賢女雖出游流水之上人無欲求"
                                      "犯禮者亦由貞潔使之然"),
         (TEXT, CLASSIC, "", REFERENCE, "漢之廣矣不可泳思江之永矣不可方思"),
         (LABEL, COMMENTARY, "傳", "", "𫝊"),
@@ -111,7 +111,7 @@ def test_a_note_that_quotes_the_classic_then_the_classic_goes_on_zhouyi_gen():
 def test_a_refrain_written_otherwise_maoshi_jian_jian_zhi_shi():
     """毛詩注疏 漸漸之石: 武人東征不皇朝矣 (the reference writes 遑), after the 箋."""
     assert around("KR1c0004/KR1c0004_022.txt", "武人東征不皇朝矣", 1, 2)[1:] == [
-        (TEXT, CLASSIC, "", REFERENCE, "武人東征不皇朝矣"), (LABEL, COMMENTARY, "鄭箋", "", "箋")]
+        (TEXT, CLASSIC, "", REFERENCE, "武人東征不皇朝矣"), (LABEL, COMMENTARY, "鄭箋", "", "箋云")]
 
 
 def test_the_trigrams_of_a_hexagram_are_its_heading_in_the_classic():
@@ -135,15 +135,15 @@ def test_a_passage_inside_a_note_whose_next_marker_is_misprinted_maoshi_mian():
     last word 禦侮 (which the 疏 quotes, ``禦侮者``, but which only the next 箋 being the same
     commentary's let be read as the classic); both with the basis ``layout``."""
     assert around("KR1c0004/KR1c0004_023.txt", "予曰有疏附予曰有先後予曰有奔奏予曰有禦侮", 2, 4) == [
-        (LABEL, COMMENTARY, "鄭箋", "", "箋"),
-        (NOTE, COMMENTARY, "鄭箋", "", "云虞芮之質平而文王動其緜緜民初生之道謂廣其德而王業大"),
+        (LABEL, COMMENTARY, "鄭箋", "", "箋云"),
+        (NOTE, COMMENTARY, "鄭箋", "", "虞芮之質平而文王動其緜緜民初生之道謂廣其德而王業大"),
         (TEXT, CLASSIC, "", REFERENCE, "予曰有疏附予曰有先後予曰有奔奏予曰有禦侮"),
         (LABEL, COMMENTARY, "傳", LAYOUT, "傅"),
         (NOTE, COMMENTARY, "傳", LAYOUT, "率下親上曰疏附相道前後曰先後喻德宣譽曰奔奏武臣折衝曰禦侮"),
-        (LABEL, COMMENTARY, "鄭箋", "", "箋"),
+        (LABEL, COMMENTARY, "鄭箋", "", "箋云"),
     ]
     assert around("KR1c0004/KR1c0004_023.txt", "予曰有疏附予曰有先後予曰有奔奏予曰有禦侮", 0, 5)[4][4].startswith(
-        "云予我也詩人自我也文王之德所以至然者我念之曰此亦由有疏附先後奔奏禦侮之臣力也")
+        "予我也詩人自我也文王之德所以至然者我念之曰此亦由有疏附先後奔奏禦侮之臣力也")
     # the 傳 as this juan labels it everywhere else: the misprinted marker gets the same name
     names = {p[2] for p in pieces("KR1c0004/KR1c0004_023.txt") if p[0] == LABEL and p[4] in ("傳", "𫝊")}
     assert names == {"傳"}
@@ -158,12 +158,12 @@ def test_a_misprinted_marker_right_after_the_classic_opens_its_note_maoshi_qiyue
         (TEXT, CLASSIC, "", "", "六月食鬱及薁七月亨葵及菽八月剥棗十月穫稲為此春酒以介眉壽"),
         (LABEL, COMMENTARY, "傳", LAYOUT, "傅"),
         (NOTE, COMMENTARY, "傳", LAYOUT, "鬱棣屬薁蘡薁也剝擊也春酒凍醪也眉夀豪眉也"),
-        (LABEL, COMMENTARY, "鄭箋", "", "箋"),
+        (LABEL, COMMENTARY, "鄭箋", "", "箋云"),
     ]
     assert around("KR1c0004/KR1c0004_025.txt", "質爾人民謹爾侯度用戒不虞", 0, 4) == [
         (TEXT, CLASSIC, "", "", "質爾人民謹爾侯度用戒不虞"),
         (LABEL, COMMENTARY, "傳", LAYOUT, "傅"), (NOTE, COMMENTARY, "傳", LAYOUT, "質成也不虞非度也"),
-        (LABEL, COMMENTARY, "鄭箋", "", "箋"),
+        (LABEL, COMMENTARY, "鄭箋", "", "箋云"),
     ]
     # 傅 of the classic (傅說) is followed by the classic's words, which the reference holds;
     # a juan that labels no 傳 has no misprint of it; text that does not run up to a marker
@@ -259,9 +259,9 @@ def test_the_rest_of_cut_notes_in_the_shared_corpus():
         (TEXT, CLASSIC, "", REFERENCE, "其或繼周者雖百世"), (TEXT, CLASSIC, "", LAYOUT, "亦可知也"),
         (LABEL, COMMENTARY, "何註", "", "註")]
     assert around("KR1c0004/KR1c0004_016.txt", "俾爾單厚何福不除", 1, 4) == [
-        (NOTE, COMMENTARY, "鄭箋", "", "云保安爾女也女王也天之安定女亦甚堅固"),
+        (NOTE, COMMENTARY, "鄭箋", "", "保安爾女也女王也天之安定女亦甚堅固"),
         (TEXT, CLASSIC, "", REFERENCE, "俾爾單厚何福不除"), (LABEL, COMMENTARY, "傳", LAYOUT, "注"),
-        (NOTE, COMMENTARY, "傳", LAYOUT, "俾使單信也或曰單厚也除開也"), (LABEL, COMMENTARY, "鄭箋", "", "箋")]
+        (NOTE, COMMENTARY, "傳", LAYOUT, "俾使單信也或曰單厚也除開也"), (LABEL, COMMENTARY, "鄭箋", "", "箋云")]
 
 
 def test_a_note_going_over_the_classic_just_read_keeps_it_shujing_shun_dian():

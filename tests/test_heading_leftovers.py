@@ -83,12 +83,15 @@ def test_an_original_contents_titled_with_a_misprint_is_titled_so():
 def test_the_pian_headings_of_the_sibu_congkan_shangshu_open_chapters_mid_juan():
     """The 四部叢刊 尚書 (KR1b0002) prints every 篇 heading on a line of its own with its division
     and the commentator: ``舜典第二　虞書　孔氏傳``. Only the juan's first was a chapter; the others
-    were classic text glued to the 篇's first words (``舜典第二　虞書　孔氏傳虞舜側微``)."""
+    were classic text glued to the 篇's first words (``舜典第二　虞書　孔氏傳虞舜側微``). The byline is
+    metadata, no part of the chapter's category (its group, 夏書): the juan's byline, which the
+    juan prints nowhere else (``structure.category_bylines``); the heading as printed stays."""
     doc = _read("kanripo-references/KR1b0002/KR1b0002_003.txt")
     assert [(c.title, c.category, c.heading) for c in doc.chapters] == [
-        ("禹貢第一", "夏書\u3000孔氏傳", "禹貢第一\u3000夏書\u3000孔氏傳"),
-        ("甘誓第二", "夏書\u3000孔氏傳", "甘誓第二\u3000夏書\u3000孔氏傳"),
-        ("五子之歌第三", "夏書\u3000孔氏傳", "五子之歌第三\u3000夏書\u3000孔氏傳")]
+        ("禹貢第一", "夏書", "禹貢第一\u3000夏書\u3000孔氏傳"),
+        ("甘誓第二", "夏書", "甘誓第二\u3000夏書\u3000孔氏傳"),
+        ("五子之歌第三", "夏書", "五子之歌第三\u3000夏書\u3000孔氏傳")]
+    assert doc.bylines == [{"dynasty": "", "place": "", "name": "孔氏", "role": "傳"}]
     assert doc.chapters[1].sections[0].pieces[0].text.startswith("啓與有扈戰于甘之野作甘誓")
     assert not any("孔氏傳" in p.text for p in doc.all_pieces() if p.kind == TEXT)
 

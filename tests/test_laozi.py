@@ -6,7 +6,7 @@ on chapters held back (``tests/data/laozi_heshang_1_9.txt``: 河上公章句 cha
 四部叢刊 print marks them, its 章句 in small print)."""
 from pathlib import Path
 
-from reader.importers.document import CLASSIC, COMMENTARY, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.boundaries import align, is_text, match_form
 from reader.importers.mandoku.undecided import CHAPTER_TITLE, MASK, classic_flags, mask_quotations, reference_text, window
@@ -198,3 +198,23 @@ def test_a_seam_where_a_character_repeats_is_settled_in_reading_order():
     assert "使夫知者不敢爲也{知者謂知爲也}爲無爲則無不治" in text
     # 夫惟不居 / 夫唯弗居: two of four characters written otherwise, nothing to read on by
     assert "故不居也夫唯弗}居是以不去" in text
+
+
+def test_juan_titles_and_bylines_left_in_the_text_are_labels():
+    """河上公 (道藏): the pages of one juan's end and the next one's start are bound together, and the
+    transcription leaves their titles in the text (``…天下將自正定也道德眞經註卷之二道德眞經註卷之三知三``,
+    where 知三 is the case's 千字文 mark) and the byline line (``河上公章句``) as the classic: they
+    are labels, neither classic nor commentary. 卷三 opens with no byline of its own; the one it
+    prints before 卷四's first chapter names its commentator."""
+    doc = parse_mandoku(HESHANG.read_text(encoding="utf-8"), str(HESHANG))
+    labels = [p.text for p in doc.all_pieces() if p.kind == LABEL]
+    assert labels == ["\u3000河上公章句", "道德眞經註卷之一", "河上公章句", "道德眞經註卷之二", "道德眞經註卷之三知三",
+                      "河上公章句"]
+    assert [p.text for p in doc.all_pieces() if p.kind == TEXT and p.effective_layer == COMMENTARY][-1] == "能如是者天下將自正定也"
+    raw = HESHANG_2.read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(HESHANG_2))
+    assert render_mandoku(doc) == raw
+    assert doc.bylines == [{"dynasty": "", "place": "", "name": "河上公", "role": "章句"}]
+    notes = [p for p in doc.all_pieces() if p.kind == TEXT and p.effective_layer == COMMENTARY]
+    assert {(p.layer_name, p.commentator) for p in notes} == {("章句", "河上公")}
+    assert [p.text for p in doc.all_pieces() if p.kind == LABEL] == ["河上公章句", "道德眞經註卷之四"]

@@ -330,7 +330,9 @@ def test_front_matter_and_readme(corpus):
     assert (named.juan_label, named.juan_number) == ("卷首之上", 1)  # the Readme names the juan
     sbck = corpus[KANRIPO / "KR1d0026" / "KR1d0026_001.txt"][1]
     assert (sbck.edition, sbck.juan_label, sbck.juan_number) == ("SBCK", "卷第一", 1)
-    assert [(c.title, c.category) for c in sbck.chapters] == [("士冠禮第一", "儀禮\u3000鄭氏注")]
+    # the heading's byline (鄭氏注) is the juan's, no part of the chapter's category
+    assert [(c.title, c.category) for c in sbck.chapters] == [("士冠禮第一", "儀禮")]
+    assert sbck.bylines == [{"dynasty": "", "place": "", "name": "鄭氏", "role": "注"}]
     tongkao = corpus[KANRIPO / "KR1d0051" / "KR1d0051_001.txt"][1]
     assert (tongkao.author, tongkao.juan_number) == ("徐乾學", 1)  # 刑部尚書徐乾學撰
     xiangjie = corpus[KANRIPO / "KR1d0005" / "KR1d0005_003.txt"][1]

@@ -297,3 +297,26 @@ def role_apart(words: str, role: str) -> bool:
     role = role.strip("\u3000 ")
     entries = byline_entries(words + role)
     return bool(entries) and entries[-1][1] == ROLE_STORED.get(role, role)
+
+
+def category_byline(category: str) -> tuple[str, str]:
+    """``(group, byline)`` of the words a 篇 heading prints after its title (its category):
+    the last words that make byline entries (``byline_entries``), with a dynasty printed
+    apart before them, are the commentator's byline, metadata and no part of the heading's
+    group; the words before them the group. ``虞書　孔氏傳`` (尚書 四部叢刊 ``舜典第二　虞書　孔氏傳``)
+    → ``("虞書", "孔氏傳")``; ``儀禮　鄭氏注`` → ``("儀禮", "鄭氏注")``; ``子夏傳　鄭氏注`` (儀禮 喪服)
+    → ``("", "子夏傳　鄭氏注")``; ``魏　王弼　撰`` → ``("", "魏　王弼　撰")``; a master's name among
+    other words (``杜氏　盡三十三年``) → ``("盡三十三年", "杜氏")``; a group alone (``嘉禮十五``,
+    ``離騷``) → ``(category, "")``. A byline is taken from the end only, word by word (``儀禮``
+    before ``鄭氏注`` is no name: the shortest words that make entries, then the words before
+    them that are entries or a dynasty alone)."""
+    words = [w for w in category.split(IDEO_SPACE) if w]
+    start = next((j for j in range(len(words) - 1, -1, -1) if byline_entries(IDEO_SPACE.join(words[j:]))), None)
+    if start is None:
+        # a master's name alone before the 篇's range (經典釋文 ``僖下第七　杜氏　盡三十三年``: 杜預's 注)
+        masters = [w for w in words if MASTER.fullmatch(w)]
+        return (IDEO_SPACE.join(w for w in words if w not in masters), IDEO_SPACE.join(masters)) \
+            if masters and len(words) > 1 else (category, "")
+    while start > 0 and (words[start - 1] in DYNASTIES or byline_entries(words[start - 1])):
+        start -= 1
+    return IDEO_SPACE.join(words[:start]), IDEO_SPACE.join(words[start:])

@@ -95,6 +95,20 @@ def _folded(text: str) -> tuple[str, list[int]]:
     return "".join(folded[k] for k in keep), keep
 
 
+def _folded_note(flat: list[PieceDoc], n: int) -> tuple[str, list[int]]:
+    """``_folded`` of ``flat[n]``'s text; for a note whose marker label is printed with its
+    formula (``layers.MARKER_FORMULAS``: ``箋云``), the formula's words after the marker
+    first, as the book prints them before the note (offset 0 each), so that the note is
+    matched as the words it is printed as whether or not its label holds them."""
+    folded, keep = _folded(flat[n].text)
+    label = flat[n - 1] if n else None
+    if flat[n].kind == NOTE and label is not None and label.kind == LABEL and len(label.text) > 1 \
+            and label.layer == COMMENTARY:
+        extra = _folded(label.text[1:])[0]
+        return extra + folded, [0] * len(extra) + keep
+    return folded, keep
+
+
 def _window(reference: str, classic: list[str], size: int) -> tuple[int, int] | None:
     """The stretch of ``reference`` a juan's classic stands in: from the 10th to the 90th
     percentile of where its pieces' first eight characters are found, widened by ``size``
@@ -126,7 +140,7 @@ def reference_tails(flat: list[PieceDoc], reference: str) -> list[tuple[int, int
            or (p.kind == NOTE and p.layer == EDITORIAL and p.layer_basis == LAYOUT)]
     if not any(flat[n].layer != CLASSIC for n in ids):
         return []
-    folded = {n: _folded(flat[n].text) for n in ids}
+    folded = {n: _folded_note(flat, n) for n in ids}
     stream = "".join(folded[n][0] for n in ids)
     classic = [folded[n][0] for n in ids if flat[n].layer == CLASSIC]
     win = _window(reference, classic, len(stream) // 2 + 200)

@@ -75,7 +75,7 @@ from math import comb
 
 from ..document import (
     CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, RECORD_NOTE,
-    SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc,
+    SMALLPRINT, SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc,
 )
 from .appended import (COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY_ROLES, book_people, compiler_notes,
                        cross_reference, readings_start)
@@ -596,6 +596,8 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
     flip = doc.columns_reversed
     for chapter in doc.chapters:
         for si, section in enumerate(chapter.sections):
+            if profile.default or profile.formulas:
+                list_notes(section)
             carry, titles = None, bool(profile.preface_book) and si == 0 and chapter.heading is not None
             for k, para in enumerate(section.paragraphs):
                 section.paragraphs[k], carry, titles = _notes(para, profile, carry, flip, titles)
@@ -613,6 +615,27 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
             elif p.text:
                 before = None
     return unsure
+
+
+#: The longest small print a contents list prints after a title: the kind of 列傳 (史記正義 目録
+#: ``卷二十六(刺客/)``), a person's style or an emperor's name (``田叔(子仁/)``, 後漢書 ``光武上(秀)``),
+#: the 志's subject (``志第一(律歴上)``), the form (文選 ``擬古詩二首(五言)``).
+LIST_NOTE_MAX = 4
+
+
+def list_notes(section) -> None:
+    """In a section of titles alone (a contents list, no text), the short small print right
+    after a title (a LABEL of no layer), at most ``LIST_NOTE_MAX`` characters, is the list's
+    own (SMALLPRINT, nobody's): a commentator writes his notes on the text, and the list copies
+    the titles as the book prints them (史記正義 目録 ``卷二十六(刺客/)　　　　史記八十六``, 三國志
+    ``四卷(三少帝)``, 世說新語 ``上卷(上)``). In place; longer notes (裴駰's on ``史記一``) stay."""
+    pieces = section.pieces
+    if any(p.kind == TEXT and p.text.strip("\u3000") for p in pieces):
+        return
+    for before, p in zip(pieces, pieces[1:]):
+        if before.kind == LABEL and not before.layer and p.kind == NOTE and p.effective_layer == COMMENTARY \
+                and not p.layer_name and len(p.text.replace("/", "")) <= LIST_NOTE_MAX:
+            p.layer, p.layer_name, p.commentator = SMALLPRINT, "", ""
 
 
 def _notes(pieces: list[PieceDoc], profile: Profile, carry: Voice | None, flip: bool = False,

@@ -8,8 +8,12 @@ a parsed ``JuanDocument`` in, changed in place.
 """
 from __future__ import annotations
 
+import re
+
+from ..bylines import MASTER, byline_entries, byline_people
 from ..document import LABEL, NOTE, TEXT, JuanDocument
 from .header import same_title
+from .layers import split_piece
 from .lines import IDEO_SPACE, PILCROW
 
 #: The longest byline printed alone after a heading's note (毛詩 卷九 ``鄭氏箋``: 3).
@@ -28,6 +32,7 @@ def glued_title_bylines(doc: JuanDocument, header) -> list[str]:
     the words after it end their printed line and are read as a byline (title then byline, or
     byline entries alone). The 大題 with its own note is a label, as a title is, not text. The
     text after them (the next printed line on) starts a paragraph of its own."""
+    titles_with_bylines(doc)
     found: list[str] = []
     for chapter in doc.chapters:
         if not chapter.heading or not chapter.sections or not chapter.sections[0].paragraphs:
@@ -124,3 +129,35 @@ def own_line_titles(doc: JuanDocument, header) -> list[str]:
 #: The roles a commentator's line under the 大題 ends with (鄭氏箋); a line ending in 傳 under a 篇
 #: heading is a 傳's title (後漢書 ``隗囂傳(…)``), not a byline.
 COMMENTATOR_ROLES = ("箋", "注", "註")
+
+
+#: A title, a gap and the name of the man who wrote the part it heads, then the label of the
+#: note on them (音義, 疏), at full size before the note: 孟子注疏 卷首 ``孟子題辭　趙氏音義(…)疏(…)``
+#: (趙岐's 題辭), 周禮注疏 原目 ``周禮　鄭氏注疏(釋曰鄭氏者…)`` (the 大題 and 鄭玄's byline it copies).
+TITLED_BYLINE = re.compile(r"^(?P<title>[^\s()\u3000]{2,8}\u3000+)(?P<name>[^\s()\u3000]{2,5}?)(?P<label>音義|疏|䟽)$")
+
+
+def titles_with_bylines(doc: JuanDocument) -> None:
+    """A title and a byline printed at full size before the label of their note
+    (``TITLED_BYLINE``), where the name makes byline entries (``鄭氏注``) or is a master's
+    (``趙氏``, ``bylines.MASTER``): the title a LABEL, the name a LABEL that is the section's
+    byline (``SectionDoc.bylines``: metadata, never text and never part of a title) where they
+    head the section (after nothing but labels: 孟子題辭 under its title 孟子題辭解), a label only
+    inside a list (the 原目's copy of the 大題 names the book's
+    commentator, whom the juan's byline names already); the label word left for the layer
+    step (a LABEL). In place; the pieces write back as they were."""
+    for section in doc.sections:
+        for n, para in enumerate(section.paragraphs):
+            for k in range(len(para) - 2, -1, -1):
+                p = para[k]
+                m = TITLED_BYLINE.match(p.text) if p.kind in (TEXT, LABEL) and para[k + 1].kind == NOTE else None
+                if m is None or not (byline_entries(m["name"]) or MASTER.fullmatch(m["name"])):
+                    continue
+                parts = split_piece(p, [m.end("title"), m.end("name")])
+                for part in parts:
+                    part.kind = LABEL
+                para[k:k + 1] = parts
+                if any(q.kind != LABEL for q in [*(q for before in section.paragraphs[:n] for q in before), *para[:k]]):
+                    continue
+                people = byline_people(m["name"]) or [{"dynasty": "", "place": "", "name": m["name"], "role": ""}]
+                section.bylines.extend(x for x in people if x not in section.bylines)

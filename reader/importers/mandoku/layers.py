@@ -24,7 +24,8 @@ or its byline names 音義 or 疏. There:
 * the classic is full size; the commentary follows it, full size too, led by one marker
   word: 注, 註, 傳 (𫝊), 箋 (``惟王建國注建立也…``, ``維鵲有巢維鳩居之傳興也…``). The
   first marker after classic text opens the commentary (layer COMMENTARY, kind NOTE;
-  the marker itself a LABEL of the same layer). In 毛詩 a 箋 inside the 傳 opens a second
+  the marker itself a LABEL of the same layer; 箋 with the 云 that opens every 箋, ``箋云``, one
+  label: ``MARKER_FORMULAS``). In 毛詩 a 箋 inside the 傳 opens a second
   commentary. In the 春秋 editions (work title with 春秋) 經 and 傳/𫝊 at the start of a
   paragraph label the classic (經/傳 are the text read), so there 傳 is no commentary
   marker; elsewhere it is (孔傳 in 尚書, 毛傳 in 毛詩).
@@ -92,8 +93,24 @@ from .header import JUAN_LABEL, KAOZHENG, TIYAO_TITLE
 
 #: Commentary marker words and the word their layer is named by (𫝊 is a form of 傳).
 COMMENTARY_MARKERS = {"注": "注", "註": "註", "傳": "傳", "𫝊": "傳", "箋": "箋"}
+#: A marker printed with the word that opens every note of its commentator, the two one label:
+#: 鄭玄 opens each 箋 with 箋云 (毛詩注疏 ``…朝廷正則王化成箋云摯之言至也…``), so the note is
+#: ``摯之言至也…`` and no note of his opens with 云 (``appended.FORMULAS``, the same formula
+#: inside the SBCK edition's small print).
+MARKER_FORMULAS = {"箋": "箋云", "笺": "笺云"}
+
+
+def marker_width(text: str, pos: int) -> int:
+    """The length of the marker label at ``text[pos]``: its formula's (``MARKER_FORMULAS``:
+    2 for ``箋云``) when the text goes on with the whole formula and words after it, else 1."""
+    formula = MARKER_FORMULAS.get(text[pos:pos + 1])
+    return len(formula) if formula and text.startswith(formula, pos) and len(text) > pos + len(formula) else 1
 #: Full-size words just before small print that name its layer.
 SMALL_LABELS = (("音義", READINGS, "音義"), ("疏", SUBCOMMENTARY, "疏"), ("䟽", SUBCOMMENTARY, "疏"))
+#: The name of a group of ten poems (什) of 毛詩's 雅 and 頌, named by its first poem, with the
+#: label of its note, at full size between notes: the heading the 毛詩譜 prints its 疏 on
+#: (毛詩注疏 卷首 ``…)鹿鳴之什疏(正義曰周禮小司徒職云…``), as each juan prints ``小雅　(鹿鳴之什/)``.
+GROUP_TITLE = re.compile(r"^\u3000*[^\s()\u3000]{1,5}之什(?:音義|疏|䟽)$")
 #: How a sub-commentary opens (after an optional lemma such as 注 or 惟王至民極○).
 SUB_OPENING = re.compile(r"^[^()]{0,40}?(?:正義曰|釋曰|解云)")
 SUB_WORDS = re.compile(r"正義曰|釋曰|解云")
@@ -560,6 +577,8 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
             state, name, basis = CLASSIC, "", ()
             continue
         small_layer = ""
+        if p.kind == TEXT and nxt is not None and nxt.kind == NOTE and GROUP_TITLE.match(p.text):
+            p.kind = LABEL  # a 什's name before its note (毛詩譜 ``…)鹿鳴之什疏(…``): a heading, not text
         if p.kind != TEXT:
             if p.kind == LABEL and p.text in ("經", "傳", "𫝊"):
                 _set(p, CLASSIC, "經" if p.text == "經" else "傳")
@@ -616,7 +635,9 @@ def _zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqi
                 state = COMMENTARY
                 basis = (LAYOUT,) if misprint else ()
                 parts.append((pos, LABEL, COMMENTARY, name) + basis)
-                parts.append((pos + 1, NOTE, COMMENTARY, name) + basis)
+                pos += marker_width(text, pos)
+                parts.append((pos, NOTE, COMMENTARY, name) + basis)
+                continue
             pos += 1
         if tail:
             parts.append((body_end, LABEL, tail[1], tail[2]))
@@ -785,8 +806,9 @@ def _marker_names(refs) -> dict[str, str]:
     """The juan's own marker labels over ``refs``: marker word → layer name (傳 → 傳, 箋 → 鄭箋)."""
     names: dict[str, str] = {}
     for para, i in refs:
-        if para[i].kind == LABEL and para[i].layer == COMMENTARY and para[i].text in COMMENTARY_MARKERS:
-            names.setdefault(COMMENTARY_MARKERS[para[i].text], para[i].layer_name)
+        if para[i].kind == LABEL and para[i].layer == COMMENTARY and para[i].text[:1] in COMMENTARY_MARKERS \
+                and len(para[i].text) == marker_width(para[i].text + "…", 0):
+            names.setdefault(COMMENTARY_MARKERS[para[i].text[:1]], para[i].layer_name)
     return names
 
 
@@ -870,7 +892,7 @@ def _rest_of_note(rest: PieceDoc, names: dict[str, str], first: str = "") -> lis
     if name is None or len(rest.text) < 2:
         rest.layer_basis = LAYOUT
         return [rest]
-    label, note = split_piece(rest, [1])
+    label, note = split_piece(rest, [marker_width(rest.text, 0)])
     label.kind = LABEL
     for piece in (label, note):
         _set(piece, COMMENTARY, name)

@@ -46,7 +46,7 @@ from .indented import indented_commentary
 from .said_blocks import said_layers, said_marker, said_units
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
 from .structure import (
-    GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group,
+    GROUPED_CHAPTER, INDENTED_HEADING, category_bylines, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group,
     split_tags, HEADING_MAX,
 )
 
@@ -153,6 +153,7 @@ class _Parser:
         doc.trailer_lines = lines[trailer_start:]
         section_names = fill_metadata(doc, self.header, found, self.text, self.path, self.readme)
         units = self.scan_body(lines, head_end, trailer_start, nl)
+        self.heading_bylines.extend(category_bylines(units))  # 舜典第二　虞書　孔氏傳: 孔氏傳 no part of the group
         if self.heading_bylines and not doc.bylines:  # printed under the first 篇 heading (楚辭 卷一)
             found["byline"] = IDEO_SPACE.join(dict.fromkeys(self.heading_bylines))  # 毛詩 卷七: one byline, three times
             fill_byline(doc, found["byline"])

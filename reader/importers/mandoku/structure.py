@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 
 from ..document import (
-    LABEL, NOTE, NOTE_KINDS, RECORD, TEXT, ChapterDoc, JuanDocument, SectionDoc,
+    LABEL, NOTE, NOTE_KINDS, RECORD, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
 )
+from ..bylines import MASTER, category_byline
 from ..siku import MAIN_NOTE_TAG
 from .contents import TITLE as CONTENTS_TITLE
 from .divisions import division_heading
@@ -92,6 +93,40 @@ JI_CLOSER = re.compile(r"記[^\u3000 ()<¶]{1,20}¶?")
 TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000]+)(?P<tag>[^ \u3000()]{1,12})$", re.S)
 
 
+def category_bylines(units: list[Unit]) -> list[str]:
+    """The bylines the juan's 篇 headings print after their group (``bylines.category_byline``:
+    尚書 四部叢刊 ``舜典第二　虞書　孔氏傳``, 儀禮 四部叢刊 ``士冠禮第一　儀禮　鄭氏注``), in text order:
+    each taken out of its chapter's category (in place: the category is the group, ``虞書``), for
+    a byline is metadata, the juan's (``JuanDocument.bylines`` where the juan prints none of its
+    own), never part of a title. The heading as printed stays the chapter's ``heading``."""
+    found: list[str] = []
+    for u in units:
+        if u.kind == "heading" and u.chapter.category:
+            u.chapter.category, byline = category_byline(u.chapter.category)
+            if byline:
+                found.append(byline)
+    return found
+
+
+#: The longest word a label paragraph prints after its label's note as the label of another
+#: part, its writer's name and the part's word (禮書綱目 喪服 ``子夏傳``: 3).
+PART_LABEL_MAX = 4
+
+
+def label_paragraph_words(paragraph: list[PieceDoc], in_label: list[bool]) -> None:
+    """In a paragraph that opens with a label (``LABELS``: ``經(…)``, the parts of a 篇 as
+    禮書綱目 lists them before its text), full-size words between two notes that end in a
+    label word (``子夏傳``: the 篇's 傳 and its writer, ``(…屬㓙)子夏傳(疏曰傳者…)``) are the
+    label of the next part and its note, as 經 is: LABEL, in place. ``in_label[k]``: whether
+    ``paragraph[k]`` was read in a label unit; text of the classic after the notes (the 篇's
+    first words ``喪服`` on a line of its own) stays text."""
+    for k in range(1, len(paragraph) - 1):
+        p = paragraph[k]
+        if in_label[k] and p.kind == TEXT and paragraph[k - 1].kind == NOTE and paragraph[k + 1].kind == NOTE \
+                and 1 < len(p.text) <= PART_LABEL_MAX and p.text.endswith(LABELS) and paragraph[0].kind == LABEL:
+            p.kind = LABEL
+
+
 def grouped_heading(rest: str, units: list[Unit], ended: bool) -> bool:
     """Whether a line of a lone 篇 heading's title (``LONE_NUMBERED_CHAPTER``) and the words ``rest``
     after it is a heading, ``units`` the juan's so far and ``ended`` whether the line before it
@@ -99,12 +134,16 @@ def grouped_heading(rest: str, units: list[Unit], ended: bool) -> bool:
     ``ended``. With two words, its group and commentator as the book prints them in every 篇
     heading (尚書 四部叢刊 ``舜典第二　虞書　孔氏傳`` after ``堯典第一　虞書　孔氏傳``): when one of them is
     in an earlier heading's category, after a full line too (the book starts its heading on a
-    line of its own, and the words say it is one)."""
+    line of its own, and the words say it is one); or when ``ended`` and the first names a
+    master (``bylines.MASTER``), as a book of readings names the commentary it reads after each
+    篇 (經典釋文 春秋左氏音義 ``僖下第七　杜氏　盡三十三年``: 杜預's 注, and the year the 篇 runs to); a
+    collation that quotes an old edition's heading (七經孟子考文補遺 ``曲禮上第一　禮記　鄭氏註``) prints
+    the group first."""
     words = [w for w in rest.strip("\u3000¶").split("\u3000") if w]
     if len(words) < 2:
         return ended
     seen = {w for u in units if u.kind == "heading" for w in u.chapter.category.split("\u3000") if w}
-    return any(w in seen for w in words)
+    return any(w in seen for w in words) or (ended and MASTER.fullmatch(words[0]) is not None)
 
 
 def _sentence(piece: PieceBuilder) -> bool:
@@ -379,6 +418,9 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             else:
                 paragraphs[-1].extend(u.pieces)
         section.paragraphs = [[p.build() for p in para] for para in paragraphs]
+        labelled = {id(b) for k in chunk if run[k].label and not run[k].number for b in run[k].pieces}
+        for built, para in zip(section.paragraphs, paragraphs):
+            label_paragraph_words(built, [id(b) in labelled for b in para])
         authors = {id(run[k].pieces[0]): run[k] for k in chunk if k in bylines}
         for built, para in zip(section.paragraphs, paragraphs):
             for piece, builder in zip(built, para):

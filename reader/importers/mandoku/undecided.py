@@ -19,7 +19,9 @@ the commentator the juan names (``VOICES``). Each piece is cut where its layer c
 (``layers.split_piece``: the file still writes back byte for byte) and records
 ``layer_basis`` ``reference``. First, every chapter heading the parser left in the text
 (``體道第一``, printed three columns in on a line of its own: ``promote_headings``) is made a
-chapter; the byline line is left as it is. Pure: pieces and chapters changed in place.
+chapter; juan titles left in the text and the byline line are labels, the byline the juan's
+people where it has none (``label_titles_and_bylines``). Pure: pieces and chapters changed in
+place.
 
 Measured (``tests/test_laozi.py``): 王弼 chapters 21–22 marked by hand, where the window and
 the quotation rule were made, 141 of 149 classic characters and all 282 of the commentary;
@@ -34,11 +36,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from ..document import (CLASSIC, COMMENTARY, REFERENCE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
+from ..bylines import byline_people
+from ..document import (CLASSIC, COMMENTARY, LABEL, REFERENCE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
                         interleave_layout)
 from .alignment import align
 from .boundaries import is_text, match_form, match_letters
 from .classics import CLASSICS_DIR
+from .header import TITLE_VARIANTS
 from .layers import split_piece
 
 #: The reference (``data/classics/<name>.txt``) of each book by its ``#+TITLE``.
@@ -385,6 +389,60 @@ def settle_seams(ref: str, ed: str, match: list[int]) -> list[int]:
     return match
 
 
+#: What follows a juan title at a juan's start in the 道藏: the 千字文 character of its case and
+#: the volume's number in it (河上公 ``道德眞經註卷之四知四``, 王弼 ``道德眞經註卷之二得四``).
+CASE_MARK = r"(?:[^\s()<>¶\u3000/卷巻][一二三四五六七八九十]{1,3})?"
+
+
+def juan_titles(text: str, work: str) -> list[tuple[int, int]]:
+    """``(start, end)`` in ``text`` of each juan title it holds: the work's title as the book
+    writes it (each character or its form in ``header.TITLE_VARIANTS``: 道德眞經註 for 道德真經注),
+    卷之 and the juan's number, then the case mark (``CASE_MARK``), at the juan's start and end."""
+    if not work:
+        return []
+    forms: dict[str, set[str]] = {}
+    for a, b in TITLE_VARIANTS.items():
+        forms.setdefault(chr(b), set()).add(chr(a))
+    title = "".join("[" + re.escape(c + "".join(sorted(forms.get(c, ())))) + "]" for c in work.translate(TITLE_VARIANTS))
+    pattern = re.compile(title + r"[卷巻]之[一二三四五六七八九十]+" + CASE_MARK)
+    return [m.span() for m in pattern.finditer(text)]
+
+
+def label_titles_and_bylines(doc: JuanDocument) -> None:
+    """The juan titles the transcription left in the text (``juan_titles``: an end title, the
+    next juan's title on the pages bound after it, ``…天下將自正定也道德眞經註卷之二道德眞經註卷之三
+    知三``) and the byline lines (``HEADING`` without a 第: ``　　　　河上公章句``) are LABELs, no
+    part of the classic or the commentary, cut out of the pieces they were read with (the file
+    writes back the same). A byline gives the juan its people (``JuanDocument.bylines``) where
+    it has none: the commentator of a juan that opens with no byline (河上公 卷三, whose 卷四
+    title and byline stand mid-file) is the one the book names. In place."""
+    found: list[str] = []
+    for section in doc.sections:
+        for k, para in enumerate(section.paragraphs):
+            out: list[PieceDoc] = []
+            for p in para:
+                if p.kind != TEXT:
+                    out.append(p)
+                    continue
+                if HEADING.match(p.text) and not CHAPTER_TITLE.search(p.text):
+                    p.kind = LABEL
+                    found.append(p.text.strip("\u3000"))
+                    out.append(p)
+                    continue
+                spans = juan_titles(p.text, doc.work_title)
+                cuts = sorted({x for span in spans for x in span} - {0, len(p.text)})
+                parts = split_piece(p, cuts) if cuts else [p]
+                at = 0
+                for part in parts:
+                    if any(a <= at < b for a, b in spans):
+                        part.kind = LABEL
+                    at += len(part.text)
+                    out.append(part)
+            section.paragraphs[k] = out
+    if found and not doc.bylines:
+        doc.bylines = [person for byline in dict.fromkeys(found) for person in byline_people(byline)]
+
+
 def decide_by_reference(doc: JuanDocument) -> int:
     """Set the layer of every main-text piece of ``doc`` (a book of ``REFERENCES``) by its
     reference (see the module docstring), cutting pieces where it changes; returns how many
@@ -394,6 +452,7 @@ def decide_by_reference(doc: JuanDocument) -> int:
     if not name:
         return 0
     promote_headings(doc)
+    label_titles_and_bylines(doc)
     reference = reference_text(name)
     who, layer_name = _voice(doc)
     pieces = [p for p in doc.all_pieces() if p.kind == TEXT and not HEADING.match(p.text)]
