@@ -2,6 +2,7 @@
 
 Each test runs against every backend in ``BACKENDS``: add a backend there and it must pass.
 """
+import json
 import shutil
 import unicodedata
 
@@ -503,6 +504,49 @@ def test_a_simplified_edition_is_found_by_every_character_its_forms_stand_for(sc
         sum(d.text.count("当阶") for d in docs if d.script == "simplified")
     assert backend.search(SearchQuery("後", exact=True, edition_ids=(simplified_juan.edition_id,))).count == 0
     assert backend.search(SearchQuery("后", exact=True, edition_ids=(simplified_juan.edition_id,))).count == 41
+
+
+@pytest.mark.parametrize("engine", ["positional", "whoosh"])
+def test_a_write_of_other_juans_keeps_a_simplified_editions_readings(engine, settings, tmp_path, seed_juan):
+    """An index written juan by juan (the simplified edition imported, then another juan written
+    again: an accepted correction, another import) finds 後, 於 and 當 in the simplified edition
+    as a rebuild does: the positional engine rebuilds its newest segments with each write, and
+    read back their passages with no script, so 後 found 0 of 36 after the second write."""
+    from django.db.models import F
+
+    from characters.simplified import SIMPLIFIED
+    from reader.importers.loader import import_file
+    from reader.models import Juan
+    from search.indexing import reindex_juans
+
+    from .conftest import SHARED
+
+    settings.SEARCH_BACKENDS = {"w": {"BACKEND": BACKENDS[engine], "PATH": tmp_path / "ix", "LOCK_TIMEOUT": 1.0}}
+    b = get_search_backend("w")
+    assert b.rebuild(documents_for_juan(seed_juan)) == 424
+    other = SHARED / "corpus" / "other"
+    simplified = import_file(other / "yili_shigong_zengzhu_simplified.txt").juan
+    assert simplified.edition.script == SIMPLIFIED
+    reindex_juans(b, [(simplified.pk, None)])
+    counts = {}
+    for step in ("imported", "seed written again", "another work imported"):
+        if step == "seed written again" and engine == "positional":
+            # the simplified juan's segment names its script; one written before it did (the table
+            # taken out here) is told by its reading keys: read as mixed, keyed the same
+            segments = b._corpus().segments
+            assert [s.scripts for s in segments] == [{simplified.pk: SIMPLIFIED}]
+            table = json.loads((segments[0].path / "juans.json").read_text(encoding="utf-8"))
+            del table["scripts"]
+            (segments[0].path / "juans.json").write_text(json.dumps(table), encoding="utf-8")
+            b._loaded.clear()  # as a process that loads that index: the segment is read from its files
+            assert [s.scripts for s in b._corpus().segments] == [{simplified.pk: "mixed"}]
+        if step == "seed written again":  # as an accepted correction does: a new version, on commit
+            Juan.objects.filter(pk=seed_juan.pk).update(version=F("version") + 1)
+            reindex_juans(b, [(seed_juan.pk, None)])
+        elif step == "another work imported":
+            reindex_juans(b, [(import_file(other / "lienu_zhuan_crlf.txt").juan.pk, None)])
+        counts[step] = [b.search(SearchQuery(q, edition_ids=(simplified.edition_id,))).count for q in "後於當后于当"]
+    assert counts == dict.fromkeys(counts, [36, 97, 85, 41, 133, 85])
 
 
 def test_public_annotations_are_a_layer_of_their_own_searched_when_asked_for(own_backend, seed_juan):

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 from django.conf import settings
 
+from characters.simplified import TRADITIONAL
 from search.analysis import query_units
 from search.backends import positional as package  # SEGMENT_CHARS, read at each write (a setting of the package)
 from search.documents import ANNOTATION, LAYERS, TEXT_LAYERS, SearchDocument
@@ -219,7 +220,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                     continue
                 fields["piece_starts"] = [tuple(x) for x in fields["piece_starts"]]
                 docs.append(SearchDocument(text=segment.text(q), juan_version=corpus.juans[fields["juan_id"]][0],
-                                           **fields))
+                                           script=segment.scripts.get(fields["juan_id"], TRADITIONAL), **fields))
         return docs
 
     def _write(self, documents: Iterable[SearchDocument], entries: dict) -> int:

@@ -276,8 +276,11 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
             crash_point("index-write")
         np.save(gen / f"{name}.npy", array, allow_pickle=False)
     juans = {**entries_of(docs), **(entries or {})}
+    # The script of each juan of a simplified or mixed edition: a later write that rebuilds this
+    # segment reads its passages back with it (``Segment.scripts``), so their readings are kept.
+    scripts = {str(d.juan_id): d.script for d in docs if d.script != TRADITIONAL}
     write_table(gen / JUANS_FILE, {"format": FORMAT, "units": UNITS, "juans": {str(j): list(e) for j, e in juans.items()},
-                                   "sections": sorted_sections, "juan_keys": juan_keys})
+                                   "sections": sorted_sections, "juan_keys": juan_keys, "scripts": scripts})
     write_table(gen / PASSAGES_FILE, {"format": FORMAT, "passages": n})  # last: marks a whole segment
     return n
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from characters.simplified import KEY_BASE, MIXED, SCRIPTS
 from characters.units import UNITS
 from search.analysis import analyse, char_alternatives, query_units
 
@@ -60,6 +61,11 @@ class Segment:
             self.juans = {int(j): tuple(entry) for j, entry in table["juans"].items()}
             if not isinstance(table["sections"], list) or not isinstance(table["juan_keys"], list):
                 raise TypeError("sections and juan_keys must be lists")
+            scripts = table.get("scripts")
+            if scripts is not None and not (isinstance(scripts, dict) and set(scripts.values()) <= set(SCRIPTS)):
+                raise TypeError("scripts must map juan ids to scripts")
+            #: ``scripts`` as written (None in a segment written before the table had it)
+            self._scripts = None if scripts is None else {int(j): s for j, s in scripts.items()}
         except (AttributeError, KeyError, TypeError, ValueError) as e:
             raise self._bad_table(e) from None
         #: The keys of the sections and juans in text order, as written (lists), made tuples on
@@ -121,6 +127,20 @@ class Segment:
     def _bad_table(self, e: Exception) -> IndexFormatError:
         return IndexFormatError(f"the search index file {self.path / JUANS_FILE} is not a table of this index "
                                 f"format ({e!r}); run `python manage.py rebuild_index` to build it again")
+
+    @cached_property
+    def scripts(self) -> dict[int, str]:
+        """``{juan id: script}`` of the juans of a simplified or mixed edition (``Edition.script``)
+        in the segment, as ``build_generation`` wrote it; a juan not listed is traditional. A
+        write that rebuilds the segment reads its passages back with these scripts, so that
+        their ambiguous simplified forms are keyed by their readings again. A segment written
+        before the table had them tells them by its arrays: a juan whose passages hold a
+        reading key (``characters.simplified.reading_key``, U+10F000 onwards) was read as
+        ``mixed`` (the keys a simplified edition gets too)."""
+        if self._scripts is not None:
+            return self._scripts
+        keyed = np.unique(self.pid[self.folded >= KEY_BASE])
+        return dict.fromkeys(np.unique(self.juan_id[keyed]).tolist(), MIXED)
 
     @cached_property
     def sections(self) -> list[tuple]:
