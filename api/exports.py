@@ -30,6 +30,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
+from characters.simplified import TRADITIONAL, language_tag
 from config.budget import check
 from corrections.models import ACCEPTED, ANNOTATION, TEXT, Proposal
 from corrections.overlay import juan_overlay
@@ -445,7 +446,7 @@ def tei_chunks(work, juans):
     codes = _declared_codes(juans_texts(juans))
     edition = next((juan.edition for juan in juans), None)
     yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
-           f'<TEI xmlns="{TEI_NS}" xml:lang="lzh-Hant">'
+           f'<TEI xmlns="{TEI_NS}" xml:lang="{language_tag(edition.script if edition else TRADITIONAL)}">'
            + _xml(_header(work, codes, commentators_of(juans), edition, readers_of(juans)))
            + "<text><body>")
     for juan in juans:

@@ -36,7 +36,7 @@ from characters.readings import REACH, decide, in_play
 
 __all__ = ["TRADITIONAL", "SIMPLIFIED", "MIXED", "SCRIPTS", "SCRIPT_CHOICES", "readings", "is_ambiguous",
            "reading_key", "form_keys", "reading_of_key", "key_reading", "reading_keys", "decide_keys", "neighbour_alternatives",
-           "ScriptCount", "count_script", "detect_script", "SIMPLIFIED_PATH", "text_keys", "query_keys"]
+           "ScriptCount", "count_script", "detect_script", "SCRIPT_SUBTAGS", "language_tag", "SIMPLIFIED_PATH", "text_keys", "query_keys"]
 
 SIMPLIFIED_PATH = Path(__file__).resolve().parent / "data" / "simplified.tsv"
 #: Forms a traditional edition writes as a variant of one of the characters they may stand for
@@ -319,6 +319,20 @@ def count_script(text: str) -> ScriptCount:
         elif ch in _traditional_only:
             traditional += 1
     return ScriptCount(simplified, traditional)
+
+
+#: The ISO 15924 script subtag of each script of an edition (BCP 47); a mixed edition has none:
+#: it prints both, and a tag naming one would send a reader (screen reader, font choice) wrong.
+SCRIPT_SUBTAGS = {TRADITIONAL: "Hant", SIMPLIFIED: "Hans", MIXED: ""}
+
+
+def language_tag(script: str, language: str = "lzh") -> str:
+    """The BCP 47 language tag of a text of ``language`` (``lzh``, Literary Chinese, for TEI's
+    ``xml:lang``; ``zh`` for HTML's ``lang``, which browsers and screen readers know) printed in
+    ``script`` (``SCRIPTS``): ``language_tag("simplified") == "lzh-Hans"``,
+    ``language_tag("mixed", "zh") == "zh"``. Raises ``KeyError`` for another script."""
+    subtag = SCRIPT_SUBTAGS[script]
+    return f"{language}-{subtag}" if subtag else language
 
 
 def detect_script(count: ScriptCount) -> str:

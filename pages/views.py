@@ -15,6 +15,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.vary import vary_on_cookie
 
 from characters import dictionary as chars
+from characters.simplified import language_tag
 from collation.parallels import MIN_SPAN, find_parallels, segments
 from config import budget
 from config.budget import check
@@ -236,6 +237,8 @@ def _reading(request, template, juan, chapters, context):
     response = render(request, template, {
         "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
         "several_editions": juan.work.edition_count() > 1,
+        # the text's language tag: the display's simplified forms, else the edition's script
+        "text_lang": "zh-Hans" if display.simplified else language_tag(juan.edition.script, "zh"),
         "display": display, "controls": display_controls(request, display, explicit, present,
                                                          keep=kept_parameters(request, page=True)),
         "text_controls": text_controls(request, explicit, page_number(request) or 1),

@@ -1,6 +1,7 @@
 """Each edition knows its script (issue 28): detected at import from the characters it uses,
 given by ``import_texts --script`` or the admin, shown on the edition page and in the API."""
 import gzip
+import re
 from collections import Counter
 
 import pytest
@@ -84,6 +85,28 @@ def test_an_import_detects_the_script_and_the_option_gives_it(db, client, tmp_pa
     seed.refresh_from_db()
     assert (seed.script, seed.script_given) == (MIXED, True)
     assert "字體：繁簡混合 (mixed)" in client.get(seed.get_absolute_url()).content.decode()
+
+
+def test_the_tei_and_the_reading_page_name_the_editions_script(db, client):
+    """TEI's ``xml:lang`` and the reading page's ``lang`` follow the edition's script: lzh-Hans /
+    zh-Hans for a simplified edition, lzh-Hant / the page's own zh-Hant for a traditional one,
+    no script subtag (lzh, zh) for a mixed one, which prints both."""
+    def tags(edition, number=1):
+        tei = client.get(f"/api/editions/{edition.pk}/juans/{number}/export/tei/").content.decode()
+        page = client.get(f"{edition.get_absolute_url()}juan/{number}/").content.decode()
+        return (re.search(r'<TEI [^>]*xml:lang="([^"]*)"', tei).group(1),
+                re.search(r'<article class="juan"( lang="[^"]*")?>', page).group(1))
+
+    simplified = import_file(SIMPLIFIED_TEXT).juan.edition
+    assert tags(simplified) == ("lzh-Hans", ' lang="zh-Hans"')
+    Edition.objects.filter(pk=simplified.pk).update(script=MIXED)
+    assert tags(simplified) == ("lzh", ' lang="zh"')
+    Edition.objects.filter(pk=simplified.pk).update(script=TRADITIONAL)
+    assert tags(simplified) == ("lzh-Hant", None)
+    seed = import_file(CORPUS / "seed" / "lishu_gangmu_juan10.txt").juan.edition
+    assert tags(seed, 10) == ("lzh-Hant", None)
+    assert client.get(f"/works/禮書綱目/juan/10/?script=simp").content.decode().count(
+        '<article class="juan" lang="zh-Hans">') == 1
 
 
 def test_the_admin_sets_the_script(db, admin_client):
