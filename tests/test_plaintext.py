@@ -88,6 +88,29 @@ def test_a_siku_book_whose_tiyao_comes_first_reads_it_as_the_editors_words():
     assert ("臣等谨案" in classic, "婺源江永撰" in classic, "钦定四库全书" in classic) == (False, False, False)
 
 
+def test_a_long_stretch_is_cut_at_a_paragraph_set_in_or_after_a_blank_line():
+    """A cut for size falls at the first paragraph after SOFT_LIMIT characters: a line after a blank
+    line, or a line set in by spaces (殆知閣's Siku texts put each paragraph on one line, set in by
+    two U+3000, with no blank line between); a line that is not set in continues its paragraph."""
+    doc = parse_siku(raw(YILI), "yili.txt")
+    sizes = [sum(len(p.text) for p in s.pieces) for s in doc.sections]
+    assert sizes == [759, 1305, 1381, 1469, 1302, 1266, 1535, 1728, 272]  # was [759, 10250, 8]
+    # each cut opens an entry of 釋宮 (室中西南隅謂之奧) or a paragraph of the closing discussion
+    assert [s.pieces[0].text.strip("\u3000")[:8] for s in doc.sections[1:]] == [
+        "宫室之名制不尽见", "室中西南隅谓之奥", "堂之上东西有楹", "东堂下西堂下曰堂", "中门屋爲门门之中",
+        "门之内外东方曰门", "人君之堂屋爲四注", "殿屋四阿连下爲庑"]
+    assert [(s.line, s.title) for s in doc.sections] == [
+        (3, "提要"), (11, ""), (18, ""), (36, ""), (48, ""), (60, ""), (68, ""), (74, ""), (79, "")]
+    assert doc.render() == raw(YILI)
+    body = "".join(f"\u3000\u3000{'甲' * 500}。\n" for _ in range(4))
+    set_in = parse_siku("# 書\n" + body, "set_in.txt")
+    assert [sum(len(p.text) for p in s.pieces) for s in set_in.sections] == [1509, 503]
+    wrapped = parse_siku("# 書\n" + body.replace("\u3000\u3000", ""), "wrapped.txt")
+    assert [sum(len(p.text) for p in s.pieces) for s in wrapped.sections] == [2004]
+    # 列女傳 (paragraphs after blank lines) is cut as before
+    assert [len(j.sections) for j in file_juans(parse_siku(raw(LIENU), "lienu.txt"))] == [18, 15, 15, 15, 15, 15, 15, 20]
+
+
 def test_front_matter_and_full_width_notes():
     text = "---\ntitle: 孝經\nauthor: 孔子\njuan: 卷一\n---\n# 孝經\n\n開宗明義章第一（開張也）\n仲尼居（仲尼孔子字）曾子侍。\n"
     doc = parse_siku(text, "xiaojing.txt")

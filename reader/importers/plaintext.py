@@ -17,7 +17,7 @@ Everything that is not text (brackets, line ends, blank lines, comment lines, he
 marks) is layout, as in the mandoku parser (``document.Layout``): ``render_layout`` writes
 the file back byte for byte. ``source_format`` is ``"plain"``. Sections are cut at
 headings, ○ lines and, in long stretches, at the first paragraph after ``SOFT_LIMIT``
-characters. Pure: no ORM.
+characters (a paragraph opens after a blank line or on an indented line). Pure: no ORM.
 
 ``is_plain`` decides between this parser and ``siku.parse_siku`` (which calls it).
 """
@@ -401,6 +401,10 @@ def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int 
             section, size, new_para = None, 0, True
             continue
         cm = CIRCLE.match(line)
+        # A paragraph opens after a blank line or on a line set in by spaces, as a printed
+        # paragraph's first line is (殆知閣's Siku texts put each paragraph on one line so, with
+        # no blank line between): a cut for size falls there, never inside a paragraph.
+        new_para = new_para or line[:1] in SPACES
         starts = section is None or cm is not None or (new_para and size >= SOFT_LIMIT)
         if starts:
             # the 提要 (the 四庫 editors' summary) before the book's text is a section of its own
