@@ -384,13 +384,17 @@ def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
     gen = positional.current_link.resolve()
     table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
     assert table["format"] == 10 and table["units"] == 2
-    assert set(table) == {"format", "units", "juans", "sections", "juan_keys"}
+    assert set(table) == {"format", "units", "juans", "sections", "juan_keys", "scripts"}
+    assert table["scripts"] == {}  # the seed's edition is traditional: no juan listed
     d = documents_for_juan(seed_juan)[0]
     assert table["juans"] == {str(seed_juan.id): [d.juan_version, d.work_id, 10]} and d.juan_number == 10
     (gen / "juans.json").write_text(json.dumps({**table, "format": 7}), encoding="utf-8")
     positional._loaded.clear()
     with pytest.raises(IndexFormatError, match=r"juans\.json has format 7, this version reads 8, 9 and 10; run `python "
                                                r"manage\.py rebuild_index`"):
+        positional.search(SearchQuery("鵠"))
+    (gen / "juans.json").write_text(json.dumps({**table, "scripts": {str(seed_juan.id): "latin"}}), encoding="utf-8")
+    with pytest.raises(IndexFormatError, match=r"scripts must map juan ids to scripts"):
         positional.search(SearchQuery("鵠"))
     (gen / "juans.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(IndexFormatError, match=r"juans\.json is not a table of this index format"):
