@@ -61,10 +61,9 @@ class Segment:
             self.juans = {int(j): tuple(entry) for j, entry in table["juans"].items()}
             if not isinstance(table["sections"], list) or not isinstance(table["juan_keys"], list):
                 raise TypeError("sections and juan_keys must be lists")
-            scripts = table.get("scripts")
+            scripts = table.get("scripts")  # None in a segment written before the table had it
             if scripts is not None and not (isinstance(scripts, dict) and set(scripts.values()) <= set(SCRIPTS)):
                 raise TypeError("scripts must map juan ids to scripts")
-            #: ``scripts`` as written (None in a segment written before the table had it)
             self._scripts = None if scripts is None else {int(j): s for j, s in scripts.items()}
         except (AttributeError, KeyError, TypeError, ValueError) as e:
             raise self._bad_table(e) from None
@@ -130,13 +129,10 @@ class Segment:
 
     @cached_property
     def scripts(self) -> dict[int, str]:
-        """``{juan id: script}`` of the juans of a simplified or mixed edition (``Edition.script``)
-        in the segment, as ``build_generation`` wrote it; a juan not listed is traditional. A
-        write that rebuilds the segment reads its passages back with these scripts, so that
-        their ambiguous simplified forms are keyed by their readings again. A segment written
-        before the table had them tells them by its arrays: a juan whose passages hold a
-        reading key (``characters.simplified.reading_key``, U+10F000 onwards) was read as
-        ``mixed`` (the keys a simplified edition gets too)."""
+        """``{juan id: script}`` of the segment's juans of a simplified or mixed edition, as
+        ``build_generation`` wrote it (others are traditional): a write that rebuilds the segment
+        reads its passages back with them, their readings keyed again. A segment written before
+        tells them by its reading keys (U+10F000 onwards): read as ``mixed``, keyed the same."""
         if self._scripts is not None:
             return self._scripts
         keyed = np.unique(self.pid[self.folded >= KEY_BASE])
