@@ -31,8 +31,12 @@ def library(site, tmp_path):
     return site
 
 
-@pytest.mark.parametrize("width", [1280, 1000, 700])
-def test_the_text_column_stays_put_in_every_commentary_mode(site, tabs, width):
+def test_the_text_column_stays_put_in_every_commentary_mode(site, tabs):
+    for width in [1280, 1000, 700]:
+        check_the_text_column_stays_put_in_every_commentary_mode(site, tabs, width)
+
+
+def check_the_text_column_stays_put_in_every_commentary_mode(site, tabs, width):
     tab = tabs("desktop", viewport={"width": width, "height": 900})
     page = tab.page
     boxes = {}

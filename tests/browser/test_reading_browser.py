@@ -67,8 +67,12 @@ def char_point(page, selector, index=0):
     }""", [selector, index])
 
 
-@pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_reading_a_section_in_each_mode(site, tabs, device):
+def test_reading_a_section_in_each_mode(site, tabs):
+    for device in ["desktop", "phone"]:
+        check_reading_a_section_in_each_mode(site, tabs, device)
+
+
+def check_reading_a_section_in_each_mode(site, tabs, device):
     tab = tabs(device)
     page = tab.page
     page.goto(site + S2)
@@ -140,8 +144,12 @@ def test_reading_a_section_in_each_mode(site, tabs, device):
     check_character_lookup(site, tab, device)
 
 
-@pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_vertical_layout(site, tabs, device):
+def test_vertical_layout(site, tabs):
+    for device in ["desktop", "phone"]:
+        check_vertical_layout(site, tabs, device)
+
+
+def check_vertical_layout(site, tabs, device):
     tab = tabs(device)
     page = tab.page
     page.goto(site + JUAN + "?layout=vertical")
