@@ -60,8 +60,11 @@ class CollationView(APIView):
     """A juan (or one section) of this edition collated against other editions of the work:
     sections paired, texts aligned character by character (main text with main text, each
     note with its counterpart), every variant classified as `glyph` (異體), `character`
-    (異字), `added`/`missing` (衍文/脫文, `gaiji` when a character Unicode lacks is
-    dropped) or `punctuation`.
+    (異字), `added`/`missing` (衍文/脫文; `gaiji` when it holds a character Unicode lacks, a
+    gaiji read as the character Kanripo's gaiji table gives), `unencoded` (缺字: a character
+    Unicode lacks that nothing reads as a known one, `&KR1969;` or a bracketed description
+    such as `[門@里]`, which one edition has where the other has nothing; `gaiji` true) or
+    `punctuation`.
 
     Editions are named by **slug** throughout the answer: each reading's `witness`, the keys
     of `counts` and of each section's `counterparts` (the section's position in that edition,

@@ -3,8 +3,11 @@
 Pure: strings in, dataclasses out; no Django. Used by ``collation.service`` for editions of
 one juan or section, and by ``collation.parallels`` for parallel passages.
 
-* **Tokens.** A text is read as characters, except that a Kanripo entity for a character
-  Unicode lacks (``&KR0221;``) is one token: it stands for one character of the page.
+* **Tokens.** A text is read as characters, except that a character Unicode lacks is one
+  token, for it stands for one character of the page: a Kanripo entity (``&KR0221;``) or a
+  description of the character's parts in brackets, as Kanripo's transcribers write one
+  (``[門@里]``, ``[竺-二+稗]``, ``[孑*(焉-正+?)]``: ``characters.units.DESCRIPTION``; ``[卷四]``
+  is text).
 * **Alignment** is a longest-common-subsequence alignment (insertions and deletions only,
   so that as many characters as possible are matched; a deletion next to an insertion is one
   substitution site) computed by rapidfuzz (``rapidfuzz.distance.Indel.opcodes``, C++,
@@ -22,9 +25,15 @@ one juan or section, and by ``collation.parallels`` for parallel passages.
                   冡/蒙, 襦/&KR0237;); 於/于 are two characters, not glyphs
   ``character``   a different character or characters (substitution)
   ``added``       text the witness has and the base lacks (``missing`` the
-                  reverse); ``gaiji`` is set when it is a character Unicode lacks
-                  that one edition drops (``&KR0221;``)
+                  reverse); a gaiji whose character Kanripo's gaiji table gives
+                  counts as that character (``&KR0237;`` is 𥜗: a character one
+                  edition has and the other lacks, ``gaiji`` set)
   ``missing``
+  ``unencoded``   缺字: one edition has a character Unicode lacks and nothing says
+                  which (a gaiji the table gives no character for, ``&KR1969;``;
+                  a bracketed description, ``[門@里]``) where
+                  the other has nothing: an edition that cannot write a character
+                  drops it, which is no 衍文 or 脫文 (``gaiji`` set)
   ``punctuation`` only punctuation or spacing differs
   ==============  ============================================================
 
@@ -43,10 +52,11 @@ from characters.units import DESCRIPTION
 from characters.variants import read_token, same_character
 from config.budget import check
 
-GLYPH, CHARACTER, ADDED, MISSING, PUNCTUATION = "glyph", "character", "added", "missing", "punctuation"
-CLASSES = (GLYPH, CHARACTER, ADDED, MISSING, PUNCTUATION)
+GLYPH, CHARACTER, ADDED, MISSING, UNENCODED, PUNCTUATION = (
+    "glyph", "character", "added", "missing", "unencoded", "punctuation")
+CLASSES = (GLYPH, CHARACTER, ADDED, MISSING, UNENCODED, PUNCTUATION)
 ADDED_OR_MISSING = frozenset({ADDED, MISSING})
-CLASS_NAMES = {GLYPH: "異體", CHARACTER: "異字", ADDED: "衍文", MISSING: "脫文", PUNCTUATION: "標點"}
+CLASS_NAMES = {GLYPH: "異體", CHARACTER: "異字", ADDED: "衍文", MISSING: "脫文", UNENCODED: "缺字", PUNCTUATION: "標點"}
 
 ENTITY = re.compile(r"&KR\d+;")
 _TOKEN = re.compile(r"&KR\d+;|" + DESCRIPTION.pattern + "|.", re.S)
@@ -56,6 +66,15 @@ def tokens(text: str) -> list[str]:
     """``text`` as tokens: one per character, a ``&KR…;`` entity and a description of a
     character (``[門@里]``, ``characters.units.DESCRIPTION``) as one token each."""
     return _TOKEN.findall(text)
+
+
+def unencoded(token: str) -> bool:
+    """Whether ``token`` is a character Unicode lacks that no source reads as one it has: a
+    gaiji Kanripo's gaiji table gives no character for (``&KR1969;``; ``&KR0237;``, read 𥜗,
+    is not) or a bracketed description (``[門@里]``)."""
+    if DESCRIPTION.fullmatch(token):
+        return True
+    return bool(ENTITY.fullmatch(token)) and len(read_token(token)) != 1
 
 
 def _fold_token(token: str) -> str:
@@ -82,7 +101,7 @@ class Site:
     ``start == end`` for text the witness adds at ``start``) reads ``reading`` in the
     witness, whose own offsets are ``wstart:wend``. ``cls`` is one of ``CLASSES``;
     ``gaiji`` marks a character Unicode lacks (``&KR…;``) on either side of an
-    addition or omission."""
+    addition or omission, and every ``unencoded`` site."""
 
     start: int
     end: int
@@ -106,10 +125,10 @@ def classify(lemma: str, reading: str) -> str:
     b = [t for t in tokens(reading) if not is_punctuation(t)]
     if a == b:
         return PUNCTUATION
-    if not a:
-        return ADDED
-    if not b:
-        return MISSING
+    if not a or not b:  # one edition has text the other lacks
+        if all(unencoded(t) for t in a or b):
+            return UNENCODED
+        return ADDED if not a else MISSING
     if len(a) == len(b) and all(x == y or same_character(x, y) for x, y in zip(a, b)):
         return GLYPH
     return CHARACTER
@@ -131,7 +150,7 @@ def align(base: str, witness: str) -> list[Site]:
             i1, i2, j1, j2 = pending
             lemma, reading = "".join(a[i1:i2]), "".join(b[j1:j2])
             cls = classify(lemma, reading)
-            gaiji = cls in ADDED_OR_MISSING and bool(ENTITY.search(lemma + reading))
+            gaiji = cls == UNENCODED or (cls in ADDED_OR_MISSING and bool(ENTITY.search(lemma + reading)))
             sites.append(Site(a_off[i1], a_off[i2], lemma, reading, b_off[j1], b_off[j2], cls, gaiji))
         pending = None
 

@@ -3,11 +3,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
 
 from .align import CLASS_NAMES
 from .service import CLOSER, HEADING_KINDS, SECTION, SOURCE, TITLE
+
+#: The short sigla of the witnesses, in the order they are collated: 甲本, 乙本 … as collations
+#: name the editions they cite once in a legend (``sigla``).
+STEMS = "甲乙丙丁戊己庚辛壬癸"
+
+
+class Siglum(NamedTuple):
+    """How the page names a witness: ``short`` beside each reading (甲), ``name`` once in the
+    legend and in the reading's tooltip (四庫全書・文淵閣本・原字)."""
+
+    short: str
+    name: str
+
+
+def sigla(names: dict[str, str]) -> dict[str, Siglum]:
+    """``{edition slug: Siglum}`` for the witnesses ``{slug: name}`` in their order: the
+    ten stems ``STEMS`` (甲, 乙 …), then 甲二, 乙二 … past ten."""
+    return {slug: Siglum(STEMS[i % 10] + ("" if i < 10 else "二三四五六七八九"[min(i // 10 - 1, 7)]), name)
+            for i, (slug, name) in enumerate(names.items())}
 
 
 @dataclass
@@ -17,7 +37,7 @@ class Segment:
 
     text: str
     variant: object = None
-    #: ``{edition slug: name}``: the readings name their witness by it (the slug when absent).
+    #: ``{edition slug: Siglum}``: the readings name their witness by it (the slug when absent).
     names: dict = None
 
     @property
@@ -27,7 +47,9 @@ class Segment:
     @property
     def readings(self) -> list[dict]:
         names = self.names or {}
-        return [{"witness": r.witness, "witness_name": names.get(r.witness, r.witness), "text": r.text, "cls": r.cls, "name": CLASS_NAMES[r.cls],
+        return [{"witness": r.witness, "witness_name": names[r.witness].name if r.witness in names else r.witness,
+                 "siglum": names[r.witness].short if r.witness in names else r.witness,
+                 "text": r.text, "cls": r.cls, "name": CLASS_NAMES[r.cls],
                  "gaiji": r.gaiji, "note": r.note, "section": r.section} for r in self.variant.readings] if self.variant else []
 
 
@@ -57,7 +79,7 @@ def piece_views(pieces, variants, names: dict | None = None) -> list[PieceView]:
     """Cut every piece at its variants (sorted by start; overlapping sites are shown at the
     first one's place only). A whole section a witness lacks (``piece`` None) is not in a
     piece: the page lists it with the section's counterparts (``omitted_by``). ``names``:
-    ``{edition slug: name}``, as the readings name their witnesses (``Segment.names``)."""
+    ``{edition slug: Siglum}``, as the readings name their witnesses (``Segment.names``)."""
     by_piece: dict[int, list] = {}
     sources: dict[int, list] = {}
     for v in variants:
@@ -75,7 +97,7 @@ def piece_views(pieces, variants, names: dict | None = None) -> list[PieceView]:
 def cut(text: str, variants, names: dict | None = None) -> list[Segment]:
     """``text`` cut into plain runs and its ``variants`` (sorted by start; an overlapping site
     is shown at the first one's place only); one empty segment for an empty text. ``names``:
-    ``{edition slug: name}`` for the readings (``Segment.names``)."""
+    ``{edition slug: Siglum}`` for the readings (``Segment.names``)."""
     segs, at = [], 0
     for v in sorted(variants, key=lambda v: (v.start, v.end)):
         if v.start < at:
@@ -109,4 +131,4 @@ def omitted_by(variants) -> list[str]:
     return [r.witness for v in variants if v.kind == SECTION for r in v.readings]
 
 
-__all__ = ["Segment", "PieceView", "piece_views", "cut", "varied_heading", "omitted_by", "TEXT"]
+__all__ = ["Siglum", "sigla", "STEMS", "Segment", "PieceView", "piece_views", "cut", "varied_heading", "omitted_by", "TEXT"]

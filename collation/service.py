@@ -52,7 +52,8 @@ HEADING_KINDS = frozenset({TITLE, CLOSER, SOURCE})
 @dataclass
 class Reading:
     """What one witness reads at a variant: ``text`` (raw, "" for an omission), its class
-    (``align.CLASSES``), ``gaiji`` (a character Unicode lacks is dropped or added),
+    (``align.CLASSES``), ``gaiji`` (a character Unicode lacks is dropped or added: every
+    ``unencoded`` reading, and an ``added`` or ``missing`` one holding a gaiji),
     ``note`` (True when the reading is a whole note the base lacks or has alone) and
     ``section`` (True when it is a whole section: the witness lacks the base section, class
     ``missing``, or has a section the base lacks, class ``added``, its text all its pieces)."""

@@ -15,7 +15,7 @@ from reader.reading import display_from_request
 
 from .align import CLASS_NAMES, CLASSES
 from .parallels import MIN_SPAN, find_parallels, segments
-from .presentation import omitted_by, piece_views, varied_heading
+from .presentation import omitted_by, piece_views, sigla, varied_heading
 from .quotations import juan_parallels
 from .service import collate_juan
 
@@ -49,10 +49,12 @@ def _collation_page(request, slug, number, positions=None):
     counts = collation.counts()
     if hide_glyphs:
         collation = collation.without_glyphs()
-    # the editions by name, as the table of counts names them (四庫全書・文淵閣本), not by slug
+    # the editions by name, as the table of counts names them (四庫全書・文淵閣本), not by slug;
+    # each reading by its short siglum (甲), which the legend gives once
     names = {slug: e.name for slug, (e, _) in collation.witnesses.items()}
-    sections = [{"collation": s, "pieces": piece_views(s.pieces, s.variants, names),
-                 "heading": varied_heading(s.section, s.variants, names),
+    short = sigla(names)
+    sections = [{"collation": s, "pieces": piece_views(s.pieces, s.variants, short),
+                 "heading": varied_heading(s.section, s.variants, short),
                  "counterparts": [(slug, names.get(slug, slug), c) for slug, c in s.counterparts.items()],
                  "omitted": omitted_by(s.variants),
                  "omitted_names": [names.get(slug, slug) for slug in omitted_by(s.variants)]} for s in collation.sections]
@@ -64,7 +66,7 @@ def _collation_page(request, slug, number, positions=None):
     return render(request, "collation/collation.html", {
         "work": juan.work, "edition": juan.edition, "juan": juan, "collation": collation, "sections": sections,
         "chosen": chosen, "others": others, "hide_glyphs": hide_glyphs, "display": display,
-        "classes": [(c, CLASS_NAMES[c]) for c in CLASSES],
+        "classes": [(c, CLASS_NAMES[c]) for c in CLASSES], "sigla": list(short.values()),
         "counts": [(collation.witnesses[slug][0], collation.witnesses[slug][1], [counts[slug][c] for c in CLASSES])
                    for slug in counts],
         "single": positions is not None, "params": request.GET.urlencode(),

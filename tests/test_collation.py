@@ -8,7 +8,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from collation.align import ADDED, CHARACTER, GLYPH, MISSING, PUNCTUATION, Site, align, classify, pair, tokens
+from collation.align import (ADDED, CHARACTER, GLYPH, MISSING, PUNCTUATION, UNENCODED, Site, align, classify, pair,
+                             tokens)
+from collation.presentation import Siglum, sigla
 from collation.service import collate_juan, collate_pieces
 from reader.importers.loader import import_file
 from reader.models import Edition
@@ -21,6 +23,9 @@ TEI = "{http://www.tei-c.org/ns/1.0}"
 
 def test_tokens_keep_entities_whole():
     assert tokens("袒&KR0221;乃") == ["袒", "&KR0221;", "乃"]
+    # a character described by its parts is one too; a bracketed word is text
+    assert tokens("從[門@里][竺-二+稗][孑*(焉-正+?)][卷四]") == [
+        "從", "[門@里]", "[竺-二+稗]", "[孑*(焉-正+?)]", "[", "卷", "四", "]"]
 
 
 @pytest.mark.parametrize("lemma,reading,cls", [
@@ -29,7 +34,11 @@ def test_tokens_keep_entities_whole():
     # a gaiji is the character Kanripo's gaiji table reads it as: KR0221 is 袒 (marked 袒?), KR0237
     # is 𥜗, which writes 襦, never 袒; KR0008 has no reading
     ("袒", "&KR0221;", GLYPH), ("襦", "&KR0237;", GLYPH), ("袒", "&KR0237;", CHARACTER), ("之", "&KR0008;", CHARACTER),
-    ("", "&KR0221;", ADDED), ("之", "", MISSING), ("", "。", PUNCTUATION), (" ", "\u3000", PUNCTUATION),
+    ("", "&KR0221;", ADDED), ("之", "", MISSING),
+    # a character Unicode lacks that one edition has alone: its character when the gaiji table gives
+    # one (KR0237 𥜗: 衍文), else 缺字 (KR1969 has no reading; a description), never 衍文 or 脫文
+    ("", "&KR0237;", ADDED), ("", "&KR1969;", UNENCODED), ("&KR1969;", "", UNENCODED), ("", "[門@里]", UNENCODED),
+    ("[竺-二+稗]", "。", UNENCODED), ("", "從&KR1969;", ADDED), ("之", "[門@里]", CHARACTER), ("", "。", PUNCTUATION), (" ", "\u3000", PUNCTUATION),
     ("也。", "也", PUNCTUATION), ("賓說", "賔説", GLYPH), ("賓於", "賔于", CHARACTER),
 ])
 def test_classify(lemma, reading, cls):
@@ -46,6 +55,12 @@ def test_align_sites():
         Site(22, 22, "", "。", 13, 14, PUNCTUATION),
     ]
     assert align("大射之儀", "大射之儀") == []
+
+
+def test_sigla_are_the_stems_in_the_order_of_the_witnesses():
+    named = sigla({f"e{i}": f"本{i}" for i in range(12)})
+    assert [s.short for s in named.values()] == list("甲乙丙丁戊己庚辛壬癸") + ["甲二", "乙二"]
+    assert named["e1"] == Siglum("乙", "本1")
 
 
 def test_pair_keeps_order_and_leaves_gaps():
@@ -99,25 +114,33 @@ def test_seed_against_wyg(witnesses):
                 for s in collation.sections for v in s.variants for r in v.readings]
     # no 異字 left: the five were gaiji that Kanripo's gaiji table reads as the seed's character
     # (KR0237 𥜗 = 襦, KR0221 袒), collated as glyphs (tests/test_collation_classes.py)
-    assert counts == {GLYPH: sum(1 for r in readings if r[4] == GLYPH), CHARACTER: 0, ADDED: 2, MISSING: 0,
-                      PUNCTUATION: 1}
+    # the WYG's two gaiji with no reading that the seed drops (從豆&KR1969;聲): 缺字, not 衍文
+    assert counts == {GLYPH: sum(1 for r in readings if r[4] == GLYPH), CHARACTER: 0, ADDED: 0, MISSING: 0,
+                      UNENCODED: 2, PUNCTUATION: 1}
     assert counts[GLYPH] > 100
     # the gaiji the seed drops, and the characters the WYG prints as gaiji
-    assert (4, "note", "", "&KR1969;", ADDED, True, False) in readings
+    assert (4, "note", "", "&KR1969;", UNENCODED, True, False) in readings
     assert (26, "text", "襦", "&KR0237;", GLYPH, False, False) in readings
     assert (26, "note", "袒", "&KR0221;", GLYPH, False, False) in readings
     assert (2, "text", "步", "歩", GLYPH, False, False) in readings
     # without glyph variants only real readings remain
     assert collation.without_glyphs().counts()["KR1d0086-WYG"] == {**counts, GLYPH: 0}
     assert {r.cls for s in collation.without_glyphs().sections for v in s.variants for r in v.readings} == {
-        ADDED, PUNCTUATION}
+        UNENCODED, PUNCTUATION}
 
 
 def test_collation_page(witnesses, client):
     seed, kr, wyg = witnesses
     page = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-WYG"}).content.decode()
-    assert ('貍<span class="var var-glyph"><span class="lem">步</span><span class="rdgs">〔四庫全書・文淵閣本・原字：歩'
-            '<small>異體</small>〕</span></span>大侯') in page
+    # each reading names its edition by its short siglum, given once in the legend
+    assert ('貍<span class="var var-glyph"><span class="lem">步</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本・原字">'
+            '甲</abbr>：歩<small>異體</small>〕</span></span>大侯') in page
+    assert '<p class="sigla">校本簡稱：甲＝四庫全書・文淵閣本・原字</p>' in page
+    # the long name stands once in the legend (and in the choice of base, the form, the counts and
+    # the counterparts), never in a reading but in its tooltip: 5 readings (步 遠 每 遠 捷)
+    readings = page.count('<abbr title="四庫全書・文淵閣本・原字">甲</abbr>：')
+    assert (readings, page.count("四庫全書・文淵閣本・原字")) == (5, 5 + 5)
+    assert re.sub(r' title="[^"]*"', "", page).count("四庫全書・文淵閣本・原字") == 5
     hidden = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-WYG", "glyphs": "hide"}).content.decode()
     assert "var-glyph" not in hidden.split("</table>")[1] and "貍步大侯" in hidden
     whole = client.get("/works/禮書綱目/juan/10/collate/").content.decode()
@@ -132,7 +155,7 @@ def test_collation_page(witnesses, client):
     assert '<input type="checkbox" name="with" value="KR1d0086" checked>' in whole
     # an edition's id chooses it as the API's does
     by_id = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": wyg.pk}).content.decode()
-    assert '<input type="checkbox" name="with" value="KR1d0086-WYG" checked>' in by_id and "〔四庫全書・文淵閣本・原字：歩" in by_id
+    assert '<input type="checkbox" name="with" value="KR1d0086-WYG" checked>' in by_id and '〔<abbr title="四庫全書・文淵閣本・原字">甲</abbr>：歩' in by_id
     # a mistyped edition is named, not collated against nothing (a page without a single variant)
     for url in ("/works/禮書綱目/juan/10/collate/", "/works/禮書綱目/juan/10/2/collate/"):
         response = client.get(url, {"with": ["KR1d0086", "KR1d0086-WGY"]})
@@ -207,7 +230,7 @@ def test_collation_page_shows_gaiji_as_the_reading_page_does(witnesses, client):
     page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086-WYG"}).content.decode()
     gaiji = ('<span class="gaiji" title="KR0237：Unicode 未收之字 (a character Unicode lacks)" '
              'data-code="&amp;KR0237;">〓</span>')
-    assert f'<span class="lem">襦</span><span class="rdgs">〔四庫全書・文淵閣本・原字：{gaiji}<small>異體</small>〕' in page
+    assert f'<span class="lem">襦</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本・原字">甲</abbr>：{gaiji}<small>異體</small>〕' in page
     assert "&amp;KR0237;<" not in page and "：&amp;KR" not in page
 
 
@@ -246,7 +269,7 @@ def test_a_section_without_counterpart_is_one_omission(witnesses, tmp_path, clie
     assert '四庫全書・文淵閣本・CUT：<span class="key var-missing">無此節</span><small>（脫文）</small>' in page
     assert '<p class="collated omitted" title="四庫全書・文淵閣本・CUT 無此節">' in page
     page3 = client.get("/works/禮書綱目/juan/10/3/collate/", {"with": "KR1d0086-CUT"}).content.decode()
-    assert "〔四庫全書・文淵閣本・CUT：有此節：此節諸本所無今姑存之以俟考焉<small>衍文</small>〕" in page3
+    assert '〔<abbr title="四庫全書・文淵閣本・CUT">甲</abbr>：有此節：此節諸本所無今姑存之以俟考焉<small>衍文</small>〕' in page3
     base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
     data = client.get(base, {"with": "KR1d0086-CUT", "section": 2}).json()
     assert data["sections"][0]["counterparts"] == {"KR1d0086-CUT": None}

@@ -115,8 +115,9 @@ def test_closer_variant_in_the_page_and_every_export(witnesses, client):  # noqa
     seed, kr, wyg = witnesses
     page = client.get("/works/禮書綱目/juan/10/4/collate/").content.decode()
     assert ('/4/">§4「陳設器席」</a> 右陳設<span class="var var-glyph"><span class="lem">器</span>'
-            '<span class="rdgs">〔四庫全書・文淵閣本：噐<small>異體</small>；四庫全書・文淵閣本・原字：噐<small>異體</small>〕</span></span>席</h2>'
-            ) in page
+            '<span class="rdgs">〔<abbr title="四庫全書・文淵閣本">甲</abbr>：噐<small>異體</small>；<abbr title="四庫全書・文淵閣本・原字">'
+            '乙</abbr>：噐<small>異體</small>〕</span></span>席</h2>') in page
+    assert '<p class="sigla">校本簡稱：甲＝四庫全書・文淵閣本；乙＝四庫全書・文淵閣本・原字</p>' in page
     base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
     data = client.get(base, {"section": 4}).json()
     assert [v for v in data["sections"][0]["variants"] if v["kind"] == CLOSER] == [{

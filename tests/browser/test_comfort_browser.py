@@ -174,12 +174,15 @@ def test_the_fields_of_the_forms_are_at_the_size_of_their_labels(site, tabs):
 
 def test_a_headings_variant_is_a_small_apparatus_mark_named_by_edition(library, tabs):
     # 右陳設器席 against the 原字 copy's 噐: the reading is small, as in the text (it was in the
-    # heading's large bold type), and names the edition as the table of counts does
+    # heading's large bold type), and names the edition by its short siglum, which the legend
+    # gives once (the full name in the siglum's tooltip)
     tab = tabs("desktop")
     page = tab.page
     page.goto(library + f"/works/{WORK}/juan/10/4/collate/?with=KR1d0086-WYG")
     heading = page.locator("#s4 h2")
-    assert heading.locator(".rdgs").inner_text() == "〔四庫全書・文淵閣本・原字：噐異體〕"
+    assert heading.locator(".rdgs").inner_text() == "〔甲：噐異體〕"
+    assert heading.locator(".rdgs abbr").get_attribute("title") == "四庫全書・文淵閣本・原字"
+    assert page.locator(".sigla").inner_text() == "校本簡稱：甲＝四庫全書・文淵閣本・原字"
     size = "e => parseFloat(getComputedStyle(e).fontSize)"
     in_text = page.locator("#s4 .collated .rdgs").first.evaluate(size)
     assert heading.locator(".rdgs").evaluate(size) == in_text <= heading.locator(".lem").evaluate(size) / 2
