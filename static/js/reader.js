@@ -119,8 +119,10 @@
   // Without JavaScript a display link carries every setting the URL gave (the page holds them
   // without cookies). The server keeps the reader's settings in a cookie whenever a URL names
   // one, so where cookies work a link (or its shortcut key) names only the setting it changes:
-  // pressing v, s, + and 1 in turn does not pile four settings into the URL.
-  var KEEP = { hl: 1, exact: 1, page: 1 };
+  // pressing v, s, + and 1 in turn does not pile four settings into the URL. The page's other
+  // parameters stay (the server's link holds them: pages.views.kept_parameters): the highlight,
+  // the page, and the text as imported or the annotations chosen (text=imported, annotations=…).
+  var KEEP = { hl: 1, exact: 1, page: 1, text: 1, annotations: 1 };
   function settingHref(a) {
     var url = new URL(a.href, location.href);
     if (!navigator.cookieEnabled) return url.href;
