@@ -217,7 +217,10 @@ class FacetsSerializer(serializers.Serializer):
     bu = NamedFacetValueSerializer(many=True)
     # ``class`` is a keyword: the field is added below under its name.
     dynasty = FacetValueSerializer(many=True)
-    author = FacetValueSerializer(many=True)
+    author = FacetValueSerializer(many=True, help_text=(
+        "Per person of the works (the catalogue's author and commentators): a work's every hit counts under "
+        "each of them, whichever layer it is in (毛詩注疏's hits in the 詩, the 箋 and the 疏 all count under "
+        "毛亨), as the author filter keeps a work's every hit; `commentator=` keeps one commentator's notes"))
     edition = NamedFacetValueSerializer(many=True)
 
 

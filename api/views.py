@@ -69,7 +69,9 @@ SEARCH_PARAMETERS = [
     OpenApiParameter("dynasty", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
                      description="朝代 (one or more): the works' dynasty as the facets name it (清, 宋, 漢 …)"),
     OpenApiParameter("author", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
-                     description="作者 (one or more): a person responsible for the work (江永, 鄭玄 …), as the facets name them"),
+                     description="作者 (one or more): a person responsible for the work (江永, 鄭玄 …), as the facets name "
+                                 "them; keeps every hit of his works, in the classic and in every layer of notes, "
+                                 "as the author facet counts them (one commentator's notes alone: `commentator`)"),
     OpenApiParameter("commentator", str, description=(
         "注者: only the notes one commentator wrote, as the importer named him from the book's formulas "
         "(李善, 呂延濟, 裴駰 …: a note of 六臣註文選 is split at 善曰, 銑曰 …); the `commentator` of a result"),

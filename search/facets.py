@@ -168,7 +168,9 @@ def facet_counts(results: SearchResults | None, classes=(), dynasties=(), author
     most hits first, then by value. ``results`` are those of the query without the facet filters;
     each facet counts the hits that pass the other facets' filters, so that every value of the
     facet one filters by stays in view with its count (the usual way of faceted search). A hit
-    of a work with several authors counts for each. An unclassified work's hits count under
+    of a work with several authors counts for each, whichever layer it is in (``FACET_NOTES``:
+    the counts are per edition, and the author filter keeps a work's every hit likewise). An
+    unclassified work's hits count under
     class and 部 "" (named ``UNCLASSIFIED``); an unknown dynasty under "". ``per_edition``: the
     results' ``edition_counts``, when the caller has them (then ``results`` is not read)."""
     table = facet_table()
@@ -286,6 +288,12 @@ def search_facet_counts(form, results: SearchResults, per_juan: tuple[list, list
 #: Each facet's label on the search page and the parameter that filters by it.
 FACET_LABELS = {"bu": ("部", "class"), "class": ("類", "class"), "dynasty": ("朝代", "dynasty"),
                 "author": ("作者", "author"), "edition": ("版本", "edition")}
+#: What a facet's counts mean, where its label does not say it all: the author facet counts a
+#: work's every hit under each person of the work (``facet_counts``: 毛詩注疏's hits in the 詩, in
+#: 鄭玄's 箋 and in 孔穎達's 疏 all count under 毛亨 too), for the facets are counted per edition
+#: from the index's hits per juan, which do not say who wrote the layer a hit is in; the
+#: commentator filter (``commentator=``, 注者) is what keeps one person's notes.
+FACET_NOTES = {"author": "命中按書計入其每一作者與注者名下，不分經、注、疏；只看一家之注，用「注者」篩選。"}
 
 
 #: Values of a facet the search page lists at once (the most hits first); the rest open
@@ -295,8 +303,9 @@ FACET_SHOWN = 6
 
 
 def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> list[dict]:
-    """The facets as the search page offers them: ``[{"name", "label", "values": [{"value",
-    "name", "count", "selected", "url"}], "shown": [...], "more": [...]}]`` (``shown``: the
+    """The facets as the search page offers them: ``[{"name", "label", "note", "values": [{"value",
+    "name", "count", "selected", "url"}], "shown": [...], "more": [...]}]`` (``note``: what its
+    counts mean, ``FACET_NOTES``, "" for most; ``shown``: the
     first ``FACET_SHOWN`` values and every chosen one, ``more``: the others, in the order of
     ``values``), each value's ``url`` the query string that adds it
     to the filters, or removes it when it is chosen (``params``: the request's parameters as
@@ -330,7 +339,7 @@ def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> 
                            "selected": selected, "url": "?" + urlencode(query)})
         if values:
             shown = [v for k, v in enumerate(values) if k < FACET_SHOWN or v["selected"]]
-            menu.append({"name": name, "label": label, "values": values, "shown": shown,
+            menu.append({"name": name, "label": label, "note": FACET_NOTES.get(name, ""), "values": values, "shown": shown,
                          "more": [v for v in values if not any(v is s for s in shown)]})
     return menu
 

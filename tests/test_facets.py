@@ -368,3 +368,21 @@ def test_a_facet_lists_six_values_and_the_rest_under_more():
     assert [v["name"] for v in menu[0]["shown"]] == ["作者0", "作者1", "作者2", "作者3", "作者4", "作者5", "作者7"]
     assert [(v["name"], v["count"], v["selected"]) for v in menu[0]["more"]] == [("作者6", 14, False), ("作者8", 12, False)]
     assert [v["name"] for v in menu[0]["values"]] == [f"作者{k}" for k in range(9)]
+
+
+@pytest.mark.django_db
+def test_the_author_facet_says_it_counts_works_not_layers(client, indexed):
+    """The author facet counts a work's every hit under each of its people, whichever layer the
+    hit is in (毛亨 63 in 毛詩注疏 where his 傳 holds 1): the facets are counted per edition from
+    the index's hits per juan. The page says so under the facet's heading, and the filter keeps
+    what the facet counts; 注者 (``commentator=``) keeps one commentator's notes."""
+    html = client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
+    assert ('<h2 id="facet-author">作者</h2><p class="facet-note">命中按書計入其每一作者與注者名下，不分經、注、疏；'
+            '只看一家之注，用「注者」篩選。</p><ul>') in html
+    assert html.count('class="facet-note"') == 1
+    body = client.get("/api/search/?q=臣&exact=on&page_size=1").json()
+    assert body["facets"]["author"] == [{"value": "何犿", "count": 113}, {"value": "韓非", "count": 113},
+                                        {"value": "江永", "count": 69}]
+    assert client.get("/api/search/?q=臣&exact=on&author=何犿").json()["count"] == 113
+    # 何犿's own notes hold 17 of them (韓非's text the other 96)
+    assert client.get("/api/search/?q=臣&exact=on&commentator=何犿").json()["count"] == 17
