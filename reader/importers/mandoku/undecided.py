@@ -24,10 +24,11 @@ people where it has none (``label_titles_and_bylines``). Pure: pieces and chapte
 place.
 
 Measured (``tests/test_laozi.py``): 王弼 chapters 21–22 marked by hand, where the window and
-the quotation rule were made, 141 of 149 classic characters and all 282 of the commentary;
+the quotation rule were made, 145 of 149 classic characters and all 282 of the commentary;
 河上公 chapters 1–9, held back, against the 四部叢刊 print that sets the 章句 in small print,
-400 of 447 classic characters (89.5 %) and 1,385 of 1,391 of the 章句 (99.6 %); the seams
-settled in reading order (``settle_seams``) took them from 140, 393 and 1,384. The misses
+406 of 447 classic characters (90.8 %) and 1,385 of 1,391 of the 章句 (99.6 %); the seams
+settled in reading order (``settle_seams``) took them from 140, 393 and 1,384, and reading 唯 惟
+and 弗 不 as one (``READING_VARIANTS``) from 141 and 400. The misses
 are where the editions' texts differ by more than a character (河上公 前後相隨, the 白文
 前後之相隨: runs shorter than ``boundaries.MIN_RUN`` do not count).
 """
@@ -215,11 +216,20 @@ def render_piece_lines(piece: PieceDoc) -> int:
     return interleave_layout(piece.text + piece.tag_separator + piece.source_tag, piece.layout).count("\n")
 
 
+#: Words the 老子 editions write for each other, read as one where a juan is matched with the
+#: reference (on top of ``boundaries.MATCH_VARIANTS``): the particle 唯 惟 and the negation 弗 不
+#: (王弼 ``功成而弗居夫唯弗居``, the 道藏 白文 ``功成不居夫惟不居``). The 注疏 editions' reference step keeps
+#: them apart (毛詩注疏 against the 四部叢刊 毛詩 loses 5 of its classic's characters with them one);
+#: search and storage always do.
+READING_VARIANTS = str.maketrans({"唯": "惟", "弗": "不"})
+
+
 def reference_text(name: str) -> str:
-    """The reference's characters as they are matched (``match_form``, text characters only),
+    """The reference's characters as they are matched (``match_form``, then ``READING_VARIANTS``;
+    text characters only),
     ``#`` header lines left out. Raises ``FileNotFoundError`` for an unknown name."""
     lines = (CLASSICS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()
-    return match_letters("".join(x for x in lines if not x.startswith("#")))
+    return match_letters("".join(x for x in lines if not x.startswith("#"))).translate(READING_VARIANTS)
 
 
 def mask_quotations(ed: str) -> str:
@@ -294,7 +304,8 @@ def classic_flags(texts: list[str], reference: str) -> list[list[bool]]:
     at most ``HOLE`` text characters between two aligned ones; punctuation goes with the
     character before it."""
     flat = "".join(texts)
-    folded = match_form(flat)
+    folded = match_form(flat).translate(READING_VARIANTS)
+    reference = reference.translate(READING_VARIANTS)
     keep = [k for k, ch in enumerate(folded) if is_text(ch)]
     ed = "".join(folded[k] for k in keep)
     lo, hi = window(reference, ed)
@@ -324,7 +335,7 @@ def classic_flags(texts: list[str], reference: str) -> list[list[bool]]:
     return out
 
 
-#: Characters after a variant (弗 for 不) that must agree before ``settle_seams`` carries a
+#: Characters after a variant (之 for 而) that must agree before ``settle_seams`` carries a
 #: run of the classic on through it.
 AGREE = 2
 
@@ -339,7 +350,7 @@ def settle_seams(ref: str, ed: str, match: list[int]) -> list[int]:
     aligned before (the reference's previous one) are taken there, continuing the classic;
     (2) each run is carried on, back and forth, along its own diagonal over characters
     nothing aligned, while the two texts agree, and through up to ``HOLE`` characters they
-    write otherwise (其次親之譽之 / 其次親而譽之, 夫惟不居 / 夫唯弗居) when ``AGREE`` agree
+    write otherwise (其次親之譽之 / 其次親而譽之) when ``AGREE`` agree
     after them; a character of a carried stretch that differs stays unaligned (the hole
     rule of ``classic_flags`` takes it)."""
     n = len(match)
