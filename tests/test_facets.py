@@ -5,6 +5,9 @@ import shutil
 
 import pytest
 
+import api.views  # noqa: F401  (the three: the views hold the real run_search, imported before
+import pages.views  # noqa: F401  a test spies on search.service's, so the spy sees the facets'
+import search.views  # noqa: F401  searches alone, whichever test runs first in the process)
 from search import facets
 from search.backends import SearchQuery, get_search_backend
 from search.documents import documents_for_juan
