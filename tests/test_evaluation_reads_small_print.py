@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from characters.scripts import build_reading_context, evaluation
-from characters.scripts.smallprint import is_tls, stray_brackets, without_markup
+from characters.scripts.smallprint import NOTE_CLOSE, NOTE_OPEN, is_tls, mark_notes, stray_brackets
+from characters.units import description_key
 from reader.importers.mandoku import parse_mandoku
 from reader.pieces import NOTE_KINDS
 
@@ -39,9 +40,9 @@ def _evaluation_notes(path):
     # a ) whose ( a note's second line lost (史記集解): kept as text, the line read as the main text
     ("kanripo-commentary/KR2a0002/KR2a0002_019.txt", {(18, 11)}, 74, 136),
     # a line that starts with ( while a note is open reopens it (經典釋文: the ) was lost)
-    ("kanripo-jingbu/KR1g0003/KR1g0003_024.txt", set(), 8756, 6413),
+    ("kanripo-jingbu/KR1g0003/KR1g0003_024.txt", set(), 8753, 6414),
     # the brackets of an ideographic description sequence in a note (周禮詳解 [桌-日+(ㄇ@(人/人))]) are text
-    ("kanripo/KR1d0005/KR1d0005_038.txt", set(), 8500, 8499),
+    ("kanripo/KR1d0005/KR1d0005_038.txt", set(), 8495, 8499),
 ])
 def test_the_evaluation_reads_a_juans_notes_as_the_importer_does(name, kept, note_units, before):
     path = CORPUS / name
@@ -51,8 +52,9 @@ def test_the_evaluation_reads_a_juans_notes_as_the_importer_does(name, kept, not
     assert ours == imported_notes
     assert sum(ours.values()) == note_units
     # read by every ( and ) as the counts and the evaluation read it before
-    text = evaluation._MANDOKU_LAYOUT.sub("", evaluation._NOTE_GOES_ON.sub("", evaluation._ORG_HEADER.sub(
-        "", path.read_text(encoding="utf-8"))))
+    text = re.sub(r"<pb:[^>]*>|<md:[^>]*>|¶|\n|/", "", re.sub(
+        r"\)¶?\n(?:(?:<pb:[^>]*>|<md:[^>]*>)?¶?\n)*[\u3000 ]*\(", "", evaluation._ORG_HEADER.sub(
+            "", path.read_text(encoding="utf-8"))))
     naive = sum(len(evaluation.units(seg)) for n, seg in enumerate(re.split(r"[()]", text)) if n % 2)
     assert naive == before
 
@@ -82,7 +84,10 @@ def test_brackets_kept_as_text_open_no_note(body, kept, passages):
 
 
 def test_a_tls_edition_and_a_description_sequence_keep_their_brackets_as_text():
-    assert without_markup("甲[木+(口/口)](注)\n") == "甲[木+。口/口。](注)\n"
+    assert mark_notes("甲[木+(口/口)](注)\n") == f"甲[木+(口/口)]{NOTE_OPEN}注{NOTE_CLOSE}\n"
+    # a description of a character, its brackets and / as written, is one unit in a note too
+    assert evaluation.held_out_runs("甲(乙[桌-日+(ㄇ@(人/人))]丙/丁)\n") == \
+        [("classic", "甲"), ("commentary", "乙" + description_key("[桌-日+(ㄇ@(人/人))]") + "丙丁")]
     tls = "#+PROPERTY: BASEEDITION tls\n甲(corr.=乙\n"
     assert is_tls(tls) and stray_brackets(tls) == frozenset()
     assert build_reading_context.passages(tls) == ["甲corr=乙"]

@@ -23,7 +23,7 @@ from characters.passages import join_runs
 from characters.readings import CLASSIC
 from characters.scripts.build_fold_table import read_opencc
 from characters.scripts.script_labels import _match_key, _t2s, is_han
-from characters.scripts.smallprint import without_markup
+from characters.scripts.smallprint import NOTE_CLOSE, NOTE_OPEN, mark_notes
 from characters.units import codes as unit_codes
 
 EVAL_PATH = Path(__file__).resolve().parents[1] / "data" / "variant_eval.tsv"
@@ -411,10 +411,10 @@ _LAYERS = (CLASSIC, NOTE_LAYER)
 _ORG_HEADER = re.compile(r"^#.*$", re.M)
 #: A note closed at a printed line's end and reopened on the next (``)¶`` + line end, page breaks
 #: and blank lines, the next line's indentation, ``(``): the same note (``reader.importers.mandoku``).
-_NOTE_GOES_ON = re.compile(r"\)¶?\n(?:(?:<pb:[^>]*>|<md:[^>]*>)?¶?\n)*[\u3000 ]*\(")
+_NOTE_GOES_ON = re.compile(NOTE_CLOSE + r"¶?\n(?:(?:<pb:[^>]*>|<md:[^>]*>)?¶?\n)*[\u3000 ]*" + NOTE_OPEN)
 #: Layout of a mandoku file that is no unit of text: page breaks, ``<md:…>``, line ends and a
 #: note's column break ``/``.
-_MANDOKU_LAYOUT = re.compile(r"<pb:[^>]*>|<md:[^>]*>|¶|\n|/")
+_MANDOKU_LAYOUT = re.compile(r"<pb:[^>]*>|<md:[^>]*>|¶|\n|/(?![^\[\]\n]*\])")
 #: The mark a Kanripo (tls) edition closes a table's cells with (``reader.table_cells.CELL_MARK``:
 #: 史記's 表, ``帝王世國號|顓頊屬|…||``).
 CELL_MARK = "|"
@@ -436,15 +436,16 @@ def held_out_runs(text: str) -> list[tuple[str, str]]:
     printed lines and page breaks, and each note's small print ``(…/…)``, ``NOTE_LAYER``, one
     passage of its own across the printed lines it runs over (Kanripo closes a note at each
     line's end and reopens it on the next) and its column breaks (``characters.passages.join_runs``,
-    the rule ``search.documents.section_passages`` cuts a section by). ``units`` as the index reads
-    them: a gaiji is one unit, punctuation none. The org header lines go. The index's
+    the rule ``search.documents.section_passages`` cuts a section by); a bracket the importer keeps
+    as text opens no note (``characters.scripts.smallprint.mark_notes``). ``units`` as the index
+    reads them: a gaiji is one unit, punctuation none. The org header lines go. The index's
     sections (cut at closers and for size, ``reader.importers.mandoku``) end a classic passage
     where this reads on, and its importer keeps the printed header and trailer lines (collection,
     title and closing lines) and a note's ``○`` 音義 apart; ``tests/test_script.py`` measures the
     difference on a juan."""
-    text = _MANDOKU_LAYOUT.sub("", _NOTE_GOES_ON.sub("", _ORG_HEADER.sub("", without_markup(text))))
+    text = _MANDOKU_LAYOUT.sub("", _NOTE_GOES_ON.sub("", _ORG_HEADER.sub("", mark_notes(text))))
     items = []
-    for n, seg in enumerate(re.split(r"[()]", text)):   # odd pieces are inside a note's brackets
+    for n, seg in enumerate(re.split(f"[{NOTE_OPEN}{NOTE_CLOSE}]", text)):   # odd pieces: inside a note
         run = units(seg)
         if run:
             items.append((NOTE_LAYER, False, run) if n % 2 else (CLASSIC, True, run))

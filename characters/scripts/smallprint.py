@@ -21,6 +21,10 @@ checks the two agree on every juan of the shared corpus that has such a bracket)
   can show the next (``stray_brackets`` does the same); past ``MAX_STRAY`` it refuses the file,
   and this reads the brackets it found up to there.
 
+``mark_notes`` writes the brackets of small print as two control characters and leaves every
+other bracket as written, so that a description of a character keeps its brackets (one unit,
+``characters.units``).
+
 Pure: text in, positions out.
 """
 from __future__ import annotations
@@ -125,22 +129,32 @@ def _read(text: str) -> tuple[frozenset[tuple[int, int]], set[tuple[int, int]]]:
                 literal.add(exc.closing)
 
 
-def without_markup(text: str) -> str:
-    """``text`` with every bracket the importer reads as text (``stray_brackets``, every bracket of
-    a tls edition, one inside ``[…]``) or as a note's layout (the ``(`` that reopens a note left
-    open) replaced by a full stop ``。``, which is no unit of the search's text either
-    (``characters.units``), so that only the brackets that open and close small print remain."""
-    tls = is_tls(text)
+#: What ``mark_notes`` writes for a bracket that opens small print and for one that closes it: control
+#: characters no juan holds, which the evaluation cuts a juan at (``evaluation.held_out_runs``).
+NOTE_OPEN, NOTE_CLOSE = "\x0e", "\x0f"
+
+
+def mark_notes(text: str) -> str:
+    """``text`` with each bracket that opens or closes small print as the importer reads it written
+    ``NOTE_OPEN`` or ``NOTE_CLOSE``, a ``(`` that reopens a note left open taken out (the note's
+    layout), and every other bracket left as written: text, as the importer keeps it (``stray_brackets``,
+    every bracket of a tls edition, and those of a description of a character ``[桌-日+(ㄇ@(人/人))]``,
+    which ``characters.units`` reads as one unit with its brackets). Org lines are left as they are."""
+    if is_tls(text):
+        return text
     bom = text.startswith("\ufeff")
     lines = text.lstrip("\ufeff").split("\n")
     stray, reopening = _read(text)
-    stray = stray | reopening
     out = []
     for n, line in enumerate(lines, 1):
-        if "(" not in line and ")" not in line:
+        if ("(" not in line and ")" not in line) or line.startswith("#"):
             out.append(line)
             continue
-        keep = set() if tls or line.startswith("#") else {col for col, _ in _brackets(line)
-                                                          if (n, col + 1) not in stray}
-        out.append("".join("。" if ch in "()" and col not in keep else ch for col, ch in enumerate(line)))
+        marks = {}
+        for col, bracket in _brackets(line):
+            if (n, col + 1) in reopening:
+                marks[col] = ""
+            elif (n, col + 1) not in stray:
+                marks[col] = NOTE_OPEN if bracket == "(" else NOTE_CLOSE
+        out.append("".join(marks.get(col, ch) for col, ch in enumerate(line)))
     return ("\ufeff" if bom else "") + "\n".join(out)
