@@ -39,7 +39,8 @@ from rapidfuzz.distance import Levenshtein
 from characters.folding import fold
 from config.budget import check
 from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
-from reader.models import Piece
+from reader.juans import parse_label
+from reader.models import Juan, Piece
 
 from .align import ADDED, CLASSES, COLLATE_ADVICE, GLYPH, MISSING, align, pair, similarity
 
@@ -261,14 +262,58 @@ def pair_sections(base_sections, witness_sections, texts) -> list[tuple[int | No
     return pair(base_sections, witness_sections, score, 0.5)
 
 
+def corresponds(juan, other) -> bool:
+    """Whether ``other`` (a juan of another edition; anything with ``label`` and ``number``)
+    is the same juan of the book as ``juan``: the same label; two labels that read as the same
+    juan (``reader.juans.parse_label``: 卷十 and 卷第十); the same number when either has no
+    label. Two juans whose labels name different juans never correspond, whatever their
+    numbers (Kanripo's 卷八 is its file 10, the seed's 卷十 is number 10 too)."""
+    if juan.label and other.label:
+        if juan.label == other.label:
+            return True
+        read = parse_label(juan.label)
+        return read is not None and read == parse_label(other.label)
+    return juan.number == other.number
+
+
 def counterpart_juan(juan, edition):
-    """The juan of ``edition`` that corresponds to ``juan``: same label (卷十), else same
-    number; None when there is none."""
+    """The juan of ``edition`` that corresponds to ``juan`` (``corresponds``): the same label
+    first, else the same number, else a label read alike; None when there is none."""
     if juan.label:
         found = edition.juans.filter(label=juan.label).order_by("number").first()
         if found:
             return found
-    return edition.juans.filter(number=juan.number).first()
+    same_number = edition.juans.filter(number=juan.number).first()
+    if same_number is not None and corresponds(juan, same_number):
+        return same_number
+    if juan.label and parse_label(juan.label) is not None:
+        for pk, label, number in edition.juans.exclude(label="").order_by("number").values_list("pk", "label", "number"):
+            if corresponds(juan, Juan(label=label, number=number)):
+                return edition.juans.get(pk=pk)
+    return None
+
+
+def holds_counterpart(juan, others) -> bool:
+    """Whether one of ``others`` (the other editions' juans, with ``label`` and ``number``)
+    corresponds to ``juan`` (``corresponds``, the rule ``counterpart_juan`` follows): what a
+    page asks before it offers 校勘 for a juan, so that it never offers a collation with
+    nothing to collate against."""
+    return any(corresponds(juan, other) for other in others)
+
+
+def editions_and_other_juans(juan) -> tuple[list[tuple[int, int, str, str]], list]:
+    """One query over the juans of ``juan``'s work: its editions as ``(id, juans, kanripo_id,
+    slug)`` (``Work.know_editions``; an edition with no juan is not among them) and the other
+    editions' juans (``Juan`` with ``label`` and ``number`` only), what ``holds_counterpart`` reads."""
+    counts: dict[int, list] = {}
+    others = []
+    for edition_id, kanripo_id, slug, label, number in Juan.objects.filter(work_id=juan.work_id).values_list(
+            "edition_id", "edition__kanripo_id", "edition__slug", "label", "number"):
+        row = counts.setdefault(edition_id, [edition_id, 0, kanripo_id, slug])
+        row[1] += 1
+        if edition_id != juan.edition_id:
+            others.append(Juan(label=label, number=number))
+    return [tuple(row) for row in counts.values()], others
 
 
 def _pieces_by_section(juan) -> dict[int, list]:

@@ -318,6 +318,7 @@ REST_FRAMEWORK = {
         "api.renderers.BrowsableRenderer",  # DRF's browsable API, with no inline style (the CSP)
     ],
     "UNICODE_JSON": True,
+    "VIEW_DESCRIPTION_FUNCTION": "api.renderers.view_description",  # `code` as <code>, not raw backticks
     "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }

@@ -17,6 +17,8 @@ urlpatterns = [
     path("corrections/patch/<str:slug>.diff", views.patch, name="patch"),
     path("corrections/annotations/<str:slug>.jsonld", views.annotations_jsonld, name="annotations"),
     path("accounts/signup/", views.signup, name="signup"),
+    # before django.contrib.auth.urls (config/urls.py): an editor signs in to the review queue
+    path("accounts/login/", views.sign_in, name="login"),
     # before django.contrib.auth.urls (config/urls.py): a GET here was a bare 405
     path("accounts/logout/", views.sign_out, name="sign_out"),
 ]

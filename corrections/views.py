@@ -14,12 +14,13 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.views import LogoutView
+from django.contrib.auth.views import LoginView, LogoutView
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -372,6 +373,20 @@ def sign_out(request):
     if request.method == "POST":
         return LogoutView.as_view()(request)
     return render(request, "registration/logout_form.html")
+
+
+class SignIn(LoginView):
+    """``/accounts/login/``: Django's sign-in, which leads an editor to the review queue
+    (``corrections:queue``) and anyone else to their own proposals (``LOGIN_REDIRECT_URL``,
+    ``corrections:mine``) when no ``next`` is given; a ``next`` wins, as in Django's."""
+
+    def get_default_redirect_url(self):
+        if not self.next_page and is_editor(self.request.user):  # the user just signed in
+            return reverse("corrections:queue")
+        return super().get_default_redirect_url()
+
+
+sign_in = never_cache(SignIn.as_view())
 
 
 def signup(request):

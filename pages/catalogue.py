@@ -39,26 +39,33 @@ def _works_with_counts(works) -> list[Work]:
 
 
 def shu_groups(works: list[Work]) -> list[dict]:
-    """``[{"shu": "周禮之屬", "works": [...]}]``: the works of one 類 by their 屬, each 屬 where its
-    first work stands (the works come in Kanripo ID order, the catalogue's), the works without
-    a 屬 first (``shu`` ""); ``[]`` when no work of the class has a 屬 (the shelf is not divided)."""
+    """``[{"shu": "周禮之屬", "id": "shu1", "works": [...]}, …, {"shu": "", "id": "noshu", "works": [...]}]``:
+    the works of one 類 by their 屬, each 屬 once with all its works, where its first work stands
+    (the works come in Kanripo ID order, the catalogue's), and the works without a 屬 last, as
+    a group of their own (``shu`` "": the page heads it 未分屬, so that they are not read as
+    the works of the 屬 above or below them); ``[]`` when no work of the class has a 屬 (the
+    shelf is not divided). ``id``: the group's anchor after the class code (``KR1d-shu1``)."""
     if not any(work.shu for work in works):
         return []
     groups: dict[str, list] = {}
-    for work in sorted(works, key=lambda w: w.shu != ""):   # stable: the ID order stays within each 屬
+    for work in sorted(works, key=lambda w: w.shu == ""):   # stable: the ID order stays within each 屬
         groups.setdefault(work.shu, []).append(work)
-    return [{"shu": shu, "works": grouped} for shu, grouped in groups.items()]
+    return [{"shu": shu, "id": f"shu{k}" if shu else "noshu", "works": grouped}
+            for k, (shu, grouped) in enumerate(groups.items(), 1)]
 
 
 def _shelves(works: list[Work], codes) -> list[dict]:
-    """``[{"cls": CatalogueClass, "works": [...], "groups": shu_groups(works)}]`` for the classes
+    """``[{"cls": CatalogueClass, "works": [...], "groups": shu_groups(works), "index": bool}]`` for the classes
     ``codes`` that hold works, in catalogue order; a work classified by its 部 only stands on a
-    shelf of its own."""
+    shelf of its own. ``index``: the shelf has two 屬 or more (its page lists them above it)."""
     by_code: dict[str, list] = {}
     for work in works:
         by_code.setdefault(work.classification, []).append(work)
-    return [{"cls": get_class(code), "works": by_code[code], "groups": shu_groups(by_code[code])}
-            for code in codes if code in by_code]
+    shelves = [{"cls": get_class(code), "works": by_code[code], "groups": shu_groups(by_code[code])}
+               for code in codes if code in by_code]
+    for shelf in shelves:  # a class page lists its 屬 above the shelf when there are two or more
+        shelf["index"] = sum(1 for group in shelf["groups"] if group["shu"]) >= 2
+    return shelves
 
 
 @vary_on_cookie  # the font size the reader chose (display cookie)

@@ -17,6 +17,7 @@ from django.views.decorators.vary import vary_on_cookie
 from characters import dictionary as chars
 from characters.simplified import language_tag
 from collation.parallels import MIN_SPAN, find_parallels, segments
+from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
 from config.budget import check
 from config.ratelimit import search_wait
@@ -122,8 +123,12 @@ def _edition_page(request, edition):
         e.work = work
     juans = list(juans)
     juan_contents(juans)
+    others = [j for e in editions if e.pk != edition.pk for j in counts.get(e.pk, [])]
+    for juan in juans:  # 校勘 where another edition holds the juan (the juans above: no query)
+        juan.collatable = holds_counterpart(juan, others)
     return render(request, "reader/work.html", {"work": work, "edition": edition, "editions": editions,
                                                 "several_editions": len(editions) > 1,
+                                                "collatable": any(j.collatable for j in juans),
                                                 "juans": juans, "book_juans": juan_count(juans)})
 
 
@@ -232,11 +237,15 @@ def _reading(request, template, juan, chapters, context):
     if display.simplified:
         simplify_views(chapters)
     previous_juan, next_juan = _neighbours(juan)
+    # the work's juans, in one query: its editions (the work's link, and the crumbs name the
+    # edition of a work of several) and whether another edition holds this juan (校勘 is offered)
+    editions, others = editions_and_other_juans(juan)
+    juan.work.know_editions(editions)
     if callable(context.get("other_pages")):
         context = {**context, "other_pages": context["other_pages"](highlight)}
     response = render(request, template, {
         "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
-        "several_editions": juan.work.edition_count() > 1,
+        "several_editions": len(editions) > 1, "collatable": holds_counterpart(juan, others),
         # the text's language tag: the display's simplified forms, else the edition's script
         "text_lang": "zh-Hans" if display.simplified else language_tag(juan.edition.script, "zh"),
         "display": display, "controls": display_controls(request, display, explicit, present,

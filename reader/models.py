@@ -16,6 +16,7 @@ from catalogue.catalogue import CatalogueClass, bu_of, class_of, entry, get_clas
 from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 
 from reader.editions import edition_name, reading_edition
+from reader.numerals import int_to_chinese
 from reader.people import people_text
 from reader.pieces import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL, LAYER_BASES, LAYERS,
                            LAYOUT, MARKED, NOTE, PIECE_KINDS, READINGS, RECORD, RECORD_NOTE, REFERENCE, SMALLPRINT,
@@ -196,6 +197,15 @@ class Work(models.Model):
             self._edition_count = len(rows)
         return self._reading_edition_id, self._reading_edition_slug
 
+    def know_editions(self, rows: list[tuple[int, int, str, str]]) -> None:
+        """Choose the reading edition (``reading_edition_id``) from ``rows``, the work's editions
+        as ``(id, juans, kanripo_id, slug)`` read with something else (a juan page reads them from
+        the work's juans, which also say where 校勘 is offered), so that ``reading_edition_id``,
+        ``edition_count`` and the work's link ask no query."""
+        self._reading_edition_id = reading_edition(rows)
+        self._reading_edition_slug = next((slug for pk, _, _, slug in rows if pk == self._reading_edition_id), "")
+        self._edition_count = len(rows)
+
     def edition_count(self) -> int:
         """How many editions the work has, counted with the reading edition's query
         (``reading_edition_id``), so that a page asking both (a juan page: whether to offer
@@ -336,8 +346,14 @@ class Juan(models.Model):
 
     @property
     def display_label(self) -> str:
-        """``卷十`` as written in the source, or ``卷 10`` when the file had no title line."""
-        return self.label or f"卷 {self.number}"
+        """``卷十`` as written in the source; when the file had no title line, the number
+        written as citations write it (``reader.citation.juan_label``: ``卷二``, not ``卷 2``)."""
+        if self.label:
+            return self.label
+        try:
+            return "卷" + int_to_chinese(self.number)
+        except ValueError:   # beyond the numerals (10,000 and more): as citations write it
+            return f"卷{self.number}"
 
     def get_absolute_url(self):
         return reverse("reader:juan", args=[self.edition.slug, self.number])

@@ -297,7 +297,7 @@ FACET_NOTES = {"author": "命中按書計入其每一作者與注者名下，不
 
 
 #: Values of a facet the search page lists at once (the most hits first); the rest open
-#: under 「另 N 項」 (a list cut at a fixed height hid them behind a scroll bar that overlay
+#: under 「另 N 項」, N 2 or more (one more value is listed, not folded) (a list cut at a fixed height hid them behind a scroll bar that overlay
 #: scroll bars do not show).
 FACET_SHOWN = 6
 
@@ -338,7 +338,9 @@ def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> 
             values.append({"value": row["value"], "name": row.get("name", row["value"]), "count": row["count"],
                            "selected": selected, "url": "?" + urlencode(query)})
         if values:
-            shown = [v for k, v in enumerate(values) if k < FACET_SHOWN or v["selected"]]
+            # a single value is shown rather than hidden under 「另 1 項」 (a fold that saves no line)
+            cut = FACET_SHOWN if len(values) > FACET_SHOWN + 1 else len(values)
+            shown = [v for k, v in enumerate(values) if k < cut or v["selected"]]
             menu.append({"name": name, "label": label, "note": FACET_NOTES.get(name, ""), "values": values, "shown": shown,
                          "more": [v for v in values if not any(v is s for s in shown)]})
     return menu

@@ -461,7 +461,7 @@ def test_the_browsable_apis_descriptions_show_no_rst_markup(client, db):
     """The browsable API shows a view's docstring as its description, and the schema as
     Markdown: RST's double backticks showed as written at /api/ (````{"works": url, …}````)."""
     page = client.get("/api/", HTTP_ACCEPT="text/html").content.decode()
-    assert "``" not in page and "<p>Where the API starts: `{&quot;works&quot;: url, " in page
+    assert "``" not in page and "<p>Where the API starts: <code>{&quot;works&quot;: url, " in page  # `code` as <code>
     from django.urls import get_resolver
 
     def views(patterns):

@@ -346,6 +346,7 @@ def test_the_reading_page_labels_each_part_with_its_commentator(commentary_juans
     import re
 
     from reader.models import Piece, Section
+    from reader.templatetags.reading import opens_with_formula
 
     juan = commentary_juans[4]
     section = Section.objects.filter(juan=juan).order_by("position")[2]  # the classic's first, after the 序
@@ -356,7 +357,7 @@ def test_the_reading_page_labels_each_part_with_its_commentator(commentary_juans
         writer = None
         for p in Piece.objects.filter(section=section, paragraph=paragraph).order_by("position"):
             if p.is_note:
-                if p.commentator and p.commentator != writer and "曰" not in p.text[:4]:
+                if p.commentator and p.commentator != writer and not opens_with_formula(p, p.commentator):
                     expected.append(p.commentator)
                 writer = p.commentator
     assert expected and "王逸" in expected

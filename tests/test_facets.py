@@ -259,10 +259,10 @@ def test_the_chart_by_class_counts_no_hits_per_juan_or_section(client, indexed, 
     real = views.distribution
     monkeypatch.setattr(views, "distribution", lambda results, *a: drawn.append(results.count) or real(results, *a))
     chart = client.get("/search/", {"q": "臣", "exact": "on", "group": "class"}).content.decode()
-    assert drawn == [] and '<h2 class="bars-heading">各卷</h2>' not in chart
+    assert drawn == [] and '<h2 class="bars-heading">各卷 <span class="count">' not in chart
     assert '<ul class="bar-list classes"><li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c">法家類</a>' in chart
     by_juan = client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
-    assert drawn == [182] and '<h2 class="bars-heading">各卷</h2>' in by_juan
+    assert drawn == [182] and '<h2 class="bars-heading">各卷 <span class="count">' in by_juan
 
 
 @pytest.mark.django_db

@@ -75,9 +75,9 @@ def test_trusting_the_id_says_what_it_replaces_first(tmp_path, kr1d0086, search_
     repo = _kanripo(tmp_path / "other", "KR9q0001", "KR1d0086", body="偽文丙丁¶\n")
     imported(str(repo), "--trust", "id")
     out, err = capsys.readouterr()
-    assert err.splitlines() == [f"replacing 某書（KR1d0086）卷 10 (juan 10, imported from KR1d0086_010.txt) with "
+    assert err.splitlines() == [f"replacing 某書（KR1d0086）卷十 (juan 10, imported from KR1d0086_010.txt) with "
                                 f"{repo / 'KR1d0086_010.txt'}"]
-    assert out.splitlines() == [f"replaced {repo / 'KR1d0086_010.txt'}: 某書 卷 10 (1 sections, 0 notes)",
+    assert out.splitlines() == [f"replaced {repo / 'KR1d0086_010.txt'}: 某書 卷十 (1 sections, 0 notes)",
                                 "1 works, 1 juans, 1 sections, 0 notes imported"]
     assert [slug for slug, *_ in _state()] == ["KR1d0086"]
     assert search_backend.search(SearchQuery("偽文")).count == 1

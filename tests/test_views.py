@@ -29,7 +29,9 @@ def test_one_rule_for_bylines_on_home_work_and_juan_pages(client, seed_juan):
 
     pages = [html(client.get(url)) for url in ("/", seed_juan.work.get_absolute_url(), seed_juan.get_absolute_url())]
     assert [re.findall(r'class="byline">([^<]*)<', page) for page in pages] == [
-        ["江永"], ["江永 · 欽定四庫全書"], ["江永"]]
+        ["江永"], ["江永"], ["江永"]]
+    # the collection is no byline: it stands on a line of its own where the edition's name does not say it
+    assert '<p class="collection">' not in pages[1]  # the seed's edition is named 欽定四庫全書
     assert work_byline(Work(title="四書章句集注", author="朱熹", dynasty="宋"), Edition()) == "〔宋〕朱熹"
     assert work_byline(Work(title="無名"), Edition()) == ""
     # a work Kanripo's catalogue lists: its people, each 〔dynasty〕name role (reader.people)

@@ -474,6 +474,21 @@ def overlay_notes(piece) -> str:
 RENDERED = {"pieces": 0}
 
 
+#: The words before 曰 a commentator's formula may have besides his name and his layer's:
+#: 孔穎達's 疏 opens 正義曰.
+FORMULA_WORDS = "正義"
+
+
+def opens_with_formula(piece, who: str) -> bool:
+    """Whether a note's words open with its writer's formula, which names him as a label
+    would: one to three characters then 曰, each of them a character of ``who`` (師古曰 of
+    顏師古, 善曰 of 李善), of the note's layer (補曰 of 補注) or of ``FORMULA_WORDS``
+    (正義曰). A definition that opens a note (山脊曰岡, 云怨耦曰仇: 曰 among its first
+    words) is no formula: the note keeps its commentator's label."""
+    head = piece.text[:piece.text.find("曰")] if "曰" in piece.text[:4] else ""
+    return bool(head) and all(c in who or c in piece.layer_label or c in FORMULA_WORDS for c in head)
+
+
 @register.simple_tag
 def pieces(items, section, display, notes=None) -> str:
     """The pieces of a paragraph (or of a note's words) in the display's commentary mode
@@ -500,7 +515,7 @@ def pieces(items, section, display, notes=None) -> str:
         # right before it (a 注疏 edition's 注, 音義, 疏: the layer has one writer, named to a screen reader)
         who = getattr(p, "commentator", "") if p.is_note else ""
         marked_layer = previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)
-        p.needs_who = bool(who) and who != writer and "曰" not in p.text[:4] and not marked_layer
+        p.needs_who = bool(who) and who != writer and not opens_with_formula(p, who) and not marked_layer
         writer = who if p.is_note else writer
         # a part of a note stored as several pieces (reading order, or a commentator's part): one
         # bracket round the whole, and its layer and hand said once to a screen reader

@@ -540,6 +540,35 @@
     if (vertical) textBody.addEventListener("scroll", function () { if (spanLink && !spanLink.hidden) showSpanLink(); }, { passive: true });
   }
 
+  // ---------------------------------------------------------------- page markers in the margin
+  // On a wide horizontal page each page break (.pb) stands in the left margin beside the line it
+  // falls in (site.css): two breaks in one line (葉 1-28b, 葉 1-29a, a short page between them)
+  // were drawn on top of each other. Each marker that would meet the one above it is moved
+  // down below it, in text order; again when the lines move (resize, fonts, a note opened).
+  var markers = Array.prototype.slice.call(document.querySelectorAll(".section .pb"));
+  function spreadMarkers() {
+    markers.forEach(function (pb) { pb.style.transform = ""; });
+    if (!markers.length || getComputedStyle(markers[0]).position !== "absolute") return;
+    var boxes = markers.map(function (pb) { return pb.getBoundingClientRect(); });
+    var bottoms = {};  // per column of markers (the margin; a note's own box holds others)
+    boxes.forEach(function (box, i) {
+      if (!box.height) return;  // a marker not shown (a closed note's)
+      var column = Math.round(box.left), bottom = column in bottoms ? bottoms[column] : -Infinity;
+      var top = Math.max(box.top, bottom + 2);
+      if (top > box.top) markers[i].style.transform = "translateY(" + (top - box.top) + "px)";
+      bottoms[column] = top + box.height;
+    });
+  }
+  if (markers.length) {
+    spreadMarkers();
+    var spreadLater = null;
+    var respread = function () { window.clearTimeout(spreadLater); spreadLater = window.setTimeout(spreadMarkers, 50); };
+    window.addEventListener("resize", respread);
+    document.addEventListener("change", respread);  // a note opened beside the text moves the lines
+    document.addEventListener("toggle", respread, true);
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(spreadMarkers);
+  }
+
   // ---------------------------------------------------------------- keyboard shortcuts (listed on the page)
   document.addEventListener("keydown", function (e) {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
