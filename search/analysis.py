@@ -279,6 +279,19 @@ def char_alternatives(ch: str, exact: bool) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
+def unit_codes(phrase: str, exact: bool) -> tuple[QueryUnits, tuple, tuple]:
+    """``(query_units(phrase), alts, codes)``: per unit, the folded code points it may match
+    (``char_alternatives``, ascending; None for ``?``) and its own code point (None for ``?``),
+    as tuples. Kept: the positional index reads a term's units more than once a query
+    (``Corpus.unit_positions``, then ``Corpus.phrase``), and the tables they come from do not
+    change while a process runs (``folded_alternatives`` keeps its answers too)."""
+    units = query_units(phrase)
+    alts = tuple(None if ch is None else tuple(sorted(ord(a) for a in char_alternatives(ch, exact)))
+                 for ch in units.codes)
+    return units, alts, tuple(None if ch is None else ord(ch) for ch in units.codes)
+
+
+@lru_cache(maxsize=4096)
 def folded_alternatives(ch: str) -> frozenset[str]:
     """Keys a query unit ``ch`` matches in the folded mode (``characters.simplified.query_keys``:
     the folding's alternatives, and the reading keys of the ambiguous simplified forms that

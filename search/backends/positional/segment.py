@@ -12,7 +12,7 @@ import numpy as np
 
 from characters.simplified import KEY_BASE, MIXED, SCRIPTS
 from characters.units import UNITS
-from search.analysis import analyse, char_alternatives, query_units
+from search.analysis import analyse, unit_codes
 
 from .format import (ARRAYS, GAP_BIT, JUANS_FILE, KEY_MODULUS, NEIGHBOUR_ARRAYS, PASSAGES_FILE, SEP,
                      IndexFormatError, JsonPlaces, read_table, unit_key)
@@ -526,11 +526,8 @@ class _Term:
     __slots__ = ("units", "length", "alts", "codes")
 
     def __init__(self, phrase: str, exact: bool):
-        self.units = query_units(phrase)
+        self.units, self.alts, self.codes = unit_codes(phrase, exact)  # kept per process
         self.length = len(self.units)
-        self.alts = [None if ch is None else tuple(sorted(ord(a) for a in char_alternatives(ch, exact)))
-                     for ch in self.units.codes]
-        self.codes = [None if ch is None else ord(ch) for ch in self.units.codes]
 
 
 def _key_test(key: np.ndarray, term: _Term, j: int, anchor: int, exact: bool) -> np.ndarray:
