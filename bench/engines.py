@@ -14,11 +14,15 @@ this with them would use them:
 
 * tantivy (``tantivy`` on PyPI, requirements-bench.txt): one token per character with its
   position (a regex tokenizer, ``PEER_UNIT``: a description ``[門@里]`` one token, as in the
-  index), phrase queries with offsets for ``?``, boolean queries for AND/OR/NOT; timed as the service is: the matching passages counted, the first ones in
-  text order fetched (a fast field orders them) and cut into the first 20 KWIC hits. Its
-  Python binding exposes no term frequencies, so the total of occurrences is counted
-  afterwards in the matched passages' text (untimed) to compare counts: the timed work
-  is less than the service's, which counts every occurrence;
+  index), phrase queries with offsets for ``?``, boolean queries for AND/OR/NOT; timed as the
+  service is: the matching passages counted, the first ones in text order fetched (a fast
+  field orders them) with the place a hit row shows (work, edition, juan, chapter, section,
+  layer, commentator and the pieces' offsets: stored fields, ``PLACE_NUMBERS`` and
+  ``PLACE_STRINGS``) and cut into the first 20 KWIC hits, each with the piece it falls in, as
+  the service's hit rows give them (the service reads the same place of each passage of the
+  page). Its Python binding exposes no term frequencies, so the total of occurrences is
+  counted afterwards in the matched passages' text (untimed) to compare counts: the timed
+  work is less than the service's, which counts every occurrence;
 * FTS5 with the trigram tokenizer, timed with the occurrence count (see ``Fts5``).
 
 ``--engines`` chooses which run (``index,tantivy,fts5,scan`` by default). Each engine's time
@@ -35,6 +39,7 @@ runs: with FTS5 in the turns the index always ran right after it, and the ratio 
 """
 from __future__ import annotations
 
+import bisect
 import json
 import re
 import shutil
@@ -64,6 +69,12 @@ from search.backends.memory import MemoryBackend  # noqa: E402
 from search.documents import documents_for_juan  # noqa: E402
 from search.query import parse_query  # noqa: E402
 from search.service import run_search  # noqa: E402
+
+#: The place of a passage that tantivy's peer stores beside its text, as the service's hit rows
+#: show it (``search.backends.base.HitPassage``): numbers, and strings (absent when None).
+PLACE_NUMBERS = ("work_id", "juan_id", "juan_number", "chapter_id", "section_position")
+PLACE_STRINGS = ("doc_id", "layer", "work_slug", "work_title", "juan_label", "chapter_title", "section_title",
+                 "layer_name", "commentator")
 
 
 
@@ -116,16 +127,20 @@ class Tantivy:
         import tantivy
 
         self.tantivy = tantivy
-        builder = tantivy.SchemaBuilder()
-        builder.add_text_field("text", stored=True, tokenizer_name="char", index_option="position")
-        builder.add_integer_field("row", stored=True, indexed=False, fast=True)
-        self.schema = builder.build()
+        self.schema = self._schema(tantivy)
         self.path = path
         self.index = tantivy.Index(self.schema, path=path)
         self.index.register_tokenizer("char", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(PEER_UNIT)).build())
         writer = self.index.writer(heap_size=256_000_000, num_threads=1)
         for i, d in enumerate(documents):
-            writer.add_document(tantivy.Document(row=i, text=d.text))
+            doc = tantivy.Document(row=i, text=d.text, piece_position=[p for p, _ in d.piece_starts],
+                                   piece_offset=[o for _, o in d.piece_starts])
+            for name in PLACE_NUMBERS:
+                doc.add_integer(name, getattr(d, name))
+            for name in PLACE_STRINGS:
+                if getattr(d, name) is not None:
+                    doc.add_text(name, getattr(d, name))
+            writer.add_document(doc)
         writer.commit()
         writer.wait_merging_threads()
         self.index.reload()
@@ -140,15 +155,26 @@ class Tantivy:
 
         self = cls.__new__(cls)
         self.tantivy, self.path, self.texts = tantivy, path, None
-        builder = tantivy.SchemaBuilder()
-        builder.add_text_field("text", stored=True, tokenizer_name="char", index_option="position")
-        builder.add_integer_field("row", stored=True, indexed=False, fast=True)
-        self.schema = builder.build()
+        self.schema = cls._schema(tantivy)
         self.index = tantivy.Index(self.schema, path=path)
         self.index.register_tokenizer("char", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(PEER_UNIT)).build())
         self.index.reload()
         self.searcher = self.index.searcher()
         return self
+
+    @staticmethod
+    def _schema(tantivy):
+        """The text (one token per unit, ``PEER_UNIT``), its row (text order, a fast field) and the
+        place of a passage (``PLACE_NUMBERS``, ``PLACE_STRINGS``, the pieces' positions and
+        offsets), stored."""
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("text", stored=True, tokenizer_name="char", index_option="position")
+        builder.add_integer_field("row", stored=True, indexed=False, fast=True)
+        for name in (*PLACE_NUMBERS, "piece_position", "piece_offset"):
+            builder.add_integer_field(name, stored=True, indexed=False)
+        for name in PLACE_STRINGS:
+            builder.add_text_field(name, stored=True, tokenizer_name="raw", index_option="basic")
+        return builder.build()
 
     def _term(self, text: str):
         q = self.tantivy.Query
@@ -172,21 +198,26 @@ class Tantivy:
         q, occur = self.tantivy.Query, self.tantivy.Occur
         return clauses, q.boolean_query([(occur.Should, self._query(c)) for c in clauses])
 
-    def search(self, query: str, page: int = 20, context: int = 15) -> tuple[int, list[tuple[str, str, str]]]:
-        """Matching passages and the first ``page`` KWIC hits ``(before, match, after)`` in
-        text order (passages by row, hits by offset)."""
+    def search(self, query: str, page: int = 20, context: int = 15) -> tuple[int, list[tuple]]:
+        """Matching passages and the first ``page`` hits in text order (passages by row, hits
+        by offset), each ``(before, match, after, piece position, place)``: its KWIC, the
+        position of the piece it starts in and its passage's stored fields (a dict of lists,
+        ``Document.to_dict``), as a hit row of the service shows them."""
         clauses, q = self._queries(query)
         result = self.searcher.search(q, limit=page, count=True, order_by_field="row",
                                       order=self.tantivy.Order.Asc)
         patterns = [term_regex(t.text) for c in clauses for t in c.positives]
-        kwic = []
+        hits = []
         for _, address in result.hits:
-            text = self.searcher.doc(address)["text"][0]
+            place = self.searcher.doc(address).to_dict()
+            text, positions, offsets = place["text"][0], place["piece_position"], place["piece_offset"]
             spans = sorted({m.span() for p in patterns for m in p.finditer(text)})
-            kwic += [(text[max(0, s - context):s], text[s:e], text[e:e + context]) for s, e in spans]
-            if len(kwic) >= page:
+            hits += [(text[max(0, s - context):s], text[s:e], text[e:e + context],
+                      positions[max(bisect.bisect_right(offsets, s) - 1, 0)] if offsets else None, place)
+                     for s, e in spans]
+            if len(hits) >= page:
                 break
-        return result.count, kwic[:page]
+        return result.count, hits[:page]
 
     def count(self, query: str) -> int:
         clauses, _ = self._queries(query)

@@ -51,9 +51,16 @@ def test_service_cpu_takes_turns_with_tantivy(seed_backend, capsys, tmp_path):
         assert rows[1]["tantivy_max"] == rows[0]["tantivy_cpu_ms"] and rows[1]["tantivy_min_p50"] == \
             rows[0]["tantivy_cpu_min_ms"]
     assert (tmp_path / "tv" / "meta.json").exists()
-    passages, kwic = engines.Tantivy.open(str(tmp_path / "tv")).search("鵠")  # the reopened index answers
-    assert passages == run_search(SearchQuery("鵠", exact=True)).passages
-    assert [match for _, match, _ in kwic] == ["鵠"] * 20
+    passages, hits = engines.Tantivy.open(str(tmp_path / "tv")).search("鵠")  # the reopened index answers
+    service = run_search(SearchQuery("鵠", exact=True))
+    assert passages == service.passages
+    assert [match for _, match, _, _, _ in hits] == ["鵠"] * 20
+    # each hit with its passage's place and the piece it falls in, as the service's hit rows give them
+    rows = {(h.passage.doc_id, *h.kwic(), h.piece_position, h.passage.work_title, h.passage.juan_number,
+             h.passage.section_position, h.passage.layer) for h in service.hits}
+    assert len(rows) == 21
+    assert {(place["doc_id"][0], before, match, after, piece, place["work_title"][0], place["juan_number"][0],
+             place["section_position"][0], place["layer"][0]) for before, match, after, piece, place in hits} <= rows
 
 
 def test_the_benchmark_script_runs_end_to_end(tmp_path):
