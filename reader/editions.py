@@ -50,6 +50,11 @@ KANRIPO_EDITIONS = {
 }
 
 
+#: What names an edition from another source after its collection: a plain-text copy
+#: (the seed's 欽定四庫全書・純文字本), not a print's transcription with its pages.
+PLAIN_TEXT = "純文字本"
+
+
 def edition_name(*, slug: str, label: str, kanripo_id: str, kanripo_edition: str, collection: str) -> str:
     """How an edition is named in words on every page, in citations and in the API.
 
@@ -60,7 +65,9 @@ def edition_name(*, slug: str, label: str, kanripo_id: str, kanripo_edition: str
     edition's code, KR1d0086-WYG: the text as that print writes it, before normalisation)
     adds ・原字, a folder of another name after the ID its name's rest (KR1d0086-CUT:
     ``四庫全書・文淵閣本・CUT``). An unknown code is named by itself (``XYZ本``). Another source is named by
-    its label, else its collection (``欽定四庫全書``), else its slug."""
+    its label, else its collection with ・純文字本 (``欽定四庫全書・純文字本``: the seed, a plain-text
+    copy of the collection's print, told apart from Kanripo's transcriptions of the same print,
+    named 四庫全書・文淵閣本 beside it), else its slug."""
     if label and not (kanripo_id and label == slug):
         return label
     if kanripo_id and kanripo_edition:
@@ -69,7 +76,7 @@ def edition_name(*, slug: str, label: str, kanripo_id: str, kanripo_edition: str
         if not branch:
             return base
         return base + ("・原字" if branch.lower() == kanripo_edition.lower() else "・" + branch)
-    return collection or slug
+    return f"{collection}・{PLAIN_TEXT}" if collection else slug
 
 
 def reading_edition(editions: list[tuple[int, int, str, str]]) -> int | None:

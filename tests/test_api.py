@@ -32,7 +32,7 @@ def small(empty_db, search_backend, tmp_path):
 
 
 def _edition(small):
-    return {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書", "label": "", "kanripo_id": "",
+    return {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書・純文字本", "label": "", "kanripo_id": "",
             "kanripo_edition": "", "collection": "欽定四庫全書", "script": "traditional", "juan_count": 1,
             "url": f"{BASE}/api/editions/{small.edition_id}/", "reading_url": f"{BASE}{WORK_URL}"}
 
@@ -119,7 +119,7 @@ def test_juan_structure(client, small):
 
     assert client.get(f"/api/works/{small.work_id}/juans/3/").json() == {
         "work": {"id": small.work_id, "title": "測試書", "author": "江永", "people": [{"dynasty": "", "name": "江永", "role": ""}]},
-        "edition": {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書",
+        "edition": {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書・純文字本",
                     "url": f"{BASE}/api/editions/{small.edition_id}/"},
         "number": 3, "label": "卷三", "reading_url": f"{BASE}{WORK_URL}juan/3/",
         "chapters": [{
@@ -149,7 +149,7 @@ def test_search(client, small):
 
     def hit(layer, name, section, title, piece, before, after, anchor):
         return {"layer": layer, "layer_name": name, "commentator": "", "work": {"id": small.work_id, "title": "測試書"},
-                "edition": {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書"}, "juan": 3, "juan_label": "卷三",
+                "edition": {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書・純文字本"}, "juan": 3, "juan_label": "卷三",
                 "section": {"position": section, "title": title, "name": title}, "piece": piece,
                 "before": before, "match": "射", "after": after, "url": url(section, anchor)}
 

@@ -183,7 +183,7 @@ def test_collation_api_and_exports(witnesses, client):
         ("KR1d0086", "襦", "𥜗", GLYPH), ("KR1d0086-WYG", "襦", "&KR0237;", GLYPH)}
     tei = ET.fromstring(client.get(base + "tei/", {"section": 26}).content)
     assert [(w.get("{http://www.w3.org/XML/1998/namespace}id"), w.text) for w in tei.iter(TEI + "witness")] == [
-        ("w0", "欽定四庫全書（底本）"), ("w1", "四庫全書・文淵閣本 卷十"), ("w2", "四庫全書・文淵閣本・原字 卷十")]
+        ("w0", "欽定四庫全書・純文字本（底本）"), ("w1", "四庫全書・文淵閣本 卷十"), ("w2", "四庫全書・文淵閣本・原字 卷十")]
     apps = [(a.find(TEI + "lem").text, [(r.get("wit"), r.get("type"), r.text) for r in a.findall(TEI + "rdg")])
             for a in tei.iter(TEI + "app")]
     assert ("襦", [("#w1", GLYPH, "𥜗"), ("#w2", GLYPH, "&KR0237;")]) in apps

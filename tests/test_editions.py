@@ -47,7 +47,7 @@ def test_the_three_witnesses_are_one_work(three, client):
     # every edition is named in words: the edition Kanripo transcribed (its Readme's 版本 table),
     # the branch copy with ・原字; the seed by its collection, and cited without a name
     assert [(e.slug, e.name, e.cited_name) for e in work.editions.order_by("id")] == [
-        ("禮書綱目", "欽定四庫全書", ""), ("KR1d0086", "四庫全書・文淵閣本", "四庫全書・文淵閣本"),
+        ("禮書綱目", "欽定四庫全書・純文字本", ""), ("KR1d0086", "四庫全書・文淵閣本", "四庫全書・文淵閣本"),
         ("KR1d0086-WYG", "四庫全書・文淵閣本・原字", "四庫全書・文淵閣本・原字")]
     assert {j.work_id for j in three} == {work.pk}
     # the home page lists the work once, its title leading to its reading edition, with its three editions
@@ -62,7 +62,7 @@ def test_the_three_witnesses_are_one_work(three, client):
     # every edition page names the others; juans keep their own numbers
     page = client.get("/works/KR1d0086-WYG/").content.decode()
     assert '<strong aria-current="page">四庫全書・文淵閣本・原字</strong>' in page
-    assert '<a href="/works/KR1d0086/">四庫全書・文淵閣本</a>' in page and f'<a href="{seed_page}">欽定四庫全書</a>' in page
+    assert '<a href="/works/KR1d0086/">四庫全書・文淵閣本</a>' in page and f'<a href="{seed_page}">欽定四庫全書・純文字本</a>' in page
     assert '<a href="/works/KR1d0086-WYG/juan/12/">卷十</a>' in page
     assert "Kanripo KR1d0086（KR1d0086-WYG） · 底本 WYG" in page  # the ids stay on the edition's page
     section = client.get("/works/KR1d0086-WYG/juan/12/2/").content.decode()
@@ -76,7 +76,7 @@ def test_the_three_witnesses_are_one_work(three, client):
     # the seed's URLs are as they were; its citation names the work's people (reader.people)
     seed_section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
     assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in seed_section
-    assert work_crumb + f'<a href="{seed_page}">欽定四庫全書</a> › ' \
+    assert work_crumb + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › ' \
         '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/#s2">卷十</a> › 張侯</nav>' in seed_section
 
 
@@ -97,10 +97,10 @@ def test_one_rule_names_the_edition_of_a_works_key(three, client):
     section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
     trail = '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/works/KR1d0086/">禮書綱目</a> › '
     seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
-    assert trail + "欽定四庫全書</nav>" in page  # the same edition on all three, named in one trail
-    assert trail + f'<a href="{seed_page}">欽定四庫全書</a> › 卷十</nav>' in juan_page
-    assert trail + f'<a href="{seed_page}">欽定四庫全書</a> › <a href="{seed_page}juan/10/#s2">卷十</a> › 張侯</nav>' in section
-    assert '<strong aria-current="page">欽定四庫全書</strong>' in page
+    assert trail + "欽定四庫全書・純文字本</nav>" in page  # the same edition on all three, named in one trail
+    assert trail + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › 卷十</nav>' in juan_page
+    assert trail + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › <a href="{seed_page}juan/10/#s2">卷十</a> › 張侯</nav>' in section
+    assert '<strong aria-current="page">欽定四庫全書・純文字本</strong>' in page
     assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/">卷十</a>' in page
     assert '<a href="/works/KR1d0086/">四庫全書・文淵閣本</a> <span class="count">1 卷</span>' in page
     assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in section  # the seed's citation: no edition named
@@ -115,7 +115,7 @@ def test_one_rule_names_the_edition_of_a_works_key(three, client):
     assert '<strong aria-current="page">四庫全書・文淵閣本</strong>' in page
     assert '<a href="/works/KR1d0086/juan/12/">卷十</a>' in page and "/works/KR1d0086-WYG/juan/" not in page
     assert client.get("/works/禮書綱目/editions/禮書綱目/").content.decode().count(
-        '<strong aria-current="page">欽定四庫全書</strong>') == 1
+        '<strong aria-current="page">欽定四庫全書・純文字本</strong>') == 1
     assert client.get("/works/禮書綱目/editions/KR1d0086-WYG/").status_code == 200
     assert client.get("/works/KR1d0086/editions/禮書綱目/").status_code == 404  # KR1d0086 is no work's slug
     # the fullest edition wins the work's link: a second juan of the seed's edition makes it the one
@@ -148,7 +148,7 @@ def test_reading_edition_and_edition_name_rules():
                  ("禮書綱目", "", "", "", "欽定四庫全書"),
                  ("禮書綱目-2", "", "", "", ""))]
     assert named == ["四庫全書・文淵閣本", "四庫全書・文淵閣本・原字", "四部叢刊本", "正統道藏・涵芬樓版本", "TLS標點本",
-                     "XYZ本", "四庫全書・文淵閣本・CUT", "校本", "欽定四庫全書", "禮書綱目-2"]
+                     "XYZ本", "四庫全書・文淵閣本・CUT", "校本", "欽定四庫全書・純文字本", "禮書綱目-2"]
 
 
 def test_search_names_the_edition_and_filters_by_work_or_edition(three, client):
@@ -286,5 +286,5 @@ def test_search_filters_name_works_and_editions_by_id_or_slug_and_refuse_what_na
 def test_hit_lists_name_the_edition_of_each_hit(client, three):
     response = client.get("/api/search/export/tsv/", {"q": "宰戒百官"})
     rows = b"".join(response.streaming_content).decode().splitlines()
-    assert [r.split("\t")[:2] for r in rows] == [["work", "juan"], ["禮書綱目（欽定四庫全書）", "卷十"],
+    assert [r.split("\t")[:2] for r in rows] == [["work", "juan"], ["禮書綱目（欽定四庫全書・純文字本）", "卷十"],
                                                  ["禮書綱目（四庫全書・文淵閣本）", "卷十"], ["禮書綱目（四庫全書・文淵閣本・原字）", "卷十"]]

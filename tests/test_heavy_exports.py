@@ -63,7 +63,7 @@ def test_a_streamed_work_export_sends_its_first_bytes_before_any_juan_is_read(cl
         assert len(queries.captured_queries) == HEAD_QUERIES  # no juan read yet
         assert first.decode("utf-8") == (
             '{\n "work": {\n  "id": %d,\n  "title": "二卷",\n  "author": "某",\n  "people": [\n   {\n    "dynasty": "",\n    "name": "某",\n    "role": ""\n   }\n  ]\n },\n "edition": {\n  "id": %d,\n'
-            '  "slug": "二卷",\n  "name": "欽定四庫全書"\n },\n "juans": [' % (work.pk, edition.pk))
+            '  "slug": "二卷",\n  "name": "欽定四庫全書・純文字本"\n },\n "juans": [' % (work.pk, edition.pk))
         second = next(chunks)
         assert len(queries.captured_queries) == HEAD_QUERIES + JUAN_QUERIES  # one juan, not the next
         assert second.startswith(b'\n  {\n   "work": {')

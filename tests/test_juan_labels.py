@@ -117,7 +117,7 @@ def test_the_command_takes_the_label(kanripo_index):
     out = StringIO()
     call_command("search", "大射之儀", "--context", "2", stdout=out)
     assert out.getvalue().splitlines() == [
-        "禮書綱目（欽定四庫全書） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
+        "禮書綱目（欽定四庫全書・純文字本） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
         "禮書綱目（四庫全書・文淵閣本） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
         "禮書綱目（四庫全書・文淵閣本・原字） 卷十 1「戒百官」\t經文\t  [大射之儀]君有",
         "3 hits in 3 passages",

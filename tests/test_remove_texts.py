@@ -67,7 +67,7 @@ def test_a_work_slug_of_several_editions_is_refused_with_the_list(three_editions
     assert str(info.value) == (
         "'禮書綱目' names the work 禮書綱目 (3 editions) and an edition, 3 editions in all; nothing was removed. Name "
         "one edition with --edition (its slug or id), or remove from every edition of the work with --all-editions:\n"
-        f"  禮書綱目 (edition id {ids['禮書綱目']}, 禮書綱目（欽定四庫全書）; juans 10)\n"
+        f"  禮書綱目 (edition id {ids['禮書綱目']}, 禮書綱目（欽定四庫全書・純文字本）; juans 10)\n"
         f"  KR1d0086 (edition id {ids['KR1d0086']}, 禮書綱目（四庫全書・文淵閣本）; juans 10, 12)\n"
         f"  KR1d0086-WYG (edition id {ids['KR1d0086-WYG']}, 禮書綱目（四庫全書・文淵閣本・原字）; juans 12)")
     assert (library(), indexed(search_backend)) == (before, index_before)
@@ -78,7 +78,7 @@ def test_one_juan_of_one_edition_goes_and_nothing_else_moves(three_editions, sea
     seed = before[("禮書綱目", 10)]
     remove("禮書綱目", "--edition", "--juan", "10")
     assert capsys.readouterr().out == (
-        f"removed 禮書綱目（欽定四庫全書） 卷十 (juan 10, /works/禮書綱目/juan/10/): {seed[3]} sections, {seed[4]} pieces\n")
+        f"removed 禮書綱目（欽定四庫全書・純文字本） 卷十 (juan 10, /works/禮書綱目/juan/10/): {seed[3]} sections, {seed[4]} pieces\n")
     del before[("禮書綱目", 10)]
     assert library() == before  # KR1d0086's juan 10 (its 卷八) and both juans 12 untouched, versions too
     assert indexed(search_backend) == {v[0] for v in before.values()}
