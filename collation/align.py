@@ -7,7 +7,8 @@ one juan or section, and by ``collation.parallels`` for parallel passages.
   token, for it stands for one character of the page: a Kanripo entity (``&KR0221;``) or a
   description of the character's parts in brackets, as Kanripo's transcribers write one
   (``[門@里]``, ``[竺-二+稗]``, ``[孑*(焉-正+?)]``: ``characters.units.DESCRIPTION``; ``[卷四]``
-  is text).
+  is text). An ASCII ``?`` is a character the transcription lost (``characters.units``, decision
+  0033): text, not punctuation.
 * **Alignment** is a longest-common-subsequence alignment (insertions and deletions only,
   so that as many characters as possible are matched; a deletion next to an insertion is one
   substitution site) computed by rapidfuzz (``rapidfuzz.distance.Indel.opcodes``, C++,
@@ -95,6 +96,12 @@ def is_punctuation(text: str) -> bool:
     return bool(text) and all(unicodedata.category(c)[0] in "PZC" or c.isspace() for c in text)
 
 
+def _mark(token: str) -> bool:
+    """Whether a token is punctuation or spacing to collation: ``is_punctuation``, except an
+    ASCII ``?``, a lost character (text of its own)."""
+    return token != "?" and is_punctuation(token)
+
+
 @dataclass(frozen=True)
 class Site:
     """One difference between a base text and a witness: ``base[start:end]`` (code points,
@@ -118,11 +125,11 @@ def classify(lemma: str, reading: str) -> str:
     ``reading`` (see the module docstring)."""
     if lemma == reading:
         raise ValueError("no difference to classify")
-    if (not lemma or is_punctuation(lemma)) and (not reading or is_punctuation(reading)):
+    if (not lemma or all(map(_mark, lemma))) and (not reading or all(map(_mark, reading))):
         return PUNCTUATION
     # by tokens, so that the & and ; of an entity (&KR0237;) are not taken for punctuation
-    a = [t for t in tokens(lemma) if not is_punctuation(t)]
-    b = [t for t in tokens(reading) if not is_punctuation(t)]
+    a = [t for t in tokens(lemma) if not _mark(t)]
+    b = [t for t in tokens(reading) if not _mark(t)]
     if a == b:
         return PUNCTUATION
     if not a or not b:  # one edition has text the other lacks

@@ -145,6 +145,11 @@ def test_collation_takes_a_description_for_one_character():
     assert tokens("園[門@里]二") == ["園", "[門@里]", "二"]
     assert [(s.lemma, s.reading, s.cls) for s in align("載師職曰園[門@里]二十", "載師職曰園廛二十")] == \
         [("[門@里]", "廛", "character")]
+    assert [(s.lemma, s.reading, s.cls, s.gaiji) for s in align("載師職曰園[門@里]二十", "載師職曰園二十")] == \
+        [("[門@里]", "", "unencoded", True)]   # a character Unicode lacks, which the witness drops
+    # a lost character is text: the witness's 潛 reads another character there, not added text
+    assert [(s.lemma, s.reading, s.cls) for s in align("匪鱣匪鮪?逃于淵", "匪鱣匪鮪潛逃于淵")] == [("?", "潛", "character")]
+    assert [(s.lemma, s.reading, s.cls) for s in align("鮪?逃", "鮪逃")] == [("?", "", "missing")]
 
 
 def test_the_shared_corpus_marks_lost_characters_and_descriptions_so():
