@@ -53,7 +53,9 @@ LOST = "\x02"
 #: Kanripo's punctuated editions write a question mark full-width (``？``: 3,392 in the shared
 #: corpus, all punctuation); an ASCII ``?`` in their Chinese text is a character the
 #: transcription could not give (16 in the corpus, each where the print has a character).
-LOST_RUN = re.compile(r"(?<![A-Za-z0-9 ?])\?+")
+#: (The ``?`` is matched before the look-behind is asked: most positions hold none, and a cut runs
+#: this at every one.)
+LOST_RUN = re.compile(r"\?(?<![A-Za-z0-9 ?]\?)\?*")
 
 #: Where description keys start: U+40000, planes 4 to 13, which Unicode leaves unassigned (no
 #: text holds them, no gaiji key, ``characters.gaiji.GAIJI_BASE``, nor reading key,
