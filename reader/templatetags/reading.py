@@ -475,8 +475,10 @@ RENDERED = {"pieces": 0}
 
 
 #: The words before 曰 a commentator's formula may have besides his name and his layer's:
-#: 孔穎達's 疏 opens 正義曰.
-FORMULA_WORDS = "正義"
+#: 孔穎達's 疏 opens 正義曰, 賈公彥's (周禮, 儀禮) and 楊士勛's (穀梁) open 釋曰 (6,278 and
+#: 2,311 notes of the shared corpus open so), and a 疏 on a note or a 傳 names what it explains
+#: first (注釋曰, 箋正義曰, 傳正義曰).
+FORMULA_WORDS = "正義釋注箋傳"
 
 
 def opens_with_formula(piece, who: str) -> bool:

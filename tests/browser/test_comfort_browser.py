@@ -103,7 +103,7 @@ def test_the_distribution_lists_have_headings_and_print_names_the_query(site, ta
     page = tab.page
     page.goto(site + "/search/?q=%E9%B5%A0&layer=commentary")
     headings = page.locator(".distribution h2")
-    assert [headings.nth(i).inner_text() for i in range(headings.count())] == ["各卷", "各節"]
+    assert [headings.nth(i).inner_text() for i in range(headings.count())] == ["各卷 1 卷", "各節 3 節"]
     assert all(headings.nth(i).is_visible() for i in range(2))
     assert not page.locator(".print-query").is_visible()
     page.emulate_media(media="print")

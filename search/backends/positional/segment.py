@@ -48,12 +48,6 @@ class Segment:
                    "this version does not read); run `python manage.py rebuild_index` to build it again"
                    if older else "; run `python manage.py rebuild_index` to build it again"))
         table = read_table(folder / JUANS_FILE)
-        if table.get("units") != UNITS:
-            raise IndexFormatError(
-                f"the search index at {folder} was built with an older rule of what one character is (before a "
-                f"lost character `?` and a description such as `[門@里]` were one character each: rule "
-                f"{table.get('units', 1)}, this version reads {UNITS}); run `python manage.py rebuild_index` to "
-                f"build it again")
         self.identity = None  # set by ``open``
         for name in ARRAYS:  # plain views: numpy.memmap's indexing is slow
             setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
@@ -67,6 +61,12 @@ class Segment:
             self._scripts = None if scripts is None else {int(j): s for j, s in scripts.items()}
         except (AttributeError, KeyError, TypeError, ValueError) as e:
             raise self._bad_table(e) from None
+        if table.get("units") != UNITS:  # a readable table of an older unit rule
+            raise IndexFormatError(
+                f"the search index at {folder} was built with an older rule of what one character is (before a "
+                f"lost character `?` and a description such as `[門@里]` were one character each: rule "
+                f"{table.get('units', 1)}, this version reads {UNITS}); run `python manage.py rebuild_index` to "
+                f"build it again")
         #: The keys of the sections and juans in text order, as written (lists), made tuples on
         #: first use (``sections``, ``juan_keys``: sorting and distributions across segments);
         #: a write reads neither (82,000 sections at 107 M).
