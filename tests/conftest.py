@@ -64,16 +64,16 @@ def _the_real_database_is_not_touched(request, _real_database_state):
 def _no_heavy_request_left_running():
     """Each test starts with no heavy request counted in the process (``config.running.heavy``),
     as a fresh server process does, and fails when it leaves one counted: a streamed answer a
-    test asked for and neither read to its end nor closed (a server always closes it; the test
-    client does not) keeps its slot, and test_capacity's tests of the worker, run after it in
+    test asked for and did not read to its end (a server always closes it; the test client
+    closes it at its end) keeps its slot, and test_capacity's tests of the worker, run after it in
     the same xdist process, would see a heavy request running."""
     with heavy_requests.lock:
         heavy_requests.count = 0
     yield
     with heavy_requests.lock:
         left = heavy_requests.count
-    assert left == 0, (f"the test left {left} heavy request(s) counted: close every streamed response it "
-                       "does not read to its end (response.close())")
+    assert left == 0, (f"the test left {left} heavy request(s) counted: read every streamed response to its "
+                       "end (b''.join(response.streaming_content)), as a server sends it")
 
 
 @pytest.fixture
