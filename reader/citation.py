@@ -13,7 +13,7 @@ from typing import NamedTuple
 from django.db.models import Q
 from django.utils.encoding import uri_to_iri
 
-from reader.importers.numerals import int_to_chinese
+from reader.numerals import int_to_chinese
 
 from .juans import short_label
 from .models import Juan, Piece, Section, page_label

@@ -13,14 +13,14 @@ numbers; everything a reader sees or types uses the label, read here:
 - ``juan_count(labels)``: the juans as the book counts them (卷一…卷八十五 are 85 juans, 卷十上
   and 卷十下 one), with 卷首 and the rest of the front matter apart.
 
-Numerals: ``reader.importers.numerals`` (the same reading the Kanripo importer gives 卷 labels).
+Numerals: ``reader.numerals`` (the same reading the Kanripo importer gives 卷 labels).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from reader.importers.numerals import NUMERAL_CHARS, chinese_to_int
+from reader.numerals import NUMERAL_CHARS, chinese_to_int
 
 _LABEL = re.compile(rf"^(?:[卷巻]\s*)?(?:第|之)?\s*(?:(?P<num>[{NUMERAL_CHARS}]+)|(?P<head>首))"
                     r"\s*(?P<part>[上中下]?)\s*(?P<suffix>.*)$")

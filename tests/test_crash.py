@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from reader.importers.numerals import int_to_chinese
+from reader.numerals import int_to_chinese
 from reader.importers.siku import parse_siku
 
 from .conftest import BASE_DIR, SEED

@@ -1,6 +1,6 @@
 import pytest
 
-from reader.importers.numerals import chinese_to_int
+from reader.numerals import chinese_to_int
 
 
 @pytest.mark.parametrize("numeral,value", [

@@ -31,7 +31,7 @@ from .bylines import DYNASTIES, ROLE, parse_byline
 from .document import (EDITORIAL, LABEL, LAYOUT, NOTE, PLAIN, TEXT, TIYAO_TITLE, ChapterDoc, JuanDocument,
                        PieceDoc, SectionDoc)
 from .errors import StrayBracket, TextFormatError, keep_stray_brackets
-from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
+from reader.numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
 from .source import split_source_lines
 
 SOFT_LIMIT = 1200

@@ -28,7 +28,7 @@ from .bylines import DYNASTIES, ROLE, parse_byline  # noqa: F401  (their home wa
 from .errors import NoTextError, StrayBracket, TextFormatError, keep_stray_brackets
 from .plaintext import is_plain, parse_plain, require_chinese
 from .source import split_source_lines
-from .numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
+from reader.numerals import NUMERAL_CHARS, chinese_to_int, int_to_chinese
 
 OPEN, CLOSE = "【", "】"
 SPACES = " \u3000\t"

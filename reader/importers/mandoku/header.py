@@ -17,7 +17,7 @@ from pathlib import Path
 from catalogue.catalogue import entry as catalogue_entry
 
 from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it here)
-from ..numerals import NUMERAL_CHARS, chinese_to_int
+from reader.numerals import NUMERAL_CHARS, chinese_to_int
 from ..bylines import (DYNASTIES, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, office_line, parse_byline,
                        several_authors, shared_role)
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW

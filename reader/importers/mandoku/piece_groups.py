@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 
 from ..document import TEXT, SectionDoc
-from ..numerals import chinese_to_int
+from reader.numerals import chinese_to_int
 from .piece_heads import (COUNTED, GENRE_END, TITLED_MAX, _above, _head_line, _words_and_notes, author_after, author_line, author_under_title, byline_of, commentator_line,
                           flush_text, past_notes, title_words)
 from .units import Unit

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from ..document import LABEL, LAYOUT, NOTE, TEXT, JuanDocument
-from ..numerals import chinese_to_int
+from reader.numerals import chinese_to_int
 from .layers import split_piece
 
 #: A title of two to four characters, then a juan number in Chinese numerals.
