@@ -35,6 +35,7 @@ import csv
 import io
 import xml.etree.ElementTree as ET
 
+from characters.simplified import language_tag
 from config.spreadsheets import spreadsheet_row
 from reader.citation import section_heading
 from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
@@ -107,9 +108,12 @@ def to_csv(collation) -> str:
     return out.getvalue()
 
 
-def _apparatus(parent: ET.Element, text: str, variants, ids: dict[str, str]) -> None:
+def _apparatus(parent: ET.Element, text: str, variants, ids: dict[str, str], langs: dict[str, str]) -> None:
     """``text`` (a piece's, a closer's, a source tag's) into ``parent`` with an ``<app>`` at
-    each variant."""
+    each variant. ``ids``: witness slug → its ``xml:id`` (``w1``); ``langs``: witness slug → the
+    ``xml:lang`` its readings carry, "" for a witness printed in the base's script (its
+    readings inherit the document's); witnesses of one reading in different scripts get a
+    ``<rdg>`` each."""
     at = 0
     for v in sorted(variants, key=lambda v: (v.start, v.end)):
         if v.start < at:
@@ -120,9 +124,11 @@ def _apparatus(parent: ET.Element, text: str, variants, ids: dict[str, str]) -> 
         lem.text = v.lemma or None
         groups: dict[tuple, list[str]] = {}
         for r in v.readings:
-            groups.setdefault((r.text, r.cls, r.note), []).append(ids[r.witness])
-        for (reading, cls, note), wits in groups.items():
+            groups.setdefault((r.text, r.cls, r.note, langs[r.witness]), []).append(ids[r.witness])
+        for (reading, cls, note, lang), wits in groups.items():
             rdg = ET.SubElement(app, _q("rdg"), {"wit": " ".join(f"#{w}" for w in wits), "type": cls})
+            if lang:
+                rdg.set(f"{{{XML_NS}}}lang", lang)
             if note and reading:
                 ET.SubElement(rdg, _q("note"), {"type": "commentary", "place": "inline"}).text = reading
             else:
@@ -156,11 +162,16 @@ def _lacuna(section_div: ET.Element, witnesses: list[str]) -> None:
 
 
 def to_tei(collation) -> str:
-    """The collation as a TEI P5 document in parallel segmentation (UTF-8 XML string)."""
+    """The collation as a TEI P5 document in parallel segmentation (UTF-8 XML string). Its
+    ``xml:lang`` is the base edition's (``characters.simplified.language_tag`` of
+    ``Edition.script``, as the juan's TEI export and the reading page's ``lang``: ``lzh-Hant``,
+    ``lzh-Hans``, ``lzh`` for a mixed edition); a ``<rdg>`` of a witness printed in another
+    script carries that witness's, so a 簡體 edition's reading is never tagged traditional."""
     ET.register_namespace("", TEI_NS)
     base = collation.base_edition
     juan = collation.base_juan
-    tei = ET.Element(_q("TEI"), {f"{{{XML_NS}}}lang": "lzh-Hant"})
+    base_lang = language_tag(base.script)
+    tei = ET.Element(_q("TEI"), {f"{{{XML_NS}}}lang": base_lang})
     header = ET.SubElement(tei, _q("teiHeader"))
     file_desc = ET.SubElement(header, _q("fileDesc"))
     title_stmt = ET.SubElement(file_desc, _q("titleStmt"))
@@ -173,6 +184,8 @@ def to_tei(collation) -> str:
     source_desc = ET.SubElement(file_desc, _q("sourceDesc"))
     list_wit = ET.SubElement(source_desc, _q("listWit"))
     ids = {base.slug: "w0"}
+    langs = {slug: "" if lang == base_lang else lang
+             for slug, lang in ((e.slug, language_tag(e.script)) for e, _ in collation.witnesses.values())}
     witness = ET.SubElement(list_wit, _q("witness"), {f"{{{XML_NS}}}id": "w0", "n": base.slug})
     witness.text = f"{base.name}（底本）"
     for k, (edition, wjuan) in enumerate(collation.witnesses.values(), start=1):
@@ -193,7 +206,7 @@ def to_tei(collation) -> str:
             else:
                 by_piece.setdefault(v.piece, []).append(v)
         if s.section.title and not (s.section.closer or "").endswith(s.section.title):
-            _apparatus(ET.SubElement(section_div, _q("head")), s.section.title, by_kind.get(TITLE, []), ids)
+            _apparatus(ET.SubElement(section_div, _q("head")), s.section.title, by_kind.get(TITLE, []), ids, langs)
         paragraphs: dict[int, ET.Element] = {}
         record = None
         for piece in s.pieces:
@@ -211,11 +224,11 @@ def to_tei(collation) -> str:
                     parent.set("source", piece.source)
             elif piece.kind == LABEL:
                 parent = ET.SubElement(parent, _q("label"))
-            _apparatus(parent, piece.text, by_piece.get(piece.position, []), ids)
+            _apparatus(parent, piece.text, by_piece.get(piece.position, []), ids, langs)
             if piece.kind in NOTE_KINDS and piece.source_tag:  # as api/exports.py: the tag as written
                 tag = ET.SubElement(parent, _q("bibl"), {"type": "source-tag"})
                 _apparatus(tag, piece.source_tag, [v for v in by_kind.get(SOURCE, []) if v.piece == piece.position],
-                           ids)
+                           ids, langs)
         # TEI allows nothing after a <trailer> in a div: a section with 記 records holds its
         # main part (paragraphs, closer) and its records as two divs, as api/exports.py does.
         main = section_div
@@ -229,7 +242,7 @@ def to_tei(collation) -> str:
         if s.section.closer is not None:
             if not len(main):
                 ET.SubElement(main, _q("p"))
-            _apparatus(ET.SubElement(main, _q("trailer")), s.section.closer, by_kind.get(CLOSER, []), ids)
+            _apparatus(ET.SubElement(main, _q("trailer")), s.section.closer, by_kind.get(CLOSER, []), ids, langs)
         if not len(section_div):
             ET.SubElement(section_div, _q("p"))
         lacking = [ids[r.witness] for v in s.variants if v.kind == SECTION for r in v.readings]

@@ -17,16 +17,22 @@ STEMS = "甲乙丙丁戊己庚辛壬癸"
 
 class Siglum(NamedTuple):
     """How the page names a witness: ``short`` beside each reading (甲), ``name`` once in the
-    legend and in the reading's tooltip (四庫全書・文淵閣本・原字)."""
+    legend and in the reading's tooltip (四庫全書・文淵閣本・原字); ``lang`` the HTML ``lang`` of
+    its readings when the witness is printed in another script than the base (``zh-Hans``,
+    ``zh``: ``characters.simplified.language_tag``), "" when they read as the base text does."""
 
     short: str
     name: str
+    lang: str = ""
 
 
-def sigla(names: dict[str, str]) -> dict[str, Siglum]:
+def sigla(names: dict[str, str], langs: dict[str, str] | None = None) -> dict[str, Siglum]:
     """``{edition slug: Siglum}`` for the witnesses ``{slug: name}`` in their order: the
-    ten stems ``STEMS`` (甲, 乙 …), then 甲二, 乙二 … past ten."""
-    return {slug: Siglum(STEMS[i % 10] + ("" if i < 10 else "二三四五六七八九"[min(i // 10 - 1, 7)]), name)
+    ten stems ``STEMS`` (甲, 乙 …), then 甲二, 乙二 … past ten; ``langs``: ``{slug: lang}`` of
+    the witnesses whose readings need their own ``lang`` (``Siglum.lang``)."""
+    langs = langs or {}
+    return {slug: Siglum(STEMS[i % 10] + ("" if i < 10 else "二三四五六七八九"[min(i // 10 - 1, 7)]), name,
+                         langs.get(slug, ""))
             for i, (slug, name) in enumerate(names.items())}
 
 
@@ -49,6 +55,7 @@ class Segment:
         names = self.names or {}
         return [{"witness": r.witness, "witness_name": names[r.witness].name if r.witness in names else r.witness,
                  "siglum": names[r.witness].short if r.witness in names else r.witness,
+                 "lang": names[r.witness].lang if r.witness in names else "",
                  "text": r.text, "cls": r.cls, "name": CLASS_NAMES[r.cls],
                  "gaiji": r.gaiji, "note": r.note, "section": r.section} for r in self.variant.readings] if self.variant else []
 

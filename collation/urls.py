@@ -4,7 +4,7 @@ import config.converters  # noqa: F401 - registers <num:…>
 
 from config.cacheable import cached_page
 
-from reader.reading import CHOICES
+from reader.display import CHOICES
 
 from . import views
 

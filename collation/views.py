@@ -7,11 +7,12 @@ import re
 from django.http import Http404
 from django.shortcuts import render
 
+from characters.simplified import language_tag
 from config.ratelimit import search_wait
 from reader.citation import set_openings
+from reader.display import display_from_request
 from reader.models import Section
 from reader.places import juan_by_slug
-from reader.reading import display_from_request
 
 from .align import CLASS_NAMES, CLASSES
 from .parallels import MIN_SPAN, find_parallels, segments
@@ -52,7 +53,11 @@ def _collation_page(request, slug, number, positions=None):
     # the editions by name, as the table of counts names them (四庫全書・文淵閣本), not by slug;
     # each reading by its short siglum (甲), which the legend gives once
     names = {slug: e.name for slug, (e, _) in collation.witnesses.items()}
-    short = sigla(names)
+    # each text's language by its edition's script (the reading page's rule): the base text's on
+    # its paragraphs, a witness's on its readings where it differs
+    text_lang = language_tag(juan.edition.script, "zh")
+    langs = {slug: language_tag(e.script, "zh") for slug, (e, _) in collation.witnesses.items()}
+    short = sigla(names, {slug: lang for slug, lang in langs.items() if lang != text_lang})
     sections = [{"collation": s, "pieces": piece_views(s.pieces, s.variants, short),
                  "heading": varied_heading(s.section, s.variants, short),
                  "counterparts": [(slug, names.get(slug, slug), c) for slug, c in s.counterparts.items()],
@@ -69,7 +74,7 @@ def _collation_page(request, slug, number, positions=None):
         "classes": [(c, CLASS_NAMES[c]) for c in CLASSES], "sigla": list(short.values()),
         "counts": [(collation.witnesses[slug][0], collation.witnesses[slug][1], [counts[slug][c] for c in CLASSES])
                    for slug in counts],
-        "single": positions is not None, "params": request.GET.urlencode(),
+        "single": positions is not None, "params": request.GET.urlencode(), "text_lang": text_lang,
     })
 
 

@@ -51,7 +51,7 @@ OVERLAY_VALUES = {"text": (AS_IMPORTED,), "annotations": (ANNOTATIONS_HIDDEN, *T
 
 def text_controls(request, explicit: dict, page: int = 1) -> dict:
     """The reading page's 文本 group, worded as the other display controls are
-    (``reader.reading.LABELS``): the text as corrected (校正本) or as imported (原文, ``?text=``
+    (``reader.display.LABELS``): the text as corrected (校正本) or as imported (原文, ``?text=``
     ``AS_IMPORTED``), the readers' annotations hidden or shown again (隱藏注記 / 顯示注記,
     ``?annotations=`` ``ANNOTATIONS_HIDDEN``), and all of them again after one tag was chosen
     (全部注記). Returns ``{"key", "label", "options": [{"label", "description", "url", "current"}]}``;

@@ -22,7 +22,7 @@ the gunicorn workers share, see ``config/settings.py``) under a key made of:
   time: a page of the site (a cached view that is not the API's) with one is a 301 to its
   URL without it (``tidy_url``, decision 0008), which the cache answers; an API answer is
   the one kept for its URL without it; the reader's display settings as read from the
-  ``display`` cookie (the pages' only other input, see ``reader.reading``; ``display_key``)
+  ``display`` cookie (the pages' only other input, see ``reader.display``; ``display_key``)
   and, for the API alone, the renderer its content negotiation picks from ``Accept``
   (``api_rendering``: a made-up header that picks the same renderer is the same answer).
 
@@ -70,7 +70,7 @@ from config.filecache import PlainFileCache
 from config.ratelimit import signed_in
 from config.server_timing import mark
 
-from reader.reading import COOKIE, Display, parse_cookie
+from reader.display import COOKIE, Display, parse_cookie
 from reader.stamp import corpus_version
 from search.backends import get_search_backend
 
@@ -219,7 +219,7 @@ def _code_version() -> str:
 
 def display_key(request) -> str:
     """The reader's display settings as the pages read them from the ``display`` cookie
-    (``reader.reading.parse_cookie``): a cookie of made-up or repeated values, or of the
+    (``reader.display.parse_cookie``): a cookie of made-up or repeated values, or of the
     defaults spelled out, is the key of the page it gives, not a key of its own (each
     spelling made a new copy of the page)."""
     raw = request.COOKIES.get(COOKIE, "")
@@ -248,7 +248,7 @@ def tidy_url(request) -> str | None:
     API's rate limits); else None. A juan page built afresh and kept for each ``?title=1``,
     ``?shu=2`` … (names other views read), or for each ``?page=x1&page=1``, was as open as
     ``?x=1`` (decision 0008). A value the view does not know (``cached_page(values=…)``: a
-    display setting ``?size=x1``, which ``reader.reading`` drops; ``?annotations=x1``) is the page
+    display setting ``?size=x1``, which ``reader.display`` drops; ``?annotations=x1``) is the page
     without it. A query with more than
     ``MANY_VALUES_MAX`` values of one name is left as it is: answered, never kept."""
     pairs = query_pairs(request)

@@ -15,7 +15,6 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.vary import vary_on_cookie
 
 from characters import dictionary as chars
-from characters.simplified import language_tag
 from collation.parallels import MIN_SPAN, find_parallels, segments
 from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
@@ -29,8 +28,9 @@ from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.pieces import is_classic
 from reader.places import edition_by_slug, edition_of_work, juan_by_slug
 from corrections.overlay import OVERLAY_VALUES, reading_overlay, text_controls
-from reader.reading import (CHOICES, carry_query, juan_layers, chapter_views, read_consistently, display_controls,
-                            display_from_request, fit_to_layers, remember, show_layers, simplify_views)
+from reader.display import (CHOICES, carry_query, display_controls, display_from_request, fit_to_layers, juan_layers,
+                            remember, simplify_views)
+from reader.reading import chapter_views, read_consistently, show_layers
 from search.backends import IndexUnavailable, SearchError, SearchQuery
 from search.query import QueryError, parse_query
 from search.service import run_search
@@ -246,8 +246,7 @@ def _reading(request, template, juan, chapters, context):
     response = render(request, template, {
         "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
         "several_editions": len(editions) > 1, "collatable": holds_counterpart(juan, others),
-        # the text's language tag: the display's simplified forms, else the edition's script
-        "text_lang": "zh-Hans" if display.simplified else language_tag(juan.edition.script, "zh"),
+        "text_lang": display.text_lang(juan.edition.script),
         "display": display, "controls": display_controls(request, display, explicit, present,
                                                          keep=kept_parameters(request, page=True)),
         "text_controls": text_controls(request, explicit, page_number(request) or 1),

@@ -223,6 +223,47 @@ def test_collation_tei_is_valid_tei_p5(witnesses, client, params):
     assert tei_errors(response.content) == []
 
 
+def test_collation_tei_names_each_witness_language_by_its_script(witnesses, client):
+    """The document's ``xml:lang`` is the base edition's script, as the juan's TEI export's; a
+    reading of a witness printed in another script carries its own (``language_tag``), and
+    witnesses that read alike in different scripts get a ``<rdg>`` each."""
+    from .tei import tei_errors
+
+    seed, kr, wyg = witnesses
+    lang = "{http://www.w3.org/XML/1998/namespace}lang"
+    url = f"/api/editions/{seed.edition_id}/juans/10/collation/tei/"
+
+    def readings(tei):
+        return {a.find(TEI + "lem").text: [(r.get("wit"), r.text, r.get(lang)) for r in a.findall(TEI + "rdg")]
+                for a in tei.iter(TEI + "app")}
+
+    tei = ET.fromstring(client.get(url, {"section": 26}).content)  # all three traditional
+    assert tei.get(lang) == "lzh-Hant"
+    assert readings(tei)["賓"] == [("#w1 #w2", "賔", None)]
+    Edition.objects.filter(pk=wyg.pk).update(script="simplified")
+    Edition.objects.filter(pk=kr.pk).update(script="mixed")
+    response = client.get(url, {"section": 26})
+    assert tei_errors(response.content) == []
+    tei = ET.fromstring(response.content)
+    assert tei.get(lang) == "lzh-Hant"
+    assert readings(tei)["賓"] == [("#w1", "賔", "lzh"), ("#w2", "賔", "lzh-Hans")]
+    assert readings(tei)["襦"] == [("#w1", "𥜗", "lzh"), ("#w2", "&KR0237;", "lzh-Hans")]
+    # the page as the export: the base text in the page's own zh-Hant, each reading in its witness's
+    page = client.get("/works/禮書綱目/juan/10/26/collate/").content.decode()
+    assert '<p class="collated">' in page
+    assert ('<span class="lem">賓</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本">甲</abbr>：'
+            '<span lang="zh">賔</span><small>異體</small>；<abbr title="四庫全書・文淵閣本・原字">乙</abbr>：'
+            '<span lang="zh-Hans">賔</span><small>異體</small>〕</span>') in page
+    Edition.objects.filter(pk=seed.edition_id).update(script="simplified")  # a simplified base
+    tei = ET.fromstring(client.get(url, {"section": 26}).content)
+    assert tei.get(lang) == "lzh-Hans"
+    assert readings(tei)["賓"] == [("#w1", "賔", "lzh"), ("#w2", "賔", None)]
+    page = client.get("/works/禮書綱目/juan/10/26/collate/").content.decode()
+    assert '<p class="collated" lang="zh-Hans">' in page
+    assert ('<abbr title="四庫全書・文淵閣本">甲</abbr>：<span lang="zh">賔</span><small>異體</small>；'
+            '<abbr title="四庫全書・文淵閣本・原字">乙</abbr>：賔<small>異體</small>') in page
+
+
 def test_collation_page_shows_gaiji_as_the_reading_page_does(witnesses, client):
     """A reading that is a Kanripo entity is shown as 〓 with its code (the reading page's
     helper); the exports keep the stored text (see test_collation_api_and_exports)."""

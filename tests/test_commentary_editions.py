@@ -15,7 +15,7 @@ from reader.importers.document import (
     PieceDoc, render_piece,
 )
 from reader.importers.loader import import_file
-from reader.reading import to_simplified
+from reader.display import to_simplified
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.commentators import columns, in_reading_order, reading_order, PROFILES
 from reader.importers.mandoku.undecided import HEADING

@@ -11,7 +11,8 @@ from django.apps import apps
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT, PieceDoc
 from reader.importers.loader import juan_to_document, load_document, render_source
 from reader.models import Piece
-from reader.reading import Display, display_controls, glosses as make_glosses
+from reader.display import Display, display_controls
+from reader.reading import glosses as make_glosses
 
 from .conftest import BASE_DIR, SEED, index_all
 from .layered import zhushu_document

@@ -14,7 +14,8 @@ from django.conf import settings
 
 from characters import dictionary as chars
 from reader.importers.loader import render_source
-from reader.reading import COOKIE, Display, simplify_segments, to_simplified
+from reader import display
+from reader.display import COOKIE, Display, simplify_segments, to_simplified
 
 from .conftest import BASE_DIR, SEED, SHARED, index_all
 
@@ -233,16 +234,20 @@ def test_simplified_conversion_never_changes_lengths(monkeypatch):
         def convert(self, text):
             return text.replace("儀", "仪仪")
 
-    import reader.reading as reading
-
-    monkeypatch.setattr(reading, "_converter", Stretching())
+    monkeypatch.setattr(display, "_converter", Stretching())
     assert to_simplified("大射之儀") == "大射之儀"  # would change length: the original is shown
     assert simplify_segments([("大射", False), ("之儀", True)]) == [("大射", False), ("之儀", True)]
 
 
 def test_display_defaults():
     assert Display().cookie_value() == "notes:inline|layers:all|layout:horizontal|script:orig|size:m"
-    assert Display(script="simp").lang == "zh-Hans"
+    # the text's language: simplified characters shown are zh-Hans whatever the edition prints;
+    # else the edition's own script, a mixed edition only its language (it prints both)
+    assert [Display(script="simp").text_lang(s) for s in ("traditional", "simplified", "mixed")] == [
+        "zh-Hans", "zh-Hans", "zh-Hans"]
+    assert [Display().text_lang(s) for s in ("traditional", "simplified", "mixed")] == ["zh-Hant", "zh-Hans", "zh"]
+    with pytest.raises(KeyError):
+        Display().text_lang("cursive")
 
 
 # ----------------------------------------------------------------------------- citation and navigation

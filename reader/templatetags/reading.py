@@ -14,7 +14,8 @@ from reader.importers.mandoku.commentators import closes_note
 from reader.juans import nav_label, short_label as _short_label
 from reader.models import page_label
 from reader.people import byline_pieces, work_byline as _work_byline
-from reader.reading import COOKIE, Display, parse_cookie, piece_layer, to_simplified
+from reader.display import COOKIE, Display, parse_cookie, to_simplified
+from reader.reading import piece_layer
 
 register = template.Library()
 

@@ -1,0 +1,318 @@
+"""The reader's display settings (commentary mode, layers, layout, script, font size) and the
+simplified display: what a reading page shows of a juan, as opposed to what the juan holds
+(``reader.reading`` builds that).
+
+Display settings come from URL parameters (``?notes=hidden&layers=commentary&layout=vertical&script=simp&size=l``)
+or, failing those, from the ``display`` cookie the server sets whenever a page is asked for
+with one of them; everything works through plain links, without JavaScript. ``script=simp``
+shows the text in simplified characters (OpenCC ``t2s``, for display only: the stored text is
+never converted).
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, replace
+from urllib.parse import urlencode
+
+import opencc
+from django.utils.cache import patch_vary_headers
+from django.utils.encoding import escape_uri_path
+
+from characters.simplified import SIMPLIFIED, language_tag
+from reader.importers.document import CLASSIC, COMMENTARY, LAYERS, READINGS, SUBCOMMENTARY
+
+from .models import Juan, Piece
+
+# ----------------------------------------------------------------------------- display settings
+
+#: setting -> allowed values, the default first.
+CHOICES = {
+    "notes": ("inline", "hidden", "only", "beside"),
+    "layers": ("all", "classic", "commentary", "subcommentary", "only-commentary", "only-readings",
+               "only-subcommentary"),
+    "layout": ("horizontal", "vertical"),
+    "script": ("orig", "simp"),
+    "size": ("m", "s", "l", "xl"),
+}
+#: How each choice is offered on the page: (value, label, description), in display order.
+LABELS = {
+    "notes": ("注釋", [
+        ("inline", "夾注", "注文以小字夾在經文之中，如刻本"),
+        ("hidden", "白文", "隱去注文，經文連讀"),
+        ("only", "只看注", "只列注文，各附所釋經文"),
+        ("beside", "旁注", "經文中只留注號，點注號在旁或行下展開注文"),
+    ]),
+    "layers": ("層次", [
+        ("all", "全", "經文與各層注釋：注、音義、疏、按語"),
+        ("classic", "經", "只看經文（白文）"),
+        ("commentary", "經注", "經文與注（注、傳、箋）"),
+        ("subcommentary", "注疏", "經文、注、音義與疏"),
+        ("only-commentary", "注附經", "只列注，各附所釋經文"),
+        ("only-readings", "音義附經", "只列音義，各附所釋經文"),
+        ("only-subcommentary", "疏附經", "只列疏，各附所釋經文"),
+    ]),
+    "layout": ("版式", [
+        ("horizontal", "橫排", "橫排，自左而右"),
+        ("vertical", "直排", "直排，自右而左，注作雙行小字"),
+    ]),
+    "script": ("字形", [
+        ("orig", "原字", "照錄原文字形"),
+        ("simp", "簡體", "以簡體顯示（只改顯示；檢索與引用仍用原字）"),
+    ]),
+    "size": ("字號", [
+        ("s", "小", "字號：小"),
+        ("m", "中", "字號：中"),
+        ("l", "大", "字號：大"),
+        ("xl", "特大", "字號：特大"),
+    ]),
+}
+#: The layers each ``layers`` choice shows (the classic always; records always, their notes
+#: as commentary). ``only-…`` choices show one layer alone, each note with the words it explains.
+SHOWN_LAYERS = {
+    "all": frozenset(LAYERS),
+    "classic": frozenset({CLASSIC}),
+    "commentary": frozenset({CLASSIC, COMMENTARY}),
+    "subcommentary": frozenset({CLASSIC, COMMENTARY, READINGS, SUBCOMMENTARY}),
+    "only-commentary": frozenset({CLASSIC, COMMENTARY}),
+    "only-readings": frozenset({CLASSIC, READINGS}),
+    "only-subcommentary": frozenset({CLASSIC, SUBCOMMENTARY}),
+}
+assert set(SHOWN_LAYERS) == set(CHOICES["layers"])
+COOKIE = "display"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+
+
+@dataclass(frozen=True)
+class Display:
+    """One reader's display settings."""
+
+    notes: str = "inline"
+    layers: str = "all"
+    layout: str = "horizontal"
+    script: str = "orig"
+    size: str = "m"
+
+    @property
+    def shown_layers(self) -> frozenset:
+        """The layers shown (``SHOWN_LAYERS``); 白文 (``notes=hidden``) shows the classic alone."""
+        return SHOWN_LAYERS["classic"] if self.notes == "hidden" else SHOWN_LAYERS[self.layers]
+
+    @property
+    def glossing(self) -> bool:
+        """Notes listed each with the words it explains (只看注, or one layer alone)."""
+        return self.notes == "only" or self.layers.startswith("only-")
+
+    @property
+    def no_glosses(self) -> str:
+        """What a section with nothing to list in the glossing modes says: no notes at all
+        (只看注), or none of the one layer chosen (音義附經 on a section with 注 but no 音義)."""
+        return {"only-commentary": "（本節無注）", "only-readings": "（本節無音義）",
+                "only-subcommentary": "（本節無疏）"}.get(self.layers, "（本節經文無注）")
+
+    @property
+    def notes_mode(self) -> str:
+        """How shown notes are set out: ``notes``, but ``only`` for a one-layer choice."""
+        return "only" if self.glossing else self.notes
+
+    @property
+    def vertical(self) -> bool:
+        return self.layout == "vertical"
+
+    @property
+    def simplified(self) -> bool:
+        return self.script == "simp"
+
+    def text_lang(self, script: str) -> str:
+        """The HTML ``lang`` of a text shown in this display from an edition of ``script``
+        (``Edition.script``: ``traditional``, ``simplified``, ``mixed``): ``zh-Hans`` when it is
+        shown in simplified characters (``script=simp``), else the edition's own
+        (``characters.simplified.language_tag``: ``zh-Hant``, ``zh-Hans``, and ``zh`` for a
+        mixed edition, which prints both). Raises ``KeyError`` for another script."""
+        return language_tag(SIMPLIFIED if self.simplified else script, "zh")
+
+    def cookie_value(self) -> str:
+        return "|".join(f"{k}:{getattr(self, k)}" for k in CHOICES)
+
+    @property
+    def css_classes(self) -> str:
+        """Classes of the reading body: ``notes-inline layers-all layout-horizontal script-orig``."""
+        return f"notes-{self.notes_mode} layers-{self.layers} layout-{self.layout} script-{self.script}"
+
+
+def _valid(values: dict) -> dict:
+    return {k: v for k, v in values.items() if k in CHOICES and v in CHOICES[k]}
+
+
+def parse_cookie(value: str) -> dict:
+    pairs = (item.partition(":") for item in (value or "").split("|"))
+    return _valid({k: v for k, _, v in pairs})
+
+
+def display_from_request(request) -> tuple[Display, dict]:
+    """The reader's settings (URL parameters over the cookie over the defaults) and the
+    settings given explicitly in the URL."""
+    explicit = _valid({k: request.GET.get(k) for k in CHOICES if k in request.GET})
+    stored = parse_cookie(request.COOKIES.get(COOKIE, ""))
+    return Display(**{**stored, **explicit}), explicit
+
+
+def remember(response, request, display: Display, explicit: dict) -> None:
+    """Set the cookie when the URL chose settings the cookie does not hold yet; reading
+    pages depend on the cookie, so caches must keep them apart (``Vary: Cookie``)."""
+    if explicit and request.COOKIES.get(COOKIE) != display.cookie_value():
+        response.set_cookie(COOKIE, display.cookie_value(), max_age=COOKIE_MAX_AGE, samesite="Lax",
+                            secure=request.is_secure(), httponly=True)
+    patch_vary_headers(response, ["Cookie"])
+
+
+def carry_query(explicit: dict) -> str:
+    """``?notes=hidden`` — the settings given in the URL (and any other parameter a layer
+    above adds to ``explicit``: the corrected reading's ``text=imported``), carried on links to
+    other reading pages so that they hold without cookies too ('' when there are none)."""
+    return "?" + urlencode(explicit) if explicit else ""
+
+
+def juan_layers(juan: Juan) -> frozenset:
+    """The commentary layers the pieces of ``juan`` belong to (one query)."""
+    # no ordering: with Piece's default one, DISTINCT kept every row (120,000 for a long juan)
+    return frozenset(Piece.objects.filter(section__juan=juan).order_by().values_list("layer", flat=True).distinct())
+
+
+def offered_layer_choices(present: frozenset | None, current: str) -> set[str]:
+    """The ``layers`` choices worth offering for a text holding the layers ``present``
+    (None: all): a choice that shows the same as one before it is left out (on a text with
+    one layer of notes, 經注 and 注疏 show what 全 shows), and a one-layer choice only where
+    its layer is present (no 音義附經 on a text without 音義). The current choice is always
+    offered, so the page says what it shows."""
+    if present is None:
+        return set(CHOICES["layers"])
+    offered, effects = {current}, set()
+    for value in CHOICES["layers"]:
+        shown = SHOWN_LAYERS[value] & present
+        if value.startswith("only-"):
+            if (shown - {CLASSIC}) and value != current:
+                offered.add(value)
+        elif shown not in effects:
+            effects.add(shown)
+            offered.add(value)
+    return offered
+
+
+def fit_to_layers(display: Display, explicit: dict, present: frozenset | None) -> Display:
+    """``display`` with a ``layers`` choice remembered from the cookie that the text holding
+    the layers ``present`` does not offer (``offered_layer_choices``: 疏附經 carried from a
+    注疏 to a book without 疏) read as 全, so that no book looks empty; a choice given in the
+    URL is kept as asked."""
+    if present is None or "layers" in explicit or display.layers == "all":
+        return display
+    if display.layers in offered_layer_choices(present, "all"):
+        return display
+    return replace(display, layers="all")
+
+
+def display_controls(request, display: Display, explicit: dict, present: frozenset | None = None,
+                     keep: dict | None = None) -> list[dict]:
+    """The choices offered on the page, each a plain link to the same page with that
+    setting, keeping the page's other parameters (``keep``: a layer above says which, the
+    highlight, the corrected reading's ``text`` and ``annotations``, the page of a long juan
+    or section; None keeps the highlight, ``hl`` and ``exact``) and the settings carried in
+    the URL; the layer choices are those that make a difference for a text holding the layers
+    ``present`` (``offered_layer_choices``; None offers all) but 經, which shows what 白文
+    (``notes=hidden``) shows, and no layer group at all when that leaves one choice (a text
+    without layers)."""
+    path = escape_uri_path(request.path)
+    if keep is None:
+        keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
+    kept = {k: v for k, v in keep.items() if k != "page"}
+    page = {"page": keep["page"]} if "page" in keep else {}  # the pages are cut alike in every display
+    offered = offered_layer_choices(present, display.layers)
+    groups = []
+    for key, (label, options) in LABELS.items():
+        items = []
+        for value, name, description in options:
+            if key == "layers" and (value not in offered or value == "classic"):
+                continue  # 經 (the classic alone) is 白文 of the notes group: one control for one page
+            params = {**kept, **explicit, key: value}
+            if key == "layers" and display.notes == "hidden":
+                params["notes"] = "inline"  # 白文 shows no layer: choosing one shows it
+            if key == "notes" and value == "hidden" and display.layers != "all":
+                params["layers"] = "all"  # 白文 is the classic alone, also from 疏附經 (which lists notes)
+            current = getattr(display, key) == value
+            if key == "notes" and display.layers == "classic":  # ?layers=classic, as linked before: 白文
+                current = value == "hidden"
+                if value != "hidden":
+                    params["layers"] = "all"  # the notes chosen are shown
+            params.update(page)  # last, as the page links put it
+            items.append({"value": value, "label": name, "description": description,
+                          "url": path + "?" + urlencode(params), "current": current})
+        if key == "layers" and len(items) < 2:
+            continue  # a text without layers: nothing to choose
+        groups.append({"key": key, "label": label, "options": items})
+    return groups
+
+
+# ----------------------------------------------------------------------------- simplified display
+
+_converter = None
+_converter_lock = threading.Lock()
+
+
+def _opencc():
+    global _converter
+    if _converter is None:
+        with _converter_lock:
+            if _converter is None:
+                _converter = opencc.OpenCC("t2s")
+    return _converter
+
+
+def _basic_plane(original: str, converted: str) -> str:
+    """``converted`` with the original character put back wherever the simplified form would
+    leave the basic plane while the original did not (OpenCC turns 繐 into U+30B38 of
+    Extension G, 闑 and 纁 into Extension C: code points few readers have a font for)."""
+    if converted.isascii() or max(converted) <= "\uffff":
+        return converted
+    return "".join(o if c > "\uffff" and o <= "\uffff" else c for o, c in zip(original, converted))
+
+
+def to_simplified(text: str) -> str:
+    """``text`` in simplified characters, for display only; the original where the
+    conversion would change its length (offsets and highlights must stay exact), and
+    character by character where the simplified form would leave the basic plane."""
+    if not text:
+        return text
+    out = _opencc().convert(text)
+    return _basic_plane(text, out) if len(out) == len(text) else text
+
+
+def simplify_segments(segments: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """Highlight segments converted as one text (phrases across a mark convert as a whole),
+    cut back at the same offsets; piece by piece where the whole would change length."""
+    whole = "".join(t for t, _ in segments)
+    converted = _opencc().convert(whole) if whole else whole
+    if len(converted) != len(whole):
+        return [(to_simplified(t), m) for t, m in segments]
+    converted = _basic_plane(whole, converted)
+    out, pos = [], 0
+    for t, m in segments:
+        out.append((converted[pos:pos + len(t)], m))
+        pos += len(t)
+    return out
+
+
+def simplify_views(chapters: list) -> None:
+    """Convert every displayed segment of ``chapters`` (``reader.reading.ChapterView``s, after
+    ``apply_highlights``); the
+    stored text stays in ``piece.text`` (shown to the character lookup as ``data-orig``)."""
+    for cv in chapters:
+        c = cv.chapter
+        c.title_segments = simplify_segments(c.title_segments)
+        c.category_segments = simplify_segments(c.category_segments)
+        for view in cv.sections:
+            s = view.section
+            s.title_segments = simplify_segments(s.title_segments)
+            s.closer_mark = to_simplified(s.closer_mark)
+            for p in view.pieces():
+                p.segments = simplify_segments(p.segments)
+                p.tag_segments = simplify_segments(p.tag_segments)
+                p.shown_source = to_simplified(p.source)
