@@ -26,3 +26,35 @@ def test_every_management_command_of_the_readme_sets_django_debug():
     commands = [c for c in _commands((BASE_DIR / "README.md").read_text(encoding="utf-8")) if "manage.py " in c]
     assert [c.split("manage.py ")[1].split()[0] for c in commands] == ["import_texts", "runserver", "create_account"]
     assert [c for c in commands if not re.match(r"DJANGO_DEBUG=true \.venv/bin/python manage\.py ", c)] == []
+
+
+def _curl_commands() -> dict[str, list[str]]:
+    """Every ``curl`` command of README.md and docs/ (inline code spans and code blocks), by file."""
+    found = {}
+    for path in [BASE_DIR / "README.md", *sorted((BASE_DIR / "docs").rglob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        spans = [" ".join(s.split()) for s in re.findall(r"`([^`\n]*(?:\n[^`\n]*)?)`", text)]
+        blocks = [line for block in re.findall(r"```\w*\n(.*?)```", text, re.S) for line in block.splitlines()]
+        commands = [c.strip() for c in spans + blocks if c.strip().startswith("curl ")]
+        if commands:
+            found[str(path.relative_to(BASE_DIR))] = commands
+    return found
+
+
+def test_every_curl_example_percent_encodes_its_url():
+    """A new user ran ``curl 'http://127.0.0.1:8000/api/search/?q=鵠'``: raw UTF-8 in a request line
+    is not valid HTTP, and the development server answered "Bad request syntax". Every curl example
+    keeps its URL ASCII (percent-encoded) and lets curl encode a Chinese query
+    (``-G --data-urlencode``); the README and the API's introduction say so."""
+    commands = _curl_commands()
+    assert commands == {
+        "README.md": ["curl -G --data-urlencode 'q=鵠' http://127.0.0.1:8000/api/search/"],
+        "docs/api.md": [
+            "curl -G --data-urlencode 'q=鵠' --data-urlencode 'layer=commentary' http://127.0.0.1:8000/api/search/",
+            "curl 'http://127.0.0.1:8000/api/search/?q=%E9%B5%A0&layer=commentary'",
+        ],
+    }
+    for command in [c for cs in commands.values() for c in cs]:
+        urls = re.findall(r"https?://\S+", command)
+        assert urls and all(url.isascii() for url in urls), command
+        assert all(arg.isascii() for arg in re.split(r"--data-urlencode '[^']*'", command)), command
