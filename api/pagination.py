@@ -39,7 +39,11 @@ class StandardPagination(PageNumberPagination):
         return f"{url}?{query}" if query else url
 
     def get_next_link(self):
+        """The absolute URL of the next page (``_link``: the request's parameters sorted, ``page`` set), or None
+        on the last page."""
         return self._link(self.page.next_page_number() if self.page.has_next() else None)
 
     def get_previous_link(self):
+        """The absolute URL of the previous page (the first page's URL has no ``page``), or None on the first
+        page."""
         return self._link(self.page.previous_page_number() if self.page.has_previous() else None)

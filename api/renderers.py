@@ -94,6 +94,9 @@ class FastJSONRenderer(JSONRenderer):
     encoder_class = _Encoder
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
+        """``data`` as UTF-8 JSON bytes (b"" for None): orjson for the compact, non-ASCII-escaped form the API
+        answers with, DRF's encoder for anything else (an indent asked, ``ensure_ascii``, an integer beyond 64
+        bits), with the same output."""
         if data is None:
             return b""
         if not self.ensure_ascii and self.compact and not self.get_indent(accepted_media_type, renderer_context or {}):
@@ -112,6 +115,7 @@ class BrowsableRenderer(BrowsableAPIRenderer):
     every page; the descriptions here hold no highlighted code, so none is written."""
 
     def get_context(self, data, accepted_media_type, renderer_context):
+        """DRF's template context with ``code_style`` None: no inline ``<style>`` for Pygments."""
         context = super().get_context(data, accepted_media_type, renderer_context)
         context["code_style"] = None
         return context

@@ -30,12 +30,15 @@ class JuanSummarySerializer(serializers.ModelSerializer):
         fields = ["number", "label", "chapters", "url", "reading_url"]
 
     def get_chapters(self, juan) -> list[dict[str, str]]:
+        """The juan's chapters in order: ``[{"title": "射禮", "category": ""}, …]`` (prefetched ``chapters``)."""
         return [{"title": c.title, "category": c.category} for c in juan.chapters.all()]
 
     def get_url(self, juan) -> str:
+        """The juan's API URL, absolute: ``…/api/editions/<id>/juans/<number>/``."""
         return self.context["request"].build_absolute_uri(f"/api/editions/{juan.edition_id}/juans/{juan.number}/")
 
     def get_reading_url(self, juan) -> str:
+        """The juan's reading page, absolute (``Juan.get_absolute_url``)."""
         return self.context["request"].build_absolute_uri(juan.get_absolute_url())
 
 
@@ -55,13 +58,17 @@ class EditionSerializer(serializers.ModelSerializer):
                   "juan_count", "url", "reading_url"]
 
     def get_juan_count(self, edition) -> int:
+        """The edition's juans in the database (the annotated ``juan_count`` when the queryset has it, else one
+        query)."""
         count = getattr(edition, "juan_count", None)
         return edition.juans.count() if count is None else count
 
     def get_url(self, edition) -> str:
+        """The edition's API URL, absolute: ``…/api/editions/<id>/``."""
         return self.context["request"].build_absolute_uri(f"/api/editions/{edition.pk}/")
 
     def get_reading_url(self, edition) -> str:
+        """The edition's page, absolute (``Edition.get_absolute_url``)."""
         return self.context["request"].build_absolute_uri(edition.get_absolute_url())
 
 
@@ -86,15 +93,22 @@ class WorkSerializer(serializers.ModelSerializer):
                   "classification", "shu", "juan_count", "url", "editions"]
 
     def get_author(self, work) -> str:
+        """The work's byline as one line (``reader.people.people_text`` of ``people``): ``〔漢〕鄭玄注　〔唐〕賈公彥疏``; ""
+        when nobody is known."""
         return people_text(self.get_people(work))
 
     def get_people(self, work) -> list[dict]:
+        """The work's people in byline order: ``[{"dynasty": "漢", "name": "鄭玄", "role": "注"}, …]``
+        (``reader.people.work_people``: the catalogue's where it lists the work, else the book's byline)."""
         return work_people(work)
 
     def get_dynasty(self, work) -> str:
+        """The work's dynasty (``reader.people.work_dynasty``: the catalogue's where it lists the work, else the
+        work's field); "" when unknown."""
         return work_dynasty(work)
 
     def get_url(self, work) -> str:
+        """The work's API URL, absolute: ``…/api/works/<id>/``."""
         return self.context["request"].build_absolute_uri(f"/api/works/{work.pk}/")
 
 
@@ -109,6 +123,8 @@ class WorkDetailSerializer(WorkSerializer):
         fields = WorkSerializer.Meta.fields + ["juans"]
 
     def get_juans(self, work) -> list[dict]:
+        """The juans of the work's default edition in number order (``JuanSummarySerializer``); ``[]`` for a work
+        without editions."""
         edition = work.default_edition()
         juans = edition.juans.prefetch_related("chapters").order_by("number") if edition else []
         return JuanSummarySerializer(juans, many=True, context=self.context).data
@@ -124,9 +140,11 @@ class EditionDetailSerializer(EditionSerializer):
         fields = EditionSerializer.Meta.fields + ["work", "juans"]
 
     def get_work(self, edition) -> dict:
+        """The edition's work as juans name it (``work_ref``: id, title, author, people, API URL)."""
         return work_ref(edition.work, self.context["request"], edition)
 
     def get_juans(self, edition) -> list[dict]:
+        """The edition's juans in number order (``JuanSummarySerializer``)."""
         juans = edition.juans.prefetch_related("chapters").order_by("number")
         return JuanSummarySerializer(juans, many=True, context=self.context).data
 
@@ -183,6 +201,9 @@ class PieceSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(PageBreakSerializer(many=True))
     def get_pages(self, piece) -> list[dict]:
+        """The printed pages that begin inside the piece: ``[{"offset": code points into ``text``, "page":
+        "KR1d0086_WYG_012-1b"}]``, from its layout's ``<pb:…>`` marks. Raises ``config.budget``'s timeout when
+        the request's time budget runs out."""
         check("writing the pieces as JSON", "Ask for one section (sections/<position>/), a page at a time (?page=).")
         return [{"offset": min(offset, len(piece.text)), "page": page}
                 for offset, raw in piece.layout for page in PAGE_BREAK.findall(raw)]
@@ -260,6 +281,8 @@ class HitSerializer(serializers.Serializer):
     ``search.analysis.reading_of``)."""
 
     def to_representation(self, hit):
+        """One hit as the class docstring gives it (a dict of the fields listed there). Raises
+        ``config.budget``'s timeout when the request's time budget runs out."""
         check("rendering the search hits", "Ask for fewer hits per page (page_size=), or narrow the query.")
         places, link, root = self._shared()
         p = hit.passage  # the place fields, read from the passage itself (not through Hit.__getattr__)

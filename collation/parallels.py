@@ -66,10 +66,13 @@ class Parallel:
 
     @property
     def matched(self) -> str:
+        """The candidate's text over the matched span: ``text[start:end]``, as stored."""
         return self.text[self.start:self.end]
 
     @property
     def differences(self) -> list:
+        """The sites where the two texts differ other than by a variant form (``Site``s whose class is not
+        ``GLYPH``)."""
         return [s for s in self.sites if s.cls != GLYPH]
 
 
@@ -199,6 +202,7 @@ class CandidateText:
         self._grams = None
 
     def grams(self) -> frozenset:
+        """The distinct ``NGRAM``-grams of the folded text, computed on first call and kept."""
         if self._grams is None:
             f = self.folded
             self._grams = frozenset([f[i:i + NGRAM] for i in range(len(f) - NGRAM + 1)])

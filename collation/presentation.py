@@ -48,10 +48,14 @@ class Segment:
 
     @property
     def css(self) -> str:
+        """The classes of the site for the page: ``var-glyph var-missing`` (one per class of its readings,
+        ``CLASSES`` order); "" for a plain run."""
         return " ".join(f"var-{c}" for c in self.variant.classes) if self.variant else ""
 
     @property
     def readings(self) -> list[dict]:
+        """The site's readings for the template: ``[{"witness": slug, "witness_name", "siglum" (甲), "lang"
+        (``Siglum.lang``), "text", "cls", "name" (異體), "gaiji", "note", "section"}]``; ``[]`` for a plain run."""
         names = self.names or {}
         return [{"witness": r.witness, "witness_name": names[r.witness].name if r.witness in names else r.witness,
                  "siglum": names[r.witness].short if r.witness in names else r.witness,
@@ -71,14 +75,17 @@ class PieceView:
 
     @property
     def is_note(self) -> bool:
+        """Whether the piece is a note (``NOTE`` or ``RECORD_NOTE``)."""
         return self.piece.kind in (NOTE, RECORD_NOTE)
 
     @property
     def is_label(self) -> bool:
+        """Whether the piece is a label (``LABEL``: 經, 注 …)."""
         return self.piece.kind == LABEL
 
     @property
     def is_record(self) -> bool:
+        """Whether the piece is part of a 記 record (``RECORD`` or ``RECORD_NOTE``)."""
         return self.piece.kind in (RECORD, RECORD_NOTE)
 
 

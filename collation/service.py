@@ -82,6 +82,7 @@ class Variant:
 
     @property
     def classes(self) -> list[str]:
+        """The distinct classes of its readings, in ``CLASSES`` order (異體 before 異字 …)."""
         return sorted({r.cls for r in self.readings}, key=CLASSES.index)
 
 
@@ -124,6 +125,8 @@ class JuanCollation:
         return {slug: dict(c) for slug, c in out.items()}
 
     def without_glyphs(self) -> "JuanCollation":
+        """The same collation with every variant-form (``GLYPH``) reading dropped, and a variant left with no
+        reading dropped too (the page's 隱藏異體字); the page takes ``counts`` before."""
         return JuanCollation(self.base_edition, self.base_juan, self.witnesses,
                              [s.without_glyphs() for s in self.sections])
 

@@ -202,4 +202,6 @@ class AuditEntry(models.Model):
 
     @property
     def action_label(self) -> str:
+        """The action as the history page names it (``AUDIT_ACTIONS``: ``提出 (proposed)``, ``採納 (accepted)`` …);
+        the stored code when it has no name."""
         return AUDIT_ACTIONS.get(self.action, self.action)

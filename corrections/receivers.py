@@ -26,11 +26,15 @@ def _recheck(changes) -> None:
 
 
 def on_juans_changed(sender, changes, **kwargs) -> None:
+    """``reader.signals.juans_changed`` (after an import's commit): recheck the accepted corrections of each new
+    juan of ``changes`` (``[(new id, old id)]``); a change sent by the corrections themselves (``sender``
+    ``Proposal``) is not rechecked."""
     if sender is not Proposal:
         _recheck(changes)
 
 
 def on_juans_changing(sender, changes, **kwargs) -> None:
+    """``reader.signals.juans_changing`` (inside a transaction): the same recheck, once the transaction commits."""
     if sender is not Proposal:
         changes = list(changes)
         transaction.on_commit(lambda: _recheck(changes))

@@ -359,6 +359,8 @@ class SignupForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_username(self):
+        """Django's checks of the name, then ``usernames.check_name`` (no mix of Latin, Greek and Cyrillic
+        letters, which look alike). Raises ``ValidationError``."""
         name = super().clean_username()
         check_name(name)
         return name
@@ -381,6 +383,8 @@ class SignIn(LoginView):
     ``corrections:mine``) when no ``next`` is given; a ``next`` wins, as in Django's."""
 
     def get_default_redirect_url(self):
+        """Where a sign-in without ``next`` leads: the review queue for an editor, else ``LOGIN_REDIRECT_URL``
+        (their proposals)."""
         if not self.next_page and is_editor(self.request.user):  # the user just signed in
             return reverse("corrections:queue")
         return super().get_default_redirect_url()

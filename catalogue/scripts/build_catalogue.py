@@ -60,6 +60,9 @@ class CatalogueError(ValueError):
 
 @dataclass
 class Person:
+    """One person of a work as the catalogue lists them: name (鄭玄), role (注, 撰; "" when none is given) and
+    dynasty (漢; "" when none)."""
+
     name: str
     role: str = ""
     dynasty: str = ""
@@ -67,6 +70,9 @@ class Person:
 
 @dataclass
 class CatalogueWork:
+    """One work of the catalogue: Kanripo ID (KR1d0003), class (KR1d), title, dynasty, people (``Person``), 屬
+    (``shu``) and the author line of its heading as written."""
+
     kr_id: str
     cls: str
     title: str
@@ -194,6 +200,8 @@ def build(root: Path) -> tuple[list[tuple[str, str, str]], list[CatalogueWork]]:
 
 
 def write(out: Path, classes, works) -> None:
+    """Write ``classes.tsv`` (code, parent, name; ``-`` for a 部's parent) and ``works.tsv`` (kr_id, class, title,
+    dynasty, people as ``name:role:dynasty`` joined by ``;``, shu) into ``out``, UTF-8 with LF line ends."""
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "classes.tsv", "w", encoding="utf-8", newline="\n") as f:
         f.write("code\tparent\tname\n")
@@ -207,6 +215,8 @@ def write(out: Path, classes, works) -> None:
 
 
 def main(argv=None) -> int:
+    """The command line: build the tables from a checkout and write them; 0, or 1 with the error on stderr
+    (``CatalogueError``, ``OSError``)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("checkout", type=Path, help="a checkout of kanripo/KR-Catalog (or its KR folder)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "data")

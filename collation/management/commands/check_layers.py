@@ -48,12 +48,17 @@ HEADER = ("| edition | reference | classic as classic | characters (ok / aligned
 
 
 class Command(BaseCommand):
+    """``manage.py check_layers EDITION REFERENCE…`` or ``--shared``: how much of a reference's classic and
+    commentary an edition stores in the same layer (``collation.layercheck``), with the worst places; the
+    table in docs/reading.md comes from ``--shared``."""
+
     help = ("Align the classic layer of a commentary edition (a Kanripo folder or file, or a stored "
             "edition's slug) with independent editions of the same text and print the share of the "
             "reference's classic stored as classic, of its commentary stored as commentary, and the "
             "worst places.")
 
     def add_arguments(self, parser):
+        """``edition``, ``reference…``, ``--shared``, ``--worst N``."""
         parser.add_argument("edition", nargs="?", help="the commentary edition: folder, file or stored slug")
         parser.add_argument("reference", nargs="*",
                             help="the reference edition(s): each measured, judged with the others")
@@ -62,6 +67,8 @@ class Command(BaseCommand):
         parser.add_argument("--worst", type=int, default=10, help="how many places to print (default 10)")
 
     def handle(self, *args, **opts):
+        """Measure the edition against each reference (judged with the others), or every pair of ``PAIRS`` with
+        ``--shared``. Raises ``CommandError`` without an edition and a reference, or when one cannot be read."""
         if opts["shared"]:
             return self.shared(opts["worst"])
         if not opts["edition"] or not opts["reference"]:
@@ -77,6 +84,7 @@ class Command(BaseCommand):
             self.report(opts["edition"], source, res, others)
 
     def report(self, edition: str, reference: str, res: Result, judges=()) -> None:
+        """Write one pair's figures (shares, counts in characters) and its worst places to stdout."""
         out = self.stdout
         out.write(f"{edition} against {reference}" + (f", judged with {', '.join(judges)}" if judges else ""))
         out.write(f"  classic stored as classic:        {percent(res.classic_share)} "
@@ -99,6 +107,8 @@ class Command(BaseCommand):
             out.write(f"         reference: {p.reference}")
 
     def shared(self, worst: int) -> None:
+        """Measure every pair of ``PAIRS`` under ``../shared/corpus`` and write the Markdown table (``HEADER``,
+        one ``row`` a pair, with its time). Raises ``CommandError`` when the shared corpus is missing."""
         if not SHARED.is_dir():
             raise CommandError(f"{SHARED}: no shared corpus here")
         rows = []

@@ -19,14 +19,21 @@ from corrections.usernames import check_name
 
 
 class Command(BaseCommand):
+    """``manage.py create_account NAME --role contributor|editor|staff [--email A]``: an account with that role,
+    its password from ``CORRECTIONS_PASSWORD`` or asked twice on the terminal."""
+
     help = "Create an account with a role (contributor, editor or staff) for corrections."
 
     def add_arguments(self, parser):
+        """``username``, ``--role`` (``corrections.roles.ROLES``), ``--email``."""
         parser.add_argument("username")
         parser.add_argument("--role", choices=ROLES, required=True)
         parser.add_argument("--email", default="")
 
     def handle(self, username, role, email, **options):
+        """Create the account in one transaction. Raises ``CommandError`` for a name the sign-up form would
+        refuse (``usernames.check_name``, Django's validators), an e-mail address refused, a name taken or
+        a password refused or not given; no account is created then."""
         User = get_user_model()
         # the rules the sign-up form and the admin apply (UnicodeUsernameValidator, at most 150
         # characters), before a password is asked: an empty name, spaces or markup were stored
