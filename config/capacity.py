@@ -62,7 +62,8 @@ from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 
 from . import budget, memory
-from .ratelimit import api_charge, client_ip, heavy_charge, heavy_wait, page_charge, page_wait, unlimited
+from .clients import client_ip, unlimited
+from .ratelimit import api_charge, heavy_charge, heavy_wait, page_charge, page_wait
 from .running import heavy as running
 
 logger = logging.getLogger(__name__)

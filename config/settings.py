@@ -93,7 +93,7 @@ CORRECTIONS_SIGNUP = env.bool("CORRECTIONS_SIGNUP", default=False)
 CORRECTIONS_USER_RATE = env("CORRECTIONS_USER_RATE", default="30/hour")
 CORRECTIONS_ADDRESS_RATE = env("CORRECTIONS_ADDRESS_RATE", default="60/hour")
 # The groups whose signed-in members the anonymous budgets (searches, heavy requests) do not
-# count, besides staff (config.ratelimit.unlimited): the editors (corrections/roles.py).
+# count, besides staff (config.clients.unlimited): the editors (corrections/roles.py).
 UNLIMITED_GROUPS = ["editor"]
 # Password-reset mail: printed on the console unless a backend is configured.
 EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
@@ -103,7 +103,7 @@ AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)  # hours
 # Locked: a username from one client address (as seen through NUM_PROXIES trusted proxies), so
 # one client cannot lock every editor out, and a shared proxy address does not lock everyone.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_CLIENT_IP_CALLABLE = "config.ratelimit.client_ip"
+AXES_CLIENT_IP_CALLABLE = "config.clients.client_ip"
 AXES_RESET_ON_SUCCESS = True
 
 ROOT_URLCONF = "config.urls"
@@ -255,7 +255,7 @@ SECTION_PARALLELS_SECONDS = env.float("SECTION_PARALLELS_SECONDS", default=1.0)
 #: Characters of a section per reading page (reader/paging.py): longer sections are paged.
 SECTION_PAGE_CHARS = env.int("SECTION_PAGE_CHARS", default=20_000)
 #: Trusted proxies in front of the app: the client is the NUM_PROXIES-th address from the
-#: right of X-Forwarded-For; 0 (the default) trusts no header (config/ratelimit.py).
+#: right of X-Forwarded-For; 0 (the default) trusts no header (config/clients.py).
 NUM_PROXIES = env.int("NUM_PROXIES", default=0)
 #: Rate limits per client (DRF's "N/s|min|hour|day" form; config/ratelimit.py), counted in
 #: a cache all workers share.

@@ -24,7 +24,8 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from config.ratelimit import client_ip, write_wait
+from config.clients import client_ip
+from config.ratelimit import write_wait
 from reader.models import LAYER_CHOICES, Edition, Piece
 from reader.places import juan_by_slug
 

@@ -67,7 +67,7 @@ from rest_framework.renderers import JSONRenderer
 
 from config.cacheable import view_pairs
 from config.filecache import PlainFileCache
-from config.ratelimit import signed_in
+from config.clients import signed_in
 from config.server_timing import mark
 
 from reader.display import COOKIE, Display, parse_cookie

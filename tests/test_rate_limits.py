@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import caches
 from django.test import RequestFactory
 
-from config.ratelimit import client_ip
+from config.clients import client_ip
 
 from .conftest import BASE_DIR
 
@@ -263,7 +263,7 @@ def test_an_api_search_counts_its_three_budgets_in_one_entry(client, seed_backen
     """``ApiSearchThrottle``: the API's two budgets and the search budget of one client in
     one entry (one lock, one read, one write per request); a refused search still counts
     in the API's budgets (DRF asks every throttle of a view, and an accepting one records)."""
-    from config.ratelimit import client_ip
+    from config.clients import client_ip
 
     budget.SEARCH_ANON_RATE = "1/min"
     assert client.get("/api/search/", {"q": "鵠"}).status_code == 200
@@ -334,7 +334,7 @@ def test_the_cpu_time_of_api_requests_is_a_budget(client, seed_juan, budget, mon
     from itertools import count
 
     from config import capacity
-    from config.ratelimit import client_ip
+    from config.clients import client_ip
     from pages.caching import recent
 
     budget.API_ANON_SECONDS, budget.API_COST_FLOOR_SECONDS = "1/min", 0.01
