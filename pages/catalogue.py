@@ -18,7 +18,8 @@ from reader.models import Juan, Work
 
 def _works_with_counts(works) -> list[Work]:
     """``works`` (a queryset) with their editions, each edition given ``book_juans`` (juans as
-    the book counts them, ``reader.juans``) and ``char_count`` (characters of its juans), and
+    the book counts them, ``reader.juans``) and ``char_count`` (characters of its juans: the sum
+    of ``Juan.char_count``, ``reader.counting``), and
     each work ``char_count`` (its editions' sum); the editions come with their juan counts
     (``Work.objects.with_editions()``), so that the choice of the edition each work opens on
     (``Work.reading_edition_id``), which the editions' links ask, needs no query."""

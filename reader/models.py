@@ -328,8 +328,9 @@ class Juan(models.Model):
     #: detected from their sums.
     simplified_forms = models.PositiveIntegerField(default=0, editable=False)
     traditional_forms = models.PositiveIntegerField(default=0, editable=False)
-    #: Characters of the juan's text (code points of its pieces' texts, as the import counts
-    #: them), written at import: what the catalogue pages sum per edition and class.
+    #: Characters of the juan's text (``reader.counting.character_count`` of its pieces' texts:
+    #: units as search reads them, a gaiji, a lost ``?`` and a description one each, punctuation
+    #: none), written at import: what the catalogue pages sum per edition and work.
     char_count = models.PositiveIntegerField(default=0, editable=False)
     #: The file holds its notes' printed columns in reverse reading order (the left column
     #: first, 四部叢刊 transcriptions), decided at import from the columns' lengths

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 
 from catalogue import catalogue
 from catalogue.scripts import build_catalogue
+from reader.counting import character_count, characters_of
 from reader.models import Edition, Juan, Work
 
 from .conftest import BASE_DIR, SEED, SHARED
@@ -223,7 +224,9 @@ def test_import_texts_class_option_and_a_kanripo_import(tmp_path, empty_db):
     hanfei = Work.objects.get(kanripo_id="KR3c0005")
     assert (hanfei.title, hanfei.classification) == ("韓非子", "KR3c")
     juan = Juan.objects.get(work=hanfei)
-    assert juan.char_count == sum(len(t) for t in juan.sections.values_list("pieces__text", flat=True) if t)
+    texts = [t for t in juan.sections.values_list("pieces__text", flat=True) if t]
+    # its characters as search reads them: its 5 ideographic spaces are none
+    assert (juan.char_count, characters_of(texts), sum(map(len, texts))) == (5_603, 5_603, 5_608)
 
 
 @pytest.mark.django_db
@@ -247,14 +250,30 @@ def test_the_migration_classifies_existing_works_and_counts_their_characters(see
     seed = seed_juan.work
     kanripo = Work.objects.create(title="禮書綱目", slug="KR1d0086", kanripo_id="KR1d0086")
     Work.objects.filter(pk=kanripo.pk).update(classification="")    # as before the migration
-    assert seed_juan.char_count == 14_492                           # as the import counted them
+    assert seed_juan.char_count == 14_491                           # as the import counts them
     Juan.objects.filter(pk=seed_juan.pk).update(char_count=0)
     migration.classify(django_apps, None)
     migration.count_characters(django_apps, None)
     assert Work.objects.get(pk=kanripo.pk).classification == "KR1d"
     assert Work.objects.get(pk=seed.pk).classification == ""        # no Kanripo ID: left for --class or the admin
     pieces = "".join(t for t in Juan.objects.filter(pk=seed_juan.pk).values_list("sections__pieces__text", flat=True) if t)
-    assert Juan.objects.get(pk=seed_juan.pk).char_count == len(pieces) == 14_492
+    assert Juan.objects.get(pk=seed_juan.pk).char_count == len(pieces) == 14_492   # 0015 counted code points
+    # 0019 counts them again as the import does (reader.counting): the seed's one space is none
+    importlib.import_module("reader.migrations.0019_juan_char_count_in_units").count_characters(django_apps, None)
+    assert Juan.objects.get(pk=seed_juan.pk).char_count == 14_491
+
+
+def test_a_character_figure_counts_what_search_reads_as_one_character():
+    """``reader.counting``: a gaiji, a lost ``?`` and a description one character each (decision
+    0033), punctuation, spaces and a table's cell mark none; a ``?`` after Latin text is
+    punctuation; each text counted alone."""
+    assert character_count("而流夜光也應龍?於潢汙") == 11               # 漢書 卷一百: 潛 lost
+    assert character_count("曰園[門@里]二十") == 5                        # 周禮: a character Unicode lacks
+    assert character_count("公袒朱&KR0237;卒袒。") == 6                   # a gaiji; 。 is none
+    assert character_count("十五|二十四|") == 5                           # 史記's 表: two cells
+    assert character_count("○按　WATSON?? p. ???") == 8                 # ○, spaces, Latin ? none
+    assert characters_of(["應龍??", "", None, "於潢"]) == 6
+    assert character_count("") == 0
 
 
 def classify_seed(seed_juan, code="KR1d"):
@@ -287,8 +306,8 @@ def test_the_home_page_is_the_catalogue(client, seed_juan):
     assert ('<span class="byline">〔漢〕司馬遷撰　〔南朝宋〕裴駰集解　〔唐〕司馬貞索隱　〔唐〕張守節正義</span>'
             in html)
     assert '<span class="byline">江永</span>' in html     # the seed: its author, from the text (no native place)
-    assert seed_juan.char_count == 14_492
-    assert '<span class="chars">14,492 字</span>' in html     # grouped, as counts are elsewhere
+    assert seed_juan.char_count == 14_491
+    assert '<span class="chars">14,491 字</span>' in html     # grouped, as counts are elsewhere
     assert "未分類" not in html
 
 

@@ -22,6 +22,7 @@ from characters.simplified import ScriptCount, count_script, detect_script
 from config.budget import check
 from config.faults import crash_point
 from reader.editions import authors_agree
+from reader.counting import character_count
 from reader.models import Chapter, Edition, Juan, LibraryVersion, Piece, Section, Work
 from reader.signals import index_deferred, juans_changing
 from reader.slugs import slug_problem, slugify, unique_slug
@@ -264,12 +265,12 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None,
             for p in para:
                 rows.append(_piece_row(section.pk, ppos, pnum, p, prep_layout(p.layout, connection)))
                 notes += p.kind in NOTE_KINDS
-                characters += len(p.text)
+                characters += character_count(p.text)
                 ppos += 1
         for p in sdoc.records:
             rows.append(_piece_row(section.pk, ppos, None, p, prep_layout(p.layout, connection)))
             notes += p.kind in NOTE_KINDS
-            characters += len(p.text)
+            characters += character_count(p.text)
             ppos += 1
     _insert_pieces(rows)
     telling = count_script("".join(r[4] for r in rows) + "".join((s.title or "") + (s.closer or "") for s in sections))
