@@ -35,7 +35,8 @@ PEAK = ("import atexit, resource, runpy, sys; "
 
 ONE_JUAN = """
 import json, time
-from reader.importers.loader import load_document, read_document
+from reader.importers.files import read_document
+from reader.importers.loader import load_document
 from search.backends import get_search_backend
 from search.indexing import reindex_juans
 backend = get_search_backend()

@@ -52,7 +52,8 @@ from django.db.models import Count
 from catalogue.catalogue import class_of, classes
 from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 
-from .importers.loader import juan_key, load_document, read_document, render_source
+from .importers.files import read_document
+from .importers.loader import juan_key, load_document, render_source
 from .models import Edition, Juan, Piece, Work
 from .signals import IndexBatches, index_batch_chars
 from .slugs import slugify

@@ -246,7 +246,8 @@ def test_edition_slugs_follow_the_one_slug_rule(empty_db, search_backend, client
     from django.apps import apps
     from django.core.exceptions import ValidationError
 
-    from reader.importers.loader import load_document, read_document
+    from reader.importers.files import read_document
+    from reader.importers.loader import load_document
 
     import_file(SEED)
     doc = read_document(SEED)

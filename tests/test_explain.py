@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from reader.importers.explain import explain, inferred_boundaries, piece_positions
-from reader.importers.loader import read_document
+from reader.importers.files import read_document
 from reader.models import Work
 
 from .conftest import SHARED

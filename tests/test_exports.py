@@ -117,7 +117,8 @@ def _work_of(juans: int, title: str = "長編"):
     """A work of ``juans`` copies of the seed juan (numbers 1…), stored without indexing."""
     import copy
 
-    from reader.importers.loader import load_document, read_document
+    from reader.importers.files import read_document
+    from reader.importers.loader import load_document
 
     doc = read_document(SEED, work_title=title)
     doc.author = "某"

@@ -5,7 +5,7 @@ import pytest
 
 from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
 from reader.importers.errors import NoTextError, TextFormatError
-from reader.importers.loader import read_document
+from reader.importers.files import read_document
 from reader.importers.siku import parse_byline, parse_siku
 from reader.importers.source import decode_bytes, inner_bom_warnings, read_source
 

@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .errors import TextFormatError
-from .loader import read_document
+from .files import read_document
 
 PR_SET_PDEATHSIG = 1
 

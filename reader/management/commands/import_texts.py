@@ -22,7 +22,8 @@ from characters.simplified import SCRIPTS
 from reader.dberrors import describe
 from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.explain import explain
-from reader.importers.loader import TRUST_CHOICES, file_juans, juan_key, juan_to_replace, load_documents, read_document
+from reader.importers.files import TRUST_CHOICES, read_document
+from reader.importers.loader import file_juans, juan_key, juan_to_replace, load_documents
 from reader.importers.readahead import read_ahead
 from reader.models import Work
 from reader.signals import IndexBatches, index_batch_chars
