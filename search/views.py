@@ -6,7 +6,7 @@ from django.core.paginator import InvalidPage, Paginator
 from django.shortcuts import render
 from django.urls import reverse
 
-from characters.simplified import TRADITIONAL
+from characters.simplified import TRADITIONAL, language_tag
 from config.budget import check
 from config.ratelimit import search_wait
 
@@ -243,9 +243,11 @@ def search_page(request):
                         hit.url = link(hit)
                         hit.work_name = titles.get(hit.work_slug, hit.work_title)
                         tools = hit_tools(hit, hit.work_slug in several)
+                        script = places.get(hit.work_id, {}).get("script", TRADITIONAL)
                         # found through a simplified form standing for several characters: as read
-                        tools["reading"] = reading_of(hit.match, query.parsed, places.get(
-                            hit.work_id, {}).get("script", TRADITIONAL))
+                        tools["reading"] = reading_of(hit.match, query.parsed, script)
+                        # the line's language by its edition's script, as the reading page gives it
+                        tools["lang"] = language_tag(script, "zh")
                         rows.append((hit, tools))
                     names = kept_section_names((h.work_slug, h.juan_number, h.section_position)
                                            for h, _ in rows if not h.section_title)

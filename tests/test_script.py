@@ -12,6 +12,7 @@ from characters.readings import CONTEXT_PATH
 from characters.simplified import MIXED, SIMPLIFIED, TRADITIONAL, count_script, detect_script
 from reader.importers.loader import import_file
 from reader.models import Edition, Juan
+from reader.templatetags.reading import lang_attribute
 
 from .conftest import SHARED
 
@@ -109,6 +110,12 @@ def test_the_tei_and_the_reading_page_name_the_editions_script(db, client):
         '<article class="juan" lang="zh-Hans">') == 1
 
 
+def test_a_text_shown_beside_others_gets_its_editions_language():
+    """A parallel passage (``_parallels.html``) is tagged by its edition's script, as the
+    reading page tags its text; the page's own zh-Hant needs no tag."""
+    assert [lang_attribute(s) for s in (TRADITIONAL, SIMPLIFIED, MIXED)] == ["", ' lang="zh-Hans"', ' lang="zh"']
+
+
 def test_the_admin_sets_the_script(db, admin_client):
     juan = import_file(CORPUS / "seed" / "lishu_gangmu_juan10.txt").juan
     edition = juan.edition
@@ -144,7 +151,13 @@ def test_hits_found_through_a_simplified_form_say_how_they_were_read(db, client,
     # the search page says it too, beside each hit's place (it gave the bare 后)
     rows = client.get("/search/", {"q": "後", "edition": juan.edition.slug}).content.decode()
     assert rows.count('<span class="reading">讀作「後」</span>') == 36
+    # each KWIC line in its edition's language, as the reading page tags the text (zh-Hans here;
+    # the page's own zh-Hant needs no tag)
+    assert rows.count('<td class="match" lang="zh-Hans"><mark>后</mark></td>') == 36
+    assert rows.count('<td class="before" lang="zh-Hans">') == rows.count('<td class="after" lang="zh-Hans">') == 36
     assert "讀作" not in client.get("/search/", {"q": "后", "edition": juan.edition.slug}).content.decode()
+    trad_rows = client.get("/search/", {"q": "後", "edition": seed.edition.slug}).content.decode()
+    assert trad_rows.count('<td class="match"><mark>後</mark></td>') == 31 and ' lang="zh-Hans"' not in trad_rows
     trad = client.get("/api/search/", {"q": "後", "edition": seed.edition.slug, "page_size": 100}).json()
     assert trad["count"] == 31 and {h["match"] for h in trad["results"]} == {"後"}
     assert all("reading" not in h for h in trad["results"])

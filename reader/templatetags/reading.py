@@ -47,6 +47,14 @@ def _esc(text: str) -> str:
 
 
 @register.filter
+def lang_attribute(script: str) -> str:
+    """`` lang="zh-Hans"`` (mixed: `` lang="zh"``) for a stored text of an edition of ``script`` on a
+    zh-Hant page, "" for a traditional one (``Display.text_lang``). Raises ``KeyError`` for another script."""
+    lang = Display().text_lang(script)
+    return "" if lang == "zh-Hant" else mark_safe(f' lang="{lang}"')
+
+
+@register.filter
 def thousands(number) -> str:
     """A count with its thousands grouped, as the other pages and the API's docs write them:
     ``1041743`` → ``1,041,743`` (the catalogue's characters per edition); not a number: as it is."""
