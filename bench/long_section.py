@@ -10,7 +10,7 @@ temporary folder (page cache off), and asks for each URL of its pages, the API a
 exports through Django's test client (the whole middleware stack, the time budget included,
 with ``REQUEST_BUDGET_SECONDS`` as set in the environment), ``--repeat`` times. Prints, per
 URL, the status, the size of the answer, the slowest and the fastest wall time and the
-pieces rendered (``reader.templatetags.reading.RENDERED``).
+pieces rendered (``reader.templatetags.pieces.RENDERED``).
 """
 import argparse
 import os
@@ -54,7 +54,7 @@ def main(argv=None) -> int:
     from django.test import Client
 
     from reader.models import Juan, Piece
-    from reader.templatetags.reading import RENDERED
+    from reader.templatetags.pieces import RENDERED
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     juan = Juan.objects.get(edition__slug=args.slug, number=args.juan)

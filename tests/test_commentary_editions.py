@@ -346,7 +346,7 @@ def test_the_reading_page_labels_each_part_with_its_commentator(commentary_juans
     import re
 
     from reader.models import Piece, Section
-    from reader.templatetags.reading import opens_with_formula
+    from reader.templatetags.pieces import opens_with_formula
 
     juan = commentary_juans[4]
     section = Section.objects.filter(juan=juan).order_by("position")[2]  # the classic's first, after the 序

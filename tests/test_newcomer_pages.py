@@ -10,7 +10,7 @@ from django.contrib.auth.models import Group, User
 
 from collation.service import corresponds, counterpart_juan, holds_counterpart
 from reader.models import Edition, Juan, Piece
-from reader.templatetags.reading import opens_with_formula
+from reader.templatetags.pieces import opens_with_formula
 
 from .conftest import SHARED
 

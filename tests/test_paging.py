@@ -15,7 +15,7 @@ from reader.importers.siku import parse_siku
 from reader import paging
 from reader.models import Piece
 from reader.paging import Slice, boundary, cut_pages, fragment, page_of, plan
-from reader.templatetags.reading import RENDERED
+from reader.templatetags.pieces import RENDERED
 
 HEADER = "欽定四庫全書\n禮書綱目卷{n} 婺源江永撰\n大射儀 嘉禮十五\n"
 
