@@ -59,9 +59,6 @@ from rest_framework import throttling
 
 from .clients import client_ip, unlimited
 
-# The counters' cache (``settings.CACHES[THROTTLE_CACHE]``), a file cache of plain data written in place.
-from .filecache import CounterFileCache  # noqa: F401 - named here by the settings and the tests
-
 logger = logging.getLogger(__name__)
 
 

@@ -9,8 +9,7 @@ import pytest
 from django.core.cache import caches
 from django.core.cache.backends.filebased import FileBasedCache
 
-from config.filecache import PlainDataError, PlainFileCache, dumps, loads
-from config.ratelimit import CounterFileCache
+from config.filecache import CounterFileCache, PlainDataError, PlainFileCache, dumps, loads
 from pages.caching import BoundedFileCache, recent
 
 

@@ -162,7 +162,7 @@ def test_a_full_disk_under_the_counters_does_not_break_the_api(client, seed_back
     cannot count lets the request through and logs why."""
     import errno
 
-    from config.ratelimit import CounterFileCache
+    from config.filecache import CounterFileCache
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -210,7 +210,7 @@ def test_the_counters_are_written_in_place_and_read_back(tmp_path):
     read back whole."""
     import time
 
-    from config.ratelimit import CounterFileCache
+    from config.filecache import CounterFileCache
 
     cache = CounterFileCache(str(tmp_path / "counters"), {})
     long, short = [time.time() - i for i in range(500)], [1.5, 0.5]
@@ -229,7 +229,7 @@ def test_the_counters_are_written_in_place_and_read_back(tmp_path):
 def test_a_torn_or_expired_counter_reads_as_none(tmp_path):
     """A process killed in the middle of a write leaves a torn file: the client's window
     starts again, never an error; an expired entry is gone, as in Django's cache."""
-    from config.ratelimit import CounterFileCache
+    from config.filecache import CounterFileCache
 
     cache = CounterFileCache(str(tmp_path / "counters"), {})
     cache.set("throttle_anon_a", [1.0, 2.0, 3.0], 60)
@@ -247,7 +247,7 @@ def test_a_torn_or_expired_counter_reads_as_none(tmp_path):
 
 def test_the_counters_are_culled_when_a_new_client_comes(tmp_path):
     """``MAX_ENTRIES`` still holds (Django's culling, done before a new entry is made)."""
-    from config.ratelimit import CounterFileCache
+    from config.filecache import CounterFileCache
 
     cache = CounterFileCache(str(tmp_path / "counters"), {"OPTIONS": {"MAX_ENTRIES": 4, "CULL_FREQUENCY": 2}})
     for i in range(4):
