@@ -3,10 +3,14 @@
 Columns, in this order (``COLUMNS``): work (its name as lists show it: the title, with the
 edition when the work has several, ``search.service.edition_places``), juan
 (the book's label, 卷十), section (its position in the juan), section_title (its title, else
-the name the search page gives it: its closer 「關雎三章一章四句…」 or its opening words), layer (經文, 注,
-記, 標題), before, match, after, url (the hit's reading page, absolute), commentator (who wrote
-the passage: 李善, 呂延濟; empty when the book names nobody; last, so the older columns keep their
-places).
+the name the search page gives it: its closer 「關雎三章一章四句…」 or its opening words), layer (the
+name the search page and the API give it: ``search.documents.layer_name``, the book's own 鄭注, 疏,
+提要 where it has one, else 經文, 注, 記, 標題), before, match, after, url (the hit's reading page,
+absolute), commentator (who wrote the passage: 李善, 呂延濟; empty when the book names nobody),
+reading (the match as the query read it, when it was found through a simplified form that
+stands for several characters: 后 found by 後 is ``後``, the API's ``reading``,
+``search.analysis.reading_of``; else empty). New columns come last, so the older keep their
+places.
 
 Written with the standard library's ``csv`` module: CSV as RFC 4180 (``excel`` dialect, CRLF
 line ends, quotes where needed) with a UTF-8 byte-order mark so that spreadsheet programs
@@ -29,9 +33,9 @@ from itertools import islice
 
 from config.budget import check
 from config.spreadsheets import spreadsheet_row
-from search.documents import LAYER_NAMES
+from search.documents import layer_name
 
-COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator")
+COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator", "reading")
 HIT_LIST_KINDS = {
     "csv": ("text/csv; charset=utf-8", "csv", "excel", "\ufeff"),
     "tsv": ("text/tab-separated-values; charset=utf-8", "tsv", "excel-tab", ""),
@@ -42,13 +46,15 @@ NARROW = "Narrow the query (a work, a juan or a layer), or page through /api/sea
 
 
 def hit_rows(hits: Iterable, work_names: dict[str, str], url_of: Callable,
-             section_names: Callable[[Iterable[tuple]], dict] | None = None) -> Iterator[tuple]:
+             section_names: Callable[[Iterable[tuple]], dict] | None = None,
+             reading_of: Callable[[object, str], str | None] | None = None) -> Iterator[tuple]:
     """One tuple per hit, in ``COLUMNS`` order; ``work_names`` is ``{edition slug: name}`` and
     ``url_of(hit)`` the hit's absolute reading URL. The place is read from the hit's passage
     and the KWIC's bounds found once a hit (``Hit.kwic``). ``section_title`` is the section's
     title, else the name the search page gives an untitled section (its closer 「關雎三章…」,
     its opening words): ``section_names(keys)`` answers ``{(edition slug, juan number, section
-    position): name}`` (``search.service.kept_section_names``), asked once a ``BATCH`` of hits."""
+    position): name}`` (``search.service.kept_section_names``), asked once a ``BATCH`` of hits.
+    ``reading_of(hit, match)`` answers how the query read the match (``"後"``) or None."""
     hits = iter(hits)
     while batch := list(islice(hits, BATCH)):
         untitled = {(h.passage.work_slug, h.passage.juan_number, h.passage.section_position)
@@ -59,7 +65,8 @@ def hit_rows(hits: Iterable, work_names: dict[str, str], url_of: Callable,
             before, match, after = h.kwic()
             title = p.section_title or names.get((p.work_slug, p.juan_number, p.section_position), "")
             yield (work_names.get(p.work_slug, p.work_title), p.juan_label, p.section_position, title,
-                   LAYER_NAMES[p.layer], before, match, after, url_of(h), p.commentator)
+                   layer_name(p), before, match, after, url_of(h), p.commentator,
+                   (reading_of(h, match) if reading_of else None) or "")
 
 
 def hit_list_chunks(kind: str, rows: Iterable[tuple]) -> Iterator[bytes]:

@@ -11,7 +11,7 @@ from reader.citation import section_citation, section_heading, set_openings
 from reader.models import Edition, Juan, Piece, Work
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
 from search.analysis import reading_of
-from search.documents import LAYER_NAMES
+from search.documents import layer_name
 from search.service import HitLinks, edition_places, kept_section_names
 
 
@@ -291,7 +291,7 @@ class HitSerializer(serializers.Serializer):
         reading = reading_of(match, self.context["query"].parsed, place.get("script", TRADITIONAL))
         return {
             "layer": p.layer,
-            "layer_name": getattr(hit, "layer_name", None) or LAYER_NAMES[p.layer],
+            "layer_name": layer_name(p),
             "commentator": p.commentator,
             "work": {"id": place.get("work_id", p.work_id), "title": p.work_title},
             "edition": {"id": p.work_id, "slug": p.work_slug, "name": place.get("name", "")},

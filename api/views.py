@@ -17,12 +17,15 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from characters.simplified import TRADITIONAL
 from corrections.overlay import juan_overlay
 from reader.importers.mandoku.commentators import in_reading_order
-from reader.models import CLASSIC_TEXT, Edition, Juan, Piece, Section, Work
+from reader.models import Edition, Juan, Piece, Section, Work
 from reader.person_names import works_of_people
+from reader.pieces import CLASSIC, DEFAULT_LAYER, NOTE, RECORD_NOTE, TEXT
 from reader.printed_people import typed_spellings
 from reader.reading import chapter_views, read_consistently
+from search.analysis import reading_of
 from search.backends import SearchError
 from search.forms import SearchForm
 from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search
@@ -236,10 +239,15 @@ class SectionDetail(APIView):
 
 
 class SectionNotes(generics.ListAPIView):
-    """The notes of a section (commentary on the main text and on its records), in order: the
-    parts of a note whose columns the file holds in reverse reading order in reading order
-    (`commentators.in_reading_order`). A note whose layer is the classic (`CLASSIC_TEXT`:
-    周易's trigrams 坎下乾上) is the classic's text, not a note, and is not listed."""
+    """The notes of a section, in order: every piece whose layer, as corrected (an editor's
+    accepted layer correction: `corrections.overlay`), is a layer of commentary (commentary,
+    readings, subcommentary, editorial, smallprint), whatever its print size: small-print notes,
+    notes on records, and the full-size commentary of a book that prints its commentary as
+    large as the classic (河上公's 章句 in 老子 KR5c0065, told from the classic by the reference
+    text: `text` pieces of layer `commentary`). Labels (the marker words 注, 疏) and the classic are
+    not listed: a note whose layer is the classic (周易's trigrams 坎下乾上) is the classic's text
+    (`reader.pieces.is_classic`). The parts of a note whose columns the file holds in reverse
+    reading order come in reading order (`commentators.in_reading_order`)."""
 
     serializer_class = PieceSerializer
     pagination_class = None
@@ -251,9 +259,16 @@ class SectionNotes(generics.ListAPIView):
     def get_queryset(self):
         juan = _juan(self.kwargs)
         section = get_object_or_404(Section, juan=juan, position=self.kwargs["position"])
-        notes = list(Piece.objects.filter(section=section, kind__in=["note", "record_note"]).exclude(CLASSIC_TEXT)
-                     .order_by("position"))
+        overlay = juan_overlay(juan)
+        pieces = Piece.objects.filter(section=section, kind__in=NOTE_KINDS).order_by("position")
+        pieces = [overlay(p, section.position) if overlay else p for p in pieces]
+        notes = [p for p in pieces if p.kind in NOTE_KINDS and (p.layer or DEFAULT_LAYER[p.kind]) != CLASSIC]
         return in_reading_order(notes, juan.columns_reversed)
+
+
+#: The kinds of piece that hold text a layer of commentary can own (`SectionNotes`): a main-text
+#: run (commentary printed full size), a note, a record's note; labels and records are no notes.
+NOTE_KINDS = (TEXT, NOTE, RECORD_NOTE)
 
 
 def _search(request, with_form: bool = False):
@@ -379,9 +394,13 @@ class SearchExport(APIView):
             raise ValidationError({"q": [
                 f"「{query.text}」 has {results.count:,} hits; a hit list holds at most {limit:,}. Narrow the query "
                 f"(a work, a juan or a layer), or page through /api/search/."]})
-        names = {p["slug"]: p["full_name"] for p in edition_places().values()}  # 禮書綱目（KR1d0086）
+        places = edition_places()
+        names = {p["slug"]: p["full_name"] for p in places.values()}  # 禮書綱目（KR1d0086）
         root, link = request.build_absolute_uri("/")[:-1], HitLinks(query)  # ASCII paths: as build_absolute_uri
-        rows = hitlists.hit_rows(results.hits, names, lambda h: root + link(h), kept_section_names)
+
+        def reading(hit, match):  # as the API's hits give it (HitSerializer)
+            return reading_of(match, query.parsed, places.get(hit.passage.work_id, {}).get("script", TRADITIONAL))
+        rows = hitlists.hit_rows(results.hits, names, lambda h: root + link(h), kept_section_names, reading)
         content_type, suffix, _, _ = hitlists.HIT_LIST_KINDS[kind]
         # Written under the request's time budget, then sent (api.hitlists.written).
         response = StreamingHttpResponse(hitlists.written(kind, rows), content_type=content_type)

@@ -69,6 +69,15 @@ LAYER_ALIASES = {"text": CLASSIC, "note": "notes", "record": "records", "record_
 #: 鄭注 or 疏, takes precedence where there is one: ``search.service.name_layers``).
 LAYER_NAMES = {CLASSIC: "經文", COMMENTARY: "注", READINGS: "音義", SUBCOMMENTARY: "疏", EDITORIAL: "按語",
                SMALLPRINT: "小字", "record": "記", "record_note": "記注", "title": "標題", ANNOTATION: "讀者注記"}
+
+
+def layer_name(passage) -> str:
+    """The one name a passage's layer goes by wherever a hit is shown (search page, API,
+    CSV/TSV hit list): the book's own name for it (``SearchDocument.layer_name``: 鄭注, 傳, 疏,
+    提要, 考證) where there is one, else the usual name of the layer (``LAYER_NAMES``)."""
+    return passage.layer_name or LAYER_NAMES[passage.layer]
+
+
 #: Piece position given to a section title: it stands after every piece (the 右… line).
 TITLE_POSITION = 1_000_000
 

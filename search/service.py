@@ -17,7 +17,7 @@ from reader.paging import long_sections, page_of
 from reader.stamp import corpus_version
 
 from .backends import Hit, SearchError, SearchQuery, SearchResults, get_search_backend
-from .documents import LAYER_NAMES
+from .documents import layer_name
 from .hints import read_as, suggestions
 
 
@@ -165,9 +165,9 @@ def query_hints(query: SearchQuery, results: SearchResults) -> dict:
 def name_layers(hits) -> list:
     """Give each hit its ``layer_name``: the name the book gives its passage's layer
     (``SearchDocument.layer_name``: 鄭注, 傳, 箋, 疏, 音義) where there is one, else the usual
-    name of the layer (``search.documents.LAYER_NAMES``: 經文, 注, 記 …). From the index
+    name of the layer (``search.documents.layer_name``: 經文, 注, 記 …). From the index
     alone, no query. Returns ``hits`` as a list."""
     hits = list(hits)
     for h in hits:
-        h.layer_name = h.passage.layer_name or LAYER_NAMES[h.layer]
+        h.layer_name = layer_name(h.passage)
     return hits

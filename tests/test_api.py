@@ -471,3 +471,23 @@ def test_the_browsable_apis_descriptions_show_no_rst_markup(client, db):
     described = {cls for cls in (getattr(v, "cls", None) for v in views(get_resolver().url_patterns))
                  if cls and cls.__module__.startswith("api.")}
     assert len(described) == 20 and [c.__name__ for c in described if "``" in (c.__doc__ or "")] == []
+
+
+def test_the_notes_of_a_book_printing_its_commentary_full_size(db, client):
+    """老子 河上公章句 (KR5c0065) prints its 章句 as large as the classic; the reference text tells
+    them apart (``text`` pieces of layer ``commentary``, basis ``reference``). The notes endpoint
+    answered [] for its sections: it lists every piece whose layer is a layer of commentary,
+    whatever its print size, as the section's own pieces show them."""
+    from .conftest import SHARED
+
+    juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR5c0065" / "KR5c0065_002.txt").juan
+    base = f"/api/editions/{juan.edition_id}/juans/{juan.number}/sections/3"
+    pieces = client.get(f"{base}/").json()["pieces"]
+    notes = client.get(f"{base}/notes/").json()
+    assert [(n["kind"], n["layer"], n["layer_name"], n["commentator"], n["layer_basis"]) for n in notes] == \
+        [("text", "commentary", "章句", "河上公", "reference")] * 17
+    assert [n["text"] for n in notes] == [p["text"] for p in pieces if p["layer"] == "commentary"]
+    assert notes[0]["text"] == "自揚己美使顯彰也"
+    # the classic stays out
+    assert {p["layer"] for p in pieces} - {n["layer"] for n in notes} == {"classic"}
+

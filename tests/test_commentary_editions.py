@@ -423,8 +423,9 @@ def test_a_hit_names_its_commentator_on_the_page_in_the_api_and_the_hit_list(com
     body = b"".join(client.get("/api/search/export/csv/", {"q": "曰", "exact": "on", "commentator": "呂延濟"})
                     .streaming_content).decode("utf-8")
     rows = list(csv.reader(io.StringIO(body[1:])))
-    assert rows[0][-1] == "commentator" and len(rows) == lu["count"] + 1
-    assert {r[-1] for r in rows[1:]} == {"呂延濟"}
+    at = rows[0].index("commentator")
+    assert rows[0][at:] == ["commentator", "reading"] and len(rows) == lu["count"] + 1
+    assert {(r[at], r[at + 1]) for r in rows[1:]} == {("呂延濟", "")}
 
 
 def test_a_note_stored_in_parts_is_one_bracket_and_named_once(commentary_juans, client):

@@ -86,11 +86,12 @@ def test_near_on_the_page_and_the_api_equals_a_plain_scan(client, seed_backend):
 
 
 def test_the_hit_list_as_csv_and_tsv(client, seed_backend):
-    rows = [["work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator"],
+    rows = [["work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator",
+             "reading"],
             ["禮書綱目", "卷十", "2", "張侯", "經文", "十遂命量人巾車張三侯大侯之崇見", "鵠", "於參參見鵠於干干不及地武不繫左",
-             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", ""],
+             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", "", ""],
             ["禮書綱目", "卷十", "2", "張侯", "經文", "巾車張三侯大侯之崇見鵠於參參見", "鵠", "於干干不及地武不繫左下綱設乏西",
-             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", ""]]
+             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", "", ""]]
     response = client.get("/api/search/export/csv/", {"q": "鵠", "layer": "text"})
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == "attachment; filename*=utf-8''%E9%B5%A0.csv"
@@ -134,7 +135,7 @@ def test_the_page_links_the_exports(client, seed_backend):
     # the columns it names are the file's, in their order (api.hitlists.COLUMNS)
     header = client.get("/api/search/export/tsv/", {"q": "鵠"})
     assert b"".join(header.streaming_content).decode("utf-8").splitlines()[0].split("\t") == list(COLUMNS)
-    assert f'<span class="hint">（書、卷、節、節題、範圍、前文、檢得、後文、連結、注者：{", ".join(COLUMNS)}）</span>' in html
+    assert f'<span class="hint">（書、卷、節、節題、範圍、前文、檢得、後文、連結、注者、讀作：{", ".join(COLUMNS)}）</span>' in html
 
 
 @pytest.mark.parametrize("text,read,suggested", [

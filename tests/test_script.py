@@ -155,7 +155,7 @@ def test_hits_found_through_a_simplified_form_say_how_they_were_read(db, client,
     # the page's own zh-Hant needs no tag)
     assert rows.count('<td class="match" lang="zh-Hans"><mark>后</mark></td>') == 36
     assert rows.count('<td class="before" lang="zh-Hans">') == rows.count('<td class="after" lang="zh-Hans">') == 36
-    assert "讀作" not in client.get("/search/", {"q": "后", "edition": juan.edition.slug}).content.decode()
+    assert '<span class="reading">' not in client.get("/search/", {"q": "后", "edition": juan.edition.slug}).content.decode()
     trad_rows = client.get("/search/", {"q": "後", "edition": seed.edition.slug}).content.decode()
     assert trad_rows.count('<td class="match"><mark>後</mark></td>') == 31 and ' lang="zh-Hans"' not in trad_rows
     trad = client.get("/api/search/", {"q": "後", "edition": seed.edition.slug, "page_size": 100}).json()
@@ -645,3 +645,31 @@ def test_the_evaluation_reads_the_units_search_reads():
         text = path.read_text(encoding="utf-8")
         ours = evaluation.units(text)
         assert ours == analyse(text).codes and ours.count("\x00") == cells
+
+
+def test_the_hit_list_names_each_layer_as_the_page_and_gives_the_reading(db, client, search_backend):
+    """The CSV/TSV hit list called the simplified 儀禮釋宮增注's 提要 「按語」 where the search page and
+    the API say 提要 (one name per layer: ``search.documents.layer_name``), and had no column for
+    the API's ``reading``: 后 found by 後 is read 後."""
+    import csv
+    import io
+
+    from .conftest import index_all
+
+    juan = import_file(SIMPLIFIED_TEXT).juan
+    index_all(search_backend)
+    slug = juan.edition.slug
+
+    def rows(**params):
+        body = b"".join(client.get("/api/search/export/csv/", {"edition": slug, **params}).streaming_content)
+        return list(csv.DictReader(io.StringIO(body.decode("utf-8")[1:])))
+
+    tiyao = rows(q="臣等谨案")
+    api = client.get("/api/search/", {"q": "臣等谨案", "edition": slug}).json()["results"]
+    assert [(r["layer"], r["match"], r["reading"]) for r in tiyao] == [("提要", "臣等谨案", "")]
+    assert [h["layer_name"] for h in api] == ["提要"]
+    assert '<span class="layer layer-editorial">提要</span>' in client.get(
+        "/search/", {"q": "臣等谨案", "edition": slug}).content.decode()
+    later = rows(q="後")
+    assert len(later) == 36 and {(r["match"], r["reading"]) for r in later} == {("后", "後")}
+    assert {(r["match"], r["reading"]) for r in rows(q="后")} == {("后", "")}
