@@ -106,6 +106,41 @@ def _seeded(django_db_setup, django_db_blocker):
         assert get_search_backend().document_count() > 0
 
 
+def kept_for_the_class(django_db_blocker, build):
+    """The body of a class-scoped fixture (``yield from kept_for_the_class(django_db_blocker,
+    build)``) whose rows the tests of one class read: ``build()`` (what it stores, e.g. juans it
+    imports, and what it returns) runs once, in a transaction of the test database that stays
+    open while the class's tests run and is rolled back after its last. Each ``db`` test's own
+    transaction is a savepoint inside it, rolled back after the test as ever, so every test sees
+    the rows as ``build`` left them, whatever the tests before it changed; nothing is committed, and
+    the on-commit work ``build`` scheduled (the index write of an import) never runs, as in a
+    test. The tests outside the class never see the rows (pytest ends a class-scoped fixture when
+    its class's last test has run; a module-scoped one would stay for the module's later tests).
+    Not for ``transactional_db`` tests (they commit, and flush the database after them)."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            value = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    try:
+        yield value
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+def index_folder(folder: Path) -> dict:
+    """The ``SEARCH_BACKENDS`` entry of the test runs' Whoosh index in ``folder`` (as ``search_backend``'s)."""
+    return {"BACKEND": "search.backends.whoosh.WhooshBackend", "PATH": folder / "index", "LOCK_TIMEOUT": 2.0}
+
+
 @pytest.fixture
 def seed_juan(_seeded, db):
     """The seed juan, stored and indexed (in the default index)."""
@@ -149,10 +184,7 @@ def search_backend(settings, tmp_path):
     """The default backend, pointed at an empty index of this test's own."""
     from search.backends import get_search_backend
 
-    settings.SEARCH_BACKENDS = {
-        "default": {"BACKEND": "search.backends.whoosh.WhooshBackend", "PATH": tmp_path / "index",
-                    "LOCK_TIMEOUT": 2.0},
-    }
+    settings.SEARCH_BACKENDS = {"default": index_folder(tmp_path)}
     return get_search_backend()
 
 

@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.test import override_settings
 
 from collation.align import (ADDED, CHARACTER, GLYPH, MISSING, PUNCTUATION, UNENCODED, Site, align, classify, pair,
                              tokens)
@@ -14,8 +15,9 @@ from collation.presentation import Siglum, sigla
 from collation.service import collate_juan, collate_pieces
 from reader.importers.loader import import_file
 from reader.models import Edition
+from search.backends import get_search_backend
 
-from .conftest import SEED, SHARED, index_all
+from .conftest import SEED, SHARED, index_all, index_folder, kept_for_the_class
 
 KANRIPO = SHARED / "corpus" / "kanripo"
 TEI = "{http://www.tei-c.org/ns/1.0}"
@@ -91,112 +93,43 @@ def test_notes_are_collated_with_their_counterparts():
     ]
 
 
-@pytest.fixture
-def witnesses(empty_db, search_backend, tmp_path):
-    """The seed juan and both Kanripo copies of 卷十, imported in the test database."""
-    folder = tmp_path / "KR1d0086-WYG"
+@pytest.fixture(scope="class")
+def _three_witnesses(_seeded, django_db_blocker, tmp_path_factory):
+    """The seed juan and both Kanripo copies of 卷十 imported in a database holding nothing else,
+    and a Whoosh index of the three, built once for the tests of a class (``kept_for_the_class``):
+    the seed juan's id and the index's ``SEARCH_BACKENDS`` entry."""
+    from reader.models import Work
+    from search.signals import muted
+
+    folder = tmp_path_factory.mktemp("witnesses") / "KR1d0086-WYG"
     folder.mkdir()
     (folder / "KR1d0086_012.txt").write_bytes((KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt").read_bytes())
-    seed = import_file(SEED).juan
-    import_file(KANRIPO / "KR1d0086" / "KR1d0086_012.txt")
-    import_file(folder / "KR1d0086_012.txt")
-    index_all(search_backend)
-    return seed, Edition.objects.get(slug="KR1d0086"), Edition.objects.get(slug="KR1d0086-WYG")
+    params = index_folder(folder.parent)
+
+    def build():
+        with muted():
+            Work.objects.all().delete()  # the session's seed, imported again below
+        seed = import_file(SEED).juan
+        import_file(KANRIPO / "KR1d0086" / "KR1d0086_012.txt")
+        import_file(folder / "KR1d0086_012.txt")
+        with override_settings(SEARCH_BACKENDS={"default": params}):
+            index_all(get_search_backend())
+        return seed.pk, params
+
+    yield from kept_for_the_class(django_db_blocker, build)
 
 
-def test_seed_against_wyg(witnesses):
-    seed, kr, wyg = witnesses
-    collation = collate_juan(seed, [wyg])
-    assert len(collation.sections) == 45
-    assert all(s.counterparts["KR1d0086-WYG"].position == s.section.position for s in collation.sections)
-    counts = collation.counts()["KR1d0086-WYG"]
-    readings = [(s.section.position, v.kind, v.lemma, r.text, r.cls, r.gaiji, r.note)
-                for s in collation.sections for v in s.variants for r in v.readings]
-    # no 異字 left: the five were gaiji that Kanripo's gaiji table reads as the seed's character
-    # (KR0237 𥜗 = 襦, KR0221 袒), collated as glyphs (tests/test_collation_classes.py)
-    # the WYG's two gaiji with no reading that the seed drops (從豆&KR1969;聲): 缺字, not 衍文
-    assert counts == {GLYPH: sum(1 for r in readings if r[4] == GLYPH), CHARACTER: 0, ADDED: 0, MISSING: 0,
-                      UNENCODED: 2, PUNCTUATION: 1}
-    assert counts[GLYPH] > 100
-    # the gaiji the seed drops, and the characters the WYG prints as gaiji
-    assert (4, "note", "", "&KR1969;", UNENCODED, True, False) in readings
-    assert (26, "text", "襦", "&KR0237;", GLYPH, False, False) in readings
-    assert (26, "note", "袒", "&KR0221;", GLYPH, False, False) in readings
-    assert (2, "text", "步", "歩", GLYPH, False, False) in readings
-    # without glyph variants only real readings remain
-    assert collation.without_glyphs().counts()["KR1d0086-WYG"] == {**counts, GLYPH: 0}
-    assert {r.cls for s in collation.without_glyphs().sections for v in s.variants for r in v.readings} == {
-        UNENCODED, PUNCTUATION}
+@pytest.fixture
+def witnesses(_three_witnesses, db, settings):
+    """The seed juan and both Kanripo copies of 卷十, imported in the test database (nothing else),
+    in the default index (the class's: a test that changes what it holds takes ``search_backend``
+    after this fixture, an index of its own): ``(seed juan, KR1d0086, KR1d0086-WYG)``."""
+    from reader.models import Juan
 
-
-def test_collation_page(witnesses, client):
-    seed, kr, wyg = witnesses
-    page = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-WYG"}).content.decode()
-    # each reading names its edition by its short siglum, given once in the legend
-    assert ('貍<span class="var var-glyph"><span class="lem">步</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本・原字">'
-            '甲</abbr>：歩<small>異體</small>〕</span></span>大侯') in page
-    assert '<p class="sigla">校本簡稱：甲＝四庫全書・文淵閣本・原字</p>' in page
-    # the long name stands once in the legend (and in the choice of base, the form, the counts and
-    # the counterparts), never in a reading but in its tooltip: 5 readings (步 遠 每 遠 捷)
-    readings = page.count('<abbr title="四庫全書・文淵閣本・原字">甲</abbr>：')
-    assert (readings, page.count("四庫全書・文淵閣本・原字")) == (5, 5 + 5)
-    assert re.sub(r' title="[^"]*"', "", page).count("四庫全書・文淵閣本・原字") == 5
-    hidden = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-WYG", "glyphs": "hide"}).content.decode()
-    assert "var-glyph" not in hidden.split("</table>")[1] and "貍步大侯" in hidden
-    whole = client.get("/works/禮書綱目/juan/10/collate/").content.decode()
-    assert whole.count('class="collation-section"') == 45
-    # each section named as the breadcrumbs and the quotation map name it (reader.citation.section_label),
-    # never by a bare number; its heading repeated only where another edition reads it otherwise
-    seed_url = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/"
-    assert (f'<h2><a href="{seed_url}1/">§1「戒百官」</a> <a class="small" href="{seed_url}1/collate/?">'
-            '本節校勘</a></h2>') in whole
-    assert f'<h2><a href="{seed_url}2/">§2「張侯」</a> <a class="small"' in whole
-    assert re.search(r'<h2><a href="[^"]*">\d+\.</a>', whole) is None
-    assert '<input type="checkbox" name="with" value="KR1d0086" checked>' in whole
-    # an edition's id chooses it as the API's does
-    by_id = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": wyg.pk}).content.decode()
-    assert '<input type="checkbox" name="with" value="KR1d0086-WYG" checked>' in by_id and '〔<abbr title="四庫全書・文淵閣本・原字">甲</abbr>：歩' in by_id
-    # a mistyped edition is named, not collated against nothing (a page without a single variant)
-    for url in ("/works/禮書綱目/juan/10/collate/", "/works/禮書綱目/juan/10/2/collate/"):
-        response = client.get(url, {"with": ["KR1d0086", "KR1d0086-WGY"]})
-        page = response.content.decode()
-        assert response.status_code == 400
-        assert ('<p class="error" role="alert">禮書綱目沒有「KR1d0086-WGY」這個版本（可對校：KR1d0086、KR1d0086-WYG）'
-                ' (not another edition of 禮書綱目: KR1d0086-WGY)</p>') in page
-        assert 'class="collation-section"' not in page and "異文統計" not in page
-
-
-def test_collation_api_and_exports(witnesses, client):
-    seed, kr, wyg = witnesses
-    base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
-    data = client.get(base, {"with": wyg.pk, "section": 26, "glyphs": "hide"}).json()
-    assert data["witnesses"] == [{"edition": {"id": wyg.pk, "slug": "KR1d0086-WYG", "name": "四庫全書・文淵閣本・原字"},
-                                  "juan": {"number": 12, "label": "卷十"}}]
-    assert [(v["kind"], v["lemma"], [(r["text"], r["class"]) for r in v["readings"]])
-            for v in data["sections"][0]["variants"]] == [
-        ("record", " ", [("\u3000", PUNCTUATION)])]  # 襦/&KR0237; and 袒/&KR0221; are glyphs, hidden
-    assert client.get(base, {"with": "nope"}).status_code == 400
-    body = client.get(base + "csv/", {"section": 26}).content.decode("utf-8")
-    assert body.startswith("\ufeffsection,section_name,piece,")  # a byte-order mark, as the hit list has
-    rows = list(csv.DictReader(io.StringIO(body[1:])))
-    assert {(r["witness"], r["lemma"], r["reading"], r["class"]) for r in rows if r["piece"] == "20"} == {
-        ("KR1d0086", "襦", "𥜗", GLYPH), ("KR1d0086-WYG", "襦", "&KR0237;", GLYPH)}
-    tei = ET.fromstring(client.get(base + "tei/", {"section": 26}).content)
-    assert [(w.get("{http://www.w3.org/XML/1998/namespace}id"), w.text) for w in tei.iter(TEI + "witness")] == [
-        ("w0", "欽定四庫全書・純文字本（底本）"), ("w1", "四庫全書・文淵閣本 卷十"), ("w2", "四庫全書・文淵閣本・原字 卷十")]
-    apps = [(a.find(TEI + "lem").text, [(r.get("wit"), r.get("type"), r.text) for r in a.findall(TEI + "rdg")])
-            for a in tei.iter(TEI + "app")]
-    assert ("襦", [("#w1", GLYPH, "𥜗"), ("#w2", GLYPH, "&KR0237;")]) in apps
-    assert ("賓", [("#w1 #w2", GLYPH, "賔")]) in apps
-    # the base text is all there, variants and all, in text order
-    body = "".join(t for e in tei.iter(TEI + "body") for t in _base_text(e))
-    section = seed.sections.get(position=26)
-    pieces = list(section.pieces.order_by("position"))
-    # a record note's source tag as written (鄉射記, 同上) follows its text, in <bibl>, as the juan's TEI has it
-    assert body == "".join(p.text + p.source_tag for p in pieces if p.paragraph is not None) + section.closer + \
-        "".join(p.text + p.source_tag for p in pieces if p.paragraph is None)
-    assert [(n.get("source"), n.find(TEI + "bibl").text) for n in tei.iter(TEI + "note") if n.get("source")] == [
-        ("鄉射記", "鄉射記"), ("鄉射記", "同上")]
+    seed_id, params = _three_witnesses
+    settings.SEARCH_BACKENDS = {"default": params}
+    return (Juan.objects.select_related("work", "edition").get(pk=seed_id),
+            Edition.objects.get(slug="KR1d0086"), Edition.objects.get(slug="KR1d0086-WYG"))
 
 
 def _base_text(element):
@@ -209,70 +142,6 @@ def _base_text(element):
         yield from _base_text(child)
         if child.tail:
             yield child.tail
-
-
-@pytest.mark.parametrize("params", [{"section": 26}, {}], ids=["section", "juan"])
-def test_collation_tei_is_valid_tei_p5(witnesses, client, params):
-    """The parallel-segmentation export validates against tei_all.rng (issue 18), for one
-    section and for the whole juan, with all three witnesses."""
-    from .tei import tei_errors
-
-    seed, kr, wyg = witnesses
-    response = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/tei/", params)
-    assert response.status_code == 200
-    assert tei_errors(response.content) == []
-
-
-def test_collation_tei_names_each_witness_language_by_its_script(witnesses, client):
-    """The document's ``xml:lang`` is the base edition's script, as the juan's TEI export's; a
-    reading of a witness printed in another script carries its own (``language_tag``), and
-    witnesses that read alike in different scripts get a ``<rdg>`` each."""
-    from .tei import tei_errors
-
-    seed, kr, wyg = witnesses
-    lang = "{http://www.w3.org/XML/1998/namespace}lang"
-    url = f"/api/editions/{seed.edition_id}/juans/10/collation/tei/"
-
-    def readings(tei):
-        return {a.find(TEI + "lem").text: [(r.get("wit"), r.text, r.get(lang)) for r in a.findall(TEI + "rdg")]
-                for a in tei.iter(TEI + "app")}
-
-    tei = ET.fromstring(client.get(url, {"section": 26}).content)  # all three traditional
-    assert tei.get(lang) == "lzh-Hant"
-    assert readings(tei)["賓"] == [("#w1 #w2", "賔", None)]
-    Edition.objects.filter(pk=wyg.pk).update(script="simplified")
-    Edition.objects.filter(pk=kr.pk).update(script="mixed")
-    response = client.get(url, {"section": 26})
-    assert tei_errors(response.content) == []
-    tei = ET.fromstring(response.content)
-    assert tei.get(lang) == "lzh-Hant"
-    assert readings(tei)["賓"] == [("#w1", "賔", "lzh"), ("#w2", "賔", "lzh-Hans")]
-    assert readings(tei)["襦"] == [("#w1", "𥜗", "lzh"), ("#w2", "&KR0237;", "lzh-Hans")]
-    # the page as the export: the base text in the page's own zh-Hant, each reading in its witness's
-    page = client.get("/works/禮書綱目/juan/10/26/collate/").content.decode()
-    assert '<p class="collated">' in page
-    assert ('<span class="lem">賓</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本">甲</abbr>：'
-            '<span lang="zh">賔</span><small>異體</small>；<abbr title="四庫全書・文淵閣本・原字">乙</abbr>：'
-            '<span lang="zh-Hans">賔</span><small>異體</small>〕</span>') in page
-    Edition.objects.filter(pk=seed.edition_id).update(script="simplified")  # a simplified base
-    tei = ET.fromstring(client.get(url, {"section": 26}).content)
-    assert tei.get(lang) == "lzh-Hans"
-    assert readings(tei)["賓"] == [("#w1", "賔", "lzh"), ("#w2", "賔", None)]
-    page = client.get("/works/禮書綱目/juan/10/26/collate/").content.decode()
-    assert '<p class="collated" lang="zh-Hans">' in page
-    assert ('<abbr title="四庫全書・文淵閣本">甲</abbr>：<span lang="zh">賔</span><small>異體</small>；'
-            '<abbr title="四庫全書・文淵閣本・原字">乙</abbr>：賔<small>異體</small>') in page
-
-
-def test_collation_page_shows_gaiji_as_the_reading_page_does(witnesses, client):
-    """A reading that is a Kanripo entity is shown as 〓 with its code (the reading page's
-    helper); the exports keep the stored text (see test_collation_api_and_exports)."""
-    seed, kr, wyg = witnesses
-    page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086-WYG"}).content.decode()
-    gaiji = ('<span class="gaiji" title="KR0237：Unicode 未收之字 (a character Unicode lacks)" '
-             'data-code="&amp;KR0237;">〓</span>')
-    assert f'<span class="lem">襦</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本・原字">甲</abbr>：{gaiji}<small>異體</small>〕' in page
-    assert "&amp;KR0237;<" not in page and "：&amp;KR" not in page
 
 
 def _cut_wyg(tmp_path):
@@ -290,62 +159,290 @@ def _cut_wyg(tmp_path):
     return import_file(folder / "KR1d0086_012.txt").juan.edition
 
 
-def test_a_section_without_counterpart_is_one_omission(witnesses, tmp_path, client):
-    seed, kr, wyg = witnesses
-    cut = _cut_wyg(tmp_path)
-    collation = collate_juan(seed, [cut])
-    by_position = {s.section.position: s for s in collation.sections}
-    assert by_position[2].counterparts["KR1d0086-CUT"] is None
-    section2 = seed.sections.get(position=2)
-    whole = "".join(section2.pieces.order_by("position").values_list("text", flat=True))
-    assert [(v.piece, v.kind, v.start, v.end, v.lemma, [(r.text, r.cls, r.section) for r in v.readings])
-            for v in by_position[2].variants] == [(None, "section", 0, len(whole), whole, [("", MISSING, True)])]
-    added = [(v.kind, v.start == v.end == len(v.lemma + by_position[3].pieces[-1].text) - len(v.lemma),
-              [(r.text, r.cls, r.section) for r in v.readings]) for v in by_position[3].variants if v.readings[0].section]
-    assert added == [(by_position[3].pieces[-1].kind, True, [("此節諸本所無今姑存之以俟考焉", ADDED, True)])]
-    counts = collation.counts()["KR1d0086-CUT"]
-    full = collate_juan(seed, [wyg]).counts()["KR1d0086-WYG"]
-    assert (counts[MISSING], counts[ADDED]) == (full[MISSING] + 1, full[ADDED] + 1)
-    page = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-CUT"}).content.decode()
-    assert '四庫全書・文淵閣本・CUT：<span class="key var-missing">無此節</span><small>（脫文）</small>' in page
-    assert '<p class="collated omitted" title="四庫全書・文淵閣本・CUT 無此節">' in page
-    page3 = client.get("/works/禮書綱目/juan/10/3/collate/", {"with": "KR1d0086-CUT"}).content.decode()
-    assert '〔<abbr title="四庫全書・文淵閣本・CUT">甲</abbr>：有此節：此節諸本所無今姑存之以俟考焉<small>衍文</small>〕' in page3
-    base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
-    data = client.get(base, {"with": "KR1d0086-CUT", "section": 2}).json()
-    assert data["sections"][0]["counterparts"] == {"KR1d0086-CUT": None}
-    assert data["sections"][0]["variants"] == [{
-        "piece": None, "kind": "section", "start": 0, "end": len(whole), "lemma": whole,
-        "readings": [{"witness": "KR1d0086-CUT", "text": "", "class": MISSING, "gaiji": False, "note": False,
-                      "section": True}]}]
-    rows = list(csv.DictReader(io.StringIO(client.get(base + "csv/", {"with": "KR1d0086-CUT", "section": 2})
-                                           .content.decode("utf-8-sig"))))
-    assert [(r["piece"], r["kind"], r["class"], r["whole_section"]) for r in rows] == [("", "section", MISSING, "1")]
-    from .tei import tei_errors
+class TestOnTheThreeWitnesses:
+    """The collation of the seed with KR1d0086 and KR1d0086-WYG 卷十 (``witnesses``, imported once
+    for the class)."""
 
-    tei = client.get(base + "tei/", {"with": "KR1d0086-CUT"}).content
-    assert tei_errors(tei) == []
-    root = ET.fromstring(tei)
-    div2 = next(d for d in root.iter(TEI + "div") if d.get("type") == "section" and d.get("n") == "2")
-    assert [(a.get("type"), r.get("wit"), r.get("type"), [c.tag[len(TEI):] for c in r])
-            for a in div2.iter(TEI + "app") if a.get("type") == "section" for r in a] == [
-        ("section", "#w1", MISSING, ["lacunaStart"]), ("section", "#w1", MISSING, ["lacunaEnd"])]
+    def test_seed_against_wyg(self, witnesses):
+        seed, kr, wyg = witnesses
+        collation = collate_juan(seed, [wyg])
+        assert len(collation.sections) == 45
+        assert all(s.counterparts["KR1d0086-WYG"].position == s.section.position for s in collation.sections)
+        counts = collation.counts()["KR1d0086-WYG"]
+        readings = [(s.section.position, v.kind, v.lemma, r.text, r.cls, r.gaiji, r.note)
+                    for s in collation.sections for v in s.variants for r in v.readings]
+        # no 異字 left: the five were gaiji that Kanripo's gaiji table reads as the seed's character
+        # (KR0237 𥜗 = 襦, KR0221 袒), collated as glyphs (tests/test_collation_classes.py)
+        # the WYG's two gaiji with no reading that the seed drops (從豆&KR1969;聲): 缺字, not 衍文
+        assert counts == {GLYPH: sum(1 for r in readings if r[4] == GLYPH), CHARACTER: 0, ADDED: 0, MISSING: 0,
+                          UNENCODED: 2, PUNCTUATION: 1}
+        assert counts[GLYPH] > 100
+        # the gaiji the seed drops, and the characters the WYG prints as gaiji
+        assert (4, "note", "", "&KR1969;", UNENCODED, True, False) in readings
+        assert (26, "text", "襦", "&KR0237;", GLYPH, False, False) in readings
+        assert (26, "note", "袒", "&KR0221;", GLYPH, False, False) in readings
+        assert (2, "text", "步", "歩", GLYPH, False, False) in readings
+        # without glyph variants only real readings remain
+        assert collation.without_glyphs().counts()["KR1d0086-WYG"] == {**counts, GLYPH: 0}
+        assert {r.cls for s in collation.without_glyphs().sections for v in s.variants for r in v.readings} == {
+            UNENCODED, PUNCTUATION}
+
+    def test_collation_page(self, witnesses, client):
+        seed, kr, wyg = witnesses
+        page = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-WYG"}).content.decode()
+        # each reading names its edition by its short siglum, given once in the legend
+        assert ('貍<span class="var var-glyph"><span class="lem">步</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本・原字">'
+                '甲</abbr>：歩<small>異體</small>〕</span></span>大侯') in page
+        assert '<p class="sigla">校本簡稱：甲＝四庫全書・文淵閣本・原字</p>' in page
+        # the long name stands once in the legend (and in the choice of base, the form, the counts and
+        # the counterparts), never in a reading but in its tooltip: 5 readings (步 遠 每 遠 捷)
+        readings = page.count('<abbr title="四庫全書・文淵閣本・原字">甲</abbr>：')
+        assert (readings, page.count("四庫全書・文淵閣本・原字")) == (5, 5 + 5)
+        assert re.sub(r' title="[^"]*"', "", page).count("四庫全書・文淵閣本・原字") == 5
+        hidden = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-WYG", "glyphs": "hide"}).content.decode()
+        assert "var-glyph" not in hidden.split("</table>")[1] and "貍步大侯" in hidden
+        whole = client.get("/works/禮書綱目/juan/10/collate/").content.decode()
+        assert whole.count('class="collation-section"') == 45
+        # each section named as the breadcrumbs and the quotation map name it (reader.citation.section_label),
+        # never by a bare number; its heading repeated only where another edition reads it otherwise
+        seed_url = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/"
+        assert (f'<h2><a href="{seed_url}1/">§1「戒百官」</a> <a class="small" href="{seed_url}1/collate/?">'
+                '本節校勘</a></h2>') in whole
+        assert f'<h2><a href="{seed_url}2/">§2「張侯」</a> <a class="small"' in whole
+        assert re.search(r'<h2><a href="[^"]*">\d+\.</a>', whole) is None
+        assert '<input type="checkbox" name="with" value="KR1d0086" checked>' in whole
+        # an edition's id chooses it as the API's does
+        by_id = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": wyg.pk}).content.decode()
+        assert '<input type="checkbox" name="with" value="KR1d0086-WYG" checked>' in by_id and '〔<abbr title="四庫全書・文淵閣本・原字">甲</abbr>：歩' in by_id
+        # a mistyped edition is named, not collated against nothing (a page without a single variant)
+        for url in ("/works/禮書綱目/juan/10/collate/", "/works/禮書綱目/juan/10/2/collate/"):
+            response = client.get(url, {"with": ["KR1d0086", "KR1d0086-WGY"]})
+            page = response.content.decode()
+            assert response.status_code == 400
+            assert ('<p class="error" role="alert">禮書綱目沒有「KR1d0086-WGY」這個版本（可對校：KR1d0086、KR1d0086-WYG）'
+                    ' (not another edition of 禮書綱目: KR1d0086-WGY)</p>') in page
+            assert 'class="collation-section"' not in page and "異文統計" not in page
+
+    def test_collation_api_and_exports(self, witnesses, client):
+        seed, kr, wyg = witnesses
+        base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
+        data = client.get(base, {"with": wyg.pk, "section": 26, "glyphs": "hide"}).json()
+        assert data["witnesses"] == [{"edition": {"id": wyg.pk, "slug": "KR1d0086-WYG", "name": "四庫全書・文淵閣本・原字"},
+                                      "juan": {"number": 12, "label": "卷十"}}]
+        assert [(v["kind"], v["lemma"], [(r["text"], r["class"]) for r in v["readings"]])
+                for v in data["sections"][0]["variants"]] == [
+            ("record", " ", [("\u3000", PUNCTUATION)])]  # 襦/&KR0237; and 袒/&KR0221; are glyphs, hidden
+        assert client.get(base, {"with": "nope"}).status_code == 400
+        body = client.get(base + "csv/", {"section": 26}).content.decode("utf-8")
+        assert body.startswith("\ufeffsection,section_name,piece,")  # a byte-order mark, as the hit list has
+        rows = list(csv.DictReader(io.StringIO(body[1:])))
+        assert {(r["witness"], r["lemma"], r["reading"], r["class"]) for r in rows if r["piece"] == "20"} == {
+            ("KR1d0086", "襦", "𥜗", GLYPH), ("KR1d0086-WYG", "襦", "&KR0237;", GLYPH)}
+        tei = ET.fromstring(client.get(base + "tei/", {"section": 26}).content)
+        assert [(w.get("{http://www.w3.org/XML/1998/namespace}id"), w.text) for w in tei.iter(TEI + "witness")] == [
+            ("w0", "欽定四庫全書・純文字本（底本）"), ("w1", "四庫全書・文淵閣本 卷十"), ("w2", "四庫全書・文淵閣本・原字 卷十")]
+        apps = [(a.find(TEI + "lem").text, [(r.get("wit"), r.get("type"), r.text) for r in a.findall(TEI + "rdg")])
+                for a in tei.iter(TEI + "app")]
+        assert ("襦", [("#w1", GLYPH, "𥜗"), ("#w2", GLYPH, "&KR0237;")]) in apps
+        assert ("賓", [("#w1 #w2", GLYPH, "賔")]) in apps
+        # the base text is all there, variants and all, in text order
+        body = "".join(t for e in tei.iter(TEI + "body") for t in _base_text(e))
+        section = seed.sections.get(position=26)
+        pieces = list(section.pieces.order_by("position"))
+        # a record note's source tag as written (鄉射記, 同上) follows its text, in <bibl>, as the juan's TEI has it
+        assert body == "".join(p.text + p.source_tag for p in pieces if p.paragraph is not None) + section.closer + \
+            "".join(p.text + p.source_tag for p in pieces if p.paragraph is None)
+        assert [(n.get("source"), n.find(TEI + "bibl").text) for n in tei.iter(TEI + "note") if n.get("source")] == [
+            ("鄉射記", "鄉射記"), ("鄉射記", "同上")]
+
+    @pytest.mark.parametrize("params", [{"section": 26}, {}], ids=["section", "juan"])
+    def test_collation_tei_is_valid_tei_p5(self, witnesses, client, params):
+        """The parallel-segmentation export validates against tei_all.rng (issue 18), for one
+        section and for the whole juan, with all three witnesses."""
+        from .tei import tei_errors
+
+        seed, kr, wyg = witnesses
+        response = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/tei/", params)
+        assert response.status_code == 200
+        assert tei_errors(response.content) == []
+
+    def test_collation_tei_names_each_witness_language_by_its_script(self, witnesses, client):
+        """The document's ``xml:lang`` is the base edition's script, as the juan's TEI export's; a
+        reading of a witness printed in another script carries its own (``language_tag``), and
+        witnesses that read alike in different scripts get a ``<rdg>`` each."""
+        from .tei import tei_errors
+
+        seed, kr, wyg = witnesses
+        lang = "{http://www.w3.org/XML/1998/namespace}lang"
+        url = f"/api/editions/{seed.edition_id}/juans/10/collation/tei/"
+
+        def readings(tei):
+            return {a.find(TEI + "lem").text: [(r.get("wit"), r.text, r.get(lang)) for r in a.findall(TEI + "rdg")]
+                    for a in tei.iter(TEI + "app")}
+
+        tei = ET.fromstring(client.get(url, {"section": 26}).content)  # all three traditional
+        assert tei.get(lang) == "lzh-Hant"
+        assert readings(tei)["賓"] == [("#w1 #w2", "賔", None)]
+        Edition.objects.filter(pk=wyg.pk).update(script="simplified")
+        Edition.objects.filter(pk=kr.pk).update(script="mixed")
+        response = client.get(url, {"section": 26})
+        assert tei_errors(response.content) == []
+        tei = ET.fromstring(response.content)
+        assert tei.get(lang) == "lzh-Hant"
+        assert readings(tei)["賓"] == [("#w1", "賔", "lzh"), ("#w2", "賔", "lzh-Hans")]
+        assert readings(tei)["襦"] == [("#w1", "𥜗", "lzh"), ("#w2", "&KR0237;", "lzh-Hans")]
+        # the page as the export: the base text in the page's own zh-Hant, each reading in its witness's
+        page = client.get("/works/禮書綱目/juan/10/26/collate/").content.decode()
+        assert '<p class="collated">' in page
+        assert ('<span class="lem">賓</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本">甲</abbr>：'
+                '<span lang="zh">賔</span><small>異體</small>；<abbr title="四庫全書・文淵閣本・原字">乙</abbr>：'
+                '<span lang="zh-Hans">賔</span><small>異體</small>〕</span>') in page
+        Edition.objects.filter(pk=seed.edition_id).update(script="simplified")  # a simplified base
+        tei = ET.fromstring(client.get(url, {"section": 26}).content)
+        assert tei.get(lang) == "lzh-Hans"
+        assert readings(tei)["賓"] == [("#w1", "賔", "lzh"), ("#w2", "賔", None)]
+        page = client.get("/works/禮書綱目/juan/10/26/collate/").content.decode()
+        assert '<p class="collated" lang="zh-Hans">' in page
+        assert ('<abbr title="四庫全書・文淵閣本">甲</abbr>：<span lang="zh">賔</span><small>異體</small>；'
+                '<abbr title="四庫全書・文淵閣本・原字">乙</abbr>：賔<small>異體</small>') in page
+
+    def test_collation_page_shows_gaiji_as_the_reading_page_does(self, witnesses, client):
+        """A reading that is a Kanripo entity is shown as 〓 with its code (the reading page's
+        helper); the exports keep the stored text (see test_collation_api_and_exports)."""
+        seed, kr, wyg = witnesses
+        page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086-WYG"}).content.decode()
+        gaiji = ('<span class="gaiji" title="KR0237：Unicode 未收之字 (a character Unicode lacks)" '
+                 'data-code="&amp;KR0237;">〓</span>')
+        assert f'<span class="lem">襦</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本・原字">甲</abbr>：{gaiji}<small>異體</small>〕' in page
+        assert "&amp;KR0237;<" not in page and "：&amp;KR" not in page
+
+    def test_a_section_without_counterpart_is_one_omission(self, witnesses, tmp_path, client):
+        seed, kr, wyg = witnesses
+        cut = _cut_wyg(tmp_path)
+        collation = collate_juan(seed, [cut])
+        by_position = {s.section.position: s for s in collation.sections}
+        assert by_position[2].counterparts["KR1d0086-CUT"] is None
+        section2 = seed.sections.get(position=2)
+        whole = "".join(section2.pieces.order_by("position").values_list("text", flat=True))
+        assert [(v.piece, v.kind, v.start, v.end, v.lemma, [(r.text, r.cls, r.section) for r in v.readings])
+                for v in by_position[2].variants] == [(None, "section", 0, len(whole), whole, [("", MISSING, True)])]
+        added = [(v.kind, v.start == v.end == len(v.lemma + by_position[3].pieces[-1].text) - len(v.lemma),
+                  [(r.text, r.cls, r.section) for r in v.readings]) for v in by_position[3].variants if v.readings[0].section]
+        assert added == [(by_position[3].pieces[-1].kind, True, [("此節諸本所無今姑存之以俟考焉", ADDED, True)])]
+        counts = collation.counts()["KR1d0086-CUT"]
+        full = collate_juan(seed, [wyg]).counts()["KR1d0086-WYG"]
+        assert (counts[MISSING], counts[ADDED]) == (full[MISSING] + 1, full[ADDED] + 1)
+        page = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": "KR1d0086-CUT"}).content.decode()
+        assert '四庫全書・文淵閣本・CUT：<span class="key var-missing">無此節</span><small>（脫文）</small>' in page
+        assert '<p class="collated omitted" title="四庫全書・文淵閣本・CUT 無此節">' in page
+        page3 = client.get("/works/禮書綱目/juan/10/3/collate/", {"with": "KR1d0086-CUT"}).content.decode()
+        assert '〔<abbr title="四庫全書・文淵閣本・CUT">甲</abbr>：有此節：此節諸本所無今姑存之以俟考焉<small>衍文</small>〕' in page3
+        base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
+        data = client.get(base, {"with": "KR1d0086-CUT", "section": 2}).json()
+        assert data["sections"][0]["counterparts"] == {"KR1d0086-CUT": None}
+        assert data["sections"][0]["variants"] == [{
+            "piece": None, "kind": "section", "start": 0, "end": len(whole), "lemma": whole,
+            "readings": [{"witness": "KR1d0086-CUT", "text": "", "class": MISSING, "gaiji": False, "note": False,
+                          "section": True}]}]
+        rows = list(csv.DictReader(io.StringIO(client.get(base + "csv/", {"with": "KR1d0086-CUT", "section": 2})
+                                               .content.decode("utf-8-sig"))))
+        assert [(r["piece"], r["kind"], r["class"], r["whole_section"]) for r in rows] == [("", "section", MISSING, "1")]
+        from .tei import tei_errors
+
+        tei = client.get(base + "tei/", {"with": "KR1d0086-CUT"}).content
+        assert tei_errors(tei) == []
+        root = ET.fromstring(tei)
+        div2 = next(d for d in root.iter(TEI + "div") if d.get("type") == "section" and d.get("n") == "2")
+        assert [(a.get("type"), r.get("wit"), r.get("type"), [c.tag[len(TEI):] for c in r])
+                for a in div2.iter(TEI + "app") if a.get("type") == "section" for r in a] == [
+            ("section", "#w1", MISSING, ["lacunaStart"]), ("section", "#w1", MISSING, ["lacunaEnd"])]
+
+    def test_collation_api_under_works_by_slug_reads_the_default_edition(self, witnesses, client):
+        # /api/works/<slug>/…/collation/ redirects to the work's id and collates its default edition,
+        # as the other juan URLs under works/ do (it was a 404 calling the id a slug)
+        seed, kr, wyg = witnesses
+        by_edition = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"with": wyg.pk}).json()
+        response = client.get("/api/works/禮書綱目/juans/10/collation/", {"with": wyg.pk})
+        assert (response.status_code, response["Location"]) == (
+            301, f"/api/works/{seed.work_id}/juans/10/collation/?with={wyg.pk}")
+        followed = client.get(response["Location"])
+        assert followed.status_code == 200 and followed.json() == by_edition
+        csv_body = client.get(f"/api/works/{seed.work_id}/juans/10/collation/csv/", {"section": 26}).content
+        assert csv_body == client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/csv/",
+                                      {"section": 26}).content
+        assert client.get(f"/api/works/{seed.work_id}/juans/99/collation/").status_code == 404
+
+    def test_untitled_sections_are_named_by_their_opening_words_in_every_list(self, witnesses, client, search_backend,
+                                                                              settings):
+        """Parallels list, collation page, collation CSV and JSON, quotation map and the API name an
+        untitled section as citations do (``reader.citation.section_label``/``section_heading``):
+        its opening words; never 「第 N 節」 or 「（無題）」."""
+        import re
+
+        from reader.models import Section
+
+        seed, kr, wyg = witnesses
+        Section.objects.filter(juan=seed, position=26).update(title="", closer=None)
+        Section.objects.filter(juan__edition=kr, position=26).update(title="")
+        index_all(search_backend)
+        name, label = "賓降取弓矢於堂西…", "§26「賓降取弓矢於堂西…」"
+        seed_26 = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/26/"
+        page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086"}).content.decode()
+        assert f"<h1>校勘 <small>禮書綱目 卷十 · {label}</small></h1>" in page
+        assert f'<h2><a href="{seed_26}">{label}</a></h2>' in page
+        assert f'<p class="counterparts">四庫全書・文淵閣本：<a href="/works/KR1d0086/juan/12/26/">{label}</a></p>' in page
+        whole = client.get("/works/禮書綱目/juan/10/collate/", {"with": "KR1d0086"}).content.decode()
+        assert f'<h2><a href="{seed_26}">{label}</a> <a class="small"' in whole
+        for body in (page, whole):
+            assert "無題" not in body and "第 26 節" not in body
+        csv = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/csv/",
+                         {"section": 26, "with": kr.pk}).content.decode()
+        assert csv.splitlines()[:2] == [
+            "\ufeffsection,section_name,piece,kind,start,end,lemma,witness,reading,class,gaiji,note,whole_section",
+            f"26,{name},12,text,4,5,賓,KR1d0086,賔,glyph,0,0,0"]
+        data = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"section": 26, "with": kr.pk}).json()
+        assert {k: v for k, v in data["sections"][0].items() if k != "variants"} == {
+            "position": 26, "title": "", "name": name, "counterparts": {"KR1d0086": 26}}
+        # The parallels of the WYG copy's 26 list the seed's and KR1d0086's, untitled both (given
+        # the time a loaded test machine needs to find them: SECTION_PARALLELS_SECONDS).
+        settings.SECTION_PARALLELS_SECONDS = 60.0
+        page = client.get("/works/KR1d0086-WYG/juan/12/26/").content.decode()
+        listed = re.findall(r'<li><a href="[^"]*">([^<]*)</a> <span class="shared">', page)
+        assert f"禮書綱目 卷十 {label}" in listed and f"禮書綱目（四庫全書・文淵閣本） 卷十 {label}" in listed
+        found = client.get(f"/api/editions/{wyg.pk}/juans/12/sections/26/parallels/").json()["results"]
+        assert {(r["edition"]["slug"], r["section"]["title"], r["section"]["name"]) for r in found if r["section"]["position"] == 26} \
+            >= {("禮書綱目", "", name), ("KR1d0086", "", name)}
+        page = client.get("/works/禮書綱目/juan/10/quotations/").content.decode()
+        assert f'<tr id="s26"><th scope="row"><a href="{seed_26}">§26「{name}」</a></th>' in page
+        # The API's section and hits name it too.
+        section = client.get(f"/api/editions/{seed.edition_id}/juans/10/sections/26/").json()
+        assert (section["title"], section["name"]) == ("", name)
+        hits = client.get("/api/search/", {"q": "賓降取弓矢於堂西", "work": seed.work_id}).json()["results"]
+        assert {(h["edition"]["slug"], h["section"]["position"], h["section"]["title"], h["section"]["name"])
+                for h in hits} == {("禮書綱目", 26, "", name), ("KR1d0086", 26, "", name),
+                                   ("KR1d0086-WYG", 26, wyg_title := Section.objects.get(juan__edition=wyg, position=26).title,
+                                    wyg_title)}
+
+    def test_the_collation_names_editions_by_name_on_the_page_and_by_slug_in_the_api(self, witnesses, client):
+        """The page names each witness as its table of counts does (四庫全書・文淵閣本), in the
+        readings and the counterparts, never by its Kanripo slug; the API names them by slug
+        everywhere, with each slug's name in ``witnesses``, as its schema says."""
+        seed, kr, wyg = witnesses
+        page = client.get("/works/禮書綱目/juan/10/4/collate/").content.decode()
+        assert ('<p class="counterparts">四庫全書・文淵閣本：<a href="/works/KR1d0086/juan/12/4/">§4「陳設噐席」</a>；'
+                '四庫全書・文淵閣本・原字：<a href="/works/KR1d0086-WYG/juan/12/4/">§4「陳設噐席」</a></p>') in page
+        assert "KR1d0086：" not in page and "KR1d0086-WYG：" not in page
+        data = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"section": 4}).json()
+        assert [w["edition"] for w in data["witnesses"]] == [
+            {"id": kr.pk, "slug": "KR1d0086", "name": "四庫全書・文淵閣本"},
+            {"id": wyg.pk, "slug": "KR1d0086-WYG", "name": "四庫全書・文淵閣本・原字"}]
+        assert list(data["counts"]) == list(data["sections"][0]["counterparts"]) == ["KR1d0086", "KR1d0086-WYG"]
+        assert {r["witness"] for v in data["sections"][0]["variants"] for r in v["readings"]} == {"KR1d0086", "KR1d0086-WYG"}
+        schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+        described = schema["paths"]["/api/editions/{id}/juans/{number}/collation/"]["get"]["description"]
+        assert "Editions are named by **slug** throughout the answer: each reading's `witness`" in described
 
 
-def test_collation_api_under_works_by_slug_reads_the_default_edition(witnesses, client):
-    # /api/works/<slug>/…/collation/ redirects to the work's id and collates its default edition,
-    # as the other juan URLs under works/ do (it was a 404 calling the id a slug)
-    seed, kr, wyg = witnesses
-    by_edition = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"with": wyg.pk}).json()
-    response = client.get("/api/works/禮書綱目/juans/10/collation/", {"with": wyg.pk})
-    assert (response.status_code, response["Location"]) == (
-        301, f"/api/works/{seed.work_id}/juans/10/collation/?with={wyg.pk}")
-    followed = client.get(response["Location"])
-    assert followed.status_code == 200 and followed.json() == by_edition
-    csv_body = client.get(f"/api/works/{seed.work_id}/juans/10/collation/csv/", {"section": 26}).content
-    assert csv_body == client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/csv/",
-                                  {"section": 26}).content
-    assert client.get(f"/api/works/{seed.work_id}/juans/99/collation/").status_code == 404
 
 
 def test_an_unknown_id_under_works_is_not_called_a_slug(db, client):
@@ -376,58 +473,6 @@ def test_a_work_with_one_edition_lists_no_sections_to_collate(seed_juan, client)
 
 
 
-def test_untitled_sections_are_named_by_their_opening_words_in_every_list(witnesses, client, search_backend,
-                                                                         settings):
-    """Parallels list, collation page, collation CSV and JSON, quotation map and the API name an
-    untitled section as citations do (``reader.citation.section_label``/``section_heading``):
-    its opening words; never 「第 N 節」 or 「（無題）」."""
-    import re
-
-    from reader.models import Section
-
-    seed, kr, wyg = witnesses
-    Section.objects.filter(juan=seed, position=26).update(title="", closer=None)
-    Section.objects.filter(juan__edition=kr, position=26).update(title="")
-    index_all(search_backend)
-    name, label = "賓降取弓矢於堂西…", "§26「賓降取弓矢於堂西…」"
-    seed_26 = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/26/"
-    page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086"}).content.decode()
-    assert f"<h1>校勘 <small>禮書綱目 卷十 · {label}</small></h1>" in page
-    assert f'<h2><a href="{seed_26}">{label}</a></h2>' in page
-    assert f'<p class="counterparts">四庫全書・文淵閣本：<a href="/works/KR1d0086/juan/12/26/">{label}</a></p>' in page
-    whole = client.get("/works/禮書綱目/juan/10/collate/", {"with": "KR1d0086"}).content.decode()
-    assert f'<h2><a href="{seed_26}">{label}</a> <a class="small"' in whole
-    for body in (page, whole):
-        assert "無題" not in body and "第 26 節" not in body
-    csv = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/csv/",
-                     {"section": 26, "with": kr.pk}).content.decode()
-    assert csv.splitlines()[:2] == [
-        "\ufeffsection,section_name,piece,kind,start,end,lemma,witness,reading,class,gaiji,note,whole_section",
-        f"26,{name},12,text,4,5,賓,KR1d0086,賔,glyph,0,0,0"]
-    data = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"section": 26, "with": kr.pk}).json()
-    assert {k: v for k, v in data["sections"][0].items() if k != "variants"} == {
-        "position": 26, "title": "", "name": name, "counterparts": {"KR1d0086": 26}}
-    # The parallels of the WYG copy's 26 list the seed's and KR1d0086's, untitled both (given
-    # the time a loaded test machine needs to find them: SECTION_PARALLELS_SECONDS).
-    settings.SECTION_PARALLELS_SECONDS = 60.0
-    page = client.get("/works/KR1d0086-WYG/juan/12/26/").content.decode()
-    listed = re.findall(r'<li><a href="[^"]*">([^<]*)</a> <span class="shared">', page)
-    assert f"禮書綱目 卷十 {label}" in listed and f"禮書綱目（四庫全書・文淵閣本） 卷十 {label}" in listed
-    found = client.get(f"/api/editions/{wyg.pk}/juans/12/sections/26/parallels/").json()["results"]
-    assert {(r["edition"]["slug"], r["section"]["title"], r["section"]["name"]) for r in found if r["section"]["position"] == 26} \
-        >= {("禮書綱目", "", name), ("KR1d0086", "", name)}
-    page = client.get("/works/禮書綱目/juan/10/quotations/").content.decode()
-    assert f'<tr id="s26"><th scope="row"><a href="{seed_26}">§26「{name}」</a></th>' in page
-    # The API's section and hits name it too.
-    section = client.get(f"/api/editions/{seed.edition_id}/juans/10/sections/26/").json()
-    assert (section["title"], section["name"]) == ("", name)
-    hits = client.get("/api/search/", {"q": "賓降取弓矢於堂西", "work": seed.work_id}).json()["results"]
-    assert {(h["edition"]["slug"], h["section"]["position"], h["section"]["title"], h["section"]["name"])
-            for h in hits} == {("禮書綱目", 26, "", name), ("KR1d0086", 26, "", name),
-                               ("KR1d0086-WYG", 26, wyg_title := Section.objects.get(juan__edition=wyg, position=26).title,
-                                wyg_title)}
-
-
 def test_a_section_without_title_or_main_text_is_named_by_its_chapter():
     from types import SimpleNamespace as NS
 
@@ -442,21 +487,3 @@ def test_a_section_without_title_or_main_text_is_named_by_its_chapter():
         "§4「樂人宿縣於阼階東…」"
 
 
-def test_the_collation_names_editions_by_name_on_the_page_and_by_slug_in_the_api(witnesses, client):
-    """The page names each witness as its table of counts does (四庫全書・文淵閣本), in the
-    readings and the counterparts, never by its Kanripo slug; the API names them by slug
-    everywhere, with each slug's name in ``witnesses``, as its schema says."""
-    seed, kr, wyg = witnesses
-    page = client.get("/works/禮書綱目/juan/10/4/collate/").content.decode()
-    assert ('<p class="counterparts">四庫全書・文淵閣本：<a href="/works/KR1d0086/juan/12/4/">§4「陳設噐席」</a>；'
-            '四庫全書・文淵閣本・原字：<a href="/works/KR1d0086-WYG/juan/12/4/">§4「陳設噐席」</a></p>') in page
-    assert "KR1d0086：" not in page and "KR1d0086-WYG：" not in page
-    data = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"section": 4}).json()
-    assert [w["edition"] for w in data["witnesses"]] == [
-        {"id": kr.pk, "slug": "KR1d0086", "name": "四庫全書・文淵閣本"},
-        {"id": wyg.pk, "slug": "KR1d0086-WYG", "name": "四庫全書・文淵閣本・原字"}]
-    assert list(data["counts"]) == list(data["sections"][0]["counterparts"]) == ["KR1d0086", "KR1d0086-WYG"]
-    assert {r["witness"] for v in data["sections"][0]["variants"] for r in v["readings"]} == {"KR1d0086", "KR1d0086-WYG"}
-    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
-    described = schema["paths"]["/api/editions/{id}/juans/{number}/collation/"]["get"]["description"]
-    assert "Editions are named by **slug** throughout the answer: each reading's `witness`" in described

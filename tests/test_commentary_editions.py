@@ -8,6 +8,7 @@ import io
 from collections import Counter
 
 import pytest
+from django.test import override_settings
 
 from reader.importers.document import (
     CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, REFERENCE, SUBCOMMENTARY,
@@ -19,10 +20,10 @@ from reader.display import to_simplified
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.commentators import columns, in_reading_order, reading_order, PROFILES
 from reader.importers.mandoku.undecided import HEADING
-from search.backends import SearchQuery
+from search.backends import SearchQuery, get_search_backend
 from search.documents import layers_for
 
-from .conftest import SHARED, index_all
+from .conftest import SHARED, index_all, index_folder, kept_for_the_class
 from .test_zhushu_editions import scan
 
 CORPUS = SHARED / "corpus"
@@ -305,141 +306,168 @@ QUERIES = ["之", "曰", "善曰", "師古曰", "劉攽", "注", "疏", "音", "
 CHOICES = ["classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "notes", "titles", "all"]
 
 
+@pytest.fixture(scope="class")
+def _commentary_library(_seeded, django_db_blocker, tmp_path_factory):
+    """The juans of ``FILES`` imported beside the session's seed, and a Whoosh index of them all,
+    built once for the tests of a class (``kept_for_the_class``: they only read them): the juans'
+    ids and the index's ``SEARCH_BACKENDS`` entry."""
+    params = index_folder(tmp_path_factory.mktemp("commentary"))
+
+    def build():
+        ids = [import_file(COMMENTARY_BOOKS / name).juan.pk for name in FILES]
+        with override_settings(SEARCH_BACKENDS={"default": params}):
+            index_all(get_search_backend())
+        return ids, params
+
+    yield from kept_for_the_class(django_db_blocker, build)
+
+
 @pytest.fixture
-def commentary_juans(seed_juan, search_backend):
-    juans = [import_file(COMMENTARY_BOOKS / name).juan for name in FILES]
-    index_all(search_backend)
-    return juans
+def commentary_juans(_commentary_library, seed_juan, settings):
+    """The juans of ``FILES`` (in that order), with the seed, in the default index (the class's)."""
+    from reader.models import Juan
+
+    ids, params = _commentary_library
+    settings.SEARCH_BACKENDS = {"default": params}
+    by_id = Juan.objects.select_related("work", "edition").in_bulk(ids)
+    return [by_id[pk] for pk in ids]
 
 
-def test_counts_per_layer_equal_a_plain_scan(commentary_juans, search_backend):
-    from reader.models import Piece
-
-    for juan in commentary_juans:
-        passages = scan(juan)
-        for choice in CHOICES:
-            layers = layers_for(choice)
-            texts = [t for layer in layers for t in passages.get(layer, [])]
-            for q in QUERIES:
-                result = search_backend.search(SearchQuery(q, layers=layers, exact=True, edition_ids=(juan.edition_id,)))
-                assert result.count == sum(t.count(q) for t in texts), (juan.work.slug, choice, q)
-    stored = Counter(Piece.objects.filter(section__juan=commentary_juans[0], kind=NOTE)
-                     .values_list("commentator", flat=True))
-    assert stored["李善"] > 100 and stored["張銑"] > 10  # the loader keeps who wrote each part
+@pytest.fixture
+def commentary_backend(commentary_juans):
+    """The default backend, holding the seed and the juans of ``FILES``. Do not write to it."""
+    return get_search_backend()
 
 
-def test_the_note_before_the_first_heading_gets_no_invented_chapter_heading(commentary_juans, client):
-    """楚辭 卷一: the note under the title line, before 離騷經章句第一, is the juan's opening, no 篇:
-    the page gives it no hidden heading 第 1 篇; the book's own heading is the page's only h2."""
-    import re
+class TestImportedCommentaryBooks:
+    """The juans of ``FILES`` imported and indexed (``commentary_juans``, once for the class): search
+    counts per layer, commentators on the reading page, the hit list and the API."""
 
-    juan = commentary_juans[4]
-    body = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/").content.decode()
-    assert "隋唐書志有皇甫遵訓參解楚辭" in body and "篇</h2>" not in body
-    assert [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<h2[^>]*>(.*?)</h2>", body)] == ["離騷經章句第一 離騷"]
+    def test_counts_per_layer_equal_a_plain_scan(self, commentary_juans, commentary_backend):
+        from reader.models import Piece
+
+        for juan in commentary_juans:
+            passages = scan(juan)
+            for choice in CHOICES:
+                layers = layers_for(choice)
+                texts = [t for layer in layers for t in passages.get(layer, [])]
+                for q in QUERIES:
+                    result = commentary_backend.search(SearchQuery(q, layers=layers, exact=True, edition_ids=(juan.edition_id,)))
+                    assert result.count == sum(t.count(q) for t in texts), (juan.work.slug, choice, q)
+        stored = Counter(Piece.objects.filter(section__juan=commentary_juans[0], kind=NOTE)
+                         .values_list("commentator", flat=True))
+        assert stored["李善"] > 100 and stored["張銑"] > 10  # the loader keeps who wrote each part
+
+    def test_the_note_before_the_first_heading_gets_no_invented_chapter_heading(self, commentary_juans, client):
+        """楚辭 卷一: the note under the title line, before 離騷經章句第一, is the juan's opening, no 篇:
+        the page gives it no hidden heading 第 1 篇; the book's own heading is the page's only h2."""
+        import re
+
+        juan = commentary_juans[4]
+        body = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/").content.decode()
+        assert "隋唐書志有皇甫遵訓參解楚辭" in body and "篇</h2>" not in body
+        assert [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<h2[^>]*>(.*?)</h2>", body)] == ["離騷經章句第一 離騷"]
+
+    def test_the_reading_page_labels_each_part_with_its_commentator(self, commentary_juans, client):
+        """楚辭 卷一: a note by another commentator than the note before it in its paragraph
+        carries his name, unless its words open with his formula (補曰); screen readers hear
+        the layer and the commentator of every note."""
+        import re
+
+        from reader.models import Piece, Section
+        from reader.templatetags.pieces import opens_with_formula
+
+        juan = commentary_juans[4]
+        section = Section.objects.filter(juan=juan).order_by("position")[2]  # the classic's first, after the 序
+        body = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/{section.position}/",
+                          {"layout": "horizontal", "notes": "inline"}).content.decode()
+        expected = []
+        for paragraph in sorted({p.paragraph for p in Piece.objects.filter(section=section)}):
+            writer = None
+            for p in Piece.objects.filter(section=section, paragraph=paragraph).order_by("position"):
+                if p.is_note:
+                    if p.commentator and p.commentator != writer and not opens_with_formula(p, p.commentator):
+                        expected.append(p.commentator)
+                    writer = p.commentator
+        assert expected and "王逸" in expected
+        assert re.findall(r'<span class="layer-tag commentator" aria-hidden="true">([^<]+)</span>', body) == expected
+        assert body.count('<span class="visually-hidden">章句（王逸）：</span>') == Piece.objects.filter(
+            section=section, commentator="王逸", kind=NOTE).count()
+        assert body.count('<span class="visually-hidden">補注（洪興祖）：</span>') == Piece.objects.filter(
+            section=section, commentator="洪興祖", kind=NOTE).count() > 0
+        # in 簡體 display the names and the layers are shown simplified as the text is (洪兴祖, 补注)
+        simp = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/{section.position}/",
+                          {"layout": "horizontal", "notes": "inline", "script": "simp"}).content.decode()
+        assert re.findall(r'<span class="layer-tag commentator" aria-hidden="true">([^<]+)</span>', simp) == [
+            {"洪興祖": "洪兴祖"}.get(name, name) for name in expected]
+        assert simp.count('<span class="visually-hidden">补注（洪兴祖）：</span>') == Piece.objects.filter(
+            section=section, commentator="洪興祖", kind=NOTE).count()
+        # and the page's heading: the work's title and its edition's name (四庫全書 → 四库全书)
+        edition = juan.edition.cited_name
+        assert edition and to_simplified(edition) != edition
+        assert f"{to_simplified(juan.work.title)}（{to_simplified(edition)}）" in simp
+
+    def test_search_by_commentator(self, commentary_juans, commentary_backend, client):
+        """``commentator=李善``: the passages 李善 wrote, on every surface (backend, API, page);
+        the count equals a plain count over the stored pieces he wrote."""
+        from reader.models import Piece
+
+        liuchen = commentary_juans[0]
+        edition = (liuchen.edition_id,)
+        for who, q in (("李善", "曰"), ("張銑", "也"), ("呂延濟", "之")):
+            pieces = Piece.objects.filter(section__juan=liuchen, commentator=who)
+            expected = sum(p.text.count(q) for p in pieces)
+            result = commentary_backend.search(SearchQuery(q, exact=True, edition_ids=edition, commentator=who))
+            assert result.count == expected > 0, who
+            assert {h.layer for h in result.hits} == {"commentary"}
+        everyone = commentary_backend.search(SearchQuery("曰", exact=True, edition_ids=edition)).count
+        assert commentary_backend.search(SearchQuery("曰", exact=True, edition_ids=edition, commentator="李善")).count < everyone
+        assert commentary_backend.search(SearchQuery("曰", exact=True, edition_ids=edition, commentator="無此人")).count == 0
+        api = client.get("/api/search/", {"q": "曰", "commentator": "洪興祖", "exact": "on",
+                                          "edition": commentary_juans[4].edition.slug}).json()
+        assert api["count"] == sum(p.text.count("曰") for p in Piece.objects.filter(
+            section__juan=commentary_juans[4], commentator="洪興祖")) > 0
+        page = client.get("/search/", {"q": "曰", "commentator": "洪興祖"}).content.decode()
+        assert f"{api['count']:,}" in page or str(api["count"]) in page
+        assert 'name="commentator" type="text" size="6" maxlength="40" value="洪興祖"' in page
+        # the options that hold the commentator are open: a filter in force is never folded away
+        assert '<details class="more-options" open>' in page
+        assert '<details class="more-options">' in client.get("/search/", {"q": "曰"}).content.decode()
+
+    def test_a_hit_names_its_commentator_on_the_page_in_the_api_and_the_hit_list(self, commentary_juans, client):
+        """六臣註文選's notes are 李善's, 呂延濟's, 張銑's …: each hit says whose (the search page as
+        the reading page labels a part, 注（呂延濟）; the API's ``commentator``; the hit list's last
+        column), the same name ``commentator=`` filters on."""
+        liuchen = commentary_juans[0]
+        params = {"q": "曰", "exact": "on", "edition": liuchen.edition.slug, "page_size": "200"}
+        api = client.get("/api/search/", params).json()
+        assert {"李善", "呂延濟", "張銑"} <= {h["commentator"] for h in api["results"]}
+        assert {h["commentator"] for h in api["results"] if h["layer"] == "classic"} <= {""}
+        lu = client.get("/api/search/", {**params, "commentator": "呂延濟"}).json()
+        assert lu["count"] > 0 and {(h["layer_name"], h["commentator"]) for h in lu["results"]} == {("注", "呂延濟")}
+        page = client.get("/search/", {"q": "曰", "exact": "on", "commentator": "呂延濟"}).content.decode()
+        assert page.count('<span class="layer layer-commentary">注（呂延濟）</span>') == min(lu["count"], 50)
+        body = b"".join(client.get("/api/search/export/csv/", {"q": "曰", "exact": "on", "commentator": "呂延濟"})
+                        .streaming_content).decode("utf-8")
+        rows = list(csv.reader(io.StringIO(body[1:])))
+        at = rows[0].index("commentator")
+        assert rows[0][at:] == ["commentator", "reading"] and len(rows) == lu["count"] + 1
+        assert {(r[at], r[at + 1]) for r in rows[1:]} == {("呂延濟", "")}
+
+    def test_a_note_stored_in_parts_is_one_bracket_and_named_once(self, commentary_juans, client):
+        """賦甲's note in 六臣註文選 is stored as two pieces (its columns read in reverse:
+        ``commentators.in_reading_order``), both 李善's: the page shows one bracket round the
+        note and a screen reader hears 「注（李善）：」 once, before the part read first."""
+        liuchen = commentary_juans[0]
+        body = client.get(f"/works/{liuchen.edition.slug}/juan/{liuchen.number}/1/",
+                          {"layout": "horizontal", "notes": "inline"}).content.decode()
+        assert ('<p class="passage"><span class="text" id="s1-p0">賦甲</span>'
+                '<span class="note joins-next layer-commentary" data-layer="注" id="s1-p2" role="note">'
+                '<span class="visually-hidden">注（李善）：</span>善曰賦甲者舊題甲乙所以紀卷先後今</span>'
+                '<span class="note joins-previous layer-commentary" data-layer="注" id="s1-p1" role="note">'
+                '卷旣改故甲乙並除存其首題以明舊式</span></p>') in body
 
 
-def test_the_reading_page_labels_each_part_with_its_commentator(commentary_juans, client):
-    """楚辭 卷一: a note by another commentator than the note before it in its paragraph
-    carries his name, unless its words open with his formula (補曰); screen readers hear
-    the layer and the commentator of every note."""
-    import re
-
-    from reader.models import Piece, Section
-    from reader.templatetags.pieces import opens_with_formula
-
-    juan = commentary_juans[4]
-    section = Section.objects.filter(juan=juan).order_by("position")[2]  # the classic's first, after the 序
-    body = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/{section.position}/",
-                      {"layout": "horizontal", "notes": "inline"}).content.decode()
-    expected = []
-    for paragraph in sorted({p.paragraph for p in Piece.objects.filter(section=section)}):
-        writer = None
-        for p in Piece.objects.filter(section=section, paragraph=paragraph).order_by("position"):
-            if p.is_note:
-                if p.commentator and p.commentator != writer and not opens_with_formula(p, p.commentator):
-                    expected.append(p.commentator)
-                writer = p.commentator
-    assert expected and "王逸" in expected
-    assert re.findall(r'<span class="layer-tag commentator" aria-hidden="true">([^<]+)</span>', body) == expected
-    assert body.count('<span class="visually-hidden">章句（王逸）：</span>') == Piece.objects.filter(
-        section=section, commentator="王逸", kind=NOTE).count()
-    assert body.count('<span class="visually-hidden">補注（洪興祖）：</span>') == Piece.objects.filter(
-        section=section, commentator="洪興祖", kind=NOTE).count() > 0
-    # in 簡體 display the names and the layers are shown simplified as the text is (洪兴祖, 补注)
-    simp = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/{section.position}/",
-                      {"layout": "horizontal", "notes": "inline", "script": "simp"}).content.decode()
-    assert re.findall(r'<span class="layer-tag commentator" aria-hidden="true">([^<]+)</span>', simp) == [
-        {"洪興祖": "洪兴祖"}.get(name, name) for name in expected]
-    assert simp.count('<span class="visually-hidden">补注（洪兴祖）：</span>') == Piece.objects.filter(
-        section=section, commentator="洪興祖", kind=NOTE).count()
-    # and the page's heading: the work's title and its edition's name (四庫全書 → 四库全书)
-    edition = juan.edition.cited_name
-    assert edition and to_simplified(edition) != edition
-    assert f"{to_simplified(juan.work.title)}（{to_simplified(edition)}）" in simp
-
-
-def test_search_by_commentator(commentary_juans, search_backend, client):
-    """``commentator=李善``: the passages 李善 wrote, on every surface (backend, API, page);
-    the count equals a plain count over the stored pieces he wrote."""
-    from reader.models import Piece
-
-    liuchen = commentary_juans[0]
-    edition = (liuchen.edition_id,)
-    for who, q in (("李善", "曰"), ("張銑", "也"), ("呂延濟", "之")):
-        pieces = Piece.objects.filter(section__juan=liuchen, commentator=who)
-        expected = sum(p.text.count(q) for p in pieces)
-        result = search_backend.search(SearchQuery(q, exact=True, edition_ids=edition, commentator=who))
-        assert result.count == expected > 0, who
-        assert {h.layer for h in result.hits} == {"commentary"}
-    everyone = search_backend.search(SearchQuery("曰", exact=True, edition_ids=edition)).count
-    assert search_backend.search(SearchQuery("曰", exact=True, edition_ids=edition, commentator="李善")).count < everyone
-    assert search_backend.search(SearchQuery("曰", exact=True, edition_ids=edition, commentator="無此人")).count == 0
-    api = client.get("/api/search/", {"q": "曰", "commentator": "洪興祖", "exact": "on",
-                                      "edition": commentary_juans[4].edition.slug}).json()
-    assert api["count"] == sum(p.text.count("曰") for p in Piece.objects.filter(
-        section__juan=commentary_juans[4], commentator="洪興祖")) > 0
-    page = client.get("/search/", {"q": "曰", "commentator": "洪興祖"}).content.decode()
-    assert f"{api['count']:,}" in page or str(api["count"]) in page
-    assert 'name="commentator" type="text" size="6" maxlength="40" value="洪興祖"' in page
-    # the options that hold the commentator are open: a filter in force is never folded away
-    assert '<details class="more-options" open>' in page
-    assert '<details class="more-options">' in client.get("/search/", {"q": "曰"}).content.decode()
-
-
-def test_a_hit_names_its_commentator_on_the_page_in_the_api_and_the_hit_list(commentary_juans, client):
-    """六臣註文選's notes are 李善's, 呂延濟's, 張銑's …: each hit says whose (the search page as
-    the reading page labels a part, 注（呂延濟）; the API's ``commentator``; the hit list's last
-    column), the same name ``commentator=`` filters on."""
-    liuchen = commentary_juans[0]
-    params = {"q": "曰", "exact": "on", "edition": liuchen.edition.slug, "page_size": "200"}
-    api = client.get("/api/search/", params).json()
-    assert {"李善", "呂延濟", "張銑"} <= {h["commentator"] for h in api["results"]}
-    assert {h["commentator"] for h in api["results"] if h["layer"] == "classic"} <= {""}
-    lu = client.get("/api/search/", {**params, "commentator": "呂延濟"}).json()
-    assert lu["count"] > 0 and {(h["layer_name"], h["commentator"]) for h in lu["results"]} == {("注", "呂延濟")}
-    page = client.get("/search/", {"q": "曰", "exact": "on", "commentator": "呂延濟"}).content.decode()
-    assert page.count('<span class="layer layer-commentary">注（呂延濟）</span>') == min(lu["count"], 50)
-    body = b"".join(client.get("/api/search/export/csv/", {"q": "曰", "exact": "on", "commentator": "呂延濟"})
-                    .streaming_content).decode("utf-8")
-    rows = list(csv.reader(io.StringIO(body[1:])))
-    at = rows[0].index("commentator")
-    assert rows[0][at:] == ["commentator", "reading"] and len(rows) == lu["count"] + 1
-    assert {(r[at], r[at + 1]) for r in rows[1:]} == {("呂延濟", "")}
-
-
-def test_a_note_stored_in_parts_is_one_bracket_and_named_once(commentary_juans, client):
-    """賦甲's note in 六臣註文選 is stored as two pieces (its columns read in reverse:
-    ``commentators.in_reading_order``), both 李善's: the page shows one bracket round the
-    note and a screen reader hears 「注（李善）：」 once, before the part read first."""
-    liuchen = commentary_juans[0]
-    body = client.get(f"/works/{liuchen.edition.slug}/juan/{liuchen.number}/1/",
-                      {"layout": "horizontal", "notes": "inline"}).content.decode()
-    assert ('<p class="passage"><span class="text" id="s1-p0">賦甲</span>'
-            '<span class="note joins-next layer-commentary" data-layer="注" id="s1-p2" role="note">'
-            '<span class="visually-hidden">注（李善）：</span>善曰賦甲者舊題甲乙所以紀卷先後今</span>'
-            '<span class="note joins-previous layer-commentary" data-layer="注" id="s1-p1" role="note">'
-            '卷旣改故甲乙並除存其首題以明舊式</span></p>') in body
 
 
 @pytest.mark.django_db
