@@ -81,12 +81,11 @@ class ClassWorks(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
 
-def search_facets(form, results, per_juan: tuple[list, list] | None = None) -> dict:
+def search_facets(form, results) -> dict:
     """The facets of a search (``search.facets.search_facet_counts``): counted from the results
     without the facet filters, searched again without them when the form has some (once per
-    query: ``search.facets.unfaceted_edition_counts`` keeps the counts). ``per_juan``: the
-    results' ``juan_counts()`` when the caller has them."""
-    return search_facet_counts(form, results, per_juan)
+    query: ``search.facets.unfaceted_writer_counts`` keeps the counts)."""
+    return search_facet_counts(form, results)
 
 
 def class_distribution(results) -> list[dict]:

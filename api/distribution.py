@@ -96,7 +96,7 @@ def kept_juan_rows(results) -> tuple[EncodedJSON, tuple[list, list] | None]:
     """``(juan_rows(results), per_juan)``: the rows as kept for the results' query (the whole
     ``SearchQuery``: its text, filters, sort and context) while the index version and the
     corpus stamp stay the same, else written and kept; ``per_juan`` is the results'
-    ``juan_counts()`` when they were counted for it (for the facets to read), None when the
+    ``juan_counts()`` when they were counted for it (for a caller that reads them), None when the
     rows were kept. Nothing is kept for a backend without a version. Least recently asked
     go first past ``KEPT_QUERIES`` queries or ``KEPT_BYTES`` bytes; rows larger than a
     quarter of ``KEPT_BYTES`` are not kept."""

@@ -218,9 +218,11 @@ class FacetsSerializer(serializers.Serializer):
     # ``class`` is a keyword: the field is added below under its name.
     dynasty = FacetValueSerializer(many=True)
     author = FacetValueSerializer(many=True, help_text=(
-        "Per person of the works (the catalogue's author and commentators): a work's every hit counts under "
-        "each of them, whichever layer it is in (毛詩注疏's hits in the 詩, the 箋 and the 疏 all count under "
-        "毛亨), as the author filter keeps a work's every hit; `commentator=` keeps one commentator's notes"))
+        "Per person who wrote the layer a hit is in: a hit in a note counts under the note's commentator "
+        "(the result's `commentator`: 杜預's 注, 孔穎達's 疏), a hit in the classic or main text under the work's "
+        "own author (撰, 著: 左丘明 for 春秋左傳注疏; a work of one author and no commentator: its notes too), "
+        "under \"\" (未詳) where nobody is known (毛詩注疏's 詩, an unsigned 考證). A value's count is the total "
+        "of the search filtered by `author=` it"))
     edition = NamedFacetValueSerializer(many=True)
 
 

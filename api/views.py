@@ -72,9 +72,10 @@ SEARCH_PARAMETERS = [
     OpenApiParameter("dynasty", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
                      description="朝代 (one or more): the works' dynasty as the facets name it (清, 宋, 漢 …)"),
     OpenApiParameter("author", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
-                     description="作者 (one or more): a person responsible for the work (江永, 鄭玄 …), as the facets name "
-                                 "them; keeps every hit of his works, in the classic and in every layer of notes, "
-                                 "as the author facet counts them (one commentator's notes alone: `commentator`)"),
+                     description="作者 (one or more): a person who wrote what is searched (江永, 鄭玄 …), as the facets "
+                                 "name them; keeps the hits the author facet counts under him: his notes (as "
+                                 "`commentator`) and the classic or main text of the works he wrote (撰, 著), with "
+                                 "their unsigned notes where the work has no commentator"),
     OpenApiParameter("commentator", str, description=(
         "注者: only the notes one commentator wrote, as the importer named him from the book's formulas "
         "(李善, 呂延濟, 裴駰 …: a note of 六臣註文選 is split at 善曰, 銑曰 …); the `commentator` of a result"),
@@ -341,13 +342,13 @@ class SearchView(APIView):
         response.data["passages"] = results.passages
         # Per juan only: per section (4,769 rows for 之 in the Kanripo corpus) is asked for
         # once, at /api/search/distribution/, not repeated on every page. The rows are kept
-        # per query (the next page has the same); when they are counted, the facets read the
-        # same counts.
-        rows, per_juan = kept_juan_rows(results)
+        # per query (the next page has the same).
+        rows, _ = kept_juan_rows(results)
         response.data["distribution"] = {"juans": rows}
         response.data["hints"] = query_hints(query, results)
-        # Where the hits fall (部, 類, dynasty, author, edition), from the index's hits per juan.
-        response.data["facets"] = search_facets(form, results, per_juan)
+        # Where the hits fall (部, 類, dynasty, author, edition), from the index's hits per juan,
+        # layer and commentator.
+        response.data["facets"] = search_facets(form, results)
         return _etagged(request, response)
 
 

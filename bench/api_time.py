@@ -6,7 +6,7 @@ In process (default): Django's test client; prints the ``Server-Timing`` total (
 max, ms), the process's CPU time per request and the SQL queries per request. Every answer
 carries its ``facets``; ``--facet-class KR1`` filters each request by that class, so that
 the facets are counted from the unfiltered search, searched once per query and then kept
-(``search.facets.unfaceted_edition_counts``, and the facets answered, ``search_facet_counts``);
+(``search.facets.unfaceted_writer_counts``, and the facets answered, ``search_facet_counts``);
 ``--facet-cold`` forgets them before each request,
 so that every request searches twice (a reader's first click on a facet). ``--cold`` forgets
 before each request what a server keeps per query and per section (the rows per juan,

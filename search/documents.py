@@ -51,6 +51,10 @@ ANNOTATION = "annotation"
 LAYERS = (CLASSIC, *NOTE_LAYERS, "record", "record_note", "title", ANNOTATION)
 #: The layers of the books' own text: what a search reads unless annotations are asked for.
 TEXT_LAYERS = LAYERS[:-1]
+#: The layers of a work's main text, not its notes: the classic (or main text), its 記 records and
+#: the titles. Who wrote a passage of them that names no commentator (``SearchDocument.commentator``
+#: "") is the work's own author (撰, 著: ``search.facets``); of a note that names none, nobody known.
+MAIN_LAYERS = frozenset({CLASSIC, "record", "title"})
 #: User-facing layer choices: the search page's boxes, the ``layer`` API parameter and
 #: ``manage.py search --layer``; several may be given (``commentary,subcommentary``).
 #: ``all`` is the books' text; readers' annotations are searched with ``annotation``.

@@ -1,30 +1,38 @@
 """Facets of a search: where in the library its hits fall (部, 類, dynasty, author, edition),
 counted from the index's own answer, and the filters that narrow a search by them.
 
-Every engine's ``SearchResults.juan_counts()`` gives the hits per juan, each juan headed by its
-edition's id; a small table maps each edition to its work's class, dynasty and authors
-(``facet_table``: one query, kept in process memory per index version and corpus stamp, as
-``search.service.edition_places``). So a facet count reads no hit from the database: 之 on the
-whole library is a sum over a few thousand juans.
+Every engine's ``SearchResults.layer_counts()`` gives the hits per juan, layer and commentator,
+each headed by its edition's id; a small table maps each edition to its work's class, dynasty and
+own authors (``facet_table``: one query, kept in process memory per index version and corpus
+stamp, as ``search.service.edition_places``). So a facet count reads no hit from the database:
+之 on the whole library is a sum over a few thousand groups.
 
 Where the values come from: the class is ``Work.classification`` (``catalogue``; its 部 is the
 code's first three characters); the dynasty is the catalogue's for a work it lists (the work's:
 韓非子 is 周 though its byline names its 元 commentator 何犿), else the work's own
-(``Work.dynasty``, from the text's byline); the authors are the people Kanripo's catalogue lists for the
-work (鄭玄, 賈公彥, 陸德明 for 周禮注疏), or the work's own author field when the catalogue does
-not list it, each person by one name (``reader.person_names``: the catalogue's 范甯 of 春秋穀梁傳
-and 范寧 of 春秋穀梁注疏 are one value, 范寧, as the work pages and the notes name him), and an
-author filter takes any of his names (``author=范甯`` keeps both works: ``filter_value``). A
-filter on several values of one facet keeps hits in any of them (``class=KR1d&class=KR2a``);
-filters on different facets all apply.
+(``Work.dynasty``, from the text's byline). The author is who wrote the layer a hit is in
+(``writers``): a hit in a passage whose commentator the book names (``SearchDocument.commentator``:
+杜預's 注, 孔穎達's 疏) counts under him; a hit in the main text (``MAIN_LAYERS``: the classic,
+its records, the titles) under the work's own authors (``own_authors``: those the catalogue, else
+the byline, names as writing it, 撰 or 著, not its commentators: 左丘明 for 春秋左傳注疏, nobody for
+毛詩注疏, whose 詩 the catalogue gives no author); a hit in a note that names nobody under the
+work's authors where the work has no commentator (周禮詳解's notes are 王昭禹's 詳解), else under
+nobody known (""). Each person by one name (``reader.person_names``: the catalogue's 范甯 of
+春秋穀梁傳 and 范寧 of 春秋穀梁注疏 are one value, 范寧, as the work pages and the notes name him),
+and an author filter takes any of his names (``author=范甯``: ``filter_value``) and keeps the hits
+the facet counts under him (``written_by_for``: a ``WrittenBy`` passage filter, which every engine
+applies). A filter on several values of one facet keeps hits in any of them
+(``class=KR1d&class=KR2a``); filters on different facets all apply.
+
+The dynasty stays the work's: a commentator's dynasty is not in the index (a passage names its
+commentator, not his dynasty), and the catalogue's people do not always agree with the names the
+notes are stored under, so the dynasty facet counts by work (docs/decisions/0020).
 """
 from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from itertools import groupby
-from operator import itemgetter
 from urllib.parse import urlencode
 
 from catalogue.catalogue import bu_of, entry, get_class
@@ -34,7 +42,9 @@ from reader.person_names import person_name
 from reader.printed_people import typed_people
 from reader.stamp import corpus_version
 
-from .backends import SearchResults, get_search_backend
+from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
+from .documents import ANNOTATION, MAIN_LAYERS
+from .service import run_search
 
 #: The facets, in the order the API and the page give them.
 FACETS = ("bu", "class", "dynasty", "author", "edition")
@@ -47,13 +57,16 @@ UNKNOWN = "未詳"
 @dataclass(frozen=True)
 class EditionFacets:
     """What one edition contributes to each facet: ``cls`` (a 類 or 部 code, "" unclassified),
-    ``bu`` ("" unclassified), ``dynasty`` ("" unknown), ``authors`` (names), ``slug`` and
-    ``name`` (the edition's, as the search page names it)."""
+    ``bu`` ("" unclassified), ``dynasty`` ("" unknown), ``authors`` (the work's own authors,
+    ``own_authors``: who wrote its main text), ``notes_theirs`` (whether a note naming no
+    commentator is theirs too: the work has no commentator), ``slug`` and ``name`` (the
+    edition's, as the search page names it)."""
 
     cls: str
     bu: str
     dynasty: str
     authors: tuple[str, ...]
+    notes_theirs: bool
     slug: str
     name: str
 
@@ -66,6 +79,34 @@ class FacetTable(dict):
 
 
 _tables: dict = {}
+
+#: The last characters of a role that names a work's own author, who wrote its main text: 撰, 著,
+#: 奉敕撰, 等奉勅撰, 輯, 編, 纂 (Kanripo's catalogue and the bylines). Every other role names a layer
+#: of notes (注, 傳, 箋, 疏, 音義, 集解, 考證, 撰校勘記 …), whose writer the index names per passage
+#: (``SearchDocument.commentator``); a person named with no role at all is the author.
+AUTHOR_ROLE_ENDS = "撰著輯編纂"
+
+
+def _writes_main_text(role: str) -> bool:
+    return not role or role[-1] in AUTHOR_ROLE_ENDS
+
+
+def own_authors(work, edition) -> tuple[tuple[str, ...], bool]:
+    """``(authors, notes_theirs)`` of an edition's work: the people who wrote its main text, each
+    by one name (``person_name``), and whether they are all the work names (no commentator, so
+    a note naming nobody is theirs too). The catalogue's people for a work it lists, with their
+    roles (``_writes_main_text``: 左丘明 撰 for 春秋左傳注疏, not 杜預 注); where it gives nobody a
+    role (儀禮注疏: 鄭玄 alone) and the edition's byline prints roles, the byline's; else the
+    byline's people; else ``Work.author``, an author."""
+    listed = entry(work.kanripo_id) or entry(edition.kanripo_id)
+    byline = [(p.get("name", ""), p.get("role", ""), p.get("dynasty", "")) for p in edition.byline or ()
+              if p.get("name")]
+    people = [(p.name, p.role, p.dynasty) for p in listed.people] if listed and listed.people else []
+    if not people or (not any(role for _, role, _ in people) and any(role for _, role, _ in byline)):
+        people = byline or ([(work.author, "", work.dynasty or "")] if work.author else [])
+    authors = tuple(dict.fromkeys(person_name(name, [dynasty] if dynasty else None)
+                                  for name, role, dynasty in people if _writes_main_text(role)))
+    return authors, bool(people) and all(_writes_main_text(role) for _, role, _ in people)
 
 
 def facet_table() -> FacetTable:
@@ -80,32 +121,36 @@ def facet_table() -> FacetTable:
     siblings = Counter(Edition.objects.values_list("work_id", flat=True))
     for e in Edition.objects.select_related("work"):
         work = e.work
-        listed = entry(work.kanripo_id) if work.kanripo_id else None
-        named = listed.authors if listed and listed.authors else ((work.author,) if work.author else ())
-        authors = tuple(dict.fromkeys(person_name(a) for a in named))  # as the work pages name them
+        authors, notes_theirs = own_authors(work, e)
         dynasty = work_dynasty(work)
         name = f"{work.title}（{e.name}）" if siblings[work.id] > 1 else work.title
-        out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), dynasty, authors, e.slug, name)
+        out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), dynasty, authors, notes_theirs,
+                                  e.slug, name)
     out.names = {f.slug: f.name for f in out.values()}
     _tables.clear()
     _tables[key] = out
     return out
 
 
-_EDITION, _COUNT = itemgetter(0), itemgetter(1)
-
-
-def edition_counts(results: SearchResults | None, per_juan: tuple[list, list] | None = None) -> Counter:
-    """``Counter({edition id: hits})`` from the results' hits per juan (no database), editions
-    in the order of their first hit. ``per_juan``: the results' ``juan_counts()`` when the
-    caller has them (then ``results`` is not read). A juan's head starts with its edition's
-    id and the juans of an edition mostly follow one another, so the counts are summed a run
-    of juans at a time (7,700 juans for 之 on the 107 M library, in about 90 editions)."""
-    heads, counts = per_juan if per_juan is not None else results.juan_counts()
+def writer_counts(results: SearchResults | None, per_layer: tuple[list, list] | None = None) -> Counter:
+    """``Counter({(edition id, layer, commentator): hits})`` from the results' hits per juan,
+    layer and commentator (``SearchResults.layer_counts()``: no database), the juans of an
+    edition summed. ``per_layer``: those counts when the caller has them (then ``results`` is
+    not read)."""
+    heads, counts = per_layer if per_layer is not None else results.layer_counts()
     out: Counter = Counter()
-    for edition, run in groupby(zip(map(_EDITION, heads), counts), _EDITION):
-        out[edition] += sum(map(_COUNT, run))
+    for (edition, _, layer, commentator), count in zip(heads, counts):
+        out[edition, layer, commentator] += count
     return out
+
+
+def writers(f: EditionFacets, layer: str, commentator: str) -> tuple[str, ...]:
+    """Who wrote a passage of ``layer`` naming ``commentator`` in an edition of ``f``: the
+    commentator; else the work's own authors for the main text (``MAIN_LAYERS``) and, in a work
+    with no commentator, for its notes; else nobody known (``()``), as for a reader's annotation."""
+    if commentator:
+        return (commentator,)
+    return f.authors if layer in MAIN_LAYERS or (f.notes_theirs and layer != ANNOTATION) else ()
 
 
 #: How a facet filter's value, as typed, reads as values of its facet (``filter_values``): an
@@ -131,29 +176,38 @@ def filter_values(param: str, typed) -> tuple[str, ...]:
     return tuple(dict.fromkeys(v for x in typed for v in (read(x) if read else (x,))))
 
 
-def _passes(f: EditionFacets, classes, dynasties, authors) -> tuple[bool, bool, bool]:
-    """Whether an edition passes each facet filter, ``(class, dynasty, author)``: a class filter
-    names its 類 or its 部; dynasty and author filters name its dynasty or one of its authors
-    (``authors`` as ``filter_values`` gives them). An empty filter passes."""
+def _passes(f: EditionFacets, classes, dynasties) -> tuple[bool, bool]:
+    """Whether an edition passes the class and dynasty filters: a class filter names its 類 or
+    its 部, a dynasty filter its dynasty. An empty filter passes."""
     return (not classes or f.cls in classes or f.bu in classes,
-            not dynasties or f.dynasty in dynasties,
-            not authors or any(a in authors for a in f.authors))
+            not dynasties or f.dynasty in dynasties)
 
 
-_ALL_PASS = (True, True, True)
+def matches(f: EditionFacets, classes=(), dynasties=()) -> bool:
+    """Whether an edition passes the class and dynasty filters (``_passes``)."""
+    return all(_passes(f, classes, dynasties))
 
 
-def matches(f: EditionFacets, classes=(), dynasties=(), authors=()) -> bool:
-    """Whether an edition passes every facet filter (``_passes``)."""
-    return all(_passes(f, classes, dynasties, authors))
-
-
-def editions_for(classes=(), dynasties=(), authors=()) -> tuple[int, ...] | None:
-    """The edition ids that pass the facet filters (sorted), None when no filter is given."""
-    if not (classes or dynasties or authors):
+def editions_for(classes=(), dynasties=()) -> tuple[int, ...] | None:
+    """The edition ids that pass the class and dynasty filters (sorted), None when neither is
+    given: those facet filters are edition filters, which every engine has."""
+    if not (classes or dynasties):
         return None
-    authors = filter_values("author", authors)
-    return tuple(sorted(pk for pk, f in facet_table().items() if matches(f, classes, dynasties, authors)))
+    return tuple(sorted(pk for pk, f in facet_table().items() if matches(f, classes, dynasties)))
+
+
+def written_by_for(authors=()) -> WrittenBy | None:
+    """The passage filter (``SearchQuery.written_by``) that keeps the hits the author facet
+    counts under any of ``authors`` (as typed: ``filter_values``), None when none is given:
+    their notes (the passages naming them), the main text of the works they wrote and the notes
+    naming nobody of those works that have no commentator (``writers``)."""
+    if not authors:
+        return None
+    names = filter_values("author", authors)
+    wanted = set(names)
+    theirs = [(pk, f.notes_theirs) for pk, f in facet_table().items() if wanted.intersection(f.authors)]
+    return WrittenBy(tuple(sorted(wanted)), tuple(sorted(pk for pk, _ in theirs)),
+                     tuple(sorted(pk for pk, notes in theirs if notes)))
 
 
 def _class_name(code: str) -> str:
@@ -162,36 +216,40 @@ def _class_name(code: str) -> str:
 
 
 def facet_counts(results: SearchResults | None, classes=(), dynasties=(), authors=(),
-                 per_edition: Counter | None = None) -> dict[str, list[dict]]:
+                 per_writer: Counter | None = None) -> dict[str, list[dict]]:
     """``{"bu": [...], "class": [...], "dynasty": [...], "author": [...], "edition": [...]}``:
     each a list of ``{"value", "count"}`` (``bu``, ``class`` and ``edition`` with ``"name"`` too),
     most hits first, then by value. ``results`` are those of the query without the facet filters;
     each facet counts the hits that pass the other facets' filters, so that every value of the
-    facet one filters by stays in view with its count (the usual way of faceted search). A hit
-    of a work with several authors counts for each, whichever layer it is in (``FACET_NOTES``:
-    the counts are per edition, and the author filter keeps a work's every hit likewise). An
-    unclassified work's hits count under
-    class and 部 "" (named ``UNCLASSIFIED``); an unknown dynasty under "". ``per_edition``: the
-    results' ``edition_counts``, when the caller has them (then ``results`` is not read)."""
+    facet one filters by stays in view with its count (the usual way of faceted search). The
+    author facet counts each hit under who wrote the layer it is in (``writers``; a hit of a main
+    text of several authors under each); a value's count is the total of the search filtered by
+    it (``written_by_for``). An unclassified work's hits count under class and 部 "" (named
+    ``UNCLASSIFIED``); an unknown dynasty or author under "". ``per_writer``: the results'
+    ``writer_counts``, when the caller has them (then ``results`` is not read)."""
     table = facet_table()
-    if per_edition is None:
-        per_edition = edition_counts(results)
+    if per_writer is None:
+        per_writer = writer_counts(results)
     bu, cls, dynasty, author, edition = (Counter() for _ in FACETS)
-    authors = filter_values("author", authors)
-    filtered = bool(classes or dynasties or authors)
-    for pk, count in per_edition.items():
+    wanted = set(filter_values("author", authors))
+    passes: dict = {}
+    for (pk, layer, commentator), count in per_writer.items():
         f = table.get(pk)
         if f is None:
             continue
-        # each facet counts the editions that pass the other facets' filters
-        in_class, in_dynasty, in_author = _passes(f, classes, dynasties, authors) if filtered else _ALL_PASS
+        # each facet counts the hits that pass the other facets' filters
+        if pk not in passes:
+            passes[pk] = _passes(f, classes, dynasties)
+        in_class, in_dynasty = passes[pk]
+        people = writers(f, layer, commentator)
+        in_author = not wanted or not wanted.isdisjoint(people)
         if in_dynasty and in_author:
             bu[f.bu] += count
             cls[f.cls] += count
         if in_class and in_author:
             dynasty[f.dynasty] += count
         if in_class and in_dynasty:
-            for a in f.authors:
+            for a in people or ("",):
                 author[a] += count
             if in_author:
                 edition[f.slug] += count
@@ -212,25 +270,21 @@ def _rows(counter: Counter, name=None) -> list[dict]:
     return [{"value": value, "name": name(value), "count": count} for value, count in ordered]
 
 
-#: How many unfiltered searches ``unfaceted_edition_counts`` keeps the counts of.
+#: How many unfiltered searches ``unfaceted_writer_counts`` keeps the counts of.
 UNFACETED_KEEP = 512
 _unfaceted: OrderedDict = OrderedDict()
 _unfaceted_lock = threading.Lock()
 
 
-def unfaceted_edition_counts(query, results: SearchResults | None = None,
-                             per_juan: tuple[list, list] | None = None) -> Counter:
-    """``edition_counts`` of the search ``query`` without its facet filters, which a faceted
+def unfaceted_writer_counts(query: SearchQuery, results: SearchResults | None = None) -> Counter:
+    """``writer_counts`` of the search ``query`` without its facet filters, which a faceted
     search counts its facets from. A reader who narrows a search by a facet (a 類, then a
     dynasty) asks for the same unfiltered search with every click, so the counts of the last
     ``UNFACETED_KEEP`` such searches are kept in process memory, keyed by the query, the
     index version and the corpus stamp (as ``facet_table``; nothing is kept for a backend
-    that has no version): only the first filtered search of a query searches twice.
-    ``results``: the query's own results when the caller has them (an unfiltered search,
-    whose counts are then kept for the filtered ones that follow), and ``per_juan`` their
-    ``juan_counts()`` when it has those too."""
-    from .service import run_search  # imported here: search.service imports search.facets's callers
-
+    that has no version): only the first filtered search of a query searches twice
+    (``search.service.run_search``). ``results``: the query's own results when the caller has
+    them (an unfiltered search, whose counts are then kept for the filtered ones that follow)."""
     version = get_search_backend().version()
     key = (version, corpus_version(), query)
     if version is not None:
@@ -239,8 +293,7 @@ def unfaceted_edition_counts(query, results: SearchResults | None = None,
             if found is not None:
                 _unfaceted.move_to_end(key)
                 return found
-    counts = (edition_counts(None, per_juan) if results is not None and per_juan is not None
-              else edition_counts(results if results is not None else run_search(query)))
+    counts = writer_counts(results if results is not None else run_search(query))
     if version is not None:
         with _unfaceted_lock:
             _unfaceted[key] = counts
@@ -256,14 +309,13 @@ FACETS_KEEP = 128
 _counted: OrderedDict = OrderedDict()
 
 
-def search_facet_counts(form, results: SearchResults, per_juan: tuple[list, list] | None = None) -> dict[str, list[dict]]:
+def search_facet_counts(form, results: SearchResults) -> dict[str, list[dict]]:
     """``facet_counts`` of a valid search form (``search.forms.SearchForm``) and its results:
-    counted from the search without the facet filters (``unfaceted_edition_counts``), which
+    counted from the search without the facet filters (``unfaceted_writer_counts``), which
     is ``results`` themselves when the form has no facet filter (its query then is the
-    results' own, not parsed again). ``per_juan``: the results' ``juan_counts()`` when the
-    caller has them. The answers of the last ``FACETS_KEEP`` queries and filters are kept as
-    the unfiltered counts are (a query's next page has the same facets): the caller must not
-    change the dict or its lists."""
+    results' own, not parsed again). The answers of the last ``FACETS_KEEP`` queries and
+    filters are kept as the unfiltered counts are (a query's next page has the same facets):
+    the caller must not change the dict or its lists."""
     filters = form.cleaned_data["facet_filters"]
     filtered = form.facets_filtered()
     query = form.search_query(unfaceted=True) if filtered else results.query
@@ -275,8 +327,8 @@ def search_facet_counts(form, results: SearchResults, per_juan: tuple[list, list
             if found is not None:
                 _counted.move_to_end(key)
                 return found
-    per_edition = unfaceted_edition_counts(query) if filtered else unfaceted_edition_counts(query, results, per_juan)
-    counted = facet_counts(None, per_edition=per_edition, **filters)
+    per_writer = unfaceted_writer_counts(query) if filtered else unfaceted_writer_counts(query, results)
+    counted = facet_counts(None, per_writer=per_writer, **filters)
     if version is not None:
         with _unfaceted_lock:
             _counted[key] = counted
@@ -288,12 +340,12 @@ def search_facet_counts(form, results: SearchResults, per_juan: tuple[list, list
 #: Each facet's label on the search page and the parameter that filters by it.
 FACET_LABELS = {"bu": ("部", "class"), "class": ("類", "class"), "dynasty": ("朝代", "dynasty"),
                 "author": ("作者", "author"), "edition": ("版本", "edition")}
-#: What a facet's counts mean, where its label does not say it all: the author facet counts a
-#: work's every hit under each person of the work (``facet_counts``: 毛詩注疏's hits in the 詩, in
-#: 鄭玄's 箋 and in 孔穎達's 疏 all count under 毛亨 too), for the facets are counted per edition
-#: from the index's hits per juan, which do not say who wrote the layer a hit is in; the
-#: commentator filter (``commentator=``, 注者) is what keeps one person's notes.
-FACET_NOTES = {"author": "命中按書計入其每一作者與注者名下，不分經、注、疏；只看一家之注，用「注者」篩選。"}
+#: What a facet's counts mean, where its label does not say it all: the author facet counts each
+#: hit under who wrote the layer it is in (``writers``: 毛詩注疏's hits in 鄭玄's 箋 under 鄭玄, in
+#: 孔穎達's 疏 under 孔穎達, in the 詩 under the work's own author, nobody known there), and its
+#: filter keeps those same hits; the commentator filter (``commentator=``, 注者) keeps one
+#: person's notes alone, without the works he wrote.
+FACET_NOTES = {"author": "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者，不知撰者歸「未詳」。"}
 
 
 #: Values of a facet the search page lists at once (the most hits first); the rest open

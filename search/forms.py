@@ -9,7 +9,7 @@ from reader.printed_people import typed_people
 
 from .backends import SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
-from .facets import editions_for
+from .facets import editions_for, written_by_for
 from .query import canonical_query
 from .documents import LAYER_ALIASES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
 
@@ -132,7 +132,8 @@ class SearchForm(forms.Form):
     ``context`` (KWIC width in
     characters, 0–200, default 15), ``sort`` (text/relevance/after/before); the facet filters
     ``class`` (classes of Kanripo's catalogue: 類 KR1d or 部 KR1), ``dynasty`` and ``author``, each
-    with one value or several (``search.facets``)."""
+    with one value or several (``search.facets``; ``author`` keeps the passages its people wrote:
+    their notes and the main text of their works, ``search.facets.written_by_for``)."""
 
     q = forms.CharField(required=False, strip=True, max_length=MAX_QUERY_LENGTH,
                         error_messages={"max_length": f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)"})
@@ -184,7 +185,10 @@ class SearchForm(forms.Form):
         data["unfaceted_edition_ids"] = ids
         data["facet_filters"] = {"classes": data.get("class") or (), "dynasties": data.get("dynasty") or (),
                                  "authors": data.get("author") or ()}
-        faceted = editions_for(**data["facet_filters"])
+        # class and dynasty are edition filters; the author filter keeps the passages its people
+        # wrote (search.facets.written_by_for)
+        faceted = editions_for(data["facet_filters"]["classes"], data["facet_filters"]["dynasties"])
+        data["written_by"] = written_by_for(data["facet_filters"]["authors"])
         if faceted is not None:
             kept = set(faceted)
             ids = tuple(i for i in ids if i in kept) if ids is not None else faceted
@@ -219,6 +223,7 @@ class SearchForm(forms.Form):
             edition_ids=data.get("unfaceted_edition_ids" if unfaceted else "edition_ids"),
             juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
             commentator=_commentator(typed_people(data.get("commentator") or "")),
+            written_by=None if unfaceted else data.get("written_by"),
             sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],
         )

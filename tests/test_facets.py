@@ -9,10 +9,10 @@ import api.views  # noqa: F401  (the three: the views hold the real run_search, 
 import pages.views  # noqa: F401  a test spies on search.service's, so the spy sees the facets'
 import search.views  # noqa: F401  searches alone, whichever test runs first in the process)
 from search import facets
-from search.backends import SearchQuery, get_search_backend
+from search.backends import SearchQuery, WrittenBy, get_search_backend
 from search.documents import documents_for_juan
 from reader.importers.loader import import_file
-from reader.models import Juan, Work
+from reader.models import Juan, Piece, Work
 
 from .conftest import SEED, SHARED, index_all
 from .scan import layers_of, scan_count
@@ -50,54 +50,82 @@ def engine(request, settings, tmp_path, two_classes):
     return backend
 
 
+def written_count(juan, char: str, commentator: str) -> int:
+    """``char`` in the stored pieces of ``juan`` whose commentator is ``commentator``."""
+    return sum(p.text.count(char) for p in Piece.objects.filter(section__juan=juan, commentator=commentator))
+
+
 def test_facet_counts_equal_a_plain_count_of_each_text(engine, two_classes):
+    """The author facet counts each hit under who wrote its layer: 韓非子's text under 韓非 (撰),
+    何犿's notes under 何犿 (注); 禮書綱目's text and its notes, which name nobody, under 江永, for
+    the work names no commentator (its notes are his)."""
     seed, hanfei = two_classes
     in_seed = scan_count([p for v in layers_of(SEED.read_text(encoding="utf-8")).values() for p in v], "臣")
     in_hanfei = plain_count(HANFEI, "臣")
     assert (in_seed, in_hanfei) == (69, 113)
     results = engine.search(SearchQuery("臣", exact=True))
     assert results.count == in_seed + in_hanfei
-    assert facets.edition_counts(results) == {seed.edition_id: in_seed, hanfei.edition_id: in_hanfei}
+    by_he = written_count(hanfei, "臣", "何犿")
+    assert by_he == 17
+    per_writer = facets.writer_counts(results)
+    assert {(e, who) for e, _, who in per_writer} == {(seed.edition_id, ""), (hanfei.edition_id, ""),
+                                                     (hanfei.edition_id, "何犿")}
+    assert sum(n for (e, _, _), n in per_writer.items() if e == seed.edition_id) == in_seed
+    assert sum(n for (_, _, who), n in per_writer.items() if who == "何犿") == by_he
     assert facets.facet_counts(results) == {
         "bu": [{"value": "KR3", "name": "子部", "count": 113}, {"value": "KR1", "name": "經部", "count": 69}],
         "class": [{"value": "KR3c", "name": "法家類", "count": 113}, {"value": "KR1d", "name": "禮類", "count": 69}],
         "dynasty": [{"value": "周", "count": 113}, {"value": "", "count": 69}],
-        "author": [{"value": "何犿", "count": 113}, {"value": "韓非", "count": 113}, {"value": "江永", "count": 69}],
+        "author": [{"value": "韓非", "count": in_hanfei - by_he}, {"value": "江永", "count": 69},
+                   {"value": "何犿", "count": by_he}],
         "edition": [{"value": "KR3c0005", "name": "韓非子", "count": 113},
                     {"value": "禮書綱目", "name": "禮書綱目", "count": 69}]}
 
 
-def test_a_facet_filter_is_an_edition_filter_and_other_facets_count_within_it(engine, two_classes):
+def test_a_facet_filter_narrows_and_other_facets_count_within_it(engine, two_classes):
+    """Class and dynasty filters are edition filters; the author filter keeps the passages its
+    people wrote (``written_by_for``), as many hits as the author facet counts."""
     seed, hanfei = two_classes
     assert facets.editions_for(classes=("KR3c",)) == (hanfei.edition_id,)
     assert facets.editions_for(classes=("KR1",)) == (seed.edition_id,)          # a 部 names its 類
     assert facets.editions_for(classes=("KR1d", "KR3c")) == tuple(sorted([seed.edition_id, hanfei.edition_id]))
-    assert facets.editions_for(authors=("韓非",), classes=("KR1d",)) == ()         # facets all apply
-    assert facets.editions_for() is None
+    assert facets.editions_for(dynasties=("周",), classes=("KR1d",)) == ()      # facets all apply
+    assert facets.editions_for() is None and facets.written_by_for() is None
+    assert facets.written_by_for(("韓非",)) == WrittenBy(("韓非",), (hanfei.edition_id,), ())
+    assert facets.written_by_for(("江永", "何犿")) == WrittenBy(("何犿", "江永"), (seed.edition_id,), (seed.edition_id,))
     narrowed = engine.search(SearchQuery("臣", exact=True, edition_ids=facets.editions_for(classes=("KR3c",))))
     assert narrowed.count == 113
+    for name, count in (("韓非", 96), ("何犿", 17), ("江永", 69)):
+        assert engine.search(SearchQuery("臣", exact=True, written_by=facets.written_by_for((name,)))).count == count
     everything = engine.search(SearchQuery("臣", exact=True))
     counted = facets.facet_counts(everything, classes=("KR3c",))
     # The class facet keeps every class in view; the others count within 法家類.
     assert counted["class"] == [{"value": "KR3c", "name": "法家類", "count": 113},
                                 {"value": "KR1d", "name": "禮類", "count": 69}]
-    assert counted["author"] == [{"value": "何犿", "count": 113}, {"value": "韓非", "count": 113}]
+    assert counted["author"] == [{"value": "韓非", "count": 96}, {"value": "何犿", "count": 17}]
     assert counted["edition"] == [{"value": "KR3c0005", "name": "韓非子", "count": 113}]
+    # the author filter: the other facets count the hits its person wrote
+    by_he = facets.facet_counts(everything, authors=("何犿",))
+    assert by_he["edition"] == [{"value": "KR3c0005", "name": "韓非子", "count": 17}]
+    assert by_he["class"] == [{"value": "KR3c", "name": "法家類", "count": 17}]
+    assert by_he["author"] == [{"value": "韓非", "count": 96}, {"value": "江永", "count": 69},
+                               {"value": "何犿", "count": 17}]
     # Filters on two facets: each facet counts within the other's filter, not its own.
     assert facets.facet_counts(everything, dynasties=("周",), authors=("江永",)) == {
         "bu": [], "class": [],                                   # no edition is both 周 and 江永's
         "dynasty": [{"value": "", "count": 69}],                 # 江永's, whatever its dynasty
-        "author": [{"value": "何犿", "count": 113}, {"value": "韓非", "count": 113}],  # 周's, whoever wrote it
+        "author": [{"value": "韓非", "count": 96}, {"value": "何犿", "count": 17}],  # 周's, whoever wrote it
         "edition": []}
 
 
-def test_edition_counts_sum_the_juans_of_each_edition_in_the_order_of_its_first_hit():
-    """``per_juan`` as ``SearchResults.juan_counts`` gives it: heads led by the edition's id;
-    an edition's juans need not follow one another (several index segments)."""
-    heads = [(7, "a", "甲", 1, "卷一"), (7, "a", "甲", 2, "卷二"), (3, "b", "乙", 1, "卷一"), (7, "a", "甲", 5, "卷五")]
-    counted = facets.edition_counts(None, (heads, [2, 5, 11, 1]))
-    assert (counted, list(counted)) == ({7: 8, 3: 11}, [7, 3])
-    assert facets.edition_counts(None, ([], [])) == {}
+def test_writer_counts_sum_the_juans_of_each_edition_layer_and_commentator():
+    """``per_layer`` as ``SearchResults.layer_counts`` gives it: heads led by the edition's id."""
+    heads = [(7, 1, "classic", ""), (7, 1, "commentary", "鄭玄"), (3, 1, "classic", ""), (7, 5, "classic", ""),
+             (7, 5, "commentary", "鄭玄"), (7, 5, "subcommentary", "賈公彥")]
+    counted = facets.writer_counts(None, (heads, [2, 5, 11, 1, 4, 6]))
+    assert counted == {(7, "classic", ""): 3, (7, "commentary", "鄭玄"): 9, (3, "classic", ""): 11,
+                       (7, "subcommentary", "賈公彥"): 6}
+    assert facets.writer_counts(None, ([], [])) == {}
 
 
 @pytest.fixture
@@ -123,7 +151,7 @@ def test_the_api_answers_with_facets_and_filters_by_class(client, indexed):
     assert filtered["facets"]["edition"] == [{"value": "禮書綱目", "name": "禮書綱目", "count": 69}]
     both = client.get("/api/search/?q=臣&exact=on&class=KR1d&class=KR3c").json()
     assert both["count"] == client.get("/api/search/?q=臣&exact=on&class=KR1d,KR3c").json()["count"] == 182
-    assert client.get("/api/search/?q=臣&exact=on&author=韓非").json()["count"] == 113
+    assert client.get("/api/search/?q=臣&exact=on&author=韓非").json()["count"] == 96   # his text, not 何犿's notes
     assert client.get("/api/search/?q=臣&exact=on&dynasty=周&class=KR1d").json()["count"] == 0
     bad = client.get("/api/search/?q=臣&class=KR9z")
     assert bad.status_code == 400
@@ -147,7 +175,7 @@ def test_the_search_page_offers_the_facets_and_the_chart_by_class(client, indexe
             '<li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c">法家類</a> <span class="n">113</span></li>'
             '<li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR1d">禮類</a> <span class="n">69</span></li></ul></section>'
             ) in html
-    assert '<a href="?q=%E8%87%A3&amp;exact=on&amp;author=%E9%9F%93%E9%9D%9E">韓非</a> <span class="n">113</span>' in html
+    assert '<a href="?q=%E8%87%A3&amp;exact=on&amp;author=%E9%9F%93%E9%9D%9E">韓非</a> <span class="n">96</span>' in html
     assert '<details class="facet-more">' not in html  # no facet has more than six values here
     narrowed = client.get("/search/", {"q": "臣", "exact": "on", "class": "KR3c"}).content.decode()
     assert '<p class="summary"><strong>113</strong> 處' in narrowed
@@ -206,11 +234,9 @@ def test_a_filtered_search_counts_its_facets_from_the_unfiltered_search_once(cli
     """Narrowing a search by a facet asks for the same unfiltered search with every click: its
     counts are kept (per index version, corpus stamp and query), so only the first filtered
     search of a query searches twice, and none after the unfiltered search itself."""
-    from search import service
-
     searches = []
-    real = service.run_search
-    monkeypatch.setattr(service, "run_search", lambda query: searches.append(query) or real(query))
+    real = facets.run_search
+    monkeypatch.setattr(facets, "run_search", lambda query: searches.append(query) or real(query))
     facets._unfaceted.clear()
     first = client.get("/api/search/?q=臣&exact=on&class=KR1d&page_size=1").json()
     assert len(searches) == 1 and searches[0].edition_ids is None   # the unfiltered search, for the facets
@@ -291,8 +317,12 @@ GULIANG_ZHUSHU = SHARED / "corpus" / "kanripo-jingbu" / "KR1e0010" / "KR1e0010_0
 @pytest.mark.slow
 def test_the_author_facet_names_one_person_once_and_a_filter_takes_any_of_his_names(seed_juan, search_backend, client):
     """The catalogue writes 范甯 for 春秋穀梁傳 (KR1e0009) and 范寧 for 春秋穀梁注疏 (KR1e0010): one
-    person (``reader.person_names``), one value of the author facet with both works' hits, and
-    ``author=范甯``, ``范寧`` or ``范寗`` keeps both works."""
+    person (``reader.person_names``), one value of the author facet with his 集解 in both works,
+    and ``author=范甯``, ``范寧`` or ``范寗`` keeps those notes in both. In the 注疏 each hit counts
+    under who wrote its layer: the classic under 穀梁赤 (撰), the 集解 under 范寧, the 疏 under 楊士勛,
+    the 音義 under 陸德明 (each a plain count of the pieces they wrote); 春秋穀梁傳's classic, whose
+    author the catalogue does not name, under nobody known; and each value's count is the total
+    of the search filtered by it."""
     juans = [import_file(GULIANG).juan, import_file(GULIANG_ZHUSHU).juan]
     index_all(search_backend)
     facets._tables.clear()
@@ -300,20 +330,36 @@ def test_the_author_facet_names_one_person_once_and_a_filter_takes_any_of_his_na
     assert plain == [137, 292]
     body = client.get("/api/search/", {"q": "也", "exact": "1", "page_size": "1"}).json()
     in_seed = body["count"] - sum(plain)
-    assert body["facets"]["author"] == [
-        {"value": "范寧", "count": 429}, {"value": "陸德明", "count": 429}, {"value": "江永", "count": in_seed},
-        {"value": "楊士勛", "count": 292}, {"value": "穀梁赤", "count": 292}]
     assert in_seed == 380
+    fan = [written_count(j, "也", "范寧") for j in juans]
+    shu, yinyi = written_count(juans[1], "也", "楊士勛"), written_count(juans[0], "也", "陸德明")
+    # the 注疏's 考證 (齊召南's, the 四庫 editors'), which names no one: nobody known
+    kaozheng = sum(p.text.count("也") for p in Piece.objects.filter(section__juan=juans[1], layer="editorial"))
+    assert (fan, shu, yinyi, kaozheng) == ([61, 65], 140, 3, 15)
+    classic = 292 - fan[1] - shu - kaozheng   # the 注疏's classic (and a title): 穀梁赤's
+    unknown = 137 - fan[0] - yinyi + kaozheng  # 春秋穀梁傳's classic, whose author is not named; the 考證
+    assert (classic, unknown) == (72, 88)
+    assert body["facets"]["author"] == [
+        {"value": "江永", "count": in_seed}, {"value": "楊士勛", "count": shu}, {"value": "范寧", "count": sum(fan)},
+        {"value": "", "count": unknown}, {"value": "穀梁赤", "count": classic}, {"value": "陸德明", "count": yinyi}]
     for name in ("范甯", "范寧", "范寗"):
         filtered = client.get("/api/search/", {"q": "也", "exact": "1", "author": name, "page_size": "1"}).json()
-        assert filtered["count"] == 429
+        assert filtered["count"] == sum(fan)
         assert filtered["facets"]["edition"] == [
-            {"value": juans[1].edition.slug, "name": "春秋穀梁傳注疏", "count": 292},
-            {"value": juans[0].edition.slug, "name": "春秋穀梁傳", "count": 137}]
+            {"value": juans[1].edition.slug, "name": "春秋穀梁傳注疏", "count": fan[1]},
+            {"value": juans[0].edition.slug, "name": "春秋穀梁傳", "count": fan[0]}]
+        assert {h["commentator"] for h in filtered["results"]} == {"范寧"}
+    # a facet value's count is the total of the search filtered by it: the classic's author, two commentators
+    for name, count in (("穀梁赤", classic), ("楊士勛", shu), ("陸德明", yinyi), ("江永", in_seed)):
+        filtered = client.get("/api/search/", {"q": "也", "exact": "1", "author": name, "page_size": "200"}).json()
+        assert filtered["count"] == count, name
+        assert filtered["facets"]["author"] == body["facets"]["author"]   # the facet filtered by keeps its counts
+    layers = client.get("/api/search/", {"q": "也", "exact": "1", "author": "穀梁赤", "page_size": "200"}).json()
+    assert {(h["layer"], h["commentator"]) for h in layers["results"]} == {("classic", ""), ("title", "")}
     html = client.get("/search/", {"q": "也", "exact": "on", "author": "范甯"}).content.decode()
     # the chosen 范甯 is the facet's 范寧, shown chosen, its link taking the filter off
     assert ('<li><a href="?q=%E4%B9%9F&amp;exact=on" class="selected" aria-current="true">范寧</a> '
-            '<span class="n">429</span></li>') in html
+            '<span class="n">126</span></li>') in html
     # a search with no hits names the filter in force by the person's written name, not as typed
     html = client.get("/search/", {"q": "龍鳳麟", "exact": "on", "author": "范寗"}).content.decode()
     assert ('<li>已限定 作者「范寧」（<a href="?q=%E9%BE%8D%E9%B3%B3%E9%BA%9F&amp;exact=on">取消「范寧」</a>）'
@@ -374,18 +420,18 @@ def test_a_facet_lists_six_values_and_the_rest_under_more():
 
 
 @pytest.mark.django_db
-def test_the_author_facet_says_it_counts_works_not_layers(client, indexed):
-    """The author facet counts a work's every hit under each of its people, whichever layer the
-    hit is in (毛亨 63 in 毛詩注疏 where his 傳 holds 1): the facets are counted per edition from
-    the index's hits per juan. The page says so under the facet's heading, and the filter keeps
-    what the facet counts; 注者 (``commentator=``) keeps one commentator's notes."""
+def test_the_author_facet_says_it_counts_who_wrote_each_layer(client, indexed):
+    """The author facet counts each hit under who wrote the layer it is in (韓非's text 96, 何犿's
+    notes 17 of 韓非子's 113), and its filter keeps what it counts; the page says so under the
+    facet's heading. 注者 (``commentator=``) keeps one commentator's notes too."""
     html = client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
-    assert ('<h2 id="facet-author">作者</h2><p class="facet-note">命中按書計入其每一作者與注者名下，不分經、注、疏；'
-            '只看一家之注，用「注者」篩選。</p><ul>') in html
+    assert ('<h2 id="facet-author">作者</h2><p class="facet-note">命中計入所在之層的作者：注、疏歸其注者，'
+            '經文與正文歸本書撰者，不知撰者歸「未詳」。</p><ul>') in html
     assert html.count('class="facet-note"') == 1
     body = client.get("/api/search/?q=臣&exact=on&page_size=1").json()
-    assert body["facets"]["author"] == [{"value": "何犿", "count": 113}, {"value": "韓非", "count": 113},
-                                        {"value": "江永", "count": 69}]
-    assert client.get("/api/search/?q=臣&exact=on&author=何犿").json()["count"] == 113
-    # 何犿's own notes hold 17 of them (韓非's text the other 96)
+    assert body["facets"]["author"] == [{"value": "韓非", "count": 96}, {"value": "江永", "count": 69},
+                                        {"value": "何犿", "count": 17}]
+    for name, count in (("韓非", 96), ("何犿", 17), ("江永", 69)):
+        assert client.get(f"/api/search/?q=臣&exact=on&author={name}").json()["count"] == count
+    # 何犿's own notes hold 17 of them, as the commentator filter finds
     assert client.get("/api/search/?q=臣&exact=on&commentator=何犿").json()["count"] == 17

@@ -440,6 +440,49 @@ def test_commentator_filter(own_backend, seed_juan):
         own_backend.search(SearchQuery("鵠")).count > 0
 
 
+def test_layer_counts_and_the_author_filter_equal_a_plain_scan(own_backend, seed_juan):
+    """``layer_counts()`` (the hits per juan, layer and commentator: what the author facet of
+    ``search.facets`` counts) equals a plain count of each passage, grouped by its edition, juan,
+    layer and commentator; ``SearchQuery.written_by`` (the author filter) keeps the passages of
+    the people named, the main text (classic, records, titles) naming nobody of its ``main``
+    editions and every passage naming nobody of its ``unnamed`` ones: a 楚辭 juan whose notes
+    hold 王逸's 章句 and 洪興祖's 補注, and the seed, whose notes name nobody."""
+    from collections import Counter
+
+    from reader.importers.loader import import_file
+    from search.backends import WrittenBy
+    from search.signals import muted
+
+    from .conftest import SHARED
+
+    with muted():
+        juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR4a0002" / "KR4a0002_001.txt").juan
+    documents = documents_for_juan(seed_juan) + documents_for_juan(juan)
+    own_backend.rebuild(documents)
+    ref = _reference(documents)
+    main_layers = {"classic", "record", "title"}
+    seed, chuci = seed_juan.edition_id, juan.edition_id
+    for phrase in ("曰", "之", "言", "射", "也"):
+        plain = Counter()
+        for d in documents:
+            if d.layer != "annotation":
+                plain[(d.work_id, d.juan_number, d.layer, d.commentator)] += d.text.count(phrase)
+        heads, counts = own_backend.search(SearchQuery(phrase, exact=True)).layer_counts()
+        assert dict(zip(heads, counts)) == {k: n for k, n in plain.items() if n}, phrase
+        assert (heads, counts) == ref.search(SearchQuery(phrase, exact=True)).layer_counts(), phrase  # the order
+        for names, main, unnamed in (((), (seed,), ()), (("王逸",), (), ()), (("王逸", "洪興祖"), (chuci,), ()),
+                                     (("洪興祖",), (chuci,), (seed,)), ((), (), (seed, chuci))):
+            want = sum(n for (edition, _, layer, who), n in plain.items()
+                       if ((who in names) if who else (edition in unnamed or (layer in main_layers and edition in main))))
+            got = own_backend.search(SearchQuery(phrase, exact=True, written_by=WrittenBy(names, main, unnamed)))
+            assert got.count == want, (phrase, names, main, unnamed)
+            assert sum(got.layer_counts()[1]) == want
+    kept = own_backend.search(SearchQuery("曰", exact=True, written_by=WrittenBy(("洪興祖",), (chuci,))))
+    assert {(h.layer, h.commentator) for h in kept.hits} == {("classic", ""), ("commentary", "洪興祖")}
+    assert own_backend.search(SearchQuery("之", exact=True, written_by=WrittenBy())).count == 0
+    assert own_backend.search(SearchQuery("無此字句")).layer_counts() == ([], [])
+
+
 def test_every_hit_names_its_passages_commentator(own_backend, seed_juan):
     """A hit carries who wrote its passage (``Hit.commentator``: the search page and the API
     name 李善 or 呂延濟 beside 注): in a 楚辭 juan every hit's commentator is its passage's

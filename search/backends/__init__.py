@@ -9,10 +9,11 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import import_string
 
-from .base import BaseSearchBackend, Hit, IndexBusyError, IndexUnavailable, SearchError, SearchQuery, SearchResults
+from .base import (BaseSearchBackend, Hit, IndexBusyError, IndexUnavailable, SearchError, SearchQuery, SearchResults,
+                   WrittenBy)
 
 __all__ = ["get_search_backend", "BaseSearchBackend", "Hit", "IndexBusyError", "IndexUnavailable", "SearchError",
-           "SearchQuery", "SearchResults"]
+           "SearchQuery", "SearchResults", "WrittenBy"]
 
 #: ``{alias: (a copy of its settings, the backend made from them)}``: one backend object per
 #: alias, made again when its settings differ from the copy, the one way a backend is made anew

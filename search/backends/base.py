@@ -10,9 +10,10 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from search.analysis import CELL_BOUNDARY, analysed, context_bounds, single_code_points
-from search.documents import LAYERS, TEXT_LAYERS, SearchDocument
+from search.documents import ANNOTATION, LAYERS, MAIN_LAYERS, TEXT_LAYERS, SearchDocument
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
 DEFAULT_CONTEXT = 15
@@ -75,6 +76,28 @@ def live_juans(entries: dict) -> set[int]:
 
 
 
+class WrittenBy(NamedTuple):
+    """Whose writing a search keeps (``SearchQuery.written_by``, the author filter of
+    ``search.facets``): a passage whose commentator (``SearchDocument.commentator``) is one of
+    ``names``; a passage that names no commentator, of the main text (``MAIN_LAYERS``) in one of
+    the editions ``main`` (the works these people wrote, 撰 or 著), or of any layer of the books'
+    text in one of the editions ``unnamed`` (works with no commentator, whose unnamed notes are
+    their author's too). Sorted tuples (a query is a cache key)."""
+
+    names: tuple[str, ...] = ()
+    main: tuple[int, ...] = ()
+    unnamed: tuple[int, ...] = ()
+
+    def keeps(self, layer: str, edition: int, commentator: str) -> bool:
+        """Whether a passage of ``layer`` in the edition ``edition`` written by ``commentator``
+        ("" for none named) is kept. A reader's annotation (``ANNOTATION``) is nobody's work."""
+        if commentator:
+            return commentator in self.names
+        if layer in MAIN_LAYERS:
+            return edition in self.main or edition in self.unnamed
+        return layer != ANNOTATION and edition in self.unnamed
+
+
 @dataclass(frozen=True)
 class SearchQuery:
     """What to look for.
@@ -90,7 +113,9 @@ class SearchQuery:
     juan ids (what a juan label typed by a reader names, ``reader.juans``). ``commentator``: keep
     only passages this commentator wrote (``SearchDocument.commentator``: 李善, 洪興祖), or any
     of a tuple of names (a typed name that stands for several people,
-    ``reader.printed_people.typed_people``), None for all. ``context``: KWIC width
+    ``reader.printed_people.typed_people``), None for all. ``written_by``: keep only the
+    passages of these people (``WrittenBy``: their notes, and the main text of the works they
+    wrote), None for all. ``context``: KWIC width
     in characters on each side (0 to ``MAX_CONTEXT``). ``sort``: ``"text"`` (text order),
     ``"relevance"`` (passages with more hits first, then text order), or the concordance
     sorts (as Kanripo's and CBETA's KWIC lists): ``"after"`` by the characters after the
@@ -110,6 +135,7 @@ class SearchQuery:
     juan_ids: frozenset | None = None
     edition_ids: tuple[int, ...] | None = None
     commentator: str | tuple[str, ...] | None = None
+    written_by: WrittenBy | None = None
     context: int = DEFAULT_CONTEXT
     sort: str = "text"
     parsed: ParsedQuery | None = field(default=None, compare=False, repr=False)
@@ -326,6 +352,23 @@ class SearchResults:
             head = (h.work_id, h.work_slug, h.work_title, h.juan_number, h.juan_label)
             counts[head] = counts.get(head, 0) + 1
         return list(counts), list(counts.values())
+
+    def layer_counts(self) -> tuple[list[tuple], list[int]]:
+        """``(heads, counts)``: the hits per juan, layer and commentator, each head ``(work_id,
+        juan, layer, commentator)`` (``work_id`` the edition's id, ``commentator`` "" where the
+        passage names nobody: ``SearchDocument.commentator``) with its number of hits; the juans
+        in text order, within a juan by layer (``LAYERS``' order), then by commentator (code
+        points). What the author facet counts who wrote the layer a hit is in from
+        (``search.facets``), as ``juan_counts`` gives the hits per juan."""
+        counts: dict = {}
+        juans: dict = {}
+        for h in self._in_text_order():
+            p = h.passage
+            juans.setdefault((p.work_id, p.juan_number), len(juans))
+            head = (p.work_id, p.juan_number, p.layer, p.commentator or "")
+            counts[head] = counts.get(head, 0) + 1
+        heads = sorted(counts, key=lambda k: (juans[k[0], k[1]], LAYER_ORDER[k[2]], k[3]))
+        return heads, [counts[k] for k in heads]
 
     def by_juan(self) -> list[dict]:
         """``[{"work_id", "work_slug", "work_title", "juan", "juan_label", "count"}]`` in text

@@ -100,6 +100,8 @@ class MemoryBackend(BaseSearchBackend):
                 continue
             if query.commentator is not None and doc.commentator not in query.commentators:
                 continue
+            if query.written_by is not None and not query.written_by.keeps(doc.layer, doc.work_id, doc.commentator):
+                continue
             spans = match_passage(query.parsed, doc.text, query.exact, doc.script, doc.layer)
             if not spans:
                 continue

@@ -67,10 +67,10 @@ def test_narrowing_a_search_by_a_facet_and_the_chart_by_class(library, tabs):
     assert page.locator("p.summary strong").inner_text() == "182"
     classes = page.locator(".facet-class li")
     assert classes.all_inner_texts() == ["法家類 113", "禮類 69"]
-    # the author facet says what it counts: a work's every hit under each of its people
+    # the author facet says what it counts: each hit under who wrote its layer (韓非's text, 何犿's notes)
     assert page.locator(".facet-author .facet-note").inner_text() == \
-        "命中按書計入其每一作者與注者名下，不分經、注、疏；只看一家之注，用「注者」篩選。"
-    assert page.locator(".facet-author li").all_inner_texts() == ["何犿 113", "韓非 113", "江永 69"]
+        "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者，不知撰者歸「未詳」。"
+    assert page.locator(".facet-author li").all_inner_texts() == ["韓非 96", "江永 69", "何犿 17"]
     assert tab.axe() == []
     tab.shot("search-facets")
     # by keyboard: the facet's first link takes focus and Enter follows it

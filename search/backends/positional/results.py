@@ -8,6 +8,7 @@ import numpy as np
 
 from ..base import SearchResults
 from .format import PLACE_FIELDS
+from .writers import layer_counts
 
 
 _WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION, _SECTION_TITLE = (
@@ -97,3 +98,8 @@ class PositionalResults(SearchResults):
 
     def section_counts(self) -> tuple[list[tuple], list[int]]:
         return self._group_counts("section_index")
+
+    def layer_counts(self) -> tuple[list[tuple], list[int]]:
+        """The hits per juan, layer and commentator (``writers.layer_counts``): a count of the
+        groups of the passages of every hit, each group numbered once per generation."""
+        return layer_counts(self.hits.corpus, self.hits.pids)

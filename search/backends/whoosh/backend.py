@@ -19,7 +19,7 @@ from whoosh.index import EmptyIndexError
 from config.faults import crash_point
 from characters.simplified import TRADITIONAL
 from search.analysis import match_passage
-from search.documents import ANNOTATION, LAYERS, TEXT_LAYERS, SearchDocument
+from search.documents import ANNOTATION, LAYERS, MAIN_LAYERS, TEXT_LAYERS, SearchDocument
 
 from ..base import BaseSearchBackend, SearchQuery, SearchResults, entries_of, juans_to_drop
 from ..generations import GenerationStore, engine_name, write_manifest
@@ -251,8 +251,22 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
             if query.edition_ids is not None:
                 allowed &= np.isin(view.work_id, np.asarray(query.edition_ids, dtype=np.int64))
             if query.commentator is not None:  # stored per passage, read for the passages still allowed
-                for docnum in np.flatnonzero(allowed).tolist():
-                    if searcher.stored_fields(docnum).get("commentator", "") not in query.commentators:
+                docnums = np.flatnonzero(allowed).tolist()
+                for docnum, name in zip(docnums, view.commentators_of(searcher, docnums)):
+                    if name not in query.commentators:
+                        allowed[docnum] = False
+            if query.written_by is not None:  # the author filter (search.facets): ``WrittenBy.keeps``
+                docnums, written_by = np.flatnonzero(allowed), query.written_by
+                editions = view.work_id[docnums]
+                layers = view.layer[docnums]
+                main = (np.isin(editions, np.asarray(written_by.unnamed, dtype=np.int64))
+                        & (layers != LAYER_CODE[ANNOTATION])) | \
+                    (np.isin(layers, [LAYER_CODE[layer] for layer in MAIN_LAYERS])
+                     & np.isin(editions, np.asarray(written_by.main, dtype=np.int64)))
+                names = written_by.names
+                for docnum, name, theirs in zip(docnums.tolist(), view.commentators_of(searcher, docnums.tolist()),
+                                                main.tolist()):
+                    if not (name in names if name else theirs):
                         allowed[docnum] = False
             lookup = _Lookup(searcher.reader(), view, query.exact, allowed)
             parsed = query.parsed

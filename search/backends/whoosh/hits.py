@@ -13,7 +13,9 @@ from characters.simplified import TRADITIONAL
 from characters.units import holds_marks
 from search.analysis import match_passage
 
-from ..base import Hit, HitPassage, SearchQuery, SearchResults
+from search.documents import LAYERS
+
+from ..base import LAYER_ORDER, Hit, HitPassage, SearchQuery, SearchResults
 from .view import DocumentView
 
 
@@ -159,6 +161,22 @@ class WhooshResults(SearchResults):
         per_juan = np.bincount(view.juan_rank[hits.docs], weights=hits.counts)
         ranks = np.flatnonzero(per_juan)
         return [view.juan_heads[r] for r in ranks.tolist()], per_juan[ranks].astype(np.int64).tolist()
+
+    def layer_counts(self) -> tuple[list[tuple], list[int]]:
+        """The hits per juan, layer and commentator: the passages' juans and layers from the
+        ``DocumentView``, their commentators from their stored fields (``commentators_of``:
+        read once per passage and commit)."""
+        hits, view = self.hits, self.hits.view
+        if not len(hits.docs):
+            return [], []
+        counts: dict[tuple, int] = {}
+        names = view.commentators_of(hits.searcher, hits.docs.tolist())
+        for key in zip(view.juan_rank[hits.docs].tolist(), view.layer[hits.docs].tolist(), names,
+                       hits.counts.tolist()):
+            counts[key[:3]] = counts.get(key[:3], 0) + key[3]
+        order = sorted(counts, key=lambda k: (k[0], LAYER_ORDER[LAYERS[k[1]]], k[2]))
+        heads = [(view.juan_heads[j][0], view.juan_heads[j][3], LAYERS[code], name) for j, code, name in order]
+        return heads, [counts[k] for k in order]
 
     def section_counts(self) -> tuple[list[tuple], list[int]]:
         hits, view = self.hits, self.hits.view

@@ -125,10 +125,21 @@ class DocumentView:
         self._spellings: dict | None = None
         self._units: list[str] | None = None
         self._titles: dict[int, str] = {}  # section rank -> title (``titles_of``)
+        self._commentators: dict[int, str] = {}  # document number -> commentator (``commentators_of``)
 
     def holds_layer(self, code: int) -> bool:
         """Whether a visible passage has the layer ``code`` (``schema.LAYER_CODE``)."""
         return code in self.layer_codes
+
+    def commentators_of(self, searcher, docnums: list[int]) -> list[str]:
+        """Who wrote each passage of ``docnums`` (``SearchDocument.commentator``, "" for nobody
+        named): a stored field, read the first time a passage is asked for in this commit's view
+        and kept (the commentator and author filters and ``layer_counts`` ask again and again)."""
+        known = self._commentators
+        for docnum in docnums:
+            if docnum not in known:
+                known[docnum] = searcher.stored_fields(docnum).get("commentator", "") or ""
+        return [known[d] for d in docnums]
 
     def titles_of(self, searcher, ranks: list[int], docnums: list[int]) -> list[str]:
         """The titles of the sections of ``ranks`` (``section_rank``), each read from one of its
