@@ -71,9 +71,7 @@ class ClassWorks(generics.ListAPIView):
         works = Work.objects.filter(classification__in=codes)
         if shu := self.request.query_params.get("shu"):
             works = works.filter(shu=shu)
-        return (works.annotate(juan_count=Count("juans"))
-                .order_by("kanripo_id", "title", "id")
-                .with_editions())
+        return works.order_by("kanripo_id", "title", "id").with_editions()
 
     @extend_schema(parameters=[CLASS_CODE, OpenApiParameter(
         "shu", str, OpenApiParameter.QUERY, description="only the works of this 屬 (周禮之屬)")])

@@ -77,20 +77,22 @@ class WorkSerializer(serializers.ModelSerializer):
     ``〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義``), people (the same people as data:
     ``[{"dynasty": "漢", "name": "鄭玄", "role": "注"}, …]``), native place (the work's field),
     dynasty (the catalogue's where it lists the work, else the work's: ``reader.people.work_dynasty``), collection, slug, Kanripo ID, class in Kanripo's catalogue
-    (``classification``: KR1d, "" unclassified) and 屬 (``shu``), juan count (in all its
-    editions) and its editions."""
+    (``classification``: KR1d, "" unclassified) and 屬 (``shu``), juan count (its fullest
+    edition's: ``juan_count``), its link (``reading_url``: the page every link to the work opens,
+    ``Work.get_absolute_url``) and its editions, each with its own juan count."""
 
     author = serializers.SerializerMethodField()
     people = serializers.SerializerMethodField()
     dynasty = serializers.SerializerMethodField()
-    juan_count = serializers.IntegerField(read_only=True)
+    juan_count = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
+    reading_url = serializers.SerializerMethodField()
     editions = EditionSerializer(many=True, read_only=True)
 
     class Meta:
         model = Work
         fields = ["id", "title", "author", "people", "native_place", "dynasty", "collection", "slug", "kanripo_id",
-                  "classification", "shu", "juan_count", "url", "editions"]
+                  "classification", "shu", "juan_count", "url", "reading_url", "editions"]
 
     def get_author(self, work) -> str:
         """The work's byline as one line (``reader.people.people_text`` of ``people``): ``〔漢〕鄭玄注　〔唐〕賈公彥疏``; ""
@@ -110,6 +112,23 @@ class WorkSerializer(serializers.ModelSerializer):
     def get_url(self, work) -> str:
         """The work's API URL, absolute: ``…/api/works/<id>/``."""
         return self.context["request"].build_absolute_uri(f"/api/works/{work.pk}/")
+
+    def get_juan_count(self, work) -> int:
+        """The juans of the work's fullest edition, the one its link opens (``Work.reading_edition_id``:
+        most juans, then Kanripo's base text): 91 for 禮書綱目 with Kanripo's KR1d0086 beside the
+        seed's one juan and a one-juan copy, not their sum; 0 for a work without editions. Each
+        edition's own count is in ``editions``. No query when the editions are prefetched with
+        their counts (``Work.objects.with_editions()``)."""
+        reading = work.reading_edition_id()
+        counted = {e.pk: getattr(e, "juan_count", None) for e in work.editions.all()}
+        if reading is None:
+            return 0
+        return counted[reading] if counted.get(reading) is not None else work.editions.get(pk=reading).juans.count()
+
+    def get_reading_url(self, work) -> str:
+        """The work's page, absolute: where every link to the work leads (``Work.get_absolute_url``,
+        its fullest edition: ``…/works/KR1d0086/``)."""
+        return self.context["request"].build_absolute_uri(work.get_absolute_url())
 
 
 class WorkDetailSerializer(WorkSerializer):

@@ -138,7 +138,7 @@ class WorkList(generics.ListAPIView):
     serializer_class = WorkSerializer
 
     def get_queryset(self):
-        qs = Work.objects.annotate(juan_count=Count("juans")).order_by("title", "id").with_editions()
+        qs = Work.objects.order_by("title", "id").with_editions()
         title = self.request.query_params.get("title")
         if title:
             qs = qs.filter(title__icontains=title)
@@ -163,7 +163,7 @@ class WorkDetail(generics.RetrieveAPIView):
     """A work with its editions, and the juans of its default edition with their chapter titles."""
 
     serializer_class = WorkDetailSerializer
-    queryset = Work.objects.annotate(juan_count=Count("juans")).with_editions()
+    queryset = Work.objects.with_editions()
 
     @extend_schema(parameters=[WORK_ID])
     def get(self, request, *args, **kwargs):

@@ -66,7 +66,7 @@ def test_works(client, small):
             "id": small.work_id, "title": "測試書", "author": "江永", "people": [{"dynasty": "", "name": "江永", "role": ""}], "native_place": "婺源", "dynasty": "",
             "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "classification": "", "shu": "",
             "juan_count": 1,
-            "url": f"{BASE}/api/works/{small.work_id}/", "editions": [_edition(small)],
+            "url": f"{BASE}/api/works/{small.work_id}/", "reading_url": f"{BASE}{WORK_URL}", "editions": [_edition(small)],
         }],
     }
 
@@ -76,7 +76,8 @@ def test_work_detail(client, small):
         "id": small.work_id, "title": "測試書", "author": "江永", "people": [{"dynasty": "", "name": "江永", "role": ""}], "native_place": "婺源", "dynasty": "",
         "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "classification": "", "shu": "",
             "juan_count": 1,
-        "url": f"{BASE}/api/works/{small.work_id}/", "editions": [_edition(small)], "juans": _juans(small),
+        "url": f"{BASE}/api/works/{small.work_id}/", "reading_url": f"{BASE}{WORK_URL}", "editions": [_edition(small)],
+        "juans": _juans(small),
     }
 
 

@@ -1,6 +1,7 @@
 """Editions of one work (issue 14): the linking rule, the import, the pages and API, the
 migration of one-edition works, and URLs from before editions existed."""
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -289,3 +290,23 @@ def test_hit_lists_name_the_edition_of_each_hit(client, three):
     rows = b"".join(response.streaming_content).decode().splitlines()
     assert [r.split("\t")[:2] for r in rows] == [["work", "juan"], ["禮書綱目（欽定四庫全書・純文字本）", "卷十"],
                                                  ["禮書綱目（四庫全書・文淵閣本）", "卷十"], ["禮書綱目（四庫全書・文淵閣本・原字）", "卷十"]]
+
+
+def test_a_works_juan_count_and_link_are_its_fullest_editions(three, client):
+    """/api/works/1/ gave juan_count 93 for 禮書綱目: the sum over its three editions (1 + 91 + 1).
+    A work's figure is its fullest edition's, the one every link to the work opens
+    (``Work.get_absolute_url``: most juans, then Kanripo's base text); each edition has its own."""
+    import_file(KANRIPO / "KR1d0086" / "KR1d0086_013.txt")
+    work = Work.objects.get()
+    api = client.get(f"/api/works/{work.pk}/").json()
+    assert (api["juan_count"], api["reading_url"]) == (2, "http://testserver/works/KR1d0086/")
+    assert [(e["slug"], e["juan_count"]) for e in api["editions"]] == [("禮書綱目", 1), ("KR1d0086", 2),
+                                                                       ("KR1d0086-WYG", 1)]
+    listed = client.get("/api/works/").json()["results"]
+    assert [(w["juan_count"], w["reading_url"]) for w in listed] == [(2, "http://testserver/works/KR1d0086/")]
+    in_class = client.get("/api/classes/KR1d/works/").json()["results"]
+    assert [(w["juan_count"], w["reading_url"]) for w in in_class] == [(2, "http://testserver/works/KR1d0086/")]
+    # every page's link to the work opens that edition: the catalogue, the class, the trail of each edition's juan
+    for url in ("/", "/classes/KR1/", "/works/禮書綱目/juan/10/", "/works/KR1d0086-WYG/juan/12/", "/works/KR1d0086/juan/13/"):
+        html = client.get(url).content.decode()
+        assert re.findall(r'<a href="([^"]*)">禮書綱目</a>', html) == ["/works/KR1d0086/"], url
