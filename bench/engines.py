@@ -8,8 +8,9 @@ with the environment of a built library (``DATABASE_URL``, ``SEARCH_INDEX_DIR``,
 
 Prints JSON: per query, the counts and the latencies (ms) of each engine; the summary has the
 median, 95th percentile and maximum per engine. All answer in exact-character mode (FTS5 and
-tantivy know no variant folding). The index is measured at the service level: query to
-total count plus the first page of 20 KWIC hits. The peers are measured as a user building
+tantivy know no variant folding). The index is measured at the service level: query text to
+total count plus the first page of 20 KWIC hits (the text parsed in each timed call, as
+tantivy's peer parses it in each of its own). The peers are measured as a user building
 this with them would use them:
 
 * tantivy (``tantivy`` on PyPI, requirements-bench.txt): one token per character with its
@@ -299,8 +300,8 @@ def compare(repeat: int = 5, scan_repeat: int = 1, engines: list[str] | None = N
     for q in QUERIES:
         query = SearchQuery(q, exact=True)
 
-        def service():
-            results = run_search(query)
+        def service():  # the query parsed in the call, as a request parses it (tantivy's peer parses too)
+            results = run_search(SearchQuery(q, exact=True))
             [(*h.kwic(), h.piece_position) for h in results.hits[:20]]  # as the API's hit rows
             return results.count
 

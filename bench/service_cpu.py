@@ -52,10 +52,8 @@ from search.service import run_search  # noqa: E402
 def measure(text: str, exact: bool, repeat: int, peer=None, layer: str = "all") -> dict:
     """One query's row (see the module docstring); ``peer``: a ``bench.engines.Tantivy`` that
     answers in turn; ``layer``: a name of ``LAYER_GROUPS``."""
-    query = SearchQuery(text, exact=exact, layers=LAYER_GROUPS[layer])
-
-    def service():
-        results = run_search(query)
+    def service():  # the query parsed in the call, as a request parses it (tantivy's peer parses too)
+        results = run_search(SearchQuery(text, exact=exact, layers=LAYER_GROUPS[layer]))
         rows = [(*h.kwic(), h.piece_position) for h in results.hits[:20]]  # as the API's hit rows
         return results.count, rows
 

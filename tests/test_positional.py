@@ -972,3 +972,65 @@ def test_a_character_is_counted_and_paged_without_laying_out_its_positions(setti
         assert got.hits._starts is None, q  # the count and the page read only a few positions
         _same(got, want, (q, exact))
         assert got.hits._starts is not None, q
+
+
+def test_a_pages_passages_are_read_once_per_generation(two_backends, seed_juan, monkeypatch):
+    """``Corpus.page_parts``: the passages a page shows are read from the index once and kept
+    with the generation: the same page again reads none, another query's page only the passages
+    no page has read; a write's new generation reads its own (the text as written now); a hit
+    list read from end to end keeps none but its pages'; past ``KEPT_PASSAGES`` passages or
+    ``KEPT_CHARS`` characters every one is dropped."""
+    from search.analysis import single_code_points
+    from search.backends.positional import hits as hit_arrays, places
+
+    positional, _ = two_backends
+    docs = documents_for_juan(seed_juan)
+    positional.rebuild(docs)
+    corpus = positional._corpus()
+    reads = []
+
+    def counted(parts):
+        read = parts.read
+        monkeypatch.setattr(parts, "read", lambda ps: reads.append(list(ps)) or read(ps))
+
+    counted(corpus.page_parts)
+    row = lambda h: (h.doc_id, h.start, h.end, h.kwic(), h.piece_position, h.passage_hits)  # noqa: E731
+    first = [row(h) for h in positional.search(SearchQuery("射")).hits[:20]]
+    shown = sorted({p for p in corpus.page_parts.kept})
+    assert len(reads) == 1 and reads[0] == shown and len(shown) == len({r[0] for r in first}) == 7
+    assert [row(h) for h in positional.search(SearchQuery("射")).hits[:20]] == first and len(reads) == 1
+    for h in positional.search(SearchQuery("射")).hits[:20]:  # the passage as the index holds it
+        p = next(q for q in shown if corpus.places[q][0] == h.doc_id)
+        place = dict(zip(places.PLACE_FIELDS, corpus.places[p]))
+        assert h.passage.text == corpus.text(p) and h.passage.piece_starts == place["piece_starts"]
+        assert [getattr(h.passage, f) for f in places.PASSAGE_HEAD] == [place[f] for f in places.PASSAGE_HEAD]
+        assert (h.passage.layer_name, h.passage.commentator) == (place["layer_name"], place["commentator"])
+        assert h.passage._plain == single_code_points(h.passage.text) is True
+    other = positional.search(SearchQuery("大射")).hits[:20]
+    assert len(reads) == 2 and set(reads[1]).isdisjoint(shown)
+    assert {h.doc_id for h in other} - {r[0] for r in first}  # 大射's page holds passages 射's did not
+
+    # A new generation: its own passages, read from the text as written now.
+    changed = next(i for i, d in enumerate(docs) if d.doc_id == first[0][0])
+    docs[changed] = replace(docs[changed], text="射" + docs[changed].text)
+    positional.rebuild(docs)
+    fresh = positional._corpus()
+    assert fresh is not corpus and fresh.page_parts.kept == {}
+    got = positional.search(SearchQuery("射")).hits[:20]
+    assert got[0].doc_id == first[0][0] and got[0].kwic()[1:] == ("射", docs[changed].text[1:16])
+    assert got[0].passage.text == docs[changed].text and len(fresh.page_parts.kept) == 7
+    assert len(reads) == 2  # the old generation's parts were not asked
+
+    # A hit list read from end to end keeps only what its pages read; past the bounds, none.
+    monkeypatch.setattr(hit_arrays, "READ_BATCH", 100)
+    monkeypatch.setattr(hit_arrays, "KEPT_READ", 10)
+    results = positional.search(SearchQuery("之"))
+    assert len(list(results.hits)) == 366 and len(fresh.page_parts.kept) == 7
+    before = set(fresh.page_parts.kept)
+    monkeypatch.setattr(places, "KEPT_PASSAGES", 7)  # full: the next passage read drops them all
+    page = {int(p) for p in results.hits._passages} if results.hits[:20] else set()
+    assert len(page) == 8 and set(fresh.page_parts.kept) == page - before and page & before
+    monkeypatch.setattr(places, "KEPT_CHARS", 10)
+    fresh.page_parts.kept.clear()
+    results.hits[:20]
+    assert fresh.page_parts.kept == {}  # more than 10 characters: read, not kept

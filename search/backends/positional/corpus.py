@@ -15,7 +15,7 @@ from ..base import live_juans
 from .format import ARRAYS, GAP_BIT, deleted_file, segment_names, unit_key
 from . import joined
 from .joined import Postings, _Joined
-from .places import JoinedPlaces, segment_groups, table_rows
+from .places import JoinedPlaces, PageParts, segment_groups, table_rows
 from .segment import Segment, _check_units, _key_test, _non_overlapping, _Term, remember
 
 
@@ -162,6 +162,12 @@ class Corpus:
             places += table_rows(segment.places, local)
             texts += map(segment.text, local)
         return places, texts
+
+    @cached_property
+    def page_parts(self) -> PageParts:
+        """What a page of hits shows of each passage (``PageParts``: ``read_passages``'s, kept
+        for the generation)."""
+        return PageParts(self.read_passages)
 
     def span(self, unit: int, length: int) -> tuple[int, int]:
         """The code-point span in its passage's stored text of ``length`` units from unit

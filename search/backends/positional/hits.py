@@ -3,20 +3,15 @@
 folded context); ``Hit`` objects are made only for the hits read."""
 from __future__ import annotations
 
-import dataclasses
-import operator
 from collections.abc import Sequence
 
 import numpy as np
 
 from ..base import SORT_SPAN, Hit, HitPassage, SearchQuery
 from .corpus import Corpus
-from .format import PLACE_FIELDS, SEP
+from .format import SEP
 
 
-#: ``HitPassage``'s leading fields, all places, read from a place tuple in one call (``HitArray._hits``).
-_PASSAGE_FIELDS = [f.name for f in dataclasses.fields(HitPassage)][:12]
-assert _PASSAGE_FIELDS[-1] == "doc_id" and set(_PASSAGE_FIELDS) <= set(PLACE_FIELDS)
 #: Units of context read for every hit to find the few that can fill a KWIC page
 #: (``HitArray._context_candidates``): as many as the sort's first round packs in a uint64.
 FIRST_UNITS = 3
@@ -29,9 +24,9 @@ SECTIONS_SEARCHED = 1024
 #: At most this many hits in text order are sorted from their places read once with their spans
 #: (``HitArray._sorted_indexes``): a rare phrase's page, without a look-up of passages then keys.
 FEW_HITS = 256
-_PASSAGE_HEAD = operator.itemgetter(*(PLACE_FIELDS.index(f) for f in _PASSAGE_FIELDS))
-_PIECE_STARTS, _LAYER_NAME, _COMMENTATOR = (PLACE_FIELDS.index(f)
-                                             for f in ("piece_starts", "layer_name", "commentator"))
+#: At most this many passages new to a page's ``HitArray`` are kept with the generation when read
+#: (``Corpus.page_parts``); more (a hit list read from end to end) are read and not kept.
+KEPT_READ = 256
 
 
 class _LazyPassages:
@@ -439,12 +434,10 @@ class HitArray(Sequence):
             # Each new passage's hits: from its first unit position to the next passage's, one search.
             at = np.searchsorted(self._positions(), np.concatenate(_passage_bounds(corpus, new))).tolist()
             counts = [b - a for a, b in zip(at[:len(new)], at[len(new):])]
-            places, texts = corpus.read_passages(new)
             context = self.query.context
-            for p, count, place, text in zip(new, counts, places, texts):
-                passages[p] = HitPassage(*_PASSAGE_HEAD(place), text=text, piece_starts=place[_PIECE_STARTS],
-                                         context=context, hits=count, layer_name=place[_LAYER_NAME],
-                                         commentator=place[_COMMENTATOR])
+            for p, count, (head, layer_name, commentator, offsets, plain) in zip(
+                    new, counts, corpus.page_parts(new, keep=len(new) <= KEPT_READ)):
+                passages[p] = HitPassage(*head, context, count, layer_name, commentator, offsets, plain)
         return [Hit(passages[p], b, e) for p, b, e in zip(pids, begins, ends)]
 
     def __getitem__(self, index):

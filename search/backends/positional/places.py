@@ -23,12 +23,16 @@ found by a binary search and a filter on it is one comparison of a column
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+import dataclasses
+import operator
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from ..base import IndexUnavailable
+from search.analysis import single_code_points
+
+from ..base import PLAIN_CHECKED, HitPassage, IndexUnavailable
 
 #: Per-passage fields of a place, in the order ``PlaceTable`` answers them (and
 #: ``SearchDocument`` names them). ``piece_starts`` is the one list.
@@ -48,6 +52,14 @@ PLACE_ARRAYS = ("place_fields", "place_strings", "place_string_starts", "place_p
 STRING_CACHE = 1 << 16
 #: ``PlaceTable.rows`` reads at most this many passages one by one, more with one gather per array.
 ROW_BY_ROW = 32
+#: Passages whose parts ``PageParts`` keeps for a generation, and the most characters of their texts;
+#: past either bound every one is dropped and read again when asked for.
+KEPT_PASSAGES = 4096
+KEPT_CHARS = 1 << 21
+#: ``HitPassage``'s leading fields, all places, in its order; then come its text and pieces (``PageParts``).
+PASSAGE_HEAD = tuple(f.name for f in dataclasses.fields(HitPassage))[:12]
+assert PASSAGE_HEAD[-1] == "doc_id" and [f.name for f in dataclasses.fields(HitPassage)][12:14] == [
+    "text", "piece_starts"]
 
 
 def place_arrays(docs: Sequence) -> dict[str, np.ndarray]:
@@ -268,3 +280,55 @@ def segment_groups(firsts: list[int], ps: list[int]) -> list[tuple[int, list[int
         out.append((k, [p - firsts[k] for p in ps[at:end]]))
         at = end
     return out
+
+
+_HEAD = operator.itemgetter(*(PLACE_FIELDS.index(f) for f in PASSAGE_HEAD), PIECES_FIELD)
+_LAYER_NAME, _COMMENTATOR = PLACE_FIELDS.index("layer_name"), PLACE_FIELDS.index("commentator")
+
+
+class PageParts:
+    """What a page of hits shows of a passage, by passage number, read by ``read``
+    (``Corpus.read_passages``: ``(places, texts)`` of ascending passage numbers) and kept for
+    the generation (a generation never changes: a new one is a new ``Corpus``, with its own).
+    A passage's parts are ``(head, layer_name, commentator, offsets, plain)``: ``head`` the
+    leading arguments of ``HitPassage`` (its place's fields, in its order, then its text and its
+    pieces), ``offsets`` its pieces' start offsets if it has several (``HitPassage._offsets``,
+    else None), ``plain`` whether its KWIC snippets are cut by arithmetic (``HitPassage._plain``,
+    found once). The lists are shared by the ``HitPassage`` objects of every query: never
+    changed. The first page of most queries falls in the first sections of the library, and
+    a reader turns pages of the same hits: those passages are read from the index once, not
+    once a query (a page's place rows, texts and checks: about 3 µs a passage on the 6 M
+    library). At most ``KEPT_PASSAGES`` passages and ``KEPT_CHARS`` characters of texts are kept;
+    the dict is read and filled without a lock (one ``get`` or one assignment at a time, atomic
+    under the GIL: a thread that misses reads the passage itself)."""
+
+    def __init__(self, read: Callable[[list[int]], tuple[list[tuple], list[str]]]):
+        self.read = read
+        self.kept: dict[int, tuple] = {}
+        self.chars = 0
+
+    def __call__(self, ps: list[int], keep: bool = True) -> list[tuple]:
+        """The parts of the ascending passage numbers ``ps``; ``keep`` False: those not kept
+        yet are read and not kept (a hit list read from end to end passes through thousands),
+        their ``plain`` left None (found by the first ``Hit.kwic``)."""
+        kept = self.kept
+        found = [kept.get(p) for p in ps]
+        missing = [p for p, parts in zip(ps, found) if parts is None]
+        if not missing:
+            return found
+        places, texts = self.read(missing)
+        new = {}
+        for p, place, text in zip(missing, places, texts):
+            plain = (len(text) <= PLAIN_CHECKED and single_code_points(text)) if keep else None
+            head = _HEAD(place)
+            offsets = [s for _, s in head[12]] if len(head[12]) > 1 else None  # ``HitPassage._offsets``
+            new[p] = (head[:12] + (text, head[12]), place[_LAYER_NAME], place[_COMMENTATOR], offsets, plain)
+        if keep:
+            chars = sum(len(t) for t in texts)
+            if chars <= KEPT_CHARS:
+                if len(kept) + len(new) > KEPT_PASSAGES or self.chars + chars > KEPT_CHARS:
+                    kept.clear()
+                    self.chars = 0
+                kept.update(new)
+                self.chars += chars
+        return [parts if parts is not None else new[p] for p, parts in zip(ps, found)]
