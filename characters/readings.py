@@ -5,7 +5,7 @@ as the 四庫 editions print it and for 于 in 尊于房户之間; 云 almost al
 ``decide`` reads up to three characters before and after the form (four for the windows) and asks how the
 traditional editions of the library print each possible reading beside them
 (``characters/data/reading_context.tsv.gz``, counted by
-``characters/scripts/build_reading_context.py`` from the shared corpus's traditional texts;
+``scripts/build_reading_context.py`` from the shared corpus's traditional texts;
 CC BY-SA 4.0, ``characters/data/ATTRIBUTION-readings.md``):
 
     score(r) = log P(r) + log (Q(r | before) / P(r)) + log (Q(r | after) / P(r))
@@ -58,7 +58,7 @@ CONTEXT_PATH = Path(__file__).resolve().parent / "data" / "reading_context.tsv.g
 #: How much more likely (natural log; 2.0 is about 7.4 times) the best reading must be than the
 #: next for the place to be decided. Chosen on the seed-free held-out book (docs/decisions/0021).
 MARGIN = 2.0
-#: ``characters/scripts/build_reading_context.py``: how often the readings must have been seen
+#: ``scripts/build_reading_context.py``: how often the readings must have been seen
 #: beside two or three characters for the context to be shipped.
 BACKOFF = 10
 #: ``scores``: how many places' worth the narrower context's share of each reading weighs against
@@ -333,7 +333,7 @@ def printed(readings, before: str, after: str) -> str | None:
     ``before``/``after`` as a simplified edition prints them, folded) that it prints at least
     ``PRINTED`` times with one of ``readings``, when it prints it so every time; None when no
     window is printed so often or the library prints it both ways. The windows are counted by
-    ``characters/scripts/build_reading_context.py`` over the library's traditional texts, each
+    ``scripts/build_reading_context.py`` over the library's traditional texts, each
     character as a simplified edition writes it (設洗於阼 is looked up as 設洗于阼), and only those
     round a place whose neighbours do not decide it are shipped: a quotation or a stock phrase
     decides its reading where it occurs."""

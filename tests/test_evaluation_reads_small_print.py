@@ -1,14 +1,15 @@
-"""The folding evaluation and the reading table's counts read a juan's small print as the importer
-does (``characters.scripts.smallprint``): a bracket the importer keeps as text opens or closes no
-note there either (docs/decisions/0021)."""
+"""The folding evaluation and the reading table's counts read a juan's small print through the
+importer's own parser (``scripts/juan_notes.py``): a bracket the importer keeps as text opens or
+closes no note there either (docs/decisions/0021)."""
 import re
 from collections import Counter
 
 import pytest
 
-from characters.scripts import build_reading_context, evaluation
-from characters.scripts.smallprint import NOTE_CLOSE, NOTE_OPEN, is_tls, mark_notes, stray_brackets
+import build_reading_context
+import evaluation
 from characters.units import description_key
+from juan_notes import NOTE_CLOSE, NOTE_OPEN, kept_as_text, mark_notes
 from reader.importers.mandoku import parse_mandoku
 from reader.pieces import NOTE_KINDS
 
@@ -47,7 +48,7 @@ def _evaluation_notes(path):
 def test_the_evaluation_reads_a_juans_notes_as_the_importer_does(name, kept, note_units, before):
     path = CORPUS / name
     imported_kept, imported_notes = _importer(path)
-    assert stray_brackets(path.read_text(encoding="utf-8")) == imported_kept == kept
+    assert kept_as_text(path.read_text(encoding="utf-8"), str(path)) == imported_kept == kept
     ours = _evaluation_notes(path)
     assert ours == imported_notes
     assert sum(ours.values()) == note_units
@@ -76,8 +77,8 @@ HEADER = "#+TITLE: 某書\n#+PROPERTY: ID KR9z0001\n#+PROPERTY: JUAN 1\n"
 def test_brackets_kept_as_text_open_no_note(body, kept, passages):
     juan = HEADER + body
     doc = parse_mandoku(juan, "KR9z0001_001.txt")
-    assert stray_brackets(juan) == kept == {(int(m[1]), int(m[2])) for w in doc.warnings
-                                            for m in [re.match(r".*?:(\d+):(\d+): .*kept as text$", w)] if m}
+    assert kept_as_text(juan, "KR9z0001_001.txt") == kept == {(int(m[1]), int(m[2])) for w in doc.warnings
+                                                              for m in [re.match(r".*?:(\d+):(\d+): .*kept as text$", w)] if m}
     notes = ["".join(evaluation.units(p.text)) for c in doc.chapters for s in c.sections for p in s.pieces
              if p.kind in NOTE_KINDS]
     assert build_reading_context.passages(juan) == passages and passages[1:] == notes
@@ -89,5 +90,17 @@ def test_a_tls_edition_and_a_description_sequence_keep_their_brackets_as_text():
     assert evaluation.held_out_runs("甲(乙[桌-日+(ㄇ@(人/人))]丙/丁)\n") == \
         [("classic", "甲"), ("commentary", "乙" + description_key("[桌-日+(ㄇ@(人/人))]") + "丙丁")]
     tls = "#+PROPERTY: BASEEDITION tls\n甲(corr.=乙\n"
-    assert is_tls(tls) and stray_brackets(tls) == frozenset()
+    assert mark_notes(tls) == tls
     assert build_reading_context.passages(tls) == ["甲corr=乙"]
+
+
+def test_a_juan_the_importer_refuses_has_no_small_print():
+    # past parser.MAX_STRAY damaged brackets the importer refuses the file: the index never holds it
+    juan = HEADER + "甲" + ")" * 21 + "(乙)¶\n"
+    assert kept_as_text(juan) is None and mark_notes(juan) == juan
+    # one fewer is read, each ) kept as text, the pair after them a note
+    juan = HEADER + "甲" + ")" * 19 + "(乙)¶\n"
+    assert kept_as_text(juan) == {(4, col) for col in range(2, 21)}
+    assert mark_notes(juan) == HEADER + "甲" + ")" * 19 + NOTE_OPEN + "乙" + NOTE_CLOSE + "¶\n"
+    # a juan without a bracket is not parsed at all: nothing to decide
+    assert mark_notes("no header, no brackets") == "no header, no brackets"

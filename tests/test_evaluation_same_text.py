@@ -1,10 +1,11 @@
 """The measurement of reading a simplified edition by another edition of the same text
-(``characters.scripts.same_text``; measured, not shipped: docs/decisions/0021)."""
+(``scripts/same_text.py``; measured, not shipped: docs/decisions/0021)."""
 import pytest
 
 from characters import simplified
-from characters.scripts import evaluate_folding, same_text
-from characters.scripts.build_reading_context import _forms_of
+import evaluate_folding
+import same_text
+from build_reading_context import _forms_of
 
 
 def test_a_window_another_edition_prints_one_way_decides_the_place(tmp_path):

@@ -85,7 +85,7 @@ def test_the_seed_xu_finds_both_forms(seed_backend):
 
 
 def test_the_evaluation_set_recall_and_precision():
-    from characters.scripts import evaluation
+    import evaluation
 
     classes = evaluation.load()
     assert len(classes) == 300
@@ -97,7 +97,7 @@ def test_the_evaluation_set_recall_and_precision():
 
 
 def test_the_evaluation_set_rejects_a_malformed_line(tmp_path):
-    from characters.scripts import evaluation
+    import evaluation
 
     bad = tmp_path / "eval.tsv"
     bad.write_text("# x\n虛\t虛虚\t\n", encoding="utf-8")

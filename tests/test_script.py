@@ -171,7 +171,8 @@ def test_hits_found_through_a_simplified_form_say_how_they_were_read(db, client,
 
 
 def test_the_script_evaluation_figures():
-    from characters.scripts import evaluation, script_labels
+    import evaluation
+    from characters.scripts import script_labels
 
     # labels from the books: the simplified edition aligned with Kanripo's traditional one
     s_text, t_text, pairs = script_labels.load_pairs(CORPUS)
@@ -196,7 +197,8 @@ def test_the_script_evaluation_figures():
 
 
 def test_the_held_out_evaluation_on_a_sample():
-    from characters.scripts import build_reading_context, evaluation
+    import build_reading_context
+    import evaluation
 
     # two juans of the works left out of the reading counts, made simplified by OpenCC and
     # labelled by their own characters: 儀禮鄭註句讀 卷二 (經 and 鄭注) and 莊子注 卷二
@@ -256,7 +258,7 @@ def _index_passages(text: str) -> list[tuple[str, str]]:
 
 
 def test_the_held_out_evaluation_reads_the_juans_as_the_index_does():
-    from characters.scripts import evaluation
+    import evaluation
 
     # the sample of test_the_held_out_evaluation_on_a_sample, read in the passages the index makes:
     # the same wrong finds but two 于 (the juan's 于) that the evaluation reads 於 and the index leaves
@@ -402,7 +404,7 @@ def test_the_neighbours_decide_a_reading_from_how_the_traditional_texts_print_it
 
 
 def test_a_work_to_tune_on_is_measured_with_its_own_counts_taken_out(tmp_path):
-    from characters.scripts import build_reading_context as build
+    import build_reading_context as build
 
     def rows(path):
         with gzip.open(path, "rt", encoding="utf-8") as fh:
@@ -422,7 +424,7 @@ def test_a_work_to_tune_on_is_measured_with_its_own_counts_taken_out(tmp_path):
 
 
 def test_new_readings_are_added_to_the_table_as_a_whole_build_counts_them(tmp_path):
-    from characters.scripts import build_reading_context as build
+    import build_reading_context as build
 
     corpus = tmp_path / "corpus"
     (corpus / "kanripo" / "KR1x0001").mkdir(parents=True)
@@ -454,7 +456,7 @@ def test_the_reading_counts_leave_out_the_held_out_works_and_prune_what_decides_
     from collections import Counter
 
     from characters.readings import decide
-    from characters.scripts import build_reading_context as build
+    import build_reading_context as build
 
     (tmp_path / "kanripo" / "KR1x0001").mkdir(parents=True)
     (tmp_path / "kanripo" / "KR1d0038").mkdir(parents=True)   # held out
@@ -544,7 +546,7 @@ def test_a_siku_tiyao_page_gives_the_work_its_class_and_its_authors_dynasty(clie
 def test_the_layer_of_a_place_is_read_only_where_the_classics_counts_are_asked_for(monkeypatch):
     from characters import readings
     from characters.readings import CLASSIC, decide, scores
-    from characters.scripts.build_reading_context import read_table
+    from build_reading_context import read_table
 
     alternatives = simplified.neighbour_alternatives()
     # the classics' own counts ship in the table: 于 5,673 times in their full-size text, 於 3,361,
@@ -602,7 +604,8 @@ def test_every_engine_reads_a_simplified_passage_with_its_layer(engine, monkeypa
 def test_a_juans_runs_and_a_lines_notes_are_read_with_their_layers(tmp_path):
     from collections import Counter
 
-    from characters.scripts import build_reading_context as build, evaluation
+    import build_reading_context as build
+    import evaluation
 
     # a juan's passages as the index reads them: the classic one across its notes, printed lines and
     # page breaks; a note one across the lines it is continued on and its column breaks; a gaiji one unit
@@ -632,7 +635,7 @@ def test_a_juans_runs_and_a_lines_notes_are_read_with_their_layers(tmp_path):
 
 
 def test_the_evaluation_reads_the_units_search_reads():
-    from characters.scripts import evaluation
+    import evaluation
     from search.analysis import analyse
 
     # one rule (characters.units): a gaiji one unit, punctuation and selectors none, a table's

@@ -4,11 +4,12 @@
 corpus (a head character with the forms the Taiwan MOE 異體字 table or the 漢語大字典
 variant table relate to it, counted in ``../shared/corpus``), and says, for each, which
 forms are ONE character with the head (written differently) and which are different words
-(APART) although a table relates them. Labels: ``characters/scripts/evaluate_folding.py --draft``
+(APART) although a table relates them. Labels: ``scripts/evaluate_folding.py --draft``
 proposes them by rule (glyph-level sources, the folding policy's decisions, MOE and 漢語大字典
 agreeing); the file was then reviewed by hand (docs/decisions/0004-folding-policy.md).
 
-Pure Python, no Django.
+Pure Python, no Django: a juan's small print is read by the importer's parser (``juan_notes``,
+beside this module in ``scripts/``, which may call the reader; the characters layer may not).
 """
 from __future__ import annotations
 
@@ -23,10 +24,10 @@ from characters.passages import join_runs
 from characters.readings import CLASSIC
 from characters.scripts.build_fold_table import read_opencc
 from characters.scripts.script_labels import _match_key, _t2s, is_han
-from characters.scripts.smallprint import NOTE_CLOSE, NOTE_OPEN, mark_notes
 from characters.units import codes as unit_codes
+from juan_notes import NOTE_CLOSE, NOTE_OPEN, mark_notes
 
-EVAL_PATH = Path(__file__).resolve().parents[1] / "data" / "variant_eval.tsv"
+EVAL_PATH = Path(__file__).resolve().parents[1] / "characters" / "data" / "variant_eval.tsv"
 
 
 @dataclass(frozen=True)
@@ -437,7 +438,7 @@ def held_out_runs(text: str) -> list[tuple[str, str]]:
     passage of its own across the printed lines it runs over (Kanripo closes a note at each
     line's end and reopens it on the next) and its column breaks (``characters.passages.join_runs``,
     the rule ``search.documents.section_passages`` cuts a section by); a bracket the importer keeps
-    as text opens no note (``characters.scripts.smallprint.mark_notes``). ``units`` as the index
+    as text opens no note (``juan_notes.mark_notes``, the importer's own reading). ``units`` as the index
     reads them: a gaiji is one unit, punctuation none. The org header lines go. The index's
     sections (cut at closers and for size, ``reader.importers.mandoku``) end a classic passage
     where this reads on, and its importer keeps the printed header and trailer lines (collection,
@@ -503,7 +504,7 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), l
     """Traditional queries on traditional juans (``paths``, Kanripo mandoku files) converted to
     simplified characters (``to_simplified``), labelled by the characters they were converted
     from. The juans must be left out of the reading counts
-    (``characters.scripts.build_reading_context.HELD_OUT``). At each place where the conversion
+    (``build_reading_context.HELD_OUT``). At each place where the conversion
     prints a simplified form for a character it may stand for, a search for the original
     character must find it (recall); of what those searches find, the share whose original is
     the character searched for (precision); a place where the juan prints a simplified-only form

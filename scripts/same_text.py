@@ -21,7 +21,7 @@ from pathlib import Path
 from characters import readings
 from characters import simplified as sc
 from characters.folding import fold_char
-from characters.scripts.build_reading_context import _forms_of, passages
+from build_reading_context import _forms_of, passages
 from characters.scripts.script_labels import _match_key
 
 #: The windows read, widest first: ``(characters before, characters after)``.

@@ -4,9 +4,9 @@ print each character a simplified form may stand for, beside its neighbours.
 
 Usage::
 
-    .venv/bin/python characters/scripts/build_reading_context.py [--corpus ../shared/corpus]
-    .venv/bin/python characters/scripts/build_reading_context.py --add 迹毁   # only these readings
-    .venv/bin/python characters/scripts/build_reading_context.py --classic   # only the classics' neighbour rows
+    .venv/bin/python scripts/build_reading_context.py [--corpus ../shared/corpus]
+    .venv/bin/python scripts/build_reading_context.py --add 迹毁   # only these readings
+    .venv/bin/python scripts/build_reading_context.py --classic   # only the classics' neighbour rows
 
 A whole build reads the library several times over (5 minutes of CPU, 45 at nice 15 on a loaded machine); when a
 form gains a reading (a form decided ``own`` in ``traditional_variants.tsv``), ``--add`` counts
@@ -52,7 +52,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from characters import simplified as sc  # noqa: E402
@@ -61,11 +61,11 @@ from characters import readings as rd  # noqa: E402
 from characters.units import CELL_BOUNDARY  # noqa: E402
 from characters.readings import (BACKOFF, CLASSIC, CLASSIC_WIDTH, CONTEXT_PATH, LIBRARY_SHAPES, MARGIN, PRINTED,  # noqa: E402
                                  QUOTE_SHAPES, QUOTED, WIDTH)
-from characters.scripts.evaluation import held_out_runs  # noqa: E402
+from evaluation import held_out_runs  # noqa: E402
 from characters.scripts.script_labels import _match_key  # noqa: E402
 
 #: Works of the corpus left out of the counts (relative to the corpus): the second evaluation
-#: (``characters.scripts.evaluation.score_held_out``) converts them to simplified characters
+#: (``evaluation.score_held_out``) converts them to simplified characters
 #: with OpenCC and measures the reading decisions against their own characters. 儀禮鄭註句讀
 #: prints the classic (經, full size: 于 1,522 times, 於 200) and 鄭玄's commentary (small
 #: print: 於 1,587, 于 567) as most editions of the 禮 classics do; 莊子注 is prose of another
@@ -416,7 +416,7 @@ def write_table(path: Path, neighbours: dict, quotes: dict, windows: dict) -> No
     with open(path, "wb") as raw, \
             gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=9, mtime=0) as gz, \
             io.TextIOWrapper(gz, encoding="utf-8", newline="\n") as out:
-        out.write("# characters/data/reading_context.tsv.gz -- built by characters/scripts/build_reading_context.py\n")
+        out.write("# characters/data/reading_context.tsv.gz -- built by scripts/build_reading_context.py\n")
         out.write("# from the traditional texts of the shared corpus (Kanseki Repository, CC BY-SA 4.0).\n")
         out.write("# READING<TAB>L|R|LL|RR|LLL|RRR|N<TAB>NEIGHBOURS<TAB>OCCURRENCES (L/LL/LLL: the one/two/three units\n"
                   "# before it in its passage, R/RR/RRR: after it; N: all occurrences, no neighbour; Q: a window BEFORE_AFTER of the\n"

@@ -3,15 +3,15 @@
 
 Usage::
 
-    .venv/bin/python characters/scripts/evaluate_folding.py            # print the figures and every failing pair
-    .venv/bin/python characters/scripts/evaluate_folding.py --draft    # propose labels for the 300 most frequent classes
-    .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002   # and a work to tune on
-    .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005   # the two tuning sets of docs/searching.md
-    .venv/bin/python characters/scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005 --classic-weight 10   # the classic's places read by the classics' counts too (not shipped)
-    .venv/bin/python characters/scripts/evaluate_folding.py --examples 3   # and every wrong find, three places of each in context
-    .venv/bin/python characters/scripts/evaluate_folding.py --same-text kanripo-commentary/KR5c0138=kanripo-commentary/KR5c0139   # 莊子注 read by 南華真經註疏 too (not shipped)
+    .venv/bin/python scripts/evaluate_folding.py            # print the figures and every failing pair
+    .venv/bin/python scripts/evaluate_folding.py --draft    # propose labels for the 300 most frequent classes
+    .venv/bin/python scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002   # and a work to tune on
+    .venv/bin/python scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005   # the two tuning sets of docs/searching.md
+    .venv/bin/python scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005 --classic-weight 10   # the classic's places read by the classics' counts too (not shipped)
+    .venv/bin/python scripts/evaluate_folding.py --examples 3   # and every wrong find, three places of each in context
+    .venv/bin/python scripts/evaluate_folding.py --same-text kanripo-commentary/KR5c0138=kanripo-commentary/KR5c0139   # 莊子注 read by 南華真經註疏 too (not shipped)
 
-The set is ``characters/data/variant_eval.tsv`` (``characters.scripts.evaluation`` reads and scores it).
+The set is ``characters/data/variant_eval.tsv`` (``evaluation``, beside this script, reads and scores it).
 Script-aware search is measured three ways: against labels from the books (the simplified
 儀禮釋宮增注 of ``../shared/corpus/other`` aligned with Kanripo's traditional edition of it,
 ``characters.scripts.script_labels``; docs/decisions/0021); on the works held out of the
@@ -42,11 +42,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from characters import readings, simplified  # noqa: E402
-from characters.scripts import build_reading_context, evaluation, rare_merges, same_text, script_labels  # noqa: E402
+from characters.scripts import rare_merges, script_labels  # noqa: E402
+import build_reading_context  # noqa: E402
+import evaluation  # noqa: E402
+import same_text  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 #: The shared editions the script evaluation reads (relative to ``--corpus``): 殆知閣's
@@ -106,7 +109,7 @@ def draft(corpus: Path, data: Path, size: int) -> str:
             classes.append((counts[head] + sum(counts[f] for f in present), head, present))
     classes.sort(key=lambda c: (-c[0], c[1]))
     lines = [f"# characters/data/variant_eval.tsv -- the {size} most frequent variant classes of ../shared/corpus,",
-             "# labelled (characters/scripts/evaluate_folding.py --draft, then reviewed by hand; characters/scripts/evaluation.py).",
+             "# labelled (scripts/evaluate_folding.py --draft, then reviewed by hand; scripts/evaluation.py).",
              "# HEAD<TAB>ONE: forms that are one character with HEAD (HEAD first)<TAB>APART: forms a table",
              "# relates to HEAD that are different words<TAB>OCCURRENCES of all the forms in the corpus"]
     for total, head, present in classes[:size]:
@@ -146,7 +149,7 @@ def main(argv=None) -> int:
                          "estimate weighing W places (characters.readings.CLASSIC_WEIGHT; measured, not shipped)")
     ap.add_argument("--same-text", action="append", default=[], metavar="WORK=OTHER[+OTHER]",
                     help="read the held-out or tuning WORK first by the windows the traditional editions OTHER "
-                         "(folders of --corpus) of the same text print (characters.scripts.same_text; measured, "
+                         "(folders of --corpus) of the same text print (scripts/same_text.py; measured, "
                          "not shipped)")
     ap.add_argument("--examples", type=int, default=0, metavar="N",
                     help="print every wrong find of the held-out and tuning sets by query, character printed "
