@@ -82,11 +82,17 @@ class JuanStructureSerializer(serializers.Serializer):
 
 
 class JuanRefSerializer(serializers.Serializer):
+    """A juan as a section names it: its number in the edition and its label as printed (卷十; "" when the file
+    gives none)."""
+
     number = serializers.IntegerField()
     label = serializers.CharField()
 
 
 class ChapterRefSerializer(serializers.Serializer):
+    """A chapter as a section names it: its position in the juan (from 1), its title and its category ("" when
+    the book gives none)."""
+
     position = serializers.IntegerField()
     title = serializers.CharField()
     category = serializers.CharField()
@@ -123,11 +129,16 @@ class SectionStructureSerializer(SectionBodySerializer):
 
 
 class HitWorkSerializer(serializers.Serializer):
+    """A hit's work: its id (``/api/works/{id}/``) and title."""
+
     id = serializers.IntegerField()
     title = serializers.CharField()
 
 
 class HitSectionSerializer(serializers.Serializer):
+    """A hit's section: its position in the juan (from 1), its title ("" when untitled) and the name citations
+    give it."""
+
     position = serializers.IntegerField()
     title = serializers.CharField()
     name = serializers.CharField(help_text="its title, else its opening words, else its chapter's title")
@@ -181,10 +192,15 @@ class SectionCountSerializer(serializers.Serializer):
 
 
 class JuanDistributionSerializer(serializers.Serializer):
+    """The hits of a search counted per juan (``JuanCountSerializer``), in text order."""
+
     juans = JuanCountSerializer(many=True)
 
 
 class SuggestionSerializer(serializers.Serializer):
+    """A query the user likely meant (``search.hints.suggestions``): the query, why in Chinese and English, and
+    the hits it finds."""
+
     query = serializers.CharField()
     message = serializers.CharField()
     count = serializers.IntegerField()
@@ -249,6 +265,8 @@ class ClassSerializer(serializers.Serializer):
 
 
 class ClassCountSerializer(NamedFacetValueSerializer):
+    """A class's hits (``group=class``): the class (KR1d 禮類; "" 未分類), its count, and its 部 (KR1)."""
+
     bu = serializers.CharField()
 
 
