@@ -6,31 +6,35 @@ print the classic and its commentary at one size, on the same lines, with no mar
 small print and no indentation: nothing in the file tells them apart. What does is another
 edition that prints the classic alone: the shipped reference of the 老子
 (``data/classics/laozi.txt``: 道德真經, the 道藏's 白文 edition, Kanripo KR5c0045, built by
-``scripts/build_laozi.py``; independent of both editions it decides). The juan's full-size
-text is aligned (``alignment.align``, on folded text: variants and punctuation do not break
-a match) with the stretch of the reference that holds the juan's chapters (``window``: a
-juan holds some chapters, and aligned with the whole book the words of its first chapter
-are matched, scattered, with earlier ones); a commentator's quotation of the classic,
-from 故曰 to the next 也 (王弼: 故曰窈兮冥兮其中有精也; the 老子 never writes 故曰), takes no part
-(``mask_quotations``), so the classic is taken where the book prints it. A run of aligned
-characters is the classic, and so is a hole of up to ``HOLE`` characters between two such
-runs (a character the editions write differently); everything else is the commentary, of
-the commentator the juan names (``VOICES``). Each piece is cut where its layer changes
-(``layers.split_piece``: the file still writes back byte for byte) and records
-``layer_basis`` ``reference``. First, every chapter heading the parser left in the text
-(``體道第一``, printed three columns in on a line of its own: ``promote_headings``) is made a
-chapter; juan titles left in the text and the byline line are labels, the byline the juan's
-people where it has none (``label_titles_and_bylines``). Pure: pieces and chapters changed in
-place.
+``scripts/build_laozi.py``; independent of both editions it decides). Such a book is made
+phrase by phrase, a stretch of the classic and then the commentator's note on it, which is
+free to repeat the classic's words; the classic is the reference's text, printed once and
+in order. So the juan's full-size text (folded: variants and punctuation do not break a
+match; the 老子 editions' own variants read as one, ``READING_VARIANTS``) is read, in one
+pass, as stretches of the classic aligned with the stretch of the reference that holds the
+juan's chapters (``window``: a juan holds some chapters) and notes between them, at the
+least cost (``segmenting.segment``: a character the editions write otherwise or one lacks
+costs, and so does each note; where two readings cost the same, a note opens by repeating
+the classic's last word, 同謂之玄 | 玄天也, and otherwise the classic is the first copy of its
+words). A chapter printed under its heading opens with its classic. A commentator's
+quotation of the classic, from 故曰 to the next 也 (王弼: 故曰窈兮冥兮其中有精也; the 老子 never
+writes 故曰), takes no part (``mask_quotations``). What is read as the classic is the classic;
+everything else is the commentary, of the commentator the juan names (``VOICES``). Each
+piece is cut where its layer changes (``layers.split_piece``: the file still writes back
+byte for byte) and records ``layer_basis`` ``reference``. First, every chapter heading the
+parser left in the text (``體道第一``, printed three columns in on a line of its own:
+``promote_headings``) is made a chapter; juan titles left in the text and the byline line
+are labels, the byline the juan's people where it has none (``label_titles_and_bylines``).
+Pure: pieces and chapters changed in place.
 
 Measured (``tests/test_laozi.py``): 王弼 chapters 21–22 marked by hand, where the window and
-the quotation rule were made, 145 of 149 classic characters and all 282 of the commentary;
-河上公 chapters 1–9, held back, against the 四部叢刊 print that sets the 章句 in small print,
-406 of 447 classic characters (90.8 %) and 1,385 of 1,391 of the 章句 (99.6 %); the seams
-settled in reading order (``settle_seams``) took them from 140, 393 and 1,384, and reading 唯 惟
-and 弗 不 as one (``READING_VARIANTS``) from 141 and 400. The misses
-are where the editions' texts differ by more than a character (河上公 前後相隨, the 白文
-前後之相隨: runs shorter than ``boundaries.MIN_RUN`` do not count).
+the quotation rule were made, all 149 classic characters and all 282 of the commentary;
+河上公 chapters 1–9, against the 四部叢刊 print that sets the 章句 in small print, 445 of 447
+classic characters (99.6 %) and all 1,391 of the 章句; 河上公 chapters 60–64, marked by hand
+after the rules were made (``tests/data/laozi_heshang_60_64.txt``), in the test. The misses
+on 1–9 are words the reference does not print (故常無欲, the 白文 常無欲) or writes otherwise
+at a seam (斯不善已, the 白文 斯不善矣): a character beside a note that the reference lacks
+goes with the note.
 """
 from __future__ import annotations
 
@@ -40,11 +44,11 @@ from bisect import bisect_left
 from ..bylines import byline_people
 from ..document import (CLASSIC, COMMENTARY, LABEL, REFERENCE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
                         interleave_layout)
-from .alignment import align
 from .boundaries import is_text, match_form, match_letters
 from .classics import CLASSICS_DIR
 from .header import TITLE_VARIANTS
 from .layers import split_piece
+from .segmenting import segment
 
 #: The reference (``data/classics/<name>.txt``) of each book by its ``#+TITLE``.
 REFERENCES = {"道德真經注": "laozi", "老子道德經": "laozi"}
@@ -61,8 +65,6 @@ def reference_for(title: str) -> str | None:
 #: Who writes the commentary, by the name the juan's byline or first lines give:
 #: (commentator, layer name).
 VOICES = (("王弼", "註"), ("河上公", "章句"))
-#: Unaligned characters between two aligned runs that still belong to the classic.
-HOLE = 2
 #: Characters of the reference taken on each side of the stretch a juan's text is found in.
 MARGIN = 100
 #: The formula a commentator quotes the classic with, the quotation running to the next 也
@@ -72,6 +74,9 @@ QUOTE_MAX = 40
 MASK = "\ue000"
 #: Characters of a juan's text looked for in the reference to find where the juan stands.
 PROBE = 6
+#: (book character, reference character) pairs one reading (``segmenting.segment``) may take,
+#: a byte each for the way back: a juan longer is read in parts.
+CELLS_MAX = 60_000_000
 #: A heading of the 河上公 edition's chapters (``體道第一``) or a byline line: left alone.
 HEADING = re.compile(r"^[\u3000]*(?:\S{1,6}第[一二三四五六七八九十百]+|\S{0,8}(?:章句|註|注))$")
 
@@ -218,10 +223,12 @@ def render_piece_lines(piece: PieceDoc) -> int:
 
 #: Words the 老子 editions write for each other, read as one where a juan is matched with the
 #: reference (on top of ``boundaries.MATCH_VARIANTS``): the particle 唯 惟 and the negation 弗 不
-#: (王弼 ``功成而弗居夫唯弗居``, the 道藏 白文 ``功成不居夫惟不居``). The 注疏 editions' reference step keeps
+#: (王弼 ``功成而弗居夫唯弗居``, the 道藏 白文 ``功成不居夫惟不居``), and forms of one word the folding keeps
+#: apart: 彊 強 (河上公 强其骨, the 白文 彊其骨), 耶 邪 (非以其無私邪 / 耶), 惚 忽 and 怳 恍 (王弼 唯恍唯忽, the
+#: 白文 唯恍唯惚; the 四部叢刊 河上公 唯怳唯忽), 靖 靜 (不欲以靜, the 白文 不欲以靖). The 注疏 editions' reference step keeps
 #: them apart (毛詩注疏 against the 四部叢刊 毛詩 loses 5 of its classic's characters with them one);
 #: search and storage always do.
-READING_VARIANTS = str.maketrans({"唯": "惟", "弗": "不"})
+READING_VARIANTS = str.maketrans({"唯": "惟", "弗": "不", "彊": "強", "耶": "邪", "惚": "忽", "怳": "恍", "靖": "靜"})
 
 
 def reference_text(name: str) -> str:
@@ -258,12 +265,22 @@ def window(reference: str, ed: str) -> tuple[int, int]:
     reference when fewer than three are found. A juan holds some chapters of the book:
     aligned with the whole book, the words of its first chapter are matched, scattered,
     with earlier chapters' (the 王弼 edition's 卷二 opens at chapter 21)."""
+    core = found_span(reference, ed)
+    if core is None:
+        return 0, len(reference)
+    return max(0, core[0] - MARGIN), min(len(reference), core[1] + MARGIN)
+
+
+def found_span(reference: str, ed: str) -> tuple[int, int] | None:
+    """``[a, b)`` of ``reference`` from the first to the end of the last place where a run
+    of ``PROBE`` characters of ``ed`` is found once, on their longest chain increasing in
+    both texts (``window``); None when fewer than three are found."""
     pairs = [(i, at) for i in range(len(ed) - PROBE + 1)
              if (at := reference.find(ed[i:i + PROBE])) >= 0 and reference.find(ed[i:i + PROBE], at + 1) < 0]
     chain = _longest_chain([at for _, at in pairs])
     if len(chain) < 3:
-        return 0, len(reference)
-    return max(0, chain[0] - MARGIN), min(len(reference), chain[-1] + PROBE + MARGIN)
+        return None
+    return chain[0], chain[-1] + PROBE
 
 
 def _longest_chain(values: list[int]) -> list[int]:
@@ -298,30 +315,43 @@ def _voice(doc: JuanDocument) -> tuple[str, str]:
     return "", "注"
 
 
-def classic_flags(texts: list[str], reference: str) -> list[list[bool]]:
+def classic_flags(texts: list[str], reference: str, opening: frozenset[int] = frozenset()) -> list[list[bool]]:
     """For each text (the juan's main-text pieces in order), whether each of its characters
-    is the classic: aligned with ``reference`` (runs of ``boundaries.MIN_RUN``), or in a hole of
-    at most ``HOLE`` text characters between two aligned ones; punctuation goes with the
-    character before it."""
+    is the classic, read against the stretch of ``reference`` the juan stands in
+    (``window``; its ``MARGIN`` beyond the stretch found for certain, ``found_span``, a margin
+    for ``segmenting.segment``) by ``segmenting.segment``, the commentator's quotations after
+    故曰 taken out (``mask_quotations``); punctuation goes with the character before it.
+    ``opening``: indices of the texts that open a chapter under its heading, whose first
+    character is the classic (a chapter opens with its classic). Text not placed in the
+    reference (``found_span`` finds nothing) is all the classic: nothing decides, the book's
+    order stands. A juan longer than ``CELLS_MAX`` allows is read in parts, each against the
+    stretch of the reference it stands in."""
     flat = "".join(texts)
     folded = match_form(flat).translate(READING_VARIANTS)
     reference = reference.translate(READING_VARIANTS)
     keep = [k for k, ch in enumerate(folded) if is_text(ch)]
     ed = "".join(folded[k] for k in keep)
-    lo, hi = window(reference, ed)
+    starts, at = [], 0
+    for n, t in enumerate(texts):
+        if n in opening:
+            starts.append(at)
+        at += len(t)
+    opens = sorted(e for a in starts if (e := bisect_left(keep, a)) < len(keep))
     masked = mask_quotations(ed)
-    match = settle_seams(reference[lo:hi], masked, align(reference[lo:hi], masked))
-    aligned = [False] * len(ed)
-    for e in match:
-        if e >= 0:
-            aligned[e] = True
-    last = None
-    for k, on in enumerate(aligned):
-        if on:
-            if last is not None and 0 < k - last - 1 <= HOLE:
-                for j in range(last + 1, k):
-                    aligned[j] = True
-            last = k
+    aligned: list[bool] = []
+    lo, hi = window(reference, ed)
+    # a juan too long for one reading against its stretch is read in parts, each against its own
+    parts = max(1, -(-len(ed) * (hi - lo + 1) // CELLS_MAX))
+    for p in range(parts):
+        a, b = len(ed) * p // parts, len(ed) * (p + 1) // parts
+        if parts > 1:
+            lo, hi = window(reference, ed[a:b])
+        core = found_span(reference, ed[a:b])
+        if core is None:  # not placed in the reference: nothing decides, the book's order stands
+            aligned += [True] * (b - a)
+            continue
+        aligned += segment(reference[lo:hi], masked[a:b], (core[0] - lo, hi - core[1]),
+                           frozenset(e - a for e in opens if a <= e < b))
     flags = [False] * len(flat)
     for k, on in zip(keep, aligned):
         flags[k] = on
@@ -333,71 +363,6 @@ def classic_flags(texts: list[str], reference: str) -> list[list[bool]]:
         out.append(flags[at:at + len(t)])
         at += len(t)
     return out
-
-
-#: Characters after a variant (之 for 而) that must agree before ``settle_seams`` carries a
-#: run of the classic on through it.
-AGREE = 2
-
-
-def settle_seams(ref: str, ed: str, match: list[int]) -> list[int]:
-    """``match`` (``alignment.align`` of ``ref`` with ``ed``) settled where the classic meets a
-    note, in place and returned. The LCS is indifferent to which of two equal characters it
-    takes, and at a seam a character often repeats: a note opens by repeating the classic's
-    last word (王弼 觀其妙 | 妙者…之妙 | 常有欲) or ends with the classic's next one (知者謂知爲也 |
-    爲無爲則). The classic is printed once, in reading order, so where the reference reads on:
-    (1) a run's first characters that the edition also prints right after the character
-    aligned before (the reference's previous one) are taken there, continuing the classic;
-    (2) each run is carried on, back and forth, along its own diagonal over characters
-    nothing aligned, while the two texts agree, and through up to ``HOLE`` characters they
-    write otherwise (其次親之譽之 / 其次親而譽之) when ``AGREE`` agree
-    after them; a character of a carried stretch that differs stays unaligned (the hole
-    rule of ``classic_flags`` takes it)."""
-    n = len(match)
-    for r in range(1, n):  # (1) a run's repeated first characters continue the run before
-        p, s = match[r - 1], match[r]
-        if p < 0 or s <= p + 1:
-            continue
-        k = 0
-        while r + k < n and match[r + k] == s + k and p + 1 + k < s and ed[p + 1 + k] == ref[r + k]:
-            k += 1
-        for i in range(k):
-            match[r + i] = p + 1 + i
-    aligned = [False] * len(ed)
-    for e in match:
-        if e >= 0:
-            aligned[e] = True
-    for r in range(n):  # (2) each run's edges carried along its diagonal
-        e = match[r]
-        if e < 0:
-            continue
-        for step in (-1, 1):
-            if 0 <= r + step < n and match[r + step] >= 0:
-                continue  # not an edge in this direction
-            taken: list[tuple[int, int]] = []
-            pending: list[tuple[int, int]] = []
-            missed = agree = 0
-            rr, ee = r + step, e + step
-            while 0 <= rr < n and 0 <= ee < len(ed) and match[rr] < 0 and not aligned[ee]:
-                if ref[rr] == ed[ee]:
-                    pending.append((rr, ee))
-                    agree += 1
-                    if not missed or agree >= AGREE:
-                        taken += pending
-                        pending, missed = [], 0
-                else:
-                    if missed and agree:  # a second variant before the texts agreed again
-                        break
-                    agree = 0 if missed else agree
-                    missed += 1
-                    if missed > HOLE:
-                        break
-                    agree = 0
-                rr, ee = rr + step, ee + step
-            for rr, ee in taken:
-                match[rr] = ee
-                aligned[ee] = True
-    return match
 
 
 #: What follows a juan title at a juan's start in the 道藏: the 千字文 character of its case and
@@ -467,7 +432,10 @@ def decide_by_reference(doc: JuanDocument) -> int:
     reference = reference_text(name)
     who, layer_name = _voice(doc)
     pieces = [p for p in doc.all_pieces() if p.kind == TEXT and not HEADING.match(p.text)]
-    flags = classic_flags([p.text for p in pieces], reference)
+    firsts = {id(chapter.sections[0].pieces[0]) for chapter in doc.chapters
+              if chapter.heading and chapter.sections and chapter.sections[0].pieces}
+    flags = classic_flags([p.text for p in pieces], reference,
+                          frozenset(n for n, p in enumerate(pieces) if id(p) in firsts))
     parts_of = {id(p): f for p, f in zip(pieces, flags)}
     commentary = 0
     for section in doc.sections:
