@@ -252,6 +252,7 @@ def _same(got, want, label, pages=((0, 20), (20, 40), (40, 60), (1000, 1020))):
     path for the first pages), passage hit counts and both distributions, equal."""
     key = lambda h: (h.juan_number, h.doc_id.split(":", 1)[-1], h.start, h.end, h.piece_position, h.before,
                      h.match, h.after, h.passage_hits)
+    assert got.layer_counts() == want.layer_counts(), label  # before the hits: their passages not yet looked up
     assert (got.count, got.passages) == (want.count, want.passages), label
     every = [key(h) for h in want.hits]
     for lo, hi in pages:  # before the whole list: these pages are cut by the few-candidates path
@@ -531,7 +532,7 @@ def test_places_are_read_in_place_with_the_values_written(two_backends, seed_jua
     assert sum(i == table.find("commentary") for i in layers) == sum(d.layer == "commentary" for d in docs) > 0
 
 
-def test_a_commentator_filter_compares_a_column(two_backends, seed_juan):
+def test_a_commentator_filter_compares_a_column(two_backends, seed_juan, monkeypatch):
     """``Corpus.written_by``: one comparison of the commentator column per segment; a name no
     place holds matches nothing (not the places without one)."""
     positional, _ = two_backends
@@ -557,6 +558,17 @@ def test_a_commentator_filter_compares_a_column(two_backends, seed_juan):
     memory = MemoryBackend("written", {"NAME": "written"})
     memory.rebuild(named)
     assert memory.search(SearchQuery("之", commentator=("孔穎達", "鄭玄"))).passages == 53
+    # ``layer_counts``: by runs of (juan, layer, commentator) groups, or by each hit's passage, as a plain scan
+    from search.backends.positional import writers
+
+    # runs of passages of one group: the commentator changes every third passage, the layer more often
+    assert len(writers._layer_runs(corpus)[0]) == 331
+    for hits_a_run in (0, 10**9):
+        monkeypatch.setattr(writers, "HITS_A_RUN", hits_a_run)
+        for q in ("之", "鵠", "射 OR 鄭", "無此字句"):
+            got, want = positional.search(SearchQuery(q)).layer_counts(), memory.search(SearchQuery(q)).layer_counts()
+            assert got == want, (q, hits_a_run)
+            assert sum(got[1]) == memory.search(SearchQuery(q)).count
 
 
 def test_an_index_of_format_8_is_read_as_before(settings, tmp_path, seed_juan, monkeypatch):

@@ -100,6 +100,6 @@ class PositionalResults(SearchResults):
         return self._group_counts("section_index")
 
     def layer_counts(self) -> tuple[list[tuple], list[int]]:
-        """The hits per juan, layer and commentator (``writers.layer_counts``): a count of the
-        groups of the passages of every hit, each group numbered once per generation."""
-        return layer_counts(self.hits.corpus, self.hits.pids)
+        """The hits per juan, layer and commentator (``writers.layer_counts``): counted by the
+        groups of the passages, each group numbered once per generation."""
+        return layer_counts(self.hits.corpus, self.hits)

@@ -16,6 +16,9 @@ from .format import LAYER_CODE, PLACE_FIELDS
 _COMMENTATOR = PLACE_FIELDS.index("commentator")
 #: How many ``written_mask`` answers a corpus keeps (one boolean a passage each).
 KEPT_MASKS = 16
+#: ``layer_counts`` counts by runs of groups (a binary search a run) when a query has at least
+#: this many hits a run and their passages are not known yet; else by each hit's passage.
+HITS_A_RUN = 1
 
 
 def _commentators(places) -> tuple[np.ndarray, list[str]]:
@@ -58,13 +61,39 @@ def layer_groups(corpus: Corpus) -> tuple[np.ndarray, list[tuple]]:
     return kept
 
 
-def layer_counts(corpus: Corpus, pids: np.ndarray) -> tuple[list[tuple], list[int]]:
-    """``SearchResults.layer_counts`` of hits in the passages ``pids`` (one per hit): a count
-    of their groups (``layer_groups``), the groups with hits in text order."""
-    if not len(pids):
+def _layer_runs(corpus: Corpus) -> tuple[np.ndarray, np.ndarray]:
+    """``(first unit position, group number)`` of each run of consecutive passages of one
+    group (``layer_groups``): a juan's classic and its notes alternate, so there are about as
+    many runs as passages. Made once per generation and kept with the corpus."""
+    kept = corpus.__dict__.get("_layer_runs")
+    if kept is None:
+        numbers, _ = layer_groups(corpus)
+        first = np.flatnonzero(np.concatenate(([True], numbers[1:] != numbers[:-1]))) if len(numbers) else \
+            np.empty(0, dtype=np.int64)
+        kept = corpus.__dict__["_layer_runs"] = (np.asarray(corpus.unit_starts[first], dtype=np.int64),
+                                                 numbers[first].astype(np.int64))
+    return kept
+
+
+def layer_counts(corpus: Corpus, hits) -> tuple[list[tuple], list[int]]:
+    """``SearchResults.layer_counts`` of a ``HitArray``: its hits per group (``layer_groups``),
+    the groups with hits in text order. With fewer hits than runs of groups (``_layer_runs``,
+    ``HITS_A_RUN``), or the hits' passages known already, a count of their passages' groups; with
+    more (之: 145,679
+    hits in 40,000 runs on the 6 M library), each run's hits by a binary search of its first
+    position in the ascending starts, as ``PositionalResults._grouped`` counts juans: no look-up
+    of the passage of each hit."""
+    starts = hits.starts
+    if not len(starts):
         return [], []
     numbers, heads = layer_groups(corpus)
-    counts = np.bincount(numbers[pids], minlength=len(heads))
+    run_starts, run_groups = _layer_runs(corpus)
+    if hits._pids._array is not None or len(starts) < HITS_A_RUN * len(run_starts):
+        counts = np.bincount(numbers[hits.pids], minlength=len(heads))
+    else:
+        cut = np.searchsorted(starts, run_starts)
+        per_run = np.diff(np.append(cut, len(starts)))
+        counts = np.bincount(run_groups, weights=per_run, minlength=len(heads)).astype(np.int64)
     present = np.flatnonzero(counts)
     return [heads[i] for i in present.tolist()], counts[present].tolist()
 
