@@ -9,6 +9,7 @@ Usage::
     .venv/bin/python scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005   # the two tuning sets of docs/searching.md
     .venv/bin/python scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005 --classic-weight 10   # the classic's places read by the classics' counts too (not shipped)
     .venv/bin/python scripts/evaluate_folding.py --examples 3   # and every wrong find, three places of each in context
+    .venv/bin/python scripts/evaluate_folding.py --by-pair      # and the wrong finds by pair of characters and cause
     .venv/bin/python scripts/evaluate_folding.py --same-text kanripo-commentary/KR5c0138=kanripo-commentary/KR5c0139   # 莊子注 read by 南華真經註疏 too (not shipped)
 
 The set is ``characters/data/variant_eval.tsv`` (``evaluation``, beside this script, reads and scores it).
@@ -46,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from characters import readings, simplified  # noqa: E402
+from characters.folding import fold_char  # noqa: E402
 from characters.scripts import rare_merges, script_labels  # noqa: E402
 import build_reading_context  # noqa: E402
 import evaluation  # noqa: E402
@@ -135,6 +137,40 @@ def _wrong_by(d: evaluation.Direction, top: int = 8) -> str:
         f"{q} finding {c} {cause} {n}" for (q, c, cause), n in d.wrong_by.most_common(top))
 
 
+def _by_pair(d: evaluation.Direction, same_word: set[frozenset], top: int = 12) -> str:
+    """The wrong finds of ``d`` grouped by the pair of characters (the query and the character the
+    edition prints, either way round) and by cause: ``one word`` when the variant tables call the
+    two one character written two ways (``evaluation.variant_table_pairs``: 於/于, 鐘/鍾), ``two
+    characters`` otherwise (a reading error: 發/髮, 乾/幹); each with how many places were left
+    undecided, read as the query, and name a character (``evaluation.names_a_character``)."""
+    if not d.wrong_by:
+        return ""
+    folded = {frozenset(fold_char(c) for c in pair) for pair in same_word}
+    pairs: dict[frozenset, collections.Counter] = collections.defaultdict(collections.Counter)
+    for (q, c, cause), n in d.wrong_by.items():
+        row = pairs[frozenset((q, c))]
+        row["all"] += n
+        row["undecided" if cause == "undecided" else "read" if cause.startswith("read as") else cause] += n
+    for (q, c), n in d.named.items():
+        pairs[frozenset((q, c))]["named"] += n
+    kinds: collections.Counter = collections.Counter()
+    lines = []
+    for pair, row in sorted(pairs.items(), key=lambda kv: (-kv[1]["all"], sorted(kv[0]))):
+        one = frozenset(fold_char(c) for c in pair) in folded
+        kind = "one word" if one else "two characters"
+        kinds[kind] += row["all"]
+        kinds[kind + ", undecided"] += row["undecided"]
+        kinds[kind + ", naming a character"] += row["named"]
+        if len(lines) < top:
+            lines.append(f"{'/'.join(sorted(pair))} {row['all']} ({kind}: undecided {row['undecided']}, "
+                         f"read as the query {row['read']}, naming a character {row['named']})")
+    return (f"\n    by word at the place (於 finding a 于 that writes the preposition right, "
+            f"docs/decisions/0036): {d.matches - d.wrong + d.one_word}/{d.matches} "
+            f"({100 * d.word_at_place_precision:.2f}%)"
+            + "\n    wrong finds by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.items())
+            + "\n    wrong finds by pair: " + "; ".join(lines))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--draft", action="store_true", help="print a draft of the labelled set (see above)")
@@ -151,6 +187,8 @@ def main(argv=None) -> int:
                     help="read the held-out or tuning WORK first by the windows the traditional editions OTHER "
                          "(folders of --corpus) of the same text print (scripts/same_text.py; measured, "
                          "not shipped)")
+    ap.add_argument("--by-pair", action="store_true",
+                    help="print the wrong finds of each set grouped by pair of characters and by cause")
     ap.add_argument("--examples", type=int, default=0, metavar="N",
                     help="print every wrong find of the held-out and tuning sets by query, character printed "
                          "and cause, with N of its places in context")
@@ -190,7 +228,7 @@ def main(argv=None) -> int:
               f"({100 * d.word_precision:.2f}%)"
               + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else "")
               + (f"\n    false {' '.join(d.false[:10])}" if d.false else "")
-              + _wrong_by(d))
+              + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
     for work in build_reading_context.HELD_OUT:
         with same_text.read_with(same[work]) if work in same else contextlib.nullcontext():
             held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
@@ -204,7 +242,7 @@ def main(argv=None) -> int:
               f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
               f"({100 * d.word_precision:.2f}%)"
               + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else "")
-              + _wrong_by(d))
+              + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
         for (form, book), (right, other, undecided) in sorted(held.decided.items(), key=lambda kv: (-kv[1][1] - kv[1][2], kv[0]))[:4]:
             print(f"    {form} printed for {book}: read as {book} {right}, as another {other}, undecided {undecided}")
     for work in args.tuning:
@@ -224,7 +262,7 @@ def main(argv=None) -> int:
         print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
               f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
               f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
-              f"({100 * d.word_precision:.2f}%)" + _wrong_by(d))
+              f"({100 * d.word_precision:.2f}%)" + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
     print(f"script-aware search, labelled by OpenCC's dictionary: simplified edition {SIMPLIFIED_EDITION}, "
           f"traditional {TRADITIONAL_EDITION}")
     directions = evaluation.score_scripts(simplified_text, traditional_text)

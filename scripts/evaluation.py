@@ -144,6 +144,12 @@ class Direction:
     #: some wrong finds of each ``wrong_by`` entry with their context, ``"file: 八個字[字]八個字"``
     #: (``score_held_out``'s ``examples``)
     examples: dict = field(default_factory=dict)
+    #: of ``wrong``, the finds at a place where the text names a character rather than uses it
+    #: (``names_a_character``: 古文幹為肝, 今文並皆為併, 干依註音豻), by ``(query, character printed)``
+    named: Counter = field(default_factory=Counter)
+    #: of ``wrong``, the finds of 於 at a 于 (or of 于 at a 於) that write the preposition yú, one word
+    #: whichever graph an edition prints (``one_word_at``); counted right by ``word_at_place_precision``
+    one_word: int = 0
 
     def pair(self, found: bool, example: str, distinct: bool = True) -> None:
         """Count one occurrence a query stands for, ``found`` or not; a missed one keeps
@@ -158,6 +164,12 @@ class Direction:
     def word_precision(self) -> float:
         """Precision when a find the variant tables call the same character is right."""
         return 1 - (self.wrong - self.same_word) / self.matches if self.matches else 1.0
+
+    @property
+    def word_at_place_precision(self) -> float:
+        """Precision when a find of 於 at a 于 that writes the preposition (``one_word``) is right
+        (docs/decisions/0036: measured beside the target, which counts graphs)."""
+        return 1 - (self.wrong - self.one_word) / self.matches if self.matches else 1.0
 
     @property
     def recall(self) -> float:
@@ -318,6 +330,40 @@ def found_as_printed(query: str, printed: str) -> bool:
     return sc.text_keys(printed) in sc.query_keys(query)
 
 
+#: The formulas before a character that name it rather than use it: a variant reading (古文X為Y,
+#: 今文…皆為X, 故書X, 或作, 誤作, 間作, 當為, 讀若, 本亦作; not the verb of 作于人之身), a pronunciation (音X).
+_NAMING_BEFORE = re.compile(r"(?:(?:或|當|本|誤|亦|皆|字|間)作|音|古文|今文|故書|(?:文|或|當|讀|本|亦|皆)[為曰如若])$")
+#: After it: the character named (X字), its pronunciation (X音…, X某反: a 反切; 於文反正為乏 is no 反切).
+_NAMING_AFTER = re.compile(r"^(?:字|音|.反(?!正))")
+
+
+def names_a_character(before: str, after: str) -> bool:
+    """Whether a place between ``before`` and ``after`` (the characters round it) is one where the
+    text names a character rather than uses it (古文幹為肝, 今文並皆為併, 干依註音豻, 宁音佇): a
+    collation note or a gloss, where only the graph printed is right, whatever word it writes.
+    Used to sort the wrong finds by cause (``Direction.named``), not in the scores."""
+    return bool(_NAMING_BEFORE.search(before) or _NAMING_AFTER.match(after))
+
+
+#: 于's words that 於 never writes (漢語大字典 于: 于于 自得貌 and 于喁 the sound of a song, 于嗟 and
+#: 唱于 an interjection, 于歸 and 于征 'to go', the names 單于, 淳于, 鮮于, 于越, 于菟) and 於's
+#: (於乎 and 於戲 as 嗚呼, 於菟 the tiger, 於陵 a place): the one word written 於 or 于 is the
+#: preposition yú, everything else is another word.
+_YU_APART = re.compile(r"于于|于喁|于嗟|唱于|于歸|于征|單于|淳于|鮮于|于越|于菟|於乎|於戲|於菟|於陵")
+_YU = frozenset("於于")
+
+
+def one_word_at(query: str, printed: str, before: str, after: str) -> bool:
+    """Whether a find of ``query`` at a place that prints ``printed`` (``before`` and ``after``: the
+    characters round it) is the same word written another way: 於 at a 于 (or 于 at a 於) that
+    writes the preposition yú (至于廟門 as 至於廟門), not one of the words only one graph writes
+    (``_YU_APART``: 單于, 其覺于于) nor a place that names the character (``names_a_character``:
+    本或作於). The measure of docs/decisions/0036, beside the target's, which counts graphs."""
+    if frozenset((query, printed)) != _YU or names_a_character(before, after):
+        return False
+    return not _YU_APART.search(before[-1:] + printed + after[:1])
+
+
 def _cause(key: str) -> str:
     """How a place found by a query was read (``Direction.wrong_by``): ``'undecided'``, ``'read
     as X'`` for an ambiguous form's reading key, ``'folded'`` for any other key."""
@@ -385,6 +431,10 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
                     a.wrong += 1
                     a.same_word += frozenset((p.t.ch, q)) in same_word
                     a.wrong_by[(q, p.t.ch, _cause(keys_s[(p.s.line, p.s.col)]))] += 1
+                    line = t_plain.split("\n")[p.t.line]
+                    before, after = line[max(0, p.t.col - 3):p.t.col], line[p.t.col + 1:p.t.col + 4]
+                    a.named[(q, p.t.ch)] += names_a_character(before, after)
+                    a.one_word += one_word_at(q, p.t.ch, before, after)
                     if len(a.false) < 20:
                         a.false.append(f"{q}→{p.s.ch}({p.t.ch})@{p.s.line + 1}:{p.s.col + 1}")
     for f in sorted(queries_b):
@@ -524,6 +574,8 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), l
     queries: set[str] = set()
     places = unlabelled = 0
     context: dict[tuple[str, str], list[str]] = {}   # (reading key, original character): examples
+    naming: Counter = Counter()   # (reading key, original character): places that name a character
+    yu: Counter = Counter()   # (reading key, 于 or 於): places that write the preposition (``one_word_at``)
     for path in paths:
         for layer, orig in (passages or held_out_runs)(path.read_text(encoding="utf-8")):
             simp = to_simplified(orig)
@@ -534,6 +586,11 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), l
                     unlabelled += 1   # a 俗字 the juan prints (参, 夹): it does not say which character
                     continue
                 by_key.setdefault(key, Counter())[fold_char(book)] += 1
+                if sc.reading_of_key(key) is not None:
+                    before, after = orig[max(0, i - 3):i], orig[i + 1:i + 4]
+                    naming[(key, fold_char(book))] += names_a_character(before, after)
+                    if book in _YU:
+                        yu[(key, book)] += one_word_at(next(iter(_YU - {book})), book, before, after)
                 if examples and sc.reading_of_key(key) is not None:
                     seen = context.setdefault((key, fold_char(book)), [])
                     if len(seen) < examples:
@@ -560,6 +617,8 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), l
                         d.wrong += m
                         d.same_word += m if frozenset((c, fq)) in same_folded else 0
                         d.wrong_by[(q, c, _cause(key))] += m
+                        d.named[(q, c)] += naming[(key, c)]
+                        d.one_word += yu[(key, c)] if frozenset((q, c)) == _YU else 0
                         shown = d.examples.setdefault((q, c, _cause(key)), [])
                         shown.extend(context.get((key, c), ())[:max(0, examples - len(shown))])
     return HeldOut(d, {k: tuple(v) for k, v in decided.items()}, places, unlabelled)
