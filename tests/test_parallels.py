@@ -5,13 +5,15 @@ by a plain scan, independently of the index and of the alignment."""
 import re
 
 import pytest
+from django.test import override_settings
 
 from collation.parallels import find_parallels, local_alignment, long_probes, probes, section_main_text
 from reader.importers.loader import import_file
 from reader.models import Section
+from search.backends import get_search_backend
 from characters.folding import fold
 
-from .conftest import SEED, SHARED, index_all
+from .conftest import SEED, SHARED, index_all, index_folder, kept_for_the_class
 
 FILES = [SHARED / "corpus" / "kanripo" / "KR1d0026" / "KR1d0026_007.txt",
          SHARED / "corpus" / "kanripo" / "KR1d0038" / "KR1d0038_007.txt",
@@ -63,78 +65,105 @@ def labelled(seed_sections, others, notes: bool = False) -> dict[int, set[int]]:
     return out
 
 
+@pytest.fixture(scope="class")
+def _da_she_library(_seeded, django_db_blocker, tmp_path_factory):
+    """The seed and the 大射 juans of ``FILES`` imported in a database holding nothing else, and a
+    Whoosh index of them, built once for the tests of a class (``kept_for_the_class``): the seed
+    juan's id and the index's ``SEARCH_BACKENDS`` entry."""
+    from reader.models import Work
+    from search.signals import muted
+
+    params = index_folder(tmp_path_factory.mktemp("parallels"))
+
+    def build():
+        with muted():
+            Work.objects.all().delete()  # the session's seed, imported again below
+        seed = import_file(SEED).juan
+        for path in FILES:
+            import_file(path)
+        with override_settings(SEARCH_BACKENDS={"default": params}):
+            index_all(get_search_backend())
+        return seed.pk, params
+
+    yield from kept_for_the_class(django_db_blocker, build)
+
+
 @pytest.fixture
-def corpus(empty_db, search_backend):
-    seed = import_file(SEED).juan
-    for path in FILES:
-        import_file(path)
-    index_all(search_backend)
-    return seed
+def corpus(_da_she_library, db, settings):
+    """The seed juan, with the 大射 juans of ``FILES`` (nothing else) in the database and in the
+    default index (the class's)."""
+    from reader.models import Juan
+
+    seed_id, params = _da_she_library
+    settings.SEARCH_BACKENDS = {"default": params}
+    return Juan.objects.select_related("work", "edition").get(pk=seed_id)
 
 
-def test_recall_on_the_da_she_yi_juans(corpus):
-    seed_sections = list(corpus.sections.order_by("position"))
-    others = list(Section.objects.exclude(juan=corpus))
-    labels = labelled(seed_sections, others)
-    # carried in the main text or quoted in a note, anywhere (the seed repeats some passages)
-    related = labelled(seed_sections, list(Section.objects.all()), notes=True)
-    assert len(seed_sections) == 45
-    pairs = sum(len(v) for v in labels.values())
-    assert pairs >= 90  # each seed section is carried by two or three of the books, some by several sections
-    found, above = 0, 0
-    for s in seed_sections:
-        results = find_parallels(section_main_text(s), exclude=(corpus.edition_id, corpus.number, s.position))
-        ids = [p.section.pk for p in results]
-        found += len(labels[s.position] & set(ids))
-        ranks = [i for i, pk in enumerate(ids) if pk in labels[s.position]]
-        unrelated = [i for i, pk in enumerate(ids) if pk not in related[s.position]]
-        above += all(r < u for r in ranks for u in unrelated)
-    print(f"recall {found}/{pairs}, ranked above unrelated in {above}/45 sections")
-    assert found == pairs  # every labelled section is found
-    # and ranked above every unrelated result, in all sections but one (measured 44 of 45,
-    # see docs/performance.md, collation: there a passage sharing only a set formula ranks above)
-    assert above >= 44
+class TestOnTheDaSheJuans:
+    """Parallels of the seed among the 大射 juans of ``FILES`` (``corpus``, imported once for the class)."""
 
+    def test_recall_on_the_da_she_yi_juans(self, corpus):
+        seed_sections = list(corpus.sections.order_by("position"))
+        others = list(Section.objects.exclude(juan=corpus))
+        labels = labelled(seed_sections, others)
+        # carried in the main text or quoted in a note, anywhere (the seed repeats some passages)
+        related = labelled(seed_sections, list(Section.objects.all()), notes=True)
+        assert len(seed_sections) == 45
+        pairs = sum(len(v) for v in labels.values())
+        assert pairs >= 90  # each seed section is carried by two or three of the books, some by several sections
+        found, above = 0, 0
+        for s in seed_sections:
+            results = find_parallels(section_main_text(s), exclude=(corpus.edition_id, corpus.number, s.position))
+            ids = [p.section.pk for p in results]
+            found += len(labels[s.position] & set(ids))
+            ranks = [i for i, pk in enumerate(ids) if pk in labels[s.position]]
+            unrelated = [i for i, pk in enumerate(ids) if pk not in related[s.position]]
+            above += all(r < u for r in ranks for u in unrelated)
+        print(f"recall {found}/{pairs}, ranked above unrelated in {above}/45 sections")
+        assert found == pairs  # every labelled section is found
+        # and ranked above every unrelated result, in all sections but one (measured 44 of 45,
+        # see docs/performance.md, collation: there a passage sharing only a set formula ranks above)
+        assert above >= 44
 
-def test_span_api_section_page_and_quotation_map(corpus, client):
-    """The span's parallels through the API and the page (its source section left out with
-    ``from``), a section page's 「相關段落」, and the quotation map's row for that section."""
-    from reader.models import Edition
+    def test_span_api_section_page_and_quotation_map(self, corpus, client):
+        """The span's parallels through the API and the page (its source section left out with
+        ``from``), a section page's 「相關段落」, and the quotation map's row for that section."""
+        from reader.models import Edition
 
-    span = "司馬命量人量侯道與所設乏以貍步大侯九十參"
-    data = client.get("/api/parallels/", {"text": span}).json()
-    assert data["text"] == span
-    assert [(r["edition"]["slug"], r["juan"]["number"], r["section"]["position"], r["layer"], r["shared"],
-             r["text"], [(d["query"], d["reading"], d["class"]) for d in r["differences"]])
-            for r in data["results"]] == [
-        ("禮書綱目", 10, 2, "classic", 20, span, []),
-        ("KR1d0026", 7, 1, "classic", 20, "司馬命量人量侯道與所設乏以貍歩大侯九十參", [("步", "歩", "glyph")]),
-        ("KR1d0038", 7, 2, "classic", 20, span, []),
-        ("KR1d0085", 20, 1, "classic", 20, "司馬命量人量侯道與所設乏以貍歩大侯九十參", [("步", "歩", "glyph")]),
-    ]
-    assert client.get("/api/parallels/", {"text": "司馬命量人"}).status_code == 400
-    seed = Edition.objects.get(slug="禮書綱目")
-    page = client.get("/parallels/", {"text": span, "from": f"{seed.pk}/10/2"}).content.decode()
-    assert '<h2 id="parallels-title">所見之處<small>（3 處）</small></h2>' in page
-    assert "所選出自 <a href=\"/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/\">禮書綱目 卷十 §2「張侯」</a>" in page
-    assert '<span class="var var-glyph" title="本節作「步」">歩</span>' in page
-    section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
-    listed = re.findall(r'<li><a href="([^"]+)">[^<]*</a> <span class="shared">([^<]*)</span>',
-                        section.split('id="parallels-title"')[1])
-    assert listed == [("/works/KR1d0038/juan/7/2/", "同 77 字"), ("/works/KR1d0085/juan/20/1/", "同 77 字"),
-                      ("/works/KR1d0026/juan/7/1/", "同 76 字")]
-    # the quotation map of 儀禮 鄭氏注 卷第七 (7 sections): its first section, where 司馬命量人… is
-    quotations = client.get("/works/KR1d0026/juan/7/quotations/").content.decode()
-    columns = re.findall(r'<th scope="col"><a href="([^"]+)">', quotations)
-    row = quotations.split('<th scope="row"><a href="/works/KR1d0026/juan/7/1/">')[1].split("</tr>")[0]
-    seed_url = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
-    assert columns == ["/works/KR1d0026/", "/works/KR1d0085/", "/works/KR1d0038/", seed_url]  # by work title
-    cells = [[(url.rsplit("/juan/", 1)[1], int(n)) for url, n in re.findall(r'href="([^"]+)" title="同 (\d+) 字"', td)]
-             for td in re.findall(r"<td>(.*?)</td>", row)]
-    assert cells == [
-        [("7/2/", 17)],
-        [("20/3/", 497), ("20/1/", 148), ("20/2/", 69), ("20/4/", 17)],
-        [("7/5/", 236), ("7/4/", 185), ("7/6/", 154), ("7/2/", 92), ("7/3/", 87), ("7/1/", 35), ("7/10/", 17)],
-        [("10/5/", 213), ("10/4/", 175), ("10/7/", 130), ("10/3/", 79), ("10/2/", 76), ("10/1/", 51), ("10/6/", 39),
-         ("10/11/", 16)],
-    ]
+        span = "司馬命量人量侯道與所設乏以貍步大侯九十參"
+        data = client.get("/api/parallels/", {"text": span}).json()
+        assert data["text"] == span
+        assert [(r["edition"]["slug"], r["juan"]["number"], r["section"]["position"], r["layer"], r["shared"],
+                 r["text"], [(d["query"], d["reading"], d["class"]) for d in r["differences"]])
+                for r in data["results"]] == [
+            ("禮書綱目", 10, 2, "classic", 20, span, []),
+            ("KR1d0026", 7, 1, "classic", 20, "司馬命量人量侯道與所設乏以貍歩大侯九十參", [("步", "歩", "glyph")]),
+            ("KR1d0038", 7, 2, "classic", 20, span, []),
+            ("KR1d0085", 20, 1, "classic", 20, "司馬命量人量侯道與所設乏以貍歩大侯九十參", [("步", "歩", "glyph")]),
+        ]
+        assert client.get("/api/parallels/", {"text": "司馬命量人"}).status_code == 400
+        seed = Edition.objects.get(slug="禮書綱目")
+        page = client.get("/parallels/", {"text": span, "from": f"{seed.pk}/10/2"}).content.decode()
+        assert '<h2 id="parallels-title">所見之處<small>（3 處）</small></h2>' in page
+        assert "所選出自 <a href=\"/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/\">禮書綱目 卷十 §2「張侯」</a>" in page
+        assert '<span class="var var-glyph" title="本節作「步」">歩</span>' in page
+        section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
+        listed = re.findall(r'<li><a href="([^"]+)">[^<]*</a> <span class="shared">([^<]*)</span>',
+                            section.split('id="parallels-title"')[1])
+        assert listed == [("/works/KR1d0038/juan/7/2/", "同 77 字"), ("/works/KR1d0085/juan/20/1/", "同 77 字"),
+                          ("/works/KR1d0026/juan/7/1/", "同 76 字")]
+        # the quotation map of 儀禮 鄭氏注 卷第七 (7 sections): its first section, where 司馬命量人… is
+        quotations = client.get("/works/KR1d0026/juan/7/quotations/").content.decode()
+        columns = re.findall(r'<th scope="col"><a href="([^"]+)">', quotations)
+        row = quotations.split('<th scope="row"><a href="/works/KR1d0026/juan/7/1/">')[1].split("</tr>")[0]
+        seed_url = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+        assert columns == ["/works/KR1d0026/", "/works/KR1d0085/", "/works/KR1d0038/", seed_url]  # by work title
+        cells = [[(url.rsplit("/juan/", 1)[1], int(n)) for url, n in re.findall(r'href="([^"]+)" title="同 (\d+) 字"', td)]
+                 for td in re.findall(r"<td>(.*?)</td>", row)]
+        assert cells == [
+            [("7/2/", 17)],
+            [("20/3/", 497), ("20/1/", 148), ("20/2/", 69), ("20/4/", 17)],
+            [("7/5/", 236), ("7/4/", 185), ("7/6/", 154), ("7/2/", 92), ("7/3/", 87), ("7/1/", 35), ("7/10/", 17)],
+            [("10/5/", 213), ("10/4/", 175), ("10/7/", 130), ("10/3/", 79), ("10/2/", 76), ("10/1/", 51), ("10/6/", 39),
+             ("10/11/", 16)],
+        ]
