@@ -9,12 +9,13 @@ import sys
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.test import override_settings
 
 from reader.editions import edition_name, reading_edition, work_groups
 from reader.importers.loader import import_file
 from reader.models import Edition, Juan, Work
 
-from .conftest import SEED, SHARED, index_all
+from .conftest import SEED, SHARED, index_all, index_folder, kept_for_the_class
 
 KANRIPO = SHARED / "corpus" / "kanripo"
 J12 = KANRIPO / "KR1d0086" / "KR1d0086_012.txt"
@@ -29,104 +30,212 @@ def test_work_groups_rule():
     assert work_groups(works) == [[1, 2, 3]]
 
 
-@pytest.fixture
-def three(empty_db, search_backend, tmp_path):
-    """The seed and both Kanripo copies of 禮書綱目 卷十, imported in this order."""
-    folder = tmp_path / "KR1d0086-WYG"
+@pytest.fixture(scope="class")
+def _three_editions(_seeded, django_db_blocker, tmp_path_factory):
+    """The seed and both Kanripo copies of 禮書綱目 卷十, imported in this order in a database
+    holding nothing else, and a Whoosh index of them, built once for the tests of a class
+    (``kept_for_the_class``): the juans' ids and the index's ``SEARCH_BACKENDS`` entry."""
+    from search.backends import get_search_backend
+    from search.signals import muted
+
+    folder = tmp_path_factory.mktemp("editions") / "KR1d0086-WYG"
     folder.mkdir()
     (folder / J12_WYG.name).write_bytes(J12_WYG.read_bytes())
-    juans = [import_file(SEED).juan, import_file(J12).juan, import_file(folder / J12_WYG.name).juan]
-    index_all(search_backend)
-    return juans
+    params = index_folder(folder.parent)
+
+    def build():
+        with muted():
+            Work.objects.all().delete()  # the session's seed, imported again below
+        ids = [import_file(SEED).juan.pk, import_file(J12).juan.pk, import_file(folder / J12_WYG.name).juan.pk]
+        with override_settings(SEARCH_BACKENDS={"default": params}):
+            index_all(get_search_backend())
+        return ids, params
+
+    yield from kept_for_the_class(django_db_blocker, build)
 
 
-def test_the_three_witnesses_are_one_work(three, client):
-    seed, kr, wyg = three
-    assert Work.objects.count() == 1
-    work = Work.objects.get()
-    assert (work.title, work.slug, work.kanripo_id) == ("禮書綱目", "禮書綱目", "KR1d0086")
-    # every edition is named in words: the edition Kanripo transcribed (its Readme's 版本 table),
-    # the branch copy with ・原字; the seed by its collection, and cited without a name
-    assert [(e.slug, e.name, e.cited_name) for e in work.editions.order_by("id")] == [
-        ("禮書綱目", "欽定四庫全書・純文字本", ""), ("KR1d0086", "四庫全書・文淵閣本", "四庫全書・文淵閣本"),
-        ("KR1d0086-WYG", "四庫全書・文淵閣本・原字", "四庫全書・文淵閣本・原字")]
-    assert {j.work_id for j in three} == {work.pk}
-    # the home page lists the work once, its title leading to its reading edition, with its three editions
-    home = client.get("/").content.decode()
-    assert home.count(">禮書綱目</a>") == 1
-    assert '<a href="/works/KR1d0086/">禮書綱目</a>' in home
-    seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
-    assert [e.get_absolute_url() for e in work.editions.order_by("id")] == [seed_page, "/works/KR1d0086/",
-                                                                            "/works/KR1d0086-WYG/"]
-    for edition in work.editions.all():
-        assert f'<a href="{edition.get_absolute_url()}">{edition.name}</a>' in home
-    # every edition page names the others; juans keep their own numbers
-    page = client.get("/works/KR1d0086-WYG/").content.decode()
-    assert '<strong aria-current="page">四庫全書・文淵閣本・原字</strong>' in page
-    assert '<a href="/works/KR1d0086/">四庫全書・文淵閣本</a>' in page and f'<a href="{seed_page}">欽定四庫全書・純文字本</a>' in page
-    assert '<a href="/works/KR1d0086-WYG/juan/12/">卷十</a>' in page
-    assert "Kanripo KR1d0086（KR1d0086-WYG） · 底本 WYG" in page  # the ids stay on the edition's page
-    section = client.get("/works/KR1d0086-WYG/juan/12/2/").content.decode()
-    # one trail: the work, its edition, the juan, the section
-    work_crumb = '<a href="/">書目</a> › <a href="/works/KR1d0086/">禮書綱目</a> › '
-    wyg_crumb = work_crumb + '<a href="/works/KR1d0086-WYG/">四庫全書・文淵閣本・原字</a> › '
-    assert wyg_crumb + '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a> › 張侯</nav>' in section
-    juan_page = client.get("/works/KR1d0086-WYG/juan/12/").content.decode()
-    assert wyg_crumb + '卷十</nav>' in juan_page
-    assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本・原字，葉 12-1b）" in section
-    # the seed's URLs are as they were; its citation names the work's people (reader.people)
-    seed_section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
-    assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in seed_section
-    assert work_crumb + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › ' \
-        '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/#s2">卷十</a> › 張侯</nav>' in seed_section
+@pytest.fixture
+def three(_three_editions, db, settings):
+    """The seed and both Kanripo copies of 禮書綱目 卷十 (their juans, imported in this order; nothing
+    else in the database), in the default index (the class's)."""
+    ids, params = _three_editions
+    settings.SEARCH_BACKENDS = {"default": params}
+    by_id = Juan.objects.select_related("work", "edition").in_bulk(ids)
+    return [by_id[pk] for pk in ids]
 
 
-def test_one_rule_names_the_edition_of_a_works_key(three, client):
-    """``/works/禮書綱目/`` opened Kanripo's KR1d0086 (the work's reading edition) while
-    ``/works/禮書綱目/juan/10/`` read the seed's text (the edition of that key), and the API's
-    ``/api/works/<id>/`` listed the oldest edition's juans: one rule now (``Work.default_edition``,
-    ``reader.places.edition_by_slug``): a key names its own edition, on the page, under it and in
-    the API; the work's link (the catalogue, the breadcrumbs) opens its reading edition
-    (``reader.editions.reading_edition``: the fullest, and of editions as full Kanripo's own text
-    before its branch copy before another source's)."""
-    seed, kr, wyg = three
-    work = Work.objects.get()
-    assert work.reading_edition_id() == kr.edition_id  # one juan each: KR1d0086, the repository's text
-    assert work.default_edition().pk == seed.edition_id  # the edition of the work's own key
-    page = client.get("/works/禮書綱目/").content.decode()
-    juan_page = client.get("/works/禮書綱目/juan/10/").content.decode()
-    section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
-    trail = '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/works/KR1d0086/">禮書綱目</a> › '
-    seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
-    assert trail + "欽定四庫全書・純文字本</nav>" in page  # the same edition on all three, named in one trail
-    assert trail + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › 卷十</nav>' in juan_page
-    assert trail + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › <a href="{seed_page}juan/10/#s2">卷十</a> › 張侯</nav>' in section
-    assert '<strong aria-current="page">欽定四庫全書・純文字本</strong>' in page
-    assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/">卷十</a>' in page
-    assert '<a href="/works/KR1d0086/">四庫全書・文淵閣本</a> <span class="count">1 卷</span>' in page
-    assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in section  # the seed's citation: no edition named
-    assert client.get("/works/KR1d0086/juan/10/").status_code == 404  # KR1d0086 has 卷十 as its file 12
-    # the API's work reads the same edition: its juans, a juan, a section
-    api = client.get(f"/api/works/{work.pk}/").json()
-    assert [j["number"] for j in api["juans"]] == [10]
-    assert client.get(f"/api/works/{work.pk}/juans/10/").json()["edition"]["slug"] == "禮書綱目"
-    assert client.get(f"/api/works/{work.pk}/juans/12/").status_code == 404
-    # the reading edition's page, and every edition's page also under the work's key
-    page = client.get("/works/KR1d0086/").content.decode()
-    assert '<strong aria-current="page">四庫全書・文淵閣本</strong>' in page
-    assert '<a href="/works/KR1d0086/juan/12/">卷十</a>' in page and "/works/KR1d0086-WYG/juan/" not in page
-    assert client.get("/works/禮書綱目/editions/禮書綱目/").content.decode().count(
-        '<strong aria-current="page">欽定四庫全書・純文字本</strong>') == 1
-    assert client.get("/works/禮書綱目/editions/KR1d0086-WYG/").status_code == 200
-    assert client.get("/works/KR1d0086/editions/禮書綱目/").status_code == 404  # KR1d0086 is no work's slug
-    # the fullest edition wins the work's link: a second juan of the seed's edition makes it the one
-    juan = Juan.objects.get(pk=seed.pk)
-    Juan.objects.filter(pk=seed.pk).update(number=99)
-    import_file(SEED)
-    work = Work.objects.get()
-    assert work.reading_edition_id() == juan.edition_id
-    assert work.get_absolute_url() == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
-    assert Edition.objects.get(pk=kr.edition_id).get_absolute_url() == "/works/KR1d0086/"
+class TestOnTheThreeEditions:
+    """The seed and both Kanripo copies of 卷十 as three editions of one work (``three``, imported once
+    for the class): pages, search, URLs."""
+
+    def test_the_three_witnesses_are_one_work(self, three, client):
+        seed, kr, wyg = three
+        assert Work.objects.count() == 1
+        work = Work.objects.get()
+        assert (work.title, work.slug, work.kanripo_id) == ("禮書綱目", "禮書綱目", "KR1d0086")
+        # every edition is named in words: the edition Kanripo transcribed (its Readme's 版本 table),
+        # the branch copy with ・原字; the seed by its collection, and cited without a name
+        assert [(e.slug, e.name, e.cited_name) for e in work.editions.order_by("id")] == [
+            ("禮書綱目", "欽定四庫全書・純文字本", ""), ("KR1d0086", "四庫全書・文淵閣本", "四庫全書・文淵閣本"),
+            ("KR1d0086-WYG", "四庫全書・文淵閣本・原字", "四庫全書・文淵閣本・原字")]
+        assert {j.work_id for j in three} == {work.pk}
+        # the home page lists the work once, its title leading to its reading edition, with its three editions
+        home = client.get("/").content.decode()
+        assert home.count(">禮書綱目</a>") == 1
+        assert '<a href="/works/KR1d0086/">禮書綱目</a>' in home
+        seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+        assert [e.get_absolute_url() for e in work.editions.order_by("id")] == [seed_page, "/works/KR1d0086/",
+                                                                                "/works/KR1d0086-WYG/"]
+        for edition in work.editions.all():
+            assert f'<a href="{edition.get_absolute_url()}">{edition.name}</a>' in home
+        # every edition page names the others; juans keep their own numbers
+        page = client.get("/works/KR1d0086-WYG/").content.decode()
+        assert '<strong aria-current="page">四庫全書・文淵閣本・原字</strong>' in page
+        assert '<a href="/works/KR1d0086/">四庫全書・文淵閣本</a>' in page and f'<a href="{seed_page}">欽定四庫全書・純文字本</a>' in page
+        assert '<a href="/works/KR1d0086-WYG/juan/12/">卷十</a>' in page
+        assert "Kanripo KR1d0086（KR1d0086-WYG） · 底本 WYG" in page  # the ids stay on the edition's page
+        section = client.get("/works/KR1d0086-WYG/juan/12/2/").content.decode()
+        # one trail: the work, its edition, the juan, the section
+        work_crumb = '<a href="/">書目</a> › <a href="/works/KR1d0086/">禮書綱目</a> › '
+        wyg_crumb = work_crumb + '<a href="/works/KR1d0086-WYG/">四庫全書・文淵閣本・原字</a> › '
+        assert wyg_crumb + '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a> › 張侯</nav>' in section
+        juan_page = client.get("/works/KR1d0086-WYG/juan/12/").content.decode()
+        assert wyg_crumb + '卷十</nav>' in juan_page
+        assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本・原字，葉 12-1b）" in section
+        # the seed's URLs are as they were; its citation names the work's people (reader.people)
+        seed_section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
+        assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in seed_section
+        assert work_crumb + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › ' \
+            '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/#s2">卷十</a> › 張侯</nav>' in seed_section
+
+    def test_one_rule_names_the_edition_of_a_works_key(self, three, client):
+        """``/works/禮書綱目/`` opened Kanripo's KR1d0086 (the work's reading edition) while
+        ``/works/禮書綱目/juan/10/`` read the seed's text (the edition of that key), and the API's
+        ``/api/works/<id>/`` listed the oldest edition's juans: one rule now (``Work.default_edition``,
+        ``reader.places.edition_by_slug``): a key names its own edition, on the page, under it and in
+        the API; the work's link (the catalogue, the breadcrumbs) opens its reading edition
+        (``reader.editions.reading_edition``: the fullest, and of editions as full Kanripo's own text
+        before its branch copy before another source's)."""
+        seed, kr, wyg = three
+        work = Work.objects.get()
+        assert work.reading_edition_id() == kr.edition_id  # one juan each: KR1d0086, the repository's text
+        assert work.default_edition().pk == seed.edition_id  # the edition of the work's own key
+        page = client.get("/works/禮書綱目/").content.decode()
+        juan_page = client.get("/works/禮書綱目/juan/10/").content.decode()
+        section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
+        trail = '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/works/KR1d0086/">禮書綱目</a> › '
+        seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+        assert trail + "欽定四庫全書・純文字本</nav>" in page  # the same edition on all three, named in one trail
+        assert trail + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › 卷十</nav>' in juan_page
+        assert trail + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › <a href="{seed_page}juan/10/#s2">卷十</a> › 張侯</nav>' in section
+        assert '<strong aria-current="page">欽定四庫全書・純文字本</strong>' in page
+        assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/">卷十</a>' in page
+        assert '<a href="/works/KR1d0086/">四庫全書・文淵閣本</a> <span class="count">1 卷</span>' in page
+        assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in section  # the seed's citation: no edition named
+        assert client.get("/works/KR1d0086/juan/10/").status_code == 404  # KR1d0086 has 卷十 as its file 12
+        # the API's work reads the same edition: its juans, a juan, a section
+        api = client.get(f"/api/works/{work.pk}/").json()
+        assert [j["number"] for j in api["juans"]] == [10]
+        assert client.get(f"/api/works/{work.pk}/juans/10/").json()["edition"]["slug"] == "禮書綱目"
+        assert client.get(f"/api/works/{work.pk}/juans/12/").status_code == 404
+        # the reading edition's page, and every edition's page also under the work's key
+        page = client.get("/works/KR1d0086/").content.decode()
+        assert '<strong aria-current="page">四庫全書・文淵閣本</strong>' in page
+        assert '<a href="/works/KR1d0086/juan/12/">卷十</a>' in page and "/works/KR1d0086-WYG/juan/" not in page
+        assert client.get("/works/禮書綱目/editions/禮書綱目/").content.decode().count(
+            '<strong aria-current="page">欽定四庫全書・純文字本</strong>') == 1
+        assert client.get("/works/禮書綱目/editions/KR1d0086-WYG/").status_code == 200
+        assert client.get("/works/KR1d0086/editions/禮書綱目/").status_code == 404  # KR1d0086 is no work's slug
+        # the fullest edition wins the work's link: a second juan of the seed's edition makes it the one
+        juan = Juan.objects.get(pk=seed.pk)
+        Juan.objects.filter(pk=seed.pk).update(number=99)
+        import_file(SEED)
+        work = Work.objects.get()
+        assert work.reading_edition_id() == juan.edition_id
+        assert work.get_absolute_url() == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+        assert Edition.objects.get(pk=kr.edition_id).get_absolute_url() == "/works/KR1d0086/"
+
+    def test_search_names_the_edition_and_filters_by_work_or_edition(self, three, client):
+        seed, kr, wyg = three
+        data = client.get("/api/search/", {"q": "賔", "exact": "on", "page_size": 1, "edition": wyg.edition_id}).json()
+        assert data["count"] == 63
+        assert data["results"][0]["work"] == {"id": seed.work_id, "title": "禮書綱目"}
+        assert data["results"][0]["edition"] == {"id": wyg.edition_id, "slug": "KR1d0086-WYG", "name": "四庫全書・文淵閣本・原字"}
+        assert data["distribution"]["juans"] == [
+            {"work_id": seed.work_id, "work_title": "禮書綱目", "edition_id": wyg.edition_id, "edition": "KR1d0086-WYG", "juan": 12, "juan_label": "卷十", "count": 63}]
+        count = {}
+        for params in ({}, {"work": seed.work_id}, {"edition": seed.edition_id}, {"edition": kr.edition_id},
+                       {"work": seed.work_id, "edition": wyg.edition_id}):
+            count[tuple(params.items())] = client.get("/api/search/distribution/", {"q": "大射之儀", **params}).json()["count"]
+        assert list(count.values()) == [3, 3, 1, 1, 1]
+        page = client.get("/search/", {"q": "賔"}).content.decode()
+        assert "禮書綱目（四庫全書・文淵閣本・原字） 卷十" in page
+
+    def test_urls_from_before_editions(self, three, client):
+        """Old reading URLs are edition slugs; old API work ids lead to the same text."""
+        seed, kr, wyg = three
+        for slug, number in (("禮書綱目", 10), ("KR1d0086", 12), ("KR1d0086-WYG", 12)):
+            assert client.get(f"/works/{slug}/juan/{number}/1/").status_code == 200
+        assert client.get("/works/no-such-work/").status_code == 404
+        # the work's id reads its default edition, its own key's
+        assert client.get(f"/api/works/{seed.work_id}/juans/10/sections/2/").json()["edition"]["slug"] == "禮書綱目"
+        assert client.get(f"/api/works/{seed.work_id}/juans/12/").status_code == 404
+        # an id that is no longer a work's (it became an edition): the edition of that id
+        free = max(Work.objects.values_list("pk", flat=True)) + 100
+        Edition.objects.filter(pk=wyg.edition_id).update(id=free)
+        Juan.objects.filter(pk=wyg.pk).update(edition_id=free)
+        data = client.get(f"/api/works/{free}/juans/12/sections/2/").json()
+        assert (data["edition"]["slug"], data["citation"].rsplit(" ", 1)[0]) == (
+            "KR1d0086-WYG", "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本・原字，葉 12-1b）")
+
+    def test_search_filters_name_works_and_editions_by_id_or_slug_and_refuse_what_names_nothing(self, client, three):
+        """A work or edition filter that names nothing is a 400 saying so (it was an unfiltered or
+        empty 200); slugs work as ids do; the juan filter reads its label within the editions chosen."""
+        def count(**params):
+            response = client.get("/api/search/", {"q": "射", **params})
+            return response.status_code, response.json().get("count", response.json())
+
+        wyg = Edition.objects.get(slug="KR1d0086-WYG")
+        by_id, by_slug = count(edition=wyg.pk), count(edition="KR1d0086-WYG")
+        assert by_id == by_slug and by_id[0] == 200 and by_id[1] > 0
+        assert count(edition=wyg.pk, juan="卷十") == count(edition="KR1d0086-WYG", juan="卷十")
+        assert count(work=wyg.work_id)[1] == sum(count(edition=e.pk)[1] for e in wyg.work.editions.all())
+        assert count(work="禮書綱目") == count(work=wyg.work_id)
+        missing = Work.objects.order_by("-pk").values_list("pk", flat=True)[0] + 1000  # ids keep growing on PostgreSQL
+        status, body = count(work=missing)
+        assert (status, body) == (400, {"work": [f"沒有「{missing}」這部書 (no work '{missing}': see /api/works/)"]})
+        status, body = count(edition="KR9z9999")
+        assert (status, list(body)) == (400, ["edition"])
+        page = client.get("/search/", {"q": "射", "edition": wyg.pk})
+        assert page.status_code == 200
+        assert f'<option value="{wyg.pk}" selected>' in page.content.decode()
+
+    def test_hit_lists_name_the_edition_of_each_hit(self, client, three):
+        response = client.get("/api/search/export/tsv/", {"q": "宰戒百官"})
+        rows = b"".join(response.streaming_content).decode().splitlines()
+        assert [r.split("\t")[:2] for r in rows] == [["work", "juan"], ["禮書綱目（欽定四庫全書・純文字本）", "卷十"],
+                                                     ["禮書綱目（四庫全書・文淵閣本）", "卷十"], ["禮書綱目（四庫全書・文淵閣本・原字）", "卷十"]]
+
+
+
+    def test_a_works_juan_count_and_link_are_its_fullest_editions(self, three, client):
+        """/api/works/1/ gave juan_count 93 for 禮書綱目: the sum over its three editions (1 + 91 + 1).
+        A work's figure is its fullest edition's, the one every link to the work opens
+        (``Work.get_absolute_url``: most juans, then Kanripo's base text); each edition has its own."""
+        import_file(KANRIPO / "KR1d0086" / "KR1d0086_013.txt")
+        work = Work.objects.get()
+        api = client.get(f"/api/works/{work.pk}/").json()
+        assert (api["juan_count"], api["reading_url"]) == (2, "http://testserver/works/KR1d0086/")
+        assert [(e["slug"], e["juan_count"]) for e in api["editions"]] == [("禮書綱目", 1), ("KR1d0086", 2),
+                                                                           ("KR1d0086-WYG", 1)]
+        listed = client.get("/api/works/").json()["results"]
+        assert [(w["juan_count"], w["reading_url"]) for w in listed] == [(2, "http://testserver/works/KR1d0086/")]
+        in_class = client.get("/api/classes/KR1d/works/").json()["results"]
+        assert [(w["juan_count"], w["reading_url"]) for w in in_class] == [(2, "http://testserver/works/KR1d0086/")]
+        # every page's link to the work opens that edition: the catalogue, the class, the trail of each edition's juan
+        for url in ("/", "/classes/KR1/", "/works/禮書綱目/juan/10/", "/works/KR1d0086-WYG/juan/12/", "/works/KR1d0086/juan/13/"):
+            html = client.get(url).content.decode()
+            assert re.findall(r'<a href="([^"]*)">禮書綱目</a>', html) == ["/works/KR1d0086/"], url
 
 
 def test_reading_edition_and_edition_name_rules():
@@ -152,23 +261,6 @@ def test_reading_edition_and_edition_name_rules():
                      "XYZ本", "四庫全書・文淵閣本・CUT", "校本", "欽定四庫全書・純文字本", "禮書綱目-2"]
 
 
-def test_search_names_the_edition_and_filters_by_work_or_edition(three, client):
-    seed, kr, wyg = three
-    data = client.get("/api/search/", {"q": "賔", "exact": "on", "page_size": 1, "edition": wyg.edition_id}).json()
-    assert data["count"] == 63
-    assert data["results"][0]["work"] == {"id": seed.work_id, "title": "禮書綱目"}
-    assert data["results"][0]["edition"] == {"id": wyg.edition_id, "slug": "KR1d0086-WYG", "name": "四庫全書・文淵閣本・原字"}
-    assert data["distribution"]["juans"] == [
-        {"work_id": seed.work_id, "work_title": "禮書綱目", "edition_id": wyg.edition_id, "edition": "KR1d0086-WYG", "juan": 12, "juan_label": "卷十", "count": 63}]
-    count = {}
-    for params in ({}, {"work": seed.work_id}, {"edition": seed.edition_id}, {"edition": kr.edition_id},
-                   {"work": seed.work_id, "edition": wyg.edition_id}):
-        count[tuple(params.items())] = client.get("/api/search/distribution/", {"q": "大射之儀", **params}).json()["count"]
-    assert list(count.values()) == [3, 3, 1, 1, 1]
-    page = client.get("/search/", {"q": "賔"}).content.decode()
-    assert "禮書綱目（四庫全書・文淵閣本・原字） 卷十" in page
-
-
 def test_import_edition_option(empty_db, search_backend, tmp_path):
     """``--edition NAME`` names the edition of a file; a second edition of the same work and
     juan is kept beside the first, not over it."""
@@ -182,24 +274,6 @@ def test_import_edition_option(empty_db, search_backend, tmp_path):
     # importing it again replaces that edition's juan only
     call_command("import_texts", str(SEED), "--edition", "校本", stdout=open(os.devnull, "w"))
     assert Juan.objects.count() == 2
-
-
-def test_urls_from_before_editions(three, client):
-    """Old reading URLs are edition slugs; old API work ids lead to the same text."""
-    seed, kr, wyg = three
-    for slug, number in (("禮書綱目", 10), ("KR1d0086", 12), ("KR1d0086-WYG", 12)):
-        assert client.get(f"/works/{slug}/juan/{number}/1/").status_code == 200
-    assert client.get("/works/no-such-work/").status_code == 404
-    # the work's id reads its default edition, its own key's
-    assert client.get(f"/api/works/{seed.work_id}/juans/10/sections/2/").json()["edition"]["slug"] == "禮書綱目"
-    assert client.get(f"/api/works/{seed.work_id}/juans/12/").status_code == 404
-    # an id that is no longer a work's (it became an edition): the edition of that id
-    free = max(Work.objects.values_list("pk", flat=True)) + 100
-    Edition.objects.filter(pk=wyg.edition_id).update(id=free)
-    Juan.objects.filter(pk=wyg.pk).update(edition_id=free)
-    data = client.get(f"/api/works/{free}/juans/12/sections/2/").json()
-    assert (data["edition"]["slug"], data["citation"].rsplit(" ", 1)[0]) == (
-        "KR1d0086-WYG", "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本・原字，葉 12-1b）")
 
 
 def test_migration_makes_editions_of_old_works(tmp_path):
@@ -262,51 +336,3 @@ def test_edition_slugs_follow_the_one_slug_rule(empty_db, search_backend, client
     assert Edition.objects.get(pk=edition.pk).slug == "KR1d0086-WYG-x"
 
 
-def test_search_filters_name_works_and_editions_by_id_or_slug_and_refuse_what_names_nothing(client, three):
-    """A work or edition filter that names nothing is a 400 saying so (it was an unfiltered or
-    empty 200); slugs work as ids do; the juan filter reads its label within the editions chosen."""
-    def count(**params):
-        response = client.get("/api/search/", {"q": "射", **params})
-        return response.status_code, response.json().get("count", response.json())
-
-    wyg = Edition.objects.get(slug="KR1d0086-WYG")
-    by_id, by_slug = count(edition=wyg.pk), count(edition="KR1d0086-WYG")
-    assert by_id == by_slug and by_id[0] == 200 and by_id[1] > 0
-    assert count(edition=wyg.pk, juan="卷十") == count(edition="KR1d0086-WYG", juan="卷十")
-    assert count(work=wyg.work_id)[1] == sum(count(edition=e.pk)[1] for e in wyg.work.editions.all())
-    assert count(work="禮書綱目") == count(work=wyg.work_id)
-    missing = Work.objects.order_by("-pk").values_list("pk", flat=True)[0] + 1000  # ids keep growing on PostgreSQL
-    status, body = count(work=missing)
-    assert (status, body) == (400, {"work": [f"沒有「{missing}」這部書 (no work '{missing}': see /api/works/)"]})
-    status, body = count(edition="KR9z9999")
-    assert (status, list(body)) == (400, ["edition"])
-    page = client.get("/search/", {"q": "射", "edition": wyg.pk})
-    assert page.status_code == 200
-    assert f'<option value="{wyg.pk}" selected>' in page.content.decode()
-
-
-def test_hit_lists_name_the_edition_of_each_hit(client, three):
-    response = client.get("/api/search/export/tsv/", {"q": "宰戒百官"})
-    rows = b"".join(response.streaming_content).decode().splitlines()
-    assert [r.split("\t")[:2] for r in rows] == [["work", "juan"], ["禮書綱目（欽定四庫全書・純文字本）", "卷十"],
-                                                 ["禮書綱目（四庫全書・文淵閣本）", "卷十"], ["禮書綱目（四庫全書・文淵閣本・原字）", "卷十"]]
-
-
-def test_a_works_juan_count_and_link_are_its_fullest_editions(three, client):
-    """/api/works/1/ gave juan_count 93 for 禮書綱目: the sum over its three editions (1 + 91 + 1).
-    A work's figure is its fullest edition's, the one every link to the work opens
-    (``Work.get_absolute_url``: most juans, then Kanripo's base text); each edition has its own."""
-    import_file(KANRIPO / "KR1d0086" / "KR1d0086_013.txt")
-    work = Work.objects.get()
-    api = client.get(f"/api/works/{work.pk}/").json()
-    assert (api["juan_count"], api["reading_url"]) == (2, "http://testserver/works/KR1d0086/")
-    assert [(e["slug"], e["juan_count"]) for e in api["editions"]] == [("禮書綱目", 1), ("KR1d0086", 2),
-                                                                       ("KR1d0086-WYG", 1)]
-    listed = client.get("/api/works/").json()["results"]
-    assert [(w["juan_count"], w["reading_url"]) for w in listed] == [(2, "http://testserver/works/KR1d0086/")]
-    in_class = client.get("/api/classes/KR1d/works/").json()["results"]
-    assert [(w["juan_count"], w["reading_url"]) for w in in_class] == [(2, "http://testserver/works/KR1d0086/")]
-    # every page's link to the work opens that edition: the catalogue, the class, the trail of each edition's juan
-    for url in ("/", "/classes/KR1/", "/works/禮書綱目/juan/10/", "/works/KR1d0086-WYG/juan/12/", "/works/KR1d0086/juan/13/"):
-        html = client.get(url).content.decode()
-        assert re.findall(r'<a href="([^"]*)">禮書綱目</a>', html) == ["/works/KR1d0086/"], url
