@@ -21,7 +21,7 @@ from collation.align import CHARACTER, GLYPH, align, classify
 from collation.service import CLOSER, SOURCE, TITLE, collate_headings, collate_juan, collate_pieces
 
 from .conftest import SHARED
-from .test_collation import P, witnesses  # noqa: F401  (the fixture)
+from .test_collation import P, _three_witnesses, witnesses  # noqa: F401  (the fixture and the rows it reads)
 
 #: (base reading, witness reading, class, the source that says one character or None).
 LABELLED = [
