@@ -10,8 +10,9 @@ from pathlib import Path
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.boundaries import align, is_text, match_form
-from reader.importers.mandoku.undecided import (CHAPTER_TITLE, MASK, READING_VARIANTS, classic_flags, mask_quotations,
-                                                reference_text, window)
+from reader.importers.mandoku.segmenting import segment
+from reader.importers.mandoku.undecided import (CHAPTER_TITLE, MASK, READING_VARIANTS, bands, classic_flags, found_places,
+                                                mask_quotations, reference_text, window)
 
 from .conftest import SHARED
 
@@ -236,3 +237,31 @@ def test_juan_titles_and_bylines_left_in_the_text_are_labels():
     notes = [p for p in doc.all_pieces() if p.kind == TEXT and p.effective_layer == COMMENTARY]
     assert {(p.layer_name, p.commentator) for p in notes} == {("章句", "河上公")}
     assert [p.text for p in doc.all_pieces() if p.kind == LABEL] == ["河上公章句", "道德眞經註卷之四"]
+
+
+def test_a_note_repeating_the_classic_leaves_the_classic_its_first_copy():
+    """``segmenting.segment`` (河上公 chapter 1): the 章句 opens by repeating the classic's last word
+    (同謂之玄 | 玄天也), and a note repeats a phrase the classic has just printed (生而不有 |
+    元氣生萬物而不有): the classic is read once, its stretches whole, the notes between."""
+    def read(ref, ed):
+        return "".join(c if f else "_" for c, f in zip(ed, segment(ref, ed)))
+
+    assert read("同謂之玄玄之又玄衆妙之門", "同謂之玄玄天也謂有欲之人與無欲之人同受氣於天玄之又玄天中復有天也衆妙之門能知天中") == (
+        "同謂之玄" + "_" * 18 + "玄之又玄" + "_" * 6 + "衆妙之門" + "_" * 4)
+    assert read("而不辭生而不有爲而不恃", "而不辭各自動作不辭謝而逆止生而不有元氣生萬物而不有爲而不恃道所施爲") == (
+        "而不辭" + "_" * 10 + "生而不有" + "_" * 8 + "爲而不恃" + "_" * 4)
+
+
+def test_the_reading_kept_within_its_bands_is_the_whole_reading():
+    """The bands around the places where juan and reference agree (``undecided.bands``) only save
+    time: 王弼 卷二 read within them and against the whole stretch is the same."""
+    reference = reference_text("laozi")
+    doc = parse_mandoku(WANG_BI.read_text(encoding="utf-8"), str(WANG_BI))
+    ed = "".join(ch for ch in match_form("".join(p.text for p in doc.all_pieces() if p.kind == TEXT)) if is_text(ch))
+    ed = mask_quotations(ed.translate(READING_VARIANTS))
+    lo, hi = window(reference, ed)
+    places = found_places(reference, ed)
+    kept = bands(places, lo, hi - lo, len(ed))
+    assert len(places) == 390 and kept[0][0] == 0 and kept[-1][1] == hi - lo
+    assert max(b - a for a, b in kept) < (hi - lo) // 2  # each band a part of the stretch
+    assert segment(reference[lo:hi], ed, bands=kept) == segment(reference[lo:hi], ed)

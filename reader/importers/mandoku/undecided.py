@@ -74,6 +74,9 @@ QUOTE_MAX = 40
 MASK = "\ue000"
 #: Characters of a juan's text looked for in the reference to find where the juan stands.
 PROBE = 6
+#: Reference characters on each side of the places where a juan's text and the reference are
+#: found to agree (``found_places``) that the reading of the text between keeps within.
+BAND = 300
 #: (book character, reference character) pairs one reading (``segmenting.segment``) may take,
 #: a byte each for the way back: a juan longer is read in parts.
 CELLS_MAX = 60_000_000
@@ -275,16 +278,39 @@ def found_span(reference: str, ed: str) -> tuple[int, int] | None:
     """``[a, b)`` of ``reference`` from the first to the end of the last place where a run
     of ``PROBE`` characters of ``ed`` is found once, on their longest chain increasing in
     both texts (``window``); None when fewer than three are found."""
-    pairs = [(i, at) for i in range(len(ed) - PROBE + 1)
-             if (at := reference.find(ed[i:i + PROBE])) >= 0 and reference.find(ed[i:i + PROBE], at + 1) < 0]
-    chain = _longest_chain([at for _, at in pairs])
+    chain = found_places(reference, ed)
     if len(chain) < 3:
         return None
-    return chain[0], chain[-1] + PROBE
+    return chain[0][1], chain[-1][1] + PROBE
+
+
+def found_places(reference: str, ed: str) -> list[tuple[int, int]]:
+    """``(offset in ed, offset in reference)`` of each run of ``PROBE`` characters of ``ed``
+    found once in ``reference``, reduced to their longest chain increasing in both (the
+    classic runs in the book's order; a commentary's quotation of another chapter falls out)."""
+    pairs = [(i, at) for i in range(len(ed) - PROBE + 1)
+             if (at := reference.find(ed[i:i + PROBE])) >= 0 and reference.find(ed[i:i + PROBE], at + 1) < 0]
+    return [pairs[k] for k in _longest_chain([at for _, at in pairs])]
+
+
+def bands(places: list[tuple[int, int]], lo: int, m: int, n: int) -> list[tuple[int, int]]:
+    """For each of ``n`` characters of a juan's text, the band of the reference's stretch
+    (``[lo, lo + m)``) its reading keeps within (``segmenting.segment``'s ``bands``): from
+    ``BAND`` before the place found last before it to ``BAND`` after the end of the next
+    (``found_places``), the whole stretch where there is none."""
+    out, k = [], -1
+    for j in range(n):
+        while k + 1 < len(places) and places[k + 1][0] <= j:
+            k += 1
+        first = places[k][1] - lo - BAND if k >= 0 else 0
+        last = places[k + 1][1] - lo + PROBE + BAND if k + 1 < len(places) else m
+        out.append((min(m, max(0, first)), max(0, min(m, last))))
+    return out
 
 
 def _longest_chain(values: list[int]) -> list[int]:
-    """The longest strictly increasing subsequence of ``values`` (patience sorting)."""
+    """The indices in ``values`` of its longest strictly increasing subsequence (patience
+    sorting)."""
     tails: list[int] = []
     tail_at: list[int] = []
     before = [-1] * len(values)
@@ -298,7 +324,7 @@ def _longest_chain(values: list[int]) -> list[int]:
         before[k] = tail_at[j - 1] if j else -1
     out, k = [], tail_at[-1] if tail_at else -1
     while k >= 0:
-        out.append(values[k])
+        out.append(k)
         k = before[k]
     return out[::-1]
 
@@ -351,7 +377,8 @@ def classic_flags(texts: list[str], reference: str, opening: frozenset[int] = fr
             aligned += [True] * (b - a)
             continue
         aligned += segment(reference[lo:hi], masked[a:b], (core[0] - lo, hi - core[1]),
-                           frozenset(e - a for e in opens if a <= e < b))
+                           frozenset(e - a for e in opens if a <= e < b),
+                           bands(found_places(reference, ed[a:b]), lo, hi - lo, b - a))
     flags = [False] * len(flat)
     for k, on in zip(keep, aligned):
         flags[k] = on
