@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 from reader.importers.errors import TextFormatError
 from reader.importers.loader import import_file, render_source
 from reader.importers.siku import parse_siku
-from reader.importers.source import decode_bytes
+from reader.importers.source import damaged_entity_warnings, decode_bytes
 from reader.models import Juan, Work
 from search import signals
 from search.backends import SearchQuery
@@ -255,3 +255,27 @@ def test_a_value_longer_than_its_column_is_refused_where_it_stands(empty_db, tmp
         import_file(path)
     assert str(info.value) == f"{path}:{at}: {message}: is a line break missing?"
     assert not Juan.objects.exists() and not Work.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_file_cut_inside_a_gaiji_entity_keeps_it_as_text_and_says_where(empty_db, tmp_path):
+    """A Kanripo file cut in the middle of ``&KR0237;`` imported without a word: the five
+    characters ``&KR02`` stood in the text as if they were the text."""
+    repo = tmp_path / "KR9a0003"
+    repo.mkdir()
+    text = ("# -*- mode: mandoku-view; -*-\n#+TITLE: 某書\n#+PROPERTY: ID KR9a0003\n"
+            "甲&KR0237;乙(丙/丁)¶\n戊己&KR;庚¶\n辛&KR02")
+    path = repo / "KR9a0003_001.txt"
+    path.write_text(text, encoding="utf-8")
+    result = import_file(path)
+    assert [w for w in result.warnings if "gaiji" in w] == [
+        f"{path}:5:3: 「&KR;庚¶」 is not a whole gaiji entity (&KR, 1 to 5 digits, ;): kept as text",
+        f"{path}:6:2: 「&KR02」 is not a whole gaiji entity (&KR, 1 to 5 digits, ;): kept as text"]
+    assert "".join(p.text for s in result.juan.sections.all() for p in s.pieces.all()).endswith("戊己&KR;庚辛&KR02")
+    assert render_source(result.juan) == text
+
+
+def test_damaged_gaiji_warnings_past_five_are_counted():
+    assert damaged_entity_warnings("&KR1;" + "&KR" * 7, "z.txt")[5:] == [
+        "z.txt: 2 more damaged gaiji entities, kept as text"]
+    assert damaged_entity_warnings("甲&KR1969;乙&KR0001;", "z.txt") == []

@@ -69,6 +69,32 @@ def inner_bom_warnings(text: str, path: str) -> list[str]:
     return out
 
 
+#: Damaged gaiji entities a file's warnings name one by one; more are counted in one line.
+MAX_ENTITY_WARNINGS = 5
+
+#: ``&KR`` that does not open a whole gaiji entity ``&KRnnnn;`` (1–5 digits and ``;``, as
+#: ``characters.gaiji.GAIJI`` reads one): a file cut inside one (``…之&KR02``), a lost ``;``.
+DAMAGED_ENTITY = re.compile(r"&KR(?!\d{1,5};)")
+
+
+def damaged_entity_warnings(text: str, path: str) -> list[str]:
+    """Warnings for each ``&KR`` of ``text`` that does not open a whole Kanripo gaiji entity
+    ``&KRnnnn;`` (a character Unicode lacks; SOURCES.md, "kanripo/"): the characters are kept as
+    text (the file writes back byte for byte; search reads them as the letters they are, not as
+    one gaiji), and named, ``path:line:column: …`` (1-based, code points), the first
+    ``MAX_ENTITY_WARNINGS`` each and the rest counted."""
+    found = [m.start() for m in DAMAGED_ENTITY.finditer(text)]
+    out = []
+    for i in found[:MAX_ENTITY_WARNINGS]:
+        line, column = locate(text, i)
+        shown = text[i:i + 10].split("\n")[0]
+        out.append(f"{path}:{line}:{column}: 「{shown}」 is not a whole gaiji entity (&KR, 1 to 5 digits, ;): "
+                   f"kept as text")
+    if len(found) > MAX_ENTITY_WARNINGS:
+        out.append(f"{path}: {len(found) - MAX_ENTITY_WARNINGS} more damaged gaiji entities, kept as text")
+    return out
+
+
 def decode_bytes(data: bytes, path: str, encoding: str = "utf-8", allowed_controls: str = "") -> str:
     """Decode ``data`` read from ``path``; the result keeps a BOM if there was one.
 
