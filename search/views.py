@@ -17,6 +17,7 @@ from .analysis import reading_of
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .facets import active_filters, facet_counts, facet_menu, search_facet_counts
+from .filters import form_filters, without_filters
 from .forms import LAYER_CHOICES, SearchForm, resolve_edition, resolve_work
 from .service import (
     HitLinks, edition_places, juan_path, kept_section_names, name_layers, query_hints, run_search, section_path,
@@ -217,7 +218,8 @@ def search_page(request):
     # sent again from the form (another sort, another juan) keeps them; each facet filter is
     # shown as a chip that takes just it off
     context["kept_parameters"] = [(k, v) for k, v in params if k in KEPT_PARAMETERS]
-    context["active_filters"] = active_filters(params) if form.is_bound else []
+    # every filter the search holds, the form's own and the facets', each a chip that takes it off
+    context["active_filters"] = (form_filters(params, context["works"]) + active_filters(params)) if form.is_bound else []
     context["chosen_layer_names"] = [label for value, label in LAYER_CHOICES if value in context["chosen_layers"]]
     context["filter_names"] = filter_names(form, context["works"], context["chosen_work"], context["chosen_edition"])
     status, wait = 200, None
@@ -262,6 +264,8 @@ def search_page(request):
                     context.update(facets=facet_menu(params, search_facet_counts(form, results)), **chart)
                     # the bars per juan and per section only when the chart shows them (not by class)
                     bars = distribution(results, query, titles) if chart["group"] != "class" else None
+                    if not results.count:  # what each filter took away (search.filters)
+                        context["unfiltered"] = without_filters(params, context["active_filters"])
                     context.update(results=results, page=page, hit_rows=rows, distribution=bars,
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
                                    export_query=urlencode([(k, v) for k, v in params if k != "page"]))

@@ -221,12 +221,14 @@ def test_import_texts_class_is_saved_so_cached_pages_learn_of_it(empty_db):
 def test_a_search_without_hits_names_its_filters_each_with_a_link_that_takes_it_off(client, indexed):
     html = client.get("/search/", {"q": "臣", "exact": "on", "class": "KR1d", "dynasty": "清"}).content.decode()
     assert '<p class="summary"><strong>0</strong> 處' in html
-    assert ('<li>已限定 類「禮類」（<a href="?q=%E8%87%A3&amp;exact=on&amp;dynasty=%E6%B8%85">取消「禮類」</a>）、'
-            '朝代「清」（<a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR1d">取消「清」</a>）：取消篩選試試。</li>') in html
+    # each filter with the hits there are without it (search.filters), and without them all
+    assert ('<li>不限類「禮類」也沒有（<a href="?q=%E8%87%A3&amp;exact=on&amp;dynasty=%E6%B8%85">取消</a>）。</li>\n'
+            '<li>限定朝代「清」後沒有；<a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR1d">不限朝代</a>有 69 處。</li>\n'
+            '\n<li>不限任何篩選有 182 處：<a href="?q=%E8%87%A3&amp;exact=on">不限篩選再檢索</a>。</li>') in html
     # each link leads to hits: the class alone finds 禮書綱目's 69
     assert '<p class="summary"><strong>69</strong> 處' in client.get(
         "/search/", {"q": "臣", "exact": "on", "class": "KR1d"}).content.decode()
-    assert "已限定 " not in client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
+    assert "不限任何篩選" not in client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
 
 
 @pytest.mark.django_db
@@ -362,8 +364,8 @@ def test_the_author_facet_names_one_person_once_and_a_filter_takes_any_of_his_na
             '<span class="n">126</span></li>') in html
     # a search with no hits names the filter in force by the person's written name, not as typed
     html = client.get("/search/", {"q": "龍鳳麟", "exact": "on", "author": "范寗"}).content.decode()
-    assert ('<li>已限定 作者「范寧」（<a href="?q=%E9%BE%8D%E9%B3%B3%E9%BA%9F&amp;exact=on">取消「范寧」</a>）'
-            '：取消篩選試試。</li>') in html
+    assert ('<li>不限作者「范寧」也沒有（<a href="?q=%E9%BE%8D%E9%B3%B3%E9%BA%9F&amp;exact=on">取消</a>）。</li>'
+            ) in html
 
 
 @pytest.mark.django_db

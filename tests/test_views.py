@@ -129,7 +129,8 @@ def test_no_hits_explains_why(client, seed_backend):
     page = html(client.get(reverse("search:search"), {"q": "大射 鵠", "exact": "on", "layer": "text"}))
     assert '<p class="summary"><strong>0</strong> 處' in page
     assert "沒有找到「大射 鵠」。" in page
-    assert "已勾選「嚴格字形」" in page and "只檢索了所選的範圍：都不勾選則檢索全部。" in page
+    assert "已勾選「嚴格字形」" in page
+    assert "不限範圍「經文」也沒有" in page and "不限任何篩選也沒有。" in page  # the layer filter is no cause
 
 
 def test_chapter_filter_on_the_search_page(client, seed_juan):

@@ -51,6 +51,7 @@ PAGES = [
     ("search-hits", "/search/?q=%E9%B5%A0", None),
     ("search-filtered", f"/search/?q=%E9%B5%A0&layer=commentary&work=&juan={quote('卷十')}&sort=after", None),
     ("search-no-hits", "/search/?q=%E9%B5%A0%E9%B5%A0%E9%B5%A0", None),
+    ("search-no-hits-filtered", f"/search/?q=%E9%B5%A0&commentator={quote('鄭')}&layer=readings", None),
     ("search-hints", "/search/?q=%E5%B0%84*", None),
     ("search-error", "/search/?q=%E5%B0%84%20NEAR/500%20%E4%BE%AF", None),
     ("search-help", "/search/", None),
