@@ -122,9 +122,16 @@ def test_the_form_refuses_a_layer_correction_of_part_of_a_piece_and_names_the_wh
     typed = {"kind": "layer", "section": 1, "new_layer": "commentary", "reason": "底本小字"}
     response = c.post(FORM, {**typed, "first": 81, "last": 84})  # 百官有事 of piece 4 (characters 79–87)
     assert response.status_code == 400
+    page = response.content.decode()
     assert ("層次校正改動整段：所選第 81–84 字只是此段第 79–87 字「宰戒百官有事於射者」（9 字）的一部分。"
-            "若整段皆屬所改，請將起字、訖字改為 79、87；若只有所選部分屬另一層次，請以注記說明。") \
-        in response.content.decode()
+            "若整段皆屬所改，請將起字、訖字改為 79、87；若只有所選部分屬另一層次，請以注記說明。") in page
+    # the error summary opens the page, focused, its error a link to the field (before the
+    # passage and the form; the section's numbered pieces come after the form)
+    summary = re.search(r'<div class="error-summary" id="error-summary" role="alert" tabindex="-1" autofocus '
+                        r'aria-labelledby="error-summary-title">.*?</div>', page, re.S).group(0)
+    assert re.findall(r'<li><a href="(#[^"]+)">([^：]+)：層次校正改動整段', summary) == [("#id_last", "訖字 (last character)")]
+    assert page.index("error-summary") < page.index("前後對照") < page.index('id="proposal-form"') \
+        < page.index('<h2 id="section-pieces">§1 各段')
     assert not Proposal.objects.exists()
     response = c.post(FORM, {**typed, "first": 79, "last": 87})
     assert response.status_code == 302

@@ -4,6 +4,23 @@
    「校正」 link opens the same form. Offsets count code points (a character outside the
    BMP is one), as the server does; labels, source tags, page marks and correction marks
    are not text of the piece and are skipped. */
+/* A refused form's error summary (templates/corrections/_error_summary.html): focused as the
+   page opens, and each of its links puts the focus in the field it names (a link to an
+   input's id only scrolls to it), as GOV.UK's error summary does. */
+(function () {
+  "use strict";
+  var summary = document.getElementById("error-summary");
+  if (!summary) return;
+  if (document.activeElement !== summary) summary.focus();
+  summary.addEventListener("click", function (event) {
+    var link = event.target.closest("a[href^='#']");
+    var field = link && document.getElementById(link.getAttribute("href").slice(1));
+    if (!field) return;
+    event.preventDefault();
+    field.scrollIntoView({block: "center"});
+    field.focus();
+  });
+})();
 (function () {
   "use strict";
   var m = location.pathname.match(/^\/works\/([^/]+)\/juan\/(\d+)\//);

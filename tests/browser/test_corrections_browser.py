@@ -243,6 +243,17 @@ def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, t
     error.wait_for()
     whole = re.search(r"請將起字、訖字改為 (\d+)、(\d+)", error.inner_text())
     assert whole is not None, error.inner_text()
+    # where the reader lands: the error summary at the top, focused, in view without scrolling,
+    # its link taking the focus to the field (the new user found the error 2,800 px down)
+    summary = page.locator("#error-summary")
+    assert page.evaluate("document.activeElement.id") == "error-summary"
+    box, height = summary.bounding_box(), page.viewport_size["height"]
+    assert box["y"] + box["height"] <= height and page.evaluate("window.scrollY") == 0, (box, height)
+    assert summary.locator("a").count() == 1 and "層次校正改動整段" in summary.inner_text()
+    assert tab.axe() == []
+    tab.shot("correction-refused")
+    summary.locator("a").click()
+    assert page.evaluate("document.activeElement.id") == "id_last"
     assert [e for e in tab.errors if "favicon" not in e] == [
         "Failed to load resource: the server responded with a status of 400 (Bad Request)"]
     tab.errors.clear()  # the refusal above, expected
