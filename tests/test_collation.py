@@ -210,6 +210,15 @@ class TestOnTheThreeWitnesses:
                 '本節校勘</a></h2>') in whole
         assert f'<h2><a href="{seed_url}2/">§2「張侯」</a> <a class="small"' in whole
         assert re.search(r'<h2><a href="[^"]*">\d+\.</a>', whole) is None
+        # a heading shows the section's title only; the book's closer, where another edition reads it
+        # otherwise, follows it with its readings (§4 「陳設器席」: 右陳設器〔甲…〕席 was inside the h2)
+        assert re.search(r'<h2>.*?class="var.*?</h2>', whole) is None
+        four = re.search(r'<section class="collation-section" id="s4">.*?</section>', whole, re.S).group(0)
+        assert f'<h2><a href="{seed_url}4/">§4「陳設器席」</a> <a class="small"' in four
+        assert ('<p class="collated heading-variants"><span class="cite-label">節題</span> 右陳設<span class="var '
+                'var-glyph"><span class="lem">器</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本">甲</abbr>：噐'
+                '<small>異體</small>；<abbr title="四庫全書・文淵閣本・原字">乙</abbr>：噐<small>異體</small>〕</span></span>席</p>'
+                ) in four
         assert '<input type="checkbox" name="with" value="KR1d0086" checked>' in whole
         # an edition's id chooses it as the API's does
         by_id = client.get("/works/禮書綱目/juan/10/2/collate/", {"with": wyg.pk}).content.decode()
