@@ -14,8 +14,9 @@ from reader.models import Piece
 from reader.display import Display, display_controls
 from reader.reading import glosses as make_glosses
 
-from .conftest import BASE_DIR, SEED, index_all
+from .conftest import BASE_DIR, SEED, index_all, index_folder, kept_for_the_class
 from .layered import zhushu_document
+from .test_reading_modes import section_html, text_of
 
 
 def test_loader_stores_layers_and_reads_them_back(empty_db):
@@ -87,12 +88,34 @@ def test_models_do_not_import_the_loader_or_search():
 # -- search by layer: page, API, command -------------------------------------------------------------
 
 
+@pytest.fixture(scope="class")
+def _zhushu_juan(_seeded, django_db_blocker, tmp_path_factory):
+    """The small 注疏 juan stored beside the session's seed, and a Whoosh index of both, built once
+    for the tests of a class (``kept_for_the_class``): the juan's id and the index's
+    ``SEARCH_BACKENDS`` entry."""
+    from django.test import override_settings
+
+    from search.backends import get_search_backend
+
+    params = index_folder(tmp_path_factory.mktemp("zhushu"))
+
+    def build():
+        juan = load_document(zhushu_document(), index=False).juan
+        with override_settings(SEARCH_BACKENDS={"default": params}):
+            index_all(get_search_backend())
+        return juan.pk, params
+
+    yield from kept_for_the_class(django_db_blocker, build)
+
+
 @pytest.fixture
-def zhushu(seed_juan, search_backend):
-    """The seed and the small 注疏 juan, indexed in an index of this test's own."""
-    juan = load_document(zhushu_document(), index=False).juan
-    index_all(search_backend)
-    return juan
+def zhushu(_zhushu_juan, seed_juan, settings):
+    """The small 注疏 juan, with the seed, in the default index (the class's)."""
+    from reader.models import Juan
+
+    juan_id, params = _zhushu_juan
+    settings.SEARCH_BACKENDS = {"default": params}
+    return Juan.objects.select_related("work", "edition").get(pk=juan_id)
 
 
 def _api(client, **params):
@@ -101,60 +124,7 @@ def _api(client, **params):
     return response.json()
 
 
-def test_api_layer_accepts_several_layers(client, zhushu):
-    wanted = [("commentary", "鄭注", "建立也", ""), ("readings", "音義", "惟音維", ""),
-              ("subcommentary", "疏", "釋曰惟", "者王建國"), ("subcommentary", "疏", "釋曰惟王建國者", "")]
-    for params in ({"layer": "commentary,subcommentary,readings"},
-                   {"layer": ["commentary", "subcommentary", "readings"]},
-                   {"layer": ["commentary", "subcommentary，readings"]}):
-        data = _api(client, q="王建國", work=zhushu.work_id, **params)
-        assert [(h["layer"], h["layer_name"], h["before"], h["after"]) for h in data["results"]] == wanted, params
-    data = _api(client, q="王建國", work=zhushu.work_id, layer="classic")
-    assert [(h["layer"], h["layer_name"], h["match"]) for h in data["results"]] == [("classic", "經文", "王建國")]
-    data = _api(client, q="王建國", work=zhushu.work_id, layer="editorial,records")
-    assert [(h["layer"], h["layer_name"], h["before"]) for h in data["results"]] == [
-        ("editorial", "按", "按此"), ("record", "記", "記")]
-    # the seed names no layer: its notes are 注 by default, as before
-    data = _api(client, q="戒射宰戒", layer="text")
-    assert [(h["layer"], h["layer_name"]) for h in data["results"]] == [("classic", "經文")]
-    assert _api(client, q="正鵠", layer="notes")["results"][0]["layer_name"] == "注"
-
-
-def test_api_unknown_layer_is_400(client, zhushu):
-    response = client.get("/api/search/", {"q": "王", "layer": "commentary,sub"})
-    assert response.status_code == 400
-    assert response.json() == {"layer": [
-        "未知的範圍「sub」(unknown layer 'sub'; choose from all, classic, commentary, readings, subcommentary, "
-        "editorial, smallprint, notes, records, titles, annotation)"]}
-
-
-def test_search_page_offers_layers_and_names_them(client, zhushu):
-    page = client.get("/search/", {"q": "王建國", "work": zhushu.work_id, "layer": ["readings", "subcommentary"]})
-    html = page.content.decode()
-    assert re.findall(r'<input type="checkbox" name="layer" value="(\w+)"( checked)?>', html) == [
-        ("classic", ""), ("commentary", ""), ("readings", " checked"), ("subcommentary", " checked"),
-        ("editorial", ""), ("smallprint", ""), ("records", ""), ("titles", ""), ("annotation", "")]
-    assert re.findall(r'<span class="layer layer-(\w+)">([^<]+)</span>', html) == [
-        ("readings", "音義"), ("subcommentary", "疏"), ("subcommentary", "疏")]
-    assert '<p class="summary"><strong>3</strong> 處' in html
-
-
-def test_search_command_takes_several_layers(zhushu, capsys):
-    call_command("search", "王建國", "--layer", "commentary,readings", "--layer", "editorial", "--context", "3",
-                 "--work", str(zhushu.work_id))
-    assert capsys.readouterr().out.splitlines() == [
-        "周禮注疏（測試） 卷一 1「惟王建國」\t鄭注\t建立也[王建國]",
-        "周禮注疏（測試） 卷一 1「惟王建國」\t音義\t惟音維[王建國]",
-        "周禮注疏（測試） 卷一 2「設官分職」\t按\t 按此[王建國]之大略",
-        "3 hits in 3 passages",
-    ]
-    with pytest.raises(CommandError, match="unknown layer 'glosses'"):
-        call_command("search", "王", "--layer", "glosses")
-
-
 # -- reading by layer -------------------------------------------------------------------------------
-
-from .test_reading_modes import section_html, text_of  # noqa: E402
 
 ZHUSHU_URL = "/works/周禮注疏-測試/juan/1/"  # the slug rule makes （） a -
 
@@ -175,105 +145,150 @@ def _glosses(section: str) -> list[tuple[str, str]]:
             re.findall(r'<dt class="lemma">(.*?)</dt><dd>(.*?)</dd>', section, re.S)]
 
 
-@pytest.mark.parametrize("layers,first,second", [
-    ("all", "惟王建國注建立也王建國音義惟音維王建國辨方正位疏釋曰惟王建國者王建國",
-     "體國經野設官分職注體猶分也經謂為之里數以為民極按按此王建國之大略"),
-    ("classic", "惟王建國辨方正位", "體國經野設官分職以為民極"),
-    ("commentary", "惟王建國注建立也王建國辨方正位", "體國經野設官分職注體猶分也經謂為之里數以為民極"),
-    ("subcommentary", "惟王建國注建立也王建國音義惟音維王建國辨方正位疏釋曰惟王建國者王建國",
-     "體國經野設官分職注體猶分也經謂為之里數以為民極"),
-])
-def test_each_layer_choice_shows_its_layers(client, zhushu, layers, first, second):
-    for layout in ("horizontal", "vertical"):
-        body, (s1, s2) = _sections(client, layers=layers, layout=layout)
-        assert f'class="reading-main notes-inline layers-{layers} layout-{layout} script-orig"' in body
-        assert (_passages(s1), _passages(s2)) == (first, second), layout
-    # every layer keeps its class and its name, the marker word is the layer's label
-    _, (s1, _) = _sections(client, layers=layers, layout="horizontal")
-    if layers == "all":
-        assert ('<span class="layer-label layer-subcommentary" data-layer="疏" id="s1-p6">疏</span>'
-                '<span class="note layer-subcommentary" data-layer="疏" id="s1-p7" role="note">'
-                '<span class="visually-hidden">疏：</span>釋曰惟王建國者王建國</span>') in s1
-
-
-@pytest.mark.parametrize("layers,first,second", [
-    ("only-commentary", [("惟王建國", "建立也王建國")], [("體國經野設官分職", "體猶分也經謂為之里數"),
-                                                      ("記王建國", "記注王記")]),  # the record's note too
-    ("only-readings", [("惟王建國", "音義惟音維王建國")], []),
-    ("only-subcommentary", [("惟王建國辨方正位", "疏釋曰惟王建國者王建國")], []),
-])
-def test_one_layer_alone_with_the_words_it_explains(client, zhushu, layers, first, second):
-    for layout in ("horizontal", "vertical"):
-        body, (s1, s2) = _sections(client, layers=layers, layout=layout)
-        assert f'class="reading-main notes-only layers-{layers} layout-{layout} script-orig"' in body
-        assert (_glosses(s1), _glosses(s2)) == (first, second)
-
-
-def test_a_highlight_in_a_hidden_layer_opens_that_note(client, zhushu):
-    _, (s1, _) = _sections(client, layers="classic", hl="釋曰")
-    assert _passages(s1) == "惟王建國辨方正位3釋曰惟王建國者王建國"
-    assert '<span class="note-ref has-mark"><input type="checkbox" class="note-toggle" id="t-s1-p7" checked>' in s1
-
-
-def test_layer_choice_is_a_plain_link_kept_in_the_cookie(client, zhushu):
-    response = client.get(ZHUSHU_URL, {"layers": "commentary", "notes": "hidden"})
-    assert response.cookies["display"].value == "notes:hidden|layers:commentary|layout:horizontal|script:orig|size:m"
-    body = response.content.decode()
-    # from 白文, choosing a layer shows it (the link also sets the commentary back inline)
-    assert re.findall(r'<a href="([^"]+)" rel="nofollow" title="[^"]+" data-setting="layers" data-value="only-readings"',
-                      body) == ["/works/%E5%91%A8%E7%A6%AE%E6%B3%A8%E7%96%8F-%E6%B8%AC%E8%A9%A6/juan/1/"
-                                "?notes=inline&amp;layers=only-readings"]
-    client.cookies["display"] = "layers:only-subcommentary"
-    _, (s1, _) = _sections(client)
-    assert _glosses(s1) == [("惟王建國辨方正位", "疏釋曰惟王建國者王建國")]
-
-
-def test_api_gives_each_piece_its_layer(client, zhushu):
-    data = client.get(f"/api/works/{zhushu.work_id}/juans/1/").json()
-    pieces = data["chapters"][0]["sections"][0]["pieces"]
-    assert [(p["kind"], p["layer"], p["layer_name"], p["text"]) for p in pieces] == [
-        ("text", "classic", "", "惟王建國"), ("label", "commentary", "注", "注"),
-        ("note", "commentary", "鄭注", "建立也王建國"), ("label", "readings", "音義", "音義"),
-        ("note", "readings", "音義", "惟音維王建國"), ("text", "classic", "", "辨方正位"),
-        ("label", "subcommentary", "疏", "疏"), ("note", "subcommentary", "疏", "釋曰惟王建國者王建國"),
-    ]
-
-
 def _layer_choices(body: str) -> list[str]:
     return re.findall(r'data-setting="layers" data-value="([\w-]+)"', body)
 
 
-def test_layer_choices_offered_are_those_the_text_has(client, zhushu):
-    # the 注疏 juan holds every layer: every choice
-    body, _ = _sections(client)
-    assert _layer_choices(body) == ["all", "commentary", "subcommentary", "only-commentary",
-                                    "only-readings", "only-subcommentary"]  # 經 is 白文 of the notes group
-    # the seed has one layer of notes: 經注 and 注疏 would show what 全 shows, 音義/疏 are absent
-    seed = client.get("/works/禮書綱目/juan/10/").content.decode()
-    assert _layer_choices(seed) == ["all", "only-commentary"]
-    # a choice set by URL or cookie is still shown, as the current one
-    seed = client.get("/works/禮書綱目/juan/10/", {"layers": "only-subcommentary"}).content.decode()
-    assert _layer_choices(seed) == ["all", "only-commentary", "only-subcommentary"]
-    assert 'data-value="only-subcommentary" class="current" aria-current="true"' in seed
+class TestOnTheZhushuJuan:
+    """Search and reading by layer on the small 注疏 juan (``zhushu``, stored and indexed once for the
+    class)."""
 
+    def test_api_layer_accepts_several_layers(self, client, zhushu):
+        wanted = [("commentary", "鄭注", "建立也", ""), ("readings", "音義", "惟音維", ""),
+                  ("subcommentary", "疏", "釋曰惟", "者王建國"), ("subcommentary", "疏", "釋曰惟王建國者", "")]
+        for params in ({"layer": "commentary,subcommentary,readings"},
+                       {"layer": ["commentary", "subcommentary", "readings"]},
+                       {"layer": ["commentary", "subcommentary，readings"]}):
+            data = _api(client, q="王建國", work=zhushu.work_id, **params)
+            assert [(h["layer"], h["layer_name"], h["before"], h["after"]) for h in data["results"]] == wanted, params
+        data = _api(client, q="王建國", work=zhushu.work_id, layer="classic")
+        assert [(h["layer"], h["layer_name"], h["match"]) for h in data["results"]] == [("classic", "經文", "王建國")]
+        data = _api(client, q="王建國", work=zhushu.work_id, layer="editorial,records")
+        assert [(h["layer"], h["layer_name"], h["before"]) for h in data["results"]] == [
+            ("editorial", "按", "按此"), ("record", "記", "記")]
+        # the seed names no layer: its notes are 注 by default, as before
+        data = _api(client, q="戒射宰戒", layer="text")
+        assert [(h["layer"], h["layer_name"]) for h in data["results"]] == [("classic", "經文")]
+        assert _api(client, q="正鵠", layer="notes")["results"][0]["layer_name"] == "注"
 
-def test_a_remembered_layer_choice_the_juan_cannot_show_falls_back_to_all(client, zhushu):
-    # 疏附經 chosen on the 注疏 juan is remembered in the cookie …
-    client.get(f"/works/{zhushu.edition.slug}/juan/1/", {"layers": "only-subcommentary"})
-    assert "layers:only-subcommentary" in client.cookies["display"].value
-    # … and the seed (no 疏) reads as 全: its notes, no 「（本節無疏）」, no 疏附經 button
-    seed = client.get("/works/禮書綱目/juan/10/").content.decode()
-    assert "（本節無疏）" not in seed and 'class="note' in seed
-    assert _layer_choices(seed) == ["all", "only-commentary"]
-    assert 'data-value="all" class="current" aria-current="true"' in seed
-    # the choice stays remembered for the 注疏 juan, which can show it
-    back = client.get(f"/works/{zhushu.edition.slug}/juan/1/").content.decode()
-    assert 'data-value="only-subcommentary" class="current" aria-current="true"' in back
-    # a choice the seed holds is kept from the cookie: the classic alone, offered as 白文
-    client.get("/works/禮書綱目/juan/10/", {"layers": "classic"})
-    seed = client.get("/works/禮書綱目/juan/10/").content.decode()
-    assert 'data-setting="notes" data-value="hidden" class="current" aria-current="true">白文</a>' in seed
-    assert 'data-value="classic"' not in seed and seed.count('class="current"') == 5  # 校正本, 白文, 橫排, 原字, 中
+    def test_api_unknown_layer_is_400(self, client, zhushu):
+        response = client.get("/api/search/", {"q": "王", "layer": "commentary,sub"})
+        assert response.status_code == 400
+        assert response.json() == {"layer": [
+            "未知的範圍「sub」(unknown layer 'sub'; choose from all, classic, commentary, readings, subcommentary, "
+            "editorial, smallprint, notes, records, titles, annotation)"]}
+
+    def test_search_page_offers_layers_and_names_them(self, client, zhushu):
+        page = client.get("/search/", {"q": "王建國", "work": zhushu.work_id, "layer": ["readings", "subcommentary"]})
+        html = page.content.decode()
+        assert re.findall(r'<input type="checkbox" name="layer" value="(\w+)"( checked)?>', html) == [
+            ("classic", ""), ("commentary", ""), ("readings", " checked"), ("subcommentary", " checked"),
+            ("editorial", ""), ("smallprint", ""), ("records", ""), ("titles", ""), ("annotation", "")]
+        assert re.findall(r'<span class="layer layer-(\w+)">([^<]+)</span>', html) == [
+            ("readings", "音義"), ("subcommentary", "疏"), ("subcommentary", "疏")]
+        assert '<p class="summary"><strong>3</strong> 處' in html
+
+    def test_search_command_takes_several_layers(self, zhushu, capsys):
+        call_command("search", "王建國", "--layer", "commentary,readings", "--layer", "editorial", "--context", "3",
+                     "--work", str(zhushu.work_id))
+        assert capsys.readouterr().out.splitlines() == [
+            "周禮注疏（測試） 卷一 1「惟王建國」\t鄭注\t建立也[王建國]",
+            "周禮注疏（測試） 卷一 1「惟王建國」\t音義\t惟音維[王建國]",
+            "周禮注疏（測試） 卷一 2「設官分職」\t按\t 按此[王建國]之大略",
+            "3 hits in 3 passages",
+        ]
+        with pytest.raises(CommandError, match="unknown layer 'glosses'"):
+            call_command("search", "王", "--layer", "glosses")
+
+    @pytest.mark.parametrize("layers,first,second", [
+        ("all", "惟王建國注建立也王建國音義惟音維王建國辨方正位疏釋曰惟王建國者王建國",
+         "體國經野設官分職注體猶分也經謂為之里數以為民極按按此王建國之大略"),
+        ("classic", "惟王建國辨方正位", "體國經野設官分職以為民極"),
+        ("commentary", "惟王建國注建立也王建國辨方正位", "體國經野設官分職注體猶分也經謂為之里數以為民極"),
+        ("subcommentary", "惟王建國注建立也王建國音義惟音維王建國辨方正位疏釋曰惟王建國者王建國",
+         "體國經野設官分職注體猶分也經謂為之里數以為民極"),
+    ])
+    def test_each_layer_choice_shows_its_layers(self, client, zhushu, layers, first, second):
+        for layout in ("horizontal", "vertical"):
+            body, (s1, s2) = _sections(client, layers=layers, layout=layout)
+            assert f'class="reading-main notes-inline layers-{layers} layout-{layout} script-orig"' in body
+            assert (_passages(s1), _passages(s2)) == (first, second), layout
+        # every layer keeps its class and its name, the marker word is the layer's label
+        _, (s1, _) = _sections(client, layers=layers, layout="horizontal")
+        if layers == "all":
+            assert ('<span class="layer-label layer-subcommentary" data-layer="疏" id="s1-p6">疏</span>'
+                    '<span class="note layer-subcommentary" data-layer="疏" id="s1-p7" role="note">'
+                    '<span class="visually-hidden">疏：</span>釋曰惟王建國者王建國</span>') in s1
+
+    @pytest.mark.parametrize("layers,first,second", [
+        ("only-commentary", [("惟王建國", "建立也王建國")], [("體國經野設官分職", "體猶分也經謂為之里數"),
+                                                          ("記王建國", "記注王記")]),  # the record's note too
+        ("only-readings", [("惟王建國", "音義惟音維王建國")], []),
+        ("only-subcommentary", [("惟王建國辨方正位", "疏釋曰惟王建國者王建國")], []),
+    ])
+    def test_one_layer_alone_with_the_words_it_explains(self, client, zhushu, layers, first, second):
+        for layout in ("horizontal", "vertical"):
+            body, (s1, s2) = _sections(client, layers=layers, layout=layout)
+            assert f'class="reading-main notes-only layers-{layers} layout-{layout} script-orig"' in body
+            assert (_glosses(s1), _glosses(s2)) == (first, second)
+
+    def test_a_highlight_in_a_hidden_layer_opens_that_note(self, client, zhushu):
+        _, (s1, _) = _sections(client, layers="classic", hl="釋曰")
+        assert _passages(s1) == "惟王建國辨方正位3釋曰惟王建國者王建國"
+        assert '<span class="note-ref has-mark"><input type="checkbox" class="note-toggle" id="t-s1-p7" checked>' in s1
+
+    def test_layer_choice_is_a_plain_link_kept_in_the_cookie(self, client, zhushu):
+        response = client.get(ZHUSHU_URL, {"layers": "commentary", "notes": "hidden"})
+        assert response.cookies["display"].value == "notes:hidden|layers:commentary|layout:horizontal|script:orig|size:m"
+        body = response.content.decode()
+        # from 白文, choosing a layer shows it (the link also sets the commentary back inline)
+        assert re.findall(r'<a href="([^"]+)" rel="nofollow" title="[^"]+" data-setting="layers" data-value="only-readings"',
+                          body) == ["/works/%E5%91%A8%E7%A6%AE%E6%B3%A8%E7%96%8F-%E6%B8%AC%E8%A9%A6/juan/1/"
+                                    "?notes=inline&amp;layers=only-readings"]
+        client.cookies["display"] = "layers:only-subcommentary"
+        _, (s1, _) = _sections(client)
+        assert _glosses(s1) == [("惟王建國辨方正位", "疏釋曰惟王建國者王建國")]
+
+    def test_api_gives_each_piece_its_layer(self, client, zhushu):
+        data = client.get(f"/api/works/{zhushu.work_id}/juans/1/").json()
+        pieces = data["chapters"][0]["sections"][0]["pieces"]
+        assert [(p["kind"], p["layer"], p["layer_name"], p["text"]) for p in pieces] == [
+            ("text", "classic", "", "惟王建國"), ("label", "commentary", "注", "注"),
+            ("note", "commentary", "鄭注", "建立也王建國"), ("label", "readings", "音義", "音義"),
+            ("note", "readings", "音義", "惟音維王建國"), ("text", "classic", "", "辨方正位"),
+            ("label", "subcommentary", "疏", "疏"), ("note", "subcommentary", "疏", "釋曰惟王建國者王建國"),
+        ]
+
+    def test_layer_choices_offered_are_those_the_text_has(self, client, zhushu):
+        # the 注疏 juan holds every layer: every choice
+        body, _ = _sections(client)
+        assert _layer_choices(body) == ["all", "commentary", "subcommentary", "only-commentary",
+                                        "only-readings", "only-subcommentary"]  # 經 is 白文 of the notes group
+        # the seed has one layer of notes: 經注 and 注疏 would show what 全 shows, 音義/疏 are absent
+        seed = client.get("/works/禮書綱目/juan/10/").content.decode()
+        assert _layer_choices(seed) == ["all", "only-commentary"]
+        # a choice set by URL or cookie is still shown, as the current one
+        seed = client.get("/works/禮書綱目/juan/10/", {"layers": "only-subcommentary"}).content.decode()
+        assert _layer_choices(seed) == ["all", "only-commentary", "only-subcommentary"]
+        assert 'data-value="only-subcommentary" class="current" aria-current="true"' in seed
+
+    def test_a_remembered_layer_choice_the_juan_cannot_show_falls_back_to_all(self, client, zhushu):
+        # 疏附經 chosen on the 注疏 juan is remembered in the cookie …
+        client.get(f"/works/{zhushu.edition.slug}/juan/1/", {"layers": "only-subcommentary"})
+        assert "layers:only-subcommentary" in client.cookies["display"].value
+        # … and the seed (no 疏) reads as 全: its notes, no 「（本節無疏）」, no 疏附經 button
+        seed = client.get("/works/禮書綱目/juan/10/").content.decode()
+        assert "（本節無疏）" not in seed and 'class="note' in seed
+        assert _layer_choices(seed) == ["all", "only-commentary"]
+        assert 'data-value="all" class="current" aria-current="true"' in seed
+        # the choice stays remembered for the 注疏 juan, which can show it
+        back = client.get(f"/works/{zhushu.edition.slug}/juan/1/").content.decode()
+        assert 'data-value="only-subcommentary" class="current" aria-current="true"' in back
+        # a choice the seed holds is kept from the cookie: the classic alone, offered as 白文
+        client.get("/works/禮書綱目/juan/10/", {"layers": "classic"})
+        seed = client.get("/works/禮書綱目/juan/10/").content.decode()
+        assert 'data-setting="notes" data-value="hidden" class="current" aria-current="true">白文</a>' in seed
+        assert 'data-value="classic"' not in seed and seed.count('class="current"') == 5  # 校正本, 白文, 橫排, 原字, 中
 
 
 def test_a_text_without_layers_shows_no_layer_group(rf):
