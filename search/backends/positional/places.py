@@ -58,8 +58,9 @@ KEPT_PASSAGES = 4096
 KEPT_CHARS = 1 << 21
 #: ``HitPassage``'s leading fields, all places, in its order; then come its text and pieces (``PageParts``).
 PASSAGE_HEAD = tuple(f.name for f in dataclasses.fields(HitPassage))[:12]
-assert PASSAGE_HEAD[-1] == "doc_id" and [f.name for f in dataclasses.fields(HitPassage)][12:14] == [
-    "text", "piece_starts"]
+#: ``HitArray._hits`` passes every field positionally: a field added to ``HitPassage`` must be placed there too.
+assert PASSAGE_HEAD[-1] == "doc_id" and [f.name for f in dataclasses.fields(HitPassage)][12:] == [
+    "text", "piece_starts", "context", "hits", "layer_name", "commentator", "_offsets", "_plain"]
 
 
 def place_arrays(docs: Sequence) -> dict[str, np.ndarray]:
