@@ -232,3 +232,64 @@ def test_the_title_of_a_book_of_readings_is_no_person():
         doc = parse_mandoku(text, str(path))
         assert doc.bylines == people, name
         assert render_mandoku(doc) == text, name
+
+
+def test_a_numbered_part_of_a_book_of_readings_is_a_title_and_its_author_the_byline():
+    """經典釋文 prints a book of readings in several juans with the part's number (卷三 ``尚書音義上``,
+    卷十一 ``禮記音義之一``, 卷十六 ``春秋左氏音義之二``), most with the 篇 it holds in small print after it
+    (``(起第六/盡第十)``, 卷二十六 ``(内篇/七)``), and 卷二十二 prints its 陸德明 flush under
+    ``春秋榖梁音義``. The part's title and the byline were text glued to the first heading or lemma
+    (``唐國子博士…陸德明撰僖中第六　杜氏　盡二十六年經十六年隕石``), or a section's title (卷二十九): both
+    are the header now, 陸德明 the byline, and the juan's text opens with its first heading or lemma."""
+    lu = [{"dynasty": "唐", "place": "", "name": "陸德明", "role": "撰"}]
+    for name, part, first in (("KR1g0003_003.txt", "　　　尚書音義上(起第一/盡第五)¶", "尚書序"),
+                              ("KR1g0003_011.txt", "　　　　禮記音義之一(起第一/盡第五)¶", "本或作曲禮上"),  # 曲禮第一's note
+                              ("KR1g0003_016.txt", "　　　春秋左氏音義之二(起第六/盡第十)¶", "經十六年隕石"),
+                              ("KR1g0003_022.txt", "春秋榖梁音義¶", "春秋榖梁序乾綱"),
+                              ("KR1g0003_026.txt", "　　　莊子音義上(内篇/七)¶", "内篇"),
+                              ("KR1g0003_029.txt", "　　　　爾雅音義上¶", "爾雅序夫")):
+        path = JINGBU / "KR1g0003" / name
+        text = path.read_text(encoding="utf-8")
+        doc = parse_mandoku(text, str(path))
+        assert doc.bylines == lu, name
+        assert part in doc.header_lines and doc.header_lines[-1].endswith("陸德明撰¶"), name
+        assert doc.all_pieces()[0].text.startswith(first), name
+        title = part.strip("\u3000¶").split("(")[0]
+        assert not [p.text for p in doc.all_pieces() if p.text.startswith(title) or "陸德明撰" in p.text], name
+        assert render_mandoku(doc) == text, name
+
+
+def test_a_byline_printed_flush_with_offices_and_native_place():
+    """三國志 WYG prints its two bylines flush under the juan's title, each on a line of its own, the
+    people led by dynasty, offices and native place (晉 著作郎 巴西中正, 安漢 陳壽; 宋 太中大夫 國子博士,
+    聞喜 裴松之). They were classic text of the juan's first section in 29 files (and twice more in
+    卷三十's file, which holds the ends of 卷二十八 and 卷二十九 too)."""
+    assert byline_people("晉著作郎巴西中正安漢陳　壽撰") == [{"dynasty": "晉", "place": "安漢", "name": "陳壽", "role": "撰"}]
+    assert byline_people("宋太中大夫國子博士聞喜裴松之注") == [
+        {"dynasty": "宋", "place": "聞喜", "name": "裴松之", "role": "注"}]
+    # after the humble 臣 no native place is printed; a surname of two characters begins the name
+    assert byline_people("唐朝散大夫行太學博士弘文館學士臣賈公彦等撰")[0]["name"] == "賈公彦"
+    assert byline_people("唐國子博士長孫無忌撰") == [{"dynasty": "唐", "place": "", "name": "長孫無忌", "role": "撰"}]
+    # 舊唐書 WYG (kanripo-scale, not in the corpus the rule was made on) prints its byline so too
+    assert byline_people("後晉司空同中書門下平章事劉　昫撰") == [{"dynasty": "後晉", "place": "", "name": "劉昫", "role": "撰"}]
+    text = ("# -*- mode: mandoku-view -*-\n#+TITLE: 舊唐書\n#+PROPERTY: ID KR2a0026\n#+PROPERTY: JUAN 卷二\n"
+            "<pb:KR2a0026_WYG_002-1a>¶\n欽定四庫全書¶\n　舊唐書卷二¶\n後晉司空同中書門下平章事劉　昫撰¶\n¶\n"
+            "太宗上¶\n太宗文武大聖大廣孝皇帝諱世民髙祖第二子也¶\n　舊唐書卷二¶\n")
+    doc = parse_mandoku(text, "KR2a0026_002.txt")
+    assert render_mandoku(doc) == text
+    assert doc.bylines == [{"dynasty": "後晉", "place": "", "name": "劉昫", "role": "撰"}]
+    assert "".join(p.text for p in doc.all_pieces()) == "太宗上太宗文武大聖大廣孝皇帝諱世民髙祖第二子也"
+    assert doc.trailer_lines == ["　舊唐書卷二¶"]
+    folder = SHARED / "corpus" / "kanripo-commentary" / "KR2a0012"
+    people = [{"dynasty": "晉", "place": "安漢", "name": "陳壽", "role": "撰"},
+              {"dynasty": "宋", "place": "聞喜", "name": "裴松之", "role": "注"}]
+    named = 0
+    for path in sorted(folder.glob("KR2a0012_0*.txt")):
+        text = path.read_text(encoding="utf-8")
+        doc = parse_mandoku(text, str(path))
+        assert render_mandoku(doc) == text, path.name
+        assert not [p.text for p in doc.all_pieces() if re.search(r"陳　[壽夀]撰|聞喜裴松之注|^魏志[卷巻]", p.text)], path.name
+        assert not [s.title for s in doc.sections if s.title.startswith("魏志")], path.name
+        printed = [dict(p, name="陳壽") if p["name"] == "陳夀" else p for p in doc.bylines]  # 7 juans print 夀
+        named += printed == people
+    assert named == 29  # 卷十六's file opens with no title page; 000 is the front matter

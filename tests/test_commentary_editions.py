@@ -18,6 +18,7 @@ from reader.importers.document import (
 from reader.importers.loader import import_file
 from reader.display import to_simplified
 from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.appended import readings_start
 from reader.importers.mandoku.commentators import columns, in_reading_order, reading_order, PROFILES
 from reader.importers.mandoku.undecided import HEADING
 from search.backends import SearchQuery, get_search_backend
@@ -221,6 +222,27 @@ def test_commentary_and_appended_readings_of_a_classic():
     assert ("", "", "", "帝曰俞十二詳附堯典下") in shu  # 重言(…): the editors' cross-reference
     zhou = notes(parse("kanripo/KR1d0002/KR1d0002_002.txt"))
     assert Counter(n[0] for n in zhou) == {"鄭玄": 225, "陸德明": 131}  # no note without its writer
+
+
+def test_appended_readings_open_before_a_gaiji_headword_never_inside_it():
+    """The readings 陸德明 appended with no mark open at their first entry's headword, one character:
+    a character Unicode lacks is written as an entity of several code points (``&KR1295;``, 鸛), and the
+    note was cut after its ``&KR1295`` (the 箋 ending in ``&KR1295``, the readings opening with ``;``):
+    13 notes in 12 files of 毛詩 and 尚書 (四部叢刊). The headword is one unit as search reads one
+    (``characters.units.cut``), so the readings open before the entity."""
+    assert readings_start("言婦望也&KR1295;夲又作雚古玩反") == 4
+    assert readings_start("言婦望也鸛夲又作雚古玩反") == 4
+    assert readings_start("受所爲德也&KR3680;眉謹反") == 5  # the 反切 after an entity headword
+    assert readings_start("言婦望也鸛&KR0001;古反") == 4  # an entity in a 反切
+    shi = notes(parse("kanripo-references/KR1c0002/KR1c0002_008.txt"))
+    k = next(i for i, n in enumerate(shi) if n[3].endswith("言婦望也"))
+    assert shi[k][:3] == ("鄭玄", COMMENTARY, "箋") and shi[k + 1][:3] == ("陸德明", READINGS, "音義")
+    assert shi[k + 1][3].startswith("&KR1295;夲又作雚古玩反")
+    shu = notes(parse("kanripo-references/KR1b0002/KR1b0002_010.txt"))
+    assert ("陸德明", READINGS, "音義", "&KR3680;眉謹反徐亡巾反一音閔爲作上于僞反下爲之同強其丈反") in shu
+    for rel in ("KR1c0002/KR1c0002_008.txt", "KR1b0002/KR1b0002_010.txt", "KR1b0002/KR1b0002_002.txt"):
+        cut = [t for *_, t in notes(parse(f"kanripo-references/{rel}")) if re.search(r"&KR\d*$|^\d*;", t)]
+        assert cut == [], rel
 
 
 def test_one_commentator_books():

@@ -118,12 +118,21 @@ def test_a_prefaces_end_title_and_its_kaozhengs_title_are_two_parts():
 
 
 def test_a_kaozheng_after_an_end_title_that_is_not_the_works_is_a_part_too():
-    """三國志 (KR2a0012, whose juans end 「魏志卷二」: a 志's title, not the work's) prints 「魏志卷二考證」
-    and the editors' entries after the end title: the two titles were one text (``魏志卷二魏志卷二考證``)
-    and the entries classic text, their last lines section titles. The 考證 is the part 卷二考證."""
+    """三國志 (KR2a0012, whose juans print 「魏志卷二」: the title of 魏志, the book of the work the juan
+    is in, not the work's) prints 「魏志卷二考證」 and the editors' entries after the end title: the two
+    titles were one text (``魏志卷二魏志卷二考證``) and the entries classic text, their last lines section
+    titles. The 考證 is the part 卷二考證. The juan's title line under 欽定四庫全書 is its title (header,
+    ``Header.book_title_line``), its two bylines are metadata, the end title 「魏志卷二」 before the 考證
+    and the 考證's own 「魏志卷二考證」 are layout (as 北齊書's are), none of them a section's title or text."""
     doc = _read("kanripo-commentary/KR2a0012/KR2a0012_002.txt")
     assert [c.title for c in doc.chapters] == ["", "卷二考證"]
-    assert doc.chapters[0].sections[-1].title == "魏志卷二"
+    assert doc.header_lines[-7:] == ["　魏志卷二¶", "晉著作郎巴西中正安漢陳　壽撰¶", "¶", "¶", "宋太中大夫國子博士聞喜裴松之注¶",
+                                     "¶", "¶"]
+    assert doc.bylines == [{"dynasty": "晉", "place": "安漢", "name": "陳壽", "role": "撰"},
+                           {"dynasty": "宋", "place": "聞喜", "name": "裴松之", "role": "注"}]
+    assert doc.trailer_lines == ["　魏志卷二考證¶"]
+    assert [s.title for c in doc.chapters for s in c.sections] == [""] * 8
     pieces = [p for s in doc.chapters[1].sections for p in s.pieces]
-    assert [(p.kind, p.text) for p in pieces[:3]] == [(LABEL, "魏志卷二考證"), (TEXT, "文帝"), (NOTE, "丕")]
-    assert len(pieces) == 31 and {(p.effective_layer, p.layer_name) for p in pieces} == {(EDITORIAL, "考證")}
+    assert [(p.kind, p.text) for p in pieces[:3]] == [(TEXT, "文帝"), (NOTE, "丕"), (TEXT, "生於譙注建安十五年為司徒趙溫所辟○臣浩按後漢書獻帝紀及溫本傳俱作十三年")]
+    assert len(pieces) == 30 and {(p.effective_layer, p.layer_name) for p in pieces} == {(EDITORIAL, "考證")}
+    assert not [p.text for p in doc.all_pieces() if "魏志" in p.text or "陳壽" in p.text or "裴松之注" in p.text]

@@ -70,3 +70,42 @@ def test_the_title_line_note_of_chuci_is_one_note():
     assert first.text.startswith("隋唐書志有皇甫遵訓參解楚辭七卷郭璞注十卷宋處士諸葛楚辭音一卷")
     assert first.text.endswith("至唐傳楚辭者皆祖騫公之音") and len(first.text) == 195
     assert first.layout[:3] == [(0, "楚辭卷第一("), (13, "/"), (26, ")¶\n(")]
+
+
+JINGBU = SHARED / "corpus" / "kanripo-jingbu" / "KR1g0003"   # 經典釋文 (四部叢刊)
+
+
+def test_a_heading_whose_note_comes_before_its_number_is_a_heading_with_its_note():
+    """經典釋文 glosses a 篇's name where its heading prints it, before the number (春秋左氏音義
+    ``莊公(名同桓公子母文姜/諡法勝敵克亂曰莊)第三　杜氏　盡三十二年``, 春秋榖梁音義 ``桓公(名允桓王/九年即位)第二
+    范甯集解``): 24 such headings in 8 juans were text glued to the first lemma (``第三　杜氏　盡三十二年經元年遜于``).
+    Each is a chapter titled by the name and number, the words after it its category (the commentator
+    it reads taken out, as in ``僖中第六　杜氏　盡二十六年``), and its note the chapter's first piece, the
+    heading's own note; the words after the note are layout, so the file writes back byte for byte."""
+    raw = (JINGBU / "KR1g0003_015.txt").read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(JINGBU / "KR1g0003_015.txt"))
+    assert render_mandoku(doc) == raw
+    assert [(c.title, c.category, c.heading) for c in doc.chapters[1:]] == [
+        ("桓公第二", "", "桓公"), ("莊公第三", "盡三十二年", "莊公"), ("閔公第四", "", "閔公"), ("僖公上第五", "", "僖公上")]
+    first = doc.chapters[2].sections[0].paragraphs[0]
+    assert [(p.kind, p.text) for p in first[:2]] == [(NOTE, "名同桓公子母文姜諡法勝敵克亂曰莊"), ("text", "經元年遜于")]
+    assert first[0].layout == [(0, "("), (8, "/"), (16, ")第三　杜氏　盡三十二年¶\n")]
+    assert not [p.text for p in doc.all_pieces() if "第三" in p.text and "杜氏" in p.text]
+    raw = (JINGBU / "KR1g0003_022.txt").read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(JINGBU / "KR1g0003_022.txt"))
+    assert render_mandoku(doc) == raw
+    assert [c.title for c in doc.chapters] == ["", "春秋榖梁傳隱公第一", "桓公第二", "莊公第三", "閔公第四", "僖公第五",
+                                               "文公第六", "宣公第七", "成公第八", "襄公第九", "昭公第十", "定公第十一", "哀公第十二"]
+    assert {c.category for c in doc.chapters} == {""}  # 范甯集解: the 注 the 篇 reads, no category
+    assert doc.chapters[2].sections[0].paragraphs[0][0].text == "名允桓王九年即位"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_note_before_a_headings_number_is_shown_with_the_heading(client, settings, tmp_path):
+    settings.SEARCH_BACKENDS = {"default": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                            "PATH": tmp_path / "index"}}
+    juan = import_file(JINGBU / "KR1g0003_022.txt").juan
+    html = client.get(juan.get_absolute_url()).content.decode()
+    heading = html.index('<h2 class="chapter-title">桓公第二</h2>')
+    assert heading < html.index('<p class="heading-note">', heading) < html.index("名允桓王九年即位", heading)
+    assert render_source(juan) == (JINGBU / "KR1g0003_022.txt").read_text(encoding="utf-8")

@@ -37,7 +37,7 @@ import re
 #: Dynasty prefixes of Siku bylines (宋朱熹撰); 國朝 marks a Qing author. The 涼 states of the
 #: Sixteen Kingdoms (人物志 四部叢刊: ``凉　儒林祭酒劉　昞　注``, 劉昞 of 西涼 and 北涼) are printed
 #: as 涼 or 凉.
-DYNASTIES = ("國朝", "皇朝", "後漢", "東漢", "西漢", "南唐", "後周", "北魏", "北齊", "北周",
+DYNASTIES = ("國朝", "皇朝", "後漢", "東漢", "西漢", "南唐", "後梁", "後唐", "後晉", "後周", "北魏", "北齊", "北周",
              "西涼", "北涼", "前涼", "後涼",
              "漢", "魏", "晉", "宋", "齊", "梁", "陳", "隋", "唐", "元", "明", "清", "周", "涼", "凉")
 #: The names of the classics (and of the books 經典釋文 reads with them) that a book of readings
@@ -46,7 +46,12 @@ CLASSIC_NAMES = ("周易", "尚書", "毛詩", "周禮", "儀禮", "禮記", "�
                  "論語", "孟子", "爾雅", "老子", "莊子")
 #: A line that is the title of a book of readings of a classic (經典釋文 卷二十三 「孝經音義」, 卷二
 #: 「周易音義」, 卷二十五 「老子道經音義」, 「春秋公羊音義」), spaces left out: a title, not a byline.
-PART_TITLE = re.compile(r"^(?:" + "|".join(CLASSIC_NAMES) + r")[^()<>音]{0,4}音義$")
+#: A book of readings in several juans numbers its part (卷三 「尚書音義上」, 卷十一 「禮記音義之一」,
+#: 卷十六 「春秋左氏音義之二」) and may print the 篇 the part holds in small print after the number
+#: (``(起第六/盡第十)``, 卷二十六 ``(内篇/七)``); a title with a note and no number is a heading with its
+#: note's label (毛詩注疏 原目 ``毛詩國風音義(毛詩詩是此書之名…)``: 毛詩國風 and 陸德明's 音義 on it).
+PART_TITLE = re.compile(r"^(?:" + "|".join(CLASSIC_NAMES) + r")[^()<>音]{0,4}音義"
+                        r"(?:(?:之[一二三四五六七八九十]+|[上中下])(?:\([^()]*\))?)?$")
 #: A role of two words (編輯: 唐劉蛻集 ``明吳馡編輯``) is one role, not a name's last character and a role.
 ROLE = re.compile(r"(撰集|同撰|奉勅撰|編輯|撰|著|編|輯|纂|述|注|註|集注|集解|疏|訂|校)$")
 IDEO_SPACE = "\u3000"
@@ -90,9 +95,11 @@ OFFICE_NAME_MAX = 5
 #: ``朝散大夫行太學博士弘文館學士臣賈公彦等``, 前漢書 ``唐正議大夫行祕書少監琅邪縣開國子顏師古注``, 毛詩 卷一
 #: ``唐國子愽士兼太子中允贈齊州刺史``, 論語注疏 ``魏尚書駙馬都尉關内侯何晏撰``, 荀子 ``登仕郎守大理評事楊倞注``,
 #: 南華真經註疏 ``西華法師成玄英``, 春秋正義 (胡安國's 春秋傳) ``…賜紫金魚袋臣胡安國奉``, and the 四庫 editors'
-#: (``按察使沈廷芳撰``). ``OFFICES``, ``LAST_OFFICE`` and ``OFFICE_LINE`` all read this one list.
+#: (``按察使沈廷芳撰``); the 中正 of a commandery (三國志 ``晉著作郎巴西中正安漢陳壽撰``: 巴西's 中正), and
+#: the chief ministers' 同中書門下平章事 and the 三公's 司空 (舊唐書 ``後晉司空同中書門下平章事劉　昫撰``).
+#: ``OFFICES``, ``LAST_OFFICE`` and ``OFFICE_LINE`` all read this one list.
 OFFICE_TITLES = (r"(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
-                 r"少監|[開𨳩]國[公侯伯子男]|關[内內]侯|都尉|魚袋|法師|評事|按察使|刺史|中允|[舍舎]人)")
+                 r"少監|[開𨳩]國[公侯伯子男]|關[内內]侯|都尉|魚袋|法師|評事|按察使|刺史|中允|[舍舎]人|中正|平章事|司空)")
 #: A byline's offices up to the first title of ``OFFICE_TITLES`` (lazy) and the rest: ``登仕郎守大理評事楊倞`` →
 #: 登仕郎守大理評事, 楊倞.
 OFFICES = re.compile(r"^(?P<office>.*?" + OFFICE_TITLES + r")(?P<rest>.{2,})$")
@@ -160,11 +167,26 @@ def split_name(who: str, dated: bool) -> tuple[str, str]:
     """``(native place, name)`` of a byline's person without his dynasty: offices left out
     (``clean_author``); a name of four characters or more with no office and no dynasty
     before it is a two-character native place and the name (``婺源江永``, ``山陽王弼``: the
-    Siku convention, ``siku.parse_byline``)."""
+    Siku convention, ``siku.parse_byline``), and so is one of four or five characters after
+    offices, unless a surname of two characters begins it (``COMPOUND_SURNAMES``)."""
     name = clean_author(who)
     if name == who and not dated and len(name) >= 4:
         return name[:2], name[2:]
+    office = LAST_OFFICE.match(who)
+    if office and name == office["rest"] and 4 <= len(name) <= 5 and name[:2] not in COMPOUND_SURNAMES:
+        # offices, then the native place and the name, as the 晉 and 宋 bylines print them
+        # (三國志: 晉著作郎巴西中正安漢陳壽 → 安漢, 陳壽; 宋太中大夫國子博士聞喜裴松之 → 聞喜, 裴松之);
+        # a name after the humble 臣 has no native place before it (臣賈公彦等)
+        return name[:2], name[2:]
     return "", name
+
+
+#: Surnames of two characters (複姓), which begin a name of four characters (長孫無忌, 令狐德棻,
+#: 歐陽修's kin): after offices such a name is a name, not a native place and a name.
+COMPOUND_SURNAMES = frozenset((
+    "司馬", "長孫", "令狐", "歐陽", "諸葛", "皇甫", "上官", "夏侯", "公孫", "宇文", "獨孤", "尉遲", "慕容", "東方",
+    "鮮于", "澹臺", "太史", "申屠", "端木", "呼延", "赫連", "拓跋", "賀蘭", "聞人", "淳于", "西門", "南宮", "鍾離",
+    "毌丘", "万俟", "司空", "公冶", "軒轅", "令孤"))
 
 
 def byline_entries(byline: str) -> list[tuple[str, str]] | None:

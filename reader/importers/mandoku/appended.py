@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from catalogue.catalogue import entry
+from characters.units import cut
 
 #: Roles of the writers of a note's commentary, as the catalogue and bylines write them.
 COMMENTARY_ROLES = ("注", "註", "箋", "傳", "集解", "御注", "解詁", "箋注", "章句", "句解")
@@ -36,7 +37,9 @@ PROSE_BEFORE_FAN = set("而不則乃還復覆相旣既來將也能豈自")
 PROSE_AFTER_YIN = set("之也者而不莫聲樂律以其於乎則")
 #: A reading entry's gloss right after its headword: a 反切, ``音`` and a sound, ``如字``, a variant
 #: (``本亦作``; the 四部叢刊 毛詩 prints 夲 for 本: ``兎夲又作菟``).
-GLOSS = re.compile(r"(?P<a>[^\s○〇()/])(?P<b>[^\s○〇()/])反|音(?P<x>[^\s○〇()/])|如字|[本夲][亦又或]作|字[亦又]作")
+#: Each character of a 反切 or a sound may be a gaiji entity (``&KR1295;``), one character.
+GLOSS = re.compile(r"(?P<a>&KR\d{1,5};|[^\s○〇()/])(?P<b>&KR\d{1,5};|[^\s○〇()/])反|音(?P<x>&KR\d{1,5};|[^\s○〇()/])"
+                   r"|如字|[本夲][亦又或]作|字[亦又]作")
 
 #: A note that opens with a gloss on the word before it (``音烏``, ``本作牋同薦年反``), with
 #: the label 釋文 (尚書's preface: ``釋文伏羲氏…``), or with 絶句, 陸德明's mark of where a
@@ -89,7 +92,11 @@ def readings_start(text: str, formulas: tuple[str, ...] = ()) -> int | None:
     character, then a ``GLOSS``; or, at ``k`` 0, a gloss with no headword, the note on the
     character before it: ``(音/烏)``, ``本作牋同薦年反…``, ``OPENING``) with no ``formulas`` after it (the readings come
     last, after every commentary). A 反切 whose second character is one of
-    ``PROSE_BEFORE_FAN``, or a 音 followed by one of ``PROSE_AFTER_YIN``, is prose."""
+    ``PROSE_BEFORE_FAN``, or a 音 followed by one of ``PROSE_AFTER_YIN``, is prose. The headword
+    is one character as search reads one (``characters.units.cut``): a gaiji entity is one, so
+    the readings open before it, never inside it (毛詩 四部叢刊 卷八 ``…言婦望也&KR1295;夲又作雚…``:
+    鸛, a character Unicode lacks, is the headword of 陸德明's first entry). Punctuation and
+    spaces are no headword."""
     def gloss_at(i: int) -> bool:
         m = GLOSS.match(text, i)
         if m is None:
@@ -102,8 +109,9 @@ def readings_start(text: str, formulas: tuple[str, ...] = ()) -> int | None:
     last_formula = max((text.rfind(f) + len(f) for f in formulas if f in text), default=0)
     if last_formula == 0 and (OPENING.match(text) or gloss_at(0) and GLOSS.match(text).end() == len(text)):
         return 0
-    for k in range(last_formula, len(text) - 2):
-        if text[k] not in "○〇()/" and gloss_at(k + 1):
+    _, starts, ends, _ = cut(text)
+    for k, end in zip(starts, ends):
+        if last_formula <= k < len(text) - 2 and text[k] not in "○〇()/" and gloss_at(end):
             return k
     return None
 

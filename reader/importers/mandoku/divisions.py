@@ -26,7 +26,10 @@ note's brackets and column break, line ends) its layout, so the juan writes back
 The reference 毛詩 (四部叢刊, KR1c0002) cuts its text at the same places, each 國 or 什 a
 chapter under its old heading (``周南關雎詁訓傳第一``, ``鹿鳴之什詁訓傳第十六``).
 
-Pure: no ORM, no I/O; ``structure.group`` calls ``division_heading`` on a juan's units.
+A 篇 heading may print its own note between its name and its number (``noted_heading``).
+
+Pure: no ORM, no I/O; ``structure.group`` calls ``division_heading`` on a juan's units, the
+parser's line loop ``noted_heading`` on a line.
 """
 from __future__ import annotations
 
@@ -43,6 +46,16 @@ COUNT = r"(?:之國|國|風)?[一二三四五六七八九十百]+篇"
 #: At most this many characters in a division's or a 篇's name printed so (國風, 小雅, 周南, 邶,
 #: 鹿鳴之什, 閔予小子之什: 6).
 NAME_MAX = 6
+#: A 篇 heading whose own note follows its name, before its number: 陸德明's 經典釋文 glosses the
+#: name of a 篇 where its heading prints it, then prints the number and, as its other 篇 headings
+#: do (``僖中第六　杜氏　盡二十六年``), the commentary it reads and the last year it holds
+#: (春秋左氏音義 ``莊公(名同桓公子母文姜/諡法勝敵克亂曰莊)第三　杜氏　盡三十二年``, 春秋榖梁音義
+#: ``桓公(名允桓王/九年即位)第二　范甯集解``, 莊子音義 ``齊物論(力頓反/李如字)第二``, 周易音義
+#: ``周易雜卦(韓云雜糅衆卦/也孟云雜亂也)第十一``). The whole line: a name, one note closed on the
+#: line, a number, at most two words after it; a juan's label (卷…) is none.
+NOTED_CHAPTER = re.compile(
+    r"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/]{1,10})(?P<note>\([^()]*\))(?P<number>第[一二三四五六七八九十百]+[上中下]?)"
+    r"(?P<category>(?:\u3000+[^\s()<>¶\u3000/]{1,6}){0,2})¶?$")
 
 
 def _text(piece: PieceBuilder) -> str:
@@ -100,3 +113,23 @@ def division_heading(units: list[Unit]) -> list[Unit]:
             and units[2].kind == "para" and units[2].indent <= first.indent and _counted(units[2:], _name(second)):
         return [_heading(first.pieces + second.pieces, _name(second), _name(first), first.line)] + units[2:]
     return units
+
+
+def noted_heading(line: str, lineno: int, lead: str) -> tuple[Unit, str, int, str] | None:
+    """For ``line`` (line ``lineno`` without its indentation) when it is a 篇 heading whose note
+    follows its name (``NOTED_CHAPTER``): ``(heading unit, note, column, after)``. The unit's
+    chapter is titled by the name and number (莊公第三), its category the words after the number
+    (``杜氏　盡三十二年``: ``structure.category_bylines`` takes 杜氏 out), its heading the name as
+    printed with ``lead`` (the layout before the line) before it; ``note`` (``(名同…曰莊)``) is the
+    rest of the line to read at ``column``: the chapter's first text, the heading's own note as
+    a heading's note after it is (the reading page shows it with the heading); ``after``
+    (``第三　杜氏　盡三十二年¶``) is layout after the note, so the line writes back as printed.
+    None for another line."""
+    m = NOTED_CHAPTER.match(line)
+    if m is None:
+        return None
+    name = m["name"]
+    chapter = ChapterDoc(title=name + m["number"], category=m["category"].strip(IDEO_SPACE), heading=name)
+    if lead:
+        chapter.heading_layout.append((0, lead))
+    return Unit("heading", lineno, chapter=chapter), m["note"], len(name), line[len(name) + len(m["note"]):]

@@ -18,8 +18,8 @@ from catalogue.catalogue import entry as catalogue_entry
 
 from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it here)
 from reader.numerals import NUMERAL_CHARS, chinese_to_int
-from ..bylines import (DYNASTIES, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, office_line, parse_byline,
-                       several_authors, shared_role)
+from ..bylines import (DYNASTIES, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, dynasty_of,
+                       office_line, parse_byline, several_authors, shared_role)
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
 
 ORG_HEADING = re.compile(r"^(\*+)\s+(?:(?P<num>\d+)\s+)?(?P<title>.*?)\s*$")
@@ -139,6 +139,9 @@ class Header:
     props: list[tuple[str, str]] = field(default_factory=list)
     work: str = ""
     tls: bool = False
+    #: The title a juan's title line prints where it names the book of the work the juan is in,
+    #: not the work (三國志's juans print 魏志: ``book_title_line``); "" for the others.
+    book: str = ""
 
     def property_line(self, line: str) -> None:
         m = PROPERTY.match(line)
@@ -180,9 +183,31 @@ class Header:
         if m:
             return m
         m = TITLE_WITH_LABEL.match(line)
-        if m and same_title(m["title"], self.work):
+        if m and (same_title(m["title"], self.work) or self.of_book(m["title"])):
             return m
         return None
+
+    def book_title_line(self, line: str, found: dict) -> re.Match | None:
+        """A title line that prints the title of the book of the work the juan is in, not the
+        work's: right under the collection line, a title and the juan's own 卷 label (the
+        ``JUAN`` property's), nothing after them. 三國志 is three books, 魏志, 蜀志 and 吳志, and
+        its 四庫 juans print the book's title (``欽定四庫全書`` / ``　魏志卷一``; 魏志卷一 again as
+        the end title, 魏志卷一考證 over the 考證). The title is kept (``book``), so that the
+        juan's end title and a later juan's title in the same file are read as such; None for
+        another line, and once a book's title is known."""
+        if "collection" not in found or self.book or self.tls:
+            return None
+        m = TITLE_WITH_LABEL.match(line)
+        juan = self.prop("JUAN").strip().translate(TITLE_VARIANTS)
+        if m and not m["rest"] and not m["note"] and juan and m["label"].translate(TITLE_VARIANTS) == juan:
+            self.book = m["title"]
+            return m
+        return None
+
+    def of_book(self, title: str) -> bool:
+        """Whether ``title`` (a title or closing line's, before its 卷 label) is the book's title
+        the juan's title line printed (``book_title_line``), up to ``TITLE_VARIANTS``."""
+        return bool(self.book) and title.translate(TITLE_VARIANTS) == self.book.translate(TITLE_VARIANTS)
 
     def closing_line(self, line: str, at_end: bool = False) -> bool:
         """A closing line: the work title (as in ``title_line``) and a 卷 label alone
@@ -199,7 +224,8 @@ class Header:
             return True
         if end and end["title"].translate(TITLE_VARIANTS) == self.work.translate(TITLE_VARIANTS):
             return True
-        return bool(m) and (m["title"].startswith(self.work) or same_title(m["title"], self.work))
+        return bool(m) and (m["title"].startswith(self.work) or same_title(m["title"], self.work)
+                            or self.of_book(m["title"]))
 
     def byline_line(self, line: str) -> str | None:
         """The byline of a byline line: indented by three U+3000 or more and ending in a
@@ -240,6 +266,30 @@ class Header:
         people = byline_people(m["byline"])
         return m["byline"] if people and all(2 <= len(p["name"]) <= 4 for p in people) else None
 
+    def office_byline(self, line: str) -> str | None:
+        """The byline of a line under a title line that bears none, printed flush, its people led
+        by their dynasty and offices, each entry on a line of its own (三國志 WYG:
+        ``晉著作郎巴西中正安漢陳　壽撰`` / ``宋太中大夫國子博士聞喜裴松之注``; the 四庫 copyists set a
+        byline with offices high, as ``margin_byline`` reads one with its role set apart):
+        byline entries, the first led by a dynasty (``bylines.DYNASTIES``) and then an office
+        (``bylines.OFFICES``), each person a name of two to four characters once offices and
+        native place are left out (``bylines.byline_people``); else None. A text's first words
+        do not run so, a dynasty, an office and a name up to a role at the line's end."""
+        m = re.match(r"^(?P<byline>[^()<¶\u3000 ][^()<¶]{1,40}?)¶?$", line)
+        entries = byline_entries(m["byline"]) if m else None
+        if not entries:
+            return None
+        first = entries[0][0]
+        if not dynasty_of(first) or not OFFICES.match(first[len(dynasty_of(first)):]):
+            return None
+        people = byline_people(m["byline"])
+        return m["byline"] if people and all(2 <= len(p["name"]) <= 4 for p in people) else None
+
+    def byline_under_title(self, line: str) -> str | None:
+        """The byline of a line under a juan's title inside the file (the next juan's, after a
+        考證: ``byline_line`` or ``office_byline``); else None."""
+        return self.byline_line(line) or self.office_byline(line)
+
     def titled_byline(self, line: str) -> str | None:
         """The byline of a heading line that prints the book's title before it (大題在下:
         ``　　　毛詩國風　鄭氏箋``, ``毛詩小雅　鄭氏箋``): the words after the first U+3000 gap,
@@ -277,7 +327,7 @@ class Header:
                 i += 1
                 continue
             if "title" not in found:
-                m = self.title_line(line)
+                m = self.title_line(line) or self.book_title_line(line, found)
                 if m and not (m["rest"] and "(" in m["rest"] and not m["rest"].endswith(")")):
                     found["title"] = m
                     i += 1
@@ -321,12 +371,30 @@ class Header:
                     continue
                 if not b and "byline" not in found and not (found["title"]["rest"] or ""):
                     b = self.margin_byline(line)
+                if not b and not (found["title"]["rest"] or ""):
+                    b = self.office_byline(line)
                 if b:  # several byline lines are joined (論語集解義疏: 集解 and 義疏)
                     found["byline"] = found["byline"] + IDEO_SPACE + b if "byline" in found else b
                     i += 1
                     continue
             break
+        if first and "title" not in found:
+            self.book_end_title(lines, i)
         return i, found
+
+    def book_end_title(self, lines: list[str], start: int) -> None:
+        """A juan whose file opens without its title page (三國志 卷十六's opens in mid-text) names
+        the book of the work it is in by its end title: a line of a title and the juan's own 卷
+        label (the ``JUAN`` property's) alone, the title not the work's (``　魏志卷十六``, then
+        ``　魏志卷十六考證``). Its title is kept (``book``) as ``book_title_line`` keeps one."""
+        juan = self.prop("JUAN").strip().translate(TITLE_VARIANTS)
+        if self.book or self.tls or not JUAN_LABEL.match(juan):
+            return
+        for line in lines[start:]:
+            m = TITLE_WITH_LABEL.match(line) if line.endswith("¶") and "(" not in line else None
+            if m and not m["rest"] and m["label"].translate(TITLE_VARIANTS) == juan and not same_title(m["title"], self.work):
+                self.book = m["title"]
+                return
 
     def find_trailer(self, lines: list[str], start: int) -> int:
         """Index of the closing line if only layout-only lines and note-led lines follow it."""

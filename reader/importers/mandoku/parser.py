@@ -11,6 +11,10 @@ Steps, each in its own module with its own tests:
 This module holds the line loop (``_Parser.scan_body``), which feeds every printed line
 to the step that owns it and keeps each character either in a piece's text or in a
 layout list (see the package docstring for the attachment rule).
+
+Longer than 600 lines: the line loop is one state machine whose branches share its state (the
+layout pending, the note left open, where a paragraph, a section and a part start); the rules
+it applies live in the steps' modules, and what stays here is the wiring of each line to them.
 """
 from __future__ import annotations
 
@@ -45,6 +49,7 @@ from .volume_labels import label_volume
 from .indented import indented_commentary
 from .said_blocks import said_layers, said_marker, said_units
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
+from .divisions import noted_heading
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, category_bylines, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER, CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, group,
     split_tags, HEADING_MAX,
@@ -355,7 +360,7 @@ class _Parser:
                     unit, mode, closer_unit = None, "main", None
                     at_start, ji_mode, prev_indent, in_label = True, False, -1, False
                     while following and i + 1 < end and (BLANK.match(lines[i + 1]) or PB_ONLY.match(lines[i + 1])
-                                                         or self.header.byline_line(lines[i + 1])):
+                                                         or self.header.byline_under_title(lines[i + 1])):
                         i += 1  # the next juan's byline under its title is layout, as in the file's head
                         pending.append(lines[i] + (nl if (i < n_lines - 1 or final_nl) else ""))
                 i += 1
@@ -453,6 +458,12 @@ class _Parser:
                     chapter.heading_layout = fixed.layout
                     stripped, indent_str, col_shift = rest, "", len(title)
                     cont, unit, para_break, in_label = None, None, True, False
+            noted = None if heading or entry or self.header.tls or indent > 4 or (cont and cont[0] == "open") \
+                else noted_heading(stripped, lineno, "".join(pending) + indent_str)
+            if noted:  # 莊公(…)第三　杜氏　盡三十二年: a heading, its note the chapter's first text, the rest layout
+                units.append(noted[0])
+                pending, stripped, indent_str, col_shift, term = [], noted[1], "", noted[2], noted[3] + term
+                cont, unit, para_break, in_label = None, None, True, False
             if heading:
                 content, chapter = heading
                 fixed = FixedBuilder(content)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from ..bylines import LAST_OFFICE, NAME_MAX, byline_entries, byline_people, dynasty_of
+from ..bylines import LAST_OFFICE, NAME_MAX, PART_TITLE, byline_entries, byline_people, dynasty_of
 from ..document import COMMENTARY, LABEL, LAYOUT, NOTE, READINGS, SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc
 from .appended import COMMENTARY_ROLES, READINGS_ROLES, book_people
 from .layer_writers import same_person
@@ -101,7 +101,7 @@ def signed_parts(doc: JuanDocument) -> int:
     何晏撰, holds 陸德明's 音義 and 邢昺's 疏); its byline is a label and its section's people
     all the same. Returns how many notes it named."""
     people = book_people(doc.kanripo_id, doc.bylines)
-    named = 0
+    named = signed_juan(doc, people)
     prefaces: list[tuple[PieceDoc, dict[str, str]]] = []  # (title, signer) of each 音義序
     for chapter in doc.chapters:
         places = [(section, para, p) for section in chapter.sections for para in section.paragraphs for p in para]
@@ -137,6 +137,27 @@ def signed_parts(doc: JuanDocument) -> int:
                         p.layer, p.layer_name = layer, layer_name
                     named += 1
     return named + readings_signed(doc, prefaces, people)
+
+
+def signed_juan(doc: JuanDocument, people: list[tuple[str, str]]) -> int:
+    """A juan whose head prints the title of a book of readings and one person's byline under it
+    (經典釋文 卷二 ``　　　　周易音義`` over ``　唐國子博士…陸德明撰``, 卷十六 ``春秋左氏音義之二(起第六/盡第十)``:
+    header lines, ``bylines.PART_TITLE``) is one part signed by him, as a part signed under its
+    title in the text is: every note that names nobody and that the layer step did not read as
+    音義 or 疏 is his (``_voice``: the catalogue's name and layer for him, else his name as printed),
+    basis ``layout``. Returns how many notes it named; 0 for any other juan."""
+    titled = any(PART_TITLE.match(line.strip(IDEO_SPACE + PILCROW).replace(IDEO_SPACE, "")) for line in doc.header_lines)
+    if not titled or len(doc.bylines) != 1:
+        return 0
+    commentator, layer, layer_name = _voice(doc.bylines[0], people)
+    named = 0
+    for p in doc.all_pieces():
+        if p.kind == NOTE and p.text and not p.commentator and p.effective_layer not in (READINGS, SUBCOMMENTARY):
+            p.commentator, p.layer_basis = commentator, LAYOUT
+            if layer:
+                p.layer, p.layer_name = layer, layer_name
+            named += 1
+    return named
 
 
 def readings_signed(doc: JuanDocument, prefaces: list[tuple[PieceDoc, dict[str, str]]],
