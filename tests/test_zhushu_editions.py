@@ -21,7 +21,7 @@ from reader.models import Piece, Section
 from search.backends import SearchQuery
 from search.documents import layers_for
 
-from .conftest import SHARED, index_all, parse_written_back
+from .conftest import SHARED, index_all, index_folder, kept_for_the_class, parse_written_back
 from .test_reading_modes import section_html, text_of
 
 JINGBU = SHARED / "corpus" / "kanripo-jingbu"
@@ -40,11 +40,43 @@ CHOICES = ["classic", "commentary", "readings", "subcommentary", "editorial", "s
            "commentary,subcommentary", "classic,readings", "all"]
 
 
+@pytest.fixture(scope="class")
+def _zhushu_juans(_seeded, django_db_blocker, tmp_path_factory):
+    """The juans of ``FILES`` imported beside the session's seed, and a Whoosh index of them all,
+    built once for the tests of a class (``kept_for_the_class``): the juans' ids and the index's
+    ``SEARCH_BACKENDS`` entry."""
+    from django.test import override_settings
+
+    from search.backends import get_search_backend
+
+    params = index_folder(tmp_path_factory.mktemp("zhushu"))
+
+    def build():
+        ids = [import_file(JINGBU / name).juan.pk for name in FILES]
+        with override_settings(SEARCH_BACKENDS={"default": params}):
+            index_all(get_search_backend())
+        return ids, params
+
+    yield from kept_for_the_class(django_db_blocker, build)
+
+
 @pytest.fixture
-def zhushu(seed_juan, search_backend):
-    juans = [import_file(JINGBU / name).juan for name in FILES]
-    index_all(search_backend)
-    return juans
+def zhushu(_zhushu_juans, seed_juan, settings):
+    """The juans of ``FILES`` (in that order), with the seed, in the default index (the class's)."""
+    from reader.models import Juan
+
+    ids, params = _zhushu_juans
+    settings.SEARCH_BACKENDS = {"default": params}
+    by_id = Juan.objects.select_related("work", "edition").in_bulk(ids)
+    return [by_id[pk] for pk in ids]
+
+
+@pytest.fixture
+def zhushu_backend(zhushu):
+    """The default backend, holding the seed and the juans of ``FILES``. Do not write to it."""
+    from search.backends import get_search_backend
+
+    return get_search_backend()
 
 
 def scan(juan) -> dict[str, list[str]]:
@@ -94,49 +126,87 @@ def scan(juan) -> dict[str, list[str]]:
     return out
 
 
-def test_counts_per_layer_equal_a_plain_scan(zhushu, search_backend):
-    scanned = [scan(juan) for juan in zhushu]
-    assert {layer for s in scanned for layer in s} >= {"classic", "commentary", "readings", "subcommentary"}
-    for juan, passages in zip(zhushu, scanned):
-        for choice in CHOICES:
-            layers = layers_for(choice)
-            texts = [t for layer in layers for t in passages.get(layer, [])]
-            for q in QUERIES:
-                result = search_backend.search(SearchQuery(q, layers=layers, exact=True, edition_ids=(juan.edition_id,)))
-                assert result.count == sum(t.count(q) for t in texts), (juan.work.slug, choice, q)
-    # 周禮注疏: the sub-commentary opens 釋曰, and every 釋曰 of the juan is in it
-    zhouli = search_backend.search(SearchQuery("釋曰", exact=True, edition_ids=(zhushu[0].edition_id,)))
-    assert {h.layer for h in zhouli.hits} == {"subcommentary"} and zhouli.count > 50
+class TestOnTheZhushuJuans:
+    """One juan of each 注疏 edition of ``FILES`` (``zhushu``, imported and indexed once for the
+    class): search counts per layer, the pages, the exports, citations."""
+
+    def test_counts_per_layer_equal_a_plain_scan(self, zhushu, zhushu_backend):
+        scanned = [scan(juan) for juan in zhushu]
+        assert {layer for s in scanned for layer in s} >= {"classic", "commentary", "readings", "subcommentary"}
+        for juan, passages in zip(zhushu, scanned):
+            for choice in CHOICES:
+                layers = layers_for(choice)
+                texts = [t for layer in layers for t in passages.get(layer, [])]
+                for q in QUERIES:
+                    result = zhushu_backend.search(SearchQuery(q, layers=layers, exact=True, edition_ids=(juan.edition_id,)))
+                    assert result.count == sum(t.count(q) for t in texts), (juan.work.slug, choice, q)
+        # 周禮注疏: the sub-commentary opens 釋曰, and every 釋曰 of the juan is in it
+        zhouli = zhushu_backend.search(SearchQuery("釋曰", exact=True, edition_ids=(zhushu[0].edition_id,)))
+        assert {h.layer for h in zhouli.hits} == {"subcommentary"} and zhouli.count > 50
+
+    def test_the_juan_page_in_each_layer_choice(self, zhushu, client):
+        juan = zhushu[0]
+        url = f"/works/{juan.work.slug}/juan/{juan.number}/"
+        pieces = list(Piece.objects.filter(section__juan=juan, section__position=3).order_by("position"))
+
+        def joined(layers):
+            return "".join(p.text for p in pieces if p.layer in layers and p.kind != "label")
+
+        for layers, shown in [("classic", {"classic"}), ("commentary", {"classic", "commentary"}),
+                              ("subcommentary", {"classic", "commentary", "readings", "subcommentary"})]:
+            for layout in ("horizontal", "vertical"):
+                body = client.get(url, {"layers": layers, "layout": layout}).content.decode()
+                section = section_html(body, 3)
+                seen = "".join(text_of(PAGE.sub("", p)) for p in re.findall(r'<p class="passage">(.*?)</p>', section, re.S))
+                labels = "".join(p.text for p in pieces if p.kind == "label" and p.layer in shown - {"classic"})
+                assert sorted(seen) == sorted(joined(shown) + labels), (layers, layout)
+                assert seen.startswith("府六人史十有二人" if layers == "classic" else "府六人史十有二人注府治蔵史掌書者")
+        body = client.get(url, {"layers": "only-subcommentary", "layout": "horizontal"}).content.decode()
+        notes = [text_of(PAGE.sub("", dd)) for dd in re.findall(r"<dd>(.*?)</dd>", section_html(body, 3), re.S)]
+        assert notes == ["疏" + p.text for p in pieces if p.kind == "note" and p.layer == "subcommentary"]
+        assert notes[0].startswith("疏釋曰府治府蔵史主造文書也")
+
+    def test_main_text_export_is_the_classic_alone(self, zhushu, client):
+        juan = zhushu[0]
+        text = client.get(f"/api/works/{juan.work_id}/juans/{juan.number}/export/maintext/").content.decode()
+        assert "惟王建國辨方正位" in text  # 注, 音義 and 疏 stood between 建國 and 辨方
+        assert "釋曰" not in text and "音義" not in text and "本或作冢宰" not in text
+
+    def test_how_each_layer_was_decided_is_stored_shown_and_in_the_api(self, zhushu, client):
+        """孝經注疏 開宗明義章: ``…曾子侍注…子曰先王有至德要道以順天下民用和睦上下無怨汝知之乎注…
+        知之乎曾子避席曰參不敏何足以知之…``: where the classic resumes inside the full-size 注
+        without small print, the 疏's lemma (layout) or the reference text of 孝經 (reference)
+        decided it; the piece says so in the database, the API and, with a quiet mark, the page."""
+        juan = zhushu[2]
+        section = Section.objects.get(juan=juan, position=1)
+        decided = [(p.layer_basis, p.layer, p.text) for p in section.pieces.order_by("position")
+                   if p.layer_basis in ("reference", "layout")]
+        assert decided == [
+            ("layout", CLASSIC, "曾子侍"), ("reference", CLASSIC, "知之乎曾子避席曰參不敏何足以知之"),
+            ("reference", CLASSIC, "子曰夫孝德之本也"), ("layout", CLASSIC, "敎之所由生也"),
+            ("reference", CLASSIC, "復坐吾語汝")]
+        assert Counter(Piece.objects.filter(section__juan=juan).values_list("layer_basis", flat=True)) == Counter(
+            BASES_KR1F0004_001)
+        body = client.get(section.get_absolute_url()).content.decode()
+        assert ('class="text inferred" id="s1-p' in body
+                and 'data-basis="reference" title="此處經文起訖據他本經文推定">復坐吾語汝</span>' in body)
+        assert body.count('class="text inferred"') == 5
+        data = client.get(f"/api/editions/{juan.edition_id}/juans/{juan.number}/").json()
+        pieces = data["chapters"][0]["sections"][0]["pieces"]
+        assert [(p["layer_basis"], p["text"]) for p in pieces if p["layer_basis"] in ("reference", "layout")] == \
+            [(basis, text) for basis, _, text in decided]
+
+    def test_a_citation_keeps_the_first_dynasty_of_a_byline_of_several(self, zhushu):
+        """周禮注疏, which Kanripo's catalogue lists: the citation names its people each with his
+        dynasty (〔漢〕鄭玄, not 鄭氏注 without his dynasty); the seed's 禮書綱目, a work with no
+        Kanripo ID and no byline of several, is cited by its author field (江永)."""
+        section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=zhushu[0], position=2)
+        assert citation_text(section).startswith("〔漢〕鄭玄注\u3000〔唐〕賈公彥疏\u3000〔唐〕陸德明音義《周禮注疏》卷一〈天官冢宰第一〉")
+        seed = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(
+            juan__edition__slug="禮書綱目", position=2)
+        assert citation_text(seed) == "江永《禮書綱目》卷十〈大射儀〉「右張侯」"
 
 
-def test_the_juan_page_in_each_layer_choice(zhushu, client):
-    juan = zhushu[0]
-    url = f"/works/{juan.work.slug}/juan/{juan.number}/"
-    pieces = list(Piece.objects.filter(section__juan=juan, section__position=3).order_by("position"))
-
-    def joined(layers):
-        return "".join(p.text for p in pieces if p.layer in layers and p.kind != "label")
-
-    for layers, shown in [("classic", {"classic"}), ("commentary", {"classic", "commentary"}),
-                          ("subcommentary", {"classic", "commentary", "readings", "subcommentary"})]:
-        for layout in ("horizontal", "vertical"):
-            body = client.get(url, {"layers": layers, "layout": layout}).content.decode()
-            section = section_html(body, 3)
-            seen = "".join(text_of(PAGE.sub("", p)) for p in re.findall(r'<p class="passage">(.*?)</p>', section, re.S))
-            labels = "".join(p.text for p in pieces if p.kind == "label" and p.layer in shown - {"classic"})
-            assert sorted(seen) == sorted(joined(shown) + labels), (layers, layout)
-            assert seen.startswith("府六人史十有二人" if layers == "classic" else "府六人史十有二人注府治蔵史掌書者")
-    body = client.get(url, {"layers": "only-subcommentary", "layout": "horizontal"}).content.decode()
-    notes = [text_of(PAGE.sub("", dd)) for dd in re.findall(r"<dd>(.*?)</dd>", section_html(body, 3), re.S)]
-    assert notes == ["疏" + p.text for p in pieces if p.kind == "note" and p.layer == "subcommentary"]
-    assert notes[0].startswith("疏釋曰府治府蔵史主造文書也")
-
-
-def test_main_text_export_is_the_classic_alone(zhushu, client):
-    juan = zhushu[0]
-    text = client.get(f"/api/works/{juan.work_id}/juans/{juan.number}/export/maintext/").content.decode()
-    assert "惟王建國辨方正位" in text  # 注, 音義 and 疏 stood between 建國 and 辨方
-    assert "釋曰" not in text and "音義" not in text and "本或作冢宰" not in text
 
 
 # -- parser only: the faults a fresh-clone trial found in 周禮注疏 卷一 (KR1d0003_001) ------------
@@ -464,42 +534,6 @@ def test_gongyang_and_guliang_zhuan_resumes_after_their_notes():
     assert around("KR1e0010/KR1e0010_016.txt", "一穀不升謂之嗛", 3, 2) == [
         (TEXT, CLASSIC, "", "五穀不升為大饑"), (LABEL, COMMENTARY, "范注", "注"), (NOTE, COMMENTARY, "范注", "升成也"),
         (TEXT, CLASSIC, "", "一穀不升謂之嗛"), (LABEL, COMMENTARY, "范注", "注")]
-
-
-def test_how_each_layer_was_decided_is_stored_shown_and_in_the_api(zhushu, client):
-    """孝經注疏 開宗明義章: ``…曾子侍注…子曰先王有至德要道以順天下民用和睦上下無怨汝知之乎注…
-    知之乎曾子避席曰參不敏何足以知之…``: where the classic resumes inside the full-size 注
-    without small print, the 疏's lemma (layout) or the reference text of 孝經 (reference)
-    decided it; the piece says so in the database, the API and, with a quiet mark, the page."""
-    juan = zhushu[2]
-    section = Section.objects.get(juan=juan, position=1)
-    decided = [(p.layer_basis, p.layer, p.text) for p in section.pieces.order_by("position")
-               if p.layer_basis in ("reference", "layout")]
-    assert decided == [
-        ("layout", CLASSIC, "曾子侍"), ("reference", CLASSIC, "知之乎曾子避席曰參不敏何足以知之"),
-        ("reference", CLASSIC, "子曰夫孝德之本也"), ("layout", CLASSIC, "敎之所由生也"),
-        ("reference", CLASSIC, "復坐吾語汝")]
-    assert Counter(Piece.objects.filter(section__juan=juan).values_list("layer_basis", flat=True)) == Counter(
-        BASES_KR1F0004_001)
-    body = client.get(section.get_absolute_url()).content.decode()
-    assert ('class="text inferred" id="s1-p' in body
-            and 'data-basis="reference" title="此處經文起訖據他本經文推定">復坐吾語汝</span>' in body)
-    assert body.count('class="text inferred"') == 5
-    data = client.get(f"/api/editions/{juan.edition_id}/juans/{juan.number}/").json()
-    pieces = data["chapters"][0]["sections"][0]["pieces"]
-    assert [(p["layer_basis"], p["text"]) for p in pieces if p["layer_basis"] in ("reference", "layout")] == \
-        [(basis, text) for basis, _, text in decided]
-
-
-def test_a_citation_keeps_the_first_dynasty_of_a_byline_of_several(zhushu):
-    """周禮注疏, which Kanripo's catalogue lists: the citation names its people each with his
-    dynasty (〔漢〕鄭玄, not 鄭氏注 without his dynasty); the seed's 禮書綱目, a work with no
-    Kanripo ID and no byline of several, is cited by its author field (江永)."""
-    section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=zhushu[0], position=2)
-    assert citation_text(section).startswith("〔漢〕鄭玄注\u3000〔唐〕賈公彥疏\u3000〔唐〕陸德明音義《周禮注疏》卷一〈天官冢宰第一〉")
-    seed = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(
-        juan__edition__slug="禮書綱目", position=2)
-    assert citation_text(seed) == "江永《禮書綱目》卷十〈大射儀〉「右張侯」"
 
 
 def test_the_kaozheng_after_a_juans_end_title_is_the_editors_entries_whole():
