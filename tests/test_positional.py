@@ -1046,3 +1046,8 @@ def test_a_pages_passages_are_read_once_per_generation(two_backends, seed_juan, 
     fresh.page_parts.kept.clear()
     results.hits[:20]
     assert fresh.page_parts.kept == {}  # more than 10 characters: read, not kept
+    # Each new passage's hit count: its first position and the next passage's (the corpus's size after the last).
+    last = len(fresh) - 1
+    edges = hit_arrays._passage_edges(fresh, [0, 5, last])
+    assert edges.tolist() == np.concatenate(hit_arrays._passage_bounds(fresh, np.array([0, 5, last]))).tolist()
+    assert edges.tolist()[-1] == fresh.size and edges.tolist()[:3] == fresh.unit_starts[[0, 5, last]].tolist()

@@ -73,6 +73,21 @@ def _passage_bounds(corpus: Corpus, passages: np.ndarray) -> tuple[np.ndarray, n
     return corpus.unit_starts[passages], end
 
 
+def _passage_edges(corpus: Corpus, passages: list[int]) -> np.ndarray:
+    """``np.concatenate(_passage_bounds(corpus, passages))`` for a page's few passage numbers
+    (a list, ascending, at least one): one gather of ``unit_starts`` (3 µs for a page's where
+    the arrays' steps took 5–6)."""
+    n = len(corpus)
+    at = passages + [p + 1 for p in passages]
+    last = at[-1] == n  # the corpus's last passage: it ends at the corpus's size
+    if last:
+        at[-1] = n - 1
+    edges = corpus.unit_starts[at]
+    if last:
+        edges[-1] = corpus.size
+    return edges
+
+
 def _every_term(terms: list, fewest: "_LazyPassages", negatives: list, corpus: Corpus) -> tuple[np.ndarray, list]:
     """The passages holding every one of ``terms`` (their ascending starts) and none of
     ``negatives``'s (ascending starts, looked up only for the passages left), and where each
@@ -432,7 +447,7 @@ class HitArray(Sequence):
         new = sorted(set(pids) - passages.keys())
         if new:
             # Each new passage's hits: from its first unit position to the next passage's, one search.
-            at = np.searchsorted(self._positions(), np.concatenate(_passage_bounds(corpus, new))).tolist()
+            at = np.searchsorted(self._positions(), _passage_edges(corpus, new)).tolist()
             counts = [b - a for a, b in zip(at[:len(new)], at[len(new):])]
             context = self.query.context
             for p, count, (head, layer_name, commentator, offsets, plain) in zip(
