@@ -95,3 +95,24 @@ def test_texts_with_headings_and_front_matter_are_still_taken(tmp_path, empty_db
     _import(markdown)
     _import(front)
     assert sorted(Work.objects.values_list("title", flat=True)) == ["列女傳", "孝經"]
+
+
+def test_a_loop_of_folder_links_is_read_once_with_follow_symlinks(tmp_path, empty_db, capsys):
+    """With --follow-symlinks, a link back to a folder above it sent os.walk round the loop
+    until the path grew too long: the import never ended, its memory growing."""
+    repo = tmp_path / "texts"
+    (repo / "juan").mkdir(parents=True)
+    (repo / "juan" / "juan10.txt").write_bytes(SEED.read_bytes())
+    (repo / "juan" / "up").symlink_to("..", target_is_directory=True)
+    (repo / "again").symlink_to("juan", target_is_directory=True)
+    with pytest.raises(CommandError, match="^2 of 3 files rejected; nothing was stored from them$"):
+        _import(repo, "--follow-symlinks")
+    out, err = capsys.readouterr()
+    assert err.splitlines()[:2] == [
+        f"rejected {repo / 'again'}:1:1: not read: it leads to the folder {repo / 'juan'}, read already (a loop of "
+        f"symbolic links, or a second way to the same texts)",
+        f"rejected {repo / 'juan' / 'up'}:1:1: not read: it leads to the folder {repo}, read already (a loop of "
+        f"symbolic links, or a second way to the same texts)"]
+    assert [line.split(":")[0] for line in out.splitlines() if line.startswith("imported")] == [
+        f"imported {repo / 'juan' / 'juan10.txt'}"]
+    assert [(j.source_name, j.sections.count()) for j in Juan.objects.all()] == [("juan10.txt", 45)]

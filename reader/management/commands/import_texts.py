@@ -112,7 +112,9 @@ def collect_files(paths: list[str], follow_symlinks: bool = False) -> tuple[list
     """``(files, refused)``: files named, plus every ``*.txt`` under named folders, in
     sorted order; and ``path:1:1: message`` for each file not read because it is a symbolic
     link or its real path is outside the folder named (``outside_reason``), unless
-    ``follow_symlinks``. Raises ``CommandError`` for a path that does not exist."""
+    ``follow_symlinks``; with it, each real folder is read once (a link back to a folder read
+    already, a loop, is refused: ``os.walk`` would follow it until the path grew too long).
+    Raises ``CommandError`` for a path that does not exist."""
     files: list[Path] = []
     refused: list[str] = []
     for name in paths:
@@ -121,12 +123,22 @@ def collect_files(paths: list[str], follow_symlinks: bool = False) -> tuple[list
         path = Path(name)
         if path.is_dir():
             found, folder = [], path
+            read = {os.path.realpath(path)}  # the real folders walked, so that a link loop ends
             for root, dirs, names in os.walk(path, followlinks=follow_symlinks):
-                for d in sorted(dirs):
+                walked = []  # real folders before links, so that a folder is read under its own name
+                for d in sorted(dirs, key=lambda d: ((Path(root) / d).is_symlink(), d)):
                     if not follow_symlinks and (Path(root) / d).is_symlink():
                         refused.append(f"{Path(root) / d}:1:1: not read: a symbolic link to a folder (to "
                                        f"{os.readlink(Path(root) / d)}); an import reads only the files it is "
                                        f"pointed at (use --follow-symlinks to read links)")
+                    elif follow_symlinks and os.path.realpath(Path(root) / d) in read:
+                        refused.append(f"{Path(root) / d}:1:1: not read: it leads to the folder "
+                                       f"{os.path.realpath(Path(root) / d)}, read already (a loop of symbolic "
+                                       f"links, or a second way to the same texts)")
+                        continue
+                    read.add(os.path.realpath(Path(root) / d))
+                    walked.append(d)
+                dirs[:] = walked
                 found.extend(Path(root) / n for n in names if Path(n).suffix in TEXT_SUFFIXES)
             found.sort()
         elif path.is_file() or path.is_symlink() and path.exists():
