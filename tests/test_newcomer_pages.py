@@ -4,6 +4,7 @@ juan no other edition holds, the catalogue's 屬, a single facet value folded aw
 reading worded 「據説」, the API's raw backticks, where an editor lands on signing in, and a
 juan without a title line named 卷 2 where citations say 卷二."""
 import re
+from collections import Counter
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -48,7 +49,13 @@ def test_only_notes_keeps_every_commentators_label(client):
         return re.findall(r'<span class="layer-tag[^"]*" aria-hidden="true">([^<]+)</span>', note.group(1))
 
     assert [(pid, tags(pid)) for pid in ("s8-p7", "s8-p9", "s15-p24", "s11-p37", "s16-p30")] == [
-        ("s8-p7", ["毛亨"]), ("s8-p9", ["鄭玄"]), ("s15-p24", ["鄭玄"]), ("s11-p37", ["毛亨"]), ("s16-p30", ["毛亨"])]
+        ("s8-p7", ["傳", "毛亨"]), ("s8-p9", ["鄭箋", "鄭玄"]), ("s15-p24", ["鄭箋", "鄭玄"]), ("s11-p37", ["傳", "毛亨"]),
+        ("s16-p30", ["傳", "毛亨"])]
+    # one rule for every layer (傳 and 箋 had their writer only, 音義 its name and writer, 疏 its name only)
+    every = re.findall(r'id="s\d+-p\d+" role="note">((?:<span class="layer-tag[^"]*" aria-hidden="true">[^<]+</span>)*)'
+                       r'<span class="visually-hidden">', page)
+    assert Counter(tuple(re.findall(r'>([^<]+)</span>', t)) for t in every) == {
+        ("傳", "毛亨"): 63, ("鄭箋", "鄭玄"): 61, ("音義", "陸德明"): 58, ("疏", "孔穎達"): 62}
     # every note of the page that names its writer to a screen reader shows him too, or its
     # layer's marker word or its own formula does
     unlabelled = [pid for pid, label in re.findall(

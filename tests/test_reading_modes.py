@@ -87,9 +87,10 @@ def test_notes_only_mode_gives_each_note_with_the_words_it_explains(client, seed
     assert body.count('<div class="gloss">') == 328
     s1 = section_html(body, 1)
     glosses = re.findall(r'<div class="gloss"><dt class="lemma">(.*?)</dt><dd>(.*?)</dd></div>', s1, re.S)
-    assert [(text_of(dt), text_of(dd)[:6]) for dt, dd in glosses] == [
-        ("經", "鄭目録云諸侯"), ("大射之儀君有命戒射", "將有祭祀之事"), ("宰戒百官有事於射者", "宰於天子冢宰"),
-        ("射人戒諸公卿大夫射司士戒士射與贊者", "射人掌以射法"), ("前射三日宰夫戒宰及司馬射人宿視滌", "宰夫冢宰官屬"),
+    # each note with its layer's name (注: the seed names no writer), as every layer is labelled in this mode
+    assert [(text_of(dt), text_of(dd)[:7]) for dt, dd in glosses] == [
+        ("經", "注鄭目録云諸侯"), ("大射之儀君有命戒射", "注將有祭祀之事"), ("宰戒百官有事於射者", "注宰於天子冢宰"),
+        ("射人戒諸公卿大夫射司士戒士射與贊者", "注射人掌以射法"), ("前射三日宰夫戒宰及司馬射人宿視滌", "注宰夫冢宰官屬"),
     ]
     # notes stay marked as notes for screen readers, the words as main text
     assert '<dt class="lemma"><span class="visually-hidden">經文：</span>' in s1

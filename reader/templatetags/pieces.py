@@ -245,6 +245,12 @@ def pieces(items, section, display, notes=None) -> str:
         p.joins_next = i + 1 < len(items) and one_printed_note(p, items[i + 1], by_position)
         p.same_voice = p.joins_previous and piece_layer(p) == piece_layer(previous) and \
             who == getattr(previous, "commentator", "")
+        if notes == "only" and p.is_note:
+            # 只看注 shows each note on its own, away from the marker words and the note before it:
+            # one rule for every layer, its name and its writer (傳 毛亨, 箋 鄭玄, 音義 陸德明, 疏 孔穎達),
+            # said once for the parts of one note
+            p.needs_tag = not p.same_voice
+            p.needs_who = p.needs_tag and bool(who)
         previous = p
         if getattr(p, "section_start", False) and not getattr(p, "continued", False):
             # a structure correction: a section starts here (its mark, after the piece, links to its history)

@@ -101,7 +101,8 @@ def check_reading_a_section_in_each_mode(site, tabs, device):
     page.wait_for_url(re.compile(r"notes=only"))
     gloss = page.locator("#s2 .gloss").first
     assert gloss.locator("dt").inner_text().endswith(S2_TEXT_START)
-    assert gloss.locator("dd").inner_text().replace("注：", "").strip().startswith("量人司馬之屬")
+    assert gloss.locator("dd .layer-tag").inner_text() == "注"  # each note with its layer's name, in every layer
+    assert gloss.locator("dd").inner_text().replace("注：", "").removeprefix("注").strip().startswith("量人司馬之屬")
     assert no_page_overflow(page)
     tab.shot("only")
 
