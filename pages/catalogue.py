@@ -1,7 +1,7 @@
 """The catalogue pages: ``/`` (the library as Kanripo's catalogue orders it: 經 史 子 集, 道, 佛
 → their 類 → the works held, each with its editions, juan count, characters and dynasty) and
-``/classes/<code>/`` (one 類, or one 部 with its 類; a 類's works by their 屬 where the catalogue
-or the admin gives works one). The classes come from ``catalogue``; the
+``/classes/<code>/`` (one 類, or one 部 with its 類; a 類's works by their 屬 where the catalogue,
+the admin or the title gives works one: ``decided_shu``). The classes come from ``catalogue``; the
 counts from three queries whatever the number of works (works with their editions, the juans'
 labels, the characters summed per edition), never one per work."""
 from __future__ import annotations
@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.views.decorators.vary import vary_on_cookie
 
 from catalogue.catalogue import BU, bu_of, bus, get_class, members
+from characters.folding import fold
 from reader.juans import juan_count
 from reader.models import Juan, Work
 
@@ -39,18 +40,35 @@ def _works_with_counts(works) -> list[Work]:
     return works
 
 
+def decided_shu(works: list[Work]) -> dict[int, str]:
+    """``{work id: 屬}`` for the works of one 類, by one rule: the 屬 the work was given (Kanripo's
+    catalogue entry, the 提要 page a 四庫 text prints, ``import_texts --class`` or the admin:
+    ``Work.shu``), else the 屬 its title names: a 屬 called after a book (儀禮之屬, the books on
+    儀禮) is that of a work whose title opens with the book's name (儀禮, 儀禮注疏, 仪礼释宫増注;
+    compared folded), among the 屬 the works of the 類 have; else "" (未分屬: neither the
+    catalogue nor the title places it; Kanripo's catalogue as shipped names no 屬, so a 屬
+    comes from a 提要 page or the admin). 禮書綱目 stays without one: its title names no book."""
+    names = sorted({w.shu for w in works if w.shu.endswith("之屬")}, key=len, reverse=True)
+    decided = {}
+    for work in works:
+        title = fold(work.title)
+        decided[work.pk] = work.shu or next((n for n in names if title.startswith(fold(n[:-2]))), "")
+    return decided
+
+
 def shu_groups(works: list[Work]) -> list[dict]:
     """``[{"shu": "周禮之屬", "id": "shu1", "works": [...]}, …, {"shu": "", "id": "noshu", "works": [...]}]``:
-    the works of one 類 by their 屬, each 屬 once with all its works, where its first work stands
+    the works of one 類 by their 屬 (``decided_shu``), each 屬 once with all its works, where its first work stands
     (the works come in Kanripo ID order, the catalogue's), and the works without a 屬 last, as
     a group of their own (``shu`` "": the page heads it 未分屬, so that they are not read as
     the works of the 屬 above or below them); ``[]`` when no work of the class has a 屬 (the
     shelf is not divided). ``id``: the group's anchor after the class code (``KR1d-shu1``)."""
-    if not any(work.shu for work in works):
+    shu = decided_shu(works)
+    if not any(shu.values()):
         return []
     groups: dict[str, list] = {}
-    for work in sorted(works, key=lambda w: w.shu == ""):   # stable: the ID order stays within each 屬
-        groups.setdefault(work.shu, []).append(work)
+    for work in sorted(works, key=lambda w: shu[w.pk] == ""):   # stable: the ID order stays within each 屬
+        groups.setdefault(shu[work.pk], []).append(work)
     return [{"shu": shu, "id": f"shu{k}" if shu else "noshu", "works": grouped}
             for k, (shu, grouped) in enumerate(groups.items(), 1)]
 
