@@ -68,15 +68,23 @@ def _per_section(juan, backend, limit=50, sites=False) -> list:
     return out
 
 
-def _searched_once(backend, monkeypatch):
-    """``backend`` answering each query once in this test: its ``search`` (on the object, so its
-    own ``sections_holding``, the default's search a probe, reads it too) keeps its answers. On
-    the engines without a batched look-up (memory, whoosh) the map's pass and the section-by-section
-    pass search the same probes (2,660 in the seed juan, 851 in the Kanripo one; a search of
-    the memory engine reads every passage: about 55 ms of CPU each), as the batch and the search
-    of each probe do (the seed's 1,000 and more), and the second reads the first's answers; the
-    positional engine's one-pass look-up searches nothing."""
-    answers = {}
+@pytest.fixture(scope="class")
+def kept_answers(_da_she_index):
+    """The answers of the searches of the class's index of one engine (``_da_she_index``), kept for
+    the class's tests (``_searched_once``): the index is built once for the class and read only, so
+    a query's answer is the same in every test of the class, whichever asked it first."""
+    return {}
+
+
+def _searched_once(backend, monkeypatch, answers):
+    """``backend`` answering each query once: its ``search`` (on the object, so its own
+    ``sections_holding``, the default's search a probe, reads it too) keeps its answers in
+    ``answers`` (``kept_answers``: the class's, for its one index). On the engines without a
+    batched look-up (memory, whoosh) the map's pass and the section-by-section pass search the same
+    probes (2,660 in the seed juan, 851 in the Kanripo one; a search of the memory engine reads
+    every passage: about 55 ms of CPU each), as the batch and the search of each probe do (the
+    seed's 1,000 and more, which the map's pass searched too), and each later search reads the
+    first's answer; the positional engine's one-pass look-up searches nothing."""
     search = backend.search
 
     def remembered(query):
@@ -92,8 +100,9 @@ class TestOnTheDaSheJuans:
     """The quotation map of the seed and a Kanripo juan, with the 大射 juans of ``FILES`` (imported once
     for the class), on every engine."""
 
-    def test_rows_equal_the_parallel_search_of_each_section(self, library, django_assert_max_num_queries, monkeypatch):
-        _searched_once(library, monkeypatch)
+    def test_rows_equal_the_parallel_search_of_each_section(self, library, django_assert_max_num_queries, monkeypatch,
+                                                            kept_answers):
+        _searched_once(library, monkeypatch, kept_answers)
         seed = Juan.objects.select_related("edition").get(edition__slug="禮書綱目", number=10)
         with django_assert_max_num_queries(7):  # sections, main texts, juans, candidate sections, pieces, kept
             rows = juan_parallels(seed, backend=library)
@@ -108,16 +117,17 @@ class TestOnTheDaSheJuans:
                                                                                                   sites=True)
         assert len(rows) == kanripo.sections.count() and sum(len(found) for _, found in rows) > len(rows)
 
-    def test_the_batched_probe_lookup_answers_as_one_search_a_probe(self, library, monkeypatch):
+    def test_the_batched_probe_lookup_answers_as_one_search_a_probe(self, library, monkeypatch, kept_answers):
         """``sections_holding`` of the search layer (one pass of the positional index) names the
         same sections in the same order as a search of each probe, on every engine: for every
         probe of the seed juan (1,000 and more, short n-grams and 8-character stretches), a
         probe found nowhere, and one written twice. The engines whose batch is the default (a
-        search a probe: memory, whoosh) answer each probe's search once (``_searched_once``)."""
+        search a probe: memory, whoosh) answer each probe's search once in the class
+        (``_searched_once``)."""
         from collation.parallels import SEARCHED_LAYERS, probe_weights, sections_holding
         from collation.quotations import section_texts
 
-        _searched_once(library, monkeypatch)
+        _searched_once(library, monkeypatch, kept_answers)
 
         seed = Juan.objects.select_related("edition").get(edition__slug="禮書綱目", number=10)
         probes = list(dict.fromkeys(g for _, text in section_texts(seed) for g, _ in probe_weights(text)))
