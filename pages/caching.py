@@ -61,7 +61,7 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.urls import Resolver404, resolve
 from django.utils.cache import get_conditional_response
-from django.utils.http import urlencode
+from django.utils.http import MAX_URL_REDIRECT_LENGTH, urlencode
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.renderers import JSONRenderer
 
@@ -260,7 +260,13 @@ def tidy_url(request) -> str | None:
     kept = view_pairs(view, pairs)
     if kept is None:
         return None
-    return None if kept == pairs else request.path + (f"?{urlencode(kept)}" if kept else "")
+    if kept == pairs:
+        return None
+    tidy = request.path + (f"?{urlencode(kept)}" if kept else "")
+    # Django refuses to redirect past MAX_URL_REDIRECT_LENGTH (16,384 characters): such a URL
+    # (``?q=之+之+…``, 2,000 terms) is answered as asked, its view refusing it (a query of more
+    # than 200 characters is a 400 that says so), where the redirect was a DisallowedRedirect.
+    return tidy if len(tidy) <= MAX_URL_REDIRECT_LENGTH else None
 
 
 @lru_cache(maxsize=4096)

@@ -201,3 +201,13 @@ def test_the_api_schema_is_built_once(client, seed_juan, page_cache, django_asse
         assert (again.status_code, again.content) == (200, first.content)
         assert "cache;desc=hit" in again["Server-Timing"]
     assert len(page_cache._cache) == 1
+
+
+def test_a_query_string_too_long_to_redirect_to_is_answered_with_the_form_s_error(client, seed_juan, page_cache):
+    """``?q=射+射+…`` (2,000 terms, 20,000 characters of URL) was tidied to the query without
+    its last space, a redirect longer than Django sends: a DisallowedRedirect, the debug page's
+    traceback under DJANGO_DEBUG, where the search form says the query is too long."""
+    response = client.get("/search/", QUERY_STRING="q=" + "%E5%B0%84+" * 2000)
+    assert response.status_code == 400
+    assert "檢索詞過長：最多 200 字 (query too long)" in response.content.decode()
+    assert not page_cache._cache
