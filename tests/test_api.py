@@ -486,7 +486,7 @@ def test_the_notes_of_a_book_printing_its_commentary_full_size(db, client):
     pieces = client.get(f"{base}/").json()["pieces"]
     notes = client.get(f"{base}/notes/").json()
     assert [(n["kind"], n["layer"], n["layer_name"], n["commentator"], n["layer_basis"]) for n in notes] == \
-        [("text", "commentary", "章句", "河上公", "reference")] * 17
+        [("text", "commentary", "章句", "河上公", "reference")] * 18
     assert [n["text"] for n in notes] == [p["text"] for p in pieces if p["layer"] == "commentary"]
     assert notes[0]["text"] == "自揚己美使顯彰也"
     # the classic stays out
