@@ -114,9 +114,11 @@ def test_juan_ten_has_no_character_variant_left(witnesses):  # noqa: F811
 def test_closer_variant_in_the_page_and_every_export(witnesses, client):  # noqa: F811
     seed, kr, wyg = witnesses
     page = client.get("/works/禮書綱目/juan/10/4/collate/").content.decode()
-    assert ('/4/">§4「陳設器席」</a> 右陳設<span class="var var-glyph"><span class="lem">器</span>'
+    # the heading shows the title; the closer and its readings follow it on a line of their own
+    assert '/4/">§4「陳設器席」</a></h2>' in page
+    assert ('<span class="cite-label">節題</span> 右陳設<span class="var var-glyph"><span class="lem">器</span>'
             '<span class="rdgs">〔<abbr title="四庫全書・文淵閣本">甲</abbr>：噐<small>異體</small>；<abbr title="四庫全書・文淵閣本・原字">'
-            '乙</abbr>：噐<small>異體</small>〕</span></span>席</h2>') in page
+            '乙</abbr>：噐<small>異體</small>〕</span></span>席</p>') in page
     assert '<p class="sigla">校本簡稱：甲＝四庫全書・文淵閣本；乙＝四庫全書・文淵閣本・原字</p>' in page
     base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
     data = client.get(base, {"section": 4}).json()
