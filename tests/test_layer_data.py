@@ -221,8 +221,10 @@ class TestOnTheZhushuJuan:
                     '<span class="visually-hidden">疏：</span>釋曰惟王建國者王建國</span>') in s1
 
     @pytest.mark.parametrize("layers,first,second", [
-        ("only-commentary", [("惟王建國", "建立也王建國")], [("體國經野設官分職", "體猶分也經謂為之里數"),
-                                                          ("記王建國", "記注王記")]),  # the record's note too
+        # each note opens with its label, its layer's name and writer (鄭注; the record's note, signed
+        # by nobody, 注)
+        ("only-commentary", [("惟王建國", "鄭注建立也王建國")], [("體國經野設官分職", "鄭注體猶分也經謂為之里數"),
+                                                            ("記王建國", "注記注王記")]),  # the record's note too
         ("only-readings", [("惟王建國", "音義惟音維王建國")], []),
         ("only-subcommentary", [("惟王建國辨方正位", "疏釋曰惟王建國者王建國")], []),
     ])

@@ -163,8 +163,9 @@ class TestOnTheZhushuJuans:
                 assert seen.startswith("府六人史十有二人" if layers == "classic" else "府六人史十有二人注府治蔵史掌書者")
         body = client.get(url, {"layers": "only-subcommentary", "layout": "horizontal"}).content.decode()
         notes = [text_of(PAGE.sub("", dd)) for dd in re.findall(r"<dd>(.*?)</dd>", section_html(body, 3), re.S)]
-        assert notes == ["疏" + p.text for p in pieces if p.kind == "note" and p.layer == "subcommentary"]
-        assert notes[0].startswith("疏釋曰府治府蔵史主造文書也")
+        # each note opens with its label: the layer's name and its writer, as the byline names him
+        assert notes == ["疏賈公彥" + p.text for p in pieces if p.kind == "note" and p.layer == "subcommentary"]
+        assert notes[0].startswith("疏賈公彥釋曰府治府蔵史主造文書也")
 
     def test_main_text_export_is_the_classic_alone(self, zhushu, client):
         juan = zhushu[0]
