@@ -136,6 +136,18 @@ def kept_for_the_class(django_db_blocker, build):
             outer.__exit__(None, None, None)
 
 
+def kept_juans(kept: tuple[list[int], dict], settings) -> list:
+    """The juans a ``kept_for_the_class`` fixture stored, as ``(their ids, the SEARCH_BACKENDS
+    entry of their index)``: the ``Juan`` rows in the order of ``ids`` (work and edition read with
+    them), the index made the test's default (``settings``: pytest-django's fixture)."""
+    from reader.models import Juan
+
+    ids, params = kept
+    settings.SEARCH_BACKENDS = {"default": params}
+    by_id = Juan.objects.select_related("work", "edition").in_bulk(ids)
+    return [by_id[pk] for pk in ids]
+
+
 def index_folder(folder: Path) -> dict:
     """The ``SEARCH_BACKENDS`` entry of the test runs' Whoosh index in ``folder`` (as ``search_backend``'s)."""
     return {"BACKEND": "search.backends.whoosh.WhooshBackend", "PATH": folder / "index", "LOCK_TIMEOUT": 2.0}

@@ -24,7 +24,7 @@ from reader.importers.mandoku.undecided import HEADING
 from search.backends import SearchQuery, get_search_backend
 from search.documents import layers_for
 
-from .conftest import SHARED, index_all, index_folder, kept_for_the_class
+from .conftest import SHARED, index_all, index_folder, kept_for_the_class, kept_juans
 from .test_zhushu_editions import scan
 
 CORPUS = SHARED / "corpus"
@@ -347,12 +347,7 @@ def _commentary_library(_seeded, django_db_blocker, tmp_path_factory):
 @pytest.fixture
 def commentary_juans(_commentary_library, seed_juan, settings):
     """The juans of ``FILES`` (in that order), with the seed, in the default index (the class's)."""
-    from reader.models import Juan
-
-    ids, params = _commentary_library
-    settings.SEARCH_BACKENDS = {"default": params}
-    by_id = Juan.objects.select_related("work", "edition").in_bulk(ids)
-    return [by_id[pk] for pk in ids]
+    return kept_juans(_commentary_library, settings)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from reader.editions import edition_name, reading_edition, work_groups
 from reader.importers.loader import import_file
 from reader.models import Edition, Juan, Work
 
-from .conftest import SEED, SHARED, index_all, index_folder, kept_for_the_class
+from .conftest import SEED, SHARED, index_all, index_folder, kept_for_the_class, kept_juans
 
 KANRIPO = SHARED / "corpus" / "kanripo"
 J12 = KANRIPO / "KR1d0086" / "KR1d0086_012.txt"
@@ -58,10 +58,7 @@ def _three_editions(_seeded, django_db_blocker, tmp_path_factory):
 def three(_three_editions, db, settings):
     """The seed and both Kanripo copies of 禮書綱目 卷十 (their juans, imported in this order; nothing
     else in the database), in the default index (the class's)."""
-    ids, params = _three_editions
-    settings.SEARCH_BACKENDS = {"default": params}
-    by_id = Juan.objects.select_related("work", "edition").in_bulk(ids)
-    return [by_id[pk] for pk in ids]
+    return kept_juans(_three_editions, settings)
 
 
 class TestOnTheThreeEditions:

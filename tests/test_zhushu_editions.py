@@ -21,7 +21,7 @@ from reader.models import Piece, Section
 from search.backends import SearchQuery
 from search.documents import layers_for
 
-from .conftest import SHARED, index_all, index_folder, kept_for_the_class, parse_written_back
+from .conftest import SHARED, index_all, index_folder, kept_for_the_class, kept_juans, parse_written_back
 from .test_reading_modes import section_html, text_of
 
 JINGBU = SHARED / "corpus" / "kanripo-jingbu"
@@ -63,12 +63,7 @@ def _zhushu_juans(_seeded, django_db_blocker, tmp_path_factory):
 @pytest.fixture
 def zhushu(_zhushu_juans, seed_juan, settings):
     """The juans of ``FILES`` (in that order), with the seed, in the default index (the class's)."""
-    from reader.models import Juan
-
-    ids, params = _zhushu_juans
-    settings.SEARCH_BACKENDS = {"default": params}
-    by_id = Juan.objects.select_related("work", "edition").in_bulk(ids)
-    return [by_id[pk] for pk in ids]
+    return kept_juans(_zhushu_juans, settings)
 
 
 @pytest.fixture
