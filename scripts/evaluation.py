@@ -199,6 +199,22 @@ def keyed(text: str, script: str) -> list[tuple[str, str]]:
     return out
 
 
+def score_finds(sc, direction, queries: set[str], places: list[tuple[str, str]], right) -> None:
+    """Count in ``direction`` (a ``Direction``) what each of ``queries`` finds among ``places``
+    (``[(character, its index key)]``, ``keyed``): every find adds to ``matches``, a find that
+    ``right(query, character)`` does not accept to ``wrong``, and the first 20 distinct wrong
+    ``query→character`` pairs are kept in ``false``. ``sc``: the script module (``query_keys``)."""
+    for query in sorted(queries):
+        keys = sc.query_keys(query)
+        for ch, key in places:
+            if key in keys:
+                direction.matches += 1
+                if not right(query, ch):
+                    direction.wrong += 1
+                    if len(direction.false) < 20 and f"{query}→{ch}" not in direction.false:
+                        direction.false.append(f"{query}→{ch}")
+
+
 def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction]:
     """Script-aware search on a simplified edition's text and a traditional one's, with the
     product's keys (``characters.simplified.text_keys``/``query_keys``), labelled by OpenCC's
@@ -240,15 +256,7 @@ def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction
                 continue
             queries_a.add(t)
             a.pair(key in sc.query_keys(t), f"{t}→{form}")
-    for t in sorted(queries_a):
-        q = sc.query_keys(t)
-        for ch, key in places_s:
-            if key in q:
-                a.matches += 1
-                if not stands_for(ch, t):
-                    a.wrong += 1
-                    if len(a.false) < 20 and f"{t}→{ch}" not in a.false:
-                        a.false.append(f"{t}→{ch}")
+    score_finds(sc, a, queries_a, places_s, lambda query, ch: stands_for(ch, query))
     # B: each traditional character of the traditional text, and each simplified form for it
     by_reading: dict[str, list[str]] = {}
     for form, (kind, reads) in table.items():
@@ -262,15 +270,8 @@ def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction
                 continue
             queries_b.add(form)
             b.pair(key in sc.query_keys(form), f"{form}→{ch}")
-    for form in sorted(queries_b):
-        q = sc.query_keys(form)
-        for ch, key in places_t:
-            if key in q:
-                b.matches += 1
-                if not (stands_for(form, ch) or fold_char(form) == fold_char(ch)):
-                    b.wrong += 1
-                    if len(b.false) < 20 and f"{form}→{ch}" not in b.false:
-                        b.false.append(f"{form}→{ch}")
+    score_finds(sc, b, queries_b, places_t,
+                lambda query, ch: stands_for(query, ch) or fold_char(query) == fold_char(ch))
     # C: in a traditional text, 後 must not find 后 (a standard character of its own)
     counts_t = Counter(ch for ch, _ in places_t)
     for form, (kind, reads) in table.items():
