@@ -27,6 +27,7 @@ from reader.printed_people import typed_spellings
 from reader.reading import chapter_views, read_consistently
 from search.analysis import reading_of
 from search.backends import SearchError
+from search.documents import LAYER_ALIASES, LAYER_GROUPS
 from search.forms import SearchForm
 from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search
 
@@ -47,13 +48,13 @@ SEARCH_PARAMETERS = [
         examples=[OpenApiExample("one character", value="鵠"), OpenApiExample("phrase across a note", value="戒射宰戒"),
                   OpenApiExample("and / not", value="獲 -釋獲"), OpenApiExample("wildcard", value="射?獲")]),
     OpenApiParameter("layer", {"type": "array", "items": {"type": "string", "enum": [
-        "all", "classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "notes", "records",
-        "titles", "text", "note", "record", "record_note", "title"]}}, style="form", explode=True,
+        *LAYER_GROUPS, *LAYER_ALIASES]}}, style="form", explode=True,
         description="範圍 (one or more, repeated or comma-separated: `layer=commentary,subcommentary`): all "
                     "(default), classic 經文 (read continuously across commentary), commentary 注 (注/傳/箋), "
                     "readings 音義, subcommentary 疏, editorial 按語, smallprint 小字, notes (every layer of "
-                    "commentary), records 記 (with their notes), titles 標題; text, note, record, record_note and "
-                    "title (the older names and the layers results report) are accepted too.",
+                    "commentary), records 記 (with their notes), titles 標題, annotation 讀者注記 (readers' public "
+                    "annotations, searched only when asked for); text, note, record, record_note, title and "
+                    "annotations (the older names and the layers results report) are accepted too.",
         examples=[OpenApiExample("注與疏", value="commentary,subcommentary")]),
     OpenApiParameter("exact", str, enum=["on", "off"], description=(
         "嚴格字形: on compares characters exactly; off (default) folds variants (鼓/鼔, 說/説, 玄/𤣥) and "

@@ -18,9 +18,8 @@ from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 from reader.editions import edition_name, reading_edition
 from reader.numerals import int_to_chinese
 from reader.people import people_text
-from reader.pieces import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL, LAYER_BASES, LAYERS,
-                           LAYOUT, MARKED, NOTE, PIECE_KINDS, READINGS, RECORD, RECORD_NOTE, REFERENCE, SMALLPRINT,
-                           SUBCOMMENTARY, TEXT, is_classic)
+from reader.pieces import (CLASSIC, DEFAULT_BASIS, DEFAULT_LAYER, LABEL, LAYER_BASES, LAYER_NAMES, LAYERS, LAYOUT,
+                           MARKED, NOTE, PIECE_KINDS, RECORD, RECORD_NOTE, REFERENCE, TEXT, is_classic)
 from reader.slugs import validate_slug
 
 PIECE_KIND_CHOICES = [
@@ -32,16 +31,8 @@ PIECE_KIND_CHOICES = [
 ]
 assert {k for k, _ in PIECE_KIND_CHOICES} == set(PIECE_KINDS)
 
-#: Commentary layers (``reader.importers.document.LAYERS``) with their usual Chinese names.
-LAYER_CHOICES = [
-    (CLASSIC, "經"),
-    (COMMENTARY, "注"),
-    (READINGS, "音義"),
-    (SUBCOMMENTARY, "疏"),
-    (EDITORIAL, "按語"),
-    (SMALLPRINT, "小字"),
-]
-assert [k for k, _ in LAYER_CHOICES] == list(LAYERS)
+#: Commentary layers (``reader.pieces.LAYERS``) with their usual Chinese names (``reader.pieces.LAYER_NAMES``).
+LAYER_CHOICES = [(layer, LAYER_NAMES[layer]) for layer in LAYERS]
 
 #: How an importer decided a piece's layer (``reader.importers.document.LAYER_BASES``).
 LAYER_BASIS_CHOICES = [
@@ -524,4 +515,4 @@ class Piece(models.Model):
     @property
     def layer_label(self) -> str:
         """The layer's name as the book gives it (``layer_name``), else its usual name (注)."""
-        return self.layer_name or dict(LAYER_CHOICES).get(self.layer or DEFAULT_LAYER.get(self.kind, CLASSIC), "")
+        return self.layer_name or LAYER_NAMES.get(self.layer or DEFAULT_LAYER.get(self.kind, CLASSIC), "")

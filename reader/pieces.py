@@ -27,6 +27,10 @@ SUBCOMMENTARY = "subcommentary"  # 疏 (opens 正義曰, 釋曰 or 解云)
 EDITORIAL = "editorial"  # editors' notes: 按, 考證
 SMALLPRINT = "smallprint"  # small print that is none of the above
 LAYERS = (CLASSIC, COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
+#: The usual Chinese name of each layer, in ``LAYERS`` order: the one table every app names the
+#: layers by (the models' choices and the corrections form, ``reader.models.LAYER_CHOICES``; search's
+#: hit lists, page filter and API, ``search.documents.LAYER_NAMES``).
+LAYER_NAMES = {CLASSIC: "經", COMMENTARY: "注", READINGS: "音義", SUBCOMMENTARY: "疏", EDITORIAL: "按語", SMALLPRINT: "小字"}
 
 #: How a piece's layer was decided by its importer (``PieceDoc.layer_basis``), so that a
 #: reader can see where the machine decided rather than the book:

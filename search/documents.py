@@ -42,6 +42,7 @@ from corrections.overlay import juan_overlay
 from reader.importers.mandoku.commentators import reading_groups
 from reader.models import Piece
 from reader.people import byline_pieces
+from reader.pieces import LAYER_NAMES as PIECE_LAYER_NAMES
 
 #: Layers of commentary a note can belong to (``reader.importers.document.LAYERS`` less the classic).
 NOTE_LAYERS = (COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
@@ -71,8 +72,18 @@ LAYER_ALIASES = {"text": CLASSIC, "note": "notes", "record": "records", "record_
                  "annotations": ANNOTATION}
 #: How each passage layer is named in hit lists (the passage's own ``layer_name``, such as
 #: 鄭注 or 疏, takes precedence where there is one: ``search.service.name_layers``).
-LAYER_NAMES = {CLASSIC: "經文", COMMENTARY: "注", READINGS: "音義", SUBCOMMENTARY: "疏", EDITORIAL: "按語",
-               SMALLPRINT: "小字", "record": "記", "record_note": "記注", "title": "標題", ANNOTATION: "讀者注記"}
+#: The books' layers keep the names the pieces go by (``reader.pieces.LAYER_NAMES``) but the
+#: classic's: its passage is the classic read continuously across the notes, 經文.
+LAYER_NAMES = {**PIECE_LAYER_NAMES, CLASSIC: "經文", "record": "記", "record_note": "記注", "title": "標題",
+               ANNOTATION: "讀者注記"}
+assert set(LAYER_NAMES) == set(LAYERS)
+#: How each user-facing layer choice but ``all`` is named (the search page's boxes, its filter
+#: chips, the API's ``layer`` parameter): a passage layer's name, 記 and 標題 for records and
+#: titles, 各層注釋 for every layer of commentary.
+_GROUPS_OWN_NAMES = {"notes": "各層注釋", "records": LAYER_NAMES["record"], "titles": LAYER_NAMES["title"]}
+LAYER_GROUP_NAMES = {group: LAYER_NAMES[group] if group in LAYER_NAMES else _GROUPS_OWN_NAMES[group]
+                     for group in LAYER_GROUPS if group != "all"}
+assert set(LAYER_GROUP_NAMES) == set(LAYER_GROUPS) - {"all"}
 
 
 def layer_name(passage) -> str:

@@ -17,7 +17,7 @@ from django.http import QueryDict
 from reader.models import Chapter
 
 from .backends import SearchError
-from .documents import LAYER_ALIASES, LAYER_GROUPS, LAYER_NAMES
+from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES
 from .forms import SearchForm
 from .service import run_search
 
@@ -40,16 +40,13 @@ def _query(pairs) -> str:
 
 
 def _layer_name(value: str) -> str:
-    """A ``layer`` choice as the page names it: 注, 疏, 記, 各層注釋 (``notes``)."""
+    """A ``layer`` choice as the page names it (``search.documents.LAYER_GROUP_NAMES``: 注, 疏, 記,
+    各層注釋 for ``notes``); ``all`` and unknown names are left out."""
     names = []
     for choice in value.replace("，", ",").split(","):
         choice = LAYER_ALIASES.get(choice.strip(), choice.strip())
-        if choice == "notes":
-            names.append("各層注釋")
-        elif choice in ("records", "titles"):
-            names.append(LAYER_NAMES[choice[:-1]])
-        elif choice in LAYER_GROUPS and choice != "all":
-            names.append(LAYER_NAMES[choice])
+        if choice in LAYER_GROUP_NAMES:
+            names.append(LAYER_GROUP_NAMES[choice])
     return "、".join(names)
 
 

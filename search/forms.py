@@ -11,15 +11,13 @@ from .backends import SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
 from .facets import editions_for, written_by_for
 from .query import canonical_query
-from .documents import LAYER_ALIASES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
+from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
 
 #: The layer choices as the search page offers them (check boxes; none ticked: all), in
-#: reading order. ``all`` and ``notes`` (every layer of commentary) are accepted too.
-LAYER_CHOICES = [
-    ("classic", "經文"), ("commentary", "注"), ("readings", "音義"), ("subcommentary", "疏"),
-    ("editorial", "按語"), ("smallprint", "小字"), ("records", "記"), ("titles", "標題"), ("annotation", "讀者注記"),
-]
-assert {k for k, _ in LAYER_CHOICES} | {"all", "notes"} == set(LAYER_GROUPS)
+#: reading order, with their names (``search.documents.LAYER_GROUP_NAMES``). ``all`` and
+#: ``notes`` (every layer of commentary) are accepted too.
+LAYER_CHOICES = [(group, name) for group, name in LAYER_GROUP_NAMES.items() if group != "notes"]
+assert [k for k, _ in LAYER_CHOICES] == [g for g in LAYER_GROUPS if g not in ("all", "notes")]
 #: ``sort``: text order, relevance, and the concordance sorts (``search.backends.base.SORTS``).
 SORT_CHOICES = [("text", "文序"), ("relevance", "相關度"), ("after", "後文（右）"), ("before", "前文（左，倒讀）")]
 assert [k for k, _ in SORT_CHOICES] == list(SORTS)
