@@ -164,6 +164,8 @@ STORAGES = {
 # Security: Django's protections stay on; production hardening follows DEBUG.
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = True
+#: The page a form whose CSRF token is missing or out of date is answered with (the site's, in Chinese and English).
+CSRF_FAILURE_VIEW = "config.urls.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

@@ -2,6 +2,7 @@
 from django.contrib import admin
 from django.templatetags.static import static
 from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.shortcuts import render
 from django.urls import include, path
 from django.views import defaults
 
@@ -17,6 +18,13 @@ def server_error(request):
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Server error."}, status=500)
     return defaults.server_error(request)
+
+
+def csrf_failure(request, reason=""):
+    """403 for a form whose CSRF token is missing or out of date (``CSRF_FAILURE_VIEW``): the
+    site's page saying why that happens and what to do (Django's own told a reader to set
+    DEBUG=True, with an inline style the Content-Security-Policy blocks)."""
+    return render(request, "403_csrf.html", status=403)
 
 
 def favicon(request):

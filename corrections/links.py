@@ -13,6 +13,8 @@ import re
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
+from .unseen import described, named, unseen_at
+
 #: At most this many links per annotation, each at most ``MAX_LINK`` characters.
 MAX_LINKS = 5
 MAX_LINK = 500
@@ -26,10 +28,15 @@ class LinkError(ValueError):
 
 
 def clean_link(text: str) -> str:
-    """``text`` as a stored link (``cbdb:<id>`` or the URL as given), or ``LinkError``."""
+    """``text`` as a stored link (``cbdb:<id>`` or the URL as given), or ``LinkError`` (one that
+    holds a character that shows as nothing, ``unseen.unseen_at``, among them)."""
     text = text.strip()
     if len(text) > MAX_LINK:
         raise LinkError(f"連結至多 {MAX_LINK} 字 (a link is at most {MAX_LINK} characters)")
+    at = unseen_at(text)  # shown as nothing: an address that reads as another (goo\u200bgle.com), or a reversed one (U+202E)
+    if at is not None:
+        raise LinkError(f"連結第 {at + 1} 字為不可見字元 {described(text[at])}，請去除 (the link holds an invisible character, "
+                        f"{named(text[at])}, at character {at + 1}: write it without)")
     m = _CBDB.fullmatch(text)
     if m:
         number = int(m.group(1) or m.group(2))

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_POST
 
 from config.clients import client_ip
 from config.ratelimit import write_wait
+from reader.citation import juan_label
 from reader.models import LAYER_CHOICES, Edition, Piece
 from reader.places import juan_by_slug
 
@@ -99,6 +100,13 @@ class ProposalForm(forms.Form):
         data = super().clean()
         if all(data.get(k) is not None for k in ("section", "first", "last")):
             shown = section_shown(self.juan, data["section"])
+            if not shown:  # a section the juan lacks: say so, not "characters 1-2 are past its 0"
+                count = self.juan.sections.count()
+                self.add_error("section", f"{juan_label(self.juan)}無第 {data['section']} 節：本卷有第 1–{count} 節 "
+                                          f"(the juan has no section {data['section']}: its sections are 1–{count})")
+                data.pop("first", None)
+                data.pop("last", None)
+                return data
             try:
                 span = to_piece(shown, data["first"], data["last"])
             except PositionError as exc:

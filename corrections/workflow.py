@@ -25,6 +25,7 @@ from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, OWN_KINDS, PENDING, P
                      REVERTED, SET_ASIDE, STRUCTURE, STRUCTURE_CHOICES, TAGS, TEXT, AuditEntry, Proposal)
 from .overlay import CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place
 from .roles import can_propose, is_editor
+from .unseen import HIDING, described, named, unseen_at
 
 #: The kinds that apply to a whole piece (its layer, its structure), whatever span was selected.
 WHOLE = (LAYER, STRUCTURE)
@@ -71,15 +72,20 @@ class ReviewError(Exception):
 
 def _check_user_text(*texts: str) -> None:
     """Raise ``ReviewError`` when a reason, evidence or new text written by a user is longer
-    than ``MAX_NOTE`` characters, holds a directional control (``BIDI_CONTROLS``), U+FFFD
-    (``REPLACEMENT_CHARACTER``) or a combining mark with nothing to combine with
-    (``lone_mark``); the message names the character and where it is."""
+    than ``MAX_NOTE`` characters, holds a directional control (``BIDI_CONTROLS``), a control
+    character other than a tab or a line break or a character that hides a word from search
+    (``unseen.HIDING``: U+200B, U+FEFF …), U+FFFD (``REPLACEMENT_CHARACTER``) or a combining mark
+    with nothing to combine with (``lone_mark``); the message names the character and where it is."""
     if max((len(t) for t in texts), default=0) > MAX_NOTE:
         raise ReviewError(f"理由、依據與新文字各至多 {MAX_NOTE} 字 (the reason, the evidence and the new text are at most {MAX_NOTE} characters each)")
     if any(BIDI_CONTROLS.intersection(t) for t in texts):
         raise ReviewError("文字含 Unicode 方向控制字元（U+202A–U+202E、U+2066–U+2069），請去除 (the text holds a "
                           "Unicode direction control: write it without)")
     for text in texts:
+        at = unseen_at(text, allowed=LINE_BREAKS | {"\t"}, categories=("Cc",), also=HIDING)
+        if at is not None:
+            raise ReviewError(f"文字第 {at + 1} 字為不可見字元 {described(text[at])}，請去除 (the text holds an invisible "
+                              f"character, {named(text[at])}, at character {at + 1}: write it without)")
         if REPLACEMENT_CHARACTER in text:
             raise ReviewError(f"文字含替換字元 U+FFFD（{REPLACEMENT_CHARACTER}，第 {text.index(REPLACEMENT_CHARACTER) + 1} 字）：原文讀取有誤，"
                               f"請改寫其字；Unicode 未收之字以〓或 &KR…; 記之 (the text holds U+FFFD REPLACEMENT "
@@ -95,7 +101,9 @@ def _check_user_text(*texts: str) -> None:
 
 def _check_new_text(text: str, source_format: str) -> None:
     """Raise ``ReviewError`` when the new text of a text correction holds a line break
-    (``LINE_BREAKS``) or a character the juan's source form reads as markup
+    (``LINE_BREAKS``), a character that shows as nothing (``unseen``: a control or format
+    character, U+200B, U+200F, U+00AD …, which would make a reading that looks like the book's
+    and is not) or a character the juan's source form reads as markup
     (``reader.importers.document.MARKUP``: 【】 of the Siku form, ``(`` ``)`` ``¶`` ``<pb:…>`` of
     Kanripo's): an annotation or a note may run over lines and hold any character, a
     correction of the characters of a passage is text, which the upstream patch writes into
@@ -104,6 +112,11 @@ def _check_new_text(text: str, source_format: str) -> None:
     if found is not None:
         raise ReviewError(f"新文字不可含換行（U+{ord(found):04X}）：校正只改一段之內的字 (the new text holds a line "
                           f"break, U+{ord(found):04X}: a correction changes characters within one passage)")
+    at = unseen_at(text)
+    if at is not None:
+        raise ReviewError(f"新文字第 {at + 1} 字為不可見字元 {described(text[at])}：書中文字無不可見者，請去除；無法辨讀之字以〓記之 "
+                          f"(the new text holds an invisible character, {named(text[at])}, at character {at + 1}: "
+                          "a book's text holds none; write a character that cannot be read as 〓)")
     found = markup_in(text, source_format)
     if found is not None:
         raise ReviewError(f"新文字不可含「{found}」：此卷原文以之為標記 (the new text holds {found!r}, which this "
