@@ -9,7 +9,7 @@ name the search page and the API give it: ``search.documents.layer_name``, the b
 absolute), commentator (who wrote the passage: 李善, 呂延濟; empty when the book names nobody),
 reading (the match as the query read it, when it was found through a simplified form that
 stands for several characters: 后 found by 後 is ``後``, the API's ``reading``,
-``search.analysis.reading_of``; else empty). New columns come last, so the older keep their
+``search.matching.reading_of``; else empty). New columns come last, so the older keep their
 places.
 
 Written with the standard library's ``csv`` module: CSV as RFC 4180 (``excel`` dialect, CRLF

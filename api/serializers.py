@@ -10,7 +10,7 @@ from config.budget import check
 from reader.citation import section_citation, section_heading, set_openings
 from reader.models import Edition, Juan, Piece, Work
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
-from search.analysis import reading_of
+from search.matching import reading_of
 from search.documents import layer_name
 from search.service import HitLinks, edition_places, kept_section_names
 
@@ -297,7 +297,7 @@ class HitSerializer(serializers.Serializer):
     title, which is no piece), ``commentator`` (who wrote the passage: 李善, 呂延濟; "" when the book names nobody), location, KWIC (``before``/``match``/``after``), reading URL; ``reading`` only for a hit
     found through a simplified form that stands for several characters, in a simplified or
     mixed edition: the match as the query read it (后 found by 後: ``"reading": "後"``,
-    ``search.analysis.reading_of``)."""
+    ``search.matching.reading_of``)."""
 
     def to_representation(self, hit):
         """One hit as the class docstring gives it (a dict of the fields listed there). Raises

@@ -25,7 +25,7 @@ from reader.person_names import works_of_people
 from reader.pieces import CLASSIC, DEFAULT_LAYER, NOTE, RECORD_NOTE, TEXT
 from reader.printed_people import typed_spellings
 from reader.reading import chapter_views, read_consistently
-from search.analysis import reading_of
+from search.matching import reading_of
 from search.backends import SearchError
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
 from search.forms import SearchForm

@@ -4,7 +4,7 @@
 join to the piece's text — plus ``tag_segments`` for a note's source tag and ``has_mark``
 (a hit falls in the piece: a hidden or folded note holding one is shown open), and every
 section ``title_segments`` and chapter ``title_segments``/``category_segments``.
-Hits are found by ``search.analysis.match_passage`` on ``search.documents`` passages,
+Hits are found by ``search.matching.match_passage`` on ``search.documents`` passages,
 exactly as the index finds them, so a phrase running across a note is marked in both
 of its pieces. Offsets are code points: characters outside the BMP stay whole.
 """
@@ -14,7 +14,7 @@ import bisect
 
 from config.budget import check
 from characters.simplified import TRADITIONAL
-from search.analysis import match_passage
+from search.matching import match_passage
 from search.documents import chapter_passages, section_passages
 from search.query import ParsedQuery
 

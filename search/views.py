@@ -13,7 +13,7 @@ from config.ratelimit import search_wait
 from reader.models import Chapter, Juan, Work
 from reader.people import works_told_apart
 
-from .analysis import reading_of
+from .matching import reading_of
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .facets import active_filters, facet_counts, facet_menu, search_facet_counts

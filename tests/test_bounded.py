@@ -54,7 +54,7 @@ def test_kwic_bounds_take_the_short_way_only_where_characters_are_code_points():
     import itertools
     import re
 
-    from search.analysis import _clusters, context_bounds
+    from search.kwic import _clusters, context_bounds
 
     def by_characters(text, start, end, width):
         lo = max(0, start - width * 10)
@@ -80,7 +80,7 @@ def test_a_hits_snippet_is_cut_as_context_bounds_cuts_it():
     (``HitPassage._plain``), then cuts each snippet by arithmetic; a passage with a gaiji entity
     or a selector, or longer than ``PLAIN_CHECKED``, has its snippets cut by ``context_bounds``:
     the same snippets either way."""
-    from search.analysis import context_bounds
+    from search.kwic import context_bounds
     from search.backends.base import PLAIN_CHECKED, Hit, HitPassage
 
     def passage(text, width):

@@ -7,7 +7,8 @@ import pytest
 from characters.folding import SEPARATOR, TEXT, char_kind
 from reader.importers.loader import import_file
 from reader.models import Piece
-from search.analysis import analyse, find_occurrences
+from search.analysis import analyse
+from search.matching import find_occurrences
 from search.backends import SearchError, SearchQuery
 
 from .conftest import index_all

@@ -2,7 +2,7 @@
 directions; two words kept apart; every decision traceable to a source or a listed exception."""
 import pytest
 
-from search.analysis import find_occurrences
+from search.matching import find_occurrences
 from search.backends import SearchQuery
 from characters.folding import TABLE_PATH, fold_char, query_alternatives
 

@@ -246,7 +246,7 @@ def test_no_loan_character_pair_is_folded_together():
 
 def test_a_rare_form_folds_with_the_character_the_texts_write_it_for():
     from characters.simplified import TRADITIONAL
-    from search.analysis import find_occurrences
+    from search.matching import find_occurrences
 
     # 䖝 writes 蟲 (昆䖝, 介䖝, 蟄䖝) and 烖 writes 災 (大烖, 天烖, 禍烖) in every place of the corpus,
     # where the rule had put them under 虫 (huǐ) and the simplified 灾 (decision 0004)
@@ -295,7 +295,8 @@ def test_build_is_deterministic_and_matches_the_shipped_table(tmp_path):
 def test_every_gaiji_number_the_entity_allows_has_a_key():
     """``&KR`` takes up to five digits: numbers past 65533 have keys too (plane 16), so a file
     or a query holding ``&KR99999;`` is text like any other (a query of it was a 500)."""
-    from search.analysis import analyse, query_units
+    from search.analysis import analyse
+    from search.query_units import query_units
 
     assert gaiji.gaiji_key("&KR99999;") == "\U0010869f" and gaiji.gaiji_key("&KR65534;") == "\U000ffffe"
     assert analyse("射&KR70000;獲").codes == "射\U00101170獲"

@@ -7,7 +7,7 @@ from characters.gaiji import gaiji_key, gaiji_reading, gaiji_table
 from characters.scripts.build_collation_tables import gaiji_rows, render_gaiji
 from characters.simplified import query_keys
 from characters.variants import GAIJI, same_character
-from search.analysis import find_occurrences
+from search.matching import find_occurrences
 
 from .conftest import SHARED
 

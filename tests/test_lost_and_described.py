@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 
 from characters.units import LOST, UNITS, cut, description_key
-from search.analysis import find_occurrences, match_passage, query_units
+from search.matching import find_occurrences, match_passage
+from search.query_units import query_units
 from search.backends import SearchQuery, get_search_backend
 from search.documents import documents_for_juan
 from search.query import parse_query

@@ -992,7 +992,7 @@ def test_a_pages_passages_are_read_once_per_generation(two_backends, seed_juan, 
     no page has read; a write's new generation reads its own (the text as written now); a hit
     list read from end to end keeps none but its pages'; past ``KEPT_PASSAGES`` passages or
     ``KEPT_CHARS`` characters every one is dropped."""
-    from search.analysis import single_code_points
+    from search.kwic import single_code_points
     from search.backends.positional import hits as hit_arrays, places
 
     positional, _ = two_backends

@@ -8,7 +8,7 @@ import pytest
 
 from characters.folding import fold_char, query_alternatives
 from characters.scripts import rare_merges
-from search.analysis import find_occurrences
+from search.matching import find_occurrences
 
 ROOT = Path(__file__).resolve().parent.parent
 

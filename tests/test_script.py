@@ -317,7 +317,7 @@ def test_the_held_out_evaluation_reads_the_juans_as_the_index_does():
 
 
 def test_a_traditional_editions_variant_forms_are_found_by_their_character():
-    from search.analysis import find_occurrences
+    from search.matching import find_occurrences
 
     def count(path, query):
         return len(find_occurrences((CORPUS / path).read_text(encoding="utf-8"), query, script=TRADITIONAL))

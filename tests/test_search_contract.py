@@ -667,7 +667,7 @@ def biao(own_backend, db):
 @pytest.mark.parametrize("exact", [False, True])
 @pytest.mark.parametrize("sort", ["text", "after", "before"])
 def test_a_table_is_searched_cell_by_cell_as_a_plain_scan(biao, exact, sort):
-    """A cell mark is a boundary (``search.analysis.CELL_BOUNDARY``): every backend finds exactly
+    """A cell mark is a boundary (``characters.units.CELL_BOUNDARY``): every backend finds exactly
     the plain scan's hits in a 表, in its order, sorted by what follows or precedes a hit up to the
     cell's end."""
     backend, docs = biao

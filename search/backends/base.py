@@ -12,8 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from search.analysis import CELL_BOUNDARY, analysed, context_bounds, single_code_points
+from characters.units import CELL_BOUNDARY
+from search.analysis import analysed
 from search.documents import ANNOTATION, LAYERS, MAIN_LAYERS, TEXT_LAYERS, SearchDocument
+from search.kwic import context_bounds, single_code_points
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
 DEFAULT_CONTEXT = 15
@@ -451,7 +453,7 @@ class BaseSearchBackend:
         raise NotImplementedError
 
     def search(self, query: SearchQuery) -> SearchResults:
-        """Every hit of ``query`` (see ``search.analysis.match_passage``) in the query's
+        """Every hit of ``query`` (see ``search.matching.match_passage``) in the query's
         sort order. Raises ``SearchError``."""
         raise NotImplementedError
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from search.analysis import match_passage
+from search.matching import match_passage
 from search.documents import SearchDocument
 
 from .base import (BaseSearchBackend, Hit, HitPassage, SearchQuery, SearchResults, entries_of, juans_to_drop,

@@ -14,7 +14,7 @@ import numpy as np
 from django.conf import settings
 
 from characters.simplified import TRADITIONAL
-from search.analysis import query_units
+from search.query_units import query_units
 from search.backends import positional as package  # SEGMENT_CHARS, read at each write (a setting of the package)
 from search.documents import ANNOTATION, LAYERS, TEXT_LAYERS, SearchDocument
 
@@ -407,7 +407,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
     @staticmethod
     def _near_filtered(corpus: Corpus, clause, found, occurrences):
         """``found`` with the terms joined by NEAR cut to their occurrences that have a
-        partner (``search.analysis.near_pairs``, on arrays: the partners of an occurrence
+        partner (``search.matching.near_pairs``, on arrays: the partners of an occurrence
         are one ``searchsorted`` window of the other term's starts, bounded by its passage)."""
         firsts = corpus.unit_starts  # unit positions: distances count characters (a gaiji is one)
         ends = np.append(firsts[1:] - 1, corpus.size - 1) if len(corpus) else np.empty(0, dtype=np.int64)

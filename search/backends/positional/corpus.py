@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from search.analysis import char_alternatives, query_units
+from search.query_units import char_alternatives, query_units
 
 from ..base import live_juans
 from .format import ARRAYS, GAP_BIT, deleted_file, segment_names, unit_key
@@ -253,7 +253,7 @@ class Corpus:
     def phrase(self, phrase: str, exact: bool, live_only: bool = False) -> np.ndarray:
         """Start unit positions (int64) of the non-overlapping occurrences of a term (``?``
         matches any one unit) in every passage, ascending, as
-        ``search.analysis.find_occurrences`` finds them passage by passage. An occurrence
+        ``search.matching.find_occurrences`` finds them passage by passage. An occurrence
         never crosses a separator, so each segment is searched on its own arrays
         (``Segment.phrase_pieces``: views of its postings for one character) and the pieces
         are laid end to end, each shifted by its segment's first position, in one array

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from search.analysis import single_code_points
+from search.kwic import single_code_points
 
 from ..base import PLAIN_CHECKED, HitPassage, IndexUnavailable
 

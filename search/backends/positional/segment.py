@@ -12,7 +12,8 @@ import numpy as np
 
 from characters.simplified import KEY_BASE, MIXED, SCRIPTS
 from characters.units import UNITS
-from search.analysis import analyse, unit_codes
+from search.analysis import analyse
+from search.query_units import unit_codes
 
 from .format import (ARRAYS, GAP_BIT, JUANS_FILE, KEY_MODULUS, NEIGHBOUR_ARRAYS, PASSAGES_FILE, SEP,
                      IndexFormatError, JsonPlaces, read_table, unit_key)
@@ -332,7 +333,7 @@ class Segment:
     def phrase_pieces(self, term: "_Term", exact: bool) -> list[np.ndarray]:
         """Start unit positions in this segment of the non-overlapping occurrences of a term
         (``?`` matches any one unit) in every passage, ascending, as
-        ``search.analysis.find_occurrences`` finds them passage by passage, as pieces whose
+        ``search.matching.find_occurrences`` finds them passage by passage, as pieces whose
         concatenation is the answer (read-only; a one-unit term's are views of ``order``:
         nothing copied before ``Corpus.phrase`` lays every segment's out in one array).
 
@@ -520,7 +521,7 @@ class _ExactInfo:
 
 class _Term:
     """A term of a query, read once for every segment (``Segment.phrase``): its units
-    (``search.analysis.query_units``), and per unit the folded code points it may match
+    (``search.query_units.query_units``), and per unit the folded code points it may match
     (``alts``, ascending; None for ``?``) and its own code point (``codes``: the exact mode)."""
 
     __slots__ = ("units", "length", "alts", "codes")

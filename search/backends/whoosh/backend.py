@@ -18,7 +18,7 @@ from whoosh.index import EmptyIndexError
 
 from config.faults import crash_point
 from characters.simplified import TRADITIONAL
-from search.analysis import match_passage
+from search.matching import match_passage
 from search.documents import ANNOTATION, LAYERS, MAIN_LAYERS, TEXT_LAYERS, SearchDocument
 
 from ..base import BaseSearchBackend, SearchQuery, SearchResults, entries_of, juans_to_drop

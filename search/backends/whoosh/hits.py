@@ -11,7 +11,7 @@ import numpy as np
 
 from characters.simplified import TRADITIONAL
 from characters.units import holds_marks
-from search.analysis import match_passage
+from search.matching import match_passage
 
 from search.documents import LAYERS
 

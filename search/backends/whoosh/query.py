@@ -7,8 +7,9 @@ import re
 
 import numpy as np
 
-from search.analysis import (PAIR_GAP, SPOT_AFTER, SPOT_BEFORE, SPOT_REACH, folded_alternatives, query_units,
-                             raw_pattern)
+from search.analysis import PAIR_GAP, SPOT_AFTER, SPOT_BEFORE, SPOT_REACH
+from search.matching import raw_pattern
+from search.query_units import folded_alternatives, query_units
 from characters.folding import fold_char
 from reader.table_cells import CELL_MARK
 from characters.simplified import is_ambiguous, reading_of_key
@@ -70,7 +71,7 @@ class _Lookup:
     def holds_cells(self) -> bool:
         """Whether some allowed passage holds a table's cell mark (its unit term ``CELL_MARK``,
         ``search.analysis.gram_counts``): the spots count it as a unit, but no ``?`` matches it
-        (``search.analysis.CELL_BOUNDARY``), so a wildcard term's passages are then verified on
+        (``characters.units.CELL_BOUNDARY``), so a wildcard term's passages are then verified on
         the text. Read once a search."""
         if self._cells is None:
             docs, _ = postings(self.reader, "units", [CELL_MARK])
@@ -351,7 +352,7 @@ def _spans_plan(parsed, lookup: _Lookup, allowed: np.ndarray):
 
 def _raw_pattern(parsed, lookup: _Lookup) -> re.Pattern | None:
     """For a query of one clause without NEAR whose terms cannot overlap, one regex over the
-    stored text that finds every hit of a passage (``search.analysis.raw_pattern`` of each
+    stored text that finds every hit of a passage (``search.matching.raw_pattern`` of each
     positive term, spelled as the index spells it): a page's passages are then not analysed
     unit by unit. None otherwise."""
     if len(parsed.clauses) != 1 or parsed.clauses[0].nears:
