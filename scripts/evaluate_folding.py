@@ -11,6 +11,7 @@ Usage::
     .venv/bin/python scripts/evaluate_folding.py --examples 3   # and every wrong find, three places of each in context
     .venv/bin/python scripts/evaluate_folding.py --by-pair      # and the wrong finds by pair of characters and cause
     .venv/bin/python scripts/evaluate_folding.py --same-text kanripo-commentary/KR5c0138=kanripo-commentary/KR5c0139   # 莊子注 read by 南華真經註疏 too (not shipped)
+    .venv/bin/python scripts/evaluate_folding.py --same-text kanripo-commentary/KR5c0138=kanripo-commentary/KR5c0139 --habit 0.9   # and by how it writes each word (not shipped)
 
 The set is ``characters/data/variant_eval.tsv`` (``evaluation``, beside this script, reads and scores it).
 Script-aware search is measured three ways: against labels from the books (the simplified
@@ -137,12 +138,13 @@ def _wrong_by(d: evaluation.Direction, top: int = 8) -> str:
         f"{q} finding {c} {cause} {n}" for (q, c, cause), n in d.wrong_by.most_common(top))
 
 
-def _by_pair(d: evaluation.Direction, same_word: set[frozenset], top: int = 12) -> str:
+def _by_pair(d: evaluation.Direction, same_word: set[frozenset], top: int = 20) -> str:
     """The wrong finds of ``d`` grouped by the pair of characters (the query and the character the
     edition prints, either way round) and by cause: ``one word`` when the variant tables call the
     two one character written two ways (``evaluation.variant_table_pairs``: 於/于, 鐘/鍾), ``two
     characters`` otherwise (a reading error: 發/髮, 乾/幹); each with how many places were left
-    undecided, read as the query, and name a character (``evaluation.names_a_character``)."""
+    undecided, read as the query, name a character (``evaluation.names_a_character``) and write the
+    same word (``evaluation.one_word_at``)."""
     if not d.wrong_by:
         return ""
     folded = {frozenset(fold_char(c) for c in pair) for pair in same_word}
@@ -163,12 +165,17 @@ def _by_pair(d: evaluation.Direction, same_word: set[frozenset], top: int = 12) 
         kinds[kind + ", naming a character"] += row["named"]
         if len(lines) < top:
             lines.append(f"{'/'.join(sorted(pair))} {row['all']} ({kind}: undecided {row['undecided']}, "
-                         f"read as the query {row['read']}, naming a character {row['named']})")
-    return (f"\n    by word at the place (於 finding a 于 that writes the preposition right, "
-            f"docs/decisions/0036): {d.matches - d.wrong + d.one_word}/{d.matches} "
-            f"({100 * d.word_at_place_precision:.2f}%)"
+                         f"read as the query {row['read']}, naming a character {row['named']}, "
+                         f"the same word at the place {d.one_word_by[pair]})")
+    return (f"\n    by word at the place (於 finding a 于 that writes the preposition right, and the "
+            f"pairs of evaluation.ONE_WORD_APART; docs/decisions/0036, 0037): {d.matches - d.wrong + d.one_word}/{d.matches} "
+            f"({100 * d.word_at_place_precision:.3f}%)"
             + "\n    wrong finds by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.items())
-            + "\n    wrong finds by pair: " + "; ".join(lines))
+            + "\n    wrong finds by pair: " + "; ".join(lines)
+            + "\n    left by word at the place, by pair: " + ", ".join(
+                f"{'/'.join(sorted(pair))} {n}" for pair, n in sorted(
+                    ((pair, row["all"] - d.one_word_by[pair]) for pair, row in pairs.items()),
+                    key=lambda kv: (-kv[1], sorted(kv[0])))[:top] if n))
 
 
 def main(argv=None) -> int:
@@ -187,6 +194,10 @@ def main(argv=None) -> int:
                     help="read the held-out or tuning WORK first by the windows the traditional editions OTHER "
                          "(folders of --corpus) of the same text print (scripts/same_text.py; measured, "
                          "not shipped)")
+    ap.add_argument("--habit", type=float, metavar="SHARE",
+                    help="with --same-text, read a place nothing decides as the other editions write the word "
+                         "when they print that reading at SHARE of its places or more (same_text.usage_of; "
+                         "measured, not shipped)")
     ap.add_argument("--by-pair", action="store_true",
                     help="print the wrong finds of each set grouped by pair of characters and by cause")
     ap.add_argument("--examples", type=int, default=0, metavar="N",
@@ -230,7 +241,7 @@ def main(argv=None) -> int:
               + (f"\n    false {' '.join(d.false[:10])}" if d.false else "")
               + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
     for work in build_reading_context.HELD_OUT:
-        with same_text.read_with(same[work]) if work in same else contextlib.nullcontext():
+        with same_text.read_with(same[work], args.habit) if work in same else contextlib.nullcontext():
             held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
                                              examples=args.examples)
         d = held.direction
@@ -250,7 +261,7 @@ def main(argv=None) -> int:
             left = build_reading_context.without_work(args.corpus, work, Path(tmp) / "context.tsv.gz")
             readings.reload(Path(tmp) / "context.tsv.gz")
             simplified._decided_key.cache_clear()
-            with same_text.read_with(same[work]) if work in same else contextlib.nullcontext():
+            with same_text.read_with(same[work], args.habit) if work in same else contextlib.nullcontext():
                 held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
                                                  examples=args.examples)
         readings.reload(readings.CONTEXT_PATH)

@@ -147,9 +147,12 @@ class Direction:
     #: of ``wrong``, the finds at a place where the text names a character rather than uses it
     #: (``names_a_character``: 古文幹為肝, 今文並皆為併, 干依註音豻), by ``(query, character printed)``
     named: Counter = field(default_factory=Counter)
-    #: of ``wrong``, the finds of 於 at a 于 (or of 于 at a 於) that write the preposition yú, one word
-    #: whichever graph an edition prints (``one_word_at``); counted right by ``word_at_place_precision``
+    #: of ``wrong``, the finds of one graph at the other that write the same word (``one_word_at``: 於
+    #: at a 于 that writes the preposition yú, 鐘 at the 鍾 of 鍾鼓, 樸 at the 朴 of 其朴自成), one word
+    #: whichever graph an edition prints; counted right by ``word_at_place_precision``
     one_word: int = 0
+    #: ``one_word`` by pair of characters (``frozenset((query, character printed))``)
+    one_word_by: Counter = field(default_factory=Counter)
 
     def pair(self, found: bool, example: str, distinct: bool = True) -> None:
         """Count one occurrence a query stands for, ``found`` or not; a missed one keeps
@@ -167,8 +170,9 @@ class Direction:
 
     @property
     def word_at_place_precision(self) -> float:
-        """Precision when a find of 於 at a 于 that writes the preposition (``one_word``) is right
-        (docs/decisions/0036: measured beside the target, which counts graphs)."""
+        """Precision when a find of one graph at the other that writes the same word (``one_word``:
+        the pairs of ``ONE_WORD_APART``) is right (docs/decisions/0036 and 0037: measured beside the
+        target, which counts graphs)."""
         return 1 - (self.wrong - self.one_word) / self.matches if self.matches else 1.0
 
     @property
@@ -352,17 +356,48 @@ def names_a_character(before: str, after: str) -> bool:
 #: preposition yú, everything else is another word.
 _YU_APART = re.compile(r"于于|于喁|于嗟|唱于|于歸|于征|單于|淳于|鮮于|于越|于菟|於乎|於戲|於菟|於陵")
 _YU = frozenset("於于")
+#: The pairs measured by word at the place (docs/decisions/0036 and 0037): two graphs that the
+#: variant tables (``variant_table_pairs``) call one character, each with the words only one of them
+#: writes, listed from the dictionaries' entries (漢語大字典, the MOE table's 說明), never from the
+#: wrong finds, each a word of the text that marks the place; a find of one graph at the other is the
+#: same word everywhere else:
+#: - 於/于: ``_YU_APART``;
+#: - 鐘/鍾: the bell is written either way; 鍾 alone writes the measure (a number or 釜 before it,
+#:   曰鍾), 'to gather' (鍾情, 鍾愛, 所鍾) and the names (鍾子期, 鍾離, 鍾儀, 鍾會, 鍾繇, 周禮's
+#:   鍾氏 the dyer);
+#: - 修/脩: 'to cultivate, to repair, long' either way; 脩 alone the dried meat (束脩, 脯脩, 腶脩);
+#: - 鑑/鑒: one character in every use (the mirror, to reflect, to examine): no word apart;
+#: - 嘆/歎: one character in every use (to sigh, to chant, to praise: 漢語大字典 嘆 同"歎"): none;
+#: - 朴/樸: 'uncarved wood, simple' either way; 朴 alone the tree and its bark (厚朴) and 朴刀.
+#: A pair whose graphs write other words that no word of the text marks is not listed: at such a
+#: place only a reader can tell the word, so the graph decides. So 御 'to drive' beside 禦 'to ward
+#: off', 游 'to swim' beside 遊, 覆 'to overturn' beside 復, 閒 'between' beside 閑; and, read in
+#: the texts held back, 後/后 (周禮's 后 the queen stands alone: 王獻尸后亞祼, 內宗佐后), 註/注 (注
+#: 'to put into' and 'a beak': 令禽注于虞中, 以注鳴者) and 嚮/向 (the name 叔向).
+ONE_WORD_APART = {
+    _YU: _YU_APART,
+    frozenset("鐘鍾"): re.compile(r"[一二三四五六七八九十百千萬數釜]鍾|曰鍾|鍾情|鍾愛|所鍾|鍾子|鍾離|鍾儀|鍾會|鍾繇|鍾氏"),
+    frozenset("修脩"): re.compile(r"束脩|脯脩|脩脯|腶脩"),
+    frozenset("鑑鑒"): re.compile(r"(?!)"),
+    frozenset("嘆歎"): re.compile(r"(?!)"),
+    frozenset("朴樸"): re.compile(r"厚朴|朴刀"),
+}
 
 
 def one_word_at(query: str, printed: str, before: str, after: str) -> bool:
     """Whether a find of ``query`` at a place that prints ``printed`` (``before`` and ``after``: the
-    characters round it) is the same word written another way: 於 at a 于 (or 于 at a 於) that
-    writes the preposition yú (至于廟門 as 至於廟門), not one of the words only one graph writes
-    (``_YU_APART``: 單于, 其覺于于) nor a place that names the character (``names_a_character``:
-    本或作於). The measure of docs/decisions/0036, beside the target's, which counts graphs."""
-    if frozenset((query, printed)) != _YU or names_a_character(before, after):
+    characters round it) is the same word written another way: for a pair of ``ONE_WORD_APART``, 於
+    at a 于 (or 于 at a 於) that writes the preposition yú (至于廟門 as 至於廟門), 鐘 at the 鍾 of
+    鍾鼓, 樸 at the 朴 of 其朴自成; not one of the words only one graph writes (單于, 其覺于于, 三鍾, 束脩:
+    a word of the list that covers the place) nor a place that names the character
+    (``names_a_character``: 本或作於). The measure of docs/decisions/0036 and 0037, beside the
+    target's, which counts graphs."""
+    apart = ONE_WORD_APART.get(frozenset((query, printed)))
+    if apart is None or query == printed or names_a_character(before, after):
         return False
-    return not _YU_APART.search(before[-1:] + printed + after[:1])
+    text, at = before + printed + after, len(before)
+    return not any(m.start() <= at < m.start() + len(m.group(1))
+                   for m in re.finditer(f"(?=({apart.pattern}))", text) if m.group(1))
 
 
 def _cause(key: str) -> str:
@@ -435,7 +470,9 @@ def score_labelled(simplified_text: str, traditional_text: str, pairs: list,
                     line = t_plain.split("\n")[p.t.line]
                     before, after = line[max(0, p.t.col - 3):p.t.col], line[p.t.col + 1:p.t.col + 4]
                     a.named[(q, p.t.ch)] += names_a_character(before, after)
-                    a.one_word += one_word_at(q, p.t.ch, before, after)
+                    same_here = one_word_at(q, p.t.ch, before, after)
+                    a.one_word += same_here
+                    a.one_word_by[frozenset((q, p.t.ch))] += same_here
                     if len(a.false) < 20:
                         a.false.append(f"{q}→{p.s.ch}({p.t.ch})@{p.s.line + 1}:{p.s.col + 1}")
     for f in sorted(queries_b):
@@ -576,7 +613,7 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), l
     places = unlabelled = 0
     context: dict[tuple[str, str], list[str]] = {}   # (reading key, original character): examples
     naming: Counter = Counter()   # (reading key, original character): places that name a character
-    yu: Counter = Counter()   # (reading key, 于 or 於): places that write the preposition (``one_word_at``)
+    same: Counter = Counter()   # (reading key, printed, the other graph): one word two ways (``one_word_at``)
     for path in paths:
         for layer, orig in (passages or held_out_runs)(path.read_text(encoding="utf-8")):
             simp = to_simplified(orig)
@@ -590,8 +627,10 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), l
                 if sc.reading_of_key(key) is not None:
                     before, after = orig[max(0, i - 3):i], orig[i + 1:i + 4]
                     naming[(key, fold_char(book))] += names_a_character(before, after)
-                    if book in _YU:
-                        yu[(key, book)] += one_word_at(next(iter(_YU - {book})), book, before, after)
+                    for pair in ONE_WORD_APART:
+                        if book in pair:
+                            other = next(iter(pair - {book}))
+                            same[(key, fold_char(book), other)] += one_word_at(other, book, before, after)
                 if examples and sc.reading_of_key(key) is not None:
                     seen = context.setdefault((key, fold_char(book)), [])
                     if len(seen) < examples:
@@ -619,7 +658,8 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), l
                         d.same_word += m if frozenset((c, fq)) in same_folded else 0
                         d.wrong_by[(q, c, _cause(key))] += m
                         d.named[(q, c)] += naming[(key, c)]
-                        d.one_word += yu[(key, c)] if frozenset((q, c)) == _YU else 0
+                        d.one_word += same[(key, c, q)]
+                        d.one_word_by[frozenset((q, c))] += same[(key, c, q)]
                         shown = d.examples.setdefault((q, c, _cause(key)), [])
                         shown.extend(context.get((key, c), ())[:max(0, examples - len(shown))])
     return HeldOut(d, {k: tuple(v) for k, v in decided.items()}, places, unlabelled)

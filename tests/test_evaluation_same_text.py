@@ -1,5 +1,5 @@
 """The measurement of reading a simplified edition by another edition of the same text
-(``scripts/same_text.py``; measured, not shipped: docs/decisions/0021)."""
+(``scripts/same_text.py``; measured, not shipped: docs/decisions/0021, 0037)."""
 import pytest
 
 from characters import simplified
@@ -36,3 +36,20 @@ def test_the_edition_measured_is_never_its_own_other_edition(capsys):
     with pytest.raises(SystemExit):
         evaluate_folding.main(["--same-text", "kanripo/KR1d0038=kanripo/KR1d0038"])
     assert "never the edition measured" in capsys.readouterr().err
+
+
+def test_another_editions_habit_decides_only_where_it_writes_one_way(tmp_path):
+    # measured and not shipped (docs/decisions/0037): how another edition writes each word a
+    # simplified form stands for, over every place it prints one of the readings
+    other = tmp_path / "KR9z0002_001.txt"
+    other.write_text("#+TITLE: 某\n" + "以此係彼" * 19 + "繫之\n" + "於是" * 10 + "至于" * 10 + "\n", encoding="utf-8")
+    forms = _forms_of()
+    habit = same_text.usage([other], forms)
+    assert habit[frozenset(forms["系"])] == {"係": 19, "繫": 1}
+    assert habit[frozenset(forms["于"])] == {"於": 10, "于": 10}
+    # 19 of 20 places write 係: at 90 % it decides, at 96 % not; 於 and 于 half and half: not at 60 %
+    assert same_text.usage_of(habit, forms["系"], 0.9) == "係"
+    assert same_text.usage_of(habit, forms["系"], 0.96) is None
+    assert same_text.usage_of(habit, forms["于"], 0.6) is None
+    # fewer than USAGE_PLACES places decide nothing
+    assert same_text.usage_of(habit, forms["系"], 0.9, places=21) is None
