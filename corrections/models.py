@@ -99,7 +99,8 @@ class Proposal(models.Model):
     reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                  related_name="reviewed_proposals")
     review_reason = models.TextField(blank=True)
-    #: Why the proposal was set aside (its anchor no longer matches), "" otherwise.
+    #: Why the proposal was set aside (its anchor no longer matches), or why a pending one can
+    #: no longer be accepted (a re-import took its text away: ``workflow.recheck``); "" otherwise.
     status_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     reviewed_at = models.DateTimeField(null=True, blank=True)
@@ -179,7 +180,8 @@ class Proposal(models.Model):
 #: other messages are, the stored English word after it.
 AUDIT_ACTIONS = {"proposed": "提出 (proposed)", "kept": "保存 (kept)", "edited": "修改 (edited)",
                  "accepted": "採納 (accepted)", "rejected": "不採納 (rejected)", "reverted": "撤回 (reverted)",
-                 "set aside": "擱置 (set aside)", "re-anchored": "重新定位 (re-anchored)"}
+                 "set aside": "擱置 (set aside)", "re-anchored": "重新定位 (re-anchored)",
+                 "unanchored": "原文已無 (no longer in the text)"}
 
 
 class AuditEntry(models.Model):

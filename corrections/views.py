@@ -17,6 +17,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import LoginView, LogoutView
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -267,20 +268,39 @@ def _proposer_record(user_id) -> dict:
         rejected=Count("pk", filter=Q(status="rejected")), pending=Count("pk", filter=Q(status=PENDING)))
 
 
+#: Proposals a page of the review queue, of one's own proposals and of one's notes lists: the
+#: rest are on the next pages (``?page=``), counted in the heading; the lists were cut at these
+#: numbers without a word, so that the 201st pending proposal was never seen by an editor.
+QUEUE_PAGE, MINE_PAGE, NOTES_PAGE = 200, 500, 1000
+
+
+def _page(request, proposals, size: int):
+    """The page ``?page=`` of ``proposals`` (a queryset, in its order), ``size`` a page, its
+    proposals given their ``juan_label`` (``Proposal.label_juans``): a Django ``Page`` whose
+    ``paginator.count`` is the whole list's. A page past the last is the last, one that is not
+    a number the first (``Paginator.get_page``)."""
+    page = Paginator(proposals, size).get_page(request.GET.get("page"))
+    page.object_list = Proposal.label_juans(page.object_list)
+    return page
+
+
 @never_cache
 @login_required
 def queue(request):
-    """Editors: the pending proposals, oldest first, with the diff, the evidence and each
-    proposer's record; an editor's own proposals are listed apart (someone else reviews them)."""
+    """Editors: the pending proposals, oldest first, ``QUEUE_PAGE`` a page, with the diff, the
+    evidence and each proposer's record, and why one no longer matches the text after a
+    re-import (``status_reason``); an editor's own proposals are listed apart (someone else
+    reviews them)."""
     if not is_editor(request.user):
         raise PermissionDenied("the review queue is for editors")
-    pending = Proposal.label_juans(Proposal.objects.filter(status=PENDING).select_related("author", "edition__work")
-                                   .order_by("created_at", "pk")[:200])
+    page = _page(request, Proposal.objects.filter(status=PENDING).select_related("author", "edition__work")
+                 .order_by("created_at", "pk"), QUEUE_PAGE)
+    pending = page.object_list
     records = {uid: _proposer_record(uid) for uid in {p.author_id for p in pending}}
     for p in pending:
         p.record = records[p.author_id]
     return render(request, "corrections/queue.html", {
-        "pending": [p for p in pending if p.author_id != request.user.pk],
+        "page": page, "pending": [p for p in pending if p.author_id != request.user.pk],
         "own": [p for p in pending if p.author_id == request.user.pk]})
 
 
@@ -317,19 +337,19 @@ def review(request, pk):
 @never_cache
 @login_required
 def notes(request):
-    """A signed-in reader's own private notes and bookmarks, in text order."""
-    return render(request, "corrections/notes.html", {
-        "items": Proposal.label_juans(Proposal.objects.filter(author=request.user, status=PRIVATE).select_related("edition__work").order_by(
-            "edition_slug", "juan_number", "section_position", "piece_position", "start", "pk")[:1000])})
+    """A signed-in reader's own private notes and bookmarks, in text order, ``NOTES_PAGE`` a page."""
+    page = _page(request, Proposal.objects.filter(author=request.user, status=PRIVATE).select_related("edition__work").order_by(
+        "edition_slug", "juan_number", "section_position", "piece_position", "start", "pk"), NOTES_PAGE)
+    return render(request, "corrections/notes.html", {"page": page, "items": page.object_list})
 
 
 @never_cache
 @login_required
 def mine(request):
-    """A signed-in user's own proposals, newest first."""
-    return render(request, "corrections/mine.html", {
-        "proposals": Proposal.label_juans(Proposal.objects.filter(author=request.user).exclude(status=PRIVATE).select_related("edition__work")
-                                          .order_by("-created_at", "-pk")[:500])})
+    """A signed-in user's own proposals, newest first, ``MINE_PAGE`` a page."""
+    page = _page(request, Proposal.objects.filter(author=request.user).exclude(status=PRIVATE).select_related("edition__work")
+                 .order_by("-created_at", "-pk"), MINE_PAGE)
+    return render(request, "corrections/mine.html", {"page": page, "proposals": page.object_list})
 
 
 def patch(request, slug):

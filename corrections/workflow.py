@@ -336,10 +336,14 @@ def revert(proposal: Proposal, editor, *, reason: str, address=None) -> Proposal
 def recheck(juan: Juan) -> list[Proposal]:
     """After ``juan`` was stored again: set aside each accepted correction of it whose anchor
     no longer matches (with the reason, audited as the system's), and move the anchor of each
-    one found elsewhere. Returns the proposals set aside."""
+    one found elsewhere; a pending proposal is moved the same way, and one whose text is gone
+    stays pending with the reason in its ``status_reason`` (shown in the review queue and its
+    history, audited ``unanchored``), cleared once a later import holds its text again.
+    Returns the proposals set aside."""
     overlay = juan_overlay(juan)
     set_aside = []
     with transaction.atomic():
+        _recheck_pending(juan)
         for proposal, why in overlay.unplaced:
             Proposal.objects.filter(pk=proposal.pk).update(status=SET_ASIDE, status_reason=why)
             _audit(proposal, "set aside", None, why)
@@ -352,6 +356,28 @@ def recheck(juan: Juan) -> list[Proposal]:
                 texts = texts if texts is not None else juan_texts(juan)
                 _move(p, placed, texts[(placed.section, placed.piece)])
     return set_aside
+
+
+def _recheck_pending(juan: Juan) -> None:
+    """The pending proposals of ``juan`` after it was stored again (``recheck``): each whose
+    anchor matches elsewhere is moved there; each whose text the juan no longer holds keeps
+    its place and says why (``status_reason``), so that an editor reading the queue knows it
+    cannot be accepted as it stands (it was told only when accepting it, and its proposer never)."""
+    pending = list(Proposal.objects.filter(edition_id=juan.edition_id, juan_number=juan.number, status=PENDING))
+    found = place(pending, juan)
+    for proposal, why in found.unplaced:
+        reason = f"重新匯入後原文已無此段文字，無法採納 (after a re-import the text no longer holds it: {why})"
+        if proposal.status_reason != reason:
+            Proposal.objects.filter(pk=proposal.pk).update(status_reason=reason)
+            _audit(proposal, "unanchored", None, why)
+    texts = None
+    for placed in found.placed:
+        p = placed.proposal
+        if p.status_reason:
+            Proposal.objects.filter(pk=p.pk).update(status_reason="")
+        if (placed.section, placed.piece, placed.start, placed.end) != (p.section_position, p.piece_position, p.start, p.end):
+            texts = texts if texts is not None else juan_texts(juan)
+            _move(p, placed, texts[(placed.section, placed.piece)])
 
 
 def _move(p: Proposal, placed: Placed, text: str) -> None:

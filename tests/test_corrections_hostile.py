@@ -129,3 +129,75 @@ def test_a_form_without_its_csrf_token_is_answered_by_the_sites_page_saying_what
     assert "DEBUG" not in html and "<style" not in html
     assert "登出（cx）" in html  # the site's page, with the reader signed in
     assert Proposal.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pending_proposal_moves_with_its_text_at_a_reimport_or_says_that_the_text_is_gone(tmp_path, search_backend):
+    """A proposal pending when its juan was imported again stayed where it was: one whose text
+    had moved kept the old place, and one whose text was gone looked acceptable in the queue
+    until an editor tried (「定位已不相符」), its proposer never told. Now the first moves (audited
+    re-anchored) and the second says why in the queue and its history, until the text is back."""
+    from reader.importers.loader import import_file
+
+    from .test_corrections import NOTE, SEED, _seed_copy
+
+    juan = import_file(SEED).juan
+    contributor, editor = account("cp", "contributor"), account("ep", "editor")
+    at = NOTE.index("政教")
+    moving = propose(contributor, juan, kind="text", section=1, piece=3, start=at, end=at + 2, replacement="政令",
+                     reason="宋本作令")
+    losing = propose(contributor, juan, kind="text", section=1, piece=3, start=0, end=2, replacement="方將", reason="r")
+    # upstream, a note before it (the pieces after it move by two) and the note's opening changed
+    import_file(_seed_copy(tmp_path, "大射之儀君有命戒射【" + NOTE, "大射之儀【新注】君有命戒射【方有" + NOTE[2:]))
+    moving.refresh_from_db()
+    losing.refresh_from_db()
+    assert (moving.status, moving.piece_position, moving.start, moving.end, moving.status_reason) == (PENDING, 5, at, at + 2, "")
+    assert [a.action for a in moving.audit.all()] == ["proposed", "re-anchored"]
+    gone = ("重新匯入後原文已無此段文字，無法採納 (after a re-import the text no longer holds it: the text at section 1, "
+            "piece 3, characters 0–2 is no longer 「將有」 (with 「」 before and 「祭祀之事當射宰告於君君乃」 after), and the juan "
+            "does not hold it once)")
+    assert (losing.status, losing.piece_position, losing.status_reason) == (PENDING, 3, gone)
+    assert [(a.action, a.actor) for a in losing.audit.all()] == [("proposed", losing.author), ("unanchored", None)]
+    c = Client()
+    c.force_login(editor)
+    queue = c.get("/corrections/").content.decode()
+    assert f'<p class="unanchored">{gone}</p>' in queue.replace("&#x27;", "'")
+    assert queue.count('class="unanchored"') == 1
+    c.force_login(contributor)
+    assert "待審 (pending)：重新匯入後原文已無此段文字" in c.get(f"/corrections/{losing.pk}/").content.decode()
+    # the moved one is accepted where its text now is; the text back as it was clears the other's reason
+    accept(moving, editor)
+    import_file(SEED)
+    losing.refresh_from_db()
+    assert (losing.status, losing.status_reason) == (PENDING, "")
+    assert [a.action for a in losing.audit.all()] == ["proposed", "unanchored"]
+    accept(losing, editor)
+    assert Proposal.objects.get(pk=losing.pk).status == "accepted"
+
+
+def test_the_review_queue_and_ones_own_lists_are_paged_not_cut(seed_juan, people):
+    """The queue showed the oldest 200 pending proposals under 「待審校正（200）」 however many
+    there were, one's own proposals the newest 500 and one's notes the first 1,000: the rest
+    were never seen. Each list is paged now, the heading counting them all."""
+    from corrections import views
+
+    base = dict(edition=seed_juan.edition, edition_slug="禮書綱目", juan_number=10, section_position=3,
+                piece_position=0, start=0, end=2, original="樂人", reason="r", author=people["contributor"])
+    Proposal.objects.bulk_create([Proposal(kind="annotation", replacement=f"注{i}", status=PENDING, **base)
+                                  for i in range(views.QUEUE_PAGE + 3)])
+    Proposal.objects.bulk_create([Proposal(kind="bookmark", replacement=f"籤{i}", status="private", **base)
+                                  for i in range(3)])
+    c = Client()
+    c.force_login(people["editor"])
+    first = c.get("/corrections/").content.decode()
+    assert "<h1>待審校正（203）</h1>" in first
+    assert first.count('<article class="pending">') == 200
+    assert '第 1 / 2 頁，共 203 件 · <a href="?page=2" rel="next">下一頁</a>' in first
+    last = c.get("/corrections/?page=2").content.decode()
+    assert last.count('<article class="pending">') == 3 and "注202" in last and "注199" not in last
+    assert c.get("/corrections/?page=x").content.decode().count('<article class="pending">') == 200
+    c.force_login(people["contributor"])
+    mine = c.get("/corrections/mine/").content.decode()
+    assert mine.count("注記 (annotation)</a>") == 203 and "分頁" not in mine  # one page of 500
+    notes = c.get("/corrections/notes/").content.decode()
+    assert notes.count("書籤 (bookmark)：") == 3
