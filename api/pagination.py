@@ -1,13 +1,17 @@
 """Pagination of API lists: DRF's page-number style (``count``, ``next``, ``previous``, ``results``)."""
 from urllib.parse import urlencode
 
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 
 from config.cacheable import view_pairs
 
 
 class StandardPagination(PageNumberPagination):
-    """``?page=N`` and ``?page_size=M`` (at most 200); 20 per page by default.
+    """``?page=N`` and ``?page_size=M`` (a whole number from 1 to 200); 20 per page by default.
+    A ``page_size`` outside that range or not a whole number (-1, 0, abc, 10**9) is a 400 that
+    names the parameter and the range (``page_size_of``): DRF's own paginator took any of them
+    silently as the default, or as 200, and a client never learnt it got another page size.
 
     ``next`` and ``previous`` are built from the decoded parameters, so a query sent as
     raw UTF-8 (``curl -g '…?q=之'``) gets working, percent-encoded links (DRF builds them
@@ -20,6 +24,26 @@ class StandardPagination(PageNumberPagination):
     #: project's other errors; ``count`` and ``page_size`` of page 1 tell how many there are.
     invalid_page_message = ("沒有第「{page_number}」頁 (no page {page_number!r}: pages are numbered from 1 to "
                             "the last, count / page_size rounded up)")
+
+    #: What a bad ``page_size`` is answered (a 400 naming the parameter and the range).
+    invalid_page_size_message = ("page_size 須為 1 至 {max} 的整數 (page_size must be a whole number from 1 to {max}, "
+                                 "not {value!r}; the default is {default})")
+
+    def get_page_size(self, request) -> int:
+        """The page size ``request`` asks for (``page_size_of``)."""
+        return self.page_size_of(request.query_params.get(self.page_size_query_param))
+
+    def page_size_of(self, value: str | None) -> int:
+        """``value`` of ``page_size`` as a page size: ``page_size`` (20) when it is absent or
+        empty; a whole number from 1 to ``max_page_size`` (ASCII digits) as itself; anything
+        else raises ``ValidationError`` (a 400: ``{"page_size": [message]}``)."""
+        if value is None or value == "":
+            return self.page_size
+        text = value.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 6 and 1 <= int(text) <= self.max_page_size:
+            return int(text)
+        raise ValidationError({self.page_size_query_param: [self.invalid_page_size_message.format(
+            max=self.max_page_size, value=value[:20], default=self.page_size)]})
 
     def _link(self, number: int | None) -> str | None:
         if number is None:

@@ -232,11 +232,16 @@ class FacetsSerializer(serializers.Serializer):
 
     bu = NamedFacetValueSerializer(many=True)
     # ``class`` is a keyword: the field is added below under its name.
-    dynasty = FacetValueSerializer(many=True)
+    dynasty = FacetValueSerializer(many=True, help_text=(
+        "Per dynasty of who wrote the layer a hit is in (as `author`): a note under its commentator's (鄭玄's 注 "
+        "漢, 孔穎達's 疏 唐), the classic or main text under its author's, the work's where no author is named "
+        "(not a commentary book's, whose catalogue dynasty is its commentator's), \"\" (未詳) where none is known. "
+        "A value's count is the total of the search filtered by `dynasty=` it"))
     author = FacetValueSerializer(many=True, help_text=(
         "Per person who wrote the layer a hit is in: a hit in a note counts under the note's commentator "
         "(the result's `commentator`: 杜預's 注, 孔穎達's 疏), a hit in the classic or main text under the work's "
         "own author (撰, 著: 左丘明 for 春秋左傳注疏; a work of one author and no commentator: its notes too), "
+        "never a commentary book's commentator (史記集解's 史記 under 司馬遷, 楚辭章句's text under \"\"), "
         "under \"\" (未詳) where nobody is known (毛詩注疏's 詩, an unsigned 考證). A value's count is the total "
         "of the search filtered by `author=` it"))
     edition = NamedFacetValueSerializer(many=True)
@@ -270,8 +275,46 @@ class ClassCountSerializer(NamedFacetValueSerializer):
     bu = serializers.CharField()
 
 
+class FilterTakenOffSerializer(serializers.Serializer):
+    """The hits of the same search without one of its filters (a facet's or the form's)."""
+
+    parameter = serializers.CharField(help_text="the parameter of the filter: class, dynasty, author, edition, "
+                                                "work, juan, chapter, commentator or layer")
+    label = serializers.CharField(help_text="the filter as the search page names it: 類, 朝代, 作者, 注者 …")
+    value = serializers.CharField(help_text="its value, by name (禮類 for class=KR1d)")
+    count = serializers.IntegerField(allow_null=True, help_text="hits without this filter (null: no valid search)")
+    url = serializers.URLField(help_text="the same API search without this filter")
+
+
+class UnfilteredCountSerializer(serializers.Serializer):
+    """The hits of the same search without any filter."""
+
+    count = serializers.IntegerField(allow_null=True)
+    url = serializers.URLField()
+
+
+class SuggestedCommentatorSerializer(serializers.Serializer):
+    """A commentator whose name holds the one typed (鄭 → 鄭玄), with his hits of the query."""
+
+    name = serializers.CharField()
+    count = serializers.IntegerField()
+    url = serializers.CharField(help_text="the same API search by this commentator")
+
+
+class UnfilteredSerializer(serializers.Serializer):
+    """What each filter took away from a search with filters that found nothing, as the search
+    page shows it (``search.filters.without_filters``)."""
+
+    all = UnfilteredCountSerializer()
+    each = FilterTakenOffSerializer(many=True, help_text="each filter (at most four) and the hits without it")
+    emptied_by = serializers.ListField(child=serializers.CharField(), help_text=(
+        "the parameters of the filters that emptied the result: without any one of them alone the search finds hits"))
+    commentators = SuggestedCommentatorSerializer(many=True)
+
+
 class SearchResponseSerializer(serializers.Serializer):
-    """A page of hits: ``count`` occurrences in ``passages`` passages, hits per juan, hints, facets."""
+    """A page of hits: ``count`` occurrences in ``passages`` passages, hits per juan, hints, facets,
+    and, for a search with filters that found nothing, what each filter took away."""
 
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
@@ -281,6 +324,9 @@ class SearchResponseSerializer(serializers.Serializer):
     distribution = JuanDistributionSerializer()
     hints = HintsSerializer()
     facets = FacetsSerializer()
+    unfiltered = UnfilteredSerializer(required=False, help_text=(
+        "only when the search has filters and found nothing: the hits without each filter and without them "
+        "all, and which filters emptied it (`emptied_by`)"))
 
 
 class DistributionResponseSerializer(serializers.Serializer):

@@ -28,6 +28,8 @@ from reader.reading import chapter_views, read_consistently
 from search.matching import reading_of
 from search.backends import SearchError
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
+from search.facets import active_filters
+from search.filters import form_filters, without_filters
 from search.forms import SearchForm
 from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search
 
@@ -289,6 +291,28 @@ def _search(request, with_form: bool = False):
         raise ValidationError({"q": [str(exc)]}) from None
 
 
+def emptied_by(request, results) -> dict | None:
+    """For a search with filters that found nothing, what each filter took away, as the search
+    page shows it (``search.filters.without_filters``): ``{"all": {"count", "url"}, "each":
+    [{"parameter", "label", "value", "count", "url"}], "emptied_by": [parameter, …],
+    "commentators": [{"name", "count", "url"}]}``, each ``url`` the same API search without
+    that filter (absolute); ``emptied_by`` the filters that alone took every hit away (their
+    ``count`` is above 0 without them). None when the search found hits or has no filter."""
+    if results.count:
+        return None
+    params = [(k, v) for k, values in request.query_params.lists() for v in values]
+    chips = form_filters(params, []) + active_filters(params)
+    found = without_filters(params, chips)
+    if not found:
+        return None
+    base = request.build_absolute_uri(request.path)
+    each = [{"parameter": c["key"], "label": c["label"],
+             "value": c["name"], "count": c["count"], "url": base + c["url"]} for c in found["each"]]
+    return {"all": {"count": found["all"]["count"], "url": base + found["all"]["url"]}, "each": each,
+            "emptied_by": [c["parameter"] for c in each if c["count"]],
+            "commentators": [{**c, "url": base + c["url"]} for c in found["commentators"]]}
+
+
 def _distribution(results, sections: bool = True) -> dict:
     """``{"juans": [...], "sections": [...]}``: the API's rows per juan (``api.distribution``,
     written as JSON, kept per query) and of ``by_section()``, which are the engine's rows (new dicts, see
@@ -332,11 +356,14 @@ class SearchView(APIView):
 
     @extend_schema(parameters=SEARCH_PARAMETERS + [
         OpenApiParameter("page", int, description="page number (1-based)"),
-        OpenApiParameter("page_size", int, description="results per page, at most 200 (default 20)"),
+        OpenApiParameter("page_size", int, description=(
+            "results per page, a whole number from 1 to 200 (default 20); any other value is a 400 naming "
+            "page_size and the range")),
     ], responses=schema.SearchResponseSerializer, examples=[schema.SEARCH_EXAMPLE])
     def get(self, request):
-        query, results, form = _search(request, with_form=True)
         paginator = StandardPagination()
+        paginator.get_page_size(request)  # a bad page_size is a 400 before any search
+        query, results, form = _search(request, with_form=True)
         page = name_layers(paginator.paginate_queryset(results.hits, request, view=self))
         data = HitSerializer(page, many=True, context={"request": request, "query": query}).data
         response = paginator.get_paginated_response(data)
@@ -350,6 +377,10 @@ class SearchView(APIView):
         # Where the hits fall (部, 類, dynasty, author, edition), from the index's hits per juan,
         # layer and commentator.
         response.data["facets"] = search_facets(form, results)
+        # A search with filters that found nothing: which filter emptied it, and the hits
+        # without each (search.filters.without_filters, as the search page shows them).
+        if (unfiltered := emptied_by(request, results)) is not None:
+            response.data["unfiltered"] = unfiltered
         return _etagged(request, response)
 
 

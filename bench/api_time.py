@@ -50,7 +50,7 @@ def _percentile(values: list[float], p: float) -> float:
 
 
 def in_process(repeat: int, profile: bool, facet_class: str = "", facet_cold: bool = False,
-               cold: bool = False) -> dict:
+               cold: bool = False, facet_dynasty: str = "") -> dict:
     """The figures of the module docstring, from Django's test client in this process."""
     import django
 
@@ -76,7 +76,8 @@ def in_process(repeat: int, profile: bool, facet_class: str = "", facet_cold: bo
         if facet_cold or cold:
             facets._unfaceted.clear()
             facets._counted.clear()
-        return client.get("/api/search/", {"q": q, "exact": "on", **({"class": facet_class} if facet_class else {})})
+        return client.get("/api/search/", {"q": q, "exact": "on", **({"class": facet_class} if facet_class else {}),
+                                           **({"dynasty": facet_dynasty} if facet_dynasty else {})})
 
     for q in QUERY_MIX:
         assert get(q).status_code == 200, q
@@ -89,7 +90,7 @@ def in_process(repeat: int, profile: bool, facet_class: str = "", facet_cold: bo
             cpu.append((time.process_time() - start) * 1000)
             queries.append(len(captured.captured_queries))
             totals.append(float(re.search(r"total;dur=([\d.]+)", response["Server-Timing"]).group(1)))
-    out = {"facet_filter": facet_class or None, "facet_cold": facet_cold, "cold": cold, "requests": len(totals), "server_p50_ms": round(statistics.median(totals), 2),
+    out = {"facet_filter": facet_class or None, "facet_dynasty": facet_dynasty or None, "facet_cold": facet_cold, "cold": cold, "requests": len(totals), "server_p50_ms": round(statistics.median(totals), 2),
            "server_p95_ms": round(_percentile(totals, 95), 2), "server_max_ms": round(max(totals), 2),
            "cpu_p50_ms": round(statistics.median(cpu), 2), "cpu_p95_ms": round(_percentile(cpu, 95), 2),
            "cpu_mean_ms": round(statistics.mean(cpu), 2),
@@ -136,6 +137,9 @@ def main(argv=None) -> int:
     parser.add_argument("--facet-class", default="", metavar="CODE",
                         help="in process: each request filtered by this class (class=KR1), so its facets "
                              "are counted from the unfiltered search (searched once per query, then kept)")
+    parser.add_argument("--facet-dynasty", default="", metavar="DYNASTY",
+                        help="in process: each request filtered by this dynasty (dynasty=唐: the passages whose "
+                             "writer is of it, search.facets.written_by_for)")
     parser.add_argument("--facet-cold", action="store_true",
                         help="with --facet-class: forget the kept unfiltered counts before each request, "
                              "so each searches twice (the first click on a facet)")
@@ -143,7 +147,8 @@ def main(argv=None) -> int:
                         help="in process: forget what is kept per query and per section before each request")
     args = parser.parse_args(argv)
     figures = (over_http(args.repeat, args.load, args.port) if args.http
-               else in_process(args.repeat, args.profile, args.facet_class, args.facet_cold, args.cold))
+               else in_process(args.repeat, args.profile, args.facet_class, args.facet_cold, args.cold,
+                                args.facet_dynasty))
     print(json.dumps(figures, ensure_ascii=False))
     return 0
 

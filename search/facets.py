@@ -8,15 +8,16 @@ stamp, as ``search.service.edition_places``). So a facet count reads no hit from
 之 on the whole library is a sum over a few thousand groups.
 
 Where the values come from: the class is ``Work.classification`` (``catalogue``; its 部 is the
-code's first three characters); the dynasty is the catalogue's for a work it lists (the work's:
-韓非子 is 周 though its byline names its 元 commentator 何犿), else the work's own
-(``Work.dynasty``, from the text's byline). The author is who wrote the layer a hit is in
+code's first three characters). The author is who wrote the layer a hit is in
 (``writers``): a hit in a passage whose commentator the book names (``SearchDocument.commentator``:
 杜預's 注, 孔穎達's 疏) counts under him; a hit in the main text (``MAIN_LAYERS``: the classic,
-its records, the titles) under the work's own authors (``own_authors``: those the catalogue, else
-the byline, names as writing it, 撰 or 著, not its commentators: 左丘明 for 春秋左傳注疏, nobody for
-毛詩注疏, whose 詩 the catalogue gives no author); a hit in a note that names nobody under the
-work's authors where the work has no commentator (周禮詳解's notes are 王昭禹's 詳解), else under
+its records, the titles) under the work's main text's authors (``reader.book_writers.main_writers``:
+those the catalogue, else the byline, names as writing it, 撰 or 著, not its commentators: 左丘明
+for 春秋左傳注疏, nobody for 毛詩注疏, whose 詩 the catalogue gives no author; never a commentary
+book's commentator: 史記集解's 史記 is 司馬遷's, 楚辭章句's text nobody's known); a hit in a note that
+names nobody under the work's authors where the work has no commentator (周禮詳解's notes are
+王昭禹's 詳解) or under the commentator a book named after its notes names as its author
+(楚辭章句: 王逸), else under
 nobody known (""). Each person by one name (``reader.person_names``: the catalogue's 范甯 of
 春秋穀梁傳 and 范寧 of 春秋穀梁注疏 are one value, 范寧, as the work pages and the notes name him),
 and an author filter takes any of his names (``author=范甯``: ``filter_value``) and keeps the hits
@@ -24,9 +25,13 @@ the facet counts under him (``written_by_for``: a ``WrittenBy`` passage filter, 
 applies). A filter on several values of one facet keeps hits in any of them
 (``class=KR1d&class=KR2a``); filters on different facets all apply.
 
-The dynasty stays the work's: a commentator's dynasty is not in the index (a passage names its
-commentator, not his dynasty), and the catalogue's people do not always agree with the names the
-notes are stored under, so the dynasty facet counts by work (docs/decisions/0020).
+The dynasty follows the writer of the layer too (``dynasties_of``): a note counts under its
+commentator's dynasty, the main text under its authors' (the work's where no author is named),
+unknown ("") otherwise: one map of each written name to one dynasty (``reader.book_writers``:
+the held editions' catalogue entries and bylines, 〔唐〕孔穎達, 〔漢〕鄭玄, else the catalogue's).
+So 鵠 with ``dynasty=唐`` finds 孔穎達's 疏 in the 注疏 editions. A dynasty filter keeps the hits
+the facet counts under it (``written_by_for``, a ``WrittenBy`` naming the commentators of that
+dynasty among the query's own, from its unfiltered ``layer_counts``).
 """
 from __future__ import annotations
 
@@ -36,9 +41,8 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from catalogue.catalogue import bu_of, entry, get_class
+from reader.book_writers import dynasty_spelling, main_dynasties, main_writers, writer_dynasty
 from reader.models import Edition
-from reader.people import work_dynasty
-from reader.person_names import person_name
 from reader.printed_people import typed_people
 from reader.stamp import corpus_version
 
@@ -57,16 +61,17 @@ UNKNOWN = "未詳"
 @dataclass(frozen=True)
 class EditionFacets:
     """What one edition contributes to each facet: ``cls`` (a 類 or 部 code, "" unclassified),
-    ``bu`` ("" unclassified), ``dynasty`` ("" unknown), ``authors`` (the work's own authors,
-    ``own_authors``: who wrote its main text), ``notes_theirs`` (whether a note naming no
-    commentator is theirs too: the work has no commentator), ``slug`` and ``name`` (the
-    edition's, as the search page names it)."""
+    ``bu`` ("" unclassified), ``authors`` (who wrote its main text) and ``notes_by`` (who wrote
+    its notes that name nobody: ``reader.book_writers.main_writers``), ``main_dynasties`` and
+    ``notes_dynasties`` (theirs, ``reader.book_writers``; ``()`` unknown), ``slug`` and
+    ``name`` (the edition's, as the search page names it)."""
 
     cls: str
     bu: str
-    dynasty: str
     authors: tuple[str, ...]
-    notes_theirs: bool
+    notes_by: tuple[str, ...]
+    main_dynasties: tuple[str, ...]
+    notes_dynasties: tuple[str, ...]
     slug: str
     name: str
 
@@ -80,35 +85,6 @@ class FacetTable(dict):
 
 _tables: dict = {}
 
-#: The last characters of a role that names a work's own author, who wrote its main text: 撰, 著,
-#: 奉敕撰, 等奉勅撰, 輯, 編, 纂 (Kanripo's catalogue and the bylines). Every other role names a layer
-#: of notes (注, 傳, 箋, 疏, 音義, 集解, 考證, 撰校勘記 …), whose writer the index names per passage
-#: (``SearchDocument.commentator``); a person named with no role at all is the author.
-AUTHOR_ROLE_ENDS = "撰著輯編纂"
-
-
-def _writes_main_text(role: str) -> bool:
-    return not role or role[-1] in AUTHOR_ROLE_ENDS
-
-
-def own_authors(work, edition) -> tuple[tuple[str, ...], bool]:
-    """``(authors, notes_theirs)`` of an edition's work: the people who wrote its main text, each
-    by one name (``person_name``), and whether they are all the work names (no commentator, so
-    a note naming nobody is theirs too). The catalogue's people for a work it lists, with their
-    roles (``_writes_main_text``: 左丘明 撰 for 春秋左傳注疏, not 杜預 注); where it gives nobody a
-    role (儀禮注疏: 鄭玄 alone) and the edition's byline prints roles, the byline's; else the
-    byline's people; else ``Work.author``, an author."""
-    listed = entry(work.kanripo_id) or entry(edition.kanripo_id)
-    byline = [(p.get("name", ""), p.get("role", ""), p.get("dynasty", "")) for p in edition.byline or ()
-              if p.get("name")]
-    people = [(p.name, p.role, p.dynasty) for p in listed.people] if listed and listed.people else []
-    if not people or (not any(role for _, role, _ in people) and any(role for _, role, _ in byline)):
-        people = byline or ([(work.author, "", work.dynasty or "")] if work.author else [])
-    authors = tuple(dict.fromkeys(person_name(name, [dynasty] if dynasty else None)
-                                  for name, role, dynasty in people if _writes_main_text(role)))
-    return authors, bool(people) and all(_writes_main_text(role) for _, role, _ in people)
-
-
 def facet_table() -> FacetTable:
     """``{edition id: EditionFacets}`` for every edition (a ``FacetTable``): one query, kept
     while the index version and the corpus stamp stay the same (a work's class, dynasty or
@@ -121,11 +97,11 @@ def facet_table() -> FacetTable:
     siblings = Counter(Edition.objects.values_list("work_id", flat=True))
     for e in Edition.objects.select_related("work"):
         work = e.work
-        authors, notes_theirs = own_authors(work, e)
-        dynasty = work_dynasty(work)
+        writers = main_writers(work, e)
+        notes_dynasties = tuple(dict.fromkeys(d for d in map(writer_dynasty, writers.notes) if d))
         name = f"{work.title}（{e.name}）" if siblings[work.id] > 1 else work.title
-        out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), dynasty, authors, notes_theirs,
-                                  e.slug, name)
+        out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), writers.main, writers.notes,
+                                  main_dynasties(work, writers), notes_dynasties, e.slug, name)
     out.names = {f.slug: f.name for f in out.values()}
     _tables.clear()
     _tables[key] = out
@@ -146,19 +122,36 @@ def writer_counts(results: SearchResults | None, per_layer: tuple[list, list] | 
 
 def writers(f: EditionFacets, layer: str, commentator: str) -> tuple[str, ...]:
     """Who wrote a passage of ``layer`` naming ``commentator`` in an edition of ``f``: the
-    commentator; else the work's own authors for the main text (``MAIN_LAYERS``) and, in a work
-    with no commentator, for its notes; else nobody known (``()``), as for a reader's annotation."""
+    commentator; else the work's main text's authors for the main text (``MAIN_LAYERS``) and
+    the writers of its unnamed notes (``notes_by``) for a note; nobody (``()``) for a reader's
+    annotation."""
     if commentator:
         return (commentator,)
-    return f.authors if layer in MAIN_LAYERS or (f.notes_theirs and layer != ANNOTATION) else ()
+    if layer in MAIN_LAYERS:
+        return f.authors
+    return f.notes_by if layer != ANNOTATION else ()
+
+
+def dynasties_of(f: EditionFacets, layer: str, commentator: str) -> tuple[str, ...]:
+    """The dynasties a passage of ``layer`` naming ``commentator`` in an edition of ``f`` counts
+    under (``writers``'): the commentator's (``writer_dynasty``); the main text's
+    (``main_dynasties``: its authors', else the work's); an unnamed note's writers'; ``()``
+    unknown."""
+    if commentator:
+        found = writer_dynasty(commentator)
+        return (found,) if found else ()
+    if layer in MAIN_LAYERS:
+        return f.main_dynasties
+    return f.notes_dynasties if layer != ANNOTATION else ()
 
 
 #: How a facet filter's value, as typed, reads as values of its facet (``filter_values``): an
 #: author is the written names of the people it stands for (``reader.printed_people.typed_people``,
 #: typed with no dynasty: 范甯, and 范寗 where a byline prints him with 晉, are 范寧; 劉昞 is not
-#: the catalogue's 劉炳; 衛湜, which nobody is written with, is 衞湜); a facet not named here
+#: the catalogue's 劉炳; 衛湜, which nobody is written with, is 衞湜); a dynasty as the catalogue
+#: writes it (淸 is 清, ``reader.book_writers.dynasty_spelling``); a facet not named here
 #: reads its value as typed.
-TYPED_VALUES = {"author": typed_people}
+TYPED_VALUES = {"author": typed_people, "dynasty": lambda typed: (dynasty_spelling(typed),)}
 
 
 def filter_value(param: str, typed: str) -> str:
@@ -176,38 +169,48 @@ def filter_values(param: str, typed) -> tuple[str, ...]:
     return tuple(dict.fromkeys(v for x in typed for v in (read(x) if read else (x,))))
 
 
-def _passes(f: EditionFacets, classes, dynasties) -> tuple[bool, bool]:
-    """Whether an edition passes the class and dynasty filters: a class filter names its 類 or
-    its 部, a dynasty filter its dynasty. An empty filter passes."""
-    return (not classes or f.cls in classes or f.bu in classes,
-            not dynasties or f.dynasty in dynasties)
+def matches(f: EditionFacets, classes=()) -> bool:
+    """Whether an edition passes the class filter: one of ``classes`` is its 類 or its 部. An
+    empty filter passes."""
+    return not classes or f.cls in classes or f.bu in classes
 
 
-def matches(f: EditionFacets, classes=(), dynasties=()) -> bool:
-    """Whether an edition passes the class and dynasty filters (``_passes``)."""
-    return all(_passes(f, classes, dynasties))
-
-
-def editions_for(classes=(), dynasties=()) -> tuple[int, ...] | None:
-    """The edition ids that pass the class and dynasty filters (sorted), None when neither is
-    given: those facet filters are edition filters, which every engine has."""
-    if not (classes or dynasties):
+def editions_for(classes=()) -> tuple[int, ...] | None:
+    """The edition ids that pass the class filter (sorted), None when none is given: a class
+    filter is an edition filter, which every engine has."""
+    if not classes:
         return None
-    return tuple(sorted(pk for pk, f in facet_table().items() if matches(f, classes, dynasties)))
+    return tuple(sorted(pk for pk, f in facet_table().items() if matches(f, classes)))
 
 
-def written_by_for(authors=()) -> WrittenBy | None:
+def written_by_for(authors=(), dynasties=(), per_writer: Counter | None = None) -> WrittenBy | None:
     """The passage filter (``SearchQuery.written_by``) that keeps the hits the author facet
-    counts under any of ``authors`` (as typed: ``filter_values``), None when none is given:
-    their notes (the passages naming them), the main text of the works they wrote and the notes
-    naming nobody of those works that have no commentator (``writers``)."""
-    if not authors:
+    counts under any of ``authors`` and the dynasty facet under any of ``dynasties`` (each as
+    typed: ``filter_values``), None when neither is given: the notes naming them (or a
+    commentator of those dynasties), the main text and the unnamed notes of the editions whose
+    writers they are (``writers``, ``dynasties_of``). A dynasty filter names the commentators
+    of those dynasties that ``per_writer`` holds (the ``writer_counts`` of the search without
+    its facet filters: a commentator with no hit there has none to keep; required with
+    ``dynasties``). Both given: the passages both keep."""
+    table = facet_table()
+    kept = []
+    if authors:
+        wanted = set(filter_values("author", authors))
+        kept.append(WrittenBy(tuple(sorted(wanted)),
+                              tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.authors))),
+                              tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.notes_by)))))
+    if dynasties:
+        wanted = set(filter_values("dynasty", dynasties))
+        names = {who for _, _, who in per_writer if who and writer_dynasty(who) in wanted}
+        kept.append(WrittenBy(tuple(sorted(names)),
+                              tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.main_dynasties))),
+                              tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.notes_dynasties)))))
+    if not kept:
         return None
-    names = filter_values("author", authors)
-    wanted = set(names)
-    theirs = [(pk, f.notes_theirs) for pk, f in facet_table().items() if wanted.intersection(f.authors)]
-    return WrittenBy(tuple(sorted(wanted)), tuple(sorted(pk for pk, _ in theirs)),
-                     tuple(sorted(pk for pk, notes in theirs if notes)))
+    if len(kept) == 1:
+        return kept[0]
+    a, b = kept
+    return WrittenBy(*(tuple(sorted(set(x).intersection(y))) for x, y in zip(a, b)))
 
 
 def _class_name(code: str) -> str:
@@ -223,8 +226,8 @@ def facet_counts(results: SearchResults | None, classes=(), dynasties=(), author
     each facet counts the hits that pass the other facets' filters, so that every value of the
     facet one filters by stays in view with its count (the usual way of faceted search). The
     author facet counts each hit under who wrote the layer it is in (``writers``; a hit of a main
-    text of several authors under each); a value's count is the total of the search filtered by
-    it (``written_by_for``). An unclassified work's hits count under class and 部 "" (named
+    text of several authors under each), the dynasty facet under his dynasty (``dynasties_of``);
+    a value's count is the total of the search filtered by it (``written_by_for``). An unclassified work's hits count under class and 部 "" (named
     ``UNCLASSIFIED``); an unknown dynasty or author under "". ``per_writer``: the results'
     ``writer_counts``, when the caller has them (then ``results`` is not read)."""
     table = facet_table()
@@ -232,6 +235,7 @@ def facet_counts(results: SearchResults | None, classes=(), dynasties=(), author
         per_writer = writer_counts(results)
     bu, cls, dynasty, author, edition = (Counter() for _ in FACETS)
     wanted = set(filter_values("author", authors))
+    wanted_dynasties = set(filter_values("dynasty", dynasties))
     passes: dict = {}
     for (pk, layer, commentator), count in per_writer.items():
         f = table.get(pk)
@@ -239,15 +243,18 @@ def facet_counts(results: SearchResults | None, classes=(), dynasties=(), author
             continue
         # each facet counts the hits that pass the other facets' filters
         if pk not in passes:
-            passes[pk] = _passes(f, classes, dynasties)
-        in_class, in_dynasty = passes[pk]
+            passes[pk] = matches(f, classes)
+        in_class = passes[pk]
         people = writers(f, layer, commentator)
+        times = dynasties_of(f, layer, commentator)
         in_author = not wanted or not wanted.isdisjoint(people)
+        in_dynasty = not wanted_dynasties or not wanted_dynasties.isdisjoint(times)
         if in_dynasty and in_author:
             bu[f.bu] += count
             cls[f.cls] += count
         if in_class and in_author:
-            dynasty[f.dynasty] += count
+            for d in times or ("",):
+                dynasty[d] += count
         if in_class and in_dynasty:
             for a in people or ("",):
                 author[a] += count
@@ -342,10 +349,13 @@ FACET_LABELS = {"bu": ("部", "class"), "class": ("類", "class"), "dynasty": ("
                 "author": ("作者", "author"), "edition": ("版本", "edition")}
 #: What a facet's counts mean, where its label does not say it all: the author facet counts each
 #: hit under who wrote the layer it is in (``writers``: 毛詩注疏's hits in 鄭玄's 箋 under 鄭玄, in
-#: 孔穎達's 疏 under 孔穎達, in the 詩 under the work's own author, nobody known there), and its
-#: filter keeps those same hits; the commentator filter (``commentator=``, 注者) keeps one
+#: 孔穎達's 疏 under 孔穎達, in the 詩 under the work's own author, nobody known there; a commentary
+#: book's commentator is not its classic's author), the dynasty facet under that writer's dynasty
+#: (鄭玄's 箋 under 漢, 孔穎達's 疏 under 唐, the 詩 under the work's), and their filters keep those
+#: same hits; the commentator filter (``commentator=``, 注者) keeps one
 #: person's notes alone, without the works he wrote.
-FACET_NOTES = {"author": "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者，不知撰者歸「未詳」。"}
+FACET_NOTES = {"author": "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。",
+               "dynasty": "命中計入所在之層作者的朝代：注、疏從其注者，經文與正文從本書撰者（不知撰者從本書），不知朝代歸「未詳」。"}
 
 
 #: Values of a facet the search page lists at once (the most hits first); the rest open
@@ -418,7 +428,8 @@ def _without(params: list[tuple[str, str]], key: str, value: str) -> list[tuple[
 
 
 def active_filters(params: list[tuple[str, str]]) -> list[dict]:
-    """The facet filters a search page's parameters hold, each as ``{"label", "name", "url"}``
+    """The facet filters a search page's parameters hold, each as ``{"key", "label", "name", "url"}``
+    (``key`` the parameter)
     (``類`` / ``部`` for a class code by its length, ``朝代``, ``作者``, ``版本``; the class's or
     edition's name (an edition given by its slug or its id), the person's written name for an
     author as the facet menu names him: ``author=范甯`` is 范寧; ``url`` the query string without that one value, as the facet menu's link
@@ -439,5 +450,5 @@ def active_filters(params: list[tuple[str, str]]) -> list[dict]:
                 label, name = "版本", editions.get(x, x)
             else:
                 continue
-            out.append({"label": label, "name": name, "url": "?" + urlencode(_without(base, key, x))})
+            out.append({"key": key, "label": label, "name": name, "url": "?" + urlencode(_without(base, key, x))})
     return out

@@ -1,4 +1,6 @@
 """Validation of search parameters, shared by the search page and the API."""
+from collections import Counter
+
 from django import forms
 
 from catalogue.catalogue import get_class
@@ -7,9 +9,9 @@ from reader.juans import matching_juans
 from reader.models import Chapter, Edition, Juan, Work
 from reader.printed_people import typed_people
 
-from .backends import SearchQuery
+from .backends import SearchError, SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
-from .facets import editions_for, written_by_for
+from .facets import editions_for, unfaceted_writer_counts, written_by_for
 from .query import canonical_query
 from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
 
@@ -131,7 +133,8 @@ class SearchForm(forms.Form):
     characters, 0–200, default 15), ``sort`` (text/relevance/after/before); the facet filters
     ``class`` (classes of Kanripo's catalogue: 類 KR1d or 部 KR1), ``dynasty`` and ``author``, each
     with one value or several (``search.facets``; ``author`` keeps the passages its people wrote:
-    their notes and the main text of their works, ``search.facets.written_by_for``)."""
+    their notes and the main text of their works, ``dynasty`` the passages whose writer is of
+    that dynasty, ``search.facets.written_by_for``)."""
 
     q = forms.CharField(required=False, strip=True, max_length=MAX_QUERY_LENGTH,
                         error_messages={"max_length": f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)"})
@@ -183,10 +186,10 @@ class SearchForm(forms.Form):
         data["unfaceted_edition_ids"] = ids
         data["facet_filters"] = {"classes": data.get("class") or (), "dynasties": data.get("dynasty") or (),
                                  "authors": data.get("author") or ()}
-        # class and dynasty are edition filters; the author filter keeps the passages its people
-        # wrote (search.facets.written_by_for)
-        faceted = editions_for(data["facet_filters"]["classes"], data["facet_filters"]["dynasties"])
-        data["written_by"] = written_by_for(data["facet_filters"]["authors"])
+        # the class filter is an edition filter; the author and dynasty filters keep the passages
+        # their people wrote (search.facets.written_by_for, set below once the juans are known)
+        faceted = editions_for(data["facet_filters"]["classes"])
+        data["written_by"] = None
         if faceted is not None:
             kept = set(faceted)
             ids = tuple(i for i in ids if i in kept) if ids is not None else faceted
@@ -204,7 +207,23 @@ class SearchForm(forms.Form):
                 self.add_error("juan", f"沒有「{data['juan']}」這一卷 (no juan labelled {data['juan']!r}"
                                        f"{' in this edition' if data.get('edition') else ' in this work' if data.get('work') else ''})")
             data["juan_ids"] = frozenset(j.pk for j in found)
+        if not self.errors:
+            data["written_by"] = self._written_by(data)
         return data
+
+    def _written_by(self, data):
+        """The author and dynasty filters' ``WrittenBy`` (``search.facets.written_by_for``): a
+        dynasty filter names the commentators of its dynasties that the search without the
+        facet filters finds (``unfaceted_writer_counts``, kept per query: the facets count from
+        the same search); none for an empty or unparsable query (its error is the search's)."""
+        filters = data["facet_filters"]
+        per_writer = Counter()
+        if filters["dynasties"] and data.get("q"):
+            try:
+                per_writer = unfaceted_writer_counts(self.search_query(unfaceted=True))
+            except SearchError:
+                pass
+        return written_by_for(filters["authors"], filters["dynasties"], per_writer)
 
     def facets_filtered(self) -> bool:
         """Whether a facet filter (``class``, ``dynasty``, ``author``) narrows the search."""

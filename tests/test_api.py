@@ -172,7 +172,7 @@ def test_search(client, small):
         "hints": {"read_as": "「射」", "suggestions": []},
         "facets": {  # an unclassified work (no Kanripo ID, no --class), its author from its byline
             "bu": [{"value": "", "name": "未分類", "count": 9}], "class": [{"value": "", "name": "未分類", "count": 9}],
-            "dynasty": [{"value": "", "count": 9}], "author": [{"value": "江永", "count": 9}],
+            "dynasty": [{"value": "清", "count": 9}], "author": [{"value": "江永", "count": 9}],
             "edition": [{"value": "測試書", "name": "測試書", "count": 9}]},
     }
     page2 = client.get("/api/search/", {"q": "射", "context": "2", "page_size": "4", "page": "2"}).json()
@@ -456,6 +456,23 @@ def test_filters_that_cannot_both_hold_and_pages_that_do_not_exist_are_errors_th
     assert (response.status_code, response.json()) == (404, {
         "detail": "沒有第「999999」頁 (no page '999999': pages are numbered from 1 to the last, count / page_size "
                   "rounded up)"})
+
+
+@pytest.mark.django_db
+def test_a_page_size_outside_1_to_200_is_a_400_that_names_it(client, seed_juan):
+    """``page_size`` -1, 0, abc or 10**9 became 20 (or 200) silently: a client asking for a
+    million hits a page got 20 and no word of it. Each is a 400 naming the parameter and the
+    range, before any search; 1 and 200 are pages of that size. (The search page has no
+    ``page_size``: 50 a page, as its pager says; an unknown parameter is ignored there.)"""
+    for value in ("-1", "0", "abc", str(10**9), "201", "1.5", "２"):
+        response = client.get("/api/search/", {"q": "射", "page_size": value})
+        assert (response.status_code, response.json()) == (400, {"page_size": [
+            f"page_size 須為 1 至 200 的整數 (page_size must be a whole number from 1 to 200, not {value!r}; "
+            f"the default is 20)"]}), value
+    assert len(client.get("/api/search/", {"q": "射", "page_size": "1"}).json()["results"]) == 1
+    assert len(client.get("/api/search/", {"q": "射", "page_size": "200"}).json()["results"]) == 200
+    assert len(client.get("/api/search/", {"q": "射", "page_size": ""}).json()["results"]) == 20
+    assert client.get("/search/", {"q": "射", "page_size": "abc"}).status_code == 200
 
 
 def test_the_browsable_apis_descriptions_show_no_rst_markup(client, db):

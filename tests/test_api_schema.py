@@ -77,6 +77,14 @@ def test_the_facets_and_classes_are_typed(schema, client, seed_juan):
     OAS30Validator(works).validate(client.get("/api/classes/KR1d/works/").json())
     params = {p["name"] for p in schema["paths"]["/api/search/"]["get"]["parameters"]}
     assert {"class", "dynasty", "author"} <= params
+    # a search whose filters emptied it says which, as the page does, and follows its schema
+    emptied = client.get("/api/search/?q=%E9%B5%A0&dynasty=%E5%94%90").json()
+    assert (emptied["count"], emptied["unfiltered"]["emptied_by"]) == (0, ["dynasty"])
+    OAS30Validator(shape).validate(emptied)
+    assert sorted(shape["properties"]["unfiltered"]["allOf"][0]["properties"]["each"]["items"]["required"]) == [
+        "count", "label", "parameter", "url", "value"]
+    page_size = next(p for p in schema["paths"]["/api/search/"]["get"]["parameters"] if p["name"] == "page_size")
+    assert "a whole number from 1 to 200" in page_size["description"]
     distribution, _ = response_schema(schema, "/api/search/distribution/")
     OAS30Validator(distribution).validate(client.get("/api/search/distribution/?q=%E5%B0%84&group=class").json())
 

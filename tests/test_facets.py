@@ -75,7 +75,9 @@ def test_facet_counts_equal_a_plain_count_of_each_text(engine, two_classes):
     assert facets.facet_counts(results) == {
         "bu": [{"value": "KR3", "name": "子部", "count": 113}, {"value": "KR1", "name": "經部", "count": 69}],
         "class": [{"value": "KR3c", "name": "法家類", "count": 113}, {"value": "KR1d", "name": "禮類", "count": 69}],
-        "dynasty": [{"value": "周", "count": 113}, {"value": "", "count": 69}],
+        # the dynasty of who wrote each layer: 韓非's text 周, 何犿's notes 元, 江永's 清 (the catalogue's)
+        "dynasty": [{"value": "周", "count": in_hanfei - by_he}, {"value": "清", "count": 69},
+                    {"value": "元", "count": by_he}],
         "author": [{"value": "韓非", "count": in_hanfei - by_he}, {"value": "江永", "count": 69},
                    {"value": "何犿", "count": by_he}],
         "edition": [{"value": "KR3c0005", "name": "韓非子", "count": 113},
@@ -83,13 +85,12 @@ def test_facet_counts_equal_a_plain_count_of_each_text(engine, two_classes):
 
 
 def test_a_facet_filter_narrows_and_other_facets_count_within_it(engine, two_classes):
-    """Class and dynasty filters are edition filters; the author filter keeps the passages its
-    people wrote (``written_by_for``), as many hits as the author facet counts."""
+    """The class filter is an edition filter; the author and dynasty filters keep the passages
+    their people wrote (``written_by_for``), as many hits as their facets count."""
     seed, hanfei = two_classes
     assert facets.editions_for(classes=("KR3c",)) == (hanfei.edition_id,)
     assert facets.editions_for(classes=("KR1",)) == (seed.edition_id,)          # a 部 names its 類
     assert facets.editions_for(classes=("KR1d", "KR3c")) == tuple(sorted([seed.edition_id, hanfei.edition_id]))
-    assert facets.editions_for(dynasties=("周",), classes=("KR1d",)) == ()      # facets all apply
     assert facets.editions_for() is None and facets.written_by_for() is None
     assert facets.written_by_for(("韓非",)) == WrittenBy(("韓非",), (hanfei.edition_id,), ())
     assert facets.written_by_for(("江永", "何犿")) == WrittenBy(("何犿", "江永"), (seed.edition_id,), (seed.edition_id,))
@@ -98,6 +99,16 @@ def test_a_facet_filter_narrows_and_other_facets_count_within_it(engine, two_cla
     for name, count in (("韓非", 96), ("何犿", 17), ("江永", 69)):
         assert engine.search(SearchQuery("臣", exact=True, written_by=facets.written_by_for((name,)))).count == count
     everything = engine.search(SearchQuery("臣", exact=True))
+    # a dynasty filter names the commentators of that dynasty among the unfiltered search's
+    per_writer = facets.writer_counts(everything)
+    assert facets.written_by_for(dynasties=("元",), per_writer=per_writer) == WrittenBy(("何犿",), (), ())
+    assert facets.written_by_for(dynasties=("周",), per_writer=per_writer) == WrittenBy((), (hanfei.edition_id,), ())
+    assert facets.written_by_for(dynasties=("淸",), per_writer=per_writer) == WrittenBy(  # 淸 is 清
+        (), (seed.edition_id,), (seed.edition_id,))
+    assert facets.written_by_for(("韓非",), ("元",), per_writer) == WrittenBy((), (), ())   # both apply
+    for dynasty, count in (("周", 96), ("元", 17), ("清", 69)):
+        written_by = facets.written_by_for(dynasties=(dynasty,), per_writer=per_writer)
+        assert engine.search(SearchQuery("臣", exact=True, written_by=written_by)).count == count
     counted = facets.facet_counts(everything, classes=("KR3c",))
     # The class facet keeps every class in view; the others count within 法家類.
     assert counted["class"] == [{"value": "KR3c", "name": "法家類", "count": 113},
@@ -112,9 +123,9 @@ def test_a_facet_filter_narrows_and_other_facets_count_within_it(engine, two_cla
                                {"value": "何犿", "count": 17}]
     # Filters on two facets: each facet counts within the other's filter, not its own.
     assert facets.facet_counts(everything, dynasties=("周",), authors=("江永",)) == {
-        "bu": [], "class": [],                                   # no edition is both 周 and 江永's
-        "dynasty": [{"value": "", "count": 69}],                 # 江永's, whatever its dynasty
-        "author": [{"value": "韓非", "count": 96}, {"value": "何犿", "count": 17}],  # 周's, whoever wrote it
+        "bu": [], "class": [],                                   # no hit is both 周's and 江永's
+        "dynasty": [{"value": "清", "count": 69}],               # 江永's, whatever its dynasty
+        "author": [{"value": "韓非", "count": 96}],              # 周's, whoever wrote it (何犿 is 元)
         "edition": []}
 
 
@@ -153,6 +164,7 @@ def test_the_api_answers_with_facets_and_filters_by_class(client, indexed):
     assert both["count"] == client.get("/api/search/?q=臣&exact=on&class=KR1d,KR3c").json()["count"] == 182
     assert client.get("/api/search/?q=臣&exact=on&author=韓非").json()["count"] == 96   # his text, not 何犿's notes
     assert client.get("/api/search/?q=臣&exact=on&dynasty=周&class=KR1d").json()["count"] == 0
+    assert client.get("/api/search/?q=臣&exact=on&dynasty=周").json()["count"] == 96    # 韓非's text, not 何犿's notes
     bad = client.get("/api/search/?q=臣&class=KR9z")
     assert bad.status_code == 400
     assert bad.json() == {"class": ["沒有「KR9z」這一類 (not a class of the catalogue: KR9z; see /api/classes/)"]}
@@ -219,12 +231,24 @@ def test_import_texts_class_is_saved_so_cached_pages_learn_of_it(empty_db):
 
 @pytest.mark.django_db
 def test_a_search_without_hits_names_its_filters_each_with_a_link_that_takes_it_off(client, indexed):
-    html = client.get("/search/", {"q": "臣", "exact": "on", "class": "KR1d", "dynasty": "清"}).content.decode()
+    html = client.get("/search/", {"q": "臣", "exact": "on", "class": "KR1d", "dynasty": "元"}).content.decode()
     assert '<p class="summary"><strong>0</strong> 處' in html
     # each filter with the hits there are without it (search.filters), and without them all
-    assert ('<li>不限類「禮類」也沒有（<a href="?q=%E8%87%A3&amp;exact=on&amp;dynasty=%E6%B8%85">取消</a>）。</li>\n'
-            '<li>限定朝代「清」後沒有；<a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR1d">不限朝代</a>有 69 處。</li>\n'
+    assert ('<li>限定類「禮類」後沒有；<a href="?q=%E8%87%A3&amp;exact=on&amp;dynasty=%E5%85%83">不限類</a>有 17 處。</li>\n'
+            '<li>限定朝代「元」後沒有；<a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR1d">不限朝代</a>有 69 處。</li>\n'
             '\n<li>不限任何篩選有 182 處：<a href="?q=%E8%87%A3&amp;exact=on">不限篩選再檢索</a>。</li>') in html
+    # the API says the same (api.views.emptied_by): both filters emptied it, each link an API search
+    body = client.get("/api/search/", {"q": "臣", "exact": "on", "class": "KR1d", "dynasty": "元"}).json()
+    api = "http://testserver/api/search/"
+    assert (body["count"], body["unfiltered"]) == (0, {
+        "all": {"count": 182, "url": f"{api}?q=%E8%87%A3&exact=on"},
+        "each": [{"parameter": "class", "label": "類", "value": "禮類", "count": 17,
+                  "url": f"{api}?q=%E8%87%A3&exact=on&dynasty=%E5%85%83"},
+                 {"parameter": "dynasty", "label": "朝代", "value": "元", "count": 69,
+                  "url": f"{api}?q=%E8%87%A3&exact=on&class=KR1d"}],
+        "emptied_by": ["class", "dynasty"], "commentators": []})
+    assert "unfiltered" not in client.get("/api/search/", {"q": "臣", "exact": "on", "class": "KR1d"}).json()
+    assert "unfiltered" not in client.get("/api/search/", {"q": "龍鳳麟", "exact": "on"}).json()  # no filter
     # each link leads to hits: the class alone finds 禮書綱目's 69
     assert '<p class="summary"><strong>69</strong> 處' in client.get(
         "/search/", {"q": "臣", "exact": "on", "class": "KR1d"}).content.decode()
@@ -356,6 +380,15 @@ def test_the_author_facet_names_one_person_once_and_a_filter_takes_any_of_his_na
         filtered = client.get("/api/search/", {"q": "也", "exact": "1", "author": name, "page_size": "200"}).json()
         assert filtered["count"] == count, name
         assert filtered["facets"]["author"] == body["facets"]["author"]   # the facet filtered by keeps its counts
+    # the dynasty of who wrote each layer (reader.book_writers): 范寧's 集解 晉, 楊士勛's 疏 and 陸德明's
+    # 音義 唐, 穀梁赤's classic 周, 春秋穀梁傳's classic (no author named) its work's 晉, 江永's 清; the
+    # 考證 nobody's; each value's count the total of the search filtered by it
+    assert body["facets"]["dynasty"] == [
+        {"value": "清", "count": in_seed}, {"value": "晉", "count": sum(fan) + unknown - kaozheng},
+        {"value": "唐", "count": shu + yinyi}, {"value": "周", "count": classic}, {"value": "", "count": kaozheng}]
+    for row in body["facets"]["dynasty"][:-1]:
+        filtered = client.get("/api/search/", {"q": "也", "exact": "1", "dynasty": row["value"], "page_size": "1"})
+        assert filtered.json()["count"] == row["count"], row
     layers = client.get("/api/search/", {"q": "也", "exact": "1", "author": "穀梁赤", "page_size": "200"}).json()
     assert {(h["layer"], h["commentator"]) for h in layers["results"]} == {("classic", ""), ("title", "")}
     html = client.get("/search/", {"q": "也", "exact": "on", "author": "范甯"}).content.decode()
@@ -375,7 +408,7 @@ def test_the_search_form_keeps_the_facet_filters_and_shows_each_as_a_chip_that_t
     seed, hanfei = indexed
     html = client.get("/search/", {"q": "臣", "exact": "on", "dynasty": "周", "class": ["KR3c", "KR1"],
                                    "group": "class"}).content.decode()
-    assert '<p class="summary"><strong>113</strong> 處' in html
+    assert '<p class="summary"><strong>96</strong> 處' in html   # 周's: 韓非's text, not 何犿's notes (元)
     assert ('<input type="hidden" name="dynasty" value="周">\n  <input type="hidden" name="class" value="KR3c">\n'
             '  <input type="hidden" name="class" value="KR1">\n  <input type="hidden" name="group" value="class">\n'
             '  \n</form>') in html
@@ -391,11 +424,11 @@ def test_the_search_form_keeps_the_facet_filters_and_shows_each_as_a_chip_that_t
     resent = client.get("/search/", {"q": "臣", "exact": "on", "work": "", "edition": "", "juan": "", "commentator": "",
                                      "sort": "after", "context": "15", "dynasty": "周", "class": ["KR3c", "KR1"],
                                      "group": "class"}).content.decode()
-    assert '<p class="summary"><strong>113</strong> 處' in resent
+    assert '<p class="summary"><strong>96</strong> 處' in resent
     assert "/api/search/export/csv/?q=%E8%87%A3&amp;exact=on&amp;work=&amp;edition=&amp;juan=&amp;commentator=" \
            "&amp;sort=after&amp;context=15&amp;dynasty=%E5%91%A8&amp;class=KR3c&amp;class=KR1&amp;group=class" in resent
     csv = client.get("/api/search/export/csv/", {"q": "臣", "exact": "on", "sort": "after", "dynasty": "周"})
-    assert len(b"".join(csv.streaming_content).decode("utf-8-sig").splitlines()) == 1 + 113
+    assert len(b"".join(csv.streaming_content).decode("utf-8-sig").splitlines()) == 1 + 96
     # an edition chosen by the edition facet (a work of one edition, which the menu leaves out)
     # is an option of the menu, chosen, so that the form keeps it; its chip names it
     by_edition = client.get("/search/", {"q": "臣", "exact": "on", "edition": "KR3c0005"}).content.decode()
@@ -428,8 +461,10 @@ def test_the_author_facet_says_it_counts_who_wrote_each_layer(client, indexed):
     facet's heading. 注者 (``commentator=``) keeps one commentator's notes too."""
     html = client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
     assert ('<h2 id="facet-author">作者</h2><p class="facet-note">命中計入所在之層的作者：注、疏歸其注者，'
-            '經文與正文歸本書撰者，不知撰者歸「未詳」。</p><ul>') in html
-    assert html.count('class="facet-note"') == 1
+            '經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。</p><ul>') in html
+    assert ('<h2 id="facet-dynasty">朝代</h2><p class="facet-note">命中計入所在之層作者的朝代：注、疏從其注者，'
+            '經文與正文從本書撰者（不知撰者從本書），不知朝代歸「未詳」。</p><ul>') in html
+    assert html.count('class="facet-note"') == 2
     body = client.get("/api/search/?q=臣&exact=on&page_size=1").json()
     assert body["facets"]["author"] == [{"value": "韓非", "count": 96}, {"value": "江永", "count": 69},
                                         {"value": "何犿", "count": 17}]
@@ -437,3 +472,30 @@ def test_the_author_facet_says_it_counts_who_wrote_each_layer(client, indexed):
         assert client.get(f"/api/search/?q=臣&exact=on&author={name}").json()["count"] == count
     # 何犿's own notes hold 17 of them, as the commentator filter finds
     assert client.get("/api/search/?q=臣&exact=on&commentator=何犿").json()["count"] == 17
+
+
+@pytest.mark.slow
+def test_the_dynasty_facet_counts_each_layer_under_its_writers_dynasty(seed_juan, search_backend, client):
+    """周禮注疏 卷一 (KR1d0003): a hit in 鄭玄's 注 counts under 漢, in 賈公彥's 疏 and 陸德明's 音義
+    under 唐 (the catalogue's 〔漢〕鄭玄, 〔唐〕賈公彥), the classic under the work's 漢 (the catalogue
+    names no author of the 周禮); each value's count is the total of the search filtered by it
+    (``dynasty=``), and ``dynasty=唐`` keeps exactly the 疏 and the 音義."""
+    juan = import_file(SHARED / "corpus" / "kanripo-jingbu" / "KR1d0003" / "KR1d0003_001.txt").juan
+    index_all(search_backend)
+    facets._tables.clear()
+    params = {"q": "之", "exact": "1", "edition": juan.edition.slug, "page_size": "1"}
+    body = client.get("/api/search/", params).json()
+    zheng, jia, lu = (written_count(juan, "之", who) for who in ("鄭玄", "賈公彥", "陸德明"))
+    assert (body["count"], zheng, jia, lu) == (501, 62, 421, 5)
+    unsigned = sum(p.text.count("之") for p in Piece.objects.filter(section__juan=juan, commentator="")
+                   .exclude(layer__in=("classic", "record", "title")))
+    assert body["facets"]["dynasty"] == [{"value": "唐", "count": jia + lu},
+                                         {"value": "漢", "count": body["count"] - jia - lu - unsigned}] + (
+        [{"value": "", "count": unsigned}] if unsigned else [])
+    for row in body["facets"]["dynasty"]:
+        if row["value"]:
+            assert client.get("/api/search/", {**params, "dynasty": row["value"]}).json()["count"] == row["count"]
+    tang = client.get("/api/search/", {**params, "dynasty": "唐", "page_size": "200", "page": "2"}).json()
+    assert {h["commentator"] for h in tang["results"]} <= {"賈公彥", "陸德明"}
+    # the author facet and filter agree with it: 鄭玄's notes are 漢's, but not all of 漢's
+    assert {"value": "鄭玄", "count": zheng} in body["facets"]["author"]

@@ -445,7 +445,7 @@ def test_layer_counts_and_the_author_filter_equal_a_plain_scan(own_backend, seed
     ``search.facets`` counts) equals a plain count of each passage, grouped by its edition, juan,
     layer and commentator; ``SearchQuery.written_by`` (the author filter) keeps the passages of
     the people named, the main text (classic, records, titles) naming nobody of its ``main``
-    editions and every passage naming nobody of its ``unnamed`` ones: a 楚辭 juan whose notes
+    editions and every note naming nobody of its ``unnamed`` ones: a 楚辭 juan whose notes
     hold 王逸's 章句 and 洪興祖's 補注, and the seed, whose notes name nobody."""
     from collections import Counter
 
@@ -473,7 +473,7 @@ def test_layer_counts_and_the_author_filter_equal_a_plain_scan(own_backend, seed
         for names, main, unnamed in (((), (seed,), ()), (("王逸",), (), ()), (("王逸", "洪興祖"), (chuci,), ()),
                                      (("洪興祖",), (chuci,), (seed,)), ((), (), (seed, chuci))):
             want = sum(n for (edition, _, layer, who), n in plain.items()
-                       if ((who in names) if who else (edition in unnamed or (layer in main_layers and edition in main))))
+                       if ((who in names) if who else (edition in main) if layer in main_layers else (edition in unnamed)))
             got = own_backend.search(SearchQuery(phrase, exact=True, written_by=WrittenBy(names, main, unnamed)))
             assert got.count == want, (phrase, names, main, unnamed)
             assert sum(got.layer_counts()[1]) == want

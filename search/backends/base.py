@@ -82,9 +82,10 @@ class WrittenBy(NamedTuple):
     """Whose writing a search keeps (``SearchQuery.written_by``, the author filter of
     ``search.facets``): a passage whose commentator (``SearchDocument.commentator``) is one of
     ``names``; a passage that names no commentator, of the main text (``MAIN_LAYERS``) in one of
-    the editions ``main`` (the works these people wrote, 撰 or 著), or of any layer of the books'
-    text in one of the editions ``unnamed`` (works with no commentator, whose unnamed notes are
-    their author's too). Sorted tuples (a query is a cache key)."""
+    the editions ``main`` (the works whose main text these people wrote, 撰 or 著), or a note (any
+    other layer of the books' text) in one of the editions ``unnamed`` (works whose notes naming
+    nobody are theirs: a work with no commentator, a commentary book named after its notes).
+    Sorted tuples (a query is a cache key)."""
 
     names: tuple[str, ...] = ()
     main: tuple[int, ...] = ()
@@ -96,7 +97,7 @@ class WrittenBy(NamedTuple):
         if commentator:
             return commentator in self.names
         if layer in MAIN_LAYERS:
-            return edition in self.main or edition in self.unnamed
+            return edition in self.main
         return layer != ANNOTATION and edition in self.unnamed
 
 

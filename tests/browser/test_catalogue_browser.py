@@ -69,8 +69,12 @@ def test_narrowing_a_search_by_a_facet_and_the_chart_by_class(library, tabs):
     assert classes.all_inner_texts() == ["法家類 113", "禮類 69"]
     # the author facet says what it counts: each hit under who wrote its layer (韓非's text, 何犿's notes)
     assert page.locator(".facet-author .facet-note").inner_text() == \
-        "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者，不知撰者歸「未詳」。"
+        "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。"
     assert page.locator(".facet-author li").all_inner_texts() == ["韓非 96", "江永 69", "何犿 17"]
+    # and the dynasty facet under that writer's dynasty (韓非 周, 江永 清, 何犿 元)
+    assert page.locator(".facet-dynasty .facet-note").inner_text() == \
+        "命中計入所在之層作者的朝代：注、疏從其注者，經文與正文從本書撰者（不知撰者從本書），不知朝代歸「未詳」。"
+    assert page.locator(".facet-dynasty li").all_inner_texts() == ["周 96", "清 69", "元 17"]
     assert tab.axe() == []
     tab.shot("search-facets")
     # by keyboard: the facet's first link takes focus and Enter follows it

@@ -100,7 +100,7 @@ def layer_counts(corpus: Corpus, hits) -> tuple[list[tuple], list[int]]:
 
 def written_mask(corpus: Corpus, written_by: WrittenBy) -> np.ndarray:
     """Per passage, whether ``written_by`` keeps it (``WrittenBy.keeps``): written by one of its
-    names (``Corpus.written_by``), or naming no commentator and in one of its ``unnamed``
+    names (``Corpus.written_by``), or naming no commentator and a note in one of its ``unnamed``
     editions (a reader's annotation excepted), or of the main text (``MAIN_LAYERS``) in one of its ``main`` editions. The last
     ``KEPT_MASKS`` are kept with the corpus."""
     cache = corpus.__dict__.setdefault("_written_masks", {})
@@ -111,11 +111,12 @@ def written_mask(corpus: Corpus, written_by: WrittenBy) -> np.ndarray:
             mask |= corpus.written_by(name)
         if written_by.main or written_by.unnamed:
             editions = np.asarray(corpus.work_id)
-            theirs = np.isin(editions, np.asarray(written_by.unnamed, dtype=np.int64)) & \
-                (np.asarray(corpus.layer) != LAYER_CODE[ANNOTATION])  # a reader's annotation: nobody's
+            layers = np.asarray(corpus.layer)
+            main = np.isin(layers, [LAYER_CODE[layer] for layer in MAIN_LAYERS])
+            theirs = np.isin(editions, np.asarray(written_by.unnamed, dtype=np.int64)) & ~main & \
+                (layers != LAYER_CODE[ANNOTATION])  # a reader's annotation: nobody's
             if written_by.main:
-                theirs |= np.isin(np.asarray(corpus.layer), [LAYER_CODE[layer] for layer in MAIN_LAYERS]) & \
-                    np.isin(editions, np.asarray(written_by.main, dtype=np.int64))
+                theirs |= main & np.isin(editions, np.asarray(written_by.main, dtype=np.int64))
             mask |= theirs & corpus.written_by("")
         if len(cache) >= KEPT_MASKS:
             cache.clear()

@@ -259,11 +259,11 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                 docnums, written_by = np.flatnonzero(allowed), query.written_by
                 editions = view.work_id[docnums]
                 layers = view.layer[docnums]
-                main = (np.isin(editions, np.asarray(written_by.unnamed, dtype=np.int64))
+                in_main = np.isin(layers, [LAYER_CODE[layer] for layer in MAIN_LAYERS])
+                main = (np.isin(editions, np.asarray(written_by.unnamed, dtype=np.int64)) & ~in_main
                         & (layers != LAYER_CODE[ANNOTATION])) | \
-                    (np.isin(layers, [LAYER_CODE[layer] for layer in MAIN_LAYERS])
-                     & np.isin(editions, np.asarray(written_by.main, dtype=np.int64)))
-                names = written_by.names
+                    (in_main & np.isin(editions, np.asarray(written_by.main, dtype=np.int64)))
+                names = frozenset(written_by.names)
                 for docnum, name, theirs in zip(docnums.tolist(), view.commentators_of(searcher, docnums.tolist()),
                                                 main.tolist()):
                     if not (name in names if name else theirs):

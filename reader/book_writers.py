@@ -1,0 +1,220 @@
+"""Who wrote each layer of a book, and each writer's dynasty: what the search facets count a hit
+under (``search.facets``; docs/decisions/0020-catalogue-classes-and-facets-from-the-index.md).
+
+A note names its writer per passage (``Piece.commentator``, the index's
+``SearchDocument.commentator``: 杜預's 注, 孔穎達's 疏). A passage naming nobody is written by the
+book's people: its main text (the classic, its records, its titles) by the work's own authors
+(``main_writers``), its notes naming nobody by the people ``main_writers`` gives as their writers.
+
+**The main text's author is never the commentator.** Kanripo's catalogue and the bylines often
+name a commentary book's commentator as its only author (史記集解: 「裴駰撰」; 楚辭章句: 王逸 撰;
+水經注: 酈道元 撰; 道德真經註: 河上公): the book is named after its notes (``COMMENTARY_TITLE``:
+a title ending in 注, 註, 集解, 章句, 索隱, 正義, 疏 …), and what he 撰 is the notes. Then the
+book's named authors wrote its notes, and its main text is the classic's author's, as the
+catalogue lists the classic by the title less that word (史記集解 → 史記: 司馬遷 撰), less those
+commentators (楚辭章句 → 楚辭: 王逸 編, the commentator again: nobody), else nobody known.
+
+**A writer's dynasty** (``writer_dynasties``) is one map of every name the index can store (each
+person by one name, ``reader.person_names.person_name``) to one dynasty: what the held editions'
+catalogue entries and bylines print with him (〔唐〕孔穎達, 〔漢〕鄭玄), else what the catalogue
+prints with him for its other works (應劭, 如淳 quoted in 漢書's notes). Where the data print
+one name with several dynasties, the one printed by the most held editions wins, then the
+catalogue's most works, then the earlier spelling in code-point order (docs/decisions/0038):
+李賢 is 唐 (後漢書's 章懷太子) though the catalogue also lists a 明 李賢. A dynasty is written as
+the catalogue writes it most often (``dynasty_spelling``: 淸 is 清); 闕名 (anonymous) has none.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from functools import lru_cache
+from typing import NamedTuple
+
+from catalogue.catalogue import classes, entries_of, entry
+
+from .importers.mandoku.commentators import INDENT_LAYERS, MARKED_BLOCKS, PROFILES
+from .importers.mandoku.header import TITLE_VARIANTS
+from .models import Edition
+from .people import work_dynasty
+from .person_names import dynasty_key, person_name
+from .stamp import corpus_version
+
+#: The last characters of a role that names a work's own author, who wrote its main text: 撰, 著,
+#: 奉敕撰, 等奉勅撰, 輯, 編, 纂 (Kanripo's catalogue and the bylines). Every other role names a layer
+#: of notes (注, 傳, 箋, 疏, 音義, 集解, 考證, 撰校勘記 …); a person named with no role is an author.
+AUTHOR_ROLE_ENDS = "撰著輯編纂"
+#: A book named after its notes on a classic (史記集解, 楚辭章句, 莊子注, 南華真經註疏, 水經注,
+#: 周禮詳解, 儀禮鄭註句讀, 李太白集注): the word for its notes ends its title; the classic is the
+#: title before it.
+COMMENTARY_TITLE = re.compile(r"(?:[集詳]?解|章句|句讀|索隱|正義|(?:集|箋|詳|補)?[注註](?:疏)?|[注註]?[疏䟽])$")
+#: Names that say nobody is known (the catalogue's 闕名 of many dynasties): no dynasty.
+NOBODY = frozenset({"闕名", "佚名", "無名氏"})
+
+
+def writes_main_text(role: str) -> bool:
+    """Whether a person of ``role`` wrote a book's main text (``AUTHOR_ROLE_ENDS``; no role)."""
+    return not role or role[-1] in AUTHOR_ROLE_ENDS
+
+
+@lru_cache(maxsize=1)
+def _by_title() -> dict[str, tuple]:
+    """``{title: the people of the catalogue's first work of that title}``, read once."""
+    out: dict[str, tuple] = {}
+    for code in classes():
+        for listed in entries_of(code):
+            out.setdefault(listed.title, listed.people)
+    return out
+
+
+def classic_title(title: str) -> str:
+    """The classic a book named after its notes comments on (``COMMENTARY_TITLE``): 史記集解 →
+    史記, 楚辭章句 → 楚辭, 道德真經注 → 道德真經; "" for any other title."""
+    match = COMMENTARY_TITLE.search(title or "")
+    return title[:match.start()] if match and match.start() else ""
+
+
+def profile_writers(title: str) -> frozenset[str]:
+    """The commentators the importer names the notes of the book titled ``title`` after, by its
+    profile (``reader.importers.mandoku.commentators``: ``PROFILES``, ``INDENT_LAYERS``,
+    ``MARKED_BLOCKS``): 楚辭 王逸 and 洪興祖, 史記集解 裴駰, 水經注 酈道元; empty for a book with none."""
+    key = (title or "").translate(TITLE_VARIANTS).replace("説", "說")
+    voices = [v for p in PROFILES if key in p.titles for v in (p.default, *p.formulas.values()) if v is not None]
+    voices += [INDENT_LAYERS[key]] if key in INDENT_LAYERS else []
+    voices += list(MARKED_BLOCKS.get(key, {}).values())
+    return frozenset(v.commentator for v in voices if v.commentator)
+
+
+def _people(work, edition) -> list[tuple[str, str, str]]:
+    """``[(name, role, dynasty)]``: the catalogue's people for a work it lists; where it gives
+    nobody a role (儀禮注疏: 鄭玄 alone) and the edition's byline prints roles, the byline's; else
+    the byline's; else ``Work.author``."""
+    listed = entry(work.kanripo_id) or entry(edition.kanripo_id)
+    byline = [(p.get("name", ""), p.get("role", ""), p.get("dynasty", "")) for p in edition.byline or ()
+              if p.get("name")]
+    people = [(p.name, p.role, p.dynasty) for p in listed.people] if listed and listed.people else []
+    if not people or (not any(role for _, role, _ in people) and any(role for _, role, _ in byline)):
+        people = byline or ([(work.author, "", work.dynasty or "")] if work.author else [])
+    return people
+
+
+class BookWriters(NamedTuple):
+    """Who wrote a book's layers (``main_writers``): ``main`` its main text, ``notes`` its notes
+    that name nobody, each person by one name; ``commentary_book``: the people the catalogue or
+    the byline names as its authors are its commentators (楚辭章句, 史記集解, 水經注), so its
+    dynasty (theirs) says nothing of its main text's (``main_dynasties``)."""
+
+    main: tuple[str, ...]
+    notes: tuple[str, ...]
+    commentary_book: bool = False
+
+
+def main_writers(work, edition) -> BookWriters:
+    """``BookWriters`` of an edition's work, each person by one name (``person_name``):
+    ``main``, who wrote its main text; ``notes``, who wrote its notes that name nobody (``()``
+    where the work names a commentator: such a note's writer is not known). The people named
+    with an author's role (``writes_main_text``) wrote the main text (左丘明 撰 for 春秋左傳注疏,
+    not 杜預 注) and, in a work naming no commentator, its notes (王昭禹's 周禮詳解 aside, below).
+    But where the book is named after its notes (``COMMENTARY_TITLE``, its title or the
+    catalogue's) and its people all have an author's role, they wrote the notes, and the main
+    text is the classic's authors' by the catalogue (``classic_title``); and nobody the
+    importer names a note layer after (``profile_writers``) is the main text's author (module
+    docstring: 楚辭章句 王逸, 楚辭補注 王逸 and 洪興祖, 史記集解 裴駰)."""
+    people = _people(work, edition)
+    named = [person_name(name, [dynasty] if dynasty else None) for name, _, dynasty in people]
+    authors = tuple(dict.fromkeys(n for n, (_, role, _) in zip(named, people) if writes_main_text(role)))
+    listed = entry(work.kanripo_id) or entry(edition.kanripo_id)
+    titles = (work.title, listed.title if listed else "")
+    commentators = {person_name(n) for t in titles for n in profile_writers(t)}
+    own = tuple(n for n in authors if n not in commentators)
+    if not people or not all(writes_main_text(role) for _, role, _ in people):
+        return BookWriters(own, (), bool(authors) and not own)
+    classic = next((c for c in map(classic_title, titles) if c), "")
+    if not classic:
+        return BookWriters(own, own, bool(authors) and not own)
+    theirs = _by_title().get(classic, ())
+    main = tuple(dict.fromkeys(person_name(p.name, [p.dynasty] if p.dynasty else None)
+                               for p in theirs if writes_main_text(p.role)))
+    return BookWriters(tuple(n for n in main if n not in authors and n not in commentators), authors, True)
+
+
+@lru_cache(maxsize=1)
+def _spellings() -> dict[str, str]:
+    """``{dynasty key: the catalogue's commonest spelling of it}`` (淸 and 清: 清)."""
+    count: Counter = Counter()
+    for code in classes():
+        for listed in entries_of(code):
+            for d in {listed.dynasty, *(p.dynasty for p in listed.people)}:
+                if d:
+                    count[d] += 1
+    best: dict[str, tuple[int, str]] = {}
+    for d, n in count.items():
+        key = dynasty_key(d)
+        if key not in best or (n, d) > best[key]:
+            best[key] = (n, d)
+    return {key: d for key, (_, d) in best.items()}
+
+
+def dynasty_spelling(dynasty: str) -> str:
+    """``dynasty`` as the catalogue writes it most often (``dynasty_key`` equal: 淸 → 清); itself
+    where the catalogue never writes it; "" for ""."""
+    return _spellings().get(dynasty_key(dynasty), dynasty) if dynasty else ""
+
+
+@lru_cache(maxsize=1)
+def _catalogue_dynasties() -> dict[str, Counter]:
+    """``{name written: Counter({dynasty: works})}`` of every person of the catalogue."""
+    out: dict[str, Counter] = defaultdict(Counter)
+    for code in classes():
+        for listed in entries_of(code):
+            for p in {(p.dynasty, p.name) for p in listed.people if p.name and p.dynasty}:
+                out[person_name(p[1], [p[0]])][dynasty_spelling(p[0])] += 1
+    return dict(out)
+
+
+_kept: dict[str, dict[str, str]] = {}
+
+
+def _choose(held: Counter, listed: Counter) -> str:
+    """The one dynasty of a name printed with several (module docstring)."""
+    return min(set(held) | set(listed), key=lambda d: (-held[d], -listed[d], d))
+
+
+def writer_dynasties() -> dict[str, str]:
+    """``{name written: dynasty}`` for every person the held editions' catalogue entries and
+    bylines or the catalogue name with a dynasty (module docstring): one query, kept while the
+    corpus stamp stays the same."""
+    key = corpus_version()
+    known = _kept.get(key)
+    if known is not None:
+        return known
+    held: dict[str, Counter] = defaultdict(Counter)
+    for kanripo_id, work_id, byline in Edition.objects.values_list("kanripo_id", "work__kanripo_id", "byline"):
+        listed = entry(work_id) or entry(kanripo_id)
+        people = {(p.name, p.dynasty) for p in listed.people} if listed else set()
+        people |= {(p.get("name", ""), p.get("dynasty", "")) for p in byline or ()}
+        for name, dynasty in people:
+            if name and dynasty:
+                held[person_name(name, [dynasty])][dynasty_spelling(dynasty)] += 1
+    listed = _catalogue_dynasties()
+    known = {name: _choose(held.get(name, Counter()), listed.get(name, Counter()))
+             for name in set(held) | set(listed) if name not in NOBODY}
+    _kept.clear()
+    _kept[key] = known
+    return known
+
+
+def writer_dynasty(name: str) -> str:
+    """The dynasty of the person written ``name`` (``writer_dynasties``); "" when unknown."""
+    return writer_dynasties().get(name, "") if name else ""
+
+
+def main_dynasties(work, writers: BookWriters) -> tuple[str, ...]:
+    """The dynasties a book's main text counts under: its authors' (``writer_dynasty``), the
+    work's (``work_dynasty``, as the catalogue writes it) where no author is named or the
+    map knows none of them, but not a commentary book's (``BookWriters.commentary_book``: the
+    catalogue gives 楚辭章句 王逸's 漢, 水經注 酈道元's 後魏); ``()`` when nothing is known."""
+    found = tuple(dict.fromkeys(d for d in map(writer_dynasty, writers.main) if d))
+    if found or writers.commentary_book:
+        return found
+    own = dynasty_spelling(work_dynasty(work))
+    return (own,) if own else ()
