@@ -5,7 +5,6 @@ import json
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import ValidationError
@@ -16,6 +15,7 @@ from collation import exports
 from collation.parallels import MIN_SPAN, find_parallels, section_main_text, to_json
 from collation.service import collate_juan
 from config.converters import whole_number
+from config.downloads import attachment
 from config.ratelimit import ApiSearchThrottle
 
 from .views import JUAN_N, WORK_ID, _juan
@@ -99,7 +99,7 @@ class CollationExport(APIView):
         response = HttpResponse(body.encode("utf-8"), content_type=content_type)
         juan = collation.base_juan
         name = f"{juan.work.title}_{collation.base_edition.name}_{juan.display_label}_校勘.{suffix}"
-        response["Content-Disposition"] = content_disposition_header(True, name)
+        response["Content-Disposition"] = attachment(name)
         return response
 
 

@@ -9,7 +9,6 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.cache import quote_etag
-from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import generics
@@ -18,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from characters.simplified import TRADITIONAL
+from config.downloads import attachment
 from corrections.overlay import juan_overlay
 from reader.importers.mandoku.commentators import in_reading_order
 from reader.models import Edition, Juan, Piece, Section, Work
@@ -437,7 +437,7 @@ class SearchExport(APIView):
         content_type, suffix, _, _ = hitlists.HIT_LIST_KINDS[kind]
         # Written under the request's time budget, then sent (api.hitlists.written).
         response = StreamingHttpResponse(hitlists.written(kind, rows), content_type=content_type)
-        response["Content-Disposition"] = content_disposition_header(True, f"{query.text}.{suffix}")
+        response["Content-Disposition"] = attachment(f"{query.text}.{suffix}")
         return response
 
 
@@ -482,7 +482,7 @@ def _export_response(kind, work, juans, request, name, stream: bool = False, edi
         response = StreamingHttpResponse(_collected(chunks), content_type=content_type)
     else:
         response = HttpResponse("".join(chunks).encode("utf-8"), content_type=content_type)
-    response["Content-Disposition"] = content_disposition_header(True, f"{name}.{suffix}")
+    response["Content-Disposition"] = attachment(f"{name}.{suffix}")
     return response
 
 
