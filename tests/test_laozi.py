@@ -4,12 +4,15 @@ edition of the 道藏, KR5c0045), measured on a stretch marked by hand
 (``tests/data/laozi_wang_bi_21_22.txt``: 王弼註 chapters 21–22, where the rules were made), on
 河上公章句 chapters 1–9 as the 四部叢刊 print marks them, its 章句 in small print
 (``tests/data/laozi_heshang_1_9.txt``: the costs of ``segmenting`` were set on them), and on
-chapters 60–64 marked by hand after the rules were made (``tests/data/laozi_heshang_60_64.txt``)."""
+chapters 60–64 marked by hand after the rules were made (``tests/data/laozi_heshang_60_64.txt``), and on
+chapters 30–34 as the 四部叢刊 print marks them (``tests/data/laozi_heshang_30_34.txt``), held back while the
+reading was last changed."""
 from pathlib import Path
 
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.boundaries import align, is_text, match_form
+from reader.importers.mandoku import segmenting
 from reader.importers.mandoku.segmenting import segment
 from reader.importers.mandoku.undecided import (CHAPTER_TITLE, MASK, READING_VARIANTS, bands, classic_flags, found_places,
                                                 mask_quotations, reference_text, window)
@@ -22,6 +25,7 @@ HESHANG_2 = SHARED / "corpus" / "kanripo-commentary" / "KR5c0065" / "KR5c0065_00
 BY_HAND = Path(__file__).resolve().parent / "data" / "laozi_wang_bi_21_22.txt"
 HESHANG_SBCK = Path(__file__).resolve().parent / "data" / "laozi_heshang_1_9.txt"
 HESHANG_LATER = Path(__file__).resolve().parent / "data" / "laozi_heshang_60_64.txt"
+HESHANG_HELD_BACK = Path(__file__).resolve().parent / "data" / "laozi_heshang_30_34.txt"
 
 
 def hand_marked(path: Path = BY_HAND) -> list[tuple[str, bool]]:
@@ -87,6 +91,50 @@ def test_the_share_right_on_chapters_marked_after_the_rules_were_made():
     # (非其鬼不神其神不傷民), found in the 章句 (則鬼不敢見其精神以犯人), and words the reference lacks
     # or writes otherwise beside a note (夫兩者, 聖人亦不傷人 / 傷民, 或下以聚 / 或下而取)
     assert right_shares(HESHANG_2, hand_marked(HESHANG_LATER)) == (396, 401, 925, 931)
+
+
+def test_the_share_right_on_chapters_held_back_while_the_reading_was_last_changed():
+    """河上公章句 chapters 30–34 (道藏, KR5c0065_002) against the 四部叢刊 print, which sets the 章句 in
+    small print: taken and counted only once the reading (``segmenting``: the gap, the forms the
+    character table joins, the five ways of reaching a place) was made; no rule was set on them."""
+    # 323 of 346 classic characters (93.4 %) and 741 of 758 of the 章句 (97.8 %), as before the
+    # reading was last changed; a gap priced by the word (its first character 1, each further one
+    # 0.6), which reads all of 60–64's 章句 right, gives 312 and 742 here
+    assert right_shares(HESHANG, hand_marked(HESHANG_HELD_BACK)) == (323, 346, 741, 758)
+
+
+def test_forms_the_character_table_joins_are_one_character_of_the_classic():
+    """The 白文 writes 柰何 (chapters 26 and 74), 河上公 and 王弼 奈何: the character table gives each
+    as a form of the other (``segmenting.related_forms``), so the 奈 is the classic's, not the end
+    of the note before it (…超然遠避而不處奈 | 何萬乘之主, when a substitution is read at a seam)."""
+    assert "奈" in segmenting.related_forms("柰") and "柰" in segmenting.related_forms("奈")
+    # 耶 邪 by the MOE 異體字字典; not the loans the 漢語大字典 lists (能 而, 已 以): read as one, 能 would be
+    # taken for the 而 of the next chapter's words (天下將自正 | 能如是者天下將自正定也 ends 河上公 卷二)
+    assert "邪" in segmenting.related_forms("耶") and segmenting.related_forms("能") == ()
+    assert segmenting.related_forms("已") == ()
+    for path, expected in ((HESHANG, "超然{榮觀謂宫闕燕處后妃所居超然遠避而不處}奈何萬乘之主{奈何者疾其時傷痛之辭}"),
+                           (HESHANG_2, "}奈何以死懼之{人君當寬刑罰人去其情欲奈何設刑法以死懼之}"),
+                           (WANG_BI, "超然{不以經心也}奈何萬乗之主而以身輕天下")):
+        doc = parse_mandoku(path.read_text(encoding="utf-8"), str(path))
+        text = "".join(f"{{{p.text}}}" if p.effective_layer == COMMENTARY else p.text
+                       for p in doc.all_pieces() if p.kind == TEXT)
+        assert expected in text
+    ref, ed = "燕處超然柰何萬乘之主", "燕處超然遠避而不處奈何萬乘之主奈何者疾時"
+    read = "".join(c if f else "_" for c, f in zip(ed, segmenting.segment(ref, ed)))
+    assert read == "燕處超然" + "_" * 5 + "奈何萬乘之主" + "_" * 5
+    assert "".join(c if f else "_" for c, f in zip(ed, segmenting.segment(ref, ed, forms=None))) == (
+        "燕處超然" + "_" * 6 + "何萬乘之主" + "_" * 5)
+
+
+def test_a_gap_costs_by_the_character():
+    """``segmenting.GAP_OPEN``: a word the book lacks costs each of its characters, so two
+    characters left out apart are not read as one gap and a copy of the classic in the next note
+    (河上公 卷一 以其無私, the 白文 非以其無私邪; the note 聖人…非以其公正無私所致乎)."""
+    ref = "而身存非以其無私邪故能成其私"
+    ed = "而身存百姓愛之故身常存也以其無私聖人爲人所愛非以其公正無私所致乎故能成其私"
+    read = "".join(c if f else "_" for c, f in zip(ed, segmenting.segment(ref, ed)))
+    assert read == "而身存" + "_" * 9 + "以其無私" + "_" * 16 + "故能成其私"
+    assert (segmenting.GAP_OPEN, segmenting.GAP_EXTEND) == (0.0, 1.0)
 
 
 def test_the_share_right_on_a_stretch_checked_by_hand():

@@ -12,12 +12,22 @@ pass of dynamic programming over (book character, reference character), as stret
 the classic aligned with the reference and notes between them, at the least cost
 (``segment``):
 
-* a character of a stretch that is the reference's next one costs nothing; one the editions
-  write otherwise costs ``SUBSTITUTE``, a character of a stretch the reference lacks
-  ``INSERT``, a reference character the book lacks ``DELETE``; a substitution costs more
-  than leaving a character out, so a character beside a note that the reference lacks goes
-  with the note (則無不治 | 德化厚, the 白文 則無不治矣), and one inside a stretch is read as
-  the reference's (強其骨, the 白文 彊其骨: 1.2 against 2 for leaving one out and adding one);
+* a character of a stretch that is the reference's next one costs nothing, and so does one
+  the character table gives as a form of it (``related_forms``: 柰 奈, the 白文 柰何, 河上公
+  and 王弼 奈何; not the loans it also lists, 能 而); one the editions write otherwise costs ``SUBSTITUTE``, a character of a stretch the
+  reference lacks ``INSERT``;
+* reference characters the book leaves out are a gap, which costs ``GAP_OPEN`` once and
+  ``GAP_EXTEND`` each (1): the opening costs nothing more. A gap priced by the word rather
+  than the character (its first character 1, each further one 0.6) reads a word the 道藏
+  河上公 lacks as one gap instead of matching it character by character inside the note
+  beside it (非其鬼不神: 鬼不 | 敢見其精 | 神 taken from its 章句 則鬼不敢見其精神以犯人), and so
+  reads all 931 characters of the 章句 of chapters 60–64 right, not 925; but on chapters
+  30–34, held back, it loses 11 of the classic's 346 characters (323 right, 312), so the
+  gap is priced by the character;
+* a substitution costs more than one character left out, so a character beside a note that
+  the reference lacks goes with the note (則無不治 | 德化厚, the 白文 則無不治矣), and one
+  inside a stretch is read as the reference's (強其骨, the 白文 彊其骨: 1.2 against 2 for
+  leaving one out and adding one);
 * a character of a note costs nothing, each note ``NOTE``, less than one character left
   out (so that a word the book lacks does not join two notes into one across the classic
   between: 生而不有, 河上公 元氣生萬物而不有) but more than half of one (a single character of a
@@ -30,25 +40,37 @@ classic's), the book's way of glossing decides: a note opens by repeating the la
 the classic it explains (``同謂之玄`` | ``玄天也``, ``使民不爭`` | ``不爭功名``: ``GLOSS``),
 and otherwise the classic is the first copy of its words, the note the one that repeats
 them (``EARLIER``: 生而不有 | 元氣生萬物而不有 | 爲而不恃, not 生 | 而不有元氣生萬物 |
-而不有爲而不恃). The costs were set on 河上公 chapters 1–9 and 王弼 21–22 and checked on 河上公
-60–64 (``tests/test_laozi.py``).
+而不有爲而不恃). The costs were set on 河上公 chapters 1–9 and 王弼 21–22, and checked on 河上公 60–64 and on
+30–34, held back (``tests/test_laozi.py``).
 
 Pure: strings in, flags out. Memory: one byte per (book character, reference character)
 for the way back (a juan of 11,000 characters against a stretch of 3,000 of the
 reference: about 33 MB). Time: each book character is read against the band of the
-reference around the places the two texts are found to agree (``bands``), not all of it:
-河上公 卷三 (10,823 characters) 1.5 s of CPU to parse, 2.5 s against the whole stretch.
+reference around the places the two texts are found to agree (``bands``), not all of it,
+and all five ways of reaching a place are worked out at once: parsing 河上公 卷三 (10,823
+characters) takes 0.7–1.0 s of CPU (1.2–1.3 s a way at a time).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+
 import numpy as np
 
-#: Costs of the reading (see the module docstring); ``EDGE_DELETE`` is ``segment``'s margin.
+from characters.dictionary import lookup
+
+#: Costs of the reading (see the module docstring).
 SUBSTITUTE = 1.2
+VARIANT = 0.0
 INSERT = 1.0
-DELETE = 1.0
-EDGE_DELETE = 0.5
+#: A gap (reference characters the book leaves out) costs ``GAP_OPEN`` once and ``GAP_EXTEND`` per
+#: character: no opening cost (see the module docstring).
+GAP_OPEN = 0.0
+GAP_EXTEND = 1.0
 NOTE = 0.8
+#: Each character of a margin around the chapters a book is known to hold (``segment``'s ``edges``)
+#: left out.
+EDGE_DELETE = 0.5
 #: What a note of one or two characters costs more: a commentator's gloss holds three or more.
 SHORT = 0.8
 #: Tie-breaks, far below any cost: a note opening with the classic's last word (up to
@@ -58,11 +80,33 @@ GLOSS = 1e-2
 GLOSS_MAX = 3
 EARLIER = 1e-7
 INF = 1e18
-#: The ways a character of the classic is reached: after the classic, a note of one, two,
-#: three or more characters (+ 0–3), inserted after them (+ 4–7), or a reference character left out.
-_C_DELETE = 8
 #: Below the smallest tie-break: two costs closer than this are one.
 TOLERANCE = 1e-9
+#: The ways a place (book character, reference character) is reached, one row each: after a
+#: character of the classic, in a gap after it (reference characters left out), in a note of
+#: one, two, three or more characters.
+_CLASSIC, _GAP, _NOTE1, _NOTE2, _NOTE3 = range(5)
+#: What closing each way with a character of the classic costs more: a note under three characters.
+_CLOSING = np.array([0.0, 0.0, SHORT, SHORT, 0.0])[:, None]
+
+
+#: The sources of the character table (``characters.dictionary``, codes of
+#: ``characters/scripts/build_char_table.py``) whose relation between two characters makes them
+#: one character of the classic: Unihan's variants and the MOE 異體字字典, tables of forms of
+#: one character. The 漢語大字典's relations are left out: they hold loans between two words
+#: (能 而, 已 以), which the editions of a classic do not write for each other at random.
+FORM_SOURCES = ("unihan", "moe")
+
+
+@lru_cache(maxsize=None)
+def related_forms(ch: str) -> tuple[str, ...]:
+    """The characters the character table gives as forms of ``ch`` by one of ``FORM_SOURCES``
+    and which give ``ch`` as a form in turn (柰 奈 by Unihan, 耶 邪 by the MOE table); search
+    keeps them apart, the reading of the classic takes them as one character. ``()`` for a
+    character the table does not hold or relates by none of them."""
+    entry = lookup(ch)
+    return tuple(v for v, sources in entry.relations.items()
+                 if v != ch and any(x.startswith(FORM_SOURCES) for x in sources) and ch in lookup(v).variants)
 
 
 def _gloss(ed: str, j: int) -> bool:
@@ -72,102 +116,113 @@ def _gloss(ed: str, j: int) -> bool:
 
 
 def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
-            classic_at: frozenset[int] = frozenset(), bands: list[tuple[int, int]] | None = None) -> list[bool]:
+            classic_at: frozenset[int] = frozenset(), bands: list[tuple[int, int]] | None = None,
+            forms: Callable[[str], Iterable[str]] | None = related_forms) -> list[bool]:
     """For each character of ``ed`` (the book's text, folded, text characters only),
     whether it is the classic, read against ``ref`` (the stretch of the reference the book
-    holds, folded the same way; every character of it the book leaves out costs ``DELETE``).
-    ``edges``: how many of ``ref``'s first and last characters are a margin around the
-    chapters the book is known to hold, each left out at ``EDGE_DELETE``: the book may hold
-    them (a juan's first words, before any stretch found for certain) or not, so a stretch
-    of them in the book is read as the classic, but a character of a note is not taken to
-    save leaving one out. ``classic_at``: offsets of ``ed`` that must
-    be the classic (a chapter's first character: a chapter opens with its classic).
-    ``bands``: for each character of ``ed``, the first and last number of ``ref``'s characters
-    read once it is read (nondecreasing both; from the places where the two texts are found
-    to agree, widened): the reading keeps within them, which saves time and changes nothing
-    while they hold the best reading; None, all of ``ref``. See the module docstring for the
-    costs."""
+    holds, folded the same way). ``edges``: how many of ``ref``'s first and last characters
+    are a margin around the chapters the book is known to hold, each left out at
+    ``EDGE_DELETE``: the book may hold them (a juan's first words, before any stretch found
+    for certain) or not, so a stretch of them in the book is read as the classic, but a
+    character of a note is not taken to save leaving one out; leaving out the margin before
+    the book's first character or after its last opens no gap. ``classic_at``: offsets of ``ed`` that must be the classic (a
+    chapter's first character: a chapter opens with its classic). ``bands``: for each
+    character of ``ed``, the first and last number of ``ref``'s characters read once it is
+    read (nondecreasing both; from the places where the two texts are found to agree,
+    widened): the reading keeps within them, which saves time and changes nothing while they
+    hold the best reading; None, all of ``ref``. ``forms``: the characters read as one with
+    a character (cost ``VARIANT``), None for none. See the module docstring for the costs."""
     n, m = len(ed), len(ref)
     if not n:
         return []
     if not m:
         return [False] * n
     ref_codes = np.frombuffer(ref.encode("utf-32-le"), dtype=np.uint32)
-    unit = np.full(m, DELETE)
+    unit = np.full(m, GAP_EXTEND)
     unit[:edges[0]] = EDGE_DELETE
     if edges[1]:
         unit[m - edges[1]:] = EDGE_DELETE
-    steps = np.concatenate([[0.0], np.cumsum(unit)])  # leaving out ref[:i] costs steps[i]
-    # states: the classic, a note of one, of two, of three or more characters; the
-    # reference's characters before the book's first are left out at their cost
-    classic = steps.copy()
-    notes = [np.full(m + 1, INF), np.full(m + 1, INF), np.full(m + 1, INF)]
+    steps = np.concatenate([[0.0], np.cumsum(unit)])  # extending a gap over ref[k:i] costs steps[i] - steps[k]
+    at = np.arange(m + 1)
+    lead = steps + np.where(at > edges[0], GAP_OPEN, 0.0)  # ref[:i] left out before the book's first
+    tail = steps[m] - steps + np.where(at < m - edges[1], GAP_OPEN, 0.0)  # ref[i:] after its last
+    present = set(ref)
+    partners = {ch: np.array([ord(x) for x in forms(ch) if x in present], dtype=np.uint32) if forms else None
+                for ch in set(ed)}
+    # two rows, the one before and the one being read, each (way, reference characters read);
+    # a row is reused two characters on, its band set back out of reach first
+    before_row, row = np.full((5, m + 1), INF), np.full((5, m + 1), INF)
+    before_row[_CLASSIC] = lead
+    written = (0, m + 1)  # the band of the row ``row`` held
     # the way back, one byte per (book character, reference character): bits 0-3 how the
-    # classic was reached (0-3 after the classic or a note of one, two, three or more
-    # characters, 4-7 inserted after them, ``_C_DELETE``), bit 4 note 1 (0 opened, 1 a reference
-    # character left out), bit 5 note 2 (0 from note 1, 1 left out), bits 6-7 note 3 (0 from
-    # note 2, 1 from note 3, 2 left out)
+    # classic was reached (0-4 a character read after the way of that number, 5-9 one
+    # inserted after it), bit 4 the gap (1 extended, 0 opened after the classic), bit 5 a
+    # note of one character (1 opened in a gap, 0 after the classic), bit 6 a note of three
+    # or more (1 from three or more, 0 from two)
     back = np.zeros((n, m + 1), dtype=np.uint8)
+    how = np.zeros(m + 1, dtype=np.uint8)
+    band_before = (0, m + 1)
     for j in range(n):
-        # the states after ``ed[j]`` are worked out in its band ``[lo, hi)``, from those before
-        # it in ``[before, hi)``; every other is out of reach
+        # the row of ``ed[j]`` is worked out in its band ``[lo, hi)``, from the row before in
+        # ``[before, hi)``; every other place is out of reach
         lo, hi = (bands[j][0], bands[j][1] + 1) if bands else (0, m + 1)
         before = max(lo - 1, 0)
-        # what a character of the classic follows: the classic, or a note it closes
-        short1, short2 = notes[0][before:hi] + SHORT, notes[1][before:hi] + SHORT
-        best01, from1 = np.minimum(classic[before:hi], short1), short1 < classic[before:hi]
-        best23, from3 = np.minimum(short2, notes[2][before:hi]), notes[2][before:hi] < short2
-        best = np.minimum(best01, best23)
-        came = np.where(best23 < best01, 2 + from3, from1).astype(np.uint8)  # the first of equals
-        new_c = np.full(m + 1, INF)
-        how_c = np.zeros(m + 1, dtype=np.uint8)
+        row[:, written[0]:written[1]] = INF
+        written = (lo, hi)
+        closing = before_row[:, before:hi] + _CLOSING
+        best = closing.min(0)
+        # the first of equals: the classic before a gap before a note
+        came = np.ascontiguousarray(closing.T).argmin(1).astype(np.uint8)
         first = max(lo, 1)  # the first reached by reading a reference character
-        new_c[first:hi] = best[first - 1 - before:hi - 1 - before] + np.where(
-            ref_codes[first - 1:hi - 1] == ord(ed[j]), 0.0, SUBSTITUTE) + EARLIER * j
-        how_c[first:hi] = came[first - 1 - before:hi - 1 - before]
-        ins = best[lo - before:hi - before] + INSERT + EARLIER * j
-        better = ins < new_c[lo:hi] - TOLERANCE
-        new_c[lo:hi][better] = ins[better]
-        how_c[lo:hi][better] = 4 + came[lo - before:hi - before][better]
-        new_n = [np.full(m + 1, INF) for _ in range(3)]
-        how_n = [np.zeros(m + 1, dtype=np.uint8) for _ in range(3)]
+        codes = ref_codes[first - 1:hi - 1]
+        cost = np.where(codes == ord(ed[j]), 0.0, SUBSTITUTE)
+        if partners[ed[j]] is not None and len(partners[ed[j]]):
+            cost[np.isin(codes, partners[ed[j]])] = VARIANT
+        classic = row[_CLASSIC]
+        how[lo:hi] = 0
+        classic[first:hi] = best[first - 1 - before:hi - 1 - before] + cost + EARLIER * j
+        how[first:hi] = came[first - 1 - before:hi - 1 - before]
+        inserted = best[lo - before:hi - before] + INSERT + EARLIER * j
+        better = inserted < classic[lo:hi] - TOLERANCE
+        classic[lo:hi][better] = inserted[better]
+        how[lo:hi][better] = came[lo - before:hi - before][better] + 5
         if j not in classic_at:
-            new_n[0][lo:hi] = classic[lo:hi] + NOTE - (GLOSS if _gloss(ed, j) else 0.0)
-            new_n[1][lo:hi] = notes[0][lo:hi]
-            new_n[2][lo:hi] = np.minimum(notes[1][lo:hi], notes[2][lo:hi])
-            how_n[2][lo:hi] = notes[2][lo:hi] < notes[1][lo:hi] - TOLERANCE
-        for arr, how, deleted in ((new_c, how_c, _C_DELETE), (new_n[0], how_n[0], 1), (new_n[1], how_n[1], 1),
-                                  (new_n[2], how_n[2], 2)):
-            part, cost = arr[lo:hi], steps[lo:hi]
-            scanned = np.minimum.accumulate(part - cost) + cost
-            moved = scanned < part - TOLERANCE  # not a rounding of the same cost
-            part[moved] = scanned[moved]
-            how[lo:hi][moved] = deleted
-        back[j, lo:hi] = how_c[lo:hi] | (how_n[0][lo:hi] << 4) | (how_n[1][lo:hi] << 5) | (how_n[2][lo:hi] << 6)
-        classic, notes = new_c, new_n
-    # end: the reference's characters after the book's last are left out at their cost
-    tail = steps[m] - steps
-    finals = [classic + tail] + [x + tail for x in notes]
-    state = min(range(4), key=lambda k: finals[k].min())
-    i = int(finals[state].argmin())
+            after_classic, in_gap = before_row[_CLASSIC, lo:hi], before_row[_GAP, lo:hi]
+            opened_in_gap = in_gap < after_classic
+            row[_NOTE1, lo:hi] = np.minimum(after_classic, in_gap) + (NOTE - (GLOSS if _gloss(ed, j) else 0.0))
+            row[_NOTE2, lo:hi] = before_row[_NOTE1, lo:hi]
+            two, more = before_row[_NOTE2, lo:hi], before_row[_NOTE3, lo:hi]
+            from_more = more < two - TOLERANCE
+            row[_NOTE3, lo:hi] = np.minimum(two, more)
+            how[lo:hi] |= (opened_in_gap.view(np.uint8) << 5) | (from_more.view(np.uint8) << 6)
+        if hi - lo > 1:  # reference characters left out after the classic read at ``ed[j]``
+            reach = np.minimum.accumulate(classic[lo:hi - 1] - steps[lo:hi - 1])
+            gap = row[_GAP]
+            gap[lo + 1:hi] = reach + steps[lo + 1:hi] + GAP_OPEN
+            extended = gap[lo:hi - 1] <= classic[lo:hi - 1] + GAP_OPEN
+            how[lo + 1:hi] |= extended.view(np.uint8) << 4
+        back[j, lo:hi] = how[lo:hi]
+        before_row, row = row, before_row
+        written, band_before = band_before, written
+    # end: the reference's characters after the book's last are left out
+    finals = before_row + tail
+    state, i = (int(x) for x in np.unravel_index(int(finals.argmin()), finals.shape))
     flags = [False] * n
     j = n - 1
     while j >= 0:
         code = int(back[j, i])
-        if state == 0:
-            how = code & 15
-            if how == _C_DELETE:
-                i -= 1
-                continue
+        if state == _CLASSIC:
             flags[j] = True
-            if how < 4:
+            if code & 15 < 5:
                 i -= 1
-            state = how % 4
-        else:
-            how = (code >> 4) & 1 if state == 1 else (code >> 5) & 1 if state == 2 else code >> 6
-            if how == (2 if state == 3 else 1):
-                i -= 1
-                continue
-            state = 3 if (state == 3 and how == 1) else state - 1
+            state = (code & 15) % 5
+            j -= 1
+            continue
+        if state == _GAP:
+            i -= 1
+            state = _GAP if code >> 4 & 1 else _CLASSIC
+            continue
+        state = (_GAP if code >> 5 & 1 else _CLASSIC) if state == _NOTE1 else _NOTE1 if state == _NOTE2 else (
+            _NOTE3 if code >> 6 & 1 else _NOTE2)
         j -= 1
     return flags
