@@ -23,7 +23,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
 from config.clients import client_ip
 from config.ratelimit import write_wait
@@ -306,10 +306,14 @@ def queue(request):
 
 @never_cache
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def review(request, pk):
     """Editors: ``action`` = ``accept`` (with an edited ``replacement``, ``new_layer`` or ``structure``),
-    ``reject`` or ``revert``, with ``reason``."""
+    ``reject`` or ``revert``, with ``reason``. A GET (where signing in leads an editor whose
+    session had ended when he pressed 採納: ``?next=`` this address) goes to the proposal's page,
+    whose form this is, where it was a bare 405."""
+    if request.method != "POST":
+        return redirect("corrections:history", pk)
     proposal = get_object_or_404(Proposal, pk=pk)
     if not is_editor(request.user):
         raise PermissionDenied("only editors review proposals")

@@ -201,3 +201,24 @@ def test_the_review_queue_and_ones_own_lists_are_paged_not_cut(seed_juan, people
     assert mine.count("注記 (annotation)</a>") == 203 and "分頁" not in mine  # one page of 500
     notes = c.get("/corrections/notes/").content.decode()
     assert notes.count("書籤 (bookmark)：") == 3
+
+
+def test_an_editor_signing_in_again_after_pressing_accept_is_led_to_the_proposal_not_a_bare_405(seed_juan, people):
+    """An editor whose session had ended pressed 採納: the sign-in page came with
+    ``next=/corrections/<pk>/review/``, and signing in led to a GET of that address, an empty 405."""
+    from .test_corrections import PW
+
+    p = propose(people["contributor"], seed_juan, kind="text", section=3, piece=0, start=0, end=2,
+                replacement="樂入", reason="他本")
+    c = Client()
+    response = c.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "是"})
+    assert response.status_code == 302
+    assert response["Location"] == f"/accounts/login/?next=/corrections/{p.pk}/review/"
+    response = c.post("/accounts/login/", {"username": "ex", "password": PW, "next": f"/corrections/{p.pk}/review/"})
+    assert (response.status_code, response["Location"]) == (302, f"/corrections/{p.pk}/review/")
+    response = c.get(f"/corrections/{p.pk}/review/")
+    assert (response.status_code, response["Location"]) == (302, f"/corrections/{p.pk}/")
+    assert 'value="accept"' in c.get(f"/corrections/{p.pk}/").content.decode()
+    assert c.put(f"/corrections/{p.pk}/review/").status_code == 405
+    p.refresh_from_db()
+    assert (p.status, [a.action for a in p.audit.all()]) == (PENDING, ["proposed"])
