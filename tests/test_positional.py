@@ -460,7 +460,7 @@ def test_an_edition_filter_cuts_hits_by_position_ranges(settings, tmp_path, seed
     hit's passage: the same hits, pages, passages and distributions as a plain scan, on an
     index of several segments with superseded and removed juans and two editions whose juans
     alternate, with the fast path and without it."""
-    from search.backends.positional import backend as positional_backend
+    from search.backends.positional import backend as positional_backend, passage_filters
 
     seed = documents_for_juan(seed_juan)
     backend, ref = _multi_segment_index(settings, tmp_path, seed, monkeypatch)
@@ -478,19 +478,19 @@ def test_an_edition_filter_cuts_hits_by_position_ranges(settings, tmp_path, seed
     for q in ["之", "鵠", "射鵠", "主人", "大射 OR 鄉射", "射 -主人", "侯 鵠", "射 NEAR/3 鵠"]:
         for editions in [(seed_juan.work_id,), (other,), (seed_juan.work_id, other), (other + 1,), ()]:
             query = SearchQuery(q, edition_ids=editions)
-            ranges = positional_backend._edition_ranges(corpus, query)
+            ranges = passage_filters._edition_ranges(corpus, query)
             assert ranges is not None
-            assert (ranges is positional_backend.EVERY_EDITION) == (len(editions) == 2)
+            assert (ranges is passage_filters.EVERY_EDITION) == (len(editions) == 2)
             _same(backend.search(query), ref.search(query), (q, editions))
     # A filter that keeps every edition is none: a character's passages from the tables again.
     every = backend.search(SearchQuery("之", edition_ids=(seed_juan.work_id, other, other + 1)))
     assert (every.passages, every.passages_from) == (ref.search(SearchQuery("之")).passages, "tables")
-    assert positional_backend._edition_ranges(corpus, every.query) is positional_backend.EVERY_EDITION
+    assert passage_filters._edition_ranges(corpus, every.query) is passage_filters.EVERY_EDITION
     monkeypatch.setattr(positional_backend, "_edition_ranges", lambda corpus, query: None)
     for q in ["之", "鵠", "射 -主人"]:
         query = SearchQuery(q, edition_ids=(other,))
         _same(backend.search(query), ref.search(query), (q, "per hit"))
-    assert positional_backend._within(np.array([1, 5, 9, 12]), np.array([0, 9]), np.array([6, 10])).tolist() == [1, 5, 9]
+    assert passage_filters._within(np.array([1, 5, 9, 12]), np.array([0, 9]), np.array([6, 10])).tolist() == [1, 5, 9]
 
 
 def test_places_are_read_in_place_with_the_values_written(two_backends, seed_juan):

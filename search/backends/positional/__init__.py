@@ -71,6 +71,7 @@ The package, by concern (each module's docstring says more):
     corpus.py    a generation's segments read as one corpus (``Corpus``)
     hits.py      the hits as arrays and their sorts (``HitArray``)
     results.py   counts and distributions (``PositionalResults``)
+    passage_filters.py  what a query's filters keep (layers, work, juan, editions, writers)
     backend.py   storage, writes and search (``PositionalIndexBackend``)
 """
 from __future__ import annotations
