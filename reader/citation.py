@@ -7,12 +7,12 @@ work in 《》, juan as the book titles it, chapter in 〈〉, the section by it
 """
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from django.db.models import Q
 from django.utils.encoding import uri_to_iri
 
+from characters.clusters import clusters
 from reader.numerals import int_to_chinese
 
 from .juans import short_label
@@ -37,18 +37,18 @@ OPENING_CHARS = 8
 #: Punctuation that ends the opening words before ``OPENING_CHARS`` (the book's own, or an editor's;
 #: ``|``, the cell mark of a tls table, ends a cell: 史記 表 rows are cited by their first cell, 196十一).
 _STOPS = frozenset("。，、；：？！「」『』（）〔〕《》〈〉.,;:?!()○●|")
-_ENTITY = re.compile(r"&KR\d+;|[\s\S]")
 
 
 def opening_words(texts) -> str:
     """The words a scholar cites an untitled section by: its main text (``texts``, the
     classic's runs in order) from the start to the first punctuation, at most
-    ``OPENING_CHARS`` characters (a gaiji entity ``&KR1234;`` counts as one, kept as stored),
+    ``OPENING_CHARS`` characters (``characters.clusters``: a gaiji entity ``&KR1234;`` or a
+    description ``[門@里]`` counts as one, kept as stored, a selector stays with its character),
     spaces and the full-width indentation left out, with ``…`` when cut short; "" without
     main text."""
     out: list[str] = []
     for text in texts:
-        for ch in _ENTITY.findall(text or ""):
+        for ch in clusters().findall(text or ""):
             if ch.isspace():
                 continue
             if ch in _STOPS:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from characters.clusters import clip
 from reader.numerals import NUMERAL_CHARS, chinese_to_int
 
 _LABEL = re.compile(rf"^(?:[卷巻]\s*)?(?:第|之)?\s*(?:(?P<num>[{NUMERAL_CHARS}]+)|(?P<head>首))"
@@ -215,8 +216,9 @@ def nav_label(juan) -> str:
     """A juan named shortly, for a link to the previous or next juan: its display label
     (``卷十``), but of a file that joins several titles (``序・目錄・…``, as the importer joins
     front matter) the first alone with ``等``, and at most ``NAV_LABEL_CHARS`` characters
-    then ``…`` (the full label goes in the link's title)."""
+    then ``…`` (the full label goes in the link's title), cut between displayed characters
+    (``characters.clusters.clip``: a gaiji entity is one, never cut)."""
     label = juan.display_label
     parts = [p for p in label.split("・") if p.strip()]
     short = parts[0] + "等" if len(parts) > 1 else label
-    return short if len(short) <= NAV_LABEL_CHARS else short[:NAV_LABEL_CHARS] + "…"
+    return clip(short, NAV_LABEL_CHARS)

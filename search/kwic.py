@@ -1,7 +1,7 @@
 """Where a KWIC snippet begins and ends in the stored text: ``width`` displayed characters
 on each side of a hit, a gaiji entity or a description counting as one and never cut, the
-selectors after a character kept with it (the units of ``search.analysis``, counted on the
-stored text itself, which the snippet is cut from).
+selectors after a character kept with it (``characters.clusters``: the units of
+``search.analysis``, counted on the stored text itself, which the snippet is cut from).
 """
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import itertools
 import re
 from functools import lru_cache
 
+from characters.clusters import clusters
 from characters.folding import SELECTOR
-from characters.units import DESCRIPTION, code_class
+from characters.units import code_class
 
 
 @lru_cache(maxsize=None)
@@ -18,13 +19,6 @@ def _multi_code_point() -> re.Pattern:
     """What makes a displayed character more than one code point: an entity's ``&`` or ``;``,
     a description's ``[`` or ``]``, or an invisible that attaches to the character before it."""
     return re.compile(r"[&;\[\]" + code_class(SELECTOR) + "]")
-
-
-@lru_cache(maxsize=None)
-def _clusters() -> re.Pattern:
-    """One displayed character: a gaiji entity, a description, or a code point with the
-    invisibles after it."""
-    return re.compile(r"&KR\d{1,5};|" + DESCRIPTION.pattern + "|.[" + code_class(SELECTOR) + "]*", re.S)
 
 
 def single_code_points(text: str) -> bool:
@@ -50,8 +44,8 @@ def context_bounds(text: str, start: int, end: int, width: int) -> tuple[int, in
         return b, e
     lo = max(0, start - width * 10)
     window = text[lo:start]
-    marks = [m.start() for m in _clusters().finditer(window)]
+    marks = [m.start() for m in clusters().finditer(window)]
     b = lo + marks[-width] if len(marks) >= width else lo
-    after = [m.end() for m in itertools.islice(_clusters().finditer(text, end, min(len(text), end + width * 10)), width)]
+    after = [m.end() for m in itertools.islice(clusters().finditer(text, end, min(len(text), end + width * 10)), width)]
     e = after[-1] if after else end
     return b, e

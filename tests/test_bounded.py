@@ -54,7 +54,8 @@ def test_kwic_bounds_take_the_short_way_only_where_characters_are_code_points():
     import itertools
     import re
 
-    from search.kwic import _clusters, context_bounds
+    from characters.clusters import clusters as _clusters
+    from search.kwic import context_bounds
 
     def by_characters(text, start, end, width):
         lo = max(0, start - width * 10)

@@ -9,6 +9,7 @@ the value stands in the file (``TextFormatError``).
 """
 from __future__ import annotations
 
+from characters.clusters import clip
 from reader.models import Chapter, Edition, Juan, Piece, Section, Work
 
 from .document import JuanDocument
@@ -47,4 +48,4 @@ def check_lengths(doc: JuanDocument, text: str, path: str) -> None:
         at = text.find(value)
         line, col = (text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)) if at >= 0 else (1, 1)
         raise TextFormatError(path, line, col, f"the {what} is {len(value):,} characters long, more than the "
-                                               f"{limit} the library keeps (「{value[:20]}…」): is a line break missing?")
+                                               f"{limit} the library keeps (「{clip(value, 20)}」): is a line break missing?")
