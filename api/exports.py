@@ -32,6 +32,7 @@ from collections.abc import Iterator
 
 from characters.simplified import TRADITIONAL, language_tag
 from config.budget import check
+from config.xml_text import append_plain
 from corrections.models import ACCEPTED, ANNOTATION, TEXT, Proposal
 from corrections.overlay import juan_overlay
 from corrections.upstream import corrected_document
@@ -147,7 +148,7 @@ def _append_text(parent: ET.Element, text: str) -> None:
         return
     pos = 0
     for m in _SPECIAL.finditer(text):
-        _append_plain(parent, text[pos:m.start()])
+        append_plain(parent, text[pos:m.start()])
         token = m.group()
         if token == ILLEGIBLE:
             ET.SubElement(parent, "gap", {"reason": "illegible"})
@@ -156,16 +157,7 @@ def _append_text(parent: ET.Element, text: str) -> None:
         else:
             ET.SubElement(parent, "g", {"ref": f"#{_control_id(token)}"})
         pos = m.end()
-    _append_plain(parent, text[pos:])
-
-
-def _append_plain(parent: ET.Element, text: str) -> None:
-    if not text:
-        return
-    if len(parent):
-        parent[-1].tail = (parent[-1].tail or "") + text
-    else:
-        parent.text = (parent.text or "") + text
+    append_plain(parent, text[pos:])
 
 
 def _attr(text: str) -> str:
@@ -233,7 +225,7 @@ def _byline(parent: ET.Element, section) -> None:
     byline = _sub(parent, "byline")
     for k, person in enumerate(people):
         if k:
-            _append_plain(byline, "\u3000")
+            append_plain(byline, "\u3000")
         dynasty = f"〔{person['dynasty']}〕" if person["dynasty"] else ""
         _sub(byline, "persName", dynasty + person["name"], **({"role": person["role"]} if person["role"] else {}))
 
@@ -287,7 +279,7 @@ def _pieces_to_tei(parent: ET.Element, pieces, byline: frozenset[int] = frozense
             if tags:
                 attrs["ana"] = " ".join(f"#{t}" for t in tags)
             note = ET.SubElement(parent, "note", attrs)
-            _append_plain(note, _attr(text))
+            append_plain(note, _attr(text))
             for address, label in links:
                 ET.SubElement(note, "ref", {"target": _attr(address)}).text = _attr(label)
 

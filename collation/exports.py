@@ -37,6 +37,7 @@ import xml.etree.ElementTree as ET
 
 from characters.simplified import language_tag
 from config.spreadsheets import spreadsheet_row
+from config.xml_text import append_plain
 from reader.citation import section_heading
 from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
 from reader.people import cited_people
@@ -48,17 +49,6 @@ TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 CSV_FIELDS = ["section", "section_name", "piece", "kind", "start", "end", "lemma", "witness", "reading", "class",
               "gaiji", "note", "whole_section"]
-
-
-def _append_plain(parent: ET.Element, text: str) -> None:
-    """Append ``text``, as stored, to ``parent``: after its last child (as that child's tail)
-    or as its text when it has none."""
-    if not text:
-        return
-    if len(parent):
-        parent[-1].tail = (parent[-1].tail or "") + text
-    else:
-        parent.text = (parent.text or "") + text
 
 
 def _q(tag: str) -> str:
@@ -118,7 +108,7 @@ def _apparatus(parent: ET.Element, text: str, variants, ids: dict[str, str], lan
     for v in sorted(variants, key=lambda v: (v.start, v.end)):
         if v.start < at:
             continue
-        _append_plain(parent, text[at:v.start])
+        append_plain(parent, text[at:v.start])
         app = ET.SubElement(parent, _q("app"))
         lem = ET.SubElement(app, _q("lem"), {"wit": "#w0"})
         lem.text = v.lemma or None
@@ -134,7 +124,7 @@ def _apparatus(parent: ET.Element, text: str, variants, ids: dict[str, str], lan
             else:
                 rdg.text = reading or None
         at = v.end
-    _append_plain(parent, text[at:])
+    append_plain(parent, text[at:])
 
 
 def _lacuna(section_div: ET.Element, witnesses: list[str]) -> None:

@@ -8,7 +8,7 @@ stored text. Backends are chosen by alias from ``settings.SEARCH_BACKENDS``
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -64,6 +64,28 @@ def juans_to_drop(indexed: dict, remove, entries: dict) -> set[int]:
     as one written (what an interrupted earlier update may have left behind)."""
     slots = {(work, number) for _, work, number in entries.values()}
     return set(remove) | set(entries) | {j for j, (_, work, number) in indexed.items() if (work, number) in slots}
+
+
+#: How many times a rebuild asks ``catch_up`` for what changed while it read (``caught_up``).
+CATCH_UP_ROUNDS = 10
+
+
+def caught_up(catch_up, held) -> Iterator[tuple[set[int], list[SearchDocument], dict[int, JuanEntry]]]:
+    """The rounds of a rebuild's ``catch_up`` (``BaseSearchBackend.rebuild``), the one loop every
+    engine runs before its new index goes live: ``held()`` gives what the new index holds now
+    (``{juan_id: JuanEntry}``, asked at each round, after the engine applied the last one), and
+    each round yields ``(gone, add, written)``: the juans to drop (``juans_to_drop``), the
+    documents to add (a list) and the entries of every juan written (those of ``add`` included).
+    Stops when ``catch_up`` reports nothing, after ``CATCH_UP_ROUNDS`` rounds, or at once without
+    ``catch_up``."""
+    for _ in range(CATCH_UP_ROUNDS if catch_up else 0):
+        entries = held()
+        remove, add, written = catch_up(dict(entries))
+        add = list(add)
+        written = {**entries_of(add), **written}
+        if not remove and not written:
+            return
+        yield juans_to_drop(entries, remove, written), add, written
 
 
 def live_juans(entries: dict) -> set[int]:

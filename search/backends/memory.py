@@ -12,8 +12,8 @@ import threading
 from search.matching import match_passage
 from search.documents import SearchDocument
 
-from .base import (BaseSearchBackend, Hit, HitPassage, SearchQuery, SearchResults, entries_of, juans_to_drop,
-                   live_juans)
+from .base import (BaseSearchBackend, Hit, HitPassage, SearchQuery, SearchResults, caught_up, entries_of,
+                   juans_to_drop, live_juans)
 
 _stores: dict[str, dict[str, SearchDocument]] = {}
 _entries: dict[str, dict] = {}
@@ -38,13 +38,7 @@ class MemoryBackend(BaseSearchBackend):
     def rebuild(self, documents, catch_up=None) -> int:
         fresh = {d.doc_id: d for d in documents}
         entries = entries_of(fresh.values())
-        for _ in range(10 if catch_up else 0):
-            remove, add, written = catch_up(dict(entries))
-            add = list(add)
-            written = {**entries_of(add), **written}
-            if not remove and not written:
-                break
-            gone = juans_to_drop(entries, remove, written)
+        for gone, add, written in caught_up(catch_up, lambda: entries):
             fresh = {k: d for k, d in fresh.items() if d.juan_id not in gone}
             fresh.update({d.doc_id: d for d in add})
             entries = {j: e for j, e in entries.items() if j not in gone} | written

@@ -18,7 +18,8 @@ from search.backends import positional as package  # SEGMENT_CHARS, read at each
 from search.documents import SearchDocument
 from search.query_units import query_units
 
-from ..base import BaseSearchBackend, SearchError, SearchQuery, SearchResults, entries_of, juans_to_drop
+from ..base import (BaseSearchBackend, SearchError, SearchQuery, SearchResults, caught_up, entries_of,
+                    juans_to_drop)
 from ..generations import GenerationStore
 from .corpus import Corpus
 from .format import PLACE_FIELDS, allowed_file, build_generation, deleted_file
@@ -211,14 +212,11 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 if batch or not names:
                     flush(batch, {})
                 batch = None
-                for _ in range(10 if catch_up else 0):
-                    entries = {j: e for juans, gone in zip(held, deleted) for j, e in juans.items() if j not in gone}
-                    remove, add, written = catch_up(dict(entries))
-                    add = list(add)
-                    written = {**entries_of(add), **written}
-                    if not remove and not written:
-                        break
-                    drop = juans_to_drop(entries, remove, written)
+
+                def holding():  # what the new generation holds, less what catch-up rounds dropped
+                    return {j: e for juans, gone in zip(held, deleted) for j, e in juans.items() if j not in gone}
+
+                for drop, add, written in caught_up(catch_up, holding):
                     for juans, gone in zip(held, deleted):
                         gone |= drop & set(juans)
                     if add or written:

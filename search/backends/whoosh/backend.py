@@ -21,7 +21,7 @@ from characters.simplified import TRADITIONAL
 from search.matching import match_passage
 from search.documents import ANNOTATION, LAYERS, MAIN_LAYERS, TEXT_LAYERS, SearchDocument
 
-from ..base import BaseSearchBackend, SearchQuery, SearchResults, entries_of, juans_to_drop
+from ..base import BaseSearchBackend, SearchQuery, SearchResults, caught_up, entries_of, juans_to_drop
 from ..generations import GenerationStore, engine_name, write_manifest
 from .hits import WhooshHits, WhooshResults
 from .postings import statistics_total
@@ -128,13 +128,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                         names.update(_names([doc]))
                 added = set(entries)
                 deleted, pending = set(), []
-                for _ in range(10 if catch_up else 0):
-                    remove, add, written = catch_up(dict(entries))
-                    add = list(add)
-                    written = {**entries_of(add), **written}
-                    if not remove and not written:
-                        break
-                    gone = juans_to_drop(entries, remove, written)
+                for gone, add, written in caught_up(catch_up, lambda: entries):
                     deleted |= gone
                     pending = [d for d in pending if d.juan_id not in gone] + add
                     names.update(_names(add))
