@@ -55,7 +55,7 @@ def print_width(line: str) -> int:
 def full_width(lines: list[str], start: int, end: int, large_only: bool = False) -> int:
     """The width of a full printed line in a file: the most common ``print_width`` of its
     content lines of ten or more (WYG prints about 21 characters a line); a line that
-    wide or wider runs on to the next (see ``_Parser.scan_body``). With ``large_only``, of
+    wide or wider runs on to the next (see ``line_loop.LineLoop.scan_body``). With ``large_only``, of
     the lines holding no small print: an edition may set its small print closer than two
     columns to a full-size character (楚辭 SBCK: 15 full-size characters a line, but 18 to 20
     measured over every line, its notes' columns counting half)."""

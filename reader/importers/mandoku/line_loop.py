@@ -1,0 +1,471 @@
+"""The line loop of a mandoku file (``LineLoop.scan_body``): every printed line of the body fed
+to the step that owns it (``header``, ``lines``, ``smallprint``, ``contents``, ``structure`` …), and
+each character kept either in a piece's text or in a layout list (see the package docstring for
+the attachment rule). ``parser`` runs it, then the steps that read what it made.
+
+The loop is one state machine whose branches share its state (the layout pending, the note left
+open, where a paragraph, a section and a part start); the rules it applies live in the steps'
+modules, and what stays here is the wiring of each line to them.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..bylines import role_apart
+from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument
+from ..errors import TextFormatError
+from .tls import org_title, table_row
+from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING
+from .contents import ENTRY, GOES_ON, contents_lines, full_noted_title, listed_heading, listed_titles
+from .lines import (
+    BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
+    layout_only, print_width, split_indent,
+)
+from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
+from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
+from .divisions import noted_heading
+from .structure import (
+    GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
+    CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX,
+)
+
+
+#: A 考證 line this many characters shorter than a full line is still full (its small
+#: print, counted half, makes it short): measured on kanripo-jingbu, see ``scan_body``.
+KAOZHENG_SLACK = 2
+
+#: A 正史's 篇 heading naming only the kind of 篇 and its number (北齊書 ``帝紀第二``, ``列傳第五``): the
+#: 篇's name follows on a line of its own (``神武下``).
+HISTORY_PIAN = re.compile(r"^(?:帝紀|本紀|紀|列傳|傳|志|表|世家|載記)第[一二三四五六七八九十百]+[上中下]?$")
+
+#: Page breaks at the start of a line's content.
+PB_LEAD = re.compile(r"^(?:<pb:[^<>()¶\s]*>)+")
+
+
+def _cont(c, indent: int, mode: str):
+    """What a scanned line ended with, as the next line sees it: ``(kind, piece, indent,
+    mode, open_at)``, or None."""
+    if not c:
+        return None
+    return (c[0], c[1], indent, mode, c[2] if c[0] == "open" else None)
+
+
+class LineLoop:
+    """The body of one file read line by line into units (``scan_body``), with the file's path,
+    header and document; ``parser._Parser`` adds the steps after it."""
+
+    def __init__(self, text: str, path: str, readme: str | None, literal: frozenset = frozenset()):
+        self.literal = literal
+        self.path = str(path)
+        self.doc = JuanDocument(source_name=Path(self.path).name, source_format=MANDOKU)
+        if text.startswith("\ufeff"):
+            self.doc.bom = True
+            text = text[1:]
+        self.text = text
+        self.readme = readme
+        self.header = None
+        self.heading_bylines: list[str] = []  # byline lines under a 篇 heading (``bylines_after_heading``)
+
+    def error(self, line: int, column: int, message: str):
+        raise TextFormatError(self.path, line, column, message)
+
+    def scan_line(self, s, tokens_re, lineno, col0, out, text_kind, note_kind, lead, term, cont, last,
+                  open_at=None):
+        return scan_line(s, tokens_re, lineno, col0, out, text_kind, note_kind, lead, term, cont, last,
+                         self.path, open_at, self.literal)
+
+    def bylines_after_heading(self, lines: list[str], i: int, end: int, nl: str, fixed: FixedBuilder) -> int:
+        """The byline lines printed under a 篇 heading (楚辭 卷一: ``離騷經章句第一　離騷``, then
+        ``校書郎臣王　逸上`` and ``曲阿洪　興祖𥙷注``, where the other juans print them under the
+        title line), with the page breaks before them: laid into the heading's layout and
+        kept in ``self.heading_bylines``. Returns the index of the first line after them."""
+        j, taken = i, i
+        found = []
+        while j < end:
+            line = lines[j]
+            if PB_ONLY.match(line):
+                j += 1
+                continue
+            byline = self.header.byline_line(line)
+            if not byline:
+                break
+            found.append(byline)
+            j += 1
+            taken = j
+        for k in range(i, taken):
+            fixed.lay(lines[k] + (nl if (k < len(lines) - 1 or self.doc.final_newline) else ""))
+        self.heading_bylines.extend(found)
+        return taken
+
+    def scan_body(self, lines: list[str], start: int, end: int, nl: str) -> list[Unit]:
+        """Pass 1: lines → units, attaching every character to a piece or a layout list."""
+        final_nl = self.doc.final_newline
+        n_lines = len(lines)
+        tokens_re = TOKEN_TLS if self.header.tls else TOKEN
+        units: list[Unit] = []
+        pending: list[str] = []          # layout waiting for the next element
+        last = None                      # last element (a PieceBuilder or FixedBuilder): gets trailing layout
+        cont = None                      # ("text" | "note", piece, indent, mode) the last line ended with
+        unit: Unit | None = None        # the unit that takes continuation lines
+        mode = "main"                    # "main" | "record"
+        record_indent = -1
+        closer_unit: Unit | None = None
+        para_break = True                # the next content line starts a paragraph
+        at_start = True                  # at a section start (chapter lines allowed)
+        ji_mode = False                  # a bare 記 line was seen: indented 記… lines close sections
+        prev_indent = -1
+        in_label = False                 # in a label paragraph (經(…) and the lines continuing its note)
+        line_indent = None               # indentation of the previous content line (None after a blank)
+        full = full_width(lines, start, end)
+        prev_width = 0                   # print width of the previous content line (0 after a blank)
+        # in a part of editors' collation notes (卷一考證): entries with a hanging indent
+        kaozheng = self.header.prop("JUAN").strip().endswith(KAOZHENG)
+        spaced = kaozheng and spaced_entries(lines, start, end)  # its entries set apart by blank lines
+        parts_at: dict[int, tuple[str, bool, bool]] = {}  # parts printed without a #+PROPERTY (unmarked_parts)
+        # the lines of a contents list (目錄): each an entry of its own, never a heading
+        entries = contents_lines(lines, start, end, self.doc.juan_label, full, print_width)
+        after_entry = False              # the previous content line was an entry of a contents list
+        listed = listed_titles(lines, entries)  # the 篇 titles the juan's own list names
+        in_verse = False                 # inside #+BEGIN_VERSE … #+END_VERSE (a gāthā of the Taishō editions)
+
+        def flush_trailing():
+            nonlocal pending
+            if pending and last is not None:
+                last.lay("".join(pending))
+                pending = []
+
+        i = start
+        while i < end:
+            line = lines[i]
+            lineno = i + 1
+            term = nl if (i < n_lines - 1 or final_nl) else ""
+            raw = line + term
+            # ---- a line inside small print left open on an earlier line ----
+            if cont is not None and cont[0] == "open":
+                indent_str, stripped = split_indent(line)
+                indent = len(indent_str)
+                lead = "".join(pending) + indent_str
+                pending = []
+                record = cont[3] == "record"
+                target = closer_unit.record_units[-1] if record else unit.pieces
+                kinds = (RECORD, RECORD_NOTE) if record else (TEXT, NOTE)
+                last, c = self.scan_line(stripped, tokens_re, lineno, indent, target, *kinds, lead, term, cont,
+                                         last, open_at=cont[4])
+                if not record:
+                    unit.lines += 1
+                cont = _cont(c, indent, cont[3])
+                prev_indent = line_indent = indent
+                i += 1
+                continue
+            # ---- layout-only lines ----
+            if line.startswith("#"):
+                m = PROPERTY.match(line)
+                if m and line.startswith("#+PROPERTY: JUAN") and i > start:
+                    # A new part of the juan: the layout before it stays behind.
+                    flush_trailing()
+                    part_value = line.split("JUAN", 1)[1].strip()
+                    kaozheng = part_value.endswith(KAOZHENG)
+                    spaced = kaozheng and spaced_entries(lines, i + 1, end)
+                    j, _ = self.header.read_header(lines, i + 1, end, first=False)
+                    pending = [lines[k] + (nl if (k < n_lines - 1 or final_nl) else "") for k in range(i, j)]
+                    chapter = ChapterDoc(title=part_title(part_value, lines[i + 1:j]), heading=None)
+                    units.append(Unit("part", lineno, chapter=chapter))
+                    cont, unit, mode, closer_unit = None, None, "main", None
+                    para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+                    line_indent = None
+                    i = j
+                    continue
+                if line.startswith(("#+BEGIN_VERSE", "#+END_VERSE")):
+                    in_verse = line.startswith("#+BEGIN_VERSE")  # a verse block's lines are no headings
+                pending.append(raw)
+                i += 1
+                continue
+            if PB_ONLY.match(line):
+                pending.append(raw)
+                i += 1
+                continue
+            titled = None if self.header.tls or (cont is not None and cont[0] == "open") else self.header.titled_byline(line)
+            if titled:
+                # a line that prints the book's title and a byline (大題在下: 毛詩國風　鄭氏箋) is
+                # neither a title nor text: layout, its people the juan's byline
+                pending.append(raw)
+                self.heading_bylines.append(titled)
+                para_break = True
+                cont, mode, line_indent, prev_width = None, "main", None, 0
+                i += 1
+                continue
+            if i in parts_at:  # a part the juan prints without a #+PROPERTY (``kaozheng.unmarked_parts``)
+                title, kaozheng, spaced = parts_at.pop(i)
+                units.append(Unit("part", lineno, chapter=ChapterDoc(title=title, heading=None)))
+                cont, unit, mode, closer_unit, line_indent, prev_width = None, None, "main", None, None, 0
+                para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+            elif not (self.header.tls or kaozheng or (cont is not None and cont[0] == "open")):
+                found = unmarked_parts(lines, i, end)  # 孟子注疏 卷首: 孟子音義序 over 孟子音義序考證
+                parts_at.update(found if found and not self.header.closing_line(line) else {})
+            if BLANK.match(line) or (not self.header.tls and "(" not in line and self.header.closing_line(line)) or (
+                    kaozheng and COLLECTION.match(line)):  # the next juan's head after a 考證 (孟子注疏 卷一下)
+                pending.append(raw)
+                para_break = True
+                cont, mode, line_indent, prev_width = None, "main", None, 0
+                bare = line.strip(IDEO_SPACE + PILCROW) if not BLANK.match(line) else ""
+                label = KAOZHENG_TITLE.search(bare) if bare and not kaozheng else None
+                following = JUAN_IN_TITLE.search(bare) if bare and kaozheng and not KAOZHENG_TITLE.search(bare) else None
+                if label or following:
+                    # a 考證 after the juan's end title in the file (北齊書卷二考證) opens a part of
+                    # collation notes (see ``kaozheng``), up to the next juan's title (孟子注疏 卷一下),
+                    # a part of its own; these lines and the 考證's own end title are layout
+                    kaozheng = bool(label)
+                    spaced = kaozheng and spaced_entries(lines, i + 1, end)
+                    title = (label or following).group(0)
+                    units.append(Unit("part", lineno, chapter=ChapterDoc(title=title, heading=None)))
+                    unit, mode, closer_unit = None, "main", None
+                    at_start, ji_mode, prev_indent, in_label = True, False, -1, False
+                    while following and i + 1 < end and (BLANK.match(lines[i + 1]) or PB_ONLY.match(lines[i + 1])
+                                                         or self.header.byline_under_title(lines[i + 1])):
+                        i += 1  # the next juan's byline under its title is layout, as in the file's head
+                        pending.append(lines[i] + (nl if (i < n_lines - 1 or final_nl) else ""))
+                i += 1
+                continue
+            stripped = line.lstrip(IDEO_SPACE)
+            indent_str = line[: len(line) - len(stripped)]
+            indent = len(indent_str)
+            is_closer = False
+            # A closer is indented, and indented differently from the line before it: a 右
+            # line in a block of text at its own indentation is that text wrapping.
+            if indent and not self.header.tls and indent != line_indent and (
+                    stripped.startswith("右") or (ji_mode and stripped.startswith("記"))):
+                closer_m = CLOSER.match(stripped)
+                is_closer = bool(closer_m) and (stripped.startswith("右") or bool(JI_CLOSER.fullmatch(stripped)))
+            line_indent = indent
+            if mode == "record" and not (indent == record_indent and not is_closer):
+                mode, closer_unit = "main", None
+                para_break = True
+
+            # ---- record continuation lines (same indentation as their closer) ----
+            if mode == "record":
+                lead = "".join(pending) + indent_str
+                pending = []
+                cont_arg = continues(cont, stripped, indent, "record")
+                current = closer_unit.record_units[-1]
+                if cont_arg is None or (cont_arg[0] == "text" and sum(x.n for x in current) >= UNIT_LIMIT):
+                    if cont_arg is not None:
+                        closer_unit.forced_records.add(len(closer_unit.record_units))
+                    cont_arg = None
+                    closer_unit.record_units.append([])
+                last, c = self.scan_line(stripped, tokens_re, lineno, indent, closer_unit.record_units[-1], RECORD,
+                                         RECORD_NOTE, lead, term, cont_arg, last)
+                cont = _cont(c, indent, "record")
+                i += 1
+                continue
+
+            # ---- headings ----
+            heading = None
+            entry = entries.get(i, "")
+            goes_on = entry == GOES_ON and unit is not None and bool(unit.entry)  # a 原目 entry's note going on
+            if entry:
+                pass
+            elif stripped.startswith("*") and ORG_HEADING.match(line) and not (self.header.tls and table_row(line)):
+                m = ORG_HEADING.match(line)
+                heading = (line, ChapterDoc(title=org_title(m["title"]) if self.header.tls else m["title"], heading=line))
+            elif self.header.tls and TLS_HEADING.match(line):
+                m = TLS_HEADING.match(line)
+                heading = (line, ChapterDoc(title=m["title"], heading=line))
+            elif at_start and not indent and line.endswith(PILCROW):
+                m = CHAPTER_LINE.match(line[:-1])
+                if m and "<" not in line and not role_apart(m["title"], m["category"]):
+                    heading = (line[:-1], ChapterDoc(title=m["title"], category=m["category"].strip(IDEO_SPACE),
+                                                     heading=line[:-1]))
+            col_shift = 0
+            # a 篇 heading alone on its line mid-juan, after a line that ended its paragraph
+            lone_m = LONE_NUMBERED_CHAPTER.match(stripped) if (not heading and not entry and not at_start and indent <= 4 and not
+                self.header.tls and not (cont and cont[0] == "open")) else None
+            lone = bool(lone_m) and grouped_heading(stripped[len(lone_m["title"]):], units,
+                                                    para_break or prev_width < full - KAOZHENG_SLACK)
+            # a 篇 that the juan's own contents list names (人物志 ``體别第二(…)`` after its list's 體别二)
+            lone = lone or (not heading and not entry and bool(listed) and not self.header.tls and indent <= 4
+                            and listed_heading(stripped, listed))
+            if not heading and not entry and (at_start or lone) and not self.header.tls and indent <= 4:
+                m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None)
+                # an unnumbered 篇 title only at the juan's start: under a numbered one
+                # (隗囂公孫述列傳第三) an indented 隗囂傳(…) is a section's title, and after the
+                # juan's first pieces (六臣註文選 卷三十三 ``　　　九章(…`` after 九歌's 右山鬼) a
+                # piece's title
+                if (not m and at_start and indent >= 2 and flush_after(lines, i + 1, end)
+                        and not any(u.kind in ("heading", "part", "para", "closer") for u in units)):
+                    m = INDENTED_HEADING.match(stripped)
+                if m:
+                    # 大射儀第七(鄭目録云…), 天官冢宰第一音義(…): a numbered chapter heading, what
+                    # follows it on its line (its note) the chapter's first text
+                    title = m["title"]
+                    rest = stripped[len(title):]
+                    category = NUMBERED_CATEGORY.match(rest)
+                    content = title + (category["sep"] + category["category"] if category else "")
+                    rest = stripped[len(content):]
+                    chapter = ChapterDoc(title=title, heading=content,
+                                         category=category["category"] if category else "")
+                    fixed = FixedBuilder(content)
+                    add_layout(fixed.layout, 0, "".join(pending) + indent_str)
+                    pending = []
+                    units.append(Unit("heading", lineno, chapter=chapter))
+                    if layout_only(rest):
+                        fixed.lay(rest + term)
+                        i = self.bylines_after_heading(lines, i + 1, end, nl, fixed)
+                        chapter.heading_layout = fixed.layout
+                        last = fixed
+                        cont, unit = None, None
+                        para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+                        line_indent = None
+                        continue
+                    chapter.heading_layout = fixed.layout
+                    stripped, indent_str, col_shift = rest, "", len(title)
+                    cont, unit, para_break, in_label = None, None, True, False
+            noted = None if heading or entry or self.header.tls or indent > 4 or (cont and cont[0] == "open") \
+                else noted_heading(stripped, lineno, "".join(pending) + indent_str)
+            if noted:  # 莊公(…)第三　杜氏　盡三十二年: a heading, its note the chapter's first text, the rest layout
+                units.append(noted[0])
+                pending, stripped, indent_str, col_shift, term = [], noted[1], "", noted[2], noted[3] + term
+                cont, unit, para_break, in_label = None, None, True, False
+            if heading:
+                content, chapter = heading
+                fixed = FixedBuilder(content)
+                add_layout(fixed.layout, 0, "".join(pending))
+                pending = []
+                fixed.lay(line[len(content):] + term)
+                chapter.heading_layout = fixed.layout
+                units.append(Unit("heading", lineno, chapter=chapter))
+                last = fixed
+                cont, unit = None, None
+                para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+                line_indent = None
+                i += 1
+                continue
+
+            # ---- closers ----
+            if is_closer:
+                flush_trailing()
+                closer = FixedBuilder(closer_m["closer"])
+                add_layout(closer.layout, 0, "".join(pending) + indent_str)
+                pending = []
+                cu = Unit("closer", lineno, closer=closer, title=closer_m["title"], indent=indent)
+                units.append(cu)
+                rest = stripped[len(closer_m["closer"]):]
+                sep = rest[: len(rest) - len(rest.lstrip(IDEO_SPACE + " "))]
+                body = rest[len(sep):]
+                last = closer
+                cont, unit = None, None
+                if body and not layout_only(body):
+                    cu.separator = sep
+                    col0 = indent + len(closer_m["closer"]) + len(sep)
+                    cu.record_units.append([])
+                    last, c = self.scan_line(body, tokens_re, lineno, col0, cu.record_units[-1], RECORD,
+                                             RECORD_NOTE, "", term, None, last)
+                    cont = _cont(c, indent, "record")
+                    mode, record_indent, closer_unit = "record", indent, cu
+                else:
+                    closer.lay(rest + term)
+                para_break, at_start, prev_indent, in_label = True, True, -1, False
+                i += 1
+                continue
+
+            # ---- content lines ----
+            if goes_on:
+                entry = ""
+            label = None
+            number = ""
+            number_prefix = ""
+            bare = stripped.rstrip(PILCROW)
+            if not self.header.tls:
+                for lab in LABELS:
+                    if bare == lab or stripped.startswith(lab + "("):
+                        label = lab
+                        break
+            elif para_break or in_label or PB_LEAD.match(stripped):
+                # the number may follow a page break on its line (<pb:…>3.47.占夢…)
+                lead_pb = PB_LEAD.match(stripped)
+                m = TLS_NUMBER.match(stripped[lead_pb.end():] if lead_pb else stripped)
+                if m:
+                    number = m.group(0)
+                    number_prefix = lead_pb.group(0) if lead_pb else ""
+            if label == "記" and bare == "記":
+                ji_mode = True
+            label_closed = in_label and not (cont and cont[0] == "note")
+            # A line less indented than a full line before it is that line wrapping (儀禮識誤:
+            # an entry's first line indented, its rest at 0), not a new paragraph.
+            wrapped = (not self.header.tls and not para_break and label is None and not number
+                       and prev_width >= full and 0 <= indent < prev_indent and bool(cont) and cont[0] == "text"
+                       and not stripped.startswith("("))
+            # A 考證 entry runs on below its first line with a hanging indent (　教字今改正
+            # under 惟王建國疏…脱, 周禮注疏 卷一考證): a line more indented than a full line
+            # before it (small print makes a line up to two short) or reopening its small
+            # print goes on with it; after a short line it is a sub-entry (　又疏…).
+            wrapped = wrapped or (
+                kaozheng and not para_break and prev_indent >= 0 and label is None and indent > prev_indent and bool(cont)
+                and (prev_width >= full - KAOZHENG_SLACK or (cont[0] == "note" and stripped.startswith("("))))
+            # ... and each 考證 entry starts a paragraph: at indentation 0, or (a sub-entry,
+            # 　又疏…) after a short line.
+            entry_start = (kaozheng and not spaced and not para_break and (indent == 0 or prev_width < full - KAOZHENG_SLACK)
+                           and not (bool(cont) and cont[0] == "note" and stripped.startswith("(")))
+            # Where blank lines set the entries apart (孟子注疏 卷一上考證: each entry's first line
+            # two columns in, the rest flush), an entry runs on to the next blank line.
+            wrapped = wrapped or (kaozheng and spaced and not para_break and label is None and bool(cont))
+            new_para = para_break or label_closed or label is not None or bool(number) or entry_start or (
+                not self.header.tls and indent != prev_indent and not wrapped) or bool(entry) or after_entry
+            cont_arg = None
+            forced = False
+            if goes_on:
+                cont_arg = continues(cont, stripped, cont[2] if cont else indent, "main")
+            elif not para_break and label is None and not number and not entry and not after_entry:
+                cont_arg = continues(cont, stripped, cont[2] if wrapped else indent, "main", new_para)
+                if cont_arg and cont_arg[0] == "text" and unit is not None and unit.size() >= UNIT_LIMIT:
+                    cont_arg = None
+                    forced = True
+            if cont_arg is None and not goes_on:
+                unit = Unit("para", lineno, new_para=new_para, indent=indent, label=label is not None,
+                             number=number.rstrip("."), forced=forced, entry=entry, verse=in_verse)
+                units.append(unit)
+                in_label = label is not None
+            else:
+                unit.lines += 1
+            lead = "".join(pending) + indent_str
+            pending = []
+            col0 = indent + col_shift
+            body = stripped
+            head = label or number or (full_noted_title(stripped) if entry == ENTRY else "")  # 原目 天官冢宰第一注…
+            if head:
+                piece = PieceBuilder(LABEL, lineno)
+                add_layout(piece.layout, 0, lead + number_prefix)
+                piece.text(head)
+                unit.pieces.append(piece)
+                last = piece
+                lead = ""
+                body = stripped[len(number_prefix) + len(head):]
+                col0 += len(number_prefix) + len(head)
+            last, c = self.scan_line(body, tokens_re, lineno, col0, unit.pieces, TEXT, NOTE, lead, term,
+                                     cont_arg, last)
+            cont = _cont(c, indent, "main")
+            width = print_width(line)
+            # the 篇's name on a short line of its own under a 正史's heading that names only the kind of
+            # 篇 and its number (北齊書 ``帝紀第二`` over ``神武下``): the text opens on the next line
+            named = (cont_arg is None and len(units) > 1 and units[-2].kind == "heading" and indent <= 2
+                     and bool(HISTORY_PIAN.match(units[-2].chapter.title))
+                     and "(" not in line and len(unit.pieces) == 1 and unit.pieces[0].n <= HEADING_MAX
+                     and width <= full // 2 and cont is not None and cont[0] == "text")
+            para_break, at_start, prev_indent = named, False, indent
+            after_entry = bool(entry) or goes_on
+            prev_width = width
+            i += 1
+        if cont is not None and cont[0] == "open":
+            line, column = cont[4]
+            raise StrayMarkup(self.path, line, column + 1, "( is never closed: the small print opened here runs "
+                                                           "to the end of the text without its )")
+        # End of the body: what is left stays with the last element.
+        if pending:
+            if last is not None:
+                last.lay("".join(pending))
+            else:
+                units.append(Unit("para", start + 1, new_para=True))
+                p = PieceBuilder(TEXT, start + 1)
+                p.lay("".join(pending))
+                units[-1].pieces.append(p)
+        return units
