@@ -198,7 +198,7 @@ class PageBreakSerializer(serializers.Serializer):
 class PieceSerializer(serializers.ModelSerializer):
     """A piece of a section: ``kind`` is text, note, label, record or record_note; ``layer``
     its commentary layer (classic, commentary, readings, subcommentary, editorial,
-    smallprint) and ``layer_name`` the book's name for it (注, 鄭注, 疏, 音義; "" when the
+    smallprint, or paratext: front and back matter, 序跋) and ``layer_name`` the book's name for it (注, 鄭注, 疏, 音義; "" when the
     source names none); a ``label`` of a layer other than the classic is the marker word
     that introduces that layer (注, 疏, 音義), not text. ``commentator`` names who wrote the
     piece where the book says (李善, 呂延濟, 王逸, 洪興祖; "" otherwise) and ``layer_basis``
@@ -291,7 +291,7 @@ def juan_structure(juan, chapters, request) -> dict:
 
 class HitSerializer(serializers.Serializer):
     """One occurrence: layer (``classic``, ``commentary``, ``readings``, ``subcommentary``,
-    ``editorial``, ``smallprint``, ``record``, ``record_note``, ``title``) and its name
+    ``editorial``, ``smallprint``, ``paratext``, ``record``, ``record_note``, ``title``) and its name
     (the book's own, such as 鄭注 or 疏, where the piece has one: ``search.service.name_layers``),
     ``piece`` (the position of the piece the match starts in; null for a hit in a section's
     title, which is no piece), ``commentator`` (who wrote the passage: 李善, 呂延濟; "" when the book names nobody), location, KWIC (``before``/``match``/``after``), reading URL; ``reading`` only for a hit

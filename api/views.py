@@ -53,8 +53,8 @@ SEARCH_PARAMETERS = [
         *LAYER_GROUPS, *LAYER_ALIASES]}}, style="form", explode=True,
         description="範圍 (one or more, repeated or comma-separated: `layer=commentary,subcommentary`): all "
                     "(default), classic 經文 (read continuously across commentary), commentary 注 (注/傳/箋), "
-                    "readings 音義, subcommentary 疏, editorial 按語, smallprint 小字, notes (every layer of "
-                    "commentary), records 記 (with their notes), titles 標題, annotation 讀者注記 (readers' public "
+                    "readings 音義, subcommentary 疏, editorial 按語, smallprint 小字, paratext 序跋 (front and back "
+                    "matter: prefaces, postfaces, imperial poems), notes (every layer of commentary), records 記 (with their notes), titles 標題, annotation 讀者注記 (readers' public "
                     "annotations, searched only when asked for); text, note, record, record_note, title and "
                     "annotations (the older names and the layers results report) are accepted too.",
         examples=[OpenApiExample("注與疏", value="commentary,subcommentary")]),

@@ -55,7 +55,8 @@ from dataclasses import dataclass, field
 from characters.folding import TEXT as TEXT_KIND
 from characters.folding import char_kind, fold
 from reader.importers.document import (
-    CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE_KINDS, READINGS, REFERENCE, SMALLPRINT, SUBCOMMENTARY,
+    CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE_KINDS, PARATEXT, READINGS, REFERENCE, SMALLPRINT,
+    SUBCOMMENTARY,
 )
 from reader.importers.mandoku.alignment import align
 
@@ -185,9 +186,14 @@ def edition_role(layer: str, kind: str, basis: str = "") -> str | None:
     in full-size commentary) take part, so that classic stored in them counts. ``basis``
     ``default`` (what a stored main-text piece holds when the book's order was kept) is read as
     a parsed piece's empty basis, so that a stored edition and its Kanripo folder give the same
-    figures (a 考證 part is left out either way)."""
+    figures (a 考證 part is left out either way). Front and back matter (``PARATEXT``: a 卷首's
+    preface, decision 0039) is the main text of its part, as the reference prints it full size:
+    it takes part as the classic, so that the check measures where the main text and the
+    commentary part, as it does in the reference (``reference_roles``)."""
     if kind == LABEL:
         return None
+    if layer == PARATEXT:
+        return CLASSIC
     if basis in (LAYOUT, REFERENCE):
         return layer or (COMMENTARY if kind in NOTE_KINDS else CLASSIC)
     if kind in NOTE_KINDS and layer in (READINGS, SUBCOMMENTARY, EDITORIAL):

@@ -456,7 +456,7 @@ class Piece(models.Model):
     records have ``paragraph = None`` (they stand on the closer line).
     For notes, ``source_tag`` is the tag as written (鄉射記, 同上) and ``source`` the
     resolved source. ``layer`` is the commentary layer the piece belongs to (one of
-    ``LAYERS``: classic, commentary, readings, subcommentary, editorial, smallprint; a
+    ``LAYERS``: classic, commentary, readings, subcommentary, editorial, smallprint, paratext; a
     piece saved without one gets ``DEFAULT_LAYER[kind]``), ``layer_name`` its name as the
     book or its byline gives it (注, 傳, 箋, 鄭注, 音義, 疏), "" when the source names none."""
 

@@ -26,11 +26,17 @@ READINGS = "readings"  # 音義 (陸德明's readings)
 SUBCOMMENTARY = "subcommentary"  # 疏 (opens 正義曰, 釋曰 or 解云)
 EDITORIAL = "editorial"  # editors' notes: 按, 考證
 SMALLPRINT = "smallprint"  # small print that is none of the above
-LAYERS = (CLASSIC, COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
+#: Front and back matter (序跋): prefaces, postfaces, imperial poems and essays (御製), tables
+#: of contents, lists of officials, printed in a book's 卷首 or after its text: neither the
+#: classic nor its commentary (docs/decisions/0039). Its writer, where the text signs it, is
+#: the piece's ``commentator`` (孔穎達's 毛詩正義序, 晁說之's 記 after 王弼's 老子).
+PARATEXT = "paratext"
+LAYERS = (CLASSIC, COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT, PARATEXT)
 #: The usual Chinese name of each layer, in ``LAYERS`` order: the one table every app names the
 #: layers by (the models' choices and the corrections form, ``reader.models.LAYER_CHOICES``; search's
 #: hit lists, page filter and API, ``search.documents.LAYER_NAMES``).
-LAYER_NAMES = {CLASSIC: "經", COMMENTARY: "注", READINGS: "音義", SUBCOMMENTARY: "疏", EDITORIAL: "按語", SMALLPRINT: "小字"}
+LAYER_NAMES = {CLASSIC: "經", COMMENTARY: "注", READINGS: "音義", SUBCOMMENTARY: "疏", EDITORIAL: "按語", SMALLPRINT: "小字",
+               PARATEXT: "序跋"}
 
 #: How a piece's layer was decided by its importer (``PieceDoc.layer_basis``), so that a
 #: reader can see where the machine decided rather than the book:

@@ -14,6 +14,8 @@ layer              passage
 ``subcommentary``  one note of sub-commentary (疏)
 ``editorial``      one editors' note (按, 考證)
 ``smallprint``     one note of small print that is none of the above
+``paratext``       front or back matter (序跋: a preface, a postface, an imperial poem), read
+                   continuously like the classic: neither the classic nor its commentary
 ``record``         a section's 記 record text read continuously, its notes left out
 ``record_note``    one note inside a record
 ``title``          a section title, a chapter title or category, a label such as 經
@@ -36,8 +38,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from characters.passages import join_runs
-from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, READINGS,
-                                       RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
+from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, PARATEXT,
+                                       READINGS, RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
 from corrections.overlay import juan_overlay
 from reader.importers.mandoku.commentators import reading_groups
 from reader.models import Piece
@@ -46,12 +48,12 @@ from reader.pieces import LAYER_NAMES as PIECE_LAYER_NAMES
 
 #: Layers of commentary a note can belong to (``reader.importers.document.LAYERS`` less the classic).
 NOTE_LAYERS = (COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
-#: Readers' public annotations (``corrections``): last, so the other layers keep the codes
-#: the indexes store them by.
+#: Readers' public annotations (``corrections``), then front and back matter (``PARATEXT``):
+#: after the others, so that the other layers keep the codes the indexes store them by.
 ANNOTATION = "annotation"
-LAYERS = (CLASSIC, *NOTE_LAYERS, "record", "record_note", "title", ANNOTATION)
+LAYERS = (CLASSIC, *NOTE_LAYERS, "record", "record_note", "title", ANNOTATION, PARATEXT)
 #: The layers of the books' own text: what a search reads unless annotations are asked for.
-TEXT_LAYERS = LAYERS[:-1]
+TEXT_LAYERS = tuple(layer for layer in LAYERS if layer != ANNOTATION)
 #: The layers of a work's main text, not its notes: the classic (or main text), its 記 records and
 #: the titles. Who wrote a passage of them that names no commentator (``SearchDocument.commentator``
 #: "") is the work's own author (撰, 著: ``search.facets``); of a note that names none, nobody known.
@@ -61,7 +63,7 @@ MAIN_LAYERS = frozenset({CLASSIC, "record", "title"})
 #: ``all`` is the books' text; readers' annotations are searched with ``annotation``.
 LAYER_GROUPS = {
     "all": frozenset(TEXT_LAYERS),
-    **{layer: frozenset({layer}) for layer in (CLASSIC, *NOTE_LAYERS)},
+    **{layer: frozenset({layer}) for layer in (CLASSIC, *NOTE_LAYERS, PARATEXT)},
     "notes": frozenset(NOTE_LAYERS),
     "records": frozenset({"record", "record_note"}),
     "titles": frozenset({"title"}),

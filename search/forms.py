@@ -121,7 +121,7 @@ def _commentator(people: tuple[str, ...]) -> str | tuple[str, ...] | None:
 class SearchForm(forms.Form):
     """``q`` (1–200 characters, the query language of ``search.query``), ``layer``
     (one or more of classic, commentary, readings, subcommentary, editorial, smallprint,
-    records, titles, notes, all; see ``LayerField``), ``exact`` (no variant folding), ``work`` (work id or slug: all
+    paratext, records, titles, notes, all; see ``LayerField``), ``exact`` (no variant folding), ``work`` (work id or slug: all
     its editions; an id or slug that is no longer a work's is taken as its edition's, issue 14),
     ``edition`` (edition id or slug),
     ``juan`` (the book's juan label: 卷十, 十, 10, 卷首上, 序; ``reader.juans``), ``chapter``

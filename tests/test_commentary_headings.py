@@ -45,7 +45,7 @@ def test_a_marker_word_inside_a_preface_is_text():
     doc = parse(SHARED / "corpus/kanripo-jingbu/KR1f0004/KR1f0004_000.txt")
     pieces = doc.all_pieces()
     assert [(p.kind, p.layer) for p in pieces if p.text in ("近觀孝經舊注踳駮尤甚", "分注錯經理亦條貫")] == [
-        (TEXT, CLASSIC), (TEXT, CLASSIC)]
+        (TEXT, "paratext"), (TEXT, "paratext")]  # the 卷首's preface: 序跋 (decision 0039)
     assert not [p.text for p in pieces if p.kind == LABEL and p.layer == COMMENTARY]
     yuanmu = parse(SHARED / "corpus/kanripo-jingbu/KR1d0003/KR1d0003_000.txt")
     notes = [(p.layer_name, p.text[:6]) for p in yuanmu.all_pieces() if p.kind == NOTE and p.layer == COMMENTARY]

@@ -25,10 +25,10 @@ def test_a_jian_opens_with_its_formula_one_label():
 
 def test_a_group_of_poems_before_its_note_is_a_heading():
     """毛詩注疏 卷首's 小大雅譜 ends with the 疏 on the 什 the 小雅 opens with: ``…)鹿鳴之什疏(正義曰周禮
-    小司徒職云…``. The 什's name is a heading (a label), not text of the 譜."""
+    小司徒職云…``. The 什's name is a heading (a label), not text of the 譜 (鄭玄's, front matter: 序跋)."""
     pieces = _read("kanripo-jingbu/KR1c0004/KR1c0004_000.txt").all_pieces()
     assert _around(pieces, "鹿鳴之什") == [
-        (LABEL, CLASSIC, "", "", "鹿鳴之什"), (LABEL, SUBCOMMENTARY, "疏", "", "疏"),
+        (LABEL, "paratext", "", "鄭玄", "鹿鳴之什"), (LABEL, SUBCOMMENTARY, "疏", "", "疏"),
         (NOTE, SUBCOMMENTARY, "疏", "孔穎達", "正義曰周禮小司")]
 
 
@@ -42,11 +42,11 @@ def test_a_title_and_its_writers_byline_before_their_note():
     assert section.title == "孟子題辭解"
     assert section.bylines == [{"dynasty": "", "place": "", "name": "趙氏", "role": ""}]
     assert _around(section.pieces, "孟子題辭\u3000", after=3) == [
-        (LABEL, CLASSIC, "", "", "孟子題辭\u3000"), (LABEL, CLASSIC, "", "", "趙氏"),
+        (LABEL, "paratext", "", "趙岐", "孟子題辭\u3000"), (LABEL, "paratext", "", "趙岐", "趙氏"),
         (LABEL, READINGS, "音義", "", "音義"), (NOTE, READINGS, "音義", "孫奭", "案本傳初名嘉生")]
     doc = _read("kanripo-jingbu/KR1d0003/KR1d0003_000.txt")
     assert _around(doc.all_pieces(), "鄭氏注") == [
-        (LABEL, CLASSIC, "", "", "鄭氏注"), (LABEL, SUBCOMMENTARY, "疏", "", "疏"),
+        (LABEL, "paratext", "", "", "鄭氏注"), (LABEL, SUBCOMMENTARY, "疏", "", "疏"),
         (NOTE, SUBCOMMENTARY, "疏", "賈公彥", "釋曰鄭氏者漢大")]
     assert not any(s.bylines for s in doc.sections)
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 #: The books' layers, in reading order, with the names the search page gives them.
 PIECE_LAYERS = [("classic", "經文"), ("commentary", "注"), ("readings", "音義"), ("subcommentary", "疏"),
-                ("editorial", "按語"), ("smallprint", "小字")]
+                ("editorial", "按語"), ("smallprint", "小字"), ("paratext", "序跋")]
 
 
 def _options(html: str, name: str) -> list[tuple[str, str]]:
@@ -31,8 +31,8 @@ def test_the_search_page_the_api_and_the_corrections_form_offer_the_same_layers(
     parameter = next(p for p in schema["paths"]["/api/search/"]["get"]["parameters"] if p["name"] == "layer")
     enum = parameter["schema"]["items"]["enum"]
     # every box of the page, the two groups it does not show as boxes, and the older names
-    assert enum == ["all", "classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "notes",
-                    "records", "titles", "annotation", "text", "note", "record", "record_note", "title", "annotations"]
+    assert enum == ["all", "classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "paratext",
+                    "notes", "records", "titles", "annotation", "text", "note", "record", "record_note", "title", "annotations"]
     assert {value for value, _ in boxes} == set(enum) - {"all", "notes", "text", "note", "record", "record_note",
                                                          "title", "annotations"}
     # each name the page shows is in the parameter's description, beside its code

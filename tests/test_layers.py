@@ -146,14 +146,14 @@ def test_kaozheng_parts_are_editorial():
 
 def test_a_tiyao_is_the_editors_words():
     """儀禮鄭註句讀 (KR1d0038): the 四庫 editors' summary (提要) before the book's 原序 is EDITORIAL
-    (提要), its label too; the 原序 after it stays the book's text."""
+    (提要), its label too; the 原序 after it is front matter (序跋, decision 0039), not the editors'."""
     doc = parse(SHARED / "corpus" / "kanripo" / "KR1d0038" / "KR1d0038_000.txt")
     tiyao = next(s for s in doc.sections if s.title == "提要")
     assert {(p.layer, p.layer_name) for p in tiyao.pieces} == {(EDITORIAL, "提要")}
     assert [p.kind for p in tiyao.pieces[:2]] == [LABEL, TEXT]
     assert tiyao.pieces[1].text.startswith("臣等謹按儀禮鄭註句讀十七卷監本石經正誤一卷國朝張爾岐撰")
     preface = doc.sections[doc.sections.index(tiyao) + 1]
-    assert (preface.pieces[0].layer, preface.pieces[0].text[:8]) == ("", "在昔周公制禮用致")
+    assert (preface.pieces[0].layer, preface.pieces[0].text[:8]) == ("paratext", "在昔周公制禮用致")
 
 
 def test_dan_shu_paragraphs_are_subcommentary():

@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 from reader.importers.bylines import byline_people
-from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, PARATEXT, READINGS, SUBCOMMENTARY, TEXT
 from reader.importers.mandoku.signed_parts import signer
 
 from .conftest import SHARED
@@ -28,7 +28,8 @@ def test_the_transmitters_of_zhouyi_are_lu_demings_and_his_notes_his_readings():
     """周易註疏 KR1a0007_007 (周易注解𫝊述人): its notes were named 王弼, the work's first commentator;
     they are 陸德明's, whose byline signs the part, and his readings (the catalogue's 音義)."""
     doc = parse(JINGBU / "KR1a0007" / "KR1a0007_007.txt")
-    assert writers(doc) == {(READINGS, "音義", "陸德明"): 1737}
+    # his text is front matter (序跋, decision 0039), his too
+    assert writers(doc) == {(READINGS, "音義", "陸德明"): 1737, (PARATEXT, "傳述人", "陸德明"): 1040}
     pieces = doc.all_pieces()
     assert [(p.kind, p.text) for p in pieces[:3]] == [
         (LABEL, "周易注解𫝊述人"), (LABEL, LU), (TEXT, "宓犧氏之王天下仰則觀於天文俯則察於地理觀鳥獸之文與地之宜近取諸身逺取諸物始畫八卦")]

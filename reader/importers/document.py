@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from reader.pieces import (CLASSIC, COMMENTARY, DEFAULT_BASIS, DEFAULT_LAYER, EDITORIAL, LABEL,  # noqa: F401
                            LAYER_BASES, LAYERS, LAYOUT, MARKED, NOTE, NOTE_KINDS, PIECE_KINDS, READINGS, RECORD,
-                           RECORD_NOTE, REFERENCE, SMALLPRINT, SUBCOMMENTARY, TEXT)
+                           PARATEXT, RECORD_NOTE, REFERENCE, SMALLPRINT, SUBCOMMENTARY, TEXT)
 
 #: Values of ``JuanDocument.source_format``: the plain Siku form and Kanripo's mandoku form.
 SIKU = "siku"

@@ -35,6 +35,7 @@ from .smallprint import StrayMarkup
 from .entries import keep_entries_whole
 from .glued_titles import glued_title_bylines, own_line_titles
 from .signed_parts import signed_parts
+from .paratext import mark_paratext
 from .volume_labels import label_volume
 from .indented import indented_commentary
 from .said_blocks import said_layers, said_marker, said_units
@@ -153,6 +154,7 @@ class _Parser(LineLoop):
         place_size_cuts(doc, every_line)
         cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
         read_bound_books(doc, lines)  # 胡安國's 春秋傳 in 春秋正義's files: its 經, and his 傳
+        mark_paratext(doc)  # the 卷首's prefaces and 御製 poems, signed postfaces: 序跋, by their writers
         # one person, one name: 范甯 and 范寧 are the catalogue's 范寧, by the dynasty the bylines print
         printed = printed_dynasties([*doc.bylines, *(b for s in doc.sections for b in s.bylines)])
         for piece in doc.all_pieces():  # 劉昞 of 凉 stays 劉昞: the catalogue's 劉炳 is of 明

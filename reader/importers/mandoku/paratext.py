@@ -1,0 +1,265 @@
+"""Front and back matter: prefaces, postfaces and imperial writings are neither the classic nor
+its commentary (``PARATEXT``, 序跋), and their writer is who signs them.
+
+Runs on a parsed juan after its layers and commentators are decided (pure: no ORM, no I/O;
+the catalogue is shipped data) and changes, in place, the layer (``PARATEXT``, basis
+``LAYOUT``), ``layer_name`` and ``commentator`` of the full-size pieces of such matter.
+docs/decisions/0039-front-and-back-matter-is-its-own-layer.md gives the reasons.
+
+How these books are made (``../shared/corpus/SOURCES.md``: "``_000`` is front matter"):
+
+* **A 卷首.** Kanripo files a book's front matter as its ``_000`` file (or a juan labelled 卷首):
+  the 四庫 editors' 提要, the emperor's poems and essays on the book (``御製讀邶風…``), the
+  prefaces of its makers (``毛詩正義序　唐孔穎達撰``), the lists of contents (原目, 目錄) and
+  of officials (職名). A juan whose label's every part names such matter (``FRONT_TITLE``:
+  ``後序``, ``自序``, ``跋語``, ``御製周易折中序``, ``凡例``, ``總目``) is such matter too, wherever
+  the book files it. None of it is the classic: its full-size text (stored as the classic by
+  default) is ``PARATEXT``. Small print and commentary the book marks there keep their layer
+  (孔穎達's 疏 on 鄭玄's 詩譜序, 李善's notes on 昭明太子's 文選序), as do the editors' 提要
+  and 考證 (``EDITORIAL``).
+* **A postface after the text.** A book's last juan may go on, after the last words of the
+  text, with postfaces that carry no heading, each signed at its end by its writer with 記, 識,
+  序, 跋, 書 or 題 (``…嵩山晁說之鄜畤記``, ``…府學教授熊克謹記``: 王弼's 道德真經注 卷四).
+  Sections at the end of a juan whose text so ends, where the words before the signature's
+  last word hold a person the catalogue knows (``catalogue/data/works.tsv``), are postfaces:
+  their full-size pieces are ``PARATEXT``, written by him. A section that ends otherwise ends
+  the run, so the text itself is never taken for one.
+* **Who wrote it.** In this order: a byline in the part's first lines (``唐孔穎達撰``,
+  ``吳　郡　袁　褧　撰``: ``bylines.byline_people``, one person with a writer's role, ``ROLES``),
+  a section's own byline (陸德明's 傳述人), a name the juan's label prints with the part
+  (``序[魏了翁]``), a signature at the part's end (as for a postface); for ``御製`` (the
+  emperor's own writing) the emperor whose reign the text dates it in (its last 康熙, 雍正 or
+  乾隆: ``REIGNS``) or that the heading names (``聖祖仁皇帝御製…``), else, in a 四庫 copy,
+  the emperor the 四庫全書 was made for (高宗, 乾隆: its 御製 poems were written on the books
+  as they were copied). Each is named as the catalogue names him
+  (``person_names.person_name``: 高宗 of 清 is 高宗弘曆). Where nothing names a writer, none
+  is set (a table of contents; 未詳 in the facets).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from catalogue.catalogue import classes, entries_of
+from characters.folding import fold
+from ...person_names import person_name
+from ..bylines import byline_people
+from ..document import CLASSIC, LABEL, LAYOUT, PARATEXT, RECORD, TEXT, JuanDocument, PieceDoc, SectionDoc
+from .appended import catalogue_people as work_people
+from .header import JUAN_LABEL, KAOZHENG
+
+#: A part's title that names front or back matter: the emperor's writings (御製…, 聖祖仁皇帝御製…),
+#: prefaces and postfaces (序, 後序, 敘例, 跋, 跋語, 題辭), the 提要, memorials (表), rules of the
+#: edition (凡例), contents (目錄, 原目, 總目), officials (職名) and edicts (上諭), the lists of
+#: transmitters and of authors quoted (傳述人, 引用姓氏). ``[…]`` after a title names its writer.
+FRONT_TITLE = re.compile(r"^(?:\S{0,6}御製|卷首)|(?:序|敘|敍|序例|敘例|跋|跋語|題辭|題詞|提要|表|凡例|目[録錄]|總目|"
+                         r"序目|職名|上諭|傳述人|引用姓氏|引用書目|名氏)(?:\[[^\]]*\])?$")
+#: The name a part's label prints with its title (``序[魏了翁]``; a person the catalogue knows,
+#: not a part's own name such as ``[奏勑]`` or ``序[傅注]``).
+LABEL_NAME = re.compile(r"\[([^\]\d]{2,4})\]$")
+#: The last word of a signature (謹記, 記, 謹識, 序, 跋, 書, 題, 撰), ending the text it signs.
+SIGNATURE = re.compile(r"(?:謹|敬)?(?:記|識|序|跋|書|題|撰)$")
+#: How far before its last word a signature's name may stand (a place after the name:
+#: ``晁說之鄜畤記``; offices before it stand before the name).
+SIGNATURE_SPAN = 8
+#: A writer's roles in a part's byline (撰 wrote, 序 prefaced, 書, 題, 記, 識, 譔, 著, 製; not 述, which
+#: ends names in a list of contents: 後漢書 目録 ``公孫述``).
+ROLES = frozenset("撰序書題記識譔著製")
+#: The reigns a 御製 text is dated in, and their emperors' temple names (清).
+REIGNS = {"康熙": "聖祖", "雍正": "世宗", "乾隆": "高宗"}
+#: The emperor the 四庫全書 was made for: a 御製 text in a 四庫 copy that dates itself in no reign.
+SIKU_EMPEROR = "高宗"
+#: The dynasty of the emperors named by ``REIGNS`` and ``SIKU_EMPEROR``.
+QING = "清"
+#: Kanripo's names for the 四庫 copies (``BASEEDITION``): 文淵閣, 文津閣.
+SIKU_EDITIONS = frozenset({"WYG", "WJG", "SKQS"})
+#: Full-size pieces, which can be the matter's text (small print keeps its layer).
+FULL_SIZE = (TEXT, LABEL, RECORD)
+SPACES = re.compile(r"\u3000{2,}")
+
+
+@lru_cache(maxsize=1)
+def catalogue_people() -> dict[str, str]:
+    """``{name: dynasty}`` of every person the catalogue names (of several dynasties, the
+    first listed), as a signature names its writer."""
+    out: dict[str, str] = {}
+    for code in classes():
+        for work in entries_of(code):
+            for p in work.people:
+                if len(p.name) >= 2:
+                    out.setdefault(p.name, p.dynasty)
+    return out
+
+
+def signed_by(text: str) -> str:
+    """The writer a signature at the end of ``text`` names (``…嵩山晁說之鄜畤記`` → 晁說之), as
+    the catalogue names him, or "" when ``text`` ends in no signature or its name is no one
+    the catalogue knows. The name nearest the signature's last word wins, the longer of two
+    ending at one place; a name of two characters only right before that word (``熊克謹記``),
+    as a longer one may stand a place's name before it (``晁說之鄜畤記``)."""
+    text = text.rstrip("\u3000 ")
+    end = SIGNATURE.search(text)
+    if not end:
+        return ""
+    head = text[:end.start()]
+    people = catalogue_people()
+    for stop in range(len(head), max(len(head) - SIGNATURE_SPAN, 0) - 1, -1):
+        for size in (4, 3, 2) if stop == len(head) else (4, 3):
+            name = head[max(stop - size, 0):stop]
+            if len(name) == size and name in people:
+                return person_name(name, frozenset({people[name]}) if people[name] else None)
+    return ""
+
+
+def named(name: str, dynasty: str, people: list[tuple[str, str]]) -> str:
+    """``name`` as printed with ``dynasty`` ("" unknown), named as the catalogue names him: a
+    surname and 氏 (漢鄭氏) as the work's catalogue entry lists the one of its ``people``
+    (``[(name, role)]``) of that surname (毛詩注疏's 鄭玄), then ``person_names.person_name``."""
+    if name.endswith("氏"):  # a surname and 氏: the work's one person of that surname
+        listed = {n for n, _ in people if n and n[0] == name[0]}
+        if len(listed) == 1:
+            name = listed.pop()
+    known = catalogue_people()
+    if name not in known:  # a name and his courtesy name (郭象子玄): the name the catalogue knows
+        name = next((name[:k] for k in (3, 2) if len(name) > k and name[:k] in known), name)
+    return person_name(name, frozenset({dynasty}) if dynasty else None)
+
+
+def byline_writer(text: str, people: list[tuple[str, str]] = ()) -> str:
+    """The writer a byline in ``text`` names (``毛詩正義序　　唐孔穎達撰``: the last run after a
+    gap of spaces, or the whole): one person with a writer's role (``ROLES``), named as the
+    catalogue names him (``named``; ``people``: the work's catalogue people); "" otherwise."""
+    for chunk in reversed([c for c in SPACES.split(text.strip("\u3000")) if c]):
+        found = byline_people(chunk)
+        if len(found) == 1 and found[0]["role"][-1:] in ROLES and found[0]["name"]:
+            return named(found[0]["name"], found[0]["dynasty"], list(people))
+    return ""
+
+
+def emperor(title: str, text: str, siku: bool) -> str:
+    """The emperor who wrote a 御製 part titled ``title`` with text ``text`` (module docstring);
+    "" when neither a reign nor the 四庫 copy names him."""
+    named = next((temple for temple in REIGNS.values() if temple in title), "")
+    if not named:
+        dated = [(m.start(), REIGNS[m.group()]) for m in re.finditer("|".join(REIGNS), text)]
+        named = max(dated)[1] if dated else (SIKU_EMPEROR if siku else "")
+    return person_name(named, frozenset({QING})) if named else ""
+
+
+def _part_title(doc: JuanDocument, k: int) -> str:
+    """The title of ``doc``'s chapter ``k`` as a part: its own, or for an untitled first
+    chapter the juan label's first part (``御製詠詩六義・提要・…``)."""
+    title = doc.chapters[k].title or ""
+    if not title and k == 0:
+        title = (doc.juan_parts or doc.juan_label.split("・"))[0] if doc.juan_label else ""
+    return title
+
+
+def front_juan(doc: JuanDocument) -> bool:
+    """Whether ``doc`` is front or back matter as a whole: a 卷首 (Kanripo's ``_000`` file, or a
+    label opening 卷首), or a juan whose label's every part names such matter (``FRONT_TITLE``).
+    A ``_000`` file labelled with the book's own title (folded: 黄石公素書 for 黃石公素書) is a
+    book of one juan, its text, filed as Kanripo files a 卷首."""
+    parts = [p for p in (doc.juan_label or "").split("・") if p]
+    own = bool(parts) and bool(doc.work_title) and fold(parts[0]) == fold(doc.work_title)
+    if doc.file_sequence == 0 and not (parts and JUAN_LABEL.match(parts[0])) and not own:
+        return True
+    return bool(parts) and all(FRONT_TITLE.search(p) for p in parts)
+
+
+def _set(pieces, writer: str, name: str) -> int:
+    n = 0
+    for p in pieces:
+        if p.kind in FULL_SIZE and p.effective_layer == CLASSIC:
+            p.layer, p.layer_basis, p.layer_name = PARATEXT, LAYOUT, name
+            p.commentator = writer
+            n += 1
+    return n
+
+
+def _part_writer(doc: JuanDocument, k: int, siku: bool) -> tuple[str, int]:
+    """The writer of ``doc``'s chapter ``k`` as a part of front matter (module docstring) and
+    the first of its sections he wrote: 0 but for a signature at the part's end, which signs
+    the document from the part's last titled section on (a 卷首 of several documents:
+    禮書綱目 卷首上 ends with 張虙's 識 on his own 序)."""
+    chapter = doc.chapters[k]
+    title = _part_title(doc, k)
+    pieces = [p for s in chapter.sections for p in s.pieces + s.records]
+    text = "".join(p.text for p in pieces if p.kind in FULL_SIZE)
+    if "御製" in title or (pieces and "御製" in pieces[0].text[:12]):
+        return emperor(title + (pieces[0].text[:12] if pieces else ""), text, siku), 0
+    people = work_people(doc.kanripo_id) if doc.kanripo_id else []
+    for p in [p for p in pieces if p.kind in FULL_SIZE][:3]:
+        if writer := byline_writer(p.text, people):
+            return writer, 0
+    for s in chapter.sections:
+        for b in s.bylines:
+            if b.get("name"):
+                return named(b["name"], b.get("dynasty", ""), people), 0
+    if (m := LABEL_NAME.search(title)) and m.start() and m.group(1) in catalogue_people():
+        return named(m.group(1), catalogue_people()[m.group(1)], people), 0
+    sections = chapter.sections
+    start = max((i for i, s in enumerate(sections) if s.title), default=0)
+    return signed_by(text), start
+
+
+def _name(title: str) -> str:
+    """The word a part's layer is named by: 御製, or the matter its title ends with (序, 跋…)."""
+    if "御製" in title:
+        return "御製"
+    m = FRONT_TITLE.search(re.sub(r"\[[^\]]*\]$", "", title))
+    return m.group(0) if m and not m.group(0).startswith(("卷首",)) and "御製" not in m.group(0) else ""
+
+
+def postfaces(doc: JuanDocument) -> list[tuple[SectionDoc, list[PieceDoc], str]]:
+    """``[(section, its pieces, writer)]`` for the signed postfaces at the end of ``doc``'s
+    last chapter (module docstring), in text order: walking back from the last section while
+    each section's full-size text, with the labels that open the next section (a signature's
+    last word on a line of its own, ``記``), ends in a signature naming a known person."""
+    if not doc.chapters or not doc.chapters[-1].sections:
+        return []
+    sections = doc.chapters[-1].sections
+    found: list[tuple[SectionDoc, list[PieceDoc], str]] = []  # walking back: the later first
+    k = len(sections) - 1
+    while k > 0:
+        section = sections[k]
+        later = found[-1][1] if found else []
+        after = []  # the labels opening the next section: this signature's last word
+        if k + 1 < len(sections):
+            for p in sections[k + 1].pieces:
+                if p.kind != LABEL or id(p) not in set(map(id, later)):
+                    break
+                after.append(p)
+        taken = [p for p in section.pieces + section.records if p.kind in FULL_SIZE]
+        if not taken or any(p.kind == LABEL and p.effective_layer != CLASSIC for p in taken):
+            break  # a marker word (注, 疏): the commented text
+        writer = signed_by("".join(p.text for p in taken + after))
+        if not writer:
+            break
+        if found:
+            found[-1] = (found[-1][0], [p for p in later if id(p) not in set(map(id, after))], found[-1][2])
+        found.append((section, taken + after, writer))
+        k -= 1
+    return list(reversed(found))
+
+
+def mark_paratext(doc: JuanDocument) -> int:
+    """Store ``doc``'s front and back matter as ``PARATEXT`` with its writer (module
+    docstring), in place. Returns how many pieces it set."""
+    siku = doc.edition in SIKU_EDITIONS or "四庫" in (doc.collection or "")
+    n = 0
+    if front_juan(doc):
+        for k, chapter in enumerate(doc.chapters):
+            title = _part_title(doc, k)
+            if title.endswith(KAOZHENG):
+                continue
+            writer, start = _part_writer(doc, k, siku)
+            for i, section in enumerate(chapter.sections):
+                n += _set(section.pieces + section.records, writer if i >= start else "", _name(title))
+        return n
+    for section, pieces, writer in postfaces(doc):
+        for p in pieces:
+            if p.kind in FULL_SIZE:
+                p.layer, p.layer_basis, p.layer_name, p.commentator = PARATEXT, LAYOUT, "", writer
+                n += 1
+    return n
