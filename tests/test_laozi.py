@@ -95,8 +95,9 @@ def test_the_share_right_on_chapters_marked_after_the_rules_were_made():
 
 def test_the_share_right_on_chapters_held_back_while_the_reading_was_last_changed():
     """河上公章句 chapters 30–34 (道藏, KR5c0065_002) against the 四部叢刊 print, which sets the 章句 in
-    small print: taken and counted only once the reading (``segmenting``: the gap, the forms the
-    character table joins, the five ways of reaching a place) was made; no rule was set on them."""
+    small print: taken before the reading (``segmenting``: the gap, the forms the character table
+    joins, the five ways of reaching a place) was last changed and held back while it was made,
+    its figure counted before and after; no rule was set on them."""
     # 323 of 346 classic characters (93.4 %) and 741 of 758 of the 章句 (97.8 %), as before the
     # reading was last changed; a gap priced by the word (its first character 1, each further one
     # 0.6), which reads all of 60–64's 章句 right, gives 312 and 742 here
