@@ -56,22 +56,22 @@ SEARCH_PARAMETERS = [
                     "readings 音義, subcommentary 疏, editorial 按語, smallprint 小字, paratext 序跋 (front and back "
                     "matter: prefaces, postfaces, imperial poems), notes (every layer of commentary), records 記 (with their notes), titles 標題, annotation 讀者注記 (readers' public "
                     "annotations, searched only when asked for); text, note, record, record_note, title and "
-                    "annotations (the older names and the layers results report) are accepted too.",
-        examples=[OpenApiExample("注與疏", value="commentary,subcommentary")]),
+                    "annotations (the older names and the layers results report) are accepted too. Example: "
+                    "`commentary,subcommentary` (注與疏)."),
     OpenApiParameter("exact", str, enum=["on", "off"], description=(
         "嚴格字形: on compares characters exactly; off (default) folds variants (鼓/鼔, 說/説, 玄/𤣥) and "
         "simplified forms (大射仪 → 大射儀).")),
     OpenApiParameter("work", str, description=(
-        "work id or slug (see /api/works/): all its editions; an id or slug that stopped being a work's when "
-        "editions came in (issue 14) is taken as its edition's. One that names nothing is a 400"),
-        examples=[OpenApiExample("禮書綱目", value="1"), OpenApiExample("by slug", value="禮書綱目")]),
+        "work id or slug (see /api/works/): all its editions; an id or slug that is now an edition's (of a work "
+        "that has several) is taken as that edition's. One that names nothing is a 400. Example: `1` or "
+        "`禮書綱目`.")),
     OpenApiParameter("edition", str, description=(
-        "edition id or slug (see `editions` in /api/works/): one edition only. One that names nothing is a 400"),
-                     examples=[OpenApiExample("KR1d0086-WYG", value="KR1d0086-WYG")]),
+        "edition id or slug (see `editions` in /api/works/): one edition only. One that names nothing is a 400. "
+        "Example: `KR1d0086-WYG`.")),
     OpenApiParameter("class", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
                      description=("分類 (one or more, repeated or comma-separated): classes of Kanripo's catalogue, "
-                                  "類 (KR1d 禮類, KR2a 正史類) or 部 (KR1 經部); see /api/classes/. An unknown code is a 400"),
-                     examples=[OpenApiExample("禮類 and 正史類", value="KR1d,KR2a")]),
+                                  "類 (KR1d 禮類, KR2a 正史類) or 部 (KR1 經部); see /api/classes/. An unknown code is a 400. "
+                                  "Example: `KR1d,KR2a` (禮類 and 正史類).")),
     OpenApiParameter("dynasty", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
                      description="朝代 (one or more): the works' dynasty as the facets name it (清, 宋, 漢 …)"),
     OpenApiParameter("author", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
@@ -81,20 +81,18 @@ SEARCH_PARAMETERS = [
                                  "their unsigned notes where the work has no commentator"),
     OpenApiParameter("commentator", str, description=(
         "注者: only the notes one commentator wrote, as the importer named him from the book's formulas "
-        "(李善, 呂延濟, 裴駰 …: a note of 六臣註文選 is split at 善曰, 銑曰 …); the `commentator` of a result"),
-        examples=[OpenApiExample("李善", value="李善")]),
+        "(李善, 呂延濟, 裴駰 …: a note of 六臣註文選 is split at 善曰, 銑曰 …); the `commentator` of a result. "
+        "Example: `李善`.")),
     OpenApiParameter("juan", str, description=(
         "the book's juan label, as the reading pages show it: 卷十 (also 十 or 10), 卷首上, 序. For Kanripo works "
-        "this is not the file number of the URLs (卷十 of KR1d0086 is /juans/12/). Within `work` if given."),
-        examples=[OpenApiExample("卷十", value="卷十"), OpenApiExample("卷首上", value="卷首上")]),
-    OpenApiParameter("chapter", int, description="chapter id (see the juan endpoint)",
-                     examples=[OpenApiExample("大射儀", value=1)]),
+        "this is not the file number of the URLs (卷十 of KR1d0086 is /juans/12/). Within `work` if given. "
+        "Example: `卷十`, `卷首上`.")),
+    OpenApiParameter("chapter", int, description="chapter id (see the juan endpoint). Example: `1` (大射儀)."),
     OpenApiParameter("sort", str, enum=["text", "relevance", "after", "before"], description=(
         "文序 text order (default), 相關度 relevance, or the concordance sorts: after, by the characters after the "
         "match; before, by the characters before it read right to left (nearest first). Both compare up to 20 "
         "folded characters, then text order.")),
-    OpenApiParameter("context", int, description="上下文字數: KWIC width on each side, 0–200 characters (default 15)",
-                     examples=[OpenApiExample("十五字", value=15)]),
+    OpenApiParameter("context", int, description="上下文字數: KWIC width on each side, 0–200 characters (default 15)"),
 ]
 
 
@@ -154,9 +152,8 @@ class WorkList(generics.ListAPIView):
         return qs
 
     @extend_schema(parameters=[
-        OpenApiParameter("title", str, description="part of the title", examples=[OpenApiExample("禮書綱目", value="禮書")]),
-        OpenApiParameter("author", str, description="part of the author's name",
-                         examples=[OpenApiExample("江永", value="江永")]),
+        OpenApiParameter("title", str, description="part of the title. Example: `禮書` (禮書綱目)."),
+        OpenApiParameter("author", str, description="part of the author's name. Example: `江永`."),
     ])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)

@@ -1,5 +1,7 @@
 """The OpenAPI schema (/api/schema/): valid by openapi-spec-validator, typed search, juan and
 section responses whose shapes real responses follow, and each export kind with its media type."""
+import json
+
 import pytest
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
@@ -243,3 +245,21 @@ def test_the_annotations_answer_as_the_document_says(schema, client, seed_juan):
     assert (body["total"], body["first"]["items"][0]["target"]["selector"]["exact"]) == (1, "宰")
     assert schema["paths"]["/corrections/annotations/{slug}.jsonld"]["get"]["parameters"][1]["schema"]["enum"] == [
         "person", "place", "date", "office", "term"]
+
+
+def test_swagger_fills_in_no_optional_parameter_and_the_text_tells_no_history(schema):
+    """Swagger UI's 「Try it out」 fills every parameter that has an ``example`` or ``examples``
+    into its form and sends it: an optional filter with one would narrow the search the reader
+    tries (``commentator=李善&edition=…`` found nothing). Only required parameters (the query,
+    the path) carry examples; the optional ones name theirs in the description. And the text a
+    user reads names no issue numbers."""
+    filled = sorted((path, p["name"]) for path, item in schema["paths"].items() for op in item.values()
+                    for p in op.get("parameters", []) if not p.get("required") and ("example" in p or "examples" in p))
+    assert filled == []
+    search = {p["name"]: p for p in schema["paths"]["/api/search/"]["get"]["parameters"]}
+    assert list(search["q"]["examples"]) == ["OneCharacter", "PhraseAcrossANote", "And/Not", "Wildcard"]
+    assert search["commentator"]["description"].endswith("Example: `李善`.")
+    assert search["work"]["description"] == (
+        "work id or slug (see /api/works/): all its editions; an id or slug that is now an edition's (of a work "
+        "that has several) is taken as that edition's. One that names nothing is a 400. Example: `1` or `禮書綱目`.")
+    assert "issue" not in json.dumps(schema, ensure_ascii=False).lower()

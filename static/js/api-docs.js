@@ -5,7 +5,7 @@
      the endpoints (h3) follow in order;
    - the part it draws above its main landmark (title, description) is a named region;
    - a response body or example, which scrolls, can be reached from the keyboard (tabindex);
-   - a parameter's list of examples has a name. */
+   - a parameter's list of examples, and a parameter's list of choices, has a name. */
 (() => {
   "use strict";
   const root = document.getElementById("swagger-ui");
@@ -20,6 +20,10 @@
     for (const select of root.querySelectorAll("select.examples-select-element:not([aria-label])")) {
       const row = select.closest("tr[data-param-name]");
       select.setAttribute("aria-label", row ? `Examples of ${row.dataset.paramName}` : "Examples");
+    }
+    // a parameter's own choices (an enum: sort, exact, layer) in 「Try it out」, named by the parameter
+    for (const select of root.querySelectorAll("tr[data-param-name] select:not([aria-label])")) {
+      select.setAttribute("aria-label", select.closest("tr[data-param-name]").dataset.paramName);
     }
   };
   new MutationObserver(fix).observe(root, {childList: true, subtree: true});

@@ -199,6 +199,16 @@ def check_the_api_documentation(library, tab):
     live.wait_for()
     assert '"title": "禮書綱目"' in live.inner_text()
     assert tab.axe() == []
+    # 「Try it out」 on search sends the query it fills in and no optional filter with it
+    works.locator(".opblock-summary-control").click()  # one operation open at a time
+    search = page.locator("#operations-search-search_retrieve")
+    search.locator(".opblock-summary-control").click()
+    search.locator(".try-out__btn").click()
+    search.locator(".execute").click()
+    search.locator(".request-url pre").wait_for()
+    assert search.locator(".request-url pre").inner_text().endswith("/api/search/?q=%E9%B5%A0")
+    assert '"match": "鵠"' in search.locator(".live-responses-table .response-col_description pre.microlight").first.inner_text()
+    assert (found := tab.axe()) == [], found
     page.locator("#swagger-ui .models .model-container").first.locator("button").first.click()
     page.wait_for_timeout(300)
     assert tab.axe() == []
