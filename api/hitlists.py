@@ -1,7 +1,7 @@
 """A search's hit list as a spreadsheet file: CSV or TSV, one row per hit (KWIC).
 
-Columns, in this order (``COLUMNS``): work (its name as lists show it: the title, with the
-edition when the work has several, ``search.service.edition_places``), juan
+Columns, in this order (``COLUMNS``): work (the work's title, always the title alone: the
+edition is in its own columns), juan
 (the book's label, 卷十), section (its position in the juan), section_title (its title, else
 the name the search page gives it: its closer 「關雎三章一章四句…」 or its opening words), layer (the
 name the search page and the API give it: ``search.documents.layer_name``, the book's own 鄭注, 疏,
@@ -9,8 +9,12 @@ name the search page and the API give it: ``search.documents.layer_name``, the b
 absolute), commentator (who wrote the passage: 李善, 呂延濟; empty when the book names nobody),
 reading (the match as the query read it, when it was found through a simplified form that
 stands for several characters: 后 found by 後 is ``後``, the API's ``reading``,
-``search.matching.reading_of``; else empty). New columns come last, so the older keep their
-places.
+``search.matching.reading_of``; else empty), edition (the edition's name in words:
+四庫全書・文淵閣本, 欽定四庫全書・純文字本), edition_id (the edition's id as URLs and the API's
+``edition`` parameter take it: KR1d0086-WYG), work_id (the catalogue's ID of the work, its
+Kanripo ID KR1d0086, else the work's own id where it has none), juan_number (the juan's number in
+its edition, as its URL gives it: 12 for 卷十 of KR1d0086). New columns come last, so the older
+keep their places.
 
 Written with the standard library's ``csv`` module: CSV as RFC 4180 (``excel`` dialect, CRLF
 line ends, quotes where needed) with a UTF-8 byte-order mark so that spreadsheet programs
@@ -35,7 +39,8 @@ from config.budget import check
 from config.spreadsheets import spreadsheet_row
 from search.documents import layer_name
 
-COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator", "reading")
+COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator", "reading",
+           "edition", "edition_id", "work_id", "juan_number")
 HIT_LIST_KINDS = {
     "csv": ("text/csv; charset=utf-8", "csv", "excel", "\ufeff"),
     "tsv": ("text/tab-separated-values; charset=utf-8", "tsv", "excel-tab", ""),
@@ -45,11 +50,12 @@ BATCH = 500
 NARROW = "Narrow the query (a work, a juan or a layer), or page through /api/search/."
 
 
-def hit_rows(hits: Iterable, work_names: dict[str, str], url_of: Callable,
+def hit_rows(hits: Iterable, editions: dict[str, dict], url_of: Callable,
              section_names: Callable[[Iterable[tuple]], dict] | None = None,
              reading_of: Callable[[object, str], str | None] | None = None) -> Iterator[tuple]:
-    """One tuple per hit, in ``COLUMNS`` order; ``work_names`` is ``{edition slug: name}`` and
-    ``url_of(hit)`` the hit's absolute reading URL. The place is read from the hit's passage
+    """One tuple per hit, in ``COLUMNS`` order; ``editions`` is ``{edition slug: {"name",
+    "work_key"}}`` (``search.service.edition_places``' rows: the edition's name, its work's
+    catalogue ID) and ``url_of(hit)`` the hit's absolute reading URL. The place is read from the hit's passage
     and the KWIC's bounds found once a hit (``Hit.kwic``). ``section_title`` is the section's
     title, else the name the search page gives an untitled section (its closer 「關雎三章…」,
     its opening words): ``section_names(keys)`` answers ``{(edition slug, juan number, section
@@ -64,9 +70,11 @@ def hit_rows(hits: Iterable, work_names: dict[str, str], url_of: Callable,
             p = h.passage
             before, match, after = h.kwic()
             title = p.section_title or names.get((p.work_slug, p.juan_number, p.section_position), "")
-            yield (work_names.get(p.work_slug, p.work_title), p.juan_label, p.section_position, title,
+            edition = editions.get(p.work_slug, {})
+            yield (p.work_title, p.juan_label, p.section_position, title,
                    layer_name(p), before, match, after, url_of(h), p.commentator,
-                   (reading_of(h, match) if reading_of else None) or "")
+                   (reading_of(h, match) if reading_of else None) or "",
+                   edition.get("name", ""), p.work_slug, edition.get("work_key", ""), p.juan_number)
 
 
 def hit_list_chunks(kind: str, rows: Iterable[tuple]) -> Iterator[bytes]:

@@ -425,12 +425,12 @@ class SearchExport(APIView):
                 f"「{query.text}」 has {results.count:,} hits; a hit list holds at most {limit:,}. Narrow the query "
                 f"(a work, a juan or a layer), or page through /api/search/."]})
         places = edition_places()
-        names = {p["slug"]: p["full_name"] for p in places.values()}  # 禮書綱目（KR1d0086）
+        editions = {p["slug"]: p for p in places.values()}
         root, link = request.build_absolute_uri("/")[:-1], HitLinks(query)  # ASCII paths: as build_absolute_uri
 
         def reading(hit, match):  # as the API's hits give it (HitSerializer)
             return reading_of(match, query.parsed, places.get(hit.passage.work_id, {}).get("script", TRADITIONAL))
-        rows = hitlists.hit_rows(results.hits, names, lambda h: root + link(h), kept_section_names, reading)
+        rows = hitlists.hit_rows(results.hits, editions, lambda h: root + link(h), kept_section_names, reading)
         content_type, suffix, _, _ = hitlists.HIT_LIST_KINDS[kind]
         # Written under the request's time budget, then sent (api.hitlists.written).
         response = StreamingHttpResponse(hitlists.written(kind, rows), content_type=content_type)

@@ -48,7 +48,7 @@ from reader.stamp import corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
 from .documents import ANNOTATION, MAIN_LAYERS
-from .service import run_search
+from .service import edition_places, run_search
 
 #: The facets, in the order the API and the page give them.
 FACETS = ("bu", "class", "dynasty", "author", "edition")
@@ -94,12 +94,12 @@ def facet_table() -> FacetTable:
     if key[0] is not None and known is not None:
         return known
     out = FacetTable()
-    siblings = Counter(Edition.objects.values_list("work_id", flat=True))
+    places = edition_places()  # the names every list of search gives an edition
     for e in Edition.objects.select_related("work"):
         work = e.work
         writers = main_writers(work, e)
         notes_dynasties = tuple(dict.fromkeys(d for d in map(writer_dynasty, writers.notes) if d))
-        name = f"{work.title}（{e.name}）" if siblings[work.id] > 1 else work.title
+        name = places[e.pk]["full_name"] if e.pk in places else work.title
         out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), writers.main, writers.notes,
                                   main_dynasties(work, writers), notes_dynasties, e.slug, name)
     out.names = {f.slug: f.name for f in out.values()}

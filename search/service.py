@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from config.server_timing import timed
 from reader.citation import section_names
-from reader.models import Edition
+from reader.models import Edition, Work
+from reader.people import works_told_apart
 from corrections.overlay import imported_offset, piece_changes
 from reader.paging import long_sections, page_of
 from reader.stamp import corpus_version
@@ -31,14 +32,25 @@ def run_search(query: SearchQuery) -> SearchResults:
 _places: dict = {}
 
 
+def edition_label(title: str, told: str = "", edition: str = "") -> str:
+    """How an edition is named wherever search lists it (hits, facets, filter chips and menus,
+    hit lists): the work's ``title``; in brackets the words that tell the work from another
+    of the same title (``told``, ``reader.people.works_told_apart``: the work menu's own
+    words, 河上公 and 王弼 for the two 道德真經注) and the ``edition``'s name when its work has
+    several (``Edition.name``), joined by ，: ``道德真經注（王弼）``,
+    ``禮書綱目（四庫全書・文淵閣本・原字）``, ``周禮（〔漢〕鄭玄注，四部叢刊本）``; the title alone
+    when neither is needed."""
+    words = "，".join(w for w in (told, edition) if w)
+    return f"{title}（{words}）" if words else title
+
+
 def edition_places() -> dict[int, dict]:
-    """``{edition id: {"work_id", "name", "full_name", "slug", "script"}}`` for every edition.
+    """``{edition id: {"work_id", "work_key", "name", "full_name", "slug", "script"}}`` for every
+    edition (``work_key``: the work's catalogue ID, its Kanripo ID, else its slug).
     Passages in the index name their edition in the ``work_id``/``work_slug`` fields (a
     passage is read in one edition); this maps them to the work and to the names lists
-    show: the work's title alone when it has one edition and no other work has its title,
-    else the title and the edition's name in words (``Edition.full_name``:
-    ``禮書綱目（四庫全書・文淵閣本・原字）``, ``周禮（TLS標點本）``; two works called 周禮 are told
-    apart by their edition, as the parallels list names them).
+    show (``full_name``, ``edition_label``: the title, the words that tell its work from
+    another of that title, and the edition's name when the work has several).
 
     One query, then kept in process memory for as long as the search index and the corpus
     stamp stay the same (``BaseSearchBackend.version()``, ``reader.stamp.corpus_version``):
@@ -50,12 +62,16 @@ def edition_places() -> dict[int, dict]:
         return known
     out = {}
     editions = list(Edition.objects.select_related("work").annotate(siblings=Count("work__editions")))
-    titles = Counter((e.work.title, e.work_id) for e in editions)
-    shared = Counter(title for title, _ in titles)  # works per title
+    works = {e.work_id: e.work for e in editions}
+    shared = Counter(w.title for w in works.values())  # works per title
+    twins = Work.objects.filter(pk__in=[pk for pk, w in works.items() if shared[w.title] > 1]).prefetch_related("editions")
+    told: dict[int, str] = {}
+    for title in {w.title for w in twins}:
+        told.update(works_told_apart(w for w in twins if w.title == title))
     for e in editions:
-        alone = e.siblings == 1 and shared[e.work.title] == 1
-        out[e.pk] = {"work_id": e.work_id, "name": e.name, "slug": e.slug,
-                     "full_name": e.work.title if alone else e.full_name, "script": e.script}
+        out[e.pk] = {"work_id": e.work_id, "work_key": e.work.kanripo_id or e.work.slug, "name": e.name,
+                     "slug": e.slug, "script": e.script,
+                     "full_name": edition_label(e.work.title, told.get(e.work_id, ""), e.name if e.siblings > 1 else "")}
     _places.clear()
     _places[key] = out
     return out

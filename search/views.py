@@ -20,7 +20,7 @@ from .facets import active_filters, facet_counts, facet_menu, search_facet_count
 from .filters import form_filters, without_filters
 from .forms import LAYER_CHOICES, SearchForm, resolve_edition, resolve_work
 from .service import (
-    HitLinks, edition_places, juan_path, kept_section_names, name_layers, query_hints, run_search, section_path,
+    HitLinks, edition_label, edition_places, juan_path, kept_section_names, name_layers, query_hints, run_search, section_path,
 )
 
 PAGE_SIZE = 50
@@ -124,7 +124,7 @@ def work_choices() -> list[tuple[int, str]]:
     told: dict[int, str] = {}
     for title in {w.title for w in twins.values()}:
         told.update(works_told_apart(w for w in twins.values() if w.title == title))
-    return [(w.pk, f"{w.title}（{told[w.pk]}）" if w.pk in told else w.title) for w in works]
+    return [(w.pk, edition_label(w.title, told.get(w.pk, ""))) for w in works]
 
 
 def edition_choices() -> list[tuple[int, str]]:

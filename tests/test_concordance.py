@@ -86,12 +86,13 @@ def test_near_on_the_page_and_the_api_equals_a_plain_scan(client, seed_backend):
 
 
 def test_the_hit_list_as_csv_and_tsv(client, seed_backend):
+    edition = ["欽定四庫全書・純文字本", "禮書綱目", "禮書綱目", "10"]  # edition, edition_id, work_id, juan_number
     rows = [["work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator",
-             "reading"],
+             "reading", "edition", "edition_id", "work_id", "juan_number"],
             ["禮書綱目", "卷十", "2", "張侯", "經文", "十遂命量人巾車張三侯大侯之崇見", "鵠", "於參參見鵠於干干不及地武不繫左",
-             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", "", ""],
+             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", "", "", *edition],
             ["禮書綱目", "卷十", "2", "張侯", "經文", "巾車張三侯大侯之崇見鵠於參參見", "鵠", "於干干不及地武不繫左下綱設乏西",
-             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", "", ""]]
+             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", "", "", *edition]]
     response = client.get("/api/search/export/csv/", {"q": "鵠", "layer": "text"})
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == "attachment; filename*=utf-8''%E9%B5%A0.csv"
@@ -134,8 +135,12 @@ def test_the_page_links_the_exports(client, seed_backend):
             ' · <a href="/api/search/export/tsv/?q=%E9%B5%A0&amp;layer=notes" download>TSV</a>') in html
     # the columns it names are the file's, in their order (api.hitlists.COLUMNS)
     header = client.get("/api/search/export/tsv/", {"q": "鵠"})
-    assert b"".join(header.streaming_content).decode("utf-8").splitlines()[0].split("\t") == list(COLUMNS)
-    assert f'<span class="hint">（書、卷、節、節題、範圍、前文、檢得、後文、連結、注者、讀作：{", ".join(COLUMNS)}）</span>' in html
+    lines = b"".join(header.streaming_content).decode("utf-8").splitlines()
+    assert lines[0].split("\t") == list(COLUMNS)
+    # the work's title alone, then the edition's name and id, the work's id and the juan's number
+    assert [lines[1].split("\t")[i] for i in (0, 1, 11, 12, 13, 14)] == [
+        "禮書綱目", "卷十", "欽定四庫全書・純文字本", "禮書綱目", "禮書綱目", "10"]
+    assert f'<span class="hint">（書、卷、節、節題、範圍、前文、檢得、後文、連結、注者、讀作、版本、版本 ID、書 ID、卷號：{", ".join(COLUMNS)}）</span>' in html
 
 
 @pytest.mark.parametrize("text,read,suggested", [

@@ -170,13 +170,31 @@ def test_works_of_one_title_are_told_apart(search_backend, transactional_db, cli
     # two works: told apart in words (KR1d0002 by the catalogue's 鄭玄注); KR1d0001, which neither the
     # catalogue (周禮(正文), no one named) nor its text names anyone or a dynasty for, by its Kanripo ID
     assert options == ["周禮（KR1d0001）", "周禮（〔漢〕鄭玄注）"]
+    # the hits, the chart, the edition facet, the filter chip and the hit list name them so too
+    # (search.service.edition_label), never as two identical 周禮
     places = {re.sub(r"\s+", " ", p) for p in re.findall(r'<a class="where" href="[^"]+">([^<]*?) ', page)}
-    assert places and places <= {"周禮（TLS標點本）", "周禮（四部叢刊本）"}  # the first page of hits
+    assert places and places <= {"周禮（KR1d0001）", "周禮（〔漢〕鄭玄注）"}  # the first page of hits
     bars = re.findall(r'<ul class="bar-list">(.*?)</ul>', page, re.S)[0]
-    assert "周禮（TLS標點本） 天官冢宰" in bars and "周禮（四部叢刊本） 卷第一" in bars
+    assert "周禮（KR1d0001） 天官冢宰" in bars and "周禮（〔漢〕鄭玄注） 卷第一" in bars
+    facet = page.split('id="facet-edition"')[1].split("</section>")[0]
+    assert sorted(re.findall(r"<a href=\"[^\"]+\">([^<]*)</a>", facet)) == ["周禮（KR1d0001）", "周禮（〔漢〕鄭玄注）"]
     exported = b"".join(client.get("/api/search/export/csv/", {"q": "冢宰"}).streaming_content).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(exported)))
-    assert {row[0] for row in rows[1:]} == {"周禮（TLS標點本）", "周禮（四部叢刊本）"}
+    # the hit list: the work's title alone, told apart by the work's and the edition's ids
+    assert rows[0][11:] == ["edition", "edition_id", "work_id", "juan_number"]
+    assert {(row[0], *row[11:]) for row in rows[1:]} == {("周禮", "TLS標點本", "KR1d0001", "KR1d0001", "1"),
+                                                        ("周禮", "四部叢刊本", "KR1d0002", "KR1d0002", "1")}
+    api = client.get("/api/search/", {"q": "冢宰"}).json()
+    assert sorted(v["name"] for v in api["facets"]["edition"]) == ["周禮（KR1d0001）", "周禮（〔漢〕鄭玄注）"]
+
+
+def test_an_edition_is_labelled_by_its_title_the_words_that_tell_its_work_apart_and_its_name():
+    from search.service import edition_label
+
+    assert edition_label("禮書綱目") == "禮書綱目"
+    assert edition_label("道德真經注", "王弼") == "道德真經注（王弼）"
+    assert edition_label("禮書綱目", "", "四庫全書・文淵閣本・原字") == "禮書綱目（四庫全書・文淵閣本・原字）"
+    assert edition_label("周禮", "〔漢〕鄭玄注", "四部叢刊本") == "周禮（〔漢〕鄭玄注，四部叢刊本）"
 
 
 def test_works_of_one_title_are_told_apart_by_their_people_then_dynasty_then_id():
