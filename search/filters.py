@@ -17,7 +17,7 @@ from django.http import QueryDict
 from reader.models import Chapter
 
 from .backends import SearchError
-from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES
+from .documents import ANNOTATION, LAYER_ALIASES, LAYER_GROUP_NAMES
 from .forms import SearchForm
 from .service import run_search
 
@@ -123,3 +123,17 @@ def without_filters(params: list[tuple[str, str]], chips: list[dict]) -> dict:
                                    for name, n in ranked]
     return out
 
+
+
+def annotation_hits(params: list[tuple[str, str]]) -> dict | None:
+    """For a search of the books' text (no ``layer``, or ``all``) that found nothing: ``{"count",
+    "url"}``, the hits of the same query, with its other filters, in readers' public annotations
+    (``layer=annotation``), which a search of the text does not read (docs/searching.md, "Search
+    by layer"); None when the search named layers or the annotations hold no hit either."""
+    base = [(k, v) for k, v in params if k != "page"]
+    layers = {n.strip() for k, v in base if k == "layer" for n in v.replace("，", ",").split(",") if n.strip()}
+    if layers - {"all"}:
+        return None
+    pairs = [(k, v) for k, v in base if k != "layer"] + [("layer", ANNOTATION)]
+    count = _count(pairs)
+    return {"count": count, "url": _query(pairs)} if count else None
