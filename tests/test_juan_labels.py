@@ -225,3 +225,24 @@ def test_an_original_contents_list_opens_no_chapters(client, db):
     assert entry == ["label"]
     assert following == [("label", "音義", "音義"), ("label", "音義", "音義")]
     assert pieces.filter(text="鴻鴈之什詁訓傳第十八", kind="label").count() == 1
+
+
+def test_a_daozang_juan_title_ends_with_its_volume_mark_not_its_label():
+    """The 正統道藏 ends each juan's title line with its 帙, a character of the 千字文, and the
+    juan's place in it (道德眞經註卷之一得一, 南華眞經注䟽卷之七縁一): the label is 卷之一, and
+    the book counts its juans (KR5c0073 四卷, KR5c0139 三十五卷, as their SOURCE lines say),
+    where the marks made every juan but KR5c0139's first 卷外."""
+    from reader.importers.mandoku import parse_mandoku
+
+    commentary = KANRIPO.parent / "kanripo-commentary"
+    labels = {}
+    for folder, numbers in (("KR5c0073", range(1, 5)), ("KR5c0139", range(1, 36))):
+        for n in numbers:
+            path = commentary / folder / f"{folder}_{n:03d}.txt"
+            doc = parse_mandoku(path.read_text(encoding="utf-8"), str(path))
+            labels[folder, n] = doc.juan_label
+    assert [labels["KR5c0073", n] for n in range(1, 5)] == ["卷之一", "卷之二", "卷之三", "卷之四"]
+    assert (labels["KR5c0139", 2], labels["KR5c0139", 7], labels["KR5c0139", 35]) == ("卷之二", "卷之七", "卷之三十五")
+    for folder, total in (("KR5c0073", 4), ("KR5c0139", 35)):
+        juans = [FakeJuan(n, label) for (f, n), label in labels.items() if f == folder]
+        assert juan_count(juans) == JuanCount(juans=total, head=0, other=0)

@@ -26,6 +26,12 @@ ORG_HEADING = re.compile(r"^(\*+)\s+(?:(?P<num>\d+)\s+)?(?P<title>.*?)\s*$")
 PROPERTY = re.compile(r"^#\+(?P<key>[A-Z_]+):\s*(?:(?P<prop>[A-Z_]+)\s+)?(?P<value>.*?)\s*$")
 JUAN_LABEL = re.compile(rf"^(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)(?P<part>[上中下])?$")
 COLLECTION = re.compile(r"^[\u3000]*(?:欽定四庫全書|钦定四库全书)")
+#: The 正統道藏 numbers its volumes (帙) by the characters of the 千字文 and ends a juan's title
+#: line with its 帙 and its place in it: 道德眞經註卷之一得一 … 卷之四得六 (帙 得), 南華眞經注䟽
+#: 卷之二福二, 卷之七縁一: a mark of the print, not the juan's label (``daozang_label``).
+DAOZANG_MARK = re.compile(rf"^(?P<juan>[卷巻](?:第|之)?[{NUMERAL_CHARS}]+[上中下]?)[^{NUMERAL_CHARS}上中下之第][{NUMERAL_CHARS}]+$")
+#: The edition codes of the 道藏's prints (``reader.editions.KANRIPO_EDITIONS``: 正統道藏 涵芬樓版, 三家本).
+DAOZANG_EDITIONS = ("HFL", "ZTDZ")
 #: The catalogue number the Taishō (CBETA) transcriptions print before a text's title
 #: (``No.1697[cf.No.223]``: 大慧度經宗要 is No. 1697 and comments on No. 223): layout, no text.
 CANON_NUMBER = re.compile(r"^No\.\s?\d+[A-Za-z]?(?:\[[^\]\n]*\])?¶?$")
@@ -495,6 +501,8 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
                 readme_labels.append(title)
     title_match = found.get("title")
     title_label = title_match["label"] if title_match else ""
+    if doc.edition in DAOZANG_EDITIONS and (mark := DAOZANG_MARK.match(title_label)):
+        title_label = mark["juan"]  # 卷之一得一 of a 道藏 print: 卷之一 (DAOZANG_MARK)
     org = found.get("org")
     label = ""
     for candidate in (readme_labels, doc.juan_parts):
