@@ -125,6 +125,13 @@ class Proposal(models.Model):
         return [(href(link), label(link)) for link in self.links or ()]
 
     @property
+    def noun(self) -> str:
+        """What the record is called on its page (its title and heading, ``校正 #3``): 校正 for a
+        proposed change of the text, its layer or its structure; 注記, 私人筆記 or 書籤 for a note
+        on a span, which corrects nothing (``KIND_CHOICES``' words)."""
+        return self.get_kind_display().split(" ")[0] if self.annotates else "校正"
+
+    @property
     def annotates(self) -> bool:
         """True for a note on the span (an annotation, a private note, a bookmark): it changes
         no text, so pages show the span and the note, never a diff that would replace the one

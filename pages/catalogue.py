@@ -6,6 +6,8 @@ counts from three queries whatever the number of works (works with their edition
 labels, the characters summed per edition), never one per work."""
 from __future__ import annotations
 
+from collections import Counter
+
 from django.db.models import Sum
 from django.http import Http404
 from django.shortcuts import render
@@ -116,5 +118,8 @@ def class_detail(request, code):
         codes = [cls.code]
         works = _works_with_counts(Work.objects.filter(classification=cls.code))
         bu = get_class(bu_of(cls.code))
+    # a 部's 類, each with its number of works: an empty one is named without a link (docs/reading.md)
+    held = Counter(w.classification for w in works)
     return render(request, "reader/class.html", {"cls": cls, "bu": bu, "shelves": _shelves(works, codes),
-                                                 "members": members(cls.code), "work_total": len(works)})
+                                                 "members": [(c, held[c.code]) for c in members(cls.code)],
+                                                 "work_total": len(works)})

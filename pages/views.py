@@ -20,7 +20,7 @@ from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
 from config.budget import check
 from config.ratelimit import search_wait
-from reader.citation import citation_text, juan_citation_text, opening_words, permalink, set_openings
+from reader.citation import citation_text, juan_citation_text, opening_words, pager_names, permalink, set_openings
 from reader.juans import juan_contents, juan_count
 from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_juan_counts
@@ -355,6 +355,8 @@ def section_detail(request, slug, number, position):
         "section": view.section, "view": view, "toc": toc, "parallels": parallels, "parallels_late": late,
         "previous_section": near[index - 1] if index > 0 else None,
         "next_section": near[index + 1] if index + 1 < len(near) else None,
+        "pager_names": pager_names(near[index - 1] if index > 0 else None, section,
+                                   near[index + 1] if index + 1 < len(near) else None),
         "toc_pages": juan_pages_of_toc, "juan_url": juan_url(juan, request, juan_pages_of_toc),
         "permalink": permalink(request, section) + (f"?page={view.page}" if view.page > 1 else ""),
     })

@@ -139,6 +139,10 @@ class Display:
         return f"notes-{self.notes_mode} layers-{self.layers} layout-{self.layout} script-{self.script}"
 
 
+#: The settings of a reader who chose none.
+DEFAULT_DISPLAY = Display()
+
+
 def _valid(values: dict) -> dict:
     return {k: v for k, v in values.items() if k in CHOICES and v in CHOICES[k]}
 
@@ -213,7 +217,9 @@ def fit_to_layers(display: Display, explicit: dict, present: frozenset | None) -
 def display_controls(request, display: Display, explicit: dict, present: frozenset | None = None,
                      keep: dict | None = None) -> list[dict]:
     """The choices offered on the page, each a plain link to the same page with that
-    setting, keeping the page's other parameters (``keep``: a layer above says which, the
+    setting and every other setting the page shows that is not the default (from the URL or
+    the cookie: pressing 2, v and s gives ``?notes=hidden&layout=vertical&script=simp``),
+    keeping the page's other parameters (``keep``: a layer above says which, the
     highlight, the corrected reading's ``text`` and ``annotations``, the page of a long juan
     or section; None keeps the highlight, ``hl`` and ``exact``) and the settings carried in
     the URL; the layer choices are those that make a difference for a text holding the layers
@@ -226,13 +232,16 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
     kept = {k: v for k, v in keep.items() if k != "page"}
     page = {"page": keep["page"]} if "page" in keep else {}  # the pages are cut alike in every display
     offered = offered_layer_choices(present, display.layers)
+    # every setting the page shows that is not the default, from the URL or the cookie: a link
+    # (and its shortcut key) names them all, so its URL shows the page as the reader sees it
+    shown = {k: getattr(display, k) for k in CHOICES if getattr(display, k) != getattr(DEFAULT_DISPLAY, k)}
     groups = []
     for key, (label, options) in LABELS.items():
         items = []
         for value, name, description in options:
             if key == "layers" and (value not in offered or value == "classic"):
                 continue  # 經 (the classic alone) is 白文 of the notes group: one control for one page
-            params = {**kept, **explicit, key: value}
+            params = {**kept, **shown, **explicit, key: value}
             if key == "layers" and display.notes == "hidden":
                 params["notes"] = "inline"  # 白文 shows no layer: choosing one shows it
             if key == "notes" and value == "hidden" and display.layers != "all":

@@ -333,6 +333,13 @@ def test_a_class_page_a_bu_page_and_an_unknown_class(client, seed_juan):
     bu = client.get("/classes/KR2/").content.decode()
     assert '<h2 id="KR2a"><a href="/classes/KR2a/">正史類</a> <span class="count">1 部書</span></h2>' in bu
     assert "禮書綱目" not in bu and "史記" in bu
+    # a 部's list of its 類: a held one linked with its number of works, an empty one as plain text
+    jing = client.get("/classes/KR1/").content.decode()
+    index = jing[jing.index('<nav class="catalogue-index" aria-label="類">'):]
+    index = index[:index.index("</nav>")]
+    assert re.findall(r'<a href="(/classes/[^"]+)">([^<]+)</a> <span class="count">(\d+)</span>', index) == [
+        ("/classes/KR1d/", "禮類", "1")]
+    assert re.findall(r'<span class="empty-class">([^<]+)</span>', index)[:3] == ["易類", "書類", "詩類"]
     assert client.get("/classes/KR9z/").status_code == 404
     assert "本類尚無書" in client.get("/classes/KR6a/").content.decode()
 

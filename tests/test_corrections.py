@@ -669,7 +669,11 @@ def test_private_notes_and_bookmarks_are_the_readers_own(client, seed_juan, peop
     assert (note.status, mark.status, note.kind, mark.kind) == ("private", "private", "private_note", "bookmark")
     page = c.get("/corrections/notes/").content.decode()
     assert "&lt;i&gt;記&lt;/i&gt;：參看鄉射禮" in page and page.count('<li>') == 2
-    assert c.get(f"/corrections/{note.pk}/").status_code == 200
+    # a note is named a note, not a correction, and a row the note has no words for is left out
+    own = c.get(f"/corrections/{note.pk}/").content.decode()
+    assert re.search(r"<title>([^<]*)</title>", own).group(1).startswith(f"私人筆記 #{note.pk} ")
+    assert f"<h1>私人筆記 #{note.pk}</h1>" in own and "校正 #" not in own and "<dt>理由</dt>" not in own
+    assert f"<h1>書籤 #{mark.pk}</h1>" in c.get(f"/corrections/{mark.pk}/").content.decode()
     for role in ("editor", "staff", "contributor"):  # nobody else reads them, editors neither
         other = Client()
         other.force_login(people[role])

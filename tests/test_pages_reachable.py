@@ -308,3 +308,36 @@ def test_an_address_cut_short_leads_to_the_page_above(search_backend, client):
         assert (response.status_code, response["Location"]) == (302, to), url
     assert client.get("/works/無此書/juan/").status_code == 302  # the work page then says it has no such work
     assert client.get("/works/無此書/").status_code == 404
+
+
+def test_the_section_pager_numbers_neighbours_that_share_a_title():
+    """``reader.citation.pager_names``: titles alone while they differ; with § numbers when two
+    of the three sections share one (毛詩注疏's three 關雎); 上一節/下一節 for an untitled one."""
+    from types import SimpleNamespace
+
+    from reader.citation import pager_names
+
+    def s(position, title):
+        return SimpleNamespace(position=position, title=title)
+
+    assert pager_names(s(1, "張侯"), s(2, "戒百官"), s(3, "射器")) == ("張侯", "射器")
+    assert pager_names(s(7, "關雎"), s(8, "關雎"), s(9, "關雎")) == ("§7「關雎」", "§9「關雎」")
+    assert pager_names(s(7, "詩序"), s(8, "關雎"), s(9, "關雎")) == ("§7「詩序」", "§9「關雎」")
+    assert pager_names(None, s(1, "關雎"), s(2, "")) == ("", "下一節")
+
+
+def test_an_untitled_section_page_is_titled_by_its_number(client, search_backend, transactional_db):
+    """A section with no title, no main text and no chapter title: its page's <title> names it
+    by its number (§2), never starting with 「 · 」; its neighbours in the pager by their titles."""
+    from reader.importers.loader import import_file
+    from reader.models import Chapter, Piece, Section
+
+    section = Section.objects.get(juan=import_file(SEED).juan, position=2)
+    Section.objects.filter(pk=section.pk).update(title="")
+    Piece.objects.filter(section=section, kind="text").update(kind="note", layer="commentary")
+    Chapter.objects.filter(pk=section.chapter_id).update(title="")
+    page = client.get("/works/禮書綱目/juan/10/2/").content.decode()
+    assert re.search(r"<title>([^<]*)</title>", page).group(1) == "§2 · 禮書綱目 卷十 · 經注閱讀"
+    pager = page[page.index('<nav class="pager section-pager"'):]
+    pager = pager[:pager.index("</nav>")]
+    assert re.findall(r'<a[^>]*>([^<]*)</a>', pager) == ["← 戒百官", "全卷", "設樂 →"]

@@ -115,29 +115,11 @@
     b.addEventListener("click", function () { showMark(currentMark + 1); });
   });
 
-  // ---------------------------------------------------------------- display links: one setting in the URL, the place kept (#s3-p4)
-  // Without JavaScript a display link carries every setting the URL gave (the page holds them
-  // without cookies). The server keeps the reader's settings in a cookie whenever a URL names
-  // one, so where cookies work a link (or its shortcut key) names only the setting it changes:
-  // pressing v, s, + and 1 in turn does not pile four settings into the URL. The page's other
-  // parameters stay (the server's link holds them: pages.views.kept_parameters): the highlight,
-  // the page, and the text as imported or the annotations chosen (text=imported, annotations=…).
-  var KEEP = { hl: 1, exact: 1, page: 1, text: 1, annotations: 1 };
-  function settingHref(a) {
-    var url = new URL(a.href, location.href);
-    if (!navigator.cookieEnabled) return url.href;
-    var setting = a.getAttribute("data-setting"), params = new URLSearchParams();
-    url.searchParams.forEach(function (value, key) {
-      // choosing a layer in 白文 also sets notes=inline, and 白文 (or a note mode from it) chosen
-      // in a layer choice layers=all (the server's link says so): kept
-      if (KEEP[key] || key === setting || (setting === "layers" && key === "notes") ||
-          (setting === "notes" && key === "layers" && value === "all")) params.append(key, value);
-    });
-    url.search = params.toString() ? "?" + params.toString() : "";
-    return url.href;
-  }
+  // ---------------------------------------------------------------- display links: the place kept (#s3-p4)
+  // A display link (and its shortcut key) carries every setting the page shows and the page's
+  // other parameters (the server's link: reader.display.display_controls); the place read is
+  // kept by adding the fragment when it is followed.
   Array.prototype.forEach.call(document.querySelectorAll(".display-controls a[href][data-setting]"), function (a) {
-    a.href = settingHref(a);
     a.addEventListener("click", function () {
       if (location.hash && a.href.indexOf("#") < 0) a.href = a.href + location.hash;
     });

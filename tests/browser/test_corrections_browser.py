@@ -152,7 +152,7 @@ def test_annotations_in_the_margin_and_a_readers_own_notes(site, tabs):
     page.select_option("#id_kind", "private_note")
     page.fill("#id_replacement", "參看鄉射禮")
     page.click(".proposal-form button[type=submit]")
-    page.locator("h1", has_text="校正 #").wait_for()
+    page.locator("h1", has_text="私人筆記 #").wait_for()
     page.goto(site + "/corrections/notes/")
     assert "參看鄉射禮" in page.locator(".own-notes").inner_text()
     assert tab.axe() == []

@@ -45,7 +45,7 @@ def check_the_pages_of_a_long_section_lead_on(long_site, tabs, device):
 def check_a_display_switch_keeps_the_page_and_the_text_as_imported(long_site, tabs):
     # on page 2 of the text as imported, 直排 and then 旁注 stay on page 2 of that text, and the
     # page links keep it as imported (the switches dropped text=imported and the page: the
-    # server's links, and reader.js, which trims them to the one setting the cookie does not hold)
+    # server's links, which carry every setting shown)
     tab = tabs("desktop")
     page = tab.page
     page.goto(long_site + "?page=2&text=imported")
@@ -53,10 +53,10 @@ def check_a_display_switch_keeps_the_page_and_the_text_as_imported(long_site, ta
     controls.get_by_role("link", name="直排", exact=True).click()
     page.wait_for_url("**/juan/81/1/?text=imported&layout=vertical&page=2")
     controls.get_by_role("link", name="旁注", exact=True).click()
-    page.wait_for_url("**/juan/81/1/?text=imported&notes=beside&page=2")  # 直排 kept by the cookie
+    page.wait_for_url("**/juan/81/1/?text=imported&layout=vertical&notes=beside&page=2")  # 直排 kept in the URL too
     assert page.locator(".section-pages .current").first.inner_text() == "2"
     assert page.locator(".text.continued").inner_text() == "射" * 20 + "侯" * 80
     assert page.locator(".display-controls a.current").all_inner_texts() == ["原文", "旁注", "全", "直排", "原字", "中"]
     page.locator(".section-pages").first.get_by_text("下一頁 →").click()
-    page.wait_for_url("**/juan/81/1/?notes=beside&text=imported&page=3")
+    page.wait_for_url("**/juan/81/1/?notes=beside&layout=vertical&text=imported&page=3")
     assert tab.axe() == []

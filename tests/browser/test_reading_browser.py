@@ -322,6 +322,14 @@ def check_keyboard_shortcuts_and_table_of_contents(site, tab):
     page.wait_for_url(re.compile(r"notes=hidden"))
     page.keyboard.press("1")
     page.wait_for_url(re.compile(r"notes=inline"))
+    # settings chosen one after another: the address carries all the page shows
+    page.keyboard.press("2")
+    page.wait_for_url(re.compile(r"/2/\?notes=hidden$"))
+    page.keyboard.press("v")
+    page.wait_for_url(re.compile(r"/2/\?notes=hidden&layout=vertical$"))
+    page.keyboard.press("s")
+    page.wait_for_url(re.compile(r"/2/\?notes=hidden&layout=vertical&script=simp$"))
+    assert {"白文", "直排", "簡體"} <= set(page.locator(".display-controls a.current").all_inner_texts())
 
 
 def test_without_javascript_and_in_print(site, tabs):
