@@ -214,7 +214,11 @@ def test_an_annotation_frames_its_characters_and_stands_beside_them(client, seed
             '<span class="annotated">「宰」</span>天官之長也<span class="annotator">—cx</span></span>')
     html = client.get(URL + "1/?layout=horizontal").content.decode()
     piece = html[html.index('id="s1-p3"'):html.index('id="s1-p4"')]
-    assert f'<span class="annotated-text">宰</span>{note}' in piece and html.count(note) == 1
+    # inside the line, the note comes after its marker: a checkbox and its label 注記, which open
+    # it where there is no margin (never a box between two halves of the line)
+    marker = (f'<input type="checkbox" class="annotation-toggle" id="an-{p.pk}">'
+              f'<label class="annotation-marker" for="an-{p.pk}" title="讀者注記：點擊展開">注記</label>')
+    assert f'<span class="annotated-text">宰</span>{marker}{note}' in piece and html.count(note) == 1
     vertical = client.get(URL + "1/?layout=vertical").content.decode()
-    assert 'class="annotated-text"' not in vertical and vertical.count(note) == 1
+    assert 'class="annotated-text"' not in vertical and vertical.count(note) == 1 and "annotation-marker" not in vertical
     assert vertical.index(note) > vertical.index('id="s1-p3"')

@@ -560,7 +560,9 @@ def test_a_public_annotation_shows_in_the_margin_escaped_and_exports_as_a_web_an
             % p.pk) in html
     assert "<script>alert" not in html
     # the text itself is unchanged: its annotated character framed, the note just after it
-    assert f'{NOTE[:at]}<span class="annotated-text">宰</span><span class="annotation" role="note">' in html
+    assert (f'{NOTE[:at]}<span class="annotated-text">宰</span><input type="checkbox" class="annotation-toggle" '
+            f'id="an-{p.pk}"><label class="annotation-marker" for="an-{p.pk}" title="讀者注記：點擊展開">注記</label>'
+            '<span class="annotation" role="note">') in html
     assert f'<span class="annotator">—cx</span></span>{NOTE[at + 1:]}</span>' in html
     assert "天官之長也" not in client.get(URL + "?annotations=hidden").content.decode()
     response = client.get("/corrections/annotations/禮書綱目.jsonld")

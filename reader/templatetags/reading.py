@@ -103,16 +103,27 @@ def page_marker(page_id: str) -> str:
 TAG_NAMES = {"person": "人物", "place": "地名", "date": "時日", "office": "職官", "term": "名物"}
 
 
-def annotation(view) -> str:
+def annotation(view, marker: bool = False) -> str:
     """One public annotation (``corrections.overlay.AnnotationView``) as a note in the margin
     linking to its history, with its tags (each a link to the page showing only the annotations
-    so tagged, ``?annotations=person``) and links. Everything is plain text, escaped."""
+    so tagged, ``?annotations=person``) and links. Everything is plain text, escaped.
+
+    ``marker``: the note stands inside a line of text, after its characters: it comes with a
+    marker 注記 (a checkbox and its label, as 旁注's note markers) that opens it where the page has
+    no margin for it (a phone, a tablet), so that it never cuts the line in two; where there is a
+    margin the marker is hidden and the note stands there (static/css/site.css)."""
     url, span, note, who, tags, links = view[:6]
+    opener = ""
+    if marker:
+        number = re.search(r"(\d+)/?$", url)
+        key = "an-" + (number.group(1) if number else re.sub(r"\W", "", url)[-16:])
+        opener = (f'<input type="checkbox" class="annotation-toggle" id="{key}">'
+                  f'<label class="annotation-marker" for="{key}" title="讀者注記：點擊展開">注記</label>')
     tagged = "".join(f'<a class="annotation-tag tag-{escape(t)}" href="?annotations={escape(t)}" rel="nofollow" '
                      f'title="只顯示此類注記">{escape(TAG_NAMES.get(t, t))}</a>' for t in tags)
     linked = "".join(f'<a class="annotation-link" href="{escape(address)}" rel="nofollow noopener noreferrer">'
                      f'{escape(text)}</a>' for address, text in links)
-    return (f'<span class="annotation" role="note"><a href="{escape(url)}">注記</a>{tagged}'
+    return (f'{opener}<span class="annotation" role="note"><a href="{escape(url)}">注記</a>{tagged}'
             f'<span class="annotated">「{escape(span)}」</span>{escape(note)}{linked}'
             f'<span class="annotator">—{escape(who)}</span></span>')
 
@@ -214,7 +225,7 @@ def marked_with_pages(piece) -> str:
             close()
             html.extend(links.get(i, ()))
             for k in after.get(i, ()):
-                html.append(annotation(notes[k]))
+                html.append(annotation(notes[k], marker=True))
                 placed.add(k)
     close()
     html.extend(page_marker(pid) for _, pid in breaks[b:])  # after the last character

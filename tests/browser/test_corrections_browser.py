@@ -169,16 +169,27 @@ def test_an_annotation_stays_inside_the_window_at_every_width(site, tabs):
     margin ran past the window's right edge (the media query's rem is 16px, the page's 18px): it
     stands in the margin only where the page has room for it, below its characters otherwise, at
     each 字號. 1135px: in that band; 1230px: just wide enough for the margin; 1280px with 特大: too
-    narrow for it at that size."""
+    narrow for it at that size. Where there is no margin (390 and 1024 px too) the note is shut
+    behind a marker 注記 in the line and opens in the line: it never cuts the line in two."""
     from corrections.workflow import accept, propose
     from reader.models import Juan
 
     p = propose(person("annotator", "contributor"), Juan.objects.get(number=10), kind="annotation", section=1, piece=3,
                 start=8, end=9, replacement="宰：天官之長也，掌邦治，統百官，均四海", reason="職官")
     accept(p, person("chief", "editor"))
-    for width, size, floated in ((1135, "m", "none"), (1230, "m", "right"), (1280, "xl", "none")):
+    for width, size, floated in ((390, "m", "none"), (1024, "m", "none"), (1135, "m", "none"), (1230, "m", "right"),
+                                 (1280, "xl", "none")):
         tab = tabs(viewport={"width": width, "height": 900})
         tab.page.goto(site + S1 + f"?size={size}")
+        note, marker = tab.page.locator(".annotation"), tab.page.locator(".annotation-marker")
+        if floated == "none":  # no margin: a marker in the line, the note shut, the line whole
+            assert marker.is_visible() and not note.is_visible() and marker.inner_text() == "注記", width
+            assert tab.axe() == []
+            marker.click()  # opened in the line, as small text: no box between two halves of it
+            assert note.is_visible() and note.evaluate("e => getComputedStyle(e).display") == "inline", width
+            assert "宰：天官之長也" in note.inner_text()
+        else:
+            assert not marker.is_visible() and note.is_visible(), width
         box = tab.page.evaluate(ANNOTATION_BOX)
         assert box["floated"] == floated, width
         assert 0 <= box["left"] < box["right"] <= box["window"] == width, (width, box)
