@@ -4,9 +4,10 @@ each back and run the structure check.
 
 Parser only, no database. Prints the files parsed, skipped (a header and no text),
 refused (with their ``file:line:column`` messages), round-trip failures and structure
-faults, and the damaged markup kept as text (``warning: file:line:column: …``), then
-``N passed, N failed``; exits 1 if any file was refused, failed the round trip or the
-structure check.
+faults, the damaged markup kept as text (``warning: file:line:column: …``) and the chapters
+and sections that hold nothing (``empty: file: chapter 'TITLE'``), then ``N passed, N failed``
+and ``N empty chapters, N empty sections``; exits 1 if any file was refused, failed the round
+trip or the structure check.
 
     .venv/bin/python scripts/check_corpus.py [FOLDER...] [--quiet]
 
@@ -120,9 +121,20 @@ def count_cuts(files: list[Path], quiet: bool) -> int:
     return 0
 
 
-def check_file(path: Path, kept: list[str] | None = None) -> tuple[str, str]:
+def empty_parts(doc) -> list[str]:
+    """The chapters and sections of ``doc`` that hold nothing a reader could read, as
+    ``chapter 'TITLE'`` and ``section N (line L)``: a chapter without a section (a heading over
+    nothing: a list of 篇 taken for headings), a section without a piece, a record or a closer."""
+    out = [f"chapter {c.title!r}" for c in doc.chapters if not c.sections]
+    out += [f"section {n} (line {s.line})" for n, s in enumerate(doc.sections, 1)
+            if not s.pieces and not s.records and s.closer is None]
+    return out
+
+
+def check_file(path: Path, kept: list[str] | None = None, empty: list[str] | None = None) -> tuple[str, str]:
     """``(status, message)`` for one file: status is ok, skipped, refused, roundtrip or
-    structure. The warnings of damaged markup kept as text are appended to ``kept``."""
+    structure. The warnings of damaged markup kept as text are appended to ``kept``, the empty
+    chapters and sections (``empty_parts``) to ``empty`` as ``file: chapter 'TITLE'``."""
     text = decode_bytes(path.read_bytes(), str(path), allowed_controls="\x01")  # U+0001: SBCK's lost character
     readme = path.parent / "Readme.org"
     try:
@@ -133,6 +145,8 @@ def check_file(path: Path, kept: list[str] | None = None) -> tuple[str, str]:
         return "refused", str(exc)
     if kept is not None:
         kept.extend(w for w in doc.warnings if w.endswith("kept as text"))
+    if empty is not None:
+        empty.extend(f"{path}: {part}" for part in empty_parts(doc))
     if render_mandoku(doc) != text:
         return "roundtrip", f"{path}: the file does not write back byte for byte"
     faults = structure_faults(doc)
@@ -161,17 +175,23 @@ def main(argv=None) -> int:
     counts: dict[str, int] = {}
     started = time.perf_counter()
     kept: list[str] = []
+    empty: list[str] = []
     for path in files:
-        status, message = check_file(path, kept)
+        status, message = check_file(path, kept, empty)
         counts[status] = counts.get(status, 0) + 1
         if message and not args.quiet:
             print(f"{status}: {message}")
     seconds = time.perf_counter() - started
     for warning in kept if not args.quiet else []:
         print(f"warning: {warning}")
+    for part in empty if not args.quiet else []:
+        print(f"empty: {part}")
     failed = sum(v for k, v in counts.items() if k not in ("ok", "skipped"))
     print(f"{len(files)} files in {seconds:.1f} s: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     print(f"{len(files) - failed} passed, {failed} failed; {len(kept)} damaged brackets kept as text")
+    chapters = sum(": chapter " in e for e in empty)
+    print(f"{chapters} empty chapters, {len(empty) - chapters} empty sections "
+          f"(in {len({e.split(': ', 1)[0] for e in empty})} files)")
     return 1 if failed else 0
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import override_settings
 
 from reader.importers.document import (
-    CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, REFERENCE, SUBCOMMENTARY,
+    CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, REFERENCE, SMALLPRINT, SUBCOMMENTARY,
     TEXT,
     PieceDoc, render_piece,
 )
@@ -252,7 +252,8 @@ def test_one_commentator_books():
                            ("KR3a0002/KR3a0002_002.txt", "楊倞", "注"), ("KR3c0001/KR3c0001_002.txt", "房玄齡", "註")]:
         got = {(c, layer, n) for c, layer, n, _ in notes(parse(f"kanripo-commentary/{rel}"))}
         # 三國志 卷二 ends with 「魏志卷二」 and 「魏志卷二考證」: the editors' entries, their (臣…) notes too
-        kaozheng = {("", EDITORIAL, "考證")} if rel.startswith("KR2a0012") else set()
+        # and the small print of its list of lives (``文帝(丕)``): the list's, nobody's note
+        kaozheng = {("", EDITORIAL, "考證"), ("", SMALLPRINT, "")} if rel.startswith("KR2a0012") else set()
         assert got == {(who, COMMENTARY, name)} | kaozheng, rel
 
 

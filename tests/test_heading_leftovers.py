@@ -131,7 +131,9 @@ def test_a_kaozheng_after_an_end_title_that_is_not_the_works_is_a_part_too():
     assert doc.bylines == [{"dynasty": "晉", "place": "安漢", "name": "陳壽", "role": "撰"},
                            {"dynasty": "宋", "place": "聞喜", "name": "裴松之", "role": "注"}]
     assert doc.trailer_lines == ["　魏志卷二考證¶"]
-    assert [s.title for c in doc.chapters for s in c.sections] == [""] * 8
+    # the list of the juan's lives under the bylines (``文帝(丕)``) is a section of its own: a contents entry
+    assert [s.title for c in doc.chapters for s in c.sections] == [""] * 9
+    assert [(p.kind, p.text) for p in doc.sections[0].pieces] == [(LABEL, "文帝"), (NOTE, "丕")]
     pieces = [p for s in doc.chapters[1].sections for p in s.pieces]
     assert [(p.kind, p.text) for p in pieces[:3]] == [(TEXT, "文帝"), (NOTE, "丕"), (TEXT, "生於譙注建安十五年為司徒趙溫所辟○臣浩按後漢書獻帝紀及溫本傳俱作十三年")]
     assert len(pieces) == 30 and {(p.effective_layer, p.layer_name) for p in pieces} == {(EDITORIAL, "考證")}

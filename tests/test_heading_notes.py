@@ -85,8 +85,15 @@ def test_a_heading_whose_note_comes_before_its_number_is_a_heading_with_its_note
     raw = (JINGBU / "KR1g0003_015.txt").read_text(encoding="utf-8")
     doc = parse_mandoku(raw, str(JINGBU / "KR1g0003_015.txt"))
     assert render_mandoku(doc) == raw
+    # a heading whose note fills its line prints its commentary and last year on the next (``桓公(…)第二`` over
+    # ``　　　…　杜氏　盡十八年``): the rest of the heading, its category and layout, not a section's title
     assert [(c.title, c.category, c.heading) for c in doc.chapters[1:]] == [
-        ("桓公第二", "", "桓公"), ("莊公第三", "盡三十二年", "莊公"), ("閔公第四", "", "閔公"), ("僖公上第五", "", "僖公上")]
+        ("桓公第二", "盡十八年", "桓公"), ("莊公第三", "盡三十二年", "莊公"), ("閔公第四", "盡二年", "閔公"),
+        ("僖公上第五", "盡三十三年", "僖公上")]
+    assert doc.chapters[1].sections[0].paragraphs[0][0].layout[-1] == (
+        26, ")第二¶\n" + "\u3000" * 9 + "杜氏\u3000盡十八年¶\n")
+    assert not [s.title for s in doc.sections if "杜氏" in s.title] and not [
+        p.text for c in doc.chapters[1:] for s in c.sections for p in s.pieces if "杜氏" in p.text and "盡" in p.text]
     first = doc.chapters[2].sections[0].paragraphs[0]
     assert [(p.kind, p.text) for p in first[:2]] == [(NOTE, "名同桓公子母文姜諡法勝敵克亂曰莊"), ("text", "經元年遜于")]
     assert first[0].layout == [(0, "("), (8, "/"), (16, ")第三　杜氏　盡三十二年¶\n")]
@@ -97,6 +104,7 @@ def test_a_heading_whose_note_comes_before_its_number_is_a_heading_with_its_note
     assert [c.title for c in doc.chapters] == ["", "春秋榖梁傳隱公第一", "桓公第二", "莊公第三", "閔公第四", "僖公第五",
                                                "文公第六", "宣公第七", "成公第八", "襄公第九", "昭公第十", "定公第十一", "哀公第十二"]
     assert {c.category for c in doc.chapters} == {""}  # 范甯集解: the 注 the 篇 reads, no category
+    assert doc.chapters[1].sections[0].title == ""  # 范甯集解 printed under 隱公's heading: its rest, no title
     assert doc.chapters[2].sections[0].paragraphs[0][0].text == "名允桓王九年即位"
 
 

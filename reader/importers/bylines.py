@@ -14,7 +14,13 @@ How bylines are printed (the rules below follow it):
   role (書集傳纂疏 ``朱子訂定蔡氏集傳``: 朱子 訂定, 蔡氏 集傳, the 集傳 the book comments on):
   a name is at most ``NAME_MAX`` characters once dynasty and offices are left out, so a
   longer "name" is read as entries run together (``run_entries``).
-- Entries are set apart by U+3000; one entry's words may be spaced too (魏　何晏　集解).
+- Entries are set apart by U+3000; one entry's words may be spaced too (魏　何晏　集解). A
+  byline spaced out character by character (晉書 ``唐　太　宗　文　皇　帝　御　撰``, 唐書
+  ``宋　翰　林　學　士　歐　陽　修　撰``) is read as its words written together: its spaces set no
+  entries apart, so 學 of 學士 is no role (``spaced_out``). An emperor signs by his title and
+  御撰 (太宗文皇帝); a history compiled by a board signs with its chief's offices, his name, 等
+  and 修 (宋史 ``元中書右丞相總裁托克托等修``, 明史 ``大學士張廷玉等奉　敕修``): 修, 奉敕修 and 監修
+  are roles, 修 only after 等 or offices (歐陽修 ends in 修).
 - People who did one thing together share one role led by 同 (同編, 同撰, 同校): 「明　王道焜」 /
   「趙如源　同編」 is 王道焜 and 趙如源, both of 明, who edited the book together; the names
   stay apart as printed. People joined by 并 share the role after them (李善并五臣註).
@@ -78,7 +84,8 @@ def parse_byline(byline: str) -> tuple[str, str, str]:
 
 
 #: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
-BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>" + SHARED_ROLE + r"|奉勅撰|勑撰|御注|集注|集解|音義[幷并][疏䟽]|音義|"
+BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>" + SHARED_ROLE + r"|奉勅撰|勑撰|御注|御撰|集注|集解|音義[幷并][疏䟽]|音義|音[註注]|"
+                          r"奉[勑勅敕敇]修|(?<=[等䓁])修|監修|"
                           r"釋文附|釋文|義疏|章句|[補𥙷]注|集傳|訂定|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|𫝊|學|疏|䟽)$")
 #: A work presented to the throne signs with the humble 臣 and 上 (楚辭 ``校書郎臣王逸上``:
 #: 王逸 presented his 章句): the role 上 is taken only after a name that 臣 leads.
@@ -86,7 +93,7 @@ PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)
 #: An entry whose person is led by his offices, longer than ``BYLINE_ENTRY`` allows
 #: (前漢書: ``唐正議大夫行祕書少監琅邪縣開國子顏師古注``): taken when the offices end before
 #: a name of at most ``OFFICE_NAME_MAX`` characters (``LAST_OFFICE``).
-OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉聖旨纂修|奉[勑勅敕]撰|[勑勅敕]撰|御注|集注|集解|音義|釋文附|釋文|"
+OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉聖旨纂修|奉[勑勅敕]撰|[勑勅敕]撰|奉[勑勅敕敇]修|修|御注|集注|集解|音義|釋文附|釋文|"
                           r"撰|注|註|疏|䟽|[録錄])$")
 OFFICE_NAME_MAX = 5
 #: The office titles, ranks and honours that end a person's offices in the bylines of these books,
@@ -99,7 +106,8 @@ OFFICE_NAME_MAX = 5
 #: the chief ministers' 同中書門下平章事 and the 三公's 司空 (舊唐書 ``後晉司空同中書門下平章事劉　昫撰``).
 #: ``OFFICES``, ``LAST_OFFICE`` and ``OFFICE_LINE`` all read this one list.
 OFFICE_TITLES = (r"(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
-                 r"少監|[開𨳩]國[公侯伯子男]|關[内內]侯|都尉|魚袋|法師|評事|按察使|刺史|中允|[舍舎]人|中正|平章事|司空)")
+                 r"少監|[開𨳩]國[公侯伯子男]|關[内內]侯|都尉|魚袋|法師|評事|按察使|刺史|中允|[舍舎]人|中正|平章事|司空|"
+                 r"丞相|[總縂総搃]裁|國史|特進)")
 #: A byline's offices up to the first title of ``OFFICE_TITLES`` (lazy) and the rest: ``登仕郎守大理評事楊倞`` →
 #: 登仕郎守大理評事, 楊倞.
 OFFICES = re.compile(r"^(?P<office>.*?" + OFFICE_TITLES + r")(?P<rest>.{2,})$")
@@ -131,7 +139,7 @@ def clean_author(name: str) -> str:
     name = re.sub(r"(?:奉[勑勅敕]撰?)$", "", name)
     if name.startswith("臣") and len(name) > 2:
         name = name[1:]
-    if name.endswith("等") and len(name) > 2:
+    if name.endswith(("等", "䓁")) and len(name) > 2:
         name = name[:-1]
     return name
 
@@ -197,9 +205,17 @@ def byline_entries(byline: str) -> list[tuple[str, str]] | None:
     a shared role stay apart, each with it (``明　王道焜　趙如源　同編`` →
     ``[("明王道焜", "同編"), ("趙如源", "同編")]``: ``shared_entries``); a role stored as
     ``ROLE_STORED`` says (釋文附 → 釋文)."""
+    tokens = re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶"))
+    if spaced_out(byline):
+        # a byline spaced out character by character (晉書 ``唐　太　宗　文　皇　帝　御　撰``, 唐書
+        # ``宋　翰　林　學　士　歐　陽　修　撰``): its spaces set no entries apart, so a word inside it
+        # (學 of 學士) is no role; read it as the words written together
+        joined = byline_entries("".join(tokens))
+        if joined:
+            return joined
     entries: list[tuple[str, str]] = []
     buf: list[str] = []
-    for token in re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶")):
+    for token in tokens:
         buf.append(token)
         joined = "".join(buf)
         m = BYLINE_ENTRY.match(joined) or _office_entry(joined) or PRESENTED.match(joined) or _explained(joined)
@@ -209,6 +225,13 @@ def byline_entries(byline: str) -> list[tuple[str, str]] | None:
             entries.extend(run or (shared_entries(buf, role) if re.fullmatch(SHARED_ROLE, role) else [(m["who"], role)]))
             buf = []
     return entries if entries and not buf else None
+
+
+def spaced_out(byline: str) -> bool:
+    """Whether ``byline`` is spaced out character by character, every word between its U+3000
+    (or spaces) one character and three words at least (晉書 ``唐　太　宗　文　皇　帝　御　撰``)."""
+    tokens = re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶"))
+    return len(tokens) >= 3 and all(len(t) == 1 for t in tokens)
 
 
 #: An entry whose role is 解 (his explanation of the text): taken only where a dynasty or an office

@@ -16,6 +16,9 @@ Two kinds, both at the head of a juan or of a part of one (``#+PROPERTY: JUAN``)
   first right after the list. Two entries at least.
 * a juan's pieces on its first line, a name and their names in small print (``NOTED_LIST``),
   or in one note whose names the juan goes on to print at the start of lines (``ONE_NOTED``).
+* a history's list of the lives a juan holds, under its byline or its 篇 heading, each printed
+  line of it set apart by a blank line (三國志 ``武宣卞皇后　　　文昭甄皇后``, ``武帝(操)``; 宋史
+  ``王安石(子雱唐埛附)　王安禮``): ``spaced_list``, its lines ``LIVES``.
 * a 目錄 juan or part (its label or its ``FILE`` ends in 目錄 or 目録: 唐劉蛻集 ``_000``,
   楚詞補注 ``#+PROPERTY: JUAN 目録``), and the lines after a line that is only a title ending
   in 目錄 (管子 ``管子目錄`` after its 序): the run of short lines there. The titles are the
@@ -46,12 +49,17 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from characters.folding import fold
+
 from ..bylines import byline_entries
 from .lines import BLANK, IDEO_SPACE, PB_ONLY, PILCROW
 
 #: What ``contents_lines`` says of a line: the list's title line, an entry, or a line that carries
 #: the note of the entry before it on (a 原目's small print).
 TITLE, ENTRY, GOES_ON = "title", "entry", "on"
+#: A line of a juan's list of the lives it holds (``spaced_list``): an entry of its contents, never
+#: the heading of the juan's chapter (``divisions``) nor a title the juan prints again.
+LIVES = "lives"
 #: A part that is the old edition's table of contents (``#+PROPERTY: JUAN 原目``), and its title line.
 ORIGINAL = re.compile(r"原目$")
 ORIGINAL_TITLE = re.compile(r"^[^\s()<>/\u3000]{1,16}原目$")
@@ -96,6 +104,70 @@ PIECE_NAME_MAX = 8
 #: A 什 of the 詩 is named after its first 篇 (毛詩注疏 卷二十九 ``　魯頌　(駉之什/)``), and the book
 #: prints either name again: its count at the 什's end is ``鹿鳴之什十篇五十五章…`` but ``駉四篇…``.
 SHI = "之什"
+
+
+#: A history's 篇 heading that may stand over a juan's list of its biographies (宋史 ``　列傳第五十九``,
+#: 舊唐書 ``　列傳卷七十五``, ``　列傳``).
+HISTORY_HEADING = re.compile(r"^(?P<kind>帝紀|本紀|紀|列傳|傳|志|表|世家|載記)(?:[第卷][一二三四五六七八九十百]+[上中下]?)?$")
+#: A 篇's numbered title (論語集註大全 ``　　為政第二``) or its count (``　　凡二十四章``) under it: no name of a life.
+#: Nor is a word with punctuation or a hexagram (周易 ``䷍乾下離上`` over ``《大有》元亨。``).
+NOT_A_NAME = re.compile(r"[第卷][一二三四五六七八九十百]+[上中下]?$|^凡.*[章篇]$|[\u3001-\u303f\uff01-\uff65\u4dc0-\u4dff]")
+#: At most this many characters in a name of a juan's list of its biographies (``spaced_list``: 三國志
+#: ``臨邑殤公子上``, ``東武陽懐王鑒``: 6).
+LISTED_NAME_MAX = 7
+
+
+def _names_line(line: str) -> bool:
+    """Whether ``line`` holds only names set apart by U+3000, with small print after some (the
+    people whose lives go with theirs: ``張鎰(馮河清附)``), or small print going on from the line
+    before (三國志 卷九 ``(桓範)　夏侯尚(子玄)``): each name at most ``LISTED_NAME_MAX`` characters."""
+    bare = _bare(line)
+    words = re.sub(r"\([^()]*\)", IDEO_SPACE, bare).split(IDEO_SPACE)
+    return bool(bare) and "<" not in bare and not any(c in w for w in words for c in "()") \
+        and any(words) and all(len(w) <= LISTED_NAME_MAX and not NOT_A_NAME.search(w) for w in words)
+
+
+def spaced_list(lines: list[str], k: int, end: int) -> list[int]:
+    """The lines from ``k`` (a juan's first line of text, or the line after its history 篇 heading,
+    ``HISTORY_HEADING``) that are the list of the lives the juan holds, as the 四庫 editions of the
+    histories print it under the byline (三國志 卷五 ``武宣卞皇后　　　文昭甄皇后`` /
+    ``文德郭皇后　　　明悼毛皇后`` / ``明元郭皇后``, 卷一 ``武帝(操)``, 宋史 ``王安石(子雱唐埛附)　王安禮``):
+    names set apart by U+3000 (``_names_line``), each printed line of the list set apart from the
+    next and from the text by a blank line, as the list stands apart on the page; two names at least,
+    or one with its small print. A printed line of the list may break a name (舊唐書 卷一百 ``…鄭`` /
+    ``惟忠``): the list is a table of the juan's contents, layout of the page, not the text. [] when
+    the lines there are not such a list."""
+    def content(j: int) -> int:
+        while j < end and PB_ONLY.match(lines[j]):
+            j += 1
+        return j
+
+    k = content(k)
+    heading = HISTORY_HEADING.match(_bare(lines[k])) if k < end else None
+    if heading and heading["kind"] in ("志", "表"):
+        return []  # a treatise or a table holds no lives (舊唐書 志 ``地理二`` over ``河東道三　　河北道四…``)
+    if heading:
+        j = content(k + 1)
+        if j < end and BLANK.match(lines[j]) and not lines[j].startswith("#"):
+            k = j
+    while k < end and (PB_ONLY.match(lines[k]) or (BLANK.match(lines[k]) and not lines[k].startswith("#"))):
+        k += 1
+    if k == 0 or not (BLANK.match(lines[k - 1]) or PB_ONLY.match(lines[k - 1])):
+        return []
+    run: list[int] = []
+    i = k
+    while i < end and not lines[i].startswith("#") and _names_line(lines[i]):
+        j = content(i + 1)
+        if j >= end or not BLANK.match(lines[j]) or lines[j].startswith("#"):
+            break
+        run.append(i)
+        while j < end and (PB_ONLY.match(lines[j]) or (BLANK.match(lines[j]) and not lines[j].startswith("#"))):
+            j += 1
+        i = j
+    names = [w for i in run for w in re.sub(r"\([^()]*\)", IDEO_SPACE, _bare(lines[i])).split(IDEO_SPACE) if w]
+    if not run or i >= end or not (len(names) >= 2 or any("(" in lines[i] for i in run)):
+        return []
+    return run
 
 
 def _bare(line: str) -> str:
@@ -254,7 +326,7 @@ def _repeated(lines: list[str], run: list[tuple[int, str]], end: int) -> list[tu
 def contents_lines(lines: list[str], start: int, end: int, label: str, full: int,
                    width: Callable[[str], int]) -> dict[int, str]:
     """The lines of ``lines[start:end]`` that belong to a contents list (see the module
-    docstring): ``{index: TITLE or ENTRY}`` (0-based indexes in ``lines``), the list's title
+    docstring): ``{index: TITLE, ENTRY or LIVES}`` (0-based indexes in ``lines``), the list's title
     line (``管子目錄``) and each entry. ``label`` is the juan's label (目錄 for a contents juan),
     ``full`` the width of a full printed line and ``width`` the printed width of a line
     (``parser.print_width``)."""
@@ -298,6 +370,10 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
         if k < end and NOTED_LIST.match(_bare(lines[k])):
             found[k] = ENTRY  # 吳園周易解 卷二 ``　上經(泰/豫)　(否/隨)…``: the juan's pieces in one line
             continue
+        lives = spaced_list(lines, first, end) if not named else []
+        if lives:
+            found.update((i, LIVES) for i in lives)  # 三國志 ``武宣卞皇后　　　文昭甄皇后``: the juan's lives
+            continue
         run = _run(lines, first, end, full, width)
         entries = run if named else _repeated(lines, run, end)
         if len(entries) >= 2:
@@ -314,6 +390,37 @@ def listed_titles(lines: list[str], found: dict[int, str]) -> list[str]:
     the list's order, each entry of a line set side by side apart (``九徴一　體别二``)."""
     return [t for i, kind in sorted(found.items()) if kind == ENTRY
             for t in NOTE.sub("", _bare(lines[i])).split(IDEO_SPACE) if t]
+
+
+#: A 篇's title printed again at its head, two columns in, alone on its line or before the 傳 on
+#: it (尚書注疏 ``　　益稷𫝊禹稱其人因以名篇``, ``　　太甲中¶``): at most six characters.
+PRINTED_TITLE = re.compile(r"^\u3000\u3000(?P<title>[^\s()<>/\u3000¶]{2,6}?)(?=[傳𫝊]|¶?$)")
+
+
+def head_notes(lines: list[str], found: dict[int, str]) -> str:
+    """The words of the notes of the juan's head line when ``found`` (``contents_lines``) reads it
+    as the list of the 篇 it holds (``NOTED_LIST``, ``ONE_NOTED``: 尚書注疏 卷七
+    ``　商書(湯誓上仲虺之誥/太甲    太甲中)　(湯誥下伊訓有一徳/太甲    咸)``), column breaks and spaces
+    left out; "" for a juan without one. The columns of such a note interleave the names, so only
+    its characters are the evidence, not its words."""
+    for i, kind in sorted(found.items()):
+        bare = _bare(lines[i])
+        if kind == ENTRY and (NOTED_LIST.match(bare) or ONE_NOTED.match(bare)):
+            return re.sub(r"[/\s\u3000]", "", "".join(re.findall(r"\(([^()]*)\)", bare)))
+    return ""
+
+
+def printed_title(line: str, notes: str) -> str:
+    """The title of a 篇 that ``line`` prints at the 篇's head (``PRINTED_TITLE``: two columns in,
+    alone or before its 傳), when the juan's head line lists it (every character of it is in
+    ``notes``, ``head_notes``): 尚書注疏 prints each 篇's title so after its 序, one column deeper
+    than the 序 and two deeper than the classic, the 傳's note on the title after it. It is a title,
+    neither classic nor the 篇's heading over again (the head line is that); "" for another line.
+    Characters are compared folded (``characters.folding.fold``): the head line may write one
+    another way (``説命`` over ``說命上``, ``髙宗`` over ``高宗肜日``, ``吕刑`` over ``呂刑``)."""
+    m = PRINTED_TITLE.match(line) if notes else None
+    folded = fold(notes)  # one character written two ways in the two prints (説命 over 說命上, 髙宗 over 高宗)
+    return m["title"] if m and all(c in folded for c in fold(m["title"])) else ""
 
 
 def listed_heading(line: str, titles: list[str]) -> bool:

@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import re
 
-from ..document import NOTE, TEXT, ChapterDoc
+from ..bylines import category_byline
+from ..document import LABEL, NOTE, TEXT, ChapterDoc
 from .contents import ENTRY
 from .lines import IDEO_SPACE, PieceBuilder
 from .units import Unit
@@ -56,6 +57,26 @@ NAME_MAX = 6
 NOTED_CHAPTER = re.compile(
     r"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/]{1,10})(?P<note>\([^()]*\))(?P<number>第[一二三四五六七八九十百]+[上中下]?)"
     r"(?P<category>(?:\u3000+[^\s()<>¶\u3000/]{1,6}){0,2})¶?$")
+
+
+#: The rest of a 篇 heading whose note filled its line, printed on the next line: the commentary
+#: it reads and the last year it holds (經典釋文 春秋左氏音義 ``哀上(…)第二十九`` over ``　　杜氏　盡十三年``),
+#: or the commentary alone (春秋穀梁音義 ``　　　范甯集解``): one or two words, no note.
+HEADING_TAIL = re.compile(r"^\u3000*(?P<category>[^\s()<>¶\u3000/]{1,6}(?:\u3000+[^\s()<>¶\u3000/]{1,6})?)¶?$")
+#: The last year a 篇 of the 春秋 holds, as its heading prints it (``盡十三年``).
+LAST_YEAR = re.compile(r"^盡[一二三四五六七八九十百]+年$")
+
+
+def heading_tail(line: str) -> str:
+    """The words of ``line`` when it is the rest of a 篇 heading printed by ``noted_heading`` on the
+    line before without them (``HEADING_TAIL``): words that name the commentary the 篇 is read
+    with (``bylines.category_byline`` finds a byline or a master in them: 杜氏, 范甯集解) or its last
+    year (``LAST_YEAR``); "" for another line (the text's first words, a lemma and its note)."""
+    m = HEADING_TAIL.match(line)
+    if m is None:
+        return ""
+    words = m["category"]
+    return words if category_byline(words)[1] or any(LAST_YEAR.match(w) for w in words.split(IDEO_SPACE)) else ""
 
 
 def _text(piece: PieceBuilder) -> str:
@@ -113,6 +134,27 @@ def division_heading(units: list[Unit]) -> list[Unit]:
             and units[2].kind == "para" and units[2].indent <= first.indent and _counted(units[2:], _name(second)):
         return [_heading(first.pieces + second.pieces, _name(second), _name(first), first.line)] + units[2:]
     return units
+
+
+def listed_headings(units: list[Unit]) -> list[Unit]:
+    """``units`` with each chapter heading that another heading follows at once, nothing between,
+    made a contents entry (a LABEL of its heading as printed, its layout the heading's): a juan that
+    prints the 篇 it holds as a list of headings over the first (管子 ``大匡第十八`` over ``大匡第十八``,
+    尚書正義 四部叢刊 ``　　　大禹謨第三`` / ``　　　皐陶謨第四`` over ``大禹謨第三``, 韓非子 ``難一第三十六　難二第三十七``
+    over ``難一第三十六``) lists its contents there, and a heading over nothing is no chapter: a reader would
+    open an empty one. An org heading (``* …``) keeps its level."""
+    out: list[Unit] = []
+    for k, unit in enumerate(units):
+        after = units[k + 1] if k + 1 < len(units) else None
+        if unit.kind == "heading" and after is not None and after.kind == "heading" and unit.chapter.heading \
+                and not unit.chapter.heading.startswith("*"):
+            piece = PieceBuilder(LABEL, unit.line)
+            piece.text(unit.chapter.heading)
+            piece.layout = list(unit.chapter.heading_layout)
+            out.append(Unit("para", unit.line, pieces=[piece], new_para=True, entry=ENTRY))
+        else:
+            out.append(unit)
+    return out
 
 
 def noted_heading(line: str, lineno: int, lead: str) -> tuple[Unit, str, int, str] | None:

@@ -18,8 +18,8 @@ from catalogue.catalogue import entry as catalogue_entry
 
 from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it here)
 from reader.numerals import NUMERAL_CHARS, chinese_to_int
-from ..bylines import (DYNASTIES, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, dynasty_of,
-                       office_line, parse_byline, several_authors, shared_role)
+from ..bylines import (DYNASTIES, NAME_MAX, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, dynasty_of,
+                       office_line, parse_byline, several_authors, shared_role, spaced_out)
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
 
 ORG_HEADING = re.compile(r"^(\*+)\s+(?:(?P<num>\d+)\s+)?(?P<title>.*?)\s*$")
@@ -257,7 +257,9 @@ class Header:
         offices are left out (``bylines.byline_people``); else None. Without the dynasty or
         the gap before the role such a line may be the text's first words. The Taishō
         (CBETA) editions print the byline of a monk flush under the title, 釋 set apart before
-        his name (``釋　元曉撰``): that is one too."""
+        his name (``釋　元曉撰``): that is one too; so is a byline spaced out character by
+        character (``bylines.spaced_out``: 晉書 ``唐　太　宗　文　皇　帝　御　撰``, the emperor named by
+        his title of five characters)."""
         m = re.match(r"^\u3000?(?P<byline>[^()<¶\u3000][^()<¶]{1,30}?)¶?$", line)
         if not m or IDEO_SPACE not in m["byline"]:
             return None
@@ -266,22 +268,25 @@ class Header:
             return None
         if entries[0][0].startswith(MONK) and m["byline"].startswith(MONK + IDEO_SPACE):
             pass  # a monk's byline (大慧度經宗要 T ``釋　元曉撰``): 釋 set apart leads it as a dynasty would
-        elif not entries[0][0].startswith(DYNASTIES) or not m["byline"].rstrip(IDEO_SPACE).endswith(
-                IDEO_SPACE + entries[-1][1]):
+        elif not entries[0][0].startswith(DYNASTIES) or not (m["byline"].rstrip(IDEO_SPACE).endswith(
+                IDEO_SPACE + entries[-1][1]) or spaced_out(m["byline"])):
             return None
         people = byline_people(m["byline"])
-        return m["byline"] if people and all(2 <= len(p["name"]) <= 4 for p in people) else None
+        # an emperor is named by his title (晉書 ``唐　太　宗　文　皇　帝　御　撰``: 太宗文皇帝, 御撰)
+        longest = NAME_MAX if spaced_out(m["byline"]) else 4
+        return m["byline"] if people and all(2 <= len(p["name"]) <= longest for p in people) else None
 
     def office_byline(self, line: str) -> str | None:
         """The byline of a line under a title line that bears none, printed flush, its people led
         by their dynasty and offices, each entry on a line of its own (三國志 WYG:
         ``晉著作郎巴西中正安漢陳　壽撰`` / ``宋太中大夫國子博士聞喜裴松之注``; the 四庫 copyists set a
-        byline with offices high, as ``margin_byline`` reads one with its role set apart):
+        byline with offices high, as ``margin_byline`` reads one with its role set apart; or one
+        column in, 元史 ``　明翰林學士亞中大夫知制誥兼修國史宋濓等修``):
         byline entries, the first led by a dynasty (``bylines.DYNASTIES``) and then an office
         (``bylines.OFFICES``), each person a name of two to four characters once offices and
         native place are left out (``bylines.byline_people``); else None. A text's first words
         do not run so, a dynasty, an office and a name up to a role at the line's end."""
-        m = re.match(r"^(?P<byline>[^()<¶\u3000 ][^()<¶]{1,40}?)¶?$", line)
+        m = re.match(r"^\u3000?(?P<byline>[^()<¶\u3000 ][^()<¶]{1,40}?)¶?$", line)
         entries = byline_entries(m["byline"]) if m else None
         if not entries:
             return None

@@ -17,14 +17,15 @@ from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterD
 from ..errors import TextFormatError
 from .tls import org_title, table_row
 from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING
-from .contents import ENTRY, GOES_ON, contents_lines, full_noted_title, listed_heading, listed_titles
+from .contents import (ENTRY, GOES_ON, contents_lines, full_noted_title, head_notes, listed_heading, listed_titles,
+                       printed_title)
 from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
     layout_only, print_width, split_indent,
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
-from .divisions import noted_heading
+from .divisions import heading_tail, noted_heading
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
     CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX,
@@ -127,6 +128,7 @@ class LineLoop:
         entries = contents_lines(lines, start, end, self.doc.juan_label, full, print_width)
         after_entry = False              # the previous content line was an entry of a contents list
         listed = listed_titles(lines, entries)  # the 篇 titles the juan's own list names
+        head_listed = head_notes(lines, entries)  # the words of the 篇 its head line lists in small print
         in_verse = False                 # inside #+BEGIN_VERSE … #+END_VERSE (a gāthā of the Taishō editions)
 
         def flush_trailing():
@@ -322,9 +324,15 @@ class LineLoop:
                     cont, unit, para_break, in_label = None, None, True, False
             noted = None if heading or entry or self.header.tls or indent > 4 or (cont and cont[0] == "open") \
                 else noted_heading(stripped, lineno, "".join(pending) + indent_str)
+            tail_lines = 0
             if noted:  # 莊公(…)第三　杜氏　盡三十二年: a heading, its note the chapter's first text, the rest layout
                 units.append(noted[0])
                 pending, stripped, indent_str, col_shift, term = [], noted[1], "", noted[2], noted[3] + term
+                tail = heading_tail(lines[i + 1]) if not noted[0].chapter.category and i + 1 < end else ""
+                if tail:  # its commentary and last year on the next line (``　　杜氏　盡十三年``): layout too
+                    noted[0].chapter.category = tail
+                    term += lines[i + 1] + (nl if (i + 1 < n_lines - 1 or final_nl) else "")
+                    tail_lines = 1
                 cont, unit, para_break, in_label = None, None, True, False
             if heading:
                 content, chapter = heading
@@ -432,6 +440,9 @@ class LineLoop:
             col0 = indent + col_shift
             body = stripped
             head = label or number or (full_noted_title(stripped) if entry == ENTRY else "")  # 原目 天官冢宰第一注…
+            if not head and cont_arg is None and not goes_on and not entry:
+                head = printed_title(line, head_listed)  # 尚書注疏 ``　　益稷𫝊…``: the 篇's title, then its 傳
+                unit.title = head  # it opens the 篇's section, titled by it
             if head:
                 piece = PieceBuilder(LABEL, lineno)
                 add_layout(piece.layout, 0, lead + number_prefix)
@@ -454,7 +465,7 @@ class LineLoop:
             para_break, at_start, prev_indent = named, False, indent
             after_entry = bool(entry) or goes_on
             prev_width = width
-            i += 1
+            i += 1 + tail_lines
         if cont is not None and cont[0] == "open":
             line, column = cont[4]
             raise StrayMarkup(self.path, line, column + 1, "( is never closed: the small print opened here runs "

@@ -19,12 +19,13 @@ from __future__ import annotations
 import re
 
 from ..document import (
-    LABEL, NOTE, NOTE_KINDS, RECORD, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
+    LABEL, NOTE, NOTE_KINDS, RECORD, SMALLPRINT, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
 )
 from ..bylines import MASTER, category_byline
 from ..siku import MAIN_NOTE_TAG
+from .contents import LIVES
 from .contents import TITLE as CONTENTS_TITLE
-from .divisions import division_heading
+from .divisions import division_heading, listed_headings
 from .lines import PieceBuilder, add_layout
 from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after,  # noqa: F401
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
@@ -165,6 +166,7 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
     run: list[Unit] = []
     numbered_chapter = False  # a tls heading (A1.1《…》) groups the numbered paragraphs under it
     units = division_heading(units)  # 毛詩注疏 卷一 國風 over 周南: the juan's chapter heading
+    units = units if tls else listed_headings(units)  # a list of 篇 headings over the first: its contents
 
     recurring, labels = recurring_labels(units), recurring_labels(units, BLOCK_LABEL)
 
@@ -395,7 +397,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                 start = True
             elif closer is None and (u.new_para or k in opens):
                 if (u.label and not u.number) or (heading_like[k] and not only_headings) or size >= SOFT_LIMIT \
-                        or k in lost:  # a piece whose title is lost opens at its author's line
+                        or k in lost or u.title:  # a piece whose title is lost opens at its author's line
                     start = True
         if start:
             chunks.append([])
@@ -433,6 +435,8 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             section.title = default_title
         elif first.number:
             section.title = names.get(first.number, first.number)
+        elif first.title:  # a 篇's title printed at its head (``contents.printed_title``)
+            section.title = first.title
         else:
             titles = []
             for k in chunk:
@@ -459,6 +463,9 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                     # 毛詩注疏 ``(為無/算也)鄭氏箋音義(…``): a contents list has no text but titles
                     if before.kind == NOTE and piece.kind == TEXT and piece.text.strip("\u3000"):
                         piece.kind = LABEL
+                for piece in para if first.entry == LIVES else []:
+                    if piece.kind == NOTE:  # the list's own small print (``張鎰(馮河清附)``): nobody's note
+                        piece.layer = SMALLPRINT
             if first.entry == CONTENTS_TITLE:
                 section.title = section.paragraphs[0][0].text.split("\u3000", 1)[0]
         sections.append(section)

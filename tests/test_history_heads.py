@@ -1,0 +1,187 @@
+"""The heads of a history's juans and of 尚書注疏's 篇 (issue 27, point 4): bylines as the histories
+print them, the list of the lives a juan holds, and a 篇's title printed again at its head."""
+from pathlib import Path
+
+from reader.importers.bylines import byline_entries, byline_people, spaced_out
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, SMALLPRINT, TEXT
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+
+from .conftest import SHARED
+
+CORPUS = SHARED / "corpus"
+
+
+def _doc(text: str, name: str = "KR2a0032_327.txt"):
+    doc = parse_mandoku(text, name)
+    assert render_mandoku(doc) == text
+    return doc
+
+
+def _people(byline: str) -> list[tuple[str, str, str]]:
+    return [(p["dynasty"], p["name"], p["role"]) for p in byline_people(byline)]
+
+
+def test_the_bylines_of_the_histories():
+    """An emperor signs by his title and 御撰 (晉書); a byline spaced out character by character is
+    read as its words written together, so 學 of 學士 is no role (唐書 歐陽修, who was read as 翰林 學
+    and 士歐陽修 撰); a board signs with its chief's offices, name, 等 and 修 (宋史, 遼史, 金史 托克托, 元史
+    宋濂, 明史 張廷玉 奉敕修), which were no byline at all, their line left in the text."""
+    assert _people("唐　太　宗　文　皇　帝　御　撰") == [("唐", "太宗文皇帝", "御撰")]
+    assert _people("宋　翰　林　學　士　歐　陽　修　撰") == [("宋", "歐陽修", "撰")]
+    assert _people("唐　特　進　臣　魏　徴　　上") == [("唐", "魏徴", "上")]
+    assert _people("元中書右丞相總裁托克托等修") == [("元", "托克托", "修")]
+    assert _people("元中書古丞相縂裁托克托等修") == [("元", "托克托", "修")]  # 古 for 右, 縂 for 總: as printed
+    assert _people("明翰林學士亞中大夫知制誥兼修國史宋濂等修") == [("明", "宋濂", "修")]
+    assert _people("宋門下侍郎參知政事監修國史薛居正等撰") == [("宋", "薛居正", "撰")]
+    assert _people("大學士張廷玉等奉　敕修") == [("", "張廷玉", "奉敕修")]
+    assert _people("宋　司馬光　撰　胡三省　音註") == [("宋", "司馬光", "撰"), ("宋", "胡三省", "音註")]
+    # spaced out words of several characters stay apart; 修 is a role only after 等 or offices
+    assert spaced_out("唐　太　宗　文　皇　帝　御　撰") and not spaced_out("魏　何晏　集解")
+    assert _people("梁　　　　沈　　　　　約　　　　撰") == [("梁", "沈約", "撰")]
+    assert byline_entries("宋　歐陽修") is None
+    assert _people("宋　歐陽修　撰") == [("宋", "歐陽修", "撰")]
+
+
+JINSHU = """# -*- mode: mandoku-view; -*-
+#+TITLE: 晉書
+#+PROPERTY: ID KR2a0015
+#+PROPERTY: BASEEDITION WYG
+#+PROPERTY: JUAN 卷二
+<pb:KR2a0015_WYG_002-1a>¶
+欽定四庫全書¶
+　晉書巻二¶
+唐　太　宗　文　皇　帝　御　撰¶
+　帝紀第二¶
+景帝¶
+景皇帝諱師字子元宣帝長子也雅有風采沉毅多大¶
+"""
+
+YUANSHI = """# -*- mode: mandoku-view; -*-
+#+TITLE: 元史
+#+PROPERTY: ID KR2a0036
+#+PROPERTY: BASEEDITION WYG
+#+PROPERTY: JUAN 卷十九
+<pb:KR2a0036_WYG_019-1a>¶
+欽定四庫全書¶
+　元史卷十九¶
+　明翰林學士亞中大夫知制誥兼修國史宋濂等修¶
+　本紀第十九¶
+　　成宗二¶
+二年春正月丙子詔蠲兩都站戸和顧和市己夘詔江¶
+"""
+
+SONGSHI = """# -*- mode: mandoku-view; -*-
+#+TITLE: 宋史
+#+PROPERTY: ID KR2a0032
+#+PROPERTY: BASEEDITION WYG
+#+PROPERTY: JUAN 卷三百二十七
+<pb:KR2a0032_WYG_327-1a>¶
+欽定四庫全書¶
+　宋史巻三百二十七¶
+元中書右丞相總裁托克托等修¶
+¶
+　列傳¶
+¶
+王安石(子雱唐埛附)　王安禮¶
+¶
+王安石字介甫撫州臨川人父益都官員外郎安石少¶
+好讀書一過目終身不忘其屬文動筆如飛初若不經¶
+"""
+
+
+def test_a_histories_byline_is_metadata_never_a_heading_or_text():
+    """晉書's spaced byline was a chapter line (the chapter 唐, its category the rest) and its person 帝御;
+    元史's, one column in, and 宋史's were the text's first words. Each is the juan's byline now, the
+    line layout of the head; the 篇 heading under it titles the chapter. Lines from the held-out
+    histories of ``kanripo-scale.tar.xz`` (SOURCES.md)."""
+    jin = _doc(JINSHU, "KR2a0015_002.txt")
+    assert jin.bylines == [{"dynasty": "唐", "place": "", "name": "太宗文皇帝", "role": "御撰"}]
+    assert jin.header_lines[-1] == "唐　太　宗　文　皇　帝　御　撰¶"
+    assert [(c.title, c.heading) for c in jin.chapters] == [("帝紀第二", "帝紀第二")]
+    yuan = _doc(YUANSHI, "KR2a0036_019.txt")
+    assert yuan.bylines == [{"dynasty": "明", "place": "", "name": "宋濂", "role": "修"}]
+    assert not [p.text for p in yuan.all_pieces() if "修" in p.text]
+    song = _doc(SONGSHI)
+    assert (song.dynasty, song.author) == ("元", "托克托")
+    assert not [p.text for p in song.all_pieces() if "托克托" in p.text]
+
+
+def test_a_histories_list_of_the_lives_a_juan_holds_is_its_contents():
+    """Under its byline (and its 篇 heading) a history's juan lists the lives it holds, names set
+    apart by U+3000, the people whose lives go with theirs in small print, each printed line of the
+    list set apart by a blank line: a contents entry (titles, a section of its own), its small print
+    the list's, never the text nor a commentator's note."""
+    song = _doc(SONGSHI)
+    assert [(s.title, [(p.kind, p.effective_layer, p.text) for p in s.pieces]) for s in song.sections[:2]] == [
+        ("列傳", [(LABEL, CLASSIC, "列傳")]),
+        ("", [(LABEL, CLASSIC, "王安石"), (NOTE, SMALLPRINT, "子雱唐埛附"), (LABEL, CLASSIC, "　王安禮")])]
+    assert song.sections[2].pieces[0].text.startswith("王安石字介甫")
+
+
+def _read(path: Path):
+    return parse_mandoku(path.read_text(encoding="utf-8"), str(path),
+                         (path.parent / "Readme.org").read_text(encoding="utf-8"))
+
+
+def test_sanguozhi_reads_its_lists_of_lives_alike_in_every_juan():
+    """三國志 (WYG) lists each juan's lives under its two bylines: with small print (``武帝(操)``,
+    ``呂布　張邈(陳登)　臧洪(陳容)``) the list was the classic and its small print 裴松之's notes; without
+    it a chapter heading (``劉馥`` the title, ``司馬朗　梁習　張既　温恢`` the category), and 卷五's first
+    two lines two chapters, the first empty. All 28 juans that print a list (卷十六 opens mid-text, the
+    序 juan has none) store it alike: the juan's contents, a section of its own; no chapter is empty."""
+    folder = CORPUS / "kanripo-commentary" / "KR2a0012"
+    lists = {}
+    for path in sorted(folder.glob("KR2a0012_0*.txt")):
+        doc = _read(path)
+        assert [c.title for c in doc.chapters if not c.sections] == [], path.name
+        first = doc.sections[0].pieces
+        if {p.kind for p in first} <= {LABEL, NOTE} and first[0].kind == LABEL:
+            assert {p.effective_layer for p in first if p.kind == NOTE} <= {SMALLPRINT}, path.name
+            assert doc.sections[1].pieces[0].kind == TEXT, path.name
+            lists[path.name[-7:-4]] = [p.text for p in first if p.kind == LABEL]
+    assert sorted(lists) == [f"{n:03d}" for n in range(1, 31) if n != 16]
+    assert lists["001"] == ["武帝"]
+    assert lists["005"] == ["武宣卞皇后　　　文昭甄皇后", "文德郭皇后　　　明悼毛皇后", "明元郭皇后"]
+    assert lists["015"] == ["劉馥　司馬朗　梁習　張既　温恢", "賈逵　子充　李孚"]
+    wei5 = _read(folder / "KR2a0012_005.txt")
+    assert [c.title for c in wei5.chapters] == ["", "卷五考證"]
+    assert wei5.sections[1].pieces[0].text.startswith("易稱男正位乎外女正位乎内")
+
+
+def test_shangshu_zhushu_prints_each_pians_title_again_at_its_head():
+    """尚書注疏 prints each 篇's title after its 序, two columns in, alone or before the 傳 on it
+    (``　　益稷𫝊禹稱其人因以名篇``); its juan's head line lists the 篇 in small print. The title was the
+    classic (益稷 its chapter's heading over again, the one structure fault of the corpus) or, with
+    the 傳 after it, a section's title (``舜典傳典之義與堯同``). It is a title now, opening the 篇's
+    section: the 58 篇 of the 19 juans, each once; the 傳 on it is the 傳's."""
+    titles = []
+    for number in range(1, 20):
+        doc = _read(CORPUS / "kanripo-jingbu" / "KR1b0004" / f"KR1b0004_{number:03d}.txt")
+        for section in doc.sections:
+            if section.title and section.pieces[0].kind == LABEL and section.pieces[0].text == section.title:
+                titles.append(section.title)
+        assert not [p for p in doc.all_pieces() if p.kind == TEXT and p.effective_layer == CLASSIC
+                    and p.text in titles], number
+    assert len(titles) == 58 and len(set(titles)) == 58
+    assert titles[:8] == ["堯典", "舜典", "大禹謨", "臯陶謨", "益稷", "禹貢", "甘誓", "五子之歌"]
+    assert titles[-3:] == ["文侯之命", "費誓", "秦誓"]
+    yiji = _read(CORPUS / "kanripo-jingbu" / "KR1b0004" / "KR1b0004_004.txt")
+    assert [(p.kind, p.effective_layer, p.text) for p in yiji.sections[0].pieces[:3]] == [
+        (LABEL, CLASSIC, "益稷"), (LABEL, COMMENTARY, "𫝊"), (NOTE, COMMENTARY, "禹稱其人因以名篇")]
+
+
+def test_a_list_of_pian_headings_over_the_first_is_the_juans_contents_never_an_empty_chapter():
+    """A juan may print the 篇 it holds as headings over the first (尚書正義 四部叢刊 ``　　　大禹謨第三`` /
+    ``　　　皐陶謨第四`` over ``大禹謨第三``, 管子 ``大匡第十八`` over ``大匡第十八``, 韓非子 ``難一第三十六　難二第三十七``
+    over ``難一第三十六``): each was a chapter over nothing, 106 empty chapters in 39 files of the corpus. A
+    heading another follows at once is a contents entry; the juan's chapters are the 篇 with their text."""
+    yu = _read(CORPUS / "kanripo-jingbu" / "KR1b0003" / "KR1b0003_004.txt")
+    assert [(c.title, len(c.sections)) for c in yu.chapters] == [("", 2), ("大禹謨第三", 5), ("皐陶謨第四", 3)]
+    assert [(p.kind, p.text) for p in yu.sections[1].pieces] == [(LABEL, "大禹謨第三"), (LABEL, "皐陶謨第四")]
+    guan = _read(CORPUS / "kanripo-commentary" / "KR3c0001" / "KR3c0001_007.txt")
+    assert [(c.title, len(c.sections)) for c in guan.chapters] == [("", 1), ("大匡第十八", 4)]
+    han = _read(CORPUS / "kanripo-commentary" / "KR3c0005" / "KR3c0005_015.txt")
+    assert [c.title for c in han.chapters] == ["", "難一第三十六", "難二第三十七"]
+    assert han.sections[0].pieces[0].text == "難一第三十六　難二第三十七"
+    for doc in (yu, guan, han):
+        assert [c.title for c in doc.chapters if not c.sections] == []
