@@ -359,11 +359,12 @@ def recheck(juan: Juan) -> list[Proposal]:
 
 
 def _recheck_pending(juan: Juan) -> None:
-    """The pending proposals of ``juan`` after it was stored again (``recheck``): each whose
-    anchor matches elsewhere is moved there; each whose text the juan no longer holds keeps
-    its place and says why (``status_reason``), so that an editor reading the queue knows it
-    cannot be accepted as it stands (it was told only when accepting it, and its proposer never)."""
-    pending = list(Proposal.objects.filter(edition_id=juan.edition_id, juan_number=juan.number, status=PENDING))
+    """The pending proposals of ``juan``, and its readers' private notes and bookmarks, after it
+    was stored again (``recheck``): each whose anchor matches elsewhere is moved there; each
+    whose text the juan no longer holds keeps its place and says why (``status_reason``), so
+    that an editor reading the queue knows it cannot be accepted as it stands (it was told only
+    when accepting it, and its proposer never), and a reader that his note's words are gone."""
+    pending = list(Proposal.objects.filter(edition_id=juan.edition_id, juan_number=juan.number, status__in=(PENDING, PRIVATE)))
     found = place(pending, juan)
     for proposal, why in found.unplaced:
         reason = f"重新匯入後原文已無此段文字，無法採納 (after a re-import the text no longer holds it: {why})"

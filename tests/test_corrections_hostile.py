@@ -147,6 +147,7 @@ def test_a_pending_proposal_moves_with_its_text_at_a_reimport_or_says_that_the_t
     moving = propose(contributor, juan, kind="text", section=1, piece=3, start=at, end=at + 2, replacement="政令",
                      reason="宋本作令")
     losing = propose(contributor, juan, kind="text", section=1, piece=3, start=0, end=2, replacement="方將", reason="r")
+    bookmark = propose(contributor, juan, kind="bookmark", section=1, piece=3, start=0, end=2, replacement="將有", reason="")
     # upstream, a note before it (the pieces after it move by two) and the note's opening changed
     import_file(_seed_copy(tmp_path, "大射之儀君有命戒射【" + NOTE, "大射之儀【新注】君有命戒射【方有" + NOTE[2:]))
     moving.refresh_from_db()
@@ -165,6 +166,9 @@ def test_a_pending_proposal_moves_with_its_text_at_a_reimport_or_says_that_the_t
     assert queue.count('class="unanchored"') == 1
     c.force_login(contributor)
     assert "待審 (pending)：重新匯入後原文已無此段文字" in c.get(f"/corrections/{losing.pk}/").content.decode()
+    bookmark.refresh_from_db()  # a reader's bookmark of the words that are gone says so on his notes' page
+    assert (bookmark.status, bookmark.status_reason) == ("private", gone)
+    assert f'<span class="unanchored">{gone}</span>' in c.get("/corrections/notes/").content.decode().replace("&#x27;", "'")
     # the moved one is accepted where its text now is; the text back as it was clears the other's reason
     accept(moving, editor)
     import_file(SEED)
