@@ -58,6 +58,11 @@ TEXT_LAYERS = tuple(layer for layer in LAYERS if layer != ANNOTATION)
 #: the titles. Who wrote a passage of them that names no commentator (``SearchDocument.commentator``
 #: "") is the work's own author (撰, 著: ``search.facets``); of a note that names none, nobody known.
 MAIN_LAYERS = frozenset({CLASSIC, "record", "title"})
+#: The layers whose passage naming no commentator is nobody known's work: a reader's annotation,
+#: and front or back matter that nobody signs (a 序 or 跋 is its signer's, not the work's
+#: commentator's: docs/decisions/0039). The author and dynasty facets count such a passage under
+#: 未詳, and no author filter keeps it.
+NOBODYS_UNSIGNED = frozenset({ANNOTATION, PARATEXT})
 #: User-facing layer choices: the search page's boxes, the ``layer`` API parameter and
 #: ``manage.py search --layer``; several may be given (``commentary,subcommentary``).
 #: ``all`` is the books' text; readers' annotations are searched with ``annotation``.

@@ -47,7 +47,7 @@ from reader.printed_people import typed_people
 from reader.stamp import corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
-from .documents import ANNOTATION, MAIN_LAYERS
+from .documents import MAIN_LAYERS, NOBODYS_UNSIGNED
 from .service import edition_places, run_search
 
 #: The facets, in the order the API and the page give them.
@@ -124,12 +124,12 @@ def writers(f: EditionFacets, layer: str, commentator: str) -> tuple[str, ...]:
     """Who wrote a passage of ``layer`` naming ``commentator`` in an edition of ``f``: the
     commentator; else the work's main text's authors for the main text (``MAIN_LAYERS``) and
     the writers of its unnamed notes (``notes_by``) for a note; nobody (``()``) for a reader's
-    annotation."""
+    annotation and for front or back matter nobody signs (``NOBODYS_UNSIGNED``)."""
     if commentator:
         return (commentator,)
     if layer in MAIN_LAYERS:
         return f.authors
-    return f.notes_by if layer != ANNOTATION else ()
+    return f.notes_by if layer not in NOBODYS_UNSIGNED else ()
 
 
 def dynasties_of(f: EditionFacets, layer: str, commentator: str) -> tuple[str, ...]:
@@ -142,7 +142,7 @@ def dynasties_of(f: EditionFacets, layer: str, commentator: str) -> tuple[str, .
         return (found,) if found else ()
     if layer in MAIN_LAYERS:
         return f.main_dynasties
-    return f.notes_dynasties if layer != ANNOTATION else ()
+    return f.notes_dynasties if layer not in NOBODYS_UNSIGNED else ()
 
 
 #: How a facet filter's value, as typed, reads as values of its facet (``filter_values``): an

@@ -45,9 +45,10 @@ def zhushu_document() -> JuanDocument:
 def scan_layers(doc: JuanDocument) -> dict[str, list[str]]:
     """Passages by layer: the classic of each section joined across every other layer,
     each note alone (with its source tag as written), record text joined, titles; marker
-    labels in none."""
+    labels in none. The juan is no 卷首 and signs no postface: it holds no front or back matter
+    (``paratext``, whose list stays empty, so that a search of ``all`` is scanned whole)."""
     out = {k: [] for k in ("classic", "commentary", "readings", "subcommentary", "editorial", "smallprint",
-                           "record", "record_note", "title")}
+                           "record", "record_note", "title", "paratext")}
     for chapter in doc.chapters:
         out["title"] += [t for t in (chapter.title, chapter.category) if t]
         for section in chapter.sections:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from reader.importers.document import CLASSIC, EDITORIAL, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.pieces import PARATEXT
 
 from .conftest import SHARED
 
@@ -37,22 +38,22 @@ def test_a_heading_printed_where_the_note_before_it_ends_is_an_entry_of_the_orig
     yuanmu = [p for c in shangshu.chapters if c.title == "原目" for s in c.sections for p in s.pieces]
     assert _around(yuanmu, "虞書")[1:] == [(LABEL, READINGS, "音義", "", "音義"), (NOTE, READINGS, "音義", "陸德明", "凡十六篇十一篇")]
     assert _around(yuanmu, "虞書", nth=1) == [
-        (LABEL, CLASSIC, "", "", "虞書"),
+        (LABEL, PARATEXT, "", "", "虞書"),
         (LABEL, SUBCOMMENTARY, "疏", "", "疏"), (NOTE, SUBCOMMENTARY, "疏", "孔穎達", "正義曰堯典雖曰")]
     assert _around(yuanmu, "孔氏傳", 3) == [
-        (LABEL, CLASSIC, "", "", "孔氏傳"), (NOTE, "smallprint", "", "", "傳即注也以傳述"),
+        (LABEL, PARATEXT, "", "", "孔氏傳"), (NOTE, "smallprint", "", "", "傳即注也以傳述"),
         (LABEL, SUBCOMMENTARY, "疏", "", "疏"), (NOTE, SUBCOMMENTARY, "疏", "孔穎達", "正義曰以注者多")]
     assert [p.kind for p in yuanmu if p.text == "虞書"] == [LABEL, LABEL]
     maoshi = _read("kanripo-jingbu/KR1c0004/KR1c0004_000.txt")
     yuanmu = [p for c in maoshi.chapters if c.title == "原目" for s in c.sections for p in s.pieces]
     assert _around(yuanmu, "鄭氏箋", 4) == [
-        (LABEL, CLASSIC, "", "", "鄭氏箋"), (LABEL, READINGS, "音義", "", "音義"),
+        (LABEL, PARATEXT, "", "", "鄭氏箋"), (LABEL, READINGS, "音義", "", "音義"),
         (NOTE, READINGS, "音義", "陸德明", "箋本亦作牋同薦"), (LABEL, SUBCOMMENTARY, "疏", "", "疏"),
         (NOTE, SUBCOMMENTARY, "疏", "孔穎達", "正義曰鄭氏名𤣥")]
     zuozhuan = _read("kanripo-jingbu/KR1e0004/KR1e0004_000.txt")
     yuanmu = [p for c in zuozhuan.chapters if c.title == "原目" for s in c.sections for p in s.pieces]
     assert _around(yuanmu, "杜氏") == [
-        (LABEL, CLASSIC, "", "", "杜氏"), (LABEL, SUBCOMMENTARY, "疏", "", "疏"),
+        (LABEL, PARATEXT, "", "", "杜氏"), (LABEL, SUBCOMMENTARY, "疏", "", "疏"),
         (NOTE, SUBCOMMENTARY, "疏", "孔穎達", "正義曰杜氏名預")]
     zhouyi = _read("kanripo-jingbu/KR1a0007/KR1a0007_005.txt")
     pieces = zhouyi.all_pieces()
@@ -75,9 +76,9 @@ def test_an_original_contents_titled_with_a_misprint_is_titled_so():
     assert [s.title for s in chapter.sections] == ["春秋榖梁傳原月", "春秋榖梁傳原目"]
     pieces = chapter.sections[0].pieces
     assert [(p.kind, p.effective_layer, p.text[:10]) for p in pieces[:5]] == [
-        (LABEL, CLASSIC, "春秋榖梁傳原月"), (LABEL, CLASSIC, "春秋榖梁傳隠公第一"), (LABEL, SUBCOMMENTARY, "疏"),
-        (NOTE, SUBCOMMENTARY, "釋曰春秋者此書之大名"), (LABEL, CLASSIC, "桓公第二")]
-    assert [p.text for p in pieces if p.kind == LABEL and p.effective_layer == CLASSIC][-1] == "哀公第十二"
+        (LABEL, PARATEXT, "春秋榖梁傳原月"), (LABEL, PARATEXT, "春秋榖梁傳隠公第一"), (LABEL, SUBCOMMENTARY, "疏"),
+        (NOTE, SUBCOMMENTARY, "釋曰春秋者此書之大名"), (LABEL, PARATEXT, "桓公第二")]
+    assert [p.text for p in pieces if p.kind == LABEL and p.effective_layer == PARATEXT][-1] == "哀公第十二"
 
 
 def test_the_pian_headings_of_the_sibu_congkan_shangshu_open_chapters_mid_juan():

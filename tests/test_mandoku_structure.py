@@ -336,7 +336,7 @@ def test_an_original_contents_list_whose_entries_print_their_notes_at_full_size(
                                               "秋官司寇第五", "冬官考工記第六", "周禮注疏原目"]
     assert all(para[0].kind == LABEL for para in paras)
     assert [(p.kind, p.effective_layer, p.commentator, p.text[:8]) for p in paras[1]] == [
-        (LABEL, "classic", "", "地官司徒第二"), (LABEL, "commentary", "", "注"),
+        (LABEL, "paratext", "", "地官司徒第二"), (LABEL, "commentary", "", "注"),
         (NOTE, "commentary", "鄭玄", "象地所立之官司徒"), (LABEL, "subcommentary", "", "疏"),
         (NOTE, "subcommentary", "賈公彥", "釋曰既言象地所立")]
     assert [(p.kind, p.text) for p in paras[2]] == [

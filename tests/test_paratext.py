@@ -9,6 +9,7 @@ import pytest
 
 from reader.importers.document import CLASSIC, COMMENTARY, EDITORIAL, PARATEXT, READINGS, SUBCOMMENTARY
 from reader.importers.loader import import_file
+from reader.book_writers import BookWriters
 from reader.importers.mandoku.paratext import byline_writer, emperor, signed_by
 from reader.models import Piece
 from reader.pieces import LAYER_NAMES, LAYERS, is_classic
@@ -142,3 +143,22 @@ def test_search_and_the_author_facet_read_the_postfaces_as_their_signers(engine,
     assert results.count == 9
     assert facets.facet_counts(results)["author"] == [{"value": "晁說之", "count": 8}, {"value": "熊克", "count": 1}]
     assert engine.search(SearchQuery("老子", exact=True, written_by=facets.written_by_for(("王弼",)))).count == 0
+
+
+@pytest.mark.django_db
+def test_unsigned_back_matter_is_nobody_known_s_not_the_unnamed_notes_writer_s(engine, wang_bi_4, monkeypatch):
+    """A postface nobody signs counts under 未詳 in the author and dynasty facets, and no author
+    filter keeps it, even in a work whose notes that name nobody are one writer's (here 王弼's,
+    as in a book that names no commentator): a 跋 is its signer's, not the notes' writer's
+    (``search.documents.NOBODYS_UNSIGNED``). 熊克's postface, its signer taken off, holds 1 of
+    the 9 老子 of 卷四."""
+    monkeypatch.setattr(facets, "main_writers", lambda work, edition: BookWriters((), ("王弼",)))
+    Piece.objects.filter(section__juan=wang_bi_4, layer=PARATEXT, commentator="熊克").update(commentator="")
+    engine.rebuild(documents_for_juan(wang_bi_4))
+    facets._tables.clear()
+    results = engine.search(SearchQuery("老子", exact=True))
+    counted = facets.facet_counts(results)
+    assert counted["author"] == [{"value": "晁說之", "count": 8}, {"value": "", "count": 1}]
+    assert counted["dynasty"] == [{"value": "宋", "count": 8}, {"value": "", "count": 1}]
+    assert engine.search(SearchQuery("老子", exact=True, written_by=facets.written_by_for(("王弼",)))).count == 0
+    assert engine.search(SearchQuery("老子", exact=True, written_by=facets.written_by_for(("晁說之",)))).count == 8

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from characters.units import CELL_BOUNDARY
 from search.analysis import analysed
-from search.documents import ANNOTATION, LAYERS, MAIN_LAYERS, TEXT_LAYERS, SearchDocument
+from search.documents import LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument
 from search.kwic import context_bounds, single_code_points
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
@@ -115,12 +115,13 @@ class WrittenBy(NamedTuple):
 
     def keeps(self, layer: str, edition: int, commentator: str) -> bool:
         """Whether a passage of ``layer`` in the edition ``edition`` written by ``commentator``
-        ("" for none named) is kept. A reader's annotation (``ANNOTATION``) is nobody's work."""
+        ("" for none named) is kept. A reader's annotation and unsigned front or back matter
+        (``NOBODYS_UNSIGNED``) are nobody known's work."""
         if commentator:
             return commentator in self.names
         if layer in MAIN_LAYERS:
             return edition in self.main
-        return layer != ANNOTATION and edition in self.unnamed
+        return layer not in NOBODYS_UNSIGNED and edition in self.unnamed
 
 
 @dataclass(frozen=True)

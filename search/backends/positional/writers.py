@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from search.documents import ANNOTATION, LAYERS, MAIN_LAYERS
+from search.documents import LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED
 
 from ..base import WrittenBy
 from .corpus import Corpus
@@ -114,7 +114,7 @@ def written_mask(corpus: Corpus, written_by: WrittenBy) -> np.ndarray:
             layers = np.asarray(corpus.layer)
             main = np.isin(layers, [LAYER_CODE[layer] for layer in MAIN_LAYERS])
             theirs = np.isin(editions, np.asarray(written_by.unnamed, dtype=np.int64)) & ~main & \
-                (layers != LAYER_CODE[ANNOTATION])  # a reader's annotation: nobody's
+                ~np.isin(layers, [LAYER_CODE[layer] for layer in NOBODYS_UNSIGNED])  # nobody known's
             if written_by.main:
                 theirs |= main & np.isin(editions, np.asarray(written_by.main, dtype=np.int64))
             mask |= theirs & corpus.written_by("")

@@ -19,7 +19,7 @@ from whoosh.index import EmptyIndexError
 from config.faults import crash_point
 from characters.simplified import TRADITIONAL
 from search.matching import match_passage
-from search.documents import ANNOTATION, LAYERS, MAIN_LAYERS, TEXT_LAYERS, SearchDocument
+from search.documents import ANNOTATION, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument
 
 from ..base import BaseSearchBackend, SearchQuery, SearchResults, caught_up, entries_of, juans_to_drop
 from ..generations import GenerationStore, engine_name, write_manifest
@@ -255,7 +255,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                 layers = view.layer[docnums]
                 in_main = np.isin(layers, [LAYER_CODE[layer] for layer in MAIN_LAYERS])
                 main = (np.isin(editions, np.asarray(written_by.unnamed, dtype=np.int64)) & ~in_main
-                        & (layers != LAYER_CODE[ANNOTATION])) | \
+                        & ~np.isin(layers, [LAYER_CODE[layer] for layer in NOBODYS_UNSIGNED])) | \
                     (in_main & np.isin(editions, np.asarray(written_by.main, dtype=np.int64)))
                 names = frozenset(written_by.names)
                 for docnum, name, theirs in zip(docnums.tolist(), view.commentators_of(searcher, docnums.tolist()),
