@@ -264,7 +264,8 @@ def _pieces_to_tei(parent: ET.Element, pieces, byline: frozenset[int] = frozense
                 note.set("source", _attr(piece.source))
             if piece.source_tag:  # the tag as written (鄉射記, 同上); @source has it resolved
                 _sub(note, "bibl", piece.source_tag, type="source-tag")
-        elif piece.kind == LABEL:
+        elif piece.kind == LABEL:  # TEI's <label> takes no @resp: the writer is on the text it heads
+            named.pop("resp", None)
             _sub(parent, "label", piece.text, **({"type": layer, **named} if layer != CLASSIC else
                                                  {"type": piece.structure} if getattr(piece, "structure", "") else {}))
         elif layer != CLASSIC:

@@ -191,7 +191,10 @@ def written_by_for(authors=(), dynasties=(), per_writer: Counter | None = None) 
     writers they are (``writers``, ``dynasties_of``). A dynasty filter names the commentators
     of those dynasties that ``per_writer`` holds (the ``writer_counts`` of the search without
     its facet filters: a commentator with no hit there has none to keep; required with
-    ``dynasties``). Both given: the passages both keep."""
+    ``dynasties``). Both given: the passages both keep. Neither given: None, with no table read
+    (a search with no facet filter touches neither the database nor the index here)."""
+    if not authors and not dynasties:
+        return None
     table = facet_table()
     kept = []
     if authors:

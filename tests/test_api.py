@@ -194,7 +194,7 @@ def test_search_distribution(client, small):
     ({}, {"q": ["請輸入檢索詞 (the q parameter is required)"]}),
     ({"q": "射" * 201}, {"q": ["檢索詞過長：最多 200 字 (query too long)"]}),
     ({"q": "射", "layer": "bogus"}, {"layer": ["未知的範圍「bogus」(unknown layer 'bogus'; choose from all, classic, commentary, readings, "
-                                           "subcommentary, editorial, smallprint, notes, records, titles, annotation)"]}),
+                                           "subcommentary, editorial, smallprint, paratext, notes, records, titles, annotation)"]}),
     ({"q": "射", "context": "-1"}, {"context": ["請確認此數值是否大於或等於 0。"]}),
     ({"q": '"射'}, {"q": ['引號不成對：第 1 字的 " 沒有對應的 " (unbalanced quote at column 1)']}),
     ({"q": "射", "sort": "random"}, {"sort": ["請選擇有效的選項, random 不是一個可用的選項。"]}),

@@ -60,7 +60,8 @@ def test_a_hit_is_typed_field_by_field(schema):
                                          "layer_name", "match", "piece", "reading", "section", "url", "work"]
     assert "reading" not in hit["required"]   # only for a hit found through an ambiguous simplified form
     assert hit["properties"]["layer"]["enum"] == ["classic", "commentary", "readings", "subcommentary", "editorial",
-                                                  "smallprint", "record", "record_note", "title", "annotation"]
+                                                  "smallprint", "record", "record_note", "title", "annotation",
+                                                  "paratext"]
     assert shape["properties"]["hints"]["properties"]["suggestions"]["items"]["required"] == ["count", "message", "query"]
 
 

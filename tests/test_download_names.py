@@ -42,5 +42,6 @@ def test_an_export_of_a_work_titled_with_a_path_is_named_without_it(tmp_path, se
     assert response["Content-Disposition"] == ("attachment; filename*=utf-8''%E6%83%A1__title_%5D%5D_%26amp%3B%27__"
                                                "%E9%A1%8C%E6%9B%B8.maintext.txt")
     response = c.get("/api/search/export/csv/", {"q": "a/b"})
-    assert b"".join(response.streaming_content).decode() == "\ufeffwork,juan,section,section_title,layer,before,match,after,url,commentator,reading\r\n"
+    assert b"".join(response.streaming_content).decode() == ("\ufeffwork,juan,section,section_title,layer,before,match,after,url,commentator,"
+                                                                       "reading,edition,edition_id,work_id,juan_number\r\n")
     assert response.status_code == 200 and response["Content-Disposition"] == 'attachment; filename="a_b.csv"'

@@ -210,8 +210,12 @@ class TestOnTheThreeEditions:
     def test_hit_lists_name_the_edition_of_each_hit(self, client, three):
         response = client.get("/api/search/export/tsv/", {"q": "宰戒百官"})
         rows = b"".join(response.streaming_content).decode().splitlines()
-        assert [r.split("\t")[:2] for r in rows] == [["work", "juan"], ["禮書綱目（欽定四庫全書・純文字本）", "卷十"],
-                                                     ["禮書綱目（四庫全書・文淵閣本）", "卷十"], ["禮書綱目（四庫全書・文淵閣本・原字）", "卷十"]]
+        header = rows[0].split("\t")
+        columns = [header.index(name) for name in ("work", "juan", "edition", "edition_id", "work_id", "juan_number")]
+        assert [[r.split("\t")[i] for i in columns] for r in rows[1:]] == [
+            ["禮書綱目", "卷十", "欽定四庫全書・純文字本", "禮書綱目", "KR1d0086", "10"],
+            ["禮書綱目", "卷十", "四庫全書・文淵閣本", "KR1d0086", "KR1d0086", "12"],
+            ["禮書綱目", "卷十", "四庫全書・文淵閣本・原字", "KR1d0086-WYG", "KR1d0086", "12"]]
 
 
 

@@ -176,14 +176,14 @@ class TestOnTheZhushuJuan:
         assert response.status_code == 400
         assert response.json() == {"layer": [
             "未知的範圍「sub」(unknown layer 'sub'; choose from all, classic, commentary, readings, subcommentary, "
-            "editorial, smallprint, notes, records, titles, annotation)"]}
+            "editorial, smallprint, paratext, notes, records, titles, annotation)"]}
 
     def test_search_page_offers_layers_and_names_them(self, client, zhushu):
         page = client.get("/search/", {"q": "王建國", "work": zhushu.work_id, "layer": ["readings", "subcommentary"]})
         html = page.content.decode()
         assert re.findall(r'<input type="checkbox" name="layer" value="(\w+)"( checked)?>', html) == [
             ("classic", ""), ("commentary", ""), ("readings", " checked"), ("subcommentary", " checked"),
-            ("editorial", ""), ("smallprint", ""), ("records", ""), ("titles", ""), ("annotation", "")]
+            ("editorial", ""), ("smallprint", ""), ("paratext", ""), ("records", ""), ("titles", ""), ("annotation", "")]
         assert re.findall(r'<span class="layer layer-(\w+)">([^<]+)</span>', html) == [
             ("readings", "音義"), ("subcommentary", "疏"), ("subcommentary", "疏")]
         assert '<p class="summary"><strong>3</strong> 處' in html

@@ -152,9 +152,11 @@ def test_display_links_keep_the_corrected_reading_asked_for(client, seed_juan):
     assert len(switches) == 14 and all(u.startswith(base + "&") for u in urls.values())
     assert '<a class="section-number" id="s1-n" href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/' \
            '?layout=vertical&amp;text=imported&amp;annotations=person" title="本節永久連結">' in body
+    # the 直排 chosen above is the reader's setting now (its cookie): the links carry it too
     _, bogus = page(client, JUAN_URL, text="x1", annotations="hidden")
     hidden = re.search(r'<a href="([^"]+)" rel="nofollow" title="[^"]*" data-setting="notes" data-value="hidden"', bogus)
-    assert htmllib.unescape(hidden.group(1)) == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/?annotations=hidden&notes=hidden"
+    assert htmllib.unescape(hidden.group(1)) == \
+        "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/?annotations=hidden&layout=vertical&notes=hidden"
 
 
 @pytest.mark.parametrize("params", [{}, {"notes": "hidden"}, {"notes": "only"}, {"notes": "beside"},

@@ -115,6 +115,8 @@ def test_a_table_cell_is_rendered_as_text_with_its_highlight_corrections_and_ann
     assert len(rows) == 33
     header, first = rows[0], rows[1]
     assert re.search(r'<td><span class="text" id="s1-p\d+-\d+"><span class="annotated-text">顓頊</span>'
+                     r'<input type="checkbox" class="annotation-toggle" id="an-\d+">'
+                     r'<label class="annotation-marker" for="an-\d+" title="讀者注記：點擊展開">注記</label>'
                      r'<span class="annotation" role="note"><a href="[^"]+">注記</a><span class="annotated">「顓頊」</span>'
                      r'顓頊之後<span class="annotator">—contributor</span></span>屬</span></td>', header), header
     assert re.search(r'<th scope="row"><span class="text" id="s1-p\d+-\d+">黃帝號<span class="corrected">有熊氏</span>'

@@ -169,13 +169,13 @@ def test_the_search_options_are_readable_and_open_when_in_force(library, tabs):
 
 
 def test_a_search_sent_again_from_its_form_keeps_the_facet_filters(library, tabs):
-    # from a search narrowed by a facet (周: 韓非子's 113 of 臣's 182), another sort chosen in the
+    # from a search narrowed by a facet (周: 96 of 臣's 182, those in text 周 writers wrote), another sort chosen in the
     # form keeps the filter (the form had no input for it: the hits and the CSV were 182); the
     # filter is a chip whose link takes it off
     tab = tabs("desktop")
     page = tab.page
     page.goto(library + "/search/?q=%E8%87%A3&exact=on&dynasty=%E5%91%A8")
-    assert page.locator(".summary strong").inner_text() == "113"
+    assert page.locator(".summary strong").inner_text() == "96"
     assert page.locator(".filter-chips .chip").evaluate_all("es => es.map(e => e.textContent)") == ["取消篩選 朝代：周×"]
     assert page.get_by_role("link", name="取消篩選 朝代：周").count() == 1  # the × is not read out
     page.click(".more-options summary")
@@ -183,7 +183,7 @@ def test_a_search_sent_again_from_its_form_keeps_the_facet_filters(library, tabs
     page.locator("form.search-form button[type=submit]").click()
     page.wait_for_url("**sort=after**")
     assert "dynasty=%E5%91%A8" in page.url
-    assert page.locator(".summary strong").inner_text() == "113"
+    assert page.locator(".summary strong").inner_text() == "96"
     assert "dynasty=%E5%91%A8" in page.locator(".export a").first.get_attribute("href")
     # each label stays on the line of its control, whatever the width
     for width in (1280, 700, 390):

@@ -59,12 +59,16 @@ def check_the_text_column_stays_put_in_every_commentary_mode(site, tabs, width):
     tab.shot(f"comfort-beside-{width}")
 
 
-def test_keyboard_shortcuts_put_one_setting_in_the_url(site, tabs):
+def test_keyboard_shortcuts_put_every_setting_chosen_in_the_url(site, tabs):
+    # a link copied after v, s, +, 2 gives the page as the reader sees it, every setting in it
     tab = tabs("desktop")
     page = tab.page
     page.goto(site + S2)
-    for key, expected in (("v", {"layout": "vertical"}), ("s", {"script": "simp"}), ("+", {"size": "l"}),
-                          ("2", {"notes": "hidden"}), ("4", {"notes": "beside"})):
+    chosen = {"layout": "vertical"}
+    for key, expected in (("v", chosen), ("s", {**chosen, "script": "simp"}),
+                          ("+", {**chosen, "script": "simp", "size": "l"}),
+                          ("2", {**chosen, "script": "simp", "size": "l", "notes": "hidden"}),
+                          ("4", {**chosen, "script": "simp", "size": "l", "notes": "beside"})):
         page.locator("h1").click()  # the keys act where no field has the focus
         with page.expect_navigation():
             page.keyboard.press(key)

@@ -49,10 +49,11 @@ from .appended import catalogue_people as work_people
 from .header import JUAN_LABEL, KAOZHENG
 
 #: A part's title that names front or back matter: the emperor's writings (御製…, 聖祖仁皇帝御製…),
-#: prefaces and postfaces (序, 後序, 敘例, 跋, 跋語, 題辭), the 提要, memorials (表), rules of the
+#: prefaces and postfaces (序, 後序, 敘例, 跋, 跋語, 題辭), the 提要, memorials presenting the book
+#: (進…表, 上…表: a title ending in 表 alone is a book's own tables, 史記's 三代世表), rules of the
 #: edition (凡例), contents (目錄, 原目, 總目), officials (職名) and edicts (上諭), the lists of
 #: transmitters and of authors quoted (傳述人, 引用姓氏). ``[…]`` after a title names its writer.
-FRONT_TITLE = re.compile(r"^(?:\S{0,6}御製|卷首)|(?:序|敘|敍|序例|敘例|跋|跋語|題辭|題詞|提要|表|凡例|目[録錄]|總目|"
+FRONT_TITLE = re.compile(r"^(?:\S{0,6}御製|卷首)|(?:序|敘|敍|序例|敘例|跋|跋語|題辭|題詞|提要|進\S{0,8}表|上\S{0,6}表|凡例|目[録錄]|總目|"
                          r"序目|職名|上諭|傳述人|引用姓氏|引用書目|名氏)(?:\[[^\]]*\])?$")
 #: The name a part's label prints with its title (``序[魏了翁]``; a person the catalogue knows,
 #: not a part's own name such as ``[奏勑]`` or ``序[傅注]``).
