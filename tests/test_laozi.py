@@ -6,7 +6,8 @@ edition of the 道藏, KR5c0045), measured on a stretch marked by hand
 (``tests/data/laozi_heshang_1_9.txt``: the costs of ``segmenting`` were set on them), and on
 chapters 60–64 marked by hand after the rules were made (``tests/data/laozi_heshang_60_64.txt``), and on
 chapters 30–34 as the 四部叢刊 print marks them (``tests/data/laozi_heshang_30_34.txt``), held back while the
-reading was last changed."""
+reading was last changed, and on chapters 45–48 of both editions marked by hand (``tests/data/laozi_heshang_45_48.txt``,
+``tests/data/laozi_wang_bi_45_48.txt``), held back likewise."""
 from pathlib import Path
 
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, TEXT
@@ -26,6 +27,8 @@ BY_HAND = Path(__file__).resolve().parent / "data" / "laozi_wang_bi_21_22.txt"
 HESHANG_SBCK = Path(__file__).resolve().parent / "data" / "laozi_heshang_1_9.txt"
 HESHANG_LATER = Path(__file__).resolve().parent / "data" / "laozi_heshang_60_64.txt"
 HESHANG_HELD_BACK = Path(__file__).resolve().parent / "data" / "laozi_heshang_30_34.txt"
+HESHANG_45_48 = Path(__file__).resolve().parent / "data" / "laozi_heshang_45_48.txt"
+WANG_BI_45_48 = Path(__file__).resolve().parent / "data" / "laozi_wang_bi_45_48.txt"
 
 
 def hand_marked(path: Path = BY_HAND) -> list[tuple[str, bool]]:
@@ -102,6 +105,16 @@ def test_the_share_right_on_chapters_held_back_while_the_reading_was_last_change
     # reading was last changed; a gap priced by the word (its first character 1, each further one
     # 0.6), which reads all of 60–64's 章句 right, gives 312 and 742 here
     assert right_shares(HESHANG, hand_marked(HESHANG_HELD_BACK)) == (323, 346, 741, 758)
+
+
+def test_the_share_right_on_chapters_45_to_48_of_both_editions_held_back():
+    """河上公章句 and 王弼註 chapters 45–48 (道藏, KR5c0065_003 and KR5c0073_003), marked by hand from the
+    sense of the text (the files' headers say how) before the reading was last changed and held back
+    while it was made: no rule was set on them."""
+    # 河上公: 156 of 163 classic characters (95.7 %) and 521 of 527 of the 章句 (98.9 %)
+    assert right_shares(HESHANG_2, hand_marked(HESHANG_45_48)) == (156, 163, 521, 527)
+    # 王弼: 150 of 155 classic characters (96.8 %) and 350 of 356 of the 註 (98.3 %)
+    assert right_shares(WANG_BI.with_name("KR5c0073_003.txt"), hand_marked(WANG_BI_45_48)) == (150, 155, 350, 356)
 
 
 def test_forms_the_character_table_joins_are_one_character_of_the_classic():
