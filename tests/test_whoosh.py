@@ -227,3 +227,35 @@ def test_wildcards_and_near_from_the_spots_match_the_scan(whoosh, seed_juan):
         ("之???????也", True): (0, "text"), ("之???????也", False): (1, "postings"),
         ("之?也 OR 也?之", True): (3, "postings"), ("之?也 OR 也?之", False): (3, "postings"),
         ("之 NEAR/2 也 OR 子曰?", True): (33, "postings"), ("之 NEAR/2 也 OR 子曰?", False): (34, "postings")}
+
+
+def test_only_the_passages_of_a_table_are_verified_for_a_wildcard(whoosh, seed_juan, monkeypatch):
+    """A ``?`` may stand on a table's cell mark in the spots, never in the text: beside a 表
+    (十二諸侯年表, KR2a0001_202), a wildcard query reads the other passages from the postings and
+    verifies on the text only the candidates that hold a mark. Every hit is the plain scan's."""
+    from reader.importers.loader import import_file
+    from search.backends.whoosh import backend as whoosh_backend
+    from search.signals import muted
+
+    from .conftest import SHARED
+
+    with muted():
+        table = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR2a0001" / "KR2a0001_202.txt").juan
+    seed, biao = documents_for_juan(seed_juan), documents_for_juan(table)
+    whoosh.rebuild(seed + biao)
+    ref = _scan(seed + biao)
+    read = []
+    real = whoosh_backend.match_passage
+    monkeypatch.setattr(whoosh_backend, "match_passage", lambda parsed, text, *a: read.append(text) or real(parsed, text, *a))
+    marked = [d.text for d in seed + biao if "|" in d.text]
+    verified = {}
+    for q, exact in (("之?也", True), ("之??也", True), ("元年?", False), ("射?獲", True), ("?元年 OR 射?獲", True),
+                     ("之 -之?也", True), ("大射 NEAR/5 ?之", False)):
+        read.clear()
+        got = _same_as_scan(whoosh, ref, q, exact=exact)
+        assert got.count > 0, q
+        assert set(read) <= set(marked), q  # the passages of the 表 only
+        verified[q] = (got.count, len(read))
+    assert (len(marked), len(seed + biao)) == (22, 447)
+    assert verified == {"之?也": (28, 0), "之??也": (11, 0), "元年?": (76, 22), "射?獲": (6, 0), "?元年 OR 射?獲": (230, 22),
+                        "之 -之?也": (405, 19), "大射 NEAR/5 ?之": (11, 0)}  # (hits, passages verified)

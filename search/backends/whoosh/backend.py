@@ -265,22 +265,44 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
             lookup = _Lookup(searcher.reader(), view, query.exact, allowed)
             parsed = query.parsed
 
+            def verified(docs, spans: dict):
+                """The ``docs`` whose stored text holds a hit, with their counts; their spans
+                go into ``spans``."""
+                kept, kept_counts = [], []
+                for docnum in docs.tolist():
+                    stored = searcher.stored_fields(docnum)
+                    found = match_passage(parsed, stored["text"], query.exact,
+                                          stored.get("script") or TRADITIONAL, stored["layer"])
+                    if found:
+                        spans[docnum] = found
+                        kept.append(docnum)
+                        kept_counts.append(len(found))
+                return np.asarray(kept, dtype=np.int64), np.asarray(kept_counts, dtype=np.int64)
+
             def resolve():
+                spans: dict[int, list] = {}
+                parts = lookup.split_at_cells() if any(
+                    t.has_wildcard for c in parsed.clauses
+                    for t in (*c.positives, *c.negatives, *(t for near in c.nears for t in (near.left, near.right)))) \
+                    else None
+                if parts is not None and not lookup.ambiguous(parsed):
+                    # a ? may stand on a table's cell mark in the spots, never in the text: the
+                    # passages that hold a mark are verified, the others read from the postings
+                    plain, cells = parts
+                    docs, counts, verify = _plan(parsed, plain, plain.allowed)
+                    if verify:
+                        docs, counts = verified(docs, spans)
+                    cell_docs, cell_counts = verified(_plan(parsed, cells, cells.allowed)[0], spans)
+                    order = np.argsort(np.concatenate([docs, cell_docs]), kind="stable")
+                    docs = np.concatenate([docs, cell_docs])[order]
+                    counts = np.concatenate([counts, cell_counts])[order]
+                    pattern = functools.partial(_raw_pattern, parsed, plain)
+                    return WhooshHits(searcher, view, query, docs, counts, spans, pattern), \
+                        "text" if verify else "postings"
                 docs, counts, verify = _plan(parsed, lookup, allowed)
                 verify = verify or lookup.ambiguous(parsed)
-                spans: dict[int, list] = {}
                 if verify:
-                    kept, kept_counts = [], []
-                    for docnum in docs.tolist():
-                        stored = searcher.stored_fields(docnum)
-                        found = match_passage(parsed, stored["text"], query.exact,
-                                              stored.get("script") or TRADITIONAL, stored["layer"])
-                        if found:
-                            spans[docnum] = found
-                            kept.append(docnum)
-                            kept_counts.append(len(found))
-                    docs = np.asarray(kept, dtype=np.int64)
-                    counts = np.asarray(kept_counts, dtype=np.int64)
+                    docs, counts = verified(docs, spans)
                 pattern = None if verify else functools.partial(_raw_pattern, parsed, lookup)
                 return WhooshHits(searcher, view, query, docs, counts, spans, pattern), \
                     "text" if verify else "postings"

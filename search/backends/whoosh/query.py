@@ -72,11 +72,37 @@ class _Lookup:
         """Whether some allowed passage holds a table's cell mark (its unit term ``CELL_MARK``,
         ``search.analysis.gram_counts``): the spots count it as a unit, but no ``?`` matches it
         (``characters.units.CELL_BOUNDARY``), so a wildcard term's passages are then verified on
-        the text. Read once a search."""
+        the text. Read once a search, or set by ``split_at_cells``."""
         if self._cells is None:
-            docs, _ = postings(self.reader, "units", [CELL_MARK])
-            self._cells = bool(len(docs)) and (self.allowed is None or bool(self.allowed[docs].any()))
+            self._cells = bool(self.cell_passages().any())
         return self._cells
+
+    def cell_passages(self) -> np.ndarray:
+        """A boolean mask over the reader's documents: the allowed passages that hold a table's
+        cell mark (史記's 表: 3,046 passages of the 107 M library's 1.9 million)."""
+        docs, _ = postings(self.reader, "units", [CELL_MARK])
+        mask = np.zeros(self.view.size, dtype=bool)
+        mask[docs[docs < self.view.size]] = True
+        return mask if self.allowed is None else mask & self.allowed
+
+    def split_at_cells(self) -> tuple[_Lookup, _Lookup] | None:
+        """``(plain, cells)``: this search's look-ups over the allowed passages without a
+        table's cell mark (a wildcard answered from the spots) and over those with one (a
+        wildcard's passages verified on the text); None when no
+        allowed passage holds a mark. Verifying only the second keeps a wildcard query from
+        reading every candidate passage's text once the library holds a table: 之??也 took
+        8.9 s of CPU at 107 M characters when every candidate was verified."""
+        cells = self.cell_passages()
+        if not cells.any():
+            self._cells = False
+            return None
+        allowed = np.ones(self.view.size, dtype=bool) if self.allowed is None else self.allowed
+        parts = []
+        for mask, holds in ((allowed & ~cells, False), (cells, True)):
+            part = _Lookup(self.reader, self.view, self.exact, mask)
+            part._cells = holds
+            parts.append(part)
+        return parts[0], parts[1]
 
     def spell(self, code: str) -> list[str]:
         if self.exact:
