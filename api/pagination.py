@@ -29,6 +29,26 @@ class StandardPagination(PageNumberPagination):
     invalid_page_size_message = ("page_size 須為 1 至 {max} 的整數 (page_size must be a whole number from 1 to {max}, "
                                  "not {value!r}; the default is {default})")
 
+    #: What a ``page`` that is no page number is answered (a 400 naming the parameter).
+    invalid_page_number_message = ("page 須為從 1 起的整數或 last (page must be a whole number from 1, or 'last'; "
+                                   "not {value!r})")
+
+    def get_page_number(self, request, paginator) -> int | str:
+        """The page ``request`` asks for: 1 when ``page`` is absent or empty, the last for
+        ``last``, a whole number from 1 (ASCII digits) as itself (past the last page, the 404
+        of ``invalid_page_message``); anything else (``0``, ``-1``, ``x``, ``1.5``) raises
+        ``ValidationError`` (a 400: ``{"page": [message]}``), where DRF answered 404 as for a
+        page past the last."""
+        value = request.query_params.get(self.page_query_param)
+        if value is None or value == "":
+            return 1
+        if value in self.last_page_strings:
+            return paginator.num_pages
+        text = value.strip()
+        if text.isascii() and text.isdigit() and text.strip("0"):
+            return value  # as asked, for the 404's message (Django's paginator reads it)
+        raise ValidationError({self.page_query_param: [self.invalid_page_number_message.format(value=value[:20])]})
+
     def get_page_size(self, request) -> int:
         """The page size ``request`` asks for (``page_size_of``)."""
         return self.page_size_of(request.query_params.get(self.page_size_query_param))
@@ -71,3 +91,10 @@ class StandardPagination(PageNumberPagination):
         """The absolute URL of the previous page (the first page's URL has no ``page``), or None on the first
         page."""
         return self._link(self.page.previous_page_number() if self.page.has_previous() else None)
+
+
+class WholeListPagination(StandardPagination):
+    """A list short enough to be read whole (the catalogue's 86 classes, a section's notes) in
+    one page by default: ``page_size`` 200 unless asked for fewer, ``page`` as every list."""
+
+    page_size = StandardPagination.max_page_size

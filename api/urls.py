@@ -61,7 +61,7 @@ urlpatterns = [
     path("parallels/", cached_page(SpanParallels.as_view(), reads=ONE | {"text"}), name="parallels"),
     path("search/", cached_page(views.SearchView.as_view(), reads=SEARCH | {"page", "page_size"}, many=MANY_VALUED,
                                 canonical=CANONICAL), name="search"),
-    path("classes/", cached_page(ClassList.as_view(), reads=ONE), name="class-list"),
+    path("classes/", cached_page(ClassList.as_view(), reads=LIST), name="class-list"),
     path("classes/<str:code>/works/", cached_page(ClassWorks.as_view(), reads=LIST | {"shu"}), name="class-works"),
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
     path("search/distribution/", cached_page(views.SearchDistributionView.as_view(), reads=SEARCH | {"group"}, many=MANY_VALUED,

@@ -37,7 +37,7 @@ from . import exports, hitlists, schema
 from .catalogue import class_distribution, search_facets
 from .distribution import kept_juan_rows
 from .throttling import ApiExportThrottle, ApiSearchThrottle
-from .pagination import StandardPagination
+from .pagination import StandardPagination, WholeListPagination
 from .serializers import (
     EditionDetailSerializer, HitSerializer, PieceSerializer, WorkDetailSerializer, WorkSerializer, juan_structure,
     section_structure, work_head,
@@ -248,10 +248,11 @@ class SectionNotes(generics.ListAPIView):
     text: `text` pieces of layer `commentary`). Labels (the marker words 注, 疏) and the classic are
     not listed: a note whose layer is the classic (周易's trigrams 坎下乾上) is the classic's text
     (`reader.pieces.is_classic`). The parts of a note whose columns the file holds in reverse
-    reading order come in reading order (`commentators.in_reading_order`)."""
+    reading order come in reading order (`commentators.in_reading_order`). Paginated as every
+    list, a section's notes in one page by default (`page_size` 200)."""
 
     serializer_class = PieceSerializer
-    pagination_class = None
+    pagination_class = WholeListPagination
 
     @extend_schema(parameters=[WORK_ID, JUAN_N, POSITION])
     def get(self, request, *args, **kwargs):

@@ -501,7 +501,7 @@ def test_the_notes_of_a_book_printing_its_commentary_full_size(db, client):
     juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR5c0065" / "KR5c0065_002.txt").juan
     base = f"/api/editions/{juan.edition_id}/juans/{juan.number}/sections/3"
     pieces = client.get(f"{base}/").json()["pieces"]
-    notes = client.get(f"{base}/notes/").json()
+    notes = client.get(f"{base}/notes/").json()["results"]
     assert [(n["kind"], n["layer"], n["layer_name"], n["commentator"], n["layer_basis"]) for n in notes] == \
         [("text", "commentary", "章句", "河上公", "reference")] * 18
     assert [n["text"] for n in notes] == [p["text"] for p in pieces if p["layer"] == "commentary"]

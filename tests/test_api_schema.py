@@ -74,7 +74,9 @@ def test_the_facets_and_classes_are_typed(schema, client, seed_juan):
     assert sorted(facets["properties"]["class"]["items"]["required"]) == ["count", "name", "value"]
     assert sorted(facets["properties"]["dynasty"]["items"]["required"]) == ["count", "value"]
     classes, _ = response_schema(schema, "/api/classes/")
-    assert sorted(classes["items"]["required"]) == ["code", "level", "name", "parent", "shu", "works", "works_url"]
+    assert sorted(classes["required"]) == ["count", "results"]
+    assert sorted(classes["properties"]["results"]["items"]["required"]) == [
+        "code", "level", "name", "parent", "shu", "works", "works_url"]
     OAS30Validator(classes).validate(client.get("/api/classes/").json())
     works, _ = response_schema(schema, "/api/classes/{code}/works/")
     OAS30Validator(works).validate(client.get("/api/classes/KR1d/works/").json())

@@ -362,7 +362,7 @@ def test_titles_are_escaped_on_the_catalogue(client, seed_juan):
 def test_the_api_lists_the_classes_and_the_works_of_a_class(client, seed_juan):
     classify_seed(seed_juan)
     add_work("史記", "KR2a0001")
-    rows = client.get("/api/classes/").json()
+    rows = client.get("/api/classes/").json()["results"]
     assert len(rows) == 86
     assert rows[0] == {"code": "KR1", "name": "經部", "parent": None, "level": "bu", "works": 1,
                        "works_url": "http://testserver/api/classes/KR1/works/", "shu": []}
@@ -405,7 +405,7 @@ def test_a_class_page_and_the_api_divide_a_class_by_its_shu(client):
     assert '<h4 id="KR1d-shu1" class="shu">周禮之屬 <span class="count">2 部書</span></h4>' in home
     assert '<h4 id="KR1d-noshu" class="shu">未分屬 <span class="count">1 部書</span></h4>' in home
     assert '<h4 id="KR2a-shu' not in home   # a class none of whose works has a 屬 is not divided
-    rows = {r["code"]: r for r in client.get("/api/classes/").json()}
+    rows = {r["code"]: r for r in client.get("/api/classes/").json()["results"]}
     assert rows["KR1d"]["shu"] == [{"name": "周禮之屬", "works": 2}, {"name": "儀禮之屬", "works": 1}]
     assert rows["KR1"]["shu"] == rows["KR2a"]["shu"] == []
     zhouli = client.get("/api/classes/KR1d/works/", {"shu": "周禮之屬"}).json()

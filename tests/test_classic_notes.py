@@ -80,7 +80,7 @@ def test_tei_writes_the_trigrams_as_the_classic(zhouyi, client):
 
 def test_the_api_lists_no_trigram_among_the_notes(zhouyi, client):
     section = Piece.objects.get(section__juan=zhouyi, kind=NOTE, text="坎下乾上").section
-    notes = client.get(f"/api/works/{zhouyi.work_id}/juans/{zhouyi.number}/sections/{section.position}/notes/").json()
+    notes = client.get(f"/api/works/{zhouyi.work_id}/juans/{zhouyi.number}/sections/{section.position}/notes/").json()["results"]
     texts = [n["text"] for n in notes]
     assert "坎下乾上" not in texts
     assert len(texts) == Piece.objects.filter(section=section, kind=NOTE).count() - 1 == 19

@@ -113,4 +113,4 @@ def test_the_catalogue_pages_shelve_the_scale_works(client, library):
         ("北齊書", "〔唐〕李百藥奉敕撰"), ("前漢紀", "〔漢〕荀悅撰"), ("通鑑紀事本末", "〔宋〕袁樞撰")]
     page = client.get("/classes/KR2/").content.decode()
     assert '<p class="count">3 部書</p>' in page
-    assert [r["works"] for r in client.get("/api/classes/").json() if r["code"] in ("KR2", "KR2a", "KR2p")] == [3, 1, 0]
+    assert [r["works"] for r in client.get("/api/classes/").json()["results"] if r["code"] in ("KR2", "KR2a", "KR2p")] == [3, 1, 0]

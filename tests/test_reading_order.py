@@ -63,7 +63,7 @@ def test_the_juan_api_and_the_tei_read_in_reading_order(liuchen, client):
     source = client.get(f"{base}/export/source/").content
     assert source == LIUCHEN.read_bytes()
     section = _parts(liuchen)[FILED].section.position
-    notes = [p["text"] for p in json.loads(client.get(f"{base}/sections/{section}/notes/").content)]
+    notes = [p["text"] for p in json.loads(client.get(f"{base}/sections/{section}/notes/").content)["results"]]
     assert notes.index(FILED) + 1 == notes.index(READ_ON)
 
 

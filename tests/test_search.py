@@ -158,8 +158,8 @@ def test_the_no_hit_page_speaks_of_several_terms_only_when_there_are(client, see
 
 @pytest.mark.django_db
 def test_a_page_of_hits_that_does_not_exist_is_a_404_as_in_the_api(client, seed_juan):
-    """/search/?page=-1 showed the last page (Django's ``get_page``), page=x the first, while
-    the API answers both 404: the page now says there is no such page, with the form."""
+    """/search/?page=-1 showed the last page (Django's ``get_page``), page=x the first: the page
+    now says there is no such page, with the form."""
     count = client.get("/api/search/", {"q": "射", "page_size": 50}).json()["count"]
     last = -(-count // 50)
     shown = client.get("/search/", {"q": "射", "page": last}).content.decode()
@@ -171,6 +171,8 @@ def test_a_page_of_hits_that_does_not_exist_is_a_404_as_in_the_api(client, seed_
         assert (f'<p class="error" role="alert">沒有第「{bad}」頁 (no page &#x27;{bad}&#x27;: pages are numbered '
                 f"from 1 to the last, the hits / 50 rounded up)</p>") in page
         assert '<tr class="hit">' not in page and 'name="q"' in page
-        assert client.get("/api/search/", {"q": "射", "page_size": 50, "page": bad}).status_code == 404
+        # the API: a page past the last is a 404, one that is no page number a 400 naming ``page``
+        past = bad in (str(last + 1), "99999999999999999999")
+        assert client.get("/api/search/", {"q": "射", "page_size": 50, "page": bad}).status_code == (404 if past else 400)
     assert client.get("/search/", {"q": "射", "page": ""}).content.decode().count('<tr class="hit">') == 50
     assert client.get("/search/", {"q": "龍鳳", "page": "1"}).status_code == 200  # no hits: page 1 says so
