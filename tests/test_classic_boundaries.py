@@ -5,7 +5,7 @@ from collation.layersources import parse_file
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, REFERENCE, TEXT, PieceDoc
 from reader.importers.mandoku.boundaries import JUMP, Read, _extend_runs, align, align_moved
 from reader.importers.mandoku.classics import UNREADABLE, classic_reference
-from reader.importers.mandoku.layers import _split_off_classic, misprinted_after_classic
+from reader.importers.mandoku.classic_returns import _split_off_classic, misprinted_after_classic
 
 from .conftest import SHARED
 

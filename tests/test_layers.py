@@ -1,4 +1,4 @@
-"""Commentary layers of the 注疏 editions (reader/importers/mandoku/layers.py), parser only.
+"""Commentary layers of the 注疏 editions (reader/importers/mandoku/layers.py and the modules it runs), parser only.
 
 Counts are checked against regexes on the raw files, which share nothing with the parser:
 every ``音義(`` (the two words may stand on two printed lines) opens readings and every
@@ -13,9 +13,10 @@ from reader.importers.document import (
     CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE, READINGS, SMALLPRINT, SUBCOMMENTARY, TEXT, PieceDoc,
 )
 from reader.importers.errors import NoTextError
-from reader.importers.mandoku import layers, parse_mandoku, render_mandoku
+from reader.importers.mandoku import classic_returns, edition_forms, parse_mandoku, render_mandoku
 from reader.importers.bylines import byline_entries
-from reader.importers.mandoku.layers import commentator_names, split_piece
+from reader.importers.mandoku.commentary_markers import commentator_names
+from reader.importers.mandoku.piece_splits import split_piece
 
 from .conftest import SHARED
 
@@ -68,7 +69,7 @@ def test_layer_counts_per_edition(folder):
                 # a marker word (箋 with the 云 that opens a 箋: 箋云), or one misprinted (傅 for 傳, 笺 for
                 # 箋) that the machine read as the marker
                 assert p.text in ("注", "註", "傳", "𫝊", "箋", "箋云") or (
-                    p.layer_basis == LAYOUT and p.text[:1] in layers.MISPRINTED_MARKERS), p
+                    p.layer_basis == LAYOUT and p.text[:1] in classic_returns.MISPRINTED_MARKERS), p
     assert (got_r, got_s) == (raw_r, raw_s)
     assert got_s > 0 and kinds[(NOTE, SUBCOMMENTARY)] >= got_s
     assert kinds[(LABEL, COMMENTARY)] > 0 and kinds[(NOTE, COMMENTARY)] >= kinds[(LABEL, COMMENTARY)] * 0.9
@@ -208,11 +209,11 @@ def test_a_book_that_quotes_the_shu_three_times_is_no_dan_shu_ben():
     尚書正義, 儀禮疏), so its paragraphs keep the classic and its notes."""
     doc = parse(JINGBU / "KR1d0085" / "KR1d0085_024.txt")
     assert {p.effective_layer for p in doc.all_pieces()} == {CLASSIC, COMMENTARY}
-    assert layers.detect_form(doc) == ""
+    assert edition_forms.detect_form(doc) == ""
     text = "#+TITLE: 某禮書\n#+PROPERTY: ID KR9z0001\n甲正義曰乙¶\n丙正義曰丁¶\n戊正義曰己¶\n"
-    assert layers.detect_form(parse_mandoku(text, "KR9z0001_001.txt")) == ""
-    assert layers.detect_form(parse_mandoku(text.replace("某禮書", "某禮正義"), "KR9z0001_001.txt")) == "danshu"
-    assert [layers.DANSHU_TITLE.search(t) is not None for t in ("尚書正義", "儀禮疏", "禮記正義（殘）", "周禮注疏", "禮書")] \
+    assert edition_forms.detect_form(parse_mandoku(text, "KR9z0001_001.txt")) == ""
+    assert edition_forms.detect_form(parse_mandoku(text.replace("某禮書", "某禮正義"), "KR9z0001_001.txt")) == "danshu"
+    assert [edition_forms.DANSHU_TITLE.search(t) is not None for t in ("尚書正義", "儀禮疏", "禮記正義（殘）", "周禮注疏", "禮書")] \
         == [True, True, True, True, False]
 
 

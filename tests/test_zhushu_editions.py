@@ -305,7 +305,7 @@ def test_the_classic_resumes_after_commentary_without_small_print():
 
 
 def test_return_to_classic_rules():
-    from reader.importers.mandoku.layers import return_to_classic
+    from reader.importers.mandoku.classic_returns import return_to_classic
     # whole-note lemma confirmed by the quoted classic
     assert return_to_classic("孔曰篇之大數一言以蔽之", "正義曰詩三百者…也一言以蔽之者蔽猶當也注孔曰篇之大數○正義曰", True) == 6
     # a lemma by first and last words, even before small print (classic_follows False)

@@ -224,7 +224,7 @@ class JuanDocument:
     #: ``[{"dynasty": "漢", "name": "鄭氏", "role": "注"}, …]`` (``mandoku.header.byline_people``);
     #: [] when the file has no byline made of such entries.
     bylines: list[dict[str, str]] = field(default_factory=list)
-    #: How the layer step read the juan (``mandoku.layers.detect_form``): ``"zhushu"`` (a 注疏
+    #: How the layer step read the juan (``mandoku.edition_forms.detect_form``): ``"zhushu"`` (a 注疏
     #: edition), ``"danshu"`` (a 單疏本) or "" (any other book, or not read so).
     layer_form: str = ""
     #: The key of the work this juan belongs to when the source names one (a Kanripo

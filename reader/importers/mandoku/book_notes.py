@@ -10,7 +10,7 @@ notes the commentator step gave the profile's default voice by default.
   (``commentators.PROFILES``): 楚辭補注 (四庫, KR4a0003) 卷一 prints ``宋　洪興祖　撰`` and
   under it ``(隋唐書志有皇甫遵訓參解楚辭…)`` before ``離騷經章句第一``: 洪興祖's 補注, not
   王逸's 章句 (王逸's name comes only with his 章句 heading). A note on the title line itself
-  is the editors' (``layers.title_note``: 楚辭 SBCK 卷一, whose byline comes under the
+  is the editors' (``title_notes.title_note``: 楚辭 SBCK 卷一, whose byline comes under the
   heading and names both) and is left alone.
 * **Notes on the commentator's own preface.** In a book whose first commentator writes with no
   formula and a later one opens his part with one (楚辭 and 楚辭補注: 王逸's 章句, then

@@ -41,7 +41,7 @@ from ..positions import piece_positions
 from .boundaries import match_letters
 from .classics import classic_book, classic_reference
 from .header import FILE_PROPERTY, TITLE_VARIANTS
-from .layers import split_piece
+from .piece_splits import split_piece
 from .lines import full_width, layout_only, line_starts, print_width
 from .signed_parts import signer
 

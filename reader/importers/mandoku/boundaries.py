@@ -97,7 +97,7 @@ def _folded(text: str) -> tuple[str, list[int]]:
 
 def _folded_note(flat: list[PieceDoc], n: int) -> tuple[str, list[int]]:
     """``_folded`` of ``flat[n]``'s text; for a note whose marker label is printed with its
-    formula (``layers.MARKER_FORMULAS``: ``箋云``), the formula's words after the marker
+    formula (``commentary_markers.MARKER_FORMULAS``: ``箋云``), the formula's words after the marker
     first, as the book prints them before the note (offset 0 each), so that the note is
     matched as the words it is printed as whether or not its label holds them."""
     folded, keep = _folded(flat[n].text)

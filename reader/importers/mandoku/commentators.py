@@ -3,7 +3,7 @@
 Runs after the layer step (``layers.assign_layers``) on a parsed juan and sets
 ``PieceDoc.commentator``, ``layer``, ``layer_name`` and ``layer_basis`` of the pieces the
 layer step left as plain commentary. Pure: no ORM, no I/O. A note is split where its
-commentator or layer changes (``layers.split_piece``: the parts written one after another
+commentator or layer changes (``piece_splits.split_piece``: the parts written one after another
 give the note back, so the file still writes back byte for byte).
 
 Longer than 600 lines: one concern, who wrote each part of a note, needs the reading order
@@ -81,7 +81,8 @@ from .appended import (COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY
                        cross_reference, readings_start)
 from .header import TITLE_VARIANTS
 from .voices import HANSHU, JIUJIA, LIUCHEN, Voice  # noqa: F401  (Voice: book_notes reads it here)
-from .layers import split_piece, subcommentary_title
+from .edition_forms import subcommentary_title
+from .piece_splits import split_piece
 from .layer_writers import name_layer_writers
 from .poem_prefaces import on_preface, preface_book
 from .indented import commentary_name, indent_layers, paragraph_indent
@@ -550,7 +551,7 @@ def one_authors_book(doc: JuanDocument) -> bool:
     """Whether ``doc`` may print one author's commentary at full size under the classic
     (``indented.indented_commentary``): its byline names one person, and neither its layout
     (``layout_decided``) nor a profile of small-print commentary (史記集解: its tables are
-    indented too) says otherwise, nor its title: a 單疏本 (``layers.subcommentary_title``:
+    indented too) says otherwise, nor its title: a 單疏本 (``edition_forms.subcommentary_title``:
     春秋正義) prints the 疏 alone, no classic to comment on (the file of 春秋正義 卷三十 goes on
     with 胡安國's 春秋傳 卷三十, its 傳 indented: his, not 孔穎達's; ``bound_books`` reads it)."""
     return (len(doc.bylines) == 1 and not layout_decided(doc) and profile_for(doc).default is None

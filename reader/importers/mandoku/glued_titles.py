@@ -13,7 +13,7 @@ import re
 from ..bylines import MASTER, byline_entries, byline_people
 from ..document import LABEL, NOTE, TEXT, JuanDocument
 from .header import same_title
-from .layers import split_piece
+from .piece_splits import split_piece
 from .lines import IDEO_SPACE, PILCROW
 
 #: The longest byline printed alone after a heading's note (毛詩 卷九 ``鄭氏箋``: 3).

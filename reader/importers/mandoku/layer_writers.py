@@ -54,7 +54,7 @@ ROLES = {
 }
 #: A commentary layer's marker word, from the last character of its name (鄭注, 孔傳, 鄭箋, 御注, 註).
 MARKERS = {"注": "注", "註": "注", "傳": "傳", "𫝊": "傳", "箋": "箋"}
-#: The forms ``layers.detect_form`` gives a juan.
+#: The forms ``edition_forms.detect_form`` gives a juan.
 ZHUSHU, DANSHU = "zhushu", "danshu"
 
 

@@ -9,7 +9,7 @@ title ends in one of ``NAMED``, that word printed full size right before small p
 or at the end of a run of text) is a LABEL of the layer, and the notes after it, up to the
 next text, are that layer (``layer_basis`` marked: the book prints the word); the notes
 before it keep the commentary's layer. The stored text is unchanged: a run that ends in the
-word is split in two (``layers.split_piece``). Pure: no ORM, no I/O.
+word is split in two (``piece_splits.split_piece``). Pure: no ORM, no I/O.
 
 Source: 書集傳纂疏 (四庫全書 文淵閣, Kanripo KR1b0027) 卷一: ``曰若稽古帝堯…格于上下(集傳…)
 纂疏(朱子語録曰…)``.
@@ -17,7 +17,7 @@ Source: 書集傳纂疏 (四庫全書 文淵閣, Kanripo KR1b0027) 卷一: ``曰
 from __future__ import annotations
 
 from ..document import LABEL, NOTE, SUBCOMMENTARY, TEXT, JuanDocument
-from .layers import split_piece
+from .piece_splits import split_piece
 
 #: Words a work's title ends in that the book also prints as the label of its own layer.
 NAMED = {"纂疏": SUBCOMMENTARY}

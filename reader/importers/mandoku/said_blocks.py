@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..document import COMMENTARY, LABEL, MARKED, NOTE, TEXT, JuanDocument
 from .indented import paragraph_indent
 from .layer_writers import MARKERS
-from .layers import split_piece
+from .piece_splits import split_piece
 
 #: A byline role whose person writes notes, and how his layer is named: the commentary's marker
 #: words (``layer_writers.MARKERS``: 註 a form of 注, 𫝊 of 傳; 箋) and 解, his explanation.

@@ -35,7 +35,7 @@ from ..bylines import LAST_OFFICE, NAME_MAX, PART_TITLE, byline_entries, byline_
 from ..document import COMMENTARY, LABEL, LAYOUT, NOTE, READINGS, SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc
 from .appended import COMMENTARY_ROLES, READINGS_ROLES, book_people
 from .layer_writers import same_person
-from .layers import split_piece
+from .piece_splits import split_piece
 from .lines import IDEO_SPACE, PILCROW
 
 

@@ -20,7 +20,7 @@ words). A chapter printed under its heading opens with its classic. A commentato
 quotation of the classic, from 故曰 to the next 也 (王弼: 故曰窈兮冥兮其中有精也; the 老子 never
 writes 故曰), takes no part (``mask_quotations``). What is read as the classic is the classic;
 everything else is the commentary, of the commentator the juan names (``VOICES``). Each
-piece is cut where its layer changes (``layers.split_piece``: the file still writes back
+piece is cut where its layer changes (``piece_splits.split_piece``: the file still writes back
 byte for byte) and records ``layer_basis`` ``reference``. First, every chapter heading the
 parser left in the text (``體道第一``, printed three columns in on a line of its own:
 ``promote_headings``) is made a chapter; juan titles left in the text and the byline line
@@ -50,7 +50,7 @@ from ..document import (CLASSIC, COMMENTARY, LABEL, REFERENCE, TEXT, ChapterDoc,
 from .boundaries import is_text, match_form, match_letters
 from .classics import CLASSICS_DIR
 from .header import TITLE_VARIANTS
-from .layers import split_piece
+from .piece_splits import split_piece
 from .segmenting import segment
 
 #: The reference (``data/classics/<name>.txt``) of each book by its ``#+TITLE``.

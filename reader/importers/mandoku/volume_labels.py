@@ -13,7 +13,7 @@ the label ending its printed line or the piece, has the label cut off as a LABEL
 classic: a structural label, searched as a title, like 經; ``layer_basis`` layout); the
 label's title is a beginning of the work's title (史記 of 史記正義, 史記集解, 史記索隱) and its
 number is the file's juan (``JuanDocument.file_sequence``). The stored text is unchanged
-(``layers.split_piece``). Pure: no ORM, no I/O.
+(``piece_splits.split_piece``). Pure: no ORM, no I/O.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import re
 
 from ..document import LABEL, LAYOUT, NOTE, TEXT, JuanDocument
 from reader.numerals import chinese_to_int
-from .layers import split_piece
+from .piece_splits import split_piece
 
 #: A title of two to four characters, then a juan number in Chinese numerals.
 VOLUME_LABEL = re.compile(r"^(?P<title>[^\s()/○〇一二三四五六七八九十百]{2,4}?)(?P<number>[一二三四五六七八九十百〇]+)")
