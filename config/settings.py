@@ -92,6 +92,9 @@ CORRECTIONS_SIGNUP = env.bool("CORRECTIONS_SIGNUP", default=False)
 # Writes of corrections (proposals, reviews): per account and per address (config.ratelimit.write_wait).
 CORRECTIONS_USER_RATE = env("CORRECTIONS_USER_RATE", default="30/hour")
 CORRECTIONS_ADDRESS_RATE = env("CORRECTIONS_ADDRESS_RATE", default="60/hour")
+# Private notes and bookmarks one account may keep, together (corrections.workflow.propose): a
+# reader marking ten passages of every juan he reads, 500 juans, within it.
+READER_NOTES_MAX = env.int("READER_NOTES_MAX", default=5000)
 # The groups whose signed-in members the anonymous budgets (searches, heavy requests) do not
 # count, besides staff (config.clients.unlimited): the editors (corrections/roles.py).
 UNLIMITED_GROUPS = ["editor"]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -226,6 +228,8 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         raise ReviewError("請寫下注記內容 (write the note)")
     before, after = context_of(stored, start, end, CONTEXT)
     with transaction.atomic():
+        if own:
+            _check_own_count(user)
         proposal = Proposal.objects.create(
             kind=kind, edition=juan.edition, edition_slug=juan.edition.slug, juan_number=juan.number,
             section_position=section, piece_position=piece, start=start, end=end, original=stored[start:end],
@@ -236,6 +240,19 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
             status=PRIVATE if own else PENDING)
         _audit(proposal, "kept" if own else "proposed", user, reason, address)
     return proposal
+
+
+def _check_own_count(user) -> None:
+    """Raise ``ReviewError`` when ``user`` already keeps ``settings.READER_NOTES_MAX`` private
+    notes and bookmarks together (the hourly write limit bounds their pace, this their sum: a
+    script writing at that pace for a year could keep 262,800 rows in one account). Run in the
+    transaction that writes the new one: the user's row is locked (on PostgreSQL), so two writes
+    at once cannot both pass at the last place."""
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    kept = Proposal.objects.filter(author=user, kind__in=OWN_KINDS).count()
+    if kept >= settings.READER_NOTES_MAX:
+        raise ReviewError(f"已存筆記與書籤 {kept} 則，已達每帳號上限 {settings.READER_NOTES_MAX} 則 (you keep {kept} "
+                          f"private notes and bookmarks, the most one account may keep: {settings.READER_NOTES_MAX})")
 
 
 def _reviewable(proposal: Proposal, editor, statuses=(PENDING,)) -> None:

@@ -659,6 +659,32 @@ def test_a_reader_id_is_a_distinct_ncname_for_every_username():
         "reader-cx", "reader-a_40b.c", "reader-a_5f40b", "reader-王_2b1", "reader-x-y"]
 
 
+def test_an_account_keeps_at_most_reader_notes_max_notes_and_bookmarks(seed_juan, people, settings):
+    """Private notes and bookmarks had no bound but the hourly write limit: a script could keep
+    writing them for ever. Past ``READER_NOTES_MAX`` (notes and bookmarks together) the form says
+    so and keeps nothing; another account and a public annotation are not counted."""
+    settings.READER_NOTES_MAX = 2
+    reader = User.objects.create_user("reader", password=PW)
+    c = Client()
+    c.force_login(reader)
+    url = "/corrections/propose/禮書綱目/10/"
+    assert c.post(url, {"kind": "private_note", "section": 1, "first": 53, "last": 54, "replacement": "記"}).status_code == 302
+    assert c.post(url, {"kind": "bookmark", "section": 2, "first": 36, "last": 36}).status_code == 302
+    response = c.post(url, {"kind": "bookmark", "section": 2, "first": 37, "last": 37})
+    assert response.status_code == 400
+    assert ("已存筆記與書籤 2 則，已達每帳號上限 2 則 (you keep 2 private notes and bookmarks, the most one account "
+            "may keep: 2)") in response.content.decode()
+    assert Proposal.objects.filter(author=reader).count() == 2
+    with pytest.raises(ReviewError, match=r"^已存筆記與書籤 2 則"):
+        propose(reader, seed_juan, kind="private_note", section=1, piece=3, start=0, end=1, replacement="記", reason="")
+    for kind in ("private_note", "annotation"):  # another account's; a public annotation is no private note
+        propose(people["contributor"], seed_juan, kind=kind, section=1, piece=3, start=0, end=1, replacement="記", reason="r")
+    propose(people["contributor"], seed_juan, kind="bookmark", section=1, piece=3, start=0, end=1, reason="")
+    assert Proposal.objects.filter(author=people["contributor"]).count() == 3
+    settings.READER_NOTES_MAX = 3
+    assert c.post(url, {"kind": "bookmark", "section": 2, "first": 37, "last": 37}).status_code == 302
+
+
 def test_private_notes_and_bookmarks_are_the_readers_own(client, seed_juan, people):
     reader = User.objects.create_user("reader", password=PW)
     c = Client()
