@@ -10,6 +10,8 @@ import logging
 import os
 import time
 
+from config.request_line import REQUEST_LINE_MAX_BYTES
+
 #: The worker: gunicorn's threaded worker in which idle and slow clients hold no thread
 #: (config/workers.py). With gunicorn's sync worker, two connections that sent nothing held
 #: both workers until gunicorn killed them, and every other request waited 102-127 s.
@@ -32,6 +34,11 @@ timeout = 120
 control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
 if not control_socket_disable:
     control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+
+#: The longest request line read, in bytes (``config.request_line``: the most gunicorn takes short
+#: of no limit, twice its default). A longer one is answered 414 as the site answers it: JSON
+#: under ``/api/``, the site's page elsewhere (``config.workers.ThreadWorker.handle_error``).
+limit_request_line = REQUEST_LINE_MAX_BYTES
 
 TEMPLATES = ("reader/juan.html", "reader/section.html", "reader/catalogue.html", "search/search.html")
 

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.server_timing.ServerTimingMiddleware",  # outermost: Server-Timing covers the whole request
     "config.security_headers.SecurityHeadersMiddleware",  # headers on every response, early 400s and static too
+    "config.request_line.RequestLineMiddleware",  # 414 for a request line over gunicorn's limit, as gunicorn's worker answers it
     "config.budget.RequestBudgetMiddleware",  # a deadline per request; past it, a 503 saying what to narrow
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -53,9 +53,11 @@ import time
 from functools import partial
 
 from django.conf import settings
+from gunicorn.http.errors import LimitRequestLine
 from gunicorn.workers import gthread
 
 from config.budget import QUEUED_AT
+from config.request_line import REASON, STATUS, too_long
 from config.running import heavy as running
 #: Seconds a new connection may stay silent, and a request's line and headers may take to
 #: arrive (env ``REQUEST_READ_SECONDS``).
@@ -83,11 +85,25 @@ def head_arrived(sock: socket.socket) -> bool:
     return not data or b"\r\n\r\n" in data or b"\n\n" in data or len(data) >= HEAD_PEEK_BYTES
 
 
+def _under_api(sock: socket.socket) -> bool:
+    """Whether the request waiting on ``sock`` (looked at, not taken) asks for a URL under
+    ``/api/``: its line starts with a method, a space and ``/api/`` (what ``handle_error``
+    needs to know of a line too long for gunicorn to read)."""
+    try:
+        start = sock.recv(24, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except (OSError, ValueError):  # ValueError: a TLS socket takes no flags (a TLS line: the page)
+        return False
+    method, _, rest = start.partition(b" ")
+    return method.isalpha() and rest.startswith(b"/api/")
+
+
 class ThreadWorker(gthread.ThreadWorker):
     """gunicorn's ``gthread`` worker in which slow or idle clients hold no thread (module
     docstring). gunicorn 27's ``ThreadWorker`` is extended at ``accept`` (a new connection
     goes to the selector), ``enqueue_req`` (the arrival time), ``handle`` and
-    ``handle_request`` (the read deadline) and ``murder_pending`` (connections past it)."""
+    ``handle_request`` (the read deadline), ``murder_pending`` (connections past it) and
+    ``handle_error`` (a request line over the limit answered as the site answers it:
+    ``config.request_line``)."""
 
     read_seconds = REQUEST_READ_SECONDS
 
@@ -231,11 +247,28 @@ class ThreadWorker(gthread.ThreadWorker):
         deadline = max(getattr(conn, "queued_at", now) + self.read_seconds, now + min(1.0, self.read_seconds))
         with self._reading_lock:
             self._reading[conn] = deadline
+        self._local.api = _under_api(conn.sock)
         try:
             return super().handle(conn)
         finally:
             with self._reading_lock:
                 self._reading.pop(conn, None)
+
+    def handle_error(self, req, client, addr, exc):
+        """A request line over ``limit_request_line`` is answered as the site answers it
+        (``config.request_line.too_long``: JSON under ``/api/``, the site's page elsewhere),
+        where gunicorn wrote a bare HTML page of its own; other errors as gunicorn does."""
+        if not isinstance(exc, LimitRequestLine):
+            return super().handle_error(req, client, addr, exc)
+        self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
+        try:
+            content_type, headers, body = too_long(getattr(self._local, "api", False), self.cfg.limit_request_line)
+            head = [f"HTTP/1.1 {STATUS} {REASON}", "Connection: close", f"Content-Type: {content_type}",
+                    f"Content-Length: {len(body)}", *(f"{name}: {value}" for name, value in headers)]
+            client.sendall(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body)
+        except Exception:  # noqa: BLE001 - the client may be gone; nothing else to do
+            self.log.debug("Failed to send error message.")
+        return None
 
     def handle_request(self, req, conn):
         """The request's head has arrived: no read deadline while the application runs."""
