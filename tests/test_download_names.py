@@ -45,3 +45,30 @@ def test_an_export_of_a_work_titled_with_a_path_is_named_without_it(tmp_path, se
     assert b"".join(response.streaming_content).decode() == ("\ufeffwork,juan,section,section_title,layer,before,match,after,url,commentator,"
                                                                        "reading,edition,edition_id,work_id,juan_number\r\n")
     assert response.status_code == 200 and response["Content-Disposition"] == 'attachment; filename="a_b.csv"'
+
+
+def test_a_name_that_reorders_what_a_file_list_shows_names_a_device_or_is_too_long_is_made_saveable():
+    """A right-to-left override made ``x\\u202egpj.csv`` show as ``xvsc.jpg`` in a file list; Windows
+    refuses ``CON.csv`` (a device); a query of 200 characters made a name of 604 bytes, past the 255
+    a file system holds (``curl -OJ``: "File name too long")."""
+    assert [file_name(n) for n in ("x\u202egpj.csv", "a\u2066b\u2069\u200f\u2028\x85\ufeff.csv")] == [
+        "x_gpj.csv", "a_b_____.csv"]
+    assert [file_name(n) for n in ("CON.csv", "nul.tei.xml", "com1", "LPT9 .txt", "CONSOLE.csv", "禮書.csv")] == [
+        "_CON.csv", "_nul.tei.xml", "_com1", "_LPT9 .txt", "CONSOLE.csv", "禮書.csv"]
+    long = file_name("射" * 200 + ".csv")
+    assert (long, len(long.encode())) == ("射" * 83 + ".csv", 253)
+    # never inside a gaiji entity or a character: the entity is left out whole
+    assert file_name("射" * 80 + "&KR0628;" + "射" * 10 + "_卷十.tei.xml") == "射" * 80 + ".tei.xml"
+    assert file_name("a" * 300) == "a" * 255
+
+
+@pytest.mark.django_db
+def test_a_hit_list_of_a_long_query_is_named_within_255_bytes(client, seed_backend):
+    query = " OR ".join(["射人戒諸公卿大夫射"] * 15)  # 195 characters, 135 of them Chinese
+    response = client.get("/api/search/export/csv/", {"q": query})
+    body = b"".join(response.streaming_content).decode()
+    assert response.status_code == 200 and body.count("\r\n") > 1
+    name = response["Content-Disposition"].removeprefix("attachment; filename*=utf-8''")
+    from urllib.parse import unquote
+    saved = unquote(name)
+    assert len(saved.encode()) <= 255 and saved.endswith(".csv") and saved.startswith("射人戒諸公卿大夫射 OR 射人戒")
