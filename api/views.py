@@ -4,7 +4,7 @@ import gc
 import hashlib
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -23,7 +23,8 @@ from reader.importers.mandoku.commentators import in_reading_order
 from reader.models import Edition, Juan, Piece, Section, Work
 from reader.person_names import works_of_people
 from reader.pieces import CLASSIC, DEFAULT_LAYER, NOTE, RECORD_NOTE, TEXT
-from reader.printed_people import typed_spellings
+from reader.people import work_people
+from reader.printed_people import typed_author, typed_spellings
 from reader.reading import chapter_views, read_consistently
 from search.matching import reading_of
 from search.backends import SearchError
@@ -76,7 +77,8 @@ SEARCH_PARAMETERS = [
                      description="朝代 (one or more): the works' dynasty as the facets name it (清, 宋, 漢 …)"),
     OpenApiParameter("author", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
                      description="作者 (one or more): a person who wrote what is searched (江永, 鄭玄 …), as the facets "
-                                 "name them; keeps the hits the author facet counts under him: his notes (as "
+                                 "name them, or the beginning of names (江: 江永, 江聲; as `/api/works/?author=`); keeps "
+                                 "the hits the author facet counts under him: his notes (as "
                                  "`commentator`) and the classic or main text of the works he wrote (撰, 著), with "
                                  "their unsigned notes where the work has no commentator"),
     OpenApiParameter("commentator", str, description=(
@@ -132,9 +134,11 @@ class ApiRoot(APIView):
 
 
 class WorkList(generics.ListAPIView):
-    """The works held. Filter with `title` and `author` (substrings, e.g. `?title=禮書&author=江永`;
-    `author` also finds the works the catalogue lists the person for, by any of his names:
-    `?author=范甯` finds 春秋穀梁傳 and 春秋穀梁注疏, whose catalogue records write 范甯 and 范寧)."""
+    """The works held. Filter with `title` (part of it: `?title=禮書`) and `author`, a person
+    as a search's `author` filter reads one: a whole name by any of its spellings, else the
+    beginning of names (a surname: `?author=江` finds 江永's and 江聲's works), never a dynasty or
+    a role word of the byline (清, 注); it also finds the works the catalogue lists the person
+    for: `?author=范甯` finds 春秋穀梁傳 and 春秋穀梁注疏, whose catalogue records write 范甯 and 范寧."""
 
     serializer_class = WorkSerializer
 
@@ -144,16 +148,17 @@ class WorkList(generics.ListAPIView):
         if title:
             qs = qs.filter(title__icontains=title)
         author = self.request.query_params.get("author")
-        if author:  # any name of the person (reader.printed_people: 范甯 finds 范寧's works too)
-            names, named = typed_spellings(author), Q()
-            for name in names:
-                named |= Q(author__icontains=name)
-            qs = qs.filter(named | Q(kanripo_id__in=works_of_people(names)))
+        if author:  # the people it names, as a search's author filter reads it (reader.printed_people.typed_author)
+            works = list(qs)
+            people = {w.pk: {p["name"] for p in work_people(w)} for w in works}
+            wanted = {s for name in typed_author(author, set().union(*people.values())) for s in typed_spellings(name)}
+            listed = set(works_of_people(wanted))  # 范甯 finds the works the catalogue lists 范寧 for
+            qs = qs.filter(pk__in=[w.pk for w in works if people[w.pk] & wanted or w.kanripo_id in listed])
         return qs
 
     @extend_schema(parameters=[
         OpenApiParameter("title", str, description="part of the title. Example: `禮書` (禮書綱目)."),
-        OpenApiParameter("author", str, description="part of the author's name. Example: `江永`."),
+        OpenApiParameter("author", str, description="a person: a whole name (any spelling), or the beginning of names (a surname). Example: `江永`, `江`."),
     ])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)

@@ -109,3 +109,22 @@ def typed_spellings(name: str) -> tuple[str, ...]:
     for dynasty, person in _folded_people(fold(name)):
         found.update(spellings(person, [dynasty]))
     return tuple(sorted(found))
+
+
+def typed_author(typed: str, held=()) -> tuple[str, ...]:
+    """The written names an author filter typed as ``typed`` stands for, among the people the
+    library names: ``held`` (the names a list or a search can give: the works' people, the
+    search's writers) and everyone a held edition's byline names. The people ``typed_people``
+    reads it as, where one of them is named there (a whole name by any of its spellings: 范甯 →
+    范寧; 王安 is 王安 where someone is written so); else every named person whose name begins
+    with it, folded as ``typed_people`` folds, each as ``typed_people`` reads his name (a
+    surname: 江 → 江永, 江聲; 范 → 范寧, whom a byline prints 范寗); else
+    ``typed_people``'s reading, which names nobody held (nothing is found). Never a dynasty or a
+    role word of a byline (清, 注, 撰): a filter names people. Sorted; ``()`` for ""."""
+    people = typed_people(typed)
+    named = set(held) | set(library_dynasties())
+    if not typed or named.intersection(people):
+        return people
+    start = fold(typed)
+    begun = {p for n in named if n and fold(n).startswith(start) for p in typed_people(n)}
+    return tuple(sorted(begun)) or people

@@ -43,7 +43,7 @@ from urllib.parse import urlencode
 from catalogue.catalogue import bu_of, entry, get_class
 from reader.book_writers import dynasty_spelling, main_dynasties, main_writers, writer_dynasty
 from reader.models import Edition
-from reader.printed_people import typed_people
+from reader.printed_people import typed_author
 from reader.stamp import corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
@@ -145,13 +145,22 @@ def dynasties_of(f: EditionFacets, layer: str, commentator: str) -> tuple[str, .
     return f.notes_dynasties if layer not in NOBODYS_UNSIGNED else ()
 
 
+def typed_writers(typed: str) -> tuple[str, ...]:
+    """The author facet's values an author filter typed as ``typed`` stands for
+    (``reader.printed_people.typed_author`` among the writers of ``facet_table``): a whole name by
+    any of its spellings, else the writers whose names begin with it (江: 江永 and 江聲), as
+    ``/api/works/?author=`` reads it."""
+    table = facet_table()
+    return typed_author(typed, {name for f in table.values() for name in f.authors + f.notes_by})
+
+
 #: How a facet filter's value, as typed, reads as values of its facet (``filter_values``): an
-#: author is the written names of the people it stands for (``reader.printed_people.typed_people``,
-#: typed with no dynasty: 范甯, and 范寗 where a byline prints him with 晉, are 范寧; 劉昞 is not
-#: the catalogue's 劉炳; 衛湜, which nobody is written with, is 衞湜); a dynasty as the catalogue
-#: writes it (淸 is 清, ``reader.book_writers.dynasty_spelling``); a facet not named here
-#: reads its value as typed.
-TYPED_VALUES = {"author": typed_people, "dynasty": lambda typed: (dynasty_spelling(typed),)}
+#: author is the written names of the people it stands for (``typed_writers``, typed with no
+#: dynasty: 范甯, and 范寗 where a byline prints him with 晉, are 范寧; 劉昞 is not the
+#: catalogue's 劉炳; 衛湜, which nobody is written with, is 衞湜; a surname, 江, is every writer
+#: whose name begins with it); a dynasty as the catalogue writes it (淸 is 清,
+#: ``reader.book_writers.dynasty_spelling``); a facet not named here reads its value as typed.
+TYPED_VALUES = {"author": typed_writers, "dynasty": lambda typed: (dynasty_spelling(typed),)}
 
 
 def filter_value(param: str, typed: str) -> str:
