@@ -137,6 +137,18 @@ def entries_of(code: str) -> list[CatalogueEntry]:
     return [e for e in _entries().values() if e.cls == code or bu_of(e.cls) == code]
 
 
+#: How the catalogue names a classic's own text: an entry ``周禮(正文)`` heads the works on 周禮.
+PLAIN_TEXT = "(正文)"
+
+
+def class_books(code: str) -> tuple[str, ...]:
+    """The classics a 類 holds, by the catalogue's entries of their plain text (``周禮(正文)``,
+    ``儀禮(正文)``, ``禮記(正文)`` → ``("周禮", "儀禮", "禮記")`` for ``KR1d``), in ID order; ``()``
+    for a class with none. The 四庫's 屬 of such a 類 are called after these books (周禮之屬 …)."""
+    return tuple(e.title[:-len(PLAIN_TEXT)] for e in entries_of(code)
+                 if e.cls == code and e.title.endswith(PLAIN_TEXT))
+
+
 def validate_class_code(code: str) -> None:
     """Raises ``ValidationError`` unless ``code`` is "" or a class of the catalogue (a 部 such
     as ``KR1`` or a 類 such as ``KR1d``)."""

@@ -6,6 +6,7 @@ counts from three queries whatever the number of works (works with their edition
 labels, the characters summed per edition), never one per work."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from django.db.models import Sum
@@ -13,7 +14,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.vary import vary_on_cookie
 
-from catalogue.catalogue import BU, bu_of, bus, get_class, members
+from catalogue.catalogue import BU, bu_of, bus, class_books, get_class, members
 from characters.folding import fold
 from reader.juans import juan_count
 from reader.models import Juan, Work
@@ -42,20 +43,39 @@ def _works_with_counts(works) -> list[Work]:
     return works
 
 
+#: What a title puts before the book it treats: the emperor's commission, in the titles of the
+#: 四庫's imperial editions (欽定儀禮義疏, 御纂周易折中, 御定…, 御製…, 日講禮記解義).
+TITLE_PREFIX = re.compile(r"^(?:欽定|御纂|御定|御製|御選|日講)+")
+#: A classic's other name as titles write it: 周官, the name 周禮 bore until the Han (漢書·藝文志
+#: 「周官經」); the 四庫總目 files 周官新義 and 欽定周官義疏 under 周禮之屬.
+OTHER_NAMES = {"周官": "周禮"}
+
+
+def shu_of_title(title: str, names: list[str]) -> str:
+    """The 屬 among ``names`` (``["周禮之屬", "儀禮之屬", …]``) that ``title`` names by opening with
+    its book, after an imperial prefix (``TITLE_PREFIX``) and with a book's other name read as
+    the book (``OTHER_NAMES``): 周禮注疏, 周禮詳解, 欽定儀禮義疏, 欽定周官義疏, 仪礼释宫増注 (compared
+    folded); the longest book wins (春秋左傳 before 春秋); "" when it opens with none (禮書綱目)."""
+    title = TITLE_PREFIX.sub("", fold(title)) or fold(title)
+    for other, book in OTHER_NAMES.items():
+        if title.startswith(fold(other)):
+            title = fold(book) + title[len(other):]
+    return next((n for n in sorted(names, key=len, reverse=True) if title.startswith(fold(n[:-2]))), "")
+
+
 def decided_shu(works: list[Work]) -> dict[int, str]:
     """``{work id: 屬}`` for the works of one 類, by one rule: the 屬 the work was given (Kanripo's
     catalogue entry, the 提要 page a 四庫 text prints, ``import_texts --class`` or the admin:
-    ``Work.shu``), else the 屬 its title names: a 屬 called after a book (儀禮之屬, the books on
-    儀禮) is that of a work whose title opens with the book's name (儀禮, 儀禮注疏, 仪礼释宫増注;
-    compared folded), among the 屬 the works of the 類 have; else "" (未分屬: neither the
-    catalogue nor the title places it; Kanripo's catalogue as shipped names no 屬, so a 屬
-    comes from a 提要 page or the admin). 禮書綱目 stays without one: its title names no book."""
-    names = sorted({w.shu for w in works if w.shu.endswith("之屬")}, key=len, reverse=True)
-    decided = {}
-    for work in works:
-        title = fold(work.title)
-        decided[work.pk] = work.shu or next((n for n in names if title.startswith(fold(n[:-2]))), "")
-    return decided
+    ``Work.shu``), else the 屬 its title names (``shu_of_title``) among the 屬 called after a book:
+    those the works of the 類 have (儀禮之屬) and, once the 類 is divided (a work has a 屬), one
+    for each classic the catalogue lists in the 類 (``catalogue.class_books``: 周禮之屬, 儀禮之屬,
+    禮記之屬 in 禮類, as the 四庫總目 divides it); else "" (未分屬: neither the catalogue nor the
+    title places it; Kanripo's catalogue as shipped names no 屬, so a 屬 comes from a 提要 page
+    or the admin). 禮書綱目 stays without one: its title names no book."""
+    names = {w.shu for w in works if w.shu.endswith("之屬")}
+    if any(w.shu for w in works):
+        names.update(f"{book}之屬" for code in {w.classification for w in works} for book in class_books(code))
+    return {work.pk: work.shu or shu_of_title(work.title, sorted(names)) for work in works}
 
 
 def shu_groups(works: list[Work]) -> list[dict]:
