@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from characters.simplified import TRADITIONAL
 from config.downloads import attachment
 from corrections.overlay import juan_overlay
-from reader.importers.mandoku.commentators import in_reading_order
+from reader.importers.mandoku.column_order import in_reading_order
 from reader.models import Edition, Juan, Piece, Section, Work
 from reader.person_names import works_of_people
 from reader.pieces import CLASSIC, DEFAULT_LAYER, NOTE, RECORD_NOTE, TEXT
@@ -253,7 +253,7 @@ class SectionNotes(generics.ListAPIView):
     text: `text` pieces of layer `commentary`). Labels (the marker words 注, 疏) and the classic are
     not listed: a note whose layer is the classic (周易's trigrams 坎下乾上) is the classic's text
     (`reader.pieces.is_classic`). The parts of a note whose columns the file holds in reverse
-    reading order come in reading order (`commentators.in_reading_order`). Paginated as every
+    reading order come in reading order (`column_order.in_reading_order`). Paginated as every
     list, a section's notes in one page by default (`page_size` 200)."""
 
     serializer_class = PieceSerializer

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from catalogue.catalogue import classes, entries_of, entry
 
-from .importers.mandoku.commentators import INDENT_LAYERS, MARKED_BLOCKS, PROFILES
+from .importers.mandoku.profiles import INDENT_LAYERS, MARKED_BLOCKS, PROFILES
 from .importers.mandoku.header import TITLE_VARIANTS
 from .models import Edition
 from .people import work_dynasty
@@ -75,7 +75,7 @@ def classic_title(title: str) -> str:
 
 def profile_writers(title: str) -> frozenset[str]:
     """The commentators the importer names the notes of the book titled ``title`` after, by its
-    profile (``reader.importers.mandoku.commentators``: ``PROFILES``, ``INDENT_LAYERS``,
+    profile (``reader.importers.mandoku.profiles``: ``PROFILES``, ``INDENT_LAYERS``,
     ``MARKED_BLOCKS``): 楚辭 王逸 and 洪興祖, 史記集解 裴駰, 水經注 酈道元; empty for a book with none."""
     key = (title or "").translate(TITLE_VARIANTS).replace("説", "說")
     voices = [v for p in PROFILES if key in p.titles for v in (p.default, *p.formulas.values()) if v is not None]

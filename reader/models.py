@@ -325,8 +325,8 @@ class Juan(models.Model):
     char_count = models.PositiveIntegerField(default=0, editable=False)
     #: The file holds its notes' printed columns in reverse reading order (the left column
     #: first, 四部叢刊 transcriptions), decided at import from the columns' lengths
-    #: (``mandoku.commentators.columns_reversed``): pages, index and exports read each note's
-    #: parts in reading order (``commentators.in_reading_order``).
+    #: (``mandoku.column_order.columns_reversed``): pages, index and exports read each note's
+    #: parts in reading order (``column_order.in_reading_order``).
     columns_reversed = models.BooleanField(default=False, editable=False)
 
     class Meta:

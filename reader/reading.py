@@ -13,7 +13,7 @@ from config.budget import check
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LAYERS
 
 from .display import Display
-from .importers.mandoku.commentators import in_reading_order
+from .importers.mandoku.column_order import in_reading_order
 from .models import Chapter, Juan, Piece, Section
 from .paging import PAGE_PIECES, fragment, page_chars, plan, rows_of
 
@@ -240,7 +240,7 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
 
 
 def _read_in_order(items: list, reversed_columns: bool) -> list:
-    """``items`` with each note's parts in reading order (``commentators.in_reading_order``:
+    """``items`` with each note's parts in reading order (``column_order.in_reading_order``:
     四部叢刊 files may hold a note's columns in reverse order); the notes' numbers follow
     the order they are read in."""
     ordered = in_reading_order(items, reversed_columns)

@@ -3,7 +3,7 @@
 ``python scripts/column_order.py EDITION_FOLDER REFERENCE_FOLDER [--formulas 善曰,銑曰,…]``
 
 A 四部叢刊 transcription may file a note's two printed columns left column first, so that
-``(A/B)`` reads B A (``reader.importers.mandoku.commentators``). The importer decides for
+``(A/B)`` reads B A (``reader.importers.mandoku.column_order``). The importer decides for
 each juan from the lengths of the columns (``column_evidence``) and reads every line of two
 or more segments of such a juan from its right column (``left_segments``). This script
 checks that reading against another edition of the same notes that files them in reading
@@ -96,7 +96,7 @@ def measure(edition: Path, reference: Path, formulas: tuple[str, ...] = ()) -> d
     from characters.folding import fold
     from reader.importers.mandoku import parse_mandoku
     from reader.importers.errors import NoTextError
-    from reader.importers.mandoku.commentators import left_segments
+    from reader.importers.mandoku.column_order import left_segments
 
     ref = reference_notes(reference, fold)
     files: dict[str, Counter] = {}

@@ -150,7 +150,7 @@ class Plain:
     (``{layer: phrase}``)."""
 
     def __init__(self, juan):
-        from reader.importers.mandoku.commentators import reading_groups
+        from reader.importers.mandoku.column_order import reading_groups
         from reader.models import Piece
         from reader.people import byline_pieces
         from reader.pieces import DEFAULT_LAYER

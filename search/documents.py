@@ -41,7 +41,7 @@ from characters.passages import join_runs
 from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, PARATEXT,
                                        READINGS, RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
 from corrections.overlay import juan_overlay
-from reader.importers.mandoku.commentators import reading_groups
+from reader.importers.mandoku.column_order import reading_groups
 from reader.models import Piece
 from reader.people import byline_pieces
 from reader.pieces import LAYER_NAMES as PIECE_LAYER_NAMES
@@ -211,7 +211,7 @@ def section_passages(section, pieces, note_of: dict | None = None) -> list[Passa
     """The passages of one section, from its pieces in order (the mapping of the module
     docstring; the reading pages use the same function to highlight, so what is found
     is what is marked). ``note_of`` (optional) maps ``id(piece)`` to the small-print note
-    it is a part of (``commentators.reading_groups``): parts of one note that follow each
+    it is a part of (``column_order.reading_groups``): parts of one note that follow each
     other in ``pieces`` with the same layer and commentator are one passage."""
     passages: list[Passage] = []
     # (layer, continuous, piece): a continuous layer (the classic, records, main text of other

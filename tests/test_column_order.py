@@ -1,4 +1,4 @@
-"""The order of a note's printed columns (``reader.importers.mandoku.commentators``): each
+"""The order of a note's printed columns (``reader.importers.mandoku.column_order``): each
 juan decides from its columns' lengths whether its file holds the left column first, and
 the reading is checked against another edition of the same notes (``scripts/column_order.py``:
 文選 李善註 for 六臣註文選, 楚辭補注 WYG for 楚辭 SBCK)."""
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reader.importers.mandoku import parse_mandoku
-from reader.importers.mandoku.commentators import column_evidence, left_segments
+from reader.importers.mandoku.column_order import column_evidence, left_segments
 
 from .conftest import SHARED
 

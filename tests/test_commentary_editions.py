@@ -19,7 +19,7 @@ from reader.importers.loader import import_file
 from reader.display import to_simplified
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.appended import readings_start
-from reader.importers.mandoku.commentators import columns, in_reading_order, reading_order, PROFILES
+from reader.importers.mandoku.column_order import columns, in_reading_order, reading_order
 from reader.importers.mandoku.undecided import HEADING
 from search.backends import SearchQuery, get_search_backend
 from search.documents import layers_for
@@ -474,7 +474,7 @@ class TestImportedCommentaryBooks:
 
     def test_a_note_stored_in_parts_is_one_bracket_and_named_once(self, commentary_juans, client):
         """賦甲's note in 六臣註文選 is stored as two pieces (its columns read in reverse:
-        ``commentators.in_reading_order``), both 李善's: the page shows one bracket round the
+        ``column_order.in_reading_order``), both 李善's: the page shows one bracket round the
         note and a screen reader hears 「注（李善）：」 once, before the part read first."""
         liuchen = commentary_juans[0]
         body = client.get(f"/works/{liuchen.edition.slug}/juan/{liuchen.number}/1/",

@@ -258,7 +258,7 @@ def test_a_collation_formula_among_a_commentarys_notes_stays_commentary():
     doc = parse_mandoku(DUSHI, "KR4c0015_001.txt")
     assert render_mandoku(doc) == DUSHI
     notes = doc.notes()
-    # the book's profile (commentators.JIUJIA) names the layer of a note with no formula 注
+    # the book's profile (voices.JIUJIA) names the layer of a note with no formula 注
     assert ("一作吾", "commentary", "注") in [(p.text, p.effective_layer, p.layer_name) for p in notes]
     assert [p.text[:6] for p in notes if p.effective_layer != "commentary"] == []
     assert sum(len(p.text) for p in notes) == 126

@@ -81,7 +81,7 @@ def scan(juan) -> dict[str, list[str]]:
     六臣註文選, read in reading order and those of one commentator together), the 經 label
     and titles (a section title once: not again when a heading label holds it, 隱公);
     marker words in none."""
-    from reader.importers.mandoku.commentators import reading_groups
+    from reader.importers.mandoku.column_order import reading_groups
 
     out: dict[str, list[str]] = {}
     for section in Section.objects.filter(juan=juan).order_by("position"):

@@ -208,10 +208,10 @@ class JuanDocument:
     #: ``("经部", "礼类", "仪礼之属")``; empty when the file gives none.
     siku_class: tuple[str, ...] = ()
     #: Whether the file holds its notes' printed columns in reverse reading order (the left
-    #: column first: 四部叢刊 transcriptions), and why (``mandoku.commentators.columns_reversed``).
+    #: column first: 四部叢刊 transcriptions), and why (``mandoku.column_order.columns_reversed``).
     columns_reversed: bool = False
     column_order: str = ""
-    #: The printed lines that show the columns' order (``commentators.column_evidence``):
+    #: The printed lines that show the columns' order (``column_order.column_evidence``):
     #: ``(read second column first, read first column first)``.
     column_evidence: tuple[int, int] = (0, 0)
     #: The juan labels of the parts of a file that holds several (``["卷首中", "卷首下"]``).

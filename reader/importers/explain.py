@@ -6,7 +6,7 @@ commentators with their counts (characters and pieces), each boundary the import
 inferred (a layer or commentator decided by layout, by a reference text or by default,
 rather than marked by the book) with its line and column and how it was decided, and
 each note whose columns are read in another order than the file's (``reading order``:
-四部叢刊 files that file a note's columns in reverse, ``mandoku.commentators.reading_groups``),
+四部叢刊 files that file a note's columns in reverse, ``mandoku.column_order.reading_groups``),
 and every place it was unsure of (``doc.warnings``). Lines and columns are 1-based and count
 code points of the file, as error messages do (``piece_positions``).
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .document import CLASSIC, DEFAULT_BASIS, LABEL, LAYOUT, LAYERS, NOTE_KINDS, REFERENCE, JuanDocument, PieceDoc
-from .mandoku.commentators import reading_groups
+from .mandoku.column_order import reading_groups
 from .positions import piece_positions  # noqa: F401  (re-exported: where each piece stands)
 
 #: How each basis is said in a report.

@@ -10,7 +10,7 @@ from django.utils.safestring import mark_safe
 
 from config.budget import check
 from reader.display import Display
-from reader.importers.mandoku.commentators import closes_note
+from reader.importers.mandoku.column_order import closes_note
 from reader.people import byline_pieces
 from reader.reading import piece_layer
 
@@ -44,9 +44,9 @@ def one_printed_note(before, piece, by_position: dict) -> bool:
     """Whether ``piece`` (``reader.models.Piece``) goes on from ``before`` (the piece shown
     before it) as a part of one small-print note: both notes of one kind, and the parts between
     them in the file (by position, either way round: a juan that files its columns in reverse
-    shows them reordered, ``commentators.in_reading_order``) all among the pieces shown
+    shows them reordered, ``column_order.in_reading_order``) all among the pieces shown
     (``by_position``: ``{position: piece}``) and none closing its note in the source's layout
-    (``commentators.closes_note``: no ``)`` at its end). A piece without layout (not from a
+    (``column_order.closes_note``: no ``)`` at its end). A piece without layout (not from a
     mandoku file) never goes on."""
     if before is None or not (before.is_note and piece.is_note and before.kind == piece.kind):
         return False

@@ -7,7 +7,7 @@ notes the commentator step gave the profile's default voice by default.
 * **The note on the book under the byline.** A juan whose byline (under the title line, before
   any heading) names one person alone, followed by small print before any heading or text, is
   that person's note on the book, when the book's profile knows him as a commentator
-  (``commentators.PROFILES``): 楚辭補注 (四庫, KR4a0003) 卷一 prints ``宋　洪興祖　撰`` and
+  (``profiles.PROFILES``): 楚辭補注 (四庫, KR4a0003) 卷一 prints ``宋　洪興祖　撰`` and
   under it ``(隋唐書志有皇甫遵訓參解楚辭…)`` before ``離騷經章句第一``: 洪興祖's 補注, not
   王逸's 章句 (王逸's name comes only with his 章句 heading). A note on the title line itself
   is the editors' (``title_notes.title_note``: 楚辭 SBCK 卷一, whose byline comes under the
@@ -39,7 +39,8 @@ from typing import Callable
 
 from ..document import COMMENTARY, LAYOUT, NOTE, TEXT, ChapterDoc, JuanDocument, SectionDoc
 from ..positions import piece_positions
-from .commentators import Profile, Voice
+from .profiles import Profile
+from .voices import Voice
 from .cuts import split_piece
 from .lines import line_starts
 
@@ -55,7 +56,7 @@ def _voice_of(profile: Profile, name: str) -> Voice | None:
 def book_note(doc: JuanDocument, profile: Profile) -> int:
     """Set the notes at the start of ``doc``'s untitled first chapter (before any heading and
     any text) to the voice of the one person the juan's byline names (``doc.bylines``), when
-    the book's profile (``profile``: ``commentators.profile_for(doc)``) has a voice of his (see
+    the book's profile (``profile``: ``profiles.profile_for(doc)``) has a voice of his (see
     the module docstring). Notes already set to another layer than commentary (the editors'
     title-line note) end the run. Returns how many pieces it set."""
     if len(doc.bylines) != 1 or not doc.chapters or doc.chapters[0].heading is not None:
@@ -88,7 +89,7 @@ def preface_ends(doc: JuanDocument, profile: Profile, lines: list[str], width: C
                  full: int) -> list[tuple[ChapterDoc, int]]:
     """``[(chapter, line), …]``: for each 章句 chapter of ``doc`` that prints the first
     commentator's preface, the 1-based file line the preface ends on (module docstring);
-    ``profile`` is the book's (``commentators.profile_for(doc)``), ``lines`` the file's lines, ``width`` a printed line's width in full-size characters
+    ``profile`` is the book's (``profiles.profile_for(doc)``), ``lines`` the file's lines, ``width`` a printed line's width in full-size characters
     (``parser.print_width``), ``full`` a full line's (``parser.full_width``: over-measured, the
     preface ends early and fewer notes change, never more). Empty where the book's profile has
     no later commentator. Read once, before the notes change (``preface_notes``) and before the

@@ -1,6 +1,6 @@
 """Books whose commentary is printed at full size, indented below the flush classic.
 
-水經注 prints the 經 flush and 酈道元's 注 indented one U+3000 (``commentators.INDENT_LAYERS``,
+水經注 prints the 經 flush and 酈道元's 注 indented one U+3000 (``profiles.INDENT_LAYERS``,
 named by title). Many 四庫 books of one author's commentary print the same way with no
 small print at all, the classic 頂格 and the author's words 低一格 (吳園周易解 WYG: 「泰小往大來
 吉亨」 flush, 「　上下交而其志同然後為泰…」 under it): ``indented_commentary`` tells such a juan

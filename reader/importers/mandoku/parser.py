@@ -27,7 +27,9 @@ from .collation_notes import mark_collation_notes
 from .book_notes import book_note, cut_prefaces, preface_ends, preface_notes
 from .bound_books import read_bound_books
 from .cuts import place_size_cuts
-from .commentators import assign_commentators, column_evidence, layout_decided, one_authors_book, profile_for
+from .commentators import assign_commentators
+from .column_order import column_evidence
+from .profiles import layout_decided, one_authors_book, profile_for
 from .layers import assign_layers
 from .title_notes import join_title_note, title_note
 from .named_layers import label_named_layer

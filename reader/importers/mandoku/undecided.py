@@ -1,7 +1,7 @@
 """Books whose classic and commentary run together at full size with no marker, decided by
 a reference text of the classic.
 
-The two 老子 editions of the 道藏 (河上公章句 KR5c0065, 王弼註 KR5c0073: ``commentators.UNDECIDED``)
+The two 老子 editions of the 道藏 (河上公章句 KR5c0065, 王弼註 KR5c0073: ``profiles.UNDECIDED``)
 print the classic and its commentary at one size, on the same lines, with no marker, no
 small print and no indentation: nothing in the file tells them apart. What does is another
 edition that prints the classic alone: the shipped reference of the 老子

@@ -1,5 +1,5 @@
 """Who writes a part of a note (``Voice``) and the formulas of the books of several commentators:
-the commentators' names as each book prints them, the data ``commentators.PROFILES`` reads
+the commentators' names as each book prints them, the data ``profiles.PROFILES`` reads
 (see ``commentators`` for how these books are made). Pure data."""
 from __future__ import annotations
 

@@ -1,0 +1,143 @@
+"""How each book writes its commentary (``Profile``): its default commentator, the formulas
+that open another's part, what a circle opens, how its files hold a note's columns; the books
+whose layout alone decides their layers (``INDENT_LAYERS``, ``MARKED_BLOCKS``, ``UNDECIDED``).
+A book's profile comes from its title (``PROFILES``), else from the people the catalogue or
+its byline names (``profile_for``). ``commentators`` describes how these books are made.
+Pure: no ORM, no I/O (the catalogue is shipped data)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..document import COMMENTARY, EDITORIAL, READINGS, SUBCOMMENTARY, JuanDocument
+from .appended import COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY_ROLES, book_people, compiler_notes
+from .edition_forms import subcommentary_title
+from .header import TITLE_VARIANTS
+from .poem_prefaces import preface_book
+from .undecided import reference_for
+from .voices import HANSHU, JIUJIA, LIUCHEN, Voice
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How one book writes its commentary.
+
+    ``titles``: the ``#+TITLE`` values (with ``header.TITLE_VARIANTS`` folded) that name it;
+    ``default``: who writes a note that opens with no formula; ``formulas``: formula →
+    the voice it opens (a formula of one name character and 曰 inside a column counts only
+    when no name character stands before it: 叔向曰, 張良曰 are quoted speech);
+    ``circle``: what a circle inside a note opens (``"readings"``, ``"remark"``: the
+    remark of an editor, ``X曰`` naming him, or ""); ``reversed_columns``: the book's files
+    hold a note's columns in reverse reading order (四部叢刊), where a juan's own columns
+    do not decide (``column_order.columns_reversed``)."""
+
+    titles: tuple[str, ...]
+    default: Voice | None = None
+    formulas: dict[str, Voice] = field(default_factory=dict)
+    circle: str = ""
+    reversed_columns: bool = False
+    #: Who writes the readings a circle opens (陸德明's 音義), and whether they are also
+    #: appended with no circle (``appended.readings_start``: 毛詩, 尚書 of 四部叢刊).
+    readings: Voice | None = None
+    appended: bool = False
+    #: Built from the work's people (``profile_for``): it voices only notes the layer step
+    #: left unnamed (a 注疏 edition's notes keep the layer step's name and basis).
+    people: bool = False
+    #: Who writes the notes on the book's prefaces, and the shipped reference that tells them
+    #: (``poem_prefaces``: 毛詩's 詩序, 鄭玄's 箋 with no 箋云).
+    preface: Voice | None = None
+    preface_book: str = ""
+
+
+PROFILES: tuple[Profile, ...] = (
+    Profile(("六臣注文選",), None, LIUCHEN, reversed_columns=True),
+    Profile(("文選注",), Voice("李善", COMMENTARY, "注")),
+    Profile(("楚辭", "楚辭補注", "楚詞補注"), Voice("王逸", COMMENTARY, "章句"),
+            {"補曰": Voice("洪興祖", COMMENTARY, "補注"), "𥙷曰": Voice("洪興祖", COMMENTARY, "補注")}),
+    Profile(("史記集解",), Voice("裴駰", COMMENTARY, "集解")),
+    Profile(("史記索隱",), Voice("司馬貞", COMMENTARY, "索隱")),
+    Profile(("史記正義",), Voice("張守節", COMMENTARY, "正義")),
+    Profile(("前漢書", "漢書"), Voice("顏師古", COMMENTARY, "注"), HANSHU, circle="remark"),
+    Profile(("後漢書",), Voice("李賢", COMMENTARY, "注"), circle="remark"),
+    Profile(("三國志", "魏志"), Voice("裴松之", COMMENTARY, "注")),
+    Profile(("世說新語",), Voice("劉孝標", COMMENTARY, "注")),
+    Profile(("莊子注",), Voice("郭象", COMMENTARY, "注"), circle="readings"),
+    Profile(("荀子",), Voice("楊倞", COMMENTARY, "注")),
+    Profile(("韓非子",), Voice("何犿", COMMENTARY, "註")),
+    Profile(("管子",), Voice("房玄齡", COMMENTARY, "註")),
+    Profile(("九家集注杜詩",), Voice("", COMMENTARY, "注"), JIUJIA),
+    Profile(("水經注",), Voice("", EDITORIAL, "案"), {"案": Voice("", EDITORIAL, "案")}, reversed_columns=True),
+)
+#: Books whose 經 is flush and whose commentary is indented at full size: the commentary's voice.
+INDENT_LAYERS = {"水經注": Voice("酈道元", COMMENTARY, "注")}
+#: Books whose indented blocks are led by a marker at the start of a line: marker → voice.
+MARKED_BLOCKS = {"南華真經注疏": {"注": Voice("郭象", COMMENTARY, "注"), "疏": Voice("成玄英", SUBCOMMENTARY, "疏"),
+                                  "䟽": Voice("成玄英", SUBCOMMENTARY, "疏")}}
+#: Books whose classic and commentary run together at full size with no marker.
+UNDECIDED = ("道德真經注", "老子道德經")
+
+
+def undecided(title: str) -> bool:
+    """Whether the book titled ``title`` runs classic and commentary together with no marker:
+    ``UNDECIDED``, or a commentary on a classic the project holds a reference of
+    (``undecided.reference_for``: 道德真經解)."""
+    return title in UNDECIDED or reference_for(title) is not None
+
+
+def book_title(doc: JuanDocument) -> str:
+    """``doc``'s work title as ``Profile.titles`` write it (``header.TITLE_VARIANTS`` folded, 説 read 說)."""
+    return (doc.work_title or "").translate(TITLE_VARIANTS).replace("説", "說")
+
+
+def profile_for(doc: JuanDocument) -> Profile:
+    """The profile of ``doc``'s book, by its work title (``Profile.titles``); for any other
+    book the profile its note writers give (``appended.book_people``: the catalogue's people
+    of the work, else its byline's; in a book titled a commentary, ``appended.compiler_notes``,
+    its one author's): the first commentator writes a note that opens with no
+    formula, a later one's formula (箋云) opens his part, the readings' writer (陸德明) the
+    readings after a circle, and, where no 疏 is listed, the readings appended with no mark;
+    with no commentator, ``GENERIC``."""
+    title = book_title(doc)
+    for profile in PROFILES:
+        if title in profile.titles:
+            return profile
+    people = book_people(doc.kanripo_id, doc.bylines) or compiler_notes(title, doc.bylines)
+    notes = [(n, r) for n, r in people if r in COMMENTARY_ROLES]
+    readers = [Voice(n, READINGS, "音義") for n, r in people if r in READINGS_ROLES]
+    if not notes:
+        return Profile((), None, {}, "readings", readings=readers[0]) if readers else GENERIC
+    formulas = {FORMULAS[r]: Voice(n, COMMENTARY, r) for n, r in notes[1:] if r in FORMULAS}
+    book = preface_book(title)
+    preface = next((Voice(n, COMMENTARY, r) for n, r in notes if r == "箋"), None) if book else None
+    return Profile((), Voice(notes[0][0], COMMENTARY, notes[0][1]), formulas, "readings",
+                   readings=readers[0] if readers else GENERIC.readings,
+                   appended=bool(readers) and not any(r in SUBCOMMENTARY_ROLES for _, r in people), people=True,
+                   preface=preface, preface_book=book)
+
+
+#: Any other book: a circle followed by a reading gloss opens 陸德明's readings (the
+#: 纂圖互註 四部叢刊 editions of the classics append them to each note).
+GENERIC = Profile((), None, {}, circle="readings", readings=Voice("陸德明", READINGS, "音義"))
+
+
+def profile_for_title(title: str) -> Profile:
+    """``profile_for`` by a work's title alone (``Work.title`` of a stored juan)."""
+    return profile_for(JuanDocument(work_title=title))
+
+
+def layout_decided(doc: JuanDocument) -> bool:
+    """Whether ``doc``'s layers are decided by its layout alone (``INDENT_LAYERS``,
+    ``MARKED_BLOCKS``, ``UNDECIDED``), so that the 注疏 reading of ``layers`` must not run
+    (南華真經註疏's title ends in 註疏, and its 注 and 疏 are no small-print markers)."""
+    title = book_title(doc)
+    return title in INDENT_LAYERS or title in MARKED_BLOCKS or undecided(title)
+
+
+def one_authors_book(doc: JuanDocument) -> bool:
+    """Whether ``doc`` may print one author's commentary at full size under the classic
+    (``indented.indented_commentary``): its byline names one person, and neither its layout
+    (``layout_decided``) nor a profile of small-print commentary (史記集解: its tables are
+    indented too) says otherwise, nor its title: a 單疏本 (``edition_forms.subcommentary_title``:
+    春秋正義) prints the 疏 alone, no classic to comment on (the file of 春秋正義 卷三十 goes on
+    with 胡安國's 春秋傳 卷三十, its 傳 indented: his, not 孔穎達's; ``bound_books`` reads it)."""
+    return (len(doc.bylines) == 1 and not layout_decided(doc) and profile_for(doc).default is None
+            and not subcommentary_title(book_title(doc)))
