@@ -16,6 +16,10 @@ the classic aligned with the reference and notes between them, at the least cost
   the character table gives as a form of it (``related_forms``: 柰 奈, the 白文 柰何, 河上公
   and 王弼 奈何; not the loans it also lists, 能 而); one the editions write otherwise costs ``SUBSTITUTE``, a character of a stretch the
   reference lacks ``INSERT``;
+* where other editions of the classic are witnesses beside the reference (``witnesses``), a
+  character any of them prints at a place reads as the reference's there (``alternates``:
+  斯不善已, the 白文 斯不善矣, 王弼 斯不善已), and a place only some of them print costs, left out,
+  the share that print it (``held``: the 故 of 王弼 故常無欲, half a character);
 * reference characters the book leaves out are a gap, which costs ``GAP_OPEN`` once and
   ``GAP_EXTEND`` each (1): the opening costs nothing more. A gap priced by the word rather
   than the character (its first character 1, each further one 0.6) reads a word the 道藏
@@ -52,7 +56,7 @@ characters) takes 0.7–1.0 s of CPU (1.2–1.3 s a way at a time).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -80,6 +84,8 @@ GLOSS = 1e-2
 GLOSS_MAX = 3
 EARLIER = 1e-7
 INF = 1e18
+#: In ``segment``'s ``alternates``: no other character printed at a place.
+NONE = "\0"
 #: Below the smallest tie-break: two costs closer than this are one.
 TOLERANCE = 1e-9
 #: The ways a place (book character, reference character) is reached, one row each: after a
@@ -117,7 +123,8 @@ def _gloss(ed: str, j: int) -> bool:
 
 def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
             classic_at: frozenset[int] = frozenset(), bands: list[tuple[int, int]] | None = None,
-            forms: Callable[[str], Iterable[str]] | None = related_forms) -> list[bool]:
+            forms: Callable[[str], Iterable[str]] | None = related_forms,
+            alternates: tuple[str, ...] = (), held: Sequence[float] | None = None) -> list[bool]:
     """For each character of ``ed`` (the book's text, folded, text characters only),
     whether it is the classic, read against ``ref`` (the stretch of the reference the book
     holds, folded the same way). ``edges``: how many of ``ref``'s first and last characters
@@ -131,14 +138,20 @@ def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
     read (nondecreasing both; from the places where the two texts are found to agree,
     widened): the reading keeps within them, which saves time and changes nothing while they
     hold the best reading; None, all of ``ref``. ``forms``: the characters read as one with
-    a character (cost ``VARIANT``), None for none. See the module docstring for the costs."""
+    a character (cost ``VARIANT``), None for none. ``alternates``: strings as long as ``ref``,
+    each giving at each place another character an edition prints there (``NONE`` for none),
+    read as the reference's own (another edition of the classic: ``witnesses.merge``).
+    ``held``: for each of ``ref``'s characters the share of the editions that print it (1 for
+    every one; None, all 1): leaving it out costs ``GAP_EXTEND`` times that share. See the
+    module docstring for the costs."""
     n, m = len(ed), len(ref)
     if not n:
         return []
     if not m:
         return [False] * n
     ref_codes = np.frombuffer(ref.encode("utf-32-le"), dtype=np.uint32)
-    unit = np.full(m, GAP_EXTEND)
+    alt_codes = [np.frombuffer(a.encode("utf-32-le"), dtype=np.uint32) for a in alternates]
+    unit = np.full(m, GAP_EXTEND) if held is None else GAP_EXTEND * np.asarray(held, dtype=float)
     unit[:edges[0]] = EDGE_DELETE
     if edges[1]:
         unit[m - edges[1]:] = EDGE_DELETE
@@ -146,7 +159,7 @@ def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
     at = np.arange(m + 1)
     lead = steps + np.where(at > edges[0], GAP_OPEN, 0.0)  # ref[:i] left out before the book's first
     tail = steps[m] - steps + np.where(at < m - edges[1], GAP_OPEN, 0.0)  # ref[i:] after its last
-    present = set(ref)
+    present = set(ref).union(*alternates)
     partners = {ch: np.array([ord(x) for x in forms(ch) if x in present], dtype=np.uint32) if forms else None
                 for ch in set(ed)}
     # two rows, the one before and the one being read, each (way, reference characters read);
@@ -176,8 +189,12 @@ def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
         first = max(lo, 1)  # the first reached by reading a reference character
         codes = ref_codes[first - 1:hi - 1]
         cost = np.where(codes == ord(ed[j]), 0.0, SUBSTITUTE)
+        others = [a[first - 1:hi - 1] for a in alt_codes]
         if partners[ed[j]] is not None and len(partners[ed[j]]):
-            cost[np.isin(codes, partners[ed[j]])] = VARIANT
+            for printed in [codes] + others:
+                cost[np.isin(printed, partners[ed[j]])] = VARIANT
+        for other in others:
+            cost[other == ord(ed[j])] = 0.0
         classic = row[_CLASSIC]
         how[lo:hi] = 0
         classic[first:hi] = best[first - 1 - before:hi - 1 - before] + cost + EARLIER * j

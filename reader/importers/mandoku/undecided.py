@@ -16,7 +16,9 @@ juan's chapters (``window``: a juan holds some chapters) and notes between them,
 least cost (``segmenting.segment``: a character the editions write otherwise or one lacks
 costs, and so does each note; where two readings cost the same, a note opens by repeating
 the classic's last word, 同謂之玄 | 玄天也, and otherwise the classic is the first copy of its
-words). A chapter printed under its heading opens with its classic. A commentator's
+words). The reference is merged with the library's other edition of the same work as a
+witness (``WITNESSES``, ``witnesses.merge``: the 河上公 edition is read against the 白文 and the
+王弼 edition's classic, and back). A chapter printed under its heading opens with its classic. A commentator's
 quotation of the classic, from 故曰 to the next 也 (王弼: 故曰窈兮冥兮其中有精也; the 老子 never
 writes 故曰), takes no part (``mask_quotations``). What is read as the classic is the classic;
 everything else is the commentary, of the commentator the juan names (``VOICES``). Each
@@ -29,13 +31,13 @@ Pure: pieces and chapters changed in place.
 
 Measured (``tests/test_laozi.py``): 王弼 chapters 21–22 marked by hand, where the window and
 the quotation rule were made, all 149 classic characters and all 282 of the commentary;
-河上公 chapters 1–9, against the 四部叢刊 print that sets the 章句 in small print, 445 of 447
-classic characters (99.6 %) and all 1,391 of the 章句; 河上公 chapters 60–64, marked by hand
-after the rules were made (``tests/data/laozi_heshang_60_64.txt``), and 30–34 against the
-四部叢刊 print, held back (``tests/data/laozi_heshang_30_34.txt``), in the test. The misses
-on 1–9 are words the reference does not print (故常無欲, the 白文 常無欲) or writes otherwise
-at a seam (斯不善已, the 白文 斯不善矣): a character beside a note that the reference lacks
-goes with the note.
+河上公 chapters 1–9, against the 四部叢刊 print that sets the 章句 in small print, 446 of 447
+classic characters (99.8 %) and all 1,391 of the 章句; 河上公 chapters 60–64, marked by hand
+after the rules were made (``tests/data/laozi_heshang_60_64.txt``), 30–34 against the
+四部叢刊 print (``tests/data/laozi_heshang_30_34.txt``) and 45–48 of both editions, marked by
+hand and held back, in the test. The miss on 1–9 is a word neither the reference nor the
+王弼 classic as read prints (故常無欲, the 白文 常無欲): a character beside a note that no
+witness prints goes with the note.
 """
 from __future__ import annotations
 
@@ -52,6 +54,7 @@ from .classics import CLASSICS_DIR
 from .header import TITLE_VARIANTS
 from .piece_splits import split_piece
 from .segmenting import segment
+from .witnesses import merge, merged_slice
 
 #: The reference (``data/classics/<name>.txt``) of each book by its ``#+TITLE``.
 REFERENCES = {"道德真經注": "laozi", "老子道德經": "laozi"}
@@ -65,6 +68,11 @@ def reference_for(title: str) -> str | None:
     """The name of the reference that decides the layers of the book titled ``title``
     (``REFERENCES``, or ``laozi`` for a commentary on the 老子 by ``LAOZI_COMMENTARY``), else None."""
     return REFERENCES.get(title) or ("laozi" if LAOZI_COMMENTARY.match(title) else None)
+#: The other editions of each reference's classic (``data/classics/<file>.txt``, built by
+#: ``scripts/build_laozi_witnesses.py``: the classic of the library's commentary editions as the
+#: reading against the reference alone finds it), by the commentator whose edition each is: a
+#: book is read against its reference and every witness but its own (``witnesses``).
+WITNESSES = {"laozi": (("王弼", "laozi.wang_bi"), ("河上公", "laozi.heshang_gong"))}
 #: Who writes the commentary, by the name the juan's byline or first lines give:
 #: (commentator, layer name).
 VOICES = (("王弼", "註"), ("河上公", "章句"))
@@ -350,7 +358,8 @@ def _voice(doc: JuanDocument) -> tuple[str, str]:
     return "", "注"
 
 
-def classic_flags(texts: list[str], reference: str, opening: frozenset[int] = frozenset()) -> list[list[bool]]:
+def classic_flags(texts: list[str], reference: str, opening: frozenset[int] = frozenset(),
+                  witnesses: tuple[str, ...] = ()) -> list[list[bool]]:
     """For each text (the juan's main-text pieces in order), whether each of its characters
     is the classic, read against the stretch of ``reference`` the juan stands in
     (``window``; its ``MARGIN`` beyond the stretch found for certain, ``found_span``, a margin
@@ -360,10 +369,13 @@ def classic_flags(texts: list[str], reference: str, opening: frozenset[int] = fr
     character is the classic (a chapter opens with its classic). Text not placed in the
     reference (``found_span`` finds nothing) is all the classic: nothing decides, the book's
     order stands. A juan longer than ``CELLS_MAX`` allows is read in parts, each against the
-    stretch of the reference it stands in."""
+    stretch of the reference it stands in. ``witnesses``: other editions' classic (folded as
+    the reference is), merged with it (``witnesses.merge``): what any of them prints at a place
+    reads as the reference's there."""
     flat = "".join(texts)
     folded = match_form(flat).translate(READING_VARIANTS)
-    reference = reference.translate(READING_VARIANTS)
+    merged = merge(reference.translate(READING_VARIANTS), tuple(w.translate(READING_VARIANTS) for w in witnesses))
+    reference = merged.text
     keep = [k for k, ch in enumerate(folded) if is_text(ch)]
     ed = "".join(folded[k] for k in keep)
     starts, at = [], 0
@@ -387,8 +399,10 @@ def classic_flags(texts: list[str], reference: str, opening: frozenset[int] = fr
         if core is None:  # not placed in the reference: nothing decides, the book's order stands
             aligned += [True] * (b - a)
             continue
+        alternates, held = merged_slice(merged, lo, hi)
         aligned += segment(reference[lo:hi], masked[a:b], (core[0] - lo, hi - core[1]),
-                           frozenset(e - a for e in opens if a <= e < b), bands(places, lo, hi - lo, b - a))
+                           frozenset(e - a for e in opens if a <= e < b), bands(places, lo, hi - lo, b - a),
+                           alternates=alternates, held=held)
     flags = [False] * len(flat)
     for k, on in zip(keep, aligned):
         flags[k] = on
@@ -468,11 +482,12 @@ def decide_by_reference(doc: JuanDocument) -> int:
     label_titles_and_bylines(doc)
     reference = reference_text(name)
     who, layer_name = _voice(doc)
+    others = tuple(w for whose, file in WITNESSES.get(name, ()) if whose != who and (w := reference_text(file)))
     pieces = [p for p in doc.all_pieces() if p.kind == TEXT and not HEADING.match(p.text)]
     firsts = {id(chapter.sections[0].pieces[0]) for chapter in doc.chapters
               if chapter.heading and chapter.sections and chapter.sections[0].pieces}
     flags = classic_flags([p.text for p in pieces], reference,
-                          frozenset(n for n, p in enumerate(pieces) if id(p) in firsts))
+                          frozenset(n for n, p in enumerate(pieces) if id(p) in firsts), others)
     parts_of = {id(p): f for p, f in zip(pieces, flags)}
     commentary = 0
     for section in doc.sections:
