@@ -197,6 +197,12 @@ COMPOUND_SURNAMES = frozenset((
     "毌丘", "万俟", "司空", "公冶", "軒轅", "令孤"))
 
 
+#: The titles of the 易's 十翼, its commentary in ten 篇 (彖 上下, 象 上下, 繫辭 上下, 文言, 說卦, 序卦,
+#: 雜卦: 漢書·藝文志), as the editions head them (御纂周易折中 卷十七 「說卦傳」, 「序卦傳」, 「繫辭上傳」):
+#: a 篇's title, whose 傳 is what the 篇 is, not a role, and whose name is no person's.
+YI_WINGS = re.compile(r"^(?:彖|象|繫辭|系辭|文言|說卦|説卦|序卦|雜卦)[上下]?[傳𫝊][上下]?$")
+
+
 def byline_entries(byline: str) -> list[tuple[str, str]] | None:
     """``[(who, role), ...]`` when ``byline`` is made only of byline entries separated by
     U+3000 or spaces, else None. ``漢鄭氏注　唐陸德明音義　賈公彥疏`` →
@@ -204,8 +210,11 @@ def byline_entries(byline: str) -> list[tuple[str, str]] | None:
     one entry are joined (``魏　何晏　集解`` → ``[("魏何晏", "集解")]``), but the names before
     a shared role stay apart, each with it (``明　王道焜　趙如源　同編`` →
     ``[("明王道焜", "同編"), ("趙如源", "同編")]``: ``shared_entries``); a role stored as
-    ``ROLE_STORED`` says (釋文附 → 釋文)."""
+    ``ROLE_STORED`` says (釋文附 → 釋文); None for the title of a 篇 of the 易 (``YI_WINGS``:
+    ``說卦傳``)."""
     tokens = re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶"))
+    if YI_WINGS.match("".join(tokens)):
+        return None
     if spaced_out(byline):
         # a byline spaced out character by character (晉書 ``唐　太　宗　文　皇　帝　御　撰``, 唐書
         # ``宋　翰　林　學　士　歐　陽　修　撰``): its spaces set no entries apart, so a word inside it
