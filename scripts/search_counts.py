@@ -17,7 +17,8 @@ code with ``search.documents`` or ``search.analysis``; it reads the pieces by th
   commentator is the first its pieces name.
 - titles (``title``): each chapter's title and category, each label of the classic (經) with its
   source tag, and each section's title, written with its closer when the closer ends with it
-  (右張侯), unless a label of the section is that title.
+  (右張侯), unless a label of the section is that title; each label of front matter (``paratext``:
+  a preface's heading, a 目錄's entry) is a ``paratext`` text by itself.
 - **exact** queries (嚴格字形): a query's count is the sum of ``str.count`` over the texts with
   invisible code points and variation selectors taken out (non-overlapping, as the engine counts);
 - **folded** queries (the default search): each text as its characters' folds
@@ -184,6 +185,9 @@ class Plain:
                             labels.append(piece.text)
                             titles.append(piece.text + (piece.tag_separator + piece.source_tag
                                                         if piece.source_tag else ""))
+                        elif piece.layer == "paratext":  # front matter's heading, a 目錄's entry
+                            labels.append(piece.text)
+                            notes.append(("paratext", [piece]))
                         continue
                     layer = piece.kind if piece.kind in ("record", "record_note") else \
                         piece.layer or DEFAULT_LAYER[piece.kind]

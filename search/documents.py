@@ -15,7 +15,8 @@ layer              passage
 ``editorial``      one editors' note (按, 考證)
 ``smallprint``     one note of small print that is none of the above
 ``paratext``       front or back matter (序跋: a preface, a postface, an imperial poem), read
-                   continuously like the classic: neither the classic nor its commentary
+                   continuously like the classic: neither the classic nor its commentary;
+                   each of its labels (a preface's heading, a 目錄's entry) a passage alone
 ``record``         a section's 記 record text read continuously, its notes left out
 ``record_note``    one note inside a record
 ``title``          a section title, a chapter title or category, a label such as 經
@@ -226,6 +227,8 @@ def section_passages(section, pieces, note_of: dict | None = None) -> list[Passa
         if p.kind == LABEL:
             if layer == CLASSIC:
                 items.append(("title", False, p))  # 經: a structural label, searched as a title
+            elif layer == PARATEXT:
+                items.append((PARATEXT, False, p))  # a heading of front matter, a 目錄's entry: 序跋, alone
             continue  # a marker word (注, 疏, 音義): a label, in no passage
         if p.kind == RECORD:
             items.append(("record", True, p))
@@ -254,9 +257,11 @@ def section_passages(section, pieces, note_of: dict | None = None) -> list[Passa
             parts.append(Part(p, "tag", len(text), len(tag)))
             text += tag
         passages.append(Passage(layer, f"s{section.position}.p{group[0].position}", text, parts))
-    if section.title and not any(layer == "title" and p.text == section.title for layer, p in singles):
+    if section.title and not any(layer in ("title", PARATEXT) and p.kind == LABEL and p.text == section.title
+                                 for layer, p in singles):
         # The title is searched as the book writes it, 右 included (右張侯), when it has a closer;
-        # once: a title the text holds as a label (the plain form's ``○ 有虞二妃``) is searched there.
+        # once: a title the text holds as a label (the plain form's ``○ 有虞二妃``, a preface's
+        # heading 唐玄宗皇帝御製 in front matter) is searched there.
         closer = section.closer if section.closer and section.closer.endswith(section.title) else section.title
         prefix = len(closer) - len(section.title)
         parts = [Part(None, "closer", 0, prefix)] if prefix else []

@@ -279,22 +279,29 @@ def test_concordance_sorts_equal_a_sort_computed_here(backend, seed_juan, sort):
         assert got.by_juan() == ref.search(SearchQuery(q)).by_juan(), q
 # -- commentary layers (issue 12) ---------------------------------------------------------------
 
-LAYER_QUERIES = ["王建國", "王", "建國辨方", "惟", "注", "疏", "音義", "記", "經", "按", "國"]
+#: Queries of the layer scans: the 注疏 juan's words, and the 卷首's: 孝經是知 reads 序跋 across the
+#: readings printed inside it (``孝經(〇行下/孟反下)(同)是知``), 反 is in the readings, 御製 in a
+#: preface's heading, 德行 and 上卷 in the entries of a 目錄, 世說新語 in its headings and text.
+LAYER_QUERIES = ["王建國", "王", "建國辨方", "惟", "注", "疏", "音義", "記", "經", "按", "國",
+                 "孝經", "孝經是知", "之", "反", "當", "御製", "德行", "上卷", "世說新語", "上"]
 
 
 @pytest.fixture
 def layered(own_backend, seed_juan):
-    """The test's own backend holding the seed and a small 注疏 juan (tests/layered.py); the
-    independent scan of both."""
+    """The test's own backend holding the seed, a small 注疏 juan and two real 卷首 (tests/layered.py:
+    孝經's 序, 世説新語's 序 and 目錄, front matter); the independent scan of them all."""
     from reader.importers.loader import load_document
 
-    from .layered import scan_layers, zhushu_document
+    from .layered import front_documents, scan_layers, zhushu_document
 
-    doc = zhushu_document()
-    juan = load_document(doc, index=False).juan
-    own_backend.rebuild(documents_for_juan(seed_juan) + documents_for_juan(juan))
+    doc, fronts = zhushu_document(), front_documents()
+    juans = [load_document(d, index=False).juan for d in (doc, *fronts)]
+    own_backend.rebuild(documents_for_juan(seed_juan) + [d for juan in juans for d in documents_for_juan(juan)])
     seed = layers_of(SEED.read_text(encoding="utf-8"))
     scanned = scan_layers(doc)
+    for front in fronts:
+        for layer, passages in scan_layers(front).items():
+            scanned[layer] += passages
     scanned["classic"] += seed["text"]
     scanned["commentary"] += seed["note"]
     for layer in ("record", "record_note", "title"):
@@ -303,8 +310,9 @@ def layered(own_backend, seed_juan):
 
 
 @pytest.mark.parametrize("choice", [["classic"], ["commentary"], ["readings"], ["subcommentary"], ["editorial"],
-                                    ["smallprint"], ["commentary", "subcommentary"], ["classic", "readings"],
-                                    ["notes"], ["records"], ["titles"], ["all"]])
+                                    ["smallprint"], ["paratext"], ["commentary", "subcommentary"],
+                                    ["classic", "readings"], ["paratext", "readings"], ["notes"], ["records"],
+                                    ["titles"], ["all"]])
 def test_layer_counts_equal_a_plain_scan_of_that_layer(layered, choice):
     backend, scanned = layered
     layers = layers_for(choice)
@@ -313,6 +321,25 @@ def test_layer_counts_equal_a_plain_scan_of_that_layer(layered, choice):
         result = backend.search(SearchQuery(phrase, layers=layers, exact=True))
         assert result.count == scan_count(passages, phrase), (choice, phrase)
         assert {h.layer for h in result.hits} <= layers
+
+
+def test_front_matter_is_searched_as_paratext(layered):
+    """The two 卷首 (``tests/layered.py``) are 序跋 on every engine: 孝經's 序 read as one passage
+    across the 13 readings and the note printed inside it, none of it the classic; the headings
+    of 世説新語's 序 and the entries of its 目錄 each a passage of 序跋, its writer's where he signs
+    (袁褧). The scan's figures are the books' own."""
+    backend, scanned = layered
+    assert [scan_count(scanned["paratext"], q) for q in ("孝經", "孝經是知", "當", "反", "德行", "世說新語")] == [
+        2, 1, 3, 0, 1, 4]
+    assert scan_count(scanned["readings"], "反") == 13
+    hits = backend.search(SearchQuery("孝經是知", layers=layers_for("paratext"), exact=True)).hits
+    assert [(h.layer, h.passage.layer_name, h.work_title, h.section_title, h.before[-4:], h.match, h.after[:4])
+            for h in hits] == [("paratext", "序", "孝經", "唐玄宗皇帝御製", "春秋行在", "孝經是知", "孝者德之")]
+    assert [backend.search(SearchQuery(q, layers=layers_for(choice))).count
+            for q in ("孝經是知", "德行") for choice in ("classic", "notes", "titles", "all")] == [0, 0, 0, 1, 0, 0, 0, 1]
+    hits = backend.search(SearchQuery("世說新語", layers=layers_for("paratext"), exact=True)).hits
+    assert [(h.passage.commentator, h.before[-3:], h.after[:3]) for h in hits] == [
+        ("袁褧", "刻", "序"), ("", "", "目錄"), ("", "", "目錄"), ("", "佳話爲", "極爲精")]
 
 
 def test_layer_filter_in_the_zhushu_juan(layered):
