@@ -149,6 +149,24 @@ def class_books(code: str) -> tuple[str, ...]:
                  if e.cls == code and e.title.endswith(PLAIN_TEXT))
 
 
+#: What ``order_key`` puts between its parts: below every character a class code, an ID or a title holds.
+ORDER_SEPARATOR = "\t"
+
+
+def order_key(classification: str, kanripo_id: str, title: str, work_id: int) -> str:
+    """A work's place in the catalogue's order as one string, compared by code point: its 部
+    and 類 in code order (KR1 經 … KR4 集, KR5 道, KR6 佛; a work classed by its 部 alone before
+    that 部's 類, as its shelf stands on ``/``), then its Kanripo ID, its title and its id
+    (``work_id``, an int ≥ 0), the order the catalogue pages list a shelf in; unclassified works
+    (``classification`` "") after every class. Search sorts its hits in text order by it
+    (``search.documents.SearchDocument.catalogue_key``): a 經 work before a 史 work whatever
+    their titles. Raises ``ValueError`` for a negative ``work_id``."""
+    if work_id < 0:
+        raise ValueError(f"a work's id is not negative: {work_id}")
+    head = "0" + classification if classification else "1"
+    return ORDER_SEPARATOR.join((head, kanripo_id, title, f"{work_id:012d}"))
+
+
 def validate_class_code(code: str) -> None:
     """Raises ``ValidationError`` unless ``code`` is "" or a class of the catalogue (a 部 such
     as ``KR1`` or a 類 such as ``KR1d``)."""

@@ -38,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from catalogue.catalogue import order_key
 from characters.passages import join_runs
 from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, PARATEXT,
                                        READINGS, RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
@@ -159,6 +160,10 @@ class SearchDocument:
     #: The script of the passage's edition (``Edition.script``): search keys its ambiguous
     #: simplified forms by it (``search.analysis.analyse``).
     script: str = "traditional"
+    #: The work's place in the catalogue (``catalogue.catalogue.order_key``: 部, 類, Kanripo ID,
+    #: title, work id): text order sorts by it first, so a 經 work's hits come before a 史 work's.
+    #: "" (before every work) for a passage read from an index written before it was kept.
+    catalogue_key: str = ""
 
 
 @dataclass
@@ -321,6 +326,7 @@ def documents_for_juan(juan) -> list[SearchDocument]:
     sections = sorted(juan.sections.all(), key=lambda s: s.position)
     chapters = {c.pk: c for c in juan.chapters.all()}
     docs: list[SearchDocument] = []
+    catalogue_key = order_key(work.classification, work.kanripo_id, work.title, work.pk)
 
     def document(section, chapter, passage: Passage) -> SearchDocument:
         return SearchDocument(
@@ -330,7 +336,7 @@ def documents_for_juan(juan) -> list[SearchDocument]:
             section_id=section.pk if section else 0, section_position=section.position if section else 0,
             section_title=section.title if section else "", piece_starts=passage.piece_starts(),
             juan_version=juan.version, layer_name=passage.layer_name, commentator=passage.commentator,
-            script=edition.script,
+            script=edition.script, catalogue_key=catalogue_key,
         )
 
     first_section_of = {}

@@ -384,15 +384,22 @@ def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
     table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
-    assert table["format"] == 10 and table["units"] == 2
+    assert table["format"] == 11 and table["units"] == 2
     assert set(table) == {"format", "units", "juans", "sections", "juan_keys", "scripts"}
     assert table["scripts"] == {}  # the seed's edition is traditional: no juan listed
     d = documents_for_juan(seed_juan)[0]
     assert table["juans"] == {str(seed_juan.id): [d.juan_version, d.work_id, 10]} and d.juan_number == 10
+    # a juan's key leads with its work's place in the catalogue (the seed is unclassified: after every class)
+    assert table["juan_keys"] == [[f"1\t\t禮書綱目\t{seed_juan.work_id:012d}", "禮書綱目", d.work_id, 10]]
+    assert d.catalogue_key == table["juan_keys"][0][0]
+    (gen / "juans.json").write_text(json.dumps({**table, "juan_keys": [[d.work_id, 10]]}), encoding="utf-8")
+    positional._loaded.clear()
+    with pytest.raises(IndexFormatError, match=r"juan_keys must hold keys of 3 or 4 fields, not \(\d+, 10\)"):
+        positional.search(SearchQuery("鵠")).hits[:1]  # a hit names its work's catalogue key
     (gen / "juans.json").write_text(json.dumps({**table, "format": 7}), encoding="utf-8")
     positional._loaded.clear()
-    with pytest.raises(IndexFormatError, match=r"juans\.json has format 7, this version reads 8, 9 and 10; run `python "
-                                               r"manage\.py rebuild_index`"):
+    with pytest.raises(IndexFormatError, match=r"juans\.json has format 7, this version reads 8, 9, 10 and 11; run "
+                                               r"`python manage\.py rebuild_index`"):
         positional.search(SearchQuery("鵠"))
     (gen / "juans.json").write_text(json.dumps({**table, "scripts": {str(seed_juan.id): "latin"}}), encoding="utf-8")
     with pytest.raises(IndexFormatError, match=r"scripts must map juan ids to scripts"):
@@ -607,17 +614,17 @@ def test_an_index_of_format_8_is_read_as_before(settings, tmp_path, seed_juan, m
     _same(backend.search(SearchQuery("之")), ref.search(SearchQuery("之")), "rebuilt")
 
 
-def test_an_index_of_format_7_or_a_table_of_format_11_is_refused(two_backends, seed_juan):
+def test_an_index_of_format_7_or_a_table_of_format_12_is_refused(two_backends, seed_juan):
     positional, _ = two_backends
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
     table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
-    (gen / "juans.json").write_text(json.dumps({**table, "format": 11}), encoding="utf-8")
+    (gen / "juans.json").write_text(json.dumps({**table, "format": 12}), encoding="utf-8")
     positional._loaded.clear()
     with pytest.raises(IndexFormatError) as refused:
         positional.search(SearchQuery("鵠"))
-    assert str(refused.value) == (f"the search index file {gen / 'juans.json'} has format 11, this version reads "
-                                  f"8, 9 and 10; run `python manage.py rebuild_index` to build it again")
+    assert str(refused.value) == (f"the search index file {gen / 'juans.json'} has format 12, this version reads "
+                                  f"8, 9, 10 and 11; run `python manage.py rebuild_index` to build it again")
 
 
 def test_places_that_do_not_fit_their_segment_are_refused(two_backends, seed_juan):
@@ -1051,3 +1058,52 @@ def test_a_pages_passages_are_read_once_per_generation(two_backends, seed_juan, 
     edges = hit_arrays._passage_edges(fresh, [0, 5, last])
     assert edges.tolist() == np.concatenate(hit_arrays._passage_bounds(fresh, np.array([0, 5, last]))).tolist()
     assert edges.tolist()[-1] == fresh.size and edges.tolist()[:3] == fresh.unit_starts[[0, 5, last]].tolist()
+
+
+def test_an_index_written_before_the_catalogue_order_opens_and_keeps_its_order(settings, tmp_path, seed_juan,
+                                                                                monkeypatch):
+    """A segment of format 10 ordered its juans by work title and named no catalogue key: it
+    opens and answers as it was built (列女傳 before 禮書綱目, every hit's ``catalogue_key`` "");
+    a juan written after it is a segment of the catalogue's order, after the older segment's
+    juans; a rebuild puts the whole library in the catalogue's order (經 before 史)."""
+    from catalogue.catalogue import order_key
+    from search.backends import positional
+    from search.backends.positional import format as index_format
+
+    monkeypatch.setattr(positional, "SEGMENT_CHARS", 45_000)  # a juan is 15,163 characters: no segment merges
+    settings.SEARCH_BACKENDS = {"p": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                      "PATH": tmp_path / "ix"}}
+    backend = get_search_backend("p")
+    seed = documents_for_juan(seed_juan)
+
+    def work(juan_id, title, code):
+        return [replace(d, juan_id=juan_id, work_id=juan_id, work_slug=title, work_title=title, doc_id=f"{juan_id}{d.doc_id}",
+                        catalogue_key=order_key(code, "", title, juan_id)) for d in seed]
+
+    jing, shi, later = work(7001, "禮書綱目", "KR1d"), work(7002, "列女傳", "KR2g"), work(7003, "周禮", "KR1d")
+    with monkeypatch.context() as old:  # what format 10 wrote: keys of title, edition, juan (and section)
+        old.setattr(index_format, "FORMAT", 10)
+        old.setattr(index_format, "juan_key", lambda d: (d.work_title, d.work_id, d.juan_number))
+        backend.rebuild(jing + shi)
+    gen = backend.current_link.resolve()
+    table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
+    assert (table["format"], table["juan_keys"]) == (10, [["列女傳", 7002, 10], ["禮書綱目", 7001, 10]])
+    ref = MemoryBackend("ref", {"NAME": f"ref-{tmp_path.name}"})
+
+    def works_in_order(b, q="之"):
+        hits = b.search(SearchQuery(q)).hits
+        order = [h.text_order for h in hits]
+        assert order == sorted(order)
+        return list(dict.fromkeys(h.work_slug for h in hits)), {h.catalogue_key for h in hits}
+
+    count = backend.search(SearchQuery("之")).count
+    assert count == 2 * sum(d.text.count("之") for d in seed)
+    assert works_in_order(backend) == (["列女傳", "禮書綱目"], {""})
+    backend.replace_juans(set(), later)
+    assert len(backend._corpus().segments) == 2
+    assert works_in_order(backend) == (["列女傳", "禮書綱目", "周禮"], {"", later[0].catalogue_key})
+    backend.rebuild(jing + shi + later)
+    ref.rebuild(jing + shi + later)
+    assert works_in_order(backend) == works_in_order(ref) == (
+        ["周禮", "禮書綱目", "列女傳"], {later[0].catalogue_key, jing[0].catalogue_key, shi[0].catalogue_key})
+    assert backend.search(SearchQuery("之")).count == count * 3 // 2

@@ -727,3 +727,57 @@ def test_a_query_of_cell_marks_is_refused():
 
     with pytest.raises(QueryError, match="沒有可檢索的字"):
         parse_query("||")
+
+
+# -- catalogue order ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_classes(own_backend, seed_juan, db):
+    """The test's own backend holding the seed (禮書綱目, classed in 經部 禮類) and then, written after it
+    (a segment of its own in the positional engine), 列女傳 classed in 史部 傳記類 (KR2g): by
+    title 列 (U+5217) comes before 禮 (U+79AE), in the catalogue 經 before 史. Returns the
+    backend, both works' passages and the two editions' slugs in catalogue order."""
+    from reader.importers.loader import import_file
+    from reader.models import Juan
+
+    from .conftest import SHARED
+
+    lienu = import_file(SHARED / "corpus" / "other" / "lienu_zhuan_crlf.txt").juan.work
+    for work, code in ((seed_juan.work, "KR1d"), (lienu, "KR2g")):  # as the admin or `import_texts --class` sets it
+        work.classification = code
+        work.save(update_fields=["classification"])
+    assert (seed_juan.work.title, lienu.title) == ("禮書綱目", "列女傳")
+    assert lienu.title < seed_juan.work.title
+    seed_docs = documents_for_juan(seed_juan)
+    lienu_docs = [d for j in Juan.objects.filter(work=lienu).select_related("work", "edition")
+                  for d in documents_for_juan(j)]
+    own_backend.rebuild(seed_docs)
+    own_backend.replace_juans(set(), lienu_docs)
+    return own_backend, seed_docs + lienu_docs, [seed_juan.edition.slug, lienu_docs[0].work_slug]
+
+
+@pytest.mark.parametrize("sort", ["text", "relevance", "after"])
+def test_hits_follow_the_catalogue_not_the_titles(two_classes, sort):
+    """Text order is the catalogue's (部, 類, Kanripo ID, then edition, juan, position): every hit
+    of the 經部 work comes before every hit of the 史部 work whose title sorts first, on every
+    engine as in the plain scan, in every hit, page, and distribution; within a work as before."""
+    from itertools import groupby
+
+    backend, docs, slugs = two_classes
+    ref = _reference(docs)
+    for q in ["之", "君子", "禮 OR 女", "夫人"]:
+        query = SearchQuery(q, sort=sort)
+        got, want = backend.search(query), ref.search(query)
+        scanned = {slug: sum(d.text.count(p) for d in docs if d.work_slug == slug for p in q.split(" OR "))
+                   for slug in slugs}
+        assert (got.count, got.passages) == (want.count, want.passages) and got.count == sum(scanned.values()), q
+        assert _hits(got.hits) == _hits(want.hits), q
+        assert _hits(got.hits[20:40]) == _hits(want.hits[20:40]), q
+        assert got.by_juan() == want.by_juan() and got.by_section() == want.by_section(), q
+        rows = [(r["work_slug"], r["count"]) for r in got.by_juan()]
+        works = [(slug, sum(n for _, n in group)) for slug, group in groupby(rows, key=lambda r: r[0])]
+        assert works == [(slug, scanned[slug]) for slug in slugs if scanned[slug]], q
+        if sort == "text":
+            assert [slug for slug, _ in groupby(h.work_slug for h in got.hits)] == \
+                [slug for slug in slugs if scanned[slug]], q

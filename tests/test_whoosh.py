@@ -259,3 +259,45 @@ def test_only_the_passages_of_a_table_are_verified_for_a_wildcard(whoosh, seed_j
     assert (len(marked), len(seed + biao)) == (22, 447)
     assert verified == {"之?也": (28, 0), "之??也": (11, 0), "元年?": (76, 22), "射?獲": (6, 0), "?元年 OR 射?獲": (230, 22),
                         "之 -之?也": (405, 19), "大射 NEAR/5 ?之": (11, 0)}  # (hits, passages verified)
+
+
+def test_an_index_written_before_the_catalogue_order_opens_and_keeps_its_order(whoosh, seed_juan, monkeypatch):
+    """A Whoosh index whose schema has no ``catalogue_key`` (written before text order was the
+    catalogue's) opens, answers as the plain scan with every work's key "" (by title: 列女傳
+    before 禮書綱目) and takes new juans (their markers written without the field); a rebuild
+    orders the works by the catalogue (經 before 史)."""
+    from catalogue.catalogue import order_key
+    from search.backends.whoosh import backend as whoosh_backend, schema
+
+    seed = documents_for_juan(seed_juan)
+
+    def work(juan_id, title, code, key=True):
+        return [replace(d, juan_id=juan_id, work_id=juan_id, work_slug=title, work_title=title,
+                        doc_id=f"{juan_id}{d.doc_id}", catalogue_key=order_key(code, "", title, juan_id) if key else "")
+                for d in seed]
+
+    def older_schema():
+        made = schema.make_schema()
+        made.remove("catalogue_key")
+        return made
+
+    def works_in_order(b):
+        return list(dict.fromkeys(h.work_slug for h in b.search(SearchQuery("之")).hits))
+
+    jing, shi = work(7001, "禮書綱目", "KR1d"), work(7002, "列女傳", "KR2g")
+    monkeypatch.setattr(whoosh_backend, "make_schema", older_schema)
+    whoosh.rebuild(jing + shi)
+    monkeypatch.undo()
+    whoosh.replace_juans(set(), work(7003, "周禮", "KR1d"))
+    assert "catalogue_key" not in whoosh_backend.whoosh_index.open_dir(str(whoosh.current_link.resolve())).schema.names()
+    unkept = jing + shi + work(7003, "周禮", "KR1d")
+    ref = _scan([replace(d, catalogue_key="") for d in unkept])
+    for q in ("之", "射", "大射 OR 鄉射"):
+        _same_as_scan(whoosh, ref, q)
+    assert works_in_order(whoosh) == ["列女傳", "周禮", "禮書綱目"]
+    assert {h.catalogue_key for h in whoosh.search(SearchQuery("鵠")).hits} == {""}
+    whoosh.rebuild(unkept)
+    ref = _scan(unkept)
+    for q in ("之", "射", "大射 OR 鄉射"):
+        _same_as_scan(whoosh, ref, q)
+    assert works_in_order(whoosh) == works_in_order(ref) == ["周禮", "禮書綱目", "列女傳"]

@@ -222,6 +222,8 @@ class HitPassage:
     #: Whether every displayed character of ``text`` is one code point (``single_code_points``),
     #: found on first use by ``Hit.kwic``: its hits' snippet bounds are then plain arithmetic.
     _plain: bool | None = field(default=None, repr=False, compare=False)
+    #: The work's place in the catalogue (``SearchDocument.catalogue_key``): text order sorts by it first.
+    catalogue_key: str = ""
 
     def piece_at(self, offset: int) -> int:
         """The position of the piece holding code point ``offset`` of the passage; a passage of
@@ -307,7 +309,7 @@ class Hit:
     @property
     def text_order(self):
         p = self.passage
-        return (p.work_title, p.work_id, p.juan_number, p.section_position, self.piece_position,
+        return (p.catalogue_key, p.work_title, p.work_id, p.juan_number, p.section_position, self.piece_position,
                 LAYER_ORDER[p.layer], p.doc_id, self.start)
 
     @property

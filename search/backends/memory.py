@@ -106,7 +106,7 @@ class MemoryBackend(BaseSearchBackend):
                 chapter_id=doc.chapter_id, chapter_title=doc.chapter_title, section_position=doc.section_position,
                 section_title=doc.section_title, doc_id=doc.doc_id, text=doc.text,
                 piece_starts=[list(x) for x in doc.piece_starts], context=width, hits=len(spans),
-                layer_name=doc.layer_name, commentator=doc.commentator)
+                layer_name=doc.layer_name, commentator=doc.commentator, catalogue_key=doc.catalogue_key)
             results.hits.extend(Hit(passage, start, end) for start, end in spans)
         results.sort()
         return results

@@ -122,6 +122,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         for k in (range(len(corpus.segments)) if segments is None else segments):
             segment, first = corpus.segments[k], corpus.passage_firsts[k]
             places = segment.places
+            catalogue = [key[0] for key in segment.juan_keys]  # per juan index (``Corpus.catalogue_keys``)
             for q in range(len(segment)):
                 if corpus.live is not None and not corpus.live[first + q]:
                     continue
@@ -130,7 +131,9 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                     continue
                 fields["piece_starts"] = [tuple(x) for x in fields["piece_starts"]]
                 docs.append(SearchDocument(text=segment.text(q), juan_version=corpus.juans[fields["juan_id"]][0],
-                                           script=segment.scripts.get(fields["juan_id"], TRADITIONAL), **fields))
+                                           script=segment.scripts.get(fields["juan_id"], TRADITIONAL),
+                                           catalogue_key=catalogue[segment.juan_index[q]],
+                                           **fields))
         return docs
 
     def _write(self, documents: Iterable[SearchDocument], entries: dict) -> int:

@@ -153,6 +153,17 @@ class Corpus:
         k, q = self.locate(p)
         return self.segments[k].text(q)
 
+    def catalogue_keys(self, ps: list[int]) -> list[str]:
+        """The catalogue keys of the works of ascending passage numbers ``ps``
+        (``SearchDocument.catalogue_key``: their juans' keys lead with it, "" in a segment
+        written before; ``format.read_keys``), one gather per segment."""
+        out = []
+        for k, local in segment_groups(self.passage_firsts, ps):
+            segment = self.segments[k]
+            keys = segment.juan_keys
+            out += [keys[j][0] for j in segment.juan_index[local].tolist()]
+        return out
+
     def read_passages(self, ps: list[int]) -> tuple[list[tuple], list[str]]:
         """``([places[p] …], [text(p) …])`` of ascending passage numbers ``ps`` (a page's),
         segment by segment: the places by ``PlaceTable.rows``, the texts by ``Segment.text``."""

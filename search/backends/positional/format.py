@@ -36,8 +36,14 @@ from .places import PLACE_ARRAYS, PLACE_FIELDS, place_arrays
 #: its postings (``NEIGHBOUR_ARRAYS``: a phrase checks the units next to its rarest one by reading
 #: them in a row, not one random read each; a segment of format 8 or 9 is searched as before). An index
 #: of an older format is refused with what to run, never read wrong: ``rebuild_index`` replaces it.
-FORMAT = 10
-READS = (8, 9, 10)
+#: 11: the juans' and sections' keys in ``juans.json`` lead with the work's place in the catalogue
+#: (``juan_key``: text order is the catalogue's); a segment of format 8 to 10 is read with "" there
+#: (``KEY_WIDTHS``): its juans stand before every other, by title, until ``rebuild_index``.
+FORMAT = 11
+READS = (8, 9, 10, 11)
+#: How many fields a juan's and a section's key has (``juan_key``); a key of one fewer, written
+#: before keys led with the catalogue key, is read with "" before it.
+KEY_WIDTHS = {"juan_keys": 4, "sections": 5}
 SEP = 0
 #: The arrays of a segment, one ``<name>.npy`` each (``allow_pickle=False``).
 ARRAYS = ("raw", "exact", "folded", "order", "chars", "char_starts", "pid", "rank", "offset", "end_offset", "gap",
@@ -150,14 +156,36 @@ def _passage_tables(unit_pid: np.ndarray, exact: np.ndarray, order: np.ndarray, 
     return distinct(None), distinct(exact[order] == char_exact[group])
 
 
+def juan_key(d: SearchDocument) -> tuple[str, str, int, int]:
+    """A passage's juan in text order: ``(catalogue_key, work_title, work_id, juan_number)``, as
+    ``juans.json`` lists it (``"juan_keys"``; a section's key adds its position)."""
+    return d.catalogue_key, d.work_title, d.work_id, d.juan_number
+
+
+def read_keys(keys: list, name: str) -> list[tuple]:
+    """The keys ``name`` (``"juan_keys"`` or ``"sections"``) of a ``juans.json``, as tuples of
+    ``KEY_WIDTHS[name]`` fields: a key written before keys led with the catalogue key (one field
+    fewer, format 10 and older) is read with "" before it. Raises ``TypeError`` for a key that is
+    not a list, ``ValueError`` for one of another length."""
+    width = KEY_WIDTHS[name]
+    out = []
+    for key in keys:
+        key = tuple(key)
+        if len(key) not in (width - 1, width):
+            raise ValueError(f"{name} must hold keys of {width - 1} or {width} fields, not {key!r}")
+        out.append(key if len(key) == width else ("", *key))
+    return out
+
+
 def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: dict | None = None) -> int:
     """Write the arrays of ``documents`` into the folder ``gen`` (one segment); returns how
     many passages. ``entries`` (``{juan_id: JuanEntry}``, see ``search.backends.base``)
     records the juans held, with their versions; the juans of ``documents`` are added to it.
 
-    Passages are laid out in text order (work title, work, juan, section, then the
-    passage's first piece, layer and id), the order ``Hit.text_order`` sorts by."""
-    docs = sorted(documents, key=lambda d: (d.work_title, d.work_id, d.juan_number, d.section_position,
+    Passages are laid out in text order (the work's place in the catalogue, its title, the
+    edition, juan, section, then the passage's first piece, layer and id), the order
+    ``Hit.text_order`` sorts by."""
+    docs = sorted(documents, key=lambda d: (*juan_key(d), d.section_position,
                                             d.piece_starts[0][0] if d.piece_starts else -1,
                                             LAYER_CODE[d.layer], d.doc_id))
     n = len(docs)
@@ -209,15 +237,15 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     passage_start = np.where(unit_pid >= 0, starts.astype(np.int32)[np.maximum(unit_pid, 0)] if n else 0, units)
     unit_starts = np.searchsorted(units, starts).astype(np.int64) if n else np.empty(0, dtype=np.int64)
 
-    # Text order of every position: passage's (work title, work, juan, section) rank, the
-    # piece the position falls in, then layer and id, then the position itself.
+    # Text order of every position: passage's (catalogue key, work title, work, juan, section)
+    # rank, the piece the position falls in, then layer and id, then the position itself.
     section_keys = {}
     for d in docs:
-        section_keys.setdefault((d.work_title, d.work_id, d.juan_number, d.section_position), None)
+        section_keys.setdefault((*juan_key(d), d.section_position), None)
     sorted_sections = sorted(section_keys)
     section_rank = {k: i for i, k in enumerate(sorted_sections)}
     doc_rank = {doc_id: i for i, doc_id in enumerate(sorted((LAYER_CODE[d.layer], d.doc_id) for d in docs))}
-    passage_section = np.fromiter((section_rank[(d.work_title, d.work_id, d.juan_number, d.section_position)]
+    passage_section = np.fromiter((section_rank[(*juan_key(d), d.section_position)]
                                    for d in docs), dtype=np.int32, count=n)
     passage_doc = np.fromiter((doc_rank[(LAYER_CODE[d.layer], d.doc_id)] for d in docs), dtype=np.int32, count=n)
     piece_global, piece_value = [], []
@@ -246,7 +274,7 @@ def build_generation(gen: Path, documents: Iterable[SearchDocument], entries: di
     for d in docs:
         if d.juan_id not in juans:
             juans[d.juan_id] = len(juans)
-            juan_keys.append((d.work_title, d.work_id, d.juan_number))
+            juan_keys.append(juan_key(d))
     # Rank of each section's first position: positions are ranked section by section (the
     # separators with passage 0's section).
     per_section = np.bincount(passage_section[owner], minlength=len(sorted_sections)) if n else \

@@ -450,9 +450,9 @@ class HitArray(Sequence):
             at = np.searchsorted(self._positions(), _passage_edges(corpus, new)).tolist()
             counts = [b - a for a, b in zip(at[:len(new)], at[len(new):])]
             context = self.query.context
-            for p, count, (head, layer_name, commentator, offsets, plain) in zip(
-                    new, counts, corpus.page_parts(new, keep=len(new) <= KEPT_READ)):
-                passages[p] = HitPassage(*head, context, count, layer_name, commentator, offsets, plain)
+            for p, count, (head, layer_name, commentator, offsets, plain), key in zip(
+                    new, counts, corpus.page_parts(new, keep=len(new) <= KEPT_READ), corpus.catalogue_keys(new)):
+                passages[p] = HitPassage(*head, context, count, layer_name, commentator, offsets, plain, key)
         return [Hit(passages[p], b, e) for p, b, e in zip(pids, begins, ends)]
 
     def __getitem__(self, index):

@@ -60,7 +60,7 @@ KEPT_CHARS = 1 << 21
 PASSAGE_HEAD = tuple(f.name for f in dataclasses.fields(HitPassage))[:12]
 #: ``HitArray._hits`` passes every field positionally: a field added to ``HitPassage`` must be placed there too.
 assert PASSAGE_HEAD[-1] == "doc_id" and [f.name for f in dataclasses.fields(HitPassage)][12:] == [
-    "text", "piece_starts", "context", "hits", "layer_name", "commentator", "_offsets", "_plain"]
+    "text", "piece_starts", "context", "hits", "layer_name", "commentator", "_offsets", "_plain", "catalogue_key"]
 
 
 def place_arrays(docs: Sequence) -> dict[str, np.ndarray]:

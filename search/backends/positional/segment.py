@@ -16,7 +16,7 @@ from search.analysis import analyse
 from search.query_units import unit_codes
 
 from .format import (ARRAYS, GAP_BIT, JUANS_FILE, KEY_MODULUS, NEIGHBOUR_ARRAYS, PASSAGES_FILE, SEP,
-                     IndexFormatError, JsonPlaces, read_table, unit_key)
+                     IndexFormatError, JsonPlaces, read_keys, read_table, unit_key)
 from .places import PLACE_ARRAYS, PlaceTable
 
 #: The files a segment reads: their identity (``_identity``) names what was decoded from them.
@@ -151,8 +151,8 @@ class Segment:
 
     def _key_list(self, name: str) -> list[tuple]:
         try:
-            return [tuple(key) for key in self._keys[name]]
-        except TypeError as e:
+            return read_keys(self._keys[name], name)
+        except (TypeError, ValueError) as e:
             raise self._bad_table(e) from None
 
     def __len__(self) -> int:

@@ -143,7 +143,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                 for doc in pending:
                     writer.add_document(**_fields(doc, writer.schema))
                 for jid, entry in entries.items():
-                    writer.add_document(**_marker(jid, entry, names.get(jid)))
+                    writer.add_document(**_marker(jid, entry, names.get(jid), writer.schema))
                 crash_point("index-write")
                 writer.commit()
                 first = None
@@ -176,7 +176,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                 for jid in gone:
                     writer.delete_by_term("juan_id", jid)
                 for jid, entry in written.items():
-                    writer.add_document(**_marker(jid, entry, names.get(jid)))
+                    writer.add_document(**_marker(jid, entry, names.get(jid), writer.schema))
                 crash_point("index-write")
                 for doc in added:
                     writer.add_document(**_fields(doc, writer.schema))

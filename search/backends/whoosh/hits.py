@@ -79,7 +79,8 @@ class WhooshHits(Sequence):
             chapter_id=f["chapter_id"], chapter_title=f["chapter_title"],
             section_position=f["section_position"], section_title=f["section_title"], doc_id=f["doc_id"],
             text=text, piece_starts=json.loads(f["piece_starts"]), context=self.query.context, hits=count,
-            layer_name=f.get("layer_name", ""), commentator=f.get("commentator", ""))
+            layer_name=f.get("layer_name", ""), commentator=f.get("commentator", ""),
+            catalogue_key=self.view.catalogue_keys.get(f["juan_id"], ""))
         return passage, spans
 
     def _group(self, g: int) -> list:

@@ -170,6 +170,7 @@ def make_schema() -> Schema:
         commentator=STORED(),
         script=STORED(),   # the edition's script: verifying reads ambiguous simplified forms by it
         unit_rule=STORED(),  # on each juan's marker: ``characters.units.UNITS``, the rule its passages were cut by
+        catalogue_key=STORED(),  # on each juan's marker: its work's place in the catalogue (text order)
     )
 
 
@@ -201,20 +202,26 @@ def _fields(doc: SearchDocument, schema=None) -> dict:
     return fields
 
 
-def _marker(juan_id: int, entry, names: dict | None = None) -> dict:
+def _marker(juan_id: int, entry, names: dict | None = None, schema=None) -> dict:
+    """A juan's marker document; its ``catalogue_key`` only when ``schema`` (the index's) has
+    the field (an index written before it keeps working, its juans ordered by title)."""
     version, work_id, number = entry
+    names = dict(names or {})
+    if schema is not None and "catalogue_key" not in schema.names():
+        names.pop("catalogue_key", None)
     return {"doc_id": f"juan:{juan_id}", "layer": JUAN_MARKER, "juan_id": juan_id, "juan_version": version,
-            "work_id": work_id, "juan_number": number, "unit_rule": UNITS, **(names or {}),
+            "work_id": work_id, "juan_number": number, "unit_rule": UNITS, **names,
             "place": _place(juan_id, work_id, number, 0, 0, MARKER_CODE)}
 
 
 def _names(documents) -> dict[int, dict]:
-    """``{juan_id: {"work_title", "work_slug", "juan_label"}}`` of the juans of ``documents``
-    (what a juan's marker keeps for the distributions)."""
+    """``{juan_id: {"work_title", "work_slug", "juan_label", "catalogue_key"}}`` of the juans of
+    ``documents`` (what a juan's marker keeps for the distributions and text order)."""
     out: dict[int, dict] = {}
     for d in documents:
         if d.juan_id not in out:
-            out[d.juan_id] = {"work_title": d.work_title, "work_slug": d.work_slug, "juan_label": d.juan_label}
+            out[d.juan_id] = {"work_title": d.work_title, "work_slug": d.work_slug, "juan_label": d.juan_label,
+                              "catalogue_key": d.catalogue_key}
     return out
 
 

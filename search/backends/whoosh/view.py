@@ -54,8 +54,9 @@ class DocumentView:
     per commit and process, ``view_of``): ``visible`` (a passage, not deleted, of the
     newest version of its juan: ``live_juans``), ``layer``, ``work_id``, ``juan_id``,
     ``juan_number``, ``chapter_id``, ``section_position``; ``section_rank`` and
-    ``juan_rank``, each visible passage's section and juan in text order (work title,
-    edition, juan number[, section position], as ``Hit.text_order``); ``juan_heads``, the
+    ``juan_rank``, each visible passage's section and juan in text order (the work's catalogue
+    key and title, edition, juan number[, section position], as ``Hit.text_order``);
+    ``catalogue_keys``, ``{juan_id: catalogue key}``; ``juan_heads``, the
     distribution head of each juan rank (``SearchResults.juan_counts``); ``juans``,
     ``{juan_id: JuanEntry}`` of the live juans; and the spellings of each folded unit key in
     the index (``spellings``)."""
@@ -79,13 +80,15 @@ class DocumentView:
         self.chapter_id = places["chapter_id"].astype(np.int64)
         self.section_position = places["section_position"].astype(np.int64)
         markers = np.flatnonzero(alive & (self.layer == MARKER_CODE))
-        table, names = {}, {}
+        table, names, catalogue = {}, {}, {}
         for docnum in markers.tolist():
             f = searcher.stored_fields(docnum)
             if f.get("unit_rule") != UNITS:
                 raise SearchError(OLD_UNITS)
             table[f["juan_id"]] = (f["juan_version"], f["work_id"], f["juan_number"])
             names[f["juan_id"]] = (f.get("work_title", ""), f.get("work_slug", ""), f.get("juan_label", ""))
+            # "" in an index written before markers kept it: its juans by title, before the others
+            catalogue[f["juan_id"]] = f.get("catalogue_key") or ""
         live = live_juans(table)
         self.juans = {j: table[j] for j in live}
         live_ids = np.fromiter(sorted(live), dtype=np.int64, count=len(live))
@@ -97,11 +100,13 @@ class DocumentView:
         self.leaf_clean = [bool(np.array_equal(self.visible[base:base + r.doc_count_all()],
                                                passage[base:base + r.doc_count_all()]))
                            for r, base in leaves]
-        # text order: work title, edition, juan number, section position
-        titles = sorted({names[j][0] for j in live})
+        #: ``{juan_id: its work's catalogue key}`` (``SearchDocument.catalogue_key``) of the live juans
+        self.catalogue_keys = {j: catalogue[j] for j in live}
+        # text order: the work's place in the catalogue and its title, edition, juan number, section position
+        titles = sorted({(catalogue[j], names[j][0]) for j in live})
         title_rank = {t: i for i, t in enumerate(titles)}
-        juan_title = np.fromiter((title_rank[names[j][0]] for j in live_ids.tolist()), dtype=np.int64,
-                                 count=len(live_ids))
+        juan_title = np.fromiter((title_rank[(catalogue[j], names[j][0])] for j in live_ids.tolist()),
+                                 dtype=np.int64, count=len(live_ids))
         slot = np.clip(np.searchsorted(live_ids, self.juan_id), 0, max(len(live_ids) - 1, 0))
         doc_title = juan_title[slot] if len(live_ids) else np.zeros(n, dtype=np.int64)
         vis = np.flatnonzero(self.visible)
