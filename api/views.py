@@ -3,6 +3,7 @@ OpenAPI schema at ``/api/schema/`` (drf-spectacular), browsable at ``/api/docs/`
 import gc
 import hashlib
 
+from django import forms
 from django.conf import settings
 from django.db.models import Count
 from django.http import Http404, HttpResponse, StreamingHttpResponse
@@ -31,7 +32,7 @@ from search.backends import SearchError
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
 from search.facets import active_filters
 from search.filters import form_filters, without_filters
-from search.forms import SearchForm
+from search.forms import SearchForm, ValuesField
 from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search
 
 from . import exports, hitlists, schema
@@ -137,8 +138,9 @@ class WorkList(generics.ListAPIView):
     """The works held. Filter with `title` (part of it: `?title=禮書`) and `author`, a person
     as a search's `author` filter reads one: a whole name by any of its spellings, else the
     beginning of names (a surname: `?author=江` finds 江永's and 江聲's works), never a dynasty or
-    a role word of the byline (清, 注); it also finds the works the catalogue lists the person
-    for: `?author=范甯` finds 春秋穀梁傳 and 春秋穀梁注疏, whose catalogue records write 范甯 and 范寧."""
+    a role word of the byline (清, 注); several, repeated or comma-separated, list the works of
+    any of them; it also finds the works the catalogue lists the person for: `?author=范甯` finds
+    春秋穀梁傳 and 春秋穀梁注疏, whose catalogue records write 范甯 and 范寧."""
 
     serializer_class = WorkSerializer
 
@@ -147,18 +149,23 @@ class WorkList(generics.ListAPIView):
         title = self.request.query_params.get("title")
         if title:
             qs = qs.filter(title__icontains=title)
-        author = self.request.query_params.get("author")
-        if author:  # the people it names, as a search's author filter reads it (reader.printed_people.typed_author)
+        try:  # one value or several, as a search's author filter takes them (江永,范寧; author=江永&author=范寧)
+            authors = ValuesField(required=False).clean(self.request.query_params.getlist("author"))
+        except forms.ValidationError as exc:
+            raise ValidationError({"author": exc.messages}) from None
+        if authors:  # the people they name, as a search's author filter reads them (reader.printed_people.typed_author)
             works = list(qs)
             people = {w.pk: {p["name"] for p in work_people(w)} for w in works}
-            wanted = {s for name in typed_author(author, set().union(*people.values())) for s in typed_spellings(name)}
+            held = set().union(*people.values())
+            wanted = {s for author in authors for name in typed_author(author, held) for s in typed_spellings(name)}
             listed = set(works_of_people(wanted))  # 范甯 finds the works the catalogue lists 范寧 for
             qs = qs.filter(pk__in=[w.pk for w in works if people[w.pk] & wanted or w.kanripo_id in listed])
         return qs
 
     @extend_schema(parameters=[
         OpenApiParameter("title", str, description="part of the title. Example: `禮書` (禮書綱目)."),
-        OpenApiParameter("author", str, description="a person: a whole name (any spelling), or the beginning of names (a surname). Example: `江永`, `江`."),
+        OpenApiParameter("author", str, description="a person: a whole name (any spelling), or the beginning of names (a surname); "
+                                                 "several, repeated or comma-separated. Example: `江永`, `江`, `江永,范寧`."),
     ])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)

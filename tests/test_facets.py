@@ -465,7 +465,7 @@ def test_an_author_filter_names_people_in_search_and_in_the_works_list_alike(see
     index_all(search_backend)
     facets._tables.clear()
 
-    def found(author: str) -> tuple[int, list[str]]:
+    def found(author) -> tuple[int, list[str]]:
         hits = client.get("/api/search/", {"q": "也", "exact": "1", "author": author, "page_size": "1"}).json()
         works = client.get("/api/works/", {"author": author}).json()["results"]
         return hits["count"], [w["title"] for w in works]
@@ -476,6 +476,10 @@ def test_an_author_filter_names_people_in_search_and_in_the_works_list_alike(see
     assert found("楊") == found("楊士勛") == (written_count(juans[1], "也", "楊士勛"), ["春秋穀梁傳注疏"])
     for nobody in ("清", "疏", "撰", "江永撰", "永"):
         assert found(nobody) == (0, []), nobody
+    # spaces around a name, several names (comma-separated or repeated): read alike by both
+    assert found(" 江 ") == found("\u3000江永") == (380, ["禮書綱目"])
+    both = (380 + fan, ["春秋穀梁傳", "春秋穀梁傳注疏", "禮書綱目"])
+    assert found("江永,范") == found("江，范寧") == found(["江永", "范甯"]) == both
     # a name that begins several people's stands for each: the chip keeps it as typed
     assert facets.typed_writers("穀") == ("穀梁赤",) and facets.filter_value("author", "江") == "江永"
 
