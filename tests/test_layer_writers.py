@@ -59,10 +59,11 @@ def test_a_danshu_edition_is_its_authors_and_chunqiu_zhengyi_30_names_no_comment
     春秋正義 卷三十 goes on with 胡安國's 春秋傳 卷三十 (``SB05n0584-030春秋胡氏傳``), whose 傳 is
     indented: it was read as a commentary 孔穎達 printed under a classic, 2,801 characters named
     for him; a 單疏本 prints no classic to comment on, so none of it is his: it is 胡安國's
-    (``bound_books``, tests/test_bound_books.py)."""
+    (``bound_books``, tests/test_bound_books.py). Its full line 「十八年注來告至曰災　正義曰…」 (a lemma and
+    正義曰) is 疏, not a heading (tests/test_newuser_heads.py): 16,947 characters."""
     assert writers(parse(JINGBU / "KR1d0027" / "KR1d0027_003.txt")) == {(SUBCOMMENTARY, "疏", "賈公彥"): 8266}
     doc = parse(JINGBU / "KR1e0003" / "KR1e0003_030.txt")
-    assert writers(doc) == {("smallprint", "", ""): 19, (SUBCOMMENTARY, "疏", "孔穎達"): 16922,
+    assert writers(doc) == {("smallprint", "", ""): 19, (SUBCOMMENTARY, "疏", "孔穎達"): 16947,
                             (COMMENTARY, "傳", "胡安國"): 2902}
     hu = next(p for p in doc.all_pieces() if "此滅曹也曷爲不言滅" in p.text)
     assert (hu.kind, hu.effective_layer, hu.commentator) == (TEXT, COMMENTARY, "胡安國")

@@ -273,7 +273,10 @@ class LineLoop:
             elif self.header.tls and TLS_HEADING.match(line):
                 m = TLS_HEADING.match(line)
                 heading = (line, ChapterDoc(title=m["title"], heading=line))
-            elif at_start and not indent and line.endswith(PILCROW):
+            elif at_start and not indent and line.endswith(PILCROW) and print_width(line) < full:
+                # a heading ends its printed line short; a full line runs on (禮書綱目 卷四十四
+                # 「司巫掌羣巫之政令　大祝掌六祝之辭以事鬼神示」 after a 右 closer's record, 春秋正義's
+                # 「十八年注來告至曰災　正義曰…」): its words after U+3000 are no category
                 m = CHAPTER_LINE.match(line[:-1])
                 if m and "<" not in line and not role_apart(m["title"], m["category"]):
                     heading = (line[:-1], ChapterDoc(title=m["title"], category=m["category"].strip(IDEO_SPACE),
