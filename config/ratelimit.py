@@ -62,6 +62,13 @@ from .clients import client_ip, unlimited
 logger = logging.getLogger(__name__)
 
 
+def _entry(cache, key: str) -> dict:
+    """A client's throttle entry in ``cache`` (``{scope: (seconds, times[, costs])}``), or ``{}``
+    when the cache holds none under ``key`` or holds something else there (an entry it lost)."""
+    entry = cache.get(key)
+    return entry if isinstance(entry, dict) else {}
+
+
 @contextmanager
 def _shared_lock():
     """An exclusive lock around a throttle's read-modify-write, across processes (a file
@@ -203,8 +210,7 @@ class SharedThrottle(throttling.BaseThrottle):
                 continue
             key = counter_key(request, user if signed else None)
             if key not in entries:
-                entry = self.cache.get(key)
-                entries[key] = entry if isinstance(entry, dict) else {}
+                entries[key] = _entry(self.cache, key)
             entry = entries[key]
             # Request times, oldest first, as doubles: a minute of a busy client's requests
             # (thousands) is written as one block of bytes, not one number each.
@@ -225,8 +231,7 @@ class SharedThrottle(throttling.BaseThrottle):
                 continue
             key = counter_key(request)
             if key not in entries:
-                entry = self.cache.get(key)
-                entries[key] = entry if isinstance(entry, dict) else {}
+                entries[key] = _entry(self.cache, key)
             wait = _spent_wait(entries[key], scope, budget, seconds, now)
             if wait is not None:
                 allowed = False
@@ -335,8 +340,7 @@ def heavy_wait(request, kind: str, rate_setting: str) -> tuple[float, str] | Non
     try:
         with _shared_lock():
             cache = caches[settings.THROTTLE_CACHE]
-            entry = cache.get(key)
-            entry = entry if isinstance(entry, dict) else {}
+            entry = _entry(cache, key)
             now = time.time()
             waits = []
             scope = f"heavy_{kind}"
@@ -391,8 +395,8 @@ def page_wait(request) -> int | None:
         return None
     try:
         with _shared_lock():
-            entry = caches[settings.THROTTLE_CACHE].get(key)
-            wait = _spent_wait(entry if isinstance(entry, dict) else {}, PAGE_COST_SCOPE, budget, period, time.time())
+            entry = _entry(caches[settings.THROTTLE_CACHE], key)
+            wait = _spent_wait(entry, PAGE_COST_SCOPE, budget, period, time.time())
     except OSError as exc:
         logger.warning("rate limit PAGE_ANON_SECONDS not counted, the page is allowed: %s", exc)
         return None
@@ -418,8 +422,7 @@ def _charge(request, scope: str, setting: str, seconds: float) -> None:
     try:
         with _shared_lock():
             cache = caches[settings.THROTTLE_CACHE]
-            entry = cache.get(key)
-            entry = entry if isinstance(entry, dict) else {}
+            entry = _entry(cache, key)
             now = time.time()
             times, costs = _window(entry, scope, costs=True)
             gone = bisect.bisect_right(times, now - period)
@@ -453,8 +456,7 @@ def write_wait(request, user_rate_setting: str, address_rate_setting: str) -> fl
         with _shared_lock():
             entries = {}
             for key, limit, seconds in budgets:
-                entry = cache.get(key)
-                entries[key] = entry = entry if isinstance(entry, dict) else {}
+                entries[key] = entry = _entry(cache, key)
                 times = _window(entry, "write")[0]
                 del times[:bisect.bisect_right(times, now - seconds)]
                 if len(times) >= limit:
