@@ -13,6 +13,11 @@ from reader.people import people_text, section_byline, section_people, work_dyna
 from search.matching import reading_of
 from search.documents import layer_name
 from search.service import HitLinks, edition_places, kept_section_names
+from search.views import HIT_ADVICE
+
+from .pagination import StandardPagination
+
+DEFAULT_PAGE_SIZE = StandardPagination.page_size
 
 
 PAGE_BREAK = re.compile(r"<pb:([^>]+)>")
@@ -289,6 +294,17 @@ def juan_structure(juan, chapters, request) -> dict:
     }
 
 
+def hit_advice(page_size: int) -> str:
+    """What a search past its time budget while rendering a page of ``page_size`` hits is told
+    to ask for (the 503's ``narrow``): fewer hits per page only when it asked for more than the
+    default (20), since a page of 20 renders in milliseconds and the time went to the search;
+    a narrower query always (``search.views.HIT_ADVICE``)."""
+    if page_size > DEFAULT_PAGE_SIZE:
+        return (f"Ask for fewer hits per page (page_size={page_size} asked, {DEFAULT_PAGE_SIZE} by default), "
+                "or " + HIT_ADVICE[0].lower() + HIT_ADVICE[1:])
+    return HIT_ADVICE
+
+
 class HitSerializer(serializers.Serializer):
     """One occurrence: layer (``classic``, ``commentary``, ``readings``, ``subcommentary``,
     ``editorial``, ``smallprint``, ``paratext``, ``record``, ``record_note``, ``title``) and its name
@@ -302,7 +318,7 @@ class HitSerializer(serializers.Serializer):
     def to_representation(self, hit):
         """One hit as the class docstring gives it (a dict of the fields listed there). Raises
         ``config.budget``'s timeout when the request's time budget runs out."""
-        check("rendering the search hits", "Ask for fewer hits per page (page_size=), or narrow the query.")
+        check("rendering the search hits", hit_advice(self.context.get("page_size", DEFAULT_PAGE_SIZE)))
         places, link, root = self._shared()
         p = hit.passage  # the place fields, read from the passage itself (not through Hit.__getattr__)
         place = places.get(p.work_id, {})

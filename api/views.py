@@ -375,7 +375,8 @@ class SearchView(APIView):
         paginator.get_page_size(request)  # a bad page_size is a 400 before any search
         query, results, form = _search(request, with_form=True)
         page = name_layers(paginator.paginate_queryset(results.hits, request, view=self))
-        data = HitSerializer(page, many=True, context={"request": request, "query": query}).data
+        data = HitSerializer(page, many=True, context={"request": request, "query": query,
+                                                       "page_size": paginator.get_page_size(request)}).data
         response = paginator.get_paginated_response(data)
         response.data["passages"] = results.passages
         # Per juan only: per section (4,769 rows for 之 in the Kanripo corpus) is asked for

@@ -50,7 +50,17 @@ def test_search_hits_are_checked(client, seed_backend, clock, monkeypatch):
     response = client.get("/api/search/", {"q": "射"})
     assert response.status_code == 503
     assert response.json()["detail"].endswith("(while rendering the search hits).")
-    assert response.json()["narrow"] == "Ask for fewer hits per page (page_size=), or narrow the query."
+    # A page of the default size (20) or fewer: the time went to the search, narrow it.
+    assert response.json()["narrow"] == ("Narrow the search: a longer phrase, one work or juan (work=, juan=), "
+                                         "or fewer layers (layer=).")
+    monkeypatch.setattr(budget, "clock", FakeClock())
+    small = client.get("/api/search/", {"q": "射", "page_size": 5})
+    assert (small.status_code, small.json()["narrow"]) == (503, response.json()["narrow"])
+    monkeypatch.setattr(budget, "clock", FakeClock())
+    large = client.get("/api/search/", {"q": "射", "page_size": 200})
+    assert (large.status_code, large.json()["narrow"]) == (503, (
+        "Ask for fewer hits per page (page_size=200 asked, 20 by default), or narrow the search: a longer phrase, "
+        "one work or juan (work=, juan=), or fewer layers (layer=)."))
     monkeypatch.setattr(budget, "clock", FakeClock())  # a clock per request
     page = client.get("/search/", {"q": "射"})
     assert page.status_code == 503 and "while rendering the search hits" in page.content.decode()
