@@ -10,6 +10,7 @@ names neither is a JSON 404, and so is a path under an existing id that names no
 """
 from __future__ import annotations
 
+import json
 from urllib.parse import quote
 
 from django.http import HttpResponsePermanentRedirect, JsonResponse
@@ -19,10 +20,15 @@ from reader.models import Edition, Work
 
 
 def _redirect(request, prefix: str, pk: int, rest: str):
+    """The 301 to ``/api/<prefix>/<pk>/<rest>`` with the query string kept, and a JSON body
+    naming it (``{"detail": "…", "location": url}``), as every answer of the API is JSON: a
+    client that does not follow redirects (curl without ``-L``) sees where to go."""
     url = f"/api/{prefix}/{pk}/{quote(rest)}"
     if request.META.get("QUERY_STRING"):
         url += "?" + request.META["QUERY_STRING"]
-    return HttpResponsePermanentRedirect(url)
+    english = "work" if prefix == "works" else "edition"
+    body = {"detail": f"已移至 {url}（the API names a {english} by its id: moved permanently to {url}）", "location": url}
+    return HttpResponsePermanentRedirect(url, content=json.dumps(body, ensure_ascii=False), content_type="application/json")
 
 
 def _not_found(kind: str, english: str, slug: str):

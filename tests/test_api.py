@@ -91,7 +91,10 @@ def test_a_slug_in_an_api_url_redirects_to_the_id(client, small):
         (f"/api/editions/{slug}/juans/3/", f"/api/editions/{small.edition_id}/juans/3/"),
     ]:
         response = client.get(url)
-        assert (response.status_code, response["Location"]) == (301, target)
+        assert (response.status_code, response["Location"], response["Content-Type"]) == (301, target, "application/json")
+        english = "work" if target.startswith("/api/works/") else "edition"
+        assert response.json() == {"detail": f"已移至 {target}（the API names a {english} by its id: moved permanently to {target}）",
+                                   "location": target}
     assert client.get(f"/api/works/{slug}/", follow=True).json() == client.get(f"/api/works/{small.work_id}/").json()
     missing = client.get("/api/works/no-such-work/juans/1/")
     assert (missing.status_code, missing.json()) == (404, {"detail": "沒有此書：no-such-work（no work with this slug）"})
