@@ -377,9 +377,10 @@ FACET_SHOWN = 6
 
 
 def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> list[dict]:
-    """The facets as the search page offers them: ``[{"name", "label", "note", "values": [{"value",
+    """The facets as the search page offers them: ``[{"name", "label", "note", "note_more", "values": [{"value",
     "name", "count", "selected", "url"}], "shown": [...], "more": [...]}]`` (``note``: what its
-    counts mean, ``FACET_NOTES``, "" for most; ``shown``: the
+    counts mean in one short line, ``FACET_NOTES`` up to its 「：」, "" for most; ``note_more``: the
+    rest, which the page shows behind a disclosure; ``shown``: the
     first ``FACET_SHOWN`` values and every chosen one, ``more``: the others, in the order of
     ``values``), each value's ``url`` the query string that adds it
     to the filters, or removes it when it is chosen (``params``: the request's parameters as
@@ -415,7 +416,8 @@ def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> 
             # a single value is shown rather than hidden under 「另 1 項」 (a fold that saves no line)
             cut = FACET_SHOWN if len(values) > FACET_SHOWN + 1 else len(values)
             shown = [v for k, v in enumerate(values) if k < cut or v["selected"]]
-            menu.append({"name": name, "label": label, "note": FACET_NOTES.get(name, ""), "values": values, "shown": shown,
+            note, _, more = FACET_NOTES.get(name, "").partition("：")
+            menu.append({"name": name, "label": label, "note": note, "note_more": more, "values": values, "shown": shown,
                          "more": [v for v in values if not any(v is s for s in shown)]})
     return menu
 

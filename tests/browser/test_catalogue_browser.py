@@ -68,12 +68,17 @@ def test_narrowing_a_search_by_a_facet_and_the_chart_by_class(library, tabs):
     classes = page.locator(".facet-class li")
     assert classes.all_inner_texts() == ["法家類 113", "禮類 69"]
     # the author facet says what it counts: each hit under who wrote its layer (韓非's text, 何犿's notes)
-    assert page.locator(".facet-author .facet-note").inner_text() == \
-        "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。"
+    # in one short line, the rest behind a disclosure
+    note = page.locator(".facet-author .facet-note")
+    assert (note.inner_text(), note.locator("p").is_visible()) == ("命中計入所在之層的作者", False)
+    note.locator("summary").click()
+    assert note.locator("p").inner_text() == "注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。"
     assert page.locator(".facet-author li").all_inner_texts() == ["韓非 96", "江永 69", "何犿 17"]
     # and the dynasty facet under that writer's dynasty (韓非 周, 江永 清, 何犿 元)
-    assert page.locator(".facet-dynasty .facet-note").inner_text() == \
-        "命中計入所在之層作者的朝代：注、疏從其注者，經文與正文從本書撰者（不知撰者從本書），不知朝代歸「未詳」。"
+    note = page.locator(".facet-dynasty .facet-note")
+    note.locator("summary").click()
+    assert (note.locator("summary").inner_text(), note.locator("p").inner_text()) == (
+        "命中計入所在之層作者的朝代", "注、疏從其注者，經文與正文從本書撰者（不知撰者從本書），不知朝代歸「未詳」。")
     assert page.locator(".facet-dynasty li").all_inner_texts() == ["周 96", "清 69", "元 17"]
     assert tab.axe() == []
     tab.shot("search-facets")
