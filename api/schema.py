@@ -280,7 +280,7 @@ class ClassCountSerializer(NamedFacetValueSerializer):
 class FilterTakenOffSerializer(serializers.Serializer):
     """The hits of the same search without one of its filters (a facet's or the form's)."""
 
-    parameter = serializers.CharField(help_text="the parameter of the filter: class, dynasty, author, edition, "
+    parameter = serializers.CharField(help_text="the parameter of the filter: exact (strict forms: the count folds variants), class, dynasty, author, edition, "
                                                 "work, juan, chapter, commentator or layer")
     label = serializers.CharField(help_text="the filter as the search page names it: 類, 朝代, 作者, 注者 …")
     value = serializers.CharField(help_text="its value, by name (禮類 for class=KR1d)")

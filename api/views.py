@@ -31,7 +31,7 @@ from search.matching import reading_of
 from search.backends import SearchError
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
 from search.facets import active_filters
-from search.filters import form_filters, without_filters
+from search.filters import folded_hits, form_filters, without_filters
 from search.forms import SearchForm, ValuesField
 from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search
 
@@ -307,20 +307,27 @@ def emptied_by(request, results) -> dict | None:
     [{"parameter", "label", "value", "count", "url"}], "emptied_by": [parameter, …],
     "commentators": [{"name", "count", "url"}]}``, each ``url`` the same API search without
     that filter (absolute); ``emptied_by`` the filters that alone took every hit away (their
-    ``count`` is above 0 without them). None when the search found hits or has no filter."""
+    ``count`` is above 0 without them). A strict search (``exact``) lists ``exact`` first, with the
+    hits of the same search folding variants (``search.filters.folded_hits``: ``q=礼&exact=on``
+    finds none where 礼 folded to 禮 finds 67), and ``all`` is that search when it has no other
+    filter. None when the search found hits or has neither filter nor ``exact``."""
     if results.count:
         return None
     params = [(k, v) for k, values in request.query_params.lists() for v in values]
     chips = form_filters(params, []) + active_filters(params)
     found = without_filters(params, chips)
-    if not found:
+    folded = folded_hits(params)
+    if not found and folded is None:
         return None
     base = request.build_absolute_uri(request.path)
-    each = [{"parameter": c["key"], "label": c["label"],
-             "value": c["name"], "count": c["count"], "url": base + c["url"]} for c in found["each"]]
-    return {"all": {"count": found["all"]["count"], "url": base + found["all"]["url"]}, "each": each,
+    each = [{"parameter": "exact", "label": "嚴格字形", "value": "on", "count": folded["count"],
+             "url": base + folded["url"]}] if folded is not None else []
+    each += [{"parameter": c["key"], "label": c["label"],
+              "value": c["name"], "count": c["count"], "url": base + c["url"]} for c in found.get("each", [])]
+    everything = found.get("all") or {"count": folded["count"], "url": folded["url"]}
+    return {"all": {"count": everything["count"], "url": base + everything["url"]}, "each": each,
             "emptied_by": [c["parameter"] for c in each if c["count"]],
-            "commentators": [{**c, "url": base + c["url"]} for c in found["commentators"]]}
+            "commentators": [{**c, "url": base + c["url"]} for c in found.get("commentators", [])]}
 
 
 def _distribution(results, sections: bool = True) -> dict:

@@ -125,6 +125,17 @@ def without_filters(params: list[tuple[str, str]], chips: list[dict]) -> dict:
 
 
 
+def folded_hits(params: list[tuple[str, str]]) -> dict | None:
+    """For a strict search (``exact``: no variant folding) that found nothing: ``{"count",
+    "url"}``, the hits of the same query, with its filters, when variants and simplified forms
+    are folded as by default (``礼`` finds 禮); None when the search was not strict."""
+    base = [(k, v) for k, v in params if k != "page"]
+    if not any(k == "exact" and v for k, v in base):
+        return None
+    pairs = [(k, v) for k, v in base if k != "exact"]
+    return {"count": _count(pairs), "url": _query(pairs)}
+
+
 def annotation_hits(params: list[tuple[str, str]]) -> dict | None:
     """For a search of the books' text (no ``layer``, or ``all``) that found nothing: ``{"count",
     "url"}``, the hits of the same query, with its other filters, in readers' public annotations

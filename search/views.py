@@ -17,7 +17,7 @@ from .matching import reading_of
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .facets import active_filters, facet_counts, facet_menu, search_facet_counts
-from .filters import annotation_hits, form_filters, without_filters
+from .filters import annotation_hits, folded_hits, form_filters, without_filters
 from .forms import LAYER_CHOICES, SearchForm, resolve_edition, resolve_work
 from .service import (
     HitLinks, edition_label, edition_places, juan_path, kept_section_names, name_layers, query_hints, run_search, section_path,
@@ -267,6 +267,7 @@ def search_page(request):
                     if not results.count:  # what each filter took away, what readers' notes hold (search.filters)
                         context["unfiltered"] = without_filters(params, context["active_filters"])
                         context["annotation_hits"] = annotation_hits(params)
+                        context["folded_hits"] = folded_hits(params)
                     context.update(results=results, page=page, hit_rows=rows, distribution=bars,
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
                                    export_query=urlencode([(k, v) for k, v in params if k != "page"]))

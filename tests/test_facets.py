@@ -242,13 +242,21 @@ def test_a_search_without_hits_names_its_filters_each_with_a_link_that_takes_it_
     api = "http://testserver/api/search/"
     assert (body["count"], body["unfiltered"]) == (0, {
         "all": {"count": 182, "url": f"{api}?q=%E8%87%A3&exact=on"},
-        "each": [{"parameter": "class", "label": "類", "value": "禮類", "count": 17,
+        # strict forms first: folding variants finds none with both filters either
+        "each": [{"parameter": "exact", "label": "嚴格字形", "value": "on", "count": 0,
+                  "url": f"{api}?q=%E8%87%A3&class=KR1d&dynasty=%E5%85%83"},
+                 {"parameter": "class", "label": "類", "value": "禮類", "count": 17,
                   "url": f"{api}?q=%E8%87%A3&exact=on&dynasty=%E5%85%83"},
                  {"parameter": "dynasty", "label": "朝代", "value": "元", "count": 69,
                   "url": f"{api}?q=%E8%87%A3&exact=on&class=KR1d"}],
         "emptied_by": ["class", "dynasty"], "commentators": []})
     assert "unfiltered" not in client.get("/api/search/", {"q": "臣", "exact": "on", "class": "KR1d"}).json()
-    assert "unfiltered" not in client.get("/api/search/", {"q": "龍鳳麟", "exact": "on"}).json()  # no filter
+    assert "unfiltered" not in client.get("/api/search/", {"q": "龍鳳麟"}).json()  # no filter
+    # strict forms alone: what folding finds (none here either)
+    assert client.get("/api/search/", {"q": "龍鳳麟", "exact": "on"}).json()["unfiltered"] == {
+        "all": {"count": 0, "url": f"{api}?q=%E9%BE%8D%E9%B3%B3%E9%BA%9F"},
+        "each": [{"parameter": "exact", "label": "嚴格字形", "value": "on", "count": 0,
+                  "url": f"{api}?q=%E9%BE%8D%E9%B3%B3%E9%BA%9F"}], "emptied_by": [], "commentators": []}
     # each link leads to hits: the class alone finds 禮書綱目's 69
     assert '<p class="summary"><strong>69</strong> 處' in client.get(
         "/search/", {"q": "臣", "exact": "on", "class": "KR1d"}).content.decode()

@@ -176,3 +176,31 @@ def test_a_page_of_hits_that_does_not_exist_is_a_404_as_in_the_api(client, seed_
         assert client.get("/api/search/", {"q": "射", "page_size": 50, "page": bad}).status_code == (404 if past else 400)
     assert client.get("/search/", {"q": "射", "page": ""}).content.decode().count('<tr class="hit">') == 50
     assert client.get("/search/", {"q": "龍鳳", "page": "1"}).status_code == 200  # no hits: page 1 says so
+
+
+def test_a_strict_search_that_finds_nothing_says_what_folding_finds(client, seed_backend):
+    """礼 is the simplified form of 禮: a strict search (嚴格字形) finds none in 禮書綱目, folded it
+    finds every 禮. The page and the API's ``unfiltered`` say how many, with a link."""
+    FOLDED_LI = 67  # every 禮 of 卷十
+    folded = client.get("/api/search/", {"q": "礼", "edition": "禮書綱目", "page_size": 1}).json()["count"]
+    assert folded == FOLDED_LI
+    body = client.get("/api/search/", {"q": "礼", "edition": "禮書綱目", "exact": "on", "page_size": 1}).json()
+    assert body["count"] == 0
+    base = "http://testserver/api/search/?q=%E7%A4%BC"
+    assert body["unfiltered"] == {
+        "all": {"count": 0, "url": f"{base}&exact=on&page_size=1"},
+        "each": [{"parameter": "exact", "label": "嚴格字形", "value": "on", "count": FOLDED_LI,
+                  "url": f"{base}&edition=%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE&page_size=1"},
+                 {"parameter": "edition", "label": "版本", "value": "禮書綱目", "count": 0,
+                  "url": f"{base}&exact=on&page_size=1"}],
+        "emptied_by": ["exact"], "commentators": []}
+    alone = client.get("/api/search/", {"q": "礼", "exact": "on"}).json()["unfiltered"]
+    assert alone == {"all": {"count": FOLDED_LI, "url": f"{base}"},
+                     "each": [{"parameter": "exact", "label": "嚴格字形", "value": "on", "count": FOLDED_LI,
+                               "url": f"{base}"}], "emptied_by": ["exact"], "commentators": []}
+    html = client.get("/search/", {"q": "礼", "edition": "禮書綱目", "exact": "on"}).content.decode()
+    assert (f"<li>已勾選「嚴格字形」：兼收異體字與簡體（如 鼔、説、礼）有 {FOLDED_LI} 處："
+            f'<a href="?q=%E7%A4%BC&amp;edition=%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE">不用嚴格字形再檢索</a>。</li>') in html
+    assert client.get("/search/", {"q": "大射之儀禮", "exact": "on"}).content.decode().count(
+        "<li>已勾選「嚴格字形」：兼收異體字與簡體（如 鼔、説、礼）也沒有。</li>") == 1
+    assert "unfiltered" not in client.get("/api/search/", {"q": "礼"}).json()  # folded: hits, no hint
