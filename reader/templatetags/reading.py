@@ -7,6 +7,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from characters.dictionary import codepoint as _codepoint
 from reader.crumbs import crumb_trail
 from reader.table_cells import CELL_MARK
 from reader.tables import paragraph_blocks
@@ -51,6 +52,13 @@ def lang_attribute(script: str) -> str:
     zh-Hant page, "" for a traditional one (``Display.text_lang``). Raises ``KeyError`` for another script."""
     lang = Display().text_lang(script)
     return "" if lang == "zh-Hant" else mark_safe(f' lang="{lang}"')
+
+
+@register.filter
+def codepoint(char: str) -> str:
+    """``U+8AAC`` for 説: shown beside a form whose glyph may differ from another's only in a
+    stroke (説 and 說), so the reader can tell which code point is meant."""
+    return _codepoint(char)
 
 
 @register.filter
