@@ -20,5 +20,5 @@ urlpatterns = [
     path("works/<str:slug>/juan/<num:number>/<num:position>/collate/", cached_page(views.section_collation, reads=COLLATION, many={"with"}, values=KNOWN),
          name="section"),
     path("works/<str:slug>/juan/<num:number>/quotations/", cached_page(views.quotation_map, reads=()), name="quotations"),
-    path("parallels/", cached_page(views.span_parallels, reads=("text", "from")), name="parallels"),
+    path("parallels/", cached_page(views.span_parallels, reads=("text", "from", "section")), name="parallels"),
 ]

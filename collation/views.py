@@ -15,7 +15,7 @@ from reader.models import Section
 from reader.places import juan_by_slug
 
 from .align import CLASS_NAMES, CLASSES
-from .parallels import MIN_SPAN, find_parallels, segments
+from .parallels import MIN_SPAN, find_parallels, section_main_text, segments
 from .presentation import omitted_by, piece_views, sigla, varied_heading
 from .quotations import juan_parallels
 from .service import collate_juan
@@ -88,17 +88,28 @@ def section_collation(request, slug, number, position):
     return _collation_page(request, slug, number, [position])
 
 
+def _section_of(key: str):
+    """The section ``<edition id>/<juan number>/<section position>`` names, or None."""
+    m = re.fullmatch(r"(\d{1,9})/(\d{1,4})/(\d{1,6})", key)
+    if not m:
+        return None
+    edition, number, position = (int(g) for g in m.groups())
+    return Section.objects.select_related("juan__edition__work").filter(
+        juan__edition_id=edition, juan__number=number, position=position).first()
+
+
 def span_parallels(request):
     """``/parallels/?text=…``: the parallel passages of any span of 8 characters or more;
     ``from=<edition id>/<juan number>/<section position>`` (a reading page's selection) names
-    the section the span comes from, which is not listed (and is linked back to)."""
+    the section the span comes from, which is not listed (and is linked back to).
+    ``section=<edition id>/<juan number>/<section position>`` without ``text``: the parallels of
+    that section's whole main text (``section_main_text``), as its page lists them; the section
+    page links here by it when they took too long, where a link carrying the text
+    (``?text=`` + 4.5 KB percent-encoded) was past the server's request-line limit."""
     text = request.GET.get("text", "").strip()[:2000]
-    source = None
-    m = re.fullmatch(r"(\d{1,9})/(\d{1,4})/(\d{1,6})", request.GET.get("from", ""))
-    if m:
-        key = tuple(int(g) for g in m.groups())
-        source = Section.objects.select_related("juan__edition__work").filter(
-            juan__edition_id=key[0], juan__number=key[1], position=key[2]).first()
+    source, whole = _section_of(request.GET.get("from", "")), None
+    if not text and (whole := _section_of(request.GET.get("section", ""))) is not None:
+        source, text = whole, section_main_text(whole)
     error, parallels, wait = None, [], None
     if text:
         if len(text) < MIN_SPAN:
@@ -113,7 +124,7 @@ def span_parallels(request):
             parallels = [{"p": p, "segments": segments(p)} for p in find_parallels(text, exclude=exclude)]
             set_openings([item["p"].section for item in parallels])
     response = render(request, "collation/parallels.html", {"text": text, "error": error, "parallels": parallels,
-                                                            "source": source}, status=429 if wait else 200)
+                                                            "source": source, "whole": whole}, status=429 if wait else 200)
     if wait:
         response["Retry-After"] = str(wait)
     return response

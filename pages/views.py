@@ -370,8 +370,8 @@ def section_parallels(juan, view) -> tuple[list, str]:
     (the whole section's, on every page of a long one: one query of its runs of main text),
     nothing for a section with less than 8 characters of main text; each with its display
     segments. Returns ``(parallels, late)``: ``late`` is "" or, when finding them took longer
-    than ``SECTION_PARALLELS_SECONDS`` (the page is then sent without them), the main text to
-    look them up with on the parallels page. Past the request's own time budget: its 503
+    than ``SECTION_PARALLELS_SECONDS`` (the page is then sent without them), the section's key
+    ``<edition id>/<juan number>/<position>`` for the parallels page (``/parallels/?section=…``). Past the request's own time budget: its 503
     (``config.budget.BudgetExceeded``)."""
     if view.paged:
         main = "".join(Piece.objects.filter(section=view.section, kind=TEXT).order_by("position")
@@ -393,7 +393,8 @@ def section_parallels(juan, view) -> tuple[list, str]:
         return [], ""
     except budget.BudgetExceeded:
         check("finding parallel passages", advice)
-        return [], main  # past the parallels' own limit only: the page without them
+        # past the parallels' own limit only: the page without them, linking to them by the section
+        return [], f"{juan.edition_id}/{juan.number}/{view.section.position}"
     set_openings([p.section for p in found])  # named by reader.citation.section_label, one query
     return [{"p": p, "segments": segments(p)} for p in found], ""
 

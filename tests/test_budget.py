@@ -162,8 +162,6 @@ def test_parallels_past_their_own_limit_leave_the_section_page_without_them(clie
     """A section's parallels get ``SECTION_PARALLELS_SECONDS`` of the request's budget: past
     them the page is answered without them (a link looks them up on their own page) and the
     page cache does not keep it; past the request's own budget it is the 503 as before."""
-    from urllib.parse import quote
-
     from pages import views
     from reader.importers.document import TEXT
 
@@ -183,7 +181,9 @@ def test_parallels_past_their_own_limit_leave_the_section_page_without_them(clie
     late = client.get(section.get_absolute_url())
     html = late.content.decode()
     assert late.status_code == 200 and late.page_cacheable is False
-    assert f'相關段落費時較久，未列於此：<a href="/parallels/?text={quote(main, safe="/")}">另頁查看</a>。' in html
+    # linked by the section's key, not its text (a link of 4.5 KB was past the request-line limit)
+    key = f"{seed_juan.edition_id}/10/2"
+    assert f'相關段落費時較久，未列於此：<a href="/parallels/?section={key}">另頁查看</a>。' in html
     assert "未見相關段落" not in html
 
     now[0] = 0.0
@@ -214,3 +214,19 @@ def test_a_hit_list_is_written_within_the_budget(client, seed_backend, monkeypat
     assert whole.status_code == 200 and len(rows) == 22  # the header and the seed's 21 鵠
     assert rows[1].split("\t")[:8] == ["禮書綱目", "卷十", "2", "張侯", "注", "子熊侯同參讀為糝糝雜也雜侯者豹", "鵠",
                                        "而麋飾下天子大夫也干讀為豻豻侯"]
+
+
+def test_the_parallels_page_finds_a_sections_by_its_key(client, seed_juan):
+    """``/parallels/?section=<edition>/<juan>/<position>``, the section page's link when its
+    parallels took too long: the parallels of the section's whole main text, the section itself
+    left out, as ``?text=`` with ``from=`` gives them; the text stays out of the URL and the form."""
+    from collation.parallels import section_main_text
+
+    section = seed_juan.sections.get(position=2)
+    main, key = section_main_text(section), f"{seed_juan.edition_id}/10/2"
+    by_key = client.get("/parallels/", {"section": key}).content.decode()
+    by_text = client.get("/parallels/", {"text": main, "from": key}).content.decode()
+    listed = by_key[by_key.index('<section class="parallels"'):by_key.index("</section>")]
+    assert listed == by_text[by_text.index('<section class="parallels"'):by_text.index("</section>")]
+    assert f"之主文（{len(main)} 字）（本節不列）" in by_key and 'required></textarea>' in by_key
+    assert "所選出自" in by_text and "之主文" not in by_text
