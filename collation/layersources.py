@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from catalogue.catalogue import entry
 from reader.importers.document import interleave_layout
 from reader.importers.errors import TextFormatError
 from reader.importers.mandoku import parse_mandoku
 from reader.importers.mandoku.check import HeaderOnly
 from reader.importers.source import decode_bytes
 from reader.models import Edition, Piece
+from reader.catalogue_writers import work_people
 from reader.citation import juan_label
 
 from .layercheck import FRONT_MATTER, Stream, Unit, edition_roles, reference_roles
@@ -88,8 +88,7 @@ def catalogue_people(kanripo_id: str) -> list[dict[str, str]]:
     """The people Kanripo's catalogue lists for a work (``[{"dynasty", "name", "role"}]``; []
     when it lists none): an edition's people beside its bylines, since a byline need not name
     every commentator the book prints (毛詩注疏's 鄭氏箋 leaves 毛亨's 傳 unnamed)."""
-    listed = entry(kanripo_id)
-    return [{"dynasty": p.dynasty, "name": p.name, "role": p.role} for p in listed.people] if listed else []
+    return [{"dynasty": p.dynasty, "name": p.name, "role": p.role} for p in work_people(kanripo_id)]
 
 
 def _stored_pieces(slug: str, people: list | None = None):

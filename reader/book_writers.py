@@ -8,8 +8,9 @@ book's people: its main text (the classic, its records, its titles) by the work'
 
 **The main text's author is never the commentator.** Kanripo's catalogue and the bylines often
 name a commentary book's commentator as its only author (史記集解: 「裴駰撰」; 楚辭章句: 王逸 撰;
-水經注: 酈道元 撰; 道德真經註: 河上公): the book is named after its notes (``COMMENTARY_TITLE``:
-a title ending in 注, 註, 集解, 章句, 索隱, 正義, 疏 …), and what he 撰 is the notes. Then the
+水經注: 酈道元 撰; 道德真經註: 河上公): the book is named after its notes
+(``reader.catalogue_writers.COMMENTARY_TITLE``: a title ending in 注, 註, 集解, 章句, 索隱, 正義,
+疏 …), and what he 撰 is the notes. Then the
 book's named authors wrote its notes, and its main text is the classic's author's, as the
 catalogue lists the classic by the title less that word (史記集解 → 史記: 司馬遷 撰), less those
 commentators (楚辭章句 → 楚辭: 王逸 編, the commentator again: nobody), else nobody known.
@@ -19,58 +20,38 @@ person by one name, ``reader.person_names.person_name``) to one dynasty: what th
 catalogue entries and bylines print with him (〔唐〕孔穎達, 〔漢〕鄭玄), else what the catalogue
 prints with him for its other works (應劭, 如淳 quoted in 漢書's notes). Where the data print
 one name with several dynasties, the one printed by the most held editions wins, then the
-catalogue's most works, then the earlier spelling in code-point order (docs/decisions/0038):
-李賢 is 唐 (後漢書's 章懷太子) though the catalogue also lists a 明 李賢. A dynasty is written as
-the catalogue writes it most often (``dynasty_spelling``: 淸 is 清); 闕名 (anonymous) has none.
+catalogue's most works, then the earlier spelling in code-point order (the importer's rule too:
+``reader.catalogue_writers.choose_dynasty``; docs/decisions/0038): 李賢 is 唐 (後漢書's 章懷太子)
+though the catalogue also lists a 明 李賢. A dynasty is written as the facets show it
+(``reader.catalogue_writers.dynasty_spelling``: 淸 is 清, 劉宋 is 南朝宋); 闕名 (anonymous) has none.
 """
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from functools import lru_cache
 from typing import NamedTuple
 
-from catalogue.catalogue import classes, entries_of, entry
+from catalogue.catalogue import entry
 
+from .catalogue_writers import all_entries, choose_dynasty, classic_title, dynasty_spelling, writes_main_text, written_dynasties
 from .importers.mandoku.profiles import INDENT_LAYERS, MARKED_BLOCKS, PROFILES
 from .importers.mandoku.header import TITLE_VARIANTS
 from .models import Edition
 from .people import work_dynasty
-from .person_names import dynasty_key, person_name
+from .person_names import person_name
 from .stamp import corpus_version
 
-#: The last characters of a role that names a work's own author, who wrote its main text: 撰, 著,
-#: 奉敕撰, 等奉勅撰, 輯, 編, 纂 (Kanripo's catalogue and the bylines). Every other role names a layer
-#: of notes (注, 傳, 箋, 疏, 音義, 集解, 考證, 撰校勘記 …); a person named with no role is an author.
-AUTHOR_ROLE_ENDS = "撰著輯編纂"
-#: A book named after its notes on a classic (史記集解, 楚辭章句, 莊子注, 南華真經註疏, 水經注,
-#: 周禮詳解, 儀禮鄭註句讀, 李太白集注): the word for its notes ends its title; the classic is the
-#: title before it.
-COMMENTARY_TITLE = re.compile(r"(?:[集詳]?解|章句|句讀|索隱|正義|(?:集|箋|詳|補)?[注註](?:疏)?|[注註]?[疏䟽])$")
 #: Names that say nobody is known (the catalogue's 闕名 of many dynasties): no dynasty.
 NOBODY = frozenset({"闕名", "佚名", "無名氏"})
-
-
-def writes_main_text(role: str) -> bool:
-    """Whether a person of ``role`` wrote a book's main text (``AUTHOR_ROLE_ENDS``; no role)."""
-    return not role or role[-1] in AUTHOR_ROLE_ENDS
 
 
 @lru_cache(maxsize=1)
 def _by_title() -> dict[str, tuple]:
     """``{title: the people of the catalogue's first work of that title}``, read once."""
     out: dict[str, tuple] = {}
-    for code in classes():
-        for listed in entries_of(code):
-            out.setdefault(listed.title, listed.people)
+    for listed in all_entries():
+        out.setdefault(listed.title, listed.people)
     return out
-
-
-def classic_title(title: str) -> str:
-    """The classic a book named after its notes comments on (``COMMENTARY_TITLE``): 史記集解 →
-    史記, 楚辭章句 → 楚辭, 道德真經注 → 道德真經; "" for any other title."""
-    match = COMMENTARY_TITLE.search(title or "")
-    return title[:match.start()] if match and match.start() else ""
 
 
 def profile_writers(title: str) -> frozenset[str]:
@@ -112,9 +93,9 @@ def main_writers(work, edition) -> BookWriters:
     """``BookWriters`` of an edition's work, each person by one name (``person_name``):
     ``main``, who wrote its main text; ``notes``, who wrote its notes that name nobody (``()``
     where the work names a commentator: such a note's writer is not known). The people named
-    with an author's role (``writes_main_text``) wrote the main text (左丘明 撰 for 春秋左傳注疏,
+    with an author's role (``reader.catalogue_writers.writes_main_text``) wrote the main text (左丘明 撰 for 春秋左傳注疏,
     not 杜預 注) and, in a work naming no commentator, its notes (王昭禹's 周禮詳解 aside, below).
-    But where the book is named after its notes (``COMMENTARY_TITLE``, its title or the
+    But where the book is named after its notes (``classic_title``, its title or the
     catalogue's) and its people all have an author's role, they wrote the notes, and the main
     text is the classic's authors' by the catalogue (``classic_title``); and nobody the
     importer names a note layer after (``profile_writers``) is the main text's author (module
@@ -137,46 +118,7 @@ def main_writers(work, edition) -> BookWriters:
     return BookWriters(tuple(n for n in main if n not in authors and n not in commentators), authors, True)
 
 
-@lru_cache(maxsize=1)
-def _spellings() -> dict[str, str]:
-    """``{dynasty key: the catalogue's commonest spelling of it}`` (淸 and 清: 清)."""
-    count: Counter = Counter()
-    for code in classes():
-        for listed in entries_of(code):
-            for d in {listed.dynasty, *(p.dynasty for p in listed.people)}:
-                if d:
-                    count[d] += 1
-    best: dict[str, tuple[int, str]] = {}
-    for d, n in count.items():
-        key = dynasty_key(d)
-        if key not in best or (n, d) > best[key]:
-            best[key] = (n, d)
-    return {key: d for key, (_, d) in best.items()}
-
-
-def dynasty_spelling(dynasty: str) -> str:
-    """``dynasty`` as the catalogue writes it most often (``dynasty_key`` equal: 淸 → 清); itself
-    where the catalogue never writes it; "" for ""."""
-    return _spellings().get(dynasty_key(dynasty), dynasty) if dynasty else ""
-
-
-@lru_cache(maxsize=1)
-def _catalogue_dynasties() -> dict[str, Counter]:
-    """``{name written: Counter({dynasty: works})}`` of every person of the catalogue."""
-    out: dict[str, Counter] = defaultdict(Counter)
-    for code in classes():
-        for listed in entries_of(code):
-            for p in {(p.dynasty, p.name) for p in listed.people if p.name and p.dynasty}:
-                out[person_name(p[1], [p[0]])][dynasty_spelling(p[0])] += 1
-    return dict(out)
-
-
 _kept: dict[str, dict[str, str]] = {}
-
-
-def _choose(held: Counter, listed: Counter) -> str:
-    """The one dynasty of a name printed with several (module docstring)."""
-    return min(set(held) | set(listed), key=lambda d: (-held[d], -listed[d], d))
 
 
 def writer_dynasties() -> dict[str, str]:
@@ -195,8 +137,8 @@ def writer_dynasties() -> dict[str, str]:
         for name, dynasty in people:
             if name and dynasty:
                 held[person_name(name, [dynasty])][dynasty_spelling(dynasty)] += 1
-    listed = _catalogue_dynasties()
-    known = {name: _choose(held.get(name, Counter()), listed.get(name, Counter()))
+    listed = written_dynasties()
+    known = {name: choose_dynasty(held.get(name, Counter()), listed.get(name, Counter()))
              for name in set(held) | set(listed) if name not in NOBODY}
     _kept.clear()
     _kept[key] = known

@@ -122,11 +122,19 @@ def _frequencies() -> dict[str, int]:
     return read_frequencies()
 
 
+#: Dynasties the catalogue writes by two names, each with the name shown for both: the 宋 of the
+#: Southern Dynasties (420–479) is 南朝宋 in four works' entries (史記, 史記集解, 三國志, 佛國記)
+#: and 劉宋 in three (世說新語, 異苑, 鮑明遠集). 南朝宋 is shown: the catalogue's commoner name, and one that
+#: says which 宋 by its period, as 南唐 and 北周 do, where 劉宋 names the ruling house.
+DYNASTY_NAMES = {"劉宋": "南朝宋"}
+
+
 def dynasty_key(dynasty: str) -> str:
     """A dynasty as names are compared by: folded (``characters.folding.fold``: 淸 is 清, 凉
-    is 涼), else as printed; "" unknown. Two dynasties agree only when their keys are equal:
-    南唐 is not 唐, 北周 not 周, 劉宋 not 宋, so no prefix is dropped."""
-    return fold(dynasty) if dynasty else ""
+    is 涼), else as printed, one of ``DYNASTY_NAMES`` as the name shown (劉宋 is 南朝宋); ""
+    unknown. Two dynasties agree only when their keys are equal: 南唐 is not 唐, 北周 not 周,
+    劉宋 not 宋, so no prefix is dropped."""
+    return fold(DYNASTY_NAMES.get(dynasty, dynasty)) if dynasty else ""
 
 
 @lru_cache(maxsize=1)

@@ -1,7 +1,7 @@
 """List the byline the importer reads in every Kanripo file of the given folders (default: the
 editions of ../shared/corpus: kanripo, kanripo-jingbu, kanripo-commentary, kanripo-references):
-one line a file, ``file<TAB>people``, each person as ``dynasty|place|name|role`` joined by
-``; `` (``JuanDocument.bylines``: the people of the title line's or byline lines' byline, or
+one line a file, ``file<TAB>people``, each person as ``dynasty|place|name|role`` (and
+``|courtesy`` when the byline prints his courtesy name after his name) joined by ``; `` (``JuanDocument.bylines``: the people of the title line's or byline lines' byline, or
 of the byline lines under the first 篇 heading), ``-`` for a file without one. Parser only, no
 database. Compare two runs (before and after a change to ``reader.importers.bylines``) with
 ``--compare OLD.tsv``: prints every file whose people differ and ``N files, N changed``.
@@ -43,7 +43,8 @@ def people_of(path: Path) -> str:
                             readme.read_text(encoding="utf-8") if readme.exists() else None)
     except (NoTextError, TextFormatError) as exc:
         return f"! {str(exc).replace(str(path), path.name)}".replace("\t", " ").replace("\n", " ")
-    people = ["|".join(p.get(k, "") for k in ("dynasty", "place", "name", "role")) for p in doc.bylines]
+    people = ["|".join(p.get(k, "") for k in ("dynasty", "place", "name", "role") + (("courtesy",) if p.get("courtesy") else ()))
+              for p in doc.bylines]
     return "; ".join(people) or "-"
 
 

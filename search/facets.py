@@ -41,7 +41,8 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from catalogue.catalogue import bu_of, entry, get_class
-from reader.book_writers import dynasty_spelling, main_dynasties, main_writers, writer_dynasty
+from reader.book_writers import main_dynasties, main_writers, writer_dynasty
+from reader.catalogue_writers import dynasty_spelling
 from reader.models import Edition
 from reader.printed_people import typed_author
 from reader.stamp import corpus_version
@@ -158,8 +159,8 @@ def typed_writers(typed: str) -> tuple[str, ...]:
 #: author is the written names of the people it stands for (``typed_writers``, typed with no
 #: dynasty: 范甯, and 范寗 where a byline prints him with 晉, are 范寧; 劉昞 is not the
 #: catalogue's 劉炳; 衛湜, which nobody is written with, is 衞湜; a surname, 江, is every writer
-#: whose name begins with it); a dynasty as the catalogue writes it (淸 is 清,
-#: ``reader.book_writers.dynasty_spelling``); a facet not named here reads its value as typed.
+#: whose name begins with it); a dynasty as the facet shows it (淸 is 清, 劉宋 is 南朝宋:
+#: ``reader.catalogue_writers.dynasty_spelling``); a facet not named here reads its value as typed.
 TYPED_VALUES = {"author": typed_writers, "dynasty": lambda typed: (dynasty_spelling(typed),)}
 
 

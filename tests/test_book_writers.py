@@ -5,7 +5,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from reader.book_writers import BookWriters, classic_title, dynasty_spelling, main_writers
+from reader.book_writers import BookWriters, main_writers
+from reader.catalogue_writers import classic_title, dynasty_spelling
 from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.mandoku import parse_mandoku
 from reader.importers.source import decode_bytes

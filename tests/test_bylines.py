@@ -293,3 +293,18 @@ def test_a_byline_printed_flush_with_offices_and_native_place():
         printed = [dict(p, name="陳壽") if p["name"] == "陳夀" else p for p in doc.bylines]  # 7 juans print 夀
         named += printed == people
     assert named == 29  # 卷十六's file opens with no title page; 000 is the front matter
+
+
+def test_a_courtesy_name_after_the_name_is_its_own_where_the_catalogue_decides():
+    """Held-out 史部 bylines (kanripo-scale): 文獻通考 ``鄱　陽　馬　端　臨　貴　與　著``, 通典
+    ``唐　京　兆　杜　佑　君　卿　纂`` and 通志 ``宋　右　廸　功　郎　鄭　樵　漁　仲　撰`` print the courtesy
+    name after the name; the catalogue writes 馬端臨, 杜佑 and 鄭樵. 周易略例序's
+    ``唐　四　　門　助　教　郉　璹　撰``: 四門助教 is his office, not his name."""
+    assert byline_people("鄱\u3000陽\u3000馬\u3000端\u3000臨\u3000貴\u3000與\u3000著") == [
+        {"dynasty": "", "place": "鄱陽", "name": "馬端臨", "role": "著", "courtesy": "貴與"}]
+    assert byline_people("唐\u3000京\u3000兆\u3000杜\u3000佑\u3000君\u3000卿\u3000纂") == [
+        {"dynasty": "唐", "place": "京兆", "name": "杜佑", "role": "纂", "courtesy": "君卿"}]
+    assert byline_people("宋\u3000右\u3000廸\u3000功\u3000郎\u3000鄭\u3000樵\u3000漁\u3000仲\u3000撰") == [
+        {"dynasty": "宋", "place": "", "name": "鄭樵", "role": "撰", "courtesy": "漁仲"}]
+    assert byline_people("唐\u3000四\u3000\u3000門\u3000助\u3000教\u3000郉\u3000璹\u3000撰") == [
+        {"dynasty": "唐", "place": "", "name": "郉璹", "role": "撰"}]

@@ -537,3 +537,18 @@ def test_the_dynasty_facet_counts_each_layer_under_its_writers_dynasty(seed_juan
     assert {h["commentator"] for h in tang["results"]} <= {"賈公彥", "陸德明"}
     # the author facet and filter agree with it: 鄭玄's notes are 漢's, but not all of 漢's
     assert {"value": "鄭玄", "count": zheng} in body["facets"]["author"]
+
+
+def test_liu_song_is_one_dynasty_shown_as_nanchao_song_and_either_spelling_filters(seed_juan, search_backend, client):
+    """世說新語 (KR3l0002): the catalogue dates its author 劉義慶 劉宋 and 史記's 裴駰 南朝宋, one
+    dynasty: the facet shows it as 南朝宋 (``reader.person_names.DYNASTY_NAMES``), and
+    ``dynasty=劉宋`` and ``dynasty=南朝宋`` keep the same hits, 劉義慶's text."""
+    juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR3l0002" / "KR3l0002_003.txt").juan
+    index_all(search_backend)
+    facets._tables.clear()
+    params = {"q": "之", "exact": "1", "edition": juan.edition.slug, "page_size": "1"}
+    body = client.get("/api/search/", params).json()
+    shown = {row["value"]: row["count"] for row in body["facets"]["dynasty"]}
+    own = sum(p.text.count("之") for p in Piece.objects.filter(section__juan=juan, layer__in=("classic", "record", "title")))
+    assert "劉宋" not in shown and shown["南朝宋"] == own > 0
+    assert [client.get("/api/search/", {**params, "dynasty": d}).json()["count"] for d in ("劉宋", "南朝宋")] == [own, own]

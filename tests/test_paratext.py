@@ -162,3 +162,16 @@ def test_unsigned_back_matter_is_nobody_known_s_not_the_unnamed_notes_writer_s(e
     assert counted["dynasty"] == [{"value": "宋", "count": 8}, {"value": "", "count": 1}]
     assert engine.search(SearchQuery("老子", exact=True, written_by=facets.written_by_for(("王弼",)))).count == 0
     assert engine.search(SearchQuery("老子", exact=True, written_by=facets.written_by_for(("晁說之",)))).count == 8
+
+
+def test_a_spaced_byline_with_an_office_and_a_label_name_in_a_variant_form():
+    """周易略例序 (周易註疏 卷三十八) is printed ``唐　四　　門　助　教　郉　璹　撰``: its writer is 郉璹, not
+    教郉璹 (the wider gap sets no run apart; 四門助教 is his office). 禮記集說's 卷首 labels its
+    author's preface ``序[衛湜]``, and the catalogue writes him 衞湜: the label names him through
+    the variant tables, the stored text unchanged."""
+    zhouyi = writers(parse(JINGBU / "KR1a0007" / "KR1a0007_038.txt"))
+    assert {who for _, who in zhouyi} == {"郉璹"}
+    assert byline_writer("唐\u3000四\u3000\u3000門\u3000助\u3000教\u3000郉\u3000璹\u3000撰") == "郉璹"
+    liji = parse(JINGBU / "KR1d0057" / "KR1d0057_000.txt")
+    assert {who for (name, who) in writers(liji) if name == "序"} == {"衞湜", "魏了翁"}
+    assert "衛湜" in liji.juan_label or any("衛湜" in (c.title or "") for c in liji.chapters)

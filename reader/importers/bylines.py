@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import re
 
+from ..catalogue_writers import courtesy_split
+
 #: Dynasty prefixes of Siku bylines (宋朱熹撰); 國朝 marks a Qing author. The 涼 states of the
 #: Sixteen Kingdoms (人物志 四部叢刊: ``凉　儒林祭酒劉　昞　注``, 劉昞 of 西涼 and 北涼) are printed
 #: as 涼 or 凉.
@@ -104,10 +106,11 @@ OFFICE_NAME_MAX = 5
 #: 南華真經註疏 ``西華法師成玄英``, 春秋正義 (胡安國's 春秋傳) ``…賜紫金魚袋臣胡安國奉``, and the 四庫 editors'
 #: (``按察使沈廷芳撰``); the 中正 of a commandery (三國志 ``晉著作郎巴西中正安漢陳壽撰``: 巴西's 中正), and
 #: the chief ministers' 同中書門下平章事 and the 三公's 司空 (舊唐書 ``後晉司空同中書門下平章事劉　昫撰``).
+#: The teachers of the 國子監's schools (周易略例序 ``唐四門助教郉璹撰``: 四門學's 助教).
 #: ``OFFICES``, ``LAST_OFFICE`` and ``OFFICE_LINE`` all read this one list.
 OFFICE_TITLES = (r"(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
                  r"少監|[開𨳩]國[公侯伯子男]|關[内內]侯|都尉|魚袋|法師|評事|按察使|刺史|中允|[舍舎]人|中正|平章事|司空|"
-                 r"丞相|[總縂総搃]裁|國史|特進)")
+                 r"丞相|[總縂総搃]裁|國史|特進|助教)")
 #: A byline's offices up to the first title of ``OFFICE_TITLES`` (lazy) and the rest: ``登仕郎守大理評事楊倞`` →
 #: 登仕郎守大理評事, 楊倞.
 OFFICES = re.compile(r"^(?P<office>.*?" + OFFICE_TITLES + r")(?P<rest>.{2,})$")
@@ -150,7 +153,11 @@ def byline_people(byline: str) -> list[dict[str, str]]:
     ``[{"dynasty": "漢", "name": "鄭氏", "role": "注"}, {"dynasty": "唐", "name": "陸德明",
     "role": "音義"}, {"dynasty": "唐", "name": "賈公彥", "role": "疏"}]`` (a later entry
     without a dynasty is of the dynasty before it, as the book prints it); offices and the
-    humble 臣 are left out (``clean_author``); ``[]`` when the byline is not made of entries."""
+    humble 臣 are left out (``clean_author``); a courtesy name printed after the name is its own
+    ``"courtesy"`` (``鄱陽馬端臨貴與著``: place 鄱陽, name 馬端臨, courtesy 貴與; where the catalogue
+    decides, ``reader.catalogue_writers.courtesy_split``: the words before the name are his native
+    place when two characters, else offices, left out); ``[]`` when the byline is not made of
+    entries."""
     out: list[dict[str, str]] = []
     dynasty = ""
     for who, role in byline_entries(byline) or []:
@@ -158,8 +165,11 @@ def byline_people(byline: str) -> list[dict[str, str]]:
         dynasty = own or dynasty
         for one in _joined(who[len(own):]):
             place, name = split_name(one, bool(dynasty))
+            before, name, courtesy = courtesy_split(name, dynasty)
+            place = place or (before if len(before) == 2 else "")
             master = not own and MASTER.fullmatch(name) is not None
-            out.append({"dynasty": "" if master else dynasty, "place": place, "name": name, "role": role})
+            person = {"dynasty": "" if master else dynasty, "place": place, "name": name, "role": role}
+            out.append(person | ({"courtesy": courtesy} if courtesy else {}))
     return out
 
 

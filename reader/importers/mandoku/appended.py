@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 
-from catalogue.catalogue import entry
 from characters.units import cut
+
+from ...catalogue_writers import commentary_word, work_people, writes_main_text
 
 #: Roles of the writers of a note's commentary, as the catalogue and bylines write them.
 COMMENTARY_ROLES = ("注", "註", "箋", "傳", "集解", "御注", "解詁", "箋注", "章句", "句解")
@@ -61,27 +62,22 @@ def book_people(kanripo_id: str, bylines: list[dict[str, str]]) -> list[tuple[st
 
 def catalogue_people(kanripo_id: str) -> list[tuple[str, str]]:
     """``[(name, role), …]``: every person Kanripo's catalogue lists for the work ``kanripo_id``
-    (``catalogue.catalogue.entry``), in its order, whatever the role (周易註疏: 王弼 注, 韓康伯 注,
-    陸德明 音義, 孔穎達 疏; 儀禮疏: 賈公彥 等撰); [] for a work it does not list."""
-    listed = entry(kanripo_id)
-    return [(p.name, p.role) for p in listed.people] if listed is not None else []
-
-
-#: A book titled as a commentary on another (李太白集注, 杜詩詳註, 人物志注): its title ends in
-#: the word for notes, a 集注 or 箋注 too.
-COMMENTARY_TITLE = re.compile(r"(?:集|箋|詳|補)?[注註]$")
-#: The roles of an author who wrote a book (撰, 著), not notes on one.
-AUTHOR_ROLES = ("撰", "著", "輯", "編")
+    (``reader.catalogue_writers.work_people``), in its order, whatever the role (周易註疏: 王弼 注,
+    韓康伯 注, 陸德明 音義, 孔穎達 疏; 儀禮疏: 賈公彥 等撰); [] for a work it does not list."""
+    return [(p.name, p.role) for p in work_people(kanripo_id)]
 
 
 def compiler_notes(title: str, bylines: list[dict[str, str]]) -> list[tuple[str, str]]:
-    """``[(name, "注")]`` when the book titled ``title`` is a commentary by its title
-    (``COMMENTARY_TITLE``) and its byline names one person, as its author (``AUTHOR_ROLES``):
-    李太白集注 prints 「錢塘　王𤦺　撰」, and what he 撰 is the notes (the poems are 李白's), his
-    own remarks signed 琦按 among them. [] otherwise (a byline that names a commentator by his
-    role is ``book_people``'s; a book of two authors says nothing of who wrote which note)."""
-    authors = [b.get("name", "") for b in bylines if b.get("role") in AUTHOR_ROLES]
-    if COMMENTARY_TITLE.search(title or "") and len(bylines) == 1 and len(authors) == 1 and authors[0]:
+    """``[(name, "注")]`` when the book titled ``title`` is named after its 注
+    (``reader.catalogue_writers.commentary_word`` ending in 注 or 註: 李太白集注, 杜詩詳註) and its
+    byline names one person, as its author (a role of ``writes_main_text``): 李太白集注 prints
+    「錢塘　王𤦺　撰」, and what he 撰 is the notes (the poems are 李白's), his own remarks signed 琦按
+    among them. [] otherwise: a book named after its 解, 章句 or 疏 may print its author's words at
+    full size and other matter in small print (吳園周易解: 張根's 解 are its indented paragraphs,
+    its small print the 卦 a juan holds), and a byline that names a commentator by his role is
+    ``book_people``'s; a book of two authors says nothing of who wrote which note."""
+    authors = [b.get("name", "") for b in bylines if b.get("role") and writes_main_text(b["role"])]
+    if commentary_word(title).endswith(("注", "註")) and len(bylines) == 1 and len(authors) == 1 and authors[0]:
         return [(authors[0], "注")]
     return []
 

@@ -38,12 +38,11 @@ How these books are made (``../shared/corpus/SOURCES.md``: "``_000`` is front ma
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from catalogue.catalogue import classes, entries_of
 from characters.folding import fold
+from ...catalogue_writers import courtesy_split, folded_name, known_name, listed_dynasty
 from ...person_names import person_name
-from ..bylines import byline_people
+from ..bylines import byline_people, spaced_out
 from ..document import CLASSIC, LABEL, LAYOUT, PARATEXT, RECORD, TEXT, JuanDocument, PieceDoc, SectionDoc
 from .appended import catalogue_people as work_people
 from .header import JUAN_LABEL, KAOZHENG
@@ -79,19 +78,6 @@ FULL_SIZE = (TEXT, LABEL, RECORD)
 SPACES = re.compile(r"\u3000{2,}")
 
 
-@lru_cache(maxsize=1)
-def catalogue_people() -> dict[str, str]:
-    """``{name: dynasty}`` of every person the catalogue names (of several dynasties, the
-    first listed), as a signature names its writer."""
-    out: dict[str, str] = {}
-    for code in classes():
-        for work in entries_of(code):
-            for p in work.people:
-                if len(p.name) >= 2:
-                    out.setdefault(p.name, p.dynasty)
-    return out
-
-
 def signed_by(text: str) -> str:
     """The writer a signature at the end of ``text`` names (``…嵩山晁說之鄜畤記`` → 晁說之), as
     the catalogue names him, or "" when ``text`` ends in no signature or its name is no one
@@ -103,12 +89,12 @@ def signed_by(text: str) -> str:
     if not end:
         return ""
     head = text[:end.start()]
-    people = catalogue_people()
     for stop in range(len(head), max(len(head) - SIGNATURE_SPAN, 0) - 1, -1):
         for size in (4, 3, 2) if stop == len(head) else (4, 3):
             name = head[max(stop - size, 0):stop]
-            if len(name) == size and name in people:
-                return person_name(name, frozenset({people[name]}) if people[name] else None)
+            dynasty = listed_dynasty(name) if len(name) == size else None
+            if dynasty is not None:
+                return person_name(name, frozenset({dynasty}) if dynasty else None)
     return ""
 
 
@@ -120,17 +106,19 @@ def named(name: str, dynasty: str, people: list[tuple[str, str]]) -> str:
         listed = {n for n, _ in people if n and n[0] == name[0]}
         if len(listed) == 1:
             name = listed.pop()
-    known = catalogue_people()
-    if name not in known:  # a name and his courtesy name (郭象子玄): the name the catalogue knows
-        name = next((name[:k] for k in (3, 2) if len(name) > k and name[:k] in known), name)
+    name = courtesy_split(name, dynasty)[1]  # a name and his courtesy name (郭象子玄): 郭象
     return person_name(name, frozenset({dynasty}) if dynasty else None)
 
 
 def byline_writer(text: str, people: list[tuple[str, str]] = ()) -> str:
     """The writer a byline in ``text`` names (``毛詩正義序　　唐孔穎達撰``: the last run after a
     gap of spaces, or the whole): one person with a writer's role (``ROLES``), named as the
-    catalogue names him (``named``; ``people``: the work's catalogue people); "" otherwise."""
-    for chunk in reversed([c for c in SPACES.split(text.strip("\u3000")) if c]):
+    catalogue names him (``named``; ``people``: the work's catalogue people); "" otherwise. A
+    byline spaced out character by character (``bylines.spaced_out``) is one run, whatever its
+    gaps (周易略例序 ``唐　四　　門　助　教　郉　璹　撰``: 郉璹)."""
+    text = text.strip("\u3000")
+    chunks = [text] if spaced_out(text) else [c for c in SPACES.split(text) if c]
+    for chunk in reversed(chunks):
         found = byline_people(chunk)
         if len(found) == 1 and found[0]["role"][-1:] in ROLES and found[0]["name"]:
             return named(found[0]["name"], found[0]["dynasty"], list(people))
@@ -197,11 +185,18 @@ def _part_writer(doc: JuanDocument, k: int, siku: bool) -> tuple[str, int]:
         for b in s.bylines:
             if b.get("name"):
                 return named(b["name"], b.get("dynasty", ""), people), 0
-    if (m := LABEL_NAME.search(title)) and m.start() and m.group(1) in catalogue_people():
-        return named(m.group(1), catalogue_people()[m.group(1)], people), 0
+    if (m := LABEL_NAME.search(title)) and m.start() and (who := _label_person(m.group(1))):
+        return named(who, listed_dynasty(who) or "", people), 0
     sections = chapter.sections
     start = max((i for i, s in enumerate(sections) if s.title), default=0)
     return signed_by(text), start
+
+
+def _label_person(name: str) -> str:
+    """The catalogue's person a part's label names (``LABEL_NAME``): ``name`` where the catalogue
+    writes it, else the one person whose name folds as it does (``序[衛湜]``: the catalogue's 衞湜;
+    ``catalogue_writers.folded_name``); "" for a word that names nobody (``[奏勑]``)."""
+    return name if known_name(name) else folded_name(name)
 
 
 def _name(title: str) -> str:

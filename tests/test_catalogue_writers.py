@@ -1,0 +1,52 @@
+"""Who wrote what, by the catalogue (``reader.catalogue_writers``): the one reading of Kanripo's
+catalogue the importer and the facets share, its tie rule for a name of several dynasties, the
+dynasty shown for one the catalogue writes two ways, and a courtesy name run on after a name."""
+from collections import Counter
+
+from reader.catalogue_writers import (choose_dynasty, classic_title, courtesy_split, dynasty_spelling, folded_name,
+                                      listed_dynasty, work_people, writes_main_text, written_dynasties)
+from reader.person_names import dynasty_key, person_name
+
+
+def test_an_authors_role_ends_in_zhuan_zhu_ji_bian_or_zuan():
+    assert [writes_main_text(r) for r in ("撰", "著", "輯", "編", "纂", "奉敕撰", "等奉勅撰", "")] == [True] * 8
+    assert [writes_main_text(r) for r in ("注", "音義", "疏", "集解", "考證", "撰校勘記")] == [False] * 6
+
+
+def test_one_list_of_a_works_people_and_one_commentary_title():
+    assert [(p.name, p.role, p.dynasty) for p in work_people("KR1a0007")] == [
+        ("王弼", "注", "魏"), ("韓康伯", "注", "晉"), ("陸德明", "音義", "唐"), ("孔穎達", "疏", "唐")]
+    assert work_people("KR9z9999") == () and work_people("") == ()
+    # the importer's compiler_notes and the facets read one pattern: 李太白集注 and 史記集解 alike
+    assert [classic_title(t) for t in ("李太白集注", "杜詩詳註", "史記集解", "楚辭章句", "李太白集")] == [
+        "李太白", "杜詩", "史記", "楚辭", ""]     # 集注: collected notes
+
+
+def test_a_name_of_several_dynasties_takes_the_held_editions_then_the_catalogues_most_works():
+    assert choose_dynasty(Counter({"唐": 1}), Counter({"明": 2})) == "唐"
+    assert choose_dynasty(Counter(), Counter({"明": 2, "唐": 1})) == "明"
+    assert choose_dynasty(Counter(), Counter({"明": 1, "唐": 1})) == "唐"      # code-point order: 唐 U+5510
+    assert choose_dynasty(Counter(), Counter()) == ""
+    assert written_dynasties()["李賢"] == Counter({"明": 4, "唐": 2})
+    assert listed_dynasty("李賢") == "明"       # the importer has no held editions: the catalogue's most works
+    assert (listed_dynasty("衞湜"), listed_dynasty("衛湜"), listed_dynasty("鄭")) == ("宋", None, None)
+
+
+def test_liu_song_and_nanchao_song_are_one_dynasty_shown_as_nanchao_song():
+    assert [dynasty_spelling(d) for d in ("劉宋", "南朝宋", "宋", "淸", "")] == ["南朝宋", "南朝宋", "宋", "清", ""]
+    assert dynasty_key("劉宋") == dynasty_key("南朝宋") != dynasty_key("宋")
+    assert person_name("劉義慶", ["南朝宋"]) == "劉義慶" and person_name("裴駰", ["劉宋"]) == "裴駰"
+
+
+def test_a_courtesy_name_after_a_name_is_split_where_the_catalogue_decides():
+    assert courtesy_split("馬端臨貴與") == ("", "馬端臨", "貴與")
+    assert courtesy_split("京兆杜佑君卿", "唐") == ("京兆", "杜佑", "君卿")
+    assert courtesy_split("右廸功郎鄭樵漁仲", "宋") == ("右廸功郎", "鄭樵", "漁仲")
+    assert courtesy_split("郭象子玄") == ("", "郭象", "子玄")
+    # a name the catalogue writes, letter for letter or folded, is never cut
+    assert courtesy_split("孔穎達") == ("", "孔穎達", "") and courtesy_split("陸徳明") == ("", "陸徳明", "")
+    # nor a name whose head is of another dynasty than the one printed
+    assert courtesy_split("杜佑君卿", "宋") == ("", "杜佑君卿", "")
+    # nor one whose last characters are his role's words (後漢書 ``梁　剡令劉昭補幷注``)
+    assert courtesy_split("剡令劉昭補幷", "梁") == ("", "剡令劉昭補幷", "")
+    assert folded_name("衛湜") == "衞湜" and folded_name("郉璹") == ""
