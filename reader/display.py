@@ -186,13 +186,16 @@ def offered_layer_choices(present: frozenset | None, current: str) -> set[str]:
     """The ``layers`` choices worth offering for a text holding the layers ``present``
     (None: all): a choice that shows the same as one before it is left out (on a text with
     one layer of notes, 經注 and 注疏 show what 全 shows), and a one-layer choice only where
-    its layer is present (no 音義附經 on a text without 音義). The current choice is always
-    offered, so the page says what it shows."""
+    its layer is present (no 音義附經 on a text without 音義), and 注附經 only beside 音義 or 疏
+    (without them it lists what 只看注 lists, the notes group's choice). The current choice is
+    always offered, so the page says what it shows."""
     if present is None:
         return set(CHOICES["layers"])
     offered, effects = {current}, set()
     for value in CHOICES["layers"]:
         shown = SHOWN_LAYERS[value] & present
+        if value == "only-commentary" and not present & {READINGS, SUBCOMMENTARY}:
+            continue  # without 音義 or 疏, 注附經 lists what 只看注 (notes=only) lists: one control
         if value.startswith("only-"):
             if (shown - {CLASSIC}) and value != current:
                 offered.add(value)
@@ -247,6 +250,12 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
             if key == "notes" and value == "hidden" and display.layers != "all":
                 params["layers"] = "all"  # 白文 is the classic alone, also from 疏附經 (which lists notes)
             current = getattr(display, key) == value
+            if key == "notes" and display.layers.startswith("only-"):
+                # a one-layer choice lists notes as 只看注 does (``notes_mode``), whatever ``notes``
+                # holds: 只看注 is the state shown, and another choice shows all the layers again
+                current = value == "only"
+                if value != "only":
+                    params["layers"] = "all"
             if key == "notes" and display.layers == "classic":  # ?layers=classic, as linked before: 白文
                 current = value == "hidden"
                 if value != "hidden":

@@ -266,13 +266,26 @@ class TestOnTheZhushuJuan:
         body, _ = _sections(client)
         assert _layer_choices(body) == ["all", "commentary", "subcommentary", "only-commentary",
                                         "only-readings", "only-subcommentary"]  # 經 is 白文 of the notes group
-        # the seed has one layer of notes: 經注 and 注疏 would show what 全 shows, 音義/疏 are absent
+        # the seed has one layer of notes: 經注 and 注疏 would show what 全 shows, 音義/疏 are absent,
+        # and 注附經 lists what 只看注 lists: no layer group at all
         seed = client.get("/works/禮書綱目/juan/10/").content.decode()
-        assert _layer_choices(seed) == ["all", "only-commentary"]
+        assert _layer_choices(seed) == [] and '>只看注</a>' in seed
         # a choice set by URL or cookie is still shown, as the current one
         seed = client.get("/works/禮書綱目/juan/10/", {"layers": "only-subcommentary"}).content.decode()
-        assert _layer_choices(seed) == ["all", "only-commentary", "only-subcommentary"]
+        assert _layer_choices(seed) == ["all", "only-subcommentary"]
         assert 'data-value="only-subcommentary" class="current" aria-current="true"' in seed
+
+    def test_a_one_layer_choice_shows_only_as_the_notes_choice(self, client, zhushu):
+        """注附經 lists the notes as 只看注 does, whatever ``notes`` the cookie holds: after
+        旁注, 只看注 is the notes choice marked current (旁注 was), and 旁注 leads back to every layer."""
+        url = f"/works/{zhushu.edition.slug}/juan/1/"
+        client.get(url, {"notes": "beside"})
+        body = client.get(url, {"layers": "only-commentary"}).content.decode()
+        current = re.findall(r'data-setting="(\w+)" data-value="([\w-]+)" class="current"', body)
+        assert ("notes", "only") in current and ("notes", "beside") not in current
+        assert ("layers", "only-commentary") in current
+        beside = re.search(r'href="([^"]+)" rel="nofollow" title="[^"]*" data-setting="notes" data-value="beside"', body)
+        assert "layers=all" in beside.group(1) and "notes=beside" in beside.group(1)
 
     def test_a_remembered_layer_choice_the_juan_cannot_show_falls_back_to_all(self, client, zhushu):
         # 疏附經 chosen on the 注疏 juan is remembered in the cookie …
@@ -281,8 +294,7 @@ class TestOnTheZhushuJuan:
         # … and the seed (no 疏) reads as 全: its notes, no 「（本節無疏）」, no 疏附經 button
         seed = client.get("/works/禮書綱目/juan/10/").content.decode()
         assert "（本節無疏）" not in seed and 'class="note' in seed
-        assert _layer_choices(seed) == ["all", "only-commentary"]
-        assert 'data-value="all" class="current" aria-current="true"' in seed
+        assert _layer_choices(seed) == []
         # the choice stays remembered for the 注疏 juan, which can show it
         back = client.get(f"/works/{zhushu.edition.slug}/juan/1/").content.decode()
         assert 'data-value="only-subcommentary" class="current" aria-current="true"' in back
@@ -297,7 +309,10 @@ def test_a_text_without_layers_shows_no_layer_group(rf):
     request = rf.get("/works/x/juan/1/")
     keys = [g["key"] for g in display_controls(request, Display(), {}, frozenset({CLASSIC}))]
     assert keys == ["notes", "layout", "script", "size"]
+    # one layer of notes: 注附經 would list what 只看注 lists, so no layer group either
     keys = [g["key"] for g in display_controls(request, Display(), {}, frozenset({CLASSIC, COMMENTARY}))]
+    assert keys == ["notes", "layout", "script", "size"]
+    keys = [g["key"] for g in display_controls(request, Display(), {}, frozenset({CLASSIC, COMMENTARY, READINGS}))]
     assert keys == ["notes", "layers", "layout", "script", "size"]
 
 
