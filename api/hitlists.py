@@ -10,11 +10,13 @@ absolute), commentator (who wrote the passage: 李善, 呂延濟; empty when the
 reading (the match as the query read it, when it was found through a simplified form that
 stands for several characters: 后 found by 後 is ``後``, the API's ``reading``,
 ``search.matching.reading_of``; else empty), edition (the edition's name in words:
-四庫全書・文淵閣本, 欽定四庫全書・純文字本), edition_id (the edition's id as URLs and the API's
-``edition`` parameter take it: KR1d0086-WYG), work_id (the catalogue's ID of the work, its
-Kanripo ID KR1d0086, else the work's own id where it has none), juan_number (the juan's number in
-its edition, as its URL gives it: 12 for 卷十 of KR1d0086). New columns come last, so the older
-keep their places.
+四庫全書・文淵閣本, 欽定四庫全書・純文字本), edition_slug (the edition's slug, as the reading pages'
+URLs and the API's ``edition`` parameter take it: KR1d0086-WYG), work_key (the catalogue's ID of
+the work, its Kanripo ID KR1d0086, else the work's slug where it has none), juan_number (the
+juan's number in its edition, as its URL gives it: 12 for 卷十 of KR1d0086), edition_id and
+work_id (the numbers the API's JSON gives as a hit's ``edition.id`` and ``work.id``, as in
+``/api/editions/{id}/`` and ``/api/works/{id}/``, and its distribution rows' ``edition_id`` and
+``work_id``). New columns come last, so the older keep their places.
 
 Written with the standard library's ``csv`` module: CSV as RFC 4180 (``excel`` dialect, CRLF
 line ends, quotes where needed) with a UTF-8 byte-order mark so that spreadsheet programs
@@ -40,7 +42,7 @@ from config.spreadsheets import spreadsheet_row
 from search.documents import layer_name
 
 COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator", "reading",
-           "edition", "edition_id", "work_id", "juan_number")
+           "edition", "edition_slug", "work_key", "juan_number", "edition_id", "work_id")
 HIT_LIST_KINDS = {
     "csv": ("text/csv; charset=utf-8", "csv", "excel", "\ufeff"),
     "tsv": ("text/tab-separated-values; charset=utf-8", "tsv", "excel-tab", ""),
@@ -54,8 +56,8 @@ def hit_rows(hits: Iterable, editions: dict[str, dict], url_of: Callable,
              section_names: Callable[[Iterable[tuple]], dict] | None = None,
              reading_of: Callable[[object, str], str | None] | None = None) -> Iterator[tuple]:
     """One tuple per hit, in ``COLUMNS`` order; ``editions`` is ``{edition slug: {"name",
-    "work_key"}}`` (``search.service.edition_places``' rows: the edition's name, its work's
-    catalogue ID) and ``url_of(hit)`` the hit's absolute reading URL. The place is read from the hit's passage
+    "work_key", "work_id"}}`` (``search.service.edition_places``' rows: the edition's name, its work's
+    catalogue ID and id; the index keeps the edition's id in a passage's ``work_id``) and ``url_of(hit)`` the hit's absolute reading URL. The place is read from the hit's passage
     and the KWIC's bounds found once a hit (``Hit.kwic``). ``section_title`` is the section's
     title, else the name the search page gives an untitled section (its closer 「關雎三章…」,
     its opening words): ``section_names(keys)`` answers ``{(edition slug, juan number, section
@@ -74,7 +76,8 @@ def hit_rows(hits: Iterable, editions: dict[str, dict], url_of: Callable,
             yield (p.work_title, p.juan_label, p.section_position, title,
                    layer_name(p), before, match, after, url_of(h), p.commentator,
                    (reading_of(h, match) if reading_of else None) or "",
-                   edition.get("name", ""), p.work_slug, edition.get("work_key", ""), p.juan_number)
+                   edition.get("name", ""), p.work_slug, edition.get("work_key", ""), p.juan_number,
+                   p.work_id, edition.get("work_id", ""))
 
 
 def hit_list_chunks(kind: str, rows: Iterable[tuple]) -> Iterator[bytes]:

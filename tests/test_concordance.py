@@ -85,10 +85,19 @@ def test_near_on_the_page_and_the_api_equals_a_plain_scan(client, seed_backend):
     assert '<p class="summary"><strong>39</strong> 處' in html
 
 
+def seed_backend_ids() -> tuple[int, int]:
+    """The seed edition's id and its work's, as the API's JSON gives them."""
+    from reader.models import Edition
+
+    edition = Edition.objects.get(slug="禮書綱目")
+    return edition.pk, edition.work_id
+
+
 def test_the_hit_list_as_csv_and_tsv(client, seed_backend):
-    edition = ["欽定四庫全書・純文字本", "禮書綱目", "禮書綱目", "10"]  # edition, edition_id, work_id, juan_number
+    # edition, edition_slug, work_key, juan_number, edition_id and work_id (the API's numbers)
+    edition = ["欽定四庫全書・純文字本", "禮書綱目", "禮書綱目", "10", str(seed_backend_ids()[0]), str(seed_backend_ids()[1])]
     rows = [["work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator",
-             "reading", "edition", "edition_id", "work_id", "juan_number"],
+             "reading", "edition", "edition_slug", "work_key", "juan_number", "edition_id", "work_id"],
             ["禮書綱目", "卷十", "2", "張侯", "經文", "十遂命量人巾車張三侯大侯之崇見", "鵠", "於參參見鵠於干干不及地武不繫左",
              SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", "", "", *edition],
             ["禮書綱目", "卷十", "2", "張侯", "經文", "巾車張三侯大侯之崇見鵠於參參見", "鵠", "於干干不及地武不繫左下綱設乏西",
@@ -140,7 +149,7 @@ def test_the_page_links_the_exports(client, seed_backend):
     # the work's title alone, then the edition's name and id, the work's id and the juan's number
     assert [lines[1].split("\t")[i] for i in (0, 1, 11, 12, 13, 14)] == [
         "禮書綱目", "卷十", "欽定四庫全書・純文字本", "禮書綱目", "禮書綱目", "10"]
-    assert f'<span class="hint">（書、卷、節、節題、範圍、前文、檢得、後文、連結、注者、讀作、版本、版本 ID、書 ID、卷號：{", ".join(COLUMNS)}）</span>' in html
+    assert f'<span class="hint">（書、卷、節、節題、範圍、前文、檢得、後文、連結、注者、讀作、版本、版本代號、書目編號、卷號、版本 ID、書 ID：{", ".join(COLUMNS)}）</span>' in html
 
 
 @pytest.mark.parametrize("text,read,suggested", [

@@ -211,11 +211,19 @@ class TestOnTheThreeEditions:
         response = client.get("/api/search/export/tsv/", {"q": "宰戒百官"})
         rows = b"".join(response.streaming_content).decode().splitlines()
         header = rows[0].split("\t")
-        columns = [header.index(name) for name in ("work", "juan", "edition", "edition_id", "work_id", "juan_number")]
+        columns = [header.index(name) for name in ("work", "juan", "edition", "edition_slug", "work_key", "juan_number")]
         assert [[r.split("\t")[i] for i in columns] for r in rows[1:]] == [
             ["禮書綱目", "卷十", "欽定四庫全書・純文字本", "禮書綱目", "KR1d0086", "10"],
             ["禮書綱目", "卷十", "四庫全書・文淵閣本", "KR1d0086", "KR1d0086", "12"],
             ["禮書綱目", "卷十", "四庫全書・文淵閣本・原字", "KR1d0086-WYG", "KR1d0086", "12"]]
+        # edition_id and work_id are the numbers the API's JSON gives (edition.id, work.id)
+        hits = client.get("/api/search/", {"q": "宰戒百官"}).json()["results"]
+        ids = [header.index("edition_id"), header.index("work_id")]
+        assert [[r.split("\t")[i] for i in ids] for r in rows[1:]] == [
+            [str(h["edition"]["id"]), str(h["work"]["id"])] for h in hits]
+        editions = {e.slug: e for e in Edition.objects.all()}
+        assert [[str(editions[slug].pk), str(editions[slug].work_id)] for slug in ("禮書綱目", "KR1d0086", "KR1d0086-WYG")] == \
+            [[r.split("\t")[i] for i in ids] for r in rows[1:]]
 
 
 
