@@ -155,7 +155,9 @@ class WorkList(generics.ListAPIView):
             raise ValidationError({"author": exc.messages}) from None
         if authors:  # the people they name, as a search's author filter reads them (reader.printed_people.typed_author)
             works = list(qs)
-            people = {w.pk: {p["name"] for p in work_people(w)} for w in works}
+            people = {w.pk: {p["name"] for p in work_people(w)} | {p["name"] for e in w.editions.all()
+                                                                   for p in e.byline or () if p.get("name")}
+                      for w in works}  # the catalogue's people and every byline's: 劉昞, who wrote 人物志's 注
             held = set().union(*people.values())
             wanted = {s for author in authors for name in typed_author(author, held) for s in typed_spellings(name)}
             listed = set(works_of_people(wanted))  # 范甯 finds the works the catalogue lists 范寧 for

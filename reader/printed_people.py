@@ -117,8 +117,9 @@ def typed_author(typed: str, held=()) -> tuple[str, ...]:
     search's writers) and everyone a held edition's byline names. The people ``typed_people``
     reads it as, where one of them is named there (a whole name by any of its spellings: 范甯 →
     范寧; 王安 is 王安 where someone is written so); else every named person whose name begins
-    with it, folded as ``typed_people`` folds, each as ``typed_people`` reads his name (a
-    surname: 江 → 江永, 江聲; 范 → 范寧, whom a byline prints 范寗); else
+    with it and is longer, folded as ``typed_people`` folds, each as ``typed_people`` reads his
+    name (a surname: 江 → 江永, 江聲; 范 → 范寧, whom a byline prints 范寗; not 劉炳 → 劉昞, a
+    whole name of another person whose name folds as his); else
     ``typed_people``'s reading, which names nobody held (nothing is found). Never a dynasty or a
     role word of a byline (清, 注, 撰): a filter names people. Sorted; ``()`` for ""."""
     people = typed_people(typed)
@@ -126,5 +127,5 @@ def typed_author(typed: str, held=()) -> tuple[str, ...]:
     if not typed or named.intersection(people):
         return people
     start = fold(typed)
-    begun = {p for n in named if n and fold(n).startswith(start) for p in typed_people(n)}
+    begun = {p for n in named if len(n) > len(typed) and fold(n).startswith(start) for p in typed_people(n)}
     return tuple(sorted(begun)) or people
