@@ -12,6 +12,7 @@ from config.ratelimit import search_wait
 
 from reader.models import Chapter, Juan, Work
 from reader.people import works_told_apart
+from reader.templatetags.reading import EDGE_RUN
 
 from .matching import reading_of
 from .backends import SearchError
@@ -268,6 +269,9 @@ def search_page(request):
                         context["unfiltered"] = without_filters(params, context["active_filters"])
                         context["annotation_hits"] = annotation_hits(params)
                         context["folded_hits"] = folded_hits(params)
+                    # a context that opens or closes with several U+3000 is shown with one (reading.kwic): said once
+                    context["spaces_collapsed"] = any(EDGE_RUN.search(h.before) or EDGE_RUN.search(h.after)
+                                                      for h, _ in rows)
                     context.update(results=results, page=page, hit_rows=rows, distribution=bars,
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
                                    export_query=urlencode([(k, v) for k, v in params if k != "page"]))

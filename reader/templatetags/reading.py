@@ -78,8 +78,31 @@ def gaiji(text) -> str:
 def kwic(text) -> str:
     """``gaiji`` for a KWIC line, a table's cell mark (``|``, ``reader.table_cells.CELL_MARK``:
     the end of a cell of 史記's 表, which search reads as a boundary) kept but set apart as one,
-    muted, with its name on hover: ``二|十四`` is two cells, not a number."""
-    return mark_safe(_esc(text or "").replace(CELL_MARK, f'<span class="cell-mark" title="{CELL_TITLE}">{CELL_MARK}</span>'))
+    muted, with its name on hover: ``二|十四`` is two cells, not a number. A run of two or more
+    ideographic spaces (U+3000, a line's indentation or a gap the book leaves) at the start or
+    the end of the line is shown as one, which says on hover how many the text has
+    (``EDGE_SPACES_TITLE``): the context's width goes to characters. Display only: the stored
+    text, the API's and the hit lists' ``before`` and ``after`` keep every space."""
+    text = text or ""
+    head, body, tail = EDGE_SPACES.fullmatch(text).groups() if text else ("", "", "")
+    body = _esc(body).replace(CELL_MARK, f'<span class="cell-mark" title="{CELL_TITLE}">{CELL_MARK}</span>')
+    return mark_safe(_edge_spaces(head) + body + _edge_spaces(tail))
+
+
+#: A KWIC line as its leading run of U+3000, what lies between, and its trailing run (``kwic``).
+EDGE_SPACES = re.compile("(\u3000*)(.*?)(\u3000*)", re.S)
+#: A KWIC line that ``kwic`` shows shorter: two or more U+3000 at its start or its end.
+EDGE_RUN = re.compile("^\u3000{2}|\u3000{2}$")
+#: The hover text of a run of U+3000 shown as one (``kwic``): how many the stored text has.
+EDGE_SPACES_TITLE = "原文此處空 {n} 格，顯示合為一格；所存原文不變 ({n} ideographic spaces in the text, shown as one)"
+
+
+def _edge_spaces(run: str) -> str:
+    """A run of U+3000 at an edge of a KWIC line as ``kwic`` shows it: one space, marked with
+    the run's length when there were several; a single space (or none) as it is."""
+    if len(run) < 2:
+        return run
+    return f'<span class="spaces" title="{EDGE_SPACES_TITLE.format(n=len(run))}">\u3000</span>'
 
 
 #: The hover text of a cell mark in a KWIC line (``kwic``).
