@@ -207,14 +207,34 @@ def offered_layer_choices(present: frozenset | None, current: str) -> set[str]:
 
 def fit_to_layers(display: Display, explicit: dict, present: frozenset | None) -> Display:
     """``display`` with a ``layers`` choice remembered from the cookie that the text holding
-    the layers ``present`` does not offer (``offered_layer_choices``: 疏附經 carried from a
-    注疏 to a book without 疏) read as 全, so that no book looks empty; a choice given in the
-    URL is kept as asked."""
+    the layers ``present`` does not offer (``offered_layer_choices``) read as the nearest choice
+    it offers (``nearest_layer_choice``), so that no book looks empty and the controls mark the
+    state the page is in; a choice given in the URL is kept as asked, and the cookie keeps the
+    choice for the books that offer it."""
     if present is None or "layers" in explicit or display.layers == "all":
         return display
     if display.layers in offered_layer_choices(present, "all"):
         return display
-    return replace(display, layers="all")
+    layers, notes = nearest_layer_choice(display.layers, present)
+    return replace(display, layers=layers, notes=display.notes if display.notes == "hidden" else notes or display.notes)
+
+
+def nearest_layer_choice(value: str, present: frozenset) -> tuple[str, str | None]:
+    """``(layers, notes)``: what a text holding the layers ``present`` offers nearest to the
+    ``layers`` choice ``value`` it does not offer. A one-layer choice (疏附經, 音義附經, 注附經)
+    lists notes each with the classic it explains: on a text without that layer (or where 注附經
+    would list what 只看注 lists) the nearest is the same kind of page, 只看注 (``("all",
+    "only")``: every note the text holds, listed so). Another choice (經注, 注疏) becomes the
+    offered one that shows the layers it would show there, else the fewest layers more or less
+    (``SHOWN_LAYERS``; ties to the earlier choice), with ``notes`` as it was (None)."""
+    if value.startswith("only-"):
+        return "all", "only"
+    offered = offered_layer_choices(present, "all")
+    wanted = SHOWN_LAYERS[value] & present
+    order = CHOICES["layers"]
+    candidates = [v for v in order if v in offered and not v.startswith("only-")]
+    best = min(candidates, key=lambda v: (len((SHOWN_LAYERS[v] & present) ^ wanted), order.index(v)))
+    return best, None
 
 
 def display_controls(request, display: Display, explicit: dict, present: frozenset | None = None,

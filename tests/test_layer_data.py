@@ -11,7 +11,7 @@ from django.apps import apps
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT, PieceDoc
 from reader.importers.loader import juan_to_document, load_document, render_source
 from reader.models import Piece
-from reader.display import Display, display_controls
+from reader.display import Display, display_controls, fit_to_layers, nearest_layer_choice
 from reader.reading import glosses as make_glosses
 
 from .conftest import BASE_DIR, SEED, index_all, index_folder, kept_for_the_class
@@ -287,14 +287,17 @@ class TestOnTheZhushuJuan:
         beside = re.search(r'href="([^"]+)" rel="nofollow" title="[^"]*" data-setting="notes" data-value="beside"', body)
         assert "layers=all" in beside.group(1) and "notes=beside" in beside.group(1)
 
-    def test_a_remembered_layer_choice_the_juan_cannot_show_falls_back_to_all(self, client, zhushu):
+    def test_a_remembered_layer_choice_the_juan_cannot_show_falls_back_to_the_nearest(self, client, zhushu):
         # 疏附經 chosen on the 注疏 juan is remembered in the cookie …
         client.get(f"/works/{zhushu.edition.slug}/juan/1/", {"layers": "only-subcommentary"})
         assert "layers:only-subcommentary" in client.cookies["display"].value
-        # … and the seed (no 疏) reads as 全: its notes, no 「（本節無疏）」, no 疏附經 button
+        # … and the seed (no 疏) reads as the nearest page it offers, its notes listed each with
+        # the classic (只看注, marked current): no 「（本節無疏）」, no 疏附經 button
         seed = client.get("/works/禮書綱目/juan/10/").content.decode()
         assert "（本節無疏）" not in seed and 'class="note' in seed
         assert _layer_choices(seed) == []
+        assert re.findall(r'data-setting="notes" data-value="(\w+)" class="current"', seed) == ["only"]
+        assert 'class="reading-main notes-only layers-all layout-horizontal script-orig"' in seed
         # the choice stays remembered for the 注疏 juan, which can show it
         back = client.get(f"/works/{zhushu.edition.slug}/juan/1/").content.decode()
         assert 'data-value="only-subcommentary" class="current" aria-current="true"' in back
@@ -303,6 +306,22 @@ class TestOnTheZhushuJuan:
         seed = client.get("/works/禮書綱目/juan/10/").content.decode()
         assert 'data-setting="notes" data-value="hidden" class="current" aria-current="true">白文</a>' in seed
         assert 'data-value="classic"' not in seed and seed.count('class="current"') == 5  # 校正本, 白文, 橫排, 原字, 中
+
+
+def test_a_layer_choice_a_text_does_not_offer_is_read_as_the_nearest_it_offers():
+    only_notes, with_readings = frozenset({CLASSIC, COMMENTARY}), frozenset({CLASSIC, COMMENTARY, READINGS})
+    with_sub = frozenset({CLASSIC, SUBCOMMENTARY})
+    # a one-layer list (疏附經, 音義附經) where that layer is missing: 只看注, every note listed with its classic
+    assert nearest_layer_choice("only-subcommentary", only_notes) == ("all", "only")
+    assert nearest_layer_choice("only-readings", frozenset({CLASSIC, COMMENTARY, SUBCOMMENTARY})) == ("all", "only")
+    # 注疏 on a book with 注 and 音義 shows what 全 shows; 經注 on a book of 疏 alone shows the classic (白文)
+    assert nearest_layer_choice("subcommentary", with_readings) == ("all", None)
+    assert nearest_layer_choice("commentary", with_sub) == ("classic", None)
+    remembered = Display(notes="beside", layers="only-subcommentary")
+    assert fit_to_layers(remembered, {}, only_notes) == Display(notes="only", layers="all")
+    assert fit_to_layers(Display(notes="hidden", layers="only-readings"), {}, only_notes) == Display(notes="hidden")
+    assert fit_to_layers(remembered, {"layers": "only-subcommentary"}, only_notes) == remembered  # asked in the URL
+    assert fit_to_layers(remembered, {}, frozenset({CLASSIC, COMMENTARY, SUBCOMMENTARY})) == remembered  # offered
 
 
 def test_a_text_without_layers_shows_no_layer_group(rf):

@@ -1,5 +1,5 @@
 """Pages a scholar reads on, in Chromium at 1280 and 390 px, each checked with axe: a KWIC
-line's runs of ideographic spaces.
+line's runs of ideographic spaces, and a display choice remembered from another book.
 Screenshots in ``artifacts/screenshots/scholar-*``."""
 from urllib.parse import quote
 
@@ -31,3 +31,25 @@ def test_a_run_of_spaces_at_the_edge_of_a_context_is_shown_as_one(site, tabs, tm
     assert no_page_overflow(page)
     assert tab.axe() == []
     tab.shot("scholar-kwic-spaces")
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_remembered_layer_choice_a_book_lacks_shows_the_nearest_and_says_so(site, tabs, device):
+    from reader.importers.loader import load_document
+
+    from ..layered import zhushu_document
+
+    load_document(zhushu_document())  # a 注疏 juan with 注, 音義 and 疏
+    tab = tabs(device)
+    page = tab.page
+    page.goto(site + f"/works/{quote('周禮注疏-測試')}/juan/1/?layers=only-subcommentary")
+    assert page.locator("[data-setting=layers][aria-current=true]").inner_text() == "疏附經"
+    page.goto(site + JUAN)  # the seed: 注 only, no 疏 — the cookie's 疏附經 is read as 只看注
+    assert [a.inner_text() for a in page.locator(".display-controls [aria-current=true]").all()] == [
+        "校正本", "只看注", "橫排", "原字", "中"]
+    assert page.locator("[data-setting=layers]").count() == 0
+    first = page.locator("#s1 .gloss").first
+    assert first.is_visible() and first.locator("dt").inner_text() == "經文：\n經"  # the words the note explains
+    assert "（本節無疏）" not in page.locator("main").inner_text()
+    assert tab.axe() == []
+    tab.shot("scholar-nearest-layers")
