@@ -4,13 +4,14 @@ number of works held in it and the 屬 of those works) and ``/api/classes/<code>
 (``search.facets``)."""
 from __future__ import annotations
 
-from django.db.models import Count, Min
+from django.db.models import Count
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 
 from catalogue.catalogue import BU, bu_of, classes, get_class, members
 from reader.models import Work
+from reader.shelving import decided_shu
 from search.facets import facet_counts, search_facet_counts
 
 from . import schema
@@ -33,14 +34,17 @@ def class_row(cls, held: dict[str, int], request, shu: dict[str, list] | None = 
 
 
 def held_shu() -> dict[str, list]:
-    """``{"KR1d": [("周禮之屬", 3), ...]}``: the 屬 of the works held, per 類, each once, in the
-    order of its first work's Kanripo ID (the catalogue's order); one query."""
+    """``{"KR1d": [("周禮之屬", 3), ...]}``: the 屬 the works held are shelved under
+    (``reader.shelving``: the 屬 given, else the one the title names, as ``/classes/KR1d/``
+    groups them), per 類, each once, where its first work stands in the catalogue's order
+    (Kanripo ID, title, id: the page's); one query."""
+    works = list(Work.objects.exclude(classification="").only("pk", "title", "classification", "shu", "kanripo_id"))
+    shu = decided_shu(works)
     found: dict[str, dict[str, list]] = {}
-    rows = (Work.objects.exclude(shu="").exclude(classification="").values("classification", "shu")
-            .annotate(n=Count("id"), first=Min("kanripo_id")).order_by("classification", "first", "shu"))
-    for row in rows:
-        found.setdefault(row["classification"], {})[row["shu"]] = row["n"]
-    return {code: list(groups.items()) for code, groups in found.items()}
+    for work in sorted(works, key=lambda w: (w.classification, w.kanripo_id, w.title, w.pk)):
+        if shu[work.pk]:
+            found.setdefault(work.classification, {}).setdefault(shu[work.pk], []).append(work.pk)
+    return {code: [(name, len(ids)) for name, ids in groups.items()] for code, groups in found.items()}
 
 
 class ClassList(generics.ListAPIView):
@@ -61,7 +65,8 @@ class ClassList(generics.ListAPIView):
 
 class ClassWorks(generics.ListAPIView):
     """The works held in a class (a 類; for a 部, in every 類 of it), paginated, as `/api/works/`
-    gives them, those of one 屬 with `?shu=周禮之屬`; 404 for a code that is not a class of
+    gives them, those shelved under one 屬 with `?shu=周禮之屬` (the 屬 given, else the one the title
+    names: `reader.shelving`, as `/classes/<code>/` groups them); 404 for a code that is not a class of
     the catalogue."""
 
     serializer_class = WorkSerializer
@@ -73,7 +78,8 @@ class ClassWorks(generics.ListAPIView):
         codes = [cls.code] + [c.code for c in members(cls.code)]
         works = Work.objects.filter(classification__in=codes)
         if shu := self.request.query_params.get("shu"):
-            works = works.filter(shu=shu)
+            shelved = decided_shu(works.only("pk", "title", "classification", "shu"))
+            works = works.filter(pk__in=[pk for pk, name in shelved.items() if name == shu])
         return works.order_by("kanripo_id", "title", "id").with_editions()
 
     @extend_schema(parameters=[CLASS_CODE, OpenApiParameter(

@@ -8,8 +8,9 @@ from rest_framework import serializers
 from characters.simplified import TRADITIONAL
 from config.budget import check
 from reader.citation import section_citation, section_heading, set_openings
-from reader.models import Edition, Juan, Piece, Work
+from reader.models import Edition, Juan, Piece, Work, stored_shu
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
+from reader.shelving import decided_shu
 from search.matching import reading_of
 from search.documents import layer_name
 from search.service import HitLinks, edition_places, kept_section_names
@@ -82,7 +83,8 @@ class WorkSerializer(serializers.ModelSerializer):
     ``〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義``), people (the same people as data:
     ``[{"dynasty": "漢", "name": "鄭玄", "role": "注"}, …]``), native place (the work's field),
     dynasty (the catalogue's where it lists the work, else the work's: ``reader.people.work_dynasty``), collection, slug, Kanripo ID, class in Kanripo's catalogue
-    (``classification``: KR1d, "" unclassified) and 屬 (``shu``), juan count (its fullest
+    (``classification``: KR1d, "" unclassified) and 屬 (``shu``: the one the catalogue shelves it
+    under, given or named by its title, ``reader.shelving``; "" for none), juan count (its fullest
     edition's: ``juan_count``), its link (``reading_url``: the page every link to the work opens,
     ``Work.get_absolute_url``) and its editions, each with its own juan count."""
 
@@ -92,6 +94,7 @@ class WorkSerializer(serializers.ModelSerializer):
     juan_count = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
     reading_url = serializers.SerializerMethodField()
+    shu = serializers.SerializerMethodField()
     editions = EditionSerializer(many=True, read_only=True)
 
     class Meta:
@@ -113,6 +116,16 @@ class WorkSerializer(serializers.ModelSerializer):
         """The work's dynasty (``reader.people.work_dynasty``: the catalogue's where it lists the work, else the
         work's field); "" when unknown."""
         return work_dynasty(work)
+
+    def get_shu(self, work) -> str:
+        """The 屬 the work is shelved under (``reader.shelving.decided_shu``), as ``/classes/<code>/``
+        and ``/api/classes/`` count it: ``Work.shu``, else the one its title names among its class's
+        (周禮注疏 → 周禮之屬); "". The 屬 given in the library are read once per response."""
+        if work.shu or not work.classification:
+            return work.shu
+        if "stored_shu" not in self.context:
+            self.context["stored_shu"] = stored_shu()
+        return decided_shu([work], self.context["stored_shu"])[work.pk]
 
     def get_url(self, work) -> str:
         """The work's API URL, absolute: ``…/api/works/<id>/``."""

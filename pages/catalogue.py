@@ -1,12 +1,11 @@
 """The catalogue pages: ``/`` (the library as Kanripo's catalogue orders it: 經 史 子 集, 道, 佛
 → their 類 → the works held, each with its editions, juan count, characters and dynasty) and
 ``/classes/<code>/`` (one 類, or one 部 with its 類; a 類's works by their 屬 where the catalogue,
-the admin or the title gives works one: ``decided_shu``). The classes come from ``catalogue``; the
+the admin or the title gives works one: ``reader.shelving``). The classes come from ``catalogue``; the
 counts from three queries whatever the number of works (works with their editions, the juans'
 labels, the characters summed per edition), never one per work."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from django.db.models import Sum
@@ -14,10 +13,10 @@ from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.vary import vary_on_cookie
 
-from catalogue.catalogue import BU, bu_of, bus, class_books, get_class, members
-from characters.folding import fold
+from catalogue.catalogue import BU, bu_of, bus, get_class, members
 from reader.juans import juan_count
 from reader.models import Juan, Work
+from reader.shelving import decided_shu
 
 
 def _works_with_counts(works) -> list[Work]:
@@ -41,41 +40,6 @@ def _works_with_counts(works) -> list[Work]:
             edition.char_count = chars.get(edition.pk) or 0
             work.char_count += edition.char_count
     return works
-
-
-#: What a title puts before the book it treats: the emperor's commission, in the titles of the
-#: 四庫's imperial editions (欽定儀禮義疏, 御纂周易折中, 御定…, 御製…, 日講禮記解義).
-TITLE_PREFIX = re.compile(r"^(?:欽定|御纂|御定|御製|御選|日講)+")
-#: A classic's other name as titles write it: 周官, the name 周禮 bore until the Han (漢書·藝文志
-#: 「周官經」); the 四庫總目 files 周官新義 and 欽定周官義疏 under 周禮之屬.
-OTHER_NAMES = {"周官": "周禮"}
-
-
-def shu_of_title(title: str, names: list[str]) -> str:
-    """The 屬 among ``names`` (``["周禮之屬", "儀禮之屬", …]``) that ``title`` names by opening with
-    its book, after an imperial prefix (``TITLE_PREFIX``) and with a book's other name read as
-    the book (``OTHER_NAMES``): 周禮注疏, 周禮詳解, 欽定儀禮義疏, 欽定周官義疏, 仪礼释宫増注 (compared
-    folded); the longest book wins (春秋左傳 before 春秋); "" when it opens with none (禮書綱目)."""
-    title = TITLE_PREFIX.sub("", fold(title)) or fold(title)
-    for other, book in OTHER_NAMES.items():
-        if title.startswith(fold(other)):
-            title = fold(book) + title[len(other):]
-    return next((n for n in sorted(names, key=len, reverse=True) if title.startswith(fold(n[:-2]))), "")
-
-
-def decided_shu(works: list[Work]) -> dict[int, str]:
-    """``{work id: 屬}`` for the works of one 類, by one rule: the 屬 the work was given (Kanripo's
-    catalogue entry, the 提要 page a 四庫 text prints, ``import_texts --class`` or the admin:
-    ``Work.shu``), else the 屬 its title names (``shu_of_title``) among the 屬 called after a book:
-    those the works of the 類 have (儀禮之屬) and, once the 類 is divided (a work has a 屬), one
-    for each classic the catalogue lists in the 類 (``catalogue.class_books``: 周禮之屬, 儀禮之屬,
-    禮記之屬 in 禮類, as the 四庫總目 divides it); else "" (未分屬: neither the catalogue nor the
-    title places it; Kanripo's catalogue as shipped names no 屬, so a 屬 comes from a 提要 page
-    or the admin). 禮書綱目 stays without one: its title names no book."""
-    names = {w.shu for w in works if w.shu.endswith("之屬")}
-    if any(w.shu for w in works):
-        names.update(f"{book}之屬" for code in {w.classification for w in works} for book in class_books(code))
-    return {work.pk: work.shu or shu_of_title(work.title, sorted(names)) for work in works}
 
 
 def shu_groups(works: list[Work]) -> list[dict]:

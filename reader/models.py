@@ -18,6 +18,7 @@ from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 from reader.editions import edition_name, reading_edition
 from reader.numerals import int_to_chinese
 from reader.people import people_text
+from reader.shelving import decided_shu
 from reader.pieces import (CLASSIC, DEFAULT_BASIS, DEFAULT_LAYER, LABEL, LAYER_BASES, LAYER_NAMES, LAYERS, LAYOUT,
                            MARKED, NOTE, PIECE_KINDS, RECORD, RECORD_NOTE, REFERENCE, TEXT, is_classic)
 from reader.slugs import validate_slug
@@ -59,6 +60,19 @@ class WorkQuerySet(models.QuerySet):
         ``Work.reading_edition_id`` chooses the edition a work opens on from, with no query per
         work (the catalogue, a work's page, the API's lists)."""
         return self.prefetch_related(editions_with_juan_counts())
+
+
+def stored_shu(codes=None) -> dict[str, set[str]]:
+    """``{class code: {屬 given to its works}}`` (``Work.shu`` as stored, "" left out) for every
+    class, or the classes ``codes``; one query. What ``reader.shelving.decided_shu`` reads a
+    title's 屬 among when it is given only some works of a class."""
+    works = Work.objects.exclude(shu="")
+    if codes is not None:
+        works = works.filter(classification__in=list(codes))
+    found: dict[str, set[str]] = {}
+    for code, shu in works.values_list("classification", "shu").distinct():
+        found.setdefault(code, set()).add(shu)
+    return found
 
 
 def editions_with_juan_counts() -> models.Prefetch:
@@ -125,6 +139,15 @@ class Work(models.Model):
     def catalogue_class(self) -> CatalogueClass | None:
         """The work's class in Kanripo's catalogue (``catalogue``), None when unclassified."""
         return get_class(self.classification) if self.classification else None
+
+    @property
+    def shelf_shu(self) -> str:
+        """The 屬 the work is shelved under (``reader.shelving``): ``shu``, else the one its title
+        names among its class's (周禮注疏 → 周禮之屬 once a work of 禮類 has a 屬); "" for none.
+        One query (the 屬 given in its class) unless ``shu`` is set or it is unclassified."""
+        if self.shu or not self.classification:
+            return self.shu
+        return decided_shu([self], stored_shu([self.classification]))[self.pk]
 
     @property
     def catalogue_bu(self) -> CatalogueClass | None:

@@ -435,7 +435,7 @@ def test_the_shu_a_title_names_across_the_shipped_catalogue():
     """Every work of the shipped catalogue whose title names its classic only behind an imperial
     prefix or by the classic's other name; the rest read as before (the book opens the title)."""
     from characters.folding import fold
-    from pages.catalogue import shu_of_title
+    from reader.shelving import shu_of_title
 
     changed = []
     for entry in catalogue._entries().values():

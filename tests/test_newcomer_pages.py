@@ -141,7 +141,7 @@ def test_a_class_with_one_shu_heads_the_works_without_one_apart(client, seed_jua
     _shu_work("仪礼释宫増注", "KR1d9001", "儀禮之屬")
     html = client.get("/classes/KR1d/").content.decode()
     # 儀禮 (KR1d0026) stood under 未分屬 beside 禮書綱目: its title names the book of 儀禮之屬, as
-    # 仪礼释宫増注's 提要 page does (pages.catalogue.decided_shu); 禮書綱目's names none
+    # 仪礼释宫増注's 提要 page does (reader.shelving.decided_shu); 禮書綱目's names none
     assert re.findall(r'<h2 id="KR1d"[^>]*>|<h3 id="([^"]+)" class="shu">([^<]+)<span class="count">(\d+) 部書', html) == [
         ("", "", ""), ("KR1d-shu1", "儀禮之屬 ", "2"), ("KR1d-noshu", "未分屬 ", "1")]
     assert html.count("儀禮之屬") == 2  # one 屬: its heading, no index of one entry; and the note's example
