@@ -13,6 +13,7 @@ urlpatterns = [
     path("corrections/notes/", views.notes, name="notes"),
     path("corrections/<num:pk>/", views.history, name="history"),
     path("corrections/<num:pk>/review/", views.review, name="review"),
+    path("corrections/<num:pk>/delete/", views.delete_own, name="delete"),
     path("corrections/propose/<str:slug>/<num:number>/", views.propose_view, name="propose"),
     path("corrections/patch/<str:slug>.diff", views.patch, name="patch"),
     path("corrections/annotations/<str:slug>.jsonld", views.annotations_jsonld, name="annotations"),

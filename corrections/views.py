@@ -41,7 +41,7 @@ from .positions import PieceSpan, PositionError, piece_ranges, to_piece, to_sect
 from .roles import CONTRIBUTOR, can_propose, is_editor
 from .upstream import edition_patch
 from .usernames import check_name
-from .workflow import MAX_NOTE, ReviewError, accept, propose, reject, revert
+from .workflow import MAX_NOTE, ReviewError, accept, forget, propose, reject, revert
 
 #: Statuses whose history anyone may read (the change is, or was, in the public reading).
 PUBLIC = (ACCEPTED, REVERTED, SET_ASIDE)
@@ -345,6 +345,20 @@ def notes(request):
     page = _page(request, Proposal.objects.filter(author=request.user, status=PRIVATE).select_related("edition__work").order_by(
         "edition_slug", "juan_number", "section_position", "piece_position", "start", "pk"), NOTES_PAGE)
     return render(request, "corrections/notes.html", {"page": page, "items": page.object_list})
+
+
+@never_cache
+@login_required
+@require_http_methods(["POST"])
+def delete_own(request, pk):
+    """POST (with the form's CSRF token): delete the reader's own private note or bookmark
+    (``workflow.forget``) and go back to ``/corrections/notes/`` (the page ``?page=`` named). Another's
+    note, a proposal or an annotation is a 404, as their pages are to a reader who may not read
+    them, so that the answer does not tell that one exists; a GET is a 405."""
+    proposal = get_object_or_404(Proposal, pk=pk, author=request.user, status=PRIVATE, kind__in=OWN_KINDS)
+    forget(proposal, request.user)
+    page = _int(request.POST.get("page"))
+    return redirect(reverse("corrections:notes") + (f"?page={page}" if page and page > 1 else ""))
 
 
 @never_cache

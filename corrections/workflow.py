@@ -255,6 +255,16 @@ def _check_own_count(user) -> None:
                           f"private notes and bookmarks, the most one account may keep: {settings.READER_NOTES_MAX})")
 
 
+def forget(proposal: Proposal, user) -> None:
+    """Delete ``user``'s own private note or bookmark (kind in ``OWN_KINDS``, status ``PRIVATE``)
+    with its log, which only its owner could read: it frees a place under
+    ``READER_NOTES_MAX``. Raises ``ReviewError`` for anything else (another's note; a proposal
+    or an annotation, whose history is kept for ever: editors and other readers rely on it)."""
+    if proposal.kind not in OWN_KINDS or proposal.status != PRIVATE or proposal.author_id != user.pk:
+        raise ReviewError("只可刪除自己的私人筆記與書籤 (only your own private notes and bookmarks can be deleted)")
+    proposal.delete()
+
+
 def _reviewable(proposal: Proposal, editor, statuses=(PENDING,)) -> None:
     if not is_editor(editor):
         raise ReviewError("只有編輯可審核提議 (only editors review proposals)")

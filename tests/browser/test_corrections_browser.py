@@ -156,6 +156,11 @@ def test_annotations_in_the_margin_and_a_readers_own_notes(site, tabs):
     page.goto(site + "/corrections/notes/")
     assert "參看鄉射禮" in page.locator(".own-notes").inner_text()
     assert tab.axe() == []
+    # its owner deletes it from the list (a form with its CSRF token), and the list says none is left
+    page.click("form.delete-own button")
+    page.locator(".own-notes", has_text="尚無。").wait_for()
+    assert "參看鄉射禮" not in page.locator(".own-notes").inner_text()
+    assert tab.axe() == []
 
 
 #: The annotation's box, the window's width and the page's (a page wider than its window scrolls sideways).
