@@ -85,6 +85,8 @@ SEARCH_PARAMETERS = [
     OpenApiParameter("commentator", str, description=(
         "注者: only the notes one commentator wrote, as the importer named him from the book's formulas "
         "(李善, 呂延濟, 裴駰 …: a note of 六臣註文選 is split at 善曰, 銑曰 …); the `commentator` of a result. "
+        "A name is read as `author` reads one: a whole name by any of its spellings (范甯 is 范寧), else the "
+        "people whose names begin with it (鄭 → 鄭玄), never a dynasty or role word. "
         "Example: `李善`.")),
     OpenApiParameter("juan", str, description=(
         "the book's juan label, as the reading pages show it: 卷十 (also 十 or 10), 卷首上, 序. For Kanripo works "

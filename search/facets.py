@@ -44,6 +44,7 @@ from catalogue.catalogue import bu_of, entry, get_class
 from reader.book_writers import main_dynasties, main_writers, writer_dynasty
 from reader.catalogue_writers import dynasty_spelling
 from reader.models import Edition
+from reader.people import work_people
 from reader.printed_people import typed_author
 from reader.stamp import corpus_version
 
@@ -65,7 +66,9 @@ class EditionFacets:
     ``bu`` ("" unclassified), ``authors`` (who wrote its main text) and ``notes_by`` (who wrote
     its notes that name nobody: ``reader.book_writers.main_writers``), ``main_dynasties`` and
     ``notes_dynasties`` (theirs, ``reader.book_writers``; ``()`` unknown), ``slug`` and
-    ``name`` (the edition's, as the search page names it)."""
+    ``name`` (the edition's, as the search page names it), ``people`` (everyone the work's
+    catalogue entry, else the edition's byline, names, every role: ``reader.people.work_people``;
+    whom a commentator filter reads a typed name among)."""
 
     cls: str
     bu: str
@@ -75,6 +78,7 @@ class EditionFacets:
     notes_dynasties: tuple[str, ...]
     slug: str
     name: str
+    people: tuple[str, ...] = ()
 
 
 class FacetTable(dict):
@@ -102,7 +106,8 @@ def facet_table() -> FacetTable:
         notes_dynasties = tuple(dict.fromkeys(d for d in map(writer_dynasty, writers.notes) if d))
         name = places[e.pk]["full_name"] if e.pk in places else work.title
         out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), writers.main, writers.notes,
-                                  main_dynasties(work, writers), notes_dynasties, e.slug, name)
+                                  main_dynasties(work, writers), notes_dynasties, e.slug, name,
+                                  tuple(p["name"] for p in work_people(work, e)))
     out.names = {f.slug: f.name for f in out.values()}
     _tables.clear()
     _tables[key] = out
@@ -153,6 +158,17 @@ def typed_writers(typed: str) -> tuple[str, ...]:
     ``/api/works/?author=`` reads it."""
     table = facet_table()
     return typed_author(typed, {name for f in table.values() for name in f.authors + f.notes_by})
+
+
+def typed_commentators(typed: str) -> tuple[str, ...]:
+    """The commentators a ``commentator`` filter typed as ``typed`` stands for, by the author
+    filter's rule (``reader.printed_people.typed_author``) among the people the held works name
+    (``EditionFacets.people``, every role, with the writers of unnamed notes): a whole name by
+    any of its spellings (范甯 → 范寧), else the people whose names begin with it (鄭 → 鄭玄; 呂 →
+    呂延濟, 呂向 in 六臣註文選), never a dynasty or a role word (唐, 注: nobody); a name nothing
+    holds is kept as typed (``typed_people``), which keeps nothing. Sorted; ``()`` for ""."""
+    table = facet_table()
+    return typed_author(typed, {name for f in table.values() for name in f.people + f.notes_by})
 
 
 #: How a facet filter's value, as typed, reads as values of its facet (``filter_values``): an

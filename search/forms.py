@@ -7,11 +7,10 @@ from catalogue.catalogue import get_class
 from config.converters import whole_number
 from reader.juans import matching_juans
 from reader.models import Chapter, Edition, Juan, Work
-from reader.printed_people import typed_people
 
 from .backends import SearchError, SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
-from .facets import editions_for, unfaceted_writer_counts, written_by_for
+from .facets import editions_for, typed_commentators, unfaceted_writer_counts, written_by_for
 from .query import canonical_query
 from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
 
@@ -114,7 +113,7 @@ def resolve_edition(value: str) -> tuple[int, ...] | None:
 
 def _commentator(people: tuple[str, ...]) -> str | tuple[str, ...] | None:
     """``SearchQuery.commentator`` for the names a typed commentator stands for
-    (``reader.printed_people.typed_people``): None for none, the one name, or all of them."""
+    (``search.facets.typed_commentators``): None for none, the one name, or all of them."""
     return people[0] if len(people) == 1 else (people or None)
 
 
@@ -128,7 +127,8 @@ class SearchForm(forms.Form):
     (chapter id), ``commentator`` (who wrote the passages kept: 李善, 洪興祖; ``Piece.commentator``;
     any name the catalogue writes the person with, ``reader.printed_people``: 范甯 and 范寧 alike;
     劉昞 is not the catalogue's 劉炳 of 明; a spelling nobody is written with is the people whose
-    names fold as it does: 衛湜 is 衞湜),
+    names fold as it does: 衛湜 is 衞湜; else the people whose names begin with it, 鄭 → 鄭玄,
+    as ``author`` reads a name: ``search.facets.typed_commentators``),
     ``context`` (KWIC width in
     characters, 0–200, default 15), ``sort`` (text/relevance/after/before); the facet filters
     ``class`` (classes of Kanripo's catalogue: 類 KR1d or 部 KR1), ``dynasty`` and ``author``, each
@@ -239,7 +239,7 @@ class SearchForm(forms.Form):
             text=data["q"], layers=layers_for(data.get("layer")), exact=bool(data.get("exact")),
             edition_ids=data.get("unfaceted_edition_ids" if unfaceted else "edition_ids"),
             juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
-            commentator=_commentator(typed_people(data.get("commentator") or "")),
+            commentator=_commentator(typed_commentators(data.get("commentator") or "")),
             written_by=None if unfaceted else data.get("written_by"),
             sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],
