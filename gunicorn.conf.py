@@ -10,7 +10,7 @@ import logging
 import os
 import time
 
-from config.request_line import REQUEST_LINE_MAX_BYTES
+from config.request_line import REQUEST_FIELD_MAX_BYTES, REQUEST_FIELDS_MAX, REQUEST_LINE_MAX_BYTES
 
 #: The worker: gunicorn's threaded worker in which idle and slow clients hold no thread
 #: (config/workers.py). With gunicorn's sync worker, two connections that sent nothing held
@@ -39,6 +39,11 @@ if not control_socket_disable:
 #: of no limit, twice its default). A longer one is answered 414 as the site answers it: JSON
 #: under ``/api/``, the site's page elsewhere (``config.workers.ThreadWorker.handle_error``).
 limit_request_line = REQUEST_LINE_MAX_BYTES
+#: The most header fields and the longest one read (``config.request_line``: gunicorn's defaults,
+#: set here so that the site's answer names them). More or longer is answered 431 as the site
+#: answers it: JSON under ``/api/``, the site's page elsewhere (``ThreadWorker.handle_error``).
+limit_request_fields = REQUEST_FIELDS_MAX
+limit_request_field_size = REQUEST_FIELD_MAX_BYTES
 
 TEMPLATES = ("reader/juan.html", "reader/section.html", "reader/catalogue.html", "search/search.html")
 

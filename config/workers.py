@@ -53,11 +53,11 @@ import time
 from functools import partial
 
 from django.conf import settings
-from gunicorn.http.errors import LimitRequestLine
+from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
 from gunicorn.workers import gthread
 
 from config.budget import QUEUED_AT
-from config.request_line import REASON, STATUS, too_long
+from config.request_line import HEADERS_REASON, HEADERS_STATUS, REASON, STATUS, headers_too_large, too_long
 from config.running import heavy as running
 #: Seconds a new connection may stay silent, and a request's line and headers may take to
 #: arrive (env ``REQUEST_READ_SECONDS``).
@@ -102,8 +102,8 @@ class ThreadWorker(gthread.ThreadWorker):
     docstring). gunicorn 27's ``ThreadWorker`` is extended at ``accept`` (a new connection
     goes to the selector), ``enqueue_req`` (the arrival time), ``handle`` and
     ``handle_request`` (the read deadline), ``murder_pending`` (connections past it) and
-    ``handle_error`` (a request line over the limit answered as the site answers it:
-    ``config.request_line``)."""
+    ``handle_error`` (a request line or headers over the limits answered as the site answers
+    them: ``config.request_line``)."""
 
     read_seconds = REQUEST_READ_SECONDS
 
@@ -255,15 +255,23 @@ class ThreadWorker(gthread.ThreadWorker):
                 self._reading.pop(conn, None)
 
     def handle_error(self, req, client, addr, exc):
-        """A request line over ``limit_request_line`` is answered as the site answers it
-        (``config.request_line.too_long``: JSON under ``/api/``, the site's page elsewhere),
-        where gunicorn wrote a bare HTML page of its own; other errors as gunicorn does."""
-        if not isinstance(exc, LimitRequestLine):
+        """A request line over ``limit_request_line`` (414), or more header fields than
+        ``limit_request_fields`` or one over ``limit_request_field_size`` (431), is answered as
+        the site answers it (``config.request_line.too_long``, ``headers_too_large``: JSON under
+        ``/api/``, the site's page elsewhere), where gunicorn wrote a bare HTML page of its own;
+        other errors as gunicorn does."""
+        api = getattr(self._local, "api", False)
+        if isinstance(exc, LimitRequestLine):
+            status, reason, answer = STATUS, REASON, too_long(api, self.cfg.limit_request_line)
+        elif isinstance(exc, LimitRequestHeaders):
+            answer = headers_too_large(api, self.cfg.limit_request_fields, self.cfg.limit_request_field_size)
+            status, reason = HEADERS_STATUS, HEADERS_REASON
+        else:
             return super().handle_error(req, client, addr, exc)
         self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
         try:
-            content_type, headers, body = too_long(getattr(self._local, "api", False), self.cfg.limit_request_line)
-            head = [f"HTTP/1.1 {STATUS} {REASON}", "Connection: close", f"Content-Type: {content_type}",
+            content_type, headers, body = answer
+            head = [f"HTTP/1.1 {status} {reason}", "Connection: close", f"Content-Type: {content_type}",
                     f"Content-Length: {len(body)}", *(f"{name}: {value}" for name, value in headers)]
             client.sendall(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body)
         except Exception:  # noqa: BLE001 - the client may be gone; nothing else to do
