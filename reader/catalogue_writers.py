@@ -83,6 +83,28 @@ def work_people(kanripo_id: str) -> tuple[Person, ...]:
     return listed.people if listed is not None else ()
 
 
+def byline_roles(people: tuple[Person, ...], byline: list[dict[str, str]]) -> tuple[Person, ...]:
+    """The catalogue's ``people`` of a work (``work_people``), each the catalogue lists with no
+    role given the role the book's byline (``Edition.byline``: dicts with ``name``, ``role``,
+    ``dynasty``) prints for him, and his dynasty where the catalogue gives none: the byline holds
+    the writers of the book's layers (南華真經註疏 「河南郭象注」「唐西華法師成玄英䟽」, where the
+    catalogue lists 郭象 and 成玄英 with neither role nor dynasty: 郭象 注, 〔唐〕成玄英 䟽, the
+    writers of the 注 and the 疏, not two authors of the 莊子 they comment on). One person is one
+    name (``reader.person_names.person_name``, decision 0032): the catalogue's name is kept. A
+    person the byline does not name, or names with no role, is as the catalogue lists him; a
+    role the catalogue gives is never replaced."""
+    printed: dict[str, dict[str, str]] = {}
+    for b in byline or ():
+        name = b.get("name", "")
+        if name and b.get("role"):
+            printed.setdefault(person_name(name, [b["dynasty"]] if b.get("dynasty") else None), b)
+    out = []
+    for p in people:
+        found = None if p.role else printed.get(person_name(p.name, [p.dynasty] if p.dynasty else None))
+        out.append(p if found is None else Person(p.name, found["role"], p.dynasty or found.get("dynasty", "")))
+    return tuple(out)
+
+
 @lru_cache(maxsize=1)
 def _spellings() -> dict[str, str]:
     """``{dynasty key: the spelling shown}``: the catalogue's commonest spelling of each key (淸 and

@@ -4,7 +4,9 @@ them: one rule (docs/reading.md, "Bylines"; docs/decisions/0027-one-byline-rule.
 Who: Kanripo's catalogue (``catalogue.entry``) where it lists the work: it names each person by
 his name (鄭玄, not the book's 鄭氏) with his dynasty and role, in its order (author, then
 commentators); a person it writes several ways by one name (``reader.person_names``: 范甯 and
-范寧 are 范寧), as his notes are named. Else the byline the book prints (``Edition.byline``, read by
+范寧 are 范寧), as his notes are named; a person it lists with no role has the role the book's byline
+prints for him, and its dynasty where the catalogue gives none (南華真經註疏: the catalogue's 郭象 and
+成玄英, the byline's 郭象注 and 〔唐〕成玄英䟽, the writers of its 注 and 疏). Else the byline the book prints (``Edition.byline``, read by
 ``reader.importers.bylines``), each person with the dynasty printed before him or before the
 entry he follows. Else the work's author fields (``Work.author``, ``Work.dynasty``).
 
@@ -19,7 +21,7 @@ under the section's title by the same rule (``section_byline``), the line itself
 stored text but read as metadata, never as text (``byline_pieces``).
 
 Reads the catalogue tables and the objects given: no query, but ``work.editions`` when no
-edition is given.
+edition is given and the catalogue does not give every person of the work a role.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from collections import Counter
 
 from catalogue.catalogue import entry
 
+from .catalogue_writers import byline_roles
 from .person_names import person_name
 from .pieces import LABEL, NOTE_KINDS
 
@@ -36,17 +39,23 @@ UNSAID_ROLES = frozenset({"撰", "著"})
 
 def work_people(work, edition=None) -> list[dict[str, str]]:
     """``[{"dynasty", "name", "role"}, …]`` of ``work`` by the rule of the module docstring:
-    the catalogue's people for a work it lists (by ``work.kanripo_id``, else ``edition``'s),
+    the catalogue's people for a work it lists (by ``work.kanripo_id``, else ``edition``'s), one
+    it lists with no role taking the role (and, where it gives none, the dynasty) the byline prints
+    for him (``reader.catalogue_writers.byline_roles``: 南華真經註疏's 郭象注　〔唐〕成玄英䟽),
     else ``edition``'s byline (the first edition of the work with one when ``edition`` is
     None: the edition read names its own people, with no query), else ``[{"dynasty": work.dynasty, "name": work.author, "role": ""}]``; []
     when nothing names anyone. Values are "" when unknown, never None."""
     listed = entry(work.kanripo_id) or (entry(edition.kanripo_id) if edition is not None else None)
-    if listed is not None and listed.people:
-        return [{"dynasty": p.dynasty, "name": person_name(p.name), "role": p.role} for p in listed.people]
-    if edition is not None:
-        byline = edition.byline
-    else:  # a work listed without an edition (the API's work): its first edition with a byline
-        byline = next((e.byline for e in work.editions.all() if e.byline), None)
+    people = listed.people if listed is not None else ()
+    byline = None
+    if not people or not all(p.role for p in people):  # a person listed with no role: the byline's
+        if edition is not None:
+            byline = edition.byline
+        else:  # a work listed without an edition (the API's work): its first edition with a byline
+            byline = next((e.byline for e in work.editions.all() if e.byline), None)
+    if people:
+        return [{"dynasty": p.dynasty, "name": person_name(p.name), "role": p.role}
+                for p in byline_roles(people, byline or [])]
     if byline:
         return [{"dynasty": p.get("dynasty", ""), "name": p.get("name", ""), "role": p.get("role", "")}
                 for p in byline if p.get("name")]

@@ -73,3 +73,20 @@ def is_classic(piece) -> bool:
     importer read as the classic is read, shown and exported as the classic everywhere;
     search joins the same pieces into its classic passage (``search.documents``)."""
     return piece.kind in CLASSIC_KINDS and (piece.layer or DEFAULT_LAYER[piece.kind]) == CLASSIC
+
+
+#: The kinds of piece whose text a layer of notes can own: a main-text run (commentary printed at
+#: full size: 南華真經註疏's 注 and 䟽 blocks, a 注疏 edition's 注 after its marker), a note, a
+#: record's note. Labels (the marker words) and records are no notes.
+NOTE_HOLDING_KINDS = (TEXT, NOTE, RECORD_NOTE)
+
+
+def is_note(piece) -> bool:
+    """Whether ``piece`` (a stored ``reader.models.Piece`` or a parsed ``PieceDoc``) is one of
+    the notes its importer made, whatever its print size: a piece of ``NOTE_HOLDING_KINDS`` whose
+    layer (its own, else its kind's default) is neither the classic nor front and back matter
+    (序跋). 南華真經註疏 prints its 注 and 䟽 at full size, each block led by its marker: each
+    block's text is a note, its marker a label; a small-print note the importer read as the
+    classic (周易's trigrams ``䷅(坎下/乾上)``) is none. What an import's summary counts
+    (``reader.importers.loader``: ``… 9 sections, 1,000 notes``)."""
+    return piece.kind in NOTE_HOLDING_KINDS and (piece.layer or DEFAULT_LAYER[piece.kind]) not in (CLASSIC, PARATEXT)

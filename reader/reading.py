@@ -131,7 +131,8 @@ def lift_heading_notes(cv: ChapterView) -> None:
     text) into ``cv.heading_notes`` when the chapter has a heading: in these books a
     paragraph never opens with a note, so such a note is the heading's own. Only when the
     first section shown is the chapter's first (``Chapter.first_section``) and shows its
-    first piece."""
+    first piece. A marker that leads such a note (南華真經註疏 卷一 ``内篇逍遥遊第一(注夫小大…)``:
+    the label 注, then 郭象's note) goes with it."""
     chapter = cv.chapter
     if chapter.heading is None or not cv.sections:
         return
@@ -139,11 +140,13 @@ def lift_heading_notes(cv: ChapterView) -> None:
     if view.section.position != getattr(chapter, "first_section", None) or not view.paragraphs:
         return
     para = view.paragraphs[0]
-    if not para or not para[0].is_note or para[0].position != 0:
+    if not para or para[0].position != 0:
         return
     k = 0
-    while k < len(para) and para[k].is_note:
+    while k < len(para) and (para[k].is_note or (para[k].is_marker and k + 1 < len(para) and para[k + 1].is_note)):
         k += 1
+    if not k:
+        return
     cv.heading_notes = para[:k]
     view.paragraphs[0] = para[k:]
 

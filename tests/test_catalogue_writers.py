@@ -3,7 +3,8 @@ catalogue the importer and the facets share, its tie rule for a name of several 
 dynasty shown for one the catalogue writes two ways, and a courtesy name run on after a name."""
 from collections import Counter
 
-from reader.catalogue_writers import (choose_dynasty, classic_title, courtesy_split, dynasty_spelling, folded_name,
+from catalogue.catalogue import Person
+from reader.catalogue_writers import (byline_roles, choose_dynasty, classic_title, courtesy_split, dynasty_spelling, folded_name,
                                       listed_dynasty, work_people, writes_main_text, written_dynasties)
 from reader.person_names import dynasty_key, person_name
 
@@ -20,6 +21,19 @@ def test_one_list_of_a_works_people_and_one_commentary_title():
     # the importer's compiler_notes and the facets read one pattern: 李太白集注 and 史記集解 alike
     assert [classic_title(t) for t in ("李太白集注", "杜詩詳註", "史記集解", "楚辭章句", "李太白集")] == [
         "李太白", "杜詩", "史記", "楚辭", ""]     # 集注: collected notes
+
+
+def test_a_person_listed_with_no_role_takes_the_role_his_byline_prints():
+    """南華真經註疏: the catalogue lists 郭象 and 成玄英 with no role, so both read as its authors; the
+    byline 「河南郭象注」「唐西華法師成玄英䟽」 names the writers of its 注 and its 疏."""
+    byline = [{"dynasty": "", "place": "河南", "name": "郭象", "role": "注"},
+              {"dynasty": "唐", "place": "", "name": "成玄英", "role": "䟽"}]
+    assert work_people("KR5c0139") == (Person("郭象"), Person("成玄英"))
+    assert byline_roles(work_people("KR5c0139"), byline) == (Person("郭象", "注"), Person("成玄英", "䟽", "唐"))
+    # a role the catalogue gives stays, a person the byline leaves out stays as listed
+    listed = (Person("王弼", "注", "魏"), Person("孔穎達"))
+    assert byline_roles(listed, [{"name": "王弼", "role": "撰", "dynasty": "晉"}]) == listed
+    assert byline_roles(listed, []) == listed
 
 
 def test_a_name_of_several_dynasties_takes_the_held_editions_then_the_catalogues_most_works():

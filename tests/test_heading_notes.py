@@ -1,12 +1,13 @@
-"""A heading's own note is kept with the heading, and a note on the juan's title line that
-runs on into the small print under it is one note (issue 27, point 4)."""
+"""A heading's own note is kept with the heading (its marker too, where one leads it), and a
+note on the juan's title line that runs on into the small print under it is one note."""
 import json
 
 import pytest
 
-from reader.importers.document import EDITORIAL, LAYOUT, NOTE
+from reader.importers.document import CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE, TEXT
 from reader.importers.loader import import_file, render_source
 from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.models import Piece
 from search.backends import get_search_backend
 from search.backends.base import SearchQuery
 from search.indexing import rebuild_from_database
@@ -117,3 +118,33 @@ def test_the_note_before_a_headings_number_is_shown_with_the_heading(client, set
     heading = html.index('<h2 class="chapter-title">桓公第二</h2>')
     assert heading < html.index('<p class="heading-note">', heading) < html.index("名允桓王九年即位", heading)
     assert render_source(juan) == (JINGBU / "KR1g0003_022.txt").read_text(encoding="utf-8")
+
+
+NANHUA_ONE = BOOKS / "KR5c0139" / "KR5c0139_001.txt"   # 卷一: 内篇逍遥遊第一(注夫小大雖殊而/…)
+FIRST_NOTE = "夫小大雖殊而放於自得之場則物任其性事稱其能各當其分逍遥一也豈容勝負於其間哉"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_nanhua_counts_its_full_size_notes_names_its_two_writers_and_labels_the_first_marker(
+        empty_transactional_db, settings, tmp_path, client):
+    """南華真經註疏 卷一 prints 郭象's 注 and 成玄英's 䟽 at full size, each block led by its marker:
+    the import counts its 127 blocks as notes (it said 1, the one in small print); the work's
+    people are the byline's two writers with their roles (the catalogue lists them with none,
+    so the API said 「郭象　成玄英」, two authors of 莊子); and the heading's note, which opens with
+    the marker 注, has it as a label, as every block does, shown with the heading."""
+    settings.SEARCH_BACKENDS = {"default": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                            "PATH": tmp_path / "index"}}
+    result = import_file(NANHUA_ONE)
+    juan = result.juan
+    pieces = list(Piece.objects.filter(section__juan=juan).order_by("section__position", "position"))
+    assert (result.sections, result.notes) == (9, 127)
+    assert sum(p.kind == LABEL for p in pieces) == 127  # one note to a marker
+    assert [(p.kind, p.layer, p.commentator, p.text) for p in pieces[:3]] == [
+        (LABEL, COMMENTARY, "郭象", "注"), (NOTE, COMMENTARY, "郭象", FIRST_NOTE),
+        (TEXT, CLASSIC, "", "北冥有魚其名爲鯤鯤之大不知其幾千里也")]
+    work = json.loads(client.get(f"/api/works/{juan.work.pk}/").content)
+    assert (work["author"], work["people"]) == ("郭象注\u3000〔唐〕成玄英䟽", [
+        {"dynasty": "", "name": "郭象", "role": "注"}, {"dynasty": "唐", "name": "成玄英", "role": "䟽"}])
+    chapter = json.loads(client.get(f"/api/editions/{juan.edition.pk}/juans/{juan.number}/").content)["chapters"][0]
+    assert [(p["kind"], p["text"]) for p in chapter["heading_notes"]] == [(LABEL, "注"), (NOTE, FIRST_NOTE)]
+    assert render_source(juan) == NANHUA_ONE.read_text(encoding="utf-8")

@@ -21,10 +21,11 @@ from config.faults import crash_point
 from reader.editions import authors_agree
 from reader.counting import character_count
 from reader.models import Chapter, Edition, Juan, LibraryVersion, Piece, Section, Work
+from reader.pieces import is_note
 from reader.signals import index_deferred, juans_changing
 from reader.slugs import slug_problem, slugify, unique_slug
 
-from .document import NOTE_KINDS, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
+from .document import ChapterDoc, JuanDocument, PieceDoc, SectionDoc
 from .classes import printed_class
 from .files import read_document
 from .mandoku import page_breaks, render_mandoku
@@ -39,6 +40,7 @@ class LoadResult:
     juan: Juan
     replaced: bool
     sections: int
+    #: The notes stored, whatever their print size (``reader.pieces.is_note``).
     notes: int
     warnings: list[str]
     old_juan_id: int | None = None
@@ -256,12 +258,12 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None,
         for pnum, para in enumerate(sdoc.paragraphs):
             for p in para:
                 rows.append(_piece_row(section.pk, ppos, pnum, p, prep_layout(p.layout, connection)))
-                notes += p.kind in NOTE_KINDS
+                notes += is_note(p)
                 characters += character_count(p.text)
                 ppos += 1
         for p in sdoc.records:
             rows.append(_piece_row(section.pk, ppos, None, p, prep_layout(p.layout, connection)))
-            notes += p.kind in NOTE_KINDS
+            notes += is_note(p)
             characters += character_count(p.text)
             ppos += 1
     _insert_pieces(rows)

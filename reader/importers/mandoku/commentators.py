@@ -187,9 +187,12 @@ def _split(piece: PieceDoc, profile: Profile, before: Voice | None,
 def marked_blocks(doc: JuanDocument, markers: dict[str, Voice]) -> None:
     """南華真經註疏: in an indented paragraph, a printed line that starts with a marker (注,
     䟽) opens that marker's layer up to the next one; the marker is a LABEL of its layer
-    (as in the 注疏 editions), the words after it TEXT of the layer. Basis ``marked``."""
+    (as in the 注疏 editions), the words after it TEXT of the layer. Basis ``marked``. A note in
+    small print that opens with a marker (卷一's 篇 heading ``内篇逍遥遊第一(注夫小大雖殊…)``) is led
+    by it as a block is: the marker a LABEL, the rest a NOTE, both of its layer."""
     for section in doc.sections:
         for k, para in enumerate(section.paragraphs):
+            para = section.paragraphs[k] = _marked_notes(para, markers)
             if paragraph_indent(para) < 1:
                 continue
             out: list[PieceDoc] = []
@@ -218,6 +221,23 @@ def marked_blocks(doc: JuanDocument, markers: dict[str, Voice]) -> None:
                     pos += len(part.text)
                     out.append(part)
             section.paragraphs[k] = out
+
+
+def _marked_notes(para: list[PieceDoc], markers: dict[str, Voice]) -> list[PieceDoc]:
+    """``para`` with each NOTE that opens with a marker of ``markers`` (and holds more) cut after
+    it: the marker a LABEL, the rest a NOTE, both set to the marker's voice (``marked_blocks``)."""
+    out: list[PieceDoc] = []
+    for p in para:
+        if p.kind != NOTE or p.text[:1] not in markers or len(p.text) < 2:
+            out.append(p)
+            continue
+        voice = markers[p.text[0]]
+        label, rest = split_piece(p, [1])
+        label.kind = LABEL
+        for part in (label, rest):
+            _set(part, voice, MARKED)
+        out += [label, rest]
+    return out
 
 
 def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = False) -> list[tuple[PieceDoc, str]]:
