@@ -193,6 +193,22 @@ def test_readings_after_a_circle():
     assert zhuangzi[0] == ("郭象", COMMENTARY, "注", "夫生以養存則養生者理之極也若乃養過其極以養傷生非養生之主")
 
 
+def test_a_tone_after_a_circle_is_a_reading():
+    """孝經 (四部叢刊, 唐玄宗 御注) reads a character's tone after a circle as surely as a 反切: its
+    序's ``(○當去/聲下同)`` (當 in the departing tone, here and below) and four notes of 卷一 were
+    御注; they are 陸德明's readings, each cut from the 御注 before it (all five of the shared
+    corpus's circles before a tone, in this book)."""
+    notes = [(p.effective_layer, p.commentator, p.text) for rel in ("KR1f0002_000.txt", "KR1f0002_001.txt")
+             for p in parse(f"kanripo-references/KR1f0002/{rel}").all_pieces() if p.kind == NOTE]
+    tones = [k for k, (_, _, text) in enumerate(notes) if re.search(r"○.{1,3}[平上去入]聲", text)]
+    assert [notes[k - 1] for k in tones if notes[k - 1][0] == COMMENTARY and "○" not in notes[k - 1][2]] + [
+        notes[k] for k in tones] == [
+        (COMMENTARY, "玄宗", "曾參起對故使復坐"), (COMMENTARY, "玄宗", "禮法之言焉有口過道德之行自無怨惡"),
+        (COMMENTARY, "玄宗", "有非而從成父不義理所不可故再言之"),
+        (READINGS, "陸德明", "○當去聲下同"), (READINGS, "陸德明", "○語去聲"), (READINGS, "陸德明", "○惡去聲"),
+        (READINGS, "陸德明", "○爭去聲篇內竝同"), (READINGS, "陸德明", "○與平聲")]
+
+
 def test_commentary_and_appended_readings_of_a_classic():
     """四部叢刊 classics with 釋文 附: each note split into its writers' parts by the people the
     catalogue lists (毛詩: 毛亨 傳, then 箋云 opening 鄭玄's 箋, then 陸德明's 音義 run on with

@@ -9,9 +9,11 @@ from ..document import NOTE, JuanDocument
 
 #: The two circles (U+25CB, U+3007) the books print inside a note.
 CIRCLES = "○〇"
-#: A reading gloss after a circle: a 反切, 音 X, 如字, 讀 …, within this many characters.
+#: A reading gloss after a circle: a 反切, 音 X, 如字, 讀 …, a tone (平聲, 上聲, 去聲, 入聲: 孝經
+#: 四部叢刊's 序 ``(○當去/聲下同)``, 當 read in the departing tone here and below, a reading as sure as
+#: a 反切), within this many characters.
 GLOSS_WITHIN = 12
-GLOSS = re.compile(r"反|音|如字|讀[如爲為曰]|協韻|叶韻")
+GLOSS = re.compile(r"反|音|如字|讀[如爲為曰]|協韻|叶韻|[平上去入]聲")
 #: What a circle opens when it quotes a scholar by name: at most five characters, none a
 #: gloss's (``○披普皮反然曰移是`` is a reading), then 曰 (``○劉氏辰翁曰``, ``○程子曰``).
 QUOTATION = re.compile(r"[^○〇()/曰反音]{1,5}曰")
