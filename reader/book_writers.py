@@ -81,8 +81,9 @@ def _people(work, edition) -> list[tuple[str, str, str]]:
 class BookWriters(NamedTuple):
     """Who wrote a book's layers (``main_writers``): ``main`` its main text, ``notes`` its notes
     that name nobody, each person by one name; ``commentary_book``: the people the catalogue or
-    the byline names as its authors are its commentators (楚辭章句, 史記集解, 水經注), so its
-    dynasty (theirs) says nothing of its main text's (``main_dynasties``)."""
+    the byline names as its authors are its commentators (楚辭章句, 史記集解, 水經注), or it names
+    commentators only (周禮注疏, 莊子注), so its dynasty (theirs) says nothing of its main
+    text's (``main_dynasties``)."""
 
     main: tuple[str, ...]
     notes: tuple[str, ...]
@@ -97,7 +98,11 @@ def main_writers(work, edition) -> BookWriters:
     not 杜預 注) and, in a work naming no commentator, its notes (王昭禹's 周禮詳解 aside, below).
     But where the book is named after its notes (``classic_title``, its title or the
     catalogue's) and its people all have an author's role, they wrote the notes, and the main
-    text is the classic's authors' by the catalogue (``classic_title``); and nobody the
+    text is the classic's authors' by the catalogue (``classic_title``). Where it names
+    people but none with an author's role (周禮注疏: 鄭玄 注, 賈公彥 疏; 莊子注: 郭象 注), they are
+    all commentators: the main text is the classic's authors' likewise (``()`` for 周禮, which
+    the catalogue lists under its 注 alone), and it is a commentary book (``commentary_book``),
+    whose catalogue dynasty is its commentators'. And nobody the
     importer names a note layer after (``profile_writers``) is the main text's author (module
     docstring: 楚辭章句 王逸, 楚辭補注 王逸 and 洪興祖, 史記集解 裴駰)."""
     people = _people(work, edition)
@@ -107,15 +112,25 @@ def main_writers(work, edition) -> BookWriters:
     titles = (work.title, listed.title if listed else "")
     commentators = {person_name(n) for t in titles for n in profile_writers(t)}
     own = tuple(n for n in authors if n not in commentators)
+    if people and not authors:
+        return BookWriters(_classic_authors(titles, commentators), (), True)
     if not people or not all(writes_main_text(role) for _, role, _ in people):
         return BookWriters(own, (), bool(authors) and not own)
-    classic = next((c for c in map(classic_title, titles) if c), "")
-    if not classic:
+    if not any(map(classic_title, titles)):
         return BookWriters(own, own, bool(authors) and not own)
-    theirs = _by_title().get(classic, ())
-    main = tuple(dict.fromkeys(person_name(p.name, [p.dynasty] if p.dynasty else None)
-                               for p in theirs if writes_main_text(p.role)))
-    return BookWriters(tuple(n for n in main if n not in authors and n not in commentators), authors, True)
+    return BookWriters(_classic_authors(titles, {*authors, *commentators}), authors, True)
+
+
+def _classic_authors(titles, others) -> tuple[str, ...]:
+    """The authors (``writes_main_text``) the catalogue lists for the classic the first of
+    ``titles`` named after its notes comments on (``classic_title``: 史記集解 → 史記's 司馬遷),
+    each by one name, less ``others``; ``()`` where no title names a classic or the catalogue
+    lists no author of it (周禮注疏 → 周禮: 鄭玄 注 only)."""
+    classic = next((c for c in map(classic_title, titles) if c), "")
+    theirs = _by_title().get(classic, ()) if classic else ()
+    main = dict.fromkeys(person_name(p.name, [p.dynasty] if p.dynasty else None)
+                         for p in theirs if writes_main_text(p.role))
+    return tuple(n for n in main if n not in others)
 
 
 _kept: dict[str, dict[str, str]] = {}

@@ -34,10 +34,10 @@ EXPECTED = {
     "KR4a0003": BookWriters((), ("洪興祖",), True),            # 楚辭補注: nor 王逸's nor 洪興祖's
     "KR4h0002": BookWriters(("蕭統",), ()),                    # 文選: its compiler (編); 李善 註
     "KR4h0003": BookWriters(("蕭統",), ()),
-    "KR5c0065": BookWriters((), ()),                           # 老子: 河上公 章句
-    "KR5c0073": BookWriters((), ()),                           # 老子: 王弼 註
-    "KR5c0138": BookWriters((), ()),                           # 莊子注: 郭象 注
-    "KR5c0139": BookWriters((), ()),                           # 南華真經註疏: 郭象, 成玄英
+    "KR5c0065": BookWriters((), (), True),                       # 老子: 河上公 章句
+    "KR5c0073": BookWriters((), (), True),                       # 老子: 王弼 註
+    "KR5c0138": BookWriters((), (), True),                       # 莊子注: 郭象 注
+    "KR5c0139": BookWriters((), (), True),                       # 南華真經註疏: 郭象, 成玄英
 }
 
 
