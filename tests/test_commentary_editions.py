@@ -454,6 +454,12 @@ class TestImportedCommentaryBooks:
             result = commentary_backend.search(SearchQuery(q, exact=True, edition_ids=edition, commentator=who))
             assert result.count == expected > 0, who
             assert {h.layer for h in result.hits} == {"commentary"}
+        # a surname, read as author= reads one: 呂 is 呂延濟 and 呂向, whom the catalogue names for 六臣註文選
+        lu = client.get("/api/search/", {"q": "之", "commentator": "呂", "exact": "on", "edition": liuchen.edition.slug,
+                                         "page_size": 200}).json()
+        assert lu["count"] == sum(p.text.count("之") for p in Piece.objects.filter(
+            section__juan=liuchen, commentator__in=("呂延濟", "呂向"))) > 0
+        assert {h["commentator"] for h in lu["results"]} == {"呂延濟", "呂向"}
         everyone = commentary_backend.search(SearchQuery("曰", exact=True, edition_ids=edition)).count
         assert commentary_backend.search(SearchQuery("曰", exact=True, edition_ids=edition, commentator="李善")).count < everyone
         assert commentary_backend.search(SearchQuery("曰", exact=True, edition_ids=edition, commentator="無此人")).count == 0
