@@ -1,4 +1,5 @@
-"""Heads of juans as a new user met them: the title of a 篇 of the 易 read as a byline (御纂周易折中), a full line of text read as a heading (禮書綱目)."""
+"""Heads of juans as a new user met them: the title of a 篇 of the 易 read as a byline and a short
+sentence of it read as a heading (御纂周易折中), a full line of text read as a heading (禮書綱目)."""
 from pathlib import Path
 
 from reader.importers.bylines import byline_entries
@@ -30,6 +31,22 @@ def test_a_pian_of_the_yi_is_a_title_never_a_byline():
     assert first.title == "說卦傳"
     assert (first.pieces[0].kind, first.pieces[0].effective_layer, first.pieces[0].text) == (LABEL, CLASSIC, "說卦傳")
     assert {p.commentator for s in doc.sections for p in s.pieces} == {""}
+
+
+def test_a_short_sentence_over_its_block_of_notes_is_the_classic_never_a_heading():
+    """御纂周易折中 prints each sentence of the classic on its own lines, its blocks of notes under it
+    one column deeper, each led by its label (本義, 集說, 程傳); 卷十七's 「參天兩地而倚數」, a sentence
+    of 說卦傳 short enough for a heading, was the title of a section of its own, where the longer
+    「昔者聖人之作易也幽贊於神明而生蓍」 before it is text: its words were no classic. A short line
+    over a block its juan's block labels open is the text that block reads; the heading at the head
+    of the juan, 「說卦傳」 over the 集說 on the whole 傳, stays the title."""
+    doc = _read(CORPUS / "kanripo-jingbu" / "KR1a0117" / "KR1a0117_022.txt")
+    assert [s.title for s in doc.sections[:2]] == ["說卦傳", ""]
+    found = [(p.kind, p.effective_layer) for s in doc.sections for p in s.pieces if p.text == "參天兩地而倚數"]
+    assert found == [(TEXT, CLASSIC)]
+    classic = [p.text for p in doc.sections[0].pieces if p.kind == TEXT and p.text not in ("本義", "集說", "總論")]
+    assert classic == ["昔者聖人之作易也幽贊於神明而生蓍", "參天兩地而倚數",
+                       "觀變於陰陽而立卦𤼵揮於剛柔而生爻和順於道徳而理於義窮理盡性以至於命"]
 
 
 def test_a_line_that_fills_its_column_is_text_never_a_heading():

@@ -153,6 +153,27 @@ def _sentence(piece: PieceBuilder) -> bool:
     return "".join(piece.chunks).rstrip("¶\n\u3000 ").endswith("。")
 
 
+def _commented_lemma(after: Unit | None, labels: frozenset[str]) -> bool:
+    """Whether the paragraph ``after`` a line is a block of notes on it: it opens with a label of
+    the juan's blocks (``recurring_labels`` at ``BLOCK_LABEL``: 御纂周易折中's 本義, 程傳, 集說)."""
+    return after is not None and bool(after.pieces) and after.pieces[0].kind == TEXT \
+        and "".join(after.pieces[0].chunks) in labels
+
+
+def _lemma_indents(run: list[Unit], labels: frozenset[str]) -> frozenset[int]:
+    """The indentations at which ``run`` prints its text as lemmas over blocks of notes: those of
+    the paragraphs of text alone, too long for a heading (``HEADING_MAX``), over a block its juan's
+    block labels open (``_commented_lemma``). 御纂周易折中 prints each sentence of the classic on its
+    lines and its blocks under it one column deeper, whatever the sentence's length: 卷十七 (說卦傳)
+    「昔者聖人之作易也幽贊於神明而生蓍」 over its 本義 and 集說 says that 「參天兩地而倚數」, printed as
+    high over its own, is a sentence too, not a heading. A list of short names over their entries
+    (a 卷首's 引用姓氏 漢, 魏 …, a contents list's 卷十) has no such long line, and its names stay
+    headings; so does the heading at the head of the run (說卦傳 over the 集說 on the whole 傳)."""
+    return frozenset(u.indent for k, u in enumerate(run[:-1])
+                     if u.kind == "para" and u.pieces and all(p.kind == TEXT for p in u.pieces)
+                     and sum(p.n for p in u.pieces) > HEADING_MAX and _commented_lemma(run[k + 1], labels))
+
+
 def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], tls: bool,
           short_headings: bool = True, heading_indent: int = 0) -> None:
     """Units → ``doc.chapters``: chapters, sections and paragraphs (see ``group_run``).
@@ -301,12 +322,14 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     characters. An open run (no closer: texts without 右 lines, front matter) starts a new
     section at a label line (經 記 …), at a short heading line (喪期一, 小祥: a one-line
     text-only paragraph of at most ``HEADING_MAX`` characters, which also names the
-    section) and at any paragraph start once the section holds ``SOFT_LIMIT`` characters;
-    any section is cut at the next clean line break once it holds ``HARD_LIMIT``.
+    section, but not a lemma over its block of notes: ``_lemma_indents``) and at any
+    paragraph start once the section holds ``SOFT_LIMIT`` characters; any section is cut at
+    the next clean line break once it holds ``HARD_LIMIT``.
     """
     if not run and closer is None:
         return []
     heading_like = []
+    lemma_indents = _lemma_indents(run, labels) if headings else frozenset()
     # a poem's count line closes its section (``counts``): no heading, and nothing inside the
     # poem (up to ``POEM_LIMIT``) nor in what it prints after its count opens a section
     poems = poem_ends(run)
@@ -370,6 +393,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                 and u.pieces[0].n <= HEADING_MAX
                 and not (len(u.pieces) > 1 and "".join(u.pieces[0].chunks) in recurring)))
             and not holds_circle(u.pieces[0]) and not u.verse and not _sentence(u.pieces[0]) and u.indent >= heading_indent
+            and not (k and u.indent in lemma_indents and _commented_lemma(nxt, labels))
             # a title over its author's line printed lower opens its piece even where it goes on a
             # 類 name's paragraph, printed as high (六臣註文選 ``　　冊(…)`` then ``　　冊魏公九錫文(…``
             # over ``　　　潘元茂(…``); terms glossed one a line (禮書 鞠衣(…) over 展衣(…)) are no titles
