@@ -65,7 +65,9 @@ or its byline names 音義 or 疏. There:
   ``近觀孝經舊注踳駮尤甚``, 毛詩注疏 原目 ``周南關雎詁訓傳第一``).
 * other small print: ``(按…)`` / ``(謹按…)`` is EDITORIAL (按), anything else SMALLPRINT.
 * a part whose title ends in 考證 or 考証 (``#+PROPERTY: JUAN 卷一考證``) is the editors'
-  collation notes: EDITORIAL (考證); a section titled 提要 (the 四庫 editors' summary of the
+  collation notes: EDITORIAL (考證), and so is a file that is such a part alone (周易註疏
+  KR1a0007_023, ``JUAN 卷六考證`` in its header: its chapters up to a part of another title;
+  ``kaozheng_chapters``); a section titled 提要 (the 四庫 editors' summary of the
   book, before its text: ``　　提要¶　　　　(臣/)等謹按…``) is the editors' words too:
   EDITORIAL (提要), so that neither is read as the book's classic.
 
@@ -113,8 +115,9 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
     markers = edition_markers(names, chunqiu)
     inline = not front_matter(doc)
     formulas = note_formulas(doc, markers) if form == "zhushu" else {}
+    kaozheng = kaozheng_chapters(doc)
     for chapter in doc.chapters:
-        editorial = (chapter.title or "").endswith(KAOZHENG)
+        editorial = id(chapter) in kaozheng
         state = CLASSIC
         previous = None  # the last piece, in reading order
         last_para, last_indent = None, None  # the previous section's last paragraph
@@ -150,6 +153,23 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
                 _danshu_section(section)
     if form == "zhushu":
         classic_boundaries(doc)
+
+
+def kaozheng_chapters(doc: JuanDocument) -> set[int]:
+    """The ``id`` of each chapter of ``doc`` that is the editors' 考證: a part titled so
+    (``卷二考證`` after 尚書注疏 卷二 in its file), and, in a file whose own part is one
+    (``doc.juan_parts[0]``, the header's ``JUAN 卷六考證``: 周易註疏 stores each juan's 考證 in a
+    file of its own), every chapter before the first part of another title (a part is a
+    chapter with a title and no heading: ``line_loop``)."""
+    own = bool(doc.juan_parts) and doc.juan_parts[0].endswith(KAOZHENG)
+    found: set[int] = set()
+    for chapter in doc.chapters:
+        title = chapter.title or ""
+        if title and chapter.heading is None:  # a part of the file (#+PROPERTY: JUAN)
+            own = False
+        if own or title.endswith(KAOZHENG):
+            found.add(id(chapter))
+    return found
 
 
 def _indent(para: list[PieceDoc]) -> int:
