@@ -146,6 +146,14 @@ class HitSectionSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="its title, else its opening words, else its chapter's title")
 
 
+class HitShownSerializer(serializers.Serializer):
+    """A hit's KWIC as the reading page shows it: each gaiji entity and U+0001 as 〓."""
+
+    before = serializers.CharField()
+    match = serializers.CharField()
+    after = serializers.CharField()
+
+
 class HitDocSerializer(serializers.Serializer):
     """One hit: its layer, place (``juan`` is the file number of the URLs, ``juan_label`` the
     book's label), the piece it falls in, KWIC (``before`` + ``match`` + ``after`` is stored
@@ -162,10 +170,15 @@ class HitDocSerializer(serializers.Serializer):
     piece = serializers.IntegerField(allow_null=True, help_text=(
         "the position of the piece the match starts in; null for a hit in the section's title (layer `title`), "
         "which is no piece"))
-    before = serializers.CharField()
+    before = serializers.CharField(help_text=(
+        "stored text, at most `context` characters as search reads them (a gaiji entity `&KR1647;` one, "
+        "never cut; punctuation and spaces taken along, counted none)"))
     match = serializers.CharField()
-    after = serializers.CharField()
+    after = serializers.CharField(help_text="stored text, as `before`")
     url = serializers.URLField()
+    shown = HitShownSerializer(required=False, help_text=(
+        "only for a hit whose KWIC holds a gaiji entity or U+0001: before, match and after as the reading "
+        "page shows them (〓)"))
     reading = serializers.CharField(required=False, help_text="only for a hit found through a simplified form "
                                     "standing for several characters (后 found by 後): the match as the query read it")
 

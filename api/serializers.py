@@ -5,6 +5,7 @@ from functools import lru_cache
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from characters.gaiji import placeholders
 from characters.simplified import TRADITIONAL
 from config.budget import check
 from reader.citation import section_citation, section_heading, set_openings
@@ -318,6 +319,15 @@ def hit_advice(page_size: int) -> str:
     return HIT_ADVICE
 
 
+def _shown(before: str, match: str, after: str) -> dict:
+    """``{"shown": {"before", "match", "after"}}``, the KWIC as the reading page shows it (a gaiji
+    entity or U+0001 as 〓, ``characters.gaiji.placeholders``), for a hit whose KWIC holds one;
+    ``{}`` for any other (``before``/``match``/``after`` keep the stored text)."""
+    parts = {"before": before, "match": match, "after": after}
+    shown = {k: placeholders(v) for k, v in parts.items()}
+    return {"shown": shown} if shown != parts else {}
+
+
 class HitSerializer(serializers.Serializer):
     """One occurrence: layer (``classic``, ``commentary``, ``readings``, ``subcommentary``,
     ``editorial``, ``smallprint``, ``paratext``, ``record``, ``record_note``, ``title``) and its name
@@ -326,7 +336,8 @@ class HitSerializer(serializers.Serializer):
     title, which is no piece), ``commentator`` (who wrote the passage: 李善, 呂延濟; "" when the book names nobody), location, KWIC (``before``/``match``/``after``), reading URL; ``reading`` only for a hit
     found through a simplified form that stands for several characters, in a simplified or
     mixed edition: the match as the query read it (后 found by 後: ``"reading": "後"``,
-    ``search.matching.reading_of``)."""
+    ``search.matching.reading_of``); ``shown`` only for a hit whose KWIC holds a gaiji entity or
+    U+0001: the three parts as the reading page shows them (``_shown``: ``&KR1647;`` as 〓)."""
 
     def to_representation(self, hit):
         """One hit as the class docstring gives it (a dict of the fields listed there). Raises
@@ -358,6 +369,7 @@ class HitSerializer(serializers.Serializer):
             "url": root + link(hit),
             # found through a simplified form standing for several characters: as it was read
             **({"reading": reading} if reading else {}),
+            **_shown(before, match, after),
         }
 
     def _names(self) -> dict:

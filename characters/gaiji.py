@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["GAIJI", "GAIJI_BASE", "ILLEGIBLE", "gaiji_key", "GaijiReading", "gaiji_reading", "gaiji_table",
-           "GAIJI_TABLE_PATH"]
+           "GAIJI_TABLE_PATH", "PLACEHOLDER", "placeholders"]
 
 #: Kanripo's gaiji table as shipped: ``CODE<TAB>FORM<TAB>READING`` lines.
 GAIJI_TABLE_PATH = Path(__file__).resolve().parent / "data" / "kanripo_gaiji.tsv"
@@ -34,6 +34,16 @@ ILLEGIBLE = "\x01"
 #: Search key of ``&KRn;``: a supplementary private-use code point, ``U+F0000 + n`` (plane 15;
 #: numbers above 65535, which Kanripo does not use but a file may hold, land in plane 16).
 GAIJI_BASE = 0xF0000
+#: How a page shows a gaiji or an unreadable character (U+0001): the reading page, the search
+#: page's KWIC lines and a search hit's ``shown`` in the API (its code in a tooltip on a page).
+PLACEHOLDER = "〓"
+
+
+def placeholders(text: str) -> str:
+    """``text`` with every Kanripo gaiji entity and U+0001 (``GAIJI``) as ``PLACEHOLDER``, as the
+    reading page shows them: ``placeholders("以爲&KR1647;謂之")`` is ``"以爲〓謂之"``. Display only:
+    the stored text keeps the entity."""
+    return GAIJI.sub(PLACEHOLDER, text) if ("&" in text or ILLEGIBLE in text) else text
 
 
 def gaiji_key(entity: str) -> str:

@@ -1,51 +1,139 @@
-"""Where a KWIC snippet begins and ends in the stored text: ``width`` displayed characters
-on each side of a hit, a gaiji entity or a description counting as one and never cut, the
-selectors after a character kept with it (``characters.clusters``: the units of
-``search.analysis``, counted on the stored text itself, which the snippet is cut from).
+"""Where a KWIC snippet begins and ends in the stored text: ``width`` characters on each side
+of a hit, counted as search reads characters (``characters.units.cut``, the rule decision 0034
+counts a character figure by): a gaiji entity, a lost ``?`` or a description is one character
+and never cut, the selectors after a character are kept with it, and punctuation and spaces
+between characters are taken along but count none. A snippet begins at a character and ends
+with one (the selectors after it included), never inside an entity.
 """
 from __future__ import annotations
 
-import itertools
 import re
 from functools import lru_cache
 
 from characters.clusters import clusters
-from characters.folding import SELECTOR
-from characters.units import code_class
+from characters.folding import INVISIBLE, SELECTOR, SEPARATOR
+from characters.units import DESCRIPTION, code_class
 
 
 @lru_cache(maxsize=None)
 def _multi_code_point() -> re.Pattern:
-    """What makes a displayed character more than one code point: an entity's ``&`` or ``;``,
-    a description's ``[`` or ``]``, or an invisible that attaches to the character before it."""
-    return re.compile(r"[&;\[\]" + code_class(SELECTOR) + "]")
+    """What makes a code point other than one character of a snippet's count: an entity's ``&``
+    or ``;``, a description's ``[`` or ``]``, a ``?`` (a lost character, or punctuation of Latin
+    text), an invisible or a selector, a separator (punctuation, a space)."""
+    return re.compile(r"[&;\[\]?" + code_class(SELECTOR) + code_class(INVISIBLE) + code_class(SEPARATOR) + "]")
+
+
+@lru_cache(maxsize=None)
+def _not_plain() -> re.Pattern:
+    """What makes a code point other than a character or a separator: the mark an entity or a
+    description opens with (searched from far enough before a window to hold its whole), a ``?``,
+    an invisible or a selector."""
+    return re.compile(r"[&\[?" + code_class(SELECTOR) + code_class(INVISIBLE) + "]")
+
+
+@lru_cache(maxsize=None)
+def _separator() -> re.Pattern:
+    return re.compile("[" + code_class(SEPARATOR) + "]")
 
 
 def single_code_points(text: str) -> bool:
-    """Whether every displayed character of ``text`` is one code point: no gaiji entity and no
-    invisible that attaches to the character before it. Then ``context_bounds`` is plain
-    arithmetic anywhere in it."""
+    """Whether every code point of ``text`` is one character as search reads it: no gaiji
+    entity, no description or ``?``, no punctuation, space, invisible or selector. Then
+    ``context_bounds`` is plain arithmetic anywhere in it."""
     return not _multi_code_point().search(text)
+
+
+@lru_cache(maxsize=None)
+def _units() -> re.Pattern:
+    """One character as ``characters.units.cut`` reads it, with the selectors after it: a gaiji
+    entity or U+0001, a description, a run of lost ``?`` (one character each: ``_spans``), or a
+    code point that is no separator, invisible or selector. Separators (punctuation, spaces, a
+    ``?`` after Latin text, a lone ``[``) are left between matches."""
+    skip = code_class(SEPARATOR) + code_class(INVISIBLE) + code_class(SELECTOR)
+    return re.compile(r"&KR\d{1,5};|\x01|" + DESCRIPTION.pattern + r"|(?<![A-Za-z0-9 ?])\?+|[^" + skip + r"?\[]["
+                      + code_class(SELECTOR) + "]*", re.S)
+
+
+def _spans(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each character (``_units``) of ``text[lo:hi]``, in order."""
+    spans = [m.span() for m in _units().finditer(text, lo, hi)]
+    if "?" not in text[lo:hi]:
+        return spans
+    out = []
+    for s, e in spans:
+        if text[s] == "?" and e - s > 1:  # a run of lost characters: one each
+            out.extend((i, i + 1) for i in range(s, e))
+        else:
+            out.append((s, e))
+    return out
+
+
+def _aligned(text: str, at: int) -> int:
+    """``at``, or the start of the gaiji entity or description (``characters.clusters``) that
+    ``at`` falls inside: a window of text read for a snippet never starts or ends inside one."""
+    if at <= 0 or at >= len(text):
+        return max(0, min(at, len(text)))
+    if text.find("&", max(0, at - 10), at) < 0 and text.find("[", max(0, at - 64), at) < 0:
+        return at  # no entity nor description can hold it
+    for m in clusters().finditer(text, max(0, at - 64), min(len(text), at + 64)):
+        if m.start() >= at:
+            break
+        if m.end() > at:
+            return m.start()
+    return at
 
 
 def context_bounds(text: str, start: int, end: int, width: int) -> tuple[int, int]:
     """Where a KWIC snippet of ``width`` characters on each side of ``text[start:end]``
-    begins and ends: ``text[b:start]`` holds the last ``width`` displayed characters before
-    the hit and ``text[end:e]`` the first ``width`` after it, a gaiji entity counting as one
-    and never cut, selectors kept with their character."""
+    begins and ends (code-point offsets ``(b, e)``): ``text[b:start]`` holds the last ``width``
+    characters before the hit and ``text[end:e]`` the first ``width`` after it, counted as
+    ``characters.units.cut`` reads them (module docstring); fewer where the text ends.
+    ``width`` 0 or less: ``(start, end)``."""
     if width <= 0:
         return start, end
-    # Most snippets hold neither a gaiji entity nor a selector: then a displayed character is a
-    # code point, and the bounds are plain arithmetic (one C-level search, not a match per
-    # character: a hit list of 50,000 hits spent most of its time here).
+    # Most snippets hold nothing but characters of one code point: then the bounds are plain
+    # arithmetic (one C-level search, not a cut per hit: a hit list of 50,000 hits spent most of
+    # its time here).
     b, e = max(0, start - width), min(len(text), end + width)
     special = _multi_code_point()
-    if not special.search(text, max(0, b - 12), start) and not special.search(text, end, min(len(text), e + 1)):
+    if not special.search(text, max(0, b - 64), start) and not special.search(text, end, min(len(text), e + 64)):
         return b, e
-    lo = max(0, start - width * 10)
-    window = text[lo:start]
-    marks = [m.start() for m in clusters().finditer(window)]
-    b = lo + marks[-width] if len(marks) >= width else lo
-    after = [m.end() for m in itertools.islice(clusters().finditer(text, end, min(len(text), end + width * 10)), width)]
-    e = after[-1] if after else end
+    # Punctuated text with no entity, description, ``?`` or selector near the hit: every code
+    # point is a character or a separator, and the bounds are found by counting separators
+    # (C-level ``findall``s, a few a side; a cut of the window cost three times as much).
+    plain = _not_plain()
+    if not plain.search(text, max(0, b - 64), start) and not plain.search(text, end, min(len(text), e + 64)):
+        sep = _separator()
+        b, need = start, width
+        while need > 0 and b > 0:
+            lo = max(0, b - need)
+            need -= (b - lo) - len(sep.findall(text, lo, b))
+            b = lo
+        while b < start and sep.match(text, b):  # the text's start: the context begins at a character
+            b += 1
+        e, need = end, width
+        while need > 0 and e < len(text):
+            hi = min(len(text), e + need)
+            need -= (hi - e) - len(sep.findall(text, e, hi))
+            e = hi
+        while e > end and sep.match(text, e - 1):  # the text's end: it ends with one
+            e -= 1
+        if not plain.search(text, max(0, b - 64), start) and not plain.search(text, end, min(len(text), e + 64)):
+            return b, e
+    span = width * 3 // 2 + 8
+    while True:  # the characters before the hit: a window grown until it holds width of them
+        lo = _aligned(text, max(0, start - span))
+        before = _spans(text, lo, start)
+        if len(before) > width or lo == 0:
+            b = before[-width][0] if len(before) >= width else (before[0][0] if before else start)
+            break
+        span *= 4
+    span = width * 3 // 2 + 8
+    while True:  # and after it
+        hi = _aligned(text, min(len(text), end + span))
+        after = _spans(text, end, hi)
+        if len(after) > width or hi == len(text):
+            e = after[width - 1][1] if len(after) >= width else (after[-1][1] if after else end)
+            break
+        span *= 4
     return b, e

@@ -57,8 +57,10 @@ def test_a_hit_is_typed_field_by_field(schema):
     shape, _ = response_schema(schema, "/api/search/")
     hit = shape["properties"]["results"]["items"]
     assert sorted(hit["properties"]) == ["after", "before", "commentator", "juan", "juan_label", "layer",
-                                         "layer_name", "match", "piece", "reading", "section", "url", "work"]
+                                         "layer_name", "match", "piece", "reading", "section", "shown", "url", "work"]
     assert "reading" not in hit["required"]   # only for a hit found through an ambiguous simplified form
+    assert "shown" not in hit["required"]     # only for a hit whose KWIC holds a gaiji
+    assert sorted(hit["properties"]["shown"]["allOf"][0]["properties"]) == ["after", "before", "match"]
     assert hit["properties"]["layer"]["enum"] == ["classic", "commentary", "readings", "subcommentary", "editorial",
                                                   "smallprint", "record", "record_note", "title", "annotation",
                                                   "paratext"]

@@ -47,13 +47,14 @@ def gapped(tmp_path, search_backend, transactional_db):
 
 def test_the_search_page_shows_one_space_and_the_lists_keep_them_all(gapped, client):
     page = client.get("/search/", {"q": "有事於射", "context": 12}).content.decode()
-    assert f'<span dir="ltr">射宰戒百官{SEVEN}</span>' in page
+    # 12 characters as search reads them (decision 0034): the spaces are taken along, counted none
+    assert f'<span dir="ltr">射之儀君有命戒射宰戒百官{SEVEN}</span>' in page
     assert page.count('class="spaces"') == 1 and 'class="hint spaces-note"' in page
     # the API and the hit list give the stored text, every space kept
     hit = client.get("/api/search/", {"q": "有事於射", "context": 12}).json()["results"][0]
-    assert (hit["before"], hit["match"]) == ("射宰戒百官" + "\u3000" * 7, "有事於射")  # 12 characters
+    assert (hit["before"], hit["match"]) == ("射之儀君有命戒射宰戒百官" + "\u3000" * 7, "有事於射")
     export = reverse("api:search-export", args=["csv"])
     rows = list(csv.DictReader(io.StringIO(b"".join(client.get(export, {"q": "有事於射", "context": 12}).streaming_content).decode("utf-8-sig"))))
-    assert [r["before"] for r in rows] == ["射宰戒百官" + "\u3000" * 7]
+    assert [r["before"] for r in rows] == ["射之儀君有命戒射宰戒百官" + "\u3000" * 7]
     # no note where no context opens or closes with a run
     assert "spaces-note" not in client.get("/search/", {"q": "射人戒"}).content.decode()

@@ -8,6 +8,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from characters.dictionary import codepoint as _codepoint
+from characters.gaiji import PLACEHOLDER, placeholders as gaiji_placeholders
 from reader.crumbs import crumb_trail
 from reader.table_cells import CELL_MARK
 from reader.tables import paragraph_blocks
@@ -37,8 +38,8 @@ def _placeholders(html: str) -> str:
     def repl(m):
         if m.group(1):
             return (f'<span class="gaiji" title="{m.group(1)}：Unicode 未收之字 (a character Unicode lacks)" '
-                    f'data-code="&amp;{m.group(1)};">〓</span>')
-        return '<span class="gaiji" title="原文不可辨 (unreadable in the source, U+0001)">〓</span>'
+                    f'data-code="&amp;{m.group(1)};">{PLACEHOLDER}</span>')
+        return f'<span class="gaiji" title="原文不可辨 (unreadable in the source, U+0001)">{PLACEHOLDER}</span>'
     return ENTITY.sub(repl, html)
 
 
@@ -113,7 +114,7 @@ CELL_TITLE = "表格分欄 (a table's cell boundary)"
 def placeholders(text) -> str:
     """``text`` as plain text (to be escaped; for attributes such as ``title``) with Kanripo
     entities and U+0001 as 〓, as ``gaiji`` shows them."""
-    return re.sub(r"&KR\d+;|\x01", "〓", text or "")
+    return gaiji_placeholders(text or "")
 
 
 @register.filter
