@@ -89,6 +89,45 @@ def index_all(backend):
     return backend.rebuild(d for j in Juan.objects.all() for d in documents_for_juan(j))
 
 
+#: The session's seed as ``_seeded`` stored it: its ``Work``, ``Edition`` and ``Juan`` rows (each a
+#: ``values()`` dict, by model name); empty until a test of the process asks for the seed.
+SEED_ROWS: dict[str, dict] = {}
+
+
+def _seed_rows(pks: dict[str, int]) -> dict[str, dict | None]:
+    """The stored rows of the seed's work, edition and juan (``pks``: their ids by model name),
+    each a ``values()`` dict, None for a row that is gone."""
+    from reader.models import Edition, Juan, Work
+
+    models = {"Work": Work, "Edition": Edition, "Juan": Juan}
+    return {name: models[name].objects.filter(pk=pk).values().first() for name, pk in pks.items()}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _the_seed_is_left_as_imported(request, django_db_blocker):
+    """Fails the last test of a module after which the session's seed (``SEED_ROWS``) is stored
+    otherwise than ``_seeded`` stored it: a test's own changes roll back, but a module- or
+    class-scoped fixture that commits (an import, ``django_db_blocker.unblock()``) must give the
+    seed back as it found it, or every later test of the process (an xdist worker runs many
+    modules) sees its changes: the seed work left classed ``KR1d`` made the positional table's
+    keys ``0KR1d…`` where a test of another module pins the unclassified ``1…``. A seed gone
+    altogether (a ``transaction=True`` test flushes the database after it) is no change."""
+    yield
+    if not SEED_ROWS:
+        return
+    with django_db_blocker.unblock():
+        now = _seed_rows({name: row["id"] for name, row in SEED_ROWS.items()})
+    if now["Work"] is None:
+        return
+    changed = [f"{name}.{field}: {SEED_ROWS[name][field]!r:.60} → {(row or {}).get(field)!r:.60}"
+               for name, row in now.items() for field in SEED_ROWS[name]
+               if field != "imported_at" and (row or {}).get(field) != SEED_ROWS[name][field]]
+    if changed:
+        SEED_ROWS.update((name, row) for name, row in now.items() if row)  # the next module is not blamed for it
+        pytest.fail(f"{request.node.nodeid or request.node.path} left the session's seed changed ({'; '.join(changed)}): a fixture that "
+                    "commits must give the seed's rows back as it found them", pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def _seeded(django_db_setup, django_db_blocker):
     """The seed, imported once into the session's test database; a failure when there is none."""
@@ -102,8 +141,9 @@ def _seeded(django_db_setup, django_db_blocker):
         pytest.fail("the session's seed is stored in the test database, which pytest-django sets up only for a run "
                     "with a database test: mark the test django_db, or give it the db fixture", pytrace=False)
     with django_db_blocker.unblock():
-        import_file(SEED)  # commits, and indexes on commit into the default index
+        juan = import_file(SEED).juan  # commits, and indexes on commit into the default index
         assert get_search_backend().document_count() > 0
+        SEED_ROWS.update(_seed_rows({"Work": juan.work_id, "Edition": juan.edition_id, "Juan": juan.pk}))
 
 
 def kept_for_the_class(django_db_blocker, build):

@@ -22,10 +22,11 @@ SBCK = KANRIPO / "KR1d0026" / "KR1d0026_013.txt"
 
 
 @pytest.fixture(scope="module")
-def _kanripo(django_db_setup, django_db_blocker, tmp_path_factory):
+def _kanripo(_seeded, django_db_blocker, tmp_path_factory):
     """A small Kanripo checkout: three files of KR1d0086 (with its Readme), the WYG branch's
     卷十 and one SBCK juan, imported once with the command like a user would, beside the
-    seed; indexed into an index of the module's own. Removed again afterwards."""
+    seed; indexed into an index of the module's own. Removed again afterwards, and the seed's
+    work given back every field it had (the import names it KR1d0086 and classes it KR1d)."""
     from search.backends.whoosh import WhooshBackend
     from search.signals import muted
 
@@ -40,6 +41,8 @@ def _kanripo(django_db_setup, django_db_blocker, tmp_path_factory):
         (tmp_path / folder).mkdir(exist_ok=True)
         shutil.copy(src, tmp_path / folder / src.name)
     own_index = {"default": {"BACKEND": "search.backends.whoosh.WhooshBackend", "PATH": tmp_path / "index"}}
+    with django_db_blocker.unblock():
+        works_before = list(Work.objects.values())
     with django_db_blocker.unblock(), override_settings(SEARCH_BACKENDS=own_index):
         with muted():
             call_command("import_texts", str(tmp_path / "KR1d0086"), str(tmp_path / "KR1d0086-WYG"),
@@ -53,7 +56,8 @@ def _kanripo(django_db_setup, django_db_blocker, tmp_path_factory):
         # then the works left without editions, and give the seed's work its old state.
         Edition.objects.exclude(kanripo_id="").delete()
         Work.objects.filter(editions=None).delete()
-        Work.objects.update(kanripo_id="")
+        for row in works_before:
+            Work.objects.filter(pk=row["id"]).update(**row)
 
 
 @pytest.fixture

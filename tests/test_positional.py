@@ -380,12 +380,7 @@ def test_an_index_of_an_older_format_is_refused_never_unpickled(two_backends, se
 
 
 def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
-    from reader.models import Work
-
     positional, _ = two_backends
-    # unclassified, whatever an earlier test of this process left on the session's seed work
-    Work.objects.filter(pk=seed_juan.work_id).update(classification="")
-    seed_juan.work.classification = ""
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
     table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))

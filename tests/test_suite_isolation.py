@@ -58,3 +58,33 @@ def test_the_sessions_seed_outside_a_database_test_is_refused_and_the_real_datab
     assert ("the session's seed is stored in the test database, which pytest-django sets up only for a run with a "
             "database test: mark the test django_db, or give it the db fixture") in run.stdout
     assert _file_states(REAL_DATABASE) == before
+
+
+def test_a_module_that_leaves_the_seed_changed_fails(tmp_path):
+    """A module- or class-scoped fixture that commits a change to the session's seed and leaves it
+    (test_kanripo_import's import classed the seed work KR1d, and a later test of the same process
+    read the positional table's keys as ``0KR1d…``) fails the module's last test, naming the
+    module and the field (``tests.conftest._the_seed_is_left_as_imported``); the next module is
+    not blamed for it."""
+    probe = tmp_path / "test_probe_seed.py"
+    probe.write_text(
+        "import pytest\n"
+        "from reader.models import Work\n\n"
+        "@pytest.fixture(scope='module')\n"
+        "def classed(_seeded, django_db_blocker):\n"
+        "    with django_db_blocker.unblock():\n"
+        "        Work.objects.update(classification='KR1d')\n\n"
+        "def test_classes_the_seed(classed, seed_juan):\n"
+        "    assert seed_juan.work.classification == 'KR1d'\n", encoding="utf-8")
+    (tmp_path / "test_probe_after.py").write_text(
+        "def test_reads_the_seed(seed_juan):\n"
+        "    assert seed_juan.work.classification == 'KR1d'\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("CLASSICS_TEST_DIR", "DATABASE_URL", "PYTEST_XDIST_WORKER")}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest",
+                          "--rootdir", str(BASE_DIR), "-c", str(BASE_DIR / "pytest.ini"), str(probe),
+                          str(tmp_path / "test_probe_after.py")],
+                         cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=300)
+    assert "2 passed, 1 error" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
+    assert (f"{probe.name} left the session's seed changed (Work.classification: '' → 'KR1d'): a fixture that commits "
+            "must give the seed's rows back as it found them") in run.stdout
+    assert "ERROR at teardown of test_classes_the_seed" in run.stdout
