@@ -94,19 +94,25 @@ def matching_juans(text: str, juans) -> list:
 @dataclass(frozen=True)
 class JuanCount:
     """A work's juans as the book counts them: ``juans`` numbered juans (parts of one juan
-    counted once), ``head`` parts of 卷首, ``other`` files of front or back matter and
-    appendices, ``chapters`` files that hold one chapter (篇) each, named by its title
-    (``CHAPTER_LABEL``: 周易 KR1a0001's 〈乾〉第一 … 〈雜卦〉): a book cut by chapter, not by 卷."""
+    counted once), ``head`` parts of 卷首, ``kaozheng`` files that hold the 四庫 editors' 考證
+    alone (a file whose every part is titled …考證: 周易註疏 prints each juan's 考證 in a file of
+    its own, 卷一考證 … 卷十三考證, and those of its 原目, 傳述人, 序 and 略例), ``other`` files of
+    the rest of the front or back matter and appendices, ``chapters`` files that hold one
+    chapter (篇) each, named by its title (``CHAPTER_LABEL``: 周易 KR1a0001's 〈乾〉第一 …
+    〈雜卦〉): a book cut by chapter, not by 卷."""
 
     juans: int
     head: int
     other: int
     chapters: int = 0
+    kaozheng: int = 0
 
     def __str__(self) -> str:
-        """``85 卷（另有卷首 3、卷外 3）``, ``1 卷``, ``69 篇`` for a book whose files are its
-        chapters (never 「69 卷」: it has no 卷), or ``卷外 2`` when nothing is numbered."""
+        """``85 卷（另有卷首 3、卷外 3）``, ``13 卷（另有卷首 1、考證 17、卷外 11）``, ``1 卷``,
+        ``69 篇`` for a book whose files are its chapters (never 「69 卷」: it has no 卷), or
+        ``卷外 2`` when nothing is numbered."""
         extra = "、".join(s for s in (f"卷首 {self.head}" if self.head else "",
+                                      f"考證 {self.kaozheng}" if self.kaozheng else "",
                                       f"卷外 {self.other}" if self.other else "") if s)
         main = "、".join(s for s in (f"{self.juans} 卷" if self.juans else "",
                                      f"{self.chapters} 篇" if self.chapters else "") if s)
@@ -130,10 +136,10 @@ def juan_count(juans) -> JuanCount:
     A book that names its juans by their contents, not 卷一, 卷二 (周禮's 天官冢宰 … 冬官考工記,
     春秋左傳's 隱公 … 哀公: no label of the edition reads as a numbered juan), counts each
     numbered file (1 and up) as a juan, except labels of front or back matter (序, 目錄 …);
-    a file labelled by a chapter's title (``CHAPTER_LABEL``) is a chapter; file 0 is
-    Kanripo's front matter."""
+    a file labelled by a chapter's title (``CHAPTER_LABEL``) is a chapter, a file labelled
+    …考證 (``APPENDIX``) the editors' 考證; file 0 is Kanripo's front matter."""
     juans = list(juans)
-    numbers, heads, other, chapters = set(), set(), 0, 0
+    numbers, heads, other, chapters, kaozheng = set(), set(), 0, 0, 0
     named_by_contents = not any(label is not None and label.is_juan
                                 for juan in juans for label in juan_labels_of(juan))
     for juan in juans:
@@ -143,12 +149,14 @@ def juan_count(juans) -> JuanCount:
         if not any(label is not None and (label.is_juan or (label.head and not label.suffix)) for label in labels):
             if juan.label and all(CHAPTER_LABEL.match(part) for part in juan.label.split("・")):
                 chapters += 1  # 〈乾〉第一: a chapter of a book cut by chapter
+            elif juan.label and all(part.strip().endswith(APPENDIX) for part in juan.label.split("・")):
+                kaozheng += 1  # 卷一考證, 周易正義序考證: the editors' 考證 in a file of its own
             elif named_by_contents and juan.number > 0 and all(label is None for label in labels) \
                     and not _MATTER.search(juan.label):
                 numbers.add(("file", juan.number))  # a juan named by its contents (天官冢宰)
             else:
                 other += 1
-    return JuanCount(juans=len(numbers), head=len(heads), other=other, chapters=chapters)
+    return JuanCount(juans=len(numbers), head=len(heads), other=other, chapters=chapters, kaozheng=kaozheng)
 
 
 def short_label(label: str) -> str:

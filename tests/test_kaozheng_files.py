@@ -10,6 +10,8 @@ import pytest
 
 from reader.importers.document import CLASSIC, EDITORIAL
 from reader.importers.loader import import_file
+from reader.importers.mandoku import parse_readme
+from reader.juans import JuanCount, juan_count
 from reader.models import Piece
 
 from .conftest import SHARED, index_all
@@ -86,3 +88,25 @@ def test_the_plain_view_and_the_maintext_export_leave_the_kaozheng_out(juan_six,
     full = text_of(client.get(section, {"notes": "inline"}).content.decode())
     assert "王注義得兩通臣清植按儀禮燕" in full and "及大射篇有媵觚媵爵之文" in full  # read in the default view
 
+
+class Labelled:
+    def __init__(self, number, label):
+        self.number, self.label = number, label
+
+
+def test_the_kaozheng_files_are_counted_as_kaozheng():
+    """周易註疏's 42 files with text (Readme.org's labels): 13 卷, 卷首, 17 files of 考證 and 11
+    of the rest of its front and back matter (御製 poems, 進表, 職名, 提要, 原目, 傳述人, 序, 略例),
+    where the 考證 were counted 卷外 with them (「13 卷（另有卷首 1、卷外 28）」)."""
+    _, table = parse_readme((ZHOUYI / "Readme.org").read_text(encoding="utf-8"))
+    juans = [Labelled(int(name[-7:-4]), "・".join(dict.fromkeys(label.removeprefix("周易註疏 ") for _, label in parts)))
+             for name, parts in sorted(table.items())]
+    assert len(juans) == 42
+    assert juan_count(juans) == JuanCount(juans=13, head=1, other=11, kaozheng=17)
+    assert str(juan_count(juans)) == "13 卷（另有卷首 1、考證 17、卷外 11）"
+
+
+@pytest.mark.django_db
+def test_the_work_page_and_the_catalogue_name_the_kaozheng(juan_six, client):
+    assert '<p class="juan-count">1 卷（另有考證 2、卷外 1）</p>' in client.get("/works/KR1a0007/").content.decode()
+    assert '<span class="count">1 卷（另有考證 2、卷外 1）</span>' in client.get("/").content.decode()
