@@ -44,7 +44,11 @@ classic's), the book's way of glossing decides: a note opens by repeating the la
 the classic it explains (``同謂之玄`` | ``玄天也``, ``使民不爭`` | ``不爭功名``: ``GLOSS``),
 and otherwise the classic is the first copy of its words, the note the one that repeats
 them (``EARLIER``: 生而不有 | 元氣生萬物而不有 | 爲而不恃, not 生 | 而不有元氣生萬物 |
-而不有爲而不恃). The costs were set on 河上公 chapters 1–9 and 王弼 21–22, and checked on 河上公 60–64 and on
+而不有爲而不恃). The reading is then read again by how a note is written (``opening_notes``): it glosses
+the stretch before it from that stretch's first words, so a note that opens with them takes the
+characters it repeats at the seam (大直若屈 | 大直謂…, not 大直若屈大 | 直謂…), and a stretch whose
+note repeats its opening with the characters before it takes those (侯王若能守之 | 侯王若能守道…).
+The costs were set on 河上公 chapters 1–9 and 王弼 21–22, and checked on 河上公 60–64 and on
 30–34, held back (``tests/test_laozi.py``).
 
 Pure: strings in, flags out. Memory: one byte per (book character, reference character)
@@ -58,6 +62,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from os.path import commonprefix
 
 import numpy as np
 
@@ -83,6 +88,9 @@ SHORT = 0.8
 GLOSS = 1e-2
 GLOSS_MAX = 3
 EARLIER = 1e-7
+#: ``opening_notes``: how many characters a note's opening (with the words moved into it) must
+#: share with the opening of the stretch before it.
+OPENING_SHARED = 2
 INF = 1e18
 #: In ``segment``'s ``alternates``: no other character printed at a place.
 NONE = "\0"
@@ -119,6 +127,66 @@ def _gloss(ed: str, j: int) -> bool:
     """Whether a note opening at ``ed[j]`` starts by repeating the last 1–``GLOSS_MAX``
     characters before it."""
     return any(j - k >= 0 and ed[j:j + k] == ed[j - k:j] for k in range(1, GLOSS_MAX + 1))
+
+
+def opening_notes(ed: str, flags: list[bool], classic_at: frozenset[int] = frozenset(), ref: str = "",
+                  read_at: Sequence[int] = ()) -> list[bool]:
+    """``flags`` (``segment``'s reading of ``ed``, True for the classic) read again by how a note
+    is written: it glosses the stretch of the classic before it from that stretch's first words
+    (河上公 大直若屈 | 大直謂…, 侯王若能守之萬物將自賔 | 侯王若能守道…; 王弼 天下有道却走馬以糞 |
+    天下有道知足…). So, for each stretch and the note after it:
+
+    * where the note opens with the last 1–``GLOSS_MAX`` characters of the note before the stretch
+      and then the stretch's own first ``OPENING_SHARED`` or more, and ``ref`` prints each of those
+      characters within ``GLOSS_MAX`` of the places the stretch was read against (``read_at``: for
+      each character of the classic, how many of ``ref``'s were read with it), those characters open
+      the stretch (道者也侯 | 王若能守之… | 侯王若能守道 becomes 道者也 | 侯王若能守之… | 侯王若能守道: the
+      reference's 王侯, a word the texts print in another order, cost the 侯 to the note before);
+    * where the note ends with the stretch's last 1–``GLOSS_MAX`` characters, and those characters
+      with the note's opening repeat the stretch's first ``OPENING_SHARED`` or more (and more than
+      the characters moved), the characters open the note and close it no more (大直若屈大 |
+      直謂…如可屈折也大 | 巧若拙 becomes 大直若屈 | 大直謂…如可屈折也 | 大巧若拙): the two readings cost
+      the same, each character read against the same place of the reference, and the tie-break of
+      the earlier copy (``EARLIER``) chose the other.
+
+    A note keeps three characters or more, a stretch one or more; ``classic_at`` offsets stay the
+    classic. A new list; with no ``ref``, no stretch opens earlier."""
+    flags = list(flags)
+    n, j, opened = len(flags), 0, 0
+    while j < n:
+        if not flags[j]:
+            j += 1
+            continue
+        start = j
+        note_before = opened
+        while j < n and flags[j]:
+            j += 1
+        note = j
+        while j < n and not flags[j]:
+            j += 1
+        opened = note
+        if note == n:  # no note after the stretch
+            break
+        for k in range(min(GLOSS_MAX, start - note_before - 3), 0, -1):
+            if (len(commonprefix([ed[note:j], ed[start - k:note]])) >= k + OPENING_SHARED
+                    and set(ed[start - k:start]) <= set(ref[max(read_at[start] - 1 - k - GLOSS_MAX, 0):
+                                                             read_at[note - 1] + GLOSS_MAX])):
+                flags[start - k:start] = [True] * k
+                start -= k
+                break
+        if j == n:  # no stretch after the note
+            break
+        for k in range(min(GLOSS_MAX, note - start - 1, j - note - 3), 0, -1):
+            words = ed[note - k:note]
+            shared = len(commonprefix([words + ed[note:j - k], ed[start:note - k]]))
+            if (ed[j - k:j] == words and shared >= max(OPENING_SHARED, k + 1)
+                    and not classic_at.intersection(range(note - k, note))):
+                flags[note - k:note] = [False] * k
+                flags[j - k:j] = [True] * k
+                j -= k
+                opened = note - k
+                break
+    return flags
 
 
 def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
@@ -225,11 +293,13 @@ def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
     finals = before_row + tail
     state, i = (int(x) for x in np.unravel_index(int(finals.argmin()), finals.shape))
     flags = [False] * n
+    read_at = [0] * n  # for each character of the classic, how many of ``ref``'s were read with it
     j = n - 1
     while j >= 0:
         code = int(back[j, i])
         if state == _CLASSIC:
             flags[j] = True
+            read_at[j] = i
             if code & 15 < 5:
                 i -= 1
             state = (code & 15) % 5
@@ -242,4 +312,4 @@ def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
         state = (_GAP if code >> 5 & 1 else _CLASSIC) if state == _NOTE1 else _NOTE1 if state == _NOTE2 else (
             _NOTE3 if code >> 6 & 1 else _NOTE2)
         j -= 1
-    return flags
+    return opening_notes(ed, flags, classic_at, ref, read_at)
