@@ -98,6 +98,7 @@ def post_worker_init(worker):
         from django.urls import get_resolver
 
         from reader.paging import long_sections
+        from reader.printed_people import library_dynasties
         from search.startup import start_sync
         from search.backends import SearchQuery, get_search_backend
         from search.facets import facet_table
@@ -116,10 +117,12 @@ def post_worker_init(worker):
         backend.warm()
         backend.search(SearchQuery("之")).hits[:1]
         # What the first search answer would otherwise read from the database: the editions'
-        # names, their facets (class, dynasty, author), and the sections long enough to be paged (a scan of every piece's length:
-        # 0.4 s on the 30 M library).
+        # names, their facets (class, dynasty, author), the people the bylines print (which an
+        # author or commentator filter reads a typed name among), and the sections long enough
+        # to be paged (a scan of every piece's length: 0.4 s on the 30 M library).
         edition_places()
         facet_table()
+        library_dynasties()
         long_sections()
         connection.close()  # each request opens its own
     except Exception as exc:  # noqa: BLE001

@@ -122,9 +122,11 @@ def typed_author(typed: str, held=()) -> tuple[str, ...]:
     whole name of another person whose name folds as his); else
     ``typed_people``'s reading, which names nobody held (nothing is found). Never a dynasty or a
     role word of a byline (清, 注, 撰): a filter names people. Sorted; ``()`` for ""."""
+    if not typed:
+        return ()
     people = typed_people(typed)
     named = set(held) | set(library_dynasties())
-    if not typed or named.intersection(people):
+    if named.intersection(people):
         return people
     start = fold(typed)
     begun = {p for n in named if len(n) > len(typed) and fold(n).startswith(start) for p in typed_people(n)}

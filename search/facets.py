@@ -166,7 +166,10 @@ def typed_commentators(typed: str) -> tuple[str, ...]:
     (``EditionFacets.people``, every role, with the writers of unnamed notes): a whole name by
     any of its spellings (范甯 → 范寧), else the people whose names begin with it (鄭 → 鄭玄; 呂 →
     呂延濟, 呂向 in 六臣註文選), never a dynasty or a role word (唐, 注: nobody); a name nothing
-    holds is kept as typed (``typed_people``), which keeps nothing. Sorted; ``()`` for ""."""
+    holds is kept as typed (``typed_people``), which keeps nothing. Sorted; ``()`` for "", which
+    reads nothing (no filter asks no query)."""
+    if not typed:
+        return ()
     table = facet_table()
     return typed_author(typed, {name for f in table.values() for name in f.people + f.notes_by})
 
