@@ -119,7 +119,7 @@ def test_closer_variant_in_the_page_and_every_export(witnesses, client):  # noqa
     assert ('<span class="cite-label">節題</span> 右陳設<span class="var var-glyph"><span class="lem">器</span>'
             '<span class="rdgs">〔<abbr title="四庫全書・文淵閣本">甲</abbr>：噐<small>異體</small>；<abbr title="四庫全書・文淵閣本・原字">'
             '乙</abbr>：噐<small>異體</small>〕</span></span>席</p>') in page
-    assert '<p class="sigla">校本簡稱：甲＝四庫全書・文淵閣本；乙＝四庫全書・文淵閣本・原字</p>' in page
+    assert '<p class="sigla">校本簡稱：甲＝<span class="name">四庫全書・<wbr>文淵閣本</span>；乙＝<span class="name">四庫全書・<wbr>文淵閣本・<wbr>原字</span></p>' in page
     base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
     data = client.get(base, {"section": 4}).json()
     assert [v for v in data["sections"][0]["variants"] if v["kind"] == CLOSER] == [{

@@ -70,6 +70,14 @@ def thousands(number) -> str:
 
 
 @register.filter
+def name_breaks(name) -> str:
+    """An edition's name (``四庫全書・文淵閣本・原字``) escaped, in a ``span.name`` that breaks
+    only after a ・ (``<wbr>``; the class sets ``word-break: keep-all``): a narrow column or
+    line breaks it between its words, never inside one (四庫全/書)."""
+    return mark_safe('<span class="name">' + escape(name or "").replace("・", "・<wbr>") + "</span>")
+
+
+@register.filter
 def gaiji(text) -> str:
     """``text`` escaped, with Kanripo entities and U+0001 as 〓 placeholders (for KWIC)."""
     return mark_safe(_esc(text or ""))

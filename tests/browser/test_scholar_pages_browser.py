@@ -1,16 +1,33 @@
 """Pages a scholar reads on, in Chromium at 1280 and 390 px, each checked with axe: a KWIC
-line's runs of ideographic spaces, and a display choice remembered from another book.
+line's runs of ideographic spaces, a display choice remembered from another book, the
+collation's table of counts and a 注疏's display controls on a phone.
 Screenshots in ``artifacts/screenshots/scholar-*``."""
 from urllib.parse import quote
 
 import pytest
 
-from ..conftest import SEED
+from ..conftest import SEED, SHARED
 from .test_reading_browser import no_page_overflow
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 JUAN = f"/works/{quote('禮書綱目')}/juan/10/"
+KANRIPO = SHARED / "corpus" / "kanripo"
+
+#: Where a text breaks into lines: for each element of ``selector``, its text's characters
+#: each followed by "/" where the next one stands on a new line (``卷十`` whole, ``卷/十`` broken).
+LINES = """(selector) => [...document.querySelectorAll(selector)].map(el => {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), chars = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.parentElement.closest('.visually-hidden')) continue;
+    for (let i = 0; i < n.length; i++) {
+      const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+      const box = r.getBoundingClientRect();
+      if (box.width) chars.push([n.data[i], box.top]);
+    }
+  }
+  return chars.map(([c, top], i) => c + (i + 1 < chars.length && chars[i + 1][1] > top + 2 ? '/' : '')).join('');
+})"""
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
@@ -53,3 +70,71 @@ def test_a_remembered_layer_choice_a_book_lacks_shows_the_nearest_and_says_so(si
     assert "（本節無疏）" not in page.locator("main").inner_text()
     assert tab.axe() == []
     tab.shot("scholar-nearest-layers")
+
+
+@pytest.fixture
+def witnesses(site, tmp_path):
+    """The seed's 卷十 with Kanripo's two editions of it (KR1d0086 and its 原字 copy, file 12)."""
+    from reader.importers.loader import import_file
+
+    import_file(KANRIPO / "KR1d0086" / "KR1d0086_012.txt")
+    import_file(KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt")
+    return site
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_collation_table_keeps_its_labels_whole_and_scrolls_on_a_phone(witnesses, tabs, device):
+    tab = tabs(device)
+    page = tab.page
+    page.goto(witnesses + JUAN + "collate/")
+    assert page.evaluate(LINES, ".collation-counts thead th") == ["對校本", "卷", "異體", "異字", "衍文", "脫文", "缺字", "標點"]
+    assert page.evaluate(LINES, ".collation-counts tbody td") == ["卷十", "123", "0", "0", "0", "2", "1",
+                                                                   "卷十", "125", "0", "0", "0", "2", "1"]
+    names = page.evaluate(LINES, ".collation-counts tbody th")
+    # an edition's name breaks only after its ・, here and in the form's choice of witnesses
+    if device == "phone":
+        assert names == ["四庫全書・/文淵閣本", "四庫全書・/文淵閣本・/原字"]
+    else:
+        assert names == ["四庫全書・文淵閣本", "四庫全書・文淵閣本・原字"]
+    for name in page.evaluate(LINES, ".collation-form label .name, .sigla .name"):
+        assert all(part.endswith("・") for part in name.split("/")[:-1]), name
+    # the table scrolls in its own box (a region that takes the focus), never the page
+    box = page.locator(".counts-scroll")
+    assert box.get_attribute("role") == "region" and box.get_attribute("tabindex") == "0"
+    scrolls = box.evaluate("e => e.scrollWidth > e.clientWidth")
+    assert scrolls == (device == "phone")
+    assert no_page_overflow(page)
+    assert tab.axe() == []
+    tab.shot("scholar-collation-counts")
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_layer_controls_of_a_zhushu_keep_together_on_a_phone(site, tabs, device):
+    from reader.importers.loader import load_document
+
+    from ..layered import zhushu_document
+
+    load_document(zhushu_document())
+    tab = tabs(device)
+    page = tab.page
+    page.goto(site + f"/works/{quote('周禮注疏-測試')}/juan/1/")
+    layers = page.locator(".control-group:has([data-setting=layers]) a")
+    assert [a.inner_text() for a in layers.all()] == ["全", "經注", "注疏", "注附經", "音義附經", "疏附經"]
+    rows = {}
+    for group in page.locator(".display-controls .control-group").all():
+        label = group.locator(".control-label").inner_text()
+        # no row of one choice alone
+        tops = [round(a.bounding_box()["y"]) for a in group.locator("a").all()]
+        rows[label] = [tops.count(t) for t in sorted(set(tops))]
+    # every choice on one line, whole (no 音義/附經)
+    assert page.evaluate(LINES, ".display-controls .control-group a") == [
+        "校正本", "原文", "隱藏注記", "夾注", "白文", "只看注", "旁注", "全", "經注", "注疏", "注附經", "音義附經", "疏附經",
+        "橫排", "直排", "原字", "簡體", "小", "中", "大", "特大"]
+    if device == "phone":
+        assert rows["層次"] == [3, 3]  # two rows of three beside the label
+    else:
+        assert rows["層次"] == [6]
+    assert all(min(counts) > 1 or len(counts) == 1 for counts in rows.values()), rows
+    assert no_page_overflow(page)
+    assert tab.axe() == []
+    tab.shot("scholar-zhushu-controls")
