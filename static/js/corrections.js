@@ -64,14 +64,37 @@
     var end = offsetIn(piece, range.endContainer, range.endOffset);
     if (end <= start) { button.hidden = true; return; }
     button.href = base + "?section=" + ids[1] + "&piece=" + ids[2] + "&start=" + start + "&end=" + end;
-    var box = range.getBoundingClientRect();
     button.hidden = false;
-    var origin = button.offsetParent ? button.offsetParent.getBoundingClientRect() : {top: -window.scrollY, left: -window.scrollX};
-    // above the selection's first line (the 相關段落 link goes under its end, and under a short
-    // page's text stands the section's own 校正 link); under it when there is no room above
-    var above = box.top - button.offsetHeight - 4;
-    button.style.top = ((above >= 0 ? above : box.bottom + 4) - origin.top) + "px";
-    button.style.left = (box.left - origin.left) + "px";
+    place(button, range);
   }
+  /* Put the button where it covers nothing of the selection: above the start of its first
+     line (the 相關段落 link goes under its end, and under a short page's text stands the
+     section's own 校正 link), else under its last line, else after its end, kept inside the
+     window (near its right edge the button would shrink and wrap over the text). Each place is
+     tried against the selection's boxes, line by line (its one bounding box takes in whole
+     lines that it does not cover). */
+  function place(button, range) {
+    var rects = Array.prototype.filter.call(range.getClientRects(), function (r) { return r.width > 0 && r.height > 0; });
+    if (!rects.length) rects = [range.getBoundingClientRect()];
+    var first = rects[0], last = rects[rects.length - 1];
+    var origin = button.offsetParent ? button.offsetParent.getBoundingClientRect() : {top: -window.scrollY, left: -window.scrollX};
+    var w = button.offsetWidth, h = button.offsetHeight, room = document.documentElement.clientWidth;
+    function inside(left) { return Math.max(0, Math.min(left, room - w - 2)); }
+    var places = [[first.top - h - 4, inside(first.left)], [last.bottom + 4, inside(last.left)],
+                  [last.top, inside(last.right + 4)], [first.top, inside(first.left - w - 4)]];
+    function covers(top, left) {
+      return rects.some(function (r) {
+        return Math.min(r.right, left + w) - Math.max(r.left, left) > 0 && Math.min(r.bottom, top + h) - Math.max(r.top, top) > 0;
+      });
+    }
+    var chosen = places.filter(function (p) { return p[0] >= 0 && !covers(p[0], p[1]); })[0]
+      || places.filter(function (p) { return !covers(p[0], p[1]); })[0] || places[0];
+    button.style.top = (chosen[0] - origin.top) + "px";
+    button.style.left = (chosen[1] - origin.left) + "px";
+  }
+  function follow() { if (!button.hidden) window.requestAnimationFrame(update); }
+  // a text that moves under the selection (a 直排 column scrolled, the window turned) takes the button with it
+  window.addEventListener("resize", follow);
+  document.addEventListener("scroll", follow, true);
   document.addEventListener("selectionchange", function () { window.requestAnimationFrame(update); });
 })();

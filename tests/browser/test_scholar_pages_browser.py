@@ -138,3 +138,68 @@ def test_the_layer_controls_of_a_zhushu_keep_together_on_a_phone(site, tabs, dev
     assert no_page_overflow(page)
     assert tab.axe() == []
     tab.shot("scholar-zhushu-controls")
+
+
+#: Select, in a piece of the section ``section`` (``#s1``), from the last character of one of
+#: its lines (the ``which``-th such place in the section, counted from 0) to ``more`` characters
+#: into its next line: a selection that starts at the text's edge (its rightmost character in
+#: 橫排, its lowest in 直排). Returns the text selected ("" when the section has no such place).
+SELECT_AT_A_LINE_END = """([section, which, more]) => {
+  const vertical = !!document.querySelector('main.layout-vertical');
+  const box = (n, i) => { const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1); return r.getBoundingClientRect(); };
+  const next = (a, b) => vertical ? b.left < a.left - 2 : b.top > a.top + 2;
+  const places = [];
+  for (const piece of document.querySelectorAll(section + ' [id^="s"][id*="-p"]')) {
+    const walker = document.createTreeWalker(piece, NodeFilter.SHOW_TEXT), chars = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest('.visually-hidden, .layer-tag, .source, .pb')) continue;
+      for (let i = 0; i < n.length; i++) if (n.data[i].trim()) chars.push([n, i]);
+    }
+    chars.forEach((c, k) => { if (k + more < chars.length && next(box(...c), box(...chars[k + 1]))) places.push([c, chars[k + more]]); });
+  }
+  if (which >= places.length) return '';
+  const [[a, i], [b, j]] = places[which];
+  a.parentElement.scrollIntoView({block: 'center', inline: 'center'});
+  const r = document.createRange(); r.setStart(a, i); r.setEnd(b, j + 1);
+  const s = window.getSelection(); s.removeAllRanges(); s.addRange(r);
+  return s.toString();
+}"""
+#: The 「校正」 button's box against the selection's own boxes (line by line): how many it
+#: meets, whether it is inside the window, and how far it stands from the selection's start.
+BUTTON_AND_SELECTION = """() => {
+  const b = document.querySelector('.propose-button').getBoundingClientRect();
+  const rects = [...window.getSelection().getRangeAt(0).getClientRects()].filter(r => r.width && r.height);
+  const meets = rects.filter(r => Math.min(r.right, b.right) - Math.max(r.left, b.left) > 0
+                                && Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top) > 0).length;
+  const first = rects[0];
+  return {meets, inside: b.left >= 0 && b.right <= document.documentElement.clientWidth,
+          near: Math.hypot(b.left - first.left, b.bottom - first.top) < 80, height: Math.round(b.height)};
+}"""
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_correction_button_covers_nothing_of_the_selection(site, tabs, device):
+    from .test_reading_browser import wait_until
+
+    tab = tabs(device)
+    page = tab.page
+    for layout in ("horizontal", "vertical"):
+        page.goto(site + JUAN + f"1/?layout={layout}")
+        for which in (0, 1, 2):
+            picked = page.evaluate(SELECT_AT_A_LINE_END, ["#s1", which, 2])
+            assert len(picked) == 3, (layout, which, picked)
+            wait_until(page, "!document.querySelector('.propose-button').hidden")
+            page.wait_for_timeout(100)
+            found = page.evaluate(BUTTON_AND_SELECTION)
+            assert found == {"meets": 0, "inside": True, "near": True, "height": found["height"]}, (layout, which, found)
+            assert found["height"] < 40  # one line: the button never wraps over the text
+    # a 直排 text scrolled under the selection takes the button with it
+    page.goto(site + JUAN + "1/?layout=vertical")
+    assert len(page.evaluate(SELECT_AT_A_LINE_END, ["#s1", 0, 2])) == 3
+    wait_until(page, "!document.querySelector('.propose-button').hidden")
+    page.evaluate("() => document.querySelector('.text-body').scrollBy(-120, 0)")
+    page.wait_for_timeout(200)
+    assert page.evaluate(BUTTON_AND_SELECTION)["meets"] == 0
+    assert page.evaluate(BUTTON_AND_SELECTION)["near"]
+    assert tab.axe() == []
+    tab.shot("scholar-correction-button")
