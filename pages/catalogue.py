@@ -1,7 +1,8 @@
 """The catalogue pages: ``/`` (the library as Kanripo's catalogue orders it: 經 史 子 集, 道, 佛
 → their 類 → the works held, each with its editions, juan count, characters and dynasty) and
 ``/classes/<code>/`` (one 類, or one 部 with its 類; a 類's works by their 屬 where the catalogue,
-the admin or the title gives works one: ``reader.shelving``). The classes come from ``catalogue``; the
+the admin or the title gives works one: ``reader.shelving``) and a work's page above its editions
+(``/works/<work>/editions/``). The classes come from ``catalogue``; the
 counts from three queries whatever the number of works (works with their editions, the juans'
 labels, the characters summed per edition), never one per work."""
 from __future__ import annotations
@@ -10,12 +11,14 @@ from collections import Counter
 
 from django.db.models import Sum
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.vary import vary_on_cookie
 
 from catalogue.catalogue import BU, bu_of, bus, get_class, members
 from reader.juans import juan_count
-from reader.models import Juan, Work
+from reader.crumbs import work_page_url, work_trail
+from reader.models import Edition, Juan, Work
 from reader.shelving import decided_shu
 
 
@@ -107,3 +110,27 @@ def class_detail(request, code):
     return render(request, "reader/class.html", {"cls": cls, "bu": bu, "shelves": _shelves(works, codes),
                                                  "members": [(c, held[c.code]) for c in members(cls.code)],
                                                  "work_total": len(works)})
+
+
+@vary_on_cookie
+def work_detail(request, slug):
+    """``/works/<work>/editions/``: the work's own page, above its editions: its title, byline
+    and class, and each edition (版本) with its juans, characters, script and Kanripo ID, the one
+    its link opens (``Work.reading_edition_id``) marked. A work with one edition has no page
+    apart from that edition's: a 302 to it (``Edition.get_absolute_url``); a key that names an
+    edition but no work (``KR1d0086-WYG``) leads to its work's page (301); 404 otherwise."""
+    work = Work.objects.filter(slug=slug).first()
+    if work is None:
+        edition = Edition.objects.select_related("work").filter(slug=slug).first()
+        if edition is None:
+            raise Http404("No such work")
+        return redirect(work_page_url(edition.work), permanent=True)
+    work = _works_with_counts(Work.objects.filter(pk=work.pk))[0]
+    editions = list(work.editions.all())
+    if len(editions) < 2:
+        return redirect(editions[0].get_absolute_url() if editions else reverse("reader:home"))
+    reading = work.reading_edition_id()
+    for e in editions:
+        e.reading = e.pk == reading
+    return render(request, "reader/work_editions.html", {"work": work, "editions": editions, "steps": work_trail(work),
+                                                         "reading": next(e for e in editions if e.reading)})

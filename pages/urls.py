@@ -17,6 +17,7 @@ urlpatterns = [
     path("", cached_page(catalogue.catalogue_home, reads=()), name="home"),
     path("classes/<str:code>/", cached_page(catalogue.class_detail, reads=()), name="class"),
     path("works/<work:slug>/", cached_page(views.work_detail, reads=()), name="work"),
+    path("works/<work:slug>/editions/", cached_page(catalogue.work_detail, reads=()), name="editions"),
     path("works/<work:slug>/editions/<work:edition>/", cached_page(views.edition_detail, reads=()), name="edition"),
     path("works/<work:slug>/juan/<num:number>/", cached_page(views.juan_detail, reads=views.READING_PARAMETERS, values=views.READING_VALUES),
          name="juan"),

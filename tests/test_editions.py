@@ -92,8 +92,8 @@ class TestOnTheThreeEditions:
         assert '<a href="/works/KR1d0086-WYG/juan/12/">卷十</a>' in page
         assert "Kanripo KR1d0086（KR1d0086-WYG） · 底本 WYG" in page  # the ids stay on the edition's page
         section = client.get("/works/KR1d0086-WYG/juan/12/2/").content.decode()
-        # one trail: the work, its edition, the juan, the section
-        work_crumb = '<a href="/">書目</a> › <a href="/works/KR1d0086/">禮書綱目</a> › '
+        # one trail: the work (its own page, above its editions), its edition, the juan, the section
+        work_crumb = '<a href="/">書目</a> › <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/">禮書綱目</a> › '
         wyg_crumb = work_crumb + '<a href="/works/KR1d0086-WYG/">四庫全書・文淵閣本・原字</a> › '
         assert wyg_crumb + '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a> › 張侯</nav>' in section
         juan_page = client.get("/works/KR1d0086-WYG/juan/12/").content.decode()
@@ -110,7 +110,7 @@ class TestOnTheThreeEditions:
         ``/works/禮書綱目/juan/10/`` read the seed's text (the edition of that key), and the API's
         ``/api/works/<id>/`` listed the oldest edition's juans: one rule now (``Work.default_edition``,
         ``reader.places.edition_by_slug``): a key names its own edition, on the page, under it and in
-        the API; the work's link (the catalogue, the breadcrumbs) opens its reading edition
+        the API; the work's link in the catalogue opens its reading edition (the breadcrumbs' the work's own page)
         (``reader.editions.reading_edition``: the fullest, and of editions as full Kanripo's own text
         before its branch copy before another source's)."""
         seed, kr, wyg = three
@@ -120,7 +120,7 @@ class TestOnTheThreeEditions:
         page = client.get("/works/禮書綱目/").content.decode()
         juan_page = client.get("/works/禮書綱目/juan/10/").content.decode()
         section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
-        trail = '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/works/KR1d0086/">禮書綱目</a> › '
+        trail = '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/">禮書綱目</a> › '
         seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
         assert trail + "欽定四庫全書・純文字本</nav>" in page  # the same edition on all three, named in one trail
         assert trail + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › 卷十</nav>' in juan_page
@@ -151,6 +151,33 @@ class TestOnTheThreeEditions:
         assert work.reading_edition_id() == juan.edition_id
         assert work.get_absolute_url() == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
         assert Edition.objects.get(pk=kr.edition_id).get_absolute_url() == "/works/KR1d0086/"
+
+    def test_the_work_page_stands_above_its_editions_and_no_crumb_links_to_its_page(self, three, client):
+        """A work of several editions has a page of its own, ``/works/<work>/editions/``: the
+        work's crumb leads there from every page under it, and each edition's page names itself
+        as one of them; no page's trail links to that page."""
+        seed, kr, wyg = three
+        work_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/"
+        page = client.get(work_page).content.decode()
+        assert '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › 禮書綱目</nav>' in page
+        assert "<title>禮書綱目（3 個版本）" in page and "本書收 3 個版本" in page
+        listed = re.findall(r'<li><a href="([^"]+)">([^<]+)</a>( <span class="reading-edition">)?', page)
+        assert listed == [("/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/", "欽定四庫全書・純文字本", ""),
+                          ("/works/KR1d0086/", "四庫全書・文淵閣本", ' <span class="reading-edition">'),
+                          ("/works/KR1d0086-WYG/", "四庫全書・文淵閣本・原字", "")]
+        assert '<span class="details">1 卷 · 14,493 字 · 字體：繁體 (traditional) · Kanripo KR1d0086（KR1d0086-WYG） · 底本 WYG</span>' in page
+        # a key that names an edition, not the work, leads to the work's page
+        assert client.get("/works/KR1d0086-WYG/editions/")["Location"] == work_page
+        assert client.get("/works/無此書/editions/").status_code == 404
+        for url in ("/works/KR1d0086/", "/works/KR1d0086-WYG/", "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/",
+                    "/works/KR1d0086-WYG/juan/12/", "/works/KR1d0086-WYG/juan/12/2/", "/works/KR1d0086-WYG/juan/12/collate/",
+                    work_page):
+            trail = re.search(r'<nav class="crumbs".*?</nav>', client.get(url).content.decode()).group(0)
+            assert f'href="{url}"' not in trail, (url, trail)
+            assert trail.count("<a ") == trail.count(" › "), (url, trail)  # every step linked but the last
+        edition = client.get("/works/KR1d0086/").content.decode()
+        assert (f'版本：<strong>四庫全書・文淵閣本</strong>，《禮書綱目》所收 3 個版本之一（<a href="{work_page}">本書各版本</a>）'
+                in edition)
 
     def test_search_names_the_edition_and_filters_by_work_or_edition(self, three, client):
         seed, kr, wyg = three
@@ -241,10 +268,15 @@ class TestOnTheThreeEditions:
         assert [(w["juan_count"], w["reading_url"]) for w in listed] == [(2, "http://testserver/works/KR1d0086/")]
         in_class = client.get("/api/classes/KR1d/works/").json()["results"]
         assert [(w["juan_count"], w["reading_url"]) for w in in_class] == [(2, "http://testserver/works/KR1d0086/")]
-        # every page's link to the work opens that edition: the catalogue, the class, the trail of each edition's juan
-        for url in ("/", "/classes/KR1/", "/works/禮書綱目/juan/10/", "/works/KR1d0086-WYG/juan/12/", "/works/KR1d0086/juan/13/"):
+        # the catalogue's and the class's link to the work opens that edition; the trail of each
+        # edition's juan leads to the work's own page, above its editions
+        for url in ("/", "/classes/KR1/"):
             html = client.get(url).content.decode()
             assert re.findall(r'<a href="([^"]*)">禮書綱目</a>', html) == ["/works/KR1d0086/"], url
+        for url in ("/works/禮書綱目/juan/10/", "/works/KR1d0086-WYG/juan/12/", "/works/KR1d0086/juan/13/"):
+            html = client.get(url).content.decode()
+            assert re.findall(r'<a href="([^"]*)">禮書綱目</a>', html) == [
+                "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/"], url
 
 
 def test_reading_edition_and_edition_name_rules():
@@ -345,3 +377,16 @@ def test_edition_slugs_follow_the_one_slug_rule(empty_db, search_backend, client
     assert Edition.objects.get(pk=edition.pk).slug == "KR1d0086-WYG-x"
 
 
+
+
+def test_a_work_of_one_edition_is_that_editions_page(empty_db, search_backend, client):
+    """A work with one edition has one page, its edition's: the trail names the work once and
+    links it from the pages under it, never from its own page (KR1d0086 alone linked its page
+    to itself, then named the edition); ``/works/<work>/editions/`` leads there."""
+    import_file(J12)
+    assert client.get("/works/KR1d0086/editions/")["Location"] == "/works/KR1d0086/"
+    page = client.get("/works/KR1d0086/").content.decode()
+    assert '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › 禮書綱目</nav>' in page
+    assert '<p class="edition-level">版本：四庫全書・文淵閣本（本書只收此一版本）</p>' in page
+    juan = client.get("/works/KR1d0086/juan/12/").content.decode()
+    assert '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/works/KR1d0086/">禮書綱目</a> › 卷十</nav>' in juan

@@ -203,3 +203,27 @@ def test_the_correction_button_covers_nothing_of_the_selection(site, tabs, devic
     assert page.evaluate(BUTTON_AND_SELECTION)["near"]
     assert tab.axe() == []
     tab.shot("scholar-correction-button")
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_work_its_editions_and_no_crumb_to_the_page_it_is_on(witnesses, tabs, device):
+    tab = tabs(device)
+    page = tab.page
+    work_page = f"/works/{quote('禮書綱目')}/editions/"
+    for url in ("/works/KR1d0086/", work_page, "/works/KR1d0086-WYG/juan/12/", JUAN):
+        page.goto(witnesses + url)
+        here = page.evaluate("location.pathname")
+        links = page.evaluate("() => [...document.querySelectorAll('nav.crumbs a')].map(a => a.pathname)")
+        assert here not in links, (url, links)
+        assert tab.axe() == [], url
+    # the edition's page says what it is and leads up to the work's page, which lists the three
+    page.goto(witnesses + "/works/KR1d0086/")
+    assert page.locator(".edition-level").inner_text() == "版本：四庫全書・文淵閣本，《禮書綱目》所收 3 個版本之一（本書各版本）"
+    page.locator("nav.crumbs a", has_text="禮書綱目").click()
+    page.wait_for_url(witnesses + work_page)
+    assert page.locator("nav.crumbs").inner_text() == "書目 › 禮書綱目"
+    assert [a.inner_text() for a in page.locator(".work-editions li > a").all()] == [
+        "欽定四庫全書・純文字本", "四庫全書・文淵閣本", "四庫全書・文淵閣本・原字"]
+    assert no_page_overflow(page)
+    assert tab.axe() == []
+    tab.shot("scholar-work-page")
