@@ -37,7 +37,7 @@ from .catalogue_writers import all_entries, choose_dynasty, classic_title, dynas
 from .importers.mandoku.profiles import INDENT_LAYERS, MARKED_BLOCKS, PROFILES
 from .importers.mandoku.header import TITLE_VARIANTS
 from .models import Edition
-from .people import work_dynasty
+from .people import work_dynasty, work_people
 from .person_names import person_name
 from .stamp import corpus_version
 
@@ -65,17 +65,12 @@ def profile_writers(title: str) -> frozenset[str]:
     return frozenset(v.commentator for v in voices if v.commentator)
 
 
-def _people(work, edition) -> list[tuple[str, str, str]]:
-    """``[(name, role, dynasty)]``: the catalogue's people for a work it lists; where it gives
-    nobody a role (儀禮注疏: 鄭玄 alone) and the edition's byline prints roles, the byline's; else
-    the byline's; else ``Work.author``."""
-    listed = entry(work.kanripo_id) or entry(edition.kanripo_id)
-    byline = [(p.get("name", ""), p.get("role", ""), p.get("dynasty", "")) for p in edition.byline or ()
-              if p.get("name")]
-    people = [(p.name, p.role, p.dynasty) for p in listed.people] if listed and listed.people else []
-    if not people or (not any(role for _, role, _ in people) and any(role for _, role, _ in byline)):
-        people = byline or ([(work.author, "", work.dynasty or "")] if work.author else [])
-    return people
+def book_people(work, edition) -> list[tuple[str, str, str]]:
+    """``[(name, role, dynasty)]``: the work's people as its page and the API name them, by one
+    rule (``reader.people.work_people``): the catalogue's people, one it lists with no role taking
+    the role (and dynasty) the edition's byline prints for him (南華真經註疏: 郭象 注, 〔唐〕成玄英 䟽);
+    else the byline's; else ``Work.author``."""
+    return [(p["name"], p["role"], p["dynasty"]) for p in work_people(work, edition)]
 
 
 class BookWriters(NamedTuple):
@@ -105,7 +100,7 @@ def main_writers(work, edition) -> BookWriters:
     whose catalogue dynasty is its commentators'. And nobody the
     importer names a note layer after (``profile_writers``) is the main text's author (module
     docstring: 楚辭章句 王逸, 楚辭補注 王逸 and 洪興祖, 史記集解 裴駰)."""
-    people = _people(work, edition)
+    people = book_people(work, edition)
     named = [person_name(name, [dynasty] if dynasty else None) for name, _, dynasty in people]
     authors = tuple(dict.fromkeys(n for n, (_, role, _) in zip(named, people) if writes_main_text(role)))
     listed = entry(work.kanripo_id) or entry(edition.kanripo_id)

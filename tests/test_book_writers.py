@@ -5,11 +5,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from reader.book_writers import BookWriters, main_writers
+from reader.book_writers import BookWriters, book_people, main_dynasties, main_writers
 from reader.catalogue_writers import classic_title, dynasty_spelling
 from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.mandoku import parse_mandoku
 from reader.importers.source import decode_bytes
+from reader.people import work_people
 
 from .conftest import SHARED
 
@@ -73,3 +74,38 @@ def test_a_title_names_the_classic_its_notes_are_on():
                                        "史記", "禮書綱目")] == ["史記", "楚辭", "莊子", "南華真經", "周禮", "水經", "", ""]
     assert (dynasty_spelling("淸"), dynasty_spelling("清"), dynasty_spelling("南唐"), dynasty_spelling("")) == (
         "清", "清", "南唐", "")
+
+
+def _page_people(work, edition):
+    """The work page's people (``reader.people.work_people``) as ``(name, role, dynasty)``."""
+    return [(p["name"], p["role"], p["dynasty"]) for p in work_people(work, edition)]
+
+
+@pytest.mark.slow
+def test_the_facets_read_the_people_the_work_page_names():
+    """南華真經註疏 and the two 老子 editions: the catalogue lists their people with no role, the
+    byline prints each with his role; the facets and the page read them by one rule."""
+    expected = {"KR5c0139": [("郭象", "注", ""), ("成玄英", "䟽", "唐")],
+                "KR5c0065": [("河上公", "章句", "")],
+                "KR5c0073": [("王弼", "註", "")]}
+    got = {}
+    for kanripo_id in expected:
+        title, byline = _first_byline(COMMENTARY / kanripo_id)
+        work = SimpleNamespace(kanripo_id=kanripo_id, title=title, author="", dynasty="")
+        edition = SimpleNamespace(kanripo_id=kanripo_id, byline=byline)
+        assert book_people(work, edition) == _page_people(work, edition)
+        got[kanripo_id] = book_people(work, edition)
+    assert got == expected
+
+
+def test_a_byline_does_not_replace_the_people_the_catalogue_lists_without_a_role():
+    """儀禮注疏: the catalogue lists 鄭玄 alone with no role; a byline printing 鄭氏注 and 賈公彥疏
+    gives the page 〔漢〕鄭玄 (鄭氏 is not the catalogue's name), and the facets the same one person,
+    where they took the byline's two; the classic's text is still no 漢 text."""
+    work = SimpleNamespace(kanripo_id="KR1d0028", title="儀禮注疏", author="", dynasty="")
+    edition = SimpleNamespace(kanripo_id="KR1d0028", byline=[{"name": "鄭氏", "role": "注", "dynasty": "漢"},
+                                                             {"name": "賈公彥", "role": "疏", "dynasty": "唐"}])
+    assert book_people(work, edition) == _page_people(work, edition) == [("鄭玄", "", "漢")]
+    writers = main_writers(work, edition)
+    assert writers == BookWriters((), ("鄭玄",), True)
+    assert main_dynasties(work, writers) == ()
