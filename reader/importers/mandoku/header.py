@@ -20,6 +20,7 @@ from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it
 from reader.numerals import NUMERAL_CHARS, chinese_to_int
 from ..bylines import (DYNASTIES, NAME_MAX, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, dynasty_of,
                        office_line, parse_byline, several_authors, shared_role, spaced_out)
+from .juan_titles import unrepeated
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
 
 ORG_HEADING = re.compile(r"^(\*+)\s+(?:(?P<num>\d+)\s+)?(?P<title>.*?)\s*$")
@@ -512,7 +513,7 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
     label = ""
     for candidate in (readme_labels, doc.juan_parts):
         if candidate:
-            label = "・".join(dict.fromkeys(juan_label_parts(candidate)))
+            label = "・".join(dict.fromkeys(unrepeated(part) for part in juan_label_parts(candidate)))
             break
     if not label and title_label and JUAN_LABEL.match(title_label):
         label = title_label

@@ -43,6 +43,7 @@ from .volume_labels import label_volume
 from .indented import indented_commentary
 from .said_blocks import said_layers, said_marker, said_units
 from .structure import category_bylines, group, split_tags
+from .juan_titles import front_matter_label
 from .line_loop import LineLoop
 
 
@@ -158,6 +159,7 @@ class _Parser(LineLoop):
         cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
         read_bound_books(doc, lines)  # 胡安國's 春秋傳 in 春秋正義's files: its 經, and his 傳
         mark_paratext(doc)  # the 卷首's prefaces and 御製 poems, signed postfaces: 序跋, by their writers
+        doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
         # one person, one name: 范甯 and 范寧 are the catalogue's 范寧, by the dynasty the bylines print
         printed = printed_dynasties([*doc.bylines, *(b for s in doc.sections for b in s.bylines)])
         for piece in doc.all_pieces():  # 劉昞 of 凉 stays 劉昞: the catalogue's 劉炳 is of 明
