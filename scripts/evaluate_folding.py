@@ -168,7 +168,7 @@ def _by_pair(d: evaluation.Direction, same_word: set[frozenset], top: int = 20) 
                          f"read as the query {row['read']}, naming a character {row['named']}, "
                          f"the same word at the place {d.one_word_by[pair]})")
     return (f"\n    by word at the place (於 finding a 于 that writes the preposition right, and the "
-            f"pairs of evaluation.ONE_WORD_APART; docs/decisions/0036, 0037): {d.matches - d.wrong + d.one_word}/{d.matches} "
+            f"pairs of evaluation.ONE_WORD_APART and ONE_WORD_SHARED; docs/decisions/0036, 0037): {d.matches - d.wrong + d.one_word}/{d.matches} "
             f"({100 * d.word_at_place_precision:.3f}%)"
             + "\n    wrong finds by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.items())
             + "\n    wrong finds by pair: " + "; ".join(lines)

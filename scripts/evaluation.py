@@ -171,8 +171,8 @@ class Direction:
     @property
     def word_at_place_precision(self) -> float:
         """Precision when a find of one graph at the other that writes the same word (``one_word``:
-        the pairs of ``ONE_WORD_APART``) is right (docs/decisions/0036 and 0037: measured beside the
-        target, which counts graphs)."""
+        the pairs of ``ONE_WORD_APART`` and ``ONE_WORD_SHARED``) is right (docs/decisions/0036 and
+        0037: measured beside the target, which counts graphs)."""
         return 1 - (self.wrong - self.one_word) / self.matches if self.matches else 1.0
 
     @property
@@ -384,20 +384,54 @@ ONE_WORD_APART = {
 }
 
 
+#: The pairs whose graphs share one word that a word of the text marks, while each writes other
+#: words no word marks (docs/decisions/0037, "The pairs left on 莊子注, read by the dictionaries"): a find
+#: of one graph at the other is the same word only inside one of the words listed, each a word the
+#: dictionaries give written with either graph (漢語大字典, 漢語大詞典; the variant tables join each
+#: pair: 漢語大字典 注/註, 御/禦 and 遊/游, the 1955 table 注/註, 游/遊 and 閑/閒), never taken from
+#: the wrong finds:
+#: - 注/註: the commentary and to annotate, 注疏, 注解, 注釋, 箋注, 傳注, 集注, 補注; 注 alone 'to
+#:   pour, to put into, a beak' is not marked;
+#: - 御/禦: 'to ward off', 御寇 (also the name 列御寇, 列禦寇), 御侮, 防御,
+#:   抵御; 御 alone 'to drive, imperial, to serve' is not marked;
+#: - 游/遊: 'to roam, to play', 逍遙遊, 遊戲, 遊說, 交遊, 遨遊; 游 alone 'to
+#:   swim, to float' and the pennant (旒) are not marked;
+#: - 閑/閒: 'leisure, idle', 閑暇, 安閑, 閑居, 清閑, 悠閑, 燕閑; 閑
+#:   alone 'a fence, to guard' and 閒 'between' (jiàn) are not marked.
+#: 係/繫 (no variant table joins them; Unihan gives no semantic variant), 發/髮 and 余/餘 (余 'I',
+#: no word marks it) are not listed, nor 復/覆: their shared 反復 (漢語大詞典 反覆) spans two words of
+#: the unpunctuated texts held back (祝反復位, 丁仲反復方目反, the gloss 反復也 '反 is 復').
+ONE_WORD_SHARED = {
+    frozenset("注註"): re.compile(r"[注註][疏解釋]|[箋傳集補][注註]"),
+    frozenset("御禦"): re.compile(r"[御禦][寇侮]|[防抵][御禦]"),
+    frozenset("游遊"): re.compile(r"逍遙[游遊]|[游遊][戲說]|[交遨][游遊]"),
+    frozenset("閑閒"): re.compile(r"[閑閒][暇居]|[安清悠燕][閑閒]"),
+}
+
+
+def _covered(pattern: re.Pattern, text: str, at: int) -> bool:
+    """Whether a match of ``pattern`` in ``text`` (overlapping matches too) covers position ``at``."""
+    return any(m.start() <= at < m.start() + len(m.group(1))
+               for m in re.finditer(f"(?=({pattern.pattern}))", text) if m.group(1))
+
+
 def one_word_at(query: str, printed: str, before: str, after: str) -> bool:
     """Whether a find of ``query`` at a place that prints ``printed`` (``before`` and ``after``: the
     characters round it) is the same word written another way: for a pair of ``ONE_WORD_APART``, 於
     at a 于 (or 于 at a 於) that writes the preposition yú (至于廟門 as 至於廟門), 鐘 at the 鍾 of
     鍾鼓, 樸 at the 朴 of 其朴自成; not one of the words only one graph writes (單于, 其覺于于, 三鍾, 束脩:
-    a word of the list that covers the place) nor a place that names the character
-    (``names_a_character``: 本或作於). The measure of docs/decisions/0036 and 0037, beside the
+    a word of the list that covers the place); for a pair of ``ONE_WORD_SHARED``, only inside a word
+    both graphs write (註 at the 注 of 注疏, 禦 at the 御 of 列御寇); never at a place that names the
+    character (``names_a_character``: 本或作於). The measure of docs/decisions/0036 and 0037, beside the
     target's, which counts graphs."""
-    apart = ONE_WORD_APART.get(frozenset((query, printed)))
-    if apart is None or query == printed or names_a_character(before, after):
+    pair = frozenset((query, printed))
+    apart, shared = ONE_WORD_APART.get(pair), ONE_WORD_SHARED.get(pair)
+    if (apart is None and shared is None) or query == printed or names_a_character(before, after):
         return False
     text, at = before + printed + after, len(before)
-    return not any(m.start() <= at < m.start() + len(m.group(1))
-                   for m in re.finditer(f"(?=({apart.pattern}))", text) if m.group(1))
+    if shared is not None:   # read on the folded text (列御冦 as 列御寇, 逍遥遊 as 逍遙遊)
+        return _covered(shared, "".join(map(fold_char, text)), at)
+    return not _covered(apart, text, at)
 
 
 def _cause(key: str) -> str:
@@ -627,10 +661,11 @@ def score_held_out(paths: list[Path], same_word: set[frozenset] = frozenset(), l
                 if sc.reading_of_key(key) is not None:
                     before, after = orig[max(0, i - 3):i], orig[i + 1:i + 4]
                     naming[(key, fold_char(book))] += names_a_character(before, after)
-                    for pair in ONE_WORD_APART:
-                        if book in pair:
-                            other = next(iter(pair - {book}))
-                            same[(key, fold_char(book), other)] += one_word_at(other, book, before, after)
+                    printed = fold_char(book)   # a glyph of the pair's graph (㳺 for 游) as the graph
+                    for pair in (*ONE_WORD_APART, *ONE_WORD_SHARED):
+                        if printed in pair:
+                            other = next(iter(pair - {printed}))
+                            same[(key, printed, other)] += one_word_at(other, printed, before, after)
                 if examples and sc.reading_of_key(key) is not None:
                     seen = context.setdefault((key, fold_char(book)), [])
                     if len(seen) < examples:

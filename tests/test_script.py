@@ -241,6 +241,20 @@ def test_a_place_that_names_a_character_and_one_word_written_two_ways():
     assert not evaluation.one_word_at("嚮", "向", "亦西", "")
     assert not evaluation.one_word_at("繫", "係", "以此", "彼為屬")
     assert not evaluation.one_word_at("幾", "几", "兩手於", "間")
+    # the pairs of evaluation.ONE_WORD_SHARED: one word only inside a word both graphs write
+    assert not evaluation.one_word_at("覆", "復", "不可使", "之也")     # 復 'to return'
+    assert not evaluation.one_word_at("覆", "復", "祝反", "位于室")     # 反復 is not listed: 祝反, 復位
+    assert evaluation.one_word_at("注", "註", "獨於此處", "疏")         # 註疏, the commentary
+    assert not evaluation.one_word_at("註", "注", "晉郭象", "象字子")   # no word marks it
+    assert evaluation.one_word_at("禦", "御", "彼直以循斯須也列", "冦為伯")   # 列御寇 (冦 a glyph of 寇)
+    assert not evaluation.one_word_at("禦", "御", "夫列子", "風而行")   # 御風: to drive
+    assert evaluation.one_word_at("遊", "游", "逍遥", "第一")          # 逍遙遊 (遥 a glyph of 遙)
+    assert not evaluation.one_word_at("遊", "游", "鯈魚出", "從容")     # 游: to swim
+    assert evaluation.one_word_at("閑", "閒", "萬機之極而常", "暇自適")  # 閒暇, leisure
+    assert not evaluation.one_word_at("閑", "閒", "大知", "閒小知")     # 閒閒: no word of the list
+    # 係/繫 (no variant table joins them), 發/髮 and 余/餘 (余 'I') are listed in neither
+    assert not evaluation.one_word_at("餘", "余", "來", "語女")
+    assert not evaluation.one_word_at("髮", "發", "縵縵其", "若機括")
 
 
 def test_the_held_out_evaluation_on_a_sample():
