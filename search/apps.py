@@ -9,6 +9,7 @@ class SearchConfig(AppConfig):
     def ready(self):
         # Imported here, not at the top: these modules import the models, which can be
         # imported only once the app registry is ready.
+        from . import checks  # noqa: F401  (registers the index's system check)
         from . import signals
         from .startup import start_sync
 

@@ -48,6 +48,19 @@ from reader.models import Piece
 from reader.people import byline_pieces
 from reader.pieces import LAYER_NAMES as PIECE_LAYER_NAMES
 
+#: What each rule of this module for reading a stored juan into passages adds to the one before,
+#: by number: a number is added whenever the same stored juan would be indexed otherwise (passages
+#: cut or labelled otherwise, a field a search reads). An index records the rule it was rebuilt by
+#: (``ANALYSIS``, in ``MANIFEST.json``: ``search.backends.generations.write_manifest``), and
+#: ``manage.py check`` warns when it is older than the code's (``search.checks``): a stale index
+#: answers, short of what the newer rule adds, and nothing else tells it from a fresh one. An index
+#: that records none was written before rule 1 (decisions 0039 and 0040).
+ANALYSIS_CHANGES = {
+    1: "each label of front matter (a preface's heading, a 目錄's entry) a 序跋 passage of its own, and hits in the "
+       "catalogue's order (經 史 子 集)",
+}
+ANALYSIS = max(ANALYSIS_CHANGES)
+
 #: Layers of commentary a note can belong to (``reader.importers.document.LAYERS`` less the classic).
 NOTE_LAYERS = (COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
 #: Readers' public annotations (``corrections``), then front and back matter (``PARATEXT``):

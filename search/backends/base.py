@@ -502,6 +502,13 @@ class BaseSearchBackend:
         None if the backend cannot tell (then nothing it answers is cached)."""
         return None
 
+    def analysis(self) -> int | None:
+        """The rule the index's oldest passages were read by (``search.documents.ANALYSIS`` when
+        it was rebuilt; lower for an index written by older code: ``manage.py check`` then
+        asks for ``rebuild_index``), or None if the backend keeps no index of its own to be
+        stale (the memory backend) or has none yet."""
+        return None
+
     def warm(self) -> None:
         """Read now what the first searches would otherwise wait for (called by gunicorn's
         ``post_worker_init``); nothing by default."""

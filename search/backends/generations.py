@@ -39,6 +39,8 @@ from django.conf import settings
 
 from config.faults import crash_point
 
+from search.documents import ANALYSIS
+
 from .base import IndexBusyError, SearchError
 
 
@@ -140,13 +142,19 @@ def generation_created(manifest: dict) -> int:
 GENERATION_STAMP = re.compile(r"gen-(\d{8}T\d{6})-[0-9a-f]{8}")
 
 
-def write_manifest(gen: Path, engine: str, previous: Path | None = None) -> dict:
+def write_manifest(gen: Path, engine: str, previous: Path | None = None, analysis: int | None = None) -> dict:
     """Write ``gen/MANIFEST.json`` (``{"manifest": 1, "generation", "engine", "created_ns",
-    "files": {path: {"sha256", "size"}}}``) and, when a signing key is set,
+    "analysis", "files": {path: {"sha256", "size"}}}``) and, when a signing key is set,
     ``gen/MANIFEST.sig``; returns the manifest. A file that is the very file (a hard link,
     same size) listed in ``previous``'s manifest keeps its checksum: files of a generation
     are never rewritten in place, so a write that links the segments it keeps hashes only
     the files it adds.
+
+    ``analysis`` is the rule the oldest passages of the generation were read by
+    (``search.documents.ANALYSIS``): given by a rebuild, which reads every passage anew; else
+    ``previous``'s, since a write that adds juans keeps the others as they were written (0
+    when ``previous``'s manifest records none: written before the index recorded it), and
+    ``ANALYSIS`` for a generation with no ``previous`` (a new, empty index).
 
     ``created_ns`` (signed with the rest) orders generations for ``pull_index``'s freshness
     rule: a manifest written again for the same generation keeps it; a new generation gets
@@ -177,7 +185,11 @@ def write_manifest(gen: Path, engine: str, previous: Path | None = None) -> dict
         else:
             digest = file_sha256(path)
         files[rel] = {"sha256": digest, "size": size}
-    manifest = {"manifest": 1, "generation": gen.name, "engine": engine, "created_ns": created, "files": files}
+    if analysis is None:
+        kept = before.get("analysis", 0) if previous is not None else ANALYSIS
+        analysis = kept if isinstance(kept, int) and not isinstance(kept, bool) else 0
+    manifest = {"manifest": 1, "generation": gen.name, "engine": engine, "created_ns": created, "analysis": analysis,
+                "files": files}
     data = json.dumps(manifest, ensure_ascii=False, indent=1).encode("utf-8")
     _write_atomic(gen / MANIFEST, data)
     key = signing_key()
@@ -235,14 +247,26 @@ class GenerationStore:
             self._init_generation(gen)
         return gen
 
-    def _swap_in(self, gen: Path, manifest: bool = True) -> None:
+    def analysis(self) -> int | None:
+        """``BaseSearchBackend.analysis``: the current generation's manifest's ``analysis``
+        (``write_manifest``), 0 when it records none; None when there is no index."""
+        try:
+            manifest = json.loads((self.current_link / MANIFEST).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None if not self.current_link.exists() else 0
+        except (OSError, ValueError):
+            return 0
+        found = manifest.get("analysis", 0) if isinstance(manifest, dict) else 0
+        return found if isinstance(found, int) and not isinstance(found, bool) else 0
+
+    def _swap_in(self, gen: Path, manifest: bool = True, analysis: int | None = None) -> None:
         """Make ``gen`` the current generation (an atomic ``rename`` of the ``current`` link),
-        after writing its manifest (``write_manifest``; ``manifest=False``: it has a checked
-        one, as a pulled generation does)."""
+        after writing its manifest (``write_manifest``, with ``analysis``: a rebuild gives
+        ``ANALYSIS``; ``manifest=False``: it has a checked one, as a pulled generation does)."""
         tmp = self.path / f".current-{uuid.uuid4().hex}"
         previous = os.path.basename(os.path.realpath(self.current_link)) if self.current_link.exists() else None
         if manifest:
-            write_manifest(gen, engine_name(self), self.path / previous if previous else None)
+            write_manifest(gen, engine_name(self), self.path / previous if previous else None, analysis)
         os.symlink(gen.name, tmp)
         crash_point("index-before-swap")
         os.replace(tmp, self.current_link)  # atomic on POSIX

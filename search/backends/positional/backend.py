@@ -15,7 +15,7 @@ from django.conf import settings
 
 from characters.simplified import TRADITIONAL
 from search.backends import positional as package  # SEGMENT_CHARS, read at each write (a setting of the package)
-from search.documents import SearchDocument
+from search.documents import ANALYSIS, SearchDocument
 from search.query_units import query_units
 
 from ..base import (BaseSearchBackend, SearchError, SearchQuery, SearchResults, caught_up, entries_of,
@@ -230,7 +230,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             except BaseException:
                 shutil.rmtree(gen, ignore_errors=True)
                 raise
-            self._swap_in(gen)
+            self._swap_in(gen, analysis=ANALYSIS)  # every passage read anew
             return sum(n for counts, gone in zip(passages, deleted) for j, n in counts.items() if j not in gone)
 
     def update(self, plan) -> int:

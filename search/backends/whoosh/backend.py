@@ -19,7 +19,7 @@ from whoosh.index import EmptyIndexError
 from config.faults import crash_point
 from characters.simplified import TRADITIONAL
 from search.matching import match_passage
-from search.documents import ANNOTATION, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument
+from search.documents import ANALYSIS, ANNOTATION, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument
 
 from ..base import BaseSearchBackend, SearchQuery, SearchResults, caught_up, entries_of, juans_to_drop
 from ..generations import GenerationStore, engine_name, write_manifest
@@ -153,7 +153,7 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                     first.cancel()  # ends the sub-writers' processes
                 shutil.rmtree(gen, ignore_errors=True)
                 raise
-            self._swap_in(gen)
+            self._swap_in(gen, analysis=ANALYSIS)  # every passage read anew
             return n
 
     def update(self, plan) -> int:

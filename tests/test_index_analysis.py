@@ -1,0 +1,72 @@
+"""An index records the rule its passages were read by (``search.documents.ANALYSIS``, in each
+generation's ``MANIFEST.json``), and ``manage.py check`` tells an operator whose index is older
+than the code's to run ``rebuild_index``: an index built before front matter's labels were
+passages of their own, or before hits came in the catalogue's order, answered without them and
+nothing said so."""
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from search.backends import get_search_backend
+from search.checks import index_analysis
+from search.documents import ANALYSIS, documents_for_juan
+
+from .test_search_contract import BACKENDS
+
+WARNING = ("the search index at {path} was written by rule 0 for reading the texts into passages, and this code reads "
+           "them by rule 1: until it is rebuilt, searches lack what the newer rule adds (each label of front matter "
+           "(a preface's heading, a 目錄's entry) a 序跋 passage of its own, and hits in the catalogue's order "
+           "(經 史 子 集))")
+HINT = "run `python manage.py rebuild_index` (nothing is imported again; searches go on meanwhile)"
+
+
+@pytest.fixture(params=["positional", "whoosh"])
+def default_index(request, settings, tmp_path, seed_juan):
+    """The default index, of one engine, in a folder of the test's own, holding nothing yet."""
+    settings.SEARCH_BACKENDS = {"default": {"BACKEND": BACKENDS[request.param], "PATH": tmp_path / "ix"}}
+    return get_search_backend()
+
+
+def manifest(backend) -> dict:
+    return json.loads((backend.current_link / "MANIFEST.json").read_text(encoding="utf-8"))
+
+
+def written_before_the_rule(backend) -> None:
+    """The current generation's manifest as code before the rule wrote it: no ``analysis``."""
+    data = manifest(backend)
+    del data["analysis"]
+    (backend.current_link / "MANIFEST.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_an_index_older_than_the_code_asks_for_a_rebuild(default_index, seed_juan):
+    docs = documents_for_juan(seed_juan)
+    default_index.rebuild(docs)
+    assert ANALYSIS == 1 and manifest(default_index)["analysis"] == 1 and default_index.analysis() == 1
+    assert index_analysis() == []
+    written_before_the_rule(default_index)
+    assert default_index.analysis() == 0
+    # a juan written since (an import, a correction) leaves the other passages as they were read
+    default_index.replace_juan(seed_juan.pk, docs)
+    assert manifest(default_index)["analysis"] == 0 and default_index.analysis() == 0
+    [warning] = index_analysis()
+    assert (warning.id, warning.msg, warning.hint) == ("search.W001", WARNING.format(path=default_index.path), HINT)
+    out, err = StringIO(), StringIO()
+    call_command("check", stdout=out, stderr=err)
+    assert f"?: (search.W001) {WARNING.format(path=default_index.path)}\n\tHINT: {HINT}" in err.getvalue()
+    call_command("rebuild_index", stdout=StringIO())
+    assert default_index.analysis() == 1 and index_analysis() == []
+    assert default_index.document_count() == len(docs)
+
+
+def test_a_new_index_and_its_writes_are_of_the_codes_rule(default_index, seed_juan):
+    assert default_index.analysis() is None and index_analysis() == []  # no index yet: nothing to be stale
+    default_index.replace_juan(None, documents_for_juan(seed_juan))  # the first write makes an empty one first
+    assert manifest(default_index)["analysis"] == 1 and index_analysis() == []
+
+
+def test_an_engine_with_no_index_of_its_own_is_never_stale(settings, seed_juan):
+    settings.SEARCH_BACKENDS = {"default": {"BACKEND": BACKENDS["memory"], "NAME": "analysis"}}
+    get_search_backend().rebuild(documents_for_juan(seed_juan))
+    assert get_search_backend().analysis() is None and index_analysis() == []
