@@ -140,7 +140,7 @@ def test_a_hit_list_longer_than_its_cap_is_refused_before_it_starts(client, seed
 
 def test_the_page_links_the_exports(client, seed_backend):
     html = client.get("/search/", {"q": "鵠", "layer": "notes", "page": "1"}).content.decode()
-    assert ('<p class="export">檢得列表：<a href="/api/search/export/csv/?q=%E9%B5%A0&amp;layer=notes" download>CSV</a>'
+    assert ('<div class="export">檢得列表：<a href="/api/search/export/csv/?q=%E9%B5%A0&amp;layer=notes" download>CSV</a>'
             ' · <a href="/api/search/export/tsv/?q=%E9%B5%A0&amp;layer=notes" download>TSV</a>') in html
     # the columns it names are the file's, in their order (api.hitlists.COLUMNS)
     header = client.get("/api/search/export/tsv/", {"q": "鵠"})
@@ -149,7 +149,9 @@ def test_the_page_links_the_exports(client, seed_backend):
     # the work's title alone, then the edition's name and id, the work's id and the juan's number
     assert [lines[1].split("\t")[i] for i in (0, 1, 11, 12, 13, 14)] == [
         "禮書綱目", "卷十", "欽定四庫全書・純文字本", "禮書綱目", "禮書綱目", "10"]
-    assert f'<span class="hint">（書、卷、節、節題、範圍、前文、檢得、後文、連結、注者、讀作、版本、版本代號、書目編號、卷號、版本 ID、書 ID：{", ".join(COLUMNS)}）</span>' in html
+    # one short line: the columns behind a disclosure (欄位), closed
+    assert ('<details class="export-columns"><summary>欄位</summary><p>書、卷、節、節題、範圍、前文、檢得、後文、連結、注者、讀作、'
+            f'版本、版本代號、書目編號、卷號、版本 ID、書 ID（{", ".join(COLUMNS)}）</p></details></div>') in html
 
 
 @pytest.mark.parametrize("text,read,suggested", [

@@ -106,6 +106,8 @@ def test_the_distribution_lists_have_headings_and_print_names_the_query(site, ta
     tab = tabs("desktop")
     page = tab.page
     page.goto(site + "/search/?q=%E9%B5%A0&layer=commentary")
+    assert page.locator(".distribution > summary").inner_text() == "分布（1 卷）"
+    page.locator(".distribution > summary").click()  # closed until asked for
     headings = page.locator(".distribution h2")
     assert [headings.nth(i).inner_text() for i in range(headings.count())] == ["各卷 1 卷", "各節 3 節"]
     assert all(headings.nth(i).is_visible() for i in range(2))
