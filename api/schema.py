@@ -476,12 +476,18 @@ CHAR_ENTRY = {
         "relations": {"type": "object", "additionalProperties": _strings("codes of the sources relating them"),
                       "description": "for each variant, the sources that relate it to the character "
                                      "(codes of characters/scripts/build_char_table.py)"},
+        "placeholder": {"type": "string", "description": "for a mark that stands in for a character (〓, the geta "
+                                                        "mark of a lost or unencoded character), what it means; "
+                                                        "\"\" for a character"},
+        "script_search": {"type": "string", "description": "for a simplified form standing for several characters "
+                                                          "(个, 后, 当), how search reads it in simplified and in "
+                                                          "traditional editions; \"\" otherwise"},
         "url": {"type": "string", "description": "the character's page (path)", "example": "/chars/%E8%AA%AA/"},
         "search_url": {"type": "string", "description": "a search for it (path)", "example": "/search/?q=%E8%AA%AA"},
     },
     "required": ["char", "codepoint", "name", "found", "mandarin", "other_readings", "definition", "standard",
                  "traditional", "simplified", "variants", "see", "readings", "searched_together", "relations",
-                 "url", "search_url"],
+                 "placeholder", "script_search", "url", "search_url"],
     "additionalProperties": False,
 }
 

@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from characters import simplified
 from characters.folding import fold
 
 __all__ = ["CharEntry", "lookup", "TABLE_PATH"]
@@ -29,6 +30,15 @@ RELATION_NAMES = {
     "radical": "CJKVI 部首變體",
     "unihan": "Unihan 語義異體",
     "unihan-z": "Unihan 字形異體",
+}
+
+#: Marks that stand in for a character and are none: the page says what they mean instead of
+#: giving them a 正字 (the Unihan table lists U+3013 as its own standard form). 〓 (GETA MARK)
+#: is the sign that a print or a transcription puts where a character is lost or cannot be
+#: encoded (a page shows it for a Kanripo gaiji it has no character for: ``characters.clusters``).
+PLACEHOLDERS = {
+    "〓": "代字符號：原書或錄文以此代替一個缺失、漫漶或無法編碼的字，本身不是字"
+          "（the geta mark: stands for a lost or unencoded character, not a character itself）",
 }
 
 _lock = threading.Lock()
@@ -56,7 +66,13 @@ class CharEntry:
     ``searched_together``: the forms of the entry (standard, traditional, variants) that
     search folds to the same character (``same_character_forms``), the character itself
     left out: a search for 大 also finds 夨 and 𠘲, not 太, which the variant tables relate
-    to 大 all the same."""
+    to 大 all the same.
+
+    ``placeholder``: what a mark that stands in for a character means (``PLACEHOLDERS``: 〓),
+    "" for a character; such a mark has no ``standard`` form. ``script_search``: how search
+    reads a simplified form that stands for several characters, by the edition's script
+    (``script_search_note``, from ``characters.simplified``, the data search decides by), ""
+    for any other character."""
 
     char: str
     codepoint: str
@@ -73,6 +89,8 @@ class CharEntry:
     readings: list[dict] = field(default_factory=list)
     searched_together: list[str] = field(default_factory=list)
     relations: dict[str, list[str]] = field(default_factory=dict)
+    placeholder: str = ""
+    script_search: str = ""
 
     @property
     def related_with_sources(self) -> list[tuple[str, str]]:
@@ -121,7 +139,8 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
     """The entry of the one code point ``ch`` (``ValueError`` unless ``len(ch) == 1``)."""
     if len(ch) != 1:
         raise ValueError(f"lookup() takes one code point, got {len(ch)}")
-    entry = CharEntry(char=ch, codepoint=codepoint(ch), name=unicodedata.name(ch, ""))
+    entry = CharEntry(char=ch, codepoint=codepoint(ch), name=unicodedata.name(ch, ""),
+                      placeholder=PLACEHOLDERS.get(ch, ""), script_search=script_search_note(ch))
     row = _load().get(ch)
     if row is None:
         return entry
@@ -130,7 +149,7 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
     entry.mandarin = mandarin.split()
     entry.other_readings = others.split()
     entry.definition = definition
-    entry.standard, entry.traditional = list(standard), list(traditional)
+    entry.standard, entry.traditional = ([] if entry.placeholder else list(standard)), list(traditional)
     entry.simplified, entry.variants = list(simplified), list(variants)
     entry.relations = {c: r.split(",") for c, _, r in (item.partition(":") for item in relations.split())}
     if follow and not entry.mandarin and entry.standard and entry.standard[0] != ch:
@@ -141,6 +160,23 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
         entry.readings = merged_readings(entry)
         entry.searched_together = same_character_forms(entry)[1:]
     return entry
+
+
+def script_search_note(ch: str) -> str:
+    """How search treats ``ch`` when it is a simplified form standing for several characters
+    (``characters.simplified.readings``, the table search reads them by), in words for the
+    character page; "" for any other character. In a simplified or mixed edition such a form is
+    read at each place as the character its neighbours decide, so a query for any of them finds
+    it there; in a traditional edition a form that is a character of its own (个, 后, 于) is
+    searched as itself, apart from the others (README, "variant characters")."""
+    readings = simplified.readings(ch)
+    if len(readings) < 2:
+        return ""
+    others = "、".join(sorted(readings - {ch}, key=ord))
+    note = f"簡體、繁簡混合本中「{ch}」可代 {others}，檢索依上下文判讀，檢 {others} 亦得讀作該字的「{ch}」"
+    if ch in readings:
+        note += f"；繁體本中「{ch}」是本字，檢索只得「{ch}」，與 {others} 分開"
+    return note + "。"
 
 
 def same_character_forms(entry: CharEntry) -> list[str]:

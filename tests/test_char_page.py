@@ -105,3 +105,31 @@ def test_related_forms_name_their_source_and_non_cognates_are_not_related(client
     assert "壬" not in wang["variants"] and wang["relations"]["玉"] == ["moe<", "radical", "hydzd<"]
     assert "土" not in client.get("/chars/士/", HTTP_ACCEPT=JSON).json()["variants"]
     assert "柬" not in client.get("/chars/東/", HTTP_ACCEPT=JSON).json()["variants"]
+
+
+def test_a_form_of_several_characters_says_how_search_reads_it_and_the_geta_mark_is_no_character(client, db):
+    """个 lists 繁體 個 (Unihan), while search keeps 个, a character of the classics, apart in a
+    traditional edition: the page says how search reads it in each script, from the table search
+    reads by (characters.simplified), and search does as it says. 〓 (U+3013) is the mark for a lost
+    or unencoded character: the page says so, with no 正字 〓."""
+    from characters.simplified import TRADITIONAL, query_keys, reading_key, text_keys
+
+    ge = client.get("/chars/个/", HTTP_ACCEPT=JSON).json()
+    assert (ge["traditional"], ge["placeholder"]) == (["個"], "")
+    assert ge["script_search"] == ("簡體、繁簡混合本中「个」可代 個、箇，檢索依上下文判讀，檢 個、箇 亦得讀作該字的「个」；"
+                                   "繁體本中「个」是本字，檢索只得「个」，與 個、箇 分開。")
+    # what search does: in a traditional edition 个 is its own key, which neither 個 nor 箇 finds
+    assert text_keys("个", TRADITIONAL) == "个"
+    assert "个" in query_keys("个") and "个" not in query_keys("個") | query_keys("箇")
+    # in a simplified one, 个 read as 個 (or 箇) is found by it
+    assert reading_key("个", "個") in query_keys("個") and reading_key("个", "箇") in query_keys("箇")
+    html = client.get("/chars/个/", {"format": "html"}).content.decode()
+    assert f'<dt>檢索</dt><dd class="script-search">{ge["script_search"]}</dd>' in html
+    assert client.get("/chars/当/", HTTP_ACCEPT=JSON).json()["script_search"] == (
+        "簡體、繁簡混合本中「当」可代 噹、當，檢索依上下文判讀，檢 噹、當 亦得讀作該字的「当」。")  # no character of its own
+    assert client.get("/chars/後/", HTTP_ACCEPT=JSON).json()["script_search"] == ""
+    geta = client.get("/chars/〓/", HTTP_ACCEPT=JSON).json()
+    assert (geta["found"], geta["standard"], geta["name"]) == (True, [], "GETA MARK")
+    assert geta["placeholder"].startswith("代字符號：原書或錄文以此代替一個缺失、漫漶或無法編碼的字，本身不是字")
+    html = client.get("/chars/〓/", {"format": "html"}).content.decode()
+    assert "<dt>正字</dt>" not in html and f'<dt>符號</dt><dd class="placeholder-note">{geta["placeholder"]}</dd>' in html
