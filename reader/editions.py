@@ -53,9 +53,14 @@ KANRIPO_EDITIONS = {
 #: What names an edition from another source after its collection: a plain-text copy
 #: (the seed's 欽定四庫全書・純文字本), not a print's transcription with its pages.
 PLAIN_TEXT = "純文字本"
+#: The script a plain-text copy is written in, named in its edition's name when it is not the
+#: classics' own (``Edition.script``, ``characters.simplified.SCRIPTS``): 簡體 for a copy in
+#: simplified characters (the 殆知閣 仪礼释宫増注), 繁簡混合 for one that prints both.
+SCRIPT_NAMES = {"simplified": "簡體", "mixed": "繁簡混合"}
 
 
-def edition_name(*, slug: str, label: str, kanripo_id: str, kanripo_edition: str, collection: str) -> str:
+def edition_name(*, slug: str, label: str, kanripo_id: str, kanripo_edition: str, collection: str,
+                 script: str = "traditional") -> str:
     """How an edition is named in words on every page, in citations and in the API.
 
     A name given with ``import_texts --edition`` (``label`` other than the Kanripo folder it
@@ -67,7 +72,10 @@ def edition_name(*, slug: str, label: str, kanripo_id: str, kanripo_edition: str
     ``四庫全書・文淵閣本・CUT``). An unknown code is named by itself (``XYZ本``). Another source is named by
     its label, else its collection with ・純文字本 (``欽定四庫全書・純文字本``: the seed, a plain-text
     copy of the collection's print, told apart from Kanripo's transcriptions of the same print,
-    named 四庫全書・文淵閣本 beside it), else its slug."""
+    named 四庫全書・文淵閣本 beside it), else its slug. A copy from another source written in
+    another script than the classics' (``script``: ``SCRIPT_NAMES``) says so: ``欽定四庫全書・
+    純文字本・簡體``, and without a collection ``簡體純文字本`` rather than its slug (the title of
+    the book, which says nothing of the edition)."""
     if label and not (kanripo_id and label == slug):
         return label
     if kanripo_id and kanripo_edition:
@@ -76,7 +84,10 @@ def edition_name(*, slug: str, label: str, kanripo_id: str, kanripo_edition: str
         if not branch:
             return base
         return base + ("・原字" if branch.lower() == kanripo_edition.lower() else "・" + branch)
-    return f"{collection}・{PLAIN_TEXT}" if collection else slug
+    script_name = SCRIPT_NAMES.get(script, "")
+    if collection:
+        return f"{collection}・{PLAIN_TEXT}" + (f"・{script_name}" if script_name else "")
+    return script_name + PLAIN_TEXT if script_name else slug
 
 
 def reading_edition(editions: list[tuple[int, int, str, str]]) -> int | None:

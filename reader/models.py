@@ -289,9 +289,10 @@ class Edition(models.Model):
         """How the edition is named in words and told apart from its siblings
         (``reader.editions.edition_name``): ``四庫全書・文淵閣本`` (KR1d0086),
         ``四庫全書・文淵閣本・原字`` (KR1d0086-WYG), ``四部叢刊本``, a name given with
-        ``import_texts --edition``, else the collection with ・純文字本 (``欽定四庫全書・純文字本``) or the slug."""
+        ``import_texts --edition``, else the collection with ・純文字本 (``欽定四庫全書・純文字本``) or the slug;
+        a plain-text copy in simplified characters says so (``簡體純文字本``)."""
         return edition_name(slug=self.slug, label=self.label, kanripo_id=self.kanripo_id,
-                            kanripo_edition=self.kanripo_edition, collection=self.collection)
+                            kanripo_edition=self.kanripo_edition, collection=self.collection, script=self.script)
 
     @property
     def cited_name(self) -> str:
