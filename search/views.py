@@ -49,13 +49,21 @@ def collated_slugs() -> set[str]:
     return {p["slug"] for p in places.values() if per_work[p["work_id"]] > 1}
 
 
+_BOXES = dict(LAYER_CHOICES)
+#: The layers whose hits the book names by a kind of text (提要, 考證, 序) rather than by a layer
+#: of commentary (鄭注, 傳, 疏 say which box they fall under): their hits name their box on hover.
+_BOOK_NAMED = {"editorial", "paratext"}
+
+
 def hit_tools(hit, collated: bool) -> dict:
     """The links a hit offers beside its place: ``{"collate": the section's collation
     against the other editions (None for a work of one edition), "quotations": the juan's
-    quotation map at the section's row}``."""
+    quotation map at the section's row, "layer_box": the name of the layer box that finds
+    the hit, for a layer of ``_BOOK_NAMED`` (按語 for a hit the book names 提要), else None}``."""
     args = [hit.work_slug, hit.juan_number, hit.section_position]
     return {"collate": reverse("collation:section", args=args) if collated else None,
-            "quotations": reverse("collation:quotations", args=args[:2]) + f"#s{hit.section_position}"}
+            "quotations": reverse("collation:quotations", args=args[:2]) + f"#s{hit.section_position}",
+            "layer_box": _BOXES.get(hit.layer) if hit.layer in _BOOK_NAMED else None}
 
 
 def distribution(results, query, titles: dict[str, str]) -> dict:

@@ -168,7 +168,7 @@ def test_accepting_and_reverting_an_annotation_reindexes_its_search_layer(search
     # the page's search of the text says what 「all」 covers and, finding nothing, what the notes hold
     page = c.get("/search/", {"q": "天官冢宰"}).content.decode()
     assert '<fieldset class="layers" aria-describedby="layers-hint"><legend>範圍</legend>' in page
-    assert '<span class="hint" id="layers-hint">（不選則檢索書中全部文字，不含讀者注記）</span></fieldset>' in page
+    assert '<span class="hint" id="layers-hint">（不選則檢索書中全部文字，不含讀者注記；提要、考證屬按語，序、跋、御製屬序跋）</span></fieldset>' in page
     assert ('<li>讀者注記中有 1 處（不選範圍時只檢索書中文字）：<a href="?q=%E5%A4%A9%E5%AE%98%E5%86%A2%E5%AE%B0'
             '&amp;layer=annotation">在讀者注記中檢索</a>。</li>') in page
     assert "讀者注記中有" not in c.get("/search/", {"q": "天官冢宰", "layer": "classic"}).content.decode()

@@ -738,8 +738,13 @@ def test_the_hit_list_names_each_layer_as_the_page_and_gives_the_reading(db, cli
     api = client.get("/api/search/", {"q": "臣等谨案", "edition": slug}).json()["results"]
     assert [(r["layer"], r["match"], r["reading"]) for r in tiyao] == [("提要", "臣等谨案", "")]
     assert [h["layer_name"] for h in api] == ["提要"]
-    assert '<span class="layer layer-editorial">提要</span>' in client.get(
-        "/search/", {"q": "臣等谨案", "edition": slug}).content.decode()
+    page = client.get("/search/", {"q": "臣等谨案", "edition": slug}).content.decode()
+    # the hit says which layer box finds it: 按語 (the editors' words), not 序跋
+    assert '<span class="layer layer-editorial" title="範圍：按語">提要</span>' in page
+    assert "提要、考證屬按語，序、跋、御製屬序跋" in page
+    assert [h["layer"] for h in api] == ["editorial"]
+    assert client.get("/api/search/", {"q": "臣等谨案", "edition": slug, "layer": "editorial"}).json()["count"] == 1
+    assert client.get("/api/search/", {"q": "臣等谨案", "edition": slug, "layer": "paratext"}).json()["count"] == 0
     later = rows(q="後")
     assert len(later) == 36 and {(r["match"], r["reading"]) for r in later} == {("后", "後")}
     assert {(r["match"], r["reading"]) for r in rows(q="后")} == {("后", "")}
