@@ -133,18 +133,24 @@ def span_parallels(request):
 def quotation_map(request, slug, number):
     """``/works/<slug>/juan/<n>/quotations/``: for each section of the juan, the works and
     places that carry its text (a table: sections by rows, editions by columns, every cell
-    linking to the places), from ``collation.quotations.juan_parallels``."""
+    linking to the places), from ``collation.quotations.juan_parallels``. The page answers
+    in what other books a section is found again: places in the work itself (another juan of
+    周禮注疏 that repeats the section, another edition of it) are left out, as collation
+    (校勘) compares the editions of a work."""
     juan = juan_by_slug(slug, number)
     rows, columns = [], {}
     for s, found in juan_parallels(juan):
         cells: dict[int, list] = {}
         for p in found:
             edition = p.section.juan.edition
+            if edition.work_id == juan.work_id:
+                continue
             columns.setdefault(edition.pk, edition)
             cells.setdefault(edition.pk, []).append(p)
         rows.append((s, cells))
     set_openings([s for s, _ in rows])
     ordered = sorted(columns.values(), key=lambda e: (e.work.title, e.pk))
-    table = [(s, [cells.get(e.pk, []) for e in ordered]) for s, cells in rows]
+    # each cell with its column's edition, so that a phone can show a row's places as a list
+    table = [(s, [(e, cells.get(e.pk, [])) for e in ordered]) for s, cells in rows]
     return render(request, "collation/quotations.html", {
         "work": juan.work, "edition": juan.edition, "juan": juan, "columns": ordered, "table": table})

@@ -86,7 +86,7 @@ def test_the_quotation_map_is_as_wide_as_its_table(library, tabs):
     page = tab.page
     page.goto(library + f"/works/{WORK}/juan/10/quotations/")
     heads = page.locator(".quotation-map thead th a")
-    assert heads.count() >= 3
+    assert heads.count() == 1  # 儀禮; the other edition of 禮書綱目 is the work itself, no column
     line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.quotation-map thead th a')).lineHeight)")
     for i in range(heads.count()):  # every title on one line
         assert heads.nth(i).bounding_box()["height"] <= line * 1.2, heads.nth(i).inner_text()
@@ -100,6 +100,28 @@ def test_the_quotation_map_is_as_wide_as_its_table(library, tabs):
     assert abs(first["x"] - page.locator(".table-scroll").bounding_box()["x"]) <= 2
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     tab.shot("comfort-quotation-map", full_page=True)
+
+
+def test_on_a_phone_the_quotation_map_is_a_list_of_other_books(library, tabs):
+    """At 390 px the map was a sideways table of tall, mostly empty cells, with the work itself as
+    a column: each section now lists the other books that carry it, each with its places."""
+    tab = tabs("phone")
+    page = tab.page
+    page.goto(library + f"/works/{WORK}/juan/10/quotations/")
+    heads = page.locator(".quotation-map thead th a")
+    assert [heads.nth(i).inner_text() for i in range(heads.count())] == ["儀禮"]  # not 禮書綱目 itself (its WYG copy)
+    assert not page.locator(".quotation-map thead").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shown = page.evaluate("""() => [...document.querySelectorAll('.quotation-map tbody td')]
+        .filter(td => td.getClientRects().length).map(td => [td.dataset.book || '', td.getBoundingClientRect().height])""")
+    assert shown and all(book for book, _ in shown)  # no empty cell is shown
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.quotation-map td a')).lineHeight)")
+    first = page.locator(".quotation-map td[data-book]").first
+    assert first.get_attribute("data-book").startswith("儀禮")  # shown before its places (::before)
+    assert page.evaluate("e => getComputedStyle(e, '::before').content", first.element_handle()) != "none"
+    assert all(height < line * 6 for _, height in shown)
+    assert tab.axe() == []
+    tab.shot("comfort-quotation-map-phone", full_page=True)
 
 
 def test_the_distribution_lists_have_headings_and_print_names_the_query(site, tabs):
