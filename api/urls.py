@@ -24,7 +24,8 @@ SEARCH = SEARCH_PARAMETERS | ONE
 COLLATION = ONE | {"with", "glyphs", "section"}
 urlpatterns = [
     path("", views.ApiRoot.as_view(), name="root"),
-    path("works/", cached_page(views.WorkList.as_view(), reads=LIST | {"title", "author"}, many={"author"}), name="work-list"),
+    path("works/", cached_page(views.WorkList.as_view(), reads=LIST | {"title", "author", "dynasty"},
+                                  many={"author", "dynasty"}), name="work-list"),
     path("works/<num:pk>/", cached_page(views.WorkDetail.as_view(), reads=ONE), name="work-detail"),
     path("works/<num:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view(), reads=ONE), name="work-export"),
     path("works/<num:pk>/juans/<num:number>/", cached_page(views.JuanDetail.as_view(), reads=ONE), name="juan-detail"),

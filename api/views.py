@@ -30,9 +30,9 @@ from reader.reading import chapter_views, read_consistently
 from search.matching import reading_of
 from search.backends import SearchError
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
-from search.facets import active_filters
+from search.facets import active_filters, works_of_dynasties
 from search.filters import folded_hits, form_filters, without_filters
-from search.forms import SearchForm, ValuesField
+from search.forms import DynastyField, SearchForm, ValuesField
 from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search
 
 from . import exports, hitlists, schema
@@ -142,7 +142,10 @@ class WorkList(generics.ListAPIView):
     beginning of names (a surname: `?author=江` finds 江永's and 江聲's works), never a dynasty or
     a role word of the byline (清, 注); several, repeated or comma-separated, list the works of
     any of them; it also finds the works the catalogue lists the person for: `?author=范甯` finds
-    春秋穀梁傳 and 春秋穀梁注疏, whose catalogue records write 范甯 and 范寧."""
+    春秋穀梁傳 and 春秋穀梁注疏, whose catalogue records write 范甯 and 范寧. `dynasty` (one or
+    several) lists the works a search's `dynasty` filter finds hits in: those with a writer of
+    that dynasty, author or commentator (`?dynasty=唐`: 周禮注疏 by 賈公彥's 疏 and 陸德明's 音義);
+    a value that names no dynasty is a 400 listing the library's."""
 
     serializer_class = WorkSerializer
 
@@ -164,12 +167,22 @@ class WorkList(generics.ListAPIView):
             wanted = {s for author in authors for name in typed_author(author, held) for s in typed_spellings(name)}
             listed = set(works_of_people(wanted))  # 范甯 finds the works the catalogue lists 范寧 for
             qs = qs.filter(pk__in=[w.pk for w in works if people[w.pk] & wanted or w.kanripo_id in listed])
+        try:  # as a search's dynasty filter reads it: a value naming no dynasty is a 400 listing the library's
+            dynasties = DynastyField(required=False).clean(self.request.query_params.getlist("dynasty"))
+        except forms.ValidationError as exc:
+            raise ValidationError({"dynasty": exc.messages}) from None
+        if dynasties:
+            qs = qs.filter(pk__in=works_of_dynasties(dynasties))
         return qs
 
     @extend_schema(parameters=[
         OpenApiParameter("title", str, description="part of the title. Example: `禮書` (禮書綱目)."),
         OpenApiParameter("author", str, description="a person: a whole name (any spelling), or the beginning of names (a surname); "
                                                  "several, repeated or comma-separated. Example: `江永`, `江`, `江永,范寧`."),
+        OpenApiParameter("dynasty", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
+                         description="朝代 (one or more): the works with a writer of that dynasty, author or "
+                                     "commentator, as a search's dynasty filter reads it (唐: 周禮注疏's 疏 and 音義); "
+                                     "a value naming no dynasty is a 400 listing the library's"),
     ])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)

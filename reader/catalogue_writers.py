@@ -130,6 +130,12 @@ def dynasty_spelling(dynasty: str) -> str:
     return _spellings().get(dynasty_key(dynasty), dynasty) if dynasty else ""
 
 
+def known_dynasty(dynasty: str) -> bool:
+    """Whether ``dynasty`` names a dynasty in any spelling Kanripo's catalogue writes one with or
+    ``DYNASTY_NAMES`` gives (清 and 淸, 劉宋 and 南朝宋): ``known_dynasty("火星")`` is False."""
+    return bool(dynasty) and dynasty_key(dynasty) in _spellings()
+
+
 def choose_dynasty(held: Counter, listed: Counter) -> str:
     """The one dynasty of a name printed with several (module docstring): the most ``held``
     editions', then the most ``listed`` works', then the first in code-point order; each Counter

@@ -42,7 +42,7 @@ from urllib.parse import urlencode
 
 from catalogue.catalogue import bu_of, entry, get_class
 from reader.book_writers import main_dynasties, main_writers, writer_dynasty
-from reader.catalogue_writers import dynasty_spelling
+from reader.catalogue_writers import dynasty_spelling, known_dynasty
 from reader.models import Edition
 from reader.people import work_people
 from reader.printed_people import typed_author
@@ -196,6 +196,44 @@ def filter_values(param: str, typed) -> tuple[str, ...]:
     """Every value each of ``typed`` stands for (``TYPED_VALUES``), each once, in the order given."""
     read = TYPED_VALUES.get(param)
     return tuple(dict.fromkeys(v for x in typed for v in (read(x) if read else (x,))))
+
+
+def edition_dynasties(f: EditionFacets) -> frozenset[str]:
+    """Every dynasty a hit in an edition of ``f`` can count under (``dynasties_of``): its main
+    text's, its unnamed notes' and those of the people its catalogue entry or byline names
+    (``writer_dynasty``: its commentators among them)."""
+    return frozenset(f.main_dynasties) | frozenset(f.notes_dynasties) | {
+        d for d in map(writer_dynasty, f.people) if d}
+
+
+def library_dynasties() -> tuple[str, ...]:
+    """The dynasties the library's editions count hits under (``edition_dynasties`` of each),
+    in code-point order: what an unknown ``dynasty`` filter is told to choose from."""
+    return tuple(sorted(set().union(*map(edition_dynasties, facet_table().values()))))
+
+
+def works_of_dynasties(typed) -> set[int]:
+    """The ids of the works one of whose editions counts hits under one of the dynasties
+    ``typed`` (as the dynasty filter reads them, ``filter_values``; ``edition_dynasties``): the
+    works a search filtered by them can find, its authors', commentators' or other writers'."""
+    wanted = set(filter_values("dynasty", typed))
+    editions = [pk for pk, f in facet_table().items() if wanted & edition_dynasties(f)]
+    return set(Edition.objects.filter(pk__in=editions).values_list("work_id", flat=True))
+
+
+def unknown_dynasties(typed) -> list[str]:
+    """The values of ``typed`` that name no dynasty at all (``reader.catalogue_writers.known_dynasty``:
+    火星); a dynasty the library holds no writer of (元 in a library of 清 books) is known, and
+    finds nothing."""
+    return [x for x in typed if not known_dynasty(x)]
+
+
+def unknown_dynasty_message(unknown: list[str]) -> str:
+    """The error for ``dynasty`` values that name no dynasty: both languages, naming the
+    library's dynasties (``library_dynasties``)."""
+    held = "、".join(library_dynasties()) or "—"
+    return (f"沒有「{'、'.join(unknown)}」這個朝代；本館所收：{held} (not a dynasty: {', '.join(unknown)}; "
+            f"the library's dynasties are {held})")
 
 
 def matches(f: EditionFacets, classes=()) -> bool:

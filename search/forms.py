@@ -10,7 +10,8 @@ from reader.models import Chapter, Edition, Juan, Work
 
 from .backends import SearchError, SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
-from .facets import editions_for, typed_commentators, unfaceted_writer_counts, written_by_for
+from .facets import (editions_for, typed_commentators, unfaceted_writer_counts, unknown_dynasties,
+                     unknown_dynasty_message, written_by_for)
 from .query import canonical_query
 from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
 
@@ -80,6 +81,19 @@ class ValuesField(forms.Field):
         return names
 
 
+class DynastyField(ValuesField):
+    """Dynasties (``search.facets``' dynasty facet): a value that names no dynasty at all
+    (``火星``) is an error naming the library's dynasties; a dynasty the library holds no writer
+    of is kept (it finds nothing, and the answer says the filter emptied it)."""
+
+    def to_python(self, value):
+        values = super().to_python(value)
+        unknown = unknown_dynasties(values)
+        if unknown:
+            raise forms.ValidationError(unknown_dynasty_message(unknown))
+        return values
+
+
 class ClassField(ValuesField):
     """Classes of Kanripo's catalogue (``catalogue``): 類 (``KR1d``) or 部 (``KR1``); an unknown
     code is an error naming it."""
@@ -146,10 +160,13 @@ class SearchForm(forms.Form):
     juan = forms.CharField(required=False, strip=True, max_length=50)
     chapter = forms.IntegerField(required=False, min_value=1, max_value=999_999_999)
     commentator = forms.CharField(required=False, strip=True, max_length=40)
-    context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT)
-    sort = forms.ChoiceField(choices=SORT_CHOICES, required=False)
+    context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT, error_messages={
+        key: f"context 須為 0 至 {MAX_CONTEXT} 的整數 (context must be a whole number of characters from 0 to "
+             f"{MAX_CONTEXT}; the default is {DEFAULT_CONTEXT})" for key in ("invalid", "min_value", "max_value")})
+    sort = forms.ChoiceField(choices=SORT_CHOICES, required=False, error_messages={"invalid_choice": (
+        f"沒有「%(value)s」這種排序 (unknown sort '%(value)s'; choose from {', '.join(SORTS)})")})
     # ``class`` (a keyword in Python) is added to ``base_fields`` below the class.
-    dynasty = ValuesField(required=False)
+    dynasty = DynastyField(required=False)
     author = ValuesField(required=False)
 
     def clean_q(self) -> str:

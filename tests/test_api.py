@@ -89,6 +89,8 @@ def test_a_slug_in_an_api_url_redirects_to_the_id(client, small):
         (f"/api/works/{slug}/", f"/api/works/{small.work_id}/"),
         (f"/api/works/{slug}/juans/3/sections/2/?format=json", f"/api/works/{small.work_id}/juans/3/sections/2/?format=json"),
         (f"/api/editions/{slug}/juans/3/", f"/api/editions/{small.edition_id}/juans/3/"),
+        (f"/api/works/{slug}/juans/3/sections/2/parallels/?min_chars=8&page=2",
+         f"/api/works/{small.work_id}/juans/3/sections/2/parallels/?min_chars=8&page=2"),
     ]:
         response = client.get(url)
         assert (response.status_code, response["Location"], response["Content-Type"]) == (301, target, "application/json")
@@ -199,9 +201,15 @@ def test_search_distribution(client, small):
     ({"q": "射" * 201}, {"q": ["檢索詞過長：最多 200 字 (query too long)"]}),
     ({"q": "射", "layer": "bogus"}, {"layer": ["未知的範圍「bogus」(unknown layer 'bogus'; choose from all, classic, commentary, readings, "
                                            "subcommentary, editorial, smallprint, paratext, notes, records, titles, annotation)"]}),
-    ({"q": "射", "context": "-1"}, {"context": ["請確認此數值是否大於或等於 0。"]}),
+    ({"q": "射", "context": "-1"}, {"context": ["context 須為 0 至 200 的整數 (context must be a whole number of characters "
+                                              "from 0 to 200; the default is 15)"]}),
+    ({"q": "射", "context": "abc"}, {"context": ["context 須為 0 至 200 的整數 (context must be a whole number of characters "
+                                               "from 0 to 200; the default is 15)"]}),
     ({"q": '"射'}, {"q": ['引號不成對：第 1 字的 " 沒有對應的 " (unbalanced quote at column 1)']}),
-    ({"q": "射", "sort": "random"}, {"sort": ["請選擇有效的選項, random 不是一個可用的選項。"]}),
+    ({"q": "射", "sort": "random"}, {"sort": ["沒有「random」這種排序 (unknown sort 'random'; choose from text, relevance, "
+                                             "after, before)"]}),
+    ({"q": "射", "dynasty": "火星,清"}, {"dynasty": ["沒有「火星」這個朝代；本館所收：清 (not a dynasty: 火星; the library's "
+                                                "dynasties are 清)"]}),
 ])
 def test_search_errors(client, small, params, errors):
     response = client.get("/api/search/", params)

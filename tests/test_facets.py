@@ -551,3 +551,24 @@ def test_liu_song_is_one_dynasty_shown_as_nanchao_song_and_either_spelling_filte
     own = sum(p.text.count("之") for p in Piece.objects.filter(section__juan=juan, layer__in=("classic", "record", "title")))
     assert "劉宋" not in shown and shown["南朝宋"] == own > 0
     assert [client.get("/api/search/", {**params, "dynasty": d}).json()["count"] for d in ("劉宋", "南朝宋")] == [own, own]
+
+
+def test_the_works_list_filters_by_dynasty_as_a_search_does(two_classes, client):
+    """``/api/works/?dynasty=`` lists the works a search's dynasty filter finds hits in, by the
+    same writers (``search.facets.works_of_dynasties``): 韓非子 for 韓非 (周) and for 何犿's notes
+    (元), 禮書綱目 for 江永 (清); a dynasty no writer is of lists none; a value naming no dynasty
+    is a 400 naming the library's dynasties, as the search answers it."""
+    titles = lambda **params: [w["title"] for w in client.get("/api/works/", params).json()["results"]]  # noqa: E731
+    seed, hanfei = two_classes
+    assert titles() == ["禮書綱目", "韓非子"]
+    assert (titles(dynasty="周"), titles(dynasty="元"), titles(dynasty="清"), titles(dynasty="淸")) == (
+        ["韓非子"], ["韓非子"], ["禮書綱目"], ["禮書綱目"])
+    assert titles(dynasty="周,清") == titles(dynasty=["元", "清"]) == ["禮書綱目", "韓非子"]
+    assert titles(dynasty="唐") == [] and titles(dynasty="清", author="韓非") == []
+    message = ["沒有「火星」這個朝代；本館所收：元、周、清 (not a dynasty: 火星; the library's dynasties are 元、周、清)"]
+    for url in ("/api/works/", "/api/search/"):
+        response = client.get(url, {"q": "臣", "dynasty": "火星"})
+        assert (response.status_code, response.json()) == (400, {"dynasty": message})
+    # a dynasty the library holds no writer of finds nothing, and says which filter emptied the search
+    tang = client.get("/api/search/", {"q": "臣", "dynasty": "唐"}).json()
+    assert (tang["count"], tang["unfiltered"]["emptied_by"]) == (0, ["dynasty"])
