@@ -42,7 +42,8 @@ from .paratext import mark_paratext
 from .volume_labels import label_volume
 from .indented import indented_commentary
 from .said_blocks import said_layers, said_marker, said_units
-from .structure import category_bylines, group, split_tags
+from .structure import BLOCK_LABEL, category_bylines, group, recurring_labels, split_tags
+from .block_labels import block_words, label_blocks
 from .juan_titles import front_matter_label
 from .line_loop import LineLoop
 
@@ -120,6 +121,7 @@ class _Parser(LineLoop):
         indented = not self.header.tls and one_authors_book(doc) and indented_commentary(units)  # 吳園周易解
         said = said_marker(doc.bylines) if not self.header.tls and not layout_decided(doc) else ""
         said = said if said_units(units, said) else ""  # 黄石公素書: 「　　註曰…」 under each sentence
+        printed_labels = recurring_labels(units, BLOCK_LABEL)  # 御纂周易折中's 本義, 程傳, 集説
         group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc) and not said,
               heading_indent=2 * indented)
         doc.juan_label = juan_label(doc, found.get("org")) if self.header.tls else doc.juan_label  # 史記 KR2a0001_201: 三代世表
@@ -159,6 +161,7 @@ class _Parser(LineLoop):
         cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
         read_bound_books(doc, lines)  # 胡安國's 春秋傳 in 春秋正義's files: its 經, and his 傳
         mark_paratext(doc)  # the 卷首's prefaces and 御製 poems, signed postfaces: 序跋, by their writers
+        label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL))  # 本義(…): the label of the block of notes it leads
         doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
         # one person, one name: 范甯 and 范寧 are the catalogue's 范寧, by the dynasty the bylines print
         printed = printed_dynasties([*doc.bylines, *(b for s in doc.sections for b in s.bylines)])
