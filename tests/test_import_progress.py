@@ -28,10 +28,11 @@ def _import(tmp_path, monkeypatch, *options):
 
 def test_one_line_per_work_as_it_lands(tmp_path, monkeypatch, empty_transactional_db, search_backend):
     out, err = _import(tmp_path, monkeypatch)
+    # the one note: 卷首's 考證 entry (臣良裘按…), the editors' note on 周易正義卷第一 (KR1a0007_011)
     assert out.splitlines() == [
-        "landed 周易註疏（KR1a0007）: 3 juans, 4 sections, 0 notes in 1.5 s (1.5 s since the start)",
+        "landed 周易註疏（KR1a0007）: 3 juans, 4 sections, 1 notes in 1.5 s (1.5 s since the start)",
         "landed 御纂周易折中（KR1a0117）: 1 juans, 1 sections, 0 notes in 1.5 s (3.0 s since the start)",
-        "2 works, 4 juans, 5 sections, 0 notes imported",
+        "2 works, 4 juans, 5 sections, 1 notes imported",
     ]
     assert err == ""
 
@@ -39,4 +40,4 @@ def test_one_line_per_work_as_it_lands(tmp_path, monkeypatch, empty_transactiona
 def test_no_progress_lines_at_verbosity_0(tmp_path, monkeypatch, empty_transactional_db, search_backend):
     out, _ = _import(tmp_path, monkeypatch, "-v0")
     assert "landed" not in out
-    assert out.splitlines() == ["2 works, 4 juans, 5 sections, 0 notes imported"]
+    assert out.splitlines() == ["2 works, 4 juans, 5 sections, 1 notes imported"]
