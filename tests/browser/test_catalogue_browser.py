@@ -95,6 +95,7 @@ def test_narrowing_a_search_by_a_facet_and_the_chart_by_class(library, tabs):
     page.locator(".facet-class a.selected").click()   # the filter taken off again
     page.wait_for_url(lambda url: "class=" not in url)
     assert page.locator("p.summary strong").inner_text() == "182"
+    page.locator(".distribution > summary").click()   # the distribution is closed until asked for
     page.get_by_role("link", name="依類").click()
     page.wait_for_url("**group=class")
     assert page.locator(".bar-list.classes li").all_inner_texts() == ["法家類\n113", "禮類\n69"]

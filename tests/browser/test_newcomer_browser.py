@@ -77,11 +77,13 @@ def test_scroll_boxes_show_that_they_hold_more(site, tabs):
     tab = tabs()
     page = tab.page
     page.goto(site + "/search/?q=" + quote("射"))  # in most of the seed's 45 sections
+    page.locator(".distribution > summary").click()   # the distribution is closed until asked for
     sections = page.locator(".bar-list.sections")
     listed = sections.locator("li").count()
     assert listed > 30
     assert page.locator(".bars-heading").all_inner_texts() == ["各卷 1 卷", f"各節 {listed} 節"]
     assert sections.evaluate("e => e.scrollHeight > e.clientHeight + 100")  # it holds more than it shows
+    sections.scroll_into_view_if_needed()
     box = sections.bounding_box()
     gap = page.locator(".bar-list.sections li").first.locator("svg").bounding_box()["x"] - 3  # between the columns
     shaded = pixel(page, gap, box["y"] + box["height"] - 2)
