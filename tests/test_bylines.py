@@ -246,7 +246,7 @@ def test_a_numbered_part_of_a_book_of_readings_is_a_title_and_its_author_the_byl
                               ("KR1g0003_011.txt", "　　　　禮記音義之一(起第一/盡第五)¶", "本或作曲禮上"),  # 曲禮第一's note
                               ("KR1g0003_016.txt", "　　　春秋左氏音義之二(起第六/盡第十)¶", "經十六年隕石"),
                               ("KR1g0003_022.txt", "春秋榖梁音義¶", "春秋榖梁序乾綱"),
-                              ("KR1g0003_026.txt", "　　　莊子音義上(内篇/七)¶", "内篇"),
+                              ("KR1g0003_026.txt", "　　　莊子音義上(内篇/七)¶", "内者對外立名"),  # 内篇逍遥遊第一's note
                               ("KR1g0003_029.txt", "　　　　爾雅音義上¶", "爾雅序夫")):
         path = JINGBU / "KR1g0003" / name
         text = path.read_text(encoding="utf-8")

@@ -89,13 +89,13 @@ def test_a_heading_whose_note_comes_before_its_number_is_a_heading_with_its_note
     # a heading whose note fills its line prints its commentary and last year on the next (``桓公(…)第二`` over
     # ``　　　…　杜氏　盡十八年``): the rest of the heading, its category and layout, not a section's title
     assert [(c.title, c.category, c.heading) for c in doc.chapters[1:]] == [
-        ("桓公第二", "盡十八年", "桓公"), ("莊公第三", "盡三十二年", "莊公"), ("閔公第四", "盡二年", "閔公"),
+        ("春秋經傳集解隱公第一", "盡十一年", "春秋經傳集解"), ("桓公第二", "盡十八年", "桓公"), ("莊公第三", "盡三十二年", "莊公"), ("閔公第四", "盡二年", "閔公"),
         ("僖公上第五", "盡三十三年", "僖公上")]
-    assert doc.chapters[1].sections[0].paragraphs[0][0].layout[-1] == (
+    assert doc.chapters[2].sections[0].paragraphs[0][0].layout[-1] == (
         26, ")第二¶\n" + "\u3000" * 9 + "杜氏\u3000盡十八年¶\n")
     assert not [s.title for s in doc.sections if "杜氏" in s.title] and not [
         p.text for c in doc.chapters[1:] for s in c.sections for p in s.pieces if "杜氏" in p.text and "盡" in p.text]
-    first = doc.chapters[2].sections[0].paragraphs[0]
+    first = doc.chapters[3].sections[0].paragraphs[0]
     assert [(p.kind, p.text) for p in first[:2]] == [(NOTE, "名同桓公子母文姜諡法勝敵克亂曰莊"), ("text", "經元年遜于")]
     assert first[0].layout == [(0, "("), (8, "/"), (16, ")第三　杜氏　盡三十二年¶\n")]
     assert not [p.text for p in doc.all_pieces() if "第三" in p.text and "杜氏" in p.text]
@@ -107,6 +107,74 @@ def test_a_heading_whose_note_comes_before_its_number_is_a_heading_with_its_note
     assert {c.category for c in doc.chapters} == {""}  # 范甯集解: the 注 the 篇 reads, no category
     assert doc.chapters[1].sections[0].title == ""  # 范甯集解 printed under 隱公's heading: its rest, no title
     assert doc.chapters[2].sections[0].paragraphs[0][0].text == "名允桓王九年即位"
+
+
+def _read_jingbu(name: str):
+    raw = (JINGBU / name).read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(JINGBU / name))
+    assert render_mandoku(doc) == raw
+    return doc
+
+
+def _heading_notes(chapter) -> list[tuple[str, str, list]]:
+    return [(p.kind, p.text, p.layout) for p in chapter.sections[0].paragraphs[0]]
+
+
+def test_a_heading_that_glosses_its_words_over_a_line_end_is_one_heading_with_its_notes():
+    """經典釋文 prints the first 篇 of a book under the book's title and glosses each word of the heading
+    that needs it, the number too; where the notes fill the line the heading runs on at the top of the
+    next column (春秋左氏音義 卷十五, lines 38-40: ``春秋經傳集解(佳買反舊…/…)隱`` / ``公(名息姑…/…)第一(此不題
+    …/…)`` / ``　…杜氏　盡十一年``). It was text of the classic, 春秋經傳集解 and 隱 glued to the 序's last
+    lemmas and ``杜氏　盡十一年傳惠公`` a lemma; it is the chapter 春秋經傳集解隱公第一 (as 春秋榖梁音義
+    titles its ``春秋榖梁傳隱公(…)第一``), its three notes the heading's own, its words layout."""
+    doc = _read_jingbu("KR1g0003_015.txt")
+    chapter = doc.chapters[1]
+    assert (chapter.title, chapter.category, chapter.heading) == ("春秋經傳集解隱公第一", "盡十一年", "春秋經傳集解")
+    assert _heading_notes(chapter) == [
+        (NOTE, "佳買反舊夫子之經與丘明之傳各卷杜氏合而釋之故曰經傳集解", [(0, "("), (14, "/"), (27, ")隱¶\n公")]),
+        (NOTE, "名息姑惠公之子母聲子諡法不尸其位曰隱", [(0, "("), (9, "/"), (18, ")第一")]),
+        (NOTE, "此不題左氏傳公羊榖梁二傳旣顯姓別之此不言自見",
+         [(0, "("), (11, "/"), (22, ")¶\n" + "\u3000" * 10 + "杜氏\u3000盡十一年¶\n")])]
+    assert [(p.kind, p.text) for p in chapter.sections[0].paragraphs[1][:2]] == [
+        (TEXT, "傳惠公"), (NOTE, "名不皇諡法愛人好與曰惠其子隱公讓國之君")]
+    assert doc.chapters[0].sections[-1].paragraphs[-1][-2].text == "拭面"  # the 序 ends with its lemma
+    # 春秋公羊音義 卷二十一, lines 16-17: the title glossed, then the name and number; the commentary on the
+    # next line with its own note (``　　　何休學(學者言…)``): a heading's note too, 何休學 no category
+    doc = _read_jingbu("KR1g0003_021.txt")
+    chapter = doc.chapters[1]
+    assert (chapter.title, chapter.category, chapter.heading) == ("春秋公羊經傳解詁隱公第一", "", "春秋公羊經傳解詁")
+    assert _heading_notes(chapter) == [
+        (NOTE, "佳買反下音古訓也", [(0, "("), (4, "/"), (8, ")隱公第一¶\n\u3000\u3000\u3000何休學")]),
+        (NOTE, "學者言爲此經之學即注述之意", [(0, "("), (7, "/"), (13, ")¶\n")])]
+    assert [c.title for c in doc.chapters[1:4]] == ["春秋公羊經傳解詁隱公第一", "桓公第二", "莊公第三"]
+
+
+def test_the_other_glossed_headings_of_the_book_of_readings():
+    """The same layout elsewhere in 經典釋文: 莊子音義 ``内篇(…)逍(…)遥(如/字)`` / ``(亦作/摇)遊(…)第一　郭象``, its
+    note on 遥 running over the line end; 周易音義 ``周(…)易(…)上經(上/者)`` / ``(對下…)乾(卦/名)傳(…)第一(亦作/弟)``
+    over ``　王弼注(…)``; on one line 毛詩音義 ``鄘(音/容)柏舟第四(鄭云…)`` and 莊子音義 ``天運(司馬作/天貟)第十四(以義/名篇)``.
+    Not a heading: a full line of lemmas closed by its note over a heading of its own (周禮音義
+    ``其潘(…)灡(…)戔餘(…)可䙝(息列/反)`` / ``春官宗伯第三``), nor one whose last note runs on past it
+    (周易音義 ``周易繫(…)辭(…)`` / ``(…)上第七(本亦作繫辭/…)`` / ``(作繫辭上傳…)韓伯注(…)``)."""
+    doc = _read_jingbu("KR1g0003_026.txt")
+    assert (doc.chapters[0].title, doc.chapters[0].category, doc.chapters[0].heading) == ("内篇逍遥遊第一", "郭象", "内篇")
+    assert [(p.text, p.layout[-1]) for p in doc.chapters[0].sections[0].paragraphs[0]] == [
+        ("内者對外立名說文云篇書也字從竹從艹者草名耳非也", (23, ")逍")), ("音銷亦作消", (5, ")遥")),
+        ("如字亦作摇", (5, ")遊")), ("如字亦作游逍遥遊者篇名義取閒放不拘怡適自得", (21, ")第一\u3000郭象¶\n"))]
+    doc = _read_jingbu("KR1g0003_002.txt")
+    assert [(c.title, c.heading) for c in doc.chapters[:2]] == [("周易上經乾傳第一", "周"), ("周易上經泰傳第二", "周易上經泰傳第二")]
+    assert [p.text[:4] for p in doc.chapters[0].sections[0].paragraphs[0]] == [
+        "代名也周", "盈隻反此", "上者對下", "卦名", "直戀反以", "亦作弟", "本亦作王"]
+    assert "周易繫辭上第七" not in [c.title for c in doc.chapters]
+    assert [c.title for c in _read_jingbu("KR1g0003_027.txt").chapters] == ["莊子外篇駢拇第八", "天運第十四", "至樂第十八"]
+    assert "鄘柏舟第四" in [c.title for c in _read_jingbu("KR1g0003_005.txt").chapters]
+    assert [c.title for c in _read_jingbu("KR1g0003_008.txt").chapters] == ["天官冢宰第一", "地官司徒第二"]
+    # nor a line that fills its column with words: 水經注 卷三十九 ``　都山卽都龐之嶠(…)五嶺之第三`` over ``　嶺也…``
+    path = BOOKS / "KR2k0058" / "KR2k0058_039.txt"
+    doc = parse_mandoku(path.read_text(encoding="utf-8"), str(path))
+    assert [c.title for c in doc.chapters] == [""]
+    assert [p.text for p in doc.all_pieces() if p.text.startswith("五嶺之第三")] == [
+        "五嶺之第三嶺也鍾水卽嶠水也庾仲初曰嶠水南入始興溱水注于海北入桂陽湘水注于江是也"]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -38,7 +38,7 @@ import re
 from ..bylines import category_byline
 from ..document import LABEL, NOTE, TEXT, ChapterDoc
 from .contents import ENTRY
-from .lines import IDEO_SPACE, PieceBuilder
+from .lines import IDEO_SPACE, PieceBuilder, print_width
 from .units import Unit
 
 #: The count that closes a 篇 of the 詩 (its 篇 and 章 and 句), after its name: ``周南之國十一篇…``,
@@ -67,16 +67,34 @@ HEADING_TAIL = re.compile(r"^\u3000*(?P<category>[^\s()<>¶\u3000/]{1,6}(?:\u300
 LAST_YEAR = re.compile(r"^盡[一二三四五六七八九十百]+年$")
 
 
+#: A character of a heading's words (no note, markup, space or column break).
+_WORD = r"[^\s()<>¶\u3000/]"
+#: A 篇 heading that glosses its words before its number, each word or run of words with its
+#: note (陸德明's 經典釋文 glosses every word of a heading that needs it), and its number with a
+#: note of its own: the first 篇 of a book printed under the book's title, the title glossed
+#: (春秋左氏音義 ``春秋經傳集解(佳買反…)隱公(名息姑…)第一(此不題左氏傳…)``, 春秋公羊音義
+#: ``春秋公羊經傳解詁(佳買反…)隱公第一``), a name glossed character by character (莊子音義
+#: ``内篇(…)逍(…)遥(…)遊(…)第一　郭象``, 周易音義 ``周(…)易(…)上經(…)乾(…)傳(…)第一(亦作弟)``),
+#: with at most two words after (the commentary it reads). Read on the line, or on two lines
+#: joined where the heading fills its line and runs on at the top of the next column.
+GLOSSED_HEADING = re.compile(
+    rf"^(?P<words>(?:{_WORD}+(?:\([^()<>]*\))+)+{_WORD}*?)(?P<number>第[一二三四五六七八九十百]+[上中下]?)"
+    rf"(?:\([^()<>]*\))?(?P<category>(?:\u3000+{_WORD}{{1,6}}){{0,2}})$")
+#: The words of such a heading's commentary on the next line, with their own note
+#: (春秋公羊音義 ``　　　何休學(學者言爲此經之/學即注述之意)``, 周易音義 ``　王弼注(本亦作…)``).
+NOTED_TAIL = re.compile(rf"^\u3000*(?P<category>{_WORD}{{1,6}}(?:\u3000+{_WORD}{{1,6}})?)(?:\([^()<>]*\))?¶?$")
+#: At most this many characters in a glossed heading's words before its number, notes left out
+#: (``春秋公羊經傳解詁隱公``: 10).
+GLOSSED_MAX = 12
+_NOTE = re.compile(r"\([^()]*\)")
+
+
 def heading_tail(line: str) -> str:
     """The words of ``line`` when it is the rest of a 篇 heading printed by ``noted_heading`` on the
     line before without them (``HEADING_TAIL``): words that name the commentary the 篇 is read
     with (``bylines.category_byline`` finds a byline or a master in them: 杜氏, 范甯集解) or its last
     year (``LAST_YEAR``); "" for another line (the text's first words, a lemma and its note)."""
-    m = HEADING_TAIL.match(line)
-    if m is None:
-        return ""
-    words = m["category"]
-    return words if category_byline(words)[1] or any(LAST_YEAR.match(w) for w in words.split(IDEO_SPACE)) else ""
+    return _tail_words(line, noted=False)
 
 
 def _text(piece: PieceBuilder) -> str:
@@ -175,3 +193,75 @@ def noted_heading(line: str, lineno: int, lead: str) -> tuple[Unit, str, int, st
     if lead:
         chapter.heading_layout.append((0, lead))
     return Unit("heading", lineno, chapter=chapter), m["note"], len(name), line[len(name) + len(m["note"]):]
+
+
+def _tail_words(line: str, noted: bool) -> str:
+    """The words of ``line`` when it prints the commentary or the last year of the 篇 heading
+    above it (``heading_tail``), with a note of their own when ``noted`` (``NOTED_TAIL``)."""
+    m = (NOTED_TAIL if noted else HEADING_TAIL).match(line)
+    if m is None:
+        return ""
+    words = m["category"]
+    return words if category_byline(words)[1] or any(LAST_YEAR.match(w) for w in words.split(IDEO_SPACE)) else ""
+
+
+def glossed_heading(lines: list[str], i: int, end: int, full: int) -> tuple[ChapterDoc, int] | None:
+    """For the line ``lines[i]`` (a paragraph's first, at most four columns in) when it opens a
+    篇 heading whose words carry their notes (``GLOSSED_HEADING``), on this line or, where the
+    line is full (``full``: the juan's print width, ``lines.print_width``), on this line and the
+    next, which goes on at the top of the column: ``(chapter, lines taken)``. The chapter is
+    titled by the heading's words and number, notes left out (春秋經傳集解隱公第一, as 春秋榖梁音義's
+    ``春秋榖梁傳隱公(…)第一`` is), its category the words after the number or, when none, those
+    of the next line that names the commentary the 篇 is read with or its last year (``杜氏　盡十一年``,
+    ``何休學(…)`` with its note: one line more taken); its heading the words printed before the first
+    note. None for another line, for words longer than ``GLOSSED_MAX``, a juan's label (卷第…),
+    and a heading whose last note runs on to the line after it (周易音義 ``周易繫(…)辭(…)`` /
+    ``(…)上第七(…`` / ``(…)韓伯注(…)``: it does not close where it seems to), and one whose last line
+    fills its column and ends with words, not a note: a heading ends its line short, and a full line
+    of words runs on (水經注 ``　都山卽都龐之嶠(…)五嶺之第三`` over ``　嶺也鍾水…``, the 注's text)."""
+    def bare(line: str) -> str:
+        stripped = line.lstrip(IDEO_SPACE)
+        return stripped[:-1] if stripped.endswith("¶") else stripped
+    one = bare(lines[i])
+    if "<" in lines[i]:
+        return None
+    m, taken = GLOSSED_HEADING.match(one), 1
+    if m is None and i + 1 < end and print_width(lines[i]) >= full and "<" not in lines[i + 1]:
+        after = bare(lines[i + 1])
+        # the line end cuts a word (``…)隱`` / ``公(…)第一…``) or a note (``遥(如/字)`` / ``(亦作/摇)遊…``);
+        # a line that opens with a word after one closed by a note may be a heading of its own
+        if after[:1] == "(" if one.endswith(")") else (after and re.match(_WORD, after[0]) and not lines[i + 1].startswith(IDEO_SPACE)):
+            m, taken = GLOSSED_HEADING.match(one + after), 2
+    if m is None or m["words"].endswith(("卷", "巻")):
+        return None
+    if not m.string.endswith(")") and print_width(lines[i + taken - 1]) >= full:
+        return None  # a line that fills its column with words runs on (水經注 ``…(…)五嶺之第三`` over ``　嶺也…``)
+    words = _NOTE.sub("", m["words"])
+    if len(words) > GLOSSED_MAX:
+        return None
+    category = m["category"].strip(IDEO_SPACE)
+    if not category and i + taken < end:
+        category = _tail_words(lines[i + taken], noted=True)
+        taken += bool(category)
+    if i + taken < end and lines[i + taken].startswith("("):
+        return None
+    return ChapterDoc(title=words + m["number"], category=category, heading=m["words"][:m["words"].index("(")]), taken
+
+
+def fold_heading_words(pieces: list[PieceBuilder]) -> list[PieceBuilder]:
+    """The notes of a glossed heading (``glossed_heading``) as read from its lines, its words
+    between them (a title's rest, the number, the commentary's name) laid into the layout of the
+    note before them: the heading's words are its title, category and layout, its notes the
+    chapter's first pieces, shown with the heading (``reader.reading.lift_heading_notes``).
+    ``pieces`` starts with a note (the heading's first note follows its first words)."""
+    out: list[PieceBuilder] = []
+    for piece in pieces:
+        if piece.kind != TEXT or not out:
+            out.append(piece)
+            continue
+        text, pos = _text(piece), 0
+        for offset, raw in piece.layout:
+            out[-1].lay(text[pos:offset] + raw)
+            pos = offset
+        out[-1].lay(text[pos:])
+    return out

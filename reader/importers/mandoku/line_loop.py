@@ -25,7 +25,7 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
-from .divisions import heading_tail, noted_heading
+from .divisions import fold_heading_words, glossed_heading, heading_tail, noted_heading
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
     CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX,
@@ -327,6 +327,27 @@ class LineLoop:
                     cont, unit, para_break, in_label = None, None, True, False
             noted = None if heading or entry or self.header.tls or indent > 4 or (cont and cont[0] == "open") \
                 else noted_heading(stripped, lineno, "".join(pending) + indent_str)
+            glossed = None if noted or heading or entry or self.header.tls or indent > 4 or (cont and cont[0] == "open") \
+                or not (para_break or prev_width < full) else glossed_heading(lines, i, end, full)
+            if glossed:  # 春秋經傳集解(…)隱¶公(…)第一(…): a heading, its notes a paragraph, its words layout
+                chapter, taken = glossed
+                add_layout(chapter.heading_layout, 0, "".join(pending) + indent_str)
+                units.append(Unit("heading", lineno, chapter=chapter))
+                unit = Unit("para", lineno, new_para=True, indent=indent, lines=taken)
+                units.append(unit)
+                body, col, lead, c = stripped[len(chapter.heading):], indent + len(chapter.heading), "", None
+                for k in range(i, i + taken):
+                    if k > i:
+                        lead, body = split_indent(lines[k])
+                        col = len(lead)
+                    last, c = self.scan_line(body, tokens_re, k + 1, col, unit.pieces, TEXT, NOTE, lead,
+                                             nl if (k < n_lines - 1 or final_nl) else "",
+                                             continues(_cont(c, 0, "main"), body, 0, "main"), last)
+                unit.pieces = fold_heading_words(unit.pieces)
+                last, pending, cont, unit = unit.pieces[-1], [], None, None
+                para_break, at_start, prev_indent, in_label, prev_width = True, False, indent, False, 0
+                i += taken
+                continue
             tail_lines = 0
             if noted:  # 莊公(…)第三　杜氏　盡三十二年: a heading, its note the chapter's first text, the rest layout
                 units.append(noted[0])
