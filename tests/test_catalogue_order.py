@@ -7,6 +7,7 @@ import io
 import re
 
 import pytest
+from django.db import transaction
 
 from reader.importers.loader import import_file
 from reader.models import Juan, Work
@@ -55,3 +56,21 @@ def test_the_api_the_csv_and_the_page_list_the_catalogue_s_order(client, shelved
     page = client.get("/search/", {"q": "諸侯", "exact": "on"}).content.decode()
     places = re.findall(r'<a class="where" href="[^"]*">([^ <]+) ', page)
     assert _runs(places) == [("禮書綱目", 10), ("列女傳", 28)]  # one page holds all 38
+
+
+@pytest.mark.django_db
+def test_a_work_given_a_new_class_moves_in_the_hit_order_once_saved(admin_client, shelved, django_capture_on_commit_callbacks):
+    """The class is part of the index's order key (decision 0040): a work reclassified in the admin
+    is reindexed when the change commits (``search.signals``), so its hits move at once."""
+    lienu = Work.objects.get(title="列女傳")
+    form = admin_client.get(f"/admin/reader/work/{lienu.pk}/change/").context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data["classification"] = "KR1a"  # 經部 易類: before 禮類
+    # The fixture's import queued its index write for a commit that never comes (the test's
+    # transaction is rolled back); a later save would join that write (``schedule_juan_reindex``).
+    transaction.get_connection().run_on_commit.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = admin_client.post(f"/admin/reader/work/{lienu.pk}/change/", data)
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    body = admin_client.get("/api/search/", {"q": "諸侯", "exact": "on", "page_size": 200}).json()
+    assert _runs(r["work"]["title"] for r in body["results"]) == [("列女傳", 28), ("禮書綱目", 10)]
