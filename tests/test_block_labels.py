@@ -34,8 +34,26 @@ def test_the_yi_prints_its_block_labels_as_labels_of_the_notes():
         (TEXT, CLASSIC, "乾元亨利"), (LABEL, COMMENTARY, "本義"), ("note", COMMENTARY, "六畫者伏"),
         ("note", COMMENTARY, "正固然後"), (LABEL, COMMENTARY, "程傳"), ("note", COMMENTARY, "上古聖人"),
         (LABEL, COMMENTARY, "集説")]
-    assert _labels(doc) == Counter({("本義", COMMENTARY): 52, ("程傳", COMMENTARY): 52, ("集説", COMMENTARY): 51,
-                                    ("傳", CLASSIC): 4, ("周易上經", CLASSIC): 1})
+    assert _labels(doc) == Counter({("本義", COMMENTARY): 52, ("程傳", COMMENTARY): 56, ("集説", COMMENTARY): 51,
+                                    ("周易上經", CLASSIC): 1})
+
+
+def test_a_block_label_the_line_end_cuts_is_one_label():
+    """御纂周易折中 prints a block's label where the block before it ends, and at the column's foot the
+    line end may cut it: 卷二十八 (KR1a0117_013) ``　本義(過剛不中居下之上…/…故貞字連下句為義)程`` over
+    ``　傳(處旅之道…``. 程 was text of the classic after 本義's note and 傳 a label paragraph of the classic
+    opening a section of its own; they are the label 程傳 of the note it leads, its line end inside it,
+    and the block stays in its section. 卷六 (KR1a0117_006) had four such: 程傳 56 times, 傳 none."""
+    doc = _read(JINGBU / "KR1a0117" / "KR1a0117_013.txt")
+    pieces = [p for s in doc.sections for p in s.pieces]
+    k = next(k for k, p in enumerate(pieces) if p.text.startswith("過剛不中居下之上故其象占如此喪"))
+    assert [(p.kind, p.effective_layer, p.text[:6]) for p in pieces[k - 1:k + 3]] == [
+        (LABEL, COMMENTARY, "本義"), ("note", COMMENTARY, "過剛不中居下"), (LABEL, COMMENTARY, "程傳"),
+        ("note", COMMENTARY, "處旅之道以柔")]
+    assert pieces[k + 1].layout == [(1, "¶\n\u3000")]
+    section = next(s for s in doc.sections if pieces[k] in s.pieces)
+    assert pieces[k + 1] in section.pieces  # no section cut at the 傳
+    assert not [p for p in pieces if p.text in ("程", "傳")]
 
 
 def test_the_chunqiu_labels_its_blocks_by_their_commentaries():
@@ -49,3 +67,22 @@ def test_the_chunqiu_labels_its_blocks_by_their_commentaries():
         ("集説", COMMENTARY): 1}
     texts = Counter(p.text for s in doc.sections for p in s.pieces if p.kind == TEXT)
     assert texts["集說"] == texts["左傳"] == texts["公羊"] == 0
+
+
+def test_a_tables_field_is_no_block_label():
+    """後漢書 律曆志 (KR2a0009_013) prints each of the 二十四氣 as rows of fields, a field's name and its
+    value in small print set apart by a space from the next field: ``　日所在(斗二十度百一/十分八分退二)　黄道去極百一十五度``.
+    日所在 opens 24 such rows but leads no block of notes: it stays a word of the text, each time, while
+    欽定春秋傳說彙纂's 集說, whose note a space alone follows at its line's end (``集說(…)　``), is a label."""
+    doc = _read(SHARED / "corpus" / "kanripo-commentary" / "KR2a0009" / "KR2a0009_013.txt")
+    pieces = [p for s in doc.sections for p in s.pieces]
+    fields = [k for k, p in enumerate(pieces) if p.text == "日所在"]
+    assert len(fields) == 24 and {(pieces[k].kind, pieces[k].effective_layer) for k in fields} == {(TEXT, CLASSIC)}
+    first = fields[0]
+    assert [(p.kind, p.text[:10]) for p in pieces[first:first + 3]] == [
+        (TEXT, "日所在"), ("note", "斗二十度百一十分八分"), (TEXT, "\u3000黄道去極百一十五度")]
+    assert not [p for p in pieces if p.kind == LABEL and p.effective_layer == COMMENTARY]
+    doc = _read(JINGBU / "KR1e0094" / "KR1e0094_010.txt")
+    spaced = [k for s in doc.sections for para in s.paragraphs for k, p in enumerate(para)
+              if p.text == "集說" and k + 2 < len(para) and para[k + 2].text == "\u3000"]
+    assert spaced and {p.kind for s in doc.sections for p in s.pieces if p.text == "集說"} == {LABEL}

@@ -12,7 +12,10 @@ piece of the classic changes (a name over its note in a preface's list stays as 
 stored text is unchanged, only the piece's kind and layer. A juan may print a label in another
 form (集説 beside 集說): the forms fold together (``characters.folding``) and are one label.
 
-Pure: reads and changes the parsed ``JuanDocument`` in place.
+A label the line end cuts (``　本義(…)程`` over ``　傳(…)``) is joined before the juan is grouped
+(``join_split_labels``).
+
+Pure: reads and changes the parsed ``JuanDocument`` (and the line loop's units) in place.
 """
 from __future__ import annotations
 
@@ -21,13 +24,35 @@ from collections import Counter
 from characters.folding import fold
 
 from ..document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE, TEXT, JuanDocument
+from .lines import IDEO_SPACE, PILCROW, add_layout
+from .units import Unit
+
+
+def _line_words(piece) -> str:
+    """The text of ``piece`` up to its first line end (a layout holding ``¶`` or a newline)."""
+    ends = [offset for offset, raw in piece.layout if PILCROW in raw or "\n" in raw]
+    return piece.text[:min(ends)] if ends else piece.text
+
+
+def _cell(para, k: int) -> bool:
+    """Whether ``para[k]`` and its note are a table's cell, a field's name and its value in small
+    print, set apart by a space from the next cell on the line: 後漢書 律曆志 (KR2a0009_013) prints
+    each of the 二十四氣 as rows of fields, ``　日所在(斗二十度百一/十分八分退二)　黄道去極百一十五度``,
+    24 times. A block's note runs to the line's end or to the next block's label (``本義(…)程傳(…)``),
+    never to other words after a space (a space alone may end the line: 欽定春秋傳說彙纂
+    ``集說(…)　``)."""
+    if k + 2 >= len(para) or para[k + 2].kind != TEXT:
+        return False
+    words = _line_words(para[k + 2])
+    return words.startswith(IDEO_SPACE) and bool(words.strip(IDEO_SPACE))
 
 
 def _block_opening(para, k: int) -> bool:
     """Whether ``para[k]`` is TEXT that opens a block: a NOTE right after it, and the paragraph's
-    first piece or a NOTE right before it (the block before ends where this one begins)."""
+    first piece or a NOTE right before it (the block before ends where this one begins); a
+    table's cell (``_cell``) opens none."""
     return para[k].kind == TEXT and k + 1 < len(para) and para[k + 1].kind == NOTE \
-        and (k == 0 or para[k - 1].kind == NOTE)
+        and (k == 0 or para[k - 1].kind == NOTE) and not _cell(para, k)
 
 
 def block_words(doc: JuanDocument, printed: frozenset[str], least: int) -> frozenset[str]:
@@ -67,3 +92,33 @@ def label_blocks(doc: JuanDocument, words: frozenset[str]) -> int:
                 piece.layer_basis = after.layer_basis
                 changed += 1
     return changed
+
+
+def join_split_labels(units: list[Unit], printed: frozenset[str]) -> int:
+    """Join each block label that a line end cuts: 御纂周易折中 prints ``　本義(…)程`` over ``　傳(…)``
+    where the 本義's note ends near the column's foot, and the line loop reads the marker 傳 at the
+    next line's head as a label paragraph's (``structure.LABELS``), 程 as text after 本義's note. Where
+    the word a paragraph ends with, right after a note, and the label that opens the next paragraph
+    before its note are together one of ``printed`` (the juan's printed block labels,
+    ``structure.recurring_labels``; by any form, ``characters.folding.fold``), they are one piece of
+    text opening the next paragraph (程傳, its layout ``¶`` and the line's indentation inside it),
+    which ``label_blocks`` makes the block's label; the next paragraph is no label paragraph.
+    ``units`` changes in place; returns how many labels were joined."""
+    folded = {fold(w) for w in printed}
+    joined = 0
+    for before, unit in zip(units, units[1:]):
+        if not folded or before.kind != "para" or unit.kind != "para" or not unit.label \
+                or len(before.pieces) < 2 or len(unit.pieces) < 2:
+            continue
+        tail, head = before.pieces[-1], unit.pieces[0]
+        if tail.kind != TEXT or before.pieces[-2].kind != NOTE or head.kind != LABEL or unit.pieces[1].kind != NOTE \
+                or fold("".join(tail.chunks) + "".join(head.chunks)) not in folded:
+            continue
+        layout = list(tail.layout)
+        for offset, raw in head.layout:
+            add_layout(layout, tail.n + offset, raw)
+        head.chunks, head.n, head.layout = tail.chunks + head.chunks, tail.n + head.n, layout
+        head.kind, head.line, unit.label = TEXT, tail.line, False
+        before.pieces.pop()
+        joined += 1
+    return joined
