@@ -26,20 +26,32 @@ from .serializers import PieceSerializer
 SEED = "http://127.0.0.1:8000/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/"
 
 
-class WorkRefSerializer(serializers.Serializer):
-    """The work a juan or section belongs to."""
-
-    id = serializers.IntegerField()
-    title = serializers.CharField()
-    author = serializers.CharField()
-
-
 class PersonSerializer(serializers.Serializer):
     """One person of a byline: dynasty ("" when the book prints none), name, role (注, 撰; "" when none)."""
 
     dynasty = serializers.CharField()
     name = serializers.CharField()
     role = serializers.CharField()
+
+
+class WorkRefSerializer(serializers.Serializer):
+    """The work a juan or section belongs to (``api.serializers.work_head``)."""
+
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    author = serializers.CharField(help_text="the byline every page shows: 〔漢〕鄭玄注　〔唐〕賈公彥疏; \"\" when nobody "
+                                   "is known")
+    people = PersonSerializer(many=True, help_text="the people of ``author`` as data, in byline order")
+
+
+class EditionRefSerializer(serializers.Serializer):
+    """The edition a juan or section is read in (``api.serializers.edition_ref``): its id, its
+    key (the ``/works/<slug>/`` of its pages), its name in words and its API URL."""
+
+    id = serializers.IntegerField(help_text="the edition's id (/api/editions/{id}/)")
+    slug = serializers.CharField(help_text="the edition's key: KR1d0086-WYG, 禮書綱目")
+    name = serializers.CharField(help_text="the edition's name in words: 四庫全書・文淵閣本・原字")
+    url = serializers.URLField(help_text="the edition's API URL")
 
 
 class SectionBodySerializer(serializers.Serializer):
@@ -77,6 +89,7 @@ class JuanStructureSerializer(serializers.Serializer):
     page and chapters."""
 
     work = WorkRefSerializer()
+    edition = EditionRefSerializer()
     number = serializers.IntegerField()
     label = serializers.CharField()
     reading_url = serializers.URLField()
@@ -122,9 +135,10 @@ class SectionPagesSerializer(serializers.Serializer):
 
 
 class SectionStructureSerializer(SectionBodySerializer):
-    """One section with its place: work, juan and chapter, and its page (``pages``)."""
+    """One section with its place: work, edition, juan and chapter, and its page (``pages``)."""
 
     work = WorkRefSerializer()
+    edition = EditionRefSerializer()
     juan = JuanRefSerializer()
     chapter = ChapterRefSerializer()
     pages = SectionPagesSerializer()
@@ -135,6 +149,15 @@ class HitWorkSerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     title = serializers.CharField()
+
+
+class HitEditionSerializer(serializers.Serializer):
+    """A hit's edition, which tells a work's editions apart: its id (``/api/editions/{id}/``), its
+    key (the ``edition=`` filter's value, ``/works/<slug>/``) and its name in words."""
+
+    id = serializers.IntegerField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
 
 
 class HitSectionSerializer(serializers.Serializer):
@@ -155,8 +178,8 @@ class HitShownSerializer(serializers.Serializer):
 
 
 class HitDocSerializer(serializers.Serializer):
-    """One hit: its layer, place (``juan`` is the file number of the URLs, ``juan_label`` the
-    book's label), the piece it falls in, KWIC (``before`` + ``match`` + ``after`` is stored
+    """One hit: its layer, place (its work and edition; ``juan`` is the file number of the URLs,
+    ``juan_label`` the book's label), the piece it falls in, KWIC (``before`` + ``match`` + ``after`` is stored
     text) and its reading URL (the section, highlighted, at the piece)."""
 
     layer = serializers.ChoiceField(choices=list(LAYERS))  # classic, commentary, …, record, record_note, title
@@ -164,6 +187,7 @@ class HitDocSerializer(serializers.Serializer):
     commentator = serializers.CharField(help_text="who wrote the passage (李善, 呂延濟), as the commentator= "
                                         "filter names them; \"\" when the book names nobody")
     work = HitWorkSerializer()
+    edition = HitEditionSerializer()
     juan = serializers.IntegerField()
     juan_label = serializers.CharField()
     section = HitSectionSerializer()
@@ -360,19 +384,21 @@ _PIECE = {"position": 0, "paragraph": 0, "kind": "text", "layer": "classic", "la
 _SECTION = {"position": 2, "title": "張侯", "name": "張侯", "byline": "", "people": [], "closer": "右張侯", "reading_url": SEED + "2/",
             "citation": "江永《禮書綱目》卷十〈大射儀〉「右張侯」 http://127.0.0.1:8000/works/禮書綱目/juan/10/2/",
             "page": "", "pieces": [_PIECE]}
-WORK = {"id": 1, "title": "禮書綱目", "author": "江永"}
+WORK = {"id": 1, "title": "禮書綱目", "author": "〔清〕江永撰", "people": [{"dynasty": "清", "name": "江永", "role": "撰"}]}
+EDITION = {"id": 1, "slug": "禮書綱目", "name": "欽定四庫全書・純文字本", "url": "http://127.0.0.1:8000/api/editions/1/"}
 JUAN_EXAMPLE = OpenApiExample("禮書綱目 卷十 (shortened)", value={
-    "work": WORK, "number": 10, "label": "卷十", "reading_url": SEED,
+    "work": WORK, "edition": EDITION, "number": 10, "label": "卷十", "reading_url": SEED,
     "chapters": [{"position": 1, "title": "大射儀", "category": "嘉禮十五", "heading_notes": [],
                   "sections": [_SECTION]}]})
 SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
-    "work": WORK, "juan": {"number": 10, "label": "卷十"},
+    "work": WORK, "edition": EDITION, "juan": {"number": 10, "label": "卷十"},
     "chapter": {"position": 1, "title": "大射儀", "category": "嘉禮十五"}, **_SECTION,
     "pages": {"number": 1, "count": 1, "next": None, "previous": None, "starts_at": {"piece": 0, "offset": 0},
               "ends_at": {"piece": 0, "offset": 33}}})
 SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
     "count": 2, "next": None, "previous": None,
-    "results": [{"layer": "classic", "layer_name": "經文", "commentator": "", "work": {"id": 1, "title": "禮書綱目"}, "juan": 10,
+    "results": [{"layer": "classic", "layer_name": "經文", "commentator": "", "work": {"id": 1, "title": "禮書綱目"},
+                 "edition": {"id": 1, "slug": "禮書綱目", "name": "欽定四庫全書・純文字本"}, "juan": 10,
                  "juan_label": "卷十", "section": {"position": 2, "title": "張侯", "name": "張侯"}, "piece": 2,
                  "before": "十遂命量人巾車張三侯大侯之崇見", "match": "鵠", "after": "於參參見鵠於干干不及地武不繫左",
                  "url": SEED + "2/?hl=%E9%B5%A0#s2-p2"}],
@@ -382,7 +408,7 @@ SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
     "facets": {"bu": [{"value": "KR1", "name": "經部", "count": 2}],
                "class": [{"value": "KR1d", "name": "禮類", "count": 2}],
                "dynasty": [{"value": "清", "count": 2}], "author": [{"value": "江永", "count": 2}],
-               "edition": [{"value": "禮書綱目", "name": "禮書綱目", "count": 2}]}})
+               "edition": [{"value": "禮書綱目", "name": "禮書綱目（欽定四庫全書・純文字本）", "count": 2}]}})
 
 
 #: A schema version as ``?version=`` may give it: a letter or digit, then letters, digits,

@@ -1,6 +1,7 @@
 """The OpenAPI schema (/api/schema/): valid by openapi-spec-validator, typed search, juan and
 section responses whose shapes real responses follow, and each export kind with its media type."""
 import json
+import re
 
 import pytest
 from openapi_schema_validator import OAS30Validator
@@ -40,10 +41,11 @@ def test_the_schema_is_valid_openapi(schema):
 @pytest.mark.parametrize("path,url,required", [
     ("/api/search/", "/api/search/?q=%E9%B5%A0&layer=text",
      ["count", "next", "previous", "results", "passages", "distribution", "hints", "facets"]),
-    ("/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/10/", ["work", "number", "label", "reading_url", "chapters"]),
+    ("/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/10/", ["work", "edition", "number", "label", "reading_url",
+                                                                                        "chapters"]),
     ("/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/10/2/".replace("10/2", "10/sections/2"),
-     ["position", "title", "name", "byline", "people", "closer", "reading_url", "citation", "page", "pieces", "work", "juan",
-      "chapter", "pages"]),
+     ["position", "title", "name", "byline", "people", "closer", "reading_url", "citation", "page", "pieces", "work", "edition",
+      "juan", "chapter", "pages"]),
 ])
 def test_responses_are_typed_and_real_responses_follow_them(schema, client, seed_juan, path, url, required):
     shape, content = response_schema(schema, path)
@@ -56,8 +58,9 @@ def test_responses_are_typed_and_real_responses_follow_them(schema, client, seed
 def test_a_hit_is_typed_field_by_field(schema):
     shape, _ = response_schema(schema, "/api/search/")
     hit = shape["properties"]["results"]["items"]
-    assert sorted(hit["properties"]) == ["after", "before", "commentator", "juan", "juan_label", "layer",
+    assert sorted(hit["properties"]) == ["after", "before", "commentator", "edition", "juan", "juan_label", "layer",
                                          "layer_name", "match", "piece", "reading", "section", "shown", "url", "work"]
+    assert sorted(hit["properties"]["edition"]["required"]) == ["id", "name", "slug"]
     assert "reading" not in hit["required"]   # only for a hit found through an ambiguous simplified form
     assert "shown" not in hit["required"]     # only for a hit whose KWIC holds a gaiji
     assert sorted(hit["properties"]["shown"]["allOf"][0]["properties"]) == ["after", "before", "match"]
@@ -292,3 +295,76 @@ def test_the_schema_is_built_once_per_process_and_version(client, settings, monk
     assert again == first and yaml.status_code == 200 and yaml.content.startswith(b"openapi: 3.0.3")
     assert (first["info"]["version"], named["info"]["version"]) == ("1.0", "1.0 (1.0)")
     assert built == [None, "1.0"]
+
+
+def drift(payload, shape, where="") -> list[tuple[str, str, list[str]]]:
+    """Where ``payload`` (a real JSON answer) and its schema ``shape`` (``resolved``) name other
+    fields: ``[(place, "undocumented" or "missing", [keys]), …]``, at every object the schema
+    lists the properties of, through arrays and nested objects; ``[]`` when they agree. An
+    object whose keys are open (``additionalProperties`` alone: ``relations``) is not compared."""
+    while "allOf" in shape and len(shape["allOf"]) == 1:
+        shape = {**shape["allOf"][0], **{k: v for k, v in shape.items() if k != "allOf"}}
+    found = []
+    if isinstance(payload, dict) and "properties" in shape:
+        props = shape["properties"]
+        if extra := sorted(set(payload) - set(props)):
+            found.append((where, "undocumented", extra))
+        if missing := sorted(set(shape.get("required", [])) - set(payload)):
+            found.append((where, "missing", missing))
+        for key, value in payload.items():
+            if key in props:
+                found += drift(value, props[key], f"{where}.{key}")
+    elif isinstance(payload, list) and "items" in shape:
+        for value in payload:
+            found += drift(value, shape["items"], where + "[]")
+    return found
+
+
+#: The query each JSON path of the API needs, with the seed's values: a search and a passage.
+QUERIES = {"/api/search/": {"q": "鵠"}, "/api/search/distribution/": {"q": "射"}, "/api/parallels/": {"text": "大射之儀君有命戒射"}}
+
+
+def test_every_json_answer_has_the_fields_its_schema_names(schema, client, seed_juan):
+    """A search hit carried ``edition`` (its id, slug and name) and the schema did not name it, nor
+    the ``edition`` of a juan and a section or their work's ``people``: the validators pass a
+    field the schema does not list. Every path of the document that answers JSON, asked with the
+    seed's values, answers an object whose fields at every level are those its schema names
+    (the required ones present), so that the two cannot drift apart; the search's other forms too
+    (a filter that empties it, a hit of a gaiji, the distribution by class)."""
+    from django.contrib.auth.models import Group, User
+
+    from corrections.workflow import accept, propose
+
+    user = User.objects.create_user("a", password="pw-12345-x")
+    user.groups.add(Group.objects.get_or_create(name="contributor")[0])
+    editor = User.objects.create_user("e", password="pw-12345-x")
+    editor.groups.add(Group.objects.get_or_create(name="editor")[0])
+    accept(propose(user, seed_juan, kind="annotation", section=1, piece=3, start=8, end=9, replacement="天官之長也",
+                   reason="職官", tags=["office"], links=["cbdb:3767"]), editor)
+    values = {"number": "10", "position": "2", "code": "KR1d", "char": "說", "slug": "禮書綱目", "kind": "json"}
+    compared = []
+    for path, item in schema["paths"].items():
+        content = item["get"]["responses"]["200"].get("content", {})
+        media = next((m for m in content if "json" in m), None)
+        if media is None or path == "/api/schema/":
+            continue
+        ids = {"id": str(seed_juan.edition_id if path.startswith("/api/editions/") else seed_juan.work_id)}
+        url = re.sub(r"\{(\w+)\}", lambda m: {**values, **ids}[m.group(1)], path)
+        response = client.get(url, QUERIES.get(path, {}), HTTP_ACCEPT="application/json")
+        body = b"".join(response.streaming_content) if response.streaming else response.content  # read whole (``read``)
+        assert response.status_code == 200, (url, response.status_code)
+        shape = resolved(content[media]["schema"], schema["components"]["schemas"])
+        assert drift(json.loads(body), shape) == [], url
+        compared.append(path)
+    assert len(compared) == 25, compared
+    search, _ = response_schema(schema, "/api/search/")
+    for query in ({"q": "鵠", "dynasty": "唐"}, {"q": "鵠", "commentator": "鄭"}, {"q": "鵠", "page_size": "200"}):
+        assert drift(client.get("/api/search/", query).json(), search) == [], query
+    distribution, _ = response_schema(schema, "/api/search/distribution/")
+    assert drift(client.get("/api/search/distribution/", {"q": "射", "group": "class"}).json(), distribution) == []
+    # the comparison sees a field the schema lacks, and one it requires that a payload lacks
+    hit = client.get("/api/search/", {"q": "鵠"}).json()
+    hit["results"][0]["edition"]["volume"] = 1
+    del hit["results"][1]["juan_label"]
+    assert drift(hit, search) == [(".results[].edition", "undocumented", ["volume"]),
+                                  (".results[]", "missing", ["juan_label"])]
