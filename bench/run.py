@@ -31,13 +31,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import html
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -78,25 +81,43 @@ def settle() -> None:
     time.sleep(1)
 
 
+#: What an answer of the request budget says it ran out in (config.budget.budget_response:
+#: "… the time budget of 20 s (while waiting for a worker)."), in JSON or in the HTML page.
+BUDGET_STEP = re.compile(rb"time budget of [^(<]*\(while ([^)<]*)\)")
+
+
+def budget_step(body: bytes) -> str:
+    """The step a 503 of the request budget names in ``body`` (``waiting for a worker``,
+    ``rendering search hits``…), '' for any other answer."""
+    found = BUDGET_STEP.search(body)
+    return html.unescape(found[1].decode("utf-8", "replace")) if found else ""
+
+
 def percentile(values, p):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))] if ordered else 0.0
 
 
-def http_load(base: str, urls: list[str], clients: int, seconds: float) -> dict:
+def http_load(base: str, urls: list[str], clients: int, seconds: float, log: list | None = None,
+              until: threading.Event | None = None) -> dict:
     """``clients`` concurrent clients (asyncio tasks: a client costs little CPU, which the
     server shares on this machine) request ``urls`` in turn for ``seconds``, a new
     connection per request as gunicorn's sync workers close each one. Per URL: requests,
     requests per second, p50 and p95 in ms, errors (anything but a whole 200) and what they were
     (``failed``: the status, ``short`` for a body cut before its Content-Length, ``timeout`` past
-    30 s, or the exception's name, with counts)."""
+    30 s, or the exception's name, with counts). ``log``, when given, receives one
+    ``(started, ended, url, fault, while)`` per request: ``time.perf_counter()`` readings,
+    the fault as in ``failed`` (None for a whole 200) and, for an answer of the request
+    budget (config/budget.py), the step its body names (``while …``), else ''. ``until``, when
+    given, keeps the clients going past ``seconds`` until it is set (the rates are still per
+    ``seconds``: pass the time it ran to compare them)."""
     host, port = base.removeprefix("http://").split(":")
     results: dict[str, list] = {u: [] for u in urls}
     server: dict[str, list] = {u: [] for u in urls}
     errors: dict[str, int] = {u: 0 for u in urls}
     failed: dict[str, collections.Counter] = {u: collections.Counter() for u in urls}
 
-    async def fetch(url: str) -> str | None:
+    async def fetch(url: str) -> tuple[str | None, str]:
         reader, writer = await asyncio.open_connection(host, int(port))
         try:
             writer.write(f"GET {url} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: */*\r\n"
@@ -113,22 +134,25 @@ def http_load(base: str, urls: list[str], clients: int, seconds: float) -> dict:
         if timing is not None:
             server[url].append(timing)
         if status != b"200":
-            return status.decode("ascii", "replace") or "empty"
-        return None if length is None or length == len(body) else "short"
+            return status.decode("ascii", "replace") or "empty", budget_step(body)
+        return (None if length is None or length == len(body) else "short"), ""
 
     async def client(n: int, deadline: float):
         i = n
-        while time.perf_counter() < deadline:
+        while time.perf_counter() < deadline or (until is not None and not until.is_set()):
             url = urls[i % len(urls)]
             i += 1
-            start = time.perf_counter()
+            start, step = time.perf_counter(), ""
             try:
-                fault = await asyncio.wait_for(fetch(url), 30)
+                fault, step = await asyncio.wait_for(fetch(url), 30)
             except asyncio.TimeoutError:
                 fault = "timeout"
             except (OSError, ValueError, IndexError) as exc:
                 fault = type(exc).__name__
-            ms = (time.perf_counter() - start) * 1000
+            ended = time.perf_counter()
+            ms = (ended - start) * 1000
+            if log is not None:
+                log.append((start, ended, url, fault, step))
             if fault is None:
                 results[url].append(ms)
             else:
@@ -601,7 +625,24 @@ def markdown(reports: list[dict], command: str, two: dict | None = None) -> str:
                       f"pulls: requests {two['requests']}, errors {two['errors']} (by status {two.get('error_statuses')}); "
                       f"after the swap both give identical "
                       f"counts on all {two['queries']} queries: **{two['identical_counts']}**.", ""]
+            if two.get("timeline"):
+                lines += [two_server_timeline(two["timeline"]), ""]
     return "\n".join(lines)
+
+
+def two_server_timeline(timeline: dict) -> str:
+    """bench/two_servers.py's ``timeline`` in words: when each step ran and each server swapped,
+    in seconds from the start of the reading, and the requests that failed with the step a 503
+    of the request budget names."""
+    steps = "; ".join(f"{name} {a:g}-{b:g} s" for name, (a, b) in timeline["steps"].items())
+    swaps = ", ".join(f"{name} at {t:g} s" for name, t in timeline["swapped"].items())
+    failed = timeline["failed"]
+    said = "; ".join(f"{f['server']} {f['sent']:g}-{f['answered']:g} s {f['status']} `{f['url']}`"
+                     + (f" (while {f['while']})" if f["while"] else "") for f in failed[:20])
+    return (f"Timeline, in seconds from the start of the reading (the clients read until {timeline['reading'][1]:g} s, "
+            f"the last answer came at {timeline['last_answer']:g} s): {steps}; current generation swapped on {swaps}. "
+            + (f"Failed requests ({len(failed)}): {said}" + (" …" if len(failed) > 20 else "") + "."
+               if failed else "No request failed."))
 
 
 if __name__ == "__main__":

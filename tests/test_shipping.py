@@ -125,8 +125,8 @@ def test_two_servers_swap_under_readers_with_no_error(tmp_path):
         port = s.getsockname()[1]
     vendor = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     url = os.environ.get("DATABASE_URL", "sqlite:///unused") if vendor == "postgresql" else "sqlite:///unused"
-    run = subprocess.run([sys.executable, "bench/two_servers.py", "--clients", "4", "--seconds", "6",
-                          "--port", str(port)], cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=300,
+    run = subprocess.run([sys.executable, "bench/two_servers.py", "--clients", "4", "--seconds", "6", "--after", "2",
+                          "--port", str(port)], cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=600,
                          env={**os.environ, "DATABASE_URL": url})
     assert run.returncode == 0, run.stderr[-3000:] + run.stdout[-2000:]
     report = json.loads(run.stdout)
@@ -135,3 +135,10 @@ def test_two_servers_swap_under_readers_with_no_error(tmp_path):
     assert report["identical_counts"] is True and report["differences"] == {}
     assert report["counts"]["鵠"] == 42  # the seed and KR1d0086 juan 12, 21 each
     assert report["steps"]["pull on b"].startswith("swapped in gen-")
+    # The clients read through every step and after it: each server's swap falls inside the reading.
+    timeline = report["timeline"]
+    (import_start, import_end), (publish_start, publish_end), (pull_start, pull_end) = (
+        timeline["steps"][step] for step in ("import on a", "publish on a", "pull on b"))
+    assert 0 < import_start <= timeline["swapped"]["a"] <= import_end <= publish_start <= publish_end <= pull_start
+    assert pull_start <= timeline["swapped"]["b"] <= pull_end < timeline["reading"][1] == report["seconds"]
+    assert timeline["failed"] == [] and set(timeline["slowest"]) == {"a", "b"}
