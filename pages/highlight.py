@@ -6,15 +6,19 @@ join to the piece's text — plus ``tag_segments`` for a note's source tag and `
 section ``title_segments`` and chapter ``title_segments``/``category_segments``.
 Hits are found by ``search.matching.match_passage`` on ``search.documents`` passages,
 exactly as the index finds them, so a phrase running across a note is marked in both
-of its pieces. Offsets are code points: characters outside the BMP stay whole.
+of its pieces. Offsets are code points: characters outside the BMP stay whole. ``found``, when
+given, counts the hits' characters that differ from the query's by how they were found, in the
+words the hit list's titles use (``search.hints.marked_runs``: 簡體「后」讀作「後」).
 """
 from __future__ import annotations
 
 import bisect
+from collections import Counter
 
 from config.budget import check
 from characters.simplified import TRADITIONAL
-from search.matching import match_passage
+from search.hints import marked_runs
+from search.matching import match_passage, match_runs
 from search.documents import chapter_passages, section_passages
 from search.query import ParsedQuery
 
@@ -62,12 +66,24 @@ def _distribute(passage, spans, marks: dict) -> None:
             i += 1
 
 
-def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = False, script: str = TRADITIONAL
-                     ) -> int:
+def _count_found(found: Counter | None, text: str, spans, parsed: ParsedQuery, script: str) -> None:
+    """Add to ``found`` each marked character of the hits ``spans`` of ``text`` found through a
+    query character it differs from, by its title (``search.hints.marked_runs``)."""
+    if found is None:
+        return
+    for start, end in spans:
+        for run in marked_runs(match_runs(text[start:end], parsed, script)):
+            if run["title"]:
+                found[run["title"]] += 1
+
+
+def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = False, script: str = TRADITIONAL,
+                     found: Counter | None = None) -> int:
     """Set the ``*segments`` attributes (see module docstring) on the objects of
     ``reader.reading.chapter_views`` output; returns the number of hits marked. ``script``:
     the edition's (``Edition.script``), so that 後 marks 后 in a simplified edition as search
-    finds it."""
+    finds it. ``found``: a Counter to count in how the marked characters that differ from the
+    query's were found (``{"簡體「后」讀作「後」": 36}``)."""
     hits = 0
     for cv in chapter_views:
         marks: dict = {}
@@ -76,6 +92,7 @@ def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = Fa
                 spans = match_passage(parsed, passage.text, exact, script, passage.layer)
                 hits += len(spans)
                 _distribute(passage, spans, marks)
+                _count_found(found, passage.text, spans, parsed, script)
         cv.chapter.title_segments = _segments(cv.chapter.title, marks.get((id(None), "chapter"), []))
         cv.chapter.category_segments = _segments(cv.chapter.category, marks.get((id(None), "category"), []))
         for view in cv.sections:
@@ -89,6 +106,7 @@ def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = Fa
                     spans = match_passage(parsed, passage.text, exact, script, passage.layer)
                     hits += len(spans)
                     _distribute(passage, spans, marks)
+                    _count_found(found, passage.text, spans, parsed, script)
             for p in pieces:
                 p.segments = _segments(p.text, marks.get((id(p), "text"), []))
                 # Marks in "separator + tag" shifted onto the tag alone (the separator is not shown).

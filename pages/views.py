@@ -73,7 +73,9 @@ def _overlay_parameters(request) -> dict:
 
 def _highlighted(request, chapters, script: str = "traditional"):
     """Mark the hits of ``?hl=<query>`` (``&exact=on`` for exact characters) in the chapter
-    views; returns the context for the highlight bar (None without ``hl``)."""
+    views; returns the context for the highlight bar (None without ``hl``): ``text``, ``exact``,
+    ``count``, ``error``, and ``found``, ``[(title, n)]`` the marked characters printed otherwise
+    than the query by how they were found (``pages.highlight.apply_highlights``), most first."""
     text = request.GET.get("hl", "")[:200]
     exact = request.GET.get("exact") in ("on", "1", "true")
     parsed, error = None, None
@@ -89,10 +91,12 @@ def _highlighted(request, chapters, script: str = "traditional"):
             parsed = parse_query(text)
         except QueryError as exc:
             error = str(exc)
-    count = apply_highlights(chapters, parsed, exact, script)
+    found = Counter()
+    count = apply_highlights(chapters, parsed, exact, script, found)
     if not text.strip():
         return None
-    return {"text": text, "exact": exact, "count": count, "error": error}
+    # how the marked characters printed otherwise than the query were found, most first
+    return {"text": text, "exact": exact, "count": count, "error": error, "found": found.most_common()}
 
 
 @vary_on_cookie

@@ -13,6 +13,9 @@ most likely meant, each with a message (中文 + English):
 - ``NOT``/``not`` before a word is searched as text, while ``-`` excludes (``侯 NOT 鵠`` →
   ``侯 -鵠``; none when nothing is left to search for: ``NOT 鵠``).
 
+``marked_runs(runs)`` words, for a KWIC line, how a hit's characters that differ from the query's
+were found (``search.matching.match_runs``: 簡體「后」讀作「後」, 簡體「阶」即「階」, 「説」檢索時與「說」視為一字).
+
 Pure functions: text in, strings out.
 """
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 
 from characters.units import DESCRIPTION
 
+from .matching import FOLDED, READ, SIMPLE
 from .query import ParsedQuery
 
 _STAR = re.compile("[*＊]")
@@ -52,6 +56,23 @@ def read_as(parsed: ParsedQuery) -> str:
             text += "，不含" + "、".join(f"「{t.text}」" for t in clause.negatives)
         parts.append(text)
     return " 或 ".join(parts)
+
+
+#: The title of a KWIC line's character found by a query character it differs from, by how
+#: (``search.matching.match_runs``): a simplified form read at its place as the query's character,
+#: a simplified form of that character alone, or a form search holds to be one character with it
+#: (the character page's words for its variants, 檢索時與「禮」視為一字).
+MARK_TITLES = {READ: "簡體「{text}」讀作「{query}」", SIMPLE: "簡體「{text}」即「{query}」",
+               FOLDED: "「{text}」檢索時與「{query}」視為一字"}
+
+
+def marked_runs(runs: list[tuple[str, str | None, str | None]]) -> list[dict]:
+    """``search.matching.match_runs``' runs as a KWIC line marks them: ``{"text", "title"}``
+    each, ``title`` "" for a run as the query wrote it, else its words from ``MARK_TITLES``
+    (``[("后", "後", "read")]`` -> ``[{"text": "后", "title": "簡體「后」讀作「後」"}]``; the text
+    with its selectors, the title with the character alone)."""
+    return [{"text": text, "title": MARK_TITLES[how].format(text=text[:1], query=query) if how else ""}
+            for text, query, how in runs]
 
 
 def _outside_descriptions(text: str, change) -> str:

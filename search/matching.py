@@ -11,8 +11,8 @@ counts are exact too (the lesson of django-haystack's Whoosh backend, which drop
 one-character queries and highlights with another analyzer).
 
 ``raw_pattern`` finds the same spans with one regex over the stored text where no unit can be
-misread (ordinary characters only), and ``reading_of`` says how a hit in a simplified edition
-was read.
+misread (ordinary characters only); ``match_runs`` says which characters of a hit differ from
+the query's that found them, and ``reading_of`` how a hit in a simplified edition was read.
 """
 from __future__ import annotations
 
@@ -166,28 +166,64 @@ def match_passage(parsed: ParsedQuery, text: str, exact: bool = False, script: s
     return [(a.starts[i], a.ends[j - 1]) for i, j in out]
 
 
-def reading_of(match: str, parsed: ParsedQuery, script: str) -> str | None:
-    """How a hit was read when the query found it through an ambiguous simplified form: the
-    ``match`` (stored text) with each such form replaced by the query's character it was
-    taken for (``后`` found by 後 -> ``後``; ``当阶`` by 當階 -> ``當阶``); None when the hit holds
-    no form read so (and always in a traditional edition). The first positive term of
-    ``parsed`` that matches the whole of ``match`` decides."""
-    if script == TRADITIONAL or not match:
-        return None
+#: How a unit of a hit's match was found by a query's character that differs from it
+#: (``match_runs``): ``READ``, an ambiguous simplified form of a simplified or mixed edition read
+#: as that character (后 found by 後); ``SIMPLE``, in such an edition a simplified form that stands
+#: for that character alone (阶 found by 階); ``FOLDED``, a form search holds to be one character
+#: with it (禮 finding 礼 in a traditional edition, 說 finding 説, 沖 finding 冲:
+#: ``characters.folding``, ``characters.simplified.query_keys``).
+READ, SIMPLE, FOLDED = "read", "simplified", "folded"
+
+
+def match_runs(match: str, parsed: ParsedQuery, script: str) -> list[tuple[str, str | None, str | None]]:
+    """A hit's ``match`` (stored text) cut into runs ``(text, query_char, how)``: ``how`` is
+    ``READ``, ``SIMPLE`` or ``FOLDED`` for a unit whose character differs from the query's character
+    ``query_char`` it was found by, each such unit a run of its own (its selectors with it);
+    ``(text, None, None)`` for the rest. Joined, the texts are ``match``. The first positive term of
+    ``parsed`` whose units match the whole of ``match`` decides; a wildcard unit, a gaiji entity or
+    a description is never marked. ``[]`` for an empty match; one unmarked run when no term
+    matches it whole (a NEAR or wildcard hit cut otherwise)."""
+    if not match:
+        return []
     a = analyse(match, script)
     for term in parsed.positive_terms():
         q = query_units(term.text)
         if len(q) != len(a) or unit_occurrences(a, term.text) != [(0, len(a))]:
             continue
-        out, changed, pos = [], False, 0
+        out: list[tuple[str, str | None, str | None]] = []
+        plain, pos = [], 0
         for i, (code, qc) in enumerate(zip(a.codes, q.codes)):
-            out.append(match[pos:a.starts[i]])
+            plain.append(match[pos:a.starts[i]])
             unit = match[a.starts[i]:a.ends[i]]
-            if qc is not None and qc != code and is_ambiguous(code) \
-                    and fold_char(qc) != fold_char(code) and fold_char(qc) in readings(code):
-                unit, changed = qc, True
-            out.append(unit)
             pos = a.ends[i]
-        out.append(match[pos:])
-        return "".join(out) if changed else None
-    return None
+            how = None
+            if qc is not None and qc != code and len(qc) == 1 and unit[:1] == code and char_kind(code) == TEXT:
+                how = FOLDED
+                if script != TRADITIONAL and fold_char(qc) in {fold_char(r) for r in readings(code)}:
+                    how = READ if is_ambiguous(code) and fold_char(qc) != fold_char(code) else SIMPLE
+            if how is None:
+                plain.append(unit)
+                continue
+            if "".join(plain):
+                out.append(("".join(plain), None, None))
+            plain = []
+            out.append((unit, qc, how))
+        plain.append(match[pos:])
+        if "".join(plain):
+            out.append(("".join(plain), None, None))
+        return out
+    return [(match, None, None)]
+
+
+def reading_of(match: str, parsed: ParsedQuery, script: str) -> str | None:
+    """How a hit was read when the query found it through an ambiguous simplified form: the
+    ``match`` (stored text) with each such form replaced by the query's character it was
+    taken for (``后`` found by 後 -> ``後``; ``当阶`` by 當階 -> ``當阶``); None when the hit holds
+    no form read so (and always in a traditional edition). The first positive term of
+    ``parsed`` that matches the whole of ``match`` decides (``match_runs``)."""
+    if script == TRADITIONAL:
+        return None
+    runs = match_runs(match, parsed, script)
+    if not any(how == READ for _, _, how in runs):
+        return None
+    return "".join(qc if how == READ else text for text, qc, how in runs)

@@ -14,7 +14,8 @@ from reader.models import Chapter, Juan, Work
 from reader.people import works_told_apart
 from reader.templatetags.reading import EDGE_RUN
 
-from .matching import reading_of
+from .hints import marked_runs
+from .matching import match_runs, reading_of
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .facets import active_filters, facet_counts, facet_menu, search_facet_counts
@@ -257,6 +258,8 @@ def search_page(request):
                         script = places.get(hit.work_id, {}).get("script", TRADITIONAL)
                         # found through a simplified form standing for several characters: as read
                         tools["reading"] = reading_of(hit.match, query.parsed, script)
+                        # each character found by a query character it differs from, marked
+                        tools["runs"] = marked_runs(match_runs(hit.match, query.parsed, script))
                         # the line's language by its edition's script, as the reading page gives it
                         tools["lang"] = language_tag(script, "zh")
                         rows.append((hit, tools))

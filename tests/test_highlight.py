@@ -88,3 +88,13 @@ def test_compatibility_ideograph_is_never_normalised(empty_db, search_backend, t
     assert search_backend.search(SearchQuery("豈", exact=True)).count == 0
     folded = search_backend.search(SearchQuery("豈")).hits
     assert [h.match for h in folded] == ["\uf900", "\uf900"]
+
+
+def test_the_bar_counts_the_marks_printed_otherwise_than_the_query(client, seed_juan):
+    """鼓 marks the seed's 鼔 too (folded as one character); the bar says how many of its marks are
+    so found, in the words of the hit list's titles. Strict characters mark 鼓 alone and say nothing."""
+    page = client.get(JUAN_URL, {"hl": "鼓"}).content.decode()
+    assert "標出「<mark>鼓</mark>」28 處<span class=\"found-as\">（其中「鼔」檢索時與「鼓」視為一字17 處）</span>" in page
+    assert marks(page).count("鼔") == 17 and marks(page).count("鼓") == 11 + 1
+    strict = client.get(JUAN_URL, {"hl": "鼓", "exact": "on"}).content.decode()
+    assert "標出「<mark>鼓</mark>」11 處 · " in strict and "found-as" not in strict

@@ -152,8 +152,9 @@ def test_hits_found_through_a_simplified_form_say_how_they_were_read(db, client,
     rows = client.get("/search/", {"q": "後", "edition": juan.edition.slug}).content.decode()
     assert rows.count('<span class="reading">讀作「後」</span>') == 36
     # each KWIC line in its edition's language, as the reading page tags the text (zh-Hans here;
-    # the page's own zh-Hant needs no tag)
-    assert rows.count('<td class="match" lang="zh-Hans"><mark>后</mark></td>') == 36
+    # the page's own zh-Hant needs no tag), the 后 marked as read
+    assert rows.count('<td class="match" lang="zh-Hans"><mark><span class="as-read" title="簡體「后」讀作「後」">后</span>'
+                      '</mark></td>') == 36
     assert rows.count('<td class="before" lang="zh-Hans">') == rows.count('<td class="after" lang="zh-Hans">') == 36
     assert '<span class="reading">' not in client.get("/search/", {"q": "后", "edition": juan.edition.slug}).content.decode()
     trad_rows = client.get("/search/", {"q": "後", "edition": seed.edition.slug}).content.decode()
