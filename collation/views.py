@@ -6,8 +6,10 @@ import re
 
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.encoding import uri_to_iri
 
 from characters.simplified import language_tag
+from config.budget import BudgetExceeded
 from config.ratelimit import search_wait
 from reader.citation import set_openings
 from reader.display import display_from_request
@@ -130,6 +132,19 @@ def span_parallels(request):
     return response
 
 
+def map_advice(juan) -> tuple[str, str]:
+    """``(advice, advice_zh)`` of the quotation map's 503 (``config.budget.BudgetExceeded``):
+    the map looks up every section of the juan at once and cannot be asked for in a smaller
+    piece, so a shorter span, the parallels page's advice, does not help; trying again later
+    (the page cache keeps a map once made) or a section's own parallel passages, listed under
+    it on its page, does."""
+    url = uri_to_iri(juan.get_absolute_url())
+    return (f"The quotation map looks up every section of the juan at once: try again later (a map once made is "
+            f"kept), or open a section of the juan ({url}) and read its own parallel passages (相關段落) under it.",
+            f"引文地圖一次查全卷各節，費時較多：請稍後再試（地圖一旦作成即存留），"
+            f"或打開本卷（{url}）的一節，看其下的「相關段落」。")
+
+
 def quotation_map(request, slug, number):
     """``/works/<slug>/juan/<n>/quotations/``: for each section of the juan, the works and
     places that carry its text (a table: sections by rows, editions by columns, every cell
@@ -139,7 +154,12 @@ def quotation_map(request, slug, number):
     (校勘) compares the editions of a work."""
     juan = juan_by_slug(slug, number)
     rows, columns = [], {}
-    for s, found in juan_parallels(juan):
+    try:
+        found_by_section = juan_parallels(juan)
+    except BudgetExceeded as exc:
+        advice, advice_zh = map_advice(juan)
+        raise BudgetExceeded(exc.what, advice, exc.retry_after, advice_zh) from exc
+    for s, found in found_by_section:
         cells: dict[int, list] = {}
         for p in found:
             edition = p.section.juan.edition

@@ -44,8 +44,11 @@ NARROW = "Ask for less: one section or one page of it, fewer search hits per pag
 class BudgetExceeded(Exception):
     """The request's time budget ran out during ``what``; ``advice`` says how to narrow it."""
 
-    def __init__(self, what: str, advice: str = "", retry_after: int | None = None):
+    def __init__(self, what: str, advice: str = "", retry_after: int | None = None, advice_zh: str = ""):
         self.what, self.advice = what or "this request", advice or NARROW
+        #: The advice in Chinese for the HTML page, in place of its general 請縮小所求… when the
+        #: general advice would not help (a page that cannot be asked for in a smaller piece).
+        self.advice_zh = advice_zh
         #: Seconds after which the same request may succeed (sent as ``Retry-After``), or
         #: None when it would take as long again.
         self.retry_after = retry_after
@@ -113,8 +116,8 @@ def budget_response(request, exc: BudgetExceeded):
         response = JsonResponse({"detail": detail, "kind": "time_budget", "narrow": exc.advice}, status=503,
                                 json_dumps_params={"ensure_ascii": False})
     else:
-        response = render(request, "503.html", {"detail": detail, "advice": exc.advice, "seconds": seconds},
-                          status=503)
+        response = render(request, "503.html", {"detail": detail, "advice": exc.advice, "seconds": seconds,
+                                                "advice_zh": exc.advice_zh}, status=503)
     if exc.retry_after is not None:
         response["Retry-After"] = str(exc.retry_after)
     return response

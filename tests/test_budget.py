@@ -33,6 +33,7 @@ def test_a_page_past_its_budget_is_a_503_saying_what_to_narrow(client, seed_juan
     assert response.status_code == 503
     html = response.content.decode()
     assert "費時過久，未能答覆 (503)" in html
+    assert "已停止。請縮小所求：只看一節或一節之一頁，檢索時加上書、卷或層次的範圍，或換一個較少結果的檢索式。</p>" in html
     assert ("This request took longer than the time budget of 20 s (while reading the section&#x27;s pieces). "
             "Ask for less: one section or one page of it") in html
     assert "Retry-After" not in response
@@ -230,3 +231,19 @@ def test_the_parallels_page_finds_a_sections_by_its_key(client, seed_juan):
     assert listed == by_text[by_text.index('<section class="parallels"'):by_text.index("</section>")]
     assert f"之主文（{len(main)} 字）（本節不列）" in by_key and 'required></textarea>' in by_key
     assert "所選出自" in by_text and "之主文" not in by_text
+
+
+def test_the_quotation_map_past_its_budget_says_what_helps_there(client, seed_juan, clock):
+    """The map cannot be asked for in a shorter span: its 503 says to try again later or to read a
+    section's own parallels, in both languages, and not the parallels page's 'shorter span'."""
+    response = client.get("/works/禮書綱目/juan/10/quotations/")
+    assert response.status_code == 503
+    html = response.content.decode()
+    assert ("<p>此頁所需超過每次請求的時限（20 秒），已停止。引文地圖一次查全卷各節，費時較多：請稍後再試"
+            "（地圖一旦作成即存留），或打開本卷（/works/禮書綱目/juan/10/）的一節，看其下的「相關段落」。</p>") in html
+    assert ("<p lang=\"en\">This request took longer than the time budget of 20 s (while finding parallel passages). "
+            "The quotation map looks up every section of the juan at once: try again later (a map once made is kept), "
+            "or open a section of the juan (/works/禮書綱目/juan/10/) and read its own parallel passages (相關段落) "
+            "under it.</p>") in html
+    assert "shorter span" not in html and "請縮小所求" not in html
+    assert "Retry-After" not in response

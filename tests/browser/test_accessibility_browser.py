@@ -247,6 +247,8 @@ def check_the_browsable_api_and_redoc(library, tab):
 
 @pytest.mark.parametrize("template, context", [
     ("503.html", {"detail": "Over the time budget.", "advice": "Read one section.", "seconds": 20}),
+    ("503.html", {"detail": "Over the time budget.", "advice": "Try again later.", "seconds": 20,
+                  "advice_zh": "引文地圖一次查全卷各節，費時較多：請稍後再試。"}),  # the quotation map's
     ("busy.html", {"status": 503, "title": "伺服器忙碌", "message": "請稍後再試。", "detail": "Busy: try again."}),
 ])
 def test_the_error_pages_pass_axe(live_server, tabs, template, context):
