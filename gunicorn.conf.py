@@ -4,7 +4,9 @@ Each worker loads what the first requests would otherwise wait for (the URL
 configuration and every view module, the templates, the search index's memory-mapped
 arrays and the passages' places, the variant table, the editions' names and the table of
 sections long enough to be paged) once it has started: the first
-search after a start or a deploy then costs what the others do, not about a second.
+search after a start or a deploy then costs what the others do, not about a second. An
+index generation swapped in later (an import on this server, ``pull_index``) is loaded and
+warmed the same way in a thread of its own while the one before keeps answering.
 """
 import logging
 import os
@@ -115,13 +117,21 @@ def post_worker_init(worker):
         start_sync()
         backend = get_search_backend()
         backend.warm()
-        backend.search(SearchQuery("之")).hits[:1]
-        # What the first search answer would otherwise read from the database: the editions'
-        # names, their facets (class, dynasty, author), the people the bylines print (which an
-        # author or commentator filter reads a typed name among), and the sections long enough
-        # to be paged (a scan of every piece's length: 0.4 s on the 30 M library).
-        edition_places()
-        facet_table()
+
+        def warm_searches():
+            backend.search(SearchQuery("之")).hits[:1]
+            # What the first search answer would otherwise read from the database, kept per
+            # index generation: the editions' names and their facets (class, dynasty, author).
+            edition_places()
+            facet_table()
+
+        warm_searches()
+        # A generation swapped in later (an import here, pull_index) is warmed the same way in a
+        # thread of its own, the one loaded before answering meanwhile (docs/production.md).
+        backend.follow_in_background(warm_searches)
+        # The people the bylines print (which an author or commentator filter reads a typed name
+        # among), and the sections long enough to be paged (a scan of every piece's length:
+        # 0.4 s on the 30 M library).
         library_dynasties()
         long_sections()
         connection.close()  # each request opens its own

@@ -50,7 +50,7 @@ from reader.stamp import corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
 from .documents import MAIN_LAYERS, NOBODYS_UNSIGNED
-from .service import edition_places, run_search
+from .service import edition_places, keep_newest, run_search
 
 #: The facets, in the order the API and the page give them.
 FACETS = ("bu", "class", "dynasty", "author", "edition")
@@ -109,8 +109,7 @@ def facet_table() -> FacetTable:
                                   main_dynasties(work, writers), notes_dynasties, e.slug, name,
                                   tuple(p["name"] for p in work_people(work, e)))
     out.names = {f.slug: f.name for f in out.values()}
-    _tables.clear()
-    _tables[key] = out
+    keep_newest(_tables, key, out)
     return out
 
 

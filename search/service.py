@@ -1,6 +1,7 @@
 """Search as the views and the API use it: validated query in, hits with reading URLs out."""
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
@@ -72,9 +73,23 @@ def edition_places() -> dict[int, dict]:
         out[e.pk] = {"work_id": e.work_id, "work_key": e.work.kanripo_id or e.work.slug, "name": e.name,
                      "slug": e.slug, "script": e.script,
                      "full_name": edition_label(e.work.title, told.get(e.work_id, ""), e.name if e.siblings > 1 else "")}
-    _places.clear()
-    _places[key] = out
+    keep_newest(_places, key, out)
     return out
+
+
+_kept_lock = threading.Lock()
+
+
+def keep_newest(table: dict, key, value, kept: int = 2) -> None:
+    """Put ``value`` under ``key`` in ``table``, a cache keyed by index version (and corpus
+    stamp), and drop all but its ``kept`` newest keys: while a new index generation warms in
+    the background (``BaseSearchBackend.follow_in_background``), requests still answered
+    from the one before read its entry as the warming thread makes the new one."""
+    with _kept_lock:
+        table.pop(key, None)
+        table[key] = value
+        while len(table) > kept:
+            table.pop(next(iter(table)))
 
 
 #: Most section names ``kept_section_names`` keeps; past it they are dropped and read again.

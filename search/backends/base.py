@@ -513,6 +513,13 @@ class BaseSearchBackend:
         """Read now what the first searches would otherwise wait for (called by gunicorn's
         ``post_worker_init``); nothing by default."""
 
+    def follow_in_background(self, *warmers) -> None:
+        """From now on in this process, load an index generation another process swaps in (an
+        import on this server, ``pull_index``) and warm it (``warm``, then each of
+        ``warmers()``, searches in them reading the new generation) before it answers, the
+        one loaded before answering meanwhile (gunicorn's ``post_worker_init``). Nothing by
+        default: an engine that keeps nothing loaded per generation has nothing to warm."""
+
     def document_count(self) -> int:
         """Number of passages in the index."""
         raise NotImplementedError

@@ -23,11 +23,22 @@ from ..base import (BaseSearchBackend, SearchError, SearchQuery, SearchResults, 
 from ..generations import GenerationStore
 from .corpus import Corpus
 from .format import PLACE_FIELDS, allowed_file, build_generation, deleted_file
+from .handover import Handover, warming as handover_warming
 from .hits import HitArray, _every_term, _LazyPassages, _merged, _passage_ranges, _same_length
 from .passage_filters import EVERY_EDITION, _edition_ranges, _passage_filter, _within
 from .results import _SECTION_HEAD, PositionalResults
 from .segment import _non_overlapping
 from .together import phrases_together
+
+
+def _warm(corpus: Corpus) -> None:
+    """Read what the first search of ``corpus`` would otherwise wait for: its segments' arrays
+    and places (memory-mapped; a segment of format 8: its places read, as the first search
+    touching it would), and its sections and juans numbered across the segments (sorts,
+    distributions)."""
+    for segment in corpus.segments:
+        len(segment.places)
+    corpus.section_index, corpus.juan_index
 
 
 def check_work(query: SearchQuery, work) -> None:
@@ -56,6 +67,8 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
 
     _lock = threading.Lock()
     _loaded: dict[str, Corpus] = {}
+    #: How this process goes over to a generation another process swapped in (``handover``).
+    handover = Handover()
 
     @property
     def write_batch_chars(self) -> int:
@@ -82,38 +95,65 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         for segment in Corpus(gen).segments:
             len(segment.places)  # a segment of format 8: its places read
 
-    def _corpus(self) -> Corpus:
-        """The current generation, loaded once per process (and again after a swap). A
-        generation never changes once swapped in, so the corpus loaded for what the
-        ``current`` link says (one ``readlink``) is answered without looking further."""
+    def follow_in_background(self, *warmers) -> None:
+        """From now on in this process, a generation another process swapped in is loaded and
+        warmed (``warm``, then each of ``warmers``) in a thread of its own while searches keep
+        answering from the one loaded before (``handover``; gunicorn's ``post_worker_init``)."""
+        self.handover.follow(warmers)
+
+    def version(self) -> str | None:
+        """The generation searches answer from: while a new one warms (``handover``), the one
+        still answering, so that what is kept under this version came from it."""
+        return self.handover.answering_name(self._current) or super().version()
+
+    def _corpus(self, now: bool = False) -> Corpus:
+        """The generation searches answer from, loaded once per process (and again after a
+        swap). A generation never changes once swapped in, so the corpus loaded for what the
+        ``current`` link says (one ``readlink``) is answered without looking further. In a
+        process that follows swaps in the background (``follow_in_background``), the one
+        loaded before answers while the current one warms, unless ``now`` (a write, which
+        must start from the current generation)."""
+        warming = handover_warming.get()
+        if warming is not None and not now:
+            return warming
         link = self._current
         try:
-            known = self._loaded.get((link, os.readlink(link)))
+            target = os.readlink(link)
         except OSError:
-            known = None
+            target = None
+        known = self._loaded.get((link, target))
         if known is not None:
             return known
+        if target is not None and not now:
+            answering = self.handover.answering(link, target, self._load, self._install, _warm)
+            if answering is not None:
+                return answering
         self._ensure()
         for attempt in range(5):
-            real = os.path.realpath(self.current_link)
-            corpus = self._loaded.get(real)
-            if corpus is not None:
-                return corpus
             try:
-                corpus = Corpus(Path(real))
+                target = os.readlink(link)
+                corpus = self._loaded.get((link, target))
+                if corpus is None:
+                    corpus = self._load(link, target)
             except FileNotFoundError:  # swapped out and removed between readlink and open
                 if attempt == 4:
                     raise
                 continue
-            with self._lock:
-                self._loaded.clear()
-                self._loaded[real] = corpus
-                try:
-                    self._loaded[(link, os.readlink(link))] = corpus
-                except OSError:
-                    pass
+            self._install(link, target, corpus)
             return corpus
         raise AssertionError("unreachable")
+
+    @staticmethod
+    def _load(link: str, target: str) -> Corpus:
+        """The generation ``target`` (the ``current`` link's text) of the index at ``link``."""
+        return Corpus(Path(os.path.realpath(os.path.join(os.path.dirname(link), target))))
+
+    def _install(self, link: str, target: str, corpus: Corpus) -> None:
+        """``corpus`` (generation ``target``) answers from now on for ``link``."""
+        with self._lock:
+            self._loaded.clear()
+            self._loaded[(link, target)] = corpus
+            self.handover.serving[link] = corpus
 
     def _documents(self, corpus: Corpus, segments=None, keep=None) -> list[SearchDocument]:
         """The passages readers see (``corpus.live``) in the segments numbered ``segments``
@@ -145,6 +185,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             shutil.rmtree(gen, ignore_errors=True)
             raise
         self._swap_in(gen)
+        self.handover.written.add((self._current, gen.name))  # read at once by this process (``handover``)
         return n
 
     @staticmethod
@@ -181,6 +222,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
             shutil.rmtree(gen, ignore_errors=True)
             raise
         self._swap_in(gen)
+        self.handover.written.add((self._current, gen.name))
 
     # -- writing -------------------------------------------------------------------------
     def rebuild(self, documents: Iterable[SearchDocument], catch_up=None) -> int:
@@ -231,6 +273,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 shutil.rmtree(gen, ignore_errors=True)
                 raise
             self._swap_in(gen, analysis=ANALYSIS)  # every passage read anew
+            self.handover.written.add((self._current, gen.name))
             return sum(n for counts, gone in zip(passages, deleted) for j, n in counts.items() if j not in gone)
 
     def update(self, plan) -> int:
@@ -248,7 +291,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         segments serves the next generation too (``Segment.open``)."""
         self._ensure()
         with self._writer_lock():
-            corpus = self._corpus()  # loaded once per generation, as searches load it
+            corpus = self._corpus(now=True)  # loaded once per generation, as searches load it
             indexed = {j: corpus.juans[j] for j in corpus.live_juans}
             remove, documents, written = plan(dict(indexed))
             added = list(documents)
@@ -283,29 +326,26 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
 
     # -- reading -------------------------------------------------------------------------
     def warm(self) -> None:
-        """Load the current generation (its segments' arrays and places, memory-mapped: the
-        first search then opens no file; a segment of format 8: its places read, as the
-        first search touching it would)."""
-        corpus = self._corpus()
-        for segment in corpus.segments:
-            len(segment.places)
-        corpus.section_index, corpus.juan_index  # numbered across the segments (sorts, distributions)
+        """Load the current generation (``_warm``: the first search then opens no file)."""
+        _warm(self._corpus())
 
     def document_count(self) -> int:
         corpus = self._corpus()
         return len(corpus) if corpus.live is None else int(np.count_nonzero(corpus.live))
 
+    # What the index holds, as the repair and the writes compare it with the database: the current
+    # generation's, never the one still answering while it warms.
     def juan_ids(self) -> set[int]:
-        corpus = self._corpus()
+        corpus = self._corpus(now=True)
         return {int(j) for j in np.unique(corpus.juan_id)} & corpus.live_juans
 
     def indexed_juans(self) -> dict[int, tuple[int, int, int]]:
-        corpus = self._corpus()
+        corpus = self._corpus(now=True)
         return {j: tuple(corpus.juans[j]) for j in corpus.live_juans}
 
     def passages_by_juan(self) -> dict[int, set[tuple[str, str]]]:
         out: dict[int, set[tuple[str, str]]] = {}
-        corpus = self._corpus()
+        corpus = self._corpus(now=True)
         for d in self._documents(corpus):
             out.setdefault(d.juan_id, set()).add((d.doc_id, d.text))
         return out
