@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    "config.api_errors.ApiErrorsMiddleware",  # every 404 and 405 under /api/ as JSON, DEBUG on or off
     "reader.validation.RejectNulMiddleware",  # 400 for NUL in a path or parameter, on every database
     "reader.dberrors.DatabaseErrorMiddleware",  # 503 saying what happened for a database error
     "search.middleware.IndexUnavailableMiddleware",  # 503 for an index of another engine or format

@@ -65,6 +65,28 @@ def test_unknown_api_path_is_a_json_404(client, db):
     assert page.status_code == 404 and "找不到此頁 (404)" in page.content.decode()
 
 
+@pytest.mark.parametrize("debug", [False, True])
+def test_every_api_404_and_405_is_json(client, db, settings, debug):
+    """With DEBUG on too (``make serve``), where Django writes its own HTML page for a path no URL
+    matches: a guessed URL, a missing id and a method the API does not take all answer JSON."""
+    settings.DEBUG = debug
+    answers = {(method, url): getattr(client, method)(url)
+               for method, url in [("get", "/api/editions/"), ("get", "/api/nothing/"),
+                                   ("get", "/api/works/99999/"), ("post", "/api/docs/"),
+                                   ("delete", "/api/schema/"), ("post", "/api/editions/")]}
+    assert {key: (r.status_code, r["Content-Type"], r.json()) for key, r in answers.items()} == {
+        ("get", "/api/editions/"): (404, "application/json", {"detail": "Not found."}),
+        ("get", "/api/nothing/"): (404, "application/json", {"detail": "Not found."}),
+        ("get", "/api/works/99999/"): (404, "application/json", {"detail": "No Work matches the given query."}),
+        ("post", "/api/docs/"): (405, "application/json", {"detail": '不被允許的方法 "POST"。'}),
+        ("delete", "/api/schema/"): (405, "application/json", {"detail": '不被允許的方法 "DELETE"。'}),
+        ("post", "/api/editions/"): (404, "application/json", {"detail": "Not found."}),
+    }
+    assert answers[("post", "/api/docs/")]["Allow"] == "GET, HEAD, OPTIONS"
+    page = client.get("/no-such-page/")
+    assert (page.status_code, page["Content-Type"]) == (404, "text/html; charset=utf-8")
+
+
 def _manage(*args, **env):
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     full_env.update(env)
