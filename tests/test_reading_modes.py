@@ -393,6 +393,24 @@ def test_char_page_is_a_page_for_curl_and_json_for_the_look_up(client, db):
         assert response["Content-Type"] == "application/json" and response.json()["char"] == "鵠"
 
 
+def test_char_json_as_the_reading_docs_ask_for_it(client, db):
+    """docs/reading.md's line, ``curl -G --data-urlencode 'format=json' …/chars/%E4%B8%AA/``: the
+    whole entry of 个 as JSON; the same URL without ``format`` is the page for curl's ``*/*``."""
+    response = client.get("/chars/%E4%B8%AA/", {"format": "json"}, HTTP_ACCEPT="*/*")
+    assert (response.status_code, response["Content-Type"]) == (200, "application/json")
+    assert response.json() == {
+        "char": "个", "codepoint": "U+4E2A", "name": "CJK UNIFIED IDEOGRAPH-4E2A", "found": True,
+        "mandarin": ["gè"], "other_readings": ["gàn"], "definition": "numerary adjunct, piece; single",
+        "standard": ["个"], "traditional": ["個"], "simplified": [], "variants": ["箇"], "see": None,
+        "readings": [{"reading": "gè", "form": "个", "source": "kMandarin"},
+                     {"reading": "gàn", "form": "个", "source": "kHanyuPinyin"}],
+        "searched_together": [], "relations": {"箇": ["unihan"]}, "placeholder": "",
+        "script_search": "簡體、繁簡混合本中「个」可代 個、箇，檢索依上下文判讀，檢 個、箇 亦得讀作該字的「个」；"
+                         "繁體本中「个」是本字，檢索只得「个」，與 個、箇 分開。",
+        "url": "/chars/%E4%B8%AA/", "search_url": "/search/?q=%E4%B8%AA"}
+    assert client.get("/chars/%E4%B8%AA/", HTTP_ACCEPT="*/*")["Content-Type"] == "text/html; charset=utf-8"
+
+
 def test_char_lookup_page_without_javascript(client, db):
     response = client.get("/chars/鵠/", HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
     body = response.content.decode()
