@@ -22,7 +22,9 @@ this project writes (``gen-<UTC stamp>-<8 hex>``), its folder a folder (no link)
 manifest signed with the servers' key when one is set, every file it lists a name the
 engine's format writes (no ``..``, no absolute path, no link: ``allowed_file``), and each
 file is copied (never followed through a link) while its checksum is taken, then compared
-with the manifest's. Only then is the copy opened as an index (``check_generation``) and
+with the manifest's; a file this server's current generation already holds with the same
+size and checksum (its own manifest's, of files the engine never writes again) is linked from
+there instead, and its copy in the shared folder is not read. Only then is the copy opened as an index (``check_generation``) and
 swapped in. A generation that fails any check is refused with a ``ShippingError`` naming
 what failed; the copy is removed and the server keeps the generation it has.
 
@@ -254,6 +256,41 @@ def _copy_checked(folder_fd: int, rel: str, target: Path, info: dict, where: str
                             f"it was published)")
 
 
+def _held_files(store) -> dict[str, tuple[Path, str, int]]:
+    """``{rel: (path, sha256, size)}`` of the files of this server's current generation, as
+    its manifest lists them, where the engine never rewrites a generation's files
+    (``files_never_rewritten``); else, or without a readable manifest, nothing."""
+    if not store.files_never_rewritten or not store.current_link.exists():
+        return {}
+    gen = Path(os.path.realpath(store.current_link))
+    try:
+        files = json.loads((gen / MANIFEST).read_text(encoding="utf-8"))["files"]
+        return {rel: (gen / rel, info["sha256"], info["size"]) for rel, info in files.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def _link_held(held: dict, rel: str, info: dict, target: Path) -> bool:
+    """Hard-link ``target`` to the file ``rel`` of this server's current generation when that
+    one holds it with the published size and SHA-256 (``_held_files``: checked when it was
+    pulled or written here, and never written since); returns whether it did. A write links
+    the segments it keeps into the next generation, so a pull after a one-juan import copies
+    and checks only the new segment's files, not the whole index (3 GB at 107 million
+    characters), and reads nothing of the shared folder's copies of the others."""
+    known = held.get(rel)
+    if known is None or known[1] != info["sha256"] or known[2] != info["size"]:
+        return False
+    try:
+        st = os.lstat(known[0])
+        if not stat.S_ISREG(st.st_mode) or st.st_size != info["size"]:
+            return False
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.link(known[0], target)
+    except OSError:
+        return False
+    return True
+
+
 def _stamp(created_ns: int) -> str:
     """``created_ns`` as a UTC time to the second, or as the number when no date holds it."""
     try:
@@ -320,8 +357,10 @@ def _fetch(store, shared: Path, name: str, mark: tuple[str, int] | None) -> int:
         manifest, data, signed = _checked_manifest(store, folder_fd, name, where)
         created = _check_fresh(manifest, where, mark)
         part.mkdir()
+        held = _held_files(store)
         for rel, info in manifest["files"].items():
-            _copy_checked(folder_fd, rel, part / rel, info, where)
+            if not _link_held(held, rel, info, part / rel):
+                _copy_checked(folder_fd, rel, part / rel, info, where)
         (part / MANIFEST).write_bytes(data)
         if signed is not None:
             (part / SIGNATURE).write_bytes(signed)

@@ -59,6 +59,42 @@ def test_a_new_publication_replaces_the_old_one(settings, tmp_path, seed_juan):
     assert b.document_count() == 424 and b.search(SearchQuery("鵠")).count == 21
 
 
+def test_a_pull_links_what_the_server_holds_and_copies_only_the_new_segment(settings, tmp_path, seed_juan):
+    """After a small write (a new segment beside the base), the pulled generation's unchanged
+    files are links to this server's own (checked when they were pulled); only the new
+    segment's are read from the shared folder and checked, so a damaged shared copy of an
+    unchanged file is not read, and a damaged new file is refused as before."""
+    from dataclasses import replace
+
+    from search.shipping import publish, pull
+
+    def juan(juan_id, docs):  # passages of the seed juan as another juan of its edition
+        return [replace(d, juan_id=juan_id, juan_number=juan_id, juan_label=f"卷{juan_id}", doc_id=f"{juan_id}{d.doc_id}")
+                for d in docs]
+
+    a, b = servers(settings, tmp_path, "positional")
+    docs = documents_for_juan(seed_juan)
+    a.rebuild(docs)
+    shared = tmp_path / "shared"
+    first, _ = pull(b, shared) if publish(a, shared) else (None, None)
+    a.replace_juans(set(), juan(9001, docs[:5]))  # small beside the base: a segment of its own
+    name = publish(a, shared)
+    (shared / name / "exact.npy").write_bytes(b"damaged")  # a file of the base, which b holds: not read
+    assert pull(b, shared) == (name, True)
+    old, new = tmp_path / "b" / first, tmp_path / "b" / name
+    files = sorted(str(f.relative_to(new)) for f in new.rglob("*") if f.is_file() and f.name != "MANIFEST.json")
+    linked = [f for f in files if (old / f).exists() and os.path.samefile(old / f, new / f)]
+    assert linked == [f for f in files if "/" not in f] and len(linked) == 35  # the base segment's files
+    assert {f.split("/")[0] for f in files if f not in linked} == {"seg-000001"}
+    assert b.search(SearchQuery("大射")).count == a.search(SearchQuery("大射")).count == 17
+    a.replace_juans(set(), juan(9002, docs[5:10]))
+    name = publish(a, shared)
+    segment = max(f for f in (shared / name).iterdir() if f.name.startswith("seg-"))
+    (segment / "exact.npy").write_bytes(b"damaged")  # a new segment's file: copied and checked
+    with pytest.raises(Exception, match="does not match its checksum"):
+        pull(b, shared)
+
+
 def test_errors_say_what_to_do(settings, tmp_path, seed_juan):
     from search.shipping import ShippingError, publish, pull
 

@@ -212,6 +212,10 @@ class GenerationStore:
 
     path: Path
     lock_timeout: float
+    #: Whether a generation's files are never written again once it is swapped in (the positional
+    #: engine's segments; Whoosh commits into its current generation): ``pull_index`` then links
+    #: a file its current generation holds with the published checksum instead of copying it.
+    files_never_rewritten = False
 
     @property
     def current_link(self) -> Path:

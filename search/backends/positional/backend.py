@@ -67,6 +67,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
 
     _lock = threading.Lock()
     _loaded: dict[str, Corpus] = {}
+    files_never_rewritten = True  # segments are immutable (``GenerationStore``)
     #: How this process goes over to a generation another process swapped in (``handover``).
     handover = Handover()
 
