@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
+from functools import lru_cache
 
 from config.budget import check
 from characters.simplified import TRADITIONAL
@@ -66,15 +67,20 @@ def _distribute(passage, spans, marks: dict) -> None:
             i += 1
 
 
+@lru_cache(maxsize=4096)
+def _found_titles(match: str, parsed: ParsedQuery, script: str) -> tuple[str, ...]:
+    """The titles of a hit's characters found through a query character they differ from
+    (``search.hints.marked_runs``); kept, as a page's hits mostly repeat a few texts (之, 后)."""
+    return tuple(run["title"] for run in marked_runs(match_runs(match, parsed, script)) if run["title"])
+
+
 def _count_found(found: Counter | None, text: str, spans, parsed: ParsedQuery, script: str) -> None:
     """Add to ``found`` each marked character of the hits ``spans`` of ``text`` found through a
-    query character it differs from, by its title (``search.hints.marked_runs``)."""
+    query character it differs from, by its title (``_found_titles``)."""
     if found is None:
         return
     for start, end in spans:
-        for run in marked_runs(match_runs(text[start:end], parsed, script)):
-            if run["title"]:
-                found[run["title"]] += 1
+        found.update(_found_titles(text[start:end], parsed, script))
 
 
 def apply_highlights(chapter_views, parsed: ParsedQuery | None, exact: bool = False, script: str = TRADITIONAL,
