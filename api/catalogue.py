@@ -9,7 +9,7 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 
-from catalogue.catalogue import BU, bu_of, classes, get_class, members
+from catalogue.catalogue import BU, bu_of, classes, get_class, members, shelf_key
 from reader.models import Work
 from reader.shelving import decided_shu
 from search.facets import facet_counts, search_facet_counts
@@ -41,7 +41,7 @@ def held_shu() -> dict[str, list]:
     works = list(Work.objects.exclude(classification="").only("pk", "title", "classification", "shu", "kanripo_id"))
     shu = decided_shu(works)
     found: dict[str, dict[str, list]] = {}
-    for work in sorted(works, key=lambda w: (w.classification, w.kanripo_id, w.title, w.pk)):
+    for work in sorted(works, key=lambda w: (w.classification, *shelf_key(w.kanripo_id, w.title, w.pk))):
         if shu[work.pk]:
             found.setdefault(work.classification, {}).setdefault(shu[work.pk], []).append(work.pk)
     return {code: [(name, len(ids)) for name, ids in groups.items()] for code, groups in found.items()}
@@ -80,7 +80,7 @@ class ClassWorks(generics.ListAPIView):
         if shu := self.request.query_params.get("shu"):
             shelved = decided_shu(works.only("pk", "title", "classification", "shu"))
             works = works.filter(pk__in=[pk for pk, name in shelved.items() if name == shu])
-        return works.order_by("kanripo_id", "title", "id").with_editions()
+        return works.in_shelf_order().with_editions()
 
     @extend_schema(parameters=[CLASS_CODE, OpenApiParameter(
         "shu", str, OpenApiParameter.QUERY, description="only the works of this 屬 (周禮之屬)")])

@@ -167,18 +167,32 @@ def class_books(code: str) -> tuple[str, ...]:
 ORDER_SEPARATOR = "\t"
 
 
+#: What ``order_key`` and ``shelf_key`` put for a work without a Kanripo ID (one imported from a
+#: file Kanripo does not hold, 仪礼释宫増注): above every ID, so that it stands after the Kanripo
+#: works of its class (and 屬), by its title, not before the class's first book.
+NO_KANRIPO_ID = "\uffff"
+
+
+def shelf_key(kanripo_id: str, title: str, work_id: int) -> tuple[bool, str, str, int]:
+    """A work's place on its shelf (a 類, a 屬): the Kanripo works in ID order (the catalogue's),
+    then the works without an ID (``kanripo_id`` "") by title, then id. The key the catalogue
+    pages, the API's class lists and ``order_key`` share (decision 0042)."""
+    return (kanripo_id == "", kanripo_id, title, work_id)
+
+
 def order_key(classification: str, kanripo_id: str, title: str, work_id: int) -> str:
     """A work's place in the catalogue's order as one string, compared by code point: its 部
     and 類 in code order (KR1 經 … KR4 集, KR5 道, KR6 佛; a work classed by its 部 alone before
     that 部's 類, as its shelf stands on ``/``), then its Kanripo ID, its title and its id
-    (``work_id``, an int ≥ 0), the order the catalogue pages list a shelf in; unclassified works
+    (``work_id``, an int ≥ 0), the order the catalogue pages list a shelf in (``shelf_key``: a
+    work without a Kanripo ID after those with one, ``NO_KANRIPO_ID``); unclassified works
     (``classification`` "") after every class. Search sorts its hits in text order by it
     (``search.documents.SearchDocument.catalogue_key``): a 經 work before a 史 work whatever
     their titles. Raises ``ValueError`` for a negative ``work_id``."""
     if work_id < 0:
         raise ValueError(f"a work's id is not negative: {work_id}")
     head = "0" + classification if classification else "1"
-    return ORDER_SEPARATOR.join((head, kanripo_id, title, f"{work_id:012d}"))
+    return ORDER_SEPARATOR.join((head, kanripo_id or NO_KANRIPO_ID, title, f"{work_id:012d}"))
 
 
 def validate_class_code(code: str) -> None:

@@ -29,7 +29,7 @@ def _works_with_counts(works) -> list[Work]:
     each work ``char_count`` (its editions' sum); the editions come with their juan counts
     (``Work.objects.with_editions()``), so that the choice of the edition each work opens on
     (``Work.reading_edition_id``), which the editions' links ask, needs no query."""
-    works = list(works.with_editions().order_by("kanripo_id", "title", "id"))
+    works = list(works.with_editions().in_shelf_order())
     ids = [w.pk for w in works]
     juans: dict[int, list] = {}
     for juan in Juan.objects.filter(work_id__in=ids).only("edition_id", "label", "number"):

@@ -61,6 +61,11 @@ class WorkQuerySet(models.QuerySet):
         work (the catalogue, a work's page, the API's lists)."""
         return self.prefetch_related(editions_with_juan_counts())
 
+    def in_shelf_order(self) -> "WorkQuerySet":
+        """The works in their shelf's order (``catalogue.catalogue.shelf_key``): Kanripo ID, the
+        works without one after those with one, then title and id."""
+        return self.order_by(models.Case(models.When(kanripo_id="", then=1), default=0), "kanripo_id", "title", "id")
+
 
 def stored_shu(codes=None) -> dict[str, set[str]]:
     """``{class code: {屬 given to its works}}`` (``Work.shu`` as stored, "" left out) for every

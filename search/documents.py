@@ -58,6 +58,7 @@ from reader.pieces import LAYER_NAMES as PIECE_LAYER_NAMES
 ANALYSIS_CHANGES = {
     1: "each label of front matter (a preface's heading, a 目錄's entry) a 序跋 passage of its own, and hits in the "
        "catalogue's order (經 史 子 集)",
+    2: "a work without a Kanripo ID after the Kanripo works of its class in the hit order",
 }
 ANALYSIS = max(ANALYSIS_CHANGES)
 

@@ -150,6 +150,35 @@ def test_a_class_with_one_shu_heads_the_works_without_one_apart(client, seed_jua
     assert re.findall(r'<li><a href="[^"]+">([^<]+)</a>\s*<span class="byline">', shelf) == ["儀禮", "仪礼释宫増注", "禮書綱目"]  # within a 屬 in Kanripo ID order
 
 
+@pytest.mark.django_db
+def test_a_work_without_a_kanripo_id_shelves_after_the_kanripo_works_of_its_shu(client, seed_juan):
+    """仪礼释宫増注 imported from a file Kanripo does not hold (no Kanripo ID) stood first in
+    儀禮之屬, before 儀禮 itself: "" sorted before every ID. It stands after the Kanripo works of its
+    屬, by title (catalogue.catalogue.shelf_key), on the page, in the API and in the hit order."""
+    from catalogue.catalogue import order_key
+    from reader.models import Work
+
+    Work.objects.filter(pk=seed_juan.work_id).update(classification="KR1d")
+    _shu_work("儀禮疏", "KR1d0027", "")
+    _shu_work("儀禮", "KR1d0026", "")
+    simplified = Work.objects.create(title="仪礼释宫増注", author="江永", dynasty="清", slug="仪礼释宫増注",
+                                     classification="KR1d")
+    Work.objects.filter(pk=simplified.pk).update(shu="儀禮之屬")
+    Edition.objects.create(work=simplified, slug="仪礼释宫増注", label="仪礼释宫増注")
+    html = client.get("/classes/KR1d/").content.decode()
+    shelf = html[html.index('<section class="class"'):]
+    assert re.findall(r'<li><a href="[^"]+">([^<]+)</a>\s*<span class="byline">', shelf) == [
+        "儀禮", "儀禮疏", "仪礼释宫増注", "禮書綱目"]
+    works = client.get("/api/classes/KR1d/works/").json()
+    assert [(w["title"], w["kanripo_id"], w["shu"]) for w in works["results"]] == [
+        ("儀禮", "KR1d0026", "儀禮之屬"), ("儀禮疏", "KR1d0027", "儀禮之屬"),
+        ("仪礼释宫増注", "", "儀禮之屬"), ("禮書綱目", "", "")]
+    assert [(w["title"], w["kanripo_id"]) for w in client.get("/api/classes/KR1d/works/", {"shu": "儀禮之屬"}).json()["results"]] == [
+        ("儀禮", "KR1d0026"), ("儀禮疏", "KR1d0027"), ("仪礼释宫増注", "")]
+    keys = {w.title: order_key(w.classification, w.kanripo_id, w.title, w.pk) for w in Work.objects.all()}
+    assert sorted(keys, key=keys.get) == ["儀禮", "儀禮疏", "仪礼释宫増注", "禮書綱目"]
+
+
 def test_a_single_facet_value_is_listed_not_folded():
     """「另 1 項」 folded one value away, a fold that saves no line: seven values are all listed,
     eight fold two."""
