@@ -75,10 +75,12 @@ TEXT_LAYERS = tuple(layer for layer in LAYERS if layer != ANNOTATION)
 #: "") is the work's own author (撰, 著: ``search.facets``); of a note that names none, nobody known.
 MAIN_LAYERS = frozenset({CLASSIC, "record", "title"})
 #: The layers whose passage naming no commentator is nobody known's work: a reader's annotation,
-#: and front or back matter that nobody signs (a 序 or 跋 is its signer's, not the work's
-#: commentator's: docs/decisions/0039). The author and dynasty facets count such a passage under
-#: 未詳, and no author filter keeps it.
-NOBODYS_UNSIGNED = frozenset({ANNOTATION, PARATEXT})
+#: front or back matter that nobody signs (a 序 or 跋 is its signer's, not the work's
+#: commentator's: docs/decisions/0039), and the editors' layer (``EDITORIAL``: the 四庫 editors'
+#: 提要 and 考證, their 按 and 校記, written under the 清 by editors the book does not name, not by
+#: the book's author: decision 0044). The author and dynasty facets count such a passage under
+#: 未詳, and no author or dynasty filter keeps it.
+NOBODYS_UNSIGNED = frozenset({ANNOTATION, PARATEXT, EDITORIAL})
 #: User-facing layer choices: the search page's boxes, the ``layer`` API parameter and
 #: ``manage.py search --layer``; several may be given (``commentary,subcommentary``).
 #: ``all`` is the books' text; readers' annotations are searched with ``annotation``.

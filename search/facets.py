@@ -129,7 +129,8 @@ def writers(f: EditionFacets, layer: str, commentator: str) -> tuple[str, ...]:
     """Who wrote a passage of ``layer`` naming ``commentator`` in an edition of ``f``: the
     commentator; else the work's main text's authors for the main text (``MAIN_LAYERS``) and
     the writers of its unnamed notes (``notes_by``) for a note; nobody (``()``) for a reader's
-    annotation and for front or back matter nobody signs (``NOBODYS_UNSIGNED``)."""
+    annotation, for front or back matter nobody signs and for the editors' layer (a 提要, a
+    考證: ``NOBODYS_UNSIGNED``, decision 0044)."""
     if commentator:
         return (commentator,)
     if layer in MAIN_LAYERS:
