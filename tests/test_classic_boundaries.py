@@ -123,8 +123,10 @@ def test_the_trigrams_of_a_hexagram_are_its_heading_in_the_classic():
                                 (TEXT, CLASSIC, "", "", "訟有孚窒惕中吉")]
     trigrams = [p for p in found if p[0] == NOTE and p[1] == CLASSIC]
     assert len(trigrams) == 5 and all(p[3] == LAYOUT and p[4][1] == "下" and p[4][3] == "上" for p in trigrams)
-    # other small print keeps its layer: the 上經 list of hexagrams, the juan's contents entry
-    assert found[found.index((LABEL, CLASSIC, "", "", "上經")) + 1] == (NOTE, "smallprint", "", "", "坤")
+    # no other small print is the classic's: the 上經 list of hexagrams is the juan's contents entry,
+    # one label as printed (its notes' brackets layout), the juan's first piece
+    assert found[0] == (LABEL, CLASSIC, "", "", "上經坤\u3000屯\u3000蒙\u3000需\u3000訟")
+    assert found[1] == (TEXT, CLASSIC, "", "", "䷁")
 
 
 

@@ -53,8 +53,11 @@ def test_the_trigrams_are_stored_as_notes_of_the_classic(zhouyi):
 def test_the_maintext_export_holds_the_trigrams_in_their_place(zhouyi, client):
     url = f"/api/works/{zhouyi.work_id}/juans/{zhouyi.number}/export/maintext/"
     text = client.get(url).content.decode()
-    # 需's last line, then 訟's hexagram, its trigrams and its judgement (注, 音義 and 疏 left out)
-    assert "雖不當位未大失也䷅坎下乾上訟有孚窒惕中吉終凶利見大人不利涉大川彖曰訟上剛下險" in text
+    # 需's last line, then 訟's chapter title (its 經 after it), its hexagram, its trigrams and its
+    # judgement (注, 音義 and 疏 left out)
+    assert "雖不當位未大失也\n訟 上經\n䷅坎下乾上訟有孚窒惕中吉終凶利見大人不利涉大川彖曰訟上剛下險" in text
+    # the juan's list of its 卦 is its contents entry, a label of the classic, before 坤's figure
+    assert text.startswith("坤 上經\n上經坤\u3000屯\u3000蒙\u3000需\u3000訟\n䷁坤下坤上坤元亨利牝馬之貞")
     assert re.findall("[䷀-䷿].下.上", text) == [
         "䷁坤下坤上", "䷂震下坎上", "䷃坎下艮上", "䷄乾下坎上", "䷅坎下乾上"]
 
@@ -83,6 +86,9 @@ def test_the_api_lists_no_trigram_among_the_notes(zhouyi, client):
     notes = client.get(f"/api/works/{zhouyi.work_id}/juans/{zhouyi.number}/sections/{section.position}/notes/").json()["results"]
     texts = [n["text"] for n in notes]
     assert "坎下乾上" not in texts
-    assert len(texts) == Piece.objects.filter(section=section, kind=NOTE).count() - 1 == 19
-    at = next(k for k, t in enumerate(texts) if t.startswith("窒謂窒塞也"))
-    assert texts[at - 1].startswith("正義曰上六入于穴者")  # 需's last 疏, then 訟's first 注
+    assert len(texts) == Piece.objects.filter(section=section, kind=NOTE).count() - 1 == 20
+    # 訟 is a chapter of its own: its first section opens with its figure, and its first note is
+    # its first 注 (需's last 疏 closes the chapter before)
+    assert section.chapter.title == "訟" and section.pieces.order_by("position").first().text == "䷅"
+    assert texts[0].startswith("窒謂窒塞也")
+    assert not any(t.startswith("正義曰上六入于穴者") for t in texts)

@@ -47,7 +47,11 @@ def test_every_kaozheng_file_of_zhouyi_and_nothing_else_of_it_is_editorial():
     assert [f.stem[-3:] for f in files] == ["006", "008", "011", *(f"{n:03d}" for n in range(13, 38, 2)), "041"]
     for f in files:
         assert {layer for layer, _ in layers(parse(f))} == {EDITORIAL}, f.name
-    assert layers(parse(ZHOUYI / "KR1a0007_022.txt")).get((CLASSIC, ""), 0) == 1471
+    # 卷六's classic: its text and labels, among them its list of 卦 (下經咸　恒　遯　大壯　晉　明夷　家人,
+    # 18 characters), one label of the juan's contents
+    assert layers(parse(ZHOUYI / "KR1a0007_022.txt")).get((CLASSIC, ""), 0) == 1481
+    assert [(c.title, c.category) for c in parse(ZHOUYI / "KR1a0007_022.txt").chapters] == [
+        ("咸", "下經"), ("恒", "下經"), ("遯", "下經"), ("大壯", "下經"), ("晉", "下經"), ("明夷", "下經"), ("家人", "下經")]
 
 
 @pytest.fixture

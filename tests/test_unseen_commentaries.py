@@ -130,11 +130,17 @@ def test_wuyuan_zhouyi_jie_its_list_of_gua_is_no_commentary():
     of 上經 the juan holds: it was read as 張根's 解, indented as his paragraphs are."""
     text, doc = _read("KR1a0019_002.txt")
     head = doc.sections[0].pieces
-    assert [(p.kind, p.text) for p in head] == [
-        (LABEL, "上經"), (NOTE, "泰豫"), (TEXT, "\u3000"), (NOTE, "否隨"), (TEXT, "\u3000"),
-        (NOTE, "同人臨大有蠱      觀"), (TEXT, "\u3000"), (NOTE, "謙")]
+    # the juan's contents entry: one label as printed, its notes' brackets and column breaks layout
+    assert [(p.kind, p.text, p.layout) for p in head] == [
+        (LABEL, "上經泰豫\u3000否隨\u3000同人臨大有蠱      觀\u3000謙",
+         [(0, "\u3000"), (2, "("), (3, "/"), (4, ")"), (5, "("), (6, "/"), (7, ")"), (8, "("), (13, "/"),
+          (21, ")"), (22, "("), (23, "/)¶\n")])]
     assert all(not p.commentator for p in head)
-    assert {p.effective_layer for p in head if p.kind != NOTE} == {"classic"}
+    assert {p.effective_layer for p in head} == {"classic"}
+    # in the chapter of the first 卦, 泰, whose figure opens the next section; 否's figure (printed
+    # ䷘, 无妄's, over the trigrams 坤下乾上 of 否) opens its chapter
+    assert [(c.title, c.category, c.heading) for c in doc.chapters] == [("泰", "上經", ""), ("否", "上經", "")]
     assert doc.sections[1].pieces[0].text == "䷊"
+    assert doc.chapters[1].sections[0].pieces[:2][0].text == "䷘"
     assert render_mandoku(doc) == text
 

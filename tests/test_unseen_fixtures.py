@@ -117,7 +117,9 @@ def test_one_authors_commentary_printed_a_column_lower_is_his():
         ("commentary", "張根", "解", "不出不足以為"),
         ("classic", "", "", "九二包荒用馮"),
     ]
-    assert [s.title for s in doc.sections] == ["", ""]  # the juan's list of its 卦, a section of its own
+    # the juan's list of its 卦, a section of its own, then 泰's text, then 否's (a chapter each)
+    assert [s.title for s in doc.sections] == ["", "", ""]
+    assert [c.title for c in doc.chapters] == ["泰", "否"]
     assert {p.layer_basis for para in paragraphs[1:] for p in para if p.kind == TEXT} == {"layout"}
     assert render_mandoku(doc) == text
 

@@ -154,6 +154,21 @@ def division_heading(units: list[Unit]) -> list[Unit]:
     return units
 
 
+def _label_entry(chapter: ChapterDoc, line: int) -> Unit:
+    """A contents entry: one LABEL of ``chapter``'s heading as printed, its layout the heading's."""
+    piece = PieceBuilder(LABEL, line)
+    piece.text(chapter.heading)
+    piece.layout = list(chapter.heading_layout)
+    return Unit("para", line, pieces=[piece], new_para=True, entry=ENTRY)
+
+
+def entry_label(pieces: list[PieceBuilder], line: int) -> Unit:
+    """The contents entry of ``pieces`` (a line of a juan's contents, line ``line``): one LABEL of
+    their text, their layout (a note's brackets and column break) its layout, in order, so the
+    line writes back as printed (周易註疏 卷二 ``上經(坤/)　(屯/)…`` → 上經坤　屯…)."""
+    return _label_entry(_heading(pieces, "", "", line).chapter, line)
+
+
 def listed_headings(units: list[Unit]) -> list[Unit]:
     """``units`` with each chapter heading that another heading follows at once, nothing between,
     made a contents entry (a LABEL of its heading as printed, its layout the heading's): a juan that
@@ -166,10 +181,7 @@ def listed_headings(units: list[Unit]) -> list[Unit]:
         after = units[k + 1] if k + 1 < len(units) else None
         if unit.kind == "heading" and after is not None and after.kind == "heading" and unit.chapter.heading \
                 and not unit.chapter.heading.startswith("*"):
-            piece = PieceBuilder(LABEL, unit.line)
-            piece.text(unit.chapter.heading)
-            piece.layout = list(unit.chapter.heading_layout)
-            out.append(Unit("para", unit.line, pieces=[piece], new_para=True, entry=ENTRY))
+            out.append(_label_entry(unit.chapter, unit.line))
         else:
             out.append(unit)
     return out

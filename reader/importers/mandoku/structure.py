@@ -26,6 +26,7 @@ from ..siku import MAIN_NOTE_TAG
 from .contents import LIVES
 from .contents import TITLE as CONTENTS_TITLE
 from .divisions import division_heading, listed_headings
+from .hexagrams import hexagram_chapters
 from .lines import PieceBuilder, add_layout
 from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after,  # noqa: F401
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
@@ -187,6 +188,7 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
     run: list[Unit] = []
     numbered_chapter = False  # a tls heading (A1.1《…》) groups the numbered paragraphs under it
     units = division_heading(units)  # 毛詩注疏 卷一 國風 over 周南: the juan's chapter heading
+    units = units if tls else hexagram_chapters(units)  # 周易註疏 ䷁(坤下/坤上): the 卦's chapter
     units = units if tls else listed_headings(units)  # a list of 篇 headings over the first: its contents
 
     recurring, labels = recurring_labels(units), recurring_labels(units, BLOCK_LABEL)

@@ -1,0 +1,79 @@
+"""Each 卦 of the 注疏 editions of the 易 is a chapter (``reader.importers.mandoku.hexagrams``):
+周易註疏 prints a 卦 under its figure and its trigrams in small print, on a line of their own,
+over its 卦辭 (卷二 ``䷁(坤下/坤上)`` over ``坤元亨利牝馬之貞…``), and a juan of several 卦 lists them
+at its head (``　上經(坤/)　(屯/)　(蒙/)　(需/)　(訟/)``): that line is the juan's contents entry."""
+import re
+
+import pytest
+
+from reader.importers.document import LABEL
+from reader.importers.loader import import_file, render_source
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.hexagrams import GUA
+from reader.importers.source import decode_bytes
+from reader.models import Section
+
+from .conftest import SHARED
+
+JINGBU = SHARED / "corpus" / "kanripo-jingbu"
+
+
+def parse(path):
+    text = decode_bytes(path.read_bytes(), str(path))
+    return text, parse_mandoku(text, str(path), None)
+
+
+def test_every_gua_of_zhouyi_zhushu_is_a_chapter_named_by_its_trigrams():
+    """卷一 to 卷十 (files 012 to 030, even) hold the 64 卦 in order, each a chapter, 上經 then 下經;
+    卷四's 蠱 is printed under 艮's figure (``䷳(巽下/艮上)``) and titled by its trigrams, 坎 (whose
+    卦辭 opens 習坎有孚) by its name; every juan writes back as it was."""
+    chapters = []
+    for n in range(12, 31, 2):
+        text, doc = parse(JINGBU / "KR1a0007" / f"KR1a0007_0{n}.txt")
+        assert render_mandoku(doc) == text
+        chapters += [(c.title, c.category) for c in doc.chapters]
+    assert [t for t, _ in chapters] == [name for name, _, _ in GUA]
+    assert [c for _, c in chapters] == ["上經"] * 30 + ["下經"] * 34
+    _, doc = parse(JINGBU / "KR1a0007" / "KR1a0007_018.txt")
+    gu = next(c for c in doc.chapters if c.title == "蠱")
+    assert [p.text for p in gu.sections[0].pieces[:3]] == ["䷳", "巽下艮上", "蠱元亨利涉大川先甲三日後甲三日"]
+
+
+def test_the_juans_list_of_its_gua_is_one_label_in_the_first_chapter():
+    text, doc = parse(JINGBU / "KR1a0007" / "KR1a0007_014.txt")
+    assert [(c.title, c.category, c.heading) for c in doc.chapters] == [
+        ("坤", "上經", ""), ("屯", "上經", ""), ("蒙", "上經", ""), ("需", "上經", ""), ("訟", "上經", "")]
+    entry = doc.chapters[0].sections[0].pieces
+    assert [(p.kind, p.text) for p in entry] == [(LABEL, "上經坤\u3000屯\u3000蒙\u3000需\u3000訟")]
+    assert entry[0].layout == [(0, "\u3000"), (2, "("), (3, "/)"), (4, "("), (5, "/)"), (6, "("), (7, "/)"),
+                               (8, "("), (9, "/)"), (10, "("), (11, "/)¶\n")]
+    # 卷一 prints its one 卦 as its heading: one chapter, no second 乾
+    _, one = parse(JINGBU / "KR1a0007" / "KR1a0007_012.txt")
+    assert [(c.title, c.category, c.heading) for c in one.chapters] == [("乾", "上經", "上經乾")]
+
+
+@pytest.mark.parametrize("name", ["KR1a0117/KR1a0117_006.txt", "KR1a0117/KR1a0117_008.txt",
+                                  "KR1a0139/KR1a0139_009.txt"])
+def test_a_collection_that_prints_its_masters_words_first_keeps_its_juan_whole(name):
+    """御纂周易折中 (``䷂(震下/坎上)`` over ``程傳(屯序卦…``) and 大易集義粹言 (over ``伊川先生曰…``): the
+    heading is over no 卦辭, and the juan stays one untitled chapter as before."""
+    _, doc = parse(JINGBU / name)
+    assert [(c.title, c.heading) for c in doc.chapters] == [("", None)]
+
+
+def test_the_api_and_citations_name_each_gua(empty_db, client):
+    path = JINGBU / "KR1a0007" / "KR1a0007_014.txt"
+    juan = import_file(path).juan
+    assert render_source(juan) == path.read_text(encoding="utf-8")
+    payload = client.get(f"/api/editions/{juan.edition_id}/juans/{juan.number}/").json()
+    assert [(c["title"], c["category"]) for c in payload["chapters"]] == [
+        ("坤", "上經"), ("屯", "上經"), ("蒙", "上經"), ("需", "上經"), ("訟", "上經")]
+    page = client.get(juan.get_absolute_url()).content.decode()
+    assert "第 1 篇" not in page and '<h2 class="chapter-title">坤 <span class="category">上經</span></h2>' in page
+    section = Section.objects.get(juan=juan, chapter__title="屯", position=min(
+        Section.objects.filter(juan=juan, chapter__title="屯").values_list("position", flat=True)))
+    body = client.get(f"{juan.get_absolute_url()}{section.position}/").content.decode()
+    cited = re.search(r'<span class="citation"[^>]*>([^<]*)', body).group(1)
+    assert cited == ("〔魏〕王弼注\u3000〔晉〕韓康伯注\u3000〔唐〕陸德明音義\u3000〔唐〕孔穎達疏《周易註疏》卷二〈屯〉"
+                     "「䷂震下坎上屯元亨…」（四庫全書・文淵閣本，葉 14-12a） "
+                     f"http://testserver/works/KR1a0007/juan/14/{section.position}/")
