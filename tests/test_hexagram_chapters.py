@@ -77,3 +77,16 @@ def test_the_api_and_citations_name_each_gua(empty_db, client):
     assert cited == ("〔魏〕王弼注\u3000〔晉〕韓康伯注\u3000〔唐〕陸德明音義\u3000〔唐〕孔穎達疏《周易註疏》卷二〈屯〉"
                      "「䷂震下坎上屯元亨…」（四庫全書・文淵閣本，葉 14-12a） "
                      f"http://testserver/works/KR1a0007/juan/14/{section.position}/")
+
+
+def test_the_work_page_lists_each_juans_gua_and_no_kaozheng_goes_on_with_one(client, empty_db):
+    """The work page listed 卷一考證 (a file of the editors' notes on all of 卷一) as 〈乾〉（續）, and
+    卷二 with no chapter: 卷二 now lists its five 卦, and a 考證 juan no chapter."""
+    for n in (12, 13, 14, 15):
+        import_file(JINGBU / "KR1a0007" / f"KR1a0007_0{n}.txt")
+    page = client.get("/works/KR1a0007/").content.decode()
+    rows = re.findall(r'<li><a href="/works/KR1a0007/juan/\d+/">(.*?)</a>\s*(.*?)\s*<span class="count">', page)
+    gua = '<span class="chapter-title">〈{}〉</span><span class="category">上經</span>'
+    assert rows == [("卷一", gua.format("乾")), ("卷一考證", ""),
+                    ("卷二", "".join(gua.format(n) for n in ("坤", "屯", "蒙", "需", "訟"))), ("卷二考證", "")]
+    assert "（續）" not in page
