@@ -70,6 +70,13 @@ def test_the_api_and_citations_name_each_gua(empty_db, client):
         ("坤", "上經"), ("屯", "上經"), ("蒙", "上經"), ("需", "上經"), ("訟", "上經")]
     page = client.get(juan.get_absolute_url()).content.decode()
     assert "第 1 篇" not in page and '<h2 class="chapter-title">坤 <span class="category">上經</span></h2>' in page
+    # the list is section 1's one label, no 小字 note; the 目錄 lists every section, it first by its chapter
+    first = re.search(r'<section class="section" id="s1".*?</section>', page, re.S).group(0)
+    assert re.findall(r'<p class="passage">(.*?)</p>', first) == [
+        '<span class="label" id="s1-p0">上經坤\u3000屯\u3000蒙\u3000需\u3000訟</span>']
+    toc = re.search(r'<details class="toc">.*?</details>', page, re.S).group(0)
+    assert "<summary>目錄（12 節）</summary>" in toc and Section.objects.filter(juan=juan).count() == 12
+    assert re.findall(r'<li><a href="#s\d+">(.*?)</a>', toc)[:3] == ["坤", "䷁坤下坤上坤元亨…", "六二直方大不習无…"]
     section = Section.objects.get(juan=juan, chapter__title="屯", position=min(
         Section.objects.filter(juan=juan, chapter__title="屯").values_list("position", flat=True)))
     body = client.get(f"{juan.get_absolute_url()}{section.position}/").content.decode()
