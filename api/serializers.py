@@ -86,8 +86,8 @@ class WorkSerializer(serializers.ModelSerializer):
     dynasty (the catalogue's where it lists the work, else the work's: ``reader.people.work_dynasty``), collection, slug, Kanripo ID, class in Kanripo's catalogue
     (``classification``: KR1d, "" unclassified) and 屬 (``shu``: the one the catalogue shelves it
     under, given or named by its title, ``reader.shelving``; "" for none), juan count (its fullest
-    edition's: ``juan_count``), its link (``reading_url``: the page every link to the work opens,
-    ``Work.get_absolute_url``) and its editions, each with its own juan count."""
+    edition's: ``juan_count``), the page of the edition it is read in (``reading_url``:
+    ``Work.reading_url``) and its editions, each with its own juan count."""
 
     author = serializers.SerializerMethodField()
     people = serializers.SerializerMethodField()
@@ -145,9 +145,9 @@ class WorkSerializer(serializers.ModelSerializer):
         return counted[reading] if counted.get(reading) is not None else work.editions.get(pk=reading).juans.count()
 
     def get_reading_url(self, work) -> str:
-        """The work's page, absolute: where every link to the work leads (``Work.get_absolute_url``,
-        its fullest edition: ``…/works/KR1d0086/``)."""
-        return self.context["request"].build_absolute_uri(work.get_absolute_url())
+        """The page of the edition the work is read in, absolute (``Work.reading_url``, its
+        fullest edition: ``…/works/KR1d0086/``); the work's other editions are in ``editions``."""
+        return self.context["request"].build_absolute_uri(work.reading_url())
 
 
 class WorkDetailSerializer(WorkSerializer):

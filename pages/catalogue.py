@@ -15,11 +15,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.vary import vary_on_cookie
 
-from catalogue.catalogue import BU, bu_of, bus, get_class, members
+from catalogue.catalogue import BU, bus, get_class, members
 from reader.juans import juan_count
-from reader.crumbs import work_page_url, work_trail
+from reader.crumbs import class_trail, work_page_url, work_trail
 from reader.models import Edition, Juan, Work
-from reader.shelving import decided_shu
+from reader.shelving import decided_shu, shu_anchor
 
 
 def _works_with_counts(works) -> list[Work]:
@@ -45,21 +45,21 @@ def _works_with_counts(works) -> list[Work]:
     return works
 
 
-def shu_groups(works: list[Work]) -> list[dict]:
-    """``[{"shu": "周禮之屬", "id": "shu1", "works": [...]}, …, {"shu": "", "id": "noshu", "works": [...]}]``:
+def shu_groups(works: list[Work], code: str) -> list[dict]:
+    """``[{"shu": "周禮之屬", "id": "KR1d-周禮之屬", "works": [...]}, …, {"shu": "", "id": "KR1d-noshu", "works": [...]}]``:
     the works of one 類 by their 屬 (``decided_shu``), each 屬 once with all its works, where its first work stands
     (the works come in Kanripo ID order, the catalogue's), and the works without a 屬 last, as
     a group of their own (``shu`` "": the page heads it 未分屬, so that they are not read as
     the works of the 屬 above or below them); ``[]`` when no work of the class has a 屬 (the
-    shelf is not divided). ``id``: the group's anchor after the class code (``KR1d-shu1``)."""
+    shelf is not divided). ``id``: the group's anchor (``reader.shelving.shu_anchor``), which the
+    breadcrumbs of a work shelved under it link to."""
     shu = decided_shu(works)
     if not any(shu.values()):
         return []
     groups: dict[str, list] = {}
     for work in sorted(works, key=lambda w: shu[w.pk] == ""):   # stable: the ID order stays within each 屬
         groups.setdefault(shu[work.pk], []).append(work)
-    return [{"shu": shu, "id": f"shu{k}" if shu else "noshu", "works": grouped}
-            for k, (shu, grouped) in enumerate(groups.items(), 1)]
+    return [{"shu": shu, "id": shu_anchor(code, shu), "works": grouped} for shu, grouped in groups.items()]
 
 
 def _shelves(works: list[Work], codes) -> list[dict]:
@@ -69,7 +69,7 @@ def _shelves(works: list[Work], codes) -> list[dict]:
     by_code: dict[str, list] = {}
     for work in works:
         by_code.setdefault(work.classification, []).append(work)
-    shelves = [{"cls": get_class(code), "works": by_code[code], "groups": shu_groups(by_code[code])}
+    shelves = [{"cls": get_class(code), "works": by_code[code], "groups": shu_groups(by_code[code], code)}
                for code in codes if code in by_code]
     for shelf in shelves:  # a class page lists its 屬 above the shelf when there are two or more
         shelf["index"] = sum(1 for group in shelf["groups"] if group["shu"]) >= 2
@@ -100,14 +100,12 @@ def class_detail(request, code):
     if cls.level == BU:
         codes = [cls.code] + [c.code for c in members(cls.code)]
         works = _works_with_counts(Work.objects.filter(classification__in=codes))
-        bu = cls
     else:
         codes = [cls.code]
         works = _works_with_counts(Work.objects.filter(classification=cls.code))
-        bu = get_class(bu_of(cls.code))
     # a 部's 類, each with its number of works: an empty one is named without a link (docs/reading.md)
     held = Counter(w.classification for w in works)
-    return render(request, "reader/class.html", {"cls": cls, "bu": bu, "shelves": _shelves(works, codes),
+    return render(request, "reader/class.html", {"cls": cls, "shelves": _shelves(works, codes), "steps": class_trail(cls),
                                                  "members": [(c, held[c.code]) for c in members(cls.code)],
                                                  "work_total": len(works)})
 

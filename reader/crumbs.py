@@ -1,15 +1,19 @@
-"""The breadcrumbs (位置) of every page under a work: one trail, built here, shown by one
-template (``templates/reader/_crumbs.html`` through the ``crumbs`` tag of
-``reader.templatetags.reading``), so that the reading page, the section page, the collation and
-the quotation map of one juan name it alike."""
+"""The breadcrumbs (位置) of the catalogue's pages and of every page under a work: one trail,
+built here, shown by one template (``templates/reader/_crumbs.html``, through the ``crumbs`` tag
+of ``reader.templatetags.reading`` on the pages under a work), so that a class page, the work's
+page, an edition, the reading page, the section page, the collation and the quotation map of one
+juan name it alike: 書目 › 經部 › 禮類 › 周禮之屬 › the work › …, the shelf the catalogue puts the
+work on (its class in Kanripo's catalogue, ``catalogue``, and its 屬, ``reader.shelving``)."""
 from __future__ import annotations
 
 from typing import NamedTuple
 
 from django.urls import reverse
 
+from catalogue.catalogue import BU, bu_of, get_class
 from reader.citation import section_heading, section_label
 from reader.juans import short_label
+from reader.shelving import shu_anchor
 
 
 class Crumb(NamedTuple):
@@ -24,15 +28,48 @@ def work_page_url(work) -> str:
     return reverse("reader:editions", args=[work.slug])
 
 
+def shelf_trail(code: str, shu: str = "") -> list[Crumb]:
+    """``[書目, 部, 類, 屬]``, each linked, for a work of the class ``code`` shelved under ``shu``
+    (``Work.shelf_shu``): the 部 and the 類 to their pages (``/classes/KR1/``, ``/classes/KR1d/``),
+    the 屬 to its heading on the 類's page (``/classes/KR1d/#KR1d-周禮之屬``,
+    ``reader.shelving.shu_anchor``). A work classed by its 部 alone has no 類 step, an
+    unclassified work (``code`` "", or one the catalogue lacks) none but 書目, and no 屬 is shown
+    without its 類."""
+    steps = [Crumb("書目", reverse("reader:home"))]
+    cls = get_class(code) if code else None
+    if cls is None:
+        return steps
+    if cls.level != BU:
+        bu = get_class(bu_of(code))
+        steps.append(Crumb(bu.name, reverse("reader:class", args=[bu.code])))
+    steps.append(Crumb(cls.name, reverse("reader:class", args=[cls.code])))
+    if shu and cls.level != BU:
+        steps.append(Crumb(shu, reverse("reader:class", args=[cls.code]) + "#" + shu_anchor(cls.code, shu)))
+    return steps
+
+
+def class_trail(cls) -> list[Crumb]:
+    """The trail of a class's page (``/classes/<code>/``): ``[書目, 部, 類]`` (``shelf_trail``), the
+    class itself unlinked: 書目 › 經部 › 禮類, or 書目 › 經部 on the 部's page."""
+    return _unlink_last(shelf_trail(cls.code))
+
+
 def work_trail(work) -> list[Crumb]:
-    """The trail of a work's own page (``work_page_url``): ``[書目, work]``, the work unlinked."""
-    return [Crumb("書目", reverse("reader:home")), Crumb(work.title)]
+    """The trail of a work's own page (``work_page_url``): the work's shelf (``shelf_trail``: 書目 ›
+    部 › 類 › 屬) and the work, unlinked. One query (``Work.shelf_shu``) unless the work's 屬 is stored."""
+    return shelf_trail(work.classification, work.shelf_shu) + [Crumb(work.title)]
+
+
+def _unlink_last(steps: list[Crumb]) -> list[Crumb]:
+    """``steps`` with the last one's link taken off: the page the trail is on."""
+    return steps[:-1] + [Crumb(steps[-1].label)]
 
 
 def crumb_trail(edition, juan=None, section=None, tail: str = "", *, juan_url: str = "",
                 several: bool | None = None) -> list[Crumb]:
-    """``[書目, work, edition, juan, section, tail]``, the steps that apply, the last without a
-    link, so that no step links to the page it is on. A work of ``several`` editions (counted
+    """``[書目, 部, 類, 屬, work, edition, juan, section, tail]``, the steps that apply, the last
+    without a link, so that no step links to the page it is on; the work's shelf as the catalogue
+    shelves it (``shelf_trail``: one query, ``Work.shelf_shu``, unless the work's 屬 is stored). A work of ``several`` editions (counted
     with one query when not given) has a page of its own above them (``work_page_url``): the
     work's title links there and the edition's name in words (``Edition.name``) to the edition's
     page. A work with one edition is that edition: one step, its title, to the edition's page
@@ -45,7 +82,7 @@ def crumb_trail(edition, juan=None, section=None, tail: str = "", *, juan_url: s
     work = edition.work
     if several is None:
         several = work.edition_count() > 1
-    steps = [Crumb("書目", reverse("reader:home"))]
+    steps = shelf_trail(work.classification, work.shelf_shu)
     if several:
         steps += [Crumb(work.title, work_page_url(work)), Crumb(edition.name, edition.get_absolute_url())]
     else:
@@ -58,6 +95,4 @@ def crumb_trail(edition, juan=None, section=None, tail: str = "", *, juan_url: s
                            section.get_absolute_url() if tail else ""))  # the page itself: no link
     if tail:
         steps.append(Crumb(tail))
-    last = steps[-1]
-    steps[-1] = Crumb(last.label)
-    return steps
+    return _unlink_last(steps)

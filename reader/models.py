@@ -238,10 +238,20 @@ class Work(models.Model):
         return self.editions.select_related("work").filter(pk=pk).first() if pk else None
 
     def get_absolute_url(self):
-        """The work's link in the catalogue, the breadcrumbs and lists: its reading edition's
-        page (``reading_edition_id``: ``/works/KR1d0086/`` for 禮書綱目 once Kanripo's 91 juans are
-        imported beside the seed's one), its own key when it has no edition. No query when the
-        editions are prefetched (``Work.objects.with_editions()``), else one (``reading_edition_id``'s)."""
+        """The work's link in the catalogue and lists: a work of several editions its own page
+        above them (``/works/<work>/editions/``, which lists them, so that a reader sees there
+        are several before choosing one), a work of one edition that edition's page
+        (``reading_url``). No query when the editions are prefetched (``Work.objects.with_editions()``),
+        else one (``reading_edition_id``'s)."""
+        if self.edition_count() > 1:
+            return reverse("reader:editions", args=[self.slug])
+        return self.reading_url()
+
+    def reading_url(self) -> str:
+        """The page of the edition a reader opens the work in: its reading edition's
+        (``reading_edition_id``: ``/works/KR1d0086/`` for 禮書綱目 once Kanripo's 91 juans are
+        imported beside the seed's one), its own key when it has no edition (the API's
+        ``reading_url``). Queries as ``get_absolute_url``."""
         slug = self._reading_edition()[1]
         return reverse("reader:work", args=[slug or self.slug])
 

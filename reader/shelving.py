@@ -59,3 +59,11 @@ def decided_shu(works: Iterable, given: dict[str, set[str]] | None = None) -> di
             given.setdefault(work.classification, set()).add(work.shu)
     names = {code: title_names(code, shus) for code, shus in given.items()}
     return {work.pk: work.shu or shu_of_title(work.title, names.get(work.classification, [])) for work in works}
+
+
+def shu_anchor(code: str, shu: str) -> str:
+    """The anchor of a 屬 on its class's pages (``/classes/KR1d/#KR1d-周禮之屬``, the catalogue's
+    heading of the group, ``pages.catalogue.shu_groups``), named by the 屬 itself so that a link
+    to it stays where it is when works are added: ``KR1d-周禮之屬``; ``KR1d-noshu`` for the works
+    without one (未分屬)."""
+    return f"{code}-{shu or 'noshu'}"

@@ -328,7 +328,8 @@ def test_a_class_page_a_bu_page_and_an_unknown_class(client, seed_juan):
     classify_seed(seed_juan)
     add_work("史記", "KR2a0001")
     html = client.get("/classes/KR1d/").content.decode()
-    assert '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/classes/KR1/">經部</a> › 禮類</nav>' in html
+    assert ('<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/classes/KR1/">經部</a> › '
+            '<span aria-current="page">禮類</span></nav>') in html
     assert "禮書綱目" in html and "史記" not in html
     bu = client.get("/classes/KR2/").content.decode()
     assert '<h2 id="KR2a"><a href="/classes/KR2a/">正史類</a> <span class="count">1 部書</span></h2>' in bu
@@ -395,16 +396,24 @@ def test_a_class_page_and_the_api_divide_a_class_by_its_shu(client):
     # each 屬 once, where its first work stands in the catalogue, then the works without a 屬 under
     # a heading of their own (they stood first, unheaded, under the index: read as the first 屬's)
     assert re.findall(r'<h3 id="([^"]+)" class="shu">([^<]+)<span class="count">(\d+) 部書', shelf) == [
-        ("KR1d-shu1", "周禮之屬 ", "2"), ("KR1d-shu2", "儀禮之屬 ", "1"), ("KR1d-noshu", "未分屬 ", "1")]
+        ("KR1d-周禮之屬", "周禮之屬 ", "2"), ("KR1d-儀禮之屬", "儀禮之屬 ", "1"), ("KR1d-noshu", "未分屬 ", "1")]
     assert re.findall(r'<li><a href="[^"]+">([^<]+)</a>\s*<span class="byline">', shelf) == ["周禮注疏", "周官新義", "儀禮注疏", "禮書"]
     index = html[html.index('<nav class="catalogue-index shu-index" aria-label="屬">'):html.index('<section class="class"')]
     assert '<span class="index-label">本類之屬：</span>' in index
     assert re.findall(r'<a href="#([^"]+)">([^<]+)</a> <span class="count">(\d+) 部書', index) == [
-        ("KR1d-shu1", "周禮之屬", "2"), ("KR1d-shu2", "儀禮之屬", "1"), ("KR1d-noshu", "未分屬", "1")]
+        ("KR1d-周禮之屬", "周禮之屬", "2"), ("KR1d-儀禮之屬", "儀禮之屬", "1"), ("KR1d-noshu", "未分屬", "1")]
     home = client.get("/").content.decode()
-    assert '<h4 id="KR1d-shu1" class="shu">周禮之屬 <span class="count">2 部書</span></h4>' in home
+    assert '<h4 id="KR1d-周禮之屬" class="shu">周禮之屬 <span class="count">2 部書</span></h4>' in home
     assert '<h4 id="KR1d-noshu" class="shu">未分屬 <span class="count">1 部書</span></h4>' in home
-    assert '<h4 id="KR2a-shu' not in home   # a class none of whose works has a 屬 is not divided
+    assert '<h4 id="KR2a-' not in home   # a class none of whose works has a 屬 is not divided
+    # a work's trail names the shelf the class page puts it on, the 屬 linked to its heading there
+    shelf_trail = ('<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/classes/KR1/">經部</a> › '
+                   '<a href="/classes/KR1d/">禮類</a> › ')
+    assert shelf_trail + ('<a href="/classes/KR1d/#KR1d-周禮之屬">周禮之屬</a> › '
+                          '<span aria-current="page">周禮注疏</span></nav>') in client.get("/works/KR1d0003/").content.decode()
+    assert shelf_trail + '<span aria-current="page">禮書</span></nav>' in client.get("/works/KR1d0084/").content.decode()
+    assert ('<a href="/">書目</a> › <a href="/classes/KR2/">史部</a> › <a href="/classes/KR2a/">正史類</a> › '
+            '<span aria-current="page">史記</span></nav>') in client.get("/works/KR2a0001/").content.decode()
     rows = {r["code"]: r for r in client.get("/api/classes/").json()["results"]}
     assert rows["KR1d"]["shu"] == [{"name": "周禮之屬", "works": 2}, {"name": "儀禮之屬", "works": 1}]
     assert rows["KR1"]["shu"] == rows["KR2a"]["shu"] == []
@@ -425,7 +434,7 @@ def test_a_title_places_a_work_in_the_shu_of_the_classic_it_names(client):
     html = client.get("/classes/KR1d/").content.decode()
     shelf = html[html.index('<section class="class"'):]
     assert re.findall(r'<h3 id="([^"]+)" class="shu">([^<]+)<span class="count">(\d+) 部書', shelf) == [
-        ("KR1d-shu1", "周禮之屬 ", "4"), ("KR1d-shu2", "儀禮之屬 ", "2"), ("KR1d-shu3", "禮記之屬 ", "1"),
+        ("KR1d-周禮之屬", "周禮之屬 ", "4"), ("KR1d-儀禮之屬", "儀禮之屬 ", "2"), ("KR1d-禮記之屬", "禮記之屬 ", "1"),
         ("KR1d-noshu", "未分屬 ", "1")]
     assert re.findall(r'<li><a href="[^"]+">([^<]+)</a>\s*<span class="byline">', shelf) == [
         "周禮注疏", "周禮詳解", "周禮訂義", "欽定周官義疏", "儀禮注疏", "欽定儀禮義疏", "日講禮記解義", "禮書綱目"]

@@ -76,10 +76,11 @@ class TestOnTheThreeEditions:
             ("禮書綱目", "欽定四庫全書・純文字本", ""), ("KR1d0086", "四庫全書・文淵閣本", "四庫全書・文淵閣本"),
             ("KR1d0086-WYG", "四庫全書・文淵閣本・原字", "四庫全書・文淵閣本・原字")]
         assert {j.work_id for j in three} == {work.pk}
-        # the home page lists the work once, its title leading to its reading edition, with its three editions
+        # the home page lists the work once, its title leading to the work's page above its three editions, and them
         home = client.get("/").content.decode()
         assert home.count(">禮書綱目</a>") == 1
-        assert '<a href="/works/KR1d0086/">禮書綱目</a>' in home
+        assert f'<a href="{work.get_absolute_url()}">禮書綱目</a>' in home
+        assert work.get_absolute_url() == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/" and work.reading_url() == "/works/KR1d0086/"
         seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
         assert [e.get_absolute_url() for e in work.editions.order_by("id")] == [seed_page, "/works/KR1d0086/",
                                                                                 "/works/KR1d0086-WYG/"]
@@ -92,25 +93,26 @@ class TestOnTheThreeEditions:
         assert '<a href="/works/KR1d0086-WYG/juan/12/">卷十</a>' in page
         assert "Kanripo KR1d0086（KR1d0086-WYG） · 底本 WYG" in page  # the ids stay on the edition's page
         section = client.get("/works/KR1d0086-WYG/juan/12/2/").content.decode()
-        # one trail: the work (its own page, above its editions), its edition, the juan, the section
-        work_crumb = '<a href="/">書目</a> › <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/">禮書綱目</a> › '
+        # one trail: the shelf (部, 類: 禮書綱目 has no 屬), the work (its own page, above its editions), its edition,
+        # the juan, the section
+        work_crumb = '<a href="/">書目</a> › <a href="/classes/KR1/">經部</a> › <a href="/classes/KR1d/">禮類</a> › <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/">禮書綱目</a> › '
         wyg_crumb = work_crumb + '<a href="/works/KR1d0086-WYG/">四庫全書・文淵閣本・原字</a> › '
-        assert wyg_crumb + '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a> › 張侯</nav>' in section
+        assert wyg_crumb + '<a href="/works/KR1d0086-WYG/juan/12/#s2">卷十</a> › <span aria-current="page">張侯</span></nav>' in section
         juan_page = client.get("/works/KR1d0086-WYG/juan/12/").content.decode()
-        assert wyg_crumb + '卷十</nav>' in juan_page
+        assert wyg_crumb + '<span aria-current="page">卷十</span></nav>' in juan_page
         assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本・原字，葉 12-1b）" in section
         # the seed's URLs are as they were; its citation names the work's people (reader.people)
         seed_section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
         assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in seed_section
         assert work_crumb + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › ' \
-            '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/#s2">卷十</a> › 張侯</nav>' in seed_section
+            '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/#s2">卷十</a> › <span aria-current="page">張侯</span></nav>' in seed_section
 
     def test_one_rule_names_the_edition_of_a_works_key(self, three, client):
         """``/works/禮書綱目/`` opened Kanripo's KR1d0086 (the work's reading edition) while
         ``/works/禮書綱目/juan/10/`` read the seed's text (the edition of that key), and the API's
         ``/api/works/<id>/`` listed the oldest edition's juans: one rule now (``Work.default_edition``,
         ``reader.places.edition_by_slug``): a key names its own edition, on the page, under it and in
-        the API; the work's link in the catalogue opens its reading edition (the breadcrumbs' the work's own page)
+        the API; the work's page marks its reading edition, the one the API's ``reading_url`` opens
         (``reader.editions.reading_edition``: the fullest, and of editions as full Kanripo's own text
         before its branch copy before another source's)."""
         seed, kr, wyg = three
@@ -120,11 +122,12 @@ class TestOnTheThreeEditions:
         page = client.get("/works/禮書綱目/").content.decode()
         juan_page = client.get("/works/禮書綱目/juan/10/").content.decode()
         section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
-        trail = '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/">禮書綱目</a> › '
+        trail = ('<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/classes/KR1/">經部</a> › '
+                 '<a href="/classes/KR1d/">禮類</a> › <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/">禮書綱目</a> › ')
         seed_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
-        assert trail + "欽定四庫全書・純文字本</nav>" in page  # the same edition on all three, named in one trail
-        assert trail + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › 卷十</nav>' in juan_page
-        assert trail + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › <a href="{seed_page}juan/10/#s2">卷十</a> › 張侯</nav>' in section
+        assert trail + '<span aria-current="page">欽定四庫全書・純文字本</span></nav>' in page  # the same edition on all three, named in one trail
+        assert trail + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › <span aria-current="page">卷十</span></nav>' in juan_page
+        assert trail + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › <a href="{seed_page}juan/10/#s2">卷十</a> › <span aria-current="page">張侯</span></nav>' in section
         assert '<strong aria-current="page">欽定四庫全書・純文字本</strong>' in page
         assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/">卷十</a>' in page
         assert '<a href="/works/KR1d0086/">四庫全書・文淵閣本</a> <span class="count">1 卷</span>' in page
@@ -149,7 +152,8 @@ class TestOnTheThreeEditions:
         import_file(SEED)
         work = Work.objects.get()
         assert work.reading_edition_id() == juan.edition_id
-        assert work.get_absolute_url() == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+        assert work.reading_url() == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/"
+        assert work.get_absolute_url() == "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/"  # the work's page
         assert Edition.objects.get(pk=kr.edition_id).get_absolute_url() == "/works/KR1d0086/"
 
     def test_the_work_page_stands_above_its_editions_and_no_crumb_links_to_its_page(self, three, client):
@@ -159,7 +163,8 @@ class TestOnTheThreeEditions:
         seed, kr, wyg = three
         work_page = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/"
         page = client.get(work_page).content.decode()
-        assert '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › 禮書綱目</nav>' in page
+        assert ('<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/classes/KR1/">經部</a> › '
+                '<a href="/classes/KR1d/">禮類</a> › <span aria-current="page">禮書綱目</span></nav>') in page
         assert "<title>禮書綱目（3 個版本）" in page and "本書收 3 個版本" in page
         listed = re.findall(r'<li><a href="([^"]+)">([^<]+)</a>( <span class="reading-edition">)?', page)
         assert listed == [("/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/", "欽定四庫全書・純文字本", ""),
@@ -174,7 +179,8 @@ class TestOnTheThreeEditions:
                     work_page):
             trail = re.search(r'<nav class="crumbs".*?</nav>', client.get(url).content.decode()).group(0)
             assert f'href="{url}"' not in trail, (url, trail)
-            assert trail.count("<a ") == trail.count(" › "), (url, trail)  # every step linked but the last
+            assert trail.count("<a ") == trail.count(" › "), (url, trail)  # every step linked but the last,
+            assert trail.count('aria-current="page"') == 1 and trail.endswith('</span></nav>'), (url, trail)  # which is current
         edition = client.get("/works/KR1d0086/").content.decode()
         assert (f'版本：<strong>四庫全書・文淵閣本</strong>，《禮書綱目》所收 3 個版本之一（<a href="{work_page}">本書各版本</a>）'
                 in edition)
@@ -256,8 +262,8 @@ class TestOnTheThreeEditions:
 
     def test_a_works_juan_count_and_link_are_its_fullest_editions(self, three, client):
         """/api/works/1/ gave juan_count 93 for 禮書綱目: the sum over its three editions (1 + 91 + 1).
-        A work's figure is its fullest edition's, the one every link to the work opens
-        (``Work.get_absolute_url``: most juans, then Kanripo's base text); each edition has its own."""
+        A work's figure is its fullest edition's, the one it is read in (``Work.reading_url``, the
+        API's ``reading_url``: most juans, then Kanripo's base text); each edition has its own."""
         import_file(KANRIPO / "KR1d0086" / "KR1d0086_013.txt")
         work = Work.objects.get()
         api = client.get(f"/api/works/{work.pk}/").json()
@@ -268,11 +274,12 @@ class TestOnTheThreeEditions:
         assert [(w["juan_count"], w["reading_url"]) for w in listed] == [(2, "http://testserver/works/KR1d0086/")]
         in_class = client.get("/api/classes/KR1d/works/").json()["results"]
         assert [(w["juan_count"], w["reading_url"]) for w in in_class] == [(2, "http://testserver/works/KR1d0086/")]
-        # the catalogue's and the class's link to the work opens that edition; the trail of each
-        # edition's juan leads to the work's own page, above its editions
-        for url in ("/", "/classes/KR1/"):
+        # the catalogue's and the class's link to the work, and the trail of each edition's juan, lead
+        # to the work's own page, above its editions, which marks that edition
+        for url in ("/", "/classes/KR1/", "/classes/KR1d/"):
             html = client.get(url).content.decode()
-            assert re.findall(r'<a href="([^"]*)">禮書綱目</a>', html) == ["/works/KR1d0086/"], url
+            assert re.findall(r'<a href="([^"]*)">禮書綱目</a>', html) == [
+                "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/editions/"], url
         for url in ("/works/禮書綱目/juan/10/", "/works/KR1d0086-WYG/juan/12/", "/works/KR1d0086/juan/13/"):
             html = client.get(url).content.decode()
             assert re.findall(r'<a href="([^"]*)">禮書綱目</a>', html) == [
@@ -392,7 +399,8 @@ def test_a_work_of_one_edition_is_that_editions_page(empty_db, search_backend, c
     import_file(J12)
     assert client.get("/works/KR1d0086/editions/")["Location"] == "/works/KR1d0086/"
     page = client.get("/works/KR1d0086/").content.decode()
-    assert '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › 禮書綱目</nav>' in page
+    shelf = '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/classes/KR1/">經部</a> › <a href="/classes/KR1d/">禮類</a> › '
+    assert shelf + '<span aria-current="page">禮書綱目</span></nav>' in page
     assert '<p class="edition-level">版本：四庫全書・文淵閣本（本書只收此一版本）</p>' in page
     juan = client.get("/works/KR1d0086/juan/12/").content.decode()
-    assert '<nav class="crumbs" aria-label="位置"><a href="/">書目</a> › <a href="/works/KR1d0086/">禮書綱目</a> › 卷十</nav>' in juan
+    assert shelf + '<a href="/works/KR1d0086/">禮書綱目</a> › <span aria-current="page">卷十</span></nav>' in juan

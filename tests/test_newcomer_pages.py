@@ -143,8 +143,8 @@ def test_a_class_with_one_shu_heads_the_works_without_one_apart(client, seed_jua
     # 儀禮 (KR1d0026) stood under 未分屬 beside 禮書綱目: its title names the book of 儀禮之屬, as
     # 仪礼释宫増注's 提要 page does (reader.shelving.decided_shu); 禮書綱目's names none
     assert re.findall(r'<h2 id="KR1d"[^>]*>|<h3 id="([^"]+)" class="shu">([^<]+)<span class="count">(\d+) 部書', html) == [
-        ("", "", ""), ("KR1d-shu1", "儀禮之屬 ", "2"), ("KR1d-noshu", "未分屬 ", "1")]
-    assert html.count("儀禮之屬") == 2  # one 屬: its heading, no index of one entry; and the note's example
+        ("", "", ""), ("KR1d-儀禮之屬", "儀禮之屬 ", "2"), ("KR1d-noshu", "未分屬 ", "1")]
+    assert html.count("儀禮之屬") == 3  # one 屬: its heading and its anchor, no index of one entry; and the note's example
     assert '<p class="shu-note">未分屬：目錄與書中提要皆未列其屬，書名亦未指明所論之書（如「儀禮注疏」屬儀禮之屬）。</p>' in html
     shelf = html[html.index('<section class="class"'):]
     assert re.findall(r'<li><a href="[^"]+">([^<]+)</a>\s*<span class="byline">', shelf) == ["儀禮", "仪礼释宫増注", "禮書綱目"]  # within a 屬 in Kanripo ID order

@@ -222,9 +222,10 @@ def test_a_work_its_editions_and_no_crumb_to_the_page_it_is_on(witnesses, tabs, 
     assert page.locator(".edition-level").inner_text() == "版本：四庫全書・文淵閣本，《禮書綱目》所收 3 個版本之一（本書各版本）"
     page.locator("nav.crumbs a", has_text="禮書綱目").click()
     page.wait_for_url(witnesses + work_page)
-    assert page.locator("nav.crumbs").inner_text() == "書目 › 禮書綱目"
+    assert page.locator("nav.crumbs").inner_text() == "書目 › 經部 › 禮類 › 禮書綱目"
     assert [a.inner_text() for a in page.locator(".work-editions li > a").all()] == [
         "欽定四庫全書・純文字本", "四庫全書・文淵閣本", "四庫全書・文淵閣本・原字"]
     assert no_page_overflow(page)
     assert tab.axe() == []
     tab.shot("scholar-work-page")
+
