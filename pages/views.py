@@ -20,7 +20,7 @@ from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
 from config.budget import check
 from config.ratelimit import search_wait
-from reader.citation import citation_text, juan_citation_text, opening_words, pager_names, permalink, set_openings
+from reader.citation import citation_text, juan_citation_text, juan_file, opening_words, pager_names, permalink, set_openings
 from reader.juans import juan_contents, juan_count
 from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_juan_counts
@@ -311,7 +311,7 @@ def juan_detail(request, slug, number):
     _, explicit = display_from_request(request)
     links = juan_page_links(request, juan, pages, page, explicit) if len(pages) > 1 else []
     return _reading(request, "reader/juan.html", juan, chapters, {
-        "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters]),
+        "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters]), "juan_file": juan_file(juan),
         "permalink": permalink(request, juan) + (f"?page={page}" if page > 1 else ""),
         "juan_pages": links, "juan_page": page,
         "previous_juan_page": links[page - 2] if links and page > 1 else None,

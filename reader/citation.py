@@ -7,6 +7,7 @@ work in 《》, juan as the book titles it, chapter in 〈〉, the section by it
 """
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from django.db.models import Q
@@ -215,12 +216,29 @@ def edition_name(juan) -> str:
     return juan.edition.cited_name
 
 
+#: A Kanripo file's name: the text's ID, ``_`` and the file's number (``KR1d0086_010.txt``).
+KANRIPO_FILE = re.compile(r"(KR[0-9A-Za-z]+_([0-9]+))\.txt")
+
+
+def juan_file(juan) -> str:
+    """The Kanripo file a juan was imported from, as Kanripo names it (``KR1d0086_010``, 卷八 of
+    禮書綱目: its files count the front matter), whose number is the juan's in its URLs
+    (``/works/KR1d0086/juan/10/``); "" for a juan of another source (the seed's 卷十 is
+    ``/juan/10/`` by its label) or a file named otherwise. Read from ``Juan.source_name``."""
+    match = KANRIPO_FILE.fullmatch(juan.source_name.rsplit("/", 1)[-1])
+    return match.group(1) if match and int(match.group(2)) == juan.number else ""
+
+
 def juan_citation_text(juan, chapters=()) -> str:
-    """``江永《禮書綱目》卷十〈大射儀〉`` for a whole juan (its chapter titles, if any), then
-    the edition when it is named (``（KR1d0086-WYG）``)."""
+    """``〔清〕江永《禮書綱目》卷八〈冠禮〉`` for a whole juan (its chapter titles, if any), then in
+    parentheses the edition when it is named and the Kanripo file (``juan_file``), whose number
+    the juan's URL carries: ``（四庫全書・文淵閣本，Kanripo KR1d0086_010）`` before
+    ``…/works/KR1d0086/juan/10/``, so that 卷八 at 10 is no surprise (decision 0045)."""
     titles = "".join(f"〈{c.title}〉" for c in chapters if c.title)
-    name = edition_name(juan)
-    return f"{cited_author(juan.edition, juan.work)}《{juan.work.title}》{juan_label(juan)}{titles}" + (f"（{name}）" if name else "")
+    file = juan_file(juan)
+    where = [w for w in (edition_name(juan), f"Kanripo {file}" if file else "") if w]
+    return (f"{cited_author(juan.edition, juan.work)}《{juan.work.title}》{juan_label(juan)}{titles}"
+            + ("（" + "，".join(where) + "）" if where else ""))
 
 
 def permalink(request, obj) -> str:

@@ -86,14 +86,14 @@ def test_every_page_the_api_and_citations_name_a_works_people_by_one_rule(client
 
 def cited(client, edition, juan, position):
     """The citation of a section in every form the site gives it: the section page's cite
-    box, the juan page's 引用 of that section, the juan page's printed source line (the
-    juan's citation) and the API's ``citation`` field."""
+    box, the juan page's 引用 of that section, the juan page's 引用本卷 (the juan's citation)
+    and the API's ``citation`` field."""
     section_page = client.get(f"/works/{edition.slug}/juan/{juan}/{position}/").content.decode()
     juan_page = client.get(f"/works/{edition.slug}/juan/{juan}/").content.decode()
     api = client.get(f"/api/editions/{edition.pk}/juans/{juan}/sections/{position}/").json()
     return (re.search(rf'<span class="citation" id="cite-s{position}" lang="zh-Hant">([^<]*)</span>', section_page)[1],
             re.search(rf'<span class="citation" id="cite-s{position}">([^<]*)</span>', juan_page)[1],
-            re.search(r'<p class="print-source" lang="zh-Hant">([^<]*)</p>', juan_page)[1],
+            re.search(r'<span class="citation" id="cite-juan" lang="zh-Hant">([^<]*)</span>', juan_page)[1],
             api["citation"])
 
 
@@ -111,13 +111,13 @@ def test_citations_name_the_editions_byline_in_every_form(client, db, seed_juan)
     section = f"{people}《周禮注疏》卷一〈天官冢宰第一〉「惟王建國辨方正位」（四庫全書・文淵閣本，葉 1-1a）"
     assert cited(client, zhouli.edition, 1, 1) == (
         f"{section} {host}/works/KR1d0003/juan/1/1/", f"{section} {host}/works/KR1d0003/juan/1/1/",
-        f"{people}《周禮注疏》卷一〈天官冢宰第一〉〈卷一考證〉（四庫全書・文淵閣本） {host}/works/KR1d0003/juan/1/",
+        f"{people}《周禮注疏》卷一〈天官冢宰第一〉〈卷一考證〉（四庫全書・文淵閣本，Kanripo KR1d0003_001） {host}/works/KR1d0003/juan/1/",
         f"{section} {host}/works/KR1d0003/juan/1/1/")
     assert lishu.edition.byline == [{"dynasty": "", "place": "婺源", "name": "江永", "role": "撰"}]
     section = "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本，葉 12-1b）"
     assert cited(client, lishu.edition, 12, 2) == (
         f"{section} {host}/works/KR1d0086/juan/12/2/", f"{section} {host}/works/KR1d0086/juan/12/2/",
-        f"〔清〕江永《禮書綱目》卷十〈大射儀〉（四庫全書・文淵閣本） {host}/works/KR1d0086/juan/12/", f"{section} {host}/works/KR1d0086/juan/12/2/")
+        f"〔清〕江永《禮書綱目》卷十〈大射儀〉（四庫全書・文淵閣本，Kanripo KR1d0086_012） {host}/works/KR1d0086/juan/12/", f"{section} {host}/works/KR1d0086/juan/12/2/")
     assert seed_juan.edition.byline == []  # the seed's edition is one of the work KR1d0086: its people
     section = "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」"
     assert cited(client, seed_juan.edition, 10, 2) == (

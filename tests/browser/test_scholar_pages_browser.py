@@ -229,3 +229,42 @@ def test_a_work_its_editions_and_no_crumb_to_the_page_it_is_on(witnesses, tabs, 
     assert tab.axe() == []
     tab.shot("scholar-work-page")
 
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_juan_leads_up_the_catalogues_shelf_and_names_its_file(witnesses, tabs, device):
+    """The trail of a juan is the catalogue's shelf and the work's: 書目 › 經部 › 禮類 › its 屬 (given
+    here, as the admin would) › the work › the edition › the juan, each a link but the juan, the
+    page itself (aria-current); the 屬 leads to its heading on the class page. The heading and the
+    visible citation name the Kanripo file whose number the URL carries (卷十 at /juan/12/). The
+    catalogue links the work of three editions to its page above them."""
+    from reader.models import Work
+
+    Work.objects.filter(title="禮書綱目").update(shu="通禮之屬")
+    tab = tabs(device)
+    page = tab.page
+    page.goto(witnesses + "/works/KR1d0086/juan/12/")
+    crumbs = page.locator("nav.crumbs")
+    assert crumbs.inner_text() == "書目 › 經部 › 禮類 › 通禮之屬 › 禮書綱目 › 四庫全書・文淵閣本 › 卷十"
+    assert crumbs.locator("a").all_inner_texts() == ["書目", "經部", "禮類", "通禮之屬", "禮書綱目", "四庫全書・文淵閣本"]
+    assert crumbs.locator('[aria-current="page"]').all_inner_texts() == ["卷十"]
+    heading = page.locator(".juan-head h1")
+    assert (heading.locator(".juan-label").inner_text(), heading.locator(".juan-file").inner_text()) == (
+        "卷十", "Kanripo KR1d0086_012")
+    cite = page.locator("#cite-juan")
+    assert cite.is_visible()
+    assert cite.inner_text() == ("〔清〕江永《禮書綱目》卷十〈大射儀〉（四庫全書・文淵閣本，Kanripo KR1d0086_012） "
+                                 f"{witnesses}/works/KR1d0086/juan/12/")
+    assert no_page_overflow(page)
+    assert tab.axe() == []
+    tab.shot("scholar-juan-trail")
+    crumbs.get_by_role("link", name="通禮之屬").click()
+    page.wait_for_url("**/classes/KR1d/#KR1d-*")
+    shelf = page.locator("h3.shu", has_text="通禮之屬")
+    assert 0 <= shelf.evaluate("e => e.getBoundingClientRect().top") < page.viewport_size["height"]
+    assert page.locator("nav.crumbs").inner_text() == "書目 › 經部 › 禮類"
+    assert page.locator('nav.crumbs [aria-current="page"]').inner_text() == "禮類"
+    assert tab.axe() == []
+    page.goto(witnesses + "/")
+    page.locator("ul.works > li > a", has_text="禮書綱目").click()
+    page.wait_for_url(witnesses + f"/works/{quote('禮書綱目')}/editions/")
+    assert page.locator(".work-editions li > a").count() == 3
