@@ -57,6 +57,7 @@ def test_humble_chen_and_notes_in_brackets():
     # after the 提要, the book's title line and its byline 婺源江永撰 name the author; the
     # 提要's 「国朝江永撰」 his dynasty (國朝: the 清), its 「经部四」「礼类二【仪礼之属】」 the class
     assert (doc.author, doc.native_place, doc.dynasty) == ("江永", "婺源", "清")
+    assert doc.bylines == [{"dynasty": "清", "place": "婺源", "name": "江永", "role": "撰"}]
     assert doc.siku_class == ("经部", "礼类", "仪礼之属")
     main = "".join(p.text for p in doc.all_pieces() if p.kind == TEXT)
     assert "臣等谨案仪礼释宫增注一卷" in main

@@ -608,7 +608,9 @@ def test_a_siku_tiyao_page_gives_the_work_its_class_and_its_authors_dynasty(clie
     work = import_file(SIMPLIFIED_TEXT).juan.edition.work
     assert (work.classification, work.shu, work.dynasty, work.author) == ("KR1d", "儀禮之屬", "清", "江永")
     data = client.get("/api/classes/KR1d/works/").json()
-    assert [(w["author"], w["shu"]) for w in data["results"] if w["title"] == "仪礼释宫増注"] == [("〔清〕江永", "儀禮之屬")]
+    # its byline 婺源江永撰 names his role, as 禮書綱目's 〔清〕江永撰 (the edition's byline, the 提要's dynasty)
+    assert work.editions.get().byline == [{"dynasty": "清", "place": "婺源", "name": "江永", "role": "撰"}]
+    assert [(w["author"], w["shu"]) for w in data["results"] if w["title"] == "仪礼释宫増注"] == [("〔清〕江永撰", "儀禮之屬")]
 
 
 def test_the_layer_of_a_place_is_read_only_where_the_classics_counts_are_asked_for(monkeypatch):

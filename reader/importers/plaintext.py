@@ -88,9 +88,12 @@ def _siku_title_line(lines: list[str], start: int, title: str) -> int | None:
 def _siku_byline(lines: list[str], title: str) -> dict[str, str]:
     """The author of a Siku text from its title line and byline (``lines[0]``, ``lines[1]``:
     ``仪礼释宫増注`` / ``婺源江永撰``), read by the Siku convention (``bylines.parse_byline``:
-    ``{"author": "江永", "place": "婺源", "dynasty": ""}``). The lines stay text (metadata only)."""
-    dynasty, place, author = parse_byline(lines[1].strip(SPACES))
-    return {"author": author, "place": place, "dynasty": dynasty}
+    ``{"author": "江永", "place": "婺源", "dynasty": ""}``) with the role closing the byline
+    (``"role": "撰"``, ``bylines.ROLE``). The lines stay text (metadata only)."""
+    line = lines[1].strip(SPACES)
+    dynasty, place, author = parse_byline(line)
+    role = ROLE.search(line)
+    return {"author": author, "place": place, "dynasty": dynasty, "role": role[0] if role else ""}
 
 
 def siku_class(collection_line: str, tiyao_line: str) -> tuple[str, ...]:
@@ -340,6 +343,9 @@ def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int 
                 if start is not None:
                     meta.update(_siku_byline(lines[start:], m["title"]))
                     meta["dynasty"] = meta["dynasty"] or tiyao_dynasty(lines[t + 1:start], meta["author"])
+                    # the edition's byline as the book prints it, with the 提要's dynasty: 〔清〕江永撰
+                    doc.bylines = [{"dynasty": meta["dynasty"], "place": meta["place"], "name": meta["author"],
+                                    "role": meta.pop("role")}]
                     i, tiyao_end = t + 1, start
                 break
     doc.header_lines = lines[:i]
