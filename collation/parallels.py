@@ -29,7 +29,7 @@ from rapidfuzz.distance import Indel
 from config.budget import check
 from reader.citation import section_heading
 from reader.importers.document import CLASSIC, NOTE, RECORD, RECORD_NOTE, TEXT
-from reader.models import Juan, Piece, Section
+from reader.models import Juan, Piece, Section, count_siblings
 from search.backends import SearchQuery, get_search_backend
 from search.documents import LAYER_GROUPS
 from characters.folding import fold
@@ -430,6 +430,7 @@ def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backe
         return section_id, candidate_texts(pieces)
     found = best_places(text, ranked, texts_of)[:limit]
     sections = Section.objects.select_related("juan__edition__work", "chapter").in_bulk([f[1] for f in found])
+    count_siblings(s.juan.edition for s in sections.values())  # each place names its edition (cited_name)
     return parallels_from(text, found, sections)
 
 

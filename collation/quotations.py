@@ -20,7 +20,7 @@ places (as on its own page). ``tests/test_quotations.py`` checks that every row 
 from __future__ import annotations
 
 from reader.importers.document import TEXT
-from reader.models import Piece, Section
+from reader.models import Piece, Section, count_siblings
 from search.backends import get_search_backend
 
 from .parallels import (MIN_SPAN, Parallel, best_places, candidate_pieces, candidate_texts, parallels_from,
@@ -67,4 +67,5 @@ def juan_parallels(juan, backend=None, limit: int = 50, sites: bool = False) -> 
     found = {s.pk: best_places(text, ranked[s.pk], texts_of)[:limit] for s, text in rows if ranked.get(s.pk)}
     kept = {row[1] for places in found.values() for row in places}
     sections = Section.objects.select_related("juan__edition__work", "chapter").in_bulk(sorted(kept))
+    count_siblings(s.juan.edition for s in sections.values())  # each column names its edition (cited_name)
     return [(s, parallels_from(text, found[s.pk], sections, sites) if s.pk in found else []) for s, text in rows]

@@ -311,10 +311,21 @@ class Edition(models.Model):
 
     @property
     def cited_name(self) -> str:
-        """The name citations and breadcrumbs give: a named or Kanripo edition's ``name``
-        (``四庫全書・文淵閣本``); "" for the unnamed edition of a work from another source
-        (the seed's 禮書綱目 keeps its citation)."""
-        return self.name if self.label or self.kanripo_id else ""
+        """The name citations, hit places, parallels and page titles give after the work's title:
+        ``name`` for a named or Kanripo edition (``四庫全書・文淵閣本``) and for any edition of a
+        work of several (the seed beside KR1d0086: ``欽定四庫全書・純文字本``), so that no two
+        editions of a work are cited alike; "" for the only edition of a work from another
+        source (the seed alone, ``江永《禮書綱目》卷十…``). One query for ``siblings`` unless
+        ``count_siblings`` or an annotation set it."""
+        return self.name if self.label or self.kanripo_id or self.several else ""
+
+    @property
+    def several(self) -> bool:
+        """True when the edition's work has other editions: ``siblings`` (the work's count of
+        editions), read once per object (``count_siblings`` sets it for many in one query)."""
+        if getattr(self, "siblings", None) is None:
+            self.siblings = Edition.objects.filter(work_id=self.work_id).count()
+        return self.siblings > 1
 
     @property
     def full_name(self) -> str:
@@ -325,6 +336,21 @@ class Edition(models.Model):
         """``/works/<slug>/``: every edition's key names it (``reader.places.edition_by_slug``),
         the seed's 禮書綱目 too, whatever edition the work's link opens (``Work.get_absolute_url``)."""
         return reverse("reader:work", args=[self.slug])
+
+
+
+def count_siblings(editions) -> None:
+    """Set ``siblings`` (``Edition.several``) on each of ``editions`` (``Edition`` objects, a
+    repeated one too) with one query for them all, so that a list naming their editions
+    (``cited_name``: parallels, the quotation map) asks no query per row."""
+    editions = list(editions)
+    works = {e.work_id for e in editions}
+    if not works:
+        return
+    counts = dict(Edition.objects.filter(work_id__in=works).order_by().values("work_id")
+                  .annotate(n=Count("id")).values_list("work_id", "n"))
+    for e in editions:
+        e.siblings = counts.get(e.work_id, 0)
 
 
 class Juan(models.Model):

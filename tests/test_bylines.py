@@ -119,10 +119,11 @@ def test_citations_name_the_editions_byline_in_every_form(client, db, seed_juan)
         f"{section} {host}/works/KR1d0086/juan/12/2/", f"{section} {host}/works/KR1d0086/juan/12/2/",
         f"〔清〕江永《禮書綱目》卷十〈大射儀〉（四庫全書・文淵閣本，Kanripo KR1d0086_012） {host}/works/KR1d0086/juan/12/", f"{section} {host}/works/KR1d0086/juan/12/2/")
     assert seed_juan.edition.byline == []  # the seed's edition is one of the work KR1d0086: its people
-    section = "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」"
+    # the seed is one of 禮書綱目's two editions here (with KR1d0086): named as the other is
+    section = "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（欽定四庫全書・純文字本）"
     assert cited(client, seed_juan.edition, 10, 2) == (
         f"{section} {host}/works/禮書綱目/juan/10/2/", f"{section} {host}/works/禮書綱目/juan/10/2/",
-        f"〔清〕江永《禮書綱目》卷十〈大射儀〉 {host}/works/禮書綱目/juan/10/", f"{section} {host}/works/禮書綱目/juan/10/2/")
+        f"〔清〕江永《禮書綱目》卷十〈大射儀〉（欽定四庫全書・純文字本） {host}/works/禮書綱目/juan/10/", f"{section} {host}/works/禮書綱目/juan/10/2/")
     # The TEI export's <author> names the same people as the citations.
     for edition, number, author in ((zhouli.edition, 1, people), (lishu.edition, 12, "〔清〕江永"),
                                     (seed_juan.edition, 10, "〔清〕江永")):

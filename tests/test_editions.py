@@ -71,9 +71,9 @@ class TestOnTheThreeEditions:
         work = Work.objects.get()
         assert (work.title, work.slug, work.kanripo_id) == ("禮書綱目", "禮書綱目", "KR1d0086")
         # every edition is named in words: the edition Kanripo transcribed (its Readme's 版本 table),
-        # the branch copy with ・原字; the seed by its collection, and cited without a name
+        # the branch copy with ・原字; the seed by its collection, and cited by it, as one of three
         assert [(e.slug, e.name, e.cited_name) for e in work.editions.order_by("id")] == [
-            ("禮書綱目", "欽定四庫全書・純文字本", ""), ("KR1d0086", "四庫全書・文淵閣本", "四庫全書・文淵閣本"),
+            ("禮書綱目", "欽定四庫全書・純文字本", "欽定四庫全書・純文字本"), ("KR1d0086", "四庫全書・文淵閣本", "四庫全書・文淵閣本"),
             ("KR1d0086-WYG", "四庫全書・文淵閣本・原字", "四庫全書・文淵閣本・原字")]
         assert {j.work_id for j in three} == {work.pk}
         # the home page lists the work once, its title leading to the work's page above its three editions, and them
@@ -101,9 +101,14 @@ class TestOnTheThreeEditions:
         juan_page = client.get("/works/KR1d0086-WYG/juan/12/").content.decode()
         assert wyg_crumb + '<span aria-current="page">卷十</span></nav>' in juan_page
         assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本・原字，葉 12-1b）" in section
-        # the seed's URLs are as they were; its citation names the work's people (reader.people)
+        # the seed's URLs are as they were; its citation names the work's people (reader.people) and,
+        # one of the work's three editions, its edition, as its browser title does
         seed_section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
-        assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in seed_section
+        assert ("〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（欽定四庫全書・純文字本） "
+                "http://testserver/works/禮書綱目/juan/10/2/") in seed_section
+        assert "<title>張侯 · 禮書綱目（欽定四庫全書・純文字本） 卷十 · 經注閱讀</title>" in seed_section
+        assert "<title>張侯 · 禮書綱目（四庫全書・文淵閣本・原字） 卷十 · 經注閱讀</title>" in section
+        assert "<title>禮書綱目（四庫全書・文淵閣本・原字） 卷十 · 經注閱讀</title>" in juan_page
         assert work_crumb + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › ' \
             '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/#s2">卷十</a> › <span aria-current="page">張侯</span></nav>' in seed_section
 
@@ -131,7 +136,7 @@ class TestOnTheThreeEditions:
         assert '<strong aria-current="page">欽定四庫全書・純文字本</strong>' in page
         assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/">卷十</a>' in page
         assert '<a href="/works/KR1d0086/">四庫全書・文淵閣本</a> <span class="count">1 卷</span>' in page
-        assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " in section  # the seed's citation: no edition named
+        assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（欽定四庫全書・純文字本） " in section  # one of three editions
         assert client.get("/works/KR1d0086/juan/10/").status_code == 404  # KR1d0086 has 卷十 as its file 12
         # the API's work reads the same edition: its juans, a juan, a section
         api = client.get(f"/api/works/{work.pk}/").json()
@@ -200,6 +205,21 @@ class TestOnTheThreeEditions:
         assert list(count.values()) == [3, 3, 1, 1, 1]
         page = client.get("/search/", {"q": "賔"}).content.decode()
         assert "禮書綱目（四庫全書・文淵閣本・原字） 卷十" in page
+
+    def test_every_edition_of_the_work_is_named_where_places_are_listed(self, three, client):
+        """A work of three editions, one of them from another source: each is named after the title
+        in the parallels of a span (the seed's 禮書綱目 卷十 §1 was listed bare beside 禮書綱目（四庫全書・文淵閣本）),
+        in the API's citation and in the quotation map's title."""
+        seed, kr, wyg = three
+        page = client.get("/parallels/", {"text": "宰戒百官有事於射者"}).content.decode()
+        assert re.findall(r'<li><a href="[^"]*">([^<]*)</a>', page) == [
+            "禮書綱目（欽定四庫全書・純文字本） 卷十 §1「戒百官」", "禮書綱目（四庫全書・文淵閣本） 卷十 §1「戒百官」",
+            "禮書綱目（四庫全書・文淵閣本・原字） 卷十 §1「戒百官」"]
+        data = client.get(f"/api/editions/{seed.edition_id}/juans/10/sections/2/").json()
+        assert data["citation"] == ("〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（欽定四庫全書・純文字本） "
+                                    "http://testserver/works/禮書綱目/juan/10/2/")
+        quotations = client.get("/works/禮書綱目/juan/10/quotations/").content.decode()
+        assert "<title>引文地圖 · 禮書綱目（欽定四庫全書・純文字本） 卷十 · 經注閱讀</title>" in quotations
 
     def test_urls_from_before_editions(self, three, client):
         """Old reading URLs are edition slugs; old API work ids lead to the same text."""
