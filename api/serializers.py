@@ -8,7 +8,7 @@ from rest_framework import serializers
 from characters.gaiji import placeholders
 from characters.simplified import TRADITIONAL
 from config.budget import check
-from reader.citation import section_citation, section_heading, set_openings
+from reader.citation import section_citation, section_heading, set_matter, set_openings
 from reader.models import Edition, Juan, Piece, Work, stored_shu
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
 from reader.shelving import decided_shu
@@ -273,6 +273,7 @@ def juan_structure(juan, chapters, request) -> dict:
     opening words that name its untitled sections are read in one query for the juan
     (``set_openings``), not one a section."""
     set_openings([view.section for cv in chapters for view in cv.sections])
+    set_matter(chapters)  # front matter's writer from the pieces read, not a query a section
     return {
         "work": work_head(juan.work, juan.edition),
         "edition": edition_ref(juan.edition, request),

@@ -20,7 +20,8 @@ from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
 from config.budget import check
 from config.ratelimit import search_wait
-from reader.citation import citation_text, juan_citation_text, juan_file, opening_words, pager_names, permalink, set_openings
+from reader.citation import (citation_text, juan_citation_text, juan_file, opening_words, pager_names, permalink,
+                             set_matter, set_openings)
 from reader.juans import juan_contents, juan_count
 from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_juan_counts
@@ -225,6 +226,11 @@ def _reading(request, template, juan, chapters, context):
     present = juan_layers(juan)
     display = fit_to_layers(display, explicit, present)
     show_layers(chapters, display)
+    set_matter(chapters)  # front matter is cited under its own writer (reader.citation.matter_writer)
+    # the work's juans, in one query: its editions (the work's link, and the crumbs and citations name
+    # the edition of a work of several) and whether another edition holds this juan (校勘 is offered)
+    editions, others = editions_and_other_juans(juan)
+    juan.edition.siblings = len(editions)  # Edition.several, asked of by every citation below
     highlight = _highlighted(request, chapters, juan.edition.script)
     for cv in chapters:
         for view in cv.sections:
@@ -241,9 +247,6 @@ def _reading(request, template, juan, chapters, context):
     if display.simplified:
         simplify_views(chapters)
     previous_juan, next_juan = _neighbours(juan)
-    # the work's juans, in one query: its editions (the work's link, and the crumbs name the
-    # edition of a work of several) and whether another edition holds this juan (校勘 is offered)
-    editions, others = editions_and_other_juans(juan)
     juan.work.know_editions(editions)
     if callable(context.get("other_pages")):
         context = {**context, "other_pages": context["other_pages"](highlight)}

@@ -277,10 +277,11 @@ def test_citation_without_chapter_title_or_closer():
     work = NS(author="張爾岐", dynasty="", kanripo_id="", title="儀禮鄭註句讀")
     juan = NS(label="", number=3, work=work, edition=NS(cited_name="", kanripo_id="", byline=[]))
     # an untitled section is cited by its opening words, never by a number the book lacks (第7節)
-    section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title=""), opening="士冠禮筮于廟門…")
+    section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title=""), opening="士冠禮筮于廟門…",
+                 matter=None)  # not front matter (reader.citation.matter_writer), known: no query
     assert citation_text(section) == "張爾岐《儀禮鄭註句讀》卷三「士冠禮筮于廟門…」"
     # without main text, the chapter alone (here: the juan)
-    section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title="士冠禮"), opening="")
+    section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title="士冠禮"), opening="", matter=None)
     assert citation_text(section) == "張爾岐《儀禮鄭註句讀》卷三〈士冠禮〉"
 
 

@@ -1,0 +1,58 @@
+"""Front and back matter is cited under its own writer, never the book's commentators: a 序跋 or
+a 提要 (``reader.citation.matter_writer``) names who signs it where the import knows him, as a
+search hit does, else no one. On real files of ``../shared/corpus``."""
+import shutil
+
+import pytest
+
+from reader.citation import citation_text
+from reader.importers.loader import import_file
+from reader.models import Section
+
+from .conftest import SHARED
+
+KANRIPO = SHARED / "corpus" / "kanripo"
+JINGBU = SHARED / "corpus" / "kanripo-jingbu"
+
+
+def imported(tmp_path, folder, *names):
+    """The juans ``names`` of ``folder`` imported as one work's (a Kanripo folder of that name)."""
+    into = tmp_path / folder.name
+    into.mkdir()
+    for name in names:
+        shutil.copy(folder / name, into)
+    return [import_file(into / name).juan for name in names]
+
+
+def citations(juan) -> list[str]:
+    return [citation_text(s) for s in Section.objects.filter(juan=juan).select_related(
+        "juan__work", "juan__edition", "chapter").order_by("position")]
+
+
+@pytest.mark.django_db
+def test_the_emperors_writings_are_cited_under_him_and_the_text_under_its_commentators(tmp_path):
+    head, juan_1, text = imported(tmp_path, JINGBU / "KR1a0007", "KR1a0007_000.txt", "KR1a0007_001.txt",
+                                  "KR1a0007_012.txt")
+    people = "〔魏〕王弼注　〔晉〕韓康伯注　〔唐〕陸德明音義　〔唐〕孔穎達疏"
+    # 卷首 file 1: the 御製讀易繋辭, a poem of 乾隆's on the book (it was cited under the book's four commentators)
+    assert citations(juan_1) == ["〔清〕高宗弘曆《周易註疏》御製讀易繋辭上傳第五章書義（四庫全書・文淵閣本，葉 1-1a）"]
+    assert citations(head) == [
+        "〔清〕高宗弘曆《周易註疏》御製重刻十三經序・御製伏日讀易・御製讀周易枯楊生稊辨詁（四庫全書・文淵閣本，葉 0-1a）",
+        "〔清〕高宗弘曆《周易註疏》御製重刻十三經序・御製伏日讀易・御製讀周易枯楊生稊辨詁〈御製伏日讀易〉（四庫全書・文淵閣本，葉 0-3a）",
+        "〔清〕高宗弘曆《周易註疏》御製重刻十三經序・御製伏日讀易・御製讀周易枯楊生稊辨詁〈御製讀周易枯楊生稊辨詁〉"
+        "（四庫全書・文淵閣本，葉 0-4a）"]
+    assert citations(text)[0] == f"{people}《周易註疏》卷一〈乾〉「䷀乾下乾上乾元亨…」（四庫全書・文淵閣本，葉 12-1a）"
+
+
+@pytest.mark.django_db
+def test_a_tiyao_and_an_unsigned_preface_are_cited_with_no_byline(tmp_path):
+    """周禮詳解's 卷首 (KR1d0005_000): the 四庫 editors' 提要 and the unsigned 原序 and 互註總括 name nobody;
+    the sections holding only a part's title (no text) are cited as the book is, under 王昭禹."""
+    (head,) = imported(tmp_path, KANRIPO / "KR1d0005", "KR1d0005_000.txt")
+    parts = "《周禮詳解》提要・原序・周禮互註總括"
+    assert citations(head) == [
+        f"{parts}「提要」（四庫全書・文淵閣本，葉 0-1a）",
+        f"{parts}〈原序〉（四庫全書・文淵閣本，葉 0-4a）",
+        f"〔宋〕王昭禹{parts}〈原序〉「周禮詳解原序」（四庫全書・文淵閣本，葉 0-5b）",
+        f"{parts}〈周禮互註總括〉（四庫全書・文淵閣本，葉 0-6a）",
+        f"〔宋〕王昭禹{parts}〈周禮互註總括〉「周禮互註總括」（四庫全書・文淵閣本，葉 0-8b）"]
