@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collation import exports
-from collation.parallels import MIN_SPAN, find_parallels, section_main_text, to_json
+from collation.parallels import MIN_SPAN, find_parallels, other_works, section_main_text, to_json
 from collation.service import collate_juan
 from config.converters import whole_number
 from config.downloads import attachment
@@ -129,7 +129,8 @@ class SectionParallels(APIView):
         juan = _juan({**kwargs, "number": number})
         section = get_object_or_404(juan.sections.all(), position=position)
         text = section_main_text(section)
-        found = find_parallels(text, exclude=(juan.edition_id, juan.number, position)) if len(text) >= MIN_SPAN else []
+        found = other_works(find_parallels(text, exclude=(juan.edition_id, juan.number, position)),
+                            juan.work_id) if len(text) >= MIN_SPAN else []
         return Response({"text": text, "results": [to_json(p, request) for p in found]})
 
 

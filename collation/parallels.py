@@ -409,6 +409,15 @@ def parallels_from(text: str, found, sections: dict, sites: bool = True) -> list
     return out
 
 
+def other_works(found: list[Parallel], work_id: int) -> list[Parallel]:
+    """The places of ``found`` in works other than ``work_id``: a section's parallel passages (its
+    page, ``/parallels/?section=``, the API's) and the quotation map list what other books carry its
+    text; the work's own places (its other editions, another juan repeating the section) are what
+    collation (校勘) compares, and are left out of both (docs/reading.md). A span's parallels
+    (``/parallels/?text=``) list every place, each edition named."""
+    return [p for p in found if p.section.juan.edition.work_id != work_id]
+
+
 def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backend=None,
                    limit: int = 50) -> list[Parallel]:
     """Parallel passages of ``text`` (a section's main text or a span of at least

@@ -17,7 +17,7 @@ from reader.models import Section
 from reader.places import juan_by_slug
 
 from .align import CLASS_NAMES, CLASSES
-from .parallels import MIN_SPAN, find_parallels, section_main_text, segments
+from .parallels import MIN_SPAN, find_parallels, other_works, section_main_text, segments
 from .presentation import omitted_by, piece_views, sigla, varied_heading
 from .quotations import juan_parallels
 from .service import collate_juan
@@ -123,7 +123,10 @@ def span_parallels(request):
             error = f"檢索過於頻繁，請 {wait} 秒後再試 (too many searches: try again in {wait} s)"
         else:
             exclude = (source.juan.edition_id, source.juan.number, source.position) if source else None
-            parallels = [{"p": p, "segments": segments(p)} for p in find_parallels(text, exclude=exclude)]
+            found = find_parallels(text, exclude=exclude)
+            if whole is not None:  # a section's parallels, as its page lists them: other works only
+                found = other_works(found, whole.juan.edition.work_id)
+            parallels = [{"p": p, "segments": segments(p)} for p in found]
             set_openings([item["p"].section for item in parallels])
     response = render(request, "collation/parallels.html", {"text": text, "error": error, "parallels": parallels,
                                                             "source": source, "whole": whole}, status=429 if wait else 200)
@@ -161,10 +164,8 @@ def quotation_map(request, slug, number):
         raise BudgetExceeded(exc.what, advice, exc.retry_after, advice_zh) from exc
     for s, found in found_by_section:
         cells: dict[int, list] = {}
-        for p in found:
+        for p in other_works(found, juan.work_id):
             edition = p.section.juan.edition
-            if edition.work_id == juan.work_id:
-                continue
             columns.setdefault(edition.pk, edition)
             cells.setdefault(edition.pk, []).append(p)
         rows.append((s, cells))

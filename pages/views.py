@@ -15,7 +15,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.vary import vary_on_cookie
 
 from characters import dictionary as chars
-from collation.parallels import MIN_SPAN, find_parallels, segments
+from collation.parallels import MIN_SPAN, find_parallels, other_works, segments
 from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
 from config.budget import check
@@ -394,7 +394,8 @@ def section_parallels(juan, view) -> tuple[list, str]:
         seconds = max(min(seconds, left), 0.001)
     try:
         with budget.budget(seconds or left):
-            found = find_parallels(main, exclude=(juan.edition_id, juan.number, view.section.position), limit=20)
+            found = other_works(find_parallels(main, exclude=(juan.edition_id, juan.number, view.section.position)),
+                                juan.work_id)[:20]
     except IndexUnavailable as exc:  # the section is read without its parallels (search.middleware)
         logging.getLogger(__name__).error("parallels left out: %s", exc)
         return [], ""

@@ -413,16 +413,21 @@ class TestOnTheThreeWitnesses:
         data = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"section": 26, "with": kr.pk}).json()
         assert {k: v for k, v in data["sections"][0].items() if k != "variants"} == {
             "position": 26, "title": "", "name": name, "counterparts": {"KR1d0086": 26}}
-        # The parallels of the WYG copy's 26 list the seed's and KR1d0086's, untitled both (given
-        # the time a loaded test machine needs to find them: SECTION_PARALLELS_SECONDS).
-        settings.SECTION_PARALLELS_SECONDS = 60.0
-        page = client.get("/works/KR1d0086-WYG/juan/12/26/").content.decode()
+        # The parallels of a span of the WYG copy's 26 list the seed's and KR1d0086's, untitled both;
+        # the section's own parallels leave its work's other editions out (collation.parallels.other_works:
+        # 本節校勘 compares them), as the quotation map does: this library holds no other work
+        from collation.parallels import section_main_text
+        span = section_main_text(Section.objects.get(juan__edition=wyg, position=26))
+        page = client.get("/parallels/", {"text": span, "from": f"{wyg.pk}/12/26"}).content.decode()
         listed = re.findall(r'<li><a href="[^"]*">([^<]*)</a> <span class="shared">', page)
-        assert f"禮書綱目（欽定四庫全書・純文字本） 卷十 {label}" in listed  # one of the work's editions: named
-        assert f"禮書綱目（四庫全書・文淵閣本） 卷十 {label}" in listed
-        found = client.get(f"/api/editions/{wyg.pk}/juans/12/sections/26/parallels/").json()["results"]
+        assert listed[:2] == [f"禮書綱目（欽定四庫全書・純文字本） 卷十 {label}", f"禮書綱目（四庫全書・文淵閣本） 卷十 {label}"]
+        found = client.get("/api/parallels/", {"text": span}).json()["results"]
         assert {(r["edition"]["slug"], r["section"]["title"], r["section"]["name"]) for r in found if r["section"]["position"] == 26} \
             >= {("禮書綱目", "", name), ("KR1d0086", "", name)}
+        settings.SECTION_PARALLELS_SECONDS = 60.0  # the time a loaded test machine needs to find them
+        page = client.get("/works/KR1d0086-WYG/juan/12/26/").content.decode()
+        assert re.findall(r'<li><a href="[^"]*">([^<]*)</a> <span class="shared">', page) == []
+        assert client.get(f"/api/editions/{wyg.pk}/juans/12/sections/26/parallels/").json()["results"] == []
         page = client.get("/works/禮書綱目/juan/10/quotations/").content.decode()
         assert f'<tr id="s26"><th scope="row"><a href="{seed_26}">§26「{name}」</a></th>' in page
         # The API's section and hits name it too.

@@ -206,7 +206,7 @@ class TestOnTheThreeEditions:
         page = client.get("/search/", {"q": "賔"}).content.decode()
         assert "禮書綱目（四庫全書・文淵閣本・原字） 卷十" in page
 
-    def test_every_edition_of_the_work_is_named_where_places_are_listed(self, three, client):
+    def test_every_edition_of_the_work_is_named_where_places_are_listed(self, three, client, settings):
         """A work of three editions, one of them from another source: each is named after the title
         in the parallels of a span (the seed's 禮書綱目 卷十 §1 was listed bare beside 禮書綱目（四庫全書・文淵閣本）),
         in the API's citation and in the quotation map's title."""
@@ -220,6 +220,13 @@ class TestOnTheThreeEditions:
                                     "http://testserver/works/禮書綱目/juan/10/2/")
         quotations = client.get("/works/禮書綱目/juan/10/quotations/").content.decode()
         assert "<title>引文地圖 · 禮書綱目（欽定四庫全書・純文字本） 卷十 · 經注閱讀</title>" in quotations
+        # a section's own parallels are other works' places, as the quotation map's: the seed's §2 listed
+        # its other two editions among them (collation.parallels.other_works); here no other work holds it
+        settings.SECTION_PARALLELS_SECONDS = 60.0  # the time a loaded test machine needs
+        listed = r'<li><a href="[^"]*">([^<]*)</a> <span class="shared">'
+        assert re.findall(listed, client.get("/works/禮書綱目/juan/10/2/").content.decode()) == []
+        assert re.findall(listed, client.get("/parallels/", {"section": f"{seed.edition_id}/10/2"}).content.decode()) == []
+        assert client.get(f"/api/editions/{seed.edition_id}/juans/10/sections/2/parallels/").json()["results"] == []
 
     def test_urls_from_before_editions(self, three, client):
         """Old reading URLs are edition slugs; old API work ids lead to the same text."""
