@@ -238,8 +238,9 @@ def test_simplified_query_finds_both_variant_forms(kanripo):
 @pytest.mark.parametrize("url", ["/works/KR1d0086/juan/0/", "/works/KR1d0086/juan/12/", "/works/KR1d0026/juan/13/"])
 def test_juan_pages_run_a_bounded_number_of_queries(kanripo, client, django_assert_max_num_queries, url):
     # 9th: the layers the juan holds (layer choices); 10th: its accepted corrections; 11th: whether the
-    # work has other editions (校勘 link); 12th: the sizes of its sections (reader.paging.juan_pages)
-    with django_assert_max_num_queries(12):
+    # work has other editions (校勘 link); 12th: the sizes of its sections (reader.paging.juan_pages);
+    # 13th: the 屬 given in the work's class, the breadcrumbs' shelf (reader.crumbs, Work.shelf_shu)
+    with django_assert_max_num_queries(13):
         assert client.get(url).status_code == 200
 
 
