@@ -5,8 +5,7 @@ The juan, section and search views build their JSON as dicts (``api.serializers.
 describe those dicts, field for field, so that ``/api/schema/`` and the docs show typed responses.
 The examples are real responses for the bundled text (禮書綱目 卷十, shortened).
 ``tests/test_api_schema.py`` validates the schema with openapi-spec-validator and checks real
-responses against these shapes.
-"""
+responses against these shapes."""
 import re
 from email.header import decode_header
 

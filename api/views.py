@@ -544,6 +544,14 @@ class JuanExport(APIView):
                                 edition=juan.edition)
 
 
+def _in_edition(juan: Juan, edition) -> Juan:
+    """``juan`` with ``edition`` (its own, already read: its work's count of editions too,
+    ``Edition.several``) set on it, so that citing each juan of a whole-edition export asks
+    nothing more of the database."""
+    juan.edition = edition
+    return juan
+
+
 class WorkExport(APIView):
     """A whole edition (every juan, in order) as one file (see `EXPORT_DOC`): at
     `/api/editions/<id>/export/<kind>/`, or the default edition of a work at
@@ -559,5 +567,5 @@ class WorkExport(APIView):
         name = work.title + (f"_{edition.cited_name}" if edition.cited_name else "")
         # One juan at a time, each fetched when its turn comes: nothing of an earlier juan stays.
         ids = list(edition.juans.order_by("number").values_list("pk", flat=True))
-        juans = (Juan.objects.select_related("work", "edition").get(pk=pk) for pk in ids)
+        juans = (_in_edition(Juan.objects.select_related("work").get(pk=pk), edition) for pk in ids)
         return _export_response(kind, work, juans, request, name, stream=True, edition=edition)

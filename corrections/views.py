@@ -28,7 +28,7 @@ from django.views.decorators.http import require_http_methods
 from config.clients import client_ip
 from config.ratelimit import write_wait
 from reader.citation import juan_label
-from reader.models import LAYER_CHOICES, Edition, Piece
+from reader.models import LAYER_CHOICES, Edition, Piece, count_siblings
 from reader.places import juan_by_slug
 
 from .annotations import annotation_collection
@@ -276,11 +276,13 @@ QUEUE_PAGE, MINE_PAGE, NOTES_PAGE = 200, 500, 1000
 
 def _page(request, proposals, size: int):
     """The page ``?page=`` of ``proposals`` (a queryset, in its order), ``size`` a page, its
-    proposals given their ``juan_label`` (``Proposal.label_juans``): a Django ``Page`` whose
+    proposals given their ``juan_label`` (``Proposal.label_juans``) and their editions' count of
+    siblings (``reader.models.count_siblings``, for ``Proposal.edition_name``): a Django ``Page`` whose
     ``paginator.count`` is the whole list's. A page past the last is the last, one that is not
     a number the first (``Paginator.get_page``)."""
     page = Paginator(proposals, size).get_page(request.GET.get("page"))
     page.object_list = Proposal.label_juans(page.object_list)
+    count_siblings(p.edition for p in page.object_list if p.edition_id)  # their names (edition_name): one query
     return page
 
 

@@ -14,8 +14,8 @@ from reader.reading import chapter_views
 from .test_exports import _work_of
 
 #: Queries before the first juan of a whole-work export: the edition (with its work), the
-#: work's row for the view, the juans' ids.
-HEAD_QUERIES = 3
+#: work's row for the view, its count of editions (the edition's name in citations), the juans' ids.
+HEAD_QUERIES = 4
 #: Queries a juan: the juan, its accepted corrections, its chapters, sections, pieces, and
 #: the opening words of its untitled sections (one query for all of them).
 JUAN_QUERIES = 6

@@ -390,7 +390,8 @@ def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
     d = documents_for_juan(seed_juan)[0]
     assert table["juans"] == {str(seed_juan.id): [d.juan_version, d.work_id, 10]} and d.juan_number == 10
     # a juan's key leads with its work's place in the catalogue (the seed is unclassified: after every class)
-    assert table["juan_keys"] == [[f"1\t\t禮書綱目\t{seed_juan.work_id:012d}", "禮書綱目", d.work_id, 10]]
+    # no Kanripo ID: after the Kanripo works of its class (catalogue.shelf_key, decision 0043)
+    assert table["juan_keys"] == [[f"1\t\uffff\t禮書綱目\t{seed_juan.work_id:012d}", "禮書綱目", d.work_id, 10]]
     assert d.catalogue_key == table["juan_keys"][0][0]
     (gen / "juans.json").write_text(json.dumps({**table, "juan_keys": [[d.work_id, 10]]}), encoding="utf-8")
     positional._loaded.clear()
