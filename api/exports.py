@@ -38,7 +38,7 @@ from corrections.overlay import juan_overlay
 from corrections.upstream import corrected_document
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
-from reader.models import Chapter, Piece, Section
+from reader.models import Chapter, Juan, Piece, Section
 from reader.people import byline_pieces, cited_people, section_people
 from reader.pieces import is_classic
 from reader.reading import chapter_views
@@ -54,6 +54,27 @@ EXPORT_KINDS = {
     "json": ("application/json", "json"),
     "tei": ("application/tei+xml; charset=utf-8", "tei.xml"),
 }
+
+
+def stored_juan(edition, number: int):
+    """Juan ``number`` of ``edition`` as stored now, its work read with it and ``edition`` (already
+    read, its count of editions too: ``Edition.several``) set on it, so that citing it asks nothing
+    more; None when the edition no longer holds it. One query. A whole edition's export reads each
+    juan so when its turn comes: an import stores a juan anew under a new id
+    (``reader.importers.loader``), so an id read before the export began names nothing once the
+    juan is imported again while the export streams."""
+    juan = Juan.objects.select_related("work").filter(edition=edition, number=number).first()
+    if juan is not None:
+        juan.edition = edition
+    return juan
+
+
+def as_stored(juan):
+    """``juan`` while its row exists, else ``stored_juan`` of its edition and number: the juan an
+    import stored in its place, or None when there is none. One query, two when it was replaced."""
+    if Juan.objects.filter(pk=juan.pk).exists():
+        return juan
+    return stored_juan(juan.edition, juan.number)
 
 
 def source_text(juans) -> str:
@@ -443,7 +464,9 @@ def tei_chunks(work, juans):
            + _xml(_header(work, codes, commentators_of(juans), edition, readers_of(juans)))
            + "<text><body>")
     for juan in juans:
-        yield _xml(juan_div(work, juan))
+        juan = as_stored(juan)  # read at its turn: imported again while the document streams, as stored now
+        if juan is not None:
+            yield _xml(juan_div(work, juan))
     yield "</body></text></TEI>"
 
 

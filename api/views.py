@@ -544,14 +544,6 @@ class JuanExport(APIView):
                                 edition=juan.edition)
 
 
-def _in_edition(juan: Juan, edition) -> Juan:
-    """``juan`` with ``edition`` (its own, already read: its work's count of editions too,
-    ``Edition.several``) set on it, so that citing each juan of a whole-edition export asks
-    nothing more of the database."""
-    juan.edition = edition
-    return juan
-
-
 class WorkExport(APIView):
     """A whole edition (every juan, in order) as one file (see `EXPORT_DOC`): at
     `/api/editions/<id>/export/<kind>/`, or the default edition of a work at
@@ -565,7 +557,8 @@ class WorkExport(APIView):
         edition = edition_for(kwargs)
         work = edition.work
         name = work.title + (f"_{edition.cited_name}" if edition.cited_name else "")
-        # One juan at a time, each fetched when its turn comes: nothing of an earlier juan stays.
-        ids = list(edition.juans.order_by("number").values_list("pk", flat=True))
-        juans = (_in_edition(Juan.objects.select_related("work").get(pk=pk), edition) for pk in ids)
+        # One juan at a time, each fetched when its turn comes, as stored then (one imported again
+        # meanwhile has a new id; one removed is left out): nothing of an earlier juan stays.
+        numbers = list(edition.juans.order_by("number").values_list("number", flat=True))
+        juans = (juan for number in numbers if (juan := exports.stored_juan(edition, number)) is not None)
         return _export_response(kind, work, juans, request, name, stream=True, edition=edition)

@@ -1,6 +1,7 @@
 """Heavy exports cost what their output costs: a whole work's export reads a bounded number
 of queries a juan and sends its first bytes before any juan is read; a hit list is written a
 batch of hits at a time (docs/performance.md, "Heavy requests one at a time at 107 M")."""
+import copy
 import json
 
 from django.db import connection
@@ -8,13 +9,16 @@ from django.test.utils import CaptureQueriesContext
 
 from api import hitlists
 from api.serializers import PieceSerializer, piece_rows
-from reader.models import Piece, Section
+from reader.importers.files import read_document
+from reader.importers.loader import load_document
+from reader.models import Juan, Piece, Section
 from reader.reading import chapter_views
 
+from .conftest import SEED
 from .test_exports import _work_of
 
 #: Queries before the first juan of a whole-work export: the edition (with its work), the
-#: work's row for the view, its count of editions (the edition's name in citations), the juans' ids.
+#: work's row for the view, its count of editions (the edition's name in citations), the juans' numbers.
 HEAD_QUERIES = 4
 #: Queries a juan: the juan, its accepted corrections, its chapters, sections, pieces, and
 #: the opening words of its untitled sections (one query for all of them).
@@ -68,6 +72,34 @@ def test_a_streamed_work_export_sends_its_first_bytes_before_any_juan_is_read(cl
         assert len(queries.captured_queries) == HEAD_QUERIES + JUAN_QUERIES  # one juan, not the next
         assert second.startswith(b'\n  {\n   "work": {')
         response.close()
+
+
+def test_a_juan_imported_again_while_its_edition_streams_is_exported_as_stored(client, db):
+    """A whole edition is streamed one juan at a time, and an import stores a juan anew under a
+    new id: the export listed the juans' ids before the first byte, so a juan imported again
+    while it streamed (the source, a JSON of 548 juans: minutes) was no longer found when its
+    turn came (``Juan.DoesNotExist`` inside the stream: the download cut short), and the TEI,
+    which reads its juans for the header first, wrote it as an empty ``<div type="juan">``. Each
+    juan is now read when its turn comes, as stored then."""
+    work = _work_of(3, title="三卷")
+    doc = read_document(SEED, work_title="三卷")
+    doc.author, doc.juan_number = "某", 3
+    source = SEED.read_bytes()
+    for kind in ("source", "json", "tei"):
+        chunks = iter(client.get(f"/api/works/{work.pk}/export/{kind}/").streaming_content)
+        first = next(chunks)  # juan 1 (source), or the head before any juan (json, tei)
+        old = Juan.objects.get(work=work, number=3).pk
+        load_document(copy.deepcopy(doc), index=False)  # juan 3 imported again, as the export streams
+        assert not Juan.objects.filter(pk=old).exists()
+        body = first + b"".join(chunks)
+        if kind == "source":
+            assert body == source * 3
+        elif kind == "json":
+            juans = json.loads(body)["juans"]
+            assert [(j["number"], sum(len(c["sections"]) for c in j["chapters"])) for j in juans] == [
+                (1, 45), (2, 45), (3, 45)]
+        else:
+            assert [body.count(b'<div type="juan"'), body.count(b'<div type="section"')] == [3, 135]
 
 
 def test_piece_rows_are_the_serializers_rows(seed_juan):
