@@ -4,7 +4,7 @@ folding evaluation share.
 A passage is what search reads as one run of characters: a phrase is found inside it and never
 across two, and an ambiguous simplified form's reading is decided from its neighbours inside it
 (``characters.simplified.decide_keys``). ``search.documents.section_passages`` cuts a stored
-section into passages with ``join_runs``; ``scripts/evaluation.py`` cuts the juans and the
+section into passages with ``join_runs``; ``scripts/juan_passages.py`` cuts the juans and the
 book it measures with the same function, so the figures it prints are those of the index.
 
 The rule (docs/decisions/0002, 0009): the pieces of a layer read continuously -- the classic (經),

@@ -20,7 +20,7 @@ A text is read as a sequence of units, one per character (``search.analysis`` gi
 - every other code point is one unit, itself.
 
 ``search.analysis.analyse`` cuts every passage the index holds with ``cut``;
-``scripts/evaluation.py`` cuts the juans it measures, and ``build_reading_context`` the
+``scripts/juan_passages.py`` cuts the juans the evaluation measures, and ``build_reading_context`` the
 library it counts, with ``codes``, so a reading is counted and measured among the neighbours the
 index gives it.
 

@@ -61,11 +61,11 @@ from characters import readings as rd  # noqa: E402
 from characters.units import CELL_BOUNDARY  # noqa: E402
 from characters.readings import (BACKOFF, CLASSIC, CLASSIC_WIDTH, CONTEXT_PATH, LIBRARY_SHAPES, MARGIN, PRINTED,  # noqa: E402
                                  QUOTE_SHAPES, QUOTED, WIDTH)
-from evaluation import held_out_runs  # noqa: E402
+from juan_passages import held_out_runs  # noqa: E402
 from characters.scripts.script_labels import _match_key  # noqa: E402
 
 #: Works of the corpus left out of the counts (relative to the corpus): the second evaluation
-#: (``evaluation.score_held_out``) converts them to simplified characters
+#: (``script_search_eval.score_held_out``) converts them to simplified characters
 #: with OpenCC and measures the reading decisions against their own characters. 儀禮鄭註句讀
 #: prints the classic (經, full size: 于 1,522 times, 於 200) and 鄭玄's commentary (small
 #: print: 於 1,587, 于 567) as most editions of the 禮 classics do; 莊子注 is prose of another
@@ -89,7 +89,7 @@ CLASSIC_MIN = 2
 
 def passages(text: str, layer: str | None = None) -> list[str]:
     """The passages of a traditional text as the index reads them, each its units' codes cut at a
-    table's cell mark (``evaluation.held_out_runs``: the full-size text one passage across its notes
+    table's cell mark (``juan_passages.held_out_runs``: the full-size text one passage across its notes
     and lines, each note one; a gaiji one unit, punctuation none): the contexts the counts are taken
     over, as ``characters.simplified.decide_keys`` reads a place's neighbours inside its passage.
     A plain-text edition's notes in 【】 (the seed juan) are read as a Kanripo juan's ``(…)``.

@@ -13,12 +13,12 @@ Usage::
     .venv/bin/python scripts/evaluate_folding.py --same-text kanripo-commentary/KR5c0138=kanripo-commentary/KR5c0139   # 莊子注 read by 南華真經註疏 too (not shipped)
     .venv/bin/python scripts/evaluate_folding.py --same-text kanripo-commentary/KR5c0138=kanripo-commentary/KR5c0139 --habit 0.9   # and by how it writes each word (not shipped)
 
-The set is ``characters/data/variant_eval.tsv`` (``evaluation``, beside this script, reads and scores it).
+The set is ``characters/data/variant_eval.tsv`` (``variant_eval``, beside this script, reads and scores it).
 Script-aware search is measured three ways: against labels from the books (the simplified
 儀禮釋宮增注 of ``../shared/corpus/other`` aligned with Kanripo's traditional edition of it,
 ``characters.scripts.script_labels``; docs/decisions/0021); on the works held out of the
 reading counts (``build_reading_context.HELD_OUT``), converted to simplified characters with
-OpenCC and labelled by their own characters (``evaluation.score_held_out``); and, as first
+OpenCC and labelled by their own characters (``script_search_eval.score_held_out``); and, as first
 measured, against OpenCC's dictionary. Every text is read in the passages the index reads
 (``characters.passages.join_runs``: the classic one passage across its notes, each note one), so a
 reading is decided from the neighbours the index gives it.
@@ -51,8 +51,10 @@ from characters import readings, simplified  # noqa: E402
 from characters.folding import fold_char  # noqa: E402
 from characters.scripts import rare_merges, script_labels  # noqa: E402
 import build_reading_context  # noqa: E402
-import evaluation  # noqa: E402
 import same_text  # noqa: E402
+import script_search_eval  # noqa: E402
+import variant_eval  # noqa: E402
+import word_at_place  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 #: The shared editions the script evaluation reads (relative to ``--corpus``): 殆知閣's
@@ -112,7 +114,7 @@ def draft(corpus: Path, data: Path, size: int) -> str:
             classes.append((counts[head] + sum(counts[f] for f in present), head, present))
     classes.sort(key=lambda c: (-c[0], c[1]))
     lines = [f"# characters/data/variant_eval.tsv -- the {size} most frequent variant classes of ../shared/corpus,",
-             "# labelled (scripts/evaluate_folding.py --draft, then reviewed by hand; scripts/evaluation.py).",
+             "# labelled (scripts/evaluate_folding.py --draft, then reviewed by hand; scripts/variant_eval.py).",
              "# HEAD<TAB>ONE: forms that are one character with HEAD (HEAD first)<TAB>APART: forms a table",
              "# relates to HEAD that are different words<TAB>OCCURRENCES of all the forms in the corpus"]
     for total, head, present in classes[:size]:
@@ -126,7 +128,7 @@ def draft(corpus: Path, data: Path, size: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _wrong_by(d: evaluation.Direction, top: int = 8) -> str:
+def _wrong_by(d: script_search_eval.Direction, top: int = 8) -> str:
     """The most frequent wrong finds of ``d`` by query, character printed and cause, one line;
     with ``Direction.examples`` (``--examples``), every one, each with its places in context."""
     if not d.wrong_by:
@@ -138,13 +140,13 @@ def _wrong_by(d: evaluation.Direction, top: int = 8) -> str:
         f"{q} finding {c} {cause} {n}" for (q, c, cause), n in d.wrong_by.most_common(top))
 
 
-def _by_pair(d: evaluation.Direction, same_word: set[frozenset], top: int = 20) -> str:
+def _by_pair(d: script_search_eval.Direction, same_word: set[frozenset], top: int = 20) -> str:
     """The wrong finds of ``d`` grouped by the pair of characters (the query and the character the
     edition prints, either way round) and by cause: ``one word`` when the variant tables call the
-    two one character written two ways (``evaluation.variant_table_pairs``: 於/于, 鐘/鍾), ``two
+    two one character written two ways (``word_at_place.variant_table_pairs``: 於/于, 鐘/鍾), ``two
     characters`` otherwise (a reading error: 發/髮, 乾/幹); each with how many places were left
-    undecided, read as the query, name a character (``evaluation.names_a_character``) and write the
-    same word (``evaluation.one_word_at``)."""
+    undecided, read as the query, name a character (``word_at_place.names_a_character``) and write the
+    same word (``word_at_place.one_word_at``)."""
     if not d.wrong_by:
         return ""
     folded = {frozenset(fold_char(c) for c in pair) for pair in same_word}
@@ -168,7 +170,7 @@ def _by_pair(d: evaluation.Direction, same_word: set[frozenset], top: int = 20) 
                          f"read as the query {row['read']}, naming a character {row['named']}, "
                          f"the same word at the place {d.one_word_by[pair]})")
     return (f"\n    by word at the place (於 finding a 于 that writes the preposition right, and the "
-            f"pairs of evaluation.ONE_WORD_APART and ONE_WORD_SHARED; docs/decisions/0036, 0037): {d.matches - d.wrong + d.one_word}/{d.matches} "
+            f"pairs of word_at_place.ONE_WORD_APART and ONE_WORD_SHARED; docs/decisions/0036, 0037): {d.matches - d.wrong + d.one_word}/{d.matches} "
             f"({100 * d.word_at_place_precision:.3f}%)"
             + "\n    wrong finds by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.items())
             + "\n    wrong finds by pair: " + "; ".join(lines)
@@ -214,9 +216,9 @@ def main(argv=None) -> int:
     if args.draft:
         sys.stdout.write(draft(args.corpus, args.data, args.size))
         return 0
-    classes = evaluation.load()
-    s = evaluation.score(classes)
-    print(f"{s.classes} labelled classes ({evaluation.EVAL_PATH.relative_to(ROOT)})")
+    classes = variant_eval.load()
+    s = variant_eval.score(classes)
+    print(f"{s.classes} labelled classes ({variant_eval.EVAL_PATH.relative_to(ROOT)})")
     print(f"recall: {s.pairs_one_folded}/{s.pairs_one} form pairs labelled one character are folded "
           f"({100 * s.recall:.1f}%); {s.recalled}/{s.one_classes} classes of several forms fully folded")
     print(f"kept apart: {s.pairs_apart - s.pairs_apart_joined}/{s.pairs_apart} pairs labelled different words "
@@ -231,8 +233,8 @@ def main(argv=None) -> int:
     s_text, t_text, pairs = script_labels.load_pairs(args.corpus)
     print(f"script-aware search, labelled by the books: the simplified {SIMPLIFIED_EDITION} aligned with "
           f"Kanripo KR1d0047 ({script_labels.TRADITIONAL_COPY.relative_to(ROOT)}): {len(pairs)} places")
-    same_word = evaluation.variant_table_pairs(args.data)
-    for d in evaluation.score_labelled(s_text, t_text, pairs, same_word):
+    same_word = word_at_place.variant_table_pairs(args.data)
+    for d in script_search_eval.score_labelled(s_text, t_text, pairs, same_word):
         print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
               f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
               f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
@@ -242,7 +244,7 @@ def main(argv=None) -> int:
               + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
     for work in build_reading_context.HELD_OUT:
         with same_text.read_with(same[work], args.habit) if work in same else contextlib.nullcontext():
-            held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
+            held = script_search_eval.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
                                              examples=args.examples)
         d = held.direction
         print(f"script-aware search, held out: {work} ({held.places} characters, {held.unlabelled} of them a 俗字 of "
@@ -262,7 +264,7 @@ def main(argv=None) -> int:
             readings.reload(Path(tmp) / "context.tsv.gz")
             simplified._decided_key.cache_clear()
             with same_text.read_with(same[work], args.habit) if work in same else contextlib.nullcontext():
-                held = evaluation.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
+                held = script_search_eval.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
                                                  examples=args.examples)
         readings.reload(readings.CONTEXT_PATH)
         simplified._decided_key.cache_clear()
@@ -276,7 +278,7 @@ def main(argv=None) -> int:
               f"({100 * d.word_precision:.2f}%)" + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
     print(f"script-aware search, labelled by OpenCC's dictionary: simplified edition {SIMPLIFIED_EDITION}, "
           f"traditional {TRADITIONAL_EDITION}")
-    directions = evaluation.score_scripts(simplified_text, traditional_text)
+    directions = script_search_eval.score_scripts(simplified_text, traditional_text)
     for d in directions[:2]:
         print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.1f}%), precision "
               f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.1f}%)"

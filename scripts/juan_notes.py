@@ -1,7 +1,7 @@
 """Which brackets of a Kanripo (mandoku) juan open and close small print, read by the importer itself.
 
 The reading table's counts (``scripts/build_reading_context.py``, ``passages``) and the folding
-evaluation (``scripts/evaluation.py``, ``held_out_runs``) cut a juan into the passages the index
+evaluation (``scripts/juan_passages.py``, ``held_out_runs``) cut a juan into the passages the index
 reads: its full-size text and each note ``(…)``. Which brackets are small print is the importer's
 decision (``reader.importers.mandoku.parse_mandoku``), so this module asks it, and follows no rule
 of its own:
@@ -32,7 +32,7 @@ from reader.importers.mandoku.header import read_header_block
 from reader.importers.mandoku.smallprint import TOKEN
 
 #: What ``mark_notes`` writes for a bracket that opens small print and for one that closes it:
-#: control characters no juan holds, which the evaluation cuts a juan at (``evaluation.held_out_runs``).
+#: control characters no juan holds, which the evaluation cuts a juan at (``juan_passages.held_out_runs``).
 NOTE_OPEN, NOTE_CLOSE = "\x0e", "\x0f"
 #: The name ``mark_notes`` gives the parser when the caller names no file (the parser reads the
 #: juan's number from it; the brackets do not depend on it).

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 import build_reading_context
-import evaluation
+import juan_passages
 from characters.units import description_key
 from juan_notes import NOTE_CLOSE, NOTE_OPEN, kept_as_text, mark_notes
 from reader.importers.mandoku import parse_mandoku
@@ -25,14 +25,14 @@ def _importer(path):
     doc = parse_mandoku(text, str(path))
     kept = {(int(m[1]), int(m[2])) for w in doc.warnings
             for m in [re.match(r".*?:(\d+):(\d+): .*kept as text$", w)] if m}
-    notes = Counter("".join(evaluation.units(p.text) for chapter in doc.chapters for section in chapter.sections
+    notes = Counter("".join(juan_passages.units(p.text) for chapter in doc.chapters for section in chapter.sections
                             for p in section.pieces + section.records if p.kind in NOTE_KINDS))
     return kept, notes
 
 
 def _evaluation_notes(path):
-    return Counter("".join(units for layer, units in evaluation.held_out_runs(path.read_text(encoding="utf-8"))
-                           if layer == evaluation.NOTE_LAYER))
+    return Counter("".join(units for layer, units in juan_passages.held_out_runs(path.read_text(encoding="utf-8"))
+                           if layer == juan_passages.NOTE_LAYER))
 
 
 @pytest.mark.parametrize("name, kept, note_units, before", [
@@ -54,9 +54,9 @@ def test_the_evaluation_reads_a_juans_notes_as_the_importer_does(name, kept, not
     assert sum(ours.values()) == note_units
     # read by every ( and ) as the counts and the evaluation read it before
     text = re.sub(r"<pb:[^>]*>|<md:[^>]*>|¶|\n|/", "", re.sub(
-        r"\)¶?\n(?:(?:<pb:[^>]*>|<md:[^>]*>)?¶?\n)*[\u3000 ]*\(", "", evaluation._ORG_HEADER.sub(
+        r"\)¶?\n(?:(?:<pb:[^>]*>|<md:[^>]*>)?¶?\n)*[\u3000 ]*\(", "", juan_passages._ORG_HEADER.sub(
             "", path.read_text(encoding="utf-8"))))
-    naive = sum(len(evaluation.units(seg)) for n, seg in enumerate(re.split(r"[()]", text)) if n % 2)
+    naive = sum(len(juan_passages.units(seg)) for n, seg in enumerate(re.split(r"[()]", text)) if n % 2)
     assert naive == before
 
 
@@ -79,7 +79,7 @@ def test_brackets_kept_as_text_open_no_note(body, kept, passages):
     doc = parse_mandoku(juan, "KR9z0001_001.txt")
     assert kept_as_text(juan, "KR9z0001_001.txt") == kept == {(int(m[1]), int(m[2])) for w in doc.warnings
                                                               for m in [re.match(r".*?:(\d+):(\d+): .*kept as text$", w)] if m}
-    notes = ["".join(evaluation.units(p.text)) for c in doc.chapters for s in c.sections for p in s.pieces
+    notes = ["".join(juan_passages.units(p.text)) for c in doc.chapters for s in c.sections for p in s.pieces
              if p.kind in NOTE_KINDS]
     assert build_reading_context.passages(juan) == passages and passages[1:] == notes
 
@@ -87,7 +87,7 @@ def test_brackets_kept_as_text_open_no_note(body, kept, passages):
 def test_a_tls_edition_and_a_description_sequence_keep_their_brackets_as_text():
     assert mark_notes("甲[木+(口/口)](注)\n") == f"甲[木+(口/口)]{NOTE_OPEN}注{NOTE_CLOSE}\n"
     # a description of a character, its brackets and / as written, is one unit in a note too
-    assert evaluation.held_out_runs("甲(乙[桌-日+(ㄇ@(人/人))]丙/丁)\n") == \
+    assert juan_passages.held_out_runs("甲(乙[桌-日+(ㄇ@(人/人))]丙/丁)\n") == \
         [("classic", "甲"), ("commentary", "乙" + description_key("[桌-日+(ㄇ@(人/人))]") + "丙丁")]
     tls = "#+PROPERTY: BASEEDITION tls\n甲(corr.=乙\n"
     assert mark_notes(tls) == tls

@@ -85,21 +85,21 @@ def test_the_seed_xu_finds_both_forms(seed_backend):
 
 
 def test_the_evaluation_set_recall_and_precision():
-    import evaluation
+    import variant_eval
 
-    classes = evaluation.load()
+    classes = variant_eval.load()
     assert len(classes) == 300
     assert [c.occurrences for c in classes] == sorted((c.occurrences for c in classes), reverse=True)
-    scores = evaluation.score(classes)
+    scores = variant_eval.score(classes)
     assert (scores.missed, scores.joined) == ([], [])      # recall 100%, nothing joined that is kept apart
     assert scores.recall == scores.precision == 1.0
     assert scores.pairs_one == 158 and scores.pairs_apart == 318
 
 
 def test_the_evaluation_set_rejects_a_malformed_line(tmp_path):
-    import evaluation
+    import variant_eval
 
     bad = tmp_path / "eval.tsv"
     bad.write_text("# x\n虛\t虛虚\t\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"eval.tsv:2: expected HEAD"):
-        evaluation.load(bad)
+        variant_eval.load(bad)

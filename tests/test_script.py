@@ -172,7 +172,8 @@ def test_hits_found_through_a_simplified_form_say_how_they_were_read(db, client,
 
 
 def test_the_script_evaluation_figures():
-    import evaluation
+    import script_search_eval
+    import word_at_place
     from characters.scripts import script_labels
 
     # labels from the books: the simplified edition aligned with Kanripo's traditional one
@@ -180,7 +181,7 @@ def test_the_script_evaluation_figures():
     assert len(pairs) == 10897
     assert sum(p.s.ch == "于" and p.t.ch == "於" for p in pairs) == 67
     assert sum(p.s.ch == "于" and p.t.ch == "于" for p in pairs) == 66
-    a, b = evaluation.score_labelled(s_text, t_text, pairs, evaluation.variant_table_pairs(SHARED / "data"))
+    a, b = script_search_eval.score_labelled(s_text, t_text, pairs, word_at_place.variant_table_pairs(SHARED / "data"))
     assert (a.found, a.pairs, a.matches - a.wrong, a.matches, a.same_word) == (2733, 2759, 2889, 2942, 53)
     assert a.recall > 0.99 and a.word_precision > 0.99
     # by word at the place (docs/decisions/0036, 0037): 42 of the 43 於 finding a 于 the edition prints 于 are
@@ -193,8 +194,8 @@ def test_the_script_evaluation_figures():
     assert (b.found, b.pairs, b.matches - b.wrong, b.matches) == (2775, 2775, 2927, 2927)
     assert b.recall == 1.0 and b.precision == 1.0 and b.missed == []
     # the first measure, labelled by OpenCC's dictionary: every reading of every form everywhere
-    a, b, c = evaluation.score_scripts(SIMPLIFIED_TEXT.read_text(encoding="utf-8"),
-                                       (CORPUS / "seed" / "lishu_gangmu_juan10.txt").read_text(encoding="utf-8"))
+    a, b, c = script_search_eval.score_scripts(SIMPLIFIED_TEXT.read_text(encoding="utf-8"),
+                                               (CORPUS / "seed" / "lishu_gangmu_juan10.txt").read_text(encoding="utf-8"))
     # (a 个 read as 个 where it scores best is no longer found by 箇, which OpenCC's dictionary gives it)
     assert (a.found, a.pairs, a.matches - a.wrong, a.matches) == (3068, 4204, 3221, 3233)
     assert (b.found, b.pairs, b.matches - b.wrong, b.matches) == (3916, 3923, 3887, 3930)
@@ -204,70 +205,71 @@ def test_the_script_evaluation_figures():
 
 
 def test_a_place_that_names_a_character_and_one_word_written_two_ways():
-    import evaluation
+    import word_at_place
 
     # a collation note or a gloss names the character: only the graph printed is right there
-    assert evaluation.names_a_character("古文", "為肝")            # 古文[幹]為肝
-    assert evaluation.names_a_character("今文並皆為", "公親食")     # 今文並皆為[併]
-    assert evaluation.names_a_character("宁也疏", "字") and evaluation.names_a_character("", "音佇")
-    assert evaluation.names_a_character("竝當作", "自側載") and evaluation.names_a_character("古文間作", "")
-    assert not evaluation.names_a_character("周禮", "師以鍾")       # 周禮[鍾]師: the word is used
-    assert not evaluation.names_a_character("雖作", "人之身")       # 作于人之身: the verb 作
-    assert not evaluation.names_a_character("", "文反正")          # 於文反正為乏: no 反切
+    assert word_at_place.names_a_character("古文", "為肝")            # 古文[幹]為肝
+    assert word_at_place.names_a_character("今文並皆為", "公親食")     # 今文並皆為[併]
+    assert word_at_place.names_a_character("宁也疏", "字") and word_at_place.names_a_character("", "音佇")
+    assert word_at_place.names_a_character("竝當作", "自側載") and word_at_place.names_a_character("古文間作", "")
+    assert not word_at_place.names_a_character("周禮", "師以鍾")       # 周禮[鍾]師: the word is used
+    assert not word_at_place.names_a_character("雖作", "人之身")       # 作于人之身: the verb 作
+    assert not word_at_place.names_a_character("", "文反正")          # 於文反正為乏: no 反切
     # 於 at a 于 that writes the preposition is one word written two ways; 于于, 唱于, 單于 are others
-    assert evaluation.one_word_at("於", "于", "士冠禮筮", "廟門主")
-    assert evaluation.one_word_at("于", "於", "至", "廟門")
-    assert evaluation.one_word_at("於", "于", "致則出", "思慮之")   # 出于思慮, not 于思
-    assert not evaluation.one_word_at("於", "于", "其覺", "于一以")   # 其覺于于 (自得貌)
-    assert not evaluation.one_word_at("於", "于", "其覺于", "一以")
-    assert not evaluation.one_word_at("於", "于", "前者唱", "而隨者")  # an interjection
-    assert not evaluation.one_word_at("於", "于", "匈奴單", "")
-    assert not evaluation.one_word_at("於", "于", "本或作", "吁")       # names the character
-    # the other pairs of evaluation.ONE_WORD_APART (docs/decisions/0037), each with the words only one
+    assert word_at_place.one_word_at("於", "于", "士冠禮筮", "廟門主")
+    assert word_at_place.one_word_at("于", "於", "至", "廟門")
+    assert word_at_place.one_word_at("於", "于", "致則出", "思慮之")   # 出于思慮, not 于思
+    assert not word_at_place.one_word_at("於", "于", "其覺", "于一以")   # 其覺于于 (自得貌)
+    assert not word_at_place.one_word_at("於", "于", "其覺于", "一以")
+    assert not word_at_place.one_word_at("於", "于", "前者唱", "而隨者")  # an interjection
+    assert not word_at_place.one_word_at("於", "于", "匈奴單", "")
+    assert not word_at_place.one_word_at("於", "于", "本或作", "吁")       # names the character
+    # the other pairs of word_at_place.ONE_WORD_APART (docs/decisions/0037), each with the words only one
     # graph writes, from the dictionaries
-    assert evaluation.one_word_at("鐘", "鍾", "聾者無以與乎", "鼓之聲")  # the bell, written 鍾
-    assert evaluation.one_word_at("鍾", "鐘", "周禮", "師")
-    assert not evaluation.one_word_at("鐘", "鍾", "則受三", "與十束")    # the measure
-    assert not evaluation.one_word_at("鐘", "鍾", "伯牙", "子期")        # 鍾子期, a name
-    assert evaluation.one_word_at("脩", "修", "是皆", "其身以")         # to cultivate
-    assert not evaluation.one_word_at("修", "脩", "自行束", "以上")      # 束脩, the dried meat
-    assert evaluation.one_word_at("鑒", "鑑", "人莫", "於流水")          # one character in every use
-    assert evaluation.one_word_at("嘆", "歎", "向若而", "曰野語")
-    assert evaluation.one_word_at("樸", "朴", "用其光則其", "自成是")    # the uncarved block
-    assert not evaluation.one_word_at("樸", "朴", "厚", "")             # 厚朴, the tree
+    assert word_at_place.one_word_at("鐘", "鍾", "聾者無以與乎", "鼓之聲")  # the bell, written 鍾
+    assert word_at_place.one_word_at("鍾", "鐘", "周禮", "師")
+    assert not word_at_place.one_word_at("鐘", "鍾", "則受三", "與十束")    # the measure
+    assert not word_at_place.one_word_at("鐘", "鍾", "伯牙", "子期")        # 鍾子期, a name
+    assert word_at_place.one_word_at("脩", "修", "是皆", "其身以")         # to cultivate
+    assert not word_at_place.one_word_at("修", "脩", "自行束", "以上")      # 束脩, the dried meat
+    assert word_at_place.one_word_at("鑒", "鑑", "人莫", "於流水")          # one character in every use
+    assert word_at_place.one_word_at("嘆", "歎", "向若而", "曰野語")
+    assert word_at_place.one_word_at("樸", "朴", "用其光則其", "自成是")    # the uncarved block
+    assert not word_at_place.one_word_at("樸", "朴", "厚", "")             # 厚朴, the tree
     # pairs whose other words no word of the text marks are left to the graph: 后 the queen alone
     # (周禮: 王獻尸后亞祼), 注 'to put into', the name 叔向; and 係/繫, which no variant table joins
-    assert not evaluation.one_word_at("後", "后", "五十而", "爵")
-    assert not evaluation.one_word_at("註", "注", "晉郭象", "象字子")
-    assert not evaluation.one_word_at("嚮", "向", "亦西", "")
-    assert not evaluation.one_word_at("繫", "係", "以此", "彼為屬")
-    assert not evaluation.one_word_at("幾", "几", "兩手於", "間")
-    # the pairs of evaluation.ONE_WORD_SHARED: one word only inside a word both graphs write
-    assert not evaluation.one_word_at("覆", "復", "不可使", "之也")     # 復 'to return'
-    assert not evaluation.one_word_at("覆", "復", "祝反", "位于室")     # 反復 is not listed: 祝反, 復位
-    assert evaluation.one_word_at("注", "註", "獨於此處", "疏")         # 註疏, the commentary
-    assert not evaluation.one_word_at("註", "注", "晉郭象", "象字子")   # no word marks it
-    assert evaluation.one_word_at("禦", "御", "彼直以循斯須也列", "冦為伯")   # 列御寇 (冦 a glyph of 寇)
-    assert not evaluation.one_word_at("禦", "御", "夫列子", "風而行")   # 御風: to drive
-    assert evaluation.one_word_at("遊", "游", "逍遥", "第一")          # 逍遙遊 (遥 a glyph of 遙)
-    assert not evaluation.one_word_at("遊", "游", "鯈魚出", "從容")     # 游: to swim
-    assert evaluation.one_word_at("閑", "閒", "萬機之極而常", "暇自適")  # 閒暇, leisure
-    assert not evaluation.one_word_at("閑", "閒", "大知", "閒小知")     # 閒閒: no word of the list
+    assert not word_at_place.one_word_at("後", "后", "五十而", "爵")
+    assert not word_at_place.one_word_at("註", "注", "晉郭象", "象字子")
+    assert not word_at_place.one_word_at("嚮", "向", "亦西", "")
+    assert not word_at_place.one_word_at("繫", "係", "以此", "彼為屬")
+    assert not word_at_place.one_word_at("幾", "几", "兩手於", "間")
+    # the pairs of word_at_place.ONE_WORD_SHARED: one word only inside a word both graphs write
+    assert not word_at_place.one_word_at("覆", "復", "不可使", "之也")     # 復 'to return'
+    assert not word_at_place.one_word_at("覆", "復", "祝反", "位于室")     # 反復 is not listed: 祝反, 復位
+    assert word_at_place.one_word_at("注", "註", "獨於此處", "疏")         # 註疏, the commentary
+    assert not word_at_place.one_word_at("註", "注", "晉郭象", "象字子")   # no word marks it
+    assert word_at_place.one_word_at("禦", "御", "彼直以循斯須也列", "冦為伯")   # 列御寇 (冦 a glyph of 寇)
+    assert not word_at_place.one_word_at("禦", "御", "夫列子", "風而行")   # 御風: to drive
+    assert word_at_place.one_word_at("遊", "游", "逍遥", "第一")          # 逍遙遊 (遥 a glyph of 遙)
+    assert not word_at_place.one_word_at("遊", "游", "鯈魚出", "從容")     # 游: to swim
+    assert word_at_place.one_word_at("閑", "閒", "萬機之極而常", "暇自適")  # 閒暇, leisure
+    assert not word_at_place.one_word_at("閑", "閒", "大知", "閒小知")     # 閒閒: no word of the list
     # 係/繫 (no variant table joins them), 發/髮 and 余/餘 (余 'I') are listed in neither
-    assert not evaluation.one_word_at("餘", "余", "來", "語女")
-    assert not evaluation.one_word_at("髮", "發", "縵縵其", "若機括")
+    assert not word_at_place.one_word_at("餘", "余", "來", "語女")
+    assert not word_at_place.one_word_at("髮", "發", "縵縵其", "若機括")
 
 
 def test_the_held_out_evaluation_on_a_sample():
     import build_reading_context
-    import evaluation
+    import script_search_eval
+    import word_at_place
 
     # two juans of the works left out of the reading counts, made simplified by OpenCC and
     # labelled by their own characters: 儀禮鄭註句讀 卷二 (經 and 鄭注) and 莊子注 卷二
     assert build_reading_context.HELD_OUT == ("kanripo/KR1d0038", "kanripo-commentary/KR5c0138")
-    held = evaluation.score_held_out([CORPUS / "kanripo" / "KR1d0038" / "KR1d0038_002.txt",
-                                      CORPUS / "kanripo-commentary" / "KR5c0138" / "KR5c0138_002.txt"],
-                                     evaluation.variant_table_pairs(SHARED / "data"))
+    held = script_search_eval.score_held_out([CORPUS / "kanripo" / "KR1d0038" / "KR1d0038_002.txt",
+                                              CORPUS / "kanripo-commentary" / "KR5c0138" / "KR5c0138_002.txt"],
+                                             word_at_place.variant_table_pairs(SHARED / "data"))
     d = held.direction
     assert (held.places, d.found, d.pairs, d.matches - d.wrong, d.matches) == (25126, 5405, 5443, 5590, 5681)
     # of the 91 wrong finds, 87 are a character the variant tables call one with the one searched
@@ -289,8 +291,8 @@ def test_the_held_out_evaluation_on_a_sample():
     # these two juans print no 俗字 of several characters (参, 夹) to leave unlabelled
     assert held.unlabelled == 0
     # a find is right where the traditional edition's own search finds the character it prints there
-    assert evaluation.found_as_printed("蟲", "虫") and evaluation.found_as_printed("汙", "汚")
-    assert not evaluation.found_as_printed("後", "后") and not evaluation.found_as_printed("於", "于")
+    assert word_at_place.found_as_printed("蟲", "虫") and word_at_place.found_as_printed("汙", "汚")
+    assert not word_at_place.found_as_printed("後", "后") and not word_at_place.found_as_printed("於", "于")
     # the contexts the reading counts are taken over are the passages the index reads: header and
     # page breaks go, printed lines join, the classic is one passage across its notes, each note
     # one across its column break, a gaiji one unit (its key), a table's cell mark ends a context
@@ -298,13 +300,13 @@ def test_the_held_out_evaluation_on_a_sample():
     assert build_reading_context.passages("#+TITLE: x\n<pb:A_1a>設洗，于¶\n阼階(洗承/盥&KR0001;)東\n十五|二十\n") == \
         ["設洗于阼階東十五", "二十", "洗承盥" + gaiji_key("&KR0001;")]
     assert build_reading_context.passages("經【注云】文\n") == ["經文", "注云"]
-    assert evaluation.to_simplified("設洗於阼階") == "设洗于阼阶"
+    assert script_search_eval.to_simplified("設洗於阼階") == "设洗于阼阶"
 
 
 def _index_passages(text: str) -> list[tuple[str, str]]:
     """A mandoku juan's passages as the index makes them (``parse_mandoku``, then
     ``search.documents.chapter_passages`` and ``section_passages``), each ``(layer, units)``
-    (``search.analysis.analyse``'s codes), in the shape ``evaluation.held_out_runs`` gives."""
+    (``search.analysis.analyse``'s codes), in the shape ``juan_passages.held_out_runs`` gives."""
     from types import SimpleNamespace
 
     from reader.importers.mandoku import parse_mandoku
@@ -326,7 +328,9 @@ def _index_passages(text: str) -> list[tuple[str, str]]:
 
 
 def test_the_held_out_evaluation_reads_the_juans_as_the_index_does():
-    import evaluation
+    import juan_passages
+    import script_search_eval
+    import word_at_place
 
     # the sample of test_the_held_out_evaluation_on_a_sample, read in the passages the index makes:
     # the same wrong finds but two 于 (the juan's 于) that the evaluation reads 於 and the index leaves
@@ -335,9 +339,9 @@ def test_the_held_out_evaluation_reads_the_juans_as_the_index_does():
     # apart), all of them found right
     paths = [CORPUS / "kanripo" / "KR1d0038" / "KR1d0038_002.txt",
              CORPUS / "kanripo-commentary" / "KR5c0138" / "KR5c0138_002.txt"]
-    same_word = evaluation.variant_table_pairs(SHARED / "data")
-    ours = evaluation.score_held_out(paths, same_word)
-    index = evaluation.score_held_out(paths, same_word, passages=_index_passages)
+    same_word = word_at_place.variant_table_pairs(SHARED / "data")
+    ours = script_search_eval.score_held_out(paths, same_word)
+    index = script_search_eval.score_held_out(paths, same_word, passages=_index_passages)
     a, b = ours.direction, index.direction
     assert (ours.places, a.found, a.pairs, a.matches - a.wrong, a.matches) == (25126, 5405, 5443, 5590, 5681)
     assert (index.places, b.found, b.pairs, b.matches - b.wrong, b.matches) == (25078, 5384, 5420, 5569, 5660)
@@ -348,7 +352,7 @@ def test_the_held_out_evaluation_reads_the_juans_as_the_index_does():
     # which the evaluation reads on to the next section's (the importer's sections, cut at closers)
     juan = (CORPUS / "kanripo" / "KR1d0038" / "KR1d0038_002.txt").read_text(encoding="utf-8")
     classics = [codes for layer, codes in _index_passages(juan) if layer == "classic"]
-    (layer, ours_classic), *notes = evaluation.held_out_runs(juan)
+    (layer, ours_classic), *notes = juan_passages.held_out_runs(juan)
     assert len(classics) == 27 and layer == "classic" and all(c in ours_classic for c in classics)
     assert len(notes) == 159 and {layer for layer, _ in notes} == {"commentary"}
 
@@ -675,16 +679,16 @@ def test_a_juans_runs_and_a_lines_notes_are_read_with_their_layers(tmp_path):
     from collections import Counter
 
     import build_reading_context as build
-    import evaluation
+    import juan_passages
 
     # a juan's passages as the index reads them: the classic one across its notes, printed lines and
     # page breaks; a note one across the lines it is continued on and its column breaks; a gaiji one unit
     juan = "#+TITLE: x\n<pb:A_1a>設洗于¶\n阼階(洗承/盥&KR0001;)東¶\n西(一/二)¶\n<pb:A_1b>¶\n　(三)北，¶\n"
-    assert evaluation.held_out_runs(juan) == \
+    assert juan_passages.held_out_runs(juan) == \
         [("classic", "設洗于阼階東西北"), ("commentary", "洗承盥\U000f0001"), ("commentary", "一二三")]
     text = "　　宾立于西阶【郑注于西阶上】东面\n【又】乡射"
     lines = text.split("\n")
-    assert [(layer, "".join(lines[n][i] for n, i in places)) for layer, places in evaluation.labelled_runs(text)] == \
+    assert [(layer, "".join(lines[n][i] for n, i in places)) for layer, places in juan_passages.labelled_runs(text)] == \
         [("classic", "宾立于西阶东面乡射"), ("commentary", "郑注于西阶上"), ("commentary", "又")]
     # the classics' own neighbours: their full-size text only, one and two each side, pairs seen twice
     (tmp_path / "kanripo" / "KR1d0026").mkdir(parents=True)
@@ -705,18 +709,18 @@ def test_a_juans_runs_and_a_lines_notes_are_read_with_their_layers(tmp_path):
 
 
 def test_the_evaluation_reads_the_units_search_reads():
-    import evaluation
+    import juan_passages
     from search.analysis import analyse
 
     # one rule (characters.units): a gaiji one unit, punctuation and selectors none, a table's
     # cell mark the boundary no phrase and no reading's context crosses
-    assert evaluation.units("葛\U000e0100城，&KR1969;十五|二") == analyse("葛\U000e0100城，&KR1969;十五|二").codes \
+    assert juan_passages.units("葛\U000e0100城，&KR1969;十五|二") == analyse("葛\U000e0100城，&KR1969;十五|二").codes \
         == "葛城\U000f07b1十五\x00二"
     # a juan of 史記's 表 (cells) and one of 儀禮鄭註句讀 (gaiji, notes), whole files as one text
     for path, cells in ((CORPUS / "kanripo-commentary" / "KR2a0001" / "KR2a0001_201.txt", 629),
                         (CORPUS / "kanripo" / "KR1d0038" / "KR1d0038_002.txt", 0)):
         text = path.read_text(encoding="utf-8")
-        ours = evaluation.units(text)
+        ours = juan_passages.units(text)
         assert ours == analyse(text).codes and ours.count("\x00") == cells
 
 

@@ -7,7 +7,7 @@ characters is Kanripo's KR1d0047 (the 文淵閣四庫全書 text; a copy of its 
 ``characters/data/eval/`` under CC BY-SA 4.0, see ``characters/data/eval/ATTRIBUTION.md``).
 Aligned character by character, every simplified character of the one gets the character the
 other really prints at that place: 后 in 后人 gets 後, 后 in 夏后氏 gets 后, 于 in 尊于房户之間 gets
-于 and 于 in 至於廟門 gets 於. These are the labels ``evaluation.score_labelled`` (``scripts/evaluation.py``)
+于 and 于 in 至於廟門 gets 於. These are the labels ``script_search_eval.score_labelled`` (``scripts/script_search_eval.py``)
 measures both directions of script-aware search against.
 
 The alignment (``align``) compares the two texts' characters through OpenCC's traditional to
