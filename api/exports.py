@@ -36,6 +36,7 @@ from config.xml_text import append_plain
 from corrections.models import ACCEPTED, ANNOTATION, TEXT, Proposal
 from corrections.overlay import juan_overlay
 from corrections.upstream import corrected_document
+from reader.citation import juan_file
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.loader import juan_to_document, render_source
 from reader.models import Chapter, Juan, Piece, Section
@@ -379,15 +380,41 @@ def readers_of(juans) -> list[str]:
     return list(dict.fromkeys(rows))
 
 
+def _source_desc(file_desc: ET.Element, work, author: str, edition=None, juans=()) -> None:
+    """``<sourceDesc>`` naming the text exported as a citation names it: ``<bibl>`` with the
+    work's people (``author``, as ``<author>``), its title, the edition by the name citations
+    give it (``Edition.cited_name``: ``四庫全書・文淵閣本``; the edition's ``name`` where citations
+    name none, the only edition of a work from another source: ``欽定四庫全書・純文字本``), the
+    edition's Kanripo ID (``<idno type="kanripo">KR1d0086</idno>``) and, for one juan, the
+    Kanripo file it was imported from (``<idno type="kanripo-file">KR1d0086_010</idno>``,
+    ``reader.citation.juan_file``: the number its URL carries, decision 0045). Without an
+    edition: the work's title and collection."""
+    bibl = _sub(_sub(file_desc, "sourceDesc"), "bibl")
+    if author:
+        _sub(bibl, "author", author)
+    _sub(bibl, "title", work.title)
+    if edition is None:
+        if work.collection:
+            _sub(bibl, "edition", work.collection)
+        return
+    _sub(bibl, "edition", edition.cited_name or edition.name)
+    if edition.kanripo_id:  # the edition's own: the seed beside KR1d0086 is no Kanripo text
+        _sub(bibl, "idno", edition.kanripo_id, type="kanripo")
+    files = [f for f in map(juan_file, juans) if f] if len(juans) == 1 else []
+    for file in files:
+        _sub(bibl, "idno", file, type="kanripo-file")
+
+
 def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edition=None,
-            readers: list[str] = ()) -> ET.Element:
+            readers: list[str] = (), juans=()) -> ET.Element:
     """The ``<teiHeader>``: title, author (as citations name it: the work's people with
     dynasties and roles, ``reader.people.cited_people``), one ``<respStmt xml:id="李善">`` for each
     commentator a note names with ``@resp="#李善"`` (an NCName: CJK characters are name
     characters) and one ``<respStmt xml:id="reader-…">`` for each reader (``readers``: usernames)
     whose corrections (``<corr resp>``) or annotations (``<note type="annotation" resp>``) the text
     carries, the publication statement (the stored text unchanged, or with those readers' accepted
-    corrections marked), the source, the character declarations."""
+    corrections marked), the source (``_source_desc``: the edition as citations name it, its
+    Kanripo ID, the file of one juan ``juans``), the character declarations."""
     header = ET.Element("teiHeader")
     file_desc = _sub(header, "fileDesc")
     title_stmt = _sub(file_desc, "titleStmt")
@@ -408,8 +435,7 @@ def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edi
          "Exported by 經注閱讀 from the stored text, with readers' accepted corrections, each a <choice> of the "
          "text as imported (<sic>) and as corrected (<corr>), and their public annotations (<note "
          "type=\"annotation\">).")
-    source_desc = _sub(file_desc, "sourceDesc")
-    _sub(source_desc, "p", work.collection or work.title)
+    _source_desc(file_desc, work, author, edition, list(juans))
     if codes:
         _char_decl(_sub(header, "encodingDesc"), codes)
     return header
@@ -461,7 +487,7 @@ def tei_chunks(work, juans):
     edition = next((juan.edition for juan in juans), None)
     yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
            f'<TEI xmlns="{TEI_NS}" xml:lang="{language_tag(edition.script if edition else TRADITIONAL)}">'
-           + _xml(_header(work, codes, commentators_of(juans), edition, readers_of(juans)))
+           + _xml(_header(work, codes, commentators_of(juans), edition, readers_of(juans), juans))
            + "<text><body>")
     for juan in juans:
         juan = as_stored(juan)  # read at its turn: imported again while the document streams, as stored now

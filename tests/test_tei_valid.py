@@ -54,6 +54,8 @@ def test_a_whole_work(client, db):
     xml = b"".join(client.get(f"/api/works/{work.pk}/export/tei/").streaming_content)
     assert xml.count(b'<div type="juan"') == 6
     assert tei_errors(xml) == []
+    # the source: the edition's Kanripo ID, no one file of the six (the catalogue names no author)
+    assert _source(xml) == [("title", None, "周禮"), ("edition", None, "TLS標點本"), ("idno", "kanripo", "KR1d0001")]
 
 
 def test_a_commentary_juan(client, db):
@@ -108,3 +110,40 @@ def test_notes_say_who_wrote_them(client, db):
     stored = Piece.objects.filter(section__juan=juan).exclude(commentator="")
     assert len(re.findall(r'<note type="commentary" place="inline" n="注" resp="#', xml)) == stored.count()
     assert xml.count('resp="#張銑"') == stored.filter(commentator="張銑").count() > 10
+
+
+def _source(xml: bytes) -> list[tuple[str, str | None, str]]:
+    """The ``<bibl>`` of the document's ``sourceDesc``: each child as ``(tag, type, text)``."""
+    from lxml import etree
+
+    ns = "{http://www.tei-c.org/ns/1.0}"
+    bibl = etree.fromstring(xml).find(f"{ns}teiHeader/{ns}fileDesc/{ns}sourceDesc/{ns}bibl")
+    return [(e.tag.removeprefix(ns), e.get("type"), e.text) for e in bibl]
+
+
+def test_the_source_names_the_edition_as_the_citation_does(client, seed_juan):
+    """``sourceDesc`` said only the collection (``<p>欽定四庫全書</p>``) or the title again, never
+    which edition was exported: it names the work's people and title, the edition as the juan's
+    citation names it (``Edition.cited_name``), the edition's Kanripo ID and the juan's file,
+    whose number the juan's URL carries."""
+    from reader.citation import juan_citation_text
+
+    with muted():
+        juan = import_file(KANRIPO / "KR1d0086/KR1d0086_012.txt").juan
+        wyg = import_file(KANRIPO / "KR1d0086-WYG/KR1d0086_012.txt").juan
+    xml = export(client, juan)
+    assert tei_errors(xml) == []
+    assert _source(xml) == [("author", None, "〔清〕江永"), ("title", None, "禮書綱目"),
+                            ("edition", None, "四庫全書・文淵閣本"), ("idno", "kanripo", "KR1d0086"),
+                            ("idno", "kanripo-file", "KR1d0086_012")]
+    assert juan_citation_text(juan).endswith("（四庫全書・文淵閣本，Kanripo KR1d0086_012）")
+    assert _source(export(client, wyg))[2:] == [("edition", None, "四庫全書・文淵閣本・原字"),
+                                                ("idno", "kanripo", "KR1d0086"), ("idno", "kanripo-file", "KR1d0086_012")]
+    # the seed, an edition of a work of several from another source: its name, no Kanripo ID or file
+    seed = export(client, seed_juan)
+    assert tei_errors(seed) == []
+    assert _source(seed) == [("author", None, "〔清〕江永"), ("title", None, "禮書綱目"),
+                             ("edition", None, "欽定四庫全書・純文字本")]
+    # a whole edition of that one juan: the same
+    whole = b"".join(client.get(f"/api/editions/{juan.edition_id}/export/tei/").streaming_content)
+    assert tei_errors(whole) == [] and _source(whole) == _source(xml)
