@@ -2,6 +2,8 @@
 ``config.budget.RequestBudgetMiddleware`` and checked in the loops that can be long; past it,
 a 503 that says what to narrow. A fake clock stands in for time: no test waits.
 """
+import re
+
 import pytest
 
 from config import budget
@@ -247,3 +249,28 @@ def test_the_quotation_map_past_its_budget_says_what_helps_there(client, seed_ju
             "under it.</p>") in html
     assert "shorter span" not in html and "請縮小所求" not in html
     assert "Retry-After" not in response
+
+
+def test_the_readme_says_why_a_search_answers_503_while_an_import_runs_and_what_helps(client, seed_backend, clock,
+                                                                                      monkeypatch):
+    """A new user searched while a large import ran on the same machine and got a 503 the README
+    never mentioned. Its paragraph names the budget as docs/production.md does (the setting and
+    its default), the page's heading (費時過久) and the advice the search's 503 gives, page and API."""
+    from .conftest import BASE_DIR
+
+    readme = (BASE_DIR / "README.md").read_text(encoding="utf-8")
+    paragraph = " ".join(next(p for p in readme.split("\n\n") if p.startswith("**Searching while a large import")).split())
+    production = (BASE_DIR / "docs" / "production.md").read_text(encoding="utf-8")
+    default = re.search(r"\| `REQUEST_BUDGET_SECONDS` \| `(\d+)` \(", production).group(1)
+    assert default == "20" and f"(`REQUEST_BUDGET_SECONDS`, {default} s by default)" in paragraph
+    page = client.get("/search/", {"q": "射"})
+    assert page.status_code == 503
+    assert "<h1>費時過久，未能答覆 (503)</h1>" in page.content.decode() and "**503** (費時過久, \"took too long\")" in paragraph
+    monkeypatch.setattr(budget, "clock", FakeClock())  # a clock per request
+    api = client.get("/api/search/", {"q": "射"}).json()
+    assert (api["kind"], api["narrow"]) == ("time_budget", "Narrow the search: a longer phrase, one work or juan "
+                                                           "(work=, juan=), or fewer layers (layer=).")
+    assert ("narrow the search (a longer phrase, one work or juan, fewer layers) or try again later, after "
+            "`Retry-After` seconds") in paragraph
+    assert '(`"kind": "time_budget"` with `narrow`, or `"kind": "busy"` with `retry_after`)' in paragraph
+    assert "(`nice -n 10` before the command above)" in paragraph
