@@ -67,6 +67,13 @@ IDEO_SPACE = "\u3000"
 SHARED_ROLE = r"同(?:編輯|撰|編|輯|纂|校|訂|註|注|述)"
 
 
+def readings_part(header_lines: list[str]) -> bool:
+    """Whether a juan's header lines print the title of a book of readings (``PART_TITLE``, spaces and
+    ``¶`` left out: 經典釋文 卷二 ``　　　　周易音義``, 卷十六 ``春秋左氏音義之二(起第六/盡第十)``): the juan
+    is one part of 陸德明's readings, its text the lemmas he reads and their notes."""
+    return any(PART_TITLE.match(line.strip("\u3000¶").replace(IDEO_SPACE, "")) for line in header_lines)
+
+
 def parse_byline(byline: str) -> tuple[str, str, str]:
     """Split a Siku byline into ``(dynasty, native_place, author)``.
 

@@ -26,7 +26,9 @@ note's brackets and column break, line ends) its layout, so the juan writes back
 The reference 毛詩 (四部叢刊, KR1c0002) cuts its text at the same places, each 國 or 什 a
 chapter under its old heading (``周南關雎詁訓傳第一``, ``鹿鳴之什詁訓傳第十六``).
 
-A 篇 heading may print its own note between its name and its number (``noted_heading``).
+A 篇 heading may print its own note between its name and its number (``noted_heading``), on each
+of its words (``glossed_heading``), or, in a book of readings, after its number
+(``number_noted_heading``).
 
 Pure: no ORM, no I/O; ``structure.group`` calls ``division_heading`` on a juan's units, the
 parser's line loop ``noted_heading`` on a line.
@@ -34,6 +36,8 @@ parser's line loop ``noted_heading`` on a line.
 from __future__ import annotations
 
 import re
+
+from reader.numerals import chinese_to_int
 
 from ..bylines import category_byline
 from ..document import LABEL, NOTE, TEXT, ChapterDoc
@@ -79,7 +83,7 @@ _WORD = r"[^\s()<>¶\u3000/]"
 #: joined where the heading fills its line and runs on at the top of the next column.
 GLOSSED_HEADING = re.compile(
     rf"^(?P<words>(?:{_WORD}+(?:\([^()<>]*\))+)+{_WORD}*?)(?P<number>第[一二三四五六七八九十百]+[上中下]?)"
-    rf"(?:\([^()<>]*\))?(?P<category>(?:\u3000+{_WORD}{{1,6}}){{0,2}})$")
+    rf"(?P<note>\([^()<>]*\))?(?P<category>(?:\u3000+{_WORD}{{1,6}}){{0,2}})$")
 #: The words of such a heading's commentary on the next line, with their own note
 #: (春秋公羊音義 ``　　　何休學(學者言爲此經之/學即注述之意)``, 周易音義 ``　王弼注(本亦作…)``).
 NOTED_TAIL = re.compile(rf"^\u3000*(?P<category>{_WORD}{{1,6}}(?:\u3000+{_WORD}{{1,6}})?)(?:\([^()<>]*\))?¶?$")
@@ -87,6 +91,20 @@ NOTED_TAIL = re.compile(rf"^\u3000*(?P<category>{_WORD}{{1,6}}(?:\u3000+{_WORD}{
 #: (``春秋公羊經傳解詁隱公``: 10).
 GLOSSED_MAX = 12
 _NOTE = re.compile(r"\([^()]*\)")
+#: A 篇 heading of a book of readings whose note follows its number (經典釋文 prints each 篇 at the
+#: top of a column, its name and number, then what the 篇 is: 儀禮音義 ``士昬禮第二(鄭云士娶妻之禮…)``,
+#: 莊子音義 ``馬蹄第九(舉事以/名篇)``, 爾雅音義 ``釋言第二(魚鞬反…)``), the note closed on the line or
+#: running on at the top of the next columns (毛詩音義 ``召南鵲巢第二(召亦地名也…)`` over ``(…)``), then
+#: the old edition's juan the 篇 opened (禮記音義 ``檀弓第三(…)卷之二``, as ``檀弓下第四　卷之三`` prints it
+#: apart) or the 篇's first lemma (``士昬禮第二(…)納采``); a juan's label (卷…, the end title
+#: ``經典釋文卷第十六(經四千…/注…)`` with its count of characters) is none.
+NUMBER_NOTED = re.compile(
+    rf"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/第]{{1,12}})(?<![卷巻])(?P<number>第[一二三四五六七八九十百]+[上中下]?)(?P<note>\([^()]*\))")
+#: The juan of the old edition a 篇 opened, printed where the heading's note closes (禮記音義 ``檀弓第三(…)卷之二``,
+#: ``中庸第三十一(…)`` over ``(…)卷之十六``, the line end maybe cutting it: ``奔喪第三十四(…)卷`` over ``之十八``).
+OLD_JUAN = re.compile(r"^卷之[一二三四五六七八九十百]+")
+#: The number closing a 篇 heading's title (``第十九``, ``第六十九上``).
+TITLE_NUMBER = re.compile(r"第(?P<number>[一二三四五六七八九十百]+)[上中下]?$")
 
 
 def heading_tail(line: str) -> str:
@@ -207,6 +225,78 @@ def noted_heading(line: str, lineno: int, lead: str) -> tuple[Unit, str, int, st
     return Unit("heading", lineno, chapter=chapter), m["note"], len(name), line[len(name) + len(m["note"]):]
 
 
+def _about(name: str, note: str) -> bool:
+    """Whether ``note`` speaks of the 篇 named ``name``, as 經典釋文's note after a 篇's number does:
+    it reads or glosses a word of the name (``釋言第二(魚鞬反詩傳云直言曰言…)``, ``里仁第四(里猶鄰也…)``),
+    says how the 篇 is named (``馬蹄第九(舉事以/名篇)``), or gives what a commentator says of it
+    (``衛淇奥第五(鄭王俱云紂/都之東也)``, ``德充符第五(崔云…)``)."""
+    return bool(set(name) - {"之"} & set(note)) or "篇" in note or "云" in note
+
+
+def _last_number(units: list[Unit]) -> int:
+    """The number of the last numbered 篇 heading among ``units`` (``春秋經傳集解隱公第一`` → 1), 0 when
+    none."""
+    for unit in reversed(units):
+        m = TITLE_NUMBER.search(unit.chapter.title) if unit.kind == "heading" and unit.chapter else None
+        if m:
+            return chinese_to_int(m["number"])
+    return 0
+
+
+def number_noted_heading(line: str, lineno: int, lead: str, units: list[Unit]) -> tuple[Unit, str, int, str] | None:
+    """For ``line`` (line ``lineno`` without its indentation, at the top of a column of a book of
+    readings) when it is a 篇 heading whose note follows its number (``NUMBER_NOTED``), the note
+    speaking of the 篇 (``_about``) and the number past that of the last 篇 heading in ``units`` (the
+    juan's so far: the book numbers its 篇 in order, 禮記音義 卷十三 學記第十八 … 坊記第三十): ``(heading unit, rest to
+    read, column, after)`` as ``noted_heading`` gives them. The chapter is titled and headed by the
+    name and number (士昬禮第二); the note is the chapter's first text, the heading's own, with what
+    follows it on the line (the first lemma, ``納采``; the old edition's juan, ``卷之二``, is
+    ``old_juans``'); ``after`` is "". None for another line."""
+    m = NUMBER_NOTED.match(line)
+    if m is None or not _about(m["name"], m["note"]):
+        return None
+    m_number = TITLE_NUMBER.search(m["number"])
+    if chinese_to_int(m_number["number"]) <= _last_number(units):
+        return None
+    title = m["name"] + m["number"]
+    chapter = ChapterDoc(title=title, heading=title)
+    if lead:
+        chapter.heading_layout.append((0, lead))
+    return Unit("heading", lineno, chapter=chapter), line[len(title):], len(title), ""
+
+
+def old_juans(units: list[Unit]) -> None:
+    """Make the old edition's juan printed where a numbered 篇 heading's note closes (``OLD_JUAN``), at
+    the end of that line, the chapter's category and layout of the note (the words and line ends
+    laid after its bracket), where the line loop read them as the first words of the chapter's text
+    (``卷之二公儀仲子``, ``卷之十六率性``): 禮記音義 prints it so after 12 of its 篇 headings (``檀弓第三(…)卷之二``)
+    and apart after one (``檀弓下第四　卷之三``, the category of a heading alone). In place."""
+    for k, unit in enumerate(units[:-1]):
+        para = units[k + 1]
+        if unit.kind != "heading" or unit.chapter is None or unit.chapter.category \
+                or not TITLE_NUMBER.search(unit.chapter.title) or para.kind != "para" or len(para.pieces) < 2 \
+                or para.pieces[0].kind != NOTE or para.pieces[1].kind != TEXT:
+            continue
+        note, piece = para.pieces[0], para.pieces[1]
+        text = _text(piece)
+        m = OLD_JUAN.match(text)
+        cut = m.end() if m else 0
+        if not m or not any(offset == cut and "\n" in raw for offset, raw in piece.layout) \
+                or (note.layout and "\n" in note.layout[-1][1] and note.layout[-1][0] == note.n):
+            continue  # the juan ends its line, on the line where the note closes
+        pos = 0
+        for offset, raw in [e for e in piece.layout if e[0] <= cut]:
+            note.lay(text[pos:offset] + raw)
+            pos = offset
+            piece.line += raw.count("\n")
+        piece.chunks, piece.n = [text[cut:]], len(text) - cut
+        piece.layout = [(offset - cut, raw) for offset, raw in piece.layout if offset > cut]
+        unit.chapter.category = m.group(0)
+        if not piece.n:
+            note.lay("".join(raw for _, raw in piece.layout))
+            para.pieces.remove(piece)
+
+
 def _tail_words(line: str, noted: bool) -> str:
     """The words of ``line`` when it prints the commentary or the last year of the 篇 heading
     above it (``heading_tail``), with a note of their own when ``noted`` (``NOTED_TAIL``)."""
@@ -226,11 +316,14 @@ def glossed_heading(lines: list[str], i: int, end: int, full: int) -> tuple[Chap
     ``春秋榖梁傳隱公(…)第一`` is), its category the words after the number or, when none, those
     of the next line that names the commentary the 篇 is read with or its last year (``杜氏　盡十一年``,
     ``何休學(…)`` with its note: one line more taken); its heading the words printed before the first
-    note. None for another line, for words longer than ``GLOSSED_MAX``, a juan's label (卷第…),
-    and a heading whose last note runs on to the line after it (周易音義 ``周易繫(…)辭(…)`` /
-    ``(…)上第七(…`` / ``(…)韓伯注(…)``: it does not close where it seems to), and one whose last line
-    fills its column and ends with words, not a note: a heading ends its line short, and a full line
-    of words runs on (水經注 ``　都山卽都龐之嶠(…)五嶺之第三`` over ``　嶺也鍾水…``, the 注's text)."""
+    note. The note after the number may run on at the top of the next columns, each opening with
+    ``(`` (毛詩音義 ``邶(…)柏(…)舟第三(鄭云…)`` over ``(自紂城而北…)`` and ``(…)柏舟(…)``, 儀禮音義
+    ``士冠(古亂/反)禮第一(鄭云…)``, 周易音義 ``周易繫(…)辭(…)`` / ``(…)上第七(…)`` / ``(…)韓伯注(…)``): the
+    line loop reads them on into it. None for another line, for words longer than ``GLOSSED_MAX``,
+    a juan's label (卷第…), a heading whose words or commentary are followed by a line opening with a
+    note (no note of its number runs on there), and one whose last line fills its column and ends
+    with words, not a note: a heading ends its line short, and a full line of words runs on (水經注
+    ``　都山卽都龐之嶠(…)五嶺之第三`` over ``　嶺也鍾水…``, the 注's text)."""
     def bare(line: str) -> str:
         stripped = line.lstrip(IDEO_SPACE)
         return stripped[:-1] if stripped.endswith("¶") else stripped
@@ -255,8 +348,8 @@ def glossed_heading(lines: list[str], i: int, end: int, full: int) -> tuple[Chap
     if not category and i + taken < end:
         category = _tail_words(lines[i + taken], noted=True)
         taken += bool(category)
-    if i + taken < end and lines[i + taken].startswith("("):
-        return None
+    if i + taken < end and lines[i + taken].startswith("(") and not (m["note"] and not category):
+        return None  # a note runs on past the heading's words (周易音義 ``周易繫(…)辭(…)`` / ``(…)上第七(…``)
     return ChapterDoc(title=words + m["number"], category=category, heading=m["words"][:m["words"].index("(")]), taken
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..bylines import role_apart
+from ..bylines import readings_part, role_apart
 from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument
 from ..errors import TextFormatError
 from .tls import org_title, table_row
@@ -25,7 +25,7 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
-from .divisions import fold_heading_words, glossed_heading, heading_tail, noted_heading
+from .divisions import fold_heading_words, glossed_heading, heading_tail, noted_heading, number_noted_heading
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
     CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX,
@@ -130,6 +130,7 @@ class LineLoop:
         listed = listed_titles(lines, entries)  # the 篇 titles the juan's own list names
         head_listed = head_notes(lines, entries)  # the words of the 篇 its head line lists in small print
         in_verse = False                 # inside #+BEGIN_VERSE … #+END_VERSE (a gāthā of the Taishō editions)
+        readings = readings_part(self.doc.header_lines)  # a part of 經典釋文: its 篇 headings note their number
 
         def flush_trailing():
             nonlocal pending
@@ -282,6 +283,11 @@ class LineLoop:
                     heading = (line[:-1], ChapterDoc(title=m["title"], category=m["category"].strip(IDEO_SPACE),
                                                      heading=line[:-1]))
             col_shift = 0
+            # a 篇 heading of a book of readings with its note after its number, at the top of a column
+            # (士昬禮第二(鄭云…)納采), not the rest of a word the full line before cut (…故訓 over 傳第一(…))
+            numbered = None if heading or entry or not readings or indent > 4 or (cont and (
+                cont[0] == "open" or (cont[0] == "text" and prev_width >= full))) \
+                else number_noted_heading(stripped, lineno, "".join(pending) + indent_str, units)
             # a 篇 heading alone on its line mid-juan, after a line that ended its paragraph
             lone_m = LONE_NUMBERED_CHAPTER.match(stripped) if (not heading and not entry and not at_start and indent <= 4 and not
                 self.header.tls and not (cont and cont[0] == "open")) else None
@@ -290,7 +296,7 @@ class LineLoop:
             # a 篇 that the juan's own contents list names (人物志 ``體别第二(…)`` after its list's 體别二)
             lone = lone or (not heading and not entry and bool(listed) and not self.header.tls and indent <= 4
                             and listed_heading(stripped, listed))
-            if not heading and not entry and (at_start or lone) and not self.header.tls and indent <= 4:
+            if not heading and not entry and not numbered and (at_start or lone) and not self.header.tls and indent <= 4:
                 m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None)
                 # an unnumbered 篇 title only at the juan's start: under a numbered one
                 # (隗囂公孫述列傳第三) an indented 隗囂傳(…) is a section's title, and after the
@@ -325,8 +331,8 @@ class LineLoop:
                     chapter.heading_layout = fixed.layout
                     stripped, indent_str, col_shift = rest, "", len(title)
                     cont, unit, para_break, in_label = None, None, True, False
-            noted = None if heading or entry or self.header.tls or indent > 4 or (cont and cont[0] == "open") \
-                else noted_heading(stripped, lineno, "".join(pending) + indent_str)
+            noted = numbered or (None if heading or entry or self.header.tls or indent > 4 or (cont and cont[0] == "open")
+                                 else noted_heading(stripped, lineno, "".join(pending) + indent_str))
             glossed = None if noted or heading or entry or self.header.tls or indent > 4 or (cont and cont[0] == "open") \
                 or not (para_break or prev_width < full) else glossed_heading(lines, i, end, full)
             if glossed:  # 春秋經傳集解(…)隱¶公(…)第一(…): a heading, its notes a paragraph, its words layout
@@ -344,8 +350,13 @@ class LineLoop:
                                              nl if (k < n_lines - 1 or final_nl) else "",
                                              continues(_cont(c, 0, "main"), body, 0, "main"), last)
                 unit.pieces = fold_heading_words(unit.pieces)
-                last, pending, cont, unit = unit.pieces[-1], [], None, None
-                para_break, at_start, prev_indent, in_label, prev_width = True, False, indent, False, 0
+                last, pending, in_label = unit.pieces[-1], [], False
+                if i + taken < end and lines[i + taken].startswith("("):  # the number's note runs on: 邶(…)柏(…)舟第三(…)
+                    prev_indent = len(split_indent(lines[i + taken - 1])[0])
+                    cont, para_break, at_start = _cont(c, prev_indent, "main"), False, False
+                    prev_width = print_width(lines[i + taken - 1])
+                else:
+                    cont, unit, para_break, at_start, prev_indent, prev_width = None, None, True, False, indent, 0
                 i += taken
                 continue
             tail_lines = 0

@@ -33,6 +33,7 @@ from .profiles import layout_decided, one_authors_book, profile_for
 from .layers import assign_layers
 from .title_notes import join_title_note, title_note
 from .named_layers import label_named_layer
+from .divisions import old_juans
 from .lines import IDEO_SPACE, full_width, print_width
 from .smallprint import StrayMarkup
 from .entries import keep_entries_whole
@@ -114,6 +115,7 @@ class _Parser(LineLoop):
         doc.trailer_lines = lines[trailer_start:]
         section_names = fill_metadata(doc, self.header, found, self.text, self.path, self.readme)
         units = self.scan_body(lines, head_end, trailer_start, nl)
+        old_juans(units)  # 檀弓第三(…)卷之二: the old edition's juan, the heading's category
         self.heading_bylines.extend(category_bylines(units))  # 舜典第二　虞書　孔氏傳: 孔氏傳 no part of the group
         if self.heading_bylines and not doc.bylines:  # printed under the first 篇 heading (楚辭 卷一)
             found["byline"] = IDEO_SPACE.join(dict.fromkeys(self.heading_bylines))  # 毛詩 卷七: one byline, three times

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from ..bylines import LAST_OFFICE, NAME_MAX, PART_TITLE, byline_entries, byline_people, dynasty_of
+from ..bylines import LAST_OFFICE, NAME_MAX, byline_entries, byline_people, dynasty_of, readings_part
 from ..document import COMMENTARY, LABEL, LAYOUT, NOTE, READINGS, SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc
 from .appended import COMMENTARY_ROLES, READINGS_ROLES, book_people
 from .layer_writers import same_person
@@ -146,8 +146,7 @@ def signed_juan(doc: JuanDocument, people: list[tuple[str, str]]) -> int:
     title in the text is: every note that names nobody and that the layer step did not read as
     音義 or 疏 is his (``_voice``: the catalogue's name and layer for him, else his name as printed),
     basis ``layout``. Returns how many notes it named; 0 for any other juan."""
-    titled = any(PART_TITLE.match(line.strip(IDEO_SPACE + PILCROW).replace(IDEO_SPACE, "")) for line in doc.header_lines)
-    if not titled or len(doc.bylines) != 1:
+    if not readings_part(doc.header_lines) or len(doc.bylines) != 1:
         return 0
     commentator, layer, layer_name = _voice(doc.bylines[0], people)
     named = 0
