@@ -3,7 +3,9 @@ app servers"; decision 0015).
 
 One server imports and indexes; the others share its database (PostgreSQL) and each keeps
 its own copy of the read-only index on local disk. ``publish`` copies the current
-generation into a shared folder (a path or a mounted volume); ``pull`` copies the newest
+generation into a shared folder (a path or a mounted volume), hard-linking there the files
+the previous publication holds unchanged (``_link_published``: after a one-juan import, all
+but the new segment's); ``pull`` copies the newest
 published generation into the local index folder and swaps it in with the same atomic
 ``rename`` of the ``current`` link that a rebuild uses
 (``search.backends.generations.GenerationStore``).
@@ -55,6 +57,7 @@ import re
 import shutil
 import stat
 import uuid
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -69,6 +72,10 @@ MAX_MANIFEST_BYTES = 64 * 2**20
 #: The local record of the newest generation a server has pulled (``{"generation", "created_ns"}``,
 #: in its index folder): the freshness rule's mark.
 PULLED = "pulled.json"
+#: The local record of the generation a server published last (in its index folder): ``{"shared":
+#: the shared folder's real path, "generation", "files": {rel: [sha256, size, inode, device, size,
+#: mtime in ns]}}``, the identity of each file's copy in the shared folder (``_identity``).
+PUBLISHED = "published.json"
 #: Engines whose index files are read with ``pickle`` (by the library): pulled only when signed.
 NEEDS_SIGNATURE = ("search.backends.whoosh.WhooshBackend",)
 
@@ -84,30 +91,122 @@ def _store(backend) -> GenerationStore:
     return backend
 
 
-def _copy_dir(source: Path, target_parent: Path, name: str) -> Path:
-    """Copy ``source`` to ``target_parent/name`` through ``name.part-…`` and a rename, so a
-    reader of ``target_parent`` never sees a half-copied generation. Links are followed
-    (``source`` is this server's own index)."""
-    part = target_parent / f"{name}.part-{uuid.uuid4().hex[:8]}"
-    try:
-        shutil.copytree(source, part, symlinks=False)
-        os.replace(part, target_parent / name)
-    except BaseException:
-        shutil.rmtree(part, ignore_errors=True)
-        raise
-    return target_parent / name
-
-
 def _point(folder: Path, generation: str) -> None:
     tmp = folder / f".current-{uuid.uuid4().hex}"
     os.symlink(generation, tmp)
     os.replace(tmp, folder / "current")
 
 
+@dataclass(frozen=True)
+class Publication:
+    """What ``publish_generation`` wrote: the generation's ``name``; the files of it (and their
+    bytes) ``linked`` from the previous publication, because they are the very files published
+    then (``_reusable``), and ``copied`` from this server's index (its manifest and signature
+    among them); all 0 when the generation was published before and only its manifest was
+    written again."""
+
+    name: str
+    linked: int = 0
+    linked_bytes: int = 0
+    copied: int = 0
+    copied_bytes: int = 0
+
+
+def _reusable(store, shared: Path) -> dict[str, tuple]:
+    """``{rel: (path, sha256, size, identity)}`` of the files of the generation this server
+    published last to ``shared`` (its record, ``PUBLISHED``), where they are in ``shared``,
+    with the checksum its manifest gave them and the identity of the copy written there
+    (``_identity``); nothing when it published elsewhere or the record is missing, damaged or
+    names no plain generation folder there."""
+    try:
+        record = json.loads((store.path / PUBLISHED).read_text(encoding="utf-8"))
+        name, files = record["generation"], record["files"]
+        if record["shared"] != str(shared.resolve()) or not GENERATION_NAME.fullmatch(name):
+            return {}
+        folder = shared / name
+        if folder.is_symlink() or not folder.is_dir():
+            return {}
+        return {rel: (folder / rel, sha, size, tuple(identity)) for rel, (sha, size, *identity) in files.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def _identity(path: Path) -> tuple[int, int, int, int]:
+    """``(inode, device, size, mtime in ns)`` of the file at ``path`` (not followed if a link):
+    what tells that a published file is still the one this server wrote there (a file written
+    over, put back or replaced has another)."""
+    st = os.lstat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(f"{path} is not a regular file")
+    return st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns
+
+
+def _link_published(known: tuple | None, info: dict, target: Path) -> bool:
+    """Hard-link ``target`` to the previous publication's copy of a file (``known``, from
+    ``_reusable``) when that copy has the checksum and size ``info`` gives the file now and is
+    still the very file this server wrote there (``_identity``); returns whether it did. A
+    one-juan import keeps every segment but the one it writes, so its publication copies
+    that segment alone, not the whole index (3 GB at 107 million characters)."""
+    if known is None:
+        return False
+    path, sha, size, identity = known
+    if sha != info["sha256"] or size != info["size"]:
+        return False
+    try:
+        if _identity(path) != identity:
+            return False
+        os.link(path, target)
+    except OSError:  # gone, replaced, or a shared folder that takes no hard links: copied
+        return False
+    return True
+
+
+def _write_publication(store, source: Path, shared: Path, name: str, files: dict) -> Publication:
+    """Write the generation ``source`` (its manifest's ``files``) to ``shared/name`` through
+    ``name.part-…`` and a rename, so that a reader of ``shared`` never sees it half-written:
+    each file linked from the previous publication when it is the same (``_link_published``),
+    else copied; then record what was published (``PUBLISHED``)."""
+    part = shared / f"{name}.part-{uuid.uuid4().hex[:8]}"
+    reusable = _reusable(store, shared)
+    linked = linked_bytes = copied = copied_bytes = 0
+    try:
+        part.mkdir()
+        for rel, info in files.items():
+            target = part / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if _link_published(reusable.get(rel), info, target):
+                linked, linked_bytes = linked + 1, linked_bytes + info["size"]
+            else:
+                shutil.copyfile(source / rel, target)
+                copied, copied_bytes = copied + 1, copied_bytes + target.stat().st_size
+        for f in (MANIFEST, SIGNATURE):
+            if (source / f).exists():
+                shutil.copyfile(source / f, part / f)
+                copied, copied_bytes = copied + 1, copied_bytes + (part / f).stat().st_size
+        os.replace(part, shared / name)
+    except BaseException:
+        shutil.rmtree(part, ignore_errors=True)
+        raise
+    record = {"shared": str(shared.resolve()), "generation": name,
+              "files": {rel: [info["sha256"], info["size"], *_identity(shared / name / rel)]
+                        for rel, info in files.items()}}
+    tmp = store.path / f".{PUBLISHED}-{uuid.uuid4().hex[:8]}"
+    tmp.write_text(json.dumps(record), encoding="utf-8")
+    os.replace(tmp, store.path / PUBLISHED)
+    return Publication(name, linked, linked_bytes, copied, copied_bytes)
+
+
 def publish(backend, shared: Path) -> str:
+    """``publish_generation``; returns the generation's name."""
+    return publish_generation(backend, shared).name
+
+
+def publish_generation(backend, shared: Path) -> Publication:
     """Copy ``backend``'s current generation to ``shared`` and make it the newest published
-    one; returns the generation's name. Its manifest is written again first (checksums of
-    the files it holds now, signed when ``SEARCH_INDEX_SIGNING_KEY`` is set). Raises
+    one; returns what was written (``Publication``). Its manifest is written again first
+    (checksums of the files it holds now, signed when ``SEARCH_INDEX_SIGNING_KEY`` is set). A
+    file the previous publication from this server holds with the same checksum, still as
+    written then, is hard-linked from there instead of copied (``_link_published``). Raises
     ``ShippingError`` if there is no index."""
     store = _store(backend)
     shared = Path(shared)
@@ -117,12 +216,13 @@ def publish(backend, shared: Path) -> str:
             raise ShippingError(f"there is no index at {store.path}; run `python manage.py rebuild_index` first")
         source = Path(os.path.realpath(store.current_link))
         name = source.name
-        write_manifest(source, engine_name(backend), previous=source)
+        manifest = write_manifest(source, engine_name(backend), previous=source)
         if (shared / name).is_symlink() or ((shared / name).exists() and not (shared / name).is_dir()):
             (shared / name).unlink()  # not what publish writes: never written through
         if not (shared / name).exists():
-            _copy_dir(source, shared, name)
+            done = _write_publication(store, source, shared, name, manifest["files"])
         else:  # published before: the manifest and signature as they are now
+            done = Publication(name)
             for f in (MANIFEST, SIGNATURE):
                 tmp = shared / name / f".{f}-{uuid.uuid4().hex[:8]}"
                 if (source / f).exists():
@@ -144,7 +244,7 @@ def publish(backend, shared: Path) -> str:
     for old in shared.glob("gen-*"):
         if old.name not in keep and ".part-" not in old.name:
             shutil.rmtree(old, ignore_errors=True)
-    return name
+    return done
 
 
 def _open_no_links(folder_fd: int, name: str, directory: bool = False) -> int:

@@ -1,4 +1,5 @@
 """publish_index / pull_index (search/shipping.py): a finished generation shipped between servers."""
+import json
 import os
 
 import pytest
@@ -95,6 +96,69 @@ def test_a_pull_links_what_the_server_holds_and_copies_only_the_new_segment(sett
         pull(b, shared)
 
 
+def manifest_files(gen) -> dict:
+    return json.loads((gen / "MANIFEST.json").read_text(encoding="utf-8"))["files"]
+
+
+def test_a_publication_links_what_the_last_one_holds_and_copies_only_the_new_segment(settings, tmp_path, seed_juan):
+    """After a small write (a new segment beside the base), the published generation's unchanged
+    files are hard links to the previous publication's (the very files written there), only the
+    new segment's are copied, and a pull of it answers as the server that wrote it. A file of the
+    previous publication written over in the shared folder since is copied again, not linked."""
+    from dataclasses import replace
+
+    from search.shipping import publish_generation, pull
+
+    def juan(juan_id, docs):  # passages of the seed juan as another juan of its edition
+        return [replace(d, juan_id=juan_id, juan_number=juan_id, juan_label=f"卷{juan_id}", doc_id=f"{juan_id}{d.doc_id}")
+                for d in docs]
+
+    a, b = servers(settings, tmp_path, "positional")
+    docs = documents_for_juan(seed_juan)
+    a.rebuild(docs)
+    shared = tmp_path / "shared"
+    first = publish_generation(a, shared)
+    old = shared / first.name
+    files = manifest_files(old)
+    size = sum(f["size"] for f in files.values()) + (old / "MANIFEST.json").stat().st_size
+    assert (first.linked, first.linked_bytes, first.copied, first.copied_bytes) == (0, 0, len(files) + 1, size)
+    assert len(files) == 35 and not list(shared.glob("*.part-*"))
+
+    a.replace_juans(set(), juan(9001, docs[:5]))  # small beside the base: a segment of its own
+    second = publish_generation(a, shared)
+    new = shared / second.name
+    files = manifest_files(new)
+    linked = sorted(f for f in files if (old / f).exists() and os.path.samefile(old / f, new / f))
+    assert linked == sorted(f for f in files if "/" not in f) and len(linked) == 35  # the base segment's files
+    copied = sorted(f for f in files if f not in linked)
+    assert {f.split("/")[0] for f in copied} == {"seg-000001"} and len(copied) == 35
+    assert (second.linked, second.linked_bytes) == (35, sum(files[f]["size"] for f in linked))
+    assert (second.copied, second.copied_bytes) == (36, sum(files[f]["size"] for f in copied)
+                                                    + (new / "MANIFEST.json").stat().st_size)
+    assert second.copied_bytes < second.linked_bytes / 4
+    assert pull(b, shared) == (second.name, True)
+    for q, count in (("大射", 17), ("鵠", 21), ("戒射宰戒", 2)):
+        assert b.search(SearchQuery(q)).count == a.search(SearchQuery(q)).count == count
+    assert [h.doc_id for h in b.search(SearchQuery("大射")).hits] == [h.doc_id for h in a.search(SearchQuery("大射")).hits]
+
+    with open(new / "exact.npy", "r+b") as fh:  # written over in the shared folder (the first's too: one file)
+        fh.write(fh.read(8))
+    a.replace_juans(set(), juan(9002, docs[5:10]))
+    third = publish_generation(a, shared)
+    files = manifest_files(shared / third.name)
+    relinked = {f for f in files if (new / f).exists() and os.path.samefile(new / f, shared / third.name / f)}
+    assert relinked == {f for f in files if "/" not in f} - {"exact.npy"} and third.linked == 34  # the base but it
+    assert pull(b, shared) == (third.name, True)
+    assert b.search(SearchQuery("大射")).count == a.search(SearchQuery("大射")).count == 18
+
+
+def published(shared, name) -> str:
+    """What ``publish_index`` says of a first publication: every file of it copied."""
+    files = [f for f in (shared / name).rglob("*") if f.is_file()]
+    return (f"published {name} to {shared}: {len(files)} files copied ({sum(f.stat().st_size for f in files):,} bytes), "
+            f"0 linked from the previous publication (0 bytes)\n")
+
+
 def test_errors_say_what_to_do(settings, tmp_path, seed_juan):
     from search.shipping import ShippingError, publish, pull
 
@@ -116,7 +180,7 @@ def test_the_commands(settings, tmp_path, seed_juan, capsys):
     get_search_backend().rebuild(documents_for_juan(seed_juan))
     name = current(get_search_backend())
     call_command("publish_index", str(tmp_path / "shared"))
-    assert capsys.readouterr().out == f"published {name} to {tmp_path / 'shared'}\n"
+    assert capsys.readouterr().out == published(tmp_path / "shared", name)
     settings.SEARCH_BACKENDS = {"default": {"BACKEND": ENGINES["positional"], "PATH": tmp_path / "b"}}
     call_command("pull_index", str(tmp_path / "shared"))
     assert capsys.readouterr().out == f"swapped in {name}\n"
@@ -140,7 +204,7 @@ def test_an_index_behind_the_database_is_repaired_before_it_is_published(setting
     call_command("publish_index", str(tmp_path / "shared"))
     name = current(get_search_backend())
     assert capsys.readouterr().out == ("repaired the index first (an interrupted update): 1 juans reindexed, 0 removed\n"
-                                       f"published {name} to {tmp_path / 'shared'}\n")
+                                       + published(tmp_path / "shared", name))
     settings.SEARCH_BACKENDS = {"default": {"BACKEND": ENGINES["positional"], "PATH": tmp_path / "b"}}
     call_command("pull_index", str(tmp_path / "shared"))
     assert get_search_backend().search(SearchQuery("鵠")).count == 24

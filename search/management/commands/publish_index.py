@@ -1,11 +1,12 @@
 """``manage.py publish_index DIR``: copy the current index generation to a shared folder, after
-repairing what an interrupted update left behind (``search.indexing.sync_index``)."""
+repairing what an interrupted update left behind (``search.indexing.sync_index``), linking the
+files the previous publication holds unchanged (``search.shipping.publish_generation``)."""
 from django.core.management.base import BaseCommand, CommandError
 
 from reader.dberrors import explained
 from search.backends import IndexUnavailable, SearchError, get_search_backend
 from search.indexing import sync_index
-from search.shipping import publish
+from search.shipping import publish_generation
 
 
 class Command(BaseCommand):
@@ -24,7 +25,8 @@ class Command(BaseCommand):
             if written or removed:
                 self.stdout.write(f"repaired the index first (an interrupted update): {written} juans reindexed, "
                                   f"{removed} removed")
-            name = publish(backend, opts["dir"])
+            done = publish_generation(backend, opts["dir"])
         except (SearchError, IndexUnavailable, OSError) as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(f"published {name} to {opts['dir']}")
+        self.stdout.write(f"published {done.name} to {opts['dir']}: {done.copied} files copied ({done.copied_bytes:,} "
+                          f"bytes), {done.linked} linked from the previous publication ({done.linked_bytes:,} bytes)")
