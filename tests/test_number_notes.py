@@ -47,6 +47,14 @@ def test_a_heading_whose_note_follows_its_number_is_a_chapter_with_its_note():
         "莊子外篇駢拇第八", "馬蹄第九", "胠篋第十", "在宥第十一", "天地第十二", "天道第十三", "天運第十四", "刻意第十五",
         "繕性第十六", "秋水第十七", "至樂第十八", "達生第十九", "山木第二十", "田子方第二十一", "知北遊第二十二"]
     assert _first(_chapter(_read(JINGBU / "KR1g0003_029.txt"), "釋言第二"), 2)[1][:2] == (TEXT, "中")
+    # 毛詩音義 卷七 prints the division the 什 opens after its number, the note on it (``文王之什第二十三大雅(自此以下
+    # 至卷阿十八/篇是文王武王成王周)`` over ``(公之正大雅…)``), as ``淸廟之什第二十六　周頌`` prints it over its note
+    chapters = _read(JINGBU / "KR1g0003_007.txt").chapters
+    assert [(c.title, c.category, c.heading) for c in chapters[:2]] == [
+        ("文王之什第二十三", "大雅", "文王之什第二十三大雅"), ("生民之什第二十四", "", "生民之什第二十四")]
+    assert [(p.kind, p.text[:8]) for p in chapters[0].sections[0].paragraphs[0][:2]] == [
+        (NOTE, "自此以下至卷阿十"), (TEXT, "文王而王")]
+    assert ("淸廟之什第二十六", "周頌") in [(c.title, c.category) for c in chapters]
 
 
 def test_the_old_juan_after_the_note_is_the_headings_category():
@@ -79,7 +87,7 @@ def test_a_headings_note_running_on_over_columns_is_the_headings():
     (``(自紂城而北曰邶…)``, ``(傷從其本國…)柏舟(柏木/名以)``), and ``召南鵲巢第二(召亦地名也…)`` likewise: one
     heading, every note its own, the first lemma (柏舟, 鵲巢) after them text."""
     doc = _read(JINGBU / "KR1g0003_005.txt")
-    assert [c.title for c in doc.chapters] == ["", "召南鵲巢第二", "邶柏舟第三", "鄘柏舟第四", "衛淇奥第五", "王黍離第六",
+    assert [c.title for c in doc.chapters] == ["周南關雎故訓傳第一", "召南鵲巢第二", "邶柏舟第三", "鄘柏舟第四", "衛淇奥第五", "王黍離第六",
                                                "鄭緇衣第七", "齊雞鳴第八", "魏葛屨第九", "唐蟋蟀第十", "秦車鄰第十一"]
     chapter = _chapter(doc, "邶柏舟第三")
     assert chapter.heading == "邶"
@@ -92,6 +100,14 @@ def test_a_headings_note_running_on_over_columns_is_the_headings():
         (TEXT, "柏舟", [])]
     first = _chapter(doc, "召南鵲巢第二").sections[0].paragraphs[0]
     assert (first[0].kind, first[0].text[:5], len(first[0].text), first[1].text) == (NOTE, "召亦地名也", 96, "鵲巢")
+    # the juan's first heading glosses its words over three lines, each of the first two full (``周南(…)`` /
+    # ``(…)關雎(…)故訓`` / ``傳第一(舊本多作故…)``, its number's note running on over ``(章句有故言…)毛詩(…)``)
+    chapter = doc.chapters[0]
+    assert chapter.heading == "周南"
+    first = chapter.sections[0].paragraphs[0]
+    assert [(p.kind, p.text[:6], p.layout[-1]) for p in first[:3]] == [
+        (NOTE, "周者代名其地", (64, ")關雎")), (NOTE, "七胥反依字且", (17, ")故訓¶\n傳第一")), (NOTE, "舊本多作故今", (71, ")"))]
+    assert (first[3].kind, first[3].text) == (TEXT, "毛詩")
     # 儀禮音義 ``士冠(古亂/反)禮第一(鄭云童子…)`` over ``(諸侯之士…)士冠(…)``
     assert _first(_read(JINGBU / "KR1g0003_010.txt").chapters[0], 3)[1:] == [
         (NOTE, "鄭云童子狅職居士位年二十而冠主人玄冠朝服則是仕於天子諸侯之士朝服皮弁素積古者四民世事士之子恒爲士",

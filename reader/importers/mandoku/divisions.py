@@ -91,15 +91,21 @@ NOTED_TAIL = re.compile(rf"^\u3000*(?P<category>{_WORD}{{1,6}}(?:\u3000+{_WORD}{
 #: (``春秋公羊經傳解詁隱公``: 10).
 GLOSSED_MAX = 12
 _NOTE = re.compile(r"\([^()]*\)")
+#: At most this many printed lines in a glossed heading (毛詩音義 卷五 ``周南(…)`` / ``(…)關雎(…)故訓`` /
+#: ``傳第一(…)``: each of the first two full, its notes filling it).
+GLOSSED_LINES = 3
 #: A 篇 heading of a book of readings whose note follows its number (經典釋文 prints each 篇 at the
 #: top of a column, its name and number, then what the 篇 is: 儀禮音義 ``士昬禮第二(鄭云士娶妻之禮…)``,
 #: 莊子音義 ``馬蹄第九(舉事以/名篇)``, 爾雅音義 ``釋言第二(魚鞬反…)``), the note closed on the line or
 #: running on at the top of the next columns (毛詩音義 ``召南鵲巢第二(召亦地名也…)`` over ``(…)``), then
 #: the old edition's juan the 篇 opened (禮記音義 ``檀弓第三(…)卷之二``, as ``檀弓下第四　卷之三`` prints it
 #: apart) or the 篇's first lemma (``士昬禮第二(…)納采``); a juan's label (卷…, the end title
-#: ``經典釋文卷第十六(經四千…/注…)`` with its count of characters) is none.
+#: ``經典釋文卷第十六(經四千…/注…)`` with its count of characters) is none. The division the 篇 opens may
+#: follow the number, the note then speaking of it (毛詩音義 卷七 ``文王之什第二十三大雅(自此以下…十八篇…正大雅…)``, as
+#: ``淸廟之什第二十六　周頌`` prints its division over the note on it).
 NUMBER_NOTED = re.compile(
-    rf"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/第]{{1,12}})(?<![卷巻])(?P<number>第[一二三四五六七八九十百]+[上中下]?)(?P<note>\([^()]*\))")
+    rf"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/第]{{1,12}})(?<![卷巻])(?P<number>第[一二三四五六七八九十百]+[上中下]?)"
+    rf"(?P<group>{_WORD}{{0,4}}?)(?P<note>\([^()]*\))")
 #: The juan of the old edition a 篇 opened, printed where the heading's note closes (禮記音義 ``檀弓第三(…)卷之二``,
 #: ``中庸第三十一(…)`` over ``(…)卷之十六``, the line end maybe cutting it: ``奔喪第三十四(…)卷`` over ``之十八``).
 OLD_JUAN = re.compile(r"^卷之[一二三四五六七八九十百]+")
@@ -249,27 +255,28 @@ def number_noted_heading(line: str, lineno: int, lead: str, units: list[Unit]) -
     speaking of the 篇 (``_about``) and the number past that of the last 篇 heading in ``units`` (the
     juan's so far: the book numbers its 篇 in order, 禮記音義 卷十三 學記第十八 … 坊記第三十): ``(heading unit, rest to
     read, column, after)`` as ``noted_heading`` gives them. The chapter is titled and headed by the
-    name and number (士昬禮第二); the note is the chapter's first text, the heading's own, with what
+    name and number (士昬禮第二), a division after the number, which the note speaks of, its category
+    and the rest of its heading (文王之什第二十三大雅: category 大雅); the note is the chapter's first text, the heading's own, with what
     follows it on the line (the first lemma, ``納采``; the old edition's juan, ``卷之二``, is
     ``old_juans``'); ``after`` is "". None for another line."""
     m = NUMBER_NOTED.match(line)
-    if m is None or not _about(m["name"], m["note"]):
+    if m is None or not _about(m["group"] or m["name"], m["note"]):
         return None
     m_number = TITLE_NUMBER.search(m["number"])
     if chinese_to_int(m_number["number"]) <= _last_number(units):
         return None
     title = m["name"] + m["number"]
-    chapter = ChapterDoc(title=title, heading=title)
+    chapter = ChapterDoc(title=title, category=m["group"], heading=title + m["group"])
     if lead:
         chapter.heading_layout.append((0, lead))
-    return Unit("heading", lineno, chapter=chapter), line[len(title):], len(title), ""
+    return Unit("heading", lineno, chapter=chapter), line[len(chapter.heading):], len(chapter.heading), ""
 
 
 def old_juans(units: list[Unit]) -> None:
     """Make the old edition's juan printed where a numbered 篇 heading's note closes (``OLD_JUAN``), at
     the end of that line, the chapter's category and layout of the note (the words and line ends
     laid after its bracket), where the line loop read them as the first words of the chapter's text
-    (``卷之二公儀仲子``, ``卷之十六率性``): 禮記音義 prints it so after 12 of its 篇 headings (``檀弓第三(…)卷之二``)
+    (``卷之二公儀仲子``, ``卷之十六率性``): 禮記音義 prints it so after 18 of its 篇 headings (``檀弓第三(…)卷之二``)
     and apart after one (``檀弓下第四　卷之三``, the category of a heading alone). In place."""
     for k, unit in enumerate(units[:-1]):
         para = units[k + 1]
@@ -311,7 +318,7 @@ def glossed_heading(lines: list[str], i: int, end: int, full: int) -> tuple[Chap
     """For the line ``lines[i]`` (a paragraph's first, at most four columns in) when it opens a
     篇 heading whose words carry their notes (``GLOSSED_HEADING``), on this line or, where the
     line is full (``full``: the juan's print width, ``lines.print_width``), on this line and the
-    next, which goes on at the top of the column: ``(chapter, lines taken)``. The chapter is
+    next, which goes on at the top of the column, and so on to ``GLOSSED_LINES``: ``(chapter, lines taken)``. The chapter is
     titled by the heading's words and number, notes left out (春秋經傳集解隱公第一, as 春秋榖梁音義's
     ``春秋榖梁傳隱公(…)第一`` is), its category the words after the number or, when none, those
     of the next line that names the commentary the 篇 is read with or its last year (``杜氏　盡十一年``,
@@ -331,12 +338,16 @@ def glossed_heading(lines: list[str], i: int, end: int, full: int) -> tuple[Chap
     if "<" in lines[i]:
         return None
     m, taken = GLOSSED_HEADING.match(one), 1
-    if m is None and i + 1 < end and print_width(lines[i]) >= full and "<" not in lines[i + 1]:
-        after = bare(lines[i + 1])
+    while m is None and taken < GLOSSED_LINES and i + taken < end and print_width(lines[i + taken - 1]) >= full \
+            and "<" not in lines[i + taken]:
+        after = bare(lines[i + taken])
         # the line end cuts a word (``…)隱`` / ``公(…)第一…``) or a note (``遥(如/字)`` / ``(亦作/摇)遊…``);
         # a line that opens with a word after one closed by a note may be a heading of its own
-        if after[:1] == "(" if one.endswith(")") else (after and re.match(_WORD, after[0]) and not lines[i + 1].startswith(IDEO_SPACE)):
-            m, taken = GLOSSED_HEADING.match(one + after), 2
+        if not (after[:1] == "(" if one.endswith(")")
+                else (after and re.match(_WORD, after[0]) and not lines[i + taken].startswith(IDEO_SPACE))):
+            break
+        one, taken = one + after, taken + 1
+        m = GLOSSED_HEADING.match(one)
     if m is None or m["words"].endswith(("卷", "巻")):
         return None
     if not m.string.endswith(")") and print_width(lines[i + taken - 1]) >= full:
