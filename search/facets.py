@@ -423,8 +423,14 @@ FACET_LABELS = {"bu": ("部", "class"), "class": ("類", "class"), "dynasty": ("
 #: book's commentator is not its classic's author), the dynasty facet under that writer's dynasty
 #: (鄭玄's 箋 under 漢, 孔穎達's 疏 under 唐, the 詩 under the work's), and their filters keep those
 #: same hits; the commentator filter (``commentator=``, 注者) keeps one
-#: person's notes alone, without the works he wrote.
-FACET_NOTES = {"author": "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。",
+#: person's notes alone, without the works he wrote. An anthology whose catalogue entry and
+#: byline name only its editor or commentator (楚辭, 「王逸編」; 楚辭補注, 「洪興祖撰」) names its
+#: pieces' writers (屈原, 宋玉, 景差, 賈誼 …) nowhere but in the notes (「離騷經者屈原之所作也」):
+#: its text is nobody known's (decision 0038), so ``author=屈原`` finds none of it and the work
+#: filter does; the note says so.
+FACET_NOTES = {"author": "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。"
+                         "總集之書目與卷端只題編者、注者者（如《楚辭》「王逸編」、《楚辭補注》「洪興祖撰」），各篇作者"
+                         "（屈原、宋玉等）只見於注中，其正文亦歸「未詳」，以作者屈原篩選不得；請改用「書」篩選。",
                "dynasty": "命中計入所在之層作者的朝代：注、疏從其注者，經文與正文從本書撰者（不知撰者從本書），不知朝代歸「未詳」。"}
 
 

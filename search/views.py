@@ -18,9 +18,9 @@ from .hints import marked_runs
 from .matching import match_runs, reading_of
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
-from .facets import active_filters, facet_counts, facet_menu, search_facet_counts
+from .facets import FACET_NOTES, active_filters, facet_counts, facet_menu, search_facet_counts
 from .filters import annotation_hits, folded_hits, form_filters, without_filters
-from .forms import LAYER_CHOICES, SearchForm, resolve_edition, resolve_work
+from .forms import DEFAULT_CONTEXT, LAYER_CHOICES, SORT_CHOICES, SearchForm, resolve_edition, resolve_work
 from .service import (
     HitLinks, edition_label, edition_places, juan_path, kept_section_names, name_layers, query_hints, run_search, section_path,
 )
@@ -191,6 +191,28 @@ def filter_names(form: SearchForm, works, work: str, edition: str) -> list[str]:
     return names
 
 
+#: The options the folded panel 「篩選與排序」 holds, as its summary names those set.
+OPTION_NAMES = {"work": "書", "edition": "版本", "juan": "卷", "chapter": "篇", "commentator": "注者"}
+
+
+def options_set(form: SearchForm) -> list[str]:
+    """What the panel 「篩選與排序」 holds with a value other than its default, as its summary
+    names it when folded: ``["書", "注者", "排序：後文（右）", "上下文 30 字"]`` (a filter by its
+    name, as its chip also says; the sort by its choice; the context by its width). [] for an
+    unbound form or one with every option at its default."""
+    if not form.is_bound:
+        return []
+    data = form.data
+    names = [name for key, name in OPTION_NAMES.items() if str(data.get(key, "")).strip()]
+    sort = data.get("sort", "")
+    if sort and sort != "text":
+        names.append("排序：" + dict(SORT_CHOICES).get(sort, sort[:20]))
+    context = str(data.get("context", "")).strip()
+    if context and context != str(DEFAULT_CONTEXT):
+        names.append(f"上下文 {context[:4]} 字")
+    return names
+
+
 def chosen_layers(request) -> set[str]:
     """The layer boxes to show ticked: the page's ``layer`` choices as the boxes name them
     (``text`` → ``classic``; ``notes`` ticks every layer of commentary)."""
@@ -232,6 +254,10 @@ def search_page(request):
     context["active_filters"] = (form_filters(params, context["works"]) + active_filters(params)) if form.is_bound else []
     context["chosen_layer_names"] = [label for value, label in LAYER_CHOICES if value in context["chosen_layers"]]
     context["filter_names"] = filter_names(form, context["works"], context["chosen_work"], context["chosen_edition"])
+    # the panel of options: open when it holds one set, folded once hits are shown (on a phone,
+    # open, it put the first hit below the screen); its summary says what it holds, and each
+    # filter is a chip above the hits
+    context["options_set"] = options_set(form)
     status, wait = 200, None
     if form.is_bound:
         if form.is_valid():
@@ -280,6 +306,10 @@ def search_page(request):
                         context["unfiltered"] = without_filters(params, context["active_filters"])
                         context["annotation_hits"] = annotation_hits(params)
                         context["folded_hits"] = folded_hits(params)
+                        # an author filter that finds nothing: what the author facet counts, said
+                        # where the facets are not shown (楚辭補注's text is no 屈原's: decision 0038)
+                        if any(f["key"] == "author" for f in context["active_filters"]):
+                            context["author_note"] = FACET_NOTES["author"]
                     # a context that opens or closes with several U+3000 is shown with one (reading.kwic): said once
                     context["spaces_collapsed"] = any(EDGE_RUN.search(h.before) or EDGE_RUN.search(h.after)
                                                       for h, _ in rows)
@@ -292,6 +322,7 @@ def search_page(request):
         else:
             context["error"] = "; ".join(e for errors in form.errors.values() for e in errors)
             status = 400
+    context["options_open"] = bool(context["options_set"]) and not (context.get("results") and context["results"].count)
     response = render(request, "search/search.html", context, status=status)
     if wait is not None:
         response["Retry-After"] = f"{wait}"

@@ -470,9 +470,16 @@ class TestImportedCommentaryBooks:
         page = client.get("/search/", {"q": "曰", "commentator": "洪興祖"}).content.decode()
         assert f"{api['count']:,}" in page or str(api["count"]) in page
         assert 'name="commentator" type="text" size="6" maxlength="40" value="洪興祖"' in page
-        # the options that hold the commentator are open: a filter in force is never folded away
-        assert '<details class="more-options" open>' in page
-        assert '<details class="more-options">' in client.get("/search/", {"q": "曰"}).content.decode()
+        # once hits are shown the options are folded (open, they put a phone's first hit below the
+        # screen); the filter in force is never hidden: their summary names it, and so does its chip
+        assert '<details class="more-options">\n    <summary>篩選與排序<span class="options-set">（已設：注者）</span></summary>' in page
+        assert '<span class="visually-hidden">取消篩選 </span>注者：洪興祖<span class="chip-x"' in page
+        assert '<details class="more-options">\n    <summary>篩選與排序</summary>' in client.get("/search/", {"q": "曰"}).content.decode()
+        # a search without hits keeps them open, to be changed
+        none = client.get("/search/", {"q": "曰曰曰曰", "commentator": "洪興祖", "sort": "after"}).content.decode()
+        assert '沒有找到「曰曰曰曰」' in none
+        assert ('<details class="more-options" open>\n    <summary>篩選與排序<span class="options-set">（已設：注者、排序：後文（右））'
+                '</span></summary>') in none
 
     def test_a_hit_names_its_commentator_on_the_page_in_the_api_and_the_hit_list(self, commentary_juans, client):
         """六臣註文選's notes are 李善's, 呂延濟's, 張銑's …: each hit says whose (the search page as

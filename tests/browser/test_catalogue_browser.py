@@ -72,7 +72,9 @@ def test_narrowing_a_search_by_a_facet_and_the_chart_by_class(library, tabs):
     note = page.locator(".facet-author .facet-note")
     assert (note.inner_text(), note.locator("p").is_visible()) == ("命中計入所在之層的作者", False)
     note.locator("summary").click()
-    assert note.locator("p").inner_text() == "注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。"
+    assert note.locator("p").inner_text() == ("注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。"
+                                              "總集之書目與卷端只題編者、注者者（如《楚辭》「王逸編」、《楚辭補注》「洪興祖撰」），"
+                                              "各篇作者（屈原、宋玉等）只見於注中，其正文亦歸「未詳」，以作者屈原篩選不得；請改用「書」篩選。")
     assert page.locator(".facet-author li").all_inner_texts() == ["韓非 96", "江永 69", "何犿 17"]
     # and the dynasty facet under that writer's dynasty (韓非 周, 江永 清, 何犿 元)
     note = page.locator(".facet-dynasty .facet-note")
@@ -156,14 +158,17 @@ def check_browsing_bu_class_shu_and_work(three_bu, tabs, device):
     assert tab.axe() == []
 
 
-def test_the_search_options_are_readable_and_open_when_in_force(library, tabs):
-    # a search narrowed by commentator shows the filter (the options were folded away, hiding it),
-    # and the text boxes are in the page's type, as the selects beside them (they were the
-    # browser's 13px default)
+def test_the_search_options_are_readable_and_say_what_is_in_force(library, tabs):
+    # a search narrowed by commentator shows the filter (the options were folded away, hiding it):
+    # without hits (洪興祖 wrote no note here) the options stay open, to be changed; their summary
+    # names what they hold, and a chip the filter; and the text boxes are in the page's type, as
+    # the selects beside them (they were the browser's 13px default)
     tab = tabs("desktop")
     page = tab.page
     page.goto(library + "/search/?q=%E5%B0%84&commentator=%E6%B4%AA%E8%88%88%E7%A5%96")
     assert page.locator("details.more-options").evaluate("d => d.open") is True
+    assert page.locator(".more-options summary").inner_text() == "篩選與排序（已設：注者）"
+    assert page.locator(".filter-chips .chip").evaluate_all("es => es.map(e => e.textContent)") == ["取消篩選 注者：洪興祖×"]
     assert page.locator("#id_commentator").input_value() == "洪興祖"
     size = "e => getComputedStyle(e).fontSize"
     assert (page.locator("#id_commentator").evaluate(size) == page.locator("#id_juan").evaluate(size)
@@ -171,6 +176,13 @@ def test_the_search_options_are_readable_and_open_when_in_force(library, tabs):
     # the placeholder and a three-character name fit their boxes
     for box in ("#id_commentator", "#id_juan"):
         assert page.locator(box).evaluate("e => e.scrollWidth <= e.clientWidth"), box
+    assert tab.axe() == []
+    # with hits (何犿's notes hold 17 of 臣) they are folded: the summary and the chip name the filter
+    page.goto(library + "/search/?q=%E8%87%A3&exact=on&commentator=%E4%BD%95%E7%8A%BF")
+    assert page.locator("p.summary strong").inner_text() == "17"
+    assert page.locator("details.more-options").evaluate("d => d.open") is False
+    assert page.locator(".more-options summary").inner_text() == "篩選與排序（已設：注者）"
+    assert page.locator(".filter-chips .chip").evaluate_all("es => es.map(e => e.textContent)") == ["取消篩選 注者：何犿×"]
     assert tab.axe() == []
 
 

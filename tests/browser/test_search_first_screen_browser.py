@@ -59,3 +59,42 @@ def test_the_first_hits_are_on_the_first_screen(two_editions, tabs, device):
     assert page.locator(".distribution h2").first.is_visible()
     assert tab.axe() == []
     tab.shot(f"search-first-screen-{device}")
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_search_sent_with_options_set_folds_them_and_shows_the_first_hit(two_editions, tabs, device):
+    """A search sent with the options 「篩選與排序」 set (an edition, a juan, a sort) came back
+    with them open, and on a phone its first hit stood below the screen (y=834 of 844). Once hits
+    are shown the options are folded, their summary names what they hold, each filter is a chip,
+    and the count and the first hits are on the first screen."""
+    from reader.models import Edition
+
+    kanripo = Edition.objects.get(slug="KR1d0086")
+    tab = tabs(device)
+    page = tab.page
+    page.goto(two_editions + SEARCH)
+    page.click(".more-options summary")
+    page.select_option("#id_edition", str(kanripo.pk))
+    page.fill("#id_juan", "卷十")
+    page.select_option("#id_sort", "after")
+    page.locator("form.search-form button[type=submit]").click()
+    page.wait_for_url("**sort=after**")
+    height = page.viewport_size["height"]
+    assert page.evaluate("document.querySelector('details.more-options').open") is False
+    assert page.locator(".more-options summary").inner_text() == "篩選與排序（已設：版本、卷、排序：後文（右））"
+    assert page.locator(".filter-chips .chip").evaluate_all("es => es.map(e => e.textContent)") == [
+        "取消篩選 卷：卷十×", "取消篩選 版本：禮書綱目（四庫全書・文淵閣本）×"]
+    assert page.locator(".summary strong").inner_text() == "21"
+    hits = page.locator("tr.hit")
+    for i in range(2):  # the first two hits whole without scrolling, on a phone too
+        box = hits.nth(i).bounding_box()
+        assert box["y"] + box["height"] <= height, (i, box)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert tab.axe() == []
+    tab.shot("search-options-folded")
+    # opened again, the options hold what was sent
+    page.click(".more-options summary")
+    assert page.locator("#id_edition").input_value() == str(kanripo.pk)
+    assert (page.locator("#id_juan").input_value(), page.locator("#id_sort").input_value()) == ("卷十", "after")
+    assert tab.axe() == []
+    tab.shot("search-options-opened")
