@@ -313,10 +313,14 @@ def review(request, pk):
     """Editors: ``action`` = ``accept`` (with an edited ``replacement``, ``new_layer`` or ``structure``),
     ``reject`` or ``revert``, with ``reason``. A GET (where signing in leads an editor whose
     session had ended when he pressed 採納: ``?next=`` this address) goes to the proposal's page,
-    whose form this is, where it was a bare 405."""
+    whose form this is, where it was a bare 405. A proposal the user may not read (another's
+    private note or bookmark; another's pending or rejected proposal, for a contributor) is a 404,
+    as its page and a proposal that does not exist are: the answer does not tell that it exists."""
     if request.method != "POST":
         return redirect("corrections:history", pk)
     proposal = get_object_or_404(Proposal, pk=pk)
+    if not _may_read(request, proposal):
+        raise Http404("No such proposal")
     if not is_editor(request.user):
         raise PermissionDenied("only editors review proposals")
     wait = write_wait(request, "CORRECTIONS_USER_RATE", "CORRECTIONS_ADDRESS_RATE")

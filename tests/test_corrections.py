@@ -711,7 +711,7 @@ def test_private_notes_and_bookmarks_are_the_readers_own(client, seed_juan, peop
     editor = Client()
     editor.force_login(people["editor"])
     assert "參看鄉射禮" not in editor.get("/corrections/").content.decode()
-    assert editor.post(f"/corrections/{note.pk}/review/", {"action": "accept"}).status_code == 400
+    assert editor.post(f"/corrections/{note.pk}/review/", {"action": "accept"}).status_code == 404  # as its page
     # the proposer's record editors read counts his proposals, not his private notes and bookmarks
     propose(people["contributor"], seed_juan, kind="private_note", section=1, piece=3, start=0, end=1, replacement="記", reason="")
     propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1, replacement="持",

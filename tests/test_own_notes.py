@@ -93,3 +93,33 @@ def test_nobody_else_deletes_a_note_nor_learns_it_exists(seed_juan, people):  # 
         with pytest.raises(ReviewError, match=r"^只可刪除自己的私人筆記與書籤"):
             forget(p, people["contributor"])
     assert Proposal.objects.filter(pk__in=[annotation.pk, text.pk]).count() == 2
+
+
+def test_nobody_else_reviews_a_note_nor_learns_it_exists(seed_juan, people):  # noqa: F811
+    """The review address answered an editor 400 「此提議私人，並非待審 (the proposal is private, not
+    pending)」 for another reader's note or bookmark, and a contributor 403, where a proposal that
+    does not exist is a 404: each answer told that the note exists. Now 404 alike, and nothing changes."""
+    reader, c, note, mark = reader_with_notes()
+    missing = Proposal.objects.order_by("-pk").first().pk + 1000
+    for user in (people["contributor"], people["editor"], people["staff"]):
+        other = Client()
+        other.force_login(user)
+        got = {(action, pk): other.post(f"/corrections/{pk}/review/", {"action": action, "reason": "看"}).status_code
+               for action in ("accept", "reject", "revert") for pk in (note.pk, mark.pk, missing)}
+        assert set(got.values()) == {404}, (user.username, got)
+    assert list(Proposal.objects.filter(pk__in=[note.pk, mark.pk]).order_by("pk").values_list(
+        "status", "reviewer_id")) == [("private", None), ("private", None)]
+    assert [a.action for a in AuditEntry.objects.filter(proposal__in=[note, mark]).order_by("pk")] == ["kept", "kept"]
+    # another's pending proposal is a 404 to a contributor too (its page is); his own a 403: editors review
+    contributor = Client()
+    contributor.force_login(people["contributor"])
+    theirs = propose(people["editor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1, replacement="持",
+                     reason="他本作持")
+    own = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=1, end=2, replacement="持",
+                  reason="他本作持")
+    assert [contributor.post(f"/corrections/{p.pk}/review/", {"action": "accept"}).status_code
+            for p in (theirs, own)] == [404, 403]
+    # its owner, who reads it, is told what anyone reading a proposal is: editors review
+    owner = Client()
+    owner.force_login(reader)
+    assert owner.post(f"/corrections/{note.pk}/review/", {"action": "accept"}).status_code == 403
