@@ -326,7 +326,8 @@ def review(request, pk):
     wait = write_wait(request, "CORRECTIONS_USER_RATE", "CORRECTIONS_ADDRESS_RATE")
     if wait is not None:
         return _wait_response(request, wait)
-    action, reason = request.POST.get("action"), request.POST.get("reason", "")[:MAX_NOTE]
+    # the reason as written: one past MAX_NOTE is refused by the workflow with the limit, never cut short
+    action, reason = request.POST.get("action"), request.POST.get("reason", "")
     address = client_ip(request)
     try:
         if action == "accept":

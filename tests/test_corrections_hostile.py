@@ -226,3 +226,26 @@ def test_an_editor_signing_in_again_after_pressing_accept_is_led_to_the_proposal
     assert c.put(f"/corrections/{p.pk}/review/").status_code == 405
     p.refresh_from_db()
     assert (p.status, [a.action for a in p.audit.all()]) == (PENDING, ["proposed"])
+
+
+def test_a_review_reason_past_the_limit_is_refused_whole_never_cut(seed_juan, people):
+    """The review form cut an editor's reason to its first 4,000 characters without a word (the
+    view read ``reason[:MAX_NOTE]``), so the proposer read a rejection that stopped mid-sentence
+    and its end was lost; the workflow refused a longer one only when called directly. Now the
+    form answers 400 with the limit, and the proposal is as it was; 4,000 characters are kept whole."""
+    p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=1,
+                replacement="射", reason="宋本作射")
+    c = Client()
+    c.force_login(people["editor"])
+    for action in ("reject", "accept"):
+        response = c.post(f"/corrections/{p.pk}/review/", {"action": action, "reason": "不" * 4000 + "是"})
+        assert response.status_code == 400
+        assert ("理由、依據與新文字各至多 4000 字 (the reason, the evidence and the new text are at most 4000 "
+                "characters each)") in response.content.decode()
+    p.refresh_from_db()
+    assert (p.status, p.review_reason, [a.action for a in p.audit.all()]) == (PENDING, "", ["proposed"])
+    response = c.post(f"/corrections/{p.pk}/review/", {"action": "reject", "reason": "不" * 3999 + "是"})
+    assert (response.status_code, response["Location"]) == (302, f"/corrections/{p.pk}/")
+    p.refresh_from_db()
+    assert (p.status, p.review_reason) == ("rejected", "不" * 3999 + "是")
+
