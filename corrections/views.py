@@ -72,7 +72,8 @@ class ProposalForm(forms.Form):
                                widget=_place_input("place-help"))
     last = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="訖字 (last character)",
                               widget=_place_input("place-help"))
-    replacement = forms.CharField(required=False, max_length=MAX_NOTE, label="改為（或注記） (new text, or the note)",
+    # not stripped here: ``workflow.propose`` trims it, keeping a text correction's U+3000 (``workflow.trimmed``)
+    replacement = forms.CharField(required=False, max_length=MAX_NOTE, strip=False, label="改為（或注記） (new text, or the note)",
                                   widget=forms.Textarea(attrs={"rows": 2}))
     new_layer = forms.ChoiceField(required=False, choices=[("", "—")] + LAYER_CHOICES, label="層次 (layer)")
     structure = forms.ChoiceField(required=False, choices=[("", "—")] + STRUCTURE_CHOICES,

@@ -50,6 +50,19 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
 
+#: The white space trimmed from the ends of a text correction's new text: every character
+#: ``str.isspace`` takes but U+3000 IDEOGRAPHIC SPACE (the spaces, tabs and line breaks a form or
+#: a paste adds). U+3000 is a character of these books' text, the blank a line is indented by or a
+#: gap the book leaves, which a correction may write: trimmed, 「司馬」→「　」 became a deletion.
+TRIMMED = "".join(c for c in map(chr, range(0x3000)) if c.isspace())
+
+
+def trimmed(kind: str, text: str) -> str:
+    """``text`` (a proposal's new text or note) without white space at its ends: a text
+    correction's (``kind`` ``TEXT``) keeps its U+3000 (``TRIMMED``), a note loses every kind."""
+    return text.strip(TRIMMED) if kind == TEXT else text.strip()
+
+
 #: U+FFFD REPLACEMENT CHARACTER: what a decoder puts where bytes could not be read (text pasted
 #: from a page or file read in the wrong encoding); no book holds it, so no reason, evidence or new
 #: text written by a user may (a character Unicode lacks is written as the book's gaiji, 〓 or &KR…;).
@@ -182,7 +195,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         raise ReviewError("只有貢獻者與編輯可提出校正 (only contributors and editors may propose corrections)")
     if kind not in (TEXT, LAYER, STRUCTURE, ANNOTATION) + OWN_KINDS:
         raise ReviewError(f"無此類提議：{kind!r} (unknown kind of proposal)")
-    reason, evidence, replacement = reason.strip(), evidence.strip(), replacement.strip()
+    reason, evidence, replacement = reason.strip(), evidence.strip(), trimmed(kind, replacement)
     if not reason and not own:
         raise ReviewError("請說明修改理由 (give the reason for the change)")
     _check_user_text(reason, evidence, replacement)
@@ -284,16 +297,16 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
         _reviewable(proposal, editor)
         _check_user_text(reason, replacement or "")
         edited = []
-        if replacement is not None and replacement.strip() and replacement.strip() != proposal.replacement \
-                and proposal.kind not in WHOLE:
-            if proposal.kind == TEXT and replacement.strip() == proposal.original:
+        replacement = trimmed(proposal.kind, replacement or "")
+        if replacement and replacement != proposal.replacement and proposal.kind not in WHOLE:
+            if proposal.kind == TEXT and replacement == proposal.original:
                 raise ReviewError("新文字與原文相同 (the new text is the same as the text)")
             if proposal.kind == TEXT:
-                _check_new_text(replacement.strip(), Juan.objects.filter(
+                _check_new_text(replacement, Juan.objects.filter(
                     edition_id=proposal.edition_id, number=proposal.juan_number).values_list(
                     "source_format", flat=True).first() or "")
-            edited.append(f"new text 「{proposal.replacement}」 → 「{replacement.strip()}」")
-            proposal.replacement = replacement.strip()
+            edited.append(f"new text 「{proposal.replacement}」 → 「{replacement}」")
+            proposal.replacement = replacement
         if new_layer and new_layer != proposal.new_layer and proposal.kind == LAYER:
             _check_layer(new_layer)
             edited.append(f"layer {proposal.new_layer} → {new_layer}")

@@ -249,3 +249,34 @@ def test_a_review_reason_past_the_limit_is_refused_whole_never_cut(seed_juan, pe
     p.refresh_from_db()
     assert (p.status, p.review_reason) == ("rejected", "不" * 3999 + "是")
 
+
+def test_an_ideographic_space_in_a_new_text_is_kept_as_written(seed_juan, people):
+    """U+3000 is a character of these books (a line's indentation, a gap the book leaves), but
+    the form and the workflow stripped a new text as every white space: 「司馬」→「　」 was stored
+    as a deletion, and 「甲　」 as 「甲」. A text correction's new text, proposed or edited by the
+    editor who accepts it, now keeps its U+3000 and loses only the spaces and line breaks a form
+    adds; a note still loses them all."""
+    c = Client()
+    c.force_login(people["contributor"])
+    made = []
+    for typed in ("\u3000", " 甲\u3000\r\n", "\u3000乙", "\u00a0\t丙 "):
+        response = c.post(PROPOSE, {"kind": "text", "section": 2, "first": 1, "last": 2, "replacement": typed,
+                                    "reason": "他本空格"})
+        assert response.status_code == 302
+        made.append(Proposal.objects.get(pk=response["Location"].split("/")[-2]))
+    assert [(p.original, p.replacement) for p in made] == [
+        ("司馬", "\u3000"), ("司馬", "甲\u3000"), ("司馬", "\u3000乙"), ("司馬", "丙")]
+    response = c.post(PROPOSE, {"kind": "annotation", "section": 2, "first": 1, "last": 2,
+                                "replacement": "\u3000官名\u3000\n", "reason": "注"})
+    assert Proposal.objects.get(pk=response["Location"].split("/")[-2]).replacement == "官名"
+    e = Client()
+    e.force_login(people["editor"])
+    response = e.post(f"/corrections/{made[0].pk}/review/", {"action": "accept", "reason": "是",
+                                                             "replacement": "\u3000\u3000\n"})
+    assert response.status_code == 302
+    made[0].refresh_from_db()
+    assert (made[0].status, made[0].replacement) == ("accepted", "\u3000\u3000")
+    assert [a.detail for a in made[0].audit.filter(action="edited")] == ["new text 「\u3000」 → 「\u3000\u3000」"]
+    text = Piece.objects.get(section__juan=seed_juan, section__position=2, position=0).text
+    section = e.get(f"/api/works/{seed_juan.work_id}/juans/10/sections/2/").json()
+    assert (text[:2], section["pieces"][0]["text"]) == ("司馬", "\u3000\u3000" + text[2:])
