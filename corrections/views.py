@@ -415,9 +415,11 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self):
         """Django's checks of the name, then ``usernames.check_name`` (no mix of Latin, Greek and Cyrillic
-        letters, which look alike). Raises ``ValidationError``."""
+        letters, which look alike). Raises ``ValidationError``. A name taken already, in any case,
+        is None here, its error told by Django's check (``UserCreationForm.clean_username``)."""
         name = super().clean_username()
-        check_name(name)
+        if name is not None:
+            check_name(name)
         return name
 
 
@@ -461,4 +463,4 @@ def signup(request):
         user.groups.add(Group.objects.get_or_create(name=CONTRIBUTOR)[0])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("corrections:mine")
-    return render(request, "corrections/signup.html", {"form": form})
+    return render(request, "corrections/signup.html", {"form": form}, status=400 if form.is_bound else 200)

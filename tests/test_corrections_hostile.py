@@ -1,6 +1,7 @@
 """Corrections against hostile input: characters that show as nothing in a new text, a note or
 a link; a section the juan lacks typed on the form; a form whose CSRF token is missing."""
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from corrections.models import PENDING, Proposal
@@ -280,3 +281,21 @@ def test_an_ideographic_space_in_a_new_text_is_kept_as_written(seed_juan, people
     text = Piece.objects.get(section__juan=seed_juan, section__position=2, position=0).text
     section = e.get(f"/api/works/{seed_juan.work_id}/juans/10/sections/2/").json()
     assert (text[:2], section["pieces"][0]["text"]) == ("司馬", "\u3000\u3000" + text[2:])
+
+
+@pytest.mark.django_db
+def test_signing_up_with_a_name_taken_in_any_case_is_the_forms_error(client, settings):
+    """Sign-up with a name already taken (``cx``, or ``CX``: Django refuses a name that differs in
+    case only) was a 500: Django's check of the name gives None for a taken one, its error
+    told, and the one-script check then read None (TypeError). Now the form says it, as a 400,
+    and no account is made; a form with errors is a 400, as the proposal form's is."""
+    settings.CORRECTIONS_SIGNUP = True
+    account("cx", "contributor")
+    for name in ("cx", "CX", "Cx"):
+        response = client.post("/accounts/signup/", {"username": name, "email": "x@example.org",
+                                                     "password1": "Very-long-pw-123!", "password2": "Very-long-pw-123!"})
+        assert response.status_code == 400, name
+        assert '<ul class="errorlist" id="id_username_error"><li>一個相同名稱的使用者已經存在。</li></ul>' \
+            in response.content.decode(), name
+    assert list(User.objects.values_list("username", flat=True)) == ["cx"]
+    assert client.get("/accounts/signup/").status_code == 200
