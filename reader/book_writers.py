@@ -39,7 +39,7 @@ from .importers.mandoku.header import TITLE_VARIANTS
 from .models import Edition
 from .people import work_dynasty, work_people
 from .person_names import person_name
-from .stamp import corpus_version
+from .stamp import KeptPerStamp
 
 #: Names that say nobody is known (the catalogue's 闕名 of many dynasties): no dynasty.
 NOBODY = frozenset({"闕名", "佚名", "無名氏"})
@@ -128,17 +128,7 @@ def _classic_authors(titles, others) -> tuple[str, ...]:
     return tuple(n for n in main if n not in others)
 
 
-_kept: dict[str, dict[str, str]] = {}
-
-
-def writer_dynasties() -> dict[str, str]:
-    """``{name written: dynasty}`` for every person the held editions' catalogue entries and
-    bylines or the catalogue name with a dynasty (module docstring): one query, kept while the
-    corpus stamp stays the same."""
-    key = corpus_version()
-    known = _kept.get(key)
-    if known is not None:
-        return known
+def _read_writer_dynasties() -> dict[str, str]:
     held: dict[str, Counter] = defaultdict(Counter)
     for kanripo_id, work_id, byline in Edition.objects.values_list("kanripo_id", "work__kanripo_id", "byline"):
         listed = entry(work_id) or entry(kanripo_id)
@@ -148,11 +138,19 @@ def writer_dynasties() -> dict[str, str]:
             if name and dynasty:
                 held[person_name(name, [dynasty])][dynasty_spelling(dynasty)] += 1
     listed = written_dynasties()
-    known = {name: choose_dynasty(held.get(name, Counter()), listed.get(name, Counter()))
-             for name in set(held) | set(listed) if name not in NOBODY}
-    _kept.clear()
-    _kept[key] = known
-    return known
+    return {name: choose_dynasty(held.get(name, Counter()), listed.get(name, Counter()))
+            for name in set(held) | set(listed) if name not in NOBODY}
+
+
+_kept = KeptPerStamp(_read_writer_dynasties)
+
+
+def writer_dynasties() -> dict[str, str]:
+    """``{name written: dynasty}`` for every person the held editions' catalogue entries and
+    bylines or the catalogue name with a dynasty (module docstring): one query, kept while the
+    corpus stamp stays the same (``reader.stamp.KeptPerStamp``: after a change, one thread
+    reads it again)."""
+    return _kept.get()
 
 
 def writer_dynasty(name: str) -> str:

@@ -22,8 +22,6 @@ from __future__ import annotations
 import bisect
 import copy
 import re
-import threading
-import time
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -35,7 +33,7 @@ from django.db.models.functions import Length
 from reader.importers.document import LABEL, NOTE_KINDS
 
 from .models import Piece, Section
-from .stamp import corpus_version
+from .stamp import KeptPerStamp, corpus_version
 
 #: Characters of stored text per page when the setting ``SECTION_PAGE_CHARS`` is not given.
 PAGE_CHARS = 20_000
@@ -195,9 +193,18 @@ def _never_saved(*args, **kwargs):
 
 # ----------------------------------------------------------------------------- pages of search hits
 
-_lock = threading.Lock()
-_building = threading.Lock()  # held by the one thread of the process that reads the table again
-_long: dict = {}
+def _read_long_sections() -> tuple[dict, dict]:
+    """The table ``long_sections`` gives (one aggregate over every section's pieces), with an
+    empty ``{section id: Plan}`` that ``page_of`` fills as it reads the plans."""
+    rows = (Section.objects.annotate(chars=Sum(Length("pieces__text")), piece_count=Count("pieces"))
+            .filter(Q(chars__gt=page_chars()) | Q(piece_count__gt=PAGE_PIECES))
+            .values_list("pk", "juan__edition_id", "juan__number", "position"))
+    return {(edition, number, position): pk for pk, edition, number, position in rows}, {}
+
+
+#: The long sections and their plans, kept per corpus stamp and page size; the stamp is read at
+#: most once a second (``page_of`` asks for every hit).
+_long = KeptPerStamp(_read_long_sections, key=lambda: (corpus_version(), page_chars()), recheck=1.0)
 
 
 def long_sections() -> dict:
@@ -207,32 +214,10 @@ def long_sections() -> dict:
     Reading the table again is one aggregate over every section's pieces (seconds at 100 M
     characters on PostgreSQL). After a change of the corpus one thread of the process reads
     it; the others answer from the table before the change meanwhile, and wait for it only
-    when the process has none. A section that the change replaced may then be missing or
-    name a section that is gone: ``page_of`` finds no plan for it and answers page 1."""
-    now = time.monotonic()
-    known = _long.get("sections")  # read once: another thread may replace the table meanwhile
-    if known is not None and now - _long.get("checked", -10.0) < 1.0:  # the stamp is read at most once a second
-        return known
-    key = (corpus_version(), page_chars())
-    with _lock:
-        if _long.get("key") == key:
-            _long["checked"] = now
-            return _long["sections"]
-    if not _building.acquire(blocking=known is None):
-        return known  # another thread is reading the new table
-    try:
-        with _lock:
-            if _long.get("key") == key:  # read by the thread this one waited for
-                return _long["sections"]
-        rows = (Section.objects.annotate(chars=Sum(Length("pieces__text")), piece_count=Count("pieces"))
-                .filter(Q(chars__gt=page_chars()) | Q(piece_count__gt=PAGE_PIECES))
-                .values_list("pk", "juan__edition_id", "juan__number", "position"))
-        sections = {(edition, number, position): pk for pk, edition, number, position in rows}
-        with _lock:  # every key replaced, none removed: a thread reading without the lock finds them all
-            _long.update(key=key, sections=sections, plans={}, checked=time.monotonic())
-        return sections
-    finally:
-        _building.release()
+    when the process has none (``reader.stamp.KeptPerStamp``). A section that the change
+    replaced may then be missing or name a section that is gone: ``page_of`` finds no plan
+    for it and answers page 1."""
+    return _long.get()[0]
 
 
 def section_plan(section_id: int) -> Plan:
@@ -251,10 +236,10 @@ def page_of(edition_id: int, juan_number: int, section_position: int, piece_posi
     """The page of its section (1-based) that shows code point ``offset`` of a piece, for
     links from search hits (``search.service.hit_url``). Sections of one page answer from
     a table kept in memory (``long_sections``); a long section's plan is read once."""
-    section_id = long_sections().get((edition_id, juan_number, section_position))
+    sections, plans = _long.get()  # the plans of that table's sections
+    section_id = sections.get((edition_id, juan_number, section_position))
     if section_id is None:
         return 1
-    plans = _long.get("plans", {})
     if section_id not in plans:
         plans[section_id] = section_plan(section_id)
     return plans[section_id].page_of(piece_position, offset)

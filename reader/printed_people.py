@@ -31,42 +31,42 @@ from characters.folding import fold
 
 from .models import Edition
 from .person_names import dynasty_key, folded_catalogue_people, known_dynasties, person_name, printed_dynasties, spellings
-from .stamp import corpus_version
+from .stamp import KeptPerStamp
 
-_printed: dict[str, dict[str, frozenset[str]]] = {}
-_folded: dict[str, dict[str, frozenset[tuple[str, str]]]] = {}
+
+def _read_library_dynasties() -> dict[str, frozenset[str]]:
+    people = (p for byline in Edition.objects.values_list("byline", flat=True) for p in byline or ())
+    return printed_dynasties(people)
+
+
+_printed = KeptPerStamp(_read_library_dynasties)
 
 
 def library_dynasties() -> dict[str, frozenset[str]]:
     """``{name: the dynasties the editions' bylines print it with}`` (``printed_dynasties`` of
-    every ``Edition.byline``): one query, kept while the corpus stamp stays the same."""
-    key = corpus_version()
-    known = _printed.get(key)
-    if known is None:
-        people = (p for byline in Edition.objects.values_list("byline", flat=True) for p in byline or ())
-        known = printed_dynasties(people)
-        _printed.clear()
-        _printed[key] = known
-    return known
+    every ``Edition.byline``): one query, kept while the corpus stamp stays the same
+    (``reader.stamp.KeptPerStamp``: after a change, one thread reads it again)."""
+    return _printed.get()
 
 
 def _dynasties(name: str) -> frozenset[str]:
     return known_dynasties(name, library_dynasties().get(name, ()))
 
 
+def _read_folded() -> dict[str, frozenset[tuple[str, str]]]:
+    index: dict[str, set[tuple[str, str]]] = {}
+    for name, dynasties in library_dynasties().items():
+        index.setdefault(fold(name), set()).update((dynasty_key(d), name) for d in dynasties)
+    return {k: frozenset(v) for k, v in index.items()}
+
+
+_folded = KeptPerStamp(_read_folded)
+
+
 def _folded_people(folded: str) -> frozenset[tuple[str, str]]:
     """``{(dynasty key, name)}``: the people of the catalogue and of the held bylines (printed
     with a dynasty) whose names fold to ``folded``; the bylines' index kept per corpus stamp."""
-    key = corpus_version()
-    printed = _folded.get(key)
-    if printed is None:
-        index: dict[str, set[tuple[str, str]]] = {}
-        for name, dynasties in library_dynasties().items():
-            index.setdefault(fold(name), set()).update((dynasty_key(d), name) for d in dynasties)
-        printed = {k: frozenset(v) for k, v in index.items()}
-        _folded.clear()
-        _folded[key] = printed
-    return folded_catalogue_people(folded) | printed.get(folded, frozenset())
+    return folded_catalogue_people(folded) | _folded.get().get(folded, frozenset())
 
 
 def typed_people(name: str) -> tuple[str, ...]:

@@ -3,6 +3,9 @@ the texts, so that whatever is computed from them (the page cache's keys, ``page
 the long sections' plans, ``reader.paging``; the search service's edition names) knows when
 to compute it again.
 
+What a process keeps per stamp is a ``KeptPerStamp``: after a change one thread computes it
+again while the others answer from the value before.
+
 The stamp is ``settings.PAGE_CACHE_STAMP``, touched after every committed save or delete of a
 work, edition, juan, chapter, section or piece (model signals, which imports send too).
 ``QuerySet.update()`` and raw SQL send none: run ``rebuild_index`` after such changes (a new
@@ -12,8 +15,12 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
+from collections.abc import Callable, Hashable
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from django.conf import settings
 from django.core.cache import caches
@@ -23,6 +30,8 @@ from django.db.models.signals import post_delete, post_save
 from .models import Chapter, Edition, Juan, Piece, Section, Work
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def corpus_version() -> str:
@@ -71,3 +80,83 @@ def connect_signals() -> None:
     for model in (Work, Edition, Juan, Chapter, Section, Piece):
         post_save.connect(_on_commit_changed, sender=model, dispatch_uid=f"page_cache_{model.__name__}_saved")
         post_delete.connect(_on_commit_changed, sender=model, dispatch_uid=f"page_cache_{model.__name__}_deleted")
+
+
+#: True in a thread while it computes a ``KeptPerStamp`` value: a value it reads meanwhile is
+#: the current one, waited for, never the one before (a value computed from another's stale one
+#: would be kept under the new stamp).
+_computing: ContextVar[bool] = ContextVar("kept_per_stamp_computing", default=False)
+_NONE = object()
+
+
+class KeptPerStamp(Generic[T]):
+    """A value computed from the texts (``compute()``, typically one query over the whole
+    library), kept in process memory while its ``key()`` stays the same: the corpus stamp
+    (``corpus_version``, the default), with whatever else it depends on (the index's version,
+    the page size). ``get()`` returns it.
+
+    After the key changes, one thread of the process computes the value again; the others
+    answer at once from the value before (the newest kept), which is why a caller must accept
+    a value one change old for as long as that takes (seconds at 100 M characters: every
+    request of an importing server otherwise ran its own aggregate over the library and ran out
+    of its budget, docs/performance.md). A thread waits for the computing one only when its
+    process has no value yet, or when it is itself computing a value (a value computed from
+    this one is then computed from the current one; values computed from one another must not
+    form a cycle). A ``compute`` that raises keeps nothing: the next call computes again.
+
+    ``kept``: how many keys' values are kept, the newest (2 for a value keyed by the index
+    generation too: requests still answered from the generation before a swap ask for theirs
+    while the new one warms, ``search.backends.positional.handover``). A ``key()`` of None
+    keeps nothing (``compute()`` every time). ``recheck``: seconds after a call found its key
+    during which the key is not read again (the stamp is a file's ``stat``)."""
+
+    def __init__(self, compute: Callable[[], T], key: Callable[[], Hashable | None] = corpus_version,
+                 kept: int = 1, recheck: float = 0.0):
+        self._compute, self._key, self._kept, self._recheck = compute, key, kept, recheck
+        self._values: dict = {}
+        self._lock = threading.Lock()  # guards _values and _checked
+        #: Held by the one thread computing the value (tests hold it to be that thread).
+        self.computing = threading.Lock()
+        self._checked: tuple[float, object] = (float("-inf"), _NONE)
+
+    def get(self) -> T:
+        """The value for the current key (see the class)."""
+        if self._recheck:
+            at, key = self._checked
+            found = self._values.get(key, _NONE)
+            if found is not _NONE and time.monotonic() - at < self._recheck:
+                return found
+        key = self._key()
+        if key is None:
+            return self._compute()
+        with self._lock:
+            found = self._values.get(key, _NONE)
+            if found is not _NONE:
+                self._checked = (time.monotonic(), key)
+                return found
+            newest = next(reversed(self._values.values()), _NONE)
+        if not self.computing.acquire(blocking=newest is _NONE or _computing.get()):
+            return newest  # another thread computes it
+        token = _computing.set(True)
+        try:
+            with self._lock:
+                found = self._values.get(key, _NONE)  # computed by the thread this one waited for
+            if found is not _NONE:
+                return found
+            value = self._compute()
+            with self._lock:
+                self._values.pop(key, None)
+                self._values[key] = value
+                while len(self._values) > self._kept:
+                    del self._values[next(iter(self._values))]
+                self._checked = (time.monotonic(), key)
+            return value
+        finally:
+            _computing.reset(token)
+            self.computing.release()
+
+    def clear(self) -> None:
+        """Forget every value (the next ``get`` computes it, and waits for it)."""
+        with self._lock:
+            self._values.clear()
+            self._checked = (float("-inf"), _NONE)

@@ -46,11 +46,11 @@ from reader.catalogue_writers import dynasty_spelling, known_dynasty
 from reader.models import Edition
 from reader.people import work_people
 from reader.printed_people import typed_author
-from reader.stamp import corpus_version
+from reader.stamp import KeptPerStamp, corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
 from .documents import MAIN_LAYERS, NOBODYS_UNSIGNED
-from .service import edition_places, keep_newest, run_search
+from .service import edition_places, run_search
 
 #: The facets, in the order the API and the page give them.
 FACETS = ("bu", "class", "dynasty", "author", "edition")
@@ -88,16 +88,7 @@ class FacetTable(dict):
     names: dict[str, str]
 
 
-_tables: dict = {}
-
-def facet_table() -> FacetTable:
-    """``{edition id: EditionFacets}`` for every edition (a ``FacetTable``): one query, kept
-    while the index version and the corpus stamp stay the same (a work's class, dynasty or
-    author changed in the admin touches the stamp)."""
-    key = (get_search_backend().version(), corpus_version())
-    known = _tables.get(key)
-    if key[0] is not None and known is not None:
-        return known
+def _read_facet_table() -> FacetTable:
     out = FacetTable()
     places = edition_places()  # the names every list of search gives an edition
     for e in Edition.objects.select_related("work"):
@@ -109,8 +100,26 @@ def facet_table() -> FacetTable:
                                   main_dynasties(work, writers), notes_dynasties, e.slug, name,
                                   tuple(p["name"] for p in work_people(work, e)))
     out.names = {f.slug: f.name for f in out.values()}
-    keep_newest(_tables, key, out)
     return out
+
+
+def _facet_key():
+    version = get_search_backend().version()
+    return None if version is None else (version, corpus_version())
+
+
+#: Kept per index generation and corpus stamp, the two newest (``reader.stamp.KeptPerStamp``:
+#: requests answered from the generation before a swap read theirs while the new one warms).
+_tables = KeptPerStamp(_read_facet_table, key=_facet_key, kept=2)
+
+
+def facet_table() -> FacetTable:
+    """``{edition id: EditionFacets}`` for every edition (a ``FacetTable``): one query, kept
+    while the index version and the corpus stamp stay the same (a work's class, dynasty or
+    author changed in the admin touches the stamp); after a change one thread reads it again
+    while the others count from the table before (an edition it does not hold counts under no
+    facet, ``facet_counts``); a backend with no version keeps nothing."""
+    return _tables.get()
 
 
 def writer_counts(results: SearchResults | None, per_layer: tuple[list, list] | None = None) -> Counter:

@@ -301,21 +301,20 @@ def test_after_a_change_one_thread_reads_the_long_sections_again_and_the_others_
     from reader.stamp import corpus_changed
 
     corpus_changed()
-    paging._long["checked"] = -10.0  # the stamp read again
-    with paging._building:  # another thread is reading the table again
+    paging._long._checked = (float("-inf"), None)  # the stamp read again
+    with paging._long.computing:  # another thread is reading the table again
         assert paging.long_sections() is before  # not waited for
-        assert paging._long["key"][0] != paging.corpus_version()
     fresh = paging.long_sections()  # the read done: this thread reads it
-    assert fresh == before and fresh is not before and paging._long["key"][0] == paging.corpus_version()
+    assert fresh == before and fresh is not before
 
     paging._long.clear()  # a process with no table waits for the thread reading it
     released = threading.Event()
-    paging._building.acquire()
+    paging._long.computing.acquire()
 
     def release():
         time.sleep(0.2)
         released.set()
-        paging._building.release()
+        paging._long.computing.release()
 
     threading.Thread(target=release).start()
     assert paging.long_sections() == before and released.is_set()

@@ -1,0 +1,125 @@
+"""reader.stamp.KeptPerStamp: a value kept per corpus stamp, computed by one thread while the
+others answer from the value before; the first call of a process waits for it."""
+import threading
+
+import pytest
+
+from reader.stamp import KeptPerStamp, corpus_changed, corpus_version
+
+
+class Slow:
+    """A ``compute`` that counts its calls and, while ``hold`` is set, waits for ``go``."""
+
+    def __init__(self):
+        self.calls, self.started, self.go, self.hold = 0, threading.Event(), threading.Event(), False
+
+    def __call__(self):
+        self.calls += 1
+        value = f"table {self.calls} of {corpus_version()}"
+        if self.hold:
+            self.started.set()
+            assert self.go.wait(10)
+        return value
+
+
+def in_thread(get) -> tuple[threading.Thread, list]:
+    got: list = []
+    thread = threading.Thread(target=lambda: got.append(get()))
+    thread.start()
+    return thread, got
+
+
+@pytest.fixture
+def stamp(settings, tmp_path):
+    settings.PAGE_CACHE_STAMP = tmp_path / "corpus-version"
+    return settings.PAGE_CACHE_STAMP
+
+
+def test_the_first_call_waits_for_the_one_thread_computing(stamp):
+    compute = Slow()
+    kept = KeptPerStamp(compute)
+    compute.hold = True
+    first, got_first = in_thread(kept.get)
+    assert compute.started.wait(10)
+    second, got_second = in_thread(kept.get)  # no value yet: waits for the first thread's
+    second.join(0.2)
+    assert second.is_alive() and got_second == []
+    compute.go.set()
+    first.join(10), second.join(10)
+    assert got_first == got_second == ["table 1 of 0"] and compute.calls == 1
+    assert kept.get() == "table 1 of 0" and compute.calls == 1  # kept: not computed again
+
+
+def test_after_a_change_one_thread_computes_and_the_others_answer_from_the_value_before(stamp):
+    compute = Slow()
+    kept = KeptPerStamp(compute)
+    assert kept.get() == "table 1 of 0"
+    corpus_changed()
+    changed = corpus_version()
+    compute.hold = True
+    computing, got = in_thread(kept.get)
+    assert compute.started.wait(10)
+    # meanwhile every other call answers at once from the value before, and computes nothing
+    assert [kept.get() for _ in range(3)] == ["table 1 of 0"] * 3 and compute.calls == 2
+    compute.go.set()
+    computing.join(10)
+    assert got == [f"table 2 of {changed}"]
+    assert kept.get() == f"table 2 of {changed}" and compute.calls == 2
+
+
+def test_a_value_computed_from_another_waits_for_its_current_one(stamp):
+    """A thread computing a value reads the current value of what it is computed from, never
+    the one before: else the stale one would be kept under the new stamp."""
+    inner_compute = Slow()
+    inner = KeptPerStamp(inner_compute)
+    outer = KeptPerStamp(lambda: "from " + inner.get())
+    assert outer.get() == "from table 1 of 0"
+    corpus_changed()
+    changed = corpus_version()
+    inner_compute.hold = True
+    reading, _ = in_thread(inner.get)  # another thread computes the inner value
+    assert inner_compute.started.wait(10)
+    assert inner.get() == "table 1 of 0"  # a request answers from the value before
+    outer_thread, got = in_thread(outer.get)  # computing the outer value: waits for the inner one
+    outer_thread.join(0.2)
+    assert outer_thread.is_alive() and got == []
+    inner_compute.go.set()
+    reading.join(10), outer_thread.join(10)
+    assert got == [f"from table 2 of {changed}"] and inner_compute.calls == 2
+
+
+def test_a_failed_computation_keeps_nothing_and_the_next_call_computes(stamp):
+    calls = []
+
+    def compute():
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("the database went away")
+        return len(calls)
+
+    kept = KeptPerStamp(compute)
+    with pytest.raises(RuntimeError, match="the database went away"):
+        kept.get()
+    assert kept.get() == 2 and kept.get() == 2 and not kept.computing.locked()
+
+
+def test_keys_kept_and_a_key_of_none(stamp):
+    """``kept=2`` keeps the values of the two keys computed last (a new generation's and the one
+    before it, which requests still answer from while the new one warms); a key of None keeps
+    nothing."""
+    key = {"now": "gen-a"}
+    compute = Slow()
+    kept = KeptPerStamp(compute, key=lambda: key["now"], kept=2)
+    assert kept.get() == "table 1 of 0"
+    key["now"] = "gen-b"
+    assert kept.get() == "table 2 of 0"  # no other thread computing: this one does
+    key["now"] = "gen-a"
+    assert kept.get() == "table 1 of 0" and compute.calls == 2
+    key["now"] = "gen-c"
+    assert kept.get() == "table 3 of 0"
+    key["now"] = "gen-b"
+    assert kept.get() == "table 2 of 0" and compute.calls == 3
+    key["now"] = "gen-a"  # the oldest computed: dropped
+    assert kept.get() == "table 4 of 0" and compute.calls == 4
+    key["now"] = None
+    assert [kept.get(), kept.get()] == ["table 5 of 0", "table 6 of 0"]
