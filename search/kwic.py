@@ -43,6 +43,20 @@ def single_code_points(text: str) -> bool:
     return not _multi_code_point().search(text)
 
 
+#: ``text_shape``'s answers: every code point one character; characters and separators only
+#: (punctuation, spaces); anything else (an entity, a description, a ``?``, a selector).
+SINGLE, SEPARATED, MIXED = 2, 1, 0
+
+
+def text_shape(text: str) -> int:
+    """How the snippet bounds of hits in ``text`` are found: ``SINGLE`` (``single_code_points``:
+    plain arithmetic), ``SEPARATED`` (characters and separators only: ``separated_bounds``
+    anywhere in it) or ``MIXED`` (``context_bounds``). Two C-level searches of the whole text."""
+    if not _multi_code_point().search(text):
+        return SINGLE
+    return MIXED if _not_plain().search(text) else SEPARATED
+
+
 @lru_cache(maxsize=None)
 def _units() -> re.Pattern:
     """One character as ``characters.units.cut`` reads it, with the selectors after it: a gaiji
@@ -103,21 +117,7 @@ def context_bounds(text: str, start: int, end: int, width: int) -> tuple[int, in
     # (C-level ``findall``s, a few a side; a cut of the window cost three times as much).
     plain = _not_plain()
     if not plain.search(text, max(0, b - 64), start) and not plain.search(text, end, min(len(text), e + 64)):
-        sep = _separator()
-        b, need = start, width
-        while need > 0 and b > 0:
-            lo = max(0, b - need)
-            need -= (b - lo) - len(sep.findall(text, lo, b))
-            b = lo
-        while b < start and sep.match(text, b):  # the text's start: the context begins at a character
-            b += 1
-        e, need = end, width
-        while need > 0 and e < len(text):
-            hi = min(len(text), e + need)
-            need -= (hi - e) - len(sep.findall(text, e, hi))
-            e = hi
-        while e > end and sep.match(text, e - 1):  # the text's end: it ends with one
-            e -= 1
+        b, e = separated_bounds(text, start, end, width)
         if not plain.search(text, max(0, b - 64), start) and not plain.search(text, end, min(len(text), e + 64)):
             return b, e
     span = width * 3 // 2 + 8
@@ -136,4 +136,27 @@ def context_bounds(text: str, start: int, end: int, width: int) -> tuple[int, in
             e = after[width - 1][1] if len(after) >= width else (after[-1][1] if after else end)
             break
         span *= 4
+    return b, e
+
+
+def separated_bounds(text: str, start: int, end: int, width: int) -> tuple[int, int]:
+    """``context_bounds`` where every code point near the hit is a character or a separator
+    (``text_shape`` ``SEPARATED``): the separators are counted (C-level ``findall``s, a few a
+    side) and take no part in ``width``; the context begins and ends at a character. ``width``
+    must be above 0."""
+    sep = _separator()
+    b, need = start, width
+    while need > 0 and b > 0:
+        lo = max(0, b - need)
+        need -= (b - lo) - len(sep.findall(text, lo, b))
+        b = lo
+    while b < start and sep.match(text, b):  # the text's start: the context begins at a character
+        b += 1
+    e, need = end, width
+    while need > 0 and e < len(text):
+        hi = min(len(text), e + need)
+        need -= (hi - e) - len(sep.findall(text, e, hi))
+        e = hi
+    while e > end and sep.match(text, e - 1):  # the text's end: it ends with one
+        e -= 1
     return b, e

@@ -77,11 +77,12 @@ def test_kwic_bounds_take_the_short_way_only_where_characters_are_code_points():
 
 
 def test_a_hits_snippet_is_cut_as_context_bounds_cuts_it():
-    """``Hit.kwic`` reads a passage once to find every displayed character a code point
-    (``HitPassage._plain``), then cuts each snippet by arithmetic; a passage with a gaiji entity
-    or a selector, or longer than ``PLAIN_CHECKED``, has its snippets cut by ``context_bounds``:
-    the same snippets either way."""
-    from search.kwic import context_bounds
+    """``Hit.kwic`` reads a passage once to find its shape (``HitPassage._plain``,
+    ``search.kwic.text_shape``): every displayed character a code point, its snippets cut by
+    arithmetic; characters and punctuation only, the punctuation counted (``separated_bounds``);
+    a passage with a gaiji entity or a selector, or longer than ``PLAIN_CHECKED``, has its
+    snippets cut by ``context_bounds``: the same snippets every way."""
+    from search.kwic import MIXED, SEPARATED, SINGLE, context_bounds
     from search.backends.base import PLAIN_CHECKED, Hit, HitPassage
 
     def passage(text, width):
@@ -89,9 +90,10 @@ def test_a_hits_snippet_is_cut_as_context_bounds_cuts_it():
 
     plain = "大射之儀君有命戒射" * 5
     mixed = "大射之儀" * 5 + "&KR0221;射" + "之\ufe00儀" + "君有命" * 4 + "&KR1969;" + "戒射" * 6
+    punctuated = "大射之儀。君有命戒射，宰戒百官：「有事於射者。」" * 3
     long = "射之" * (PLAIN_CHECKED // 2) + "儀"
     checked = 0
-    for text, flag in ((plain, True), (mixed, False), (long, False)):
+    for text, flag in ((plain, SINGLE), (punctuated, SEPARATED), (mixed, MIXED), (long, MIXED)):
         for width in (0, 1, 15):
             p = passage(text, width)
             for start in range(0, len(text) - 1, 3):
@@ -99,6 +101,8 @@ def test_a_hits_snippet_is_cut_as_context_bounds_cuts_it():
                 assert Hit(p, start, start + 1).kwic() == (text[b:start], text[start], text[start + 1:e]), (start, width)
                 checked += 1
             assert p._plain is flag
-    assert checked == 3 * (15 + 21 + 667)
+    assert checked == 3 * (15 + 24 + 21 + 667)
     assert Hit(passage(plain, 2), 4, 5).kwic() == ("之儀", "君", "有命")
     assert Hit(passage(mixed, 2), 29, 31).kwic() == ("&KR0221;射", "之\ufe00", "儀君")
+    assert Hit(passage(punctuated, 2), 5, 6).kwic() == ("之儀。", "君", "有命")
+    assert Hit(passage(punctuated, 3), 2, 3).kwic() == ("大射", "之", "儀。君有")

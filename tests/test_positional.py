@@ -1000,7 +1000,7 @@ def test_a_pages_passages_are_read_once_per_generation(two_backends, seed_juan, 
     no page has read; a write's new generation reads its own (the text as written now); a hit
     list read from end to end keeps none but its pages'; past ``KEPT_PASSAGES`` passages or
     ``KEPT_CHARS`` characters every one is dropped."""
-    from search.kwic import single_code_points
+    from search.kwic import SINGLE, text_shape
     from search.backends.positional import hits as hit_arrays, places
 
     positional, _ = two_backends
@@ -1025,7 +1025,7 @@ def test_a_pages_passages_are_read_once_per_generation(two_backends, seed_juan, 
         assert h.passage.text == corpus.text(p) and h.passage.piece_starts == place["piece_starts"]
         assert [getattr(h.passage, f) for f in places.PASSAGE_HEAD] == [place[f] for f in places.PASSAGE_HEAD]
         assert (h.passage.layer_name, h.passage.commentator) == (place["layer_name"], place["commentator"])
-        assert h.passage._plain == single_code_points(h.passage.text) is True
+        assert h.passage._plain == text_shape(h.passage.text) == SINGLE
     other = positional.search(SearchQuery("大射")).hits[:20]
     assert len(reads) == 2 and set(reads[1]).isdisjoint(shown)
     assert {h.doc_id for h in other} - {r[0] for r in first}  # 大射's page holds passages 射's did not

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from characters.units import CELL_BOUNDARY
 from search.analysis import analysed
 from search.documents import LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument
-from search.kwic import context_bounds, single_code_points
+from search.kwic import MIXED, SEPARATED, SINGLE, context_bounds, separated_bounds, text_shape
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
 DEFAULT_CONTEXT = 15
@@ -192,6 +192,12 @@ class SearchQuery:
 PLAIN_CHECKED = 2000
 
 
+def passage_shape(text: str) -> int:
+    """``HitPassage._plain`` of a passage's ``text``: ``search.kwic.text_shape``, or ``MIXED``
+    for a text longer than ``PLAIN_CHECKED`` (each of its snippets' bounds found around it)."""
+    return text_shape(text) if len(text) <= PLAIN_CHECKED else MIXED
+
+
 @dataclass(slots=True)
 class HitPassage:
     """What the hits of one passage share: its place and stored text (never copied per hit).
@@ -219,9 +225,10 @@ class HitPassage:
     commentator: str = ""
     #: The pieces' start offsets (``piece_starts``' second column), made on first use.
     _offsets: list | None = field(default=None, repr=False, compare=False)
-    #: Whether every displayed character of ``text`` is one code point (``single_code_points``),
-    #: found on first use by ``Hit.kwic``: its hits' snippet bounds are then plain arithmetic.
-    _plain: bool | None = field(default=None, repr=False, compare=False)
+    #: How its hits' snippet bounds are found (``search.kwic.text_shape``: ``SINGLE``, plain
+    #: arithmetic; ``SEPARATED``, separators counted; ``MIXED``, ``context_bounds``), found on
+    #: first use by ``Hit.kwic`` (``MIXED`` for a text longer than ``PLAIN_CHECKED``).
+    _plain: int | None = field(default=None, repr=False, compare=False)
     #: The work's place in the catalogue (``SearchDocument.catalogue_key``): text order sorts by it first.
     catalogue_key: str = ""
 
@@ -293,13 +300,15 @@ class Hit:
         bounds found once (a page of hits asks for all three of every hit)."""
         p = self.passage
         text, start, end, width = p.text, self.start, self.end, p.context
-        plain = p._plain
-        if plain is None:  # once per passage, not two searches per hit (``context_bounds``)
-            plain = p._plain = len(text) <= PLAIN_CHECKED and single_code_points(text)
-        if plain and width > 0:
+        shape = p._plain
+        if shape is None:  # once per passage, not several searches per hit (``context_bounds``)
+            shape = p._plain = passage_shape(text)
+        if width <= 0 or shape == MIXED:
+            b, e = context_bounds(text, start, end, width)
+        elif shape == SINGLE:
             b, e = max(0, start - width), min(len(text), end + width)  # as ``context_bounds`` finds them
         else:
-            b, e = context_bounds(text, start, end, width)
+            b, e = separated_bounds(text, start, end, width)
         return text[b:start], text[start:end], text[end:e]
 
     @property

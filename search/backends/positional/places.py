@@ -30,9 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from search.kwic import single_code_points
 
-from ..base import PLAIN_CHECKED, HitPassage, IndexUnavailable
+from ..base import HitPassage, IndexUnavailable, passage_shape
 
 #: Per-passage fields of a place, in the order ``PlaceTable`` answers them (and
 #: ``SearchDocument`` names them). ``piece_starts`` is the one list.
@@ -294,7 +293,7 @@ class PageParts:
     A passage's parts are ``(head, layer_name, commentator, offsets, plain)``: ``head`` the
     leading arguments of ``HitPassage`` (its place's fields, in its order, then its text and its
     pieces), ``offsets`` its pieces' start offsets if it has several (``HitPassage._offsets``,
-    else None), ``plain`` whether its KWIC snippets are cut by arithmetic (``HitPassage._plain``,
+    else None), ``plain`` how its KWIC snippets are cut (``HitPassage._plain``,
     found once). The lists are shared by the ``HitPassage`` objects of every query: never
     changed. The first page of most queries falls in the first sections of the library, and
     a reader turns pages of the same hits: those passages are read from the index once, not
@@ -320,7 +319,7 @@ class PageParts:
         places, texts = self.read(missing)
         new = {}
         for p, place, text in zip(missing, places, texts):
-            plain = (len(text) <= PLAIN_CHECKED and single_code_points(text)) if keep else None
+            plain = passage_shape(text) if keep else None
             head = _HEAD(place)
             offsets = [s for _, s in head[12]] if len(head[12]) > 1 else None  # ``HitPassage._offsets``
             new[p] = (head[:12] + (text, head[12]), place[_LAYER_NAME], place[_COMMENTATOR], offsets, plain)
