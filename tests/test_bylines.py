@@ -124,11 +124,12 @@ def test_citations_name_the_editions_byline_in_every_form(client, db, seed_juan)
     assert cited(client, seed_juan.edition, 10, 2) == (
         f"{section} {host}/works/禮書綱目/juan/10/2/", f"{section} {host}/works/禮書綱目/juan/10/2/",
         f"〔清〕江永《禮書綱目》卷十〈大射儀〉（欽定四庫全書・純文字本） {host}/works/禮書綱目/juan/10/", f"{section} {host}/works/禮書綱目/juan/10/2/")
-    # The TEI export's <author> names the same people as the citations.
+    # The TEI export's <author>s (the title statement's and the source's) name the same people as the citations.
     for edition, number, author in ((zhouli.edition, 1, people), (lishu.edition, 12, "〔清〕江永"),
                                     (seed_juan.edition, 10, "〔清〕江永")):
         tei = client.get(f"/api/editions/{edition.pk}/juans/{number}/export/tei/").content.decode()
-        assert re.findall(r"<author>(.*?)</author>", tei) == [author]
+        assert re.findall(r"<author>(.*?)</author>", tei) == [author, author]
+        assert re.search(r"<sourceDesc><bibl><author>(.*?)</author>", tei).group(1) == author
 
 
 REFERENCES = SHARED / "corpus" / "kanripo-references"
