@@ -223,12 +223,29 @@ def _text_with_pages(parent: ET.Element, text: str, layout, changes=()) -> None:
     _append_text(parent, text[pos:])
 
 
+#: The characters past ASCII a reader's ``xml:id`` keeps (``reader_id``): the CJK Unified Ideographs
+#: that both editions of XML 1.0 count as name characters, U+4E00–U+9FA5 (the fourth edition's
+#: "Ideographic", Appendix B). The fifth names more (Ext A, Ext B, ⅻ, the full-width forms), but
+#: libxml2, which lxml reads XML with, still checks an ``xml:id`` by the fourth edition's tables and
+#: refuses the document: a username is letters and digits to Python (Django's rule), which the
+#: dingbat digits ❶…➓, Ext B's 𠀀 and ⅻ are, and ``xml:id="reader-a❶"`` made the TEI unreadable to it.
+ID_IDEOGRAPHS = (0x4E00, 0x9FA5)
+
+
+def _kept_in_id(c: str) -> bool:
+    """Whether ``reader_id`` keeps ``c`` as it is: an ASCII letter or digit, ``.``, ``-``, or one of ``ID_IDEOGRAPHS``."""
+    if c.isascii():
+        return c.isalnum() or c in ".-"
+    return ID_IDEOGRAPHS[0] <= ord(c) <= ID_IDEOGRAPHS[1]
+
+
 def reader_id(username: str) -> str:
     """The ``xml:id`` of a reader (a user who corrected or annotated the text) in the TEI
     header, which ``@resp`` points to: ``reader-`` and the username, each character that is no
-    letter, digit, ``.`` or ``-`` written ``_`` and its code point in hex (``a@b`` →
-    ``reader-a_40b``), so that every username gives a valid and distinct NCName."""
-    return "reader-" + "".join(c if c.isalnum() or c in ".-" else f"_{ord(c):x}" for c in username)
+    ASCII letter or digit, ``.``, ``-`` or one of ``ID_IDEOGRAPHS`` written ``_`` and its code
+    point in hex (``a@b`` → ``reader-a_40b``, ``a❶`` → ``reader-a_2776``), so that every
+    username gives a distinct NCName that every XML reader takes."""
+    return "reader-" + "".join(c if _kept_in_id(c) else f"_{ord(c):x}" for c in username)
 
 
 def _layer(piece) -> tuple[str, str]:

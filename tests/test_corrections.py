@@ -653,10 +653,20 @@ def test_an_accepted_text_correction_is_a_tei_choice_of_sic_and_corr_by_its_read
 
 
 def test_a_reader_id_is_a_distinct_ncname_for_every_username():
+    """A username is letters and digits to Python (Django's rule), and the dingbat digits ❶…➓, Ext
+    B's 𠀀 or ⅻ are, but no name character of XML 1.0's fourth edition, by which libxml2 checks
+    an xml:id: the TEI of a juan with an accepted correction by ``a❶`` (a name sign-up takes)
+    declared ``xml:id="reader-a❶"``, which lxml refuses to read (“attribute value reader-a❶ is not
+    an NCName”)."""
+    from lxml import etree
+
     from api.exports import reader_id
 
-    assert [reader_id(u) for u in ("cx", "a@b.c", "a_40b", "王+1", "x-y")] == [
-        "reader-cx", "reader-a_40b.c", "reader-a_5f40b", "reader-王_2b1", "reader-x-y"]
+    ids = [reader_id(u) for u in ("cx", "a@b.c", "a_40b", "王+1", "x-y", "a❶", "ⅻ➓", "𠀀·", "すず", "Ａ〇")]
+    assert ids == ["reader-cx", "reader-a_40b.c", "reader-a_5f40b", "reader-王_2b1", "reader-x-y", "reader-a_2776",
+                   "reader-_217b_2793", "reader-_20000_b7", "reader-_3059_305a", "reader-_ff21_3007"]
+    for i in ids:  # each read as an xml:id
+        assert etree.fromstring(f'<a xml:id="{i}"/>'.encode()).get("{http://www.w3.org/XML/1998/namespace}id") == i
 
 
 def test_an_account_keeps_at_most_reader_notes_max_notes_and_bookmarks(seed_juan, people, settings):
