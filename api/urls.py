@@ -1,6 +1,6 @@
 from csp.decorators import csp_update
 from django.urls import path
-from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularRedocView
 
 import config.converters  # noqa: F401 - registers <num:…>
 
@@ -10,6 +10,7 @@ from search.forms import CANONICAL, MANY_VALUED, SEARCH_PARAMETERS
 from . import redirects, views
 from .catalogue import ClassList, ClassWorks
 from .collation import CollationExport, CollationView, SectionParallels, SpanParallels, WorkCollationExport
+from .docs import DocsView
 from .schema import SchemaView
 
 app_name = "api"
@@ -75,8 +76,9 @@ urlpatterns = [
     # The schema changes with the code alone (in the page cache's key): built once (0.4-1.9 s each).
     path("schema/", cached_page(SchemaView.as_view(), reads=ONE | {"version", "lang"}), name="schema"),
     # Swagger UI sets a style attribute from its script: inline styles allowed on this page only.
+    # The page lists the endpoints itself at once (api.docs), before Swagger UI has the schema.
     path("docs/", csp_update({"style-src": ["'unsafe-inline'"]})(
-        SpectacularSwaggerSplitView.as_view(url_name="api:schema", template_name="api/swagger_ui.html")),
+        DocsView.as_view(url_name="api:schema", template_name="api/swagger_ui.html")),
          name="docs"),
     # ReDoc styles itself with inline styles and a blob: worker: allowed on this page only.
     path("redoc/", csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"],

@@ -272,9 +272,19 @@ def test_openapi_schema_and_offline_docs(client, db):
     assert "'unsafe-inline'" not in client.get("/api/works/")["Content-Security-Policy"]
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in docs
     assert "https://" not in docs.replace("https://github.com", "")
-    # without JavaScript the page links the schema itself
-    noscript = docs[docs.index("<noscript>"):docs.index("</noscript>")]
-    assert re.findall(r'href="([^"]+)"', noscript) == ["/api/schema/", "/api/schema/?format=json"]
+    # a way back to the site (there was none), and before Swagger UI has read the schema (a new
+    # reader saw its LOADING for 6 s), or without JavaScript, the page itself links the schema
+    # and lists every endpoint the schema has, in its order, with its first sentence (api.docs)
+    assert ('<nav class="api-docs-nav" aria-label="Site"><a href="/">← <span lang="zh-Hant">經注閱讀</span> (the site)</a> · '
+            '<a href="/search/"><span lang="zh-Hant">檢索</span> (search)</a> · <a href="/api/">API root</a> · '
+            '<a href="/api/redoc/">ReDoc</a></nav>') in docs
+    fallback = docs[docs.index('<main class="api-docs-fallback"'):docs.index('</main>\n<div id="swagger-ui"></div>')]
+    assert re.findall(r'href="([^"]+)"', fallback) == ["/api/schema/", "/api/schema/?format=json"]
+    assert re.findall(r"<code>([^<]+)</code>", fallback) == [p for p in schema["paths"] if p.startswith("/api/")]
+    assert ('<li><span class="methods">GET</span> <code>/api/works/</code> <span class="summary">The works held.'
+            '</span></li>') in fallback
+    assert ('<li><span class="methods">GET</span> <code>/api/search/distribution/</code> <span class="summary">Only '
+            'the totals and the hits per juan and per section, for charts.</span></li>') in fallback
     assert client.get("/api/schema/?format=json").json()["info"]["title"] == schema["info"]["title"]
     assert client.get("/api/redoc/").status_code == 200
 

@@ -5,12 +5,17 @@
      the endpoints (h3) follow in order;
    - the part it draws above its main landmark (title, description) is a named region;
    - a response body or example, which scrolls, can be reached from the keyboard (tabindex);
-   - a parameter's list of examples, and a parameter's list of choices, has a name. */
+   - a parameter's list of examples, and a parameter's list of choices, has a name;
+   - the endpoints the page listed before Swagger UI had the schema are hidden once it has drawn them. */
 (() => {
   "use strict";
   const root = document.getElementById("swagger-ui");
   if (!root) return;
+  // the endpoints the server listed (api.docs, the page's main landmark meanwhile), shown until
+  // Swagger UI has drawn its own, in its own main landmark
+  const fallback = document.getElementById("api-docs-fallback");
   const fix = () => {
+    if (fallback && !fallback.hidden && root.querySelector("main, .opblock")) fallback.hidden = true;
     for (const h of root.querySelectorAll(".info h1.title:not([aria-level])")) h.setAttribute("aria-level", "2");
     for (const el of root.querySelectorAll(".information-container:not([role])")) {
       el.setAttribute("role", "region");
