@@ -20,7 +20,7 @@ from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it
 from reader.numerals import NUMERAL_CHARS, chinese_to_int
 from ..bylines import (DYNASTIES, NAME_MAX, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, dynasty_of,
                        office_line, parse_byline, several_authors, shared_role, spaced_out)
-from .juan_titles import unrepeated
+from .juan_titles import part_name, unrepeated
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
 
 ORG_HEADING = re.compile(r"^(\*+)\s+(?:(?P<num>\d+)\s+)?(?P<title>.*?)\s*$")
@@ -77,7 +77,8 @@ PART_NAMES = re.compile(r"^(?:序|目[録錄]|附[録錄]|後序|跋|提要)$")
 
 
 def part_title(value: str, props: list[str]) -> str:
-    """The title of a part of a file (a mid-file ``#+PROPERTY: JUAN value``): ``value``, or, where
+    """The title of a part of a file (a mid-file ``#+PROPERTY: JUAN value``): ``value`` (a name
+    Kanripo supplies in brackets without them, ``part_name``: ``[提要]`` → 提要), or, where
     it is only a number (唐劉蛻集 ``_000``: three parts all ``JUAN 0``), the part's name in the
     ``FILE`` property among ``props`` (its header lines): 紀事, 集, 序, 卷一."""
     if value.isdigit():
@@ -85,7 +86,7 @@ def part_title(value: str, props: list[str]) -> str:
             m = FILE_PROPERTY.match(line)
             if m:
                 return m["part"]
-    return value
+    return part_name(value)
 
 
 def same_title(written: str, work: str) -> bool:
@@ -490,7 +491,7 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
     doc.file_sequence = sequence
 
     parts = [m.group(1).strip() for m in re.finditer(r"^#\+PROPERTY:\s+JUAN\s+(.*)$", text, re.M)]
-    parts = [v for v in parts if v and not v.isdigit()]
+    parts = [part_name(v) for v in parts if v and not v.isdigit()]  # [進表]: 進表, as the Readme writes it
     doc.juan_parts = list(dict.fromkeys(parts))
     readme_labels: list[str] = []
     if readme:

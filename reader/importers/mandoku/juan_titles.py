@@ -28,6 +28,21 @@ def unrepeated(label: str) -> str:
     return m["heading"] if m else label
 
 
+#: A part's name that Kanripo writes in brackets (``#+PROPERTY: JUAN [進表]``, ``[提要]``, ``[跋語]``,
+#: ``[景祐刋正箚子]``): the book prints the part with no title of its own and Kanripo names it; its
+#: ``Readme.org`` writes the name without them (周易註疏 ``[[file:KR1a0007_002.txt::002-1a][周易註疏 進表]]``).
+#: Not a name the label prints after a title (``序[魏了翁]``: ``paratext.LABEL_NAME``).
+SUPPLIED_NAME = re.compile(r"^\[(?P<name>[^\[\]\s]+)\]$")
+
+
+def part_name(value: str) -> str:
+    """A ``#+PROPERTY: JUAN`` value as the part's name: a name Kanripo supplies in brackets without
+    them, as its Readme writes it (``[進表]`` → ``進表``, ``SUPPLIED_NAME``); any other as it is
+    (``卷一``, ``序[魏了翁]``)."""
+    m = SUPPLIED_NAME.match(value)
+    return m["name"] if m else value
+
+
 #: A title of front matter (序, 敘, 目錄, 提要, 凡例, 跋, 表 at its end: 南華眞經序, 周禮正義序)
 #: printed alone on its line: a short run of characters, no space, no note.
 FRONT_TITLE = re.compile(r"^[^\s()<>/\u3000¶]{0,14}(?:序|敘|目[錄録]|提要|凡例|跋|表)$")

@@ -43,16 +43,17 @@ from characters.folding import fold
 from ...catalogue_writers import courtesy_split, folded_name, known_name, listed_dynasty
 from ...person_names import person_name
 from ..bylines import byline_people, spaced_out
-from ..document import CLASSIC, LABEL, LAYOUT, PARATEXT, RECORD, TEXT, JuanDocument, PieceDoc, SectionDoc
+from ..document import CLASSIC, LABEL, LAYOUT, PARATEXT, RECORD, TEXT, TIYAO_TITLE, JuanDocument, PieceDoc, SectionDoc
 from .appended import catalogue_people as work_people
 from .header import JUAN_LABEL, KAOZHENG
 
 #: A part's title that names front or back matter: the emperor's writings (御製…, 聖祖仁皇帝御製…),
 #: prefaces and postfaces (序, 後序, 敘例, 跋, 跋語, 題辭), the 提要, memorials presenting the book
-#: (進…表, 上…表: a title ending in 表 alone is a book's own tables, 史記's 三代世表), rules of the
+#: (進…表, 上…表: a title ending in 表 alone is a book's own tables, 史記's 三代世表) and memorials
+#: on its text (箚子: 後漢書's 景祐刋正箚子, the 景祐 editors' report on their collation), rules of the
 #: edition (凡例), contents (目錄, 原目, 總目), officials (職名) and edicts (上諭), the lists of
 #: transmitters and of authors quoted (傳述人, 引用姓氏). ``[…]`` after a title names its writer.
-FRONT_TITLE = re.compile(r"^(?:\S{0,6}御製|卷首)|(?:序|敘|敍|序例|敘例|跋|跋語|題辭|題詞|提要|進\S{0,8}表|上\S{0,6}表|凡例|目[録錄]|總目|"
+FRONT_TITLE = re.compile(r"^(?:\S{0,6}御製|卷首)|(?:序|敘|敍|序例|敘例|跋|跋語|題辭|題詞|提要|進\S{0,8}表|上\S{0,6}表|箚子|劄子|凡例|目[録錄]|總目|"
                          r"序目|職名|上諭|傳述人|引用姓氏|引用書目|名氏)(?:\[[^\]]*\])?$")
 #: The name a part's label prints with its title (``序[魏了翁]``; a person the catalogue knows,
 #: not a part's own name such as ``[奏勑]`` or ``序[傅注]``).
@@ -200,11 +201,15 @@ def _label_person(name: str) -> str:
 
 
 def _name(title: str) -> str:
-    """The word a part's layer is named by: 御製, or the matter its title ends with (序, 跋…)."""
+    """The word a part's layer is named by: 御製, or the matter its title ends with (序, 跋…). Not
+    提要: the 提要 is the editors' (EDITORIAL, ``layers``, ``tiyao``), and what a part so named holds
+    besides is another part's, taken in by the page break Kanripo names the part at (周禮句解
+    ``KR1d0012_000``: ``[提要]`` over the 目録's last entries)."""
     if "御製" in title:
         return "御製"
     m = FRONT_TITLE.search(re.sub(r"\[[^\]]*\]$", "", title))
-    return m.group(0) if m and not m.group(0).startswith(("卷首",)) and "御製" not in m.group(0) else ""
+    name = m.group(0) if m and not m.group(0).startswith(("卷首",)) and "御製" not in m.group(0) else ""
+    return "" if name == TIYAO_TITLE else name
 
 
 def postfaces(doc: JuanDocument) -> list[tuple[SectionDoc, list[PieceDoc], str]]:
