@@ -1,9 +1,10 @@
 """Front matter the book prints with no title of its own, on real files of ``../shared/corpus``:
-a part Kanripo names in brackets (``#+PROPERTY: JUAN [進表]``: ``juan_titles.part_name``). Each file
+a part Kanripo names in brackets (``#+PROPERTY: JUAN [進表]``: ``juan_titles.part_name``), and the 四庫
+editors' 提要 printed with no heading after a 目錄 (``reader.importers.mandoku.tiyao``). Each file
 is read as the tests read files, without its folder's Readme, and still writes back byte for byte."""
 from collections import Counter
 
-from reader.importers.document import PARATEXT
+from reader.importers.document import EDITORIAL, PARATEXT, TEXT
 from reader.importers.mandoku.juan_titles import part_name
 
 from .conftest import SHARED
@@ -37,3 +38,40 @@ def test_a_part_kanripo_names_in_brackets_is_named_so_and_is_front_matter():
     doc = parse(JINGBU / "KR1e0006" / "KR1e0006_000.txt")
     assert [c.title for c in doc.chapters] == ["", "目録", "提要", "春秋公羊傳序", "春秋公羊傳序考證", "原目", "原目考證"]
     assert (part_name("[進表]"), part_name("序[魏了翁]"), part_name("卷一")) == ("進表", "序[魏了翁]", "卷一")
+
+
+def test_the_tiyao_printed_with_no_heading_is_the_editors_and_a_section_of_its_own():
+    """楚辭補注 KR4a0003_000 prints its 目録, 洪興祖's 按 on the list's order, then at the same height
+    on the next line the 四庫 提要, ``(臣/)等謹案楚詞補注十七巻…乾隆四十六年九月恭校上`` and the editors'
+    names: the 按 and the 提要 were one run of text (序跋, 549 characters) in one section. The 提要
+    opens a section of its own, the editors' (editorial, 提要), up to its last line of names."""
+    doc = parse(BOOKS / "KR4a0003" / "KR4a0003_000.txt")
+    assert [(s.line, s.title, len(s.pieces)) for s in doc.sections] == [(9, "", 39), (42, "", 3)]
+    an, tiyao = doc.sections[0].pieces[-1], doc.sections[1].pieces
+    assert (an.kind, an.layer, an.text[:6], an.text[-6:], len(an.text)) == (TEXT, PARATEXT, "按九章第四九", "第一通之末云", 79)
+    assert [(p.layer, p.layer_name, p.commentator, p.text[:8], len(p.text)) for p in tiyao] == [
+        (EDITORIAL, "提要", "", "臣等謹案楚詞補注", 470),
+        (EDITORIAL, "提要", "", "總纂官臣紀昀臣陸", 14),
+        (EDITORIAL, "提要", "", "總\u3000校\u3000官\u3000臣陸", 10)]
+    assert tiyao[0].text.endswith("乾隆四十六年九月恭校上")
+
+
+def test_a_tiyao_runs_on_into_the_part_kanripo_names_at_its_page_break():
+    """春秋公羊傳注疏 卷首 (KR1e0006_000): the 提要 opens after the 目録's last entry (line 118), and
+    Kanripo's ``[提要]`` stands at the page break two lines into it: its first lines close the 目録
+    part, a section of their own, and the rest is the part 提要's, all of it the editors' (742
+    characters, with its notes, 案漢藝文志…, which were small print of no layer). 前漢書 卷首
+    (KR2a0007_000) likewise: its note 今本紀分一子卷… was 顏師古's 注. 合訂刪補大易集義粹言's
+    ``(臣/)等謹案通志堂經解…``, a note on the 上諭 with no 恭校上, is no 提要 and stays as it was."""
+    doc = parse(JINGBU / "KR1e0006" / "KR1e0006_000.txt")
+    tiyao = [(c.title, s.line, len(s.pieces), sum(len(p.text) for p in s.pieces))
+             for c in doc.chapters for s in c.sections if any(p.layer_name == "提要" for p in s.pieces)]
+    assert tiyao == [("目録", 118, 1, 45), ("提要", 122, 9, 697)]
+    assert characters(doc)[(EDITORIAL, "提要", "")] == 742
+    assert [p.text for p in doc.chapters[1].sections[-2].pieces[-2:]] == ["哀公", "起十一年盡十四年"]  # the 目録's last entry
+    doc = parse(BOOKS / "KR2a0007" / "KR2a0007_000.txt")
+    note = next(p for p in doc.all_pieces() if p.text.startswith("今本紀分一子卷"))
+    assert (note.layer, note.layer_name, note.commentator) == (EDITORIAL, "提要", "")
+    assert characters(doc)[(EDITORIAL, "提要", "")] == 1271
+    doc = parse(JINGBU / "KR1a0139" / "KR1a0139_001.txt")
+    assert characters(doc) == {(PARATEXT, "上諭", ""): 632}

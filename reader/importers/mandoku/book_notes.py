@@ -37,11 +37,11 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..document import COMMENTARY, LAYOUT, NOTE, TEXT, ChapterDoc, JuanDocument, SectionDoc
+from ..document import COMMENTARY, LAYOUT, NOTE, TEXT, ChapterDoc, JuanDocument
 from ..positions import piece_positions
 from .profiles import Profile
 from .voices import Voice
-from .cuts import split_piece
+from .cuts import split_piece, split_section
 from .lines import line_starts
 
 
@@ -187,19 +187,8 @@ def cut_prefaces(doc: JuanDocument, lines: list[str], width: Callable[[str], int
                 head, tail = split_piece(para[k], off)
                 para[k:k + 1] = [head, tail]
                 k += 1
-            tail_para = para[k:]
-            del para[k:]
-            rest = ([tail_para] if tail_para else []) + section.paragraphs[pi + 1:]
-            del section.paragraphs[pi + 1:]
-            if not para:
-                section.paragraphs.pop()
-            new = SectionDoc(title=section.title, closer=section.closer, paragraphs=rest,
-                             record_separator=section.record_separator, records=section.records,
-                             blank_lines_after=section.blank_lines_after, closer_layout=section.closer_layout)
-            section.closer, section.records, section.record_separator = None, [], ""
-            section.blank_lines_after, section.closer_layout = 0, []
-            chapter.sections.insert(si + 1, new)
-            new.line = piece_positions(doc).get(id(rest[0][0]), (end + 1, 1))[0]
+            new = split_section(chapter.sections, si, pi, k)
+            new.line = piece_positions(doc).get(id(new.paragraphs[0][0]), (end + 1, 1))[0]
             added += 1
             break
     return added

@@ -106,6 +106,29 @@ def split_piece(piece: PieceDoc, k: int) -> tuple[PieceDoc, PieceDoc]:
     return head, tail
 
 
+def split_section(sections: list[SectionDoc], si: int, pi: int, k: int, title: str | None = None) -> SectionDoc:
+    """Cut ``sections[si]`` before piece ``k`` of its paragraph ``pi``, in place: a new section
+    after it, inserted into ``sections`` and returned, takes that piece and everything after it,
+    the section's closer and records with them; titled ``title`` (None: the section's own title,
+    where the cut only starts a new section of the same piece of text). Pieces are only moved, so
+    the file writes back the same; the new section's ``line`` is for the caller to set."""
+    section = sections[si]
+    para = section.paragraphs[pi]
+    tail_para = para[k:]
+    del para[k:]
+    rest = ([tail_para] if tail_para else []) + section.paragraphs[pi + 1:]
+    del section.paragraphs[pi + 1:]
+    if not para:
+        section.paragraphs.pop()
+    new = SectionDoc(title=section.title if title is None else title, closer=section.closer, paragraphs=rest,
+                     record_separator=section.record_separator, records=section.records,
+                     blank_lines_after=section.blank_lines_after, closer_layout=section.closer_layout)
+    section.closer, section.records, section.record_separator = None, [], ""
+    section.blank_lines_after, section.closer_layout = 0, []
+    sections.insert(si + 1, new)
+    return new
+
+
 def place_size_cuts(doc: JuanDocument, width: int = 10 ** 6) -> None:
     """Move each section boundary that ``group_run`` made inside a paragraph to where a unit of
     text ends (module docstring), in a juan that is not of the 注疏 form; ``width`` is the file's

@@ -40,6 +40,7 @@ from .entries import keep_entries_whole
 from .glued_titles import glued_title_bylines, own_line_titles
 from .signed_parts import signed_parts
 from .paratext import mark_paratext
+from .tiyao import headless_tiyao
 from .volume_labels import label_volume
 from .indented import indented_commentary
 from .said_blocks import said_layers, said_marker, said_units
@@ -163,6 +164,8 @@ class _Parser(LineLoop):
         place_size_cuts(doc, every_line)
         cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
         read_bound_books(doc, lines)  # 胡安國's 春秋傳 in 春秋正義's files: its 經, and his 傳
+        if not self.header.tls:
+            headless_tiyao(doc)  # the 四庫 提要 printed under no heading (after a 目錄): the editors', a section
         mark_paratext(doc)  # the 卷首's prefaces and 御製 poems, signed postfaces: 序跋, by their writers
         label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL))  # 本義(…): the label of the block of notes it leads
         doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
