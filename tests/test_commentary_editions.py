@@ -157,6 +157,23 @@ def test_chuci_sbck_notes_on_wang_yis_preface_are_hong_xingzus():
     assert doc.sections[1].pieces[-1].text[-6:] == "圎不能過規矣" and not doc.sections[2].continues_paragraph
 
 
+def test_chuci_contents_notes_and_the_an_on_its_order_are_hong_xingzus():
+    """楚辭補注 (四庫) and 楚辭 (SBCK) print the same 目録 (``_000``): under the bylines 劉向集 and
+    王逸章句 a note on 王逸 himself (一本云校書郎中後漢文苑傳云逸字叔師…), the 17 篇 each with a note
+    comparing 釋文's order (九思第十七(王逸第十七/釋文)), then 洪興祖's 按 on that order, which the 四庫
+    提要 calls 興祖附記. Every note was 王逸's 章句 (19 and 18): they are 洪興祖's 補注, and his 按,
+    front matter, is his; the SBCK title line's note stays the editors' (按)."""
+    for rel, notes in (("KR4a0003/KR4a0003_000.txt", 19), ("KR4a0002/KR4a0002_000.txt", 18)):
+        doc = parse("kanripo-commentary/" + rel)
+        got = Counter((p.commentator, p.layer, p.layer_name, p.layer_basis) for p in doc.all_pieces() if p.kind == NOTE)
+        assert got[("洪興祖", COMMENTARY, "補注", LAYOUT)] == notes and not any(c == "王逸" for c, *_ in got)
+        byline = next(p for p in doc.all_pieces() if p.text.startswith("一本云校書郎中"))
+        assert byline.commentator == "洪興祖"
+        an = next(p for p in doc.all_pieces() if p.text.startswith("按九章第四九辯第八"))
+        assert (an.kind, an.layer, an.commentator, an.text[-6:], len(an.text)) == (TEXT, "paratext", "洪興祖", "第一通之末云", 79)
+    assert got[("", EDITORIAL, "按", LAYOUT)] == 1  # SBCK: 楚辭目録(班孟堅云…) on the title line
+
+
 def test_hanshu_commentators_and_song_remarks():
     """前漢書: 顏師古 collects 荀悅 應劭 孟康 …; ○劉攽曰 opens an editor's remark."""
     got = notes(parse("kanripo-commentary/KR2a0007/KR2a0007_001.txt"))

@@ -26,6 +26,17 @@ notes the commentator step gave the profile's default voice by default.
   when that is narrower (``parser.full_width``, ``large_only``): 楚辭 SBCK prints 15 characters
   a line but sets its small print closer than two columns a character, so every line measured
   gave 18 to 20 and its 序 ended on its first line.
+* **The front matter is the later commentator's book.** In such a book (the first commentator's
+  章句, then one later commentator adding to it with his formula: 楚辭's 補曰, every formula his),
+  the front matter (a 目録 juan: ``paratext.front_juan``) is printed as the later one made the
+  book: the list of its 篇, the bylines over it, the first commentator's among them, and an 按 on
+  the list's order. The first commentator wrote on the classic, not on his own byline
+  (``後漢校書郎臣王逸章句(一本云校書郎中後漢文苑傳云逸字叔師…)``) nor on a list that names
+  him in the third person (``九思第十七(王逸第十七/釋文)``) and compares it with 釋文's order:
+  every note there that the commentator step gave him by default is the later commentator's, and
+  so is a full-size paragraph opening 按 (the 四庫 提要 of 楚辭補注 calls it 興祖附記:
+  ``按九章第四九辯第八而王逸九章注云…``), his note on the book as front matter (序跋, written by
+  him). 楚辭 (四部叢刊) and 楚辭補注 (四庫) print the same 目録 (``front_notes``).
 * **The preface is a section of its own.** The preface introduces the classic and is not part
   of its first entry: ``cut_prefaces`` (after the cuts for size) starts a section where the
   classic starts, on the line after the preface's end as found above (楚辭補注 卷一: the 序
@@ -37,12 +48,13 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..document import COMMENTARY, LAYOUT, NOTE, TEXT, ChapterDoc, JuanDocument
+from ..document import COMMENTARY, LAYOUT, NOTE, NOTE_KINDS, PARATEXT, TEXT, ChapterDoc, JuanDocument
 from ..positions import piece_positions
 from .profiles import Profile
 from .voices import Voice
 from .cuts import split_piece, split_section
 from .lines import line_starts
+from .paratext import front_juan
 
 
 def _voice_of(profile: Profile, name: str) -> Voice | None:
@@ -83,6 +95,44 @@ def _later(profile: Profile) -> Voice | None:
     if profile.default is None:
         return None
     return next((v for v in profile.formulas.values() if v.commentator != profile.default.commentator), None)
+
+
+def _adding(profile: Profile) -> Voice | None:
+    """The later commentator's voice (``_later``) where every formula of the profile is his (楚辭:
+    補曰 and 𥙷曰, 洪興祖's), else None (前漢書: 應劭曰, 如淳曰 … are the earlier writers 顏師古 collects)."""
+    later = _later(profile)
+    if later is None or any(v.commentator != later.commentator for v in profile.formulas.values()):
+        return None
+    return later
+
+
+#: How the later commentator's note on the front matter opens its paragraph (``front_notes``).
+FRONT_NOTE = "按"
+
+
+def front_notes(doc: JuanDocument, profile: Profile) -> int:
+    """Give ``doc``'s front matter's notes and its 按 to the later commentator of a book of two (see
+    the module docstring; ``_adding``), in place: a note the commentator step gave the profile's
+    default voice gets the later voice (``layer_basis`` ``LAYOUT``), a full-size paragraph of
+    front matter (序跋) opening ``FRONT_NOTE`` his name. Runs after ``paratext.mark_paratext``.
+    Returns how many pieces it set."""
+    later = _adding(profile)
+    if later is None or not front_juan(doc):
+        return 0
+    n = 0
+    for section in doc.sections:
+        for para in section.paragraphs:
+            for p in para:
+                if p.kind in NOTE_KINDS and p.effective_layer == COMMENTARY and p.commentator == profile.default.commentator:
+                    p.layer, p.layer_name, p.commentator, p.layer_basis = (later.layer, later.layer_name,
+                                                                           later.commentator, LAYOUT)
+                    n += 1
+            if para and para[0].kind == TEXT and para[0].effective_layer == PARATEXT and para[0].text.startswith(FRONT_NOTE):
+                for p in para:
+                    if p.effective_layer == PARATEXT:
+                        p.commentator = later.commentator
+                        n += 1
+    return n
 
 
 def preface_ends(doc: JuanDocument, profile: Profile, lines: list[str], width: Callable[[str], int],

@@ -24,7 +24,7 @@ from ...person_names import person_name, printed_dynasties
 from .tls import juan_label
 from .header import fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
-from .book_notes import book_note, cut_prefaces, preface_ends, preface_notes
+from .book_notes import book_note, cut_prefaces, front_notes, preface_ends, preface_notes
 from .bound_books import read_bound_books
 from .cuts import place_size_cuts
 from .commentators import assign_commentators
@@ -167,6 +167,7 @@ class _Parser(LineLoop):
         if not self.header.tls:
             headless_tiyao(doc)  # the 四庫 提要 printed under no heading (after a 目錄): the editors', a section
         mark_paratext(doc)  # the 卷首's prefaces and 御製 poems, signed postfaces: 序跋, by their writers
+        front_notes(doc, profile)  # 楚辭補注's 目録: its notes and 按 洪興祖's, not 王逸's
         label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL))  # 本義(…): the label of the block of notes it leads
         doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
         # one person, one name: 范甯 and 范寧 are the catalogue's 范寧, by the dynasty the bylines print
