@@ -5,6 +5,7 @@ a label, not text; a contents list's small print after a title is the list's, no
 from collections import Counter
 
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, SMALLPRINT, SUBCOMMENTARY, TEXT
+from reader.importers.bylines import category_byline
 
 from .test_heading_leftovers import _around, _read
 
@@ -86,6 +87,11 @@ def test_a_readings_books_pian_heading_with_its_commentator_and_range():
         ("僖中第六", "盡二十六年"), ("僖下第七", "盡三十三年"), ("文上第八", "盡十年"), ("文下第九", "盡十八年")]
     assert doc.chapters[1].sections[0].pieces[0].text == "經二十七年有好"
     assert not any("杜氏" in p.text for p in doc.all_pieces() if p.kind == TEXT and "僖下" in p.text)
+    # the commentator by his name, alone after the number (莊子音義 ``内篇逍遥遊第一　郭象``: 郭象's 注), or
+    # before the range; a group that names nobody the catalogue knows stays the group
+    assert category_byline("郭象") == ("", "郭象")
+    assert category_byline("郭象\u3000盡三年") == ("盡三年", "郭象")
+    assert category_byline("杜氏") == ("杜氏", "") and category_byline("離騷") == ("離騷", "")
 
 
 def test_a_contents_lists_small_print_after_a_title_is_the_lists_own():

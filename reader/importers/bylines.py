@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 
-from ..catalogue_writers import courtesy_split
+from ..catalogue_writers import courtesy_split, known_name
 
 #: Dynasty prefixes of Siku bylines (宋朱熹撰); 國朝 marks a Qing author. The 涼 states of the
 #: Sixteen Kingdoms (人物志 四部叢刊: ``凉　儒林祭酒劉　昞　注``, 劉昞 of 西涼 and 北涼) are printed
@@ -377,17 +377,21 @@ def category_byline(category: str) -> tuple[str, str]:
     group; the words before them the group. ``虞書　孔氏傳`` (尚書 四部叢刊 ``舜典第二　虞書　孔氏傳``)
     → ``("虞書", "孔氏傳")``; ``儀禮　鄭氏注`` → ``("儀禮", "鄭氏注")``; ``子夏傳　鄭氏注`` (儀禮 喪服)
     → ``("", "子夏傳　鄭氏注")``; ``魏　王弼　撰`` → ``("", "魏　王弼　撰")``; a master's name among
-    other words (``杜氏　盡三十三年``) → ``("盡三十三年", "杜氏")``; a group alone (``嘉禮十五``,
+    other words (``杜氏　盡三十三年``) → ``("盡三十三年", "杜氏")``; the name of a person Kanripo's
+    catalogue knows (``catalogue_writers.known_name``), alone or not, the commentator whose text the
+    篇 is read in, as a master's (莊子音義 ``内篇逍遥遊第一　郭象`` → ``("", "郭象")``: a 篇 heading is
+    the book's, its group no person); a group alone (``嘉禮十五``,
     ``離騷``) → ``(category, "")``. A byline is taken from the end only, word by word (``儀禮``
     before ``鄭氏注`` is no name: the shortest words that make entries, then the words before
     them that are entries or a dynasty alone)."""
     words = [w for w in category.split(IDEO_SPACE) if w]
     start = next((j for j in range(len(words) - 1, -1, -1) if byline_entries(IDEO_SPACE.join(words[j:]))), None)
     if start is None:
-        # a master's name alone before the 篇's range (經典釋文 ``僖下第七　杜氏　盡三十三年``: 杜預's 注)
-        masters = [w for w in words if MASTER.fullmatch(w)]
+        # a master's name alone before the 篇's range (經典釋文 ``僖下第七　杜氏　盡三十三年``: 杜預's 注),
+        # or a commentator's name, the catalogue's person (莊子音義 ``内篇逍遥遊第一　郭象``: 郭象's 注)
+        masters = [w for w in words if MASTER.fullmatch(w) and len(words) > 1 or known_name(w)]
         return (IDEO_SPACE.join(w for w in words if w not in masters), IDEO_SPACE.join(masters)) \
-            if masters and len(words) > 1 else (category, "")
+            if masters else (category, "")
     while start > 0 and (words[start - 1] in DYNASTIES or byline_entries(words[start - 1])):
         start -= 1
     return IDEO_SPACE.join(words[:start]), IDEO_SPACE.join(words[start:])
