@@ -441,7 +441,7 @@ def char_detail(request, char):
     prefers JSON, as the reading page's look-up sends), else as a page (``?format=html``, a
     browser's ``Accept``, or ``*/*`` as curl sends)."""
     if len(char) != 1:
-        raise Http404("One character, please")
+        raise Http404(f"not one character: /chars/?q={char} looks up each of its characters")
     entry = chars.lookup(char)
     fmt = request.GET.get("format")
     if fmt not in ("json", "html"):
