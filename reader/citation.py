@@ -17,7 +17,7 @@ from characters.clusters import clusters
 from reader.catalogue_writers import listed_dynasty
 from reader.numerals import int_to_chinese
 
-from .juans import short_label
+from .juans import APPENDIX, short_label
 from .models import Juan, Piece, Section, page_label
 from .people import cited_people, person_text, section_byline
 from .pieces import CLASSIC, EDITORIAL, PARATEXT, TEXT, is_classic
@@ -289,11 +289,12 @@ def juan_file(juan) -> str:
 
 
 def juan_citation_text(juan, chapters=()) -> str:
-    """``〔清〕江永《禮書綱目》卷八〈冠禮〉`` for a whole juan (its chapter titles, if any), then in
+    """``〔清〕江永《禮書綱目》卷八〈冠禮〉`` for a whole juan (its chapter titles, if any: the juan's
+    own, never the editors' 考證 appended to it, 周禮注疏 卷八's 〈卷八考證〉, ``juans.APPENDIX``), then in
     parentheses the edition when it is named and the Kanripo file (``juan_file``), whose number
     the juan's URL carries: ``（四庫全書・文淵閣本，Kanripo KR1d0086_010）`` before
     ``…/works/KR1d0086/juan/10/``, so that 卷八 at 10 is no surprise (decision 0045)."""
-    titles = "".join(f"〈{c.title}〉" for c in chapters if c.title)
+    titles = "".join(f"〈{c.title}〉" for c in chapters if c.title and not c.title.endswith(APPENDIX))
     file = juan_file(juan)
     where = [w for w in (edition_name(juan), f"Kanripo {file}" if file else "") if w]
     return (f"{cited_author(juan.edition, juan.work)}《{juan.work.title}》{juan_label(juan)}{titles}"

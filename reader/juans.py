@@ -201,8 +201,9 @@ def juan_contents(juans) -> None:
     appendix, not its contents. No chapter of front or back matter (Kanripo's file 0, a
     label of ``_MATTER``: 序, 目錄, 提要 …) goes on into the next juan: 毛詩注疏 卷一 opens
     with 國風 周南 and no chapter title, not inside 〈傳述人〉, the last chapter of 卷首. Nor does a
-    juan that is a 考證 of its own (its label ends with ``APPENDIX``: 周易註疏 卷一考證, the editors'
-    notes on all of 卷一) go on with the last chapter of the juan before (it was 〈乾〉（續））."""
+    juan of such matter go on with the last chapter of the juan before: a 考證 of its own (周易註疏
+    卷一考證, the editors' notes on all of 卷一: it was 〈乾〉（續）), nor the editors' 跋 after the
+    last juan (尚書注疏 考證跋語: it was 〈洪範〉（續））."""
     last: Content | None = None
     for juan in juans:
         juan.contents, juan.appendices = [], []
@@ -212,7 +213,7 @@ def juan_contents(juans) -> None:
             elif chapter.title:
                 last = Content(chapter.title, chapter.category)
                 juan.contents.append(last)
-            elif k == 0 and last is not None and not (juan.label or "").endswith(APPENDIX):
+            elif k == 0 and last is not None and not _MATTER.search(juan.label or ""):
                 juan.contents.append(Content(last.title, last.category, continued=True))
         if juan.number == 0 or _MATTER.search(juan.label or ""):
             last = None

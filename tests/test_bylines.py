@@ -111,7 +111,7 @@ def test_citations_name_the_editions_byline_in_every_form(client, db, seed_juan)
     section = f"{people}《周禮注疏》卷一〈天官冢宰第一〉「惟王建國辨方正位」（四庫全書・文淵閣本，葉 1-1a）"
     assert cited(client, zhouli.edition, 1, 1) == (
         f"{section} {host}/works/KR1d0003/juan/1/1/", f"{section} {host}/works/KR1d0003/juan/1/1/",
-        f"{people}《周禮注疏》卷一〈天官冢宰第一〉〈卷一考證〉（四庫全書・文淵閣本，Kanripo KR1d0003_001） {host}/works/KR1d0003/juan/1/",
+        f"{people}《周禮注疏》卷一〈天官冢宰第一〉（四庫全書・文淵閣本，Kanripo KR1d0003_001） {host}/works/KR1d0003/juan/1/",
         f"{section} {host}/works/KR1d0003/juan/1/1/")
     assert lishu.edition.byline == [{"dynasty": "", "place": "婺源", "name": "江永", "role": "撰"}]
     section = "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（四庫全書・文淵閣本，葉 12-1b）"

@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_readme
-from reader.juans import JuanCount, JuanLabel, juan_count, matching_juans, nav_label, parse_label, short_label
+from reader.juans import JuanCount, JuanLabel, juan_contents, juan_count, matching_juans, nav_label, parse_label, short_label
 from reader.models import Edition, Juan, Piece, Work
 from search.signals import muted
 
@@ -246,3 +246,26 @@ def test_a_daozang_juan_title_ends_with_its_volume_mark_not_its_label():
     for folder, total in (("KR5c0073", 4), ("KR5c0139", 35)):
         juans = [FakeJuan(n, label) for (f, n), label in labels.items() if f == folder]
         assert juan_count(juans) == JuanCount(juans=total, head=0, other=0)
+
+
+class _Chapters(list):
+    def all(self):
+        return self
+
+
+def test_matter_after_the_last_juan_goes_on_with_no_chapter():
+    """尚書注疏's 考證跋語 (the editors' postface after 卷十九 and its 考證) opens with no chapter title
+    and was listed as 〈洪範〉（續）; 儀禮注疏's 後序 and 孝經注疏's 跋語 likewise went on with the
+    last 篇. A juan of front or back matter (``juans._MATTER``) goes on with no chapter; a juan of the
+    book's text still does (卷二 〈天官冢宰第一〉（續））."""
+    class Chapter:
+        def __init__(self, title, category=""):
+            self.title, self.category = title, category
+
+    juans = [FakeJuan(1, "卷一"), FakeJuan(2, "卷二"), FakeJuan(3, "考證跋語"), FakeJuan(4, "後序")]
+    for juan, chapters in zip(juans, [[Chapter("秦誓", "周書"), Chapter("卷一考證")], [Chapter(""), Chapter("卷二考證")],
+                                      [Chapter("")], [Chapter("")]]):
+        juan.chapters = _Chapters(chapters)
+    juan_contents(juans)
+    assert [([(c.title, c.category, c.continued) for c in j.contents], j.appendices) for j in juans] == [
+        ([("秦誓", "周書", False)], ["卷一考證"]), ([("秦誓", "周書", True)], ["卷二考證"]), ([], []), ([], [])]

@@ -216,7 +216,7 @@ def test_a_juan_of_one_pian_heads_it_with_its_division_and_the_pian_in_small_pri
     stored as 經; like the lists of several notes (``contents.NOTED_LIST``) it is read as the juan's
     contents entry, and where the note names one 篇 it is the heading of the juan's chapter: the 篇
     its title, the division its category (``divisions``). Two 篇 in one note's columns
-    (``周書　(召誥/洛誥)``) stay the entry, a section of its own. The reference 尚書 (KR1b0002)
+    (``周書　(召誥/洛誥)``) stay the entry, a section of its own (each 篇 a chapter). The reference 尚書 (KR1b0002)
     prints the division in the 篇's heading, ``洪範第六　周書　孔氏傳``, never in the text."""
     heads = {}
     for rel in ["KR1b0004/KR1b0004_001.txt", "KR1b0004/KR1b0004_002.txt", "KR1b0004/KR1b0004_004.txt",
@@ -237,7 +237,10 @@ def test_a_juan_of_one_pian_heads_it_with_its_division_and_the_pian_in_small_pri
         "012": ("乾", "上經", "上經乾", ""),
     }
     two = parse(JINGBU / "KR1b0004" / "KR1b0004_014.txt")
-    assert (two.chapters[0].title, two.chapters[0].heading) == ("", None)
+    # each of the two is a chapter of its own, opening where its title is printed again (the first at
+    # the juan's head): ``divisions.titled_chapters``
+    assert [(c.title, c.category, c.heading) for c in two.chapters] == [
+        ("召誥", "周書", ""), ("洛誥", "周書", ""), ("卷十四考證", "", None)]
     assert [(p.kind, p.effective_layer, p.text) for p in two.sections[0].pieces] == [
         (LABEL, "classic", "周書\u3000"), (NOTE, "smallprint", "召誥洛誥")]
     assert two.sections[1].pieces[0].kind != LABEL
@@ -346,3 +349,30 @@ def test_an_original_contents_list_whose_entries_print_their_notes_at_full_size(
              "　天者統理萬物天子立冢宰使掌邦治亦所以總御¶", "　之事也¶", "　地官司徒第二注象地所立之官司徒主衆徒地者¶"]
     assert contents_lines(lines, 0, len(lines), "原目", 21, print_width) == {
         0: "title", 2: ENTRY, 3: "on", 4: "on", 5: ENTRY}
+
+
+def test_each_pian_that_a_juans_head_line_lists_is_a_chapter():
+    """尚書注疏 prints at a juan's head the division and the 篇 it holds in small print, then each 篇's
+    序 and its title printed again, two columns in (``　虞書　(大禹謨/)　(臯陶謨/)``, ``　序臯陶矢厥謨…``,
+    ``　　大禹謨傳…``, ``　　臯陶謨傳…``). A juan of one 篇 made it a chapter (卷一 〈堯典〉), a juan of
+    several none: 卷三 had one untitled chapter, its 篇 sections, and the work page listed it as
+    〈舜典〉（續）, 卷十二 to 卷十九 as 〈洪範〉（續）. Each 篇 is now a chapter, its 序 before its title
+    with it, the first 篇's chapter from the juan's head: 58 篇 in 19 juans."""
+    chapters, firsts = [], {}
+    for number in range(1, 20):
+        path = JINGBU / "KR1b0004" / f"KR1b0004_{number:03d}.txt"
+        doc = parse(path)
+        assert render_mandoku(doc) == path.read_text(encoding="utf-8"), number
+        assert doc.chapters[-1].title == f"{doc.juan_label}考證", number
+        for chapter in doc.chapters[:-1]:
+            chapters.append((number, chapter.category, chapter.title))
+            firsts[chapter.title] = chapter.sections[0].pieces[0].text
+    assert len(chapters) == 58 and len({t for _, _, t in chapters}) == 58
+    assert chapters[2:4] == [(3, "虞書", "大禹謨"), (3, "虞書", "臯陶謨")]
+    assert [t for n, _, t in chapters if n == 12] == ["旅獒", "金縢", "大誥", "微子之命"]
+    assert [t for n, _, t in chapters if n == 19] == ["文侯之命", "費誓", "秦誓"]
+    assert [c for _, c, _ in chapters] == ["虞書"] * 5 + ["夏書"] * 4 + ["商書"] * 17 + ["周書"] * 32
+    # a 篇 opens with its 序 (仲虺之誥's three), or with its title when the 序 is the 篇 before's too
+    # (臯陶謨: one 序 for 大禹謨 and 臯陶謨), the first with the juan's head line
+    assert firsts["大禹謨"] == "虞書\u3000" and firsts["臯陶謨"] == "臯陶謨"
+    assert firsts["仲虺之誥"] == "序湯既勝夏欲遷其社不可" and firsts["太甲中"] == "太甲中"

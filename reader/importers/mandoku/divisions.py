@@ -381,3 +381,54 @@ def fold_heading_words(pieces: list[PieceBuilder]) -> list[PieceBuilder]:
             pos = offset
         out[-1].lay(text[pos:])
     return out
+
+
+#: What a 篇's 序 opens with, printed before the 篇's title (尚書注疏 ``　序臯陶矢厥謨…``).
+PREFACE = "序"
+
+
+def titled_chapters(units: list[Unit]) -> list[Unit]:
+    """``units`` with a heading unit (a chapter of that 篇, its heading printed on no line of its
+    own: ``""``) put before each 篇 whose title the juan prints at its head (``Unit.title``, read by
+    ``contents.printed_title`` only when the juan's head line lists the 篇 it holds: 尚書注疏 卷三
+    ``　虞書　(大禹謨/)　(臯陶謨/)``, then ``　　大禹謨傳…`` and ``　　臯陶謨傳…``). The head line is the
+    book's word that the juan holds those 篇, as its one-篇 juans make their one 篇 a chapter
+    (``division_heading``: 卷一 ``　虞書　(堯典/)``), so each is a chapter titled by its name, the head
+    line's division its category (虞書). A 篇 begins with its 序, printed before its title one
+    column higher (``　序…作湯誥`` over ``　　湯誥𫝊…``): the run of such paragraphs just before the
+    title opens the chapter, and the first 篇's chapter opens at the juan's head, its head line and
+    序 with it, as a one-篇 juan's does. A title that is the chapter's own again (卷一's 堯典 under its
+    head line) opens none."""
+    category = ""
+    if units and units[0].kind == "para" and units[0].entry == ENTRY and units[0].pieces \
+            and units[0].pieces[0].kind == TEXT:
+        name = _text(units[0].pieces[0]).strip(IDEO_SPACE)
+        category = name if len(name) <= NAME_MAX else ""
+    starts: dict[int, Unit] = {}
+    current = ""
+    for k, unit in enumerate(units):
+        if unit.kind in ("heading", "part"):
+            current = unit.chapter.title if unit.chapter else ""
+            continue
+        if unit.kind != "para" or not unit.title or unit.title == current:
+            continue
+        start = k
+        while start > 0 and units[start - 1].kind == "para" and not units[start - 1].entry \
+                and units[start - 1].indent == unit.indent - 1:
+            start -= 1
+        while start < k and not (units[start].pieces and units[start].pieces[0].kind == TEXT
+                                 and _text(units[start].pieces[0]).startswith(PREFACE)):
+            start += 1  # the run's first 序 (text of the 篇 before it goes on with that 篇)
+        if not starts and all(u.kind == "para" and u.entry for u in units[:start]):
+            start = 0  # the first 篇: its chapter opens at the juan's head
+        starts[start] = Unit("heading", unit.line, chapter=ChapterDoc(title=unit.title, category=category,
+                                                                      heading=""))
+        current = unit.title
+    if not starts:
+        return units
+    out: list[Unit] = []
+    for k, unit in enumerate(units):
+        if k in starts:
+            out.append(starts[k])
+        out.append(unit)
+    return out

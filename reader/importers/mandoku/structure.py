@@ -25,7 +25,7 @@ from ..bylines import MASTER, category_byline
 from ..siku import MAIN_NOTE_TAG
 from .contents import LIVES
 from .contents import TITLE as CONTENTS_TITLE
-from .divisions import division_heading, listed_headings
+from .divisions import division_heading, listed_headings, titled_chapters
 from .hexagrams import hexagram_chapters
 from .lines import PieceBuilder, add_layout
 from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after,  # noqa: F401
@@ -190,6 +190,7 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
     units = division_heading(units)  # 毛詩注疏 卷一 國風 over 周南: the juan's chapter heading
     units = units if tls else hexagram_chapters(units)  # 周易註疏 ䷁(坤下/坤上): the 卦's chapter
     units = units if tls else listed_headings(units)  # a list of 篇 headings over the first: its contents
+    units = units if tls else titled_chapters(units)  # 尚書注疏 卷三 大禹謨, 臯陶謨: the 篇 its head line lists
 
     recurring, labels = recurring_labels(units), recurring_labels(units, BLOCK_LABEL)
 
