@@ -10,15 +10,19 @@ counters.
 
 A request refused because its client spent its CPU-time budget (``API_ANON_SECONDS``) is
 answered by ``exception_handler`` with ``CpuTimeSpent``'s words; the count-based budgets keep
-DRF's ("Request was throttled. Expected available in N seconds.").
+DRF's ("Request was throttled. Expected available in N seconds."). The same handler words a
+view's ``Http404`` in Chinese and English (``api.errors.not_found_detail``).
 """
-from rest_framework.exceptions import Throttled
+from django.http import Http404
+from rest_framework.exceptions import NotFound, Throttled
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.ratelimit import (
     AnonRateThrottle, ApiExportThrottle, ApiRateThrottle, ApiSearchThrottle, ExportRateThrottle, SearchRateThrottle,
     UserRateThrottle,
 )
+
+from .errors import not_found_detail
 
 
 class CpuTimeSpent(Throttled):
@@ -36,8 +40,12 @@ class CpuTimeSpent(Throttled):
 def exception_handler(exc, context):
     """DRF's handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``), with a throttled request whose
     refusing budgets include its client's CPU time (marked ``cost_spent`` by
-    ``config.ratelimit.SharedThrottle``) answered as ``CpuTimeSpent`` with the same wait."""
+    ``config.ratelimit.SharedThrottle``) answered as ``CpuTimeSpent`` with the same wait, and a
+    view's ``Http404`` saying what was not found in Chinese and English (``api.errors``)."""
     request = context.get("request")
+    if isinstance(exc, Http404):
+        message = exc.args[0] if exc.args and isinstance(exc.args[0], str) else ""
+        exc = NotFound(not_found_detail(message, request.path if request is not None else ""))
     if isinstance(exc, Throttled) and not isinstance(exc, CpuTimeSpent) and getattr(request, "cost_spent", False):
         exc = CpuTimeSpent(exc.wait)
     return drf_exception_handler(exc, context)

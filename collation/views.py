@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.encoding import uri_to_iri
 
 from characters.simplified import language_tag
+from config import budget
 from config.budget import BudgetExceeded
+from config.kept_work import PENDING, Crowded, KeptWork
 from config.ratelimit import search_wait
 from reader.citation import set_openings
 from reader.display import display_from_request
 from reader.models import Section
 from reader.places import juan_by_slug
+from reader.stamp import corpus_version
+from search.backends import get_search_backend
 
 from .align import CLASS_NAMES, CLASSES
 from .parallels import MIN_SPAN, find_parallels, other_works, section_main_text, segments
@@ -136,11 +141,11 @@ def span_parallels(request):
 
 
 def map_advice(juan) -> tuple[str, str]:
-    """``(advice, advice_zh)`` of the quotation map's 503 (``config.budget.BudgetExceeded``):
+    """``(advice, advice_zh)`` of the quotation map's 503 when it could not be started (``made_map``):
     the map looks up every section of the juan at once and cannot be asked for in a smaller
     piece, so a shorter span, the parallels page's advice, does not help; trying again later
-    (the page cache keeps a map once made) or a section's own parallel passages, listed under
-    it on its page, does."""
+    (a map once started is made to its end and kept, ``MAPS``) or a section's own parallel
+    passages, listed under it on its page, does."""
     url = uri_to_iri(juan.get_absolute_url())
     return (f"The quotation map looks up every section of the juan at once: try again later (a map once made is "
             f"kept), or open a section of the juan ({url}) and read its own parallel passages (相關段落) under it.",
@@ -148,20 +153,51 @@ def map_advice(juan) -> tuple[str, str]:
             f"或打開本卷（{url}）的一節，看其下的「相關段落」。")
 
 
+#: The juans' quotation maps, each made once in a thread of its own and kept (the 16 last asked for).
+MAPS = KeptWork("quotation-map", lambda: settings.QUOTATION_MAP_THREADS, keep=16)
+
+
+def made_map(juan) -> list:
+    """``juan_parallels(juan)``, made in a thread of ``MAPS`` (one per juan and version of the
+    texts and of the index) that runs to its end whatever the request's budget, waited for
+    ``QUOTATION_MAP_SECONDS`` at most and never past the request's budget less one second;
+    with neither limit, made in the request. Raises ``BudgetExceeded`` with ``Retry-After``
+    while the map is being made (or when as many maps as ``MAPS`` takes are being made)."""
+    seconds, left = settings.QUOTATION_MAP_SECONDS, budget.remaining()
+    if left is not None:
+        seconds = min(seconds or left, left - 1.0)
+    elif not seconds:
+        return juan_parallels(juan)
+    key = (juan.pk, corpus_version(), get_search_backend().version())
+    advice, advice_zh = map_advice(juan)
+    retry = max(1, round(settings.QUOTATION_MAP_SECONDS or 10))
+    try:
+        found = MAPS.answer(key, lambda: juan_parallels(juan), seconds)
+    except Crowded as exc:
+        raise BudgetExceeded("waiting for other quotation maps to be made", advice, retry, advice_zh,
+                             detail="Other quotation maps are being made: this one was not started.",
+                             detail_zh="其他引文地圖正在作成，本卷的未能開始。") from exc
+    if found is PENDING:
+        raise BudgetExceeded(
+            "making the quotation map", f"Try again in {retry} s: the map is then read from what was kept.", retry,
+            f"請 {retry} 秒後再試：屆時直接讀取已存的地圖。",
+            detail=f"The quotation map of this juan is being made: it takes longer than a request may wait "
+                   f"({seconds:g} s), goes on without this request and is kept when done.",
+            detail_zh="本卷的引文地圖正在作成：所需時間超過一次請求可等候的時限，作成後即存留。")
+    return found
+
+
 def quotation_map(request, slug, number):
     """``/works/<slug>/juan/<n>/quotations/``: for each section of the juan, the works and
     places that carry its text (a table: sections by rows, editions by columns, every cell
-    linking to the places), from ``collation.quotations.juan_parallels``. The page answers
+    linking to the places), from ``collation.quotations.juan_parallels`` (``made_map``: while
+    it is being made, a 503 with ``Retry-After`` that says so). The page answers
     in what other books a section is found again: places in the work itself (another juan of
     周禮注疏 that repeats the section, another edition of it) are left out, as collation
     (校勘) compares the editions of a work."""
     juan = juan_by_slug(slug, number)
     rows, columns = [], {}
-    try:
-        found_by_section = juan_parallels(juan)
-    except BudgetExceeded as exc:
-        advice, advice_zh = map_advice(juan)
-        raise BudgetExceeded(exc.what, advice, exc.retry_after, advice_zh) from exc
+    found_by_section = made_map(juan)
     for s, found in found_by_section:
         cells: dict[int, list] = {}
         for p in other_works(found, juan.work_id):

@@ -2,22 +2,39 @@
 
 The API's views answer their own errors as JSON (Django REST framework: ``{"detail": "No Work
 matches the given query."}``, ``{"detail": "不被允許的方法 \\"POST\\"。"}``), and ``handler404``
-(``config.urls.not_found``) answers a path no URL matches with ``{"detail": "Not found."}``, but
+(``not_found``) answers a path no URL matches with ``{"detail": "Not found."}``, but
 only with ``DEBUG`` off: with it on (``make serve``, where a newcomer tries ``/api/editions/``)
 Django writes its own HTML page for the unmatched path. And a view outside REST framework
 (``/api/docs/``, the Swagger UI page) answers a POST with Django's bare HTML 405; the schema
 (``/api/schema/``) answers it in YAML. ``ApiErrorsMiddleware`` gives each such answer under
 ``/api/`` the API's JSON body with its status and headers (``Allow`` of a 405) kept; an answer
 already JSON passes unchanged, and so does every path outside ``/api/``.
+
+Outside ``/api/`` a view's ``Http404`` is answered by ``not_found``, the site's own page
+(``templates/404.html``: the address not found, in Chinese and English, and the view's reason in
+English), with ``DEBUG`` on as well: there Django wrote its own English page ("Page not found
+(404)") for ``/chars/ab/``. A path no URL matches keeps Django's page of the URLs tried when
+``DEBUG`` is on (a developer's), and is the site's page with it off (``handler404``).
 """
 from __future__ import annotations
 
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
 from rest_framework.exceptions import MethodNotAllowed
 
 API_PREFIX = "/api/"
 #: The body of a 404 no view wrote (``config.urls.not_found`` answers the same).
 NOT_FOUND = {"detail": "Not found."}
+
+
+def not_found(request, exception=None):
+    """404 (``handler404``): JSON under /api/ (``NOT_FOUND``), elsewhere the site's page saying
+    which address was not found, in both languages, and why when the ``Http404`` said so (a
+    string: a path no URL matches says nothing)."""
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse(NOT_FOUND, status=404)
+    why = exception.args[0] if exception is not None and exception.args and isinstance(exception.args[0], str) else ""
+    return render(request, "404.html", {"request_path": request.path, "why": why}, status=404)
 
 
 def not_allowed(method: str) -> dict:
@@ -50,3 +67,9 @@ class ApiErrorsMiddleware:
             if name in response:
                 answer[name] = response[name]
         return answer
+
+    def process_exception(self, request, exception):
+        """A view's ``Http404`` outside ``/api/``: the site's page (``not_found``), DEBUG on or off."""
+        if isinstance(exception, Http404) and not request.path.startswith(API_PREFIX):
+            return not_found(request, exception)
+        return None

@@ -44,8 +44,13 @@ NARROW = "Ask for less: one section or one page of it, fewer search hits per pag
 class BudgetExceeded(Exception):
     """The request's time budget ran out during ``what``; ``advice`` says how to narrow it."""
 
-    def __init__(self, what: str, advice: str = "", retry_after: int | None = None, advice_zh: str = ""):
+    def __init__(self, what: str, advice: str = "", retry_after: int | None = None, advice_zh: str = "",
+                 detail: str = "", detail_zh: str = ""):
         self.what, self.advice = what or "this request", advice or NARROW
+        #: What happened, in English and in Chinese, in place of "This request took longer than
+        #: the time budget…" and 此頁所需超過每次請求的時限…已停止: work that was not stopped
+        #: but goes on after the answer (``config.kept_work``).
+        self.detail, self.detail_zh = detail, detail_zh
         #: The advice in Chinese for the HTML page, in place of its general 請縮小所求… when the
         #: general advice would not help (a page that cannot be asked for in a smaller piece).
         self.advice_zh = advice_zh
@@ -111,13 +116,13 @@ def budget_response(request, exc: BudgetExceeded):
     seconds = getattr(settings, "REQUEST_BUDGET_SECONDS", 0)
     logging.getLogger("django.request").warning("time budget (%s s) exceeded on %s while %s",
                                                 seconds, request.get_full_path(), exc.what)
-    detail = f"This request took longer than the time budget of {seconds:g} s (while {exc.what})."
+    detail = exc.detail or f"This request took longer than the time budget of {seconds:g} s (while {exc.what})."
     if request.path_info.startswith("/api/"):
         response = JsonResponse({"detail": detail, "kind": "time_budget", "narrow": exc.advice}, status=503,
                                 json_dumps_params={"ensure_ascii": False})
     else:
         response = render(request, "503.html", {"detail": detail, "advice": exc.advice, "seconds": seconds,
-                                                "advice_zh": exc.advice_zh}, status=503)
+                                                "advice_zh": exc.advice_zh, "detail_zh": exc.detail_zh}, status=503)
     if exc.retry_after is not None:
         response["Retry-After"] = str(exc.retry_after)
     return response

@@ -259,6 +259,16 @@ REQUEST_BUDGET_SECONDS = env.float("REQUEST_BUDGET_SECONDS", default=20.0)
 #: section_parallels); past them the page is sent without them, with a link to look them up, and
 #: is not kept by the page cache. 0: only the request's budget bounds them.
 SECTION_PARALLELS_SECONDS = env.float("SECTION_PARALLELS_SECONDS", default=1.0)
+#: Threads per process that find sections' parallels (config/kept_work.py): a search cut by
+#: SECTION_PARALLELS_SECONDS goes on in one and is kept, for the next request of the section.
+SECTION_PARALLELS_THREADS = env.int("SECTION_PARALLELS_THREADS", default=2)
+#: Seconds a request waits for its juan's quotation map (collation/views.py, quotation_map),
+#: never past its own budget less one second; past them a 503 with Retry-After that says the map
+#: is being made: it goes on in its own thread and is kept. 0: only the request's budget bounds
+#: the wait (with no budget either, the request makes the map itself).
+QUOTATION_MAP_SECONDS = env.float("QUOTATION_MAP_SECONDS", default=10.0)
+#: Quotation maps made at once per process (each in its own thread, config/kept_work.py).
+QUOTATION_MAP_THREADS = env.int("QUOTATION_MAP_THREADS", default=1)
 #: Characters of a section per reading page (reader/paging.py): longer sections are paged.
 SECTION_PAGE_CHARS = env.int("SECTION_PAGE_CHARS", default=20_000)
 #: Trusted proxies in front of the app: the client is the NUM_PROXIES-th address from the

@@ -6,13 +6,7 @@ from django.shortcuts import render
 from django.urls import include, path
 from django.views import defaults
 
-from config.api_errors import NOT_FOUND
-
-def not_found(request, exception=None):
-    """404: JSON under /api/, the site's page elsewhere."""
-    if request.path.startswith("/api/"):
-        return JsonResponse(NOT_FOUND, status=404)
-    return defaults.page_not_found(request, exception)
+from config.api_errors import not_found
 
 
 def server_error(request):

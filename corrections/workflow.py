@@ -320,8 +320,16 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
             # the juan's row locked: two editors accepting two proposals of one place at once
             # each saw the other's still pending and both were accepted (PostgreSQL reads
             # committed rows; SQLite's transactions already start IMMEDIATE, one at a time)
-            juan = Juan.objects.select_for_update().filter(edition_id=proposal.edition_id,
-                                                           number=proposal.juan_number).first()
+            juan = None
+            for _ in range(2):
+                # looked for twice: the lock waits for an import holding the row, and once it commits the
+                # row is gone (the juan is stored anew, a new row) and PostgreSQL's statement finds
+                # nothing; the next one finds the new row (an accept during a re-import was refused with
+                # "the edition has no juan N any more")
+                juan = Juan.objects.select_for_update().filter(edition_id=proposal.edition_id,
+                                                               number=proposal.juan_number).first()
+                if juan is not None:
+                    break
             if juan is None:
                 raise ReviewError(f"此版本已無卷 {proposal.juan_number} (the edition has no juan {proposal.juan_number} any more)")
             found = place([proposal], juan)

@@ -19,6 +19,7 @@ from collation.parallels import MIN_SPAN, find_parallels, other_works, segments
 from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
 from config.budget import check
+from config.kept_work import PENDING, Crowded, KeptWork
 from config.ratelimit import search_wait
 from reader.citation import (citation_text, juan_citation_text, juan_file, opening_words, pager_names, permalink,
                              set_matter, set_openings)
@@ -32,7 +33,8 @@ from corrections.overlay import OVERLAY_VALUES, reading_overlay, text_controls
 from reader.display import (CHOICES, carry_query, display_controls, display_from_request, fit_to_layers, juan_layers,
                             remember, simplify_views)
 from reader.reading import chapter_views, read_consistently, show_layers
-from search.backends import IndexUnavailable, SearchError, SearchQuery
+from reader.stamp import corpus_version
+from search.backends import IndexUnavailable, SearchError, SearchQuery, get_search_backend
 from search.query import QueryError, parse_query
 from search.service import run_search
 
@@ -372,14 +374,21 @@ def section_detail(request, slug, number, position):
     return response
 
 
+#: Sections' parallel passages, each found once in a thread of its own and kept (the 512 last asked for).
+PARALLELS = KeptWork("section-parallels", lambda: settings.SECTION_PARALLELS_THREADS, keep=512)
+
+
 def section_parallels(juan, view) -> tuple[list, str]:
     """「相關段落」 of a section view: ``collation.parallels`` of the section's main text
     (the whole section's, on every page of a long one: one query of its runs of main text),
     nothing for a section with less than 8 characters of main text; each with its display
     segments. Returns ``(parallels, late)``: ``late`` is "" or, when finding them took longer
     than ``SECTION_PARALLELS_SECONDS`` (the page is then sent without them), the section's key
-    ``<edition id>/<juan number>/<position>`` for the parallels page (``/parallels/?section=…``). Past the request's own time budget: its 503
-    (``config.budget.BudgetExceeded``)."""
+    ``<edition id>/<juan number>/<position>`` for the parallels page (``/parallels/?section=…``).
+    They are found in a thread of ``PARALLELS`` (one per section and version of the texts and of
+    the index), which goes on past that limit and keeps them for the section's next request;
+    with no limit (neither that nor a request budget), in the request. Past the request's own
+    time budget: its 503 (``config.budget.BudgetExceeded``)."""
     if view.paged:
         main = "".join(Piece.objects.filter(section=view.section, kind=TEXT).order_by("position")
                        .values_list("text", flat=True))
@@ -390,19 +399,28 @@ def section_parallels(juan, view) -> tuple[list, str]:
     advice = "Look for parallels of a shorter span (/parallels/?text=…)."
     check("finding parallel passages", advice)  # no time left: the request's 503
     seconds, left = settings.SECTION_PARALLELS_SECONDS, budget.remaining()
-    if seconds and left is not None:
-        seconds = max(min(seconds, left), 0.001)
+    if left is not None:
+        seconds = max(min(seconds or left, left), 0.001)
+    late = f"{juan.edition_id}/{juan.number}/{view.section.position}"
+
+    def find():
+        exclude = (juan.edition_id, juan.number, view.section.position)
+        return other_works(find_parallels(main, exclude=exclude), juan.work_id)[:20]
     try:
-        with budget.budget(seconds or left):
-            found = other_works(find_parallels(main, exclude=(juan.edition_id, juan.number, view.section.position)),
-                                juan.work_id)[:20]
+        if not seconds:
+            found = find()
+        else:
+            key = (view.section.pk, corpus_version(), get_search_backend().version())
+            found = PARALLELS.answer(key, find, seconds)
     except IndexUnavailable as exc:  # the section is read without its parallels (search.middleware)
         logging.getLogger(__name__).error("parallels left out: %s", exc)
         return [], ""
-    except budget.BudgetExceeded:
+    except Crowded:
+        return [], late  # as many being found as the threads take: the page without them
+    if found is PENDING:
         check("finding parallel passages", advice)
         # past the parallels' own limit only: the page without them, linking to them by the section
-        return [], f"{juan.edition_id}/{juan.number}/{view.section.position}"
+        return [], late
     set_openings([p.section for p in found])  # named by reader.citation.section_label, one query
     return [{"p": p, "segments": segments(p)} for p in found], ""
 
@@ -423,7 +441,7 @@ def char_detail(request, char):
     prefers JSON, as the reading page's look-up sends), else as a page (``?format=html``, a
     browser's ``Accept``, or ``*/*`` as curl sends)."""
     if len(char) != 1:
-        raise Http404("One character, please")
+        raise Http404(f"not one character: /chars/?q={char} looks up each of its characters")
     entry = chars.lookup(char)
     fmt = request.GET.get("format")
     if fmt not in ("json", "html"):

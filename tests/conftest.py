@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from config.kept_work import forget_all
 from config.running import heavy as heavy_requests
 
 BASE_DIR = Path(settings.BASE_DIR)
@@ -74,6 +75,15 @@ def _no_heavy_request_left_running():
         left = heavy_requests.count
     assert left == 0, (f"the test left {left} heavy request(s) counted: read every streamed response to its "
                        "end (b''.join(response.streaming_content)), as a server sends it")
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_work_carried_over():
+    """What a test's quotation maps and sections' parallels computed in their threads
+    (``config.kept_work``) is waited for and forgotten after it: keyed by section and versions,
+    a result kept from one test's rows would answer another test's."""
+    yield
+    forget_all()
 
 
 @pytest.fixture

@@ -219,7 +219,10 @@ def test_search_errors(client, small, params, errors):
 
 def test_api_404(client, small):
     assert client.get("/api/works/999999/").status_code == 404
-    assert client.get(f"/api/works/{small.work_id}/juans/9/").json() == {"detail": "No Juan matches the given query."}
+    url = f"/api/works/{small.work_id}/juans/9/"
+    assert client.get(url).json() == {"detail": f"沒有此卷：{url}（no juan at {url}）"}
+    section = f"/api/works/{small.work_id}/juans/{small.number}/sections/9999/"
+    assert client.get(section).json() == {"detail": f"找不到：{section}（No such section）"}
 
 
 def test_api_is_read_only_for_anonymous_users(client, small):

@@ -164,41 +164,50 @@ def test_the_wait_for_a_worker_counts(client, seed_juan, settings):
 def test_parallels_past_their_own_limit_leave_the_section_page_without_them(client, seed_juan, monkeypatch, settings):
     """A section's parallels get ``SECTION_PARALLELS_SECONDS`` of the request's budget: past
     them the page is answered without them (a link looks them up on their own page) and the
-    page cache does not keep it; past the request's own budget it is the 503 as before."""
-    from pages import views
-    from reader.importers.document import TEXT
+    page cache does not keep it; past the request's own budget it is the 503 as before. They
+    are found in a thread (``pages.views.PARALLELS``) held here on an event: the time they take
+    is the fake clock's."""
+    import threading
 
-    now = [0.0]
+    from pages import views
+
+    now, release = [0.0], threading.Event()
     monkeypatch.setattr(budget, "clock", lambda: now[0])
     real = views.find_parallels
 
     def three_seconds(text, exclude=None, limit=50):
         now[0] += 3.0
-        budget.check("finding parallel passages")
+        release.wait(30)
         return real(text, exclude=exclude, limit=limit)
 
     monkeypatch.setattr(views, "find_parallels", three_seconds)
     section = seed_juan.sections.get(position=2)
-    main = "".join(section.pieces.filter(kind=TEXT).order_by("position").values_list("text", flat=True))
-    settings.REQUEST_BUDGET_SECONDS, settings.SECTION_PARALLELS_SECONDS = 20, 1.0
-    late = client.get(section.get_absolute_url())
-    html = late.content.decode()
-    assert late.status_code == 200 and late.page_cacheable is False
-    # linked by the section's key, not its text (a link of 4.5 KB was past the request-line limit)
-    key = f"{seed_juan.edition_id}/10/2"
-    assert f'相關段落費時較久，未列於此：<a href="/parallels/?section={key}">另頁查看</a>。' in html
-    assert "未見相關段落" not in html
+    settings.REQUEST_BUDGET_SECONDS, settings.SECTION_PARALLELS_SECONDS = 20, 0.05
+    try:
+        late = client.get(section.get_absolute_url())
+        html = late.content.decode()
+        assert late.status_code == 200 and late.page_cacheable is False
+        # linked by the section's key, not its text (a link of 4.5 KB was past the request-line limit)
+        key = f"{seed_juan.edition_id}/10/2"
+        assert f'相關段落費時較久，未列於此：<a href="/parallels/?section={key}">另頁查看</a>。' in html
+        assert "未見相關段落" not in html
+        release.set()
+        views.PARALLELS.forget()
 
-    now[0] = 0.0
-    settings.SECTION_PARALLELS_SECONDS = 5.0  # 3 s is within the parallels' limit: listed, kept
-    listed = client.get(section.get_absolute_url())
-    assert listed.status_code == 200 and listed.page_cacheable is True
-    assert "相關段落費時較久" not in listed.content.decode()
+        now[0] = 0.0
+        settings.SECTION_PARALLELS_SECONDS = 5.0  # found within the parallels' limit: listed, kept
+        listed = client.get(section.get_absolute_url())
+        assert listed.status_code == 200 and listed.page_cacheable is True
+        assert "相關段落費時較久" not in listed.content.decode()
+        views.PARALLELS.forget()
 
-    now[0] = 0.0
-    settings.REQUEST_BUDGET_SECONDS = 2  # the request's own budget runs out first: its 503
-    over = client.get(section.get_absolute_url())
-    assert over.status_code == 503 and "while finding parallel passages" in over.content.decode()
+        now[0] = 0.0
+        release.clear()
+        settings.REQUEST_BUDGET_SECONDS, settings.SECTION_PARALLELS_SECONDS = 2, 0  # past the request's own budget: its 503
+        over = client.get(section.get_absolute_url())
+        assert over.status_code == 503 and "while finding parallel passages" in over.content.decode()
+    finally:
+        release.set()
 
 
 def test_a_hit_list_is_written_within_the_budget(client, seed_backend, monkeypatch, settings):
@@ -235,20 +244,27 @@ def test_the_parallels_page_finds_a_sections_by_its_key(client, seed_juan):
     assert "所選出自" in by_text and "之主文" not in by_text
 
 
-def test_the_quotation_map_past_its_budget_says_what_helps_there(client, seed_juan, clock):
-    """The map cannot be asked for in a shorter span: its 503 says to try again later or to read a
+def test_the_quotation_map_not_started_says_what_helps_there(client, seed_juan, clock, monkeypatch):
+    """The map cannot be asked for in a shorter span: when as many maps are being made as the
+    server takes (``collation.views.MAPS``), its 503 says to try again later or to read a
     section's own parallels, in both languages, and not the parallels page's 'shorter span'."""
+    from collation import views
+    from config.kept_work import Crowded
+
+    def crowded(key, compute, wait):
+        raise Crowded("5 quotation-map computations running or waiting")
+
+    monkeypatch.setattr(views.MAPS, "answer", crowded)
     response = client.get("/works/禮書綱目/juan/10/quotations/")
-    assert response.status_code == 503
+    assert response.status_code == 503 and response["Retry-After"] == "10"
     html = response.content.decode()
-    assert ("<p>此頁所需超過每次請求的時限（20 秒），已停止。引文地圖一次查全卷各節，費時較多：請稍後再試"
+    assert ("<p>其他引文地圖正在作成，本卷的未能開始。引文地圖一次查全卷各節，費時較多：請稍後再試"
             "（地圖一旦作成即存留），或打開本卷（/works/禮書綱目/juan/10/）的一節，看其下的「相關段落」。</p>") in html
-    assert ("<p lang=\"en\">This request took longer than the time budget of 20 s (while finding parallel passages). "
+    assert ("<p lang=\"en\">Other quotation maps are being made: this one was not started. "
             "The quotation map looks up every section of the juan at once: try again later (a map once made is kept), "
             "or open a section of the juan (/works/禮書綱目/juan/10/) and read its own parallel passages (相關段落) "
             "under it.</p>") in html
     assert "shorter span" not in html and "請縮小所求" not in html
-    assert "Retry-After" not in response
 
 
 def test_the_readme_says_why_a_search_answers_503_while_an_import_runs_and_what_helps(client, seed_backend, clock,

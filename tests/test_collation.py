@@ -424,7 +424,7 @@ class TestOnTheThreeWitnesses:
         found = client.get("/api/parallels/", {"text": span}).json()["results"]
         assert {(r["edition"]["slug"], r["section"]["title"], r["section"]["name"]) for r in found if r["section"]["position"] == 26} \
             >= {("禮書綱目", "", name), ("KR1d0086", "", name)}
-        settings.SECTION_PARALLELS_SECONDS = 60.0  # the time a loaded test machine needs to find them
+        settings.SECTION_PARALLELS_SECONDS = 0  # no limit: found in the request, however long a loaded machine takes
         page = client.get("/works/KR1d0086-WYG/juan/12/26/").content.decode()
         assert re.findall(r'<li><a href="[^"]*">([^<]*)</a> <span class="shared">', page) == []
         assert client.get(f"/api/editions/{wyg.pk}/juans/12/sections/26/parallels/").json()["results"] == []

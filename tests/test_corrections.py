@@ -11,9 +11,10 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from corrections.models import ACCEPTED, PENDING, REJECTED, REVERTED, SET_ASIDE, AuditEntry, Proposal
+from corrections.overlay import juan_overlay
 from corrections.workflow import ReviewError, accept, propose, reject, revert
 from reader.importers.loader import import_file, render_source
-from reader.models import Piece
+from reader.models import Juan, Piece
 from search.backends import SearchQuery
 
 from .conftest import SEED
@@ -1173,6 +1174,64 @@ def test_two_editors_accepting_two_proposals_of_one_place_at_once_accept_one(sea
     assert sorted(outcomes.values()) == ["accepted", f"與已採納的提議 #{winner.pk} 同處，請先撤回該提議 "
                                                      "(it meets an accepted proposal at the same place: revert that first)"]
     assert list(Proposal.objects.filter(status=ACCEPTED).values_list("pk", flat=True)) == [winner.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_accept_while_its_juan_is_imported_again_waits_for_the_import_and_is_taken(search_backend):
+    """An accept locks the juan's row; on PostgreSQL, when an import holding that row (it deletes
+    the juan and stores it anew) committed, the row waited for was gone and the accept was refused
+    with 「此版本已無卷 10 (the edition has no juan 10 any more)」 while the edition held it (2 of 30
+    accepts sent during four re-imports of the seed, on a server). It now looks again and is
+    accepted on the juan as imported. SQLite runs one writing transaction at a time (the accept
+    waits before it reads), as the two-editors test checks."""
+    import threading
+
+    from django.db import connection, transaction
+
+    if connection.vendor == "sqlite":
+        assert connection.settings_dict["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+        return
+    juan = import_file(SEED).juan
+    p = propose(account("ci", "contributor"), juan, kind="text", section=1, piece=3, start=0, end=2,
+                replacement="甲乙", reason="r")
+    editor = account("ei", "editor")
+    holding, outcome = threading.Event(), {}
+
+    def reimport():
+        try:
+            with transaction.atomic():
+                import_file(SEED)  # the juan deleted and stored anew, not yet committed
+                holding.set()
+                with connection.cursor() as cursor:  # until the accept waits for the row
+                    for _ in range(600):
+                        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                       "AND datname = current_database()")
+                        if cursor.fetchone()[0]:
+                            break
+                        threading.Event().wait(0.05)
+        finally:
+            connection.close()
+
+    def review():
+        holding.wait(timeout=60)
+        try:
+            accept(p, editor, reason="是")
+            outcome["accept"] = "accepted"
+        except ReviewError as exc:
+            outcome["accept"] = str(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=reimport), threading.Thread(target=review)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert outcome == {"accept": "accepted"}
+    p.refresh_from_db()
+    new = Juan.objects.get(edition_id=p.edition_id, number=10)
+    text = Piece.objects.get(section__juan=new, section__position=1, position=3).text
+    assert (p.status, new.pk != juan.pk, juan_overlay(new).apply(1, 3, text, "")[0]) == (ACCEPTED, True, "甲乙" + text[2:])
 
 
 def test_the_text_group_is_worded_and_linked_as_the_other_display_controls(client, seed_juan):

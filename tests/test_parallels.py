@@ -147,7 +147,7 @@ class TestOnTheDaSheJuans:
         assert '<h2 id="parallels-title">所見之處<small>（3 處）</small></h2>' in page
         assert "所選出自 <a href=\"/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/2/\">禮書綱目 卷十 §2「張侯」</a>" in page
         assert '<span class="var var-glyph" title="本節作「步」">歩</span>' in page
-        settings.SECTION_PARALLELS_SECONDS = 60.0  # the time a loaded test machine needs to find them
+        settings.SECTION_PARALLELS_SECONDS = 0  # no limit: found in the request, however long a loaded machine takes
         section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
         listed = re.findall(r'<li><a href="([^"]+)">[^<]*</a> <span class="shared">([^<]*)</span>',
                             section.split('id="parallels-title"')[1])

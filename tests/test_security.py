@@ -77,7 +77,8 @@ def test_every_api_404_and_405_is_json(client, db, settings, debug):
     assert {key: (r.status_code, r["Content-Type"], r.json()) for key, r in answers.items()} == {
         ("get", "/api/editions/"): (404, "application/json", {"detail": "Not found."}),
         ("get", "/api/nothing/"): (404, "application/json", {"detail": "Not found."}),
-        ("get", "/api/works/99999/"): (404, "application/json", {"detail": "No Work matches the given query."}),
+        ("get", "/api/works/99999/"): (404, "application/json",
+                                       {"detail": "沒有此書：/api/works/99999/（no work at /api/works/99999/）"}),
         ("post", "/api/docs/"): (405, "application/json", {"detail": '不被允許的方法 "POST"。'}),
         ("delete", "/api/schema/"): (405, "application/json", {"detail": '不被允許的方法 "DELETE"。'}),
         ("post", "/api/editions/"): (404, "application/json", {"detail": "Not found."}),
@@ -85,6 +86,30 @@ def test_every_api_404_and_405_is_json(client, db, settings, debug):
     assert answers[("post", "/api/docs/")]["Allow"] == "GET, HEAD, OPTIONS"
     page = client.get("/no-such-page/")
     assert (page.status_code, page["Content-Type"]) == (404, "text/html; charset=utf-8")
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_page_not_found_says_what_in_both_languages(client, seed_juan, settings, debug):
+    """A view's 404 is the site's page, DEBUG on (``make serve``) or off, naming the address in
+    Chinese and English, and in English why the view found nothing; Django's own English page
+    ("Page not found") is left to a path no URL matches with DEBUG on."""
+    settings.DEBUG = debug
+    page = client.get("/chars/ab/")
+    html = page.content.decode()
+    assert page.status_code == 404 and "Page not found" not in html
+    assert "<h1>找不到此頁 (404)</h1>" in html
+    assert "<p>沒有此頁：/chars/ab/。所求的書、卷、節或字不存在。" in html
+    assert ('<p lang="en">Not found: /chars/ab/ (not one character: /chars/?q=ab looks up each of its characters). '
+            "Back to the") in html
+    section = client.get("/works/禮書綱目/juan/10/999/").content.decode()
+    assert "<p>沒有此頁：/works/禮書綱目/juan/10/999/。" in section
+    assert '<p lang="en">Not found: /works/禮書綱目/juan/10/999/ (No such section). ' in section
+
+
+def test_an_unmatched_path_is_the_sites_page_with_debug_off(client, db):
+    html = client.get("/no-such-page/").content.decode()
+    assert "<p>沒有此頁：/no-such-page/。所求的書、卷、節或字不存在。" in html
+    assert '<p lang="en">Not found: /no-such-page/. Back to the' in html
 
 
 def _manage(*args, **env):

@@ -1,0 +1,122 @@
+"""Work that outlives the request that asked for it: computed once, to its end, and kept.
+
+A juan's quotation map (7-17 s, more on a busy machine) or a section's parallel passages
+(0.1-4 s) can take longer than a request may wait (``config.budget``). Cut by the budget,
+such work was thrown away, so asking again started it afresh and was cut again. A
+``KeptWork`` runs it in a thread of its own instead:
+
+* **single flight**: one computation per key (the caller's key names the juan or section
+  and the versions of the texts and the index it reads), however many requests ask for it;
+  a request that comes while it runs waits for that one;
+* **run to the end**: the thread has no request deadline; a request waits for it at most
+  ``wait`` seconds and is then answered without it (``PENDING``), while it goes on;
+* **kept**: its result is kept in the process (the ``keep`` most recently asked for) and the
+  next request for the key gets it at once;
+* **bounded**: at most ``threads`` computations run at once in a process, and at most
+  ``PENDING_PER_THREAD`` times as many wait for a thread; past that ``answer`` raises
+  ``Crowded`` and starts nothing.
+
+A computation that raises is not kept: the requests waiting for it get the exception and
+the next request starts it again. Each thread closes its database connection when its
+computation ends. ``forget_all`` waits for every computation of the process and forgets
+what was kept (tests).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Callable, Hashable
+
+from django.db import connections
+
+logger = logging.getLogger(__name__)
+#: What ``KeptWork.answer`` returns when the computation did not end within the wait.
+PENDING = object()
+#: Computations that may wait for a thread, per thread, before ``answer`` refuses more.
+PENDING_PER_THREAD = 4
+_all: list["KeptWork"] = []
+
+
+class Crowded(Exception):
+    """As many computations as a ``KeptWork`` takes are running or waiting: none was started."""
+
+
+class KeptWork:
+    """Single-flight computations kept when done (see the module docstring). ``name``: what
+    the threads are named by (logs); ``threads``: a function giving how many run at once (a
+    setting, read when the first computation starts); ``keep``: results kept (entries)."""
+
+    def __init__(self, name: str, threads: Callable[[], int], keep: int):
+        self.name, self.threads, self.keep = name, threads, keep
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self._running: dict[Hashable, Future] = {}
+        self._kept: OrderedDict[Hashable, object] = OrderedDict()
+        self.started = 0  #: computations started in this process (tests, logs)
+        _all.append(self)
+
+    def answer(self, key: Hashable, compute: Callable[[], object], wait: float):
+        """The result of ``compute()`` for ``key``: kept, or computed in a thread (started now
+        unless one runs for ``key``) and waited for at most ``wait`` seconds; ``PENDING`` when
+        it has not ended by then (it goes on and is kept). Raises what ``compute`` raised, or
+        ``Crowded`` when none could be started."""
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+            future = self._running.get(key)
+            if future is None:
+                threads = max(1, int(self.threads()))
+                if len(self._running) >= threads * (1 + PENDING_PER_THREAD):
+                    raise Crowded(f"{len(self._running)} {self.name} computations running or waiting")
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=self.name)
+                future = self._running[key] = self._pool.submit(self._run, key, compute)
+                self.started += 1
+        try:
+            return future.result(timeout=max(wait, 0.0))
+        except FutureTimeout:
+            return PENDING
+
+    def _run(self, key: Hashable, compute: Callable[[], object]):
+        try:
+            value = compute()
+        except BaseException:
+            logger.exception("%s: computing %r failed", self.name, key)
+            with self._lock:
+                self._running.pop(key, None)
+            raise
+        finally:
+            connections.close_all()  # this thread's connections only (they are per thread)
+        with self._lock:
+            self._kept[key] = value
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.keep:
+                self._kept.popitem(last=False)
+            self._running.pop(key, None)
+        return value
+
+    def settle(self) -> None:
+        """Wait for every computation running or waiting now to end (kept, or failed)."""
+        with self._lock:
+            running = list(self._running.values())
+        for future in running:
+            try:
+                future.result()
+            except BaseException:  # noqa: BLE001 - logged by _run; its requests got it
+                pass
+
+    def forget(self) -> None:
+        """``settle``, then forget every kept result."""
+        self.settle()
+        with self._lock:
+            self._kept.clear()
+
+
+def forget_all() -> None:
+    """``forget`` on every ``KeptWork`` of the process."""
+    for work in _all:
+        work.forget()

@@ -1,0 +1,134 @@
+"""Work longer than a request may wait goes on without it and is kept (``config.kept_work``): a
+juan's quotation map past ``QUOTATION_MAP_SECONDS`` is a 503 that says it is being made, with
+``Retry-After``, and the next request after it is made gets it; requests that come while it is
+made start no second one; a section's parallels past ``SECTION_PARALLELS_SECONDS`` are kept
+for the section's next page. The computations are held on an event, not timed."""
+import re
+import threading
+
+import pytest
+from django.test import Client
+
+from collation import views as collation_views
+from config.kept_work import PENDING, Crowded, KeptWork
+from pages import views as page_views
+
+MAP = "/works/禮書綱目/juan/10/quotations/"
+
+
+@pytest.fixture
+def held_map(monkeypatch, settings):
+    """The quotation map waits for ``release`` (an event) before it is made; ``calls``: the juans
+    it was asked to make, one per computation."""
+    settings.REQUEST_BUDGET_SECONDS, settings.QUOTATION_MAP_SECONDS = 20, 0.05
+    release, calls, real = threading.Event(), [], collation_views.juan_parallels
+
+    def held(juan, **kwargs):
+        calls.append(juan.number)
+        release.wait(30)
+        return real(juan, **kwargs)
+
+    monkeypatch.setattr(collation_views, "juan_parallels", held)
+    yield release, calls
+    release.set()
+
+
+def test_a_quotation_map_past_its_wait_is_made_to_its_end_and_kept(client, seed_juan, held_map):
+    release, calls = held_map
+    first = client.get(MAP)
+    html = first.content.decode()
+    assert first.status_code == 503 and first["Retry-After"] == "1"
+    assert ("<p>本卷的引文地圖正在作成：所需時間超過一次請求可等候的時限，作成後即存留。"
+            "請 1 秒後再試：屆時直接讀取已存的地圖。</p>") in html
+    assert ('<p lang="en">The quotation map of this juan is being made: it takes longer than a request may wait '
+            "(0.05 s), goes on without this request and is kept when done. Try again in 1 s: the map is then read "
+            "from what was kept.</p>") in html
+    assert "已停止" not in html and "took longer than the time budget" not in html
+
+    release.set()
+    collation_views.MAPS.settle()
+    second = client.get(MAP)
+    page = second.content.decode()
+    assert second.status_code == 200 and calls == [10]  # made once, read from what was kept
+    assert len(re.findall(r'<tr id="s\d+">', page)) == 45
+    assert "本卷各節未見於他書。" in page
+    assert re.findall(r"<tfoot>.*?</tfoot>", page) == ['<tfoot><tr><td class="table-count" colspan="1">共 45 節</td></tr></tfoot>']
+
+
+def test_two_requests_for_one_map_start_one_computation(seed_juan, held_map):
+    release, calls = held_map
+    started = collation_views.MAPS.started
+    answers = []
+
+    def ask():
+        answers.append(Client().get(MAP).status_code)
+
+    askers = [threading.Thread(target=ask) for _ in range(2)]
+    for t in askers:
+        t.start()
+    for t in askers:
+        t.join()
+    assert answers == [503, 503] and calls == [10] and collation_views.MAPS.started == started + 1
+    release.set()
+    collation_views.MAPS.settle()
+    assert Client().get(MAP).status_code == 200 and calls == [10]
+
+
+def test_a_map_made_within_the_wait_is_answered_at_once(client, seed_juan, settings):
+    """Made in its thread and waited for (no request budget: the wait alone bounds it, ten
+    minutes here, so that no loaded machine makes it late)."""
+    settings.REQUEST_BUDGET_SECONDS, settings.QUOTATION_MAP_SECONDS = 0, 600
+    started = collation_views.MAPS.started
+    response = client.get(MAP)
+    assert response.status_code == 200 and "共 45 節" in response.content.decode()
+    assert collation_views.MAPS.started == started + 1
+
+
+def test_kept_work_refuses_more_than_its_threads_take_and_forgets_a_failure():
+    release = threading.Event()
+    work = KeptWork("test", lambda: 1, keep=2)
+    for n in range(5):  # one running, four waiting for the thread
+        assert work.answer(n, lambda: release.wait(30) and "done", 0) is PENDING
+    with pytest.raises(Crowded):
+        work.answer(5, lambda: "never", 0)
+    assert work.answer(0, lambda: "not again", 0) is PENDING  # the one running is waited for, not started again
+    release.set()
+    work.settle()
+    assert [work.answer(n, lambda: "again", 0) for n in (3, 4)] == ["done", "done"]  # the last two kept
+    assert work.answer(0, lambda: "again", 5) == "again"  # the oldest forgotten: made again
+
+    def fails():
+        raise ValueError("no index")
+    with pytest.raises(ValueError, match="no index"):
+        work.answer("bad", fails, 5)
+    assert work.answer("bad", lambda: "made", 5) == "made" and work.started == 8
+    work.forget()
+
+
+def test_section_parallels_cut_by_their_limit_are_kept_for_the_next_page(client, seed_juan, monkeypatch, settings):
+    """The section page is sent without its parallels when they take longer than
+    ``SECTION_PARALLELS_SECONDS``; they are found to the end meanwhile and the next page lists them."""
+    settings.REQUEST_BUDGET_SECONDS, settings.SECTION_PARALLELS_SECONDS = 20, 0.05
+    release, calls, real = threading.Event(), [], page_views.find_parallels
+
+    def held(text, exclude=None, limit=50):
+        calls.append(exclude)
+        release.wait(30)
+        return real(text, exclude=exclude, limit=limit)
+
+    monkeypatch.setattr(page_views, "find_parallels", held)
+    section = seed_juan.sections.get(position=2)
+    key = f"{seed_juan.edition_id}/10/2"
+    try:
+        late = client.get(section.get_absolute_url())
+        assert late.status_code == 200 and late.page_cacheable is False
+        assert f'相關段落費時較久，未列於此：<a href="/parallels/?section={key}">另頁查看</a>。' in late.content.decode()
+        release.set()
+        page_views.PARALLELS.settle()
+        listed = client.get(section.get_absolute_url())
+        html = listed.content.decode()
+        assert listed.status_code == 200 and listed.page_cacheable is True
+        assert "<p>未見相關段落。</p>" in html and "相關段落費時較久" not in html
+        assert calls == [(seed_juan.edition_id, 10, 2)]  # found once
+    finally:
+        release.set()
