@@ -39,6 +39,7 @@ from search.query import QueryError, parse_query
 from search.service import run_search
 
 from .highlight import apply_highlights
+from .simplified import simplified_page
 
 #: Most characters the lookup page shows for one query.
 MAX_LOOKUP = 40
@@ -262,6 +263,8 @@ def _reading(request, template, juan, chapters, context):
         "carry": carry_query({**explicit, **_overlay_parameters(request)}), "previous_juan": previous_juan, "next_juan": next_juan,
         **context,
     })
+    if display.simplified:  # every word of the page, the site's own too (pages.simplified)
+        response.content = simplified_page(response.content.decode()).encode()
     remember(response, request, display, explicit)
     if highlight and highlight.get("wait"):
         response.status_code = 429

@@ -168,12 +168,13 @@ def test_streamed_work_export_is_the_juan_exports_joined(client, db):
 
 
 def test_the_download_links_are_the_sites_words_in_every_script(client, seed_juan):
-    """In 簡體 the juan's text is set as simplified Chinese (lang zh-Hans, a simplified font,
-    whose full-width colon stands at the left of its box like an ASCII one): the site's own
-    words above it, the download links among them, stay traditional Chinese with their
-    full-width colon."""
-    for script in ("orig", "simp"):
-        page = client.get("/works/禮書綱目/juan/10/", {"script": script}).content.decode()
-        assert '<p class="downloads" lang="zh-Hant">下載本卷：<a href="/api/editions/' in page
-        assert '<p class="juan-tools" lang="zh-Hant">' in page
+    """The site's own words above the juan's text, the download links among them, are set in
+    the page's script: traditional Chinese in 原字, simplified in 簡體 (lang zh-Hans, as the text
+    below them: pages.simplified), where they stayed traditional beside simplified titles."""
+    page = client.get("/works/禮書綱目/juan/10/", {"script": "orig"}).content.decode()
+    assert '<p class="downloads" lang="zh-Hant">下載本卷：<a href="/api/editions/' in page
+    assert '<p class="juan-tools" lang="zh-Hant">' in page
+    page = client.get("/works/禮書綱目/juan/10/", {"script": "simp"}).content.decode()
+    assert '<p class="downloads" lang="zh-Hans">下载本卷：<a href="/api/editions/' in page
+    assert '<p class="juan-tools" lang="zh-Hans"><a href="/works/%E7%A6%AE' in page
     assert '<article class="juan" lang="zh-Hans">' in client.get("/works/禮書綱目/juan/10/", {"script": "simp"}).content.decode()

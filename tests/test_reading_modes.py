@@ -512,3 +512,24 @@ def test_hit_lists_name_an_untitled_section_by_its_opening_words(client, seed_ju
     assert "禮書綱目 卷十〈大射儀〉 §3「樂人宿縣於阼階東…」</a>" in body
     assert "§3 樂人宿縣於阼階東…</a>" in body
     assert "無題" not in body and "第 3 節" not in body
+
+
+def test_the_reading_scripts_words_are_simplified_on_a_simplified_page():
+    """The words static/js/reader.js writes (the copy button's 已複製, the character look-up's 釋義
+    and 異體, the 相關段落 link) stayed traditional on a page in 簡體, every other word of which is
+    simplified (pages.simplified). Each of its words that the conversion changes is written
+    through ``w()`` and has its entry in ``SIMPLIFIED``, as ``to_simplified`` gives it."""
+    from .conftest import BASE_DIR
+
+    script = (BASE_DIR / "static" / "js" / "reader.js").read_text(encoding="utf-8")
+    table = re.search(r"var SIMPLIFIED = (\{.*?\});", script, re.S)
+    entries = json.loads(table.group(1))
+    code = script[:table.start()] + script[table.end():]
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", code, flags=re.S)  # comments are no words of the page
+    words = re.findall(r'(w\()?"([^"\n]*[\u3000-\u9fff\uff00-\uffef][^"\n]*)"', code)
+    changed = {word for _, word in words if to_simplified(word) != word}
+    assert len(changed) == len(entries) == 23
+    assert [word for wrapped, word in words if word in changed and not wrapped] == []
+    assert entries == {word: to_simplified(word) for word in changed}
+    assert entries["已選取引用，請按 Ctrl+C 複製"] == "已选取引用，请按 Ctrl+C 复制"
+    assert "var simplifiedPage = root.lang === \"zh-Hans\";" in script

@@ -10,6 +10,39 @@
   var main = document.getElementById("main");
   var vertical = !!(main && main.classList.contains("layout-vertical"));
 
+  // ---------------------------------------------------------------- 簡體: this script's words too
+  // A page in simplified display (lang zh-Hans: pages.simplified converts every word the server
+  // wrote) gets the words written here simplified as well; w() gives each as the page's script
+  // wants it. tests/test_reading_modes.py checks that every word here that the conversion
+  // changes has its entry, as reader.display.to_simplified gives it.
+  var SIMPLIFIED = {
+      "已複製": "已复制",
+      "請按 Ctrl+C": "请按 Ctrl+C",
+      "已複製引用：": "已复制引用：",
+      "已選取引用，請按 Ctrl+C 複製": "已选取引用，请按 Ctrl+C 复制",
+      " 處，共 ": " 处，共 ",
+      " 處": " 处",
+      "關閉": "关闭",
+      "又讀": "又读",
+      "釋義": "释义",
+      "又見": "又见",
+      "繁體": "繁体",
+      "簡體": "简体",
+      "異體": "异体",
+      "相關字": "相关字",
+      "顯示": "显示",
+      "簡體作「": "简体作「",
+      "詳細": "详细",
+      "檢索「": "检索「",
+      "相關段落": "相关段落",
+      "（所選 ": "（所选 ",
+      "查找所選文字在他書中之相關段落 (p)": "查找所选文字在他书中之相关段落 (p)",
+      "已選 ": "已选 ",
+      " 字，按 p 查相關段落": " 字，按 p 查相关段落"
+  };
+  var simplifiedPage = root.lang === "zh-Hans";
+  function w(text) { return (simplifiedPage && SIMPLIFIED[text]) || text; }
+
   // ---------------------------------------------------------------- a live region for short messages
   var live = document.createElement("div");
   live.className = "visually-hidden";
@@ -44,9 +77,9 @@
     copyText(text, node).then(function (ok) {
       var label = button.getAttribute("data-label") || button.textContent;
       button.setAttribute("data-label", label);
-      button.textContent = ok ? "已複製" : "請按 Ctrl+C";
+      button.textContent = ok ? w("已複製") : w("請按 Ctrl+C");
       button.classList.toggle("done", ok);
-      say(ok ? "已複製引用：" + text : "已選取引用，請按 Ctrl+C 複製");
+      say(ok ? w("已複製引用：") + text : w("已選取引用，請按 Ctrl+C 複製"));
       window.setTimeout(function () { button.textContent = label; button.classList.remove("done"); }, 2000);
     });
   }
@@ -77,7 +110,7 @@
     reveal(m);
     m.classList.add("current-mark");
     m.scrollIntoView({ block: "center", inline: "center" });
-    say("第 " + (currentMark + 1) + " 處，共 " + marks.length + " 處");
+    say("第 " + (currentMark + 1) + w(" 處，共 ") + marks.length + w(" 處"));
   }
 
   function firstMarkAfterTarget() {
@@ -343,7 +376,7 @@
     head.appendChild(el("span", "codepoint", data.codepoint));
     var close = el("button", "close", "×");
     close.type = "button";
-    close.setAttribute("aria-label", "關閉");
+    close.setAttribute("aria-label", w("關閉"));
     close.addEventListener("click", function () { closePopover(true); });
     head.appendChild(close);
     popover.appendChild(head);
@@ -351,9 +384,9 @@
     function row(term, dd) { dl.appendChild(el("dt", null, term)); dl.appendChild(dd); }
     if (!data.found) row("字表", el("dd", null, "未收此字" + (data.name ? "（" + data.name + "）" : "")));
     if (data.mandarin && data.mandarin.length && data.other_readings && data.other_readings.length) {
-      row("又讀", el("dd", "pinyin", data.other_readings.join(" ")));
+      row(w("又讀"), el("dd", "pinyin", data.other_readings.join(" ")));
     }
-    if (data.definition) { var d = el("dd", "definition", data.definition); d.lang = "en"; row("釋義", d); }
+    if (data.definition) { var d = el("dd", "definition", data.definition); d.lang = "en"; row(w("釋義"), d); }
     if (data.see) {  // no reading of its own: its standard form's (𤣥 → 玄 xuán)
       var see = charButtons([data.see.char]);
       see.appendChild(el("span", "pinyin", " " + (data.see.mandarin || []).join(" ") + " "));
@@ -362,22 +395,22 @@
       see.appendChild(seeDef);
       row("正字", see);
     } else if (data.standard && data.standard.length) row("正字", charButtons(data.standard));
-    if (data.see && data.standard && data.standard.length > 1) row("又見", charButtons(data.standard.slice(1)));
-    if (data.traditional && data.traditional.length) row("繁體", charButtons(data.traditional));
-    if (data.simplified && data.simplified.length) row("簡體", charButtons(data.simplified));
+    if (data.see && data.standard && data.standard.length > 1) row(w("又見"), charButtons(data.standard.slice(1)));
+    if (data.traditional && data.traditional.length) row(w("繁體"), charButtons(data.traditional));
+    if (data.simplified && data.simplified.length) row(w("簡體"), charButtons(data.simplified));
     // 異體: the forms search treats as this character; 相關字: forms the variant tables relate
     // to it that search keeps apart (太 beside 大).
     var together = data.searched_together || [];
     var same = (data.variants || []).filter(function (c) { return together.indexOf(c) >= 0; });
     var related = (data.variants || []).filter(function (c) { return together.indexOf(c) < 0; });
-    if (same.length) row("異體", charButtons(same));
-    if (related.length) row("相關字", charButtons(related));
-    if (shown && shown !== data.char) row("顯示", el("dd", null, "簡體作「" + shown + "」"));
+    if (same.length) row(w("異體"), charButtons(same));
+    if (related.length) row(w("相關字"), charButtons(related));
+    if (shown && shown !== data.char) row(w("顯示"), el("dd", null, w("簡體作「") + shown + "」"));
     popover.appendChild(dl);
     var links = el("p", "links");
-    var more = el("a", null, "詳細");
+    var more = el("a", null, w("詳細"));
     more.href = data.url + "?format=html";
-    var find = el("a", null, "檢索「" + data.char + "」");
+    var find = el("a", null, w("檢索「") + data.char + "」");
     find.href = data.search_url;
     links.appendChild(more);
     links.appendChild(find);
@@ -488,9 +521,9 @@
       from = "&from=" + textBody.dataset.edition + "/" + textBody.dataset.juan + "/" + where.id.slice(1);
     }
     spanLink.href = "/parallels/?text=" + encodeURIComponent(text) + from;
-    spanLink.textContent = "相關段落";
-    spanLink.appendChild(el("small", null, "（所選 " + count + " 字）"));
-    spanLink.title = "查找所選文字在他書中之相關段落 (p)";
+    spanLink.textContent = w("相關段落");
+    spanLink.appendChild(el("small", null, w("（所選 ") + count + " 字）"));
+    spanLink.title = w("查找所選文字在他書中之相關段落 (p)");
     spanLink.hidden = false;
     var rects = range.getClientRects();
     var rect = rects.length ? rects[rects.length - 1] : range.getBoundingClientRect();
@@ -509,7 +542,7 @@
     top = Math.max(margin, Math.min(top, vh - height - margin));
     spanLink.style.left = (left + window.scrollX) + "px";
     spanLink.style.top = (top + window.scrollY) + "px";
-    if (fresh) say("已選 " + count + " 字，按 p 查相關段落");
+    if (fresh) say(w("已選 ") + count + w(" 字，按 p 查相關段落"));
   }
 
   var spanTimer = null;
