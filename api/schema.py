@@ -84,14 +84,14 @@ class ChapterBodySerializer(serializers.Serializer):
 
 
 class JuanStructureSerializer(serializers.Serializer):
-    """A juan: its work, number (the file number of the URLs), label (the book's 卷十), reading
-    page and chapters."""
+    """A juan: its work, number (the URLs' file number), label (卷十), reading page, citation (its page's) and chapters."""
 
     work = WorkRefSerializer()
     edition = EditionRefSerializer()
     number = serializers.IntegerField()
     label = serializers.CharField()
     reading_url = serializers.URLField()
+    citation = serializers.CharField()
     chapters = ChapterBodySerializer(many=True)
 
 
@@ -387,8 +387,8 @@ WORK = {"id": 1, "title": "禮書綱目", "author": "〔清〕江永撰", "peopl
 EDITION = {"id": 1, "slug": "禮書綱目", "name": "欽定四庫全書・純文字本", "url": "http://127.0.0.1:8000/api/editions/1/"}
 JUAN_EXAMPLE = OpenApiExample("禮書綱目 卷十 (shortened)", value={
     "work": WORK, "edition": EDITION, "number": 10, "label": "卷十", "reading_url": SEED,
-    "chapters": [{"position": 1, "title": "大射儀", "category": "嘉禮十五", "heading_notes": [],
-                  "sections": [_SECTION]}]})
+    "citation": "江永《禮書綱目》卷十〈大射儀〉 http://127.0.0.1:8000/works/禮書綱目/juan/10/",
+    "chapters": [{"position": 1, "title": "大射儀", "category": "嘉禮十五", "heading_notes": [], "sections": [_SECTION]}]})
 SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
     "work": WORK, "edition": EDITION, "juan": {"number": 10, "label": "卷十"},
     "chapter": {"position": 1, "title": "大射儀", "category": "嘉禮十五"}, **_SECTION,

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from characters.gaiji import placeholders
 from characters.simplified import TRADITIONAL
 from config.budget import check
-from reader.citation import section_citation, section_heading, set_matter, set_openings
+from reader.citation import juan_citation_text, permalink, section_citation, section_heading, set_matter, set_openings
 from reader.models import Edition, Juan, Piece, Work, stored_shu
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
 from reader.shelving import decided_shu
@@ -266,7 +266,9 @@ def piece_rows(pieces) -> list[dict]:
 
 
 def juan_structure(juan, chapters, request) -> dict:
-    """The full structure of a juan from ``reader.reading.chapter_views`` output. Each
+    """The full structure of a juan from ``reader.reading.chapter_views`` output, with the juan's
+    ``citation`` as its reading page gives it (``reader.citation.juan_citation_text`` and the
+    permalink: ``…《周禮注疏》卷八（四庫全書・文淵閣本，Kanripo KR1d0003_008） http://…/works/KR1d0003/juan/8/``). Each
     section has its ``citation`` as the reading page shows it (``reader.citation``) and its own
     byline (``byline``, ``people``: ``reader.people.section_byline``; "" and [] when the book
     prints none under its title, the usual case: the work's people are the work's); the
@@ -280,6 +282,8 @@ def juan_structure(juan, chapters, request) -> dict:
         "number": juan.number,
         "label": juan.label,
         "reading_url": request.build_absolute_uri(juan.get_absolute_url()),
+        # the juan's citation as its reading page gives it (引用本卷): its chapters, then its permalink
+        "citation": f"{juan_citation_text(juan, [cv.chapter for cv in chapters])} {permalink(request, juan)}",
         "chapters": [
             {
                 "position": cv.chapter.position,

@@ -128,6 +128,7 @@ def test_juan_structure(client, small):
         "edition": {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書・純文字本",
                     "url": f"{BASE}/api/editions/{small.edition_id}/"},
         "number": 3, "label": "卷三", "reading_url": f"{BASE}{WORK_URL}juan/3/",
+        "citation": f"江永《測試書》卷三〈射禮〉 {BASE}/works/測試書/juan/3/",
         "chapters": [{
             "position": 1, "title": "射禮", "category": "嘉禮一", "heading_notes": [],
             "sections": [

@@ -310,3 +310,25 @@ def test_a_courtesy_name_after_the_name_is_its_own_where_the_catalogue_decides()
         {"dynasty": "宋", "place": "", "name": "鄭樵", "role": "撰", "courtesy": "漁仲"}]
     assert byline_people("唐\u3000四\u3000\u3000門\u3000助\u3000教\u3000郉\u3000璹\u3000撰") == [
         {"dynasty": "唐", "place": "", "name": "郉璹", "role": "撰"}]
+
+
+def test_a_juans_citation_names_its_own_chapters_on_its_page_and_in_the_api(client, db):
+    """周禮注疏 卷八 goes on with 〈天官冢宰第一〉 and holds its 考證: its citation read
+    《周禮注疏》卷八〈卷八考證〉, naming the editors' appendix as its chapter, and the juan API gave
+    none. The page (引用本卷) and the API's ``citation`` give the same string, without the 考證."""
+    with muted():
+        juan = import_file(JINGBU / "KR1d0003" / "KR1d0003_008.txt").juan
+    page = client.get("/works/KR1d0003/juan/8/").content.decode()
+    api = client.get(f"/api/works/{juan.work_id}/juans/8/").json()
+    expected = ("〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義《周禮注疏》卷八（四庫全書・文淵閣本，Kanripo KR1d0003_008）"
+                " http://testserver/works/KR1d0003/juan/8/")
+    assert re.search(r'<span class="citation" id="cite-juan" lang="zh-Hant">([^<]*)</span>', page)[1] == expected
+    people = [{"dynasty": "漢", "name": "鄭玄", "role": "注"}, {"dynasty": "唐", "name": "賈公彥", "role": "疏"},
+              {"dynasty": "唐", "name": "陸德明", "role": "音義"}]
+    assert {k: v for k, v in api.items() if k != "chapters"} == {
+        "work": {"id": juan.work_id, "title": "周禮注疏", "author": "〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義",
+                 "people": people},
+        "edition": {"id": juan.edition_id, "slug": "KR1d0003", "name": "四庫全書・文淵閣本",
+                    "url": f"http://testserver/api/editions/{juan.edition_id}/"},
+        "number": 8, "label": "卷八", "reading_url": "http://testserver/works/KR1d0003/juan/8/", "citation": expected}
+    assert [c["title"] for c in api["chapters"]] == ["", "卷八考證"]
