@@ -31,6 +31,7 @@ class PersonSerializer(serializers.Serializer):
     dynasty = serializers.CharField()
     name = serializers.CharField()
     role = serializers.CharField()
+    and_others = serializers.BooleanField(required=False, help_text="true where he led others (賈公彥等撰); absent else")
 
 
 class WorkRefSerializer(serializers.Serializer):
@@ -386,8 +387,7 @@ _SECTION = {"position": 2, "title": "張侯", "name": "張侯", "byline": "", "p
 WORK = {"id": 1, "title": "禮書綱目", "author": "〔清〕江永撰", "people": [{"dynasty": "清", "name": "江永", "role": "撰"}]}
 EDITION = {"id": 1, "slug": "禮書綱目", "name": "欽定四庫全書・純文字本", "url": "http://127.0.0.1:8000/api/editions/1/"}
 JUAN_EXAMPLE = OpenApiExample("禮書綱目 卷十 (shortened)", value={
-    "work": WORK, "edition": EDITION, "number": 10, "label": "卷十", "reading_url": SEED,
-    "citation": "江永《禮書綱目》卷十〈大射儀〉 http://127.0.0.1:8000/works/禮書綱目/juan/10/",
+    "work": WORK, "edition": EDITION, "number": 10, "label": "卷十", "reading_url": SEED, "citation": "江永《禮書綱目》卷十〈大射儀〉 http://127.0.0.1:8000/works/禮書綱目/juan/10/",
     "chapters": [{"position": 1, "title": "大射儀", "category": "嘉禮十五", "heading_notes": [], "sections": [_SECTION]}]})
 SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
     "work": WORK, "edition": EDITION, "juan": {"number": 10, "label": "卷十"},

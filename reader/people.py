@@ -54,14 +54,26 @@ def work_people(work, edition=None) -> list[dict[str, str]]:
         else:  # a work listed without an edition (the API's work): its first edition with a byline
             byline = next((e.byline for e in work.editions.all() if e.byline), None)
     if people:
-        return [{"dynasty": p.dynasty, "name": person_name(p.name), "role": p.role}
-                for p in byline_roles(people, byline or [])]
+        return [_catalogue_person(p) for p in byline_roles(people, byline or [])]
     if byline:
         return [{"dynasty": p.get("dynasty", ""), "name": p.get("name", ""), "role": p.get("role", "")}
                 for p in byline if p.get("name")]
     if work.author:
         return [{"dynasty": work.dynasty or "", "name": work.author, "role": ""}]
     return []
+
+
+#: What a role of the catalogue opens with when the person led others in the work (儀禮疏 賈公彥 等撰:
+#: 賈公彥 and others wrote it): not his role, which is the rest (撰), but ``and_others``.
+AND_OTHERS = ("等", "䓁")
+
+
+def _catalogue_person(p) -> dict:
+    """``{"dynasty", "name", "role"}`` of a catalogue ``Person``, with ``"and_others": True`` where
+    his role opens with ``AND_OTHERS`` (the role then the rest: 等撰 → 撰, 等奉勅撰 → 奉勅撰)."""
+    if p.role.startswith(AND_OTHERS) and len(p.role) > 1:
+        return {"dynasty": p.dynasty, "name": person_name(p.name), "role": p.role[1:], "and_others": True}
+    return {"dynasty": p.dynasty, "name": person_name(p.name), "role": p.role}
 
 
 def work_dynasty(work) -> str:
@@ -73,12 +85,13 @@ def work_dynasty(work) -> str:
 
 
 def person_text(person: dict[str, str], *, cited: bool = False) -> str:
-    """One person as shown: ``〔漢〕鄭玄注``; with ``cited`` an ``UNSAID_ROLES`` role is left out."""
+    """One person as shown: ``〔漢〕鄭玄注``, one who led others ``〔唐〕賈公彥等撰`` (``and_others``);
+    with ``cited`` an ``UNSAID_ROLES`` role is left out (``〔唐〕賈公彥等``)."""
     dynasty = f"〔{person['dynasty']}〕" if person.get("dynasty") else ""
     role = person.get("role", "")
     if cited and role in UNSAID_ROLES:
         role = ""
-    return f"{dynasty}{person['name']}{role}"
+    return f"{dynasty}{person['name']}{'等' if person.get('and_others') else ''}{role}"
 
 
 def people_text(people: list[dict[str, str]], *, cited: bool = False) -> str:

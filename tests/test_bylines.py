@@ -332,3 +332,18 @@ def test_a_juans_citation_names_its_own_chapters_on_its_page_and_in_the_api(clie
                     "url": f"http://testserver/api/editions/{juan.edition_id}/"},
         "number": 8, "label": "卷八", "reading_url": "http://testserver/works/KR1d0003/juan/8/", "citation": expected}
     assert [c["title"] for c in api["chapters"]] == ["", "卷八考證"]
+
+
+def test_a_person_who_led_others_has_his_role_and_and_others(client, db):
+    """儀禮疏: Kanripo's catalogue lists 賈公彥 with the role 等撰 (the byline
+    ``臣賈公彦等撰``: 賈公彥 and others wrote it), and the API gave ``{"name": "賈公彥", "role": "等撰"}``.
+    His role is 撰; 等 is ``and_others``, shown as printed (〔唐〕賈公彥等撰) and cited with 撰 unsaid."""
+    with muted():
+        juan = import_file(JINGBU / "KR1d0027" / "KR1d0027_001.txt").juan
+    people = [{"dynasty": "唐", "name": "賈公彥", "role": "撰", "and_others": True}]
+    work = client.get(f"/api/works/{juan.work_id}/").json()
+    assert (work["people"], work["author"]) == (people, "〔唐〕賈公彥等撰")
+    api = client.get(f"/api/works/{juan.work_id}/juans/1/").json()
+    assert api["work"] == {"id": juan.work_id, "title": "儀禮疏", "author": "〔唐〕賈公彥等撰", "people": people}
+    assert api["citation"] == "〔唐〕賈公彥等《儀禮疏》卷第一（四部叢刊本，Kanripo KR1d0027_001） http://testserver/works/KR1d0027/juan/1/"
+    assert '<p class="byline">〔唐〕賈公彥等撰</p>' in client.get("/works/KR1d0027/juan/1/").content.decode()
