@@ -68,7 +68,8 @@ def endpoint_summary() -> list[dict]:
 
 class DocsView(SpectacularSwaggerSplitView):
     """drf-spectacular's Swagger UI page (its own script served by this view too), with
-    ``endpoints`` (``endpoint_summary``) for the template to list before Swagger UI draws."""
+    the list of endpoints (endpoint_summary) for the template to show before Swagger UI draws.
+    Its description is plain text: a view's docstring is shown by the browsable API."""
 
     @extend_schema(exclude=True)  # the page, not an endpoint of the API
     def get(self, request, *args, **kwargs):

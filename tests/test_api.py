@@ -514,7 +514,7 @@ def test_the_browsable_apis_descriptions_show_no_rst_markup(client, db):
 
     described = {cls for cls in (getattr(v, "cls", None) for v in views(get_resolver().url_patterns))
                  if cls and cls.__module__.startswith("api.")}
-    assert len(described) == 20 and [c.__name__ for c in described if "``" in (c.__doc__ or "")] == []
+    assert len(described) == 21 and [c.__name__ for c in described if "``" in (c.__doc__ or "")] == []
 
 
 def test_the_notes_of_a_book_printing_its_commentary_full_size(db, client):
