@@ -73,6 +73,8 @@ LAST_YEAR = re.compile(r"^盡[一二三四五六七八九十百]+年$")
 
 #: A character of a heading's words (no note, markup, space or column break).
 _WORD = r"[^\s()<>¶\u3000/]"
+#: A 篇's number in its heading (``第二``, ``第六十九上``).
+_NUMBER = r"第[一二三四五六七八九十百]+[上中下]?"
 #: A 篇 heading that glosses its words before its number, each word or run of words with its
 #: note (陸德明's 經典釋文 glosses every word of a heading that needs it), and its number with a
 #: note of its own: the first 篇 of a book printed under the book's title, the title glossed
@@ -82,7 +84,7 @@ _WORD = r"[^\s()<>¶\u3000/]"
 #: with at most two words after (the commentary it reads). Read on the line, or on two lines
 #: joined where the heading fills its line and runs on at the top of the next column.
 GLOSSED_HEADING = re.compile(
-    rf"^(?P<words>(?:{_WORD}+(?:\([^()<>]*\))+)+{_WORD}*?)(?P<number>第[一二三四五六七八九十百]+[上中下]?)"
+    rf"^(?P<words>(?:{_WORD}+(?:\([^()<>]*\))+)+{_WORD}*?)(?P<number>{_NUMBER})"
     rf"(?P<note>\([^()<>]*\))?(?P<category>(?:\u3000+{_WORD}{{1,6}}){{0,2}})$")
 #: The words of such a heading's commentary on the next line, with their own note
 #: (春秋公羊音義 ``　　　何休學(學者言爲此經之/學即注述之意)``, 周易音義 ``　王弼注(本亦作…)``).
@@ -104,7 +106,7 @@ GLOSSED_LINES = 3
 #: follow the number, the note then speaking of it (毛詩音義 卷七 ``文王之什第二十三大雅(自此以下…十八篇…正大雅…)``, as
 #: ``淸廟之什第二十六　周頌`` prints its division over the note on it).
 NUMBER_NOTED = re.compile(
-    rf"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/第]{{1,12}})(?<![卷巻])(?P<number>第[一二三四五六七八九十百]+[上中下]?)"
+    rf"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/第]{{1,12}})(?<![卷巻])(?P<number>{_NUMBER})"
     rf"(?P<group>{_WORD}{{0,4}}?)(?P<note>\([^()]*\))")
 #: The juan of the old edition a 篇 opened, printed where the heading's note closes (禮記音義 ``檀弓第三(…)卷之二``,
 #: ``中庸第三十一(…)`` over ``(…)卷之十六``, the line end maybe cutting it: ``奔喪第三十四(…)卷`` over ``之十八``).
