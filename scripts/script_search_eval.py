@@ -18,7 +18,7 @@ from pathlib import Path
 
 from characters import simplified as sc
 from characters.folding import fold_char
-from characters.scripts.build_fold_table import read_opencc
+from characters.scripts.fold_sources import read_opencc
 from characters.scripts.script_labels import _match_key, _t2s, is_han
 from juan_passages import held_out_runs, labelled_runs
 from word_at_place import ONE_WORD_APART, ONE_WORD_SHARED, found_as_printed, names_a_character, one_word_at
@@ -94,7 +94,7 @@ class Direction:
 
 def opencc_readings() -> dict[str, set[str]]:
     """``{simplified: traditional characters}`` from OpenCC's ``STCharacters`` (the s2t
-    converter's dictionary, dumped as ``build_fold_table.read_opencc`` does): the labels the
+    converter's dictionary, dumped as ``fold_sources.read_opencc`` does): the labels the
     script evaluation checks the table against. Empty without the ``opencc`` package."""
     dicts, _, _ = read_opencc(set())
     return {key: set(values) for key, values in dicts.get("STCharacters", [])}

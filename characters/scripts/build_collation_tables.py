@@ -41,7 +41,8 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_ROOT))
-from characters.scripts.build_fold_table import in_big5, read_cjkvi, read_exceptions, read_irg  # noqa: E402
+from characters.scripts.fold_policy import read_exceptions  # noqa: E402
+from characters.scripts.fold_sources import in_big5, read_cjkvi, read_irg  # noqa: E402
 from characters.scripts.rare_merges import read_decisions, read_fold_table  # noqa: E402
 
 DATA = PROJECT_ROOT / "characters" / "data"

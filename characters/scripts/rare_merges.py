@@ -53,7 +53,7 @@ DEFAULT_CORPORA = [ROOT.parent / "shared" / "corpus", ROOT / "corpus"]
 #: How much more frequent the common member must be for a pair to need a source.
 RATIO = 100
 #: Sources that say two characters are one character written differently (evidence names of
-#: ``build_fold_table.build``); any other link (radical, semantic, cjkvi-variants, irg sem/old,
+#: ``fold_build.build``); any other link (radical, semantic, cjkvi-variants, irg sem/old,
 #: OpenCC's Taiwan and Japanese variants) does not.
 STRONG = frozenset({"twedu", "hydzd", "compat", "ucs-scs", "duplicate", "irg=", "irg-sem", "irg-old", "unihan-z",
                     "dypytz", "policy", "simp-cjkvi", "simp-unihan", "simp-irg", "simp-opencc"})
