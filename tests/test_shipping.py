@@ -1,6 +1,7 @@
 """publish_index / pull_index (search/shipping.py): a finished generation shipped between servers."""
 import json
 import os
+from dataclasses import replace
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -22,6 +23,23 @@ def servers(settings, tmp_path, engine_a, engine_b=None):
 
 def current(backend) -> str:
     return os.path.basename(os.path.realpath(backend.current_link))
+
+
+def as_juan(juan_id: int, docs) -> list:
+    """Passages of the seed juan (``docs``) as another juan of its edition, ``juan_id``
+    (卷<juan_id>): written beside the base, a small write makes a segment of its own."""
+    return [replace(d, juan_id=juan_id, juan_number=juan_id, juan_label=f"卷{juan_id}", doc_id=f"{juan_id}{d.doc_id}")
+            for d in docs]
+
+
+@pytest.fixture
+def seeded_servers(settings, tmp_path, seed_juan):
+    """Two positional servers and their shared folder: ``(a, b, docs, shared)``, ``a`` holding
+    the seed juan's passages (``docs``, its base segment), ``b`` nothing yet, ``shared`` not made."""
+    a, b = servers(settings, tmp_path, "positional")
+    docs = documents_for_juan(seed_juan)
+    a.rebuild(docs)
+    return a, b, docs, tmp_path / "shared"
 
 
 @pytest.mark.parametrize("engine", sorted(ENGINES))
@@ -60,25 +78,16 @@ def test_a_new_publication_replaces_the_old_one(settings, tmp_path, seed_juan):
     assert b.document_count() == 424 and b.search(SearchQuery("鵠")).count == 21
 
 
-def test_a_pull_links_what_the_server_holds_and_copies_only_the_new_segment(settings, tmp_path, seed_juan):
+def test_a_pull_links_what_the_server_holds_and_copies_only_the_new_segment(seeded_servers, tmp_path):
     """After a small write (a new segment beside the base), the pulled generation's unchanged
     files are links to this server's own (checked when they were pulled); only the new
     segment's are read from the shared folder and checked, so a damaged shared copy of an
     unchanged file is not read, and a damaged new file is refused as before."""
-    from dataclasses import replace
-
     from search.shipping import publish, pull
 
-    def juan(juan_id, docs):  # passages of the seed juan as another juan of its edition
-        return [replace(d, juan_id=juan_id, juan_number=juan_id, juan_label=f"卷{juan_id}", doc_id=f"{juan_id}{d.doc_id}")
-                for d in docs]
-
-    a, b = servers(settings, tmp_path, "positional")
-    docs = documents_for_juan(seed_juan)
-    a.rebuild(docs)
-    shared = tmp_path / "shared"
+    a, b, docs, shared = seeded_servers
     first, _ = pull(b, shared) if publish(a, shared) else (None, None)
-    a.replace_juans(set(), juan(9001, docs[:5]))  # small beside the base: a segment of its own
+    a.replace_juans(set(), as_juan(9001, docs[:5]))  # small beside the base: a segment of its own
     name = publish(a, shared)
     (shared / name / "exact.npy").write_bytes(b"damaged")  # a file of the base, which b holds: not read
     assert pull(b, shared) == (name, True)
@@ -88,7 +97,7 @@ def test_a_pull_links_what_the_server_holds_and_copies_only_the_new_segment(sett
     assert linked == [f for f in files if "/" not in f] and len(linked) == 35  # the base segment's files
     assert {f.split("/")[0] for f in files if f not in linked} == {"seg-000001"}
     assert b.search(SearchQuery("大射")).count == a.search(SearchQuery("大射")).count == 17
-    a.replace_juans(set(), juan(9002, docs[5:10]))
+    a.replace_juans(set(), as_juan(9002, docs[5:10]))
     name = publish(a, shared)
     segment = max(f for f in (shared / name).iterdir() if f.name.startswith("seg-"))
     (segment / "exact.npy").write_bytes(b"damaged")  # a new segment's file: copied and checked
@@ -100,23 +109,14 @@ def manifest_files(gen) -> dict:
     return json.loads((gen / "MANIFEST.json").read_text(encoding="utf-8"))["files"]
 
 
-def test_a_publication_links_what_the_last_one_holds_and_copies_only_the_new_segment(settings, tmp_path, seed_juan):
+def test_a_publication_links_what_the_last_one_holds_and_copies_only_the_new_segment(seeded_servers):
     """After a small write (a new segment beside the base), the published generation's unchanged
     files are hard links to the previous publication's (the very files written there), only the
     new segment's are copied, and a pull of it answers as the server that wrote it. A file of the
     previous publication written over in the shared folder since is copied again, not linked."""
-    from dataclasses import replace
-
     from search.shipping import publish_generation, pull
 
-    def juan(juan_id, docs):  # passages of the seed juan as another juan of its edition
-        return [replace(d, juan_id=juan_id, juan_number=juan_id, juan_label=f"卷{juan_id}", doc_id=f"{juan_id}{d.doc_id}")
-                for d in docs]
-
-    a, b = servers(settings, tmp_path, "positional")
-    docs = documents_for_juan(seed_juan)
-    a.rebuild(docs)
-    shared = tmp_path / "shared"
+    a, b, docs, shared = seeded_servers
     first = publish_generation(a, shared)
     old = shared / first.name
     files = manifest_files(old)
@@ -124,7 +124,7 @@ def test_a_publication_links_what_the_last_one_holds_and_copies_only_the_new_seg
     assert (first.linked, first.linked_bytes, first.copied, first.copied_bytes) == (0, 0, len(files) + 1, size)
     assert len(files) == 35 and not list(shared.glob("*.part-*"))
 
-    a.replace_juans(set(), juan(9001, docs[:5]))  # small beside the base: a segment of its own
+    a.replace_juans(set(), as_juan(9001, docs[:5]))  # small beside the base: a segment of its own
     second = publish_generation(a, shared)
     new = shared / second.name
     files = manifest_files(new)
@@ -143,13 +143,25 @@ def test_a_publication_links_what_the_last_one_holds_and_copies_only_the_new_seg
 
     with open(new / "exact.npy", "r+b") as fh:  # written over in the shared folder (the first's too: one file)
         fh.write(fh.read(8))
-    a.replace_juans(set(), juan(9002, docs[5:10]))
+    a.replace_juans(set(), as_juan(9002, docs[5:10]))
     third = publish_generation(a, shared)
     files = manifest_files(shared / third.name)
     relinked = {f for f in files if (new / f).exists() and os.path.samefile(new / f, shared / third.name / f)}
     assert relinked == {f for f in files if "/" not in f} - {"exact.npy"} and third.linked == 34  # the base but it
     assert pull(b, shared) == (third.name, True)
     assert b.search(SearchQuery("大射")).count == a.search(SearchQuery("大射")).count == 18
+
+
+def server(path) -> dict:
+    """The ``SEARCH_BACKENDS`` entry of a positional index at ``path``."""
+    return {"BACKEND": ENGINES["positional"], "PATH": path}
+
+
+def publishing_server(settings, tmp_path, seed_juan) -> None:
+    """The default index at ``tmp_path / "a"``, holding the seed juan: the server that imports
+    and publishes (``publish_index``)."""
+    settings.SEARCH_BACKENDS = {"default": server(tmp_path / "a")}
+    get_search_backend().rebuild(documents_for_juan(seed_juan))
 
 
 def published(shared, name) -> str:
@@ -176,12 +188,11 @@ def test_errors_say_what_to_do(settings, tmp_path, seed_juan):
 
 
 def test_the_commands(settings, tmp_path, seed_juan, capsys):
-    settings.SEARCH_BACKENDS = {"default": {"BACKEND": ENGINES["positional"], "PATH": tmp_path / "a"}}
-    get_search_backend().rebuild(documents_for_juan(seed_juan))
+    publishing_server(settings, tmp_path, seed_juan)
     name = current(get_search_backend())
     call_command("publish_index", str(tmp_path / "shared"))
     assert capsys.readouterr().out == published(tmp_path / "shared", name)
-    settings.SEARCH_BACKENDS = {"default": {"BACKEND": ENGINES["positional"], "PATH": tmp_path / "b"}}
+    settings.SEARCH_BACKENDS = {"default": server(tmp_path / "b")}  # the server that pulls
     call_command("pull_index", str(tmp_path / "shared"))
     assert capsys.readouterr().out == f"swapped in {name}\n"
     call_command("pull_index", str(tmp_path / "shared"))
@@ -196,8 +207,7 @@ def test_an_index_behind_the_database_is_repaired_before_it_is_published(setting
     from reader.importers.loader import load_document
     from reader.importers.siku import parse_siku
 
-    settings.SEARCH_BACKENDS = {"default": {"BACKEND": ENGINES["positional"], "PATH": tmp_path / "a"}}
-    get_search_backend().rebuild(documents_for_juan(seed_juan))
+    publishing_server(settings, tmp_path, seed_juan)
     text = "欽定四庫全書\n禮書綱目卷九十三 婺源江永撰\n大射儀 嘉禮十五\n鵠鵠鵠【注】\n右新段\n"
     load_document(parse_siku(text, "new.txt"), index=False)
     assert get_search_backend().search(SearchQuery("鵠")).count == 21  # the new juan is not indexed
@@ -205,7 +215,7 @@ def test_an_index_behind_the_database_is_repaired_before_it_is_published(setting
     name = current(get_search_backend())
     assert capsys.readouterr().out == ("repaired the index first (an interrupted update): 1 juans reindexed, 0 removed\n"
                                        + published(tmp_path / "shared", name))
-    settings.SEARCH_BACKENDS = {"default": {"BACKEND": ENGINES["positional"], "PATH": tmp_path / "b"}}
+    settings.SEARCH_BACKENDS = {"default": server(tmp_path / "b")}  # the server that pulls
     call_command("pull_index", str(tmp_path / "shared"))
     assert get_search_backend().search(SearchQuery("鵠")).count == 24
 
