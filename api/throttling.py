@@ -11,12 +11,14 @@ counters.
 A request refused because its client spent its CPU-time budget (``API_ANON_SECONDS``) is
 answered by ``exception_handler`` with ``CpuTimeSpent``'s words; the count-based budgets keep
 DRF's ("Request was throttled. Expected available in N seconds."). The same handler words a
-view's ``Http404`` in Chinese and English (``api.errors.not_found_detail``).
+view's ``Http404`` in Chinese and English (``api.errors.not_found_detail``), and a method the API
+does not take as every answer under ``/api/`` does (``config.api_errors.not_allowed``).
 """
 from django.http import Http404
-from rest_framework.exceptions import NotFound, Throttled
+from rest_framework.exceptions import MethodNotAllowed, NotFound, Throttled
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.api_errors import not_allowed
 from config.ratelimit import (
     AnonRateThrottle, ApiExportThrottle, ApiRateThrottle, ApiSearchThrottle, ExportRateThrottle, SearchRateThrottle,
     UserRateThrottle,
@@ -40,9 +42,12 @@ class CpuTimeSpent(Throttled):
 def exception_handler(exc, context):
     """DRF's handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``), with a throttled request whose
     refusing budgets include its client's CPU time (marked ``cost_spent`` by
-    ``config.ratelimit.SharedThrottle``) answered as ``CpuTimeSpent`` with the same wait, and a
-    view's ``Http404`` saying what was not found in Chinese and English (``api.errors``)."""
+    ``config.ratelimit.SharedThrottle``) answered as ``CpuTimeSpent`` with the same wait, a
+    view's ``Http404`` saying what was not found in Chinese and English (``api.errors``), and a
+    405 saying so in both (``config.api_errors.not_allowed``)."""
     request = context.get("request")
+    if isinstance(exc, MethodNotAllowed) and request is not None:
+        exc = MethodNotAllowed(request.method, detail=not_allowed(request.method)["detail"])
     if isinstance(exc, Http404):
         message = exc.args[0] if exc.args and isinstance(exc.args[0], str) else ""
         exc = NotFound(not_found_detail(message, request.path if request is not None else ""))

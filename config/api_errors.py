@@ -1,9 +1,9 @@
 """Every 404 and 405 under ``/api/`` in the API's error shape, ``{"detail": …}``, whatever answered it.
 
-The API's views answer their own errors as JSON (Django REST framework: ``{"detail": "No Work
-matches the given query."}``, ``{"detail": "不被允許的方法 \\"POST\\"。"}``), and ``handler404``
-(``not_found``) answers a path no URL matches with ``{"detail": "Not found."}``, but
-only with ``DEBUG`` off: with it on (``make serve``, where a newcomer tries ``/api/editions/``)
+The API's views answer their own errors as JSON (Django REST framework, whose handler,
+``api.throttling.exception_handler``, words them in Chinese and English as the site's pages
+do), and ``handler404`` (``not_found``) answers a path no URL matches with ``unknown_address``'s
+body, but only with ``DEBUG`` off: with it on (``make serve``, where a newcomer tries ``/api/editions/``)
 Django writes its own HTML page for the unmatched path. And a view outside REST framework
 (``/api/docs/``, the Swagger UI page) answers a POST with Django's bare HTML 405; the schema
 (``/api/schema/``) answers it in YAML. ``ApiErrorsMiddleware`` gives each such answer under
@@ -20,27 +20,35 @@ from __future__ import annotations
 
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
-from rest_framework.exceptions import MethodNotAllowed
 
 API_PREFIX = "/api/"
-#: The body of a 404 no view wrote (``config.urls.not_found`` answers the same).
-NOT_FOUND = {"detail": "Not found."}
+
+
+def unknown_address(path: str) -> dict:
+    """The body of a 404 at ``path`` (the request's path, as decoded), under ``/api/``, that no
+    route of the API matches, in Chinese and English as every error of the site, with where
+    the API's addresses are listed: ``{"detail": "沒有此網址：/api/editions/（no API address
+    /api/editions/; the API's addresses are listed at /api/）"}``."""
+    return {"detail": f"沒有此網址：{path}（no API address {path}; the API's addresses are listed at {API_PREFIX}）"}
 
 
 def not_found(request, exception=None):
-    """404 (``handler404``): JSON under /api/ (``NOT_FOUND``), elsewhere the site's page saying
-    which address was not found, in both languages, and why when the ``Http404`` said so (a
-    string: a path no URL matches says nothing)."""
+    """404 (``handler404``): JSON under /api/ (``unknown_address``), elsewhere the site's page
+    saying which address was not found, in both languages, and why when the ``Http404`` said so
+    (a string: a path no URL matches says nothing)."""
     if request.path.startswith(API_PREFIX):
-        return JsonResponse(NOT_FOUND, status=404)
+        return JsonResponse(unknown_address(request.path), status=404, json_dumps_params={"ensure_ascii": False})
     why = exception.args[0] if exception is not None and exception.args and isinstance(exception.args[0], str) else ""
     return render(request, "404.html", {"request_path": request.path, "why": why}, status=404)
 
 
 def not_allowed(method: str) -> dict:
-    """The body of a 405 for ``method`` ("POST"…): REST framework's own message in the
-    active language, as the API's views answer it (``不被允許的方法 "POST"。``)."""
-    return {"detail": str(MethodNotAllowed(method).detail)}
+    """The body of a 405 for ``method`` ("POST"…), in Chinese and English, the API's views'
+    (``api.throttling.exception_handler``) and every other answer under ``/api/`` alike: every
+    address of the API only reads (GET, HEAD and OPTIONS, as its ``Allow`` header says):
+    ``{"detail": "不被允許的方法 \\"POST\\"：API 只供讀取（method \\"POST\\" not allowed: the API is
+    read-only）"}``."""
+    return {"detail": f'不被允許的方法 "{method}"：API 只供讀取（method "{method}" not allowed: the API is read-only）'}
 
 
 def is_json(response) -> bool:
@@ -61,7 +69,7 @@ class ApiErrorsMiddleware:
         if (response.status_code not in (404, 405) or not request.path.startswith(API_PREFIX)
                 or is_json(response)):
             return response
-        body = NOT_FOUND if response.status_code == 404 else not_allowed(request.method)
+        body = unknown_address(request.path) if response.status_code == 404 else not_allowed(request.method)
         answer = JsonResponse(body, status=response.status_code, json_dumps_params={"ensure_ascii": False})
         for name in ("Allow", "Vary", "Access-Control-Allow-Origin"):
             if name in response:

@@ -59,8 +59,11 @@ def test_api_is_rate_limited(client, seed_backend, settings):
 
 
 def test_unknown_api_path_is_a_json_404(client, db):
+    """A path no route of the API matches says so in Chinese and English, as the site's 404 page
+    does, with where the API's addresses are listed."""
     response = client.get("/api/no-such-thing/")
-    assert (response.status_code, response.json()) == (404, {"detail": "Not found."})
+    assert (response.status_code, response.json()) == (404, {
+        "detail": "沒有此網址：/api/no-such-thing/（no API address /api/no-such-thing/; the API's addresses are listed at /api/）"})
     page = client.get("/no-such-page/")
     assert page.status_code == 404 and "找不到此頁 (404)" in page.content.decode()
 
@@ -73,17 +76,25 @@ def test_every_api_404_and_405_is_json(client, db, settings, debug):
     answers = {(method, url): getattr(client, method)(url)
                for method, url in [("get", "/api/editions/"), ("get", "/api/nothing/"),
                                    ("get", "/api/works/99999/"), ("post", "/api/docs/"),
-                                   ("delete", "/api/schema/"), ("post", "/api/editions/")]}
+                                   ("delete", "/api/schema/"), ("post", "/api/editions/"), ("post", "/api/works/")]}
+
+    def unknown(path):
+        return {"detail": f"沒有此網址：{path}（no API address {path}; the API's addresses are listed at /api/）"}
+
+    def refused(method):
+        return {"detail": f'不被允許的方法 "{method}"：API 只供讀取（method "{method}" not allowed: the API is read-only）'}
+
     assert {key: (r.status_code, r["Content-Type"], r.json()) for key, r in answers.items()} == {
-        ("get", "/api/editions/"): (404, "application/json", {"detail": "Not found."}),
-        ("get", "/api/nothing/"): (404, "application/json", {"detail": "Not found."}),
+        ("get", "/api/editions/"): (404, "application/json", unknown("/api/editions/")),
+        ("get", "/api/nothing/"): (404, "application/json", unknown("/api/nothing/")),
         ("get", "/api/works/99999/"): (404, "application/json",
                                        {"detail": "沒有此書：/api/works/99999/（no work at /api/works/99999/）"}),
-        ("post", "/api/docs/"): (405, "application/json", {"detail": '不被允許的方法 "POST"。'}),
-        ("delete", "/api/schema/"): (405, "application/json", {"detail": '不被允許的方法 "DELETE"。'}),
-        ("post", "/api/editions/"): (404, "application/json", {"detail": "Not found."}),
+        ("post", "/api/docs/"): (405, "application/json", refused("POST")),
+        ("delete", "/api/schema/"): (405, "application/json", refused("DELETE")),
+        ("post", "/api/editions/"): (404, "application/json", unknown("/api/editions/")),
+        ("post", "/api/works/"): (405, "application/json", refused("POST")),  # a view of REST framework
     }
-    assert answers[("post", "/api/docs/")]["Allow"] == "GET, HEAD, OPTIONS"
+    assert answers[("post", "/api/docs/")]["Allow"] == answers[("post", "/api/works/")]["Allow"] == "GET, HEAD, OPTIONS"
     page = client.get("/no-such-page/")
     assert (page.status_code, page["Content-Type"]) == (404, "text/html; charset=utf-8")
 
