@@ -11,7 +11,7 @@ from rest_framework import generics
 
 from catalogue.catalogue import BU, bu_of, classes, get_class, members, shelf_key
 from reader.models import Work
-from reader.shelving import decided_shu
+from reader.shelving import UNSORTED, decided_shu
 from search.facets import facet_counts, search_facet_counts
 
 from . import schema
@@ -25,8 +25,8 @@ CLASS_CODE = OpenApiParameter("code", str, OpenApiParameter.PATH,
 def class_row(cls, held: dict[str, int], request, shu: dict[str, list] | None = None) -> dict:
     """A class as the API gives it: code, name, parent (null for a 部), level, works held (a
     部 counts its 類's and those classified by the 部 alone), the URL of its works and its 屬
-    (``[{"name": "周禮之屬", "works": 3}]``, the 屬 of the works held in it by first Kanripo ID;
-    ``[]`` for a 部 or a 類 none of whose works has one)."""
+    (``[{"name": "周禮之屬", "works": 3}, {"name": "未分屬", "works": 1}]``, ``held_shu``; ``[]`` for
+    a 部 or a 類 none of whose works has one)."""
     works = held.get(cls.code, 0) + (sum(held.get(c.code, 0) for c in members(cls.code)) if cls.level == BU else 0)
     return {"code": cls.code, "name": cls.name, "parent": cls.parent or None, "level": cls.level, "works": works,
             "works_url": request.build_absolute_uri(f"/api/classes/{cls.code}/works/"),
@@ -34,17 +34,19 @@ def class_row(cls, held: dict[str, int], request, shu: dict[str, list] | None = 
 
 
 def held_shu() -> dict[str, list]:
-    """``{"KR1d": [("周禮之屬", 3), ...]}``: the 屬 the works held are shelved under
+    """``{"KR1d": [("周禮之屬", 3), ..., ("未分屬", 1)]}``: the 屬 the works held are shelved under
     (``reader.shelving``: the 屬 given, else the one the title names, as ``/classes/KR1d/``
-    groups them), per 類, each once, where its first work stands in the catalogue's order
-    (Kanripo ID, title, id: the page's); one query."""
+    groups them), per 類 with a 屬, each once, where its first work stands in the catalogue's
+    order (Kanripo ID, title, id: the page's), then the works with none as ``UNSORTED``, the
+    group the page lists last under that heading; a 類 none of whose works has a 屬 is left
+    out (its shelf is not divided). One query."""
     works = list(Work.objects.exclude(classification="").only("pk", "title", "classification", "shu", "kanripo_id"))
     shu = decided_shu(works)
     found: dict[str, dict[str, list]] = {}
-    for work in sorted(works, key=lambda w: (w.classification, *shelf_key(w.kanripo_id, w.title, w.pk))):
-        if shu[work.pk]:
-            found.setdefault(work.classification, {}).setdefault(shu[work.pk], []).append(work.pk)
-    return {code: [(name, len(ids)) for name, ids in groups.items()] for code, groups in found.items()}
+    for work in sorted(works, key=lambda w: (w.classification, shu[w.pk] == "", *shelf_key(w.kanripo_id, w.title, w.pk))):
+        found.setdefault(work.classification, {}).setdefault(shu[work.pk], []).append(work.pk)
+    return {code: [(name or UNSORTED, len(ids)) for name, ids in groups.items()]
+            for code, groups in found.items() if any(groups)}
 
 
 class ClassList(generics.ListAPIView):
@@ -66,8 +68,8 @@ class ClassList(generics.ListAPIView):
 class ClassWorks(generics.ListAPIView):
     """The works held in a class (a 類; for a 部, in every 類 of it), paginated, as `/api/works/`
     gives them, those shelved under one 屬 with `?shu=周禮之屬` (the 屬 given, else the one the title
-    names: `reader.shelving`, as `/classes/<code>/` groups them); 404 for a code that is not a class of
-    the catalogue."""
+    names: `reader.shelving`, as `/classes/<code>/` groups them), those with none with `?shu=未分屬`;
+    404 for a code that is not a class of the catalogue."""
 
     serializer_class = WorkSerializer
 
@@ -79,11 +81,12 @@ class ClassWorks(generics.ListAPIView):
         works = Work.objects.filter(classification__in=codes)
         if shu := self.request.query_params.get("shu"):
             shelved = decided_shu(works.only("pk", "title", "classification", "shu"))
-            works = works.filter(pk__in=[pk for pk, name in shelved.items() if name == shu])
+            wanted = "" if shu == UNSORTED else shu
+            works = works.filter(pk__in=[pk for pk, name in shelved.items() if name == wanted])
         return works.in_shelf_order().with_editions()
 
     @extend_schema(parameters=[CLASS_CODE, OpenApiParameter(
-        "shu", str, OpenApiParameter.QUERY, description="only the works of this 屬 (周禮之屬)")])
+        "shu", str, OpenApiParameter.QUERY, description="only the works of this 屬 (周禮之屬); 未分屬: those of none")])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 

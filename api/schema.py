@@ -290,7 +290,8 @@ FacetsSerializer._declared_fields["class"] = NamedFacetValueSerializer(many=True
 
 
 class ShuSerializer(serializers.Serializer):
-    """A 屬 (a group inside a 類: 周禮之屬) and the number of works held in it."""
+    """A 屬 (a group inside a 類: 周禮之屬) and the number of works held in it; 未分屬 for the works
+    of a divided 類 that have none (their ``shu`` is "")."""
 
     name = serializers.CharField()
     works = serializers.IntegerField()
@@ -305,7 +306,8 @@ class ClassSerializer(serializers.Serializer):
     level = serializers.ChoiceField(choices=["bu", "lei"])
     works = serializers.IntegerField()
     works_url = serializers.URLField()
-    shu = ShuSerializer(many=True, help_text="the 屬 of the works held in a 類 (none for a 部)")
+    shu = ShuSerializer(many=True, help_text="the 屬 of the works held in a 類, then 未分屬 "
+                                                        "(none for a 部 or an undivided 類)")
 
 
 class ClassCountSerializer(NamedFacetValueSerializer):

@@ -13,6 +13,10 @@ from collections.abc import Iterable
 from catalogue.catalogue import class_books
 from characters.folding import fold
 
+#: What the pages and the API call the works of a divided 類 that have no 屬 (``shu`` ""): the
+#: heading of their group, last on the class's shelf, and the API's name of that group
+#: (``/api/classes/``'s ``shu``, ``?shu=未分屬``), so that they are not read as a 屬's works.
+UNSORTED = "未分屬"
 #: What a title puts before the book it treats: the emperor's commission, in the titles of the
 #: 四庫's imperial editions (欽定儀禮義疏, 御纂周易折中, 御定…, 御製…, 日講禮記解義).
 TITLE_PREFIX = re.compile(r"^(?:欽定|御纂|御定|御製|御選|日講)+")

@@ -415,10 +415,14 @@ def test_a_class_page_and_the_api_divide_a_class_by_its_shu(client):
     assert ('<a href="/">書目</a> › <a href="/classes/KR2/">史部</a> › <a href="/classes/KR2a/">正史類</a> › '
             '<span aria-current="page">史記</span></nav>') in client.get("/works/KR2a0001/").content.decode()
     rows = {r["code"]: r for r in client.get("/api/classes/").json()["results"]}
-    assert rows["KR1d"]["shu"] == [{"name": "周禮之屬", "works": 2}, {"name": "儀禮之屬", "works": 1}]
+    # the API lists the class's shelf as the page does: each 屬, then the works of none as 未分屬
+    assert rows["KR1d"]["shu"] == [{"name": "周禮之屬", "works": 2}, {"name": "儀禮之屬", "works": 1},
+                                   {"name": "未分屬", "works": 1}]
     assert rows["KR1"]["shu"] == rows["KR2a"]["shu"] == []
     zhouli = client.get("/api/classes/KR1d/works/", {"shu": "周禮之屬"}).json()
     assert [(w["title"], w["shu"]) for w in zhouli["results"]] == [("周禮注疏", "周禮之屬"), ("周官新義", "周禮之屬")]
+    unsorted = client.get("/api/classes/KR1d/works/", {"shu": "未分屬"}).json()
+    assert [(w["title"], w["shu"]) for w in unsorted["results"]] == [("禮書", "")]
     assert client.get("/api/classes/KR1/works/", {"shu": "儀禮之屬"}).json()["count"] == 1
 
 
