@@ -112,23 +112,32 @@ def cited_people(work, edition=None) -> str:
 
 
 def works_told_apart(works) -> dict[int, str]:
-    """``{work id: words}`` telling apart works of one title (two 周禮), as a menu puts them
-    after the title (``周禮（〔漢〕鄭玄注）``): for each work the first of these that no other
-    work of the list has: its first person (``person_text`` as cited, ``〔漢〕鄭玄注``), all its
-    people (``cited_people``), its dynasty (``work_dynasty``, ``宋``); else its slug (its
-    Kanripo ID, ``KR1d0001``), when nothing else tells it apart. The words the catalogue and
-    the books give, not an ID, wherever they can. Reads ``work.editions`` of a work the
-    catalogue does not list with people (prefetch it)."""
+    """``{work id: words}`` telling apart works of one title (two 周禮), as a menu and a hit put
+    them after the title (``周禮（四部叢刊本）``). Each kind of words is tried in turn: the first
+    person (``person_text`` as cited, ``〔漢〕鄭玄注``), all the people (``cited_people``), the
+    dynasty (``work_dynasty``, ``宋``), the name of the work's one edition (``Edition.name``,
+    ``四部叢刊本``; none for a work of several editions, whose hits name their edition anyway).
+    The first kind that every work has and no two share names them all, so that the works are
+    named alike and a reader compares like with like: the 周禮 of the TLS 白文 (nobody named, no
+    dynasty) and the 四部叢刊 周禮 with 鄭玄's notes are ``TLS標點本`` and ``四部叢刊本``, not a
+    Kanripo ID beside 〔漢〕鄭玄注. Where no kind does, each work takes the first kind that is its
+    own, else its slug (its Kanripo ID, ``KR1d0001``): the words the catalogue and the books give,
+    an ID only when nothing else tells the work apart. Reads ``work.editions`` (prefetch it)."""
     works = list(works)
     if len(works) < 2:
         return {w.pk: "" for w in works}
     kinds = []
     for w in works:
         people = work_people(w)
+        editions = list(w.editions.all())
         kinds.append((person_text(people[0], cited=True) if people else "", people_text(people, cited=True),
-                      work_dynasty(w)))
+                      work_dynasty(w), editions[0].name if len(editions) == 1 else ""))
+    for kind in range(len(kinds[0])):  # one kind for all, where one tells each from every other
+        values = [k[kind] for k in kinds]
+        if all(values) and len(set(values)) == len(values):
+            return {w.pk: value for w, value in zip(works, values)}
     names: dict[int, str] = {}
-    for kind in range(3):
+    for kind in range(len(kinds[0])):
         shared = Counter(k[kind] for k in kinds)
         for w, k in zip(works, kinds):
             if w.pk not in names and k[kind] and shared[k[kind]] == 1:

@@ -124,8 +124,8 @@ def juan_labels(work: str, edition: str = "") -> list[str]:
 
 def work_choices() -> list[tuple[int, str]]:
     """``[(work id, name)]`` for the work filter, by title: the title, told apart in words
-    from another work of the same title (``reader.people.works_told_apart``: 周禮（〔漢〕鄭玄注）,
-    by its people or dynasty; its slug, 周禮（KR1d0001）, only when nothing else tells it apart).
+    from another work of the same title as the hits name it (``reader.people.works_told_apart``:
+    周禮（四部叢刊本）, by their people, dynasty or edition; a slug only when nothing else tells it apart).
     One query, and one for the editions of the works that share a title."""
     works = list(Work.objects.order_by("title", "id").only("title", "slug"))
     shared = Counter(w.title for w in works)
@@ -180,7 +180,7 @@ def chosen_filters(form: SearchForm) -> tuple[str, str]:
 
 def filter_names(form: SearchForm, works, work: str, edition: str) -> list[str]:
     """The filters a search was narrowed by, as a printed concordance names them under its
-    query: ``["周禮（KR1d0001）", "卷十"]`` (the work or edition, then the juan typed)."""
+    query: ``["周禮（四部叢刊本）", "卷十"]`` (the work or edition, then the juan typed)."""
     names = []
     if edition.isascii() and edition.isdigit() and (place := edition_places().get(int(edition))):
         names.append(place["full_name"])

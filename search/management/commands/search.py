@@ -51,7 +51,7 @@ class Command(BaseCommand):
         if results is None:  # "" or spaces: the search page shows its empty form; here, say so
             raise CommandError("請輸入檢索詞 (an empty query: give the characters to search for)")
         hits = results.hits[: opts["limit"]] if opts["limit"] else results.hits
-        # a work of several editions names the edition, as the hit list's CSV does: 禮書綱目（KR1d0086）
+        # a work of several editions names the edition, as the hit list does: 禮書綱目（四庫全書・文淵閣本）
         names = {p["slug"]: p["full_name"] for p in edition_places().values()}
         try:
             for h in (h for i in range(0, len(hits), 500) for h in name_layers(hits[i:i + 500])):
