@@ -7,11 +7,13 @@ Usage::
     .venv/bin/python scripts/build_reading_context.py [--corpus ../shared/corpus]
     .venv/bin/python scripts/build_reading_context.py --add 迹毁   # only these readings
     .venv/bin/python scripts/build_reading_context.py --classic   # only the classics' neighbour rows
+    .venv/bin/python scripts/build_reading_context.py --windows   # only the library's windows
 
 A whole build reads the library several times over (5 minutes of CPU, 45 at nice 15 on a loaded machine); when a
 form gains a reading (a form decided ``own`` in ``traditional_variants.tsv``), ``--add`` counts
 only that reading and the readings its forms share and keeps every other row (``add_readings``:
-the same table, in about a minute of CPU).
+the same table, in about a minute of CPU); when ``LIBRARY_SHAPES`` or ``PRINTED`` change, ``--windows``
+counts the library's windows anew and keeps every other row (``count_windows``: the same table).
 
 For every character that some ambiguous simplified form may stand for (``characters.simplified``:
 後 and 后 for 后, 於 and 于 for 于, 雲 and 云 for 云), the script counts, in the traditional
@@ -530,6 +532,24 @@ def add_classic(corpus: Path, path: Path = CONTEXT_PATH, out: Path | None = None
     return {"rows": before, "rows after": len(classic)}
 
 
+def count_windows(corpus: Path, path: Path = CONTEXT_PATH, out: Path | None = None) -> dict[str, int]:
+    """Count the library's windows (``library_windows`` of ``LIBRARY_SHAPES``, shipped by
+    ``printed_windows``) anew into the reading table at ``path`` (written to ``out``, by default
+    ``path``), every other row kept: the same table as a whole build, as the windows depend on the
+    library and the neighbour rows alone (those choose the places they are counted round, as in
+    ``main``) and no other row depends on them. For a change of ``LIBRARY_SHAPES`` or ``PRINTED``.
+    Returns ``{'windows': the table's windows before, 'windows after': …}``."""
+    out = path if out is None else out
+    neighbours, quotes, windows = read_table(path)
+    forms_of = _forms_of()
+    rd.reload(path)
+    library = library_windows(corpus, forms_of)
+    printed = {k: library[k] for k in printed_windows(library, list(forms_of.values()))}
+    write_table(out, neighbours, quotes, printed)
+    rd.reload(CONTEXT_PATH)
+    return {"windows": len(windows), "windows after": len(printed)}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
@@ -543,13 +563,14 @@ def main(argv=None) -> int:
     ap.add_argument("--classic", action="store_true",
                     help=f"only count the classics' own neighbour rows anew (add_classic), keeping the other rows "
                          f"of {CONTEXT_PATH.name}; written to --out")
+    ap.add_argument("--windows", action="store_true",
+                    help=f"only count the library's windows anew (count_windows), keeping the other rows "
+                         f"of {CONTEXT_PATH.name}; written to --out")
     args = ap.parse_args(argv)
-    if args.classic:
-        stats = add_classic(args.corpus, CONTEXT_PATH, args.out)
-        print(", ".join(f"{k} {v}" for k, v in stats.items()) + f": written to {args.out}", file=sys.stderr)
-        return 0
-    if args.add:
-        stats = add_readings(args.corpus, set(args.add), CONTEXT_PATH, args.out, args.min, args.prune)
+    if args.windows or args.classic or args.add:   # one part of the table counted anew, the rest kept
+        stats = (count_windows(args.corpus, CONTEXT_PATH, args.out) if args.windows else
+                 add_classic(args.corpus, CONTEXT_PATH, args.out) if args.classic else
+                 add_readings(args.corpus, set(args.add), CONTEXT_PATH, args.out, args.min, args.prune))
         print(", ".join(f"{k} {v}" for k, v in stats.items()) + f": written to {args.out}", file=sys.stderr)
         return 0
     wanted = targets()

@@ -524,6 +524,32 @@ def test_new_readings_are_added_to_the_table_as_a_whole_build_counts_them(tmp_pa
         build.add_readings(corpus, {"甲"}, before, added)
 
 
+def test_the_librarys_windows_are_counted_anew_as_a_whole_build_counts_them(tmp_path, monkeypatch):
+    import build_reading_context as build
+
+    # a change of LIBRARY_SHAPES: the window of a place's two neighbours added. 丙于丁 and 丙於戊, four juans
+    # each: no neighbour is seen beside a reading the five times a row needs (--min), so the neighbours
+    # decide nothing, and a juan of three characters has no window of four or five; 丙_丁, printed four
+    # times, always 于, decides
+    corpus = tmp_path / "corpus"
+    (corpus / "kanripo" / "KR1x0001").mkdir(parents=True)
+    for n, juan in enumerate(["丙于丁"] * 4 + ["丙於戊"] * 4):
+        (corpus / "kanripo" / "KR1x0001" / f"a{n}.txt").write_text(juan + "\n", encoding="utf-8")
+    shipped = build.LIBRARY_SHAPES
+    monkeypatch.setattr(build, "LIBRARY_SHAPES", shipped + ((1, 1),))
+    whole = tmp_path / "whole.tsv.gz"
+    assert build.main(["--corpus", str(corpus), "--out", str(whole)]) == 0
+    assert build.read_table(whole)[2] == {("于", "丙", "丁"): 4, ("於", "丙", "戊"): 4}
+    before = tmp_path / "before.tsv.gz"
+    monkeypatch.setattr(build, "LIBRARY_SHAPES", shipped)
+    assert build.main(["--corpus", str(corpus), "--out", str(before)]) == 0
+    assert build.read_table(before)[2] == {} and build.read_table(before)[:2] == build.read_table(whole)[:2]
+    monkeypatch.setattr(build, "LIBRARY_SHAPES", shipped + ((1, 1),))
+    added = tmp_path / "added.tsv.gz"
+    assert build.count_windows(corpus, before, added) == {"windows": 0, "windows after": 2}
+    assert added.read_bytes() == whole.read_bytes()
+
+
 def test_the_reading_counts_leave_out_the_held_out_works_and_prune_what_decides_nothing(tmp_path):
     from collections import Counter
 
