@@ -14,7 +14,7 @@ from reader.models import Work
 from reader.shelving import UNSORTED, decided_shu
 from search.facets import facet_counts, search_facet_counts
 
-from . import schema
+from . import shapes
 from .pagination import WholeListPagination
 from .serializers import WorkSerializer
 
@@ -54,7 +54,7 @@ class ClassList(generics.ListAPIView):
     … KR6v), with the number of works the library holds in each; paginated as every list, all
     86 in one page by default (`page_size` 200)."""
 
-    serializer_class = schema.ClassSerializer
+    serializer_class = shapes.ClassSerializer
     pagination_class = WholeListPagination
 
     def list(self, request, *args, **kwargs):

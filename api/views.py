@@ -35,7 +35,7 @@ from search.filters import folded_hits, form_filters, without_filters
 from search.forms import DynastyField, SearchForm, ValuesField
 from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search
 
-from . import exports, hitlists, schema
+from . import exports, hitlists, shapes
 from .catalogue import class_distribution, search_facets
 from .distribution import kept_juan_rows
 from .throttling import ApiExportThrottle, ApiSearchThrottle
@@ -236,8 +236,8 @@ class JuanDetail(APIView):
     (kind `text`, `note`, `label`, `record`, `record_note`; notes with `source_tag` as
     written and `source` resolved) and its citation."""
 
-    @extend_schema(parameters=[WORK_ID, JUAN_N], responses=schema.JuanStructureSerializer,
-                   examples=[schema.JUAN_EXAMPLE])
+    @extend_schema(parameters=[WORK_ID, JUAN_N], responses=shapes.JuanStructureSerializer,
+                   examples=[shapes.JUAN_EXAMPLE])
     def get(self, request, number, **kwargs):
         juan, chapters = read_consistently(lambda: _juan({**kwargs, "number": number}),
                                             lambda j: chapter_views(j, overlay=juan_overlay(j) or None))
@@ -252,7 +252,7 @@ class SectionDetail(APIView):
 
     @extend_schema(parameters=[WORK_ID, JUAN_N, POSITION, OpenApiParameter(
         "page", int, description="page of a long section, 1-based (default 1; see `pages.count`)")],
-        responses=schema.SectionStructureSerializer, examples=[schema.SECTION_EXAMPLE])
+        responses=shapes.SectionStructureSerializer, examples=[shapes.SECTION_EXAMPLE])
     def get(self, request, number, position, **kwargs):
         raw = request.query_params.get("page", "1")
         if not (raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6 and int(raw) > 0):
@@ -393,7 +393,7 @@ class SearchView(APIView):
         OpenApiParameter("page_size", int, description=(
             "results per page, a whole number from 1 to 200 (default 20); any other value is a 400 naming "
             "page_size and the range")),
-    ], responses=schema.SearchResponseSerializer, examples=[schema.SEARCH_EXAMPLE])
+    ], responses=shapes.SearchResponseSerializer, examples=[shapes.SEARCH_EXAMPLE])
     def get(self, request):
         paginator = StandardPagination()
         paginator.get_page_size(request)  # a bad page_size is a 400 before any search
@@ -427,7 +427,7 @@ class SearchDistributionView(APIView):
     @extend_schema(parameters=SEARCH_PARAMETERS + [OpenApiParameter("group", str, enum=["juan", "class"], description=(
         "juan (default): the hits per juan and per section (`juans`, `sections`); class: the hits per class of "
         "Kanripo's catalogue (`classes`: 類, or 部 for a work classified by its 部 alone, \"\" unclassified)"))],
-        responses=schema.DistributionResponseSerializer)
+        responses=shapes.DistributionResponseSerializer)
     def get(self, request):
         group = request.query_params.get("group", "juan") or "juan"
         if group not in ("juan", "class"):

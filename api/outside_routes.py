@@ -1,0 +1,146 @@
+"""The routes that answer JSON outside the API's own views, for the OpenAPI schema: their views
+are Django's, which drf-spectacular does not read, so their paths and shapes are written here by
+hand and added to the schema by a post-processing hook (``json_routes_outside_the_api``,
+``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): ``/chars/{char}/`` and
+``/corrections/annotations/{slug}.jsonld``."""
+from __future__ import annotations
+
+from corrections.models import TAGS
+
+
+def _strings(description: str) -> dict:
+    return {"type": "array", "items": {"type": "string"}, "description": description}
+
+
+#: ``/chars/<char>/`` as JSON (``pages.views.char_detail``: ``characters.dictionary.CharEntry.as_dict``
+#: with the page's and the search's addresses), field for field.
+CHAR_ENTRY = {
+    "type": "object",
+    "description": "One character (code point) as the character table gives it (characters.dictionary.CharEntry): "
+                   "its readings, definition, standard, traditional and simplified forms and variants; `found` is "
+                   "false (and the answer a 404) for a character the table does not hold.",
+    "properties": {
+        "char": {"type": "string", "minLength": 1, "maxLength": 1, "description": "the character"},
+        "codepoint": {"type": "string", "pattern": "^U\\+[0-9A-F]{4,6}$", "example": "U+8AAA"},
+        "name": {"type": "string", "description": "its Unicode name; \"\" for one Unicode does not name"},
+        "found": {"type": "boolean"},
+        "mandarin": _strings("its usual readings (Unihan kMandarin)"),
+        "other_readings": _strings("its other readings (Unihan kHanyuPinyin, 漢語大字典)"),
+        "definition": {"type": "string", "description": "Unihan kDefinition, \"\" when none"},
+        "standard": _strings("its standard forms (正字)"),
+        "traditional": _strings("its traditional forms"),
+        "simplified": _strings("its simplified forms"),
+        "variants": _strings("its variant forms (異體字)"),
+        "see": {"type": "object", "nullable": True, "additionalProperties": False,
+                "description": "the reading and definition of its standard form, for a character with no Mandarin "
+                               "reading of its own (𤣥 → 玄 xuán); null otherwise",
+                "required": ["char", "mandarin", "definition"],
+                "properties": {"char": {"type": "string"}, "mandarin": _strings("the standard form's readings"),
+                               "definition": {"type": "string"}}},
+        "readings": {"type": "array", "description": "the readings of the character and of the forms search folds "
+                                                     "with it, each once, from the form that has it first",
+                     "items": {"type": "object", "additionalProperties": False,
+                               "required": ["reading", "form", "source"],
+                               "properties": {"reading": {"type": "string"}, "form": {"type": "string"},
+                                              "source": {"type": "string", "enum": ["kMandarin", "kHanyuPinyin"]}}}},
+        "searched_together": _strings("the forms search finds with it (characters.folding), itself left out"),
+        "relations": {"type": "object", "additionalProperties": _strings("codes of the sources relating them"),
+                      "description": "for each variant, the sources that relate it to the character "
+                                     "(codes of characters/scripts/build_char_table.py)"},
+        "placeholder": {"type": "string", "description": "for a mark that stands in for a character (〓, the geta "
+                                                        "mark of a lost or unencoded character), what it means; "
+                                                        "\"\" for a character"},
+        "script_search": {"type": "string", "description": "for a simplified form standing for several characters "
+                                                          "(个, 后, 当), how search reads it in simplified and in "
+                                                          "traditional editions; \"\" otherwise"},
+        "url": {"type": "string", "description": "the character's page (path)", "example": "/chars/%E8%AA%AA/"},
+        "search_url": {"type": "string", "description": "a search for it (path)", "example": "/search/?q=%E8%AA%AA"},
+    },
+    "required": ["char", "codepoint", "name", "found", "mandarin", "other_readings", "definition", "standard",
+                 "traditional", "simplified", "variants", "see", "readings", "searched_together", "relations",
+                 "placeholder", "script_search", "url", "search_url"],
+    "additionalProperties": False,
+}
+
+#: ``/corrections/annotations/<edition>.jsonld`` (``corrections.annotations.annotation_collection``):
+#: a W3C Web Annotation collection, its items on one page.
+ANNOTATION_COLLECTION = {
+    "type": "object",
+    "description": "An edition's accepted public annotations as a W3C Web Annotation collection "
+                   "(https://www.w3.org/TR/annotation-model/), every annotation on its first page.",
+    "required": ["@context", "id", "type", "label", "total", "first"],
+    "additionalProperties": False,
+    "properties": {
+        "@context": {"type": "string", "enum": ["http://www.w3.org/ns/anno.jsonld"]},
+        "id": {"type": "string", "format": "uri"},
+        "type": {"type": "string", "enum": ["AnnotationCollection"]},
+        "label": {"type": "string"},
+        "total": {"type": "integer", "minimum": 0},
+        "first": {"type": "object", "required": ["id", "type", "items"], "additionalProperties": False, "properties": {
+            "id": {"type": "string", "format": "uri"},
+            "type": {"type": "string", "enum": ["AnnotationPage"]},
+            "items": {"type": "array", "items": {
+                "type": "object", "required": ["id", "type", "motivation", "created", "modified", "creator", "body", "target"],
+                "description": "one annotation (corrections.annotations.web_annotation): its body is the note, or "
+                               "a list of the note, its tags and its links",
+                "properties": {
+                    "id": {"type": "string", "format": "uri"}, "type": {"type": "string", "enum": ["Annotation"]},
+                    "motivation": {"type": "string"}, "created": {"type": "string", "format": "date-time"},
+                    "modified": {"type": "string", "format": "date-time"},
+                    "creator": {"type": "object", "required": ["type", "nickname"],
+                                "properties": {"type": {"type": "string"}, "nickname": {"type": "string"}}},
+                    "body": {"oneOf": [{"type": "object"}, {"type": "array", "items": {"type": "object"}}]},
+                    "target": {"type": "object", "required": ["source", "selector"]}}}}}},
+    },
+}
+
+def _parameter(place: str, name: str, description: str, **schema) -> dict:
+    """An OpenAPI parameter of a hand-written route: ``place`` ``"path"`` (required) or
+    ``"query"`` (optional), a string whose ``schema`` adds ``schema`` (``enum``, ``maxLength`` …)."""
+    return {"in": place, "name": name, "required": place == "path", "description": description,
+            "schema": {"type": "string", **schema}}
+
+
+def _json_route(operation: str, tag: str, summary: str, description: str, parameters: list[dict],
+                media: str, schema: str, responses: dict[str, tuple[str, bool]]) -> dict:
+    """The OpenAPI path item of a hand-written JSON route: one ``get`` named ``operation``
+    under ``tag``, with its ``parameters`` (``_parameter``); ``responses`` is ``{status:
+    (description, with a body)}``, a body being the component ``schema`` sent as ``media``."""
+    content = {media: {"schema": {"$ref": f"#/components/schemas/{schema}"}}}
+    return {"get": {"operationId": operation, "tags": [tag], "summary": summary, "description": description,
+                    "parameters": parameters,
+                    "responses": {status: {"description": text, **({"content": content} if body else {})}
+                                  for status, (text, body) in responses.items()}}}
+
+
+def json_routes_outside_the_api(result, generator, request, public):
+    """drf-spectacular post-processing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): the
+    routes that answer JSON outside the API's own views, written here by hand (their views are
+    Django's, which drf-spectacular does not read), each by ``_json_route``: ``/chars/{char}/``
+    (``CHAR_ENTRY``) and ``/corrections/annotations/{slug}.jsonld`` (``ANNOTATION_COLLECTION``).
+    Returns ``result``."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["CharEntry"] = CHAR_ENTRY
+    schemas["AnnotationCollection"] = ANNOTATION_COLLECTION
+    result["paths"]["/chars/{char}/"] = _json_route(
+        "chars_retrieve", "chars", "One character: readings, definition, forms and variants",
+        "The page /chars/<char>/ answers JSON for `?format=json`, or for an Accept header that "
+        "prefers application/json (as the reading page's look-up sends); HTML otherwise "
+        "(`?format=html`, a browser's Accept, or curl's `*/*`).",
+        [_parameter("path", "char", "one character (code point), e.g. 說", minLength=1, maxLength=1),
+         _parameter("query", "format", "json: the entry as JSON whatever the Accept header; html: the page",
+                    enum=["json", "html"])],
+        "application/json", "CharEntry",
+        {"200": ("the character's entry", True),
+         "404": ("a character the table does not hold (`found` false: its code point and name), "
+                 "or more than one character", True)})
+    result["paths"]["/corrections/annotations/{slug}.jsonld"] = _json_route(
+        "annotations_retrieve", "annotations", "An edition's public annotations (W3C Web Annotations)",
+        "The edition's accepted annotations, in text order, as one W3C AnnotationCollection "
+        "(JSON-LD): each with its note, tags and links as bodies, its creator, and its target, "
+        "the section's permalink with a TextQuoteSelector and the passage's TextPositionSelector.",
+        [_parameter("path", "slug", "the edition's key, as in /works/<slug>/"),
+         _parameter("query", "tag", "only the annotations with this tag", enum=list(TAGS))],
+        'application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"', "AnnotationCollection",
+        {"200": ("the collection", True), "400": ("an unknown tag", False), "404": ("no edition of that key", False)})
+    return result
