@@ -32,8 +32,9 @@ QUERIES = ["王", "之", "釋曰", "注", "疏", "音", "反", "曰", "公", "�
 #: The entries of the 考證 printed after 孟子注疏 卷一上 and 卷一下 in the file KR1h0003_001.
 KAOZHENG_ENTRIES_KR1H0003_001 = 15
 #: How the layer of each piece of 孝經注疏 卷一 was decided (``Piece.layer_basis``).
-#: (the 考證 entry 蓋天子之孝也○古文無也字 is an entry, not a section title: text of the editorial layer)
-BASES_KR1F0004_001 = {"marked": 62, "default": 17, "reference": 6, "layout": 3}
+#: (the 考證 entry 蓋天子之孝也○古文無也字 is an entry, not a section title: text of the editorial layer; the
+#: heading ``　天子章第二疏(…)`` in the middle of the juan is a chapter's, no piece)
+BASES_KR1F0004_001 = {"marked": 62, "default": 16, "reference": 6, "layout": 3}
 #: A page-break marker of the printed edition (葉 1-2a): not text.
 PAGE = re.compile(r'<span class="pb"[^>]*><span class="visually-hidden">[^<]*</span>[^<]*</span>')
 CHOICES = ["classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "notes", "titles",

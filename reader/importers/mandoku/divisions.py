@@ -108,6 +108,12 @@ GLOSSED_LINES = 3
 NUMBER_NOTED = re.compile(
     rf"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/第]{{1,12}})(?<![卷巻])(?P<number>{_NUMBER})"
     rf"(?P<group>{_WORD}{{0,4}}?)(?P<note>\([^()]*\))")
+#: A 篇 heading in the middle of a juan of a book that is no book of readings (``next_heading``): its
+#: name and number, then its note, or its 疏's or readings' note after their label, as a juan's first
+#: 篇 heading prints them (``structure.NUMBERED_CHAPTER``: 史記索隱 ``十二諸侯年表第二(按篇言十二…)``,
+#: 孝經注疏 ``　士章第五(正義曰…)``, ``　卿大夫章第四疏(正義曰…)``); a juan's label (卷…) is none.
+NEXT_NOTED = re.compile(
+    rf"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/第]{{1,12}})(?<![卷巻])(?P<number>{_NUMBER})(?=\(|(?:音義|[疏䟽])\()")
 #: The juan of the old edition a 篇 opened, printed where the heading's note closes (禮記音義 ``檀弓第三(…)卷之二``,
 #: ``中庸第三十一(…)`` over ``(…)卷之十六``, the line end maybe cutting it: ``奔喪第三十四(…)卷`` over ``之十八``).
 OLD_JUAN = re.compile(r"^卷之[一二三四五六七八九十百]+")
@@ -272,6 +278,22 @@ def number_noted_heading(line: str, lineno: int, lead: str, units: list[Unit]) -
     if lead:
         chapter.heading_layout.append((0, lead))
     return Unit("heading", lineno, chapter=chapter), line[len(chapter.heading):], len(chapter.heading), ""
+
+
+def next_heading(line: str, units: list[Unit]) -> bool:
+    """Whether ``line`` (without its indentation, at the top of a column in the middle of a juan of
+    a book that is no book of readings) is a 篇 heading with its note after its number
+    (``NEXT_NOTED``), the 篇 after the last whose heading ``units`` (the juan's so far) hold: its number
+    one past that heading's (``_last_number``). A book numbers its 篇 one after another and prints
+    each heading at the top of a column, as those alone on their line (``structure.LONE_NUMBERED_CHAPTER``)
+    and those at a juan's head show in the same juans: 史記索隱 卷五 opens with ``三代系表第一(…)`` and prints
+    ``十二諸侯年表第二(按篇言十二…)`` after the last lemma on it, 卷九 ``平準書第八(…)`` after ``河渠書第七``
+    alone; 荀子 卷十七 ``性惡篇第二十三(…)``, then ``君子篇第二十四(…)``; 莊子注 卷一 ``　　齊物論第二(…)``.
+    A 篇's title that a lemma or a sentence quotes names any 篇, not the next (前漢書 ``書天子所服第八
+    (如淳曰…)``); in a juan with no numbered heading before, nothing says which 篇 is next: False."""
+    m = NEXT_NOTED.match(line)
+    last = _last_number(units)
+    return m is not None and last > 0 and chinese_to_int(TITLE_NUMBER.search(m["number"])["number"]) == last + 1
 
 
 def old_juans(units: list[Unit]) -> None:

@@ -25,7 +25,8 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
-from .divisions import fold_heading_words, glossed_heading, heading_tail, noted_heading, number_noted_heading
+from .divisions import (fold_heading_words, glossed_heading, heading_tail, next_heading, noted_heading,
+                        number_noted_heading)
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
     CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX,
@@ -285,8 +286,8 @@ class LineLoop:
             col_shift = 0
             # a 篇 heading of a book of readings with its note after its number, at the top of a column
             # (士昬禮第二(鄭云…)納采), not the rest of a word the full line before cut (…故訓 over 傳第一(…))
-            numbered = None if heading or entry or not readings or indent > 4 or (cont and (
-                cont[0] == "open" or (cont[0] == "text" and prev_width >= full))) \
+            top = not (cont and (cont[0] == "open" or (cont[0] == "text" and prev_width >= full)))
+            numbered = None if heading or entry or not readings or indent > 4 or not top \
                 else number_noted_heading(stripped, lineno, "".join(pending) + indent_str, units)
             # a 篇 heading alone on its line mid-juan, after a line that ended its paragraph
             lone_m = LONE_NUMBERED_CHAPTER.match(stripped) if (not heading and not entry and not at_start and indent <= 4 and not
@@ -296,7 +297,12 @@ class LineLoop:
             # a 篇 that the juan's own contents list names (人物志 ``體别第二(…)`` after its list's 體别二)
             lone = lone or (not heading and not entry and bool(listed) and not self.header.tls and indent <= 4
                             and listed_heading(stripped, listed))
-            if not heading and not entry and not numbered and (at_start or lone) and not self.header.tls and indent <= 4:
+            # in another book, a 篇 heading mid-juan with its note after its number, the 篇 after the
+            # juan's last (史記索隱 ``十二諸侯年表第二(…)``), at the top of a column: read as at a juan's head
+            sequel = not (readings or heading or entry or at_start or lone or self.header.tls or indent > 4
+                          or not top) and next_heading(stripped, units)
+            if not heading and not entry and not numbered and (at_start or lone or sequel) and not self.header.tls \
+                    and indent <= 4:
                 m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None)
                 # an unnumbered 篇 title only at the juan's start: under a numbered one
                 # (隗囂公孫述列傳第三) an indented 隗囂傳(…) is a section's title, and after the
