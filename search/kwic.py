@@ -12,28 +12,28 @@ from functools import lru_cache
 
 from characters.clusters import clusters
 from characters.folding import INVISIBLE, SELECTOR, SEPARATOR
-from characters.units import DESCRIPTION, code_class
+from characters.units import DESCRIPTION, CodePoints, code_class
 
 
 @lru_cache(maxsize=None)
-def _multi_code_point() -> re.Pattern:
+def _multi_code_point() -> CodePoints:
     """What makes a code point other than one character of a snippet's count: an entity's ``&``
     or ``;``, a description's ``[`` or ``]``, a ``?`` (a lost character, or punctuation of Latin
     text), an invisible or a selector, a separator (punctuation, a space)."""
-    return re.compile(r"[&;\[\]?" + code_class(SELECTOR) + code_class(INVISIBLE) + code_class(SEPARATOR) + "]")
+    return CodePoints(r"&;\[\]?", SELECTOR, INVISIBLE, SEPARATOR)
 
 
 @lru_cache(maxsize=None)
-def _not_plain() -> re.Pattern:
+def _not_plain() -> CodePoints:
     """What makes a code point other than a character or a separator: the mark an entity or a
     description opens with (searched from far enough before a window to hold its whole), a ``?``,
     an invisible or a selector."""
-    return re.compile(r"[&\[?" + code_class(SELECTOR) + code_class(INVISIBLE) + "]")
+    return CodePoints(r"&\[?", SELECTOR, INVISIBLE)
 
 
 @lru_cache(maxsize=None)
-def _separator() -> re.Pattern:
-    return re.compile("[" + code_class(SEPARATOR) + "]")
+def _separator() -> CodePoints:
+    return CodePoints("", SEPARATOR)
 
 
 def single_code_points(text: str) -> bool:
@@ -148,14 +148,14 @@ def separated_bounds(text: str, start: int, end: int, width: int) -> tuple[int, 
     b, need = start, width
     while need > 0 and b > 0:
         lo = max(0, b - need)
-        need -= (b - lo) - len(sep.findall(text, lo, b))
+        need -= (b - lo) - sep.count(text, lo, b)
         b = lo
     while b < start and sep.match(text, b):  # the text's start: the context begins at a character
         b += 1
     e, need = end, width
     while need > 0 and e < len(text):
         hi = min(len(text), e + need)
-        need -= (hi - e) - len(sep.findall(text, e, hi))
+        need -= (hi - e) - sep.count(text, e, hi)
         e = hi
     while e > end and sep.match(text, e - 1):  # the text's end: it ends with one
         e -= 1

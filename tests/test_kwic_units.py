@@ -2,9 +2,13 @@
 decision 0034): a gaiji entity, a lost ``?`` or a description is one character and never cut,
 punctuation and spaces are taken along and count none; the API gives the stored text and, for a
 hit whose KWIC holds a gaiji, the three parts as the reading page shows them (〓)."""
+import re
+
 import pytest
 
+from characters.folding import SEPARATOR
 from characters.gaiji import placeholders
+from characters.units import CodePoints, code_class
 from search.kwic import context_bounds, single_code_points
 
 from .conftest import SEED, SHARED
@@ -109,3 +113,21 @@ def test_the_bounds_are_those_the_units_give_at_every_character():
                 checked += 1
     assert checked == 2275
     assert "，" in shiji and "。" in shiji
+
+
+def test_the_quick_code_point_sets_answer_as_the_whole_class():
+    """``characters.units.CodePoints`` tries a supplementary-plane code point against the whole
+    class only after its quick pattern finds it: 𐄀 (U+10100, AEGEAN WORD SEPARATOR LINE) is a
+    separator, 𤣥 (U+248E5, CJK Ext B) and 😀 are not; in the Basic Multilingual Plane ，and 。 are
+    separators and 〓 (U+3013, a character the print lost) is not."""
+    separators = CodePoints("", SEPARATOR)
+    whole = re.compile("[" + code_class(SEPARATOR) + "]")
+    text = "𤣥之\U0001F600乎𐄀也，𤣥〓者。"
+    assert separators.search(text).start() == 4 and separators.search(text, 5).start() == 6
+    assert separators.search(text, 0, 4) is None and separators.search("𤣥\U0001F600之") is None
+    assert [separators.count(text, 0, e) for e in range(len(text) + 1)] == [
+        len(whole.findall(text, 0, e)) for e in range(len(text) + 1)] == [0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 3]
+    assert [separators.match(text, i) for i in range(len(text))] == [
+        whole.match(text, i) is not None for i in range(len(text))]
+    assert [kwic(text, "也", w) for w in (1, 2, 3)] == [("乎𐄀", "，𤣥"), ("\U0001F600乎𐄀", "，𤣥〓"),
+                                                       ("之\U0001F600乎𐄀", "，𤣥〓者")]
