@@ -21,12 +21,27 @@ KANRIPO_ID = re.compile(r"^(KR\d)([a-z])\d{4}")
 #: A class code: a 部 (``KR1``) or a 類 (``KR1d``).
 CLASS_CODE = re.compile(r"^KR\d[a-z]?$")
 BU, LEI = "bu", "lei"
+#: How the catalogue joins a 類 and the part of it a class holds, and how the site prints the two.
+#: Kanripo's catalogue divides the 別集類 of 集部 by period into six classes and writes each, in
+#: its 部 file's list and in ``classes.tsv``, with the hyphen of its org headings (which also joins
+#: a work's title, dynasty and author, ``周禮注疏-漢-鄭玄``): ``KR4b 別集類-漢六朝``, ``KR4c
+#: 別集類-唐`` … ``KR4g 別集類-近``. In Chinese a hyphen joins nothing; the site joins the two
+#: names with the middle dot it names an edition's parts with (``四庫全書・文淵閣本``):
+#: ``別集類・漢六朝`` (``shown_name``).
+CATALOGUE_JOIN, SHOWN_JOIN = "-", "・"
+
+
+def shown_name(name: str) -> str:
+    """A class's name as the catalogue writes it (``classes.tsv``), as the site prints it: the
+    parts ``CATALOGUE_JOIN`` joins, joined by ``SHOWN_JOIN`` (``別集類-漢六朝`` → ``別集類・漢六朝``);
+    a name of one part (``禮類``) as it is."""
+    return SHOWN_JOIN.join(part.strip() for part in name.split(CATALOGUE_JOIN))
 
 
 @dataclass(frozen=True)
 class CatalogueClass:
-    """One class: ``code`` (``KR1d``), ``name`` (``禮類``), ``parent`` (the 部's code, "" for a
-    部) and ``level`` (``"bu"`` or ``"lei"``)."""
+    """One class: ``code`` (``KR1d``), ``name`` (``禮類``; ``別集類・漢六朝``, as the site prints
+    it: ``shown_name``), ``parent`` (the 部's code, "" for a 部) and ``level`` (``"bu"`` or ``"lei"``)."""
 
     code: str
     name: str
@@ -78,11 +93,12 @@ def _rows(name: str):
 
 @lru_cache(maxsize=1)
 def classes() -> dict[str, CatalogueClass]:
-    """Every class by code, 部 and 類, in code order (KR1, KR1a, … KR6v)."""
+    """Every class by code, 部 and 類, in code order (KR1, KR1a, … KR6v), each named as the site
+    prints it (``shown_name``: 別集類・漢六朝 where the catalogue writes 別集類-漢六朝)."""
     found = {}
     for code, parent, name in _rows("classes.tsv"):
         parent = "" if parent == "-" else parent
-        found[code] = CatalogueClass(code, name, parent, LEI if parent else BU)
+        found[code] = CatalogueClass(code, shown_name(name), parent, LEI if parent else BU)
     return dict(sorted(found.items()))
 
 

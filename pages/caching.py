@@ -75,8 +75,10 @@ from reader.stamp import corpus_version
 from search.backends import get_search_backend
 
 logger = logging.getLogger(__name__)
-#: Folders whose files make up ``code_version()``.
-CODE_FOLDERS = ("config", "characters", "reader", "search", "collation", "api", "pages", "templates", "static")
+#: Folders whose files make up ``code_version()``: every app whose code or data a kept page shows
+#: (the catalogue's classes, the corrections' marks) and the templates and static files.
+CODE_FOLDERS = ("config", "characters", "catalogue", "reader", "corrections", "search", "collation", "api", "pages",
+                "templates", "static")
 #: Response headers not kept with a body (cookies are never kept: such responses are not).
 UNKEPT_HEADERS = {"set-cookie", "date"}
 

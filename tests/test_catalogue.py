@@ -39,6 +39,19 @@ def test_every_bu_and_class_of_kr1_to_kr6_is_named():
     assert catalogue.get_class("KR9z") is None
 
 
+def test_a_class_of_part_of_a_lei_is_printed_with_the_sites_middle_dot_not_the_catalogues_hyphen():
+    """Kanripo's catalogue divides 別集類 by period and writes each class with the hyphen of its
+    org headings (``KR4b 別集類-漢六朝``, shipped so in ``classes.tsv``); the pages, the facets and
+    the API printed 別集類-漢六朝. The site joins the two with its middle dot, as in 四庫全書・文淵閣本."""
+    assert [c.name for c in catalogue.members("KR4")] == [
+        "楚辭類", "別集類・漢六朝", "別集類・唐", "別集類・宋", "別集類・明", "別集類・清", "別集類・近",
+        "總集類", "詩文評類", "詞曲類"]
+    shipped = (catalogue.DATA / "classes.tsv").read_text(encoding="utf-8")
+    assert "KR4b\tKR4\t別集類-漢六朝\n" in shipped  # the data as the catalogue writes it
+    assert not [c for c in catalogue.classes().values() if "-" in c.name]
+    assert catalogue.shown_name("別集類-漢六朝") == "別集類・漢六朝" and catalogue.shown_name("禮類") == "禮類"
+
+
 def test_a_kanripo_id_names_its_class():
     assert catalogue.class_of("KR1d0086") == catalogue.class_of("KR1d0086-WYG") == "KR1d"
     assert catalogue.class_of("KR6q0001") == "KR6q"
@@ -71,7 +84,7 @@ def test_every_work_of_the_catalogue_s_classes_of_kr1_to_kr3_is_shipped():
         39, 40, 23, 24, 22, 41, 61, 3, 23, 2, 152, 22, 57, 47, 24, 37]
     assert [counted[c.code] for c in catalogue.members("KR3")] == [118, 20, 8, 10, 100, 56, 51, 89, 50, 191, 65, 128]
     assert len(catalogue.entries_of("KR3")) == 886
-    # 別集類-近 (KR4g) lists no work
+    # 別集類・近 (KR4g) lists no work
     assert [counted[c.code] for c in catalogue.members("KR4")] == [7, 19, 114, 595, 245, 69, 0, 168, 64, 91]
     assert len(catalogue.entries_of("KR4")) == 1372
     assert len(catalogue.entries_of("KR2")) == 617
@@ -350,6 +363,21 @@ def test_the_work_page_names_its_class(client, seed_juan):
     classify_seed(seed_juan)
     html = client.get(seed_juan.edition.get_absolute_url()).content.decode()
     assert '<p class="classification"><a href="/classes/KR1/">經部</a> › <a href="/classes/KR1d/">禮類</a></p>' in html
+
+
+@pytest.mark.django_db
+def test_a_class_of_part_of_a_lei_is_named_with_the_middle_dot_on_its_pages_and_in_the_api(client, seed_juan):
+    """蔡中郎集 (KR4b0002) is of 別集類-漢六朝 in Kanripo's catalogue: its work page, its class
+    page, the 部's and the API's name the class 別集類・漢六朝."""
+    work = add_work("蔡中郎集", "KR4b0002")
+    html = client.get(work.get_absolute_url()).content.decode()
+    assert ('<p class="classification"><a href="/classes/KR4/">集部</a> › '
+            '<a href="/classes/KR4b/">別集類・漢六朝</a></p>') in html
+    assert ('<span aria-current="page">別集類・漢六朝</span></nav>') in client.get("/classes/KR4b/").content.decode()
+    assert '<a href="/classes/KR4b/">別集類・漢六朝</a>' in client.get("/classes/KR4/").content.decode()
+    rows = client.get("/api/classes/").json()["results"]
+    assert [r["name"] for r in rows if r["parent"] == "KR4"][:3] == ["楚辭類", "別集類・漢六朝", "別集類・唐"]
+    assert not [r for r in rows if "-" in r["name"]]
 
 
 @pytest.mark.django_db

@@ -235,6 +235,24 @@ def test_an_edited_template_shows_at_once_in_debug(settings, tmp_path):
     _code_version.cache_clear()
 
 
+def test_the_catalogues_data_and_the_corrections_code_are_part_of_the_code_version(settings, tmp_path):
+    """A deploy that renames a class (``catalogue/data/classes.tsv``, ``catalogue.catalogue``) or
+    changes how corrections are marked changes the keys: the kept pages printed the old names."""
+    from pages.caching import _code_version, code_version
+
+    settings.BASE_DIR = tmp_path
+    for name in ("catalogue/data/classes.tsv", "corrections/overlay.py"):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("one")
+        _code_version.cache_clear()
+        first = code_version()
+        path.write_text("two, longer")
+        _code_version.cache_clear()
+        assert code_version() != first, name
+    _code_version.cache_clear()
+
+
 def test_a_head_request_does_not_keep_a_page_without_its_etag(client, seed_juan, page_cache):
     """A HEAD that misses the cache must not store its ETag-less response for later GETs."""
     url = "/api/search/?q=%E5%A4%A7%E5%B0%84&layer=text"
