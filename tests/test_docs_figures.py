@@ -22,6 +22,24 @@ def says(name: str, sentence: str) -> bool:
     return re.sub(r"\s+", "", sentence) in written(name)
 
 
+def listed_counts(name: str, start: str, end: str) -> dict[str, int]:
+    """``{form: count}`` as ``name`` lists them between ``start`` and ``end``: `` `[門@里]` 140
+    times, `[孑*(焉-正+?)]` 31, `[山*弇]`, `[莫-大+羽]` 2 each, and `[瓜*見]` once each``."""
+    text = " ".join((BASE_DIR / name).read_text(encoding="utf-8").split())
+    part = text[text.index(start):text.index(end)]
+    counts, waiting = {}, []
+    for form, own, each in re.findall(r"`([^`]+)`(?: (\d+)(?! each)(?: times)?)?|(\d+|once) each", part):
+        if form and own:
+            counts[form] = int(own)
+        elif form:
+            waiting.append(form)
+        elif each:
+            counts.update(dict.fromkeys(waiting, 1 if each == "once" else int(each)))
+            waiting = []
+    assert not waiting, waiting
+    return counts
+
+
 def visible(html: str) -> str:
     """The text of an HTML fragment, its tags taken out."""
     return re.sub(r"<[^>]+>", "", html)
@@ -123,3 +141,17 @@ def test_the_api_errors_docs_api_md_shows(client, db, settings):
         settings.DEBUG = debug
         assert client.get("/api/editions/").json() == missing
         assert client.post("/api/works/").json() == client.post("/api/docs/").json() == refused
+
+
+def test_the_question_marks_of_the_punctuated_editions():
+    """docs/searching.md, "A character the transcription lost": the full-width ？ of the shared
+    corpus, and the characters it stands after most, as the docs count them."""
+    from collections import Counter
+
+    after = Counter()
+    for path in sorted((SHARED / "corpus").rglob("*.txt")):
+        text = path.read_text(encoding="utf-8")
+        after.update(text[i - 1] for i in range(1, len(text)) if text[i] == "？")
+    assert (sum(after.values()), after["乎"], after["也"], after["何"], after["哉"]) == (3392, 958, 306, 230, 114)
+    assert says("docs/searching.md", f"({sum(after.values()):,} in the shared corpus: {after['乎']} after 乎, "
+                                     f"{after['也']} after 也, {after['何']} after 何, {after['哉']} after 哉 …)")

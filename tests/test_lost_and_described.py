@@ -180,6 +180,14 @@ def test_the_shared_corpus_marks_lost_characters_and_descriptions_so():
     assert all(not re.search(r"[*/@+]", b) or " " in b for b in others), others
     assert sum(n for *_, n in lost) == 16 and latin == 8
     assert ("KR2a0007_100.txt", 571, 1) in lost and ("KR1c0004_020.txt", 480, 1) in lost
+    # docs/searching.md gives these figures: every form with its count, the lost and the Latin `?`
+    from .test_docs_figures import listed_counts, says
+
+    assert listed_counts("docs/searching.md", "The shared corpus has", "(the held-back histories") == dict(described)
+    assert says("docs/searching.md", f"The shared corpus has {sum(described.values())}, of {len(described)} forms:")
+    assert says("docs/searching.md", f"the other {sum(others.values())} brackets of the shared corpus are labels")
+    assert says("docs/searching.md", f"an ASCII `?` outside a description stands {sum(n for *_, n in lost)} times in "
+                                     f"Chinese text and {latin} times in the Latin comment lines of the tls files")
 
 
 @pytest.mark.django_db(transaction=True)
