@@ -10,10 +10,8 @@ Stages, in the order an import reaches them:
                            reindex; a batch import: before ``indexing …``)
 ``index-write``            half-way through writing the index (new generation half written;
                            Whoosh: deletions made, documents not all added)
-``index-before-swap``      the new index is complete, ``current`` not yet switched (Whoosh's
-                           in-place update: before its commit)
+``index-before-swap``      the new index is complete, ``current`` not yet switched
 ``index-after-swap``       ``current`` switched, old generations not yet cleaned up
-                           (Whoosh's in-place update: after its commit)
 
 A rebuild reaches the three ``index-…`` stages.
 """

@@ -196,6 +196,21 @@ def _write_publication(store, source: Path, shared: Path, name: str, files: dict
     return Publication(name, linked, linked_bytes, copied, copied_bytes)
 
 
+def _published_files(folder: Path) -> dict | None:
+    """The ``files`` of the manifest published in ``folder``, read as ``pull`` reads one (no
+    link, no FIFO, at most ``MAX_MANIFEST_BYTES``); None when it has none readable."""
+    try:
+        folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            data = _read_small(folder_fd, MANIFEST, f"{folder}/{MANIFEST}")
+        finally:
+            os.close(folder_fd)
+        files = json.loads(data.decode("utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError, ShippingError):
+        return None
+    return files if isinstance(files, dict) else None
+
+
 def publish(backend, shared: Path) -> str:
     """``publish_generation``; returns the generation's name."""
     return publish_generation(backend, shared).name
@@ -222,6 +237,10 @@ def publish_generation(backend, shared: Path) -> Publication:
         if not (shared / name).exists():
             done = _write_publication(store, source, shared, name, manifest["files"])
         else:  # published before: the manifest and signature as they are now
+            if _published_files(shared / name) not in (None, manifest["files"]):
+                raise ShippingError(f"{source} holds other files than when it was published to {shared} under the "
+                                    f"same name: a generation must not change once it is current (every write "
+                                    f"makes a new one); run `python manage.py rebuild_index` and publish again")
             done = Publication(name)
             for f in (MANIFEST, SIGNATURE):
                 tmp = shared / name / f".{f}-{uuid.uuid4().hex[:8]}"
@@ -358,9 +377,9 @@ def _copy_checked(folder_fd: int, rel: str, target: Path, info: dict, where: str
 
 def _held_files(store) -> dict[str, tuple[Path, str, int]]:
     """``{rel: (path, sha256, size)}`` of the files of this server's current generation, as
-    its manifest lists them, where the engine never rewrites a generation's files
-    (``files_never_rewritten``); else, or without a readable manifest, nothing."""
-    if not store.files_never_rewritten or not store.current_link.exists():
+    its manifest lists them (never written again: ``search.backends.generations``); nothing
+    without a readable manifest."""
+    if not store.current_link.exists():
         return {}
     gen = Path(os.path.realpath(store.current_link))
     try:

@@ -242,8 +242,9 @@ def test_a_whoosh_server_pulls_only_signed_generations(settings, tmp_path, seed_
     publish(a, shared)
     assert pull(b, shared) == (name, True)
     assert b.search(SearchQuery("鵠")).count == 21
-    a.replace_juans(set(), juan_copy(documents_for_juan(seed_juan)[:5]))  # an in-place commit: the manifest follows
+    a.replace_juans(set(), juan_copy(documents_for_juan(seed_juan)[:5]))  # Whoosh's commit, in a generation of its own
     gen = a.current_link.resolve()
+    assert gen.name != name
     listed = json.loads((gen / "MANIFEST.json").read_text(encoding="utf-8"))["files"]
     assert sorted(listed) == sorted(p.name for p in gen.iterdir() if p.name not in ("MANIFEST.json", "MANIFEST.sig"))
 

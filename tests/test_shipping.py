@@ -1,6 +1,7 @@
 """publish_index / pull_index (search/shipping.py): a finished generation shipped between servers."""
 import json
 import os
+import re
 from dataclasses import replace
 
 import pytest
@@ -60,6 +61,56 @@ def test_a_published_generation_is_pulled_and_answers_the_same(engine, settings,
         assert b.search(SearchQuery(q)).count == a.search(SearchQuery(q)).count > 0
     assert pull(b, shared) == (name, False)  # already current: nothing copied
     assert not list(shared.glob("*.part-*")) and not list((tmp_path / "b").glob("*.part-*"))
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_every_write_is_published_and_pulled(engine, settings, tmp_path, seed_juan):
+    """The publication contract, for every engine: each write of the index (a juan added, a juan
+    replaced, as an import writes them) is a generation of its own name, so the publication
+    after it carries it and a pull on another server swaps it in and answers as the server
+    that wrote it. A Whoosh commit made into the current generation kept its name: the
+    publication rewrote only the manifest and the pull said it had that generation already."""
+    from search.shipping import publish, pull
+
+    settings.SEARCH_INDEX_SIGNING_KEY = "a key both servers hold"  # (Whoosh pulls nothing unsigned)
+    a, b = servers(settings, tmp_path, engine)
+    docs, shared = documents_for_juan(seed_juan), tmp_path / "shared"
+    new_juan = SearchQuery("大射", juan_ids=frozenset({9001}))
+    a.rebuild(docs)
+    first = publish(a, shared)
+    assert pull(b, shared) == (first, True) and b.search(new_juan).count == 0
+    names = [first]
+    for remove, added, count in ((set(), docs[:5], 2), ({9001}, docs[5:60], 3)):  # (counts: the plain scan's)
+        assert a.replace_juans(remove, as_juan(9001, added)) == len(added)
+        name = publish(a, shared)
+        assert name == current(a) and name not in names
+        assert pull(b, shared) == (name, True) and current(b) == name
+        assert b.search(new_juan).count == a.search(new_juan).count == count
+        assert b.search(SearchQuery("大射")).count == a.search(SearchQuery("大射")).count == 15 + count
+        assert b.indexed_juans() == a.indexed_juans() and len(b.indexed_juans()) == 2
+        assert b.document_count() == a.document_count() == 424 + len(added)
+        names.append(name)
+    assert pull(b, shared) == (names[-1], False)
+
+
+def test_a_generation_changed_once_published_is_not_published_again(seeded_servers, tmp_path):
+    """A generation's files never change once it is current (every write makes a new one): a
+    generation that did is refused by ``publish``, which leaves the publication as it was,
+    instead of publishing under its old name files that no server would pull."""
+    from search.shipping import ShippingError, publish, pull
+
+    a, b, _, shared = seeded_servers
+    name = publish(a, shared)
+    before = (shared / name / "MANIFEST.json").read_bytes()
+    with open(tmp_path / "a" / name / "exact.npy", "ab") as fh:  # written in place, as no engine may
+        fh.write(b"\0")
+    with pytest.raises(ShippingError, match=re.escape(
+            f"{tmp_path}/a/{name} holds other files than when it was published to {shared} under the same name: a "
+            f"generation must not change once it is current (every write makes a new one); run `python manage.py "
+            f"rebuild_index` and publish again")):
+        publish(a, shared)
+    assert (shared / name / "MANIFEST.json").read_bytes() == before and os.readlink(shared / "current") == name
+    assert pull(b, shared) == (name, True) and b.search(SearchQuery("鵠")).count == 21
 
 
 def test_a_new_publication_replaces_the_old_one(settings, tmp_path, seed_juan):

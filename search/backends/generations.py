@@ -6,11 +6,15 @@ On disk, ``PATH`` holds generations of the index and a ``current`` symlink::
     var/index/gen-…/        one complete index
     var/index/write.lock    held (fcntl) by the one writer
 
-A writer builds a new generation beside the current one (or, for Whoosh's incremental
-commits, writes into the current one) and swaps the symlink with an atomic ``rename``:
-searches keep using the old generation until the new one is complete. Every writer takes
-``write.lock`` first; a second writer waits up to ``LOCK_TIMEOUT`` seconds and then raises
-``IndexBusyError`` with a clear message.
+Every write builds a new generation beside the current one and swaps the symlink with an
+atomic ``rename``: searches keep using the old generation until the new one is complete. A
+generation's files are never written again once it is swapped in (``link_files``: a write
+hard-links the files it keeps into the next generation), so a generation's name names its
+content: ``publish_index`` and ``pull_index`` ship a new name for every write
+(``search.shipping``), and every engine is held to it (``tests/test_shipping.py``).
+
+Every writer takes ``write.lock`` first; a second writer waits up to ``LOCK_TIMEOUT`` seconds
+and then raises ``IndexBusyError`` with a clear message.
 
 Every generation holds a manifest of its files (``MANIFEST.json``: each file's SHA-256 and
 size, written at each swap), signed with HMAC-SHA256 (``MANIFEST.sig``) when
@@ -30,6 +34,7 @@ import shutil
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timezone
@@ -200,6 +205,20 @@ def write_manifest(gen: Path, engine: str, previous: Path | None = None, analysi
     return manifest
 
 
+def link_files(source: Path, target: Path, keep: Callable[[str], bool]) -> None:
+    """Hard-link each file of the folder ``source`` (not its sub-folders) whose name ``keep``
+    takes into the folder ``target`` (made if missing); a file the file system will not link
+    is copied. A write keeps the files of the generation before it so: they are never
+    written again, and ``write_manifest`` reuses their checksums."""
+    target.mkdir(exist_ok=True)
+    for f in source.iterdir():
+        if f.is_file() and not f.is_symlink() and keep(f.name):
+            try:
+                os.link(f, target / f.name)
+            except OSError:
+                shutil.copy2(f, target / f.name)
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}-{uuid.uuid4().hex[:8]}")
     tmp.write_bytes(data)
@@ -212,10 +231,6 @@ class GenerationStore:
 
     path: Path
     lock_timeout: float
-    #: Whether a generation's files are never written again once it is swapped in (the positional
-    #: engine's segments; Whoosh commits into its current generation): ``pull_index`` then links
-    #: a file its current generation holds with the published checksum instead of copying it.
-    files_never_rewritten = False
 
     @property
     def current_link(self) -> Path:

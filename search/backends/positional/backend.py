@@ -20,7 +20,7 @@ from search.query_units import query_units
 
 from ..base import (BaseSearchBackend, SearchError, SearchQuery, SearchResults, caught_up, entries_of,
                     juans_to_drop)
-from ..generations import GenerationStore
+from ..generations import GenerationStore, link_files
 from .corpus import Corpus
 from .format import PLACE_FIELDS, allowed_file, build_generation, deleted_file
 from .handover import Handover, warming as handover_warming
@@ -67,7 +67,6 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
 
     _lock = threading.Lock()
     _loaded: dict[str, Corpus] = {}
-    files_never_rewritten = True  # segments are immutable (``GenerationStore``)
     #: How this process goes over to a generation another process swapped in (``handover``).
     handover = Handover()
 
@@ -189,17 +188,6 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         self.handover.written.add((self._current, gen.name))  # read at once by this process (``handover``)
         return n
 
-    @staticmethod
-    def _link(source: Path, target: Path) -> None:
-        """The files of segment folder ``source`` linked into ``target`` (hard links: no copy)."""
-        target.mkdir(exist_ok=True)
-        for f in source.iterdir():
-            if f.is_file() and not f.name.startswith("deleted"):
-                try:
-                    os.link(f, target / f.name)
-                except OSError:
-                    shutil.copy2(f, target / f.name)
-
     def _write_segments(self, corpus: Corpus, kept: int, keep: list, documents: list, entries: dict) -> None:
         """A new generation: the first ``kept`` segments of ``corpus`` linked (with the juans
         deleted from each: those not in ``keep``), and, if there is anything to hold, one new
@@ -210,7 +198,7 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
                 name, segment = corpus.names[k], corpus.segments[k]
                 if k and not keep[k]:
                     continue  # nothing left of it
-                self._link(segment.path, gen / name if name else gen)
+                link_files(segment.path, gen / name if name else gen, lambda f: not f.startswith("deleted"))
                 deleted = sorted(set(segment.juans) - keep[k])
                 if deleted:
                     np.save(gen / deleted_file(name), np.array(deleted, dtype=np.int64), allow_pickle=False)

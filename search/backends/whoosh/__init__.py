@@ -27,9 +27,11 @@ Search:
   (``WhooshHits``); the distributions per juan and section are sums over the view's arrays.
 
 Storage in generations with a ``current`` symlink and one writer at a time: see
-``search.backends.generations``; incremental writes commit in place (Whoosh's own segments
-with deletions). The default engine is ``search.backends.positional`` (docs/decisions/0001
-and 0013; figures of both: docs/production.md, "Search engines").
+``search.backends.generations``; an incremental write links the current generation's files
+into a new one and commits there (Whoosh's own segments with deletions), so every write has
+a generation of its own, as ``publish_index`` needs. The default engine is
+``search.backends.positional`` (docs/decisions/0001 and 0013; figures of both:
+docs/production.md, "Search engines").
 
 The package, by concern (each module's docstring says more):
 

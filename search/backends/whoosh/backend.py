@@ -1,6 +1,6 @@
-"""``WhooshBackend``: storage in generations (a rebuild writes a new one, an update
-commits in place), the juans held, and the search (filters as a mask over the
-``DocumentView``, then ``_plan``)."""
+"""``WhooshBackend``: storage in generations (a rebuild writes a new one; an update links the
+current one's files into a new one and commits there), the juans held, and the search
+(filters as a mask over the ``DocumentView``, then ``_plan``)."""
 from __future__ import annotations
 
 import functools
@@ -22,7 +22,7 @@ from search.matching import match_passage
 from search.documents import ANALYSIS, ANNOTATION, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument
 
 from ..base import BaseSearchBackend, SearchQuery, SearchResults, caught_up, entries_of, juans_to_drop
-from ..generations import GenerationStore, engine_name, write_manifest
+from ..generations import GenerationStore, link_files
 from .hits import WhooshHits, WhooshResults
 from .postings import statistics_total
 from .query import _Lookup, _plan, _raw_pattern
@@ -157,10 +157,16 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
             return n
 
     def update(self, plan) -> int:
+        """One write (``BaseSearchBackend.update``) as a new generation: the current one's files
+        hard-linked into it (Whoosh writes a file once and never again: a commit adds
+        segments and a table of contents, and records its deletions in that table), Whoosh's
+        commit made there, and the generation swapped in. Each write so has a name of its own,
+        which ``publish_index`` ships and ``pull_index`` swaps in: a commit into the current
+        generation would keep its name, and a server that holds that name would never pull it."""
         self._ensure()
         with self._writer_lock():
-            ix = _open_dir(os.path.realpath(self.current_link))
-            with ix.searcher() as searcher:
+            current = Path(os.path.realpath(self.current_link))
+            with _open_dir(str(current)).searcher() as searcher:
                 table = dict(_juan_table(searcher))
                 live = searcher._live_juans
             indexed = {j: table[j] for j in live}
@@ -170,34 +176,30 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
             gone = juans_to_drop(indexed, remove, written) | (set(table) - live)
             if not (gone & set(table)) and not added and not written:
                 return 0
-            writer = ix.writer(timeout=self.lock_timeout, limitmb=256)
-            names = _names(added)
+            gen = self._new_generation(init=False)
             try:
-                for jid in gone:
-                    writer.delete_by_term("juan_id", jid)
-                for jid, entry in written.items():
-                    writer.add_document(**_marker(jid, entry, names.get(jid), writer.schema))
-                crash_point("index-write")
-                for doc in added:
-                    writer.add_document(**_fields(doc, writer.schema))
-                crash_point("index-before-swap")  # in place: the commit is the swap
-                writer.commit()
-                crash_point("index-after-swap")
+                link_files(current, gen, lambda name: allowed_file(name) and name != "MAIN_WRITELOCK")
+                writer = _open_dir(str(gen)).writer(timeout=self.lock_timeout, limitmb=256)
+                names = _names(added)
+                try:
+                    for jid in gone:
+                        writer.delete_by_term("juan_id", jid)
+                    for jid, entry in written.items():
+                        writer.add_document(**_marker(jid, entry, names.get(jid), writer.schema))
+                    crash_point("index-write")
+                    for doc in added:
+                        writer.add_document(**_fields(doc, writer.schema))
+                    writer.commit()
+                except BaseException:
+                    writer.cancel()
+                    raise
             except BaseException:
-                writer.cancel()
+                shutil.rmtree(gen, ignore_errors=True)
                 raise
-            gen = Path(os.path.realpath(self.current_link))
-            write_manifest(gen, engine_name(self), previous=gen)  # the files this commit added
+            self._swap_in(gen)  # its manifest hashes only the files this commit added
             return len(added)
 
     # -- reading -------------------------------------------------------------------------
-    def version(self) -> str | None:
-        """The generation's name and Whoosh's commit number (``replace_juans`` commits in place)."""
-        name = super().version()
-        if name is None:
-            return None
-        return f"{name}.{self._open().latest_generation()}"
-
     def _passages(self, searcher):
         """Stored fields of every passage readers see."""
         _juan_table(searcher)
