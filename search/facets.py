@@ -50,7 +50,7 @@ from reader.stamp import KeptPerStamp, corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
 from .documents import MAIN_LAYERS, NOBODYS_UNSIGNED
-from .service import edition_places, run_search
+from .service import edition_places, index_and_corpus_version, run_search
 
 #: The facets, in the order the API and the page give them.
 FACETS = ("bu", "class", "dynasty", "author", "edition")
@@ -103,14 +103,9 @@ def _read_facet_table() -> FacetTable:
     return out
 
 
-def _facet_key():
-    version = get_search_backend().version()
-    return None if version is None else (version, corpus_version())
-
-
 #: Kept per index generation and corpus stamp, the two newest (``reader.stamp.KeptPerStamp``:
 #: requests answered from the generation before a swap read theirs while the new one warms).
-_tables = KeptPerStamp(_read_facet_table, key=_facet_key, kept=2)
+_tables = KeptPerStamp(_read_facet_table, key=index_and_corpus_version, kept=2)
 
 
 def facet_table() -> FacetTable:

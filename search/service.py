@@ -1,7 +1,6 @@
 """Search as the views and the API use it: validated query in, hits with reading URLs out."""
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
@@ -16,7 +15,7 @@ from reader.models import Edition, Work
 from reader.people import works_told_apart
 from corrections.overlay import imported_offset, piece_changes
 from reader.paging import long_sections, page_of
-from reader.stamp import corpus_version
+from reader.stamp import KeptPerStamp, corpus_version
 
 from .backends import Hit, SearchError, SearchQuery, SearchResults, get_search_backend
 from .documents import layer_name
@@ -28,9 +27,6 @@ def run_search(query: SearchQuery) -> SearchResults:
     as ``search`` in the response's ``Server-Timing`` header."""
     with timed("search"):
         return get_search_backend().search(query)
-
-
-_places: dict = {}
 
 
 def edition_label(title: str, told: str = "", edition: str = "") -> str:
@@ -56,11 +52,15 @@ def edition_places() -> dict[int, dict]:
     One query, then kept in process memory for as long as the search index and the corpus
     stamp stay the same (``BaseSearchBackend.version()``, ``reader.stamp.corpus_version``):
     an edition or work that changes is reindexed, which gives the index a new version, so a
-    search answers from the index alone."""
-    key = (get_search_backend().version(), corpus_version())
-    known = _places.get(key)  # one read: another thread may clear the table meanwhile
-    if key[0] is not None and known is not None:
-        return known
+    search answers from the index alone. After a change one thread of the process reads it
+    again while the others answer from the table before (``reader.stamp.KeptPerStamp``; every
+    caller looks an edition up with a default, so a hit of an edition that table does not hold
+    yet keeps the names stored with its passage); a backend with no version keeps nothing."""
+    return _places.get()
+
+
+def _read_edition_places() -> dict[int, dict]:
+    """``edition_places``, read from the database."""
     out = {}
     editions = list(Edition.objects.select_related("work").annotate(siblings=Count("work__editions")))
     works = {e.work_id: e.work for e in editions}
@@ -73,23 +73,20 @@ def edition_places() -> dict[int, dict]:
         out[e.pk] = {"work_id": e.work_id, "work_key": e.work.kanripo_id or e.work.slug, "name": e.name,
                      "slug": e.slug, "script": e.script,
                      "full_name": edition_label(e.work.title, told.get(e.work_id, ""), e.name if e.siblings > 1 else "")}
-    keep_newest(_places, key, out)
     return out
 
 
-_kept_lock = threading.Lock()
+def index_and_corpus_version():
+    """``(the search index's version, the corpus stamp)``, what is kept per index generation is
+    kept by (``KeptPerStamp``'s key); None when the backend has no version (nothing kept)."""
+    version = get_search_backend().version()
+    return None if version is None else (version, corpus_version())
 
 
-def keep_newest(table: dict, key, value, kept: int = 2) -> None:
-    """Put ``value`` under ``key`` in ``table``, a cache keyed by index version (and corpus
-    stamp), and drop all but its ``kept`` newest keys: while a new index generation warms in
-    the background (``BaseSearchBackend.follow_in_background``), requests still answered
-    from the one before read its entry as the warming thread makes the new one."""
-    with _kept_lock:
-        table.pop(key, None)
-        table[key] = value
-        while len(table) > kept:
-            table.pop(next(iter(table)))
+#: Kept per index generation and corpus stamp, the two newest (requests answered from the
+#: generation before a swap read theirs while the new one warms in the background,
+#: ``BaseSearchBackend.follow_in_background``).
+_places = KeptPerStamp(_read_edition_places, key=index_and_corpus_version, kept=2)
 
 
 #: Most section names ``kept_section_names`` keeps; past it they are dropped and read again.

@@ -95,3 +95,73 @@ def test_an_api_search_of_untitled_hits_asks_three_queries_then_none(client, see
     assert sorted({(h["section"]["position"], h["section"]["name"]) for h in page["results"]}) == [
         (4, "厥明司宮尊於東楹…"), (5, "羮定射人告具於公…"), (14, "主人獻孤卿"), (18, "樂賓"), (39, "主人獻士及祝史等"),
         (44, "無算爵")]
+
+
+def test_after_a_change_one_thread_reads_the_editions_again_and_the_others_go_on(seed_juan, search_backend, settings,
+                                                                                   tmp_path, monkeypatch,
+                                                                                   django_assert_num_queries):
+    """``edition_places`` after the corpus or the index changed (``reader.stamp.KeptPerStamp``): one
+    thread reads the editions again while every other request answers at once, with no query,
+    from the table before (each asked for its own after an import, every one an aggregate over
+    the library); a process with no table waits for the thread reading it."""
+    import threading
+
+    from django.db import connections
+
+    from reader.stamp import corpus_changed
+    from search.service import edition_places
+
+    def asking(name):  # a request's thread; its connection closed when it ends
+        def ask():
+            try:
+                got.append(edition_places())
+            finally:
+                connections.close_all()
+        thread = threading.Thread(target=ask, name=name)
+        thread.start()
+        return thread
+
+    settings.PAGE_CACHE_STAMP = tmp_path / "corpus-version"
+    index_all(search_backend)
+    service._places.clear()
+    reads, hold, started = [], threading.Event(), threading.Event()
+    real = service._places._compute
+
+    def read():
+        reads.append(threading.current_thread().name)
+        if hold.is_set():
+            started.set()
+            assert release.wait(30)
+        return real()
+
+    monkeypatch.setattr(service._places, "_compute", read)
+    release = threading.Event()
+    before = edition_places()
+    assert before == {seed_juan.edition_id: {"work_id": seed_juan.work_id, "work_key": seed_juan.work.slug,
+                                             "name": seed_juan.edition.name, "full_name": "禮書綱目",
+                                             "slug": "禮書綱目", "script": seed_juan.edition.script}}
+    with django_assert_num_queries(0):
+        assert edition_places() is before and len(reads) == 1
+
+    corpus_changed()
+    hold.set()
+    got = []
+    reading = asking("reading")
+    assert started.wait(30)
+    with django_assert_num_queries(0):  # the one thread reads; the others answer from the table before
+        assert [edition_places() for _ in range(3)] == [before] * 3
+        assert all(edition_places() is before for _ in range(3))
+    release.set()
+    reading.join(30)
+    assert reads == ["MainThread", "reading"] and got == [before] and got[0] is not before
+    with django_assert_num_queries(0):
+        assert edition_places() is got[0]
+
+    hold.clear()
+    service._places.clear()  # a process with no table: waits for the thread reading it
+    with service._places.computing:
+        waiting = asking("waiting")
+        waiting.join(0.2)
+        assert waiting.is_alive() and len(got) == 1
+    waiting.join(30)
+    assert got[1] == before and reads == ["MainThread", "reading", "waiting"]
