@@ -18,15 +18,24 @@ such work was thrown away, so asking again started it afresh and was cut again. 
 
 A computation that raises is not kept: the requests waiting for it get the exception and
 the next request starts it again. Each thread closes its database connection when its
-computation ends. ``forget_all`` waits for every computation of the process and forgets
-what was kept (tests).
+computation ends. The threads are daemon threads: a process that shuts down (a gunicorn
+worker told to stop, a server stopped with Ctrl-C) ends with what they were computing, as it
+ends with a request, instead of waiting for every computation running and queued (minutes of
+quotation maps; ``concurrent.futures``' pools join their threads at exit). ``forget_all``
+waits for every computation of the process and forgets what was kept (tests).
+
+A sibling of ``reader.stamp.KeptPerStamp``, neither built on the other: that one computes in
+the thread that asks, inside its transaction, and answers the others with the value of the
+key before, where this one computes in a thread of its own that outlives the request and has
+no value before to give (and ``config`` imports no app).
 """
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable, Hashable
 
@@ -52,7 +61,8 @@ class KeptWork:
     def __init__(self, name: str, threads: Callable[[], int], keep: int):
         self.name, self.threads, self.keep = name, threads, keep
         self._lock = threading.Lock()
-        self._pool: ThreadPoolExecutor | None = None
+        #: What the threads take computations from, in the order asked (made with them).
+        self._queue: queue.SimpleQueue | None = None
         self._running: dict[Hashable, Future] = {}
         self._kept: OrderedDict[Hashable, object] = OrderedDict()
         self.started = 0  #: computations started in this process (tests, logs)
@@ -72,23 +82,34 @@ class KeptWork:
                 threads = max(1, int(self.threads()))
                 if len(self._running) >= threads * (1 + PENDING_PER_THREAD):
                     raise Crowded(f"{len(self._running)} {self.name} computations running or waiting")
-                if self._pool is None:
-                    self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=self.name)
-                future = self._running[key] = self._pool.submit(self._run, key, compute)
+                if self._queue is None:
+                    self._queue = queue.SimpleQueue()
+                    for n in range(threads):
+                        threading.Thread(target=self._serve, name=f"{self.name}_{n}", daemon=True).start()
+                future = self._running[key] = Future()
+                self._queue.put((key, compute, future))
                 self.started += 1
         try:
             return future.result(timeout=max(wait, 0.0))
         except FutureTimeout:
             return PENDING
 
-    def _run(self, key: Hashable, compute: Callable[[], object]):
+    def _serve(self) -> None:
+        """One thread: the computations queued, one after another, for as long as the process runs."""
+        while True:
+            key, compute, future = self._queue.get()
+            if future.set_running_or_notify_cancel():
+                self._run(key, compute, future)
+
+    def _run(self, key: Hashable, compute: Callable[[], object], future: Future) -> None:
         try:
             value = compute()
-        except BaseException:
+        except BaseException as exc:  # noqa: BLE001 - given to the requests waiting for it
             logger.exception("%s: computing %r failed", self.name, key)
             with self._lock:
                 self._running.pop(key, None)
-            raise
+            future.set_exception(exc)
+            return
         finally:
             connections.close_all()  # this thread's connections only (they are per thread)
         with self._lock:
@@ -97,7 +118,7 @@ class KeptWork:
             while len(self._kept) > self.keep:
                 self._kept.popitem(last=False)
             self._running.pop(key, None)
-        return value
+        future.set_result(value)
 
     def settle(self) -> None:
         """Wait for every computation running or waiting now to end (kept, or failed)."""

@@ -4,7 +4,11 @@ the long sections' plans, ``reader.paging``; the search service's edition names)
 to compute it again.
 
 What a process keeps per stamp is a ``KeptPerStamp``: after a change one thread computes it
-again while the others answer from the value before.
+again while the others answer from the value before. It is a sibling of
+``config.kept_work.KeptWork``, neither built on the other: this one computes in the thread that
+asks, on its connection and inside its transaction (an importing process reads what it has just
+written), where that one computes in a thread of its own that outlives the request and has no
+value before to give.
 
 The stamp is ``settings.PAGE_CACHE_STAMP``, touched after every committed save or delete of a
 work, edition, juan, chapter, section or piece (model signals, which imports send too).

@@ -132,3 +132,29 @@ def test_section_parallels_cut_by_their_limit_are_kept_for_the_next_page(client,
         assert calls == [(seed_juan.edition_id, 10, 2)]  # found once
     finally:
         release.set()
+
+
+def test_a_computation_running_does_not_keep_the_process_from_ending():
+    """The threads are daemon threads: a process told to stop (a gunicorn worker, a server stopped
+    with Ctrl-C) ends while a quotation map is still being made, and while others wait for a
+    thread, instead of making them all first; a pool of ``concurrent.futures`` joins its
+    threads at exit, and this process never ended (its map waits for an event never set)."""
+    import os
+    import subprocess
+    import sys
+
+    from django.conf import settings
+
+    script = """
+import threading
+import django
+django.setup()
+from config.kept_work import PENDING, KeptWork
+never = threading.Event()
+work = KeptWork("quotation-map", lambda: 1, keep=16)
+assert [work.answer(juan, never.wait, 0) for juan in (10, 11, 12)] == [PENDING] * 3
+print(sorted((t.name, t.daemon) for t in threading.enumerate() if t.name.startswith("quotation-map")))
+"""
+    ended = subprocess.run([sys.executable, "-c", script], cwd=settings.BASE_DIR, capture_output=True, text=True,
+                           timeout=300, env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.test_settings"})
+    assert (ended.returncode, ended.stdout, ended.stderr) == (0, "[('quotation-map_0', True)]\n", "")
