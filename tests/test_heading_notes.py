@@ -154,7 +154,8 @@ def test_the_other_glossed_headings_of_the_book_of_readings():
     note on 遥 running over the line end; 周易音義 ``周(…)易(…)上經(上/者)`` / ``(對下…)乾(卦/名)傳(…)第一(亦作/弟)``
     over ``　王弼注(…)``; on one line 毛詩音義 ``鄘(音/容)柏舟第四(鄭云…)`` and 莊子音義 ``天運(司馬作/天貟)第十四(以義/名篇)``.
     Where the note of its number runs on over the next column, the heading takes it whole (周易音義 ``周易繫(…)辭(…)``
-    / ``(…)上第七(本亦作繫辭/…)`` / ``(作繫辭上傳…)韓伯注(…)``: 韓伯注 after it stays a lemma). Not a heading: a
+    / ``(…)上第七(本亦作繫辭/…)`` / ``(作繫辭上傳…)韓伯注(…)``: 韓伯注 after it is the chapter's byline,
+    ``pian_bylines``). Not a heading: a
     full line of lemmas closed by its note over a heading of its own (周禮音義 ``其潘(…)灡(…)戔餘(…)可䙝(息列/反)``
     / ``春官宗伯第三``)."""
     doc = _read_jingbu("KR1g0003_026.txt")
@@ -169,7 +170,7 @@ def test_the_other_glossed_headings_of_the_book_of_readings():
         "代名也周", "盈隻反此", "上者對下", "卦名", "直戀反以", "亦作弟", "本亦作王"]
     chapter = next(c for c in doc.chapters if c.title == "周易繫辭上第七")
     assert [(p.kind, p.text[:6]) for p in chapter.sections[0].paragraphs[0][:5]] == [
-        (NOTE, "徐胡詣反本系"), (NOTE, "本亦作&KR"), (NOTE, "本亦作繫辭上"), (TEXT, "韓伯注"), (NOTE, "本亦作韓康伯")]
+        (NOTE, "徐胡詣反本系"), (NOTE, "本亦作&KR"), (NOTE, "本亦作繫辭上"), (LABEL, "韓伯注"), (NOTE, "本亦作韓康伯")]
     assert chapter.sections[0].paragraphs[0][2].text == "本亦作繫辭上王肅本皆作繫辭上傳訖於雜卦皆有傳字本亦有無上字者"
     assert [c.title for c in _read_jingbu("KR1g0003_027.txt").chapters][6:11] == [
         "天運第十四", "刻意第十五", "繕性第十六", "秋水第十七", "至樂第十八"]

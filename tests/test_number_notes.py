@@ -1,7 +1,7 @@
 """經典釋文's 篇 headings that print their note after the number (儀禮音義 ``士昬禮第二(鄭云…)納采``):
 a chapter with its note, never text of the classic; the note running on over columns stays the
 heading's (毛詩音義 ``邶(…)柏(…)舟第三(鄭云…)`` over ``(…)``)."""
-from reader.importers.document import NOTE, TEXT
+from reader.importers.document import LABEL, NOTE, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.divisions import number_noted_heading
 
@@ -107,7 +107,7 @@ def test_a_headings_note_running_on_over_columns_is_the_headings():
     first = chapter.sections[0].paragraphs[0]
     assert [(p.kind, p.text[:6], p.layout[-1]) for p in first[:3]] == [
         (NOTE, "周者代名其地", (64, ")關雎")), (NOTE, "七胥反依字且", (17, ")故訓¶\n傳第一")), (NOTE, "舊本多作故今", (71, ")"))]
-    assert (first[3].kind, first[3].text) == (TEXT, "毛詩")
+    assert (first[3].kind, first[3].text) == (LABEL, "毛詩")  # the 大題 over 鄭氏箋, the chapter's byline (pian_bylines)
     # 儀禮音義 ``士冠(古亂/反)禮第一(鄭云童子…)`` over ``(諸侯之士…)士冠(…)``
     assert _first(_read(JINGBU / "KR1g0003_010.txt").chapters[0], 3)[1:] == [
         (NOTE, "鄭云童子狅職居士位年二十而冠主人玄冠朝服則是仕於天子諸侯之士朝服皮弁素積古者四民世事士之子恒爲士",

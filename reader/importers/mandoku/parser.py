@@ -38,6 +38,7 @@ from .lines import IDEO_SPACE, full_width, print_width
 from .smallprint import StrayMarkup
 from .entries import keep_entries_whole
 from .glued_titles import glued_title_bylines, own_line_titles
+from .pian_bylines import pian_bylines
 from .signed_parts import signed_parts
 from .paratext import mark_paratext
 from .tiyao import headless_tiyao
@@ -134,6 +135,9 @@ class _Parser(LineLoop):
             fill_byline(doc, IDEO_SPACE.join(dict.fromkeys(glued)))
         for byline in [] if self.header.tls else own_line_titles(doc, self.header):  # 毛詩 卷一: 鄭氏箋(…) under 陸德明
             doc.bylines.extend(p for p in byline_people(byline) if p not in doc.bylines)
+        heading_bylines = [] if self.header.tls else pian_bylines(doc, self.header.work)  # 禮記音義 禮記(…)鄭氏注
+        if heading_bylines and not doc.bylines:  # printed under the first 篇 heading (春秋榖梁傳 四部叢刊 范寗集解)
+            fill_byline(doc, IDEO_SPACE.join(dict.fromkeys(heading_bylines)))
         if not doc.sections and not found.get("title") and not any(c.heading for c in doc.chapters):
             # a juan title or a heading over blank pages (史記正義 卷二十二: the 四庫 edition has no
             # notes on this 表) is a juan without text, imported; a header and nothing else is no juan
