@@ -126,3 +126,24 @@ def test_the_chapters_byline_is_metadata_in_the_api_the_citation_and_search(clie
     assert search_backend.search(SearchQuery("鄭氏注", layers=("classic", "title"), exact=True, edition_ids=mine)).count == 0
     assert search_backend.search(SearchQuery("毋不敬", layers=("classic",), exact=True, edition_ids=mine)).count == 1
     assert render_source(juan) == short.read_text(encoding="utf-8")
+
+
+def test_a_pian_heading_that_opens_a_division_and_its_byline():
+    """尚書音義 prints the 篇 that opens each division of the 書 with the old edition's juan and the
+    division's name, its note counting the division's 篇 (卷三 ``堯典第一　卷之一　虞書(凡十六篇十一/篇亡五篇見存)``,
+    ``禹貢第一　卷之三　夏書(…)``, ``湯誓第一　卷之四　商書(…)``, 卷四 ``泰誓上第一　卷之六　周書(…)``), and numbers
+    each division's 篇 anew; under 堯典 the commentator alone, ``　…孔氏傳(傳即注也…)``. The four headings
+    were classic text glued to the note's first lemma (``堯典第一　卷之一　虞書``), 孔氏傳 a lemma: each is a
+    chapter, its category the old juan and the division, its note the heading's own, and 孔氏 傳 堯典's
+    byline."""
+    doc = _read(SHIWEN / "KR1g0003_003.txt")
+    assert [(c.title, c.category) for c in doc.chapters if c.category.startswith("卷之")] == [
+        ("堯典第一", "卷之一\u3000虞書"), ("大禹謨第三", "卷之二"), ("禹貢第一", "卷之三\u3000夏書"),
+        ("湯誓第一", "卷之四\u3000商書"), ("盤庚上第九", "卷之五")]
+    chapter = _chapter(doc, "堯典第一")
+    assert _head(chapter, 4) == [(NOTE, "凡十六篇十一篇"), (LABEL, "孔氏傳"), (NOTE, "傳即注也以傳述"), (TEXT, "昔")]
+    assert chapter.sections[0].bylines == [{"dynasty": "", "place": "", "name": "孔氏", "role": "傳"}]
+    assert not [p.text for p in doc.all_pieces() if p.kind == TEXT and "第一" in p.text]
+    chapter = _chapter(_read(SHIWEN / "KR1g0003_004.txt"), "泰誓上第一")
+    assert (chapter.title, chapter.category, _head(chapter, 2)) == (
+        "泰誓上第一", "卷之六\u3000周書", [(NOTE, "凡四十一篇九篇"), (TEXT, "虞芮")])

@@ -104,10 +104,12 @@ GLOSSED_LINES = 3
 #: apart) or the 篇's first lemma (``士昬禮第二(…)納采``); a juan's label (卷…, the end title
 #: ``經典釋文卷第十六(經四千…/注…)`` with its count of characters) is none. The division the 篇 opens may
 #: follow the number, the note then speaking of it (毛詩音義 卷七 ``文王之什第二十三大雅(自此以下…十八篇…正大雅…)``, as
-#: ``淸廟之什第二十六　周頌`` prints its division over the note on it).
+#: ``淸廟之什第二十六　周頌`` prints its division over the note on it), or be set apart after the old
+#: edition's juan, the note counting the division's 篇 (尚書音義 ``堯典第一　卷之一　虞書(凡十六篇十一/篇亡五篇見存)``,
+#: as ``大禹謨第三　卷之二`` prints the juan alone): the 篇 then opens the division and its number starts anew.
 NUMBER_NOTED = re.compile(
     rf"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/第]{{1,12}})(?<![卷巻])(?P<number>{_NUMBER})"
-    rf"(?P<group>{_WORD}{{0,4}}?)(?P<note>\([^()]*\))")
+    rf"(?P<group>{_WORD}{{0,4}}?|\u3000+{_WORD}{{1,6}}\u3000+{_WORD}{{1,6}})(?P<note>\([^()]*\))")
 #: A 篇 heading in the middle of a juan of a book that is no book of readings (``next_heading``): its
 #: name and number, then its note, or its 疏's or readings' note after their label, as a juan's first
 #: 篇 heading prints them (``structure.NUMBERED_CHAPTER``: 史記索隱 ``十二諸侯年表第二(按篇言十二…)``,
@@ -264,17 +266,18 @@ def number_noted_heading(line: str, lineno: int, lead: str, units: list[Unit]) -
     juan's so far: the book numbers its 篇 in order, 禮記音義 卷十三 學記第十八 … 坊記第三十): ``(heading unit, rest to
     read, column, after)`` as ``noted_heading`` gives them. The chapter is titled and headed by the
     name and number (士昬禮第二), a division after the number, which the note speaks of, its category
-    and the rest of its heading (文王之什第二十三大雅: category 大雅); the note is the chapter's first text, the heading's own, with what
+    and the rest of its heading (文王之什第二十三大雅: category 大雅; 堯典第一　卷之一　虞書: category
+    卷之一　虞書, the number past none when the division is set apart so); the note is the chapter's first text, the heading's own, with what
     follows it on the line (the first lemma, ``納采``; the old edition's juan, ``卷之二``, is
     ``old_juans``'); ``after`` is "". None for another line."""
     m = NUMBER_NOTED.match(line)
     if m is None or not _about(m["group"] or m["name"], m["note"]):
         return None
     m_number = TITLE_NUMBER.search(m["number"])
-    if chinese_to_int(m_number["number"]) <= _last_number(units):
-        return None
+    if chinese_to_int(m_number["number"]) <= _last_number(units) and IDEO_SPACE not in m["group"]:
+        return None  # (a division set apart after the old juan opens: its 篇 are numbered anew)
     title = m["name"] + m["number"]
-    chapter = ChapterDoc(title=title, category=m["group"], heading=title + m["group"])
+    chapter = ChapterDoc(title=title, category=m["group"].lstrip(IDEO_SPACE), heading=title + m["group"])
     if lead:
         chapter.heading_layout.append((0, lead))
     return Unit("heading", lineno, chapter=chapter), line[len(chapter.heading):], len(chapter.heading), ""
