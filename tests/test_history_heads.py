@@ -1,9 +1,10 @@
 """The heads of a history's juans and of 尚書注疏's 篇 (issue 27, point 4): bylines as the histories
 print them, the list of the lives a juan holds, and a 篇's title printed again at its head."""
+from collections import Counter
 from pathlib import Path
 
 from reader.importers.bylines import byline_entries, byline_people, spaced_out
-from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, SMALLPRINT, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, EDITORIAL, LABEL, NOTE, PARATEXT, SMALLPRINT, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 
 from .conftest import SHARED
@@ -185,3 +186,38 @@ def test_a_list_of_pian_headings_over_the_first_is_the_juans_contents_never_an_e
     assert han.sections[0].pieces[0].text == "難一第三十六　難二第三十七"
     for doc in (yu, guan, han):
         assert [c.title for c in doc.chapters if not c.sections] == []
+
+
+def test_a_histories_mulu_is_read_as_its_list_of_contents_to_its_end():
+    """後漢書's 目録 (KR2a0009_000) groups the 郡國 of 郡國志 by province, closing each group as the book
+    closes a passage (``　　　右司𨽻`` under ``河南　　河内`` … ``扶風``): the list ended at the first such
+    line, and every line after it that names a 篇 (``志第二十(郡國二/)``, ``列傳第一``…) was a chapter
+    heading, 84 chapters over the 目録's one-line sections. A 右 line with entries after it is one of
+    the list's, and so are a name's notes that run into the next name (``樊宏(子儵/)　(族曾孫凖/)隂識(弟興/)``)
+    or fill the column (``南匈奴(前書直言匈奴傳…)`` over ``(其順者…)``): the 目録 is one part of contents
+    entries, as 史記正義's is, up to the line of prose under it. 三國志's 目錄 (KR2a0012_000, not tuned
+    on) ended at ``董卓　李傕　郭汜　 　　袁紹　子譚(尚)``, a space of the transcription in a gap, and its
+    124 later lines were text with 裴松之's notes."""
+    path = CORPUS / "kanripo-commentary" / "KR2a0009" / "KR2a0009_000.txt"
+    doc = _doc(path.read_text(encoding="utf-8"), str(path))
+    assert [c.title for c in doc.chapters] == ["", "御製讀劉昆傳", "御製讀後漢書明徳馬后傳", "御製讀荀彧傳", "御製讀嚴光傳",
+                                               "目録", "提要"]
+    listed = [p for s in doc.chapters[5].sections for p in s.pieces]
+    assert Counter((p.kind, p.effective_layer) for p in listed) == {
+        (LABEL, PARATEXT): 628, (NOTE, SMALLPRINT): 133, (NOTE, COMMENTARY): 28, (TEXT, PARATEXT): 22, (TEXT, EDITORIAL): 1}
+    labels = [p.text for p in listed if p.kind == LABEL]
+    assert labels[:3] == ["梁\u3000\u3000\u3000\u3000\u3000剡\u3000\u3000\u3000\u3000\u3000令劉\u3000昭補志",
+                          "唐\u3000\u3000章\u3000\u3000懐\u3000\u3000太\u3000\u3000子\u3000\u3000賢\u3000注", "帝后紀一十二"]
+    assert labels[-3:] == ["南匈奴", "列傳第八十", "烏桓\u3000\u3000\u3000\u3000\u3000\u3000\u3000鮮卑"]
+    assert {"右司𨽻", "右豫州", "樊宏", "隂識"} <= set(labels)
+    assert {p.text for p in listed if p.kind == TEXT and p.text.strip("\u3000")} == {
+        "光武起後漢乙酉嵗改建武元年傳及十二帝至獻帝建安二十五年庚申凡一百九十五年",
+        next(p.text for p in listed if p.text.startswith("臣等謹案後漢書"))}
+    path = CORPUS / "kanripo-commentary" / "KR2a0012" / "KR2a0012_000.txt"
+    doc = _doc(path.read_text(encoding="utf-8"), str(path))
+    listed = [p for s in doc.sections if s.line in (47, 237) for p in s.pieces]
+    assert Counter((p.kind, p.effective_layer) for p in listed) == {
+        (LABEL, PARATEXT): 286, (NOTE, SMALLPRINT): 68, (NOTE, COMMENTARY): 13}
+    assert [(p.kind, p.text) for p in listed if "袁紹" in p.text or p.text == "尚"] == [
+        (LABEL, "董卓\u3000李傕\u3000郭汜\u3000 \u3000\u3000袁紹\u3000子譚"), (NOTE, "尚")]
+    assert [p.text for p in listed if p.kind == LABEL][-2:] == ["賀邵\u3000\u3000\u3000\u3000\u3000\u3000\u3000韋曜", "華覈"]

@@ -25,7 +25,10 @@ Two kinds, both at the head of a juan or of a part of one (``#+PROPERTY: JUAN``)
   following juans', which one file cannot see, so the run is the evidence: entries are short
   (at most ``ENTRY_MAX`` characters outside their note), none a full printed line (prose runs
   on, ``PROSE_MIN``, unless it sets titles side by side), none a closer (``右…``) or the list's title printed again as its end title
-  (``唐劉蛻集目錄``), which end the list; so does small print alone on its line.
+  (``唐劉蛻集目錄``), which end the list; so does small print alone on its line. In a 目錄 part the
+  notes of an entry may stand anywhere on its line and run on to the next (``ANY_NOTE``: a history's
+  list of lives), a ``右…`` line that closes a group of entries with more after it is an entry
+  (``_group_closer``: 後漢書 ``右司𨽻``).
 * a 原目 part (``#+PROPERTY: JUAN 原目``, ``ORIGINAL``): the 注疏 editions' copy of the old
   edition's table of contents, its entries the old edition's headings as it printed them, each
   on a line of its own and most with their notes (毛詩注疏 ``周南闗雎詁訓傳第一音義(…)``, 尚書注疏
@@ -75,15 +78,22 @@ ENTRY_MAX = 24
 #: file's own lines are mostly short, so its full width alone can be an entry's (北齊書 目録: 11)
 #: or a long table's (孟子注疏 目錄: 42).
 PROSE_MIN = 16
+#: The first words of the 四庫 editors' 提要, its notes' brackets left out (``(臣/)等謹案…``, ``提要臣等謹按…``):
+#: where it follows a 目錄 it ends the list (``tiyao`` reads it so too).
+TIYAO_OPENING = re.compile(r"^(?:提要)?臣等謹[案按]")
 #: A juan label or file name of a contents list.
 CONTENTS = re.compile(r"目[錄録]\.?$")
 #: A line that is only the title of a contents list (``管子目錄``), or that and its class after a
 #: space (``欽定詩經傳説彚纂目錄　　詩類``, the 四庫 editions' first line of a 目錄 part).
 LIST_TITLE = re.compile(r"^(?P<title>[^\s()<>¶\u3000]{0,16}目[錄録])(?:\u3000+[^\s()<>¶\u3000]{1,6})?$")
 #: An entry line without its notes (each closed on the line, after a title or standing alone
-#: after a space: 遼史 目録 ``義宗(貝/)　(子平王隆先/)``): titles, side by side after spaces.
-ENTRY_LINE = re.compile(r"^(?P<title>[^\s()<>/]+(?:\u3000+[^\s()<>/]+)*)\u3000*$")
+#: after a space: 遼史 目録 ``義宗(貝/)　(子平王隆先/)``): titles, side by side after spaces; a gap
+#: of U+3000 may hold a space of the transcription (三國志 目錄 ``董卓　李傕　郭汜　 　　袁紹…``).
+ENTRY_LINE = re.compile(r"^(?P<title>[^\s()<>/]+(?: *\u3000[\u3000 ]*[^\s()<>/]+)*)[\u3000 ]*$")
 NOTE = re.compile(r"\([^()]*\)(?=\u3000|$)")  # a note closed before a space or the line's end
+#: Any note of a line: a 目錄's entries print the people whose lives go with a name's in notes run
+#: into the next name (後漢書 目録 ``樊宏(子儵/)　(族曾孫凖/)隂識(弟興/)``, 三國志 ``公孫度　子康(康子晃)淵``).
+ANY_NOTE = re.compile(r"\([^()]*\)")
 #: A juan's list of its pieces printed on its first line as a name and the pieces' names in small
 #: print, the notes set apart by U+3000 with no text between them (吳園周易解 卷二
 #: ``　上經(泰/豫)　(否/隨)　(同人臨大有/蠱      觀)　(謙/)``: the 卦 of 上經 this juan holds): a
@@ -174,14 +184,18 @@ def _bare(line: str) -> str:
     return line.lstrip(IDEO_SPACE).rstrip(PILCROW)
 
 
-def _entry(line: str, full: int, width: Callable[[str], int]) -> str:
-    """The title of ``line`` if it can be an entry of a contents list, else ""."""
+def _entry(line: str, full: int, width: Callable[[str], int], named: bool = False) -> str:
+    """The title of ``line`` if it can be an entry of a contents list, else "": in a 目錄 part
+    (``named``) its notes left out wherever they stand (``ANY_NOTE``), else those closed before a
+    space or the line's end (``NOTE``)."""
     bare = _bare(line)
-    m = ENTRY_LINE.match(NOTE.sub("", bare))
+    m = ENTRY_LINE.match(ANY_NOTE.sub("", bare).strip(IDEO_SPACE + " ") if named else NOTE.sub("", bare))
     if not m or bare.startswith("右"):
         return ""
     title = m["title"]
-    if IDEO_SPACE not in title and (width(line) >= max(full, PROSE_MIN) or len(title) >= PROSE_MIN):
+    # in a 目錄 a name's long note may fill the column (後漢書 ``南匈奴(前書直言匈奴傳…)``): its words are measured
+    measured = ANY_NOTE.sub("", line) if named else line
+    if IDEO_SPACE not in title and (width(measured) >= max(full, PROSE_MIN) or len(title) >= PROSE_MIN):
         return ""  # prose running on (titles set side by side may fill a line: 遼史 目録's 后妃)
     return title if len(title.replace(IDEO_SPACE, "")) <= ENTRY_MAX else ""
 
@@ -249,11 +263,34 @@ def _original_title(lines: list[str], k: int, end: int) -> bool:
     return len(tail) == len(head) and sum(a != b for a, b in zip(head, tail)) == 1
 
 
+def _next_content(lines: list[str], i: int, end: int) -> int:
+    """The index of the first line from ``i`` that is neither a page break nor blank (``end`` when none)."""
+    while i < end and (PB_ONLY.match(lines[i]) or (BLANK.match(lines[i]) and not lines[i].startswith("#"))):
+        i += 1
+    return i
+
+
+def _group_closer(lines: list[str], i: int, end: int, full: int, width) -> str:
+    """The words of ``lines[i]`` when it closes a group of a 目錄's entries and the list goes on
+    after it: a ``右…`` line, short as an entry is, whose next line can be an entry (後漢書 目録 lists
+    the 郡國 of 郡國志 by province, ``河南　　河内`` … ``扶風`` then ``　　　右司𨽻``, then ``潁川　　汝南`` …
+    ``右豫州``, as the book closes a passage with 右…); "" otherwise. Such a line is the list's, an
+    entry of it: the list ends at a 右 line after its last entry, or where prose follows one."""
+    bare = _bare(lines[i])
+    m = ENTRY_LINE.match(bare)
+    if not bare.startswith("右") or not m or IDEO_SPACE in m["title"] or len(m["title"]) > ENTRY_MAX:
+        return ""
+    k = _next_content(lines, i + 1, end)
+    return m["title"] if k < end and not lines[k].startswith("#") and _entry(lines[k], full, width, named=True) else ""
+
+
 def _run(lines: list[str], i: int, end: int, full: int, width,
-         original: bool = False) -> list[tuple[int, str]]:
+         original: bool = False, named: bool = False) -> list[tuple[int, str]]:
     """The lines from ``i`` that can be entries, page breaks and blank lines skipped, up to
     the first that cannot or that is a list's title (its end title, ``唐劉蛻集目錄``). In a
-    原目 (``original``) the lines that carry an entry's note on are in the run, as ``GOES_ON``."""
+    原目 (``original``) the lines that carry an entry's note on are in the run, as ``GOES_ON``;
+    in a 目錄 part (``named``) a line that closes a group of entries (``_group_closer``) is one, and
+    small print alone after an entry is its note going on (``GOES_ON``)."""
     out: list[tuple[int, str]] = []
     while i < end:
         line = lines[i]
@@ -263,6 +300,14 @@ def _run(lines: list[str], i: int, end: int, full: int, width,
         if line.startswith("#"):
             break
         bare = _bare(line)
+        if named and out and (closing := _group_closer(lines, i, end, full, width)):
+            out.append((i, closing))
+            i += 1
+            continue
+        if named and out and _small_print_alone(line):
+            out.append((i, GOES_ON))  # an entry's note going on alone on the next line (後漢書 ``南匈奴(…)`` / ``(…)``)
+            i += 1
+            continue
         if original and out:
             before = _bare(lines[out[-1][0]])
             # a note at full size that filled its line runs on below it (周禮注疏: ``…亦所以總御``
@@ -272,12 +317,19 @@ def _run(lines: list[str], i: int, end: int, full: int, width,
                 out.append((i, GOES_ON))  # the entry's note (or the words after it) going on
                 i += 1
                 continue
-        title = _original_entry(line, full, width) if original else _entry(line, full, width)
+        if named and TIYAO_OPENING.match(re.sub(r"[()/\u3000]", "", bare)):
+            break  # the editors' 提要 after the list (書經傳説彚纂 ``(臣/)等謹案書經傳説彚纂二十一卷`` under ``書序``)
+        title = _original_entry(line, full, width) if original else _entry(line, full, width, named)
         if not title or LIST_TITLE.match(bare) or (original and ORIGINAL_TITLE.match(bare)):
             break  # the list's title again (its end title)
         out.append((i, title))
         i += 1
     return out
+
+
+def _small_print_alone(line: str) -> bool:
+    bare = _bare(line)
+    return bare.startswith("(") and not ANY_NOTE.sub("", bare).strip(IDEO_SPACE + " ")
 
 
 def _title_of(line: str) -> str:
@@ -333,7 +385,8 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
     found: dict[int, str] = {}
     # (first line, a 目錄 part, its title line, a 原目 part)
     # (a juan's label names all its parts, 提要・序・原目: its first part's is the first head's)
-    heads = [(start, bool(CONTENTS.search(label or "")), -1, bool(ORIGINAL.search((label or "").split("・", 1)[0])))]
+    heads = [(start, bool(CONTENTS.search((label or "").split("・", 1)[0])), -1,
+              bool(ORIGINAL.search((label or "").split("・", 1)[0])))]
     for i in range(start, end):
         line = lines[i]
         if line.startswith("#+PROPERTY: JUAN") and i > start:
@@ -374,12 +427,12 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
         if lives:
             found.update((i, LIVES) for i in lives)  # 三國志 ``武宣卞皇后　　　文昭甄皇后``: the juan's lives
             continue
-        run = _run(lines, first, end, full, width)
+        run = _run(lines, first, end, full, width, named=named)
         entries = run if named else _repeated(lines, run, end)
-        if len(entries) >= 2:
+        if sum(1 for _, t in entries if t != GOES_ON) >= 2:
             if title >= 0:
                 found[title] = TITLE
-            found.update((i, ENTRY) for i, _ in entries)
+            found.update((i, GOES_ON if t == GOES_ON else ENTRY) for i, t in entries)
         elif k < end and _printed_again(lines, k, end):
             found[k] = ENTRY  # 尚書注疏 卷十一 ``　周書　(洪範/)``: its one 篇 (a list's ``上卷(上)`` is the list's)
     return found

@@ -237,7 +237,8 @@ class LineLoop:
             is_closer = False
             # A closer is indented, and indented differently from the line before it: a 右
             # line in a block of text at its own indentation is that text wrapping.
-            if indent and not self.header.tls and indent != line_indent and (
+            # (not a line of a contents list: 後漢書 目録's ``右司𨽻`` closes a group of its entries)
+            if indent and not self.header.tls and indent != line_indent and i not in entries and (
                     stripped.startswith("右") or (ji_mode and stripped.startswith("記"))):
                 closer_m = CLOSER.match(stripped)
                 is_closer = bool(closer_m) and (stripped.startswith("右") or bool(JI_CLOSER.fullmatch(stripped)))

@@ -27,11 +27,12 @@ from ..document import EDITORIAL, TEXT, TIYAO_TITLE, JuanDocument, PieceDoc, Sec
 from ..positions import piece_positions
 from .cuts import split_piece, split_section
 from .entries import join_sections
+from .contents import TIYAO_OPENING
 from .lines import line_starts
 
 #: How the 提要 opens a printed line (the small 臣 joined into the text: ``layers``, ``humble_notes``),
 #: maybe after its heading on the same line (儀禮經傳通解 ``提要(臣)等謹按儀禮經傳通解三十七卷…``).
-OPENING = re.compile(r"^(?:提要)?臣等謹[案按]")
+OPENING = TIYAO_OPENING
 #: The day the 提要 was presented, which ends its text.
 PRESENTED = "恭校上"
 #: The editors' names under it, one line each (the office's characters may be spaced out).
