@@ -48,13 +48,14 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..document import COMMENTARY, LAYOUT, NOTE, NOTE_KINDS, PARATEXT, TEXT, ChapterDoc, JuanDocument
+from ..document import COMMENTARY, LABEL, LAYOUT, NOTE, NOTE_KINDS, PARATEXT, SMALLPRINT, TEXT, ChapterDoc, JuanDocument
 from ..positions import piece_positions
 from .profiles import Profile
 from .voices import Voice
 from .cuts import split_piece, split_section
 from .lines import line_starts
 from .paratext import front_juan
+from .commentators import titles_only
 
 
 def _voice_of(profile: Profile, name: str) -> Voice | None:
@@ -113,7 +114,9 @@ FRONT_NOTE = "按"
 def front_notes(doc: JuanDocument, profile: Profile) -> int:
     """Give ``doc``'s front matter's notes and its 按 to the later commentator of a book of two (see
     the module docstring; ``_adding``), in place: a note the commentator step gave the profile's
-    default voice gets the later voice (``layer_basis`` ``LAYOUT``), a full-size paragraph of
+    default voice gets the later voice (``layer_basis`` ``LAYOUT``), and so does a note on a title of a
+    contents list (``commentators.titles_only``) that the commentator step gave the list itself
+    (SMALLPRINT, nobody's: ``commentators.list_notes``), a full-size paragraph of
     front matter (序跋) opening ``FRONT_NOTE`` his name. Runs after ``paratext.mark_paratext``.
     Returns how many pieces it set."""
     later = _adding(profile)
@@ -121,9 +124,14 @@ def front_notes(doc: JuanDocument, profile: Profile) -> int:
         return 0
     n = 0
     for section in doc.sections:
+        listed = titles_only(section)
         for para in section.paragraphs:
-            for p in para:
-                if p.kind in NOTE_KINDS and p.effective_layer == COMMENTARY and p.commentator == profile.default.commentator:
+            for before, p in zip([None] + para, para):
+                # his too the short notes of a contents list that the commentator step gave the list
+                # (``commentators.list_notes``: ``天問第三(釋文第四/)``, as ``九思第十七(王逸第十七/釋文)``)
+                if p.kind in NOTE_KINDS and ((p.effective_layer == COMMENTARY and p.commentator == profile.default.commentator)
+                                             or (listed and before is not None and before.kind == LABEL
+                                                 and p.effective_layer == SMALLPRINT and not p.commentator and not p.layer_name)):
                     p.layer, p.layer_name, p.commentator, p.layer_basis = (later.layer, later.layer_name,
                                                                            later.commentator, LAYOUT)
                     n += 1

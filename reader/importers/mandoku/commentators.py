@@ -306,6 +306,11 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
 LIST_NOTE_MAX = 4
 
 
+def titles_only(section) -> bool:
+    """Whether ``section`` holds titles alone, no text but spaces between notes: a contents list."""
+    return not any(p.kind == TEXT and p.text.strip("\u3000") for p in section.pieces)
+
+
 def list_notes(section) -> None:
     """In a section of titles alone (a contents list, no text), the short small print right
     after a title (a LABEL of no layer), at most ``LIST_NOTE_MAX`` characters, is the list's
@@ -313,7 +318,7 @@ def list_notes(section) -> None:
     the titles as the book prints them (史記正義 目録 ``卷二十六(刺客/)　　　　史記八十六``, 三國志
     ``四卷(三少帝)``, 世說新語 ``上卷(上)``). In place; longer notes (裴駰's on ``史記一``) stay."""
     pieces = section.pieces
-    if any(p.kind == TEXT and p.text.strip("\u3000") for p in pieces):
+    if not titles_only(section):
         return
     for before, p in zip(pieces, pieces[1:]):
         if before.kind == LABEL and not before.layer and p.kind == NOTE and p.effective_layer == COMMENTARY \

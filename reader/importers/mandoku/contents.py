@@ -28,7 +28,8 @@ Two kinds, both at the head of a juan or of a part of one (``#+PROPERTY: JUAN``)
   (``唐劉蛻集目錄``), which end the list; so does small print alone on its line. In a 目錄 part the
   notes of an entry may stand anywhere on its line and run on to the next (``ANY_NOTE``: a history's
   list of lives), a ``右…`` line that closes a group of entries with more after it is an entry
-  (``_group_closer``: 後漢書 ``右司𨽻``).
+  (``_group_closer``: 後漢書 ``右司𨽻``), and the bylines and notes on the list's title under it are
+  the list's head, not its end (``_headed``: 楚辭補注, 前漢書).
 * a 原目 part (``#+PROPERTY: JUAN 原目``, ``ORIGINAL``): the 注疏 editions' copy of the old
   edition's table of contents, its entries the old edition's headings as it printed them, each
   on a line of its own and most with their notes (毛詩注疏 ``周南闗雎詁訓傳第一音義(…)``, 尚書注疏
@@ -55,6 +56,7 @@ from typing import Callable
 from characters.folding import fold
 
 from ..bylines import byline_entries
+from .juan_titles import SUPPLIED_NAME
 from .lines import BLANK, IDEO_SPACE, PB_ONLY, PILCROW
 
 #: What ``contents_lines`` says of a line: the list's title line, an entry, or a line that carries
@@ -180,6 +182,10 @@ def spaced_list(lines: list[str], k: int, end: int) -> list[int]:
     return run
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(IDEO_SPACE))
+
+
 def _bare(line: str) -> str:
     return line.lstrip(IDEO_SPACE).rstrip(PILCROW)
 
@@ -290,12 +296,17 @@ def _run(lines: list[str], i: int, end: int, full: int, width,
     the first that cannot or that is a list's title (its end title, ``唐劉蛻集目錄``). In a
     原目 (``original``) the lines that carry an entry's note on are in the run, as ``GOES_ON``;
     in a 目錄 part (``named``) a line that closes a group of entries (``_group_closer``) is one, and
-    small print alone after an entry is its note going on (``GOES_ON``)."""
+    small print alone after an entry is its note going on (``GOES_ON``); the list runs on across a part
+    Kanripo names in brackets at a page break (``juan_titles.SUPPLIED_NAME``: 前漢書's ``[提要]`` two
+    entries before the list's end), where the book prints no title."""
     out: list[tuple[int, str]] = []
     while i < end:
         line = lines[i]
         if PB_ONLY.match(line) or (BLANK.match(line) and not line.startswith("#")):
             i += 1
+            continue
+        if named and out and line.startswith("#+PROPERTY: JUAN") and SUPPLIED_NAME.match(line.split("JUAN", 1)[1].strip()):
+            i += 1  # a part Kanripo names at a page break inside the list (前漢書 ``[提要]`` over 敘傳's entries)
             continue
         if line.startswith("#"):
             break
@@ -322,14 +333,51 @@ def _run(lines: list[str], i: int, end: int, full: int, width,
         title = _original_entry(line, full, width) if original else _entry(line, full, width, named)
         if not title or LIST_TITLE.match(bare) or (original and ORIGINAL_TITLE.match(bare)):
             break  # the list's title again (its end title)
+        if named and out and IDEO_SPACE not in title and _indent(line) > _indent(lines[out[-1][0]]) \
+                and width(ANY_NOTE.sub("", line)) >= full:
+            break  # a note on the list set deeper, filling its line (楚辭 四部叢刊 ``　　　　按九章第四九辯第八而王``)
         out.append((i, title))
         i += 1
     return out
 
 
+#: At most this many printed lines between a 目錄's title and its first entries: the book's bylines
+#: and the notes on the title (楚辭補注 目録: three lines of note on its title, 劉向's byline, 王逸's and
+#: two lines of note on it).
+HEAD_LINES = 8
+
+
 def _small_print_alone(line: str) -> bool:
     bare = _bare(line)
     return bare.startswith("(") and not ANY_NOTE.sub("", bare).strip(IDEO_SPACE + " ")
+
+
+def _headed(lines: list[str], first: int, run: list[tuple[int, str]], end: int, full: int,
+            width) -> list[tuple[int, str]]:
+    """``run`` (a 目錄's entries from ``first``, ``_run``) with the list's head and the entries after
+    it when the run stops within ``HEAD_LINES`` printed lines of ``first`` at a line that is no end
+    of the list (no ``#`` line, no list's title again, no ``右…``): a 目錄 prints under its title
+    the book's bylines and notes on the title before its first entry (楚辭補注 ``楚詞補注目録`` over
+    three lines of note, then ``漢䕶左都水使者光祿大夫臣劉向集`` and ``後漢校書郎臣王逸章句`` with two lines
+    of its note; 前漢書 ``前漢書目錄`` over ``班固撰`` and ``…開國子顏師古注``, a full line). Where a run of
+    two entries or more starts within those lines, the lines before it are the list's head: each a
+    line of the list (a byline an ``ENTRY``, small print alone ``GOES_ON``, a note of the line above).
+    ``run`` itself when there is none."""
+    k = _next_content(lines, run[-1][0] + 1 if run else first, end)
+    taken = sum(1 for j in range(first, k) if not (PB_ONLY.match(lines[j]) or BLANK.match(lines[j])))
+    head: list[tuple[int, str]] = []
+    for j in range(k, end):
+        line = lines[j]
+        if PB_ONLY.match(line) or (BLANK.match(line) and not line.startswith("#")):
+            continue
+        bare = _bare(line)
+        if line.startswith("#") or LIST_TITLE.match(bare) or bare.startswith("右") or taken + len(head) >= HEAD_LINES:
+            return run
+        rest = _run(lines, j, end, full, width, named=True)
+        if head and sum(1 for _, t in rest if t != GOES_ON) >= 2:
+            return run + head + rest
+        head.append((j, GOES_ON if _small_print_alone(line) else bare))
+    return run
 
 
 def _title_of(line: str) -> str:
@@ -428,6 +476,8 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
             found.update((i, LIVES) for i in lives)  # 三國志 ``武宣卞皇后　　　文昭甄皇后``: the juan's lives
             continue
         run = _run(lines, first, end, full, width, named=named)
+        if named and (run or title >= 0 or first == start):
+            run = _headed(lines, first, run, end, full, width)  # 楚辭補注: its title's notes and bylines
         entries = run if named else _repeated(lines, run, end)
         if sum(1 for _, t in entries if t != GOES_ON) >= 2:
             if title >= 0:
