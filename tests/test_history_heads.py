@@ -215,9 +215,9 @@ def test_a_histories_mulu_is_read_as_its_list_of_contents_to_its_end():
         next(p.text for p in listed if p.text.startswith("臣等謹案後漢書"))}
     path = CORPUS / "kanripo-commentary" / "KR2a0012" / "KR2a0012_000.txt"
     doc = _doc(path.read_text(encoding="utf-8"), str(path))
-    listed = [p for s in doc.sections if s.line in (47, 237) for p in s.pieces]
+    listed = [p for s in doc.sections if s.line in (48, 241) for p in s.pieces]
     assert Counter((p.kind, p.effective_layer) for p in listed) == {
-        (LABEL, PARATEXT): 286, (NOTE, SMALLPRINT): 68, (NOTE, COMMENTARY): 13}
+        (LABEL, PARATEXT): 285, (NOTE, SMALLPRINT): 68, (NOTE, COMMENTARY): 13}
     assert [(p.kind, p.text) for p in listed if "袁紹" in p.text or p.text == "尚"] == [
         (LABEL, "董卓\u3000李傕\u3000郭汜\u3000 \u3000\u3000袁紹\u3000子譚"), (NOTE, "尚")]
     assert [p.text for p in listed if p.kind == LABEL][-2:] == ["賀邵\u3000\u3000\u3000\u3000\u3000\u3000\u3000韋曜", "華覈"]

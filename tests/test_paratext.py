@@ -176,3 +176,26 @@ def test_a_spaced_byline_with_an_office_and_a_label_name_in_a_variant_form():
     liji = parse(JINGBU / "KR1d0057" / "KR1d0057_000.txt")
     assert {who for (name, who) in writers(liji) if name == "序"} == {"衞湜", "魏了翁"}
     assert "衛湜" in liji.juan_label or any("衛湜" in (c.title or "") for c in liji.chapters)
+
+
+def test_a_document_of_front_matter_that_kanripo_marks_no_part_for_is_a_part():
+    """三國志's 卷首 (KR2a0012_000) is one part in Kanripo's file (``#+PROPERTY: JUAN 0``), and the 四庫 copy
+    prints in it 乾隆's poem, 裴松之's memorial presenting his notes, the 目錄 and the editors' 提要: the
+    poem's 御製 named its part's writer, so the memorial and the list were 高宗弘曆's 御製 (2,825
+    characters), and the line the transcription prints over the memorial's first page, its title
+    ``上三國志注表`` over the copy's head ``欽定四庫全書``, was text of the poem. A title of front matter so
+    printed over the head, or the head over a 目錄's title (``欽定四庫全書　　　　　史部一`` /
+    ``　三國志目錄　　　　　　正史類``), opens a part named by it, as ``#+PROPERTY: JUAN 目録`` names one, the
+    lines of the head its layout: the poem is 64 characters of 御製, the memorial 上三國志注表's, the
+    list the 目錄's. 儀禮經傳通解's 卷首 (KR1d0085_000, not tuned on) prints ``目録`` over the head after
+    the 序 of 張虙, whose signature (``…四明張虙識``) now ends its part: the 序 is his."""
+    doc = parse(COMMENTARY_BOOKS / "KR2a0012" / "KR2a0012_000.txt")
+    assert [(c.title, [s.line for s in c.sections]) for c in doc.chapters] == [
+        ("", [9]), ("上三國志注表", [18]), ("三國志目錄", [48, 241, 444, 505])]
+    assert writers(doc) == {("", "高宗弘曆"): 64, ("上三國志注表", ""): 442, ("目錄", ""): 2276}
+    assert [p.text[:8] for s in doc.chapters[1].sections for p in s.pieces] == ["上三國志注表", "臣松之言臣聞智周"]
+    assert doc.chapters[0].sections[0].pieces[-1].text.endswith("丞相祠堂尚有無")
+    doc = parse(JINGBU / "KR1d0085" / "KR1d0085_000.txt")
+    assert [c.title for c in doc.chapters] == ["", "目録"]
+    assert writers(doc) == {("", "張虙"): 303, ("目録", ""): 3617}
+    assert doc.chapters[1].sections[0].pieces[0].text.startswith("儀禮經傳目録漢書藝文志")

@@ -27,6 +27,7 @@ from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
 from .divisions import (fold_heading_words, glossed_heading, heading_tail, next_heading, noted_heading,
                         number_noted_heading)
+from .paratext import document_head, front_juan
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
     CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX,
@@ -132,6 +133,7 @@ class LineLoop:
         head_listed = head_notes(lines, entries)  # the words of the 篇 its head line lists in small print
         in_verse = False                 # inside #+BEGIN_VERSE … #+END_VERSE (a gāthā of the Taishō editions)
         readings = readings_part(self.doc.header_lines)  # a part of 經典釋文: its 篇 headings note their number
+        front = front_juan(self.doc)  # a 卷首: its documents may start with no #+PROPERTY (``document_head``)
 
         def flush_trailing():
             nonlocal pending
@@ -198,6 +200,19 @@ class LineLoop:
                 para_break = True
                 cont, mode, line_indent, prev_width = None, "main", None, 0
                 i += 1
+                continue
+            document = document_head(lines, i, end) if front and not self.header.tls and not (cont and cont[0] == "open") else ""
+            if document:
+                # a document of front matter Kanripo marks no part for (三國志 卷首: ``上三國志注表`` over
+                # ``欽定四庫全書``; its 目錄): a part, its name and head layout as a #+PROPERTY: JUAN's
+                flush_trailing()
+                j, _ = self.header.read_header(lines, i + 1, end, first=False)
+                pending = [lines[k] + (nl if (k < n_lines - 1 or final_nl) else "") for k in range(i, j)]
+                units.append(Unit("part", lineno, chapter=ChapterDoc(title=document, heading=None)))
+                cont, unit, mode, closer_unit = None, None, "main", None
+                para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+                line_indent, prev_width = None, 0
+                i = j
                 continue
             if i in parts_at:  # a part the juan prints without a #+PROPERTY (``kaozheng.unmarked_parts``)
                 title, kaozheng, spaced = parts_at.pop(i)

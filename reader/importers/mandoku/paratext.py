@@ -45,7 +45,9 @@ from ...person_names import person_name
 from ..bylines import byline_people, spaced_out
 from ..document import CLASSIC, LABEL, LAYOUT, PARATEXT, RECORD, TEXT, TIYAO_TITLE, JuanDocument, PieceDoc, SectionDoc
 from .appended import catalogue_people as work_people
-from .header import JUAN_LABEL, KAOZHENG
+from .contents import LIST_TITLE
+from .header import COLLECTION, JUAN_LABEL, KAOZHENG
+from .lines import BLANK, IDEO_SPACE, PB_ONLY, PILCROW
 
 #: A part's title that names front or back matter: the emperor's writings (御製…, 聖祖仁皇帝御製…),
 #: prefaces and postfaces (序, 後序, 敘例, 跋, 跋語, 題辭), the 提要, memorials presenting the book
@@ -77,6 +79,43 @@ SIKU_EDITIONS = frozenset({"WYG", "WJG", "SKQS"})
 #: Full-size pieces, which can be the matter's text (small print keeps its layer).
 FULL_SIZE = (TEXT, LABEL, RECORD)
 SPACES = re.compile(r"\u3000{2,}")
+
+
+def _content(lines: list[str], i: int, end: int, step: int) -> int:
+    """The index of the first line from ``i`` (going back when ``step`` is -1) that is neither a
+    page break nor blank; -1 or ``end`` when there is none."""
+    while 0 <= i < end and (PB_ONLY.match(lines[i]) or (BLANK.match(lines[i]) and not lines[i].startswith("#"))):
+        i += step
+    return i
+
+
+def document_head(lines: list[str], i: int, end: int) -> str:
+    """The name of a document of front matter that starts at ``lines[i]`` in a file Kanripo marks
+    no part in, as ``#+PROPERTY: JUAN 目録`` names one; "" for another line. A 四庫 copy opens each
+    document on a page of its own with the copy's head, ``欽定四庫全書`` (``header.COLLECTION``), then
+    the book's title and the document's: so does 三國志's 卷首 for 裴松之's memorial (``欽定四庫全書`` /
+    ``　三國志`` / ``上三國志注表``) and its 目錄 (``欽定四庫全書　　　　　史部一`` / ``　三國志目錄　　　　　　正史類``).
+    ``lines[i]`` opens such a document when it is the first line of a page (only page breaks and blank
+    lines since the last text) and either
+
+    * a title of front matter alone (``FRONT_TITLE``) right before the head: the document's name, as the
+      transcription writes it over the page (三國志 ``上三國志注表`` over ``欽定四庫全書``, 儀禮經傳通解
+      ``目録`` over ``欽定四庫全書``), the document that title; or
+    * the head itself, a 目錄's title after it (``contents.LIST_TITLE``): the list, named by its title
+      (``三國志目錄``).
+    """
+    before = _content(lines, i - 1, end, -1)
+    if before < 0 or lines[before].startswith("#") or not PB_ONLY.match(lines[before + 1] if before + 1 < end else ""):
+        return ""
+    bare = lines[i].strip(IDEO_SPACE + PILCROW)
+    following = _content(lines, i + 1, end, 1)
+    after = lines[following].strip(IDEO_SPACE + PILCROW) if following < end and not lines[following].startswith("#") else ""
+    if FRONT_TITLE.search(bare) and not re.search(r"[\s()<>/\u3000]", bare) and COLLECTION.match(after) \
+            and "(" not in after:
+        return bare
+    if COLLECTION.match(lines[i]) and "(" not in lines[i] and (title := LIST_TITLE.match(after)):
+        return title["title"]
+    return ""
 
 
 def signed_by(text: str) -> str:
