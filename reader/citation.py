@@ -10,15 +10,15 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.utils.encoding import uri_to_iri
 
 from characters.clusters import clusters
 from reader.catalogue_writers import listed_dynasty
 from reader.numerals import int_to_chinese
 
-from .juans import APPENDIX, short_label
-from .models import Juan, Piece, Section, page_label
+from .juans import APPENDIX, Content, juan_contents, short_label
+from .models import Chapter, Juan, Piece, Section, page_label
 from .people import cited_people, person_text, section_byline
 from .pieces import CLASSIC, EDITORIAL, PARATEXT, TEXT, is_classic
 
@@ -245,7 +245,9 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     ``work`` and ``edition``, and ``chapter`` or ``section.chapter`` are loaded, the
     section has a title or its ``opening`` is set, and its ``matter`` is set: front or back
     matter (a preface, a 提要) is cited under its own writer, else with no byline, never the
-    book's commentators (``matter_writer``)."""
+    book's commentators (``matter_writer``). A section of the untitled chapter a juan opens with, going
+    on with a chapter a juan before heads, names that chapter (``continued_chapter``: 周禮注疏
+    卷二〈天官冢宰第一〉「…」; three queries, once for the juan)."""
     juan = section.juan
     work = juan.work
     chapter = chapter if chapter is not None else section.chapter
@@ -253,6 +255,8 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     out = [cited_author(juan.edition, work) if writer is None else writer, f"《{work.title}》", juan_label(juan)]
     if chapter is not None and chapter.title:
         out.append(f"〈{chapter.title}〉")
+    elif chapter is not None and getattr(chapter, "position", None) == 1 and (continued := continued_chapter(juan, chapter)):
+        out.append(f"〈{continued.title}〉")  # the juan goes on with the chapter a juan before heads
     name = section_name(section)
     byline = section_byline(section, cited=True)  # an anthology piece's author: 班孟堅「兩都賦序」
     if byline:
@@ -288,13 +292,54 @@ def juan_file(juan) -> str:
     return match.group(1) if match and int(match.group(2)) == juan.number else ""
 
 
+def continued_chapter(juan, first=None) -> Content | None:
+    """The chapter of the book's text that ``juan`` opens inside, as the work page lists it
+    (``juans.juan_contents``, there 〈天官冢宰第一〉（續）): the juan's first chapter has no title, for
+    the book prints no heading where a juan goes on with the 篇 of the juan before (周禮注疏 卷二 goes
+    on with 天官冢宰第一, which 卷一 heads). ``first``: the juan's first chapter (position 1: the
+    loader numbers a juan's chapters from 1) when the caller holds it, else it is read (one query).
+    None when that chapter has a title, when the juan or a juan between is front or back matter (序,
+    目錄, 提要 …: ``juans._MATTER``, or file 0), or when no juan before it has a titled chapter of the
+    book's text (the editors' 考證 are none). The rule is ``juan_contents``'s, run over the juans
+    from the last one before ``juan`` that has such a chapter: three queries, once for the juan
+    object (kept on it as ``opens_inside``)."""
+    if first is None:
+        first = Chapter.objects.filter(juan=juan).order_by("position").only("title", "position").first()
+    if first is None or first.title:
+        return None
+    if not hasattr(juan, "opens_inside"):
+        juan.opens_inside = _opens_inside(juan)
+    return juan.opens_inside
+
+
+def _opens_inside(juan) -> Content | None:
+    titled = Chapter.objects.filter(juan__edition_id=juan.edition_id, juan__number__lt=juan.number).exclude(title="")
+    for end in APPENDIX:
+        titled = titled.exclude(title__endswith=end)
+    since = titled.order_by("-juan__number").values_list("juan__number", flat=True).first()
+    if since is None:
+        return None
+    juans = list(Juan.objects.filter(edition_id=juan.edition_id, number__gte=since, number__lte=juan.number)
+                 .only("number", "label").order_by("number")
+                 .prefetch_related(Prefetch("chapters", Chapter.objects.only("juan_id", "position", "title", "category")
+                                            .order_by("position"))))
+    juan_contents(juans)
+    contents = juans[-1].contents if juans and juans[-1].pk == juan.pk else []
+    return contents[0] if contents and contents[0].continued else None
+
+
 def juan_citation_text(juan, chapters=()) -> str:
     """``〔清〕江永《禮書綱目》卷八〈冠禮〉`` for a whole juan (its chapter titles, if any: the juan's
-    own, never the editors' 考證 appended to it, 周禮注疏 卷八's 〈卷八考證〉, ``juans.APPENDIX``), then in
+    own, never the editors' 考證 appended to it, 周禮注疏 卷八's 〈卷八考證〉, ``juans.APPENDIX``; first
+    the chapter it opens inside, ``continued_chapter``, as a juan that heads it names it: 周禮注疏
+    卷二〈天官冢宰第一〉), then in
     parentheses the edition when it is named and the Kanripo file (``juan_file``), whose number
     the juan's URL carries: ``（四庫全書・文淵閣本，Kanripo KR1d0086_010）`` before
     ``…/works/KR1d0086/juan/10/``, so that 卷八 at 10 is no surprise (decision 0045)."""
-    titles = "".join(f"〈{c.title}〉" for c in chapters if c.title and not c.title.endswith(APPENDIX))
+    chapters = list(chapters)
+    continued = continued_chapter(juan, chapters[0] if chapters and getattr(chapters[0], "position", None) == 1 else None)
+    titles = (f"〈{continued.title}〉" if continued else "") + "".join(
+        f"〈{c.title}〉" for c in chapters if c.title and not c.title.endswith(APPENDIX))
     file = juan_file(juan)
     where = [w for w in (edition_name(juan), f"Kanripo {file}" if file else "") if w]
     return (f"{cited_author(juan.edition, juan.work)}《{juan.work.title}》{juan_label(juan)}{titles}"

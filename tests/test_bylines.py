@@ -334,6 +334,35 @@ def test_a_juans_citation_names_its_own_chapters_on_its_page_and_in_the_api(clie
     assert [c["title"] for c in api["chapters"]] == ["", "卷八考證"]
 
 
+def test_a_juan_that_goes_on_with_a_chapter_names_it_in_its_citations(client, db):
+    """周禮注疏 卷二 goes on with 天官冢宰第一, which 卷一 heads (the work page lists it 〈天官冢宰第一〉（續））,
+    and prints no heading of its own: its citation named no chapter, 《周禮注疏》卷二（…）, nor did its
+    sections'. The juan's citation on its page and in the API, and each section's of that chapter,
+    name the chapter as 卷一's do; its 考證 is still no chapter of the juan's citation, and a section of it
+    is cited under its own title, the editors' (no byline). 卷一's citation is as it was."""
+    with muted():
+        import_file(JINGBU / "KR1d0003" / "KR1d0003_001.txt")
+        juan = import_file(JINGBU / "KR1d0003" / "KR1d0003_002.txt").juan
+    byline = "〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義"
+    page = client.get("/works/KR1d0003/juan/2/").content.decode()
+    api = client.get(f"/api/works/{juan.work_id}/juans/2/").json()
+    expected = (f"{byline}《周禮注疏》卷二〈天官冢宰第一〉（四庫全書・文淵閣本，Kanripo KR1d0003_002）"
+                " http://testserver/works/KR1d0003/juan/2/")
+    assert re.search(r'<span class="citation" id="cite-juan" lang="zh-Hant">([^<]*)</span>', page)[1] == expected
+    assert api["citation"] == expected
+    assert [c["title"] for c in api["chapters"]] == ["", "卷二考證"]
+    first, kaozheng = api["chapters"][0]["sections"][0], api["chapters"][1]["sections"][0]
+    assert first["citation"] == (f"{byline}《周禮注疏》卷二〈天官冢宰第一〉「大宰之職掌建邦之…」"
+                                 "（四庫全書・文淵閣本，葉 2-1a） http://testserver/works/KR1d0003/juan/2/1/")
+    assert kaozheng["citation"] == ("《周禮注疏》卷二〈卷二考證〉（四庫全書・文淵閣本，葉 2-37a）"
+                                    " http://testserver/works/KR1d0003/juan/2/12/")
+    section = client.get("/works/KR1d0003/juan/2/1/").content.decode()
+    assert "《周禮注疏》卷二〈天官冢宰第一〉「大宰之職掌建邦之…」" in section
+    assert client.get(f"/api/works/{juan.work_id}/juans/1/").json()["citation"] == (
+        f"{byline}《周禮注疏》卷一〈天官冢宰第一〉（四庫全書・文淵閣本，Kanripo KR1d0003_001）"
+        " http://testserver/works/KR1d0003/juan/1/")
+
+
 def test_a_person_who_led_others_has_his_role_and_and_others(client, db):
     """儀禮疏: Kanripo's catalogue lists 賈公彥 with the role 等撰 (the byline
     ``臣賈公彦等撰``: 賈公彥 and others wrote it), and the API gave ``{"name": "賈公彥", "role": "等撰"}``.
