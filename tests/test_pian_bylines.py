@@ -9,27 +9,16 @@ import pytest
 
 from reader.importers.document import LABEL, NOTE, TEXT
 from reader.importers.loader import import_file, render_source
-from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.pian_bylines import commentator_byline
 from reader.people import byline_pieces
 from search.backends import SearchQuery
 
 from .conftest import SHARED, index_all
+from .test_number_notes import _chapter, _read
 
 CORPUS = SHARED / "corpus"
 SHIWEN = CORPUS / "kanripo-jingbu" / "KR1g0003"   # 經典釋文 (四部叢刊)
 ZHENG_ZHU = [{"dynasty": "", "place": "", "name": "鄭氏", "role": "注"}]
-
-
-def _read(path):
-    text = path.read_text(encoding="utf-8")
-    doc = parse_mandoku(text, str(path))
-    assert render_mandoku(doc) == text
-    return doc
-
-
-def _chapter(doc, title):
-    return next(c for c in doc.chapters if c.title == title)
 
 
 def _head(chapter, n):
