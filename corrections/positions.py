@@ -26,6 +26,18 @@ class PositionError(ValueError):
     in Chinese and English."""
 
 
+def char_span(first: int, last: int, language: str = "zh") -> str:
+    """Characters ``first``–``last`` (from 1, both included) as the pages and messages name them:
+    ``第 14 字`` for one character (never ``第 14–14 字``), ``第 14–16 字`` for several, ``無字`` for an
+    empty piece's (``last == first - 1``, ``piece_ranges``); with ``language`` ``"en"``:
+    ``character 14``, ``characters 14–16``, ``no character``."""
+    if last < first:
+        return "no character" if language == "en" else "無字"
+    if language == "en":
+        return f"character {first}" if first == last else f"characters {first}–{last}"
+    return f"第 {first} 字" if first == last else f"第 {first}–{last} 字"
+
+
 def piece_ranges(pieces: list[tuple[int, str]]) -> list[tuple[int, int, int]]:
     """``pieces``: the section's ``(piece position, text as read)`` in order. Returns each
     piece's ``(position, first, last)``: its first and last character in the section, from 1
@@ -45,11 +57,11 @@ def to_piece(pieces: list[tuple[int, str]], first: int, last: int) -> PieceSpan:
         raise PositionError(f"訖字 {last} 在起字 {first} 之前 (the last character comes before the first)")
     total = sum(len(text) for _, text in pieces)
     if first < 1 or last > total:
-        raise PositionError(f"第 {first}–{last} 字超出本節的 {total} 字 "
+        raise PositionError(f"{char_span(first, last)}超出本節的 {total} 字 "
                             f"(the span is not inside the section's {total} characters)")
     position, start, end = next(r for r in piece_ranges(pieces) if r[1] <= first <= r[2])
     if last > end:
-        raise PositionError(f"第 {first}–{last} 字跨段：第 {end} 字為一段之末 "
+        raise PositionError(f"{char_span(first, last)}跨段：第 {end} 字為一段之末 "
                             f"(the span runs past the end of its piece at character {end}: "
                             "a proposal changes one piece)")
     return PieceSpan(position, first - start, last - start + 1)

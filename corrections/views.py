@@ -27,130 +27,23 @@ from django.views.decorators.http import require_http_methods
 
 from config.clients import client_ip
 from config.ratelimit import write_wait
-from reader.citation import juan_label
-from reader.models import LAYER_CHOICES, Edition, Piece, count_siblings
+from reader.citation import section_label
+from reader.models import LAYER_CHOICES, Edition, count_siblings
 from reader.places import juan_by_slug
 
 from .annotations import annotation_collection
-from .links import MAX_LINK, MAX_LINKS
-from .models import (ACCEPTED, ANNOTATION, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE,
-                     LAYER, STRUCTURE_CHOICES, TAG_CHOICES,
-                     TAGS, TEXT, Proposal)
+from .forms import MAX_PLACE, ProposalForm, section_shown
+from .models import (ACCEPTED, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE,
+                     STRUCTURE_CHOICES, TAGS, TEXT, Proposal)
 from .overlay import juan_overlay, juan_texts
-from .positions import PieceSpan, PositionError, piece_ranges, to_piece, to_section
+from .positions import PieceSpan, char_span, piece_ranges, to_section
 from .roles import CONTRIBUTOR, can_propose, is_editor
 from .upstream import edition_patch
 from .usernames import check_name
-from .workflow import MAX_NOTE, ReviewError, accept, forget, propose, reject, revert
+from .workflow import ReviewError, accept, forget, propose, reject, revert
 
 #: Statuses whose history anyone may read (the change is, or was, in the public reading).
 PUBLIC = (ACCEPTED, REVERTED, SET_ASIDE)
-
-
-#: The largest section, piece or offset a form may give: a ``PositiveIntegerField``'s largest
-#: value on every database Django supports (a larger one is an OverflowError on SQLite).
-MAX_PLACE = 2_147_483_647
-
-
-def _place_input(help_id: str) -> forms.TextInput:
-    """A place number's input: digits typed, not a spin box (``inputmode``), its help named."""
-    return forms.TextInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*", "size": 6, "autocomplete": "off",
-                                  "aria-describedby": help_id})
-
-
-class ProposalForm(forms.Form):
-    """A proposal at a place of the reading, as a scholar types it: the section (its § number)
-    and the span's first and last character, counted from 1 in the section as the form shows
-    it (``positions``); ``clean`` turns them into the piece and the code-point offsets a
-    proposal stores (``piece``, ``start``, ``end`` in ``cleaned_data``). ``juan``: the juan the
-    section is of. The form works without JavaScript."""
-
-    kind = forms.ChoiceField(choices=KIND_CHOICES, label="種類 (kind)")
-    section = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="節 (section)",
-                                 widget=_place_input("place-help"))
-    first = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="起字 (first character)",
-                               widget=_place_input("place-help"))
-    last = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="訖字 (last character)",
-                              widget=_place_input("place-help"))
-    # not stripped here: ``workflow.propose`` trims it, keeping a text correction's U+3000 (``workflow.trimmed``)
-    replacement = forms.CharField(required=False, max_length=MAX_NOTE, strip=False, label="改為（或注記） (new text, or the note)",
-                                  widget=forms.Textarea(attrs={"rows": 2}))
-    new_layer = forms.ChoiceField(required=False, choices=[("", "—")] + LAYER_CHOICES, label="層次 (layer)")
-    structure = forms.ChoiceField(required=False, choices=[("", "—")] + STRUCTURE_CHOICES,
-                                  label="結構（結構校正） (structure)")
-    reason = forms.CharField(required=False, max_length=MAX_NOTE, label="理由（校正、注記必填） (reason)",
-                             widget=forms.Textarea(attrs={"rows": 3}))
-    evidence = forms.CharField(required=False, max_length=MAX_NOTE, label="依據（他本、書影、字書） (evidence)",
-                               widget=forms.Textarea(attrs={"rows": 3}))
-    tags = forms.MultipleChoiceField(required=False, choices=TAG_CHOICES, label="標籤（注記） (tags)",
-                                     widget=forms.CheckboxSelectMultiple)
-    links = forms.CharField(required=False, max_length=MAX_LINKS * (MAX_LINK + 1),
-                            label="連結（注記；每行一個：cbdb:3767 或 https://…） (links, one a line)",
-                            widget=forms.Textarea(attrs={"rows": 2}))
-
-    def __init__(self, *args, juan, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.juan = juan
-
-    def clean_links(self) -> list[str]:
-        """The links, one a line (checked by ``workflow.propose``)."""
-        return self.cleaned_data["links"].splitlines()
-
-    def clean(self):
-        """The typed span as stored: ``piece``, ``start``, ``end`` (``positions.to_piece``) in
-        place of ``first`` and ``last``; a span outside the section or across pieces is an error."""
-        data = super().clean()
-        if all(data.get(k) is not None for k in ("section", "first", "last")):
-            shown = section_shown(self.juan, data["section"])
-            if not shown:  # a section the juan lacks: say so, not "characters 1-2 are past its 0"
-                count = self.juan.sections.count()
-                self.add_error("section", f"{juan_label(self.juan)}無第 {data['section']} 節：本卷有第 1–{count} 節 "
-                                          f"(the juan has no section {data['section']}: its sections are 1–{count})")
-                data.pop("first", None)
-                data.pop("last", None)
-                return data
-            try:
-                span = to_piece(shown, data["first"], data["last"])
-            except PositionError as exc:
-                self.add_error("last", str(exc))
-            else:
-                data.update(piece=span.piece, start=span.start, end=span.end)
-                if data.get("kind") == LAYER:
-                    whole = whole_piece_error(shown, span, data["first"], data["last"])
-                    if whole:
-                        self.add_error("last", whole)
-        data.pop("first", None)
-        data.pop("last", None)
-        return data
-
-
-def whole_piece_error(shown: list[tuple[int, str]], span: PieceSpan, first: int, last: int) -> str | None:
-    """The error for a layer correction typed on part of a piece (``shown``: the section's
-    ``(piece position, text as read)``; ``span``: the typed characters ``first``–``last`` in the
-    piece), or None when they are the whole piece. A layer correction changes the whole piece
-    (``workflow.propose`` widens it), so the form asks for the whole piece's numbers rather than
-    widen a selection silently: a reader who selected four characters of a note as classic
-    would otherwise propose the whole note. A layer boundary inside a piece is told in an
-    annotation. (A structure correction names its piece by any character of it: a heading, a
-    byline or a section's start is a whole line or piece by nature.)"""
-    position, piece_first, piece_last = next(r for r in piece_ranges(shown) if r[0] == span.piece)
-    if (first, last) == (piece_first, piece_last):
-        return None
-    text = dict(shown)[position]
-    quoted = text if len(text) <= 24 else f"{text[:10]}…{text[-10:]}"
-    return (f"層次校正改動整段：所選第 {first}–{last} 字只是此段第 {piece_first}–{piece_last} 字"
-            f"「{quoted}」（{len(text)} 字）的一部分。若整段皆屬所改，請將起字、訖字改為 {piece_first}、"
-            f"{piece_last}；若只有所選部分屬另一層次，請以注記說明。"
-            f" (A layer correction changes the whole piece: characters {first}–{last} are part of "
-            f"the piece {piece_first}–{piece_last} ({len(text)} characters). Type {piece_first} and {piece_last} "
-            "if the whole piece is meant; a layer boundary inside a piece is told in an annotation.)")
-
-
-def section_shown(juan, section: int) -> list[tuple[int, str]]:
-    """The section's ``(piece position, text as read)`` in order: the text the form counts in."""
-    overlay = juan_overlay(juan)
-    rows = Piece.objects.filter(section__juan=juan, section__position=section).order_by("position")
-    return [(pos, overlay.apply(section, pos, text, "")[0]) for pos, text in rows.values_list("position", "text")]
 
 
 def _initial_place(juan, query) -> dict:
@@ -222,9 +115,17 @@ def propose_view(request, slug, number):
     section_pieces = None
     if section is not None:  # the section's pieces, each with its characters' numbers: what the form counts in
         shown = section_shown(juan, section)
-        section_pieces = [(pos, first, last, text) for (pos, text), (_, first, last) in zip(shown, piece_ranges(shown))]
-    return render(request, "corrections/propose.html", {"juan": juan, "form": form, "error": error,
+        section_pieces = [(pos, char_span(first, last), text)
+                          for (pos, text), (_, first, last) in zip(shown, piece_ranges(shown))]
+    # the place corrected, named in words: the edition (a proposal changes this edition alone), the juan, the section
+    found = juan.sections.filter(position=section).first() if section is not None else None
+    if found is not None:
+        found.juan = juan
+    juan.edition.work = juan.work
+    return render(request, "corrections/propose.html", {"juan": juan, "edition": juan.edition, "form": form, "error": error,
                                                         "passage": passage, "section": section,
+                                                        "section_name": section_label(found) if found else "",
+                                                        "section_url": found.get_absolute_url() if found else "",
                                                         "section_pieces": section_pieces},
                   status=400 if error or (data is not None and not valid) else 200)
 

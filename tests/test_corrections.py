@@ -990,7 +990,7 @@ def test_the_form_counts_from_1_in_the_section_as_shown_and_stores_the_pieces_of
     url = "/corrections/propose/禮書綱目/10/"
     form = client.get(url, {"section": 1, "piece": 3, "start": 2, "end": 5}).content.decode()  # as 「校正」 sends it
     # section 1: 經 (1), a note of 42, a text of 9, then piece 3 from character 53: 將有祭祀…
-    assert '<li><span class="char-range">第 1–1 字</span> <span lang="zh-Hant">經</span></li>' in form
+    assert '<li><span class="char-range">第 1 字</span> <span lang="zh-Hant">經</span></li>' in form  # one character
     assert '<li><span class="char-range">第 53–78 字</span> <span lang="zh-Hant">將有祭祀之事當射宰告於君君乃命之言君有命政教宜由尊者</span></li>' in form
     assert '<label for="id_first">起字 (first character)：</label>' in form
     assert '<input type="text" name="first" value="55" inputmode="numeric" pattern="[0-9]*" size="6" ' \

@@ -386,6 +386,13 @@ def section_label(section) -> str:
 
 
 @register.filter
+def through(first, last) -> str:
+    """A run of numbers as a page names it: ``3–5`` from ``first`` to ``last``, ``3`` for one
+    (the sections a page of a juan holds: 第 3–5 節, 第 3 節; never 第 3–3 節)."""
+    return str(first) if first == last else f"{first}–{last}"
+
+
+@register.filter
 def short_label(label: str) -> str:
     """``reader.juans.short_label``: the parts of one juan written once (卷二十七上至下之下)."""
     return _short_label(label)

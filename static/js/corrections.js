@@ -21,6 +21,35 @@
     field.focus();
   });
 })();
+/* The proposal form (templates/corrections/propose.html, corrections/forms.py): each field
+   after the place belongs to some kinds (data-kinds); without JavaScript all are shown, each
+   naming its kinds. Here only the chosen kind's fields are shown, and the others are disabled,
+   so that the form sends only what the kind reads (tags typed for an annotation are not sent
+   with a text correction); a field read as different things by different kinds takes the
+   chosen kind's label (data-label-<kind>: 改為 for a text correction, 注記 for an annotation). */
+(function () {
+  "use strict";
+  var form = document.getElementById("proposal-form");
+  var kind = form && form.querySelector("select[name=kind]");
+  if (!kind) return;
+  var names = [];
+  form.querySelectorAll(".kind-field .field-name").forEach(function (el) { names.push([el, el.textContent]); });
+  function show() {
+    var chosen = kind.value;
+    form.querySelectorAll(".kind-field[data-kinds]").forEach(function (box) {
+      var on = box.getAttribute("data-kinds").split(" ").indexOf(chosen) >= 0;
+      box.hidden = !on;
+      box.querySelectorAll("input, select, textarea").forEach(function (control) { control.disabled = !on; });
+    });
+    names.forEach(function (pair) {
+      pair[0].textContent = pair[0].getAttribute("data-label-" + chosen) || pair[1];
+    });
+  }
+  form.classList.add("by-kind");
+  kind.addEventListener("change", show);
+  window.addEventListener("pageshow", show);  // a form restored by the back button keeps its kind
+  show();
+})();
 (function () {
   "use strict";
   var m = location.pathname.match(/^\/works\/([^/]+)\/juan\/(\d+)\//);

@@ -1,0 +1,166 @@
+"""The proposal form (``/corrections/propose/<edition>/<juan>/``): the place as a scholar types it
+(the section and the first and last character of the span, ``positions``) and the fields of each
+kind of proposal (``FIELD_KINDS``: a text correction's new text, a layer, a structure, an
+annotation's tags and links …). The page lists every field, each labelled with the kinds it
+belongs to, and works so without JavaScript; ``static/js/corrections.js`` shows only the fields
+of the kind chosen and sends only theirs (``ProposalForm.kind_fields``)."""
+from __future__ import annotations
+
+from django import forms
+
+from reader.citation import juan_label
+from reader.models import LAYER_CHOICES, Piece
+
+from .links import MAX_LINK, MAX_LINKS
+from .models import (ANNOTATION, BOOKMARK, KIND_CHOICES, LAYER, PRIVATE_NOTE, STRUCTURE, STRUCTURE_CHOICES,
+                     TAG_CHOICES, TEXT)
+from .overlay import juan_overlay
+from .positions import PieceSpan, PositionError, char_span, piece_ranges, to_piece
+from .workflow import MAX_NOTE
+
+#: The kinds whose proposal reads each field besides the place (``workflow.propose``): a text
+#: correction its new text, a layer or structure correction its layer or structure, an annotation
+#: and a private note their note (``replacement``), tags and links; a reason and evidence every
+#: kind an editor reviews (a reader's own note or bookmark is reviewed by nobody). A bookmark
+#: reads the place alone. A field of another kind is refused (tags on a text correction) or left
+#: unread (a new text on a layer correction).
+FIELD_KINDS = {
+    "replacement": (TEXT, ANNOTATION, PRIVATE_NOTE),
+    "new_layer": (LAYER,),
+    "structure": (STRUCTURE,),
+    "tags": (ANNOTATION, PRIVATE_NOTE),
+    "links": (ANNOTATION, PRIVATE_NOTE),
+    "reason": (TEXT, LAYER, STRUCTURE, ANNOTATION),
+    "evidence": (TEXT, LAYER, STRUCTURE, ANNOTATION),
+}
+#: A field's label for one kind, where the kinds read it as different things (a new text, a note).
+KIND_LABELS = {"replacement": {TEXT: "改為 (new text)", ANNOTATION: "注記 (the note)",
+                               PRIVATE_NOTE: "筆記 (the note, yours alone)"}}
+#: Each kind's short name, as a field's label lists the kinds it belongs to (文字校正, 注記 …).
+KIND_NAMES = {value: label.split(" (")[0] for value, label in KIND_CHOICES}
+assert set(KIND_NAMES) == {TEXT, LAYER, STRUCTURE, ANNOTATION, PRIVATE_NOTE, BOOKMARK}
+
+#: The largest section, piece or offset a form may give: a ``PositiveIntegerField``'s largest
+#: value on every database Django supports (a larger one is an OverflowError on SQLite).
+MAX_PLACE = 2_147_483_647
+
+
+def _place_input(help_id: str) -> forms.TextInput:
+    """A place number's input: digits typed, not a spin box (``inputmode``), its help named."""
+    return forms.TextInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*", "size": 6, "autocomplete": "off",
+                                  "aria-describedby": help_id})
+
+
+class ProposalForm(forms.Form):
+    """A proposal at a place of the reading, as a scholar types it: the section (its § number)
+    and the span's first and last character, counted from 1 in the section as the form shows
+    it (``positions``); ``clean`` turns them into the piece and the code-point offsets a
+    proposal stores (``piece``, ``start``, ``end`` in ``cleaned_data``). ``juan``: the juan the
+    section is of. The form works without JavaScript."""
+
+    kind = forms.ChoiceField(choices=KIND_CHOICES, label="種類 (kind)")
+    section = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="節 (section)",
+                                 widget=_place_input("place-help"))
+    first = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="起字 (first character)",
+                               widget=_place_input("place-help"))
+    last = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="訖字 (last character)",
+                              widget=_place_input("place-help"))
+    # not stripped here: ``workflow.propose`` trims it, keeping a text correction's U+3000 (``workflow.trimmed``)
+    replacement = forms.CharField(required=False, max_length=MAX_NOTE, strip=False, label="改為／注記 (new text, or the note)",
+                                  widget=forms.Textarea(attrs={"rows": 2}))
+    new_layer = forms.ChoiceField(required=False, choices=[("", "—")] + LAYER_CHOICES, label="層次 (layer)")
+    structure = forms.ChoiceField(required=False, choices=[("", "—")] + STRUCTURE_CHOICES, label="結構 (structure)")
+    tags = forms.MultipleChoiceField(required=False, choices=TAG_CHOICES, label="標籤 (tags)",
+                                     widget=forms.CheckboxSelectMultiple)
+    links = forms.CharField(required=False, max_length=MAX_LINKS * (MAX_LINK + 1),
+                            label="連結（每行一個：cbdb:3767 或 https://…） (links, one a line)",
+                            widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(required=False, max_length=MAX_NOTE, label="理由（必填） (reason, required)",
+                             widget=forms.Textarea(attrs={"rows": 3}))
+    evidence = forms.CharField(required=False, max_length=MAX_NOTE, label="依據（他本、書影、字書） (evidence)",
+                               widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, juan, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.juan = juan
+
+    def place_fields(self) -> list:
+        """The bound fields every proposal reads: its kind and its place (section, first, last)."""
+        return [self[name] for name in ("kind", "section", "first", "last")]
+
+    def kind_fields(self) -> list[dict]:
+        """The fields of ``FIELD_KINDS`` in the form's order, each as the page shows it:
+        ``{"field": the bound field, "kinds": "text annotation private_note" (the kinds offered that
+        read it, as ``data-kinds``), "kind_names": "文字校正、注記、私人筆記" (its label's note),
+        "labels": [(kind, label)] (``KIND_LABELS``, as ``data-label-<kind>``)}``; a field no kind
+        offered reads is left out (a reader without a role: no reason, layer or structure)."""
+        offered = [value for value, _ in self.fields["kind"].choices]
+        out = []
+        for name, kinds in FIELD_KINDS.items():
+            kinds = [k for k in offered if k in kinds]
+            if kinds:
+                out.append({"field": self[name], "kinds": " ".join(kinds), "kind_names": "、".join(KIND_NAMES[k] for k in kinds),
+                            "labels": [(k, label) for k, label in KIND_LABELS.get(name, {}).items() if k in kinds]})
+        return out
+
+    def clean_links(self) -> list[str]:
+        """The links, one a line (checked by ``workflow.propose``)."""
+        return self.cleaned_data["links"].splitlines()
+
+    def clean(self):
+        """The typed span as stored: ``piece``, ``start``, ``end`` (``positions.to_piece``) in
+        place of ``first`` and ``last``; a span outside the section or across pieces is an error."""
+        data = super().clean()
+        if all(data.get(k) is not None for k in ("section", "first", "last")):
+            shown = section_shown(self.juan, data["section"])
+            if not shown:  # a section the juan lacks: say so, not "characters 1-2 are past its 0"
+                count = self.juan.sections.count()
+                held = "1" if count == 1 else f"1–{count}"
+                self.add_error("section", f"{juan_label(self.juan)}無第 {data['section']} 節：本卷有第 {held} 節 "
+                                          f"(the juan has no section {data['section']}: its sections are {held})")
+                data.pop("first", None)
+                data.pop("last", None)
+                return data
+            try:
+                span = to_piece(shown, data["first"], data["last"])
+            except PositionError as exc:
+                self.add_error("last", str(exc))
+            else:
+                data.update(piece=span.piece, start=span.start, end=span.end)
+                if data.get("kind") == LAYER:
+                    whole = whole_piece_error(shown, span, data["first"], data["last"])
+                    if whole:
+                        self.add_error("last", whole)
+        data.pop("first", None)
+        data.pop("last", None)
+        return data
+
+
+def whole_piece_error(shown: list[tuple[int, str]], span: PieceSpan, first: int, last: int) -> str | None:
+    """The error for a layer correction typed on part of a piece (``shown``: the section's
+    ``(piece position, text as read)``; ``span``: the typed characters ``first``–``last`` in the
+    piece), or None when they are the whole piece. A layer correction changes the whole piece
+    (``workflow.propose`` widens it), so the form asks for the whole piece's numbers rather than
+    widen a selection silently: a reader who selected four characters of a note as classic
+    would otherwise propose the whole note. A layer boundary inside a piece is told in an
+    annotation. (A structure correction names its piece by any character of it: a heading, a
+    byline or a section's start is a whole line or piece by nature.)"""
+    position, piece_first, piece_last = next(r for r in piece_ranges(shown) if r[0] == span.piece)
+    if (first, last) == (piece_first, piece_last):
+        return None
+    text = dict(shown)[position]
+    quoted = text if len(text) <= 24 else f"{text[:10]}…{text[-10:]}"
+    return (f"層次校正改動整段：所選{char_span(first, last)}只是此段{char_span(piece_first, piece_last)}"
+            f"「{quoted}」（{len(text)} 字）的一部分。若整段皆屬所改，請將起字、訖字改為 {piece_first}、"
+            f"{piece_last}；若只有所選部分屬另一層次，請以注記說明。"
+            f" (A layer correction changes the whole piece: {char_span(first, last, 'en')} "
+            f"{'is' if first == last else 'are'} part of "
+            f"the piece {piece_first}–{piece_last} ({len(text)} characters). Type {piece_first} and {piece_last} "
+            "if the whole piece is meant; a layer boundary inside a piece is told in an annotation.)")
+
+
+def section_shown(juan, section: int) -> list[tuple[int, str]]:
+    """The section's ``(piece position, text as read)`` in order: the text the form counts in."""
+    overlay = juan_overlay(juan)
+    rows = Piece.objects.filter(section__juan=juan, section__position=section).order_by("position")
+    return [(pos, overlay.apply(section, pos, text, "")[0]) for pos, text in rows.values_list("position", "text")]

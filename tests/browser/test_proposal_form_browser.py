@@ -1,0 +1,69 @@
+"""The proposal form in a real browser, as a new user found it: it showed every field for every
+kind of correction and did not name the edition. Now it names the edition, the juan and the
+section, and shows the chosen kind's fields alone (all, each naming its kinds, without
+JavaScript), at 1280 and 390 px, axe clean."""
+import pytest
+
+from .test_corrections_browser import WORK, person, sign_in
+
+FORM = f"/corrections/propose/{WORK}/10/?section=1&piece=3&start=0&end=2"
+#: The kind fields' boxes: whether each is shown, and its name as labelled.
+SHOWN = """() => [...document.querySelectorAll('.kind-field')].filter(b => !b.hidden).map(b =>
+    b.querySelector('.field-name').textContent)"""
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_form_shows_the_fields_of_the_kind_chosen(site, tabs, device):
+    person("contrib", "contributor")
+    tab = tabs(device)
+    page = tab.page
+    sign_in(page, site, "contrib")
+    page.goto(site + FORM)
+    assert page.locator("h1").inner_text() == "校正：禮書綱目（欽定四庫全書・純文字本） 卷十 §1「戒百官」"
+    assert page.evaluate(SHOWN) == ["改為 (new text)", "理由（必填） (reason, required)",
+                                    "依據（他本、書影、字書） (evidence)"]
+    assert not page.locator(".field-kinds").first.is_visible() and not page.locator("#kinds-help").is_visible()
+    assert tab.axe() == []
+    tab.shot("proposal-form-text")
+    page.select_option("#id_kind", "annotation")
+    assert page.evaluate(SHOWN) == ["注記 (the note)", "標籤 (tags)",
+                                    "連結（每行一個：cbdb:3767 或 https://…） (links, one a line)",
+                                    "理由（必填） (reason, required)", "依據（他本、書影、字書） (evidence)"]
+    page.check("input[name=tags][value=person]")
+    assert tab.axe() == []
+    tab.shot("proposal-form-annotation")
+    for kind, shown in [("layer", ["層次 (layer)", "理由（必填） (reason, required)", "依據（他本、書影、字書） (evidence)"]),
+                        ("structure", ["結構 (structure)", "理由（必填） (reason, required)",
+                                       "依據（他本、書影、字書） (evidence)"]),
+                        ("private_note", ["筆記 (the note, yours alone)", "標籤 (tags)",
+                                          "連結（每行一個：cbdb:3767 或 https://…） (links, one a line)"]),
+                        ("bookmark", [])]:
+        page.select_option("#id_kind", kind)
+        assert page.evaluate(SHOWN) == shown, kind
+    assert tab.axe() == []
+    # a text correction after the tag was ticked for an annotation: the hidden tag is not sent
+    page.select_option("#id_kind", "text")
+    page.fill("#id_replacement", "將將")
+    page.fill("#id_reason", "他本作將將")
+    page.click(".proposal-form button[type=submit]")
+    page.locator("h1", has_text="文字校正").wait_for()
+    from corrections.models import Proposal
+    p = Proposal.objects.get()
+    assert (p.kind, p.replacement, p.tags) == ("text", "將將", [])
+
+
+def test_without_javascript_every_field_names_its_kinds(site, tabs):
+    person("contrib", "contributor")
+    tab = tabs(java_script_enabled=False)
+    page = tab.page
+    sign_in(page, site, "contrib")
+    page.goto(site + FORM)
+    assert page.locator(".kind-field").count() == 7 and page.locator(".kind-field:visible").count() == 7
+    assert page.locator(".kind-field > label, .kind-field > fieldset > legend").all_inner_texts() == [
+        "改為／注記 (new text, or the note) （文字校正、注記、私人筆記）", "層次 (layer) （層次校正）",
+        "結構 (structure) （結構校正）", "標籤 (tags) （注記、私人筆記）",
+        "連結（每行一個：cbdb:3767 或 https://…） (links, one a line) （注記、私人筆記）",
+        "理由（必填） (reason, required) （文字校正、層次校正、結構校正、注記）",
+        "依據（他本、書影、字書） (evidence) （文字校正、層次校正、結構校正、注記）"]
+    assert page.locator("#kinds-help").is_visible()
+    tab.shot("proposal-form-without-javascript")
