@@ -19,6 +19,7 @@ from collation.parallels import MIN_SPAN, find_parallels, other_works, segments
 from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
 from config.budget import check
+from config.clients import signed_in
 from config.kept_work import PENDING, Crowded, KeptWork
 from config.ratelimit import search_wait
 from reader.citation import (citation_text, juan_citation_text, juan_file, opening_words, pager_names, permalink,
@@ -30,6 +31,7 @@ from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.pieces import is_classic
 from reader.places import edition_by_slug, edition_of_work, juan_by_slug
 from corrections.overlay import OVERLAY_VALUES, reading_overlay, text_controls
+from corrections.own import mark_own, own_marks
 from reader.display import (CHOICES, carry_query, display_controls, display_from_request, fit_to_layers, juan_layers,
                             remember, simplify_views)
 from reader.reading import chapter_views, read_consistently, show_layers
@@ -235,6 +237,8 @@ def _reading(request, template, juan, chapters, context):
     editions, others = editions_and_other_juans(juan)
     juan.edition.siblings = len(editions)  # Edition.several, asked of by every citation below
     highlight = _highlighted(request, chapters, juan.edition.script)
+    if signed_in(request):  # the reader's own notes and bookmarks, for them alone (such a page is never kept)
+        mark_own(chapters, own_marks(request.user, juan))
     for cv in chapters:
         for view in cv.sections:
             view.permalink = permalink(request, view.section)

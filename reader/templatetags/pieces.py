@@ -189,6 +189,17 @@ def overlay_notes(piece) -> str:
                    if k not in placed)
 
 
+def own_marks(piece) -> str:
+    """After a piece, a mark for each of the signed-in reader's own private notes and bookmarks
+    on it (``piece.own_marks``: ``(url, kind, word, name)`` set by ``corrections.own`` for that
+    reader's page alone): a link to the note, its word framed (筆記, 書籤: told by a word, not by
+    colour alone), its hover text and, for a screen reader, after the word, whose it is and what
+    it holds; "" for none."""
+    return "".join(f'<a class="own-mark own-{escape(kind)}" href="{escape(url)}" title="{escape(name)}">{escape(word)}'
+                   f'<span class="visually-hidden">（{escape(name)}）</span></a>'
+                   for url, kind, word, name in getattr(piece, "own_marks", ()))
+
+
 #: Pieces rendered by ``pieces`` since start-up: tests read it to check that a page of a long
 #: section renders only its own pieces (issue 17).
 RENDERED = {"pieces": 0}
@@ -257,6 +268,6 @@ def pieces(items, section, display, notes=None) -> str:
             out.append('<span class="section-start" role="separator" title="此處起新節（據校正）"></span>')
         # annotations beside their characters on a horizontal page (in a vertical one, after the piece)
         p.place_notes, p.placed_notes = not display.vertical, ()
-        out.append(render_piece(p, section, display, notes) + overlay_marks(p) + overlay_notes(p))
+        out.append(render_piece(p, section, display, notes) + overlay_marks(p) + own_marks(p) + overlay_notes(p))
         RENDERED["pieces"] += 1
     return mark_safe("".join(out))
