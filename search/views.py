@@ -3,7 +3,7 @@ from collections import Counter
 from urllib.parse import urlencode
 
 from django.core.paginator import InvalidPage, Paginator
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from characters.simplified import TRADITIONAL, language_tag
@@ -20,7 +20,7 @@ from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .facets import FACET_NOTES, active_filters, facet_counts, facet_menu, search_facet_counts
 from .filters import annotation_hits, folded_hits, form_filters, without_filters
-from .forms import DEFAULT_CONTEXT, LAYER_CHOICES, SORT_CHOICES, SearchForm, resolve_edition, resolve_work
+from .forms import DEFAULT_CONTEXT, FALSE_VALUES, LAYER_CHOICES, SORT_CHOICES, SearchForm, resolve_edition, resolve_work
 from .service import (
     HitLinks, edition_label, edition_places, juan_path, kept_section_names, name_layers, query_hints, run_search, section_path,
 )
@@ -224,6 +224,28 @@ def chosen_layers(request) -> set[str]:
     return chosen
 
 
+#: The values the search page reads as the parameter's absence (``SearchForm``; the chart by juan,
+#: the first page): a URL holding one is the page without it (``non_default``).
+DEFAULT_VALUES = {"context": {str(DEFAULT_CONTEXT)}, "sort": {SORT_CHOICES[0][0]}, "exact": FALSE_VALUES,
+                  "group": {"juan"}, "page": {"1"}}
+
+
+def non_default(params: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The ``(name, value)`` pairs of ``params`` that say something: without an empty value (an
+    empty field is no filter: ``work=``, ``juan=``) and without a value ``DEFAULT_VALUES`` gives
+    its name (``context=15``, ``sort=text``, ``exact=off``, ``page=1``), in their order. The form
+    sends every field, so a search whose options were set back to their defaults kept them in
+    its URL, and in every link built from it (the pages, the facets, the downloads)."""
+    return [(k, v) for k, v in params if v.strip() and v.strip().lower() not in DEFAULT_VALUES.get(k, ())]
+
+
+def page_url(params: list[tuple[str, str]], number: int) -> str:
+    """The query string of page ``number`` of the hits of the search ``params`` (``?…&page=3``;
+    the first page without ``page``)."""
+    pairs = [(k, v) for k, v in params if k != "page"] + ([("page", str(number))] if number > 1 else [])
+    return "?" + urlencode(pairs)
+
+
 def hits_page(results, number):
     """Page ``number`` (a query parameter, "" or None for the first) of ``results``' hits,
     ``PAGE_SIZE`` a page, or None when it is not a whole number from 1 to the last page (a
@@ -236,16 +258,20 @@ def hits_page(results, number):
 
 
 def search_page(request):
-    """Query box; with a query, the total and the hits in text order with KWIC."""
+    """Query box; with a query, the total and the hits in text order with KWIC. A query string
+    holding empty or default values (``non_default``: what the form sends for the options left
+    as they are) is a redirect to the page without them."""
+    params = [(k, v) for k, values in request.GET.lists() for v in values]
+    if (said := non_default(params)) != params:
+        return redirect(request.path + ("?" + urlencode(said) if said else ""))
     form = SearchForm(request.GET or None)
     context = {"form": form, "query": request.GET.get("q", "")[:200], "quick_query": request.GET.get("q", "")[:200],
                "layer_names": LAYER_NAMES,
                "layer_choices": LAYER_CHOICES, "chosen_layers": chosen_layers(request),
-               "works": work_choices(), "editions": edition_choices()}
+               "works": work_choices(), "editions": edition_choices(), "default_context": DEFAULT_CONTEXT}
     context["juan_labels"] = juan_labels(request.GET.get("work", ""), request.GET.get("edition", ""))
     context["chosen_work"], context["chosen_edition"] = chosen_filters(form)
     context["editions"] = with_chosen_edition(context["editions"], context["chosen_edition"])
-    params = [(k, v) for k, values in request.GET.lists() for v in values]
     # the parameters the form has no control for, carried by hidden inputs so that a search
     # sent again from the form (another sort, another juan) keeps them; each facet filter is
     # shown as a chip that takes just it off
@@ -313,6 +339,8 @@ def search_page(request):
                     # a context that opens or closes with several U+3000 is shown with one (reading.kwic): said once
                     context["spaces_collapsed"] = any(EDGE_RUN.search(h.before) or EDGE_RUN.search(h.after)
                                                       for h, _ in rows)
+                    context.update(previous_url=page_url(params, page.number - 1) if page.has_previous() else "",
+                                   next_url=page_url(params, page.number + 1) if page.has_next() else "")
                     context.update(results=results, page=page, hit_rows=rows, distribution=bars,
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
                                    export_query=urlencode([(k, v) for k, v in params if k != "page"]))

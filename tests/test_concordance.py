@@ -58,7 +58,7 @@ def test_the_command_takes_the_same_option(seed_backend):
 
 def test_the_page_offers_the_sorts_and_keeps_the_choice(client, seed_backend):
     html = client.get("/search/", {"q": "鵠", "sort": "before"}).content.decode()
-    assert ('<select id="id_sort" name="sort"><option value="text">文序</option><option value="relevance">相關度'
+    assert ('<select id="id_sort" name="sort" data-default="text"><option value="text">文序</option><option value="relevance">相關度'
             '</option><option value="after">後文（右）</option><option value="before" selected>前文（左，倒讀）'
             '</option></select>') in html
     rows = re.findall(r'<td class="before"><span class="clip"><span dir="ltr">([^<]*)</span></span></td>', html)
@@ -139,7 +139,7 @@ def test_a_hit_list_longer_than_its_cap_is_refused_before_it_starts(client, seed
 
 
 def test_the_page_links_the_exports(client, seed_backend):
-    html = client.get("/search/", {"q": "鵠", "layer": "notes", "page": "1"}).content.decode()
+    html = client.get("/search/", {"q": "鵠", "layer": "notes", "page": "1"}, follow=True).content.decode()
     assert ('<div class="export">檢得列表：<a href="/api/search/export/csv/?q=%E9%B5%A0&amp;layer=notes" download>CSV</a>'
             ' · <a href="/api/search/export/tsv/?q=%E9%B5%A0&amp;layer=notes" download>TSV</a>') in html
     # the columns it names are the file's, in their order (api.hitlists.COLUMNS)

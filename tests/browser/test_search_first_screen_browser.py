@@ -1,6 +1,7 @@
 """The search page as a new reader sees it: the count and the first hits on the first screen
 (1280 × 900 and 390 × 844), the download one short line with its columns behind 欄位, the
 distribution closed, the facets beside the hits on a wide screen and after them on a phone."""
+import re
 from urllib.parse import quote
 
 import pytest
@@ -98,3 +99,31 @@ def test_a_search_sent_with_options_set_folds_them_and_shows_the_first_hit(two_e
     assert (page.locator("#id_juan").input_value(), page.locator("#id_sort").input_value()) == ("卷十", "after")
     assert tab.axe() == []
     tab.shot("search-options-opened")
+
+
+def test_options_set_back_to_their_defaults_leave_the_url(site, tabs):
+    """A search with the sort set to 後文 and the context to 30, both set back: the URL was
+    ``?q=鵠&work=&juan=&commentator=&sort=text&context=15``. The form sends only the options that
+    say something (``static/js/search.js``); the page reads the same."""
+    tab = tabs()
+    page = tab.page
+    page.goto(site + SEARCH + "&sort=after&context=30")
+    assert page.locator(".more-options summary").inner_text() == "篩選與排序（已設：排序：後文（右）、上下文 30 字）"
+    page.click(".more-options summary")
+    page.select_option("#id_sort", "text")
+    page.fill("#id_context", "15")
+    page.check("input[name=layer][value=classic]")
+    page.locator("form.search-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"layer=classic"))
+    assert page.url == site + "/search/?q=%E9%B5%A0&layer=classic"
+    assert page.locator(".more-options summary").inner_text() == "篩選與排序"
+    count = page.locator(".summary strong").inner_text()
+    # a value that says something is sent as it is
+    page.click(".more-options summary")
+    page.select_option("#id_sort", "after")
+    page.locator("form.search-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"sort=after"))
+    assert page.url == site + "/search/?q=%E9%B5%A0&layer=classic&sort=after"
+    assert page.locator(".summary strong").inner_text() == count
+    assert tab.axe() == []
+
