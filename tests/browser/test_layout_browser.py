@@ -152,3 +152,48 @@ def check_the_concordance_aligns_its_columns(site, tabs, media):
     assert [w for w in widths if abs(w - round(w)) > 0.05] == []
     assert max(widths) == pytest.approx(14, abs=0.05)  # long contexts are cut at 14 characters
     tab.shot(f"concordance-{media}")
+
+
+#: The characters of the hits' contexts that their clip box cuts (shown in part): ``[[hit, column,
+#: character], …]``, each character's box against the box of its clip.
+CUT_CHARACTERS = """() => [...document.querySelectorAll('tr.hit')].flatMap((row, i) =>
+    [...row.querySelectorAll('.clip')].flatMap(clip => {
+        const box = clip.getBoundingClientRect(), cut = [];
+        const walker = document.createTreeWalker(clip, NodeFilter.SHOW_TEXT);
+        let node;
+        while ((node = walker.nextNode())) {
+            for (let k = 0; k < node.data.length; k++) {
+                const r = document.createRange();
+                r.setStart(node, k); r.setEnd(node, k + 1);
+                const c = r.getBoundingClientRect();
+                if (c.width && c.right > box.left + 0.5 && c.left < box.right - 0.5
+                    && (c.left < box.left - 0.5 || c.right > box.right + 0.5))
+                    cut.push([i, clip.closest('td').className, node.data[k]]);
+            }
+        }
+        return cut; }))"""
+
+
+@pytest.mark.parametrize("width", [390, 360, 412])
+def test_on_a_phone_no_context_character_is_cut_in_half(site, tabs, width):
+    """At 390 px a hit's context box was as wide as its cell (``max-width: 100%``), not a whole
+    number of characters: the first character before the match was shown cut in half. It is now
+    the cell's width rounded down to whole characters, as the 14 characters of a wide screen."""
+    tab = tabs("phone", viewport={"width": width, "height": 844})
+    page = tab.page
+    page.goto(site + "/search/?" + "q=" + quote("大射 OR 鵠") + "&sort=after")
+    assert page.locator("tr.hit").count() == 36
+    widths = page.evaluate("""() => [...document.querySelectorAll('tr.hit .clip')].map(c =>
+        c.getBoundingClientRect().width / parseFloat(getComputedStyle(c).fontSize))""")
+    assert len(widths) == 72 and [w for w in widths if abs(w - round(w)) > 0.05] == []
+    assert page.evaluate(CUT_CHARACTERS) == []
+    # the text before a match still ends where the match begins
+    ends = page.evaluate("""() => [...document.querySelectorAll('tr.hit')].map(row => {
+        const r = document.createRange(); r.selectNodeContents(row.querySelector('td.before .clip'));
+        return row.querySelector('td.match mark').getBoundingClientRect().left - r.getBoundingClientRect().right; })""")
+    assert max(ends) < 8
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    if width == 390:
+        assert tab.axe() == []
+        tab.shot("concordance-whole-characters")
+
