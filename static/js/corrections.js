@@ -96,7 +96,13 @@
     button.hidden = false;
     place(button, range);
   }
-  /* Put the button where it covers nothing of the selection: above the start of its first
+  /* What the button must not cover besides the selection where it can help it: the headings
+     and labels by the text (a chapter's title, a section's closer, the 經 or 注 that heads a
+     passage, the section's number) and the links beside it (校正, 引用, 相關段落). Above a
+     passage's first line under 經 it lay on 經 (at 800 and 1280 px), on the section's number
+     and on the 引用 of the section before. */
+  var MARKS = "h1, h2, h3, .label, .layer-label, .section-number, a.propose, .cite summary, .span-parallels:not([hidden])";
+  /* Put the button where it covers nothing of the selection nor of those: above the start of its first
      line (the 相關段落 link goes under its end, and under a short page's text stands the
      section's own 校正 link), else under its last line, else after its end, kept inside the
      window (near its right edge the button would shrink and wrap over the text). Each place is
@@ -111,12 +117,25 @@
     function inside(left) { return Math.max(0, Math.min(left, room - w - 2)); }
     var places = [[first.top - h - 4, inside(first.left)], [last.bottom + 4, inside(last.left)],
                   [last.top, inside(last.right + 4)], [first.top, inside(first.left - w - 4)]];
-    function covers(top, left) {
-      return rects.some(function (r) {
+    function meets(boxes, top, left) {
+      return boxes.some(function (r) {
         return Math.min(r.right, left + w) - Math.max(r.left, left) > 0 && Math.min(r.bottom, top + h) - Math.max(r.top, top) > 0;
       });
     }
-    var chosen = places.filter(function (p) { return p[0] >= 0 && !covers(p[0], p[1]); })[0]
+    function covers(top, left) { return meets(rects, top, left); }
+    // the words of the headings, labels and links near the selection (their text, not their whole boxes)
+    var marks = [];
+    document.querySelectorAll(MARKS).forEach(function (el) {
+      if (el.closest(".visually-hidden")) return;
+      var r = document.createRange();
+      r.selectNodeContents(el);
+      Array.prototype.forEach.call(r.getClientRects(), function (box) {
+        if (box.width > 0 && box.bottom > first.top - 3 * h && box.top < last.bottom + 3 * h) marks.push(box);
+      });
+    });
+    function clear(p) { return !covers(p[0], p[1]) && !meets(marks, p[0], p[1]); }
+    var chosen = places.filter(function (p) { return p[0] >= 0 && clear(p); })[0]
+      || places.filter(function (p) { return p[0] >= 0 && !covers(p[0], p[1]); })[0]
       || places.filter(function (p) { return !covers(p[0], p[1]); })[0] || places[0];
     button.style.top = (chosen[0] - origin.top) + "px";
     button.style.left = (chosen[1] - origin.left) + "px";

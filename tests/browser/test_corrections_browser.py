@@ -4,6 +4,7 @@ reader sees the corrected text and its mark, and search finds it."""
 import re
 from urllib.parse import parse_qs, quote, urlparse
 
+import pytest
 from django.contrib.auth.models import Group, User
 
 from .test_reading_browser import wait_until
@@ -361,3 +362,39 @@ def test_an_annotation_never_lies_on_the_text_in_any_layout_layers_or_notes_mode
             assert all(width < 40 for width, _ in found["boxes"]), (query, found["boxes"])
         tab.shot("annotation" + re.sub(r"\W+", "-", query))
     assert tab.axe() == []
+
+
+#: What the 「校正」 button lies on: the words of the headings, labels and links near the text
+#: (``MARKS`` of static/js/corrections.js) and the selection, each as ``[what, its text]``.
+BUTTON_COVERS = """() => {
+    const b = document.querySelector('.propose-button').getBoundingClientRect();
+    const meets = r => Math.min(b.right, r.right) - Math.max(b.left, r.left) > 0.5
+                       && Math.min(b.bottom, r.bottom) - Math.max(b.top, r.top) > 0.5;
+    const out = [];
+    for (const el of document.querySelectorAll('h1, h2, h3, .label, .layer-label, .section-number, a.propose, .cite summary')) {
+        if (el.closest('.visually-hidden')) continue;
+        const r = document.createRange(); r.selectNodeContents(el);
+        if ([...r.getClientRects()].some(meets)) out.push([el.className || el.tagName, el.textContent.trim().slice(0, 10)]);
+    }
+    if ([...getSelection().getRangeAt(0).getClientRects()].some(meets)) out.push(['selection', getSelection().toString()]);
+    return out; }"""
+
+
+@pytest.mark.parametrize("width", [390, 800, 1280])
+def test_the_propose_button_lies_on_no_heading_label_or_link(site, tabs, width):
+    """The button was put above a selection's first line whatever stood there: selecting the
+    first words after 經 (§1) put it on 經 at 800 and 1280 px, the first words of a section on
+    the section's number (390 px) and on the 引用 of the section before. It now takes the first
+    of its places that covers neither the selection nor those."""
+    tab = tabs("phone" if width == 390 else "desktop", viewport={"width": width, "height": 900})
+    page = tab.page
+    tab.use(site, layout="horizontal")
+    page.goto(site + f"/works/{WORK}/juan/10/")
+    for piece in ("#s1-p2", "#s2-p0", "#s3-p0", "#s4-p0"):
+        page.evaluate(SELECT, [piece, 0, 2])
+        wait_until(page, "!document.querySelector('.propose-button').hidden")
+        page.wait_for_timeout(100)  # placed on the next frame
+        assert page.evaluate(BUTTON_COVERS) == [], (piece, width)
+    assert tab.axe() == []
+    if width == 800:
+        tab.shot("propose-button-clear")
