@@ -232,11 +232,21 @@ def _text_with_pages(parent: ET.Element, text: str, layout, changes=()) -> None:
 ID_IDEOGRAPHS = (0x4E00, 0x9FA5)
 
 
+def _id_ideograph(c: str) -> bool:
+    """Whether ``c`` is one of ``ID_IDEOGRAPHS``."""
+    return ID_IDEOGRAPHS[0] <= ord(c) <= ID_IDEOGRAPHS[1]
+
+
 def _kept_in_id(c: str) -> bool:
     """Whether ``reader_id`` keeps ``c`` as it is: an ASCII letter or digit, ``.``, ``-``, or one of ``ID_IDEOGRAPHS``."""
     if c.isascii():
         return c.isalnum() or c in ".-"
-    return ID_IDEOGRAPHS[0] <= ord(c) <= ID_IDEOGRAPHS[1]
+    return _id_ideograph(c)
+
+
+def _escaped(text: str, kept) -> str:
+    """``text`` with each character ``kept`` does not keep written ``_`` and its code point in hex."""
+    return "".join(c if kept(c) else f"_{ord(c):x}" for c in text)
 
 
 def reader_id(username: str) -> str:
@@ -245,7 +255,18 @@ def reader_id(username: str) -> str:
     ASCII letter or digit, ``.``, ``-`` or one of ``ID_IDEOGRAPHS`` written ``_`` and its code
     point in hex (``a@b`` → ``reader-a_40b``, ``a❶`` → ``reader-a_2776``), so that every
     username gives a distinct NCName that every XML reader takes."""
-    return "reader-" + "".join(c if _kept_in_id(c) else f"_{ord(c):x}" for c in username)
+    return "reader-" + _escaped(username, _kept_in_id)
+
+
+def commentator_id(name: str) -> str:
+    """The ``xml:id`` of a commentator (``Piece.commentator``, as the book names him) in the TEI
+    header, which each of his notes' ``@resp`` points to: his name, each character that is not
+    one of ``ID_IDEOGRAPHS`` written ``_`` and its code point in hex, so that every name gives a
+    distinct NCName that starts with a name's first character and that every XML reader takes.
+    李善 is ``李善``; 王𤦺 (李太白集注's 王琦, an Ext B character) is ``王_249ba``, which XML 1.0's fifth
+    edition allows as it is but libxml2 (lxml) refuses (``ID_IDEOGRAPHS``): ``xml:id="王𤦺"``
+    made the export unreadable to it. The name is given as written in the ``<persName>``."""
+    return _escaped(name, _id_ideograph)
 
 
 def _layer(piece) -> tuple[str, str]:
@@ -294,7 +315,7 @@ def _pieces_to_tei(parent: ET.Element, pieces, byline: frozenset[int] = frozense
         layer, name = _layer(piece)
         named = {"n": name} if name else {}
         if getattr(piece, "commentator", ""):  # who wrote it: a <respStmt> of the header (``_header``)
-            named["resp"] = "#" + piece.commentator
+            named["resp"] = "#" + commentator_id(piece.commentator)
         if piece.kind in NOTE_KINDS and not is_classic(piece):
             note = _sub(parent, "note", type=layer, place="inline", **named)
             _text_with_pages(note, piece.text + (piece.tag_separator if piece.source_tag else ""), piece.layout,
@@ -426,8 +447,8 @@ def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edi
             readers: list[str] = (), juans=()) -> ET.Element:
     """The ``<teiHeader>``: title, author (as citations name it: the work's people with
     dynasties and roles, ``reader.people.cited_people``), one ``<respStmt xml:id="李善">`` for each
-    commentator a note names with ``@resp="#李善"`` (an NCName: CJK characters are name
-    characters) and one ``<respStmt xml:id="reader-…">`` for each reader (``readers``: usernames)
+    commentator a note names with ``@resp="#李善"`` (``commentator_id``: an NCName every XML reader
+    takes, 王𤦺 ``王_249ba``) and one ``<respStmt xml:id="reader-…">`` for each reader (``readers``: usernames)
     whose corrections (``<corr resp>``) or annotations (``<note type="annotation" resp>``) the text
     carries, the publication statement (the stored text unchanged, or with those readers' accepted
     corrections marked), the source (``_source_desc``: the edition as citations name it, its
@@ -440,7 +461,7 @@ def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edi
     if author:
         _sub(title_stmt, "author", author)
     for who, name in commentators:
-        resp = _sub(title_stmt, "respStmt", **{"{%s}id" % XML_NS: who})
+        resp = _sub(title_stmt, "respStmt", **{"{%s}id" % XML_NS: commentator_id(who)})
         _sub(resp, "resp", name or "注")
         _sub(resp, "persName", who)
     for who in readers:
