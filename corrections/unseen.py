@@ -11,6 +11,20 @@ corpus's only control character is U+0001, Kanripo's mark of an illegible charac
 correction writes as 〓). A note may hold the format characters other scripts need (a joiner,
 a direction mark), but not those that only hide a word from search (``HIDING``).
 
+A text correction's new text holds what a book prints, so it is also refused what no book's
+text is (``not_text_at``): Unicode's noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF …), kept for
+a program's own use and never interchanged; a surrogate, half of a UTF-16 pair; and a
+private-use code point (U+E000–U+F8FF, planes 15 and 16), which means whatever a font makes of
+it. The import reads a character Unicode lacks as a Kanripo gaiji entity, ``&KR0237;`` (one
+character to search, shown 〓, ``characters.gaiji``), and plane 15 holds the search keys of
+those gaiji (``GAIJI_BASE``): a private-use code point typed in a correction would be found as
+the gaiji whose key it is. The contributor writes the gaiji's entity, or 〓; only a private-use
+character the passage corrected holds already may stand in its new text: the source's own (a
+few files write one: U+F0079 after 徶 in 史記 KR2a0001_500, U+E005 in KR2a0001_206), which the
+import keeps as it keeps all the text, copied from the page. Every other code
+point is taken as a character, assigned or not in this Python's Unicode database: the CJK
+extensions newer than it (Ext H, U+31350–U+323AF, and later) are real characters of the books.
+
 Pure: text in, the first such character's index out.
 """
 from __future__ import annotations
@@ -26,6 +40,36 @@ UNSEEN_CATEGORIES = ("Cc", "Cf")
 HIDING = frozenset("\u200b\u2060\ufeff\u180e\u2061\u2062\u2063\u2064") | frozenset(map(chr, range(0xE0000, 0xE0080)))
 
 
+#: Default-ignorable code points (Unicode's ``Default_Ignorable_Code_Point``, DerivedCoreProperties.txt)
+#: that are neither controls nor format characters (those are refused by their category) nor
+#: variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF: an ideographic variation sequence picks a
+#: glyph of a CJK character): COMBINING GRAPHEME JOINER, the Hangul fillers, the Khmer inherent
+#: vowels, the Mongolian free variation selectors, and the code points Unicode keeps ignorable for
+#: the future (U+2065, U+FFF0–U+FFF8, the unassigned rest of U+E0000–U+E0FFF). Each shows as nothing.
+IGNORABLE = (frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2065\u3164\uffa0")
+             | frozenset(map(chr, range(0xFFF0, 0xFFF9)))
+             | frozenset(chr(c) for c in range(0xE0000, 0xE1000)
+                         if not 0xE0100 <= c <= 0xE01EF and unicodedata.category(chr(c)) == "Cn"))
+
+
+def is_noncharacter(ch: str) -> bool:
+    """Whether ``ch`` is one of Unicode's 66 noncharacters (The Unicode Standard, section 23.7):
+    U+FDD0–U+FDEF and the last two code points of every plane (U+FFFE, U+FFFF, U+1FFFE … U+10FFFF)."""
+    code = ord(ch)
+    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
+
+
+def not_text_at(text: str, allowed: frozenset[str] = frozenset()) -> int | None:
+    """The 0-based index of the first code point of ``text`` that is no character of a text (the
+    module docstring): a noncharacter, a surrogate or a private-use code point not in ``allowed``
+    (the private-use characters of the passage corrected: the source's own); None when there is none."""
+    for i, ch in enumerate(text):
+        if is_noncharacter(ch) or unicodedata.category(ch) == "Cs" or (unicodedata.category(ch) == "Co"
+                                                                       and ch not in allowed):
+            return i
+    return None
+
+
 def unseen_at(text: str, allowed: frozenset[str] | set[str] = frozenset(), categories=UNSEEN_CATEGORIES,
               also: frozenset[str] = frozenset()) -> int | None:
     """The 0-based index of the first character of ``text`` whose Unicode category is one of
@@ -37,10 +81,18 @@ def unseen_at(text: str, allowed: frozenset[str] | set[str] = frozenset(), categ
 
 
 def named(ch: str) -> str:
-    """``U+200B ZERO WIDTH SPACE``: the character's code point and its Unicode name (a control
-    character, which has none, by its category: ``U+0007 CONTROL CHARACTER``)."""
-    fallback = "CONTROL CHARACTER" if unicodedata.category(ch) == "Cc" else "FORMAT CHARACTER"
-    return f"U+{ord(ch):04X} {unicodedata.name(ch, fallback)}"
+    """``U+200B ZERO WIDTH SPACE``: the character's code point and its Unicode name (one that has
+    none by what it is, ``_unnamed``: ``U+0007 CONTROL CHARACTER``, ``U+FFFF NONCHARACTER``)."""
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, '') or _unnamed(ch)}"
+
+
+def _unnamed(ch: str) -> str:
+    """What a code point without a Unicode name is: a control character, a noncharacter, a surrogate,
+    a private-use character, a format character, else an unassigned code point."""
+    if is_noncharacter(ch):
+        return "NONCHARACTER"
+    return {"Cc": "CONTROL CHARACTER", "Cs": "SURROGATE", "Co": "PRIVATE USE CHARACTER",
+            "Cf": "FORMAT CHARACTER"}.get(unicodedata.category(ch), "UNASSIGNED CODE POINT")
 
 
 def described(ch: str) -> str:

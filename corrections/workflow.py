@@ -27,7 +27,7 @@ from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, OWN_KINDS, PENDING, P
                      REVERTED, SET_ASIDE, STRUCTURE, STRUCTURE_CHOICES, TAGS, TEXT, AuditEntry, Proposal)
 from .overlay import CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place
 from .roles import can_propose, is_editor
-from .unseen import HIDING, described, named, unseen_at
+from .unseen import HIDING, IGNORABLE, described, is_noncharacter, named, not_text_at, unseen_at
 
 #: The kinds that apply to a whole piece (its layer, its structure), whatever span was selected.
 WHOLE = (LAYER, STRUCTURE)
@@ -89,7 +89,8 @@ def _check_user_text(*texts: str) -> None:
     """Raise ``ReviewError`` when a reason, evidence or new text written by a user is longer
     than ``MAX_NOTE`` characters, holds a directional control (``BIDI_CONTROLS``), a control
     character other than a tab or a line break or a character that hides a word from search
-    (``unseen.HIDING``: U+200B, U+FEFF …), U+FFFD (``REPLACEMENT_CHARACTER``) or a combining mark
+    (``unseen.HIDING``: U+200B, U+FEFF …), a noncharacter (``unseen.is_noncharacter``: U+FFFF,
+    U+FDD0 …), U+FFFD (``REPLACEMENT_CHARACTER``) or a combining mark
     with nothing to combine with (``lone_mark``); the message names the character and where it is."""
     if max((len(t) for t in texts), default=0) > MAX_NOTE:
         raise ReviewError(f"理由、依據與新文字各至多 {MAX_NOTE} 字 (the reason, the evidence and the new text are at most {MAX_NOTE} characters each)")
@@ -101,6 +102,11 @@ def _check_user_text(*texts: str) -> None:
         if at is not None:
             raise ReviewError(f"文字第 {at + 1} 字為不可見字元 {described(text[at])}，請去除 (the text holds an invisible "
                               f"character, {named(text[at])}, at character {at + 1}: write it without)")
+        at = next((i for i, ch in enumerate(text) if is_noncharacter(ch)), None)
+        if at is not None:
+            raise ReviewError(f"文字第 {at + 1} 字為非字元 {described(text[at])}：Unicode 留作程式內部之用，非文字，請去除 "
+                              f"(the text holds a noncharacter, {named(text[at])}, at character {at + 1}, which Unicode "
+                              "keeps for programs' own use and no text holds: write it without)")
         if REPLACEMENT_CHARACTER in text:
             raise ReviewError(f"文字含替換字元 U+FFFD（{REPLACEMENT_CHARACTER}，第 {text.index(REPLACEMENT_CHARACTER) + 1} 字）：原文讀取有誤，"
                               f"請改寫其字；Unicode 未收之字以〓或 &KR…; 記之 (the text holds U+FFFD REPLACEMENT "
@@ -114,11 +120,17 @@ def _check_user_text(*texts: str) -> None:
                               f"with no character before it to combine with)")
 
 
-def _check_new_text(text: str, source_format: str) -> None:
+def _check_new_text(text: str, source_format: str, passage: str = "") -> None:
     """Raise ``ReviewError`` when the new text of a text correction holds a line break
     (``LINE_BREAKS``), a character that shows as nothing (``unseen``: a control or format
-    character, U+200B, U+200F, U+00AD …, which would make a reading that looks like the book's
-    and is not) or a character the juan's source form reads as markup
+    character, U+200B, U+200F, U+00AD …, or another default-ignorable one, ``unseen.IGNORABLE``:
+    U+3164 HANGUL FILLER, U+034F …, which would make a reading that looks like the book's and is
+    not), a code point that is no character of a text (``unseen.not_text_at``: a noncharacter, a
+    surrogate, a private-use code point, for which a gaiji is written ``&KR…;`` or 〓, unless
+    ``passage``, the text the correction is made in, holds it: the source's own, which the import
+    keeps as text; every other code point is a character, the CJK extensions B to H and later
+    included, whether or not this Python's Unicode database has them) or a character the juan's
+    source form reads as markup
     (``reader.importers.document.MARKUP``: 【】 of the Siku form, ``(`` ``)`` ``¶`` ``<pb:…>`` of
     Kanripo's): an annotation or a note may run over lines and hold any character, a
     correction of the characters of a passage is text, which the upstream patch writes into
@@ -127,11 +139,20 @@ def _check_new_text(text: str, source_format: str) -> None:
     if found is not None:
         raise ReviewError(f"新文字不可含換行（U+{ord(found):04X}）：校正只改一段之內的字 (the new text holds a line "
                           f"break, U+{ord(found):04X}: a correction changes characters within one passage)")
-    at = unseen_at(text)
+    at = unseen_at(text, also=IGNORABLE)
     if at is not None:
         raise ReviewError(f"新文字第 {at + 1} 字為不可見字元 {described(text[at])}：書中文字無不可見者，請去除；無法辨讀之字以〓記之 "
                           f"(the new text holds an invisible character, {named(text[at])}, at character {at + 1}: "
                           "a book's text holds none; write a character that cannot be read as 〓)")
+    at = not_text_at(text, allowed=frozenset(passage))
+    if at is not None and unicodedata.category(text[at]) == "Co":
+        raise ReviewError(f"新文字第 {at + 1} 字為私用區字元 {described(text[at])}：其字因字型而異，非通用之字；Unicode 未收之字以"
+                          f"其造字 &KR…; 或〓記之 (the new text holds a private-use character, {named(text[at])}, at "
+                          f"character {at + 1}, which is whatever a font makes of it: write a character Unicode lacks "
+                          "as its Kanripo gaiji entity, &KR…;, or as 〓)")
+    if at is not None:
+        raise ReviewError(f"新文字第 {at + 1} 字 {described(text[at])} 非文字之字元，請去除 (the new text holds "
+                          f"{named(text[at])} at character {at + 1}, which is no character of a text: write it without)")
     found = markup_in(text, source_format)
     if found is not None:
         raise ReviewError(f"新文字不可含「{found}」：此卷原文以之為標記 (the new text holds {found!r}, which this "
@@ -234,7 +255,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
     if kind == STRUCTURE and structure not in dict(STRUCTURE_CHOICES):
         raise ReviewError("請選擇此處為何：新節起、標題或署名 (choose what the passage is: a section starts here, a heading or a byline)")
     if kind == TEXT:
-        _check_new_text(replacement, juan.source_format)
+        _check_new_text(replacement, juan.source_format, stored)
     if kind == TEXT and replacement == stored[start:end]:
         raise ReviewError("新文字與原文相同 (the new text is the same as the text)")
     if kind in (ANNOTATION, PRIVATE_NOTE) and not replacement:
@@ -304,7 +325,7 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
             if proposal.kind == TEXT:
                 _check_new_text(replacement, Juan.objects.filter(
                     edition_id=proposal.edition_id, number=proposal.juan_number).values_list(
-                    "source_format", flat=True).first() or "")
+                    "source_format", flat=True).first() or "", proposal.before + proposal.original + proposal.after)
             edited.append(f"new text 「{proposal.replacement}」 → 「{replacement}」")
             proposal.replacement = replacement
         if new_layer and new_layer != proposal.new_layer and proposal.kind == LAYER:

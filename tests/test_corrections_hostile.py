@@ -3,6 +3,7 @@ a link; a section the juan lacks typed on the form; a form whose CSRF token is m
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils.html import escape
 
 from corrections.models import PENDING, Proposal
 from corrections.workflow import ReviewError, accept, propose
@@ -299,3 +300,79 @@ def test_signing_up_with_a_name_taken_in_any_case_is_the_forms_error(client, set
             in response.content.decode(), name
     assert list(User.objects.values_list("username", flat=True)) == ["cx"]
     assert client.get("/accounts/signup/").status_code == 200
+
+
+def test_a_new_text_holding_a_code_point_that_is_no_character_is_refused_naming_it_and_its_place(seed_juan, people,
+                                                                                                   settings):
+    """U+FFFF, U+FFFE and U+FDD0–U+FDEF (noncharacters, which Unicode keeps for programs' own use),
+    a private-use code point (whatever a font makes of it; in plane 15, the search key of a
+    gaiji) and characters that show as nothing without being controls or format characters (a
+    Hangul filler, U+034F, U+2065) were taken in a new text. Each is refused through the form
+    with its code point, name and place, and nothing is stored; a noncharacter in a reason too.
+    The CJK extensions (B, C, G, H and I, the last two newer than this Python's Unicode data), a
+    variation selector after its character and U+3000 are taken as typed."""
+    noncharacter = ("文字第 {n} 字為非字元 U+{code}（NONCHARACTER）：Unicode 留作程式內部之用，非文字，請去除 (the text holds a "
+                    "noncharacter, U+{code} NONCHARACTER, at character {n}, which Unicode keeps for programs' own use and "
+                    "no text holds: write it without)")
+    private = ("新文字第 {n} 字為私用區字元 U+{code}（PRIVATE USE CHARACTER）：其字因字型而異，非通用之字；Unicode 未收之字以其造字 &KR…; "
+               "或〓記之 (the new text holds a private-use character, U+{code} PRIVATE USE CHARACTER, at character {n}, "
+               "which is whatever a font makes of it: write a character Unicode lacks as its Kanripo gaiji entity, "
+               "&KR…;, or as 〓)")
+    unseen = ("新文字第 {n} 字為不可見字元 U+{code}（{name}）：書中文字無不可見者，請去除；無法辨讀之字以〓記之 (the new text holds an "
+              "invisible character, U+{code} {name}, at character {n}: a book's text holds none; write a character that "
+              "cannot be read as 〓)")
+    settings.CORRECTIONS_USER_RATE = settings.CORRECTIONS_ADDRESS_RATE = "none"  # 20 writes: no other test's budget
+    c = Client()
+    c.force_login(people["contributor"])
+    for typed, said in (("樂\uffff人", noncharacter.format(n=2, code="FFFF")),
+                        ("樂人\ufffe", noncharacter.format(n=3, code="FFFE")),
+                        ("\ufdd0樂", noncharacter.format(n=1, code="FDD0")),
+                        ("樂\ufdef", noncharacter.format(n=2, code="FDEF")),
+                        ("樂\U0010ffff", noncharacter.format(n=2, code="10FFFF")),
+                        ("樂\ue000人", private.format(n=2, code="E000")),
+                        ("樂人\U000f07b1", private.format(n=3, code="F07B1")),
+                        ("樂\u3164人", unseen.format(n=2, code="3164", name="HANGUL FILLER")),
+                        ("樂\u034f人", unseen.format(n=2, code="034F", name="COMBINING GRAPHEME JOINER")),
+                        ("樂\u2065人", unseen.format(n=2, code="2065", name="UNASSIGNED CODE POINT"))):
+        response = c.post(PROPOSE, {"kind": "text", "section": 3, "first": 1, "last": 2, "replacement": typed,
+                                    "reason": "他本"})
+        assert response.status_code == 400, typed
+        assert escape(said) in response.content.decode(), typed
+    response = c.post(PROPOSE, {"kind": "text", "section": 3, "first": 1, "last": 2, "replacement": "樂入",
+                                "reason": "他本\ufdd5"})
+    assert (response.status_code, escape(noncharacter.format(n=3, code="FDD5")) in response.content.decode()) == (400, True)
+    assert Proposal.objects.count() == 0
+    kept = ["\U00020000人", "樂\U0002a700", "\U00030000人", "樂\U00031350", "\U0002ebf0人", "樂\U000e0100人", "\u3000樂"]
+    made = []
+    for typed in kept:
+        response = c.post(PROPOSE, {"kind": "text", "section": 3, "first": 1, "last": 2, "replacement": typed,
+                                    "reason": "他本"})
+        assert response.status_code == 302, typed
+        made.append(Proposal.objects.get(pk=response["Location"].split("/")[-2]).replacement)
+    assert made == kept
+
+
+def test_a_private_use_character_the_passage_holds_may_be_copied_into_its_new_text(people, tmp_path, settings):
+    """A few sources write a character Unicode lacks with a private-use code point of their own
+    (史記 KR2a0001_206 U+E005), which the import keeps as text. A new text may copy one that the
+    corrected passage holds; any other private-use code point is refused, as the import's gaiji
+    is written &KR…; or 〓."""
+    from reader.importers.loader import import_file
+    from search.signals import muted
+
+    path = tmp_path / "pua.txt"
+    path.write_text("測試書卷三 婺源江永撰\n射禮 嘉禮一\n射人\ue005戒【戒告也】宰戒\n右戒射\n測試書卷三", encoding="utf-8")
+    with muted():
+        juan = import_file(path).juan
+    settings.CORRECTIONS_USER_RATE = settings.CORRECTIONS_ADDRESS_RATE = "none"
+    c = Client()
+    c.force_login(people["contributor"])
+    url = f"/corrections/propose/{juan.edition.slug}/{juan.number}/"
+    response = c.post(url, {"kind": "text", "section": 1, "first": 1, "last": 2, "replacement": "射\ue005",
+                            "reason": "他本"})
+    assert response.status_code == 302
+    assert Proposal.objects.get(pk=response["Location"].split("/")[-2]).replacement == "射\ue005"
+    response = c.post(url, {"kind": "text", "section": 1, "first": 1, "last": 2, "replacement": "射\ue006",
+                            "reason": "他本"})
+    assert response.status_code == 400
+    assert escape("新文字第 2 字為私用區字元 U+E006（PRIVATE USE CHARACTER）") in response.content.decode()
