@@ -39,7 +39,7 @@ from .overlay import juan_overlay, juan_texts
 from .positions import PieceSpan, char_span, piece_ranges, to_section
 from .roles import CONTRIBUTOR, can_propose, is_editor
 from .upstream import edition_patch
-from .usernames import check_name
+from .usernames import check_name, check_unlike
 from .workflow import ReviewError, accept, forget, propose, reject, revert
 
 #: Statuses whose history anyone may read (the change is, or was, in the public reading).
@@ -316,11 +316,13 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self):
         """Django's checks of the name, then ``usernames.check_name`` (no mix of Latin, Greek and Cyrillic
-        letters, which look alike). Raises ``ValidationError``. A name taken already, in any case,
-        is None here, its error told by Django's check (``UserCreationForm.clean_username``)."""
+        letters, which look alike) and ``usernames.check_unlike`` (not the look of an existing name:
+        ``ѕсоре``, all Cyrillic, beside ``scope``). Raises ``ValidationError``. A name taken already, in
+        any case, is None here, its error told by Django's check (``UserCreationForm.clean_username``)."""
         name = super().clean_username()
         if name is not None:
             check_name(name)
+            check_unlike(name, list(self._meta.model.objects.values_list("username", flat=True)))
         return name
 
 

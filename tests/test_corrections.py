@@ -136,6 +136,47 @@ def test_a_name_that_mixes_latin_greek_and_cyrillic_letters_is_refused(client, s
 
 
 @pytest.mark.django_db
+def test_a_name_that_looks_like_an_existing_one_is_refused(client, settings, monkeypatch):
+    """A name of one script passed however it looked: "ѕсоре", every letter Cyrillic, signed up
+    beside the editor "scope", "adminl" beside "admin1" and "lan" beside "Ian", each shown beside
+    annotations and in histories as the other. A name whose UTS #39 skeleton is an existing
+    name's, as written or case-folded, is refused at sign-up and by create_account."""
+    from django.utils.html import escape
+
+    from corrections.usernames import prototypes, skeleton
+
+    settings.CORRECTIONS_SIGNUP, settings.CORRECTIONS_ADDRESS_RATE = True, "none"  # 4 sign-ups: no other test's budget
+    for name in ("scope", "admin1", "Ian"):
+        account(name, "editor")
+    for name, other in (("\u0455\u0441\u043e\u0440\u0435", "scope"), ("\u0405\u0421\u041e\u0420\u0415", "scope"),
+                        ("adminl", "admin1"), ("lan", "Ian"), ("scop\u0435", "scope")):
+        response = client.post("/accounts/signup/", {"username": name, "email": "x@example.org",
+                                                     "password1": PW, "password2": PW})
+        body = response.content.decode()
+        said = (f"此名稱與已有的「{other}」形似，易相混淆，請另擇一名 (the name looks like the existing name {other!r}: "
+                "choose another)")
+        if name == "scop\u0435":  # Latin and one Cyrillic letter: the mixed scripts are said first
+            said = "名稱不可混用拉丁、希臘、西里爾字母 (the name mixes Cyrillic and Latin letters, which look alike: write it in one script)"
+        assert (response.status_code, escape(said) in body) == (400, True), (name, body[body.find("errorlist"):][:300])
+    monkeypatch.setenv("CORRECTIONS_PASSWORD", PW)
+    with pytest.raises(CommandError) as info:
+        call_command("create_account", "adminl", "--role", "contributor")
+    assert str(info.value) == ("the name 'adminl' is refused: 此名稱與已有的「admin1」形似，易相混淆，請另擇一名 (the name looks "
+                               "like the existing name 'admin1': choose another); no account was created")
+    assert sorted(User.objects.values_list("username", flat=True)) == ["Ian", "admin1", "scope"]
+    for name in ("scoped", "\u0418\u0432\u0430\u043d", "李善", "admin2"):
+        response = client.post("/accounts/signup/", {"username": name, "email": "x@example.org",
+                                                     "password1": PW, "password2": PW})
+        assert response.status_code == 302, name
+        client.post("/accounts/logout/")
+    # the skeleton as UTS #39 gives it, from the pinned data: each prototype maps to itself
+    assert [skeleton(n) for n in ("\u0455\u0441\u043e\u0440\u0435", "admin1", "Ian", "\u2f08", "O0")] == [
+        "scope", "adrninl", "lan", "人", "OO"]
+    table = prototypes()
+    assert (len(table), [k for k, v in table.items() if any(c in table for c in v)]) == (6307, [])
+
+
+@pytest.mark.django_db
 def test_every_page_links_to_sign_in_and_a_signed_in_user_to_sign_out(client, seed_juan, settings):
     """The footer of every page offers 登入 to a visitor, as the same link for everyone, so a
     page kept in the page cache names nobody; a signed-in user (whose requests go around the

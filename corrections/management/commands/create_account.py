@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from corrections.roles import CONTRIBUTOR, EDITOR, ROLES
-from corrections.usernames import check_name
+from corrections.usernames import check_name, check_unlike
 
 
 class Command(BaseCommand):
@@ -32,7 +32,7 @@ class Command(BaseCommand):
 
     def handle(self, username, role, email, **options):
         """Create the account in one transaction. Raises ``CommandError`` for a name the sign-up form would
-        refuse (``usernames.check_name``, Django's validators), an e-mail address refused, a name taken or
+        refuse (``usernames.check_name``, ``usernames.check_unlike``, Django's validators), an e-mail address refused, a name taken or
         a password refused or not given; no account is created then."""
         User = get_user_model()
         # the rules the sign-up form and the admin apply (UnicodeUsernameValidator, at most 150
@@ -40,6 +40,7 @@ class Command(BaseCommand):
         try:
             User._meta.get_field(User.USERNAME_FIELD).run_validators(username)
             check_name(username)
+            check_unlike(username, list(User.objects.values_list("username", flat=True)))
             if not username:
                 raise ValidationError("an account needs a name")
         except ValidationError as exc:
