@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from reader.importers.document import markup_in
+from reader.importers.source import BIDI_CONTROLS as SOURCE_BIDI_CONTROLS
 from reader.models import LAYER_CHOICES, Juan, bump_juan_versions
 from reader.signals import juans_changing
 from reader.stamp import corpus_changed
@@ -38,10 +39,10 @@ MAX_SPAN = 2000
 MAX_NOTE = 4000
 
 
-#: Unicode's explicit directional formatting characters (UAX #9, "Explicit Directional
-#: Formatting": LRE RLE PDF LRO RLO, LRI RLI FSI PDI): no classical text needs them, and in
-#: user-written text they make a note read otherwise than it is stored ("Trojan Source").
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Unicode's explicit directional formatting characters (``reader.importers.source.BIDI_CONTROLS``:
+#: LRE RLE PDF LRO RLO, LRI RLI FSI PDI): no classical text needs them, and in user-written text
+#: they make a note read otherwise than it is stored ("Trojan Source").
+BIDI_CONTROLS = frozenset(SOURCE_BIDI_CONTROLS)
 #: The line boundaries of Unicode's line breaking (UAX #14, mandatory breaks BK, CR, LF, NL;
 #: the characters Python's ``str.splitlines`` splits at). A text correction changes characters
 #: inside one passage, and the source files keep their lines: a new text holding one would

@@ -279,3 +279,30 @@ def test_damaged_gaiji_warnings_past_five_are_counted():
     assert damaged_entity_warnings("&KR1;" + "&KR" * 7, "z.txt")[5:] == [
         "z.txt: 2 more damaged gaiji entities, kept as text"]
     assert damaged_entity_warnings("甲&KR1969;乙&KR0001;", "z.txt") == []
+
+
+@pytest.mark.django_db
+def test_a_direction_control_is_kept_as_text_and_named_where_it_stands(empty_db, tmp_path, capsys):
+    """U+202E RIGHT-TO-LEFT OVERRIDE in a file imported without a word: it shows the text after
+    it in reverse order (「射人戒」 over 「戒人射」), so a line read otherwise than it was stored. The
+    import keeps it (stored text as imported, written back byte for byte) and warns with file,
+    line and column, as for a damaged gaiji entity."""
+    text = ("測試書卷三 婺源江永撰\n射禮 嘉禮一\n射\u202e人戒【戒告也\u2066】宰戒\n右戒射\u202c\n"
+            + "乙\u2069" * 6 + "\n右乙\n測試書卷三")
+    path = write(tmp_path, "bidi.txt", text)
+    control = "(a direction control, which makes the text after it show in another order than it is stored): kept as text"
+    result = import_file(path)
+    assert [w for w in result.warnings if "direction" in w] == [
+        f"{path}:3:2: U+202E RIGHT-TO-LEFT OVERRIDE {control}", f"{path}:3:9: U+2066 LEFT-TO-RIGHT ISOLATE {control}",
+        f"{path}:4:4: U+202C POP DIRECTIONAL FORMATTING {control}", f"{path}:5:2: U+2069 POP DIRECTIONAL ISOLATE {control}",
+        f"{path}:5:4: U+2069 POP DIRECTIONAL ISOLATE {control}",
+        f"{path}: 4 more direction controls (U+202A–U+202E, U+2066–U+2069), kept as text"]
+    call_command("import_texts", str(path))  # the command says them (two alike as one)
+    assert [line for line in capsys.readouterr().err.splitlines() if "direction" in line][3:] == [
+        f"note: {path}:5:2: U+2069 POP DIRECTIONAL ISOLATE {control} (and 1 more like it)",
+        f"note: {path}: 4 more direction controls (U+202A–U+202E, U+2066–U+2069), kept as text"]
+    juan = Juan.objects.get()
+    assert [p.text for s in juan.sections.order_by("position") for p in s.pieces.order_by("position")][:3] == [
+        "射\u202e人戒", "戒告也\u2066", "宰戒"]
+    assert render_source(juan) == text
+

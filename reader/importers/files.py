@@ -19,7 +19,7 @@ from .errors import TextFormatError
 from .lengths import check_lengths
 from .mandoku import is_mandoku, parse_mandoku
 from .siku import MAX_JUAN, parse_siku
-from .source import damaged_entity_warnings, decode_bytes, inner_bom_warnings
+from .source import bidi_control_warnings, damaged_entity_warnings, decode_bytes, inner_bom_warnings
 
 #: The control characters a Kanripo file may hold: U+0001, which Kanripo's SBCK transcriptions
 #: write for a few unreadable characters (kept as text; one unit of search).
@@ -57,6 +57,7 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
     check_lengths(doc, text, str(path))
     doc.warnings.extend(inner_bom_warnings(text, str(path)))
     doc.warnings.extend(damaged_entity_warnings(text, str(path)))
+    doc.warnings.extend(bidi_control_warnings(text, str(path)))
     doc.sha256 = hashlib.sha256(data).hexdigest()
     return doc
 

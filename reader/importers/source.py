@@ -43,8 +43,21 @@ def locate(text: str, index: int) -> tuple[int, int]:
     return line, column
 
 
-#: Inner byte order marks a file's warnings name one by one; more are counted in one line.
-MAX_BOM_WARNINGS = 5
+#: Places of one kind (inner byte order marks, damaged gaiji entities, direction controls) a file's
+#: warnings name one by one; more are counted in one line.
+MAX_LOCATED_WARNINGS = 5
+
+
+def located_warnings(text: str, path: str, found: list[int], say, more: str) -> list[str]:
+    """``path:line:column: say(i)`` (1-based, code points) for the first ``MAX_LOCATED_WARNINGS``
+    indexes of ``found`` in ``text``, then ``path: N more`` and ``more`` for the rest."""
+    out = []
+    for i in found[:MAX_LOCATED_WARNINGS]:
+        line, column = locate(text, i)
+        out.append(f"{path}:{line}:{column}: {say(i)}")
+    if len(found) > MAX_LOCATED_WARNINGS:
+        out.append(f"{path}: {len(found) - MAX_LOCATED_WARNINGS} more {more}")
+    return out
 
 
 #: A byte order mark, looked for from the second character on (``inner_bom_warnings``).
@@ -57,20 +70,12 @@ def inner_bom_warnings(text: str, path: str) -> list[str]:
     were joined, or a copy from an editor that wrote one. It is kept as a character of the text
     (the file writes back byte for byte; search and display pass over it, as over any invisible
     code point), and named, ``path:line:column: …`` (1-based, code points), the first
-    ``MAX_BOM_WARNINGS`` each and the rest counted."""
-    found = [m.start() for m in INNER_BOM.finditer(text, 1)]
-    out = []
-    for i in found[:MAX_BOM_WARNINGS]:
-        line, column = locate(text, i)
-        out.append(f"{path}:{line}:{column}: U+FEFF (byte order mark) inside the file, not at its start: "
-                   f"kept as text (an invisible character; two files joined here?)")
-    if len(found) > MAX_BOM_WARNINGS:
-        out.append(f"{path}: {len(found) - MAX_BOM_WARNINGS} more U+FEFF inside the file, kept as text")
-    return out
+    ``MAX_LOCATED_WARNINGS`` each and the rest counted."""
+    return located_warnings(text, path, [m.start() for m in INNER_BOM.finditer(text, 1)],
+                            lambda i: "U+FEFF (byte order mark) inside the file, not at its start: "
+                                      "kept as text (an invisible character; two files joined here?)",
+                            "U+FEFF inside the file, kept as text")
 
-
-#: Damaged gaiji entities a file's warnings name one by one; more are counted in one line.
-MAX_ENTITY_WARNINGS = 5
 
 #: ``&KR`` that does not open a whole gaiji entity ``&KRnnnn;`` (1–5 digits and ``;``, as
 #: ``characters.gaiji.GAIJI`` reads one): a file cut inside one (``…之&KR02``), a lost ``;``.
@@ -82,17 +87,38 @@ def damaged_entity_warnings(text: str, path: str) -> list[str]:
     ``&KRnnnn;`` (a character Unicode lacks; SOURCES.md, "kanripo/"): the characters are kept as
     text (the file writes back byte for byte; search reads them as the letters they are, not as
     one gaiji), and named, ``path:line:column: …`` (1-based, code points), the first
-    ``MAX_ENTITY_WARNINGS`` each and the rest counted."""
-    found = [m.start() for m in DAMAGED_ENTITY.finditer(text)]
-    out = []
-    for i in found[:MAX_ENTITY_WARNINGS]:
-        line, column = locate(text, i)
+    ``MAX_LOCATED_WARNINGS`` each and the rest counted."""
+    def say(i: int) -> str:
         shown = text[i:i + 10].split("\n")[0]
-        out.append(f"{path}:{line}:{column}: 「{shown}」 is not a whole gaiji entity (&KR, 1 to 5 digits, ;): "
-                   f"kept as text")
-    if len(found) > MAX_ENTITY_WARNINGS:
-        out.append(f"{path}: {len(found) - MAX_ENTITY_WARNINGS} more damaged gaiji entities, kept as text")
-    return out
+        return f"「{shown}」 is not a whole gaiji entity (&KR, 1 to 5 digits, ;): kept as text"
+    return located_warnings(text, path, [m.start() for m in DAMAGED_ENTITY.finditer(text)], say,
+                            "damaged gaiji entities, kept as text")
+
+
+#: Unicode's explicit directional formatting characters (UAX #9, "Explicit Directional Formatting"):
+#: LRE, RLE, PDF, LRO, RLO (U+202A–U+202E) and LRI, RLI, FSI, PDI (U+2066–U+2069), with their names.
+BIDI_CONTROLS = {"\u202a": "LEFT-TO-RIGHT EMBEDDING", "\u202b": "RIGHT-TO-LEFT EMBEDDING",
+                 "\u202c": "POP DIRECTIONAL FORMATTING", "\u202d": "LEFT-TO-RIGHT OVERRIDE",
+                 "\u202e": "RIGHT-TO-LEFT OVERRIDE", "\u2066": "LEFT-TO-RIGHT ISOLATE",
+                 "\u2067": "RIGHT-TO-LEFT ISOLATE", "\u2068": "FIRST STRONG ISOLATE",
+                 "\u2069": "POP DIRECTIONAL ISOLATE"}
+BIDI_CONTROL = re.compile("[" + "".join(BIDI_CONTROLS) + "]")
+
+
+def bidi_control_warnings(text: str, path: str) -> list[str]:
+    """Warnings for each directional control of ``text`` (``BIDI_CONTROLS``): no classical text
+    needs one (its characters are all left-to-right, or vertical), and one makes what follows
+    it show in another order than it is stored, so that a line reads as another ("Trojan
+    Source", CVE-2021-42574): damaged or planted, not the book's. It is kept as a character
+    of the text, as stored text is (the file writes back byte for byte; search passes over it,
+    as over any invisible code point), and named,
+    ``path:line:column: U+202E RIGHT-TO-LEFT OVERRIDE …`` (1-based, code points), the first
+    ``MAX_LOCATED_WARNINGS`` each and the rest counted."""
+    def say(i: int) -> str:
+        return (f"U+{ord(text[i]):04X} {BIDI_CONTROLS[text[i]]} (a direction control, which makes the text "
+                f"after it show in another order than it is stored): kept as text")
+    return located_warnings(text, path, [m.start() for m in BIDI_CONTROL.finditer(text)], say,
+                            "direction controls (U+202A–U+202E, U+2066–U+2069), kept as text")
 
 
 def decode_bytes(data: bytes, path: str, encoding: str = "utf-8", allowed_controls: str = "") -> str:
