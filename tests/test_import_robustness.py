@@ -306,3 +306,31 @@ def test_a_direction_control_is_kept_as_text_and_named_where_it_stands(empty_db,
         "射\u202e人戒", "戒告也\u2066", "宰戒"]
     assert render_source(juan) == text
 
+
+def test_a_file_cut_inside_a_character_says_so_not_that_it_is_in_another_encoding(empty_db, tmp_path, capsys):
+    """A UTF-8 file cut short in the middle of its last character (a copy or download that
+    stopped) was refused as "not valid utf-8 … if the file is in another encoding such as GB18030
+    or Big5, name it with --encoding", which sent its reader after an encoding it was not in."""
+    text = "測試書卷三 婺源江永撰\n射禮 嘉禮一\n射人戒【戒告也】宰戒\n右戒射"
+    cut = write(tmp_path, "cut.txt", text.encode()[:-1])
+    said = ("the file ends inside a character: its last 2 bytes (0xe5 0xb0, from byte offset 86) begin a utf-8 "
+            "character that the file does not finish: the file was cut short (copy it again), not written in another encoding")
+    with pytest.raises(CommandError):
+        call_command("import_texts", str(cut))
+    assert f"rejected {cut}:4:3: {said}" in capsys.readouterr().err
+    with pytest.raises(TextFormatError) as info:
+        import_file(cut)
+    assert str(info.value) == (
+        f"{cut}:4:3: the file ends inside a character: its last 2 bytes (0xe5 0xb0, from byte offset 86) begin a utf-8 "
+        "character that the file does not finish: the file was cut short (copy it again), not written in another encoding")
+    gb = write(tmp_path, "cut_gb.txt", text.encode("gb18030")[:-1])
+    with pytest.raises(TextFormatError) as info:
+        import_file(gb, encoding="gb18030")
+    assert str(info.value) == (
+        f"{gb}:4:3: the file ends inside a character: its last byte (0xc9, from byte offset 59) begins a gb18030 "
+        "character that the file does not finish: the file was cut short (copy it again), not written in another encoding")
+    # a byte that no character may hold, with the text going on after it, is another encoding's
+    with pytest.raises(TextFormatError, match=r"cut_mid.txt:4:3: not valid utf-8: byte 0xe5 cannot be decoded \(if "
+                                              r"the file is in another encoding such as GB18030 or Big5"):
+        import_file(write(tmp_path, "cut_mid.txt", text.encode()[:-1] + "\n測試書卷三".encode()))
+    assert not Juan.objects.exists()

@@ -248,8 +248,11 @@ def test_a_byte_order_mark_inside_a_file_is_named_and_kept(tmp_path):
 @pytest.mark.parametrize("data,message", [
     (b"   \n\n", "f.txt:1:1: empty file: there is no text to import"),
     ("經文\n右戒\x07".encode(), "f.txt:2:3: not text: control character U+0007"),
-    ("經文\n右".encode() + b"\xe6\x88", "f.txt:2:2: not valid utf-8: byte 0xe6 cannot be decoded (if the file "
-                                       "is in another encoding such as GB18030 or Big5, name it with --encoding)"),
+    ("經文\n右".encode() + b"\xe6\x88", "f.txt:2:2: the file ends inside a character: its last 2 bytes (0xe6 0x88, "
+                                       "from byte offset 10) begin a utf-8 character that the file does not finish: "
+                                       "the file was cut short (copy it again), not written in another encoding"),
+    ("經文\n右".encode() + b"\xe6\x88\n", "f.txt:2:2: not valid utf-8: byte 0xe6 cannot be decoded (if the file "
+                                           "is in another encoding such as GB18030 or Big5, name it with --encoding)"),
     ("經\n文".encode() + b"\x00", "f.txt:2:2: not a text file: NUL byte (binary data?)"),
 ])
 def test_decode_errors(data, message):

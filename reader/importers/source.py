@@ -121,12 +121,21 @@ def bidi_control_warnings(text: str, path: str) -> list[str]:
                             "direction controls (U+202A–U+202E, U+2066–U+2069), kept as text")
 
 
+#: What Python's decoders say of bytes that begin a character and stop at the end of the data
+#: (UTF-8: ``unexpected end of data``; UTF-16: ``truncated data``; GB18030, Big5: ``incomplete
+#: multibyte sequence``). Taken so only after text of characters past ASCII read well: a file of
+#: ASCII whose last byte is 0xe9 may as well be Latin-1.
+TRUNCATED = ("unexpected end of data", "truncated data", "incomplete multibyte sequence")
+
+
 def decode_bytes(data: bytes, path: str, encoding: str = "utf-8", allowed_controls: str = "") -> str:
     """Decode ``data`` read from ``path``; the result keeps a BOM if there was one.
 
     Raises ``TextFormatError`` (with line and column) for an empty file, a binary file
-    (NUL bytes), bytes that are not valid in ``encoding``, and control characters other
-    than those in ``allowed_controls``.
+    (NUL bytes), bytes that are not valid in ``encoding`` (a file whose last bytes begin a
+    character they do not finish is said to end inside one, with the bytes and the byte
+    offset, 0-based, where that character begins: a file cut short, not one in another
+    encoding), and control characters other than those in ``allowed_controls``.
     """
     if not data.strip():
         raise TextFormatError(path, 1, 1, "empty file: there is no text to import")
@@ -158,6 +167,15 @@ def decode_bytes(data: bytes, path: str, encoding: str = "utf-8", allowed_contro
             raise TextFormatError(path, 1, 1, f"not UTF-8: the bytes read as {utf16} without a byte order mark; "
                                               f"import it with --encoding {utf16}") from None
         line, column = _locate_byte(data, exc.start, encoding)
+        if exc.end == len(data) and exc.reason in TRUNCATED and not data[:exc.start].isascii():
+            cut = data[exc.start:]
+            said = f"its last {len(cut)} bytes" if len(cut) > 1 else "its last byte"
+            raise TextFormatError(
+                path, line, column,
+                f"the file ends inside a character: {said} ({' '.join(f'0x{b:02x}' for b in cut)}, from byte "
+                f"offset {exc.start}) {'begin' if len(cut) > 1 else 'begins'} a {encoding} character that the file "
+                f"does not finish: the file was cut short (copy it again), not written in another encoding",
+            ) from None
         hint = ""
         if encoding.lower().replace("-", "") in ("utf8",):
             hint = " (if the file is in another encoding such as GB18030 or Big5, name it with --encoding)"
