@@ -33,9 +33,12 @@ a whole juan collated. When they took every worker, a search for one rare charac
 A slot and a lane are ``flock`` locks on files in ``HEAVY_SLOTS_DIR`` (one per slot, and
 ``HEAVY_LANE_BUCKETS`` per lane number for the clients, by a digest of the client's
 address): the kernel releases them when a process dies, so a killed worker never keeps
-one. A slot is held until the response is closed (a streamed file: its last byte sent),
-then its time is charged to the client and the memory the request freed is given back to
-the system (``config.memory.give_back``). Waiting polls the slots (every 20 to 100 ms): it
+one. A slot and a lane are held until the response is made: an answer made whole, when the
+view returns it; a streamed file, when its last chunk has been sent, before the server ends the
+response (``to_the_end``), so that a client that read one download to its end and asks for the
+next finds its lane free; then the request's time is charged to the client and the memory it freed
+is given back to the system (``config.memory.give_back``). A stream the client leaves before
+its end frees them when the server closes it. Waiting polls the slots (every 20 to 100 ms): it
 is not first come, first served. A light request of the API is timed
 too: its CPU time is charged to its client's ``API_ANON_SECONDS`` budget, which the API's
 throttles check (``config.ratelimit``); so is a page of the site, to ``PAGE_ANON_SECONDS``,
@@ -201,6 +204,18 @@ class _Waiting:
 waiting = _Waiting()
 
 
+def to_the_end(chunks, finish):
+    """``chunks`` (a streamed response's content) as they come, then ``finish`` called when the
+    server asks for the chunk after the last: before it writes the end of the chunked encoding
+    (or closes a connection the response gave no length), which is how a client knows that it
+    has the whole response, so that a client that read one and asks at once for the next finds
+    its lane and the slot free. Freed at ``close()``, they were still held then: a server closes
+    the response after it has sent those last bytes, and a client that read them and sent its
+    next download was refused a 429 by its own lane. No chunk is kept while the next is made."""
+    yield from chunks
+    finish()
+
+
 def refusal(request, status: int, kind: str, retry_after: float, detail: str, title: str, message: str):
     """A 429 or 503 with ``Retry-After``: JSON under ``/api/``
     (``{"detail", "kind", "retry_after"}``), else the ``busy.html`` page."""
@@ -292,7 +307,11 @@ class CapacityMiddleware:
         except BaseException:
             finish()
             raise
-        response._resource_closers.append(finish)  # run by response.close(): a streamed file's end
+        if response.streaming:  # freed once its last chunk is sent, before the client can know it has them all
+            response.streaming_content = to_the_end(response.streaming_content, finish)
+        else:  # made whole: the slot's work is done before the first byte is sent
+            finish()
+        response._resource_closers.append(finish)  # a stream the client left before its end
         return response
 
     def _charged(self, request, charge_to):

@@ -7,7 +7,7 @@ After a heavy request, which frees far more than a search does (a concordance so
 ``之 OR 也`` on the 107 M library: 155 MB), that memory stayed the worker's between
 requests. ``give_back`` asks glibc to return the free pages of its heap at once
 (``malloc_trim(0)``, https://man7.org/linux/man-pages/man3/malloc_trim.3.html): 3 ms for
-those 155 MB; ``config.capacity`` calls it when a heavy request's response is closed.
+those 155 MB; ``config.capacity`` calls it when a heavy request's response is made (a streamed one: its last chunk sent).
 """
 from __future__ import annotations
 

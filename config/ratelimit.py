@@ -23,7 +23,7 @@ API search wrote three (docs/decisions/0016-rate-limits-and-client-identity.md).
   middleware, each kind its own number (``SORT_ANON_RATE``, ``QUOTATIONS_ANON_RATE``,
   ``EXPORT_ANON_RATE``, ``HITLIST_ANON_RATE``, ``COLLATION_ANON_RATE``), and all of them
   their cost: ``HEAVY_ANON_SECONDS`` (``"N/min"``: N seconds of server time a minute,
-  charged by ``heavy_charge`` when each ends, a streamed file when its last byte is sent);
+  charged by ``heavy_charge`` when each ends, a streamed file when its last chunk is sent);
 * ``API_ANON_SECONDS``: the cost of the other API requests the page cache did not answer, the
   CPU time each took (``"N/min"``: N seconds a minute; charged by ``api_charge`` when each is
   rendered if it took at least ``API_COST_FLOOR_SECONDS``, and checked by the API's throttles

@@ -1,6 +1,7 @@
 """Heavy requests under a cap (config/capacity.py): their clients' budgets of number and
 cost, one lane per client, the server's slots; light requests keep their capacity. The
 slots are files a test can lock itself, so no test depends on how long a request takes."""
+import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -71,7 +72,7 @@ def test_a_light_request_is_answered_while_the_heavy_slots_are_full(client, seed
         Locks.release(slot)
     answered = client.get("/api/search/", {"q": "射", "sort": "after"})
     assert (answered.status_code, answered.json()["count"]) == (200, 326)
-    assert take_slot(0) is not None  # released when the response was closed
+    assert take_slot(0) is not None  # released once the answer was made
 
 
 def test_a_queue_that_is_full_answers_at_once_and_the_wait_never_passes_the_budget(client, seed_juan, heavy,
@@ -106,6 +107,82 @@ def test_a_streamed_file_holds_its_slot_until_its_last_byte(client, seed_juan, h
     assert body.startswith(b"{") and "右賓出公入".encode() in body
     slot = take_slot(0)
     assert slot is not None
+    Locks.release(slot)
+
+
+def served(path: str, query: dict | None = None):
+    """``path`` asked for as a WSGI server asks the application (gunicorn's worker): every byte
+    of the response read, as the server writes them to the client, and the response not yet
+    closed, as the server closes it only after its last bytes (and the chunked encoding's end)
+    are sent. ``(status, body, close)``; ``close`` is the server's ``close()`` (the database
+    connection of the test kept, as the test client keeps it)."""
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    statuses = []
+    environ = RequestFactory().get(path, query or {}).environ
+    environ["PATH_INFO"] = path.encode().decode("iso-8859-1")  # as a server gives it (PEP 3333)
+    request_started.disconnect(close_old_connections)
+    try:
+        result = WSGIHandler()(environ, lambda status, headers, exc_info=None: statuses.append(status))
+        body = b"".join(result)
+    finally:
+        request_started.connect(close_old_connections)
+
+    def close():
+        request_finished.disconnect(close_old_connections)
+        try:
+            result.close()
+        finally:
+            request_finished.connect(close_old_connections)
+    return int(statuses[0].split()[0]), body, close
+
+
+def test_a_client_that_read_a_download_to_its_end_may_ask_for_the_next_at_once(seed_juan, heavy):
+    """A heavy request's slot and its client's lane were freed when the server closed the
+    response, which it does after it has sent the last bytes: a client that read one download
+    to its end and asked for the next at once was refused 429 by its own lane (\"This client
+    already has a long request running\"). Each request here is read whole and left unclosed,
+    as the server leaves it at that moment."""
+    export = f"/api/works/{seed_juan.work_id}/export/json/"
+    closers = []
+    try:
+        answers = []
+        for path, query in ((export, None), (export, None), ("/api/search/export/csv/", {"q": "射"}),
+                            (QUOTATIONS, None), ("/api/search/", {"q": "射", "sort": "after"})):
+            status, body, close = served(path, query)
+            closers.append(close)
+            answers.append((status, body))
+        assert [status for status, _ in answers] == [200, 200, 200, 200, 200]
+        assert answers[0][1] == answers[1][1] and answers[0][1].startswith(b"{") and "右賓出公入".encode() in answers[0][1]
+        assert answers[2][1].count(b"\r\n") == 327  # header + 326 hits
+        assert "共 45 節" in answers[3][1].decode()
+        assert json.loads(answers[4][1])["count"] == 326
+        assert running.count == 0
+    finally:
+        for close in closers:
+            close()
+
+
+def test_a_download_left_before_its_end_frees_its_slot_when_closed(seed_juan, heavy):
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        response = WSGIHandler()(RequestFactory().get(f"/api/works/{seed_juan.work_id}/export/json/").environ,
+                                 lambda status, headers, exc_info=None: None)
+        assert (response.status_code, next(iter(response)).startswith(b"{")) == (200, True)
+        assert (take_slot(0), running.count) == (None, 1)  # still being sent
+        response.close()  # the client went away
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    slot = take_slot(0)
+    assert (slot is not None, running.count) == (True, 0)
     Locks.release(slot)
 
 
