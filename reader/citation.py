@@ -17,7 +17,7 @@ from characters.clusters import clusters
 from reader.catalogue_writers import listed_dynasty
 from reader.numerals import int_to_chinese
 
-from .juans import APPENDIX, Content, juan_contents, short_label
+from .juans import APPENDIX, Content, front_or_back, juan_contents, short_label
 from .models import Chapter, Juan, Piece, Section, page_label
 from .people import cited_people, person_text, section_byline
 from .pieces import CLASSIC, EDITORIAL, PARATEXT, TEXT, is_classic
@@ -303,6 +303,8 @@ def continued_chapter(juan, first=None) -> Content | None:
     book's text (the editors' 考證 are none). The rule is ``juan_contents``'s, run over the juans
     from the last one before ``juan`` that has such a chapter: three queries, once for the juan
     object (kept on it as ``opens_inside``)."""
+    if front_or_back(juan):
+        return None  # no query: matter goes on with no chapter
     if first is None:
         first = Chapter.objects.filter(juan=juan).order_by("position").only("title", "position").first()
     if first is None or first.title:

@@ -192,6 +192,12 @@ class Content:
     continued: bool = False
 
 
+def front_or_back(juan) -> bool:
+    """Whether ``juan`` is front or back matter as the work page's list reads it (``juan_contents``):
+    Kanripo's file 0 or a label of ``_MATTER`` (序, 目錄, 提要 …)."""
+    return juan.number == 0 or bool(_MATTER.search(juan.label or ""))
+
+
 def juan_contents(juans) -> None:
     """Give each juan of ``juans`` (``Juan`` objects of one edition in order, chapters
     prefetched in order) what the work page lists of it: ``contents``, its chapters that are
@@ -215,7 +221,7 @@ def juan_contents(juans) -> None:
                 juan.contents.append(last)
             elif k == 0 and last is not None and not _MATTER.search(juan.label or ""):
                 juan.contents.append(Content(last.title, last.category, continued=True))
-        if juan.number == 0 or _MATTER.search(juan.label or ""):
+        if front_or_back(juan):
             last = None
 
 
