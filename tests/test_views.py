@@ -114,7 +114,8 @@ def test_search_page_escapes_the_query(client, seed_backend):
 
 
 def test_empty_query_shows_help(client, seed_backend):
-    response = client.get(reverse("search:search"), {"q": ""})
+    response = client.get(reverse("search:search"), {"q": ""}, follow=True)
+    assert response.redirect_chain == [(reverse("search:search"), 302)]  # the address without its empty q
     assert response.status_code == 200
     assert "<h2>用法</h2>" in html(response)
 

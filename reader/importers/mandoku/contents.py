@@ -444,7 +444,9 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
                 named = named or (lines[j].startswith("#+PROPERTY: FILE") and CONTENTS.search(lines[j]) is not None)
                 j += 1
             heads.append((j, named, -1, ORIGINAL.search(value) is not None))
-        elif LIST_TITLE.match(_bare(line)) and not line.startswith("#"):
+        elif LIST_TITLE.match(_bare(line)) and not line.startswith("#") and not heads[-1][3]:
+            # (not inside a 原目, whose byline may end in 目録 like a list's title: 周禮注疏
+            # ``漢鄭氏目録　　　　　唐賈公彥疏``; the 原目's own run reads its lines)
             heads.append((i + 1, True, i, False))
     for first, named, title, original in heads:
         if original:
