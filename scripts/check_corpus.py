@@ -5,11 +5,13 @@ each back and run the structure check.
 Parser only, no database. Prints the files parsed, skipped (a header and no text),
 refused (with their ``file:line:column`` messages), round-trip failures and structure
 faults, the damaged markup kept as text (``warning: file:line:column: …``) and the chapters
-and sections that hold nothing (``empty: file: chapter 'TITLE'``), then ``N passed, N failed``
-and ``N empty chapters, N empty sections``; exits 1 if any file was refused, failed the round
+and sections that hold nothing (``empty: file: chapter 'TITLE'``), then what each folder holds
+as the import reads it (``kanripo: N works, N editions, N files, N juans, N sections, N characters``:
+``Figures``; the figures the docs give of the corpus), ``N passed, N failed`` and ``N empty
+chapters, N empty sections``; exits 1 if any file was refused, failed the round
 trip or the structure check.
 
-    .venv/bin/python scripts/check_corpus.py [FOLDER...] [--quiet]
+    .venv/bin/python scripts/check_corpus.py [FOLDER|FILE...] [--quiet]
 
 ``--search-counts``: instead, import every file (default: the Kanripo folders and
 ``other/`` and ``seed/``) into a scratch database, check that its stored juans write back byte
@@ -40,6 +42,7 @@ from pathlib import Path
 BASE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE))
 
+from reader.counting import characters_of  # noqa: E402
 from reader.importers.errors import NoTextError, TextFormatError  # noqa: E402
 from reader.importers.mandoku import parse_mandoku, render_mandoku  # noqa: E402
 from reader.importers.mandoku.check import HeaderOnly, structure_faults  # noqa: E402
@@ -131,10 +134,47 @@ def empty_parts(doc) -> list[str]:
     return out
 
 
-def check_file(path: Path, kept: list[str] | None = None, empty: list[str] | None = None) -> tuple[str, str]:
+class Figures:
+    """What the files of one corpus folder hold as the import reads them: ``works`` (their Kanripo
+    IDs: KR1d0086 and its copy KR1d0086-WYG are one work), ``editions`` (the repository folders, an
+    edition each, as the import keys them: ``reader.importers.files``), ``files``, ``juans`` (files
+    read; a header alone and a refused file are none), ``sections`` (``JuanDocument.sections``, the
+    rows the import stores) and ``characters`` (``reader.counting.characters_of`` over every piece,
+    what ``Juan.char_count`` holds: a gaiji one, punctuation and spaces none, titles and closers
+    not counted)."""
+
+    def __init__(self):
+        self.works: set[str] = set()
+        self.editions: set[str] = set()
+        self.files = self.juans = self.sections = self.characters = 0
+
+    def add(self, doc, edition: str) -> None:
+        """Count one parsed juan of the edition (repository folder) ``edition``."""
+        self.works.add(doc.kanripo_id or doc.work_title)
+        self.editions.add(edition)
+        self.juans += 1
+        self.sections += len(doc.sections)
+        self.characters += characters_of(p.text for p in doc.all_pieces())
+
+    def merge(self, other: "Figures") -> None:
+        """Add ``other``'s figures to these (a sum over folders)."""
+        self.works |= other.works
+        self.editions |= other.editions
+        for key in ("files", "juans", "sections", "characters"):
+            setattr(self, key, getattr(self, key) + getattr(other, key))
+
+    def line(self, name: str) -> str:
+        """``kanripo: 1 works, 1 editions, 2 files, 2 juans, 42 sections, 17,812 characters``."""
+        return (f"{name}: {len(self.works):,} works, {len(self.editions):,} editions, {self.files:,} files, "
+                f"{self.juans:,} juans, {self.sections:,} sections, {self.characters:,} characters")
+
+
+def check_file(path: Path, kept: list[str] | None = None, empty: list[str] | None = None,
+               figures: Figures | None = None) -> tuple[str, str]:
     """``(status, message)`` for one file: status is ok, skipped, refused, roundtrip or
     structure. The warnings of damaged markup kept as text are appended to ``kept``, the empty
-    chapters and sections (``empty_parts``) to ``empty`` as ``file: chapter 'TITLE'``."""
+    chapters and sections (``empty_parts``) to ``empty`` as ``file: chapter 'TITLE'``; a juan
+    read is counted in ``figures``."""
     text = decode_bytes(path.read_bytes(), str(path), allowed_controls="\x01")  # U+0001: SBCK's lost character
     readme = path.parent / "Readme.org"
     try:
@@ -145,6 +185,8 @@ def check_file(path: Path, kept: list[str] | None = None, empty: list[str] | Non
         return "refused", str(exc)
     if kept is not None:
         kept.extend(w for w in doc.warnings if w.endswith("kept as text"))
+    if figures is not None:
+        figures.add(doc, path.parent.name)
     if empty is not None:
         empty.extend(f"{path}: {part}" for part in empty_parts(doc))
     if render_mandoku(doc) != text:
@@ -155,9 +197,15 @@ def check_file(path: Path, kept: list[str] | None = None, empty: list[str] | Non
     return "ok", ""
 
 
+def txt_files(paths: list[Path]) -> list[Path]:
+    """The ``*.txt`` files of ``paths`` in order: a folder's, found at any depth, and a file itself
+    (a sample of juans named one by one)."""
+    return sorted(f for p in paths for f in ([p] if p.is_file() else p.rglob("*.txt")))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("folders", nargs="*", type=Path)
+    ap.add_argument("folders", nargs="*", type=Path, help="folders (every *.txt at any depth) or files")
     ap.add_argument("--quiet", action="store_true", help="print only the summary")
     ap.add_argument("--search-counts", action="store_true",
                     help="check the search engine's counts per layer against a plain count (imports every file)")
@@ -167,17 +215,20 @@ def main(argv=None) -> int:
                     help="count where the sections cut for size fall (reader/importers/mandoku/cuts.py)")
     args = ap.parse_args(argv)
     if args.cuts:
-        return count_cuts(sorted(f for folder in (args.folders or DEFAULT) for f in folder.rglob("*.txt")), args.quiet)
+        return count_cuts(txt_files(args.folders or DEFAULT), args.quiet)
     if args.search_counts:
-        files = sorted(f for folder in (args.folders or ALL_FORMS) for f in folder.rglob("*.txt"))
+        files = txt_files(args.folders or ALL_FORMS)
         return search_counts(files, args.workdir, args.quiet)
-    files = sorted(f for folder in (args.folders or DEFAULT) for f in folder.rglob("*.txt"))
+    files = txt_files(args.folders or DEFAULT)
     counts: dict[str, int] = {}
     started = time.perf_counter()
     kept: list[str] = []
     empty: list[str] = []
+    figures: dict[str, Figures] = {}
     for path in files:
-        status, message = check_file(path, kept, empty)
+        folder = figures.setdefault(path.parent.parent.name, Figures())  # FOLDER/WORK/file.txt
+        folder.files += 1
+        status, message = check_file(path, kept, empty, folder)
         counts[status] = counts.get(status, 0) + 1
         if message and not args.quiet:
             print(f"{status}: {message}")
@@ -187,6 +238,12 @@ def main(argv=None) -> int:
     for part in empty if not args.quiet else []:
         print(f"empty: {part}")
     failed = sum(v for k, v in counts.items() if k not in ("ok", "skipped"))
+    total = Figures()
+    for name, folder in sorted(figures.items()):
+        print(folder.line(name))
+        total.merge(folder)
+    if len(figures) > 1:
+        print(total.line("together"))
     print(f"{len(files)} files in {seconds:.1f} s: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     print(f"{len(files) - failed} passed, {failed} failed; {len(kept)} damaged brackets kept as text")
     chapters = sum(": chapter " in e for e in empty)
