@@ -28,6 +28,7 @@ from typing import Generic, TypeVar
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.signals import setting_changed
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
@@ -46,9 +47,22 @@ def corpus_version() -> str:
         return "0"
 
 
+#: How many times this process touched the stamp (``corpus_changed``) or saw a setting change
+#: (``override_settings`` in tests: the stamp's path, the page size): a ``KeptPerStamp`` that reads
+#: its key at most every ``recheck`` seconds reads it again at once after either, so a process
+#: sees its own change at once and another process's within ``recheck``.
+_moves = [0]
+
+
+def _moved(**kwargs) -> None:
+    """Count a change this process made (``_moves``)."""
+    _moves[0] += 1
+
+
 def corpus_changed() -> None:
     """Touch the corpus stamp: every cached page becomes unreachable, and is removed from
-    the shared cache (garbage: no key made from now on can ask for it)."""
+    the shared cache (garbage: no key made from now on can ask for it); every ``KeptPerStamp``
+    of the process reads its key again at its next call."""
     stamp = Path(settings.PAGE_CACHE_STAMP)
     stamp.parent.mkdir(parents=True, exist_ok=True)
     stamp.touch()
@@ -56,6 +70,7 @@ def corpus_changed() -> None:
     previous = stamp.stat().st_mtime_ns
     now = time.time_ns()
     os.utime(stamp, ns=(now, max(now, previous + 1)))
+    _moved()
     try:
         caches[settings.PAGE_CACHE].clear()
     except OSError as exc:
@@ -80,10 +95,13 @@ def _on_commit_changed(**kwargs) -> None:
 
 
 def connect_signals() -> None:
-    """Touch the stamp after every committed save or delete of the reader's models."""
+    """Touch the stamp after every committed save or delete of the reader's models; count a
+    setting changed while the process runs (``_moves``: Django sends ``setting_changed`` for
+    ``override_settings`` only, so in tests)."""
     for model in (Work, Edition, Juan, Chapter, Section, Piece):
         post_save.connect(_on_commit_changed, sender=model, dispatch_uid=f"page_cache_{model.__name__}_saved")
         post_delete.connect(_on_commit_changed, sender=model, dispatch_uid=f"page_cache_{model.__name__}_deleted")
+    setting_changed.connect(_moved, dispatch_uid="kept_per_stamp_setting_changed")
 
 
 #: True in a thread while it computes a ``KeptPerStamp`` value: a value it reads meanwhile is
@@ -112,7 +130,11 @@ class KeptPerStamp(Generic[T]):
     generation too: requests still answered from the generation before a swap ask for theirs
     while the new one warms, ``search.backends.positional.handover``). A ``key()`` of None
     keeps nothing (``compute()`` every time). ``recheck``: seconds after a call found its key
-    during which the key is not read again (the stamp is a file's ``stat``)."""
+    during which the key is not read again (the stamp is a file's ``stat``), unless this process
+    changed the corpus or a setting since (``_moves``): another process's change is seen within
+    ``recheck`` seconds, the process's own at once (read a second late, the key of a change made
+    just before answered a first call from the value before it, and the next call a second later
+    computed it: a query where none was expected)."""
 
     def __init__(self, compute: Callable[[], T], key: Callable[[], Hashable | None] = corpus_version,
                  kept: int = 1, recheck: float = 0.0):
@@ -121,14 +143,15 @@ class KeptPerStamp(Generic[T]):
         self._lock = threading.Lock()  # guards _values and _checked
         #: Held by the one thread computing the value (tests hold it to be that thread).
         self.computing = threading.Lock()
-        self._checked: tuple[float, object] = (float("-inf"), _NONE)
+        self._checked: tuple[float, object, int] = (float("-inf"), _NONE, -1)
 
     def get(self) -> T:
         """The value for the current key (see the class)."""
+        moves = _moves[0]  # read before the key: a change after it is seen at the next call
         if self._recheck:
-            at, key = self._checked
+            at, key, seen = self._checked
             found = self._values.get(key, _NONE)
-            if found is not _NONE and time.monotonic() - at < self._recheck:
+            if found is not _NONE and seen == moves and time.monotonic() - at < self._recheck:
                 return found
         key = self._key()
         if key is None:
@@ -136,7 +159,7 @@ class KeptPerStamp(Generic[T]):
         with self._lock:
             found = self._values.get(key, _NONE)
             if found is not _NONE:
-                self._checked = (time.monotonic(), key)
+                self._checked = (time.monotonic(), key, moves)
                 return found
             newest = next(reversed(self._values.values()), _NONE)
         if not self.computing.acquire(blocking=newest is _NONE or _computing.get()):
@@ -153,7 +176,7 @@ class KeptPerStamp(Generic[T]):
                 self._values[key] = value
                 while len(self._values) > self._kept:
                     del self._values[next(iter(self._values))]
-                self._checked = (time.monotonic(), key)
+                self._checked = (time.monotonic(), key, moves)
             return value
         finally:
             _computing.reset(token)
@@ -163,4 +186,4 @@ class KeptPerStamp(Generic[T]):
         """Forget every value (the next ``get`` computes it, and waits for it)."""
         with self._lock:
             self._values.clear()
-            self._checked = (float("-inf"), _NONE)
+            self._checked = (float("-inf"), _NONE, -1)

@@ -123,3 +123,25 @@ def test_keys_kept_and_a_key_of_none(stamp):
     assert kept.get() == "table 4 of 0" and compute.calls == 4
     key["now"] = None
     assert [kept.get(), kept.get()] == ["table 5 of 0", "table 6 of 0"]
+
+
+def test_a_value_read_again_at_most_every_recheck_seconds_sees_its_own_process_change_at_once(stamp, settings):
+    """``recheck``: within it the key is not read again, so a change another process made (the
+    stamp touched from outside) is seen only later; but one this process made (``corpus_changed``)
+    or a setting it changed (``override_settings``: the page size in a key) is seen at the next
+    call. Seen a second late, the warm-up request of ``tests/test_api.py``'s
+    test_a_search_asks_the_database_nothing, right after another test's import, got the long
+    sections of the stamp before, and the request it counted read them again: 1 query."""
+    import os
+
+    compute = Slow()
+    kept = KeptPerStamp(compute, key=lambda: (corpus_version(), getattr(settings, "SECTION_PAGE_CHARS", None)), recheck=60)
+    assert kept.get() == "table 1 of 0"
+    stamp.touch()  # another process's change: not read again within the 60 s
+    os.utime(stamp, ns=(10**18, 10**18))
+    assert kept.get() == "table 1 of 0" and compute.calls == 1
+    corpus_changed()  # this process's: read at once
+    changed = corpus_version()
+    assert kept.get() == f"table 2 of {changed}" and kept.get() == f"table 2 of {changed}" and compute.calls == 2
+    settings.SECTION_PAGE_CHARS = 300
+    assert kept.get() == f"table 3 of {changed}" and compute.calls == 3

@@ -300,8 +300,7 @@ def test_after_a_change_one_thread_reads_the_long_sections_again_and_the_others_
     assert before[(units.edition_id, units.number, 1)] == units.sections.get().pk  # (and the seed's, where stored)
     from reader.stamp import corpus_changed
 
-    corpus_changed()
-    paging._long._checked = (float("-inf"), None)  # the stamp read again
+    corpus_changed()  # within the second in which the stamp is not read again: read at once after it
     with paging._long.computing:  # another thread is reading the table again
         assert paging.long_sections() is before  # not waited for
     fresh = paging.long_sections()  # the read done: this thread reads it
