@@ -53,6 +53,7 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_ROOT))
 from characters.scripts import rare_merges  # noqa: E402  (pure Python, beside this script)
+from characters.scripts.source_tables import MIT_LICENCE, cjkvi_fields  # noqa: E402
 
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data"
 DEFAULT_CORPORA = [PROJECT_ROOT.parent / "shared" / "corpus", PROJECT_ROOT / "corpus"]
@@ -111,16 +112,8 @@ def hanyu_pinyin(value: str) -> list[str]:
 
 def read_cjkvi(path: Path) -> list[tuple[str, str, str]]:
     """``A,RELATION,B`` rows of a CJKVI table, single characters only."""
-    rows = []
     with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            line = line.rstrip("\n").lstrip("\ufeff")
-            if not line or line.startswith("#"):
-                continue
-            parts = line.split(",")
-            if len(parts) >= 3 and not parts[1].startswith("<") and is_char(parts[0]) and is_char(parts[2]):
-                rows.append((parts[0], parts[1], parts[2]))
-    return rows
+        return [(a, rel, b) for a, rel, b in cjkvi_fields(fh) if is_char(a) and is_char(b)]
 
 
 def corpus_chars(folders: list[Path]) -> set[str]:
@@ -276,22 +269,7 @@ The variant classes of `characters/data/fold.tsv` (sources and licences in
 
 ## MIT licence text (CJKVI)
 
-Permission is hereby granted, free of charge, to any person obtaining a copy of this
-software and associated documentation files (the "Software"), to deal in the Software
-without restriction, including without limitation the rights to use, copy, modify, merge,
-publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons
-to whom the Software is furnished to do so, subject to the following conditions:
-
-The above copyright notice and this permission notice shall be included in all copies or
-substantial portions of the Software.
-
-THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED,
-INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR
-PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE
-FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR
-OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER
-DEALINGS IN THE SOFTWARE.
-"""
+""" + MIT_LICENCE
 
 
 def main(argv: list[str] | None = None) -> int:

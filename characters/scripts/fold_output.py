@@ -6,6 +6,8 @@ writes them. Pure Python, no Django.
 """
 from __future__ import annotations
 
+from characters.scripts.source_tables import MIT_LICENCE
+
 #: Every non-cognate pair that a variant table also joins, with the evidence and the decision.
 DECISIONS_NAME = "noncognate_decisions.tsv"
 
@@ -109,22 +111,7 @@ Apache License 2.0. Copyright (c) Carbo Kuo and contributors.
 
 ## MIT licence text (CJKVI, irg)
 
-Permission is hereby granted, free of charge, to any person obtaining a copy of this
-software and associated documentation files (the "Software"), to deal in the Software
-without restriction, including without limitation the rights to use, copy, modify, merge,
-publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons
-to whom the Software is furnished to do so, subject to the following conditions:
-
-The above copyright notice and this permission notice shall be included in all copies or
-substantial portions of the Software.
-
-THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED,
-INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR
-PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE
-FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR
-OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER
-DEALINGS IN THE SOFTWARE.
-"""
+""" + MIT_LICENCE
 
 
 def render_radicals(pairs: list[tuple[str, str]]) -> str:

@@ -20,6 +20,8 @@ import tempfile
 import unicodedata
 from pathlib import Path
 
+from characters.scripts.source_tables import cjkvi_fields
+
 
 def is_char(s: str) -> bool:
     """One code point that is not ASCII, a space or a control character."""
@@ -41,17 +43,9 @@ def read_cjkvi(path: Path) -> list[tuple[str, str, str]]:
     if _missing(path):
         return rows
     with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            line = line.rstrip("\n").lstrip("\ufeff")
-            if not line or line.startswith("#"):
-                continue
-            parts = line.split(",")
-            if len(parts) < 3:
-                continue
-            a, rel, b = parts[0], parts[1], parts[2]
-            if rel.startswith("<") or not (is_char(a) and is_char(b)):
-                continue
-            rows.append((unify(a), rel, unify(b)))
+        for a, rel, b in cjkvi_fields(fh):
+            if is_char(a) and is_char(b):
+                rows.append((unify(a), rel, unify(b)))
     return rows
 
 
