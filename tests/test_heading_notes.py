@@ -175,7 +175,8 @@ def test_the_other_glossed_headings_of_the_book_of_readings():
     assert [c.title for c in _read_jingbu("KR1g0003_027.txt").chapters][6:11] == [
         "天運第十四", "刻意第十五", "繕性第十六", "秋水第十七", "至樂第十八"]
     assert "鄘柏舟第四" in [c.title for c in _read_jingbu("KR1g0003_005.txt").chapters]
-    assert [c.title for c in _read_jingbu("KR1g0003_008.txt").chapters] == ["天官冢宰第一", "地官司徒第二"]
+    # (春官宗伯第三 under that full line: the juan's next 篇, ``divisions.follows_last``)
+    assert [c.title for c in _read_jingbu("KR1g0003_008.txt").chapters] == ["天官冢宰第一", "地官司徒第二", "春官宗伯第三"]
     # nor a line that fills its column with words: 水經注 卷三十九 ``　都山卽都龐之嶠(…)五嶺之第三`` over ``　嶺也…``
     path = BOOKS / "KR2k0058" / "KR2k0058_039.txt"
     doc = parse_mandoku(path.read_text(encoding="utf-8"), str(path))

@@ -188,12 +188,15 @@ def test_a_document_of_front_matter_that_kanripo_marks_no_part_for_is_a_part():
     ``　三國志目錄　　　　　　正史類``), opens a part named by it, as ``#+PROPERTY: JUAN 目録`` names one, the
     lines of the head its layout: the poem is 64 characters of 御製, the memorial 上三國志注表's, the
     list the 目錄's. 儀禮經傳通解's 卷首 (KR1d0085_000, not tuned on) prints ``目録`` over the head after
-    the 序 of 張虙, whose signature (``…四明張虙識``) now ends its part: the 序 is his."""
+    the 序 of 張虙, whose signature (``…四明張虙識``) now ends its part: the 序 is his. The memorial is
+    裴松之's, who signs it (``…臣裴松之`` / ``上``, ``memorials``), and the editors' 考證 of the 目錄 after the
+    提要 a part of its own (``kaozheng.unmarked_parts``)."""
     doc = parse(COMMENTARY_BOOKS / "KR2a0012" / "KR2a0012_000.txt")
     assert [(c.title, [s.line for s in c.sections]) for c in doc.chapters] == [
-        ("", [9]), ("上三國志注表", [18]), ("三國志目錄", [48, 241, 444, 505])]
-    assert writers(doc) == {("", "高宗弘曆"): 64, ("上三國志注表", ""): 442, ("目錄", ""): 2276}
-    assert [p.text[:8] for s in doc.chapters[1].sections for p in s.pieces] == ["上三國志注表", "臣松之言臣聞智周"]
+        ("", [9]), ("上三國志注表", [18]), ("三國志目錄", [48, 241, 444]), ("三國志目録考證", [505, 523])]
+    assert writers(doc) == {("", "高宗弘曆"): 64, ("上三國志注表", "裴松之"): 442, ("目錄", ""): 1989}
+    assert [p.text[:8] for s in doc.chapters[1].sections for p in s.pieces] == [
+        "上三國志注表", "臣松之言臣聞智周", "元嘉六年七月二十"]
     assert doc.chapters[0].sections[0].pieces[-1].text.endswith("丞相祠堂尚有無")
     doc = parse(JINGBU / "KR1d0085" / "KR1d0085_000.txt")
     assert [c.title for c in doc.chapters] == ["", "目録"]

@@ -335,6 +335,21 @@ def shared_role(byline: str) -> bool:
     return bool(entries) and re.fullmatch(SHARED_ROLE, entries[0][1]) is not None
 
 
+#: A byline under a juan's title that prints its writer's offices and name and leaves out his role
+#: (``bylines.OFFICE_TITLES``): 荀子 四部叢刊 卷四 ``　　　　　登仕郎守大理評事揚　倞``, where every other juan
+#: prints ``…揚　倞　注``, and 卷七 ``…大理評事揚``, the name cut short; set as deep as a byline is.
+UNSIGNED_BYLINE = re.compile(r"^\u3000{3,}(?P<office>[^()<>¶\u3000/]*?" + OFFICE_TITLES + r")(?P<name>[^()<>¶/]{1,5})¶?$")
+
+
+def unsigned_byline(line: str) -> bool:
+    """Whether ``line`` is a byline without its role (``UNSIGNED_BYLINE``): offices and then a name of
+    one to four characters once the spaces that set it out are left out. The juan's people are
+    none the wiser (no role, no entry: ``byline_people`` finds nobody), but the line is its head's,
+    not text, and the 篇 heading under it opens the juan's first chapter."""
+    m = UNSIGNED_BYLINE.match(line)
+    return m is not None and 1 <= len(m["name"].replace(IDEO_SPACE, "")) <= 4
+
+
 def office_line(line: str) -> bool:
     """Whether a byline line holds only a person's offices, his name and role on the next
     line (``OFFICE_LINE``: 毛詩 卷一 ``唐國子愽士兼太子中允贈齊州刺史``)."""

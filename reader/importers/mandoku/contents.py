@@ -404,9 +404,12 @@ def _repeated(lines: list[str], run: list[tuple[int, str]], end: int) -> list[tu
     (alone or before its note), and every entry is printed again on a line of its own, in the
     list's order; [] when there is none (a juan's bylines, printed again over a later part,
     are followed by no title of theirs). A line may set several entries side by side
-    (``九徴一　體别二``), each printed again (see ``_printed_as``)."""
-    for n in range(len(run), 1, -1):
+    (``九徴一　體别二``), each printed again (see ``_printed_as``), and one such line is a list
+    (管子 卷三 ``　　　㓜官第八　㓜官圖第九　五輔第十``, as 卷一 lists its 篇 on three lines)."""
+    for n in range(len(run), 0, -1):
         titles = [t for _, line in run[:n] for t in line.split(IDEO_SPACE) if t]
+        if len(titles) < 2:
+            continue
         j = run[n - 1][0] + 1
         while j < end and (PB_ONLY.match(lines[j]) or BLANK.match(lines[j])):
             j += 1
@@ -481,7 +484,7 @@ def contents_lines(lines: list[str], start: int, end: int, label: str, full: int
         if named and (run or title >= 0 or first == start):
             run = _headed(lines, first, run, end, full, width)  # 楚辭補注: its title's notes and bylines
         entries = run if named else _repeated(lines, run, end)
-        if sum(1 for _, t in entries if t != GOES_ON) >= 2:
+        if sum(1 for _, t in entries if t != GOES_ON) >= 2 or (entries and not named):
             if title >= 0:
                 found[title] = TITLE
             found.update((i, GOES_ON if t == GOES_ON else ENTRY) for i, t in entries)
@@ -528,13 +531,23 @@ def printed_title(line: str, notes: str) -> str:
     return m["title"] if m and all(c in folded for c in fold(m["title"])) else ""
 
 
+#: A book's division and its number, printed after a 篇 heading's note as the group the 篇 is in
+#: (管子 ``牧民第一(…)經言一``, ``五輔第十(…)外言一``, ``大匡第十八(…)内言一``, ``小稱第三十二(…)短語六``: the
+#: old divisions of 管子 and the 篇's place in its division; ``立政第四(…)經四言`` as transcribed): two to
+#: six characters, a numeral among them, no 第 (a 篇's own number) and no 卷 (a juan's label).
+#: ``divisions.heading_groups`` reads it.
+GROUP_WORDS = re.compile(r"^(?=[^一二三四五六七八九十]*[一二三四五六七八九十])[^\s()<>¶\u3000/第卷巻]{2,6}$")
+
+
 def listed_heading(line: str, titles: list[str]) -> bool:
     """Whether ``line`` (its indentation left out) prints one of the ``titles`` of the juan's
     contents list (``listed_titles``) as a heading: the title alone, or before its note (人物志
-    ``體别第二(禀氣隂陽…)``, the 篇 that its list names ``體别二``). The list is the book's own
-    word that the line is a 篇's title, wherever in the juan it is printed."""
+    ``體别第二(禀氣隂陽…)``, the 篇 that its list names ``體别二``), maybe with the 篇's group after the note
+    (管子 ``㓜官第八(…)經言八``, ``GROUP_WORDS``). The list is the book's own word that the line is a 篇's
+    title, wherever in the juan it is printed."""
     printed = _title_of(line)
     rest = _bare(line)[len(printed):]
-    return bool(printed) and (not rest or NOTE.fullmatch(rest) is not None) and any(
-        _printed_as(printed, t) for t in titles)
-
+    note = ANY_NOTE.match(rest)
+    group = rest[note.end():].rstrip(PILCROW) if note else ""
+    return bool(printed) and (not rest or (note is not None and (not group or GROUP_WORDS.match(group) is not None))) \
+        and any(_printed_as(printed, t) for t in titles)

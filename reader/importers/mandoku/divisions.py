@@ -41,9 +41,10 @@ from reader.numerals import chinese_to_int
 
 from ..bylines import category_byline
 from ..document import LABEL, NOTE, TEXT, ChapterDoc
-from .contents import ENTRY
+from .contents import ENTRY, GROUP_WORDS
 from .lines import IDEO_SPACE, PieceBuilder, print_width
 from .units import Unit
+from .volume_labels import VOLUME_LABEL
 
 #: The count that closes a 篇 of the 詩 (its 篇 and 章 and 句), after its name: ``周南之國十一篇…``,
 #: ``邶國十九篇…``, ``豳風七篇…``.
@@ -295,8 +296,16 @@ def next_heading(line: str, units: list[Unit]) -> bool:
     A 篇's title that a lemma or a sentence quotes names any 篇, not the next (前漢書 ``書天子所服第八
     (如淳曰…)``); in a juan with no numbered heading before, nothing says which 篇 is next: False."""
     m = NEXT_NOTED.match(line)
+    return m is not None and follows_last(m["number"], units)
+
+
+def follows_last(title: str, units: list[Unit]) -> bool:
+    """Whether the 篇 number closing ``title`` (``第二``, ``天子章第二``) is one past that of the last
+    numbered 篇 heading among ``units`` (the juan's so far, ``_last_number``): the next 篇, as a book
+    numbers them. False in a juan with no numbered heading before (nothing says which is next)."""
+    m = TITLE_NUMBER.search(title)
     last = _last_number(units)
-    return m is not None and last > 0 and chinese_to_int(TITLE_NUMBER.search(m["number"])["number"]) == last + 1
+    return m is not None and last > 0 and chinese_to_int(m["number"]) == last + 1
 
 
 def old_juans(units: list[Unit]) -> None:
@@ -305,30 +314,95 @@ def old_juans(units: list[Unit]) -> None:
     laid after its bracket), where the line loop read them as the first words of the chapter's text
     (``卷之二公儀仲子``, ``卷之十六率性``): 禮記音義 prints it so after 18 of its 篇 headings (``檀弓第三(…)卷之二``)
     and apart after one (``檀弓下第四　卷之三``, the category of a heading alone). In place."""
+    for unit, para in _noted_headings(units):
+        m = OLD_JUAN.match(_text(para.pieces[1]))
+        if m:
+            _words_into_note(unit, para, m.end())
+
+
+def _group_word(words: str, title: str) -> bool:
+    """Whether ``words`` (alone at the end of a 篇 heading's line, or on the next line) are the 篇's
+    group: the book's division and number (``contents.GROUP_WORDS``), or the book's own title ``title``
+    printed under the 篇's (大題在下, 楚辭 卷九 ``招䰟章句第九(…)楚辭``, as 卷一 prints ``離騷經章句第一　離騷``).
+    A title that begins the work's and a number (史記正義 ``樂書第二(…)史記二十四``) is the print's volume
+    label, no group (``volume_labels``)."""
+    volume = VOLUME_LABEL.match(words)
+    if volume and title.startswith(volume["title"]):
+        return False
+    return bool(GROUP_WORDS.match(words)) or (bool(title) and words == title)
+
+
+def heading_groups(units: list[Unit], title: str) -> None:
+    """Make the group a numbered 篇 heading prints after its note (``_group_word``) the chapter's
+    category and layout of the note, where the line loop read it as the chapter's first words
+    (管子 ``經言一凡有地牧民者…``, 楚辭 ``楚辭招䰟者…``): at the end of the heading's line, where the note
+    closes, as ``old_juans`` reads an old edition's juan, or alone on the line after a heading whose
+    note fills its own (管子 ``形執第二(…)`` over ``　　　　　　經言二``, set deep as a group is set under a
+    title). Only in a book that is no book of readings (``bylines.readings_part``): 經典釋文 prints the
+    first lemma there (``士昬禮第二(…)納采``). ``title``: the work's. In place."""
+    for unit, para in _noted_headings(units):
+        piece = para.pieces[1]
+        cut = next((offset for offset, raw in piece.layout if "\n" in raw), 0)
+        if cut and _group_word(_text(piece)[:cut], title):
+            _words_into_note(unit, para, cut)
+    k = 0
+    while k + 2 < len(units):
+        unit, para, alone = units[k], units[k + 1], units[k + 2]
+        k += 1
+        if unit.kind != "heading" or unit.chapter is None or unit.chapter.category \
+                or not TITLE_NUMBER.search(unit.chapter.title) or para.kind != "para" or not para.pieces \
+                or any(p.kind != NOTE for p in para.pieces) or alone.kind != "para" or alone.lines != 1 \
+                or alone.indent <= para.indent or len(alone.pieces) != 1 or alone.pieces[0].kind != TEXT \
+                or alone.entry or alone.label or not _group_word(_text(alone.pieces[0]), title):
+            continue
+        note, piece = para.pieces[-1], alone.pieces[0]
+        text, pos = _text(piece), 0
+        for offset, raw in piece.layout:
+            note.lay(text[pos:offset] + raw)
+            pos = offset
+        note.lay(text[pos:])
+        unit.chapter.category = text
+        units.remove(alone)
+
+
+def _noted_headings(units: list[Unit]) -> list[tuple[Unit, Unit]]:
+    """``[(heading, paragraph)]``: each numbered 篇 heading with no category whose next unit is a
+    paragraph opening with its note and then text, the note closed on a line the text goes on
+    (no line end right after it)."""
+    out = []
     for k, unit in enumerate(units[:-1]):
         para = units[k + 1]
         if unit.kind != "heading" or unit.chapter is None or unit.chapter.category \
                 or not TITLE_NUMBER.search(unit.chapter.title) or para.kind != "para" or len(para.pieces) < 2 \
                 or para.pieces[0].kind != NOTE or para.pieces[1].kind != TEXT:
             continue
-        note, piece = para.pieces[0], para.pieces[1]
-        text = _text(piece)
-        m = OLD_JUAN.match(text)
-        cut = m.end() if m else 0
-        if not m or not any(offset == cut and "\n" in raw for offset, raw in piece.layout) \
-                or (note.layout and "\n" in note.layout[-1][1] and note.layout[-1][0] == note.n):
-            continue  # the juan ends its line, on the line where the note closes
-        pos = 0
-        for offset, raw in [e for e in piece.layout if e[0] <= cut]:
-            note.lay(text[pos:offset] + raw)
-            pos = offset
-            piece.line += raw.count("\n")
-        piece.chunks, piece.n = [text[cut:]], len(text) - cut
-        piece.layout = [(offset - cut, raw) for offset, raw in piece.layout if offset > cut]
-        unit.chapter.category = m.group(0)
-        if not piece.n:
-            note.lay("".join(raw for _, raw in piece.layout))
-            para.pieces.remove(piece)
+        note = para.pieces[0]
+        if note.layout and "\n" in note.layout[-1][1] and note.layout[-1][0] == note.n:
+            continue
+        out.append((unit, para))
+    return out
+
+
+def _words_into_note(unit: Unit, para: Unit, cut: int) -> None:
+    """The first ``cut`` characters of ``para``'s text piece (``para.pieces[1]``, after the heading's note),
+    when a line end follows them in its layout, made ``unit``'s chapter's category and laid, with the
+    layout up to there, after the note (``para.pieces[0]``); the piece left out when nothing is left
+    of it. In place."""
+    note, piece = para.pieces[0], para.pieces[1]
+    text = _text(piece)
+    if not any(offset == cut and "\n" in raw for offset, raw in piece.layout):
+        return  # the words end their line, on the line where the note closes
+    pos = 0
+    for offset, raw in [e for e in piece.layout if e[0] <= cut]:
+        note.lay(text[pos:offset] + raw)
+        pos = offset
+        piece.line += raw.count("\n")
+    piece.chunks, piece.n = [text[cut:]], len(text) - cut
+    piece.layout = [(offset - cut, raw) for offset, raw in piece.layout if offset > cut]
+    unit.chapter.category = text[:cut]
+    if not piece.n:
+        note.lay("".join(raw for _, raw in piece.layout))
+        para.pieces.remove(piece)
 
 
 def _tail_words(line: str, noted: bool) -> str:

@@ -19,7 +19,7 @@ from catalogue.catalogue import entry as catalogue_entry
 from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it here)
 from reader.numerals import NUMERAL_CHARS, chinese_to_int
 from ..bylines import (DYNASTIES, NAME_MAX, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, dynasty_of,
-                       office_line, parse_byline, several_authors, shared_role, spaced_out)
+                       office_line, parse_byline, several_authors, shared_role, spaced_out, unsigned_byline)
 from .juan_titles import part_name, unrepeated
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
 
@@ -384,6 +384,11 @@ class Header:
                     continue
                 if not b and "byline" not in found and not (found["title"]["rest"] or ""):
                     b = self.margin_byline(line)
+                if not b and "byline" not in found and unsigned_byline(line):
+                    # a byline whose role the print leaves out (荀子 卷四 ``　　　　　登仕郎守大理評事揚　倞``): layout
+                    found["byline"] = line.strip(IDEO_SPACE + PILCROW)
+                    i += 1
+                    continue
                 if not b and not (found["title"]["rest"] or ""):
                     b = self.office_byline(line)
                 if b:  # several byline lines are joined (論語集解義疏: 集解 and 義疏)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from characters.folding import fold
+
 from .header import COLLECTION
 from .lines import BLANK, PB_ONLY
 
@@ -65,14 +67,14 @@ def unmarked_parts(lines: list[str], i: int, end: int) -> dict[int, tuple[str, b
     The caller leaves out a juan's own end title (``header.closing_line``): that 考證 is read
     where the juan's end title is."""
     bare = _bare(lines[i])
-    if not TITLE_ALONE.match(bare):
-        return {}
     j = i + 1
     while j < end and not lines[j].startswith("#") and (PB_ONLY.match(lines[j]) or BLANK.match(lines[j])):
         j += 1
     title = _bare(lines[j]) if j < end and not lines[j].startswith("#") else ""
-    if title not in (bare + "考證", bare + "考証"):
-        return {}
+    if not (TITLE_ALONE.match(bare) and title in (bare + "考證", bare + "考証")):
+        if not _headed(lines, i, j, end, title):
+            return {}
+        return {j: (title, True, spaced_entries(lines, j + 1, kaozheng_end(lines, j + 1, end, title)))}
     closed = kaozheng_end(lines, j + 1, end, title)
     label = KAOZHENG_TITLE.search(title)
     parts = {j: (label.group(0) if label else title, True, spaced_entries(lines, j + 1, closed))}
@@ -88,9 +90,23 @@ def kaozheng_end(lines: list[str], start: int, end: int, title: str) -> int:
     line of ``lines[start:end]`` that prints ``title`` again alone, or the next
     ``#+PROPERTY: JUAN``; ``end`` when there is neither."""
     for k in range(start, end):
-        if lines[k].startswith("#+PROPERTY: JUAN") or _bare(lines[k]) == title:
+        if lines[k].startswith("#+PROPERTY: JUAN") or fold(_bare(lines[k])) == fold(title):
             return k
     return end
+
+
+def _headed(lines: list[str], i: int, j: int, end: int, title: str) -> bool:
+    """Whether ``lines[j]``, the next line holding text after ``lines[i]``, opens a 考證 printed after
+    another part with no end title of that part over it: a 考證's title alone (``TITLE_ALONE``, ending
+    in 考證), first on a new page (a page break between), printed again alone further on as the
+    考證's end title, as the 四庫 prints every 考證 (compared folded: 三國志's 卷首 heads the 考證 of its
+    目錄 ``三國志目録考證`` after the 提要 that ends the list, and closes it ``三國志目錄考證``). A juan's 考證
+    (``魏志卷二考證``, ``KAOZHENG_TITLE``) is read where the juan's end title is (``line_loop``)."""
+    if not (title.endswith(("考證", "考証")) and TITLE_ALONE.match(title) and not KAOZHENG_TITLE.search(title)
+            and any(PB_ONLY.match(lines[k]) for k in range(i + 1, j))):
+        return False
+    closed = kaozheng_end(lines, j + 1, end, title)
+    return closed < end and not lines[closed].startswith("#")
 
 
 def following_title(lines: list[str], start: int, end: int) -> int:

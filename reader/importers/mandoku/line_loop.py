@@ -25,8 +25,8 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
-from .divisions import (fold_heading_words, glossed_heading, heading_tail, next_heading, noted_heading,
-                        number_noted_heading)
+from .divisions import (fold_heading_words, follows_last, glossed_heading, heading_tail, next_heading,
+                        noted_heading, number_noted_heading)
 from .paratext import document_head, front_juan
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
@@ -308,8 +308,11 @@ class LineLoop:
             # a 篇 heading alone on its line mid-juan, after a line that ended its paragraph
             lone_m = LONE_NUMBERED_CHAPTER.match(stripped) if (not heading and not entry and not at_start and indent <= 4 and not
                 self.header.tls and not (cont and cont[0] == "open")) else None
+            # (after a full line too when it is the juan's next 篇: the 孝經 四部叢刊 ``天子章第二`` under a
+            # note that fills its line; a line that ends a sentence names any 篇, not the next)
             lone = bool(lone_m) and grouped_heading(stripped[len(lone_m["title"]):], units,
-                                                    para_break or prev_width < full - KAOZHENG_SLACK)
+                                                    para_break or prev_width < full - KAOZHENG_SLACK
+                                                    or follows_last(lone_m["title"], units))
             # a 篇 that the juan's own contents list names (人物志 ``體别第二(…)`` after its list's 體别二)
             lone = lone or (not heading and not entry and bool(listed) and not self.header.tls and indent <= 4
                             and listed_heading(stripped, listed))
@@ -519,7 +522,10 @@ class LineLoop:
                      and bool(HISTORY_PIAN.match(units[-2].chapter.title))
                      and "(" not in line and len(unit.pieces) == 1 and unit.pieces[0].n <= HEADING_MAX
                      and width <= full // 2 and cont is not None and cont[0] == "text")
-            para_break, at_start, prev_indent = named, False, indent
+            # a list of the juan's 篇 at its head is no text: the line after it is still at the juan's start
+            # (管子 卷二 ``　　　七法第　版法第七`` over ``七法第六(…)``, the list's first entry miswritten)
+            head_list = bool(entry) and all(u.kind == "para" and u.entry for u in units)
+            para_break, at_start, prev_indent = named, head_list, indent
             after_entry = bool(entry) or goes_on
             prev_width = width
             i += 1 + tail_lines

@@ -15,7 +15,7 @@ docstring for the attachment rule); this module runs it, then each step on what 
 """
 from __future__ import annotations
 
-from ..bylines import byline_people
+from ..bylines import byline_people, readings_part
 from ..document import JuanDocument
 from ..errors import NoTextError, TextFormatError
 from ..positions import piece_positions
@@ -33,13 +33,14 @@ from .profiles import layout_decided, one_authors_book, profile_for
 from .layers import assign_layers
 from .title_notes import join_title_note, title_note
 from .named_layers import label_named_layer
-from .divisions import old_juans
+from .divisions import heading_groups, old_juans
 from .lines import IDEO_SPACE, full_width, print_width
 from .smallprint import StrayMarkup
 from .entries import keep_entries_whole
 from .glued_titles import glued_title_bylines, own_line_titles
 from .pian_bylines import pian_bylines
 from .signed_parts import signed_parts
+from .memorials import memorial_signatures
 from .paratext import mark_paratext
 from .tiyao import headless_tiyao
 from .volume_labels import label_volume
@@ -118,6 +119,8 @@ class _Parser(LineLoop):
         section_names = fill_metadata(doc, self.header, found, self.text, self.path, self.readme)
         units = self.scan_body(lines, head_end, trailer_start, nl)
         old_juans(units)  # 檀弓第三(…)卷之二: the old edition's juan, the heading's category
+        if not readings_part(doc.header_lines):  # 管子 牧民第一(…)經言一: the 篇's group, the heading's category
+            heading_groups(units, doc.work_title)
         self.heading_bylines.extend(category_bylines(units))  # 舜典第二　虞書　孔氏傳: 孔氏傳 no part of the group
         if self.heading_bylines and not doc.bylines:  # printed under the first 篇 heading (楚辭 卷一)
             found["byline"] = IDEO_SPACE.join(dict.fromkeys(self.heading_bylines))  # 毛詩 卷七: one byline, three times
@@ -171,6 +174,7 @@ class _Parser(LineLoop):
         if not self.header.tls:
             headless_tiyao(doc)  # the 四庫 提要 printed under no heading (after a 目錄): the editors', a section
         mark_paratext(doc)  # the 卷首's prefaces and 御製 poems, signed postfaces: 序跋, by their writers
+        memorial_signatures(doc)  # 上三國志注表's 元嘉六年…臣裴松之上: its writer's byline, no text
         front_notes(doc, profile)  # 楚辭補注's 目録: its notes and 按 洪興祖's, not 王逸's
         label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL))  # 本義(…): the label of the block of notes it leads
         doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
