@@ -58,8 +58,10 @@ SEARCH_PARAMETERS = [
                     "readings 音義, subcommentary 疏, editorial 按語, smallprint 小字, paratext 序跋 (front and back "
                     "matter: prefaces, postfaces, imperial poems), notes (every layer of commentary), records 記 (with their notes), titles 標題, annotation 讀者注記 (readers' public "
                     "annotations, searched only when asked for); text, note, record, record_note, title and "
-                    "annotations (the older names and the layers results report) are accepted too. Example: "
-                    "`commentary,subcommentary` (注與疏)."),
+                    "annotations (the older names and the layers results report) are accepted too, and so is each "
+                    "choice's Chinese name as the pages show it (經文 or 經, 注, 音義, 疏, 按語, 小字, 序跋, 各層注釋, 記, "
+                    "標題, 讀者注記; in simplified characters too: 经文, 音义). Example: "
+                    "`commentary,subcommentary` (注與疏), or `注,疏`."),
     OpenApiParameter("exact", str, enum=["on", "off"], description=(
         "嚴格字形: on compares characters exactly; off (default) folds variants (鼓/鼔, 說/説, 玄/𤣥) and "
         "simplified forms (大射仪 → 大射儀).")),

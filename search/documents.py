@@ -92,7 +92,8 @@ LAYER_GROUPS = {
     "titles": frozenset({"title"}),
     ANNOTATION: frozenset({ANNOTATION}),
 }
-#: Older names and the names of the passage layers results report, accepted as choices.
+#: Older names and the names of the passage layers results report, accepted as choices; the
+#: Chinese names the pages show join them below (``LAYER_NAME_CHOICES``).
 LAYER_ALIASES = {"text": CLASSIC, "note": "notes", "record": "records", "record_note": "records", "title": "titles",
                  "annotations": ANNOTATION}
 #: How each passage layer is named in hit lists (the passage's own ``layer_name``, such as
@@ -109,6 +110,16 @@ _GROUPS_OWN_NAMES = {"notes": "各層注釋", "records": LAYER_NAMES["record"], 
 LAYER_GROUP_NAMES = {group: LAYER_NAMES[group] if group in LAYER_NAMES else _GROUPS_OWN_NAMES[group]
                      for group in LAYER_GROUPS if group != "all"}
 assert set(LAYER_GROUP_NAMES) == set(LAYER_GROUPS) - {"all"}
+#: The Chinese names of the layer choices, as the pages show them (``LAYER_GROUP_NAMES``: the
+#: search page's boxes and chips, the hit lists' 經文, 注, 音義, 疏 …), and 經, the classic's name on
+#: the reading pages (``reader.pieces.LAYER_NAMES``): each a choice of its own as the English name
+#: is (``layer=注`` is ``layer=commentary``), in traditional characters and, where they differ, in
+#: simplified ones (``经文``, ``音义``, ``各层注释``), as a reader of a simplified edition types them.
+#: The book's own names of a layer (鄭注, 傳, 箋, 提要) are not choices: 傳 and 箋 are 注 among others.
+_SIMPLIFIED = str.maketrans("經義語層釋記標題讀", "经义语层释记标题读")
+LAYER_NAME_CHOICES = {**{name: group for group, name in LAYER_GROUP_NAMES.items()}, PIECE_LAYER_NAMES[CLASSIC]: CLASSIC}
+LAYER_NAME_CHOICES.update({name.translate(_SIMPLIFIED): group for name, group in list(LAYER_NAME_CHOICES.items())})
+LAYER_ALIASES.update(LAYER_NAME_CHOICES)
 
 
 def layer_name(passage) -> str:
@@ -120,6 +131,12 @@ def layer_name(passage) -> str:
 
 #: Piece position given to a section title: it stands after every piece (the 右… line).
 TITLE_POSITION = 1_000_000
+
+
+#: The Chinese names an unknown layer choice is told to choose from: the pages' names, in the
+#: order of the choices, with 經 beside 經文.
+_SHOWN_NAMES = [f"{name}（{PIECE_LAYER_NAMES[CLASSIC]}）" if group == CLASSIC else name
+                for group, name in LAYER_GROUP_NAMES.items()]
 
 
 class LayerChoiceError(ValueError):
@@ -138,7 +155,8 @@ def layers_for(choices) -> frozenset:
         group = LAYER_GROUPS.get(LAYER_ALIASES.get(name, name))
         if group is None:
             raise LayerChoiceError(
-                f"未知的範圍「{name}」(unknown layer {name!r}; choose from {', '.join(LAYER_GROUPS)})")
+                f"未知的範圍「{name}」；可選：{'、'.join(_SHOWN_NAMES)} (unknown layer {name!r}; choose from "
+                f"{', '.join(LAYER_GROUPS)}, or by the names the pages show)")
         layers |= group
     return frozenset(layers) if layers else LAYER_GROUPS["all"]
 

@@ -216,7 +216,8 @@ def options_set(form: SearchForm) -> list[str]:
 def chosen_layers(request) -> set[str]:
     """The layer boxes to show ticked: the page's ``layer`` choices as the boxes name them
     (``text`` → ``classic``; ``notes`` ticks every layer of commentary)."""
-    names = {LAYER_ALIASES.get(n.strip(), n.strip()) for v in request.GET.getlist("layer") for n in v.split(",")}
+    names = {LAYER_ALIASES.get(n.strip(), n.strip()) for v in request.GET.getlist("layer")
+             for n in v.replace("，", ",").split(",")}
     boxes = {value for value, _ in LAYER_CHOICES}
     chosen = names & boxes
     if "notes" in names:

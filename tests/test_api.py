@@ -200,8 +200,10 @@ def test_search_distribution(client, small):
 @pytest.mark.parametrize("params,errors", [
     ({}, {"q": ["請輸入檢索詞 (the q parameter is required)"]}),
     ({"q": "射" * 201}, {"q": ["檢索詞過長：最多 200 字 (query too long)"]}),
-    ({"q": "射", "layer": "bogus"}, {"layer": ["未知的範圍「bogus」(unknown layer 'bogus'; choose from all, classic, commentary, readings, "
-                                           "subcommentary, editorial, smallprint, paratext, notes, records, titles, annotation)"]}),
+    ({"q": "射", "layer": "bogus"}, {"layer": ["未知的範圍「bogus」；可選：經文（經）、注、音義、疏、按語、小字、序跋、各層注釋、記、標題、讀者注記 "
+                                           "(unknown layer 'bogus'; choose from all, classic, commentary, readings, "
+                                           "subcommentary, editorial, smallprint, paratext, notes, records, titles, annotation, "
+                                           "or by the names the pages show)"]}),
     ({"q": "射", "context": "-1"}, {"context": ["context 須為 0 至 200 的整數 (context must be a whole number of characters "
                                               "from 0 to 200; the default is 15)"]}),
     ({"q": "射", "context": "abc"}, {"context": ["context 須為 0 至 200 的整數 (context must be a whole number of characters "

@@ -176,8 +176,41 @@ class TestOnTheZhushuJuan:
         response = client.get("/api/search/", {"q": "王", "layer": "commentary,sub"})
         assert response.status_code == 400
         assert response.json() == {"layer": [
-            "未知的範圍「sub」(unknown layer 'sub'; choose from all, classic, commentary, readings, subcommentary, "
-            "editorial, smallprint, paratext, notes, records, titles, annotation)"]}
+            "未知的範圍「sub」；可選：經文（經）、注、音義、疏、按語、小字、序跋、各層注釋、記、標題、讀者注記 (unknown layer 'sub'; "
+            "choose from all, classic, commentary, readings, subcommentary, editorial, smallprint, paratext, notes, "
+            "records, titles, annotation, or by the names the pages show)"]}
+        # a book's own name for a layer is no choice (傳 and 箋 are 注 among others)
+        assert client.get("/api/search/", {"q": "王", "layer": "鄭注"}).json()["layer"][0].startswith("未知的範圍「鄭注」；")
+
+    def test_api_layer_takes_the_names_the_pages_show(self, client, zhushu):
+        """``layer=注`` is ``layer=commentary``: each layer choice by its Chinese name as the search
+        page's boxes and the hit lists name it, 經 beside 經文, in simplified characters too; the
+        answer is the English name's, whole."""
+        def same(chinese, english):
+            got, wanted = (_api(client, q="王建國", work=zhushu.work_id, layer=x) for x in (chinese, english))
+            # a search the layer emptied names the layer as it was asked for (小字 or smallprint)
+            assert {k: v for k, v in got.items() if k != "unfiltered"} == \
+                {k: v for k, v in wanted.items() if k != "unfiltered"}, (chinese, english)
+            assert ("unfiltered" in got) == ("unfiltered" in wanted) == (got["count"] == 0)
+            return got
+        data = same("注,音義,疏", "commentary,readings,subcommentary")
+        assert [(h["layer"], h["layer_name"], h["before"], h["after"]) for h in data["results"]] == [
+            ("commentary", "鄭注", "建立也", ""), ("readings", "音義", "惟音維", ""),
+            ("subcommentary", "疏", "釋曰惟", "者王建國"), ("subcommentary", "疏", "釋曰惟王建國者", "")]
+        assert data["count"] == 4 and data["passages"] == 3
+        for chinese, english in (("經", "classic"), ("經文", "classic"), ("经文", "classic"), ("音义", "readings"),
+                                 ("按語", "editorial"), ("按语", "editorial"), ("記", "records"), ("标题", "titles"),
+                                 ("各層注釋", "notes"), ("各层注释", "notes"), ("小字", "smallprint"),
+                                 ("序跋", "paratext"), ("讀者注記", "annotation")):
+            same(chinese, english)
+        assert [(h["layer"], h["match"]) for h in same("經", "classic")["results"]] == [("classic", "王建國")]
+        assert [(h["layer"], h["layer_name"], h["before"]) for h in same("按語，記", "editorial,records")["results"]] == [
+            ("editorial", "按", "按此"), ("record", "記", "記")]
+        # the search page ticks the boxes of the layers named so, and its chip names them
+        page = client.get("/search/", {"q": "王建國", "work": zhushu.work_id, "layer": "音義，疏"}).content.decode()
+        assert re.findall(r'<input type="checkbox" name="layer" value="(\w+)" checked>', page) == [
+            "readings", "subcommentary"]
+        assert '<p class="summary"><strong>3</strong> 處' in page
 
     def test_search_page_offers_layers_and_names_them(self, client, zhushu):
         page = client.get("/search/", {"q": "王建國", "work": zhushu.work_id, "layer": ["readings", "subcommentary"]})
