@@ -46,6 +46,7 @@ from reader.reading import chapter_views
 
 #: What to narrow when an export built in one piece runs out of time (whole works are streamed).
 EXPORT_ADVICE = "Export the juan's source text (export/source/), or read it section by section in the API."
+EXPORT_ADVICE_ZH = "請匯出本卷的原文（export/source/），或在 API 中逐節讀取。"
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -305,7 +306,7 @@ def _pieces_to_tei(parent: ET.Element, pieces, byline: frozenset[int] = frozense
     ``reader.people.byline_pieces``) are ``<label type="byline">`` too."""
     for i, piece in enumerate(pieces):
         if not i % 500:
-            check("building the TEI export", EXPORT_ADVICE)
+            check("building the TEI export", EXPORT_ADVICE, EXPORT_ADVICE_ZH)
         if getattr(piece, "section_start", False):  # a structure correction (corrections.overlay): a section starts here
             _sub(parent, "milestone", unit="section", type="correction")
         if piece.position in byline:  # the section's byline as printed: metadata, not text or a note

@@ -50,6 +50,7 @@ HIT_LIST_KINDS = {
 BATCH = 500
 #: What a hit list past the request's time budget is told to do.
 NARROW = "Narrow the query (a work, a juan or a layer), or page through /api/search/."
+NARROW_ZH = "請縮小檢索（一書、一卷或一個層次），或以 /api/search/ 分頁讀取。"
 
 
 def hit_rows(hits: Iterable, editions: dict[str, dict], url_of: Callable,
@@ -104,6 +105,6 @@ def written(kind: str, rows: Iterable[tuple]) -> list[bytes]:
     answered with the 503 that says to narrow the query (``NARROW``)."""
     chunks = []
     for chunk in hit_list_chunks(kind, rows):
-        check("writing the hit list", NARROW)
+        check("writing the hit list", NARROW, NARROW_ZH)
         chunks.append(chunk)
     return chunks

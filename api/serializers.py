@@ -15,7 +15,7 @@ from reader.shelving import decided_shu
 from search.matching import reading_of
 from search.documents import layer_name
 from search.service import HitLinks, edition_places, kept_section_names
-from search.views import HIT_ADVICE
+from search.views import HIT_ADVICE, HIT_ADVICE_ZH
 
 from .pagination import StandardPagination
 
@@ -242,7 +242,8 @@ class PieceSerializer(serializers.ModelSerializer):
         """The printed pages that begin inside the piece: ``[{"offset": code points into ``text``, "page":
         "KR1d0086_WYG_012-1b"}]``, from its layout's ``<pb:…>`` marks. Raises ``config.budget``'s timeout when
         the request's time budget runs out."""
-        check("writing the pieces as JSON", "Ask for one section (sections/<position>/), a page at a time (?page=).")
+        check("writing the pieces as JSON", "Ask for one section (sections/<position>/), a page at a time (?page=).",
+              "請只求一節（sections/<position>/），一次一頁（?page=）。")
         return [{"offset": min(offset, len(piece.text)), "page": page}
                 for offset, raw in piece.layout for page in PAGE_BREAK.findall(raw)]
 
@@ -324,6 +325,13 @@ def hit_advice(page_size: int) -> str:
     return HIT_ADVICE
 
 
+def hit_advice_zh(page_size: int) -> str:
+    """``hit_advice`` in Chinese (``search.views.HIT_ADVICE_ZH``)."""
+    if page_size > DEFAULT_PAGE_SIZE:
+        return f"請每頁少求幾處（page_size={page_size}，預設 {DEFAULT_PAGE_SIZE}），或{HIT_ADVICE_ZH[1:]}"
+    return HIT_ADVICE_ZH
+
+
 def _shown(before: str, match: str, after: str) -> dict:
     """``{"shown": {"before", "match", "after"}}``, the KWIC as the reading page shows it (a gaiji
     entity or U+0001 as 〓, ``characters.gaiji.placeholders``), for a hit whose KWIC holds one;
@@ -347,7 +355,8 @@ class HitSerializer(serializers.Serializer):
     def to_representation(self, hit):
         """One hit as the class docstring gives it (a dict of the fields listed there). Raises
         ``config.budget``'s timeout when the request's time budget runs out."""
-        check("rendering the search hits", hit_advice(self.context.get("page_size", DEFAULT_PAGE_SIZE)))
+        page_size = self.context.get("page_size", DEFAULT_PAGE_SIZE)
+        check("rendering the search hits", hit_advice(page_size), hit_advice_zh(page_size))
         places, link, root = self._shared()
         p = hit.passage  # the place fields, read from the passage itself (not through Hit.__getattr__)
         place = places.get(p.work_id, {})

@@ -9,8 +9,9 @@ view (``config.capacity``). Each request's budgets are one read and write of the
 counters.
 
 A request refused because its client spent its CPU-time budget (``API_ANON_SECONDS``) is
-answered by ``exception_handler`` with ``CpuTimeSpent``'s words; the count-based budgets keep
-DRF's ("Request was throttled. Expected available in N seconds."). The same handler words a
+answered by ``exception_handler`` with ``CpuTimeSpent``'s words; the count-based budgets with
+DRF's ("Request was throttled. Expected available in N seconds."); each after its Chinese, as
+every error of the API (``THROTTLED_ZH``, ``CPU_TIME_SPENT_ZH``). The same handler words a
 view's ``Http404`` in Chinese and English (``api.errors.not_found_detail``), and a method the API
 does not take as every answer under ``/api/`` does (``config.api_errors.not_allowed``).
 """
@@ -18,7 +19,7 @@ from django.http import Http404
 from rest_framework.exceptions import MethodNotAllowed, NotFound, Throttled
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.api_errors import not_allowed
+from config.api_errors import bilingual, not_allowed
 from config.ratelimit import (
     AnonRateThrottle, ApiExportThrottle, ApiRateThrottle, ApiSearchThrottle, ExportRateThrottle, SearchRateThrottle,
     UserRateThrottle,
@@ -27,10 +28,29 @@ from config.ratelimit import (
 from .errors import not_found_detail
 
 
+#: The Chinese of a 429 over a client's number of API requests, and over its share of server time,
+#: before the wait (``，請 N 秒後再試``): DRF's and ``CpuTimeSpent``'s English follows in brackets.
+THROTTLED_ZH = "您近來的 API 請求過於頻繁"
+CPU_TIME_SPENT_ZH = "您近來的 API 請求已用盡分給您的伺服器時間（每分鐘的 CPU 秒數）"
+
+
+def throttled_both_ways(exc: Throttled) -> Throttled:
+    """``exc`` (DRF's ``Throttled`` or a ``CpuTimeSpent``) with its words in Chinese, then in
+    English in brackets, and the same wait (its ``Retry-After``): ``{"detail": "您近來的 API 請求過於
+    頻繁，請 7 秒後再試（Request was throttled. Expected available in 7 seconds.）"}``."""
+    chinese = CPU_TIME_SPENT_ZH if isinstance(exc, CpuTimeSpent) else THROTTLED_ZH
+    if exc.wait is not None:
+        chinese += f"，請 {exc.wait} 秒後再試"
+    both = Throttled(detail=bilingual(chinese, str(exc.detail)))
+    both.wait = exc.wait
+    return both
+
+
 class CpuTimeSpent(Throttled):
     """The 429 of a client whose API requests took its share of server time
-    (``API_ANON_SECONDS``, CPU seconds a minute): ``{"detail": "This client's API requests used
-    up its share of server time (CPU seconds a minute). Available again in N seconds."}`` with
+    (``API_ANON_SECONDS``, CPU seconds a minute): ``{"detail": "您近來的 API 請求已用盡分給您的伺服器
+    時間（每分鐘的 CPU 秒數），請 N 秒後再試（This client's API requests used up its share of server time
+    (CPU seconds a minute). Available again in N seconds.）"}`` (``throttled_both_ways``) with
     ``Retry-After: N`` (N whole seconds, rounded up, as DRF's ``Throttled``)."""
 
     default_detail = "This client's API requests used up its share of server time (CPU seconds a minute)."
@@ -43,8 +63,9 @@ def exception_handler(exc, context):
     """DRF's handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``), with a throttled request whose
     refusing budgets include its client's CPU time (marked ``cost_spent`` by
     ``config.ratelimit.SharedThrottle``) answered as ``CpuTimeSpent`` with the same wait, a
-    view's ``Http404`` saying what was not found in Chinese and English (``api.errors``), and a
-    405 saying so in both (``config.api_errors.not_allowed``)."""
+    view's ``Http404`` saying what was not found in Chinese and English (``api.errors``), a
+    405 saying so in both (``config.api_errors.not_allowed``), and every 429 in both
+    (``throttled_both_ways``)."""
     request = context.get("request")
     if isinstance(exc, MethodNotAllowed) and request is not None:
         exc = MethodNotAllowed(request.method, detail=not_allowed(request.method)["detail"])
@@ -53,6 +74,8 @@ def exception_handler(exc, context):
         exc = NotFound(not_found_detail(message, request.path if request is not None else ""))
     if isinstance(exc, Throttled) and not isinstance(exc, CpuTimeSpent) and getattr(request, "cost_spent", False):
         exc = CpuTimeSpent(exc.wait)
+    if isinstance(exc, Throttled):
+        exc = throttled_both_ways(exc)
     return drf_exception_handler(exc, context)
 
 

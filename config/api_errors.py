@@ -24,12 +24,19 @@ from django.shortcuts import render
 API_PREFIX = "/api/"
 
 
+def bilingual(chinese: str, english: str) -> str:
+    """An error's words as every error of the API gives them in ``detail``: the Chinese, then the
+    English in full-width brackets, ``沒有此網址：/api/editions/（no API address …）`` (a 。 that ends
+    the Chinese left off before the bracket)."""
+    return f"{chinese.rstrip('。')}（{english}）"
+
+
 def unknown_address(path: str) -> dict:
     """The body of a 404 at ``path`` (the request's path, as decoded), under ``/api/``, that no
     route of the API matches, in Chinese and English as every error of the site, with where
     the API's addresses are listed: ``{"detail": "沒有此網址：/api/editions/（no API address
     /api/editions/; the API's addresses are listed at /api/）"}``."""
-    return {"detail": f"沒有此網址：{path}（no API address {path}; the API's addresses are listed at {API_PREFIX}）"}
+    return {"detail": bilingual(f"沒有此網址：{path}", f"no API address {path}; the API's addresses are listed at {API_PREFIX}")}
 
 
 def not_found(request, exception=None):
@@ -48,7 +55,7 @@ def not_allowed(method: str) -> dict:
     address of the API only reads (GET, HEAD and OPTIONS, as its ``Allow`` header says):
     ``{"detail": "不被允許的方法 \\"POST\\"：API 只供讀取（method \\"POST\\" not allowed: the API is
     read-only）"}``."""
-    return {"detail": f'不被允許的方法 "{method}"：API 只供讀取（method "{method}" not allowed: the API is read-only）'}
+    return {"detail": bilingual(f'不被允許的方法 "{method}"：API 只供讀取', f'method "{method}" not allowed: the API is read-only')}
 
 
 def is_json(response) -> bool:

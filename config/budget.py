@@ -29,16 +29,25 @@ from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
 
+from .api_errors import bilingual
+
 _deadline: ContextVar[float | None] = ContextVar("request_deadline", default=None)
 #: The WSGI environ key in which ``config.workers.ThreadWorker`` puts the ``time.monotonic()``
 #: at which a request's first bytes arrived.
 QUEUED_AT = "classics.queued_at"
 #: The clock deadlines are read on (seconds); tests replace it.
 clock = time.monotonic
-#: Advice when a request waited past its budget before any work began.
+#: Advice when a request waited past its budget before any work began, in English and Chinese.
 BUSY = "The server was busy: try again in a moment."
-#: Advice when a check names none.
+BUSY_ZH = "伺服器忙碌：請稍後再試。"
+#: Advice when a check names none, in English and Chinese (the 503 page's and the API's ``narrow``).
 NARROW = "Ask for less: one section or one page of it, fewer search hits per page, or a narrower query."
+NARROW_ZH = "請縮小所求：只看一節或一節之一頁，檢索時加上書、卷或層次的範圍，或換一個較少結果的檢索式。"
+#: What happened, in Chinese, when the exception names nothing else (``BudgetExceeded.detail_zh``),
+#: as the API says it (the 503 page, ``templates/503.html``, says 此頁所需…).
+STOPPED_ZH = "此請求所需超過每次請求的時限（{seconds:g} 秒），已停止。"
+#: What happened to a request that waited past its budget for a worker, in Chinese.
+WAITED_ZH = "此請求等候伺服器的時間超過每次請求的時限（{seconds:g} 秒），未曾開始。"
 
 
 class BudgetExceeded(Exception):
@@ -60,11 +69,12 @@ class BudgetExceeded(Exception):
         super().__init__(f"time budget exceeded while {self.what}")
 
 
-def check(what: str = "", advice: str = "") -> None:
-    """Raise ``BudgetExceeded(what, advice)`` when the current request is past its deadline."""
+def check(what: str = "", advice: str = "", advice_zh: str = "") -> None:
+    """Raise ``BudgetExceeded(what, advice, advice_zh=advice_zh)`` when the current request is past
+    its deadline (``advice_zh``: the advice in Chinese, ``NARROW_ZH`` when "")."""
     deadline = _deadline.get()
     if deadline is not None and clock() > deadline:
-        raise BudgetExceeded(what, advice)
+        raise BudgetExceeded(what, advice, advice_zh=advice_zh)
 
 
 def remaining() -> float | None:
@@ -97,9 +107,10 @@ class RequestBudgetMiddleware:
         with budget(seconds, queued_at if isinstance(queued_at, float) else None):
             if seconds and isinstance(queued_at, float):
                 try:
-                    check("waiting for a worker", BUSY)
+                    check("waiting for a worker", BUSY, BUSY_ZH)
                 except BudgetExceeded as exc:
                     exc.retry_after = max(1, round(seconds / 4))
+                    exc.detail_zh = WAITED_ZH.format(seconds=seconds)
                     return budget_response(request, exc)
             return self.get_response(request)
 
@@ -110,17 +121,21 @@ class RequestBudgetMiddleware:
 
 
 def budget_response(request, exc: BudgetExceeded):
-    """The 503 for ``exc``: JSON under ``/api/``, else an HTML page; ``Retry-After`` only when
-    ``exc.retry_after`` is set (a request that did not get to run), since otherwise the same
-    request would take as long again."""
+    """The 503 for ``exc``: JSON under ``/api/``, ``{"detail", "kind": "time_budget", "narrow"}``,
+    each in Chinese then English as every error of the API (``config.api_errors.bilingual``: the
+    exception's own Chinese, else ``STOPPED_ZH`` and ``NARROW_ZH``), else an HTML page;
+    ``Retry-After`` only when ``exc.retry_after`` is set (a request that did not get to run),
+    since otherwise the same request would take as long again."""
     seconds = getattr(settings, "REQUEST_BUDGET_SECONDS", 0)
     logging.getLogger("django.request").warning("time budget (%s s) exceeded on %s while %s",
                                                 seconds, request.get_full_path(), exc.what)
     detail = exc.detail or f"This request took longer than the time budget of {seconds:g} s (while {exc.what})."
     if request.path_info.startswith("/api/"):
-        response = JsonResponse({"detail": detail, "kind": "time_budget", "narrow": exc.advice}, status=503,
+        detail_zh = exc.detail_zh or STOPPED_ZH.format(seconds=seconds)
+        response = JsonResponse({"detail": bilingual(detail_zh, detail), "kind": "time_budget",
+                                 "narrow": bilingual(exc.advice_zh or NARROW_ZH, exc.advice)}, status=503,
                                 json_dumps_params={"ensure_ascii": False})
-    else:
+    else:  # the page says the same, its Chinese defaulting to the same words (templates/503.html)
         response = render(request, "503.html", {"detail": detail, "advice": exc.advice, "seconds": seconds,
                                                 "advice_zh": exc.advice_zh, "detail_zh": exc.detail_zh}, status=503)
     if exc.retry_after is not None:

@@ -65,6 +65,7 @@ from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 
 from . import budget, memory
+from .api_errors import bilingual
 from .clients import client_ip, unlimited
 from .ratelimit import api_charge, heavy_charge, heavy_wait, page_charge, page_wait
 from .running import heavy as running
@@ -217,11 +218,13 @@ def to_the_end(chunks, finish):
 
 
 def refusal(request, status: int, kind: str, retry_after: float, detail: str, title: str, message: str):
-    """A 429 or 503 with ``Retry-After``: JSON under ``/api/``
-    (``{"detail", "kind", "retry_after"}``), else the ``busy.html`` page."""
+    """A 429 or 503 with ``Retry-After``: JSON under ``/api/`` (``{"detail", "kind",
+    "retry_after"}``, ``detail`` the Chinese ``message`` then the English ``detail`` in brackets,
+    as every error of the API: ``config.api_errors.bilingual``), else the ``busy.html`` page
+    (``title``, ``message``, and ``detail`` in English)."""
     seconds = max(1, math.ceil(retry_after))
     if request.path_info.startswith("/api/"):
-        response = JsonResponse({"detail": detail, "kind": kind, "retry_after": seconds}, status=status,
+        response = JsonResponse({"detail": bilingual(message, detail), "kind": kind, "retry_after": seconds}, status=status,
                                 json_dumps_params={"ensure_ascii": False})
     else:
         response = render(request, "busy.html", {"status": status, "title": title, "message": message,

@@ -38,6 +38,8 @@ from django.core.management.base import CommandError
 from django.db import Error as DjangoDatabaseError
 from django.http import HttpResponse, JsonResponse
 
+from config.api_errors import bilingual
+
 try:  # only a PostgreSQL database needs it (it is in requirements.txt all the same)
     import psycopg
 except ImportError:  # pragma: no cover
@@ -186,11 +188,22 @@ PUBLIC = {
                  "tell the site's administrator.",
     DISK_FULL: "The library's database has run out of disk space. Please tell the site's administrator.",
 }
+#: The same in Chinese, which the page and the API's ``detail`` give first.
+PUBLIC_ZH = {
+    BUSY: "本館的資料庫正忙（正在寫入更新），請一分鐘後再試。",
+    UNREACHABLE: "本館的資料庫一時無法連上，請稍後再試；若一直如此，請告知網站管理者。",
+    DISK_FULL: "本館的資料庫已無磁碟空間，請告知網站管理者。",
+}
+#: What a visitor is told of any other database error, in English and in Chinese.
+OTHER_PUBLIC = ("The library's database failed to answer this request. Please try again later; if it lasts, tell "
+                "the site's administrator.")
+OTHER_PUBLIC_ZH = "本館的資料庫未能答覆此請求，請稍後再試；若一直如此，請告知網站管理者。"
 
 
 class DatabaseErrorMiddleware:
     """A database error during a request is answered 503 with what happened and what to
-    do (``PUBLIC``; JSON under ``/api/``), and a ``Retry-After`` when waiting may help,
+    do (``PUBLIC_ZH`` then ``PUBLIC``: JSON under ``/api/``, the English in brackets as every error
+    of the API, else plain text, a line each), and a ``Retry-After`` when waiting may help,
     instead of a bare 500. The driver's message is logged with ``describe``."""
 
     def __init__(self, get_response):
@@ -204,12 +217,12 @@ class DatabaseErrorMiddleware:
             return None
         problem = describe(exception, "The request was not answered.")
         logging.getLogger("django.request").error("database error on %s: %s", request.path, problem.message)
-        text = PUBLIC.get(problem.kind, "The library's database failed to answer this request. Please try again "
-                                        "later; if it lasts, tell the site's administrator.")
+        text, text_zh = PUBLIC.get(problem.kind, OTHER_PUBLIC), PUBLIC_ZH.get(problem.kind, OTHER_PUBLIC_ZH)
         if request.path_info.startswith("/api/"):
-            response = JsonResponse({"detail": text, "kind": problem.kind}, status=503)
+            response = JsonResponse({"detail": bilingual(text_zh, text), "kind": problem.kind}, status=503,
+                                    json_dumps_params={"ensure_ascii": False})
         else:
-            response = HttpResponse(text, status=503, content_type="text/plain; charset=utf-8")
+            response = HttpResponse(f"{text_zh}\n{text}", status=503, content_type="text/plain; charset=utf-8")
         if problem.kind in (BUSY, UNREACHABLE):
             response["Retry-After"] = "60"
         return response

@@ -31,6 +31,7 @@ NO_PAGE = ("沒有第「{page}」頁 (no page {page!r}: pages are numbered from 
            "the hits / {size} rounded up)")
 #: What to narrow when a search runs out of time.
 HIT_ADVICE = "Narrow the search: a longer phrase, one work or juan (work=, juan=), or fewer layers (layer=)."
+HIT_ADVICE_ZH = "請縮小檢索：用較長的詞句，只查一書或一卷（work=、juan=），或少選幾個層次（layer=）。"
 #: At most this many section bars: those with the most hits, in text order (the API's
 #: distribution has them all).
 MAX_SECTION_BARS = 100
@@ -80,7 +81,7 @@ def distribution(results, query, titles: dict[str, str]) -> dict:
         row["work_title"] = titles.get(row["work_slug"], row["work_title"])
     params = urlencode(params)  # the same for every bar
     by_juan = bars(juans, lambda r: juan_path(r["work_slug"], r["juan"]) + "?" + params)
-    check("counting hits per section", HIT_ADVICE)
+    check("counting hits per section", HIT_ADVICE, HIT_ADVICE_ZH)
     sections = results.by_section()
     for row in sections:
         row["work_title"] = titles.get(row["work_slug"], row["work_title"])
@@ -304,7 +305,7 @@ def search_page(request):
                     link = HitLinks(query)
                     several, rows, places = collated_slugs(), [], edition_places()
                     for hit in name_layers(page.object_list):
-                        check("rendering the search hits", HIT_ADVICE)
+                        check("rendering the search hits", HIT_ADVICE, HIT_ADVICE_ZH)
                         hit.url = link(hit)
                         hit.work_name = titles.get(hit.work_slug, hit.work_title)
                         tools = hit_tools(hit, hit.work_slug in several)

@@ -45,25 +45,31 @@ def test_the_api_answers_503_in_json(client, seed_juan, clock):
     response = client.get(f"/api/editions/{seed_juan.edition_id}/juans/10/sections/2/")
     assert response.status_code == 503
     assert response.json() == {
-        "detail": "This request took longer than the time budget of 20 s (while reading the section's pieces).",
-        "kind": "time_budget", "narrow": budget.NARROW}
+        "detail": "此請求所需超過每次請求的時限（20 秒），已停止（This request took longer than the time budget of 20 s "
+                  "(while reading the section's pieces).）",
+        "kind": "time_budget",
+        "narrow": "請縮小所求：只看一節或一節之一頁，檢索時加上書、卷或層次的範圍，或換一個較少結果的檢索式（Ask for less: one "
+                  "section or one page of it, fewer search hits per page, or a narrower query.）"}
 
 
 def test_search_hits_are_checked(client, seed_backend, clock, monkeypatch):
     response = client.get("/api/search/", {"q": "射"})
     assert response.status_code == 503
-    assert response.json()["detail"].endswith("(while rendering the search hits).")
+    assert response.json()["detail"] == ("此請求所需超過每次請求的時限（20 秒），已停止（This request took longer than "
+                                         "the time budget of 20 s (while rendering the search hits).）")
     # A page of the default size (20) or fewer: the time went to the search, narrow it.
-    assert response.json()["narrow"] == ("Narrow the search: a longer phrase, one work or juan (work=, juan=), "
-                                         "or fewer layers (layer=).")
+    assert response.json()["narrow"] == ("請縮小檢索：用較長的詞句，只查一書或一卷（work=、juan=），或少選幾個層次（layer=）"
+                                         "（Narrow the search: a longer phrase, one work or juan (work=, juan=), "
+                                         "or fewer layers (layer=).）")
     monkeypatch.setattr(budget, "clock", FakeClock())
     small = client.get("/api/search/", {"q": "射", "page_size": 5})
     assert (small.status_code, small.json()["narrow"]) == (503, response.json()["narrow"])
     monkeypatch.setattr(budget, "clock", FakeClock())
     large = client.get("/api/search/", {"q": "射", "page_size": 200})
     assert (large.status_code, large.json()["narrow"]) == (503, (
-        "Ask for fewer hits per page (page_size=200 asked, 20 by default), or narrow the search: a longer phrase, "
-        "one work or juan (work=, juan=), or fewer layers (layer=)."))
+        "請每頁少求幾處（page_size=200，預設 20），或縮小檢索：用較長的詞句，只查一書或一卷（work=、juan=），或少選幾個層次（layer=）"
+        "（Ask for fewer hits per page (page_size=200 asked, 20 by default), or narrow the search: a longer phrase, "
+        "one work or juan (work=, juan=), or fewer layers (layer=).）"))
     monkeypatch.setattr(budget, "clock", FakeClock())  # a clock per request
     page = client.get("/search/", {"q": "射"})
     assert page.status_code == 503 and "while rendering the search hits" in page.content.decode()
@@ -89,7 +95,8 @@ def test_highlighting_rendering_and_parallels_are_checked(client, seed_juan, mon
 def test_juan_exports_built_in_one_piece_are_checked(client, seed_juan, clock):
     response = client.get(f"/api/editions/{seed_juan.edition_id}/juans/10/export/source/")
     assert response.status_code == 503
-    assert response.json()["detail"].endswith("(while writing the juan back in its source form).")
+    assert response.json()["detail"] == ("此請求所需超過每次請求的時限（20 秒），已停止（This request took longer than the "
+                                         "time budget of 20 s (while writing the juan back in its source form).）")
 
 
 def test_within_the_budget_nothing_changes(client, seed_juan, monkeypatch, settings):
@@ -136,8 +143,9 @@ def test_the_wait_for_a_worker_counts(client, seed_juan, settings):
     late = client.get(f"/api/editions/{seed_juan.edition_id}/juans/10/sections/2/",
                       **{budget.QUEUED_AT: time.monotonic() - 25})
     assert (late.status_code, late["Retry-After"], late.json()) == (503, "5", {
-        "detail": "This request took longer than the time budget of 20 s (while waiting for a worker).",
-        "kind": "time_budget", "narrow": budget.BUSY})
+        "detail": "此請求等候伺服器的時間超過每次請求的時限（20 秒），未曾開始（This request took longer than the time budget "
+                  "of 20 s (while waiting for a worker).）",
+        "kind": "time_budget", "narrow": "伺服器忙碌：請稍後再試（The server was busy: try again in a moment.）"})
     page = client.get(seed_juan.get_absolute_url(), **{budget.QUEUED_AT: time.monotonic() - 25})
     assert page.status_code == 503 and "while waiting for a worker" in page.content.decode()
     seen = []
@@ -218,8 +226,10 @@ def test_a_hit_list_is_written_within_the_budget(client, seed_backend, monkeypat
     response = client.get("/api/search/export/tsv/", {"q": "射", "edition": "禮書綱目"})
     assert response.status_code == 503
     assert response.json() == {
-        "detail": "This request took longer than the time budget of 20 s (while writing the hit list).",
-        "kind": "time_budget", "narrow": "Narrow the query (a work, a juan or a layer), or page through /api/search/."}
+        "detail": "此請求所需超過每次請求的時限（20 秒），已停止（This request took longer than the time budget of 20 s "
+                  "(while writing the hit list).）",
+        "kind": "time_budget", "narrow": "請縮小檢索（一書、一卷或一個層次），或以 /api/search/ 分頁讀取（Narrow the query "
+                                         "(a work, a juan or a layer), or page through /api/search/.）"}
     monkeypatch.setattr(budget, "clock", FakeClock(later=19.0))  # every check within the budget
     whole = client.get("/api/search/export/tsv/", {"q": "鵠", "edition": "禮書綱目"})
     rows = b"".join(whole.streaming_content).decode().splitlines()
@@ -284,8 +294,9 @@ def test_the_readme_says_why_a_search_answers_503_while_an_import_runs_and_what_
     assert "<h1>費時過久，未能答覆 (503)</h1>" in page.content.decode() and "**503** (費時過久, \"took too long\")" in paragraph
     monkeypatch.setattr(budget, "clock", FakeClock())  # a clock per request
     api = client.get("/api/search/", {"q": "射"}).json()
-    assert (api["kind"], api["narrow"]) == ("time_budget", "Narrow the search: a longer phrase, one work or juan "
-                                                           "(work=, juan=), or fewer layers (layer=).")
+    assert (api["kind"], api["narrow"]) == ("time_budget", "請縮小檢索：用較長的詞句，只查一書或一卷（work=、juan=），或少選幾個"
+                                                           "層次（layer=）（Narrow the search: a longer phrase, one work "
+                                                           "or juan (work=, juan=), or fewer layers (layer=).）")
     assert ("narrow the search (a longer phrase, one work or juan, fewer layers) or try again later, after "
             "`Retry-After` seconds") in paragraph
     assert '(`"kind": "time_budget"` with `narrow`, or `"kind": "busy"` with `retry_after`)' in paragraph

@@ -61,8 +61,9 @@ def test_a_light_request_is_answered_while_the_heavy_slots_are_full(client, seed
     try:
         busy = client.get("/api/search/", {"q": "射", "sort": "after"})
         assert (busy.status_code, busy["Retry-After"], busy.json()) == (503, "1", {
-            "detail": "The server is busy with other long requests (concordance sorts, quotation maps, exports, "
-                      "hit lists, collations): try again in a moment.", "kind": "busy", "retry_after": 1})
+            "detail": "伺服器正忙於其他費時的請求（排序、引文圖、匯出、檢索結果下載、校勘），請稍後再試（The server is busy with "
+                      "other long requests (concordance sorts, quotation maps, exports, hit lists, collations): try "
+                      "again in a moment.）", "kind": "busy", "retry_after": 1})
         page = client.get(QUOTATIONS)
         assert page.status_code == 503 and "伺服器忙碌 (503)" in page.content.decode()
         light = client.get("/api/search/", {"q": "射"})
@@ -230,8 +231,11 @@ def test_the_server_time_of_heavy_requests_is_a_budget(client, seed_juan, heavy)
     assert (refused.status_code, refused.json()["kind"], 40 <= refused.json()["retry_after"] <= 60) == (
         429, "heavy_limit", True)
     # the answer names the budget that refused: the server time of every kind, not this kind's number
-    assert refused.json()["detail"].startswith("This client's long requests (concordance sorts, quotation maps, "
-                                               "exports, hit lists, collations) took the server too long lately")
+    seconds = refused.json()["retry_after"]
+    assert refused.json()["detail"] == (
+        f"您近來的費時請求（排序、引文地圖、匯出、命中清單、校勘）已用盡伺服器時間，請 {seconds} 秒後再試（This client's long "
+        f"requests (concordance sorts, quotation maps, exports, hit lists, collations) took the server too long lately: "
+        f"try again in {seconds} s.）")
     assert client.get("/api/search/", {"q": "射"}).status_code == 200  # light requests are not refused
     assert client.get(QUOTATIONS, REMOTE_ADDR="203.0.113.9").status_code == 200
 

@@ -152,13 +152,13 @@ def test_the_other_commands_say_what_happened_too(tmp_path, command, action):
         "is running and reachable from this machine (for SQLite, that the folder of the database file exists).")
 
 
-@pytest.mark.parametrize("message,status,text", [
-    ("database is locked", 503, "The library's database is busy (an update is being written). Please try again in a "
-                                "minute."),
-    ("database or disk is full", 503, "The library's database has run out of disk space. Please tell the site's "
-                                      "administrator."),
+@pytest.mark.parametrize("message,status,chinese,text", [
+    ("database is locked", 503, "本館的資料庫正忙（正在寫入更新），請一分鐘後再試。",
+     "The library's database is busy (an update is being written). Please try again in a minute."),
+    ("database or disk is full", 503, "本館的資料庫已無磁碟空間，請告知網站管理者。",
+     "The library's database has run out of disk space. Please tell the site's administrator."),
 ])
-def test_pages_answer_503_with_what_happened(client, seed_juan, monkeypatch, message, status, text):
+def test_pages_answer_503_with_what_happened(client, seed_juan, monkeypatch, message, status, chinese, text):
     from django.db.utils import OperationalError
 
     def fail(*args, **kwargs):
@@ -167,11 +167,12 @@ def test_pages_answer_503_with_what_happened(client, seed_juan, monkeypatch, mes
     monkeypatch.setattr("pages.views.chapter_views", fail)
     monkeypatch.setattr("api.views.chapter_views", fail)
     page = client.get(seed_juan.get_absolute_url())
-    assert (page.status_code, page.content.decode()) == (status, text)
+    assert (page.status_code, page.content.decode()) == (status, f"{chinese}\n{text}")
     assert page.get("Retry-After") == ("60" if "locked" in message else None)
     api = client.get(f"/api/works/{seed_juan.work_id}/juans/10/")
     assert api.status_code == status
-    assert api.json()["detail"] == text
+    assert api.json() == {"detail": f"{chinese[:-1]}（{text}）", "kind": api.json()["kind"]}
+    assert api.json()["kind"] == ("busy" if "locked" in message else "disk-full")
 
 
 def test_sqlite_on_a_full_disk_in_wal_mode_is_disk_full(tmp_path):

@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 
 from search.backends import get_search_backend
 from search.documents import documents_for_juan
-from search.middleware import PUBLIC
+from search.middleware import PUBLIC, PUBLIC_ZH
 
 ENGINES = {"positional": "search.backends.positional.PositionalIndexBackend",
            "whoosh": "search.backends.whoosh.WhooshBackend"}
@@ -26,9 +26,14 @@ def mismatch(request, settings, tmp_path, seed_juan):
 def test_a_search_is_a_503_that_says_why(client, mismatch):
     api = client.get("/api/search/?q=鵠")
     assert api.status_code == 503
-    assert api.json() == {"detail": PUBLIC, "kind": "search-index"}
+    assert api.json() == {"detail": f"{PUBLIC_ZH.rstrip('。')}（{PUBLIC}）", "kind": "search-index"}
+    assert api.json()["detail"] == (
+        "本館的檢索索引，此伺服器無法讀取：它是為另一種檢索引擎或由另一個版本所建。請稍後再試；若一直如此，請告知網站管理者（伺服器的日誌說明該"
+        "怎麼做）（The library's search index cannot be read by this server: it was built for another search engine "
+        "or by another version. Please try again later; if it lasts, tell the site's administrator (the server's log "
+        "says what to do).）")
     page = client.get("/search/?q=鵠")
-    assert (page.status_code, page.content.decode()) == (503, PUBLIC)
+    assert (page.status_code, page.content.decode()) == (503, f"{PUBLIC_ZH}\n{PUBLIC}")
 
 
 def test_reading_pages_are_read_without_what_needs_the_index(client, mismatch, seed_juan):

@@ -285,9 +285,10 @@ def test_the_user_rate_still_limits_an_anonymous_client(client, seed_backend, bu
     budget.API_USER_RATE = "2/min"
     answers = [client.get("/api/works/") for _ in range(3)]
     assert [a.status_code for a in answers] == [200, 200, 429]
-    # a count-based budget keeps DRF's words: only the CPU-time budget speaks of server time
+    # a count-based budget keeps DRF's words, after their Chinese: only the CPU-time budget speaks of server time
     wait = answers[-1]["Retry-After"]
-    assert answers[-1].json() == {"detail": f"Request was throttled. Expected available in {wait} seconds."}
+    assert answers[-1].json() == {
+        "detail": f"您近來的 API 請求過於頻繁，請 {wait} 秒後再試（Request was throttled. Expected available in {wait} seconds.）"}
 
 
 def test_a_signed_in_user_is_counted_by_id_in_the_user_budget_only(rf, budget):
@@ -347,8 +348,9 @@ def test_the_cpu_time_of_api_requests_is_a_budget(client, seed_juan, budget, mon
     wait = answers[-1]["Retry-After"]
     assert 55 <= int(wait) <= 60
     # says what ran out (its share of server time) and when it is back, as Retry-After does
-    assert answers[-1].json() == {"detail": "This client's API requests used up its share of server time "
-                                            f"(CPU seconds a minute). Available again in {wait} seconds."}
+    assert answers[-1].json() == {"detail": f"您近來的 API 請求已用盡分給您的伺服器時間（每分鐘的 CPU 秒數），請 {wait} 秒後再試"
+                                            "（This client's API requests used up its share of server time "
+                                            f"(CPU seconds a minute). Available again in {wait} seconds.）"}
     entry = caches[budget.THROTTLE_CACHE].get(f"throttle_{client_ip(answers[0].wsgi_request)}")
     period, times, costs = entry["api_seconds"]
     assert (period, len(times), list(costs)) == (60, 5, [0.25] * 5)  # the refusal was charged too
