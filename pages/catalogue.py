@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.vary import vary_on_cookie
 
 from catalogue.catalogue import BU, bus, get_class, members
+from characters.folding import fold
 from reader.juans import juan_count
 from reader.crumbs import class_trail, work_page_url, work_trail
 from reader.models import Edition, Juan, Work
@@ -132,3 +133,36 @@ def work_detail(request, slug):
         e.reading = e.pk == reading
     return render(request, "reader/work_editions.html", {"work": work, "editions": editions, "steps": work_trail(work),
                                                          "reading": next(e for e in editions if e.reading)})
+
+
+#: The longest title ``works_titled`` compares as search folds it (a key longer than any title
+#: names nothing, and is not folded).
+MAX_TITLE = 100
+
+
+def works_titled(title: str) -> list[Work]:
+    """The works whose title is ``title``: as written, else as search folds both
+    (``characters.folding.fold``: variants and simplified forms, 荀子 as 荀子, 仪礼释宫増注 as
+    儀禮釋宮增注); by id. ``[]`` when none is."""
+    works = list(Work.objects.filter(title=title).order_by("pk"))
+    if works or len(title) > MAX_TITLE:
+        return works
+    key = fold(title)
+    return [w for w in Work.objects.only("pk", "title").order_by("pk") if fold(w.title) == key]
+
+
+def titled_works(request, title: str):
+    """``/works/<title>/`` where no edition or work has that key: the work of that title
+    (``works_titled``), a 302 to its page (``Work.get_absolute_url``), as a reader who types
+    ``/works/荀子/`` means it, whatever key (a Kanripo ID, KR3a0002) the library gives it; several
+    works of that title (two books called 周禮, a traditional and a simplified 儀禮釋宮增注): a page
+    that lists them to choose from, ``300 Multiple Choices`` (RFC 9110, 15.4.1), with no
+    ``Location``, since no one of them is the preferred; None when no work has that title (the
+    caller's 404)."""
+    works = works_titled(title)
+    if not works:
+        return None
+    if len(works) == 1:
+        return redirect(works[0].get_absolute_url())
+    works = _works_with_counts(Work.objects.filter(pk__in=[w.pk for w in works]))
+    return render(request, "reader/titled.html", {"title": title, "works": works}, status=300)

@@ -40,6 +40,7 @@ from search.backends import IndexUnavailable, SearchError, SearchQuery, get_sear
 from search.query import QueryError, parse_query
 from search.service import run_search
 
+from .catalogue import titled_works
 from .highlight import apply_highlights
 from .simplified import simplified_page
 
@@ -108,8 +109,17 @@ def _highlighted(request, chapters, script: str = "traditional"):
 @vary_on_cookie
 def work_detail(request, slug):
     """The edition of that slug, as every address under it reads it (``edition_by_slug``): its
-    juans with their chapter titles, and the work's other editions."""
-    return _edition_page(request, edition_by_slug(slug))
+    juans with their chapter titles, and the work's other editions. A key that names no edition
+    or work may be a work's title (``pages.catalogue.titled_works``: a 302 to the one work of
+    that title, a 300 page listing several); else 404."""
+    try:
+        edition = edition_by_slug(slug)
+    except Http404:
+        titled = titled_works(request, slug)
+        if titled is None:
+            raise
+        return titled
+    return _edition_page(request, edition)
 
 
 @vary_on_cookie

@@ -325,6 +325,43 @@ def test_the_home_page_is_the_catalogue(client, seed_juan):
 
 
 @pytest.mark.django_db
+def test_a_title_typed_as_a_works_key_leads_to_its_work_or_lists_the_works_of_that_title(client, seed_juan):
+    """``/works/<title>/`` (``pages.catalogue.titled_works``): a key that is no edition's or work's
+    but one work's title is a 302 to that work's page, as written or as search folds it; a title
+    of several works is a page listing them, a 300 with no ``Location``; anything else a 404."""
+    add_work("荀子", "KR3a0002")
+    add_work("韓非子", "KR3c0005")
+    answer = client.get("/works/荀子/")
+    assert (answer.status_code, answer["Location"]) == (302, "/works/KR3a0002/")
+    assert client.get(answer["Location"]).status_code == 200
+    answer = client.get("/works/韩非子/")     # typed in simplified characters: folded as search folds it
+    assert (answer.status_code, answer["Location"]) == (302, "/works/KR3c0005/")
+    # a work of several editions: its own page, which lists them
+    xunzi = Work.objects.get(slug="KR3a0002")
+    Edition.objects.create(work=xunzi, slug="KR3a0002-SBCK", kanripo_id="KR3a0002", kanripo_edition="SBCK")
+    assert client.get("/works/荀子/")["Location"] == "/works/KR3a0002/editions/"
+    # two works of one title: a page to choose from
+    add_work("周禮", "KR1d0001")
+    other = Work.objects.create(title="周禮", slug="zhouli-sbck")
+    edition = Edition.objects.create(work=other, slug="zhouli-sbck")
+    Juan.objects.create(work=other, edition=edition, number=1, label="卷1", char_count=50)
+    answer = client.get("/works/周禮/")
+    html = answer.content.decode()
+    assert (answer.status_code, answer.has_header("Location")) == (300, False)
+    assert "<title>「周禮」：2 書" in html and "<h1>「周禮」</h1>" in html
+    assert "<p>本館有 2 部書題為「周禮」，請擇一（2 works are titled 周禮: choose one）。</p>" in html
+    assert re.findall(r'<li><a href="([^"]+)">([^<]+)</a>\s*<span class="byline">', html) == [
+        ("/works/KR1d0001/", "周禮"), ("/works/zhouli-sbck/", "周禮")]
+    assert re.findall(r'<span class="count">([^<]+)</span> <span class="chars">([^<]+)</span>', html) == [
+        ("2 卷", "200 字"), ("1 卷", "50 字")]
+    # a key that is nobody's title, however odd, is the site's 404 (never a 500)
+    for key in ("莊子", "周", "x" * 300, "周禮\u202e", "%25"):
+        assert client.get(f"/works/{key}/").status_code == 404, key
+    # a key that is an edition's or a work's reads it, as before, whatever titles hold it
+    assert client.get("/works/禮書綱目/").status_code == 200
+
+
+@pytest.mark.django_db
 def test_the_home_page_makes_the_same_queries_for_one_work_or_many(client, seed_juan):
     classify_seed(seed_juan)
     with CaptureQueriesContext(connection) as one:

@@ -105,6 +105,34 @@ def test_narrowing_a_search_by_a_facet_and_the_chart_by_class(library, tabs):
     tab.shot("search-chart-by-class")
 
 
+def test_a_title_typed_as_an_address_leads_to_its_work_or_lists_the_works_of_that_title(library, tabs):
+    """``/works/韓非子/`` (its title, where the library's key is KR3c0005) opens the work; with a
+    second work of that title, the address lists both to choose from (a 300), and that page passes
+    axe-core on a desktop and a phone."""
+    from reader.models import Edition, Work
+
+    for device in ["desktop", "phone"]:
+        tab = tabs(device)
+        page = tab.page
+        page.goto(library + "/works/韓非子/")
+        page.wait_for_url("**/works/KR3c0005/")
+        assert page.locator("h1").first.inner_text().startswith("韓非子")
+    other = Work.objects.create(title="韓非子", slug="hanfeizi-plain")
+    Edition.objects.create(work=other, slug="hanfeizi-plain")
+    for device in ["desktop", "phone"]:
+        tab = tabs(device)
+        page = tab.page
+        answer = page.goto(library + "/works/韓非子/")
+        assert answer.status == 300
+        assert page.locator("h1").inner_text() == "「韓非子」"
+        assert [unquote(a) for a in page.locator("ul.works > li > a").evaluate_all(
+            "links => links.map(a => a.getAttribute('href'))")] == ["/works/KR3c0005/", "/works/hanfeizi-plain/"]
+        assert tab.axe() == []
+        tab.shot("works-of-one-title")
+        page.locator("ul.works > li > a").first.click()
+        page.wait_for_url("**/works/KR3c0005/")
+
+
 @pytest.fixture
 def three_bu(library, tmp_path):
     """The library of ``library`` and 史記 (史部 正史類, one juan); 禮書綱目 given its 屬
