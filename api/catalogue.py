@@ -12,7 +12,7 @@ from rest_framework import generics
 from catalogue.catalogue import BU, bu_of, classes, get_class, members, shelf_key
 from reader.models import Work
 from reader.shelving import UNSORTED, decided_shu
-from search.facets import facet_counts, search_facet_counts
+from search.facets import facet_counts, facet_table, filter_values, search_facet_counts
 
 from . import shapes
 from .pagination import WholeListPagination
@@ -91,11 +91,41 @@ class ClassWorks(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
 
+def chosen_values(form) -> dict[str, frozenset[str]]:
+    """The values of each facet that a valid search form's filters choose, as the facets name
+    them: the classes given (a 部 in ``bu``, a 類 in ``class``), the dynasties and authors as their
+    filters read them (``search.facets.filter_values``: ``author=范甯`` chooses 范寧, ``author=江`` 江永 and 江聲),
+    and the edition ``edition=`` names (its slug; ``work=`` chooses none)."""
+    data = form.cleaned_data
+    filters = data["facet_filters"]
+    classes = frozenset(filters["classes"])
+    editions = frozenset()
+    if data.get("edition") and data.get("unfaceted_edition_ids"):
+        table = facet_table()
+        editions = frozenset(table[pk].slug for pk in data["unfaceted_edition_ids"] if pk in table)
+    return {"bu": classes, "class": classes, "dynasty": frozenset(filter_values("dynasty", filters["dynasties"])),
+            "author": frozenset(filter_values("author", filters["authors"])), "edition": editions}
+
+
+def with_chosen(counts: dict[str, list[dict]], chosen: dict[str, frozenset[str]]) -> dict[str, list[dict]]:
+    """``counts`` (``search.facets.facet_counts``) with ``"selected": True`` in each row whose value ``chosen``
+    (``chosen_values``) holds for its facet, the key absent from the others: the API's facets, in
+    which a chosen value is told from the alternatives beside it (their counts are the hits each
+    would add: the facets are counted without their own filters). New rows where one is marked;
+    ``counts``, which ``search.facets.search_facet_counts`` keeps, is not changed."""
+    return {name: [{**row, "selected": True} if row["value"] and row["value"] in chosen.get(name, ()) else row
+                   for row in rows] for name, rows in counts.items()}
+
+
 def search_facets(form, results) -> dict:
     """The facets of a search (``search.facets.search_facet_counts``): counted from the results
     without the facet filters, searched again without them when the form has some (once per
-    query: ``search.facets.unfaceted_writer_counts`` keeps the counts)."""
-    return search_facet_counts(form, results)
+    query: ``search.facets.unfaceted_writer_counts`` keeps the counts); each value the search's
+    filters chose has ``"selected": true`` (``with_chosen``), the others are the
+    alternatives, each with the hits it holds."""
+    counts = search_facet_counts(form, results)
+    return with_chosen(counts, chosen_values(form)) if form.facets_filtered() or form.cleaned_data.get("edition") \
+        else counts
 
 
 def class_distribution(results) -> list[dict]:

@@ -248,6 +248,10 @@ class FacetValueSerializer(serializers.Serializer):
 
     value = serializers.CharField()
     count = serializers.IntegerField()
+    selected = serializers.BooleanField(required=False, help_text=(
+        "true on a value the search's filters chose (`class`, `dynasty`, `author`, `edition`); absent on the "
+        "others, the alternatives: each facet is counted without its own filter, so their counts are the hits "
+        "each would add to the search (`class=KR1d` keeps 子部's count in `bu`)"))
 
 
 class NamedFacetValueSerializer(FacetValueSerializer):
@@ -258,7 +262,7 @@ class NamedFacetValueSerializer(FacetValueSerializer):
 
 class FacetsSerializer(serializers.Serializer):
     """Where the hits fall (``search.facets``): each facet counts the hits that pass the other
-    facets' filters, most hits first."""
+    facets' filters, most hits first; a value the filters chose is ``"selected": true``."""
 
     bu = NamedFacetValueSerializer(many=True)
     # ``class`` is a keyword: the field is added below under its name.

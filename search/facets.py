@@ -29,9 +29,12 @@ The dynasty follows the writer of the layer too (``dynasties_of``): a note count
 commentator's dynasty, the main text under its authors' (the work's where no author is named),
 unknown ("") otherwise: one map of each written name to one dynasty (``reader.book_writers``:
 the held editions' catalogue entries and bylines, 〔唐〕孔穎達, 〔漢〕鄭玄, else the catalogue's).
-So 鵠 with ``dynasty=唐`` finds 孔穎達's 疏 in the 注疏 editions. A dynasty filter keeps the hits
-the facet counts under it (``written_by_for``, a ``WrittenBy`` naming the commentators of that
-dynasty among the query's own, from its unfiltered ``layer_counts``).
+So 鵠 with ``dynasty=唐`` finds 孔穎達's 疏 in the 注疏 editions. The editors' layer, nobody's known,
+counts under the dynasty it was written in where the library knows it (``editors_dynasty``: a 四庫
+copy's 提要 and 考證 under 清), so ``dynasty=清`` keeps what ``work=`` finds in a 清 book's 提要. A
+dynasty filter keeps the hits the facet counts under it (``written_by_for``, a ``WrittenBy``
+naming the commentators of that dynasty among the query's own, from its unfiltered
+``layer_counts``).
 """
 from __future__ import annotations
 
@@ -42,6 +45,7 @@ from urllib.parse import urlencode
 
 from catalogue.catalogue import bu_of, entry, get_class
 from reader.book_writers import main_dynasties, main_writers, writer_dynasty
+from reader.importers.mandoku.paratext import QING, SIKU_EDITIONS
 from reader.catalogue_writers import dynasty_spelling, known_dynasty
 from reader.models import Edition
 from reader.people import work_people
@@ -49,7 +53,7 @@ from reader.printed_people import typed_author
 from reader.stamp import KeptPerStamp, corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
-from .documents import MAIN_LAYERS, NOBODYS_UNSIGNED
+from .documents import EDITORIAL, MAIN_LAYERS, NOBODYS_UNSIGNED
 from .service import edition_places, index_and_corpus_version, run_search
 
 #: The facets, in the order the API and the page give them.
@@ -58,6 +62,8 @@ FACETS = ("bu", "class", "dynasty", "author", "edition")
 UNCLASSIFIED = "未分類"
 #: How the search page names the hits of works whose dynasty or author is not known.
 UNKNOWN = "未詳"
+#: How an edition's collection names the 四庫全書 (``editors_dynasty``), in either script.
+SIKU_NAMES = ("四庫", "四库")
 
 
 @dataclass(frozen=True)
@@ -68,7 +74,8 @@ class EditionFacets:
     ``notes_dynasties`` (theirs, ``reader.book_writers``; ``()`` unknown), ``slug`` and
     ``name`` (the edition's, as the search page names it), ``people`` (everyone the work's
     catalogue entry, else the edition's byline, names, every role: ``reader.people.work_people``;
-    whom a commentator filter reads a typed name among)."""
+    whom a commentator filter reads a typed name among), ``editors_dynasties`` (the dynasty its
+    editors' layer was written under, ``editors_dynasty``; ``()`` unknown)."""
 
     cls: str
     bu: str
@@ -79,6 +86,7 @@ class EditionFacets:
     slug: str
     name: str
     people: tuple[str, ...] = ()
+    editors_dynasties: tuple[str, ...] = ()
 
 
 class FacetTable(dict):
@@ -86,6 +94,23 @@ class FacetTable(dict):
     ``edition`` facet names its values."""
 
     names: dict[str, str]
+
+
+def editors_dynasty(edition: Edition) -> str:
+    """The dynasty the unsigned editors' layer (``EDITORIAL``: a 提要, a 考證, an editors' 按) of
+    ``edition`` was written under, "" when the library cannot tell. 清 in a 四庫 copy: Kanripo's
+    transcription of a 四庫 print (``kanripo_edition`` WYG, WJG or SKQS:
+    ``reader.importers.mandoku.paratext.SIKU_EDITIONS``), a copy whose collection is the 四庫全書
+    (``collection``, as the seed's 欽定四庫全書), or a plain-text copy, whose editors' layer is the 四庫
+    提要 page alone (``reader.importers.plaintext``: 提要 is the one piece it gives that layer, and
+    only after a 四庫 提要 heading). The editors are nobody the book names (decision 0044), but
+    the 四庫全書's 提要 date themselves (「乾隆四十六年四月恭校上」) and the 考證 it copied are those of
+    the 乾隆 palace edition: every one was written under the 清. Another edition's editors (a 四部叢刊
+    print's 校記) are of no dynasty the library knows."""
+    if (edition.kanripo_edition in SIKU_EDITIONS or any(name in edition.collection for name in SIKU_NAMES)
+            or not (edition.kanripo_id or edition.kanripo_edition or edition.collection)):
+        return QING
+    return ""
 
 
 def _read_facet_table() -> FacetTable:
@@ -98,7 +123,8 @@ def _read_facet_table() -> FacetTable:
         name = places[e.pk]["full_name"] if e.pk in places else work.title
         out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), writers.main, writers.notes,
                                   main_dynasties(work, writers), notes_dynasties, e.slug, name,
-                                  tuple(p["name"] for p in work_people(work, e)))
+                                  tuple(p["name"] for p in work_people(work, e)),
+                                  tuple(d for d in (editors_dynasty(e),) if d))
     out.names = {f.slug: f.name for f in out.values()}
     return out
 
@@ -145,13 +171,16 @@ def writers(f: EditionFacets, layer: str, commentator: str) -> tuple[str, ...]:
 def dynasties_of(f: EditionFacets, layer: str, commentator: str) -> tuple[str, ...]:
     """The dynasties a passage of ``layer`` naming ``commentator`` in an edition of ``f`` counts
     under (``writers``'): the commentator's (``writer_dynasty``); the main text's
-    (``main_dynasties``: its authors', else the work's); an unnamed note's writers'; ``()``
-    unknown."""
+    (``main_dynasties``: its authors', else the work's); the editors' layer's, whose writers are
+    nobody known but whose time is (``editors_dynasties``: a 四庫 copy's 清); an unnamed note's
+    writers'; ``()`` unknown."""
     if commentator:
         found = writer_dynasty(commentator)
         return (found,) if found else ()
     if layer in MAIN_LAYERS:
         return f.main_dynasties
+    if layer == EDITORIAL:
+        return f.editors_dynasties
     return f.notes_dynasties if layer not in NOBODYS_UNSIGNED else ()
 
 
@@ -203,9 +232,11 @@ def filter_values(param: str, typed) -> tuple[str, ...]:
 
 
 def edition_dynasties(f: EditionFacets) -> frozenset[str]:
-    """Every dynasty a hit in an edition of ``f`` can count under (``dynasties_of``): its main
-    text's, its unnamed notes' and those of the people its catalogue entry or byline names
-    (``writer_dynasty``: its commentators among them)."""
+    """Every dynasty a hit in an edition of ``f`` can count under (``dynasties_of``) by who wrote
+    it: its main text's, its unnamed notes' and those of the people its catalogue entry or byline
+    names (``writer_dynasty``: its commentators among them). Not its editors' (``editors_dynasties``):
+    every 四庫 copy's 提要 is 清's, and a works list filtered by 清 lists the works 清 writers wrote or
+    annotated, not every book the 四庫 editors described."""
     return frozenset(f.main_dynasties) | frozenset(f.notes_dynasties) | {
         d for d in map(writer_dynasty, f.people) if d}
 
@@ -262,8 +293,10 @@ def written_by_for(authors=(), dynasties=(), per_writer: Counter | None = None) 
     writers they are (``writers``, ``dynasties_of``). A dynasty filter names the commentators
     of those dynasties that ``per_writer`` holds (the ``writer_counts`` of the search without
     its facet filters: a commentator with no hit there has none to keep; required with
-    ``dynasties``). Both given: the passages both keep. Neither given: None, with no table read
-    (a search with no facet filter touches neither the database nor the index here)."""
+    ``dynasties``), and the editors' layer of the editions whose editors wrote under them
+    (``editors_dynasty``); an author filter keeps no editors' layer (nobody known's). Both given:
+    the passages both keep. Neither given: None, with no table read (a search with no facet
+    filter touches neither the database nor the index here)."""
     if not authors and not dynasties:
         return None
     table = facet_table()
@@ -278,7 +311,8 @@ def written_by_for(authors=(), dynasties=(), per_writer: Counter | None = None) 
         names = {who for _, _, who in per_writer if who and writer_dynasty(who) in wanted}
         kept.append(WrittenBy(tuple(sorted(names)),
                               tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.main_dynasties))),
-                              tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.notes_dynasties)))))
+                              tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.notes_dynasties))),
+                              tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.editors_dynasties)))))
     if not kept:
         return None
     if len(kept) == 1:
@@ -425,17 +459,29 @@ FACET_LABELS = {"bu": ("部", "class"), "class": ("類", "class"), "dynasty": ("
 #: hit under who wrote the layer it is in (``writers``: 毛詩注疏's hits in 鄭玄's 箋 under 鄭玄, in
 #: 孔穎達's 疏 under 孔穎達, in the 詩 under the work's own author, nobody known there; a commentary
 #: book's commentator is not its classic's author), the dynasty facet under that writer's dynasty
-#: (鄭玄's 箋 under 漢, 孔穎達's 疏 under 唐, the 詩 under the work's), and their filters keep those
+#: (鄭玄's 箋 under 漢, 孔穎達's 疏 under 唐, the 詩 under the work's; the editors' 提要 and 考證 of a
+#: 四庫 copy under 清, though under no author: ``editors_dynasty``), and their filters keep those
 #: same hits; the commentator filter (``commentator=``, 注者) keeps one
 #: person's notes alone, without the works he wrote. An anthology whose catalogue entry and
 #: byline name only its editor or commentator (楚辭, 「王逸編」; 楚辭補注, 「洪興祖撰」) names its
 #: pieces' writers (屈原, 宋玉, 景差, 賈誼 …) nowhere but in the notes (「離騷經者屈原之所作也」):
 #: its text is nobody known's (decision 0038), so ``author=屈原`` finds none of it and the work
 #: filter does; the note says so.
-FACET_NOTES = {"author": "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。"
+FACET_NOTES = {"author": "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），"
+                         "提要、考證等編者之語不歸本書撰者，與不知撰者者同歸「未詳」。"
                          "總集之書目與卷端只題編者、注者者（如《楚辭》「王逸編」、《楚辭補注》「洪興祖撰」），各篇作者"
                          "（屈原、宋玉等）只見於注中，其正文亦歸「未詳」，以作者屈原篩選不得；請改用「書」篩選。",
-               "dynasty": "命中計入所在之層作者的朝代：注、疏從其注者，經文與正文從本書撰者（不知撰者從本書），不知朝代歸「未詳」。"}
+               "dynasty": "命中計入所在之層作者的朝代：注、疏從其注者，經文與正文從本書撰者（不知撰者從本書），"
+                          "四庫本的提要、考證等編者之語成於清，歸「清」；不知朝代歸「未詳」。"}
+
+
+#: What the search page says under a facet whose own filter is in force (``facet_menu``): its
+#: counts are not narrowed by that filter (each facet counts the hits that pass the other facets'
+#: filters), so the values not chosen are alternatives, each with the hits it would add. ``{}``:
+#: the words for the filter (部、類 share ``class``).
+FACET_HINT = "✓ 為已選，點之取消；其餘可加選，其數為各項命中，不受{}篩選所限。"
+#: The words ``FACET_HINT`` names a facet's filter by.
+FILTER_WORDS = {"class": "部、類", "dynasty": "朝代", "author": "作者"}
 
 
 #: Values of a facet the search page lists at once (the most hits first); the rest open
@@ -445,10 +491,12 @@ FACET_SHOWN = 6
 
 
 def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> list[dict]:
-    """The facets as the search page offers them: ``[{"name", "label", "note", "note_more", "values": [{"value",
+    """The facets as the search page offers them: ``[{"name", "label", "note", "note_more", "hint", "values": [{"value",
     "name", "count", "selected", "url"}], "shown": [...], "more": [...]}]`` (``note``: what its
     counts mean in one short line, ``FACET_NOTES`` up to its 「：」, "" for most; ``note_more``: the
-    rest, which the page shows behind a disclosure; ``shown``: the
+    rest, which the page shows behind a disclosure; ``hint``: ``FACET_HINT`` where the facet's own
+    filter is in force (a class filter for 部 and 類 alike: they share ``class``), "" otherwise and
+    for the edition, whose ``edition=`` narrows the search itself; ``shown``: the
     first ``FACET_SHOWN`` values and every chosen one, ``more``: the others, in the order of
     ``values``), each value's ``url`` the query string that adds it
     to the filters, or removes it when it is chosen (``params``: the request's parameters as
@@ -485,7 +533,10 @@ def facet_menu(params: list[tuple[str, str]], counts: dict[str, list[dict]]) -> 
             cut = FACET_SHOWN if len(values) > FACET_SHOWN + 1 else len(values)
             shown = [v for k, v in enumerate(values) if k < cut or v["selected"]]
             note, _, more = FACET_NOTES.get(name, "").partition("：")
-            menu.append({"name": name, "label": label, "note": note, "note_more": more, "values": values, "shown": shown,
+            filtered = param in FILTER_WORDS and any(k == param for k, _ in chosen)
+            hint = FACET_HINT.format(FILTER_WORDS[param]) if filtered else ""
+            menu.append({"name": name, "label": label, "note": note, "note_more": more, "hint": hint,
+                         "values": values, "shown": shown,
                          "more": [v for v in values if not any(v is s for s in shown)]})
     return menu
 

@@ -78,6 +78,14 @@ def test_the_facets_and_classes_are_typed(schema, client, seed_juan):
     assert sorted(facets["required"]) == ["author", "bu", "class", "dynasty", "edition"]
     assert sorted(facets["properties"]["class"]["items"]["required"]) == ["count", "name", "value"]
     assert sorted(facets["properties"]["dynasty"]["items"]["required"]) == ["count", "value"]
+    # a value the filters chose says so, and the answer follows the schema
+    assert facets["properties"]["dynasty"]["items"]["properties"]["selected"]["type"] == "boolean"
+    everything = client.get("/api/search/?q=%E9%B5%A0").json()
+    chosen = client.get("/api/search/?q=%E9%B5%A0&dynasty=%E6%B8%85").json()
+    assert chosen["facets"]["dynasty"] == [{**row, "selected": True} if row["value"] == "清" else row
+                                           for row in everything["facets"]["dynasty"]]
+    assert sum(row.get("selected", False) for row in chosen["facets"]["dynasty"]) == 1
+    OAS30Validator(shape).validate(chosen)
     classes, _ = response_schema(schema, "/api/classes/")
     assert sorted(classes["required"]) == ["count", "results"]
     assert sorted(classes["properties"]["results"]["items"]["required"]) == [

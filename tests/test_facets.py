@@ -1,6 +1,7 @@
 """Faceted search (issue 30) on every engine: the hits per 部, 類, dynasty, author and edition
 counted from the index's hits per juan, equal to a plain count of each text; the facet filters
 (one value or several) as edition filters; the API's ``facets`` and ``group=class``."""
+import re
 import shutil
 
 import pytest
@@ -103,8 +104,9 @@ def test_a_facet_filter_narrows_and_other_facets_count_within_it(engine, two_cla
     per_writer = facets.writer_counts(everything)
     assert facets.written_by_for(dynasties=("元",), per_writer=per_writer) == WrittenBy(("何犿",), (), ())
     assert facets.written_by_for(dynasties=("周",), per_writer=per_writer) == WrittenBy((), (hanfei.edition_id,), ())
-    assert facets.written_by_for(dynasties=("淸",), per_writer=per_writer) == WrittenBy(  # 淸 is 清
-        (), (seed.edition_id,), (seed.edition_id,))
+    # 淸 is 清; both are 四庫 copies, whose editors' layer (提要, 考證) was written under the 清
+    assert facets.written_by_for(dynasties=("淸",), per_writer=per_writer) == WrittenBy(
+        (), (seed.edition_id,), (seed.edition_id,), tuple(sorted([seed.edition_id, hanfei.edition_id])))
     assert facets.written_by_for(("韓非",), ("元",), per_writer) == WrittenBy((), (), ())   # both apply
     for dynasty, count in (("周", 96), ("元", 17), ("清", 69)):
         written_by = facets.written_by_for(dynasties=(dynasty,), per_writer=per_writer)
@@ -158,8 +160,23 @@ def test_the_api_answers_with_facets_and_filters_by_class(client, indexed):
     filtered = client.get("/api/search/?q=臣&exact=on&class=KR1d&page_size=1").json()
     assert filtered["count"] == 69
     assert filtered["results"][0]["work"]["title"] == "禮書綱目"
-    assert filtered["facets"]["class"] == body["facets"]["class"]
-    assert filtered["facets"]["edition"] == [{"value": "禮書綱目", "name": "禮書綱目", "count": 69}]
+    # the facets filtered by (部 and 類: class=) keep every value, the chosen one marked selected and
+    # the others, alternatives, with their own counts (the hits each would add); the other facets
+    # count the hits of the chosen class
+    assert filtered["facets"] == {
+        "bu": [{"value": "KR3", "name": "子部", "count": 113}, {"value": "KR1", "name": "經部", "count": 69}],
+        "class": [{"value": "KR3c", "name": "法家類", "count": 113},
+                  {"value": "KR1d", "name": "禮類", "count": 69, "selected": True}],
+        "dynasty": [{"value": "清", "count": 69}], "author": [{"value": "江永", "count": 69}],
+        "edition": [{"value": "禮書綱目", "name": "禮書綱目", "count": 69}]}
+    by_bu = client.get("/api/search/?q=臣&exact=on&class=KR1&page_size=1").json()["facets"]
+    assert (by_bu["bu"], by_bu["class"]) == (
+        [{"value": "KR3", "name": "子部", "count": 113}, {"value": "KR1", "name": "經部", "count": 69, "selected": True}],
+        body["facets"]["class"])
+    # an edition chosen by edition= is marked in its facet (the edition filter narrows the search itself)
+    one = client.get("/api/search/?q=臣&exact=on&edition=禮書綱目&page_size=1").json()["facets"]
+    assert one["edition"] == [{"value": "禮書綱目", "name": "禮書綱目", "count": 69, "selected": True}]
+    assert all("selected" not in row for name in ("bu", "class", "dynasty", "author") for row in one[name])
     both = client.get("/api/search/?q=臣&exact=on&class=KR1d&class=KR3c").json()
     assert both["count"] == client.get("/api/search/?q=臣&exact=on&class=KR1d,KR3c").json()["count"] == 182
     assert client.get("/api/search/?q=臣&exact=on&author=韓非").json()["count"] == 96   # his text, not 何犿's notes
@@ -191,9 +208,17 @@ def test_the_search_page_offers_the_facets_and_the_chart_by_class(client, indexe
     assert '<details class="facet-more">' not in html  # no facet has more than six values here
     narrowed = client.get("/search/", {"q": "臣", "exact": "on", "class": "KR3c"}).content.decode()
     assert '<p class="summary"><strong>113</strong> 處' in narrowed
-    # the chosen class is marked, and its link takes the filter off; the other class stays offered
-    assert '<li><a href="?q=%E8%87%A3&amp;exact=on" class="selected" aria-current="true">法家類</a>' in narrowed
+    # the chosen class is marked (✓, aria-current), and its link takes the filter off; the other class
+    # stays offered as an alternative with its own count, a link that adds it; so do the 部, which the
+    # class filter does not narrow either; the two facets say so, and the others (not filtered) do not
+    assert ('<li><a href="?q=%E8%87%A3&amp;exact=on" class="selected" aria-current="true" title="已選，點之取消">'
+            '<span aria-hidden="true">✓ </span>法家類</a> <span class="n">113</span></li>') in narrowed
     assert '<a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c&amp;class=KR1d">禮類</a> <span class="n">69</span>' in narrowed
+    hint = '<p class="facet-hint">✓ 為已選，點之取消；其餘可加選，其數為各項命中，不受部、類篩選所限。</p>'
+    assert re.findall(r'<h2 id="facet-(\w+)">[^<]+</h2>(<p class="facet-hint">[^<]+</p>)?', narrowed) == [
+        ("bu", hint), ("class", hint), ("dynasty", ""), ("author", "")]
+    assert '<a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c&amp;class=KR1">經部</a> <span class="n">69</span>' in narrowed
+    assert "facet-hint" not in html
     chart = client.get("/search/", {"q": "臣", "exact": "on", "group": "class"}).content.decode()
     assert '<ul class="bar-list classes"><li><a href="?q=%E8%87%A3&amp;exact=on&amp;class=KR3c">法家類</a>' in chart
     assert '<strong aria-current="true">依類</strong>' in chart
@@ -276,8 +301,10 @@ def test_a_filtered_search_counts_its_facets_from_the_unfiltered_search_once(cli
     assert len(searches) == 1 and searches[0].edition_ids is None   # the unfiltered search, for the facets
     again = client.get("/api/search/?q=臣&exact=on&class=KR3c&page_size=1").json()
     assert len(searches) == 1                                       # kept: not searched again
-    assert again["facets"]["class"] == first["facets"]["class"] == [
-        {"value": "KR3c", "name": "法家類", "count": 113}, {"value": "KR1d", "name": "禮類", "count": 69}]
+    # the same counts, each answer marking the class it chose
+    assert (first["facets"]["class"], again["facets"]["class"]) == (
+        [{"value": "KR3c", "name": "法家類", "count": 113}, {"value": "KR1d", "name": "禮類", "count": 69, "selected": True}],
+        [{"value": "KR3c", "name": "法家類", "count": 113, "selected": True}, {"value": "KR1d", "name": "禮類", "count": 69}])
     assert (first["count"], again["count"]) == (69, 113)
     assert again["facets"]["edition"] == [{"value": "KR3c0005", "name": "韓非子", "count": 113}]
     client.get("/api/search/?q=君&exact=on")                          # an unfiltered search keeps its own counts
@@ -303,7 +330,8 @@ def test_the_facets_of_a_query_and_its_filters_are_kept(client, indexed, monkeyp
     client.get("/api/search/?q=臣&exact=on&class=KR1d&page_size=1&page=2")
     assert [kw["classes"] for kw in counted] == [(), ("KR1d",)]
     assert narrowed["facets"]["edition"] == [{"value": "禮書綱目", "name": "禮書綱目", "count": 69}]
-    assert narrowed["facets"]["class"] == first["facets"]["class"]
+    assert narrowed["facets"]["class"] == [first["facets"]["class"][0], {**first["facets"]["class"][1], "selected": True}]
+    assert first["facets"]["class"][1] == {"value": "KR1d", "name": "禮類", "count": 69}
     monkeypatch.setattr(facets, "FACETS_KEEP", 1)
     client.get("/api/search/?q=君&exact=on")
     assert [key[2].text for key in facets._counted] == ["君"] and len(counted) == 3
@@ -387,7 +415,9 @@ def test_the_author_facet_names_one_person_once_and_a_filter_takes_any_of_his_na
     for name, count in (("穀梁赤", classic), ("楊士勛", shu), ("陸德明", yinyi), ("江永", in_seed)):
         filtered = client.get("/api/search/", {"q": "也", "exact": "1", "author": name, "page_size": "200"}).json()
         assert filtered["count"] == count, name
-        assert filtered["facets"]["author"] == body["facets"]["author"]   # the facet filtered by keeps its counts
+        # the facet filtered by keeps its counts, the chosen value marked so (the others are alternatives)
+        assert filtered["facets"]["author"] == [{**row, "selected": True} if row["value"] == name else row
+                                                for row in body["facets"]["author"]]
     # the dynasty of who wrote each layer (reader.book_writers): 范寧's 集解 晉, 楊士勛's 疏 and 陸德明's
     # 音義 唐, 穀梁赤's classic 周, 江永's 清; 春秋穀梁傳's classic nobody's known, as its author is
     # not named (the catalogue's 晉 is its commentator's: 范甯 集解), and the 考證 nobody's; each
@@ -402,8 +432,8 @@ def test_the_author_facet_names_one_person_once_and_a_filter_takes_any_of_his_na
     assert {(h["layer"], h["commentator"]) for h in layers["results"]} == {("classic", ""), ("title", "")}
     html = client.get("/search/", {"q": "也", "exact": "on", "author": "范甯"}).content.decode()
     # the chosen 范甯 is the facet's 范寧, shown chosen, its link taking the filter off
-    assert ('<li><a href="?q=%E4%B9%9F&amp;exact=on" class="selected" aria-current="true">范寧</a> '
-            '<span class="n">126</span></li>') in html
+    assert ('<li><a href="?q=%E4%B9%9F&amp;exact=on" class="selected" aria-current="true" title="已選，點之取消">'
+            '<span aria-hidden="true">✓ </span>范寧</a> <span class="n">126</span></li>') in html
     # a search with no hits names the filter in force by the person's written name, not as typed
     html = client.get("/search/", {"q": "龍鳳麟", "exact": "on", "author": "范寗"}).content.decode()
     assert ('<li>不限作者「范寧」也沒有（<a href="?q=%E9%BE%8D%E9%B3%B3%E9%BA%9F&amp;exact=on">取消</a>）。</li>'
@@ -505,11 +535,13 @@ def test_the_author_facet_says_it_counts_who_wrote_each_layer(client, indexed):
     html = client.get("/search/", {"q": "臣", "exact": "on"}).content.decode()
     # one short line, the rest behind a disclosure
     assert ('<h2 id="facet-author">作者</h2><details class="facet-note"><summary>命中計入所在之層的作者</summary><p>注、疏歸其注者，'
-            '經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。總集之書目與卷端只題編者、注者者'
+            '經文與正文歸本書撰者（注本之注者不作經文撰者），提要、考證等編者之語不歸本書撰者，與不知撰者者同歸「未詳」。'
+            '總集之書目與卷端只題編者、注者者'
             '（如《楚辭》「王逸編」、《楚辭補注》「洪興祖撰」），各篇作者（屈原、宋玉等）只見於注中，其正文亦歸「未詳」，'
             '以作者屈原篩選不得；請改用「書」篩選。</p></details><ul>') in html
     assert ('<h2 id="facet-dynasty">朝代</h2><details class="facet-note"><summary>命中計入所在之層作者的朝代</summary><p>注、疏從其注者，'
-            '經文與正文從本書撰者（不知撰者從本書），不知朝代歸「未詳」。</p></details><ul>') in html
+            '經文與正文從本書撰者（不知撰者從本書），四庫本的提要、考證等編者之語成於清，歸「清」；不知朝代歸「未詳」。'
+            '</p></details><ul>') in html
     assert html.count('class="facet-note"') == 2
     body = client.get("/api/search/?q=臣&exact=on&page_size=1").json()
     assert body["facets"]["author"] == [{"value": "韓非", "count": 96}, {"value": "江永", "count": 69},

@@ -501,14 +501,26 @@ def test_layer_counts_and_the_author_filter_equal_a_plain_scan(own_backend, seed
         heads, counts = own_backend.search(SearchQuery(phrase, exact=True)).layer_counts()
         assert dict(zip(heads, counts)) == {k: n for k, n in plain.items() if n}, phrase
         assert (heads, counts) == ref.search(SearchQuery(phrase, exact=True)).layer_counts(), phrase  # the order
-        for names, main, unnamed in (((), (seed,), ()), (("王逸",), (), ()), (("王逸", "洪興祖"), (chuci,), ()),
-                                     (("洪興祖",), (chuci,), (seed,)), ((), (), (seed, chuci))):
+        # ``editors``: the editions whose editors' layer (naming nobody) is kept, as a dynasty filter
+        # keeps a 四庫 copy's (search.facets.editors_dynasty)
+        for names, main, unnamed, editors in (
+                ((), (seed,), (), ()), (("王逸",), (), (), ()), (("王逸", "洪興祖"), (chuci,), (), ()),
+                (("洪興祖",), (chuci,), (seed,), ()), ((), (), (seed, chuci), ()), ((), (), (), (chuci,)),
+                (("王逸",), (), (seed,), (seed, chuci)), ((), (seed,), (), (seed,))):
             want = sum(n for (edition, _, layer, who), n in plain.items()
                        if ((who in names) if who else (edition in main) if layer in main_layers
+                           else (edition in editors) if layer == "editorial"
                            else (edition in unnamed and layer not in NOBODYS_UNSIGNED)))
-            got = own_backend.search(SearchQuery(phrase, exact=True, written_by=WrittenBy(names, main, unnamed)))
-            assert got.count == want, (phrase, names, main, unnamed)
+            got = own_backend.search(SearchQuery(phrase, exact=True,
+                                                 written_by=WrittenBy(names, main, unnamed, editors)))
+            assert got.count == want, (phrase, names, main, unnamed, editors)
             assert sum(got.layer_counts()[1]) == want
+        editors_only = own_backend.search(SearchQuery(phrase, exact=True, written_by=WrittenBy(editors=(chuci,))))
+        assert editors_only.count == sum(n for (edition, _, layer, who), n in plain.items()
+                                         if edition == chuci and layer == "editorial" and not who), phrase
+    # 楚辭補注's one editorial 曰, kept by its edition's editors alone
+    kept = own_backend.search(SearchQuery("曰", exact=True, written_by=WrittenBy(editors=(chuci,))))
+    assert [(h.layer, h.commentator) for h in kept.hits] == [("editorial", "")]
     kept = own_backend.search(SearchQuery("曰", exact=True, written_by=WrittenBy(("洪興祖",), (chuci,))))
     assert {(h.layer, h.commentator) for h in kept.hits} == {("classic", ""), ("commentary", "洪興祖")}
     assert own_backend.search(SearchQuery("之", exact=True, written_by=WrittenBy())).count == 0

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from characters.units import CELL_BOUNDARY
 from search.analysis import analysed
-from search.documents import LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument
+from search.documents import EDITORIAL, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument
 from search.kwic import MIXED, SEPARATED, SINGLE, context_bounds, separated_bounds, text_shape
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
@@ -106,21 +106,26 @@ class WrittenBy(NamedTuple):
     ``names``; a passage that names no commentator, of the main text (``MAIN_LAYERS``) in one of
     the editions ``main`` (the works whose main text these people wrote, 撰 or 著), or a note (any
     other layer of the books' text) in one of the editions ``unnamed`` (works whose notes naming
-    nobody are theirs: a work with no commentator, a commentary book named after its notes).
+    nobody are theirs: a work with no commentator, a commentary book named after its notes), or
+    of the editors' layer (``EDITORIAL``: 提要, 考證, 按) in one of the editions ``editors`` (those
+    whose unnamed editors a dynasty filter keeps: a 四庫 copy's, written under the 清).
     Sorted tuples (a query is a cache key)."""
 
     names: tuple[str, ...] = ()
     main: tuple[int, ...] = ()
     unnamed: tuple[int, ...] = ()
+    editors: tuple[int, ...] = ()
 
     def keeps(self, layer: str, edition: int, commentator: str) -> bool:
         """Whether a passage of ``layer`` in the edition ``edition`` written by ``commentator``
         ("" for none named) is kept. A reader's annotation and unsigned front or back matter
-        (``NOBODYS_UNSIGNED``) are nobody known's work."""
+        (``NOBODYS_UNSIGNED``) are nobody known's work; the editors' layer is kept in ``editors``."""
         if commentator:
             return commentator in self.names
         if layer in MAIN_LAYERS:
             return edition in self.main
+        if layer == EDITORIAL:
+            return edition in self.editors
         return layer not in NOBODYS_UNSIGNED and edition in self.unnamed
 
 

@@ -72,7 +72,8 @@ def test_narrowing_a_search_by_a_facet_and_the_chart_by_class(library, tabs):
     note = page.locator(".facet-author .facet-note")
     assert (note.inner_text(), note.locator("p").is_visible()) == ("命中計入所在之層的作者", False)
     note.locator("summary").click()
-    assert note.locator("p").inner_text() == ("注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），不知撰者歸「未詳」。"
+    assert note.locator("p").inner_text() == ("注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），"
+                                              "提要、考證等編者之語不歸本書撰者，與不知撰者者同歸「未詳」。"
                                               "總集之書目與卷端只題編者、注者者（如《楚辭》「王逸編」、《楚辭補注》「洪興祖撰」），"
                                               "各篇作者（屈原、宋玉等）只見於注中，其正文亦歸「未詳」，以作者屈原篩選不得；請改用「書」篩選。")
     assert page.locator(".facet-author li").all_inner_texts() == ["韓非 96", "江永 69", "何犿 17"]
@@ -80,7 +81,8 @@ def test_narrowing_a_search_by_a_facet_and_the_chart_by_class(library, tabs):
     note = page.locator(".facet-dynasty .facet-note")
     note.locator("summary").click()
     assert (note.locator("summary").inner_text(), note.locator("p").inner_text()) == (
-        "命中計入所在之層作者的朝代", "注、疏從其注者，經文與正文從本書撰者（不知撰者從本書），不知朝代歸「未詳」。")
+        "命中計入所在之層作者的朝代", "注、疏從其注者，經文與正文從本書撰者（不知撰者從本書），"
+        "四庫本的提要、考證等編者之語成於清，歸「清」；不知朝代歸「未詳」。")
     assert page.locator(".facet-dynasty li").all_inner_texts() == ["周 96", "清 69", "元 17"]
     assert tab.axe() == []
     tab.shot("search-facets")
@@ -89,8 +91,13 @@ def test_narrowing_a_search_by_a_facet_and_the_chart_by_class(library, tabs):
     page.keyboard.press("Enter")
     page.wait_for_url("**class=KR3c")
     assert page.locator("p.summary strong").inner_text() == "113"
-    assert page.locator(".facet-class a.selected").inner_text() == "法家類"
+    assert page.locator(".facet-class a.selected").inner_text() == "✓ 法家類"
     assert page.locator(".facet-class a.selected").get_attribute("aria-current") == "true"
+    # the other class and the 部 stay offered as alternatives, with their counts; the two facets say so
+    assert page.locator(".facet-class li").all_inner_texts() == ["✓ 法家類 113", "禮類 69"]
+    assert page.locator(".facet-bu li").all_inner_texts() == ["子部 113", "經部 69"]
+    assert page.locator(".facet-hint").all_inner_texts() == [
+        "✓ 為已選，點之取消；其餘可加選，其數為各項命中，不受部、類篩選所限。"] * 2
     assert tab.axe() == []
     assert set(page.locator("td.place a.where").all_inner_texts()) == {
         text for text in page.locator("td.place a.where").all_inner_texts() if text.startswith("韓非子")}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from search.documents import LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED
+from search.documents import EDITORIAL, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED
 
 from ..base import WrittenBy
 from .corpus import Corpus
@@ -101,15 +101,15 @@ def layer_counts(corpus: Corpus, hits) -> tuple[list[tuple], list[int]]:
 def written_mask(corpus: Corpus, written_by: WrittenBy) -> np.ndarray:
     """Per passage, whether ``written_by`` keeps it (``WrittenBy.keeps``): written by one of its
     names (``Corpus.written_by``), or naming no commentator and a note in one of its ``unnamed``
-    editions (a reader's annotation excepted), or of the main text (``MAIN_LAYERS``) in one of its ``main`` editions. The last
-    ``KEPT_MASKS`` are kept with the corpus."""
+    editions (a reader's annotation excepted), or of the main text (``MAIN_LAYERS``) in one of its ``main`` editions,
+    or of the editors' layer in one of its ``editors`` editions. The last ``KEPT_MASKS`` are kept with the corpus."""
     cache = corpus.__dict__.setdefault("_written_masks", {})
     mask = cache.get(written_by)
     if mask is None:
         mask = np.zeros(len(corpus), dtype=bool)
         for name in written_by.names:
             mask |= corpus.written_by(name)
-        if written_by.main or written_by.unnamed:
+        if written_by.main or written_by.unnamed or written_by.editors:
             editions = np.asarray(corpus.work_id)
             layers = np.asarray(corpus.layer)
             main = np.isin(layers, [LAYER_CODE[layer] for layer in MAIN_LAYERS])
@@ -117,6 +117,9 @@ def written_mask(corpus: Corpus, written_by: WrittenBy) -> np.ndarray:
                 ~np.isin(layers, [LAYER_CODE[layer] for layer in NOBODYS_UNSIGNED])  # nobody known's
             if written_by.main:
                 theirs |= main & np.isin(editions, np.asarray(written_by.main, dtype=np.int64))
+            if written_by.editors:
+                theirs |= (layers == LAYER_CODE[EDITORIAL]) & np.isin(editions, np.asarray(written_by.editors,
+                                                                                           dtype=np.int64))
             mask |= theirs & corpus.written_by("")
         if len(cache) >= KEPT_MASKS:
             cache.clear()

@@ -19,7 +19,8 @@ from whoosh.index import EmptyIndexError
 from config.faults import crash_point
 from characters.simplified import TRADITIONAL
 from search.matching import match_passage
-from search.documents import ANALYSIS, ANNOTATION, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument
+from search.documents import (ANALYSIS, ANNOTATION, EDITORIAL, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS,
+                              SearchDocument)
 
 from ..base import BaseSearchBackend, SearchQuery, SearchResults, caught_up, entries_of, juans_to_drop
 from ..generations import GenerationStore, link_files
@@ -258,7 +259,9 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                 in_main = np.isin(layers, [LAYER_CODE[layer] for layer in MAIN_LAYERS])
                 main = (np.isin(editions, np.asarray(written_by.unnamed, dtype=np.int64)) & ~in_main
                         & ~np.isin(layers, [LAYER_CODE[layer] for layer in NOBODYS_UNSIGNED])) | \
-                    (in_main & np.isin(editions, np.asarray(written_by.main, dtype=np.int64)))
+                    (in_main & np.isin(editions, np.asarray(written_by.main, dtype=np.int64))) | \
+                    ((layers == LAYER_CODE[EDITORIAL])
+                     & np.isin(editions, np.asarray(written_by.editors, dtype=np.int64)))
                 names = frozenset(written_by.names)
                 for docnum, name, theirs in zip(docnums.tolist(), view.commentators_of(searcher, docnums.tolist()),
                                                 main.tolist()):
