@@ -84,7 +84,8 @@ def test_a_readings_books_pian_heading_with_its_commentator_and_range():
     # the juan's first 篇 opens it under the part's title and byline (header lines: 春秋左氏音義之二, 陸德明),
     # and 文上 glosses its name before its number (``divisions.noted_heading``)
     assert [(c.title, c.category) for c in doc.chapters] == [
-        ("僖中第六", "盡二十六年"), ("僖下第七", "盡三十三年"), ("文上第八", "盡十年"), ("文下第九", "盡十八年")]
+        ("僖中第六", "盡二十六年"), ("僖下第七", "盡三十三年"), ("文上第八", "盡十年"), ("文下第九", "盡十八年"),
+        ("宣上第十", "盡十一年")]
     assert doc.chapters[1].sections[0].pieces[0].text == "經二十七年有好"
     assert not any("杜氏" in p.text for p in doc.all_pieces() if p.kind == TEXT and "僖下" in p.text)
     # the commentator by his name, alone after the number (莊子音義 ``内篇逍遥遊第一　郭象``: 郭象's 注), or

@@ -93,17 +93,23 @@ def test_what_is_no_pian_byline():
     assert commentator_byline("三十二年伐鄭城酸棗敗秦於注", titled=False) == []
 
 
+def imported_head(path, count, tmp_path):
+    """``(juan, first section, file)``: the first ``count`` lines of the Kanripo file ``path`` (its header
+    and first lines) written under ``tmp_path`` in a folder of its work's ID, and imported."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    short = tmp_path / path.parent.name / path.name
+    short.parent.mkdir()
+    short.write_text("\n".join(lines[:count]) + "\n", encoding="utf-8")
+    juan = import_file(short).juan
+    return juan, juan.sections.order_by("position").first(), short
+
+
 @pytest.mark.django_db
 def test_the_chapters_byline_is_metadata_in_the_api_the_citation_and_search(client, search_backend, tmp_path):
     """禮記音義's first 篇, imported (the file's header and its first lines): the section's byline is 鄭氏注
     in the API, its citation and on its page, search finds 鄭氏注 neither as classic nor as a title, and finds the
     first lemma 毋不敬 as classic; the juan writes back as it was."""
-    lines = (SHIWEN / "KR1g0003_011.txt").read_text(encoding="utf-8").split("\n")
-    short = tmp_path / "KR1g0003" / "KR1g0003_011.txt"
-    short.parent.mkdir()
-    short.write_text("\n".join(lines[:24]) + "\n", encoding="utf-8")
-    juan = import_file(short).juan
-    section = juan.sections.order_by("position").first()
+    juan, section, short = imported_head(SHIWEN / "KR1g0003_011.txt", 24, tmp_path)
     assert section.bylines == ZHENG_ZHU
     data = client.get(f"/api/works/{juan.work_id}/juans/{juan.number}/sections/{section.position}/").json()
     assert (data["byline"], data["people"]) == ("鄭氏注", [{"dynasty": "", "name": "鄭氏", "role": "注"}])

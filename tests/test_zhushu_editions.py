@@ -542,7 +542,7 @@ def test_the_kaozheng_after_a_juans_end_title_is_the_editors_entries_whole():
     as the editors' 按, so 趙注 searches found the editors' quotation again; 故以大梁别之, an
     entry's last line, was a section title."""
     doc = parse_real("KR1h0003/KR1h0003_001.txt")
-    assert [c.title for c in doc.chapters] == ["", "卷一上考證", "卷一下", "卷一下考證"]
+    assert [c.title for c in doc.chapters] == ["梁恵王章句上", "卷一上考證", "卷一下", "卷一下考證"]
     pieces = doc.all_pieces()
     entries = [p for p in pieces if p.effective_layer == EDITORIAL]
     assert len(entries) == KAOZHENG_ENTRIES_KR1H0003_001

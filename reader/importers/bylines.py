@@ -92,8 +92,9 @@ def parse_byline(byline: str) -> tuple[str, str, str]:
     return "", "", rest
 
 
-#: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …).
-BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>" + SHARED_ROLE + r"|奉勅撰|勑撰|御注|御撰|集注|集解|音義[幷并][疏䟽]|音義|音[註注]|"
+#: One entry of a byline: who (dynasty, name) and the role (撰, 注, 音義, 疏, …; 集解 also as 集觧,
+#: as 論語 四部叢刊 prints it in ``論語顔淵第十二　何晏集觧(…)``).
+BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>" + SHARED_ROLE + r"|奉勅撰|勑撰|御注|御撰|集注|集[解觧]|音義[幷并][疏䟽]|音義|音[註注]|"
                           r"奉[勑勅敕敇]修|(?<=[等䓁])修|監修|"
                           r"釋文附|釋文|義疏|章句|[補𥙷]注|集傳|訂定|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|𫝊|學|疏|䟽)$")
 #: A work presented to the throne signs with the humble 臣 and 上 (楚辭 ``校書郎臣王逸上``:
@@ -131,6 +132,11 @@ OFFICE_LINE = re.compile(r"^[^()<>\u3000 ]{2,30}" + OFFICE_TITLES + r"$")
 #: A master named by his surname and 子 or 氏 (朱子, 蔡氏), not by his own name: a later entry so
 #: named takes no dynasty from the entry before it.
 MASTER = re.compile(r"[^\u3000 ]{1,2}[子氏]")
+#: The years a 篇 of the 春秋 runs to, as 經典釋文 prints it in the 篇's heading after the 注 it reads
+#: (``僖下第七　杜氏　盡三十三年``: to the 33rd year of 僖公): a part of the heading, no person.
+LAST_YEAR = re.compile(r"^盡[一二三四五六七八九十百]+年$")
+#: A master's name and that range printed with no space between (``杜氏盡九年``).
+MASTER_RANGE = re.compile(r"^(?P<master>[^\u3000 ]{1,2}[子氏])(?P<range>盡[一二三四五六七八九十百]+年)$")
 #: The longest name a byline's person has once his dynasty and offices are left out: a native
 #: place of two characters and a name of three (``婺源江永``), or a monk's 釋 and his name.
 NAME_MAX = 5
@@ -398,8 +404,10 @@ def category_byline(category: str) -> tuple[str, str]:
     the book's, its group no person); a group alone (``嘉禮十五``,
     ``離騷``) → ``(category, "")``. A byline is taken from the end only, word by word (``儀禮``
     before ``鄭氏注`` is no name: the shortest words that make entries, then the words before
-    them that are entries or a dynasty alone)."""
-    words = [w for w in category.split(IDEO_SPACE) if w]
+    them that are entries or a dynasty alone). A master's name and the range run together with no
+    space between are the two words (經典釋文 ``襄元(…)第十四　杜氏盡九年``, ``宣上(…)第十杜氏盡十一年``:
+    ``杜氏盡九年`` → ``("盡九年", "杜氏")``, ``MASTER_RANGE``)."""
+    words = [part for w in category.split(IDEO_SPACE) if w for part in _apart(w)]
     start = next((j for j in range(len(words) - 1, -1, -1) if byline_entries(IDEO_SPACE.join(words[j:]))), None)
     if start is None:
         # a master's name alone before the 篇's range (經典釋文 ``僖下第七　杜氏　盡三十三年``: 杜預's 注),
@@ -410,3 +418,21 @@ def category_byline(category: str) -> tuple[str, str]:
     while start > 0 and (words[start - 1] in DYNASTIES or byline_entries(words[start - 1])):
         start -= 1
     return IDEO_SPACE.join(words[:start]), IDEO_SPACE.join(words[start:])
+
+
+def _apart(word: str) -> tuple[str, ...]:
+    """``word`` as the words it prints: a master's name and a range run together are two
+    (``MASTER_RANGE``: ``杜氏盡九年`` → ``("杜氏", "盡九年")``), any other word one."""
+    m = MASTER_RANGE.match(word)
+    return (m["master"], m["range"]) if m else (word,)
+
+
+def heading_people(byline: str) -> list[dict[str, str]]:
+    """The people of the byline a 篇 heading prints after its title (``category_byline``'s second
+    part), each as ``byline_people`` gives them, with his dynasty and role where printed: ``何休學`` →
+    ``[{"dynasty": "", "place": "", "name": "何休", "role": "學"}]``; a master's name or a name
+    Kanripo's catalogue knows printed alone, without a role (經典釋文 ``僖中第六　杜氏　盡二十六年``,
+    莊子音義 ``…第一　郭象``: the 注 the 篇 is read in, named by its writer), is that person with no
+    role: ``杜氏`` → ``[{"dynasty": "", "place": "", "name": "杜氏", "role": ""}]``."""
+    return byline_people(byline) or [{"dynasty": "", "place": "", "name": word, "role": ""}
+                                     for word in byline.split(IDEO_SPACE) if word]

@@ -39,7 +39,7 @@ import re
 
 from reader.numerals import chinese_to_int
 
-from ..bylines import category_byline
+from ..bylines import LAST_YEAR, MASTER_RANGE, category_byline
 from ..document import LABEL, NOTE, TEXT, ChapterDoc
 from .contents import ENTRY, GROUP_WORDS
 from .lines import IDEO_SPACE, PieceBuilder, print_width
@@ -58,18 +58,17 @@ NAME_MAX = 6
 #: (春秋左氏音義 ``莊公(名同桓公子母文姜/諡法勝敵克亂曰莊)第三　杜氏　盡三十二年``, 春秋榖梁音義
 #: ``桓公(名允桓王/九年即位)第二　范甯集解``, 莊子音義 ``齊物論(力頓反/李如字)第二``, 周易音義
 #: ``周易雜卦(韓云雜糅衆卦/也孟云雜亂也)第十一``). The whole line: a name, one note closed on the
-#: line, a number, at most two words after it; a juan's label (卷…) is none.
+#: line, a number, at most two words after it, or the master and the range run on after the number
+#: with no space (``宣上(…)第十杜氏盡十一年``, ``bylines.MASTER_RANGE``); a juan's label (卷…) is none.
 NOTED_CHAPTER = re.compile(
     r"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/]{1,10})(?P<note>\([^()]*\))(?P<number>第[一二三四五六七八九十百]+[上中下]?)"
-    r"(?P<category>(?:\u3000+[^\s()<>¶\u3000/]{1,6}){0,2})¶?$")
+    r"(?P<category>(?:\u3000+[^\s()<>¶\u3000/]{1,6}){0,2}|" + MASTER_RANGE.pattern.strip("^$") + r")¶?$")
 
 
 #: The rest of a 篇 heading whose note filled its line, printed on the next line: the commentary
 #: it reads and the last year it holds (經典釋文 春秋左氏音義 ``哀上(…)第二十九`` over ``　　杜氏　盡十三年``),
 #: or the commentary alone (春秋穀梁音義 ``　　　范甯集解``): one or two words, no note.
 HEADING_TAIL = re.compile(r"^\u3000*(?P<category>[^\s()<>¶\u3000/]{1,6}(?:\u3000+[^\s()<>¶\u3000/]{1,6})?)¶?$")
-#: The last year a 篇 of the 春秋 holds, as its heading prints it (``盡十三年``).
-LAST_YEAR = re.compile(r"^盡[一二三四五六七八九十百]+年$")
 
 
 #: A character of a heading's words (no note, markup, space or column break).

@@ -30,7 +30,8 @@ from .divisions import (fold_heading_words, follows_last, glossed_heading, headi
 from .paratext import document_head, front_juan
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
-    CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX,
+    CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX, ZHANGJU_CHAPTER,
+    noted_rest,
 )
 
 
@@ -69,6 +70,7 @@ class LineLoop:
         self.readme = readme
         self.header = None
         self.heading_bylines: list[str] = []  # byline lines under a 篇 heading (``bylines_after_heading``)
+        self.chapter_bylines: list[tuple[ChapterDoc, str]] = []  # the same, each with its chapter
 
     def error(self, line: int, column: int, message: str):
         raise TextFormatError(self.path, line, column, message)
@@ -78,11 +80,14 @@ class LineLoop:
         return scan_line(s, tokens_re, lineno, col0, out, text_kind, note_kind, lead, term, cont, last,
                          self.path, open_at, self.literal)
 
-    def bylines_after_heading(self, lines: list[str], i: int, end: int, nl: str, fixed: FixedBuilder) -> int:
+    def bylines_after_heading(self, lines: list[str], i: int, end: int, nl: str, fixed: FixedBuilder,
+                              chapter: ChapterDoc) -> int:
         """The byline lines printed under a 篇 heading (楚辭 卷一: ``離騷經章句第一　離騷``, then
         ``校書郎臣王　逸上`` and ``曲阿洪　興祖𥙷注``, where the other juans print them under the
-        title line), with the page breaks before them: laid into the heading's layout and
-        kept in ``self.heading_bylines``. Returns the index of the first line after them."""
+        title line; 經典釋文 春秋公羊音義 ``莊公第三`` over ``　　　何休學``), with the page breaks before
+        them: laid into the heading's layout and kept in ``self.heading_bylines``, and with
+        ``chapter`` (the heading's) in ``self.chapter_bylines``. Returns the index of the first line
+        after them."""
         j, taken = i, i
         found = []
         while j < end:
@@ -99,6 +104,7 @@ class LineLoop:
         for k in range(i, taken):
             fixed.lay(lines[k] + (nl if (k < len(lines) - 1 or self.doc.final_newline) else ""))
         self.heading_bylines.extend(found)
+        self.chapter_bylines.extend((chapter, byline) for byline in found)
         return taken
 
     def scan_body(self, lines: list[str], start: int, end: int, nl: str) -> list[Unit]:
@@ -322,7 +328,9 @@ class LineLoop:
                           or not top) and next_heading(stripped, units)
             if not heading and not entry and not numbered and (at_start or lone or sequel) and not self.header.tls \
                     and indent <= 4:
-                m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None)
+                m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None) \
+                    or (ZHANGJU_CHAPTER.match(stripped) if not units else None)  # 梁惠王章句上(…) at the juan's head
+                m = m if m is None or noted_rest(stripped[len(m["title"]):]) else None
                 # an unnumbered 篇 title only at the juan's start: under a numbered one
                 # (隗囂公孫述列傳第三) an indented 隗囂傳(…) is a section's title, and after the
                 # juan's first pieces (六臣註文選 卷三十三 ``　　　九章(…`` after 九歌's 右山鬼) a
@@ -346,7 +354,7 @@ class LineLoop:
                     units.append(Unit("heading", lineno, chapter=chapter))
                     if layout_only(rest):
                         fixed.lay(rest + term)
-                        i = self.bylines_after_heading(lines, i + 1, end, nl, fixed)
+                        i = self.bylines_after_heading(lines, i + 1, end, nl, fixed, chapter)
                         chapter.heading_layout = fixed.layout
                         last = fixed
                         cont, unit = None, None
@@ -354,7 +362,7 @@ class LineLoop:
                         line_indent = None
                         continue
                     chapter.heading_layout = fixed.layout
-                    stripped, indent_str, col_shift = rest, "", len(title)
+                    stripped, indent_str, col_shift = rest, "", len(content)
                     cont, unit, para_break, in_label = None, None, True, False
             noted = numbered or (None if heading or entry or self.header.tls or indent > 4 or (cont and cont[0] == "open")
                                  else noted_heading(stripped, lineno, "".join(pending) + indent_str))

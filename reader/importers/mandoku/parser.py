@@ -38,7 +38,7 @@ from .lines import IDEO_SPACE, full_width, print_width
 from .smallprint import StrayMarkup
 from .entries import keep_entries_whole
 from .glued_titles import glued_title_bylines, own_line_titles
-from .pian_bylines import pian_bylines
+from .pian_bylines import heading_line_bylines, pian_bylines
 from .signed_parts import signed_parts
 from .memorials import memorial_signatures
 from .paratext import mark_paratext
@@ -121,7 +121,13 @@ class _Parser(LineLoop):
         old_juans(units)  # 檀弓第三(…)卷之二: the old edition's juan, the heading's category
         if not readings_part(doc.header_lines):  # 管子 牧民第一(…)經言一: the 篇's group, the heading's category
             heading_groups(units, doc.work_title)
-        self.heading_bylines.extend(category_bylines(units))  # 舜典第二　虞書　孔氏傳: 孔氏傳 no part of the group
+        categories = category_bylines(units)  # 舜典第二　虞書　孔氏傳: 孔氏傳 no part of the group
+        self.heading_bylines.extend(byline for _, byline in categories)
+        # lines under a heading name its commentary where the juan prints a byline of its own (經典釋文
+        # 春秋公羊音義 莊公第三 over 何休學); else they are the juan's byline, printed where its other juans
+        # print it under the title line (楚辭 卷一 王逸, 洪興祖 under 離騷經章句第一)
+        on_heading = [(chapter, byline, True) for chapter, byline in categories] + [
+            (chapter, byline, False) for chapter, byline in (self.chapter_bylines if doc.bylines else [])]
         if self.heading_bylines and not doc.bylines:  # printed under the first 篇 heading (楚辭 卷一)
             found["byline"] = IDEO_SPACE.join(dict.fromkeys(self.heading_bylines))  # 毛詩 卷七: one byline, three times
             fill_byline(doc, found["byline"])
@@ -141,6 +147,8 @@ class _Parser(LineLoop):
         heading_bylines = [] if self.header.tls else pian_bylines(doc, self.header.work)  # 禮記音義 禮記(…)鄭氏注
         if heading_bylines and not doc.bylines:  # printed under the first 篇 heading (春秋榖梁傳 四部叢刊 范寗集解)
             fill_byline(doc, IDEO_SPACE.join(dict.fromkeys(heading_bylines)))
+        # 僖中第六　杜氏　盡二十六年, 莊公第三 over 何休學: the commentator the chapter's byline
+        heading_line_bylines(doc, on_heading)
         if not doc.sections and not found.get("title") and not any(c.heading for c in doc.chapters):
             # a juan title or a heading over blank pages (史記正義 卷二十二: the 四庫 edition has no
             # notes on this 表) is a juan without text, imported; a header and nothing else is no juan

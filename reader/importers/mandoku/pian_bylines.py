@@ -21,7 +21,8 @@ the line back as printed. Pure: a parsed ``JuanDocument`` in, changed in place.
 """
 from __future__ import annotations
 
-from ..bylines import CLASSIC_NAMES, MASTER, NAME_MAX, byline_entries, byline_people, clean_author, dynasty_of
+from ..bylines import (CLASSIC_NAMES, MASTER, NAME_MAX, byline_entries, byline_people, clean_author, dynasty_of,
+                       heading_people)
 from ..document import LABEL, NOTE, TEXT, JuanDocument, PieceDoc
 from .header import same_title
 from .lines import IDEO_SPACE, PILCROW
@@ -30,7 +31,7 @@ from .piece_splits import split_piece
 
 #: The roles of a commentator on the text a 篇 is read in, as bylines write them (注, 箋, 傳, 章句,
 #: 集解, 何休's 學 …): a 篇's byline names whose commentary it prints, not who wrote the book.
-COMMENTARY_ROLES = frozenset({"注", "註", "箋", "傳", "章句", "集解", "學", "集注", "御注", "補注", "集傳"})
+COMMENTARY_ROLES = frozenset({"注", "註", "箋", "傳", "章句", "集解", "集觧", "學", "集注", "御注", "補注", "集傳"})
 #: The roles that may also end a 傳's title (後漢書 ``隗囂傳`` under its 篇 heading, a life's title):
 #: a byline alone ends so only after a master's name (尚書音義 ``孔氏傳``, ``bylines.MASTER``).
 TITLE_ROLES = frozenset({"傳", "集傳"})
@@ -238,3 +239,28 @@ def _one_section(chapter, section, labels: set[int]):
         join_sections(first, other)
     del chapter.sections[1:k + 1]
     return first
+
+
+def heading_line_bylines(doc: JuanDocument, found: list[tuple[object, str, bool]]) -> None:
+    """Make each byline a 篇 heading prints on its line after the title, or on lines of its own
+    under it, that chapter's byline, as one printed in its heading lines before the text is
+    (``pian_bylines``): ``found`` holds ``(chapter, byline, on_line)`` in text order, as
+    ``structure.category_bylines`` took them out of the chapters' categories (``on_line``) and the
+    line loop read the lines (``LineLoop.bylines_after_heading``). A byline of entries is taken when
+    it is a commentator's (``commentator_byline``; 傳 after a name only on the heading's line, after
+    its title, or after a master's name: a life's title under a 篇 heading, 後漢書 ``劉𤣥傳``, is none);
+    names alone where ``category_byline`` found a master or a known person (``bylines.heading_people``:
+    杜氏, 郭象). The people go on the chapter's first section and on its sections after it up to one
+    with a title, after any byline they have. A heading names the commentary its 篇 is read in,
+    whichever of its lines prints it (經典釋文 ``僖中第六　杜氏　盡二十六年``, ``桓公第二　何休學``,
+    ``莊公第三`` over ``　　　何休學``; 尚書 四部叢刊 ``舜典第二　虞書　孔氏傳``). A chapter the juan does not
+    keep (a heading made a contents entry) or without sections takes none. In place."""
+    kept = {id(chapter) for chapter in doc.chapters}
+    for chapter, byline, on_line in found:
+        if id(chapter) not in kept:
+            continue
+        people = commentator_byline(byline, on_line) if byline_entries(byline) else heading_people(byline)
+        for k, section in enumerate(chapter.sections):
+            if k and section.title:
+                break
+            section.bylines.extend(dict(p) for p in people if p not in section.bylines)

@@ -21,7 +21,7 @@ import re
 from ..document import (
     LABEL, NOTE, NOTE_KINDS, RECORD, SMALLPRINT, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
 )
-from ..bylines import MASTER, category_byline
+from ..bylines import MASTER, byline_entries, category_byline
 from ..siku import MAIN_NOTE_TAG
 from .contents import LIVES
 from .contents import TITLE as CONTENTS_TITLE
@@ -60,10 +60,20 @@ CHAPTER_LINE = re.compile(r"^(?P<title>[^\s()<¶右][^\s()<¶]{0,9})(?P<sep>\u30
 #: (周禮注疏 原目). A 篇 printed in parts ends with its part (前漢書 ``高帝紀第一上``). A juan's
 #: label (``…卷第十一``: 經典釋文's list of its juans, 七經孟子考文補遺's old editions' titles
 #: ``存舊禮記正義卷第五十三(宋板)``) is no 篇.
+_AFTER_TITLE = (r"(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶]|\u3000+(?:正義曰|釋曰|疏|[^\s()<>¶\u3000]+曰)"
+                r"|\u3000+[^\s()<>¶\u3000/]{1,6}(?:\([^()]*\))?¶?$)")
 NUMBERED_CHAPTER = re.compile(
     r"^(?![^\s()<>¶\u3000/]+[卷巻]第)(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+[上中下]?)"
-    r"(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶]|\u3000+(?:正義曰|釋曰|疏|[^\s()<>¶\u3000]+曰)"
-    r"|\u3000+[^\s()<>¶\u3000/]{1,6}¶?$)")
+    + _AFTER_TITLE)
+#: A 篇 of a book read in 章句, headed by its name (at most six characters), 章句 and its part, with
+#: no number (趙岐's 孟子章句: 孟子 四部叢刊 ``梁惠王章句上(梁惠王者…)``, 孟子注疏 ``梁恵王章句上音義(…)``,
+#: ``梁惠王章句下疏(…)``), alone or before its note or the label of its readings or 疏: a heading at the
+#: juan's head, before anything else, as ``INDENTED_HEADING`` is (no number says it is a 篇's: elsewhere
+#: such a line is a list's entry, 孟子注疏 原目 ``梁恵王章句上(凡七章)``, or a 考證's lemma,
+#: ``梁惠王章句上注魏惠王…``). Before the full-size 注 its line runs on with (孟子注疏 ``公孫丑章句上注公孫丑者…``)
+#: it stays as it was: where that 注 runs on at the top of the next line is read by the width and the
+#: indentation of the printed line the title opens (``layers.assign_layers``).
+ZHANGJU_CHAPTER = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,6}章句[上下])(?=\(|¶?$|(?:音義|[疏䟽])\()")
 #: A 篇 heading without a number, at a juan's start before any other heading: indented by two
 #: or more, at most eight characters then its note running to the end of its line, and the
 #: text after it flush (淮南鴻烈解 WYG ``　　原道訓(原本也本道根真…因以題篇)`` over
@@ -79,9 +89,11 @@ INDENTED_HEADING = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,7}[^\s()<>¶\u30
 #: and the commentator as the book prints them in every 篇 heading (尚書 四部叢刊
 #: ``舜典第二　虞書　孔氏傳``): two words only where one of them is in an earlier heading's category
 #: in the juan (``grouped_heading``), so that a line of a 篇 list (管子 ``㓜官第八　㓜官圖第九　五輔第十``) or an
-#: old edition's heading quoted in a collation (七經孟子考文補遺) is no heading.
+#: old edition's heading quoted in a collation (七經孟子考文補遺) is no heading. The last word may
+#: carry a note closing the line when it is the commentator's byline (``noted_rest``).
 LONE_NUMBERED_CHAPTER = re.compile(
-    r"^(?P<title>(?![卷巻])[^\s()<>¶\u3000/]{2,12}第[一二三四五六七八九十百]+[上中下]?)(?:\u3000+[^\s()<>¶\u3000/]{1,6}){0,2}¶?$")
+    r"^(?P<title>(?![卷巻])[^\s()<>¶\u3000/]{2,12}第[一二三四五六七八九十百]+[上中下]?)"
+    r"(?:(?:\u3000+[^\s()<>¶\u3000/]{1,6}){0,2}|(?:\u3000+[^\s()<>¶\u3000/]{1,6}){1,2}\([^()]*\))¶?$")
 #: A numbered 篇 heading then two words (``LONE_NUMBERED_CHAPTER``): its group and commentator.
 GROUPED_CHAPTER = re.compile(
     r"^(?![^\s()<>¶\u3000/]+[卷巻]第)(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+[上中下]?)"
@@ -89,24 +101,30 @@ GROUPED_CHAPTER = re.compile(
 #: A 篇 heading with the group it belongs to after U+3000 (楚辭 ``離騷經章句第一　離騷``,
 #: ``九歌章句第二　離騷``: every piece of 楚辭 is of the 離騷 group), the category of the chapter; or
 #: its group and commentator (``GROUPED_CHAPTER``: ``虞書　孔氏傳``).
-NUMBERED_CATEGORY = re.compile(r"^(?P<sep>\u3000+)(?P<category>[^\s()<>¶\u3000/]{1,6}(?:\u3000+[^\s()<>¶\u3000/]{1,6})?)¶?$")
+#: The words may end with a note on the 篇 after its commentator's byline (論語 四部叢刊
+#: ``論語爲政第二　何晏集解(凢卄四章)``: 何晏's 集解, and the count of the 篇's 章), the heading's own
+#: note (``noted_rest``).
+NUMBERED_CATEGORY = re.compile(
+    r"^(?P<sep>\u3000+)(?P<category>[^\s()<>¶\u3000/]{1,6}(?:\u3000+[^\s()<>¶\u3000/]{1,6})?)(?=¶?$|\([^()]*\)¶?$)")
 CLOSER = re.compile(r"^(?P<closer>[右記](?P<title>[^\u3000 ()<¶]+))")
 JI_CLOSER = re.compile(r"記[^\u3000 ()<¶]{1,20}¶?")
 TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000]+)(?P<tag>[^ \u3000()]{1,12})$", re.S)
 
 
-def category_bylines(units: list[Unit]) -> list[str]:
+def category_bylines(units: list[Unit]) -> list[tuple[ChapterDoc, str]]:
     """The bylines the juan's 篇 headings print after their group (``bylines.category_byline``:
-    尚書 四部叢刊 ``舜典第二　虞書　孔氏傳``, 儀禮 四部叢刊 ``士冠禮第一　儀禮　鄭氏注``), in text order:
-    each taken out of its chapter's category (in place: the category is the group, ``虞書``), for
-    a byline is metadata, the juan's (``JuanDocument.bylines`` where the juan prints none of its
-    own), never part of a title. The heading as printed stays the chapter's ``heading``."""
-    found: list[str] = []
+    尚書 四部叢刊 ``舜典第二　虞書　孔氏傳``, 儀禮 四部叢刊 ``士冠禮第一　儀禮　鄭氏注``, 經典釋文
+    ``僖中第六　杜氏　盡二十六年``), in text order, each with its chapter: each taken out of its
+    chapter's category (in place: the category is the group or the range, ``虞書``, ``盡二十六年``), for
+    a byline is metadata, the chapter's (``pian_bylines.heading_line_bylines``) and the juan's
+    (``JuanDocument.bylines`` where the juan prints none of its own), never part of a title. The
+    heading as printed stays the chapter's ``heading``."""
+    found: list[tuple[ChapterDoc, str]] = []
     for u in units:
         if u.kind == "heading" and u.chapter.category:
             u.chapter.category, byline = category_byline(u.chapter.category)
             if byline:
-                found.append(byline)
+                found.append((u.chapter, byline))
     return found
 
 
@@ -129,6 +147,18 @@ def label_paragraph_words(paragraph: list[PieceDoc], in_label: list[bool]) -> No
             p.kind = LABEL
 
 
+def noted_rest(rest: str) -> bool:
+    """Whether the words ``rest`` a 篇 heading prints after its title may be its category: words
+    alone, or words whose last carries a note closing the line when that word is a byline
+    (``bylines.byline_entries``): the commentator the 篇 is read in, the note the heading's own
+    (論語 四部叢刊 ``論語爲政第二　何晏集解(凢卄四章)``, the count of its 章). A word with a note
+    that names no commentator (a lemma and its reading) makes no heading."""
+    words = NUMBERED_CATEGORY.match(rest)
+    if words is None or not rest[words.end():].startswith("("):
+        return True
+    return bool(byline_entries(words["category"].split("\u3000")[-1]))
+
+
 def grouped_heading(rest: str, units: list[Unit], ended: bool) -> bool:
     """Whether a line of a lone 篇 heading's title (``LONE_NUMBERED_CHAPTER``) and the words ``rest``
     after it is a heading, ``units`` the juan's so far and ``ended`` whether the line before it
@@ -140,7 +170,10 @@ def grouped_heading(rest: str, units: list[Unit], ended: bool) -> bool:
     master (``bylines.MASTER``), as a book of readings names the commentary it reads after each
     篇 (經典釋文 春秋左氏音義 ``僖下第七　杜氏　盡三十三年``: 杜預's 注, and the year the 篇 runs to); a
     collation that quotes an old edition's heading (七經孟子考文補遺 ``曲禮上第一　禮記　鄭氏註``) prints
-    the group first."""
+    the group first. With a note after the last word, when that word is the commentator's byline
+    (``noted_rest``: 論語 四部叢刊 ``論語㤗伯第八　何晏集解(凢卄一章)``), after a full line too."""
+    if "(" in rest:  # the commentator's byline and the note on the 篇 say it is a heading, after a full line too
+        return noted_rest(rest)
     words = [w for w in rest.strip("\u3000¶").split("\u3000") if w]
     if len(words) < 2:
         return ended
