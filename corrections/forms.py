@@ -16,16 +16,18 @@ from .models import (ANNOTATION, BOOKMARK, KIND_CHOICES, LAYER, PRIVATE_NOTE, ST
                      TAG_CHOICES, TEXT)
 from .overlay import juan_overlay
 from .positions import PieceSpan, PositionError, char_span, piece_ranges, to_piece
-from .workflow import MAX_NOTE
+from .workflow import EMPTY_NEW_TEXT, MAX_NOTE, NOT_EMPTY_FOR_DELETION, trimmed
 
 #: The kinds whose proposal reads each field besides the place (``workflow.propose``): a text
 #: correction its new text, a layer or structure correction its layer or structure, an annotation
-#: and a private note their note (``replacement``), tags and links; a reason and evidence every
+#: and a private note their note (``replacement``), tags and links; a text correction whose new text
+#: is empty, its ``deletion`` ticked (``workflow.EMPTY_NEW_TEXT``); a reason and evidence every
 #: kind an editor reviews (a reader's own note or bookmark is reviewed by nobody). A bookmark
 #: reads the place alone. A field of another kind is refused (tags on a text correction) or left
 #: unread (a new text on a layer correction).
 FIELD_KINDS = {
     "replacement": (TEXT, ANNOTATION, PRIVATE_NOTE),
+    "deletion": (TEXT,),
     "new_layer": (LAYER,),
     "structure": (STRUCTURE,),
     "tags": (ANNOTATION, PRIVATE_NOTE),
@@ -68,6 +70,7 @@ class ProposalForm(forms.Form):
     # not stripped here: ``workflow.propose`` trims it, keeping a text correction's U+3000 (``workflow.trimmed``)
     replacement = forms.CharField(required=False, max_length=MAX_NOTE, strip=False, label="改為／注記 (new text, or the note)",
                                   widget=forms.Textarea(attrs={"rows": 2}))
+    deletion = forms.BooleanField(required=False, label="刪去所選文字，不改為他字 (delete the selected characters)")
     new_layer = forms.ChoiceField(required=False, choices=[("", "—")] + LAYER_CHOICES, label="層次 (layer)")
     structure = forms.ChoiceField(required=False, choices=[("", "—")] + STRUCTURE_CHOICES, label="結構 (structure)")
     tags = forms.MultipleChoiceField(required=False, choices=TAG_CHOICES, label="標籤 (tags)",
@@ -133,6 +136,13 @@ class ProposalForm(forms.Form):
                         self.add_error("last", whole)
         data.pop("first", None)
         data.pop("last", None)
+        if data.get("kind") == TEXT and "replacement" in data:
+            # said at the field it is about (``workflow.propose`` refuses it too, for every caller)
+            empty = not trimmed(TEXT, data["replacement"])
+            if empty and not data.get("deletion"):
+                self.add_error("replacement", EMPTY_NEW_TEXT)
+            elif not empty and data.get("deletion"):
+                self.add_error("deletion", NOT_EMPTY_FOR_DELETION)
         return data
 
 

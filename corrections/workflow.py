@@ -58,6 +58,17 @@ LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 TRIMMED = "".join(c for c in map(chr, range(0x3000)) if c.isspace())
 
 
+#: A text correction's new text left empty, its deletion not chosen: an empty 改為 box is as often
+#: a box not yet filled in as a deletion meant, and a deletion taken so would remove the book's
+#: characters in the reading, search and the upstream patch; a deletion is chosen explicitly
+#: (``propose``'s ``deletion``, the form's 「刪去所選文字」 box).
+EMPTY_NEW_TEXT = ("改為一欄空白：請寫下新文字；若要刪去所選文字，請勾選「刪去所選文字」 (the new text is empty: write it, "
+                  "or tick 「刪去所選文字」 to delete the selected characters)")
+#: A deletion chosen with a new text written: which of the two was meant is not known.
+NOT_EMPTY_FOR_DELETION = ("已勾選「刪去所選文字」，改為一欄須空白；若要改為新文字，請取消勾選 (a deletion has no new text: "
+                          "leave 改為 empty, or untick 「刪去所選文字」 to change the characters to the new text)")
+
+
 def trimmed(kind: str, text: str) -> str:
     """``text`` (a proposal's new text or note) without white space at its ends: a text
     correction's (``kind`` ``TEXT``) keeps its U+3000 (``TRIMMED``), a note loses every kind."""
@@ -202,13 +213,15 @@ def _check_layer(layer: str) -> None:
 
 def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int, end: int, replacement: str = "",
             new_layer: str = "", structure: str = "", reason: str, evidence: str = "", tags=(), links=(),
-            address=None) -> Proposal:
+            deletion: bool = False, address=None) -> Proposal:
     """A new pending proposal on ``juan``, at ``start``–``end`` (code points) of the text of
     piece ``piece`` of section ``section`` **as the reader read it** (the corrected reading):
     the offsets are mapped back to the text as imported. Raises ``ReviewError`` for a user
     who may not propose, a place that does not exist, an empty or too long span, a correction
-    whose span meets an accepted text correction, a missing reason, or tags and links that are not
-    ``models.TAGS`` and ``links.clean_links`` (an annotation's or a private note's only). A note
+    whose span meets an accepted text correction, a missing reason, a text correction whose new
+    text is empty unless ``deletion`` chose it (``EMPTY_NEW_TEXT``) or a deletion with a new text
+    (``NOT_EMPTY_FOR_DELETION``; ``deletion`` is read by a text correction alone), or tags and
+    links that are not ``models.TAGS`` and ``links.clean_links`` (an annotation's or a private note's only). A note
     (``ANNOTATING``) whose span meets an accepted text correction covers it whole."""
     own = kind in OWN_KINDS
     if own and not (getattr(user, "is_authenticated", False) and user.is_active):
@@ -255,6 +268,10 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         _check_layer(new_layer)
     if kind == STRUCTURE and structure not in dict(STRUCTURE_CHOICES):
         raise ReviewError("請選擇此處為何：新節起、標題或署名 (choose what the passage is: a section starts here, a heading or a byline)")
+    if kind == TEXT and not replacement and not deletion:
+        raise ReviewError(EMPTY_NEW_TEXT)
+    if kind == TEXT and replacement and deletion:
+        raise ReviewError(NOT_EMPTY_FOR_DELETION)
     if kind == TEXT:
         _check_new_text(replacement, juan.source_format, stored)
     if kind == TEXT and replacement == stored[start:end]:

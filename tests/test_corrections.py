@@ -983,7 +983,7 @@ def test_lists_name_an_edition_as_its_breadcrumbs_do(tmp_path, client, people):
     page = client.get(f"/corrections/{p.pk}/").content.decode()
     assert re.search(rf"<dt>位置</dt><dd><a [^>]+>楚辭補注（四庫全書・文淵閣本） 卷一 §1</a>，第{note.position + 1}段第 1–2 字</dd>", page)
     client.force_login(people["editor"])
-    assert f"#{p.pk} 文字校正 (text correction)</a>：楚辭補注（四庫全書・文淵閣本） 卷一 §1</h2>" in client.get("/corrections/").content.decode()
+    assert f"#{p.pk} 文字校正 (text correction)</a>：楚辭補注（四庫全書・文淵閣本）卷一 §1</h2>" in client.get("/corrections/").content.decode()
 
 
 def test_the_patch_message_keeps_each_new_text_on_its_line(tmp_path, seed_juan, people):

@@ -47,7 +47,7 @@ def shown_text(html: str) -> str:
 
 def corrected(seed_juan, people, start, end, replacement, piece=3):
     p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=piece, start=start, end=end,
-                replacement=replacement, reason="他本")
+                replacement=replacement, deletion=not replacement, reason="他本")
     return accept(p, people["editor"])
 
 

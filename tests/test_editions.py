@@ -16,6 +16,7 @@ from reader.importers.loader import import_file
 from reader.models import Edition, Juan, Work
 
 from .conftest import SEED, SHARED, index_all, index_folder, kept_for_the_class, kept_juans
+from .test_corrections import people  # noqa: F401 - the fixture
 
 KANRIPO = SHARED / "corpus" / "kanripo"
 J12 = KANRIPO / "KR1d0086" / "KR1d0086_012.txt"
@@ -28,6 +29,15 @@ def test_work_groups_rule():
              (6, "儀禮", "", ""),  # matches two Kanripo works: left alone
              (7, "禮書綱目", "朱熹", "")]  # another author: not an edition of 江永's book
     assert work_groups(works) == [[1, 2, 3]]
+
+
+def test_a_title_sets_no_space_beside_a_full_width_bracket():
+    from reader.templatetags.reading import title_gap, title_words
+
+    assert [title_gap("周禮", "卷一"), title_gap("周禮（四部叢刊本）", "卷一"), title_gap("周易", "〈乾〉第一"),
+            title_gap("卷十", "§1「戒百官」"), title_gap("§1「戒百官」", "注"), title_gap("", "卷一")] == [" ", "", "", " ", "", ""]
+    assert [title_words("周禮", "", "卷一"), title_words("周禮", "（四部叢刊本）", "卷一"), title_words("周易", "〈乾〉第一"),
+            title_words("<b>", "卷一")] == ["周禮 卷一", "周禮（四部叢刊本）卷一", "周易〈乾〉第一", "&lt;b&gt; 卷一"]
 
 
 @pytest.fixture(scope="class")
@@ -106,11 +116,53 @@ class TestOnTheThreeEditions:
         seed_section = client.get("/works/禮書綱目/juan/10/2/").content.decode()
         assert ("〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（欽定四庫全書・純文字本） "
                 "http://testserver/works/禮書綱目/juan/10/2/") in seed_section
-        assert "<title>張侯 · 禮書綱目（欽定四庫全書・純文字本） 卷十 · 經注閱讀</title>" in seed_section
-        assert "<title>張侯 · 禮書綱目（四庫全書・文淵閣本・原字） 卷十 · 經注閱讀</title>" in section
-        assert "<title>禮書綱目（四庫全書・文淵閣本・原字） 卷十 · 經注閱讀</title>" in juan_page
+        assert "<title>張侯 · 禮書綱目（欽定四庫全書・純文字本）卷十 · 經注閱讀</title>" in seed_section
+        assert "<title>張侯 · 禮書綱目（四庫全書・文淵閣本・原字）卷十 · 經注閱讀</title>" in section
+        assert "<title>禮書綱目（四庫全書・文淵閣本・原字）卷十 · 經注閱讀</title>" in juan_page
         assert work_crumb + f'<a href="{seed_page}">欽定四庫全書・純文字本</a> › ' \
             '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/#s2">卷十</a> › <span aria-current="page">張侯</span></nav>' in seed_section
+
+    def test_titles_and_headings_set_no_space_beside_a_full_width_bracket(self, three, client, people):  # noqa: F811
+        """Page titles and headings built of a work's title, its edition's name in （）, a juan's
+        label and a section's name showed a space beside the brackets (`禮書綱目 （四庫全書・文淵閣本） 卷十`):
+        Chinese type sets none there (``reading.title_gap``). Where no bracket meets, the space stays."""
+        from django.test import Client
+
+        def title(html):
+            return re.search(r"<title>([^<]*)</title>", html).group(1)
+
+        def h1(html):
+            return re.sub(r"<[^>]+>", "", re.search(r"<h1[^>]*>(.*?)</h1>", html, re.S).group(1))
+
+        pages = {url: client.get(url).content.decode() for url in (
+            "/works/KR1d0086/juan/12/", "/works/KR1d0086/juan/12/2/", "/works/KR1d0086/juan/12/collate/",
+            "/works/KR1d0086/juan/12/quotations/", "/works/禮書綱目/juan/10/2/")}
+        assert [(title(html), h1(html)) for html in pages.values()] == [
+            ("禮書綱目（四庫全書・文淵閣本）卷十 · 經注閱讀", "禮書綱目（四庫全書・文淵閣本）卷十 Kanripo KR1d0086_012"),
+            ("張侯 · 禮書綱目（四庫全書・文淵閣本）卷十 · 經注閱讀", "張侯 禮書綱目（四庫全書・文淵閣本）卷十 §2"),
+            ("校勘 · 禮書綱目（四庫全書・文淵閣本）卷十 · 經注閱讀", "校勘 禮書綱目 卷十"),
+            ("引文地圖 · 禮書綱目（四庫全書・文淵閣本）卷十 · 經注閱讀", "引文地圖 禮書綱目（四庫全書・文淵閣本）卷十"),
+            ("張侯 · 禮書綱目（欽定四庫全書・純文字本）卷十 · 經注閱讀", "張侯 禮書綱目（欽定四庫全書・純文字本）卷十 §2")]
+        assert '<h1><span class="work-title">禮書綱目</span><span class="edition-name">（四庫全書・文淵閣本）</span>' \
+               '<span class="juan-label">卷十</span>' in pages["/works/KR1d0086/juan/12/"]
+        contributor = Client()
+        contributor.force_login(people["contributor"])
+        form = contributor.get("/corrections/propose/KR1d0086/12/", {"section": 2}).content.decode()
+        assert (title(form), h1(form)) == ("校正 · 禮書綱目（四庫全書・文淵閣本）卷十 §2「張侯」 · 經注閱讀",
+                                           "校正：禮書綱目（四庫全書・文淵閣本）卷十 §2「張侯」")
+        # a label that opens with a bracket (周易's files are its chapters, 〈乾〉第一): none before it either
+        from reader.models import bump_juan_versions
+        from reader.stamp import corpus_changed
+
+        _, kr, _ = three
+        Juan.objects.filter(pk=kr.pk).update(label="〈大射儀〉")
+        bump_juan_versions([kr.pk])
+        corpus_changed()  # the page cache holds the pages read above
+        juan_page = client.get("/works/KR1d0086/juan/12/").content.decode()
+        collation = client.get("/works/KR1d0086/juan/12/collate/").content.decode()
+        assert [(title(html), h1(html)) for html in (juan_page, collation)] == [
+            ("禮書綱目（四庫全書・文淵閣本）〈大射儀〉 · 經注閱讀", "禮書綱目（四庫全書・文淵閣本）〈大射儀〉 Kanripo KR1d0086_012"),
+            ("校勘 · 禮書綱目（四庫全書・文淵閣本）〈大射儀〉 · 經注閱讀", "校勘 禮書綱目〈大射儀〉")]
 
     def test_one_rule_names_the_edition_of_a_works_key(self, three, client):
         """``/works/禮書綱目/`` opened Kanripo's KR1d0086 (the work's reading edition) while
@@ -219,7 +271,7 @@ class TestOnTheThreeEditions:
         assert data["citation"] == ("〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」（欽定四庫全書・純文字本） "
                                     "http://testserver/works/禮書綱目/juan/10/2/")
         quotations = client.get("/works/禮書綱目/juan/10/quotations/").content.decode()
-        assert "<title>引文地圖 · 禮書綱目（欽定四庫全書・純文字本） 卷十 · 經注閱讀</title>" in quotations
+        assert "<title>引文地圖 · 禮書綱目（欽定四庫全書・純文字本）卷十 · 經注閱讀</title>" in quotations
         # a section's own parallels are other works' places, as the quotation map's: the seed's §2 listed
         # its other two editions among them (collation.parallels.other_works); here no other work holds it
         settings.SECTION_PARALLELS_SECONDS = 0  # no limit: found in the request, however long a loaded machine takes

@@ -12,7 +12,7 @@ from django.test import Client
 from corrections.forms import FIELD_KINDS, ProposalForm
 from corrections.models import Proposal
 from corrections.positions import char_span
-from corrections.workflow import propose
+from corrections.workflow import EMPTY_NEW_TEXT, NOT_EMPTY_FOR_DELETION, ReviewError, propose
 from reader.templatetags.reading import through
 
 from .test_corrections import PW, people  # noqa: F401 - the fixture
@@ -39,6 +39,7 @@ def test_each_field_names_the_kinds_it_belongs_to_and_the_page_names_the_edition
     html = c.get(FORM, {"section": 1, "piece": 3, "start": 0, "end": 2}).content.decode()
     assert kind_fields(html) == [
         ("text annotation private_note", "改為／注記 (new text, or the note)", "文字校正、注記、私人筆記"),
+        ("text", "刪去所選文字，不改為他字 (delete the selected characters)", "文字校正"),
         ("layer", "層次 (layer)", "層次校正"),
         ("structure", "結構 (structure)", "結構校正"),
         ("annotation private_note", "標籤 (tags)", "注記、私人筆記"),
@@ -51,7 +52,7 @@ def test_each_field_names_the_kinds_it_belongs_to_and_the_page_names_the_edition
     # the tags are a group of check boxes: a fieldset named by its legend
     assert '<fieldset><legend><span class="field-name">標籤 (tags)</span>' in html
     # the place: the edition (the seed, the only edition of its work, is named by its collection), juan, section
-    assert "<h1>校正：禮書綱目（欽定四庫全書・純文字本） 卷十 §1「戒百官」</h1>" in html
+    assert "<h1>校正：禮書綱目（欽定四庫全書・純文字本）卷十 §1「戒百官」</h1>" in html
     assert ('<p class="proposal-place">所校之本：<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/">'
             '禮書綱目（欽定四庫全書・純文字本）</a> · <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/">卷十</a>'
             ' · <a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/">§1「戒百官」</a>。') in html
@@ -101,3 +102,49 @@ def test_a_form_sent_with_only_its_kinds_fields_is_taken(seed_juan, people, kind
     response = c.post(FORM, {"kind": kind, "section": 1, "first": first, "last": last, "reason": "他本", **extra})
     assert response.status_code == 302
     assert Proposal.objects.get().kind == kind
+
+
+def test_an_empty_new_text_is_refused_unless_the_deletion_is_ticked(seed_juan, people):
+    """A text correction sent with 改為 left empty was stored as a deletion, with no question
+    asked: 「司馬」 → 「」, the book's characters gone from the reading once accepted. An empty
+    new text is now refused at its field unless 刪去所選文字 is ticked, and a new text with it
+    ticked too (which was meant is not known); the workflow refuses both for every caller."""
+    c = Client()
+    c.force_login(people["contributor"])
+    place = {"kind": "text", "section": 2, "first": 1, "last": 2, "reason": "衍文"}
+    empty = ('<li><a href="#id_replacement">改為／注記 (new text, or the note)：改為一欄空白：請寫下新文字；若要刪去所選文字，'
+             '請勾選「刪去所選文字」 (the new text is empty: write it, or tick 「刪去所選文字」 to delete the selected '
+             'characters)</a></li>')
+    both = ('<li><a href="#id_deletion">刪去所選文字，不改為他字 (delete the selected characters)：已勾選「刪去所選文字」，'
+            '改為一欄須空白；若要改為新文字，請取消勾選 (a deletion has no new text: leave 改為 empty, or untick '
+            '「刪去所選文字」 to change the characters to the new text)</a></li>')
+    for sent, message in [({"replacement": ""}, empty), ({}, empty), ({"replacement": " \r\n"}, empty),
+                          ({"replacement": "司", "deletion": "on"}, both)]:
+        response = c.post(FORM, {**place, **sent})
+        assert response.status_code == 400, sent
+        assert message in response.content.decode(), sent
+    assert Proposal.objects.count() == 0
+    # ticked, with 改為 empty: a deletion of 司馬
+    response = c.post(FORM, {**place, "replacement": "", "deletion": "on"})
+    assert response.status_code == 302
+    made = Proposal.objects.get()
+    assert (made.kind, made.original, made.replacement, made.start, made.end) == ("text", "司馬", "", 0, 2)
+    # an ideographic space is a new text, not a deletion (the book's blank)
+    response = c.post(FORM, {**place, "first": 3, "last": 3, "replacement": "\u3000"})
+    assert response.status_code == 302 and Proposal.objects.latest("pk").replacement == "\u3000"
+    # the box is a text correction's: a layer correction with it ticked is taken, the box not read
+    response = c.post(FORM, {"kind": "layer", "section": 1, "first": 53, "last": 78, "new_layer": "commentary",
+                             "reason": "他本", "deletion": "on"})
+    assert response.status_code == 302 and Proposal.objects.latest("pk").kind == "layer"
+    # the workflow, for every caller
+    contributor = people["contributor"]
+    for replacement, deletion, message in [("", False, EMPTY_NEW_TEXT), ("\n", False, EMPTY_NEW_TEXT),
+                                           ("司", True, NOT_EMPTY_FOR_DELETION)]:
+        with pytest.raises(ReviewError) as refused:
+            propose(contributor, seed_juan, kind="text", section=2, piece=0, start=0, end=2, replacement=replacement,
+                    deletion=deletion, reason="衍文")
+        assert str(refused.value) == message
+    assert Proposal.objects.count() == 3
+    kept = propose(contributor, seed_juan, kind="text", section=2, piece=0, start=0, end=2, replacement="", deletion=True,
+                   reason="衍文")
+    assert (kept.original, kept.replacement) == ("司馬", "")

@@ -419,3 +419,43 @@ def text_blocks(paragraphs) -> list:
     """A section's paragraphs as ``reader.tables.Block``: paragraphs of text, and tables (the
     paragraphs in a row that write one)."""
     return paragraph_blocks(paragraphs)
+
+
+#: The full-width brackets of Chinese text: a title built of parts (a work's title, its edition's
+#: name in （）, a juan's label, which may open with 〈 (周易's 〈乾〉第一), a section's 「」) sets no
+#: space next to one, as Chinese type sets none there: the bracket's own blank half is the space
+#: (《周禮》〈天官〉, 周禮（四部叢刊本）卷一, never 周禮 （四部叢刊本） 卷一).
+FULLWIDTH_BRACKETS = frozenset("（）〈〉《》「」『』【】〔〕［］｛｝〖〗〘〙〚〛")
+
+
+def title_gap(left: str, right: str) -> str:
+    """The space between two parts of a title, ``left`` then ``right``: " ", or "" where
+    either is empty or the join has a full-width bracket on either side (``FULLWIDTH_BRACKETS``)."""
+    left, right = str(left), str(right)
+    if not left or not right or left[-1] in FULLWIDTH_BRACKETS or right[0] in FULLWIDTH_BRACKETS:
+        return ""
+    return " "
+
+
+@register.filter
+def gap(left, right) -> str:
+    """``title_gap``: ``{{ a|gap:b }}`` between two parts of a heading written apart (each in its
+    own element)."""
+    return title_gap(left, right)
+
+
+@register.simple_tag
+def title_words(*parts) -> str:
+    """A page title or heading made of ``parts`` (strings, "" for a part the page lacks, which is
+    left out), each escaped, joined by ``title_gap``: ``{% title_words work.title edition_part
+    label %}`` is ``周禮（四部叢刊本）卷一``, ``周禮 卷一`` without an edition's name."""
+    out = ""
+    for part in (str(p) for p in parts if p):
+        out += title_gap(out, part) + part
+    return escape(out)
+
+
+@register.filter
+def bracketed(name) -> str:
+    """``（name）`` (an edition's name after the work's title), "" for no name."""
+    return f"（{name}）" if name else ""

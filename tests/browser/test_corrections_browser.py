@@ -52,21 +52,34 @@ def sign_in(page, site, name):
     page.locator("h1", has_text=re.compile("^(我的校正|待審校正)")).wait_for()
 
 
+@pytest.fixture
+def signed_in(site, tabs):
+    """``signed_in(name, role, url, device="desktop", layout=None, **context_options)``: a Tab
+    signed in as a new person ``name`` of ``role``, on ``url`` (in ``layout`` when given)."""
+
+    def open_tab(name, role, url, device="desktop", layout=None, **options):
+        person(name, role)
+        tab = tabs(device, **options)
+        sign_in(tab.page, site, name)
+        if layout:
+            tab.use(site, layout=layout)
+        tab.page.goto(site + url)
+        return tab
+
+    return open_tab
+
+
 def proposed_place(page):
     wait_until(page, "!document.querySelector('.propose-button').hidden")
     href = page.locator(".propose-button").get_attribute("href")
     return {k: v[0] for k, v in parse_qs(urlparse(href).query).items()}
 
 
-def test_a_contributor_proposes_an_editor_accepts_and_readers_and_search_see_it(site, tabs):
-    person("contrib", "contributor")
+def test_a_contributor_proposes_an_editor_accepts_and_readers_and_search_see_it(site, tabs, signed_in):
     person("editor", "editor")
-    tab = tabs()
-    page = tab.page
-    sign_in(page, site, "contrib")
     # 直排: a main-text run, and a note set in two columns (割注) selected across them
-    tab.use(site, layout="vertical")
-    page.goto(site + S1)
+    tab = signed_in("contrib", "contributor", S1, layout="vertical")
+    page = tab.page
     assert page.evaluate(SELECT, ["#s1-p2", 4, 7]) == "君有命"
     assert proposed_place(page) == {"section": "1", "piece": "2", "start": "4", "end": "7"}
     assert page.evaluate(SELECT, ["#s1-p3", 10, 16]) == "於君君乃命之"
@@ -204,7 +217,7 @@ def test_an_annotation_stays_inside_the_window_at_every_width(site, tabs):
         assert tab.axe() == []
 
 
-def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, tabs):
+def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, tabs, signed_in):
     """A contributor proposes that a line is a heading, an annotation with tags and a CBDB
     link, and that a note is 疏, from the reading page's form; an editor accepts them; the reader sees the heading, the
     「校」 mark framing exactly the corrected characters (橫排 and 直排) and the annotation's tags
@@ -212,17 +225,13 @@ def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, t
     from corrections.workflow import accept, propose
     from reader.models import Juan
 
-    person("contrib2", "contributor")
     person("editor2", "editor")
     juan = Juan.objects.get(number=10)
     fix = propose(person("fixer", "contributor"), juan, kind="text", section=1, piece=3, start=11, end=13,
                   replacement="君上君", reason="他本")
     accept(fix, person("chief2", "editor"))
-    tab = tabs()
+    tab = signed_in("contrib2", "contributor", S1, layout="horizontal")
     page = tab.page
-    sign_in(page, site, "contrib2")
-    tab.use(site, layout="horizontal")
-    page.goto(site + S1)
     assert page.evaluate(SELECT, ["#s1-p4", 0, 4]) == "宰戒百官"
     page.click(".propose-button")
     page.wait_for_url(re.compile(r"/corrections/propose/"))

@@ -1,27 +1,37 @@
 """The proposal form in a real browser, as a new user found it: it showed every field for every
 kind of correction and did not name the edition. Now it names the edition, the juan and the
 section, and shows the chosen kind's fields alone (all, each naming its kinds, without
-JavaScript), at 1280 and 390 px, axe clean."""
+JavaScript), at 1280 and 390 px, axe clean. An empty 改為 is refused unless 刪去所選文字 is ticked,
+with JavaScript and without."""
 import pytest
 
-from .test_corrections_browser import WORK, person, sign_in
+from .test_corrections_browser import WORK, signed_in  # noqa: F401 - the fixture
 
 FORM = f"/corrections/propose/{WORK}/10/?section=1&piece=3&start=0&end=2"
 #: The kind fields' boxes: whether each is shown, and its name as labelled.
 SHOWN = """() => [...document.querySelectorAll('.kind-field')].filter(b => !b.hidden).map(b =>
     b.querySelector('.field-name').textContent)"""
+#: What the browser logs for a refused form's answer (a 400).
+REFUSED = "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+#: The refusal of an empty 改為 (``corrections.workflow.EMPTY_NEW_TEXT``) as the error summary links it.
+EMPTY = ("改為／注記 (new text, or the note)：改為一欄空白：請寫下新文字；若要刪去所選文字，請勾選「刪去所選文字」 "
+         "(the new text is empty: write it, or tick 「刪去所選文字」 to delete the selected characters)")
+
+
+@pytest.fixture
+def form_tab(signed_in):
+    """``form_tab(device, **context_options)``: a Tab signed in as a contributor on the proposal
+    form of the first two characters of §1's note (``FORM``)."""
+    return lambda device="desktop", **options: signed_in("contrib", "contributor", FORM, device, **options)
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_the_form_shows_the_fields_of_the_kind_chosen(site, tabs, device):
-    person("contrib", "contributor")
-    tab = tabs(device)
+def test_the_form_shows_the_fields_of_the_kind_chosen(form_tab, device):
+    tab = form_tab(device)
     page = tab.page
-    sign_in(page, site, "contrib")
-    page.goto(site + FORM)
-    assert page.locator("h1").inner_text() == "校正：禮書綱目（欽定四庫全書・純文字本） 卷十 §1「戒百官」"
-    assert page.evaluate(SHOWN) == ["改為 (new text)", "理由（必填） (reason, required)",
-                                    "依據（他本、書影、字書） (evidence)"]
+    assert page.locator("h1").inner_text() == "校正：禮書綱目（欽定四庫全書・純文字本）卷十 §1「戒百官」"
+    assert page.evaluate(SHOWN) == ["改為 (new text)", "刪去所選文字，不改為他字 (delete the selected characters)",
+                                    "理由（必填） (reason, required)", "依據（他本、書影、字書） (evidence)"]
     assert not page.locator(".field-kinds").first.is_visible() and not page.locator("#kinds-help").is_visible()
     assert tab.axe() == []
     tab.shot("proposal-form-text")
@@ -41,8 +51,18 @@ def test_the_form_shows_the_fields_of_the_kind_chosen(site, tabs, device):
         page.select_option("#id_kind", kind)
         assert page.evaluate(SHOWN) == shown, kind
     assert tab.axe() == []
-    # a text correction after the tag was ticked for an annotation: the hidden tag is not sent
+    # a text correction after the tag was ticked for an annotation: the hidden tag is not sent;
+    # sent with 改為 empty, it is refused, the summary's link leading to the box
     page.select_option("#id_kind", "text")
+    page.fill("#id_reason", "他本作將將")
+    page.click(".proposal-form button[type=submit]")
+    page.locator("#error-summary").wait_for()
+    assert page.locator("#error-summary li").all_inner_texts() == [EMPTY]
+    assert tab.errors == [REFUSED]  # a refused form is a 400, which the browser logs
+    tab.errors.clear()
+    assert tab.axe() == []
+    page.click("#error-summary a")
+    assert page.evaluate("document.activeElement.id") == "id_replacement"
     page.fill("#id_replacement", "將將")
     page.fill("#id_reason", "他本作將將")
     page.click(".proposal-form button[type=submit]")
@@ -52,18 +72,34 @@ def test_the_form_shows_the_fields_of_the_kind_chosen(site, tabs, device):
     assert (p.kind, p.replacement, p.tags) == ("text", "將將", [])
 
 
-def test_without_javascript_every_field_names_its_kinds(site, tabs):
-    person("contrib", "contributor")
-    tab = tabs(java_script_enabled=False)
+def test_without_javascript_every_field_names_its_kinds(form_tab):
+    tab = form_tab(java_script_enabled=False)
     page = tab.page
-    sign_in(page, site, "contrib")
-    page.goto(site + FORM)
-    assert page.locator(".kind-field").count() == 7 and page.locator(".kind-field:visible").count() == 7
+    assert page.locator(".kind-field").count() == 8 and page.locator(".kind-field:visible").count() == 8
     assert page.locator(".kind-field > label, .kind-field > fieldset > legend").all_inner_texts() == [
-        "改為／注記 (new text, or the note) （文字校正、注記、私人筆記）", "層次 (layer) （層次校正）",
+        "改為／注記 (new text, or the note) （文字校正、注記、私人筆記）",
+        "刪去所選文字，不改為他字 (delete the selected characters) （文字校正）", "層次 (layer) （層次校正）",
         "結構 (structure) （結構校正）", "標籤 (tags) （注記、私人筆記）",
         "連結（每行一個：cbdb:3767 或 https://…） (links, one a line) （注記、私人筆記）",
         "理由（必填） (reason, required) （文字校正、層次校正、結構校正、注記）",
         "依據（他本、書影、字書） (evidence) （文字校正、層次校正、結構校正、注記）"]
     assert page.locator("#kinds-help").is_visible()
+    assert tab.axe() == []
     tab.shot("proposal-form-without-javascript")
+    # a text correction (the kind chosen first) with 改為 left empty: refused, nothing stored
+    from corrections.models import Proposal
+    page.fill("#id_reason", "衍文")
+    page.click(".proposal-form button[type=submit]")
+    page.locator("#error-summary").wait_for()
+    assert page.locator("#error-summary li").all_inner_texts() == [EMPTY]
+    assert tab.errors == [REFUSED]  # a refused form is a 400, which the browser logs
+    tab.errors.clear()
+    assert Proposal.objects.count() == 0
+    assert tab.axe() == []
+    tab.shot("proposal-form-empty-refused-without-javascript")
+    # 刪去所選文字 ticked: the deletion is proposed
+    page.check("#id_deletion")
+    page.click(".proposal-form button[type=submit]")
+    page.locator("h1", has_text="文字校正").wait_for()
+    p = Proposal.objects.get()
+    assert (p.kind, p.original, p.replacement) == ("text", "將有", "")
