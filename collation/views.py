@@ -187,6 +187,16 @@ def made_map(juan) -> list:
     return found
 
 
+def reading_order(place) -> tuple[int, int, int, int]:
+    """Where a place (a ``Parallel``) stands in its edition as a reader meets it: its juan's
+    number, its section's position, the piece of a note (-1 for the main text, read before its
+    notes: a section's main text is one stretch) and the match's start in that text. A cell of
+    the quotation map lists its places so (卷三 §2 before 卷三 §9 before 卷十 §1), not by how well
+    each carries the section's text, which is the order of a section's own parallel passages."""
+    return (place.section.juan.number, place.section.position,
+            -1 if place.piece is None else place.piece, place.start)
+
+
 def quotation_map(request, slug, number):
     """``/works/<slug>/juan/<n>/quotations/``: for each section of the juan, the works and
     places that carry its text (a table: sections by rows, editions by columns, every cell
@@ -194,7 +204,8 @@ def quotation_map(request, slug, number):
     it is being made, a 503 with ``Retry-After`` that says so). The page answers
     in what other books a section is found again: places in the work itself (another juan of
     周禮注疏 that repeats the section, another edition of it) are left out, as collation
-    (校勘) compares the editions of a work."""
+    (校勘) compares the editions of a work. Each cell lists its places in reading order
+    (``reading_order``: juan, section, piece, position)."""
     juan = juan_by_slug(slug, number)
     rows, columns = [], {}
     found_by_section = made_map(juan)
@@ -204,7 +215,7 @@ def quotation_map(request, slug, number):
             edition = p.section.juan.edition
             columns.setdefault(edition.pk, edition)
             cells.setdefault(edition.pk, []).append(p)
-        rows.append((s, cells))
+        rows.append((s, {pk: sorted(places, key=reading_order) for pk, places in cells.items()}))
     set_openings([s for s, _ in rows])
     ordered = sorted(columns.values(), key=lambda e: (e.work.title, e.pk))
     # each cell with its column's edition, so that a phone can show a row's places as a list

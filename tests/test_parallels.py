@@ -163,9 +163,27 @@ class TestOnTheDaSheJuans:
         cells = [[(url.rsplit("/juan/", 1)[1], int(n)) for url, n in re.findall(r'href="([^"]+)" title="同 (\d+) 字"', td)]
                  for td in re.findall(r"<td[^>]*>(.*?)</td>", row)]
         assert re.findall(r"<td data-book=\"([^\"]*)\">", row) == ["儀禮經傳通解（四庫全書・文淵閣本）", "儀禮鄭註句讀（四庫全書・文淵閣本）", "禮書綱目"], row
+        # each cell in reading order (juan, section), as a reader finds the places in that book, not
+        # by the characters each shares (同 N 字, the places' order under the section's own page)
         assert cells == [
-            [("20/3/", 497), ("20/1/", 148), ("20/2/", 69), ("20/4/", 17)],
-            [("7/5/", 236), ("7/4/", 185), ("7/6/", 154), ("7/2/", 92), ("7/3/", 87), ("7/1/", 35), ("7/10/", 17)],
-            [("10/5/", 213), ("10/4/", 175), ("10/7/", 130), ("10/3/", 79), ("10/2/", 76), ("10/1/", 51), ("10/6/", 39),
+            [("20/1/", 148), ("20/2/", 69), ("20/3/", 497), ("20/4/", 17)],
+            [("7/1/", 35), ("7/2/", 92), ("7/3/", 87), ("7/4/", 185), ("7/5/", 236), ("7/6/", 154), ("7/10/", 17)],
+            [("10/1/", 51), ("10/2/", 76), ("10/3/", 79), ("10/4/", 175), ("10/5/", 213), ("10/6/", 39), ("10/7/", 130),
              ("10/11/", 16)],
         ]
+
+
+def test_a_quotation_map_cell_lists_its_places_in_reading_order():
+    """``collation.views.reading_order``: juan, section, the main text before a note's piece, the
+    match's start; how much each place shares does not count."""
+    from types import SimpleNamespace
+
+    from collation.views import reading_order
+
+    def place(juan, section, piece, start, shared):
+        return SimpleNamespace(section=SimpleNamespace(juan=SimpleNamespace(number=juan), position=section),
+                               piece=piece, start=start, shared=shared)
+    places = [place(10, 1, None, 0, 90), place(3, 9, None, 4, 80), place(3, 2, 5, 0, 70), place(3, 2, None, 30, 60),
+              place(3, 2, None, 7, 50), place(3, 2, 4, 12, 40)]
+    assert [(p.section.juan.number, p.section.position, p.piece, p.start) for p in sorted(places, key=reading_order)] == [
+        (3, 2, None, 7), (3, 2, None, 30), (3, 2, 4, 12), (3, 2, 5, 0), (3, 9, None, 4), (10, 1, None, 0)]
