@@ -246,27 +246,33 @@ def _kept_in_id(c: str) -> bool:
 
 
 def _escaped(text: str, kept) -> str:
-    """``text`` with each character ``kept`` does not keep written ``_`` and its code point in hex."""
-    return "".join(c if kept(c) else f"_{ord(c):x}" for c in text)
+    """``text`` with each character ``kept`` does not keep written as its code point in hex
+    between two ``_`` (``kept`` never keeps ``_``): ``a❶b`` is ``a_2776_b``. An escape is closed,
+    so no two texts give one id: an escape left open (``a_2776b``) read 𧝫 (U+2776B) alike."""
+    return "".join(c if kept(c) else f"_{ord(c):x}_" for c in text)
 
 
 def reader_id(username: str) -> str:
     """The ``xml:id`` of a reader (a user who corrected or annotated the text) in the TEI
     header, which ``@resp`` points to: ``reader-`` and the username, each character that is no
-    ASCII letter or digit, ``.``, ``-`` or one of ``ID_IDEOGRAPHS`` written ``_`` and its code
-    point in hex (``a@b`` → ``reader-a_40b``, ``a❶`` → ``reader-a_2776``), so that every
-    username gives a distinct NCName that every XML reader takes."""
+    ASCII letter or digit, ``.``, ``-`` or one of ``ID_IDEOGRAPHS`` written as its code point in
+    hex between two ``_`` (``_escaped``: ``a@b`` → ``reader-a_40_b``, ``a❶b`` → ``reader-a_2776_b``,
+    ``a𧝫`` → ``reader-a_2776b_``), so that every username gives a distinct NCName that every XML
+    reader takes, and none a commentator's (``commentator_id``) or a character's (``KR1969``,
+    ``U0000``) id."""
     return "reader-" + _escaped(username, _kept_in_id)
 
 
 def commentator_id(name: str) -> str:
     """The ``xml:id`` of a commentator (``Piece.commentator``, as the book names him) in the TEI
     header, which each of his notes' ``@resp`` points to: his name, each character that is not
-    one of ``ID_IDEOGRAPHS`` written ``_`` and its code point in hex, so that every name gives a
-    distinct NCName that starts with a name's first character and that every XML reader takes.
-    李善 is ``李善``; 王𤦺 (李太白集注's 王琦, an Ext B character) is ``王_249ba``, which XML 1.0's fifth
-    edition allows as it is but libxml2 (lxml) refuses (``ID_IDEOGRAPHS``): ``xml:id="王𤦺"``
-    made the export unreadable to it. The name is given as written in the ``<persName>``."""
+    one of ``ID_IDEOGRAPHS`` written as its code point in hex between two ``_`` (``_escaped``),
+    so that every name gives a distinct NCName that starts with a name's first character and
+    that every XML reader takes (an ideograph or ``_``: never a reader's ``reader-…`` nor a
+    character's ``KR1969``). 李善 is ``李善``; 王𤦺 (李太白集注's 王琦, an Ext B character) is
+    ``王_249ba_``, which XML 1.0's fifth edition allows as it is but libxml2 (lxml) refuses
+    (``ID_IDEOGRAPHS``): ``xml:id="王𤦺"`` made the export unreadable to it. The name is given as
+    written in the ``<persName>``."""
     return _escaped(name, _id_ideograph)
 
 
@@ -449,7 +455,7 @@ def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edi
     """The ``<teiHeader>``: title, author (as citations name it: the work's people with
     dynasties and roles, ``reader.people.cited_people``), one ``<respStmt xml:id="李善">`` for each
     commentator a note names with ``@resp="#李善"`` (``commentator_id``: an NCName every XML reader
-    takes, 王𤦺 ``王_249ba``) and one ``<respStmt xml:id="reader-…">`` for each reader (``readers``: usernames)
+    takes, 王𤦺 ``王_249ba_``) and one ``<respStmt xml:id="reader-…">`` for each reader (``readers``: usernames)
     whose corrections (``<corr resp>``) or annotations (``<note type="annotation" resp>``) the text
     carries, the publication statement (the stored text unchanged, or with those readers' accepted
     corrections marked), the source (``_source_desc``: the edition as citations name it, its

@@ -694,19 +694,49 @@ def test_an_accepted_text_correction_is_a_tei_choice_of_sic_and_corr_by_its_read
     assert tei_errors(xml) == []
 
 
+def test_readers_whose_names_escaped_open_were_one_id_have_two_in_the_tei(client, seed_juan, people):
+    """Two readers, ``a❶b`` and ``a𧝫`` (U+2776B), each with an accepted correction of the seed
+    juan: the TEI declares each once, under an id of its own, every ``@resp`` points to a declared
+    id, and no id is declared twice (an escape written open gave both ``reader-a_2776b``)."""
+    from lxml import etree
+
+    from tests.tei import tei_errors
+
+    dingbat, ext_b = account("a❶b", "contributor"), account("a𧝫", "contributor")
+    for who, piece in ((dingbat, 3), (ext_b, 5)):
+        accept(propose(who, seed_juan, kind="text", section=1, piece=piece, start=0, end=1, replacement="將將",
+                       reason="他本", evidence="四庫本卷十"), people["editor"])
+    xml = client.get(f"/api/works/{seed_juan.work_id}/juans/10/export/tei/").content
+    assert tei_errors(xml) == []
+    tei = etree.fromstring(xml)
+    ids = tei.xpath("//@xml:id")
+    assert len(ids) == len(set(ids))
+    ns = {"t": "http://www.tei-c.org/ns/1.0"}
+    readers = [(r.get("{http://www.w3.org/XML/1998/namespace}id"), r.findtext("t:name", namespaces=ns))
+               for r in tei.iterfind(".//t:respStmt", ns) if r.findtext("t:name", namespaces=ns)]
+    assert readers == [("reader-a_2776_b", "a❶b"), ("reader-a_2776b_", "a𧝫")]
+    assert sorted(c.get("resp") for c in tei.iterfind(".//t:corr", ns)) == ["#reader-a_2776_b", "#reader-a_2776b_"]
+    assert {r[1:] for r in tei.xpath("//@resp")} <= set(ids)
+
+
 def test_a_reader_id_is_a_distinct_ncname_for_every_username():
     """A username is letters and digits to Python (Django's rule), and the dingbat digits ❶…➓, Ext
     B's 𠀀 or ⅻ are, but no name character of XML 1.0's fourth edition, by which libxml2 checks
     an xml:id: the TEI of a juan with an accepted correction by ``a❶`` (a name sign-up takes)
     declared ``xml:id="reader-a❶"``, which lxml refuses to read (“attribute value reader-a❶ is not
-    an NCName”)."""
+    an NCName”). Each escape is closed by a ``_``: written open (``reader-a_2776b``), ``a❶b`` and
+    ``a𧝫`` had one id, and a TEI with both readers' corrections declared it twice."""
     from lxml import etree
 
     from api.exports import reader_id
 
-    ids = [reader_id(u) for u in ("cx", "a@b.c", "a_40b", "王+1", "x-y", "a❶", "ⅻ➓", "𠀀·", "すず", "Ａ〇")]
-    assert ids == ["reader-cx", "reader-a_40b.c", "reader-a_5f40b", "reader-王_2b1", "reader-x-y", "reader-a_2776",
-                   "reader-_217b_2793", "reader-_20000_b7", "reader-_3059_305a", "reader-_ff21_3007"]
+    names = ("cx", "a@b.c", "a_40b", "王+1", "x-y", "a❶", "ⅻ➓", "𠀀·", "すず", "Ａ〇", "a❶b", "a𧝫", "a_40_b")
+    ids = [reader_id(u) for u in names]
+    assert ids == ["reader-cx", "reader-a_40_b.c", "reader-a_5f_40b", "reader-王_2b_1", "reader-x-y", "reader-a_2776_",
+                   "reader-_217b__2793_", "reader-_20000__b7_", "reader-_3059__305a_", "reader-_ff21__3007_",
+                   "reader-a_2776_b", "reader-a_2776b_", "reader-a_5f_40_5f_b"]
+    # a❶b and a𧝫 (U+2776B), a@b and a_40_b: each escape closed, no two names one id (open, a❶b was a𧝫's)
+    assert len(set(ids)) == len(names)
     for i in ids:  # each read as an xml:id
         assert etree.fromstring(f'<a xml:id="{i}"/>'.encode()).get("{http://www.w3.org/XML/1998/namespace}id") == i
 

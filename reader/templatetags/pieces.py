@@ -4,6 +4,8 @@ hidden or listed; layer labels and each note's writer where the text does not na
 section's own byline; the marks and notes of corrections and annotations. Built in Python on the
 text filters of ``reader.templatetags.reading`` (``{% load reading pieces %}``).
 """
+from collections import Counter
+
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -14,7 +16,7 @@ from reader.importers.mandoku.column_order import closes_note
 from reader.people import byline_pieces
 from reader.reading import piece_layer
 
-from .reading import annotation, correction_link, marked, marked_with_pages, shown, warichu
+from .reading import annotation, correction_link, marked, marked_with_pages, page_markers, shown, warichu
 
 register = template.Library()
 
@@ -222,12 +224,25 @@ def opens_with_formula(piece, who: str) -> bool:
     return bool(head) and all(c in who or c in piece.layer_label or c in FORMULA_WORDS for c in head)
 
 
-@register.simple_tag
-def pieces(items, section, display, notes=None) -> str:
+@register.simple_tag(takes_context=True)
+def pieces(context, items, section, display, notes=None) -> str:
     """The pieces of a paragraph (or of a note's words) in the display's commentary mode
     (``notes`` overrides it): ``inline`` notes in place, ``hidden`` notes left out (but
     those holding a highlight, shown open behind their marker), ``beside`` notes behind
-    markers, ``only`` as inline (the notes-only page lays them out)."""
+    markers, ``only`` as inline (the notes-only page lays them out). The page markers of every
+    ``pieces`` of one page are counted together (``reading.page_markers``: kept on the request)."""
+    request = context.get("request")
+    shown = None
+    if request is not None:
+        shown = getattr(request, "shown_pages", None)
+        if shown is None:
+            shown = request.shown_pages = Counter()
+    with page_markers(shown):
+        return _pieces(items, section, display, notes)
+
+
+def _pieces(items, section, display, notes=None) -> str:
+    """``pieces``, its page markers counted."""
     notes = notes or display.notes_mode
     previous, out, writer = None, [], None
     items = list(items)

@@ -2,6 +2,9 @@
 marked, printed pages, 割注), labels, bylines and crumbs. A section's pieces, built on these
 filters, are ``reader.templatetags.pieces``'s (``{% load pieces %}``)."""
 import re
+from collections import Counter
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django import template
 from django.utils.html import escape
@@ -132,10 +135,36 @@ def marked(segments) -> str:
     return mark_safe("".join(f"<mark>{_esc(t)}</mark>" if m else _esc(t) for t, m in segments))
 
 
+#: How many markers of each page id the page being rendered has shown (``page_markers``), or
+#: None outside a page (a marker then takes its page id's first id).
+_shown_pages: ContextVar[Counter | None] = ContextVar("shown_pages", default=None)
+
+
+@contextmanager
+def page_markers(shown: Counter | None):
+    """Render page markers counting in ``shown`` (one ``Counter`` per page rendered: the
+    ``pieces`` tag keeps it on the request) how many of each page id the page has shown."""
+    token = _shown_pages.set(shown)
+    try:
+        yield
+    finally:
+        _shown_pages.reset(token)
+
+
 def page_marker(page_id: str) -> str:
-    """A page-break marker (葉 12-1a) that sits in the margin on wide screens."""
+    """A page-break marker (葉 12-1a) that sits in the margin on wide screens. Its id is
+    ``pb-`` and the page id for the page id's first marker on the page being rendered
+    (``page_markers``), ``pb2-``, ``pb3-`` … and the page id for the next: a file may write one
+    page id twice (180 files of the shared corpus do: 楚辭 卷十五 ``<pb:KR4a0002_SBCK_015-1b>`` on
+    two lines running), and no id of one form is one of another, so no two markers of a page share
+    an id."""
+    shown = _shown_pages.get()
+    n = 1
+    if shown is not None:
+        shown[page_id] += 1
+        n = shown[page_id]
     label = page_label(page_id)
-    return (f'<span class="pb" id="pb-{escape(page_id)}" title="{escape(page_id)}">'
+    return (f'<span class="pb" id="pb{n if n > 1 else ""}-{escape(page_id)}" title="{escape(page_id)}">'
             f'<span class="visually-hidden">頁 </span>{escape(label)}</span>')
 
 
