@@ -3,7 +3,9 @@ files, and U+0001, Kanripo's mark for a character the transcriber could not read
 files).
 
 A gaiji is ONE character wherever text is cut into characters (search, collation, display).
-Its search key is a supplementary private-use code point (``gaiji_key``). What Kanripo's
+Its search key is a supplementary private-use code point (``gaiji_key``); a private-use
+character the text holds itself is coded apart from these keys (``characters.units.own_code``),
+so neither is found as the other. What Kanripo's
 editors read a gaiji as (``gaiji_reading``: ``&KR0237;`` is 𥜗) comes from their gaiji table,
 shipped as ``characters/data/kanripo_gaiji.tsv`` (CC BY-SA 4.0, built by
 ``characters/scripts/build_collation_tables.py`` from a local copy of KR-Gaiji's
@@ -32,7 +34,9 @@ GAIJI = re.compile(r"&KR(\d{1,5});|\x01")
 #: Kanripo's mark for a character that could not be read.
 ILLEGIBLE = "\x01"
 #: Search key of ``&KRn;``: a supplementary private-use code point, ``U+F0000 + n`` (plane 15;
-#: numbers above 65535, which Kanripo does not use but a file may hold, land in plane 16).
+#: numbers above 65535, which Kanripo does not use but a file may hold, land in plane 16). No
+#: unit of a text is coded so: the text's own code points there are read apart
+#: (``characters.units.PRIVATE_USE_KEYS``).
 GAIJI_BASE = 0xF0000
 #: How a page shows a gaiji or an unreadable character (U+0001): the reading page, the search
 #: page's KWIC lines and a search hit's ``shown`` in the API (its code in a tooltip on a page).

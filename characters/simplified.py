@@ -8,7 +8,8 @@ A simplified form may stand for one traditional character (则 for 則: folded b
 于, 干 are characters of their own and stay apart from 後, 於, 乾 (``characters.folding``).
 To let one index hold both, the search indexes an ambiguous form of a simplified or mixed
 edition under a *reading key* (``reading_key``: a private-use code point, U+10F000 onwards,
-that no text holds): at each place the neighbouring characters decide, where they can, which
+that no unit of a text is coded as: a text's own private-use characters are coded apart,
+``characters.units.own_code``): at each place the neighbouring characters decide, where they can, which
 character the form stands for there (``characters.readings``: 后 in 其后 is 後, in 夏后氏 后),
 and the place gets the key of that reading, or, undecided, the key of the readings still in play
 there (``characters.readings.in_play``: 并 where 並 and 并 stay open but 幷 and 併 do not), the

@@ -4,7 +4,11 @@ the folding evaluation share.
 A text is read as a sequence of units, one per character (``search.analysis`` gives the reasons):
 
 - a Kanripo gaiji entity (``&KR1969;``) or U+0001 (unreadable in the source) is ONE unit, its
-  code ``characters.gaiji.gaiji_key``;
+  code ``characters.gaiji.gaiji_key`` (a code point of planes 15 and 16);
+- a private-use character of planes 15 and 16 in the text itself (U+F01DA in a plain-text file:
+  whatever a font makes of it) is one unit, its code ``own_code``, a code point of planes 12
+  and 13, so that it is never found as the gaiji or reading key its code point is
+  (``&KR0474;``'s key is U+F01DA), nor a gaiji as it;
 - a description of a character Unicode lacks, in Kanripo's (CBETA's) composition notation
   (``[門@里]``, ``[孑*(焉-正+?)]``: ``DESCRIPTION``), is ONE unit, its code ``description_key``
   of the description as written (decision 0033);
@@ -17,7 +21,7 @@ A text is read as a sequence of units, one per character (``search.analysis`` gi
   two units;
 - a table's cell mark (``reader.table_cells.CELL_MARK``, given as ``cut``'s ``cell_mark``) is a
   unit of its own, ``CELL_BOUNDARY``, that nothing matches and that ends a reading's context;
-- every other code point is one unit, itself.
+- every other code point is one unit, itself (``own_code``).
 
 ``search.analysis.analyse`` cuts every passage the index holds with ``cut``;
 ``scripts/juan_passages.py`` cuts the juans the evaluation measures, and ``build_reading_context`` the
@@ -36,12 +40,52 @@ from characters.folding import INVISIBLE, SELECTOR, SEPARATOR, _kind_table
 from characters.gaiji import gaiji_key
 
 __all__ = ["CELL_BOUNDARY", "LOST", "LOST_RUN", "DESCRIPTION", "DESCRIPTION_BASE", "DESCRIPTION_SPAN", "UNITS",
-           "OPERAND", "code_class", "CodePoints", "cut", "codes", "description_key", "is_marked_key", "holds_marks"]
+           "UNITS_CHANGES", "units_changes_since", "KEYS_FROM", "PRIVATE_USE_FIRST", "PRIVATE_USE_KEYS", "own_code",
+           "own_codes", "OPERAND", "code_class", "CodePoints", "cut", "codes", "description_key", "is_marked_key", "holds_marks"]
 
 #: The version of this rule: an index records the rule its units were cut by and is refused
-#: (``rebuild_index``) when it differs. 1: gaiji, U+0001, cell marks; 2: a lost ``?`` and a
-#: description ``[…]`` are one unit each (decision 0033).
-UNITS = 2
+#: (``rebuild_index``) when it differs; ``UNITS_CHANGES`` says what each rule changed.
+UNITS = 3
+#: What each rule of units changed from the one before (rule 1: gaiji, U+0001, cell marks).
+UNITS_CHANGES = {
+    2: "a lost character `?` and a description such as `[門@里]` are one character each",
+    3: "a private-use character of the text is searched apart from the gaiji `&KR…;` whose search key it was",
+}
+
+
+def units_changes_since(rule: int) -> str:
+    """What the rules of units after ``rule`` changed (``UNITS_CHANGES``), for the message that
+    refuses an index cut by ``rule``: ``units_changes_since(2)`` names rule 3's change."""
+    return "; ".join(UNITS_CHANGES[r] for r in range(max(rule, 1) + 1, UNITS + 1))
+
+
+#: Where the code points of the text's supplementary private-use characters lie (planes 15 and
+#: 16, U+F0000–U+10FFFF), and where their codes among the units do (``own_code``): planes 12 and
+#: 13, U+C0000–U+DFFFF, which Unicode leaves unassigned. Planes 15 and 16 hold the keys of the
+#: gaiji (``characters.gaiji.gaiji_key``, U+F0000 + the gaiji's number) and of the readings of
+#: ambiguous simplified forms (``characters.simplified.KEY_BASE``), so a text's own U+F01DA
+#: (春秋左傳 KR1e0001_005 holds one) read as itself was found by ``&KR0474;`` and found it.
+PRIVATE_USE_FIRST, PRIVATE_USE_KEYS = 0xF0000, 0xC0000
+#: Every unit's code from U+40000 on is a key, never the text's own code point: a description's
+#: (planes 4 to 11), a private-use character's (12 and 13), a gaiji's or a reading's (15 and 16).
+#: Plane 14's tags and selectors are no unit.
+KEYS_FROM = 0x40000
+_PRIVATE_USE = re.compile("[\U000f0000-\U0010ffff]")
+
+
+def own_code(ch: str) -> str:
+    """The code of a code point of the text among its units: itself, or for a private-use
+    character of planes 15 and 16 its place in planes 12 and 13 (``PRIVATE_USE_KEYS``):
+    ``own_code("\\U000f01da")`` is U+C01DA, ``own_code("射")`` is 射."""
+    return chr(ord(ch) - PRIVATE_USE_FIRST + PRIVATE_USE_KEYS) if ch >= "\U000f0000" else ch
+
+
+def own_codes(text: str) -> str:
+    """``text`` with each code point as ``own_code`` makes it (as long as ``text``)."""
+    if not text or max(text) < "\U000f0000":
+        return text
+    return _PRIVATE_USE.sub(lambda m: own_code(m.group()), text)
+
 
 #: The code of a lost character (an ASCII ``?`` in running text): U+0002, a control character,
 #: which a query never holds as a unit (``search.query`` refuses control characters and
@@ -57,10 +101,11 @@ LOST = "\x02"
 #: this at every one.)
 LOST_RUN = re.compile(r"\?(?<![A-Za-z0-9 ?]\?)\?*")
 
-#: Where description keys start: U+40000, planes 4 to 13, which Unicode leaves unassigned (no
-#: text holds them, no gaiji key, ``characters.gaiji.GAIJI_BASE``, nor reading key,
-#: ``characters.simplified.KEY_BASE``, lies there); ``DESCRIPTION_SPAN`` code points.
-DESCRIPTION_BASE, DESCRIPTION_SPAN = 0x40000, 0xA0000
+#: Where description keys start: U+40000, planes 4 to 11, which Unicode leaves unassigned (no
+#: text holds them, no gaiji key, ``characters.gaiji.GAIJI_BASE``, reading key,
+#: ``characters.simplified.KEY_BASE``, nor private-use character's code, ``PRIVATE_USE_KEYS``,
+#: lies there); ``DESCRIPTION_SPAN`` code points.
+DESCRIPTION_BASE, DESCRIPTION_SPAN = 0x40000, 0x80000
 
 #: The code of a table's cell mark among a text's units: U+0000, the code the positional index
 #: gives the boundary between two passages, which no query unit is, no ``?`` matches and which
@@ -135,10 +180,10 @@ DESCRIPTION = re.compile(r"\[\(*" + OPERAND + r"(?:[()]*[*/@+\-][()]*" + OPERAND
 
 
 def description_key(description: str) -> str:
-    """The one code (a code point of planes 4 to 13) of a description as written:
+    """The one code (a code point of planes 4 to 11) of a description as written:
     ``description_key("[門@里]")`` is the same code wherever it stands, another description
     almost surely another (BLAKE2b of its UTF-8, reduced to ``DESCRIPTION_SPAN``: two of ``n``
-    distinct descriptions share a code with a chance of about ``n * n / 1,300,000``; the shared
+    distinct descriptions share a code with a chance of about ``n * n / 1,050,000``; the shared
     corpus's 17 have 17 codes, ``tests/test_units.py``). Raises ``ValueError`` for what is no
     description (``DESCRIPTION``)."""
     if not DESCRIPTION.fullmatch(description):
@@ -171,8 +216,8 @@ def _special() -> re.Pattern:
 
 def cut(text: str, cell_mark: str | None = None) -> tuple[str, list[int], list[int], list[str]]:
     """``text`` cut into units (the module docstring): ``(codes, starts, ends, gaps)``, ``codes``
-    one code point per unit (the character itself, or the gaiji's key), ``starts``/``ends`` each
-    unit's ``[start, end)`` code-point span in ``text`` (``ends`` includes the selectors that
+    one code point per unit (the character's own, ``own_code``, or the gaiji's key), ``starts``/``ends``
+    each unit's ``[start, end)`` code-point span in ``text`` (``ends`` includes the selectors that
     follow it), ``gaps`` ``len(codes) + 1`` strings, ``gaps[i]`` the separators between unit
     ``i - 1`` and unit ``i`` (invisibles left out; ``gaps[0]`` before the first unit, ``gaps[-1]``
     after the last). ``cell_mark``: the one-character mark a table's cells close with, read as the
@@ -184,12 +229,13 @@ def cut(text: str, cell_mark: str | None = None) -> tuple[str, list[int], list[i
     gaps: list[str] = []
     gap = ""
     pos = 0
+    own = own_codes(text)  # the codes of the code points read as themselves, as long as ``text``
     for m in _special().finditer(text):
         s = m.start()
         if s > pos:
             starts.extend(range(pos, s))
             ends.extend(range(pos + 1, s + 1))
-            codes.append(text[pos:s])
+            codes.append(own[pos:s])
             gaps.append(gap)
             gaps.extend([""] * (s - pos - 1))
             gap = ""
@@ -215,7 +261,7 @@ def cut(text: str, cell_mark: str | None = None) -> tuple[str, list[int], list[i
     if pos < len(text):
         starts.extend(range(pos, len(text)))
         ends.extend(range(pos + 1, len(text) + 1))
-        codes.append(text[pos:])
+        codes.append(own[pos:])
         gaps.append(gap)
         gaps.extend([""] * (len(text) - pos - 1))
         gap = ""

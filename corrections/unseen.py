@@ -16,10 +16,10 @@ text is (``not_text_at``): Unicode's noncharacters (U+FFFE, U+FFFF, U+FDD0–U+F
 a program's own use and never interchanged; a surrogate, half of a UTF-16 pair; and a
 private-use code point (U+E000–U+F8FF, planes 15 and 16), which means whatever a font makes of
 it. The import reads a character Unicode lacks as a Kanripo gaiji entity, ``&KR0237;`` (one
-character to search, shown 〓, ``characters.gaiji``), and plane 15 holds the search keys of
-those gaiji (``GAIJI_BASE``): a private-use code point typed in a correction would be found as
-the gaiji whose key it is. The contributor writes the gaiji's entity, or 〓; only a private-use
-character the passage corrected holds already may stand in its new text: the source's own (a
+character to search, shown 〓, ``characters.gaiji``), so the contributor writes the gaiji's
+entity, or 〓 (search keeps a private-use character apart from the gaiji whose key is its
+code point, ``characters.units.own_code``, but no reader can tell what it means); only a
+private-use character the passage corrected holds already may stand in its new text: the source's own (a
 few files write one: U+F0079 after 徶 in 史記 KR2a0001_500, U+E005 in KR2a0001_206), which the
 import keeps as it keeps all the text, copied from the page. Every other code
 point is taken as a character, assigned or not in this Python's Unicode database: the CJK

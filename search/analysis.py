@@ -24,6 +24,8 @@ What a search compares is a sequence of *units*, one per character of the stored
   that nothing matches (``CELL_BOUNDARY``): no phrase runs from one cell into the next, ``?``
   included, a query's ``|`` is a separator, and a KWIC sort key ends at it; NEAR counts it as one
   unit, so two words of one row are found together;
+- a private-use character of planes 15 and 16 in the text is one unit coded apart from the
+  gaiji keys (``characters.units.own_code``): ``&KR0474;`` never finds the text's U+F01DA;
 - every other code point is one unit. By default units are compared folded
   (``characters.folding``: 異體字, simplified forms, full-width forms, Kangxi and supplement
   radicals); the exact mode compares code points.
@@ -50,7 +52,8 @@ import numpy as np
 from characters.folding import SELECTOR, SEPARATOR, TEXT, _kind_table
 from characters.gaiji import gaiji_key
 from characters.simplified import TRADITIONAL, text_keys
-from characters.units import CELL_BOUNDARY, DESCRIPTION, LOST, LOST_RUN, cut, description_key
+from characters.units import (CELL_BOUNDARY, DESCRIPTION, LOST, LOST_RUN, PRIVATE_USE_FIRST, PRIVATE_USE_KEYS, cut,
+                              description_key)
 from reader.table_cells import CELL_MARK
 
 
@@ -164,13 +167,16 @@ def unit_layout(raw: np.ndarray, boundary: np.ndarray, joined: str):
     ``joined`` (uint32), ``boundary`` marks positions that must be units of their own (the
     U+0000 between passages). Returns ``(positions, ends, codes, gap)``: each unit's start
     and end position in ``raw``, its exact code (gaiji keys included, a cell mark's
-    ``CELL_BOUNDARY``; uint32) and whether
+    ``CELL_BOUNDARY``, a private-use character's ``characters.units.own_code``; uint32) and whether
     separators stand between it and the unit before it. Agrees with ``analyse`` passage by
     passage (the contract suite checks the results)."""
     kind = np.frombuffer(_kind_table(), dtype=np.uint8)[raw]
     kind[boundary] = TEXT
     codes = raw.copy()
     codes[raw == ord(CELL_MARK)] = ord(CELL_BOUNDARY)  # a cell mark: a unit coded as the boundary
+    private = raw >= PRIVATE_USE_FIRST  # the text's own private-use characters: their codes apart
+    if private.any():
+        codes[private] -= PRIVATE_USE_FIRST - PRIVATE_USE_KEYS
     size = len(raw)
     span = np.ones(size, dtype=np.int64)
     entities = [(m.start(), m.end(), m.lastindex) for m in _marked().finditer(joined)

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from characters.folding import INVISIBLE, SELECTOR, SEPARATOR, TEXT, char_kind, fold_char
 from characters.simplified import TRADITIONAL, is_ambiguous, readings
-from characters.units import CELL_BOUNDARY, code_class, is_marked_key
+from characters.units import CELL_BOUNDARY, KEYS_FROM, code_class, is_marked_key
 from reader.table_cells import CELL_MARK
 from search.analysis import Analysed, analyse
 from search.query import ParsedQuery, Term
@@ -34,16 +34,18 @@ def raw_pattern(units: list, gaps: tuple | None = None) -> str | None:
     one of the code points ``units[k]``: between two units any separators, invisibles and
     selectors (folded, ``gaps`` None), or exactly the separators ``gaps[k]`` with invisibles
     and selectors anywhere (exact mode, ``QueryUnits.gaps``); selectors right after the last
-    unit belong to its span. Only for ordinary characters: None if some code point is ASCII,
-    a gaiji key, or not a character of text (``folding.char_kind``), so that no unit can be
-    read inside a gaiji entity; the caller then uses ``match_passage``. Only for a text that
+    unit belong to its span. Only for ordinary characters: None if some code point is ASCII, a
+    key (``characters.units.KEYS_FROM``: a gaiji's, a description's, a private-use character's,
+    which the stored text does not hold as it is), or not a character of text
+    (``folding.char_kind``), so that no unit can be read inside a gaiji entity; the caller then
+    uses ``match_passage``. Only for a text that
     holds no lost character nor description (``characters.units.holds_marks`` false): a unit
     could be read inside a description, and a lost ``?`` is punctuation to this regex."""
     if not units or any(not alts for alts in units) or (gaps is not None and any(CELL_MARK in g for g in gaps)):
         return None  # (a cell mark between a term's units: it is a unit of the text, so no match)
     for alts in units:
         for c in alts:
-            if len(c) != 1 or ord(c) < 0x80 or ord(c) >= 0xF0000 or char_kind(c) != TEXT or is_marked_key(c):
+            if len(c) != 1 or ord(c) < 0x80 or ord(c) >= KEYS_FROM or char_kind(c) != TEXT or is_marked_key(c):
                 return None
     selectors = "[" + code_class(SELECTOR) + "]*"
     quiet = "[" + code_class(INVISIBLE) + code_class(SELECTOR) + "]*"

@@ -13,7 +13,7 @@ from functools import lru_cache
 from characters.folding import INVISIBLE, SELECTOR, SEPARATOR, char_kind, fold_char
 from characters.gaiji import gaiji_key
 from characters.simplified import form_keys, query_keys
-from characters.units import DESCRIPTION, description_key
+from characters.units import DESCRIPTION, description_key, own_code
 from reader.table_cells import CELL_MARK
 from search.query import WILDCARDS
 
@@ -78,7 +78,7 @@ def query_units(phrase: str) -> QueryUnits:
             if kind == SEPARATOR:
                 gap += piece
                 continue
-            unit = piece
+            unit = own_code(piece)  # a private-use character as the text's is coded
         codes.append(unit)
         gaps.append(gap if codes[1:] else "")
         gap = ""

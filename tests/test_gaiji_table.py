@@ -72,3 +72,33 @@ def test_the_builder_reads_a_local_copy_of_charlist(tmp_path):
         assert f"{copy}:1:" in str(e)
     else:
         raise AssertionError("a malformed line must be refused")
+
+
+def test_a_private_use_character_of_the_text_is_never_the_gaiji_whose_key_is_its_code_point():
+    """春秋左傳 卷五 writes 子玉使伯（U+F01DA）, a character of a font's private-use area, which
+    the import keeps as text. U+F01DA is also the search key of ``&KR0474;`` (Kanripo's table reads
+    it 釋): read as itself it was found by ``&KR0474;`` and by 釋, and found every ``&KR0474;``.
+    Its unit's code is U+C01DA (``characters.units.own_code``), so it finds itself only."""
+    from characters.units import cut, own_code
+
+    pua, entity = "\U000f01da", "&KR0474;"
+    zuo = (CORPUS / "kanripo" / "KR1e0001" / "KR1e0001_005.txt").read_text(encoding="utf-8")
+    assert gaiji_key(entity) == pua and gaiji_reading(entity).character == "釋" and zuo.count(pua) == 1
+    assert own_code(pua) == "\U000c01da" and own_code("釋") == "釋"
+    assert cut("伯（" + pua + "）" + entity)[0] == "伯\U000c01da" + pua
+    assert [zuo[s:e] for s, e in find_occurrences(zuo, pua)] == [pua]
+    assert [zuo[s:e] for s, e in find_occurrences(zuo, "使伯" + pua)] == ["使伯（" + pua]
+    # 釋 and &KR0474; find the juan's 7 釋 (a gaiji and its reading are one), not U+F01DA
+    shi = [(s, e) for s, e in find_occurrences(zuo, "釋")]
+    assert len(shi) == zuo.count("釋") == 7 and find_occurrences(zuo, entity) == shi
+    assert all(zuo[s:e] == "釋" for s, e in shi)
+    # the other way: the entity written in its place is found by itself and by 釋, never by U+F01DA
+    text = zuo.replace(pua, entity)
+    assert [text[s:e] for s, e in find_occurrences(text, entity)].count(entity) == 1
+    assert len(find_occurrences(text, "釋")) == len(find_occurrences(text, entity)) == 8
+    assert find_occurrences(text, pua) == []
+    # U+F0079 after 徶 in 史記 卷五百 (KR2a0001_500) is not 剿, which &KR0121; (its key) is read as
+    shiji = (CORPUS / "kanripo-commentary" / "KR2a0001" / "KR2a0001_500.txt").read_text(encoding="utf-8")
+    assert gaiji_reading("&KR0121;").character == "剿" and gaiji_key("&KR0121;") == "\U000f0079"
+    assert [shiji[s:e] for s, e in find_occurrences(shiji, "\U000f0079")] == ["\U000f0079"]
+    assert find_occurrences(shiji, "剿") == find_occurrences(shiji, "&KR0121;") == []

@@ -50,9 +50,9 @@ def backend(request, settings, tmp_path, seed_juan):
 
 
 def test_cut_reads_a_lost_character_and_a_description_as_one_unit_each():
-    assert UNITS == 2
+    assert UNITS == 3
     door = description_key("[門@里]")
-    assert 0x40000 <= ord(door) < 0xE0000 and door == description_key("[門@里]") != description_key("[門@龠]")
+    assert 0x40000 <= ord(door) < 0xC0000 and door == description_key("[門@里]") != description_key("[門@龠]")
     assert cut("應龍?於潢") == ("應龍" + LOST + "於潢", [0, 1, 2, 3, 4], [1, 2, 3, 4, 5], ["", "", "", "", "", ""])
     assert cut("園[門@里]二") == ("園" + door + "二", [0, 1, 6], [1, 6, 7], ["", "", "", ""])
     # a ``?`` inside a description is part of it; one right after it is a lost character

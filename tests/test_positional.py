@@ -384,7 +384,7 @@ def test_a_table_of_another_format_is_refused(two_backends, seed_juan):
     positional.rebuild(documents_for_juan(seed_juan))
     gen = positional.current_link.resolve()
     table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
-    assert table["format"] == 11 and table["units"] == 2
+    assert table["format"] == 11 and table["units"] == 3
     assert set(table) == {"format", "units", "juans", "sections", "juan_keys", "scripts"}
     assert table["scripts"] == {}  # the seed's edition is traditional: no juan listed
     d = documents_for_juan(seed_juan)[0]
@@ -424,8 +424,10 @@ def test_an_index_cut_by_an_older_rule_of_units_is_refused(two_backends, seed_ju
     table = json.loads((gen / "juans.json").read_text(encoding="utf-8"))
     (gen / "juans.json").write_text(json.dumps({k: v for k, v in table.items() if k != "units"}), encoding="utf-8")
     positional._loaded.clear()
-    with pytest.raises(IndexFormatError, match=r"an older rule of what one character is .*rule 1, this version "
-                                               r"reads 2\); run `python manage\.py rebuild_index`"):
+    with pytest.raises(IndexFormatError, match=r"an older rule of what one character is \(rule 1, this version "
+                                               r"reads 3: a lost character `\?` and a description such as `\[門@里\]` "
+                                               r"are one character each; a private-use character of the text is "
+                                               r"searched apart .*\); run `python manage\.py rebuild_index`"):
         positional.search(SearchQuery("鵠"))
     positional.rebuild(docs)
     assert positional.search(SearchQuery("鵠")).count == 21

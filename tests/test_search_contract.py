@@ -447,6 +447,46 @@ def test_a_gaiji_is_one_character(own_backend, seed_juan):
     assert (hit.before, hit.after) == ("豆&KR1969;", "，&KR1969;K")
 
 
+#: A private-use character of the text, the gaiji whose search key is its code point and the
+#: character that gaiji is read as: 春秋左傳 (KR1e0001_005) writes 子玉使伯（U+F01DA）, and Kanripo's
+#: ``&KR0474;`` (read 釋) has the key U+F01DA (``characters.gaiji.gaiji_key``); U+10F000 is the
+#: first reading key of an ambiguous simplified form (``characters.simplified.KEY_BASE``).
+PRIVATE_USE = {
+    "p:1": "子玉使伯（\U000f01da）",
+    "p:2": "子玉使伯（&KR0474;）",
+    "p:3": "\U000f01da&KR0474;釋\U0010f000\U000f01da",
+}
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_a_private_use_character_is_never_the_gaiji_whose_key_is_its_code_point(own_backend, seed_juan, exact):
+    """A private-use character of the text is found by itself only, and a gaiji by its entity (and
+    the character it is read as) only: U+F01DA was indexed as the key of ``&KR0474;``, so each
+    found the other, and 釋 found the text's U+F01DA (``characters.units.own_code``). Every
+    engine finds what the plain scan finds, hit by hit."""
+    from dataclasses import replace
+
+    from characters.simplified import KEY_BASE, reading_of_key
+
+    doc = documents_for_juan(seed_juan)[0]
+    docs = [replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)]) for k, v in PRIVATE_USE.items()]
+    own_backend.rebuild(docs)
+    pua, entity = "\U000f01da", "&KR0474;"
+    assert _matches(own_backend, pua, exact) == [("p:1", pua), ("p:3", pua), ("p:3", pua)]
+    assert _matches(own_backend, entity, exact) == [("p:2", entity), ("p:3", entity)] + ([] if exact else [("p:3", "釋")])
+    assert _matches(own_backend, "釋", exact) == ([] if exact else [("p:2", entity), ("p:3", entity)]) + [("p:3", "釋")]
+    assert _matches(own_backend, pua + entity, exact) == [("p:3", pua + entity)]
+    assert _matches(own_backend, entity + pua, exact) == []
+    assert _matches(own_backend, "伯" + pua, exact) == ([] if exact else [("p:1", "伯（" + pua)])
+    assert _matches(own_backend, "\U0010f000", exact) == [("p:3", "\U0010f000")]
+    assert _matches(own_backend, reading_of_key(chr(KEY_BASE)), exact) == []  # the form whose key U+10F000 is
+    assert _matches(own_backend, "釋?" + pua, exact) == [("p:3", "釋\U0010f000" + pua)]
+    ref = _reference(docs)
+    for q in (pua, entity, "釋", pua + entity, "伯" + pua, "?" + pua, pua + "?", "\U0010f000", "使伯?"):
+        got, want = own_backend.search(SearchQuery(q, exact=exact)), ref.search(SearchQuery(q, exact=exact))
+        assert (got.count, got.passages, _hits(got.hits)) == (want.count, want.passages, _hits(want.hits)), q
+
+
 def test_commentator_filter(own_backend, seed_juan):
     """``SearchQuery.commentator`` keeps the passages of one commentator (issue 27): a 楚辭
     juan whose notes hold 王逸's 章句 and 洪興祖's 補注; counts equal a plain count."""

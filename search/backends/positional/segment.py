@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from characters.simplified import KEY_BASE, MIXED, SCRIPTS
-from characters.units import UNITS
+from characters.units import UNITS, units_changes_since
 from search.analysis import analyse
 from search.query_units import unit_codes
 
@@ -64,10 +64,9 @@ class Segment:
             raise self._bad_table(e) from None
         if table.get("units") != UNITS:  # a readable table of an older unit rule
             raise IndexFormatError(
-                f"the search index at {folder} was built with an older rule of what one character is (before a "
-                f"lost character `?` and a description such as `[門@里]` were one character each: rule "
-                f"{table.get('units', 1)}, this version reads {UNITS}); run `python manage.py rebuild_index` to "
-                f"build it again")
+                f"the search index at {folder} was built with an older rule of what one character is (rule "
+                f"{table.get('units', 1)}, this version reads {UNITS}: {units_changes_since(table.get('units', 1))}); "
+                f"run `python manage.py rebuild_index` to build it again")
         #: The keys of the sections and juans in text order, as written (lists), made tuples on
         #: first use (``sections``, ``juan_keys``: sorting and distributions across segments);
         #: a write reads neither (82,000 sections at 107 M).

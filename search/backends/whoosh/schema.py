@@ -18,7 +18,7 @@ from whoosh.fields import COLUMN, ID, NUMERIC, STORED, FieldType, Schema
 from whoosh.columns import FixedBytesColumn, VarBytesColumn
 from whoosh.index import EmptyIndexError
 
-from characters.units import UNITS
+from characters.units import UNITS, units_changes_since
 from search.analysis import gram_counts
 from search.documents import LAYERS, SearchDocument
 
@@ -241,10 +241,10 @@ def _juan_table(searcher) -> dict:
 
 
 #: Why an index whose juans were cut into units by another rule than ``characters.units.UNITS``
-#: is refused (a lost ``?`` or a description ``[門@里]`` read as several units there).
-OLD_UNITS = ("the search index was built with an older rule of what one character is (before a lost "
-             "character `?` and a description such as `[門@里]` were one character each); run "
-             "`python manage.py rebuild_index` to build it again")
+#: is refused (a lost ``?`` or a description ``[門@里]`` read as several units there, a private-use
+#: character of the text found as a gaiji): what the rules changed (``UNITS_CHANGES``).
+OLD_UNITS = (f"the search index was built with an older rule of what one character is (this version reads "
+             f"rule {UNITS}: {units_changes_since(1)}); run `python manage.py rebuild_index` to build it again")
 
 
 def _check_format(schema) -> None:
