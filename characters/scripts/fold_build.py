@@ -327,8 +327,14 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
         return fold.get(ch, ch)
 
     cannot_pairs = {frozenset((a, b)) for a, partners in cannot.items() for b in partners}
+    # a form decided 'own' (个, 迹, 毁) is a character of the traditional texts: a query for it is
+    # taken as written, as a Big5 standard's is (characters.folding.query_alternatives), so 个 finds
+    # no 箇 in a traditional edition; a simplified edition reads its places per place (simplified.tsv)
+    own_forms = read_own_forms(TRADITIONAL_VARIANTS_PATH)
     alternatives: dict[str, list[str]] = {}
     for q in sorted(alt_raw):
+        if q in own_forms:
+            continue
         alts = {f(q)}
         for a in alt_raw[q]:
             if frozenset((q, a)) in cannot_pairs or frozenset((f(q), f(a))) in cannot_pairs:
@@ -365,7 +371,6 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
     # a traditional character some table also lists the other way round (後 -> 后 in CJKVI):
     # Unihan's kSimplifiedVariant says which of the two is the traditional one
     unihan_simplified_of = {(t, s) for t, s in unihan.get("kSimplifiedVariant", []) if t != s}
-    own_forms = read_own_forms(TRADITIONAL_VARIANTS_PATH)
     for s_ in sorted(simp_targets, key=ord):
         readings = {f(t) for t in simp_targets[s_] if t != s_ and (s_, t) not in unihan_simplified_of}
         own = s_ in big5 or s_ in moe_regulars or s_ in selfmapped or s_ in own_forms
