@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from collation import exports
 from collation.parallels import MIN_SPAN, find_parallels, other_works, section_main_text, to_json
 from collation.service import collate_juan
+from config.api_errors import bilingual
 from config.converters import whole_number
 from config.downloads import attachment
 from config.ratelimit import ApiSearchThrottle
@@ -40,17 +41,18 @@ def collation_from_request(request, kwargs):
         known = {str(e.pk): e for e in others} | {e.slug: e for e in others}
         unknown = [w for w in wanted if w not in known]
         if unknown:
-            raise ValidationError({"with": [f"not another edition of {juan.work.title}: {', '.join(unknown)}"]})
+            raise ValidationError({"with": [bilingual(f"{juan.work.title}沒有「{'、'.join(unknown)}」這個版本",
+                                                     f"not another edition of {juan.work.title}: {', '.join(unknown)}")]})
         chosen = [e for e in others if str(e.pk) in wanted or e.slug in wanted]
     section = request.query_params.get("section")
     positions = None
     if section:
         if whole_number(section) is None:
-            raise ValidationError({"section": ["a section position (1, 2, …)"]})
+            raise ValidationError({"section": [bilingual("節須以序數標明：1、2、…", "a section position (1, 2, …)")]})
         positions = [whole_number(section)]
     collation = collate_juan(juan, chosen, positions)
     if positions and not collation.sections:
-        raise ValidationError({"section": [f"no section {section} in this juan"]})
+        raise ValidationError({"section": [bilingual(f"本卷沒有第 {section} 節", f"no section {section} in this juan")]})
     if request.query_params.get("glyphs") == "hide":
         collation = collation.without_glyphs()
     return collation
@@ -144,5 +146,5 @@ class SpanParallels(APIView):
     def get(self, request):
         text = request.query_params.get("text", "").strip()
         if not MIN_SPAN <= len(text) <= 2000:
-            raise ValidationError({"text": [f"a span of {MIN_SPAN} to 2,000 characters"]})
+            raise ValidationError({"text": [bilingual(f"請輸入 {MIN_SPAN} 至 2,000 字", f"a span of {MIN_SPAN} to 2,000 characters")]})
         return Response({"text": text, "results": [to_json(p, request) for p in find_parallels(text)]})

@@ -242,7 +242,16 @@ class TestOnTheThreeWitnesses:
         assert [(v["kind"], v["lemma"], [(r["text"], r["class"]) for r in v["readings"]])
                 for v in data["sections"][0]["variants"]] == [
             ("record", " ", [("\u3000", PUNCTUATION)])]  # 襦/&KR0237; and 袒/&KR0221; are glyphs, hidden
-        assert client.get(base, {"with": "nope"}).status_code == 400
+        # every 400 of the API in Chinese, then English (config.api_errors.bilingual)
+        for params, field, detail in (
+                ({"with": "nope"}, "with", "禮書綱目沒有「nope」這個版本（not another edition of 禮書綱目: nope）"),
+                ({"section": "x"}, "section", "節須以序數標明：1、2、…（a section position (1, 2, …)）"),
+                ({"section": 999}, "section", "本卷沒有第 999 節（no section 999 in this juan）")):
+            response = client.get(base, params)
+            assert (response.status_code, response.json()) == (400, {field: [detail]})
+        response = client.get("/api/parallels/", {"text": "大射之儀"})
+        assert (response.status_code, response.json()) == (
+            400, {"text": ["請輸入 8 至 2,000 字（a span of 8 to 2,000 characters）"]})
         body = client.get(base + "csv/", {"section": 26}).content.decode("utf-8")
         assert body.startswith("\ufeffsection,section_name,piece,")  # a byte-order mark, as the hit list has
         rows = list(csv.DictReader(io.StringIO(body[1:])))
