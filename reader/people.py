@@ -76,6 +76,21 @@ def _catalogue_person(p) -> dict:
     return {"dynasty": p.dynasty, "name": person_name(p.name), "role": p.role}
 
 
+#: Roles of the people who made the book rather than commented on it: its author's (``UNSAID_ROLES``)
+#: and its compiler's (文選 蕭統編, 〔梁〕蕭統編　〔唐〕李善註).
+MAKERS_ROLES = UNSAID_ROLES | {"編", "輯"}
+
+
+def sole_commentator(work, edition=None) -> str:
+    """The name of the work's one commentator: the one person of ``work_people`` whose role is
+    not a maker's (``MAKERS_ROLES``), 荀子's 楊倞 (〔周〕荀況撰　〔唐〕楊倞注), 文選's 李善; "" where the
+    people name none or several (六臣註文選's six, a 注疏's 鄭玄 and 賈公彥; 楚辭補注, which the
+    catalogue gives to 洪興祖 alone, 撰). The reading page names him once, in the byline above the
+    text, and on none of his notes (``reader.templatetags.pieces``)."""
+    others = [p["name"] for p in work_people(work, edition) if p["role"] not in MAKERS_ROLES]
+    return others[0] if len(others) == 1 else ""
+
+
 def work_dynasty(work) -> str:
     """The work's dynasty: the catalogue's for a work it lists (韓非子 is 周 though its byline
     names its 元 commentator; 左傳杜林合注 is 晉, of 杜預, though its byline names its 明

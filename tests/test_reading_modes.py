@@ -113,12 +113,18 @@ def test_beside_mode_puts_each_note_behind_a_marker(client, seed_juan):
     _, body = page(client, JUAN_URL, notes="beside")
     assert body.count('class="note-toggle"') == 328
     assert ('<span class="text" id="s1-p2">大射之儀君有命戒射</span><span class="note-ref">'
-            '<input type="checkbox" class="note-toggle" id="t-s1-p3"><label class="note-marker layer-commentary" data-layer="注" '
+            '<input type="checkbox" class="note-toggle" id="t-s1-p3" aria-describedby="beside-hint">'
+            '<label class="note-marker layer-commentary" data-layer="注" '
             'for="t-s1-p3" title="注 2：點擊展開或收起"><span class="visually-hidden">注</span>2</label>'
             '<span class="note layer-commentary" data-layer="注" id="s1-p3" role="note">'
             '<span class="note-number" aria-hidden="true">2</span><span class="visually-hidden">注：</span>') in body
     _, hit = page(client, S2, notes="beside", hl="侯道")
-    assert '<span class="note-ref has-mark"><input type="checkbox" class="note-toggle" id="t-s2-p1" checked>' in hit
+    assert ('<span class="note-ref has-mark"><input type="checkbox" class="note-toggle" id="t-s2-p1" '
+            'aria-describedby="beside-hint" checked>') in hit
+    # the settings bar says what a number does; each check box is described by it
+    assert ('<p class="beside-hint" id="beside-hint">旁注：文中加框的數字是注號，點按注號即展開其注，再按收起；'
+            '用鍵盤時，以 Tab 鍵移到注號，按空白鍵。</p>') in body
+    assert body.count('aria-describedby="beside-hint"') == 328
 
 
 @pytest.mark.parametrize("params", [{"notes": "bogus"}, {"layout": "sideways", "script": "x", "size": "huge"}])

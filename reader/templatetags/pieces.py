@@ -12,8 +12,9 @@ from django.utils.safestring import mark_safe
 
 from config.budget import check
 from reader.display import Display
+from reader.models import Juan, Section
 from reader.importers.mandoku.column_order import closes_note
-from reader.people import byline_pieces
+from reader.people import byline_pieces, sole_commentator
 from reader.reading import piece_layer
 
 from .reading import annotation, correction_link, marked, marked_with_pages, page_markers, shown, warichu
@@ -90,13 +91,20 @@ def _joins(piece) -> str:
         (" joins-next" if getattr(piece, "joins_next", False) else "")
 
 
+#: The id of 旁注's hint (``reader/_display_controls.html``, shown in that mode): each marker's
+#: check box is described by it, so a screen reader says what the number does.
+BESIDE_HINT = "beside-hint"
+
+
 def _toggle(piece, section, display: Display, notes: str) -> str:
     """A note behind its marker (旁注): a checkbox and its label, so it opens without
-    JavaScript; open from the start when a highlight falls in it."""
+    JavaScript (and from the keyboard: Tab to it, Space); open from the start when a highlight
+    falls in it. In 旁注 the check box is described by the page's hint (``BESIDE_HINT``)."""
     tid = f"t-s{section.position}-p{piece.position}"
     mark = getattr(piece, "has_mark", False)
+    hint = f' aria-describedby="{BESIDE_HINT}"' if notes == "beside" else ""
     return (f'<span class="note-ref{" has-mark" if mark else ""}">'
-            f'<input type="checkbox" class="note-toggle" id="{tid}"{" checked" if mark else ""}>'
+            f'<input type="checkbox" class="note-toggle" id="{tid}"{hint}{" checked" if mark else ""}>'
             f'<label class="note-marker {_layer_attrs(piece)}" for="{tid}" '
             f'title="{escape(piece.layer_label)} {piece.number}：點擊展開或收起">'
             f'<span class="visually-hidden">{escape(piece.layer_label)}</span>{piece.number}</label>'
@@ -224,6 +232,20 @@ def opens_with_formula(piece, who: str) -> bool:
     return bool(head) and all(c in who or c in piece.layer_label or c in FORMULA_WORDS for c in head)
 
 
+def book_commentator(section) -> str:
+    """``reader.people.sole_commentator`` of the section's work as its edition names it, kept on
+    the section's juan (``reader.reading.chapter_views`` gives every section the page's juan, its
+    work and edition loaded: no query); "" for a section without them loaded (asked no query)."""
+    if not (isinstance(section, Section) and Section.juan.is_cached(section)):
+        return ""
+    juan = section.juan
+    if not (Juan.work.is_cached(juan) and Juan.edition.is_cached(juan)):
+        return ""
+    if not hasattr(juan, "sole_commentator"):
+        juan.sole_commentator = sole_commentator(juan.work, juan.edition)
+    return juan.sole_commentator
+
+
 @register.simple_tag(takes_context=True)
 def pieces(context, items, section, display, notes=None) -> str:
     """The pieces of a paragraph (or of a note's words) in the display's commentary mode
@@ -245,6 +267,7 @@ def _pieces(items, section, display, notes=None) -> str:
     """``pieces``, its page markers counted."""
     notes = notes or display.notes_mode
     previous, out, writer = None, [], None
+    sole = book_commentator(section)
     items = list(items)
     by_position = {p.position: p for p in items}
     byline = byline_pieces(section, items)  # the section's own byline: shown as one, in every mode
@@ -259,11 +282,14 @@ def _pieces(items, section, display, notes=None) -> str:
         p.needs_tag = (p.is_note and piece_layer(p) not in ("commentary", "classic")
                        and not (previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)))
         # a note by another commentator than the note before it is labelled with his name, unless
-        # its own words open with his formula (師古曰, 善曰) or the marker word of its layer stands
-        # right before it (a 注疏 edition's 注, 音義, 疏: the layer has one writer, named to a screen reader)
+        # its own words open with his formula (師古曰, 善曰), the marker word of its layer stands
+        # right before it (a 注疏 edition's 注, 音義, 疏: the layer has one writer, named to a screen
+        # reader) or he is the book's one commentator (荀子's 楊倞), whom the byline names: his notes
+        # are labelled alike, none by his name (the first of a paragraph was, the others not)
         who = getattr(p, "commentator", "") if p.is_note else ""
         marked_layer = previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)
-        p.needs_who = bool(who) and who != writer and not opens_with_formula(p, who) and not marked_layer
+        p.needs_who = bool(who) and who != writer and who != sole and not opens_with_formula(p, who) \
+            and not marked_layer
         writer = who if p.is_note else writer
         # a part of a note stored as several pieces (reading order, or a commentator's part): one
         # bracket round the whole, and its layer and hand said once to a screen reader

@@ -145,6 +145,45 @@ def check_reading_a_section_in_each_mode(site, tabs, device):
     check_character_lookup(site, tab, device)
 
 
+#: 旁注's hint, shown above the text in that mode (``reader/_display_controls.html``).
+BESIDE_HINT = "旁注：文中加框的數字是注號，點按注號即展開其注，再按收起；用鍵盤時，以 Tab 鍵移到注號，按空白鍵。"
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_side_notes_say_that_a_number_opens_its_note_and_open_from_the_keyboard(site, tabs, device):
+    """In 旁注 nothing said that a note's number opens the note. The settings bar now says it in
+    that mode, each number's check box is described by it for a screen reader, and the numbers
+    are reached with Tab and opened and closed with Space, their focus shown."""
+    tab = tabs(device)
+    page = tab.page
+    page.goto(site + S2 + "?notes=beside")
+    hint = page.locator("#beside-hint")
+    assert hint.is_visible() and hint.inner_text() == BESIDE_HINT
+    described = page.evaluate("""() => [...document.querySelectorAll('.note-toggle')].map(
+        t => t.getAttribute('aria-describedby'))""")
+    assert described == ["beside-hint", "beside-hint"]  # §2's two notes
+    page.focus("#s2-n")  # the section's number, just before its text
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "t-s2-p1"
+    assert page.evaluate("getComputedStyle(document.querySelector('label[for=t-s2-p1]')).outlineStyle") == "solid"
+    note = page.locator("#s2-p1")
+    assert not note.is_visible()
+    page.keyboard.press("Space")
+    assert note.is_visible() and page.locator("#t-s2-p1").is_checked()
+    assert note.locator(".note-number").inner_text() == "1" and "量人司馬之屬" in note.inner_text()
+    assert tab.axe() == []
+    tab.shot("beside-hint")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == page.evaluate("document.querySelectorAll('#s2 .note-toggle')[1].id")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Space")
+    assert not note.is_visible()
+    assert no_page_overflow(page)
+    # in the other modes the numbers are not there, nor the hint
+    page.goto(site + S2 + "?notes=inline")
+    assert page.locator("#beside-hint").count() == 0 and page.locator(".note-toggle").count() == 0
+
+
 def test_vertical_layout(site, tabs):
     for device in ["desktop", "phone"]:
         check_vertical_layout(site, tabs, device)

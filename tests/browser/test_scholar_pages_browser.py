@@ -7,6 +7,7 @@ from urllib.parse import quote
 import pytest
 
 from ..conftest import SEED, SHARED
+from .test_corrections_browser import signed_in  # noqa: F401 - the fixture
 from .test_reading_browser import no_page_overflow
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -99,14 +100,25 @@ def test_the_collation_table_keeps_its_labels_whole_and_scrolls_on_a_phone(witne
         assert names == ["四庫全書・文淵閣本", "四庫全書・文淵閣本・原字"]
     for name in page.evaluate(LINES, ".collation-form label .name, .sigla .name"):
         assert all(part.endswith("・") for part in name.split("/")[:-1]), name
-    # the table scrolls in its own box (a region that takes the focus), never the page
+    # the table scrolls in its own box (a region that takes the focus), never the page, and a
+    # shade at the edge with more beyond it says so: the box's background, the shades' ends
+    # covered by backgrounds that scroll with the table
     box = page.locator(".counts-scroll")
     assert box.get_attribute("role") == "region" and box.get_attribute("tabindex") == "0"
     scrolls = box.evaluate("e => e.scrollWidth > e.clientWidth")
     assert scrolls == (device == "phone")
+    assert box.evaluate("e => getComputedStyle(e).backgroundAttachment") == "local, local, scroll, scroll, scroll"
     assert no_page_overflow(page)
     assert tab.axe() == []
     tab.shot("scholar-collation-counts")
+    if device == "phone":  # from the keyboard: the box takes the focus, and the arrow keys scroll it
+        from .test_reading_browser import wait_until
+
+        box.focus()
+        page.keyboard.press("ArrowRight")
+        assert box.evaluate("e => e.scrollWidth - e.clientWidth") > 0
+        wait_until(page, "document.querySelector('.counts-scroll').scrollLeft > 0")
+        tab.shot("scholar-collation-counts-scrolled")
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
@@ -268,3 +280,30 @@ def test_a_juan_leads_up_the_catalogues_shelf_and_names_its_file(witnesses, tabs
     page.locator("ul.works > li > a", has_text="禮書綱目").click()
     page.wait_for_url(witnesses + f"/works/{quote('禮書綱目')}/editions/")
     assert page.locator(".work-editions li > a").count() == 3
+
+
+#: Pages a phone reader opens: the seed's 卷十 and Kanripo's (KR1d0086, file 12), and KR1d0086's
+#: 卷五十二 and 卷五十七 (files 54 and 59), whose lists of offices end lines in ideographic spaces.
+NARROW_PAGES = [JUAN, JUAN + "2/", JUAN + "collate/", JUAN + "quotations/", "/works/KR1d0086/juan/12/",
+                "/works/KR1d0086/juan/12/2/", "/works/KR1d0086/juan/12/?notes=beside", "/works/KR1d0086/",
+                f"/works/{quote('禮書綱目')}/editions/", "/corrections/propose/KR1d0086/12/?section=2",
+                "/works/KR1d0086/juan/54/", "/works/KR1d0086/juan/59/", "/works/KR1d0086/juan/59/10/",
+                "/works/KR1d0086/juan/59/?notes=beside", "/works/KR1d0086/juan/59/?notes=only"]
+
+
+def test_no_page_is_wider_than_a_phone(witnesses, tabs, signed_in):
+    """At 390 px no page is wider than the window, to the pixel. A line of the text ending in
+    the book's ideographic spaces let them hang past the column's edge and out of the window:
+    KR1d0086 卷五十二 was 391 px wide, 卷五十七 413 px (``.passage``'s clip, site.css), so that the
+    page slid sideways under the finger (``no_page_overflow`` allows 1 px more)."""
+    from reader.importers.loader import import_file
+
+    for n in (54, 59):
+        import_file(KANRIPO / "KR1d0086" / f"KR1d0086_0{n}.txt")
+    tab = signed_in("contrib", "contributor", "/", "phone")  # the correction form is a page too
+    page = tab.page
+    widths = {}
+    for url in NARROW_PAGES:
+        page.goto(witnesses + url)
+        widths[url] = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths == {url: [390, 390] for url in NARROW_PAGES}
