@@ -31,10 +31,15 @@ def test_the_search_page_the_api_and_the_corrections_form_offer_the_same_layers(
     parameter = next(p for p in schema["paths"]["/api/search/"]["get"]["parameters"] if p["name"] == "layer")
     enum = parameter["schema"]["items"]["enum"]
     # every box of the page, the two groups it does not show as boxes, and the older names
-    assert enum == ["all", "classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "paratext",
-                    "notes", "records", "titles", "annotation", "text", "note", "record", "record_note", "title", "annotations"]
-    assert {value for value, _ in boxes} == set(enum) - {"all", "notes", "text", "note", "record", "record_note",
-                                                         "title", "annotations"}
+    english = ["all", "classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "paratext",
+               "notes", "records", "titles", "annotation", "text", "note", "record", "record_note", "title", "annotations"]
+    # then the names the pages show, and their simplified spellings (docs/api.md)
+    shown = ["經文", "注", "音義", "疏", "按語", "小字", "序跋", "各層注釋", "記", "標題", "讀者注記", "經",
+             "经文", "音义", "按语", "各层注释", "记", "标题", "读者注记", "经"]
+    assert enum == english + shown
+    assert {value for value, _ in boxes} == set(english) - {"all", "notes", "text", "note", "record", "record_note",
+                                                            "title", "annotations"}
+    assert {label for _, label in boxes} <= set(shown)
     # each name the page shows is in the parameter's description, beside its code
     assert all(f"{value} {label}" in parameter["description"] for value, label in boxes)
 
