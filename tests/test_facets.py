@@ -14,6 +14,7 @@ from search.backends import SearchQuery, WrittenBy, get_search_backend
 from search.documents import documents_for_juan
 from reader.importers.loader import import_file
 from reader.models import Juan, Piece, Work
+from reader.pieces import EDITORIAL
 
 from .conftest import SEED, SHARED, index_all
 from .scan import layers_of, scan_count
@@ -557,7 +558,8 @@ def test_the_author_facet_says_it_counts_who_wrote_each_layer(client, indexed):
 def test_the_dynasty_facet_counts_each_layer_under_its_writers_dynasty(seed_juan, search_backend, client):
     """周禮注疏 卷一 (KR1d0003): a hit in 鄭玄's 注 counts under 漢, in 賈公彥's 疏 and 陸德明's 音義
     under 唐 (the catalogue's 〔漢〕鄭玄, 〔唐〕賈公彥), the classic under nobody known (the catalogue
-    names no author of the 周禮, and its dating of the work, 漢, is 鄭玄's); each value's count is
+    names no author of the 周禮, and its dating of the work, 漢, is 鄭玄's), the 四庫 editors' 考證
+    under 清 (``search.facets.editors_dynasty``); each value's count is
     the total of the search filtered by it (``dynasty=``), and ``dynasty=唐`` keeps exactly the 疏
     and the 音義."""
     juan = import_file(SHARED / "corpus" / "kanripo-jingbu" / "KR1d0003" / "KR1d0003_001.txt").juan
@@ -566,9 +568,12 @@ def test_the_dynasty_facet_counts_each_layer_under_its_writers_dynasty(seed_juan
     params = {"q": "之", "exact": "1", "edition": juan.edition.slug, "page_size": "1"}
     body = client.get("/api/search/", params).json()
     zheng, jia, lu = (written_count(juan, "之", who) for who in ("鄭玄", "賈公彥", "陸德明"))
-    assert (body["count"], zheng, jia, lu) == (501, 62, 421, 5)
+    editors = sum(p.text.count("之") for p in Piece.objects.filter(section__juan=juan, layer=EDITORIAL))
+    assert (body["count"], zheng, jia, lu, editors) == (501, 62, 421, 5, 9)
+    # the 四庫 editors' 考證 under 清 (``search.facets.editors_dynasty``), the classic under nobody known
     assert body["facets"]["dynasty"] == [{"value": "唐", "count": jia + lu}, {"value": "漢", "count": zheng},
-                                         {"value": "", "count": body["count"] - jia - lu - zheng}]
+                                         {"value": "清", "count": editors},
+                                         {"value": "", "count": body["count"] - jia - lu - zheng - editors}]
     for row in body["facets"]["dynasty"]:
         if row["value"]:
             assert client.get("/api/search/", {**params, "dynasty": row["value"]}).json()["count"] == row["count"]
