@@ -5,6 +5,8 @@ JavaScript), at 1280 and 390 px, axe clean. An empty 改為 is refused unless �
 with JavaScript and without."""
 import pytest
 
+from corrections.models import Proposal
+
 from .test_corrections_browser import WORK, signed_in  # noqa: F401 - the fixture
 
 FORM = f"/corrections/propose/{WORK}/10/?section=1&piece=3&start=0&end=2"
@@ -23,6 +25,18 @@ def form_tab(signed_in):
     """``form_tab(device, **context_options)``: a Tab signed in as a contributor on the proposal
     form of the first two characters of §1's note (``FORM``)."""
     return lambda device="desktop", **options: signed_in("contrib", "contributor", FORM, device, **options)
+
+
+def submit_refused(tab, reason: str) -> None:
+    """Send the form with ``reason`` and 改為 empty: the answer is a 400 whose error summary lists
+    the refusal alone (``EMPTY``), which the browser logs (``REFUSED``, cleared here)."""
+    page = tab.page
+    page.fill("#id_reason", reason)
+    page.click(".proposal-form button[type=submit]")
+    page.locator("#error-summary").wait_for()
+    assert page.locator("#error-summary li").all_inner_texts() == [EMPTY]
+    assert tab.errors == [REFUSED]
+    tab.errors.clear()
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
@@ -54,12 +68,7 @@ def test_the_form_shows_the_fields_of_the_kind_chosen(form_tab, device):
     # a text correction after the tag was ticked for an annotation: the hidden tag is not sent;
     # sent with 改為 empty, it is refused, the summary's link leading to the box
     page.select_option("#id_kind", "text")
-    page.fill("#id_reason", "他本作將將")
-    page.click(".proposal-form button[type=submit]")
-    page.locator("#error-summary").wait_for()
-    assert page.locator("#error-summary li").all_inner_texts() == [EMPTY]
-    assert tab.errors == [REFUSED]  # a refused form is a 400, which the browser logs
-    tab.errors.clear()
+    submit_refused(tab, "他本作將將")
     assert tab.axe() == []
     page.click("#error-summary a")
     assert page.evaluate("document.activeElement.id") == "id_replacement"
@@ -67,7 +76,6 @@ def test_the_form_shows_the_fields_of_the_kind_chosen(form_tab, device):
     page.fill("#id_reason", "他本作將將")
     page.click(".proposal-form button[type=submit]")
     page.locator("h1", has_text="文字校正").wait_for()
-    from corrections.models import Proposal
     p = Proposal.objects.get()
     assert (p.kind, p.replacement, p.tags) == ("text", "將將", [])
 
@@ -86,13 +94,7 @@ def test_without_javascript_every_field_names_its_kinds(form_tab):
     assert page.locator("#kinds-help").is_visible()
     tab.shot("proposal-form-without-javascript")
     # a text correction (the kind chosen first) with 改為 left empty: refused, nothing stored
-    from corrections.models import Proposal
-    page.fill("#id_reason", "衍文")
-    page.click(".proposal-form button[type=submit]")
-    page.locator("#error-summary").wait_for()
-    assert page.locator("#error-summary li").all_inner_texts() == [EMPTY]
-    assert tab.errors == [REFUSED]  # a refused form is a 400, which the browser logs
-    tab.errors.clear()
+    submit_refused(tab, "衍文")
     assert Proposal.objects.count() == 0
     tab.shot("proposal-form-empty-refused-without-javascript")
     # 刪去所選文字 ticked: the deletion is proposed
