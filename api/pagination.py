@@ -1,7 +1,7 @@
 """Pagination of API lists: DRF's page-number style (``count``, ``next``, ``previous``, ``results``)."""
 from urllib.parse import urlencode
 
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 
 from config.cacheable import view_pairs
@@ -20,10 +20,15 @@ class StandardPagination(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 200
-    #: A page that is not a whole number or past the last (404), in both languages as the
-    #: project's other errors; ``count`` and ``page_size`` of page 1 tell how many there are.
+    #: A page past the last (404), in both languages as the project's other errors, naming the
+    #: last page (``past_last_message``); DRF's own wording, for what Django's paginator refuses
+    #: otherwise, is kept for any page the checks before it let through.
     invalid_page_message = ("沒有第「{page_number}」頁 (no page {page_number!r}: pages are numbered from 1 to "
                             "the last, count / page_size rounded up)")
+
+    #: What a page past the last is answered (a 404 naming the last page and the page size).
+    past_last_message = ("沒有第「{page}」頁：已過末頁，末頁為第 {last} 頁 (no page {page!r}: past the last page, "
+                         "{last}, at {size} a page)")
 
     #: What a bad ``page_size`` is answered (a 400 naming the parameter and the range).
     invalid_page_size_message = ("page_size 須為 1 至 {max} 的整數 (page_size must be a whole number from 1 to {max}, "
@@ -35,8 +40,9 @@ class StandardPagination(PageNumberPagination):
 
     def get_page_number(self, request, paginator) -> int | str:
         """The page ``request`` asks for: 1 when ``page`` is absent or empty, the last for
-        ``last``, a whole number from 1 (ASCII digits) as itself (past the last page, the 404
-        of ``invalid_page_message``); anything else (``0``, ``-1``, ``x``, ``1.5``) raises
+        ``last``, a whole number from 1 (ASCII digits) as itself; past the last page, ``NotFound``
+        (a 404 whose ``detail`` names the last page: ``past_last_message``, the page asked shown
+        up to 20 digits); anything else (``0``, ``-1``, ``x``, ``1.5``) raises
         ``ValidationError`` (a 400: ``{"page": [message]}``), where DRF answered 404 as for a
         page past the last."""
         value = request.query_params.get(self.page_query_param)
@@ -46,7 +52,12 @@ class StandardPagination(PageNumberPagination):
             return paginator.num_pages
         text = value.strip()
         if text.isascii() and text.isdigit() and text.strip("0"):
-            return value  # as asked, for the 404's message (Django's paginator reads it)
+            digits = text.lstrip("0")
+            if len(digits) > len(str(paginator.num_pages)) or int(digits) > paginator.num_pages:
+                shown = digits if len(digits) <= 20 else digits[:20] + "…"
+                raise NotFound(self.past_last_message.format(page=shown, last=paginator.num_pages,
+                                                             size=paginator.per_page))
+            return value
         raise ValidationError({self.page_query_param: [self.invalid_page_number_message.format(value=value[:20])]})
 
     def get_page_size(self, request) -> int:

@@ -29,6 +29,9 @@ PAGE_SIZE = 50
 #: A page number that is not a whole number from 1 to the last (a 404, as the API answers it).
 NO_PAGE = ("沒有第「{page}」頁 (no page {page!r}: pages are numbered from 1 to the last, "
            "the hits / {size} rounded up)")
+#: A page number past the last (a 404 naming the last page, as the API's ``past_last_message``).
+PAST_LAST = ("沒有第「{page}」頁：已過末頁，末頁為第 {last} 頁 (no page {page!r}: past the last page, {last}, "
+             "at {size} hits a page)")
 #: What to narrow when a search runs out of time.
 HIT_ADVICE = "Narrow the search: a longer phrase, one work or juan (work=, juan=), or fewer layers (layer=)."
 HIT_ADVICE_ZH = "請縮小檢索：用較長的詞句，只查一書或一卷（work=、juan=），或少選幾個層次（layer=）。"
@@ -259,6 +262,20 @@ def hits_page(results, number):
         return None
 
 
+def no_page_message(results, number: str) -> tuple[str, int | None]:
+    """``(message, last)`` for a ``page`` parameter ``number`` that ``hits_page`` found no page
+    for: a whole number (ASCII digits) past the last page is ``PAST_LAST``, naming the last page
+    (``last``, the number of the page to offer instead; the page asked shown up to 20 digits);
+    anything else (``0``, ``-1``, ``x``) ``NO_PAGE``, with ``last`` None."""
+    text = (number or "").strip()
+    if text.isascii() and text.isdigit() and text.strip("0"):
+        digits = text.lstrip("0")
+        last = Paginator(results.hits, PAGE_SIZE).num_pages
+        shown = digits if len(digits) <= 20 else digits[:20] + "…"
+        return PAST_LAST.format(page=shown, last=last, size=PAGE_SIZE), last
+    return NO_PAGE.format(page=number, size=PAGE_SIZE), None
+
+
 def search_page(request):
     """Query box; with a query, the total and the hits in text order with KWIC. A query string
     holding empty or default values (``non_default``: what the form sends for the options left
@@ -298,7 +315,8 @@ def search_page(request):
                     context["error"] = f"檢索過於頻繁，請 {wait} 秒後再試 (too many searches: try again in {wait} s)"
                     status = 429
                 elif query and (page := hits_page(results := run_search(query), request.GET.get("page"))) is None:
-                    context["error"] = NO_PAGE.format(page=request.GET.get("page"), size=PAGE_SIZE)
+                    context["error"], last = no_page_message(results, request.GET.get("page"))
+                    context["last_page_url"] = page_url(params, last) if last else ""
                     status = 404
                 elif query:
                     titles = work_names()

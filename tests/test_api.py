@@ -483,8 +483,7 @@ def test_filters_that_cannot_both_hold_and_pages_that_do_not_exist_are_errors_th
     assert client.get("/api/search/", {"q": "射", "chapter": chapter.pk}).json()["count"] == 326
     response = client.get("/api/search/", {"q": "射", "page": "999999"})
     assert (response.status_code, response.json()) == (404, {
-        "detail": "沒有第「999999」頁 (no page '999999': pages are numbered from 1 to the last, count / page_size "
-                  "rounded up)"})
+        "detail": "沒有第「999999」頁：已過末頁，末頁為第 17 頁 (no page '999999': past the last page, 17, at 20 a page)"})
 
 
 @pytest.mark.django_db

@@ -159,7 +159,8 @@ def test_the_no_hit_page_speaks_of_several_terms_only_when_there_are(client, see
 @pytest.mark.django_db
 def test_a_page_of_hits_that_does_not_exist_is_a_404_as_in_the_api(client, seed_juan):
     """/search/?page=-1 showed the last page (Django's ``get_page``), page=x the first: the page
-    now says there is no such page, with the form."""
+    now says there is no such page, with the form; a page past the last says so and names the
+    last page (``?page=999`` said only "pages are numbered from 1 to the last"), as the API does."""
     count = client.get("/api/search/", {"q": "射", "page_size": 50}).json()["count"]
     last = -(-count // 50)
     shown = client.get("/search/", {"q": "射", "page": last}).content.decode()
@@ -168,12 +169,26 @@ def test_a_page_of_hits_that_does_not_exist_is_a_404_as_in_the_api(client, seed_
         response = client.get("/search/", {"q": "射", "page": bad})
         page = response.content.decode()
         assert response.status_code == 404, bad
-        assert (f'<p class="error" role="alert">沒有第「{bad}」頁 (no page &#x27;{bad}&#x27;: pages are numbered '
-                f"from 1 to the last, the hits / 50 rounded up)</p>") in page
-        assert '<tr class="hit">' not in page and 'name="q"' in page
-        # the API: a page past the last is a 404, one that is no page number a 400 naming ``page``
         past = bad in (str(last + 1), "99999999999999999999")
-        assert client.get("/api/search/", {"q": "射", "page_size": 50, "page": bad}).status_code == (404 if past else 400)
+        if past:  # says it is past the last page, names the last, and links to it
+            assert (f'<p class="error" role="alert">沒有第「{bad}」頁：已過末頁，末頁為第 {last} 頁 (no page &#x27;{bad}&#x27;: '
+                    f'past the last page, {last}, at 50 hits a page) <a href="?q=%E5%B0%84&amp;page={last}">到末頁 '
+                    f'(go to the last page)</a></p>') in page
+        else:
+            assert (f'<p class="error" role="alert">沒有第「{bad}」頁 (no page &#x27;{bad}&#x27;: pages are numbered '
+                    f"from 1 to the last, the hits / 50 rounded up)</p>") in page
+        assert '<tr class="hit">' not in page and 'name="q"' in page
+        # the API: a page past the last is a 404 naming the last, one that is no page number a 400 naming ``page``
+        api = client.get("/api/search/", {"q": "射", "page_size": 50, "page": bad})
+        assert api.status_code == (404 if past else 400)
+        if past:
+            assert api.json() == {"detail": f"沒有第「{bad}」頁：已過末頁，末頁為第 {last} 頁 (no page '{bad}': past the "
+                                            f"last page, {last}, at 50 a page)"}
+    assert last == 7  # 射: 326 hits
+    # a page number of more than 20 digits is shown cut, with leading zeros dropped
+    api = client.get("/api/search/", {"q": "射", "page": "000" + "9" * 30}).json()
+    assert api == {"detail": f"沒有第「{'9' * 20}…」頁：已過末頁，末頁為第 17 頁 (no page '{'9' * 20}…': past the last "
+                             f"page, 17, at 20 a page)"}
     # an empty page and the first page's number are the page without them (search.views.non_default)
     assert client.get("/search/", {"q": "射", "page": ""})["Location"] == "/search/?q=%E5%B0%84"
     assert client.get("/search/", {"q": "射", "page": ""}, follow=True).content.decode().count('<tr class="hit">') == 50
