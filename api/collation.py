@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from collation import exports
 from collation.parallels import MIN_SPAN, find_parallels, other_works, section_main_text, to_json
-from collation.service import collate_juan
+from collation.service import collate_juan, empty_witness_message
 from config.api_errors import bilingual
 from config.converters import whole_number
 from config.downloads import attachment
@@ -32,11 +32,14 @@ COLLATION_PARAMETERS = [
 
 def collation_from_request(request, kwargs):
     """Parse ``with``, ``glyphs`` and ``section`` and collate; raises ``ValidationError``
-    for an edition that is not another edition of the work, or a bad section."""
+    for an edition that is not another edition of the work, an empty ``with``
+    (``collation.service.empty_witness_message``), or a bad section."""
     juan = _juan(kwargs)
     others = list(juan.edition.work.editions.exclude(pk=juan.edition_id).order_by("id"))
     wanted = request.query_params.getlist("with")
     chosen = others
+    if any(not w.strip() for w in wanted):  # ?with= named nobody: "沒有「」這個版本" said nothing
+        raise ValidationError({"with": [bilingual(*empty_witness_message(juan.work.title, others))]})
     if wanted:
         known = {str(e.pk): e for e in others} | {e.slug: e for e in others}
         unknown = [w for w in wanted if w not in known]

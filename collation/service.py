@@ -326,6 +326,17 @@ def _pieces_by_section(juan) -> dict[int, list]:
     return out
 
 
+def empty_witness_message(title: str, others) -> tuple[str, str]:
+    """``(chinese, english)``: what a collation asked with an empty ``with`` (``?with=``, a value
+    of spaces) is answered, a 400 naming the parameter on the page and in the API alike: it
+    names no edition, and collating against none would show no variant at all; the editions
+    ``others`` (of the work ``title``) it can name are listed by slug."""
+    slugs = [e.slug for e in others]
+    return (f"with 不可為空：請以版本代號或 ID 指明{title}的對校本，或省去 with 以對校全部；可對校：{'、'.join(slugs) or '無'}",
+            f"with is empty: name another edition of {title} by its slug or id, or leave with out to collate "
+            f"against all of them: {', '.join(slugs) or 'none'}")
+
+
 def collate_juan(base_juan, witness_editions, positions: list[int] | None = None) -> JuanCollation:
     """Collate ``base_juan`` against the corresponding juan of each edition of
     ``witness_editions`` (a list of ``Edition``); only the base sections at ``positions``

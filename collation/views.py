@@ -25,13 +25,14 @@ from .align import CLASS_NAMES, CLASSES
 from .parallels import MIN_SPAN, find_parallels, other_works, section_main_text, segments
 from .presentation import omitted_by, piece_views, sigla, varied_heading
 from .quotations import juan_parallels
-from .service import collate_juan
+from .service import collate_juan, empty_witness_message
 
 
 def witnesses_from_request(request, edition) -> tuple[list, list, list[str]]:
     """``(chosen, all others, unknown)``: the other editions of ``edition``'s work named by
     ``with`` (slugs or ids, repeated; as the collation API takes them), or all of them when
-    none is named; ``unknown`` the values of ``with`` that name none of them."""
+    none is named; ``unknown`` the values of ``with`` that name none of them (an empty one,
+    ``?with=``, among them: ``_collation_page`` says it is empty)."""
     others = list(edition.work.editions.exclude(pk=edition.pk).order_by("id"))
     wanted = request.GET.getlist("with")
     if not wanted:
@@ -46,12 +47,15 @@ def _collation_page(request, slug, number, positions=None):
     chosen, others, unknown = witnesses_from_request(request, juan.edition)
     if unknown:  # a mistyped link: say so, rather than collate against nothing and show no variant
         names = "、".join(e.slug for e in others) or "無"
+        if any(not w.strip() for w in unknown):  # ?with= names nobody: the parameter is empty
+            error = "{} ({})".format(*empty_witness_message(juan.work.title, others))
+        else:
+            error = (f"{juan.work.title}沒有「{'、'.join(unknown)}」這個版本（可對校：{names}）"
+                     f" (not another edition of {juan.work.title}: {', '.join(unknown)})")
         return render(request, "collation/collation.html", {
             "work": juan.work, "edition": juan.edition, "juan": juan, "chosen": chosen, "others": others,
             "hide_glyphs": request.GET.get("glyphs") == "hide", "sections": [], "counts": [],
-            "single": False, "display": display_from_request(request)[0],
-            "error": f"{juan.work.title}沒有「{'、'.join(unknown)}」這個版本（可對校：{names}）"
-                     f" (not another edition of {juan.work.title}: {', '.join(unknown)})"}, status=400)
+            "single": False, "display": display_from_request(request)[0], "error": error}, status=400)
     hide_glyphs = request.GET.get("glyphs") == "hide"
     collation = collate_juan(juan, chosen, positions)
     counts = collation.counts()

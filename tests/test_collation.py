@@ -232,6 +232,16 @@ class TestOnTheThreeWitnesses:
             assert ('<p class="error" role="alert">禮書綱目沒有「KR1d0086-WGY」這個版本（可對校：KR1d0086、KR1d0086-WYG）'
                     ' (not another edition of 禮書綱目: KR1d0086-WGY)</p>') in page
             assert 'class="collation-section"' not in page and "異文統計" not in page
+            # an empty ``with`` names nobody: it said 禮書綱目沒有「」這個版本; it is a 400 naming the parameter
+            for empty in ("", " ", ["KR1d0086", ""]):
+                response = client.get(url, {"with": empty})
+                page = response.content.decode()
+                assert response.status_code == 400, empty
+                assert ('<p class="error" role="alert">with 不可為空：請以版本代號或 ID 指明禮書綱目的對校本，或省去 with '
+                        '以對校全部；可對校：KR1d0086、KR1d0086-WYG (with is empty: name another edition of 禮書綱目 by '
+                        'its slug or id, or leave with out to collate against all of them: KR1d0086, KR1d0086-WYG)</p>'
+                        ) in page, empty
+                assert 'class="collation-section"' not in page and "沒有「」" not in page
 
     def test_collation_api_and_exports(self, witnesses, client):
         seed, kr, wyg = witnesses
@@ -245,10 +255,16 @@ class TestOnTheThreeWitnesses:
         # every 400 of the API in Chinese, then English (config.api_errors.bilingual)
         for params, field, detail in (
                 ({"with": "nope"}, "with", "禮書綱目沒有「nope」這個版本（not another edition of 禮書綱目: nope）"),
+                *(({"with": empty}, "with", "with 不可為空：請以版本代號或 ID 指明禮書綱目的對校本，或省去 with 以對校全部；"
+                   "可對校：KR1d0086、KR1d0086-WYG（with is empty: name another edition of 禮書綱目 by its slug or id, "
+                   "or leave with out to collate against all of them: KR1d0086, KR1d0086-WYG）") for empty in ("", " ", [wyg.pk, ""])),
                 ({"section": "x"}, "section", "節須以序數標明：1、2、…（a section position (1, 2, …)）"),
                 ({"section": 999}, "section", "本卷沒有第 999 節（no section 999 in this juan）")):
             response = client.get(base, params)
             assert (response.status_code, response.json()) == (400, {field: [detail]})
+            if field == "with":  # the exports read ``with`` alike
+                response = client.get(base + "csv/", params)
+                assert (response.status_code, response.json()) == (400, {field: [detail]})
         response = client.get("/api/parallels/", {"text": "大射之儀"})
         assert (response.status_code, response.json()) == (
             400, {"text": ["請輸入 8 至 2,000 字（a span of 8 to 2,000 characters）"]})
