@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from characters.simplified import TRADITIONAL
+from config.api_errors import bilingual
 from config.downloads import attachment
 from corrections.overlay import juan_overlay
 from reader.importers.mandoku.column_order import in_reading_order
@@ -461,9 +462,11 @@ class SearchExport(APIView):
         query, results = _search(request)
         limit = settings.HIT_LIST_MAX_ROWS
         if results.count > limit:  # about the most rows written within the request's budget
-            raise ValidationError({"q": [
+            raise ValidationError({"q": [bilingual(
+                f"「{query.text}」命中 {results.count:,} 處，檢得列表最多 {limit:,} 處；請縮小檢索（限定書、卷或範圍），"
+                f"或以 /api/search/ 分頁讀取",
                 f"「{query.text}」 has {results.count:,} hits; a hit list holds at most {limit:,}. Narrow the query "
-                f"(a work, a juan or a layer), or page through /api/search/."]})
+                f"(a work, a juan or a layer), or page through /api/search/")]})
         places = edition_places()
         editions = {p["slug"]: p for p in places.values()}
         root, link = request.build_absolute_uri("/")[:-1], HitLinks(query)  # ASCII paths: as build_absolute_uri

@@ -12,7 +12,7 @@ from .backends import SearchError, SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
 from .facets import (editions_for, typed_commentators, unfaceted_writer_counts, unknown_dynasties,
                      unknown_dynasty_message, written_by_for)
-from .query import canonical_query
+from .query import canonical_query, invisible_only, invisible_query_message
 from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
 
 #: The layer choices as the search page offers them (check boxes; none ticked: all), in
@@ -171,7 +171,11 @@ class SearchForm(forms.Form):
 
     def clean_q(self) -> str:
         """The query in its one spelling of those that parse the same (``canonical_query``:
-        `` 鵠 `` and ``鵠␣␣`` are ``鵠``): the page cache keeps one answer for them all."""
+        `` 鵠 `` and ``鵠␣␣`` are ``鵠``): the page cache keeps one answer for them all. A query
+        of invisible characters only (U+200B, U+FEFF, U+200D …: ``search.query.invisible_only``)
+        is empty, and an error saying so (it was searched and answered 「​」沒有可檢索的字)."""
+        if names := invisible_only(self.cleaned_data["q"]):
+            raise forms.ValidationError(invisible_query_message(names))
         return canonical_query(self.cleaned_data["q"])
 
     def clean(self):

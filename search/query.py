@@ -288,6 +288,37 @@ def _spaced(text: str) -> str:
     return "".join(out)
 
 
+#: The variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF) and the combining grapheme joiner
+#: (U+034F): marks of no width and no character of their own, as the format characters are.
+_NO_WIDTH_MARKS = frozenset(chr(c) for c in (*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0), 0x034F))
+
+
+def invisible(ch: str) -> bool:
+    """Whether ``ch`` shows nothing: white space, a format character (Unicode category Cf:
+    U+200B ZERO WIDTH SPACE, U+200D ZERO WIDTH JOINER, U+FEFF, U+2060 WORD JOINER, U+00AD SOFT
+    HYPHEN…), a separator (Zs, Zl, Zp) or a mark of no width (``_NO_WIDTH_MARKS``). Not a control
+    character (U+001B): a query holding one is refused as such, naming its column (``parse_query``)."""
+    return ch.isspace() or ch in _NO_WIDTH_MARKS or unicodedata.category(ch) in ("Cf", "Zs", "Zl", "Zp")
+
+
+def invisible_only(text: str) -> tuple[str, ...]:
+    """The distinct characters of ``text`` (in order of first use, as ``U+200B ZERO WIDTH SPACE``)
+    when it is not empty and every one of them is ``invisible``; ``()`` otherwise: a query
+    pasted with nothing but a zero-width space is empty, though ``str.strip`` keeps it."""
+    if not text or not all(map(invisible, text)):
+        return ()
+    return tuple(f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in dict.fromkeys(text) if not c.isspace()) \
+        or ("white space",)
+
+
+def invisible_query_message(names: tuple[str, ...]) -> str:
+    """The error of a query made only of invisible characters (``invisible_only``): empty, in
+    both languages, naming (up to three of) them."""
+    shown = ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
+    return (f"檢索詞只有看不見的字元（{shown}），等於沒有輸入；請輸入要找的字 (the query is empty: it holds only invisible "
+            f"characters, {shown}; type the characters to find)")
+
+
 def canonical_query(text: str) -> str:
     """One spelling of the queries that parse the same: ``text`` stripped (as the search
     form's field strips it, ``str.strip``) and, when it parses, with each run of white space

@@ -2,6 +2,7 @@
 from collections import Counter
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.core.paginator import InvalidPage, Paginator
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,6 +17,7 @@ from reader.templatetags.reading import EDGE_RUN
 
 from .hints import marked_runs
 from .matching import match_runs, reading_of
+from .query import invisible_only
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .facets import FACET_NOTES, active_filters, facet_counts, facet_menu, search_facet_counts
@@ -284,7 +286,9 @@ def search_page(request):
     if (said := non_default(params)) != params:
         return redirect(request.path + ("?" + urlencode(said) if said else ""))
     form = SearchForm(request.GET or None)
-    context = {"form": form, "query": request.GET.get("q", "")[:200], "quick_query": request.GET.get("q", "")[:200],
+    # a query of invisible characters only is empty (its error says so): not shown back as 「​」
+    typed = "" if invisible_only(request.GET.get("q", "")) else request.GET.get("q", "")[:200]
+    context = {"form": form, "query": typed, "quick_query": typed,
                "layer_names": LAYER_NAMES,
                "layer_choices": LAYER_CHOICES, "chosen_layers": chosen_layers(request),
                "works": work_choices(), "editions": edition_choices(), "default_context": DEFAULT_CONTEXT}
@@ -363,7 +367,10 @@ def search_page(request):
                                    next_url=page_url(params, page.number + 1) if page.has_next() else "")
                     context.update(results=results, page=page, hit_rows=rows, distribution=bars,
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
-                                   export_query=urlencode([(k, v) for k, v in params if k != "page"]))
+                                   export_query=urlencode([(k, v) for k, v in params if k != "page"]),
+                                   # a hit list longer than the export writes is not offered (its
+                                   # download would be a 400): the page says why and how to narrow
+                                   hit_list_max=settings.HIT_LIST_MAX_ROWS)
             except SearchError as exc:
                 context["error"] = str(exc)
                 status = 400

@@ -127,15 +127,26 @@ def test_a_hit_list_longer_than_its_cap_is_refused_before_it_starts(client, seed
     """A hit list is streamed and so not held to the time budget, and an
     OR of ten frequent characters wrote 67,686 rows (21 MB) in 8 s from 45 juans; on the
     whole corpus that is minutes, past gunicorn's worker timeout, which cuts the file and
-    restarts the worker. A list over ``HIT_LIST_MAX_ROWS`` is refused before it starts."""
+    restarts the worker. A list over ``HIT_LIST_MAX_ROWS`` is refused before it starts, in both
+    languages as the API's other 400s, and the search page, which offered the download of such a
+    list all the same, says instead why there is none and how to narrow the search."""
     settings.HIT_LIST_MAX_ROWS = 115
     response = client.get("/api/search/export/csv/", {"q": "侯"})
     assert response.status_code == 400
-    assert response.json() == {"q": ["「侯」 has 116 hits; a hit list holds at most 115. Narrow the query (a work, a "
-                                     "juan or a layer), or page through /api/search/."]}
+    assert response.json() == {"q": ["「侯」命中 116 處，檢得列表最多 115 處；請縮小檢索（限定書、卷或範圍），或以 /api/search/ "
+                                     "分頁讀取（「侯」 has 116 hits; a hit list holds at most 115. Narrow the query (a work, a "
+                                     "juan or a layer), or page through /api/search/）"]}
+    # the search page does not offer what the download would refuse: it says why, and how to narrow
+    html = client.get("/search/", {"q": "侯"}).content.decode()
+    assert ('<p class="export export-refused">檢得列表（CSV、TSV）最多 115 處，此次命中 116 處，故不提供下載。'
+            '請先縮小檢索：限定書、卷或範圍（如只查經文），用篩選（類、朝代、作者），或用較長的詞句。</p>') in html
+    assert "/api/search/export/" not in html and '<div class="export">' not in html
     settings.HIT_LIST_MAX_ROWS = 116
     response = client.get("/api/search/export/tsv/", {"q": "侯"})
     assert len(b"".join(response.streaming_content).decode("utf-8").splitlines()) == 117
+    html = client.get("/search/", {"q": "侯"}).content.decode()  # at the cap, offered
+    assert ('<div class="export">檢得列表：<a href="/api/search/export/csv/?q=%E4%BE%AF" download>CSV</a> · '
+            '<a href="/api/search/export/tsv/?q=%E4%BE%AF" download>TSV</a>') in html and "export-refused" not in html
 
 
 def test_the_page_links_the_exports(client, seed_backend):

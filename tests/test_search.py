@@ -195,6 +195,34 @@ def test_a_page_of_hits_that_does_not_exist_is_a_404_as_in_the_api(client, seed_
     assert client.get("/search/", {"q": "龍鳳", "page": "1"}, follow=True).status_code == 200  # no hits: page 1 says so
 
 
+@pytest.mark.django_db
+def test_a_query_of_invisible_characters_only_is_empty_and_says_so(client, seed_juan):
+    """A query pasted as nothing but a zero-width space (U+200B), a byte-order mark (U+FEFF),
+    a joiner (U+200D), a word joiner, a soft hyphen or a variation selector was searched, and
+    the page said 「​」沒有可檢索的字, as if something had been searched: it is an empty query,
+    a 400 naming the characters, on the page (the box left empty) and in the API alike; one
+    visible character among them is a query as before."""
+    for q, names in (("\u200b", "U+200B ZERO WIDTH SPACE"),
+                     ("\ufeff\u200d\u200b\ufeff", "U+FEFF ZERO WIDTH NO-BREAK SPACE, U+200D ZERO WIDTH JOINER, "
+                                                   "U+200B ZERO WIDTH SPACE"),
+                     ("\u2060\u00ad\ufe0f\u200b", "U+2060 WORD JOINER, U+00AD SOFT HYPHEN, U+FE0F VARIATION SELECTOR-16 …"),
+                     ("\u3000\u200b ", "U+200B ZERO WIDTH SPACE")):  # spaces around it are no character
+        message = (f"檢索詞只有看不見的字元（{names}），等於沒有輸入；請輸入要找的字 (the query is empty: it holds only "
+                   f"invisible characters, {names}; type the characters to find)")
+        response = client.get("/api/search/", {"q": q})
+        assert (response.status_code, response.json()) == (400, {"q": [message]}), names
+        response = client.get("/search/", {"q": q})
+        page = response.content.decode()
+        assert response.status_code == 400, names
+        assert f'<p class="error" role="alert">{message}</p>' in page
+        assert '<input id="id_q" type="search" name="q" value="" maxlength="200" autofocus>' in page
+        assert "「" not in page and "沒有可檢索的字" not in page and q not in page
+    # spaces alone are no query at all (the page without it), and 射 between zero-width spaces is 射
+    assert client.get("/search/", {"q": "\u3000 "})["Location"] == "/search/"
+    shoot = client.get("/api/search/", {"q": "射", "page_size": 1}).json()["count"]
+    assert client.get("/api/search/", {"q": "\u200b射\u200b", "page_size": 1}).json()["count"] == shoot == 326
+
+
 def test_a_strict_search_that_finds_nothing_says_what_folding_finds(client, seed_backend):
     """礼 is the simplified form of 禮: a strict search (嚴格字形) finds none in 禮書綱目, folded it
     finds every 禮. The page and the API's ``unfiltered`` say how many, with a link."""
