@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "reader.validation.RejectNulMiddleware",  # 400 for NUL in a path or parameter, on every database
     "reader.dberrors.DatabaseErrorMiddleware",  # 503 saying what happened for a database error
     "search.middleware.IndexUnavailableMiddleware",  # 503 for an index of another engine or format
+    "pages.catalogue.TitledPathMiddleware",  # /works/<title>/juan/1/: a 404 whose key is a title leads to its work
     "pages.caching.PageCacheMiddleware",  # kept pages skip the rest (pages/caching.py)
     "config.capacity.CapacityMiddleware",  # heavy requests: their clients' budgets, the server's slots
     "django.contrib.sessions.middleware.SessionMiddleware",

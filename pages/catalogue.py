@@ -7,12 +7,14 @@ counts from three queries whatever the number of works (works with their edition
 labels, the characters summed per edition), never one per work."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from django.db.models import Sum
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.encoding import iri_to_uri
 from django.views.decorators.vary import vary_on_cookie
 
 from catalogue.catalogue import BU, bus, get_class, members
@@ -151,18 +153,60 @@ def works_titled(title: str) -> list[Work]:
     return [w for w in Work.objects.only("pk", "title").order_by("pk") if fold(w.title) == key]
 
 
-def titled_works(request, title: str):
+def titled_works(request, title: str, rest: str = ""):
     """``/works/<title>/`` where no edition or work has that key: the work of that title
     (``works_titled``), a 302 to its page (``Work.get_absolute_url``), as a reader who types
     ``/works/荀子/`` means it, whatever key (a Kanripo ID, KR3a0002) the library gives it; several
     works of that title (two books called 周禮, a traditional and a simplified 儀禮釋宮增注): a page
     that lists them to choose from, ``300 Multiple Choices`` (RFC 9110, 15.4.1), with no
     ``Location``, since no one of them is the preferred; None when no work has that title (the
-    caller's 404)."""
+    caller's 404). ``rest``: the address asked for goes on under the title (``juan/1/``,
+    ``juan/1/2/collate/``: ``TitledPathMiddleware``), and each of those leads to the same address
+    under the work's key (``/works/KR1d0003/juan/1/``, the query string kept), which answers as it
+    would typed so (a juan the work lacks is its 404)."""
     works = works_titled(title)
     if not works:
         return None
+    if rest:
+        for work in works:
+            work.titled_url = iri_to_uri(f"{reverse('reader:work', args=[work.slug])}{rest}")
     if len(works) == 1:
-        return redirect(works[0].get_absolute_url())
+        if not rest:
+            return redirect(works[0].get_absolute_url())
+        query = request.GET.urlencode()  # as decoded: a query sent as raw UTF-8 keeps its characters
+        return redirect(works[0].titled_url + (f"?{query}" if query else ""))
+    urls = {w.pk: getattr(w, "titled_url", "") for w in works}
     works = _works_with_counts(Work.objects.filter(pk__in=[w.pk for w in works]))
-    return render(request, "reader/titled.html", {"title": title, "works": works}, status=300)
+    for work in works:
+        work.titled_url = urls[work.pk]
+    return render(request, "reader/titled.html", {"title": title, "works": works, "rest": rest}, status=300)
+
+
+#: An address under a work's key, and what follows the key (``TitledPathMiddleware``).
+UNDER_WORK = re.compile(r"^/works/([^/]+)/(.+)$", re.S)
+
+
+class TitledPathMiddleware:
+    """Every address under ``/works/<key>/`` reads the key as ``/works/<key>/`` does
+    (``titled_works``): where the key names no edition and no work but is a work's title,
+    ``/works/周禮注疏/juan/1/`` (and a section, its collation, the quotation map, the editions
+    page under it) is a 302 to the same address under that work's key, or, for a title several
+    works bear, the 300 page listing them, each linked to that address under its key. Only a GET
+    or HEAD that its view answered 404 is looked at (one query for the key, one for the title),
+    and nothing else: a key that names an edition or a work keeps its 404 (its juan 99 is not
+    there), as does a key that is nobody's title."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code != 404 or request.method not in ("GET", "HEAD"):
+            return response
+        found = UNDER_WORK.match(request.path)
+        if found is None:
+            return response
+        key, rest = found.groups()
+        if Edition.objects.filter(slug=key).exists() or Work.objects.filter(slug=key).exists():
+            return response
+        return titled_works(request, key, rest) or response

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tarfile
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.apps import apps as django_apps
@@ -359,6 +360,45 @@ def test_a_title_typed_as_a_works_key_leads_to_its_work_or_lists_the_works_of_th
         assert client.get(f"/works/{key}/").status_code == 404, key
     # a key that is an edition's or a work's reads it, as before, whatever titles hold it
     assert client.get("/works/禮書綱目/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_an_address_under_a_title_leads_where_it_leads_under_the_works_key(client, seed_juan):
+    """``/works/<title>/`` led to the work, but ``/works/周禮注疏/juan/1/`` and every address under
+    a title was a 404 (``pages.catalogue.TitledPathMiddleware``): each follows the same rule, a
+    302 to that address under the work's key, the query kept, or the 300 page of the works of
+    that title, each linked to it; a key that is an edition's or a work's keeps its 404."""
+    # the seed's title made other than its key, as a Kanripo work's is (周禮注疏 is KR1d0003)
+    Work.objects.filter(pk=seed_juan.work_id).update(title="禮書綱目大射儀")
+    key = "/works/" + quote("禮書綱目") + "/"
+    for typed in ("禮書綱目大射儀", "礼书綱目大射仪"):  # as written, or as search folds it
+        for rest in ("juan/10/", "juan/10/26/", "juan/10/collate/", "juan/10/quotations/", "editions/", "juan/99/"):
+            answer = client.get(f"/works/{typed}/{rest}")
+            assert (answer.status_code, answer["Location"]) == (302, key + rest), (typed, rest)
+    answer = client.get("/works/禮書綱目大射儀/juan/10/26/", {"hl": "射"})
+    assert answer["Location"] == key + "juan/10/26/?hl=%E5%B0%84"
+    assert client.get(answer["Location"]).status_code == 200
+    assert client.get("/works/禮書綱目大射儀/juan/10/", follow=True).redirect_chain == [(key + "juan/10/", 302)]
+    assert client.get("/works/禮書綱目大射儀/juan/99/", follow=True).status_code == 404  # the work has no juan 99
+    # a key that reads keeps its 404; nobody's title is a 404; a POST is not redirected
+    for path in ("/works/禮書綱目/juan/99/", "/works/莊子/juan/1/", "/works/禮書綱目大/juan/10/"):
+        assert client.get(path).status_code == 404, path
+    assert client.post("/works/禮書綱目大射儀/juan/10/").status_code in (403, 404, 405)
+    # two works of one title: the page to choose from, each linked to that address under its key
+    add_work("周禮", "KR1d0001")
+    other = Work.objects.create(title="周禮", slug="zhouli-sbck")
+    edition = Edition.objects.create(work=other, slug="zhouli-sbck")
+    Juan.objects.create(work=other, edition=edition, number=1, label="卷1", char_count=50)
+    answer = client.get("/works/周禮/juan/1/")
+    html = answer.content.decode()
+    assert (answer.status_code, answer.has_header("Location")) == (300, False)
+    assert "<title>「周禮」：2 書" in html and "<h1>「周禮」</h1>" in html
+    assert ("<p>本館有 2 部書題為「周禮」，請擇一，往其 juan/1/（2 works are titled 周禮: choose one to go to its "
+            "juan/1/）。</p>") in html
+    assert re.findall(r'<li><a href="([^"]+)">([^<]+)</a>\s*<span class="byline">', html) == [
+        ("/works/KR1d0001/juan/1/", "周禮"), ("/works/zhouli-sbck/juan/1/", "周禮")]
+    assert re.findall(r'<li>([^<]+) <span class="count">([^<]+)</span> <span class="chars">([^<]+)</span>', html) == [
+        ("KR1d0001", "2 卷", "200 字"), ("zhouli-sbck", "1 卷", "50 字")]
 
 
 @pytest.mark.django_db
