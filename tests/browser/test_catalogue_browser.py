@@ -141,6 +141,12 @@ def test_a_title_typed_as_an_address_leads_to_its_work_or_lists_the_works_of_tha
         tab.shot("works-of-one-title")
         page.locator("ul.works > li > a").first.click()
         page.wait_for_url("**/works/KR3c0005/")
+        # an address under the title lists them too, each linked to that address under its key
+        answer = page.goto(library + "/works/韓非子/juan/1/")
+        assert answer.status == 300
+        assert [unquote(a) for a in page.locator("ul.works > li > a").evaluate_all(
+            "links => links.map(a => a.getAttribute('href'))")] == ["/works/KR3c0005/juan/1/", "/works/hanfeizi-plain/juan/1/"]
+        assert tab.axe() == []
 
 
 @pytest.fixture
