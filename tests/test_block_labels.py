@@ -4,8 +4,9 @@ word of the classic; the stored text is unchanged."""
 from collections import Counter
 from pathlib import Path
 
-from reader.importers.document import CLASSIC, COMMENTARY, LABEL, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.check import structure_faults
 
 from .conftest import SHARED
 
@@ -86,3 +87,27 @@ def test_a_tables_field_is_no_block_label():
     spaced = [k for s in doc.sections for para in s.paragraphs for k, p in enumerate(para)
               if p.text == "集說" and k + 2 < len(para) and para[k + 2].text == "\u3000"]
     assert spaced and {p.kind for s in doc.sections for p in s.pieces if p.text == "集說"} == {LABEL}
+
+
+def test_a_cut_for_size_keeps_a_labelled_block_with_the_classic_it_explains():
+    """A label opens no entry (``entries.keep_entries_whole``): once the labels are read, a section
+    cut for size that opened with a block (``集說(…)``) apart from the classic words it explains is
+    joined back to them. 欽定春秋傳說彙纂 卷三 (KR1e0094_003): ``春王正月`` and its 左傳, 公羊, 穀梁 and
+    集說 blocks are one section (line 78, 9 pieces), where 集說 and its note opened a section of their
+    own at line 92; 14 sections became 13. 春秋大全 卷二十二 (KR1e0074_022, ``附録(…)`` a label): the
+    classic ``六月癸酉…`` opens the section of its 左傳 note (line 222), which had opened one at line
+    226. 欽定詩經傳說彙纂 KR1c0044_011 (``集説(…)``) likewise: no structure fault in any of the three."""
+    doc = _read(JINGBU / "KR1e0094" / "KR1e0094_003.txt")
+    assert structure_faults(doc) == [] and len(doc.sections) == 13
+    section = doc.sections[1]
+    assert section.line == 78 and [(p.kind, p.effective_layer, p.text[:4]) for p in section.pieces] == [
+        (LABEL, CLASSIC, "春王正月"), (LABEL, COMMENTARY, "左傳"), (NOTE, COMMENTARY, "元年春王"),
+        (LABEL, COMMENTARY, "公羊"), (NOTE, COMMENTARY, "春者何歲"), (LABEL, COMMENTARY, "穀梁"),
+        (NOTE, COMMENTARY, "雖無事必"), (LABEL, COMMENTARY, "集說"), (NOTE, COMMENTARY, "孔氏穎逹")]
+    doc = _read(JINGBU / "KR1e0074" / "KR1e0074_022.txt")
+    assert structure_faults(doc) == [] and len(doc.sections) == 20
+    section = doc.sections[8]
+    assert section.line == 222 and [(p.kind, p.effective_layer, p.text[:6]) for p in section.pieces] == [
+        (TEXT, CLASSIC, "六月癸酉季孫"), (NOTE, COMMENTARY, "左傳孫桓子還")]
+    doc = _read(JINGBU / "KR1c0044" / "KR1c0044_011.txt")
+    assert structure_faults(doc) == [] and len(doc.sections) == 12

@@ -85,7 +85,10 @@ def keep_entries_whole(doc: JuanDocument) -> None:
     an entry start, the next section joins the previous one whole (up to ``ENTRY_LIMIT``
     characters; past that the cut stays and ``check.structure_faults`` reports it). A text or commentary run
     split at the old boundary is joined again. Only juans with commentary layers are
-    touched; section line numbers follow their first piece. Pure: pieces are moved, none
+    touched, and only cuts with small print beside them (a note of no named layer is commentary,
+    ``PieceDoc.effective_layer``: 春秋大全's 左傳 notes); section line numbers follow their first piece.
+    The parser runs it again once the block labels are read (``block_labels.label_blocks``): a
+    label opens no entry. Pure: pieces are moved, none
     is changed in its text or layout, so the file writes back the same.
     """
     if not is_zhushu(doc):
@@ -100,7 +103,7 @@ def keep_entries_whole(doc: JuanDocument) -> None:
                     or not b.paragraphs or not a.paragraphs[-1] or not b.paragraphs[0]:
                 continue
             pa, pb = a.paragraphs[-1], b.paragraphs[0]
-            if not any(p.layer in _EXPLAINING for p in pa + pb):
+            if not any(p.effective_layer in _EXPLAINING for p in pa + pb):
                 continue
             if _entry_start(pa + pb, len(pa)):
                 continue

@@ -184,7 +184,11 @@ class _Parser(LineLoop):
         mark_paratext(doc)  # the 卷首's prefaces and 御製 poems, signed postfaces: 序跋, by their writers
         memorial_signatures(doc)  # 上三國志注表's 元嘉六年…臣裴松之上: its writer's byline, no text
         front_notes(doc, profile)  # 楚辭補注's 目録: its notes and 按 洪興祖's, not 王逸's
-        label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL))  # 本義(…): the label of the block of notes it leads
+        # 本義(…), 集說(…): the label of the block of notes it leads (after the 序跋 are marked: a name over
+        # its note in a preface's list is no label); a label opens no entry, so the entries are kept
+        # whole again (欽定春秋傳說彙纂: a cut before 集說(…) parted the block from the classic it explains)
+        if label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL)):
+            keep_entries_whole(doc)
         doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
         # one person, one name: 范甯 and 范寧 are the catalogue's 范寧, by the dynasty the bylines print
         printed = printed_dynasties([*doc.bylines, *(b for s in doc.sections for b in s.bylines)])
