@@ -231,6 +231,32 @@ def printed_dynasties(people) -> dict[str, frozenset[str]]:
     return {name: frozenset(found) for name, found in out.items()}
 
 
+#: How a byline names a commentator by his surname alone: the surname and 氏 (漢鄭氏注: 鄭玄's 注;
+#: 晉杜氏注, 漢孔氏傳), the form the 注疏 editions print where the catalogue writes his name.
+SURNAME_FORM = re.compile(r"^(.{1,2})氏$")
+
+
+def surname_form_person(name: str, dynasty: str, people) -> str:
+    """The catalogue's name of the person a byline prints by his surname alone (``SURNAME_FORM``:
+    〔漢〕鄭氏) among the ``people`` of the book's catalogue entry (``catalogue.Person``: name and
+    dynasty): the one person of that dynasty (``dynasty_key``) whose name begins with that
+    surname and goes on (〔漢〕鄭玄, the catalogue's 注 of 周禮注疏 and 箋 of 毛詩注疏), written as
+    ``person_name`` writes him; "" where the name is no surname form, no dynasty is printed, or
+    none or several of the book's people fit (a book of 鄭玄 and 鄭眾 does not tell which 鄭氏 is
+    meant). The byline and the catalogue name one man in one book; the importer named a layer's
+    writer so where the catalogue gives the role (``reader.importers.mandoku.layer_writers``), and
+    a search reads either name as him (``reader.printed_people``)."""
+    found = SURNAME_FORM.match(name or "")
+    key = dynasty_key(dynasty)
+    if found is None or not key:
+        return ""
+    surname = fold(found.group(1))
+    fit = {person_name(p.name, [p.dynasty]) for p in people
+           if p.name and p.dynasty and dynasty_key(p.dynasty) == key and len(p.name) > len(found.group(1))
+           and fold(p.name).startswith(surname) and not SURNAME_FORM.match(p.name)}
+    return next(iter(fit)) if len(fit) == 1 else ""
+
+
 @lru_cache(maxsize=1)
 def _inverse() -> dict[str, frozenset[str]]:
     """``{name written: every name of the catalogue written so}``, read once (``spellings``)."""

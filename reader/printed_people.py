@@ -27,10 +27,13 @@ asks the database nothing once they are read, as ``search.facets.facet_table``.
 """
 from __future__ import annotations
 
+from catalogue.catalogue import entry
 from characters.folding import fold
 
 from .models import Edition
-from .person_names import dynasty_key, folded_catalogue_people, known_dynasties, person_name, printed_dynasties, spellings
+from .person_names import (
+    dynasty_key, folded_catalogue_people, known_dynasties, person_name, printed_dynasties, spellings, surname_form_person,
+)
 from .stamp import KeptPerStamp
 
 
@@ -47,6 +50,52 @@ def library_dynasties() -> dict[str, frozenset[str]]:
     every ``Edition.byline``): one query, kept while the corpus stamp stays the same
     (``reader.stamp.KeptPerStamp``: after a change, one thread reads it again)."""
     return _printed.get()
+
+
+def _read_surname_forms() -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for kanripo_id, work_id, byline in Edition.objects.values_list("kanripo_id", "work__kanripo_id", "byline"):
+        listed = entry(work_id or "") or entry(kanripo_id or "")
+        for p in (byline or ()) if listed is not None else ():
+            person = surname_form_person(p.get("name", ""), p.get("dynasty", ""), listed.people)
+            if person:
+                found.setdefault(p["name"], set()).add(person)
+    return {name: frozenset(people) for name, people in found.items()}
+
+
+_surname_forms = KeptPerStamp(_read_surname_forms)
+
+
+def surname_forms() -> dict[str, frozenset[str]]:
+    """``{a byline's surname form: the catalogue people it names}``: each held edition's byline
+    read against its work's catalogue entry (``person_names.surname_form_person``: 周禮注疏's and
+    毛詩注疏's 〔漢〕鄭氏 is their 鄭玄, so ``{"鄭氏": {"鄭玄"}}``); one query, kept while the corpus
+    stamp stays the same."""
+    return _surname_forms.get()
+
+
+def _one_person(names: set[str]) -> set[str]:
+    """``names`` with the other name each one's person is written with in the held books: the
+    catalogue's name of a surname form that names him alone in every book that prints it (鄭氏 →
+    鄭玄), and the surname forms that name a person alone (鄭玄 → 鄭氏: a book whose catalogue entry
+    gives him no role has its notes stored under the byline's 鄭氏)."""
+    forms = surname_forms()
+    out = set(names)
+    for name in names:
+        people = forms.get(name, frozenset())
+        if len(people) == 1:
+            out |= people
+        out |= {form for form, them in forms.items() if them == {name}}
+    return out
+
+
+def one_person(names) -> str:
+    """The one person ``names`` (written names, as ``typed_people`` gives them) are written for, by
+    his catalogue name: a surname form naming one person is he (``surname_forms``: 鄭氏 and 鄭玄 →
+    鄭玄); "" where they are several people's (江永 and 江聲) or none."""
+    forms = surname_forms()
+    people = {next(iter(forms[n])) if len(forms.get(n, ())) == 1 else n for n in names}
+    return next(iter(people)) if len(people) == 1 else ""
 
 
 def _dynasties(name: str) -> frozenset[str]:
@@ -76,14 +125,16 @@ def typed_people(name: str) -> tuple[str, ...]:
     春秋穀梁注疏 is held; 劉昞 → ``("劉昞",)``; 劉炳 → ``("劉炳",)``). Else the written names of
     the people whose names fold as it does: 衛湜 → ``("衞湜",)``, 陸徳明 → ``("陸德明",)``,
     劉㶮 → ``("劉炳", "劉昞")`` where 人物志 is held; ``(name,)`` where no one's does, ``()``
-    for ""."""
+    for "". Either reading with the other name its person is stored under where a held byline
+    prints him by his surname (``_one_person``: 鄭氏 and 鄭玄 → ``("鄭氏", "鄭玄")`` where 周禮注疏
+    or 毛詩注疏 is held)."""
     if not name:
         return ()
     dynasties = _dynasties(name)
     if dynasties:
-        return (person_name(name, dynasties),)
+        return tuple(sorted(_one_person({person_name(name, dynasties)})))
     people = _folded_people(fold(name))
-    return tuple(sorted({person_name(n, [d]) for d, n in people})) or (name,)
+    return tuple(sorted(_one_person({person_name(n, [d]) for d, n in people}))) or (name,)
 
 
 def typed_person(name: str) -> str:

@@ -49,7 +49,7 @@ from reader.importers.mandoku.paratext import QING, SIKU_EDITIONS
 from reader.catalogue_writers import dynasty_spelling, known_dynasty
 from reader.models import Edition
 from reader.people import work_people
-from reader.printed_people import typed_author
+from reader.printed_people import one_person, surname_forms, typed_author
 from reader.stamp import KeptPerStamp, corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
@@ -186,11 +186,15 @@ def dynasties_of(f: EditionFacets, layer: str, commentator: str) -> tuple[str, .
 
 def typed_writers(typed: str) -> tuple[str, ...]:
     """The author facet's values an author filter typed as ``typed`` stands for
-    (``reader.printed_people.typed_author`` among the writers of ``facet_table``): a whole name by
-    any of its spellings, else the writers whose names begin with it (江: 江永 and 江聲), as
-    ``/api/works/?author=`` reads it."""
+    (``reader.printed_people.typed_author`` among the writers of ``facet_table``: the authors,
+    the writers of unnamed notes and everyone the held works name, their commentators among them,
+    as a commentator filter reads a name): a whole name by any of its spellings (鄭氏, the 注疏
+    bylines' 鄭玄, is 鄭玄 and 鄭氏), else the writers whose names begin with it, each of them (江:
+    江永 and 江聲; 鄭: 鄭玄, with the notes stored under 鄭氏), as ``/api/works/?author=`` reads it.
+    ``author=鄭`` found only the notes stored under the byline's 鄭氏: 鄭玄, a commentator, was not
+    among the names read."""
     table = facet_table()
-    return typed_author(typed, {name for f in table.values() for name in f.authors + f.notes_by})
+    return typed_author(typed, {name for f in table.values() for name in f.authors + f.notes_by + f.people})
 
 
 def typed_commentators(typed: str) -> tuple[str, ...]:
@@ -218,11 +222,15 @@ TYPED_VALUES = {"author": typed_writers, "dynasty": lambda typed: (dynasty_spell
 
 def filter_value(param: str, typed: str) -> str:
     """The value ``typed`` of the filter ``param`` (``class``, ``dynasty``, ``author``,
-    ``edition``) as its facet names it (``TYPED_VALUES``): the one value it stands for, else
-    ``typed`` itself (a name that stands for several people, as a chip names it)."""
+    ``edition``) as its facet names it (``TYPED_VALUES``): the one value it stands for (an author
+    written two ways, the byline's 鄭氏 and the catalogue's 鄭玄, by the catalogue's name:
+    ``reader.printed_people.one_person``), else ``typed`` itself (a name that stands for several
+    people, as a chip names it)."""
     read = TYPED_VALUES.get(param)
     values = read(typed) if read else (typed,)
-    return values[0] if len(values) == 1 else typed
+    if len(values) == 1:
+        return values[0]
+    return (one_person(values) if param == "author" else "") or typed
 
 
 def filter_values(param: str, typed) -> tuple[str, ...]:
@@ -344,6 +352,8 @@ def facet_counts(results: SearchResults | None, classes=(), dynasties=(), author
     bu, cls, dynasty, author, edition = (Counter() for _ in FACETS)
     wanted = set(filter_values("author", authors))
     wanted_dynasties = set(filter_values("dynasty", dynasties))
+    # a note stored under a byline's surname form counts under the person it names (鄭氏: 鄭玄)
+    named = {form: next(iter(people)) for form, people in surname_forms().items() if len(people) == 1}
     passes: dict = {}
     for (pk, layer, commentator), count in per_writer.items():
         f = table.get(pk)
@@ -353,7 +363,7 @@ def facet_counts(results: SearchResults | None, classes=(), dynasties=(), author
         if pk not in passes:
             passes[pk] = matches(f, classes)
         in_class = passes[pk]
-        people = writers(f, layer, commentator)
+        people = tuple(named.get(p, p) for p in writers(f, layer, commentator))
         times = dynasties_of(f, layer, commentator)
         in_author = not wanted or not wanted.isdisjoint(people)
         in_dynasty = not wanted_dynasties or not wanted_dynasties.isdisjoint(times)

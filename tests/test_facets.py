@@ -3,6 +3,7 @@ counted from the index's hits per juan, equal to a plain count of each text; the
 (one value or several) as edition filters; the API's ``facets`` and ``group=class``."""
 import re
 import shutil
+from types import SimpleNamespace
 
 import pytest
 
@@ -647,3 +648,66 @@ def test_an_anthologys_text_is_nobody_knowns_and_the_author_facet_says_why(seed_
     page = client.get("/search/", {"q": "屈原", "exact": "1"}).content.decode()
     assert '<h2 id="facet-author">作者</h2><details class="facet-note"><summary>命中計入所在之層的作者</summary><p>' in page
     assert "以作者屈原篩選不得；請改用「書」篩選。</p></details>" in page
+
+
+ZHOULI_ZHUSHU = SHARED / "corpus" / "kanripo-jingbu" / "KR1d0003" / "KR1d0003_001.txt"
+
+
+def test_a_bylines_surname_form_is_the_person_its_books_catalogue_entry_names():
+    """The 注疏 bylines name their commentator by his surname and 氏 (漢鄭氏注, 晉杜氏注, 漢趙氏注):
+    in each, the one person of the book's catalogue entry of that dynasty whose name begins with
+    that surname (``reader.person_names.surname_form_person``); no one where the dynasty is not
+    printed or does not agree, or the name is no surname form."""
+    from catalogue.catalogue import entry
+    from reader.person_names import surname_form_person
+
+    cases = [("KR1d0003", "鄭氏", "漢", "鄭玄"), ("KR1c0004", "鄭氏", "漢", "鄭玄"), ("KR1h0003", "趙氏", "漢", "趙岐"),
+             ("KR1b0004", "孔氏", "漢", "孔安國"), ("KR1e0004", "杜氏", "晉", "杜預"),
+             ("KR1c0004", "孔氏", "唐", "孔穎達"), ("KR1c0004", "孔氏", "漢", ""),  # 毛詩注疏: 孔穎達 is 唐's
+             ("KR1d0003", "鄭氏", "唐", ""), ("KR1d0003", "鄭氏", "", ""), ("KR1d0003", "賈公彥", "唐", "")]
+    for kanripo_id, name, dynasty, person in cases:
+        assert surname_form_person(name, dynasty, entry(kanripo_id).people) == person, (kanripo_id, name, dynasty)
+    two = [SimpleNamespace(name=n, dynasty="漢") for n in ("鄭玄", "鄭眾")]  # which 鄭氏? nobody says
+    assert surname_form_person("鄭氏", "漢", two) == ""
+
+
+def test_an_author_named_in_part_or_by_the_bylines_name_finds_all_his_hits(seed_juan, search_backend, client, tmp_path):
+    """``author=鄭`` found only the notes stored under 鄭氏, the byline's name of 鄭玄 in a 注疏
+    whose catalogue entry gives him no role (儀禮注疏, KR1d0028: his notes are named as the byline
+    prints him), and none of those named 鄭玄 (周禮注疏): a commentator was not among the names an
+    author filter read, and 鄭氏 was another person. 鄭, 鄭玄 and 鄭氏 now find both books' notes;
+    the facet counts them under 鄭玄, whom the chip of each names; ``commentator=`` and
+    ``/api/works/?author=`` read them alike. 儀禮注疏 is 周禮注疏 卷一 under KR1d0028's ID (the
+    shared corpus has no 儀禮注疏), its byline 漢鄭氏注 as 周禮注疏 prints it."""
+    from reader.printed_people import surname_forms, typed_people
+
+    zhouli = import_file(ZHOULI_ZHUSHU).juan
+    copy = tmp_path / "KR1d0028_001.txt"
+    copy.write_text(ZHOULI_ZHUSHU.read_text(encoding="utf-8").replace("#+PROPERTY: ID KR1d0003", "#+PROPERTY: ID KR1d0028")
+                    .replace("#+TITLE: 周禮注疏", "#+TITLE: 儀禮注疏"), encoding="utf-8")
+    yili = import_file(copy).juan
+    index_all(search_backend)
+    facets._tables.clear()
+    zheng, shi = written_count(zhouli, "之", "鄭玄"), written_count(yili, "之", "鄭氏")
+    assert (zheng, shi, written_count(yili, "之", "鄭玄")) == (62, 62, 0)
+    assert surname_forms() == {"鄭氏": frozenset({"鄭玄"})}
+    assert typed_people("鄭玄") == typed_people("鄭氏") == ("鄭氏", "鄭玄") and typed_people("鄭") == ("鄭",)
+    everyone = client.get("/api/search/", {"q": "之", "exact": "1", "page_size": "1"}).json()["facets"]["author"]
+    for typed in ("鄭", "鄭玄", "鄭氏", " 鄭氏 "):
+        body = client.get("/api/search/", {"q": "之", "exact": "1", "author": typed, "page_size": "200"}).json()
+        assert body["count"] == zheng + shi == 124, typed
+        assert {(h["edition"]["slug"], h["commentator"]) for h in body["results"]} == {("KR1d0003", "鄭玄"),
+                                                                                       ("KR1d0028", "鄭氏")}
+        # one person, one value: the facet counts both books' notes under 鄭玄, marked as chosen
+        assert body["facets"]["author"] == [{**row, "selected": True} if row["value"] == "鄭玄" else row
+                                            for row in everyone], typed
+        commented = client.get("/api/search/", {"q": "之", "exact": "1", "commentator": typed, "page_size": "1"}).json()
+        assert commented["count"] == 124, typed
+        works = client.get("/api/works/", {"author": typed}).json()["results"]
+        assert [w["title"] for w in works] == ["儀禮注疏", "周禮注疏"], typed
+        page = client.get("/search/", {"q": "之", "exact": "on", "author": typed.strip()}).content.decode()
+        assert '<span class="visually-hidden">取消篩選 </span>作者：鄭玄<span class="chip-x"' in page, typed
+    assert {"value": "鄭玄", "count": 124} in everyone and all(row["value"] != "鄭氏" for row in everyone)
+    # a name of nobody held finds nothing; a surname several people bear stands for each of them
+    assert client.get("/api/search/", {"q": "之", "exact": "1", "author": "鄭眾"}).json()["count"] == 0
+    assert facets.typed_writers("賈") == ("賈公彥",) and facets.typed_writers("陸") == ("陸德明",)
