@@ -19,7 +19,7 @@ from django.http import Http404
 from rest_framework.exceptions import MethodNotAllowed, NotFound, Throttled
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.api_errors import bilingual, not_allowed
+from config.api_errors import PastLastPage, bilingual, not_allowed
 from config.ratelimit import (
     AnonRateThrottle, ApiExportThrottle, ApiRateThrottle, ApiSearchThrottle, ExportRateThrottle, SearchRateThrottle,
     UserRateThrottle,
@@ -69,7 +69,9 @@ def exception_handler(exc, context):
     request = context.get("request")
     if isinstance(exc, MethodNotAllowed) and request is not None:
         exc = MethodNotAllowed(request.method, detail=not_allowed(request.method)["detail"])
-    if isinstance(exc, Http404):
+    if isinstance(exc, PastLastPage):  # its own words, in both languages
+        exc = NotFound(bilingual(exc.chinese, exc.args[0]))
+    elif isinstance(exc, Http404):
         message = exc.args[0] if exc.args and isinstance(exc.args[0], str) else ""
         exc = NotFound(not_found_detail(message, request.path if request is not None else ""))
     if isinstance(exc, Throttled) and not isinstance(exc, CpuTimeSpent) and getattr(request, "cost_spent", False):

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from characters.simplified import TRADITIONAL
-from config.api_errors import bilingual
+from config.api_errors import PastLastPage, bilingual
 from config.downloads import attachment
 from corrections.overlay import juan_overlay
 from reader.importers.mandoku.column_order import in_reading_order
@@ -267,7 +267,7 @@ class SectionDetail(APIView):
             raise Http404("No such section")
         view = views[0].sections[0]
         if not view.page_found:
-            raise Http404(f"No such page: this section has {view.page_count}")
+            raise PastLastPage(page, view.page_count, "節")
         return Response(section_structure(juan, views[0].chapter, view, request, views[0].heading_notes))
 
 

@@ -12,7 +12,7 @@ already JSON passes unchanged, and so does every path outside ``/api/``.
 
 Outside ``/api/`` a view's ``Http404`` is answered by ``not_found``, the site's own page
 (``templates/404.html``: the address not found, in Chinese and English, and the view's reason in
-English), with ``DEBUG`` on as well: there Django wrote its own English page ("Page not found
+English, in Chinese too for a page past the last, ``PastLastPage``), with ``DEBUG`` on as well: there Django wrote its own English page ("Page not found
 (404)") for ``/chars/ab/``. A path no URL matches keeps Django's page of the URLs tried when
 ``DEBUG`` is on (a developer's), and is the site's page with it off (``handler404``).
 """
@@ -31,6 +31,21 @@ def bilingual(chinese: str, english: str) -> str:
     return f"{chinese.rstrip('。')}（{english}）"
 
 
+class PastLastPage(Http404):
+    """A page of a paged answer (a long juan's or section's ``?page=``) past its last: a 404 whose
+    words say so and name the last page, in Chinese (``chinese``: 沒有第「9」頁：已過末頁，本節末頁為第
+    2 頁) and English (the exception's message: no page '9': past the last page of this section,
+    2), on the site's page (``not_found``, with a link to ``last_url`` where given) and in the
+    API (``api.throttling.exception_handler``). ``what``: 節 (section) or 卷 (juan)."""
+
+    NAMES = {"節": "section", "卷": "juan"}
+
+    def __init__(self, page, last: int, what: str = "節", last_url: str = ""):
+        self.chinese = f"沒有第「{page}」頁：已過末頁，本{what}末頁為第 {last} 頁"
+        self.last_url = last_url
+        super().__init__(f"no page '{page}': past the last page of this {self.NAMES.get(what, what)}, {last}")
+
+
 def unknown_address(path: str) -> dict:
     """The body of a 404 at ``path`` (the request's path, as decoded), under ``/api/``, that no
     route of the API matches, in Chinese and English as every error of the site, with where
@@ -46,7 +61,9 @@ def not_found(request, exception=None):
     if request.path.startswith(API_PREFIX):
         return JsonResponse(unknown_address(request.path), status=404, json_dumps_params={"ensure_ascii": False})
     why = exception.args[0] if exception is not None and exception.args and isinstance(exception.args[0], str) else ""
-    return render(request, "404.html", {"request_path": request.path, "why": why}, status=404)
+    return render(request, "404.html", {"request_path": request.path, "why": why,
+                                        "why_zh": getattr(exception, "chinese", ""),
+                                        "last_url": getattr(exception, "last_url", "")}, status=404)
 
 
 def not_allowed(method: str) -> dict:

@@ -18,6 +18,7 @@ from characters import dictionary as chars
 from collation.parallels import MIN_SPAN, find_parallels, other_works, segments
 from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
+from config.api_errors import PastLastPage
 from config.budget import check
 from config.clients import signed_in
 from config.kept_work import PENDING, Crowded, KeptWork
@@ -326,8 +327,10 @@ def juan_detail(request, slug, number):
         return pages, chapter_views(juan, shown, page=1, overlay=reading_overlay(request, juan))
 
     juan, (pages, chapters) = read_consistently(lambda: juan_by_slug(slug, number), read)
-    if chapters is None:
-        raise Http404(f"No such page: this juan has {len(pages)}")
+    if chapters is None:  # past the last page: say so, name the last and link to it
+        _, explicit = display_from_request(request)
+        raise PastLastPage(page, len(pages), "卷", juan_page_links(request, juan, pages, len(pages), explicit)[-1]["url"]
+                           if len(pages) > 1 else juan.get_absolute_url())
     toc = [view for cv in chapters for view in cv.sections]
     set_openings([view.section for view in toc if view.page > 1])  # page 1 views: from their pieces
     _, explicit = display_from_request(request)
@@ -373,8 +376,9 @@ def section_detail(request, slug, number, position):
         raise Http404("No such section")
     section = near[index]
     view = chapters[0].sections[0]
-    if not view.page_found:
-        raise Http404(f"No such page: this section has {view.page_count}")
+    if not view.page_found:  # past the last page: say so, name the last and link to it
+        _, explicit = display_from_request(request)
+        raise PastLastPage(page, view.page_count, "節", page_links(request, view, explicit)[-1]["url"])
     parallels, late = section_parallels(juan, view)
     response = _reading(request, "reader/section.html", juan, chapters, {
         "other_pages": lambda highlight: hits_on_other_pages(juan, view, highlight, getattr(view, "page_links", [])),

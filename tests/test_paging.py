@@ -6,6 +6,7 @@ The tests use pages of 100 characters (``MIN_PAGE_CHARS``) on small made-up juan
 """
 import re
 from types import SimpleNamespace
+from urllib.parse import unquote
 
 import pytest
 
@@ -115,6 +116,13 @@ def test_a_long_section_is_read_page_by_page(client, units):
     assert re.findall(r'title="注 (\d+)：', beside)[:2] == ["15", "16"]
     for bad in ("?page=4", "?page=0", "?page=x", "?page=-1", "?page=1000000000"):
         assert client.get(url + bad).status_code == 404, bad
+    # past the last page: says so in both languages, names the last and links to it (the
+    # highlight kept); it said only "所求的書、卷、節或字不存在" and, in English, "this section has 3"
+    past = client.get(url, {"page": "9", "hl": "射"}).content.decode()
+    assert (f'<p>沒有此頁：{unquote(url)}。沒有第「9」頁：已過末頁，本節末頁為第 3 頁（<a href="{url}?hl=%E5%B0%84&amp;page=3">'
+            '到末頁</a>）。回到') in past
+    assert (f'<p lang="en">Not found: {unquote(url)} (no page &#x27;9&#x27;: past the last page of this section, 3). '
+            'Back to') in past
 
 
 def test_display_and_page_links_keep_the_page_and_the_corrected_reading(client, units):
@@ -175,6 +183,11 @@ def test_the_juan_page_shows_the_first_page_with_links(client, units):
     section = units.sections.get().get_absolute_url()
     assert f'href="{section}?page=2"' in html and f'href="{section}?page=3"' in html
     assert "續讀第 2 頁 →" in html
+    juan = units.get_absolute_url()  # a juan of one page: its page 2 is past the last
+    past = client.get(juan, {"page": "2"})
+    assert past.status_code == 404
+    assert (f'<p>沒有此頁：{unquote(juan)}。沒有第「2」頁：已過末頁，本卷末頁為第 1 頁（<a href="{juan}">到末頁</a>）。回到'
+            ) in past.content.decode()
 
 
 def test_the_section_api_is_paged(client, units):
@@ -187,7 +200,9 @@ def test_the_section_api_is_paged(client, units):
     assert last["pages"] == {"number": 3, "count": 3, "next": None, "previous": f"http://testserver{base}?page=2",
                              "starts_at": {"piece": 56, "offset": 0}, "ends_at": {"piece": 59, "offset": 3}}
     assert [p["position"] for p in last["pieces"]] == [56, 57, 58, 59]
-    assert client.get(base + "?page=4").status_code == 404
+    response = client.get(base + "?page=4")
+    assert (response.status_code, response.json()) == (404, {
+        "detail": "沒有第「4」頁：已過末頁，本節末頁為第 3 頁（no page '4': past the last page of this section, 3）"})
     assert client.get(base + "?page=x").json() == {"page": ["a page number from 1"]}
 
 

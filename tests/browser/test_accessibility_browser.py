@@ -43,6 +43,7 @@ PAGES = [
     ("section-highlight", f"/works/{WORK}/juan/10/2/?hl=%E4%BE%AF", None),
     ("paged-section", f"/works/{WORK}/juan/81/1/?page=2", None),
     ("paged-juan", f"/works/{WORK}/juan/81/", None),
+    ("paged-section-past-the-last", f"/works/{WORK}/juan/81/1/?page=99", "main a[href*='page=']"),  # links the last
     ("table", "/works/KR2a0001/juan/205/2/", None),  # the tls 史記's 表, shown as tables
     ("table-vertical", "/works/KR2a0001/juan/205/2/?layout=vertical", None),
     ("layers-all", f"/works/{ZHUSHU}/juan/1/", None),
