@@ -922,11 +922,50 @@ def test_a_phrase_over_several_segments_is_found_as_in_one(settings, tmp_path, s
     for q in queries:
         for exact in (False, True):
             assert found(two, q, exact) == found(one, q, exact), (q, exact)
+    from search.backends.positional import hits as hits_module
+    for few in (0, corpus_module.FEW_SEGMENTS):  # the joined arrays' way for many segments, and each segment's own
+        monkeypatch.setattr(corpus_module, "FEW_SEGMENTS", few)
+        monkeypatch.setattr(hits_module, "FEW_SEGMENTS", few)
+        for q in queries:
+            for exact in (False, True):
+                assert found(two, q, exact) == found(one, q, exact), (q, exact, few)
     assert found(two, "主人", True) == [("k0", 4, 6), ("k1", 4, 6), ("k1", 7, 9), ("m0", 0, 2), ("m1", 3, 5),
                                         ("m1", 6, 8)]
     assert found(two, "主賓", True) == [("k0", 0, 2), ("m0", 4, 6), ("m1", 1, 3)]
     assert found(two, "賓升", True) == [("k2", 2, 4), ("m3", 0, 2)]  # 升 the anchor: 賔升 cut out as 賓's exception
     assert found(two, "賓升", False) == [("k2", 0, 2), ("k2", 2, 4), ("m3", 0, 2)]
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_a_few_segments_answer_as_the_way_for_many(settings, tmp_path, seed_juan, monkeypatch, exact):
+    """Three segments with deleted juans (at most ``FEW_SEGMENTS``: each segment's candidates of a
+    phrase checked on its own arrays, the first page's candidates taken segment by segment)
+    answer as the way for many segments (``FEW_SEGMENTS`` 0: the joined arrays, array operations
+    over every segment) and as a plain scan: every hit, the pages, both distributions."""
+    from search.backends.positional import corpus as corpus_module, hits as hits_module
+
+    backend, ref = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
+    assert len(backend._corpus().segments) == 3 <= corpus_module.FEW_SEGMENTS == hits_module.FEW_SEGMENTS
+    queries = _phrase_queries(exact) + ["鵠", "射", "之"]
+    few = {q: backend.search(SearchQuery(q, exact=exact)) for q in queries}
+    monkeypatch.setattr(corpus_module, "FEW_SEGMENTS", 0)
+    monkeypatch.setattr(hits_module, "FEW_SEGMENTS", 0)
+    for q, got in few.items():
+        _same(got, backend.search(SearchQuery(q, exact=exact)), (q, "many"))
+        _same(got, ref.search(SearchQuery(q, exact=exact)), (q, "scan"))
+    assert [few[q].count for q in ("大射", "射鵠", "鵠", "大射之儀")] == \
+        [ref.search(SearchQuery(q, exact=exact)).count for q in ("大射", "射鵠", "鵠", "大射之儀")]
+
+
+def test_a_term_that_cannot_overlap_itself_is_known():
+    """``may_overlap``: whether two occurrences of a term can overlap (some shift of it matches
+    itself, ``?`` matching anything); a term that cannot is not tested for overlaps."""
+    from search.backends.positional.segment import _Term, may_overlap
+
+    assert [_Term(q, True).overlaps for q in ("大射", "之之", "射?獲", "大射之儀", "主人主", "主人獻賓", "鵠?", "?")] == \
+        [False, True, True, False, True, False, True, False]
+    assert may_overlap(((1,), (2, 3), (4,))) is False and may_overlap(((3,), (2, 3), (3,))) is True
+    assert may_overlap(((1, 5), (5,))) is True  # a folded code both units may match
 
 
 def test_an_index_of_format_9_is_read_as_before(settings, tmp_path, seed_juan, monkeypatch):
@@ -973,6 +1012,12 @@ def test_postings_answer_as_their_positions_laid_out():
         postings[9]
     assert np.asarray(postings).tolist() == laid.tolist() and postings.array is postings._array
     assert len(Postings([])) == 0 and Postings([]).searchsorted([5]).tolist() == [0]
+    # A base segment's pieces (cut around a replaced juan) and one later segment's: shifted by a slice.
+    two = Postings([(np.array([3, 7], dtype=np.int32), 0), (np.array([9], dtype=np.int32), 0),
+                    (np.array([1, 4], dtype=np.int32), 10), (np.array([6], dtype=np.int32), 10)])
+    assert two.array.tolist() == [3, 7, 9, 11, 14, 16] and two.array.dtype == np.int64
+    later = Postings([(np.array([1, 4], dtype=np.int32), 10), (np.array([6], dtype=np.int32), 10)])
+    assert later.array.tolist() == [11, 14, 16]
 
 
 def test_a_character_is_counted_and_paged_without_laying_out_its_positions(settings, tmp_path, seed_juan,

@@ -23,6 +23,14 @@ from .segment import Segment, _check_units, _key_test, _non_overlapping, _Term, 
 KEPT_PROOFS = 4096
 #: Bytes of copied postings (a usual form less its exceptions) ``Corpus._unit_pieces`` keeps.
 KEPT_BYTES = 32 << 20
+#: At most this many segments take a few steps each where more take array operations over all of them
+#: (a base segment and the small segments of writes): a phrase checks each one's candidates on its own
+#: arrays (``Corpus._one_segment_phrase``), not on the joined ones (``_Joined``);
+#: the first page in text order takes each one's first hits (``hits.HitArray._few_segments_candidates``).
+FEW_SEGMENTS = 4
+#: A segment's pieces of a unit's live postings (``Corpus._unit_placed``) of at most this many positions in all
+#: are kept as one copy (4 bytes a position, within ``KEPT_BYTES``); more stay views of the segment's postings.
+MERGED_BELOW = 1 << 14
 #: A phrase whose rarest unit has at most this many positions takes them and their neighbour keys
 #: laid end to end over the segments, kept (``Corpus._joined_anchors``: 8 bytes a position, 1 MB
 #: at most); more, from each segment's and joined for the query (no copy of them kept).
@@ -205,35 +213,38 @@ class Corpus:
 
     def places_at(self, positions: np.ndarray, lengths: np.ndarray | None = None, keys: bool = True):
         """``(passages, text order keys, start offsets, end offsets)`` of ascending unit
-        ``positions`` (occurrences of ``lengths`` units; None: keys only, offsets None),
+        ``positions`` (occurrences of ``lengths`` units; None: keys only, offsets None); the keys
+        order these positions among themselves (``sort_keys``'s, or, when every position lies in
+        one segment, its ranks alone, which order them the same way: no look-up of their juans),
         read segment by segment on each one's own arrays (no joined look-up): a gather per
         array and segment, the rest once for all of them. ``keys`` False: no keys (None), one
         gather less a position."""
-        n = len(positions)
-        pids, out = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int64) if keys else None
-        begins = ends = None
-        if lengths is not None:
-            begins, ends = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
         runs = self.segment_runs(positions)
-        if len(runs) > 1:  # each position less its segment's first
-            local = positions - np.repeat([self.unit_firsts[k] for k, _, _ in runs], [hi - lo for _, lo, hi in runs])
-        else:
-            local = positions - self.unit_firsts[runs[0][0]] if runs else positions
-        last = local + lengths - 1 if lengths is not None else None
-        for k, lo, hi in runs:
-            segment, at = self.segments[k], local[lo:hi]
-            pids[lo:hi] = segment.pid[at]
-            if keys:
-                out[lo:hi] = segment.rank[at]
+        if not runs:
+            empty = np.empty(0, dtype=np.int64)
+            return (np.empty(0, dtype=np.int32), empty if keys else None,
+                    *((empty, empty) if lengths is not None else (None, None)))
+        # one length for all (``hits._same_length``, a zero-stride view): the last unit by one addition
+        fixed = int(lengths[0]) - 1 if lengths is not None and lengths.strides == (0,) else None
+        parts = []
+        for k, lo, hi in runs:  # each segment's part read on its own arrays, a few calls a segment
+            segment, first, passage_first = self.segments[k], self.unit_firsts[k], self.passage_firsts[k]
+            at = positions[lo:hi] - first if first else positions[lo:hi]
+            pids = segment.pid[at]
+            if passage_first:
+                pids += passage_first
+            part = [pids, segment.rank[at] if keys else None]
             if lengths is not None:
-                begins[lo:hi] = segment.offset[at]
-                ends[lo:hi] = segment.end_offset[last[lo:hi]]
-        if len(runs) > 1 or (runs and self.passage_firsts[runs[0][0]]):
-            pids += np.repeat([self.passage_firsts[k] for k, _, _ in runs], [hi - lo for _, lo, hi in runs]) \
-                if len(runs) > 1 else self.passage_firsts[runs[0][0]]
-        if keys and len(self.segments) > 1:  # the juan's number in text order, then the rank in its segment (``sort_keys``)
-            out += self.juan_index[pids] << 32
-        return pids, out, begins, ends
+                last = at + fixed if fixed is not None else at + (lengths[lo:hi] - 1)
+                part += [segment.offset[at], segment.end_offset[last]]
+            parts.append(part)
+        if len(parts) == 1:
+            pids, out, *spans = parts[0]
+        else:
+            pids, out, *spans = [np.concatenate(column) if column[0] is not None else None for column in zip(*parts)]
+            if keys:  # the juan's number in text order, then the rank in its segment (``sort_keys``)
+                out = out + (self.juan_index[pids] << 32)
+        return (pids, out, *(spans or (None, None)))
 
     def postings(self, codes) -> np.ndarray:
         """Positions (ascending) of any of the folded code points ``codes``."""
@@ -272,13 +283,15 @@ class Corpus:
         the occurrences in superseded juans (``dead_by_segment``: the pieces are cut around
         them, no copy)."""
         term = _Term(phrase, exact)
-        if term.length > 1 and len(self.segments) > 1 and all(s.next_key is not None for s in self.segments):
+        if term.length > 1 and self.joined_phrases:
             found = self._joined_phrase(term, exact)
-            return np.concatenate(self._live_pieces(found)) if live_only and len(self.dead_ranges[0]) else found
+            if live_only and len(self.dead_ranges[0]):
+                pieces = self._live_pieces(found)
+                found = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+            return found
         if term.length == 1 and term.alts[0] is not None:
-            found = self._unit_pieces(term.alts[0], term.codes[0] if exact else None)
-        else:
-            found = [(k, segment.phrase_pieces(term, exact)) for k, segment in enumerate(self.segments)]
+            return Postings(self._unit_placed(term.alts[0], term.codes[0] if exact else None, live_only)).array
+        found = [(k, segment.phrase_pieces(term, exact)) for k, segment in enumerate(self.segments)]
         return Postings(self._placed(found, live_only)).array
 
     def unit_positions(self, phrase: str, exact: bool, live_only: bool = False) -> "Postings | np.ndarray | None":
@@ -290,8 +303,7 @@ class Corpus:
         term = _Term(phrase, exact)
         if term.length != 1 or term.alts[0] is None:
             return None
-        postings = Postings(self._placed(self._unit_pieces(term.alts[0], term.codes[0] if exact else None),
-                                         live_only))
+        postings = Postings(self._unit_placed(term.alts[0], term.codes[0] if exact else None, live_only))
         return postings if len(postings) >= joined.LAID_OUT_BELOW else postings.array
 
     def _placed(self, found: list, live_only: bool) -> list[tuple[np.ndarray, int]]:
@@ -346,6 +358,30 @@ class Corpus:
 
         return self._kept(("pieces", alts, code), make)
 
+    def _unit_placed(self, alts: tuple, code: int | None, live_only: bool) -> list[tuple[np.ndarray, int]]:
+        """``_placed(_unit_pieces(alts, code), live_only)``, kept with the corpus (``_kept``: views of
+        the segments' postings, cut around the superseded juans' positions once per generation, not
+        once a query: a replaced juan otherwise cost every one-character query two binary searches
+        and a cut of its base segment's postings). A segment's pieces of at most ``MERGED_BELOW``
+        positions in all are copied into one (鼔 in a small segment where 鼓 is its usual form: 17
+        pieces between the exceptions), so that what reads them takes no step a piece."""
+        def make():
+            placed = self._placed(self._unit_pieces(alts, code), live_only)
+            merged, at = [], 0
+            while at < len(placed):  # a segment's pieces: one copy if they are few positions
+                first = placed[at][1]
+                end = at + 1
+                while end < len(placed) and placed[end][1] == first:
+                    end += 1
+                if end - at > 1 and sum(len(p) for p, _ in placed[at:end]) <= MERGED_BELOW:
+                    merged.append((np.concatenate([p for p, _ in placed[at:end]]), first))
+                else:
+                    merged += placed[at:end]
+                at = end
+            return merged, [p for p, _ in merged]
+
+        return self._kept(("placed", alts, code, live_only), make)
+
     def _unit_counts(self, alts: tuple) -> tuple[int, frozenset]:
         """``(in all, the segments without any)``: how many positions hold any of the folded
         code points ``alts`` (``Segment.frequency``) and the numbers of the segments where none
@@ -394,6 +430,12 @@ class Corpus:
 
         return self._kept(("joined anchors", alts, code, after), make) if kept else make()[0]
 
+    @cached_property
+    def joined_phrases(self) -> bool:
+        """Whether a phrase takes its steps once over every segment (``_joined_phrase``): several
+        segments, each with neighbour keys (format 10)."""
+        return len(self.segments) > 1 and all(s.next_key is not None for s in self.segments)
+
     def _joined_phrase(self, term: _Term, exact: bool) -> np.ndarray:
         """``phrase`` for a term of several units on segments that all have neighbour keys
         (format 10): ``Segment.phrase_pieces``' steps done once over every segment's
@@ -417,7 +459,6 @@ class Corpus:
         if not fewest:
             return np.empty(0, dtype=np.int64)
         sides = [j for j in (anchor + 1, anchor - 1) if 0 <= j < length]
-        proven = {j: self._proof(alts[j], codes[j] if exact else None) for j in sides}
         after = tuple(j > anchor for j in sides)
         # the anchor's positions and keys laid end to end: kept if few, else for the query
         ks, ends, firsts, sizes, local, keys = self._joined_anchors(
@@ -429,7 +470,17 @@ class Corpus:
         if absent & set(ks):  # a unit absent from the segment: no occurrence in it
             keep &= np.repeat(np.asarray([k not in absent for k in ks]), np.diff(ends, prepend=0))
         at = np.flatnonzero(keep)
+        if not len(at):
+            return np.empty(0, dtype=np.int64)
+        if len(segments) <= FEW_SEGMENTS:  # a few segments: each one's candidates checked on its own arrays
+            cand = local[at].astype(np.int64)
+            cand -= anchor  # the phrases' starts, in their segments
+            cuts = at.searchsorted(ends[:-1]).tolist() if len(ks) > 1 else []
+            found = [self._one_segment_phrase(k, cand[lo:hi], term, exact, anchor, sides)
+                     for k, lo, hi in zip(ks, [0] + cuts, cuts + [len(at)]) if hi > lo]
+            return found[0] if len(found) == 1 else np.concatenate(found)
         owner = np.searchsorted(ends, at, side="right")  # each kept candidate's segment
+        proven = {j: self._proof(alts[j], codes[j] if exact else None) for j in sides}
         local = local[at].astype(np.int64)
         inside = (local >= anchor) & (local <= sizes[owner] - length + anchor)  # within its segment
         cand = local + (firsts[owner] - anchor)  # the phrase's start, a position of the whole corpus
@@ -442,9 +493,34 @@ class Corpus:
                 pieces.append(segments[k]._same_separators(cand[lo:hi] - self.unit_firsts[k], units)
                               + self.unit_firsts[k])
             cand = np.concatenate(pieces) if pieces else cand[:0]
-        if len(cand) > 1 and bool((np.diff(cand) < length).any()):
+        if term.overlaps and len(cand) > 1 and bool((np.diff(cand) < length).any()):
             cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
         return cand
+
+    def _one_segment_phrase(self, k: int, cand: np.ndarray, term: _Term, exact: bool, anchor: int,
+                            sides: list[int]) -> np.ndarray:
+        """The end of ``_joined_phrase`` for the candidates its keys' test kept in segment ``k``
+        in a corpus of at most ``FEW_SEGMENTS`` segments (a base segment and the small segments
+        of writes): ``cand`` (the phrases' starts in that segment, int64, ascending,
+        not empty) checked on the segment's own arrays with its own proofs, as
+        ``Segment.phrase_pieces`` checks them, then placed in the corpus. No step reads the
+        joined arrays (``_Joined``: for a few candidates, a look-up of the segment of each, one
+        by one) nor the proofs over every segment."""
+        segment, length, units = self.segments[k], term.length, term.units
+        if cand[0] < 0 or cand[-1] > segment.size - length:  # ascending: cut both ends
+            cand = cand[cand.searchsorted(0):cand.searchsorted(segment.size - length, side="right")]
+        proven = {}
+        for j in sides:
+            proof = segment.proofs[term.alts[j], term.codes[j] if exact else None]
+            if proof is not None:
+                proven[j] = proof
+        cand = _check_units(segment, cand, term, exact, anchor, proven, {anchor + 1, anchor})
+        if exact and len(cand):
+            cand = segment._same_separators(cand, units)
+        if term.overlaps and len(cand) > 1 and bool((np.diff(cand) < length).any()):
+            cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
+        first = self.unit_firsts[k]
+        return cand + first if first else cand
 
     def _proof(self, alts: tuple | None, code: int | None) -> np.ndarray | None:
         """``Segment.proofs`` of a unit over every segment that holds it: None if a key does not
@@ -493,7 +569,13 @@ class Corpus:
     def segment_cuts(self, positions: np.ndarray) -> list[int]:
         """For ascending unit ``positions``, where each segment's run of them ends (one
         index per segment but the last)."""
-        return np.searchsorted(positions, self.unit_firsts[1:]).tolist() if len(self.segments) > 1 else []
+        return np.searchsorted(positions, self._later_firsts).tolist() if len(self.segments) > 1 else []
+
+    @cached_property
+    def _later_firsts(self) -> np.ndarray:
+        """The first unit position of each segment but the first (int64): ``segment_cuts`` searches
+        them, not a list made into an array at each call."""
+        return np.asarray(self.unit_firsts[1:], dtype=np.int64)
 
     def group_runs(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """``(first unit position, group number)`` of each run of consecutive passages with
@@ -553,16 +635,29 @@ class Corpus:
         lo, hi = self.dead_ranges if ranges is None else ranges
         if not len(lo) or not len(starts):
             return [starts]
-        a, b = np.searchsorted(starts, lo), np.searchsorted(starts, hi)
-        hit = np.flatnonzero(b > a)
-        if not len(hit):
-            return [starts]
+        if ranges is None:
+            edges = self._dead_edges
+        else:
+            edges = np.empty(2 * len(lo), dtype=lo.dtype)
+            edges[0::2], edges[1::2] = lo, hi
+        cuts = starts.searchsorted(edges).tolist()  # each range's [a, b) among the starts, in one call
         pieces, at = [], 0
-        for i in hit.tolist():
-            pieces.append(starts[at:a[i]])
-            at = int(b[i])
+        for a, b in zip(cuts[0::2], cuts[1::2]):
+            if b > a:
+                pieces.append(starts[at:a])
+                at = b
+        if not at:
+            return [starts]
         pieces.append(starts[at:])
         return pieces
+
+    @cached_property
+    def _dead_edges(self) -> np.ndarray:
+        """``dead_ranges`` as one array, each range's ``lo`` then its ``hi`` (int64, ascending)."""
+        lo, hi = self.dead_ranges
+        edges = np.empty(2 * len(lo), dtype=np.int64)
+        edges[0::2], edges[1::2] = lo, hi
+        return edges
 
     def passages_of(self, positions: np.ndarray) -> np.ndarray:
         """Passage numbers (int64) of unit ``positions`` in any order that are not

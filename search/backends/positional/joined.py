@@ -15,6 +15,10 @@ LAID_OUT_BELOW = 500_000
 #: Over the 107 M library's segments (21 to 28 pieces): 2,049 positions 32 → 10 µs, 4,172 42 → 13,
 #: 20,794 45 → 21, 46,152 53 → 35; 156,767 in 22 pieces 76 µs piece by piece, 1.1 ms concatenated.
 JOINED_BELOW = 1 << 16
+#: ``Postings.array`` of pieces from at most this many segments besides the first (whose positions
+#: need no shift) adds each one's first position to its pieces by a slice, not by one addition of
+#: a repeated array (three calls more): a base segment and one small segment after it.
+SHIFTED_BY_SLICES = 1
 #: ``_Joined`` reads at most this many positions one by one (a rare phrase's candidates, spread over
 #: the segments), more with one gather per segment holding some (measured on 19 segments, positions
 #: spread over them: 24 reads of ``exact`` 30 → 6 µs, of ``pid`` 81 → 10 µs; 96 reads 31 → 17 µs).
@@ -101,7 +105,19 @@ class Postings:
         """Every position, in one array (made on first use, then kept)."""
         if self._array is None:
             pieces = self.pieces
-            if len(pieces) > 2 and self.n <= JOINED_BELOW:  # few positions in many pieces: no call a piece
+            shifted = len({first for _, first in pieces} - {0})  # segments after the first
+            if len(pieces) > 1 and shifted <= SHIFTED_BY_SLICES and self.n <= JOINED_BELOW:
+                # pieces of one or two segments (the base cut around a replaced juan, and a small
+                # segment): one concatenation, then each later segment's run shifted by a slice
+                out = np.concatenate([p for p, _ in pieces], dtype=np.int64)
+                at, shift = 0, 0  # where the run of the later segment's pieces begins
+                for p, first in pieces:
+                    if first and not shift:
+                        shift, begin = first, at
+                    at += len(p)
+                if shift:  # its pieces come last: a position ascends with its segment
+                    out[begin:] += shift
+            elif len(pieces) > 2 and self.n <= JOINED_BELOW:  # few positions in many pieces: no call a piece
                 count = len(pieces)
                 out = np.concatenate([p for p, _ in pieces], dtype=np.int64)
                 out += np.repeat(np.fromiter((first for _, first in pieces), dtype=np.int64, count=count),

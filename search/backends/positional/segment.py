@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import codecs
 import os
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -381,7 +381,7 @@ class Segment:
         cand = _check_units(self, cand, term, exact, anchor, proven, {anchor + 1, anchor} if sides else set())
         if exact and len(cand):
             cand = self._same_separators(cand, units)
-        if len(cand) > 1 and bool((np.diff(cand) < length).any()):
+        if term.overlaps and len(cand) > 1 and bool((np.diff(cand) < length).any()):
             cand = _non_overlapping(cand, np.full(len(cand), length, dtype=np.int64))[0]
         return [cand] if len(cand) else []
 
@@ -523,11 +523,26 @@ class _Term:
     (``search.query_units.query_units``), and per unit the folded code points it may match
     (``alts``, ascending; None for ``?``) and its own code point (``codes``: the exact mode)."""
 
-    __slots__ = ("units", "length", "alts", "codes")
+    __slots__ = ("units", "length", "alts", "codes", "overlaps")
 
     def __init__(self, phrase: str, exact: bool):
         self.units, self.alts, self.codes = unit_codes(phrase, exact)  # kept per process
         self.length = len(self.units)
+        #: whether two of its occurrences may overlap (``may_overlap``): if not, none is dropped
+        #: as overlapping one before it (``_non_overlapping``), and the test for it is not made
+        self.overlaps = may_overlap(self.alts)
+
+
+@lru_cache(maxsize=4096)
+def may_overlap(alts: tuple) -> bool:
+    """Whether a term whose units match the folded codes ``alts`` (``_Term.alts``: per unit a
+    tuple, None for ``?``) can occur twice with the second occurrence starting inside the
+    first: for some shift ``d`` below its length, each unit ``j + d`` may match what unit ``j``
+    matches (they share a folded code, or one is ``?``). 大射 cannot (射 is not 大), 之之 can,
+    and so can 射?獲 (射射獲獲 holds it twice). Kept per process."""
+    n = len(alts)
+    return any(all(a is None or b is None or not set(a).isdisjoint(b) for a, b in zip(alts[:n - d], alts[d:]))
+               for d in range(1, n))
 
 
 def _key_test(key: np.ndarray, term: _Term, j: int, anchor: int, exact: bool) -> np.ndarray:
