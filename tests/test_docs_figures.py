@@ -3,12 +3,19 @@ the README or docs/ states and checks that the sentence gives that count, so a c
 a figure fails here until the docs say the new one (docs/searching.md had 於 finding 99 of the
 simplified edition's 133 于, where search found 97)."""
 import re
+import sys
 
 import pytest
 
 from .conftest import BASE_DIR, SHARED, index_all
 
+sys.path.insert(0, str(BASE_DIR / "scripts"))
+import check_corpus  # noqa: E402
+
 SIMPLIFIED = SHARED / "corpus" / "other" / "yili_shigong_zengzhu_simplified.txt"
+#: What ``scripts/check_corpus.py`` prints of a folder: ``kanripo: 8 works, 9 editions, 322 files, …``.
+FOLDER_FIGURES = re.compile(r"(\S+): ([\d,]+) works, ([\d,]+) editions, ([\d,]+) files, ([\d,]+) juans, "
+                            r"([\d,]+) sections, ([\d,]+) characters")
 
 
 def written(name: str) -> str:
@@ -155,3 +162,30 @@ def test_the_question_marks_of_the_punctuated_editions():
     assert (sum(after.values()), after["乎"], after["也"], after["何"], after["哉"]) == (3392, 958, 306, 230, 114)
     assert says("docs/searching.md", f"({sum(after.values()):,} in the shared corpus: {after['乎']} after 乎, "
                                      f"{after['也']} after 也, {after['何']} after 何, {after['哉']} after 哉 …)")
+
+
+@pytest.mark.slow
+def test_what_each_kanripo_folder_holds_as_the_import_reads_it(capsys):
+    """docs/importing.md's table of the four Kanripo folders (works, files, juans, sections,
+    characters), the sum under it and the sections of the three folders cut for size (also in
+    decision 0029) are what ``scripts/check_corpus.py`` prints for them. They had stayed at the
+    figures of cd65d26 (kanripo-commentary 7,347 sections, kanripo-jingbu 19,068, kanripo-references
+    731) after headings became chapters and left the text (0fdfadc, 659f0c3)."""
+    folders = ["kanripo", "kanripo-commentary", "kanripo-jingbu", "kanripo-references"]
+    assert check_corpus.main([str(SHARED / "corpus" / name) for name in folders] + ["--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert " s: ok 2858, skipped 6\n2864 passed, 0 failed; 1 damaged brackets kept as text" in out
+    assert says("docs/importing.md",
+                "files none is refused, every one writes back byte for byte, and 6 are a header and no text")
+    assert says("docs/importing.md", "No file fails the structure check.")
+    figures = {m[0]: m[1:] for m in FOLDER_FIGURES.findall(out)}
+    assert sorted(figures) == [*folders, "together"]
+    for name in folders:
+        works, _editions, files, juans, sections, characters = figures[name]
+        assert says("docs/importing.md", f"| {name} | {works} | {files} | {juans} | {sections} | {characters} |")
+    _works, _editions, files, juans, sections, characters = figures["together"]
+    assert says("docs/importing.md", f"({files} files, {juans} juans, {sections} sections, {characters} characters;")
+    three = sum(int(figures[name][4].replace(",", "")) for name in folders[:3])
+    assert says("docs/importing.md", f"(of {three:,} sections:")
+    assert says("docs/decisions/0029-no-cut-for-size-inside-a-run-of-text.md",
+                f"the three folders hold {three:,} sections")
