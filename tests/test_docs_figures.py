@@ -168,9 +168,8 @@ def test_the_question_marks_of_the_punctuated_editions():
 def test_what_each_kanripo_folder_holds_as_the_import_reads_it(capsys):
     """docs/importing.md's table of the four Kanripo folders (works, files, juans, sections,
     characters), the sum under it and the sections of the three folders cut for size (also in
-    decision 0029) are what ``scripts/check_corpus.py`` prints for them. They had stayed at the
-    figures of cd65d26 (kanripo-commentary 7,347 sections, kanripo-jingbu 19,068, kanripo-references
-    731) after headings became chapters and left the text (0fdfadc, 659f0c3)."""
+    decision 0029) are what ``scripts/check_corpus.py`` prints for them, so that a change to how the
+    importer reads headings or cuts sections cannot leave the docs' figures behind."""
     folders = ["kanripo", "kanripo-commentary", "kanripo-jingbu", "kanripo-references"]
     assert check_corpus.main([str(SHARED / "corpus" / name) for name in folders] + ["--quiet"]) == 0
     out = capsys.readouterr().out
