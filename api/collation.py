@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from collation import exports
 from collation.parallels import MIN_SPAN, find_parallels, other_works, section_main_text, to_json
-from collation.service import collate_juan, empty_witness_message
+from collation.service import CORRECTED, IMPORTED, collate_juan, empty_witness_message
 from config.api_errors import bilingual
 from config.converters import whole_number
 from config.downloads import attachment
@@ -27,13 +27,16 @@ COLLATION_PARAMETERS = [
         "對校本: other editions of the work, by id or slug (repeat for several); all of them by default")),
     OpenApiParameter("glyphs", str, enum=["show", "hide"], description="hide: leave out glyph variants (異體字)"),
     OpenApiParameter("section", int, description="collate this section (position in the base juan) only"),
+    OpenApiParameter("text", str, enum=["corrected", "imported"], description=(
+        "corrected (default): each edition's text as read, its accepted corrections applied (the answer's "
+        "`corrections` lists them; offsets are in the corrected text); imported: the texts as imported")),
 ]
 
 
 def collation_from_request(request, kwargs):
-    """Parse ``with``, ``glyphs`` and ``section`` and collate; raises ``ValidationError``
+    """Parse ``with``, ``glyphs``, ``section`` and ``text`` and collate; raises ``ValidationError``
     for an edition that is not another edition of the work, an empty ``with``
-    (``collation.service.empty_witness_message``), or a bad section."""
+    (``collation.service.empty_witness_message``), a bad section or another ``text``."""
     juan = _juan(kwargs)
     others = list(juan.edition.work.editions.exclude(pk=juan.edition_id).order_by("id"))
     wanted = request.query_params.getlist("with")
@@ -53,7 +56,11 @@ def collation_from_request(request, kwargs):
         if whole_number(section) is None:
             raise ValidationError({"section": [bilingual("節須以序數標明：1、2、…", "a section position (1, 2, …)")]})
         positions = [whole_number(section)]
-    collation = collate_juan(juan, chosen, positions)
+    text = request.query_params.get("text") or CORRECTED
+    if text not in (CORRECTED, IMPORTED):
+        raise ValidationError({"text": [bilingual("text 只能是 corrected（校正本）或 imported（原文）",
+                                                  "text is corrected or imported")]})
+    collation = collate_juan(juan, chosen, positions, corrected=text == CORRECTED)
     if positions and not collation.sections:
         raise ValidationError({"section": [bilingual(f"本卷沒有第 {section} 節", f"no section {section} in this juan")]})
     if request.query_params.get("glyphs") == "hide":
@@ -70,6 +77,11 @@ class CollationView(APIView):
     Unicode lacks that nothing reads as a known one, `&KR1969;` or a bracketed description
     such as `[門@里]`, which one edition has where the other has nothing; `gaiji` true) or
     `punctuation`.
+
+    The texts collated are each edition's text as read, its readers' accepted corrections
+    applied, as its reading page, search and the exports give it (`"text": "corrected"`; the
+    answer's `corrections` lists them, and a reading that holds a correction's characters has
+    `corrected` true); `text=imported` collates the texts as imported.
 
     Editions are named by **slug** throughout the answer: each reading's `witness`, the keys
     of `counts` and of each section's `counterparts` (the section's position in that edition,

@@ -3,20 +3,26 @@ variants, and TEI P5 parallel segmentation.
 
 * **JSON**: the base, the witnesses, counts by class, and per section its counterparts and
   variants (``piece``, ``kind``, ``start``/``end`` in code points of the base piece,
-  ``lemma``, ``readings``: ``[{"witness", "text", "class", "gaiji", "note", "section"}]``;
+  ``lemma``, ``readings``: ``[{"witness", "text", "class", "gaiji", "note", "section", "corrected"}]``;
   a whole base section a witness lacks has ``piece`` null and ``kind`` "section"; a variant
   of the section's title or closer has ``piece`` null and ``kind`` "title" or "closer", with
   ``start``/``end`` into the title or closer; one of a record note's source tag (鄉射記) has
   ``kind`` "source", ``piece`` the note and ``start``/``end`` into its tag).
+  ``text`` says which text was collated (``"corrected"``: each edition's accepted corrections
+  applied, offsets in the corrected text; ``"imported"``), and ``corrections`` lists the
+  corrections read (``service.AppliedCorrection``: ``edition``, ``section``, ``piece``, ``kind``,
+  ``start``/``end`` of the new characters in the piece's corrected text, ``original``,
+  ``replacement``, ``url`` of its history).
 * **CSV**: one row per reading: section, section name (its title, else its opening words,
   else its chapter's title: ``reader.citation.section_heading``), piece, kind, start, end, lemma,
-  witness, reading, class, gaiji, note, whole_section; RFC 4180 (``excel`` dialect, CRLF line
+  witness, reading, class, gaiji, note, whole_section, corrected (1: the reading is
+  an accepted correction's); RFC 4180 (``excel`` dialect, CRLF line
   ends) with a UTF-8 byte-order mark, as the hit list, so that spreadsheet programs read the
   characters as UTF-8; a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
   return gets a leading ``'`` so that they show it as text instead of running it as a formula
   (``config.spreadsheets``).
-* Texts are exported exactly as stored (a Kanripo entity stays ``&KR0237;``), but for that
-  ``'`` in the CSV.
+* Texts are exported as collated, character for character (the text as read, or as imported:
+  ``text``; a Kanripo entity stays ``&KR0237;``), but for that ``'`` in the CSV.
 * **TEI** (https://tei-c.org/release/doc/tei-p5-doc/en/html/TC.html, "parallel
   segmentation"): witnesses in ``<listWit>`` in the ``<sourceDesc>``; the base text
   with every variant as ``<app>``: ``<lem wit="#w0">`` the base reading, one
@@ -48,7 +54,7 @@ from .service import CLOSER, HEADING_KINDS, SECTION, SOURCE, TITLE
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 CSV_FIELDS = ["section", "section_name", "piece", "kind", "start", "end", "lemma", "witness", "reading", "class",
-              "gaiji", "note", "whole_section"]
+              "gaiji", "note", "whole_section", "corrected"]
 
 
 def _q(tag: str) -> str:
@@ -66,13 +72,17 @@ def to_json(collation) -> dict:
                        "juan": {"number": j.number, "label": j.label} if j else None}
                       for e, j in collation.witnesses.values()],
         "counts": collation.counts(),
+        "text": collation.text,
+        "corrections": [{"edition": c.edition, "section": c.section, "piece": c.piece, "kind": c.kind, "start": c.start,
+                         "end": c.end, "original": c.original, "replacement": c.replacement, "url": c.url}
+                        for c in collation.corrections],
         "sections": [{  # name: reader.citation.section_heading
             "position": s.section.position, "title": s.section.title, "name": section_heading(s.section),
             "counterparts": {slug: (c.position if c else None) for slug, c in s.counterparts.items()},
             "variants": [{
                 "piece": v.piece, "kind": v.kind, "start": v.start, "end": v.end, "lemma": v.lemma,
                 "readings": [{"witness": r.witness, "text": r.text, "class": r.cls, "gaiji": r.gaiji, "note": r.note,
-                              "section": r.section} for r in v.readings],
+                              "section": r.section, "corrected": r.corrected} for r in v.readings],
             } for v in s.variants],
         } for s in collation.sections],
     }
@@ -94,7 +104,7 @@ def to_csv(collation) -> str:
             for r in v.readings:
                 writer.writerow(spreadsheet_row([
                     s.section.position, section_heading(s.section), v.piece, v.kind, v.start, v.end, v.lemma, r.witness, r.text,
-                    r.cls, int(r.gaiji), int(r.note), int(r.section)]))
+                    r.cls, int(r.gaiji), int(r.note), int(r.section), int(r.corrected)]))
     return out.getvalue()
 
 

@@ -38,13 +38,19 @@ def sigla(names: dict[str, str], langs: dict[str, str] | None = None) -> dict[st
 
 @dataclass
 class Segment:
-    """A run of a base piece: ``text`` as stored; ``variant`` when other editions read it
-    otherwise (``text`` is then the lemma, "" for an addition)."""
+    """A run of a base piece: ``text`` as collated (as read, or as imported: ``service``);
+    ``variant`` when other editions read it otherwise (``text`` is then the lemma, "" for an
+    addition)."""
 
     text: str
     variant: object = None
     #: ``{edition slug: Siglum}``: the readings name their witness by it (the slug when absent).
     names: dict = None
+    #: Whether characters of it are an accepted correction's (the page frames them, as the
+    #: reading page frames a corrected place).
+    corrected: bool = False
+    #: ``[(history URL, title)]`` of the corrections that end in it: their 「校」 marks follow it.
+    marks: list = None
 
     @property
     def css(self) -> str:
@@ -61,7 +67,8 @@ class Segment:
                  "siglum": names[r.witness].short if r.witness in names else r.witness,
                  "lang": names[r.witness].lang if r.witness in names else "",
                  "text": r.text, "cls": r.cls, "name": CLASS_NAMES[r.cls],
-                 "gaiji": r.gaiji, "note": r.note, "section": r.section} for r in self.variant.readings] if self.variant else []
+                 "gaiji": r.gaiji, "note": r.note, "section": r.section, "corrected": r.corrected}
+                for r in self.variant.readings] if self.variant else []
 
 
 @dataclass
@@ -72,6 +79,9 @@ class PieceView:
     segments: list[Segment]
     #: The record source tag (鄉射記) cut at its variants; empty when the piece has none.
     source: list[Segment] = None
+    #: ``[(history URL, title)]`` of the layer and structure corrections of the whole piece:
+    #: their 「校」 marks follow it.
+    marks: list = None
 
     @property
     def is_note(self) -> bool:
@@ -104,25 +114,57 @@ def piece_views(pieces, variants, names: dict | None = None) -> list[PieceView]:
     out = []
     for p in pieces:
         tag = cut(p.source_tag, sources.get(p.position, []), names) if p.source_tag else []
-        out.append(PieceView(p, cut(p.text, by_piece.get(p.position, []), names), tag))
+        marks = getattr(p, "overlay_marks", ())
+        corrected = [(s, e, url, title) for s, e, url, title, kind in marks if kind == "text"]
+        out.append(PieceView(p, cut(p.text, by_piece.get(p.position, []), names, corrected), tag,
+                             [(url, title) for _s, _e, url, title, kind in marks if kind != "text"]))
     return out
 
 
-def cut(text: str, variants, names: dict | None = None) -> list[Segment]:
+def cut(text: str, variants, names: dict | None = None, corrected=()) -> list[Segment]:
     """``text`` cut into plain runs and its ``variants`` (sorted by start; an overlapping site
     is shown at the first one's place only); one empty segment for an empty text. ``names``:
-    ``{edition slug: Siglum}`` for the readings (``Segment.names``)."""
+    ``{edition slug: Siglum}`` for the readings (``Segment.names``). ``corrected``: the
+    accepted text corrections in ``text``, ``[(start, end, history URL, title)]`` (code points;
+    ``start == end`` for a deletion): a plain run is cut at their ends too, a segment holding
+    their characters is ``corrected``, and each one's mark goes with the segment its last
+    character is in (a deletion's with the segment before its place)."""
+    cuts = sorted({c for s, e, _u, _t in corrected for c in (s, e)})
     segs, at = [], 0
+
+    def plain(upto):
+        nonlocal at
+        for c in [c for c in cuts if at < c < upto] + [upto]:
+            segs.append(Segment(text[at:c]))
+            at = c
+
     for v in sorted(variants, key=lambda v: (v.start, v.end)):
         if v.start < at:
             continue
         if v.start > at:
-            segs.append(Segment(text[at:v.start]))
+            plain(v.start)
         segs.append(Segment(text[v.start:v.end], v, names))
         at = v.end
     if at < len(text) or not segs:
-        segs.append(Segment(text[at:]))
+        plain(len(text))
+    if corrected:
+        place(segs, corrected)
     return segs
+
+
+def place(segs: list[Segment], corrected) -> None:
+    """Mark ``segs`` (``cut``'s, in order) with the corrections ``corrected`` (``cut``'s), in place."""
+    bounds, at = [], 0
+    for seg in segs:
+        bounds.append((at, at + len(seg.text)))
+        at += len(seg.text)
+    for s, e, url, title in corrected:
+        for seg, (a, b) in zip(segs, bounds):
+            if s < b and a < e:
+                seg.corrected = True
+        # the segment its last character is in; for a deletion the one ending at its place (the first when at 0)
+        k = next((k for k, (a, b) in enumerate(bounds) if (a < e <= b if e > s else b == s)), 0)
+        segs[k].marks = (segs[k].marks or []) + [(url, title)]
 
 
 def varied_heading(section, variants, names: dict | None = None) -> list[Segment]:

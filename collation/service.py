@@ -28,6 +28,14 @@ A section without a counterpart is one omission, classified like any other: a ba
 a witness lacks is one ``missing`` reading of the whole section (``Variant.piece`` None); a
 witness section the base lacks is one ``added`` reading, anchored at the end of the base
 section before it (at the start of the juan when it comes first).
+
+**Which text is collated.** By default each edition's text as read: its accepted corrections
+(``corrections.overlay``: text, layer and structure corrections) applied to the pieces as
+imported, the text its reading page, search, the API and the exports give; the offsets of a
+variant are then code points of the base piece's corrected text. ``corrected=False`` collates
+the pieces as imported (the reading page's 原文, ``?text=imported``). The corrections applied
+are listed (``JuanCollation.corrections``), and a reading that holds characters a correction of
+its witness gave is marked (``Reading.corrected``). The stored text is never changed.
 """
 from __future__ import annotations
 
@@ -36,8 +44,11 @@ from dataclasses import dataclass, field
 
 from rapidfuzz.distance import Levenshtein
 
+from django.db.models import F
+
 from characters.folding import fold
 from config.budget import check
+from corrections.overlay import juan_overlay
 from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
 from reader.juans import parse_label
 from reader.models import Juan, Piece
@@ -57,7 +68,10 @@ class Reading:
     ``unencoded`` reading, and an ``added`` or ``missing`` one holding a gaiji),
     ``note`` (True when the reading is a whole note the base lacks or has alone) and
     ``section`` (True when it is a whole section: the witness lacks the base section, class
-    ``missing``, or has a section the base lacks, class ``added``, its text all its pieces)."""
+    ``missing``, or has a section the base lacks, class ``added``, its text all its pieces) and
+    ``corrected`` (True when the witness's text there holds characters an accepted correction
+    of that edition gave, or lost characters one deleted: the reading is the corrected text's,
+    not the print's as imported)."""
 
     witness: str
     text: str
@@ -65,6 +79,32 @@ class Reading:
     gaiji: bool = False
     note: bool = False
     section: bool = False
+    corrected: bool = False
+
+
+#: What is collated: each edition's text as read, its accepted corrections applied (the default),
+#: or the pieces as imported (``corrected=False``; the pages' ``?text=imported``).
+CORRECTED, IMPORTED = "corrected", "imported"
+
+
+@dataclass
+class AppliedCorrection:
+    """An accepted text correction a collation read (``JuanCollation.corrections``): the edition
+    (``edition``, a slug), the section and piece (positions) and ``start``/``end`` (code points
+    of the piece's corrected text: the new characters, ``start == end`` for a deletion), the
+    characters as imported (``original``) and as corrected (``replacement``), and its history
+    (``url``, ``/corrections/N/``). A layer or structure correction has ``kind`` ``"layer"`` or
+    ``"structure"`` and spans the whole piece."""
+
+    edition: str
+    section: int
+    piece: int
+    start: int
+    end: int
+    original: str
+    replacement: str
+    url: str
+    kind: str = "text"
 
 
 @dataclass
@@ -108,12 +148,21 @@ class SectionCollation:
 
 @dataclass
 class JuanCollation:
-    """A base juan against the witnesses' juans (``witnesses``: edition → juan or None)."""
+    """A base juan against the witnesses' juans (``witnesses``: edition → juan or None).
+    ``text``: ``CORRECTED`` (each edition's accepted corrections applied) or ``IMPORTED``;
+    ``corrections``: the ``AppliedCorrection``s read, base first, in text order (none when
+    ``IMPORTED``)."""
 
     base_edition: object
     base_juan: object
     witnesses: dict[str, tuple[object, object | None]]
     sections: list[SectionCollation]
+    text: str = CORRECTED
+    corrections: list = field(default_factory=list)
+
+    def corrections_of(self, slug: str) -> int:
+        """How many of ``corrections`` are of the edition ``slug``."""
+        return sum(1 for c in self.corrections if c.edition == slug)
 
     def counts(self) -> dict[str, dict[str, int]]:
         """``{witness slug: {class: number of readings}}``, every class present."""
@@ -128,7 +177,7 @@ class JuanCollation:
         """The same collation with every variant-form (``GLYPH``) reading dropped, and a variant left with no
         reading dropped too (the page's 隱藏異體字); the page takes ``counts`` before."""
         return JuanCollation(self.base_edition, self.base_juan, self.witnesses,
-                             [s.without_glyphs() for s in self.sections])
+                             [s.without_glyphs() for s in self.sections], self.text, self.corrections)
 
 
 def _streams(pieces) -> dict[str, tuple[str, list[tuple[int, int, int]], list]]:
@@ -156,6 +205,23 @@ def _anchor(ranges, offset: int) -> tuple[int, int] | None:
         if start <= offset < end:
             return position, offset - start
     return (ranges[-1][0], ranges[-1][2] - ranges[-1][1]) if ranges else None
+
+
+def corrected_spans(piece) -> list[tuple[int, int]]:
+    """The code points of ``piece``'s corrected text that accepted text corrections gave
+    (``start``, ``end``; ``start == end`` where one deleted characters), from the marks
+    ``corrections.overlay`` set on a piece it corrected (``overlay_marks``); [] for a piece as imported."""
+    return [(start, end) for start, end, _url, _title, kind in getattr(piece, "overlay_marks", ()) if kind == "text"]
+
+
+def touches(spans, start: int, end: int) -> bool:
+    """Whether the text ``start``–``end`` (code points; ``start == end``: the place between two
+    characters) meets one of ``spans`` (``corrected_spans``): shares a character with it, holds
+    a deletion's place, or lies inside a corrected span."""
+    for a, b in spans:
+        if (a < end and start < b) or (a == b and start <= a <= end) or (start == end and a < start < b):
+            return True
+    return False
 
 
 def _to_base(sites, woffset: int) -> int:
@@ -186,9 +252,13 @@ def collate_pieces(base_pieces, witnesses: dict[str, list]) -> list[Variant]:
 
     for slug, wpieces in witnesses.items():
         wit = _streams(wpieces)
+        by_position = {p.position: p for p in wpieces}
         for kind, _ in STREAMS:
             btext, branges, bnotes = base[kind]
-            wtext, _wranges, wnotes = wit[kind]
+            wtext, wranges, wnotes = wit[kind]
+            # the witness's corrected characters, in code points of its stream
+            wspans = [(b + start, b + end) for position, b, _e in wranges
+                      for start, end in corrected_spans(by_position[position])]
             sites = align(btext, wtext) if (btext or wtext) else []
             for s in sites:
                 where = _anchor(branges, s.start)
@@ -197,14 +267,15 @@ def collate_pieces(base_pieces, witnesses: dict[str, list]) -> list[Variant]:
                 position, offset = where
                 piece_end = next(e - b for p, b, e in branges if p == position)
                 add(position, kind, offset, min(offset + (s.end - s.start), piece_end),
-                    Reading(slug, s.reading, s.cls, s.gaiji))
+                    Reading(slug, s.reading, s.cls, s.gaiji, corrected=touches(wspans, s.wstart, s.wend)))
             pairs = pair([n for n, _ in bnotes], [n for n, _ in wnotes],
                          lambda x, y: similarity(x.text, y.text) if x.kind == y.kind else 0.0, 0.4)
             for i, j in pairs:
                 if i is not None and j is not None:
                     bn, wn = bnotes[i][0], wnotes[j][0]
                     for s in align(bn.text, wn.text):
-                        add(bn.position, bn.kind, s.start, s.end, Reading(slug, s.reading, s.cls, s.gaiji))
+                        add(bn.position, bn.kind, s.start, s.end, Reading(
+                            slug, s.reading, s.cls, s.gaiji, corrected=touches(corrected_spans(wn), s.wstart, s.wend)))
                     for s in align(bn.source_tag, wn.source_tag):
                         add(bn.position, SOURCE, s.start, s.end, Reading(slug, s.reading, s.cls, s.gaiji))
                 elif i is not None:
@@ -214,7 +285,8 @@ def collate_pieces(base_pieces, witnesses: dict[str, list]) -> list[Variant]:
                     wn, wanchor = wnotes[j]
                     where = _anchor(branges, _to_base(sites, wanchor))
                     if where is not None:
-                        add(where[0], kind, where[1], where[1], Reading(slug, wn.text, ADDED, False, note=True))
+                        add(where[0], kind, where[1], where[1], Reading(slug, wn.text, ADDED, False, note=True,
+                                                                         corrected=bool(corrected_spans(wn))))
     order = {p.position: i for i, p in enumerate(base_pieces)}
     return sorted(variants.values(), key=lambda v: (order[v.piece], v.kind == SOURCE, v.start, v.end))
 
@@ -319,9 +391,23 @@ def editions_and_other_juans(juan) -> tuple[list[tuple[int, int, str, str]], lis
     return [tuple(row) for row in counts.values()], others
 
 
-def _pieces_by_section(juan) -> dict[int, list]:
+def _pieces_by_section(juan, corrected: bool, applied: list | None = None) -> dict[int, list]:
+    """``{section id: its pieces in order}``; with ``corrected``, each piece as read
+    (``corrections.overlay``: the juan's accepted corrections applied, in place), and each
+    correction applied appended to ``applied`` (``AppliedCorrection``, in text order)."""
+    overlay = juan_overlay(juan) if corrected else None
+    if overlay is not None:
+        overlay.show_notes = False  # the readers' annotations stand beside the text: not collated
     out: dict[int, list] = {}
-    for p in Piece.objects.filter(section__juan=juan).order_by("section__position", "position"):
+    for p in (Piece.objects.filter(section__juan=juan).annotate(section_number=F("section__position"))
+              .order_by("section__position", "position")):
+        if overlay:
+            overlay.piece(p, p.section_number)
+            for start, end, url, _title, kind in getattr(p, "overlay_marks", ()):
+                change = next((c for c in getattr(p, "overlay_text_changes", ()) if (c.start, c.end) == (start, end)), None)
+                applied.append(AppliedCorrection(juan.edition.slug, p.section_number, p.position, start, end,
+                                                 change.original if change else "", p.text[start:end] if change else "",
+                                                 url, kind))
         out.setdefault(p.section_id, []).append(p)
     return out
 
@@ -337,12 +423,16 @@ def empty_witness_message(title: str, others) -> tuple[str, str]:
             f"against all of them: {', '.join(slugs) or 'none'}")
 
 
-def collate_juan(base_juan, witness_editions, positions: list[int] | None = None) -> JuanCollation:
+def collate_juan(base_juan, witness_editions, positions: list[int] | None = None,
+                 corrected: bool = True) -> JuanCollation:
     """Collate ``base_juan`` against the corresponding juan of each edition of
     ``witness_editions`` (a list of ``Edition``); only the base sections at ``positions``
-    when given. Queries: two per juan."""
+    when given. ``corrected``: each edition's text as read, its accepted corrections applied
+    (the module docstring), else the pieces as imported. Queries: two per juan, and one more
+    per juan that has accepted corrections."""
+    applied: list[AppliedCorrection] = []
     base_sections = list(base_juan.sections.order_by("position"))
-    base_pieces = _pieces_by_section(base_juan)
+    base_pieces = _pieces_by_section(base_juan, corrected, applied)
     texts = {s.pk: "".join(p.text for p in base_pieces.get(s.pk, []) if p.kind == TEXT) for s in base_sections}
     witnesses, counterpart, added = {}, {}, {}
     wpieces_all = {}
@@ -353,7 +443,7 @@ def collate_juan(base_juan, witness_editions, positions: list[int] | None = None
         if wjuan is None:
             continue
         wsections = list(wjuan.sections.order_by("position"))
-        wpieces = _pieces_by_section(wjuan)
+        wpieces = _pieces_by_section(wjuan, corrected, applied)
         wpieces_all.update(wpieces)
         texts.update({s.pk: "".join(p.text for p in wpieces.get(s.pk, []) if p.kind == TEXT) for s in wsections})
         before = None  # the base section a witness section the base lacks follows
@@ -386,4 +476,4 @@ def collate_juan(base_juan, witness_editions, positions: list[int] | None = None
             last = pieces[-1]
             variants.append(Variant(last.position, last.kind, len(last.text), len(last.text), "", added[s.pk]))
         out.append(SectionCollation(s, pieces, parts, titles + variants + closers))
-    return JuanCollation(base_juan.edition, base_juan, witnesses, out)
+    return JuanCollation(base_juan.edition, base_juan, witnesses, out, CORRECTED if corrected else IMPORTED, applied)

@@ -7,14 +7,16 @@ from config.cacheable import cached_page
 from reader.display import CHOICES
 
 from . import views
+from .service import IMPORTED
 
 app_name = "collation"
 #: What a collation page reads (``cached_page(reads=…)``): the editions collated, the glyph
-#: variants hidden, the display settings (``reader.reading.CHOICES``); any other parameter is
+#: variants hidden, the text collated (``?text=imported``: as imported, without the accepted
+#: corrections), the display settings (``reader.reading.CHOICES``); any other parameter is
 #: dropped by a redirect (``?title=1`` had the page built and kept for each value).
-COLLATION = frozenset({"with", "glyphs", *CHOICES})
+COLLATION = frozenset({"with", "glyphs", "text", *CHOICES})
 #: The values it knows of those with a fixed set: any other is read as none (``?glyphs=x1``).
-KNOWN = {**CHOICES, "glyphs": ("hide",)}
+KNOWN = {**CHOICES, "glyphs": ("hide",), "text": (IMPORTED,)}
 urlpatterns = [
     path("works/<str:slug>/juan/<num:number>/collate/", cached_page(views.juan_collation, reads=COLLATION, many={"with"}, values=KNOWN), name="juan"),
     path("works/<str:slug>/juan/<num:number>/<num:position>/collate/", cached_page(views.section_collation, reads=COLLATION, many={"with"}, values=KNOWN),

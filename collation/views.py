@@ -7,7 +7,7 @@ import re
 from django.conf import settings
 from django.http import Http404
 from django.shortcuts import render
-from django.utils.encoding import uri_to_iri
+from django.utils.encoding import escape_uri_path, uri_to_iri
 
 from characters.simplified import language_tag
 from config import budget
@@ -25,7 +25,7 @@ from .align import CLASS_NAMES, CLASSES
 from .parallels import MIN_SPAN, find_parallels, other_works, section_main_text, segments
 from .presentation import omitted_by, piece_views, sigla, varied_heading
 from .quotations import juan_parallels
-from .service import collate_juan, empty_witness_message
+from .service import CORRECTED, IMPORTED, collate_juan, empty_witness_message
 
 
 def witnesses_from_request(request, edition) -> tuple[list, list, list[str]]:
@@ -57,7 +57,7 @@ def _collation_page(request, slug, number, positions=None):
             "hide_glyphs": request.GET.get("glyphs") == "hide", "sections": [], "counts": [],
             "single": False, "display": display_from_request(request)[0], "error": error}, status=400)
     hide_glyphs = request.GET.get("glyphs") == "hide"
-    collation = collate_juan(juan, chosen, positions)
+    collation = collate_juan(juan, chosen, positions, corrected=request.GET.get("text") != IMPORTED)
     counts = collation.counts()
     if hide_glyphs:
         collation = collation.without_glyphs()
@@ -86,7 +86,26 @@ def _collation_page(request, slug, number, positions=None):
         "counts": [(collation.witnesses[slug][0], collation.witnesses[slug][1], [counts[slug][c] for c in CLASSES])
                    for slug in counts],
         "single": positions is not None, "params": request.GET.urlencode(), "text_lang": text_lang,
+        "collated_text": collated_text(request, collation, names, short),
     })
+
+
+def collated_text(request, collation, names: dict[str, str], short: dict) -> dict:
+    """What the page says of the text it collates (``service``: each edition's text as read, its
+    accepted corrections applied, or as imported): ``{"corrected": bool, "editions": [(name,
+    siglum or "", number of corrections applied)] for the editions with any, "switch": the same
+    page collating the other text}``."""
+    params = request.GET.copy()
+    corrected = collation.text == CORRECTED
+    if corrected:
+        params["text"] = IMPORTED
+    else:
+        params.pop("text", None)
+    base = collation.base_edition.slug
+    editions = [(collation.base_edition.name, "底本", collation.corrections_of(base))] + [
+        (names[slug], short[slug].short, collation.corrections_of(slug)) for slug in collation.witnesses]
+    return {"corrected": corrected, "editions": [e for e in editions if e[2]],
+            "switch": escape_uri_path(request.path) + ("?" + params.urlencode() if params else "")}
 
 
 def juan_collation(request, slug, number):

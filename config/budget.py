@@ -125,7 +125,9 @@ def budget_response(request, exc: BudgetExceeded):
     each in Chinese then English as every error of the API (``config.api_errors.bilingual``: the
     exception's own Chinese, else ``STOPPED_ZH`` and ``NARROW_ZH``), else an HTML page;
     ``Retry-After`` only when ``exc.retry_after`` is set (a request that did not get to run),
-    since otherwise the same request would take as long again."""
+    since otherwise the same request would take as long again; the page of such a GET says
+    when it will try again and does (a quotation map being made is read once it is kept), with
+    a link to try at once and a button to stop."""
     seconds = getattr(settings, "REQUEST_BUDGET_SECONDS", 0)
     logging.getLogger("django.request").warning("time budget (%s s) exceeded on %s while %s",
                                                 seconds, request.get_full_path(), exc.what)
@@ -136,8 +138,12 @@ def budget_response(request, exc: BudgetExceeded):
                                  "narrow": bilingual(exc.advice_zh or NARROW_ZH, exc.advice)}, status=503,
                                 json_dumps_params={"ensure_ascii": False})
     else:  # the page says the same, its Chinese defaulting to the same words (templates/503.html)
+        # a request that did not get to run (Retry-After) is tried again by the page itself after the wait
+        # (templates/503.html, static/js/retry.js): a GET only, never a form sent again
+        again = request.get_full_path() if exc.retry_after is not None and request.method in ("GET", "HEAD") else None
         response = render(request, "503.html", {"detail": detail, "advice": exc.advice, "seconds": seconds,
-                                                "advice_zh": exc.advice_zh, "detail_zh": exc.detail_zh}, status=503)
+                                                "advice_zh": exc.advice_zh, "detail_zh": exc.detail_zh,
+                                                "retry_after": exc.retry_after, "again": again}, status=503)
     if exc.retry_after is not None:
         response["Retry-After"] = str(exc.retry_after)
     return response

@@ -15,7 +15,7 @@ from .links import MAX_LINK, MAX_LINKS
 from .models import (ANNOTATION, BOOKMARK, KIND_CHOICES, LAYER, PRIVATE_NOTE, STRUCTURE, STRUCTURE_CHOICES,
                      TAG_CHOICES, TEXT)
 from .overlay import juan_overlay
-from .positions import PieceSpan, PositionError, char_span, piece_ranges, to_piece
+from .positions import PieceSpan, PositionError, char_span, count, piece_ranges, to_piece
 from .workflow import EMPTY_NEW_TEXT, MAX_NOTE, NOT_EMPTY_FOR_DELETION, trimmed
 
 #: The kinds whose proposal reads each field besides the place (``workflow.propose``): a text
@@ -68,7 +68,9 @@ class ProposalForm(forms.Form):
     last = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="訖字 (last character)",
                               widget=_place_input("place-help"))
     # not stripped here: ``workflow.propose`` trims it, keeping a text correction's U+3000 (``workflow.trimmed``)
-    replacement = forms.CharField(required=False, max_length=MAX_NOTE, strip=False, label="改為／注記 (new text, or the note)",
+    # no max_length: a browser's maxlength counts UTF-16 code units, two for 𤣥, and Django's code
+    # points, eight for &KR1969;; ``clean`` counts characters as the form does (``positions.count``)
+    replacement = forms.CharField(required=False, strip=False, label="改為／注記 (new text, or the note)",
                                   widget=forms.Textarea(attrs={"rows": 2}))
     deletion = forms.BooleanField(required=False, label="刪去所選文字，不改為他字 (delete the selected characters)")
     new_layer = forms.ChoiceField(required=False, choices=[("", "—")] + LAYER_CHOICES, label="層次 (layer)")
@@ -78,9 +80,9 @@ class ProposalForm(forms.Form):
     links = forms.CharField(required=False, max_length=MAX_LINKS * (MAX_LINK + 1),
                             label="連結（每行一個：cbdb:3767 或 https://…） (links, one a line)",
                             widget=forms.Textarea(attrs={"rows": 2}))
-    reason = forms.CharField(required=False, max_length=MAX_NOTE, label="理由（必填） (reason, required)",
+    reason = forms.CharField(required=False, label="理由（必填） (reason, required)",
                              widget=forms.Textarea(attrs={"rows": 3}))
-    evidence = forms.CharField(required=False, max_length=MAX_NOTE, label="依據（他本、書影、字書） (evidence)",
+    evidence = forms.CharField(required=False, label="依據（他本、書影、字書） (evidence)",
                                widget=forms.Textarea(attrs={"rows": 3}))
 
     def __init__(self, *args, juan, **kwargs):
@@ -114,11 +116,15 @@ class ProposalForm(forms.Form):
         """The typed span as stored: ``piece``, ``start``, ``end`` (``positions.to_piece``) in
         place of ``first`` and ``last``; a span outside the section or across pieces is an error."""
         data = super().clean()
+        for name in ("replacement", "reason", "evidence"):
+            n = count(data.get(name) or "")
+            if n > MAX_NOTE:
+                self.add_error(name, f"至多 {MAX_NOTE} 字，此欄 {n} 字 (at most {MAX_NOTE} characters: this has {n})")
         if all(data.get(k) is not None for k in ("section", "first", "last")):
             shown = section_shown(self.juan, data["section"])
             if not shown:  # a section the juan lacks: say so, not "characters 1-2 are past its 0"
-                count = self.juan.sections.count()
-                held = "1" if count == 1 else f"1–{count}"
+                held = self.juan.sections.count()
+                held = "1" if held == 1 else f"1–{held}"
                 self.add_error("section", f"{juan_label(self.juan)}無第 {data['section']} 節：本卷有第 {held} 節 "
                                           f"(the juan has no section {data['section']}: its sections are {held})")
                 data.pop("first", None)
@@ -161,11 +167,11 @@ def whole_piece_error(shown: list[tuple[int, str]], span: PieceSpan, first: int,
     text = dict(shown)[position]
     quoted = text if len(text) <= 24 else f"{text[:10]}…{text[-10:]}"
     return (f"層次校正改動整段：所選{char_span(first, last)}只是此段{char_span(piece_first, piece_last)}"
-            f"「{quoted}」（{len(text)} 字）的一部分。若整段皆屬所改，請將起字、訖字改為 {piece_first}、"
+            f"「{quoted}」（{count(text)} 字）的一部分。若整段皆屬所改，請將起字、訖字改為 {piece_first}、"
             f"{piece_last}；若只有所選部分屬另一層次，請以注記說明。"
             f" (A layer correction changes the whole piece: {char_span(first, last, 'en')} "
             f"{'is' if first == last else 'are'} part of "
-            f"the piece {piece_first}–{piece_last} ({len(text)} characters). Type {piece_first} and {piece_last} "
+            f"the piece {piece_first}–{piece_last} ({count(text)} characters). Type {piece_first} and {piece_last} "
             "if the whole piece is meant; a layer boundary inside a piece is told in an annotation.)")
 
 

@@ -20,7 +20,6 @@ from reader.citation import juan_label
 from reader.models import LAYER_CHOICES, Edition, Juan
 
 from .links import href, label
-from .positions import char_span
 
 #: Characters of context kept on each side of a span (at most: fewer at a piece's ends).
 CONTEXT = 12
@@ -149,12 +148,6 @@ class Proposal(models.Model):
             return self.edition_slug
         named = self.edition.cited_name
         return f"{self.edition.work.title}（{named}）" if named else self.edition.work.title
-
-    @property
-    def shown_span(self) -> str:
-        """The span's characters in its piece as its page names them, counted from 1
-        (``positions.char_span``): ``第 3 字`` for one, ``第 3–5 字`` for several."""
-        return char_span(self.start + 1, self.end)
 
     @cached_property
     def juan_label(self) -> str:

@@ -27,6 +27,7 @@ from .links import LinkError, clean_links
 from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, OWN_KINDS, PENDING, PRIVATE, PRIVATE_NOTE, REJECTED,
                      REVERTED, SET_ASIDE, STRUCTURE, STRUCTURE_CHOICES, TAGS, TEXT, AuditEntry, Proposal)
 from .overlay import CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place
+from .positions import count
 from .roles import can_propose, is_editor
 from .unseen import HIDING, IGNORABLE, described, is_noncharacter, named, not_text_at, unseen_at
 
@@ -34,7 +35,8 @@ from .unseen import HIDING, IGNORABLE, described, is_noncharacter, named, not_te
 WHOLE = (LAYER, STRUCTURE)
 #: The kinds that change no text (``Proposal.annotates``): one that meets a corrected place takes it whole.
 ANNOTATING = (ANNOTATION,) + OWN_KINDS
-#: Longest span, replacement, reason and evidence (characters).
+#: Longest span, replacement, reason and evidence, in characters as the form counts them
+#: (``positions.count``: a gaiji entity or an Ext B character is one).
 MAX_SPAN = 2000
 MAX_NOTE = 4000
 
@@ -104,7 +106,7 @@ def _check_user_text(*texts: str) -> None:
     (``unseen.HIDING``: U+200B, U+FEFF …), a noncharacter (``unseen.is_noncharacter``: U+FFFF,
     U+FDD0 …), U+FFFD (``REPLACEMENT_CHARACTER``) or a combining mark
     with nothing to combine with (``lone_mark``); the message names the character and where it is."""
-    if max((len(t) for t in texts), default=0) > MAX_NOTE:
+    if max((count(t) for t in texts), default=0) > MAX_NOTE:
         raise ReviewError(f"理由、依據與新文字各至多 {MAX_NOTE} 字 (the reason, the evidence and the new text are at most {MAX_NOTE} characters each)")
     if any(BIDI_CONTROLS.intersection(t) for t in texts):
         raise ReviewError("文字含 Unicode 方向控制字元（U+202A–U+202E、U+2066–U+2069），請去除 (the text holds a "
@@ -246,7 +248,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         raise ReviewError(f"範圍 {start}–{end} 不含一字：訖須大於起 (the span holds no character: the end must be greater than the start)")
     if not 0 <= start < end <= len(shown):
         raise ReviewError(f"範圍 {start}–{end} 超出此段的 {len(shown)} 字 (the span is not inside the piece's {len(shown)} characters)")
-    if end - start > MAX_SPAN:
+    if count(shown[start:end]) > MAX_SPAN:
         raise ReviewError(f"範圍至多 {MAX_SPAN} 字 (a span is at most {MAX_SPAN} characters)")
     # Back to the text as imported: shift by the accepted changes before each end of the span.
     # A correction that meets a corrected place cannot be mapped (revert that change first); a

@@ -39,6 +39,7 @@ def test_a_page_past_its_budget_is_a_503_saying_what_to_narrow(client, seed_juan
     assert ("This request took longer than the time budget of 20 s (while reading the section&#x27;s pieces). "
             "Ask for less: one section or one page of it") in html
     assert "Retry-After" not in response
+    assert 'class="retry"' not in html and "retry.js" not in html  # the same request would take as long again
 
 
 def test_the_api_answers_503_in_json(client, seed_juan, clock):

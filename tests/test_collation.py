@@ -7,14 +7,16 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.contrib.auth.models import Group, User
 from django.test import override_settings
 
 from collation.align import (ADDED, CHARACTER, GLYPH, MISSING, PUNCTUATION, UNENCODED, Site, align, classify, pair,
                              tokens)
 from collation.presentation import Siglum, sigla
 from collation.service import collate_juan, collate_pieces
+from corrections.workflow import accept, propose
 from reader.importers.loader import import_file
-from reader.models import Edition
+from reader.models import Edition, Piece
 from search.backends import get_search_backend
 
 from .conftest import SEED, SHARED, index_all, index_folder, kept_for_the_class
@@ -378,7 +380,7 @@ class TestOnTheThreeWitnesses:
         assert data["sections"][0]["variants"] == [{
             "piece": None, "kind": "section", "start": 0, "end": len(whole), "lemma": whole,
             "readings": [{"witness": "KR1d0086-CUT", "text": "", "class": MISSING, "gaiji": False, "note": False,
-                          "section": True}]}]
+                          "section": True, "corrected": False}]}]
         rows = list(csv.DictReader(io.StringIO(client.get(base + "csv/", {"with": "KR1d0086-CUT", "section": 2})
                                                .content.decode("utf-8-sig"))))
         assert [(r["piece"], r["kind"], r["class"], r["whole_section"]) for r in rows] == [("", "section", MISSING, "1")]
@@ -433,8 +435,8 @@ class TestOnTheThreeWitnesses:
         csv = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/csv/",
                          {"section": 26, "with": kr.pk}).content.decode()
         assert csv.splitlines()[:2] == [
-            "\ufeffsection,section_name,piece,kind,start,end,lemma,witness,reading,class,gaiji,note,whole_section",
-            f"26,{name},12,text,4,5,賓,KR1d0086,賔,glyph,0,0,0"]
+            "\ufeffsection,section_name,piece,kind,start,end,lemma,witness,reading,class,gaiji,note,whole_section,corrected",
+            f"26,{name},12,text,4,5,賓,KR1d0086,賔,glyph,0,0,0,0"]
         data = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"section": 26, "with": kr.pk}).json()
         assert {k: v for k, v in data["sections"][0].items() if k != "variants"} == {
             "position": 26, "title": "", "name": name, "counterparts": {"KR1d0086": 26}}
@@ -484,6 +486,78 @@ class TestOnTheThreeWitnesses:
         assert "Editions are named by **slug** throughout the answer: each reading's `witness`" in described
 
 
+
+
+    def test_the_corrected_text_is_collated_and_the_corrections_named(self, witnesses, client):
+        """Collation reads each edition's text as its reading page shows it: its accepted
+        corrections applied (collation.service), the corrected characters of the base framed
+        with their 「校」, a witness's reading from a correction marked; ``?text=imported`` (the
+        page, the API) collates the texts as imported, and the page says which it collates."""
+        seed, kr, wyg = witnesses
+        kr_juan = kr.juans.get(number=12)
+        author = User.objects.create_user("proposer", password="a-long-enough-password-1")
+        editor = User.objects.create_user("reviewer", password="a-long-enough-password-1")
+        author.groups.add(Group.objects.get(name="contributor"))
+        editor.groups.add(Group.objects.get(name="editor"))
+        # the seed's §1 大射之儀君有命戒射: 戒 → 誡; KR1d0086's §1 note 宰於天子冡宰: 冡 → 冢 (the
+        # seed's 冢, so that glyph variant goes) and its 君有命 → 君有令
+        made = [accept(propose(author, juan, kind="text", section=1, piece=piece, start=start, end=end,
+                               replacement=new, reason="校勘之試"), editor)
+                for juan, piece, start, end, new in ((seed, 2, 7, 8, "誡"), (kr_juan, 5, 4, 5, "冢"), (kr_juan, 2, 6, 7, "令"))]
+
+        def variants(collation):
+            return [(v.piece, v.kind, v.start, v.end, v.lemma, [(r.text, r.cls, r.corrected) for r in v.readings])
+                    for v in collation.sections[0].variants]
+
+        imported = collate_juan(seed, [kr], [1], corrected=False)
+        assert (imported.text, imported.corrections) == ("imported", [])
+        assert variants(imported) == [(5, "note", 4, 5, "冢", [("冡", GLYPH, False)]),
+                                      (9, "note", 2, 3, "冢", [("冡", GLYPH, False)]),
+                                      (9, "note", 10, 11, "徵", [("徴", GLYPH, False)])]
+        corrected = collate_juan(seed, [kr], [1])
+        assert corrected.text == "corrected"
+        assert variants(corrected) == [(2, "text", 6, 8, "命誡", [("令戒", CHARACTER, True)]),
+                                       (9, "note", 2, 3, "冢", [("冡", GLYPH, False)]),
+                                       (9, "note", 10, 11, "徵", [("徴", GLYPH, False)])]
+        assert [(c.edition, c.section, c.piece, c.start, c.end, c.original, c.replacement, c.url)
+                for c in corrected.corrections] == [
+            ("禮書綱目", 1, 2, 7, 8, "戒", "誡", f"/corrections/{made[0].pk}/"),
+            ("KR1d0086", 1, 2, 6, 7, "命", "令", f"/corrections/{made[2].pk}/"),
+            ("KR1d0086", 1, 5, 4, 5, "冡", "冢", f"/corrections/{made[1].pk}/")]
+        assert (imported.counts()["KR1d0086"][GLYPH], imported.counts()["KR1d0086"][CHARACTER]) == (3, 0)
+        assert (corrected.counts()["KR1d0086"][GLYPH], corrected.counts()["KR1d0086"][CHARACTER]) == (2, 1)
+        # the stored text is never changed
+        assert Piece.objects.get(section__juan=seed, section__position=1, position=2).text == "大射之儀君有命戒射"
+
+        page = client.get("/works/禮書綱目/juan/10/1/collate/", {"with": "KR1d0086"}).content.decode()
+        assert ('<p class="collated-text">所校之文：各本的校正本，採納的校正已改入（底本 1 處、甲本 2 處：底本中校正所改之字'
+                '加框，其後的「校」連到校正記錄；異文出自校正本者注「校正本」），與閱讀頁、檢索所見相同。<a href="/works/'
+                '%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/collate/?with=KR1d0086&amp;text=imported">改校匯入之原文</a>') in page
+        title = f"校正 #{made[0].pk}：「戒」→「誡」；proposer 提出，{made[0].reviewed_at:%Y-%m-%d} 採納；校勘之試"
+        assert ('大射之儀君有<span class="corrected"><span class="var var-character"><span class="lem">命誡</span><span class="rdgs">'
+                '〔<abbr title="四庫全書・文淵閣本">甲</abbr>：令戒<small>異字·<span title="此本採納的校正所改之字，非匯入之原文">'
+                f'校正本</span></small>〕</span></span></span><a class="corr-mark" href="/corrections/{made[0].pk}/" title="{title}">'
+                f'<span aria-hidden="true">校</span><span class="visually-hidden">已校正：{title}</span></a>射') in page
+        plain = client.get("/works/禮書綱目/juan/10/1/collate/", {"with": "KR1d0086", "text": "imported"}).content.decode()
+        assert ('<p class="collated-text">所校之文：各本匯入之原文，不含任何校正。<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE'
+                '/juan/10/1/collate/?with=KR1d0086">改校校正本</a>') in plain
+        assert "大射之儀君有命戒射" in plain and 'class="corrected"' not in plain and "corr-mark" not in plain
+
+        api = f"/api/editions/{seed.edition_id}/juans/10/collation/"
+        data = client.get(api, {"with": "KR1d0086", "section": 1}).json()
+        assert data["text"] == "corrected"
+        assert data["corrections"][0] == {"edition": "禮書綱目", "section": 1, "piece": 2, "kind": "text", "start": 7, "end": 8,
+                                          "original": "戒", "replacement": "誡", "url": f"/corrections/{made[0].pk}/"}
+        assert data["sections"][0]["variants"][0] == {
+            "piece": 2, "kind": "text", "start": 6, "end": 8, "lemma": "命誡",
+            "readings": [{"witness": "KR1d0086", "text": "令戒", "class": CHARACTER, "gaiji": False, "note": False,
+                          "section": False, "corrected": True}]}
+        data = client.get(api, {"with": "KR1d0086", "section": 1, "text": "imported"}).json()
+        assert (data["text"], data["corrections"], len(data["sections"][0]["variants"])) == ("imported", [], 3)
+        assert client.get(api, {"text": "as-printed"}).json() == {
+            "text": ["text 只能是 corrected（校正本）或 imported（原文）（text is corrected or imported）"]}
+        rows = list(csv.reader(io.StringIO(client.get(api + "csv/", {"with": "KR1d0086", "section": 1}).content.decode("utf-8-sig"))))
+        assert rows[0][-1] == "corrected" and rows[1][-5:] == [CHARACTER, "0", "0", "0", "1"]
 
 
 def test_an_unknown_id_under_works_is_not_called_a_slug(db, client):

@@ -333,8 +333,9 @@ def test_an_accepted_correction_is_read_searched_and_exported_and_the_source_is_
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page
     # the place is the section's position, not a 「第 N 節」 the book does not have
     # the juan as the book and the reading page name it (卷十), not its number in the URL (卷10)
-    # the piece counted from 1 (its fourth piece, position 3, said 第3段) and the edition by its title
-    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第4段第 1–6 字</dd>", page)
+    # the piece counted from 1 (its fourth piece, position 3, said 第3段) and the edition by its title;
+    # the characters as they were typed on the form (53–58 of the section), not in the piece (1–6)
+    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第 53–58 字（第4段）</dd>", page)
     assert e.post(f"/corrections/{p.pk}/review/", {"action": "accept", "reason": "宋本是"}).status_code == 302
     # the log names each action in Chinese first, as the interface's other messages (the stored word after it)
     log = re.findall(r"<li>\d{4}-\d\d-\d\d \d\d:\d\d ([^<]*)", e.get(f"/corrections/{p.pk}/").content.decode())
@@ -640,7 +641,9 @@ def test_an_annotation_is_shown_to_editors_as_its_span_and_its_note_never_as_a_r
             f'<span class="ctx">{NOTE[at + 1:at + 13]}</span></p><p class="annotation-text"><span class="annotation-label">注記：'
             '</span><span class="user-text">天官之長&lt;b&gt;也&lt;/b&gt;</span></p>')
     queue = client.get("/corrections/").content.decode()
-    assert (f'<h2><a href="/corrections/{p.pk}/">#{p.pk} 注記 (annotation)</a>：禮書綱目 卷十 §1</h2>\n  {span}') in queue
+    # its place as the form counts it: the note (piece 3) starts at the section's character 53
+    assert (f'<h2><a href="/corrections/{p.pk}/">#{p.pk} 注記 (annotation)</a>：禮書綱目 卷十 §1 第 {53 + at} 字</h2>\n  {span}'
+            ) in queue
     page = client.get(f"/corrections/{p.pk}/").content.decode()
     assert f"<dt>所注之文</dt><dd>{span}</dd>" in page
     assert '<label for="replacement">注記（可先修改再採納）</label>' in page
@@ -1011,9 +1014,14 @@ def test_lists_name_an_edition_as_its_breadcrumbs_do(tmp_path, client, people):
     mine = client.get("/corrections/mine/").content.decode()
     assert f'<a href="/corrections/{p.pk}/">#{p.pk} 文字校正 (text correction)</a> 楚辭補注（四庫全書・文淵閣本） 卷一 §1：待審 (pending)' in mine
     page = client.get(f"/corrections/{p.pk}/").content.decode()
-    assert re.search(rf"<dt>位置</dt><dd><a [^>]+>楚辭補注（四庫全書・文淵閣本） 卷一 §1</a>，第{note.position + 1}段第 1–2 字</dd>", page)
+    first = sum(len(t) for t in Piece.objects.filter(section=note.section, position__lt=note.position)
+                .values_list("text", flat=True)) + 1
+    assert first > 1
+    assert re.search(rf"<dt>位置</dt><dd><a [^>]+>楚辭補注（四庫全書・文淵閣本） 卷一 §1</a>，第 {first}–{first + 1} 字"
+                     rf"（第{note.position + 1}段）</dd>", page)
     client.force_login(people["editor"])
-    assert f"#{p.pk} 文字校正 (text correction)</a>：楚辭補注（四庫全書・文淵閣本）卷一 §1</h2>" in client.get("/corrections/").content.decode()
+    assert (f"#{p.pk} 文字校正 (text correction)</a>：楚辭補注（四庫全書・文淵閣本）卷一 §1 第 {first}–{first + 1} 字</h2>"
+            in client.get("/corrections/").content.decode())
 
 
 def test_the_patch_message_keeps_each_new_text_on_its_line(tmp_path, seed_juan, people):

@@ -15,7 +15,7 @@ from .test_editions import _three_editions, three  # noqa: F401 - the fixtures
 
 #: Each list of proposals, who reads it, and the queries it asks, whether it lists one row or five.
 LISTS = {"/corrections/mine/": ("contributor", 7), "/corrections/notes/": ("contributor", 7),
-         "/corrections/": ("editor", 9)}
+         "/corrections/": ("editor", 12)}  # the queue names each place as the form counts it: 3 queries (name_places)
 #: The three editions as the lists name them, after the work's title.
 NAMES = ("禮書綱目（欽定四庫全書・純文字本）", "禮書綱目（四庫全書・文淵閣本）", "禮書綱目（四庫全書・文淵閣本・原字）")
 

@@ -44,6 +44,14 @@ def test_a_quotation_map_past_its_wait_is_made_to_its_end_and_kept(client, seed_
             "(0.05 s), goes on without this request and is kept when done. Try again in 1 s: the map is then read "
             "from what was kept.</p>") in html
     assert "已停止" not in html and "took longer than the time budget" not in html
+    # not a bare error: the page says when it tries again, and does (static/js/retry.js:
+    # tests/browser/test_scholar_pages_browser.py), with a link to try at once
+    assert "<h1>請稍候，1 秒後再試 (503)</h1>" in html and "費時過久" not in html
+    assert ('<p class="retry" data-retry-after="1"><a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/quotations/">'
+            '立即重試</a> <span lang="en">(try again now)</span><span class="retry-auto" hidden>：本頁於 <span class="retry-seconds">'
+            '1</span> 秒後自動重試 <span lang="en">(this page tries again by itself)</span> <button type="button" class="retry-stop">'
+            '停止自動重試</button></span></p>') in html
+    assert '<script src="/static/js/retry.js" defer></script>' in html
 
     release.set()
     collation_views.MAPS.settle()

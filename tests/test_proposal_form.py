@@ -13,8 +13,10 @@ from corrections.forms import FIELD_KINDS, ProposalForm
 from corrections.models import Proposal
 from corrections.positions import char_span
 from corrections.workflow import EMPTY_NEW_TEXT, NOT_EMPTY_FOR_DELETION, ReviewError, propose
+from reader.models import Piece
 from reader.templatetags.reading import through
 
+from .conftest import SHARED
 from .test_corrections import PW, people  # noqa: F401 - the fixture
 
 FORM = "/corrections/propose/禮書綱目/10/"
@@ -83,7 +85,10 @@ def test_one_character_is_named_as_one_on_a_proposals_page_and_in_an_error(seed_
     p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=4, end=5,
                 replacement="公", reason="他本作公")
     page = c.get(f"/corrections/{p.pk}/").content.decode()
-    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第4段第 5 字</dd>", page), page
+    # counted in the section, as the form counts: the 4th piece starts at character 53
+    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第 57 字（第4段）</dd>", page), page
+    form = c.get(FORM, {"section": 1, "piece": 3, "start": 4, "end": 5}).content.decode()
+    assert 'name="first" value="57"' in form and 'name="last" value="57"' in form
     # a layer correction typed on one character of a piece of nine
     response = c.post(FORM, {"kind": "layer", "section": 1, "first": 81, "last": 81, "new_layer": "commentary",
                              "reason": "底本小字"})
@@ -148,3 +153,68 @@ def test_an_empty_new_text_is_refused_unless_the_deletion_is_ticked(seed_juan, p
     kept = propose(contributor, seed_juan, kind="text", section=2, piece=0, start=0, end=2, replacement="", deletion=True,
                    reason="衍文")
     assert (kept.original, kept.replacement) == ("司馬", "")
+
+
+KR1D0086 = SHARED / "corpus" / "kanripo" / "KR1d0086" / "KR1d0086_012.txt"
+
+
+def test_the_form_the_queue_and_a_proposals_page_count_a_gaiji_and_an_ext_b_character_as_one(db, people):
+    """KR1d0086 卷十 §4: its piece 0 holds 𤣥 (U+24CE5, two UTF-16 code units, one code point) and
+    its note 1 the gaiji 從豆&KR1969;聲 (eight code points, shown 〓). The reading page's 「校正」
+    sends code points of the text as stored (static/js/corrections.js: tests/browser/
+    test_corrections_browser.py); the form, its list of the section's pieces, the queue and the
+    proposal's page count characters as search reads them (corrections.positions): the gaiji
+    one, 𤣥 one, so the 聲 after the gaiji is the same number everywhere, and the length limits
+    count so too."""
+    from reader.importers.loader import import_file
+
+    juan = import_file(KR1D0086).juan
+    form_url = "/corrections/propose/KR1d0086/12/"
+    note = Piece.objects.get(section__juan=juan, section__position=4, position=1).text
+    at = note.index("&KR1969;")
+    assert note[at - 2:at + 9] == "從豆&KR1969;聲" and note.index("聲") == at + 8 == 37
+    c = Client()
+    c.force_login(people["contributor"])
+    # the piece 0 of §4: 42 characters (code points; 43 UTF-16 units), 皆𤣥尊酒在北 at its end
+    first = Piece.objects.get(section__juan=juan, section__position=4, position=0).text
+    assert (len(first), first.index("𤣥")) == (42, 37) and len(first.encode("utf-16-le")) // 2 == 43
+    form = c.get(form_url, {"section": 4, "piece": 1, "start": 37, "end": 38}).content.decode()
+    # 聲: character 42 + 31 of the section (the gaiji one character), never 42 + 38
+    assert 'name="first" value="73"' in form and 'name="last" value="73"' in form
+    pieces = re.findall(r'<li><span class="char-range">([^<]+)</span>', form)
+    assert pieces[:2] == ["第 1–42 字", "第 43–" + str(42 + len(note) - 7) + " 字"]
+    assert ('從豆<span class="gaiji" title="KR1969：Unicode 未收之字 (a character Unicode lacks)" '
+            'data-code="&amp;KR1969;">〓</span>聲') in form
+    # the character 𤣥 itself: one character, 38 (the 38th code point, two UTF-16 units)
+    form = c.get(form_url, {"section": 4, "piece": 0, "start": 37, "end": 38}).content.decode()
+    assert 'name="first" value="38"' in form and 'name="last" value="38"' in form
+    # typed: characters 72–73 are 〓聲, the entity whole; 38 is 𤣥
+    response = c.post(form_url, {"kind": "text", "section": 4, "first": 72, "last": 73, "replacement": "&KR1969;声",
+                                 "reason": "字形之試"})
+    assert response.status_code == 302, response.content.decode()
+    p = Proposal.objects.get()
+    assert (p.piece_position, p.start, p.end, p.original) == (1, 29, 38, "&KR1969;聲")
+    c.post(form_url, {"kind": "text", "section": 4, "first": 38, "last": 38, "replacement": "玄", "reason": "避諱字"})
+    q = Proposal.objects.exclude(pk=p.pk).get()
+    assert (q.piece_position, q.start, q.end, q.original) == (0, 37, 38, "𤣥")
+    editor = Client()
+    editor.force_login(people["editor"])
+    queue = editor.get("/corrections/").content.decode()
+    assert re.findall(r"§4 (第 [0-9–]+ 字)</h2>", queue) == ["第 72–73 字", "第 38 字"]
+    page = c.get(f"/corrections/{p.pk}/").content.decode()
+    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目（四庫全書・文淵閣本） 卷十 §4</a>，第 72–73 字（第2段）</dd>", page), page
+    assert '<del title="原文"><span class="gaiji" title="KR1969' in page
+    # the new text's limit counts characters too: 4,000 𤣥 (8,000 UTF-16 units) are taken by the
+    # form (no maxlength the browser would count in UTF-16), 4,001 refused with the count
+    form = c.get(form_url, {"section": 4}).content.decode()
+    assert [re.search(rf'<textarea name="{name}"[^>]*>', form).group(0) for name in ("replacement", "reason", "evidence")] == [
+        '<textarea name="replacement" cols="40" rows="2" id="id_replacement">',
+        '<textarea name="reason" cols="40" rows="3" id="id_reason">',
+        '<textarea name="evidence" cols="40" rows="3" id="id_evidence">']
+    for n, status in ((4001, 400), (4000, 302)):
+        response = c.post(form_url, {"kind": "annotation", "section": 4, "first": 1, "last": 1,
+                                     "replacement": "𤣥" * n, "reason": "長注之試"})
+        assert response.status_code == status
+        if status == 400:
+            assert "至多 4000 字，此欄 4001 字 (at most 4000 characters: this has 4001)" in response.content.decode()
+    assert Proposal.objects.filter(kind="annotation").count() == 1

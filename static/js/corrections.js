@@ -1,9 +1,9 @@
 /* 校正 on the reading page: select a span of one piece (橫排 or 直排) and a 「校正」 button
    opens the proposal form with the section, the piece and the code-point offsets of the span
    in the piece's text as read (corrections/views.py). Without JavaScript, each section's
-   「校正」 link opens the same form. Offsets count code points (a character outside the
-   BMP is one), as the server does; labels, source tags, page marks and correction marks
-   are not text of the piece and are skipped. */
+   「校正」 link opens the same form. Offsets count code points of the text as stored (a
+   character outside the BMP is one, a gaiji shown 〓 its entity), as the server does; labels,
+   source tags, page marks and correction marks are not text of the piece and are skipped. */
 /* A refused form's error summary (templates/corrections/_error_summary.html): focused as the
    page opens, and each of its links puts the focus in the field it names (a link to an
    input's id only scrolls to it), as GOV.UK's error summary does. */
@@ -64,14 +64,18 @@
     return el;
   }
   function cpLength(s) { return Array.from(s).length; }
-  /* Code points of the piece's own text before (node, offset): the contents from the
-     piece's start to there, without what is not its text. */
+  /* Code points of the piece's own text as stored before (node, offset): the contents from the
+     piece's start to there, without what is not its text, each 〓 read as what the text stores
+     (its gaiji entity, &KR1969; of 8 code points, or U+0001), so that a place after a gaiji is
+     the server's (corrections/positions.py). A selection ending inside a 〓 takes it whole. */
   function offsetIn(piece, node, offset) {
     var r = document.createRange();
     r.setStart(piece, 0);
-    r.setEnd(node, offset);
+    var gaiji = node.nodeType === 3 && node.parentElement && node.parentElement.closest(".gaiji");
+    if (gaiji && offset > 0) r.setEndAfter(gaiji); else if (gaiji) r.setEndBefore(gaiji); else r.setEnd(node, offset);
     var part = r.cloneContents();
     part.querySelectorAll(SKIP).forEach(function (el) { el.remove(); });
+    part.querySelectorAll(".gaiji").forEach(function (el) { el.textContent = el.getAttribute("data-code") || "\u0001"; });
     return cpLength(part.textContent);
   }
   var button = document.createElement("a");

@@ -166,9 +166,10 @@
   });
 
   function startOffset(el) {
-    // how far the section's start lies past the reading edge (top, or right in 直排)
+    // how far the section's start lies past the reading edge (top, or right in 直排 read
+    // sideways; in 直排 set in strips down the page, the top)
     var r = el.getBoundingClientRect();
-    if (vertical) return textBody.getBoundingClientRect().right - r.right;
+    if (vertical && !textBody.classList.contains("strips")) return textBody.getBoundingClientRect().right - r.right;
     return r.top;
   }
 
@@ -230,6 +231,44 @@
     var next = links[Math.max(0, Math.min(links.length - 1, at + step))];
     if (name !== "size") next = links[(at + step + links.length) % links.length];
     if (next && next !== links[at]) next.click();
+  }
+
+  // ---------------------------------------------------------------- 直排 on a phone: strips down the page
+  // A window 40rem wide or less sets the vertical text in strips as wide as the text's box, one
+  // under the other (CSS multi-column in vertical-rl: each column box is a strip, its columns of
+  // characters read right to left, the text going on in the strip below), so that nothing is
+  // read by scrolling sideways: the page scrolls down, as on a wide screen a reader goes on to the
+  // left. Each strip is as tall as the window leaves (at most 34rem), so a column of characters
+  // is read whole without scrolling. The box's height is the strips' (overflow columns are not
+  // counted in a box's size): measured with one strip, then set to hold them all. Without
+  // JavaScript, or wider, the text scrolls sideways in its box (site.css).
+  var NARROW = window.matchMedia ? window.matchMedia("(max-width: 40rem)") : null;
+  function setStrips() {
+    var on = !!(NARROW && NARROW.matches);
+    textBody.classList.toggle("strips", on);
+    if (!on) {
+      textBody.style.removeProperty("--strip");
+      textBody.style.removeProperty("--strips-height");
+      return;
+    }
+    var rem = parseFloat(getComputedStyle(root).fontSize) || 16;
+    var strip = Math.floor(Math.max(12 * rem, Math.min(document.documentElement.clientHeight - 7 * rem, 34 * rem)));
+    var cs = getComputedStyle(textBody);
+    var gap = parseFloat(cs.columnGap) || 0, pad = parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom);
+    textBody.style.setProperty("--strip", strip + "px");
+    textBody.style.setProperty("--strips-height", (strip + pad) + "px");  // the box's height holds its padding
+    var n = Math.max(1, Math.ceil((textBody.scrollHeight - pad + gap - 2) / (strip + gap)));
+    // a pixel more than n strips and their gaps: n columns, never n - 1 by a rounding
+    textBody.style.setProperty("--strips-height", (n * (strip + gap) - gap + 1 + pad) + "px");
+  }
+  if (vertical && textBody) {
+    setStrips();
+    var stripsWidth = window.innerWidth;
+    window.addEventListener("resize", function () {
+      if (window.innerWidth !== stripsWidth) { stripsWidth = window.innerWidth; setStrips(); }  // not when a phone's bar hides
+    });
+    if (NARROW && NARROW.addEventListener) NARROW.addEventListener("change", setStrips);
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(setStrips);
   }
 
   // ---------------------------------------------------------------- 直排: the wheel reads on to the left

@@ -3,11 +3,15 @@ kind of correction and did not name the edition. Now it names the edition, the j
 section, and shows the chosen kind's fields alone (all, each naming its kinds, without
 JavaScript), at 1280 and 390 px, axe clean. An empty 改為 is refused unless 刪去所選文字 is ticked,
 with JavaScript and without."""
+import re
+
 import pytest
 
 from corrections.models import Proposal
+from reader.importers.loader import import_file
 
-from .test_corrections_browser import WORK, signed_in  # noqa: F401 - the fixture
+from ..conftest import SHARED
+from .test_corrections_browser import WORK, proposed_place, signed_in  # noqa: F401 - the fixture
 
 FORM = f"/corrections/propose/{WORK}/10/?section=1&piece=3&start=0&end=2"
 #: The kind fields' boxes: whether each is shown, and its name as labelled.
@@ -103,3 +107,49 @@ def test_without_javascript_every_field_names_its_kinds(form_tab):
     page.locator("h1", has_text="文字校正").wait_for()
     p = Proposal.objects.get()
     assert (p.kind, p.original, p.replacement) == ("text", "將有", "")
+
+
+#: Select the first ``text`` shown in the piece ``selector`` (a 〓 is its own element: ``text``
+#: starting with 〓 starts the selection on it), as a reader's drag does.
+SELECT_SHOWN = """([selector, text]) => {
+    const el = document.querySelector(selector), r = document.createRange();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const rest = text.startsWith('〓') ? text.slice(1) : text;
+        if (text.startsWith('〓') && n.data === '〓' && n.parentElement.nextSibling
+            && n.parentElement.nextSibling.data && n.parentElement.nextSibling.data.startsWith(rest)) {
+            r.setStart(n, 0); r.setEnd(n.parentElement.nextSibling, rest.length); break;
+        }
+        const at = n.data.indexOf(text);
+        if (!text.startsWith('〓') && at >= 0) { r.setStart(n, at); r.setEnd(n, at + text.length); break; }
+    }
+    el.scrollIntoView({block: 'center'});
+    const s = getSelection(); s.removeAllRanges(); s.addRange(r);
+    document.dispatchEvent(new Event('selectionchange'));
+    return s.toString();
+}"""
+
+
+def test_a_selection_after_a_gaiji_or_an_ext_b_character_is_the_place_the_form_names(site, signed_in):
+    """KR1d0086 卷十 §4: 從豆&KR1969;聲 (the gaiji shown 〓) and 皆𤣥尊酒 (𤣥, U+24CE5, two UTF-16
+    units). The 「校正」 button sends code points of the text as stored (a 〓 as its entity): it sent
+    the 聲 after the gaiji as offset 30, the K inside &KR1969;. The form counts characters as search
+    does (corrections.positions), the gaiji one: 聲 is character 73 of the section."""
+    import_file(SHARED / "corpus" / "kanripo" / "KR1d0086" / "KR1d0086_012.txt")
+    tab = signed_in("contrib", "contributor", "/works/KR1d0086/juan/12/4/")
+    page = tab.page
+    for piece, text, place, numbers, marked in (
+            ("#s4-p1", "聲", {"start": "37", "end": "38"}, ("73", "73"), "聲"),
+            ("#s4-p1", "〓聲", {"start": "29", "end": "38"}, ("72", "73"), "〓聲"),
+            ("#s4-p0", "𤣥", {"start": "37", "end": "38"}, ("38", "38"), "𤣥"),
+            ("#s4-p0", "尊酒在北", {"start": "38", "end": "42"}, ("39", "42"), "尊酒在北")):
+        assert page.evaluate(SELECT_SHOWN, [piece, text]) == text
+        assert proposed_place(page) == {"section": "4", "piece": piece[-1], **place}
+        page.click(".propose-button")
+        page.wait_for_url(re.compile(r"/corrections/propose/"))
+        assert (page.input_value("#id_first"), page.input_value("#id_last")) == numbers
+        assert page.locator(".diff mark").inner_text() == marked
+        if piece == "#s4-p1" and text == "〓聲":
+            assert tab.axe() == []
+            tab.shot("proposal-form-gaiji")
+        page.go_back()

@@ -184,6 +184,36 @@ def test_side_notes_say_that_a_number_opens_its_note_and_open_from_the_keyboard(
     assert page.locator("#beside-hint").count() == 0 and page.locator(".note-toggle").count() == 0
 
 
+#: How the main text of a vertical page reads on, step by step from one character to the next
+#: (notes left out): ``down`` its column, ``left`` to the next column, ``strip`` to the top right
+#: of the next strip below (a phone), ``wrong`` any other way (up its column, or to the right
+#: without going down).
+READING_ORDER = """() => {
+  const boxes = [];
+  for (const el of document.querySelectorAll('.text-body span.text')) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest('.visually-hidden, .pb, .corr-mark, .wc')) continue;
+      for (let i = 0; i < n.length; i++) {
+        if (!n.data[i].trim()) continue;
+        const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+        const b = r.getBoundingClientRect();
+        if (b.width) boxes.push([b.left + b.width / 2, b.top + b.height / 2]);
+      }
+    }
+  }
+  const steps = {down: 0, left: 0, strip: 0, wrong: 0};
+  for (let k = 1; k < boxes.length; k++) {
+    const dx = boxes[k][0] - boxes[k - 1][0], dy = boxes[k][1] - boxes[k - 1][1];
+    if (Math.abs(dx) < 3 && dy > 0) steps.down++;
+    else if (dx <= -3) steps.left++;
+    else if (dx >= 3 && dy > 0) steps.strip++;
+    else steps.wrong++;
+  }
+  return steps;
+}"""
+
+
 def test_vertical_layout(site, tabs):
     for device in ["desktop", "phone"]:
         check_vertical_layout(site, tabs, device)
@@ -195,10 +225,26 @@ def check_vertical_layout(site, tabs, device):
     page.goto(site + JUAN + "?layout=vertical")
     body = page.locator(".text-body")
     assert body.evaluate("el => getComputedStyle(el).writingMode") == "vertical-rl"
-    # columns run right to left: section 2 stands left of section 1, and the text scrolls sideways
-    s1, s2 = page.locator("#s1").bounding_box(), page.locator("#s2").bounding_box()
-    assert s2["x"] + s2["width"] <= s1["x"] + 1
-    assert body.evaluate("el => el.scrollWidth > el.clientWidth")
+    # columns run right to left: section 2 stands left of section 1; on a wide screen the text
+    # scrolls sideways, on a phone it is set in strips down the page (reader.js setStrips), each
+    # read right to left, and nothing scrolls sideways
+    order = page.evaluate(READING_ORDER)
+    if device == "phone":
+        assert body.evaluate("el => el.classList.contains('strips') && el.scrollWidth <= el.clientWidth")
+        # every step of the 6,916 characters of the main text goes down its column, to the column
+        # on its left, or to the top right of the next strip below (62 strips at 390 × 844, 60 steps
+        # down to the next: a strip of notes alone holds no main text)
+        strips = page.evaluate("""() => { const t = document.querySelector('.text-body'), cs = getComputedStyle(t);
+            const inner = t.getBoundingClientRect().height - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+            return [parseFloat(cs.columnWidth), Math.round((inner + parseFloat(cs.columnGap)) / (parseFloat(cs.columnWidth) + parseFloat(cs.columnGap)))]; }""")
+        assert order["wrong"] == 0 and 10 < order["strip"] < strips[1], (order, strips)
+        assert strips[0] <= 844 - 6 * 16, strips  # a column of characters is read whole in the window
+    else:
+        s1, s2 = page.locator("#s1").bounding_box(), page.locator("#s2").bounding_box()
+        assert s2["x"] + s2["width"] <= s1["x"] + 1
+        assert body.evaluate("el => !el.classList.contains('strips') && el.scrollWidth > el.clientWidth")
+        assert order["wrong"] == 0 and order["strip"] == 0, order
+    assert order["down"] + order["left"] + order["strip"] == 6916 - 1 and order["left"] > 200, order
     # notes in two small columns: a full cell is two lines wide and six small characters tall
     cell = page.locator("#s1-p3 .wc").first.bounding_box()
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#s1 .passage')).fontSize)")
@@ -210,12 +256,16 @@ def check_vertical_layout(site, tabs, device):
     assert no_page_overflow(page)
     page.locator(".text-body").scroll_into_view_if_needed()
     tab.shot("vertical")
-    # j reads on: the next section comes to the right edge, and the table of contents follows
-    before = body.evaluate("el => el.scrollLeft")
+    # j reads on: the next section comes to the right edge (on a phone, to the top of the window),
+    # and the table of contents follows
+    before = body.evaluate("el => el.scrollLeft") if device == "desktop" else page.evaluate("scrollY")
     page.keyboard.press("j")
     page.keyboard.press("j")
     wait_until(page, "location.hash === '#s3'")
-    assert body.evaluate("el => el.scrollLeft") < before
+    if device == "desktop":
+        assert body.evaluate("el => el.scrollLeft") < before
+    else:
+        assert page.evaluate("scrollY") > before
     assert page.locator('.toc a[href="#s3"]').get_attribute("aria-current") == "location"
 
     page.goto(site + S2 + "?layout=vertical&notes=beside")
