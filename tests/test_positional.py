@@ -957,6 +957,52 @@ def test_a_few_segments_answer_as_the_way_for_many(settings, tmp_path, seed_juan
         [ref.search(SearchQuery(q, exact=exact)).count for q in ("大射", "射鵠", "鵠", "大射之儀")]
 
 
+@pytest.mark.parametrize("number", [5, 11])  # the juan written: first in text order, or after the base's first
+def test_a_few_segments_first_page_reaches_the_end_of_a_section(settings, tmp_path, seed_juan, monkeypatch, number):
+    """A base and one juan written after it (at most ``FEW_SEGMENTS``): the first page in text
+    order is taken from each segment's first ``stop`` hits extended to the end of the section
+    of the last (``HitArray._few_segments_candidates``): a section's passages lie in positions
+    by their first piece (its classic one passage read continuously across its pieces,
+    ``search.documents``), while the text order goes by the piece each hit falls in, so a note
+    on piece 3 comes after the whole classic in positions and before the classic's piece 4 in
+    text order. Small pages (``stop`` of 1 to 8) are those of a plain scan."""
+    from search.backends import positional
+    from search.backends.positional import hits as hits_module
+
+    monkeypatch.setattr(positional, "SEGMENT_CHARS", 45_000)  # a juan is 15,163 characters: no segment merges
+    settings.SEARCH_BACKENDS = {"p": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                      "PATH": tmp_path / "ix"}}
+    backend = get_search_backend("p")
+    seed = documents_for_juan(seed_juan)
+    base = [d for n in (9, 12, 13) for d in _juan_copy(seed, 9000 + n, n)]  # more than twice the juan written
+    written = _juan_copy(seed, 9000 + number, number)
+    backend.rebuild(base)
+    backend.replace_juans(set(), written)
+    assert len(backend._corpus().segments) == 2 <= hits_module.FEW_SEGMENTS
+    ref = MemoryBackend("ref", {"NAME": f"ref-{tmp_path.name}"})
+    ref.rebuild(base + written)
+    key = lambda h: (h.juan_number, h.doc_id.split(":", 1)[-1], h.start, h.end, h.piece_position, h.layer,
+                     h.before, h.match, h.after, h.passage_hits)
+    for q in ("射", "之", "主人", "鵠"):
+        want = [key(h) for h in ref.search(SearchQuery(q)).hits]
+        for stop in range(1, 9):
+            got = backend.search(SearchQuery(q)).hits
+            assert [key(h) for h in got[:stop]] == want[:stop], (q, stop)
+    # The case the extension is for: 射's first five hits in text order are not its first five by
+    # position (hit indexes ascend with positions) but reach a later one in the same section.
+    page = backend.search(SearchQuery("射")).hits
+    indexes = page._sorted_indexes(5)
+    juan = min(number, 9)
+    assert (indexes - indexes[0]).tolist() == [0, 1, 2, 3, 10]  # its segment's hits 1-4 and 11 by position
+    assert [key(h)[:6] for h in page[:5]] == [(juan, "c1.0", 1, 2, -1, "title"),
+                                              (juan, "s1.p1", 15, 16, 1, "commentary"),
+                                              (juan, "s1.text", 1, 2, 2, "classic"),
+                                              (juan, "s1.text", 8, 9, 2, "classic"),
+                                              (juan, "s1.p3", 7, 8, 3, "commentary")]
+    # Its fifth by position: the classic's on piece 4, before the note on piece 3 in positions, after it in text.
+    assert key(page._hits(indexes[:1] + 4)[0])[:6] == (juan, "s1.text", 16, 17, 4, "classic")
+
+
 def test_a_term_that_cannot_overlap_itself_is_known():
     """``may_overlap``: whether two occurrences of a term can overlap (some shift of it matches
     itself, ``?`` matching anything); a term that cannot is not tested for overlaps."""
