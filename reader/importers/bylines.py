@@ -35,10 +35,22 @@ How bylines are printed (the rules below follow it):
   each part's title under the juan's: 「孝經音義」, 「周易音義」, 「老子道經音義」; its author signs
   on the next line, 「…陸德明撰」): ``PART_TITLE``. People are named before 音義 by their names
   (唐陸德明音義).
+- A heading word that opens a part of a book (附錄 the appended records, 目錄 the table of contents,
+  卷首 and 卷末 the juans before and after the text) is no person's name: a heading line that ends
+  in a role's character is a heading, not a byline (欽定春秋傳說彙纂 卷三十八 「附錄經傳」, the 經 and 傳 it
+  appends, not a man 附錄經 and his 傳): ``HEADING_WORD``.
+- The dynasty is printed first and set apart by a space (「宋　衛湜　撰」). A word of one character set
+  apart there, before a name the book's catalogue entry names, fills the dynasty slot even where it
+  is no dynasty, a copyist's slip (禮記集說 卷一百五十五 「宗　衛湜　撰」, 宗 for 宋, where every other juan
+  prints 宋): it is no part of the name, and the person is the catalogue's, of the catalogue's
+  dynasty (``byline_people``'s ``listed``; ``slot_person``).
 """
 from __future__ import annotations
 
 import re
+
+from catalogue.catalogue import Person
+from characters.folding import fold
 
 from ..catalogue_writers import courtesy_split, known_name
 
@@ -160,7 +172,30 @@ def clean_author(name: str) -> str:
     return name
 
 
-def byline_people(byline: str) -> list[dict[str, str]]:
+#: A heading word that opens a part of a book, never a person's name (module docstring): 附錄 (附録),
+#: 目錄 (目録), 卷首, 卷末. A byline entry whose name begins with one is no entry (``byline_entries``).
+HEADING_WORD = re.compile(r"^(?:附[錄録]|目[錄録]|卷[首末])")
+
+
+def slot_person(who: str, byline: str, listed: tuple[Person, ...]) -> Person | None:
+    """The person of the book's catalogue entry (``listed``: ``catalogue.Person``, name and
+    dynasty) a byline entry ``who`` names after a word of one character set apart in ``byline``'s
+    dynasty slot that is no dynasty (``dynasty_of`` finds none): ``宗衛湜`` of ``宗　衛湜　撰`` with
+    禮記集說's entry (衞湜, 宋) → 衞湜 of 宋, for the rest 衛湜 folds (``characters.folding.fold``)
+    as 衞湜 does. None where ``who`` begins with a dynasty, the first word is not set apart before
+    the name, the name is shorter than two characters, or not exactly one person of ``listed`` with
+    a dynasty is so named (a slip in the slot is read only where the catalogue says whom the byline
+    names; the book's other juans print his dynasty, 宋)."""
+    if not listed or len(who) < 3 or dynasty_of(who):
+        return None
+    first, name = who[0], who[1:]
+    tokens = re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶"))
+    set_apart = any(a == first and b.startswith(name[:2]) for a, b in zip(tokens, tokens[1:]))
+    fit = {p for p in listed if p.name and p.dynasty and fold(p.name) == fold(name)}
+    return fit.pop() if set_apart and len(fit) == 1 else None
+
+
+def byline_people(byline: str, listed: tuple[Person, ...] = ()) -> list[dict[str, str]]:
     """Everyone a byline names, each with his dynasty and role, as the edition's metadata
     (``JuanDocument.bylines``): ``漢鄭氏注　唐陸德明音義　賈公彥疏`` →
     ``[{"dynasty": "漢", "name": "鄭氏", "role": "注"}, {"dynasty": "唐", "name": "陸德明",
@@ -170,11 +205,17 @@ def byline_people(byline: str) -> list[dict[str, str]]:
     ``"courtesy"`` (``鄱陽馬端臨貴與著``: place 鄱陽, name 馬端臨, courtesy 貴與; where the catalogue
     decides, ``reader.catalogue_writers.courtesy_split``: the words before the name are his native
     place when two characters, else offices, left out); ``[]`` when the byline is not made of
-    entries."""
+    entries. ``listed``: the people of the book's catalogue entry
+    (``reader.catalogue_writers.work_people``), who fill a dynasty slot the byline misprints
+    (``slot_person``: 禮記集說 ``宗　衛湜　撰`` → ``{"dynasty": "宋", "place": "", "name": "衛湜",
+    "role": "撰"}``, the name as printed)."""
     out: list[dict[str, str]] = []
     dynasty = ""
     for who, role in byline_entries(byline) or []:
         own = dynasty_of(who)
+        slot = slot_person(who, byline, listed)
+        if slot is not None:  # a slip in the dynasty slot (宗 for 宋): the catalogue's dynasty, no part of the name
+            who, own = slot.dynasty + who[1:], slot.dynasty
         dynasty = own or dynasty
         for one in _joined(who[len(own):]):
             place, name = split_name(one, bool(dynasty))
@@ -256,6 +297,8 @@ def byline_entries(byline: str) -> list[tuple[str, str]] | None:
             run = run_entries(joined) if len(buf) == 1 and _too_long(m["who"]) else None
             entries.extend(run or (shared_entries(buf, role) if re.fullmatch(SHARED_ROLE, role) else [(m["who"], role)]))
             buf = []
+    if any(HEADING_WORD.match(who[len(dynasty_of(who)):]) for who, _ in entries):
+        return None  # a heading (附錄經傳: the 經 and 傳 appended), no person (``HEADING_WORD``)
     return entries if entries and not buf else None
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from catalogue.catalogue import entry as catalogue_entry
+from reader.catalogue_writers import work_people
 
 from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it here)
 from reader.numerals import NUMERAL_CHARS, chinese_to_int
@@ -569,9 +570,11 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
 
 def fill_byline(doc: JuanDocument, byline: str) -> None:
     """The juan's people from its byline as printed (``doc.bylines``, ``doc.dynasty``,
-    ``doc.native_place``, ``doc.author``; see ``byline_people`` and ``several_authors``)."""
+    ``doc.native_place``, ``doc.author``; see ``byline_people`` and ``several_authors``). The
+    people of the book's catalogue entry (``work_people`` of ``doc.kanripo_id``) fill a dynasty
+    slot the byline misprints (``bylines.slot_person``: 「宗　衛湜　撰」 is 衛湜 of 宋)."""
     entries = byline_entries(byline) if byline else None
-    doc.bylines = byline_people(byline) if byline else []
+    doc.bylines = byline_people(byline, work_people(doc.kanripo_id)) if byline else []
     byline = byline.replace(IDEO_SPACE, "").replace(" ", "")
     if entries and len(entries) > 1:
         # several people (漢鄭氏注　唐陸德明音義　賈公彥疏): every one of them, with his role
