@@ -81,3 +81,15 @@ def test_both_juans_imported_name_no_one_else(db):
         {"dynasty": "宋", "place": "", "name": "衛湜", "role": "撰"}]
     assert set(Piece.objects.filter(section__juan=appended).values_list("commentator", flat=True)) == {""}
     assert set(Piece.objects.filter(section__juan=slipped).values_list("commentator", flat=True)) == {"", "衞湜"}
+
+
+def test_the_pages_name_no_heading_as_a_writer(client, db):
+    """The reading page of 卷三十八's first section: before, its note was boxed 附錄經 and a screen
+    reader heard 「傳（附錄經）」; 卷一百五十五's page cites the catalogue's 〔宋〕衞湜, never 宗衛湜."""
+    with muted():
+        import_file(APPENDED)
+        import_file(SLIPPED)
+    appended = client.get("/works/KR1e0094/juan/40/1/").content.decode()
+    assert appended.count("附錄經傳") >= 1 and "（附錄經）" not in appended and "附錄經</" not in appended
+    slipped = client.get("/works/KR1d0057/juan/155/1/").content.decode()
+    assert "宗衛湜" not in slipped and "〔宋〕衞湜《禮記集說》卷一百五十五「父親醮子而命之迎…」" in slipped
