@@ -384,16 +384,30 @@ def _title_of(line: str) -> str:
     return _bare(line).split("(", 1)[0].rstrip(IDEO_SPACE)
 
 
+def _heading_title(line: str) -> str:
+    """The title a heading line prints: its words before a note or before a U+3000 that sets the
+    篇's group apart (管子 卷十九 ``弟子職第五十九　雜篇十``, 卷十五 ``勢第四十二　短語``, 卷二十四
+    ``輕重乙第八十一　輕重第四``, as its other headings print the group after their note)."""
+    return _title_of(line).split(IDEO_SPACE, 1)[0]
+
+
 #: An entry that numbers its title without 第 (人物志 四部叢刊's list ``九徴一　體别二`` of the
 #: 篇 it prints as ``九徴第一(…)``, ``體别第二(…)``): its name and its number.
 NUMBERED_ENTRY = re.compile(r"^(?P<name>.+?)(?P<number>[一二三四五六七八九十百]+)$")
 
 
+#: The number after 第 that an entry of a list may have lost (``_printed_as``).
+LOST_NUMBER = re.compile(r"[一二三四五六七八九十百]+")
+
+
 def _printed_as(printed: str, entry: str) -> bool:
-    """Whether a title line ``printed`` prints the contents entry ``entry``: the same words, or
-    the entry's name and number with 第 between them (九徴一 → 九徴第一)."""
+    """Whether a title line ``printed`` prints the contents entry ``entry``: the same words, the
+    entry's name and number with 第 between them (九徴一 → 九徴第一), or, for an entry that ends in
+    第 (its number lost in the copy: 管子 卷二 ``七法第``), those words and a number (七法第六)."""
     if printed == entry:
         return True
+    if entry.endswith("第") and LOST_NUMBER.fullmatch(printed[len(entry):]) and printed.startswith(entry):
+        return True  # 管子 卷二's list ``七法第　版法第七``: the number of 七法第六 lost in the copy
     m = NUMBERED_ENTRY.match(entry)
     return bool(m) and printed == f"{m['name']}第{m['number']}"
 
@@ -413,10 +427,10 @@ def _repeated(lines: list[str], run: list[tuple[int, str]], end: int) -> list[tu
         j = run[n - 1][0] + 1
         while j < end and (PB_ONLY.match(lines[j]) or BLANK.match(lines[j])):
             j += 1
-        if j >= end or not _printed_as(_title_of(lines[j]), titles[0]):
+        if j >= end or not _printed_as(_heading_title(lines[j]), titles[0]):
             continue
         for title in titles:
-            while j < end and not _printed_as(_title_of(lines[j]), title):
+            while j < end and not _printed_as(_heading_title(lines[j]), title):
                 j += 1
             if j >= end:
                 break
@@ -539,15 +553,22 @@ def printed_title(line: str, notes: str) -> str:
 GROUP_WORDS = re.compile(r"^(?=[^一二三四五六七八九十]*[一二三四五六七八九十])[^\s()<>¶\u3000/第卷巻]{2,6}$")
 
 
+#: A 篇's group set apart from its heading by a space (管子 ``正第四十三　短語十七``, ``勢第四十二　短語``,
+#: ``輕重乙第八十一　輕重第四``), maybe with the heading's note after it (``輕重丁第八十三　管子輕重十六(…)``):
+#: two to six characters; the space, not a numeral, sets them apart from the title.
+SPACED_GROUP = re.compile(r"^\u3000+[^\s()<>¶\u3000/]{2,6}(?:\([^()]*\))?$")
+
+
 def listed_heading(line: str, titles: list[str]) -> bool:
     """Whether ``line`` (its indentation left out) prints one of the ``titles`` of the juan's
     contents list (``listed_titles``) as a heading: the title alone, or before its note (人物志
     ``體别第二(禀氣隂陽…)``, the 篇 that its list names ``體别二``), maybe with the 篇's group after the note
-    (管子 ``㓜官第八(…)經言八``, ``GROUP_WORDS``). The list is the book's own word that the line is a 篇's
-    title, wherever in the juan it is printed."""
-    printed = _title_of(line)
+    (管子 ``㓜官第八(…)經言八``, ``GROUP_WORDS``) or after a space (``正第四十三　短語十七``, ``SPACED_GROUP``).
+    The list is the book's own word that the line is a 篇's title, wherever in the juan it is printed."""
+    printed = _heading_title(line)
     rest = _bare(line)[len(printed):]
     note = ANY_NOTE.match(rest)
     group = rest[note.end():].rstrip(PILCROW) if note else ""
-    return bool(printed) and (not rest or (note is not None and (not group or GROUP_WORDS.match(group) is not None))) \
+    return bool(printed) and (not rest or (note is not None and (not group or GROUP_WORDS.match(group) is not None))
+                              or SPACED_GROUP.match(rest.rstrip(PILCROW)) is not None) \
         and any(_printed_as(printed, t) for t in titles)

@@ -50,6 +50,11 @@ READ_ME_SECTION = re.compile(r"^(?P<num>[A-Z](?:\d+(?:\.\d+)*)?|\d+(?:\.\d+)+)(?
 TITLE_WITH_LABEL = re.compile(
     r"^\u3000*(?P<title>[^\u3000()<¶\s]{2,20}?)(?P<label>(?:卷|巻)[^\u3000()<¶\s]{1,10})(?P<note>\([^()]*\))?"
     r"(?:(?P<sep>\u3000+)(?P<rest>[^<¶]{1,40}?))?¶?$")
+#: The words after the work's title on a line that are a 篇's numbered title, not a juan's label: a
+#: name then 第 and a number, no 卷 (論語 四部叢刊 prints each 篇 so, ``論語學而第一　何晏集解(凢十六章)``, the
+#: book's title over the 篇's, 大題 and 小題 on one line, with no juan title above it: ``論語爲政第二`` in
+#: the same juan is its second 篇's heading).
+PIAN_LABEL = re.compile(r"^(?![^卷巻]*[卷巻])[^\u3000()<¶\s]+第[一二三四五六七八九十百]+[上中下]?$")
 CLOSING = re.compile(r"^\u3000*(?P<title>[^\u3000()<¶\s]{2,24}?)(?:卷|巻)[^\u3000()<¶\s]{0,8}(?:\([^()]*\))?¶?$")
 #: The Taishō editions end a text with its title (and 卷 label) and 終 (``大慧度經宗要終``): the
 #: title must be the work's own, or a sentence of the text that opens with it (孟子曰…察焉終) would be one.
@@ -174,7 +179,8 @@ class Header:
         note (``(起隱公三/年盡五年)``) and U+3000 and a byline or category
         (``　禮書綱目卷十　　　婺源江永撰¶``). The title may be written with variant
         characters or shortened (``春秋榖梁注䟽卷三`` for 春秋穀梁傳注疏, ``論語集註大全卷二``
-        in 四書大全) when a 卷 label follows it: see ``same_title``."""
+        in 四書大全) when a 卷 label follows it: see ``same_title``. The work title then a 篇's
+        numbered title (``PIAN_LABEL``: 論語學而第一) is a 篇's heading, no title line."""
         if not self.work:
             return None
         lead = len(line) - len(line.lstrip("\u3000 "))
@@ -189,6 +195,8 @@ class Header:
             r"^[\u3000 ]*" + re.escape(self.work)
             + r"(?P<label>[^\u3000()<¶\s]{0,10})(?P<note>\([^()]*\))?(?:(?P<sep>\u3000+)(?P<rest>[^<¶]{1,40}?))?¶?$",
             line)
+        if m and PIAN_LABEL.match(m["label"]):
+            return None  # the book's title over a 篇's (論語 四部叢刊 ``論語學而第一　何晏集解(…)``): a 篇 heading
         if m:
             return m
         m = TITLE_WITH_LABEL.match(line)

@@ -121,6 +121,7 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
         state = CLASSIC
         previous = None  # the last piece, in reading order
         last_para, last_indent = None, None  # the previous section's last paragraph
+        first_para, first_width = None, 0  # the paragraph on the heading's line, and the heading's width
         for section in chapter.sections:
             section.paragraphs = [join_humble(para) for para in section.paragraphs]
             if editorial or section.title == TIYAO_TITLE:
@@ -132,21 +133,31 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
                 following = [para[0] if para else None for para in section.paragraphs[1:]]
                 following.append(_first_piece(chapter.sections, section))
                 for k, para in enumerate(section.paragraphs):
-                    indent = _indent(para)
+                    # a paragraph that opens on its chapter's heading line is printed at the
+                    # heading's indentation, after it (孟子注疏 ``　　公孫丑章句上注公孫丑者…``)
+                    head_indent, head_width = _heading_line(chapter, para) \
+                        if k == 0 and section is chapter.sections[0] else (0, 0)
+                    indent = head_indent if head_width else _indent(para)
                     # an entry whose first line is indented runs on at indentation 0 below a
                     # full line, in the section or across a cut made for size (論語注疏
                     # ``　　子曰道千乘之國注馬曰…司馬法六尺¶`` then ``爲歩步百為畝…``)
                     before, before_indent = (section.paragraphs[k - 1], previous_indent) if k else (
                         last_para, last_indent)
+                    before_width = _last_line_length(before) if before is not None else 0
+                    if before is not None and before is first_para and first_width \
+                            and "\n" not in render_pieces(before).rstrip("\n"):
+                        before_width += first_width  # one printed line, after the heading on it
                     runs_on = (k == 0 and section.continues_paragraph) or (
                         before is not None and indent == 0 and (before_indent or 0) >= 2 and not _blank_before(para)
-                        and _last_line_length(before) >= FULL_LINE)
+                        and before_width >= FULL_LINE)
                     if not runs_on:
                         state = CLASSIC
                     section.paragraphs[k], state = zhushu_paragraph(para, state, names, chunqiu, markers,
                                                                      following[k], previous, inline, formulas)
                     previous = section.paragraphs[k][-1] if section.paragraphs[k] else previous
                     previous_indent = indent
+                    if head_width:
+                        first_para, first_width = section.paragraphs[k], head_width
                 if section.paragraphs:
                     last_para, last_indent = section.paragraphs[-1], previous_indent
             elif form == "danshu":
@@ -179,6 +190,18 @@ def _indent(para: list[PieceDoc]) -> int:
         return 0
     raw = para[0].layout[0][1].rsplit("\n", 1)[-1]
     return len(raw) - len(raw.lstrip("\u3000"))
+
+
+def _heading_line(chapter, para: list[PieceDoc]) -> tuple[int, int]:
+    """``(indentation, width)`` of ``chapter``'s heading when ``para`` (its first paragraph) opens on
+    the heading's printed line, no line end before its first piece: the heading's indentation
+    (U+3000 count) and the characters printed before the paragraph on that line (indentation and
+    heading); ``(0, 0)`` otherwise."""
+    if not chapter.heading or not para or any("\n" in raw for offset, raw in para[0].layout if offset == 0):
+        return 0, 0
+    raw = "".join(raw for offset, raw in chapter.heading_layout if offset == 0).rsplit("\n", 1)[-1]
+    indent = len(raw) - len(raw.lstrip("\u3000"))
+    return indent, indent + len(chapter.heading)
 
 
 def _last_line_length(para: list[PieceDoc]) -> int:

@@ -31,7 +31,7 @@ from .paratext import document_head, front_juan
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
     CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX, ZHANGJU_CHAPTER,
-    noted_rest,
+    heading_category, noted_rest, READINGS_ZHANG,
 )
 
 
@@ -303,8 +303,8 @@ class LineLoop:
                 # 「十八年注來告至曰災　正義曰…」): its words after U+3000 are no category
                 m = CHAPTER_LINE.match(line[:-1])
                 if m and "<" not in line and not role_apart(m["title"], m["category"]):
-                    heading = (line[:-1], ChapterDoc(title=m["title"], category=m["category"].strip(IDEO_SPACE),
-                                                     heading=line[:-1]))
+                    heading = (line[:-1], ChapterDoc(title=m["title"], heading=line[:-1],
+                                                     category=heading_category(m["category"].strip(IDEO_SPACE))))
             col_shift = 0
             # a 篇 heading of a book of readings with its note after its number, at the top of a column
             # (士昬禮第二(鄭云…)納采), not the rest of a word the full line before cut (…故訓 over 傳第一(…))
@@ -320,8 +320,14 @@ class LineLoop:
                                                     para_break or prev_width < full - KAOZHENG_SLACK
                                                     or follows_last(lone_m["title"], units))
             # a 篇 that the juan's own contents list names (人物志 ``體别第二(…)`` after its list's 體别二)
-            lone = lone or (not heading and not entry and bool(listed) and not self.header.tls and indent <= 4
-                            and listed_heading(stripped, listed))
+            in_list = not lone and not heading and not entry and bool(listed) and not self.header.tls and indent <= 4 \
+                and listed_heading(stripped, listed)
+            lone = lone or in_list
+            # a 章 of a book of readings, its name alone on a line at the top of a column (孝經音義
+            # ``開宗明義章``, ``天子章``): the 章 the readings under it are of; a lemma there carries its note
+            zhang = readings and not heading and not entry and not lone and not indent and top \
+                and READINGS_ZHANG.match(stripped) is not None
+            lone = lone or zhang
             # in another book, a 篇 heading mid-juan with its note after its number, the 篇 after the
             # juan's last (史記索隱 ``十二諸侯年表第二(…)``), at the top of a column: read as at a juan's head
             sequel = not (readings or heading or entry or at_start or lone or self.header.tls or indent > 4
@@ -329,8 +335,11 @@ class LineLoop:
             if not heading and not entry and not numbered and (at_start or lone or sequel) and not self.header.tls \
                     and indent <= 4:
                 m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None) \
+                    or (READINGS_ZHANG.match(stripped) if zhang else None) \
                     or (ZHANGJU_CHAPTER.match(stripped) if not units else None)  # 梁惠王章句上(…) at the juan's head
-                m = m if m is None or noted_rest(stripped[len(m["title"]):]) else None
+                # (the juan's list says it is a 篇: a note after its group is the heading's, 管子
+                # ``輕重丁第八十三　管子輕重十六(右菁茅謀/右石璧謀)``, the sections it holds)
+                m = m if m is None or in_list or noted_rest(stripped[len(m["title"]):]) else None
                 # an unnumbered 篇 title only at the juan's start: under a numbered one
                 # (隗囂公孫述列傳第三) an indented 隗囂傳(…) is a section's title, and after the
                 # juan's first pieces (六臣註文選 卷三十三 ``　　　九章(…`` after 九歌's 右山鬼) a
@@ -347,7 +356,7 @@ class LineLoop:
                     content = title + (category["sep"] + category["category"] if category else "")
                     rest = stripped[len(content):]
                     chapter = ChapterDoc(title=title, heading=content,
-                                         category=category["category"] if category else "")
+                                         category=heading_category(category["category"]) if category else "")
                     fixed = FixedBuilder(content)
                     add_layout(fixed.layout, 0, "".join(pending) + indent_str)
                     pending = []

@@ -15,6 +15,8 @@ docstring for the attachment rule); this module runs it, then each step on what 
 """
 from __future__ import annotations
 
+from characters.folding import fold
+
 from ..bylines import byline_people, readings_part
 from ..document import JuanDocument
 from ..errors import NoTextError, TextFormatError
@@ -38,7 +40,7 @@ from .lines import IDEO_SPACE, full_width, print_width
 from .smallprint import StrayMarkup
 from .entries import keep_entries_whole
 from .glued_titles import glued_title_bylines, own_line_titles
-from .pian_bylines import heading_line_bylines, pian_bylines
+from .pian_bylines import heading_line_bylines, part_byline, pian_bylines
 from .signed_parts import signed_parts
 from .memorials import memorial_signatures
 from .paratext import mark_paratext
@@ -129,7 +131,11 @@ class _Parser(LineLoop):
         on_heading = [(chapter, byline, True) for chapter, byline in categories] + [
             (chapter, byline, False) for chapter, byline in (self.chapter_bylines if doc.bylines else [])]
         if self.heading_bylines and not doc.bylines:  # printed under the first 篇 heading (楚辭 卷一)
-            found["byline"] = IDEO_SPACE.join(dict.fromkeys(self.heading_bylines))  # 毛詩 卷七: one byline, three times
+            # 毛詩 卷七: one byline, three times; 論語 四部叢刊 卷四: 何晏集觧 and 何晏集解, one byline in two forms
+            distinct: dict[str, str] = {}
+            for byline in self.heading_bylines:
+                distinct.setdefault(fold(byline), byline)
+            found["byline"] = IDEO_SPACE.join(distinct.values())
             fill_byline(doc, found["byline"])
         indented = not self.header.tls and one_authors_book(doc) and indented_commentary(units)  # 吳園周易解
         said = said_marker(doc.bylines) if not self.header.tls and not layout_decided(doc) else ""
@@ -145,6 +151,8 @@ class _Parser(LineLoop):
         for byline in [] if self.header.tls else own_line_titles(doc, self.header):  # 毛詩 卷一: 鄭氏箋(…) under 陸德明
             doc.bylines.extend(p for p in byline_people(byline) if p not in doc.bylines)
         heading_bylines = [] if self.header.tls else pian_bylines(doc, self.header.work)  # 禮記音義 禮記(…)鄭氏注
+        if readings_part(doc.header_lines):  # 孝經音義 鄭氏(…): the commentator the part is read in
+            part_byline(doc)
         if heading_bylines and not doc.bylines:  # printed under the first 篇 heading (春秋榖梁傳 四部叢刊 范寗集解)
             fill_byline(doc, IDEO_SPACE.join(dict.fromkeys(heading_bylines)))
         # 僖中第六　杜氏　盡二十六年, 莊公第三 over 何休學: the commentator the chapter's byline

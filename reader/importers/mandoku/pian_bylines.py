@@ -264,3 +264,37 @@ def heading_line_bylines(doc: JuanDocument, found: list[tuple[object, str, bool]
             if k and section.title:
                 break
             section.bylines.extend(dict(p) for p in people if p not in section.bylines)
+
+
+def part_byline(doc: JuanDocument) -> list[dict[str, str]]:
+    """The commentator a part of a book of readings is read in, named on a line of his own under
+    the part's title and the reader's byline, before the first 篇 or 章 heading: a master's name
+    (``bylines.MASTER``: 鄭氏) or a commentator's byline (``commentator_byline``: 孔氏傳), indented,
+    alone on its line with its notes (經典釋文 孝經音義 ``　　　　　　　　　　鄭氏(相承解/爲鄭玄)``: 陸德明
+    reads the 孝經 in 鄭氏's 注, and says who that is). It is a byline, as ``孔氏傳(…)`` under a 篇
+    heading is (``pian_bylines``), not text nor a section's title: the word a LABEL, its notes kept
+    as they are, the people the byline of the juan's sections that print none of their own.
+    Call it only for a part of a book of readings (``bylines.readings_part``). In place; returns
+    the people ([] when the juan prints no such line)."""
+    chapter = doc.chapters[0] if doc.chapters else None
+    if chapter is None or chapter.heading is not None or not chapter.sections \
+            or not chapter.sections[0].paragraphs:
+        return []
+    para = chapter.sections[0].paragraphs[0]
+    word = para[0]
+    indent = next((raw for offset, raw in word.layout if offset == 0), "").rsplit("\n", 1)[-1]
+    if word.kind not in (TEXT, LABEL) or len(para) < 2 or any(p.kind != NOTE for p in para[1:]) \
+            or not _ends_line(para[-1]) or not indent.startswith(IDEO_SPACE * 2) or word.source_tag:
+        return []
+    people = commentator_byline(word.text, False) or (
+        heading_people(word.text) if MASTER.fullmatch(word.text) else [])
+    if not people:
+        return []
+    word.kind = LABEL
+    section = chapter.sections[0]
+    if section.title == word.text:
+        section.title = ""
+    for other in doc.sections:
+        if not other.bylines:
+            other.bylines = [dict(p) for p in people]
+    return people

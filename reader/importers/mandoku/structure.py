@@ -27,7 +27,7 @@ from .contents import LIVES
 from .contents import TITLE as CONTENTS_TITLE
 from .divisions import division_heading, listed_headings, titled_chapters
 from .hexagrams import hexagram_chapters
-from .lines import PieceBuilder, add_layout
+from .lines import IDEO_SPACE, PieceBuilder, add_layout
 from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after,  # noqa: F401
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
                           running_title, title_words, wrapped_title)
@@ -70,10 +70,10 @@ NUMBERED_CHAPTER = re.compile(
 #: ``梁惠王章句下疏(…)``), alone or before its note or the label of its readings or 疏: a heading at the
 #: juan's head, before anything else, as ``INDENTED_HEADING`` is (no number says it is a 篇's: elsewhere
 #: such a line is a list's entry, 孟子注疏 原目 ``梁恵王章句上(凡七章)``, or a 考證's lemma,
-#: ``梁惠王章句上注魏惠王…``). Before the full-size 注 its line runs on with (孟子注疏 ``公孫丑章句上注公孫丑者…``)
-#: it stays as it was: where that 注 runs on at the top of the next line is read by the width and the
-#: indentation of the printed line the title opens (``layers.assign_layers``).
-ZHANGJU_CHAPTER = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,6}章句[上下])(?=\(|¶?$|(?:音義|[疏䟽])\()")
+#: ``梁惠王章句上注魏惠王…``), or before the full-size 注 its line runs on with (孟子注疏 ``公孫丑章句上注公孫丑者…``,
+#: the 篇 of six of its juans): where that 注 runs on at the top of the next line is read by the width
+#: and the indentation of the printed line, the heading's included (``layers.assign_layers``).
+ZHANGJU_CHAPTER = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,6}章句[上下])(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶])")
 #: A 篇 heading without a number, at a juan's start before any other heading: indented by two
 #: or more, at most eight characters then its note running to the end of its line, and the
 #: text after it flush (淮南鴻烈解 WYG ``　　原道訓(原本也本道根真…因以題篇)`` over
@@ -94,6 +94,10 @@ INDENTED_HEADING = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,7}[^\s()<>¶\u30
 LONE_NUMBERED_CHAPTER = re.compile(
     r"^(?P<title>(?![卷巻])[^\s()<>¶\u3000/]{2,12}第[一二三四五六七八九十百]+[上中下]?)"
     r"(?:(?:\u3000+[^\s()<>¶\u3000/]{1,6}){0,2}|(?:\u3000+[^\s()<>¶\u3000/]{1,6}){1,2}\([^()]*\))¶?$")
+#: A 章 heading of a book of readings: the 章's name, ending in 章, alone on its line (經典釋文 孝經音義
+#: ``開宗明義章``, ``天子章``, ``士章``: 孝經 is divided into named 章, not numbered 篇), at most eight characters,
+#: maybe with its note after it (``感應章(本今作/應感章)``: the other name of the 章 in 陸德明's copies).
+READINGS_ZHANG = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,7}章)(?=¶?$|\([^()]*\)¶?$)")
 #: A numbered 篇 heading then two words (``LONE_NUMBERED_CHAPTER``): its group and commentator.
 GROUPED_CHAPTER = re.compile(
     r"^(?![^\s()<>¶\u3000/]+[卷巻]第)(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+[上中下]?)"
@@ -106,6 +110,19 @@ GROUPED_CHAPTER = re.compile(
 #: note (``noted_rest``).
 NUMBERED_CATEGORY = re.compile(
     r"^(?P<sep>\u3000+)(?P<category>[^\s()<>¶\u3000/]{1,6}(?:\u3000+[^\s()<>¶\u3000/]{1,6})?)(?=¶?$|\([^()]*\)¶?$)")
+
+#: The mark a transcription prints for text it could not read (丨: 經典釋文 卷四 ``旅獒第七　丨`` where its
+#: other headings print the old edition's juan, ``洪範第六　卷之七``; ``…是合其道也丨`` at a line's end).
+LOST_MARK = "丨"
+
+
+def heading_category(words: str) -> str:
+    """The category a 篇 heading prints after its title (``NUMBERED_CATEGORY``'s words), or "" when
+    they are only the mark of text the transcription lost (``LOST_MARK``): no group is named. The
+    heading keeps the words as printed."""
+    return "" if not words.strip(IDEO_SPACE + LOST_MARK) else words
+
+
 CLOSER = re.compile(r"^(?P<closer>[右記](?P<title>[^\u3000 ()<¶]+))")
 JI_CLOSER = re.compile(r"記[^\u3000 ()<¶]{1,20}¶?")
 TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000]+)(?P<tag>[^ \u3000()]{1,12})$", re.S)
