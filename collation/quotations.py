@@ -19,6 +19,9 @@ places (as on its own page). ``tests/test_quotations.py`` checks that every row 
 """
 from __future__ import annotations
 
+from django.db.models import Sum
+from django.db.models.functions import Length
+
 from reader.importers.document import TEXT
 from reader.models import Piece, Section, count_siblings
 from search.backends import get_search_backend
@@ -40,17 +43,59 @@ def section_texts(juan) -> list[tuple[Section, str]]:
     return [(s, "".join(texts.get(s.pk, []))) for s in sections]
 
 
-def juan_parallels(juan, backend=None, limit: int = 50, sites: bool = False) -> list[tuple[Section, list[Parallel]]]:
+#: Characters of main text whose sections' candidates are looked up and read together: a map
+#: is made batch by batch, each batch's probes, candidate sections and their folded texts and
+#: n-grams dropped before the next, so that a juan's size bounds the time a map takes but not
+#: the memory it holds (a candidate read by two batches is read twice). Measured in
+#: docs/performance.md (quotation map of a large juan).
+BATCH_CHARS = 20_000
+
+
+def batches(rows: list[tuple[Section, str]], chars: int = BATCH_CHARS) -> list[list[tuple[Section, str]]]:
+    """``rows`` (``section_texts``) cut in order into runs of sections whose main text adds up
+    to ``chars`` characters at most (a longer section is a run of its own); ``[]`` for none."""
+    out, size = [], 0
+    for row in rows:
+        if not out or size + len(row[1]) > chars:
+            out.append([])
+            size = 0
+        out[-1].append(row)
+        size += len(row[1])
+    return out
+
+
+def main_text_chars(juan) -> int:
+    """Characters (code points) of ``juan``'s main text: its sections' ``text`` pieces, notes
+    left out, as ``section_texts`` joins them; one query, no text read."""
+    return Piece.objects.filter(section__juan=juan, kind=TEXT).aggregate(n=Sum(Length("text")))["n"] or 0
+
+
+def juan_parallels(juan, backend=None, limit: int = 50, sites: bool = False,
+                   batch_chars: int = BATCH_CHARS) -> list[tuple[Section, list[Parallel]]]:
     """``[(section, [Parallel, ...]), ...]`` for every section of ``juan`` in order: the
     parallels ``find_parallels(main text, exclude=the section, limit=limit)`` gives, in its
     order (``[]`` for a section with less than ``MIN_SPAN`` characters of main text).
     ``backend``: the default search backend when None; ``sites``: also align each place
-    character by character (``Parallel.sites``; left empty otherwise). Raises
-    ``config.budget.BudgetExceeded`` past the request's deadline, as ``find_parallels``."""
+    character by character (``Parallel.sites``; left empty otherwise); ``batch_chars``: the
+    sections are looked up ``batches`` of that many characters at a time (the rows are the
+    same whatever it is). Raises ``config.budget.BudgetExceeded`` past the request's deadline,
+    as ``find_parallels``."""
     backend = backend or get_search_backend()
     rows = section_texts(juan)
+    found: dict[int, list] = {}
+    for batch in batches(rows, batch_chars):
+        found.update(_batch_places(juan, batch, backend, limit))
+    kept = {row[1] for places in found.values() for row in places}
+    sections = Section.objects.select_related("juan__edition__work", "chapter").in_bulk(sorted(kept))
+    count_siblings(s.juan.edition for s in sections.values())  # each column names its edition (cited_name)
+    return [(s, parallels_from(text, found[s.pk], sections, sites) if s.pk in found else []) for s, text in rows]
+
+
+def _batch_places(juan, rows: list[tuple[Section, str]], backend, limit: int) -> dict[int, list]:
+    """``{section id: best_places(...)[:limit]}`` for the sections of ``rows`` (one of
+    ``batches``) that have candidates: every distinct probe of the batch looked up in the index
+    at once (one pass on the positional engine), each candidate text folded once for the batch."""
     weights = {s.pk: probe_weights(text) for s, text in rows if len(text.strip()) >= MIN_SPAN}
-    # every distinct probe of the juan in one look-up of the index (one pass on the positional engine)
     holding = probes_holding(list(dict.fromkeys(g for w in weights.values() for g, _ in w)), backend).__getitem__
     ranked = {}
     for s, text in rows:
@@ -64,8 +109,4 @@ def juan_parallels(juan, backend=None, limit: int = 50, sites: bool = False) -> 
             prepared[key] = (stored[key][0], candidate_texts(stored[key][1])) if key in stored else None
         return prepared[key]
 
-    found = {s.pk: best_places(text, ranked[s.pk], texts_of)[:limit] for s, text in rows if ranked.get(s.pk)}
-    kept = {row[1] for places in found.values() for row in places}
-    sections = Section.objects.select_related("juan__edition__work", "chapter").in_bulk(sorted(kept))
-    count_siblings(s.juan.edition for s in sections.values())  # each column names its edition (cited_name)
-    return [(s, parallels_from(text, found[s.pk], sections, sites) if s.pk in found else []) for s, text in rows]
+    return {s.pk: best_places(text, ranked[s.pk], texts_of)[:limit] for s, text in rows if ranked.get(s.pk)}

@@ -2,7 +2,9 @@
 same work (thin: parse, collate with ``collation.service``, render)."""
 from __future__ import annotations
 
+import math
 import re
+import time
 
 from django.conf import settings
 from django.http import Http404
@@ -24,7 +26,7 @@ from search.backends import get_search_backend
 from .align import CLASS_NAMES, CLASSES
 from .parallels import MIN_SPAN, find_parallels, other_works, section_main_text, segments
 from .presentation import omitted_by, piece_views, sigla, varied_heading
-from .quotations import juan_parallels
+from .quotations import juan_parallels, main_text_chars
 from .service import CORRECTED, IMPORTED, collate_juan, empty_witness_message
 
 
@@ -178,14 +180,50 @@ def map_advice(juan) -> tuple[str, str]:
 
 #: The juans' quotation maps, each made once in a thread of its own and kept (the 16 last asked for).
 MAPS = KeptWork("quotation-map", lambda: settings.QUOTATION_MAP_THREADS, keep=16)
+#: The maps being made in this process: key → (``_clock()`` when begun, characters of main text).
+_making: dict = {}
+#: Seconds per character of main text of the last map made in this process (None: none made yet,
+#: ``QUOTATION_MAP_SECONDS_PER_CHAR`` holds).
+_last_rate: list = [None]
+#: The clock the maps' times are read on (seconds; a test holds it still).
+_clock = time.monotonic
 
 
-def made_map(juan) -> list:
-    """``juan_parallels(juan)``, made in a thread of ``MAPS`` (one per juan and version of the
-    texts and of the index) that runs to its end whatever the request's budget, waited for
-    ``QUOTATION_MAP_SECONDS`` at most and never past the request's budget less one second;
-    with neither limit, made in the request. Raises ``BudgetExceeded`` with ``Retry-After``
-    while the map is being made (or when as many maps as ``MAPS`` takes are being made)."""
+def _made_timed(juan, key, chars: int) -> list:
+    """``juan_parallels(juan)``, noting when it began (``_making``) and, once made, its seconds
+    per character (``_last_rate``, from a juan of 1,000 characters or more)."""
+    begun = _clock()
+    _making[key] = (begun, chars)
+    try:
+        found = juan_parallels(juan)
+    finally:
+        _making.pop(key, None)
+    if chars >= 1000:
+        _last_rate[0] = (_clock() - begun) / chars
+    return found
+
+
+def expected_wait(key, chars: int) -> int:
+    """Seconds until the map of ``key`` (a juan of ``chars`` characters of main text) is made,
+    as the ``Retry-After`` of its 503: its characters at the last rate measured (or
+    ``QUOTATION_MAP_SECONDS_PER_CHAR``) less the time it has been made for, plus, while it
+    waits for a thread, what is left of the maps being made (1 s at least)."""
+    rate, now = _last_rate[0] or settings.QUOTATION_MAP_SECONDS_PER_CHAR, _clock()
+    making = dict(_making)
+    if key in making:
+        left = chars * rate - (now - making[key][0])
+    else:
+        left = chars * rate + sum(max(0.0, n * rate - (now - begun)) for begun, n in making.values())
+    return max(1, math.ceil(left))
+
+
+def made_map(juan, chars: int) -> list:
+    """``juan_parallels(juan)`` (``chars``: the characters of its main text), made in a thread of
+    ``MAPS`` (one per juan and version of the texts and of the index) that runs to its end
+    whatever the request's budget, waited for ``QUOTATION_MAP_SECONDS`` at most and never past
+    the request's budget less one second; with neither limit, made in the request. Raises
+    ``BudgetExceeded`` with ``Retry-After`` while the map is being made (``expected_wait``), or
+    when as many maps as ``MAPS`` takes are being made."""
     seconds, left = settings.QUOTATION_MAP_SECONDS, budget.remaining()
     if left is not None:
         seconds = min(seconds or left, left - 1.0)
@@ -193,14 +231,15 @@ def made_map(juan) -> list:
         return juan_parallels(juan)
     key = (juan.pk, corpus_version(), get_search_backend().version())
     advice, advice_zh = map_advice(juan)
-    retry = max(1, round(settings.QUOTATION_MAP_SECONDS or 10))
     try:
-        found = MAPS.answer(key, lambda: juan_parallels(juan), seconds)
+        found = MAPS.answer(key, lambda: _made_timed(juan, key, chars), seconds)
     except Crowded as exc:
+        retry = max(1, round(settings.QUOTATION_MAP_SECONDS or 10))
         raise BudgetExceeded("waiting for other quotation maps to be made", advice, retry, advice_zh,
                              detail="Other quotation maps are being made: this one was not started.",
                              detail_zh="其他引文地圖正在作成，本卷的未能開始。") from exc
     if found is PENDING:
+        retry = expected_wait(key, chars)
         raise BudgetExceeded(
             "making the quotation map", f"Try again in {retry} s: the map is then read from what was kept.", retry,
             f"請 {retry} 秒後再試：屆時直接讀取已存的地圖。",
@@ -230,8 +269,18 @@ def quotation_map(request, slug, number):
     (校勘) compares the editions of a work. Each cell lists its places in reading order
     (``reading_order``: juan, section, piece, position)."""
     juan = juan_by_slug(slug, number)
+    chars, most = main_text_chars(juan), settings.QUOTATION_MAP_MAX_CHARS
+    if most and chars > most:
+        # made whole, its map would take minutes and hold its candidates' texts (docs/decisions)
+        sections = list(juan.sections.order_by("position"))
+        for s in sections:
+            s.juan = juan
+        set_openings(sections)
+        return render(request, "collation/quotations_too_large.html", {
+            "work": juan.work, "edition": juan.edition, "juan": juan, "chars": chars, "most": most,
+            "sections": sections})
     rows, columns = [], {}
-    found_by_section = made_map(juan)
+    found_by_section = made_map(juan, chars)
     for s, found in found_by_section:
         cells: dict[int, list] = {}
         for p in other_works(found, juan.work_id):

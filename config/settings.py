@@ -270,6 +270,13 @@ SECTION_PARALLELS_THREADS = env.int("SECTION_PARALLELS_THREADS", default=2)
 QUOTATION_MAP_SECONDS = env.float("QUOTATION_MAP_SECONDS", default=10.0)
 #: Quotation maps made at once per process (each in its own thread, config/kept_work.py).
 QUOTATION_MAP_THREADS = env.int("QUOTATION_MAP_THREADS", default=1)
+#: Characters of main text of the largest juan a quotation map is made for (collation/views.py):
+#: a larger one (the TLS edition of 史記 gathers its 列傳 in one "juan" of 305,410) is answered with
+#: its sections, each linking to its own parallel passages. 0 sets no limit.
+QUOTATION_MAP_MAX_CHARS = env.int("QUOTATION_MAP_MAX_CHARS", default=100_000)
+#: Seconds a quotation map takes per character of its juan's main text before this process has
+#: made one (then the last one made gives the rate): what a 503's Retry-After is reckoned from.
+QUOTATION_MAP_SECONDS_PER_CHAR = env.float("QUOTATION_MAP_SECONDS_PER_CHAR", default=0.001)
 #: Characters of a section per reading page (reader/paging.py): longer sections are paged.
 SECTION_PAGE_CHARS = env.int("SECTION_PAGE_CHARS", default=20_000)
 #: Trusted proxies in front of the app: the client is the NUM_PROXIES-th address from the

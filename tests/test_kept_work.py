@@ -5,6 +5,7 @@ made start no second one; a section's parallels past ``SECTION_PARALLELS_SECONDS
 for the section's next page. The computations are held on an event, not timed."""
 import re
 import threading
+import time
 
 import pytest
 from django.test import Client
@@ -22,6 +23,11 @@ def held_map(monkeypatch, settings):
     it was asked to make, one per computation."""
     settings.REQUEST_BUDGET_SECONDS, settings.QUOTATION_MAP_SECONDS = 20, 0.05
     release, calls, real = threading.Event(), [], collation_views.juan_parallels
+    # the maps' clock held still and no rate measured yet: Retry-After is the juan's characters
+    # at QUOTATION_MAP_SECONDS_PER_CHAR
+    monkeypatch.setattr(collation_views, "_clock", lambda: 1000.0)
+    monkeypatch.setattr(collation_views, "_last_rate", [None])
+    monkeypatch.setattr(collation_views, "_making", {})
 
     def held(juan, **kwargs):
         calls.append(juan.number)
@@ -37,19 +43,19 @@ def test_a_quotation_map_past_its_wait_is_made_to_its_end_and_kept(client, seed_
     release, calls = held_map
     first = client.get(MAP)
     html = first.content.decode()
-    assert first.status_code == 503 and first["Retry-After"] == "1"
+    assert first.status_code == 503 and first["Retry-After"] == "7"
     assert ("<p>本卷的引文地圖正在作成：所需時間超過一次請求可等候的時限，作成後即存留。"
-            "請 1 秒後再試：屆時直接讀取已存的地圖。</p>") in html
+            "請 7 秒後再試：屆時直接讀取已存的地圖。</p>") in html
     assert ('<p lang="en">The quotation map of this juan is being made: it takes longer than a request may wait '
-            "(0.05 s), goes on without this request and is kept when done. Try again in 1 s: the map is then read "
+            "(0.05 s), goes on without this request and is kept when done. Try again in 7 s: the map is then read "
             "from what was kept.</p>") in html
     assert "已停止" not in html and "took longer than the time budget" not in html
     # not a bare error: the page says when it tries again, and does (static/js/retry.js:
     # tests/browser/test_scholar_pages_browser.py), with a link to try at once
-    assert "<h1>請稍候，1 秒後再試 (503)</h1>" in html and "費時過久" not in html
-    assert ('<p class="retry" data-retry-after="1"><a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/quotations/">'
+    assert "<h1>請稍候，7 秒後再試 (503)</h1>" in html and "費時過久" not in html
+    assert ('<p class="retry" data-retry-after="7"><a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/quotations/">'
             '立即重試</a> <span lang="en">(try again now)</span><span class="retry-auto" hidden>：本頁於 <span class="retry-seconds">'
-            '1</span> 秒後自動重試 <span lang="en">(this page tries again by itself)</span> <button type="button" class="retry-stop">'
+            '7</span> 秒後自動重試 <span lang="en">(this page tries again by itself)</span> <button type="button" class="retry-stop">'
             '停止自動重試</button></span></p>') in html
     assert '<script src="/static/js/retry.js" defer></script>' in html
 
@@ -90,6 +96,54 @@ def test_a_map_made_within_the_wait_is_answered_at_once(client, seed_juan, setti
     response = client.get(MAP)
     assert response.status_code == 200 and "共 45 節" in response.content.decode()
     assert collation_views.MAPS.started == started + 1
+
+
+def test_retry_after_is_the_time_left_to_make_the_map(client, seed_juan, held_map, settings, monkeypatch):
+    """The seed juan's 6,916 characters of main text at 0.01 s each: 70 s to wait while the map is
+    made from 1000.0 s on the maps' clock; 20 s later, 50 s; a map waiting for the thread behind it
+    waits for what is left of it too; once made, the rate it was made at (here 3 s for 6,916
+    characters) is the one reckoned with."""
+    from collation.quotations import main_text_chars, section_texts
+
+    release, calls = held_map
+    settings.QUOTATION_MAP_SECONDS_PER_CHAR = 0.01
+    assert main_text_chars(seed_juan) == sum(len(t) for _, t in section_texts(seed_juan)) == 6916
+    first = client.get(MAP)
+    assert first.status_code == 503 and first["Retry-After"] == "70" and "請 70 秒後再試" in first.content.decode()
+    for _ in range(3000):  # its thread has begun it (at once, unless the machine is loaded)
+        if collation_views._making:
+            break
+        time.sleep(0.01)
+    monkeypatch.setattr(collation_views, "_clock", lambda: 1020.0)
+    second = client.get(MAP)
+    assert second.status_code == 503 and second["Retry-After"] == "50" and "Try again in 50 s" in second.content.decode()
+    assert collation_views.expected_wait("another juan", 1000) == 10 + 50  # its own 10 s after this one's 49.16
+    assert calls == [10]
+    release.set()
+    collation_views.MAPS.settle()
+    times = iter([1020.0, 1023.0])  # the map ends 3 s after it began
+    monkeypatch.setattr(collation_views, "_clock", lambda: next(times, 1023.0))
+    found = collation_views._made_timed(seed_juan, "key", 6916)
+    assert len(found) == 45 and collation_views._last_rate == [3 / 6916] and collation_views._making == {}
+    assert collation_views.expected_wait("key", 11526) == 5  # 11,526 characters at 3 s per 6,916: 4.9997 s
+
+
+def test_a_juan_over_the_largest_a_map_is_made_for_lists_its_sections(client, seed_juan, settings):
+    """Over QUOTATION_MAP_MAX_CHARS no map is made: the page says so in both languages and links
+    each section to its reading page and its own parallel passages."""
+    settings.QUOTATION_MAP_MAX_CHARS = 6915
+    started = collation_views.MAPS.started
+    response = client.get(MAP)
+    html = response.content.decode()
+    assert response.status_code == 200 and collation_views.MAPS.started == started
+    assert "<p>本卷經文 6916 字，超過引文地圖一次可查的 6915 字，不作全卷地圖：請逐節查看其「相關段落」（又見於何書何處）。</p>" in html
+    assert ('<p lang="en">This juan has 6916 characters of main text, more than the 6915 a quotation map is made for: '
+            "read the parallel passages of each of its 45 sections instead (where else its text is found).</p>") in html
+    links = re.findall(r'<a href="/parallels/\?section=(\d+)/10/(\d+)">相關段落</a>', html)
+    assert len(links) == 45 and [int(p) for _, p in links] == sorted(
+        seed_juan.sections.values_list("position", flat=True)) and {e for e, _ in links} == {str(seed_juan.edition_id)}
+    settings.QUOTATION_MAP_MAX_CHARS = 6916  # at the limit: the map
+    assert "共 45 節" in client.get(MAP).content.decode()
 
 
 def test_kept_work_refuses_more_than_its_threads_take_and_forgets_a_failure():

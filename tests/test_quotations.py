@@ -16,6 +16,10 @@ from .test_parallels import FILES
 from .test_search_contract import BACKENDS
 
 
+#: The characters of main text of the seed juan's batches of 1,000 characters at most (6,916 in all).
+BATCHES = [887, 985, 877, 912, 737, 915, 951, 652]
+
+
 def _row(p, sites: bool) -> tuple:
     return (p.section.pk, p.layer, p.piece, p.start, p.end, p.query_start, p.query_end, p.shared, p.score,
             p.longest, [(s.lemma, s.reading, s.cls) for s in p.sites] if sites else None)
@@ -116,6 +120,27 @@ class TestOnTheDaSheJuans:
         assert [(s.position, [_row(p, True) for p in found]) for s, found in rows] == _per_section(kanripo, library,
                                                                                                   sites=True)
         assert len(rows) == kanripo.sections.count() and sum(len(found) for _, found in rows) > len(rows)
+
+    def test_a_map_made_in_batches_of_sections_has_the_rows_of_one_made_whole(self, library, monkeypatch, kept_answers,
+                                                                             django_assert_max_num_queries):
+        """The juan's sections looked up ``batches`` of 1,000 characters at a time (the seed's
+        6,916 characters in 8, each batch's probes, candidates and their texts dropped before the
+        next) give the rows of the map made in one batch, place for place."""
+        from collation.quotations import batches, section_texts
+
+        _searched_once(library, monkeypatch, kept_answers)
+        seed = Juan.objects.select_related("edition").get(edition__slug="禮書綱目", number=10)
+        rows = section_texts(seed)
+        cut = batches(rows, 1000)
+        assert [s.position for batch in cut for s, _ in batch] == [s.position for s, _ in rows]
+        assert [sum(len(t) for _, t in batch) for batch in cut] == BATCHES and sum(BATCHES) == 6916
+        assert batches(rows, 10 ** 6) == [rows] and batches([], 1000) == []
+        whole = juan_parallels(seed, backend=library, batch_chars=10 ** 6)
+        with django_assert_max_num_queries(5 + 3 * 8):  # sections, main texts, kept; juans, sections, pieces a batch
+            cut_rows = juan_parallels(seed, backend=library, batch_chars=1000)
+        assert ([(s.position, [_row(p, False) for p in found]) for s, found in cut_rows]
+                == [(s.position, [_row(p, False) for p in found]) for s, found in whole])
+        assert sum(len(found) for _, found in cut_rows) == 338
 
     def test_the_batched_probe_lookup_answers_as_one_search_a_probe(self, library, monkeypatch, kept_answers):
         """``sections_holding`` of the search layer (one pass of the positional index) names the

@@ -311,7 +311,7 @@ def test_no_page_is_wider_than_a_phone(witnesses, tabs, signed_in):
 
 def test_a_quotation_map_being_made_is_asked_for_again_after_its_wait(site, tabs, monkeypatch, settings):
     """The quotation map answers 503 with Retry-After while it is being made (collation.views.made_map:
-    here after waiting 4 s for it, so Retry-After 4); the page says when it will try again,
+    here after waiting 4 s for it; Retry-After the time it is expected to take, 4 s); the page says when it will try again,
     counts down, and asks again by itself, getting the map once it is kept (static/js/retry.js);
     停止自動重試 stops it. The map is held on an event."""
     import threading
@@ -319,6 +319,11 @@ def test_a_quotation_map_being_made_is_asked_for_again_after_its_wait(site, tabs
     from collation import views as collation_views
 
     settings.REQUEST_BUDGET_SECONDS, settings.QUOTATION_MAP_SECONDS = 20, 4
+    # the maps' clock held still: Retry-After is the juan's 6,916 characters at 0.5 ms, 3.458 s: 4
+    settings.QUOTATION_MAP_SECONDS_PER_CHAR = 0.0005
+    monkeypatch.setattr(collation_views, "_clock", lambda: 1000.0)
+    monkeypatch.setattr(collation_views, "_last_rate", [None])
+    monkeypatch.setattr(collation_views, "_making", {})
     release, real = threading.Event(), collation_views.juan_parallels
     monkeypatch.setattr(collation_views, "juan_parallels", lambda juan, **kw: (release.wait(60), real(juan, **kw))[1])
     tab = tabs("phone")
