@@ -32,7 +32,7 @@ from pathlib import Path
 
 from characters.gaiji import GAIJI
 
-__all__ = ["fold_char", "fold", "query_alternatives", "TABLE_PATH", "RADICALS_PATH", "char_kind", "TEXT",
+__all__ = ["fold_char", "fold", "query_alternatives", "query_folds", "TABLE_PATH", "RADICALS_PATH", "char_kind", "TEXT",
            "SEPARATOR", "INVISIBLE", "SELECTOR", "has_text"]
 
 #: The shipped tables (inside the package, not the shared source data).
@@ -204,6 +204,31 @@ def query_alternatives(ch: str) -> frozenset[str]:
     if _is_traditional_standard(ch):
         return frozenset((folded,))
     return _alternatives.get(ch) or frozenset((folded,))
+
+
+#: At most this many foldings are read of one typed string (``query_folds``): a name or a
+#: title of a few characters has one or a handful; past the cap the plain fold alone is read.
+QUERY_FOLDS_CAP = 64
+
+
+def query_folds(text: str) -> frozenset[str]:
+    """Every folded string a typed ``text`` (a name, a title: a few characters) may stand for,
+    each character read as ``query_alternatives`` reads a query character: ``fold(text)``
+    always, and the strings a simplified character standing for several traditional ones
+    gives (孔颖达 → ``{"孔穎达", "孔穎達"}``: 颖 folds to 穎, 达 is 達 or itself, the
+    standard 达 of Unicode). Each element has ``len(text)`` code points. Where more than
+    ``QUERY_FOLDS_CAP`` strings would be read, only ``{fold(text)}`` (a long text is not a
+    name). ``frozenset({""})`` for ""."""
+    options = [query_alternatives(ch) for ch in text]
+    count = 1
+    for alts in options:
+        count *= len(alts)
+        if count > QUERY_FOLDS_CAP:
+            return frozenset((fold(text),))
+    found = {""}
+    for alts in options:
+        found = {head + ch for head in found for ch in alts}
+    return frozenset(found | {fold(text)})
 
 
 @lru_cache(maxsize=None)

@@ -10,8 +10,9 @@ dynasties the catalogue and the library's own bylines know that very name with
 the catalogue's 劉炳 of 明: a name something places keeps that reading, letter for letter.
 
 A name nothing places (neither the catalogue nor a held byline writes it with a dynasty) is read
-as the people whose names fold as it does (``characters.folding.fold``), of the catalogue and of
-the held bylines: a reader types the common form (衛湜, 陸徳明 for the catalogue's 衞湜 and
+as the people whose names fold as it does (``characters.folding.fold``; a simplified character
+that stands for several read as each, as a query reads it: ``query_folds``, 孔颖达 → 孔穎達), of the
+catalogue and of the held bylines: a reader types the common form (衛湜, 陸徳明 for the catalogue's 衞湜 and
 陸德明), and a spelling no one in the library is written with can only mean one of them. Where
 one person (one written name) folds so, the typed name stands for him (衛湜 → 衞湜, 陸徳明 →
 陸德明); where several do, for all of them, and a search then finds the notes of each (劉㶮,
@@ -28,7 +29,7 @@ asks the database nothing once they are read, as ``search.facets.facet_table``.
 from __future__ import annotations
 
 from catalogue.catalogue import entry
-from characters.folding import fold
+from characters.folding import fold, query_folds
 
 from .models import Edition
 from .person_names import (
@@ -112,10 +113,16 @@ def _read_folded() -> dict[str, frozenset[tuple[str, str]]]:
 _folded = KeptPerStamp(_read_folded)
 
 
-def _folded_people(folded: str) -> frozenset[tuple[str, str]]:
+def _folded_people(typed: str) -> frozenset[tuple[str, str]]:
     """``{(dynasty key, name)}``: the people of the catalogue and of the held bylines (printed
-    with a dynasty) whose names fold to ``folded``; the bylines' index kept per corpus stamp."""
-    return folded_catalogue_people(folded) | _folded.get().get(folded, frozenset())
+    with a dynasty) whose names fold as a typed name ``typed`` may (``query_folds``: 孔颖达,
+    whose 达 may be 達, is 孔穎達); the bylines' index kept per corpus stamp."""
+    index = _folded.get()
+    found: set[tuple[str, str]] = set()
+    for folded in query_folds(typed):
+        found.update(folded_catalogue_people(folded))
+        found.update(index.get(folded, ()))
+    return frozenset(found)
 
 
 def typed_people(name: str) -> tuple[str, ...]:
@@ -133,7 +140,7 @@ def typed_people(name: str) -> tuple[str, ...]:
     dynasties = _dynasties(name)
     if dynasties:
         return tuple(sorted(_one_person({person_name(name, dynasties)})))
-    people = _folded_people(fold(name))
+    people = _folded_people(name)
     return tuple(sorted(_one_person({person_name(n, [d]) for d, n in people}))) or (name,)
 
 
@@ -157,7 +164,7 @@ def typed_spellings(name: str) -> tuple[str, ...]:
     if dynasties:
         return spellings(name, dynasties)
     found = {name}
-    for dynasty, person in _folded_people(fold(name)):
+    for dynasty, person in _folded_people(name):
         found.update(spellings(person, [dynasty]))
     return tuple(sorted(found))
 
@@ -179,6 +186,6 @@ def typed_author(typed: str, held=()) -> tuple[str, ...]:
     named = set(held) | set(library_dynasties())
     if named.intersection(people):
         return people
-    start = fold(typed)
-    begun = {p for n in named if len(n) > len(typed) and fold(n).startswith(start) for p in typed_people(n)}
+    starts = tuple(query_folds(typed))
+    begun = {p for n in named if len(n) > len(typed) and fold(n).startswith(starts) for p in typed_people(n)}
     return tuple(sorted(begun)) or people

@@ -711,3 +711,31 @@ def test_an_author_named_in_part_or_by_the_bylines_name_finds_all_his_hits(seed_
     # a name of nobody held finds nothing; a surname several people bear stands for each of them
     assert client.get("/api/search/", {"q": "之", "exact": "1", "author": "鄭眾"}).json()["count"] == 0
     assert facets.typed_writers("賈") == ("賈公彥",) and facets.typed_writers("陸") == ("陸德明",)
+
+
+MAOSHI_ZHUSHU_10 = SHARED / "corpus" / "kanripo-jingbu" / "KR1c0004" / "KR1c0004_010.txt"
+
+
+def test_a_commentator_or_author_typed_in_simplified_or_a_variant_form_names_the_same_person(seed_juan, search_backend,
+                                                                                             client):
+    """``commentator=孔颖达`` found nothing where 孔穎達 found his 疏: the filter folded the name one
+    character to one (颖 → 穎) but kept 达, which is both the simplified 達 and a character of its
+    own, as typed, while the query reads such a character as either (``characters.folding.
+    query_folds``). Now a name typed in simplified (孔颖达), in a variant form (孔頴達) or in part
+    (孔颖) names the one person, in ``commentator=`` and ``author=`` alike, and the works list too."""
+    from reader.printed_people import typed_people
+
+    maoshi = import_file(MAOSHI_ZHUSHU_10).juan
+    index_all(search_backend)
+    facets._tables.clear()
+    kong = written_count(maoshi, "鵠", "孔穎達")
+    assert kong == 1
+    assert typed_people("孔颖达") == typed_people("孔頴達") == typed_people("孔穎達") == ("孔穎達",)
+    for typed in ("孔穎達", "孔颖达", "孔頴達", "孔颖"):
+        for param in ("commentator", "author"):
+            body = client.get("/api/search/", {"q": "鵠", param: typed, "page_size": "50"}).json()
+            assert body["count"] == kong, (param, typed)
+            assert {h["commentator"] for h in body["results"]} == {"孔穎達"}, (param, typed)
+        works = client.get("/api/works/", {"author": typed}).json()["results"]
+        assert [w["title"] for w in works] == ["毛詩注疏"], typed
+    assert client.get("/api/search/", {"q": "鵠", "commentator": "孔达"}).json()["count"] == 0
