@@ -133,7 +133,12 @@ def _section_of(key: str):
 def span_parallels(request):
     """``/parallels/?text=…``: the parallel passages of any span of 8 characters or more;
     ``from=<edition id>/<juan number>/<section position>`` (a reading page's selection) names
-    the section the span comes from, which is not listed (and is linked back to).
+    the section the span comes from, which is not listed (and is linked back to), nor are the
+    places in its work (its other editions, another juan repeating it: ``other_works``), as
+    the section's page lists its parallels; the page says how many were left out and links to
+    the section's collation (本節校勘), which compares its editions reading by reading
+    (docs/decisions/0051-a-spans-parallels-leave-its-own-work-out.md). A span with neither
+    lists every place, each edition named.
     ``section=<edition id>/<juan number>/<section position>`` without ``text``: the parallels of
     that section's whole main text (``section_main_text``), as its page lists them; the section
     page links here by it when they took too long, where a link carrying the text
@@ -142,7 +147,7 @@ def span_parallels(request):
     source, whole = _section_of(request.GET.get("from", "")), None
     if not text and (whole := _section_of(request.GET.get("section", ""))) is not None:
         source, text = whole, section_main_text(whole)
-    error, parallels, wait = None, [], None
+    error, parallels, wait, own = None, [], None, []
     if text:
         if len(text) < MIN_SPAN:
             error = f"請至少輸入 {MIN_SPAN} 字 (a span of at least {MIN_SPAN} characters)"
@@ -154,12 +159,17 @@ def span_parallels(request):
         else:
             exclude = (source.juan.edition_id, source.juan.number, source.position) if source else None
             found = find_parallels(text, exclude=exclude)
-            if whole is not None:  # a section's parallels, as its page lists them: other works only
-                found = other_works(found, whole.juan.edition.work_id)
+            if source is not None:  # a section's (or a span of it): other works only, as its page lists them
+                others = other_works(found, source.juan.edition.work_id)
+                kept = {id(p) for p in others}
+                own = [p for p in found if id(p) not in kept]
+                found = others
             parallels = [{"p": p, "segments": segments(p)} for p in found]
             set_openings([item["p"].section for item in parallels])
     response = render(request, "collation/parallels.html", {"text": text, "error": error, "parallels": parallels,
-                                                            "source": source, "whole": whole}, status=429 if wait else 200)
+                                                            "source": source, "whole": whole, "own": len(own),
+                                                            "own_editions": any(p.section.juan.edition_id != source.juan.edition_id
+                                                                                for p in own)}, status=429 if wait else 200)
     if wait:
         response["Retry-After"] = str(wait)
     return response

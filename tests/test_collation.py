@@ -440,14 +440,21 @@ class TestOnTheThreeWitnesses:
         data = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"section": 26, "with": kr.pk}).json()
         assert {k: v for k, v in data["sections"][0].items() if k != "variants"} == {
             "position": 26, "title": "", "name": name, "counterparts": {"KR1d0086": 26}}
-        # The parallels of a span of the WYG copy's 26 list the seed's and KR1d0086's, untitled both;
-        # the section's own parallels leave its work's other editions out (collation.parallels.other_works:
-        # 本節校勘 compares them), as the quotation map does: this library holds no other work
+        # A span of the WYG copy's 26 lists, as the section's own parallels do, places in other works only
+        # (collation.parallels.other_works: 本節校勘 compares its editions; decision 0051): this library
+        # holds no other work, so none, and the page says how many of its own were left out and links to
+        # 本節校勘; the span typed with no section lists every place, the seed's and KR1d0086's, untitled both
         from collation.parallels import section_main_text
         span = section_main_text(Section.objects.get(juan__edition=wyg, position=26))
         page = client.get("/parallels/", {"text": span, "from": f"{wyg.pk}/12/26"}).content.decode()
         listed = re.findall(r'<li><a href="[^"]*">([^<]*)</a> <span class="shared">', page)
-        assert listed[:2] == [f"禮書綱目（欽定四庫全書・純文字本） 卷十 {label}", f"禮書綱目（四庫全書・文淵閣本） 卷十 {label}"]
+        assert listed == []
+        assert ('（本節不列；本書之處 8 處亦不列，他本見<a href="/works/KR1d0086-WYG/juan/12/26/collate/">本節校勘</a>）</p>'
+                in page)
+        page = client.get("/parallels/", {"text": span}).content.decode()
+        listed = re.findall(r'<li><a href="[^"]*">([^<]*)</a> <span class="shared">', page)
+        assert listed[:3] == ["禮書綱目（四庫全書・文淵閣本・原字） 卷十 §26「公及諸公卿大夫射」",  # the span's own section
+                              f"禮書綱目（欽定四庫全書・純文字本） 卷十 {label}", f"禮書綱目（四庫全書・文淵閣本） 卷十 {label}"]
         found = client.get("/api/parallels/", {"text": span}).json()["results"]
         assert {(r["edition"]["slug"], r["section"]["title"], r["section"]["name"]) for r in found if r["section"]["position"] == 26} \
             >= {("禮書綱目", "", name), ("KR1d0086", "", name)}
