@@ -252,11 +252,12 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     work = juan.work
     chapter = chapter if chapter is not None else section.chapter
     writer = matter_writer(section)  # a preface is cited under its own writer, not the book's
-    out = [cited_author(juan.edition, work) if writer is None else writer, f"《{work.title}》", juan_label(juan)]
+    label = juan_label(juan)
+    out = [cited_author(juan.edition, work) if writer is None else writer, f"《{work.title}》", label]
     if chapter is not None and chapter.title:
-        out.append(f"〈{chapter.title}〉")
+        out.append(chapter_mark(chapter.title, label))
     elif chapter is not None and getattr(chapter, "position", None) == 1 and (continued := continued_chapter(juan, chapter)):
-        out.append(f"〈{continued.title}〉")  # the juan goes on with the chapter a juan before heads
+        out.append(chapter_mark(continued.title, label))  # the juan goes on with the chapter a juan before heads
     name = section_name(section)
     byline = section_byline(section, cited=True)  # an anthology piece's author: 班孟堅「兩都賦序」
     if byline:
@@ -271,6 +272,13 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     if where:
         out.append("（" + "，".join(where) + "）")
     return "".join(out)
+
+
+def chapter_mark(title: str, label: str) -> str:
+    """``〈title〉`` after a juan's ``label`` (``juan_label``) in a citation, or "" where the juan is
+    named by that very title (史記's TLS edition names its juans by their chapter: 六國年表, whose one
+    chapter is 六國年表): a citation names the chapter once, 《史記》六國年表, not 六國年表〈六國年表〉."""
+    return "" if not title or title == label else f"〈{title}〉"
 
 
 def edition_name(juan) -> str:
@@ -340,11 +348,12 @@ def juan_citation_text(juan, chapters=()) -> str:
     ``…/works/KR1d0086/juan/10/``, so that 卷八 at 10 is no surprise (decision 0045)."""
     chapters = list(chapters)
     continued = continued_chapter(juan, chapters[0] if chapters and getattr(chapters[0], "position", None) == 1 else None)
-    titles = (f"〈{continued.title}〉" if continued else "") + "".join(
-        f"〈{c.title}〉" for c in chapters if c.title and not c.title.endswith(APPENDIX))
+    label = juan_label(juan)
+    titles = (chapter_mark(continued.title, label) if continued else "") + "".join(
+        chapter_mark(c.title, label) for c in chapters if c.title and not c.title.endswith(APPENDIX))
     file = juan_file(juan)
     where = [w for w in (edition_name(juan), f"Kanripo {file}" if file else "") if w]
-    return (f"{cited_author(juan.edition, juan.work)}《{juan.work.title}》{juan_label(juan)}{titles}"
+    return (f"{cited_author(juan.edition, juan.work)}《{juan.work.title}》{label}{titles}"
             + ("（" + "，".join(where) + "）" if where else ""))
 
 

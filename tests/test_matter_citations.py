@@ -56,3 +56,18 @@ def test_a_tiyao_and_an_unsigned_preface_are_cited_with_no_byline(tmp_path):
         f"〔宋〕王昭禹{parts}〈原序〉「周禮詳解原序」（四庫全書・文淵閣本，葉 0-5b）",
         f"{parts}〈周禮互註總括〉（四庫全書・文淵閣本，葉 0-6a）",
         f"〔宋〕王昭禹{parts}〈周禮互註總括〉「周禮互註總括」（四庫全書・文淵閣本，葉 0-8b）"]
+
+
+@pytest.mark.django_db
+def test_a_juan_named_by_its_chapter_names_the_chapter_once(tmp_path):
+    """史記's TLS edition names a juan by its one chapter (六國年表, 〈六國年表〉): the citation said
+    《史記》六國年表〈六國年表〉; it names the chapter once (``reader.citation.chapter_mark``), in a
+    section's citation and in the juan's."""
+    from reader.citation import juan_citation_text
+
+    juan, = imported(tmp_path, SHARED / "corpus" / "kanripo-commentary" / "KR2a0001", "KR2a0001_203.txt")
+    people = "〔漢〕司馬遷　〔南朝宋〕裴駰集解　〔唐〕司馬貞索隱　〔唐〕張守節正義"
+    assert citations(juan)[:2] == [f"{people}《史記》六國年表「太史公讀秦記」（TLS標點本，葉 203-1a）",
+                                   f"{people}《史記》六國年表「463六」（TLS標點本，葉 203-5a）"]
+    assert (juan_citation_text(juan, juan.chapters.order_by("position"))
+            == f"{people}《史記》六國年表（TLS標點本，Kanripo KR2a0001_203）")
