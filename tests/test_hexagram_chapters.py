@@ -97,3 +97,15 @@ def test_the_work_page_lists_each_juans_gua_and_no_kaozheng_goes_on_with_one(cli
     assert rows == [("卷一", gua.format("乾")), ("卷一考證", ""),
                     ("卷二", "".join(gua.format(n) for n in ("坤", "屯", "蒙", "需", "訟"))), ("卷二考證", "")]
     assert "（續）" not in page
+
+
+def test_an_untitled_chapter_is_headed_by_no_number_the_book_does_not_print(empty_db, client):
+    """讀禮通考 卷一 (KR1d0051_001): a chapter the book prints no title for was headed, for screen
+    readers, 「第 1 篇」, a number the book does not print (docs/reading.md); its hidden heading says
+    it is untitled, on the section page and on the juan page alike."""
+    juan = import_file(SHARED / "corpus" / "kanripo" / "KR1d0051" / "KR1d0051_001.txt").juan
+    heads = {url: re.findall(r"<h2[^>]*>.*?</h2>", client.get(url).content.decode())
+             for url in (f"{juan.get_absolute_url()}7/", juan.get_absolute_url())}
+    assert heads == {"/works/KR1d0051/juan/1/7/": ['<h2 class="visually-hidden">無題之篇</h2>',
+                                                   '<h2 id="parallels-title">相關段落</h2>'],
+                     "/works/KR1d0051/juan/1/": ['<h2 class="visually-hidden">無題之篇</h2>']}
