@@ -137,7 +137,7 @@ def span_parallels(request):
     places in its work (its other editions, another juan repeating it: ``other_works``), as
     the section's page lists its parallels; the page says how many were left out and links to
     the section's collation (本節校勘), which compares its editions reading by reading
-    (docs/decisions/0051-a-spans-parallels-leave-its-own-work-out.md). A span with neither
+    (docs/decisions/0052-a-spans-parallels-leave-its-own-work-out.md). A span with neither
     lists every place, each edition named.
     ``section=<edition id>/<juan number>/<section position>`` without ``text``: the parallels of
     that section's whole main text (``section_main_text``), as its page lists them; the section

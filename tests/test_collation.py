@@ -441,7 +441,7 @@ class TestOnTheThreeWitnesses:
         assert {k: v for k, v in data["sections"][0].items() if k != "variants"} == {
             "position": 26, "title": "", "name": name, "counterparts": {"KR1d0086": 26}}
         # A span of the WYG copy's 26 lists, as the section's own parallels do, places in other works only
-        # (collation.parallels.other_works: 本節校勘 compares its editions; decision 0051): this library
+        # (collation.parallels.other_works: 本節校勘 compares its editions; decision 0052): this library
         # holds no other work, so none, and the page says how many of its own were left out and links to
         # 本節校勘; the span typed with no section lists every place, the seed's and KR1d0086's, untitled both
         from collation.parallels import section_main_text
