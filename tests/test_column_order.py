@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from reader.importers.mandoku import parse_mandoku
-from reader.importers.mandoku.column_order import column_evidence, left_segments
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.column_order import column_evidence, left_segments, reading_groups
 
 from .conftest import SHARED
 
@@ -92,3 +92,21 @@ def test_the_reading_of_two_whole_books_against_their_other_editions():
     chuci = measure(BOOKS / "KR4a0002", BOOKS / "KR4a0003", ("補曰", "𥙷曰"))
     assert dict(+chuci["total"]) == {"lines": 4906, "filed": 4906, "kept": 4906}
     assert dict(+chuci["formula"]) == {"lines": 4906, "filed": 4906, "kept": 4838, "flipped": 68}
+
+
+def test_a_note_run_on_below_an_authors_line_reads_as_one_note():
+    """六臣註文選 卷一 §3 兩都賦序: the note on 班孟堅 (an indented line) goes on at the top of the
+    next column; read as one note, 顯宗 is one word, and the note splits only where 張銑's part
+    starts (``smallprint.runs_on``)."""
+    rel = "kanripo-commentary/KR4h0003/KR4h0003_001.txt"
+    raw = (CORPUS / rel).read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, rel)
+    assert render_mandoku(doc) == raw
+    section = doc.sections[2]
+    assert [(p.kind, p.text) for p in section.pieces[:2]] == [("label", "兩都賦序"), ("label", "班孟堅")]
+    first = reading_groups([p for p in section.pieces if p.kind == "note"], doc.columns_reversed)[0]
+    assert [(p.commentator, p.text) for p in first] == [
+        ("李善", "善曰范瞱後漢書曰班固字孟堅北地"), ("李善", "人也年九歳能屬文長遂博貫載籍顯"),
+        ("李善", "宗時除蘭臺令史遷為郎乃上兩都賦大將軍"), ("李善", "竇憲出征匃奴以固為中䕶軍憲敗固坐免官"),
+        ("李善", "遂死獄中"), ("張銑", "銑曰扶風安陵人同善註明帝修洛"), ("張銑", "陽西土父老怨帝不都長安固作兩都賦以諷"),
+    ]

@@ -5,9 +5,10 @@ import pytest
 from reader.importers.document import NOTE, TEXT, JuanDocument
 from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.column_order import closes_note
 from reader.importers.mandoku.header import fill_metadata, read_header_block
 from reader.importers.mandoku.lines import PieceBuilder, layout_only, split_indent
-from reader.importers.mandoku.smallprint import TOKEN, scan_line
+from reader.importers.mandoku.smallprint import TOKEN, runs_on, scan_line
 from reader.importers.mandoku.structure import Unit, group
 
 from .conftest import SHARED
@@ -104,6 +105,39 @@ def test_real_small_print_across_lines(path, line):
     assert multi, "a note that goes on across printed lines"
     printed = raw.split("\n")[line - 1]
     assert printed.count("(") > printed.count(")")  # the line leaves its small print open
+
+
+
+@pytest.mark.parametrize("before, line, expected", [
+    # 六臣註文選 卷一: an author's line indented, its note going on at the top of the next column
+    ("\u3000\u3000\u3000班孟堅(人也年九歳能屬文長遂博貫載籍顯/善曰范瞱後漢書曰班固字孟堅北地)¶",
+     "(竇憲出征匃奴以固為中䕶軍憲敗固坐免官/宗時除蘭臺令史遷為郎乃上兩都賦大將軍)¶", True),
+    ("\u3000\u3000\u3000班孟堅(甲/乙)¶", "<pb:KR4h0003_SBCK_001-1b>(丙/丁)¶", True),
+    # the line below indented (a block of its own: 周易折中's 案), or holding more than the note
+    ("\u3000\u3000\u3000集說(輔氏廣曰…/世衰道降…)¶", "\u3000\u3000(案詩序刺忽也/之援而見逐)¶", False),
+    ("\u3000附録左傳(鄭子家卒…/之棺而逐其族)¶", "(癸定王/亥九年)十有一年(晉景二年/齊頃公)¶", False),
+    ("\u3000\u3000益州\u3000(漢中/牂牁)\u3000(巴郡/越嶲)¶", "(廣漢屬國/犍為屬國)\u3000(蜀郡屬國/)¶", False),
+    # the line above small print alone, or ending in text
+    ("\u3000\u3000\u3000(耳貞凶戒占者固執/而不知變則凶也)¶", "(案俞氏之説是/蓋自象傳)¶", False),
+    ("\u3000\u3000班孟堅(甲/乙)丙¶", "(丁/戊)¶", False),
+    ("拱手也)¶", "(丁/戊)¶", False),  # the end of a note opened on an earlier line
+])
+def test_a_note_runs_on_to_the_top_of_the_next_column(before, line, expected):
+    assert runs_on(before, line) is expected
+
+
+def test_a_note_run_on_below_an_indented_line_is_one_note_and_writes_back():
+    """The line above keeps its paragraph (the structure steps read a note's rest as a line of
+    its own), and the ``)`` that ends the line above is the layout of the note's rest: one note
+    for the commentator step and the pages (``column_order.closes_note``)."""
+    text = HEAD + "天地玄黃宇宙洪荒¶\n\u3000甲乙(丙丁/戊己)¶\n<pb:X_001-1b>¶\n(庚辛/壬癸)¶\n子丑寅¶\n"
+    doc = parse_mandoku(text, "KR9z0001_001.txt")
+    assert render_mandoku(doc) == text
+    assert [[(p.kind, p.text, p.layout) for p in para] for para in doc.sections[0].paragraphs][1:] == [
+        [(TEXT, "甲乙", [(0, "\u3000")]), (NOTE, "丙丁戊己", [(0, "("), (2, "/")])],
+        [(NOTE, "庚辛壬癸", [(0, ")¶\n<pb:X_001-1b>¶\n("), (2, "/"), (4, ")¶\n")]), (TEXT, "子丑寅", [(3, "¶\n")])],
+    ]
+    assert [closes_note(p) for p in doc.sections[0].pieces if p.kind == NOTE] == [False, True]
 
 
 # -- structure --------------------------------------------------------------------------

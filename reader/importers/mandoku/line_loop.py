@@ -23,7 +23,7 @@ from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
     layout_only, print_width, split_indent,
 )
-from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, scan_line
+from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
 from .divisions import (fold_heading_words, follows_last, glossed_heading, heading_tail, next_heading,
                         noted_heading, number_noted_heading)
@@ -128,6 +128,7 @@ class LineLoop:
         line_indent = None               # indentation of the previous content line (None after a blank)
         full = full_width(lines, start, end)
         prev_width = 0                   # print width of the previous content line (0 after a blank)
+        before = ""                      # the previous content line, as the file writes it
         # in a part of editors' collation notes (卷一考證): entries with a hanging indent
         kaozheng = self.header.prop("JUAN").strip().endswith(KAOZHENG)
         spaced = kaozheng and spaced_entries(lines, start, end)  # its entries set apart by blank lines
@@ -168,6 +169,7 @@ class LineLoop:
                     unit.lines += 1
                 cont = _cont(c, indent, cont[3])
                 prev_indent = line_indent = indent
+                before = line
                 i += 1
                 continue
             # ---- layout-only lines ----
@@ -529,8 +531,17 @@ class LineLoop:
                 lead = ""
                 body = stripped[len(number_prefix) + len(head):]
                 col0 += len(number_prefix) + len(head)
+            # the rest of a note at the top of the next column (``runs_on``): a paragraph of its own
+            # as the structure steps read it; the ``)`` that ends the line above is its layout, so
+            # the note above does not close there (``column_order.closes_note``)
+            ran_on = cont[1] if (cont_arg is None and cont and cont[0] == "note" and cont[3] == "main"
+                                 and not head and runs_on(before, line)) else None
+            first = len(unit.pieces)
             last, c = self.scan_line(body, tokens_re, lineno, col0, unit.pieces, TEXT, NOTE, lead, term,
                                      cont_arg, last)
+            if ran_on is not None and ran_on.layout and ran_on.layout[-1][0] == ran_on.n:
+                rest = unit.pieces[first]
+                rest.layout[0] = (0, ran_on.layout.pop()[1] + rest.layout[0][1])
             cont = _cont(c, indent, "main")
             width = print_width(line)
             # the 篇's name on a short line of its own under a 正史's heading that names only the kind of
@@ -545,6 +556,7 @@ class LineLoop:
             para_break, at_start, prev_indent = named, head_list, indent
             after_entry = bool(entry) or goes_on
             prev_width = width
+            before = line  # the content line above the next one (``runs_on``)
             i += 1 + tail_lines
         if cont is not None and cont[0] == "open":
             line, column = cont[4]

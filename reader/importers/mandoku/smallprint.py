@@ -6,7 +6,9 @@ Small print is written ``(…)``, with ``/`` between its two printed columns
 
 * closed and reopened: ``…)¶`` at the end of one line and ``(…`` at the start of the next
   at the same indentation (most WYG files): one note, joined by the parser (see
-  ``continues``);
+  ``continues``); a note after words on an indented line goes on at the top of the next
+  column, a flush line of that note alone (``runs_on``): its own piece, whose layout starts
+  with the ``)¶`` that ends the line above and the ``(`` that reopens it;
 * left open: ``(`` on one printed line and ``)`` on a later one (論語注疏 KR1h0007,
   孟子注疏 KR1h0003, 論語集解義疏 KR1h0006, 四書大全 KR1h0043, files of 毛詩注疏 and
   經典釋文). ``scan_line`` then returns ``("open", note)`` and the next line goes on inside
@@ -83,6 +85,34 @@ def continues(cont, stripped: str, indent: int, mode: str, new_para: bool = Fals
     if cont[0] != "text" or stripped.startswith("(") or new_para:
         return None
     return cont
+
+
+#: Page and markup marks and pilcrows, which take no place on a printed line.
+_MARKS = re.compile(r"<pb:[^>]*>|<md:[^>]*>|¶")
+
+
+def runs_on(before: str, line: str) -> bool:
+    """Whether the content line ``line`` (the file's line, indentation included) goes on with
+    the note that ends the printed line ``before`` (the content line above it), though the
+    two are not indented alike (``continues`` joins lines indented alike).
+
+    How the books are printed: a note stands after the words it is on; where it runs past
+    the end of a column it goes on at the top of the next one. So a flush line (no
+    indentation) holding one note and nothing else has no words of its own for that note:
+    it is the rest of the note that ends the line above, when that note follows full-size
+    words on its line (the indentation there is the words', a title's: 六臣註文選 卷一
+    ``　　　班孟堅(人也…載籍顯/善曰范瞱…北地)¶`` over ``(竇憲…免官/宗時除…將軍)¶``, 顯宗
+    read across the break). A line above that is small print alone (a block of notes
+    indented as a block: 周易折中's ``　　(案…)``) or a line below that is indented (a
+    contents list's second line of titles) or holds more than the note keeps its own."""
+    above = _MARKS.sub("", before).lstrip("\u3000 ")
+    below = _MARKS.sub("", line)
+    if not below.startswith("(") or not below.endswith(")") or below.count("(") != 1 or below.count(")") != 1:
+        return False
+    if not above.endswith(")") or "(" not in above:  # (a note opened on an earlier line: small print alone)
+        return False
+    words = above[:above.rfind("(")]
+    return bool(words.strip("\u3000 ")) and "(" not in words and ")" not in words
 
 
 def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: str, note_kind: str,
