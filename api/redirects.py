@@ -26,8 +26,8 @@ def _redirect(request, prefix: str, pk: int, rest: str):
     url = f"/api/{prefix}/{pk}/{quote(rest)}"
     if request.META.get("QUERY_STRING"):
         url += "?" + request.META["QUERY_STRING"]
-    english = "work" if prefix == "works" else "edition"
-    body = {"detail": f"已移至 {url}（the API names a {english} by its id: moved permanently to {url}）", "location": url}
+    english = "a work" if prefix == "works" else "an edition"
+    body = {"detail": f"已移至 {url}（the API names {english} by its id: moved permanently to {url}）", "location": url}
     return HttpResponsePermanentRedirect(url, content=json.dumps(body, ensure_ascii=False), content_type="application/json")
 
 

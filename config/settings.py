@@ -366,7 +366,8 @@ SPECTACULAR_SETTINGS = {
     # contrast on its dark background (set as inline styles, beyond the reach of a style sheet).
     "SWAGGER_UI_SETTINGS": {"deepLinking": False, "syntaxHighlight": {"activated": False}},
     # drf-spectacular's own hook, then the JSON routes outside the API's views (/chars/<char>/ …)
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.outside_routes.json_routes_outside_the_api"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.outside_routes.json_routes_outside_the_api",
+                           "api.schema_summaries.operations_named_for_readers"],
 }
 
 # CORS: the API is open to browser notebooks for reading (GET), nothing else.

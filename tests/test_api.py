@@ -94,8 +94,8 @@ def test_a_slug_in_an_api_url_redirects_to_the_id(client, small):
     ]:
         response = client.get(url)
         assert (response.status_code, response["Location"], response["Content-Type"]) == (301, target, "application/json")
-        english = "work" if target.startswith("/api/works/") else "edition"
-        assert response.json() == {"detail": f"已移至 {target}（the API names a {english} by its id: moved permanently to {target}）",
+        english = "a work" if target.startswith("/api/works/") else "an edition"  # not "a edition"
+        assert response.json() == {"detail": f"已移至 {target}（the API names {english} by its id: moved permanently to {target}）",
                                    "location": target}
     assert client.get(f"/api/works/{slug}/", follow=True).json() == client.get(f"/api/works/{small.work_id}/").json()
     missing = client.get("/api/works/no-such-work/juans/1/")

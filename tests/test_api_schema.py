@@ -376,3 +376,24 @@ def test_every_json_answer_has_the_fields_its_schema_names(schema, client, seed_
     del hit["results"][1]["juan_label"]
     assert drift(hit, search) == [(".results[].edition", "undocumented", ["volume"]),
                                   (".results[]", "missing", ["juan_label"])]
+
+
+def test_every_operation_has_a_summary_and_the_examples_name_this_server(schema):
+    """ReDoc titled each operation by its generated id (root_retrieve) and the examples named
+    http://127.0.0.1:8000 whatever the server: each operation now has a summary
+    (``api.schema_summaries.SUMMARIES``, or ``api.outside_routes``' own), and the examples name
+    the server the document is served from (the test client's http://testserver)."""
+    import json
+
+    from api.schema_summaries import SUMMARIES
+
+    operations = {op["operationId"]: op.get("summary") for ops in schema["paths"].values()
+                  for op in ops.values() if isinstance(op, dict) and "operationId" in op}
+    assert operations == {**SUMMARIES, "chars_retrieve": "One character: readings, definition, forms and variants",
+                          "annotations_retrieve": "An edition's public annotations (W3C Web Annotations)"}
+    assert operations["root_retrieve"] == "Where the API starts: the address of each list"
+    text = json.dumps(schema, ensure_ascii=False)
+    assert "127.0.0.1:8000" not in text
+    assert text.count("http://testserver/") == 20
+    root = schema["paths"]["/api/"]["get"]["responses"]["200"]["content"]["application/json"]["examples"]
+    assert [e["value"]["works"] for e in root.values()] == ["http://testserver/api/works/"]
