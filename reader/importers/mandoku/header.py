@@ -7,6 +7,10 @@ byline) and a byline line; at the end, the closing line (work title + 卷 label)
 follows it. A folder's ``Readme.org`` maps files to juan titles (SOURCES.md, "kanripo/").
 
 Pure functions and a small dataclass: text in, ``Header`` and metadata out; no ORM.
+
+Longer than 600 lines: the header is read in the order a juan prints it (org header, collection
+line, title line, bylines, closing line), each step reading what the steps before it left; the
+byline rules themselves are in ``reader.importers.bylines``.
 """
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """A generation of the positional index read as one corpus (``Corpus``): its segments
 laid end to end (``_Joined``), the juans readers see, text order across segments, and the
-occurrences of a term over all of them."""
+occurrences of a term over all of them.
+
+Longer than 600 lines: a query's steps over a generation's segments, joined for many and one by
+one for a few (docs/decisions/0048), share the arrays the corpus keeps per generation; apart,
+they would pass those arrays between modules on every query."""
 from __future__ import annotations
 
 import bisect

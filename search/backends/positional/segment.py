@@ -1,6 +1,9 @@
 """One segment of a positional index, loaded (``Segment``): its arrays memory-mapped, the
 look-ups of a character's positions and a term's occurrences in it; and a query term read
-once for every segment (``_Term``)."""
+once for every segment (``_Term``).
+
+Longer than 600 lines: a segment's memory-mapped arrays and the reading of a term that looks them
+up are used together on every query, and the term keeps its look-ups per segment here."""
 from __future__ import annotations
 
 import codecs
