@@ -303,6 +303,15 @@ def add_work(title, kanripo_id, juans=2):
     return work
 
 
+def two_works_titled_zhouli() -> None:
+    """Two works titled 周禮: KR1d0001 (two juans of 100 characters) and zhouli-sbck, a work
+    without a Kanripo ID (one juan of 50), whose title alone does not tell them apart."""
+    add_work("周禮", "KR1d0001")
+    other = Work.objects.create(title="周禮", slug="zhouli-sbck")
+    edition = Edition.objects.create(work=other, slug="zhouli-sbck")
+    Juan.objects.create(work=other, edition=edition, number=1, label="卷1", char_count=50)
+
+
 @pytest.mark.django_db
 def test_the_home_page_is_the_catalogue(client, seed_juan):
     classify_seed(seed_juan)
@@ -342,10 +351,7 @@ def test_a_title_typed_as_a_works_key_leads_to_its_work_or_lists_the_works_of_th
     Edition.objects.create(work=xunzi, slug="KR3a0002-SBCK", kanripo_id="KR3a0002", kanripo_edition="SBCK")
     assert client.get("/works/荀子/")["Location"] == "/works/KR3a0002/editions/"
     # two works of one title: a page to choose from
-    add_work("周禮", "KR1d0001")
-    other = Work.objects.create(title="周禮", slug="zhouli-sbck")
-    edition = Edition.objects.create(work=other, slug="zhouli-sbck")
-    Juan.objects.create(work=other, edition=edition, number=1, label="卷1", char_count=50)
+    two_works_titled_zhouli()
     answer = client.get("/works/周禮/")
     html = answer.content.decode()
     assert (answer.status_code, answer.has_header("Location")) == (300, False)
@@ -385,10 +391,7 @@ def test_an_address_under_a_title_leads_where_it_leads_under_the_works_key(clien
         assert client.get(path).status_code == 404, path
     assert client.post("/works/禮書綱目大射儀/juan/10/").status_code in (403, 404, 405)
     # two works of one title: the page to choose from, each linked to that address under its key
-    add_work("周禮", "KR1d0001")
-    other = Work.objects.create(title="周禮", slug="zhouli-sbck")
-    edition = Edition.objects.create(work=other, slug="zhouli-sbck")
-    Juan.objects.create(work=other, edition=edition, number=1, label="卷1", char_count=50)
+    two_works_titled_zhouli()
     answer = client.get("/works/周禮/juan/1/")
     html = answer.content.decode()
     assert (answer.status_code, answer.has_header("Location")) == (300, False)
