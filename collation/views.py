@@ -227,13 +227,24 @@ def expected_wait(key, chars: int) -> int:
     return max(1, math.ceil(left))
 
 
+def crowded_wait() -> int:
+    """Seconds until a place is expected to free for another map when ``MAPS`` takes no more
+    (``Crowded``), as the ``Retry-After`` of that 503: the least time left of the maps being
+    made (``_making``), each its characters at the last rate measured (or
+    ``QUOTATION_MAP_SECONDS_PER_CHAR``) less the time it has been made for, as ``expected_wait``
+    reckons them; 1 s at least (also when none has begun yet: a thread is about to begin one)."""
+    rate, now = _last_rate[0] or settings.QUOTATION_MAP_SECONDS_PER_CHAR, _clock()
+    left = [n * rate - (now - begun) for begun, n in dict(_making).values()]
+    return max(1, math.ceil(min(left))) if left else 1
+
+
 def made_map(juan, chars: int) -> list:
     """``juan_parallels(juan)`` (``chars``: the characters of its main text), made in a thread of
     ``MAPS`` (one per juan and version of the texts and of the index) that runs to its end
     whatever the request's budget, waited for ``QUOTATION_MAP_SECONDS`` at most and never past
     the request's budget less one second; with neither limit, made in the request. Raises
     ``BudgetExceeded`` with ``Retry-After`` while the map is being made (``expected_wait``), or
-    when as many maps as ``MAPS`` takes are being made."""
+    when as many maps as ``MAPS`` takes are being made (``crowded_wait``)."""
     seconds, left = settings.QUOTATION_MAP_SECONDS, budget.remaining()
     if left is not None:
         seconds = min(seconds or left, left - 1.0)
@@ -244,10 +255,11 @@ def made_map(juan, chars: int) -> list:
     try:
         found = MAPS.answer(key, lambda: _made_timed(juan, key, chars), seconds)
     except Crowded as exc:
-        retry = max(1, round(settings.QUOTATION_MAP_SECONDS or 10))
+        retry = crowded_wait()
         raise BudgetExceeded("waiting for other quotation maps to be made", advice, retry, advice_zh,
-                             detail="Other quotation maps are being made: this one was not started.",
-                             detail_zh="其他引文地圖正在作成，本卷的未能開始。") from exc
+                             detail=f"Other quotation maps are being made: this one was not started; the first of "
+                                    f"them is expected to be made in {retry} s.",
+                             detail_zh=f"其他引文地圖正在作成，本卷的未能開始；其中最先的預計 {retry} 秒後作成。") from exc
     if found is PENDING:
         retry = expected_wait(key, chars)
         raise BudgetExceeded(

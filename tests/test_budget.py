@@ -258,7 +258,10 @@ def test_the_parallels_page_finds_a_sections_by_its_key(client, seed_juan):
 def test_the_quotation_map_not_started_says_what_helps_there(client, seed_juan, clock, monkeypatch):
     """The map cannot be asked for in a shorter span: when as many maps are being made as the
     server takes (``collation.views.MAPS``), its 503 says to try again later or to read a
-    section's own parallels, in both languages, and not the parallels page's 'shorter span'."""
+    section's own parallels, in both languages, and not the parallels page's 'shorter span'. Its
+    ``Retry-After`` is when the first of the maps being made is expected to be made (a place frees
+    then): here two maps at the default 1 ms a character, 30,000 characters begun 12 s ago (18 s
+    left) and 5,000 begun 2 s ago (3 s left): 3 s, not a flat 10 s."""
     from collation import views
     from config.kept_work import Crowded
 
@@ -266,16 +269,26 @@ def test_the_quotation_map_not_started_says_what_helps_there(client, seed_juan, 
         raise Crowded("5 quotation-map computations running or waiting")
 
     monkeypatch.setattr(views.MAPS, "answer", crowded)
+    monkeypatch.setattr(views, "_clock", lambda: 1012.0)
+    monkeypatch.setattr(views, "_last_rate", [None])
+    monkeypatch.setattr(views, "_making", {"a": (1000.0, 30_000), "b": (1010.0, 5_000)})
     response = client.get("/works/禮書綱目/juan/10/quotations/")
-    assert response.status_code == 503 and response["Retry-After"] == "10"
+    assert response.status_code == 503 and response["Retry-After"] == "3"
     html = response.content.decode()
-    assert ("<p>其他引文地圖正在作成，本卷的未能開始。引文地圖一次查全卷各節，費時較多：請稍後再試"
+    assert "<h1>請稍候，3 秒後再試 (503)</h1>" in html and 'data-retry-after="3"' in html
+    assert ("<p>其他引文地圖正在作成，本卷的未能開始；其中最先的預計 3 秒後作成。引文地圖一次查全卷各節，費時較多：請稍後再試"
             "（地圖一旦作成即存留），或打開本卷（/works/禮書綱目/juan/10/）的一節，看其下的「相關段落」。</p>") in html
-    assert ("<p lang=\"en\">Other quotation maps are being made: this one was not started. "
+    assert ("<p lang=\"en\">Other quotation maps are being made: this one was not started; the first of them is "
+            "expected to be made in 3 s. "
             "The quotation map looks up every section of the juan at once: try again later (a map once made is kept), "
             "or open a section of the juan (/works/禮書綱目/juan/10/) and read its own parallel passages (相關段落) "
             "under it.</p>") in html
     assert "shorter span" not in html and "請縮小所求" not in html
+    monkeypatch.setattr(views, "_making", {"b": (1000.0, 5_000)})  # overdue: 1 s at least
+    assert client.get("/works/禮書綱目/juan/10/quotations/")["Retry-After"] == "1"
+    monkeypatch.setattr(views, "_last_rate", [0.002])  # the rate the last map was made at: 10 s for 5,000
+    monkeypatch.setattr(views, "_making", {"b": (1010.0, 5_000)})
+    assert client.get("/works/禮書綱目/juan/10/quotations/")["Retry-After"] == "8"
 
 
 def test_the_readme_says_why_a_search_answers_503_while_an_import_runs_and_what_helps(client, seed_backend, clock,
