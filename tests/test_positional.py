@@ -886,11 +886,11 @@ def test_a_key_proves_a_unit_only_where_no_other_form_shares_it(settings, tmp_pa
 
 def test_a_phrase_over_several_segments_is_found_as_in_one(settings, tmp_path, seed_juan, monkeypatch):
     """On segments that all have neighbour keys a phrase is found over every segment at once
-    (``Corpus._joined_phrase``): the same hits as one segment holding the same passages, with
+    (``SegmentPhrases._joined_phrase``): the same hits as one segment holding the same passages, with
     keys that prove a unit in one segment and not in another (U+CE3A shares 人's key in the
     second only; 賔 is an exact-mode exception of 賓 in the first only)."""
     from search.backends import positional
-    from search.backends.positional import corpus as corpus_module
+    from search.backends.positional import phrases as phrases_module
     from search.backends.positional.format import KEY_MODULUS
 
     twin = chr(ord("人") + KEY_MODULUS)
@@ -918,13 +918,13 @@ def test_a_phrase_over_several_segments_is_found_as_in_one(settings, tmp_path, s
             assert found(two, q, exact) == found(one, q, exact), (q, exact)
     # 耦, the anchor, in both segments; 鵠 in the second only: the first's candidates are left out.
     assert found(two, "耦鵠", True) == [("m4", 0, 2)] and found(two, "鵠耦", False) == []
-    monkeypatch.setattr(corpus_module, "JOINED_ANCHORS", 0)  # every anchor joined for the query, none kept
+    monkeypatch.setattr(phrases_module, "JOINED_ANCHORS", 0)  # every anchor joined for the query, none kept
     for q in queries:
         for exact in (False, True):
             assert found(two, q, exact) == found(one, q, exact), (q, exact)
     from search.backends.positional import hits as hits_module
-    for few in (0, corpus_module.FEW_SEGMENTS):  # the joined arrays' way for many segments, and each segment's own
-        monkeypatch.setattr(corpus_module, "FEW_SEGMENTS", few)
+    for few in (0, phrases_module.FEW_SEGMENTS):  # the joined arrays' way for many segments, and each segment's own
+        monkeypatch.setattr(phrases_module, "FEW_SEGMENTS", few)
         monkeypatch.setattr(hits_module, "FEW_SEGMENTS", few)
         for q in queries:
             for exact in (False, True):
@@ -942,13 +942,13 @@ def test_a_few_segments_answer_as_the_way_for_many(settings, tmp_path, seed_juan
     phrase checked on its own arrays, the first page's candidates taken segment by segment)
     answer as the way for many segments (``FEW_SEGMENTS`` 0: the joined arrays, array operations
     over every segment) and as a plain scan: every hit, the pages, both distributions."""
-    from search.backends.positional import corpus as corpus_module, hits as hits_module
+    from search.backends.positional import hits as hits_module, phrases as phrases_module
 
     backend, ref = _multi_segment_index(settings, tmp_path, documents_for_juan(seed_juan), monkeypatch)
-    assert len(backend._corpus().segments) == 3 <= corpus_module.FEW_SEGMENTS == hits_module.FEW_SEGMENTS
+    assert len(backend._corpus().segments) == 3 <= phrases_module.FEW_SEGMENTS == hits_module.FEW_SEGMENTS
     queries = _phrase_queries(exact) + ["鵠", "射", "之"]
     few = {q: backend.search(SearchQuery(q, exact=exact)) for q in queries}
-    monkeypatch.setattr(corpus_module, "FEW_SEGMENTS", 0)
+    monkeypatch.setattr(phrases_module, "FEW_SEGMENTS", 0)
     monkeypatch.setattr(hits_module, "FEW_SEGMENTS", 0)
     for q, got in few.items():
         _same(got, backend.search(SearchQuery(q, exact=exact)), (q, "many"))

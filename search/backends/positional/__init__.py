@@ -69,6 +69,7 @@ The package, by concern (each module's docstring says more):
     places.py    the passages' places as memory-mapped arrays (``PlaceTable``)
     segment.py   one segment loaded (``Segment``) and a query term (``_Term``)
     corpus.py    a generation's segments read as one corpus (``Corpus``)
+    phrases.py   a term of several units over those segments (``SegmentPhrases``, part of ``Corpus``)
     hits.py      the hits as arrays and their sorts (``HitArray``)
     results.py   counts and distributions (``PositionalResults``)
     passage_filters.py  what a query's filters keep (layers, work, juan, editions, writers)

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..base import SORT_SPAN, Hit, HitPassage, SearchQuery
-from .corpus import FEW_SEGMENTS, Corpus
+from .corpus import Corpus
+from .phrases import FEW_SEGMENTS
 from .format import SEP
 
 
