@@ -95,3 +95,58 @@ def test_a_books_one_commentator_is_the_one_person_besides_its_makers():
         "KR2a0001": "",  # 史記: 裴駰集解, 司馬貞索隱, 張守節正義
         "KR2a0009": "",  # 後漢書: 李賢注, 劉昭注志
         "KR1d0086": ""}  # 禮書綱目: 江永撰 alone
+
+
+LIUCHEN = SHARED / "corpus" / "kanripo-commentary" / "KR4h0003" / "KR4h0003_001.txt"
+CHUCI = SHARED / "corpus" / "kanripo-commentary" / "KR4a0002" / "KR4a0002_004.txt"
+#: a commentator's tag and the words after it, up to the next tag
+TAGGED = re.compile(r'<span class="layer-tag commentator" aria-hidden="true">([^<]+)</span>'
+                    r'<span class="visually-hidden">[^<]*</span>([^<]*)')
+
+
+def _paragraphs(page: str, position: int) -> list[str]:
+    section = re.search(rf'<section class="section" id="s{position}".*?</section>', page, re.S).group(0)
+    return re.findall(r'<p class="passage">(.*?)</p>', section, re.S)
+
+
+def test_the_rest_of_a_note_in_the_next_paragraph_is_not_labelled_again(db):
+    """六臣註文選 卷一 §3: 李善's note on 班孟堅 runs on from the byline's line to the top of the
+    next column (…載籍顯 | 宗時除…), whose rest keeps its own paragraph: the page showed a second
+    李善 before 宗時除. The rest reads on from the paragraph before (one note: no tag, no second
+    hidden label; a bracket round each paragraph's part)."""
+    with muted():
+        import_file(LIUCHEN)
+    client = Client()
+    page = client.get("/works/KR4h0003/juan/1/3/", {"notes": "inline", "layout": "horizontal"}).content.decode()
+    paragraphs = _paragraphs(page, 3)
+    assert len(paragraphs) == 3
+    assert paragraphs[1].endswith('<span class="note joins-previous layer-commentary" data-layer="注" id="s3-p2" '
+                                  'role="note">人也年九歳能屬文長遂博貫載籍顯</span>')
+    assert paragraphs[2].startswith('<span class="note joins-next layer-commentary" data-layer="注" id="s3-p5" '
+                                    'role="note">宗時除蘭臺令史遷為郎乃上兩都賦大將軍</span>')
+    # the tags of the section, in order, with the words they stand before (was 李善 before 宗時除 first)
+    assert TAGGED.findall(page) == [("呂向", "向"), ("李善", "善"), ("李善", "善")]
+    assert page.count('<span class="visually-hidden">注（李善）：</span>') == 18  # 19 with the one before 宗時除
+    # the same on the juan's page
+    juan = client.get("/works/KR4h0003/juan/1/", {"notes": "inline", "layout": "horizontal"}).content.decode()
+    assert _paragraphs(juan, 3) == paragraphs
+
+
+def test_a_new_note_at_a_paragraphs_head_keeps_its_label(db):
+    """楚辭 卷四 §17: the note on 悲回風 (a paragraph of its own, after a paragraph whose last note
+    is 王逸's too) is a new note and keeps its tag 王逸; its rest (終沈汨羅…, the next paragraph)
+    has none. Every other tag as before: one before each 王逸 note after a 補曰 of 洪興祖's."""
+    with muted():
+        import_file(CHUCI)
+    page = Client().get("/works/KR4a0002/juan/4/17/", {"notes": "inline", "layout": "horizontal"}).content.decode()
+    tags = TAGGED.findall(page)
+    assert [(who, words[:6]) for who, words in tags] == [
+        ("王逸", "言已欲隨衆容"), ("洪興祖", "𥙷曰此言楚國"), ("王逸", "又欲罔然芒芒"), ("王逸", "言欲軋沕已心"),
+        ("王逸", "雖欲長驅無所"), ("王逸", "登山入水周六"), ("王逸", "雖逺念君在旁"), ("王逸", "思如流水遊楚"),
+        ("王逸", "伴俱也㢮毀也"), ("王逸", "炎氣南方火也"), ("洪興祖", "𥙷曰液音亦神"), ("王逸", "言已上觀炎陽"),
+        ("王逸", "黃棘棘刺也枉"), ("王逸", "介子推也"), ("王逸", "無適言巳思慕"), ("王逸", "兾幸也言巳"),
+        ("王逸", "適之"), ("王逸", "申徒狄也遇闇"), ("洪興祖", "𥙷曰莊子云申"), ("王逸", "驟數也一本作"),
+        ("王逸", "絓懸一作結絓"), ("王逸", "此章言小人之")]
+    last = _paragraphs(page, 17)[-1]
+    assert last.startswith('<span class="note layer-commentary" data-layer="章句" id="s17-p65" role="note">'
+                           '終沈汨羅從子胥申徒以畢其志也<span class="pb"')

@@ -210,6 +210,14 @@ def own_marks(piece) -> str:
                    for url, kind, word, name in getattr(piece, "own_marks", ()))
 
 
+#: The key under which ``pieces`` keeps in a template's render context what a section's
+#: paragraphs showed before the next (``{% pieces … run_on=True %}``): the piece shown last
+#: (``previous``) and the pieces shown so far by position (``by_position``). A note that runs on
+#: into the next paragraph (the rest of a note printed at the top of the next column keeps its
+#: own paragraph: ``reader.importers.mandoku.smallprint.runs_on``) is one note: its rest gets no
+#: second label of its writer. A new note at a paragraph's head is labelled as before.
+CARRY = "pieces-carry"
+
 #: Pieces rendered by ``pieces`` since start-up: tests read it to check that a page of a long
 #: section renders only its own pieces (issue 17).
 RENDERED = {"pieces": 0}
@@ -247,29 +255,36 @@ def book_commentator(section) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def pieces(context, items, section, display, notes=None) -> str:
+def pieces(context, items, section, display, notes=None, run_on=False) -> str:
     """The pieces of a paragraph (or of a note's words) in the display's commentary mode
     (``notes`` overrides it): ``inline`` notes in place, ``hidden`` notes left out (but
     those holding a highlight, shown open behind their marker), ``beside`` notes behind
     markers, ``only`` as inline (the notes-only page lays them out). The page markers of every
-    ``pieces`` of one page are counted together (``reading.page_markers``: kept on the request)."""
+    ``pieces`` of one page are counted together (``reading.page_markers``: kept on the request).
+    ``run_on=True`` for the paragraphs of one section: each reads on from the one before
+    (``CARRY``), so the rest of a note in the next paragraph is not labelled again."""
     request = context.get("request")
     shown = None
     if request is not None:
         shown = getattr(request, "shown_pages", None)
         if shown is None:
             shown = request.shown_pages = Counter()
+    state = None
+    if run_on:  # kept for this render of the section's template (an include has a render context of its own)
+        state = context.render_context.setdefault((CARRY, section.pk, section.position), {})
     with page_markers(shown):
-        return _pieces(items, section, display, notes)
+        return _pieces(items, section, display, notes, state)
 
 
-def _pieces(items, section, display, notes=None) -> str:
-    """``pieces``, its page markers counted."""
+def _pieces(items, section, display, notes=None, carry: dict | None = None) -> str:
+    """``pieces``, its page markers counted; ``carry`` (``{}`` for a section's first paragraph)
+    holds what the paragraphs before said (``CARRY``) and is updated for the next."""
     notes = notes or display.notes_mode
-    previous, out, writer = None, [], None
+    carry = {} if carry is None else carry
+    previous, writer, out = carry.get("previous"), None, []
     sole = book_commentator(section)
     items = list(items)
-    by_position = {p.position: p for p in items}
+    by_position = {**carry.get("by_position", {}), **{p.position: p for p in items}}
     byline = byline_pieces(section, items)  # the section's own byline: shown as one, in every mode
     for i, p in enumerate(items):
         if not i % 200:
@@ -287,15 +302,20 @@ def _pieces(items, section, display, notes=None) -> str:
         # reader) or he is the book's one commentator (荀子's 楊倞), whom the byline names: his notes
         # are labelled alike, none by his name (the first of a paragraph was, the others not)
         who = getattr(p, "commentator", "") if p.is_note else ""
+        # a part of a note stored as several pieces (reading order, or a commentator's part, or
+        # the rest of a note run on into the next paragraph: 六臣註文選 卷一 §3's 李善 note, 顯 | 宗時除)
+        joined = one_printed_note(previous, p, by_position)
+        if i == 0 and joined:  # its writer was named in the paragraph before: said once
+            writer = getattr(previous, "commentator", "")
         marked_layer = previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)
         p.needs_who = bool(who) and who != writer and who != sole and not opens_with_formula(p, who) \
             and not marked_layer
         writer = who if p.is_note else writer
-        # a part of a note stored as several pieces (reading order, or a commentator's part): one
-        # bracket round the whole, and its layer and hand said once to a screen reader
-        p.joins_previous = one_printed_note(previous, p, by_position)
+        # one bracket round the part of the note in this paragraph, and its layer and hand said
+        # once to a screen reader
+        p.joins_previous = joined and i > 0
         p.joins_next = i + 1 < len(items) and one_printed_note(p, items[i + 1], by_position)
-        p.same_voice = p.joins_previous and piece_layer(p) == piece_layer(previous) and \
+        p.same_voice = joined and piece_layer(p) == piece_layer(previous) and \
             who == getattr(previous, "commentator", "")
         if notes == "only" and p.is_note:
             # 只看注 shows each note on its own, away from the marker words and the note before it:
@@ -311,4 +331,5 @@ def _pieces(items, section, display, notes=None) -> str:
         p.place_notes, p.placed_notes = not display.vertical, ()
         out.append(render_piece(p, section, display, notes) + overlay_marks(p) + own_marks(p) + overlay_notes(p))
         RENDERED["pieces"] += 1
+    carry.update(previous=previous, by_position=by_position)
     return mark_safe("".join(out))
