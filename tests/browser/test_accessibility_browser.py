@@ -275,3 +275,22 @@ def test_the_error_pages_pass_axe(live_server, tabs, template, context):
     page.goto(live_server.url + "/error-page/")
     assert page.locator("h1").inner_text().endswith("(503)")
     assert tab.axe() == []
+
+
+def test_the_page_of_a_juan_too_large_for_a_quotation_map_passes_axe(site, tabs, settings):
+    """A juan over ``QUOTATION_MAP_MAX_CHARS`` gets no map: its page says so in both languages
+    and lists its sections, each with its own parallel passages (decision 0051); on a desktop and
+    on a phone it passes axe too (here the seed's 6,916 characters of main text over a limit of
+    6,915)."""
+    settings.QUOTATION_MAP_MAX_CHARS = 6915
+    for device in ("desktop", "phone"):
+        tab = tabs(device)
+        page = tab.page
+        assert page.goto(site + f"/works/{WORK}/juan/10/quotations/").status == 200
+        assert page.locator("main p").first.inner_text() == (
+            "本卷經文 6916 字，超過引文地圖一次可查的 6915 字，不作全卷地圖：請逐節查看其「相關段落」（又見於何書何處）。")
+        items = page.locator(".section-parallels li")
+        assert items.count() == 45 and items.first.inner_text() == "§1「戒百官」 · 相關段落"
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert tab.axe() == []
+        tab.shot("axe-quotation-map-too-large", full_page=True)
