@@ -7,8 +7,8 @@ from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.column_order import closes_note
 from reader.importers.mandoku.header import fill_metadata, read_header_block
-from reader.importers.mandoku.lines import PieceBuilder, layout_only, split_indent
-from reader.importers.mandoku.smallprint import TOKEN, runs_on, scan_line
+from reader.importers.mandoku.lines import PieceBuilder, full_width, layout_only, split_indent
+from reader.importers.mandoku.smallprint import TOKEN, full_line, runs_on, scan_line
 from reader.importers.mandoku.structure import Unit, group
 
 from .conftest import SHARED
@@ -108,36 +108,83 @@ def test_real_small_print_across_lines(path, line):
 
 
 
-@pytest.mark.parametrize("before, line, expected", [
+@pytest.mark.parametrize("before, line, full, expected", [
     # 六臣註文選 卷一: an author's line indented, its note going on at the top of the next column
     ("\u3000\u3000\u3000班孟堅(人也年九歳能屬文長遂博貫載籍顯/善曰范瞱後漢書曰班固字孟堅北地)¶",
-     "(竇憲出征匃奴以固為中䕶軍憲敗固坐免官/宗時除蘭臺令史遷為郎乃上兩都賦大將軍)¶", True),
-    ("\u3000\u3000\u3000班孟堅(甲/乙)¶", "<pb:KR4h0003_SBCK_001-1b>(丙/丁)¶", True),
+     "(竇憲出征匃奴以固為中䕶軍憲敗固坐免官/宗時除蘭臺令史遷為郎乃上兩都賦大將軍)¶", 18, True),
+    ("\u3000\u3000\u3000班孟堅(甲/乙)¶", "<pb:KR4h0003_SBCK_001-1b>(丙/丁)¶", 7, True),
+    # the line above not full: its note ended in its column, the flush note below is a block of its
+    # own (春秋 collections: a 經 line's reading note, then the 左傳 block; KR1e0074 卷三, 14 of 21)
+    ("\u3000三月鄭伯使宛來歸祊(祊必彭反/公榖作邴)¶",
+     "(左傳鄭伯請釋泰山之祀而祀周公以泰山之祊易許/田三月鄭伯使宛來歸祊不祀泰山也公羊傳宛者何)¶", 21, False),
+    ("\u3000三月鄭伯使宛來歸祊(祊必彭反/公榖作邴)¶", "(左傳/田三)¶", 15, False),
+    ("\u3000三月鄭伯使宛來歸祊(祊必彭反/公榖作邴)¶", "(左傳/田三)¶", 14, True),
+    # a note written without its column break: its printed width unknown (世說新語校語 卷一)
+    ("\u3000\u3000\u3000賞譽第八(按宋本中之上至識鑒第七止此篇題世說新)¶", "(語中之下第八下無上字)¶", 20, True),
     # the line below indented (a block of its own: 周易折中's 案), or holding more than the note
-    ("\u3000\u3000\u3000集說(輔氏廣曰…/世衰道降…)¶", "\u3000\u3000(案詩序刺忽也/之援而見逐)¶", False),
-    ("\u3000附録左傳(鄭子家卒…/之棺而逐其族)¶", "(癸定王/亥九年)十有一年(晉景二年/齊頃公)¶", False),
-    ("\u3000\u3000益州\u3000(漢中/牂牁)\u3000(巴郡/越嶲)¶", "(廣漢屬國/犍為屬國)\u3000(蜀郡屬國/)¶", False),
+    ("\u3000\u3000\u3000集說(輔氏廣曰…/世衰道降…)¶", "\u3000\u3000(案詩序刺忽也/之援而見逐)¶", 5, False),
+    ("\u3000附録左傳(鄭子家卒…/之棺而逐其族)¶", "(癸定王/亥九年)十有一年(晉景二年/齊頃公)¶", 5, False),
+    ("\u3000\u3000益州\u3000(漢中/牂牁)\u3000(巴郡/越嶲)¶", "(廣漢屬國/犍為屬國)\u3000(蜀郡屬國/)¶", 5, False),
     # the line above small print alone, or ending in text
-    ("\u3000\u3000\u3000(耳貞凶戒占者固執/而不知變則凶也)¶", "(案俞氏之説是/蓋自象傳)¶", False),
-    ("\u3000\u3000班孟堅(甲/乙)丙¶", "(丁/戊)¶", False),
-    ("拱手也)¶", "(丁/戊)¶", False),  # the end of a note opened on an earlier line
+    ("\u3000\u3000\u3000(耳貞凶戒占者固執/而不知變則凶也)¶", "(案俞氏之説是/蓋自象傳)¶", 5, False),
+    ("\u3000\u3000班孟堅(甲/乙)丙¶", "(丁/戊)¶", 5, False),
+    ("拱手也)¶", "(丁/戊)¶", 5, False),  # the end of a note opened on an earlier line
 ])
-def test_a_note_runs_on_to_the_top_of_the_next_column(before, line, expected):
-    assert runs_on(before, line) is expected
+def test_a_note_runs_on_to_the_top_of_the_next_column(before, line, full, expected):
+    assert runs_on(before, line, full) is expected
+
+
+def test_a_full_line_is_the_narrower_of_every_line_and_the_lines_without_small_print():
+    """``full_line``: 六臣註文選 SBCK sets its small print closer than two columns to a
+    full-size character, so its lines ending in notes measure wider than its full-size lines."""
+    lines = ["甲" * 18, "乙" * 18, "\u3000\u3000\u3000班孟堅(" + "丙" * 17 + "/" + "丁" * 17 + ")¶",
+             "丙" * 5 + "(" + "丁" * 18 + "/" + "戊" * 18 + ")¶", "丙" * 5 + "(" + "丁" * 18 + "/" + "戊" * 18 + ")¶"]
+    assert (full_width(lines, 0, 5), full_width(lines, 0, 5, large_only=True), full_line(lines, 0, 5)) == (23, 18, 18)
+    assert full_line(["甲" * 9, "乙(丙/丁)"], 0, 2) == 10 ** 6  # no line of ten: no known width, no run-on
 
 
 def test_a_note_run_on_below_an_indented_line_is_one_note_and_writes_back():
     """The line above keeps its paragraph (the structure steps read a note's rest as a line of
     its own), and the ``)`` that ends the line above is the layout of the note's rest: one note
-    for the commentator step and the pages (``column_order.closes_note``)."""
-    text = HEAD + "天地玄黃宇宙洪荒¶\n\u3000甲乙(丙丁/戊己)¶\n<pb:X_001-1b>¶\n(庚辛/壬癸)¶\n子丑寅¶\n"
+    for the commentator step and the pages (``column_order.closes_note``). The line above is
+    full (twelve, as the juan's lines of full-size characters)."""
+    text = (HEAD + "天地玄黃宇宙洪荒日月盈昃¶\n\u3000甲乙丙丁戊己庚辛壬(丙丁/戊己)¶\n<pb:X_001-1b>¶\n(庚辛/壬癸)¶\n"
+            "子丑寅¶\n")
     doc = parse_mandoku(text, "KR9z0001_001.txt")
     assert render_mandoku(doc) == text
     assert [[(p.kind, p.text, p.layout) for p in para] for para in doc.sections[0].paragraphs][1:] == [
-        [(TEXT, "甲乙", [(0, "\u3000")]), (NOTE, "丙丁戊己", [(0, "("), (2, "/")])],
+        [(TEXT, "甲乙丙丁戊己庚辛壬", [(0, "\u3000")]), (NOTE, "丙丁戊己", [(0, "("), (2, "/")])],
         [(NOTE, "庚辛壬癸", [(0, ")¶\n<pb:X_001-1b>¶\n("), (2, "/"), (4, ")¶\n")]), (TEXT, "子丑寅", [(3, "¶\n")])],
     ]
     assert [closes_note(p) for p in doc.sections[0].pieces if p.kind == NOTE] == [False, True]
+
+
+def test_a_note_that_ends_before_its_column_does_is_not_run_on():
+    """The same lines with the line above short (eight of twelve): its note ends there, and the
+    flush note below is a note of its own (KR1e0074 卷三 line 226: the 經's reading note and the
+    左傳 block under it)."""
+    text = (HEAD + "天地玄黃宇宙洪荒日月盈昃¶\n\u3000甲乙丙丁戊(丙丁/戊己)¶\n<pb:X_001-1b>¶\n(庚辛/壬癸)¶\n"
+            "子丑寅¶\n")
+    doc = parse_mandoku(text, "KR9z0001_001.txt")
+    assert render_mandoku(doc) == text
+    assert [[(p.kind, p.text, p.layout) for p in para] for para in doc.sections[0].paragraphs][1:] == [
+        [(TEXT, "甲乙丙丁戊", [(0, "\u3000")]), (NOTE, "丙丁戊己", [(0, "("), (2, "/"), (4, ")¶\n")])],
+        [(NOTE, "庚辛壬癸", [(0, "<pb:X_001-1b>¶\n("), (2, "/"), (4, ")¶\n")]), (TEXT, "子丑寅", [(3, "¶\n")])],
+    ]
+    assert [closes_note(p) for p in doc.sections[0].pieces if p.kind == NOTE] == [True, True]
+
+
+def test_the_chunqiu_reading_note_and_the_zuozhuan_block_below_it_are_two_notes():
+    """春秋大全-like layout, the real file: KR1e0074 卷三 line 226 (三月鄭伯使宛來歸祊), its short
+    note closes on its line and the 左傳 block printed flush below it is a note of its own."""
+    rel = "kanripo-jingbu/KR1e0074/KR1e0074_003.txt"
+    raw = (JINGBU / "KR1e0074" / "KR1e0074_003.txt").read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, rel)
+    assert render_mandoku(doc) == raw
+    notes = [p for s in doc.sections for p in s.pieces if p.kind == NOTE]
+    at = next(i for i, p in enumerate(notes) if p.text == "祊必彭反公榖作邴")
+    assert closes_note(notes[at]) is True
+    assert notes[at + 1].text.startswith("左傳鄭伯請釋泰山之祀而祀周公以泰山之祊易許田三月鄭伯使宛來歸祊")
 
 
 # -- structure --------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
     layout_only, print_width, split_indent,
 )
-from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, runs_on, scan_line
+from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
 from .divisions import (fold_heading_words, follows_last, glossed_heading, heading_tail, next_heading,
                         noted_heading, number_noted_heading)
@@ -127,6 +127,7 @@ class LineLoop:
         in_label = False                 # in a label paragraph (經(…) and the lines continuing its note)
         line_indent = None               # indentation of the previous content line (None after a blank)
         full = full_width(lines, start, end)
+        full_run = full_line(lines, start, end)  # a line that full may end in a note that runs on (``runs_on``)
         prev_width = 0                   # print width of the previous content line (0 after a blank)
         before = ""                      # the previous content line, as the file writes it
         # in a part of editors' collation notes (卷一考證): entries with a hanging indent
@@ -535,7 +536,7 @@ class LineLoop:
             # as the structure steps read it; the ``)`` that ends the line above is its layout, so
             # the note above does not close there (``column_order.closes_note``)
             ran_on = cont[1] if (cont_arg is None and cont and cont[0] == "note" and cont[3] == "main"
-                                 and not head and runs_on(before, line)) else None
+                                 and not head and runs_on(before, line, full_run)) else None
             first = len(unit.pieces)
             last, c = self.scan_line(body, tokens_re, lineno, col0, unit.pieces, TEXT, NOTE, lead, term,
                                      cont_arg, last)

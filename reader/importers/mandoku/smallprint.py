@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from ..errors import TextFormatError
-from .lines import PILCROW, PieceBuilder
+from .lines import PILCROW, PieceBuilder, full_width, print_width
 
 #: Tokens of a content line: page break, pilcrows, note markup, an ideographic
 #: description sequence in [] (text, its () and / are not markup), a run of text.
@@ -91,10 +91,11 @@ def continues(cont, stripped: str, indent: int, mode: str, new_para: bool = Fals
 _MARKS = re.compile(r"<pb:[^>]*>|<md:[^>]*>|¶")
 
 
-def runs_on(before: str, line: str) -> bool:
+def runs_on(before: str, line: str, full: int) -> bool:
     """Whether the content line ``line`` (the file's line, indentation included) goes on with
     the note that ends the printed line ``before`` (the content line above it), though the
-    two are not indented alike (``continues`` joins lines indented alike).
+    two are not indented alike (``continues`` joins lines indented alike). ``full`` is the
+    width of a full printed line of the juan in full-size characters (``full_line``).
 
     How the books are printed: a note stands after the words it is on; where it runs past
     the end of a column it goes on at the top of the next one. So a flush line (no
@@ -102,9 +103,16 @@ def runs_on(before: str, line: str) -> bool:
     it is the rest of the note that ends the line above, when that note follows full-size
     words on its line (the indentation there is the words', a title's: 六臣註文選 卷一
     ``　　　班孟堅(人也…載籍顯/善曰范瞱…北地)¶`` over ``(竇憲…免官/宗時除…將軍)¶``, 顯宗
-    read across the break). A line above that is small print alone (a block of notes
-    indented as a block: 周易折中's ``　　(案…)``) or a line below that is indented (a
-    contents list's second line of titles) or holds more than the note keeps its own."""
+    read across the break) and the line above is full (``print_width`` of at least ``full``):
+    a note that ends before its column does has not run on, and a flush note below it
+    starts a block of its own (春秋 collections print a 經 line's short reading note and the
+    傳 and 集說 blocks flush below it: KR1e0074 卷三 ``　三月鄭伯使宛來歸祊(祊必彭反/公榖作邴)¶``,
+    14 of 21, over ``(左傳鄭伯請釋…)``). Where the note above is written without its column
+    break ``/`` the file does not say how wide it printed, and its width decides nothing
+    (世說新語校語 ``　　　賞譽第八(按宋本…世說新)¶`` over ``(語中之下…)``). A line above that is
+    small print alone (a block of notes indented as a block: 周易折中's ``　　(案…)``) or a
+    line below that is indented (a contents list's second line of titles) or holds more than
+    the note keeps its own."""
     above = _MARKS.sub("", before).lstrip("\u3000 ")
     below = _MARKS.sub("", line)
     if not below.startswith("(") or not below.endswith(")") or below.count("(") != 1 or below.count(")") != 1:
@@ -112,7 +120,19 @@ def runs_on(before: str, line: str) -> bool:
     if not above.endswith(")") or "(" not in above:  # (a note opened on an earlier line: small print alone)
         return False
     words = above[:above.rfind("(")]
-    return bool(words.strip("\u3000 ")) and "(" not in words and ")" not in words
+    if not words.strip("\u3000 ") or "(" in words or ")" in words:
+        return False
+    return "/" not in above[len(words):] or print_width(before) >= full
+
+
+def full_line(lines: list[str], start: int, end: int) -> int:
+    """The width of a full printed line of ``lines[start:end]`` for ``runs_on``, in full-size
+    characters: the smaller of ``full_width`` over every content line and over the lines
+    without small print. An edition may set its small print closer than two columns to a
+    full-size character (六臣註文選 SBCK: 18 full-size characters a line, 23 measured over
+    every line), so a line ending in a note may be full at fewer than the all-lines width;
+    a juan without a line of ten or more characters has no known width (``10 ** 6``)."""
+    return min(full_width(lines, start, end), full_width(lines, start, end, large_only=True))
 
 
 def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: str, note_kind: str,
