@@ -5,6 +5,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 
 from config.cacheable import view_pairs
+from config.paging import past_last
 
 
 class StandardPagination(PageNumberPagination):
@@ -41,8 +42,8 @@ class StandardPagination(PageNumberPagination):
     def get_page_number(self, request, paginator) -> int | str:
         """The page ``request`` asks for: 1 when ``page`` is absent or empty, the last for
         ``last``, a whole number from 1 (ASCII digits) as itself; past the last page, ``NotFound``
-        (a 404 whose ``detail`` names the last page: ``past_last_message``, the page asked shown
-        up to 20 digits); anything else (``0``, ``-1``, ``x``, ``1.5``) raises
+        (a 404 whose ``detail`` names the last page: ``past_last_message``, the page asked as
+        ``config.paging.past_last`` shows it); anything else (``0``, ``-1``, ``x``, ``1.5``) raises
         ``ValidationError`` (a 400: ``{"page": [message]}``), where DRF answered 404 as for a
         page past the last."""
         value = request.query_params.get(self.page_query_param)
@@ -50,13 +51,10 @@ class StandardPagination(PageNumberPagination):
             return 1
         if value in self.last_page_strings:
             return paginator.num_pages
+        if (shown := past_last(value, paginator.num_pages)) is not None:  # as the site's pages read it
+            raise NotFound(self.past_last_message.format(page=shown, last=paginator.num_pages, size=paginator.per_page))
         text = value.strip()
         if text.isascii() and text.isdigit() and text.strip("0"):
-            digits = text.lstrip("0")
-            if len(digits) > len(str(paginator.num_pages)) or int(digits) > paginator.num_pages:
-                shown = digits if len(digits) <= 20 else digits[:20] + "…"
-                raise NotFound(self.past_last_message.format(page=shown, last=paginator.num_pages,
-                                                             size=paginator.per_page))
             return value
         raise ValidationError({self.page_query_param: [self.invalid_page_number_message.format(value=value[:20])]})
 

@@ -36,14 +36,30 @@ class PastLastPage(Http404):
     words say so and name the last page, in Chinese (``chinese``: 沒有第「9」頁：已過末頁，本節末頁為第
     2 頁) and English (the exception's message: no page '9': past the last page of this section,
     2), on the site's page (``not_found``, with a link to ``last_url`` where given) and in the
-    API (``api.throttling.exception_handler``). ``what``: 節 (section) or 卷 (juan)."""
+    API (``api.throttling.exception_handler``). ``what``: 節 (section), 卷 (juan) or 表 (a list:
+    the corrections' review queue, one's own proposals or notes)."""
 
-    NAMES = {"節": "section", "卷": "juan"}
+    NAMES = {"節": "section", "卷": "juan", "表": "list"}
 
     def __init__(self, page, last: int, what: str = "節", last_url: str = ""):
         self.chinese = f"沒有第「{page}」頁：已過末頁，本{what}末頁為第 {last} 頁"
         self.last_url = last_url
         super().__init__(f"no page '{page}': past the last page of this {self.NAMES.get(what, what)}, {last}")
+
+
+class NotAPage(Http404):
+    """A ``?page=`` of a paged list that is no page number (``0``, ``-1``, ``x``: a whole number
+    from 1 is one, ``config.paging``): a 404 whose words say so and name the last page, in Chinese
+    (``chinese``: 沒有第「x」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁) and English (no page 'x': pages
+    are numbered from 1 to the last, 2, of this list), on the site's page (``not_found``). ``what``
+    as ``PastLastPage``'s; the page asked is shown up to 20 characters."""
+
+    def __init__(self, page: str, last: int, what: str = "表"):
+        shown = page[:20]
+        self.chinese = f"沒有第「{shown}」頁：頁碼為從 1 起的整數，本{what}末頁為第 {last} 頁"
+        self.last_url = ""
+        super().__init__(f"no page '{shown}': pages are numbered from 1 to the last, {last}, "
+                         f"of this {PastLastPage.NAMES.get(what, what)}")
 
 
 def unknown_address(path: str) -> dict:

@@ -25,7 +25,9 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from config.api_errors import NotAPage, PastLastPage
 from config.clients import client_ip
+from config.paging import page_asked, past_last
 from config.ratelimit import write_wait
 from reader.citation import section_label
 from reader.models import LAYER_CHOICES, Edition, Juan, Piece, count_siblings
@@ -227,13 +229,28 @@ def _proposer_record(user_id) -> dict:
 QUEUE_PAGE, MINE_PAGE, NOTES_PAGE = 200, 500, 1000
 
 
+def list_page_url(path: str, number: int) -> str:
+    """The address of page ``number`` of the list at ``path`` (the first without ``page``, as the
+    lists' own links, ``corrections/_pages.html``)."""
+    return path + (f"?page={number}" if number > 1 else "")
+
+
 def _page(request, proposals, size: int):
     """The page ``?page=`` of ``proposals`` (a queryset, in its order), ``size`` a page, its
     proposals given their ``juan_label`` (``Proposal.label_juans``) and their editions' count of
     siblings (``reader.models.count_siblings``, for ``Proposal.edition_name``): a Django ``Page`` whose
-    ``paginator.count`` is the whole list's. A page past the last is the last, one that is not
-    a number the first (``Paginator.get_page``)."""
-    page = Paginator(proposals, size).get_page(request.GET.get("page"))
+    ``paginator.count`` is the whole list's. The page is read as the search's and the API's lists
+    read theirs (``config.paging``): a page past the last raises ``PastLastPage`` (a 404 naming the
+    last page, with a link to it), one that is no page number (``0``, ``-1``, ``x``) ``NotAPage``
+    (a 404 naming the last page); Django's ``get_page`` showed the last page and the first."""
+    number = request.GET.get("page")
+    paginator = Paginator(proposals, size)
+    page = page_asked(paginator, number)
+    if page is None:
+        last = paginator.num_pages
+        if (shown := past_last(number, last)) is not None:
+            raise PastLastPage(shown, last, "表", list_page_url(request.path, last))
+        raise NotAPage(number, last, "表")
     page.object_list = Proposal.label_juans(page.object_list)
     count_siblings(p.edition for p in page.object_list if p.edition_id)  # their names (edition_name): one query
     return page
@@ -317,8 +334,10 @@ def delete_own(request, pk):
     them, so that the answer does not tell that one exists; a GET is a 405."""
     proposal = get_object_or_404(Proposal, pk=pk, author=request.user, status=PRIVATE, kind__in=OWN_KINDS)
     forget(proposal, request.user)
-    page = _int(request.POST.get("page"))
-    return redirect(reverse("corrections:notes") + (f"?page={page}" if page and page > 1 else ""))
+    page = _int(request.POST.get("page")) or 1
+    # the last note of the last page deleted: that page is no more, the one before it is shown
+    left = Proposal.objects.filter(author=request.user, status=PRIVATE).count()
+    return redirect(list_page_url(reverse("corrections:notes"), max(1, min(page, -(-left // NOTES_PAGE)))))
 
 
 @never_cache

@@ -3,12 +3,13 @@ from collections import Counter
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.core.paginator import InvalidPage, Paginator
+from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from characters.simplified import TRADITIONAL, language_tag
 from config.budget import check
+from config.paging import page_asked, past_last
 from config.ratelimit import search_wait
 
 from reader.models import Chapter, Juan, Work
@@ -255,25 +256,18 @@ def page_url(params: list[tuple[str, str]], number: int) -> str:
 
 def hits_page(results, number):
     """Page ``number`` (a query parameter, "" or None for the first) of ``results``' hits,
-    ``PAGE_SIZE`` a page, or None when it is not a whole number from 1 to the last page (a
-    search without hits has its page 1). Django's ``get_page`` showed the last page for
-    ``page=-1`` or past the end, and the first for ``page=x``, where the API answers 404."""
-    try:
-        return Paginator(results.hits, PAGE_SIZE).page(number or 1)
-    except InvalidPage:
-        return None
+    ``PAGE_SIZE`` a page, or None when it is not a whole number from 1 to the last page
+    (``config.paging.page_asked``: a search without hits has its page 1)."""
+    return page_asked(Paginator(results.hits, PAGE_SIZE), number)
 
 
 def no_page_message(results, number: str) -> tuple[str, int | None]:
     """``(message, last)`` for a ``page`` parameter ``number`` that ``hits_page`` found no page
-    for: a whole number (ASCII digits) past the last page is ``PAST_LAST``, naming the last page
-    (``last``, the number of the page to offer instead; the page asked shown up to 20 digits);
+    for: a whole number past the last page is ``PAST_LAST``, naming the last page (``last``, the
+    number of the page to offer instead; the page asked as ``config.paging.past_last`` shows it);
     anything else (``0``, ``-1``, ``x``) ``NO_PAGE``, with ``last`` None."""
-    text = (number or "").strip()
-    if text.isascii() and text.isdigit() and text.strip("0"):
-        digits = text.lstrip("0")
-        last = Paginator(results.hits, PAGE_SIZE).num_pages
-        shown = digits if len(digits) <= 20 else digits[:20] + "…"
+    last = Paginator(results.hits, PAGE_SIZE).num_pages
+    if (shown := past_last(number, last)) is not None:
         return PAST_LAST.format(page=shown, last=last, size=PAGE_SIZE), last
     return NO_PAGE.format(page=number, size=PAGE_SIZE), None
 

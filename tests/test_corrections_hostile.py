@@ -201,12 +201,56 @@ def test_the_review_queue_and_ones_own_lists_are_paged_not_cut(seed_juan, people
     assert '第 1 / 2 頁，共 203 件 · <a href="?page=2" rel="next">下一頁</a>' in first
     last = c.get("/corrections/?page=2").content.decode()
     assert last.count('<article class="pending">') == 3 and "注202" in last and "注199" not in last
-    assert c.get("/corrections/?page=x").content.decode().count('<article class="pending">') == 200
+    # a page past the last names the last and links to it, one that is no page number says so
+    # (they showed the last page and the first), as the search's hits and the API's lists
+    for bad, status_words in [("3", "沒有第「3」頁：已過末頁，本表末頁為第 2 頁（<a href=\"/corrections/?page=2\">到末頁</a>）"),
+                              ("0003", "沒有第「3」頁：已過末頁，本表末頁為第 2 頁（<a href=\"/corrections/?page=2\">到末頁</a>）"),
+                              ("x", "沒有第「x」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁"),
+                              ("0", "沒有第「0」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁"),
+                              ("-1", "沒有第「-1」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁")]:
+        response = c.get("/corrections/", {"page": bad})
+        shown = response.content.decode()
+        assert response.status_code == 404, bad
+        assert f"<p>沒有此頁：/corrections/。{status_words}。回到" in shown, bad
+        assert '<article class="pending">' not in shown
+    english = c.get("/corrections/", {"page": "x"}).content.decode()
+    assert ('<p lang="en">Not found: /corrections/ (no page &#x27;x&#x27;: pages are numbered from 1 to the last, 2, '
+            'of this list).') in english
+    english = c.get("/corrections/", {"page": "9" * 30}).content.decode()
+    assert (f'<p lang="en">Not found: /corrections/ (no page &#x27;{"9" * 20}…&#x27;: past the last page of this list, '
+            '2).') in english
+    assert c.get("/corrections/", {"page": ""}).content.decode().count('<article class="pending">') == 200
     c.force_login(people["contributor"])
     mine = c.get("/corrections/mine/").content.decode()
     assert mine.count("注記 (annotation)</a>") == 203 and "分頁" not in mine  # one page of 500
     notes = c.get("/corrections/notes/").content.decode()
     assert notes.count("書籤 (bookmark)：") == 3
+    # one's own lists: an empty list has its page 1, and no page 2
+    c.force_login(people["editor"])
+    assert c.get("/corrections/mine/").status_code == 200
+    missing = c.get("/corrections/mine/", {"page": "2"}).content.decode()
+    assert "沒有第「2」頁：已過末頁，本表末頁為第 1 頁（<a href=\"/corrections/mine/\">到末頁</a>）" in missing
+    assert c.get("/corrections/notes/", {"page": "2"}).status_code == 404
+
+
+def test_deleting_the_last_note_of_the_last_page_leads_to_the_page_before(seed_juan, people, monkeypatch):
+    """Deleting a note goes back to the page of the list it was on; the only note of the last page
+    deleted, that page is past the last (a 404), so the page before it is shown."""
+    from corrections import views
+
+    monkeypatch.setattr(views, "NOTES_PAGE", 2)
+    base = dict(edition=seed_juan.edition, edition_slug="禮書綱目", juan_number=10, section_position=3,
+                piece_position=0, start=0, end=2, original="樂人", reason="", author=people["contributor"])
+    marks = Proposal.objects.bulk_create([Proposal(kind="bookmark", replacement=f"籤{i}", status="private", **base)
+                                          for i in range(3)])
+    c = Client()
+    c.force_login(people["contributor"])
+    assert c.get("/corrections/notes/", {"page": "2"}).content.decode().count("書籤 (bookmark)：") == 1
+    assert c.get("/corrections/notes/", {"page": "3"}).status_code == 404
+    response = c.post(f"/corrections/{marks[2].pk}/delete/", {"page": "2"})
+    assert (response.status_code, response["Location"]) == (302, "/corrections/notes/")
+    response = c.post(f"/corrections/{marks[1].pk}/delete/", {"page": "1"})
+    assert (response.status_code, response["Location"]) == (302, "/corrections/notes/")
 
 
 def test_an_editor_signing_in_again_after_pressing_accept_is_led_to_the_proposal_not_a_bare_405(seed_juan, people):

@@ -1,0 +1,42 @@
+"""The page a list's ``?page=`` asks for, as every paged page of the site reads it: the search's
+hits (``search.views``) and the corrections' lists (``corrections.views``: the review queue,
+one's own proposals, one's notes); the API's lists read theirs as their paginator
+(``api.pagination.StandardPagination``) by the same rule.
+
+A page is a whole number from 1 to the last; an empty or absent ``page`` is the first. A whole
+number past the last is answered with a 404 that says so and names the last page (the API's
+``past_last_message``, the reading pages' ``config.api_errors.PastLastPage``); anything else
+(``0``, ``-1``, ``x``) with a 404 that says pages are numbered from 1. Django's
+``Paginator.get_page`` showed the last page for a page past the end and the first for ``x``, so
+that a reader never learnt the page asked was not there.
+"""
+from __future__ import annotations
+
+from django.core.paginator import InvalidPage, Page, Paginator
+
+#: The longest page number a message shows whole; a longer one is cut and ends in 「…」.
+SHOWN_DIGITS = 20
+
+
+def page_asked(paginator: Paginator, number: str | None) -> Page | None:
+    """Page ``number`` of ``paginator`` (the ``page`` parameter as sent: ``""`` or None for the
+    first), or None when it is not a whole number from 1 to the last page (a list without items
+    has its page 1: ``allow_empty_first_page``)."""
+    try:
+        return paginator.page(number or 1)
+    except InvalidPage:
+        return None
+
+
+def past_last(number: str | None, last: int) -> str | None:
+    """The page number ``number`` (the ``page`` parameter as sent) as a message shows it, when it
+    is a whole number (ASCII digits) past ``last``: without its leading zeros, cut after
+    ``SHOWN_DIGITS`` digits with 「…」 (``"0012"`` → ``"12"``); None for anything else (a page
+    that exists, ``0``, ``-1``, ``x``, ``１``)."""
+    text = (number or "").strip()
+    if not (text.isascii() and text.isdigit() and text.strip("0")):
+        return None
+    digits = text.lstrip("0")
+    if len(digits) <= len(str(last)) and int(digits) <= last:
+        return None
+    return digits if len(digits) <= SHOWN_DIGITS else digits[:SHOWN_DIGITS] + "…"
