@@ -2,7 +2,9 @@
 are Django's, which drf-spectacular does not read, so their paths and shapes are written here by
 hand and added to the schema by a post-processing hook (``json_routes_outside_the_api``,
 ``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): ``/chars/{char}/`` and
-``/corrections/annotations/{slug}.jsonld``."""
+``/corrections/annotations/{slug}.jsonld``, and the redirects of ``api.redirects`` (a slug or a
+title in place of an id) as responses of the paths under ``/api/works/{id}/`` and
+``/api/editions/{id}/``."""
 from __future__ import annotations
 
 from corrections.models import TAGS
@@ -94,6 +96,74 @@ ANNOTATION_COLLECTION = {
     },
 }
 
+#: The JSON body of a redirect from a slug or a title to an id (``api.redirects``).
+MOVED = {
+    "type": "object",
+    "description": "Where the address is under the id the API names a work or an edition by (the `Location` "
+                   "header too, for a client that does not follow redirects); the rest of the path and the query "
+                   "string kept.",
+    "required": ["detail", "location"],
+    "additionalProperties": False,
+    "properties": {
+        "detail": {"type": "string", "description": "where it moved, in Chinese and English"},
+        "location": {"type": "string", "description": "the address under the id (path and query)",
+                     "example": "/api/works/1/juans/10/"},
+    },
+}
+
+#: The JSON body of a ``300`` for a title several works bear (``api.redirects.titled``).
+WORKS_TITLED = {
+    "type": "object",
+    "description": "The works of the title the address named in place of an id, by id, each with that address "
+                   "under its id: choose one (no `Location`, none is preferred).",
+    "required": ["detail", "works"],
+    "additionalProperties": False,
+    "properties": {
+        "detail": {"type": "string", "description": "how many works bear the title, in Chinese and English"},
+        "works": {"type": "array", "items": {
+            "type": "object", "required": ["id", "title", "author", "url"], "additionalProperties": False,
+            "properties": {"id": {"type": "integer"}, "title": {"type": "string"},
+                           "author": {"type": "string", "description": "the work's author as the library holds it"},
+                           "url": {"type": "string", "format": "uri",
+                                   "description": "the address asked for, under this work's id"}}}},
+    },
+}
+
+#: What the ``id`` of every path under ``/api/works/{id}/`` also takes, and what it answers then.
+KEY_IN_PLACE_OF_ID = (
+    " In place of the id, the key of a reading page's URL (/works/<key>/…) is read as the reading pages read it: "
+    "a work's or an edition's slug (禮書綱目, KR1d0086-WYG) is a 301 to the same address under the id "
+    "(an edition's under /api/editions/{id}/); a work's title, as written or in simplified or variant forms "
+    "as search folds it (周禮注疏, 周礼注疏), a 302 to it under that work's id, or a 300 listing the works "
+    "when several bear the title. Percent-encode Chinese in the path.")
+
+
+def addresses_by_key(result: dict) -> None:
+    """The redirects of ``api.redirects`` in the document ``result``: every operation under
+    ``/api/works/{id}/`` takes a slug or a title in place of the id (``KEY_IN_PLACE_OF_ID`` added
+    to its ``id`` parameter's description; responses 301 and 302 with a ``Moved`` body, 300 with a
+    ``WorksTitled`` one, 404 for a key that is nobody's), one under ``/api/editions/{id}/`` a slug
+    (301). drf-spectacular does not see them: the routes are Django views matched after the id's."""
+    moved = {"application/json": {"schema": {"$ref": "#/components/schemas/Moved"}}}
+    titled = {"application/json": {"schema": {"$ref": "#/components/schemas/WorksTitled"}}}
+    for path, item in result["paths"].items():
+        works = path.startswith("/api/works/{id}/")
+        if not (works or path.startswith("/api/editions/{id}/")):
+            continue
+        for operation in item.values():
+            responses = operation.setdefault("responses", {})
+            responses["301"] = {"description": "a slug in place of the id: the same address under the id", "content": moved}
+            if not works:
+                continue
+            responses["302"] = {"description": "a work's title in place of the id: the same address under that "
+                                               "work's id", "content": moved}
+            responses["300"] = {"description": "a title several works bear: the works, each with this address "
+                                               "under its id", "content": titled}
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "path" and parameter.get("name") == "id":
+                    parameter["description"] = parameter.get("description", "") + KEY_IN_PLACE_OF_ID
+
+
 def _parameter(place: str, name: str, description: str, **schema) -> dict:
     """An OpenAPI parameter of a hand-written route: ``place`` ``"path"`` (required) or
     ``"query"`` (optional), a string whose ``schema`` adds ``schema`` (``enum``, ``maxLength`` …)."""
@@ -117,11 +187,14 @@ def json_routes_outside_the_api(result, generator, request, public):
     """drf-spectacular post-processing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): the
     routes that answer JSON outside the API's own views, written here by hand (their views are
     Django's, which drf-spectacular does not read), each by ``_json_route``: ``/chars/{char}/``
-    (``CHAR_ENTRY``) and ``/corrections/annotations/{slug}.jsonld`` (``ANNOTATION_COLLECTION``).
-    Returns ``result``."""
+    (``CHAR_ENTRY``) and ``/corrections/annotations/{slug}.jsonld`` (``ANNOTATION_COLLECTION``);
+    and the redirects from a slug or a title to an id (``addresses_by_key``). Returns ``result``."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["CharEntry"] = CHAR_ENTRY
     schemas["AnnotationCollection"] = ANNOTATION_COLLECTION
+    schemas["Moved"] = MOVED
+    schemas["WorksTitled"] = WORKS_TITLED
+    addresses_by_key(result)
     result["paths"]["/chars/{char}/"] = _json_route(
         "chars_retrieve", "chars", "One character: readings, definition, forms and variants",
         "The page /chars/<char>/ answers JSON for `?format=json`, or for an Accept header that "

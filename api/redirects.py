@@ -1,22 +1,28 @@
-"""API URLs that name a work or an edition by its slug (``/api/works/禮書綱目/juans/10/``),
-redirected to the canonical URL by id (``/api/works/1/juans/10/``).
+"""API URLs that name a work or an edition by its slug (``/api/works/禮書綱目/juans/10/``) or a
+work by its title (``/api/works/周禮注疏/juans/1/``), redirected to the canonical URL by id
+(``/api/works/1/juans/10/``).
 
 The reading pages are addressed by slug and the API by id; a programmer who copies the
 slug from a reading page's URL into an API URL gets a 301 to the id form, with the rest of
 the path and the query string kept, rather than a 404. A work's slug is looked up first,
-then an edition's (``/api/works/KR1d0086-WYG/`` leads to that edition's URL); a slug that
-names neither is a JSON 404, and so is a path under an existing id that names no page of it
-(saying so).
+then an edition's (``/api/works/KR1d0086-WYG/`` leads to that edition's URL); a key that names
+neither is read as the reading pages read it (``/works/周禮注疏/juan/1/``): as a
+work's title, as written or as search folds it (``reader.places.works_titled``, the pages' one
+rule), a 302 to that work's URL (a title is no permanent name: a second work may come to bear
+it), or, for a title several works bear, a 300 listing them, each with its URL (``titled``). A
+key that is none of these is a JSON 404, and so is a path under an existing id that names no
+page of it (saying so).
 """
 from __future__ import annotations
 
 import json
 from urllib.parse import quote
 
-from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.http import HttpResponseRedirect, HttpResponsePermanentRedirect, JsonResponse
 
 from config.converters import whole_number
 from reader.models import Edition, Work
+from reader.places import works_titled
 
 
 def _redirect(request, prefix: str, pk: int, rest: str):
@@ -31,9 +37,36 @@ def _redirect(request, prefix: str, pk: int, rest: str):
     return HttpResponsePermanentRedirect(url, content=json.dumps(body, ensure_ascii=False), content_type="application/json")
 
 
+def titled(request, title: str, rest: str):
+    """The answer to ``/api/works/<title>/<rest>`` for a ``title`` no edition or work has as its
+    slug, by the works of that title (``reader.places.works_titled``): one work, a 302 to
+    ``/api/works/<id>/<rest>`` (query string kept) with the JSON body of a redirect
+    (``{"detail": "書題「周禮注疏」即 /api/works/3/juans/1/（the API names a work by its id; the work
+    titled 周禮注疏 is at /api/works/3/juans/1/）", "location": …}``); several works, a ``300
+    Multiple Choices`` without ``Location`` (none is preferred; RFC 9110, 15.4.1), its body
+    ``{"detail": "本館有 2 部書題為「周禮」，請擇一（2 works are titled 周禮: choose one）", "works":
+    [{"id", "title", "author", "url"}]}`` by id, each ``url`` that address under the work's id,
+    absolute as the API's other links; None when no work has that title."""
+    works = works_titled(title)
+    if not works:
+        return None
+    query = "?" + request.META["QUERY_STRING"] if request.META.get("QUERY_STRING") else ""
+    urls = {w.pk: f"/api/works/{w.pk}/{quote(rest)}{query}" for w in works}
+    if len(works) == 1:
+        url = urls[works[0].pk]
+        body = {"detail": f"書題「{title}」即 {url}（the API names a work by its id; the work titled {title} is at {url}）",
+                "location": url}
+        return HttpResponseRedirect(url, content=json.dumps(body, ensure_ascii=False), content_type="application/json")
+    body = {"detail": f"本館有 {len(works)} 部書題為「{title}」，請擇一（{len(works)} works are titled {title}: choose one）",
+            "works": [{"id": w.pk, "title": w.title, "author": w.author, "url": request.build_absolute_uri(urls[w.pk])}
+                      for w in Work.objects.filter(pk__in=urls).order_by("pk")]}
+    return JsonResponse(body, status=300, json_dumps_params={"ensure_ascii": False})
+
+
 def _not_found(kind: str, english: str, slug: str):
-    """The JSON 404 for a work or edition named by ``slug``; a number is called an id, not a slug."""
-    what = "id" if slug.isdigit() else "slug"
+    """The JSON 404 for a work or edition named by ``slug``; a number is called an id, not a slug
+    (nor, for a work, a title)."""
+    what = "id" if slug.isdigit() else ("slug or title" if kind == "書" else "slug")
     return JsonResponse({"detail": f"沒有此{kind}：{slug}（no {english} with this {what}）"},
                         status=404, json_dumps_params={"ensure_ascii": False})
 
@@ -46,15 +79,19 @@ def _no_page(prefix: str, english: str, pk: str, rest: str):
 
 
 def work_by_slug(request, slug: str, rest: str = ""):
-    """``/api/works/<slug>/<rest>`` → ``/api/works/<id>/<rest>`` (or the edition's URL)."""
+    """``/api/works/<slug>/<rest>`` → ``/api/works/<id>/<rest>`` (or the edition's URL); a key
+    that is no slug, a work's title (``titled``)."""
     work = Work.objects.filter(slug=slug).values_list("pk", flat=True).first()
     if work is not None:
         return _redirect(request, "works", work, rest)
     edition = Edition.objects.filter(slug=slug).values_list("pk", flat=True).first()
     if edition is not None:
         return _redirect(request, "editions", edition, rest)
-    if whole_number(slug) is not None and Work.objects.filter(pk=int(slug)).exists():
-        return _no_page("works", "work", slug, rest)
+    if whole_number(slug) is not None:
+        if Work.objects.filter(pk=int(slug)).exists():
+            return _no_page("works", "work", slug, rest)
+    elif (answer := titled(request, slug, rest)) is not None:
+        return answer
     return _not_found("書", "work", slug)
 
 

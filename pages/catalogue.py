@@ -18,10 +18,10 @@ from django.utils.encoding import iri_to_uri
 from django.views.decorators.vary import vary_on_cookie
 
 from catalogue.catalogue import BU, bus, get_class, members
-from characters.folding import query_folds
 from reader.juans import juan_count
 from reader.crumbs import class_trail, work_page_url, work_trail
 from reader.models import Edition, Juan, Work
+from reader.places import works_titled
 from reader.shelving import decided_shu, shu_anchor
 
 
@@ -135,24 +135,6 @@ def work_detail(request, slug):
         e.reading = e.pk == reading
     return render(request, "reader/work_editions.html", {"work": work, "editions": editions, "steps": work_trail(work),
                                                          "reading": next(e for e in editions if e.reading)})
-
-
-#: The longest title ``works_titled`` compares as search folds it (a key longer than any title
-#: names nothing, and is not folded).
-MAX_TITLE = 100
-
-
-def works_titled(title: str) -> list[Work]:
-    """The works whose title is ``title``: as written, else as a query reads both
-    (``characters.folding.query_folds``: variants and simplified forms, a simplified character
-    that stands for several traditional ones read as each; 仪礼释宫増注 as 儀禮釋宮增注, 礼书纲目 as
-    禮書綱目 and 禮書綱目 as a work titled 礼书纲目, though 纲 is read per place in the index and
-    ``fold`` keeps it); by id. ``[]`` when none is."""
-    works = list(Work.objects.filter(title=title).order_by("pk"))
-    if works or len(title) > MAX_TITLE:
-        return works
-    keys = query_folds(title)
-    return [w for w in Work.objects.only("pk", "title").order_by("pk") if keys & query_folds(w.title)]
 
 
 def titled_works(request, title: str, rest: str = ""):

@@ -1,8 +1,12 @@
 """Finding what a reading URL names: the edition ``/works/<slug>/`` and every address under it
-read (one rule, ``edition_by_slug``), the edition of ``/works/<work>/editions/<slug>/`` and the
-juan ``/works/<slug>/juan/<number>/`` (404 when there is none)."""
+read (one rule, ``edition_by_slug``), the edition of ``/works/<work>/editions/<slug>/``, the
+juan ``/works/<slug>/juan/<number>/`` (404 when there is none), and the works a key that is no
+slug names by their title (``works_titled``: the reading pages' ``/works/荀子/`` and the API's
+``/api/works/荀子/`` read a title by this one rule)."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+
+from characters.folding import query_folds
 
 from .models import Edition, Juan, Work
 
@@ -36,3 +40,22 @@ def edition_of_work(work_slug, slug) -> Edition:
     """The edition ``slug`` of the work ``work_slug`` (``/works/<work>/editions/<slug>/``);
     404 when the work has no edition of that slug."""
     return get_object_or_404(Edition.objects.select_related("work"), work__slug=work_slug, slug=slug)
+
+
+#: The longest title ``works_titled`` compares as search folds it (a key longer than any title
+#: names nothing, and is not folded).
+MAX_TITLE = 100
+
+
+def works_titled(title: str) -> list[Work]:
+    """The works whose title is ``title``: as written, else as a query reads both
+    (``characters.folding.query_folds``: variants and simplified forms, a simplified character
+    that stands for several traditional ones read as each; 仪礼释宫増注 as 儀禮釋宮增注, 礼书纲目 as
+    禮書綱目 and 禮書綱目 as a work titled 礼书纲目, though 纲 is read per place in the index and
+    ``fold`` keeps it); by id. ``[]`` when none is. The reading pages (``pages.catalogue.titled_works``)
+    and the API (``api.redirects.work_by_slug``) read a key that names no edition and no work by it."""
+    works = list(Work.objects.filter(title=title).order_by("pk"))
+    if works or len(title) > MAX_TITLE:
+        return works
+    keys = query_folds(title)
+    return [w for w in Work.objects.only("pk", "title").order_by("pk") if keys & query_folds(w.title)]

@@ -99,7 +99,7 @@ def test_a_slug_in_an_api_url_redirects_to_the_id(client, small):
                                    "location": target}
     assert client.get(f"/api/works/{slug}/", follow=True).json() == client.get(f"/api/works/{small.work_id}/").json()
     missing = client.get("/api/works/no-such-work/juans/1/")
-    assert (missing.status_code, missing.json()) == (404, {"detail": "沒有此書：no-such-work（no work with this slug）"})
+    assert (missing.status_code, missing.json()) == (404, {"detail": "沒有此書：no-such-work（no work with this slug or title）"})
     missing = client.get("/api/editions/KR9z9999/")
     assert (missing.status_code, missing.json()) == (404, {"detail": "沒有此版本：KR9z9999（no edition with this slug）"})
 

@@ -397,3 +397,37 @@ def test_every_operation_has_a_summary_and_the_examples_name_this_server(schema)
     assert text.count("http://testserver/") == 20
     root = schema["paths"]["/api/"]["get"]["responses"]["200"]["content"]["application/json"]["examples"]
     assert [e["value"]["works"] for e in root.values()] == ["http://testserver/api/works/"]
+
+
+def test_a_slug_or_a_title_in_place_of_an_id_answers_as_the_document_says(schema, client, seed_juan):
+    """``/api/works/<title>/…`` leads to the work as ``/works/<title>/…`` does (``api.redirects``):
+    every path under ``/api/works/{id}/`` documents the 301 of a slug, the 302 of a title and the
+    300 of a title several works bear, with their bodies, and says so in its ``id``; the answers
+    follow those shapes."""
+    from reader.models import Edition, Juan, Work
+
+    components = schema["components"]["schemas"]
+    under_works = [path for path in schema["paths"] if path.startswith("/api/works/{id}/")]
+    under_editions = [path for path in schema["paths"] if path.startswith("/api/editions/{id}/")]
+    assert (len(under_works), len(under_editions)) == (9, 9)
+    for path in under_works + under_editions:
+        responses = schema["paths"][path]["get"]["responses"]
+        assert [s for s in ("200", "300", "301", "302") if s in responses] == (
+            ["200", "300", "301", "302"] if path in under_works else ["200", "301"]), path
+        described = next(p for p in schema["paths"][path]["get"]["parameters"] if p["name"] == "id")["description"]
+        assert ("a 300 listing the works when several bear the title" in described) == (path in under_works), path
+    shape = {status: resolved(schema["paths"]["/api/works/{id}/juans/{number}/"]["get"]["responses"][status]["content"]
+                              ["application/json"]["schema"], components) for status in ("300", "301", "302")}
+    Work.objects.filter(pk=seed_juan.work_id).update(title="禮書綱目大射儀")
+    moved = client.get("/api/works/禮書綱目/juans/10/")
+    titled = client.get("/api/works/礼书綱目大射仪/juans/10/")
+    assert (moved.status_code, titled.status_code) == (301, 302)
+    OAS30Validator(shape["301"]).validate(moved.json())
+    OAS30Validator(shape["302"]).validate(titled.json())
+    for author in ("鄭玄", "賈公彥"):
+        work = Work.objects.create(title="周禮", author=author, slug=f"zhouli-{Work.objects.count()}")
+        Juan.objects.create(work=work, edition=Edition.objects.create(work=work, slug=work.slug), number=1, label="卷一")
+    several = client.get("/api/works/周禮/juans/1/")
+    assert several.status_code == 300 and len(several.json()["works"]) == 2
+    OAS30Validator(shape["300"]).validate(several.json())
+    assert sorted(shape["300"]["required"]) == sorted(several.json()) and sorted(shape["301"]["required"]) == sorted(moved.json())

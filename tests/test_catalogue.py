@@ -412,6 +412,50 @@ def test_an_address_under_a_title_leads_where_it_leads_under_the_works_key(clien
 
 
 @pytest.mark.django_db
+def test_the_api_reads_a_title_as_the_pages_do(client, seed_juan):
+    """``/api/works/周禮注疏/juans/1/`` was a 404 where ``/works/周禮注疏/juan/1/`` leads to the work:
+    the API reads a key that is no slug by the pages' rule (``reader.places.works_titled``), a 302
+    to that address under the work's id, the query kept, or a 300 listing the works of that title;
+    a key that is a slug keeps its 301, a key that is nobody's title its 404."""
+    Work.objects.filter(pk=seed_juan.work_id).update(title="禮書綱目大射儀")
+    work = seed_juan.work_id
+    for typed in ("禮書綱目大射儀", "礼书綱目大射仪"):  # as written, or as search folds it
+        for rest, query in (("", ""), ("juans/10/", ""), ("juans/10/sections/26/", "?page=1"),
+                            ("juans/10/collation/", ""), ("juans/99/", "")):
+            answer = client.get(f"/api/works/{quote(typed)}/{rest}{query}")
+            target = f"/api/works/{work}/{rest}{query}"
+            assert (answer.status_code, answer["Location"], answer["Content-Type"]) == (302, target, "application/json")
+            assert answer.json() == {"detail": f"書題「{typed}」即 {target}（the API names a work by its id; the work "
+                                               f"titled {typed} is at {target}）", "location": target}
+    # followed, the same answer as under the id, whole; a juan the work lacks is that address's 404
+    by_title = client.get("/api/works/禮書綱目大射儀/juans/10/sections/26/", follow=True)
+    assert by_title.redirect_chain == [(f"/api/works/{work}/juans/10/sections/26/", 302)]
+    assert by_title.json() == client.get(f"/api/works/{work}/juans/10/sections/26/").json()
+    assert by_title.json()["title"] == "公及諸公卿大夫射"
+    missing = client.get("/api/works/禮書綱目大射儀/juans/99/", follow=True)
+    assert (missing.status_code, missing.json()) == (404, {"detail": f"沒有此卷：/api/works/{work}/juans/99/（no juan at "
+                                                                     f"/api/works/{work}/juans/99/）"})
+    # a slug is still a 301 to its id; nobody's title, and a number that is no work's id, a 404
+    assert client.get(f"/api/works/{quote('禮書綱目')}/juans/10/").status_code == 301
+    for key, what in (("莊子", "slug or title"), ("禮書綱目大", "slug or title"), ("x" * 300, "slug or title"),
+                      ("9999999999", "id")):
+        answer = client.get(f"/api/works/{quote(key)}/juans/1/")
+        assert (answer.status_code, answer.json()) == (404, {"detail": f"沒有此書：{key}（no work with this {what}）"}), key
+    # two works of one title: a 300 without Location, each work with that address under its id
+    two_works_titled_zhouli()
+    first, second = Work.objects.filter(title="周禮").order_by("pk")
+    answer = client.get("/api/works/周禮/juans/1/?format=json")
+    assert (answer.status_code, answer.has_header("Location"), answer["Content-Type"]) == (300, False, "application/json")
+    assert answer.json() == {
+        "detail": "本館有 2 部書題為「周禮」，請擇一（2 works are titled 周禮: choose one）",
+        "works": [{"id": first.pk, "title": "周禮", "author": "",
+                   "url": f"http://testserver/api/works/{first.pk}/juans/1/?format=json"},
+                  {"id": second.pk, "title": "周禮", "author": "",
+                   "url": f"http://testserver/api/works/{second.pk}/juans/1/?format=json"}]}
+    assert client.get(f"/api/works/{first.pk}/juans/1/").status_code == 200
+
+
+@pytest.mark.django_db
 def test_the_home_page_makes_the_same_queries_for_one_work_or_many(client, seed_juan):
     classify_seed(seed_juan)
     with CaptureQueriesContext(connection) as one:

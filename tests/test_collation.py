@@ -568,7 +568,7 @@ class TestOnTheThreeWitnesses:
 
 
 def test_an_unknown_id_under_works_is_not_called_a_slug(db, client):
-    assert client.get("/api/works/999999x/").json() == {"detail": "沒有此書：999999x（no work with this slug）"}
+    assert client.get("/api/works/999999x/").json() == {"detail": "沒有此書：999999x（no work with this slug or title）"}
     assert client.get("/api/works/123/no-such-part/").json() == {"detail": "沒有此書：123（no work with this id）"}
 
 
