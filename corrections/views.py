@@ -35,6 +35,7 @@ from reader.places import juan_by_slug
 
 from .annotations import annotation_collection
 from .forms import MAX_PLACE, ProposalForm, section_shown
+from .markup import markup_like
 from .models import (ACCEPTED, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE,
                      STRUCTURE_CHOICES, TAGS, TEXT, Proposal)
 from .overlay import juan_overlay, juan_texts, shown_offset
@@ -152,7 +153,8 @@ def _may_read(request, proposal: Proposal) -> bool:
 def history(request, pk):
     """One proposal: what, where, the diff, reason and evidence, and its audit log. Anyone
     reads changes that are or were in the reading; pending and rejected ones only their
-    author and editors."""
+    author and editors. An editor is warned of what in the new text or note reads as markup
+    (``corrections.markup.markup_like``: ``<img …>``, ``<script>``, ``&lt;``), before accepting it."""
     proposal = get_object_or_404(Proposal.objects.select_related("author", "reviewer", "edition__work"), pk=pk)
     if not _may_read(request, proposal):
         raise Http404("No such proposal")
@@ -160,6 +162,8 @@ def history(request, pk):
     name_places([proposal])
     return render(request, "corrections/history.html", {
         "p": proposal, "audit": proposal.audit.select_related("actor"), "editor": editor,
+        # what in the new text or note reads as markup, for the editor who reviews it (``markup``)
+        "markup": markup_like(proposal.replacement) if editor else [],
         "may_review": editor and proposal.author_id != request.user.pk,
         "layers": LAYER_CHOICES, "structures": STRUCTURE_CHOICES, "proposer": _proposer_record(proposal.author_id) if editor else None,
     })
@@ -260,9 +264,9 @@ def _page(request, proposals, size: int):
 @login_required
 def queue(request):
     """Editors: the pending proposals, oldest first, ``QUEUE_PAGE`` a page, with the diff, the
-    evidence and each proposer's record, and why one no longer matches the text after a
-    re-import (``status_reason``); an editor's own proposals are listed apart (someone else
-    reviews them)."""
+    evidence and each proposer's record, why one no longer matches the text after a
+    re-import (``status_reason``) and what in its new text reads as markup (``markup``); an
+    editor's own proposals are listed apart (someone else reviews them)."""
     if not is_editor(request.user):
         raise PermissionDenied("the review queue is for editors")
     page = _page(request, Proposal.objects.filter(status=PENDING).select_related("author", "edition__work")
@@ -271,6 +275,7 @@ def queue(request):
     records = {uid: _proposer_record(uid) for uid in {p.author_id for p in pending}}
     for p in pending:
         p.record = records[p.author_id]
+        p.markup = markup_like(p.replacement)
     return render(request, "corrections/queue.html", {
         "page": page, "pending": [p for p in pending if p.author_id != request.user.pk],
         "own": [p for p in pending if p.author_id == request.user.pk]})

@@ -407,3 +407,43 @@ def test_the_propose_button_lies_on_no_heading_label_or_link(site, tabs, width):
     assert tab.axe() == []
     if width == 800:
         tab.shot("propose-button-clear")
+
+
+def test_an_editor_is_warned_of_markup_in_a_proposal_and_nothing_of_it_runs(site, tabs):
+    """A proposed new text holding a web page's tag (``<img src=x onerror=…>``) is shown to the
+    editor with a warning naming it, in the queue and on the proposal's page, at desktop and
+    phone widths (axe-core passes); accepted, the reading page shows it as text: no element, no
+    script run (no dialog)."""
+    from corrections.workflow import propose
+    from reader.models import Juan
+
+    contributor, editor = person("contrib", "contributor"), person("editor", "editor")
+    tag = "<img src=x onerror=alert(1)>"
+    p = propose(contributor, Juan.objects.get(), kind="text", section=1, piece=2, start=4, end=7,
+                replacement="君有命" + tag, reason="他本")
+    for device in ("desktop", "phone"):
+        tab = tabs(device)
+        dialogs = []
+        tab.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        sign_in(tab.page, site, "editor")
+        tab.page.goto(site + "/corrections/")
+        assert tab.page.locator(".pending .markup-warning code").all_inner_texts() == [tag]
+        assert tab.axe() == []
+        tab.page.goto(site + f"/corrections/{p.pk}/")
+        warning = tab.page.locator("#markup-warning")
+        assert warning.locator("code").all_inner_texts() == [tag, tag]  # in Chinese, then in English
+        assert warning.locator("strong").first.inner_text() == "注意：所提新文字含有像網頁標記（HTML）的文字"
+        box, heading = warning.bounding_box(), tab.page.locator("h1").bounding_box()
+        assert heading["y"] < box["y"] and box["x"] + box["width"] <= tab.page.viewport_size["width"]
+        assert tab.page.locator("#replacement").get_attribute("aria-describedby") == "markup-warning"
+        assert tab.page.locator("#replacement").input_value() == "君有命" + tag
+        assert tab.axe() == []
+        tab.shot("markup-warning")
+        assert dialogs == []
+    tab.page.click("button[value=accept]")
+    tab.page.locator(".status-accepted").wait_for()
+    reader = tabs()
+    reader.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    reader.page.goto(site + S1)
+    assert reader.page.locator("#s1-p2 .corrected").inner_text() == "君有命" + tag
+    assert reader.page.locator("#s1-p2 img").count() == 0 and dialogs == []
