@@ -120,8 +120,13 @@ def class_bars(results, params: list[tuple[str, str]]) -> dict:
 
 def juan_labels(work: str, edition: str = "") -> list[str]:
     """The juan labels the juan filter offers: the chosen edition's or work's (ids or slugs,
-    as ``SearchForm`` reads them), in the book's order, or every work's (each once, in the
-    order first met)."""
+    as ``SearchForm`` reads them), in the book's order, each once; none while no work or
+    edition is chosen. Every work's labels were offered then, one ``<option>`` each: about 900
+    with the three Kanripo folders imported (卷一 … 卷三百, 序, 目錄, 卷首上 …), a list no one
+    reads through, and a page heavier by each; a label typed without a work still filters
+    (卷十 of every book)."""
+    if not (work.strip() or edition.strip()):
+        return []
     juans = Juan.objects.order_by("work__title", "work_id", "edition_id", "number")
     for value, resolve in ((work, resolve_work), (edition, resolve_edition)):
         if value.strip():

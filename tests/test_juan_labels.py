@@ -90,6 +90,17 @@ def test_the_juan_filter_offers_the_books_labels(client, kanripo_index):
     html = client.get("/search/", {"edition": kanripo_index.pk}).content.decode()
     assert ('<datalist id="juan-labels"><option value="采輯羣書目・目錄・序"><option value="卷一">'
             '<option value="卷十"></datalist>') in html
+    assert ('<input id="id_juan" type="text" name="juan" list="juan-labels" size="12" placeholder="如 卷一、十、序" '
+            'value="" aria-describedby="juan-hint">\n    <span class="visually-hidden" id="juan-hint">卷名如書中所題，'
+            '可從所選之書的 3 卷中選（按下方向鍵）</span>') in html
+    # no work or edition chosen: no list (every work's labels, about 900 with the Kanripo folders,
+    # were one <option> each), the field says how it is filled; a label typed still filters
+    for params in ({}, {"q": "大射之儀"}, {"q": "大射之儀", "juan": "卷十"}):
+        html = client.get("/search/", params).content.decode()
+        assert "<datalist" not in html and 'list="juan-labels"' not in html, params
+        assert ('<span class="visually-hidden" id="juan-hint">卷名如書中所題，如 卷一、十、序；選定一書並檢索後，'
+                '可從其卷中選</span>') in html, params
+    assert html.count('<tr class="hit">') == 3   # 卷十 of every book
     # with a juan chosen, its chapters are offered
     html = client.get("/search/", {"q": "射", "edition": kanripo_index.pk, "juan": "卷十"}).content.decode()
     assert '<label for="id_chapter">篇</label>' in html and ">大射儀</option>" in html
