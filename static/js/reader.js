@@ -233,6 +233,19 @@
     if (next && next !== links[at]) next.click();
   }
 
+  // ---------------------------------------------------------------- the display settings: folded on a phone
+  // On a window 40rem wide or less the settings are folded under their summary (閱讀設定：夾注・橫排…)
+  // so that the text comes first; wider they stand open with no summary (site.css). A browser
+  // without ::details-content would keep them folded there: they are opened when the window is
+  // wide, and folded again when it narrows (a phone turned back upright).
+  var settings = document.getElementById("display-settings");
+  var WIDE = window.matchMedia ? window.matchMedia("(min-width: 40.01rem)") : null;
+  function openWhenWide() { if (settings && WIDE) settings.open = WIDE.matches; }
+  if (settings && WIDE) {
+    openWhenWide();
+    if (WIDE.addEventListener) WIDE.addEventListener("change", openWhenWide);
+  }
+
   // ---------------------------------------------------------------- 直排 on a phone: strips down the page
   // A window 40rem wide or less sets the vertical text in strips as wide as the text's box, one
   // under the other (CSS multi-column in vertical-rl: each column box is a strip, its columns of

@@ -103,6 +103,13 @@ class Tab:
                 `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.html.slice(0, 160)}`)); }""", [AXE_TAGS, list(exclude)])
         return found
 
+    def open_settings(self):
+        """Open the reading page's display settings where they are folded (a phone: their summary
+        shown, templates/reader/_display_controls.html); on a wide screen they stand open."""
+        summary = self.page.locator("#display-settings > summary")
+        if summary.is_visible() and not self.page.locator("#display-settings").evaluate("d => d.open"):
+            summary.click()
+
     def use(self, site, **display):
         """Choose display settings as the server's cookie would (no page load)."""
         value = "|".join(f"{k}:{display.get(k, d)}" for k, d in

@@ -81,7 +81,8 @@ def check_reading_a_section_in_each_mode(site, tabs, device):
     assert no_page_overflow(page)
     tab.shot("inline")
 
-    # 白文: a new user finds the switch by its name; the main text reads continuously
+    # 白文: a new user finds the switch by its name (on a phone, under 閱讀設定); the main text reads continuously
+    tab.open_settings()  # folded on a phone
     page.get_by_role("link", name="白文").click()
     page.wait_for_url(re.compile(r"notes=hidden"))
     assert page.locator("#s2 .note").count() == 0
@@ -97,6 +98,7 @@ def check_reading_a_section_in_each_mode(site, tabs, device):
         assert "notes-hidden" in main_classes(page)
 
     # 只看注: each note with the words it explains
+    tab.open_settings()  # folded on a phone
     page.get_by_role("link", name="只看注").click()
     page.wait_for_url(re.compile(r"notes=only"))
     gloss = page.locator("#s2 .gloss").first
@@ -107,6 +109,7 @@ def check_reading_a_section_in_each_mode(site, tabs, device):
     tab.shot("only")
 
     # 旁注: a marker opens its note next to the line (desktop) or under it (phone)
+    tab.open_settings()  # folded on a phone
     page.get_by_role("link", name="旁注").click()
     page.wait_for_url(re.compile(r"notes=beside"))
     note = page.locator("#s2-p1")
@@ -127,8 +130,10 @@ def check_reading_a_section_in_each_mode(site, tabs, device):
     assert not note.is_visible()
 
     # simplified display, and a larger font
+    tab.open_settings()  # folded on a phone
     page.get_by_role("link", name="夾注").click()
     page.wait_for_url(re.compile(r"notes=inline"))
+    tab.open_settings()  # folded on a phone
     page.get_by_role("link", name="簡體").click()
     page.wait_for_url(re.compile(r"script=simp"))
     assert page.locator("h1").inner_text().startswith("张侯")
@@ -136,6 +141,7 @@ def check_reading_a_section_in_each_mode(site, tabs, device):
     assert page.locator(".citation").inner_text().startswith("江永《禮書綱目》卷十〈大射儀〉「右張侯」")
     tab.shot("simplified")
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#s2 .passage')).fontSize)")
+    tab.open_settings()  # folded on a phone
     page.get_by_role("link", name="特大").click()
     page.wait_for_url(re.compile(r"size=xl"))
     assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('#s2 .passage')).fontSize)") > size * 1.2

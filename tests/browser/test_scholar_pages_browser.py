@@ -62,8 +62,10 @@ def test_a_remembered_layer_choice_a_book_lacks_shows_the_nearest_and_says_so(si
     tab = tabs(device)
     page = tab.page
     page.goto(site + f"/works/{quote('周禮注疏-測試')}/juan/1/?layers=only-subcommentary")
+    tab.open_settings()  # folded on a phone
     assert page.locator("[data-setting=layers][aria-current=true]").inner_text() == "疏附經"
     page.goto(site + JUAN)  # the seed: 注 only, no 疏 — the cookie's 疏附經 is read as 只看注
+    tab.open_settings()
     assert [a.inner_text() for a in page.locator(".display-controls [aria-current=true]").all()] == [
         "校正本", "只看注", "橫排", "原字", "中"]
     assert page.locator("[data-setting=layers]").count() == 0
@@ -131,6 +133,7 @@ def test_the_layer_controls_of_a_zhushu_keep_together_on_a_phone(site, tabs, dev
     tab = tabs(device)
     page = tab.page
     page.goto(site + f"/works/{quote('周禮注疏-測試')}/juan/1/")
+    tab.open_settings()  # folded on a phone
     layers = page.locator(".control-group:has([data-setting=layers]) a")
     assert [a.inner_text() for a in layers.all()] == ["全", "經注", "注疏", "注附經", "音義附經", "疏附經"]
     rows = {}

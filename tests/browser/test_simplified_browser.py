@@ -37,6 +37,9 @@ def test_every_label_of_a_reading_page_is_simplified_in_simplified_display(site,
     page = tab.page
     page.goto(site + JUAN + "?script=simp")
     assert page.locator("html").get_attribute("lang") == "zh-Hans"
+    # on a phone the settings are folded under a line that names them, simplified too
+    assert page.locator("#display-settings > summary").text_content() == "阅读设定：校正本・夹注・横排・简体・中"
+    tab.open_settings()  # their labels read as well
     found = labels(page)
     assert len(found) > 40
     assert [t for t in found if to_simplified(t) != t] == []
@@ -81,4 +84,5 @@ def test_every_label_of_a_reading_page_is_simplified_in_simplified_display(site,
     page.goto(site + JUAN + "?script=orig")
     assert page.locator("html").get_attribute("lang") == "zh-Hant"
     assert page.locator(".toc > summary").inner_text() == "目錄（45 節）"
+    tab.open_settings()
     assert page.locator(".display-controls a.current").all_inner_texts() == ["校正本", "夾注", "橫排", "原字", "中"]
