@@ -73,7 +73,9 @@ def _collation_page(request, slug, number, positions=None):
     short = sigla(names, {slug: lang for slug, lang in langs.items() if lang != text_lang})
     sections = [{"collation": s, "pieces": piece_views(s.pieces, s.variants, short),
                  "heading": varied_heading(s.section, s.variants, short),
-                 "counterparts": [(slug, names.get(slug, slug), c) for slug, c in s.counterparts.items()],
+                 # an edition without the juan is said once, in the table of counts (無對應之卷)
+                 "counterparts": [(slug, names.get(slug, slug), c) for slug, c in s.counterparts.items()
+                                  if collation.witnesses[slug][1] is not None],
                  "omitted": omitted_by(s.variants),
                  "omitted_names": [names.get(slug, slug) for slug in omitted_by(s.variants)]} for s in collation.sections]
     if positions is not None and not sections:

@@ -353,6 +353,28 @@ class TestOnTheThreeWitnesses:
         assert f'<span class="lem">襦</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本・原字">甲</abbr>：{gaiji}<small>異體</small>〕' in page
         assert "&amp;KR0237;<" not in page and "：&amp;KR" not in page
 
+    def test_an_edition_without_the_juan_is_said_once_for_the_juan(self, witnesses, client):
+        """/works/KR1d0086/juan/10/collate/ (卷八, which the other editions do not hold) said
+        「無對應之卷」 in the table of counts and again under every section (100 KB): it is said
+        once for each such edition, in the table; a section lists the editions that hold the juan."""
+        from reader.models import Juan
+
+        seed, kr, wyg = witnesses
+        other = Edition.objects.create(work=seed.work, slug="某本", label="某本")
+        Juan.objects.create(work=seed.work, edition=other, number=8, label="卷八")
+        url = "/works/禮書綱目/juan/10/collate/"
+        alone = client.get(url, {"with": "某本"}).content.decode()
+        assert alone.count('<section class="collation-section"') == 45
+        assert alone.count("無對應之卷") == 1 and "counterparts" not in alone
+        assert '某本</span></a></th><td role="cell">無對應之卷</td>' in alone
+        both = client.get(url, {"with": ["某本", "KR1d0086"]}).content.decode()
+        assert both.count("無對應之卷") == 1
+        assert len(re.findall(r'<p class="counterparts">四庫全書・文淵閣本：<a href="/works/KR1d0086/juan/12/\d+/">', both)) == 45
+        assert "某本：" not in both
+        single = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": ["某本", "KR1d0086"]}).content.decode()
+        assert single.count("無對應之卷") == 1
+        assert '<p class="counterparts">四庫全書・文淵閣本：<a href="/works/KR1d0086/juan/12/26/">' in single
+
     def test_a_section_without_counterpart_is_one_omission(self, witnesses, tmp_path, client):
         seed, kr, wyg = witnesses
         cut = _cut_wyg(tmp_path)

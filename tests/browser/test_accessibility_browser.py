@@ -65,6 +65,7 @@ PAGES = [
     ("collation", f"/works/{WORK}/juan/10/collate/", None),
     ("collation-section", f"/works/{WORK}/juan/10/2/collate/?with=KR1d0086-WYG&glyphs=hide", None),
     ("collation-empty-with", f"/works/{WORK}/juan/10/collate/?with=", None),
+    ("collation-no-counterpart-juan", f"/works/{WORK}/juan/81/collate/", None),  # 無對應之卷 in the table only
     ("quotation-map", "/works/KR1d0026/juan/7/quotations/", None),  # a few sections: each costs searches
     ("parallels", f"/parallels/?text={quote(SPAN)}", ".parallel-list"),
     ("parallels-form", "/parallels/", None),
