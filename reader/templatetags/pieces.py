@@ -230,14 +230,29 @@ RENDERED = {"pieces": 0}
 FORMULA_WORDS = "正義釋注箋傳"
 
 
-def opens_with_formula(piece, who: str) -> bool:
+def opens_with_formula(piece, who: str, words: str | None = None) -> bool:
     """Whether a note's words open with its writer's formula, which names him as a label
     would: one to three characters then 曰, each of them a character of ``who`` (師古曰 of
     顏師古, 善曰 of 李善), of the note's layer (補曰 of 補注) or of ``FORMULA_WORDS``
     (正義曰). A definition that opens a note (山脊曰岡, 云怨耦曰仇: 曰 among its first
-    words) is no formula: the note keeps its commentator's label."""
-    head = piece.text[:piece.text.find("曰")] if "曰" in piece.text[:4] else ""
+    words) is no formula: the note keeps its commentator's label. ``words``: the note's words
+    as they read on into the parts after it (``words_read_on``); ``piece.text`` without."""
+    text = piece.text if words is None else words
+    head = text[:text.find("曰")] if "曰" in text[:4] else ""
     return bool(head) and all(c in who or c in piece.layer_label or c in FORMULA_WORDS for c in head)
+
+
+def words_read_on(items: list, i: int, by_position: dict) -> str:
+    """The first words of the note ``items[i]`` as they read on into the parts after it of the
+    same printed note by the same writer (``one_printed_note``), at least 4 characters where
+    there are: a formula cut where one half of a small-print double column ends and the other
+    begins (六臣註文選 卷一 §3: 善 | 曰…, 向 | 曰鴻大也…) is read whole, as the page shows it."""
+    text, k, who = items[i].text, i, getattr(items[i], "commentator", "")
+    while len(text) < 4 and k + 1 < len(items) and getattr(items[k + 1], "commentator", "") == who \
+            and one_printed_note(items[k], items[k + 1], by_position):
+        k += 1
+        text += items[k].text
+    return text
 
 
 def book_commentator(section) -> str:
@@ -308,8 +323,8 @@ def _pieces(items, section, display, notes=None, carry: dict | None = None) -> s
         if i == 0 and joined:  # its writer was named in the paragraph before: said once
             writer = getattr(previous, "commentator", "")
         marked_layer = previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)
-        p.needs_who = bool(who) and who != writer and who != sole and not opens_with_formula(p, who) \
-            and not marked_layer
+        p.needs_who = bool(who) and who != writer and who != sole \
+            and not opens_with_formula(p, who, words_read_on(items, i, by_position)) and not marked_layer
         writer = who if p.is_note else writer
         # one bracket round the part of the note in this paragraph, and its layer and hand said
         # once to a screen reader
