@@ -22,8 +22,10 @@ written back as UTF-8). A Kanripo work's folder is named after its slug (``KR1d0
 ``KR1d0086-WYG``), which is how a re-import keys the work, and gets a ``Readme.org`` that
 gives each file its juan label, as Kanripo's own Readme does.
 
-Two juans of one edition imported from files of the same name get distinct names in the
-backup (the second ``<stem>_<juan>.txt``); before ``export_library`` returns, the backup is
+The juans of one Kanripo file that holds several (the tls 史記's ``KR2a0001_500``, 卷六十一 …
+卷一百三十: ``loader.file_juans``) are written as that one file, the juans written back in order,
+and each is listed with it; it is read, and imported, once. Two juans of one edition imported from
+files of the same name otherwise get distinct names in the backup (the second ``<stem>_<juan>.txt``); before ``export_library`` returns, the backup is
 checked against the database (``verify_export``): one entry and one file per juan stored,
 every file's checksum, and every file read back as the juan it is listed as. Any mismatch is
 a ``LibraryError``: a backup that is reported written can be restored.
@@ -44,7 +46,7 @@ import hashlib
 import json
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from django.db.models import Count
@@ -53,7 +55,8 @@ from catalogue.catalogue import class_of, classes
 from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 
 from .importers.files import read_document
-from .importers.loader import juan_key, load_document, render_source
+from .importers.loader import file_juans, juan_key, load_document, render_source
+from .importers.mandoku.tls import heading_number, juan_cuts
 from .models import Edition, Juan, Piece, Work
 from .signals import IndexBatches, index_batch_chars
 from .slugs import slugify
@@ -85,6 +88,17 @@ def _file_name(juan, taken: set[str]) -> str:
         name, n = f"{stem}_{juan.number:03d}-{n}.txt", n + 1
     taken.add(name.lower())
     return name
+
+
+def _shared_files(juans) -> dict[tuple[str, str], list]:
+    """``{(source_name, sha256): [juan, …]}`` for the Kanripo files that gave several of ``juans``
+    (one edition's, in number order, which is the file's order: ``loader.file_juans``), each
+    group written back as the one file it was imported from."""
+    groups: dict[tuple[str, str], list] = {}
+    for juan in juans:
+        if juan.source_format == "mandoku" and juan.source_name and juan.sha256:
+            groups.setdefault((juan.source_name, juan.sha256), []).append(juan)
+    return {key: group for key, group in groups.items() if len(group) > 1}
 
 
 def _readme(work, entries) -> str:
@@ -123,15 +137,24 @@ def export_library(folder: str | Path, progress=None) -> dict:
         entries, taken = [], set()
         juans = Juan.objects.filter(edition=edition).select_related("work", "edition").order_by("number") \
             .annotate(section_count=Count("sections", distinct=True))
+        juans = list(juans)
+        shared = _shared_files(juans)
+        written: dict[tuple[str, str], tuple[str, bytes]] = {}
         for juan in juans:
-            data = render_source(juan).encode("utf-8")
-            name = _file_name(juan, taken)
-            try:
-                with open(work_dir / name, "xb") as out:  # a new file, never a link or an old file
-                    out.write(data)
-            except FileExistsError:
-                raise LibraryError(f"{work_dir / name}: written already (two juans given one file name, or the "
-                                   f"folder changed while exporting); export again into an empty folder") from None
+            group = shared.get((juan.source_name, juan.sha256))
+            if group is not None and (juan.source_name, juan.sha256) in written:
+                name, data = written[(juan.source_name, juan.sha256)]   # the file is written: list the juan
+            else:
+                data = "".join(render_source(j) for j in (group or [juan])).encode("utf-8")
+                name = _file_name(juan, taken)
+                try:
+                    with open(work_dir / name, "xb") as out:  # a new file, never a link or an old file
+                        out.write(data)
+                except FileExistsError:
+                    raise LibraryError(f"{work_dir / name}: written already (two juans given one file name, or the "
+                                       f"folder changed while exporting); export again into an empty folder") from None
+                if group is not None:
+                    written[(juan.source_name, juan.sha256)] = (name, data)
             entry = {
                 "path": f"{edition.slug}/{name}", "work": work.title, "work_slug": work.slug, "author": work.author,
                 "edition": juan.edition.slug, "edition_label": juan.edition.label,
@@ -141,6 +164,12 @@ def export_library(folder: str | Path, progress=None) -> dict:
                 "imported_sha256": juan.sha256, "sections": juan.section_count,
                 "pieces": Piece.objects.filter(section__juan=juan).count(),
             }
+            if juan.source_format == "mandoku" and (group is not None or _file_number(juan.source_name) != juan.number):
+                # a juan cut from its file by the book's table (``tls.book_juans``): the 篇 it opens with
+                number = next((n for n in map(heading_number, juan.chapters.order_by("position")
+                                                                 .values_list("heading", flat=True)) if n), "")
+                if number:
+                    entry["tls_number"] = number
             if work.classification and work.classification != (class_of(work.kanripo_id) if work.kanripo_id else ""):
                 entry["classification"], entry["shu"] = work.classification, work.shu
             if juan.edition.script_given:
@@ -195,9 +224,28 @@ def verify_export(folder: str | Path) -> dict:
         raise LibraryError(f"{folder / MANIFEST}: the backup does not match the database ({what}); the library "
                            f"changed while it was exported, or the backup is incomplete: export it again into an "
                            f"empty folder")
+    read: dict[str, tuple] = {}
+    book_juans = _book_juans(manifest)
     for entry in manifest["files"]:
-        _read_entry(folder, entry)
+        _read_entry(folder, entry, read, book_juans)
     return manifest
+
+
+def _file_number(name: str) -> int | None:
+    """The number of a Kanripo file from its name (``KR2a0001_500.txt`` → 500), None for another."""
+    m = re.search(r"_(\d{3})\.txt$", name or "")
+    return int(m.group(1)) if m else None
+
+
+def _book_juans(manifest: dict) -> dict[str, dict[str, int]]:
+    """``{path: {tls number: juan}}`` of the files whose entries name the 篇 their juans open with
+    (``tls_number``: a Kanripo file that gave several juans), the table ``tls.juan_cuts`` cuts the
+    file by again (the backup's ``Readme.org`` lists labels, not the tls table)."""
+    out: dict[str, dict[str, int]] = {}
+    for entry in manifest["files"]:
+        if entry.get("tls_number"):
+            out.setdefault(entry["path"], {})[entry["tls_number"]] = entry["juan"]
+    return out
 
 
 #: The types of a manifest entry's keys (``None`` allowed where the export writes it for a
@@ -205,7 +253,8 @@ def verify_export(folder: str | Path) -> dict:
 ENTRY_TYPES = {"path": (str,), "sha256": (str,), "imported_sha256": (str, type(None)), "source_format": (str,),
                "work": (str,), "juan": (int,), "edition": (str, type(None)), "edition_label": (str, type(None)),
                "label": (str, type(None)), "source_name": (str, type(None)), "given_work": (bool,),
-               "given_juan": (bool,), "classification": (str,), "shu": (str,), "script": (str,)}
+               "given_juan": (bool,), "classification": (str,), "shu": (str,), "script": (str,),
+               "tls_number": (str,)}
 SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -296,12 +345,16 @@ class RestoredFile:
     result: object
 
 
-def _read_entry(folder: Path, entry: dict):
+def _read_entry(folder: Path, entry: dict, read: dict[str, tuple] | None = None,
+                book_juans: dict[str, dict[str, int]] | None = None):
     """Read the file of a manifest entry as ``import_library`` imports it, and check that it is
     the juan the entry names: for a Kanripo file, the edition (its folder, which is trusted
     over the file's ID: it is the edition's slug) and number; for another, the work title and
-    number. Returns the ``JuanDocument``; raises ``TextFormatError`` for a file that cannot be
-    read and ``LibraryError`` for one that would be stored as another juan."""
+    number. A Kanripo file that holds several juans (``loader.file_juans``, cut where ``book_juans``,
+    ``_book_juans``, says its juans open) gives the one the entry names; ``read`` keeps each such
+    file read once (``{path: (sha256, juans)}``). Returns
+    the ``JuanDocument``; raises ``TextFormatError`` for a file that cannot be read and
+    ``LibraryError`` for one that would be stored as another juan."""
     path = folder / entry["path"]
     # The work and number come from the manifest only where the import had them from --work
     # and --juan (``given_work``, ``given_juan``; a manifest of an older version: a file without
@@ -309,8 +362,19 @@ def _read_entry(folder: Path, entry: dict):
     headless = entry["source_format"] != "mandoku" and not entry.get("label")
     work_given = headless or entry.get("given_work") is True
     juan_given = headless or entry.get("given_juan") is True
-    doc = read_document(path, work_title=entry["work"] if work_given else None,
-                        juan_number=entry["juan"] if juan_given else None, trust="folder")
+    if read is not None and entry["path"] in read:
+        sha256, parts = read[entry["path"]]
+    else:
+        doc = read_document(path, work_title=entry["work"] if work_given else None,
+                            juan_number=entry["juan"] if juan_given else None, trust="folder")
+        sha256 = doc.sha256
+        if doc.source_format == "mandoku" and (book_juans or {}).get(entry["path"]):
+            doc.juan_cuts = juan_cuts(doc, book_juans[entry["path"]])
+        parts = file_juans(doc) if doc.source_format == "mandoku" and doc.work_key else [doc]
+        if read is not None and len(parts) > 1:
+            read[entry["path"]] = (sha256, parts)
+    doc = next((part for part in parts if juan_key(part) == entry["juan"]), parts[0])
+    doc = replace(doc, sha256=sha256)
     if doc.sha256 != entry["sha256"]:  # read again: the file changed since the manifest was checked
         raise LibraryError(f"{path}: changed while being read (sha256 {doc.sha256}, manifest {entry['sha256']})")
     if doc.work_key:
@@ -364,13 +428,15 @@ def import_library(folder: str | Path, index: bool = True, batches: IndexBatches
             raise LibraryError(f"{folder / entry['path']}: names {key[0]} juan {key[1]} as {seen[key]} does; "
                                f"nothing was imported")
         seen[key] = entry["path"]
+    read: dict[str, tuple] = {}
+    book_juans = _book_juans(manifest)
     for entry in manifest["files"]:  # every file read and checked before anything is stored
-        _read_entry(folder, entry)
+        _read_entry(folder, entry, read, book_juans)
     if index and batches is None:
         batches = IndexBatches(sender=import_library, batch_chars=index_batch_chars())
     restored = Restored()
     for entry in manifest["files"]:
-        doc = _read_entry(folder, entry)
+        doc = _read_entry(folder, entry, read, book_juans)
         doc.sha256 = entry["imported_sha256"] or doc.sha256
         label = entry.get("edition_label") or None
         result = load_document(doc, sha256=doc.sha256, index=False, edition=label)

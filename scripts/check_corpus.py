@@ -48,6 +48,7 @@ from reader.importers.mandoku import parse_mandoku, render_mandoku  # noqa: E402
 from reader.importers.mandoku.check import HeaderOnly, structure_faults  # noqa: E402
 from reader.importers.mandoku.cuts import CLEAN, IN_TEXT, NOTE_APART, size_cuts  # noqa: E402
 from reader.importers.mandoku.parser import full_width  # noqa: E402
+from reader.importers.mandoku.tls import split_juans  # noqa: E402
 from reader.importers.source import decode_bytes  # noqa: E402
 
 CORPUS = BASE.parent / "shared" / "corpus"
@@ -137,8 +138,8 @@ def empty_parts(doc) -> list[str]:
 class Figures:
     """What the files of one corpus folder hold as the import reads them: ``works`` (their Kanripo
     IDs: KR1d0086 and its copy KR1d0086-WYG are one work), ``editions`` (the repository folders, an
-    edition each, as the import keys them: ``reader.importers.files``), ``files``, ``juans`` (files
-    read; a header alone and a refused file are none), ``sections`` (``JuanDocument.sections``, the
+    edition each, as the import keys them: ``reader.importers.files``), ``files``, ``juans`` (as the
+    import cuts the files read, ``tls.split_juans``; a header alone and a refused file are none), ``sections`` (``JuanDocument.sections``, the
     rows the import stores) and ``characters`` (``reader.counting.characters_of`` over every piece,
     what ``Juan.char_count`` holds: a gaiji one, punctuation and spaces none, titles and closers
     not counted)."""
@@ -152,7 +153,7 @@ class Figures:
         """Count one parsed juan of the edition (repository folder) ``edition``."""
         self.works.add(doc.kanripo_id or doc.work_title)
         self.editions.add(edition)
-        self.juans += 1
+        self.juans += len(split_juans(doc))  # the tls 史記's files: a juan for each 篇 (``tls.split_juans``)
         self.sections += len(doc.sections)
         self.characters += characters_of(p.text for p in doc.all_pieces())
 

@@ -110,7 +110,7 @@ def test_a_table_cell_is_rendered_as_text_with_its_highlight_corrections_and_ann
                    replacement="顓頊之後", reason="注")
     accept(fix, people[1])
     accept(note, people[1])
-    html = client.get("/works/KR2a0001/juan/201/1/", {"hl": "黃帝生"}).content.decode()
+    html = client.get("/works/KR2a0001/juan/13/1/", {"hl": "黃帝生"}).content.decode()
     rows = re.findall(r"<tr>(.*?)</tr>", html, re.S)
     assert len(rows) == 33
     header, first = rows[0], rows[1]
@@ -128,7 +128,7 @@ def test_a_table_cell_is_rendered_as_text_with_its_highlight_corrections_and_ann
     # the piece writes the header row and the first row: sixteen cells, none empty, one element each
     assert len([i for i in ids if i.split("-")[1] == f"p{table.position}"]) == 16
     # the simplified display converts a cell as it converts text, the stored characters kept for the look-up
-    simplified = client.get("/works/KR2a0001/juan/201/1/", {"script": "simp"}).content.decode()
+    simplified = client.get("/works/KR2a0001/juan/13/1/", {"script": "simp"}).content.decode()
     first = re.findall(r"<tr>(.*?)</tr>", simplified, re.S)[1]
     assert re.search(r'<th scope="row"><span class="text" id="s1-p\d+-\d+" data-orig="黃帝號有熊氏。">黄帝号'
                      r'<span class="corrected">有熊氏</span>', first), first

@@ -216,6 +216,9 @@ class JuanDocument:
     column_evidence: tuple[int, int] = (0, 0)
     #: The juan labels of the parts of a file that holds several (``["卷首中", "卷首下"]``).
     juan_parts: list[str] = field(default_factory=list)
+    #: Where a juan of the book opens inside the file: ``[(chapter index, the book's juan number)]``
+    #: (the tls 史記's 篇, ``mandoku.tls.juan_cuts``); [] when the file is one juan.
+    juan_cuts: list[tuple[int, int]] = field(default_factory=list)
     #: The file's sequence number in its folder (``KR1d0086_002.txt`` → 2); mandoku only.
     #: Unlike ``juan_number`` it is unique within a work (卷首中 in ``_002`` and 卷二 in
     #: ``_004`` both have juan_number 2).

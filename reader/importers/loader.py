@@ -25,10 +25,11 @@ from reader.pieces import is_note
 from reader.signals import index_deferred, juans_changing
 from reader.slugs import slug_problem, slugify, unique_slug
 
-from .document import ChapterDoc, JuanDocument, PieceDoc, SectionDoc
+from .document import MANDOKU, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
 from .classes import printed_class
 from .files import read_document
 from .mandoku import page_breaks, render_mandoku
+from .mandoku.tls import split_juans as split_tls_juans
 from .plaintext import split_juans
 
 
@@ -50,6 +51,10 @@ class LoadResult:
     #: detected script (``update_edition_script``): their ambiguous simplified forms are
     #: indexed under other keys.
     rescripted: list[int] = field(default_factory=list)
+    #: Juans of the edition removed because the Kanripo file they came from now gives other juans
+    #: (``load_documents``: 史記's ``KR2a0001_500``, once juan 500, then 卷六十一 … 卷一百三十); on the
+    #: file's first juan only.
+    superseded: list[int] = field(default_factory=list)
 
 
 def _slug_taken(slug: str) -> bool:
@@ -292,16 +297,36 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None,
 def load_documents(docs: list[JuanDocument], sha256: str = "", index: bool = True, edition: str | None = None,
                    script: str | None = None) -> list[LoadResult]:
     """Store the juans of one file (``file_juans``) as ``load_document`` stores one, all in one
-    transaction: the file lands whole or not at all. One ``LoadResult`` per juan, in order."""
+    transaction: the file lands whole or not at all. One ``LoadResult`` per juan, in order. The
+    juans a Kanripo file gave before and gives no more (same edition and file name, other numbers)
+    are removed in the same transaction (``LoadResult.superseded``, on the first result)."""
     with transaction.atomic(), index_deferred():
-        return [_load(doc, sha256, index, edition, script) for doc in docs]
+        results = [_load(doc, sha256, index, edition, script) for doc in docs]
+        if results and docs[0].work_key and docs[0].source_name:
+            # a Kanripo file is one file of its edition's folder: the juans it gave before and gives no
+            # more (its 篇 now read as the book's juans, or the other way) go, so its text is held once
+            kept = [r.juan.pk for r in results]
+            stale = Juan.objects.filter(edition=results[0].juan.edition_id, source_name=docs[0].source_name,
+                                        source_format=docs[0].source_format).exclude(pk__in=kept)
+            results[0].superseded = list(stale.values_list("pk", flat=True))
+            if results[0].superseded:
+                Juan.objects.filter(pk__in=results[0].superseded).delete()
+                if index:
+                    juans_changing.send(sender=load_documents, changes=[(None, pk) for pk in results[0].superseded])
+        return results
 
 
 def file_juans(doc: JuanDocument, juan_number: int | None = None) -> list[JuanDocument]:
     """The juans ``doc`` (one file as read by ``read_document``) holds: a plain-text book that
-    prints several juan headings (卷之一 … 卷之八) gives one juan each (``plaintext.split_juans``);
-    any other file, or one whose juan number was given (``--juan``), is one juan."""
-    if doc.source_format != "plain" or juan_number is not None:
+    prints several juan headings (卷之一 … 卷之八) gives one juan each (``plaintext.split_juans``),
+    a tls file one per 篇 of the book it holds (史記 ``_500``: 卷六十一 … 卷一百三十,
+    ``mandoku.tls.split_juans``); any other file, or one whose juan number was given (``--juan``),
+    is one juan."""
+    if juan_number is not None:
+        return [doc]
+    if doc.source_format == MANDOKU:
+        return split_tls_juans(doc)
+    if doc.source_format != "plain":
         return [doc]
     return split_juans(doc)
 

@@ -44,8 +44,8 @@ PAGES = [
     ("paged-section", f"/works/{WORK}/juan/81/1/?page=2", None),
     ("paged-juan", f"/works/{WORK}/juan/81/", None),
     ("paged-section-past-the-last", f"/works/{WORK}/juan/81/1/?page=99", "main a[href*='page=']"),  # links the last
-    ("table", "/works/KR2a0001/juan/205/2/", None),  # the tls 史記's 表, shown as tables
-    ("table-vertical", "/works/KR2a0001/juan/205/2/?layout=vertical", None),
+    ("table", "/works/KR2a0001/juan/17/2/", None),  # the tls 史記's 表, shown as tables
+    ("table-vertical", "/works/KR2a0001/juan/17/2/?layout=vertical", None),
     ("layers-all", f"/works/{ZHUSHU}/juan/1/", None),
     ("layers-only-readings", f"/works/{ZHUSHU}/juan/1/?layers=only-readings", None),
     ("layers-only-subcommentary-vertical", f"/works/{ZHUSHU}/juan/1/1/?layers=only-subcommentary&layout=vertical", None),

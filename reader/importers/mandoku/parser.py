@@ -23,7 +23,7 @@ from ..errors import NoTextError, TextFormatError
 from ..positions import piece_positions
 from ..source import split_source_lines
 from ...person_names import person_name, printed_dynasties
-from .tls import juan_label
+from .tls import book_juans, juan_cuts, juan_label
 from .header import fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
 from .book_notes import book_note, cut_prefaces, front_notes, preface_ends, preface_notes
@@ -198,6 +198,8 @@ class _Parser(LineLoop):
         if label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL)):
             keep_entries_whole(doc)
         doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
+        if self.header.tls:  # 史記: each 篇 its Readme's table lists is a juan of the book (伯夷列傳第一, 卷六十一)
+            doc.juan_cuts = juan_cuts(doc, book_juans(self.readme, self.header.work))
         # one person, one name: 范甯 and 范寧 are the catalogue's 范寧, by the dynasty the bylines print
         printed = printed_dynasties([*doc.bylines, *(b for s in doc.sections for b in s.bylines)])
         for piece in doc.all_pieces():  # 劉昞 of 凉 stays 劉昞: the catalogue's 劉炳 is of 明
