@@ -120,6 +120,20 @@ def work_byline(work, edition=None) -> str:
     return people_text(work_people(work, edition))
 
 
+#: What a page shows as the byline of a work nobody names: Kanripo's catalogue lists nobody for it (the
+#: classics' own texts, its entries ``周禮(正文)``, ``周易(正文)``, ``春秋左傳(正文)``: no 人物, no dynasty), the
+#: book prints no byline (the tls editions print none) and the work has no author: the author is not known,
+#: as the search's author facet says of such text (未詳), where the place was left empty.
+NOBODY_NAMED = "撰人未詳"
+
+
+def shown_byline(work, edition=None) -> str:
+    """The byline a page shows for ``work`` (``edition``'s page): ``work_byline``, or ``NOBODY_NAMED``
+    where it names nobody (周禮 KR1d0001 on ``/classes/KR1d/``). The API's ``author`` and citations keep
+    ``work_byline`` (""), naming nobody rather than a phrase."""
+    return work_byline(work, edition) or NOBODY_NAMED
+
+
 def cited_people(work, edition=None) -> str:
     """Who a citation names before the title: ``work_byline`` with an author's own 撰/著
     unsaid (``〔漢〕鄭玄注　〔唐〕賈公彥疏　〔唐〕陸德明音義``, ``〔清〕江永``)."""

@@ -376,3 +376,21 @@ def test_a_person_who_led_others_has_his_role_and_and_others(client, db):
     assert api["work"] == {"id": juan.work_id, "title": "儀禮疏", "author": "〔唐〕賈公彥等撰", "people": people}
     assert api["citation"] == "〔唐〕賈公彥等《儀禮疏》卷第一（四部叢刊本，Kanripo KR1d0027_001） http://testserver/works/KR1d0027/juan/1/"
     assert '<p class="byline">〔唐〕賈公彥等撰</p>' in client.get("/works/KR1d0027/juan/1/").content.decode()
+
+
+def test_a_work_nobody_names_is_shown_so(client, db):
+    """The tls 周禮 (KR1d0001) stood on ``/classes/KR1d/`` with an empty byline: Kanripo's catalogue lists
+    its plain text, ``周禮(正文)``, with no 人物 and no dynasty, and its files print no byline. Every page
+    says 撰人未詳 (``reader.people.shown_byline``), beside 鄭玄's 周禮 (KR1d0002); the API's author and
+    the citations name nobody, as before."""
+    with muted():
+        juan = import_file(SHARED / "corpus" / "kanripo" / "KR1d0001" / "KR1d0001_006.txt").juan
+        import_file(SHARED / "corpus" / "kanripo" / "KR1d0002" / "KR1d0002_001.txt")
+    assert (work_byline(juan.work, juan.edition), cited_people(juan.work, juan.edition)) == ("", "")
+    html = client.get("/classes/KR1d/").content.decode()
+    assert re.findall(r'<li><a href="[^"]+">周禮</a>\s*<span class="byline">([^<]*)</span>', html) == [
+        "撰人未詳", "〔漢〕鄭玄注　〔唐〕陸德明音義"]
+    assert '<p class="byline">撰人未詳</p>' in client.get("/works/KR1d0001/").content.decode()
+    assert '<p class="byline">撰人未詳</p>' in client.get("/works/KR1d0001/juan/6/").content.decode()
+    assert client.get(f"/api/works/{juan.work_id}/").json()["author"] == ""
+    assert citation_text(juan.sections.order_by("position").first()).startswith("《周禮》")

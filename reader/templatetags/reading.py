@@ -18,7 +18,7 @@ from reader.tables import paragraph_blocks
 from reader.citation import section_heading as _section_heading, section_label as _section_label
 from reader.juans import nav_label, short_label as _short_label
 from reader.models import page_label
-from reader.people import work_byline as _work_byline
+from reader.people import shown_byline as _shown_byline
 from reader.display import COOKIE, Display, parse_cookie, to_simplified
 
 register = template.Library()
@@ -429,10 +429,10 @@ def short_label(label: str) -> str:
 
 @register.filter
 def work_byline(work, edition=None) -> str:
-    """``reader.people.work_byline``: the one byline rule of every page, for ``work`` as
-    ``edition`` (when given: ``{{ work|work_byline:edition }}``) prints it; no query for a work
-    and edition already loaded."""
-    return _work_byline(work, edition or None)
+    """``reader.people.shown_byline``: the one byline rule of every page, for ``work`` as
+    ``edition`` (when given: ``{{ work|work_byline:edition }}``) prints it, 撰人未詳 where it names
+    nobody; no query for a work and edition already loaded."""
+    return _shown_byline(work, edition or None)
 
 
 @register.inclusion_tag("reader/_crumbs.html")
