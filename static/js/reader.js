@@ -680,7 +680,11 @@
       }
       case "?": {
         var help = document.getElementById("shortcuts");
-        if (help) { help.open = !help.open; help.scrollIntoView({ block: "nearest" }); }
+        if (help) {
+          help.open = !help.open;
+          if (help.open && settings) settings.open = true;  // folded with the settings on a narrow window
+          help.scrollIntoView({ block: "nearest" });
+        }
         break;
       }
       default: handled = false;

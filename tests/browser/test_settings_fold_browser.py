@@ -64,6 +64,11 @@ def test_on_a_phone_the_settings_are_folded_and_the_text_comes_first(site, tabs,
     assert page.locator("#display-settings").evaluate("d => d.open") is False
     page.keyboard.press("Tab")  # nothing hidden takes the focus: the skip link, then the site's header
     assert page.evaluate("document.activeElement.className") == "skip-link"
+    # ? lists the keyboard's shortcuts, folded with the settings: they are opened with it
+    page.locator("main h1").click()
+    page.keyboard.press("?")
+    assert page.locator("#display-settings").evaluate("d => d.open") is True
+    assert page.locator("#shortcuts dl").is_visible()
 
 
 def test_on_a_wide_screen_the_settings_stand_open_without_a_summary(site, tabs):
