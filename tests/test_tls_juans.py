@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 
+from reader.citation import juan_citation_text
 from reader.importers.files import read_document
 from reader.importers.loader import file_juans, import_file, juan_key
 from reader.importers.mandoku.tls import book_juans, heading_number
@@ -110,6 +111,9 @@ def test_imported_as_the_books_juans_replacing_the_files_juan(empty_db, tmp_path
     page = client.get("/works/KR2a0001/juan/12/")
     assert page.status_code == 200 and "孝武皇帝者，孝景中子也。" in page.content.decode()
     assert client.get("/works/KR2a0001/juan/100/").status_code == 404
+    juan = juans.get(number=12)  # the address's number is the book's: the citation names no file (decision 0045)
+    assert juan_citation_text(juan, juan.chapters.order_by("position")) == (
+        "〔漢〕司馬遷　〔南朝宋〕裴駰集解　〔唐〕司馬貞索隱　〔唐〕張守節正義《史記》卷十二〈孝武本紀〉（TLS標點本）")
 
 
 @pytest.mark.django_db
@@ -135,3 +139,25 @@ def test_a_file_of_several_juans_is_backed_up_as_the_file_and_restored(empty_db,
     assert len(restored.files) == 13
     assert [(j.number, j.label, j.sha256, j.chapters.count(), j.sections.count())
             for j in Juan.objects.filter(edition__slug="KR2a0001").order_by("number")] == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_import_texts_says_what_a_file_gave_before_and_the_index_follows(empty_transactional_db, tmp_path,
+                                                                         search_backend):
+    """``import_texts`` over the folder again, now with its Readme: 三代世表 was juan 201 and is 卷十三;
+    the command says juan 201 went, and the index holds 卷十三 alone."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from search.backends import SearchQuery, get_search_backend
+
+    into = _folder(tmp_path, ["KR2a0001_201.txt"], readme=False)
+    call_command("import_texts", str(into), stdout=StringIO(), stderr=StringIO())
+    shutil.copy(SHIJI / "Readme.org", into)
+    out, err = StringIO(), StringIO()
+    call_command("import_texts", str(into), stdout=out, stderr=err)
+    assert "removed 1 juan(s) that KR2a0001_201.txt gave before and gives no more" in err.getvalue() + out.getvalue()
+    assert list(Juan.objects.values_list("number", "label")) == [(13, "卷十三")]
+    found = get_search_backend().search(SearchQuery("黃帝生"))
+    assert {h.juan_number for h in found.hits} == {13} and found.count == 7

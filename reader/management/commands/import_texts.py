@@ -292,7 +292,7 @@ class Command(BaseCommand):
                     index.stored(result.juan.pk, result.old_juan_id, result.characters)
                     if result.superseded:  # the file gave other juans before (史記 _500's juan 500)
                         index.removed(result.superseded)
-                        say(f"removed {len(result.superseded)} juans {path.name} gave before and gives no more")
+                        say(f"removed {len(result.superseded)} juan(s) that {path.name} gave before and gives no more")
                     for juan_id in result.rescripted:   # the edition's script changed: read them again
                         index.stored(juan_id, juan_id)
                     for warning, count in collapse(result.warnings):
