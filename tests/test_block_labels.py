@@ -6,6 +6,7 @@ from pathlib import Path
 
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.block_labels import appended_label
 from reader.importers.mandoku.check import structure_faults
 
 from .conftest import SHARED
@@ -111,3 +112,22 @@ def test_a_cut_for_size_keeps_a_labelled_block_with_the_classic_it_explains():
         (TEXT, CLASSIC, "六月癸酉季孫"), (NOTE, COMMENTARY, "左傳孫桓子還")]
     doc = _read(JINGBU / "KR1c0044" / "KR1c0044_011.txt")
     assert structure_faults(doc) == [] and len(doc.sections) == 12
+
+
+def test_an_appended_block_is_labelled_by_its_heading_word_and_what_it_collects():
+    """欽定春秋傳說彙纂 卷一 (KR1e0094_003) prints three times, after a sentence's 集說 block, what it appends
+    from the 左傳 on the events the 經 does not record: ``　附錄左傳(夏四月費伯帥師城/郎不書非公命也)`` (line
+    222), at the height of its 左傳 blocks. Printed three times, fewer than a label's count
+    (``structure.BLOCK_LABEL``), 附錄左傳 was a word of the classic; it is the heading word 附錄 and a block
+    label of the juan (左傳), so the label of its block (``block_labels.appended_label``), as 卷三 and the
+    juans that print it six times or more have it. A word that only begins with 附錄 is not one."""
+    doc = _read(JINGBU / "KR1e0094" / "KR1e0094_003.txt")
+    pieces = [p for s in doc.sections for p in s.pieces]
+    appended = [k for k, p in enumerate(pieces) if p.text == "附錄左傳"]
+    assert [(pieces[k].kind, pieces[k].effective_layer, pieces[k + 1].kind, pieces[k + 1].text[:7]) for k in appended] == [
+        (LABEL, COMMENTARY, NOTE, "夏四月費伯帥師"), (LABEL, COMMENTARY, NOTE, "八月紀人伐夷夷"),
+        (LABEL, COMMENTARY, NOTE, "冬十月庚申改葬")]
+    assert _labels(doc)[("附錄左傳", COMMENTARY)] == 3 and _labels(doc)[("左傳", COMMENTARY)] == 12
+    assert appended_label("附錄左傳", frozenset({"左傳", "集說"})) and appended_label("附録左傳", frozenset({"左傳"}))
+    assert not appended_label("附錄經傳", frozenset({"左傳"})) and not appended_label("左傳", frozenset({"左傳"}))
+    assert structure_faults(doc) == [] and len(doc.sections) == 13

@@ -4,7 +4,7 @@ the copyist slipped (宗 for 宋), the person the book's catalogue entry names
 (``reader.importers.bylines``: ``HEADING_WORD``, ``slot_person``)."""
 from catalogue.catalogue import Person
 from reader.importers.bylines import byline_entries, byline_people, slot_person
-from reader.importers.document import CLASSIC, NOTE, TEXT
+from reader.importers.document import CLASSIC, LABEL, NOTE
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.models import Edition, Piece
@@ -37,13 +37,17 @@ def test_a_heading_word_is_no_persons_name():
 def test_the_appended_classic_and_zuozhuan_are_a_heading_never_a_byline():
     """卷三十八 heads what it appends after 獲麟 「附錄經傳」, two U+3000 in like a byline: it was read as a
     man 附錄經 and his 傳, the juan's byline, so 85 of its pieces, the heading's note first, carried a
-    附錄經 box and the author facet listed 附錄經. The juan prints no byline: nobody, and the heading
-    stays in the text."""
+    附錄經 box and the author facet listed 附錄經. The juan prints no byline: nobody. The line is the
+    heading of what follows (``piece_heads.note_under_heading``: a heading word and what it collects, its
+    note on the lines under it): the first section's title, a LABEL, its note kept with it; it was the
+    first piece of the classic."""
     doc = _read(APPENDED)
     assert (doc.bylines, doc.dynasty, doc.native_place, doc.author) == ([], "", "", "")
-    first = doc.sections[0].pieces
-    assert [(p.kind, p.effective_layer, p.commentator, p.text[:11]) for p in first[:2]] == [
-        (TEXT, CLASSIC, "", "附錄經傳"), (NOTE, "commentary", "", "案聖經絶筆獲麟弟子欲記")]
+    first = doc.sections[0]
+    assert (first.title, first.line, len(first.paragraphs)) == ("附錄經傳", 10, 1)
+    assert [(p.kind, p.effective_layer, p.commentator, p.text[:11]) for p in first.pieces] == [
+        (LABEL, CLASSIC, "", "附錄經傳"), (NOTE, "commentary", "", "案聖經絶筆獲麟弟子欲記")]
+    assert (doc.sections[1].line, doc.sections[1].pieces[0].text) == (13, "小邾射以句繹來奔")
     assert {p.commentator for s in doc.sections for p in s.pieces} == {""}
 
 

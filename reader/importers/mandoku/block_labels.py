@@ -23,6 +23,7 @@ from collections import Counter
 
 from characters.folding import fold
 
+from ..bylines import HEADING_WORD
 from ..document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE, TEXT, JuanDocument
 from .lines import IDEO_SPACE, PILCROW, add_layout
 from .units import Unit
@@ -60,14 +61,28 @@ def block_words(doc: JuanDocument, printed: frozenset[str], least: int) -> froze
     paragraphs with their note, ``structure.recurring_labels``) and, in a juan that has such a
     word, every word of two or more characters that opens ``least`` or more blocks of the classic
     in ``doc`` (``_block_opening``): a block printed right under the one before it opens no printed
-    paragraph (御纂周易折中 卷一's 集説, 51 times under its 程傳). ``frozenset()`` in a juan with no
-    ``printed`` word."""
+    paragraph (御纂周易折中 卷一's 集説, 51 times under its 程傳). And a heading word (``bylines.HEADING_WORD``:
+    附錄) before one of those labels, opening a block however few times (``appended_label``): the
+    block of that kind the book appends (欽定春秋傳說彙纂 卷一 ``附錄左傳(…)`` three times beside its 左傳
+    blocks; 卷三十六 prints it often enough to count). ``frozenset()`` in a juan with no ``printed``
+    word."""
     if not printed:
         return frozenset()
     counts: Counter = Counter(piece.text for section in doc.sections for para in section.paragraphs
                               for k, piece in enumerate(para)
                               if _block_opening(para, k) and piece.effective_layer == CLASSIC and len(piece.text) > 1)
-    return printed | {word for word, n in counts.items() if n >= least}
+    words = printed | {word for word, n in counts.items() if n >= least}
+    return words | {word for word in counts if appended_label(word, words)}
+
+
+def appended_label(word: str, labels: frozenset[str]) -> bool:
+    """Whether ``word`` is a heading word (``bylines.HEADING_WORD``: 附錄, 附録) then one of the juan's
+    block labels ``labels`` by any of its forms (``characters.folding.fold``): 附錄左傳 beside 左傳. A book
+    heads what it appends with the word 附錄 and what it collects (欽定春秋傳說彙纂 卷三十八 ``附錄經傳``), so
+    such a word over its note is the label of an appended block of that kind, never a word of the
+    classic."""
+    m = HEADING_WORD.match(word)
+    return m is not None and fold(word[m.end():]) in {fold(w) for w in labels}
 
 
 def label_blocks(doc: JuanDocument, words: frozenset[str]) -> int:

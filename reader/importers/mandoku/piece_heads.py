@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..bylines import HEADING_WORD
 from ..document import NOTE, TEXT
 from .lines import PieceBuilder
 from .units import Unit
@@ -59,6 +60,26 @@ def noted_title(u: Unit, nxt: Unit | None, prev: Unit | None, after_title: bool,
             and not text.endswith(tuple(NOT_A_TITLE_END))
             and not BYLINE_NOTE.match(note)
             and all(p.kind == NOTE for p in u.pieces[1:]))
+
+
+def note_under_heading(run: list[Unit], k: int) -> bool:
+    """Whether ``run[k]`` is a heading whose note is printed on the lines under it: one printed line
+    of words alone that begins with a heading word (``bylines.HEADING_WORD``: 附錄, 目錄, 卷首, 卷末) and
+    names what it heads, then only paragraphs of small print printed as deep or deeper (its note
+    running on), then a new paragraph or the end of the run (欽定春秋傳說彙纂 卷三十八 ``　　附錄經傳`` over
+    ``　　(案聖經絶筆獲麟…`` and a second line of the note, over the first sentence of the 經 it appends,
+    ``　小邾射以句繹來奔``). The heading word says the line is a heading, whatever its last word: 傳 ends
+    it as what it collects (經傳), not as a commentary's name (``NOT_A_TITLE_END``)."""
+    u = run[k]
+    if u.kind != "para" or u.lines != 1 or len(u.pieces) != 1 or u.pieces[0].kind != TEXT:
+        return False
+    m = HEADING_WORD.match("".join(u.pieces[0].chunks))
+    if m is None or m.end() == u.pieces[0].n:
+        return False  # (a heading word alone, 附錄 over its note, is a block's label: ``recurring_labels``)
+    j = k + 1
+    while j < len(run) and notes_only(run[j]) and not run[j].new_para and run[j].indent >= u.indent:
+        j += 1
+    return j > k + 1 and (j == len(run) or run[j].new_para)
 
 
 #: The longest author's name on a line of its own under a title (屈平, 宋玉, 李少卿, 司馬長卿; a

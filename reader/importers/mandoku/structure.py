@@ -30,7 +30,7 @@ from .hexagrams import hexagram_chapters
 from .lines import IDEO_SPACE, PieceBuilder, add_layout
 from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after,  # noqa: F401
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
-                          running_title, title_words, wrapped_title)
+                          note_under_heading, running_title, title_words, wrapped_title)
 from .piece_groups import carry_group_bylines, group_heads, group_people
 from .units import Unit  # noqa: F401  (its home was here: parser, tests)
 from .counts import POEM_LIMIT, poem_ends
@@ -450,7 +450,9 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             # a title over its author's line printed lower opens its piece even where it goes on a
             # 類 name's paragraph, printed as high (六臣註文選 ``　　冊(…)`` then ``　　冊魏公九錫文(…``
             # over ``　　　潘元茂(…``); terms glossed one a line (禮書 鞠衣(…) over 展衣(…)) are no titles
-            and (nxt is None or nxt.new_para) and (u.new_para or (bool(author) and run[author[0]].indent > u.indent))
+            # (a heading word's line over its note printed under it: ``note_under_heading``, 附錄經傳)
+            and (nxt is None or nxt.new_para or note_under_heading(run, k))
+            and (u.new_para or (bool(author) and run[author[0]].indent > u.indent))
             and not u.label and not u.entry)
         if (heading_like[-1] or k in lost) and not u.new_para:
             opens.add(k)
