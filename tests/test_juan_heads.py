@@ -56,25 +56,31 @@ def test_a_juans_list_of_its_pian_whose_headings_print_their_group_after_a_space
 def test_the_zhang_of_the_xiaojing_readings_and_the_commentary_they_are_read_in():
     """經典釋文 卷二十三, 孝經音義: the 孝經 is divided into named 章, each printed alone on a line at the
     top of a column (``開宗明義章``, ``天子章``, ``感應章(本今作/應感章)`` with its note); they were read as the
-    first lemma of each 章 (``開宗明義章仲尼``), the juan one untitled chapter. Each is a chapter now, 17 of
-    the 18 (``紀孝行(下孟/反)章`` glosses a word inside its title: it stays text). The line under the
+    first lemma of each 章 (``開宗明義章仲尼``), the juan one untitled chapter. Each is a chapter now, all
+    18: ``紀孝行(下孟/反)章`` glosses a word inside its title, as 春秋左氏音義 ``莊公(…)第三`` does before
+    its number (``divisions.NOTED_ZHANG``), titled 紀孝行章, its note the chapter's first text, 章 layout
+    after it; it was text of 聖治章 (``紀孝行``, then ``章也盡`` run on into the next lemma). The line under the
     part's title and 陸德明's byline, ``鄭氏(相承解/爲鄭玄)``, names the 注 the 孝經 is read in: a byline
     of every section, its word a LABEL, its note kept; it was a section's title."""
     doc = _read(SHIWEN / "KR1g0003_023.txt")
     assert [c.title for c in doc.chapters] == [
-        "", "開宗明義章", "天子章", "諸侯章", "卿大夫章", "士章", "庶人章", "三才章", "孝治章", "聖治章", "五刑章",
-        "廣要道章", "廣至德章", "廣揚名章", "諫諍章", "感應章", "事君章", "喪親章"]
+        "", "開宗明義章", "天子章", "諸侯章", "卿大夫章", "士章", "庶人章", "三才章", "孝治章", "聖治章", "紀孝行章",
+        "五刑章", "廣要道章", "廣至德章", "廣揚名章", "諫諍章", "感應章", "事君章", "喪親章"]
     first = doc.chapters[0].sections[0]
     assert first.title == "" and [(p.kind, p.text) for p in first.pieces] == [(LABEL, "鄭氏"), (NOTE, "相承解爲鄭玄")]
     zheng = [{"dynasty": "", "place": "", "name": "鄭氏", "role": ""}]
-    assert all(s.bylines == zheng for s in doc.sections) and len(doc.sections) == 19
+    assert all(s.bylines == zheng for s in doc.sections) and len(doc.sections) == 20
     assert [(p.kind, p.text) for p in doc.chapters[1].sections[0].pieces[:2]] == [
         (TEXT, "仲尼"), (NOTE, "女持反仲尼取象尼丘山又音夷字作尼古夷字也援神契云蟲也")]
-    assert [(p.kind, p.text) for p in doc.chapters[15].sections[0].pieces[:2]] == [
+    assert [(p.kind, p.text) for p in doc.chapters[16].sections[0].pieces[:2]] == [
         (NOTE, "本今作應感章"), (TEXT, "盡")]
-    # 紀孝行 (its 章 runs on into the next lemma, ``章也盡``) and the lemma 神明章 inside a line stay text
-    assert [p.text for p in doc.all_pieces() if p.kind == TEXT and ("章" in p.text or p.text == "紀孝行")] == [
-        "紀孝行", "章也盡", "神明章"]
+    # the heading's note kept with the heading, as 感應章's: the first piece of its chapter
+    noted = doc.chapters[10]
+    assert (noted.title, noted.heading, noted.category, noted.sections[0].line) == ("紀孝行章", "紀孝行", "", 112)
+    assert [(p.kind, p.text, p.layout) for p in noted.sections[0].pieces[:3]] == [
+        (NOTE, "下孟反", [(0, "("), (2, "/"), (3, ")章¶\n")]), (TEXT, "也盡", []), (NOTE, "津忍反", [(0, "("), (2, "/"), (3, ")")])]
+    # the lemma 神明章 inside a line stays text
+    assert [p.text for p in doc.all_pieces() if p.kind == TEXT and ("章" in p.text or "紀孝行" in p.text)] == ["神明章"]
     assert structure_faults(doc) == []
 
 
@@ -136,3 +142,23 @@ def test_the_books_title_over_the_first_pian_is_no_juan_title():
     assert doc.juan_label == "卷第十" and [c.title for c in doc.chapters] == ["春秋穀梁傳昭公第十"]
     assert [(p.kind, p.effective_layer, p.text) for p in doc.chapters[0].sections[0].pieces[:2]] == [
         (NOTE, READINGS, "〇昭公名稠景王四年即位"), (LABEL, CLASSIC, "范寗集解")]
+
+
+def test_the_commentarys_title_on_a_pian_heading_line_is_a_label_with_its_note():
+    """經典釋文 卷二十四, 論語音義: the first 篇's heading prints, after its own note, the title of the
+    commentary the 論語 is read in and 陸德明's note on it, ``學而第一(以學爲首者明/人必須學也)集解(一本作何/晏集解)``.
+    集解 was a word of the classic, a one-piece lemma of the chapter; it is the heading's byline as the book
+    prints it (``pian_bylines.commentary_title``): a LABEL, its note kept after it, nobody named (the
+    role alone names no one). The lemma 集解 of the 序 above it (``集解(佳買反…)``, on a line of text) stays text."""
+    doc = _read(SHIWEN / "KR1g0003_024.txt")
+    chapter = doc.chapters[1]
+    assert (chapter.title, chapter.heading, chapter.category) == ("學而第一", "學而第一", "")
+    first = chapter.sections[0]
+    assert (first.title, first.bylines, first.line) == ("", [], 20)
+    assert [(p.kind, p.effective_layer, p.commentator, p.text) for p in first.pieces] == [
+        (NOTE, COMMENTARY, "陸德明", "以學爲首者明人必須學也"), (LABEL, CLASSIC, "", "集解"),
+        (NOTE, COMMENTARY, "陸德明", "一本作何晏集解")]
+    assert [(p.kind, p.text) for p in doc.all_pieces() if p.text == "集解"] == [(TEXT, "集解"), (LABEL, "集解")]
+    assert doc.bylines == [{"dynasty": "唐", "place": "", "name": "陸德明", "role": "撰"}]
+    assert [c.title for c in doc.chapters][:4] == ["", "學而第一", "爲政第二", "八佾第三"]
+    assert structure_faults(doc) == []

@@ -64,6 +64,12 @@ NOTED_CHAPTER = re.compile(
     r"^(?P<name>(?![卷巻])[^\s()<>¶\u3000/]{1,10})(?P<note>\([^()]*\))(?P<number>第[一二三四五六七八九十百]+[上中下]?)"
     r"(?P<category>(?:\u3000+[^\s()<>¶\u3000/]{1,6}){0,2}|" + MASTER_RANGE.pattern.strip("^$") + r")¶?$")
 
+#: A 章 heading of a book of readings whose own note follows its name, before the word 章, as
+#: ``NOTED_CHAPTER``'s note comes before the 篇's number: 經典釋文 孝經音義 ``紀孝行(下孟/反)章`` (陸德明
+#: reads 行 of the 章's name), where its other 章 headings print the name and 章 alone (``聖治章``,
+#: ``structure.READINGS_ZHANG``) or the note after 章 (``感應章(本今作/應感章)``). The whole line: a
+#: name of at most seven characters, one note closed on the line, 章.
+NOTED_ZHANG = re.compile(r"^(?P<name>[^\s()<>¶\u3000/]{1,7})(?P<note>\([^()]*\))(?P<number>章)(?P<category>)¶?$")
 
 #: The rest of a 篇 heading whose note filled its line, printed on the next line: the commentary
 #: it reads and the last year it holds (經典釋文 春秋左氏音義 ``哀上(…)第二十九`` over ``　　杜氏　盡十三年``),
@@ -221,9 +227,11 @@ def listed_headings(units: list[Unit]) -> list[Unit]:
     return out
 
 
-def noted_heading(line: str, lineno: int, lead: str) -> tuple[Unit, str, int, str] | None:
+def noted_heading(line: str, lineno: int, lead: str,
+                  pattern: re.Pattern = NOTED_CHAPTER) -> tuple[Unit, str, int, str] | None:
     """For ``line`` (line ``lineno`` without its indentation) when it is a 篇 heading whose note
-    follows its name (``NOTED_CHAPTER``): ``(heading unit, note, column, after)``. The unit's
+    follows its name (``NOTED_CHAPTER``; ``pattern`` ``NOTED_ZHANG`` for a 章 heading of a book of
+    readings, 紀孝行(下孟/反)章: titled 紀孝行章, headed 紀孝行): ``(heading unit, note, column, after)``. The unit's
     chapter is titled by the name and number (莊公第三), its category the words after the number
     (``杜氏　盡三十二年``: ``structure.category_bylines`` takes 杜氏 out), its heading the name as
     printed with ``lead`` (the layout before the line) before it; ``note`` (``(名同…曰莊)``) is the
@@ -231,7 +239,7 @@ def noted_heading(line: str, lineno: int, lead: str) -> tuple[Unit, str, int, st
     a heading's note after it is (the reading page shows it with the heading); ``after``
     (``第三　杜氏　盡三十二年¶``) is layout after the note, so the line writes back as printed.
     None for another line."""
-    m = NOTED_CHAPTER.match(line)
+    m = pattern.match(line)
     if m is None:
         return None
     name = m["name"]

@@ -25,7 +25,7 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
-from .divisions import (fold_heading_words, follows_last, glossed_heading, heading_tail, next_heading,
+from .divisions import (NOTED_ZHANG, fold_heading_words, follows_last, glossed_heading, heading_tail, next_heading,
                         noted_heading, number_noted_heading)
 from .paratext import document_head, front_juan
 from .structure import (
@@ -378,6 +378,10 @@ class LineLoop:
                     cont, unit, para_break, in_label = None, None, True, False
             noted = numbered or (None if heading or entry or self.header.tls or indent > 4 or (cont and cont[0] == "open")
                                  else noted_heading(stripped, lineno, "".join(pending) + indent_str))
+            # a 章 of a book of readings with its note before 章, alone at the top of a column (孝經音義
+            # ``紀孝行(下孟/反)章``): as ``zhang``, the note the chapter's first text, 章 layout after it
+            noted = noted or (noted_heading(stripped, lineno, "".join(pending) + indent_str, NOTED_ZHANG)
+                              if readings and not heading and not entry and not lone and not indent and top else None)
             glossed = None if noted or heading or entry or self.header.tls or indent > 4 or (cont and cont[0] == "open") \
                 or not (para_break or prev_width < full) else glossed_heading(lines, i, end, full)
             if glossed:  # 春秋經傳集解(…)隱¶公(…)第一(…): a heading, its notes a paragraph, its words layout

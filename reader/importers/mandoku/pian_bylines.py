@@ -184,6 +184,7 @@ def pian_bylines(doc: JuanDocument, work: str) -> list[str]:
             continue
         read = heading_byline(chapter, work)
         if read is None:
+            commentary_title(chapter)
             continue
         words, start, at, people = read
         head = _head(chapter)
@@ -221,6 +222,31 @@ def pian_bylines(doc: JuanDocument, work: str) -> list[str]:
                 break
             other.bylines = [dict(p) for p in people]
     return found
+
+
+def commentary_title(chapter) -> PieceDoc | None:
+    """Make the commentary's title a 篇 heading prints on its own line, after the heading's note, a
+    LABEL: a commentator's role alone (``COMMENTARY_ROLES``), no name, then its notes to the line's
+    end (經典釋文 論語音義 ``學而第一(以學爲首者明/人必須學也)集解(一本作何/晏集解)``: the 篇 is read in 何晏's
+    集解, and 陸德明 notes that a copy prints 何晏集解). It is the heading's byline as the book prints it, a
+    title with no person, so no one is named (``SectionDoc.bylines`` unchanged); its notes are kept as
+    they are, with the heading. The heading's own notes must not end a printed line: a role word
+    at the head of a later line is a lemma. In place; returns the piece made a LABEL, or None."""
+    if not chapter.sections or not chapter.sections[0].paragraphs:
+        return None
+    para = chapter.sections[0].paragraphs[0]
+    k = 0
+    while k < len(para) and para[k].kind == NOTE and not _ends_line(para[k]):
+        k += 1
+    if k == 0 or k >= len(para) - 1 or para[k].kind != TEXT or para[k].text not in COMMENTARY_ROLES \
+            or para[k].source_tag or _ends_line(para[k]):
+        return None
+    notes = para[k + 1:]
+    end = next((j for j, p in enumerate(notes) if _ends_line(p)), None)
+    if end is None or any(p.kind != NOTE for p in notes[:end + 1]):
+        return None
+    para[k].kind = LABEL
+    return para[k]
 
 
 def _one_section(chapter, section, labels: set[int]):
