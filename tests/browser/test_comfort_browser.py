@@ -31,27 +31,6 @@ def library(site, tmp_path):
     return site
 
 
-@pytest.fixture
-def kept_map(settings):
-    """``kept_map(path)``: the quotation map of ``path`` made and kept (``collation.views.MAPS``)
-    before the browser asks for it, waited for to its own end (``MAPS.settle``), however long a
-    loaded machine takes: the page then answers at once, where a map made in the request (the
-    test settings' ``QUOTATION_MAP_SECONDS`` 0) had to be made within the page load's 30 s (the
-    seed's 45 sections took longer on a loaded machine). A map that fails is not kept: the page
-    then answers 503 and the test that asked for it fails."""
-    from django.test import Client
-
-    from collation import views as collation_views
-
-    settings.QUOTATION_MAP_SECONDS = 0.01  # the request waits this long, then the map goes on and is kept
-
-    def make(path):
-        assert Client().get(path).status_code in (200, 503)  # made at once, or being made
-        collation_views.MAPS.settle()
-
-    return make
-
-
 def test_the_text_column_stays_put_in_every_commentary_mode(site, tabs):
     for width in [1280, 1000, 700]:
         check_the_text_column_stays_put_in_every_commentary_mode(site, tabs, width)
