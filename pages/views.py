@@ -379,10 +379,11 @@ def section_detail(request, slug, number, position):
     if not view.page_found:  # past the last page: say so, name the last and link to it
         _, explicit = display_from_request(request)
         raise PastLastPage(page, view.page_count, "節", page_links(request, view, explicit)[-1]["url"])
-    parallels, late = section_parallels(juan, view)
+    parallels, late, own = section_parallels(juan, view)
     response = _reading(request, "reader/section.html", juan, chapters, {
         "other_pages": lambda highlight: hits_on_other_pages(juan, view, highlight, getattr(view, "page_links", [])),
         "section": view.section, "view": view, "toc": toc, "parallels": parallels, "parallels_late": late,
+        "own_places": own,
         "previous_section": near[index - 1] if index > 0 else None,
         "next_section": near[index + 1] if index + 1 < len(near) else None,
         "pager_names": pager_names(near[index - 1] if index > 0 else None, section,
@@ -399,11 +400,15 @@ def section_detail(request, slug, number, position):
 PARALLELS = KeptWork("section-parallels", lambda: settings.SECTION_PARALLELS_THREADS, keep=512)
 
 
-def section_parallels(juan, view) -> tuple[list, str]:
+def section_parallels(juan, view) -> tuple[list, str, int]:
     """「相關段落」 of a section view: ``collation.parallels`` of the section's main text
     (the whole section's, on every page of a long one: one query of its runs of main text),
     nothing for a section with less than 8 characters of main text; each with its display
-    segments. Returns ``(parallels, late)``: ``late`` is "" or, when finding them took longer
+    segments. Returns ``(parallels, late, own)``: ``own`` is how many places found are in the
+    section's own work (its other editions, another juan repeating it), left out as the
+    parallels page leaves them (``other_works``) and counted so the page can say so (讀禮通考
+    卷一 §7's one place is §2 of its own juan: a bare 「未見相關段落」 read as an empty list);
+    ``late`` is "" or, when finding them took longer
     than ``SECTION_PARALLELS_SECONDS`` (the page is then sent without them), the section's key
     ``<edition id>/<juan number>/<position>`` for the parallels page (``/parallels/?section=…``).
     They are found in a thread of ``PARALLELS`` (one per section and version of the texts and of
@@ -416,7 +421,7 @@ def section_parallels(juan, view) -> tuple[list, str]:
     else:
         main = "".join(p.text for para in view.paragraphs for p in para if p.kind == TEXT)
     if len(main) < MIN_SPAN:
-        return [], ""
+        return [], "", 0
     advice = "Look for parallels of a shorter span (/parallels/?text=…)."
     check("finding parallel passages", advice)  # no time left: the request's 503
     seconds, left = settings.SECTION_PARALLELS_SECONDS, budget.remaining()
@@ -426,7 +431,9 @@ def section_parallels(juan, view) -> tuple[list, str]:
 
     def find():
         exclude = (juan.edition_id, juan.number, view.section.position)
-        return other_works(find_parallels(main, exclude=exclude), juan.work_id)[:20]
+        found = find_parallels(main, exclude=exclude)
+        others = other_works(found, juan.work_id)
+        return others[:20], len(found) - len(others)
     try:
         if not seconds:
             found = find()
@@ -435,15 +442,16 @@ def section_parallels(juan, view) -> tuple[list, str]:
             found = PARALLELS.answer(key, find, seconds)
     except IndexUnavailable as exc:  # the section is read without its parallels (search.middleware)
         logging.getLogger(__name__).error("parallels left out: %s", exc)
-        return [], ""
+        return [], "", 0
     except Crowded:
-        return [], late  # as many being found as the threads take: the page without them
+        return [], late, 0  # as many being found as the threads take: the page without them
     if found is PENDING:
         check("finding parallel passages", advice)
         # past the parallels' own limit only: the page without them, linking to them by the section
-        return [], late
+        return [], late, 0
+    found, own = found
     set_openings([p.section for p in found])  # named by reader.citation.section_label, one query
-    return [{"p": p, "segments": segments(p)} for p in found], ""
+    return [{"p": p, "segments": segments(p)} for p in found], "", own
 
 
 # ----------------------------------------------------------------------------- character lookup

@@ -483,6 +483,7 @@ class TestOnTheThreeWitnesses:
         settings.SECTION_PARALLELS_SECONDS = 0  # no limit: found in the request, however long a loaded machine takes
         page = client.get("/works/KR1d0086-WYG/juan/12/26/").content.decode()
         assert re.findall(r'<li><a href="[^"]*">([^<]*)</a> <span class="shared">', page) == []
+        assert "<p>未見相關段落（本書之處 8 處不列）。</p>" in page  # as the span's page says
         assert client.get(f"/api/editions/{wyg.pk}/juans/12/sections/26/parallels/").json()["results"] == []
         page = client.get("/works/禮書綱目/juan/10/quotations/").content.decode()
         assert f'<tr id="s26"><th scope="row"><a href="{seed_26}">§26「{name}」</a></th>' in page

@@ -244,3 +244,30 @@ def test_the_quotation_map_counts_its_sections(client, seed_juan):
     # the seed's places in its own work are no column: the map names other books, and the test library has none
     assert "本卷各節未見於他書。" in page
     assert re.findall(r"<tfoot>.*?</tfoot>", page) == ['<tfoot><tr><td class="table-count" colspan="1">共 45 節</td></tr></tfoot>']
+
+
+def test_a_sections_parallels_say_how_many_places_of_its_own_work_were_left_out(empty_db, search_backend, client,
+                                                                               settings):
+    """讀禮通考 卷一 §7 (儀禮一十一條注䟽二條開元禮一條, 15 characters of main text) showed 相關段落
+    over nothing but 「未見相關段落」: its one parallel, §2 of its own juan (11 characters
+    shared), is left out as a section's parallels leave out their own work (``other_works``,
+    decision 0052). The page now says how many places of its own work it left out, as the
+    parallels page of the section does (本書之處 1 處亦不列); a section with no place left out
+    says 「未見相關段落。」 as before."""
+    from reader.importers.loader import import_file
+
+    from .conftest import index_all
+
+    settings.SECTION_PARALLELS_SECONDS = 0  # found in the request
+    juan = import_file(SHARED / "corpus" / "kanripo" / "KR1d0051" / "KR1d0051_001.txt").juan
+    index_all(search_backend)
+
+    def parallels(position):
+        page = client.get(f"/works/KR1d0051/juan/1/{position}/").content.decode()
+        return re.search(r'<section class="parallels".*?</section>', page, re.S).group(0)
+
+    head = '<section class="parallels" aria-labelledby="parallels-title"><h2 id="parallels-title">相關段落</h2>\n'
+    assert parallels(7) == head + "<p>未見相關段落（本書之處 1 處不列）。</p>\n</section>"
+    assert parallels(3) == head + "<p>未見相關段落。</p>\n</section>"
+    span = client.get("/parallels/", {"section": f"{juan.edition_id}/1/7"}).content.decode()
+    assert "（本節不列；本書之處 1 處亦不列）" in span
