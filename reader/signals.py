@@ -83,6 +83,10 @@ def tell_index(sender, changes: Iterable[tuple[int | None, int | None]]) -> int:
 #: Sent (no arguments) by a batch import before it stores anything: a receiver answers how many
 #: characters of text (code points) its index takes in one write, the memory of that write.
 index_batch_asked = Signal()
+#: Sent (no arguments) by an import that keeps the juans a file does not change
+#: (``import_texts``): a receiver answers the ids of the stored juans its index holds as they are
+#: stored (at their version), a set of ints.
+indexed_juans_asked = Signal()
 #: ``IndexBatches``' batch without a receiver's answer (characters of text).
 DEFAULT_BATCH_CHARS = 4_000_000
 #: What to run when the index is behind the database (every message of the commands names it).
@@ -93,6 +97,14 @@ def index_batch_chars() -> int:
     """The smallest batch the receivers of ``index_batch_asked`` answer, or ``DEFAULT_BATCH_CHARS``."""
     answers = [a for _, a in index_batch_asked.send(sender=None) if isinstance(a, int) and a > 0]
     return min(answers, default=DEFAULT_BATCH_CHARS)
+
+
+def juans_indexed_as_stored() -> set[int] | None:
+    """The ids of the stored juans every receiver of ``indexed_juans_asked`` holds as stored
+    (those all of them answer), or None without a receiver (no index to keep in step). A juan
+    the index lacks or holds at another version is stored again by an import, which repairs it."""
+    answers = [a for _, a in indexed_juans_asked.send(sender=None) if isinstance(a, (set, frozenset))]
+    return set.intersection(*map(set, answers)) if answers else None
 
 
 class IndexBatches:

@@ -20,7 +20,8 @@ from django.db.models.signals import post_delete, post_save
 from config.faults import crash_point
 from reader.models import Chapter, Edition, Juan, Piece, Section, Work, bump_juan_versions
 from reader.signals import (
-    IndexUpdateError, index_batch_asked, index_deferred, index_is_deferred, juans_changed, juans_changing,
+    IndexUpdateError, index_batch_asked, index_deferred, index_is_deferred, indexed_juans_asked, juans_changed,
+    juans_changing,
 )
 from search import indexing  # as a module: its functions are looked up when called (tests replace them)
 from search.backends import IndexBusyError, get_search_backend
@@ -109,6 +110,21 @@ def on_index_batch_asked(sender, **kwargs) -> int:
     return get_search_backend().write_batch_chars
 
 
+def on_indexed_juans_asked(sender, **kwargs) -> set[int]:
+    """The receiver of ``reader.signals.indexed_juans_asked``: the ids of the stored juans the
+    index holds at their stored version (``indexing.differences`` of the database's and the
+    index's entries: one query and what the index records of its juans); none when the index
+    cannot tell now (busy, unreadable): then every juan read is stored and indexed again."""
+    stored = indexing.database_juans()
+    try:
+        held = get_search_backend().indexed_juans()
+    except (IndexBusyError, OSError) as exc:
+        logger.warning("the index could not say which juans it holds (%s): every juan read is stored again", exc)
+        return set()
+    _gone, behind = indexing.differences(stored, held)
+    return set(stored).difference(behind)
+
+
 def _piece_changed(sender, instance, raw=False, **kwargs):
     if raw or index_is_deferred():
         return
@@ -158,4 +174,5 @@ def _connect():
     post_save.connect(_edition_changed, sender=Edition, dispatch_uid="search_edition_saved")
     juans_changed.connect(on_juans_changed, dispatch_uid="search_juans_changed")
     index_batch_asked.connect(on_index_batch_asked, dispatch_uid="search_index_batch_asked")
+    indexed_juans_asked.connect(on_indexed_juans_asked, dispatch_uid="search_indexed_juans_asked")
     juans_changing.connect(on_juans_changing, dispatch_uid="search_juans_changing")

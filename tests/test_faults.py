@@ -84,13 +84,14 @@ def _run(env, *args, crash=None):
 
 def _texts(folder, version: int):
     """Six juans of the seed (卷十 to 卷十五); ``version`` changes one sentence of each, so
-    every import writes new text."""
+    every import writes new text (a juan a file gives as it is stored is kept, not written:
+    ``import_texts``)."""
     seed = SEED.read_text(encoding="utf-8")
     folder.mkdir(exist_ok=True)
     paths = []
     for n, label in enumerate(("十", "十一", "十二", "十三", "十四", "十五")):
         text = seed.replace("禮書綱目卷十", f"禮書綱目卷{label}").replace(
-            "大射之儀君有命戒射", "大射之儀君有命戒射" + "新版" * (version % 3))
+            "大射之儀君有命戒射", "大射之儀君有命戒射" + "新版" * version)
         path = folder / f"juan{n:02d}.txt"
         path.write_text(text, encoding="utf-8")
         paths.append(str(path))

@@ -220,3 +220,77 @@ def test_each_import_case_as_documented(name):
             ) == expected[1:3]
     warned = [w for w in result.warnings if "work title" in w or "kept as text" in w]
     assert warned == ([f"{CASES / expected[3]}"] if expected[3] else [])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reimport_keeps_the_juans_a_file_does_not_change_and_indexes_only_what_changed(
+        tmp_path, search_backend, empty_transactional_db, capsys):
+    """Importing a folder again stores and indexes only the juans whose rows the files change
+    (``reader.importers.loader.StoredForm``): an unchanged juan is kept as it is (same id, no
+    index write, said so); a juan with one character changed is stored and re-indexed; a juan
+    the index lacks is stored again (the import repairs the index); ``--store-unchanged`` stores
+    every juan again."""
+    from reader.signals import juans_changed
+    from search.backends.base import SearchQuery
+
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    shutil.copy(SEED, folder / "a_seed.txt")
+    eleven = (CASES / "markup_in_note.txt").read_text(encoding="utf-8").replace("禮書綱目卷十", "禮書綱目卷十一")
+    (folder / "c_eleven.txt").write_text(eleven, encoding="utf-8")
+    call_command("import_texts", str(folder))
+    capsys.readouterr()
+    ten, first_eleven = Juan.objects.get(number=10), Juan.objects.get(number=11)
+    before, generation = counts(), search_backend.version()
+    indexed = search_backend.indexed_juans()
+    sent = []
+
+    def told(sender, changes, **kwargs):
+        sent.append(list(changes))
+
+    juans_changed.connect(told, dispatch_uid="test_reimport_told")
+    try:
+        call_command("import_texts", str(folder))
+        out, _ = capsys.readouterr()
+        assert out.splitlines() == [
+            f"unchanged {folder / 'a_seed.txt'}: 禮書綱目 卷十 (45 sections, 328 notes): kept as stored, not indexed again",
+            f"unchanged {folder / 'c_eleven.txt'}: 禮書綱目 卷十一 (2 sections, 7 notes): kept as stored, not indexed "
+            f"again",
+            "1 works, 2 juans, 47 sections, 335 notes imported (2 juans unchanged, kept as stored and not indexed again)"]
+        # nothing written: the same rows, the same juans, no index write, the same generation
+        assert counts() == before and set(Juan.objects.values_list("pk", flat=True)) == {ten.pk, first_eleven.pk}
+        assert sent == [] and search_backend.version() == generation and search_backend.indexed_juans() == indexed
+
+        # one character of 卷十一's main text changed: that juan alone is stored and re-indexed
+        assert eleven.count("大射之儀") == 1
+        (folder / "c_eleven.txt").write_text(eleven.replace("大射之儀", "大射之禮"), encoding="utf-8")
+        call_command("import_texts", str(folder))
+        out, _ = capsys.readouterr()
+        new_eleven = Juan.objects.get(number=11)
+        assert out.splitlines()[:2] == [
+            f"unchanged {folder / 'a_seed.txt'}: 禮書綱目 卷十 (45 sections, 328 notes): kept as stored, not indexed again",
+            f"replaced {folder / 'c_eleven.txt'}: 禮書綱目 卷十一 (2 sections, 7 notes)"]
+        assert new_eleven.pk != first_eleven.pk and Juan.objects.get(number=10).pk == ten.pk
+        assert sent == [[(new_eleven.pk, first_eleven.pk)]]
+        assert search_backend.juan_ids() == {ten.pk, new_eleven.pk}
+        assert [h.juan_id for h in search_backend.search(SearchQuery("大射之禮")).hits] == [new_eleven.pk]
+        assert [h.juan_id for h in search_backend.search(SearchQuery("大射之儀")).hits] == [ten.pk]
+
+        # a juan the index lacks is stored again, whatever the file: the import repairs the index
+        sent.clear()
+        search_backend.remove_juan(ten.pk)
+        call_command("import_texts", str(folder / "a_seed.txt"))
+        out, _ = capsys.readouterr()
+        assert out.splitlines() == [f"replaced {folder / 'a_seed.txt'}: 禮書綱目 卷十 (45 sections, 328 notes)",
+                                    "1 works, 1 juans, 45 sections, 328 notes imported"]
+        new_ten = Juan.objects.get(number=10)
+        assert sent == [[(new_ten.pk, ten.pk)]] and search_backend.juan_ids() == {new_ten.pk, new_eleven.pk}
+
+        # --store-unchanged: every juan stored and indexed again
+        sent.clear()
+        call_command("import_texts", str(folder), "--store-unchanged")
+        out, _ = capsys.readouterr()
+        assert [line.split(" ")[0] for line in out.splitlines()[:2]] == ["replaced", "replaced"]
+        assert len(sent) == 2 and {old for changes in sent for _, old in changes} == {new_ten.pk, new_eleven.pk}
+    finally:
+        juans_changed.disconnect(dispatch_uid="test_reimport_told")

@@ -5,9 +5,13 @@ at all, and re-importing the same work and juan replaces it (no duplicates). Onc
 transaction commits, the search index is updated for that juan: the loader sends
 ``reader.signals.juans_changing`` and ``search`` schedules its write (``transaction.on_commit``);
 or, with ``index=False``, the caller tells the index itself (``reader.signals.IndexBatches``).
+With ``keep_unchanged`` a juan the document gives exactly as it is stored (``StoredForm``) is
+left as it is: nothing written, nothing for the index to do.
 """
 from __future__ import annotations
 
+import json
+from collections.abc import Container
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,6 +59,10 @@ class LoadResult:
     #: (``load_documents``: 史記's ``KR2a0001_500``, once juan 500, then 卷六十一 … 卷一百三十); on the
     #: file's first juan only.
     superseded: list[int] = field(default_factory=list)
+    #: The juan stored already had exactly what this import would store (``StoredForm``), and
+    #: was kept as it was (``load_document``'s ``keep_unchanged``): nothing written, nothing for the index to do
+    #: (``replaced`` is False, ``old_juan_id`` None).
+    unchanged: bool = False
 
 
 def _slug_taken(slug: str) -> bool:
@@ -96,8 +104,10 @@ def _find_work(doc: JuanDocument) -> Work | None:
     return work
 
 
-def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> Edition:
-    """The edition the juan belongs to (created with its work when new).
+def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> tuple[Edition, bool]:
+    """``(edition, changed)``: the edition the juan belongs to (created with its work when new),
+    and whether this call created or changed it or its work (``changed``: a juan of it cannot be
+    kept as it was, ``keep_unchanged``: what its passages carry into the index may differ).
 
     A Kanripo juan belongs to the edition of its repository folder (``doc.work_key``:
     ``KR1d0086-WYG``, also its slug), in the work of its Kanripo ID. A juan from another
@@ -107,6 +117,7 @@ def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> Edition:
     if doc.work_key:
         key = slugify(doc.work_key)  # the folder's name under the slug rule (KR1d0086-WYG stays as it is)
         edition = Edition.objects.select_related("work").filter(slug=key).first()
+        changed = edition is None
         if edition is None:
             work = _find_work(doc)
             if work is None:
@@ -122,10 +133,10 @@ def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> Edition:
                 work=work, slug=key, label=edition_name or doc.work_key, kanripo_id=doc.kanripo_id,
                 kanripo_edition=doc.edition, collection=doc.collection, byline=doc.bylines)
         elif edition_name and edition.label != edition_name:
-            edition.label = edition_name
+            edition.label, changed = edition_name, True
             edition.save(update_fields=["label"])
         if doc.bylines and not edition.byline:  # the first juan with a byline gives the edition's
-            edition.byline = doc.bylines
+            edition.byline, changed = doc.bylines, True
             edition.save(update_fields=["byline"])
         work = edition.work
         if doc.author and not work.author:  # the byline is in 卷一's text, not in 卷〇's front matter
@@ -133,8 +144,10 @@ def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> Edition:
             work.author, work.native_place = doc.author, doc.native_place
             work.dynasty = work.catalogue_dynasty or doc.dynasty
             work.save(update_fields=["author", "native_place", "dynasty"])
-        return edition
+            changed = True
+        return edition, changed
     work = _find_work(doc)
+    changed = work is None
     if work is None:
         classification, shu = printed_class(doc.siku_class)
         work = Work.objects.create(
@@ -152,7 +165,8 @@ def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> Edition:
                 else make_slug(doc.work_title, doc.author)
         edition = Edition.objects.create(work=work, slug=slug, label=label, collection=doc.collection,
                                          byline=doc.bylines)
-    return edition
+        changed = True
+    return edition, changed
 
 
 def section_start_pages(doc: JuanDocument) -> list[str]:
@@ -177,8 +191,77 @@ def juan_key(doc: JuanDocument) -> int:
     return doc.file_sequence if doc.work_key and doc.file_sequence is not None else doc.juan_number
 
 
+@dataclass(frozen=True)
+class StoredForm:
+    """What storing a juan writes of it, the database's own ids left out: what a re-import
+    compares to decide whether it changes anything (``keep_unchanged``). ``juan``: the values of
+    ``JUAN_FIELDS``; ``chapters``: ``(position, title, category, heading, heading layout)`` each;
+    ``sections``: ``(chapter position, position, title, closer, record separator, paragraphs,
+    line, blank lines after, closer layout, page, bylines)`` each; ``pieces``: a piece's row
+    (``PIECE_COLUMNS``) with its section's position for its id. Layouts and bylines are as JSON
+    reads them back (lists, not tuples). Equal forms store the same rows: the same text, notes,
+    layers, structure and write-back, hence the same passages in the index."""
+
+    juan: tuple
+    chapters: tuple
+    sections: tuple
+    pieces: tuple
+
+
+#: The fields of a juan its file gives (``StoredForm.juan``), in ``Juan``'s names.
+JUAN_FIELDS = ("label", "header", "trailer", "newline", "bom", "final_newline", "source_name", "source_format",
+               "sha256", "columns_reversed")
+
+
+def _as_read(value):
+    """``value`` (a layout, bylines: lists and tuples of strings, numbers, dicts) as a JSON field
+    reads it back: tuples become lists, None ``[]`` (as ``load_document`` stores it)."""
+    if not value:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [_as_read(v) if isinstance(v, (list, tuple, dict)) else v for v in value]
+    return json.loads(json.dumps(value))
+
+
+def stored_form(doc: JuanDocument, sha256: str = "") -> StoredForm:
+    """The ``StoredForm`` of ``doc`` as ``load_document(doc, sha256)`` would store it (reads no
+    database)."""
+    juan = ("\n".join(doc.header_lines), "\n".join(doc.trailer_lines), doc.newline, doc.bom, doc.final_newline,
+            doc.source_name, doc.source_format, sha256, doc.columns_reversed)
+    starts, chapters, sections, pieces = section_start_pages(doc), [], [], []
+    for cpos, cdoc in enumerate(doc.chapters, start=1):
+        chapters.append((cpos, cdoc.title, cdoc.category, cdoc.heading, _as_read(cdoc.heading_layout)))
+        for sdoc in cdoc.sections:
+            spos = len(sections) + 1
+            sections.append((cpos, spos, sdoc.title, sdoc.closer, sdoc.record_separator, len(sdoc.paragraphs),
+                             sdoc.line, sdoc.blank_lines_after, _as_read(sdoc.closer_layout), starts[spos - 1],
+                             _as_read(sdoc.bylines)))
+            placed = [(pnum, p) for pnum, para in enumerate(sdoc.paragraphs) for p in para]
+            for ppos, (pnum, p) in enumerate(placed + [(None, p) for p in sdoc.records]):
+                pieces.append(_piece_row(spos, ppos, pnum, p, _as_read(p.layout or [])))
+    return StoredForm((doc.juan_label, *juan), tuple(chapters), tuple(sections), tuple(pieces))
+
+
+def stored_form_of(juan: Juan) -> StoredForm:
+    """The ``StoredForm`` of a stored ``juan``, read from the database (three queries)."""
+    chapter_rows = list(juan.chapters.order_by("position").values_list("position", "title", "category", "heading",
+                                                                       "heading_layout", "pk"))
+    chapters = {row[5]: row[0] for row in chapter_rows}
+    section_rows = juan.sections.order_by("position").values_list(
+        "chapter_id", "position", "title", "closer", "record_separator", "paragraph_count", "line",
+        "blank_lines_after", "closer_layout", "page", "bylines")
+    pieces = Piece.objects.filter(section__juan=juan).order_by("section__position", "position").values_list(
+        "section__position", *PIECE_COLUMNS[1:])
+    layout = PIECE_COLUMNS.index("layout")
+    return StoredForm(
+        tuple(getattr(juan, name) for name in JUAN_FIELDS),
+        tuple((*row[:4], _as_read(row[4])) for row in chapter_rows),  # the pk left out
+        tuple((chapters[row[0]], *row[1:8], _as_read(row[8]), row[9], _as_read(row[10])) for row in section_rows),
+        tuple((*row[:layout], _as_read(row[layout]), *row[layout + 1:]) for row in pieces))
+
+
 def load_document(doc: JuanDocument, sha256: str = "", index: bool = True, edition: str | None = None,
-                  script: str | None = None) -> LoadResult:
+                  script: str | None = None, keep_unchanged: Container[int] = ()) -> LoadResult:
     """Store ``doc`` as one juan of the edition ``edition`` names (see ``_edition_for``),
     replacing any juan with the same edition and number.
 
@@ -186,10 +269,14 @@ def load_document(doc: JuanDocument, sha256: str = "", index: bool = True, editi
     commit (the piece and section signals are muted meanwhile), unless ``index`` is
     False: then the caller indexes (``LoadResult.old_juan_id`` names what was replaced).
     ``script`` (``characters.simplified.SCRIPTS``) gives the edition's script instead of
-    detecting it (``Edition.script_given``).
+    detecting it (``Edition.script_given``). ``keep_unchanged``: the ids of stored juans that may
+    be kept (those the index holds as stored, ``reader.signals.juans_indexed_as_stored``): such a
+    juan whose ``StoredForm`` is the one ``doc`` gives is kept as it is (``LoadResult.unchanged``:
+    nothing written, nothing to index), unless this import changes its edition or work or their
+    script.
     """
     with transaction.atomic(), index_deferred():
-        return _load(doc, sha256, index, edition, script)
+        return _load(doc, sha256, index, edition, script, keep_unchanged)
 
 
 #: Columns of a piece row, in the order ``_piece_row`` gives them.
@@ -217,11 +304,19 @@ def _insert_pieces(rows: list[tuple]) -> None:
             cursor.executemany(sql, rows[start:start + 5000])
 
 
-def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None, script: str | None = None
-          ) -> LoadResult:
-    edition = _edition_for(doc, edition_name)
+def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None, script: str | None = None,
+          keep_unchanged: Container[int] = ()) -> LoadResult:
+    edition, edition_changed = _edition_for(doc, edition_name)
     number = juan_key(doc)
     old = Juan.objects.filter(edition=edition, number=number).first()
+    if (old is not None and old.pk in keep_unchanged and not edition_changed
+            and (script is None or (edition.script, edition.script_given) == (script, True))
+            and stored_form_of(old) == stored_form(doc, sha256)):
+        pieces = [p for cdoc in doc.chapters for sdoc in cdoc.sections
+                  for p in [*(p for para in sdoc.paragraphs for p in para), *sdoc.records]]
+        return LoadResult(juan=old, replaced=False, sections=sum(len(c.sections) for c in doc.chapters),
+                          notes=sum(map(is_note, pieces)), warnings=list(doc.warnings), unchanged=True,
+                          characters=old.char_count)  # counted from the same texts when stored
     old_id = old.pk if old else None
     if old:
         old.delete()
@@ -295,13 +390,13 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None,
 
 
 def load_documents(docs: list[JuanDocument], sha256: str = "", index: bool = True, edition: str | None = None,
-                   script: str | None = None) -> list[LoadResult]:
+                   script: str | None = None, keep_unchanged: Container[int] = ()) -> list[LoadResult]:
     """Store the juans of one file (``file_juans``) as ``load_document`` stores one, all in one
     transaction: the file lands whole or not at all. One ``LoadResult`` per juan, in order. The
     juans a Kanripo file gave before and gives no more (same edition and file name, other numbers)
     are removed in the same transaction (``LoadResult.superseded``, on the first result)."""
     with transaction.atomic(), index_deferred():
-        results = [_load(doc, sha256, index, edition, script) for doc in docs]
+        results = [_load(doc, sha256, index, edition, script, keep_unchanged) for doc in docs]
         if results and docs[0].work_key and docs[0].source_name:
             # a Kanripo file is one file of its edition's folder: the juans it gave before and gives no
             # more (its 篇 now read as the book's juans, or the other way) go, so its text is held once

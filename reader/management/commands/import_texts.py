@@ -5,6 +5,11 @@ search index is told through ``reader.signals`` (``IndexBatches``: after each fi
 batch of files from ``BATCH_FROM`` files on), which ``search`` receives: this command does not
 import ``search``. Every failure ends the command with a non-zero exit and a message that says
 what was stored; when the index could not follow, the message says what to run.
+
+A juan stored already that a file gives again with the same text and structure (the same rows,
+``reader.importers.loader.StoredForm``) is kept as it is and not indexed again (said so: the
+work's line counts it ``unchanged``); only the juans a file changes are written and re-indexed.
+``--store-unchanged`` stores and indexes every juan read.
 """
 from __future__ import annotations
 
@@ -25,8 +30,8 @@ from reader.importers.explain import explain
 from reader.importers.files import TRUST_CHOICES, read_document
 from reader.importers.loader import file_juans, juan_key, juan_to_replace, load_documents
 from reader.importers.readahead import read_ahead
-from reader.models import Work
-from reader.signals import IndexBatches, index_batch_chars
+from reader.models import Juan, Work
+from reader.signals import IndexBatches, index_batch_chars, juans_indexed_as_stored
 
 TEXT_SUFFIXES = {".txt"}
 #: From this many files on, the index is updated once per batch of files instead of per file:
@@ -41,7 +46,8 @@ clock = time.monotonic
 class WorkProgress:
     """One line per work (per edition of it) as its files land, for an import of several files
     (``write(line)``, the command's stdout; nothing at ``-v0``):
-    ``landed 禮書綱目（禮書綱目）: 2 juans, 45 sections, 328 notes in 3.1 s (12.4 s since the start)``.
+    ``landed 禮書綱目（禮書綱目）: 2 juans, 45 sections, 328 notes in 3.1 s (12.4 s since the start)``,
+    with ``(1 unchanged, kept as stored)`` after the juans when some were (``--store-unchanged``).
     A work's files lie together (Kanripo: one folder each, read in sorted order), so its line is
     written when the first juan of another work lands, and the last work's at ``finish()``; a
     work whose files are not together gets a line for each run of them."""
@@ -49,15 +55,17 @@ class WorkProgress:
     def __init__(self, write, enabled: bool):
         self.write, self.enabled = write, enabled
         self.started = self.since = clock()
-        self.key, self.name, self.juans, self.sections, self.notes = None, "", 0, 0, 0
+        self.key, self.name, self.juans, self.sections, self.notes, self.unchanged = None, "", 0, 0, 0, 0
 
-    def landed(self, juan, sections: int, notes: int) -> None:
-        """A juan of ``juan.work`` and ``juan.edition`` was stored with these counts."""
+    def landed(self, juan, sections: int, notes: int, unchanged: bool = False) -> None:
+        """A juan of ``juan.work`` and ``juan.edition`` was stored with these counts (or kept as
+        it was stored, ``unchanged``)."""
         key = (juan.work_id, juan.edition_id)
         if key != self.key:
             self.finish()
             self.key, self.name = key, f"{juan.work.title}（{juan.edition.slug}）"
         self.juans, self.sections, self.notes = self.juans + 1, self.sections + sections, self.notes + notes
+        self.unchanged += unchanged
 
     def finish(self) -> None:
         """Write the line of the work whose juans landed since the last line, if any."""
@@ -65,9 +73,10 @@ class WorkProgress:
             return
         now = clock()
         if self.enabled:
-            self.write(f"landed {self.name}: {self.juans} juans, {self.sections} sections, {self.notes} notes in "
-                       f"{now - self.since:.1f} s ({now - self.started:.1f} s since the start)")
-        self.key, self.juans, self.sections, self.notes, self.since = None, 0, 0, 0, now
+            kept = f" ({self.unchanged} unchanged, kept as stored)" if self.unchanged else ""
+            self.write(f"landed {self.name}: {self.juans} juans{kept}, {self.sections} sections, {self.notes} notes "
+                       f"in {now - self.since:.1f} s ({now - self.started:.1f} s since the start)")
+        self.key, self.juans, self.sections, self.notes, self.unchanged, self.since = None, 0, 0, 0, 0, now
 
 
 def juan_number(value: str) -> int:
@@ -204,6 +213,9 @@ class Command(BaseCommand):
                             help="when a Kanripo file's ID (#+PROPERTY: ID) and the ID its folder is named after "
                                  "disagree (refused without this): id = the file's ID names the work, folder = the "
                                  "folder's")
+        parser.add_argument("--store-unchanged", action="store_true",
+                            help="store and index again every juan read, also one whose text and structure as stored "
+                                 "the file does not change (by default such a juan is kept as it is, and said so)")
         parser.add_argument("--explain", action="store_true",
                             help="store nothing: print what each file would give (chapters, sections, layers and "
                                  "commentators with counts, bylines, each inferred boundary and every unsure place, "
@@ -217,8 +229,11 @@ class Command(BaseCommand):
             raise CommandError("no text files found in " + ", ".join(opts["paths"]))
         if opts["explain"]:
             return explain_command(self, files, opts)
-        works, juans, sections, notes, failures, skipped = set(), 0, 0, 0, list(refused), []
+        works, juans, sections, notes, failures, skipped, unchanged = set(), 0, 0, 0, list(refused), [], 0
         claimed: dict[tuple[str, int], Path] = {}
+        # The stored juans a file may leave as they are (asked once, when a file would replace one):
+        # those the index holds as stored (a juan it lacks is stored again, which repairs the index).
+        keep: set[int] | None = set() if opts["store_unchanged"] else None
         stored_files = 0  # a file may hold several juans (file_juans)
         # Many files: one index write per batch of files (see BATCH_FROM), not one per file.
         batch = len(files) > BATCH_FROM
@@ -268,11 +283,13 @@ class Command(BaseCommand):
                     claimed.update((key, path) for key in keys)
                     for part in parts:
                         old = juan_to_replace(part, opts["edition"])
+                        if old is not None and keep is None:
+                            keep = kept_juans()
                         if old is not None and _from_elsewhere(old, part, path):
                             say(f"replacing {old.work.title}（{old.edition.slug}）{old.display_label} (juan "
                                 f"{old.number}, imported from {old.source_name or 'a file of another name'}) with {path}")
                     results = load_documents(parts, sha256=doc.sha256, index=False, edition=opts["edition"],
-                                             script=opts["script"])
+                                             script=opts["script"], keep_unchanged=keep or ())
                 except NoTextError as exc:  # a header and no text (Kanripo has such files): skipped, not refused
                     skipped.append(str(exc))
                     say(f"skipped {exc}")
@@ -289,7 +306,9 @@ class Command(BaseCommand):
                         work = result.juan.work   # saved, not updated: the corpus stamp learns of it
                         work.classification = opts["class_code"]
                         work.save(update_fields=["classification"])
-                    index.stored(result.juan.pk, result.old_juan_id, result.characters)
+                    if not result.unchanged:  # an unchanged juan is in the index as it was stored
+                        index.stored(result.juan.pk, result.old_juan_id, result.characters)
+                    unchanged += result.unchanged
                     if result.superseded:  # the file gave other juans before (史記 _500's juan 500)
                         index.removed(result.superseded)
                         say(f"removed {len(result.superseded)} juan(s) that {path.name} gave before and gives no more")
@@ -301,15 +320,17 @@ class Command(BaseCommand):
                     juans += 1
                     sections += result.sections
                     notes += result.notes
-                    landed.landed(result.juan, result.sections, result.notes)
-                    verb = "replaced" if result.replaced else "imported"
+                    landed.landed(result.juan, result.sections, result.notes, result.unchanged)
+                    verb = "unchanged" if result.unchanged else "replaced" if result.replaced else "imported"
                     if len(files) < 3:
                         self.stdout.write(f"{verb} {path}: {result.juan} ({result.sections} sections, "
-                                          f"{result.notes} notes)")
+                                          f"{result.notes} notes)"
+                                          + (": kept as stored, not indexed again" if result.unchanged else ""))
         except KeyboardInterrupt:
             raise stopped("interrupted.") from None
         landed.finish()
         self.stdout.write(f"{len(works)} works, {juans} juans, {sections} sections, {notes} notes imported"
+                          + (f" ({unchanged} juans unchanged, kept as stored and not indexed again)" if unchanged else "")
                           + (f"; {len(skipped)} files without text skipped" if skipped else "")
                           + (f"; {len(failures)} files rejected" if failures else ""))
         if batch and (index.pending or index.writes or index.behind):
@@ -327,6 +348,14 @@ class Command(BaseCommand):
             problems.append(f"{juans} juans stored, but {behind}" if juans else behind)
         if problems:
             raise CommandError(". ".join(problems))
+
+
+def kept_juans() -> set[int]:
+    """The ids of the stored juans an import may keep as they are when a file does not change
+    them: those the search index holds as stored (``reader.signals.juans_indexed_as_stored``), or
+    every stored juan when no index listens."""
+    held = juans_indexed_as_stored()
+    return set(Juan.objects.values_list("pk", flat=True)) if held is None else held
 
 
 def class_code(value: str) -> str:
