@@ -394,3 +394,19 @@ def test_a_work_nobody_names_is_shown_so(client, db):
     assert '<p class="byline">撰人未詳</p>' in client.get("/works/KR1d0001/juan/6/").content.decode()
     assert client.get(f"/api/works/{juan.work_id}/").json()["author"] == ""
     assert citation_text(juan.sections.order_by("position").first()).startswith("《周禮》")
+
+
+def test_an_office_before_the_name_and_two_roles_joined():
+    """後漢書 志 (KR2a0009 卷十一 onward) 「梁　剡　令劉　昭補幷注」: 劉昭, 令 of 剡縣 (an office, no part of
+    his name), who supplied the 志 (補) and wrote their notes (注); 令狐 is a surname and 令史 an office
+    of its own (蘭臺令史班固)."""
+    liu = [{"dynasty": "梁", "place": "", "name": "劉昭", "role": "補"},
+           {"dynasty": "梁", "place": "", "name": "劉昭", "role": "注"}]
+    assert byline_people("梁　　　　剡　　　　令劉　昭補幷注") == liu
+    assert byline_people("梁　　　剡　　　　　令劉　昭補并注") == liu
+    assert byline_people("唐令狐德棻撰") == [{"dynasty": "唐", "place": "", "name": "令狐德棻", "role": "撰"}]
+    assert byline_people("漢　　蘭　　臺　　令　　史班　固撰") == [{"dynasty": "漢", "place": "", "name": "班固", "role": "撰"}]
+    assert clean_author("剡令劉昭") == "劉昭"
+    path = SHARED / "corpus" / "kanripo-commentary" / "KR2a0009" / "KR2a0009_011.txt"
+    doc = parse_mandoku(path.read_text(encoding="utf-8"), str(path))
+    assert doc.bylines == liu

@@ -553,3 +553,14 @@ def test_a_commentary_run_the_reference_decided_is_hidden_with_the_notes(client)
     page = client.get(url + "?notes=inline&layers=all").content.decode()
     assert re.search(r'<span class="text layer-commentary inferred" id="s1-p\d+" data-layer="註" data-basis="reference" '
                      r'title="此處註起訖據他本推定"[^>]*>孔空也唯以空爲德', page)
+
+
+def test_a_juans_own_byline_names_the_writer_of_its_notes():
+    """後漢書 prints 李賢's notes on the 紀 and 傳 and 劉昭's on the 志 (卷十一 onward), each 志 juan signed
+    「梁　剡　令劉　昭補幷注」 (the catalogue: 劉昭 注志): that juan's notes are 劉昭's; a juan signed
+    「唐　章　懷　太　子　賢注」 keeps the book's 李賢."""
+    def writers(rel):
+        return Counter(p.commentator for p in parse(rel).all_pieces() if p.kind == NOTE and p.layer == COMMENTARY)
+    assert writers("kanripo-commentary/KR2a0009/KR2a0009_011.txt") == {"劉昭": 20}
+    assert writers("kanripo-commentary/KR2a0009/KR2a0009_040.txt") == {"劉昭": 79}
+    assert writers("kanripo-commentary/KR2a0009/KR2a0009_001.txt") == {"李賢": 467}

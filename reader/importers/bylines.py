@@ -108,7 +108,7 @@ def parse_byline(byline: str) -> tuple[str, str, str]:
 #: as 論語 四部叢刊 prints it in ``論語顔淵第十二　何晏集觧(…)``).
 BYLINE_ENTRY = re.compile(r"^(?P<who>[^()<>]{2,12}?)(?P<role>" + SHARED_ROLE + r"|奉勅撰|勑撰|御注|御撰|集注|集[解觧]|音義[幷并][疏䟽]|音義|音[註注]|"
                           r"奉[勑勅敕敇]修|(?<=[等䓁])修|監修|"
-                          r"釋文附|釋文|義疏|章句|[補𥙷]注|集傳|訂定|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|𫝊|學|疏|䟽)$")
+                          r"釋文附|釋文|義疏|章句|[補𥙷][幷并]注|[補𥙷]注|集傳|訂定|編輯|撰|著|編|輯|纂|述|注|註|箋|傳|𫝊|學|疏|䟽)$")
 #: A work presented to the throne signs with the humble 臣 and 上 (楚辭 ``校書郎臣王逸上``:
 #: 王逸 presented his 章句): the role 上 is taken only after a name that 臣 leads.
 PRESENTED = re.compile(r"^(?P<who>[^()<>]{0,12}臣[^()<>臣]{2,4}?)(?P<role>上)$")
@@ -127,10 +127,13 @@ OFFICE_NAME_MAX = 5
 #: (``按察使沈廷芳撰``); the 中正 of a commandery (三國志 ``晉著作郎巴西中正安漢陳壽撰``: 巴西's 中正), and
 #: the chief ministers' 同中書門下平章事 and the 三公's 司空 (舊唐書 ``後晉司空同中書門下平章事劉　昫撰``).
 #: The teachers of the 國子監's schools (周易略例序 ``唐四門助教郉璹撰``: 四門學's 助教).
+#: The magistrate of a county, its name and 令 (後漢書 志 ``梁　剡　令劉　昭補幷注``: 劉昭, 令 of 剡縣), and the
+#: 令 of a ministry (尚書令, 中書令): 令 after a word, never the first character (令狐, a surname) nor
+#: that of 令史 (蘭臺令史班固, an office of its own).
 #: ``OFFICES``, ``LAST_OFFICE`` and ``OFFICE_LINE`` all read this one list.
 OFFICE_TITLES = (r"(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
                  r"少監|[開𨳩]國[公侯伯子男]|關[内內]侯|都尉|魚袋|法師|評事|按察使|刺史|中允|[舍舎]人|中正|平章事|司空|"
-                 r"丞相|[總縂総搃]裁|國史|特進|助教)")
+                 r"丞相|[總縂総搃]裁|國史|特進|助教|(?<=[^\u3000 ])令(?![狐史]))")
 #: A byline's offices up to the first title of ``OFFICE_TITLES`` (lazy) and the rest: ``登仕郎守大理評事楊倞`` →
 #: 登仕郎守大理評事, 楊倞.
 OFFICES = re.compile(r"^(?P<office>.*?" + OFFICE_TITLES + r")(?P<rest>.{2,})$")
@@ -152,6 +155,10 @@ MASTER_RANGE = re.compile(r"^(?P<master>[^\u3000 ]{1,2}[子氏])(?P<range>盡[�
 #: The longest name a byline's person has once his dynasty and offices are left out: a native
 #: place of two characters and a name of three (``婺源江永``), or a monk's 釋 and his name.
 NAME_MAX = 5
+#: Two roles of one person joined by 幷/并, each stored as his own entry: 後漢書 志 ``剡令劉昭補幷注``
+#: (劉昭 supplied the 志 of 司馬彪's 續漢書, 補, and wrote its notes, 注): 補 and 注. (音義幷疏 is one
+#: role, ``layer_writers.BOTH``.)
+BOTH_ROLES = re.compile(r"^(?P<first>[補𥙷])[幷并](?P<second>注)$")
 #: How a role is stored: 附 (釋文附, the readings attached to the book) is no part of the role;
 #: 𫝊 is a form of 傳 (尚書注疏 卷四 ``漢孔氏𫝊　唐陸徳明音義　孔穎達疏``).
 ROLE_STORED = {"釋文附": "釋文", "𫝊": "傳"}
@@ -295,7 +302,9 @@ def byline_entries(byline: str) -> list[tuple[str, str]] | None:
         if m:
             role = ROLE_STORED.get(m["role"], m["role"])
             run = run_entries(joined) if len(buf) == 1 and _too_long(m["who"]) else None
-            entries.extend(run or (shared_entries(buf, role) if re.fullmatch(SHARED_ROLE, role) else [(m["who"], role)]))
+            both = BOTH_ROLES.match(role)
+            one = [(m["who"], both["first"]), (m["who"], both["second"])] if both else [(m["who"], role)]
+            entries.extend(run or (shared_entries(buf, role) if re.fullmatch(SHARED_ROLE, role) else one))
             buf = []
     if any(HEADING_WORD.match(who[len(dynasty_of(who)):]) for who, _ in entries):
         return None  # a heading (附錄經傳: the 經 and 傳 appended), no person (``HEADING_WORD``)

@@ -6,10 +6,14 @@ its byline names (``profile_for``). ``commentators`` describes how these books a
 Pure: no ORM, no I/O (the catalogue is shipped data)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+from characters.folding import fold
 
 from ..document import COMMENTARY, EDITORIAL, READINGS, SUBCOMMENTARY, JuanDocument
-from .appended import COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY_ROLES, book_people, compiler_notes
+from .appended import (
+    COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY_ROLES, book_people, catalogue_people, compiler_notes,
+)
 from .edition_forms import subcommentary_title
 from .header import TITLE_VARIANTS
 from .poem_prefaces import preface_book
@@ -99,7 +103,7 @@ def profile_for(doc: JuanDocument) -> Profile:
     title = book_title(doc)
     for profile in PROFILES:
         if title in profile.titles:
-            return profile
+            return juan_writer(profile, doc)
     people = book_people(doc.kanripo_id, doc.bylines) or compiler_notes(title, doc.bylines)
     notes = [(n, r) for n, r in people if r in COMMENTARY_ROLES]
     readers = [Voice(n, READINGS, "音義") for n, r in people if r in READINGS_ROLES]
@@ -112,6 +116,28 @@ def profile_for(doc: JuanDocument) -> Profile:
                    readings=readers[0] if readers else GENERIC.readings,
                    appended=bool(readers) and not any(r in SUBCOMMENTARY_ROLES for _, r in people), people=True,
                    preface=preface, preface_book=book)
+
+
+def juan_writer(profile: Profile, doc: JuanDocument) -> Profile:
+    """``profile`` with its default commentator the one ``doc``'s own byline names where he is not
+    the book's: a person of the juan's byline (``JuanDocument.bylines``) with a role of
+    ``appended.COMMENTARY_ROLES`` whose name the catalogue lists for the work
+    (``appended.catalogue_people``, compared folded) and who is not ``profile.default``. How the
+    book is made: 後漢書 prints 李賢's notes on 范曄's 紀 and 傳 and, in 卷十一 onward, 劉昭's on the
+    志 of 司馬彪's 續漢書, each juan of the 志 signed 「梁　剡　令劉　昭補幷注」 (the catalogue: 劉昭
+    注志, 梁) where the 紀 print 「唐　章　懷　太　子　賢注」. A byline the catalogue does not confirm
+    (章懷太子賢, 李賢 by his title) changes nothing. ``profile`` unchanged otherwise, and where it has no
+    default commentator or the byline names two such people."""
+    if profile.default is None or not doc.bylines:
+        return profile
+    listed = {fold(name): name for name, _ in catalogue_people(doc.kanripo_id) if name}
+    writers = list(dict.fromkeys(listed[fold(b["name"])] for b in doc.bylines
+                                 if b.get("role") in COMMENTARY_ROLES and fold(b.get("name", "")) in listed))
+    if len(writers) != 1 or writers[0] == profile.default.commentator:
+        return profile
+    role = next(b["role"] for b in doc.bylines if listed.get(fold(b.get("name", ""))) == writers[0]
+                and b.get("role") in COMMENTARY_ROLES)
+    return replace(profile, default=Voice(writers[0], profile.default.layer, role))
 
 
 #: Any other book: a circle followed by a reading gloss opens 陸德明's readings (the
