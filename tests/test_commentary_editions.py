@@ -206,8 +206,26 @@ def test_readings_after_a_circle():
         (NOTE, READINGS, "陸德明", "〇雒音洛本作洛景"), (TEXT, CLASSIC, "", "辨方正位")]
     assert pieces[2].layer_basis == LAYOUT and render_piece(pieces[2]) == "〇雒音)¶\n(洛本作洛景京/領反下皆同)"
     zhuangzi = notes(parse("kanripo-commentary/KR5c0138/KR5c0138_002.txt"))
-    assert ("", READINGS, "音義", "○知音智") in zhuangzi
+    assert ("陸德明", READINGS, "音義", "○知音智") in zhuangzi
     assert zhuangzi[0] == ("郭象", COMMENTARY, "注", "夫生以養存則養生者理之極也若乃養過其極以養傷生非養生之主")
+
+
+def test_every_circle_of_zhuangzi_zhu_opens_lu_demings_readings():
+    """莊子注 (四庫) prints 陸德明's 莊子音義 after a circle in 郭象's notes: the part after ○ is his
+    whatever it holds, a gloss with no 反切 or 音 (``○齊諧人姓名…``, ``○北㝠海也…``) as much as a reading
+    (``○培音裴…``); 郭象's notes hold no circle (卷一: 77 circles, 37 of them with no 反切 or 音 within 12
+    characters after it, were 郭象's)."""
+    got = notes(parse("kanripo-commentary/KR5c0138/KR5c0138_001.txt"))
+    k = next(i for i, n in enumerate(got) if n[3].startswith("夫翼大則難舉"))
+    assert got[k:k + 2] == [
+        ("郭象", COMMENTARY, "注", "夫翼大則難舉故摶扶揺而後能上九萬里乃足自勝耳既有斯翼豈得決然而起數仞而下哉此皆不得不然非樂然也"),
+        ("陸德明", READINGS, "音義", "○齊諧人姓名志記也怪異也扶搖風名也")]
+    k = next(i for i, n in enumerate(got) if n[3].startswith("○北㝠海"))
+    assert (got[k - 1][:3], got[k - 1][3][-6:], got[k][:3], got[k][3][:14]) == (
+        ("郭象", COMMENTARY, "注"), "生說自不害其𢎞㫖皆可畧之"[-6:], ("陸德明", READINGS, "音義"), "○北㝠海也取其溟溟無涯也水黒")
+    circles = [n for n in got if "○" in n[3]]
+    assert (len(circles), {n[:3] for n in circles}, sum(n[3].startswith("○") for n in circles)) == (
+        77, {("陸德明", READINGS, "音義")}, 77)
 
 
 def test_a_tone_after_a_circle_is_a_reading():

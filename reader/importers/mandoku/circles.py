@@ -19,13 +19,12 @@ GLOSS = re.compile(r"反|音|如字|讀[如爲為曰]|協韻|叶韻|[平上去�
 QUOTATION = re.compile(r"[^○〇()/曰反音]{1,5}曰")
 
 
-def opens_readings(text: str, k: int, quotes: bool = True) -> bool:
+def opens_readings(text: str, k: int) -> bool:
     """Whether the circle at offset ``k`` of ``text`` opens readings: a ``GLOSS`` within
-    ``GLOSS_WITHIN`` characters after it, and, where circles may open quotations (``quotes``),
-    no quotation (``QUOTATION``) right after it. A book known to append 陸德明's readings
-    after its circles (莊子注, ``profiles.PROFILES``) quotes nobody there: its ``○捲手曰握掜五禮反`` and
-    ``○⬤讀曰漿`` are readings."""
-    if quotes and QUOTATION.match(text, k + 1):
+    ``GLOSS_WITHIN`` characters after it, and no quotation (``QUOTATION``) right after it. A book known to append 陸德明's readings
+    after its circles (莊子注, ``profiles.PROFILES``) does not ask: every circle of it opens them
+    (``commentators``)."""
+    if QUOTATION.match(text, k + 1):
         return False
     return bool(GLOSS.search(text, k + 1, k + 1 + GLOSS_WITHIN))
 

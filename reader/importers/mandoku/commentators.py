@@ -22,9 +22,14 @@ files themselves):
   profile's default commentator.
 * A ``○`` (U+25CB) or ``〇`` (U+3007) inside a note opens an appended layer: in 前漢書 and
   後漢書 the remarks of 宋 editors (○宋祁曰, ○劉攽曰: EDITORIAL); in 四部叢刊 editions of the
-  classics and in 莊子注, 陸德明's readings (``〇雒音洛``, ``○知音智``: READINGS), told
-  by the reading glosses that follow the circle (``音``, ``反``, ``如字``, ``讀``) within
-  ``circles.GLOSS_WITHIN`` characters, unless, in a book ``profiles.PROFILES`` does not name, the circle opens a
+  classics and in 莊子注, 陸德明's readings (``〇雒音洛``, ``○知音智``: READINGS). In a book
+  ``profiles.PROFILES`` names for it (莊子注, 四庫 edition) the circle is the book's mark of his
+  readings, printed after 郭象's 注 in every note that has one (at most one circle a note, always
+  opening the note's last part): every circle opens them, whatever the part holds, a 反切
+  (``○培音裴重也…``) or a gloss alone (``○齊諧人姓名志記也…``, ``○北㝠海也取其溟溟無涯也…``: 陸德明's
+  莊子音義 words; 338 of the 3,048 notes of the book hold such a part with no 反切 or 音 near the
+  circle). In any other book the readings are told by the reading glosses that follow the circle
+  (``音``, ``反``, ``如字``, ``讀``) within ``circles.GLOSS_WITHIN`` characters, unless the circle opens a
   quotation (``○劉氏辰翁曰``: a name of at most five characters, no gloss among them, then 曰:
   ``circles.QUOTATION``). A juan whose circles
   open more quotations than glosses is a 集說, quoting one scholar after another
@@ -118,7 +123,9 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
                 m = REMARK.match(text[k:k + 6])
                 if m:
                     voice = Voice(m["who"] if len(m["who"]) > 1 else "", EDITORIAL, "按")
-            elif profile.appended or opens_readings(text, k, not profile.titles):  # where readings are appended, a circle opens them
+            elif profile.appended or profile.titles or opens_readings(text, k):
+                # where readings are appended with no mark, or in a book known to append them after
+                # its circles (``profiles.PROFILES``: 莊子注), a circle opens them whatever follows it
                 voice = profile.readings or Voice("", READINGS, "音義")
         else:
             for f in formulas:
@@ -258,7 +265,7 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
 
     Sets ``doc.columns_reversed`` and ``doc.column_order`` (``column_order.columns_reversed``) first."""
     title = book_title(doc)
-    if profile.circle == "readings" and not profile.appended and quoting_circles(doc):
+    if profile.circle == "readings" and not profile.appended and not profile.titles and quoting_circles(doc):
         profile = replace(profile, circle="")
     doc.columns_reversed, doc.column_order = columns_reversed(doc, profile)
     if undecided(title) and decide_by_reference(doc):

@@ -29,7 +29,8 @@ class Profile:
     ``default``: who writes a note that opens with no formula; ``formulas``: formula →
     the voice it opens (a formula of one name character and 曰 inside a column counts only
     when no name character stands before it: 叔向曰, 張良曰 are quoted speech);
-    ``circle``: what a circle inside a note opens (``"readings"``, ``"remark"``: the
+    ``circle``: what a circle inside a note opens (``"readings"``: in a book named here, every
+    circle of its notes, the book's mark of the readings appended to them; ``"remark"``: the
     remark of an editor, ``X曰`` naming him, or ""); ``reversed_columns``: the book's files
     hold a note's columns in reverse reading order (四部叢刊), where a juan's own columns
     do not decide (``column_order.columns_reversed``)."""
@@ -64,7 +65,8 @@ PROFILES: tuple[Profile, ...] = (
     Profile(("後漢書",), Voice("李賢", COMMENTARY, "注"), circle="remark"),
     Profile(("三國志", "魏志"), Voice("裴松之", COMMENTARY, "注")),
     Profile(("世說新語",), Voice("劉孝標", COMMENTARY, "注")),
-    Profile(("莊子注",), Voice("郭象", COMMENTARY, "注"), circle="readings"),
+    # 四庫 莊子注 prints 陸德明's 莊子音義 after a circle in 郭象's notes (its 提要: 陸氏釋文)
+    Profile(("莊子注",), Voice("郭象", COMMENTARY, "注"), circle="readings", readings=Voice("陸德明", READINGS, "音義")),
     Profile(("荀子",), Voice("楊倞", COMMENTARY, "注")),
     Profile(("韓非子",), Voice("何犿", COMMENTARY, "註")),
     Profile(("管子",), Voice("房玄齡", COMMENTARY, "註")),
