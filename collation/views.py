@@ -11,6 +11,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.encoding import escape_uri_path, uri_to_iri
 
+from catalogue.catalogue import order_key
 from characters.simplified import language_tag
 from config import budget
 from config.budget import BudgetExceeded
@@ -283,6 +284,23 @@ def reading_order(place) -> tuple[int, int, int, int]:
             -1 if place.piece is None else place.piece, place.start)
 
 
+#: Books (editions) a quotation map shows as the columns of a table; a map of more lists, under
+#: each section, the books that carry it, wrapped to the page's width as on a phone: at 1280 px a
+#: table shows 6 to 8 columns, and the TLS 史記's eight 書 read as one juan (50,624 characters of
+#: main text), quoted by 40 books of three folders of the shared corpus, made a table 6,359 px
+#: wide whose rows were mostly empty cells out of view.
+MAP_TABLE_COLUMNS = 8
+
+
+def column_order(edition) -> tuple[str, int]:
+    """Where an edition's column stands in the quotation map: the library's order, the catalogue's
+    (``catalogue.catalogue.order_key`` of its work: 部 and 類 in Kanripo's code order, Kanripo ID,
+    title, id; decision 0040: a 經部 work before a 史部 one whatever their titles' code points),
+    then the edition's id (a work's editions oldest first, as its page lists them)."""
+    work = edition.work
+    return order_key(work.classification, work.kanripo_id, work.title, work.pk), edition.pk
+
+
 def quotation_map(request, slug, number):
     """``/works/<slug>/juan/<n>/quotations/``: for each section of the juan, the works and
     places that carry its text (a table: sections by rows, editions by columns, every cell
@@ -291,7 +309,9 @@ def quotation_map(request, slug, number):
     in what other books a section is found again: places in the work itself (another juan of
     周禮注疏 that repeats the section, another edition of it) are left out, as collation
     (校勘) compares the editions of a work. Each cell lists its places in reading order
-    (``reading_order``: juan, section, piece, position)."""
+    (``reading_order``: juan, section, piece, position); the columns stand in the library's order
+    (``column_order``). A map of more than ``MAP_TABLE_COLUMNS`` books lists each section's books
+    under it (``listed``) instead of a table of columns."""
     juan = juan_by_slug(slug, number)
     chars, most = main_text_chars(juan), settings.QUOTATION_MAP_MAX_CHARS
     if most and chars > most:
@@ -313,8 +333,9 @@ def quotation_map(request, slug, number):
             cells.setdefault(edition.pk, []).append(p)
         rows.append((s, {pk: sorted(places, key=reading_order) for pk, places in cells.items()}))
     set_openings([s for s, _ in rows])
-    ordered = sorted(columns.values(), key=lambda e: (e.work.title, e.pk))
+    ordered = sorted(columns.values(), key=column_order)
     # each cell with its column's edition, so that a phone can show a row's places as a list
     table = [(s, [(e, cells.get(e.pk, [])) for e in ordered]) for s, cells in rows]
     return render(request, "collation/quotations.html", {
-        "work": juan.work, "edition": juan.edition, "juan": juan, "columns": ordered, "table": table})
+        "work": juan.work, "edition": juan.edition, "juan": juan, "columns": ordered, "table": table,
+        "listed": len(ordered) > MAP_TABLE_COLUMNS, "most_columns": MAP_TABLE_COLUMNS})

@@ -100,7 +100,73 @@ def test_the_quotation_map_is_as_wide_as_its_table(library, tabs, kept_map):
     first = page.locator(".quotation-map tbody th[scope=row]").first.bounding_box()
     assert abs(first["x"] - page.locator(".table-scroll").bounding_box()["x"]) <= 2
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # a scrolling region with a visible label, reached and scrolled from the keyboard
+    region = page.locator(".map-scroll")
+    assert (region.get_attribute("role"), region.get_attribute("tabindex")) == ("region", "0")
+    label = page.locator("#" + region.get_attribute("aria-labelledby"))
+    assert label.is_visible() and label.inner_text().startswith("引文地圖表：各節為列，各書為欄；表大於視窗時可捲動")
+    region.evaluate("e => e.scrollLeft = e.scrollTop = 0")
+    page.locator("h1").click()
+    for _ in range(40):  # Tab from the heading through the links before the table, to the region itself
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('map-scroll')"):
+            break
+    assert page.evaluate("document.activeElement.classList.contains('map-scroll')")
+    page.keyboard.press("PageDown")
+    page.wait_for_function("document.querySelector('.map-scroll').scrollTop > 0")
     tab.shot("comfort-quotation-map", full_page=True)
+
+
+#: Books that quote ``QUOTED`` in the made-up library of ``many_books``, in the catalogue's order
+#: (class by class), their titles in the reverse order of their code points (龜 U+9F9C … 水 U+6C34).
+BOOKS = [("KR1a", "龜書"), ("KR1b", "鼎書"), ("KR1c", "黃書"), ("KR1d", "馬書"), ("KR2a", "金書"), ("KR3a", "車書"),
+         ("KR3c", "言書"), ("KR4a", "石書"), ("KR4h", "水書")]
+QUOTED = "天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋收冬藏"
+
+
+@pytest.fixture
+def many_books(site):
+    """A made-up 千字文 of one section, and nine books of nine classes (``BOOKS``) that quote it."""
+    from reader.importers.loader import load_document
+    from reader.importers.siku import parse_siku
+    from reader.models import Work
+
+    def book(title, text):
+        return f"欽定四庫全書\n{title}卷一 某氏撰\n首篇\n{text}\n右一節\n"
+
+    load_document(parse_siku(book("千字文", QUOTED + "閏餘成歲律呂調陽"), "qianzi.txt"))
+    for code, title in BOOKS:
+        load_document(parse_siku(book(title, f"{title}曰{QUOTED}云云"), f"{title}.txt"))
+        Work.objects.filter(title=title).update(classification=code)
+    return site
+
+
+def test_a_map_of_many_books_lists_them_under_each_section_in_the_librarys_order(many_books, tabs, kept_map):
+    """A map of more books than a window shows as columns (collation.views.MAP_TABLE_COLUMNS, 8)
+    was a table of thousands of pixels, mostly empty cells out of view (40 books, 6,359 px, for
+    the TLS 史記's eight 書 read as one juan): each section now lists the books that carry it, wrapped to the page, on a
+    desktop as on a phone; the books stand in the library's order, not by their titles' code
+    points (which is the reverse here)."""
+    path = f"/works/{quote('千字文')}/juan/1/quotations/"
+    kept_map(path)
+    for device in ("desktop", "phone"):
+        tab = tabs(device)
+        page = tab.page
+        assert page.goto(many_books + path).status == 200
+        books = page.evaluate("[...document.querySelectorAll('.quotation-map td[data-book]')].map(td => td.dataset.book)")
+        assert books == [title for _, title in BOOKS]
+        assert page.locator(".map-label").inner_text().startswith("書多於 8，不作表：每節之下列出又見之書及其各處。")
+        assert not page.locator(".quotation-map thead").is_visible()
+        assert page.locator(".map-scroll").get_attribute("role") is None  # a list, no scrolling region
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        shown = page.evaluate("""() => [...document.querySelectorAll('.quotation-map tbody td')].filter(td => td.getClientRects().length)
+            .map(td => [td.dataset.book, td.innerText, getComputedStyle(td, '::before').content])""")
+        assert shown == [[title, "卷一 §1", f'"{title}："'] for _, title in BOOKS]
+        if device == "desktop":  # side by side on a wide page, three books a line at least
+            tops = page.evaluate("[...document.querySelectorAll('.quotation-map td[data-book]')].map(td => td.getBoundingClientRect().top)")
+            assert len(set(tops)) <= 3, tops
+        assert tab.axe() == []
+        tab.shot("comfort-quotation-map-many-books", full_page=True)
 
 
 def test_on_a_phone_the_quotation_map_is_a_list_of_other_books(library, tabs, kept_map):
