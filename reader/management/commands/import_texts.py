@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 from django.db.utils import InternalError, OperationalError, ProgrammingError
 from tqdm import tqdm
 
@@ -30,6 +31,7 @@ from reader.importers.explain import explain
 from reader.importers.files import TRUST_CHOICES, read_document
 from reader.importers.loader import file_juans, juan_key, juan_to_replace, load_documents
 from reader.importers.readahead import read_ahead
+from reader.importers.worklock import WorkBusyError, WorkLocks, work_name
 from reader.models import Juan, Work
 from reader.signals import IndexBatches, index_batch_chars, juans_indexed_as_stored
 
@@ -229,6 +231,16 @@ class Command(BaseCommand):
             raise CommandError("no text files found in " + ", ".join(opts["paths"]))
         if opts["explain"]:
             return explain_command(self, files, opts)
+        # One run at a time per work, held from its first file to the end of the run
+        # (reader.importers.worklock): two runs would otherwise interleave file by file.
+        locks = WorkLocks(connection)
+        try:
+            return self.run_import(files, refused, opts, locks)
+        finally:
+            locks.release()
+
+    def run_import(self, files: list[Path], refused: list[str], opts: dict, locks: WorkLocks) -> None:
+        """Store ``files`` (``handle`` without ``--explain``), holding each work in ``locks``."""
         works, juans, sections, notes, failures, skipped, unchanged = set(), 0, 0, 0, list(refused), [], 0
         claimed: dict[tuple[str, int], Path] = {}
         # The stored juans a file may leave as they are (asked once, when a file would replace one):
@@ -281,6 +293,11 @@ class Command(BaseCommand):
                                 f"{part.juan_label or part.juan_number}) as {claimed[key]}, imported earlier in this "
                                 f"run; import them separately if one should replace the other"))
                     claimed.update((key, path) for key in keys)
+                    for part in parts:
+                        try:
+                            locks.take(work_name(part))
+                        except WorkBusyError as exc:
+                            raise TextFormatError(str(path), 1, 1, str(exc)) from None
                     for part in parts:
                         old = juan_to_replace(part, opts["edition"])
                         if old is not None and keep is None:

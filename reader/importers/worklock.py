@@ -1,0 +1,135 @@
+"""One import run at a time per work: a lock each run holds on every work it writes, until it ends.
+
+Each file of an import is its own transaction, so two runs importing the same work at once
+would interleave file by file and leave the edition a mix of both (卷一 from one run, 卷五 from
+the other). A run therefore takes the lock of a work before it stores the work's first file
+and keeps it to its end; a second run that reaches a work locked by another is refused for
+that work (every file of it, for the rest of the run), with a message naming the work and the
+other run. The lock goes when the run ends, or when its process dies:
+
+- PostgreSQL: a session advisory lock (``pg_try_advisory_lock``) on a 64-bit key made from the
+  work's name, so runs on several machines sharing the database exclude each other. The
+  run's connection is named (``application_name``) after it, which is how a refused run
+  names the holder (from ``pg_locks`` and ``pg_stat_activity``).
+- SQLite: an ``flock`` on a file per work in ``import-locks/`` beside the database file (one
+  machine shares a SQLite file); the holder writes its description into the file.
+
+A work is named by its Kanripo ID (``KR1d0061``: every edition of the work) or, for other
+sources, by its title (``work_name``).
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import socket
+import tempfile
+import time
+from pathlib import Path
+
+from .document import JuanDocument
+
+
+class WorkBusyError(Exception):
+    """A work is being imported by another run; the message names the work and that run."""
+
+
+def work_name(doc: JuanDocument) -> str:
+    """The name a work is locked by: its Kanripo ID (``KR1d0061``), the Kanripo folder
+    (``work_key``) when the file gives no ID, else its title (``禮書綱目``)."""
+    return doc.kanripo_id or doc.work_key or doc.work_title
+
+
+def describe_run() -> str:
+    """This run, as another run is told of it: ``import_texts pid 4242 on host, started
+    2026-12-06 01:40:00 UTC`` (PostgreSQL keeps its first 63 characters)."""
+    started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    return f"import_texts pid {os.getpid()} on {socket.gethostname()}, started {started}"
+
+
+def _key(name: str) -> int:
+    """The advisory lock key of a work: a signed 64-bit integer from SHA-256 of its name."""
+    return int.from_bytes(hashlib.sha256(f"import-work:{name}".encode()).digest()[:8], "big", signed=True)
+
+
+class WorkLocks:
+    """The works one run holds (``take``), on the database ``connection`` is connected to,
+    released together (``release``; also when the process dies). ``run`` describes the run
+    to others (``describe_run``)."""
+
+    def __init__(self, connection, run: str | None = None):
+        self.connection = connection
+        self.run = run or describe_run()
+        self.held: dict[str, object] = {}
+        self.refused: dict[str, str] = {}
+
+    def lock_folder(self) -> Path:
+        """SQLite: the folder of the lock files, ``import-locks/`` beside the database file; for
+        an in-memory database, which no other process can open, a folder of this process's
+        own in the temporary folder."""
+        name = str(self.connection.settings_dict["NAME"])
+        if self.connection.creation.is_in_memory_db(name):
+            return Path(tempfile.gettempdir()) / f"classics-import-locks-{os.getpid()}"
+        return Path(name).resolve().parent / "import-locks"
+
+    def take(self, name: str) -> None:
+        """Hold the work ``name`` for the rest of the run. Raises ``WorkBusyError`` when
+        another run holds it, and again for every later call with that name in this run
+        (a work refused once stays refused, so that no file of it lands after another run's)."""
+        if name in self.held:
+            return
+        if name in self.refused:
+            raise WorkBusyError(self.refused[name])
+        other = self._take_postgresql(name) if self.connection.vendor == "postgresql" else self._take_file(name)
+        if other is not None:
+            self.refused[name] = (f"the work {name} is being imported by another run, {other}; nothing of it is "
+                                  f"stored by this run (an import of a work lands whole from one run: import it "
+                                  f"again when that run has finished)")
+            raise WorkBusyError(self.refused[name])
+
+    def _take_postgresql(self, name: str) -> str | None:
+        with self.connection.cursor() as cursor:
+            if not self.held:
+                cursor.execute("SELECT set_config('application_name', %s, false)", [self.run[:63]])
+            cursor.execute("SELECT pg_try_advisory_lock(%s)", [_key(name)])
+            if cursor.fetchone()[0]:
+                self.held[name] = _key(name)
+                return None
+            key = _key(name) & 0xFFFFFFFFFFFFFFFF
+            cursor.execute("SELECT a.application_name, a.pid, a.client_addr, a.backend_start FROM pg_locks l "
+                           "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+                           "AND l.classid::bigint = %s AND l.objid::bigint = %s", [key >> 32, key & 0xFFFFFFFF])
+            row = cursor.fetchone()
+        if row is None:
+            return "which has just finished or is finishing"
+        app, pid, addr, since = row
+        return (f"{app or 'a session'} (PostgreSQL backend {pid}, from {addr or 'a local socket'}, connected "
+                f"{since:%Y-%m-%d %H:%M:%S %Z})")
+
+    def _take_file(self, name: str) -> str | None:
+        folder = self.lock_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{hashlib.sha256(name.encode()).hexdigest()[:24]}.lock"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 1000).decode("utf-8", "replace").strip()
+            os.close(fd)
+            return f"{holder or 'a run that has not said who it is yet'} (lock file {path})"
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{self.run}\n".encode(), 0)
+        self.held[name] = fd
+        return None
+
+    def release(self) -> None:
+        """Let go of every work held (the run has ended)."""
+        if self.connection.vendor == "postgresql":
+            if self.held and self.connection.connection is not None:
+                with self.connection.cursor() as cursor:
+                    for key in self.held.values():
+                        cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+        else:
+            for fd in self.held.values():
+                os.close(fd)  # closing the only descriptor releases the flock
+        self.held.clear()
