@@ -95,12 +95,16 @@ def test_a_tls_edition_and_a_description_sequence_keep_their_brackets_as_text():
 
 
 def test_a_juan_the_importer_refuses_has_no_small_print():
-    # past parser.MAX_STRAY damaged brackets the importer refuses the file: the index never holds it
-    juan = HEADER + "甲" + ")" * 21 + "(乙)¶\n"
+    # past parser.MAX_STRAY lines of damaged brackets the importer refuses the file: the index never holds it
+    juan = HEADER + "甲)¶\n" * 21 + "(乙)¶\n"
     assert kept_as_text(juan) is None and mark_notes(juan) == juan
     # one fewer is read, each ) kept as text, the pair after them a note
-    juan = HEADER + "甲" + ")" * 19 + "(乙)¶\n"
-    assert kept_as_text(juan) == {(4, col) for col in range(2, 21)}
-    assert mark_notes(juan) == HEADER + "甲" + ")" * 19 + NOTE_OPEN + "乙" + NOTE_CLOSE + "¶\n"
+    juan = HEADER + "甲)¶\n" * 20 + "(乙)¶\n"
+    assert kept_as_text(juan) == {(line, 2) for line in range(4, 24)}
+    assert mark_notes(juan) == HEADER + "甲)¶\n" * 20 + NOTE_OPEN + "乙" + NOTE_CLOSE + "¶\n"
+    # the stray ) of one line are kept in one reading, however many
+    juan = HEADER + "甲" + ")" * 21 + "(乙)¶\n"
+    assert kept_as_text(juan) == {(4, col) for col in range(2, 23)}
+    assert mark_notes(juan) == HEADER + "甲" + ")" * 21 + NOTE_OPEN + "乙" + NOTE_CLOSE + "¶\n"
     # a juan without a bracket is not parsed at all: nothing to decide
     assert mark_notes("no header, no brackets") == "no header, no brackets"

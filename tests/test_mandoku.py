@@ -468,12 +468,29 @@ def test_a_note_never_closed_is_kept_as_text_with_a_warning():
     assert doc.all_pieces()[-1].text == "(未終"
 
 
-def test_page_break_without_closing_bracket():
-    raw = J10.read_text(encoding="utf-8").replace("<pb:KR1d0086_WYG_012-2a>¶", "<pb:KR1d0086_WYG_012-2a¶", 1)
-    err = error_for(raw)
-    assert (err.line, err.column) == (25, 1) and "<pb:" in err.message
-    raw = J10.read_text(encoding="utf-8").replace("戒射(將有", "戒射<pb:X(將有", 1)
-    assert (error_for(raw).line, error_for(raw).column) == (13, 10)
+@pytest.mark.parametrize("damaged, at, text", [
+    ("<pb:KR1d0086_WYG_012-2a¶", "25:1", "<pb:KR1d0086_WYG_012-2a"),
+    ("<pb:KR1d0086_WYG_012-2a<pb:x>>¶", "25:1", "<pb:KR1d0086_WYG_012-2a>"),  # <pb:x> a page break
+    ("<pb:KR1d0086_WYG\n_012-2a>¶", "25:1", "<pb:KR1d0086_WYG_012-2a>"),  # the next line goes on
+])
+def test_a_page_marker_without_its_closing_bracket_is_kept_as_text_with_a_warning(damaged, at, text):
+    """A damaged page marker refused the whole file; it is text of the juan, said where it stands."""
+    raw = J10.read_text(encoding="utf-8")
+    doc = kept(raw.replace("<pb:KR1d0086_WYG_012-2a>¶", damaged, 1))
+    assert doc.warnings[0] == f"KR1d0086_012.txt:{at}: <pb: without a closing >: kept as text"
+    assert [p.text for p in doc.all_pieces() if p.text.startswith("<pb:")] == [text]
+    doc = kept(raw.replace("戒射(將有", "戒射<pb:X(將有", 1))
+    assert doc.warnings == ["KR1d0086_012.txt:13:10: <pb: without a closing >: kept as text"]
+
+
+def test_many_stray_closing_brackets_on_one_line_are_kept_as_text_with_one_warning():
+    """25 ``)`` without ``(`` on one line were refused (past ``MAX_STRAY``); they are kept as text,
+    each with its warning (``import_texts`` prints one, counting the others)."""
+    raw = J10.read_text(encoding="utf-8")
+    doc = kept(raw.replace("宰戒百官有事於射者(", "宰戒百官有事於射者" + ")" * 25 + "(", 1))
+    assert doc.warnings == [f"KR1d0086_012.txt:14:{column}: ) without a matching (: kept as text"
+                            for column in range(15, 40)]
+    assert any(p.kind == TEXT and p.text.endswith("宰戒百官有事於射者" + ")" * 25) for p in doc.all_pieces())
 
 
 def test_other_malformed_notes_are_kept_as_text():

@@ -75,8 +75,10 @@ def parse_mandoku(text: str, path: str, readme: str | None = None) -> JuanDocume
     Damaged small-print markup (a ``)`` without ``(``, a ``(`` never closed or not closed
     before the next one: ``smallprint.StrayMarkup``) is kept as text: the file is read
     again with that bracket as a character of the text, and ``doc.warnings`` says so with
-    file, line and column (``path:18:11: ) without a matching (: kept as text``). At most
-    ``MAX_STRAY`` brackets are kept so; past that the file is refused. A pair opened and
+    file, line and column (``path:18:11: ) without a matching (: kept as text``); every other
+    ``)`` without ``(`` of that line goes with it (in the same reading), each with its warning. A ``<pb:`` without its
+    ``>`` is kept as text the same way. The file is read at most ``MAX_STRAY`` times so; past
+    that it is refused. A pair opened and
     closed inside a note on one line (``((宇宙/洪荒))``) keeps both its brackets as text, each
     with its warning; the outer pair is the note.
 
@@ -84,13 +86,22 @@ def parse_mandoku(text: str, path: str, readme: str | None = None) -> JuanDocume
     """
     literal: set[tuple[int, int]] = set()
     warnings: list[str] = []
+    readings = 0
     while True:
         try:
             doc = _Parser(text, path, readme, frozenset(literal)).parse()
         except StrayMarkup as exc:
-            if len(literal) + (exc.closing is not None) >= MAX_STRAY or (exc.line, exc.column) in literal:
+            readings += 1
+            if readings > MAX_STRAY or (exc.line, exc.column) in literal:
                 raise TextFormatError(exc.path, exc.line, exc.column, exc.message) from None
             literal.add((exc.line, exc.column))
+            if exc.message == ") without a matching (":
+                more = stray_closes_after(split_source_lines(text, path)[0][exc.line - 1], exc.column, exc.line,
+                                          literal)
+                literal.update((exc.line, column) for column in more)
+                warnings.append(f"{exc}: kept as text")
+                warnings.extend(f"{exc.path}:{exc.line}:{column}: {exc.message}: kept as text" for column in more)
+                continue
             warnings.append(f"{exc}: kept as text")
             if exc.closing is not None:
                 literal.add(exc.closing)
@@ -101,8 +112,26 @@ def parse_mandoku(text: str, path: str, readme: str | None = None) -> JuanDocume
         return doc
 
 
-#: Damaged brackets kept as text in one file before it is refused as not mandoku at all.
+#: Readings of a file with damaged markup kept as text (each keeps one damaged place, or every
+#: ``)`` without ``(`` of one line) before it is refused as not mandoku at all.
 MAX_STRAY = 20
+
+
+def stray_closes_after(line: str, column: int, lineno: int, literal: set[tuple[int, int]]) -> list[int]:
+    """The columns (1-based) of the ``)`` of ``line`` after ``column`` (a ``)`` without ``(``)
+    that close no ``(`` either, reading the line's brackets in order (those in ``literal``,
+    kept as text, are not brackets): a line of many stray ``)`` is kept as text in one reading."""
+    out, depth = [], 0
+    for i in range(column, len(line)):
+        if line[i] not in "()" or (lineno, i + 1) in literal:
+            continue
+        if line[i] == "(":
+            depth += 1
+        elif depth:
+            depth -= 1
+        else:
+            out.append(i + 1)
+    return out
 
 
 class _Parser(LineLoop):

@@ -152,8 +152,8 @@ def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: s
 
     Returns ``(last element, ended)`` where ``ended`` is ``("text"|"note", piece)`` for what
     the line ended with, ``("open", piece, (line, column))`` for a note still open, or None.
-    Raises ``StrayMarkup`` for a nested ``(`` (locating the open one) and a ``)`` without
-    ``(``, and ``TextFormatError`` for a ``<pb:`` without ``>``.
+    Raises ``StrayMarkup`` for a nested ``(`` (locating the open one), a ``)`` without
+    ``(`` and a ``<pb:`` without ``>``.
     """
     note = None
     current = None  # the open text piece
@@ -183,9 +183,10 @@ def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: s
     for m in tokens_re.finditer(s, pos):
         tok = m.group(0)
         c = tok[0]
-        if c == "<" and tok.startswith(("<pb:", "<md:")) or c == PILCROW:
-            if tok == "<pb:":
-                raise TextFormatError(path, lineno, col0 + m.start() + 1, "<pb: without a closing >")
+        if tok == "<pb:":  # a page marker without its ">": damaged markup, kept as text when read again
+            if (lineno, col0 + m.start() + 1) not in literal:
+                raise StrayMarkup(path, lineno, col0 + m.start() + 1, "<pb: without a closing >")
+        elif c == "<" and tok.startswith(("<pb:", "<md:")) or c == PILCROW:
             if note is not None:
                 note.lay(tok)
             else:
