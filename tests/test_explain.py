@@ -128,3 +128,28 @@ def test_explain_names_each_note_read_in_another_order_than_the_files():
     assert shuijing[k + 1] == "    12:6: read from 「案二字原本誤連經文今改正」, filed from 「作河水二經文上復衍河水二」"
     # a book whose notes are read as filed says nothing of reading order
     assert not any(line.startswith("  reading order") for line in explain(read_document(STRAY)))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_explain_reports_the_refusals_the_import_makes_across_files(empty_transactional_db, search_backend):
+    """On the import cases --explain said 2 of 8 would be rejected and the import rejected 6: four
+    copies of 禮書綱目 卷十 claim the juan astral_chars.txt claims first."""
+    cases = SHARED / "cases" / "import"
+    out = StringIO()
+    with pytest.raises(CommandError) as explained:
+        call_command("import_texts", "--explain", str(cases), stdout=out, stderr=StringIO())
+    assert str(explained.value) == "6 of 8 files would be rejected; nothing was stored"
+    would = sorted(line.split(":", 1)[0].removeprefix("would reject ") for line in out.getvalue().splitlines()
+                   if line.startswith("would reject "))
+    assert would == [str(cases / name) for name in ("bom_crlf.txt", "empty.txt", "gbk_encoded.txt",
+                                                      "markup_in_note.txt", "stray_close.txt", "unclosed_note.txt")]
+    assert f"would reject {cases / 'bom_crlf.txt'}:1:1: claims the same work and juan (禮書綱目 卷十) as " \
+           f"{cases / 'astral_chars.txt'}, imported earlier in this run; import them separately if one should " \
+           f"replace the other" in out.getvalue().splitlines()
+    err = StringIO()
+    with pytest.raises(CommandError) as imported:
+        call_command("import_texts", str(cases), stdout=StringIO(), stderr=err)
+    assert str(imported.value) == "6 of 8 files rejected; nothing was stored from them"
+    assert sorted(line.split(":", 1)[0].removeprefix("rejected ") for line in err.getvalue().splitlines()
+                  if line.startswith("rejected ")) == would
+    assert Work.objects.count() == 2

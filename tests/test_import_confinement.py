@@ -116,3 +116,21 @@ def test_a_loop_of_folder_links_is_read_once_with_follow_symlinks(tmp_path, empt
     assert [line.split(":")[0] for line in out.splitlines() if line.startswith("imported")] == [
         f"imported {repo / 'juan' / 'juan10.txt'}"]
     assert [(j.source_name, j.sections.count()) for j in Juan.objects.all()] == [("juan10.txt", 45)]
+
+
+def test_a_file_name_that_is_not_utf8_is_refused_naming_its_bytes(tmp_path, empty_db, capsys):
+    """``KR5c0073_002<0xFF>.txt`` ended the import with a UnicodeEncodeError traceback from the database."""
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    (folder / "KR5c0073_002\udcff.txt").write_bytes(SEED.read_bytes())  # the byte 0xFF, as Python names it
+    (folder / "lishu.txt").write_bytes(SEED.read_bytes())
+    with pytest.raises(CommandError) as info:
+        _import(folder)
+    assert str(info.value) == "1 of 2 files rejected; nothing was stored from them"
+    raw = bytes(folder) + b"/KR5c0073_002\xff.txt"
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"rejected {raw!r}:1:1: not read: its path is not valid UTF-8 (byte 0xFF at byte {len(raw) - 4}), and the "
+        f"library keeps file names as text; rename it")
+    assert [juan.source_name for juan in Juan.objects.all()] == ["lishu.txt"]
+    with pytest.raises(CommandError, match="^1 of 2 files would be rejected; nothing was stored$"):
+        _import(folder, "--explain")

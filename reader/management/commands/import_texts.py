@@ -119,11 +119,23 @@ def outside_reason(path: Path, folder: Path | None) -> str | None:
     return None
 
 
+def name_problem(path: Path) -> str | None:
+    """``repr(path):1:1: message`` when ``path``'s name is not UTF-8 (a byte such as 0xFF, which
+    Python keeps as a lone surrogate the database cannot store), else None: the file is not read."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raw = os.fsencode(path)
+        return (f"{raw!r}:1:1: not read: its path is not valid UTF-8 (byte 0x{raw[exc.start]:02X} at byte "
+                f"{exc.start + 1}), and the library keeps file names as text; rename it")
+    return None
+
+
 def collect_files(paths: list[str], follow_symlinks: bool = False) -> tuple[list[Path], list[str]]:
     """``(files, refused)``: files named, plus every ``*.txt`` under named folders, in
-    sorted order; and ``path:1:1: message`` for each file not read because it is a symbolic
-    link or its real path is outside the folder named (``outside_reason``), unless
-    ``follow_symlinks``; with it, each real folder is read once (a link back to a folder read
+    sorted order; and ``path:1:1: message`` for each file not read because its path is not
+    UTF-8 (``name_problem``), or it is a symbolic link or its real path is outside the folder
+    named (``outside_reason``), unless ``follow_symlinks``; with it, each real folder is read once (a link back to a folder read
     already, a loop, is refused: ``os.walk`` would follow it until the path grew too long).
     Raises ``CommandError`` for a path that does not exist."""
     files: list[Path] = []
@@ -158,7 +170,10 @@ def collect_files(paths: list[str], follow_symlinks: bool = False) -> tuple[list
             raise CommandError(f"{name}: no such file or folder")
         for file in found:
             reason = None if follow_symlinks else outside_reason(file, folder)
-            if reason:
+            unnamed = name_problem(file)
+            if unnamed:
+                refused.append(unnamed)
+            elif reason:
                 refused.append(f"{file}:1:1: not read: {reason}; an import reads only the files it is pointed "
                                f"at (use --follow-symlinks to read links)")
             elif file.is_file():
@@ -166,16 +181,36 @@ def collect_files(paths: list[str], follow_symlinks: bool = False) -> tuple[list
     return files, refused
 
 
-def explain_command(command: BaseCommand, files: list[Path], opts: dict) -> None:
+def claim(claimed: dict, path: Path, parts: list, edition: str | None) -> None:
+    """Record in ``claimed`` (``{(work, author, edition, juan): path}``, one run's) the juans
+    ``parts`` of the file ``path`` give; raises ``TextFormatError`` when a file earlier in the
+    run claimed one of them (nothing recorded then). The import and ``--explain`` both ask it."""
+    keys = [(part.work_key or part.work_title, part.author if not part.work_key else "", edition or "",
+             juan_key(part)) for part in parts]
+    for key, part in zip(keys, parts):
+        if key in claimed:
+            raise TextFormatError(str(path), 1, 1, (
+                f"claims the same work and juan ({part.work_title} "
+                f"{part.juan_label or part.juan_number}) as {claimed[key]}, imported earlier in this "
+                f"run; import them separately if one should replace the other"))
+    claimed.update((key, path) for key in keys)
+
+
+def explain_command(command: BaseCommand, files: list[Path], opts: dict, refused_files: list[str] = ()) -> None:
     """``--explain``: each file read and parsed as an import would (no database), and its
     report written (``reader.importers.explain.explain``); a file that would be skipped or
-    rejected gets its ``file:line:column: message``. Nothing is stored. Raises
-    ``CommandError`` when some file would be rejected."""
-    refused = 0
+    rejected gets its ``file:line:column: message``, the refusals the import makes across
+    files included (``claim``: two files of one juan). Nothing is stored. Raises
+    ``CommandError`` when some file would be rejected, counting ``refused_files`` (the files
+    ``collect_files`` does not read, written already)."""
+    refused = len(refused_files)
+    claimed: dict[tuple[str, str, str, int], Path] = {}
     for path in files:
         try:
             doc = read_document(path, encoding=opts["encoding"], work_title=opts["work"], juan_number=opts["juan"],
                                 trust=opts["trust"])
+            parts = file_juans(doc, opts["juan"])
+            claim(claimed, path, parts, opts["edition"])
         except NoTextError as exc:
             command.stdout.write(f"would skip {exc}")
             continue
@@ -183,11 +218,12 @@ def explain_command(command: BaseCommand, files: list[Path], opts: dict) -> None
             command.stdout.write(f"would reject {exc}")
             refused += 1
             continue
-        for part in file_juans(doc, opts["juan"]):
+        for part in parts:
             for line in explain(part):
                 command.stdout.write(line)
     if refused:
-        raise CommandError(f"{refused} of {len(files)} files would be rejected; nothing was stored")
+        raise CommandError(f"{refused} of {len(files) + len(refused_files)} files would be rejected; nothing was "
+                           f"stored")
 
 
 class Command(BaseCommand):
@@ -230,7 +266,7 @@ class Command(BaseCommand):
         if not files and not refused:
             raise CommandError("no text files found in " + ", ".join(opts["paths"]))
         if opts["explain"]:
-            return explain_command(self, files, opts)
+            return explain_command(self, files, opts, refused)
         # One run at a time per work, held from its first file to the end of the run
         # (reader.importers.worklock): two runs would otherwise interleave file by file.
         locks = WorkLocks(connection)
@@ -284,15 +320,7 @@ class Command(BaseCommand):
                     if isinstance(doc, TextFormatError):
                         raise doc
                     parts = file_juans(doc, opts["juan"])  # a plain-text book of several juans: one each
-                    keys = [(part.work_key or part.work_title, part.author if not part.work_key else "",
-                             opts["edition"] or "", juan_key(part)) for part in parts]
-                    for key, part in zip(keys, parts):
-                        if key in claimed:
-                            raise TextFormatError(str(path), 1, 1, (
-                                f"claims the same work and juan ({part.work_title} "
-                                f"{part.juan_label or part.juan_number}) as {claimed[key]}, imported earlier in this "
-                                f"run; import them separately if one should replace the other"))
-                    claimed.update((key, path) for key in keys)
+                    claim(claimed, path, parts, opts["edition"])
                     for part in parts:
                         try:
                             locks.take(work_name(part))
