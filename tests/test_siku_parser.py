@@ -199,6 +199,10 @@ def test_damaged_brackets_kept_as_text(text, warnings, pieces):
 @pytest.mark.parametrize("text,message", [
     ("禮書綱目卷十 婺源江永撰", "x.txt:1:13: no text: the file has a header but no main text"),
     ("經文\r\n右戒\n", "x.txt:1:3: stray carriage return (mixed line endings)"),
+    # CRLF lines and one LF: the LF is the stray (it was reported at 1:3, a good CRLF)
+    ("經文\r\n右戒\r\n經文\n右戒\r\n", "x.txt:3:3: line feed without its carriage return (mixed line endings: "
+                                       "3 lines end with CRLF, 1 with LF)"),
+    ("經文\n右戒\r經文\r\n右戒\r\n", "x.txt:2:3: stray carriage return (mixed line endings)"),  # a CR alone
 ])
 def test_located_errors(text, message):
     with pytest.raises(TextFormatError) as info:

@@ -224,7 +224,7 @@ class _Parser:
             if section is None:
                 section = SectionDoc(line=lineno)
                 chapter.sections.append(section)
-            if line.startswith("右") and self._is_closer(line):
+            if line.startswith("右") and self._is_closer(line) and self._title_fits(line, lineno):
                 cut = next((k for k, ch in enumerate(line) if ch in SPACES), len(line))
                 section.closer = line[:cut]
                 section.title = line[1:cut]
@@ -241,10 +241,28 @@ class _Parser:
             raise NoTextError(self.path, line, column, "no text: the file has a header but no main text")
         return doc
 
+    def _title_fits(self, line: str, lineno: int) -> bool:
+        """Whether the closer ``line``'s section title fits the column that stores it
+        (``SECTION_TITLE_CHARS``); a longer one (a ``右…`` line run on with the text after it, a
+        line of two million characters) is text of the section, and a warning says so."""
+        cut = next((k for k, ch in enumerate(line) if ch in SPACES), len(line))
+        if cut - 1 <= SECTION_TITLE_CHARS:
+            return True
+        self.doc.warnings.append(
+            f"{self.path}:{lineno}:1: a 右 line whose section title would be {cut - 1:,} characters long, more than the "
+            f"{SECTION_TITLE_CHARS} the library keeps: kept as text of the section, not as its closer (is a line break "
+            f"missing?)")
+        return False
+
     def _is_closer(self, line: str) -> bool:
         cut = next((k for k, ch in enumerate(line) if ch in SPACES), len(line))
         title = line[1:cut]
         return bool(title) and OPEN not in title and CLOSE not in title
+
+
+#: The longest section title a closer gives (``reader.models.Section.title``'s ``max_length``;
+#: tests/test_import_robustness.py holds them equal). Pure: the parser reads no model.
+SECTION_TITLE_CHARS = 500
 
 
 def parse_siku(text: str, path: str = "<text>", *, work_title: str | None = None,

@@ -208,11 +208,20 @@ def read_source(path: str | Path, encoding: str = "utf-8") -> str:
 def split_source_lines(text: str, path: str) -> tuple[list[str], str, bool]:
     """Split decoded ``text`` (BOM already removed) into lines: ``(lines, newline,
     final_newline)``, newline being ``"\\r\\n"`` when every line ends so, else ``"\\n"``.
-    Raises ``TextFormatError`` at a carriage return in a file of LF lines (mixed endings)."""
+    Raises ``TextFormatError`` for mixed endings: at a line feed without its carriage return
+    in a file most of whose lines end with CRLF, else at the first stray carriage return (a CR
+    alone, or a CRLF in a file of LF lines)."""
     crlf = text.count("\r\n")
     newline = "\r\n" if crlf and crlf == text.count("\n") else "\n"
     if newline == "\n" and "\r" in text:
-        index = text.index("\r")
+        lone_cr = re.search(r"\r(?!\n)", text)
+        bare_lf = text.count("\n") - crlf
+        if lone_cr is None and crlf > bare_lf:  # the file's lines end with CRLF, a few with LF alone
+            index = re.search(r"(?<!\r)\n", text).start()
+            line, column = locate(text, index)
+            raise TextFormatError(path, line, column, f"line feed without its carriage return (mixed line endings: "
+                                                      f"{crlf:,} lines end with CRLF, {bare_lf:,} with LF)")
+        index = lone_cr.start() if lone_cr is not None else text.index("\r")
         line, column = locate(text, index)
         raise TextFormatError(path, line, column, "stray carriage return (mixed line endings)")
     final_newline = text.endswith(newline)
