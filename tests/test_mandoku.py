@@ -564,3 +564,26 @@ def test_record_kinds_in_long_record_blocks(corpus):
     following = doc.sections[i + 1]
     assert following.closer is None and following.title == "占候"
     assert {p.kind for p in following.pieces} <= {RECORD, RECORD_NOTE}
+
+
+def test_damaged_page_markers_import_as_they_are_with_a_warning_each():
+    """An empty <pb:>, a page marker repeated, one inside a line or a note, and a lone < imported
+    without a word (--explain: unsure: 0); each is named where it stands, the text kept as it is."""
+    raw = J10.read_text(encoding="utf-8")
+    assert parse_mandoku(raw, "KR1d0086_012.txt").warnings == []
+    damaged = (raw.replace("<pb:KR1d0086_WYG_012-2a>¶", "<pb:KR1d0086_WYG_012-2a>¶\n<pb:KR1d0086_WYG_012-2a>¶", 1)
+               .replace("宰戒百官有事於射者(", "宰戒百官<pb:>有事於<pb:x>射者(", 1)
+               .replace("(量人司馬之屬掌/", "(量人司馬<pb:y>之屬掌/", 1)
+               .replace("戒射(將有", "戒射<(將有", 1))
+    doc = kept(damaged)
+    assert doc.warnings == [
+        "KR1d0086_012.txt:13:10: a < that begins no page marker <pb:…>: kept as text",
+        "KR1d0086_012.txt:14:10: an empty page marker <pb:> names no page: kept as it is",
+        "KR1d0086_012.txt:14:10: a page marker inside a line of text (a page begins at a line's start): "
+        "kept as it is",
+        "KR1d0086_012.txt:14:18: a page marker inside a line of text (a page begins at a line's start): "
+        "kept as it is",
+        "KR1d0086_012.txt:22:20: a page marker inside a note (a page begins at a line's start): kept as it is",
+        "KR1d0086_012.txt:26:1: a page marker naming a page named earlier in the file (the same page twice): "
+        "kept as it is"]
+    assert [p.text for p in doc.all_pieces() if "<" in p.text] == ["大射之儀君有命戒射<"]

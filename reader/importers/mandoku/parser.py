@@ -38,6 +38,7 @@ from .named_layers import label_named_layer
 from .divisions import heading_groups, old_juans
 from .lines import IDEO_SPACE, full_width, print_width
 from .smallprint import StrayMarkup
+from .page_markers import page_marker_warnings
 from .entries import keep_entries_whole
 from .glued_titles import glued_title_bylines, own_line_titles
 from .pian_bylines import heading_line_bylines, part_byline, pian_bylines
@@ -109,6 +110,8 @@ def parse_mandoku(text: str, path: str, readme: str | None = None) -> JuanDocume
                                 f"{exc.column}: kept as text")
             continue
         doc.warnings[:0] = warnings
+        lines = split_source_lines(text, path)[0]
+        doc.warnings.extend(page_marker_warnings(lines, path, read_header_block(text, lines)[0].tls))
         return doc
 
 
