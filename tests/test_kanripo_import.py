@@ -318,3 +318,23 @@ def test_a_long_front_matter_label_is_stored_whole(db, tmp_path):
     assert juan.label == ("御製偶閲左傳宋楚泓之戰事因題・御製讀左傳・御製書春秋元年春王正月事・御製讀左傳晉楚城濮之戰說・"
                           "御製讀左傳季文子出莒僕・目録・春秋正義序・春秋左傳序・原目・春秋三傳注解傳述人")
     assert len(juan.label) == 86 <= Juan._meta.get_field("label").max_length
+
+
+def test_a_kanripo_juan_without_its_header_is_imported_with_a_warning_naming_its_markers(empty_db, tmp_path, capsys):
+    """KR1f0004_001.txt without its 6 header lines became a work "KR1f0004_001" whose 24 page
+    markers were searchable text, without a word; the import says so where the first stands."""
+    folder = tmp_path / "KR1f0004"
+    folder.mkdir()
+    source = SHARED / "corpus" / "kanripo-jingbu" / "KR1f0004" / "KR1f0004_001.txt"
+    path = folder / "KR1f0004_001.txt"
+    path.write_text("".join(source.read_text(encoding="utf-8").splitlines(keepends=True)[6:]), encoding="utf-8")
+    call_command("import_texts", str(path))
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"note: {path}:1:1: Kanripo page markers (<pb:…>, 24 in the file) in a file read as plain text: the file has "
+        f"no Kanripo header, so the markers are stored as text of the work and found by search. If it is a Kanripo "
+        f"juan, put back its header lines (# -*- mode: mandoku-view -*-, #+TITLE: …, #+PROPERTY: ID KR1f0004) and "
+        f"import it again")
+    assert Work.objects.get().title == "KR1f0004_001"
+    call_command("import_texts", str(source))  # with its header: no such note, the markers are page breaks
+    assert "Kanripo page markers" not in capsys.readouterr().err
+    assert not Piece.objects.filter(section__juan__edition__slug="KR1f0004", text__contains="<pb:").exists()

@@ -19,7 +19,8 @@ from .errors import TextFormatError
 from .lengths import check_lengths
 from .mandoku import is_mandoku, parse_mandoku
 from .siku import MAX_JUAN, parse_siku
-from .source import bidi_control_warnings, damaged_entity_warnings, decode_bytes, inner_bom_warnings
+from .mandoku.lines import PB
+from .source import bidi_control_warnings, damaged_entity_warnings, decode_bytes, inner_bom_warnings, locate
 
 #: The control characters a Kanripo file may hold: U+0001, which Kanripo's SBCK transcriptions
 #: write for a few unreadable characters (kept as text; one unit of search).
@@ -54,12 +55,36 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
     else:
         doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
         _check_looks_chinese(text, path)
+        doc.warnings.extend(kanripo_markup_warnings(text, path))
     check_lengths(doc, text, str(path))
     doc.warnings.extend(inner_bom_warnings(text, str(path)))
     doc.warnings.extend(damaged_entity_warnings(text, str(path)))
     doc.warnings.extend(bidi_control_warnings(text, str(path)))
     doc.sha256 = hashlib.sha256(data).hexdigest()
     return doc
+
+
+#: A Kanripo text ID at the start of a file or folder name (``KR1f0004_001.txt``, ``KR1d0086-WYG``).
+KANRIPO_NAME = re.compile(r"KR\d[a-z]\d{4}")
+
+
+def kanripo_markup_warnings(text: str, path: Path) -> list[str]:
+    """For a file read as plain text (it has no Kanripo header): one warning, at its first
+    ``<pb:…>``, when it holds Kanripo's page markers, which are then stored as text of the work
+    and found by search (a Kanripo juan that lost its header lines: ``KR1f0004_001.txt`` without
+    its six ``#`` lines became a work of that name, its 24 markers searchable text). It counts
+    them and says which header would read the file as Kanripo's (the ID from the file's or
+    its folder's name). ``[]`` for a file without page markers."""
+    found = list(PB.finditer(text.lstrip("\ufeff")))
+    if not found:
+        return []
+    line, column = locate(text.lstrip("\ufeff"), found[0].start())
+    named = KANRIPO_NAME.match(path.name) or KANRIPO_NAME.match(path.parent.name)
+    kr_id = named.group(0) if named else "KR…"
+    return [f"{path}:{line}:{column}: Kanripo page markers (<pb:…>, {len(found)} in the file) in a file read as "
+            f"plain text: the file has no Kanripo header, so the markers are stored as text of the work and found "
+            f"by search. If it is a Kanripo juan, put back its header lines (# -*- mode: mandoku-view -*-, "
+            f"#+TITLE: …, #+PROPERTY: ID {kr_id}) and import it again"]
 
 
 #: Han characters, CJK punctuation (【】。、) and full-width forms.
