@@ -89,7 +89,7 @@ def _grams(reference: str) -> frozenset[str]:
     return frozenset(reference[k:k + GRAM] for k in range(len(reference) - GRAM + 1))
 
 
-def _classic(text: str, reference: str) -> bool:
+def stands_in_classic(text: str, reference: str) -> bool:
     """Whether ``text`` (a block, folded letters) is the classic's: it stands in ``reference``
     whole, or but for one character read otherwise, added or left out when it is no longer than
     ``SHORT`` (``夏五月鄭伯克叚于鄢``: the reference writes 段; ``…伐曹秋晉趙鞅…``: it has no 秋), or
@@ -160,7 +160,7 @@ def _block_starts(lines: list[str], start: int, end: int, reference: str) -> set
             continue
         if short:
             opens.add(i + 1)
-        short = print_width(line) < full or (i + 1 in opens and _classic(match_letters(line), reference))
+        short = print_width(line) < full or (i + 1 in opens and stands_in_classic(match_letters(line), reference))
     return opens
 
 
@@ -171,7 +171,7 @@ def _read_blocks(blocks: list[list[PieceDoc]], reference: str, book: str, author
     author's signature before the first block of the classic a label and its section's people
     (``section_of``: id of a piece → its section). A part with no block of the classic is left as
     it is. Returns how many characters it gave the commentary."""
-    decided = [_classic(match_letters("".join(p.text for p in block)), reference) for block in blocks]
+    decided = [stands_in_classic(match_letters("".join(p.text for p in block)), reference) for block in blocks]
     if not any(decided):
         return 0  # no 經 at all: the book's front matter (its 序, its 表), left as it is
     for block in blocks[:decided.index(True)]:  # the author's signature before the first 經

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 
-from ..document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, TEXT, JuanDocument, PieceDoc
+from ..document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, REFERENCE, TEXT, JuanDocument, PieceDoc
+from .bound_books import SHORT, bound_reference, stands_in_classic
+from .boundaries import match_letters
+from .classics import classic_reference
 from .structure import HEADING_MAX
 
 #: Paragraphs each way a juan needs to be read so: as many flush ones, and this many indented by one.
@@ -98,3 +101,103 @@ def indent_layers(doc: JuanDocument, commentator: str, layer_name: str) -> None:
                 else:
                     p.layer, p.layer_name = CLASSIC, ""
                 p.layer_basis = LAYOUT
+
+
+#: A juan is read so when at least this share of its flush paragraphs stand in the reference
+#: (the rest: a year's line of 春秋大全 with its small print alone, 附録 lines, headings) ...
+FLUSH_IN_REFERENCE = 0.6
+#: ... and at most this share of its paragraphs indented by one (a 經 entry printed one lower: 春秋大全 卷三
+#: 「　三月鄭伯使宛來歸祊」, 1 of 812 indented paragraphs of the book).
+INDENTED_IN_REFERENCE = 0.05
+#: The fewest full-size characters of a paragraph tried against the reference (a shorter one, 螟 or
+#: 大雩, stands in any reference by chance).
+TRIED_MIN = 4
+
+
+def reference_indented(doc: JuanDocument, reference: str) -> bool:
+    """Whether ``doc`` prints its classic flush and a commentary at full size indented by one
+    under it, beside small-print notes, as the shipped reference of its classic shows:
+    春秋大全 (KR1e0074) prints each 經 entry flush with 左傳, 公羊, 穀梁 and the scholars in small
+    print below it, then 胡安國's 傳 one lower at full size (its 凡例: 「諸傳以胡氏為主大字録於經
+    後」); 周禮訂義 (KR1d0010) the 周禮 flush and its gathered sayings one lower. Small print is
+    too much of such a book for ``indented_commentary``, so its layout alone does not tell it
+    from a book whose indented paragraphs are the classic's (a 注疏 edition's entries, 毛詩's
+    stanzas); the reference does: ``reference`` is the folded text of the classic
+    (``classics.classic_reference``), in which a paragraph's full-size letters
+    (``boundaries.match_letters``) read or not (``_read_in``).
+    At least ``MIN_PARAGRAPHS`` paragraphs each way, flush ones of ``TRIED_MIN`` or more
+    characters (a 經 entry may be short: 滕侯卒) and indented ones longer than a heading
+    (``structure.HEADING_MAX``: 儀禮鄭註句讀 卷二 prints 張爾岐's 「　納采之辭」 under each 辭, no prose),
+    ``FLUSH_IN_REFERENCE`` of the flush ones in the reference and at most
+    ``INDENTED_IN_REFERENCE`` of those indented by one."""
+    counts = {(0, True): 0, (0, False): 0, (1, True): 0, (1, False): 0}
+    for para, indent in _paragraphs(doc):
+        letters = _letters(para)
+        if indent == 0 and len(letters) >= TRIED_MIN or indent == 1 and len(letters) > HEADING_MAX:
+            counts[(indent, _read_in(letters, reference))] += 1
+    flush, one = counts[(0, True)] + counts[(0, False)], counts[(1, True)] + counts[(1, False)]
+    return (flush >= MIN_PARAGRAPHS and one >= MIN_PARAGRAPHS and counts[(0, True)] >= FLUSH_IN_REFERENCE * flush
+            and counts[(1, True)] <= INDENTED_IN_REFERENCE * one)
+
+
+def _paragraphs(doc: JuanDocument):
+    """``(paragraph, indentation)`` of each paragraph of ``doc`` in order; the first paragraph of
+    a section cut from the one before for size (``SectionDoc.continues_paragraph``) goes on at
+    the indentation of the paragraph it continues, whose first line the section before holds."""
+    before = 0
+    for section in doc.sections:
+        for k, para in enumerate(section.paragraphs):
+            indent = before if k == 0 and section.continues_paragraph else paragraph_indent(para)
+            before = indent
+            yield para, indent
+
+
+def _read_in(letters: str, reference: str) -> bool:
+    """Whether a paragraph's letters read as the classic's for telling a juan's form
+    (``reference_indented``): whole in ``reference``, or, when longer than ``bound_books.SHORT``,
+    as ``bound_books.stands_in_classic`` reads a bound book's blocks (misprints and readings of
+    the book's own: ``SHARE`` of its runs); a short one is not tried with a character read
+    otherwise (a search of the whole reference per character)."""
+    return letters in reference or (len(letters) > SHORT and stands_in_classic(letters, reference))
+
+
+def _letters(para: list[PieceDoc]) -> str:
+    """The full-size characters of a paragraph as the reference is matched (``match_letters``)."""
+    return match_letters("".join(p.text for p in para if p.kind == TEXT))
+
+
+def reference_indent_layers(doc: JuanDocument) -> int:
+    """In a juan of a book whose title names a classic the project ships a reference of
+    (``bound_books.bound_reference``: 春秋大全 the 春秋經, 周禮訂義 the 周禮) that
+    ``reference_indented`` reads so: the full-size text of each paragraph indented by one is the
+    commentary (no writer named: the juan names none; ``layer_basis`` layout), but a paragraph
+    whose full-size text stands whole in the reference (an entry of the classic printed one
+    lower; a saying that quotes the classic at length with a word of its own does not), which
+    stays the classic (``layer_basis`` reference); flush paragraphs stay the classic, and
+    so does a paragraph that opens with small print at the flush position (a year's line of
+    春秋大全, ``(乙桓王/丑四年)七年``); a paragraph of fewer than ``TRIED_MIN`` full-size
+    characters is left as it is (the label of a block of small print). Runs after the block
+    labels are read (``block_labels.label_blocks``: 欽定春秋傳說彙纂's 左傳(…), 集說(…) are labels
+    of the notes they lead, not text) and the sections cut for size (``_paragraphs``). Pieces an earlier step gave another layer (paratext, the
+    editors') are left as they are. In place; returns the characters given to the commentary."""
+    name = bound_reference(doc.work_title or "")
+    if not name:
+        return 0
+    reference = classic_reference(name)
+    if not reference_indented(doc, reference):
+        return 0
+    moved = 0
+    for para, indent in _paragraphs(doc):
+        letters = _letters(para)
+        if indent != 1 or len(letters) < TRIED_MIN:
+            continue  # (fewer: a label over small print, 春秋大全's 附録(…), no prose)
+        inside = letters in reference  # whole: 周禮訂義's 「鄭康成曰建立也司徒職曰日至之景…」 quotes, no entry
+        for p in para:
+            if p.kind != TEXT or p.layer not in ("", CLASSIC):
+                continue
+            if inside:
+                p.layer, p.layer_basis = CLASSIC, REFERENCE
+            else:
+                p.layer, p.layer_name, p.layer_basis = COMMENTARY, "", LAYOUT
+                moved += len(p.text)
+    return moved

@@ -47,7 +47,7 @@ from .memorials import memorial_signatures
 from .paratext import mark_paratext
 from .tiyao import headless_tiyao
 from .volume_labels import label_volume
-from .indented import indented_commentary
+from .indented import indented_commentary, reference_indent_layers
 from .said_blocks import said_layers, said_marker, said_units
 from .structure import BLOCK_LABEL, category_bylines, group, recurring_labels, split_tags
 from .block_labels import block_words, join_split_labels, label_blocks
@@ -229,6 +229,8 @@ class _Parser(LineLoop):
         # whole again (欽定春秋傳說彙纂: a cut before 集說(…) parted the block from the classic it explains)
         if label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL)):
             keep_entries_whole(doc)
+        if not (self.header.tls or indented or said or doc.layer_form or layout_decided(doc)):
+            reference_indent_layers(doc)  # 春秋大全: 胡安國's 傳 a column lower at full size, the 經 flush
         doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
         if self.header.tls:  # 史記: each 篇 its Readme's table lists is a juan of the book (伯夷列傳第一, 卷六十一)
             doc.juan_cuts = juan_cuts(doc, book_juans(self.readme, self.header.work))
