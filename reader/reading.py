@@ -132,7 +132,10 @@ def lift_heading_notes(cv: ChapterView) -> None:
     paragraph never opens with a note, so such a note is the heading's own. Only when the
     first section shown is the chapter's first (``Chapter.first_section``) and shows its
     first piece. A marker that leads such a note (南華真經註疏 卷一 ``内篇逍遥遊第一(注夫小大…)``:
-    the label 注, then 郭象's note) goes with it."""
+    the label 注, then 郭象's note) goes with it. A paragraph that holds nothing but notes after
+    it is the same note running on to the next printed lines, printed one step further in (莊子注
+    卷一 ``　　内篇逍遥逰第一(…各當其)`` over ``　　　(分逍遥一也…)``): it goes with the heading too, and
+    the paragraphs emptied so are no longer shown (no empty paragraph under the heading)."""
     chapter = cv.chapter
     if chapter.heading is None or not cv.sections:
         return
@@ -142,13 +145,18 @@ def lift_heading_notes(cv: ChapterView) -> None:
     para = view.paragraphs[0]
     if not para or para[0].position != 0:
         return
-    k = 0
-    while k < len(para) and (para[k].is_note or (para[k].is_marker and k + 1 < len(para) and para[k + 1].is_note)):
-        k += 1
-    if not k:
-        return
-    cv.heading_notes = para[:k]
-    view.paragraphs[0] = para[k:]
+    while view.paragraphs:
+        para = view.paragraphs[0]
+        k = 0
+        while k < len(para) and (para[k].is_note or (para[k].is_marker and k + 1 < len(para) and para[k + 1].is_note)):
+            k += 1
+        if not k:
+            return
+        cv.heading_notes += para[:k]
+        if k < len(para):
+            view.paragraphs[0] = para[k:]
+            return
+        view.paragraphs.pop(0)
 
 
 def show_layers(chapters: list[ChapterView], display: Display) -> None:

@@ -224,3 +224,29 @@ def test_nanhua_counts_its_full_size_notes_names_its_two_writers_and_labels_the_
     chapter = json.loads(client.get(f"/api/editions/{juan.edition.pk}/juans/{juan.number}/").content)["chapters"][0]
     assert [(p["kind"], p["text"]) for p in chapter["heading_notes"]] == [(LABEL, "注"), (NOTE, FIRST_NOTE)]
     assert render_source(juan) == NANHUA_ONE.read_text(encoding="utf-8")
+
+
+ZHUANGZI = BOOKS / "KR5c0138" / "KR5c0138_001.txt"  # 莊子注 卷一: the heading's note runs on to the next line
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_heading_note_run_on_to_the_next_line_is_one_note_with_the_heading(empty_transactional_db, settings,
+                                                                              tmp_path, client):
+    """莊子注 卷一 prints ``　　内篇逍遥逰第一(夫小大雖殊…各當其)`` over ``　　　(分逍遥一也豈容/勝負於其間哉)``:
+    the run-on line, one step further in, was a paragraph of its own, shown as the first
+    paragraph of the section after an empty one; both halves are the heading's note."""
+    settings.SEARCH_BACKENDS = {"default": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                            "PATH": tmp_path / "index"}}
+    juan = import_file(ZHUANGZI).juan
+    html = client.get(juan.get_absolute_url()).content.decode()
+    first_section = html.index('<section class="section" id="s1"')
+    notes = html[html.index('<p class="heading-note">'):first_section]
+    assert notes.index("各當其") < notes.index("分逍遥一也") and "北㝠有魚" not in notes
+    section = html[first_section:]
+    assert '<p class="passage"></p>' not in section and "分逍遥一也" not in section
+    assert section.index('<p class="passage">') < section.index("北㝠有魚")
+    base = f"/api/editions/{juan.edition.pk}/juans/{juan.number}"
+    chapter = json.loads(client.get(f"{base}/").content)["chapters"][0]
+    assert (chapter["title"], [p["text"] for p in chapter["heading_notes"]]) == (
+        "内篇逍遥逰第一", ["夫小大雖殊而放於自得之場則物任其性事稱其能各當其", "分逍遥一也豈容勝負於其間哉"])
+    assert chapter["sections"][0]["pieces"][0]["text"].startswith("北㝠有魚其名為鯤")
