@@ -331,6 +331,27 @@ def test_shuijingzhu_classic_flush_commentary_indented():
         (TEXT, COMMENTARY, "酈道元", LAYOUT, "蔥嶺之上西去休循二百")]
 
 
+def test_shuijingzhu_a_line_opened_by_a_note_goes_on_in_the_line_it_continues():
+    """A 注 line whose first column is a note has no U+3000 in the file (the note took the
+    indentation's place): 卷一 ``(刻作增/案層近)一名天庭是爲太帝之居¶`` continues the indented 注
+    above it, and the flush 經 line under it (``去嵩高五萬里地之中也``) is the 經 again; so is a
+    flush line after such a line and a page break (卷四 ``(字/山)乃㝛于虞是也¶`` over ``又東過砥柱間``). A cut for size inside a paragraph keeps
+    the paragraph's layer (卷一's ``(作白草/本及漢書)小步馬有驢無牛…`` was the 經)."""
+    one = [p for p in parse("kanripo-commentary/KR2k0058/KR2k0058_001.txt").all_pieces() if p.kind == TEXT]
+    assert [p.text for p in one if p.effective_layer == CLASSIC] == [
+        "崑崙墟在西北", "去嵩高五萬里地之中也", "其高萬一千里", "河水", "出其東北陬", "屈從其東南流入渤海",
+        "又出海外南至積石山下有石門"]
+    layers = {p.text: (p.effective_layer, p.commentator, p.effective_basis) for p in one}
+    assert layers["一名天庭是爲太帝之居"] == (COMMENTARY, "酈道元", LAYOUT)
+    assert layers["小步馬有驢無牛是其懸度乎釋法顯又言度河便到烏長國"] == (COMMENTARY, "酈道元", LAYOUT)
+    four = [p for p in parse("kanripo-commentary/KR2k0058/KR2k0058_004.txt").all_pieces() if p.kind == TEXT]
+    assert [p.text for p in four if p.effective_layer == CLASSIC] == [
+        "又南過河東北屈縣西", "又南過皮氏縣西", "又南出龍門口汾水從東來注之", "又南過汾隂縣西", "又南過蒲坂縣西",
+        "又南至華隂潼闗渭水從西來注之", "又東過河北縣南", "又東過陜縣北", "又東過大陽縣南", "又東過砥柱間",
+        "又東過平隂縣北清水從西北來注之", "又東至鄧"]
+    assert [(p.effective_layer, p.commentator) for p in four if p.text == "乃㝛于虞是也"] == [(COMMENTARY, "酈道元")]
+
+
 def test_shuijingzhu_a_line_led_by_a_title_goes_on_in_the_commentary():
     # 卷二十八 ``　記(脱水字/案近刻)謂之千齡洲非也…``: an indented line read as a section led by
     # the title 記 still holds 酈道元's 注 after it; only a line of a title and small print alone
@@ -582,3 +603,13 @@ def test_a_juans_own_byline_names_the_writer_of_its_notes():
     assert writers("kanripo-commentary/KR2a0009/KR2a0009_011.txt") == {"劉昭": 20}
     assert writers("kanripo-commentary/KR2a0009/KR2a0009_040.txt") == {"劉昭": 79}
     assert writers("kanripo-commentary/KR2a0009/KR2a0009_001.txt") == {"李賢": 467}
+
+
+def test_shuijingzhu_maintext_export_holds_the_flush_lines_alone(db, client):
+    """水經注 卷一's maintext export: the 經, its seven flush lines, and none of 酈道元's 注 (it listed
+    「小步馬有驢無牛是其懸度乎釋法顯又」, a 注 line opened by a note, and lacked 去嵩高五萬里地之中也)."""
+    juan = import_file(COMMENTARY_BOOKS / "KR2k0058" / "KR2k0058_001.txt").juan
+    text = client.get(f"/api/editions/{juan.edition_id}/juans/1/export/maintext/").content.decode()
+    # the chapter's title, then each flush line on a line of its own
+    assert text == ("河水\n崑崙墟在西北\n去嵩高五萬里地之中也\n其高萬一千里\n河水\n出其東北陬\n屈從其東南流入渤海\n"
+                    "又出海外南至積石山下有石門\n")

@@ -177,3 +177,26 @@ def test_a_formula_cut_between_the_halves_of_a_double_column_names_its_writer(db
             assert ('<span class="visually-hidden">注（呂向）：</span>向</span><span class="note joins-previous '
                     'layer-commentary" data-layer="注" id="s3-p52" role="note">曰鴻大也言福祥徵應甚盛</span>') in page
     assert (juan.sections.count(), tags, hidden) == (20, [], 416)
+
+
+SHUIJING = SHARED / "corpus" / "kanripo-commentary" / "KR2k0058"
+#: a layer's tag and the words of the note after its hidden label, up to the next tag
+LAYER_TAGGED = re.compile(r'<span class="layer-tag" aria-hidden="true">([^<]+)</span>'
+                          r'<span class="visually-hidden">[^<]*</span>([^<]*)')
+
+
+def test_the_columns_of_one_editors_note_are_tagged_once(db):
+    """水經注 卷二 files the columns of its editors' 案 notes in reverse (``(刻衍逕字/案流下近)``): the
+    note is stored in two parts, read 案流下近 then 刻衍逕字. The page tagged each part 〔案 案流下近
+    案 刻衍逕字〕; the second part goes on in the same layer and is not tagged again."""
+    with muted():
+        juan = import_file(SHUIJING / "KR2k0058_002.txt").juan
+    parts = list(Piece.objects.filter(section__juan=juan, kind="note", text__in=("案流下近", "刻衍逕字"))
+                 .values_list("layer", "layer_name", "text"))
+    assert sorted(parts) == [("editorial", "案", "刻衍逕字"), ("editorial", "案", "案流下近")]
+    section = Piece.objects.get(section__juan=juan, kind="note", text="案流下近").section
+    page = Client().get(f"/works/KR2k0058/juan/2/{section.position}/",
+                        {"notes": "inline", "layout": "horizontal"}).content.decode()
+    # as a copy of the page reads each part: its tag, the hidden label of its layer, its words
+    assert [n for n in notes_of(page) if n.endswith(("案流下近", "刻衍逕字"))] == ["案案：案流下近", "刻衍逕字"]  # was 案刻衍逕字
+    assert ("案", "案流下近") in LAYER_TAGGED.findall(page)

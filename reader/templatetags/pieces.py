@@ -332,6 +332,9 @@ def _pieces(items, section, display, notes=None, carry: dict | None = None) -> s
         p.joins_next = i + 1 < len(items) and one_printed_note(p, items[i + 1], by_position)
         p.same_voice = joined and piece_layer(p) == piece_layer(previous) and \
             who == getattr(previous, "commentator", "")
+        # a part of one note in the layer of the part before it is not tagged again (水經注's 案 notes,
+        # their columns filed in reverse: 〔案 案流下近刻衍逕字〕, not a 案 before each column)
+        p.needs_tag = p.needs_tag and not (p.same_voice and previous.layer_label == p.layer_label)
         if notes == "only" and p.is_note:
             # 只看注 shows each note on its own, away from the marker words and the note before it:
             # one rule for every layer, its name and its writer (傳 毛亨, 箋 鄭玄, 音義 陸德明, 疏 孔穎達),

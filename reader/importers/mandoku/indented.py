@@ -76,15 +76,17 @@ def commentary_name(title: str) -> str:
 def indent_layers(doc: JuanDocument, commentator: str, layer_name: str) -> None:
     """A paragraph indented one U+3000 is the commentary (``commentator``'s, ``layer_name``),
     a flush one the classic; a paragraph that opens with small print goes on in the layer
-    before it; a deeper indentation (a heading) is left alone, and so is a piece whose layer
-    an earlier step set (an editors' 考證). Basis ``layout``."""
+    before it, and so does the first paragraph of a section cut for size inside a paragraph
+    (``SectionDoc.continues_paragraph``); a deeper indentation (a heading) is left alone, and so
+    is a piece whose layer an earlier step set (an editors' 考證). Basis ``layout``."""
+    current = None
     for section in doc.sections:
-        current = None
-        for para in section.paragraphs:
+        for k, para in enumerate(section.paragraphs):
             indent = paragraph_indent(para)
             if para and para[0].kind == LABEL and not any(p.kind == TEXT and p.text.strip() for p in para):
                 continue  # a title's line (吳園周易解's list of its 卦, ``contents.NOTED_LIST``), no one's words
-            if para and para[0].kind == NOTE and current is not None:
+            goes_on = k == 0 and section.continues_paragraph
+            if para and (para[0].kind == NOTE or goes_on) and current is not None:
                 layer = current
             elif indent == 0:
                 layer = CLASSIC

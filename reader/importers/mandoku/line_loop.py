@@ -129,6 +129,7 @@ class LineLoop:
         full = full_width(lines, start, end)
         full_run = full_line(lines, start, end)  # a line that full may end in a note that runs on (``runs_on``)
         prev_width = 0                   # print width of the previous content line (0 after a blank)
+        ended = False                    # the previous line went on under an indented line and ended short
         before = ""                      # the previous content line, as the file writes it
         # in a part of editors' collation notes (卷一考證): entries with a hanging indent
         kaozheng = self.header.prop("JUAN").strip().endswith(KAOZHENG)
@@ -482,6 +483,16 @@ class LineLoop:
             if label == "記" and bare == "記":
                 ji_mode = True
             label_closed = in_label and not (cont and cont[0] == "note")
+            # Small print at the top of a column under a full line indented by one goes on with that
+            # line: the note took the indentation's place (水經注 SBCK, 酈道元's 注 a column lower
+            # than the 經: ``　一名板桐(…)二曰玄圃一名䦘風上曰層城¶`` over ``(刻作增/案層近)一名天庭…¶``,
+            # and the flush ``去嵩高五萬里地之中也`` under it is the 經 again); the line is read at the
+            # indentation of the line it continues (``level``), its columns stay the file's.
+            under = (not self.header.tls and not para_break and not kaozheng and indent == 0 and prev_indent == 1
+                     and prev_width >= full and stripped.startswith("(") and label is None and not number
+                     and not entry and not after_entry and not goes_on and bool(cont) and cont[0] in ("text", "note")
+                     and cont[3] == "main")
+            level = prev_indent if under else indent
             # A line less indented than a full line before it is that line wrapping (儀禮識誤:
             # an entry's first line indented, its rest at 0), not a new paragraph.
             wrapped = (not self.header.tls and not para_break and label is None and not number
@@ -501,19 +512,19 @@ class LineLoop:
             # Where blank lines set the entries apart (孟子注疏 卷一上考證: each entry's first line
             # two columns in, the rest flush), an entry runs on to the next blank line.
             wrapped = wrapped or (kaozheng and spaced and not para_break and label is None and bool(cont))
-            new_para = para_break or label_closed or label is not None or bool(number) or entry_start or (
-                not self.header.tls and indent != prev_indent and not wrapped) or bool(entry) or after_entry
+            new_para = para_break or label_closed or label is not None or bool(number) or entry_start or ended or (
+                not self.header.tls and level != prev_indent and not wrapped) or bool(entry) or after_entry
             cont_arg = None
             forced = False
             if goes_on:
                 cont_arg = continues(cont, stripped, cont[2] if cont else indent, "main")
             elif not para_break and label is None and not number and not entry and not after_entry:
-                cont_arg = continues(cont, stripped, cont[2] if wrapped else indent, "main", new_para)
+                cont_arg = continues(cont, stripped, cont[2] if wrapped else level, "main", new_para)
                 if cont_arg and cont_arg[0] == "text" and unit is not None and unit.size() >= UNIT_LIMIT:
                     cont_arg = None
                     forced = True
             if cont_arg is None and not goes_on:
-                unit = Unit("para", lineno, new_para=new_para, indent=indent, label=label is not None,
+                unit = Unit("para", lineno, new_para=new_para, indent=level, label=label is not None,
                              number=number.rstrip("."), forced=forced, entry=entry, verse=in_verse)
                 units.append(unit)
                 in_label = label is not None
@@ -547,7 +558,7 @@ class LineLoop:
             if ran_on is not None and ran_on.layout and ran_on.layout[-1][0] == ran_on.n:
                 rest = unit.pieces[first]
                 rest.layout[0] = (0, ran_on.layout.pop()[1] + rest.layout[0][1])
-            cont = _cont(c, indent, "main")
+            cont = _cont(c, level, "main")
             width = print_width(line)
             # the 篇's name on a short line of its own under a 正史's heading that names only the kind of
             # 篇 and its number (北齊書 ``帝紀第二`` over ``神武下``): the text opens on the next line
@@ -558,7 +569,11 @@ class LineLoop:
             # a list of the juan's 篇 at its head is no text: the line after it is still at the juan's start
             # (管子 卷二 ``　　　七法第　版法第七`` over ``七法第六(…)``, the list's first entry miswritten)
             head_list = bool(entry) and all(u.kind == "para" and u.entry for u in units)
-            para_break, at_start, prev_indent = named, head_list, indent
+            para_break, at_start, prev_indent = named, head_list, level
+            # such a line that ends short ends the paragraph it continues (經典釋文 校勘記 卷上's last
+            # entries over the juan's end title ``　典經釋文校勘記卷上終``); its small print, counted half,
+            # may make a full line up to ``KAOZHENG_SLACK`` short
+            ended = under and width < full - KAOZHENG_SLACK
             after_entry = bool(entry) or goes_on
             prev_width = width
             before = line  # the content line above the next one (``runs_on``)
