@@ -250,3 +250,17 @@ def test_a_heading_note_run_on_to_the_next_line_is_one_note_with_the_heading(emp
     assert (chapter["title"], [p["text"] for p in chapter["heading_notes"]]) == (
         "内篇逍遥逰第一", ["夫小大雖殊而放於自得之場則物任其性事稱其能各當其", "分逍遥一也豈容勝負於其間哉"])
     assert chapter["sections"][0]["pieces"][0]["text"].startswith("北㝠有魚其名為鯤")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_untitled_section_of_notes_alone_has_a_named_contents_link(empty_transactional_db, settings, tmp_path,
+                                                                       client):
+    """楚辭 卷一 opens with the editors' note on the book (no title, no text of its own, no titled
+    chapter over it): its contents link was empty (``<a href="#s1"></a>``); it names the section
+    by its place, as lists name such a section (``reader.citation.section_label``)."""
+    settings.SEARCH_BACKENDS = {"default": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
+                                            "PATH": tmp_path / "index"}}
+    juan = import_file(CHUCI).juan
+    html = client.get(juan.get_absolute_url()).content.decode()
+    assert '<a href="#s1"></a>' not in html
+    assert '<li><a href="#s1">§1</a></li>' in html
