@@ -144,19 +144,19 @@ def test_a_full_line_is_the_narrower_of_every_line_and_the_lines_without_small_p
 
 
 def test_a_note_run_on_below_an_indented_line_is_one_note_and_writes_back():
-    """The line above keeps its paragraph (the structure steps read a note's rest as a line of
-    its own), and the ``)`` that ends the line above is the layout of the note's rest: one note
-    for the commentator step and the pages (``column_order.closes_note``). The line above is
-    full (twelve, as the juan's lines of full-size characters)."""
+    """The line above is full (twelve, as the juan's lines of full-size characters) and indented
+    by one: the note reopened at the top of the next column goes on at that line's indentation
+    (``line_loop``: the note took the indentation's place, 水經注), one piece whose layout holds the
+    join; the flush line under it, after the short note, opens a paragraph of its own."""
     text = (HEAD + "天地玄黃宇宙洪荒日月盈昃¶\n\u3000甲乙丙丁戊己庚辛壬(丙丁/戊己)¶\n<pb:X_001-1b>¶\n(庚辛/壬癸)¶\n"
             "子丑寅¶\n")
     doc = parse_mandoku(text, "KR9z0001_001.txt")
     assert render_mandoku(doc) == text
     assert [[(p.kind, p.text, p.layout) for p in para] for para in doc.sections[0].paragraphs][1:] == [
-        [(TEXT, "甲乙丙丁戊己庚辛壬", [(0, "\u3000")]), (NOTE, "丙丁戊己", [(0, "("), (2, "/")])],
-        [(NOTE, "庚辛壬癸", [(0, ")¶\n<pb:X_001-1b>¶\n("), (2, "/"), (4, ")¶\n")]), (TEXT, "子丑寅", [(3, "¶\n")])],
-    ]
-    assert [closes_note(p) for p in doc.sections[0].pieces if p.kind == NOTE] == [False, True]
+        [(TEXT, "甲乙丙丁戊己庚辛壬", [(0, "\u3000")]),
+         (NOTE, "丙丁戊己庚辛壬癸", [(0, "("), (2, "/"), (4, ")¶\n<pb:X_001-1b>¶\n("), (6, "/"), (8, ")¶\n")])]]
+    assert [p.text for p in doc.all_pieces()][-1] == "子丑寅"
+    assert [closes_note(p) for p in doc.all_pieces() if p.kind == NOTE] == [True]
 
 
 def test_a_note_that_ends_before_its_column_does_is_not_run_on():
