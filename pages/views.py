@@ -33,7 +33,8 @@ from reader.pieces import is_classic
 from reader.places import edition_by_slug, edition_of_work, juan_by_slug
 from corrections.overlay import OVERLAY_VALUES, reading_overlay, text_controls
 from corrections.own import mark_own, own_marks
-from reader.display import (CHOICES, carry_query, display_controls, display_from_request, fit_to_layers, juan_layers,
+from reader.display import (CHOICES, carry_query, display_controls, display_from_request, fit_to_layers,
+                            juan_layers_and_notes,
                             remember, simplify_views)
 from reader.reading import chapter_views, read_consistently, show_layers
 from reader.stamp import corpus_version
@@ -239,7 +240,9 @@ def start_page(view) -> str | None:
 def _reading(request, template, juan, chapters, context):
     """Render a reading page in the reader's display settings (and remember them)."""
     display, explicit = display_from_request(request)
-    present = juan_layers(juan)
+    present, notes = juan_layers_and_notes(juan)
+    if notes:  # an edition holding this juan's notes is no 白文 (Edition.unannotated, asked of by the bylines)
+        juan.edition.unannotated_known = False
     display = fit_to_layers(display, explicit, present)
     show_layers(chapters, display)
     set_matter(chapters)  # front matter is cited under its own writer (reader.citation.matter_writer)
@@ -273,7 +276,8 @@ def _reading(request, template, juan, chapters, context):
         "several_editions": len(editions) > 1, "collatable": holds_counterpart(juan, others),
         "text_lang": display.text_lang(juan.edition.script),
         "display": display, "controls": display_controls(request, display, explicit, present,
-                                                         keep=kept_parameters(request, page=True)),
+                                                         keep=kept_parameters(request, page=True),
+                                                         notes=notes),
         "text_controls": text_controls(request, explicit, page_number(request) or 1),
         "carry": carry_query({**explicit, **_overlay_parameters(request)}), "previous_juan": previous_juan, "next_juan": next_juan,
         **context,

@@ -20,6 +20,7 @@ from django.utils.encoding import escape_uri_path
 
 from characters.simplified import SIMPLIFIED, language_tag
 from reader.importers.document import CLASSIC, COMMENTARY, LAYERS, READINGS, SUBCOMMENTARY
+from reader.pieces import NOTE_KINDS
 
 from .models import Juan, Piece
 
@@ -178,8 +179,17 @@ def carry_query(explicit: dict) -> str:
 
 def juan_layers(juan: Juan) -> frozenset:
     """The commentary layers the pieces of ``juan`` belong to (one query)."""
+    return juan_layers_and_notes(juan)[0]
+
+
+def juan_layers_and_notes(juan: Juan) -> tuple[frozenset, bool]:
+    """``(layers, holds notes)`` of ``juan`` in one query: the commentary layers its pieces belong to
+    (``juan_layers``) and whether any of them is a note (``NOTE_KINDS``, in any layer). The notes
+    controls (夾注, 白文, 只看注, 旁注) are offered only where one is, as they show the same page on a
+    juan of 白文 (the TLS 史記: ``display_controls``)."""
     # no ordering: with Piece's default one, DISTINCT kept every row (120,000 for a long juan)
-    return frozenset(Piece.objects.filter(section__juan=juan).order_by().values_list("layer", flat=True).distinct())
+    pairs = set(Piece.objects.filter(section__juan=juan).order_by().values_list("layer", "kind").distinct())
+    return frozenset(layer for layer, _ in pairs), any(kind in NOTE_KINDS for _, kind in pairs)
 
 
 def offered_layer_choices(present: frozenset | None, current: str) -> set[str]:
@@ -238,7 +248,7 @@ def nearest_layer_choice(value: str, present: frozenset) -> tuple[str, str | Non
 
 
 def display_controls(request, display: Display, explicit: dict, present: frozenset | None = None,
-                     keep: dict | None = None) -> list[dict]:
+                     keep: dict | None = None, notes: bool = True) -> list[dict]:
     """The choices offered on the page, each a plain link to the same page with that
     setting and every other setting the page shows that is not the default (from the URL or
     the cookie: pressing 2, v and s gives ``?notes=hidden&layout=vertical&script=simp``),
@@ -248,7 +258,8 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
     the URL; the layer choices are those that make a difference for a text holding the layers
     ``present`` (``offered_layer_choices``; None offers all) but 經, which shows what 白文
     (``notes=hidden``) shows, and no layer group at all when that leaves one choice (a text
-    without layers)."""
+    without layers); no notes group where ``notes`` is False (a juan holding no note:
+    ``juan_layers_and_notes``), as its four choices would show one page."""
     path = escape_uri_path(request.path)
     if keep is None:
         keep = {k: v for k, v in request.GET.items() if k in ("hl", "exact")}
@@ -260,6 +271,8 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
     shown = {k: getattr(display, k) for k in CHOICES if getattr(display, k) != getattr(DEFAULT_DISPLAY, k)}
     groups = []
     for key, (label, options) in LABELS.items():
+        if key == "notes" and not notes:
+            continue  # no note to show, hide or list: nothing to choose
         items = []
         for value, name, description in options:
             if key == "layers" and (value not in offered or value == "classic"):

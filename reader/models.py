@@ -20,7 +20,7 @@ from reader.numerals import int_to_chinese
 from reader.people import people_text
 from reader.shelving import decided_shu
 from reader.pieces import (CLASSIC, DEFAULT_BASIS, DEFAULT_LAYER, LABEL, LAYER_BASES, LAYER_NAMES, LAYERS, LAYOUT,
-                           MARKED, NOTE, PIECE_KINDS, RECORD, RECORD_NOTE, REFERENCE, TEXT, is_classic)
+                           MARKED, NOTE, NOTE_KINDS, PIECE_KINDS, RECORD, RECORD_NOTE, REFERENCE, TEXT, is_classic)
 from reader.slugs import validate_slug
 
 PIECE_KIND_CHOICES = [
@@ -326,6 +326,20 @@ class Edition(models.Model):
         if getattr(self, "siblings", None) is None:
             self.siblings = Edition.objects.filter(work_id=self.work_id).count()
         return self.siblings > 1
+
+    @property
+    def unannotated(self) -> bool:
+        """True when the edition holds text and no note (no ``Piece`` of ``NOTE_KINDS`` in any of its
+        juans): a 白文 edition, as the TLS 史記 (KR2a0001), whose people are its text's makers alone
+        (``reader.people.work_people``), never the commentators the catalogue lists for the work.
+        False for an edition with notes or with no text at all. Read once per object (at most two
+        queries, each stopping at the first row: an annotated edition answers with the first), or
+        ``unannotated_known`` where the caller set it (a reading page whose juan holds notes: False)."""
+        if getattr(self, "unannotated_known", None) is None:
+            pieces = Piece.objects.filter(section__juan__edition_id=self.pk)
+            self.unannotated_known = (self.pk is not None and not pieces.filter(kind__in=NOTE_KINDS).exists()
+                                      and pieces.exists())
+        return self.unannotated_known
 
     @property
     def full_name(self) -> str:

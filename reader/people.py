@@ -20,8 +20,14 @@ A section has people of its own where the book prints an author's line under a p
 under the section's title by the same rule (``section_byline``), the line itself kept in the
 stored text but read as metadata, never as text (``byline_pieces``).
 
+An edition's people are those whose writing it holds: an edition holding no note (白文, the TLS
+史記) names the catalogue's makers of the text alone (〔漢〕司馬遷撰), not the commentators the
+catalogue lists for the work (its 集解, 索隱, 正義); the work with no edition named (the catalogue's
+list) keeps them all, as the catalogue gives the work.
+
 Reads the catalogue tables and the objects given: no query, but ``work.editions`` when no
-edition is given and the catalogue does not give every person of the work a role.
+edition is given and the catalogue does not give every person of the work a role, and
+``Edition.unannotated`` (once per edition object) when an edition is given.
 """
 from __future__ import annotations
 
@@ -37,11 +43,14 @@ from .pieces import LABEL, NOTE_KINDS
 UNSAID_ROLES = frozenset({"撰", "著"})
 
 
-def work_people(work, edition=None) -> list[dict[str, str]]:
+def work_people(work, edition=None, *, whole_work: bool = False) -> list[dict[str, str]]:
     """``[{"dynasty", "name", "role"}, …]`` of ``work`` by the rule of the module docstring:
     the catalogue's people for a work it lists (by ``work.kanripo_id``, else ``edition``'s), one
     it lists with no role taking the role (and, where it gives none, the dynasty) the byline prints
-    for him (``reader.catalogue_writers.byline_roles``: 南華真經註疏's 郭象注　〔唐〕成玄英䟽),
+    for him (``reader.catalogue_writers.byline_roles``: 南華真經註疏's 郭象注　〔唐〕成玄英䟽), and
+    for an ``edition`` that holds no note (``Edition.unannotated``: the TLS 史記, 白文) its makers
+    alone (``MAKERS_ROLES``: 〔漢〕司馬遷撰, not the 集解, 索隱 and 正義 it does not print) unless
+    ``whole_work`` (a list of works, where ``edition`` only lends its byline: the work as the catalogue gives it),
     else ``edition``'s byline (the first edition of the work with one when ``edition`` is
     None: the edition read names its own people, with no query), else ``[{"dynasty": work.dynasty, "name": work.author, "role": ""}]``; []
     when nothing names anyone. Values are "" when unknown, never None."""
@@ -54,7 +63,10 @@ def work_people(work, edition=None) -> list[dict[str, str]]:
         else:  # a work listed without an edition (the API's work): its first edition with a byline
             byline = next((e.byline for e in work.editions.all() if e.byline), None)
     if people:
-        return [_catalogue_person(p) for p in byline_roles(people, byline or [])]
+        found = [_catalogue_person(p) for p in byline_roles(people, byline or [])]
+        if edition is not None and not whole_work and getattr(edition, "unannotated", False):  # 白文: no commentator's notes
+            return [p for p in found if p["role"] in MAKERS_ROLES or not p["role"]] or found
+        return found
     if byline:
         return [{"dynasty": p.get("dynasty", ""), "name": p.get("name", ""), "role": p.get("role", "")}
                 for p in byline if p.get("name")]
@@ -114,10 +126,10 @@ def people_text(people: list[dict[str, str]], *, cited: bool = False) -> str:
     return "\u3000".join(person_text(p, cited=cited) for p in people)
 
 
-def work_byline(work, edition=None) -> str:
+def work_byline(work, edition=None, *, whole_work: bool = False) -> str:
     """The byline every page and the API show for ``work`` (``edition``'s page):
-    ``people_text(work_people(work, edition))``."""
-    return people_text(work_people(work, edition))
+    ``people_text(work_people(work, edition, whole_work=whole_work))``."""
+    return people_text(work_people(work, edition, whole_work=whole_work))
 
 
 #: What a page shows as the byline of a work nobody names: Kanripo's catalogue lists nobody for it (the
@@ -127,11 +139,11 @@ def work_byline(work, edition=None) -> str:
 NOBODY_NAMED = "撰人未詳"
 
 
-def shown_byline(work, edition=None) -> str:
+def shown_byline(work, edition=None, *, whole_work: bool = False) -> str:
     """The byline a page shows for ``work`` (``edition``'s page): ``work_byline``, or ``NOBODY_NAMED``
     where it names nobody (周禮 KR1d0001 on ``/classes/KR1d/``). The API's ``author`` and citations keep
     ``work_byline`` (""), naming nobody rather than a phrase."""
-    return work_byline(work, edition) or NOBODY_NAMED
+    return work_byline(work, edition, whole_work=whole_work) or NOBODY_NAMED
 
 
 def cited_people(work, edition=None) -> str:

@@ -113,7 +113,7 @@ def test_imported_as_the_books_juans_replacing_the_files_juan(empty_db, tmp_path
     assert client.get("/works/KR2a0001/juan/100/").status_code == 404
     juan = juans.get(number=12)  # the address's number is the book's: the citation names no file (decision 0045)
     assert juan_citation_text(juan, juan.chapters.order_by("position")) == (
-        "〔漢〕司馬遷　〔南朝宋〕裴駰集解　〔唐〕司馬貞索隱　〔唐〕張守節正義《史記》卷十二〈孝武本紀〉（TLS標點本）")
+        "〔漢〕司馬遷《史記》卷十二〈孝武本紀〉（TLS標點本）")
 
 
 @pytest.mark.django_db

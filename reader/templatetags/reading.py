@@ -435,6 +435,15 @@ def work_byline(work, edition=None) -> str:
     return _shown_byline(work, edition or None)
 
 
+@register.filter
+def listed_byline(work, edition=None) -> str:
+    """``work_byline`` of a list of works (the catalogue, a class, a title's works, a work's editions):
+    the work's people as the catalogue gives them, ``edition`` lending its byline only where the
+    catalogue does not list the work (``reader.people.work_people``'s ``whole_work``: the TLS 史記,
+    白文, is listed with the 集解, 索隱 and 正義 of the work, its own page names 司馬遷 alone)."""
+    return _shown_byline(work, edition or None, whole_work=True)
+
+
 @register.inclusion_tag("reader/_crumbs.html")
 def crumbs(edition, juan=None, section=None, tail="", juan_url="", several=None, display=None) -> dict:
     """The page's breadcrumbs (``reader.crumbs.crumb_trail``), the book's words in the reader's

@@ -1,0 +1,63 @@
+"""An edition's byline names the commentators whose notes it holds: the TLS 史記 (KR2a0001, 白文, no
+note) is 〔漢〕司馬遷撰's alone on its juan pages and in their citations, though Kanripo's catalogue lists
+the work with 裴駰's 集解, 司馬貞's 索隱 and 張守節's 正義 (``Edition.unannotated``,
+``reader.people.work_people``); the work named with no edition (the catalogue's list) keeps them. A juan
+holding no note offers no notes controls (夾注, 白文, 只看注, 旁注: ``reader.display.juan_holds_notes``).
+On real files of ``../shared/corpus``."""
+import re
+import shutil
+
+import pytest
+
+from reader.citation import citation_text, juan_citation_text
+from reader.importers.loader import import_file
+from reader.models import Section, Work
+from reader.people import work_byline
+
+from .conftest import SHARED
+
+COMMENTARY = SHARED / "corpus" / "kanripo-commentary"
+CATALOGUE_PEOPLE = "〔漢〕司馬遷撰　〔南朝宋〕裴駰集解　〔唐〕司馬貞索隱　〔唐〕張守節正義"
+
+
+def imported(tmp_path, folder, name):
+    """The juan ``name`` of ``folder`` imported as its work's (a Kanripo folder of that name)."""
+    into = tmp_path / folder.name
+    into.mkdir()
+    shutil.copy(folder / name, into)
+    return import_file(into / name).juan
+
+
+def notes_controls(html: str) -> list[str]:
+    return re.findall(r'data-setting="notes" data-value="(\w+)"', html)
+
+
+@pytest.mark.django_db
+def test_the_tls_shiji_names_its_author_alone_and_offers_no_notes_controls(client, tmp_path):
+    juan = imported(tmp_path, COMMENTARY / "KR2a0001", "KR2a0001_201.txt")
+    assert juan.edition.unannotated is True
+    assert work_byline(juan.work, juan.edition) == "〔漢〕司馬遷撰"
+    assert work_byline(Work.objects.get(pk=juan.work.pk)) == CATALOGUE_PEOPLE  # the work, as the catalogue gives it
+    first = Section.objects.filter(juan=juan).select_related("juan__work", "juan__edition", "chapter").order_by("position")[0]
+    assert citation_text(first).startswith("〔漢〕司馬遷《史記》三代世表「")
+    assert (juan_citation_text(juan, juan.chapters.order_by("position"))
+            == "〔漢〕司馬遷《史記》三代世表（TLS標點本，Kanripo KR2a0001_201）")
+    html = client.get(juan.get_absolute_url()).content.decode()
+    assert '<p class="byline">〔漢〕司馬遷撰</p>' in html
+    assert "裴駰" not in html and "司馬貞" not in html and "張守節" not in html
+    assert notes_controls(html) == []
+    assert '<p class="byline">〔漢〕司馬遷撰</p>' in client.get(juan.edition.get_absolute_url()).content.decode()
+    # the catalogue's list names the work as the catalogue gives it
+    assert f'<span class="byline">{CATALOGUE_PEOPLE}</span>' in client.get("/").content.decode()
+    assert "只看注" not in html.split('id="display-settings"')[1].split("</details>")[0].split("<dl")[0]
+
+
+@pytest.mark.django_db
+def test_an_edition_with_notes_names_its_commentator_and_offers_the_notes_controls(client, tmp_path):
+    """莊子注 (KR5c0138, 郭象's 注 printed with the text): its commentator named and the four controls offered."""
+    juan = imported(tmp_path, COMMENTARY / "KR5c0138", "KR5c0138_006.txt")
+    assert juan.edition.unannotated is False
+    assert work_byline(juan.work, juan.edition) == "〔晉〕郭象注"
+    html = client.get(juan.get_absolute_url()).content.decode()
+    assert '<p class="byline">〔晉〕郭象注</p>' in html
+    assert notes_controls(html) == ["inline", "hidden", "only", "beside"]
