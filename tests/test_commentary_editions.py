@@ -613,3 +613,26 @@ def test_shuijingzhu_maintext_export_holds_the_flush_lines_alone(db, client):
     # the chapter's title, then each flush line on a line of its own
     assert text == ("河水\n崑崙墟在西北\n去嵩高五萬里地之中也\n其高萬一千里\n河水\n出其東北陬\n屈從其東南流入渤海\n"
                     "又出海外南至積石山下有石門\n")
+
+
+def test_a_pieces_byline_names_the_writer_of_its_notes_in_wenxuan():
+    """文選 keeps the older commentaries of its pieces, each piece signed under its title by its author and
+    the commentator: in 文選註 (李善) 卷三十三 every piece of the 騷 is signed 「王逸注」 and prints 王逸's notes
+    alone; 卷三 「薛綜注」 prints 薛綜's with 李善's additions opened by 善曰. In 六臣註文選 王逸's part opens
+    with 逸曰, as 善曰, 銑曰 … open theirs, in the juans that sign him (``屈平(王逸註)``, ``王逸註(…)``)."""
+    def writers(rel):
+        return Counter(p.commentator for p in parse(rel).all_pieces() if p.kind == NOTE and p.layer == COMMENTARY)
+    assert writers("kanripo-commentary/KR4h0002/KR4h0002_033.txt") == {"王逸": 614}
+    xijing = parse("kanripo-commentary/KR4h0002/KR4h0002_003.txt")
+    assert writers("kanripo-commentary/KR4h0002/KR4h0002_003.txt") == {"薛綜": 511, "李善": 281}
+    said = [(p.commentator, p.text[:8]) for p in xijing.all_pieces() if p.kind == NOTE][3:7]
+    assert said == [("薛綜", "有間謂有頃之間也"), ("李善", "善曰安猶烏也處處"), ("薛綜", "莞爾舒張面目之貎"), ("李善", "善曰論語曰莞爾而")]
+    assert writers("kanripo-commentary/KR4h0003/KR4h0003_033.txt") == {
+        "王逸": 1205, "劉良": 100, "呂向": 105, "呂延濟": 101, "張銑": 106, "李周翰": 104}
+    liuchen = [p for p in parse("kanripo-commentary/KR4h0003/KR4h0003_032.txt").all_pieces() if p.text.startswith("逸曰")]
+    assert {p.commentator for p in liuchen} == {"王逸"} and len(liuchen) == 229
+    # a juan that does not sign 王逸: 逸曰 after 王 is 李善 quoting his 楚辭 notes (卷十六)
+    assert "王逸" not in writers("kanripo-commentary/KR4h0003/KR4h0003_016.txt")
+    # 卷九 signs 徐爰 (射雉賦 「徐爰註」): 爰曰 opens his part; 卷四 signs 劉淵林, 劉逵, whose formula is 劉曰
+    assert writers("kanripo-commentary/KR4h0003/KR4h0003_009.txt")["徐爰"] == 182
+    assert "劉淵林" not in writers("kanripo-commentary/KR4h0003/KR4h0003_004.txt")

@@ -47,7 +47,9 @@ files themselves):
   李賢, 三國志 裴松之, 世說新語 劉孝標, 文選 李善, 荀子 楊倞 …): every note is his, named
   by the profile (``profiles.PROFILES``). Where the book's byline names the commentator of a layer,
   the profile writes the same name (the byline writes 揚倞 for 楊倞: the profile keeps the
-  byline's form, the stored text is never changed).
+  byline's form, the stored text is never changed). A juan or a piece may print another's commentary
+  and say so in its own byline: 後漢書's 志 are 劉昭's (``profiles.juan_writer``), and 文選註's pieces
+  signed 「王逸注」, 「薛綜注」 … are theirs, 李善's additions opened by 善曰 (``section_profile``).
 * 四部叢刊 files often hold the two printed columns of a note in reverse reading order,
   the left column filed before the right one (``(洛陽西京父老有怨班/善曰自光武至和帝都)``:
   善曰… reads first). A transcription files every note of a juan one way, so the juan is
@@ -82,7 +84,8 @@ from ..document import (
     CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, RECORD_NOTE,
     SMALLPRINT, TEXT, JuanDocument, PieceDoc,
 )
-from .appended import cross_reference, readings_start
+from ..bylines import byline_people
+from .appended import COMMENTARY_ROLES, cross_reference, readings_start
 from .circles import CIRCLES, opens_readings, quoting_circles
 from .column_order import closes_note, columns, columns_reversed, reading_order
 from .profiles import GENERIC, INDENT_LAYERS, MARKED_BLOCKS, Profile, book_title, undecided
@@ -284,14 +287,19 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
     if title in MARKED_BLOCKS:
         marked_blocks(doc, MARKED_BLOCKS[title])
     flip = doc.columns_reversed
+    profile = signed_formulas(doc, profile)
+    book = profile
     for chapter in doc.chapters:
         for si, section in enumerate(chapter.sections):
+            if section.bylines:  # a piece's own byline (屈平　王逸注); a section without one goes on in the last
+                profile = section_profile(book, section.bylines)
             if profile.default or profile.formulas:
                 list_notes(section)
             carry, titles = None, bool(profile.preface_book) and si == 0 and chapter.heading is not None
             for k, para in enumerate(section.paragraphs):
                 section.paragraphs[k], carry, titles = _notes(para, profile, carry, flip, titles)
             section.records = _notes(section.records, profile, None, flip)[0]
+    profile = book
     name_layer_writers(doc)  # a 注疏 or 單疏本 edition: each layer's writer (鄭注: 鄭玄)
     unsure = []
     if profile.formulas and profile.default is None:
@@ -305,6 +313,58 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
             elif p.text:
                 before = None
     return unsure
+
+
+def section_profile(profile: Profile, bylines: list[dict[str, str]]) -> Profile:
+    """``profile`` (a book's, ``profiles.PROFILES``) as a section reads it whose byline (``SectionDoc.bylines``)
+    names one commentator, a person with a role of ``appended.COMMENTARY_ROLES``: how 文選 prints the older
+    commentaries its commentators keep, each piece signed under its title by the piece's author and the
+    commentator (文選注 卷三十三 「屈平」 / 「王逸注」, 卷三 「張平子」 / 「薛綜注」; 六臣註文選 ``屈平(王逸註)``).
+
+    In a book of one commentator (``Profile.default``, 文選注 李善) the section's notes are the named
+    commentator's, and the book's commentator's additions open with his name's last character and 曰,
+    as 李善 marks his (``善曰``: a formula to him). ``profile`` unchanged where the byline names no
+    commentator, or two, or the book's own; in a book built from the catalogue's people
+    (``Profile.people``); and in a book of formulas (六臣註文選: ``signed_formulas``)."""
+    writers = list(dict.fromkeys((b["name"], b["role"]) for b in bylines
+                                 if b.get("role") in COMMENTARY_ROLES and len(b.get("name", "")) >= 2))
+    if len(writers) != 1 or profile.people:
+        return profile
+    name, role = writers[0]
+    voice = Voice(name, COMMENTARY, role)
+    if profile.default is not None and profile.default.layer == COMMENTARY and profile.default.commentator \
+            and profile.default.commentator != name:
+        own = profile.default
+        return replace(profile, default=voice, formulas={**profile.formulas, own.commentator[-1] + "曰": own})
+    return profile
+
+
+#: The longest text a juan prints as a commentator's signature alone (``王逸註``, ``劉淵林註``).
+SIGNATURE_MAX = 6
+
+
+def signed_formulas(doc: JuanDocument, profile: Profile) -> Profile:
+    """``profile``, a book of formulas with no default commentator (六臣註文選, ``voices.LIUCHEN``), with the
+    formula of each commentator ``doc`` signs: a section's byline naming him with a role of
+    ``appended.COMMENTARY_ROLES`` (卷三十三 ``屈平(王逸註)``), or a line of text that is his signature alone
+    (卷三十二 ``　　　王逸註(…)``, read by ``bylines.byline_people``). His part opens as the book's
+    commentators' do, with his name's last character and 曰 (善曰 李善, 翰曰 李周翰; so 逸曰 王逸, 爰曰 徐爰, 載曰
+    張載), a formula added where the book has none of that form nor names him by his surname (劉曰 is 劉逵's,
+    whom 卷四 signs 劉淵林, his courtesy name: no 林曰, which 蘇林曰 would open). Only where the juan signs him: 逸曰 after
+    王 elsewhere is 李善 quoting 王逸's 楚辭 notes (卷十六 ``善曰楚辭曰時曖曖其將罷王`` / ``逸曰曖曖…``).
+    ``profile`` unchanged for any other book."""
+    if profile.default is not None or not profile.formulas or profile.people:
+        return profile
+    signed = [b for s in doc.sections for b in s.bylines]
+    signed += [b for p in doc.all_pieces() if p.kind == TEXT and 0 < len(p.text.strip("\u3000")) <= SIGNATURE_MAX
+               for b in byline_people(p.text.strip("\u3000"))]
+    added = {}
+    for b in signed:
+        name = b.get("name", "").replace("\u3000", "")
+        if b.get("role") in COMMENTARY_ROLES and len(name) >= 2 \
+                and not {name[-1] + "曰", name[0] + "曰"} & set(profile.formulas):
+            added.setdefault(name[-1] + "曰", Voice(name, COMMENTARY, "注"))
+    return replace(profile, formulas={**profile.formulas, **added}) if added else profile
 
 
 #: The longest small print a contents list prints after a title: the kind of 列傳 (史記正義 目録

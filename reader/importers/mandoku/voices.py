@@ -20,7 +20,8 @@ class Voice:
 
 
 #: 五臣 and 李善 in 六臣註文選 (四部叢刊): each part opens with the commentator's given name and 曰;
-#: the older commentaries 李善 keeps (薛綜 on 二京賦, 劉逵 on 三都賦) open with 綜曰, 劉曰.
+#: the older commentaries 李善 keeps (薛綜 on 二京賦, 劉逵 on 三都賦) open with 綜曰, 劉曰; those a juan
+#: signs (王逸 on the 騷, 「屈平(王逸註)」) open with theirs where it signs them (``commentators.signed_formulas``).
 LIUCHEN = {"綜曰": Voice("薛綜", COMMENTARY, "注"), "劉曰": Voice("劉逵", COMMENTARY, "注"),
            "善曰": Voice("李善", COMMENTARY, "注"), "銑曰": Voice("張銑", COMMENTARY, "注"),
            "良曰": Voice("劉良", COMMENTARY, "注"), "向曰": Voice("呂向", COMMENTARY, "注"),
