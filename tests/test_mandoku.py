@@ -577,7 +577,7 @@ def test_damaged_page_markers_import_as_they_are_with_a_warning_each():
                .replace("戒射(將有", "戒射<(將有", 1))
     doc = kept(damaged)
     assert doc.warnings == [
-        "KR1d0086_012.txt:13:10: a < that begins no page marker <pb:…>: kept as text",
+        "KR1d0086_012.txt:13:10: a < that begins no page marker <pb:…>: kept as a character of the text",
         "KR1d0086_012.txt:14:10: an empty page marker <pb:> names no page: kept as it is",
         "KR1d0086_012.txt:14:10: a page marker inside a line of text (a page begins at a line's start): "
         "kept as it is",

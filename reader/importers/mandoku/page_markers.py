@@ -59,5 +59,6 @@ def page_marker_warnings(lines: list[str], path: str, tls: bool = False) -> list
                 out.append(f"{where}: a page marker inside a line of text (a page begins at a line's start): "
                            f"kept as it is")
         for m in LONE_LT.finditer(line):
-            out.append(f"{path}:{n}:{m.start() + 1}: a < that begins no page marker <pb:…>: kept as text")
+            out.append(f"{path}:{n}:{m.start() + 1}: a < that begins no page marker <pb:…>: kept as a character of "
+                       f"the text")
     return out
