@@ -146,7 +146,7 @@ class SectionParallels(APIView):
         juan = _juan({**kwargs, "number": number})
         section = get_object_or_404(juan.sections.all(), position=position)
         text = section_main_text(section)
-        found = other_works(find_parallels(text, exclude=(juan.edition_id, juan.number, position)),
+        found = other_works(find_parallels(text, exclude=(juan.edition_id, juan.number, position), own_work=juan.work_id),
                             juan.work_id) if len(text) >= MIN_SPAN else []
         return Response({"text": text, "results": [to_json(p, request) for p in found]})
 

@@ -29,7 +29,7 @@ from rapidfuzz.distance import Indel
 from config.budget import check
 from reader.citation import section_heading
 from reader.importers.document import CLASSIC, NOTE, RECORD, RECORD_NOTE, TEXT
-from reader.models import Juan, Piece, Section, count_siblings
+from reader.models import Edition, Juan, Piece, Section, count_siblings
 from search.backends import SearchQuery, get_search_backend
 from search.documents import LAYER_GROUPS
 from characters.folding import fold
@@ -418,13 +418,30 @@ def other_works(found: list[Parallel], work_id: int) -> list[Parallel]:
     return [p for p in found if p.section.juan.edition.work_id != work_id]
 
 
+def kept_places(found: list[tuple], limit: int, own_work: int | None) -> list[tuple]:
+    """``found`` (``best_places``' rows, best first) cut to ``limit``; with ``own_work`` (a work
+    id), the best ``limit`` places in other works and the best ``limit`` of that work's own, in
+    ``found``'s order, so that the work's own places (its other editions, a section it repeats),
+    which its pages leave out (``other_works``), never take the room of another book's. One
+    query (the candidates' editions' works) when ``found`` is longer than ``limit``."""
+    if own_work is None or len(found) <= limit:
+        return found[:limit]
+    work_of = dict(Edition.objects.filter(pk__in={row[0][3] for row in found}).values_list("pk", "work_id"))
+    others = [row for row in found if work_of.get(row[0][3]) != own_work][:limit]
+    own = [row for row in found if work_of.get(row[0][3]) == own_work][:limit]
+    kept = {id(row) for row in others + own}
+    return [row for row in found if id(row) in kept]
+
+
 def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backend=None,
-                   limit: int = 50) -> list[Parallel]:
+                   limit: int = 50, own_work: int | None = None) -> list[Parallel]:
     """Parallel passages of ``text`` (a section's main text or a span of at least
     ``MIN_SPAN`` characters), best first; ``exclude`` is the ``(edition id, juan number,
-    section position)`` the text comes from. Raises ``ValueError`` for a shorter text.
+    section position)`` the text comes from. ``limit``: at most this many, or, with ``own_work``
+    (the id of the work the text is from), at most this many in other works and this many in
+    that work (``kept_places``). Raises ``ValueError`` for a shorter text.
     Database: four queries (juans, sections and pieces of the candidates as plain values,
-    then the sections kept, with their juan, edition and work)."""
+    then the sections kept, with their juan, edition and work), five with ``own_work``."""
     if len(text.strip()) < MIN_SPAN:
         raise ValueError(f"a span of at least {MIN_SPAN} characters is needed")
     ranked = ranked_candidates(text, exclude, backend)
@@ -437,7 +454,7 @@ def find_parallels(text: str, exclude: tuple[int, int, int] | None = None, backe
             return None
         section_id, pieces = candidates[key]
         return section_id, candidate_texts(pieces)
-    found = best_places(text, ranked, texts_of)[:limit]
+    found = kept_places(best_places(text, ranked, texts_of), limit, own_work)
     sections = Section.objects.select_related("juan__edition__work", "chapter").in_bulk([f[1] for f in found])
     count_siblings(s.juan.edition for s in sections.values())  # each place names its edition (cited_name)
     return parallels_from(text, found, sections)

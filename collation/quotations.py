@@ -26,7 +26,7 @@ from reader.importers.document import TEXT
 from reader.models import Piece, Section, count_siblings
 from search.backends import get_search_backend
 
-from .parallels import (MIN_SPAN, Parallel, best_places, candidate_pieces, candidate_texts, parallels_from,
+from .parallels import (MIN_SPAN, Parallel, best_places, candidate_pieces, candidate_texts, kept_places, parallels_from,
                         probe_weights, probes_holding, ranked_candidates)
 
 
@@ -73,7 +73,8 @@ def main_text_chars(juan) -> int:
 def juan_parallels(juan, backend=None, limit: int = 50, sites: bool = False,
                    batch_chars: int = BATCH_CHARS) -> list[tuple[Section, list[Parallel]]]:
     """``[(section, [Parallel, ...]), ...]`` for every section of ``juan`` in order: the
-    parallels ``find_parallels(main text, exclude=the section, limit=limit)`` gives, in its
+    parallels ``find_parallels(main text, exclude=the section, limit=limit, own_work=the juan's
+    work)`` gives, in its
     order (``[]`` for a section with less than ``MIN_SPAN`` characters of main text).
     ``backend``: the default search backend when None; ``sites``: also align each place
     character by character (``Parallel.sites``; left empty otherwise); ``batch_chars``: the
@@ -92,7 +93,7 @@ def juan_parallels(juan, backend=None, limit: int = 50, sites: bool = False,
 
 
 def _batch_places(juan, rows: list[tuple[Section, str]], backend, limit: int) -> dict[int, list]:
-    """``{section id: best_places(...)[:limit]}`` for the sections of ``rows`` (one of
+    """``{section id: kept_places(best_places(...), limit, the juan's work)}`` for the sections of ``rows`` (one of
     ``batches``) that have candidates: every distinct probe of the batch looked up in the index
     at once (one pass on the positional engine), each candidate text folded once for the batch."""
     weights = {s.pk: probe_weights(text) for s, text in rows if len(text.strip()) >= MIN_SPAN}
@@ -109,4 +110,5 @@ def _batch_places(juan, rows: list[tuple[Section, str]], backend, limit: int) ->
             prepared[key] = (stored[key][0], candidate_texts(stored[key][1])) if key in stored else None
         return prepared[key]
 
-    return {s.pk: best_places(text, ranked[s.pk], texts_of)[:limit] for s, text in rows if ranked.get(s.pk)}
+    return {s.pk: kept_places(best_places(text, ranked[s.pk], texts_of), limit, juan.work_id)
+            for s, text in rows if ranked.get(s.pk)}

@@ -161,7 +161,7 @@ def span_parallels(request):
             error = f"檢索過於頻繁，請 {wait} 秒後再試 (too many searches: try again in {wait} s)"
         else:
             exclude = (source.juan.edition_id, source.juan.number, source.position) if source else None
-            found = find_parallels(text, exclude=exclude)
+            found = find_parallels(text, exclude=exclude, own_work=source.juan.edition.work_id if source else None)
             if source is not None:  # a section's (or a span of it): other works only, as its page lists them
                 others = other_works(found, source.juan.edition.work_id)
                 kept = {id(p) for p in others}

@@ -435,7 +435,7 @@ def section_parallels(juan, view) -> tuple[list, str, int]:
 
     def find():
         exclude = (juan.edition_id, juan.number, view.section.position)
-        found = find_parallels(main, exclude=exclude)
+        found = find_parallels(main, exclude=exclude, own_work=juan.work_id)
         others = other_works(found, juan.work_id)
         return others[:20], len(found) - len(others)
     try:

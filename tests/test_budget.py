@@ -184,10 +184,10 @@ def test_parallels_past_their_own_limit_leave_the_section_page_without_them(clie
     monkeypatch.setattr(budget, "clock", lambda: now[0])
     real = views.find_parallels
 
-    def three_seconds(text, exclude=None, limit=50):
+    def three_seconds(text, exclude=None, limit=50, own_work=None):
         now[0] += 3.0
         release.wait(30)
-        return real(text, exclude=exclude, limit=limit)
+        return real(text, exclude=exclude, limit=limit, own_work=own_work)
 
     monkeypatch.setattr(views, "find_parallels", three_seconds)
     section = seed_juan.sections.get(position=2)

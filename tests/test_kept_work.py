@@ -173,10 +173,10 @@ def test_section_parallels_cut_by_their_limit_are_kept_for_the_next_page(client,
     settings.REQUEST_BUDGET_SECONDS, settings.SECTION_PARALLELS_SECONDS = 20, 0.05
     release, calls, real = threading.Event(), [], page_views.find_parallels
 
-    def held(text, exclude=None, limit=50):
+    def held(text, exclude=None, limit=50, own_work=None):
         calls.append(exclude)
         release.wait(30)
-        return real(text, exclude=exclude, limit=limit)
+        return real(text, exclude=exclude, limit=limit, own_work=own_work)
 
     monkeypatch.setattr(page_views, "find_parallels", held)
     section = seed_juan.sections.get(position=2)

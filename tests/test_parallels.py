@@ -7,9 +7,9 @@ import re
 import pytest
 from django.test import override_settings
 
-from collation.parallels import find_parallels, local_alignment, long_probes, probes, section_main_text
+from collation.parallels import find_parallels, kept_places, local_alignment, long_probes, probes, section_main_text
 from reader.importers.loader import import_file
-from reader.models import Section
+from reader.models import Edition, Section, Work
 from search.backends import get_search_backend
 from characters.folding import fold
 
@@ -189,3 +189,23 @@ def test_a_quotation_map_cell_lists_its_places_in_reading_order():
               place(3, 2, None, 7, 50), place(3, 2, 4, 12, 40)]
     assert [(p.section.juan.number, p.section.position, p.piece, p.start) for p in sorted(places, key=reading_order)] == [
         (3, 2, None, 7), (3, 2, None, 30), (3, 2, 4, 12), (3, 2, 5, 0), (3, 9, None, 4), (10, 1, None, 0)]
+
+
+@pytest.mark.django_db
+def test_a_works_own_places_take_no_room_from_other_books():
+    """``kept_places``: with the text's own work given, the best ``limit`` places in other works are
+    kept however many better places the work itself holds (a section its book repeats, its other
+    editions), and the best ``limit`` of its own beside them, each in the order found; without it,
+    the first ``limit`` as found."""
+    own, other = (Work.objects.create(title=t, slug=s) for t, s in (("禮書綱目", "own"), ("儀禮", "other")))
+    own_ed = Edition.objects.create(work=own, slug="own-a")
+    own_ed2 = Edition.objects.create(work=own, slug="own-b")
+    other_ed = Edition.objects.create(work=other, slug="other-a")
+    rows = [((False, -20, -100.0, own_ed.pk, 1, n), n, None, 100.0) for n in (1, 2, 3)]
+    rows += [((False, -19, -95.0, own_ed2.pk, 1, 4), 4, None, 95.0), ((False, -12, -60.0, other_ed.pk, 3, 5), 5, None, 60.0),
+             ((False, -10, -50.0, other_ed.pk, 3, 6), 6, None, 50.0)]
+    assert [r[1] for r in kept_places(rows, 2, own.pk)] == [1, 2, 5, 6]
+    assert [r[1] for r in kept_places(rows, 2, other.pk)] == [1, 2, 5, 6]
+    assert [r[1] for r in kept_places(rows, 4, own.pk)] == [1, 2, 3, 4, 5, 6]
+    assert [r[1] for r in kept_places(rows, 2, None)] == [1, 2]
+    assert [r[1] for r in kept_places(rows, 6, None)] == [1, 2, 3, 4, 5, 6]
