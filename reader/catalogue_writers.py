@@ -92,7 +92,8 @@ def byline_roles(people: tuple[Person, ...], byline: list[dict[str, str]]) -> tu
     writers of the 注 and the 疏, not two authors of the 莊子 they comment on). One person is one
     name (``reader.person_names.person_name``, decision 0032): the catalogue's name is kept. A
     person the byline does not name, or names with no role, is as the catalogue lists him; a
-    role the catalogue gives is never replaced."""
+    role the catalogue gives is never replaced. A person still undated takes the one dynasty the
+    catalogue gives his name elsewhere (``sole_dynasty``: 郭象注 is 〔晉〕郭象注)."""
     printed: dict[str, dict[str, str]] = {}
     for b in byline or ():
         name = b.get("name", "")
@@ -101,8 +102,18 @@ def byline_roles(people: tuple[Person, ...], byline: list[dict[str, str]]) -> tu
     out = []
     for p in people:
         found = None if p.role else printed.get(person_name(p.name, [p.dynasty] if p.dynasty else None))
-        out.append(p if found is None else Person(p.name, found["role"], p.dynasty or found.get("dynasty", "")))
+        p = p if found is None else Person(p.name, found["role"], p.dynasty or found.get("dynasty", ""))
+        out.append(p if p.dynasty else Person(p.name, p.role, sole_dynasty(p.name)))
     return tuple(out)
+
+
+def sole_dynasty(name: str) -> str:
+    """The dynasty the catalogue gives ``name`` in its other entries where it gives one only (as
+    written, letter for letter: decision 0032): 郭象 晉 (莊子注 KR5c0138), for 南華真經註疏 (KR5c0139),
+    whose entry and byline 「河南郭象注」 date him nowhere; 王弼 魏 (周易註), for 道德真經註 (KR5c0073).
+    "" for a name it dates with several dynasties (two men, or one it is unsure of) or none."""
+    found = _listed(False).get(name) if len(name) >= 2 else None
+    return next(iter(found)) if found and len(found) == 1 else ""
 
 
 @lru_cache(maxsize=1)

@@ -47,7 +47,7 @@ def work_people(work, edition=None, *, whole_work: bool = False) -> list[dict[st
     """``[{"dynasty", "name", "role"}, …]`` of ``work`` by the rule of the module docstring:
     the catalogue's people for a work it lists (by ``work.kanripo_id``, else ``edition``'s), one
     it lists with no role taking the role (and, where it gives none, the dynasty) the byline prints
-    for him (``reader.catalogue_writers.byline_roles``: 南華真經註疏's 郭象注　〔唐〕成玄英䟽), and
+    for him (``reader.catalogue_writers.byline_roles``: 南華真經註疏's 〔晉〕郭象注　〔唐〕成玄英䟽, 郭象's 晉 the catalogue's for him elsewhere), and
     for an ``edition`` that holds no note (``Edition.unannotated``: the TLS 史記, 白文) its makers
     alone (``MAKERS_ROLES``: 〔漢〕司馬遷撰, not the 集解, 索隱 and 正義 it does not print) unless
     ``whole_work`` (a list of works, where ``edition`` only lends its byline: the work as the catalogue gives it),

@@ -85,9 +85,9 @@ def _page_people(work, edition):
 def test_the_facets_read_the_people_the_work_page_names():
     """南華真經註疏 and the two 老子 editions: the catalogue lists their people with no role, the
     byline prints each with his role; the facets and the page read them by one rule."""
-    expected = {"KR5c0139": [("郭象", "注", ""), ("成玄英", "䟽", "唐")],
+    expected = {"KR5c0139": [("郭象", "注", "晉"), ("成玄英", "䟽", "唐")],
                 "KR5c0065": [("河上公", "章句", "")],
-                "KR5c0073": [("王弼", "註", "")]}
+                "KR5c0073": [("王弼", "註", "魏")]}
     got = {}
     for kanripo_id in expected:
         title, byline = _first_byline(COMMENTARY / kanripo_id)

@@ -5,7 +5,7 @@ from collections import Counter
 
 from catalogue.catalogue import Person
 from reader.catalogue_writers import (byline_roles, choose_dynasty, classic_title, courtesy_split, dynasty_spelling, folded_name,
-                                      listed_dynasty, work_people, writes_main_text, written_dynasties)
+                                      listed_dynasty, sole_dynasty, work_people, writes_main_text, written_dynasties)
 from reader.person_names import dynasty_key, person_name
 
 
@@ -29,11 +29,13 @@ def test_a_person_listed_with_no_role_takes_the_role_his_byline_prints():
     byline = [{"dynasty": "", "place": "河南", "name": "郭象", "role": "注"},
               {"dynasty": "唐", "place": "", "name": "成玄英", "role": "䟽"}]
     assert work_people("KR5c0139") == (Person("郭象"), Person("成玄英"))
-    assert byline_roles(work_people("KR5c0139"), byline) == (Person("郭象", "注"), Person("成玄英", "䟽", "唐"))
-    # a role the catalogue gives stays, a person the byline leaves out stays as listed
+    assert byline_roles(work_people("KR5c0139"), byline) == (Person("郭象", "注", "晉"), Person("成玄英", "䟽", "唐"))
+    # a role the catalogue gives stays, a person the byline leaves out stays as listed (his dynasty the
+    # one the catalogue gives him elsewhere: 孔穎達 唐)
     listed = (Person("王弼", "注", "魏"), Person("孔穎達"))
-    assert byline_roles(listed, [{"name": "王弼", "role": "撰", "dynasty": "晉"}]) == listed
-    assert byline_roles(listed, []) == listed
+    dated = (Person("王弼", "注", "魏"), Person("孔穎達", "", "唐"))
+    assert byline_roles(listed, [{"name": "王弼", "role": "撰", "dynasty": "晉"}]) == dated
+    assert byline_roles(listed, []) == dated
 
 
 def test_a_name_of_several_dynasties_takes_the_held_editions_then_the_catalogues_most_works():
@@ -64,3 +66,14 @@ def test_a_courtesy_name_after_a_name_is_split_where_the_catalogue_decides():
     # nor one whose last characters are his role's words (後漢書 ``梁　剡令劉昭補幷注``)
     assert courtesy_split("剡令劉昭補幷", "梁") == ("", "剡令劉昭補幷", "")
     assert folded_name("衛湜") == "衞湜" and folded_name("郉璹") == ""
+
+
+def test_a_person_the_catalogue_leaves_undated_takes_the_one_dynasty_it_gives_his_name_elsewhere():
+    """南華真經註疏 (KR5c0139): the catalogue lists 郭象 and 成玄英 with no dynasty and the byline prints
+    「河南郭象注」 with none; the catalogue dates 郭象 晉 alone (莊子注 KR5c0138), so he is 〔晉〕郭象注, as on
+    莊子注's page. 道德真經註 (KR5c0073): 王弼, 魏 alone elsewhere (周易註). 闕名, dated with many, stays undated."""
+    assert byline_roles(work_people("KR5c0139"), [{"name": "郭象", "role": "注", "dynasty": ""},
+                                                  {"name": "成玄英", "role": "䟽", "dynasty": "唐"}]) == (
+        Person("郭象", "注", "晉"), Person("成玄英", "䟽", "唐"))
+    assert byline_roles(work_people("KR5c0073"), [{"name": "王弼", "role": "註", "dynasty": ""}]) == (Person("王弼", "註", "魏"),)
+    assert [sole_dynasty(n) for n in ("郭象", "王弼", "闕名", "河上公", "象")] == ["晉", "魏", "", "", ""]

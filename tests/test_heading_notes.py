@@ -219,8 +219,8 @@ def test_nanhua_counts_its_full_size_notes_names_its_two_writers_and_labels_the_
         (LABEL, COMMENTARY, "郭象", "注"), (NOTE, COMMENTARY, "郭象", FIRST_NOTE),
         (TEXT, CLASSIC, "", "北冥有魚其名爲鯤鯤之大不知其幾千里也")]
     work = json.loads(client.get(f"/api/works/{juan.work.pk}/").content)
-    assert (work["author"], work["people"]) == ("郭象注\u3000〔唐〕成玄英䟽", [
-        {"dynasty": "", "name": "郭象", "role": "注"}, {"dynasty": "唐", "name": "成玄英", "role": "䟽"}])
+    assert (work["author"], work["people"]) == ("〔晉〕郭象注\u3000〔唐〕成玄英䟽", [
+        {"dynasty": "晉", "name": "郭象", "role": "注"}, {"dynasty": "唐", "name": "成玄英", "role": "䟽"}])
     chapter = json.loads(client.get(f"/api/editions/{juan.edition.pk}/juans/{juan.number}/").content)["chapters"][0]
     assert [(p["kind"], p["text"]) for p in chapter["heading_notes"]] == [(LABEL, "注"), (NOTE, FIRST_NOTE)]
     assert render_source(juan) == NANHUA_ONE.read_text(encoding="utf-8")
