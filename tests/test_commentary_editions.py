@@ -381,6 +381,34 @@ def test_nanhua_zhushu_blocks_led_by_their_markers():
     assert "今之隱几者非昔之隱几者也" not in labels and "注長風之聲" not in labels
 
 
+def test_nanhua_zhushu_a_flush_line_under_a_full_block_is_the_classic():
+    """卷一: 郭象's 注 on 水擊三千里… ends at the foot of its column (``　起數仞而下哉此皆不得不然非樂然也¶``)
+    and 成玄英's 疏 before 堯讓天下於許由 too; the flush line under each, after a page break, is the
+    經, not the indented block wrapping."""
+    pieces = parse("kanripo-commentary/KR5c0139/KR5c0139_001.txt").all_pieces()
+    layers = {p.text: (p.kind, p.effective_layer, p.commentator) for p in pieces}
+    assert layers["去以六月息者也"] == (TEXT, CLASSIC, "")
+    assert layers["堯讓天下於許由"] == (TEXT, CLASSIC, "")
+    before = pieces[[p.text for p in pieces].index("去以六月息者也") - 1]
+    assert (before.effective_layer, before.commentator, before.text[-16:]) == (
+        COMMENTARY, "郭象", "起數仞而下哉此皆不得不然非樂然也")
+
+
+def test_nanhua_zhushu_a_marker_opens_a_block_only_where_one_can_open():
+    """A 注 or 䟽 at the top of a column under a full line of a 疏 is the 疏's word: 卷一 line 171
+    (``…故郭¶`` over ``　注云所適…``: 郭注), 卷二 (``…所以玄同此¶`` over ``　注理盡无勞别釋``),
+    卷二十二 (``…益甚¶`` over ``　䟽遠門徒…``: 疏遠); under a short line it opens a block (卷五
+    ``　仲尼曰譆若殆往而刑耳¶`` over ``　注其道不足以救彼患``)."""
+    for rel, words in (("001", "食故郭注云所適彌遠"), ("002", "玄同此注理盡无勞别釋"), ("022", "益甚䟽遠門徒")):
+        held = [(p.kind, p.effective_layer, p.commentator) for p in
+                parse(f"kanripo-commentary/KR5c0139/KR5c0139_{rel}.txt").all_pieces() if words in p.text]
+        assert held == [(TEXT, SUBCOMMENTARY, "成玄英")], rel
+    five = parse("kanripo-commentary/KR5c0139/KR5c0139_005.txt").all_pieces()
+    k = [p.text for p in five].index("其道不足以救彼患")
+    assert [(p.kind, p.effective_layer, p.commentator, p.text) for p in five[k - 1:k + 1]] == [
+        (LABEL, COMMENTARY, "郭象", "注"), (TEXT, COMMENTARY, "郭象", "其道不足以救彼患")]
+
+
 def test_laozi_editions_are_decided_by_the_reference():
     """The two 老子 editions: classic and commentary told apart by the shipped reference
     (``undecided``), each part with basis ``reference``; headings and the byline line stay."""

@@ -82,7 +82,7 @@ from dataclasses import replace
 
 from ..document import (
     CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, RECORD_NOTE,
-    SMALLPRINT, TEXT, JuanDocument, PieceDoc,
+    SMALLPRINT, SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc,
 )
 from ..bylines import byline_people
 from .appended import COMMENTARY_ROLES, cross_reference, readings_start
@@ -199,7 +199,14 @@ def marked_blocks(doc: JuanDocument, markers: dict[str, Voice]) -> None:
     䟽) opens that marker's layer up to the next one; the marker is a LABEL of its layer
     (as in the 注疏 editions), the words after it TEXT of the layer. Basis ``marked``. A note in
     small print that opens with a marker (卷一's 篇 heading ``内篇逍遥遊第一(注夫小大雖殊…)``) is led
-    by it as a block is: the marker a LABEL, the rest a NOTE, both of its layer."""
+    by it as a block is: the marker a LABEL, the rest a NOTE, both of its layer.
+
+    A marker opens a block only where a block can open: the 疏 comes last on its passage of the
+    經, so inside a 疏 block a marker at the top of a column under a full line (the 疏's words
+    wrapped there) is a word of the 疏 (卷一 ``…方充往來之食故郭¶`` over ``　注云所適彌遠…``, 郭注;
+    卷二 ``…所以玄同此¶`` over ``　注理盡无勞别釋``; 卷二十二 ``…益甚¶`` over ``　䟽遠門徒…``, 疏遠).
+    A line is full at the length most inner lines of the juan's runs of text have (``_full_run``)."""
+    full = _full_run(doc)
     for section in doc.sections:
         for k, para in enumerate(section.paragraphs):
             para = section.paragraphs[k] = _marked_notes(para, markers)
@@ -214,7 +221,16 @@ def marked_blocks(doc: JuanDocument, markers: dict[str, Voice]) -> None:
                     out.append(p)
                     continue
                 heads = [0] if p.text[:1] in markers and (not out or out[-1].kind != TEXT) else []
-                heads += [s for s, _ in line_starts(p)[1:] if p.text[s] in markers]
+                starts = [s for s, _ in line_starts(p)]
+                # the width of the line above each start (the first line after a marker's label counts it)
+                led = 1 if out and out[-1].kind == LABEL else 0
+                above = {s: s - starts[k] + (led if k == 0 else 0) for k, s in enumerate(starts[1:])}
+                now = markers[p.text[0]] if heads else voice  # the block each line start is in
+                for s in starts[1:]:
+                    if p.text[s] in markers and not (now is not None and now.layer == SUBCOMMENTARY
+                                                     and above[s] >= full):
+                        heads.append(s)
+                        now = markers[p.text[s]]
                 if not heads and voice is None:
                     out.append(p)
                     continue
@@ -231,6 +247,20 @@ def marked_blocks(doc: JuanDocument, markers: dict[str, Voice]) -> None:
                     pos += len(part.text)
                     out.append(part)
             section.paragraphs[k] = out
+
+
+def _full_run(doc: JuanDocument) -> int:
+    """The length in characters of a full line's text in ``doc``: the most common length of the
+    lines of a TEXT piece with a line before and after them in it (a run of text goes on past
+    them, so they filled their column); ``10 ** 6`` when no piece has three lines."""
+    counts: dict[int, int] = {}
+    for p in doc.all_pieces():
+        if p.kind != TEXT:
+            continue
+        starts = [s for s, _ in line_starts(p)]
+        for a, b in zip(starts[1:], starts[2:]):
+            counts[b - a] = counts.get(b - a, 0) + 1
+    return max(counts, key=lambda n: (counts[n], n)) if counts else 10 ** 6
 
 
 def _marked_notes(para: list[PieceDoc], markers: dict[str, Voice]) -> list[PieceDoc]:

@@ -28,6 +28,7 @@ from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_pa
 from .divisions import (NOTED_ZHANG, fold_heading_words, follows_last, glossed_heading, heading_tail, next_heading,
                         noted_heading, number_noted_heading)
 from .paratext import document_head, front_juan
+from .profiles import INDENT_LAYERS, MARKED_BLOCKS, book_title
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
     CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX, ZHANGJU_CHAPTER,
@@ -130,6 +131,7 @@ class LineLoop:
         full_run = full_line(lines, start, end)  # a line that full may end in a note that runs on (``runs_on``)
         prev_width = 0                   # print width of the previous content line (0 after a blank)
         ended = False                    # the previous line went on under an indented line and ended short
+        by_layout = book_title(self.doc) in INDENT_LAYERS or book_title(self.doc) in MARKED_BLOCKS
         before = ""                      # the previous content line, as the file writes it
         # in a part of editors' collation notes (卷一考證): entries with a hanging indent
         kaozheng = self.header.prop("JUAN").strip().endswith(KAOZHENG)
@@ -494,8 +496,13 @@ class LineLoop:
                      and cont[3] == "main")
             level = prev_indent if under else indent
             # A line less indented than a full line before it is that line wrapping (儀禮識誤:
-            # an entry's first line indented, its rest at 0), not a new paragraph.
-            wrapped = (not self.header.tls and not para_break and label is None and not number
+            # an entry's first line indented, its rest at 0), not a new paragraph; in a book whose
+            # layout decides its layers (``profiles.INDENT_LAYERS``, ``MARKED_BLOCKS``) only where that
+            # line opened its paragraph: under a block of indented lines a flush line opens a block of
+            # its own, however full the block's last line (南華真經註疏 卷一 ``　起數仞而下哉此皆不得不然非樂然也¶``,
+            # 郭象's 注 ending at the foot of its column, over ``去以六月息者也``, the 經).
+            opened = not by_layout or (unit is not None and unit.new_para and unit.lines == 1)
+            wrapped = (not self.header.tls and not para_break and label is None and not number and opened
                        and prev_width >= full and 0 <= indent < prev_indent and bool(cont) and cont[0] == "text"
                        and not stripped.startswith("("))
             # A 考證 entry runs on below its first line with a hanging indent (　教字今改正
