@@ -230,7 +230,11 @@ class _Parser(LineLoop):
         if label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL)):
             keep_entries_whole(doc)
         if not (self.header.tls or indented or said or doc.layer_form or layout_decided(doc)):
-            reference_indent_layers(doc)  # 春秋大全: 胡安國's 傳 a column lower at full size, the 經 flush
+            # 春秋大全: 胡安國's 傳 a column lower at full size, the 經 flush; a 經 sentence and the 傳
+            # that explains it are one entry, so the entries are kept whole again (a cut for size
+            # between them was placed while the 傳 still read as classic)
+            if reference_indent_layers(doc):
+                keep_entries_whole(doc)
         doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
         if self.header.tls:  # 史記: each 篇 its Readme's table lists is a juan of the book (伯夷列傳第一, 卷六十一)
             doc.juan_cuts = juan_cuts(doc, book_juans(self.readme, self.header.work))
