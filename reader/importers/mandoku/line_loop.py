@@ -6,6 +6,9 @@ the attachment rule). ``parser`` runs it, then the steps that read what it made.
 The loop is one state machine whose branches share its state (the layout pending, the note left
 open, where a paragraph, a section and a part start); the rules it applies live in the steps'
 modules, and what stays here is the wiring of each line to them.
+
+Longer than 600 lines: the branches share the loop's state line by line; apart, each would pass
+that state back and forth on every line of the body.
 """
 from __future__ import annotations
 
