@@ -12,6 +12,7 @@ Usage::
     .venv/bin/python scripts/evaluate_folding.py --by-pair      # and the wrong finds by pair of characters and cause
     .venv/bin/python scripts/evaluate_folding.py --same-text kanripo-commentary/KR5c0138=kanripo-commentary/KR5c0139   # 莊子注 read by 南華真經註疏 too (not shipped)
     .venv/bin/python scripts/evaluate_folding.py --same-text kanripo-commentary/KR5c0138=kanripo-commentary/KR5c0139 --habit 0.9   # and by how it writes each word (not shipped)
+    .venv/bin/python scripts/evaluate_folding.py --tuning kanripo-commentary/KR3a0002 --tuning kanripo/KR1d0005 --own-habit 於于   # how far each book's own labels read 于 (a bound, not shipped)
 
 The set is ``characters/data/variant_eval.tsv`` (``variant_eval``, beside this script, reads and scores it).
 Script-aware search is measured three ways: against labels from the books (the simplified
@@ -51,6 +52,7 @@ from characters import readings, simplified  # noqa: E402
 from characters.folding import fold_char  # noqa: E402
 from characters.scripts import rare_merges, script_labels  # noqa: E402
 import build_reading_context  # noqa: E402
+import own_habit  # noqa: E402
 import same_text  # noqa: E402
 import script_search_eval  # noqa: E402
 import variant_eval  # noqa: E402
@@ -180,6 +182,38 @@ def _by_pair(d: script_search_eval.Direction, same_word: set[frozenset], top: in
                     key=lambda kv: (-kv[1], sorted(kv[0])))[:top] if n))
 
 
+def _own_habit(work: str, held: script_search_eval.HeldOut, paths: list[Path], pair: str) -> str:
+    """What the set ``work`` would measure with the pair ``pair`` (the query, then the form: 於于)
+    read by the book's own labels (``own_habit``: each juan's places scored by the book's other
+    juans; a bound on what the neighbours can say, not shipped), one line a threshold."""
+    query, form = pair
+    d = held.direction
+    q, f = fold_char(query), fold_char(form)
+    pair_wrong = sum(n for (qq, c, _), n in d.wrong_by.items() if fold_char(qq) == q and c == f)
+    pair_missed = held.decided.get((form, q), (0, 0, 0))[1]
+    scored = own_habit.own_scores(own_habit.places(paths, query, form), query, form)
+    lines = [f"  {query} finding {form} read by {work}'s own labels (leave one juan out; own_habit, not shipped): "
+             f"now {pair_wrong} wrong finds of {query} at {form}, {pair_missed} misses of {query}"]
+    best = None
+    for t, wrong, missed in own_habit.trade(scored, query, form):
+        pairs, found, matches, all_wrong = own_habit.part_figures(d.pairs, d.found, d.matches, d.wrong,
+                                                                  pair_wrong, pair_missed, wrong, missed)
+        recall, precision = found / pairs, 1 - all_wrong / matches
+        if recall >= 0.99 and (best is None or precision > best[1]):
+            best = (t, precision)
+        lines.append(f"    read as {form} below odds {t:+.1f}: {wrong} wrong, {missed} missed; the set: recall "
+                     f"{found}/{pairs} ({100 * recall:.2f}%), precision {matches - all_wrong}/{matches} "
+                     f"({100 * precision:.2f}%)")
+    if best:
+        lines.append(f"    best precision with recall at 99 % or more: {100 * best[1]:.2f}% (below odds {best[0]:+.1f})")
+    pairs, found, matches, all_wrong = own_habit.part_figures(d.pairs, d.found, d.matches, d.wrong,
+                                                              pair_wrong, pair_missed, 0, 0)
+    lines.append(f"    every place of the pair read as printed (no rule does it): recall {found}/{pairs} "
+                 f"({100 * found / pairs:.2f}%), precision {matches - all_wrong}/{matches} "
+                 f"({100 * (1 - all_wrong / matches):.2f}%)")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--draft", action="store_true", help="print a draft of the labelled set (see above)")
@@ -200,6 +234,10 @@ def main(argv=None) -> int:
                     help="with --same-text, read a place nothing decides as the other editions write the word "
                          "when they print that reading at SHARE of its places or more (same_text.usage_of; "
                          "measured, not shipped)")
+    ap.add_argument("--own-habit", action="append", default=[], metavar="QUERYFORM",
+                    help="for the held-out and tuning sets, what they would measure with the places of the form "
+                         "(the second character: 于) read by the book's own labels against the query (the first: "
+                         "於), each juan scored by the book's other juans (scripts/own_habit.py; a bound, not shipped)")
     ap.add_argument("--by-pair", action="store_true",
                     help="print the wrong finds of each set grouped by pair of characters and by cause")
     ap.add_argument("--examples", type=int, default=0, metavar="N",
@@ -211,6 +249,9 @@ def main(argv=None) -> int:
     for work, _, others in (s.partition("=") for s in args.same_text):
         if not others or work in others.split("+"):
             ap.error(f"--same-text {work}={others}: name the other editions, never the edition measured")
+    for pair in args.own_habit:
+        if len(pair) != 2 or fold_char(pair[0]) not in {fold_char(r) for r in simplified.readings(pair[1])}:
+            ap.error(f"--own-habit {pair}: give a query and a simplified form standing for it, as 於于")
     if args.classic_weight is not None:
         readings.CLASSIC_WEIGHT = args.classic_weight
     if args.draft:
@@ -258,6 +299,8 @@ def main(argv=None) -> int:
               + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
         for (form, book), (right, other, undecided) in sorted(held.decided.items(), key=lambda kv: (-kv[1][1] - kv[1][2], kv[0]))[:4]:
             print(f"    {form} printed for {book}: read as {book} {right}, as another {other}, undecided {undecided}")
+        for pair in args.own_habit:
+            print(_own_habit(work, held, sorted((args.corpus / work).glob("*.txt")), pair))
     for work in args.tuning:
         with tempfile.TemporaryDirectory() as tmp:
             left = build_reading_context.without_work(args.corpus, work, Path(tmp) / "context.tsv.gz")
@@ -276,6 +319,8 @@ def main(argv=None) -> int:
               f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
               f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
               f"({100 * d.word_precision:.2f}%)" + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
+        for pair in args.own_habit:
+            print(_own_habit(work, held, sorted((args.corpus / work).glob("*.txt")), pair))
     print(f"script-aware search, labelled by OpenCC's dictionary: simplified edition {SIMPLIFIED_EDITION}, "
           f"traditional {TRADITIONAL_EDITION}")
     directions = script_search_eval.score_scripts(simplified_text, traditional_text)
