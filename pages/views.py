@@ -237,12 +237,21 @@ def start_page(view) -> str | None:
     return printed_page_at(view.section, first.position, offset)
 
 
-def _reading(request, template, juan, chapters, context):
-    """Render a reading page in the reader's display settings (and remember them)."""
-    display, explicit = display_from_request(request)
+def layers_of(juan) -> tuple[frozenset, bool]:
+    """``(layers, holds notes)`` of ``juan`` in one query (``reader.display.juan_layers_and_notes``).
+    An edition holding this juan's notes is no 白文, so it also answers ``Edition.unannotated`` (asked
+    of by the bylines and citations) for such a juan: read it before anything names the edition's people."""
     present, notes = juan_layers_and_notes(juan)
-    if notes:  # an edition holding this juan's notes is no 白文 (Edition.unannotated, asked of by the bylines)
+    if notes:
         juan.edition.unannotated_known = False
+    return present, notes
+
+
+def _reading(request, template, juan, chapters, context, layers=None):
+    """Render a reading page in the reader's display settings (and remember them); ``layers``: the
+    juan's ``layers_of`` where the caller read them already (else read here)."""
+    display, explicit = display_from_request(request)
+    present, notes = layers if layers is not None else layers_of(juan)
     display = fit_to_layers(display, explicit, present)
     show_layers(chapters, display)
     set_matter(chapters)  # front matter is cited under its own writer (reader.citation.matter_writer)
@@ -339,13 +348,14 @@ def juan_detail(request, slug, number):
     set_openings([view.section for view in toc if view.page > 1])  # page 1 views: from their pieces
     _, explicit = display_from_request(request)
     links = juan_page_links(request, juan, pages, page, explicit) if len(pages) > 1 else []
+    layers = layers_of(juan)  # before the juan's citation names its people (Edition.unannotated)
     return _reading(request, "reader/juan.html", juan, chapters, {
         "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters]), "juan_file": juan_file(juan),
         "permalink": permalink(request, juan) + (f"?page={page}" if page > 1 else ""),
         "juan_pages": links, "juan_page": page,
         "previous_juan_page": links[page - 2] if links and page > 1 else None,
         "next_juan_page": links[page] if links and page < len(links) else None,
-    })
+    }, layers)
 
 
 def section_detail(request, slug, number, position):
