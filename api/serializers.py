@@ -86,13 +86,15 @@ class WorkSerializer(serializers.ModelSerializer):
     dynasty (the catalogue's where it lists the work, else the work's: ``reader.people.work_dynasty``), collection, slug, Kanripo ID, class in Kanripo's catalogue
     (``classification``: KR1d, "" unclassified) and 屬 (``shu``: the one the catalogue shelves it
     under, given or named by its title, ``reader.shelving``; "" for none), juan count (its fullest
-    edition's: ``juan_count``), the page of the edition it is read in (``reading_url``:
+    edition's: ``juan_count``, the figure the catalogue pages give), the id of that edition
+    (``reading_edition``), the page of the edition it is read in (``reading_url``:
     ``Work.reading_url``) and its editions, each with its own juan count."""
 
     author = serializers.SerializerMethodField()
     people = serializers.SerializerMethodField()
     dynasty = serializers.SerializerMethodField()
     juan_count = serializers.SerializerMethodField()
+    reading_edition = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
     reading_url = serializers.SerializerMethodField()
     shu = serializers.SerializerMethodField()
@@ -101,7 +103,7 @@ class WorkSerializer(serializers.ModelSerializer):
     class Meta:
         model = Work
         fields = ["id", "title", "author", "people", "native_place", "dynasty", "collection", "slug", "kanripo_id",
-                  "classification", "shu", "juan_count", "url", "reading_url", "editions"]
+                  "classification", "shu", "juan_count", "reading_edition", "url", "reading_url", "editions"]
 
     def get_author(self, work) -> str:
         """The work's byline as one line (``reader.people.people_text`` of ``people``): ``〔漢〕鄭玄注　〔唐〕賈公彥疏``; ""
@@ -144,6 +146,12 @@ class WorkSerializer(serializers.ModelSerializer):
             return 0
         return counted[reading] if counted.get(reading) is not None else work.editions.get(pk=reading).juans.count()
 
+    def get_reading_edition(self, work) -> int | None:
+        """The id of the edition ``juan_count`` counts and ``reading_url`` opens (``Work.reading_edition_id``:
+        most juans, then Kanripo's base text; KR1d0086's for 禮書綱目), one of ``editions``; None for a work
+        without editions. No query when the editions are prefetched with their counts."""
+        return work.reading_edition_id()
+
     def get_reading_url(self, work) -> str:
         """The page of the edition the work is read in, absolute (``Work.reading_url``, its
         fullest edition: ``…/works/KR1d0086/``); the work's other editions are in ``editions``."""
@@ -153,17 +161,34 @@ class WorkSerializer(serializers.ModelSerializer):
 class WorkDetailSerializer(WorkSerializer):
     """A work with its editions and the juans of its default edition (``Work.default_edition``:
     the edition of the work's slug, which ``/works/<slug>/`` shows and ``/api/works/<id>/juans/<n>/``
-    reads; each edition lists its own at ``/api/editions/<id>/``)."""
+    and the work's exports read; each edition lists its own at ``/api/editions/<id>/``), named by
+    ``juans_edition`` (its id), which need not be ``reading_edition``, the edition ``juan_count``
+    counts: 禮書綱目's ``juans`` are the seed's one juan (卷十) while ``juan_count`` is KR1d0086's 91."""
 
+    juans_edition = serializers.SerializerMethodField()
     juans = serializers.SerializerMethodField()
 
     class Meta(WorkSerializer.Meta):
-        fields = WorkSerializer.Meta.fields + ["juans"]
+        fields = WorkSerializer.Meta.fields + ["juans_edition", "juans"]
+
+    def _default_edition(self, work):
+        """``Work.default_edition``, read once per work and response (``juans_edition`` and ``juans`` share it)."""
+        kept = self.context.setdefault("default_editions", {})
+        if work.pk not in kept:
+            kept[work.pk] = work.default_edition()
+        return kept[work.pk]
+
+    def get_juans_edition(self, work) -> int | None:
+        """The id of the edition whose juans ``juans`` lists and ``/api/works/<id>/juans/<n>/`` reads (the
+        default edition, one of ``editions``, with its own ``juan_count`` there); None for a work without
+        editions."""
+        edition = self._default_edition(work)
+        return edition.pk if edition else None
 
     def get_juans(self, work) -> list[dict]:
-        """The juans of the work's default edition in number order (``JuanSummarySerializer``); ``[]`` for a work
-        without editions."""
-        edition = work.default_edition()
+        """The juans of the work's default edition (``juans_edition``) in number order (``JuanSummarySerializer``);
+        ``[]`` for a work without editions."""
+        edition = self._default_edition(work)
         juans = edition.juans.prefetch_related("chapters").order_by("number") if edition else []
         return JuanSummarySerializer(juans, many=True, context=self.context).data
 

@@ -65,7 +65,7 @@ def test_works(client, small):
         "results": [{
             "id": small.work_id, "title": "測試書", "author": "江永", "people": [{"dynasty": "", "name": "江永", "role": ""}], "native_place": "婺源", "dynasty": "",
             "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "classification": "", "shu": "",
-            "juan_count": 1,
+            "juan_count": 1, "reading_edition": small.edition_id,
             "url": f"{BASE}/api/works/{small.work_id}/", "reading_url": f"{BASE}{WORK_URL}", "editions": [_edition(small)],
         }],
     }
@@ -75,9 +75,9 @@ def test_work_detail(client, small):
     assert client.get(f"/api/works/{small.work_id}/").json() == {
         "id": small.work_id, "title": "測試書", "author": "江永", "people": [{"dynasty": "", "name": "江永", "role": ""}], "native_place": "婺源", "dynasty": "",
         "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "classification": "", "shu": "",
-            "juan_count": 1,
+        "juan_count": 1, "reading_edition": small.edition_id,
         "url": f"{BASE}/api/works/{small.work_id}/", "reading_url": f"{BASE}{WORK_URL}", "editions": [_edition(small)],
-        "juans": _juans(small),
+        "juans_edition": small.edition_id, "juans": _juans(small),
     }
 
 

@@ -349,8 +349,19 @@ class TestOnTheThreeEditions:
         assert (api["juan_count"], api["reading_url"]) == (2, "http://testserver/works/KR1d0086/")
         assert [(e["slug"], e["juan_count"]) for e in api["editions"]] == [("禮書綱目", 1), ("KR1d0086", 2),
                                                                            ("KR1d0086-WYG", 1)]
+        # /api/works/1/ gave juan_count 91 beside juans [10]: each figure names the edition it is of, and
+        # the juans listed are the ones /api/works/<id>/juans/<n>/ and the work's export read
+        by_slug = {e.slug: e.pk for e in work.editions.all()}
+        assert (api["reading_edition"], api["juans_edition"], [j["number"] for j in api["juans"]]) == (
+            by_slug["KR1d0086"], by_slug["禮書綱目"], [10])
+        juans_edition = next(e for e in api["editions"] if e["id"] == api["juans_edition"])
+        assert (juans_edition["juan_count"], len(api["juans"])) == (1, 1)
+        assert [client.get(f"/api/works/{work.pk}/juans/{n}/").status_code for n in (10, 12)] == [200, 404]
+        assert client.get(f"/api/editions/{api['reading_edition']}/juans/12/").status_code == 200
         listed = client.get("/api/works/").json()["results"]
-        assert [(w["juan_count"], w["reading_url"]) for w in listed] == [(2, "http://testserver/works/KR1d0086/")]
+        assert [(w["juan_count"], w["reading_edition"], w["reading_url"]) for w in listed] == [
+            (2, by_slug["KR1d0086"], "http://testserver/works/KR1d0086/")]
+        assert "juans_edition" not in listed[0]   # a list names no juans
         in_class = client.get("/api/classes/KR1d/works/").json()["results"]
         assert [(w["juan_count"], w["reading_url"]) for w in in_class] == [(2, "http://testserver/works/KR1d0086/")]
         # the catalogue's and the class's link to the work, and the trail of each edition's juan, lead
