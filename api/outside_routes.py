@@ -55,12 +55,14 @@ CHAR_ENTRY = {
         "script_search": {"type": "string", "description": "for a simplified form standing for several characters "
                                                           "(个, 后, 当), how search reads it in simplified and in "
                                                           "traditional editions; \"\" otherwise"},
+        "punctuation": {"type": "string", "description": "for a punctuation mark (？, 。), that it is no character "
+                                                        "of the text (the answer is then a 404); \"\" otherwise"},
         "url": {"type": "string", "description": "the character's page (path)", "example": "/chars/%E8%AA%AA/"},
         "search_url": {"type": "string", "description": "a search for it (path)", "example": "/search/?q=%E8%AA%AA"},
     },
     "required": ["char", "codepoint", "name", "found", "mandarin", "other_readings", "definition", "standard",
                  "traditional", "simplified", "variants", "see", "readings", "searched_together", "relations",
-                 "placeholder", "script_search", "url", "search_url"],
+                 "placeholder", "script_search", "punctuation", "url", "search_url"],
     "additionalProperties": False,
 }
 
@@ -205,8 +207,10 @@ def json_routes_outside_the_api(result, generator, request, public):
                     enum=["json", "html"])],
         "application/json", "CharEntry",
         {"200": ("the character's entry", True),
-         "404": ("a character the table does not hold (`found` false: its code point and name), "
-                 "or more than one character", True)})
+         "301": ("a look-alike code point the table lacks, a Kangxi radical (⼤): `Location` is the page of the "
+                 "character search reads it as (/chars/大/), the query string kept", False),
+         "404": ("a character the table does not hold (`found` false: its code point and name), a punctuation "
+                 "mark (`punctuation` says it is no character of the text), or more than one character", True)})
     result["paths"]["/corrections/annotations/{slug}.jsonld"] = _json_route(
         "annotations_retrieve", "annotations", "An edition's public annotations (W3C Web Annotations)",
         "The edition's accepted annotations, in text order, as one W3C AnnotationCollection "

@@ -13,9 +13,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from characters import simplified
-from characters.folding import fold
+from characters.folding import fold, fold_char
 
-__all__ = ["CharEntry", "lookup", "TABLE_PATH"]
+__all__ = ["CharEntry", "lookup", "look_alike_of", "TABLE_PATH"]
 
 TABLE_PATH = Path(__file__).resolve().parent / "data" / "chars.tsv.gz"
 COLUMNS = ("char", "mandarin", "other_readings", "definition", "standard", "traditional", "simplified", "variants",
@@ -40,6 +40,15 @@ PLACEHOLDERS = {
     "〓": "代字符號：原書或錄文以此代替一個缺失、漫漶或無法編碼的字，本身不是字"
           "（the geta mark: stands for a lost or unencoded character, not a character itself）",
 }
+
+#: What the page says of a punctuation mark (Unicode category P*: ？ 。 、 「): no character of the
+#: text, which search reads without it; such a mark has no entry (a 404), not a 正字 of its own.
+PUNCTUATION = ("標點符號，不是正文的字，檢索不讀標點，故無讀音、正字與異體"
+               "（a punctuation mark, not a character of the text: search reads the text without it）")
+
+#: The sources that name, from a variant's side, the standard character (正字) it is a form of
+#: (``moe<``, ``hydzd<``: ``RELATION_NAMES``); a reading it has as that character is that character's.
+STANDARD_OF_VARIANT = ("moe<", "hydzd<")
 
 _lock = threading.Lock()
 _table: dict[str, tuple[str, ...]] | None = None
@@ -69,7 +78,11 @@ class CharEntry:
     to 大 all the same.
 
     ``placeholder``: what a mark that stands in for a character means (``PLACEHOLDERS``: 〓),
-    "" for a character; such a mark has no ``standard`` form. ``script_search``: how search
+    "" for a character; such a mark has no ``standard`` form. ``punctuation``: what the page
+    says of a punctuation mark (``PUNCTUATION``, for Unicode's categories P*: ？, 。), which is
+    no character of the text and has no entry (``found`` False, though the table lists ？);
+    "" for anything else. ``simplified``: the table's simplified forms, else those of the
+    character's 正字 when search folds it to one (裏, folded to 裡, is simplified as 里). ``script_search``: how search
     reads a simplified form that stands for several characters, by the edition's script
     (``script_search_note``, from ``characters.simplified``, the data search decides by), ""
     for any other character."""
@@ -91,6 +104,7 @@ class CharEntry:
     relations: dict[str, list[str]] = field(default_factory=dict)
     placeholder: str = ""
     script_search: str = ""
+    punctuation: str = ""
 
     @property
     def related_with_sources(self) -> list[tuple[str, str]]:
@@ -141,6 +155,9 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
         raise ValueError(f"lookup() takes one code point, got {len(ch)}")
     entry = CharEntry(char=ch, codepoint=codepoint(ch), name=unicodedata.name(ch, ""),
                       placeholder=PLACEHOLDERS.get(ch, ""), script_search=script_search_note(ch))
+    if unicodedata.category(ch).startswith("P"):
+        entry.punctuation = PUNCTUATION
+        return entry
     row = _load().get(ch)
     if row is None:
         return entry
@@ -152,6 +169,8 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
     entry.standard, entry.traditional = ([] if entry.placeholder else list(standard)), list(traditional)
     entry.simplified, entry.variants = list(simplified), list(variants)
     entry.relations = {c: r.split(",") for c, _, r in (item.partition(":") for item in relations.split())}
+    if follow and not entry.simplified and entry.standard and entry.standard[0] != ch:
+        entry.simplified = lookup(entry.standard[0], follow=False).simplified
     if follow and not entry.mandarin and entry.standard and entry.standard[0] != ch:
         see = lookup(entry.standard[0], follow=False)
         if see.mandarin or see.definition:
@@ -188,16 +207,44 @@ def same_character_forms(entry: CharEntry) -> list[str]:
 
 
 def merged_readings(entry: CharEntry) -> list[dict]:
-    """``CharEntry.readings`` for ``entry`` (see there)."""
+    """``CharEntry.readings`` for ``entry`` (see there), but for a reading a variant form (neither the
+    character nor its 正字) has as another character (``readings_as_another``): 𢆯, a form of 玄 and, by the MOE and 漢語大字典
+    tables, of 糸, reads mì as 糸, so neither 玄 nor 𤣥 is given mì."""
     out, seen = [], set()
     for form in same_character_forms(entry):
         other = entry if form == entry.char else lookup(form, follow=False)
+        key = fold(entry.char)
+        elsewhere = set() if form in (entry.char, key) else readings_as_another(other, key)
         for source, values in (("kMandarin", other.mandarin), ("kHanyuPinyin", other.other_readings)):
             for reading in values:
-                if reading not in seen:
+                if reading not in seen and reading not in elsewhere:
                     seen.add(reading)
                     out.append({"reading": reading, "form": form, "source": source})
     return out
+
+
+def readings_as_another(form: CharEntry, key: str) -> set[str]:
+    """The readings ``form`` (an entry read with ``follow=False``) shares with a standard character
+    it is a form of (``STANDARD_OF_VARIANT`` relations) that search does not fold to ``key``: the
+    readings it has as that character. 𢆯 (mì xuán), a form of 糸 (mì sī) as well as of 玄: ``{"mì"}``."""
+    out: set[str] = set()
+    for other, sources in form.relations.items():
+        if fold(other) != key and any(s in STANDARD_OF_VARIANT for s in sources):
+            standard = lookup(other, follow=False)
+            out |= set(standard.mandarin + standard.other_readings)
+    return out & set(form.mandarin + form.other_readings)
+
+
+def look_alike_of(ch: str) -> str:
+    """The character a look-alike code point the table lacks stands for, as search reads it: a
+    Kangxi radical or radical supplement form (``⼤`` U+2F24 → ``大``), a compatibility ideograph,
+    whose Unicode compatibility form (NFKC) is one other character search folds it with; "" for
+    any other code point (a character of the table, punctuation: ``？`` is a ``?`` to NFKC, no
+    character)."""
+    if len(ch) != 1 or ch in _load() or unicodedata.category(ch).startswith("P"):
+        return ""
+    same = unicodedata.normalize("NFKC", ch)
+    return same if len(same) == 1 and same != ch and fold_char(ch) == fold_char(same) and same in _load() else ""
 
 
 def table_size() -> int:

@@ -8,7 +8,7 @@ from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.db.models import Count, Prefetch, prefetch_related_objects
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -482,9 +482,16 @@ def _char_json(entry: chars.CharEntry) -> dict:
 def char_detail(request, char):
     """``/chars/射/``: one character as JSON (``?format=json``, or an ``Accept`` that
     prefers JSON, as the reading page's look-up sends), else as a page (``?format=html``, a
-    browser's ``Accept``, or ``*/*`` as curl sends)."""
+    browser's ``Accept``, or ``*/*`` as curl sends). A look-alike code point the table lacks
+    (``characters.dictionary.look_alike_of``: the Kangxi radical ⼤) answers 301 to the page of the
+    character search reads it as (大), the query string kept; a code point without an entry, a
+    punctuation mark (？, which the page says is no character of the text) among them, is a 404."""
     if len(char) != 1:
         raise Http404(f"not one character: /chars/?q={char} looks up each of its characters")
+    same = chars.look_alike_of(char)
+    if same:  # a Kangxi radical (⼤) is the character search reads it as (大): that one's page
+        query = request.META.get("QUERY_STRING", "")
+        return HttpResponsePermanentRedirect(reverse("reader:char", args=[same]) + (f"?{query}" if query else ""))
     entry = chars.lookup(char)
     fmt = request.GET.get("format")
     if fmt not in ("json", "html"):

@@ -69,7 +69,16 @@ def test_the_thousand_most_frequent_characters_agree_with_folding_and_unihan(uni
         assert {r["form"] for r in e.readings} <= set(forms), ch
         assert all(fold_char(r["form"]) == fold_char(ch) for r in e.readings), ch
         assert [r["reading"] for r in e.readings] == list(dict.fromkeys(r["reading"] for r in e.readings)), ch
-        assert {r["reading"] for r in e.readings} == set().union(*(readings_of.get(f, set()) for f in forms)), ch
+        # ... but a reading a variant form has as another character, its 正字 by the MOE or 漢語大字典
+        # table, which search keeps apart (𢆯 reads mì as 糸, not as 玄)
+        def as_another(form):
+            if form in (ch, fold_char(ch)):
+                return set()
+            others = [g for g, sources in lookup(form, follow=False).relations.items()
+                      if fold_char(g) != fold_char(ch) and {"moe<", "hydzd<"} & set(sources)]
+            return readings_of.get(form, set()) & set().union(*(readings_of.get(g, set()) for g in others))
+        assert {r["reading"] for r in e.readings} == set().union(
+            *(readings_of.get(f, set()) - as_another(f) for f in forms)), ch
 
 
 def test_the_known_wrong_pages_are_right(client, db):
@@ -133,3 +142,41 @@ def test_a_form_of_several_characters_says_how_search_reads_it_and_the_geta_mark
     assert geta["placeholder"].startswith("代字符號：原書或錄文以此代替一個缺失、漫漶或無法編碼的字，本身不是字")
     html = client.get("/chars/〓/", {"format": "html"}).content.decode()
     assert "<dt>正字</dt>" not in html and f'<dt>符號</dt><dd class="placeholder-note">{geta["placeholder"]}</dd>' in html
+
+
+def test_the_new_users_character_pages(client, db):
+    """Four pages a new user found wrong. 裏 gave no 簡體 while 裡, the character search folds it to,
+    gives 里 (Unihan lists 里 under 裡 alone). 𤣥 gave 玄's readings and mì, which 𢆯 (searched as 玄)
+    has as 糸 (the MOE and 漢語大字典 tables list 𢆯 under 糸 too; Unihan: 糸 mì sī, 𢆯 mì xuán). The
+    Kangxi radical ⼤ (U+2F24), which search reads as 大, was a 404. ？ was a 200 calling itself its
+    own 正字: a punctuation mark is no character of the text."""
+    li = client.get("/chars/裏/", HTTP_ACCEPT=JSON).json()
+    assert (li["standard"], li["simplified"], li["traditional"]) == (["裡"], ["里"], [])
+    assert client.get("/chars/裡/", HTTP_ACCEPT=JSON).json()["simplified"] == ["里"]
+    html = client.get("/chars/裏/", {"format": "html"}).content.decode()
+    assert '<dt>簡體</dt><dd class="char-list"><a href="/chars/%E9%87%8C/">里</a></dd>' in html
+    for ch in "𤣥玄":
+        assert client.get(f"/chars/{ch}/", HTTP_ACCEPT=JSON).json()["readings"] == [
+            {"reading": "xuán", "form": "玄", "source": "kMandarin"},
+            {"reading": "xuàn", "form": "玄", "source": "kHanyuPinyin"}], ch
+    assert [r["reading"] for r in client.get("/chars/𢆯/", HTTP_ACCEPT=JSON).json()["readings"]] == ["mì", "xuán", "xuàn"]
+    # ⼤ leads to 大, the query string kept; 大 itself and a character the table lacks do not move
+    for query, target in (({}, "/chars/%E5%A4%A7/"), ({"format": "json"}, "/chars/%E5%A4%A7/?format=json")):
+        response = client.get("/chars/⼤/", query)
+        assert (response.status_code, response["Location"]) == (301, target)
+    assert client.get("/chars/⼤/", follow=True, HTTP_ACCEPT=JSON).json()["char"] == "大"
+    assert client.get("/chars/大/", HTTP_ACCEPT=JSON).status_code == 200
+    assert client.get("/chars/\U000323af/", HTTP_ACCEPT=JSON).status_code == 404   # CJK Ext. H, not in the table
+    # punctuation: a 404 saying what it is, with no 正字
+    for mark in "？。、「":
+        response = client.get(f"/chars/{mark}/", HTTP_ACCEPT=JSON)
+        data = response.json()
+        assert (response.status_code, data["found"], data["standard"], data["punctuation"]) == (
+            404, False, [], "標點符號，不是正文的字，檢索不讀標點，故無讀音、正字與異體"
+            "（a punctuation mark, not a character of the text: search reads the text without it）"), mark
+    page = client.get("/chars/？/", {"format": "html"})
+    assert page.status_code == 404
+    assert ('<p class="punctuation-note">「？」（FULLWIDTH QUESTION MARK）是標點符號，不是正文的字，檢索不讀標點，'
+            '故無讀音、正字與異體（a punctuation mark, not a character of the text: search reads the text without it）。</p>'
+            ) in page.content.decode()
+    assert "<dt>正字</dt>" not in page.content.decode()
