@@ -228,12 +228,16 @@ class JuanDistributionSerializer(serializers.Serializer):
 
 
 class SuggestionSerializer(serializers.Serializer):
-    """A query the user likely meant (``search.hints.suggestions``): the query, why in Chinese and English, and
-    the hits it finds."""
+    """A query the user likely meant (``search.hints.suggestions``, and for a query that finds nothing the
+    first respelling that finds something, ``search.hints.respellings``): the query, why in Chinese and
+    English, the hits it finds, and the search with it, the other parameters kept: in the API (``url``)
+    and on the search page (``page_url``)."""
 
     query = serializers.CharField()
     message = serializers.CharField()
     count = serializers.IntegerField()
+    url = serializers.URLField()
+    page_url = serializers.URLField()
 
 
 class HintsSerializer(serializers.Serializer):

@@ -2,6 +2,7 @@
 OpenAPI schema at ``/api/schema/`` (drf-spectacular), browsable at ``/api/docs/``."""
 import gc
 import hashlib
+from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
@@ -411,7 +412,13 @@ class SearchView(APIView):
         # per query (the next page has the same).
         rows, _ = kept_juan_rows(results)
         response.data["distribution"] = {"juans": rows}
-        response.data["hints"] = query_hints(query, results)
+        response.data["hints"] = hints = query_hints(query, results)
+        # each suggested query as a link: this search with it (the other parameters kept) and its page
+        kept = [(k, v) for k, values in request.GET.lists() if k not in ("page", "q") for v in values]
+        for s in hints["suggestions"]:
+            params = urlencode(kept + [("q", s["query"])])
+            s["url"] = request.build_absolute_uri(f"{reverse('api:search')}?{params}")
+            s["page_url"] = request.build_absolute_uri(f"{reverse('search:search')}?{params}")
         # Where the hits fall (部, 類, dynasty, author, edition), from the index's hits per juan,
         # layer and commentator.
         response.data["facets"] = search_facets(form, results)

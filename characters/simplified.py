@@ -37,7 +37,8 @@ from characters.readings import REACH, decide, in_play
 
 __all__ = ["TRADITIONAL", "SIMPLIFIED", "MIXED", "SCRIPTS", "SCRIPT_CHOICES", "readings", "is_ambiguous",
            "reading_key", "form_keys", "reading_of_key", "key_reading", "reading_keys", "decide_keys", "neighbour_alternatives",
-           "ScriptCount", "count_script", "detect_script", "SCRIPT_SUBTAGS", "language_tag", "SIMPLIFIED_PATH", "text_keys", "query_keys"]
+           "ScriptCount", "count_script", "detect_script", "SCRIPT_SUBTAGS", "language_tag", "SIMPLIFIED_PATH", "text_keys", "query_keys",
+           "written_apart"]
 
 SIMPLIFIED_PATH = Path(__file__).resolve().parent / "data" / "simplified.tsv"
 #: Forms a traditional edition writes as a variant of one of the characters they may stand for
@@ -194,6 +195,38 @@ def readings(ch: str) -> frozenset[str]:
     ``则`` -> {則}; empty for a character that is no simplified form (``後``)."""
     entry = _load().get(ch)
     return entry[1] if entry else frozenset()
+
+
+@lru_cache(maxsize=None)
+def _apart() -> dict[str, str]:
+    """``written_apart`` for every character it gives one for (read once)."""
+    table = _load()
+    pairs: dict[str, set[str]] = {}
+    for form, (kind, reads) in table.items():
+        if kind != "both" or len(reads) < 2 or form not in reads:
+            continue
+        for other in reads - {form}:
+            pairs.setdefault(fold_char(other), set()).add(form)
+            pairs.setdefault(fold_char(form), set()).add(other)
+    out = {}
+    for ch, others in pairs.items():
+        kept = {o for o in others if o != ch and fold_char(o) not in query_alternatives(ch)
+                and fold_char(o) not in _one_way.get(ch, ()) and o not in _one_way.get(ch, ())
+                and ch not in _one_way.get(fold_char(o), ())}
+        if kept:
+            out[ch] = "".join(sorted(kept, key=ord))
+    return out
+
+
+def written_apart(ch: str) -> str:
+    """The characters one simplified form joins with ``ch`` that a traditional edition keeps apart
+    from it, each searched there as itself (``simplified.tsv``'s forms of kind ``both``, characters
+    of their own): the form for a character it stands for (``後`` -> ``后``, ``於`` -> ``于``), the
+    characters it stands for for the form (``后`` -> ``後``, ``个`` -> ``個箇``), in code point order;
+    those a query for ``ch`` finds already (``query_alternatives``; a traditional edition's variant
+    decided ``find``, 叶 for 協) are left out. "" for any other character. The respellings a query
+    that finds nothing is offered (``search.hints.respellings``)."""
+    return _apart().get(fold_char(ch), "") if len(ch) == 1 else ""
 
 
 def is_ambiguous(ch: str) -> bool:

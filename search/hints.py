@@ -13,6 +13,11 @@ most likely meant, each with a message (中文 + English):
 - ``NOT``/``not`` before a word is searched as text, while ``-`` excludes (``侯 NOT 鵠`` →
   ``侯 -鵠``; none when nothing is left to search for: ``NOT 鵠``).
 
+``respellings(text)`` gives, for a query that finds nothing, the query written with the other
+characters one simplified form joins with its own that a traditional edition keeps apart, each
+searched as itself there (``characters.simplified.written_apart``: 後 and 后, 於 and 于): four
+editions print 公樂作而后就物 where a reader types 公樂作而後就物. Offered, never searched instead.
+
 ``marked_runs(runs)`` words, for a KWIC line, how a hit's characters that differ from the query's
 were found (``search.matching.match_runs``: 簡體「后」讀作「後」, 簡體「阶」即「階」, 「説」檢索時與「說」視為一字).
 
@@ -23,6 +28,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from itertools import product
+
+from characters.simplified import written_apart
 from characters.units import DESCRIPTION
 
 from .matching import FOLDED, READ, SIMPLE
@@ -114,4 +122,36 @@ def suggestions(text: str) -> list[Suggestion]:
         excluded = _NOT_WORD.sub("-", " ".join(words))
         if any(not w.startswith("-") and w not in ("OR", "|", "｜") for w in excluded.split()):
             add(excluded, "排除請用 -，如 侯 -鵠；NOT 按原字檢索（exclude with -: NOT is searched as text）")
+    return out
+
+
+#: Most respelled queries ``respellings`` gives (each is searched to be counted).
+MOST_RESPELLINGS = 6
+
+
+def respellings(text: str) -> list[Suggestion]:
+    """``text`` written with the characters a traditional edition keeps apart from its own that one
+    simplified form joins with them (``written_apart``; outside ``[…]`` descriptions), best first:
+    every such character respelled at once (each choice of its forms, 个 → 個 or 箇), then one
+    character at a time; at most ``MOST_RESPELLINGS``, none when no character has another form.
+    ``公樂作而後就物`` → ``[公樂作而后就物]``; ``後於`` → ``[后于, 后於, 後于]``. Each message names the
+    characters changed: 「後」與「后」."""
+    bare = DESCRIPTION.sub(lambda m: "\0" * len(m.group()), text)  # a description's characters are its own
+    places = [(i, written_apart(ch)) for i, ch in enumerate(bare) if ch != "\0" and written_apart(ch)]
+    if not places:
+        return []
+    choices: list[dict[int, str]] = [dict(zip([i for i, _ in places], picked))
+                                     for picked in product(*(forms for _, forms in places))]
+    if len(places) > 1:
+        choices += [{i: form} for i, forms in places for form in forms]
+    out: list[Suggestion] = []
+    for changes in choices:
+        if len(out) == MOST_RESPELLINGS:
+            break
+        query = "".join(changes.get(i, ch) for i, ch in enumerate(text))
+        pairs = "、".join(f"「{text[i]}」與「{form}」" for i, form in sorted(changes.items()))
+        english = ", ".join(f"{text[i]} and {form}" for i, form in sorted(changes.items()))
+        out.append(Suggestion(query, f"繁體本中{pairs}各為一字，檢索分開，書中亦有此寫法"
+                                     f"（traditional editions keep {english} apart, and so does search: "
+                                     f"the books also write it so）"))
     return out

@@ -19,7 +19,7 @@ from reader.stamp import KeptPerStamp, corpus_version
 
 from .backends import Hit, SearchError, SearchQuery, SearchResults, get_search_backend
 from .documents import layer_name
-from .hints import read_as, suggestions
+from .hints import read_as, respellings, suggestions
 
 
 def run_search(query: SearchQuery) -> SearchResults:
@@ -181,7 +181,9 @@ class HitLinks:
 def query_hints(query: SearchQuery, results: SearchResults) -> dict:
     """``{"read_as": str, "suggestions": [{"query", "message", "count"}]}``: how the query
     was read and the queries the user likely meant (``search.hints``), each counted with the
-    same filters; a suggestion that is not a valid query is left out."""
+    same filters; a suggestion that is not a valid query is left out. A query that finds nothing
+    and has no other suggestion is offered the first of its respellings that finds something
+    (``search.hints.respellings``: 公樂作而後就物 → 公樂作而后就物), searching each until one does."""
     out = []
     for s in suggestions(query.text):
         try:
@@ -189,6 +191,17 @@ def query_hints(query: SearchQuery, results: SearchResults) -> dict:
         except SearchError:
             continue
         out.append({"query": s.query, "message": s.message, "count": count})
+    if not results.count and not out:
+        # written as the library writes it where traditional editions keep two characters apart
+        # (後/后, 於/于): the first respelling that finds something, offered, never searched instead
+        for s in respellings(query.text):
+            try:
+                count = run_search(replace(query, text=s.query, parsed=None)).count
+            except SearchError:
+                continue
+            if count:
+                out.append({"query": s.query, "message": s.message, "count": count})
+                break
     return {"read_as": read_as(query.parsed), "suggestions": out}
 def name_layers(hits) -> list:
     """Give each hit its ``layer_name``: the name the book gives its passage's layer

@@ -67,7 +67,7 @@ def test_a_hit_is_typed_field_by_field(schema):
     assert hit["properties"]["layer"]["enum"] == ["classic", "commentary", "readings", "subcommentary", "editorial",
                                                   "smallprint", "record", "record_note", "title", "annotation",
                                                   "paratext"]
-    assert shape["properties"]["hints"]["properties"]["suggestions"]["items"]["required"] == ["count", "message", "query"]
+    assert shape["properties"]["hints"]["properties"]["suggestions"]["items"]["required"] == ["count", "message", "page_url", "query", "url"]
 
 
 def test_the_facets_and_classes_are_typed(schema, client, seed_juan):

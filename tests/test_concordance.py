@@ -202,9 +202,38 @@ def test_hints_on_the_page(client, seed_backend):
 def test_hints_in_the_api(client, seed_backend):
     data = client.get("/api/search/", {"q": "射*"}).json()
     assert (data["count"], data["hints"]) == (326, {"read_as": "「射*」", "suggestions": [{
-        "query": "射?", "count": 312,
+        "query": "射?", "count": 312, "url": "http://testserver/api/search/?q=%E5%B0%84%3F",
+        "page_url": "http://testserver/search/?q=%E5%B0%84%3F",
         "message": "「*」是標點，檢索時略去；代任一字請用 ?（* is punctuation, which search leaves out; "
                    "? stands for any one character）"}]})
+
+
+def test_a_query_that_finds_nothing_is_offered_the_way_the_library_writes_it(client, seed_backend):
+    """公樂作而後就物 finds nothing: the seed, a traditional edition, prints 公樂作而后就物, and search
+    keeps 後 and 后 apart there by design (README: in the traditional 禮書綱目 後 finds none of its 8
+    后). The page and the API offer the query respelled by the one-to-many forms, with its count and
+    a link, and search what was asked (0 hits), never the respelling silently."""
+    from search.hints import respellings
+
+    message = ("繁體本中「後」與「后」各為一字，檢索分開，書中亦有此寫法（traditional editions keep 後 and 后 apart, "
+               "and so does search: the books also write it so）")
+    assert respellings("公樂作而後就物") == [Suggestion("公樂作而后就物", message)]
+    assert [s.query for s in respellings("後於")] == ["后于", "后於", "後于"]
+    assert respellings("大射") == [] and [s.query for s in respellings("[車*犬]后")] == ["[車*犬]後"]
+    html = client.get("/search/", {"q": "公樂作而後就物", "layer": "classic"}).content.decode()
+    assert '<p class="summary"><strong>0</strong> 處' in html
+    assert (f'<li>{message}：是否要找 <a href="?layer=classic&amp;q=%E5%85%AC%E6%A8%82%E4%BD%9C%E8%80%8C%E5%90%8E'
+            f'%E5%B0%B1%E7%89%A9">公樂作而后就物</a>（1 處）？</li>') in html
+    data = client.get("/api/search/", {"q": "公樂作而後就物", "layer": "classic"}).json()
+    assert (data["count"], data["hints"]) == (0, {"read_as": "「公樂作而後就物」", "suggestions": [{
+        "query": "公樂作而后就物", "count": 1, "message": message,
+        "url": "http://testserver/api/search/?layer=classic&q=%E5%85%AC%E6%A8%82%E4%BD%9C%E8%80%8C%E5%90%8E%E5%B0%B1%E7%89%A9",
+        "page_url": "http://testserver/search/?layer=classic&q=%E5%85%AC%E6%A8%82%E4%BD%9C%E8%80%8C%E5%90%8E%E5%B0%B1%E7%89%A9"}]})
+    assert client.get(data["hints"]["suggestions"][0]["url"].removeprefix("http://testserver")).json()["count"] == 1
+    # a query that finds something is offered no respelling (后 finds its 8, 後 its own 16)
+    assert client.get("/api/search/", {"q": "而後"}).json()["hints"]["suggestions"] == []
+    # nor one whose respelling finds nothing either
+    assert client.get("/api/search/", {"q": "鵠於鵠"}).json()["hints"]["suggestions"] == []
 
 
 def test_suggestion_type():
