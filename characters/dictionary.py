@@ -225,8 +225,13 @@ def merged_readings(entry: CharEntry) -> list[dict]:
 
 def readings_as_another(form: CharEntry, key: str) -> set[str]:
     """The readings ``form`` (an entry read with ``follow=False``) shares with a standard character
-    it is a form of (``STANDARD_OF_VARIANT`` relations) that search does not fold to ``key``: the
-    readings it has as that character. 𢆯 (mì xuán), a form of 糸 (mì sī) as well as of 玄: ``{"mì"}``."""
+    it is a form of (``STANDARD_OF_VARIANT`` relations) that search does not fold to ``key``, when its
+    usual reading (kMandarin) is none of ``key``'s: the readings it has as that character. 𢆯 (mì
+    xuán), a form of 糸 (mì sī) as well as of 玄 (xuán xuàn): ``{"mì"}``. A form whose usual reading
+    is the character's keeps them all: 説 (shuō, and yuè as 悦) is 說's (學而時習之不亦說乎)."""
+    own = lookup(key, follow=False)
+    if set(form.mandarin) & set(own.mandarin + own.other_readings):
+        return set()
     out: set[str] = set()
     for other, sources in form.relations.items():
         if fold(other) != key and any(s in STANDARD_OF_VARIANT for s in sources):

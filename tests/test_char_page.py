@@ -69,10 +69,10 @@ def test_the_thousand_most_frequent_characters_agree_with_folding_and_unihan(uni
         assert {r["form"] for r in e.readings} <= set(forms), ch
         assert all(fold_char(r["form"]) == fold_char(ch) for r in e.readings), ch
         assert [r["reading"] for r in e.readings] == list(dict.fromkeys(r["reading"] for r in e.readings)), ch
-        # ... but a reading a variant form has as another character, its 正字 by the MOE or 漢語大字典
-        # table, which search keeps apart (𢆯 reads mì as 糸, not as 玄)
+        # ... but a reading a variant form whose usual reading is none of the character's has as another
+        # character, its 正字 by the MOE or 漢語大字典 table, which search keeps apart (𢆯 reads mì as 糸)
         def as_another(form):
-            if form in (ch, fold_char(ch)):
+            if form in (ch, fold_char(ch)) or set(mandarin_of.get(form, [])) & readings_of.get(fold_char(ch), set()):
                 return set()
             others = [g for g, sources in lookup(form, follow=False).relations.items()
                       if fold_char(g) != fold_char(ch) and {"moe<", "hydzd<"} & set(sources)]
@@ -160,6 +160,8 @@ def test_the_new_users_character_pages(client, db):
             {"reading": "xuán", "form": "玄", "source": "kMandarin"},
             {"reading": "xuàn", "form": "玄", "source": "kHanyuPinyin"}], ch
     assert [r["reading"] for r in client.get("/chars/𢆯/", HTTP_ACCEPT=JSON).json()["readings"]] == ["mì", "xuán", "xuàn"]
+    # a form whose usual reading is the character's keeps its others: 説 (shuō) gives 說 yuè, which it has as 悦
+    assert [r["reading"] for r in client.get("/chars/說/", HTTP_ACCEPT=JSON).json()["readings"]] == ["shuō", "shuì", "yuè", "tuō"]
     # ⼤ leads to 大, the query string kept; 大 itself and a character the table lacks do not move
     for query, target in (({}, "/chars/%E5%A4%A7/"), ({"format": "json"}, "/chars/%E5%A4%A7/?format=json")):
         response = client.get("/chars/⼤/", query)

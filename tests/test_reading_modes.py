@@ -413,7 +413,7 @@ def test_char_json_as_the_reading_docs_ask_for_it(client, db):
                      {"reading": "gàn", "form": "个", "source": "kHanyuPinyin"}],
         "searched_together": [], "relations": {"箇": ["unihan"]}, "placeholder": "",
         "script_search": "簡體、繁簡混合本中「个」可代 個、箇，檢索依上下文判讀，檢 個、箇 亦得讀作該字的「个」；"
-                         "繁體本中「个」是本字，檢索只得「个」，與 個、箇 分開。",
+                         "繁體本中「个」是本字，檢索只得「个」，與 個、箇 分開。", "punctuation": "",
         "url": "/chars/%E4%B8%AA/", "search_url": "/search/?q=%E4%B8%AA"}
     assert client.get("/chars/%E4%B8%AA/", HTTP_ACCEPT="*/*")["Content-Type"] == "text/html; charset=utf-8"
 
