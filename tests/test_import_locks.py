@@ -1,6 +1,9 @@
 """Two import runs of one work at once: the second is refused for that work, the first lands whole
 (reader.importers.worklock)."""
+import os
 import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -69,4 +72,32 @@ def test_a_work_refused_once_stays_refused_for_the_run(empty_transactional_db, o
     mine.release()
     with pytest.raises(WorkBusyError):  # refused once in that run
         other_run.take("KR1d0002")
-    WorkLocks(other_run.connection).take("KR1d0002")  # a new run takes it
+    new_run = WorkLocks(other_run.connection)
+    new_run.take("KR1d0002")  # a new run takes it
+    new_run.release()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_run_leaves_no_lock_folder_behind(empty_transactional_db, search_backend, tmp_path):
+    """The tests' in-memory SQLite database is this process's alone: its locks are held in the
+    process, so a run writes no ``classics-import-locks-<pid>`` folder (they were left in the
+    temporary folder by every test process); a file database keeps ``import-locks/`` beside it,
+    PostgreSQL its advisory locks."""
+    leftover = Path(tempfile.gettempdir()) / f"classics-import-locks-{os.getpid()}"
+    call_command("import_texts", str(copy_work(tmp_path)))
+    assert Juan.objects.filter(edition__slug="KR1d0001").count() == 6
+    assert not leftover.exists()
+    locks = WorkLocks(connection)
+    if connection.vendor == "sqlite":
+        assert locks.lock_folder() is None
+    locks.take("KR1d0002")
+    with pytest.raises(WorkBusyError, match=r"^the work KR1d0002 is being imported by another run, import_texts pid "
+                                            rf"{os.getpid()} on .*\((in this process: the database is in memory|"
+                                            r"PostgreSQL backend \d+, )"):
+        WorkLocks(other := connections.create_connection("default")).take("KR1d0002")
+    other.close()
+    locks.release()
+    again = WorkLocks(connection)
+    again.take("KR1d0002")  # released: a new run takes it
+    again.release()
+    assert not leftover.exists()

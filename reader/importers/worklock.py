@@ -12,7 +12,9 @@ other run. The lock goes when the run ends, or when its process dies:
   run's connection is named (``application_name``) after it, which is how a refused run
   names the holder (from ``pg_locks`` and ``pg_stat_activity``).
 - SQLite: an ``flock`` on a file per work in ``import-locks/`` beside the database file (one
-  machine shares a SQLite file); the holder writes its description into the file.
+  machine shares a SQLite file); the holder writes its description into the file. An in-memory
+  database (the tests') is this process's alone, so its locks are held in the process
+  (``_IN_PROCESS``), and nothing is written to disk.
 
 A work is named by its Kanripo ID (``KR1d0061``: every edition of the work) or, for other
 sources, by its title (``work_name``).
@@ -23,7 +25,7 @@ import fcntl
 import hashlib
 import os
 import socket
-import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -52,6 +54,12 @@ def _key(name: str) -> int:
     return int.from_bytes(hashlib.sha256(f"import-work:{name}".encode()).digest()[:8], "big", signed=True)
 
 
+#: The works held by runs on an in-memory SQLite database, which no other process can open:
+#: ``{work name: the holding run's description}``, guarded by ``_IN_PROCESS_GUARD``.
+_IN_PROCESS: dict[str, str] = {}
+_IN_PROCESS_GUARD = threading.Lock()
+
+
 class WorkLocks:
     """The works one run holds (``take``), on the database ``connection`` is connected to,
     released together (``release``; also when the process dies). ``run`` describes the run
@@ -63,13 +71,13 @@ class WorkLocks:
         self.held: dict[str, object] = {}
         self.refused: dict[str, str] = {}
 
-    def lock_folder(self) -> Path:
-        """SQLite: the folder of the lock files, ``import-locks/`` beside the database file; for
-        an in-memory database, which no other process can open, a folder of this process's
-        own in the temporary folder."""
+    def lock_folder(self) -> Path | None:
+        """SQLite: the folder of the lock files, ``import-locks/`` beside the database file; None
+        for an in-memory database, which no other process can open (its locks are held in the
+        process, ``_IN_PROCESS``)."""
         name = str(self.connection.settings_dict["NAME"])
         if self.connection.creation.is_in_memory_db(name):
-            return Path(tempfile.gettempdir()) / f"classics-import-locks-{os.getpid()}"
+            return None
         return Path(name).resolve().parent / "import-locks"
 
     def take(self, name: str) -> None:
@@ -108,6 +116,8 @@ class WorkLocks:
 
     def _take_file(self, name: str) -> str | None:
         folder = self.lock_folder()
+        if folder is None:
+            return self._take_in_process(name)
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{hashlib.sha256(name.encode()).hexdigest()[:24]}.lock"
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -122,6 +132,15 @@ class WorkLocks:
         self.held[name] = fd
         return None
 
+    def _take_in_process(self, name: str) -> str | None:
+        with _IN_PROCESS_GUARD:
+            holder = _IN_PROCESS.get(name)
+            if holder is not None:
+                return f"{holder} (in this process: the database is in memory)"
+            _IN_PROCESS[name] = self.run
+            self.held[name] = None
+        return None
+
     def release(self) -> None:
         """Let go of every work held (the run has ended)."""
         if self.connection.vendor == "postgresql":
@@ -130,6 +149,10 @@ class WorkLocks:
                     for key in self.held.values():
                         cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
         else:
-            for fd in self.held.values():
-                os.close(fd)  # closing the only descriptor releases the flock
+            for name, fd in self.held.items():
+                if fd is None:  # held in the process (an in-memory database)
+                    with _IN_PROCESS_GUARD:
+                        _IN_PROCESS.pop(name, None)
+                else:
+                    os.close(fd)  # closing the only descriptor releases the flock
         self.held.clear()
