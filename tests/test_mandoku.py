@@ -587,3 +587,22 @@ def test_damaged_page_markers_import_as_they_are_with_a_warning_each():
         "KR1d0086_012.txt:26:1: a page marker naming a page named earlier in the file (the same page twice): "
         "kept as it is"]
     assert [p.text for p in doc.all_pieces() if "<" in p.text] == ["大射之儀君有命戒射<"]
+
+
+def test_a_page_named_in_an_earlier_volume_of_the_file_is_no_repeat():
+    """世說新語 KR3l0002_002.txt binds three printed volumes (卷中之上, 卷下之上, 卷下之下), each opened by
+    its own ``#+PROPERTY: FILE`` line and numbering its pages from 1a again: 103 of its page markers
+    name a page of an earlier volume, and none of them is a repeat; the one marker written twice in
+    a row in one volume (line 1484, 17b under 17b) still is."""
+    from reader.importers.mandoku.page_markers import page_marker_warnings
+
+    path = SHARED / "corpus" / "kanripo-commentary" / "KR3l0002" / "KR3l0002_002.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert [n for n, line in enumerate(lines, 1) if line.startswith("#+PROPERTY: FILE")] == [8, 1140, 2270]
+    assert lines[1140] == lines[8] == "<pb:KR3l0002_SBCK_002-1a>¶"  # each volume's first page: 1a
+    names = re.findall(r"<pb:([^>]+)>", "\n".join(lines))
+    assert len(names) - len(set(names)) == 104  # 103 of an earlier volume, and 17b twice at lines 1483-1484
+    assert lines[1482] == lines[1483] == "<pb:KR3l0002_SBCK_002-17b>¶"
+    assert page_marker_warnings(lines, "KR3l0002_002.txt") == [
+        "KR3l0002_002.txt:1484:1: a page marker naming a page named earlier in the file (the same page twice): "
+        "kept as it is"]

@@ -7,9 +7,13 @@ damage (issue 27), so each of the following gets a warning naming file, line and
 the text stays as it is (markup read as markup, text as text):
 
 - an empty marker ``<pb:>``: it names no page (none in the shared corpus);
-- a marker that repeats one earlier in the file: the same page named twice (973 in the shared
-  corpus, mostly two pages of KR1e0003 and KR3l0002 transcribed twice, and a marker written
-  twice on consecutive lines);
+- a marker that repeats one earlier in the same part of the file: the same page named twice
+  (308 in the shared corpus: 222 a marker written again on the next line with no text between,
+  86 a page's name given again to the next page, KR1g0003 and KR1a0117's tables). A file of
+  several printed volumes opens each with its own ``#+PROPERTY: FILE`` line and numbers its pages
+  from 1a again (春秋正義 KR1e0003 bound with 胡安國's 春秋傳, 世說新語 KR3l0002's 卷上之上 …
+  卷下之下: 665 pages of the shared corpus named in an earlier volume of their file): that is how
+  such a file is made, so a page named in an earlier volume is no repeat (``FILE_PART``);
 - a marker with text before and after it on its line: a page cannot begin inside a printed
   line (none in the shared corpus);
 - a marker inside small print ``(…<pb:x>…)`` on one line (not in a tls edition, where brackets
@@ -27,6 +31,9 @@ import re
 from .lines import IDEO_SPACE, PILCROW
 
 MARKUP = re.compile(r"<pb:([^<>()¶\s]*)>|<md:[^<>()¶\s]*>")
+#: The header line that opens a printed volume of the file (``#+PROPERTY: FILE SB05n0584-001春秋胡氏傳-卷一.``):
+#: a file of several volumes has one before each, and each volume numbers its pages from 1a.
+FILE_PART = re.compile(r"#\+PROPERTY:\s+FILE\b")
 #: A ``<`` that opens no marker (a ``<pb:`` without ``>`` is ``smallprint``'s to keep as text).
 LONE_LT = re.compile(r"<(?!pb:|md:[^<>()¶\s]*>)")
 
@@ -36,8 +43,10 @@ def page_marker_warnings(lines: list[str], path: str, tls: bool = False) -> list
     the juan's ``lines`` (org lines, ``#…``, are skipped); ``tls``: brackets are text (a tls
     edition), so no marker is inside a note."""
     out: list[str] = []
-    seen: set[str] = set()
+    seen: set[str] = set()  # the pages named in this volume of the file (``FILE_PART``)
     for n, line in enumerate(lines, 1):
+        if FILE_PART.match(line):
+            seen = set()
         if line.startswith("#") or "<" not in line:
             continue
         for m in MARKUP.finditer(line):
