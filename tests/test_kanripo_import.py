@@ -3,9 +3,11 @@ import re
 import shutil
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import override_settings
 
+from reader.importers.errors import TextFormatError
+from reader.importers.files import read_document
 from reader.importers.loader import import_file, juan_to_document, render_source
 from reader.importers.mandoku import page_breaks
 from reader.models import Edition, Juan, Piece, Work
@@ -322,21 +324,29 @@ def test_a_long_front_matter_label_is_stored_whole(db, tmp_path):
     assert len(juan.label) == 86 <= Juan._meta.get_field("label").max_length
 
 
-def test_a_kanripo_juan_without_its_header_is_imported_with_a_warning_naming_its_markers(empty_db, tmp_path, capsys):
+def test_a_kanripo_juan_without_its_header_is_refused_naming_its_markers_and_the_header(empty_db, tmp_path, capsys):
     """KR1f0004_001.txt without its 6 header lines became a work "KR1f0004_001" whose 24 page
-    markers were searchable text, without a word; the import says so where the first stands."""
+    markers were searchable text; it is refused where the first marker stands, nothing stored,
+    naming the header to put back, and imported with its header the markers are page breaks."""
     folder = tmp_path / "KR1f0004"
     folder.mkdir()
     source = SHARED / "corpus" / "kanripo-jingbu" / "KR1f0004" / "KR1f0004_001.txt"
     path = folder / "KR1f0004_001.txt"
-    path.write_text("".join(source.read_text(encoding="utf-8").splitlines(keepends=True)[6:]), encoding="utf-8")
-    call_command("import_texts", str(path))
-    assert capsys.readouterr().err.splitlines()[-1] == (
-        f"note: {path}:1:1: Kanripo page markers (<pb:…>, 24 in the file) in a file read as plain text: the file has "
-        f"no Kanripo header, so the markers are stored as text of the work and found by search. If it is a Kanripo "
-        f"juan, put back its header lines (# -*- mode: mandoku-view -*-, #+TITLE: …, #+PROPERTY: ID KR1f0004) and "
-        f"import it again")
-    assert Work.objects.get().title == "KR1f0004_001"
-    call_command("import_texts", str(source))  # with its header: no such note, the markers are page breaks
-    assert "Kanripo page markers" not in capsys.readouterr().err
-    assert not Piece.objects.filter(section__juan__edition__slug="KR1f0004", text__contains="<pb:").exists()
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[6].startswith("<pb:KR1f0004_WYG_001-1a>")
+    path.write_text("".join(lines[6:]), encoding="utf-8")
+    with pytest.raises(CommandError) as info:
+        call_command("import_texts", str(path))
+    assert str(info.value) == "1 of 1 files rejected; nothing was stored from them"
+    assert [line for line in capsys.readouterr().err.splitlines() if line.startswith("rejected ")] == [
+        f"rejected {path}:1:1: Kanripo page markers (<pb:…>, 24 in the file) in a file without Kanripo's header: not read, so "
+        f"that its page markers are not stored as text of a work named after the file. Put back its header lines "
+        f"(# -*- mode: mandoku-view -*-, #+TITLE: …, #+PROPERTY: ID KR1f0004) and import it again"]
+    assert (Work.objects.count(), Piece.objects.count()) == (0, 0)
+    (folder / "other.txt").write_text("".join(lines[6:]), encoding="utf-8")  # the ID from the marker, not the name
+    with pytest.raises(TextFormatError, match=r"other\.txt:1:1: .* #\+PROPERTY: ID KR1f0004\) and import it again$"):
+        read_document(folder / "other.txt")
+    call_command("import_texts", str(source))  # with its header: the markers are page breaks, none is text
+    juan = Juan.objects.get(edition__slug="KR1f0004")
+    assert len(page_breaks(juan_to_document(juan))) == 24
+    assert not Piece.objects.filter(section__juan=juan, text__contains="<pb:").exists()

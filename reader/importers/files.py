@@ -53,9 +53,9 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
         if work_title:
             doc.work_title = work_title
     else:
+        _refuse_headless_kanripo(text, path)
         doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
         _check_looks_chinese(text, path)
-        doc.warnings.extend(kanripo_markup_warnings(text, path))
     check_lengths(doc, text, str(path))
     doc.warnings.extend(inner_bom_warnings(text, str(path)))
     doc.warnings.extend(damaged_entity_warnings(text, str(path)))
@@ -68,23 +68,28 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
 KANRIPO_NAME = re.compile(r"KR\d[a-z]\d{4}")
 
 
-def kanripo_markup_warnings(text: str, path: Path) -> list[str]:
-    """For a file read as plain text (it has no Kanripo header): one warning, at its first
-    ``<pb:…>``, when it holds Kanripo's page markers, which are then stored as text of the work
-    and found by search (a Kanripo juan that lost its header lines: ``KR1f0004_001.txt`` without
-    its six ``#`` lines became a work of that name, its 24 markers searchable text). It counts
-    them and says which header would read the file as Kanripo's (the ID from the file's or
-    its folder's name). ``[]`` for a file without page markers."""
-    found = list(PB.finditer(text.lstrip("\ufeff")))
+def _refuse_headless_kanripo(text: str, path: Path) -> None:
+    """Refuse a file without Kanripo's header whose lines carry Kanripo's page markers
+    (``<pb:…>``): a Kanripo juan that lost its ``#`` lines (``KR1f0004_001.txt`` without its six).
+    Kanripo writes every juan with its header (the title, the text ID and the edition, which name
+    the work, the edition and the juan) and marks its pages with ``<pb:…>``; without the header
+    the file would be read as plain text, a work named after the file whose page markers are
+    searchable text of it. So it is refused at its first marker, counting them, naming the header
+    lines to put back (the ID from the first marker's name, ``KR1f0004_WYG_001-1a``, else from the
+    file's or its folder's name). Raises ``TextFormatError``; returns None for a file without page
+    markers."""
+    body = text.lstrip("\ufeff")
+    found = list(PB.finditer(body))
     if not found:
-        return []
-    line, column = locate(text.lstrip("\ufeff"), found[0].start())
-    named = KANRIPO_NAME.match(path.name) or KANRIPO_NAME.match(path.parent.name)
+        return
+    line, column = locate(body, found[0].start())
+    named = KANRIPO_NAME.match(found[0].group(1)) or KANRIPO_NAME.match(path.name) or KANRIPO_NAME.match(path.parent.name)
     kr_id = named.group(0) if named else "KR…"
-    return [f"{path}:{line}:{column}: Kanripo page markers (<pb:…>, {len(found)} in the file) in a file read as "
-            f"plain text: the file has no Kanripo header, so the markers are stored as text of the work and found "
-            f"by search. If it is a Kanripo juan, put back its header lines (# -*- mode: mandoku-view -*-, "
-            f"#+TITLE: …, #+PROPERTY: ID {kr_id}) and import it again"]
+    raise TextFormatError(
+        str(path), line, column,
+        f"Kanripo page markers (<pb:…>, {len(found)} in the file) in a file without Kanripo's header: not read, "
+        f"so that its page markers are not stored as text of a work named after the file. Put back its header "
+        f"lines (# -*- mode: mandoku-view -*-, #+TITLE: …, #+PROPERTY: ID {kr_id}) and import it again")
 
 
 #: Han characters, CJK punctuation (【】。、) and full-width forms.
