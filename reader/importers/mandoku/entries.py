@@ -87,8 +87,9 @@ def keep_entries_whole(doc: JuanDocument) -> None:
     split at the old boundary is joined again. Only juans with commentary layers are
     touched, and only cuts with small print beside them (a note of no named layer is commentary,
     ``PieceDoc.effective_layer``: 春秋大全's 左傳 notes); section line numbers follow their first piece.
-    The parser runs it again once the block labels are read (``block_labels.label_blocks``): a
-    label opens no entry. Pure: pieces are moved, none
+    The parser runs it once, after every step that decides a piece's layer or kind: the block
+    labels (``block_labels.label_blocks``: a label opens no entry) and the commentary a column
+    lower (``indented.reference_indent_layers``: 春秋大全's 傳 is no entry start). Pure: pieces are moved, none
     is changed in its text or layout, so the file writes back the same.
     """
     if not is_zhushu(doc):

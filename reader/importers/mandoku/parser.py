@@ -215,7 +215,6 @@ class _Parser(LineLoop):
         prefaces = preface_ends(doc, profile, lines, print_width, full)  # where 王逸's own 序 ends, read once
         preface_notes(doc, profile, prefaces)  # notes on 王逸's own 序 are 洪興祖's
         mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
-        keep_entries_whole(doc)
         place_size_cuts(doc, every_line)
         cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
         read_bound_books(doc, lines)  # 胡安國's 春秋傳 in 春秋正義's files: its 經, and his 傳
@@ -225,16 +224,16 @@ class _Parser(LineLoop):
         memorial_signatures(doc)  # 上三國志注表's 元嘉六年…臣裴松之上: its writer's byline, no text
         front_notes(doc, profile)  # 楚辭補注's 目録: its notes and 按 洪興祖's, not 王逸's
         # 本義(…), 集說(…): the label of the block of notes it leads (after the 序跋 are marked: a name over
-        # its note in a preface's list is no label); a label opens no entry, so the entries are kept
-        # whole again (欽定春秋傳說彙纂: a cut before 集說(…) parted the block from the classic it explains)
-        if label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL)):
-            keep_entries_whole(doc)
+        # its note in a preface's list is no label)
+        label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL))
         if not (self.header.tls or indented or said or doc.layer_form or layout_decided(doc)):
-            # 春秋大全: 胡安國's 傳 a column lower at full size, the 經 flush; a 經 sentence and the 傳
-            # that explains it are one entry, so the entries are kept whole again (a cut for size
-            # between them was placed while the 傳 still read as classic)
-            if reference_indent_layers(doc):
-                keep_entries_whole(doc)
+            # 春秋大全: 胡安國's 傳 a column lower at full size, the 經 flush (after the block labels:
+            # 欽定春秋傳說彙纂's 左傳(…), 集說(…) stay labels)
+            reference_indent_layers(doc)
+        # a 注疏 text's entries kept whole once every layer is read: a label opens no entry
+        # (欽定春秋傳說彙纂: a cut before 集說(…) parted the block from the classic it explains),
+        # and a 經 sentence and 春秋大全's 傳 that explains it are one entry
+        keep_entries_whole(doc)
         doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
         if self.header.tls:  # 史記: each 篇 its Readme's table lists is a juan of the book (伯夷列傳第一, 卷六十一)
             doc.juan_cuts = juan_cuts(doc, book_juans(self.readme, self.header.work))
