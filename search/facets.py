@@ -46,6 +46,7 @@ from urllib.parse import urlencode
 from catalogue.catalogue import bu_of, entry, get_class
 from reader.book_writers import main_dynasties, main_writers, writer_dynasty
 from reader.importers.mandoku.paratext import QING, SIKU_EDITIONS
+from reader.importers.mandoku.profiles import collection
 from reader.catalogue_writers import dynasty_spelling, known_dynasty
 from reader.models import Edition
 from reader.people import work_people
@@ -53,6 +54,7 @@ from reader.printed_people import one_person, surname_forms, typed_author
 from reader.stamp import KeptPerStamp, corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
+from .collected import both, kept_parts, quoted_parts
 from .documents import EDITORIAL, MAIN_LAYERS, NOBODYS_UNSIGNED
 from .service import edition_places, index_and_corpus_version, run_search
 
@@ -75,7 +77,8 @@ class EditionFacets:
     ``name`` (the edition's, as the search page names it), ``people`` (everyone the work's
     catalogue entry, else the edition's byline, names, every role: ``reader.people.work_people``;
     whom a commentator filter reads a typed name among), ``editors_dynasties`` (the dynasty its
-    editors' layer was written under, ``editors_dynasty``; ``()`` unknown)."""
+    editors' layer was written under, ``editors_dynasty``; ``()`` unknown), ``collector`` and ``quoted``
+    (a collected commentary's collector and the men it quotes, ``profiles.collection``: decision 0058)."""
 
     cls: str
     bu: str
@@ -87,6 +90,8 @@ class EditionFacets:
     name: str
     people: tuple[str, ...] = ()
     editors_dynasties: tuple[str, ...] = ()
+    collector: str = ""
+    quoted: frozenset = frozenset()
 
 
 class FacetTable(dict):
@@ -124,7 +129,8 @@ def _read_facet_table() -> FacetTable:
         out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), writers.main, writers.notes,
                                   main_dynasties(work, writers), notes_dynasties, e.slug, name,
                                   tuple(p["name"] for p in work_people(work, e)),
-                                  tuple(d for d in (editors_dynasty(e),) if d))
+                                  tuple(d for d in (editors_dynasty(e),) if d),
+                                  *(collection(work.title) or ("", frozenset())))
     out.names = {f.slug: f.name for f in out.values()}
     return out
 
@@ -160,9 +166,9 @@ def writers(f: EditionFacets, layer: str, commentator: str) -> tuple[str, ...]:
     commentator; else the work's main text's authors for the main text (``MAIN_LAYERS``) and
     the writers of its unnamed notes (``notes_by``) for a note; nobody (``()``) for a reader's
     annotation, for front or back matter nobody signs and for the editors' layer (a 提要, a
-    考證: ``NOBODYS_UNSIGNED``, decision 0044)."""
+    考證: ``NOBODYS_UNSIGNED``, decision 0044); a quoted man's part his and its collector's (0058)."""
     if commentator:
-        return (commentator,)
+        return (commentator, f.collector) if commentator in f.quoted else (commentator,)
     if layer in MAIN_LAYERS:
         return f.authors
     return f.notes_by if layer not in NOBODYS_UNSIGNED else ()
@@ -173,9 +179,9 @@ def dynasties_of(f: EditionFacets, layer: str, commentator: str) -> tuple[str, .
     under (``writers``'): the commentator's (``writer_dynasty``); the main text's
     (``main_dynasties``: its authors', else the work's); the editors' layer's, whose writers are
     nobody known but whose time is (``editors_dynasties``: a 四庫 copy's 清); an unnamed note's
-    writers'; ``()`` unknown."""
+    writers'; ``()`` unknown. A quoted man's part of a collected commentary: its collector's (0058)."""
     if commentator:
-        found = writer_dynasty(commentator)
+        found = writer_dynasty(f.collector if commentator in f.quoted else commentator)
         return (found,) if found else ()
     if layer in MAIN_LAYERS:
         return f.main_dynasties
@@ -208,7 +214,7 @@ def typed_commentators(typed: str) -> tuple[str, ...]:
     if not typed:
         return ()
     table = facet_table()
-    return typed_author(typed, {name for f in table.values() for name in f.people + f.notes_by})
+    return typed_author(typed, {name for f in table.values() for name in (*f.people, *f.notes_by, *f.quoted)})
 
 
 #: How a facet filter's value, as typed, reads as values of its facet (``filter_values``): an
@@ -307,26 +313,23 @@ def written_by_for(authors=(), dynasties=(), per_writer: Counter | None = None) 
     filter touches neither the database nor the index here)."""
     if not authors and not dynasties:
         return None
-    table = facet_table()
+    quoted = quoted_parts(table := facet_table())
     kept = []
     if authors:
         wanted = set(filter_values("author", authors))
         kept.append(WrittenBy(tuple(sorted(wanted)),
                               tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.authors))),
-                              tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.notes_by)))))
+                              tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.notes_by))),
+                              (), quoted, kept_parts(quoted, table, wanted, writers)))
     if dynasties:
         wanted = set(filter_values("dynasty", dynasties))
-        names = {who for _, _, who in per_writer if who and writer_dynasty(who) in wanted}
+        names = {who for pk, _, who in per_writer if who and (pk, who) not in quoted and writer_dynasty(who) in wanted}
         kept.append(WrittenBy(tuple(sorted(names)),
                               tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.main_dynasties))),
                               tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.notes_dynasties))),
-                              tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.editors_dynasties)))))
-    if not kept:
-        return None
-    if len(kept) == 1:
-        return kept[0]
-    a, b = kept
-    return WrittenBy(*(tuple(sorted(set(x).intersection(y))) for x, y in zip(a, b)))
+                              tuple(sorted(pk for pk, f in table.items() if wanted.intersection(f.editors_dynasties))),
+                              quoted, kept_parts(quoted, table, wanted, dynasties_of)))
+    return both(*kept)
 
 
 def _class_name(code: str) -> str:

@@ -10,7 +10,8 @@ from reader.models import Chapter, Edition, Juan, Work
 
 from .backends import SearchError, SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
-from .facets import (editions_for, typed_commentators, unfaceted_writer_counts, unknown_dynasties,
+from .collected import both, commentator_filter
+from .facets import (editions_for, facet_table, typed_commentators, unfaceted_writer_counts, unknown_dynasties,
                      unknown_dynasty_message, written_by_for)
 from .query import canonical_query, invisible_only, invisible_query_message
 from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
@@ -256,12 +257,15 @@ class SearchForm(forms.Form):
         data = self.cleaned_data
         if not data.get("q"):
             return None
+        people = typed_commentators(data.get("commentator") or "")
+        # a collector's name keeps the quoted men's parts of his collection too (decision 0058)
+        collected = commentator_filter(people, facet_table()) if people else None
         return SearchQuery(
             text=data["q"], layers=layers_for(data.get("layer")), exact=bool(data.get("exact")),
             edition_ids=data.get("unfaceted_edition_ids" if unfaceted else "edition_ids"),
             juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
-            commentator=_commentator(typed_commentators(data.get("commentator") or "")),
-            written_by=None if unfaceted else data.get("written_by"),
+            commentator=None if collected is not None else _commentator(people),
+            written_by=both(None if unfaceted else data.get("written_by"), collected),
             sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],
         )

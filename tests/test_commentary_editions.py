@@ -297,7 +297,8 @@ def test_appended_readings_open_before_a_gaiji_headword_never_inside_it():
 
 
 def test_one_commentator_books():
-    for rel, who, name in [("KR2a0002/KR2a0002_002.txt", "裴駰", "集解"), ("KR2a0003/KR2a0003_002.txt", "司馬貞", "索隱"),
+    # 史記集解 collects earlier commentators' glosses, each his part (tests/test_collected_commentary.py)
+    for rel, who, name in [("KR2a0003/KR2a0003_002.txt", "司馬貞", "索隱"),
                            ("KR2a0004/KR2a0004_002.txt", "張守節", "正義"), ("KR2a0012/KR2a0012_002.txt", "裴松之", "注"),
                            ("KR3l0002/KR3l0002_002.txt", "劉孝標", "注"), ("KR4h0002/KR4h0002_002.txt", "李善", "注"),
                            ("KR3a0002/KR3a0002_002.txt", "楊倞", "注"), ("KR3c0001/KR3c0001_002.txt", "房玄齡", "註")]:

@@ -29,10 +29,12 @@ def test_explain_prints_what_would_be_stored_and_stores_nothing(empty_db):
         "    宋 - 裴駰 (撰)",
         "  chapters: 2: 恵景間侯者年表第七",
         "  sections: 2 (1 titled, 0 closed by 右…)",
-        "  layers: classic 149 characters in 3 pieces; commentary 74 characters in 3 pieces; "
+        "  layers: classic 149 characters in 3 pieces; commentary 74 characters in 4 pieces; "
         "titles 4 characters in 1 pieces",
-        "  commentators: 裴駰 (集解) 74 characters in 3 pieces",
-        "  layer decided: default 3 pieces; marked 4 pieces",
+        # 裴駰's 集解 collects 鄧展's, 臣瓚's and 徐廣's glosses, each his part (decision 0058)
+        "  commentators: 鄧展 (集解) 29 characters in 1 pieces; 裴駰 (集解) 24 characters in 1 pieces; "
+        "臣瓚 (集解) 17 characters in 1 pieces; 徐廣 (集解) 4 characters in 1 pieces",
+        "  layer decided: default 3 pieces; marked 5 pieces",
         "  inferred boundaries: 0",
         "  unsure: 1",
         f"    {STRAY}:18:11: ) without a matching (: kept as text",

@@ -555,6 +555,15 @@ def test_layer_counts_and_the_author_filter_equal_a_plain_scan(own_backend, seed
                                                  written_by=WrittenBy(names, main, unnamed, editors)))
             assert got.count == want, (phrase, names, main, unnamed, editors)
             assert sum(got.layer_counts()[1]) == want
+        # ``quoted``: a quoted man's part of a collected commentary is kept when ``collected``, whatever
+        # ``names`` hold (docs/decisions/0058); here 楚辭補注's two commentators stand for such parts
+        quoted = ((chuci, "洪興祖"), (chuci, "王逸"))
+        for names, collected in ((("王逸",), ((chuci, "洪興祖"),)), ((), quoted), (("王逸", "洪興祖"), ())):
+            want = sum(n for (edition, _, layer, who), n in plain.items()
+                       if who and (((edition, who) in collected) if (edition, who) in quoted else who in names))
+            got = own_backend.search(SearchQuery(phrase, exact=True, written_by=WrittenBy(
+                names, quoted=quoted, collected=collected)))
+            assert got.count == want == sum(got.layer_counts()[1]), (phrase, names, collected)
         editors_only = own_backend.search(SearchQuery(phrase, exact=True, written_by=WrittenBy(editors=(chuci,))))
         assert editors_only.count == sum(n for (edition, _, layer, who), n in plain.items()
                                          if edition == chuci and layer == "editorial" and not who), phrase

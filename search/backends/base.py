@@ -109,19 +109,32 @@ class WrittenBy(NamedTuple):
     nobody are theirs: a work with no commentator, a commentary book named after its notes), or
     of the editors' layer (``EDITORIAL``: 提要, 考證, 按) in one of the editions ``editors`` (those
     whose unnamed editors a dynasty filter keeps: a 四庫 copy's, written under the 清).
-    Sorted tuples (a query is a cache key)."""
+    A quoted man's part of a collected commentary (docs/decisions/0058: 應劭's in 前漢書,
+    徐廣's in 史記集解), one of the ``(edition id, name)`` pairs of ``quoted``, is kept when it
+    is one of ``collected``, whatever ``names`` hold (郭璞's part of 前漢書 counts under its
+    collector's dynasty, his own notes elsewhere under his). Two filters of one table have the
+    same ``quoted``. Sorted tuples (a query is a cache key)."""
 
     names: tuple[str, ...] = ()
     main: tuple[int, ...] = ()
     unnamed: tuple[int, ...] = ()
     editors: tuple[int, ...] = ()
+    quoted: tuple[tuple[int, str], ...] = ()
+    collected: tuple[tuple[int, str], ...] = ()
+
+    def keeps_named(self, edition: int, commentator: str) -> bool:
+        """Whether a passage of the edition ``edition`` naming ``commentator`` (not "") is kept:
+        a quoted part (``quoted``) when it is ``collected``, any other when ``names`` hold him."""
+        if (edition, commentator) in self.quoted:
+            return (edition, commentator) in self.collected
+        return commentator in self.names
 
     def keeps(self, layer: str, edition: int, commentator: str) -> bool:
         """Whether a passage of ``layer`` in the edition ``edition`` written by ``commentator``
         ("" for none named) is kept. A reader's annotation and unsigned front or back matter
         (``NOBODYS_UNSIGNED``) are nobody known's work; the editors' layer is kept in ``editors``."""
         if commentator:
-            return commentator in self.names
+            return self.keeps_named(edition, commentator)
         if layer in MAIN_LAYERS:
             return edition in self.main
         if layer == EDITORIAL:

@@ -7,6 +7,7 @@ Pure: no ORM, no I/O (the catalogue is shipped data)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from characters.folding import fold
 
@@ -18,7 +19,7 @@ from .edition_forms import subcommentary_title
 from .header import TITLE_VARIANTS
 from .poem_prefaces import preface_book
 from .undecided import reference_for
-from .voices import HANSHU, JIUJIA, LIUCHEN, Voice
+from .voices import HANSHU, JIJIE, JIUJIA, LIUCHEN, Voice
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,10 @@ class Profile:
     #: (``poem_prefaces``: 毛詩's 詩序, 鄭玄's 箋 with no 箋云).
     preface: Voice | None = None
     preface_book: str = ""
+    #: A collected commentary (docs/decisions/0058): the default commentator collected the
+    #: earlier commentators' glosses his formulas open (前漢書 顏師古's 注: 應劭曰 …; 史記集解
+    #: 裴駰: 徐廣曰 …), and is the writer of the whole layer (``collection``).
+    collects: bool = False
 
 
 PROFILES: tuple[Profile, ...] = (
@@ -58,10 +63,10 @@ PROFILES: tuple[Profile, ...] = (
     Profile(("文選注",), Voice("李善", COMMENTARY, "注")),
     Profile(("楚辭", "楚辭補注", "楚詞補注"), Voice("王逸", COMMENTARY, "章句"),
             {"補曰": Voice("洪興祖", COMMENTARY, "補注"), "𥙷曰": Voice("洪興祖", COMMENTARY, "補注")}),
-    Profile(("史記集解",), Voice("裴駰", COMMENTARY, "集解")),
+    Profile(("史記集解",), Voice("裴駰", COMMENTARY, "集解"), JIJIE, collects=True),
     Profile(("史記索隱",), Voice("司馬貞", COMMENTARY, "索隱")),
     Profile(("史記正義",), Voice("張守節", COMMENTARY, "正義")),
-    Profile(("前漢書", "漢書"), Voice("顏師古", COMMENTARY, "注"), HANSHU, circle="remark"),
+    Profile(("前漢書", "漢書"), Voice("顏師古", COMMENTARY, "注"), HANSHU, circle="remark", collects=True),
     Profile(("後漢書",), Voice("李賢", COMMENTARY, "注"), circle="remark"),
     Profile(("三國志", "魏志"), Voice("裴松之", COMMENTARY, "注")),
     Profile(("世說新語",), Voice("劉孝標", COMMENTARY, "注")),
@@ -118,6 +123,29 @@ def profile_for(doc: JuanDocument) -> Profile:
                    readings=readers[0] if readers else GENERIC.readings,
                    appended=bool(readers) and not any(r in SUBCOMMENTARY_ROLES for _, r in people), people=True,
                    preface=preface, preface_book=book)
+
+
+class Collection(NamedTuple):
+    """Who collected a book's commentary (``collector``: 顏師古, 裴駰) and the earlier
+    commentators it quotes, each opening his part with his formula (``quoted``: 應劭, 如淳 …;
+    徐廣, 孔安國 …), each by the name the importer stores (``Piece.commentator``)."""
+
+    collector: str
+    quoted: frozenset[str]
+
+
+def collection(title: str) -> Collection | None:
+    """The ``Collection`` of the book titled ``title`` (a work's title, ``header.TITLE_VARIANTS``
+    folded), by its profile (``Profile.collects``), None for a book whose commentary collects
+    no one's glosses. docs/decisions/0058: the collector is the writer of the layer, each quoted
+    man the commentator of his part."""
+    key = (title or "").translate(TITLE_VARIANTS).replace("説", "說")
+    profile = next((p for p in PROFILES if key in p.titles), None)
+    if profile is None or not profile.collects or profile.default is None:
+        return None
+    collector = profile.default.commentator
+    return Collection(collector, frozenset(v.commentator for v in profile.formulas.values()
+                                           if v.commentator and v.commentator != collector))
 
 
 def juan_writer(profile: Profile, doc: JuanDocument) -> Profile:

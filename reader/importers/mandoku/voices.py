@@ -37,6 +37,22 @@ HANSHU_NAMES = {
 }
 HANSHU = {name + "曰": Voice(who, COMMENTARY, "注") for name, who in HANSHU_NAMES.items() if not name.endswith("曰")}
 
+#: The earlier commentators 裴駰 collects in his 史記集解 (his 序: 「采經傳百家并先儒之說」, 徐廣's 音義
+#: first), each part opened by the man's name and 曰 as the WYG text writes it (variant forms
+#: included): every person the book quotes so at least three times, never a book (漢書音義曰, 皇覽曰,
+#: 地理志曰 stay 裴駰's, the quotations he chose); 裴駰's own words after a part open with 駰案 (駰按, 駰謂).
+JIJIE_NAMES = {
+    "徐廣": "徐廣", "鄭𤣥": "鄭玄", "鄭玄": "鄭玄", "孔安國": "孔安國", "服䖍": "服虔", "服虔": "服虔",
+    "如淳": "如淳", "杜預": "杜預", "賈逵": "賈逵", "張晏": "張晏", "應劭": "應劭", "韋昭": "韋昭", "王肅": "王肅",
+    "馬融": "馬融", "郭璞": "郭璞", "孟康": "孟康", "晉灼": "晉灼", "晋灼": "晉灼", "蘇林": "蘇林", "蘓林": "蘇林",
+    "李竒": "李奇", "李奇": "李奇", "何晏": "何晏", "文穎": "文穎", "文頴": "文穎", "文潁": "文穎", "包氏": "包氏",
+    "王逸": "王逸", "皇甫謐": "皇甫謐", "蔡邕": "蔡邕", "何休": "何休", "虞翻": "虞翻", "孫炎": "孫炎", "唐固": "唐固",
+    "司馬彪": "司馬彪", "譙周": "譙周", "張華": "張華", "宋忠": "宋忠", "李斐": "李斐", "劉熈": "劉熙", "劉熙": "劉熙",
+    "許慎": "許慎", "孫檢": "孫檢", "鄧展": "鄧展", "班固": "班固", "瓚": "臣瓚", "瓉": "臣瓚", "臣瓚": "臣瓚", "臣瓉": "臣瓚",
+}
+JIJIE = {name + "曰": Voice(who, COMMENTARY, "集解") for name, who in JIJIE_NAMES.items()}
+JIJIE.update({own: Voice("裴駰", COMMENTARY, "集解") for own in ("駰案", "駰按", "駰謂")})
+
 #: 九家集注杜詩 (郭知達 編): the notes of the nine 宋 commentators on 杜甫 in one note, the
 #: first part with no name (the old notes, 舊注, most of them 王洙's), each later part led by its
 #: commentator's surname or book and 云/曰 as this edition prints it (趙云 趙次公, 杜補遺 and

@@ -262,10 +262,9 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                     (in_main & np.isin(editions, np.asarray(written_by.main, dtype=np.int64))) | \
                     ((layers == LAYER_CODE[EDITORIAL])
                      & np.isin(editions, np.asarray(written_by.editors, dtype=np.int64)))
-                names = frozenset(written_by.names)
-                for docnum, name, theirs in zip(docnums.tolist(), view.commentators_of(searcher, docnums.tolist()),
-                                                main.tolist()):
-                    if not (name in names if name else theirs):
+                for docnum, edition, name, theirs in zip(docnums.tolist(), editions.tolist(),
+                                                         view.commentators_of(searcher, docnums.tolist()), main.tolist()):
+                    if not (written_by.keeps_named(edition, name) if name else theirs):
                         allowed[docnum] = False
             lookup = _Lookup(searcher.reader(), view, query.exact, allowed)
             parsed = query.parsed
