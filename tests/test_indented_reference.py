@@ -3,8 +3,9 @@ the shipped reference of the classic (``reader.importers.mandoku.indented.refere
 春秋大全's 胡安國 傳."""
 from collections import Counter
 
-from reader.importers.document import CLASSIC, COMMENTARY, LAYOUT, REFERENCE, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LAYOUT, REFERENCE, TEXT, JuanDocument
 from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.indented import full_size_writer
 
 from .conftest import SHARED
 
@@ -70,11 +71,22 @@ def test_chunqiu_daquan_stores_hu_anguos_zhuan_as_commentary():
     for p in doc.all_pieces():
         if p.kind == TEXT:
             counts[(p.effective_layer, p.layer_name, p.commentator, p.effective_basis)] += len(p.text)
-    assert dict(counts) == {(COMMENTARY, "", "", LAYOUT): 3871, (CLASSIC, "", "", "default"): 1684,
+    # the 傳 is 胡安國's: the book's 凡例 「諸傳以胡氏為主大字録於經後」, the catalogue's 胡氏春秋傳 (KR1e0074_000
+    # names him in its 提要 alone; indented.FULL_SIZE_COMMENTARY)
+    assert dict(counts) == {(COMMENTARY, "傳", "胡安國", LAYOUT): 3871, (CLASSIC, "", "", "default"): 1684,
                             (CLASSIC, "", "", REFERENCE): 9}
     pieces = {p.text: p for p in doc.all_pieces() if p.kind == TEXT}
     assert (pieces["春王三月叔姬歸于紀"].effective_layer, pieces["七年"].effective_layer) == (CLASSIC, CLASSIC)
     hu = pieces["叔姬伯姬之娣非夫人也則何以書古者諸侯一娶九女"]
-    assert (hu.effective_layer, hu.effective_basis) == (COMMENTARY, LAYOUT)
+    assert (hu.effective_layer, hu.effective_basis, hu.commentator, hu.layer_name) == (COMMENTARY, LAYOUT, "胡安國", "傳")
     entry = pieces["三月鄭伯使宛來歸祊"]  # a 經 entry the transcription prints one lower
     assert (entry.effective_layer, entry.effective_basis) == (CLASSIC, REFERENCE)
+
+
+def test_only_a_book_whose_fanli_names_its_full_size_commentary_credits_a_writer():
+    """``indented.full_size_writer``: 春秋大全's 凡例 names 胡氏's 傳, the catalogue's 胡氏春秋傳 (KR1e0036) is
+    胡安國's; 周禮訂義 (KR1d0010), whose indented sayings are many men's, names nobody, nor a book
+    the catalogue does not list."""
+    assert full_size_writer(JuanDocument(work_title="春秋大全", kanripo_id="KR1e0074")) == ("胡安國", "傳")
+    assert full_size_writer(JuanDocument(work_title="周禮訂義", kanripo_id="KR1d0010")) == ("", "")
+    assert full_size_writer(JuanDocument(work_title="春秋大全", kanripo_id="")) == ("", "")

@@ -63,7 +63,7 @@ def bound_parts(lines: list[str], title: str) -> list[tuple[int, int, str]]:
             if own and not book.translate(TITLE_VARIANTS).startswith(own)]
 
 
-def _author(kanripo_id: str, book: str) -> str:
+def catalogue_author(kanripo_id: str, book: str) -> str:
     """The first person the catalogue lists for the work of ``kanripo_id``'s class whose title is
     written with the characters of ``book`` (春秋胡氏傳 → 胡氏春秋傳: 胡安國); "" when none."""
     code = class_of(kanripo_id or "")
@@ -143,7 +143,7 @@ def read_bound_books(doc: JuanDocument, lines: list[str]) -> int:
             if not blocks or opening:
                 blocks.append([])
             blocks[-1].append(p)
-        given += _read_blocks(blocks, reference, book, _author(doc.kanripo_id, book), section_of)
+        given += _read_blocks(blocks, reference, book, catalogue_author(doc.kanripo_id, book), section_of)
     return given
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, REFERENCE, TEXT, JuanDocument, PieceDoc
-from .bound_books import SHORT, bound_reference, stands_in_classic
+from .bound_books import SHORT, bound_reference, catalogue_author, stands_in_classic
 from .boundaries import match_letters
 from .classics import classic_reference
 from .structure import HEADING_MAX
@@ -168,11 +168,29 @@ def _letters(para: list[PieceDoc]) -> str:
     return match_letters("".join(p.text for p in para if p.kind == TEXT))
 
 
+#: The commentary a book's 凡例 says it prints at full size after the 經: the title of the work as the
+#: catalogue of its class writes it (``bound_books.catalogue_author`` finds its writer) and the
+#: layer's name. 春秋大全's 凡例 (its file ``_000``): 「諸傳以胡氏為主大字録於經後」 (the 傳 are led by
+#: 胡氏's, printed in large characters after the 經) and 「經文以胡氏為據」; its 提要: 「考宋胡安國春秋𫝊」.
+#: The catalogue's 胡氏春秋傳 (KR1e0036) is 胡安國's. A juan is parsed alone, so the book's 凡例 is
+#: read here as the book's data, as ``profiles.PROFILES`` reads the formulas of a book.
+FULL_SIZE_COMMENTARY = {"春秋大全": ("胡氏春秋傳", "傳")}
+
+
+def full_size_writer(doc: JuanDocument) -> tuple[str, str]:
+    """``(writer, layer name)`` of the commentary ``doc``'s book prints at full size after the 經
+    (``FULL_SIZE_COMMENTARY``: 春秋大全 → 胡安國, 傳); ``("", "")`` for a book whose 凡例 names none."""
+    book, name = FULL_SIZE_COMMENTARY.get((doc.work_title or "").strip(), ("", ""))
+    writer = catalogue_author(doc.kanripo_id, book) if book else ""
+    return (writer, name) if writer else ("", "")
+
+
 def reference_indent_layers(doc: JuanDocument) -> int:
     """In a juan of a book whose title names a classic the project ships a reference of
     (``bound_books.bound_reference``: 春秋大全 the 春秋經, 周禮訂義 the 周禮) that
     ``reference_indented`` reads so: the full-size text of each paragraph indented by one is the
-    commentary (no writer named: the juan names none; ``layer_basis`` layout), but a paragraph
+    commentary (``layer_basis`` layout; its writer the one the book's 凡例 names, ``full_size_writer``:
+    春秋大全's 傳 胡安國's; else nobody, the juan names none), but a paragraph
     whose full-size text stands whole in the reference (an entry of the classic printed one
     lower; a saying that quotes the classic at length with a word of its own does not), which
     stays the classic (``layer_basis`` reference); flush paragraphs stay the classic, and
@@ -188,6 +206,7 @@ def reference_indent_layers(doc: JuanDocument) -> int:
     reference = classic_reference(name)
     if not reference_indented(doc, reference):
         return 0
+    writer, layer_name = full_size_writer(doc)
     moved = 0
     for para, indent in _paragraphs(doc):
         letters = _letters(para)
@@ -200,6 +219,6 @@ def reference_indent_layers(doc: JuanDocument) -> int:
             if inside:
                 p.layer, p.layer_basis = CLASSIC, REFERENCE
             else:
-                p.layer, p.layer_name, p.layer_basis = COMMENTARY, "", LAYOUT
+                p.layer, p.layer_name, p.layer_basis, p.commentator = COMMENTARY, layer_name, LAYOUT, writer
                 moved += len(p.text)
     return moved
