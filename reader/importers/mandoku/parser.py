@@ -45,6 +45,7 @@ from .pian_bylines import heading_line_bylines, part_byline, pian_bylines
 from .signed_parts import signed_parts
 from .memorials import memorial_signatures
 from .paratext import mark_paratext
+from .part_lists import zhi_parts
 from .tiyao import headless_tiyao
 from .volume_labels import label_volume
 from .indented import indented_commentary, reference_indent_layers
@@ -209,6 +210,7 @@ class _Parser(LineLoop):
         unsure = assign_commentators(doc, profile, indented)
         signed_parts(doc)  # 陸德明's 注解傳述人 in a 注疏's 卷首: his byline a label, his notes his
         label_volume(doc)  # 史記一, 史記十八: the print's volume label at the juan's head, no text
+        zhi_parts(doc)  # 後漢書 律厯志第二 over 律厯中　(賈逵論厯/…): the part's name and its list, the heading's
         book_note(doc, profile)  # 楚辭補注 卷一: the note under 洪興祖's byline, before any heading, is his
         every_line = full_width(lines, 0, len(lines))
         full = min(every_line, full_width(lines, 0, len(lines), large_only=True))
