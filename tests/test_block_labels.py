@@ -102,7 +102,7 @@ def test_a_cut_for_size_keeps_a_labelled_block_with_the_classic_it_explains():
     assert structure_faults(doc) == [] and len(doc.sections) == 13
     section = doc.sections[1]
     assert section.line == 78 and [(p.kind, p.effective_layer, p.text[:4]) for p in section.pieces] == [
-        (LABEL, CLASSIC, "春王正月"), (LABEL, COMMENTARY, "左傳"), (NOTE, COMMENTARY, "元年春王"),
+        (TEXT, CLASSIC, "春王正月"), (LABEL, COMMENTARY, "左傳"), (NOTE, COMMENTARY, "元年春王"),  # the 經 (classic_titles)
         (LABEL, COMMENTARY, "公羊"), (NOTE, COMMENTARY, "春者何歲"), (LABEL, COMMENTARY, "穀梁"),
         (NOTE, COMMENTARY, "雖無事必"), (LABEL, COMMENTARY, "集說"), (NOTE, COMMENTARY, "孔氏穎逹")]
     doc = _read(JINGBU / "KR1e0074" / "KR1e0074_022.txt")

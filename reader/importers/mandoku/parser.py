@@ -46,6 +46,7 @@ from .signed_parts import signed_parts
 from .memorials import memorial_signatures
 from .paratext import mark_paratext
 from .part_lists import zhi_parts
+from .classic_titles import classic_titles
 from .tiyao import headless_tiyao
 from .volume_labels import label_volume
 from .indented import indented_commentary, reference_indent_layers
@@ -232,6 +233,7 @@ class _Parser(LineLoop):
             # 春秋大全: 胡安國's 傳 a column lower at full size, the 經 flush (after the block labels:
             # 欽定春秋傳說彙纂's 左傳(…), 集說(…) stay labels)
             reference_indent_layers(doc)
+        classic_titles(doc)  # 春王正月公即位 over its 公羊(…), 榖梁(…): a sentence of the 經, no section's title
         # a 注疏 text's entries kept whole once every layer is read: a label opens no entry
         # (欽定春秋傳說彙纂: a cut before 集說(…) parted the block from the classic it explains),
         # and a 經 sentence and 春秋大全's 傳 that explains it are one entry
