@@ -81,8 +81,9 @@ PROFILES: tuple[Profile, ...] = (
 #: Books whose 經 is flush and whose commentary is indented at full size: the commentary's voice.
 INDENT_LAYERS = {"水經注": Voice("酈道元", COMMENTARY, "注")}
 #: Books whose indented blocks are led by a marker at the start of a line: marker → voice.
-MARKED_BLOCKS = {"南華真經注疏": {"注": Voice("郭象", COMMENTARY, "注"), "疏": Voice("成玄英", SUBCOMMENTARY, "疏"),
-                                  "䟽": Voice("成玄英", SUBCOMMENTARY, "疏")}}
+#: 南華真經註疏 writes its 注 marker 註 from 卷七 on (``　註縱心直前而群士自合…``, 卷七 to 卷三十五 but 卷二十七).
+MARKED_BLOCKS = {"南華真經注疏": {"注": Voice("郭象", COMMENTARY, "注"), "註": Voice("郭象", COMMENTARY, "註"),
+                                  "疏": Voice("成玄英", SUBCOMMENTARY, "疏"), "䟽": Voice("成玄英", SUBCOMMENTARY, "疏")}}
 #: Books whose classic and commentary run together at full size with no marker.
 UNDECIDED = ("道德真經注", "老子道德經")
 
