@@ -72,10 +72,11 @@ def edition_name(*, slug: str, label: str, kanripo_id: str, kanripo_edition: str
     ``四庫全書・文淵閣本・CUT``). An unknown code is named by itself (``XYZ本``). Another source is named by
     its label, else its collection with ・純文字本 (``欽定四庫全書・純文字本``: the seed, a plain-text
     copy of the collection's print, told apart from Kanripo's transcriptions of the same print,
-    named 四庫全書・文淵閣本 beside it), else its slug. A copy from another source written in
-    another script than the classics' (``script``: ``SCRIPT_NAMES``) says so: ``欽定四庫全書・
-    純文字本・簡體``, and without a collection ``簡體純文字本`` rather than its slug (the title of
-    the book, which says nothing of the edition)."""
+    named 四庫全書・文淵閣本 beside it), else ``純文字本``, never its slug (the title of the book,
+    which says nothing of the edition: 列女傳's edition was named 列女傳); a Kanripo edition that
+    names no edition code is named by its folder (``KR1d0001``). A copy from another source
+    written in another script than the classics' (``script``: ``SCRIPT_NAMES``) says so: ``欽定四庫全書・
+    純文字本・簡體``, and without a collection ``簡體純文字本``."""
     if label and not (kanripo_id and label == slug):
         return label
     if kanripo_id and kanripo_edition:
@@ -87,7 +88,7 @@ def edition_name(*, slug: str, label: str, kanripo_id: str, kanripo_edition: str
     script_name = SCRIPT_NAMES.get(script, "")
     if collection:
         return f"{collection}・{PLAIN_TEXT}" + (f"・{script_name}" if script_name else "")
-    return script_name + PLAIN_TEXT if script_name else slug
+    return script_name + PLAIN_TEXT if script_name or not kanripo_id else slug  # a Kanripo folder without its code: KR1d0001
 
 
 def reading_edition(editions: list[tuple[int, int, str, str]]) -> int | None:

@@ -408,7 +408,7 @@ def test_an_address_under_a_title_leads_where_it_leads_under_the_works_key(clien
     assert re.findall(r'<li><a href="([^"]+)">([^<]+)</a>\s*<span class="byline">', html) == [
         ("/works/KR1d0001/juan/1/", "周禮"), ("/works/zhouli-sbck/juan/1/", "周禮")]
     assert re.findall(r'<li>([^<]+) <span class="count">([^<]+)</span> <span class="chars">([^<]+)</span>', html) == [
-        ("KR1d0001", "2 卷", "200 字"), ("zhouli-sbck", "1 卷", "50 字")]
+        ("KR1d0001", "2 卷", "200 字"), ("純文字本", "1 卷", "50 字")]   # a plain text with no collection given
 
 
 @pytest.mark.django_db

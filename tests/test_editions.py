@@ -396,13 +396,13 @@ def test_reading_edition_and_edition_name_rules():
                  ("禮書綱目", "", "", "", "欽定四庫全書"),
                  ("禮書綱目-2", "", "", "", ""))]
     assert named == ["四庫全書・文淵閣本", "四庫全書・文淵閣本・原字", "四部叢刊本", "正統道藏・涵芬樓版本", "TLS標點本",
-                     "XYZ本", "四庫全書・文淵閣本・CUT", "校本", "欽定四庫全書・純文字本", "禮書綱目-2"]
+                     "XYZ本", "四庫全書・文淵閣本・CUT", "校本", "欽定四庫全書・純文字本", "純文字本"]
     # a plain-text copy in another script than the classics' says so, not only its title
     script_named = [edition_name(slug=slug, label=label, kanripo_id="", kanripo_edition="", collection=coll, script=script)
                     for slug, label, coll, script in (
                         ("仪礼释宫増注", "", "", "simplified"), ("仪礼释宫増注", "", "欽定四庫全書", "simplified"),
                         ("x", "", "", "mixed"), ("x", "", "", "traditional"), ("x", "校本", "", "simplified"))]
-    assert script_named == ["簡體純文字本", "欽定四庫全書・純文字本・簡體", "繁簡混合純文字本", "x", "校本"]
+    assert script_named == ["簡體純文字本", "欽定四庫全書・純文字本・簡體", "繁簡混合純文字本", "純文字本", "校本"]
 
 
 def test_import_edition_option(empty_db, search_backend, tmp_path):

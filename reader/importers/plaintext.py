@@ -47,7 +47,7 @@ HUMBLE = "臣"
 #: humble 臣 is (so 永按 is found), not a note.
 SIGNATURE = re.compile(r"^(?!一)[^\s\u3000，。、：；！？「」『』（）【】]{1,2}$")
 SIGNED = re.compile(r"^(?:謹)?[按案]")
-BYLINE = re.compile(r"^(?:〔(?P<dynasty>[^〕]{1,3})〕)?(?P<author>[^\s〔〕]{2,6})[ \u3000]*(?:撰|著|編|輯|注|註)?$")
+BYLINE = re.compile(r"^(?:〔(?P<dynasty>[^〕]{1,3})〕)?(?P<author>[^\s〔〕]{2,6}?)[ \u3000]*(?P<role>撰|著|編|輯|注|註)?$")
 #: A collection line: the name of the collection alone, maybe with its 部 (``欽定四庫全書　經部四``), in
 #: either script.
 COLLECTION = re.compile(r"^[\u3000 ]*(?:欽定四庫全書|钦定四库全书)(?:[\u3000 ]+\S{2,4})?[\u3000 ]*$")
@@ -331,6 +331,9 @@ def _parse_plain(text: str, path: str, work_title: str | None, juan_number: int 
         if bm:
             meta.setdefault("author", bm["author"])
             meta.setdefault("dynasty", bm["dynasty"] or "")
+            if meta["author"] == bm["author"]:  # the byline as the heading prints it, its role kept: 〔漢〕劉向撰
+                doc.bylines = [{"dynasty": bm["dynasty"] or "", "place": "", "name": bm["author"],
+                                "role": bm["role"] or ""}]
         i += 1
     tiyao_end = None  # the line where the book's own text begins after its 提要
     if "title" not in meta:  # a Siku 提要 page: 仪礼释宫増注　　礼类二【仪礼之属】提要
