@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -18,6 +18,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from catalogue.catalogue import ids_titled
 from characters.simplified import TRADITIONAL
 from config.api_errors import PastLastPage, bilingual
 from config.downloads import attachment
@@ -141,7 +142,8 @@ class ApiRoot(APIView):
 
 
 class WorkList(generics.ListAPIView):
-    """The works held. Filter with `title` (part of it: `?title=禮書`) and `author`, a person
+    """The works held. Filter with `title` (part of any of its titles: `?title=禮書`; `?title=老子` finds
+    道德真經注, which its Kanripo Readme titles 老子道德經) and `author`, a person
     as a search's `author` filter reads one: a whole name by any of its spellings, else the
     beginning of names (a surname: `?author=江` finds 江永's and 江聲's works), never a dynasty or
     a role word of the byline (清, 注); several, repeated or comma-separated, list the works of
@@ -156,8 +158,9 @@ class WorkList(generics.ListAPIView):
     def get_queryset(self):
         qs = Work.objects.order_by("title", "id").with_editions()
         title = self.request.query_params.get("title")
-        if title:
-            qs = qs.filter(title__icontains=title)
+        if title:  # any of its titles (reader.places.work_titles: the sources' and the catalogue's)
+            qs = qs.filter(Q(title__icontains=title) | Q(other_titles__icontains=title)
+                           | Q(kanripo_id__in=ids_titled(title)))
         try:  # one value or several, as a search's author filter takes them (江永,范寧; author=江永&author=范寧)
             authors = ValuesField(required=False).clean(self.request.query_params.getlist("author"))
         except forms.ValidationError as exc:

@@ -148,6 +148,13 @@ def entry(kanripo_id: str) -> CatalogueEntry | None:
     return _entries().get(match.group(0)) if match else None
 
 
+def ids_titled(part: str) -> list[str]:
+    """The Kanripo IDs of the catalogue's works whose title holds ``part`` (case ignored), in ID
+    order: ``ids_titled("道德真經註")`` lists KR5c0065 (道德真經註(一)) among others; ``[]`` for ""."""
+    part = part.lower()
+    return sorted(kr_id for kr_id, e in _entries().items() if part and part in e.title.lower())
+
+
 def entries_of(code: str) -> list[CatalogueEntry]:
     """The works the shipped catalogue lists under a class (a 類, or every 類 of a 部), by ID."""
     return list(_entries_by_class().get(code, ()))

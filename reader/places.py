@@ -6,8 +6,10 @@ slug names by their title (``works_titled``: the reading pages' ``/works/荀子/
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from catalogue.catalogue import entry as catalogue_entry
 from characters.folding import query_folds
 
+from .importers.mandoku.header import CATALOGUE_MARK
 from .models import Edition, Juan, Work
 
 
@@ -47,15 +49,39 @@ def edition_of_work(work_slug, slug) -> Edition:
 MAX_TITLE = 100
 
 
+#: The fewest characters a key has to be read as part of works' titles (one character names too
+#: many books to be a title).
+MIN_PART = 2
+
+
+def work_titles(work: Work) -> list[str]:
+    """Every title of ``work``, each once: its own, the other titles its sources give it
+    (``Work.other_titles``: 老子道德經, the Readme.org's, for KR5c0065 道德真經注), and the title of
+    Kanripo's catalogue for its ID without its closing mark (道德真經註 for 道德真經註(一))."""
+    titles = [work.title, *work.other_titles.splitlines()]
+    listed = catalogue_entry(work.kanripo_id) if work.kanripo_id else None
+    if listed is not None:
+        titles.append(CATALOGUE_MARK.sub("", listed.title))
+    return [t for t in dict.fromkeys(titles) if t]
+
+
 def works_titled(title: str) -> list[Work]:
-    """The works whose title is ``title``: as written, else as a query reads both
-    (``characters.folding.query_folds``: variants and simplified forms, a simplified character
+    """The works whose title is ``title``: as written, else any of their titles (``work_titles``:
+    the sources' and the catalogue's, 老子道德經 for 道德真經注) as written or as a query reads
+    both (``characters.folding.query_folds``: variants and simplified forms, a simplified character
     that stands for several traditional ones read as each; 仪礼释宫増注 as 儀禮釋宮增注, 礼书纲目 as
     禮書綱目 and 禮書綱目 as a work titled 礼书纲目, though 纲 is read per place in the index and
-    ``fold`` keeps it); by id. ``[]`` when none is. The reading pages (``pages.catalogue.titled_works``)
-    and the API (``api.redirects.work_by_slug``) read a key that names no edition and no work by it."""
+    ``fold`` keeps it), else, for a key of ``MIN_PART`` characters or more, the works one of whose
+    titles holds it so read (老子 → 老子道德經; 周禮 → 周禮注疏 and 周禮訂義, which the caller lists);
+    by id. ``[]`` when none is. The reading pages (``pages.catalogue.titled_works``) and the API
+    (``api.redirects.work_by_slug``) read a key that names no edition and no work by it."""
     works = list(Work.objects.filter(title=title).order_by("pk"))
     if works or len(title) > MAX_TITLE:
         return works
     keys = query_folds(title)
-    return [w for w in Work.objects.only("pk", "title").order_by("pk") if keys & query_folds(w.title)]
+    titled = [(w, [query_folds(t) for t in work_titles(w)])
+              for w in Work.objects.only("pk", "title", "other_titles", "kanripo_id").order_by("pk")]
+    named = [w for w, folds in titled if any(keys & f for f in folds)]
+    if named or len(title) < MIN_PART:
+        return named
+    return [w for w, folds in titled if any(k in t for f in folds for t in f for k in keys)]

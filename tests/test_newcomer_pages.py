@@ -200,7 +200,8 @@ def test_the_api_root_shows_code_not_backticks(client):
             'absolute URLs of its entry points (the rest is reached from them, or read in the schema). Every other URL '
             'is under one of these.</p>') in page
     works = client.get("/api/works/", HTTP_ACCEPT="text/html").content.decode()
-    assert "<p>The works held. Filter with <code>title</code> (part of it: <code>?title=禮書</code>) and " \
+    assert "<p>The works held. Filter with <code>title</code> (part of any of its titles: <code>?title=禮書</code>; " \
+           "<code>?title=老子</code> finds 道德真經注, which its Kanripo Readme titles 老子道德經) and " \
            "<code>author</code>, a person as a search&#x27;s <code>author</code> filter reads one" in works
     assert "`" not in works[works.index('<div class="pull-left">'):works.index('<div class="request-info"')]
     # OPTIONS (JSON) keeps the docstring as written

@@ -186,6 +186,9 @@ class JuanDocument:
     source_name: str = ""
     collection: str = ""
     work_title: str = ""
+    #: Other titles the source gives the work (a Kanripo folder's Readme.org ``#+TITLE``, 老子道德經
+    #: beside the file's 道德真經注), each once, never ``work_title``.
+    other_titles: list[str] = field(default_factory=list)
     juan_number: int | None = None
     juan_label: str = ""
     author: str = ""

@@ -124,7 +124,7 @@ def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> tuple[Ed
                 wanted = doc.kanripo_id if doc.kanripo_id and slug_problem(doc.kanripo_id) is None else key
                 work = Work.objects.create(
                     title=doc.work_title, author=doc.author, native_place=doc.native_place, dynasty=doc.dynasty,
-                    collection=doc.collection, kanripo_id=doc.kanripo_id,
+                    collection=doc.collection, kanripo_id=doc.kanripo_id, other_titles="\n".join(doc.other_titles),
                     slug=wanted if not _slug_taken(wanted) else unique_slug(key, _slug_taken))
             elif not work.kanripo_id:
                 work.kanripo_id = doc.kanripo_id
@@ -139,6 +139,10 @@ def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> tuple[Ed
             edition.byline, changed = doc.bylines, True
             edition.save(update_fields=["byline"])
         work = edition.work
+        added = [t for t in doc.other_titles if t not in (work.title, *work.other_titles.splitlines())]
+        if added:  # a title another folder of the work gives it (its Readme.org), each once
+            work.other_titles = "\n".join([*work.other_titles.splitlines(), *added])
+            work.save(update_fields=["other_titles"])
         if doc.author and not work.author:  # the byline is in 卷一's text, not in 卷〇's front matter
             # the dynasty of a work the catalogue lists stays the catalogue's (Work.catalogue_dynasty)
             work.author, work.native_place = doc.author, doc.native_place

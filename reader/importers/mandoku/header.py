@@ -126,6 +126,12 @@ def is_mandoku(text: str) -> bool:
         re.match(r"#\+PROPERTY:\s+ID\s", line) for line in head)
 
 
+#: The closing mark of a title of Kanripo's catalogue (and of the Readme.org titles copied from it)
+#: that tells apart works of one title (道德真經註(一), 道德真經註(二)) or says the form of the text
+#: (周易(正文)): no part of the title a reader types.
+CATALOGUE_MARK = re.compile(r"[(（][^()（）]*[)）]$")
+
+
 def parse_readme(readme: str) -> tuple[str, dict[str, list[tuple[str, str]]]]:
     """Read a folder's ``Readme.org``: ``(work_title, {file name: [(anchor, title), ...]})``.
 
@@ -513,7 +519,10 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
     doc.juan_parts = list(dict.fromkeys(parts))
     readme_labels: list[str] = []
     if readme:
-        _, table = parse_readme(readme)
+        readme_title, table = parse_readme(readme)
+        readme_title = CATALOGUE_MARK.sub("", readme_title)
+        if readme_title and readme_title != doc.work_title:  # the folder's title for the work: 老子道德經
+            doc.other_titles = [readme_title]
         for _, title in table.get(Path(path).name, []):
             if header.work and title.startswith(header.work):
                 title = title[len(header.work):].strip()
