@@ -11,7 +11,13 @@ for the pieces they name, and the whole juan only when one moved). The result ap
   in the new text (a layer correction spans the whole piece), and ``overlay_text_changes``
   each text correction with the characters it replaced (``TextChange``). The piece is marked ``overlaid`` and refuses to be saved (``reader.models.Piece.save``).
 * ``overlay.row(section_position, row)`` to a search ``PieceRow`` (any NamedTuple with
-  ``position``, ``text``, ``kind`` and ``layer``).
+  ``position``, ``text``, ``kind``, ``layer``, ``layer_name`` and ``commentator``).
+
+A layer correction gives its piece the new layer's name and writer as well (``layer_name``,
+``commentator``: ``JuanOverlay.voice``), so that the reading page's tag and screen-reader text,
+the API and the search hits name the layer the piece now belongs to (an 注 made 按語 is no
+longer called 注): the name and the writer every piece of that layer in the juan has, else
+none (the layer's usual name, ``reader.pieces.LAYER_NAMES``, no writer).
 
 A structure correction makes its piece a heading or a byline (read, searched and exported as
 a label: ``kind`` ``label``, ``structure`` saying which) or starts a section at it
@@ -23,6 +29,8 @@ Corrections of one piece never overlap (``check_overlap`` refuses the second on 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from django.db.models import Count
 from typing import NamedTuple
 from urllib.parse import urlencode
 
@@ -158,6 +166,18 @@ class JuanOverlay:
     tag: str | None = None
     unplaced: list[tuple[Proposal, str]] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
+    #: ``{layer: (layer_name, commentator)}``: what the juan's pieces of each layer a layer
+    #: correction gives are named and by whom (``juan_voices``); read by ``voice``.
+    voices: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    def voice(self, layer: str, imported_layer: str, layer_name: str, commentator: str) -> tuple[str, str]:
+        """``(layer_name, commentator)`` of a piece whose layer is ``layer`` in the corrected
+        reading and ``imported_layer`` as imported (named ``layer_name``, by ``commentator``):
+        unchanged when its layer is; else those the juan gives the new layer (``voices``), or
+        ``("", "")`` (the layer's usual name, no writer)."""
+        if layer == imported_layer:
+            return layer_name, commentator
+        return self.voices.get(layer, ("", ""))
 
     def __bool__(self) -> bool:
         return bool(self.by_piece)
@@ -198,6 +218,7 @@ class JuanOverlay:
             p.section_start = True
         if marks:
             changes = self.changes(section_position, p.position)
+            p.layer_name, p.commentator = self.voice(layer, p.layer, p.layer_name, p.commentator)
             p.text, p.layer, p.overlaid = text, layer, True
             p.overlay_marks = [(s, e, reverse("corrections:history", args=[c.pk]), mark_title(c), c.kind)
                                for s, e, c in marks]
@@ -252,7 +273,8 @@ class JuanOverlay:
             return row
         if self.structure(section_position, row.position) in (HEADING, BYLINE):  # searched as a title
             return row._replace(text=text, layer="classic", kind="label")
-        return row._replace(text=text, layer=layer)
+        name, who = self.voice(layer, row.layer, row.layer_name, row.commentator)
+        return row._replace(text=text, layer=layer, layer_name=name, commentator=who)
 
 
 def shown_offset(changes: list[tuple[int, int, int]], offset: int) -> int:
@@ -320,7 +342,25 @@ def place(proposals: list[Proposal], juan) -> JuanOverlay:
         placed = Placed(p, found.place[0], found.place[1], found.start, found.end)
         overlay.placed.append(placed)
         overlay.by_piece.setdefault(found.place, []).append(placed)
+    layers = {c.proposal.new_layer for c in overlay.placed if c.proposal.kind == LAYER}
+    if layers:
+        overlay.voices = juan_voices(juan, layers)
     return overlay
+
+
+def juan_voices(juan, layers) -> dict[str, tuple[str, str]]:
+    """``{layer: (layer_name, commentator)}`` for each of ``layers`` (one query): the name the
+    juan's stored pieces of that layer all give it (鄭注, 章句), else "" (pieces naming it two ways,
+    or none), and so their writer. A layer no piece of the juan has is left out."""
+    names: dict[str, set] = {}
+    writers: dict[str, set] = {}
+    rows = (Piece.objects.filter(section__juan=juan, layer__in=layers).order_by()
+            .values_list("layer", "layer_name", "commentator").annotate(n=Count("pk")))
+    for layer, name, who, _ in rows:
+        names.setdefault(layer, set()).add(name)
+        writers.setdefault(layer, set()).add(who)
+    return {layer: (next(iter(names[layer])) if len(names[layer]) == 1 else "",
+                    next(iter(writers[layer])) if len(writers[layer]) == 1 else "") for layer in names}
 
 
 def juan_overlay(juan) -> JuanOverlay:

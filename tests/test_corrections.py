@@ -1334,3 +1334,39 @@ def test_the_text_group_is_worded_and_linked_as_the_other_display_controls(clien
     hidden = client.get(URL, {"annotations": "hidden"}).content.decode().split('aria-labelledby="ctl-text">')[1]
     assert '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/" rel="nofollow" title="讀者的注記，在欄外">顯示注記</a>' \
         in hidden.split("</div>")[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_layer_correction_gives_the_piece_the_new_layers_name_everywhere(search_backend):
+    """After 注 → 按語 (editorial) of 禮書綱目 卷十 §5's first note, the API said
+    ``"layer": "editorial", "layer_name": "注"``, so did the search hit, and the reading page
+    tagged it 注 with the screen-reader text 「注：」: the name is now the new layer's, and a
+    note made 注 again takes the name the juan's 注 have (注)."""
+    juan = import_file(SEED).juan
+    contributor, editor = account("cv", "contributor"), account("ev", "editor")
+    note = Piece.objects.filter(section__juan=juan, section__position=5, kind="note").order_by("position").first()
+    assert (note.position, note.text[:8], note.layer, note.layer_name) == (1, "亨肉孰也射義曰諸", "commentary", "注")
+    p = propose(contributor, juan, kind="layer", section=5, piece=1, start=0, end=1, new_layer="editorial",
+                reason="按語，非鄭注")
+    accept(p, editor)
+    api = Client().get(f"/api/works/{juan.work_id}/juans/10/sections/5/").json()
+    piece = next(x for x in api["pieces"] if x["position"] == 1)
+    assert (piece["layer"], piece["layer_name"], piece["commentator"]) == ("editorial", "", "")  # the usual name: 按語
+    other = next(x for x in api["pieces"] if x["position"] == 9)
+    assert (other["layer"], other["layer_name"]) == ("commentary", "注")
+    hits = Client().get("/api/search/", {"q": "亨肉孰也射義"}).json()["results"]
+    assert [(h["layer"], h["layer_name"], h["section"]["position"]) for h in hits] == [("editorial", "按語", 5)]
+    html = Client().get(URL).content.decode()
+    i = html.index('id="s5-p1"')
+    opening = html[html.rindex("<span", 0, i):html.index(">", i) + 1]
+    assert 'class="note layer-editorial" data-layer="按語"' in opening
+    assert html[i:html.index("亨肉孰也", i)] == ('id="s5-p1" role="note"><span class="layer-tag" aria-hidden="true">按語</span>'
+                                               '<span class="visually-hidden">按語：</span>')
+    assert Piece.objects.get(pk=note.pk).layer_name == "注"  # the stored piece is unchanged
+    # the text back in its layer by a second correction of another note: named as the juan names 注
+    q = propose(contributor, juan, kind="layer", section=5, piece=9, start=0, end=1, new_layer="classic",
+                reason="經文")
+    accept(q, editor)
+    api = Client().get(f"/api/works/{juan.work_id}/juans/10/sections/5/").json()
+    piece = next(x for x in api["pieces"] if x["position"] == 9)
+    assert (piece["layer"], piece["layer_name"]) == ("classic", "")  # as the juan's 經 are named
